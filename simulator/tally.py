@@ -1,0 +1,269 @@
+"""From the integer tally to the reported figures: means, standard deviations, standard errors,
+95% confidence intervals and frequencies.
+
+The kernel adds every round into an int64 vector laid out by `simulator.layout.TALLY_NAMES`; tallies
+of chunks merge by addition, exactly, in any order. Everything here is derived from those integer
+sums (main-game money in tenths of the initial wager, ``layout.UNIT``; Super Sevens money in
+stakes). Variances are computed with Python integers, ``(n * sum_sq - sum**2) / (n * (n - 1))``,
+so there is no cancellation however many rounds were played.
+
+What is reported (`../shared/RULES.md`, "Money"; rule numbers are the Gazette's):
+
+- ``total``: the main game plus insurance, per initial wager. **The house edge is minus its mean.**
+  Boxes played in the same round are correlated (they face the same dealer hand), so its standard
+  error comes from the per-round total: ``sd(round total) / sqrt(rounds) / boxes``.
+- ``main``: the main wagers alone (initial, doubles, splits; even money, 8.3, included), per initial
+  wager. With one box its standard error is exact; with more it is scaled by the design effect of
+  the total (the between-box correlation of the total, which the main game dominates).
+- ``insurance`` (9): per unit staked on insurance. Each bet wins or loses a fixed amount, so its
+  standard deviation follows from the counts. With more than one box, insurance bets in one round
+  share the dealer's second card; the standard error then assumes every box insured in the same
+  rounds (an upper bound; exact for one box).
+- ``super_sevens`` (14): per unit staked on Super Sevens, standard error from its per-round sums,
+  and each line (a)-(f) with its pays, observed frequency and contribution to the return.
+- ``frequencies``: counts and rates per box-round, per hand or per round, with binomial standard
+  errors.
+
+A figure that cannot be computed (no insurance taken, no Super Sevens bet, fewer than two
+observations for a standard deviation) is ``None``, never NaN.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from simulator import layout as L
+
+Z95 = 1.959963984540054  # two-sided 95% normal quantile
+SS_LINES = ("a", "b", "c", "d", "e", "f")
+SS_LINE_TALLY = (L.T_SS_A, L.T_SS_B, L.T_SS_C, L.T_SS_D, L.T_SS_E, L.T_SS_F)
+
+# Frequencies: (key, tally index, denominator name). Denominators: see `_denominators`.
+FREQUENCIES = (
+    ("player_blackjack", L.T_PLAYER_BJ, "box_round"),
+    ("splits", L.T_SPLITS, "box_round"),
+    ("hands_per_box_round", L.T_HANDS, "box_round"),
+    ("wins", L.T_WINS, "hand"),
+    ("losses", L.T_LOSSES, "hand"),
+    ("pushes", L.T_PUSHES, "hand"),
+    ("doubles", L.T_DOUBLES, "hand"),
+    ("busts", L.T_BUSTS, "hand"),
+    ("surrenders", L.T_SURRENDERS, "hand"),
+    ("insurance_offered", L.T_INS_OFFERED, "box_round"),
+    ("insurance_taken", L.T_INS_TAKEN, "insurance_offered"),
+    ("insurance_won", L.T_INS_WON, "insurance_taken"),
+    ("even_money_offered", L.T_EM_OFFERED, "box_round"),
+    ("even_money_taken", L.T_EM_TAKEN, "even_money_offered"),
+    ("dealer_blackjack", L.T_DEALER_BJ, "round"),
+    ("dealer_bust", L.T_DEALER_BUST, "round"),
+    ("dealer_17", L.T_DEALER_17, "round"),
+    ("dealer_18", L.T_DEALER_18, "round"),
+    ("dealer_19", L.T_DEALER_19, "round"),
+    ("dealer_20", L.T_DEALER_20, "round"),
+    ("dealer_21", L.T_DEALER_21, "round"),
+)
+
+
+def empty_tally() -> np.ndarray:
+    """A zero tally (int64, ``layout.N_TALLY``)."""
+    return np.zeros(L.N_TALLY, dtype=np.int64)
+
+
+def merge(tallies) -> np.ndarray:
+    """Add tallies (of chunks, threads or machines): the result does not depend on the order."""
+    out = empty_tally()
+    for t in tallies:
+        out += _check(t)
+    return out
+
+
+def _check(tally) -> np.ndarray:
+    t = np.asarray(tally)
+    if t.shape != (L.N_TALLY,):
+        raise ValueError(f"tally: expected {L.N_TALLY} integer sums, got shape {t.shape}")
+    if not np.issubdtype(t.dtype, np.integer):
+        raise ValueError(f"tally: expected integer sums, got dtype {t.dtype}")
+    return t.astype(np.int64, copy=False)
+
+
+def _mean_sd(total: int, sq: int, n: int, scale: float = 1.0):
+    """Mean and sample standard deviation (ddof=1) of n values from their integer sum and sum
+    of squares, each divided by ``scale``. None where undefined."""
+    if n <= 0:
+        return None, None
+    mean = total / n / scale
+    if n < 2:
+        return mean, None
+    num = n * sq - total * total  # exact: Python integers
+    var = max(num, 0) / (n * (n - 1))
+    return mean, math.sqrt(var) / scale
+
+
+def _figure(mean, se) -> dict:
+    """mean, se and the 95% confidence interval (normal approximation)."""
+    if mean is None or se is None:
+        return {"mean": mean, "se": se, "ci95_low": None, "ci95_high": None}
+    return {"mean": mean, "se": se, "ci95_low": mean - Z95 * se, "ci95_high": mean + Z95 * se}
+
+
+def _ratio(a, b):
+    return None if a is None or b is None or b == 0 else a / b
+
+
+def _rate(count: int, n: int) -> dict:
+    if n <= 0:
+        return {"count": count, "n": n, "rate": None, "se": None}
+    p = count / n
+    # binomial standard error; for counts that can exceed one per unit (splits, hands) it is the
+    # same normal approximation with p(1-p) floored at zero
+    return {"count": count, "n": n, "rate": p, "se": math.sqrt(max(p * (1.0 - p), 0.0) / n)}
+
+
+def summarize(tally, rules) -> dict:
+    """Every reported figure, from an integer tally.
+
+    Parameters
+    ----------
+    tally : array of int64, ``layout.N_TALLY``
+        The sums of one run (or of several runs merged by addition).
+    rules : simulator.rules.Rules
+        The rule set the tally was played under (Super Sevens pays, boxes).
+
+    Returns
+    -------
+    dict
+        JSON-ready (ints, floats, None, str, lists, dicts), under stable keys documented in
+        README.md ("JSON output"). Money figures are fractions of the stake they are per (1.0 = one
+        initial wager, or one unit staked on the side bet), not percents.
+    """
+    t = [int(x) for x in _check(tally)]
+    rounds, box_rounds, hands = t[L.T_ROUNDS], t[L.T_BOX_ROUNDS], t[L.T_HANDS]
+    boxes = box_rounds // rounds if rounds else int(rules.boxes)
+    u = float(L.UNIT)
+
+    # --- main + insurance: the house edge. Per box-round moments and per-round moments.
+    total_mean, total_sd = _mean_sd(t[L.T_TOTAL_SUM], t[L.T_TOTAL_SQ], box_rounds, u)
+    _, round_sd = _mean_sd(t[L.T_RTOTAL_SUM], t[L.T_RTOTAL_SQ], rounds, u)
+    total_se = None if round_sd is None else round_sd / math.sqrt(rounds) / boxes
+    total = _figure(total_mean, total_se) | {"sd_box_round": total_sd, "sd_round": round_sd}
+    if total_mean is None:
+        house_edge = _figure(None, None)
+    else:
+        house_edge = _figure(-total_mean, total_se)
+
+    # design effect of playing `boxes` correlated boxes per round: var(round) / (boxes var(box))
+    if boxes == 1:
+        deff = 1.0
+    elif round_sd is not None and total_sd:
+        deff = round_sd**2 / (boxes * total_sd**2)
+    else:
+        deff = None
+
+    # --- main wagers alone (even money included)
+    main_mean, main_sd = _mean_sd(t[L.T_MAIN_SUM], t[L.T_MAIN_SQ], box_rounds, u)
+    main_se = None
+    main_sd_round = None
+    if main_sd is not None and deff is not None:
+        main_sd_round = main_sd * math.sqrt(boxes * deff)
+        main_se = main_sd_round / math.sqrt(rounds) / boxes
+    main = _figure(main_mean, main_se) | {
+        "sd_box_round": main_sd,
+        "sd_round": main_sd_round,
+        "se_exact": boxes == 1,
+        "wagered_per_initial": _ratio(t[L.T_MAIN_WAGERED] / u, box_rounds),
+        "mean_per_unit_wagered": _ratio(t[L.T_MAIN_SUM], t[L.T_MAIN_WAGERED]),
+    }
+
+    # --- insurance, per unit staked (rule 9). A bet wins w tenths or loses the 5-tenth stake.
+    taken, won, ins_sum = t[L.T_INS_TAKEN], t[L.T_INS_WON], t[L.T_INS_SUM]
+    stake = L.INSURANCE_STAKE
+    lost = taken - won
+    if won:
+        win_amount = (ins_sum + lost * stake) // won
+    else:
+        win_amount = int(round(rules.insurance_pays * stake))
+    ins_sq = won * win_amount**2 + lost * stake**2
+    ins_mean, ins_sd = _mean_sd(ins_sum, ins_sq, taken, float(stake))
+    ins_se = None
+    if ins_sd is not None:
+        # exact for one box; with several, bets in one round share the dealer's card: assume the
+        # worst case (all boxes insure together), i.e. taken / boxes independent outcomes
+        ins_se = ins_sd / math.sqrt(taken / boxes)
+    insurance = _figure(ins_mean, ins_se) | {
+        "sd_bet": ins_sd,
+        "bets": taken,
+        "se_exact": boxes == 1,
+        "per_initial_wager": _ratio(ins_sum / u, box_rounds),
+    }
+
+    # --- Super Sevens, per unit staked (rule 14)
+    bets = t[L.T_SS_BETS]
+    ss_mean, ss_sd = _mean_sd(t[L.T_SS_SUM], t[L.T_SS_SQ], bets)
+    _, ss_round_sd = _mean_sd(t[L.T_SS_RSUM], t[L.T_SS_RSQ], rounds)
+    ss_se = None
+    if bets and ss_round_sd is not None:
+        ss_se = ss_round_sd / math.sqrt(rounds) / (bets / rounds)
+    pays = list(rules.super_sevens_pays) + [-1]
+    lines = {}
+    for name, idx, pay in zip(SS_LINES, SS_LINE_TALLY, pays, strict=True):
+        r = _rate(t[idx], bets)
+        lines[name] = {
+            "pays": int(pay),
+            "count": r["count"],
+            "freq": r["rate"],
+            "freq_se": r["se"],
+            "contribution": None if r["rate"] is None else pay * r["rate"],
+            "contribution_se": None if r["se"] is None else abs(pay) * r["se"],
+        }
+    super_sevens = _figure(ss_mean, ss_se) | {
+        "house_edge": None if ss_mean is None else -ss_mean,
+        "sd_bet": ss_sd,
+        "sd_round": ss_round_sd,
+        "bets": bets,
+        "lines": lines,
+    }
+
+    # --- frequencies
+    denominators = {
+        "box_round": box_rounds,
+        "hand": hands,
+        "round": rounds,
+        "insurance_offered": t[L.T_INS_OFFERED],
+        "insurance_taken": taken,
+        "even_money_offered": t[L.T_EM_OFFERED],
+    }
+    frequencies = {
+        key: {"per": per} | _rate(t[idx], denominators[per]) for key, idx, per in FREQUENCIES
+    }
+
+    shoe = {
+        "shuffles": t[L.T_SHUFFLES],
+        "cards_dealt": t[L.T_CARDS_DEALT],
+        "cards_per_round": _ratio(t[L.T_CARDS_DEALT], rounds),
+        "rounds_per_shuffle": _ratio(rounds, t[L.T_SHUFFLES]),
+    }
+
+    return {
+        "rounds": rounds,
+        "boxes": boxes,
+        "box_rounds": box_rounds,
+        "hands": hands,
+        "house_edge": house_edge,
+        "total": total,
+        "main": main,
+        "insurance": insurance,
+        "super_sevens": super_sevens,
+        "frequencies": frequencies,
+        "shoe": shoe,
+        "tally": dict(zip(L.TALLY_NAMES, t, strict=True)),
+    }
+
+
+def running_house_edge(tally) -> float | None:
+    """Minus the mean net per initial wager so far (for a progress bar); None before any round."""
+    box_rounds = int(tally[L.T_BOX_ROUNDS])
+    if box_rounds == 0:
+        return None
+    return -int(tally[L.T_TOTAL_SUM]) / box_rounds / L.UNIT

@@ -1,0 +1,201 @@
+"""simulator.tally: figures from integer tallies, against hand-computed answers and numpy."""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simulator import layout as L
+from simulator.rules import Rules
+from simulator.tally import Z95, empty_tally, merge, running_house_edge, summarize
+
+SS_PAYS = (3, 50, 100, 500, 5000, -1)
+
+
+def build_tally(rounds):
+    """A tally from rounds given as lists of per-box tuples (main, ins, ss_line).
+
+    main, ins: nets in tenths of the initial wager; ins None = no insurance taken (a winning
+    insurance bet is +10, a losing one -5); ss_line 0..5 for (a)..(f), None = no Super Sevens bet.
+    Each box plays one hand.
+    """
+    t = empty_tally()
+    for boxes in rounds:
+        t[L.T_ROUNDS] += 1
+        rtotal = 0
+        rss = 0
+        for main, ins, line in boxes:
+            ins_net = 0 if ins is None else ins
+            t[L.T_BOX_ROUNDS] += 1
+            t[L.T_HANDS] += 1
+            t[L.T_MAIN_SUM] += main
+            t[L.T_MAIN_SQ] += main * main
+            t[L.T_TOTAL_SUM] += main + ins_net
+            t[L.T_TOTAL_SQ] += (main + ins_net) ** 2
+            t[L.T_MAIN_WAGERED] += 10
+            t[L.T_WINS] += main > 0
+            t[L.T_LOSSES] += main < 0
+            t[L.T_PUSHES] += main == 0
+            rtotal += main + ins_net
+            if ins is not None:
+                t[L.T_INS_OFFERED] += 1
+                t[L.T_INS_TAKEN] += 1
+                t[L.T_INS_WON] += ins > 0
+                t[L.T_INS_SUM] += ins
+            if line is not None:
+                ss = SS_PAYS[line]
+                t[L.T_SS_BETS] += 1
+                t[L.T_SS_A + line] += 1
+                t[L.T_SS_SUM] += ss
+                t[L.T_SS_SQ] += ss * ss
+                rss += ss
+        t[L.T_RTOTAL_SUM] += rtotal
+        t[L.T_RTOTAL_SQ] += rtotal * rtotal
+        t[L.T_SS_RSUM] += rss
+        t[L.T_SS_RSQ] += rss * rss
+    return t
+
+
+def test_one_box_mean_sd_se_ci():
+    # nets +1, -1, +1.5 (blackjack), -1 initial wagers
+    s = summarize(build_tally([[(10, None, None)], [(-10, None, None)], [(15, None, None)],
+                               [(-10, None, None)]]), Rules(boxes=1))
+    assert s["rounds"] == 4 and s["box_rounds"] == 4 and s["boxes"] == 1
+    assert s["total"]["mean"] == pytest.approx(0.125)
+    assert s["house_edge"]["mean"] == pytest.approx(-0.125)
+    # sample sd by hand: deviations .875, -1.125, 1.375, -1.125; squares sum 5.1875; / 3
+    sd = math.sqrt(5.1875 / 3)
+    assert s["total"]["sd_box_round"] == pytest.approx(sd)
+    assert s["total"]["sd_round"] == pytest.approx(sd)
+    assert s["total"]["se"] == pytest.approx(sd / 2)
+    assert s["house_edge"]["se"] == pytest.approx(sd / 2)
+    assert s["house_edge"]["ci95_low"] == pytest.approx(-0.125 - Z95 * sd / 2)
+    assert s["house_edge"]["ci95_high"] == pytest.approx(-0.125 + Z95 * sd / 2)
+    assert s["main"]["mean"] == pytest.approx(0.125)
+    assert s["main"]["se"] == pytest.approx(sd / 2)
+    assert s["main"]["se_exact"] is True
+    assert s["main"]["wagered_per_initial"] == pytest.approx(1.0)
+    assert s["frequencies"]["wins"]["rate"] == pytest.approx(0.5)
+    assert s["frequencies"]["wins"]["se"] == pytest.approx(math.sqrt(0.25 / 4))
+    assert s["frequencies"]["wins"]["per"] == "hand"
+
+
+def test_boxes_in_one_round_are_correlated():
+    # two boxes that always have the same result: the round total carries all the variance, so
+    # the standard error is that of one box per round, not of independent box-rounds
+    rounds = [[(10, None, None), (10, None, None)], [(-10, None, None), (-10, None, None)]] * 5
+    s = summarize(build_tally(rounds), Rules(boxes=2))
+    assert s["boxes"] == 2 and s["rounds"] == 10 and s["box_rounds"] == 20
+    totals = np.array([2.0, -2.0] * 5)  # round totals in initial wagers
+    se = totals.std(ddof=1) / math.sqrt(10) / 2
+    assert s["total"]["se"] == pytest.approx(se)
+    assert s["total"]["sd_round"] == pytest.approx(totals.std(ddof=1))
+    # the independent-box-round formula would understate it
+    per_box = np.array([1.0, 1.0, -1.0, -1.0] * 5)
+    assert se > per_box.std(ddof=1) / math.sqrt(20)
+    # main = total here (no insurance): the design-effect estimate is then exact
+    assert s["main"]["se"] == pytest.approx(se)
+    assert s["main"]["se_exact"] is False
+
+
+def test_insurance_per_unit_staked():
+    # three insurance bets: one won (+10 tenths = 2 stakes), two lost (-5 tenths = -1 stake)
+    rounds = [[(10, 10, None)], [(-10, -5, None)], [(0, -5, None)], [(10, None, None)]]
+    s = summarize(build_tally(rounds), Rules(boxes=1))
+    ins = s["insurance"]
+    assert ins["bets"] == 3
+    assert ins["mean"] == pytest.approx(0.0)
+    values = np.array([2.0, -1.0, -1.0])
+    assert ins["sd_bet"] == pytest.approx(values.std(ddof=1))
+    assert ins["se"] == pytest.approx(values.std(ddof=1) / math.sqrt(3))
+    assert ins["per_initial_wager"] == pytest.approx(0.0)
+    assert s["frequencies"]["insurance_won"]["rate"] == pytest.approx(1 / 3)
+    assert s["frequencies"]["insurance_won"]["per"] == "insurance_taken"
+    # total includes insurance, main does not
+    assert s["total"]["mean"] == pytest.approx((10 + 10 - 15 - 5 + 10) / 4 / 10)
+    assert s["main"]["mean"] == pytest.approx(10 / 4 / 10)
+
+
+def test_super_sevens_lines_add_up_to_the_mean():
+    lines = [0, 5, 5, 5, 1, 5, 0, 5, 2, 5, 5, 3]
+    rounds = [[(0, None, line)] for line in lines]
+    s = summarize(build_tally(rounds), Rules(boxes=1))
+    ss = s["super_sevens"]
+    values = np.array([SS_PAYS[x] for x in lines], dtype=float)
+    assert ss["bets"] == 12
+    assert ss["mean"] == pytest.approx(values.mean())
+    assert ss["house_edge"] == pytest.approx(-values.mean())
+    assert ss["sd_bet"] == pytest.approx(values.std(ddof=1))
+    assert ss["se"] == pytest.approx(values.std(ddof=1) / math.sqrt(12))
+    assert sum(v["contribution"] for v in ss["lines"].values()) == pytest.approx(values.mean())
+    assert ss["lines"]["f"]["pays"] == -1 and ss["lines"]["e"]["pays"] == 5000
+    assert ss["lines"]["f"]["count"] == 7
+    assert ss["lines"]["f"]["freq"] == pytest.approx(7 / 12)
+    assert ss["lines"]["f"]["freq_se"] == pytest.approx(math.sqrt(7 / 12 * 5 / 12 / 12))
+    assert ss["lines"]["e"]["freq"] == 0.0
+
+
+def test_zero_counts_give_none_without_warnings():
+    rounds = [[(10, None, None)], [(-10, None, None)]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        s = summarize(build_tally(rounds), Rules(boxes=1, super_sevens=False))
+        e = summarize(empty_tally(), Rules())
+    assert s["insurance"]["mean"] is None and s["insurance"]["se"] is None
+    assert s["insurance"]["ci95_low"] is None and s["insurance"]["bets"] == 0
+    assert s["super_sevens"]["mean"] is None and s["super_sevens"]["se"] is None
+    assert s["super_sevens"]["lines"]["a"]["freq"] is None
+    assert s["frequencies"]["insurance_taken"]["rate"] is None
+    assert e["house_edge"]["mean"] is None and e["total"]["sd_round"] is None
+    assert e["rounds"] == 0
+    # one round: a mean but no standard deviation
+    one = summarize(build_tally([[(10, None, None)]]), Rules())
+    assert one["house_edge"]["mean"] == pytest.approx(-1.0) and one["house_edge"]["se"] is None
+
+
+def test_summary_is_json_ready_and_keeps_the_tally():
+    import json
+
+    t = build_tally([[(10, -5, 0)], [(-10, 10, 5)]])
+    s = summarize(t, Rules())
+    assert json.loads(json.dumps(s)) == s
+    assert s["tally"]["main_sum"] == 0 and list(s["tally"]) == list(L.TALLY_NAMES)
+    assert running_house_edge(t) == pytest.approx(-(0 + 5) / 2 / 10)
+    assert running_house_edge(empty_tally()) is None
+
+
+def test_bad_tally_shape_is_a_value_error():
+    with pytest.raises(ValueError, match="tally"):
+        summarize(np.zeros(3, dtype=np.int64), Rules())
+    with pytest.raises(ValueError, match="integer"):
+        summarize(np.zeros(L.N_TALLY), Rules())
+
+
+box = st.tuples(
+    st.sampled_from([-20, -10, -5, 0, 10, 15, 20, 30]),
+    st.one_of(st.none(), st.sampled_from([-5, 10])),
+    st.one_of(st.none(), st.integers(0, 5)),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 3).flatmap(
+    lambda b: st.lists(st.lists(box, min_size=b, max_size=b), min_size=2, max_size=40)
+), st.data())
+def test_merging_tallies_equals_tallying_all(rounds, data):
+    cut = data.draw(st.integers(0, len(rounds)))
+    whole = build_tally(rounds)
+    merged = merge([build_tally(rounds[:cut]), build_tally(rounds[cut:])])
+    assert np.array_equal(merged, whole)
+    boxes = len(rounds[0])
+    s = summarize(merged, Rules(boxes=boxes))
+    assert s == summarize(whole, Rules(boxes=boxes))
+    # and the integer-sum formulas agree with numpy on the raw values
+    totals = np.array([[m + (i or 0) for m, i, _ in r] for r in rounds], dtype=float) / 10
+    assert s["total"]["mean"] == pytest.approx(totals.mean())
+    assert s["total"]["sd_box_round"] == pytest.approx(totals.ravel().std(ddof=1), abs=1e-12)
+    se = totals.sum(axis=1).std(ddof=1) / math.sqrt(len(rounds)) / boxes
+    assert s["house_edge"]["se"] == pytest.approx(se, abs=1e-12)
