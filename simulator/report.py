@@ -1,0 +1,261 @@
+"""The report: pandas tables of a summary (`simulator.tally.summarize`) and their table, csv and
+json renderings.
+
+``render(summary, fmt, meta)`` takes the summary and a ``meta`` dict that says what was run:
+
+``rules``
+    every rule-set key and its value (a dict, e.g. ``dataclasses.asdict(rules)``)
+``strategy``
+    the strategy name, or a list of names, one per box
+``run``
+    what the result depends on: ``seed``, ``rounds`` (asked for), ``chunk_rounds``, ``boxes``,
+    ``rules_file``, ``partial`` (true when interrupted), ...
+``timing``
+    what it does not depend on: ``seconds``, ``rounds_per_second``, ``workers``
+
+The json document keeps the two apart, so two runs with the same seed, rules, strategies and chunk
+size have identical ``"results"`` (and ``"run"``); only ``"timing"`` differs.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+
+import pandas as pd
+
+from simulator import __version__
+from simulator.tally import Z95
+
+FORMATS = ("table", "csv", "json")
+
+WAGERS = (
+    # (summary key, label, per)
+    ("total", "Main game + insurance", "initial wager"),
+    ("main", "Main game (even money included)", "initial wager"),
+    ("insurance", "Insurance", "unit staked"),
+    ("super_sevens", "Super Sevens", "unit staked"),
+)
+SS_LINE_TEXT = {
+    "a": "first card a seven, second not",
+    "b": "two sevens, different suits",
+    "c": "two sevens, same suit",
+    "d": "three sevens, not all one suit",
+    "e": "three sevens, all one suit",
+    "f": "anything else (loses)",
+}
+
+
+def wagers_frame(summary: dict) -> pd.DataFrame:
+    """One row per wager: mean return, its SE and 95% CI, SDs, and the number of bets."""
+    rows = []
+    for key, label, per in WAGERS:
+        f = summary[key]
+        n = f.get("bets", summary["box_rounds"])
+        rows.append({
+            "wager": key, "label": label, "per": per, "mean": f["mean"], "se": f["se"],
+            "ci95_low": f["ci95_low"], "ci95_high": f["ci95_high"],
+            "sd_bet": f.get("sd_box_round", f.get("sd_bet")), "sd_round": f.get("sd_round"),
+            "n": n,
+        })
+    return pd.DataFrame(rows)
+
+
+def lines_frame(summary: dict) -> pd.DataFrame:
+    """Super Sevens lines (a)-(f) (rule 14): pays, count, frequency per bet, contribution."""
+    lines = summary["super_sevens"]["lines"]
+    rows = [{"line": k, "cards": SS_LINE_TEXT[k]} | v for k, v in lines.items()]
+    return pd.DataFrame(rows)
+
+
+def frequencies_frame(summary: dict) -> pd.DataFrame:
+    """Event counts and rates with the denominator each is per."""
+    rows = [{"event": k} | v for k, v in summary["frequencies"].items()]
+    return pd.DataFrame(rows, columns=["event", "per", "count", "n", "rate", "se"])
+
+
+def tidy_frame(summary: dict) -> pd.DataFrame:
+    """Every figure as one row: section, item, per, value, se, ci95_low, ci95_high."""
+    rows = []
+
+    def add(section, item, per, value, se=None, lo=None, hi=None):
+        rows.append({"section": section, "item": item, "per": per, "value": value, "se": se,
+                     "ci95_low": lo, "ci95_high": hi})
+
+    he = summary["house_edge"]
+    add("house_edge", "main+insurance", "initial wager", he["mean"], he["se"], he["ci95_low"],
+        he["ci95_high"])
+    for key, _, per in WAGERS:
+        f = summary[key]
+        add("return", key, per, f["mean"], f["se"], f["ci95_low"], f["ci95_high"])
+    for key, _, _per in WAGERS:
+        f = summary[key]
+        sd = f.get("sd_box_round", f.get("sd_bet"))
+        add("sd", key, "box-round" if "sd_box_round" in f else "bet", sd)
+        add("sd", key, "round", f.get("sd_round"))
+    add("wagered", "main", "initial wager", summary["main"]["wagered_per_initial"])
+    add("return", "insurance", "initial wager", summary["insurance"]["per_initial_wager"])
+    for k, v in summary["super_sevens"]["lines"].items():
+        lo, hi = _ci(v["freq"], v["freq_se"])
+        add("super_sevens_freq", k, "bet", v["freq"], v["freq_se"], lo, hi)
+        lo, hi = _ci(v["contribution"], v["contribution_se"])
+        add("super_sevens_contribution", k, "bet", v["contribution"], v["contribution_se"], lo, hi)
+    for k, v in summary["frequencies"].items():
+        lo, hi = _ci(v["rate"], v["se"])
+        add("frequency", k, v["per"], v["rate"], v["se"], lo, hi)
+    for k in ("rounds", "boxes", "box_rounds", "hands"):
+        add("count", k, "run", summary[k])
+    for k, v in summary["shoe"].items():
+        add("shoe", k, "run", v)
+    return pd.DataFrame(rows)
+
+
+def _ci(x, se):
+    if x is None or se is None:
+        return None, None
+    return x - Z95 * se, x + Z95 * se
+
+
+def _pct(x, digits=3) -> str:
+    return "-" if x is None or _isnan(x) else f"{100 * x:.{digits}f}%"
+
+
+def _num(x, digits=4) -> str:
+    if x is None or _isnan(x):
+        return "-"
+    if isinstance(x, int):
+        return f"{x:,}"
+    return f"{x:.{digits}f}"
+
+
+def _strategy_text(strategy) -> str:
+    if isinstance(strategy, (list, tuple)):
+        if len(set(strategy)) == 1:
+            return str(strategy[0])
+        return ", ".join(f"box {i + 1}: {s}" for i, s in enumerate(strategy))
+    return str(strategy)
+
+
+def _table(summary: dict, meta: dict) -> str:
+    run = meta.get("run", {})
+    rules = meta.get("rules", {})
+    out = io.StringIO()
+    w = out.write
+    w(f"bjsim {meta.get('version', __version__)}: blackjack house edge\n")
+    title = run.get("rules_name") or run.get("rules_file") or "rules"
+    src = run.get("rules_file")
+    w(f"Rules:     {title}" + (f" ({src})" if src and src != title else "") + "\n")
+    if run.get("overrides"):
+        w(f"Changed:   {', '.join(run['overrides'])}\n")
+    if rules:
+        w(f"           {rules.get('decks')} decks, {rules.get('boxes')} box(es), "
+          f"Super Sevens {'on' if rules.get('super_sevens') else 'off'}, "
+          f"hole card {rules.get('hole_card')}, blackjack pays {rules.get('blackjack_pays')}\n")
+    w(f"Strategy:  {_strategy_text(meta.get('strategy', '?'))}\n")
+    w(f"Rounds:    {summary['rounds']:,} played ({summary['box_rounds']:,} box-rounds)")
+    if "seed" in run:
+        w(f"; seed {run['seed']}")
+    if "chunk_rounds" in run:
+        w(f"; chunks of {run['chunk_rounds']:,} rounds")
+    w("\n")
+    if run.get("partial"):
+        w(f"PARTIAL RESULT: interrupted after {summary['rounds']:,} of {run.get('rounds', 0):,} "
+          "rounds; not reproducible as it stands\n")
+    he = summary["house_edge"]
+    w("\n")
+    if he["mean"] is None:
+        w("House edge: no rounds played\n")
+    else:
+        pm = "" if he["se"] is None else f" ± {_pct(Z95 * he['se'])}"
+        w(f"HOUSE EDGE (main game + insurance, per initial wager): {_pct(he['mean'])}{pm}\n")
+        if he["se"] is not None:
+            w(f"  95% confidence interval {_pct(he['ci95_low'])} to {_pct(he['ci95_high'])}; "
+              f"standard error {_pct(he['se'])}\n")
+    ss = summary["super_sevens"]
+    if ss["mean"] is not None:
+        pm = "" if ss["se"] is None else f" ± {_pct(Z95 * ss['se'])}"
+        w(f"SUPER SEVENS house edge (per unit staked): {_pct(ss['house_edge'])}{pm}\n")
+
+    wf = wagers_frame(summary)
+    shown = pd.DataFrame({
+        "wager": wf["label"], "per": wf["per"], "return": wf["mean"].map(_pct),
+        "SE": wf["se"].map(_pct),
+        "95% CI": [f"{_pct(a)} to {_pct(b)}" if _pct(a) != "-" else "-"
+                   for a, b in zip(wf["ci95_low"], wf["ci95_high"], strict=True)],
+        "SD/bet": wf["sd_bet"].map(_num), "SD/round": wf["sd_round"].map(_num),
+        "bets": wf["n"].map(lambda n: f"{int(n):,}"),
+    })
+    w("\nReturn to the player (minus the house edge)\n")
+    w(_grid(shown, left=("wager", "per")))
+
+    if ss["bets"]:
+        lf = lines_frame(summary)
+        shown = pd.DataFrame({
+            "line": "(" + lf["line"] + ")", "cards": lf["cards"],
+            "pays": lf["pays"].map(lambda p: "loses" if p < 0 else f"{p} to 1"),
+            "count": lf["count"].map(lambda c: f"{int(c):,}"),
+            "frequency": lf["freq"].map(lambda x: _num(x, 7)),
+            "SE": lf["freq_se"].map(lambda x: _num(x, 7)),
+            "contribution": lf["contribution"].map(lambda x: _num(x, 5)),
+        })
+        w("\nSuper Sevens lines (rule 14), per bet\n")
+        w(_grid(shown, left=("line", "cards")))
+
+    ff = frequencies_frame(summary)
+    shown = pd.DataFrame({
+        "event": ff["event"], "per": ff["per"].str.replace("_", " "),
+        "count": ff["count"].map(lambda c: f"{int(c):,}"),
+        "rate": ff["rate"].map(lambda x: _num(x, 5)), "SE": ff["se"].map(lambda x: _num(x, 5)),
+    })
+    w("\nFrequencies\n")
+    w(_grid(shown, left=("event", "per")))
+    shoe = summary["shoe"]
+    w(f"\nShoe: {shoe['shuffles']:,} shuffles, {_num(shoe['cards_per_round'], 2)} cards per round, "
+      f"{_num(shoe['rounds_per_shuffle'], 2)} rounds per shuffle\n")
+    timing = meta.get("timing") or {}
+    if timing.get("seconds") is not None:
+        w(f"Time: {timing['seconds']:.2f} s, {timing.get('rounds_per_second', 0):,.0f} rounds/s\n")
+    return out.getvalue()
+
+
+def _grid(df: pd.DataFrame, left=()) -> str:
+    """Text columns of already formatted cells: ``left`` columns left-aligned, others right."""
+    cols = list(df.columns)
+    cells = [[str(c) for c in cols]] + [[str(v) for v in row] for row in df.itertuples(index=False)]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(cols))]
+    lines = []
+    for r in cells:
+        parts = [v.ljust(wd) if c in left else v.rjust(wd)
+                 for v, wd, c in zip(r, widths, cols, strict=True)]
+        lines.append("  " + "  ".join(parts).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def _isnan(x) -> bool:
+    return isinstance(x, float) and math.isnan(x)
+
+
+def document(summary: dict, meta: dict) -> dict:
+    """The json document: bjsim version, rules, strategy, run, results, timing."""
+    return {
+        "bjsim": meta.get("version", __version__),
+        "rules": meta.get("rules", {}),
+        "strategy": meta.get("strategy"),
+        "run": meta.get("run", {}),
+        "results": summary,
+        "timing": meta.get("timing", {}),
+    }
+
+
+def render(summary: dict, fmt: str, meta: dict | None = None) -> str:
+    """The report as text: ``fmt`` is ``table`` (for people), ``csv`` (tidy, one row per figure)
+    or ``json`` (one document, see `document`)."""
+    meta = meta or {}
+    if fmt == "table":
+        return _table(summary, meta)
+    if fmt == "csv":
+        return tidy_frame(summary).to_csv(index=False, lineterminator="\n")
+    if fmt == "json":
+        return json.dumps(document(summary, meta), indent=2, allow_nan=False) + "\n"
+    raise ValueError(f"format {fmt!r} is not known: allowed {', '.join(FORMATS)}")

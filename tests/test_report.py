@@ -1,0 +1,87 @@
+"""simulator.report: the three renderings of a summary."""
+
+import csv
+import dataclasses
+import io
+import json
+
+import pytest
+
+from simulator import __version__
+from simulator.report import FORMATS, render, tidy_frame, wagers_frame
+from simulator.rules import Rules
+from simulator.tally import summarize
+from tests.test_tally import build_tally
+
+ROUNDS = [[(10, None, 5)], [(-10, -5, 5)], [(15, None, 0)], [(0, 10, 1)], [(-20, None, 5)]] * 3
+META = {
+    "rules": dataclasses.asdict(Rules()),
+    "strategy": ["basic"],
+    "run": {"seed": 7, "rounds": 15, "chunk_rounds": 5, "boxes": 1,
+            "rules_file": "configs/nz1994.toml", "rules_name": "NZ 1994", "partial": False},
+    "timing": {"seconds": 0.5, "rounds_per_second": 30.0, "workers": 2},
+}
+
+
+@pytest.fixture
+def summary():
+    return summarize(build_tally(ROUNDS), Rules())
+
+
+def test_json_document_keeps_results_apart_from_timing(summary):
+    doc = json.loads(render(summary, "json", META))
+    assert set(doc) == {"bjsim", "rules", "strategy", "run", "results", "timing"}
+    assert doc["bjsim"] == __version__
+    assert doc["results"] == summary
+    assert doc["rules"]["decks"] == 6
+    assert doc["rules"]["super_sevens_pays"] == [3, 50, 100, 500, 5000]
+    assert doc["run"]["seed"] == 7 and doc["timing"]["seconds"] == 0.5
+    other = json.loads(render(summary, "json", META | {"timing": {"seconds": 9.0}}))
+    assert other["results"] == doc["results"] and other["timing"] != doc["timing"]
+
+
+def test_csv_is_tidy_one_row_per_figure(summary):
+    rows = list(csv.DictReader(io.StringIO(render(summary, "csv", META))))
+    assert list(rows[0]) == ["section", "item", "per", "value", "se", "ci95_low", "ci95_high"]
+    he = rows[0]
+    assert he["section"] == "house_edge"
+    assert float(he["value"]) == pytest.approx(summary["house_edge"]["mean"])
+    assert float(he["se"]) == pytest.approx(summary["house_edge"]["se"])
+    keys = [(r["section"], r["item"], r["per"]) for r in rows]
+    assert len(keys) == len(set(keys))
+    lines = [r for r in rows if r["section"] == "super_sevens_freq"]
+    assert [r["item"] for r in lines] == list("abcdef")
+    assert len(tidy_frame(summary)) == len(rows)
+
+
+def test_table_names_rules_strategy_seed_and_house_edge_in_percent(summary):
+    text = render(summary, "table", META)
+    he = summary["house_edge"]
+    assert "NZ 1994" in text and "basic" in text and "seed 7" in text
+    assert f"{100 * he['mean']:.3f}%" in text
+    assert "95% confidence interval" in text
+    assert "Super Sevens lines" in text and "5000 to 1" in text
+    assert "PARTIAL" not in text
+    partial = render(summary, "table", META | {"run": META["run"] | {"partial": True}})
+    assert "PARTIAL RESULT" in partial
+
+
+def test_table_without_side_bets_or_rounds():
+    s = summarize(build_tally([[(10, None, None)]]), Rules(super_sevens=False))
+    text = render(s, "table", {})
+    assert "Super Sevens lines" not in text and "nan" not in text.lower()
+    empty = summarize(build_tally([]), Rules())
+    assert "no rounds" in render(empty, "table", {})
+    for fmt in FORMATS:
+        render(empty, fmt, {})  # no error, no NaN in json (allow_nan=False)
+
+
+def test_wagers_frame_rows(summary):
+    wf = wagers_frame(summary)
+    assert list(wf["wager"]) == ["total", "main", "insurance", "super_sevens"]
+    assert wf.loc[2, "n"] == summary["insurance"]["bets"]
+
+
+def test_unknown_format_is_a_value_error(summary):
+    with pytest.raises(ValueError, match="allowed table, csv, json"):
+        render(summary, "xml", META)
