@@ -1,0 +1,1103 @@
+"""The reference game: slow, readable, pure-Python blackjack of the New Zealand Gazette 1994 No. 112.
+
+This is the oracle the kernel is tested against (both play the same stacked shoes and must write
+identical per-round records) and the engine of ``bjsim replay``, so it says *why* it does what it
+does. It shares nothing with the kernel but the layout constants, `Rules` and `Strategy`.
+
+Rules implemented (Gazette numbers; the procedure, step by step, is ``docs/design.md``):
+
+- 3.2  an ace counts 11 unless that busts the hand, then 1 (soft and hard totals).
+- 4.1  wins, losses and stand-offs; a blackjack beats a 21 of three or more cards.
+- 7.1  stacked mode: rounds are dealt while the position is before the cut card at the start of a
+       round; the round in which the cut card comes out is finished.
+- 8.2  a player blackjack against a dealer ten or ace waits for the dealer's second card: a
+       stand-off against a dealer blackjack, else paid ``blackjack_pays`` (3 to 2).
+- 8.3  even money: a blackjack against a dealer ace may be paid 1 to 1 at once.
+- 9    insurance: half the wager when the dealer's first card is an ace, paid ``insurance_pays``
+       (2 to 1) if the dealer's second card is ten-valued, collected otherwise.
+- 10   doubling down (``double_on``, ``double_after_split``): one more card, wager doubled.
+- 11   splitting pairs (``max_hands``), (b) aces (``resplit_aces``, ``hit_split_aces``),
+       (c) 21 after a split is not a blackjack, 11.5 a declined split forbids further splits.
+- 12.1 (a) no card on 21, (b) a doubled hand gets one card, (c) split aces get one card,
+       (d) a hand of 11 or less must draw.
+- 12.2 a bust loses at once.
+- 12.3 the dealer draws to 17 and stands on all 17s (``dealer_hits_soft_17`` for the variant).
+- 12.4 (inferred) the dealer draws only as far as some wager still depends on it.
+- 13   several boxes, each with its own strategy, played in order.
+- 14   Super Sevens, lines (a)-(f), and 14.4 (a split 7-7 is paid at once).
+- Variants that are not in the Gazette: peek (US hole card), late and early surrender, and the
+  ``dealer_blackjack_takes`` rule for doubled and split hands against a dealer blackjack.
+
+Money is kept in tenths of the initial wager (``layout.UNIT``) and shown in units (``+1.5``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from simulator import layout as L
+from simulator.rules import Rules
+from simulator.strategy import Strategy
+
+__all__ = [
+    "Event",
+    "HandResult",
+    "BoxResult",
+    "RoundResult",
+    "play_stacked",
+    "format_round",
+    "card_token",
+    "card_value",
+    "hard_sum",
+    "hand_total",
+    "is_soft",
+    "is_blackjack",
+    "is_pair",
+    "is_seven",
+    "up_index",
+    "can_split",
+    "can_double",
+    "dealer_should_draw",
+    "dealer_has_blackjack",
+    "settle",
+    "super_sevens_line",
+]
+
+SS_LINE_NAMES = ("(a)", "(b)", "(c)", "(d)", "(e)", "(f)")
+SS_A, SS_B, SS_C, SS_D, SS_E, SS_F = range(6)
+
+
+# =============================================================================================
+# Cards and hands: small pure functions
+# =============================================================================================
+def card_token(code: int) -> str:
+    """The token of a card code: ``"7h"``, ``"Td"``, ``"As"`` (rank then suit; rule 3.1)."""
+    return L.RANKS[code // 4] + L.SUITS[code % 4]
+
+
+def cards_text(cards) -> str:
+    """Card tokens separated by spaces."""
+    return " ".join(card_token(int(c)) for c in cards)
+
+
+def card_value(code: int) -> int:
+    """Blackjack value of a card with an ace as 1; tens and faces are 10 (rule 3.2)."""
+    return min(code // 4 + 1, 10)
+
+
+def is_seven(code: int) -> bool:
+    """True for a seven of any suit (rule 14.3)."""
+    return code // 4 == L.SEVEN_RANK
+
+
+def hard_sum(cards) -> int:
+    """Sum of the cards with every ace counted as 1."""
+    return sum(card_value(c) for c in cards)
+
+
+def hand_total(cards) -> int:
+    """Best total (rule 3.2): an ace counts 11 if that does not take the hand over 21."""
+    hard = hard_sum(cards)
+    if any(card_value(c) == 1 for c in cards) and hard + 10 <= 21:
+        return hard + 10
+    return hard
+
+
+def is_soft(cards) -> bool:
+    """True when an ace is being counted as 11 (rule 3.2)."""
+    return hand_total(cards) != hard_sum(cards)
+
+
+def is_blackjack(cards, after_split: bool = False) -> bool:
+    """An ace and a ten-valued card as the first two cards of a box (rule 4.1).
+
+    Two cards of 21 on a hand formed by splitting are 21, not a blackjack (rule 11 (c)).
+    """
+    if after_split or len(cards) != 2:
+        return False
+    values = sorted(card_value(c) for c in cards)
+    return values == [1, 10]
+
+
+def is_pair(cards) -> bool:
+    """Two cards of equal value (any two ten-valued cards are a pair; rule 11)."""
+    return len(cards) == 2 and card_value(cards[0]) == card_value(cards[1])
+
+
+def up_index(code: int) -> int:
+    """Strategy-table column of a dealer up card: value - 2 for 2..10, 9 for an ace."""
+    value = card_value(code)
+    return 9 if value == 1 else value - 2
+
+
+def up_label(code: int) -> str:
+    """The up card as a column label: ``2``..``10`` or ``A``."""
+    value = card_value(code)
+    return "A" if value == 1 else str(value)
+
+
+def dealer_has_blackjack(cards) -> bool:
+    """The dealer's first two cards are an ace and a ten-valued card (rules 8.2, 9.1)."""
+    return is_blackjack(cards[:2]) if len(cards) >= 2 else False
+
+
+def dealer_should_draw(cards, hits_soft_17: bool) -> bool:
+    """Rule 12.3: the dealer draws below 17 and stands on all 17s (hard or soft).
+
+    With ``dealer_hits_soft_17`` (a variant) the dealer also draws to a soft 17.
+    """
+    total = hand_total(cards)
+    if total < 17:
+        return True
+    return total == 17 and hits_soft_17 and is_soft(cards)
+
+
+def can_split(cards, hands_in_box: int, declined: bool, aces_split_before: bool, rules: Rules) -> bool:
+    """May this two-card hand be split now? (rules 11, 11 (b), 11.5)
+
+    A pair may be split while the box has fewer than ``max_hands`` hands (rule 11: at most three
+    hands per box), if the box has not declined to split a pair this round (11.5), and aces only
+    once unless ``resplit_aces`` (11 (b)).
+    """
+    if not is_pair(cards):
+        return False
+    if hands_in_box >= rules.max_hands or declined:
+        return False
+    if card_value(cards[0]) == 1 and aces_split_before and not rules.resplit_aces:
+        return False
+    return True
+
+
+def can_double(cards, split_hand: bool, split_aces: bool, rules: Rules) -> bool:
+    """May this hand double down? (rule 10, its variants, and 12.1 (c))
+
+    Two cards only; never on split aces unless ``hit_split_aces``; on a split hand only with
+    ``double_after_split``; and the two-card total per ``double_on``: ``any``; ``hard`` (no ace);
+    ``9-11`` or ``10-11`` (hard totals only).
+    """
+    if len(cards) != 2:
+        return False
+    if split_aces and not rules.hit_split_aces:
+        return False
+    if split_hand and not rules.double_after_split:
+        return False
+    has_ace = any(card_value(c) == 1 for c in cards)
+    total = hard_sum(cards)
+    if rules.double_on == "any":
+        return True
+    if has_ace:
+        return False
+    if rules.double_on == "hard":
+        return True
+    if rules.double_on == "9-11":
+        return 9 <= total <= 11
+    if rules.double_on == "10-11":
+        return 10 <= total <= 11
+    raise ValueError(f"rules: key 'double_on' = {rules.double_on!r}: allowed any, hard, 9-11, 10-11")
+
+
+def settle(player_cards, wager: int, player_blackjack: bool, dealer_cards, bj_win: int) -> tuple[int, str, str]:
+    """Settle one unbusted hand against the dealer's finished hand (rules 4.1, 8.2, 11.6).
+
+    Returns ``(net in tenths, why, rule)``. A dealer blackjack is handled by the caller (it
+    depends on the rule set); here the dealer has no blackjack.
+    """
+    dealer = hand_total(dealer_cards)
+    if player_blackjack:
+        return bj_win, "blackjack paid " + _odds(bj_win), "8.2"
+    player = hand_total(player_cards)
+    if dealer > 21:
+        return wager, f"dealer busts ({dealer}), {player} wins", "4.1"
+    if player > dealer:
+        return wager, f"{player} beats {dealer}", "4.1"
+    if player < dealer:
+        return -wager, f"{dealer} beats {player}", "4.1"
+    return 0, f"stand-off, {player} equals {dealer}", "4.1"
+
+
+def super_sevens_line(first_two, third, split: bool) -> int:
+    """The Super Sevens line (0..5 for (a)..(f)) decided by a box's cards (rule 14.3, 14.4).
+
+    ``first_two`` are the box's first two cards, ``third`` the third card dealt to that hand (None
+    if there was none), ``split`` whether the box split its 7-7 (14.4: paid at once by suits).
+    """
+    c1, c2 = first_two
+    if not is_seven(c1):
+        return SS_F
+    if not is_seven(c2):
+        return SS_A
+    same_suit = c1 % 4 == c2 % 4
+    if split or third is None or not is_seven(third):
+        return SS_C if same_suit else SS_B
+    if same_suit and third % 4 == c1 % 4:
+        return SS_E
+    return SS_D
+
+
+def units(tenths: int) -> str:
+    """Tenths of a wager as signed units: 15 -> ``+1.5``, -10 -> ``-1.0``."""
+    return f"{tenths / L.UNIT:+.1f}"
+
+
+def _odds(win: int) -> str:
+    """A win in tenths of a wager as odds: 15 -> ``3 to 2``, 10 -> ``1 to 1``."""
+    from math import gcd
+
+    g = gcd(win, L.UNIT)
+    return f"{win // g} to {L.UNIT // g}"
+
+
+# =============================================================================================
+# Round state and results
+# =============================================================================================
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened: who, what, why and the Gazette rule (or variant) behind it."""
+
+    who: str
+    what: str
+    why: str
+    rule: str
+
+    def to_dict(self) -> dict:
+        return {"who": self.who, "what": self.what, "why": self.why, "rule": self.rule}
+
+
+@dataclass
+class HandResult:
+    """One hand of a box: its cards and wager (tenths), and how it ended."""
+
+    cards: list[int]
+    wager: int = L.UNIT
+    split_hand: bool = False  # formed by a split (so no blackjack, rule 11 (c))
+    split_aces: bool = False  # a hand of a split ace (rule 11 (b))
+    doubled: bool = False
+    busted: bool = False
+    surrendered: str = ""  # "", "early" or "late"
+    blackjack: bool = False
+    even_money: bool = False
+    settled: bool = False  # net is final (even money, paid blackjack, bust, surrender)
+    net: int = 0
+    outcome: str = ""  # "win", "loss", "push"
+
+    @property
+    def total(self) -> int:
+        return hand_total(self.cards)
+
+    def to_dict(self) -> dict:
+        return {
+            "cards": [card_token(c) for c in self.cards],
+            "total": self.total,
+            "soft": is_soft(self.cards),
+            "wager": self.wager / L.UNIT,
+            "split_hand": self.split_hand,
+            "doubled": self.doubled,
+            "busted": self.busted,
+            "surrendered": self.surrendered or None,
+            "blackjack": self.blackjack,
+            "even_money": self.even_money,
+            "net": self.net / L.UNIT,
+            "outcome": self.outcome,
+        }
+
+
+@dataclass
+class BoxResult:
+    """One box in one round: hands, insurance, even money and the Super Sevens bet."""
+
+    index: int
+    strategy: str
+    hands: list[HandResult] = field(default_factory=list)
+    first_two: list[int] = field(default_factory=list)
+    blackjack: bool = False
+    insurance_stake: int = 0  # tenths (5 when taken)
+    insurance_net: int = 0
+    even_money: bool = False
+    declined_split: bool = False  # rule 11.5
+    aces_split: bool = False
+    sevens_split: bool = False
+    ss_bet: bool = False
+    ss_line: int = -1  # 0..5 for (a)..(f), -1 without a bet
+    ss_net: int = 0  # in Super Sevens stakes
+    early_surrender: bool = False
+
+    @property
+    def main_net(self) -> int:
+        return sum(h.net for h in self.hands)
+
+    def to_dict(self) -> dict:
+        return {
+            "box": self.index + 1,
+            "strategy": self.strategy,
+            "hands": [h.to_dict() for h in self.hands],
+            "blackjack": self.blackjack,
+            "even_money": self.even_money,
+            "insurance": None
+            if not self.insurance_stake
+            else {"stake": self.insurance_stake / L.UNIT, "net": self.insurance_net / L.UNIT},
+            "super_sevens": None
+            if not self.ss_bet
+            else {"line": SS_LINE_NAMES[self.ss_line], "net_stakes": self.ss_net},
+            "main_net": self.main_net / L.UNIT,
+        }
+
+
+@dataclass
+class RoundResult:
+    """One complete round: its record (``layout`` R_*/B_* layout), cards, boxes and events."""
+
+    record: np.ndarray
+    start: int  # position of the round's first card in the stacked cards
+    cards: list[int]  # every card taken from the shoe this round, in order
+    dealer_cards: list[int]
+    boxes: list[BoxResult]
+    events: list[Event]
+    rules: Rules
+
+    def to_dict(self) -> dict:
+        return {
+            "start": self.start,
+            "cards": [card_token(c) for c in self.cards],
+            "dealer": {
+                "cards": [card_token(c) for c in self.dealer_cards],
+                "total": int(self.record[L.R_DEALER_TOTAL]),
+                "blackjack": bool(self.record[L.R_DEALER_BJ]),
+            },
+            "boxes": [b.to_dict() for b in self.boxes],
+            "events": [e.to_dict() for e in self.events],
+            "record": [int(x) for x in self.record],
+        }
+
+
+class _OutOfCards(Exception):
+    """The stacked cards ran out part way through a round (the round is incomplete)."""
+
+
+# =============================================================================================
+# One round
+# =============================================================================================
+class _Round:
+    """Plays one round from ``cards[pos:]``; the steps are those of docs/design.md."""
+
+    def __init__(self, cards, pos: int, rules: Rules, strategies: list[Strategy]):
+        self.shoe = cards
+        self.start = pos
+        self.pos = pos
+        self.rules = rules
+        self.strategies = strategies
+        self.events: list[Event] = []
+        self.dealer: list[int] = []
+        self.bj_win = int(round(rules.blackjack_pays * L.UNIT))
+        self.ins_win = int(round(rules.insurance_pays * L.INSURANCE_STAKE))
+        self.peek = rules.hole_card == "peek"
+        self.boxes = [
+            BoxResult(index=i, strategy=s.name, ss_bet=bool(rules.super_sevens)) for i, s in enumerate(strategies)
+        ]
+        self.dealer_bj = False
+
+    # --- plumbing ---------------------------------------------------------------------------
+    def draw(self) -> int:
+        if self.pos >= len(self.shoe):
+            raise _OutOfCards
+        card = int(self.shoe[self.pos])
+        self.pos += 1
+        return card
+
+    def log(self, who: str, what: str, why: str = "", rule: str = "") -> None:
+        self.events.append(Event(who, what, why, rule))
+
+    @staticmethod
+    def who(box: BoxResult, hand_index: int | None = None) -> str:
+        if hand_index is None:
+            return f"box {box.index + 1}"
+        return f"box {box.index + 1} hand {hand_index + 1}"
+
+    @property
+    def up(self) -> int:
+        return self.dealer[0]
+
+    @property
+    def ten_or_ace_up(self) -> bool:
+        return card_value(self.up) in (1, 10)
+
+    def settle_hand(self, box, hi, net, outcome_why, rule, what=None):
+        hand = box.hands[hi]
+        hand.net = net
+        hand.settled = True
+        hand.outcome = "win" if net > 0 else "loss" if net < 0 else "push"
+        if what is None:
+            what = {"win": "wins", "loss": "loses", "push": "stands off"}[hand.outcome] + f" {units(net)}"
+        self.log(self.who(box, hi), what, outcome_why, rule)
+
+    # --- the round --------------------------------------------------------------------------
+    def play(self) -> RoundResult:
+        self.deal()
+        self.offer_even_money_and_insurance()
+        if self.rules.surrender == "early":
+            self.early_surrender()
+        if self.peek and self.ten_or_ace_up:
+            if self.peek_for_blackjack():
+                return self.finish()
+        self.pay_blackjacks_at_once()
+        for box in self.boxes:
+            self.play_box(box)
+        self.dealer_plays()
+        self.settle_all()
+        return self.finish()
+
+    # step 1
+    def deal(self) -> None:
+        for box in self.boxes:
+            box.hands.append(HandResult(cards=[self.draw()]))
+        self.dealer.append(self.draw())
+        for box in self.boxes:
+            box.hands[0].cards.append(self.draw())
+            box.first_two = list(box.hands[0].cards)
+            box.blackjack = box.hands[0].blackjack = is_blackjack(box.first_two)
+            self.log(
+                self.who(box),
+                f"dealt {cards_text(box.first_two)}",
+                "blackjack" if box.blackjack else f"{self.describe(box.first_two)}",
+                "4.1" if box.blackjack else "3.2",
+            )
+        self.log("dealer", f"up card {card_token(self.up)}", "", "dealing")
+        if self.peek:
+            self.dealer.append(self.draw())
+            self.log("dealer", "takes a hole card", "peek game (variant): hole card dealt at once", "hole_card = peek")
+
+    @staticmethod
+    def describe(cards) -> str:
+        total = hand_total(cards)
+        kind = "soft" if is_soft(cards) else "hard"
+        return f"{kind} {total}" if total <= 21 else f"{total}, bust"
+
+    # step 2
+    def offer_even_money_and_insurance(self) -> None:
+        if card_value(self.up) != 1:
+            return
+        for box, strategy in zip(self.boxes, self.strategies):
+            if box.blackjack:
+                if strategy.even_money:
+                    box.even_money = True
+                    hand = box.hands[0]
+                    hand.even_money = True
+                    self.settle_hand(
+                        box, 0, L.UNIT, "blackjack against an ace: even money taken (strategy)", "8.3",
+                        what=f"takes even money {units(L.UNIT)}",
+                    )
+                else:
+                    self.log(self.who(box), "declines even money", "strategy", "8.3")
+            elif strategy.insurance:
+                box.insurance_stake = L.INSURANCE_STAKE
+                self.log(self.who(box), f"insures ({units(L.INSURANCE_STAKE)[1:]})", "strategy: dealer ace up", "9.3")
+
+    # the first decision of a two-card hand (used by early surrender and by play)
+    def first_decision_code(self, box, hi) -> tuple[str, int, str]:
+        """(table, code, label) of the cell that decides this two-card hand now."""
+        hand = box.hands[hi]
+        strategy = self.strategies[box.index]
+        col = up_index(self.up)
+        up = up_label(self.up)
+        cards = hand.cards
+        if self.sevens_row_applies(box, hi):
+            code = int(strategy.sevens[col])
+            if code != L.P or self.split_possible(box, hi):
+                return "sevens", code, f"sevens v {up}"
+            # sevens row says P where no split is possible: the hard table decides
+        elif self.split_possible(box, hi):
+            row = card_value(cards[0]) - 1
+            code = int(strategy.pairs[row, col])
+            return "pairs", code, f"pair of {_pair_name(cards[0])} v {up}"
+        return self.table_code(box, hi)
+
+    def table_code(self, box, hi) -> tuple[str, int, str]:
+        hand = box.hands[hi]
+        strategy = self.strategies[box.index]
+        col = up_index(self.up)
+        total = hand_total(hand.cards)
+        if is_soft(hand.cards):
+            return "soft", int(strategy.soft[total, col]), f"soft {total} v {up_label(self.up)}"
+        return "hard", int(strategy.hard[total, col]), f"hard {total} v {up_label(self.up)}"
+
+    def sevens_row_applies(self, box, hi) -> bool:
+        """Rule 14.4 play: a Super Sevens bet up and the box's first two cards 7-7, first decision."""
+        hand = box.hands[hi]
+        return (
+            box.ss_bet
+            and hi == 0
+            and len(box.hands) == 1
+            and len(hand.cards) == 2
+            and not hand.split_hand
+            and is_seven(hand.cards[0])
+            and is_seven(hand.cards[1])
+        )
+
+    def split_possible(self, box, hi) -> bool:
+        return can_split(box.hands[hi].cards, len(box.hands), box.declined_split, box.aces_split, self.rules)
+
+    # step 3
+    def early_surrender(self) -> None:
+        for box in self.boxes:
+            hand = box.hands[0]
+            if box.blackjack or hand.settled:
+                continue
+            table, code, label = self.first_decision_code(box, 0)
+            if code == L.PD and not self.rules.double_after_split:
+                table, code, label = self.table_code(box, 0)  # Pd without DAS is N
+            elif code == L.N:
+                table, code, label = self.table_code(box, 0)
+            if code in (L.RH, L.RS, L.RP):
+                box.early_surrender = True
+                hand.surrendered = "early"
+                self.settle_hand(
+                    box, 0, -L.INSURANCE_STAKE,
+                    f"strategy: {label} = {L.ACTION_NAMES[code]}; early surrender loses half the wager",
+                    "surrender = early", what=f"surrenders early {units(-L.INSURANCE_STAKE)}",
+                )
+
+    # step 4
+    def peek_for_blackjack(self) -> bool:
+        self.dealer_bj = dealer_has_blackjack(self.dealer)
+        if not self.dealer_bj:
+            self.log("dealer", "peeks: no blackjack", "peek game (variant)", "hole_card = peek")
+            for box in self.boxes:
+                if box.insurance_stake:
+                    self.settle_insurance(box)
+            return False
+        self.log("dealer", f"peeks: blackjack ({cards_text(self.dealer)})", "the round ends", "hole_card = peek")
+        for box in self.boxes:
+            if box.insurance_stake:
+                self.settle_insurance(box)
+            hand = box.hands[0]
+            if hand.settled:
+                continue  # even money or early surrender: settled already
+            if box.blackjack:
+                self.settle_hand(box, 0, 0, "blackjack against dealer blackjack", "8.2")
+            else:
+                self.settle_hand(box, 0, -L.UNIT, "dealer blackjack takes the initial wager (peek game)", "4.1")
+        return True
+
+    def settle_insurance(self, box) -> None:
+        second = self.dealer[1]
+        if card_value(second) == 10:
+            box.insurance_net = self.ins_win
+            self.log(self.who(box), f"insurance wins {units(self.ins_win)}",
+                     f"dealer's second card {card_token(second)} is ten-valued, paid {_odds(self.ins_win * 2)}", "9.5")
+        else:
+            box.insurance_net = -box.insurance_stake
+            self.log(self.who(box), f"insurance loses {units(-box.insurance_stake)}",
+                     f"dealer's second card {card_token(second)} is not ten-valued", "9.6")
+
+    # step 5
+    def pay_blackjacks_at_once(self) -> None:
+        if not self.peek and self.ten_or_ace_up:
+            for box in self.boxes:
+                if box.blackjack and not box.hands[0].settled:
+                    self.log(self.who(box, 0), "blackjack waits", f"dealer's up card is {card_token(self.up)}", "8.2")
+            return
+        for box in self.boxes:
+            if box.blackjack and not box.hands[0].settled:
+                why = "blackjack paid " + _odds(self.bj_win)
+                if self.peek and self.ten_or_ace_up:
+                    why += " after the peek"
+                self.settle_hand(box, 0, self.bj_win, why, "8.2")
+
+    # step 6
+    def play_box(self, box: BoxResult) -> None:
+        hi = 0
+        while hi < len(box.hands):
+            self.play_hand(box, hi)
+            hi += 1
+        if box.ss_bet:
+            self.settle_super_sevens(box)
+
+    def late_surrender_allowed(self, box, hi) -> bool:
+        hand = box.hands[hi]
+        return (
+            self.rules.surrender == "late"
+            and len(box.hands) == 1
+            and not hand.split_hand
+            and len(hand.cards) == 2
+        )
+
+    def play_hand(self, box: BoxResult, hi: int) -> None:
+        hand = box.hands[hi]
+        who = self.who(box, hi)
+        if hand.blackjack or hand.settled:
+            return
+        if len(hand.cards) == 1:
+            card = self.draw()
+            hand.cards.append(card)
+            self.log(who, f"dealt {card_token(card)} to the split hand", self.describe(hand.cards), "11.6")
+        rules = self.rules
+        while True:
+            total = hand_total(hand.cards)
+            if total > 21:
+                hand.busted = True
+                self.settle_hand(box, hi, -hand.wager, f"busts with {total}", "12.2",
+                                 what=f"busts, loses {units(-hand.wager)}")
+                return
+            if hand.split_aces and not rules.hit_split_aces:
+                if self.split_possible(box, hi):
+                    # resplit aces (11 (b) variant): the pair table decides
+                    if self.pair_decision(box, hi):
+                        continue
+                    self.log(who, "stands", "split ace gets one card only", "12.1 (c)")
+                    return
+                self.log(who, f"stands on {self.describe(hand.cards)}", "split ace gets one card only", "12.1 (c)")
+                return
+            if total == 21:
+                self.log(who, "stands on 21", "no card may be drawn on 21", "12.1 (a)")
+                return
+            if hand.doubled:
+                self.log(who, f"stands on {self.describe(hand.cards)}", "a doubled hand gets one card only", "12.1 (b)")
+                return
+            action = None
+            if self.sevens_row_applies(box, hi):
+                strategy = self.strategies[box.index]
+                code = int(strategy.sevens[up_index(self.up)])
+                label = f"sevens v {up_label(self.up)}"
+                if code == L.P:
+                    if self.split_possible(box, hi):
+                        self.split(box, hi, f"strategy: {label} = P", "14.4")
+                        continue
+                    # no split possible (max_hands = 1): the hard table decides
+                    table, code, label = self.table_code(box, hi)
+                    label += " (sevens row says P, no split possible)"
+                action = self.resolve_table_code(box, hi, code, label)
+            elif self.split_possible(box, hi):
+                if self.pair_decision(box, hi):
+                    continue
+                if hand.surrendered:  # Rp: surrendered from the pair table
+                    return
+            if action is None:
+                table, code, label = self.table_code(box, hi)
+                action = self.resolve_table_code(box, hi, code, label)
+            kind, why, rule = action
+            if kind == "surrender":
+                self.surrender_late(box, hi, why)
+                return
+            if kind == "stand":
+                self.log(who, f"stands on {self.describe(hand.cards)}", why, rule)
+                return
+            if kind == "double":
+                hand.wager *= 2
+                hand.doubled = True
+                card = self.draw()
+                hand.cards.append(card)
+                self.log(who, f"doubles, draws {card_token(card)}: {self.describe(hand.cards)}", why, rule)
+                continue
+            # hit
+            card = self.draw()
+            hand.cards.append(card)
+            self.log(who, f"hits, draws {card_token(card)}: {self.describe(hand.cards)}", why, rule)
+
+    def resolve_table_code(self, box, hi, code, label) -> tuple[str, str, str]:
+        """Turn a hard/soft/sevens cell into an action (rule 10, 12.1 (d), surrender variants)."""
+        hand = box.hands[hi]
+        name = L.ACTION_NAMES[code]
+        why = f"strategy: {label} = {name}"
+        rule = "12.1"
+        double_ok = can_double(hand.cards, hand.split_hand, hand.split_aces, self.rules)
+        if code == L.S:
+            kind = "stand"
+        elif code == L.H:
+            kind = "hit"
+        elif code in (L.D, L.DS):
+            if double_ok:
+                kind, rule = "double", "10"
+            else:
+                kind = "hit" if code == L.D else "stand"
+                why += f", double not allowed here ({self.double_refusal(hand)}), so {kind}"
+        elif code in (L.RH, L.RS):
+            if self.late_surrender_allowed(box, hi):
+                kind, rule = "surrender", "surrender = late"
+            else:
+                kind = "hit" if code == L.RH else "stand"
+                why += f", surrender not allowed here, so {kind}"
+        else:
+            raise ValueError(f"strategy {self.strategies[box.index].name!r}: code {name} is not allowed in the {label} cell")
+        if kind == "stand" and hand_total(hand.cards) <= 11:
+            kind = "hit"
+            why += "; 11 or less must draw"
+            rule = "12.1 (d)"
+        return kind, why, rule
+
+    def double_refusal(self, hand) -> str:
+        if len(hand.cards) != 2:
+            return "more than two cards"
+        if hand.split_hand and not self.rules.double_after_split:
+            return "no double after split"
+        return f"double_on = {self.rules.double_on}"
+
+    def pair_decision(self, box, hi) -> bool:
+        """The pair table decides a splittable pair; True if the hand was split.
+
+        ``P`` split; ``Pd`` split with double after split, else as ``N``; ``Rp`` surrender when
+        allowed, else split; ``N`` decline: no further split in this box (11.5).
+        """
+        hand = box.hands[hi]
+        who = self.who(box, hi)
+        strategy = self.strategies[box.index]
+        row = card_value(hand.cards[0]) - 1
+        code = int(strategy.pairs[row, up_index(self.up)])
+        label = f"pair of {_pair_name(hand.cards[0])} v {up_label(self.up)}"
+        why = f"strategy: {label} = {L.ACTION_NAMES[code]}"
+        if code == L.P:
+            self.split(box, hi, why, "11")
+            return True
+        if code == L.PD:
+            if self.rules.double_after_split:
+                self.split(box, hi, why + " (double after split allowed)", "11")
+                return True
+            why += " (no double after split, so N)"
+            code = L.N
+        if code == L.RP:
+            if self.late_surrender_allowed(box, hi):
+                self.surrender_late(box, hi, why)
+                return False
+            self.split(box, hi, why + ", surrender not allowed here, so split", "11")
+            return True
+        if code == L.N:
+            box.declined_split = True
+            self.log(who, "declines to split", why + "; no further split in this box this round", "11.5")
+            return False
+        raise ValueError(f"strategy {strategy.name!r}: code {L.ACTION_NAMES[code]} is not allowed in the pair table")
+
+    def split(self, box, hi, why, rule) -> None:
+        hand = box.hands[hi]
+        who = self.who(box, hi)
+        aces = card_value(hand.cards[0]) == 1
+        moved = hand.cards.pop()
+        new = HandResult(cards=[moved], wager=hand.wager, split_hand=True, split_aces=aces)
+        hand.split_hand = True
+        hand.split_aces = aces
+        if aces:
+            box.aces_split = True
+        box.hands.insert(hi + 1, new)
+        if hi == 0 and len(box.hands) == 2 and box.ss_bet and all(is_seven(c) for c in box.first_two):
+            box.sevens_split = True
+        card = self.draw()
+        hand.cards.append(card)
+        self.log(who, f"splits, draws {card_token(card)}: {self.describe(hand.cards)}", why, rule)
+        if box.sevens_split and box.ss_line < 0:
+            self.settle_super_sevens(box)
+
+    def surrender_late(self, box, hi, why) -> None:
+        hand = box.hands[hi]
+        hand.surrendered = "late"
+        net = -L.INSURANCE_STAKE
+        self.settle_hand(box, hi, net, why + "; late surrender loses half the wager", "surrender = late",
+                         what=f"surrenders {units(net)}")
+        if not self.peek and self.ten_or_ace_up:
+            hand.settled = False  # a dealer blackjack would still take the whole wager
+            self.events[-1] = Event(self.events[-1].who, self.events[-1].what,
+                                    self.events[-1].why + " (the whole wager if the dealer makes blackjack)",
+                                    self.events[-1].rule)
+
+    def settle_super_sevens(self, box) -> None:
+        """Rule 14.3 lines (a)-(f), 14.4 a split 7-7 paid at once."""
+        if box.ss_line >= 0:
+            return
+        hand = box.hands[0]
+        third = None
+        if not box.sevens_split and len(hand.cards) >= 3:
+            third = hand.cards[2]
+        line = super_sevens_line(box.first_two, third, box.sevens_split)
+        pays = self.rules.super_sevens_pays
+        net = -1 if line == SS_F else int(pays[line])
+        box.ss_line, box.ss_net = line, net
+        rule = "14.4" if box.sevens_split else f"14.3 {SS_LINE_NAMES[line]}"
+        if line == SS_F:
+            why = "first card not a seven"
+            what = "Super Sevens loses -1 stake"
+        else:
+            what = f"Super Sevens wins +{net} stakes ({net} to 1)"
+            why = {
+                SS_A: "first card a seven, second not",
+                SS_B: "first two cards sevens of different suits",
+                SS_C: "first two cards sevens of the same suit",
+                SS_D: "three sevens, not all one suit",
+                SS_E: "three sevens of one suit",
+            }[line]
+            if line in (SS_B, SS_C):
+                if box.sevens_split:
+                    why += ", split: paid at once"
+                elif third is None:
+                    why += ", no third card"
+                else:
+                    why += f", third card {card_token(third)} not a seven"
+        self.log(self.who(box), what, why, rule)
+
+    # step 7
+    def live_hands(self) -> bool:
+        return any(
+            not h.busted and not h.surrendered and not h.settled and not h.blackjack
+            for b in self.boxes for h in b.hands
+        )
+
+    def second_card_needed(self) -> tuple[bool, str]:
+        for b in self.boxes:
+            if b.insurance_stake:
+                return True, "an insurance wager is settled on it"
+            for h in b.hands:
+                if not h.busted and not h.surrendered and not h.settled:
+                    return True, "a hand is still in play" if not h.blackjack else "a blackjack waits for it"
+        if self.ten_or_ace_up:
+            for b in self.boxes:
+                for h in b.hands:
+                    if h.surrendered == "late":
+                        return True, "a late surrender depends on a dealer blackjack"
+                    if h.busted and self.rules.dealer_blackjack_takes == "original":
+                        return True, "busted wagers are returned if the dealer makes blackjack (rule original)"
+        return False, ""
+
+    def dealer_plays(self) -> None:
+        rules = self.rules
+        always = rules.dealer_draws_when_no_live_box
+        if not self.peek:
+            needed, why = self.second_card_needed()
+            if always and not needed:
+                needed, why = True, "the dealer completes the hand (dealer_draws_when_no_live_box)"
+            if not needed:
+                self.log("dealer", "draws no second card", "no wager depends on it", "12.4")
+                return
+            card = self.draw()
+            self.dealer.append(card)
+            self.dealer_bj = dealer_has_blackjack(self.dealer)
+            self.log("dealer", f"second card {card_token(card)}: "
+                     + ("blackjack" if self.dealer_bj else self.describe(self.dealer)), why, "dealing; 12.4")
+            for box in self.boxes:
+                if box.insurance_stake:
+                    self.settle_insurance(box)
+            if self.dealer_bj:
+                return
+        else:
+            self.log("dealer", f"turns the hole card: {self.describe(self.dealer)}", "", "hole_card = peek")
+        if not (always or self.live_hands()):
+            if dealer_should_draw(self.dealer, rules.dealer_hits_soft_17):
+                self.log("dealer", "draws no more cards", "no hand left in play", "12.4")
+            return
+        while dealer_should_draw(self.dealer, rules.dealer_hits_soft_17):
+            soft17 = hand_total(self.dealer) == 17
+            card = self.draw()
+            self.dealer.append(card)
+            self.log("dealer", f"draws {card_token(card)}: {self.describe(self.dealer)}",
+                     "hits soft 17" if soft17 else "draws below 17", "12.3")
+        total = hand_total(self.dealer)
+        if total > 21:
+            self.log("dealer", f"busts with {total}", "", "12.3")
+        else:
+            self.log("dealer", f"stands on {self.describe(self.dealer)}",
+                     "hits soft 17, stands on other 17s" if rules.dealer_hits_soft_17 else "stands on all 17s", "12.3")
+
+    # step 8
+    def settle_all(self) -> None:
+        if self.dealer_bj:
+            self.settle_against_dealer_blackjack()
+            return
+        dealer_complete = len(self.dealer) >= 2
+        for box in self.boxes:
+            for hi, hand in enumerate(box.hands):
+                if hand.settled:
+                    continue
+                if hand.surrendered == "late":  # no dealer blackjack: half the wager, as announced
+                    hand.settled = True
+                    self.log(self.who(box, hi), "surrender stands", "dealer has no blackjack", "surrender = late")
+                    continue
+                if hand.busted or hand.surrendered:
+                    continue
+                if not dealer_complete:
+                    raise AssertionError("a hand in play but no dealer second card")
+                net, why, rule = settle(hand.cards, hand.wager, hand.blackjack, self.dealer, self.bj_win)
+                self.settle_hand(box, hi, net, why, rule)
+
+    def settle_against_dealer_blackjack(self) -> None:
+        takes = self.rules.dealer_blackjack_takes
+        rule_key = f"dealer_blackjack_takes = {takes}"
+        for box in self.boxes:
+            if box.early_surrender or box.even_money:
+                continue  # settled already
+            if box.blackjack:
+                self.settle_hand(box, 0, 0, "blackjack against dealer blackjack", "8.2")
+                continue
+            hands = box.hands
+            if hands[0].surrendered == "late":
+                self.settle_hand(box, 0, -L.UNIT, "late surrender against a dealer blackjack loses the whole wager",
+                                 "surrender = late")
+                continue
+            if takes == "all":
+                for hi, hand in enumerate(hands):
+                    if not hand.busted:
+                        self.settle_hand(box, hi, -hand.wager, "dealer blackjack beats every unbusted hand",
+                                         "4.1; " + rule_key)
+            elif takes == "original-and-busted":
+                taken = False
+                for hi, hand in enumerate(hands):
+                    if hand.busted:
+                        continue
+                    if not taken:
+                        taken = True
+                        returned = hand.wager - L.UNIT
+                        why = "dealer blackjack takes the initial wager"
+                        if returned:
+                            why += f", {units(returned)[1:]} returned"
+                        self.settle_hand(box, hi, -L.UNIT, why, "4.1; " + rule_key)
+                    else:
+                        self.settle_hand(box, hi, 0, "wager returned: the initial wager is taken once only",
+                                         rule_key)
+            else:  # original: the box's net is exactly -1 whatever happened
+                for hi, hand in enumerate(hands):
+                    if hi == 0:
+                        why = "dealer blackjack takes the initial wager only"
+                        if hand.busted:
+                            why += " (bust lost at 12.2, adjusted)"
+                        self.settle_hand(box, hi, -L.UNIT, why, "4.1; " + rule_key)
+                    else:
+                        why = "wager returned"
+                        if hand.busted:
+                            why += " (busted wager returned)"
+                        self.settle_hand(box, hi, 0, why, rule_key)
+
+    # the record
+    def finish(self) -> RoundResult:
+        rules = self.rules
+        rec = np.zeros(L.R_FIXED + L.R_BOX * len(self.boxes), dtype=np.int64)
+        rec[L.R_CARDS] = self.pos - self.start
+        rec[L.R_DEALER_CARDS] = len(self.dealer)
+        rec[L.R_DEALER_TOTAL] = hand_total(self.dealer)
+        rec[L.R_DEALER_BJ] = int(self.dealer_bj)
+        for box in self.boxes:
+            if box.ss_bet and box.ss_line < 0:
+                self.settle_super_sevens(box)  # a round ended by the peek
+            b = L.R_FIXED + L.R_BOX * box.index
+            hands = box.hands
+            rec[b + L.B_MAIN] = box.main_net
+            rec[b + L.B_INS] = box.insurance_net
+            rec[b + L.B_SS] = box.ss_net if box.ss_bet else 0
+            rec[b + L.B_SS_LINE] = box.ss_line if box.ss_bet else -1
+            rec[b + L.B_HANDS] = len(hands)
+            rec[b + L.B_DOUBLES] = sum(h.doubled for h in hands)
+            rec[b + L.B_BUSTS] = sum(h.busted for h in hands)
+            rec[b + L.B_BJ] = int(box.blackjack)
+            rec[b + L.B_EVEN_MONEY] = int(box.even_money)
+            rec[b + L.B_INS_TAKEN] = int(box.insurance_stake > 0)
+            rec[b + L.B_SURRENDERS] = sum(bool(h.surrendered) for h in hands)
+            rec[b + L.B_WINS] = sum(h.net > 0 for h in hands)
+            rec[b + L.B_LOSSES] = sum(h.net < 0 for h in hands)
+            rec[b + L.B_PUSHES] = sum(h.net == 0 for h in hands)
+        return RoundResult(
+            record=rec,
+            start=self.start,
+            cards=[int(c) for c in self.shoe[self.start:self.pos]],
+            dealer_cards=list(self.dealer),
+            boxes=self.boxes,
+            events=self.events,
+            rules=rules,
+        )
+
+
+def _pair_name(code: int) -> str:
+    value = card_value(code)
+    return {1: "aces", 10: "tens"}.get(value, f"{value}s")
+
+
+# =============================================================================================
+# Public entry points
+# =============================================================================================
+def play_stacked(cards, rules: Rules, strategies, cut: int | None = None) -> list[RoundResult]:
+    """Play stacked cards in the given order, no shuffling (docs/design.md, stacked mode).
+
+    Rounds are played while the position is before ``cut`` at the start of a round (rule 7.1:
+    the round in which the cut card comes out is finished); ``cut`` defaults to the number of
+    cards. A round that runs out of cards part way is incomplete: it is not reported and play
+    stops.
+
+    Parameters
+    ----------
+    cards : sequence of int
+        Card codes (``rank_index * 4 + suit``) in dealing order.
+    rules : Rules
+    strategies : Strategy or list of Strategy
+        One per box (``rules.boxes``); a single Strategy plays every box.
+    cut : int, optional
+
+    Returns
+    -------
+    list of RoundResult, one per complete round.
+    """
+    cards = [int(c) for c in np.asarray(cards).ravel()]
+    for c in cards:
+        if not 0 <= c < L.N_CODES:
+            raise ValueError(f"cards: code {c} is out of range: allowed 0-{L.N_CODES - 1}")
+    if isinstance(strategies, Strategy):
+        strategies = [strategies] * rules.boxes
+    strategies = list(strategies)
+    if len(strategies) != rules.boxes:
+        raise ValueError(f"strategies: {len(strategies)} given for boxes = {rules.boxes}: need one per box")
+    if cut is None:
+        cut = len(cards)
+    results = []
+    pos = 0
+    while pos < cut:
+        try:
+            result = _Round(cards, pos, rules, strategies).play()
+        except _OutOfCards:
+            break
+        results.append(result)
+        pos += int(result.record[L.R_CARDS])
+    return results
+
+
+def records(results: list[RoundResult], boxes: int | None = None) -> np.ndarray:
+    """Stack the records of rounds into a (rounds, R_FIXED + boxes * R_BOX) int64 array."""
+    if results:
+        return np.stack([r.record for r in results])
+    width = L.R_FIXED + L.R_BOX * (boxes or 0)
+    return np.zeros((0, width), dtype=np.int64)
+
+
+def format_round(result: RoundResult, index: int | None = None) -> str:
+    """A readable account of one round: each box's cards, decisions and why, the dealer, settlements."""
+    rec = result.record
+    title = "Round" if index is None else f"Round {index + 1}"
+    lines = [f"{title} (cards {result.start}-{result.start + len(result.cards) - 1}: {cards_text(result.cards)})"]
+    width = max((len(e.who) for e in result.events), default=6)
+    for e in result.events:
+        text = f"  {e.who:<{width}}  {e.what}"
+        if e.why:
+            text += f"  ({e.why})"
+        if e.rule:
+            text += f"  [{e.rule}]"
+        lines.append(text)
+    dealer = cards_text(result.dealer_cards)
+    dtotal = int(rec[L.R_DEALER_TOTAL])
+    dtxt = "blackjack" if rec[L.R_DEALER_BJ] else (f"{dtotal}, bust" if dtotal > 21 else str(dtotal))
+    lines.append(f"  dealer: {dealer} ({dtxt})")
+    for box in result.boxes:
+        parts = []
+        for hi, h in enumerate(box.hands):
+            tag = []
+            if h.doubled:
+                tag.append("doubled")
+            if h.surrendered:
+                tag.append(f"{h.surrendered} surrender")
+            if h.blackjack:
+                tag.append("blackjack")
+            if h.busted:
+                tag.append("bust")
+            tagtxt = f" [{', '.join(tag)}]" if tag else ""
+            parts.append(f"hand {hi + 1}: {cards_text(h.cards)} = {h.total}{tagtxt}, wager {h.wager / L.UNIT:.1f}, "
+                         f"{h.outcome or 'open'} {units(h.net)}")
+        summary = f"  box {box.index + 1} ({box.strategy}): main {units(box.main_net)}"
+        if box.insurance_stake:
+            summary += f", insurance {units(box.insurance_net)}"
+        if box.even_money:
+            summary += ", even money"
+        if box.ss_bet:
+            summary += f", Super Sevens {SS_LINE_NAMES[box.ss_line]} {box.ss_net:+d} stakes"
+        lines.append(summary)
+        lines.extend("      " + p for p in parts)
+    return "\n".join(lines)
