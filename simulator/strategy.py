@@ -7,7 +7,12 @@ A strategy decides what the rules leave to the player: hit, stand, double, split
 
 from __future__ import annotations
 
+import difflib
+import json
+import re
+import tomllib
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -47,4 +52,377 @@ def stack(strategies: list[Strategy]):
         np.ascontiguousarray(np.stack([s.pairs for s in strategies]).astype(np.int8)),
         np.ascontiguousarray(np.stack([s.sevens for s in strategies]).astype(np.int8)),
         np.ascontiguousarray(np.stack([s.flags for s in strategies]).astype(np.int8)),
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# The file format (docs/strategy-format.md)
+
+STRATEGY_DIR = Path(__file__).resolve().parent.parent / "strategies"
+
+COLUMNS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")  # up-card index 0..9
+HARD_ROWS = range(4, 21)  # rows a file must give; 21 always stands (rule 12.1 (a))
+SOFT_ROWS = range(12, 21)
+PAIR_LABELS = ("A,A", "2,2", "3,3", "4,4", "5,5", "6,6", "7,7", "8,8", "9,9", "10,10")
+SEVENS_LABEL = "7,7"
+# Cells the file never gives: totals that cannot be played (hard below 4, soft below 12) draw,
+# and 21 stands (rule 12.1 (a): no card may be drawn on 21).
+FILL_LOW = L.H
+FILL_21 = L.S
+
+CHARTS = ("hard", "soft", "pairs", "sevens")
+CHART_ACTIONS = {
+    "hard": L.HARD_ACTIONS,
+    "soft": L.HARD_ACTIONS,
+    "pairs": L.PAIR_ACTIONS,
+    "sevens": L.SEVENS_ACTIONS,
+}
+FILE_KEYS = ("name", "description", "source", "insurance", "even_money") + CHARTS
+REQUIRED_KEYS = ("insurance", "even_money") + CHARTS
+_CODE_OF = {name.lower(): code for name, code in L.ACTION_CODES.items()}
+
+
+class StrategyError(ValueError):
+    """A strategy file that cannot be used: one line naming the file, chart, row and column."""
+
+
+def _q(text) -> str:
+    """Text made safe for a one-line message."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+
+
+def _names(codes) -> str:
+    return ", ".join(L.ACTION_NAMES[c] for c in codes)
+
+
+def _parse_total_label(label: str, chart: str, lo: int, src: str) -> list[int]:
+    """Row totals of a hard or soft row label: ``"16"`` or a range ``"4-8"``."""
+    m = re.fullmatch(r"(\d+)(?:-(\d+))?", label)
+    if not m:
+        hint = ""
+        a = re.fullmatch(r"[Aa],(\d+)", label)
+        if chart == "soft" and a and 1 <= int(a.group(1)) <= 10:
+            hint = f" (write soft rows by total: {label} is soft {11 + int(a.group(1))})"
+        raise StrategyError(
+            f"{src}: chart '{chart}', row '{_q(label)}': not a row: allowed a total {lo}-21 "
+            f"or a range such as {lo}-{lo + 4}{hint}"
+        )
+    first = int(m.group(1))
+    last = int(m.group(2)) if m.group(2) else first
+    if not lo <= first <= last <= 21:
+        raise StrategyError(
+            f"{src}: chart '{chart}', row '{label}': out of range: allowed totals {lo}-21 "
+            "(ranges low-high)"
+        )
+    return list(range(first, last + 1))
+
+
+def _pair_index(label: str, chart: str, src: str) -> int:
+    a, sep, b = label.upper().replace("T", "10").partition(",")
+    names = [p.upper() for p in PAIR_LABELS]
+    key = f"{a},{b}"
+    if not sep or a != b or key not in names:
+        allowed = SEVENS_LABEL if chart == "sevens" else " ".join(PAIR_LABELS)
+        raise StrategyError(
+            f"{src}: chart '{chart}', row '{_q(label)}': not a pair row: allowed {allowed}"
+        )
+    return names.index(key)
+
+
+def _parse_chart(text, chart: str, src: str) -> dict:
+    """Parse one chart string into {row key: [10 codes]}; row keys are totals or pair indices."""
+    if not isinstance(text, str):
+        raise StrategyError(
+            f"{src}: key '{chart}' must be a multi-line string chart: a header line "
+            f"'{' '.join(COLUMNS)}' then one row per line"
+        )
+    allowed = CHART_ACTIONS[chart]
+    rows: dict = {}
+    header_seen = False
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].replace("|", " ")
+        tokens = line.split()
+        if not tokens:
+            continue
+        if not header_seen:
+            cols = [t.upper().replace("T", "10") for t in tokens]
+            if cols and cols[0] not in COLUMNS:  # an optional label such as "hard" or "dealer"
+                cols = cols[1:]
+            if tuple(cols) != COLUMNS:
+                raise StrategyError(
+                    f"{src}: chart '{chart}': the first line must name the dealer's up cards "
+                    f"'{' '.join(COLUMNS)}', not '{_q(line.strip())}'"
+                )
+            header_seen = True
+            continue
+        label, cells = tokens[0], tokens[1:]
+        if chart in ("hard", "soft"):
+            keys = _parse_total_label(label, chart, 4 if chart == "hard" else 12, src)
+        else:
+            keys = [_pair_index(label, chart, src)]
+            if chart == "sevens" and keys[0] != PAIR_LABELS.index(SEVENS_LABEL):
+                raise StrategyError(
+                    f"{src}: chart 'sevens', row '{_q(label)}': not the sevens row: allowed 7,7"
+                )
+        if len(cells) != len(COLUMNS):
+            missing = f", missing column {COLUMNS[len(cells)]}" if len(cells) < len(COLUMNS) else ""
+            raise StrategyError(
+                f"{src}: chart '{chart}', row {label}: {len(cells)} cells{missing}: needs one "
+                f"action for each dealer up card {' '.join(COLUMNS)}"
+            )
+        codes = []
+        for col, cell in zip(COLUMNS, cells, strict=True):
+            code = _CODE_OF.get(cell.lower())
+            where = f"{src}: chart '{chart}', row {label}, column {col}"
+            if code is None:
+                raise StrategyError(
+                    f"{where}: unknown action '{_q(cell)}': allowed {_names(allowed)}"
+                )
+            if code not in allowed:
+                raise StrategyError(
+                    f"{where}: action '{L.ACTION_NAMES[code]}' is not allowed in the {chart} "
+                    f"chart: allowed {_names(allowed)}"
+                )
+            codes.append(code)
+        for key in keys:
+            if key in rows:
+                shown = PAIR_LABELS[key] if chart in ("pairs", "sevens") else key
+                raise StrategyError(f"{src}: chart '{chart}', row {shown}: given twice")
+            rows[key] = codes
+    if not header_seen:
+        raise StrategyError(
+            f"{src}: chart '{chart}' is empty: needs a header line '{' '.join(COLUMNS)}' and "
+            "its rows"
+        )
+    return rows
+
+
+def _total_table(rows: dict, chart: str, needed: range, src: str) -> np.ndarray:
+    missing = [t for t in needed if t not in rows]
+    if missing:
+        raise StrategyError(
+            f"{src}: chart '{chart}': missing row{'s' if len(missing) > 1 else ''} "
+            f"{', '.join(map(str, missing))}: needs every total {needed[0]}-{needed[-1]}"
+        )
+    if 21 in rows and any(c != FILL_21 for c in rows[21]):
+        raise StrategyError(
+            f"{src}: chart '{chart}', row 21: 21 always stands (rule 12.1 (a)): allowed S only"
+        )
+    table = np.full((L.N_TOTALS, L.N_UP), FILL_LOW, dtype=np.int8)
+    for total, codes in rows.items():
+        table[total] = codes
+    table[21] = FILL_21
+    return table
+
+
+def _check_text(data: dict, key: str, src: str, default: str) -> str:
+    value = data.get(key, default)
+    if not isinstance(value, str):
+        raise StrategyError(f"{src}: key '{key}' must be a string")
+    return value
+
+
+def strategy_from_dict(data: dict, source: str = "<strategy>", name: str = "") -> Strategy:
+    """Build a `Strategy` from a parsed strategy file (a dict as read by tomllib)."""
+    src = source
+    for key in data:
+        if key not in FILE_KEYS:
+            close = difflib.get_close_matches(str(key), FILE_KEYS, n=1, cutoff=0.6)
+            hint = f"did you mean '{close[0]}'?" if close else "allowed " + ", ".join(FILE_KEYS)
+            raise StrategyError(f"{src}: unknown key '{_q(key)}': {hint}")
+    missing = [k for k in REQUIRED_KEYS if k not in data]
+    if missing:
+        raise StrategyError(
+            f"{src}: missing key{'s' if len(missing) > 1 else ''} {', '.join(missing)}: a "
+            f"strategy needs {', '.join(REQUIRED_KEYS)}"
+        )
+    for key in ("insurance", "even_money"):
+        if not isinstance(data[key], bool):
+            raise StrategyError(f"{src}: key '{key}' must be true or false")
+    hard = _total_table(_parse_chart(data["hard"], "hard", src), "hard", HARD_ROWS, src)
+    soft = _total_table(_parse_chart(data["soft"], "soft", src), "soft", SOFT_ROWS, src)
+    pair_rows = _parse_chart(data["pairs"], "pairs", src)
+    missing = [PAIR_LABELS[i] for i in range(L.N_PAIRS) if i not in pair_rows]
+    if missing:
+        raise StrategyError(
+            f"{src}: chart 'pairs': missing row{'s' if len(missing) > 1 else ''} "
+            f"{', '.join(missing)}: needs {' '.join(PAIR_LABELS)}"
+        )
+    pairs = np.array([pair_rows[i] for i in range(L.N_PAIRS)], dtype=np.int8)
+    sevens_rows = _parse_chart(data["sevens"], "sevens", src)
+    if not sevens_rows:
+        raise StrategyError(f"{src}: chart 'sevens': missing row 7,7")
+    sevens = np.array(next(iter(sevens_rows.values())), dtype=np.int8)
+    return Strategy(
+        name=_check_text(data, "name", src, name),
+        hard=hard,
+        soft=soft,
+        pairs=pairs,
+        sevens=sevens,
+        insurance=data["insurance"],
+        even_money=data["even_money"],
+        description=_check_text(data, "description", src, ""),
+        source=_check_text(data, "source", src, ""),
+    )
+
+
+def _toml_error(err: tomllib.TOMLDecodeError) -> str:
+    msg = str(err).splitlines()[0] if str(err) else "invalid TOML"
+    m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
+    if m:
+        return f"line {m.group(1)}, column {m.group(2)}: not valid TOML: {msg[: m.start()].strip()}"
+    return f"not valid TOML: {msg}"
+
+
+def loads_strategy(text: str, source: str = "<strategy>", name: str = "") -> Strategy:
+    """Parse strategy file text (see `load_strategy`); ``name`` is used if the file has none."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise StrategyError(f"{source}: {_toml_error(err)}") from None
+    return strategy_from_dict(data, source, name)
+
+
+def list_strategies() -> list[str]:
+    """Names of the shipped strategies (the files in ``strategies/``), sorted."""
+    return sorted(p.stem for p in STRATEGY_DIR.glob("*.toml"))
+
+
+def strategy_path(name_or_path) -> Path:
+    """The file of a shipped strategy name, or the given path."""
+    text = str(name_or_path)
+    looks_like_path = (
+        isinstance(name_or_path, Path) or "/" in text or "\\" in text or text.endswith(".toml")
+    )
+    if looks_like_path:
+        return Path(name_or_path)
+    path = STRATEGY_DIR / f"{text}.toml"
+    if not path.is_file():
+        raise StrategyError(
+            f"unknown strategy '{_q(text)}': allowed a shipped strategy "
+            f"({', '.join(list_strategies())}) or the path of a .toml strategy file"
+        )
+    return path
+
+
+def load_strategy(name_or_path) -> Strategy:
+    """A strategy by shipped name (``basic``, ``mimic-dealer``, ...) or from a TOML file.
+
+    Raises
+    ------
+    StrategyError
+        One line naming the file, and the chart, row and column at fault: a missing file,
+        malformed TOML, an unknown key, a missing chart, row or cell, an unknown action code or
+        one not allowed in that chart.
+    """
+    path = strategy_path(name_or_path)
+    src = str(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise StrategyError(f"{src}: no such strategy file") from None
+    except OSError as err:
+        why = err.strerror or err
+        raise StrategyError(f"{src}: cannot read the strategy file: {why}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw[: err.start].count(b"\n") + 1
+        raise StrategyError(f"{src}: line {line}: not valid UTF-8 text") from None
+    return loads_strategy(text, src, name=path.stem)
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing a strategy back as a file
+
+
+def _toml_string(text: str) -> str:
+    """A TOML string holding exactly ``text``: multi-line literal where possible, else basic."""
+    if (
+        "\n" in text
+        and "'''" not in text
+        and not text.endswith("'")
+        and all(c in "\n\t" or c.isprintable() for c in text)
+    ):
+        return "'''\n" + text + "'''"
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _row_line(label: str, codes) -> str:
+    return f"{label:<7}" + "".join(f"{L.ACTION_NAMES[c]:<4}" for c in codes).rstrip()
+
+
+def _header() -> str:
+    return " " * 7 + "".join(f"{c:<4}" for c in COLUMNS).rstrip()
+
+
+def _dump_totals(table: np.ndarray, rows: range) -> str:
+    lines = [_header()]
+    start = rows[0]
+    for t in range(rows[0], rows[-1] + 2):
+        if t > rows[-1] or not np.array_equal(table[t], table[start]):
+            label = str(start) if t - 1 == start else f"{start}-{t - 1}"
+            lines.append(_row_line(label, table[start]))
+            start = t
+    return "\n".join(lines)
+
+
+def _check_tables(s: Strategy) -> None:
+    """Raise StrategyError if the tables hold something the file format cannot say."""
+    shapes = {"hard": (L.N_TOTALS, L.N_UP), "soft": (L.N_TOTALS, L.N_UP),
+              "pairs": (L.N_PAIRS, L.N_UP), "sevens": (L.N_UP,)}
+    for chart, shape in shapes.items():
+        table = np.asarray(getattr(s, chart))
+        if table.shape != shape:
+            raise StrategyError(f"strategy '{s.name}': table '{chart}' has shape {table.shape}, "
+                                f"not {shape}")
+        bad = ~np.isin(table, CHART_ACTIONS[chart])
+        if bad.any():
+            raise StrategyError(f"strategy '{s.name}': table '{chart}' holds codes not allowed "
+                                f"there: allowed {_names(CHART_ACTIONS[chart])}")
+    for chart, low in (("hard", HARD_ROWS[0]), ("soft", SOFT_ROWS[0])):
+        table = np.asarray(getattr(s, chart))
+        if (table[:low] != FILL_LOW).any() or (table[21] != FILL_21).any():
+            raise StrategyError(f"strategy '{s.name}': table '{chart}' rows below {low} must be H "
+                                "and row 21 S")
+
+
+def dumps_strategy(strategy: Strategy) -> str:
+    """The strategy as file text; `loads_strategy` of it gives equal tables and fields.
+
+    Consecutive equal hard or soft rows are written as one range row (``13-16``).
+    """
+    _check_tables(strategy)
+    s = strategy
+    pairs = "\n".join([_header()] + [_row_line(PAIR_LABELS[i], s.pairs[i])
+                                     for i in range(L.N_PAIRS)])
+    sevens = "\n".join([_header(), _row_line(SEVENS_LABEL, s.sevens)])
+    parts = [
+        f"name = {_toml_string(s.name)}",
+        f"description = {_toml_string(s.description)}",
+        f"source = {_toml_string(s.source)}",
+        f"insurance = {'true' if s.insurance else 'false'}",
+        f"even_money = {'true' if s.even_money else 'false'}",
+        "",
+        "# Hard totals; 21 always stands.",
+        f'hard = """\n{_dump_totals(np.asarray(s.hard), HARD_ROWS)}\n"""',
+        "",
+        "# Soft totals (an ace counted 11): 13 = A,2 ... 20 = A,9; 21 always stands.",
+        f'soft = """\n{_dump_totals(np.asarray(s.soft), SOFT_ROWS)}\n"""',
+        "",
+        "# Pairs: P split, N play the total, Pd split if double after split, Rp surrender.",
+        f'pairs = """\n{pairs}\n"""',
+        "",
+        "# The first decision on 7,7 with a Super Sevens bet up.",
+        f'sevens = """\n{sevens}\n"""',
+    ]
+    return "\n".join(parts) + "\n"
+
+
+def strategies_equal(a: Strategy, b: Strategy) -> bool:
+    """True if two strategies have the same name, texts, flags and tables."""
+    return (
+        (a.name, a.description, a.source, a.insurance, a.even_money)
+        == (b.name, b.description, b.source, b.insurance, b.even_money)
+        and all(np.array_equal(getattr(a, t), getattr(b, t)) for t in CHARTS)
     )
