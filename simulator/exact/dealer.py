@@ -1,0 +1,141 @@
+"""Dealer final-total probabilities by exact card removal (rules 12.3 and the dealer's blackjack).
+
+The dealer's hand from an up card is a sequence of draws that stops at 17 or more (12.3: stand on
+all 17s, or hit soft 17 when ``dealer_hits_soft_17``) or at a bust; an up card ace or ten and a
+second card ten or ace make a blackjack. The probability of drawing a given *sequence* from a
+composition depends only on the *multiset* of cards drawn (a product of falling factorials), so
+for each up card and hit rule we enumerate once the multisets the dealer can finish with, with
+the number of legal drawing orders of each and its final total. The probabilities for any
+composition are then a sum over those few thousand multisets, done in a numba kernel.
+
+Outcome index: 0..4 = final 17..21, 5 = bust, 6 = blackjack.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from functools import lru_cache
+
+import numba
+import numpy as np
+
+from simulator.exact.shoe import as_composition
+
+OUTCOMES = ("17", "18", "19", "20", "21", "bust", "blackjack")
+N_OUT = 7
+BUST, BJ = 5, 6
+
+
+def _dealer_stops(hard: int, has_ace: bool, h17: bool) -> tuple[bool, int]:
+    soft = has_ace and hard + 10 <= 21
+    total = hard + 10 if soft else hard
+    if total > 21:
+        return True, BUST
+    if total > 17 or (total == 17 and not (soft and h17)):
+        return True, total - 17
+    return False, -1
+
+
+@lru_cache(maxsize=None)
+def dealer_multisets(up: int, h17: bool):
+    """Every multiset of cards the dealer can draw after ``up`` (value 1..10) before stopping.
+
+    Returns (counts[M, 10] int64, orders[M] float64, n_cards[M] int64, outcome[M] int64): the
+    cards drawn by value (index value - 1), the number of drawing orders that reach it without
+    stopping earlier, how many cards, and the outcome index.
+    """
+    live = {(0,) * 10: 1}
+    final: dict = defaultdict(int)
+    while live:
+        nxt: dict = defaultdict(int)
+        for m, ways in live.items():
+            for v in range(1, 11):
+                mm = list(m)
+                mm[v - 1] += 1
+                mm = tuple(mm)
+                hard = up + sum((i + 1) * c for i, c in enumerate(mm))
+                has_ace = up == 1 or mm[0] > 0
+                if sum(mm) == 1 and hard + 10 == 21 and has_ace:
+                    final[(mm, BJ)] += ways
+                    continue
+                stop, out = _dealer_stops(hard, has_ace, h17)
+                if stop:
+                    final[(mm, out)] += ways
+                else:
+                    nxt[mm] += ways
+        live = nxt
+    keys = sorted(final)
+    counts = np.array([k[0] for k in keys], dtype=np.int64)
+    orders = np.array([final[k] for k in keys], dtype=np.float64)
+    outcome = np.array([k[1] for k in keys], dtype=np.int64)
+    return counts, orders, counts.sum(axis=1), outcome
+
+
+@numba.njit(cache=True, nogil=True)
+def _dealer_probs(comp, counts, orders, ncards, outcome, out):
+    """Unconditional outcome probabilities (blackjack included) for one composition."""
+    n_total = 0
+    for v in range(10):
+        n_total += comp[v]
+    maxm = 0
+    for i in range(counts.shape[0]):
+        if ncards[i] > maxm:
+            maxm = ncards[i]
+    # falling factorials: ff[v, j] = comp_v (comp_v - 1) ... (comp_v - j + 1)
+    ff = np.ones((10, maxm + 1))
+    for v in range(10):
+        for j in range(1, maxm + 1):
+            ff[v, j] = ff[v, j - 1] * max(comp[v] - j + 1, 0)
+    inv = np.ones(maxm + 1)
+    for j in range(1, maxm + 1):
+        d = n_total - j + 1
+        inv[j] = inv[j - 1] / d if d > 0 else 0.0
+    for k in range(out.shape[0]):
+        out[k] = 0.0
+    for i in range(counts.shape[0]):
+        p = orders[i] * inv[ncards[i]]
+        for v in range(10):
+            c = counts[i, v]
+            if c:
+                p *= ff[v, c]
+                if p == 0.0:
+                    break
+        out[outcome[i]] += p
+    return out
+
+
+def dealer_vector(up: int, h17: bool, comp: np.ndarray) -> np.ndarray:
+    """Outcome probabilities (7, blackjack included, not conditioned) for ``comp`` (up card out)."""
+    counts, orders, ncards, outcome = dealer_multisets(up, bool(h17))
+    return _dealer_probs(comp, counts, orders, ncards, outcome, np.zeros(N_OUT))
+
+
+def dealer_probabilities(rules, composition, up: int, no_blackjack: bool = False) -> dict:
+    """Dealer final-total probabilities for up card ``up`` (1 = ace .. 10).
+
+    Parameters
+    ----------
+    rules : Rules
+        Only ``dealer_hits_soft_17`` is read.
+    composition : sequence of 10 ints
+        Cards left in the shoe by value (index 0 = aces .. 9 = ten-valued), the up card already
+        removed.
+    up : int
+        The up card's value.
+    no_blackjack : bool
+        Condition on the dealer not having blackjack (the peek game after the peek).
+
+    Returns
+    -------
+    dict
+        Keys ``"17"`` .. ``"21"``, ``"bust"``, ``"blackjack"`` (0 when conditioned).
+    """
+    comp = as_composition(composition)
+    if not 1 <= up <= 10:
+        raise ValueError(f"up card value {up!r} is out of range: allowed 1-10")
+    p = dealer_vector(int(up), rules.dealer_hits_soft_17, comp)
+    if no_blackjack:
+        q = 1.0 - p[BJ]
+        p = p / q if q > 0 else p * 0.0
+        p[BJ] = 0.0
+    return dict(zip(OUTCOMES, (float(x) for x in p)))
