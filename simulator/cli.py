@@ -1,0 +1,527 @@
+"""The ``bjsim`` command line: simulate, replay, rules, strategies.
+
+Results go to stdout (or ``--output``), progress and errors to stderr. A user's mistake (a bad rule
+file, ``--set`` key or value, strategy, card file, option) ends with one line naming what is wrong
+and what is allowed, and exit code 2; never a traceback.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import os
+import re
+import sys
+import time
+
+import click
+
+from simulator import __version__
+
+DEFAULT_SEED = 1994  # the Gazette's year: every run is reproducible unless --seed says otherwise
+DEFAULT_ROUNDS = 10_000_000
+DEFAULT_CHUNK_ROUNDS = 1_000_000
+DEFAULT_RULES_SHOWN = "configs/nz1994.toml"
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+class BjsimError(click.ClickException):
+    """A user's mistake: one line on stderr, exit code 2."""
+
+    exit_code = 2
+
+
+def _one_line(err: Exception) -> str:
+    text = str(err).strip() or type(err).__name__
+    return "; ".join(line.strip() for line in text.splitlines() if line.strip())
+
+
+def user_errors(func):
+    """Turn the ValueErrors of rule sets, strategies, cards and the engine into `BjsimError`."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except ValueError as err:  # RuleError, StrategyError, CardError and the engine's checks
+            if os.environ.get("BJSIM_TRACEBACK"):
+                raise
+            raise BjsimError(_one_line(err)) from None
+
+    return wrapper
+
+
+# ---------------------------------------------------------------------------------------------
+# Parameter types
+
+
+class CountType(click.ParamType):
+    """A positive whole number written as ``10000000``, ``10_000_000``, ``10,000,000``, ``1e7``,
+    ``10M`` or ``500k``."""
+
+    name = "N"
+    SUFFIX = {"k": 10**3, "m": 10**6, "g": 10**9, "b": 10**9}
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            n = value
+        else:
+            text = str(value).strip().replace("_", "").replace(",", "")
+            mult = 1
+            if text and text[-1].lower() in self.SUFFIX:
+                mult = self.SUFFIX[text[-1].lower()]
+                text = text[:-1]
+            n = None
+            if re.fullmatch(r"\d+", text):
+                n = int(text) * mult
+            elif re.fullmatch(r"\d*\.?\d+(e\+?\d+)?", text, re.IGNORECASE):
+                x = float(text) * mult
+                if x.is_integer():
+                    n = int(x)
+            if n is None:
+                self.fail(
+                    f"{value!r} is not a whole number: write e.g. 10000000, 10_000_000, 1e7 or 10M",
+                    param, ctx,
+                )
+        if n < 1:
+            self.fail(f"{value!r} must be at least 1", param, ctx)
+        return n
+
+
+COUNT = CountType()
+
+
+# ---------------------------------------------------------------------------------------------
+# Shared options
+
+
+def rules_options(func):
+    """--rules, --set, --boxes, --super-sevens/--no-super-sevens."""
+    options = [
+        click.option(
+            "--rules", "rules_path", type=click.Path(dir_okay=False), default=None,
+            metavar="FILE",
+            help=f"Rule set (TOML, see docs/rules-format.md). Default: {DEFAULT_RULES_SHOWN}, "
+            "the NZ Gazette 1994 game.",
+        ),
+        click.option(
+            "--set", "overrides", multiple=True, metavar="KEY=VALUE",
+            help="Change one rule-set key, e.g. --set decks=8 --set dealer_hits_soft_17=true. "
+            "Repeatable.",
+        ),
+        click.option(
+            "--boxes", type=click.IntRange(1, 7), default=None,
+            help="Boxes played each round, 1-7 (the rule-set key 'boxes'; rule 13).",
+        ),
+        click.option(
+            "--super-sevens/--no-super-sevens", "super_sevens", default=None,
+            help="Bet Super Sevens (rule 14) on every box, or not. Default: the rule set's "
+            "'super_sevens'.",
+        ),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def strategy_option(func):
+    return click.option(
+        "--strategy", "strategy_names", multiple=True, metavar="NAME|FILE",
+        help="Strategy: a shipped name (see `bjsim strategies list`) or a TOML file "
+        "(docs/strategy-format.md). Give it once for every box, or once per box in box order. "
+        "Default: basic.",
+    )(func)
+
+
+def output_options(formats, default):
+    def decorate(func):
+        func = click.option(
+            "-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
+            metavar="FILE", help="Write the result to FILE instead of stdout.",
+        )(func)
+        func = click.option(
+            "-f", "--format", "fmt", type=click.Choice(formats), default=default,
+            show_default=True, help="Output format.",
+        )(func)
+        return func
+
+    return decorate
+
+
+def _emit(text: str, output: str | None) -> None:
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        with open(output, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as err:
+        raise BjsimError(f"--output {output}: cannot write: {err.strerror or err}") from None
+
+
+def _load_rules(rules_path, overrides, boxes=None, super_sevens=None):
+    """Rules from the file, then --set, then --boxes and --super-sevens; plus the file's meta."""
+    from simulator.rules import apply_overrides, load_rule_file
+
+    rules, meta = load_rule_file(rules_path)
+    rules = apply_overrides(rules, list(overrides), source="--set")
+    if boxes is not None:
+        rules = apply_overrides(rules, [f"boxes={boxes}"], source="--boxes")
+    if super_sevens is not None:
+        rules = apply_overrides(
+            rules, [f"super_sevens={'true' if super_sevens else 'false'}"], source="--super-sevens"
+        )
+    return rules, meta or {}
+
+
+def _load_strategies(names, boxes: int):
+    """One Strategy per box from the --strategy options (one for all, or one per box)."""
+    from simulator.strategy import load_strategy
+
+    names = list(names) or ["basic"]
+    if len(names) not in (1, boxes):
+        raise BjsimError(
+            f"--strategy: given {len(names)} times for {boxes} box(es): allowed once (every box "
+            f"plays it) or once per box ({boxes} times)"
+        )
+    loaded = {}
+    for name in names:
+        if name not in loaded:
+            loaded[name] = load_strategy(name)
+    if len(names) == 1:
+        names = names * boxes
+    return [loaded[n] for n in names], names
+
+
+def _rules_dict(rules) -> dict:
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(rules).items()}
+
+
+# ---------------------------------------------------------------------------------------------
+# The group
+
+
+@click.group(name="bjsim", context_settings=CONTEXT_SETTINGS)
+@click.version_option(__version__, "--version", prog_name="bjsim", message="%(prog)s %(version)s")
+def cli():
+    """Monte Carlo house edge of blackjack as approved in the New Zealand Gazette 1994 No. 112,
+    its Super Sevens side bet, and variants of the game.
+
+    \b
+    Example:
+        bjsim simulate                      # 10 million rounds of the NZ game, seed 1994
+        bjsim simulate --set decks=8 --rounds 1e8 --format json -o nz8.json
+        bjsim rules show
+        bjsim replay --cards shoe.txt
+    """
+
+
+def main(argv=None):
+    """Entry point of the ``bjsim`` script."""
+    return cli.main(args=argv, prog_name="bjsim")
+
+
+# ---------------------------------------------------------------------------------------------
+# simulate
+
+
+@cli.command()
+@rules_options
+@strategy_option
+@click.option(
+    "-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
+    help="Rounds to play; 10_000_000, 1e7 and 10M are all accepted.",
+)
+@click.option(
+    "--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True,
+    help="Random seed. The same seed, rules, strategies and --chunk-rounds give the same result "
+    "to the last digit, whatever --workers.",
+)
+@click.option(
+    "--chunk-rounds", type=COUNT, default=DEFAULT_CHUNK_ROUNDS, show_default="1,000,000",
+    help="Rounds per chunk: each chunk starts from a fresh shuffle and its own random stream "
+    "(part of what makes a result reproducible).",
+)
+@click.option(
+    "--workers", type=click.IntRange(min=1), default=None,
+    help="Threads playing chunks at once. Default: every CPU. Does not change the result.",
+)
+@output_options(["table", "csv", "json"], "table")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar on stderr.")
+@click.pass_context
+@user_errors
+def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, rounds, seed,
+             chunk_rounds, workers, fmt, output, quiet):
+    """Play many rounds and report the house edge with its standard error.
+
+    Reports the house edge (minus the player's mean net per initial wager, main game with
+    insurance and even money), the main game, insurance and Super Sevens apart, each with its
+    standard error and 95% confidence interval, and the frequencies of wins, busts, doubles, ...
+    Ctrl-C stops early and prints the finished chunks' result marked PARTIAL (exit code 130).
+
+    \b
+    Examples:
+        bjsim simulate
+        bjsim simulate --rounds 100M --seed 7 --format json -o run.json
+        bjsim simulate --rules configs/nz1994-8deck.toml --set dealer_hits_soft_17=true
+        bjsim simulate --boxes 3 --strategy basic --strategy mimic-dealer --strategy never-bust
+    """
+    from tqdm import tqdm
+
+    from simulator import engine, report, tally
+
+    rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
+    strategies, names = _load_strategies(strategy_names, rules.boxes)
+
+    total = tally.empty_tally()
+    done = 0
+    partial = False
+    bar = tqdm(
+        total=rounds, unit="round", unit_scale=True, file=sys.stderr, disable=quiet,
+        desc="bjsim", dynamic_ncols=True, leave=False,
+    )
+    start = time.perf_counter()
+    chunks = engine.iter_chunks(
+        rules, strategies, rounds, seed, chunk_rounds=chunk_rounds, workers=workers
+    )
+    try:
+        for _chunk, n_rounds, chunk_tally in chunks:
+            total += chunk_tally
+            done += int(n_rounds)
+            bar.update(int(n_rounds))
+            he = tally.running_house_edge(total)
+            if he is not None:
+                bar.set_postfix_str(f"house edge {100 * he:.3f}%", refresh=False)
+    except KeyboardInterrupt:
+        partial = True
+        chunks.close()  # cancels the chunks that have not started
+    finally:
+        bar.close()
+    seconds = time.perf_counter() - start
+
+    summary = tally.summarize(total, rules)
+    meta = {
+        "version": __version__,
+        "rules": _rules_dict(rules),
+        "strategy": names,
+        "run": {
+            "rules_file": rules_path or DEFAULT_RULES_SHOWN,
+            "rules_name": file_meta.get("name"),
+            "overrides": list(overrides),
+            "seed": seed,
+            "rounds": rounds,
+            "rounds_played": done,
+            "chunk_rounds": chunk_rounds,
+            "boxes": rules.boxes,
+            "super_sevens": rules.super_sevens,
+            "partial": partial,
+        },
+        "timing": {
+            "seconds": seconds,
+            "rounds_per_second": done / seconds if seconds > 0 else None,
+            "workers": workers,
+        },
+    }
+    _emit(report.render(summary, fmt, meta), output)
+    if partial:
+        click.echo(f"bjsim: interrupted: partial result of {done:,} rounds", err=True)
+        ctx.exit(130)
+
+
+# ---------------------------------------------------------------------------------------------
+# replay
+
+
+@cli.command()
+@click.option(
+    "--cards", "cards_path", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+    metavar="FILE",
+    help="Card file: tokens like 7h Kd As 10c in dealing order, # comments ('-' reads stdin).",
+)
+@rules_options
+@strategy_option
+@click.option(
+    "--cut", type=click.IntRange(min=0), default=None,
+    help="Start no new round once this many cards are dealt (default: play until the cards run "
+    "out; a round left incomplete is not shown).",
+)
+@output_options(["text", "json"], "text")
+@user_errors
+def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_names, cut, fmt,
+           output):
+    """Play a stacked shoe round by round and show every decision, with its rule.
+
+    Uses the slow, readable reference game: each hit, stand, double, split, insurance and
+    settlement is printed with the strategy cell or Gazette rule behind it.
+
+    \b
+    Example:
+        printf '7h 9c Td 7s 5d 8h\\n' > shoe.txt
+        bjsim replay --cards shoe.txt
+        bjsim replay --cards shoe.txt --boxes 2 --format json
+    """
+    from simulator import cards as cards_mod
+    from simulator import reference
+
+    rules, _ = _load_rules(rules_path, overrides, boxes, super_sevens)
+    strategies, names = _load_strategies(strategy_names, rules.boxes)
+    if cards_path == "-":
+        stacked = cards_mod.parse_cards(click.get_text_stream("stdin").read(), source="<stdin>")
+    else:
+        stacked = cards_mod.read_cards(cards_path)
+    results = reference.play_stacked(stacked, rules, strategies, cut=cut)
+    if fmt == "json":
+        doc = {
+            "bjsim": __version__,
+            "rules": _rules_dict(rules),
+            "strategy": names,
+            "cards": len(stacked),
+            "rounds": [r.to_dict() for r in results],
+        }
+        text = json.dumps(doc, indent=2) + "\n"
+    else:
+        parts = [reference.format_round(r, i) for i, r in enumerate(results)]
+        used = sum(len(r.cards) for r in results)
+        parts.append(
+            f"{len(results)} complete round(s) from {len(stacked)} card(s); "
+            f"{len(stacked) - used} card(s) left"
+        )
+        text = "\n\n".join(p.rstrip("\n") for p in parts) + "\n"
+    _emit(text, output)
+
+
+# ---------------------------------------------------------------------------------------------
+# rules
+
+
+@cli.group(context_settings=CONTEXT_SETTINGS)
+def rules():
+    """Show and check rule sets.
+
+    \b
+    Example:
+        bjsim rules show --set decks=8
+        bjsim rules check configs/*.toml
+    """
+
+
+@rules.command("show")
+@rules_options
+@output_options(["table", "toml", "json"], "table")
+@user_errors
+def rules_show(rules_path, overrides, boxes, super_sevens, fmt, output):
+    """Print a rule set key by key, with its Gazette rule number, in words.
+
+    The toml format is a complete rule file (with the --set changes applied), ready to edit.
+
+    \b
+    Examples:
+        bjsim rules show
+        bjsim rules show --rules configs/us-6deck-s17-das-peek.toml
+        bjsim rules show --set decks=8 --format toml -o nz8.toml
+    """
+    from simulator.rules import describe, dumps_rules
+
+    r, meta = _load_rules(rules_path, overrides, boxes, super_sevens)
+    if fmt == "toml":
+        text = dumps_rules(r, meta or None)
+    elif fmt == "json":
+        text = json.dumps({"meta": meta, "rules": _rules_dict(r)}, indent=2) + "\n"
+    else:
+        rows = describe(r)
+        w1 = max(len(a) for a, _, _ in rows + [("rule", "", "")])
+        w2 = max(len(b) for _, b, _ in rows + [("", "setting", "")])
+        title = meta.get("name") or rules_path or DEFAULT_RULES_SHOWN
+        lines = [f"Rule set: {title}", ""]
+        lines.append(f"{'rule':<{w1}}  {'setting':<{w2}}  in words")
+        lines += [f"{a:<{w1}}  {b:<{w2}}  {c}" for a, b, c in rows]
+        text = "\n".join(lines) + "\n"
+    _emit(text, output)
+
+
+@rules.command("check")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+def rules_check(files):
+    """Check rule files: print 'ok' for each good one, the first problem of each bad one.
+
+    Exit code 2 if any file has a problem.
+
+    \b
+    Example:
+        bjsim rules check configs/*.toml
+    """
+    from simulator.rules import load_rule_file
+
+    bad = 0
+    for path in files:
+        try:
+            load_rule_file(path)
+        except ValueError as err:
+            bad += 1
+            click.echo(f"Error: {_one_line(err)}", err=True)
+        else:
+            click.echo(f"{path}: ok")
+    if bad:
+        raise click.exceptions.Exit(2)
+
+
+# ---------------------------------------------------------------------------------------------
+# strategies
+
+
+@cli.group(context_settings=CONTEXT_SETTINGS)
+def strategies():
+    """List and show strategies (the player's decision charts).
+
+    \b
+    Example:
+        bjsim strategies list
+        bjsim strategies show basic
+    """
+
+
+@strategies.command("list")
+@user_errors
+def strategies_list():
+    """List the shipped strategies with their descriptions.
+
+    \b
+    Example:
+        bjsim strategies list
+    """
+    from simulator.strategy import list_strategies, load_strategy
+
+    names = list_strategies()
+    width = max((len(n) for n in names), default=0)
+    for name in names:
+        try:
+            desc = load_strategy(name).description.strip().splitlines()
+            desc = desc[0] if desc else ""
+        except ValueError as err:
+            desc = f"(does not load: {_one_line(err)})"
+        click.echo(f"{name:<{width}}  {desc}".rstrip())
+
+
+@strategies.command("show")
+@click.argument("name", metavar="NAME|FILE")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
+              metavar="FILE", help="Write the strategy file to FILE instead of stdout.")
+@user_errors
+def strategies_show(name, output):
+    """Print a strategy's charts as a strategy file (hard, soft, pairs, sevens, flags).
+
+    The output loads back as the same strategy: copy it, edit it, pass it to --strategy.
+
+    \b
+    Example:
+        bjsim strategies show basic
+        bjsim strategies show basic -o mine.toml
+    """
+    from simulator.strategy import dumps_strategy, load_strategy
+
+    _emit(dumps_strategy(load_strategy(name)), output)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,418 @@
+"""Rule sets (simulator.rules): loading, validation, --set overrides, the rules in words."""
+
+import dataclasses
+import tomllib
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simulator import layout as L
+from simulator.rules import (
+    DEFAULT_RULES_PATH,
+    KEYS,
+    KIND,
+    RULE_NUMBER,
+    RuleError,
+    Rules,
+    apply_overrides,
+    describe,
+    dumps_rules,
+    load_rule_file,
+    load_rules,
+    rules_from_dict,
+    validate,
+)
+
+CONFIGS = sorted(DEFAULT_RULES_PATH.parent.glob("*.toml"))
+
+
+def write(tmp_path, text, name="x.toml"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def error_of(fn, *args) -> str:
+    with pytest.raises(RuleError) as info:
+        fn(*args)
+    msg = str(info.value)
+    assert "\n" not in msg, "a rule error is one line"
+    return msg
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading
+
+
+def test_default_rules_are_the_nz_set():
+    rules = load_rules()
+    assert rules == Rules()
+    assert DEFAULT_RULES_PATH.name == "nz1994.toml"
+    params = rules.to_params()
+    assert params[L.P_DECKS] == 6 and params[L.P_CUT] == 234
+    assert params[L.P_BJ_WIN] == 15 and params[L.P_INS_WIN] == 10
+    assert params[L.P_DBJ] == L.DBJ_ORIGINAL_AND_BUSTED and params[L.P_HOLE] == L.HOLE_NONE
+
+
+def test_nz_config_lists_every_key_with_a_comment():
+    text = DEFAULT_RULES_PATH.read_text()
+    data = tomllib.loads(text)
+    assert set(data) - {"meta"} == set(KEYS)
+    lines = text.splitlines()
+    for key in KEYS:
+        i = next(i for i, line in enumerate(lines) if line.startswith(f"{key} ="))
+        assert lines[i - 1].startswith("#"), f"{key} has no comment above it"
+    assert text.count("INFERRED") >= 6
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=[p.stem for p in CONFIGS])
+def test_every_shipped_config_loads_with_meta(path):
+    rules, meta = load_rule_file(path)
+    assert meta["name"] == path.stem and meta["description"]
+    assert set(tomllib.loads(path.read_text())) - {"meta"} == set(KEYS)
+
+
+def test_variant_configs_say_what_they_say():
+    us = load_rules(DEFAULT_RULES_PATH.parent / "us-6deck-s17-das-peek.toml")
+    assert (us.decks, us.hole_card, us.double_on, us.max_hands, us.super_sevens) == (
+        6, "peek", "any", 4, False)
+    assert us.dealer_blackjack_takes == "original" and not us.dealer_hits_soft_17
+    one = load_rules(DEFAULT_RULES_PATH.parent / "single-deck-h17.toml")
+    assert (one.decks, one.dealer_hits_soft_17, one.double_after_split) == (1, True, False)
+    assert load_rules(DEFAULT_RULES_PATH.parent / "nz1994-8deck.toml") == Rules(decks=8)
+
+
+def test_missing_keys_keep_defaults_and_ints_count_as_floats(tmp_path):
+    rules = load_rules(write(tmp_path, "decks = 8\nblackjack_pays = 2\n"))
+    assert rules == Rules(decks=8, blackjack_pays=2.0)
+    assert isinstance(rules.blackjack_pays, float)
+    assert isinstance(rules.super_sevens_pays, tuple)
+
+
+def test_dumps_rules_round_trips(tmp_path):
+    rules = Rules(decks=2, surrender="late", blackjack_pays=1.2, super_sevens=False)
+    path = write(tmp_path, dumps_rules(rules, {"name": "two", "description": 'say "hi"'}))
+    assert load_rule_file(path) == (rules, {"name": "two", "description": 'say "hi"'})
+
+
+# ---------------------------------------------------------------------------------------------
+# Validation errors: one line, naming the file, the key, the value and what is allowed
+
+
+def test_out_of_range_message_is_exact(tmp_path):
+    path = write(tmp_path, "decks = 9\n")
+    assert error_of(load_rules, path) == f"{path}: key 'decks' = 9 is out of range: allowed 1-8"
+
+
+@pytest.mark.parametrize(
+    "line, words",
+    [
+        ("decks = 0", ["'decks' = 0", "out of range", "1-8"]),
+        ("max_hands = 5", ["'max_hands' = 5", "1-4"]),
+        ("boxes = 8", ["'boxes' = 8", "1-7"]),
+        ("penetration = 1.0", ["'penetration' = 1.0", "0.1-0.95"]),
+        ("penetration = 0.05", ["'penetration'", "0.1-0.95"]),
+        ("blackjack_pays = 0.5", ["'blackjack_pays' = 0.5", "out of range", "1-3"]),
+        ("blackjack_pays = 1.25", ["'blackjack_pays' = 1.25", "tenths"]),
+        ("insurance_pays = 0", ["'insurance_pays'", "above 0 up to 5"]),
+        ("insurance_pays = 2.1", ["'insurance_pays' = 2.1", "steps of 0.2"]),
+        ("insurance_pays = 6", ["'insurance_pays' = 6.0", "out of range"]),
+        ("super_sevens_bet = 0", ["'super_sevens_bet' = 0.0", "above 0"]),
+        ("super_sevens_bet = -1.5", ["'super_sevens_bet' = -1.5"]),
+        ("super_sevens_pays = [3, 50, 0, 500, 5000]", ["'super_sevens_pays'", "five positive"]),
+    ],
+)
+def test_out_of_range(tmp_path, line, words):
+    path = write(tmp_path, line + "\n")
+    msg = error_of(load_rules, path)
+    assert msg.startswith(f"{path}: key ")
+    for w in words:
+        assert w in msg
+
+
+@pytest.mark.parametrize(
+    "line, words",
+    [
+        ('decks = "6"', ["'decks' = \"6\"", "not an integer", "an integer 1-8"]),
+        ("decks = 6.0", ["'decks' = 6.0", "not an integer"]),
+        ("decks = true", ["'decks' = true", "not an integer"]),
+        ("penetration = true", ["'penetration' = true", "not a number"]),
+        ('penetration = "0.7"', ["not a number"]),
+        ("double_after_split = 1", ["'double_after_split' = 1", "true or false"]),
+        ('double_after_split = "yes"', ["true or false"]),
+        ("shuffle = 1", ["'shuffle' = 1", "not a string", '"cut-card", "every-round"']),
+        ("super_sevens_pays = 5", ["not a list"]),
+        ("super_sevens_pays = [3, 50, 100]", ["3 numbers, not 5"]),
+        ("super_sevens_pays = [3, 50, 100, 500, 5000.0]", ["not all integers"]),
+        ("hole_card = [1]", ["not a string"]),
+    ],
+)
+def test_wrong_type(tmp_path, line, words):
+    msg = error_of(load_rules, write(tmp_path, line + "\n"))
+    for w in words:
+        assert w in msg
+
+
+@pytest.mark.parametrize(
+    "key, value, allowed",
+    [
+        ("shuffle", "csm", '"cut-card", "every-round"'),
+        ("hole_card", "ENHC", '"none", "peek"'),
+        ("double_on", "9-10", '"any", "hard", "9-11", "10-11"'),
+        ("dealer_blackjack_takes", "obo", '"all", "original-and-busted", "original"'),
+        ("surrender", "yes", '"none", "late", "early"'),
+    ],
+)
+def test_string_choices_are_listed(tmp_path, key, value, allowed):
+    path = write(tmp_path, f'{key} = "{value}"\n')
+    msg = error_of(load_rules, path)
+    assert msg == f'{path}: key \'{key}\' = "{value}" is not a choice: allowed {allowed}'
+
+
+def test_unknown_key_suggests_the_closest(tmp_path):
+    path = write(tmp_path, "deck = 6\n")
+    assert error_of(load_rules, path) == f"{path}: unknown key 'deck': did you mean 'decks'?"
+    msg = error_of(load_rules, write(tmp_path, "dealer_hits_soft17 = true\n"))
+    assert "did you mean 'dealer_hits_soft_17'?" in msg
+    msg = error_of(load_rules, write(tmp_path, "zzz = 1\n"))
+    assert "unknown key 'zzz'" in msg and "known keys: decks, penetration" in msg
+
+
+def test_meta_table(tmp_path):
+    rules, meta = load_rule_file(write(tmp_path, '[meta]\nname = "n"\ndescription = "d"\n'))
+    assert rules == Rules() and meta == {"name": "n", "description": "d"}
+    assert "meta.name" in error_of(load_rules, write(tmp_path, "[meta]\nname = 3\n"))
+    assert "did you mean 'name'" in error_of(load_rules, write(tmp_path, '[meta]\nnam = "x"\n'))
+    msg = error_of(load_rules, write(tmp_path, '[meta]\nname = "x"\ndecks = 8\n'))
+    assert "rule key 'decks' is inside the [meta] table" in msg
+    assert "must be a table" in error_of(load_rules, write(tmp_path, 'meta = "x"\n'))
+
+
+def test_malformed_toml_names_file_and_line(tmp_path):
+    path = write(tmp_path, "decks = 6\npenetration = = 0.7\n")
+    msg = error_of(load_rules, path)
+    assert msg.startswith(f"{path}: line 2, column ") and "not valid TOML" in msg
+    path = write(tmp_path, "decks = 6\ndecks = 7\n")
+    assert error_of(load_rules, path).startswith(f"{path}: line 2")
+
+
+def test_missing_and_unreadable_files(tmp_path):
+    missing = tmp_path / "nope.toml"
+    assert error_of(load_rules, missing) == f"{missing}: no such rule file"
+    bad = tmp_path / "bin.toml"
+    bad.write_bytes(b"decks = 6\n\xff\xfe\n")
+    assert error_of(load_rules, bad) == f"{bad}: line 2: not valid UTF-8 text"
+
+
+def test_contradictory_combinations(tmp_path):
+    msg = error_of(load_rules, write(tmp_path, "resplit_aces = true\nmax_hands = 1\n"))
+    assert "'resplit_aces' = true needs at least 3 hands" in msg and "'max_hands' = 1" in msg
+    msg = error_of(load_rules, write(tmp_path, "resplit_aces = true\nmax_hands = 2\n"))
+    assert "max_hands 3-4" in msg
+    msg = error_of(load_rules, write(tmp_path, "hit_split_aces = true\nmax_hands = 1\n"))
+    assert "'hit_split_aces' = true" in msg
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"max_hands": 1},  # double_after_split = true stays: it merely has no effect
+        {"hole_card": "peek", "dealer_blackjack_takes": "all"},  # no effect in the peek game
+        {"shuffle": "every-round", "penetration": 0.1},
+        {"super_sevens": False, "super_sevens_pays": (1, 1, 1, 1, 1)},
+        {"surrender": "early", "hole_card": "peek"},  # early surrender before the peek
+        {"surrender": "late", "hole_card": "none"},
+        {"resplit_aces": True, "hit_split_aces": True, "max_hands": 4},
+        {"decks": 1, "boxes": 7, "penetration": 0.95},
+        {"blackjack_pays": 1.2, "insurance_pays": 0.2},
+    ],
+)
+def test_legitimate_variants_pass(changes):
+    assert validate(Rules(**changes)) == Rules(**changes)
+
+
+def test_validate_normalizes_and_names_its_source():
+    rules = validate(Rules(blackjack_pays=2, super_sevens_pays=[3, 50, 100, 500, 5000]))
+    assert isinstance(rules.blackjack_pays, float)
+    assert rules.super_sevens_pays == (3, 50, 100, 500, 5000)
+    msg = error_of(validate, Rules(decks=np.int64(0)), "my-source")
+    assert msg.startswith("my-source: key 'decks' = 0 ")
+    assert error_of(validate, "rules").startswith("<rules>: not a rule set")
+
+
+# ---------------------------------------------------------------------------------------------
+# --set overrides
+
+
+def test_overrides_are_typed_by_key():
+    rules = apply_overrides(
+        Rules(),
+        [
+            "decks=8",
+            "penetration=0.8",
+            "blackjack_pays=6/5",
+            "insurance_pays = 2",
+            "double_after_split=no",
+            "dealer_hits_soft_17=true",
+            'surrender="late"',
+            "hole_card=peek",
+            "super_sevens_pays=3,50,100,500,1000",
+            "super_sevens_bet=1",
+        ],
+    )
+    assert rules == Rules(
+        decks=8, penetration=0.8, blackjack_pays=1.2, insurance_pays=2.0,
+        double_after_split=False, dealer_hits_soft_17=True, surrender="late", hole_card="peek",
+        super_sevens_pays=(3, 50, 100, 500, 1000), super_sevens_bet=1.0,
+    )
+    assert apply_overrides(Rules(), ["blackjack_pays=6:5"]).blackjack_pays == 1.2
+    assert apply_overrides(Rules(), ["super_sevens_pays=[3, 50, 100, 500, 5000]"]) == Rules()
+    assert apply_overrides(Rules(), []) == Rules()
+
+
+@pytest.mark.parametrize(
+    "item, message",
+    [
+        ("decks=9", "--set: key 'decks' = 9 is out of range: allowed 1-8"),
+        ("decks=six", "--set: key 'decks' = 'six' is not an integer: allowed an integer 1-8"),
+        ("decks=6.5", "--set: key 'decks' = '6.5' is not an integer: allowed an integer 1-8"),
+        ("deck=6", "--set: unknown key 'deck': did you mean 'decks'?"),
+        ("decks", "--set: 'decks' is not KEY=VALUE: e.g. decks=8"),
+        ("double_after_split=maybe", "--set: key 'double_after_split' = 'maybe' is not true or "
+                                     "false: allowed true or false"),
+        ("shuffle=csm", "--set: key 'shuffle' = \"csm\" is not a choice: allowed \"cut-card\", "
+                        "\"every-round\""),
+    ],
+)
+def test_override_errors(item, message):
+    assert error_of(apply_overrides, Rules(), [item]) == message
+
+
+def test_override_errors_more():
+    assert "not a number" in error_of(apply_overrides, Rules(), ["penetration=lots"])
+    assert "not a number" in error_of(apply_overrides, Rules(), ["penetration=1/0"])
+    assert "not a number" in error_of(apply_overrides, Rules(), ["penetration=nan"])
+    assert "tenths" in error_of(apply_overrides, Rules(), ["blackjack_pays=4/3"])
+    assert "not a list of integers" in error_of(apply_overrides, Rules(), ["super_sevens_pays=a"])
+    assert "5" in error_of(apply_overrides, Rules(), ["super_sevens_pays=1,2"])
+    msg = error_of(apply_overrides, Rules(), ["resplit_aces=true", "max_hands=2"])
+    assert msg.startswith("--set: key 'resplit_aces'")
+    assert error_of(apply_overrides, Rules(), ["decks=9"], "-s").startswith("-s: ")
+
+
+# ---------------------------------------------------------------------------------------------
+# The rules in words
+
+
+def test_describe_covers_every_key_in_order():
+    rows = describe(Rules())
+    assert [r[1].split(" = ")[0] for r in rows] == list(KEYS)
+    assert ("12.3", "dealer_hits_soft_17 = false",
+            "The dealer draws to 17 and stands on all 17s, soft or hard") in rows
+    assert ("3.1", "decks = 6", "The shoe holds 6 decks of 52 cards (312 cards)") in rows
+    for number, setting, words in rows:
+        assert number == RULE_NUMBER[setting.split(" = ")[0]]
+        assert words and "\n" not in words
+
+
+def test_describe_words_follow_the_values():
+    rows = dict((r[1], r[2]) for r in describe(Rules(blackjack_pays=1.2, dealer_hits_soft_17=True,
+                                                     hole_card="peek", max_hands=1)))
+    assert rows["blackjack_pays = 1.2"] == "A player blackjack is paid 6 to 5"
+    assert "soft 17" in rows["dealer_hits_soft_17 = true"]
+    assert "hole card" in rows['hole_card = "peek"']
+    assert rows["max_hands = 1"] == "Pairs may not be split"
+
+
+VALID = {
+    "decks": st.integers(1, 8),
+    "penetration": st.sampled_from([0.1, 0.5, 0.75, 0.95]),
+    "shuffle": st.sampled_from(["cut-card", "every-round"]),
+    "hole_card": st.sampled_from(["none", "peek"]),
+    "blackjack_pays": st.integers(10, 30).map(lambda n: n / 10),
+    "insurance_pays": st.integers(1, 25).map(lambda n: n / 5),
+    "double_on": st.sampled_from(["any", "hard", "9-11", "10-11"]),
+    "double_after_split": st.booleans(),
+    "max_hands": st.integers(3, 4),
+    "resplit_aces": st.booleans(),
+    "hit_split_aces": st.booleans(),
+    "dealer_hits_soft_17": st.booleans(),
+    "dealer_draws_when_no_live_box": st.booleans(),
+    "dealer_blackjack_takes": st.sampled_from(["all", "original-and-busted", "original"]),
+    "surrender": st.sampled_from(["none", "late", "early"]),
+    "boxes": st.integers(1, 7),
+    "super_sevens": st.booleans(),
+    "super_sevens_bet": st.sampled_from([0.5, 1.0, 5]),
+    "super_sevens_pays": st.tuples(*[st.integers(1, 10_000)] * 5),
+}
+
+
+@given(st.fixed_dictionaries(VALID))
+def test_valid_rules_validate_describe_and_pack(values):
+    rules = validate(Rules(**values))
+    rows = describe(rules)
+    assert len(rows) == len(KEYS)
+    params = rules.to_params()
+    assert params[L.P_BJ_WIN] == round(rules.blackjack_pays * 10)
+    assert 1 <= params[L.P_CUT] < 52 * rules.decks
+    assert rules_from_dict(tomllib.loads(dumps_rules(rules)))[0] == rules
+
+
+# ---------------------------------------------------------------------------------------------
+# Property tests: bad input never produces anything but RuleError
+
+toml_scalars = st.one_of(
+    st.integers(-10**6, 10**6), st.floats(allow_nan=True, allow_infinity=True), st.booleans(),
+    st.text(max_size=12), st.lists(st.integers(-5, 10**4), max_size=7),
+)
+
+
+@settings(max_examples=300)
+@given(st.sampled_from(KEYS + ("meta", "deckz")), toml_scalars)
+def test_any_value_for_any_key_gives_rules_or_rule_error(key, value):
+    try:
+        rules, _ = rules_from_dict({key: value}, "prop.toml")
+    except RuleError as err:
+        assert str(err).startswith("prop.toml: ") and "\n" not in str(err)
+    else:
+        assert validate(rules) == rules
+
+
+@settings(max_examples=300)
+@given(st.sampled_from(KEYS), st.text(max_size=20))
+def test_any_override_text_gives_rules_or_rule_error(key, text):
+    try:
+        rules = apply_overrides(Rules(), [f"{key}={text}"])
+    except RuleError as err:
+        assert str(err).startswith("--set: ") and "\n" not in str(err)
+    else:
+        assert validate(rules) == rules
+
+
+@settings(max_examples=200)
+@given(st.text(max_size=80))
+def test_any_file_text_gives_rules_or_rule_error(tmp_path_factory, text):
+    path = tmp_path_factory.mktemp("r") / "r.toml"
+    path.write_text(text, encoding="utf-8")
+    try:
+        load_rules(path)
+    except RuleError as err:
+        assert str(err).startswith(f"{path}: ") and "\n" not in str(err)
+
+
+@given(st.dictionaries(st.sampled_from(KEYS), toml_scalars, max_size=5))
+def test_random_rules_objects_validate_or_raise(values):
+    try:
+        validate(dataclasses.replace(Rules(), **values), "obj")
+    except RuleError as err:
+        assert str(err).startswith("obj: ")
+
+
+def test_kind_table_matches_the_dataclass():
+    for f in dataclasses.fields(Rules):
+        default = getattr(Rules(), f.name)
+        kind = KIND[f.name]
+        assert {"int": int, "float": float, "bool": bool, "str": str, "pays": tuple}[kind] is type(
+            default)
