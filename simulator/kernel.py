@@ -781,9 +781,11 @@ def _add_tally(p, rec, hand, bx, tally):
 # ---------------------------------------------------------------------------------------------
 # Drivers.
 @njit
-def _simulate_chunk(p, hard_t, soft_t, pairs_t, sevens_t, flags_t, n_rounds, rng, tally):
+def _simulate_chunk(p, hard_t, soft_t, pairs_t, sevens_t, flags_t, n_rounds, rng, tally, trace):
     """Play ``n_rounds`` rounds from a fresh shuffle, adding into ``tally``; ``rng`` advances.
 
+    ``trace`` (int8) is empty in production; if it is not, the cards of each round are appended to
+    it in dealing order (for tests; a round dealt partly from reshuffled discards is not traced).
     Returns 0, or 1 if the shoe ran out mid-round with no discards to reshuffle.
     """
     nb = p[L.P_BOXES]
@@ -798,6 +800,8 @@ def _simulate_chunk(p, hard_t, soft_t, pairs_t, sevens_t, flags_t, n_rounds, rng
     rec = np.zeros(L.R_FIXED + nb * L.R_BOX, np.int64)
     cut = p[L.P_CUT]
     every_round = p[L.P_SHUFFLE] == L.SHUFFLE_EVERY_ROUND
+    tracing = trace.size > 0
+    traced = 0
     for _ in range(n_rounds):
         # 7.1: the cut card came out as the first card of this round or during the last one.
         if sh[SH_NEED_FULL] != 0 or every_round or sh[SH_POS] >= cut:
@@ -811,6 +815,12 @@ def _simulate_chunk(p, hard_t, soft_t, pairs_t, sevens_t, flags_t, n_rounds, rng
         if sh[SH_FAIL] != 0:
             return 1
         _add_tally(p, rec, hand, bx, tally)
+        if tracing and sh[SH_NEED_FULL] == 0:
+            start = sh[SH_ROUND_START]
+            for i in range(sh[SH_DRAWN]):
+                if traced < trace.size:
+                    trace[traced] = shoe[start + i]
+                    traced += 1
     tally[L.T_SHUFFLES] += sh[SH_SHUFFLES]
     return 0
 
@@ -910,7 +920,9 @@ def simulate_chunk(params, tables, n_rounds: int, state) -> np.ndarray:
     if rng.shape != (4,) or not rng.any():
         raise ValueError("kernel: state must be four uint64 words, not all zero")
     tally = np.zeros(L.N_TALLY, np.int64)
-    status = _simulate_chunk(p, hard, soft, pairs, sevens, flags, n_rounds, rng, tally)
+    status = _simulate_chunk(
+        p, hard, soft, pairs, sevens, flags, n_rounds, rng, tally, np.empty(0, np.int8)
+    )
     if status != 0:
         raise ValueError(
             f"kernel: the shoe ran out mid-round with no discards to reshuffle "
