@@ -1,0 +1,214 @@
+"""The bjsim command line, through click's CliRunner: help, version, seeded runs, formats, errors."""
+
+import csv
+import io
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from simulator import __version__
+from simulator.cli import CountType, cli
+
+TINY = ["--rounds", "20_000", "--chunk-rounds", "5000", "--seed", "7", "--quiet"]
+COMMANDS = [
+    [], ["simulate"], ["replay"], ["rules"], ["rules", "show"], ["rules", "check"],
+    ["strategies"], ["strategies", "list"], ["strategies", "show"],
+]
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
+
+
+def assert_user_error(result, *words):
+    """Exit code 2, one line on stderr starting 'Error:', naming each of words; no traceback."""
+    assert result.exit_code == 2, result.output
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+    assert lines[-1].startswith("Error:"), result.stderr
+    assert "Traceback" not in result.output
+    for w in words:
+        assert w in lines[-1], (w, lines[-1])
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=lambda a: " ".join(a) or "bjsim")
+def test_every_command_has_help_with_an_example(args):
+    for flag in ("--help", "-h"):
+        result = run(*args, flag)
+        assert result.exit_code == 0, result.output
+        assert "Usage: bjsim" in result.stdout
+        assert "Example" in result.stdout
+
+
+def test_every_option_has_help():
+    from click import Group
+
+    def walk(cmd):
+        yield cmd
+        if isinstance(cmd, Group):
+            for sub in cmd.commands.values():
+                yield from walk(sub)
+
+    for cmd in walk(cli):
+        for p in cmd.params:
+            if p.param_type_name == "option":
+                assert p.help, (cmd.name, p.name)
+
+
+def test_version():
+    result = run("--version")
+    assert result.exit_code == 0
+    assert result.stdout.strip() == f"bjsim {__version__}"
+
+
+@pytest.mark.parametrize("text", ["20000", "20_000", "20,000", "2e4", "2E4", "20k", "0.02M"])
+def test_rounds_forms(text):
+    assert CountType().convert(text, None, None) == 20_000
+
+
+@pytest.mark.parametrize("text", ["0", "-5", "1.5", "ten", "1e-3", ""])
+def test_bad_rounds_is_a_usage_error(text):
+    result = run("simulate", "--rounds", text, "--quiet")
+    assert result.exit_code == 2
+    assert "--rounds" in result.stderr and "Traceback" not in result.output
+
+
+def test_same_seed_same_json_results_whatever_the_workers():
+    a = json.loads(run("simulate", *TINY, "--format", "json", "--workers", "1").stdout)
+    b = json.loads(run("simulate", *TINY, "--format", "json", "--workers", "2").stdout)
+    assert set(a) == {"bjsim", "rules", "strategy", "run", "results", "timing"}
+    assert a["results"] == b["results"]
+    assert a["run"] == b["run"]
+    assert a["results"]["rounds"] == 20_000 and a["run"]["seed"] == 7
+    assert a["run"]["partial"] is False and a["strategy"] == ["basic"]
+    assert a["rules"]["decks"] == 6 and a["rules"]["super_sevens"] is True
+    he = a["results"]["house_edge"]
+    assert he["ci95_low"] < he["mean"] < he["ci95_high"]
+    assert a["results"]["super_sevens"]["bets"] == 20_000
+    c = json.loads(run("simulate", *TINY[:-3], "--seed", "8", "--quiet", "-f", "json").stdout)
+    assert c["results"] != a["results"]
+
+
+def test_same_seed_same_table_to_the_last_digit():
+    a = run("simulate", *TINY).stdout
+    b = run("simulate", *TINY).stdout
+    strip = [ln for ln in a.splitlines() if not ln.startswith("Time:")]
+    assert strip == [ln for ln in b.splitlines() if not ln.startswith("Time:")]
+    assert "HOUSE EDGE" in a and "seed 7" in a
+
+
+def test_csv_parses_and_agrees_with_json():
+    rows = list(csv.DictReader(io.StringIO(run("simulate", *TINY, "-f", "csv").stdout)))
+    doc = json.loads(run("simulate", *TINY, "-f", "json").stdout)
+    he = next(r for r in rows if r["section"] == "house_edge")
+    assert float(he["value"]) == doc["results"]["house_edge"]["mean"]
+    assert float(he["se"]) == doc["results"]["house_edge"]["se"]
+
+
+def test_overrides_boxes_and_strategy_per_box(tmp_path):
+    out = tmp_path / "run.json"
+    result = run("simulate", *TINY, "--set", "decks=8", "--boxes", "2", "--no-super-sevens",
+                 "--strategy", "basic", "--strategy", "mimic-dealer", "-f", "json", "-o", str(out))
+    assert result.exit_code == 0 and result.stdout == ""
+    doc = json.loads(out.read_text())
+    assert doc["rules"]["decks"] == 8 and doc["rules"]["boxes"] == 2
+    assert doc["strategy"] == ["basic", "mimic-dealer"]
+    assert doc["results"]["box_rounds"] == 40_000
+    assert doc["results"]["super_sevens"]["mean"] is None
+    assert doc["run"]["overrides"] == ["decks=8"]
+
+
+def test_bad_set_key_and_value():
+    assert_user_error(run("simulate", *TINY, "--set", "deks=8"), "deks", "decks")
+    assert_user_error(run("simulate", *TINY, "--set", "decks=9"), "decks", "1-8")
+    assert_user_error(run("rules", "show", "--set", "surrender=sometimes"), "surrender")
+    assert_user_error(run("simulate", *TINY, "--set", "decks"), "decks")
+
+
+def test_bad_strategy():
+    assert_user_error(run("simulate", *TINY, "--strategy", "nope"), "nope", "basic")
+    assert_user_error(run("strategies", "show", "nope"), "nope")
+    r = run("simulate", *TINY, "--boxes", "3", "--strategy", "basic", "--strategy", "basic")
+    assert_user_error(r, "--strategy", "3")
+
+
+def test_bad_rules_file(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("decks = 6\nblackjack_payz = 1.5\n")
+    assert_user_error(run("simulate", *TINY, "--rules", str(bad)), "bad.toml", "blackjack_payz")
+    assert_user_error(run("rules", "show", "--rules", str(tmp_path / "none.toml")), "none.toml")
+    result = run("rules", "check", str(bad), "configs/nz1994.toml")
+    assert result.exit_code == 2
+    assert "configs/nz1994.toml: ok" in result.stdout and "blackjack_payz" in result.stderr
+
+
+def test_rules_show_and_toml_round_trip(tmp_path):
+    result = run("rules", "show", "--set", "decks=8")
+    assert result.exit_code == 0
+    assert "decks = 8" in result.stdout and "3.1" in result.stdout and "14" in result.stdout
+    path = tmp_path / "nz8.toml"
+    assert run("rules", "show", "--set", "decks=8", "-f", "toml", "-o", str(path)).exit_code == 0
+    assert run("rules", "check", str(path)).exit_code == 0
+    doc = json.loads(run("rules", "show", "--rules", str(path), "-f", "json").stdout)
+    assert doc["rules"]["decks"] == 8
+
+
+def test_strategies_list_and_show(tmp_path):
+    result = run("strategies", "list")
+    assert result.exit_code == 0
+    names = [ln.split()[0] for ln in result.stdout.splitlines()]
+    assert "basic" in names and "mimic-dealer" in names
+    path = tmp_path / "mine.toml"
+    assert run("strategies", "show", "basic", "-o", str(path)).exit_code == 0
+    a = json.loads(run("simulate", *TINY, "-f", "json").stdout)
+    b = json.loads(run("simulate", *TINY, "-f", "json", "--strategy", str(path)).stdout)
+    assert a["results"] == b["results"]
+
+
+# box: Th 7s = 17 stands (basic); dealer 9c then 8d = 17: a push. Then box As Kh blackjack v 5d: paid.
+CARDS = "Th 9c 7s 8d\nAs 5d Kh  # second round\n"
+
+
+def test_replay_text_and_json(tmp_path):
+    path = tmp_path / "shoe.txt"
+    path.write_text(CARDS)
+    result = run("replay", "--cards", str(path))
+    assert result.exit_code == 0, result.output
+    assert "Round 1" in result.stdout and "Round 2" in result.stdout
+    assert "2 complete round(s) from 7 card(s); 0 card(s) left" in result.stdout
+    doc = json.loads(run("replay", "--cards", str(path), "-f", "json").stdout)
+    assert len(doc["rounds"]) == 2 and doc["cards"] == 7
+    assert doc["rounds"][0]["dealer"]["total"] == 17
+    assert doc["rounds"][0]["boxes"][0] is not None
+    stdin = run("replay", "--cards", "-", "-f", "json", input=CARDS)
+    assert json.loads(stdin.stdout)["rounds"] == doc["rounds"]
+    one = json.loads(run("replay", "--cards", str(path), "--cut", "1", "-f", "json").stdout)
+    assert len(one["rounds"]) == 1
+
+
+def test_replay_bad_cards(tmp_path):
+    path = tmp_path / "shoe.txt"
+    path.write_text("Th 9c 1x 8d\n")
+    assert_user_error(run("replay", "--cards", str(path)), "1x")
+
+
+def test_ctrl_c_prints_the_partial_report(monkeypatch):
+    from simulator import engine
+
+    real = engine.iter_chunks
+
+    def interrupted(*args, **kwargs):
+        gen = real(*args, **kwargs)
+        yield next(gen)
+        gen.close()
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(engine, "iter_chunks", interrupted)
+    result = run("simulate", *TINY, "-f", "json")
+    assert result.exit_code == 130
+    doc = json.loads(result.stdout)
+    assert doc["run"]["partial"] is True
+    assert doc["results"]["rounds"] == 5000 and doc["run"]["rounds_played"] == 5000
+    assert "interrupted" in result.stderr
+    table = run("simulate", *TINY)
+    assert table.exit_code == 130 and "PARTIAL RESULT" in table.stdout
