@@ -1,4 +1,4 @@
-"""The bjsim command line, through click's CliRunner: help, version, seeded runs, formats, errors."""
+"""The bjsim command line through click's CliRunner: help, version, seeded runs, formats, errors."""
 
 import csv
 import io
@@ -165,7 +165,7 @@ def test_strategies_list_and_show(tmp_path):
     assert a["results"] == b["results"]
 
 
-# box: Th 7s = 17 stands (basic); dealer 9c then 8d = 17: a push. Then box As Kh blackjack v 5d: paid.
+# box Th 7s = 17 stands (basic); dealer 9c then 8d = 17: a push. Then As Kh blackjack v 5d: paid.
 CARDS = "Th 9c 7s 8d\nAs 5d Kh  # second round\n"
 
 
