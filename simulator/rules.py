@@ -332,7 +332,7 @@ def validate(rules: Rules, source: str = "<rules>") -> Rules:
     return rules
 
 
-def _toml_error_line(err: tomllib.TOMLDecodeError) -> str:
+def _toml_error_line(err: tomllib.TOMLDecodeError, text: str) -> str:
     msg = str(err).splitlines()[0] if str(err) else "invalid TOML"
     m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
     if m:
@@ -340,7 +340,8 @@ def _toml_error_line(err: tomllib.TOMLDecodeError) -> str:
         return f"line {m.group(1)}, column {m.group(2)}: not valid TOML: {text}"
     m = re.search(r"\(at end of document\)", msg)
     if m:
-        return f"end of file: not valid TOML: {msg[: m.start()].strip()}"
+        line = text.count("\n") + (0 if text.endswith("\n") else 1)
+        return f"line {line} (end of file): not valid TOML: {msg[: m.start()].strip()}"
     return f"not valid TOML: {msg}"
 
 
@@ -401,7 +402,7 @@ def load_rule_file(path=None) -> tuple[Rules, dict]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise RuleError(f"{source}: {_toml_error_line(err)}") from None
+        raise RuleError(f"{source}: {_toml_error_line(err, text)}") from None
     return rules_from_dict(data, source)
 
 

@@ -266,11 +266,15 @@ def strategy_from_dict(data: dict, source: str = "<strategy>", name: str = "") -
     )
 
 
-def _toml_error(err: tomllib.TOMLDecodeError) -> str:
+def _toml_error(err: tomllib.TOMLDecodeError, text: str) -> str:
     msg = str(err).splitlines()[0] if str(err) else "invalid TOML"
     m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
     if m:
         return f"line {m.group(1)}, column {m.group(2)}: not valid TOML: {msg[: m.start()].strip()}"
+    m = re.search(r"\(at end of document\)", msg)
+    if m:
+        line = text.count("\n") + (0 if text.endswith("\n") else 1)
+        return f"line {line} (end of file): not valid TOML: {msg[: m.start()].strip()}"
     return f"not valid TOML: {msg}"
 
 
@@ -279,7 +283,7 @@ def loads_strategy(text: str, source: str = "<strategy>", name: str = "") -> Str
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise StrategyError(f"{source}: {_toml_error(err)}") from None
+        raise StrategyError(f"{source}: {_toml_error(err, text)}") from None
     return strategy_from_dict(data, source, name)
 
 

@@ -1,0 +1,336 @@
+"""Strategies as data (simulator.strategy): the file format, validation, shipped strategies."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simulator import layout as L
+from simulator.strategy import (
+    STRATEGY_DIR,
+    Strategy,
+    StrategyError,
+    dumps_strategy,
+    list_strategies,
+    load_strategy,
+    loads_strategy,
+    stack,
+    strategies_equal,
+)
+
+SHIPPED = ["basic", "insurance-taker", "mimic-dealer", "never-bust"]
+UP = {str(v): v - 2 for v in range(2, 11)} | {"A": 9}  # up card -> column index
+A = L.ACTION_CODES
+
+
+def cell(table, row, up):
+    return L.ACTION_NAMES[table[row, UP[up]]]
+
+
+def error_of(text, source="s.toml") -> str:
+    with pytest.raises(StrategyError) as info:
+        loads_strategy(text, source)
+    msg = str(info.value)
+    assert "\n" not in msg and msg.startswith(source)
+    return msg
+
+
+HEADER = "       2  3  4  5  6  7  8  9  10 A"
+
+
+def chart(rows: dict) -> str:
+    return '"""\n' + HEADER + "\n" + "\n".join(f"{k:<6} {v}" for k, v in rows.items()) + '\n"""'
+
+
+ALL = {
+    "H": "H  H  H  H  H  H  H  H  H  H",
+    "S": "S  S  S  S  S  S  S  S  S  S",
+    "N": "N  N  N  N  N  N  N  N  N  N",
+}
+GOOD = {
+    "hard": {"4-16": ALL["H"], "17-20": ALL["S"]},
+    "soft": {"12-17": ALL["H"], "18-20": ALL["S"]},
+    "pairs": {p: ALL["N"] for p in ("A,A", "2,2", "3,3", "4,4", "5,5", "6,6", "7,7", "8,8",
+                                    "9,9", "10,10")},
+    "sevens": {"7,7": ALL["H"]},
+}
+
+
+def make(charts=None, head='name = "t"\ninsurance = false\neven_money = false\n', drop=()):
+    charts = {k: dict(v) for k, v in GOOD.items()} | (charts or {})
+    return head + "".join(f"{k} = {chart(v)}\n" for k, v in charts.items() if k not in drop)
+
+
+# ---------------------------------------------------------------------------------------------
+# Shipped strategies
+
+
+def test_list_strategies():
+    assert list_strategies() == SHIPPED
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_every_shipped_strategy_loads_and_round_trips(name):
+    s = load_strategy(name)
+    assert s.name == name and s.description and s.source
+    for table in (s.hard, s.soft, s.pairs, s.sevens):
+        assert table.dtype == np.int8
+    assert s.hard.shape == s.soft.shape == (L.N_TOTALS, L.N_UP)
+    assert (s.hard[21] == L.S).all() and (s.soft[21] == L.S).all()
+    assert (s.hard[:4] == L.H).all() and (s.soft[:12] == L.H).all()
+    text = dumps_strategy(s)
+    again = loads_strategy(text, "dump")
+    assert strategies_equal(s, again)
+    assert dumps_strategy(again) == text
+    assert strategies_equal(load_strategy(STRATEGY_DIR / f"{name}.toml"), s)
+    assert strategies_equal(load_strategy(str(STRATEGY_DIR / f"{name}.toml")), s)
+
+
+@pytest.mark.parametrize(
+    "table, row, up, action",
+    [
+        ("hard", 16, "10", "H"),
+        ("hard", 16, "6", "S"),
+        ("hard", 15, "10", "H"),
+        ("hard", 12, "2", "H"),
+        ("hard", 12, "4", "S"),
+        ("hard", 11, "6", "D"),
+        ("hard", 11, "10", "D"),  # original-and-busted: the double risks no extra to a blackjack
+        ("hard", 11, "A", "H"),
+        ("hard", 10, "9", "D"),
+        ("hard", 10, "10", "H"),
+        ("hard", 9, "2", "H"),
+        ("hard", 9, "3", "D"),
+        ("hard", 8, "6", "H"),
+        ("soft", 18, "3", "S"),  # no soft doubles: A,7 v 3 stands
+        ("soft", 18, "9", "H"),
+        ("soft", 17, "4", "H"),  # no soft doubles: A,6 v 4 hits
+        ("soft", 13, "5", "H"),
+        ("soft", 19, "6", "S"),
+    ],
+)
+def test_basic_well_known_plays(table, row, up, action):
+    assert cell(getattr(load_strategy("basic"), table), row, up) == action
+
+
+def test_basic_pairs_and_sevens():
+    s = load_strategy("basic")
+    pair = {p: i for i, p in enumerate(["A", "2", "3", "4", "5", "6", "7", "8", "9", "10"])}
+    assert cell(s.pairs, pair["8"], "6") == "P"
+    assert cell(s.pairs, pair["8"], "10") == "P" and cell(s.pairs, pair["8"], "A") == "P"
+    assert cell(s.pairs, pair["A"], "A") == "P"
+    assert cell(s.pairs, pair["10"], "6") == "N" and cell(s.pairs, pair["5"], "6") == "N"
+    assert cell(s.pairs, pair["9"], "7") == "N" and cell(s.pairs, pair["9"], "8") == "P"
+    assert cell(s.pairs, pair["4"], "5") == "Pd" and cell(s.pairs, pair["2"], "2") == "Pd"
+    # the sevens row is the pairs 7,7 row with "not split" played as hard 14
+    seven = s.pairs[pair["7"]]
+    expected = np.where(seven == L.P, L.P, s.hard[14])
+    assert np.array_equal(s.sevens, expected)
+    assert not s.insurance and not s.even_money
+    # no D or Ds anywhere in the soft table: soft doubles are not allowed (double_on = "hard")
+    assert not np.isin(s.soft, [L.D, L.DS]).any()
+    assert not np.isin(s.hard, [L.RH, L.RS]).any()
+
+
+def test_insurance_taker_is_basic_plus_insurance():
+    basic, taker = load_strategy("basic"), load_strategy("insurance-taker")
+    assert taker.insurance and taker.even_money
+    for t in ("hard", "soft", "pairs", "sevens"):
+        assert np.array_equal(getattr(basic, t), getattr(taker, t))
+
+
+def test_mimic_dealer_and_never_bust():
+    m = load_strategy("mimic-dealer")
+    assert (m.hard[4:17] == L.H).all() and (m.hard[17:] == L.S).all()
+    assert (m.soft[12:17] == L.H).all() and (m.soft[17:] == L.S).all()
+    assert (m.pairs == L.N).all() and not m.insurance
+    n = load_strategy("never-bust")
+    assert (n.hard[4:12] == L.H).all() and (n.hard[12:] == L.S).all()
+    assert (n.soft[12:18] == L.H).all() and (n.soft[18:] == L.S).all()
+    assert (n.pairs == L.N).all() and (n.sevens == L.S).all()
+    for s in (m, n):
+        assert not np.isin(s.hard, [L.D, L.DS]).any() and not np.isin(s.soft, [L.D, L.DS]).any()
+
+
+def test_stack_of_loaded_strategies():
+    hard, soft, pairs, sevens, flags = stack([load_strategy("basic"),
+                                             load_strategy("insurance-taker")])
+    assert hard.shape == (2, 22, 10) and pairs.shape == (2, 10, 10) and sevens.shape == (2, 10)
+    assert flags.tolist() == [[0, 0], [1, 1]]
+
+
+# ---------------------------------------------------------------------------------------------
+# The format
+
+
+def test_minimal_file_and_name_default(tmp_path):
+    s = loads_strategy(make(), "t.toml")
+    assert s.name == "t" and s.description == "" and s.source == ""
+    path = tmp_path / "mine.toml"
+    path.write_text(make(head="insurance = true\neven_money = false\n"))
+    s = load_strategy(path)
+    assert s.name == "mine" and s.insurance and not s.even_money
+
+
+def test_format_conveniences():
+    pairs = {k: v for k, v in GOOD["pairs"].items() if k != "10,10"} | {"t,t": ALL["N"]}
+    text = make({
+        "hard": {"4-8": ALL["H"], "9": "h d d d d h h h h h  # lower case, a comment",
+                 "10 | ": "| D D D D D D D D H H |", "11-16": ALL["H"], "17-21": ALL["S"]},
+        "pairs": pairs,
+    })
+    text = text.replace(HEADER, "hard | 2 3 4 5 6 7 8 9 T A", 1)
+    s = loads_strategy(text)
+    assert cell(s.hard, 9, "3") == "D" and cell(s.hard, 10, "A") == "H"
+    assert (s.pairs[9] == L.N).all()
+
+
+def test_dumps_is_canonical_and_exact():
+    s = loads_strategy(make({"hard": {"4-10": ALL["H"], "11": "Ds " * 9 + "Rh",
+                                      "12-20": ALL["S"]}}))
+    s = Strategy(name="x\ny", hard=s.hard, soft=s.soft, pairs=s.pairs, sevens=s.sevens,
+                 description="a 'quoted' \"text\"\nwith two lines\n", source="tab\there '''")
+    text = dumps_strategy(s)
+    assert strategies_equal(loads_strategy(text), s)
+    assert "11     Ds  Ds" in text and "4-10 " in text
+
+
+def test_dumps_refuses_tables_the_format_cannot_say():
+    s = load_strategy("basic")
+    bad = Strategy(name="b", hard=s.hard.copy(), soft=s.soft, pairs=s.pairs, sevens=s.sevens)
+    bad.hard[21, 0] = L.H
+    with pytest.raises(StrategyError, match="row 21"):
+        dumps_strategy(bad)
+    bad = Strategy(name="b", hard=s.hard, soft=s.soft, pairs=s.hard, sevens=s.sevens)
+    with pytest.raises(StrategyError, match="shape"):
+        dumps_strategy(bad)
+    bad = Strategy(name="b", hard=s.hard, soft=s.soft, pairs=s.pairs, sevens=s.sevens + 0)
+    bad.sevens[0] = L.N
+    with pytest.raises(StrategyError, match="sevens"):
+        dumps_strategy(bad)
+
+
+# ---------------------------------------------------------------------------------------------
+# Each kind of bad file: one line naming the file, the chart, the row/column, what is allowed
+
+
+def test_missing_row():
+    msg = error_of(make({"hard": {"4-15": ALL["H"], "17-20": ALL["S"]}}))
+    assert msg == "s.toml: chart 'hard': missing row 16: needs every total 4-20"
+    msg = error_of(make({"soft": {"12": ALL["H"], "18-20": ALL["S"]}}))
+    assert "chart 'soft': missing rows 13, 14, 15, 16, 17" in msg
+    pairs = dict(GOOD["pairs"])
+    del pairs["9,9"]
+    assert "chart 'pairs': missing row 9,9" in error_of(make({"pairs": pairs}))
+    assert "chart 'sevens': missing row 7,7" in error_of(make({"sevens": {}}))
+
+
+def test_missing_cell():
+    msg = error_of(make({"hard": {"4-16": "H " * 9, "17-20": ALL["S"]}}))
+    assert msg == ("s.toml: chart 'hard', row 4-16: 9 cells, missing column A: needs one action "
+                   "for each dealer up card 2 3 4 5 6 7 8 9 10 A")
+    assert "11 cells" in error_of(make({"sevens": {"7,7": "H " * 11}}))
+
+
+def test_unknown_action():
+    msg = error_of(make({"hard": {"4-16": ALL["H"], "17-20": "S S S S S S S X S S"}}))
+    assert msg == ("s.toml: chart 'hard', row 17-20, column 9: unknown action 'X': allowed S, H, "
+                   "D, Ds, Rh, Rs")
+
+
+@pytest.mark.parametrize(
+    "charts, words",
+    [
+        ({"hard": {"4-16": "P " * 10, "17-20": ALL["S"]}},
+         "chart 'hard', row 4-16, column 2: action 'P' is not allowed in the hard chart: allowed "
+         "S, H, D, Ds, Rh, Rs"),
+        ({"soft": {"12-17": "H " * 9 + "N", "18-20": ALL["S"]}},
+         "chart 'soft', row 12-17, column A: action 'N' is not allowed in the soft chart"),
+        ({"pairs": GOOD["pairs"] | {"8,8": "S " * 10}},
+         "chart 'pairs', row 8,8, column 2: action 'S' is not allowed in the pairs chart: allowed "
+         "P, N, Pd, Rp"),
+        ({"sevens": {"7,7": "N " * 10}},
+         "chart 'sevens', row 7,7, column 2: action 'N' is not allowed in the sevens chart: "
+         "allowed S, H, D, Ds, P"),
+        ({"sevens": {"7,7": "Rh " * 10}}, "action 'Rh' is not allowed in the sevens chart"),
+    ],
+)
+def test_action_not_allowed_in_that_chart(charts, words):
+    assert words in error_of(make(charts))
+
+
+@pytest.mark.parametrize(
+    "charts, words",
+    [
+        ({"hard": {"3-16": ALL["H"], "17-20": ALL["S"]}},
+         "chart 'hard', row '3-16': out of range: allowed totals 4-21"),
+        ({"hard": {"4-16": ALL["H"], "16-20": ALL["S"]}}, "chart 'hard', row 16: given twice"),
+        ({"hard": {"4-16": ALL["H"], "17-21": "S " * 9 + "H"}},
+         "chart 'hard', row 21: 21 always stands (rule 12.1 (a)): allowed S only"),
+        ({"hard": {"four": ALL["H"]}}, "chart 'hard', row 'four': not a row"),
+        ({"soft": {"A,2": ALL["H"]}}, "write soft rows by total: A,2 is soft 13"),
+        ({"pairs": {"8,9": ALL["N"]}}, "chart 'pairs', row '8,9': not a pair row: allowed A,A"),
+        ({"pairs": GOOD["pairs"] | {"8,8 ": ALL["N"]}}, "row 8,8: given twice"),
+        ({"sevens": {"8,8": ALL["H"]}}, "chart 'sevens', row '8,8': not the sevens row"),
+    ],
+)
+def test_bad_rows(charts, words):
+    assert words in error_of(make(charts))
+
+
+def test_bad_header_and_empty_chart():
+    text = make().replace(HEADER, "   2 3 4 5 6 7 8 9 A 10", 1)
+    assert "chart 'hard': the first line must name the dealer's up cards" in error_of(text)
+    text = make(drop=("soft",)) + 'soft = """\n# nothing\n"""\n'
+    assert "chart 'soft' is empty" in error_of(text)
+    assert "key 'soft' must be a multi-line string chart" in error_of(
+        make(drop=("soft",)) + "soft = 3\n")
+
+
+def test_bad_keys():
+    assert error_of(make(head='insurance = false\neven_money = false\nnme = "x"\n')) == (
+        "s.toml: unknown key 'nme': did you mean 'name'?")
+    assert "missing key even_money" in error_of(make(head="insurance = false\n"))
+    assert "missing keys insurance, even_money, sevens" in error_of(make(head="",
+                                                                         drop=("sevens",)))
+    assert "key 'insurance' must be true or false" in error_of(
+        make(head='insurance = "no"\neven_money = false\n'))
+    assert "key 'name' must be a string" in error_of(
+        make(head="name = 1\ninsurance = false\neven_money = false\n"))
+
+
+def test_malformed_files(tmp_path):
+    msg = error_of("insurance = false\nhard = ", "m.toml")
+    assert msg.startswith("m.toml: line 2 (end of file): not valid TOML")
+    msg = error_of("insurance = false\nhard = = 3\n", "m.toml")
+    assert msg.startswith("m.toml: line 2, column 8: not valid TOML")
+    with pytest.raises(StrategyError, match=r"nope\.toml: no such strategy file"):
+        load_strategy(tmp_path / "nope.toml")
+    bad = tmp_path / "bad.toml"
+    bad.write_bytes(b"name = 'x'\n\xff\n")
+    with pytest.raises(StrategyError, match=r"bad\.toml: line 2: not valid UTF-8"):
+        load_strategy(bad)
+    with pytest.raises(StrategyError) as info:
+        load_strategy("bassic")
+    assert str(info.value) == ("unknown strategy 'bassic': allowed a shipped strategy (basic, "
+                               "insurance-taker, mimic-dealer, never-bust) or the path of a .toml "
+                               "strategy file")
+
+
+@settings(max_examples=200)
+@given(st.text(max_size=120))
+def test_any_text_gives_a_strategy_or_strategy_error(text):
+    try:
+        loads_strategy(text, "p")
+    except StrategyError as err:
+        assert str(err).startswith("p: ") and "\n" not in str(err)
+
+
+@settings(max_examples=100)
+@given(st.lists(st.sampled_from(["S", "H", "D", "Ds", "P", "N", "X", "Rp", "", "S S"]),
+                min_size=10, max_size=10))
+def test_random_cells_give_a_strategy_or_strategy_error(cells):
+    try:
+        loads_strategy(make({"sevens": {"7,7": " ".join(cells)}}), "p")
+    except StrategyError as err:
+        assert "chart 'sevens'" in str(err)
