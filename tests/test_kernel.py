@@ -1,0 +1,406 @@
+"""The numba kernel and the engine: random numbers, the lazy shuffle, the cut card, determinism,
+tally merging, and hand-built stacked shoes checked to the tenth (one test per rule).
+
+Statistical checks use fixed seeds and a stated tolerance: chi-square below the 0.999 quantile
+of its distribution.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from helpers import basic_strategy, box_view, deal, make_strategy, round_view, shoe
+
+from simulator import engine
+from simulator import kernel as K
+from simulator import layout as L
+from simulator.rules import Rules
+
+NZ = Rules()
+MIMIC = make_strategy()  # hit below 17, stand 17+
+STATE = np.array([0x123456789ABCDEF, 0xFEDCBA987654321, 42, 7], dtype=np.uint64)
+MASK64 = (1 << 64) - 1
+
+# 0.999 quantiles of chi-square with df degrees of freedom.
+CHI2_999 = {2: 13.816, 9: 27.877, 36: 67.985, 51: 87.968}
+
+
+def _chi2(counts, expected) -> float:
+    counts = np.asarray(counts, dtype=float)
+    return float(((counts - expected) ** 2 / expected).sum())
+
+
+def _py_xoshiro(state, n):
+    """xoshiro256** written out in plain Python integers (Blackman and Vigna)."""
+    s = [int(x) for x in state]
+    out = []
+
+    def rotl(x, k):
+        return ((x << k) | (x >> (64 - k))) & MASK64
+
+    for _ in range(n):
+        out.append(rotl((s[1] * 5) & MASK64, 7) * 9 & MASK64)
+        t = (s[1] << 17) & MASK64
+        s[2] ^= s[0]
+        s[3] ^= s[1]
+        s[1] ^= s[2]
+        s[0] ^= s[3]
+        s[2] ^= t
+        s[3] = rotl(s[3], 45)
+    return out
+
+
+def _one(cards_, rules=NZ, strategies=MIMIC, cut=None):
+    recs = K.play_stacked(cards_, rules, strategies, cut=cut)
+    assert recs.shape[0] == 1, f"expected one complete round, got {recs.shape[0]}"
+    return round_view(recs[0]), box_view(recs[0], 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# Random numbers
+def test_xoshiro_matches_plain_python():
+    got = K._next_u64_many(STATE, 50)
+    assert [int(x) for x in got] == _py_xoshiro(STATE, 50)
+
+
+@pytest.mark.parametrize("n", [10, 37])
+def test_bounded_draws_are_uniform(n):
+    draws = K._draw_bounded_many(STATE, n, 200_000)
+    assert draws.min() == 0 and draws.max() == n - 1
+    counts = np.bincount(draws, minlength=n)
+    assert _chi2(counts, draws.size / n) < CHI2_999[n - 1]
+
+
+def test_bounded_draw_rejection_removes_the_bias():
+    # n = 3 * 2**30: a bare multiply-shift gives residues 0 mod 3 half the time (2 of every 4
+    # 32-bit inputs); the rejection step makes the three residues exactly equally likely.
+    n = 3 * 2**30
+    draws = K._draw_bounded_many(STATE, n, 90_000)
+    assert draws.min() >= 0 and draws.max() < n
+    counts = np.bincount(draws % 3, minlength=3)
+    assert _chi2(counts, draws.size / 3) < CHI2_999[2]
+
+
+# ---------------------------------------------------------------------------------------------
+# The lazy shuffle
+@pytest.mark.parametrize("decks", [1, 6])
+def test_lazy_deal_of_a_full_shoe_is_a_permutation(decks):
+    for seed in range(5):
+        dealt = K._deal_shoe(engine.chunk_state(seed, 0), decks)
+        assert np.array_equal(np.sort(dealt), np.sort(np.tile(np.arange(52), decks)))
+
+
+def test_lazy_deal_positions_are_uniform():
+    # First and last card of 5,200 one-deck shoes: every code equally likely (100 expected each).
+    first = np.empty(5200, np.int64)
+    last = np.empty(5200, np.int64)
+    for i in range(5200):
+        dealt = K._deal_shoe(engine.chunk_state(99, i), 1)
+        first[i], last[i] = dealt[0], dealt[-1]
+    for sample in (first, last):
+        assert _chi2(np.bincount(sample, minlength=52), 100.0) < CHI2_999[51]
+
+
+# ---------------------------------------------------------------------------------------------
+# Simulation mode: shuffles, determinism, merging, agreement with the stacked mode
+def _sim(rules, strategies, n, state=STATE):
+    return K.simulate_chunk(rules.to_params(), K.stack_for(rules, strategies), n, state)
+
+
+def _sim_trace(rules, strategies, n, state=STATE):
+    """The chunk's tally and the cards of its rounds in dealing order."""
+    p = rules.to_params()
+    tables = K.stack_for(rules, strategies)
+    tally = np.zeros(L.N_TALLY, np.int64)
+    trace = np.full(n * 60, -1, np.int8)
+    status = K._simulate_chunk(p, *tables, n, np.array(state, np.uint64), tally, trace)
+    assert status == 0
+    return tally, trace[trace >= 0]
+
+
+def test_every_round_shuffle_shuffles_every_round():
+    t = _sim(NZ.replace(shuffle="every-round"), MIMIC, 2000)
+    assert t[L.T_SHUFFLES] == t[L.T_ROUNDS] == 2000
+
+
+@pytest.mark.parametrize("penetration", [0.25, 0.5, 0.75, 0.9])
+def test_cut_card_rule_7_1_rounds_per_shoe(penetration):
+    # Replay the simulated rounds in stacked mode to learn each round's card count, then apply
+    # 7.1 in plain Python: a new shoe starts before a round when pos >= cut.
+    rules = NZ.replace(penetration=penetration, boxes=2)
+    tally, trace = _sim_trace(rules, MIMIC, 3000)
+    recs = K.play_stacked(trace, rules, MIMIC)
+    assert recs.shape[0] == 3000
+    shuffles, pos, rounds_per_shoe = 0, None, []
+    for n_cards in recs[:, L.R_CARDS]:
+        if pos is None or pos >= rules.cut:
+            shuffles += 1
+            pos = 0
+            rounds_per_shoe.append(0)
+        pos += n_cards
+        rounds_per_shoe[-1] += 1
+    assert tally[L.T_SHUFFLES] == shuffles
+    assert tally[L.T_CARDS_DEALT] == recs[:, L.R_CARDS].sum()
+    # Rounds per shoe grow with the cut: about cut / (cards per round).
+    per_round = recs[:, L.R_CARDS].mean()
+    assert abs(np.mean(rounds_per_shoe[:-1]) - rules.cut / per_round) < 1.5
+
+
+def test_cut_card_at_one_card_shuffles_every_round():
+    t = _sim(NZ.replace(penetration=1 / 312), MIMIC, 500)
+    assert t[L.T_SHUFFLES] == 500
+
+
+def test_simulation_tally_equals_its_rounds_replayed_in_stacked_mode():
+    rules = NZ.replace(boxes=3, surrender="late")
+    strategies = [basic_strategy(), basic_strategy(insurance=True, even_money=True), MIMIC]
+    tally, trace = _sim_trace(rules, strategies, 4000)
+    recs = K.play_stacked(trace, rules, strategies)
+    assert recs.shape[0] == 4000
+    box = recs[:, L.R_FIXED:].reshape(4000, 3, L.R_BOX)
+    main, ins = box[:, :, L.B_MAIN], box[:, :, L.B_INS]
+    assert tally[L.T_MAIN_SUM] == main.sum()
+    assert tally[L.T_MAIN_SQ] == (main**2).sum()
+    assert tally[L.T_TOTAL_SUM] == (main + ins).sum()
+    assert tally[L.T_RTOTAL_SQ] == ((main + ins).sum(axis=1) ** 2).sum()
+    assert tally[L.T_INS_SUM] == ins.sum()
+    for t_idx, b_idx in [(L.T_HANDS, L.B_HANDS), (L.T_WINS, L.B_WINS), (L.T_LOSSES, L.B_LOSSES),
+                         (L.T_PUSHES, L.B_PUSHES), (L.T_DOUBLES, L.B_DOUBLES),
+                         (L.T_BUSTS, L.B_BUSTS), (L.T_SURRENDERS, L.B_SURRENDERS),
+                         (L.T_PLAYER_BJ, L.B_BJ), (L.T_INS_TAKEN, L.B_INS_TAKEN),
+                         (L.T_EM_TAKEN, L.B_EVEN_MONEY), (L.T_SS_SUM, L.B_SS)]:
+        assert tally[t_idx] == box[:, :, b_idx].sum(), L.TALLY_NAMES[t_idx]
+    for line in range(6):
+        assert tally[L.T_SS_A + line] == (box[:, :, L.B_SS_LINE] == line).sum()
+    assert tally[L.T_DEALER_BJ] == recs[:, L.R_DEALER_BJ].sum()
+    assert tally[L.T_CARDS_DEALT] == recs[:, L.R_CARDS].sum()
+    assert tally[L.T_HANDS] == tally[L.T_WINS] + tally[L.T_LOSSES] + tally[L.T_PUSHES]
+    assert tally[L.T_SPLITS] == tally[L.T_HANDS] - tally[L.T_BOX_ROUNDS]
+
+
+def test_mid_round_exhaustion_deals_from_reshuffled_discards():
+    # One deck, seven boxes, cut card at the very end: rounds regularly run out of cards.
+    rules = NZ.replace(decks=1, penetration=1.0, boxes=7)
+    t = _sim(rules, MIMIC, 3000)
+    assert t[L.T_ROUNDS] == 3000
+    assert t[L.T_SHUFFLES] > t[L.T_CARDS_DEALT] // 52  # fallbacks add shuffles
+    assert t[L.T_HANDS] == t[L.T_WINS] + t[L.T_LOSSES] + t[L.T_PUSHES]
+
+
+def test_same_seed_same_tally_and_different_seed_differs():
+    a = _sim(NZ, MIMIC, 5000, engine.chunk_state(5, 0))
+    b = _sim(NZ, MIMIC, 5000, engine.chunk_state(5, 0))
+    c = _sim(NZ, MIMIC, 5000, engine.chunk_state(6, 0))
+    assert np.array_equal(a, b)
+    assert not np.array_equal(a, c)
+
+
+def test_engine_result_does_not_depend_on_workers_and_chunks_merge_exactly():
+    rules = NZ.replace(boxes=2)
+    one = engine.run(rules, MIMIC, 25_000, seed=3, chunk_rounds=10_000, workers=1)
+    two = engine.run(rules, MIMIC, 25_000, seed=3, chunk_rounds=10_000, workers=2)
+    assert np.array_equal(one, two)
+    parts = [_sim(rules, MIMIC, n, engine.chunk_state(3, i)) for i, n in enumerate((10_000, 10_000, 5_000))]
+    assert np.array_equal(one, sum(parts))
+    assert one[L.T_ROUNDS] == 25_000 and one[L.T_BOX_ROUNDS] == 50_000
+
+
+def test_engine_progress_and_early_close():
+    seen = []
+    engine.run(NZ, MIMIC, 3_000, seed=1, chunk_rounds=1_000, workers=2,
+               progress=lambda n, t: seen.append((n, int(t[L.T_ROUNDS]))))
+    assert seen == [(1000, 1000), (2000, 2000), (3000, 3000)]
+    chunks = engine.iter_chunks(NZ, MIMIC, 10**10, seed=1, chunk_rounds=100, workers=2)
+    i, n, tally = next(chunks)
+    assert n == 100 and tally[L.T_ROUNDS] == 100
+    chunks.close()  # must return promptly: 10**8 chunks are never created
+
+
+def test_bad_input_raises_value_error():
+    with pytest.raises(ValueError):
+        K.simulate_chunk(NZ.to_params()[:5], K.stack_for(NZ, MIMIC), 10, STATE)
+    with pytest.raises(ValueError):
+        K.simulate_chunk(NZ.to_params(), K.stack_for(NZ, MIMIC), 10, np.zeros(4, np.uint64))
+    with pytest.raises(ValueError):
+        K.play_stacked([0, 52], NZ, MIMIC)
+    with pytest.raises(ValueError):
+        K.play_stacked([0, 1, 2], NZ.replace(boxes=2), [MIMIC, MIMIC, MIMIC])
+
+
+def test_house_edge_of_mimic_the_dealer_is_plausible():
+    # Mimicking the dealer gives up about 5.5%; with integer money the edge is exact per round.
+    t = engine.run(NZ, MIMIC, 200_000, seed=11, chunk_rounds=100_000, workers=2)
+    edge = -t[L.T_TOTAL_SUM] / t[L.T_BOX_ROUNDS] / L.UNIT
+    assert 0.035 < edge < 0.075
+
+
+# ---------------------------------------------------------------------------------------------
+# Stacked mode: hand-built shoes, one rule each
+def test_deal_order_and_equal_totals_stand_off_4_1():
+    r, b = _one(deal(["Tc 7d"], up="9h", then="8s"))
+    assert (r.cards, r.dealer_cards, r.dealer_total, r.dealer_bj) == (4, 2, 17, 0)
+    assert (b.main, b.hands, b.pushes, b.ss_line, b.ss) == (0, 1, 1, 5, -1)
+
+
+def test_blackjack_against_small_card_paid_at_once_dealer_draws_nothing_8_2():
+    r, b = _one(deal(["As Kd"], up="5h"))
+    assert (r.cards, r.dealer_cards, b.main, b.bj, b.wins) == (3, 1, 15, 1, 1)
+
+
+def test_blackjack_against_ten_waits_for_the_second_card_8_2():
+    r, b = _one(deal(["As Kd"], up="Th", then="Ac"))
+    assert (r.dealer_bj, r.dealer_cards, b.main, b.pushes) == (1, 2, 0, 1)
+    r, b = _one(deal(["As Kd"], up="Th", then="5c"))
+    assert (r.dealer_bj, r.dealer_cards, r.dealer_total, b.main) == (0, 2, 15, 15)
+
+
+def test_blackjack_pays_six_to_five():
+    _, b = _one(deal(["As Kd"], up="5h"), NZ.replace(blackjack_pays=1.2))
+    assert b.main == 12
+
+
+def test_forced_draw_on_eleven_or_less_12_1_d():
+    stand_all = make_strategy(hard={t: "S" for t in range(4, 22)})
+    r, b = _one(deal(["2c 3d"], up="Th", then="4h 9s 8c"), strategies=stand_all)
+    assert (r.cards, r.dealer_total, b.main, b.pushes) == (6, 18, 0, 1)
+
+
+def test_split_current_hand_gets_its_card_at_once_11():
+    strat = make_strategy(pairs={"8": "P"}, hard={t: "S" for t in range(12, 17)})
+    r, b = _one(deal(["8c 8d"], up="6h", then="3s Tc 5d Th 9c"), strategies=strat)
+    # hand 1: 8 3 T = 21; hand 2: 8 5 = 13; dealer 6 T 9 busts.
+    assert (r.cards, r.dealer_cards, r.dealer_total) == (8, 3, 25)
+    assert (b.hands, b.main, b.wins, b.doubles) == (2, 20, 2, 0)
+
+
+def test_double_after_split_10():
+    strat = make_strategy(pairs={"8": "P"}, hard={11: "D", **{t: "S" for t in range(12, 17)}})
+    r, b = _one(deal(["8c 8d"], up="6h", then="3s Tc 5d Th 9c"), strategies=strat)
+    assert (b.hands, b.doubles, b.main) == (2, 1, 30)
+    r, b = _one(deal(["8c 8d"], up="6h", then="3s Tc 5d Th 9c"),
+                NZ.replace(double_after_split=False), strat)
+    assert (b.doubles, b.main) == (0, 20)  # the 11 hits instead: 8 3 T = 21 either way
+
+
+def test_double_on_hard_excludes_soft_hands_10():
+    strat = make_strategy(soft={17: "D"})
+    cards_ = deal(["Ac 6d"], up="6h", then="4s Th 8c")
+    # hard-only doubling: soft 17 may not double, D means hit: A 6 4 = 21; dealer 6 T 8 busts.
+    r, b = _one(cards_, strategies=strat)
+    assert (b.doubles, b.main, r.cards) == (0, 10, 6)
+    r, b = _one(cards_, NZ.replace(double_on="any"), strat)
+    assert (b.doubles, b.main, r.cards) == (1, 20, 6)
+
+
+@pytest.mark.parametrize(
+    "rule, main", [("all", -30), ("original-and-busted", -20), ("original", -10)]
+)
+def test_dealer_blackjack_against_split_and_doubled_hands(rule, main):
+    strat = make_strategy(pairs={"8": ("P")}, hard={11: "D"})
+    cards_ = deal(["8c 8d"], up="Th", then="3s Tc 6h Kc As")
+    # hand 1: 8 3 doubled, T = 21; hand 2: 8 6 hits K, busts; dealer T A = blackjack.
+    r, b = _one(cards_, NZ.replace(dealer_blackjack_takes=rule), strat)
+    assert (r.dealer_bj, b.hands, b.doubles, b.busts, b.main) == (1, 2, 1, 1, main)
+
+
+def test_dealer_does_not_draw_when_every_box_busted_12_4():
+    r, b = _one(deal(["Tc 6d"], up="7h", then="9s"))
+    assert (r.cards, r.dealer_cards, r.dealer_total, b.main, b.busts) == (4, 1, 7, -10, 1)
+    r, b = _one(deal(["Tc 6d"], up="7h", then="9s Tc"), NZ.replace(dealer_draws_when_no_live_box=True))
+    assert (r.cards, r.dealer_cards, r.dealer_total) == (5, 2, 17)
+
+
+def test_insurance_wins_on_a_ten_9():
+    insure = make_strategy(insurance=True)
+    r, b = _one(deal(["Tc 9d"], up="Ah", then="Kc"), strategies=insure)
+    assert (r.dealer_bj, b.ins_taken, b.ins, b.main) == (1, 1, 10, -10)
+    r, b = _one(deal(["Tc 9d"], up="Ah", then="7c"), strategies=insure)
+    assert (r.dealer_total, b.ins, b.main) == (18, -5, 10)
+
+
+def test_even_money_settles_at_once_8_3():
+    em = make_strategy(even_money=True)
+    r, b = _one(deal(["As Kd"], up="Ah"), strategies=em)
+    assert (r.cards, r.dealer_cards, b.main, b.even_money, b.wins) == (3, 1, 10, 1, 1)
+
+
+def test_super_sevens_lines_14():
+    hit = make_strategy(sevens={"*": "H"})
+    r, b = _one(deal(["7h 7h"], up="9c", then="7h Tc"), strategies=hit)
+    assert (b.ss_line, b.ss, b.main) == (4, 5000, 10)  # (e): 21 beats 19
+    r, b = _one(deal(["7h 7d"], up="9c", then="7s Tc"), strategies=hit)
+    assert (b.ss_line, b.ss) == (3, 500)  # (d)
+    r, b = _one(deal(["7h 7d"], up="9c", then="5s Tc"), strategies=hit)
+    assert (b.ss_line, b.ss) == (1, 50)  # (b): third card not a seven
+    split = make_strategy(sevens={"*": "P"})
+    r, b = _one(deal(["7h 7h"], up="9c", then="Tc Td 9s"), strategies=split)
+    assert (b.ss_line, b.ss, b.hands, b.main) == (2, 100, 2, -20)  # (c) at once (14.4)
+    r, b = _one(deal(["7h 3h"], up="9c", then="8c 9s"))
+    assert (b.ss_line, b.ss) == (0, 3)  # (a)
+    r, b = _one(deal(["Th 7h"], up="9c", then="9s"), NZ.replace(super_sevens=False))
+    assert (b.ss_line, b.ss) == (-1, 0)
+
+
+def test_peek_game_dealer_blackjack_ends_the_round():
+    rules = NZ.replace(hole_card="peek")
+    cards_ = shoe(deal(["Tc 9d"], up="Ah", hole="Kc"), deal(["Tc 9d"], up="5h", hole="Kc", then="Kd"))
+    recs = K.play_stacked(cards_, rules, MIMIC)
+    assert recs.shape[0] == 2
+    r, b = round_view(recs[0]), box_view(recs[0], 0)
+    assert (r.cards, r.dealer_cards, r.dealer_bj, b.main) == (4, 2, 1, -10)
+    r, b = round_view(recs[1]), box_view(recs[1], 0)
+    assert (r.cards, r.dealer_cards, r.dealer_total, b.main) == (5, 3, 25, 10)
+
+
+def test_late_surrender_no_hole_loses_all_to_a_dealer_blackjack():
+    rules = NZ.replace(surrender="late")
+    strat = make_strategy(hard={16: "Rh"})
+    r, b = _one(deal(["Tc 6d"], up="Th", then="5c"), rules, strat)
+    assert (r.dealer_cards, b.main, b.surrenders, b.losses) == (2, -5, 1, 1)
+    r, b = _one(deal(["Tc 6d"], up="Th", then="Ac"), rules, strat)
+    assert (r.dealer_bj, b.main) == (1, -10)
+    r, b = _one(deal(["Tc 6d"], up="7h", then="5c"), rules, strat)
+    assert (r.dealer_cards, b.main) == (1, -5)  # nothing depends on the dealer's card
+
+
+def test_early_surrender_is_settled_whatever_the_dealer_has():
+    rules = NZ.replace(surrender="early")
+    strat = make_strategy(hard={16: "Rh"})
+    r, b = _one(deal(["Tc 6d"], up="Th", then="Ac"), rules, strat)
+    assert (r.cards, r.dealer_cards, b.main, b.surrenders) == (3, 1, -5, 1)
+
+
+def test_split_aces_get_one_card_each_and_21_is_not_blackjack_11():
+    strat = make_strategy(pairs={"A": "P"})
+    r, b = _one(deal(["Ac Ad"], up="6h", then="Kc 5d Th Ts"), strategies=strat)
+    assert (r.cards, b.hands, b.bj, b.main, b.wins) == (7, 2, 0, 20, 2)
+    # Resplit aces when allowed.
+    rules = NZ.replace(resplit_aces=True)
+    r, b = _one(deal(["Ac Ad"], up="6h", then="As Kc 5d 9h Th Ts"), rules, strat)
+    assert (b.hands, r.cards) == (3, 9)
+
+
+def test_boxes_play_in_order_each_with_its_own_strategy_13():
+    stand = make_strategy(hard={t: "S" for t in range(12, 22)})
+    cards_ = deal(["Tc 6d", "Tc 6h"], up="7h", then="5s Th")
+    recs = K.play_stacked(cards_, NZ.replace(boxes=2), [MIMIC, stand])
+    r, b1, b2 = round_view(recs[0]), box_view(recs[0], 0), box_view(recs[0], 1)
+    # box 1 hits 16 -> 21; box 2 stands 16; dealer 7 T = 17.
+    assert (r.cards, r.dealer_total, b1.main, b2.main) == (7, 17, 10, -10)
+
+
+def test_dealer_hits_soft_17_12_3():
+    cards_ = deal(["Tc 8d"], up="6h", then="Ac 3s")
+    r, b = _one(cards_)
+    assert (r.cards, r.dealer_total, b.main) == (4, 17, 10)
+    r, b = _one(cards_, NZ.replace(dealer_hits_soft_17=True))
+    assert (r.cards, r.dealer_total, b.main) == (5, 20, -10)
+
+
+def test_incomplete_round_and_cut_in_stacked_mode():
+    round1 = deal(["Tc 7d"], up="9h", then="8s")
+    assert K.play_stacked(shoe(round1, "Tc 9h"), NZ, MIMIC).shape[0] == 1  # round 2 incomplete
+    two = shoe(round1, round1)
+    assert K.play_stacked(two, NZ, MIMIC).shape[0] == 2
+    assert K.play_stacked(two, NZ, MIMIC, cut=4).shape[0] == 1  # pos 4 >= cut: stop
+    assert K.play_stacked(two, NZ, MIMIC, cut=3).shape[0] == 1
