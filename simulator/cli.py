@@ -367,7 +367,7 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
     rules, _ = _load_rules(rules_path, overrides, boxes, super_sevens)
     strategies, names = _load_strategies(strategy_names, rules.boxes)
     if cards_path == "-":
-        stacked = cards_mod.parse_cards(click.get_text_stream("stdin").read(), source="<stdin>")
+        stacked = cards_mod.parse_cards(sys.stdin.read(), source="<stdin>")
     else:
         stacked = cards_mod.read_cards(cards_path)
     results = reference.play_stacked(stacked, rules, strategies, cut=cut)
