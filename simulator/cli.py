@@ -320,10 +320,13 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         "timing": {
             "seconds": seconds,
             "rounds_per_second": done / seconds if seconds > 0 else None,
-            "workers": workers,
+            "workers": workers or os.cpu_count(),
         },
     }
     _emit(report.render(summary, fmt, meta), output)
+    if not quiet:
+        rate = meta["timing"]["rounds_per_second"] or 0
+        click.echo(f"bjsim: {done:,} rounds in {seconds:.2f} s ({rate:,.0f} rounds/s)", err=True)
     if partial:
         click.echo(f"bjsim: interrupted: partial result of {done:,} rounds", err=True)
         ctx.exit(130)
