@@ -1,4 +1,4 @@
-"""The reference game: slow, readable, pure-Python blackjack of the New Zealand Gazette 1994 No. 112.
+"""The reference game: slow, readable, pure-Python blackjack of NZ Gazette 1994 No. 112.
 
 This is the oracle the kernel is tested against (both play the same stacked shoes and must write
 identical per-round records) and the engine of ``bjsim replay``, so it says *why* it does what it
@@ -154,7 +154,9 @@ def dealer_should_draw(cards, hits_soft_17: bool) -> bool:
     return total == 17 and hits_soft_17 and is_soft(cards)
 
 
-def can_split(cards, hands_in_box: int, declined: bool, aces_split_before: bool, rules: Rules) -> bool:
+def can_split(
+    cards, hands_in_box: int, declined: bool, aces_split_before: bool, rules: Rules
+) -> bool:
     """May this two-card hand be split now? (rules 11, 11 (b), 11.5)
 
     A pair may be split while the box has fewer than ``max_hands`` hands (rule 11: at most three
@@ -195,10 +197,14 @@ def can_double(cards, split_hand: bool, split_aces: bool, rules: Rules) -> bool:
         return 9 <= total <= 11
     if rules.double_on == "10-11":
         return 10 <= total <= 11
-    raise ValueError(f"rules: key 'double_on' = {rules.double_on!r}: allowed any, hard, 9-11, 10-11")
+    raise ValueError(
+        f"rules: key 'double_on' = {rules.double_on!r}: allowed any, hard, 9-11, 10-11"
+    )
 
 
-def settle(player_cards, wager: int, player_blackjack: bool, dealer_cards, bj_win: int) -> tuple[int, str, str]:
+def settle(
+    player_cards, wager: int, player_blackjack: bool, dealer_cards, bj_win: int
+) -> tuple[int, str, str]:
     """Settle one unbusted hand against the dealer's finished hand (rules 4.1, 8.2, 11.6).
 
     Returns ``(net in tenths, why, rule)``. A dealer blackjack is handled by the caller (it
@@ -393,7 +399,8 @@ class _Round:
         self.ins_win = int(round(rules.insurance_pays * L.INSURANCE_STAKE))
         self.peek = rules.hole_card == "peek"
         self.boxes = [
-            BoxResult(index=i, strategy=s.name, ss_bet=bool(rules.super_sevens)) for i, s in enumerate(strategies)
+            BoxResult(index=i, strategy=s.name, ss_bet=bool(rules.super_sevens))
+            for i, s in enumerate(strategies)
         ]
         self.dealer_bj = False
 
@@ -428,7 +435,9 @@ class _Round:
         hand.settled = True
         hand.outcome = "win" if net > 0 else "loss" if net < 0 else "push"
         if what is None:
-            what = {"win": "wins", "loss": "loses", "push": "stands off"}[hand.outcome] + f" {units(net)}"
+            what = {"win": "wins", "loss": "loses", "push": "stands off"}[
+                hand.outcome
+            ] + f" {units(net)}"
         self.log(self.who(box, hi), what, outcome_why, rule)
 
     # --- the round --------------------------------------------------------------------------
@@ -465,7 +474,12 @@ class _Round:
         self.log("dealer", f"up card {card_token(self.up)}", "", "dealing")
         if self.peek:
             self.dealer.append(self.draw())
-            self.log("dealer", "takes a hole card", "peek game (variant): hole card dealt at once", "hole_card = peek")
+            self.log(
+                "dealer",
+                "takes a hole card",
+                "peek game (variant): hole card dealt at once",
+                "hole_card = peek",
+            )
 
     @staticmethod
     def describe(cards) -> str:
@@ -477,21 +491,30 @@ class _Round:
     def offer_even_money_and_insurance(self) -> None:
         if card_value(self.up) != 1:
             return
-        for box, strategy in zip(self.boxes, self.strategies):
+        for box, strategy in zip(self.boxes, self.strategies, strict=True):
             if box.blackjack:
                 if strategy.even_money:
                     box.even_money = True
                     hand = box.hands[0]
                     hand.even_money = True
                     self.settle_hand(
-                        box, 0, L.UNIT, "blackjack against an ace: even money taken (strategy)", "8.3",
+                        box,
+                        0,
+                        L.UNIT,
+                        "blackjack against an ace: even money taken (strategy)",
+                        "8.3",
                         what=f"takes even money {units(L.UNIT)}",
                     )
                 else:
                     self.log(self.who(box), "declines even money", "strategy", "8.3")
             elif strategy.insurance:
                 box.insurance_stake = L.INSURANCE_STAKE
-                self.log(self.who(box), f"insures ({units(L.INSURANCE_STAKE)[1:]})", "strategy: dealer ace up", "9.3")
+                self.log(
+                    self.who(box),
+                    f"insures ({units(L.INSURANCE_STAKE)[1:]})",
+                    "strategy: dealer ace up",
+                    "9.3",
+                )
 
     # the first decision of a two-card hand (used by early surrender and by play)
     def first_decision_code(self, box, hi) -> tuple[str, int, str]:
@@ -522,7 +545,7 @@ class _Round:
         return "hard", int(strategy.hard[total, col]), f"hard {total} v {up_label(self.up)}"
 
     def sevens_row_applies(self, box, hi) -> bool:
-        """Rule 14.4 play: a Super Sevens bet up and the box's first two cards 7-7, first decision."""
+        """Rule 14.4 play: Super Sevens bet up, the box's first two cards 7-7, first decision."""
         hand = box.hands[hi]
         return (
             box.ss_bet
@@ -535,7 +558,9 @@ class _Round:
         )
 
     def split_possible(self, box, hi) -> bool:
-        return can_split(box.hands[hi].cards, len(box.hands), box.declined_split, box.aces_split, self.rules)
+        return can_split(
+            box.hands[hi].cards, len(box.hands), box.declined_split, box.aces_split, self.rules
+        )
 
     # step 3
     def early_surrender(self) -> None:
@@ -552,9 +577,12 @@ class _Round:
                 box.early_surrender = True
                 hand.surrendered = "early"
                 self.settle_hand(
-                    box, 0, -L.INSURANCE_STAKE,
-                    f"strategy: {label} = {L.ACTION_NAMES[code]}; early surrender loses half the wager",
-                    "surrender = early", what=f"surrenders early {units(-L.INSURANCE_STAKE)}",
+                    box,
+                    0,
+                    -L.INSURANCE_STAKE,
+                    f"strategy: {label} = {L.ACTION_NAMES[code]}; early surrender loses half",
+                    "surrender = early",
+                    what=f"surrenders early {units(-L.INSURANCE_STAKE)}",
                 )
 
     # step 4
@@ -566,7 +594,12 @@ class _Round:
                 if box.insurance_stake:
                     self.settle_insurance(box)
             return False
-        self.log("dealer", f"peeks: blackjack ({cards_text(self.dealer)})", "the round ends", "hole_card = peek")
+        self.log(
+            "dealer",
+            f"peeks: blackjack ({cards_text(self.dealer)})",
+            "the round ends",
+            "hole_card = peek",
+        )
         for box in self.boxes:
             if box.insurance_stake:
                 self.settle_insurance(box)
@@ -576,26 +609,42 @@ class _Round:
             if box.blackjack:
                 self.settle_hand(box, 0, 0, "blackjack against dealer blackjack", "8.2")
             else:
-                self.settle_hand(box, 0, -L.UNIT, "dealer blackjack takes the initial wager (peek game)", "4.1")
+                self.settle_hand(
+                    box, 0, -L.UNIT, "dealer blackjack takes the initial wager (peek game)", "4.1"
+                )
         return True
 
     def settle_insurance(self, box) -> None:
         second = self.dealer[1]
         if card_value(second) == 10:
             box.insurance_net = self.ins_win
-            self.log(self.who(box), f"insurance wins {units(self.ins_win)}",
-                     f"dealer's second card {card_token(second)} is ten-valued, paid {_odds(self.ins_win * 2)}", "9.5")
+            self.log(
+                self.who(box),
+                f"insurance wins {units(self.ins_win)}",
+                f"dealer's second card {card_token(second)} is ten-valued, "
+                f"paid {_odds(self.ins_win * 2)}",
+                "9.5",
+            )
         else:
             box.insurance_net = -box.insurance_stake
-            self.log(self.who(box), f"insurance loses {units(-box.insurance_stake)}",
-                     f"dealer's second card {card_token(second)} is not ten-valued", "9.6")
+            self.log(
+                self.who(box),
+                f"insurance loses {units(-box.insurance_stake)}",
+                f"dealer's second card {card_token(second)} is not ten-valued",
+                "9.6",
+            )
 
     # step 5
     def pay_blackjacks_at_once(self) -> None:
         if not self.peek and self.ten_or_ace_up:
             for box in self.boxes:
                 if box.blackjack and not box.hands[0].settled:
-                    self.log(self.who(box, 0), "blackjack waits", f"dealer's up card is {card_token(self.up)}", "8.2")
+                    self.log(
+                        self.who(box, 0),
+                        "blackjack waits",
+                        f"dealer's up card is {card_token(self.up)}",
+                        "8.2",
+                    )
             return
         for box in self.boxes:
             if box.blackjack and not box.hands[0].settled:
@@ -630,14 +679,25 @@ class _Round:
         if len(hand.cards) == 1:
             card = self.draw()
             hand.cards.append(card)
-            self.log(who, f"dealt {card_token(card)} to the split hand", self.describe(hand.cards), "11.6")
+            self.log(
+                who,
+                f"dealt {card_token(card)} to the split hand",
+                self.describe(hand.cards),
+                "11.6",
+            )
         rules = self.rules
         while True:
             total = hand_total(hand.cards)
             if total > 21:
                 hand.busted = True
-                self.settle_hand(box, hi, -hand.wager, f"busts with {total}", "12.2",
-                                 what=f"busts, loses {units(-hand.wager)}")
+                self.settle_hand(
+                    box,
+                    hi,
+                    -hand.wager,
+                    f"busts with {total}",
+                    "12.2",
+                    what=f"busts, loses {units(-hand.wager)}",
+                )
                 return
             if hand.split_aces and not rules.hit_split_aces:
                 if self.split_possible(box, hi):
@@ -646,13 +706,23 @@ class _Round:
                         continue
                     self.log(who, "stands", "split ace gets one card only", "12.1 (c)")
                     return
-                self.log(who, f"stands on {self.describe(hand.cards)}", "split ace gets one card only", "12.1 (c)")
+                self.log(
+                    who,
+                    f"stands on {self.describe(hand.cards)}",
+                    "split ace gets one card only",
+                    "12.1 (c)",
+                )
                 return
             if total == 21:
                 self.log(who, "stands on 21", "no card may be drawn on 21", "12.1 (a)")
                 return
             if hand.doubled:
-                self.log(who, f"stands on {self.describe(hand.cards)}", "a doubled hand gets one card only", "12.1 (b)")
+                self.log(
+                    who,
+                    f"stands on {self.describe(hand.cards)}",
+                    "a doubled hand gets one card only",
+                    "12.1 (b)",
+                )
                 return
             action = None
             if self.sevens_row_applies(box, hi):
@@ -687,7 +757,12 @@ class _Round:
                 hand.doubled = True
                 card = self.draw()
                 hand.cards.append(card)
-                self.log(who, f"doubles, draws {card_token(card)}: {self.describe(hand.cards)}", why, rule)
+                self.log(
+                    who,
+                    f"doubles, draws {card_token(card)}: {self.describe(hand.cards)}",
+                    why,
+                    rule,
+                )
                 continue
             # hit
             card = self.draw()
@@ -718,7 +793,10 @@ class _Round:
                 kind = "hit" if code == L.RH else "stand"
                 why += f", surrender not allowed here, so {kind}"
         else:
-            raise ValueError(f"strategy {self.strategies[box.index].name!r}: code {name} is not allowed in the {label} cell")
+            raise ValueError(
+                f"strategy {self.strategies[box.index].name!r}: code {name} "
+                f"is not allowed in the {label} cell"
+            )
         if kind == "stand" and hand_total(hand.cards) <= 11:
             kind = "hit"
             why += "; 11 or less must draw"
@@ -762,9 +840,14 @@ class _Round:
             return True
         if code == L.N:
             box.declined_split = True
-            self.log(who, "declines to split", why + "; no further split in this box this round", "11.5")
+            self.log(
+                who, "declines to split", why + "; no further split in this box this round", "11.5"
+            )
             return False
-        raise ValueError(f"strategy {strategy.name!r}: code {L.ACTION_NAMES[code]} is not allowed in the pair table")
+        raise ValueError(
+            f"strategy {strategy.name!r}: code {L.ACTION_NAMES[code]} "
+            "is not allowed in the pair table"
+        )
 
     def split(self, box, hi, why, rule) -> None:
         hand = box.hands[hi]
@@ -777,7 +860,12 @@ class _Round:
         if aces:
             box.aces_split = True
         box.hands.insert(hi + 1, new)
-        if hi == 0 and len(box.hands) == 2 and box.ss_bet and all(is_seven(c) for c in box.first_two):
+        if (
+            hi == 0
+            and len(box.hands) == 2
+            and box.ss_bet
+            and all(is_seven(c) for c in box.first_two)
+        ):
             box.sevens_split = True
         card = self.draw()
         hand.cards.append(card)
@@ -789,13 +877,22 @@ class _Round:
         hand = box.hands[hi]
         hand.surrendered = "late"
         net = -L.INSURANCE_STAKE
-        self.settle_hand(box, hi, net, why + "; late surrender loses half the wager", "surrender = late",
-                         what=f"surrenders {units(net)}")
+        self.settle_hand(
+            box,
+            hi,
+            net,
+            why + "; late surrender loses half the wager",
+            "surrender = late",
+            what=f"surrenders {units(net)}",
+        )
         if not self.peek and self.ten_or_ace_up:
             hand.settled = False  # a dealer blackjack would still take the whole wager
-            self.events[-1] = Event(self.events[-1].who, self.events[-1].what,
-                                    self.events[-1].why + " (the whole wager if the dealer makes blackjack)",
-                                    self.events[-1].rule)
+            self.events[-1] = Event(
+                self.events[-1].who,
+                self.events[-1].what,
+                self.events[-1].why + " (the whole wager if the dealer makes blackjack)",
+                self.events[-1].rule,
+            )
 
     def settle_super_sevens(self, box) -> None:
         """Rule 14.3 lines (a)-(f), 14.4 a split 7-7 paid at once."""
@@ -835,7 +932,8 @@ class _Round:
     def live_hands(self) -> bool:
         return any(
             not h.busted and not h.surrendered and not h.settled and not h.blackjack
-            for b in self.boxes for h in b.hands
+            for b in self.boxes
+            for h in b.hands
         )
 
     def second_card_needed(self) -> tuple[bool, str]:
@@ -844,14 +942,22 @@ class _Round:
                 return True, "an insurance wager is settled on it"
             for h in b.hands:
                 if not h.busted and not h.surrendered and not h.settled:
-                    return True, "a hand is still in play" if not h.blackjack else "a blackjack waits for it"
+                    return (
+                        True,
+                        "a hand is still in play"
+                        if not h.blackjack
+                        else "a blackjack waits for it",
+                    )
         if self.ten_or_ace_up:
             for b in self.boxes:
                 for h in b.hands:
                     if h.surrendered == "late":
                         return True, "a late surrender depends on a dealer blackjack"
                     if h.busted and self.rules.dealer_blackjack_takes == "original":
-                        return True, "busted wagers are returned if the dealer makes blackjack (rule original)"
+                        return (
+                            True,
+                            "busted wagers come back on a dealer blackjack (rule original)",
+                        )
         return False, ""
 
     def dealer_plays(self) -> None:
@@ -867,15 +973,25 @@ class _Round:
             card = self.draw()
             self.dealer.append(card)
             self.dealer_bj = dealer_has_blackjack(self.dealer)
-            self.log("dealer", f"second card {card_token(card)}: "
-                     + ("blackjack" if self.dealer_bj else self.describe(self.dealer)), why, "dealing; 12.4")
+            self.log(
+                "dealer",
+                f"second card {card_token(card)}: "
+                + ("blackjack" if self.dealer_bj else self.describe(self.dealer)),
+                why,
+                "dealing; 12.4",
+            )
             for box in self.boxes:
                 if box.insurance_stake:
                     self.settle_insurance(box)
             if self.dealer_bj:
                 return
         else:
-            self.log("dealer", f"turns the hole card: {self.describe(self.dealer)}", "", "hole_card = peek")
+            self.log(
+                "dealer",
+                f"turns the hole card: {self.describe(self.dealer)}",
+                "",
+                "hole_card = peek",
+            )
         if not (always or self.live_hands()):
             if dealer_should_draw(self.dealer, rules.dealer_hits_soft_17):
                 self.log("dealer", "draws no more cards", "no hand left in play", "12.4")
@@ -884,14 +1000,24 @@ class _Round:
             soft17 = hand_total(self.dealer) == 17
             card = self.draw()
             self.dealer.append(card)
-            self.log("dealer", f"draws {card_token(card)}: {self.describe(self.dealer)}",
-                     "hits soft 17" if soft17 else "draws below 17", "12.3")
+            self.log(
+                "dealer",
+                f"draws {card_token(card)}: {self.describe(self.dealer)}",
+                "hits soft 17" if soft17 else "draws below 17",
+                "12.3",
+            )
         total = hand_total(self.dealer)
         if total > 21:
             self.log("dealer", f"busts with {total}", "", "12.3")
         else:
-            self.log("dealer", f"stands on {self.describe(self.dealer)}",
-                     "hits soft 17, stands on other 17s" if rules.dealer_hits_soft_17 else "stands on all 17s", "12.3")
+            self.log(
+                "dealer",
+                f"stands on {self.describe(self.dealer)}",
+                "hits soft 17, stands on other 17s"
+                if rules.dealer_hits_soft_17
+                else "stands on all 17s",
+                "12.3",
+            )
 
     # step 8
     def settle_all(self) -> None:
@@ -905,13 +1031,20 @@ class _Round:
                     continue
                 if hand.surrendered == "late":  # no dealer blackjack: half the wager, as announced
                     hand.settled = True
-                    self.log(self.who(box, hi), "surrender stands", "dealer has no blackjack", "surrender = late")
+                    self.log(
+                        self.who(box, hi),
+                        "surrender stands",
+                        "dealer has no blackjack",
+                        "surrender = late",
+                    )
                     continue
                 if hand.busted or hand.surrendered:
                     continue
                 if not dealer_complete:
                     raise AssertionError("a hand in play but no dealer second card")
-                net, why, rule = settle(hand.cards, hand.wager, hand.blackjack, self.dealer, self.bj_win)
+                net, why, rule = settle(
+                    hand.cards, hand.wager, hand.blackjack, self.dealer, self.bj_win
+                )
                 self.settle_hand(box, hi, net, why, rule)
 
     def settle_against_dealer_blackjack(self) -> None:
@@ -925,14 +1058,24 @@ class _Round:
                 continue
             hands = box.hands
             if hands[0].surrendered == "late":
-                self.settle_hand(box, 0, -L.UNIT, "late surrender against a dealer blackjack loses the whole wager",
-                                 "surrender = late")
+                self.settle_hand(
+                    box,
+                    0,
+                    -L.UNIT,
+                    "late surrender against a dealer blackjack loses the whole wager",
+                    "surrender = late",
+                )
                 continue
             if takes == "all":
                 for hi, hand in enumerate(hands):
                     if not hand.busted:
-                        self.settle_hand(box, hi, -hand.wager, "dealer blackjack beats every unbusted hand",
-                                         "4.1; " + rule_key)
+                        self.settle_hand(
+                            box,
+                            hi,
+                            -hand.wager,
+                            "dealer blackjack beats every unbusted hand",
+                            "4.1; " + rule_key,
+                        )
             elif takes == "original-and-busted":
                 taken = False
                 for hi, hand in enumerate(hands):
@@ -946,8 +1089,13 @@ class _Round:
                             why += f", {units(returned)[1:]} returned"
                         self.settle_hand(box, hi, -L.UNIT, why, "4.1; " + rule_key)
                     else:
-                        self.settle_hand(box, hi, 0, "wager returned: the initial wager is taken once only",
-                                         rule_key)
+                        self.settle_hand(
+                            box,
+                            hi,
+                            0,
+                            "wager returned: the initial wager is taken once only",
+                            rule_key,
+                        )
             else:  # original: the box's net is exactly -1 whatever happened
                 for hi, hand in enumerate(hands):
                     if hi == 0:
@@ -991,7 +1139,7 @@ class _Round:
         return RoundResult(
             record=rec,
             start=self.start,
-            cards=[int(c) for c in self.shoe[self.start:self.pos]],
+            cards=[int(c) for c in self.shoe[self.start : self.pos]],
             dealer_cards=list(self.dealer),
             boxes=self.boxes,
             events=self.events,
@@ -1036,7 +1184,9 @@ def play_stacked(cards, rules: Rules, strategies, cut: int | None = None) -> lis
         strategies = [strategies] * rules.boxes
     strategies = list(strategies)
     if len(strategies) != rules.boxes:
-        raise ValueError(f"strategies: {len(strategies)} given for boxes = {rules.boxes}: need one per box")
+        raise ValueError(
+            f"strategies: {len(strategies)} given for boxes = {rules.boxes}: need one per box"
+        )
     if cut is None:
         cut = len(cards)
     results = []
@@ -1060,10 +1210,13 @@ def records(results: list[RoundResult], boxes: int | None = None) -> np.ndarray:
 
 
 def format_round(result: RoundResult, index: int | None = None) -> str:
-    """A readable account of one round: each box's cards, decisions and why, the dealer, settlements."""
+    """A readable account of one round: cards, decisions and why, the dealer, settlements."""
     rec = result.record
     title = "Round" if index is None else f"Round {index + 1}"
-    lines = [f"{title} (cards {result.start}-{result.start + len(result.cards) - 1}: {cards_text(result.cards)})"]
+    lines = [
+        f"{title} (cards {result.start}-{result.start + len(result.cards) - 1}: "
+        f"{cards_text(result.cards)})"
+    ]
     width = max((len(e.who) for e in result.events), default=6)
     for e in result.events:
         text = f"  {e.who:<{width}}  {e.what}"
@@ -1074,7 +1227,9 @@ def format_round(result: RoundResult, index: int | None = None) -> str:
         lines.append(text)
     dealer = cards_text(result.dealer_cards)
     dtotal = int(rec[L.R_DEALER_TOTAL])
-    dtxt = "blackjack" if rec[L.R_DEALER_BJ] else (f"{dtotal}, bust" if dtotal > 21 else str(dtotal))
+    dtxt = (
+        "blackjack" if rec[L.R_DEALER_BJ] else (f"{dtotal}, bust" if dtotal > 21 else str(dtotal))
+    )
     lines.append(f"  dealer: {dealer} ({dtxt})")
     for box in result.boxes:
         parts = []
@@ -1089,8 +1244,11 @@ def format_round(result: RoundResult, index: int | None = None) -> str:
             if h.busted:
                 tag.append("bust")
             tagtxt = f" [{', '.join(tag)}]" if tag else ""
-            parts.append(f"hand {hi + 1}: {cards_text(h.cards)} = {h.total}{tagtxt}, wager {h.wager / L.UNIT:.1f}, "
-                         f"{h.outcome or 'open'} {units(h.net)}")
+            parts.append(
+                f"hand {hi + 1}: {cards_text(h.cards)} = {h.total}{tagtxt}, "
+                f"wager {h.wager / L.UNIT:.1f}, "
+                f"{h.outcome or 'open'} {units(h.net)}"
+            )
         summary = f"  box {box.index + 1} ({box.strategy}): main {units(box.main_net)}"
         if box.insurance_stake:
             summary += f", insurance {units(box.insurance_net)}"

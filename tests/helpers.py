@@ -9,7 +9,7 @@
   from a base table plus overrides; ``basic_strategy()`` and ``random_strategy(rng)`` for the
   agreement test.
 - ``box_view(record, i)`` / ``round_view(record)``: named fields of a per-round record.
-- ``play_records(impl, cards, rules, strategies, cut)``: records of the reference game or the kernel.
+- ``play_records(impl, cards, rules, strategies, cut)``: records of the reference game or kernel.
 """
 
 from __future__ import annotations
@@ -142,8 +142,15 @@ def make_strategy(
             sevens_t[:] = L.ACTION_CODES[action]
         else:
             sevens_t[_up_col(key)] = L.ACTION_CODES[action]
-    return Strategy(name=name, hard=hard_t, soft=soft_t, pairs=pairs_t, sevens=sevens_t,
-                    insurance=insurance, even_money=even_money)
+    return Strategy(
+        name=name,
+        hard=hard_t,
+        soft=soft_t,
+        pairs=pairs_t,
+        sevens=sevens_t,
+        insurance=insurance,
+        even_money=even_money,
+    )
 
 
 # A textbook multi-deck basic strategy (stand on soft 17), enough to exercise realistic play.
@@ -184,7 +191,9 @@ _BASIC_PAIRS = {  # rows A, 2..10
 }
 
 
-def basic_strategy(insurance: bool = False, even_money: bool = False, name: str = "basic-test") -> Strategy:
+def basic_strategy(
+    insurance: bool = False, even_money: bool = False, name: str = "basic-test"
+) -> Strategy:
     """A textbook basic strategy (with surrender codes and ``Pd``), sevens row as hard 14."""
     hard_t = np.full((L.N_TOTALS, L.N_UP), L.H, dtype=np.int8)
     soft_t = np.full((L.N_TOTALS, L.N_UP), L.H, dtype=np.int8)
@@ -198,8 +207,15 @@ def basic_strategy(insurance: bool = False, even_money: bool = False, name: str 
     sevens_t = hard_t[14].copy()
     sevens_t[:] = np.where(sevens_t == L.S, L.S, L.H)
     sevens_t[[0, 1, 2, 3, 4, 5]] = L.P  # split 7-7 against 2-7 (14.4 pays at once)
-    return Strategy(name=name, hard=hard_t, soft=soft_t, pairs=pairs_t, sevens=sevens_t,
-                    insurance=insurance, even_money=even_money)
+    return Strategy(
+        name=name,
+        hard=hard_t,
+        soft=soft_t,
+        pairs=pairs_t,
+        sevens=sevens_t,
+        insurance=insurance,
+        even_money=even_money,
+    )
 
 
 def random_strategy(rng: np.random.Generator, name: str = "random") -> Strategy:
@@ -208,15 +224,35 @@ def random_strategy(rng: np.random.Generator, name: str = "random") -> Strategy:
     soft_t = rng.choice(np.array(L.HARD_ACTIONS, dtype=np.int8), size=(L.N_TOTALS, L.N_UP))
     pairs_t = rng.choice(np.array(L.PAIR_ACTIONS, dtype=np.int8), size=(L.N_PAIRS, L.N_UP))
     sevens_t = rng.choice(np.array(L.SEVENS_ACTIONS, dtype=np.int8), size=L.N_UP)
-    return Strategy(name=name, hard=hard_t.astype(np.int8), soft=soft_t.astype(np.int8),
-                    pairs=pairs_t.astype(np.int8), sevens=sevens_t.astype(np.int8),
-                    insurance=bool(rng.integers(2)), even_money=bool(rng.integers(2)))
+    return Strategy(
+        name=name,
+        hard=hard_t.astype(np.int8),
+        soft=soft_t.astype(np.int8),
+        pairs=pairs_t.astype(np.int8),
+        sevens=sevens_t.astype(np.int8),
+        insurance=bool(rng.integers(2)),
+        even_money=bool(rng.integers(2)),
+    )
 
 
 # ---------------------------------------------------------------------------------------------
 # Records
-_BOX_FIELDS = ("main", "ins", "ss", "ss_line", "hands", "doubles", "busts", "bj", "even_money",
-               "ins_taken", "surrenders", "wins", "losses", "pushes")
+_BOX_FIELDS = (
+    "main",
+    "ins",
+    "ss",
+    "ss_line",
+    "hands",
+    "doubles",
+    "busts",
+    "bj",
+    "even_money",
+    "ins_taken",
+    "surrenders",
+    "wins",
+    "losses",
+    "pushes",
+)
 _ROUND_FIELDS = ("cards", "dealer_cards", "dealer_total", "dealer_bj")
 assert len(_BOX_FIELDS) == L.R_BOX and len(_ROUND_FIELDS) == L.R_FIXED
 
@@ -237,7 +273,9 @@ def describe_record(record) -> str:
     boxes = (len(record) - L.R_FIXED) // L.R_BOX
     parts = [" ".join(f"{k}={v}" for k, v in vars(round_view(record)).items())]
     for i in range(boxes):
-        parts.append(f"box {i + 1}: " + " ".join(f"{k}={v}" for k, v in vars(box_view(record, i)).items()))
+        parts.append(
+            f"box {i + 1}: " + " ".join(f"{k}={v}" for k, v in vars(box_view(record, i)).items())
+        )
     return "\n    ".join(parts)
 
 
@@ -257,7 +295,9 @@ def play_records(impl: str, cards_, rules, strategies, cut=None) -> np.ndarray:
     if impl == "reference":
         from simulator import reference
 
-        return reference.records(reference.play_stacked(cards_, rules, strategies, cut=cut), rules.boxes)
+        return reference.records(
+            reference.play_stacked(cards_, rules, strategies, cut=cut), rules.boxes
+        )
     if impl == "kernel":
         from simulator import kernel
 

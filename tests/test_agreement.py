@@ -21,7 +21,7 @@ NZ = Rules()
 
 
 def _strategies(kind: str, boxes: int, rng: np.random.Generator):
-    """Per-box strategies: a cycle of basic, random, insurance/even-money takers and mimic-dealer."""
+    """Per-box strategies: a cycle of basic, random, insurance/even-money takers, mimic."""
     makers = {
         "basic": lambda i: basic_strategy(),
         "random": lambda i: random_strategy(rng, name=f"random-{i}"),
@@ -42,28 +42,80 @@ CASES = [
     ("nz-1box-random", NZ, "random", 8000, 2),
     ("nz-3box-mixed", NZ.replace(boxes=3), "mixed", 6000, 3),
     ("nz-7box-mixed", NZ.replace(boxes=7), "mixed", 4000, 4),
-    ("peek-late-any-h17", NZ.replace(hole_card="peek", surrender="late", double_on="any",
-                                     dealer_hits_soft_17=True, boxes=3), "mixed", 6000, 5),
-    ("peek-late-random", NZ.replace(hole_card="peek", surrender="late", boxes=3), "random", 6000, 6),
+    (
+        "peek-late-any-h17",
+        NZ.replace(
+            hole_card="peek", surrender="late", double_on="any", dealer_hits_soft_17=True, boxes=3
+        ),
+        "mixed",
+        6000,
+        5,
+    ),
+    (
+        "peek-late-random",
+        NZ.replace(hole_card="peek", surrender="late", boxes=3),
+        "random",
+        6000,
+        6,
+    ),
     ("dbj-all", NZ.replace(dealer_blackjack_takes="all", boxes=3), "random", 6000, 7),
     ("dbj-original", NZ.replace(dealer_blackjack_takes="original", boxes=3), "random", 6000, 8),
     ("one-deck", NZ.replace(decks=1, boxes=1), "random", 6000, 9),
     ("eight-decks-7box", NZ.replace(decks=8, boxes=7), "mixed", 4000, 10),
-    ("rsa-hsa-max4", NZ.replace(resplit_aces=True, hit_split_aces=True, max_hands=4, boxes=3),
-     "random", 6000, 11),
-    ("rsa-only-max4", NZ.replace(resplit_aces=True, max_hands=4, double_on="any", boxes=3),
-     "random", 6000, 12),
+    (
+        "rsa-hsa-max4",
+        NZ.replace(resplit_aces=True, hit_split_aces=True, max_hands=4, boxes=3),
+        "random",
+        6000,
+        11,
+    ),
+    (
+        "rsa-only-max4",
+        NZ.replace(resplit_aces=True, max_hands=4, double_on="any", boxes=3),
+        "random",
+        6000,
+        12,
+    ),
     ("max-hands-2", NZ.replace(max_hands=2, boxes=3), "random", 5000, 13),
     ("max-hands-1", NZ.replace(max_hands=1, boxes=3), "random", 4000, 14),
     ("super-sevens-off", NZ.replace(super_sevens=False, boxes=3), "mixed", 5000, 15),
     ("early-surrender-nohole", NZ.replace(surrender="early", boxes=3), "random", 5000, 16),
-    ("early-surrender-peek", NZ.replace(surrender="early", hole_card="peek", boxes=3), "random", 5000, 17),
+    (
+        "early-surrender-peek",
+        NZ.replace(surrender="early", hole_card="peek", boxes=3),
+        "random",
+        5000,
+        17,
+    ),
     ("late-surrender-nohole", NZ.replace(surrender="late", boxes=3), "mixed", 5000, 18),
-    ("double-9-11-no-das", NZ.replace(double_on="9-11", double_after_split=False, boxes=3), "random", 4000, 19),
-    ("double-10-11-6to5", NZ.replace(double_on="10-11", blackjack_pays=1.2, boxes=3), "random", 4000, 20),
-    ("dealer-draws-always", NZ.replace(dealer_draws_when_no_live_box=True, boxes=3), "random", 4000, 21),
-    ("insurance-3to2-orig-busted-h17", NZ.replace(insurance_pays=1.0, dealer_hits_soft_17=True, boxes=7),
-     "mixed", 3000, 22),
+    (
+        "double-9-11-no-das",
+        NZ.replace(double_on="9-11", double_after_split=False, boxes=3),
+        "random",
+        4000,
+        19,
+    ),
+    (
+        "double-10-11-6to5",
+        NZ.replace(double_on="10-11", blackjack_pays=1.2, boxes=3),
+        "random",
+        4000,
+        20,
+    ),
+    (
+        "dealer-draws-always",
+        NZ.replace(dealer_draws_when_no_live_box=True, boxes=3),
+        "random",
+        4000,
+        21,
+    ),
+    (
+        "insurance-3to2-orig-busted-h17",
+        NZ.replace(insurance_pays=1.0, dealer_hits_soft_17=True, boxes=7),
+        "mixed",
+        3000,
+        22,
+    ),
 ]
 
 

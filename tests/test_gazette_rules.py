@@ -14,7 +14,16 @@ import json
 
 import numpy as np
 import pytest
-from helpers import IMPLEMENTATIONS, box_view, cards, deal, make_strategy, play_records, round_view, shoe
+from helpers import (
+    IMPLEMENTATIONS,
+    box_view,
+    cards,
+    deal,
+    make_strategy,
+    play_records,
+    round_view,
+    shoe,
+)
 
 from simulator import reference
 from simulator.rules import Rules
@@ -244,7 +253,9 @@ def test_rule_9_1_insurance_only_against_dealer_ace(play):
 @pytest.mark.parametrize("pays, win", [(2.0, 10), (1.0, 5), (3.0, 15)])
 def test_rule_9_5_insurance_pays_key(play, pays, win):
     strat = make_strategy(insurance=True)
-    _, (b,) = one_round(play(deal(["Tc 9d"], "Ah", then="Kc"), NZ.replace(insurance_pays=pays), strat))
+    _, (b,) = one_round(
+        play(deal(["Tc 9d"], "Ah", then="Kc"), NZ.replace(insurance_pays=pays), strat)
+    )
     assert b.ins == win
 
 
@@ -267,11 +278,15 @@ def test_rule_10_double_doubles_the_wager_for_one_card(play):
     assert r.cards == 6
 
 
-@pytest.mark.parametrize("double_on, doubled", [("hard", False), ("any", True), ("9-11", False), ("10-11", False)])
+@pytest.mark.parametrize(
+    "double_on, doubled", [("hard", False), ("any", True), ("9-11", False), ("10-11", False)]
+)
 def test_rule_10_double_on_soft_two_card_total(play, double_on, doubled):
     # As 7d soft 18 says D: doubles only with double_on = any; else hits (A 7 2 = soft 20, stands)
     strat = make_strategy(soft={18: "D"})
-    r, (b,) = one_round(play(deal(["As 7d"], "6h", then="2c Ts Kc"), NZ.replace(double_on=double_on), strat))
+    r, (b,) = one_round(
+        play(deal(["As 7d"], "6h", then="2c Ts Kc"), NZ.replace(double_on=double_on), strat)
+    )
     assert (b.doubles, b.main) == ((1, 20) if doubled else (0, 10))
     assert (r.dealer_total, r.cards) == (26, 6)
 
@@ -293,13 +308,16 @@ def test_rule_10_double_on_soft_two_card_total(play, double_on, doubled):
 def test_rule_10_double_on_key_for_hard_totals(play, double_on, hard_total, box, doubled):
     strat = make_strategy(hard={hard_total: "D"}, pairs={"5": "N"})
     # the first card drawn is 2s (the double, or a hit); later cards as needed
-    _, (b,) = one_round(play(deal([box], "9h", then="2s Kh 9c 9d 8d"), NZ.replace(double_on=double_on), strat))
+    _, (b,) = one_round(
+        play(deal([box], "9h", then="2s Kh 9c 9d 8d"), NZ.replace(double_on=double_on), strat)
+    )
     assert b.doubles == int(doubled)
 
 
 @pytest.mark.parametrize("das, doubles, main", [(True, 1, 20 + 10), (False, 0, 10 + 10)])
 def test_rule_10_double_after_split_key(play, das, doubles, main):
-    # 8c 8d split; hand 1 gets 3c = 11, strategy D: doubles with DAS (draws 9d = 20), else hits 9d = 20
+    # 8c 8d split; hand 1 gets 3c = 11, strategy D: doubles with DAS (draws 9d = 20),
+    # else hits 9d = 20;
     # hand 2 gets Kh = 18 and stands; dealer Th 7c = 17
     strat = make_strategy(pairs={"8": "P"}, hard={11: "D"})
     rules = NZ.replace(double_after_split=das)
@@ -376,7 +394,8 @@ def test_rule_11_b_hit_split_aces_key(play, hsa, main, used):
 
 
 def test_rule_11_b_hit_split_aces_without_resplit_plays_aces_as_soft_12(play):
-    # hit_split_aces, no resplit: As Ac is soft 12, played from the soft table (H): draws 7c = soft 19
+    # hit_split_aces, no resplit: As Ac is soft 12, played from the soft table (H):
+    # draws 7c = soft 19;
     # hand 2 Ad 9c = soft 20; dealer 9h Tc = 19
     strat = make_strategy(pairs={"A": "P"})
     rules = NZ.replace(hit_split_aces=True)
@@ -422,7 +441,8 @@ def test_rule_11_5_no_split_after_a_declined_split(play):
 # =============================================================================================
 @pytest.mark.parametrize("box, then", [("5c 6d", "Tc 9c"), ("As 5d", "5c 9c")])
 def test_rule_12_1_a_no_card_on_21_whatever_the_strategy(play, box, then):
-    # hard 11 hits Tc = 21 / soft 16 hits 5c = soft 21; the strategy says H on 21 but the hand stands
+    # hard 11 hits Tc = 21 / soft 16 hits 5c = soft 21;
+    # the strategy says H on 21 but the hand stands
     strat = make_strategy(hard={21: "H"}, soft={21: "H"})
     r, (b,) = one_round(play(deal([box], "9h", then=then + " 2c"), strategies=strat))
     assert (b.main, b.wins) == (10, 1)
@@ -513,7 +533,9 @@ def test_rule_12_3_dealer_hits_soft_17_stands_on_hard_17(play):
     assert (r.dealer_cards, r.dealer_total) == (2, 17)
 
 
-@pytest.mark.parametrize("draws, dealer_cards, dealer_total, used", [(False, 1, 7, 4), (True, 3, 22, 6)])
+@pytest.mark.parametrize(
+    "draws, dealer_cards, dealer_total, used", [(False, 1, 7, 4), (True, 3, 22, 6)]
+)
 def test_rule_12_4_dealer_draws_when_no_live_box_key(play, draws, dealer_cards, dealer_total, used):
     rules = NZ.replace(dealer_draws_when_no_live_box=draws)
     # box busts (Tc 6d 9s); dealer 7h 5c Kd = 22 only if it completes its hand anyway
@@ -551,15 +573,19 @@ def test_dealer_blackjack_takes_key_with_double_split_and_bust(play, takes, main
     "takes, main, losses, pushes",
     [("all", -20, 2, 0), ("original-and-busted", -10, 1, 1), ("original", -10, 1, 1)],
 )
-def test_dealer_blackjack_takes_key_with_two_standing_split_hands(play, takes, main, losses, pushes):
+def test_dealer_blackjack_takes_key_with_two_standing_split_hands(
+    play, takes, main, losses, pushes
+):
     strat = make_strategy(pairs={"8": "P"})
     rules = NZ.replace(dealer_blackjack_takes=takes)
     _, (b,) = one_round(play(deal(["8c 8d"], "Th", then="Tc Td Ac"), rules, strat))
     assert (b.main, b.losses, b.pushes, b.hands) == (main, losses, pushes, 2)
 
 
-@pytest.mark.parametrize("takes, dealer_cards, main", [("original-and-busted", 1, -20), ("all", 1, -20),
-                                                        ("original", 2, -10)])
+@pytest.mark.parametrize(
+    "takes, dealer_cards, main",
+    [("original-and-busted", 1, -20), ("all", 1, -20), ("original", 2, -10)],
+)
 def test_dealer_blackjack_takes_original_returns_busted_wagers(play, takes, dealer_cards, main):
     # a doubled hand busts against a ten; only under "original" does the dealer's blackjack matter,
     # so only then is the second card (Ac) drawn
@@ -639,13 +665,17 @@ def test_surrender_late_no_hole_half_when_dealer_has_no_blackjack(play):
 
 
 def test_surrender_late_peek(play):
-    r, (b,) = one_round(play(deal(["Tc 6d"], "Th", hole="7c"), LATE.replace(hole_card="peek"), SURR16))
+    r, (b,) = one_round(
+        play(deal(["Tc 6d"], "Th", hole="7c"), LATE.replace(hole_card="peek"), SURR16)
+    )
     assert (b.main, b.surrenders, r.cards) == (-5, 1, 4)
 
 
 def test_surrender_rh_hits_when_surrender_not_offered(play):
     # no surrender: Tc 5d (Rh) hits 3s = 18, stands; dealer 9h 9c = 18
-    r, (b,) = one_round(play(deal(["Tc 5d"], "9h", then="3s 9c"), NZ, make_strategy(hard={15: "Rh"})))
+    r, (b,) = one_round(
+        play(deal(["Tc 5d"], "9h", then="3s 9c"), NZ, make_strategy(hard={15: "Rh"}))
+    )
     assert (b.surrenders, b.main, b.pushes, r.cards) == (0, 0, 1, 5)
 
 
@@ -664,11 +694,15 @@ def test_surrender_late_not_after_a_split(play):
     assert (b.surrenders, b.hands, b.main, b.wins, b.pushes) == (0, 2, 10, 1, 1)
 
 
-@pytest.mark.parametrize("surrender, main, hands, surrenders", [("late", -5, 1, 1), ("none", -20, 2, 0)])
+@pytest.mark.parametrize(
+    "surrender, main, hands, surrenders", [("late", -5, 1, 1), ("none", -20, 2, 0)]
+)
 def test_surrender_rp_pair_surrenders_else_splits(play, surrender, main, hands, surrenders):
     # 8c 8d says Rp: surrender with late surrender; otherwise split: 8c Tc, 8d Td (18 each) v 9h Kh
     strat = make_strategy(pairs={"8": "Rp"})
-    _, (b,) = one_round(play(deal(["8c 8d"], "9h", then="Tc Td Kh"), NZ.replace(surrender=surrender), strat))
+    _, (b,) = one_round(
+        play(deal(["8c 8d"], "9h", then="Tc Td Kh"), NZ.replace(surrender=surrender), strat)
+    )
     assert (b.main, b.hands, b.surrenders) == (main, hands, surrenders)
 
 
@@ -681,7 +715,9 @@ def test_surrender_rs_stands_when_not_allowed(play):
 def test_surrender_early_loses_half_even_against_dealer_blackjack(play):
     rules = EARLY.replace(boxes=2)
     # box 1 surrenders early; box 2 stands on 19 and loses to the dealer's Th Ac
-    r, (b1, b2) = one_round(play(deal(["Tc 6d", "Tc 9d"], "Th", then="Ac"), rules, [SURR16, MIMIC]), 2)
+    r, (b1, b2) = one_round(
+        play(deal(["Tc 6d", "Tc 9d"], "Th", then="Ac"), rules, [SURR16, MIMIC]), 2
+    )
     assert r.dealer_bj == 1
     assert (b1.main, b1.surrenders, b1.losses) == (-5, 1, 1)
     assert b2.main == -10
@@ -811,14 +847,18 @@ def test_rule_14_super_sevens_no_third_card_when_peek_ends_round(play):
 def test_rule_14_super_sevens_off(play):
     # no bet: line -1, net 0; 7-7 is played from the pair table (N) and hard 14 (S)
     strat = make_strategy(sevens={"*": "P"}, hard={14: "S"})
-    _, (b,) = one_round(play(deal(["7c 7d"], "Th", then="8c"), NZ.replace(super_sevens=False), strat))
+    _, (b,) = one_round(
+        play(deal(["7c 7d"], "Th", then="8c"), NZ.replace(super_sevens=False), strat)
+    )
     assert (b.ss_line, b.ss, b.hands, b.main) == (-1, 0, 1, -10)
 
 
 def test_rule_14_super_sevens_pays_key(play):
     rules = NZ.replace(super_sevens_pays=(5, 60, 120, 600, 6000))
     strat = make_strategy(sevens={"*": "H"})
-    _, (b1, b2) = one_round(play(deal(["7c Kd", "7s 7s"], "Th", then="7s 8c"), rules.replace(boxes=2), strat), 2)
+    _, (b1, b2) = one_round(
+        play(deal(["7c Kd", "7s 7s"], "Th", then="7s 8c"), rules.replace(boxes=2), strat), 2
+    )
     assert (b1.ss_line, b1.ss) == (0, 5)
     assert (b2.ss_line, b2.ss) == (4, 6000)
 
@@ -834,7 +874,12 @@ def _events(c, rules=NZ, strategies=MIMIC):
 def test_reference_events_cite_rules():
     res = _events(deal(["As Kd"], "Th", then="6c"))
     settle = [e for e in res.events if e.what.startswith("wins")]
-    assert settle and settle[0].rule == "8.2" and "3 to 2" in settle[0].why and "+1.5" in settle[0].what
+    assert (
+        settle
+        and settle[0].rule == "8.2"
+        and "3 to 2" in settle[0].why
+        and "+1.5" in settle[0].what
+    )
     stand = make_strategy(hard={t: "S" for t in range(4, 22)})
     res = _events(deal(["5c 4d"], "Th", then="2c 5h 7d"), strategies=stand)
     forced = [e for e in res.events if e.rule == "12.1 (d)"]
