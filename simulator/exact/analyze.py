@@ -1,0 +1,369 @@
+"""Whole-game figures and the derived basic strategy (rules 4.1, 8.2, 8.3, 9, 10, 11, 12.1, 14).
+
+`analyze` weights every first two cards and up card by their exact probability from the full
+shoe and plays each by a policy; `basic_strategy` derives the optimal total-dependent tables.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator import layout as L
+from simulator.exact.dealer import BJ
+from simulator.exact.player import (
+    EV, EX2, G0, MODE_ORIGINAL, N_STATS, Tables, UpCard, add_card, hand_of, hand_total,
+)
+from simulator.exact.shoe import full_shoe
+from simulator.strategy import Strategy
+
+UPS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)  # strategy column order
+
+
+def _two_card_hands(comp):
+    """Unordered two-card hands (a <= b) with their probability from ``comp``."""
+    n = comp.sum()
+    out = []
+    for a in range(1, 11):
+        for b in range(a, 11):
+            if a == b:
+                p = comp[a - 1] * (comp[a - 1] - 1) / (n * (n - 1))
+            else:
+                p = 2 * comp[a - 1] * comp[b - 1] / (n * (n - 1))
+            if p > 0:
+                out.append((a, b, p))
+    return out
+
+
+class _Box:
+    """Box-level option values for the two-card hands against one up card."""
+
+    def __init__(self, uc: UpCard):
+        self.uc = uc
+        self.rules = uc.rules
+
+    def pbj0(self, h):
+        return self.uc.p_bj(self.uc.comp(h))
+
+    def options(self, a, b, resplit=True):
+        """Box stats of each legal first decision on a non-natural hand (a, b)."""
+        uc, r = self.uc, self.rules
+        h = hand_of(a, b)
+        pbj = self.pbj0(h)
+        opts = dict(uc.two_card_options(h))
+        if uc.mode == MODE_ORIGINAL:  # the box loses exactly its initial wager to a blackjack
+            for k, s in opts.items():
+                s = s.copy()
+                s[EV] -= pbj
+                s[EX2] += pbj
+                s[G0 + BJ] -= pbj
+                opts[k] = s
+        if a == b and r.max_hands >= 2:
+            s = uc.split(a, resplit)
+            if uc.mode == MODE_ORIGINAL:
+                s = s.copy()
+                s[EV] -= pbj
+                s[EX2] += pbj
+                s[G0 + BJ] -= pbj
+            opts["split"] = s
+        if r.surrender != "none":
+            s = np.zeros(N_STATS)
+            nobj = uc.dealer(h)[:BJ]
+            if r.surrender == "early":
+                s[EV], s[EX2] = -0.5, 0.25
+                s[G0:G0 + BJ] = -0.5 * nobj
+                s[G0 + BJ] = -0.5 * pbj
+            else:  # late: in the no-hole game the whole wager is lost to a blackjack
+                s[EV] = -0.5 * (1 - pbj) - pbj
+                s[EX2] = 0.25 * (1 - pbj) + pbj
+                s[G0:G0 + BJ] = -0.5 * nobj
+                s[G0 + BJ] = -pbj
+            opts["surrender"] = s
+        return opts
+
+    def natural(self, even_money):
+        pbj = self.pbj0(hand_of(1, 10))
+        s = np.zeros(N_STATS)
+        if even_money and self.uc.up == 1:
+            s[EV], s[EX2] = 1.0, 1.0
+        else:
+            bp = self.rules.blackjack_pays
+            s[EV], s[EX2] = bp * (1 - pbj), bp * bp * (1 - pbj)
+        return s
+
+    def insurance(self, a, b, main):
+        """(EV, EX2 increment) of a half-wager insurance beside a main result ``main``."""
+        pbj = self.pbj0(hand_of(a, b))
+        win = 0.5 * self.rules.insurance_pays
+        ev = win * pbj - 0.5 * (1 - pbj)
+        e2 = win * win * pbj + 0.25 * (1 - pbj)
+        g_bj = main[G0 + BJ]
+        cross = win * g_bj - 0.5 * (main[EV] - g_bj)
+        return ev, e2 + 2 * cross
+
+    def table_choice(self, a, b, opts, tables: Tables):
+        """The option the tables take on hand (a, b) (design.md step 6)."""
+        r, uc = self.rules, self.uc
+        ui = uc.ui
+        code = None
+        if a == b and "split" in opts:
+            if a == 7 and r.super_sevens:
+                code = int(tables.sevens[ui])
+                if code == L.P:
+                    return "split"
+            else:
+                pc = int(tables.pairs[a - 1, ui])
+                if pc == L.P or (pc == L.PD and r.double_after_split):
+                    return "split"
+                if pc == L.RP:
+                    return "surrender" if _surrender_now(r) else "split"
+        if code is None:
+            code = uc.table_code(hand_of(a, b))
+        if code in (L.RH, L.RS) and "surrender" in opts:
+            return "surrender"
+        return uc.choose({k: v for k, v in opts.items() if k in ("stand", "hit", "double")},
+                         hand_of(a, b), code)
+
+
+def _surrender_now(r):
+    return r.surrender in ("late", "early")
+
+
+def _resplit(tables, p, ui, r):
+    """Whether a resplit of ``p`` is taken (the pair table's cell; optimal play: yes)."""
+    if tables is None:
+        return True
+    pc = int(tables.pairs[p - 1, ui])
+    return pc == L.P or (pc == L.PD and r.double_after_split) or pc == L.RP
+
+
+def _ups(rules, policy):
+    return {up: UpCard(rules, up, policy) for up in range(1, 11)}
+
+
+def evaluate(rules, policy, ups=None, ss_value=None):
+    """Expected return, SD per round and the per-hand option table under ``policy``.
+
+    ``policy``: a `Tables` (the kernel's semantics) or None (composition-dependent optimal play,
+    the combinatorial analyzers' convention; no insurance).
+    """
+    ups = ups or _ups(rules, policy)
+    shoe = full_shoe(rules.decks)
+    n = shoe.sum()
+    ev = ex2 = ins_ev = 0.0
+    hands = []
+    for up in range(1, 11):
+        pu = shoe[up - 1] / n
+        uc = ups[up]
+        box = _Box(uc)
+        comp = shoe.copy()
+        comp[up - 1] -= 1
+        for a, b, ph in _two_card_hands(comp):
+            w = pu * ph
+            if (a, b) == (1, 10):
+                s = box.natural(policy is not None and policy.even_money)
+                ev += w * s[EV]
+                ex2 += w * s[EX2]
+                hands.append({"up": up, "hand": (a, b), "prob": w, "choice": "blackjack",
+                              "ev": float(s[EV])})
+                continue
+            opts = box.options(a, b, _resplit(policy, a, uc.ui, rules) if a == b else True)
+            if policy is None:
+                choice = max(opts, key=lambda k: opts[k][EV])
+            else:
+                choice = box.table_choice(a, b, opts, policy)
+            s = opts[choice]
+            e, e2 = s[EV], s[EX2]
+            if policy is not None and policy.insurance and up == 1:
+                ie, ie2 = box.insurance(a, b, s)
+                pbj = box.pbj0(hand_of(a, b))
+                ins_ev += w * (0.5 * rules.insurance_pays * pbj - 0.5 * (1 - pbj))
+                e, e2 = e + ie, e2 + ie2
+            ev += w * e
+            ex2 += w * e2
+            hands.append({"up": up, "hand": (a, b), "prob": w, "choice": choice,
+                          "ev": float(s[EV]),
+                          "options": {k: float(v[EV]) for k, v in opts.items()}})
+    return {"ev": ev, "sd": float(np.sqrt(max(ex2 - ev * ev, 0.0))), "ex2": ex2,
+            "insurance_ev": ins_ev, "hands": hands}, ups
+
+
+# ---------------------------------------------------------------------------------------------
+# Basic strategy: the optimal total-dependent tables
+
+
+def _row_hands(total, soft, comp):
+    """Two-card hands of a table row, with probability: non-pairs, else the pair of that total."""
+    hands = [(a, b, p) for a, b, p in _two_card_hands(comp) if (a, b) != (1, 10)
+             and hand_total(hand_of(a, b)) == (total, soft)]
+    nonpair = [x for x in hands if x[0] != x[1]]
+    return nonpair or hands
+
+
+def _best_code(sums, hs_hit):
+    best = max(sums, key=sums.get)
+    if best == "double":
+        return L.D if hs_hit else L.DS
+    if best == "surrender":
+        return L.RH if hs_hit else L.RS
+    return L.H if hs_hit else L.S
+
+
+def derive_tables(rules, ss_values=None):
+    """Derive the total-dependent basic strategy; returns (Tables, {up: UpCard}).
+
+    Order (each step only reads rows already final): hit/stand rows hard 20..12 then soft
+    20..13, by the sum over the row's two-card hands of their exact composition-dependent
+    values with later play by the rows already set; then double/surrender codes; then pairs;
+    then the sevens row (main game plus ``super_sevens_bet`` times the Super Sevens value of the
+    play when the rule set has Super Sevens).
+    """
+    hard = np.full((L.N_TOTALS, L.N_UP), L.H, dtype=np.int8)
+    soft = np.full((L.N_TOTALS, L.N_UP), L.H, dtype=np.int8)
+    hard[21, :] = L.S
+    soft[21, :] = L.S
+    pairs = np.full((L.N_PAIRS, L.N_UP), L.N, dtype=np.int8)
+    sevens = np.full(L.N_UP, L.H, dtype=np.int8)
+    tables = Tables(hard, soft, pairs, sevens)
+    hard, soft, pairs, sevens = tables.hard, tables.soft, tables.pairs, tables.sevens
+    ups = _ups(rules, tables)
+    shoe = full_shoe(rules.decks)
+    for up in range(1, 11):
+        uc = ups[up]
+        ui = uc.ui
+        comp = shoe.copy()
+        comp[up - 1] -= 1
+        zero = (0,) * 10
+        rows = [(t, False) for t in range(20, 11, -1)] + [(t, True) for t in range(20, 12, -1)]
+        for t, is_soft in rows:  # hit / stand
+            st = ht = 0.0
+            for a, b, p in _row_hands(t, is_soft, comp):
+                h = hand_of(a, b)
+                st += p * uc.stand(h, zero, 1.0, False)[EV]
+                ht += p * uc.hit(h, zero, False)[EV]
+            (soft if is_soft else hard)[t, ui] = L.S if st >= ht else L.H
+        box = _Box(uc)
+        all_rows = [(t, False) for t in range(4, 21)] + [(t, True) for t in range(12, 21)]
+        for t, is_soft in all_rows:  # double / surrender on two cards
+            hands = _row_hands(t, is_soft, comp)
+            if not hands:
+                continue
+            sums: dict = {}
+            for a, b, p in hands:
+                opts = box.options(a, b)
+                opts.pop("split", None)
+                for k, v in opts.items():
+                    sums[k] = sums.get(k, 0.0) + p * v[EV]
+            tab = soft if is_soft else hard
+            hs_hit = tab[t, ui] == L.H
+            tab[t, ui] = _best_code(sums, hs_hit)
+        if rules.max_hands >= 2:  # pairs
+            for pv in range(1, 11):
+                if comp[pv - 1] < 2:
+                    continue
+                opts = box.options(pv, pv, True)
+                nosplit = opts[box.table_choice(pv, pv, {k: v for k, v in opts.items()
+                                                         if k != "split"}, _NoPairs(tables))]
+                sp = opts["split"][EV]
+                sur = opts.get("surrender")
+                if sp > nosplit[EV]:
+                    code = L.P
+                    if sur is not None and sur[EV] > sp:
+                        code = L.RP
+                else:
+                    code = L.N
+                pairs[pv - 1, ui] = code
+        # sevens row: the first decision on 7-7 with a Super Sevens bet up
+        if comp[6] >= 2:
+            opts = box.options(7, 7, _resplit(tables, 7, ui, rules))
+            opts.pop("surrender", None)
+            val = {k: v[EV] for k, v in opts.items()}
+            if rules.super_sevens and ss_values is not None:
+                for k in val:
+                    val[k] += rules.super_sevens_bet * ss_values[up][k]
+            best = max(val, key=val.get)
+            hs_hit = val.get("hit", -9) >= val.get("stand", -9)
+            sevens[ui] = {"split": L.P, "stand": L.S, "hit": L.H}.get(
+                best, L.D if hs_hit else L.DS)
+    return tables, ups
+
+
+class _NoPairs:
+    """A view of tables whose pair decisions are 'no split' (for the no-split value)."""
+
+    def __init__(self, t):
+        self.hard, self.soft, self.sevens = t.hard, t.soft, t.sevens
+        self.pairs = np.full_like(t.pairs, L.N)
+        self.insurance = self.even_money = False
+
+
+def tables_to_strategy(tables, name="exact-basic", description=""):
+    return Strategy(name=name, hard=tables.hard.copy(), soft=tables.soft.copy(),
+                    pairs=tables.pairs.copy(), sevens=tables.sevens.copy(),
+                    insurance=False, even_money=False, description=description,
+                    source="simulator.exact.basic_strategy")
+
+
+# ---------------------------------------------------------------------------------------------
+# Public entry points
+
+
+def _ss_values(rules):
+    if not rules.super_sevens:
+        return None
+    from simulator.exact.sevens import super_sevens
+
+    return super_sevens(rules, "stand")["by_up"]
+
+
+def basic_strategy(rules) -> Strategy:
+    """The optimal total-dependent basic strategy for ``rules`` (insurance and even money off)."""
+    tables, _ = derive_tables(rules, _ss_values(rules))
+    return tables_to_strategy(tables, description=_describe(rules))
+
+
+def _describe(rules):
+    return (f"exact total-dependent basic strategy: {rules.decks} decks, "
+            f"{'H17' if rules.dealer_hits_soft_17 else 'S17'}, hole card {rules.hole_card}, "
+            f"dealer blackjack takes {rules.dealer_blackjack_takes}, double {rules.double_on}, "
+            f"DAS {rules.double_after_split}, max hands {rules.max_hands}, "
+            f"surrender {rules.surrender}")
+
+
+def analyze(rules, strategy=None, optimal: bool = False) -> dict:
+    """Exact figures of the main game (and Super Sevens when the rule set has it).
+
+    Parameters
+    ----------
+    rules : Rules
+    strategy : Strategy or None
+        The strategy to evaluate; None derives `basic_strategy` and evaluates it.
+    optimal : bool
+        Evaluate composition-dependent optimal play instead (the convention of the published
+        combinatorial analyzers; no insurance); ``strategy`` is then ignored.
+
+    Returns
+    -------
+    dict
+        ``ev`` (player's expected return per initial wager, insurance and even money included),
+        ``house_edge`` (= -ev), ``sd`` (per box-round), ``insurance_ev``, ``strategy`` (the
+        Strategy evaluated, None when optimal), ``hands`` (per two-card hand and up card:
+        probability, the option values, the choice), ``super_sevens`` (or None).
+    """
+    if optimal:
+        res, _ = evaluate(rules, None)
+        strat = None
+    elif strategy is None:
+        tables, ups = derive_tables(rules, _ss_values(rules))
+        strat = tables_to_strategy(tables, description=_describe(rules))
+        res, _ = evaluate(rules, tables, ups)
+    else:
+        strat = strategy
+        res, _ = evaluate(rules, Tables.of(strategy))
+    res["house_edge"] = -res["ev"]
+    res["strategy"] = strat
+    res["super_sevens"] = None
+    if rules.super_sevens:
+        from simulator.exact.sevens import super_sevens
+
+        res["super_sevens"] = super_sevens(rules, strat if strat is not None else "split")
+    return res

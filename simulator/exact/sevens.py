@@ -1,0 +1,153 @@
+"""Super Sevens (rule 14), exactly, suits included, for a given 7-7 play per dealer up card.
+
+Cards 1 and 2 of the box, and its third card when the player hits or doubles 7-7, decide the bet
+(14.3). Rule 14.4: splitting 7-7 is paid at once under (b) or (c); standing leaves (b) or (c); a
+hit or a double gives the third card, which may make (d) or (e). In the peek game a dealer
+blackjack ends the round before any third card. ``guaranteed_third=True`` is the convention of
+the published figures: the first three cards of the box always settle the bet.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator import layout as L
+from simulator.exact.player import double_allowed_by_rule, hand_of, up_index
+
+LINES = ("a", "b", "c", "d", "e", "f")
+PLAYS = ("split", "stand", "hit", "double")
+
+
+def sevens_plays(rules, sevens_play) -> dict:
+    """Normalise a 7-7 play to {up value: 'split' | 'stand' | 'hit' | 'double'} under the rules.
+
+    ``sevens_play``: a play name for every up card, a {up value: name} dict, a sevens row of
+    action codes (10, strategy column order), or a Strategy (its ``sevens`` row and, where a
+    split is impossible, its hard 14 row).
+    """
+    hard = None
+    if hasattr(sevens_play, "sevens"):
+        hard = sevens_play.hard
+        sevens_play = sevens_play.sevens
+    can_double = double_allowed_by_rule(rules.double_on, hand_of(7, 7))
+    out = {}
+    for up in range(1, 11):
+        if isinstance(sevens_play, str):
+            play = sevens_play
+        elif isinstance(sevens_play, dict):
+            play = sevens_play[up]
+        else:
+            code = int(np.asarray(sevens_play)[up_index(up)])
+            if code == L.P and rules.max_hands < 2 and hard is not None:
+                code = int(hard[14, up_index(up)])
+            play = {L.S: "stand", L.H: "hit", L.P: "split", L.RH: "hit", L.RS: "stand"}.get(code)
+            if code == L.D:
+                play = "double" if can_double else "hit"
+            elif code == L.DS:
+                play = "double" if can_double else "stand"
+        if play == "split" and rules.max_hands < 2:
+            play = "stand"
+        if play == "double" and not can_double:
+            play = "hit"
+        if play not in PLAYS:
+            raise ValueError(f"sevens play {play!r} for up card {up}: allowed {', '.join(PLAYS)}")
+        out[up] = play
+    return out
+
+
+def super_sevens(rules, sevens_play="stand", guaranteed_third: bool = False) -> dict:
+    """Exact Super Sevens return per unit staked, line by line.
+
+    Returns a dict: ``lines`` {line: {probability, pays, contribution}}, ``ev``, ``sd``,
+    ``house_edge``, ``by_up`` {up: {play: conditional mean pay given 7-7 against that up card}}.
+    """
+    d = rules.decks
+    pays = dict(zip("abcde", rules.super_sevens_pays))
+    pays["f"] = -1
+    plays = sevens_plays(rules, sevens_play)
+    # shoe by type: sevens of suit 0..3 (types 0..3), then non-seven values A..10 (types 4..12)
+    nonseven = [v for v in range(1, 11) if v != 7]
+    counts = np.array([d] * 4 + [(16 * d if v == 10 else 4 * d) for v in nonseven], dtype=float)
+    n = counts.sum()
+    value = [7] * 4 + nonseven
+    prob = dict.fromkeys(LINES, 0.0)
+    p7 = 4 * d / n
+    prob["f"] = 1 - p7
+    prob["a"] = p7 * (1 - (4 * d - 1) / (n - 1))
+    by_up = {up: {k: [0.0, 0.0] for k in PLAYS} for up in range(1, 11)}  # pay-weighted, weight
+    peek = rules.hole_card == "peek"
+    for s1 in range(4):
+        c = counts.copy()
+        pr1 = c[s1] / n
+        c[s1] -= 1
+        for ut in range(13):  # the dealer's up card
+            if c[ut] == 0:
+                continue
+            pru = c[ut] / (n - 1)
+            cu = c.copy()
+            cu[ut] -= 1
+            up = value[ut]
+            for s2 in range(4):
+                if cu[s2] == 0:
+                    continue
+                pr2 = cu[s2] / (n - 2)
+                c2 = cu.copy()
+                c2[s2] -= 1
+                w = pr1 * pru * pr2
+                two = "c" if s1 == s2 else "b"
+                third = _third_card(c2, s1, s2, up, peek and not guaranteed_third)
+                for play in PLAYS:
+                    if play in ("split", "stand") and not guaranteed_third:
+                        dist = {two: 1.0}
+                    else:
+                        dist = {k: v for k, v in third.items()}
+                        dist[two] = dist.pop("none", 0.0)
+                    mean = sum(p * pays[k] for k, p in dist.items())
+                    by_up[up][play][0] += w * mean
+                    by_up[up][play][1] += w
+                    if play == plays[up]:
+                        for k, p in dist.items():
+                            prob[k] += w * p
+    lines = {k: {"probability": prob[k], "pays": pays[k], "contribution": prob[k] * pays[k]}
+             for k in LINES}
+    ev = sum(x["contribution"] for x in lines.values())
+    ex2 = sum(x["probability"] * x["pays"] ** 2 for x in lines.values())
+    return {
+        "lines": lines,
+        "ev": ev,
+        "house_edge": -ev,
+        "sd": float(np.sqrt(ex2 - ev * ev)),
+        "plays": plays,
+        "guaranteed_third": guaranteed_third,
+        "by_up": {up: {k: (v[0] / v[1] if v[1] else 0.0) for k, v in m.items()}
+                  for up, m in by_up.items()},
+    }
+
+
+def _third_card(c, s1, s2, up, peek):
+    """Distribution of the line decided by the box's third card: 'd', 'e' or 'none' (no seven,
+    or no third card because a peeked dealer blackjack ended the round)."""
+    n = c.sum()
+    out = {"d": 0.0, "e": 0.0, "none": 0.0}
+    if peek and up in (1, 10):
+        bj_type = 4 + 9 - 1 if up == 1 else 4 + 0  # ten-valued (type 12) or ace (type 4)
+        p_bj = c[bj_type] / n
+        out["none"] += p_bj
+        # hole card is any other card; then the third card comes from what is left
+        for ht in range(13):
+            if ht == bj_type or c[ht] == 0:
+                continue
+            ph = c[ht] / n
+            ch = c.copy()
+            ch[ht] -= 1
+            for k, v in _next_seven(ch, s1, s2).items():
+                out[k] += ph * v
+        return out
+    return _next_seven(c, s1, s2)
+
+
+def _next_seven(c, s1, s2):
+    n = c.sum()
+    e = c[s1] / n if s1 == s2 else 0.0
+    d = c[:4].sum() / n - e
+    return {"d": d, "e": e, "none": 1.0 - d - e}
