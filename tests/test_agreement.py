@@ -157,5 +157,76 @@ def test_kernel_agrees_with_reference(case_id, rules, kind, min_rounds, seed):
     assert compared >= min_rounds
 
 
+# Shoes rich in a few ranks make the rare paths common: three sevens (Super Sevens (d), (e)),
+# deep resplits, split aces, dealer blackjacks against split and doubled hands.
+RICH_CASES = [
+    ("rich-sevens-nz", NZ.replace(boxes=3), "A78TK", "random", 4000, 31),
+    (
+        "rich-sevens-max4-rsa",
+        NZ.replace(boxes=3, max_hands=4, resplit_aces=True),
+        "A7T",
+        "random",
+        4000,
+        32,
+    ),
+    (
+        "rich-pairs-all-late",
+        NZ.replace(
+            boxes=3, max_hands=4, dealer_blackjack_takes="all", surrender="late", double_on="any"
+        ),
+        "A8TK",
+        "random",
+        4000,
+        33,
+    ),
+    (
+        "rich-pairs-original-hsa",
+        NZ.replace(
+            boxes=2,
+            max_hands=4,
+            resplit_aces=True,
+            hit_split_aces=True,
+            dealer_blackjack_takes="original",
+        ),
+        "A238T",
+        "random",
+        4000,
+        34,
+    ),
+    (
+        "rich-peek-early-draws",
+        NZ.replace(
+            boxes=3, hole_card="peek", surrender="early", dealer_draws_when_no_live_box=True
+        ),
+        "A567T",
+        "mixed",
+        4000,
+        35,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    "case_id, rules, ranks, kind, min_rounds, seed", RICH_CASES, ids=[c[0] for c in RICH_CASES]
+)
+def test_kernel_agrees_with_reference_on_rank_rich_shoes(
+    case_id, rules, ranks, kind, min_rounds, seed
+):
+    rng = np.random.default_rng(seed)
+    strategies = _strategies(kind, rules.boxes, rng)
+    codes = np.array([L.RANKS.index(r) * 4 + s for r in ranks for s in range(4)], dtype=np.int8)
+    fresh = np.repeat(codes, 8)
+    compared = 0
+    while compared < min_rounds:
+        cards = np.concatenate([rng.permutation(fresh) for _ in range(40)])
+        ref_results = reference.play_stacked(cards, rules, strategies)
+        ref = reference.records(ref_results, rules.boxes)
+        ker = play_records("kernel", cards, rules, strategies)
+        for i in range(max(len(ref), len(ker))):
+            if i >= len(ref) or i >= len(ker) or not np.array_equal(ref[i], ker[i]):
+                pytest.fail(_mismatch_message(case_id, i, ref_results, ref, ker))
+        compared += len(ref)
+
+
 def test_agreement_covers_100k_rounds():
     assert sum(c[3] for c in CASES) >= 100_000
