@@ -11,6 +11,7 @@ kernel fails, it does not skip).
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,6 +25,8 @@ from helpers import (
     round_view,
     shoe,
 )
+from hypothesis import given
+from hypothesis import strategies as st
 
 from simulator import reference
 from simulator.rules import Rules
@@ -901,3 +904,46 @@ def test_reference_format_round_and_to_dict():
     json.dumps(d)
     assert d["record"] == [int(x) for x in res.record]
     assert d["boxes"][0]["hands"][0]["cards"][:2] == ["8c", "3c"]
+
+
+# =============================================================================================
+# A card file (tests/cards/), as `bjsim replay --cards` reads it
+# =============================================================================================
+CARD_DIR = Path(__file__).parent / "cards"
+
+
+def test_card_file_gazette_tour(play):
+    from simulator.cards import read_cards
+
+    stacked = read_cards(CARD_DIR / "gazette_tour.cards")
+    recs = play(stacked)
+    assert [box_view(x, 0).main for x in recs] == [15, -10, -10, 10, -10]
+    assert [box_view(x, 0).ss for x in recs] == [-1, -1, -1, -1, 3]
+    assert sum(round_view(x).cards for x in recs) == len(stacked)
+
+
+# =============================================================================================
+# 3.2 totals, as a property (reference game's pure functions)
+# =============================================================================================
+@given(st.lists(st.integers(0, 51), min_size=1, max_size=12))
+def test_rule_3_2_total_is_best_count_of_aces_as_one_or_eleven(codes):
+    values = [min(c // 4 + 1, 10) for c in codes]
+    aces = values.count(1)
+    candidates = [sum(values) + 10 * k for k in range(aces + 1)]
+    under = [t for t in candidates if t <= 21]
+    expected = max(under) if under else min(candidates)
+    assert reference.hand_total(codes) == expected
+    # only one ace can ever count 11 (two would be 22)
+    assert reference.is_soft(codes) == (aces > 0 and sum(values) + 10 <= 21)
+
+
+@given(st.lists(st.integers(0, 51), min_size=2, max_size=8), st.booleans())
+def test_rule_12_3_dealer_draws_below_17_only(codes, h17):
+    total = reference.hand_total(codes)
+    draws = reference.dealer_should_draw(codes, h17)
+    if total < 17:
+        assert draws
+    elif total == 17 and reference.is_soft(codes):
+        assert draws == h17
+    else:
+        assert not draws
