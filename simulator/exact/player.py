@@ -229,12 +229,12 @@ class UpCard:
         return s
 
     # -- two-card hands ----------------------------------------------------------------------
-    def two_card_options(self, h, extra=(0,) * 10, split=False):
+    def two_card_options(self, h, extra=(0,) * 10, split=False, split_aces=False):
         """Hand-level stats of stand / hit / double on a two-card hand (as the rules allow)."""
         r = self.rules
         t, soft = hand_total(h)
         opts = {}
-        if split and h[0] and not r.hit_split_aces:  # 11 (b): one card to each split ace
+        if split_aces and not r.hit_split_aces:  # 11 (b): one card to each split ace
             opts["stand"] = self.stand(h, extra, 1.0, split)
             return opts
         if t == 21:
@@ -261,9 +261,9 @@ class UpCard:
         t, soft = hand_total(h)
         return int((self.policy.soft if soft else self.policy.hard)[t, self.ui])
 
-    def split_hand(self, h, extra):
-        """Stats of a two-card hand after a split, played by the policy."""
-        opts = self.two_card_options(h, extra, True)
+    def split_hand(self, h, extra, aces=False):
+        """Stats of a two-card hand after a split (of aces if ``aces``), played by the policy."""
+        opts = self.two_card_options(h, extra, True, aces)
         code = self.table_code(h) if self.policy is not None else None
         return opts[self.choose(opts, h, code)]
 
@@ -283,11 +283,12 @@ class UpCard:
         for v in range(1, 11):
             if v == p or c0[v - 1] == 0:
                 continue
-            s_np += c0[v - 1] / (n_all - n_p) * self.split_hand(add_card(hand_of(p), v), extra1)
+            s_np += c0[v - 1] / (n_all - n_p) * self.split_hand(add_card(hand_of(p), v), extra1,
+                                                                  p == 1)
         hand = e_np * s_np
         if e_cap > 0:
             extra_cap = tuple((hmax - 1) if i == pi else 0 for i in range(10))
-            hand = hand + e_cap * self.split_hand(hand_of(p, p), extra_cap)
+            hand = hand + e_cap * self.split_hand(hand_of(p, p), extra_cap, p == 1)
         hand = hand / e_n
         s = e_n * hand
         pd = self.dealer(hand_of(p, p))

@@ -1,0 +1,202 @@
+"""The exact analyzer (simulator.exact) against published exact figures and its own invariants."""
+
+import numpy as np
+import pytest
+
+from simulator import layout as L
+from simulator.exact import analyze, basic_strategy, dealer_probabilities, full_shoe
+from simulator.exact.analyze import _Box
+from simulator.exact.player import UpCard, hand_of
+from simulator.rules import Rules
+
+US = dict(hole_card="peek", dealer_blackjack_takes="original", double_on="any",
+          max_hands=4, resplit_aces=False, hit_split_aces=False, super_sevens=False)
+
+
+# Wizard of Odds, Blackjack Appendix 2B "Dealer Probabilities" (before the peek), 1 deck, dealer
+# stands on soft 17 (wizardofodds.com/games/blackjack/appendix/2b/), 6 decimals.
+WIZ_2B_1D_S17 = {
+    1: (0.126128, 0.131003, 0.129486, 0.131553, 0.0515646, 0.11654, 0.313726),
+    2: (0.138976, 0.131762, 0.131815, 0.123948, 0.120526, 0.352973, 0.0),
+    6: (0.166948, 0.106454, 0.107192, 0.100705, 0.0978785, 0.420823, 0.0),
+    7: (0.372345, 0.138583, 0.0773344, 0.0788967, 0.072987, 0.259854, 0.0),
+}
+# Wizard of Odds, Blackjack Appendix 2 (after the peek, no dealer blackjack), 1 deck S17 and
+# 2 decks S17 (wizardofodds.com/blackjack/appendix2.html), 6 decimals: 17..21, bust.
+WIZ_2_1D_S17 = {
+    1: (0.183786, 0.19089, 0.18868, 0.191692, 0.075137, 0.169815),
+    10: (0.124156, 0.122486, 0.124421, 0.356869, 0.03957, 0.232499),
+}
+WIZ_2_2D_S17 = {
+    1: (0.186367, 0.189883, 0.188851, 0.190272, 0.076531, 0.168096),
+    10: (0.122412, 0.1216, 0.122524, 0.36387, 0.038449, 0.231144),
+    5: (0.121005, 0.122831, 0.117318, 0.109022, 0.10732, 0.422505),
+}
+
+
+@pytest.mark.parametrize("up", sorted(WIZ_2B_1D_S17))
+def test_dealer_probabilities_before_peek_one_deck(up):
+    comp = full_shoe(1)
+    comp[up - 1] -= 1
+    got = dealer_probabilities(Rules(decks=1), comp, up)
+    want = WIZ_2B_1D_S17[up]
+    for key, w in zip(("17", "18", "19", "20", "21", "bust", "blackjack"), want):
+        assert got[key] == pytest.approx(w, abs=1.5e-6)
+
+
+@pytest.mark.parametrize("decks,table", [(1, WIZ_2_1D_S17), (2, WIZ_2_2D_S17)])
+def test_dealer_probabilities_no_blackjack(decks, table):
+    for up, want in table.items():
+        comp = full_shoe(decks)
+        comp[up - 1] -= 1
+        got = dealer_probabilities(Rules(decks=decks), comp, up, no_blackjack=True)
+        assert got["blackjack"] == 0.0
+        for key, w in zip(("17", "18", "19", "20", "21", "bust"), want):
+            assert got[key] == pytest.approx(w, abs=1.5e-6)
+
+
+def test_dealer_probabilities_sum_to_one_h17():
+    rules = Rules(decks=6, dealer_hits_soft_17=True)
+    for up in range(1, 11):
+        comp = full_shoe(6)
+        comp[up - 1] -= 1
+        assert sum(dealer_probabilities(rules, comp, up).values()) == pytest.approx(1, abs=1e-12)
+
+
+def test_dealer_probabilities_bad_input():
+    with pytest.raises(ValueError):
+        dealer_probabilities(Rules(), [1, 2, 3], 5)
+    with pytest.raises(ValueError):
+        dealer_probabilities(Rules(), full_shoe(1), 11)
+
+
+def _conditional(box, a, b, key):
+    """Option value conditioned on no dealer blackjack (the tables of the peek game)."""
+    pbj = box.pbj0(hand_of(a, b))
+    return (box.options(a, b)[key][0] + pbj) / (1 - pbj)
+
+
+# Wizard of Odds, Blackjack Appendix 9, 1 deck S17 (peek), table "Player can't split", dealer ace,
+# values given no dealer blackjack (wizardofodds.com/games/blackjack/appendix/9/1ds17r4/).
+WIZ_9_1D_S17_ACE = {
+    (1, 2): (-0.661732, -0.067808, -0.593281),
+    (2, 3): (None, -0.291565, -1.318751),
+    (4, 6): (-0.636118, 0.081506, 0.048615),
+    (5, 6): (-0.634013, 0.172946, 0.240259),
+    (1, 7): (-0.101015, -0.108386, -0.357778),
+    (2, 7): (-0.645559, -0.082785, -0.402057),
+}
+# Same appendix, 6 decks H17, no hole card, dealer blackjack takes all (euro-6dh17r4), dealer ace,
+# unconditional values.
+WIZ_9_6D_H17_ENHC_ACE = {
+    (1, 2): (-0.722356, -0.379910, -1.024099),
+    (2, 3): (-0.721887, -0.529734, -1.443774),
+    (4, 6): (-0.720814, -0.286818, -0.639108),
+    (5, 6): (-0.720879, -0.235772, -0.535879),
+    (1, 7): (-0.466029, -0.421285, -0.909374),
+}
+
+
+def test_hand_values_one_deck_peek():
+    rules = Rules(decks=1, **US)
+    box = _Box(UpCard(rules, 1, None))
+    for (a, b), want in WIZ_9_1D_S17_ACE.items():
+        for key, w in zip(("stand", "hit", "double"), want):
+            if key == "stand" and a + b <= 11 and a != 1:
+                # 12.1 (d): standing on 11 or less is not allowed here; the table's stand
+                # value is plain arithmetic, checked through the dealer probabilities instead
+                continue
+            assert _conditional(box, a, b, key) == pytest.approx(w, abs=1.5e-6), (a, b, key)
+
+
+def test_hand_values_six_decks_no_hole_card_all():
+    rules = Rules(decks=6, dealer_hits_soft_17=True, hole_card="none",
+                  dealer_blackjack_takes="all", double_on="any", max_hands=4,
+                  super_sevens=False)
+    box = _Box(UpCard(rules, 1, None))
+    for (a, b), want in WIZ_9_6D_H17_ENHC_ACE.items():
+        opts = box.options(a, b)
+        for key, w in zip(("stand", "hit", "double"), want):
+            if key in opts:
+                assert opts[key][0] == pytest.approx(w, abs=1.5e-6), (a, b, key)
+
+
+def test_game_totals_near_published_ca():
+    # Wizard of Odds, Appendix 9 "expected return of game", composition-dependent play:
+    # 1 deck S17 peek DOA, resplit to 4 (not aces): DAS +0.001839, no DAS +0.000423;
+    # 6 decks H17 no hole card (blackjack takes all), DAS: -0.0072705.
+    # Non-split hands agree to 1e-6 (tests above); the totals differ by the split method
+    # (ours: post-split play from the hand's own cards only, docs/exact.md), within 0.06%.
+    one = analyze(Rules(decks=1, double_after_split=True, **US), optimal=True)["ev"]
+    assert one == pytest.approx(0.001839, abs=6e-4)
+    one_nd = analyze(Rules(decks=1, double_after_split=False, **US), optimal=True)["ev"]
+    assert one_nd == pytest.approx(0.000423, abs=6e-4)
+    assert one - one_nd == pytest.approx(0.001839 - 0.000423, abs=4e-4)
+
+
+def test_standard_us_chart_reproduced():
+    # The standard 4-8 deck S17 DAS peek chart (e.g. Wizard of Odds' basic strategy chart):
+    # the cells that most often go wrong in a derivation.
+    s = basic_strategy(Rules(decks=6, double_after_split=True, **US))
+    u = {up: (9 if up == 1 else up - 2) for up in range(1, 11)}
+    assert s.hard[12, u[2]] == L.H and s.hard[12, u[4]] == L.S
+    assert s.hard[16, u[10]] == L.H and s.hard[16, u[7]] == L.H and s.hard[13, u[2]] == L.S
+    assert s.hard[11, u[10]] == L.D and s.hard[11, u[1]] == L.H and s.hard[9, u[2]] == L.H
+    assert s.hard[10, u[9]] == L.D and s.hard[10, u[10]] == L.H
+    assert s.soft[18, u[2]] == L.S and s.soft[18, u[3]] == L.DS and s.soft[18, u[9]] == L.H
+    assert s.soft[17, u[2]] == L.H and s.soft[17, u[3]] == L.D
+    assert s.soft[13, u[5]] == L.D and s.soft[13, u[4]] == L.H
+    assert s.pairs[8, u[7]] == L.N and s.pairs[8, u[8]] == L.P and s.pairs[8, u[10]] == L.N
+    assert s.pairs[7, u[1]] == L.P and s.pairs[3, u[5]] == L.P and s.pairs[3, u[4]] == L.N
+    assert s.pairs[1, u[2]] == L.P and s.pairs[5, u[2]] == L.P and s.pairs[4, u[9]] == L.N
+    assert not s.insurance and not s.even_money
+
+
+def test_strategy_evaluation_consistent_with_derivation():
+    rules = Rules(decks=2, **US)
+    res = analyze(rules)
+    again = analyze(rules, res["strategy"])
+    assert again["ev"] == pytest.approx(res["ev"], abs=1e-12)
+    # the total-dependent strategy never beats composition-dependent play
+    assert analyze(rules, optimal=True)["ev"] >= res["ev"] - 1e-9
+    assert 1.05 < res["sd"] < 1.2
+
+
+def test_insurance_costs_its_exact_edge():
+    from dataclasses import replace
+
+    rules = Rules(decks=6, **US)
+    base = analyze(rules)
+    ins = replace(base["strategy"], insurance=True, even_money=True)
+    res = analyze(rules, ins)
+    # 6 decks: insurance pays 2 to 1 on 96 tens among 311 unseen less the player's cards;
+    # its cost per round is small and negative.
+    assert res["ev"] < base["ev"]
+    assert -0.004 < res["ev"] - base["ev"] < 0
+    assert res["insurance_ev"] < 0
+
+
+def test_forced_draw_on_eleven_or_less():
+    # 12.1 (d): a strategy that stands on everything still draws to 11 or less.
+    rules = Rules(decks=6, super_sevens=False)
+    s = basic_strategy(rules)
+    from dataclasses import replace
+
+    stand_all = replace(s, hard=np.full_like(s.hard, L.S), soft=np.full_like(s.soft, L.S),
+                        pairs=np.full_like(s.pairs, L.N))
+    res = analyze(rules, stand_all)
+    hands = {(h["up"], h["hand"]): h for h in res["hands"]}
+    assert hands[(6, (2, 3))]["choice"] == "hit"
+    assert hands[(6, (2, 10))]["choice"] == "stand"
+
+
+def test_nz_default_game_timing_and_figures():
+    import time
+
+    t = time.perf_counter()
+    res = analyze(Rules())
+    elapsed = time.perf_counter() - t
+    assert elapsed < 20
+    assert 0.004 < res["house_edge"] < 0.009
+    ss = res["super_sevens"]
+    assert ss is not None and ss["house_edge"] == pytest.approx(0.114, abs=5e-4)
