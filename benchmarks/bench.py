@@ -22,8 +22,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from simulator import engine  # noqa: E402
-from simulator import kernel  # noqa: E402
+from simulator import engine, kernel  # noqa: E402
 from simulator import layout as L  # noqa: E402
 from simulator.rules import Rules  # noqa: E402
 from simulator.strategy import Strategy, stack  # noqa: E402

@@ -1,4 +1,4 @@
-"""Numba kernels: random numbers, the lazy shuffle, one round of blackjack, chunks and stacked shoes.
+"""Numba kernels: random numbers, the lazy shuffle, one round of blackjack, chunks, stacked shoes.
 
 Implements the game procedure of ``docs/design.md`` ("One round, in order"): dealing (with or
 without a hole card), blackjack (8.2), even money (8.3), insurance (9), early and late surrender,
@@ -233,7 +233,7 @@ def _total(hard, ace):
 
 @njit
 def _deal_to_hand(hand, bx, b, h, code):
-    """Add a card to hand ``h`` of box ``b``; decide a pending Super Sevens 7-7 on its third card."""
+    """Add a card to hand ``h`` of box ``b``; settle a pending 7-7 (Super Sevens) on card 3."""
     v = _value(code)
     hand[b, h, HF_HARD] += v
     if v == 1:
@@ -844,9 +844,7 @@ def _play_stacked(p, hard_t, soft_t, pairs_t, sevens_t, flags_t, cards, cut, out
     while sh[SH_POS] < cut and r < out.shape[0]:
         sh[SH_ROUND_START] = sh[SH_POS]
         sh[SH_DRAWN] = 0
-        _play_round(
-            p, hard_t, soft_t, pairs_t, sevens_t, flags_t, shoe, sh, rng, hand, bx, out[r]
-        )
+        _play_round(p, hard_t, soft_t, pairs_t, sevens_t, flags_t, shoe, sh, rng, hand, bx, out[r])
         if sh[SH_FAIL] != 0:
             break
         r += 1
@@ -874,11 +872,13 @@ def _check_params(params) -> np.ndarray:
 
 def _check_tables(tables, boxes: int) -> tuple:
     if len(tables) != 5:
-        raise ValueError("kernel: tables must be (hard, soft, pairs, sevens, flags) from strategy.stack")
+        raise ValueError(
+            "kernel: tables must be (hard, soft, pairs, sevens, flags) from strategy.stack"
+        )
     shapes = ((L.N_TOTALS, L.N_UP), (L.N_TOTALS, L.N_UP), (L.N_PAIRS, L.N_UP), (L.N_UP,), (2,))
     names = ("hard", "soft", "pairs", "sevens", "flags")
     out = []
-    for name, shape, table in zip(names, shapes, tables):
+    for name, shape, table in zip(names, shapes, tables, strict=True):
         t = np.ascontiguousarray(table, dtype=np.int8)
         if t.shape != (boxes,) + shape:
             raise ValueError(
@@ -886,9 +886,11 @@ def _check_tables(tables, boxes: int) -> tuple:
                 f"(one strategy per box, boxes = {boxes})"
             )
         out.append(t)
-    for name, t in zip(names[:4], out[:4]):
+    for name, t in zip(names[:4], out[:4], strict=True):
         if t.min() < 0 or t.max() >= len(L.ACTION_NAMES):
-            raise ValueError(f"kernel: table '{name}' holds a code outside 0-{len(L.ACTION_NAMES) - 1}")
+            raise ValueError(
+                f"kernel: table '{name}' holds a code outside 0-{len(L.ACTION_NAMES) - 1}"
+            )
     return tuple(out)
 
 

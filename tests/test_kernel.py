@@ -157,18 +157,26 @@ def test_simulation_tally_equals_its_rounds_replayed_in_stacked_mode():
     tally, trace = _sim_trace(rules, strategies, 4000)
     recs = K.play_stacked(trace, rules, strategies)
     assert recs.shape[0] == 4000
-    box = recs[:, L.R_FIXED:].reshape(4000, 3, L.R_BOX)
+    box = recs[:, L.R_FIXED :].reshape(4000, 3, L.R_BOX)
     main, ins = box[:, :, L.B_MAIN], box[:, :, L.B_INS]
     assert tally[L.T_MAIN_SUM] == main.sum()
     assert tally[L.T_MAIN_SQ] == (main**2).sum()
     assert tally[L.T_TOTAL_SUM] == (main + ins).sum()
     assert tally[L.T_RTOTAL_SQ] == ((main + ins).sum(axis=1) ** 2).sum()
     assert tally[L.T_INS_SUM] == ins.sum()
-    for t_idx, b_idx in [(L.T_HANDS, L.B_HANDS), (L.T_WINS, L.B_WINS), (L.T_LOSSES, L.B_LOSSES),
-                         (L.T_PUSHES, L.B_PUSHES), (L.T_DOUBLES, L.B_DOUBLES),
-                         (L.T_BUSTS, L.B_BUSTS), (L.T_SURRENDERS, L.B_SURRENDERS),
-                         (L.T_PLAYER_BJ, L.B_BJ), (L.T_INS_TAKEN, L.B_INS_TAKEN),
-                         (L.T_EM_TAKEN, L.B_EVEN_MONEY), (L.T_SS_SUM, L.B_SS)]:
+    for t_idx, b_idx in [
+        (L.T_HANDS, L.B_HANDS),
+        (L.T_WINS, L.B_WINS),
+        (L.T_LOSSES, L.B_LOSSES),
+        (L.T_PUSHES, L.B_PUSHES),
+        (L.T_DOUBLES, L.B_DOUBLES),
+        (L.T_BUSTS, L.B_BUSTS),
+        (L.T_SURRENDERS, L.B_SURRENDERS),
+        (L.T_PLAYER_BJ, L.B_BJ),
+        (L.T_INS_TAKEN, L.B_INS_TAKEN),
+        (L.T_EM_TAKEN, L.B_EVEN_MONEY),
+        (L.T_SS_SUM, L.B_SS),
+    ]:
         assert tally[t_idx] == box[:, :, b_idx].sum(), L.TALLY_NAMES[t_idx]
     for line in range(6):
         assert tally[L.T_SS_A + line] == (box[:, :, L.B_SS_LINE] == line).sum()
@@ -200,15 +208,25 @@ def test_engine_result_does_not_depend_on_workers_and_chunks_merge_exactly():
     one = engine.run(rules, MIMIC, 25_000, seed=3, chunk_rounds=10_000, workers=1)
     two = engine.run(rules, MIMIC, 25_000, seed=3, chunk_rounds=10_000, workers=2)
     assert np.array_equal(one, two)
-    parts = [_sim(rules, MIMIC, n, engine.chunk_state(3, i)) for i, n in enumerate((10_000, 10_000, 5_000))]
+    parts = [
+        _sim(rules, MIMIC, n, engine.chunk_state(3, i))
+        for i, n in enumerate((10_000, 10_000, 5_000))
+    ]
     assert np.array_equal(one, sum(parts))
     assert one[L.T_ROUNDS] == 25_000 and one[L.T_BOX_ROUNDS] == 50_000
 
 
 def test_engine_progress_and_early_close():
     seen = []
-    engine.run(NZ, MIMIC, 3_000, seed=1, chunk_rounds=1_000, workers=2,
-               progress=lambda n, t: seen.append((n, int(t[L.T_ROUNDS]))))
+    engine.run(
+        NZ,
+        MIMIC,
+        3_000,
+        seed=1,
+        chunk_rounds=1_000,
+        workers=2,
+        progress=lambda n, t: seen.append((n, int(t[L.T_ROUNDS]))),
+    )
     assert seen == [(1000, 1000), (2000, 2000), (3000, 3000)]
     chunks = engine.iter_chunks(NZ, MIMIC, 10**10, seed=1, chunk_rounds=100, workers=2)
     i, n, tally = next(chunks)
@@ -277,8 +295,9 @@ def test_double_after_split_10():
     strat = make_strategy(pairs={"8": "P"}, hard={11: "D", **{t: "S" for t in range(12, 17)}})
     r, b = _one(deal(["8c 8d"], up="6h", then="3s Tc 5d Th 9c"), strategies=strat)
     assert (b.hands, b.doubles, b.main) == (2, 1, 30)
-    r, b = _one(deal(["8c 8d"], up="6h", then="3s Tc 5d Th 9c"),
-                NZ.replace(double_after_split=False), strat)
+    r, b = _one(
+        deal(["8c 8d"], up="6h", then="3s Tc 5d Th 9c"), NZ.replace(double_after_split=False), strat
+    )
     assert (b.doubles, b.main) == (0, 20)  # the 11 hits instead: 8 3 T = 21 either way
 
 
@@ -306,7 +325,9 @@ def test_dealer_blackjack_against_split_and_doubled_hands(rule, main):
 def test_dealer_does_not_draw_when_every_box_busted_12_4():
     r, b = _one(deal(["Tc 6d"], up="7h", then="9s"))
     assert (r.cards, r.dealer_cards, r.dealer_total, b.main, b.busts) == (4, 1, 7, -10, 1)
-    r, b = _one(deal(["Tc 6d"], up="7h", then="9s Tc"), NZ.replace(dealer_draws_when_no_live_box=True))
+    r, b = _one(
+        deal(["Tc 6d"], up="7h", then="9s Tc"), NZ.replace(dealer_draws_when_no_live_box=True)
+    )
     assert (r.cards, r.dealer_cards, r.dealer_total) == (5, 2, 17)
 
 
@@ -343,7 +364,9 @@ def test_super_sevens_lines_14():
 
 def test_peek_game_dealer_blackjack_ends_the_round():
     rules = NZ.replace(hole_card="peek")
-    cards_ = shoe(deal(["Tc 9d"], up="Ah", hole="Kc"), deal(["Tc 9d"], up="5h", hole="Kc", then="Kd"))
+    cards_ = shoe(
+        deal(["Tc 9d"], up="Ah", hole="Kc"), deal(["Tc 9d"], up="5h", hole="Kc", then="Kd")
+    )
     recs = K.play_stacked(cards_, rules, MIMIC)
     assert recs.shape[0] == 2
     r, b = round_view(recs[0]), box_view(recs[0], 0)
