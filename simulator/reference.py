@@ -706,6 +706,8 @@ class _Round:
                         continue
                     self.log(who, "stands", "split ace gets one card only", "12.1 (c)")
                     return
+                if is_pair(hand.cards):
+                    self.log(who, "may not split", *self.no_split_reason(box))
                 self.log(
                     who,
                     f"stands on {self.describe(hand.cards)}",
@@ -742,6 +744,8 @@ class _Round:
                     continue
                 if hand.surrendered:  # Rp: surrendered from the pair table
                     return
+            elif is_pair(hand.cards):
+                self.log(who, "may not split", *self.no_split_reason(box))
             if action is None:
                 table, code, label = self.table_code(box, hi)
                 action = self.resolve_table_code(box, hi, code, label)
@@ -848,6 +852,14 @@ class _Round:
             f"strategy {strategy.name!r}: code {L.ACTION_NAMES[code]} "
             "is not allowed in the pair table"
         )
+
+    def no_split_reason(self, box) -> tuple[str, str]:
+        """Why a pair may not be split: (why, rule). Played from the hard or soft table."""
+        if len(box.hands) >= self.rules.max_hands:
+            return f"at most {self.rules.max_hands} hands per box (max_hands)", "11"
+        if box.declined_split:
+            return "a split was declined in this box this round", "11.5"
+        return "aces may be split only once", "11 (b)"
 
     def split(self, box, hi, why, rule) -> None:
         hand = box.hands[hi]

@@ -893,6 +893,26 @@ def test_reference_events_cite_rules():
     assert any(e.rule == "12.1 (a)" for e in res.events)
 
 
+def test_reference_events_say_why_a_pair_may_not_be_split():
+    # max_hands 2: 8c 8d split, hand 1 8c 8h may not split again (11)
+    strat = make_strategy(pairs={"8": "P"}, hard={16: "S"})
+    res = _events(deal(["8c 8d"], "9h", then="8h Tc Ts"), NZ.replace(max_hands=2), strat)
+    assert [(e.what, e.rule) for e in res.events if e.what == "may not split"] == [
+        ("may not split", "11")
+    ]
+    # 7-7 split by the sevens row; hand 1 declines; hand 2's pair may not be split (11.5)
+    strat = make_strategy(sevens={"*": "P"}, pairs={"7": "N"}, hard={14: "H"})
+    res = _events(deal(["7c 7d"], "Th", then="7h 5s 7s 4c 8c"), strategies=strat)
+    rules = [e.rule for e in res.events if e.who == "box 1 hand 2" and e.what == "may not split"]
+    assert rules == ["11.5"]
+    # split aces get an ace: may not split again (11 (b)), one card only (12.1 (c))
+    res = _events(
+        deal(["As Ad"], "9h", then="Ac 5d Th"), strategies=make_strategy(pairs={"A": "P"})
+    )
+    hand1 = [e.rule for e in res.events if e.who == "box 1 hand 1"]
+    assert hand1[hand1.index("11 (b)") + 1] == "12.1 (c)"
+
+
 def test_reference_format_round_and_to_dict():
     strat = make_strategy(pairs={"8": "P"}, insurance=True)
     res = _events(deal(["8c 8d"], "Ah", then="3c 9d 5h Qs 7c"), strategies=strat)
