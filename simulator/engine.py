@@ -1,25 +1,38 @@
-"""The engine: split a run into chunks, seed each chunk, run the chunks on threads, add the tallies.
+"""The engine: split a run into chunks, seed each chunk, run the chunks on threads (or a Dask
+cluster), add the tallies, and stop on a precision target.
 
 Chunk ``i`` always plays ``min(chunk_rounds, rounds - i * chunk_rounds)`` rounds from a fresh
 shuffle with the xoshiro256** state of ``SeedSequence(seed, spawn_key=(i,))``, and integer tallies
 add exactly in any order, so a result depends on the seed, the rule set, the strategies and the
-chunk size, never on the number of threads (docs/design.md, "Reproducibility"). The kernel releases
-the GIL, so chunks run in parallel on a thread pool. At most ``2 * workers`` chunks are in flight
-at any time: memory stays flat however many rounds are asked for.
+chunk size, never on the number of threads or machines (docs/design.md, "Reproducibility"). The
+kernel releases the GIL, so chunks run in parallel on a thread pool.
+
+Memory stays flat however many rounds are asked for: chunk indices are generated lazily, at most
+``IN_FLIGHT_PER_WORKER * workers`` chunks are in flight, and no chunk is started more than
+``lookahead`` indices past the lowest unfinished one, so the finished chunks waiting for a lower
+one (`RunState.extra`) are bounded too.
+
+Precision target (`RunState`, `advance`): the stopping rule looks only at the contiguous prefix of
+finished chunks ``0..k``, one chunk at a time in index order, and stops at the first ``k`` whose
+summed tally has a 95% confidence half-width of the house edge at most the target. Which chunk that
+is depends on the seed and the chunk size only, never on the order chunks finish in.
 """
 
 from __future__ import annotations
 
+import math
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 import numpy as np
 
 from simulator import layout as L
-from simulator.kernel import simulate_chunk, stack_for
+from simulator.kernel import simulate_chunk
 
 IN_FLIGHT_PER_WORKER = 2
+MIN_LOOKAHEAD = 64  # chunks started at most this far (or 4x the in-flight window) past the lowest
+Z95 = 1.959963984540054  # two-sided 95% normal quantile (as simulator.tally)
 
 
 def chunk_state(seed: int, chunk: int) -> np.ndarray:
@@ -27,8 +40,31 @@ def chunk_state(seed: int, chunk: int) -> np.ndarray:
     return np.random.SeedSequence(seed, spawn_key=(chunk,)).generate_state(4, np.uint64)
 
 
-def _chunk_count(rounds: int, chunk_rounds: int) -> int:
-    return -(-rounds // chunk_rounds)
+def chunk_count(rounds: int, chunk_rounds: int) -> int:
+    """Number of chunks of a run of ``rounds`` rounds (the last one may be short)."""
+    return -(-int(rounds) // int(chunk_rounds))
+
+
+def chunk_size(i: int, rounds: int, chunk_rounds: int) -> int:
+    """Rounds played by chunk ``i``."""
+    return min(chunk_rounds, rounds - i * chunk_rounds)
+
+
+def stack_tables(rules, strategies) -> tuple:
+    """``strategy.stack`` of ``strategies`` (one Strategy, or one per box) for ``rules.boxes``."""
+    from simulator.strategy import stack
+
+    if not isinstance(strategies, (list, tuple)):
+        strategies = [strategies]
+    strategies = list(strategies)
+    if len(strategies) == 1 and rules.boxes > 1:
+        strategies = strategies * rules.boxes
+    if len(strategies) != rules.boxes:
+        raise ValueError(
+            f"strategies: {len(strategies)} given for boxes = {rules.boxes}: give one, or one per "
+            "box"
+        )
+    return stack(strategies)
 
 
 def _check_run(rounds, chunk_rounds, workers) -> tuple[int, int, int]:
@@ -44,11 +80,31 @@ def _check_run(rounds, chunk_rounds, workers) -> tuple[int, int, int]:
     return rounds, chunk_rounds, workers
 
 
+def lookahead_for(in_flight: int) -> int:
+    """How far past the lowest unfinished chunk a new chunk may be started."""
+    return max(MIN_LOOKAHEAD, 4 * in_flight)
+
+
+def schedule(n_chunks: int, skip: Container[int] | None = None) -> Iterator[int]:
+    """Chunk indices ``0..n_chunks-1`` not in ``skip``, in order, generated lazily."""
+    for i in range(n_chunks):
+        if skip is None or i not in skip:
+            yield i
+
+
 def iter_chunks(
-    rules, strategies, rounds: int, seed: int, chunk_rounds: int = 1_000_000, workers=None
+    rules,
+    strategies,
+    rounds: int,
+    seed: int,
+    chunk_rounds: int = 1_000_000,
+    workers=None,
+    *,
+    skip: Container[int] | None = None,
+    scheduler: str | None = None,
 ) -> Iterator[tuple[int, int, np.ndarray]]:
-    """Run the chunks of a simulation on threads; yield ``(chunk_index, n_rounds, tally)`` as each
-    finishes (not necessarily in index order).
+    """Run the chunks of a simulation; yield ``(chunk_index, n_rounds, tally)`` as each finishes
+    (not necessarily in index order).
 
     Parameters
     ----------
@@ -62,31 +118,52 @@ def iter_chunks(
     chunk_rounds : int
         Rounds per chunk (the result depends on it).
     workers : int, optional
-        Threads; default ``os.cpu_count()``.
+        Threads; default ``os.cpu_count()``. With ``scheduler``: chunks in flight per Dask
+        worker thread is ``IN_FLIGHT_PER_WORKER``, and ``workers`` is the number of workers a
+        ``"local"`` cluster starts.
+    skip : container of int, optional
+        Chunk indices not to run (finished before, e.g. from a checkpoint).
+    scheduler : str, optional
+        None: threads in this process. ``"local"``: a Dask ``LocalCluster`` started for this run;
+        ``"tcp://host:port"``: an existing Dask distributed scheduler (`simulator.distributed`).
 
-    Closing the generator cancels the chunks that have not started (running ones finish first).
+    Closing the generator cancels the chunks that have not started (running ones finish first;
+    on Dask, they are cancelled).
     """
     rounds, chunk_rounds, workers = _check_run(rounds, chunk_rounds, workers)
     params = rules.to_params()  # computed once for the whole run
-    tables = stack_for(rules, strategies)
-    n_chunks = _chunk_count(rounds, chunk_rounds)
+    tables = stack_tables(rules, strategies)
+    n_chunks = chunk_count(rounds, chunk_rounds)
     if n_chunks == 0:
+        return
+    todo = schedule(n_chunks, skip)
+    if scheduler is not None:
+        from simulator import distributed
+
+        yield from distributed.iter_chunks(
+            params, tables, todo, rounds, seed, chunk_rounds, scheduler, workers=workers
+        )
         return
 
     def job(i: int) -> tuple[int, int, np.ndarray]:
-        n = min(chunk_rounds, rounds - i * chunk_rounds)
+        n = chunk_size(i, rounds, chunk_rounds)
         return i, n, simulate_chunk(params, tables, n, chunk_state(seed, i))
 
+    in_flight = IN_FLIGHT_PER_WORKER * workers
+    lookahead = lookahead_for(in_flight)
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bjsim")
-    pending = set()
-    next_chunk = 0
+    pending: dict = {}  # future -> chunk index
+    upcoming = next(todo, None)
     try:
-        while pending or next_chunk < n_chunks:
-            while next_chunk < n_chunks and len(pending) < IN_FLIGHT_PER_WORKER * workers:
-                pending.add(pool.submit(job, next_chunk))
-                next_chunk += 1
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in sorted(done, key=lambda f: f.result()[0]):
+        while pending or upcoming is not None:
+            while upcoming is not None and len(pending) < in_flight:
+                if pending and upcoming - min(pending.values()) >= lookahead:
+                    break
+                pending[pool.submit(job, upcoming)] = upcoming
+                upcoming = next(todo, None)
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=pending.__getitem__):
+                del pending[future]
                 yield future.result()
     finally:
         for future in pending:
@@ -102,11 +179,13 @@ def run(
     chunk_rounds: int = 1_000_000,
     workers=None,
     progress: Callable[[int, np.ndarray], None] | None = None,
+    *,
+    scheduler: str | None = None,
 ) -> np.ndarray:
     """Simulate ``rounds`` rounds and return the summed tally (int64, layout ``TALLY_NAMES``).
 
     ``progress(n_rounds_done, tally_so_far)`` is called in the calling thread after each chunk.
-    The result for a seed does not depend on ``workers``.
+    The result for a seed does not depend on ``workers`` or ``scheduler``.
 
     Examples
     --------
@@ -115,7 +194,9 @@ def run(
     """
     total = np.zeros(L.N_TALLY, np.int64)
     done = 0
-    chunks = iter_chunks(rules, strategies, rounds, seed, chunk_rounds, workers)
+    chunks = iter_chunks(
+        rules, strategies, rounds, seed, chunk_rounds, workers, scheduler=scheduler
+    )
     try:
         for _, n, tally in chunks:
             total += tally
@@ -125,3 +206,157 @@ def run(
     finally:
         chunks.close()
     return total
+
+
+# ---------------------------------------------------------------------------------------------
+# Precision targets and resumable runs
+
+
+def half_width(tally) -> float | None:
+    """The 95% confidence half-width of the house edge of ``tally`` (``Z95 * se``, as
+    `simulator.tally.summarize` computes it); None with fewer than two rounds."""
+    rounds = int(tally[L.T_ROUNDS])
+    if rounds < 2:
+        return None
+    boxes = int(tally[L.T_BOX_ROUNDS]) // rounds
+    s, sq = int(tally[L.T_RTOTAL_SUM]), int(tally[L.T_RTOTAL_SQ])
+    var = max(rounds * sq - s * s, 0) / (rounds * (rounds - 1))  # exact integer numerator
+    sd = math.sqrt(var) / L.UNIT
+    return Z95 * (sd / math.sqrt(rounds) / boxes)
+
+
+class RunState:
+    """What a run has finished: the summed tally of the contiguous prefix of chunks
+    ``0..prefix_end-1``, the finished chunks past it (index -> tally), and, with a precision
+    target, the chunk it stopped at.
+
+    This is all a checkpoint holds and all a resume needs; its size is bounded by the lookahead
+    (`iter_chunks`), not by the number of rounds.
+
+    Parameters
+    ----------
+    rounds : int
+        Rounds of the run (with a precision target: the cap, ``max_rounds``).
+    chunk_rounds : int
+    precision : float, optional
+        Target 95% half-width of the house edge (a fraction: 0.0005 = 0.05%).
+    """
+
+    def __init__(self, rounds: int, chunk_rounds: int, precision: float | None = None):
+        self.rounds = int(rounds)
+        self.chunk_rounds = int(chunk_rounds)
+        self.precision = None if precision is None else float(precision)
+        self.n_chunks = chunk_count(self.rounds, self.chunk_rounds)
+        self.prefix_end = 0
+        self.prefix = np.zeros(L.N_TALLY, np.int64)
+        self.extra: dict[int, np.ndarray] = {}
+        self.stop_chunk: int | None = None  # precision target met with chunks 0..stop_chunk
+
+    # -- queries
+    def __contains__(self, i: int) -> bool:
+        """Whether chunk ``i`` is finished."""
+        return i < self.prefix_end or i in self.extra
+
+    @property
+    def finished(self) -> bool:
+        """All chunks done, or the precision target met."""
+        return self.stop_chunk is not None or self.prefix_end >= self.n_chunks
+
+    @property
+    def target_met(self) -> bool | None:
+        """With a precision target: whether it was met (None without a target)."""
+        return None if self.precision is None else self.stop_chunk is not None
+
+    def total(self) -> np.ndarray:
+        """The result: the prefix once finished, else every finished chunk (a partial result)."""
+        out = self.prefix.copy()
+        if not self.finished:
+            for t in self.extra.values():
+                out += t
+        return out
+
+    def half_width(self) -> float | None:
+        """The 95% half-width of the house edge of the prefix (what the stopping rule sees)."""
+        return half_width(self.prefix)
+
+    def skip(self) -> _Skip:
+        """A frozen container of the finished chunk indices (for `iter_chunks`)."""
+        return _Skip(self.prefix_end, frozenset(self.extra))
+
+    # -- updates
+    def add(self, i: int, tally) -> bool:
+        """Record finished chunk ``i``; move it and its finished successors into the prefix, one
+        at a time, checking the precision target after each. Returns ``finished``."""
+        if self.finished or i in self:
+            return self.finished
+        self.extra[int(i)] = np.asarray(tally, np.int64)
+        while self.prefix_end in self.extra and not self.finished:
+            self.prefix += self.extra.pop(self.prefix_end)
+            self.prefix_end += 1
+            self._check_target()
+        if self.finished:
+            self.extra.clear()  # chunks past the stop are not part of the result
+        return self.finished
+
+    def _check_target(self) -> None:
+        if self.precision is None:
+            return
+        hw = half_width(self.prefix)
+        if hw is not None and hw <= self.precision:
+            self.stop_chunk = self.prefix_end - 1
+
+    def restore(self, prefix_end: int, prefix, extra: dict, stop_chunk: int | None) -> None:
+        """Set the state from a checkpoint (`simulator.checkpoint`)."""
+        self.prefix_end = int(prefix_end)
+        self.prefix = np.asarray(prefix, np.int64).copy()
+        self.extra = {int(i): np.asarray(t, np.int64) for i, t in extra.items()}
+        self.stop_chunk = None if stop_chunk is None else int(stop_chunk)
+
+
+class _Skip:
+    """Finished chunk indices: ``i < prefix_end`` or in ``extra``."""
+
+    def __init__(self, prefix_end: int, extra: frozenset):
+        self.prefix_end = prefix_end
+        self.extra = extra
+
+    def __contains__(self, i) -> bool:
+        return i < self.prefix_end or i in self.extra
+
+
+def advance(
+    state: RunState,
+    rules,
+    strategies,
+    seed: int,
+    workers=None,
+    *,
+    scheduler: str | None = None,
+) -> Iterator[tuple[int, int]]:
+    """Run the chunks ``state`` has not finished, recording each in ``state``; yield
+    ``(chunk_index, n_rounds)`` after each, and stop once ``state.finished``.
+
+    Closing the generator (or an exception in the caller's loop, e.g. Ctrl-C) cancels what has not
+    started; ``state`` then holds every chunk that finished, ready for a checkpoint.
+
+    Examples
+    --------
+    >>> state = RunState(10**9, 10**6, precision=0.0005)  # doctest: +SKIP
+    >>> for _ in advance(state, rules, strategy, seed=1):  # doctest: +SKIP
+    ...     pass
+    >>> state.total(), state.target_met  # doctest: +SKIP
+    """
+    if state.finished:
+        return
+    chunks = iter_chunks(
+        rules, strategies, state.rounds, seed, state.chunk_rounds, workers,
+        skip=state.skip(), scheduler=scheduler,
+    )
+    try:
+        for i, n, tally in chunks:
+            finished = state.add(i, tally)
+            yield i, n
+            if finished:
+                break
+    finally:
+        chunks.close()

@@ -1,0 +1,144 @@
+"""Chunks on a Dask distributed cluster: ``bjsim simulate --scheduler tcp://HOST:PORT`` (an existing
+cluster) or ``--scheduler local`` (a `LocalCluster` of worker processes started for the run).
+
+Each task plays one chunk exactly as the thread engine does (`simulator.engine`): chunk ``i`` is
+seeded from ``SeedSequence(seed, spawn_key=(i,))`` on the worker and returns its integer tally, so a
+cluster gives the same result, to the last digit, as a run on threads with the same seed. At most
+``IN_FLIGHT_PER_WORKER`` chunks per worker thread are in flight (`as_completed` with a window),
+chunk indices are generated lazily, and closing the generator (Ctrl-C) cancels the futures in
+flight.
+
+Dask is optional: ``pip install 'bjsim[dask]'``. The workers of a remote cluster need bjsim (the
+same version) installed, since tasks run ``simulator.distributed._play_chunk``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import uuid
+from collections.abc import Iterator
+
+import numpy as np
+
+INSTALL_HINT = "pip install 'bjsim[dask]'"
+CONNECT_TIMEOUT = "20s"
+
+
+class SchedulerError(ValueError):
+    """A bad ``--scheduler`` value, a missing Dask, or a scheduler that cannot be reached."""
+
+
+def require_dask() -> None:
+    """Raise `SchedulerError` (one line) unless dask and distributed can be imported."""
+    try:
+        import dask  # noqa: F401
+        import distributed  # noqa: F401
+    except ImportError:
+        raise SchedulerError(
+            f"--scheduler: needs Dask, which is not installed: {INSTALL_HINT}"
+        ) from None
+
+
+def check_address(scheduler: str) -> str:
+    """``"local"`` or a scheduler address like ``tcp://10.0.0.5:8786``; else `SchedulerError`."""
+    s = str(scheduler).strip()
+    if s == "local":
+        return s
+    proto, sep, rest = s.partition("://")
+    host, colon, port = rest.rpartition(":")
+    if not sep or proto not in ("tcp", "tls", "inproc", "ws", "wss") or not colon or not host \
+            or not port.isdigit():
+        raise SchedulerError(
+            f"--scheduler: {scheduler!r} is not a scheduler address: allowed 'local' or "
+            "tcp://HOST:PORT"
+        )
+    return s
+
+
+def _play_chunk(params, tables, seed: int, i: int, n: int) -> tuple[int, int, np.ndarray]:
+    """The task: play chunk ``i`` (``n`` rounds) on a worker."""
+    from simulator.engine import chunk_state
+    from simulator.kernel import simulate_chunk
+
+    return i, n, simulate_chunk(params, tables, n, chunk_state(seed, i))
+
+
+def connect(scheduler: str, workers: int | None = None):
+    """A ``(client, cluster)`` pair; ``cluster`` is the `LocalCluster` started for ``"local"``
+    (None for an existing scheduler). The caller closes both."""
+    require_dask()
+    from distributed import Client, LocalCluster
+
+    address = check_address(scheduler)
+    if address == "local":
+        n = workers or os.cpu_count() or 1
+        cluster = LocalCluster(
+            n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+            silence_logs=logging.ERROR,
+        )
+        return Client(cluster), cluster
+    try:
+        return Client(address, timeout=CONNECT_TIMEOUT), None
+    except (OSError, TimeoutError) as err:
+        msg = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+        raise SchedulerError(f"--scheduler {address}: cannot connect: {msg}") from None
+
+
+def iter_chunks(
+    params,
+    tables,
+    todo: Iterator[int],
+    rounds: int,
+    seed: int,
+    chunk_rounds: int,
+    scheduler: str,
+    workers: int | None = None,
+) -> Iterator[tuple[int, int, np.ndarray]]:
+    """Play the chunks ``todo`` (indices, in increasing order) on a Dask cluster; yield
+    ``(chunk_index, n_rounds, tally)`` as each finishes. Called by `simulator.engine.iter_chunks`.
+    """
+    from distributed import as_completed
+
+    from simulator.engine import IN_FLIGHT_PER_WORKER, chunk_size, lookahead_for
+
+    client, cluster = connect(scheduler, workers)
+    pending: dict = {}  # key -> (future, chunk index)
+    try:
+        threads = sum(client.nthreads().values()) or 1
+        in_flight = max(2, IN_FLIGHT_PER_WORKER * threads)
+        lookahead = lookahead_for(in_flight)
+        run_id = uuid.uuid4().hex[:12]
+        upcoming = next(todo, None)
+        window = as_completed()
+
+        def fill():
+            nonlocal upcoming
+            while upcoming is not None and len(pending) < in_flight:
+                if pending and upcoming - min(i for _, i in pending.values()) >= lookahead:
+                    return
+                n = chunk_size(upcoming, rounds, chunk_rounds)
+                future = client.submit(
+                    _play_chunk, params, tables, seed, upcoming, n,
+                    key=f"bjsim-chunk-{run_id}-{upcoming}", pure=False,
+                )
+                pending[future.key] = (future, upcoming)
+                window.add(future)
+                upcoming = next(todo, None)
+
+        fill()
+        for future in window:
+            pending.pop(future.key, None)
+            i, n, tally = future.result()
+            future.release()
+            fill()
+            yield i, n, np.asarray(tally, np.int64)
+    finally:
+        if pending:
+            try:
+                client.cancel([f for f, _ in pending.values()])
+            except Exception:  # noqa: BLE001 - the cluster may be gone already
+                pass
+        client.close()
+        if cluster is not None:
+            cluster.close()
