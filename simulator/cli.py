@@ -245,14 +245,43 @@ def main(argv=None):
 )
 @click.option(
     "--workers", type=click.IntRange(min=1), default=None,
-    help="Threads playing chunks at once. Default: every CPU. Does not change the result.",
+    help="Threads playing chunks at once (with --scheduler local: worker processes). Default: "
+    "every CPU. Does not change the result.",
+)
+@click.option(
+    "--precision", type=click.FloatRange(min=0, min_open=True, max=1), default=None,
+    metavar="HALF_WIDTH",
+    help="Play whole chunks until the 95% confidence half-width of the house edge is at most "
+    "this (a fraction of the wager: 0.0005 = ±0.05%), capped by --max-rounds. The stop is "
+    "decided on chunks 0..k in order, so the same seed stops at the same chunk.",
+)
+@click.option(
+    "--max-rounds", type=COUNT, default=1_000_000_000, show_default="1,000,000,000",
+    help="With --precision: the most rounds to play if the target is not met first.",
+)
+@click.option(
+    "--scheduler", default=None, metavar="local|tcp://HOST:PORT",
+    help="Run the chunks on a Dask cluster: 'local' starts one on this machine, tcp://HOST:PORT "
+    "uses a running scheduler. Same result as threads. Needs pip install 'bjsim[dask]'.",
+)
+@click.option(
+    "--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False), default=None,
+    metavar="FILE",
+    help="Record finished chunks in FILE (atomically, at most every 5 s and at the end or on "
+    "Ctrl-C). Refuses an existing FILE unless --resume.",
+)
+@click.option(
+    "--resume", is_flag=True,
+    help="With --checkpoint: carry on the run recorded in FILE (same rules, strategies, seed, "
+    "rounds, chunk size); gives exactly the uninterrupted result.",
 )
 @output_options(["table", "csv", "json"], "table")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar on stderr.")
 @click.pass_context
 @user_errors
 def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, rounds, seed,
-             chunk_rounds, workers, fmt, output, quiet):
+             chunk_rounds, workers, precision, max_rounds, scheduler, checkpoint_path, resume, fmt,
+             output, quiet):
     """Play many rounds and report the house edge with its standard error.
 
     Reports the house edge (minus the player's mean net per initial wager, main game with
@@ -266,40 +295,98 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         bjsim simulate --rounds 100M --seed 7 --format json -o run.json
         bjsim simulate --rules configs/nz1994-8deck.toml --set dealer_hits_soft_17=true
         bjsim simulate --boxes 3 --strategy basic --strategy mimic-dealer --strategy never-bust
+        bjsim simulate --precision 0.0005 --max-rounds 1e9    # until ±0.05% (95%)
+        bjsim simulate --rounds 1e10 --checkpoint run.ckpt    # Ctrl-C, then add --resume
+        bjsim simulate --rounds 1e10 --scheduler tcp://10.0.0.5:8786
     """
+    from click.core import ParameterSource
     from tqdm import tqdm
 
-    from simulator import engine, report, tally
+    from simulator import checkpoint, engine, report, tally
+    from simulator import layout as L
+
+    def given(name: str) -> bool:
+        return ctx.get_parameter_source(name) not in (
+            None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP,
+        )
+
+    if precision is None and given("max_rounds"):
+        raise BjsimError("--max-rounds: only with --precision (--rounds sets a fixed run)")
+    if precision is not None and given("rounds"):
+        raise BjsimError(
+            "--rounds: not with --precision, which plays until the target is met: cap it with "
+            "--max-rounds"
+        )
+    if resume and checkpoint_path is None:
+        raise BjsimError("--resume: needs --checkpoint FILE (the run to carry on)")
+    if scheduler is not None:
+        from simulator import distributed
+
+        distributed.require_dask()
+        scheduler = distributed.check_address(scheduler)
 
     rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     strategies, names = _load_strategies(strategy_names, rules.boxes)
 
-    total = tally.empty_tally()
-    done = 0
+    planned = max_rounds if precision is not None else rounds
+    state = engine.RunState(planned, chunk_rounds, precision)
+    writer = None
+    if checkpoint_path is not None:
+        ident = checkpoint.identity(
+            rules, engine.stack_tables(rules, strategies), seed, chunk_rounds, planned, precision
+        )
+        if resume:
+            if not os.path.exists(checkpoint_path):
+                raise BjsimError(f"--resume: checkpoint {checkpoint_path} does not exist")
+            checkpoint.resume(checkpoint_path, ident, state)
+        elif os.path.exists(checkpoint_path):
+            raise BjsimError(
+                f"--checkpoint: {checkpoint_path} exists: pass --resume to carry on with it, or "
+                "remove it"
+            )
+        writer = checkpoint.Writer(checkpoint_path, ident)
+
+    def save_checkpoint(now: bool) -> None:
+        if writer is None:
+            return
+        try:
+            writer.write(state) if now else writer.maybe(state)
+        except OSError as err:
+            raise BjsimError(
+                f"--checkpoint {checkpoint_path}: cannot write: {err.strerror or err}"
+            ) from None
+
+    save_checkpoint(now=True)  # a path that cannot be written fails now, not after an hour
+    resumed = int(state.total()[L.T_ROUNDS])
     partial = False
     bar = tqdm(
-        total=rounds, unit="round", unit_scale=True, file=sys.stderr, disable=quiet,
-        desc="bjsim", dynamic_ncols=True, leave=False,
+        total=None if precision is not None else rounds, initial=resumed, unit="round",
+        unit_scale=True, file=sys.stderr, disable=quiet, desc="bjsim", dynamic_ncols=True,
+        leave=False,
     )
     start = time.perf_counter()
-    chunks = engine.iter_chunks(
-        rules, strategies, rounds, seed, chunk_rounds=chunk_rounds, workers=workers
-    )
+    chunks = engine.advance(state, rules, strategies, seed, workers, scheduler=scheduler)
     try:
-        for _chunk, n_rounds, chunk_tally in chunks:
-            total += chunk_tally
-            done += int(n_rounds)
+        for _chunk, n_rounds in chunks:
             bar.update(int(n_rounds))
-            he = tally.running_house_edge(total)
-            if he is not None:
-                bar.set_postfix_str(f"house edge {100 * he:.3f}%", refresh=False)
+            he = tally.running_house_edge(state.total())
+            text = "" if he is None else f"house edge {100 * he:.3f}%"
+            if precision is not None:
+                hw = state.half_width()
+                hw_text = "-" if hw is None else f"{100 * hw:.4f}%"
+                text += f" ±{hw_text} (target ±{100 * precision:.4f}%)"
+            bar.set_postfix_str(text.strip(), refresh=False)
+            save_checkpoint(now=False)
     except KeyboardInterrupt:
         partial = True
         chunks.close()  # cancels the chunks that have not started
     finally:
         bar.close()
+        save_checkpoint(now=True)
     seconds = time.perf_counter() - start
 
+    total = state.total()
+    done = int(total[L.T_ROUNDS])
     summary = tally.summarize(total, rules)
     meta = {
         "version": __version__,
@@ -310,7 +397,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
             "rules_name": file_meta.get("name"),
             "overrides": list(overrides),
             "seed": seed,
-            "rounds": rounds,
+            "rounds": planned,
             "rounds_played": done,
             "chunk_rounds": chunk_rounds,
             "boxes": rules.boxes,
@@ -319,16 +406,43 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         },
         "timing": {
             "seconds": seconds,
-            "rounds_per_second": done / seconds if seconds > 0 else None,
+            "rounds_per_second": (done - resumed) / seconds if seconds > 0 else None,
             "workers": workers or os.cpu_count(),
+            "scheduler": scheduler,
+            "checkpoint": checkpoint_path,
+            "resumed_rounds": resumed,
         },
     }
+    if precision is not None:
+        meta["run"]["precision"] = {
+            "target": precision,
+            "max_rounds": max_rounds,
+            "half_width": state.half_width() if not partial else engine.half_width(total),
+            "met": bool(state.target_met),
+            "stop_chunk": state.stop_chunk,
+        }
     _emit(report.render(summary, fmt, meta), output)
     if not quiet:
         rate = meta["timing"]["rounds_per_second"] or 0
-        click.echo(f"bjsim: {done:,} rounds in {seconds:.2f} s ({rate:,.0f} rounds/s)", err=True)
+        click.echo(
+            f"bjsim: {done - resumed:,} rounds in {seconds:.2f} s ({rate:,.0f} rounds/s)"
+            + (f"; {resumed:,} more from {checkpoint_path}" if resumed else ""),
+            err=True,
+        )
+    if precision is not None and not partial:
+        p = meta["run"]["precision"]
+        hw = "-" if p["half_width"] is None else f"±{100 * p['half_width']:.4f}%"
+        if p["met"]:
+            click.echo(f"bjsim: precision target ±{100 * precision:.4f}% met after {done:,} "
+                       f"rounds (half-width {hw})", err=True)
+        else:
+            click.echo(f"bjsim: precision target ±{100 * precision:.4f}% NOT met: stopped at "
+                       f"--max-rounds {max_rounds:,} (half-width {hw})", err=True)
     if partial:
         click.echo(f"bjsim: interrupted: partial result of {done:,} rounds", err=True)
+        if checkpoint_path is not None:
+            click.echo(f"bjsim: finished chunks saved in {checkpoint_path}: carry on with "
+                       "--resume", err=True)
         ctx.exit(130)
 
 
