@@ -1,0 +1,214 @@
+"""Checkpoints: resume after an interruption gives the uninterrupted result bit for bit (fixed
+rounds and precision targets), a checkpoint of another run is refused with one line naming what
+differs, writes are atomic, and the simulate options --checkpoint/--resume behave.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from simulator import checkpoint as C
+from simulator import engine
+from simulator import layout as L
+from simulator.cli import cli
+from simulator.rules import Rules
+from simulator.strategy import load_strategy
+
+NZ = Rules()
+BASIC = load_strategy("basic")
+RUN = ["--rounds", "12_000", "--chunk-rounds", "1000", "--seed", "5", "-q", "-f", "json"]
+
+
+def run_cli(*args):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def ident(rules=NZ, strategy=BASIC, seed=5, chunk_rounds=1000, rounds=12_000, precision=None):
+    return C.identity(rules, engine.stack_tables(rules, strategy), seed, chunk_rounds, rounds,
+                      precision)
+
+
+def play(state, seed=5, workers=2, stop_after=None):
+    """Advance ``state``; with ``stop_after``, stop (as Ctrl-C would) after that many chunks."""
+    gen = engine.advance(state, NZ, BASIC, seed, workers)
+    for count, _ in enumerate(gen, 1):
+        if stop_after is not None and count >= stop_after:
+            break
+    gen.close()
+    return state
+
+
+def assert_user_error(result, *words):
+    assert result.exit_code == 2, result.output
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+    assert lines[-1].startswith("Error:") and "Traceback" not in result.output
+    for w in words:
+        assert w in lines[-1], (w, lines[-1])
+
+
+# ---------------------------------------------------------------------------------------------
+# Resume is bit-exact
+
+
+@pytest.mark.parametrize("k", [1, 5, 11])
+def test_interrupt_after_k_chunks_then_resume_is_bit_exact(tmp_path, k):
+    whole = play(engine.RunState(12_000, 1000)).total()
+    path = tmp_path / "run.ckpt"
+    first = play(engine.RunState(12_000, 1000), stop_after=k)
+    assert not first.finished and first.total()[L.T_ROUNDS] == 1000 * k
+    C.save(path, ident(), first)
+    again = engine.RunState(12_000, 1000)
+    C.resume(path, ident(), again)
+    assert again.total().tolist() == first.total().tolist()
+    ran = [i for i, _ in engine.advance(again, NZ, BASIC, 5, 1)]
+    assert not set(ran) & (set(range(first.prefix_end)) | set(first.extra))  # finished: skipped
+    assert len(ran) == 12 - k
+    assert again.finished and np.array_equal(again.total(), whole)
+
+
+def test_resume_with_a_precision_target_stops_at_the_same_chunk(tmp_path):
+    whole = play(engine.RunState(60_000, 250, 0.06))
+    assert whole.target_met
+    path = tmp_path / "p.ckpt"
+    first = play(engine.RunState(60_000, 250, 0.06), stop_after=whole.stop_chunk // 2)
+    C.save(path, ident(chunk_rounds=250, rounds=60_000, precision=0.06), first)
+    again = engine.RunState(60_000, 250, 0.06)
+    C.resume(path, ident(chunk_rounds=250, rounds=60_000, precision=0.06), again)
+    play(again, workers=1)
+    assert again.stop_chunk == whole.stop_chunk
+    assert np.array_equal(again.total(), whole.total())
+
+
+def test_cli_ctrl_c_saves_and_resume_prints_the_uninterrupted_result(tmp_path, monkeypatch):
+    whole = run_cli("simulate", *RUN)
+    assert whole.exit_code == 0
+    path = str(tmp_path / "cli.ckpt")
+    real = engine.iter_chunks
+
+    def interrupted(*args, **kwargs):
+        gen = real(*args, **kwargs)
+        for _ in range(3):
+            yield next(gen)
+        gen.close()
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(engine, "iter_chunks", interrupted)
+    cut = run_cli("simulate", *RUN, "--checkpoint", path)
+    assert cut.exit_code == 130 and "--resume" in cut.stderr
+    partial = json.loads(cut.stdout)
+    assert partial["run"]["partial"] is True and partial["results"]["rounds"] == 3000
+    saved = json.load(open(path))
+    assert saved["rounds_done"] == 3000 and saved["finished"] is False
+    monkeypatch.setattr(engine, "iter_chunks", real)
+
+    resumed = run_cli("simulate", *RUN, "--checkpoint", path, "--resume")
+    assert resumed.exit_code == 0
+    a, b = json.loads(whole.stdout), json.loads(resumed.stdout)
+    assert a["results"] == b["results"] and a["run"] == b["run"]
+    assert b["timing"]["resumed_rounds"] == 3000
+    assert json.load(open(path))["finished"] is True
+    # a finished checkpoint resumes to the same report without playing anything
+    again = run_cli("simulate", *RUN, "--checkpoint", path, "--resume")
+    assert json.loads(again.stdout)["results"] == a["results"]
+
+
+# ---------------------------------------------------------------------------------------------
+# A checkpoint of another run is refused
+
+
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        (["--seed", "6"], ["seed", "5", "6"]),
+        (["--set", "decks=8"], ["decks", "6", "8"]),
+        (["--strategy", "mimic-dealer"], ["strategy"]),
+        (["--chunk-rounds", "2000"], ["chunk_rounds"]),
+        (["--rounds", "13000"], ["rounds"]),
+    ],
+)
+def test_resume_refuses_a_checkpoint_of_another_run(tmp_path, change, words):
+    path = str(tmp_path / "x.ckpt")
+    assert run_cli("simulate", *RUN, "--checkpoint", path).exit_code == 0
+    r = run_cli("simulate", *RUN, *change, "--checkpoint", path, "--resume")
+    assert_user_error(r, "different run", *words)
+
+
+def test_precision_target_is_part_of_the_identity(tmp_path):
+    path = tmp_path / "p.ckpt"
+    C.save(path, ident(precision=0.01), engine.RunState(12_000, 1000, 0.01))
+    with pytest.raises(C.CheckpointError, match="precision"):
+        C.resume(path, ident(precision=0.02), engine.RunState(12_000, 1000, 0.02))
+
+
+def test_existing_file_needs_resume_and_resume_needs_a_file(tmp_path):
+    path = str(tmp_path / "y.ckpt")
+    assert_user_error(run_cli("simulate", *RUN, "--checkpoint", path, "--resume"),
+                      "does not exist")
+    assert run_cli("simulate", *RUN, "--checkpoint", path).exit_code == 0
+    assert_user_error(run_cli("simulate", *RUN, "--checkpoint", path), "exists", "--resume")
+
+
+def test_a_file_that_is_not_a_checkpoint_is_refused(tmp_path):
+    bad = tmp_path / "bad.ckpt"
+    bad.write_text("{not json")
+    assert_user_error(run_cli("simulate", *RUN, "--checkpoint", str(bad), "--resume"),
+                      "not a bjsim checkpoint")
+    bad.write_text('{"format": "something else"}')
+    assert_user_error(run_cli("simulate", *RUN, "--checkpoint", str(bad), "--resume"),
+                      "not a bjsim checkpoint")
+
+
+def test_unwritable_checkpoint_fails_before_the_run(tmp_path):
+    path = str(tmp_path / "no-such-dir" / "z.ckpt")
+    assert_user_error(run_cli("simulate", *RUN, "--checkpoint", path), "cannot write")
+
+
+# ---------------------------------------------------------------------------------------------
+# Atomic writes and their frequency
+
+
+@pytest.mark.parametrize("fail", ["fsync", "replace"])
+def test_a_failed_write_leaves_the_old_checkpoint_whole_and_no_temp_file(tmp_path, monkeypatch,
+                                                                          fail):
+    path = tmp_path / "a.ckpt"
+    old = play(engine.RunState(12_000, 1000), stop_after=2)
+    C.save(path, ident(), old)
+    before = path.read_bytes()
+    new = play(engine.RunState(12_000, 1000), stop_after=6)
+
+    def boom(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, fail, boom)
+    with pytest.raises(OSError):
+        C.save(path, ident(), new)
+    monkeypatch.undo()
+    assert path.read_bytes() == before
+    assert os.listdir(tmp_path) == ["a.ckpt"]
+    state = engine.RunState(12_000, 1000)
+    C.resume(path, ident(), state)
+    assert state.total()[L.T_ROUNDS] == 2000
+
+
+def test_writer_writes_at_most_every_interval(tmp_path):
+    state = engine.RunState(12_000, 1000)
+    w = C.Writer(tmp_path / "w.ckpt", ident(), every=3600)
+    assert w.maybe(state) is False and not (tmp_path / "w.ckpt").exists()
+    w.write(state)
+    assert w.writes == 1 and (tmp_path / "w.ckpt").exists()
+    assert C.Writer(tmp_path / "w.ckpt", ident(), every=0).maybe(state) is True
+
+
+def test_checkpoint_size_does_not_grow_with_the_chunks_done(tmp_path):
+    sizes = []
+    for k in (2, 40):
+        state = play(engine.RunState(10**9, 100), stop_after=k)
+        C.save(tmp_path / f"{k}.ckpt", ident(chunk_rounds=100, rounds=10**9), state)
+        sizes.append(len(state.extra))
+    # only the chunks finished past the contiguous prefix are kept apart (a few, not k)
+    assert max(sizes) <= engine.lookahead_for(engine.IN_FLIGHT_PER_WORKER * 2)
