@@ -6,10 +6,19 @@ splitting (11, 11 (b), 11 (c), 11.5), doubling (10), the drawing rules 12.1 (a),
 (12.2), the dealer's draw (12.3, 12.4), settlement (4.1 and the dealer-blackjack variants), Super
 Sevens (14, 14.4) and the cut card (7.1, 1999 amendment).
 
-There is exactly one round function, ``_play_round``. The simulation mode (``simulate_chunk``)
-feeds it cards by a lazy Fisher-Yates shuffle driven by xoshiro256**; the stacked mode
-(``play_stacked``) feeds it the given cards in order. Both read cards through ``_draw``, so the
-stacked mode checks exactly the code that simulates.
+There is exactly one round function, ``_play_rounds``: its loop body is one round. The simulation
+mode (``simulate_chunk``) feeds it cards by a lazy Fisher-Yates shuffle driven by xoshiro256** and
+adds each round into the tally; the stacked mode (``play_stacked``) feeds it the given cards in
+order and writes each round's record. Both read cards through ``_draw`` and play the same code, so
+the stacked mode checks exactly the code that simulates.
+
+Speed notes. The hot state (shoe position, end of the undealt region, the four xoshiro words) lives
+in local variables of ``_play_rounds``; the small helpers it calls are inlined at numba IR level
+(``inline="always"``), so the compiled loop makes no calls and no reference-count operations. The
+strategy's hard and soft tables are resolved in advance (``_resolve_tables``) into one table of
+actions per (box, soft, total, up card, doubling allowed, surrender allowed), with the rule
+fallbacks (``D`` -> hit when doubling is not allowed, ...) and the forced draw of 12.1 (d) applied,
+so an ordinary decision is one table read.
 
 Public functions carry no decorator: they validate, cast dtypes, allocate outputs and call the
 private ``_verb_noun`` kernels.
@@ -27,17 +36,16 @@ from simulator.jit import njit
 MAX_HANDS = 4  # rule-set limit on hands per box
 MAX_BOXES = 7
 
-# Shoe state vector ``sh`` (int64).
-SH_POS = 0  # next position to deal
-SH_END = 1  # end of the undealt region
-SH_ROUND_START = 2  # position of the first card of this round (discards are 0..ROUND_START-1)
-SH_STACKED = 3  # 1: deal shoe[pos] in order; 0: lazy Fisher-Yates draw
-SH_FAIL = 4  # 1: ran out of cards (stacked: incomplete round; simulation: no discards left)
-SH_N = 5  # cards in the shoe
-SH_SHUFFLES = 6  # shuffles made (the chunk's first, cut-card, every-round, mid-round fallbacks)
-SH_DRAWN = 7  # cards taken from the shoe this round
-SH_NEED_FULL = 8  # 1: the next round must start with a full shuffle
-N_SH = 9
+# Shoe workspace ``ws`` (int64): the cold part of the shoe state (pos and end are locals).
+WS_POS = 0  # next position to deal (written back when the driver returns)
+WS_END = 1  # end of the undealt region (written back when the driver returns)
+WS_ROUND_START = 2  # position of the first card of this round (discards are 0..ROUND_START-1)
+WS_STACKED = 3  # 1: deal shoe[pos] in order; 0: lazy Fisher-Yates draw
+WS_FAIL = 4  # 1: ran out of cards (stacked: incomplete round; simulation: no discards left)
+WS_SHUFFLES = 5  # shuffles made (the chunk's first, cut-card, every-round, mid-round fallbacks)
+WS_BEFORE = 6  # cards of this round dealt before a mid-round reshuffle of the discards
+WS_NEED_FULL = 7  # 1: the next round must start with a full shuffle
+N_WS = 8
 
 # Per-hand fields ``hand[box, hand, field]`` (int64).
 HF_HARD = 0  # hard sum, aces as 1
@@ -83,72 +91,80 @@ SS_PENDING = 6  # 7-7 dealt, not split, no third card yet
 # Resolved actions (what the hand does, after the rules have filtered the strategy's code).
 A_STAND, A_HIT, A_DOUBLE, A_SPLIT, A_SURRENDER = 0, 1, 2, 3, 4
 
+# Resolved action table ``act[box, soft, total, up, variant]`` (int8), flattened; variant =
+# 2 * (doubling allowed on this hand's cards) + (surrender allowed here).
+N_VARIANTS = 4
+ACT_BOX = 2 * L.N_TOTALS * L.N_UP * N_VARIANTS
+
 TEN_CODE = 36  # ten of clubs: dealt after the cards have run out, only to finish a doomed round
 
 MASK32 = np.uint64(0xFFFFFFFF)
 TWO32 = np.uint64(0x100000000)
+U5 = np.uint64(5)
+U7 = np.uint64(7)
+U9 = np.uint64(9)
+U17 = np.uint64(17)
+U19 = np.uint64(19)
+U32 = np.uint64(32)
+U45 = np.uint64(45)
+U57 = np.uint64(57)
 
 
 # ---------------------------------------------------------------------------------------------
-# Random numbers: xoshiro256** and Lemire's bounded draw with rejection.
-@njit
-def _next_u64(rng):
-    """Advance the xoshiro256** state ``rng`` (uint64[4]) and return the next 64-bit output."""
-    s0 = rng[0]
-    s1 = rng[1]
-    s2 = rng[2]
-    s3 = rng[3]
-    x = s1 * np.uint64(5)
-    result = ((x << np.uint64(7)) | (x >> np.uint64(57))) * np.uint64(9)
-    t = s1 << np.uint64(17)
+# Random numbers: xoshiro256** and Lemire's bounded draw with rejection. The state is four
+# uint64 scalars passed in and returned, so the caller keeps it in registers.
+@njit(inline="always")
+def _next_u64(s0, s1, s2, s3):
+    """One xoshiro256** step: ``(output, s0, s1, s2, s3)``."""
+    x = s1 * U5
+    result = ((x << U7) | (x >> U57)) * U9
+    t = s1 << U17
     s2 ^= s0
     s3 ^= s1
     s1 ^= s2
     s0 ^= s3
     s2 ^= t
-    s3 = (s3 << np.uint64(45)) | (s3 >> np.uint64(19))
-    rng[0] = s0
-    rng[1] = s1
-    rng[2] = s2
-    rng[3] = s3
-    return result
+    s3 = (s3 << U45) | (s3 >> U19)
+    return result, s0, s1, s2, s3
 
 
-@njit
-def _bounded(rng, n):
+@njit(inline="always")
+def _bounded(n, s0, s1, s2, s3):
     """Exactly uniform integer in ``0..n-1`` (1 <= n <= 2**32), Lemire's multiply-shift.
 
     The upper 32 bits of a draw times ``n`` give the result; draws whose low product falls below
-    ``2**32 mod n`` are rejected, which removes the bias exactly.
+    ``2**32 mod n`` are rejected, which removes the bias exactly. Returns ``(k, s0, s1, s2, s3)``.
     """
     nn = np.uint64(n)
-    m = (_next_u64(rng) >> np.uint64(32)) * nn
+    r, s0, s1, s2, s3 = _next_u64(s0, s1, s2, s3)
+    m = (r >> U32) * nn
     low = m & MASK32
     if low < nn:
         threshold = (TWO32 - nn) % nn
         while low < threshold:
-            m = (_next_u64(rng) >> np.uint64(32)) * nn
+            r, s0, s1, s2, s3 = _next_u64(s0, s1, s2, s3)
+            m = (r >> U32) * nn
             low = m & MASK32
-    return np.int64(m >> np.uint64(32))
+    return np.int64(m >> U32), s0, s1, s2, s3
 
 
 @njit
 def _draw_bounded_many(state, n, count):
-    """``count`` bounded draws in ``0..n-1`` from a copy of ``state`` (for tests)."""
-    rng = state.copy()
+    """``count`` bounded draws in ``0..n-1`` from ``state`` (for tests)."""
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     out = np.empty(count, np.int64)
     for i in range(count):
-        out[i] = _bounded(rng, n)
+        out[i], s0, s1, s2, s3 = _bounded(n, s0, s1, s2, s3)
     return out
 
 
 @njit
 def _next_u64_many(state, count):
-    """``count`` raw xoshiro256** outputs from a copy of ``state`` (for tests)."""
-    rng = state.copy()
+    """``count`` raw xoshiro256** outputs from ``state`` (for tests)."""
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     out = np.empty(count, np.uint64)
     for i in range(count):
-        out[i] = _next_u64(rng)
+        out[i], s0, s1, s2, s3 = _next_u64(s0, s1, s2, s3)
     return out
 
 
@@ -163,58 +179,56 @@ def _fresh_shoe(decks):
     return shoe
 
 
-@njit
-def _draw(shoe, sh, rng):
+@njit(inline="always")
+def _draw(shoe, ws, pos, end, s0, s1, s2, s3):
     """Take the next card from the shoe (design: "Shoe and shuffle").
 
-    Simulation: the card at ``pos`` is chosen uniformly from ``pos..end-1`` and swapped into
-    ``pos`` (one Fisher-Yates step). If the undealt region is empty mid-round, the discards
-    ``0..round_start-1`` become the shoe (``pos = 0, end = round_start``) and the next round
-    starts with a full shuffle; with no discards ``SH_FAIL`` is set. Stacked: ``shoe[pos]`` in
-    order; running out sets ``SH_FAIL`` (an incomplete round). After a failure a ten is returned so
-    the doomed round can run to its end (every draw loop terminates), and is then discarded.
+    Returns ``(code, pos, end, s0, s1, s2, s3)``. Simulation: the card at ``pos`` is chosen
+    uniformly from ``pos..end-1`` and swapped into ``pos`` (one Fisher-Yates step). If the undealt
+    region is empty mid-round, the discards ``0..round_start-1`` become the shoe (``pos = 0, end =
+    round_start``) and the next round starts with a full shuffle; with no discards ``WS_FAIL`` is
+    set. Stacked: ``shoe[pos]`` in order; running out sets ``WS_FAIL`` (an incomplete round).
+    After a failure a ten is returned so the doomed round can run to its end (every draw loop
+    terminates), and is then discarded.
     """
-    pos = sh[SH_POS]
-    end = sh[SH_END]
     if pos >= end:
-        if sh[SH_STACKED] == 1 or sh[SH_ROUND_START] == 0:
-            sh[SH_FAIL] = 1
-            return TEN_CODE
-        end = sh[SH_ROUND_START]
-        sh[SH_END] = end
-        sh[SH_ROUND_START] = 0
-        sh[SH_SHUFFLES] += 1
-        sh[SH_NEED_FULL] = 1
+        if ws[WS_STACKED] != 0 or ws[WS_ROUND_START] == 0:
+            ws[WS_FAIL] = 1
+            return np.int64(TEN_CODE), pos, end, s0, s1, s2, s3
+        ws[WS_BEFORE] = pos - ws[WS_ROUND_START]
+        end = ws[WS_ROUND_START]
+        ws[WS_ROUND_START] = 0
+        ws[WS_SHUFFLES] += 1
+        ws[WS_NEED_FULL] = 1
         pos = 0
-    if sh[SH_STACKED] == 0:
-        k = pos + _bounded(rng, end - pos)
+    if ws[WS_STACKED] == 0:
+        k, s0, s1, s2, s3 = _bounded(end - pos, s0, s1, s2, s3)
+        k += pos
         c = shoe[k]
         shoe[k] = shoe[pos]
         shoe[pos] = c
     else:
         c = shoe[pos]
-    sh[SH_POS] = pos + 1
-    sh[SH_DRAWN] += 1
-    return np.int64(c)
+    return np.int64(c), pos + 1, end, s0, s1, s2, s3
 
 
 @njit
 def _deal_shoe(state, decks):
     """Shuffle a fresh shoe lazily and deal every card of it, in order (for tests)."""
     shoe = _fresh_shoe(decks)
-    sh = np.zeros(N_SH, np.int64)
-    sh[SH_N] = shoe.size
-    sh[SH_END] = shoe.size
-    rng = state.copy()
+    ws = np.zeros(N_WS, np.int64)
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    pos = 0
+    end = shoe.size
     out = np.empty(shoe.size, np.int64)
     for i in range(shoe.size):
-        out[i] = _draw(shoe, sh, rng)
+        out[i], pos, end, s0, s1, s2, s3 = _draw(shoe, ws, pos, end, s0, s1, s2, s3)
     return out
 
 
 # ---------------------------------------------------------------------------------------------
-# Hands.
-@njit
+# Hands and decisions.
+@njit(inline="always")
 def _value(code):
     """Blackjack value of a card code, ace = 1, ten-valued = 10."""
     r = code >> 2
@@ -223,7 +237,7 @@ def _value(code):
     return r + 1
 
 
-@njit
+@njit(inline="always")
 def _total(hard, ace):
     """Best total: ``hard + 10`` when the hand holds an ace and that is <= 21 (3.2)."""
     if ace != 0 and hard + 10 <= 21:
@@ -231,7 +245,7 @@ def _total(hard, ace):
     return hard
 
 
-@njit
+@njit(inline="always")
 def _deal_to_hand(hand, bx, b, h, code):
     """Add a card to hand ``h`` of box ``b``; settle a pending 7-7 (Super Sevens) on card 3."""
     v = _value(code)
@@ -259,10 +273,10 @@ def _deal_to_hand(hand, bx, b, h, code):
             bx[b, BF_SS] = SS_B
 
 
-@njit
-def _split(hand, bx, b, h, shoe, sh, rng):
+@njit(inline="always")
+def _split_hands(hand, bx, b, h):
     """Split hand ``h`` of box ``b`` (11): its second card moves to a new hand inserted right
-    after it with an equal wager; the current hand gets its second card at once."""
+    after it with an equal wager. The caller then deals the current hand its second card."""
     nh = bx[b, BF_NH]
     for k in range(nh - 1, h, -1):
         for f in range(N_HF):
@@ -293,75 +307,26 @@ def _split(hand, bx, b, h, shoe, sh, rng):
             bx[b, BF_SS] = SS_C
         else:
             bx[b, BF_SS] = SS_B
-    _deal_to_hand(hand, bx, b, h, _draw(shoe, sh, rng))
 
 
 @njit
-def _decide(p, hard_t, soft_t, pairs_t, sevens_t, b, h, up, hand, bx, can_surrender):
-    """The strategy's decision for hand ``h`` of box ``b``, filtered by the rules.
+def _double_on_allows(rule, soft, total):
+    """Rule ``double_on`` (10) for a two-card hand: may it double? (A two-card hand holding an ace
+    is always soft, so 'hard' = 'no ace' here.)"""
+    if rule == L.DOUBLE_ANY:
+        return True
+    if rule == L.DOUBLE_HARD:
+        return not soft
+    if rule == L.DOUBLE_9_11:
+        return (not soft) and 9 <= total <= 11
+    return (not soft) and 10 <= total <= 11
 
-    Returns ``(action, declined)``: ``action`` is one of ``A_*``; ``declined`` is 1 when the pair
-    cell said not to split (``N``, or ``Pd`` without double after split), which is a declined
-    split under 11.5 (the caller records it; the early-surrender look-ahead ignores it).
-    """
-    hard = hand[b, h, HF_HARD]
-    ace = hand[b, h, HF_ACE]
-    n = hand[b, h, HF_N]
-    total = _total(hard, ace)
-    soft = total != hard
-    nh = bx[b, BF_NH]
-    two = n == 2
-    max_hands = p[L.P_MAX_HANDS]
-    das = p[L.P_DAS]
 
-    can_double = False
-    if two and (hand[b, h, HF_SPLIT_ACE] == 0 or p[L.P_HSA] != 0) and (nh == 1 or das != 0):
-        rule = p[L.P_DOUBLE_ON]
-        if rule == L.DOUBLE_ANY:
-            can_double = True
-        elif rule == L.DOUBLE_HARD:
-            can_double = ace == 0
-        elif rule == L.DOUBLE_9_11:
-            can_double = (not soft) and 9 <= total <= 11
-        else:
-            can_double = (not soft) and 10 <= total <= 11
-
-    declined = 0
-    code = -1
-    v1 = hand[b, h, HF_V1]
-    if bx[b, BF_SS] == SS_PENDING and two:
-        # Super Sevens up and the box's first two cards 7-7: the sevens row decides (14.4).
-        code = sevens_t[b, up]
-        if code == L.P:
-            if nh < max_hands:
-                return A_SPLIT, 0
-            code = hard_t[b, total, up]  # no split possible: played from the hard table
-    elif (
-        two
-        and v1 == hand[b, h, HF_V2]
-        and nh < max_hands
-        and bx[b, BF_DECLINED] == 0
-        and (v1 != 1 or bx[b, BF_ACES_SPLIT] == 0 or p[L.P_RSA] != 0)
-    ):
-        cell = pairs_t[b, v1 - 1, up]
-        if cell == L.P:
-            return A_SPLIT, 0
-        if cell == L.PD:
-            if das != 0:
-                return A_SPLIT, 0
-            declined = 1
-        elif cell == L.RP:
-            if can_surrender:
-                return A_SURRENDER, 0
-            return A_SPLIT, 0
-        else:
-            declined = 1
-    if code < 0:
-        if soft:
-            code = soft_t[b, total, up]
-        else:
-            code = hard_t[b, total, up]
-
+@njit
+def _resolve(code, can_double, can_surrender, total):
+    """A hard/soft/sevens table code filtered by the rules: ``D`` doubles if allowed else hits,
+    ``Ds`` doubles else stands, ``Rh``/``Rs`` surrender else hit/stand; 12.1 (d): a hand of 11 or
+    less that would stand draws instead."""
     if code == L.H:
         act = A_HIT
     elif code == L.D:
@@ -376,410 +341,536 @@ def _decide(p, hard_t, soft_t, pairs_t, sevens_t, b, h, up, hand, bx, can_surren
         act = A_STAND
     if act == A_STAND and total <= 11:
         act = A_HIT  # 12.1 (d): a hand of 11 or less must draw
-    return act, declined
+    return act
 
 
 @njit
-def _play_hand(p, hard_t, soft_t, pairs_t, sevens_t, b, h, up, shoe, sh, rng, hand, bx):
-    """Play hand ``h`` of box ``b`` to its end (design step 6)."""
-    if hand[b, h, HF_STATUS] != HS_PLAY:
-        return
-    late = p[L.P_SURRENDER] == L.SURRENDER_LATE
-    while True:
-        if hand[b, h, HF_N] == 1:
-            # A split hand's second card is dealt when it comes into play.
-            _deal_to_hand(hand, bx, b, h, _draw(shoe, sh, rng))
-        total = _total(hand[b, h, HF_HARD], hand[b, h, HF_ACE])
-        if total > 21:
-            hand[b, h, HF_STATUS] = HS_BUST  # 12.2: lost at once
-            hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
-            return
-        if total == 21:
-            hand[b, h, HF_STATUS] = HS_STOOD  # 12.1 (a); two-card 21 after a split is 21 (11 (c))
-            return
-        nh = bx[b, BF_NH]
-        if hand[b, h, HF_SPLIT_ACE] != 0 and p[L.P_HSA] == 0:
-            # 11 (b), 12.1 (c): one card to a split ace; another ace may be resplit per the pair
-            # table when the rules allow it.
-            if (
-                hand[b, h, HF_N] == 2
-                and hand[b, h, HF_V2] == 1
-                and p[L.P_RSA] != 0
-                and nh < p[L.P_MAX_HANDS]
-                and bx[b, BF_DECLINED] == 0
-            ):
-                cell = pairs_t[b, 0, up]
-                if cell == L.N or (cell == L.PD and p[L.P_DAS] == 0):
-                    bx[b, BF_DECLINED] = 1
-                else:
-                    _split(hand, bx, b, h, shoe, sh, rng)
-                    continue
-            hand[b, h, HF_STATUS] = HS_STOOD
-            return
-        can_surrender = late and nh == 1 and hand[b, h, HF_N] == 2
-        act, declined = _decide(
-            p, hard_t, soft_t, pairs_t, sevens_t, b, h, up, hand, bx, can_surrender
-        )
-        if declined != 0:
-            bx[b, BF_DECLINED] = 1
-        if act == A_HIT:
-            _deal_to_hand(hand, bx, b, h, _draw(shoe, sh, rng))
-        elif act == A_STAND:
-            hand[b, h, HF_STATUS] = HS_STOOD
-            return
-        elif act == A_SPLIT:
-            _split(hand, bx, b, h, shoe, sh, rng)
-        elif act == A_DOUBLE:
-            # 12.1 (b): the wager doubles and the hand gets exactly one card.
-            hand[b, h, HF_WAGER] *= 2
-            hand[b, h, HF_DOUBLED] = 1
-            _deal_to_hand(hand, bx, b, h, _draw(shoe, sh, rng))
-            if _total(hand[b, h, HF_HARD], hand[b, h, HF_ACE]) > 21:
-                hand[b, h, HF_STATUS] = HS_BUST
-                hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
+def _resolve_tables(p, hard_t, soft_t):
+    """The resolved action table (layout ``ACT_BOX``): one cell per situation, fallbacks applied."""
+    nb = hard_t.shape[0]
+    act = np.empty(nb * ACT_BOX, np.int8)
+    rule = p[L.P_DOUBLE_ON]
+    i = 0
+    for b in range(nb):
+        for soft in range(2):
+            for total in range(L.N_TOTALS):
+                for up in range(L.N_UP):
+                    code = soft_t[b, total, up] if soft else hard_t[b, total, up]
+                    for variant in range(N_VARIANTS):
+                        can_double = variant >= 2 and _double_on_allows(rule, soft != 0, total)
+                        act[i] = _resolve(code, can_double, (variant & 1) != 0, total)
+                        i += 1
+    return act
+
+
+@njit(inline="always")
+def _decide(act_t, hard_t, pairs_t, sevens_t, b, h, up, hand, bx, can_surrender, rules4):
+    """The strategy's decision for hand ``h`` of box ``b``, filtered by the rules.
+
+    ``rules4`` = (max_hands, das, rsa, hsa, double_on) as scalars. Returns ``(action, declined)``:
+    ``action`` is one of ``A_*``; ``declined`` is 1 when the pair cell said not to split (``N``,
+    or ``Pd`` without double after split), which is a declined split under 11.5 (the caller
+    records it; the early-surrender look-ahead ignores it).
+    """
+    max_hands, das, rsa, hsa, double_on = rules4
+    hard = hand[b, h, HF_HARD]
+    ace = hand[b, h, HF_ACE]
+    total = _total(hard, ace)
+    soft = 1 if total != hard else 0
+    nh = bx[b, BF_NH]
+    two = hand[b, h, HF_N] == 2
+    elig = two and (hand[b, h, HF_SPLIT_ACE] == 0 or hsa != 0) and (nh == 1 or das != 0)
+    declined = 0
+    if two:
+        v1 = hand[b, h, HF_V1]
+        if bx[b, BF_SS] == SS_PENDING:
+            # Super Sevens up and the box's first two cards 7-7: the sevens row decides (14.4).
+            code = sevens_t[b, up]
+            if code == L.P:
+                if nh < max_hands:
+                    return A_SPLIT, 0
+                code = hard_t[b, total, up]  # no split possible: played from the hard table
+            can_double = elig and _double_on_allows(double_on, soft != 0, total)
+            return _resolve(code, can_double, can_surrender, total), 0
+        if (
+            v1 == hand[b, h, HF_V2]
+            and nh < max_hands
+            and bx[b, BF_DECLINED] == 0
+            and (v1 != 1 or bx[b, BF_ACES_SPLIT] == 0 or rsa != 0)
+        ):
+            cell = pairs_t[b, v1 - 1, up]
+            if cell == L.P:
+                return A_SPLIT, 0
+            if cell == L.PD:
+                if das != 0:
+                    return A_SPLIT, 0
+                declined = 1
+            elif cell == L.RP:
+                if can_surrender:
+                    return A_SURRENDER, 0
+                return A_SPLIT, 0
             else:
-                hand[b, h, HF_STATUS] = HS_STOOD
-            return
-        else:  # late surrender: half the wager; the no-hole game may take the rest (step 8)
-            hand[b, h, HF_STATUS] = HS_SURR
-            hand[b, h, HF_NET] = -L.INSURANCE_STAKE
-            bx[b, BF_LATE] = 1
-            return
+                declined = 1
+    variant = (2 if elig else 0) + (1 if can_surrender else 0)
+    i = b * ACT_BOX + ((soft * L.N_TOTALS + total) * L.N_UP + up) * N_VARIANTS + variant
+    return np.int64(act_t[i]), declined
 
 
 # ---------------------------------------------------------------------------------------------
-# One round.
+# The round function and its two drivers.
 @njit
-def _play_round(p, hard_t, soft_t, pairs_t, sevens_t, flags_t, shoe, sh, rng, hand, bx, rec):
-    """Play one round from the shoe and write its record ``rec`` (layout ``R_*``/``B_*``).
+def _play_rounds(
+    p, act_t, hard_t, pairs_t, sevens_t, flags_t, shoe, ws, rng, n_rounds, cut, out, tally, trace
+):
+    """Play up to ``n_rounds`` rounds; the loop body is one round (design: "One round, in order").
 
-    ``hand`` (boxes, MAX_HANDS, N_HF) and ``bx`` (boxes, N_BF) are scratch, overwritten here.
-    Also leaves ``bx[:, BF_INS_OFFERED]``, ``bx[:, BF_EM_OFFERED]`` and the final hand wagers
-    for the tally.
+    Stacked mode (``ws[WS_STACKED] == 1``): cards are dealt from ``shoe`` in order, rounds start
+    while ``pos < cut``, each complete round writes its record (layout ``R_*``/``B_*``) into
+    ``out[r]``; a round that runs out of cards sets ``WS_FAIL`` and stops play. Simulation mode:
+    lazy Fisher-Yates dealing from ``shoe`` with the xoshiro256** state ``rng`` (advanced in
+    place), the cut card (7.1), and each round added into ``tally`` (layout ``T_*``); ``out`` is
+    unused. ``trace`` (int8) is empty in production; if it is not, simulated rounds' cards are
+    appended to it in dealing order (for tests; a round dealt partly from reshuffled discards is
+    not traced). Returns the number of complete rounds played.
     """
     nb = p[L.P_BOXES]
+    stacked = ws[WS_STACKED] != 0
     peek = p[L.P_HOLE] == L.HOLE_PEEK
     ss_on = p[L.P_SS] != 0
+    early = p[L.P_SURRENDER] == L.SURRENDER_EARLY
+    late = p[L.P_SURRENDER] == L.SURRENDER_LATE
+    max_hands = p[L.P_MAX_HANDS]
+    das = p[L.P_DAS]
+    rsa = p[L.P_RSA]
+    hsa = p[L.P_HSA]
+    h17 = p[L.P_H17] != 0
+    draw_no_live = p[L.P_DRAW_NO_LIVE] != 0
+    dbj_rule = p[L.P_DBJ]
+    bj_win = p[L.P_BJ_WIN]
+    ins_win = p[L.P_INS_WIN]
+    rules4 = (max_hands, das, rsa, hsa, p[L.P_DOUBLE_ON])
+    every_round = p[L.P_SHUFFLE] == L.SHUFFLE_EVERY_ROUND
+    n_cards = shoe.size
     unit = L.UNIT
+    stake = L.INSURANCE_STAKE
+    tracing = trace.size > 0
+    traced = 0
 
-    for b in range(nb):
-        for f in range(N_BF):
-            bx[b, f] = 0
-        for f in range(N_HF):
-            hand[b, 0, f] = 0
-        bx[b, BF_NH] = 1
-        hand[b, 0, HF_WAGER] = unit
-        hand[b, 0, HF_STATUS] = HS_PLAY
+    hand = np.zeros((nb, MAX_HANDS, N_HF), np.int64)
+    bx = np.zeros((nb, N_BF), np.int64)
 
-    # 1. Deal: a card to each box, the dealer's up card, a second card to each box.
-    for b in range(nb):
-        c = _draw(shoe, sh, rng)
-        bx[b, BF_C1] = c
-        _deal_to_hand(hand, bx, b, 0, c)
-    upc = _draw(shoe, sh, rng)
-    uv = _value(upc)
-    for b in range(nb):
-        c = _draw(shoe, sh, rng)
-        bx[b, BF_C2] = c
-        _deal_to_hand(hand, bx, b, 0, c)
-    d_hard = uv
-    d_ace = 1 if uv == 1 else 0
-    d_n = 1
-    if peek:
-        v = _value(_draw(shoe, sh, rng))
-        d_hard += v
-        if v == 1:
-            d_ace = 1
-        d_n = 2
-    up = 9 if uv == 1 else uv - 2
-    ten_or_ace = uv == 1 or uv == 10
+    pos = ws[WS_POS]
+    end = ws[WS_END]
+    s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
+    r = 0
+    while r < n_rounds:
+        if stacked:
+            if pos >= cut:
+                break
+        elif ws[WS_NEED_FULL] != 0 or every_round or pos >= cut:
+            # 7.1: the cut card came out as the first card of this round or during the last one.
+            pos = 0
+            end = n_cards
+            ws[WS_SHUFFLES] += 1
+            ws[WS_NEED_FULL] = 0
+        ws[WS_ROUND_START] = pos
+        ws[WS_BEFORE] = 0
 
-    # Super Sevens line from the first two cards (14); 7-7 waits for a split or a third card.
-    for b in range(nb):
-        if not ss_on:
-            bx[b, BF_SS] = -1
-        elif (bx[b, BF_C1] >> 2) != L.SEVEN_RANK:
-            bx[b, BF_SS] = SS_F
-        elif (bx[b, BF_C2] >> 2) != L.SEVEN_RANK:
-            bx[b, BF_SS] = SS_A
-        else:
-            bx[b, BF_SS] = SS_PENDING
-
-    # 2. Blackjack, even money (8.3), insurance (9).
-    for b in range(nb):
-        if hand[b, 0, HF_HARD] == 11 and hand[b, 0, HF_ACE] != 0:
-            bx[b, BF_BJ] = 1
-            hand[b, 0, HF_STATUS] = HS_BJ
-            if uv == 1:
-                bx[b, BF_EM_OFFERED] = 1
-                if flags_t[b, 1] != 0:
-                    bx[b, BF_EM] = 1
-                    hand[b, 0, HF_STATUS] = HS_DONE
-                    hand[b, 0, HF_NET] = unit
-        elif uv == 1:
-            bx[b, BF_INS_OFFERED] = 1
-            if flags_t[b, 0] != 0:
-                bx[b, BF_INS] = 1
-
-    # 3. Early surrender (before any peek), on the first two cards, not a blackjack.
-    if p[L.P_SURRENDER] == L.SURRENDER_EARLY:
         for b in range(nb):
-            if bx[b, BF_BJ] == 0:
-                act, _ = _decide(p, hard_t, soft_t, pairs_t, sevens_t, b, 0, up, hand, bx, True)
-                if act == A_SURRENDER:
-                    bx[b, BF_EARLY] = 1
-                    hand[b, 0, HF_STATUS] = HS_SURR
-                    hand[b, 0, HF_NET] = -L.INSURANCE_STAKE
+            for f in range(N_BF):
+                bx[b, f] = 0
+            for f in range(N_HF):
+                hand[b, 0, f] = 0
+            bx[b, BF_NH] = 1
+            hand[b, 0, HF_WAGER] = unit
 
-    # 4. Peek.
-    ended = False
-    dealer_bj = False
-    if peek and ten_or_ace:
-        if d_hard == 11 and d_ace != 0:
-            dealer_bj = True
-            ended = True
-            for b in range(nb):
-                if bx[b, BF_INS] != 0:
-                    bx[b, BF_INS_NET] = p[L.P_INS_WIN]
-                st = hand[b, 0, HF_STATUS]
-                if st == HS_BJ:
-                    hand[b, 0, HF_STATUS] = HS_DONE  # stands off
-                elif st == HS_PLAY:
-                    hand[b, 0, HF_STATUS] = HS_DONE
-                    hand[b, 0, HF_NET] = -unit
-        else:
-            for b in range(nb):
-                if bx[b, BF_INS] != 0:
-                    bx[b, BF_INS_NET] = -L.INSURANCE_STAKE
-
-    if not ended:
-        # 5. Player blackjacks paid at once unless they must wait for the second card (8.2).
-        if peek or not ten_or_ace:
-            for b in range(nb):
-                if hand[b, 0, HF_STATUS] == HS_BJ:
-                    hand[b, 0, HF_STATUS] = HS_DONE
-                    hand[b, 0, HF_NET] = p[L.P_BJ_WIN]
-
-        # 6. Boxes play, each in turn, each hand in turn.
+        # 1. Deal: a card to each box, the dealer's up card, a second card to each box.
         for b in range(nb):
-            h = 0
-            while h < bx[b, BF_NH]:
-                _play_hand(p, hard_t, soft_t, pairs_t, sevens_t, b, h, up, shoe, sh, rng, hand, bx)
-                h += 1
-
-        # 7. Dealer: draw only as far as something depends on it (12.4), unless told to.
-        need_second = p[L.P_DRAW_NO_LIVE] != 0
-        need_more = need_second
+            c, pos, end, s0, s1, s2, s3 = _draw(shoe, ws, pos, end, s0, s1, s2, s3)
+            bx[b, BF_C1] = c
+            _deal_to_hand(hand, bx, b, 0, c)
+        upc, pos, end, s0, s1, s2, s3 = _draw(shoe, ws, pos, end, s0, s1, s2, s3)
+        uv = _value(upc)
         for b in range(nb):
-            if bx[b, BF_INS] != 0:
-                need_second = True
-            for h in range(bx[b, BF_NH]):
-                st = hand[b, h, HF_STATUS]
-                if st == HS_STOOD:
-                    need_second = True
-                    need_more = True
-                elif st == HS_BJ:
-                    need_second = True
-                elif ten_or_ace and not peek:
-                    if st == HS_SURR and bx[b, BF_LATE] != 0:
-                        need_second = True
-                    elif st == HS_BUST and p[L.P_DBJ] == L.DBJ_ORIGINAL:
-                        need_second = True
-        if not peek and need_second:
-            v = _value(_draw(shoe, sh, rng))
+            c, pos, end, s0, s1, s2, s3 = _draw(shoe, ws, pos, end, s0, s1, s2, s3)
+            bx[b, BF_C2] = c
+            _deal_to_hand(hand, bx, b, 0, c)
+        d_hard = uv
+        d_ace = 1 if uv == 1 else 0
+        d_n = 1
+        if peek:
+            c, pos, end, s0, s1, s2, s3 = _draw(shoe, ws, pos, end, s0, s1, s2, s3)
+            v = _value(c)
             d_hard += v
             if v == 1:
                 d_ace = 1
             d_n = 2
-            dealer_bj = d_hard == 11 and d_ace != 0
-        if need_more and not dealer_bj:
-            h17 = p[L.P_H17] != 0
-            while True:
-                t = _total(d_hard, d_ace)
-                if t < 17 or (t == 17 and h17 and t != d_hard):
-                    v = _value(_draw(shoe, sh, rng))
-                    d_hard += v
-                    if v == 1:
-                        d_ace = 1
-                    d_n += 1
-                else:
-                    break
-        d_total = _total(d_hard, d_ace)
+        up = 9 if uv == 1 else uv - 2
+        ten_or_ace = uv == 1 or uv == 10
 
-        # Insurance is settled on the second card (9.1, 9.5, 9.6); peek games settled it above.
-        if not peek:
+        for b in range(nb):
+            # Super Sevens line from the first two cards (14); 7-7 waits for a split or card 3.
+            if not ss_on:
+                bx[b, BF_SS] = -1
+            elif (bx[b, BF_C1] >> 2) != L.SEVEN_RANK:
+                bx[b, BF_SS] = SS_F
+            elif (bx[b, BF_C2] >> 2) != L.SEVEN_RANK:
+                bx[b, BF_SS] = SS_A
+            else:
+                bx[b, BF_SS] = SS_PENDING
+            # 2. Blackjack, even money (8.3), insurance (9).
+            if hand[b, 0, HF_HARD] == 11 and hand[b, 0, HF_ACE] != 0:
+                bx[b, BF_BJ] = 1
+                hand[b, 0, HF_STATUS] = HS_BJ
+                if uv == 1:
+                    bx[b, BF_EM_OFFERED] = 1
+                    if flags_t[b, 1] != 0:
+                        bx[b, BF_EM] = 1
+                        hand[b, 0, HF_STATUS] = HS_DONE
+                        hand[b, 0, HF_NET] = unit
+            elif uv == 1:
+                bx[b, BF_INS_OFFERED] = 1
+                if flags_t[b, 0] != 0:
+                    bx[b, BF_INS] = 1
+
+        # 3. Early surrender (before any peek), on the first two cards, not a blackjack.
+        if early:
+            for b in range(nb):
+                if bx[b, BF_BJ] == 0:
+                    act, _ = _decide(
+                        act_t, hard_t, pairs_t, sevens_t, b, 0, up, hand, bx, True, rules4
+                    )
+                    if act == A_SURRENDER:
+                        bx[b, BF_EARLY] = 1
+                        hand[b, 0, HF_STATUS] = HS_SURR
+                        hand[b, 0, HF_NET] = -stake
+
+        # 4. Peek.
+        ended = False
+        dealer_bj = False
+        if peek and ten_or_ace:
+            if d_hard == 11 and d_ace != 0:
+                dealer_bj = True
+                ended = True
+                for b in range(nb):
+                    if bx[b, BF_INS] != 0:
+                        bx[b, BF_INS_NET] = ins_win
+                    st = hand[b, 0, HF_STATUS]
+                    if st == HS_BJ:
+                        hand[b, 0, HF_STATUS] = HS_DONE  # stands off
+                    elif st == HS_PLAY:
+                        hand[b, 0, HF_STATUS] = HS_DONE
+                        hand[b, 0, HF_NET] = -unit
+            else:
+                for b in range(nb):
+                    if bx[b, BF_INS] != 0:
+                        bx[b, BF_INS_NET] = -stake
+
+        if not ended:
+            # 5. Player blackjacks paid at once unless they wait for the second card (8.2).
+            if peek or not ten_or_ace:
+                for b in range(nb):
+                    if hand[b, 0, HF_STATUS] == HS_BJ:
+                        hand[b, 0, HF_STATUS] = HS_DONE
+                        hand[b, 0, HF_NET] = bj_win
+
+            # 6. Boxes play, each in turn, each hand in turn, each hand to its end.
+            for b in range(nb):
+                h = 0
+                while h < bx[b, BF_NH]:
+                    while hand[b, h, HF_STATUS] == HS_PLAY:
+                        if hand[b, h, HF_N] == 1:
+                            # A split hand's second card is dealt when it comes into play.
+                            c, pos, end, s0, s1, s2, s3 = _draw(shoe, ws, pos, end, s0, s1, s2, s3)
+                            _deal_to_hand(hand, bx, b, h, c)
+                        total = _total(hand[b, h, HF_HARD], hand[b, h, HF_ACE])
+                        if total > 21:
+                            hand[b, h, HF_STATUS] = HS_BUST  # 12.2: lost at once
+                            hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
+                            break
+                        if total == 21:
+                            # 12.1 (a); two-card 21 after a split is 21 (11 (c)).
+                            hand[b, h, HF_STATUS] = HS_STOOD
+                            break
+                        nh = bx[b, BF_NH]
+                        if hand[b, h, HF_SPLIT_ACE] != 0 and hsa == 0:
+                            # 11 (b), 12.1 (c): one card to a split ace; another ace may be
+                            # resplit per the pair table when the rules allow it.
+                            act = A_STAND
+                            if (
+                                hand[b, h, HF_N] == 2
+                                and hand[b, h, HF_V2] == 1
+                                and rsa != 0
+                                and nh < max_hands
+                                and bx[b, BF_DECLINED] == 0
+                            ):
+                                cell = pairs_t[b, 0, up]
+                                if cell == L.N or (cell == L.PD and das == 0):
+                                    bx[b, BF_DECLINED] = 1
+                                else:
+                                    act = A_SPLIT
+                        else:
+                            can_surrender = late and nh == 1 and hand[b, h, HF_N] == 2
+                            act, declined = _decide(
+                                act_t, hard_t, pairs_t, sevens_t, b, h, up, hand, bx,
+                                can_surrender, rules4,
+                            )  # fmt: skip
+                            if declined != 0:
+                                bx[b, BF_DECLINED] = 1
+                        if act == A_HIT:
+                            c, pos, end, s0, s1, s2, s3 = _draw(shoe, ws, pos, end, s0, s1, s2, s3)
+                            _deal_to_hand(hand, bx, b, h, c)
+                        elif act == A_STAND:
+                            hand[b, h, HF_STATUS] = HS_STOOD
+                        elif act == A_SPLIT:
+                            _split_hands(hand, bx, b, h)
+                            c, pos, end, s0, s1, s2, s3 = _draw(shoe, ws, pos, end, s0, s1, s2, s3)
+                            _deal_to_hand(hand, bx, b, h, c)
+                        elif act == A_DOUBLE:
+                            # 12.1 (b): the wager doubles and the hand gets exactly one card.
+                            hand[b, h, HF_WAGER] *= 2
+                            hand[b, h, HF_DOUBLED] = 1
+                            c, pos, end, s0, s1, s2, s3 = _draw(shoe, ws, pos, end, s0, s1, s2, s3)
+                            _deal_to_hand(hand, bx, b, h, c)
+                            if _total(hand[b, h, HF_HARD], hand[b, h, HF_ACE]) > 21:
+                                hand[b, h, HF_STATUS] = HS_BUST
+                                hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
+                            else:
+                                hand[b, h, HF_STATUS] = HS_STOOD
+                        else:
+                            # Late surrender: half the wager; the no-hole game may take the rest
+                            # (step 8).
+                            hand[b, h, HF_STATUS] = HS_SURR
+                            hand[b, h, HF_NET] = -stake
+                            bx[b, BF_LATE] = 1
+                    h += 1
+
+            # 7. Dealer: draw only as far as something depends on it (12.4), unless told to.
+            need_second = draw_no_live
+            need_more = draw_no_live
             for b in range(nb):
                 if bx[b, BF_INS] != 0:
-                    if dealer_bj:
-                        bx[b, BF_INS_NET] = p[L.P_INS_WIN]
+                    need_second = True
+                for h in range(bx[b, BF_NH]):
+                    st = hand[b, h, HF_STATUS]
+                    if st == HS_STOOD:
+                        need_second = True
+                        need_more = True
+                    elif st == HS_BJ:
+                        need_second = True
+                    elif ten_or_ace and not peek:
+                        if st == HS_SURR and bx[b, BF_LATE] != 0:
+                            need_second = True
+                        elif st == HS_BUST and dbj_rule == L.DBJ_ORIGINAL:
+                            need_second = True
+            if not peek and need_second:
+                c, pos, end, s0, s1, s2, s3 = _draw(shoe, ws, pos, end, s0, s1, s2, s3)
+                v = _value(c)
+                d_hard += v
+                if v == 1:
+                    d_ace = 1
+                d_n = 2
+                dealer_bj = d_hard == 11 and d_ace != 0
+            if need_more and not dealer_bj:
+                while True:
+                    t = _total(d_hard, d_ace)
+                    if t < 17 or (t == 17 and h17 and t != d_hard):
+                        c, pos, end, s0, s1, s2, s3 = _draw(shoe, ws, pos, end, s0, s1, s2, s3)
+                        v = _value(c)
+                        d_hard += v
+                        if v == 1:
+                            d_ace = 1
+                        d_n += 1
                     else:
-                        bx[b, BF_INS_NET] = -L.INSURANCE_STAKE
+                        break
+            d_total = _total(d_hard, d_ace)
 
-        # 8. Settle (4.1, 8.2).
-        dbj_rule = p[L.P_DBJ]
+            # Insurance is settled on the second card (9.1, 9.5, 9.6); peek games did it above.
+            if not peek:
+                for b in range(nb):
+                    if bx[b, BF_INS] != 0:
+                        bx[b, BF_INS_NET] = ins_win if dealer_bj else -stake
+
+            # 8. Settle (4.1, 8.2).
+            for b in range(nb):
+                nh = bx[b, BF_NH]
+                if dealer_bj:
+                    if bx[b, BF_EARLY] != 0 or bx[b, BF_EM] != 0:
+                        continue  # settled already
+                    if hand[b, 0, HF_STATUS] == HS_BJ:
+                        hand[b, 0, HF_STATUS] = HS_DONE  # two blackjacks stand off
+                        continue
+                    if bx[b, BF_LATE] != 0:
+                        hand[b, 0, HF_NET] = -unit  # a late surrender loses its whole wager
+                        continue
+                    if dbj_rule == L.DBJ_ALL:
+                        for h in range(nh):
+                            if hand[b, h, HF_STATUS] == HS_STOOD:
+                                hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
+                    elif dbj_rule == L.DBJ_ORIGINAL_AND_BUSTED:
+                        # The box loses its initial wager from its unbusted hands (charged to
+                        # the first of them); their other wagers are returned.
+                        first = True
+                        for h in range(nh):
+                            if hand[b, h, HF_STATUS] == HS_STOOD:
+                                hand[b, h, HF_NET] = -unit if first else 0
+                                first = False
+                    else:
+                        # The box's net is exactly -10: charged to its first hand, every other
+                        # wager (busted ones too) returned.
+                        for h in range(nh):
+                            hand[b, h, HF_NET] = -unit if h == 0 else 0
+                else:
+                    for h in range(nh):
+                        st = hand[b, h, HF_STATUS]
+                        if st == HS_BJ:
+                            hand[b, h, HF_NET] = bj_win
+                        elif st == HS_STOOD:
+                            t = _total(hand[b, h, HF_HARD], hand[b, h, HF_ACE])
+                            if d_total > 21 or t > d_total:
+                                hand[b, h, HF_NET] = hand[b, h, HF_WAGER]
+                            elif t < d_total:
+                                hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
+                            else:
+                                hand[b, h, HF_NET] = 0
+        d_total = _total(d_hard, d_ace)
+
+        if ws[WS_FAIL] != 0:
+            break
+        drawn = ws[WS_BEFORE] + pos - ws[WS_ROUND_START]
+
+        # The round's outcome: a record (stacked mode) or added into the tally (simulation).
+        if stacked:
+            rec = out[r]
+            rec[L.R_CARDS] = drawn
+            rec[L.R_DEALER_CARDS] = d_n
+            rec[L.R_DEALER_TOTAL] = d_total
+            rec[L.R_DEALER_BJ] = 1 if dealer_bj else 0
+        else:
+            tally[L.T_ROUNDS] += 1
+            tally[L.T_BOX_ROUNDS] += nb
+            tally[L.T_CARDS_DEALT] += drawn
+            if dealer_bj:
+                tally[L.T_DEALER_BJ] += 1
+            elif d_total > 21:
+                tally[L.T_DEALER_BUST] += 1
+            elif d_total >= 17:
+                tally[L.T_DEALER_17 + d_total - 17] += 1
+        round_main = 0
+        round_ins = 0
+        round_ss = 0
         for b in range(nb):
             nh = bx[b, BF_NH]
-            if dealer_bj:
-                if bx[b, BF_EARLY] != 0 or bx[b, BF_EM] != 0:
-                    continue  # settled already
-                if hand[b, 0, HF_STATUS] == HS_BJ:
-                    hand[b, 0, HF_STATUS] = HS_DONE  # two blackjacks stand off
-                    continue
-                if bx[b, BF_LATE] != 0:
-                    hand[b, 0, HF_NET] = -unit  # a late surrender loses its whole wager here
-                    continue
-                if dbj_rule == L.DBJ_ALL:
-                    for h in range(nh):
-                        if hand[b, h, HF_STATUS] == HS_STOOD:
-                            hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
-                elif dbj_rule == L.DBJ_ORIGINAL_AND_BUSTED:
-                    # The box loses its initial wager from its unbusted hands (charged to the
-                    # first of them); their other wagers are returned.
-                    first = True
-                    for h in range(nh):
-                        if hand[b, h, HF_STATUS] == HS_STOOD:
-                            hand[b, h, HF_NET] = -unit if first else 0
-                            first = False
+            main = 0
+            doubles = 0
+            busts = 0
+            surrs = 0
+            wins = 0
+            losses = 0
+            pushes = 0
+            wagered = 0
+            for h in range(nh):
+                net = hand[b, h, HF_NET]
+                main += net
+                doubles += hand[b, h, HF_DOUBLED]
+                wagered += hand[b, h, HF_WAGER]
+                st = hand[b, h, HF_STATUS]
+                if st == HS_BUST:
+                    busts += 1
+                elif st == HS_SURR:
+                    surrs += 1
+                if net > 0:
+                    wins += 1
+                elif net < 0:
+                    losses += 1
                 else:
-                    # The box's net is exactly -10: charged to its first hand, every other
-                    # wager (busted ones too) returned.
-                    for h in range(nh):
-                        hand[b, h, HF_NET] = -unit if h == 0 else 0
+                    pushes += 1
+            line = bx[b, BF_SS]
+            if line == SS_PENDING:
+                # No third card (stood, or the round ended by a peek): (b) or (c) by suits.
+                line = SS_C if (bx[b, BF_C1] & 3) == (bx[b, BF_C2] & 3) else SS_B
+            if line < 0:
+                ss = 0
+            elif line == SS_F:
+                ss = -1
             else:
-                for h in range(nh):
-                    st = hand[b, h, HF_STATUS]
-                    if st == HS_BJ:
-                        hand[b, h, HF_NET] = p[L.P_BJ_WIN]
-                    elif st == HS_STOOD:
-                        t = _total(hand[b, h, HF_HARD], hand[b, h, HF_ACE])
-                        if d_total > 21 or t > d_total:
-                            hand[b, h, HF_NET] = hand[b, h, HF_WAGER]
-                        elif t < d_total:
-                            hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
-                        else:
-                            hand[b, h, HF_NET] = 0
-    d_total = _total(d_hard, d_ace)
-
-    # Record.
-    rec[L.R_CARDS] = sh[SH_DRAWN]
-    rec[L.R_DEALER_CARDS] = d_n
-    rec[L.R_DEALER_TOTAL] = d_total
-    rec[L.R_DEALER_BJ] = 1 if dealer_bj else 0
-    for b in range(nb):
-        o = L.R_FIXED + b * L.R_BOX
-        nh = bx[b, BF_NH]
-        main = 0
-        doubles = 0
-        busts = 0
-        surrs = 0
-        wins = 0
-        losses = 0
-        pushes = 0
-        for h in range(nh):
-            net = hand[b, h, HF_NET]
-            main += net
-            doubles += hand[b, h, HF_DOUBLED]
-            st = hand[b, h, HF_STATUS]
-            if st == HS_BUST:
-                busts += 1
-            elif st == HS_SURR:
-                surrs += 1
-            if net > 0:
-                wins += 1
-            elif net < 0:
-                losses += 1
+                ss = p[L.P_SS_PAY_A + line]
+            ins = bx[b, BF_INS_NET]
+            if stacked:
+                o = L.R_FIXED + b * L.R_BOX
+                rec[o + L.B_MAIN] = main
+                rec[o + L.B_INS] = ins
+                rec[o + L.B_SS] = ss
+                rec[o + L.B_SS_LINE] = line
+                rec[o + L.B_HANDS] = nh
+                rec[o + L.B_DOUBLES] = doubles
+                rec[o + L.B_BUSTS] = busts
+                rec[o + L.B_BJ] = bx[b, BF_BJ]
+                rec[o + L.B_EVEN_MONEY] = bx[b, BF_EM]
+                rec[o + L.B_INS_TAKEN] = bx[b, BF_INS]
+                rec[o + L.B_SURRENDERS] = surrs
+                rec[o + L.B_WINS] = wins
+                rec[o + L.B_LOSSES] = losses
+                rec[o + L.B_PUSHES] = pushes
             else:
-                pushes += 1
-        line = bx[b, BF_SS]
-        if line == SS_PENDING:
-            # No third card (stood, or the round ended by a peek): (b) or (c) by suits.
-            line = SS_C if (bx[b, BF_C1] & 3) == (bx[b, BF_C2] & 3) else SS_B
-            bx[b, BF_SS] = line
-        if line < 0:
-            ss = 0
-        elif line == SS_F:
-            ss = -1
-        else:
-            ss = p[L.P_SS_PAY_A + line]
-        rec[o + L.B_MAIN] = main
-        rec[o + L.B_INS] = bx[b, BF_INS_NET]
-        rec[o + L.B_SS] = ss
-        rec[o + L.B_SS_LINE] = line
-        rec[o + L.B_HANDS] = nh
-        rec[o + L.B_DOUBLES] = doubles
-        rec[o + L.B_BUSTS] = busts
-        rec[o + L.B_BJ] = bx[b, BF_BJ]
-        rec[o + L.B_EVEN_MONEY] = bx[b, BF_EM]
-        rec[o + L.B_INS_TAKEN] = bx[b, BF_INS]
-        rec[o + L.B_SURRENDERS] = surrs
-        rec[o + L.B_WINS] = wins
-        rec[o + L.B_LOSSES] = losses
-        rec[o + L.B_PUSHES] = pushes
+                tot = main + ins
+                round_main += main
+                round_ins += ins
+                tally[L.T_MAIN_SUM] += main
+                tally[L.T_MAIN_SQ] += main * main
+                tally[L.T_TOTAL_SUM] += tot
+                tally[L.T_TOTAL_SQ] += tot * tot
+                tally[L.T_INS_OFFERED] += bx[b, BF_INS_OFFERED]
+                tally[L.T_INS_TAKEN] += bx[b, BF_INS]
+                if ins > 0:
+                    tally[L.T_INS_WON] += 1
+                tally[L.T_INS_SUM] += ins
+                tally[L.T_EM_OFFERED] += bx[b, BF_EM_OFFERED]
+                tally[L.T_EM_TAKEN] += bx[b, BF_EM]
+                tally[L.T_HANDS] += nh
+                tally[L.T_WINS] += wins
+                tally[L.T_LOSSES] += losses
+                tally[L.T_PUSHES] += pushes
+                tally[L.T_PLAYER_BJ] += bx[b, BF_BJ]
+                tally[L.T_DOUBLES] += doubles
+                tally[L.T_SPLITS] += nh - 1
+                tally[L.T_BUSTS] += busts
+                tally[L.T_SURRENDERS] += surrs
+                tally[L.T_MAIN_WAGERED] += wagered
+                if line >= 0:
+                    tally[L.T_SS_BETS] += 1
+                    tally[L.T_SS_A + line] += 1
+                    tally[L.T_SS_SUM] += ss
+                    tally[L.T_SS_SQ] += ss * ss
+                    round_ss += ss
+        if not stacked:
+            round_total = round_main + round_ins
+            tally[L.T_RTOTAL_SUM] += round_total
+            tally[L.T_RTOTAL_SQ] += round_total * round_total
+            tally[L.T_RMAIN_SUM] += round_main
+            tally[L.T_RMAIN_SQ] += round_main * round_main
+            tally[L.T_RINS_SUM] += round_ins
+            tally[L.T_RINS_SQ] += round_ins * round_ins
+            if ss_on:
+                tally[L.T_SS_RSUM] += round_ss
+                tally[L.T_SS_RSQ] += round_ss * round_ss
+            if tracing and ws[WS_NEED_FULL] == 0:
+                start = ws[WS_ROUND_START]
+                for i in range(drawn):
+                    if traced < trace.size:
+                        trace[traced] = shoe[start + i]
+                        traced += 1
+        r += 1
+
+    ws[WS_POS] = pos
+    ws[WS_END] = end
+    rng[0] = s0
+    rng[1] = s1
+    rng[2] = s2
+    rng[3] = s3
+    return r
 
 
-@njit
-def _add_tally(p, rec, hand, bx, tally):
-    """Add one round's record (and its scratch) into the tally vector (layout ``T_*``)."""
-    nb = p[L.P_BOXES]
-    tally[L.T_ROUNDS] += 1
-    tally[L.T_BOX_ROUNDS] += nb
-    round_total = 0
-    ss_round = 0
-    for b in range(nb):
-        o = L.R_FIXED + b * L.R_BOX
-        main = rec[o + L.B_MAIN]
-        ins = rec[o + L.B_INS]
-        tot = main + ins
-        tally[L.T_MAIN_SUM] += main
-        tally[L.T_MAIN_SQ] += main * main
-        tally[L.T_TOTAL_SUM] += tot
-        tally[L.T_TOTAL_SQ] += tot * tot
-        round_total += tot
-        tally[L.T_INS_OFFERED] += bx[b, BF_INS_OFFERED]
-        tally[L.T_INS_TAKEN] += rec[o + L.B_INS_TAKEN]
-        if ins > 0:
-            tally[L.T_INS_WON] += 1
-        tally[L.T_INS_SUM] += ins
-        tally[L.T_EM_OFFERED] += bx[b, BF_EM_OFFERED]
-        tally[L.T_EM_TAKEN] += rec[o + L.B_EVEN_MONEY]
-        nh = rec[o + L.B_HANDS]
-        tally[L.T_HANDS] += nh
-        tally[L.T_WINS] += rec[o + L.B_WINS]
-        tally[L.T_LOSSES] += rec[o + L.B_LOSSES]
-        tally[L.T_PUSHES] += rec[o + L.B_PUSHES]
-        tally[L.T_PLAYER_BJ] += rec[o + L.B_BJ]
-        tally[L.T_DOUBLES] += rec[o + L.B_DOUBLES]
-        tally[L.T_SPLITS] += nh - 1
-        tally[L.T_BUSTS] += rec[o + L.B_BUSTS]
-        tally[L.T_SURRENDERS] += rec[o + L.B_SURRENDERS]
-        line = rec[o + L.B_SS_LINE]
-        if line >= 0:
-            ss = rec[o + L.B_SS]
-            tally[L.T_SS_BETS] += 1
-            tally[L.T_SS_A + line] += 1
-            tally[L.T_SS_SUM] += ss
-            tally[L.T_SS_SQ] += ss * ss
-            ss_round += ss
-        for h in range(nh):
-            tally[L.T_MAIN_WAGERED] += hand[b, h, HF_WAGER]
-    tally[L.T_RTOTAL_SUM] += round_total
-    tally[L.T_RTOTAL_SQ] += round_total * round_total
-    if p[L.P_SS] != 0:
-        tally[L.T_SS_RSUM] += ss_round
-        tally[L.T_SS_RSQ] += ss_round * ss_round
-    if rec[L.R_DEALER_BJ] != 0:
-        tally[L.T_DEALER_BJ] += 1
-    else:
-        t = rec[L.R_DEALER_TOTAL]
-        if t > 21:
-            tally[L.T_DEALER_BUST] += 1
-        elif t >= 17:
-            tally[L.T_DEALER_17 + t - 17] += 1
-    tally[L.T_CARDS_DEALT] += rec[L.R_CARDS]
-
-
-# ---------------------------------------------------------------------------------------------
-# Drivers.
 @njit
 def _simulate_chunk(p, hard_t, soft_t, pairs_t, sevens_t, flags_t, n_rounds, rng, tally, trace):
     """Play ``n_rounds`` rounds from a fresh shuffle, adding into ``tally``; ``rng`` advances.
@@ -788,41 +879,18 @@ def _simulate_chunk(p, hard_t, soft_t, pairs_t, sevens_t, flags_t, n_rounds, rng
     it in dealing order (for tests; a round dealt partly from reshuffled discards is not traced).
     Returns 0, or 1 if the shoe ran out mid-round with no discards to reshuffle.
     """
-    nb = p[L.P_BOXES]
     shoe = _fresh_shoe(p[L.P_DECKS])
-    n_cards = shoe.size
-    sh = np.zeros(N_SH, np.int64)
-    sh[SH_N] = n_cards
-    sh[SH_END] = n_cards
-    sh[SH_NEED_FULL] = 1  # a chunk starts with a fresh shuffle
-    hand = np.zeros((nb, MAX_HANDS, N_HF), np.int64)
-    bx = np.zeros((nb, N_BF), np.int64)
-    rec = np.zeros(L.R_FIXED + nb * L.R_BOX, np.int64)
-    cut = p[L.P_CUT]
-    every_round = p[L.P_SHUFFLE] == L.SHUFFLE_EVERY_ROUND
-    tracing = trace.size > 0
-    traced = 0
-    for _ in range(n_rounds):
-        # 7.1: the cut card came out as the first card of this round or during the last one.
-        if sh[SH_NEED_FULL] != 0 or every_round or sh[SH_POS] >= cut:
-            sh[SH_POS] = 0
-            sh[SH_END] = n_cards
-            sh[SH_SHUFFLES] += 1
-            sh[SH_NEED_FULL] = 0
-        sh[SH_ROUND_START] = sh[SH_POS]
-        sh[SH_DRAWN] = 0
-        _play_round(p, hard_t, soft_t, pairs_t, sevens_t, flags_t, shoe, sh, rng, hand, bx, rec)
-        if sh[SH_FAIL] != 0:
-            return 1
-        _add_tally(p, rec, hand, bx, tally)
-        if tracing and sh[SH_NEED_FULL] == 0:
-            start = sh[SH_ROUND_START]
-            for i in range(sh[SH_DRAWN]):
-                if traced < trace.size:
-                    trace[traced] = shoe[start + i]
-                    traced += 1
-    tally[L.T_SHUFFLES] += sh[SH_SHUFFLES]
-    return 0
+    ws = np.zeros(N_WS, np.int64)
+    ws[WS_END] = shoe.size
+    ws[WS_NEED_FULL] = 1  # a chunk starts with a fresh shuffle
+    act_t = _resolve_tables(p, hard_t, soft_t)
+    out = np.zeros((0, 0), np.int64)
+    _play_rounds(
+        p, act_t, hard_t, pairs_t, sevens_t, flags_t, shoe, ws, rng, n_rounds, p[L.P_CUT], out,
+        tally, trace,
+    )  # fmt: skip
+    tally[L.T_SHUFFLES] += ws[WS_SHUFFLES]
+    return 1 if ws[WS_FAIL] != 0 else 0
 
 
 @njit
@@ -831,24 +899,18 @@ def _play_stacked(p, hard_t, soft_t, pairs_t, sevens_t, flags_t, cards, cut, out
 
     Returns the number of complete rounds.
     """
-    nb = p[L.P_BOXES]
     shoe = cards.copy()
-    sh = np.zeros(N_SH, np.int64)
-    sh[SH_N] = shoe.size
-    sh[SH_END] = shoe.size
-    sh[SH_STACKED] = 1
+    ws = np.zeros(N_WS, np.int64)
+    ws[WS_END] = shoe.size
+    ws[WS_STACKED] = 1
     rng = np.zeros(4, np.uint64)  # unused in stacked mode
-    hand = np.zeros((nb, MAX_HANDS, N_HF), np.int64)
-    bx = np.zeros((nb, N_BF), np.int64)
-    r = 0
-    while sh[SH_POS] < cut and r < out.shape[0]:
-        sh[SH_ROUND_START] = sh[SH_POS]
-        sh[SH_DRAWN] = 0
-        _play_round(p, hard_t, soft_t, pairs_t, sevens_t, flags_t, shoe, sh, rng, hand, bx, out[r])
-        if sh[SH_FAIL] != 0:
-            break
-        r += 1
-    return r
+    act_t = _resolve_tables(p, hard_t, soft_t)
+    tally = np.zeros(0, np.int64)
+    trace = np.zeros(0, np.int8)
+    return _play_rounds(
+        p, act_t, hard_t, pairs_t, sevens_t, flags_t, shoe, ws, rng, out.shape[0], cut, out,
+        tally, trace,
+    )  # fmt: skip
 
 
 # ---------------------------------------------------------------------------------------------

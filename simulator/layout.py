@@ -156,6 +156,10 @@ TALLY_NAMES = (
     "main_wagered",  # tenths staked on main wagers (initial + doubles + splits)
     "shuffles",
     "cards_dealt",
+    "round_main_sum",  # sum over rounds of the round's B_MAIN over all boxes
+    "round_main_sq",
+    "round_ins_sum",  # sum over rounds of the round's B_INS over all boxes
+    "round_ins_sq",
 )
 T = {name: i for i, name in enumerate(TALLY_NAMES)}
 N_TALLY = len(TALLY_NAMES)
@@ -165,5 +169,6 @@ N_TALLY = len(TALLY_NAMES)
     T_HANDS, T_WINS, T_LOSSES, T_PUSHES, T_PLAYER_BJ, T_DOUBLES, T_SPLITS, T_BUSTS,
     T_SURRENDERS, T_DEALER_BJ, T_DEALER_BUST, T_DEALER_17, T_DEALER_18, T_DEALER_19, T_DEALER_20,
     T_DEALER_21, T_SS_BETS, T_SS_A, T_SS_B, T_SS_C, T_SS_D, T_SS_E, T_SS_F, T_SS_SUM, T_SS_SQ,
-    T_SS_RSUM, T_SS_RSQ, T_MAIN_WAGERED, T_SHUFFLES, T_CARDS_DEALT,
+    T_SS_RSUM, T_SS_RSQ, T_MAIN_WAGERED, T_SHUFFLES, T_CARDS_DEALT, T_RMAIN_SUM, T_RMAIN_SQ,
+    T_RINS_SUM, T_RINS_SQ,
 ) = range(N_TALLY)
