@@ -1,0 +1,121 @@
+"""Chunks on a Dask cluster give the same result as threads: a LocalCluster of two worker processes
+(one thread each, no dashboard) started once for the module; plus the errors of --scheduler.
+
+Skipped when dask/distributed are not installed (they are in the ``test`` extra).
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import logging
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from simulator import distributed as D
+from simulator import engine
+from simulator.cli import cli
+from simulator.rules import Rules
+from simulator.strategy import load_strategy
+
+NZ = Rules()
+BASIC = load_strategy("basic")
+# The scheduler's HTTP server (metrics) listens even with the dashboard off; with two clusters up
+# at once (the module's and --scheduler local's) the second one says so.
+pytestmark = pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
+RUN = ["--rounds", "8000", "--chunk-rounds", "500", "--seed", "17", "-q", "-f", "json"]
+
+
+def run_cli(*args):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    dd = pytest.importorskip("distributed")
+    cluster = dd.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+        silence_logs=logging.ERROR,
+    )
+    try:
+        yield cluster.scheduler_address
+    finally:
+        cluster.close()
+
+
+def test_cluster_result_equals_threads(scheduler):
+    rules = NZ.replace(boxes=2)
+    threads = engine.run(rules, BASIC, 7_300, seed=4, chunk_rounds=500, workers=2)
+    dask = engine.run(rules, BASIC, 7_300, seed=4, chunk_rounds=500, scheduler=scheduler)
+    assert np.array_equal(threads, dask)
+
+
+def test_cluster_precision_stops_at_the_same_chunk_as_threads(scheduler):
+    a = engine.RunState(60_000, 250, precision=0.06)
+    b = engine.RunState(60_000, 250, precision=0.06)
+    for _ in engine.advance(a, NZ, BASIC, seed=21, workers=1):
+        pass
+    for _ in engine.advance(b, NZ, BASIC, seed=21, scheduler=scheduler):
+        pass
+    assert a.stop_chunk is not None and a.stop_chunk == b.stop_chunk
+    assert np.array_equal(a.total(), b.total())
+
+
+def test_cluster_skips_finished_chunks_and_closing_cancels(scheduler):
+    got = [i for i, _, _ in engine.iter_chunks(NZ, BASIC, 5_000, 3, 500, skip={1, 2},
+                                               scheduler=scheduler)]
+    assert sorted(got) == [0, 3, 4, 5, 6, 7, 8, 9]
+    chunks = engine.iter_chunks(NZ, BASIC, 10**12, 3, 100, scheduler=scheduler)
+    next(chunks)
+    chunks.close()  # returns: 10^10 chunks are never created; futures in flight are cancelled
+
+
+def test_cli_scheduler_address_gives_the_threads_report(scheduler):
+    threads = run_cli("simulate", *RUN)
+    dask = run_cli("simulate", *RUN, "--scheduler", scheduler)
+    assert dask.exit_code == 0, dask.output
+    a, b = json.loads(threads.stdout), json.loads(dask.stdout)
+    assert a["results"] == b["results"] and a["run"] == b["run"]
+    assert b["timing"]["scheduler"] == scheduler
+
+
+def test_cli_scheduler_local_starts_its_own_cluster():
+    pytest.importorskip("distributed")
+    threads = run_cli("simulate", *RUN)
+    local = run_cli("simulate", *RUN, "--scheduler", "local", "--workers", "2")
+    assert local.exit_code == 0, local.output
+    assert json.loads(local.stdout)["results"] == json.loads(threads.stdout)["results"]
+
+
+def test_unreachable_scheduler_is_one_line(monkeypatch):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(D, "CONNECT_TIMEOUT", "1s")
+    r = run_cli("simulate", *RUN, "--scheduler", "tcp://127.0.0.1:9")
+    assert r.exit_code == 2, r.output
+    last = [ln for ln in r.stderr.splitlines() if ln.strip()][-1]
+    assert last.startswith("Error: --scheduler tcp://127.0.0.1:9: cannot connect")
+
+
+def test_scheduler_without_dask_installed_is_one_line(monkeypatch):
+    real_import = builtins.__import__
+
+    def no_dask(name, *args, **kwargs):
+        if name.split(".")[0] in ("dask", "distributed"):
+            raise ImportError(f"No module named {name!r}")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_dask)
+    r = run_cli("simulate", *RUN, "--scheduler", "local")
+    assert r.exit_code == 2, r.output
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert lines == ["Error: --scheduler: needs Dask, which is not installed: "
+                     "pip install 'bjsim[dask]'"]
+
+
+@pytest.mark.parametrize("bad", ["nowhere", "tcp://host", "tcp://:8786", "http://h:1", "h:8786"])
+def test_bad_scheduler_addresses(bad):
+    with pytest.raises(D.SchedulerError, match="tcp://HOST:PORT"):
+        D.check_address(bad)
+    assert D.check_address("tcp://10.0.0.5:8786") == "tcp://10.0.0.5:8786"
