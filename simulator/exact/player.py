@@ -269,26 +269,40 @@ class UpCard:
 
     # -- splitting (11) ------------------------------------------------------------------------
     def split(self, p: int, resplit: bool):
-        """Box stats of splitting a pair of value ``p`` (both wagers, the dealer-blackjack rule)."""
+        """Box stats of splitting a pair of value ``p`` (both wagers, the dealer-blackjack rule).
+
+        Hands are completed one after the other (11: each split hand is finished before the
+        next gets its second card). A hand is valued with the pair cards dealt so far removed
+        (the two split cards and every pair card drawn before it was completed), but not the
+        other hands' non-pair cards: the convention of the published tables (Wizard of Odds,
+        Blackjack Appendix 9: "for splitting values the program only considered how many hands
+        the player had already split, but not the other cards drawn in those hands").
+        """
         r = self.rules
         pi = p - 1
-        extra1 = hand_of(p)
         c0 = self.comp(hand_of(p, p))
         n_p, n_all = int(c0[pi]), int(c0.sum())
         hmax = r.max_hands if resplit else 2
         if p == 1 and not r.resplit_aces:
             hmax = 2
         e_np, e_cap, e_n, e_n2 = _hand_counts(n_p, n_all, hmax)
-        s_np = np.zeros(N_STATS)
-        for v in range(1, 11):
-            if v == p or c0[v - 1] == 0:
+        hand = np.zeros(N_STATS)
+        for k, w in enumerate(e_np):  # non-pair hands completed after k pair cards were drawn
+            if w <= 0:
                 continue
-            s_np += c0[v - 1] / (n_all - n_p) * self.split_hand(add_card(hand_of(p), v), extra1,
-                                                                  p == 1)
-        hand = e_np * s_np
-        if e_cap > 0:
-            extra_cap = tuple((hmax - 1) if i == pi else 0 for i in range(10))
-            hand = hand + e_cap * self.split_hand(hand_of(p, p), extra_cap, p == 1)
+            extra = tuple((1 + k) if i == pi else 0 for i in range(10))
+            s_np = np.zeros(N_STATS)
+            for v in range(1, 11):
+                if v == p or c0[v - 1] == 0:
+                    continue
+                s_np += c0[v - 1] / (n_all - n_p) * self.split_hand(add_card(hand_of(p), v),
+                                                                      extra, p == 1)
+            hand += w * s_np
+        for k, w in enumerate(e_cap):  # capped pair hands; k counts the capping pair card
+            if w <= 0:
+                continue
+            extra = tuple(k if i == pi else 0 for i in range(10))
+            hand += w * self.split_hand(hand_of(p, p), extra, p == 1)
         hand = hand / e_n
         s = e_n * hand
         pd = self.dealer(hand_of(p, p))
@@ -310,32 +324,40 @@ class UpCard:
 
 @lru_cache(maxsize=None)
 def _hand_counts(n_p: int, n_all: int, hmax: int):
-    """Expected hands after splitting: (completed with a non-pair card, capped pairs, E n, E n(n-1)).
+    """Expected hands after splitting, by the number of pair cards drawn before each completes.
 
-    Second cards are drawn one at a time from ``n_all`` cards of which ``n_p`` are pair cards;
-    a pair card resplits while fewer than ``hmax`` hands exist, else it caps the hand.
+    Returns (e_np, e_cap, E n, E n(n-1)): ``e_np[k]`` is the expected number of hands completed
+    by a non-pair card after ``k`` pair cards were drawn as second cards; ``e_cap[k]`` the
+    expected number of pair hands that could not be resplit (``max_hands`` reached, or aces
+    without resplit), ``k`` counting the capping card. Second cards are drawn one hand at a
+    time from ``n_all`` cards of which ``n_p`` are pair cards; the other hands' non-pair cards
+    are not removed (the published convention). A pair card drawn while fewer than ``hmax``
+    hands exist resplits: that hand becomes two hands, both waiting for a second card.
     """
-    e_np = e_cap = e_n = e_n2 = 0.0
-    states = {(2, 2, 0, 0): 1.0}  # (hands, pending, pair cards drawn, others drawn) -> prob
+    size = 2 * hmax + 2
+    e_np = [0.0] * size
+    e_cap = [0.0] * size
+    e_n = e_n2 = 0.0
+    states = {(2, 2, 0): 1.0}  # (hands, hands waiting for a second card, pair cards drawn)
     while states:
         nxt: dict = {}
-        for (hands, pending, kp, ko), pr in states.items():
+        for (hands, pending, kp), pr in states.items():
             if pending == 0:
                 e_n += pr * hands
                 e_n2 += pr * hands * (hands - 1)
                 continue
-            left = n_all - kp - ko
+            left = n_all - kp
             pp = (n_p - kp) / left if left > 0 else 0.0
             if pp > 0:
                 if hands < hmax:
-                    key = (hands + 1, pending, kp + 1, ko)
+                    key = (hands + 1, pending + 1, kp + 1)
                 else:
-                    e_cap += pr * pp
-                    key = (hands, pending - 1, kp + 1, ko)
+                    e_cap[kp + 1] += pr * pp
+                    key = (hands, pending - 1, kp + 1)
                 nxt[key] = nxt.get(key, 0.0) + pr * pp
             if pp < 1:
-                e_np += pr * (1 - pp)
-                key = (hands, pending - 1, kp, ko + 1)
+                e_np[kp] += pr * (1 - pp)
+                key = (hands, pending - 1, kp)
                 nxt[key] = nxt.get(key, 0.0) + pr * (1 - pp)
         states = nxt
-    return e_np, e_cap, e_n, e_n2
+    return tuple(e_np), tuple(e_cap), e_n, e_n2
