@@ -169,60 +169,66 @@ def _next_u64_many(state, count):
 
 
 # ---------------------------------------------------------------------------------------------
-# The shoe.
+# The shoe. Its array holds the real cards followed by ``SLACK`` tens: after the cards have run
+# out (stacked: an incomplete round; simulation: no discards left) the doomed round is dealt tens
+# from there so that it can run to its end (every draw loop terminates), and is then discarded.
+SLACK = 256
+
+
 @njit
 def _fresh_shoe(decks):
-    """Every card code ``decks`` times, ordered (the lazy shuffle makes the order irrelevant)."""
-    shoe = np.empty(52 * decks, np.int8)
-    for i in range(52 * decks):
+    """Every card code ``decks`` times, ordered (the lazy shuffle makes the order irrelevant),
+    then the ``SLACK`` tens."""
+    n = 52 * decks
+    shoe = np.full(n + SLACK, TEN_CODE, np.int8)
+    for i in range(n):
         shoe[i] = i % 52
     return shoe
 
 
-@njit(inline="always")
-def _draw(shoe, ws, pos, end, s0, s1, s2, s3):
-    """Take the next card from the shoe (design: "Shoe and shuffle").
+@njit
+def _refill(ws, pos, n_cards):
+    """The undealt region ran out mid-round (``pos >= end``): returns the new ``(pos, end)``.
 
-    Returns ``(code, pos, end, s0, s1, s2, s3)``. Simulation: the card at ``pos`` is chosen
-    uniformly from ``pos..end-1`` and swapped into ``pos`` (one Fisher-Yates step). If the undealt
-    region is empty mid-round, the discards ``0..round_start-1`` become the shoe (``pos = 0, end =
-    round_start``) and the next round starts with a full shuffle; with no discards ``WS_FAIL`` is
-    set. Stacked: ``shoe[pos]`` in order; running out sets ``WS_FAIL`` (an incomplete round).
-    After a failure a ten is returned so the doomed round can run to its end (every draw loop
-    terminates), and is then discarded.
+    Simulation: the discards ``0..round_start-1`` become the shoe (``pos = 0, end =
+    round_start``) and the next round starts with a full shuffle. With no discards (or in stacked
+    mode) ``WS_FAIL`` is set and the slack of tens is dealt from instead.
     """
-    if pos >= end:
-        if ws[WS_STACKED] != 0 or ws[WS_ROUND_START] == 0:
-            ws[WS_FAIL] = 1
-            return np.int64(TEN_CODE), pos, end, s0, s1, s2, s3
-        ws[WS_BEFORE] = pos - ws[WS_ROUND_START]
-        end = ws[WS_ROUND_START]
-        ws[WS_ROUND_START] = 0
-        ws[WS_SHUFFLES] += 1
-        ws[WS_NEED_FULL] = 1
-        pos = 0
-    if ws[WS_STACKED] == 0:
-        k, s0, s1, s2, s3 = _bounded(end - pos, s0, s1, s2, s3)
-        k += pos
-        c = shoe[k]
-        shoe[k] = shoe[pos]
-        shoe[pos] = c
-    else:
-        c = shoe[pos]
-    return np.int64(c), pos + 1, end, s0, s1, s2, s3
+    if ws[WS_STACKED] != 0 or ws[WS_ROUND_START] == 0:
+        ws[WS_FAIL] = 1
+        return n_cards, n_cards + SLACK
+    ws[WS_BEFORE] = pos - ws[WS_ROUND_START]
+    end = ws[WS_ROUND_START]
+    ws[WS_ROUND_START] = 0
+    ws[WS_SHUFFLES] += 1
+    ws[WS_NEED_FULL] = 1
+    return 0, end
+
+
+@njit(inline="always")
+def _pick(stacked, pos, end, s0, s1, s2, s3):
+    """Position of the next card (design: "Shoe and shuffle"): stacked, ``pos`` itself; else
+    uniform in ``pos..end-1`` (one lazy Fisher-Yates step; the caller swaps it into ``pos``).
+    Returns ``(k, s0, s1, s2, s3)``."""
+    if stacked:
+        return pos, s0, s1, s2, s3
+    k, s0, s1, s2, s3 = _bounded(end - pos, s0, s1, s2, s3)
+    return pos + k, s0, s1, s2, s3
 
 
 @njit
 def _deal_shoe(state, decks):
     """Shuffle a fresh shoe lazily and deal every card of it, in order (for tests)."""
     shoe = _fresh_shoe(decks)
-    ws = np.zeros(N_WS, np.int64)
+    n = shoe.size - SLACK
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-    pos = 0
-    end = shoe.size
-    out = np.empty(shoe.size, np.int64)
-    for i in range(shoe.size):
-        out[i], pos, end, s0, s1, s2, s3 = _draw(shoe, ws, pos, end, s0, s1, s2, s3)
+    out = np.empty(n, np.int64)
+    for pos in range(n):
+        k, s0, s1, s2, s3 = _pick(False, pos, n, s0, s1, s2, s3)
+        code = shoe[k]
+        shoe[k] = shoe[pos]
+        shoe[pos] = code
+        out[pos] = code
     return out
 
 
@@ -245,35 +251,20 @@ def _total(hard, ace):
     return hard
 
 
-@njit(inline="always")
-def _deal_to_hand(hand, bx, b, h, code):
-    """Add a card to hand ``h`` of box ``b``; settle a pending 7-7 (Super Sevens) on card 3."""
-    v = _value(code)
-    hand[b, h, HF_HARD] += v
-    if v == 1:
-        hand[b, h, HF_ACE] = 1
-    n = hand[b, h, HF_N] + 1
-    hand[b, h, HF_N] = n
-    if n == 1:
-        hand[b, h, HF_V1] = v
-    elif n == 2:
-        hand[b, h, HF_V2] = v
-    elif n == 3 and bx[b, BF_SS] == SS_PENDING:
-        # 14 (d)/(e): only hand 0 of an unsplit 7-7 box can be pending.
-        c1 = bx[b, BF_C1]
-        c2 = bx[b, BF_C2]
-        if (code >> 2) == L.SEVEN_RANK:
-            if (c1 & 3) == (c2 & 3) and (c2 & 3) == (code & 3):
-                bx[b, BF_SS] = SS_E
-            else:
-                bx[b, BF_SS] = SS_D
-        elif (c1 & 3) == (c2 & 3):
-            bx[b, BF_SS] = SS_C
-        else:
-            bx[b, BF_SS] = SS_B
+@njit
+def _sevens_line(c1, c2, c3):
+    """Super Sevens line of an unsplit 7-7 (cards ``c1``, ``c2``) given its third card ``c3``:
+    (e) three sevens of one suit, (d) three sevens, else (c) 7-7 suited or (b) unsuited (14)."""
+    if (c3 >> 2) == L.SEVEN_RANK:
+        if (c1 & 3) == (c2 & 3) and (c2 & 3) == (c3 & 3):
+            return SS_E
+        return SS_D
+    if (c1 & 3) == (c2 & 3):
+        return SS_C
+    return SS_B
 
 
-@njit(inline="always")
+@njit
 def _split_hands(hand, bx, b, h):
     """Split hand ``h`` of box ``b`` (11): its second card moves to a new hand inserted right
     after it with an equal wager. The caller then deals the current hand its second card."""
@@ -363,7 +354,7 @@ def _resolve_tables(p, hard_t, soft_t):
     return act
 
 
-@njit(inline="always")
+@njit
 def _decide(act_t, hard_t, pairs_t, sevens_t, b, h, up, hand, bx, can_surrender, rules4):
     """The strategy's decision for hand ``h`` of box ``b``, filtered by the rules.
 
@@ -429,9 +420,14 @@ def _play_rounds(
     ``out[r]``; a round that runs out of cards sets ``WS_FAIL`` and stops play. Simulation mode:
     lazy Fisher-Yates dealing from ``shoe`` with the xoshiro256** state ``rng`` (advanced in
     place), the cut card (7.1), and each round added into ``tally`` (layout ``T_*``); ``out`` is
-    unused. ``trace`` (int8) is empty in production; if it is not, simulated rounds' cards are
-    appended to it in dealing order (for tests; a round dealt partly from reshuffled discards is
-    not traced). Returns the number of complete rounds played.
+    unused. ``shoe`` ends with ``SLACK`` tens after its real cards (see ``_refill``). ``trace``
+    (int8) is empty in production; if it is not, simulated rounds' cards are appended to it in
+    dealing order (for tests; a round dealt partly from reshuffled discards is not traced).
+    Returns the number of complete rounds played.
+
+    Cards are taken at three places only (the deal, the player's hands, the dealer's hand), each
+    written out in full: ``if pos >= end: _refill``, one ``_pick``, one swap. No array is passed
+    to a function on the common path, so the loop has no reference-count operations.
     """
     nb = p[L.P_BOXES]
     stacked = ws[WS_STACKED] != 0
@@ -450,7 +446,8 @@ def _play_rounds(
     ins_win = p[L.P_INS_WIN]
     rules4 = (max_hands, das, rsa, hsa, p[L.P_DOUBLE_ON])
     every_round = p[L.P_SHUFFLE] == L.SHUFFLE_EVERY_ROUND
-    n_cards = shoe.size
+    n_cards = shoe.size - SLACK
+    n_deal = 2 * nb + (2 if peek else 1)  # cards of the deal (step 1)
     unit = L.UNIT
     stake = L.INSURANCE_STAKE
     tracing = trace.size > 0
@@ -484,27 +481,41 @@ def _play_rounds(
             bx[b, BF_NH] = 1
             hand[b, 0, HF_WAGER] = unit
 
-        # 1. Deal: a card to each box, the dealer's up card, a second card to each box.
-        for b in range(nb):
-            c, pos, end, s0, s1, s2, s3 = _draw(shoe, ws, pos, end, s0, s1, s2, s3)
-            bx[b, BF_C1] = c
-            _deal_to_hand(hand, bx, b, 0, c)
-        upc, pos, end, s0, s1, s2, s3 = _draw(shoe, ws, pos, end, s0, s1, s2, s3)
-        uv = _value(upc)
-        for b in range(nb):
-            c, pos, end, s0, s1, s2, s3 = _draw(shoe, ws, pos, end, s0, s1, s2, s3)
-            bx[b, BF_C2] = c
-            _deal_to_hand(hand, bx, b, 0, c)
-        d_hard = uv
-        d_ace = 1 if uv == 1 else 0
-        d_n = 1
-        if peek:
-            c, pos, end, s0, s1, s2, s3 = _draw(shoe, ws, pos, end, s0, s1, s2, s3)
+        # 1. Deal: a card to each box, the dealer's up card, a second card to each box; in the
+        # peek game the hole card.
+        uv = 0
+        d_hard = 0
+        d_ace = 0
+        for i in range(n_deal):
+            if pos >= end:
+                pos, end = _refill(ws, pos, n_cards)
+            k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
+            code = shoe[k]
+            shoe[k] = shoe[pos]
+            shoe[pos] = code
+            pos += 1
+            c = np.int64(code)
             v = _value(c)
-            d_hard += v
-            if v == 1:
-                d_ace = 1
-            d_n = 2
+            if i < nb or (nb < i <= 2 * nb):
+                b = i if i < nb else i - nb - 1
+                hand[b, 0, HF_HARD] += v
+                if v == 1:
+                    hand[b, 0, HF_ACE] = 1
+                if i < nb:
+                    bx[b, BF_C1] = c
+                    hand[b, 0, HF_V1] = v
+                    hand[b, 0, HF_N] = 1
+                else:
+                    bx[b, BF_C2] = c
+                    hand[b, 0, HF_V2] = v
+                    hand[b, 0, HF_N] = 2
+            else:
+                d_hard += v
+                if v == 1:
+                    d_ace = 1
+                if i == nb:
+                    uv = v
+        d_n = 2 if peek else 1
         up = 9 if uv == 1 else uv - 2
         ten_or_ace = uv == 1 or uv == 10
 
@@ -574,75 +585,114 @@ def _play_rounds(
                         hand[b, 0, HF_STATUS] = HS_DONE
                         hand[b, 0, HF_NET] = bj_win
 
-            # 6. Boxes play, each in turn, each hand in turn, each hand to its end.
+            # 6. Boxes play, each in turn, each hand in turn, each hand to its end. Each pass of
+            # the inner loop decides an action, and every action that takes a card (a split
+            # hand's second card, hit, double, split) takes it at the one place below.
             for b in range(nb):
                 h = 0
                 while h < bx[b, BF_NH]:
                     while hand[b, h, HF_STATUS] == HS_PLAY:
-                        if hand[b, h, HF_N] == 1:
-                            # A split hand's second card is dealt when it comes into play.
-                            c, pos, end, s0, s1, s2, s3 = _draw(shoe, ws, pos, end, s0, s1, s2, s3)
-                            _deal_to_hand(hand, bx, b, h, c)
-                        total = _total(hand[b, h, HF_HARD], hand[b, h, HF_ACE])
-                        if total > 21:
-                            hand[b, h, HF_STATUS] = HS_BUST  # 12.2: lost at once
-                            hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
-                            break
-                        if total == 21:
-                            # 12.1 (a); two-card 21 after a split is 21 (11 (c)).
-                            hand[b, h, HF_STATUS] = HS_STOOD
-                            break
-                        nh = bx[b, BF_NH]
-                        if hand[b, h, HF_SPLIT_ACE] != 0 and hsa == 0:
-                            # 11 (b), 12.1 (c): one card to a split ace; another ace may be
-                            # resplit per the pair table when the rules allow it.
-                            act = A_STAND
-                            if (
-                                hand[b, h, HF_N] == 2
-                                and hand[b, h, HF_V2] == 1
-                                and rsa != 0
-                                and nh < max_hands
-                                and bx[b, BF_DECLINED] == 0
-                            ):
-                                cell = pairs_t[b, 0, up]
-                                if cell == L.N or (cell == L.PD and das == 0):
-                                    bx[b, BF_DECLINED] = 1
-                                else:
-                                    act = A_SPLIT
+                        n = hand[b, h, HF_N]
+                        if n == 1:
+                            act = A_HIT  # a split hand's second card, dealt as it comes into play
                         else:
-                            can_surrender = late and nh == 1 and hand[b, h, HF_N] == 2
-                            act, declined = _decide(
-                                act_t, hard_t, pairs_t, sevens_t, b, h, up, hand, bx,
-                                can_surrender, rules4,
-                            )  # fmt: skip
-                            if declined != 0:
-                                bx[b, BF_DECLINED] = 1
-                        if act == A_HIT:
-                            c, pos, end, s0, s1, s2, s3 = _draw(shoe, ws, pos, end, s0, s1, s2, s3)
-                            _deal_to_hand(hand, bx, b, h, c)
-                        elif act == A_STAND:
-                            hand[b, h, HF_STATUS] = HS_STOOD
-                        elif act == A_SPLIT:
-                            _split_hands(hand, bx, b, h)
-                            c, pos, end, s0, s1, s2, s3 = _draw(shoe, ws, pos, end, s0, s1, s2, s3)
-                            _deal_to_hand(hand, bx, b, h, c)
-                        elif act == A_DOUBLE:
-                            # 12.1 (b): the wager doubles and the hand gets exactly one card.
-                            hand[b, h, HF_WAGER] *= 2
-                            hand[b, h, HF_DOUBLED] = 1
-                            c, pos, end, s0, s1, s2, s3 = _draw(shoe, ws, pos, end, s0, s1, s2, s3)
-                            _deal_to_hand(hand, bx, b, h, c)
-                            if _total(hand[b, h, HF_HARD], hand[b, h, HF_ACE]) > 21:
+                            hard = hand[b, h, HF_HARD]
+                            total = _total(hard, hand[b, h, HF_ACE])
+                            if total > 21:
+                                hand[b, h, HF_STATUS] = HS_BUST  # 12.2: lost at once
+                                hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
+                                break
+                            if total == 21:
+                                # 12.1 (a); two-card 21 after a split is 21 (11 (c)).
+                                hand[b, h, HF_STATUS] = HS_STOOD
+                                break
+                            nh = bx[b, BF_NH]
+                            two = n == 2
+                            if hand[b, h, HF_SPLIT_ACE] != 0 and hsa == 0:
+                                # 11 (b), 12.1 (c): one card to a split ace; another ace may be
+                                # resplit per the pair table when the rules allow it.
+                                act = A_STAND
+                                if (
+                                    two
+                                    and hand[b, h, HF_V2] == 1
+                                    and rsa != 0
+                                    and nh < max_hands
+                                    and bx[b, BF_DECLINED] == 0
+                                ):
+                                    cell = pairs_t[b, 0, up]
+                                    if cell == L.N or (cell == L.PD and das == 0):
+                                        bx[b, BF_DECLINED] = 1
+                                    else:
+                                        act = A_SPLIT
+                            elif two and (
+                                bx[b, BF_SS] == SS_PENDING or hand[b, h, HF_V1] == hand[b, h, HF_V2]
+                            ):
+                                # A pair, or 7-7 under a Super Sevens bet: the full decision.
+                                can_surrender = late and nh == 1
+                                act, declined = _decide(
+                                    act_t, hard_t, pairs_t, sevens_t, b, h, up, hand, bx,
+                                    can_surrender, rules4,
+                                )  # fmt: skip
+                                if declined != 0:
+                                    bx[b, BF_DECLINED] = 1
+                            else:
+                                # Hard or soft table: one cell of the resolved table.
+                                variant = 0
+                                if two:
+                                    if (hand[b, h, HF_SPLIT_ACE] == 0 or hsa != 0) and (
+                                        nh == 1 or das != 0
+                                    ):
+                                        variant = 2
+                                    if late and nh == 1:
+                                        variant += 1
+                                soft = 1 if total != hard else 0
+                                i = b * ACT_BOX + (
+                                    (soft * L.N_TOTALS + total) * L.N_UP + up
+                                ) * N_VARIANTS + variant
+                                act = np.int64(act_t[i])
+                            if act == A_STAND:
+                                hand[b, h, HF_STATUS] = HS_STOOD
+                                break
+                            if act == A_SURRENDER:
+                                # Late surrender: half the wager; the no-hole game may take the
+                                # rest (step 8).
+                                hand[b, h, HF_STATUS] = HS_SURR
+                                hand[b, h, HF_NET] = -stake
+                                bx[b, BF_LATE] = 1
+                                break
+                            if act == A_SPLIT:
+                                _split_hands(hand, bx, b, h)  # the current hand's card follows
+                            elif act == A_DOUBLE:
+                                # 12.1 (b): the wager doubles and the hand gets exactly one card.
+                                hand[b, h, HF_WAGER] *= 2
+                                hand[b, h, HF_DOUBLED] = 1
+                        # Take a card for hand h.
+                        if pos >= end:
+                            pos, end = _refill(ws, pos, n_cards)
+                        k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
+                        code = shoe[k]
+                        shoe[k] = shoe[pos]
+                        shoe[pos] = code
+                        pos += 1
+                        c = np.int64(code)
+                        v = _value(c)
+                        hard = hand[b, h, HF_HARD] + v
+                        hand[b, h, HF_HARD] = hard
+                        if v == 1:
+                            hand[b, h, HF_ACE] = 1
+                        n = hand[b, h, HF_N] + 1
+                        hand[b, h, HF_N] = n
+                        if n == 2:
+                            hand[b, h, HF_V2] = v
+                        elif n == 3 and bx[b, BF_SS] == SS_PENDING:
+                            # 14 (d)/(e): the third card of an unsplit 7-7 (hand 0 only).
+                            bx[b, BF_SS] = _sevens_line(bx[b, BF_C1], bx[b, BF_C2], c)
+                        if act == A_DOUBLE:
+                            if _total(hard, hand[b, h, HF_ACE]) > 21:
                                 hand[b, h, HF_STATUS] = HS_BUST
                                 hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
                             else:
                                 hand[b, h, HF_STATUS] = HS_STOOD
-                        else:
-                            # Late surrender: half the wager; the no-hole game may take the rest
-                            # (step 8).
-                            hand[b, h, HF_STATUS] = HS_SURR
-                            hand[b, h, HF_NET] = -stake
-                            bx[b, BF_LATE] = 1
                     h += 1
 
             # 7. Dealer: draw only as far as something depends on it (12.4), unless told to.
@@ -663,26 +713,30 @@ def _play_rounds(
                             need_second = True
                         elif st == HS_BUST and dbj_rule == L.DBJ_ORIGINAL:
                             need_second = True
-            if not peek and need_second:
-                c, pos, end, s0, s1, s2, s3 = _draw(shoe, ws, pos, end, s0, s1, s2, s3)
-                v = _value(c)
+            while True:
+                if d_n == 1:
+                    if not need_second:
+                        break  # the no-hole game's second card is not needed
+                elif dealer_bj or not need_more:
+                    break
+                else:
+                    t = _total(d_hard, d_ace)
+                    if not (t < 17 or (t == 17 and h17 and t != d_hard)):
+                        break  # 12.3: stand on 17 (hit soft 17 with dealer_hits_soft_17)
+                if pos >= end:
+                    pos, end = _refill(ws, pos, n_cards)
+                k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
+                code = shoe[k]
+                shoe[k] = shoe[pos]
+                shoe[pos] = code
+                pos += 1
+                v = _value(np.int64(code))
                 d_hard += v
                 if v == 1:
                     d_ace = 1
-                d_n = 2
-                dealer_bj = d_hard == 11 and d_ace != 0
-            if need_more and not dealer_bj:
-                while True:
-                    t = _total(d_hard, d_ace)
-                    if t < 17 or (t == 17 and h17 and t != d_hard):
-                        c, pos, end, s0, s1, s2, s3 = _draw(shoe, ws, pos, end, s0, s1, s2, s3)
-                        v = _value(c)
-                        d_hard += v
-                        if v == 1:
-                            d_ace = 1
-                        d_n += 1
-                    else:
-                        break
+                d_n += 1
+                if d_n == 2:
+                    dealer_bj = d_hard == 11 and d_ace != 0  # no-hole game: the second card
             d_total = _total(d_hard, d_ace)
 
             # Insurance is settled on the second card (9.1, 9.5, 9.6); peek games did it above.
@@ -881,7 +935,7 @@ def _simulate_chunk(p, hard_t, soft_t, pairs_t, sevens_t, flags_t, n_rounds, rng
     """
     shoe = _fresh_shoe(p[L.P_DECKS])
     ws = np.zeros(N_WS, np.int64)
-    ws[WS_END] = shoe.size
+    ws[WS_END] = shoe.size - SLACK
     ws[WS_NEED_FULL] = 1  # a chunk starts with a fresh shuffle
     act_t = _resolve_tables(p, hard_t, soft_t)
     out = np.zeros((0, 0), np.int64)
@@ -899,9 +953,10 @@ def _play_stacked(p, hard_t, soft_t, pairs_t, sevens_t, flags_t, cards, cut, out
 
     Returns the number of complete rounds.
     """
-    shoe = cards.copy()
+    shoe = np.full(cards.size + SLACK, TEN_CODE, np.int8)
+    shoe[: cards.size] = cards
     ws = np.zeros(N_WS, np.int64)
-    ws[WS_END] = shoe.size
+    ws[WS_END] = cards.size
     ws[WS_STACKED] = 1
     rng = np.zeros(4, np.uint64)  # unused in stacked mode
     act_t = _resolve_tables(p, hard_t, soft_t)
