@@ -18,7 +18,7 @@ from simulator.strategy import (
     strategies_equal,
 )
 
-SHIPPED = ["basic", "insurance-taker", "mimic-dealer", "never-bust"]
+SHIPPED = ["basic", "basic-super-sevens", "insurance-taker", "mimic-dealer", "never-bust"]
 UP = {str(v): v - 2 for v in range(2, 11)} | {"A": 9}  # up card -> column index
 A = L.ACTION_CODES
 
@@ -117,11 +117,14 @@ def test_basic_pairs_and_sevens():
     s = load_strategy("basic")
     pair = {p: i for i, p in enumerate(["A", "2", "3", "4", "5", "6", "7", "8", "9", "10"])}
     assert cell(s.pairs, pair["8"], "6") == "P"
-    assert cell(s.pairs, pair["8"], "10") == "P" and cell(s.pairs, pair["8"], "A") == "P"
+    # exact derivation (tests/test_exact.py): under original-and-busted 8,8 v A hits (a dealer
+    # blackjack also takes busted split hands), 8,8 v 10 still splits
+    assert cell(s.pairs, pair["8"], "10") == "P" and cell(s.pairs, pair["8"], "A") == "N"
     assert cell(s.pairs, pair["A"], "A") == "P"
     assert cell(s.pairs, pair["10"], "6") == "N" and cell(s.pairs, pair["5"], "6") == "N"
     assert cell(s.pairs, pair["9"], "7") == "N" and cell(s.pairs, pair["9"], "8") == "P"
-    assert cell(s.pairs, pair["4"], "5") == "Pd" and cell(s.pairs, pair["2"], "2") == "Pd"
+    # derived for these rules (double after split allowed): written P, not Pd
+    assert cell(s.pairs, pair["4"], "5") == "P" and cell(s.pairs, pair["2"], "2") == "P"
     # the sevens row is the pairs 7,7 row with "not split" played as hard 14
     seven = s.pairs[pair["7"]]
     expected = np.where(seven == L.P, L.P, s.hard[14])
@@ -313,6 +316,7 @@ def test_malformed_files(tmp_path):
     with pytest.raises(StrategyError) as info:
         load_strategy("bassic")
     assert str(info.value) == ("unknown strategy 'bassic': allowed a shipped strategy (basic, "
+                               "basic-super-sevens, "
                                "insurance-taker, mimic-dealer, never-bust) or the path of a .toml "
                                "strategy file")
 

@@ -34,6 +34,7 @@ def up_index(up: int) -> int:
     return 9 if up == 1 else up - 2
 
 
+@lru_cache(maxsize=None)
 def hand_total(h) -> tuple[int, bool]:
     """(best total, soft) of a hand given as counts by value."""
     hard = sum((i + 1) * c for i, c in enumerate(h))
@@ -112,14 +113,15 @@ class UpCard:
         self.bj_card = {1: 9, 10: 0}.get(up, -1)  # index of the card giving the dealer blackjack
         self._dealer: dict = {}
         self._memo: dict = {}
+        self._opts: dict = {}  # two-card option values (after the hit/stand rows are final)
+        self._stand: dict = {}
         self.base_dealer = self.dealer(())
 
     # -- shoe and dealer ------------------------------------------------------------------
     def comp(self, removed) -> np.ndarray:
-        c = self.base.copy()
-        for i, k in enumerate(removed):
-            c[i] -= k
-        return c
+        if not removed:
+            return self.base.copy()
+        return self.base - np.asarray(removed, dtype=np.int64)
 
     def dealer(self, removed) -> np.ndarray:
         key = tuple(removed)
@@ -152,6 +154,13 @@ class UpCard:
 
     # -- terminal values --------------------------------------------------------------------
     def stand(self, h, extra, w, split):
+        key = (h, extra, w, split)
+        s = self._stand.get(key)
+        if s is None:
+            s = self._stand[key] = self._stand_value(h, extra, w, split)
+        return s
+
+    def _stand_value(self, h, extra, w, split):
         removed = tuple(a + b for a, b in zip(h, extra))
         p = self.dealer(removed)
         t, _ = hand_total(h)
@@ -231,6 +240,15 @@ class UpCard:
     # -- two-card hands ----------------------------------------------------------------------
     def two_card_options(self, h, extra=(0,) * 10, split=False, split_aces=False):
         """Hand-level stats of stand / hit / double on a two-card hand (as the rules allow)."""
+        key = (h, extra, split, split_aces)
+        cached = self._opts.get(key)
+        if cached is not None:  # values depend on the hit/stand rows only, final by now
+            return dict(cached)
+        opts = self._two_card_options(h, extra, split, split_aces)
+        self._opts[key] = opts
+        return dict(opts)
+
+    def _two_card_options(self, h, extra, split, split_aces):
         r = self.rules
         t, soft = hand_total(h)
         opts = {}

@@ -1,0 +1,340 @@
+"""Exact figures for the command line: `bjsim exact`, and `bjsim simulate --exact`.
+
+- `exact_figures(rules, strategy=None)`: main game, insurance, Super Sevens and the 7-7 question
+  for a rule set and strategy (None: the derived basic strategy), JSON-ready.
+- `sevens_question(rules, strategy)`: combined EV of main wager + Super Sevens for each 7-7 play
+  and dealer card, for side bets of 0.5, 1 and 2 times the main wager, and how far the Super
+  Sevens house edge moves when every 7-7 is played one way.
+- `compare_with_simulation(summary, rules, strategies)`: theory, difference and z-score of the
+  simulated house edge and Super Sevens return.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from simulator.exact.analyze import UPS, _Box, _two_card_hands, analyze
+from simulator.exact.player import EV, UpCard
+from simulator.exact.sevens import PLAYS, sevens_plays, super_sevens
+from simulator.exact.shoe import full_shoe
+
+SIDE_BETS = (0.5, 1.0, 2.0)
+
+
+def _p_sevens(rules) -> dict:
+    """P(box holds 7,7 and the dealer shows ``up``) for each up value, from the full shoe."""
+    shoe = full_shoe(rules.decks)
+    n = shoe.sum()
+    out = {}
+    for up in range(1, 11):
+        comp = shoe.copy()
+        comp[up - 1] -= 1
+        p77 = next((p for a, b, p in _two_card_hands(comp) if a == b == 7), 0.0)
+        out[up] = shoe[up - 1] / n * p77
+    return out
+
+
+def sevens_question(rules, strategy, policy_ups=None) -> dict:
+    """The 7-7 question: with a Super Sevens bet up, what is each 7-7 play worth?
+
+    Returns ``by_up``: {up: {play: {main, super_sevens, combined: {bet: value}}}} (values per
+    7-7 hand against that up card: main wager per initial wager, Super Sevens per unit staked,
+    combined = main + bet x super sevens), ``best``: {bet: {up: play}}, and ``plays``: one row per
+    way of playing every 7-7 (split, stand, hit, double, and the strategy's own row): the Super
+    Sevens house edge, the change of the main game's EV per round against the strategy's row,
+    and the combined change per round for each side bet.
+    """
+    from simulator.exact.player import Tables
+
+    tables = Tables.of(strategy)
+    ss_by_up = super_sevens(rules, "stand")["by_up"]
+    p77 = _p_sevens(rules)
+    own = sevens_plays(rules, strategy)
+    by_up = {}
+    main = {}
+    for up in range(1, 11):
+        uc = policy_ups[up] if policy_ups else UpCard(rules, up, tables)
+        opts = _Box(uc).options(7, 7, True)
+        main[up] = {k: float(v[EV]) for k, v in opts.items() if k in PLAYS}
+        by_up[up] = {
+            play: {
+                "main": main[up][play],
+                "super_sevens": ss_by_up[up][play],
+                "combined": {bet: main[up][play] + bet * ss_by_up[up][play] for bet in SIDE_BETS},
+            }
+            for play in PLAYS if play in main[up]
+        }
+    best = {bet: {up: max(by_up[up], key=lambda k, u=up, b=bet: by_up[u][k]["combined"][b])
+                  for up in range(1, 11)} for bet in SIDE_BETS}
+    own_ss = super_sevens(rules, strategy)
+    rows = []
+    for label in ("strategy", *PLAYS):
+        plays = own if label == "strategy" else {up: label for up in range(1, 11)}
+        plays = {up: (p if p in main[up] else own[up]) for up, p in plays.items()}
+        ss = own_ss if label == "strategy" else super_sevens(rules, plays)
+        d_main = sum(p77[up] * (main[up][plays[up]] - main[up][own[up]]) for up in range(1, 11))
+        d_ss = ss["ev"] - own_ss["ev"]
+        rows.append({
+            "play": label,
+            "super_sevens_house_edge": ss["house_edge"],
+            "main_ev_change": d_main,
+            "combined_change": {bet: d_main + bet * d_ss for bet in SIDE_BETS},
+        })
+    return {"by_up": by_up, "best": best, "plays": rows, "p_sevens": p77, "strategy_plays": own}
+
+
+def exact_figures(rules, strategy=None) -> dict:
+    """Every exact figure `bjsim exact` reports (JSON-ready apart from the Strategy object)."""
+    from simulator.exact.analyze import _describe, _ups, derive, evaluate, tables_to_strategy
+    from simulator.exact.player import Tables
+
+    if strategy is None:  # derive and evaluate on the same hand trees (one pass, ~2x faster)
+        tables, ups = derive(rules)
+        strat = tables_to_strategy(tables, name="basic", description=_describe(rules))
+    else:
+        strat = strategy
+        tables = Tables.of(strategy)
+        ups = _ups(rules, tables)
+    res, _ = evaluate(rules, tables, ups)
+    res["house_edge"] = -res["ev"]
+    if rules.super_sevens:
+        res["super_sevens"] = super_sevens(rules, strat)
+    ins_per_bet = None
+    if strat.insurance:
+        shoe = full_shoe(rules.decks)
+        p_ace = shoe[0] / shoe.sum()
+        ins_per_bet = res["insurance_ev"] / (0.5 * p_ace) if p_ace else None
+    out = {
+        "strategy": strat.name,
+        "house_edge": res["house_edge"],
+        "ev": res["ev"],
+        "sd_round": res["sd"],
+        "insurance": {"taken": bool(strat.insurance), "per_initial_wager": res["insurance_ev"],
+                      "per_unit_staked_approx": ins_per_bet},
+        "main_ev": res["ev"] - res["insurance_ev"],
+        "super_sevens": None,
+        "sevens_question": None,
+    }
+    if rules.super_sevens:
+        ss = res["super_sevens"]
+        out["super_sevens"] = {
+            "house_edge": ss["house_edge"], "ev": ss["ev"], "sd_bet": ss["sd"],
+            "plays": {str(k): v for k, v in ss["plays"].items()},
+            "lines": ss["lines"],
+        }
+        out["sevens_question"] = sevens_question(rules, strat, ups)
+    return out, strat
+
+
+# ---------------------------------------------------------------------------------------------
+# simulate --exact
+
+
+def _box_strategies(rules, strategies):
+    if not isinstance(strategies, (list, tuple)):
+        strategies = [strategies]
+    strategies = list(strategies)
+    if len(strategies) == 1:
+        strategies = strategies * int(rules.boxes)
+    return strategies
+
+
+def theory(rules, strategies) -> dict:
+    """Exact house edge and Super Sevens return for the boxes' strategies (mean over boxes;
+    each box valued alone from a full shoe)."""
+    cache = {}
+    he, ss = [], []
+    for s in _box_strategies(rules, strategies):
+        key = id(s)
+        if key not in cache:
+            res = analyze(rules, s)
+            cache[key] = (res["house_edge"],
+                          res["super_sevens"]["ev"] if res["super_sevens"] else None)
+        he.append(cache[key][0])
+        ss.append(cache[key][1])
+    return {"house_edge": float(np.mean(he)),
+            "super_sevens": None if None in ss else float(np.mean(ss))}
+
+
+def compare_with_simulation(summary: dict, rules, strategies) -> dict:
+    """Theory beside the simulated figures: {figure: {simulated, se, exact, difference, z}}.
+
+    ``z`` = (simulated - exact) / se. The exact figure is for a full shoe every round: compare
+    with ``shuffle = "every-round"``; under a cut card the simulated figure also holds the
+    cut-card effect (and ``exact_note`` says so).
+    """
+    th = theory(rules, strategies)
+    out = {}
+    pairs = [("house_edge", summary["house_edge"], th["house_edge"])]
+    if rules.super_sevens and th["super_sevens"] is not None:
+        pairs.append(("super_sevens_return", summary["super_sevens"], th["super_sevens"]))
+    for key, sim, exact in pairs:
+        mean, se = sim.get("mean"), sim.get("se")
+        diff = None if mean is None else mean - exact
+        z = None if diff is None or not se else diff / se
+        out[key] = {"simulated": mean, "se": se, "exact": exact, "difference": diff, "z": z}
+    out["exact_note"] = ("exact: full shoe every round" if rules.shuffle == "every-round" else
+                         "exact: full shoe every round; the simulation deals to a cut card, so "
+                         "the difference also holds the cut-card effect")
+    return out
+
+
+def comparison_text(cmp: dict) -> str:
+    """The comparison as lines for the table report."""
+    lines = ["", "Exact (combinatorial) figures beside the simulated ones", "",
+             f"{'figure':<22}{'simulated':>12}{'exact':>12}{'difference':>12}{'z':>8}"]
+    for key, label in (("house_edge", "house edge"), ("super_sevens_return", "Super Sevens return")):
+        c = cmp.get(key)
+        if not c:
+            continue
+        sim = "-" if c["simulated"] is None else f"{100 * c['simulated']:.4f}%"
+        diff = "-" if c["difference"] is None else f"{100 * c['difference']:+.4f}%"
+        z = "-" if c["z"] is None else f"{c['z']:+.2f}"
+        lines.append(f"{label:<22}{sim:>12}{100 * c['exact']:>11.4f}%{diff:>12}{z:>8}")
+    lines.append(f"({cmp['exact_note']}; z = difference / standard error)")
+    return "\n".join(lines) + "\n"
+
+
+def comparison_csv(cmp: dict) -> str:
+    """The comparison as rows of the tidy csv (section, item, per, value, se, ...)."""
+    rows = []
+    for key in ("house_edge", "super_sevens_return"):
+        c = cmp.get(key)
+        if not c:
+            continue
+        per = "initial wager" if key == "house_edge" else "bet"
+        for item in ("exact", "difference", "z"):
+            v = c[item]
+            se = c["se"] if item == "difference" else None
+            rows.append(f"exact,{key}:{item},{per},{'' if v is None else repr(float(v))},"
+                        f"{'' if se is None else repr(float(se))},,")
+    return "\n".join(rows) + "\n"
+
+
+def finite(x):
+    return None if x is None or (isinstance(x, float) and not math.isfinite(x)) else x
+
+
+# ---------------------------------------------------------------------------------------------
+# bjsim exact: rendering
+
+UP_LABELS = {1: "A", 10: "10"}
+
+
+def _pct(x, d=4):
+    return "-" if x is None else f"{100 * x:.{d}f}%"
+
+
+def exact_rows(fig: dict) -> list[tuple]:
+    """Tidy rows (section, item, per, value) of `exact_figures`."""
+    rows = [("house_edge", "main+insurance", "initial wager", fig["house_edge"]),
+            ("return", "main", "initial wager", fig["main_ev"]),
+            ("return", "insurance", "initial wager", fig["insurance"]["per_initial_wager"]),
+            ("sd", "total", "round", fig["sd_round"])]
+    ss = fig.get("super_sevens")
+    if ss:
+        rows += [("super_sevens", "house_edge", "bet", ss["house_edge"]),
+                 ("super_sevens", "sd", "bet", ss["sd_bet"])]
+        for k, v in ss["lines"].items():
+            rows.append(("super_sevens_freq", k, "bet", v["probability"]))
+        q = fig["sevens_question"]
+        for r in q["plays"]:
+            rows.append(("sevens_play", f"{r['play']}:super_sevens_house_edge", "bet",
+                         r["super_sevens_house_edge"]))
+            rows.append(("sevens_play", f"{r['play']}:main_ev_change", "round",
+                         r["main_ev_change"]))
+            for bet, v in r["combined_change"].items():
+                rows.append(("sevens_play", f"{r['play']}:combined_change:bet={bet:g}", "round",
+                             v))
+        for up in UPS:
+            for play, v in q["by_up"][up].items():
+                lab = UP_LABELS.get(up, str(up))
+                rows.append(("sevens_by_up", f"7,7 v {lab}:{play}:main", "7-7 hand", v["main"]))
+                rows.append(("sevens_by_up", f"7,7 v {lab}:{play}:super_sevens", "bet",
+                             v["super_sevens"]))
+                for bet, c in v["combined"].items():
+                    rows.append(("sevens_by_up", f"7,7 v {lab}:{play}:combined:bet={bet:g}",
+                                 "7-7 hand", c))
+    return rows
+
+
+def exact_json(fig: dict, meta: dict) -> dict:
+    """The json document of `bjsim exact`."""
+    doc = {"bjsim": meta.get("version"), "rules": meta.get("rules"),
+           "strategy": fig["strategy"], "run": meta.get("run", {}), "exact": dict(fig)}
+    q = fig.get("sevens_question")
+    if q:
+        doc["exact"]["sevens_question"] = {
+            "by_up": {UP_LABELS.get(up, str(up)): {
+                play: {"main": v["main"], "super_sevens": v["super_sevens"],
+                       "combined": {f"{b:g}": c for b, c in v["combined"].items()}}
+                for play, v in q["by_up"][up].items()} for up in UPS},
+            "best": {f"{b:g}": {UP_LABELS.get(up, str(up)): q["best"][b][up] for up in UPS}
+                     for b in SIDE_BETS},
+            "plays": [{"play": r["play"], "super_sevens_house_edge": r["super_sevens_house_edge"],
+                       "main_ev_change": r["main_ev_change"],
+                       "combined_change": {f"{b:g}": v for b, v in r["combined_change"].items()}}
+                      for r in q["plays"]],
+            "strategy_plays": {UP_LABELS.get(up, str(up)): q["strategy_plays"][up] for up in UPS},
+        }
+    return doc
+
+
+def exact_table(fig: dict, title: str) -> str:
+    """The people's report of `bjsim exact`."""
+    out = [f"Exact (combinatorial) figures: {title}, strategy {fig['strategy']}",
+           "(every round from a full shoe; method and approximations: docs/exact.md)", "",
+           f"house edge (main + insurance)   {_pct(fig['house_edge'])}",
+           f"main game return                {_pct(fig['main_ev'])}  per initial wager",
+           f"insurance return                {_pct(fig['insurance']['per_initial_wager'])}  "
+           f"per initial wager ({'taken' if fig['insurance']['taken'] else 'not taken'})",
+           f"SD per round                    {fig['sd_round']:.4f}"]
+    ss = fig.get("super_sevens")
+    if not ss:
+        out.append("Super Sevens                     not in this rule set")
+        return "\n".join(out) + "\n"
+    out += ["", f"Super Sevens house edge         {_pct(ss['house_edge'])}  per unit staked "
+            f"(SD {ss['sd_bet']:.2f})", "",
+            "line  probability    pays  contribution"]
+    for k, v in ss["lines"].items():
+        out.append(f"({k})  {v['probability']:>11.8f}  {v['pays']:>6}  {_pct(v['contribution'])}")
+    q = fig["sevens_question"]
+    own = " ".join(q["strategy_plays"][up][:2] for up in UPS)
+    out += ["", "The 7-7 question: every 7-7 played one way (the strategy plays "
+            f"{own} v 2..A)", "",
+            f"{'7-7 play':<10}{'SS house edge':>15}{'main EV change':>16}"
+            + "".join(f"{'combined, bet ' + format(b, 'g'):>20}" for b in SIDE_BETS)]
+    for r in q["plays"]:
+        out.append(f"{r['play']:<10}{_pct(r['super_sevens_house_edge'], 3):>15}"
+                   f"{_pct(r['main_ev_change'], 5):>16}"
+                   + "".join(f"{_pct(r['combined_change'][b], 5):>20}" for b in SIDE_BETS))
+    out += ["(changes per round against the strategy's own 7-7 row; combined = main + bet x "
+            "side bet, per main wager)", "",
+            "EV of each 7-7 play given 7,7 v the up card: main wager / Super Sevens per unit / "
+            "combined for side bet 1", "",
+            f"{'up':<4}" + "".join(f"{p:>24}" for p in PLAYS)]
+    for up in UPS:
+        row = f"{UP_LABELS.get(up, str(up)):<4}"
+        for p in PLAYS:
+            v = q["by_up"][up].get(p)
+            row += f"{'-':>24}" if v is None else (
+                f"{v['main']:>+8.3f}/{v['super_sevens']:>+6.2f}/{v['combined'][1.0]:>+7.3f}")
+        out.append(row)
+    out += ["", "best 7-7 play for the main wager plus the side bet:"]
+    for b in SIDE_BETS:
+        out.append(f"  bet {b:g}: " + " ".join(
+            f"{UP_LABELS.get(up, str(up))}:{q['best'][b][up]}" for up in UPS))
+    return "\n".join(out) + "\n"
+
+
+def exact_csv(fig: dict) -> str:
+    lines = ["section,item,per,value"]
+    for sec, item, per, v in exact_rows(fig):
+        lines.append(f"{sec},{item},{per},{'' if v is None else repr(float(v))}")
+    return "\n".join(lines) + "\n"
+
+
+__all__ = ["SIDE_BETS", "UPS", "compare_with_simulation", "comparison_csv", "comparison_text",
+           "exact_figures", "sevens_question", "theory"]
