@@ -277,11 +277,17 @@ def main(argv=None):
 )
 @output_options(["table", "csv", "json"], "table")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar on stderr.")
+@click.option(
+    "--exact", "with_exact", is_flag=True,
+    help="Also print the exact (combinatorial) house edge and Super Sevens return beside the "
+    "simulated ones, with the z-score of the difference (exact = full shoe every round: "
+    "compare with shuffle=every-round). Adds a few seconds.",
+)
 @click.pass_context
 @user_errors
 def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, rounds, seed,
              chunk_rounds, workers, precision, max_rounds, scheduler, checkpoint_path, resume, fmt,
-             output, quiet):
+             output, quiet, with_exact):
     """Play many rounds and report the house edge with its standard error.
 
     Reports the house edge (minus the player's mean net per initial wager, main game with
@@ -421,7 +427,20 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
             "met": bool(state.target_met),
             "stop_chunk": state.stop_chunk,
         }
-    _emit(report.render(summary, fmt, meta), output)
+    # --- simulate --exact (simulator.exact.compare): theory, difference and z beside the run
+    comparison = None
+    if with_exact:
+        from simulator.exact import compare
+
+        comparison = compare.compare_with_simulation(summary, rules, strategies)
+        summary["exact"] = comparison  # json: results.exact
+    text = report.render(summary, fmt, meta)
+    if comparison is not None and fmt == "table":
+        text += compare.comparison_text(comparison)
+    elif comparison is not None and fmt == "csv":
+        text += compare.comparison_csv(comparison)
+    # --- end simulate --exact
+    _emit(text, output)
     if not quiet:
         rate = meta["timing"]["rounds_per_second"] or 0
         click.echo(
