@@ -692,8 +692,6 @@ def strategy_generate(rules_path, overrides, boxes, super_sevens, with_super_sev
     from simulator.strategy import dumps_strategy
 
     rules, _ = _load_rules(rules_path, overrides, boxes, super_sevens)
-    if name is None and insurance:
-        name = "insurance-taker"
     strat = basic_strategy(rules, with_super_sevens=with_super_sevens, name=name,
                            insurance=insurance)
     command = " ".join(["bjsim strategy generate", f"--rules {rules_path}" if rules_path else "",

@@ -180,7 +180,7 @@ def test_standard_us_chart_reproduced():
 
 
 def test_strategy_evaluation_consistent_with_derivation():
-    rules = Rules(decks=2, **US)
+    rules = Rules(decks=2, **(US | {"max_hands": 2}))  # no resplits: keeps the test fast
     res = analyze(rules)
     again = analyze(rules, res["strategy"])
     assert again["ev"] == pytest.approx(res["ev"], abs=1e-12)
@@ -192,7 +192,7 @@ def test_strategy_evaluation_consistent_with_derivation():
 def test_insurance_costs_its_exact_edge():
     from dataclasses import replace
 
-    rules = Rules(decks=6, **US)
+    rules = Rules(decks=6, **(US | {"max_hands": 2}))
     base = analyze(rules)
     ins = replace(base["strategy"], insurance=True, even_money=True)
     res = analyze(rules, ins)
@@ -225,5 +225,84 @@ def test_nz_default_game_timing_and_figures():
     elapsed = time.perf_counter() - t
     assert elapsed < 20
     assert 0.004 < res["house_edge"] < 0.009
+    # the derived basic strategy splits 7,7 v 2-7 and hits v 8-A (main wager only): the Super
+    # Sevens bet then loses its third card on every split 7-7
     ss = res["super_sevens"]
-    assert ss is not None and ss["house_edge"] == pytest.approx(0.114, abs=5e-4)
+    assert ss is not None and ss["house_edge"] == pytest.approx(0.2277, abs=5e-4)
+    hit = analyze(Rules(), replace_sevens(res["strategy"], L.H))["super_sevens"]
+    assert hit["house_edge"] == pytest.approx(0.1140, abs=5e-5)  # the published 11.40%
+
+
+def replace_sevens(strategy, code):
+    from dataclasses import replace
+
+    return replace(strategy, sevens=np.full_like(strategy.sevens, code))
+
+
+# ---------------------------------------------------------------------------------------------
+# The shipped strategies are the exact derivation's output (bjsim strategy generate)
+
+
+@pytest.fixture(scope="module")
+def nz_derived():
+    from simulator.exact.analyze import derive
+    from simulator.rules import load_rule_file
+
+    rules, _ = load_rule_file("configs/nz1994.toml")
+    return rules, derive(rules)[0], derive(rules, with_super_sevens=True)[0]
+
+
+def test_shipped_basic_is_the_derived_basic_strategy(nz_derived):
+    from simulator.exact.analyze import strategy_from_tables
+    from simulator.strategy import load_strategy, strategies_equal
+
+    rules, tables, _ = nz_derived
+    assert strategies_equal(strategy_from_tables(rules, tables), load_strategy("basic"))
+    # insurance-taker = basic + insurance and even money
+    taker = strategy_from_tables(rules, tables, insurance=True)
+    shipped = load_strategy("insurance-taker")
+    assert strategies_equal(taker, shipped)
+    assert shipped.insurance and shipped.even_money
+    for t in ("hard", "soft", "pairs", "sevens"):
+        assert np.array_equal(getattr(shipped, t), getattr(load_strategy("basic"), t))
+
+
+def test_shipped_basic_super_sevens(nz_derived):
+    from simulator.exact.analyze import strategy_from_tables
+    from simulator.strategy import load_strategy, strategies_equal
+
+    rules, _, ss_tables = nz_derived
+    shipped = load_strategy("basic-super-sevens")
+    assert strategies_equal(strategy_from_tables(rules, ss_tables, with_super_sevens=True),
+                            shipped)
+    basic = load_strategy("basic")
+    # the same as basic but for the sevens row: with the side bet up, hit every 7-7
+    for t in ("hard", "soft", "pairs"):
+        assert np.array_equal(getattr(shipped, t), getattr(basic, t))
+    assert (shipped.sevens == L.H).all()
+    # basic's sevens row is the pair table's 7,7 play
+    u7 = basic.pairs[6]
+    assert np.array_equal(basic.sevens, np.where(u7 == L.P, L.P, basic.hard[14]))
+
+
+def test_sevens_question_nz():
+    from simulator.exact.compare import sevens_question
+    from simulator.strategy import load_strategy
+
+    rules = Rules()
+    q = sevens_question(rules, load_strategy("basic"))
+    for bet in (0.5, 1.0, 2.0):
+        assert set(q["best"][bet].values()) == {"hit"}
+    for up in range(1, 11):
+        v = q["by_up"][up]
+        # split and stand settle the side bet on two cards (14.4): same side-bet value
+        assert v["split"]["super_sevens"] == pytest.approx(v["stand"]["super_sevens"], abs=1e-12)
+        assert v["hit"]["super_sevens"] == pytest.approx(v["double"]["super_sevens"], abs=1e-12)
+        assert v["hit"]["super_sevens"] > v["stand"]["super_sevens"] + 30
+    rows = {r["play"]: r for r in q["plays"]}
+    assert rows["strategy"]["main_ev_change"] == 0
+    assert rows["hit"]["super_sevens_house_edge"] == pytest.approx(0.1140, abs=5e-5)
+    assert rows["split"]["super_sevens_house_edge"] == pytest.approx(0.3631, abs=5e-4)
+    # hitting every 7-7 costs the main game a little and gains the side bet a lot
+    assert -0.002 < rows["hit"]["main_ev_change"] < 0
+    assert rows["hit"]["combined_change"][1.0] > 0.1

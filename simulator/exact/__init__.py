@@ -3,7 +3,10 @@
 - `dealer_probabilities(rules, composition, up, no_blackjack=False)`: dealer final totals.
 - `analyze(rules, strategy=None, optimal=False)`: the main game's expected return and SD, the
   value of every first decision, and the Super Sevens figures.
-- `basic_strategy(rules)`: the optimal total-dependent strategy as a `Strategy`.
+- `basic_strategy(rules, with_super_sevens=False, name=None, insurance=False)`: the optimal
+  total-dependent strategy as a `Strategy` (what `bjsim strategy generate` writes).
+- `simulator.exact.compare`: the figures of `bjsim exact` (the 7-7 question included) and of
+  `bjsim simulate --exact` (theory, difference and z-score beside a simulated summary).
 - `super_sevens(rules, sevens_play, guaranteed_third=False)`: Super Sevens line by line.
 
 Method and approximations: ``docs/exact.md``.

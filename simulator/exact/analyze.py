@@ -352,8 +352,14 @@ def basic_strategy(rules, with_super_sevens: bool = False, name: str | None = No
     The name, description and source are fixed texts, so a generated file is reproducible.
     """
     tables, _ = derive(rules, with_super_sevens)
+    return strategy_from_tables(rules, tables, with_super_sevens, name, insurance)
+
+
+def strategy_from_tables(rules, tables, with_super_sevens=False, name=None, insurance=False):
+    """The `Strategy` `basic_strategy` makes of derived tables (names and texts included)."""
     if name is None:
-        name = "basic-super-sevens" if with_super_sevens else "basic"
+        name = ("insurance-taker" if insurance else
+                "basic-super-sevens" if with_super_sevens else "basic")
     strat = tables_to_strategy(tables, name=name,
                                description=_describe(rules, with_super_sevens, insurance))
     if insurance:
