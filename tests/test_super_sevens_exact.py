@@ -99,3 +99,44 @@ def test_hitting_every_seven_pair_equals_the_guarantee():
     rules = Rules(decks=6)
     assert super_sevens(rules, "hit")["ev"] == pytest.approx(
         super_sevens(rules, "stand", guaranteed_third=True)["ev"], abs=1e-12)
+
+
+# ---------------------------------------------------------------------------------------------
+# Simulation against the exact figures. The exact analysis values every round from a full shoe,
+# so the simulations shuffle every round (shuffle = "every-round"): no cut-card effect to allow
+# for, the difference is pure sampling error.
+
+
+def _simulate(rules, strategy_name, rounds, seed):
+    from simulator import engine, tally
+    from simulator.strategy import load_strategy
+
+    t = engine.run(rules, load_strategy(strategy_name), rounds, seed)
+    return tally.summarize(t, rules)
+
+
+def test_simulated_super_sevens_matches_exact_fast():
+    from simulator.exact import analyze
+    from simulator.strategy import load_strategy
+
+    rules = Rules(shuffle="every-round")
+    exact = analyze(rules, load_strategy("basic"))["super_sevens"]["ev"]
+    sim = _simulate(rules, "basic", 3_000_000, seed=20261130)["super_sevens"]
+    assert abs(sim["mean"] - exact) < 4 * sim["se"], (sim["mean"], sim["se"], exact)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("strategy_name", ["basic", "basic-super-sevens"])
+def test_simulated_nz_game_matches_exact_1e8(strategy_name):
+    # 10^8 rounds of the NZ game (every-round shuffle): house edge and Super Sevens return each
+    # within 4 standard errors of the exact figure
+    from simulator.exact import analyze
+    from simulator.strategy import load_strategy
+
+    rules = Rules(shuffle="every-round")
+    res = analyze(rules, load_strategy(strategy_name))
+    summary = _simulate(rules, strategy_name, 100_000_000, seed=1994)
+    he = summary["house_edge"]
+    assert abs(he["mean"] - res["house_edge"]) < 4 * he["se"], (he, res["house_edge"])
+    ss = summary["super_sevens"]
+    assert abs(ss["mean"] - res["super_sevens"]["ev"]) < 4 * ss["se"], (ss["mean"], ss["se"])
