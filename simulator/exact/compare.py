@@ -301,9 +301,9 @@ def exact_table(fig: dict, title: str) -> str:
     for k, v in ss["lines"].items():
         out.append(f"({k})  {v['probability']:>11.8f}  {v['pays']:>6}  {_pct(v['contribution'])}")
     q = fig["sevens_question"]
-    own = " ".join(q["strategy_plays"][up][:2] for up in UPS)
-    out += ["", "The 7-7 question: every 7-7 played one way (the strategy plays "
-            f"{own} v 2..A)", "",
+    own = " ".join(f"{UP_LABELS.get(up, str(up))}:{q['strategy_plays'][up]}" for up in UPS)
+    out += ["", "The 7-7 question: every 7-7 played one way", f"(the strategy's own row: {own})",
+            "",
             f"{'7-7 play':<10}{'SS house edge':>15}{'main EV change':>16}"
             + "".join(f"{'combined, bet ' + format(b, 'g'):>20}" for b in SIDE_BETS)]
     for r in q["plays"]:
