@@ -448,6 +448,7 @@ def _play_rounds(
     every_round = p[L.P_SHUFFLE] == L.SHUFFLE_EVERY_ROUND
     n_cards = shoe.size - SLACK
     n_deal = 2 * nb + (2 if peek else 1)  # cards of the deal (step 1)
+    fast = nb == 1 and not peek and not early  # see the fast path below
     unit = L.UNIT
     stake = L.INSURANCE_STAKE
     tracing = trace.size > 0
@@ -473,256 +474,133 @@ def _play_rounds(
         ws[WS_ROUND_START] = pos
         ws[WS_BEFORE] = 0
 
-        for b in range(nb):
-            for f in range(N_BF):
-                bx[b, f] = 0
-            for f in range(N_HF):
-                hand[b, 0, f] = 0
-            bx[b, BF_NH] = 1
-            hand[b, 0, HF_WAGER] = unit
-
-        # 1. Deal: a card to each box, the dealer's up card, a second card to each box; in the
-        # peek game the hole card.
+        # Fast path (one box, no hole card, no early surrender, the first two cards not a pair):
+        # the same round as below, written for a single hand that cannot split, in locals. It
+        # leaves the round's outcome in the same arrays the general path does. A pair (or 7-7)
+        # goes on in the general path with the cards already dealt.
+        fast_round = False
+        dealt = False
+        c1 = 0
+        c2 = 0
         uv = 0
-        d_hard = 0
-        d_ace = 0
-        for i in range(n_deal):
-            if pos >= end:
-                pos, end = _refill(ws, pos, n_cards)
-            k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
-            code = shoe[k]
-            shoe[k] = shoe[pos]
-            shoe[pos] = code
-            pos += 1
-            c = np.int64(code)
-            v = _value(c)
-            if i < nb or (nb < i <= 2 * nb):
-                b = i if i < nb else i - nb - 1
-                hand[b, 0, HF_HARD] += v
-                if v == 1:
-                    hand[b, 0, HF_ACE] = 1
-                if i < nb:
-                    bx[b, BF_C1] = c
-                    hand[b, 0, HF_V1] = v
-                    hand[b, 0, HF_N] = 1
+        if fast:
+            for i in range(3):
+                if pos >= end:
+                    pos, end = _refill(ws, pos, n_cards)
+                k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
+                code = shoe[k]
+                shoe[k] = shoe[pos]
+                shoe[pos] = code
+                pos += 1
+                if i == 0:
+                    c1 = np.int64(code)
+                elif i == 1:
+                    uv = _value(np.int64(code))
                 else:
-                    bx[b, BF_C2] = c
-                    hand[b, 0, HF_V2] = v
-                    hand[b, 0, HF_N] = 2
-            else:
-                d_hard += v
-                if v == 1:
-                    d_ace = 1
-                if i == nb:
-                    uv = v
-        d_n = 2 if peek else 1
-        up = 9 if uv == 1 else uv - 2
-        ten_or_ace = uv == 1 or uv == 10
-
-        for b in range(nb):
-            # Super Sevens line from the first two cards (14); 7-7 waits for a split or card 3.
-            if not ss_on:
-                bx[b, BF_SS] = -1
-            elif (bx[b, BF_C1] >> 2) != L.SEVEN_RANK:
-                bx[b, BF_SS] = SS_F
-            elif (bx[b, BF_C2] >> 2) != L.SEVEN_RANK:
-                bx[b, BF_SS] = SS_A
-            else:
-                bx[b, BF_SS] = SS_PENDING
-            # 2. Blackjack, even money (8.3), insurance (9).
-            if hand[b, 0, HF_HARD] == 11 and hand[b, 0, HF_ACE] != 0:
-                bx[b, BF_BJ] = 1
-                hand[b, 0, HF_STATUS] = HS_BJ
+                    c2 = np.int64(code)
+            dealt = True
+            v1 = _value(c1)
+            v2 = _value(c2)
+            fast_round = v1 != v2
+        if fast_round:
+            up = 9 if uv == 1 else uv - 2
+            ten_or_ace = uv == 1 or uv == 10
+            # Super Sevens (14): 7-7 is a pair, so only (f), (a) or no bet here.
+            line = -1
+            if ss_on:
+                line = SS_A if (c1 >> 2) == L.SEVEN_RANK else SS_F
+            hard = v1 + v2
+            ace = 1 if (v1 == 1 or v2 == 1) else 0
+            bj = 1 if (hard == 11 and ace != 0) else 0
+            em = 0
+            ins = 0
+            em_offered = 0
+            ins_offered = 0
+            wager = unit
+            net = 0
+            doubled = 0
+            if bj != 0:
+                status = HS_BJ
                 if uv == 1:
-                    bx[b, BF_EM_OFFERED] = 1
-                    if flags_t[b, 1] != 0:
-                        bx[b, BF_EM] = 1
-                        hand[b, 0, HF_STATUS] = HS_DONE
-                        hand[b, 0, HF_NET] = unit
-            elif uv == 1:
-                bx[b, BF_INS_OFFERED] = 1
-                if flags_t[b, 0] != 0:
-                    bx[b, BF_INS] = 1
-
-        # 3. Early surrender (before any peek), on the first two cards, not a blackjack.
-        if early:
-            for b in range(nb):
-                if bx[b, BF_BJ] == 0:
-                    act, _ = _decide(
-                        act_t, hard_t, pairs_t, sevens_t, b, 0, up, hand, bx, True, rules4
-                    )
-                    if act == A_SURRENDER:
-                        bx[b, BF_EARLY] = 1
-                        hand[b, 0, HF_STATUS] = HS_SURR
-                        hand[b, 0, HF_NET] = -stake
-
-        # 4. Peek.
-        ended = False
-        dealer_bj = False
-        if peek and ten_or_ace:
-            if d_hard == 11 and d_ace != 0:
-                dealer_bj = True
-                ended = True
-                for b in range(nb):
-                    if bx[b, BF_INS] != 0:
-                        bx[b, BF_INS_NET] = ins_win
-                    st = hand[b, 0, HF_STATUS]
-                    if st == HS_BJ:
-                        hand[b, 0, HF_STATUS] = HS_DONE  # stands off
-                    elif st == HS_PLAY:
-                        hand[b, 0, HF_STATUS] = HS_DONE
-                        hand[b, 0, HF_NET] = -unit
+                    em_offered = 1
+                    if flags_t[0, 1] != 0:
+                        em = 1  # 8.3: settled at once
+                        status = HS_DONE
+                        net = unit
+                if status == HS_BJ and not ten_or_ace:
+                    status = HS_DONE  # 8.2: paid at once against 2-9
+                    net = bj_win
             else:
-                for b in range(nb):
-                    if bx[b, BF_INS] != 0:
-                        bx[b, BF_INS_NET] = -stake
-
-        if not ended:
-            # 5. Player blackjacks paid at once unless they wait for the second card (8.2).
-            if peek or not ten_or_ace:
-                for b in range(nb):
-                    if hand[b, 0, HF_STATUS] == HS_BJ:
-                        hand[b, 0, HF_STATUS] = HS_DONE
-                        hand[b, 0, HF_NET] = bj_win
-
-            # 6. Boxes play, each in turn, each hand in turn, each hand to its end. Each pass of
-            # the inner loop decides an action, and every action that takes a card (a split
-            # hand's second card, hit, double, split) takes it at the one place below.
-            for b in range(nb):
-                h = 0
-                while h < bx[b, BF_NH]:
-                    while hand[b, h, HF_STATUS] == HS_PLAY:
-                        n = hand[b, h, HF_N]
-                        if n == 1:
-                            act = A_HIT  # a split hand's second card, dealt as it comes into play
+                status = HS_PLAY
+                if uv == 1:
+                    ins_offered = 1
+                    if flags_t[0, 0] != 0:
+                        ins = 1
+                n = 2
+                while True:
+                    total = _total(hard, ace)
+                    if total > 21:
+                        status = HS_BUST  # 12.2
+                        net = -wager
+                        break
+                    if total == 21:
+                        status = HS_STOOD  # 12.1 (a)
+                        break
+                    variant = (2 + (1 if late else 0)) if n == 2 else 0
+                    i = (
+                        ((1 if total != hard else 0) * L.N_TOTALS + total) * L.N_UP + up
+                    ) * N_VARIANTS
+                    act = np.int64(act_t[i + variant])
+                    if act == A_STAND:
+                        status = HS_STOOD
+                        break
+                    if act == A_SURRENDER:
+                        status = HS_SURR  # late surrender
+                        net = -stake
+                        break
+                    if act == A_DOUBLE:
+                        wager *= 2  # 12.1 (b)
+                        doubled = 1
+                    if pos >= end:
+                        pos, end = _refill(ws, pos, n_cards)
+                    k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
+                    code = shoe[k]
+                    shoe[k] = shoe[pos]
+                    shoe[pos] = code
+                    pos += 1
+                    v = _value(np.int64(code))
+                    hard += v
+                    if v == 1:
+                        ace = 1
+                    n += 1
+                    if act == A_DOUBLE:
+                        if _total(hard, ace) > 21:
+                            status = HS_BUST
+                            net = -wager
                         else:
-                            hard = hand[b, h, HF_HARD]
-                            total = _total(hard, hand[b, h, HF_ACE])
-                            if total > 21:
-                                hand[b, h, HF_STATUS] = HS_BUST  # 12.2: lost at once
-                                hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
-                                break
-                            if total == 21:
-                                # 12.1 (a); two-card 21 after a split is 21 (11 (c)).
-                                hand[b, h, HF_STATUS] = HS_STOOD
-                                break
-                            nh = bx[b, BF_NH]
-                            two = n == 2
-                            if hand[b, h, HF_SPLIT_ACE] != 0 and hsa == 0:
-                                # 11 (b), 12.1 (c): one card to a split ace; another ace may be
-                                # resplit per the pair table when the rules allow it.
-                                act = A_STAND
-                                if (
-                                    two
-                                    and hand[b, h, HF_V2] == 1
-                                    and rsa != 0
-                                    and nh < max_hands
-                                    and bx[b, BF_DECLINED] == 0
-                                ):
-                                    cell = pairs_t[b, 0, up]
-                                    if cell == L.N or (cell == L.PD and das == 0):
-                                        bx[b, BF_DECLINED] = 1
-                                    else:
-                                        act = A_SPLIT
-                            elif two and (
-                                bx[b, BF_SS] == SS_PENDING or hand[b, h, HF_V1] == hand[b, h, HF_V2]
-                            ):
-                                # A pair, or 7-7 under a Super Sevens bet: the full decision.
-                                can_surrender = late and nh == 1
-                                act, declined = _decide(
-                                    act_t, hard_t, pairs_t, sevens_t, b, h, up, hand, bx,
-                                    can_surrender, rules4,
-                                )  # fmt: skip
-                                if declined != 0:
-                                    bx[b, BF_DECLINED] = 1
-                            else:
-                                # Hard or soft table: one cell of the resolved table.
-                                variant = 0
-                                if two:
-                                    if (hand[b, h, HF_SPLIT_ACE] == 0 or hsa != 0) and (
-                                        nh == 1 or das != 0
-                                    ):
-                                        variant = 2
-                                    if late and nh == 1:
-                                        variant += 1
-                                soft = 1 if total != hard else 0
-                                i = b * ACT_BOX + (
-                                    (soft * L.N_TOTALS + total) * L.N_UP + up
-                                ) * N_VARIANTS + variant
-                                act = np.int64(act_t[i])
-                            if act == A_STAND:
-                                hand[b, h, HF_STATUS] = HS_STOOD
-                                break
-                            if act == A_SURRENDER:
-                                # Late surrender: half the wager; the no-hole game may take the
-                                # rest (step 8).
-                                hand[b, h, HF_STATUS] = HS_SURR
-                                hand[b, h, HF_NET] = -stake
-                                bx[b, BF_LATE] = 1
-                                break
-                            if act == A_SPLIT:
-                                _split_hands(hand, bx, b, h)  # the current hand's card follows
-                            elif act == A_DOUBLE:
-                                # 12.1 (b): the wager doubles and the hand gets exactly one card.
-                                hand[b, h, HF_WAGER] *= 2
-                                hand[b, h, HF_DOUBLED] = 1
-                        # Take a card for hand h.
-                        if pos >= end:
-                            pos, end = _refill(ws, pos, n_cards)
-                        k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
-                        code = shoe[k]
-                        shoe[k] = shoe[pos]
-                        shoe[pos] = code
-                        pos += 1
-                        c = np.int64(code)
-                        v = _value(c)
-                        hard = hand[b, h, HF_HARD] + v
-                        hand[b, h, HF_HARD] = hard
-                        if v == 1:
-                            hand[b, h, HF_ACE] = 1
-                        n = hand[b, h, HF_N] + 1
-                        hand[b, h, HF_N] = n
-                        if n == 2:
-                            hand[b, h, HF_V2] = v
-                        elif n == 3 and bx[b, BF_SS] == SS_PENDING:
-                            # 14 (d)/(e): the third card of an unsplit 7-7 (hand 0 only).
-                            bx[b, BF_SS] = _sevens_line(bx[b, BF_C1], bx[b, BF_C2], c)
-                        if act == A_DOUBLE:
-                            if _total(hard, hand[b, h, HF_ACE]) > 21:
-                                hand[b, h, HF_STATUS] = HS_BUST
-                                hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
-                            else:
-                                hand[b, h, HF_STATUS] = HS_STOOD
-                    h += 1
-
-            # 7. Dealer: draw only as far as something depends on it (12.4), unless told to.
-            need_second = draw_no_live
-            need_more = draw_no_live
-            for b in range(nb):
-                if bx[b, BF_INS] != 0:
-                    need_second = True
-                for h in range(bx[b, BF_NH]):
-                    st = hand[b, h, HF_STATUS]
-                    if st == HS_STOOD:
-                        need_second = True
-                        need_more = True
-                    elif st == HS_BJ:
-                        need_second = True
-                    elif ten_or_ace and not peek:
-                        if st == HS_SURR and bx[b, BF_LATE] != 0:
-                            need_second = True
-                        elif st == HS_BUST and dbj_rule == L.DBJ_ORIGINAL:
-                            need_second = True
+                            status = HS_STOOD
+                        break
+            # 7. Dealer (12.3, 12.4).
+            need_second = draw_no_live or ins != 0 or status == HS_STOOD or status == HS_BJ
+            if ten_or_ace and (
+                status == HS_SURR or (status == HS_BUST and dbj_rule == L.DBJ_ORIGINAL)
+            ):
+                need_second = True
+            need_more = draw_no_live or status == HS_STOOD
+            d_hard = uv
+            d_ace = 1 if uv == 1 else 0
+            d_n = 1
+            dealer_bj = False
             while True:
                 if d_n == 1:
                     if not need_second:
-                        break  # the no-hole game's second card is not needed
+                        break
                 elif dealer_bj or not need_more:
                     break
                 else:
                     t = _total(d_hard, d_ace)
                     if not (t < 17 or (t == 17 and h17 and t != d_hard)):
-                        break  # 12.3: stand on 17 (hit soft 17 with dealer_hits_soft_17)
+                        break
                 if pos >= end:
                     pos, end = _refill(ws, pos, n_cards)
                 k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
@@ -736,58 +614,378 @@ def _play_rounds(
                     d_ace = 1
                 d_n += 1
                 if d_n == 2:
-                    dealer_bj = d_hard == 11 and d_ace != 0  # no-hole game: the second card
+                    dealer_bj = d_hard == 11 and d_ace != 0
             d_total = _total(d_hard, d_ace)
+            ins_net = 0
+            if ins != 0:
+                ins_net = ins_win if dealer_bj else -stake  # 9
+            # 8. Settle (4.1, 8.2).
+            if dealer_bj:
+                if em != 0:
+                    pass
+                elif status == HS_BJ:
+                    status = HS_DONE  # stands off
+                elif status == HS_SURR:
+                    net = -unit
+                elif dbj_rule == L.DBJ_ALL:
+                    if status == HS_STOOD:
+                        net = -wager
+                elif dbj_rule == L.DBJ_ORIGINAL_AND_BUSTED:
+                    if status == HS_STOOD:
+                        net = -unit
+                else:
+                    net = -unit
+            elif status == HS_BJ:
+                net = bj_win
+            elif status == HS_STOOD:
+                t = _total(hard, ace)
+                if d_total > 21 or t > d_total:
+                    net = wager
+                elif t < d_total:
+                    net = -wager
+            bx[0, BF_NH] = 1
+            bx[0, BF_SS] = line
+            bx[0, BF_INS] = ins
+            bx[0, BF_INS_NET] = ins_net
+            bx[0, BF_EM] = em
+            bx[0, BF_BJ] = bj
+            bx[0, BF_INS_OFFERED] = ins_offered
+            bx[0, BF_EM_OFFERED] = em_offered
+            hand[0, 0, HF_WAGER] = wager
+            hand[0, 0, HF_STATUS] = status
+            hand[0, 0, HF_NET] = net
+            hand[0, 0, HF_DOUBLED] = doubled
+        else:
+            for b in range(nb):
+                for f in range(N_BF):
+                    bx[b, f] = 0
+                for f in range(N_HF):
+                    hand[b, 0, f] = 0
+                bx[b, BF_NH] = 1
+                hand[b, 0, HF_WAGER] = unit
 
-            # Insurance is settled on the second card (9.1, 9.5, 9.6); peek games did it above.
-            if not peek:
+            # 1. Deal: a card to each box, the dealer's up card, a second card to each box; in the
+            # peek game the hole card.
+            d_hard = 0
+            d_ace = 0
+            if dealt:
+                # The fast path dealt a pair to its one box: carry on from those cards.
+                bx[0, BF_C1] = c1
+                bx[0, BF_C2] = c2
+                hand[0, 0, HF_HARD] = v1 + v2
+                hand[0, 0, HF_ACE] = 1 if v1 == 1 else 0
+                hand[0, 0, HF_V1] = v1
+                hand[0, 0, HF_V2] = v2
+                hand[0, 0, HF_N] = 2
+                d_hard = uv
+                d_ace = 1 if uv == 1 else 0
+            for i in range(0 if dealt else n_deal):
+                if pos >= end:
+                    pos, end = _refill(ws, pos, n_cards)
+                k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
+                code = shoe[k]
+                shoe[k] = shoe[pos]
+                shoe[pos] = code
+                pos += 1
+                c = np.int64(code)
+                v = _value(c)
+                if i < nb or (nb < i <= 2 * nb):
+                    b = i if i < nb else i - nb - 1
+                    hand[b, 0, HF_HARD] += v
+                    if v == 1:
+                        hand[b, 0, HF_ACE] = 1
+                    if i < nb:
+                        bx[b, BF_C1] = c
+                        hand[b, 0, HF_V1] = v
+                        hand[b, 0, HF_N] = 1
+                    else:
+                        bx[b, BF_C2] = c
+                        hand[b, 0, HF_V2] = v
+                        hand[b, 0, HF_N] = 2
+                else:
+                    d_hard += v
+                    if v == 1:
+                        d_ace = 1
+                    if i == nb:
+                        uv = v
+            d_n = 2 if peek else 1
+            up = 9 if uv == 1 else uv - 2
+            ten_or_ace = uv == 1 or uv == 10
+
+            for b in range(nb):
+                # Super Sevens line from the first two cards (14); 7-7 waits for a split or card 3.
+                if not ss_on:
+                    bx[b, BF_SS] = -1
+                elif (bx[b, BF_C1] >> 2) != L.SEVEN_RANK:
+                    bx[b, BF_SS] = SS_F
+                elif (bx[b, BF_C2] >> 2) != L.SEVEN_RANK:
+                    bx[b, BF_SS] = SS_A
+                else:
+                    bx[b, BF_SS] = SS_PENDING
+                # 2. Blackjack, even money (8.3), insurance (9).
+                if hand[b, 0, HF_HARD] == 11 and hand[b, 0, HF_ACE] != 0:
+                    bx[b, BF_BJ] = 1
+                    hand[b, 0, HF_STATUS] = HS_BJ
+                    if uv == 1:
+                        bx[b, BF_EM_OFFERED] = 1
+                        if flags_t[b, 1] != 0:
+                            bx[b, BF_EM] = 1
+                            hand[b, 0, HF_STATUS] = HS_DONE
+                            hand[b, 0, HF_NET] = unit
+                elif uv == 1:
+                    bx[b, BF_INS_OFFERED] = 1
+                    if flags_t[b, 0] != 0:
+                        bx[b, BF_INS] = 1
+
+            # 3. Early surrender (before any peek), on the first two cards, not a blackjack.
+            if early:
+                for b in range(nb):
+                    if bx[b, BF_BJ] == 0:
+                        act, _ = _decide(
+                            act_t, hard_t, pairs_t, sevens_t, b, 0, up, hand, bx, True, rules4
+                        )
+                        if act == A_SURRENDER:
+                            bx[b, BF_EARLY] = 1
+                            hand[b, 0, HF_STATUS] = HS_SURR
+                            hand[b, 0, HF_NET] = -stake
+
+            # 4. Peek.
+            ended = False
+            dealer_bj = False
+            if peek and ten_or_ace:
+                if d_hard == 11 and d_ace != 0:
+                    dealer_bj = True
+                    ended = True
+                    for b in range(nb):
+                        if bx[b, BF_INS] != 0:
+                            bx[b, BF_INS_NET] = ins_win
+                        st = hand[b, 0, HF_STATUS]
+                        if st == HS_BJ:
+                            hand[b, 0, HF_STATUS] = HS_DONE  # stands off
+                        elif st == HS_PLAY:
+                            hand[b, 0, HF_STATUS] = HS_DONE
+                            hand[b, 0, HF_NET] = -unit
+                else:
+                    for b in range(nb):
+                        if bx[b, BF_INS] != 0:
+                            bx[b, BF_INS_NET] = -stake
+
+            if not ended:
+                # 5. Player blackjacks paid at once unless they wait for the second card (8.2).
+                if peek or not ten_or_ace:
+                    for b in range(nb):
+                        if hand[b, 0, HF_STATUS] == HS_BJ:
+                            hand[b, 0, HF_STATUS] = HS_DONE
+                            hand[b, 0, HF_NET] = bj_win
+
+                # 6. Boxes play, each in turn, each hand in turn, each hand to its end. Each pass of
+                # the inner loop decides an action, and every action that takes a card (a split
+                # hand's second card, hit, double, split) takes it at the one place below.
+                for b in range(nb):
+                    h = 0
+                    while h < bx[b, BF_NH]:
+                        while hand[b, h, HF_STATUS] == HS_PLAY:
+                            n = hand[b, h, HF_N]
+                            if n == 1:
+                                act = (
+                                    A_HIT  # a split hand's second card, dealt as it comes into play
+                                )
+                            else:
+                                hard = hand[b, h, HF_HARD]
+                                total = _total(hard, hand[b, h, HF_ACE])
+                                if total > 21:
+                                    hand[b, h, HF_STATUS] = HS_BUST  # 12.2: lost at once
+                                    hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
+                                    break
+                                if total == 21:
+                                    # 12.1 (a); two-card 21 after a split is 21 (11 (c)).
+                                    hand[b, h, HF_STATUS] = HS_STOOD
+                                    break
+                                nh = bx[b, BF_NH]
+                                two = n == 2
+                                if hand[b, h, HF_SPLIT_ACE] != 0 and hsa == 0:
+                                    # 11 (b), 12.1 (c): one card to a split ace; another ace may be
+                                    # resplit per the pair table when the rules allow it.
+                                    act = A_STAND
+                                    if (
+                                        two
+                                        and hand[b, h, HF_V2] == 1
+                                        and rsa != 0
+                                        and nh < max_hands
+                                        and bx[b, BF_DECLINED] == 0
+                                    ):
+                                        cell = pairs_t[b, 0, up]
+                                        if cell == L.N or (cell == L.PD and das == 0):
+                                            bx[b, BF_DECLINED] = 1
+                                        else:
+                                            act = A_SPLIT
+                                elif two and (
+                                    bx[b, BF_SS] == SS_PENDING
+                                    or hand[b, h, HF_V1] == hand[b, h, HF_V2]
+                                ):
+                                    # A pair, or 7-7 under a Super Sevens bet: the full decision.
+                                    can_surrender = late and nh == 1
+                                    act, declined = _decide(
+                                        act_t, hard_t, pairs_t, sevens_t, b, h, up, hand, bx,
+                                        can_surrender, rules4,
+                                    )  # fmt: skip
+                                    if declined != 0:
+                                        bx[b, BF_DECLINED] = 1
+                                else:
+                                    # Hard or soft table: one cell of the resolved table.
+                                    variant = 0
+                                    if two:
+                                        if (hand[b, h, HF_SPLIT_ACE] == 0 or hsa != 0) and (
+                                            nh == 1 or das != 0
+                                        ):
+                                            variant = 2
+                                        if late and nh == 1:
+                                            variant += 1
+                                    soft = 1 if total != hard else 0
+                                    i = (
+                                        b * ACT_BOX
+                                        + ((soft * L.N_TOTALS + total) * L.N_UP + up) * N_VARIANTS
+                                        + variant
+                                    )
+                                    act = np.int64(act_t[i])
+                                if act == A_STAND:
+                                    hand[b, h, HF_STATUS] = HS_STOOD
+                                    break
+                                if act == A_SURRENDER:
+                                    # Late surrender: half the wager; the no-hole game may take the
+                                    # rest (step 8).
+                                    hand[b, h, HF_STATUS] = HS_SURR
+                                    hand[b, h, HF_NET] = -stake
+                                    bx[b, BF_LATE] = 1
+                                    break
+                                if act == A_SPLIT:
+                                    _split_hands(hand, bx, b, h)  # the current hand's card follows
+                                elif act == A_DOUBLE:
+                                    # 12.1 (b): the wager doubles, the hand gets exactly one card.
+                                    hand[b, h, HF_WAGER] *= 2
+                                    hand[b, h, HF_DOUBLED] = 1
+                            # Take a card for hand h.
+                            if pos >= end:
+                                pos, end = _refill(ws, pos, n_cards)
+                            k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
+                            code = shoe[k]
+                            shoe[k] = shoe[pos]
+                            shoe[pos] = code
+                            pos += 1
+                            c = np.int64(code)
+                            v = _value(c)
+                            hard = hand[b, h, HF_HARD] + v
+                            hand[b, h, HF_HARD] = hard
+                            if v == 1:
+                                hand[b, h, HF_ACE] = 1
+                            n = hand[b, h, HF_N] + 1
+                            hand[b, h, HF_N] = n
+                            if n == 2:
+                                hand[b, h, HF_V2] = v
+                            elif n == 3 and bx[b, BF_SS] == SS_PENDING:
+                                # 14 (d)/(e): the third card of an unsplit 7-7 (hand 0 only).
+                                bx[b, BF_SS] = _sevens_line(bx[b, BF_C1], bx[b, BF_C2], c)
+                            if act == A_DOUBLE:
+                                if _total(hard, hand[b, h, HF_ACE]) > 21:
+                                    hand[b, h, HF_STATUS] = HS_BUST
+                                    hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
+                                else:
+                                    hand[b, h, HF_STATUS] = HS_STOOD
+                        h += 1
+
+                # 7. Dealer: draw only as far as something depends on it (12.4), unless told to.
+                need_second = draw_no_live
+                need_more = draw_no_live
                 for b in range(nb):
                     if bx[b, BF_INS] != 0:
-                        bx[b, BF_INS_NET] = ins_win if dealer_bj else -stake
-
-            # 8. Settle (4.1, 8.2).
-            for b in range(nb):
-                nh = bx[b, BF_NH]
-                if dealer_bj:
-                    if bx[b, BF_EARLY] != 0 or bx[b, BF_EM] != 0:
-                        continue  # settled already
-                    if hand[b, 0, HF_STATUS] == HS_BJ:
-                        hand[b, 0, HF_STATUS] = HS_DONE  # two blackjacks stand off
-                        continue
-                    if bx[b, BF_LATE] != 0:
-                        hand[b, 0, HF_NET] = -unit  # a late surrender loses its whole wager
-                        continue
-                    if dbj_rule == L.DBJ_ALL:
-                        for h in range(nh):
-                            if hand[b, h, HF_STATUS] == HS_STOOD:
-                                hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
-                    elif dbj_rule == L.DBJ_ORIGINAL_AND_BUSTED:
-                        # The box loses its initial wager from its unbusted hands (charged to
-                        # the first of them); their other wagers are returned.
-                        first = True
-                        for h in range(nh):
-                            if hand[b, h, HF_STATUS] == HS_STOOD:
-                                hand[b, h, HF_NET] = -unit if first else 0
-                                first = False
-                    else:
-                        # The box's net is exactly -10: charged to its first hand, every other
-                        # wager (busted ones too) returned.
-                        for h in range(nh):
-                            hand[b, h, HF_NET] = -unit if h == 0 else 0
-                else:
-                    for h in range(nh):
+                        need_second = True
+                    for h in range(bx[b, BF_NH]):
                         st = hand[b, h, HF_STATUS]
-                        if st == HS_BJ:
-                            hand[b, h, HF_NET] = bj_win
-                        elif st == HS_STOOD:
-                            t = _total(hand[b, h, HF_HARD], hand[b, h, HF_ACE])
-                            if d_total > 21 or t > d_total:
-                                hand[b, h, HF_NET] = hand[b, h, HF_WAGER]
-                            elif t < d_total:
-                                hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
-                            else:
-                                hand[b, h, HF_NET] = 0
-        d_total = _total(d_hard, d_ace)
+                        if st == HS_STOOD:
+                            need_second = True
+                            need_more = True
+                        elif st == HS_BJ:
+                            need_second = True
+                        elif ten_or_ace and not peek:
+                            if st == HS_SURR and bx[b, BF_LATE] != 0:
+                                need_second = True
+                            elif st == HS_BUST and dbj_rule == L.DBJ_ORIGINAL:
+                                need_second = True
+                while True:
+                    if d_n == 1:
+                        if not need_second:
+                            break  # the no-hole game's second card is not needed
+                    elif dealer_bj or not need_more:
+                        break
+                    else:
+                        t = _total(d_hard, d_ace)
+                        if not (t < 17 or (t == 17 and h17 and t != d_hard)):
+                            break  # 12.3: stand on 17 (hit soft 17 with dealer_hits_soft_17)
+                    if pos >= end:
+                        pos, end = _refill(ws, pos, n_cards)
+                    k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
+                    code = shoe[k]
+                    shoe[k] = shoe[pos]
+                    shoe[pos] = code
+                    pos += 1
+                    v = _value(np.int64(code))
+                    d_hard += v
+                    if v == 1:
+                        d_ace = 1
+                    d_n += 1
+                    if d_n == 2:
+                        dealer_bj = d_hard == 11 and d_ace != 0  # no-hole game: the second card
+                d_total = _total(d_hard, d_ace)
+
+                # Insurance is settled on the second card (9.1, 9.5, 9.6); peek games did it above.
+                if not peek:
+                    for b in range(nb):
+                        if bx[b, BF_INS] != 0:
+                            bx[b, BF_INS_NET] = ins_win if dealer_bj else -stake
+
+                # 8. Settle (4.1, 8.2).
+                for b in range(nb):
+                    nh = bx[b, BF_NH]
+                    if dealer_bj:
+                        if bx[b, BF_EARLY] != 0 or bx[b, BF_EM] != 0:
+                            continue  # settled already
+                        if hand[b, 0, HF_STATUS] == HS_BJ:
+                            hand[b, 0, HF_STATUS] = HS_DONE  # two blackjacks stand off
+                            continue
+                        if bx[b, BF_LATE] != 0:
+                            hand[b, 0, HF_NET] = -unit  # a late surrender loses its whole wager
+                            continue
+                        if dbj_rule == L.DBJ_ALL:
+                            for h in range(nh):
+                                if hand[b, h, HF_STATUS] == HS_STOOD:
+                                    hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
+                        elif dbj_rule == L.DBJ_ORIGINAL_AND_BUSTED:
+                            # The box loses its initial wager from its unbusted hands (charged to
+                            # the first of them); their other wagers are returned.
+                            first = True
+                            for h in range(nh):
+                                if hand[b, h, HF_STATUS] == HS_STOOD:
+                                    hand[b, h, HF_NET] = -unit if first else 0
+                                    first = False
+                        else:
+                            # The box's net is exactly -10: charged to its first hand, every other
+                            # wager (busted ones too) returned.
+                            for h in range(nh):
+                                hand[b, h, HF_NET] = -unit if h == 0 else 0
+                    else:
+                        for h in range(nh):
+                            st = hand[b, h, HF_STATUS]
+                            if st == HS_BJ:
+                                hand[b, h, HF_NET] = bj_win
+                            elif st == HS_STOOD:
+                                t = _total(hand[b, h, HF_HARD], hand[b, h, HF_ACE])
+                                if d_total > 21 or t > d_total:
+                                    hand[b, h, HF_NET] = hand[b, h, HF_WAGER]
+                                elif t < d_total:
+                                    hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
+                                else:
+                                    hand[b, h, HF_NET] = 0
+            d_total = _total(d_hard, d_ace)
 
         if ws[WS_FAIL] != 0:
             break
