@@ -40,7 +40,7 @@ def test_dealer_probabilities_before_peek_one_deck(up):
     comp[up - 1] -= 1
     got = dealer_probabilities(Rules(decks=1), comp, up)
     want = WIZ_2B_1D_S17[up]
-    for key, w in zip(("17", "18", "19", "20", "21", "bust", "blackjack"), want):
+    for key, w in zip(("17", "18", "19", "20", "21", "bust", "blackjack"), want, strict=True):
         assert got[key] == pytest.approx(w, abs=1.5e-6)
 
 
@@ -51,7 +51,7 @@ def test_dealer_probabilities_no_blackjack(decks, table):
         comp[up - 1] -= 1
         got = dealer_probabilities(Rules(decks=decks), comp, up, no_blackjack=True)
         assert got["blackjack"] == 0.0
-        for key, w in zip(("17", "18", "19", "20", "21", "bust"), want):
+        for key, w in zip(("17", "18", "19", "20", "21", "bust"), want, strict=True):
             assert got[key] == pytest.approx(w, abs=1.5e-6)
 
 
@@ -101,7 +101,7 @@ def test_hand_values_one_deck_peek():
     rules = Rules(decks=1, **US)
     box = _Box(UpCard(rules, 1, None))
     for (a, b), want in WIZ_9_1D_S17_ACE.items():
-        for key, w in zip(("stand", "hit", "double"), want):
+        for key, w in zip(("stand", "hit", "double"), want, strict=True):
             if key == "stand" and a + b <= 11 and a != 1:
                 # 12.1 (d): standing on 11 or less is not allowed here; the table's stand
                 # value is plain arithmetic, checked through the dealer probabilities instead
@@ -116,7 +116,7 @@ def test_hand_values_six_decks_no_hole_card_all():
     box = _Box(UpCard(rules, 1, None))
     for (a, b), want in WIZ_9_6D_H17_ENHC_ACE.items():
         opts = box.options(a, b)
-        for key, w in zip(("stand", "hit", "double"), want):
+        for key, w in zip(("stand", "hit", "double"), want, strict=True):
             if key in opts:
                 assert opts[key][0] == pytest.approx(w, abs=1.5e-6), (a, b, key)
 

@@ -61,7 +61,7 @@ def _independent_ss(decks, plays, peek=False):
                     ev += base * two
                     continue
                 # third card (after the hole card in the peek game)
-                def third(s_left, o_left, total):
+                def third(s_left, o_left, total, suited=suited, two=two):
                     if suited:
                         return (Fraction(s_left, total) * pays["e"] + Fraction(o_left, total)
                                 * pays["d"] + Fraction(total - s_left - o_left, total) * two)

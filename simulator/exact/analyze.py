@@ -13,7 +13,15 @@ import numpy as np
 from simulator import layout as L
 from simulator.exact.dealer import BJ
 from simulator.exact.player import (
-    EV, EX2, G0, MODE_ORIGINAL, N_STATS, Tables, UpCard, add_card, hand_of, hand_total,
+    EV,
+    EX2,
+    G0,
+    MODE_ORIGINAL,
+    N_STATS,
+    Tables,
+    UpCard,
+    hand_of,
+    hand_total,
 )
 from simulator.exact.shoe import full_shoe
 from simulator.strategy import Strategy

@@ -185,7 +185,8 @@ def comparison_text(cmp: dict) -> str:
     """The comparison as lines for the table report."""
     lines = ["", "Exact (combinatorial) figures beside the simulated ones", "",
              f"{'figure':<22}{'simulated':>12}{'exact':>12}{'difference':>12}{'z':>8}"]
-    for key, label in (("house_edge", "house edge"), ("super_sevens_return", "Super Sevens return")):
+    labels = (("house_edge", "house edge"), ("super_sevens_return", "Super Sevens return"))
+    for key, label in labels:
         c = cmp.get(key)
         if not c:
             continue

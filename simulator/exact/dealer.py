@@ -14,7 +14,7 @@ Outcome index: 0..4 = final 17..21, 5 = bust, 6 = blackjack.
 from __future__ import annotations
 
 from collections import defaultdict
-from functools import lru_cache
+from functools import cache
 
 import numba
 import numpy as np
@@ -36,7 +36,7 @@ def _dealer_stops(hard: int, has_ace: bool, h17: bool) -> tuple[bool, int]:
     return False, -1
 
 
-@lru_cache(maxsize=None)
+@cache
 def dealer_multisets(up: int, h17: bool):
     """Every multiset of cards the dealer can draw after ``up`` (value 1..10) before stopping.
 
@@ -138,4 +138,4 @@ def dealer_probabilities(rules, composition, up: int, no_blackjack: bool = False
         q = 1.0 - p[BJ]
         p = p / q if q > 0 else p * 0.0
         p[BJ] = 0.0
-    return dict(zip(OUTCOMES, (float(x) for x in p)))
+    return dict(zip(OUTCOMES, (float(x) for x in p), strict=True))

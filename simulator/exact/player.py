@@ -12,7 +12,7 @@ the other split card(s)); the approximations are in the split and variance formu
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
@@ -34,7 +34,7 @@ def up_index(up: int) -> int:
     return 9 if up == 1 else up - 2
 
 
-@lru_cache(maxsize=None)
+@cache
 def hand_total(h) -> tuple[int, bool]:
     """(best total, soft) of a hand given as counts by value."""
     hard = sum((i + 1) * c for i, c in enumerate(h))
@@ -161,7 +161,7 @@ class UpCard:
         return s
 
     def _stand_value(self, h, extra, w, split):
-        removed = tuple(a + b for a, b in zip(h, extra))
+        removed = tuple(a + b for a, b in zip(h, extra, strict=True))
         p = self.dealer(removed)
         t, _ = hand_total(h)
         s = np.zeros(N_STATS)
@@ -174,7 +174,7 @@ class UpCard:
         return s
 
     def bust(self, h, extra, w, split):
-        removed = tuple(a + b for a, b in zip(h, extra))
+        removed = tuple(a + b for a, b in zip(h, extra, strict=True))
         pbj = self.p_bj(self.comp(removed))
         s = np.zeros(N_STATS)
         bb = self.bj_busted(w, split)
@@ -195,7 +195,7 @@ class UpCard:
         return self.cont(h, extra, split)
 
     def hit(self, h, extra, split):
-        removed = tuple(a + b for a, b in zip(h, extra))
+        removed = tuple(a + b for a, b in zip(h, extra, strict=True))
         s = np.zeros(N_STATS)
         for v, pv in self.draw_probs(removed):
             s += pv * self.after_card(add_card(h, v), extra, split)
@@ -226,7 +226,7 @@ class UpCard:
         return s
 
     def double(self, h, extra, split):
-        removed = tuple(a + b for a, b in zip(h, extra))
+        removed = tuple(a + b for a, b in zip(h, extra, strict=True))
         s = np.zeros(N_STATS)
         for v, pv in self.draw_probs(removed):
             hh = add_card(h, v)
@@ -340,7 +340,7 @@ class UpCard:
         return len(self._memo), len(self._dealer)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _hand_counts(n_p: int, n_all: int, hmax: int):
     """Expected hands after splitting, by the number of pair cards drawn before each completes.
 

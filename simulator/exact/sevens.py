@@ -62,7 +62,7 @@ def super_sevens(rules, sevens_play="stand", guaranteed_third: bool = False) -> 
     ``house_edge``, ``by_up`` {up: {play: conditional mean pay given 7-7 against that up card}}.
     """
     d = rules.decks
-    pays = dict(zip("abcde", rules.super_sevens_pays))
+    pays = dict(zip("abcde", rules.super_sevens_pays, strict=True))
     pays["f"] = -1
     plays = sevens_plays(rules, sevens_play)
     # shoe by type: sevens of suit 0..3 (types 0..3), then non-seven values A..10 (types 4..12)
