@@ -13,12 +13,14 @@ What is reported (`../shared/RULES.md`, "Money"; rule numbers are the Gazette's)
   Boxes played in the same round are correlated (they face the same dealer hand), so its standard
   error comes from the per-round total: ``sd(round total) / sqrt(rounds) / boxes``.
 - ``main``: the main wagers alone (initial, doubles, splits; even money, 8.3, included), per initial
-  wager. With one box its standard error is exact; with more it is scaled by the design effect of
-  the total (the between-box correlation of the total, which the main game dominates).
+  wager. Its standard error comes from the per-round sums over boxes (``round_main_sum``,
+  ``round_main_sq``), like the total's: ``sd(round main) / sqrt(rounds) / boxes``, exact for any
+  number of boxes.
 - ``insurance`` (9): per unit staked on insurance. Each bet wins or loses a fixed amount, so its
-  standard deviation follows from the counts. With more than one box, insurance bets in one round
-  share the dealer's second card; the standard error then assumes every box insured in the same
-  rounds (an upper bound; exact for one box).
+  standard deviation follows from the counts. With one box its standard error is that of the bets
+  (independent). With more, insurance bets in one round share the dealer's second card, so the
+  standard error comes from the per-round sums over boxes (``round_ins_sum``, ``round_ins_sq``):
+  ``sqrt(rounds * var(round insurance)) / bets / stake``. Both take the number of bets as given.
 - ``super_sevens`` (14): per unit staked on Super Sevens, standard error from its per-round sums,
   and each line (a)-(f) with its pays, observed frequency and contribution to the return.
 - ``frequencies``: counts and rates per box-round, per hand or per round, with binomial standard
@@ -153,25 +155,17 @@ def summarize(tally, rules) -> dict:
     else:
         house_edge = _figure(-total_mean, total_se)
 
-    # design effect of playing `boxes` correlated boxes per round: var(round) / (boxes var(box))
-    if boxes == 1:
-        deff = 1.0
-    elif round_sd is not None and total_sd:
-        deff = round_sd**2 / (boxes * total_sd**2)
-    else:
-        deff = None
-
     # --- main wagers alone (even money included)
     main_mean, main_sd = _mean_sd(t[L.T_MAIN_SUM], t[L.T_MAIN_SQ], box_rounds, u)
-    main_se = None
-    main_sd_round = None
-    if main_sd is not None and deff is not None:
-        main_sd_round = main_sd * math.sqrt(boxes * deff)
-        main_se = main_sd_round / math.sqrt(rounds) / boxes
+    if boxes == 1:
+        main_sd_round = main_sd  # a round is a box-round
+    else:
+        _, main_sd_round = _mean_sd(t[L.T_RMAIN_SUM], t[L.T_RMAIN_SQ], rounds, u)
+    main_se = None if main_sd_round is None else main_sd_round / math.sqrt(rounds) / boxes
     main = _figure(main_mean, main_se) | {
         "sd_box_round": main_sd,
         "sd_round": main_sd_round,
-        "se_exact": boxes == 1,
+        "se_exact": True,
         "wagered_per_initial": _ratio(t[L.T_MAIN_WAGERED] / u, box_rounds),
         "mean_per_unit_wagered": _ratio(t[L.T_MAIN_SUM], t[L.T_MAIN_WAGERED]),
     }
@@ -188,13 +182,18 @@ def summarize(tally, rules) -> dict:
     ins_mean, ins_sd = _mean_sd(ins_sum, ins_sq, taken, float(stake))
     ins_se = None
     if ins_sd is not None:
-        # exact for one box; with several, bets in one round share the dealer's card: assume the
-        # worst case (all boxes insure together), i.e. taken / boxes independent outcomes
-        ins_se = ins_sd / math.sqrt(taken / boxes)
+        if boxes == 1:
+            ins_se = ins_sd / math.sqrt(taken)  # one bet a round at most: independent bets
+        else:
+            # bets in one round share the dealer's card: the variance of the insurance result
+            # summed over all rounds, from the per-round sums over boxes
+            _, ins_sd_round = _mean_sd(t[L.T_RINS_SUM], t[L.T_RINS_SQ], rounds)
+            if ins_sd_round is not None:
+                ins_se = ins_sd_round * math.sqrt(rounds) / taken / stake
     insurance = _figure(ins_mean, ins_se) | {
         "sd_bet": ins_sd,
         "bets": taken,
-        "se_exact": boxes == 1,
+        "se_exact": True,
         "per_initial_wager": _ratio(ins_sum / u, box_rounds),
     }
 

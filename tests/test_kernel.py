@@ -151,19 +151,37 @@ def test_cut_card_at_one_card_shuffles_every_round():
     assert t[L.T_SHUFFLES] == 500
 
 
-def test_simulation_tally_equals_its_rounds_replayed_in_stacked_mode():
-    rules = NZ.replace(boxes=3, surrender="late")
-    strategies = [basic_strategy(), basic_strategy(insurance=True, even_money=True), MIMIC]
+@pytest.mark.parametrize(
+    "rules, kinds",
+    [
+        (NZ.replace(boxes=3, surrender="late"), ("basic", "insure", "mimic")),
+        # one box: the kernel's fast path (non-pair hands) in both modes
+        (NZ, ("insure",)),
+        (NZ.replace(surrender="late", dealer_blackjack_takes="original"), ("insure",)),
+    ],
+)
+def test_simulation_tally_equals_its_rounds_replayed_in_stacked_mode(rules, kinds):
+    makers = {
+        "basic": basic_strategy,
+        "insure": lambda: basic_strategy(insurance=True, even_money=True),
+        "mimic": lambda: MIMIC,
+    }
+    strategies = [makers[k]() for k in kinds]
+    nb = rules.boxes
     tally, trace = _sim_trace(rules, strategies, 4000)
     recs = K.play_stacked(trace, rules, strategies)
     assert recs.shape[0] == 4000
-    box = recs[:, L.R_FIXED :].reshape(4000, 3, L.R_BOX)
+    box = recs[:, L.R_FIXED :].reshape(4000, nb, L.R_BOX)
     main, ins = box[:, :, L.B_MAIN], box[:, :, L.B_INS]
     assert tally[L.T_MAIN_SUM] == main.sum()
     assert tally[L.T_MAIN_SQ] == (main**2).sum()
     assert tally[L.T_TOTAL_SUM] == (main + ins).sum()
     assert tally[L.T_RTOTAL_SQ] == ((main + ins).sum(axis=1) ** 2).sum()
     assert tally[L.T_INS_SUM] == ins.sum()
+    assert tally[L.T_RMAIN_SUM] == main.sum()
+    assert tally[L.T_RMAIN_SQ] == (main.sum(axis=1) ** 2).sum()
+    assert tally[L.T_RINS_SUM] == ins.sum()
+    assert tally[L.T_RINS_SQ] == (ins.sum(axis=1) ** 2).sum()
     for t_idx, b_idx in [
         (L.T_HANDS, L.B_HANDS),
         (L.T_WINS, L.B_WINS),

@@ -26,6 +26,8 @@ def build_tally(rounds):
     for boxes in rounds:
         t[L.T_ROUNDS] += 1
         rtotal = 0
+        rmain = 0
+        rins = 0
         rss = 0
         for main, ins, line in boxes:
             ins_net = 0 if ins is None else ins
@@ -40,6 +42,8 @@ def build_tally(rounds):
             t[L.T_LOSSES] += main < 0
             t[L.T_PUSHES] += main == 0
             rtotal += main + ins_net
+            rmain += main
+            rins += ins_net
             if ins is not None:
                 t[L.T_INS_OFFERED] += 1
                 t[L.T_INS_TAKEN] += 1
@@ -54,6 +58,10 @@ def build_tally(rounds):
                 rss += ss
         t[L.T_RTOTAL_SUM] += rtotal
         t[L.T_RTOTAL_SQ] += rtotal * rtotal
+        t[L.T_RMAIN_SUM] += rmain
+        t[L.T_RMAIN_SQ] += rmain * rmain
+        t[L.T_RINS_SUM] += rins
+        t[L.T_RINS_SQ] += rins * rins
         t[L.T_SS_RSUM] += rss
         t[L.T_SS_RSQ] += rss * rss
     return t
@@ -96,9 +104,9 @@ def test_boxes_in_one_round_are_correlated():
     # the independent-box-round formula would understate it
     per_box = np.array([1.0, 1.0, -1.0, -1.0] * 5)
     assert se > per_box.std(ddof=1) / math.sqrt(20)
-    # main = total here (no insurance): the design-effect estimate is then exact
+    # main = total here (no insurance): from the per-round main sums, the same standard error
     assert s["main"]["se"] == pytest.approx(se)
-    assert s["main"]["se_exact"] is False
+    assert s["main"]["se_exact"] is True
 
 
 def test_insurance_per_unit_staked():
