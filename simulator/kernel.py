@@ -410,6 +410,19 @@ def _decide(act_t, hard_t, pairs_t, sevens_t, b, h, up, hand, bx, can_surrender,
 # ---------------------------------------------------------------------------------------------
 # The round function and its two drivers.
 @njit
+def _trace_round(trace, traced, shoe, ws, drawn):
+    """Append this round's cards to ``trace`` (tests only); a round dealt partly from reshuffled
+    discards is not traced. Returns the new length."""
+    if ws[WS_NEED_FULL] == 0:
+        start = ws[WS_ROUND_START]
+        for i in range(drawn):
+            if traced < trace.size:
+                trace[traced] = shoe[start + i]
+                traced += 1
+    return traced
+
+
+@njit
 def _play_rounds(
     p, act_t, hard_t, pairs_t, sevens_t, flags_t, shoe, ws, rng, n_rounds, cut, out, tally, trace
 ):
@@ -453,6 +466,17 @@ def _play_rounds(
     stake = L.INSURANCE_STAKE
     tracing = trace.size > 0
     traced = 0
+    ss_pay_a = p[L.P_SS_PAY_A]
+    # The fast path's running sums (simulation mode), added into the tally at the end.
+    f_rounds = 0
+    f_cards = 0
+    f_main = 0
+    f_main_sq = 0
+    f_tot = 0
+    f_tot_sq = 0
+    f_wagered = 0
+    f_doubles = 0
+    f_ss_a = 0
 
     hand = np.zeros((nb, MAX_HANDS, N_HF), np.int64)
     bx = np.zeros((nb, N_BF), np.int64)
@@ -643,18 +667,71 @@ def _play_rounds(
                     net = wager
                 elif t < d_total:
                     net = -wager
-            bx[0, BF_NH] = 1
-            bx[0, BF_SS] = line
-            bx[0, BF_INS] = ins
-            bx[0, BF_INS_NET] = ins_net
-            bx[0, BF_EM] = em
-            bx[0, BF_BJ] = bj
-            bx[0, BF_INS_OFFERED] = ins_offered
-            bx[0, BF_EM_OFFERED] = em_offered
-            hand[0, 0, HF_WAGER] = wager
-            hand[0, 0, HF_STATUS] = status
-            hand[0, 0, HF_NET] = net
-            hand[0, 0, HF_DOUBLED] = doubled
+            if ws[WS_FAIL] != 0:
+                break
+            drawn = ws[WS_BEFORE] + pos - ws[WS_ROUND_START]
+            win_loss_push = 0 if net > 0 else (1 if net < 0 else 2)
+            ss = 0 if line < 0 else (-1 if line == SS_F else ss_pay_a)
+            if stacked:
+                rec = out[r]
+                rec[L.R_CARDS] = drawn
+                rec[L.R_DEALER_CARDS] = d_n
+                rec[L.R_DEALER_TOTAL] = d_total
+                rec[L.R_DEALER_BJ] = 1 if dealer_bj else 0
+                o = L.R_FIXED
+                rec[o + L.B_MAIN] = net
+                rec[o + L.B_INS] = ins_net
+                rec[o + L.B_SS] = ss
+                rec[o + L.B_SS_LINE] = line
+                rec[o + L.B_HANDS] = 1
+                rec[o + L.B_DOUBLES] = doubled
+                rec[o + L.B_BUSTS] = 1 if status == HS_BUST else 0
+                rec[o + L.B_BJ] = bj
+                rec[o + L.B_EVEN_MONEY] = em
+                rec[o + L.B_INS_TAKEN] = ins
+                rec[o + L.B_SURRENDERS] = 1 if status == HS_SURR else 0
+                rec[o + L.B_WINS] = 1 if win_loss_push == 0 else 0
+                rec[o + L.B_LOSSES] = 1 if win_loss_push == 1 else 0
+                rec[o + L.B_PUSHES] = 1 if win_loss_push == 2 else 0
+            else:
+                # Sums in locals, added into the tally when the loop ends; counts that are
+                # rarely non-zero go straight in.
+                f_rounds += 1
+                f_cards += drawn
+                f_main += net
+                f_main_sq += net * net
+                tot = net + ins_net
+                f_tot += tot
+                f_tot_sq += tot * tot
+                f_wagered += wager
+                f_doubles += doubled
+                if line == SS_A:
+                    f_ss_a += 1
+                tally[L.T_WINS + win_loss_push] += 1  # wins, losses, pushes are consecutive
+                if status == HS_BUST:
+                    tally[L.T_BUSTS] += 1
+                if dealer_bj:
+                    tally[L.T_DEALER_BJ] += 1
+                elif d_total > 21:
+                    tally[L.T_DEALER_BUST] += 1
+                elif d_total >= 17:
+                    tally[L.T_DEALER_17 + d_total - 17] += 1
+                if uv == 1 or status == HS_SURR:
+                    tally[L.T_INS_OFFERED] += ins_offered
+                    tally[L.T_INS_TAKEN] += ins
+                    tally[L.T_INS_SUM] += ins_net
+                    tally[L.T_RINS_SUM] += ins_net
+                    tally[L.T_RINS_SQ] += ins_net * ins_net
+                    if ins_net > 0:
+                        tally[L.T_INS_WON] += 1
+                    tally[L.T_EM_OFFERED] += em_offered
+                    tally[L.T_EM_TAKEN] += em
+                    tally[L.T_SURRENDERS] += 1 if status == HS_SURR else 0
+                tally[L.T_PLAYER_BJ] += bj
+                if tracing:
+                    traced = _trace_round(trace, traced, shoe, ws, drawn)
+            r += 1
+            continue
         else:
             for b in range(nb):
                 for f in range(N_BF):
@@ -1106,14 +1183,36 @@ def _play_rounds(
             if ss_on:
                 tally[L.T_SS_RSUM] += round_ss
                 tally[L.T_SS_RSQ] += round_ss * round_ss
-            if tracing and ws[WS_NEED_FULL] == 0:
-                start = ws[WS_ROUND_START]
-                for i in range(drawn):
-                    if traced < trace.size:
-                        trace[traced] = shoe[start + i]
-                        traced += 1
+            if tracing:
+                traced = _trace_round(trace, traced, shoe, ws, drawn)
         r += 1
 
+    if not stacked and f_rounds > 0:
+        # The fast path's sums: one box, so a round's sums are its box's.
+        for i in (L.T_ROUNDS, L.T_BOX_ROUNDS, L.T_HANDS):
+            tally[i] += f_rounds
+        tally[L.T_CARDS_DEALT] += f_cards
+        tally[L.T_MAIN_SUM] += f_main
+        tally[L.T_RMAIN_SUM] += f_main
+        tally[L.T_MAIN_SQ] += f_main_sq
+        tally[L.T_RMAIN_SQ] += f_main_sq
+        tally[L.T_TOTAL_SUM] += f_tot
+        tally[L.T_RTOTAL_SUM] += f_tot
+        tally[L.T_TOTAL_SQ] += f_tot_sq
+        tally[L.T_RTOTAL_SQ] += f_tot_sq
+        tally[L.T_MAIN_WAGERED] += f_wagered
+        tally[L.T_DOUBLES] += f_doubles
+        if ss_on:
+            f_ss_f = f_rounds - f_ss_a  # (f) loses the stake
+            ss_sum = f_ss_a * ss_pay_a - f_ss_f
+            ss_sq = f_ss_a * ss_pay_a * ss_pay_a + f_ss_f
+            tally[L.T_SS_BETS] += f_rounds
+            tally[L.T_SS_A] += f_ss_a
+            tally[L.T_SS_F] += f_ss_f
+            tally[L.T_SS_SUM] += ss_sum
+            tally[L.T_SS_RSUM] += ss_sum
+            tally[L.T_SS_SQ] += ss_sq
+            tally[L.T_SS_RSQ] += ss_sq
     ws[WS_POS] = pos
     ws[WS_END] = end
     rng[0] = s0
