@@ -237,10 +237,7 @@ def _deal_shoe(state, decks):
 @njit(inline="always")
 def _value(code):
     """Blackjack value of a card code, ace = 1, ten-valued = 10."""
-    r = code >> 2
-    if r >= 9:
-        return 10
-    return r + 1
+    return min((code >> 2) + 1, 10)
 
 
 @njit(inline="always")
@@ -477,6 +474,9 @@ def _play_rounds(
     f_wagered = 0
     f_doubles = 0
     f_ss_a = 0
+    f_busts = 0
+    f_bj = 0
+    f_dealer = np.zeros(8, np.int64)
 
     hand = np.zeros((nb, MAX_HANDS, N_HF), np.int64)
     bx = np.zeros((nb, N_BF), np.int64)
@@ -662,15 +662,16 @@ def _play_rounds(
             elif status == HS_BJ:
                 net = bj_win
             elif status == HS_STOOD:
+                # Written without branches (the outcome is a coin toss to the branch predictor).
                 t = _total(hard, ace)
-                if d_total > 21 or t > d_total:
-                    net = wager
-                elif t < d_total:
-                    net = -wager
+                sign = np.int64(t > d_total) - np.int64(t < d_total)
+                if d_total > 21:
+                    sign = 1
+                net = sign * wager
             if ws[WS_FAIL] != 0:
                 break
             drawn = ws[WS_BEFORE] + pos - ws[WS_ROUND_START]
-            win_loss_push = 0 if net > 0 else (1 if net < 0 else 2)
+            win_loss_push = np.int64(net < 0) + 2 * np.int64(net == 0)
             ss = 0 if line < 0 else (-1 if line == SS_F else ss_pay_a)
             if stacked:
                 rec = out[r]
@@ -705,17 +706,19 @@ def _play_rounds(
                 f_tot_sq += tot * tot
                 f_wagered += wager
                 f_doubles += doubled
-                if line == SS_A:
-                    f_ss_a += 1
+                f_ss_a += np.int64(line == SS_A)
+                f_busts += np.int64(status == HS_BUST)
+                f_bj += bj
                 tally[L.T_WINS + win_loss_push] += 1  # wins, losses, pushes are consecutive
-                if status == HS_BUST:
-                    tally[L.T_BUSTS] += 1
+                # Dealer outcome 0 blackjack, 1 bust, 2..6 for 17..21, 7 none of these.
+                di = 7
+                if d_total >= 17:
+                    di = d_total - 15
+                if d_total > 21:
+                    di = 1
                 if dealer_bj:
-                    tally[L.T_DEALER_BJ] += 1
-                elif d_total > 21:
-                    tally[L.T_DEALER_BUST] += 1
-                elif d_total >= 17:
-                    tally[L.T_DEALER_17 + d_total - 17] += 1
+                    di = 0
+                f_dealer[di] += 1
                 if uv == 1 or status == HS_SURR:
                     tally[L.T_INS_OFFERED] += ins_offered
                     tally[L.T_INS_TAKEN] += ins
@@ -727,7 +730,6 @@ def _play_rounds(
                     tally[L.T_EM_OFFERED] += em_offered
                     tally[L.T_EM_TAKEN] += em
                     tally[L.T_SURRENDERS] += 1 if status == HS_SURR else 0
-                tally[L.T_PLAYER_BJ] += bj
                 if tracing:
                     traced = _trace_round(trace, traced, shoe, ws, drawn)
             r += 1
@@ -1202,6 +1204,12 @@ def _play_rounds(
         tally[L.T_RTOTAL_SQ] += f_tot_sq
         tally[L.T_MAIN_WAGERED] += f_wagered
         tally[L.T_DOUBLES] += f_doubles
+        tally[L.T_BUSTS] += f_busts
+        tally[L.T_PLAYER_BJ] += f_bj
+        tally[L.T_DEALER_BJ] += f_dealer[0]
+        tally[L.T_DEALER_BUST] += f_dealer[1]
+        for i in range(5):
+            tally[L.T_DEALER_17 + i] += f_dealer[2 + i]
         if ss_on:
             f_ss_f = f_rounds - f_ss_a  # (f) loses the stake
             ss_sum = f_ss_a * ss_pay_a - f_ss_f
