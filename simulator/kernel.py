@@ -90,11 +90,16 @@ SS_PENDING = 6  # 7-7 dealt, not split, no third card yet
 
 # Resolved actions (what the hand does, after the rules have filtered the strategy's code).
 A_STAND, A_HIT, A_DOUBLE, A_SPLIT, A_SURRENDER = 0, 1, 2, 3, 4
+A_BUST = 5  # only in the table by hard sum: the hand is over 21
 
 # Resolved action table ``act[box, soft, total, up, variant]`` (int8), flattened; variant =
 # 2 * (doubling allowed on this hand's cards) + (surrender allowed here).
 N_VARIANTS = 4
 ACT_BOX = 2 * L.N_TOTALS * L.N_UP * N_VARIANTS
+# The same, indexed by the hand as held ``[box, ace, hard sum, up, variant]`` (fast path): totals of
+# 21 resolve to ``A_STAND`` and hands over 21 to ``A_BUST``, so one read settles a decision.
+HARD_MAX = 32  # hard sums 0..31 (a hand hits at 20 or less, so it holds at most 30)
+HX_BOX = 2 * HARD_MAX * L.N_UP * N_VARIANTS
 
 TEN_CODE = 36  # ten of clubs: dealt after the cards have run out, only to finish a doomed round
 
@@ -352,6 +357,30 @@ def _resolve_tables(p, hard_t, soft_t):
 
 
 @njit
+def _by_hard_sum(act_t):
+    """The resolved table re-indexed by (ace, hard sum); 21 and busts folded in (``HX_BOX``)."""
+    nb = act_t.size // ACT_BOX
+    hx = np.empty(nb * HX_BOX, np.int8)
+    i = 0
+    for b in range(nb):
+        for ace in range(2):
+            for hard in range(HARD_MAX):
+                total = _total(hard, ace)
+                soft = 1 if total != hard else 0
+                for up in range(L.N_UP):
+                    for variant in range(N_VARIANTS):
+                        if total > 21:
+                            hx[i] = A_BUST
+                        elif total == 21:
+                            hx[i] = A_STAND
+                        else:
+                            j = b * ACT_BOX + ((soft * L.N_TOTALS + total) * L.N_UP + up)
+                            hx[i] = act_t[j * N_VARIANTS + variant]
+                        i += 1
+    return hx
+
+
+@njit
 def _decide(act_t, hard_t, pairs_t, sevens_t, b, h, up, hand, bx, can_surrender, rules4):
     """The strategy's decision for hand ``h`` of box ``b``, filtered by the rules.
 
@@ -421,7 +450,21 @@ def _trace_round(trace, traced, shoe, ws, drawn):
 
 @njit
 def _play_rounds(
-    p, act_t, hard_t, pairs_t, sevens_t, flags_t, shoe, ws, rng, n_rounds, cut, out, tally, trace
+    p,
+    act_t,
+    hx_t,
+    hard_t,
+    pairs_t,
+    sevens_t,
+    flags_t,
+    shoe,
+    ws,
+    rng,
+    n_rounds,
+    cut,
+    out,
+    tally,
+    trace,
 ):
     """Play up to ``n_rounds`` rounds; the loop body is one round (design: "One round, in order").
 
@@ -562,21 +605,16 @@ def _play_rounds(
                         ins = 1
                 n = 2
                 while True:
-                    total = _total(hard, ace)
-                    if total > 21:
-                        status = HS_BUST  # 12.2
-                        net = -wager
-                        break
-                    if total == 21:
-                        status = HS_STOOD  # 12.1 (a)
-                        break
+                    # One cell by (ace, hard sum): 21 stands (12.1 (a)), over 21 busts (12.2).
                     variant = (2 + (1 if late else 0)) if n == 2 else 0
-                    i = (
-                        ((1 if total != hard else 0) * L.N_TOTALS + total) * L.N_UP + up
-                    ) * N_VARIANTS
-                    act = np.int64(act_t[i + variant])
+                    i = ((ace * HARD_MAX + hard) * L.N_UP + up) * N_VARIANTS + variant
+                    act = np.int64(hx_t[i])
                     if act == A_STAND:
                         status = HS_STOOD
+                        break
+                    if act == A_BUST:
+                        status = HS_BUST
+                        net = -wager
                         break
                     if act == A_SURRENDER:
                         status = HS_SURR  # late surrender
@@ -1243,10 +1281,11 @@ def _simulate_chunk(p, hard_t, soft_t, pairs_t, sevens_t, flags_t, n_rounds, rng
     ws[WS_END] = shoe.size - SLACK
     ws[WS_NEED_FULL] = 1  # a chunk starts with a fresh shuffle
     act_t = _resolve_tables(p, hard_t, soft_t)
+    hx_t = _by_hard_sum(act_t)
     out = np.zeros((0, 0), np.int64)
     _play_rounds(
-        p, act_t, hard_t, pairs_t, sevens_t, flags_t, shoe, ws, rng, n_rounds, p[L.P_CUT], out,
-        tally, trace,
+        p, act_t, hx_t, hard_t, pairs_t, sevens_t, flags_t, shoe, ws, rng, n_rounds, p[L.P_CUT],
+        out, tally, trace,
     )  # fmt: skip
     tally[L.T_SHUFFLES] += ws[WS_SHUFFLES]
     return 1 if ws[WS_FAIL] != 0 else 0
@@ -1265,10 +1304,11 @@ def _play_stacked(p, hard_t, soft_t, pairs_t, sevens_t, flags_t, cards, cut, out
     ws[WS_STACKED] = 1
     rng = np.zeros(4, np.uint64)  # unused in stacked mode
     act_t = _resolve_tables(p, hard_t, soft_t)
+    hx_t = _by_hard_sum(act_t)
     tally = np.zeros(0, np.int64)
     trace = np.zeros(0, np.int8)
     return _play_rounds(
-        p, act_t, hard_t, pairs_t, sevens_t, flags_t, shoe, ws, rng, out.shape[0], cut, out,
+        p, act_t, hx_t, hard_t, pairs_t, sevens_t, flags_t, shoe, ws, rng, out.shape[0], cut, out,
         tally, trace,
     )  # fmt: skip
 
