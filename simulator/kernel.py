@@ -719,26 +719,25 @@ def _play_rounds(
             win_loss_push = np.int64(net < 0) + 2 * np.int64(net == 0)
             ss = 0 if line < 0 else (-1 if line == SS_F else ss_pay_a)
             if stacked:
-                rec = out[r]
-                rec[L.R_CARDS] = drawn
-                rec[L.R_DEALER_CARDS] = d_n
-                rec[L.R_DEALER_TOTAL] = d_total
-                rec[L.R_DEALER_BJ] = 1 if dealer_bj else 0
+                out[r, L.R_CARDS] = drawn
+                out[r, L.R_DEALER_CARDS] = d_n
+                out[r, L.R_DEALER_TOTAL] = d_total
+                out[r, L.R_DEALER_BJ] = 1 if dealer_bj else 0
                 o = L.R_FIXED
-                rec[o + L.B_MAIN] = net
-                rec[o + L.B_INS] = ins_net
-                rec[o + L.B_SS] = ss
-                rec[o + L.B_SS_LINE] = line
-                rec[o + L.B_HANDS] = 1
-                rec[o + L.B_DOUBLES] = doubled
-                rec[o + L.B_BUSTS] = 1 if status == HS_BUST else 0
-                rec[o + L.B_BJ] = bj
-                rec[o + L.B_EVEN_MONEY] = em
-                rec[o + L.B_INS_TAKEN] = ins
-                rec[o + L.B_SURRENDERS] = 1 if status == HS_SURR else 0
-                rec[o + L.B_WINS] = 1 if win_loss_push == 0 else 0
-                rec[o + L.B_LOSSES] = 1 if win_loss_push == 1 else 0
-                rec[o + L.B_PUSHES] = 1 if win_loss_push == 2 else 0
+                out[r, o + L.B_MAIN] = net
+                out[r, o + L.B_INS] = ins_net
+                out[r, o + L.B_SS] = ss
+                out[r, o + L.B_SS_LINE] = line
+                out[r, o + L.B_HANDS] = 1
+                out[r, o + L.B_DOUBLES] = doubled
+                out[r, o + L.B_BUSTS] = 1 if status == HS_BUST else 0
+                out[r, o + L.B_BJ] = bj
+                out[r, o + L.B_EVEN_MONEY] = em
+                out[r, o + L.B_INS_TAKEN] = ins
+                out[r, o + L.B_SURRENDERS] = 1 if status == HS_SURR else 0
+                out[r, o + L.B_WINS] = 1 if win_loss_push == 0 else 0
+                out[r, o + L.B_LOSSES] = 1 if win_loss_push == 1 else 0
+                out[r, o + L.B_PUSHES] = 1 if win_loss_push == 2 else 0
             else:
                 # Sums in locals, added into the tally when the loop ends; counts that are
                 # rarely non-zero go straight in.
@@ -1117,11 +1116,10 @@ def _play_rounds(
 
         # The round's outcome: a record (stacked mode) or added into the tally (simulation).
         if stacked:
-            rec = out[r]
-            rec[L.R_CARDS] = drawn
-            rec[L.R_DEALER_CARDS] = d_n
-            rec[L.R_DEALER_TOTAL] = d_total
-            rec[L.R_DEALER_BJ] = 1 if dealer_bj else 0
+            out[r, L.R_CARDS] = drawn
+            out[r, L.R_DEALER_CARDS] = d_n
+            out[r, L.R_DEALER_TOTAL] = d_total
+            out[r, L.R_DEALER_BJ] = 1 if dealer_bj else 0
         else:
             tally[L.T_ROUNDS] += 1
             tally[L.T_BOX_ROUNDS] += nb
@@ -1174,20 +1172,20 @@ def _play_rounds(
             ins = bx[b, BF_INS_NET]
             if stacked:
                 o = L.R_FIXED + b * L.R_BOX
-                rec[o + L.B_MAIN] = main
-                rec[o + L.B_INS] = ins
-                rec[o + L.B_SS] = ss
-                rec[o + L.B_SS_LINE] = line
-                rec[o + L.B_HANDS] = nh
-                rec[o + L.B_DOUBLES] = doubles
-                rec[o + L.B_BUSTS] = busts
-                rec[o + L.B_BJ] = bx[b, BF_BJ]
-                rec[o + L.B_EVEN_MONEY] = bx[b, BF_EM]
-                rec[o + L.B_INS_TAKEN] = bx[b, BF_INS]
-                rec[o + L.B_SURRENDERS] = surrs
-                rec[o + L.B_WINS] = wins
-                rec[o + L.B_LOSSES] = losses
-                rec[o + L.B_PUSHES] = pushes
+                out[r, o + L.B_MAIN] = main
+                out[r, o + L.B_INS] = ins
+                out[r, o + L.B_SS] = ss
+                out[r, o + L.B_SS_LINE] = line
+                out[r, o + L.B_HANDS] = nh
+                out[r, o + L.B_DOUBLES] = doubles
+                out[r, o + L.B_BUSTS] = busts
+                out[r, o + L.B_BJ] = bx[b, BF_BJ]
+                out[r, o + L.B_EVEN_MONEY] = bx[b, BF_EM]
+                out[r, o + L.B_INS_TAKEN] = bx[b, BF_INS]
+                out[r, o + L.B_SURRENDERS] = surrs
+                out[r, o + L.B_WINS] = wins
+                out[r, o + L.B_LOSSES] = losses
+                out[r, o + L.B_PUSHES] = pushes
             else:
                 tot = main + ins
                 round_main += main
