@@ -388,56 +388,78 @@ def _by_hard_sum(act_t):
 
 
 @njit
-def _decide(act_t, hard_t, pairs_t, sevens_t, b, h, up, hand, bx, can_surrender, rules4):
-    """The strategy's decision for hand ``h`` of box ``b``, filtered by the rules.
+def _decide(hand6, cells, can_surrender, rules4):
+    """The strategy's decision for a hand, filtered by the rules (scalars only: no array is
+    passed, so a call costs no reference counting).
 
-    ``rules4`` = (max_hands, das, rsa, hsa, double_on) as scalars. Returns ``(action, declined)``:
-    ``action`` is one of ``A_*``; ``declined`` is 1 when the pair cell said not to split (``N``,
-    or ``Pd`` without double after split), which is a declined split under 11.5 (the caller
-    records it; the early-surrender look-ahead ignores it).
+    ``hand6`` = (hard, ace, n, split_ace, v1, v2) of the hand; ``cells`` = (box's hands, box has
+    declined a split, box has split aces, 7-7 pending, sevens-row code, pair-table code, hard-table
+    code for the hand's total, resolved-table action for the hand) read by the caller;
+    ``rules4`` = (max_hands, das, rsa, hsa, double_on). Returns ``(action, declined)``: ``action``
+    is one of ``A_*``; ``declined`` is 1 when the pair cell said not to split (``N``, or ``Pd``
+    without double after split), which is a declined split under 11.5 (the caller records it; the
+    early-surrender look-ahead ignores it).
     """
     max_hands, das, rsa, hsa, double_on = rules4
-    hard = hand[b, h, HF_HARD]
-    ace = hand[b, h, HF_ACE]
+    hard, ace, n, split_ace, v1, v2 = hand6
+    nh, box_declined, aces_split, ss_pending, sevens_code, pair_cell, hard_code, table_act = cells
     total = _total(hard, ace)
-    soft = 1 if total != hard else 0
-    nh = bx[b, BF_NH]
-    two = hand[b, h, HF_N] == 2
-    elig = two and (hand[b, h, HF_SPLIT_ACE] == 0 or hsa != 0) and (nh == 1 or das != 0)
+    soft = total != hard
+    two = n == 2
+    elig = two and (split_ace == 0 or hsa != 0) and (nh == 1 or das != 0)
     declined = 0
     if two:
-        v1 = hand[b, h, HF_V1]
-        if bx[b, BF_SS] == SS_PENDING:
+        if ss_pending:
             # Super Sevens up and the box's first two cards 7-7: the sevens row decides (14.4).
-            code = sevens_t[b, up]
+            code = sevens_code
             if code == L.P:
                 if nh < max_hands:
                     return A_SPLIT, 0
-                code = hard_t[b, total, up]  # no split possible: played from the hard table
-            can_double = elig and _double_on_allows(double_on, soft != 0, total)
+                code = hard_code  # no split possible: played from the hard table
+            can_double = elig and _double_on_allows(double_on, soft, total)
             return _resolve(code, can_double, can_surrender, total), 0
         if (
-            v1 == hand[b, h, HF_V2]
+            v1 == v2
             and nh < max_hands
-            and bx[b, BF_DECLINED] == 0
-            and (v1 != 1 or bx[b, BF_ACES_SPLIT] == 0 or rsa != 0)
+            and box_declined == 0
+            and (v1 != 1 or aces_split == 0 or rsa != 0)
         ):
-            cell = pairs_t[b, v1 - 1, up]
-            if cell == L.P:
+            if pair_cell == L.P:
                 return A_SPLIT, 0
-            if cell == L.PD:
+            if pair_cell == L.PD:
                 if das != 0:
                     return A_SPLIT, 0
                 declined = 1
-            elif cell == L.RP:
+            elif pair_cell == L.RP:
                 if can_surrender:
                     return A_SURRENDER, 0
                 return A_SPLIT, 0
             else:
                 declined = 1
+    return table_act, declined
+
+
+@njit
+def _decide_hand(act_t, hard_t, pairs_t, sevens_t, b, h, up, hand, bx, can_surrender, rules4):
+    """``_decide`` for hand ``h`` of box ``b`` read from the arrays (the early-surrender look-ahead;
+    the round loop reads the cells itself)."""
+    hard = hand[b, h, HF_HARD]
+    ace = hand[b, h, HF_ACE]
+    n = hand[b, h, HF_N]
+    v1 = hand[b, h, HF_V1]
+    nh = bx[b, BF_NH]
+    hand6 = (hard, ace, n, hand[b, h, HF_SPLIT_ACE], v1, hand[b, h, HF_V2])
+    total = _total(hard, ace)
+    soft = 1 if total != hard else 0
+    elig = n == 2 and (hand6[3] == 0 or rules4[3] != 0) and (nh == 1 or rules4[1] != 0)
     variant = (2 if elig else 0) + (1 if can_surrender else 0)
     i = b * ACT_BOX + ((soft * L.N_TOTALS + total) * L.N_UP + up) * N_VARIANTS + variant
-    return np.int64(act_t[i]), declined
+    cells = (
+        nh, bx[b, BF_DECLINED], bx[b, BF_ACES_SPLIT], bx[b, BF_SS] == SS_PENDING,
+        np.int64(sevens_t[b, up]), np.int64(pairs_t[b, max(v1, 1) - 1, up]),
+        np.int64(hard_t[b, total, up]), np.int64(act_t[i]),
+    )  # fmt: skip
+    return _decide(hand6, cells, can_surrender, rules4)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -864,7 +886,7 @@ def _play_rounds(
             if early:
                 for b in range(nb):
                     if bx[b, BF_BJ] == 0:
-                        act, _ = _decide(
+                        act, _ = _decide_hand(
                             act_t, hard_t, pairs_t, sevens_t, b, 0, up, hand, bx, True, rules4
                         )
                         if act == A_SURRENDER:
@@ -948,10 +970,38 @@ def _play_rounds(
                                 ):
                                     # A pair, or 7-7 under a Super Sevens bet: the full decision.
                                     can_surrender = late and nh == 1
-                                    act, declined = _decide(
-                                        act_t, hard_t, pairs_t, sevens_t, b, h, up, hand, bx,
-                                        can_surrender, rules4,
-                                    )  # fmt: skip
+                                    # Cells read here: an array passed to a function
+                                    # would cost reference counting on every call.
+                                    total = _total(hard, hand[b, h, HF_ACE])
+                                    soft = 1 if total != hard else 0
+                                    split_ace = hand[b, h, HF_SPLIT_ACE]
+                                    elig = (split_ace == 0 or hsa != 0) and (nh == 1 or das != 0)
+                                    variant = (2 if elig else 0) + (1 if can_surrender else 0)
+                                    i = (
+                                        b * ACT_BOX
+                                        + ((soft * L.N_TOTALS + total) * L.N_UP + up) * N_VARIANTS
+                                        + variant
+                                    )
+                                    v1 = hand[b, h, HF_V1]
+                                    hand6 = (
+                                        hard,
+                                        hand[b, h, HF_ACE],
+                                        n,
+                                        split_ace,
+                                        v1,
+                                        hand[b, h, HF_V2],
+                                    )
+                                    cells = (
+                                        nh,
+                                        bx[b, BF_DECLINED],
+                                        bx[b, BF_ACES_SPLIT],
+                                        bx[b, BF_SS] == SS_PENDING,
+                                        np.int64(sevens_t[b, up]),
+                                        np.int64(pairs_t[b, max(v1, 1) - 1, up]),
+                                        np.int64(hard_t[b, total, up]),
+                                        np.int64(act_t[i]),
+                                    )
+                                    act, declined = _decide(hand6, cells, can_surrender, rules4)
                                     if declined != 0:
                                         bx[b, BF_DECLINED] = 1
                                 else:
