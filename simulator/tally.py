@@ -193,7 +193,9 @@ def summarize(tally, rules) -> dict:
     insurance = _figure(ins_mean, ins_se) | {
         "sd_bet": ins_sd,
         "bets": taken,
-        "se_exact": True,
+        # with several boxes the SE treats the number of insurance bets as fixed (not a full
+        # ratio-estimator variance), so it is flagged as approximate
+        "se_exact": boxes == 1,
         "per_initial_wager": _ratio(ins_sum / u, box_rounds),
     }
 
