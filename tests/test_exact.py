@@ -121,6 +121,55 @@ def test_hand_values_six_decks_no_hole_card_all():
                 assert opts[key][0] == pytest.approx(w, abs=1.5e-6), (a, b, key)
 
 
+# 6 decks, peek, double any two cards, DAS, split to four hands, no resplit or draw to split aces:
+# stand / hit / double values given no dealer blackjack, 9 decimals, printed by Eric Farmer's
+# combinatorial analyzer (github.com/possibly-wrong/blackjack, version 7.6, commit a1f7dbb) in
+# github.com/0xRowdy/true-count, docs/research/blackjack-coaching-validation.md ("Actual
+# action-value comparisons"), which reports all 60 agree within 1e-6 with Wizard of Odds,
+# Blackjack Appendix 9, 6 decks S17 and H17 (wizardofodds.com/games/blackjack/appendix/9/6ds17r4/
+# and .../6dh17r4/). Ours agree to the printed 9 decimals (largest difference 4.99e-10).
+FARMER_6D = {  # (h17, a, b, up): (stand, hit, double)
+    (False, 1, 7, 2): (0.124000760, 0.063289331, 0.120980036),
+    (True, 1, 7, 2): (0.113110153, 0.060441376, 0.116261613),
+    (False, 1, 7, 3): (0.151118882, 0.090730300, 0.179330198),
+    (True, 1, 7, 3): (0.141583949, 0.088230248, 0.175215172),
+    (False, 5, 6, 1): (-0.661882841, 0.147595674, 0.129709878),
+    (True, 5, 6, 1): (-0.595077854, 0.108668478, 0.124006748),
+    (False, 6, 10, 10): (-0.540954439, -0.534675562, -1.069351125),
+    (True, 6, 10, 10): (-0.540954439, -0.534675562, -1.069351125),
+    (False, 5, 10, 10): (-0.540055032, -0.503907420, -1.007814841),
+    (True, 5, 10, 10): (-0.540055032, -0.503907420, -1.007814841),
+    (False, 8, 8, 1): (-0.663258077, -0.513551218, -1.027102435),
+    (True, 8, 8, 1): (-0.594826736, -0.538560945, -1.077121890),
+    (False, 8, 8, 10): (-0.536853299, -0.535361038, -1.070722077),
+    (True, 8, 8, 10): (-0.536853299, -0.535361038, -1.070722077),
+    (False, 10, 10, 5): (0.670892297, -0.853069628, -1.706139256),
+    (True, 10, 10, 5): (0.668926983, -0.853116704, -1.706233408),
+    (False, 10, 10, 6): (0.702826041, -0.852262845, -1.704525690),
+    (True, 10, 10, 6): (0.676589938, -0.852917723, -1.705835445),
+    (False, 2, 10, 4): (-0.211115306, -0.210364258, -0.420728516),
+    (True, 2, 10, 4): (-0.205906109, -0.210664313, -0.421328627),
+}
+
+
+def test_six_deck_peek_das_hand_values_published():
+    zero = (0,) * 10
+    for h17 in (False, True):
+        rules = Rules(decks=6, dealer_hits_soft_17=h17, double_after_split=True, **US)
+        boxes = {}
+        for (hh, a, b, up), want in FARMER_6D.items():
+            if hh != h17:
+                continue
+            box = boxes.setdefault(up, _Box(UpCard(rules, up, None)))
+            pbj = box.pbj0(hand_of(a, b))
+            opts = box.options(a, b)
+            if "stand" not in opts:  # 12.1 (d): 5,6 may not stand here; its stand value still
+                opts["stand"] = box.uc.stand(hand_of(a, b), zero, 1.0, False) - pbj
+            for key, w in zip(("stand", "hit", "double"), want, strict=True):
+                got = (opts[key][0] + pbj) / (1 - pbj)  # given no dealer blackjack
+                assert got == pytest.approx(w, abs=5e-10), (h17, a, b, up, key)
+
+
 # hundredpercentgambling.com, "Expected value tables" (hundredpercentgambling.com/
 # expected-value-tables.htm): 6 decks, dealer stands on soft 17, double any two cards, double
 # after split, split to four hands, full peek. Its worked example, hard 13 against an 8:
