@@ -69,8 +69,6 @@ def _independent_ss(decks, plays, peek=False):
                             + Fraction(total - s_left - o_left, total) * two)
                 if peek and up in (1, 10):
                     bj = 16 * decks if up == 1 else 4 * decks  # tens for an ace up, aces for a ten
-                    if up == 10 and False:
-                        pass
                     v = Fraction(bj, rest) * two
                     # hole card a seven of suit 0, another seven, or another non-blackjack card
                     v += Fraction(s0, rest) * third(s0 - 1, o0, rest - 1)
@@ -115,14 +113,41 @@ def _simulate(rules, strategy_name, rounds, seed):
     return tally.summarize(t, rules)
 
 
-def test_simulated_super_sevens_matches_exact_fast():
-    from simulator.exact import analyze
+def _sevens_plays(strategy, rules):
+    """The 7-7 play per up card value (1 = ace) of a strategy's sevens row, for _independent_ss."""
+    from simulator import layout as L
+
+    plays = {}
+    for up in range(1, 11):
+        code = int(strategy.sevens[9 if up == 1 else up - 2])
+        if code == L.P:
+            plays[up] = "split"
+        elif code == L.S or (code == L.DS and rules.double_on in ("9-11", "10-11")):
+            plays[up] = "stand"  # no third card is dealt to the hand
+        else:
+            plays[up] = "hit"  # H, or D/Ds (7-7 is hard 14: a hit or a double card is the third)
+    return plays
+
+
+@pytest.mark.parametrize("strategy_name", ["basic", "basic-super-sevens"])
+def test_simulated_super_sevens_matches_exact_fast(strategy_name):
+    # the exact value is the test's own card-removal calculation above, not simulator.exact
     from simulator.strategy import load_strategy
 
     rules = Rules(shuffle="every-round")
-    exact = analyze(rules, load_strategy("basic"))["super_sevens"]["ev"]
-    sim = _simulate(rules, "basic", 3_000_000, seed=20261130)["super_sevens"]
+    exact = float(_independent_ss(6, _sevens_plays(load_strategy(strategy_name), rules)))
+    sim = _simulate(rules, strategy_name, 3_000_000, seed=20261130)["super_sevens"]
     assert abs(sim["mean"] - exact) < 4 * sim["se"], (sim["mean"], sim["se"], exact)
+
+
+def test_independent_calculation_agrees_with_the_analyzer_for_basic():
+    from simulator.exact import analyze
+    from simulator.strategy import load_strategy
+
+    rules = Rules()
+    basic = load_strategy("basic")
+    want = float(_independent_ss(6, _sevens_plays(basic, rules)))
+    assert analyze(rules, basic)["super_sevens"]["ev"] == pytest.approx(want, abs=1e-12)
 
 
 @pytest.mark.slow
