@@ -203,43 +203,50 @@ def test_game_total_one_deck_das_published():
     assert one == pytest.approx(0.001839, abs=5e-7)  # the published 6 decimals
 
 
+ENHC = dict(hole_card="none", dealer_blackjack_takes="all", double_on="any", max_hands=4,
+            resplit_aces=False, hit_split_aces=False, super_sevens=False)
+
+
 @pytest.mark.slow
-def test_game_totals_published_others():
-    one_nd = analyze(Rules(decks=1, double_after_split=False, **US), optimal=True)["ev"]
-    assert one_nd == pytest.approx(0.000423, abs=2e-6)  # ours +0.0004245 (docs/exact.md)
-    eu = dict(decks=6, dealer_hits_soft_17=True, hole_card="none",
-              dealer_blackjack_takes="all", double_on="any", max_hands=4, resplit_aces=False,
-              hit_split_aces=False, super_sevens=False)
-    das = analyze(Rules(double_after_split=True, **eu), optimal=True)["ev"]
-    assert das == pytest.approx(-0.0072705, abs=5e-6)  # ours -0.0072663
-    nodas = analyze(Rules(double_after_split=False, **eu), optimal=True)["ev"]
-    assert nodas == pytest.approx(-0.0086975, abs=5e-6)  # ours -0.0086935
+def test_game_total_one_deck_h17_das_published():
+    # Wizard of Odds, Blackjack Appendix 9, 1 deck H17 peek, same rules, DAS
+    # (wizardofodds.com/games/blackjack/appendix/9/1dh17r4/): -0.000072
+    rules = Rules(decks=1, dealer_hits_soft_17=True, double_after_split=True, **US)
+    assert analyze(rules, optimal=True)["ev"] == pytest.approx(-0.000072, abs=5e-7)
 
 
-# More of Wizard of Odds, Blackjack Appendix 9 (same rules: peek, double any two cards, resplit
-# to four hands except aces, one card to split aces), "Expected return of game" with and without
-# double after split: 5 decks S17 (.../appendix/9/5ds17r4/), 1 deck H17 (.../1dh17r4/),
-# 2 decks H17 (.../2dh17r4/), 5 decks H17 (.../5dh17r4/). Ours in the comments.
-WIZ_9_GAMES = [
-    (5, False, True, -0.003804),   # -0.0038034
-    (5, False, False, -0.005225),  # -0.0052228
-    (1, True, True, -0.000072),    # -0.0000720
-    (1, True, False, -0.001513),   # -0.0015117
-    (2, True, True, -0.003797),    # -0.0037956
-    (2, True, False, -0.005252),   # -0.0052492
-    (5, True, True, -0.005918),    # -0.0059173
-    (5, True, False, -0.007366),   # -0.0073645
+# The other Wizard of Odds Appendix 9 "Expected return of game" figures (same rules: double any
+# two cards, resplit to four hands except aces, one card to split aces; peek unless "no hole"):
+#   1ds17r4, 1dh17r4, 2dh17r4, 5ds17r4, 5dh17r4 (wizardofodds.com/games/blackjack/appendix/9/...)
+#   euro-6dh17r4, euro-8dh17r4: no hole card, dealer blackjack takes all.
+# Ours differ from them by 0.6e-6 to 4.8e-6 (more than half a unit of the published last digit):
+# the published split values follow a convention we could not reproduce (docs/exact.md, "Where
+# ours and the published figures differ"). These tests are NOT agreement tests: they pin our own
+# figures (regressions) and record the published ones beside them.
+# (decks, h17, das, no hole card, published, ours)
+WIZ_9_RESIDUES = [
+    (1, False, False, False, 0.000423, 0.0004245364),
+    (1, True, False, False, -0.001513, -0.0015117187),
+    (2, True, True, False, -0.003797, -0.0037956321),
+    (2, True, False, False, -0.005252, -0.0052492117),
+    (5, False, True, False, -0.003804, -0.0038033863),
+    (5, False, False, False, -0.005225, -0.0052227818),
+    (5, True, True, False, -0.005918, -0.0059173104),
+    (5, True, False, False, -0.007366, -0.0073644548),
+    (6, True, True, True, -0.0072705, -0.0072662848),
+    (6, True, False, True, -0.0086975, -0.0086935296),
+    (8, True, True, True, -0.007562, -0.00755724),
+    (8, True, False, True, -0.0089865, -0.00898223),
 ]
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("decks,h17,das,want", WIZ_9_GAMES)
-def test_game_totals_published_appendix_9(decks, h17, das, want):
-    rules = Rules(decks=decks, dealer_hits_soft_17=h17, double_after_split=das, **US)
+@pytest.mark.parametrize("decks,h17,das,nohole,published,ours", WIZ_9_RESIDUES)
+def test_game_totals_appendix_9_residues_pinned(decks, h17, das, nohole, published, ours):
+    base = ENHC if nohole else US
+    rules = Rules(decks=decks, dealer_hits_soft_17=h17, double_after_split=das, **base)
     got = analyze(rules, optimal=True)["ev"]
-    # DAS totals agree to the published 6 decimals (within 1.5e-6); without DAS ours are
-    # 1.3e-6 to 2.8e-6 higher (docs/exact.md, "Published figures reproduced")
-    assert got == pytest.approx(want, abs=1.5e-6 if das else 3e-6)
+    assert got == pytest.approx(ours, abs=1e-8), f"published {published}, docs/exact.md"
 
 
 def test_split_hand_counts():
