@@ -11,11 +11,16 @@ When ``../shared/bench/floor.py`` exists its single-core round loop is recompile
 on-disk cache) and timed in the same run; ratios are ours / floor, per round and, for seven boxes,
 per box-round. Peak memory is the process's maximum resident set size (``resource.getrusage``).
 
-    python benchmarks/bench.py [rounds]
+    python benchmarks/bench.py [rounds] [--against OLD_KERNEL.py]
+
+``--against`` loads another copy of ``simulator/kernel.py`` (e.g. the previous commit's, saved
+outside the repository) and times it in the same run, alternating with ours, so that a change is
+judged on this noisy machine by the ratio new / old measured side by side.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import resource
 import sys
 import time
@@ -36,19 +41,44 @@ FLOOR = ROOT.parent / "shared" / "bench" / "floor.py"
 REPEATS = 3
 
 
-def time_kernel(rules: Rules, n_rounds: int) -> tuple[float, np.ndarray]:
-    """Best of ``REPEATS`` single-core rounds per second, and the tally of the last run."""
+def time_kernel(rules: Rules, n_rounds: int, kern=kernel) -> tuple[float, np.ndarray]:
+    """Best of ``REPEATS`` single-core rounds per second of ``kern``, and the tally of the last run."""
     params = rules.to_params()
     tables = stack([load_strategy("basic")] * rules.boxes)
     state = engine.chunk_state(1, 0)
-    kernel.simulate_chunk(params, tables, 1000, state)  # compile (or load the cache)
+    kern.simulate_chunk(params, tables, 1000, state)  # compile (or load the cache)
     best = 0.0
     tally = None
     for _ in range(REPEATS):
         t = time.perf_counter()
-        tally = kernel.simulate_chunk(params, tables, n_rounds, state)
+        tally = kern.simulate_chunk(params, tables, n_rounds, state)
         best = max(best, n_rounds / (time.perf_counter() - t))
     return best, tally
+
+
+def load_other_kernel(path: str):
+    """Another copy of the kernel module, loaded from ``path`` under its own name."""
+    spec = importlib.util.spec_from_file_location("bench_other_kernel", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # numba's on-disk cache finds the module by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def compare(path: str, n: int) -> None:
+    """Ours against the kernel at ``path``, alternating, best of ``REPEATS`` rounds of each."""
+    other = load_other_kernel(path)
+    seven = Rules().replace(boxes=7, super_sevens=False)
+    cases = (("nz-1box", Rules(), n), ("nz-7box-noss", seven, max(n // 4, 1000)))
+    for name, rules, rounds in cases:
+        ours = old = 0.0
+        same = True
+        for _ in range(REPEATS):
+            a, ta = time_kernel(rules, rounds)
+            b, tb = time_kernel(rules, rounds, other)
+            ours, old = max(ours, a), max(old, b)
+            same = same and bool((ta == tb).all())
+        print(f"{name}: ours={ours:.0f} other={old:.0f} ours/other={ours / old:.3f} same_tally={same}")
 
 
 def time_floor(n_rounds: int) -> float | None:
@@ -70,7 +100,15 @@ def time_floor(n_rounds: int) -> float | None:
 
 
 def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 5_000_000
+    args = sys.argv[1:]
+    against = None
+    if "--against" in args:
+        i = args.index("--against")
+        against = args[i + 1]
+        del args[i : i + 2]
+    n = int(args[0]) if args else 5_000_000
+    if against is not None:
+        compare(against, n)
     one, t1 = time_kernel(Rules(), n)
     edge = -t1[L.T_TOTAL_SUM] / t1[L.T_BOX_ROUNDS] / L.UNIT
     print(f"nz-1box: house_edge_check={edge:.5f} cards_per_round={t1[L.T_CARDS_DEALT] / n:.3f}")

@@ -22,9 +22,11 @@ array is passed to any function. The strategy's hard and soft tables are resolve
 surrender allowed), with the rule fallbacks (``D`` -> hit when doubling is not allowed, ...) and
 the forced draw of 12.1 (d) applied, and re-indexed by (ace, hard sum) with 21 and busts folded in
 (``_by_hard_sum``). The loop has a fast path for one box in the no-hole game without early
-surrender whose first two cards are not a pair (about 92% of NZ rounds): the hand and the dealer
-in locals, sums kept in locals and added into the tally at the end. Everything else (more boxes,
-pairs, 7-7, peek, early surrender) takes the general path, which keeps hands in small arrays.
+surrender whose first two cards are not a pair, or a pair the strategy does not split (10-10
+above all): the hand and the dealer in locals, sums kept in locals and added into the tally at
+the end; the dealer draws while one read of a stand table (by ace, hard sum) says so. Everything
+else (more boxes, pairs that split, 7-7 under Super Sevens, peek, early surrender) takes the
+general path, which keeps hands in small arrays.
 Both paths run in both modes, so the agreement tests check both.
 
 Public functions carry no decorator: they validate, cast dtypes, allocate outputs and call the
@@ -550,6 +552,26 @@ def _play_rounds(
     f_bj = 0
     f_dealer = np.zeros(8, np.int64)
 
+    # The dealer stands (12.3) on (ace, hard sum): 17 or more, soft 17 too unless h17; busts too.
+    d_stands = np.zeros(2 * HARD_MAX, np.int8)
+    for i in range(2 * HARD_MAX):
+        t = _total(i % HARD_MAX, i // HARD_MAX)
+        if t > 17 or (t == 17 and not (h17 and t != i % HARD_MAX)):
+            d_stands[i] = 1
+
+    # The fast path also plays a pair that its strategy does not split (10-10 above all): the pair
+    # cell says N (or Pd without double after split), or no split is possible (max_hands 1); the
+    # hand is then played from the hard or soft table like any other (a declined split, 11.5,
+    # matters only to later pairs of the box, and the fast path has none). 7-7 under a Super Sevens
+    # bet is left to the general path (the sevens row decides).
+    pair_plays_fast = np.zeros(L.N_PAIRS * L.N_UP, np.int8)
+    for v in range(1, L.N_PAIRS + 1):
+        for u in range(L.N_UP):
+            cell = pairs_t[0, v - 1, u]
+            no_split = max_hands < 2 or cell == L.N or (cell == L.PD and das == 0)
+            if no_split and not (ss_on and v == 7):
+                pair_plays_fast[(v - 1) * L.N_UP + u] = 1
+
     hand = np.zeros((nb, MAX_HANDS, N_HF), np.int64)
     bx = np.zeros((nb, N_BF), np.int64)
 
@@ -597,9 +619,9 @@ def _play_rounds(
             dealt = True
             v1 = _value(c1)
             v2 = _value(c2)
-            fast_round = v1 != v2
-        if fast_round:
             up = 9 if uv == 1 else uv - 2
+            fast_round = v1 != v2 or pair_plays_fast[(v1 - 1) * L.N_UP + up] != 0
+        if fast_round:
             ten_or_ace = uv == 1 or uv == 10
             # Super Sevens (14): 7-7 is a pair, so only (f), (a) or no bet here.
             line = -1
@@ -632,26 +654,30 @@ def _play_rounds(
                     ins_offered = 1
                     if flags_t[0, 0] != 0:
                         ins = 1
-                n = 2
-                while True:
-                    # One cell by (ace, hard sum): 21 stands (12.1 (a)), over 21 busts (12.2).
-                    variant = (2 + (1 if late else 0)) if n == 2 else 0
-                    i = ((ace * HARD_MAX + hard) * L.N_UP + up) * N_VARIANTS + variant
-                    act = np.int64(hx_t[i])
-                    if act == A_STAND:
-                        status = HS_STOOD
-                        break
-                    if act == A_BUST:
-                        status = HS_BUST
-                        net = -wager
-                        break
-                    if act == A_SURRENDER:
-                        status = HS_SURR  # late surrender
-                        net = -stake
-                        break
-                    if act == A_DOUBLE:
-                        wager *= 2  # 12.1 (b)
-                        doubled = 1
+                # One cell by (ace, hard sum): 21 stands (12.1 (a)), over 21 busts (12.2). The
+                # first decision may double or surrender; after a hit only hit, stand or bust.
+                variant = 2 + (1 if late else 0)
+                i = ((ace * HARD_MAX + hard) * L.N_UP + up) * N_VARIANTS + variant
+                act = np.int64(hx_t[i])
+                if act == A_HIT:
+                    while True:
+                        if pos >= end:
+                            pos, end = _refill(ws, pos, n_cards)
+                        k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
+                        code = shoe[k]
+                        shoe[k] = shoe[pos]
+                        shoe[pos] = code
+                        pos += 1
+                        v = _value(np.int64(code))
+                        hard += v
+                        ace |= np.int64(v == 1)
+                        i = ((ace * HARD_MAX + hard) * L.N_UP + up) * N_VARIANTS
+                        act = np.int64(hx_t[i])
+                        if act != A_HIT:
+                            break
+                elif act == A_DOUBLE:
+                    wager *= 2  # 12.1 (b): the wager doubles, exactly one card
+                    doubled = 1
                     if pos >= end:
                         pos, end = _refill(ws, pos, n_cards)
                     k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
@@ -661,16 +687,16 @@ def _play_rounds(
                     pos += 1
                     v = _value(np.int64(code))
                     hard += v
-                    if v == 1:
-                        ace = 1
-                    n += 1
-                    if act == A_DOUBLE:
-                        if _total(hard, ace) > 21:
-                            status = HS_BUST
-                            net = -wager
-                        else:
-                            status = HS_STOOD
-                        break
+                    ace |= np.int64(v == 1)
+                    act = A_BUST if _total(hard, ace) > 21 else A_STAND
+                if act == A_STAND:
+                    status = HS_STOOD
+                elif act == A_BUST:
+                    status = HS_BUST
+                    net = -wager
+                else:
+                    status = HS_SURR  # late surrender
+                    net = -stake
             # 7. Dealer (12.3, 12.4).
             need_second = draw_no_live or ins != 0 or status == HS_STOOD or status == HS_BJ
             if ten_or_ace and (
@@ -679,19 +705,10 @@ def _play_rounds(
                 need_second = True
             need_more = draw_no_live or status == HS_STOOD
             d_hard = uv
-            d_ace = 1 if uv == 1 else 0
+            d_ace = np.int64(uv == 1)
             d_n = 1
             dealer_bj = False
-            while True:
-                if d_n == 1:
-                    if not need_second:
-                        break
-                elif dealer_bj or not need_more:
-                    break
-                else:
-                    t = _total(d_hard, d_ace)
-                    if not (t < 17 or (t == 17 and h17 and t != d_hard)):
-                        break
+            if need_second:
                 if pos >= end:
                     pos, end = _refill(ws, pos, n_cards)
                 k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
@@ -701,11 +718,23 @@ def _play_rounds(
                 pos += 1
                 v = _value(np.int64(code))
                 d_hard += v
-                if v == 1:
-                    d_ace = 1
-                d_n += 1
-                if d_n == 2:
-                    dealer_bj = d_hard == 11 and d_ace != 0
+                d_ace |= np.int64(v == 1)
+                d_n = 2
+                dealer_bj = d_hard == 11 and d_ace != 0
+                if need_more and not dealer_bj:
+                    # 12.3: one read of the dealer's stand table per card (h17 folded in).
+                    while d_stands[d_ace * HARD_MAX + d_hard] == 0:
+                        if pos >= end:
+                            pos, end = _refill(ws, pos, n_cards)
+                        k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
+                        code = shoe[k]
+                        shoe[k] = shoe[pos]
+                        shoe[pos] = code
+                        pos += 1
+                        v = _value(np.int64(code))
+                        d_hard += v
+                        d_ace |= np.int64(v == 1)
+                        d_n += 1
             d_total = _total(d_hard, d_ace)
             ins_net = 0
             if ins != 0:
