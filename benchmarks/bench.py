@@ -42,7 +42,7 @@ REPEATS = 3
 
 
 def time_kernel(rules: Rules, n_rounds: int, kern=kernel) -> tuple[float, np.ndarray]:
-    """Best of ``REPEATS`` single-core rounds per second of ``kern``, and the tally of the last run."""
+    """Best of ``REPEATS`` single-core rounds per second of ``kern``; the tally of the last run."""
     params = rules.to_params()
     tables = stack([load_strategy("basic")] * rules.boxes)
     state = engine.chunk_state(1, 0)

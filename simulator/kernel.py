@@ -559,6 +559,11 @@ def _play_rounds(
         if t > 17 or (t == 17 and not (h17 and t != i % HARD_MAX)):
             d_stands[i] = 1
 
+    # Dealer outcome by final total (blackjack apart): 1 bust, 2..6 for 17..21, 7 none of these.
+    d_outcome = np.full(2 * HARD_MAX, 7, np.int8)
+    for t in range(17, 2 * HARD_MAX):
+        d_outcome[t] = t - 15 if t <= 21 else 1
+
     # The fast path also plays a pair that its strategy does not split (10-10 above all): the pair
     # cell says N (or Pd without double after split), or no split is possible (max_hands 1); the
     # hand is then played from the hard or soft table like any other (a declined split, 11.5,
@@ -806,13 +811,7 @@ def _play_rounds(
                 f_bj += bj
                 tally[L.T_WINS + win_loss_push] += 1  # wins, losses, pushes are consecutive
                 # Dealer outcome 0 blackjack, 1 bust, 2..6 for 17..21, 7 none of these.
-                di = 7
-                if d_total >= 17:
-                    di = d_total - 15
-                if d_total > 21:
-                    di = 1
-                if dealer_bj:
-                    di = 0
+                di = 0 if dealer_bj else np.int64(d_outcome[d_total])
                 f_dealer[di] += 1
                 if uv == 1 or status == HS_SURR:
                     tally[L.T_INS_OFFERED] += ins_offered
@@ -1119,10 +1118,8 @@ def _play_rounds(
                             break  # the no-hole game's second card is not needed
                     elif dealer_bj or not need_more:
                         break
-                    else:
-                        t = _total(d_hard, d_ace)
-                        if not (t < 17 or (t == 17 and h17 and t != d_hard)):
-                            break  # 12.3: stand on 17 (hit soft 17 with dealer_hits_soft_17)
+                    elif d_stands[d_ace * HARD_MAX + d_hard] != 0:
+                        break  # 12.3: stand on 17 (hit soft 17 with dealer_hits_soft_17)
                     if pos >= end:
                         pos, end = _refill(ws, pos, n_cards)
                     k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
