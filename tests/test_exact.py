@@ -215,38 +215,10 @@ def test_game_total_one_deck_h17_das_published():
     assert analyze(rules, optimal=True)["ev"] == pytest.approx(-0.000072, abs=5e-7)
 
 
-# The other Wizard of Odds Appendix 9 "Expected return of game" figures (same rules: double any
-# two cards, resplit to four hands except aces, one card to split aces; peek unless "no hole"):
-#   1ds17r4, 1dh17r4, 2dh17r4, 5ds17r4, 5dh17r4 (wizardofodds.com/games/blackjack/appendix/9/...)
-#   euro-6dh17r4, euro-8dh17r4: no hole card, dealer blackjack takes all.
-# Ours differ from them by 0.6e-6 to 4.8e-6 (more than half a unit of the published last digit):
-# the published split values follow a convention we could not reproduce (docs/exact.md, "Where
-# ours and the published figures differ"). These tests are NOT agreement tests: they pin our own
-# figures (regressions) and record the published ones beside them.
-# (decks, h17, das, no hole card, published, ours)
-WIZ_9_RESIDUES = [
-    (1, False, False, False, 0.000423, 0.0004245364),
-    (1, True, False, False, -0.001513, -0.0015117187),
-    (2, True, True, False, -0.003797, -0.0037956321),
-    (2, True, False, False, -0.005252, -0.0052492117),
-    (5, False, True, False, -0.003804, -0.0038033863),
-    (5, False, False, False, -0.005225, -0.0052227818),
-    (5, True, True, False, -0.005918, -0.0059173104),
-    (5, True, False, False, -0.007366, -0.0073644548),
-    (6, True, True, True, -0.0072705, -0.0072662848),
-    (6, True, False, True, -0.0086975, -0.0086935296),
-    (8, True, True, True, -0.007562, -0.00755724),
-    (8, True, False, True, -0.0089865, -0.00898223),
-]
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("decks,h17,das,nohole,published,ours", WIZ_9_RESIDUES)
-def test_game_totals_appendix_9_residues_pinned(decks, h17, das, nohole, published, ours):
-    base = ENHC if nohole else US
-    rules = Rules(decks=decks, dealer_hits_soft_17=h17, double_after_split=das, **base)
-    got = analyze(rules, optimal=True)["ev"]
-    assert got == pytest.approx(ours, abs=1e-8), f"published {published}, docs/exact.md"
+# The other Wizard of Odds Appendix 9 game totals (1 deck no DAS, 2 and 5 decks, the no-hole-card
+# 'takes all' games) differ from ours by 0.6e-6 to 4.8e-6, more than the published precision; the
+# residue is traced to the published split values in docs/exact.md ("Where ours and the published
+# figures differ"). No test claims agreement for them.
 
 
 def test_split_hand_counts():
@@ -319,18 +291,13 @@ def test_forced_draw_on_eleven_or_less():
     assert hands[(6, (2, 10))]["choice"] == "stand"
 
 
-def test_nz_default_game_timing_and_figures():
-    import time
-
-    t = time.perf_counter()
+def test_nz_default_game_figures():
+    # (its time is measured by benchmarks/exact.py, not here)
     res = analyze(Rules())
-    elapsed = time.perf_counter() - t
-    assert elapsed < 20
     assert 0.004 < res["house_edge"] < 0.009
-    # the derived basic strategy splits 7,7 v 2-7 and hits v 8-A (main wager only): the Super
-    # Sevens bet then loses its third card on every split 7-7
-    ss = res["super_sevens"]
-    assert ss is not None and ss["house_edge"] == pytest.approx(0.2277, abs=5e-4)
+    # the Super Sevens figure under basic's own 7-7 row is checked against an independent
+    # card-removal calculation in tests/test_super_sevens_exact.py; hitting every 7-7 deals the
+    # third card every time, which is the published convention
     hit = analyze(Rules(), replace_sevens(res["strategy"], L.H))["super_sevens"]
     assert hit["house_edge"] == pytest.approx(0.1140, abs=5e-5)  # the published 11.40%
 
