@@ -29,6 +29,14 @@ else (more boxes, pairs that split, 7-7 under Super Sevens, peek, early surrende
 general path, which keeps hands in small arrays.
 Both paths run in both modes, so the agreement tests check both.
 
+Where the time goes (NZ game, one box, measured by leaving parts out): dealing the three cards
+of the deal plus the round's bookkeeping about 45%, the player's draws about 25%, the dealer's
+draws about 30%. The random numbers are not the cost (the lazy draws alone of 5.3 cards a round
+run at floor.py's speed); unpredictable branches are (hit or stand, the dealer's last card,
+stood or bust). Tried and measured slower, so not kept: dealing ahead in a tight loop with the
+unused cards undone at the shuffle (0.85x), and the fast path as a jitted function of its own
+(0.91x, 0.98x without reference counting): the calls cost more than the registers won.
+
 Public functions carry no decorator: they validate, cast dtypes, allocate outputs and call the
 private ``_verb_noun`` kernels.
 """
