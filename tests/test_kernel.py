@@ -309,6 +309,29 @@ def test_split_current_hand_gets_its_card_at_once_11():
     assert (b.hands, b.main, b.wins, b.doubles) == (2, 20, 2, 0)
 
 
+@pytest.mark.parametrize(
+    "cell, rules",
+    [
+        ("N", NZ),  # declined (11.5)
+        ("Pd", NZ.replace(double_after_split=False)),  # Pd without double after split: N
+        ("P", NZ.replace(max_hands=1)),  # no split possible
+        ("N", NZ.replace(super_sevens=False, hit_split_aces=True)),
+    ],
+)
+def test_pair_not_split_is_played_from_the_hard_table_11_5(cell, rules):
+    # One box's pair that is not split is played by the fast path: 5-5 v 6 doubles as hard 10.
+    strat = make_strategy(pairs={"5": cell}, hard={10: "D"})
+    r, b = _one(deal(["5c 5d"], up="6h", then="9s Tc 8d"), rules, strat)
+    assert (r.cards, r.dealer_cards, r.dealer_total) == (6, 3, 24)
+    assert (b.hands, b.doubles, b.main, b.wins, b.busts) == (1, 1, 20, 1, 0)
+    # Ten-ten is never split by this strategy: it stands on 20 and beats the dealer's 19.
+    r, b = _one(deal(["Kc Qd"], up="9h", then="Ts"), rules, strat)
+    assert (r.cards, r.dealer_total, b.hands, b.main, b.wins) == (4, 19, 1, 10, 1)
+    # A-A not split is soft 12: hit (mimic the dealer), then 9 makes 21.
+    r, b = _one(deal(["Ac Ad"], up="Th", then="9s 7c"), rules, strat)
+    assert (r.cards, r.dealer_total, b.hands, b.main, b.wins) == (5, 17, 1, 10, 1)
+
+
 def test_double_after_split_10():
     strat = make_strategy(pairs={"8": "P"}, hard={11: "D", **{t: "S" for t in range(12, 17)}})
     r, b = _one(deal(["8c 8d"], up="6h", then="3s Tc 5d Th 9c"), strategies=strat)
