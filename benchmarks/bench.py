@@ -1,11 +1,9 @@
-"""Speed of the simulation kernel, single core, against the floor benchmark measured in the same run.
+"""Speed of the simulation kernel on one core and on every core, against floor.py in the same run.
 
-Cases (all single core, one ``simulate_chunk`` call per timing, compiled once before timing):
-
-- ``nz-1box``: ``Rules()`` defaults (the NZ game: 6 decks, 75% penetration, no hole card, one box,
-  Super Sevens on) with the shipped basic strategy. This is the headline figure.
-- ``nz-7box-noss``: the same game with seven boxes and Super Sevens off; reported per round and per
-  box-round.
+Cases: the NZ game (``Rules()``: 6 decks, 75% penetration, no hole card) with the shipped basic
+strategy, one and seven boxes, Super Sevens on and off; each single core (one ``simulate_chunk``
+call per timing) and on every core (``engine.run`` with one thread per core), compiled once before
+timing, best of three. ``1box_ss_on`` is the headline figure.
 
 When ``../shared/bench/floor.py`` exists its single-core round loop is recompiled here (without its
 on-disk cache) and timed in the same run; ratios are ours / floor, per round and, for seven boxes,
@@ -21,6 +19,8 @@ judged on this noisy machine by the ratio new / old measured side by side.
 from __future__ import annotations
 
 import importlib.util
+import os
+import platform
 import resource
 import sys
 import time
@@ -78,7 +78,8 @@ def compare(path: str, n: int) -> None:
             b, tb = time_kernel(rules, rounds, other)
             ours, old = max(ours, a), max(old, b)
             same = same and bool((ta == tb).all())
-        print(f"{name}: ours={ours:.0f} other={old:.0f} ours/other={ours / old:.3f} same_tally={same}")
+        ratio = ours / old
+        print(f"{name}: ours={ours:.0f} other={old:.0f} ours/other={ratio:.3f} same_tally={same}")
 
 
 def time_floor(n_rounds: int) -> float | None:
@@ -99,6 +100,42 @@ def time_floor(n_rounds: int) -> float | None:
     return best
 
 
+def time_all_cores(rules: Rules, n_rounds: int) -> float:
+    """Best of ``REPEATS`` rounds per second of the engine on every core (threads, nogil kernel)."""
+    strategies = [load_strategy("basic")] * rules.boxes
+    chunk = max(n_rounds // (4 * CORES), 1000)
+    engine.run(rules, strategies, 4 * chunk, 1, chunk_rounds=chunk, workers=CORES)  # warm up
+    best = 0.0
+    for _ in range(REPEATS):
+        t = time.perf_counter()
+        engine.run(rules, strategies, n_rounds, 1, chunk_rounds=chunk, workers=CORES)
+        best = max(best, n_rounds / (time.perf_counter() - t))
+    return best
+
+
+def time_floor_all(n_rounds: int) -> float | None:
+    """Best of ``REPEATS`` rounds per second of floor.py's loop on every core (threads)."""
+    if not FLOOR.exists():
+        return None
+    sys.path.insert(0, str(FLOOR.parent))
+    import floor
+
+    one = numba.njit(nogil=True)(floor._floor_rounds.py_func)
+    one(1000, 1)
+    from concurrent.futures import ThreadPoolExecutor
+
+    best = 0.0
+    with ThreadPoolExecutor(CORES) as pool:
+        for _ in range(REPEATS):
+            t = time.perf_counter()
+            list(pool.map(lambda k: one(n_rounds // CORES, k), range(CORES)))
+            best = max(best, n_rounds / (time.perf_counter() - t))
+    return best
+
+
+CORES = os.cpu_count() or 1
+
+
 def main() -> None:
     args = sys.argv[1:]
     against = None
@@ -109,23 +146,32 @@ def main() -> None:
     n = int(args[0]) if args else 5_000_000
     if against is not None:
         compare(against, n)
-    one, t1 = time_kernel(Rules(), n)
-    edge = -t1[L.T_TOTAL_SUM] / t1[L.T_BOX_ROUNDS] / L.UNIT
-    print(f"nz-1box: house_edge_check={edge:.5f} cards_per_round={t1[L.T_CARDS_DEALT] / n:.3f}")
-    print(f"bjsim_rounds_per_s_1core_1box_ss={one:.0f}")
-
-    n7 = max(n // 4, 1000)
-    seven, t7 = time_kernel(Rules().replace(boxes=7, super_sevens=False), n7)
-    edge7 = -t7[L.T_TOTAL_SUM] / t7[L.T_BOX_ROUNDS] / L.UNIT
-    print(f"nz-7box-noss: house_edge_check={edge7:.5f} cards_per_round={t7[L.T_CARDS_DEALT] / n7:.3f}")
-    print(f"bjsim_rounds_per_s_1core_7box_noss={seven:.0f} box_rounds_per_s={7 * seven:.0f}")
-
+    print(f"machine: {CORES} cores; {platform.processor() or platform.machine()}; "
+          f"python {platform.python_version()}; numba {numba.__version__}")
     floor = time_floor(max(n, 20_000_000))
+    floor_all = time_floor_all(max(n, 20_000_000))
     if floor is not None:
-        print(f"floor_rounds_per_s_1core={floor:.0f}")
-        print(f"ratio_1box={one / floor:.3f}")
-        print(f"ratio_7box_per_box_round={7 * seven / floor:.3f} (per round {seven / floor:.4f})")
-        print(f"7box_per_box_round_vs_1box={7 * seven / one:.3f}")
+        print(f"floor_rounds_per_s_1core={floor:.0f} floor_rounds_per_s_all={floor_all:.0f}")
+    one = None
+    for boxes in (1, 7):
+        for ss in (True, False):
+            rules = Rules().replace(boxes=boxes, super_sevens=ss)
+            rounds = n if boxes == 1 else max(n // 4, 1000)
+            r1, t = time_kernel(rules, rounds)
+            r_all = time_all_cores(rules, rounds)
+            edge = -t[L.T_TOTAL_SUM] / t[L.T_BOX_ROUNDS] / L.UNIT
+            name = f"{boxes}box_ss_{'on' if ss else 'off'}"
+            line = (f"{name}: rounds_per_s_1core={r1:.0f} box_rounds_per_s_1core={boxes * r1:.0f} "
+                    f"rounds_per_s_all={r_all:.0f} all/1core={r_all / r1:.2f}")
+            if floor is not None:
+                line += (f" ratio_1core={r1 / floor:.3f}"
+                         f" ratio_per_box_round={boxes * r1 / floor:.3f}"
+                         f" ratio_all={r_all / floor_all:.3f}")
+            print(line + f" (house_edge_check={edge:.4f})")
+            if boxes == 1 and ss:
+                one = r1
+            elif boxes == 7 and one:
+                print(f"  {name} per box-round vs 1box_ss_on: {boxes * r1 / one:.3f}")
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak_rss_mb={peak_mb:.1f}")
 

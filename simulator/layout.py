@@ -1,4 +1,4 @@
-"""Shared numeric layouts: card codes, money units, action codes, parameter, record and tally indices.
+"""Shared numeric layouts: cards, money units, actions, and the parameter, record and tally indices.
 
 Every array that crosses a module boundary (rule set -> kernel, strategy -> kernel, kernel ->
 tally -> report, kernel <-> reference game) is laid out here, once. The design is written up in
