@@ -332,7 +332,8 @@ def validate(rules: Rules, source: str = "<rules>") -> Rules:
     return rules
 
 
-def _toml_error_line(err: tomllib.TOMLDecodeError, text: str) -> str:
+def toml_error_line(err: tomllib.TOMLDecodeError, text: str) -> str:
+    """One line saying where a TOML file is malformed (rule sets and strategy files share it)."""
     msg = str(err).splitlines()[0] if str(err) else "invalid TOML"
     m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
     if m:
@@ -402,7 +403,7 @@ def load_rule_file(path=None) -> tuple[Rules, dict]:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise RuleError(f"{source}: {_toml_error_line(err, text)}") from None
+        raise RuleError(f"{source}: {toml_error_line(err, text)}") from None
     return rules_from_dict(data, source)
 
 

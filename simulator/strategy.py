@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from simulator import layout as L
+from simulator.rules import toml_error_line
 
 
 @dataclass(frozen=True, eq=False)
@@ -266,24 +267,12 @@ def strategy_from_dict(data: dict, source: str = "<strategy>", name: str = "") -
     )
 
 
-def _toml_error(err: tomllib.TOMLDecodeError, text: str) -> str:
-    msg = str(err).splitlines()[0] if str(err) else "invalid TOML"
-    m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
-    if m:
-        return f"line {m.group(1)}, column {m.group(2)}: not valid TOML: {msg[: m.start()].strip()}"
-    m = re.search(r"\(at end of document\)", msg)
-    if m:
-        line = text.count("\n") + (0 if text.endswith("\n") else 1)
-        return f"line {line} (end of file): not valid TOML: {msg[: m.start()].strip()}"
-    return f"not valid TOML: {msg}"
-
-
 def loads_strategy(text: str, source: str = "<strategy>", name: str = "") -> Strategy:
     """Parse strategy file text (see `load_strategy`); ``name`` is used if the file has none."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise StrategyError(f"{source}: {_toml_error(err, text)}") from None
+        raise StrategyError(f"{source}: {toml_error_line(err, text)}") from None
     return strategy_from_dict(data, source, name)
 
 
