@@ -28,6 +28,9 @@ the end; the dealer draws while one read of a stand table (by ace, hard sum) say
 else (more boxes, pairs that split, 7-7 under Super Sevens, peek, early surrender) takes the
 general path, which keeps hands in small arrays.
 Both paths run in both modes, so the agreement tests check both.
+The shoe is indexed with ``np.uint64`` positions at every card taken: numba then omits the
+negative-index wraparound of signed indices on the three shoe accesses per card (1.06x for one box,
+measured side by side with identical tallies).
 
 Where the time goes (NZ game, one box, measured by leaving parts out): dealing the three cards
 of the deal plus the round's bookkeeping about 45%, the player's draws about 25%, the dealer's
@@ -619,9 +622,11 @@ def _play_rounds(
                 if pos >= end:
                     pos, end = _refill(ws, pos, n_cards)
                 k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
-                code = shoe[k]
-                shoe[k] = shoe[pos]
-                shoe[pos] = code
+                uk = np.uint64(k)
+                upos = np.uint64(pos)
+                code = shoe[uk]
+                shoe[uk] = shoe[upos]
+                shoe[upos] = code
                 pos += 1
                 if i == 0:
                     c1 = np.int64(code)
@@ -677,9 +682,11 @@ def _play_rounds(
                         if pos >= end:
                             pos, end = _refill(ws, pos, n_cards)
                         k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
-                        code = shoe[k]
-                        shoe[k] = shoe[pos]
-                        shoe[pos] = code
+                        uk = np.uint64(k)
+                        upos = np.uint64(pos)
+                        code = shoe[uk]
+                        shoe[uk] = shoe[upos]
+                        shoe[upos] = code
                         pos += 1
                         v = _value(np.int64(code))
                         hard += v
@@ -694,9 +701,11 @@ def _play_rounds(
                     if pos >= end:
                         pos, end = _refill(ws, pos, n_cards)
                     k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
-                    code = shoe[k]
-                    shoe[k] = shoe[pos]
-                    shoe[pos] = code
+                    uk = np.uint64(k)
+                    upos = np.uint64(pos)
+                    code = shoe[uk]
+                    shoe[uk] = shoe[upos]
+                    shoe[upos] = code
                     pos += 1
                     v = _value(np.int64(code))
                     hard += v
@@ -725,9 +734,11 @@ def _play_rounds(
                 if pos >= end:
                     pos, end = _refill(ws, pos, n_cards)
                 k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
-                code = shoe[k]
-                shoe[k] = shoe[pos]
-                shoe[pos] = code
+                uk = np.uint64(k)
+                upos = np.uint64(pos)
+                code = shoe[uk]
+                shoe[uk] = shoe[upos]
+                shoe[upos] = code
                 pos += 1
                 v = _value(np.int64(code))
                 d_hard += v
@@ -740,9 +751,11 @@ def _play_rounds(
                         if pos >= end:
                             pos, end = _refill(ws, pos, n_cards)
                         k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
-                        code = shoe[k]
-                        shoe[k] = shoe[pos]
-                        shoe[pos] = code
+                        uk = np.uint64(k)
+                        upos = np.uint64(pos)
+                        code = shoe[uk]
+                        shoe[uk] = shoe[upos]
+                        shoe[upos] = code
                         pos += 1
                         v = _value(np.int64(code))
                         d_hard += v
@@ -864,9 +877,11 @@ def _play_rounds(
                 if pos >= end:
                     pos, end = _refill(ws, pos, n_cards)
                 k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
-                code = shoe[k]
-                shoe[k] = shoe[pos]
-                shoe[pos] = code
+                uk = np.uint64(k)
+                upos = np.uint64(pos)
+                code = shoe[uk]
+                shoe[uk] = shoe[upos]
+                shoe[upos] = code
                 pos += 1
                 c = np.int64(code)
                 v = _value(c)
@@ -1077,9 +1092,11 @@ def _play_rounds(
                             if pos >= end:
                                 pos, end = _refill(ws, pos, n_cards)
                             k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
-                            code = shoe[k]
-                            shoe[k] = shoe[pos]
-                            shoe[pos] = code
+                            uk = np.uint64(k)
+                            upos = np.uint64(pos)
+                            code = shoe[uk]
+                            shoe[uk] = shoe[upos]
+                            shoe[upos] = code
                             pos += 1
                             c = np.int64(code)
                             v = _value(c)
@@ -1131,9 +1148,11 @@ def _play_rounds(
                     if pos >= end:
                         pos, end = _refill(ws, pos, n_cards)
                     k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
-                    code = shoe[k]
-                    shoe[k] = shoe[pos]
-                    shoe[pos] = code
+                    uk = np.uint64(k)
+                    upos = np.uint64(pos)
+                    code = shoe[uk]
+                    shoe[uk] = shoe[upos]
+                    shoe[upos] = code
                     pos += 1
                     v = _value(np.int64(code))
                     d_hard += v
