@@ -618,9 +618,8 @@ def _play_rounds(
         c2 = 0
         uv = 0
         if fast:
-            for i in range(3):
-                if pos >= end:
-                    pos, end = _refill(ws, pos, n_cards)
+            if end - pos >= 3:
+                # The common case: three cards left, the deal written out with no refill checks.
                 k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
                 uk = np.uint64(k)
                 upos = np.uint64(pos)
@@ -628,17 +627,45 @@ def _play_rounds(
                 shoe[uk] = shoe[upos]
                 shoe[upos] = code
                 pos += 1
-                if i == 0:
-                    c1 = np.int64(code)
-                elif i == 1:
-                    uv = _value(np.int64(code))
-                else:
-                    c2 = np.int64(code)
+                c1 = np.int64(code)
+                k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
+                uk = np.uint64(k)
+                upos = np.uint64(pos)
+                code = shoe[uk]
+                shoe[uk] = shoe[upos]
+                shoe[upos] = code
+                pos += 1
+                uv = _value(np.int64(code))
+                k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
+                uk = np.uint64(k)
+                upos = np.uint64(pos)
+                code = shoe[uk]
+                shoe[uk] = shoe[upos]
+                shoe[upos] = code
+                pos += 1
+                c2 = np.int64(code)
+            else:
+                for i in range(3):
+                    if pos >= end:
+                        pos, end = _refill(ws, pos, n_cards)
+                    k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
+                    uk = np.uint64(k)
+                    upos = np.uint64(pos)
+                    code = shoe[uk]
+                    shoe[uk] = shoe[upos]
+                    shoe[upos] = code
+                    pos += 1
+                    if i == 0:
+                        c1 = np.int64(code)
+                    elif i == 1:
+                        uv = _value(np.int64(code))
+                    else:
+                        c2 = np.int64(code)
             dealt = True
             v1 = _value(c1)
             v2 = _value(c2)
             up = 9 if uv == 1 else uv - 2
-            fast_round = v1 != v2 or pair_plays_fast[(v1 - 1) * L.N_UP + up] != 0
+            fast_round = v1 != v2 or pair_plays_fast[np.uint64((v1 - 1) * L.N_UP + up)] != 0
         if fast_round:
             ten_or_ace = uv == 1 or uv == 10
             # Super Sevens (14): 7-7 is a pair, so only (f), (a) or no bet here.
@@ -676,7 +703,7 @@ def _play_rounds(
                 # first decision may double or surrender; after a hit only hit, stand or bust.
                 variant = 2 + (1 if late else 0)
                 i = ((ace * HARD_MAX + hard) * L.N_UP + up) * N_VARIANTS + variant
-                act = np.int64(hx_t[i])
+                act = np.int64(hx_t[np.uint64(i)])
                 if act == A_HIT:
                     while True:
                         if pos >= end:
@@ -692,7 +719,7 @@ def _play_rounds(
                         hard += v
                         ace |= np.int64(v == 1)
                         i = ((ace * HARD_MAX + hard) * L.N_UP + up) * N_VARIANTS
-                        act = np.int64(hx_t[i])
+                        act = np.int64(hx_t[np.uint64(i)])
                         if act != A_HIT:
                             break
                 elif act == A_DOUBLE:
@@ -747,7 +774,7 @@ def _play_rounds(
                 dealer_bj = d_hard == 11 and d_ace != 0
                 if need_more and not dealer_bj:
                     # 12.3: one read of the dealer's stand table per card (h17 folded in).
-                    while d_stands[d_ace * HARD_MAX + d_hard] == 0:
+                    while d_stands[np.uint64(d_ace * HARD_MAX + d_hard)] == 0:
                         if pos >= end:
                             pos, end = _refill(ws, pos, n_cards)
                         k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
@@ -830,10 +857,10 @@ def _play_rounds(
                 f_ss_a += np.int64(line == SS_A)
                 f_busts += np.int64(status == HS_BUST)
                 f_bj += bj
-                tally[L.T_WINS + win_loss_push] += 1  # wins, losses, pushes are consecutive
+                tally[np.uint64(L.T_WINS + win_loss_push)] += 1  # wins, losses, pushes are consecutive
                 # Dealer outcome 0 blackjack, 1 bust, 2..6 for 17..21, 7 none of these.
-                di = 0 if dealer_bj else np.int64(d_outcome[d_total])
-                f_dealer[di] += 1
+                di = 0 if dealer_bj else np.int64(d_outcome[np.uint64(d_total)])
+                f_dealer[np.uint64(di)] += 1
                 if uv == 1 or status == HS_SURR:
                     tally[L.T_INS_OFFERED] += ins_offered
                     tally[L.T_INS_TAKEN] += ins
