@@ -554,9 +554,6 @@ def _play_rounds(
     f_cards = 0
     f_main = 0
     f_main_sq = 0
-    f_tot = 0
-    f_tot_sq = 0
-    f_wagered = 0
     f_doubles = 0
     f_ss_a = 0
     f_busts = 0
@@ -844,15 +841,13 @@ def _play_rounds(
                 out[r, o + L.B_PUSHES] = 1 if win_loss_push == 2 else 0
             else:
                 # Sums in locals, added into the tally when the loop ends; counts that are
-                # rarely non-zero go straight in.
+                # rarely non-zero go straight in. Insurance is only taken against an ace, so the
+                # round's total differs from its main net only in the branch below; the wager is
+                # one unit, two when doubled: both are added at the end from these sums.
                 f_rounds += 1
                 f_cards += drawn
                 f_main += net
                 f_main_sq += net * net
-                tot = net + ins_net
-                f_tot += tot
-                f_tot_sq += tot * tot
-                f_wagered += wager
                 f_doubles += doubled
                 f_ss_a += np.int64(line == SS_A)
                 f_busts += np.int64(status == HS_BUST)
@@ -867,6 +862,11 @@ def _play_rounds(
                     tally[L.T_INS_SUM] += ins_net
                     tally[L.T_RINS_SUM] += ins_net
                     tally[L.T_RINS_SQ] += ins_net * ins_net
+                    tot = net + ins_net
+                    tally[L.T_TOTAL_SUM] += ins_net
+                    tally[L.T_RTOTAL_SUM] += ins_net
+                    tally[L.T_TOTAL_SQ] += tot * tot - net * net
+                    tally[L.T_RTOTAL_SQ] += tot * tot - net * net
                     if ins_net > 0:
                         tally[L.T_INS_WON] += 1
                     tally[L.T_EM_OFFERED] += em_offered
@@ -1371,11 +1371,11 @@ def _play_rounds(
         tally[L.T_RMAIN_SUM] += f_main
         tally[L.T_MAIN_SQ] += f_main_sq
         tally[L.T_RMAIN_SQ] += f_main_sq
-        tally[L.T_TOTAL_SUM] += f_tot
-        tally[L.T_RTOTAL_SUM] += f_tot
-        tally[L.T_TOTAL_SQ] += f_tot_sq
-        tally[L.T_RTOTAL_SQ] += f_tot_sq
-        tally[L.T_MAIN_WAGERED] += f_wagered
+        tally[L.T_TOTAL_SUM] += f_main
+        tally[L.T_RTOTAL_SUM] += f_main
+        tally[L.T_TOTAL_SQ] += f_main_sq
+        tally[L.T_RTOTAL_SQ] += f_main_sq
+        tally[L.T_MAIN_WAGERED] += (f_rounds + f_doubles) * unit
         tally[L.T_DOUBLES] += f_doubles
         tally[L.T_BUSTS] += f_busts
         tally[L.T_PLAYER_BJ] += f_bj
