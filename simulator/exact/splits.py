@@ -1,0 +1,238 @@
+"""Exact split values for a post-split strategy that depends only on each hand's own cards.
+
+`simulator.exact.player.UpCard.split` values split hands by the published tables' convention
+(docs/exact.md, approximation A1): a hand is valued with the pair cards drawn so far removed,
+never the other hands' cards. This module computes the exact value of a split when every
+post-split decision (two-card stand/hit/double, later hit/stand) is a function of the hand's own
+cards and the up card only, and every pair card is resplit while fewer than ``max_hands`` hands
+exist (never aces unless ``resplit_aces``).
+
+Method (docs/exact.md, "Exact split values"):
+
+1. With such a strategy, dealing every hand's second card first does not change the value of the
+   split: a hand's hit cards are decided by its own cards, and whether a pair card resplits
+   depends only on the sequence of second cards, so reordering the shoe (second cards first,
+   then each hand's hit cards, then the dealer) is a bijection of shoe orders.
+2. Given the multiset ``S`` of cards dealt in that second-card phase (resplitting pair cards
+   included), each hand's hit cards and the dealer's cards are distributed as if drawn from the
+   shoe ``C - S`` alone (``C``: the shoe less the up card and the two pair cards): the other
+   hands take their hit cards at stopping times of their own cards, and a hand can be played
+   first by the same kind of bijection.
+3. So ``EV(split) = sum over S of P(S) * sum over hands (p, x) of v(p, x | C - S)``, where the
+   multisets ``S`` come from drawing second cards from ``C`` (a pair card drawn while fewer than
+   ``max_hands`` hands exist adds a hand waiting for a card; otherwise it is that hand's second
+   card), and ``v`` plays the hand by the fixed strategy with the shoe ``C - S`` for its hits and
+   the dealer drawing after them. In the peek game the dealer's hole card is, by the same
+   argument, the dealer's next card after the hand's hits; values are E[X; no dealer blackjack]
+   as in `UpCard` (the box adds ``-P(blackjack)``, `simulator.exact.analyze._Box.options`).
+
+Strategies (``strategy``):
+
+- ``"cdz"``: each post-split decision is the optimal *pre-split* decision for a hand of the same
+  cards, i.e. optimal for the shoe with the up card and the hand's cards removed, no memory of
+  the split (Eric Farmer's CDZ-, his ``BJStrategy(usePostSplit=false)``).
+- ``"cdz-pair"``: optimal for the shoe with the up card, the hand's cards and the other split
+  pair card removed.
+
+Two-card options follow the rules after a split (DAS, one card to split aces unless
+``hit_split_aces``); 12.1 (a) no draw on 21 and (d) forced draw on 11 or less hold as in
+`UpCard`. Only the peek game and ``dealer_blackjack_takes = "original"`` (same values) are
+exact here; the other no-hole-card payoffs are not handled (``ValueError``).
+"""
+
+from __future__ import annotations
+
+from simulator.exact.player import (
+    EV,
+    MODE_ORIGINAL,
+    UpCard,
+    add_card,
+    hand_of,
+    hand_total,
+)
+
+STRATEGIES = ("cdz", "cdz-pair")
+ZERO = (0,) * 10
+
+
+class _Decider:
+    """Post-split decisions as functions of a hand's own cards (and the up card)."""
+
+    def __init__(self, rules, up, strategy, pair_value):
+        if strategy not in STRATEGIES:
+            raise ValueError(f"strategy {strategy!r}: allowed {', '.join(STRATEGIES)}")
+        self.uc = UpCard(rules, up, None)  # optimal play for the decision compositions
+        self.extra = ZERO if strategy == "cdz" else hand_of(pair_value)
+        self._hs: dict = {}
+        self._two: dict = {}
+
+    def hits(self, h) -> bool:
+        """Hit (True) or stand on a live hand of total 12..20 (or soft)."""
+        d = self._hs.get(h)
+        if d is None:
+            uc = self.uc
+            d = bool(uc.hit(h, self.extra, False)[EV] > uc.stand(h, self.extra, 1.0, False)[EV])
+            self._hs[h] = d
+        return d
+
+    def two_card(self, h, aces) -> str:
+        """The option taken on a post-split two-card hand (stand / hit / double)."""
+        key = (h, aces)
+        d = self._two.get(key)
+        if d is None:
+            opts = self.uc.two_card_options(h, self.extra, True, aces)
+            d = max(opts, key=lambda k: opts[k][EV])
+            self._two[key] = d
+        return d
+
+
+class _OwnCardsUpCard(UpCard):
+    """`UpCard` whose hit/stand decisions are read from a `_Decider` (the hand's cards only)."""
+
+    def __init__(self, rules, up, decider):
+        super().__init__(rules, up, None)
+        self.decider = decider
+
+    def cont(self, h, extra, split):
+        key = (h, extra, split)
+        s = self._memo.get(key)
+        if s is not None:
+            return s
+        t, soft = hand_total(h)
+        if t == 21:  # 12.1 (a)
+            s = self.stand(h, extra, 1.0, split)
+        elif (t <= 11 and not soft) or self.decider.hits(h):  # 12.1 (d), or the decision
+            s = self.hit(h, extra, split)
+        else:
+            s = self.stand(h, extra, 1.0, split)
+        self._memo[key] = s
+        return s
+
+    def clear(self):
+        self._memo.clear()
+        self._opts.clear()
+        self._stand.clear()
+        self._dealer.clear()
+
+
+def second_card_sets(comp, p: int, hmax: int):
+    """Multisets of the second-card phase of a split, with their exact probabilities.
+
+    ``comp``: the shoe (10 counts) less the up card and the two pair cards; ``p``: the pair's
+    value; ``hmax``: the most hands (2 = no resplit). Cards are drawn one at a time while a hand
+    waits for its second card; a pair card drawn while fewer than ``hmax`` hands exist adds a
+    hand (both waiting), otherwise it is that hand's second card.
+
+    Returns {(hands, S): probability}, ``S`` the tuple of counts drawn (resplitting pair cards
+    included).
+    """
+    comp = [int(c) for c in comp]
+    n_all = sum(comp)
+    pi = p - 1
+    states = {(2, 2, ZERO): 1.0}
+    final: dict = {}
+    while states:
+        nxt: dict = {}
+        for (hands, pending, s), pr in states.items():
+            if pending == 0:
+                final[(hands, s)] = final.get((hands, s), 0.0) + pr
+                continue
+            left = n_all - sum(s)
+            for v in range(10):
+                c = comp[v] - s[v]
+                if c <= 0:
+                    continue
+                q = pr * c / left
+                ss = s[:v] + (s[v] + 1,) + s[v + 1:]
+                if v == pi and hands < hmax:
+                    key = (hands + 1, pending + 1, ss)
+                else:
+                    key = (hands, pending - 1, ss)
+                nxt[key] = nxt.get(key, 0.0) + q
+        states = nxt
+    return final
+
+
+def _check_rules(rules):
+    if rules.hole_card != "peek" and rules.dealer_blackjack_takes != "original":
+        raise ValueError("exact split values: only the peek game or dealer_blackjack_takes = "
+                         "'original' (the box loses exactly its initial wager to a blackjack)")
+
+
+def split_ev(rules, p: int, up: int, strategy: str = "cdz", resplit: bool = True,
+             _cache=None) -> float:
+    """Exact E[X; no dealer blackjack] of splitting a pair of value ``p`` against ``up``.
+
+    Both wagers (and doubles) per initial wager, the dealer's blackjack not counted (the box
+    adds ``-P(blackjack)`` as for every option, `simulator.exact.analyze._Box.options`): the
+    same quantity as ``UpCard.split(p, resplit)[EV]`` in the peek game. ``resplit=False``
+    splits to two hands only. See the module docstring for the method and ``strategy``.
+    """
+    _check_rules(rules)
+    decider = _Decider(rules, up, strategy, p)
+    valuer = _OwnCardsUpCard(rules, up, decider)
+    c0 = valuer.comp(hand_of(p, p))
+    hmax = rules.max_hands if resplit else 2
+    if p == 1 and not rules.resplit_aces:
+        hmax = 2
+    aces = p == 1
+    pi = p - 1
+    total = 0.0
+    for (hands, s), pr in second_card_sets(c0, p, hmax).items():
+        seconds = list(s)
+        seconds[pi] -= hands - 2  # the resplitting pair cards are not second cards
+        value = 0.0
+        for xi, m in enumerate(seconds):
+            if m == 0:
+                continue
+            h = add_card(hand_of(p), xi + 1)
+            extra = tuple(s[i] + (1 if i == pi else 0) - (1 if i == xi else 0)
+                          for i in range(10))  # removed at the root: {p, p} + S
+            choice = decider.two_card(h, aces)
+            opts = valuer.two_card_options(h, extra, True, aces)
+            value += m * opts[choice][EV]
+        total += pr * value
+        valuer.clear()  # no composition recurs across S
+    return total
+
+
+def exact_split_value(rules, pair_value: int, up: int, strategy: str = "cdz",
+                      resplit: bool = True) -> float:
+    """Exact value of splitting ``pair_value`` against ``up``, given no dealer blackjack.
+
+    Parameters
+    ----------
+    rules : Rules
+        Peek game (or ``dealer_blackjack_takes = "original"``); ``decks``, S17/H17,
+        ``double_on``, ``double_after_split``, ``max_hands``, ``resplit_aces``,
+        ``hit_split_aces`` are read.
+    pair_value, up : int
+        Card values 1 (ace) .. 10.
+    strategy : {"cdz", "cdz-pair"}
+        The post-split strategy (module docstring): ``"cdz"`` is Eric Farmer's CDZ-.
+    resplit : bool
+        Resplit to ``max_hands`` (True) or split to two hands only.
+
+    Returns
+    -------
+    float
+        Expected net return per initial wager of the split, conditioned on the dealer not
+        having blackjack (the quantity published split tables print).
+    """
+    uc = UpCard(rules, up, None)
+    pbj = uc.p_bj(uc.comp(hand_of(pair_value, pair_value)))
+    ev = split_ev(rules, pair_value, up, strategy, resplit)
+    return ev / (1.0 - pbj)
+
+
+def a1_split_value(rules, pair_value: int, up: int, resplit: bool = True) -> float:
+    """The current convention's value (A1, `UpCard.split`, optimal post-split play), given no
+    dealer blackjack: for comparison with `exact_split_value`."""
+    uc = UpCard(rules, up, None)
+    if uc.mode != MODE_ORIGINAL:
+        raise ValueError("a1_split_value: peek game or dealer_blackjack_takes = 'original' only")
+    pbj = uc.p_bj(uc.comp(hand_of(pair_value, pair_value)))
+    return uc.split(pair_value, resplit)[EV] / (1.0 - pbj)
+
+
+__all__ = ["STRATEGIES", "a1_split_value", "exact_split_value", "second_card_sets", "split_ev"]
