@@ -44,7 +44,6 @@ from __future__ import annotations
 
 from simulator.exact.player import (
     EV,
-    MODE_ORIGINAL,
     UpCard,
     add_card,
     hand_of,
@@ -107,6 +106,12 @@ class _OwnCardsUpCard(UpCard):
             s = self.stand(h, extra, 1.0, split)
         self._memo[key] = s
         return s
+
+    def split_hand(self, h, extra, aces=False):
+        """A post-split two-card hand played by the decider (for `UpCard.split`, the A1
+        convention with this fixed strategy: `a1_split_value(..., strategy=...)`)."""
+        opts = self.two_card_options(h, extra, True, aces)
+        return opts[self.decider.two_card(h, aces)]
 
     def clear(self):
         self._memo.clear()
@@ -225,14 +230,73 @@ def exact_split_value(rules, pair_value: int, up: int, strategy: str = "cdz",
     return ev / (1.0 - pbj)
 
 
-def a1_split_value(rules, pair_value: int, up: int, resplit: bool = True) -> float:
-    """The current convention's value (A1, `UpCard.split`, optimal post-split play), given no
-    dealer blackjack: for comparison with `exact_split_value`."""
+def a1_split_ev(rules, p: int, up: int, strategy: str | None = None,
+                resplit: bool = True) -> float:
+    """E[X; no dealer blackjack] of a split by the A1 convention (`UpCard.split`).
+
+    ``strategy=None``: optimal post-split play for the A1 compositions (what `analyze` uses);
+    ``"cdz"`` / ``"cdz-pair"``: the fixed post-split strategy of `split_ev`, so that
+    ``a1_split_ev(..., s) - split_ev(..., s)`` is the convention's error alone.
+    """
+    _check_rules(rules)
+    if strategy is None:
+        uc = UpCard(rules, up, None)
+    else:
+        uc = _OwnCardsUpCard(rules, up, _Decider(rules, up, strategy, p))
+    return float(uc.split(p, resplit)[EV])
+
+
+def a1_split_value(rules, pair_value: int, up: int, strategy: str | None = None,
+                   resplit: bool = True) -> float:
+    """`a1_split_ev` given no dealer blackjack (the quantity of `exact_split_value`)."""
     uc = UpCard(rules, up, None)
-    if uc.mode != MODE_ORIGINAL:
-        raise ValueError("a1_split_value: peek game or dealer_blackjack_takes = 'original' only")
     pbj = uc.p_bj(uc.comp(hand_of(pair_value, pair_value)))
-    return uc.split(pair_value, resplit)[EV] / (1.0 - pbj)
+    return a1_split_ev(rules, pair_value, up, strategy, resplit) / (1.0 - pbj)
 
 
-__all__ = ["STRATEGIES", "a1_split_value", "exact_split_value", "second_card_sets", "split_ev"]
+
+class _SplitValueUpCard(UpCard):
+    """Optimal play (policy None) with every split's EV replaced by ``value(rules, p, up,
+    strategy, resplit)``.
+
+    Only the ``EV`` entry of the split stats is replaced; the others (dealer-outcome breakdown,
+    ``EX2``) are the A1 ones of `UpCard.split`, so a game's SD is not improved by this class.
+    """
+
+    def __init__(self, rules, up, strategy, value):
+        super().__init__(rules, up, None)
+        self.split_strategy = strategy
+        self.split_value_fn = value
+        self.split_values: dict = {}
+
+    def split(self, p, resplit):
+        s = super().split(p, resplit).copy()
+        key = (p, resplit)
+        if key not in self.split_values:
+            self.split_values[key] = self.split_value_fn(self.rules, p, self.up,
+                                                         self.split_strategy, resplit)
+        s[EV] = self.split_values[key]
+        return s
+
+
+def evaluate_exact_splits(rules, strategy: str = "cdz", method: str = "exact"):
+    """`simulator.exact.analyze.evaluate` in optimal mode with fixed-strategy split values.
+
+    Composition-dependent optimal play of every first decision (as ``analyze(rules,
+    optimal=True)``), except that a split is valued under the post-split ``strategy`` by
+    `split_ev` (``method="exact"``) or by the A1 convention with that same strategy
+    (``method="a1"``, `a1_split_ev`): the difference of the two is A1's effect on the game.
+    Returns (result dict, {up: UpCard}); each UpCard's ``split_values`` holds the split EVs
+    computed (E[X; no dealer blackjack]). Only ``ev`` is affected; ``sd`` keeps the A1 split
+    variances.
+    """
+    from simulator.exact.analyze import evaluate
+
+    _check_rules(rules)
+    value = {"exact": split_ev, "a1": a1_split_ev}[method]
+    ups = {up: _SplitValueUpCard(rules, up, strategy, value) for up in range(1, 11)}
+    return evaluate(rules, None, ups)
+
+
+__all__ = ["STRATEGIES", "a1_split_ev", "a1_split_value", "evaluate_exact_splits",
+           "exact_split_value", "second_card_sets", "split_ev"]
