@@ -16,9 +16,8 @@ US = dict(hole_card="peek", dealer_blackjack_takes="original", double_on="any",
 # getValueSplit with BJStrategy(usePostSplit=false)) in github.com/0xRowdy/true-count,
 # docs/research/blackjack-coaching-validation.md ("Unresolved split differences", "Executed split
 # EV" column; its "Wizard split EV" column is Wizard of Odds Appendix 9 6ds17r4 / 6dh17r4, which
-# follows another convention, docs/exact.md). Farmer's values are printed to 9 decimals; the
-# brief that asked for this test quotes them to 6, and we hold them to half a unit of the 9th
-# (ours differ by at most 4.8e-10).
+# follows another convention, docs/exact.md). Farmer's values are printed to 9 decimals and are
+# held to half a unit of the 9th (ours differ by at most 4.8e-10).
 FARMER_CDZ_SPLIT_6D = {  # (h17, pair, up): split EV given no dealer blackjack
     (False, 8, 1): -0.364251552,
     (True, 8, 1): -0.514034734,
