@@ -76,7 +76,17 @@ WS_FAIL = 4  # 1: ran out of cards (stacked: incomplete round; simulation: no di
 WS_SHUFFLES = 5  # shuffles made (the chunk's first, cut-card, every-round, mid-round fallbacks)
 WS_BEFORE = 6  # cards of this round dealt before a mid-round reshuffle of the discards
 WS_NEED_FULL = 7  # 1: the next round must start with a full shuffle
-N_WS = 8
+WS_TRACED = 8  # cards written into ``trace`` so far
+WS_C1 = 9  # a pair dealt by ``_fast_rounds`` for ``_play_rounds`` to play on: first card
+WS_UV = 10  # ... the dealer's up card's value
+WS_C2 = 11  # ... second card
+N_WS = 12
+
+# What ``_fast_rounds`` stopped for.
+FR_DONE, FR_PAIR, FR_STOP, FR_GENERAL = 0, 1, 2, 3
+# At most the cards of a round of one hand: the deal, 21 hits of an ace (a hand hits at a hard
+# sum of 20 or less) and 16 of the dealer's (who draws at a hard sum of 16 or less), rounded up.
+MAX_ROUND_CARDS = 48
 
 # Per-hand fields ``hand[box, hand, field]`` (int64).
 HF_HARD = 0  # hard sum, aces as 1
@@ -250,6 +260,15 @@ def _pick(stacked, pos, end, s0, s1, s2, s3):
         return pos, s0, s1, s2, s3
     k, s0, s1, s2, s3 = _bounded(end - pos, s0, s1, s2, s3)
     return pos + k, s0, s1, s2, s3
+
+
+@njit(inline="always")
+def _pick_masked(mask, pos, end, s0, s1, s2, s3):
+    """``_pick`` without a branch: position ``pos + (k & mask)``, ``k`` uniform in
+    ``0..end-pos-1``; mask all ones for a lazy Fisher-Yates step, 0 to deal in order (the draw is
+    then discarded). Returns ``(k, s0, s1, s2, s3)``."""
+    k, s0, s1, s2, s3 = _bounded(end - pos, s0, s1, s2, s3)
+    return pos + np.int64(np.uint64(k) & mask), s0, s1, s2, s3
 
 
 @njit
@@ -502,6 +521,384 @@ def _trace_round(trace, traced, shoe, ws, drawn):
 
 
 @njit
+def _fast_rounds(
+    p, hx_t, d_stands, d_outcome, pair_plays_fast, flags_t, shoe, ws, rng, r, n_rounds, cut, out,
+    tally, trace, f_dealer, full,
+):
+    """The fast path: rounds for one box in the no-hole game without early surrender, from round
+    ``r`` on, in a loop of their own (few live values, so they stay in registers).
+
+    It plays every round whose first two cards are not a pair, or a pair its strategy does not
+    split (10-10 above all; a declined split, 11.5, matters only to later pairs of the box, and
+    this path has none): the hand and the dealer in locals, sums in locals added into ``tally``
+    on return (simulation) or each round's record in ``out`` (stacked). It returns ``(r,
+    FR_*)``: ``FR_DONE`` at ``n_rounds``, ``FR_STOP`` when play stops (stacked: the cut; out of
+    cards), ``FR_PAIR`` when a pair to split (or 7-7 under Super Sevens) has been dealt: its
+    cards are in ``ws[WS_C1]``, ``ws[WS_UV]``, ``ws[WS_C2]`` and ``_play_rounds`` plays the
+    round on. Shoe position, end and random state come in and go out through ``ws`` and
+    ``rng``; ``f_dealer`` is scratch (8 counts).
+
+    Compiled in four versions, chosen by the types of two arguments (numba prunes ``if x is None``
+    branches on an argument's type): ``out`` is None in simulation mode, the record array in
+    stacked mode; ``full`` is None for the lean version (no insurance or even money taken, no
+    surrender, the dealer does not draw to dead hands, no trace), an int for the full one. So no
+    version carries code it cannot run: each branch that remains is one the game needs.
+    """
+    ss_on = p[L.P_SS] != 0
+    late = p[L.P_SURRENDER] == L.SURRENDER_LATE
+    draw_no_live = p[L.P_DRAW_NO_LIVE] != 0
+    dbj_rule = p[L.P_DBJ]
+    bj_win = p[L.P_BJ_WIN]
+    ins_win = p[L.P_INS_WIN]
+    every_round = p[L.P_SHUFFLE] == L.SHUFFLE_EVERY_ROUND
+    n_cards = shoe.size - SLACK
+    unit = L.UNIT
+    stake = L.INSURANCE_STAKE
+    tracing = trace.size > 0
+    traced = ws[WS_TRACED]
+    ss_pay_a = p[L.P_SS_PAY_A]
+    f_rounds = 0
+    f_cards = 0
+    f_main = 0
+    f_main_sq = 0
+    f_doubles = 0
+    f_ss_a = 0
+    f_busts = 0
+    f_bj = 0
+    for i in range(8):
+        f_dealer[i] = 0
+    pos = ws[WS_POS]
+    end = ws[WS_END]
+    s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
+    result = FR_DONE
+    need_full = ws[WS_NEED_FULL]
+    rstart = pos  # the round's first card
+    # Lazy Fisher-Yates steps ``pos + (draw & mask)``: stacked mode deals in order (mask 0).
+    if out is None:
+        mask = ~np.uint64(0)
+        fy_end = end
+    else:
+        mask = np.uint64(0)
+        fy_end = shoe.size
+    f_ins_offered = 0
+    f_em_offered = 0
+    while r < n_rounds:
+        if out is not None:
+            if pos >= cut:
+                result = FR_STOP
+                break
+        else:
+            if need_full != 0 or every_round or pos >= cut:
+                # 7.1: the cut card came out as the first card of this round or in the last one.
+                pos = 0
+                end = n_cards
+                fy_end = end
+                ws[WS_SHUFFLES] += 1
+                need_full = 0
+            if end - pos < MAX_ROUND_CARDS:
+                result = FR_GENERAL  # too few cards left to play the round with no refill check
+                break
+        rstart = pos
+        c1 = 0
+        c2 = 0
+        uv = 0
+        # The deal: no refill check (enough cards are left, see above).
+        k, s0, s1, s2, s3 = _pick_masked(mask, pos, fy_end, s0, s1, s2, s3)
+        uk = np.uint64(k)
+        upos = np.uint64(pos)
+        code = shoe[uk]
+        shoe[uk] = shoe[upos]
+        shoe[upos] = code
+        pos += 1
+        c1 = np.int64(code)
+        k, s0, s1, s2, s3 = _pick_masked(mask, pos, fy_end, s0, s1, s2, s3)
+        uk = np.uint64(k)
+        upos = np.uint64(pos)
+        code = shoe[uk]
+        shoe[uk] = shoe[upos]
+        shoe[upos] = code
+        pos += 1
+        uv = _value(np.int64(code))
+        k, s0, s1, s2, s3 = _pick_masked(mask, pos, fy_end, s0, s1, s2, s3)
+        uk = np.uint64(k)
+        upos = np.uint64(pos)
+        code = shoe[uk]
+        shoe[uk] = shoe[upos]
+        shoe[upos] = code
+        pos += 1
+        c2 = np.int64(code)
+        v1 = _value(c1)
+        v2 = _value(c2)
+        up = 9 if uv == 1 else uv - 2
+        fast_round = v1 != v2 or pair_plays_fast[np.uint64((v1 - 1) * L.N_UP + up)] != 0
+        if not fast_round:
+            if out is not None and pos > end:
+                ws[WS_FAIL] = 1  # the deal ran past the stacked cards
+            ws[WS_C1] = c1
+            ws[WS_UV] = uv
+            ws[WS_C2] = c2
+            result = FR_PAIR
+            break
+        ten_or_ace = uv == 1 or uv == 10
+        # Super Sevens (14): 7-7 is a pair, so only (f), (a) or no bet here.
+        line = -1
+        if ss_on:
+            line = SS_A if (c1 >> 2) == L.SEVEN_RANK else SS_F
+        hard = v1 + v2
+        ace = 1 if (v1 == 1 or v2 == 1) else 0
+        bj = 1 if (hard == 11 and ace != 0) else 0
+        em = 0
+        ins = 0
+        em_offered = 0
+        ins_offered = 0
+        wager = unit
+        net = 0
+        doubled = 0
+        if bj != 0:
+            status = HS_BJ
+            if uv == 1:
+                em_offered = 1
+                if full is not None and flags_t[0, 1] != 0:
+                    em = 1  # 8.3: settled at once
+                    status = HS_DONE
+                    net = unit
+            if status == HS_BJ and not ten_or_ace:
+                status = HS_DONE  # 8.2: paid at once against 2-9
+                net = bj_win
+        else:
+            status = HS_PLAY
+            if uv == 1:
+                ins_offered = 1
+                if full is not None and flags_t[0, 0] != 0:
+                    ins = 1
+            # One cell by (ace, hard sum): 21 stands (12.1 (a)), over 21 busts (12.2). The
+            # first decision may double or surrender; after a hit only hit, stand or bust.
+            variant = 2
+            if full is not None and late:
+                variant = 3
+            i = ((ace * HARD_MAX + hard) * L.N_UP + up) * N_VARIANTS + variant
+            act = np.int64(hx_t[np.uint64(i)])
+            if act == A_HIT:
+                while True:
+                    k, s0, s1, s2, s3 = _pick_masked(mask, pos, fy_end, s0, s1, s2, s3)
+                    uk = np.uint64(k)
+                    upos = np.uint64(pos)
+                    code = shoe[uk]
+                    shoe[uk] = shoe[upos]
+                    shoe[upos] = code
+                    pos += 1
+                    v = _value(np.int64(code))
+                    hard += v
+                    ace |= np.int64(v == 1)
+                    i = ((ace * HARD_MAX + hard) * L.N_UP + up) * N_VARIANTS
+                    act = np.int64(hx_t[np.uint64(i)])
+                    if act != A_HIT:
+                        break
+            elif act == A_DOUBLE:
+                wager *= 2  # 12.1 (b): the wager doubles, exactly one card
+                doubled = 1
+                k, s0, s1, s2, s3 = _pick_masked(mask, pos, fy_end, s0, s1, s2, s3)
+                uk = np.uint64(k)
+                upos = np.uint64(pos)
+                code = shoe[uk]
+                shoe[uk] = shoe[upos]
+                shoe[upos] = code
+                pos += 1
+                v = _value(np.int64(code))
+                hard += v
+                ace |= np.int64(v == 1)
+                act = A_BUST if _total(hard, ace) > 21 else A_STAND
+            if act == A_STAND:
+                status = HS_STOOD
+            elif full is None or act == A_BUST:
+                status = HS_BUST
+                net = -wager
+            else:
+                status = HS_SURR  # late surrender
+                net = -stake
+        # 7. Dealer (12.3, 12.4).
+        need_second = status == HS_STOOD or status == HS_BJ
+        if ten_or_ace and status == HS_BUST and dbj_rule == L.DBJ_ORIGINAL:
+            need_second = True
+        need_more = status == HS_STOOD
+        if full is not None:
+            if draw_no_live or ins != 0 or (ten_or_ace and status == HS_SURR):
+                need_second = True
+            if draw_no_live:
+                need_more = True
+        d_hard = uv
+        d_ace = np.int64(uv == 1)
+        d_n = 1
+        dealer_bj = False
+        if need_second:
+            k, s0, s1, s2, s3 = _pick_masked(mask, pos, fy_end, s0, s1, s2, s3)
+            uk = np.uint64(k)
+            upos = np.uint64(pos)
+            code = shoe[uk]
+            shoe[uk] = shoe[upos]
+            shoe[upos] = code
+            pos += 1
+            v = _value(np.int64(code))
+            d_hard += v
+            d_ace |= np.int64(v == 1)
+            d_n = 2
+            dealer_bj = d_hard == 11 and d_ace != 0
+            if need_more and not dealer_bj:
+                # 12.3: one read of the dealer's stand table per card (h17 folded in).
+                while d_stands[np.uint64(d_ace * HARD_MAX + d_hard)] == 0:
+                    k, s0, s1, s2, s3 = _pick_masked(mask, pos, fy_end, s0, s1, s2, s3)
+                    uk = np.uint64(k)
+                    upos = np.uint64(pos)
+                    code = shoe[uk]
+                    shoe[uk] = shoe[upos]
+                    shoe[upos] = code
+                    pos += 1
+                    v = _value(np.int64(code))
+                    d_hard += v
+                    d_ace |= np.int64(v == 1)
+                    d_n += 1
+        d_total = _total(d_hard, d_ace)
+        ins_net = 0
+        if full is not None and ins != 0:
+            ins_net = ins_win if dealer_bj else -stake  # 9
+        # 8. Settle (4.1, 8.2).
+        if dealer_bj:
+            if em != 0:
+                pass
+            elif status == HS_BJ:
+                status = HS_DONE  # stands off
+            elif status == HS_SURR:
+                net = -unit
+            elif dbj_rule == L.DBJ_ALL:
+                if status == HS_STOOD:
+                    net = -wager
+            elif dbj_rule == L.DBJ_ORIGINAL_AND_BUSTED:
+                if status == HS_STOOD:
+                    net = -unit
+            else:
+                net = -unit
+        elif status == HS_BJ:
+            net = bj_win
+        elif status == HS_STOOD:
+            # Written without branches (the outcome is a coin toss to the branch predictor).
+            t = _total(hard, ace)
+            sign = np.int64(t > d_total) - np.int64(t < d_total)
+            if d_total > 21:
+                sign = 1
+            net = sign * wager
+        drawn = pos - rstart
+        if out is not None and pos > end:
+            ws[WS_FAIL] = 1  # the round ran past the stacked cards (into the slack of tens)
+            result = FR_STOP
+            break
+        win_loss_push = np.int64(net < 0) + 2 * np.int64(net == 0)
+        if out is not None:
+            ss = 0 if line < 0 else (-1 if line == SS_F else ss_pay_a)
+            out[r, L.R_CARDS] = drawn
+            out[r, L.R_DEALER_CARDS] = d_n
+            out[r, L.R_DEALER_TOTAL] = d_total
+            out[r, L.R_DEALER_BJ] = 1 if dealer_bj else 0
+            o = L.R_FIXED
+            out[r, o + L.B_MAIN] = net
+            out[r, o + L.B_INS] = ins_net
+            out[r, o + L.B_SS] = ss
+            out[r, o + L.B_SS_LINE] = line
+            out[r, o + L.B_HANDS] = 1
+            out[r, o + L.B_DOUBLES] = doubled
+            out[r, o + L.B_BUSTS] = 1 if status == HS_BUST else 0
+            out[r, o + L.B_BJ] = bj
+            out[r, o + L.B_EVEN_MONEY] = em
+            out[r, o + L.B_INS_TAKEN] = ins
+            out[r, o + L.B_SURRENDERS] = 1 if status == HS_SURR else 0
+            out[r, o + L.B_WINS] = 1 if win_loss_push == 0 else 0
+            out[r, o + L.B_LOSSES] = 1 if win_loss_push == 1 else 0
+            out[r, o + L.B_PUSHES] = 1 if win_loss_push == 2 else 0
+        else:
+            # Sums in locals, added into the tally when the loop ends; counts that are
+            # rarely non-zero go straight in. Insurance is only taken against an ace, so the
+            # round's total differs from its main net only in the branch below; the wager is
+            # one unit, two when doubled: both are added at the end from these sums.
+            f_rounds += 1
+            f_cards += drawn
+            f_main += net
+            f_main_sq += net * net
+            f_doubles += doubled
+            f_ss_a += np.int64(line == SS_A)
+            f_busts += np.int64(status == HS_BUST)
+            f_bj += bj
+            f_ins_offered += ins_offered
+            f_em_offered += em_offered
+            # Wins, losses, pushes are consecutive in the tally.
+            tally[np.uint64(L.T_WINS + win_loss_push)] += 1
+            # Dealer outcome 0 blackjack, 1 bust, 2..6 for 17..21, 7 none of these.
+            di = 0 if dealer_bj else np.int64(d_outcome[np.uint64(d_total)])
+            f_dealer[np.uint64(di)] += 1
+            if full is not None and (ins != 0 or em != 0 or status == HS_SURR):
+                tally[L.T_INS_TAKEN] += ins
+                tally[L.T_INS_SUM] += ins_net
+                tally[L.T_RINS_SUM] += ins_net
+                tally[L.T_RINS_SQ] += ins_net * ins_net
+                tot = net + ins_net
+                tally[L.T_TOTAL_SUM] += ins_net
+                tally[L.T_RTOTAL_SUM] += ins_net
+                tally[L.T_TOTAL_SQ] += tot * tot - net * net
+                tally[L.T_RTOTAL_SQ] += tot * tot - net * net
+                if ins_net > 0:
+                    tally[L.T_INS_WON] += 1
+                tally[L.T_EM_TAKEN] += em
+                tally[L.T_SURRENDERS] += 1 if status == HS_SURR else 0
+            if full is not None and tracing:
+                ws[WS_ROUND_START] = rstart
+                ws[WS_NEED_FULL] = need_full
+                traced = _trace_round(trace, traced, shoe, ws, drawn)
+        r += 1
+    if out is None and f_rounds > 0:
+        # The fast path's sums: one box, so a round's sums are its box's.
+        for i in (L.T_ROUNDS, L.T_BOX_ROUNDS, L.T_HANDS):
+            tally[i] += f_rounds
+        tally[L.T_CARDS_DEALT] += f_cards
+        tally[L.T_MAIN_SUM] += f_main
+        tally[L.T_RMAIN_SUM] += f_main
+        tally[L.T_MAIN_SQ] += f_main_sq
+        tally[L.T_RMAIN_SQ] += f_main_sq
+        tally[L.T_TOTAL_SUM] += f_main
+        tally[L.T_RTOTAL_SUM] += f_main
+        tally[L.T_TOTAL_SQ] += f_main_sq
+        tally[L.T_RTOTAL_SQ] += f_main_sq
+        tally[L.T_MAIN_WAGERED] += (f_rounds + f_doubles) * unit
+        tally[L.T_DOUBLES] += f_doubles
+        tally[L.T_BUSTS] += f_busts
+        tally[L.T_PLAYER_BJ] += f_bj
+        tally[L.T_INS_OFFERED] += f_ins_offered
+        tally[L.T_EM_OFFERED] += f_em_offered
+        tally[L.T_DEALER_BJ] += f_dealer[0]
+        tally[L.T_DEALER_BUST] += f_dealer[1]
+        for i in range(5):
+            tally[L.T_DEALER_17 + i] += f_dealer[2 + i]
+        if ss_on:
+            f_ss_f = f_rounds - f_ss_a  # (f) loses the stake
+            ss_sum = f_ss_a * ss_pay_a - f_ss_f
+            ss_sq = f_ss_a * ss_pay_a * ss_pay_a + f_ss_f
+            tally[L.T_SS_BETS] += f_rounds
+            tally[L.T_SS_A] += f_ss_a
+            tally[L.T_SS_F] += f_ss_f
+            tally[L.T_SS_SUM] += ss_sum
+            tally[L.T_SS_RSUM] += ss_sum
+            tally[L.T_SS_SQ] += ss_sq
+            tally[L.T_SS_RSQ] += ss_sq
+    ws[WS_POS] = pos
+    ws[WS_END] = end
+    ws[WS_TRACED] = traced
+    ws[WS_ROUND_START] = rstart
+    ws[WS_NEED_FULL] = need_full
+    ws[WS_BEFORE] = 0
+    rng[0] = s0
+    rng[1] = s1
+    rng[2] = s2
+    rng[3] = s3
+    return r, result
+
+@njit
 def _play_rounds(
     p,
     act_t,
@@ -559,17 +956,12 @@ def _play_rounds(
     stake = L.INSURANCE_STAKE
     tracing = trace.size > 0
     traced = 0
-    ss_pay_a = p[L.P_SS_PAY_A]
-    # The fast path's running sums (simulation mode), added into the tally at the end.
-    f_rounds = 0
-    f_cards = 0
-    f_main = 0
-    f_main_sq = 0
-    f_doubles = 0
-    f_ss_a = 0
-    f_busts = 0
-    f_bj = 0
-    f_dealer = np.zeros(8, np.int64)
+    f_dealer = np.zeros(8, np.int64)  # scratch of _fast_rounds
+    # The lean version of the fast path (see ``_fast_rounds``) serves this game.
+    lean = (
+        flags_t[0, 0] == 0 and flags_t[0, 1] == 0 and not late and not draw_no_live
+        and trace.size == 0
+    )  # fmt: skip
 
     # The dealer stands (12.3) on (ace, hard sum): 17 or more, soft 17 too unless h17; busts too.
     d_stands = np.zeros(2 * HARD_MAX, np.int8)
@@ -604,116 +996,310 @@ def _play_rounds(
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
     r = 0
     while r < n_rounds:
-        if stacked:
-            if pos >= cut:
-                break
-        elif ws[WS_NEED_FULL] != 0 or every_round or pos >= cut:
-            # 7.1: the cut card came out as the first card of this round or during the last one.
-            pos = 0
-            end = n_cards
-            ws[WS_SHUFFLES] += 1
-            ws[WS_NEED_FULL] = 0
-        ws[WS_ROUND_START] = pos
-        ws[WS_BEFORE] = 0
-
-        # Fast path (one box, no hole card, no early surrender, the first two cards not a pair):
-        # the same round as below, written for a single hand that cannot split, in locals. It
-        # leaves the round's outcome in the same arrays the general path does. A pair (or 7-7)
-        # goes on in the general path with the cards already dealt.
-        fast_round = False
         dealt = False
         c1 = 0
         c2 = 0
         uv = 0
+        v1 = 0
+        v2 = 0
         if fast:
-            if end - pos >= 3:
-                # The common case: three cards left, the deal written out with no refill checks.
-                k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
-                uk = np.uint64(k)
-                upos = np.uint64(pos)
-                code = shoe[uk]
-                shoe[uk] = shoe[upos]
-                shoe[upos] = code
-                pos += 1
-                c1 = np.int64(code)
-                k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
-                uk = np.uint64(k)
-                upos = np.uint64(pos)
-                code = shoe[uk]
-                shoe[uk] = shoe[upos]
-                shoe[upos] = code
-                pos += 1
-                uv = _value(np.int64(code))
-                k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
-                uk = np.uint64(k)
-                upos = np.uint64(pos)
-                code = shoe[uk]
-                shoe[uk] = shoe[upos]
-                shoe[upos] = code
-                pos += 1
-                c2 = np.int64(code)
+            # Fast rounds (``_fast_rounds``) until a round needs this path (a pair to split, dealt
+            # already) or play ends.
+            ws[WS_POS] = pos
+            ws[WS_END] = end
+            ws[WS_TRACED] = traced
+            rng[0] = s0
+            rng[1] = s1
+            rng[2] = s2
+            rng[3] = s3
+            # One of four compiled versions (see ``_fast_rounds``): simulation or stacked, lean
+            # or full.
+            if stacked:
+                if lean:
+                    r, res = _fast_rounds(
+                        p, hx_t, d_stands, d_outcome, pair_plays_fast, flags_t, shoe, ws, rng, r,
+                        n_rounds, cut, out, tally, trace, f_dealer, None,
+                    )  # fmt: skip
+                else:
+                    r, res = _fast_rounds(
+                        p, hx_t, d_stands, d_outcome, pair_plays_fast, flags_t, shoe, ws, rng, r,
+                        n_rounds, cut, out, tally, trace, f_dealer, 1,
+                    )  # fmt: skip
+            elif lean:
+                r, res = _fast_rounds(
+                    p, hx_t, d_stands, d_outcome, pair_plays_fast, flags_t, shoe, ws, rng, r,
+                    n_rounds, cut, None, tally, trace, f_dealer, None,
+                )  # fmt: skip
             else:
-                for i in range(3):
-                    if pos >= end:
-                        pos, end = _refill(ws, pos, n_cards)
-                    k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
-                    uk = np.uint64(k)
-                    upos = np.uint64(pos)
-                    code = shoe[uk]
-                    shoe[uk] = shoe[upos]
-                    shoe[upos] = code
-                    pos += 1
-                    if i == 0:
-                        c1 = np.int64(code)
-                    elif i == 1:
-                        uv = _value(np.int64(code))
-                    else:
-                        c2 = np.int64(code)
-            dealt = True
-            v1 = _value(c1)
-            v2 = _value(c2)
-            up = 9 if uv == 1 else uv - 2
-            fast_round = v1 != v2 or pair_plays_fast[np.uint64((v1 - 1) * L.N_UP + up)] != 0
-        if fast_round:
-            ten_or_ace = uv == 1 or uv == 10
-            # Super Sevens (14): 7-7 is a pair, so only (f), (a) or no bet here.
-            line = -1
-            if ss_on:
-                line = SS_A if (c1 >> 2) == L.SEVEN_RANK else SS_F
-            hard = v1 + v2
-            ace = 1 if (v1 == 1 or v2 == 1) else 0
-            bj = 1 if (hard == 11 and ace != 0) else 0
-            em = 0
-            ins = 0
-            em_offered = 0
-            ins_offered = 0
-            wager = unit
-            net = 0
-            doubled = 0
-            if bj != 0:
-                status = HS_BJ
-                if uv == 1:
-                    em_offered = 1
-                    if flags_t[0, 1] != 0:
-                        em = 1  # 8.3: settled at once
-                        status = HS_DONE
-                        net = unit
-                if status == HS_BJ and not ten_or_ace:
-                    status = HS_DONE  # 8.2: paid at once against 2-9
-                    net = bj_win
+                r, res = _fast_rounds(
+                    p, hx_t, d_stands, d_outcome, pair_plays_fast, flags_t, shoe, ws, rng, r,
+                    n_rounds, cut, None, tally, trace, f_dealer, 1,
+                )  # fmt: skip
+            pos = ws[WS_POS]
+            end = ws[WS_END]
+            traced = ws[WS_TRACED]
+            s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
+            if res == FR_PAIR:
+                dealt = True
+                c1 = ws[WS_C1]
+                c2 = ws[WS_C2]
+                uv = ws[WS_UV]
+                v1 = _value(c1)
+                v2 = _value(c2)
+            elif res != FR_GENERAL:
+                break
+        else:
+            if stacked:
+                if pos >= cut:
+                    break
+            elif ws[WS_NEED_FULL] != 0 or every_round or pos >= cut:
+                # 7.1: the cut card came out as the first card of this round or during the last one.
+                pos = 0
+                end = n_cards
+                ws[WS_SHUFFLES] += 1
+                ws[WS_NEED_FULL] = 0
+            ws[WS_ROUND_START] = pos
+            ws[WS_BEFORE] = 0
+
+        for b in range(nb):
+            for f in range(N_BF):
+                bx[b, f] = 0
+            for f in range(N_HF):
+                hand[b, 0, f] = 0
+            bx[b, BF_NH] = 1
+            hand[b, 0, HF_WAGER] = unit
+
+        # 1. Deal: a card to each box, the dealer's up card, a second card to each box; in the
+        # peek game the hole card.
+        d_hard = 0
+        d_ace = 0
+        if dealt:
+            # The fast path dealt a pair to its one box: carry on from those cards.
+            bx[0, BF_C1] = c1
+            bx[0, BF_C2] = c2
+            hand[0, 0, HF_HARD] = v1 + v2
+            hand[0, 0, HF_ACE] = 1 if v1 == 1 else 0
+            hand[0, 0, HF_V1] = v1
+            hand[0, 0, HF_V2] = v2
+            hand[0, 0, HF_N] = 2
+            d_hard = uv
+            d_ace = 1 if uv == 1 else 0
+        for i in range(0 if dealt else n_deal):
+            if pos >= end:
+                pos, end = _refill(ws, pos, n_cards)
+            k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
+            uk = np.uint64(k)
+            upos = np.uint64(pos)
+            code = shoe[uk]
+            shoe[uk] = shoe[upos]
+            shoe[upos] = code
+            pos += 1
+            c = np.int64(code)
+            v = _value(c)
+            if i < nb or (nb < i <= 2 * nb):
+                b = i if i < nb else i - nb - 1
+                hand[b, 0, HF_HARD] += v
+                if v == 1:
+                    hand[b, 0, HF_ACE] = 1
+                if i < nb:
+                    bx[b, BF_C1] = c
+                    hand[b, 0, HF_V1] = v
+                    hand[b, 0, HF_N] = 1
+                else:
+                    bx[b, BF_C2] = c
+                    hand[b, 0, HF_V2] = v
+                    hand[b, 0, HF_N] = 2
             else:
-                status = HS_PLAY
+                d_hard += v
+                if v == 1:
+                    d_ace = 1
+                if i == nb:
+                    uv = v
+        d_n = 2 if peek else 1
+        up = 9 if uv == 1 else uv - 2
+        ten_or_ace = uv == 1 or uv == 10
+
+        for b in range(nb):
+            # Super Sevens line from the first two cards (14); 7-7 waits for a split or card 3.
+            if not ss_on:
+                bx[b, BF_SS] = -1
+            elif (bx[b, BF_C1] >> 2) != L.SEVEN_RANK:
+                bx[b, BF_SS] = SS_F
+            elif (bx[b, BF_C2] >> 2) != L.SEVEN_RANK:
+                bx[b, BF_SS] = SS_A
+            else:
+                bx[b, BF_SS] = SS_PENDING
+            # 2. Blackjack, even money (8.3), insurance (9).
+            if hand[b, 0, HF_HARD] == 11 and hand[b, 0, HF_ACE] != 0:
+                bx[b, BF_BJ] = 1
+                hand[b, 0, HF_STATUS] = HS_BJ
                 if uv == 1:
-                    ins_offered = 1
-                    if flags_t[0, 0] != 0:
-                        ins = 1
-                # One cell by (ace, hard sum): 21 stands (12.1 (a)), over 21 busts (12.2). The
-                # first decision may double or surrender; after a hit only hit, stand or bust.
-                variant = 2 + (1 if late else 0)
-                i = ((ace * HARD_MAX + hard) * L.N_UP + up) * N_VARIANTS + variant
-                act = np.int64(hx_t[np.uint64(i)])
-                if act == A_HIT:
-                    while True:
+                    bx[b, BF_EM_OFFERED] = 1
+                    if flags_t[b, 1] != 0:
+                        bx[b, BF_EM] = 1
+                        hand[b, 0, HF_STATUS] = HS_DONE
+                        hand[b, 0, HF_NET] = unit
+            elif uv == 1:
+                bx[b, BF_INS_OFFERED] = 1
+                if flags_t[b, 0] != 0:
+                    bx[b, BF_INS] = 1
+
+        # 3. Early surrender (before any peek), on the first two cards, not a blackjack.
+        if early:
+            for b in range(nb):
+                if bx[b, BF_BJ] == 0:
+                    act, _ = _decide_hand(
+                        act_t, hard_t, pairs_t, sevens_t, b, 0, up, hand, bx, True, rules4
+                    )
+                    if act == A_SURRENDER:
+                        bx[b, BF_EARLY] = 1
+                        hand[b, 0, HF_STATUS] = HS_SURR
+                        hand[b, 0, HF_NET] = -stake
+
+        # 4. Peek.
+        ended = False
+        dealer_bj = False
+        if peek and ten_or_ace:
+            if d_hard == 11 and d_ace != 0:
+                dealer_bj = True
+                ended = True
+                for b in range(nb):
+                    if bx[b, BF_INS] != 0:
+                        bx[b, BF_INS_NET] = ins_win
+                    st = hand[b, 0, HF_STATUS]
+                    if st == HS_BJ:
+                        hand[b, 0, HF_STATUS] = HS_DONE  # stands off
+                    elif st == HS_PLAY:
+                        hand[b, 0, HF_STATUS] = HS_DONE
+                        hand[b, 0, HF_NET] = -unit
+            else:
+                for b in range(nb):
+                    if bx[b, BF_INS] != 0:
+                        bx[b, BF_INS_NET] = -stake
+
+        if not ended:
+            # 5. Player blackjacks paid at once unless they wait for the second card (8.2).
+            if peek or not ten_or_ace:
+                for b in range(nb):
+                    if hand[b, 0, HF_STATUS] == HS_BJ:
+                        hand[b, 0, HF_STATUS] = HS_DONE
+                        hand[b, 0, HF_NET] = bj_win
+
+            # 6. Boxes play, each in turn, each hand in turn, each hand to its end. Each pass of
+            # the inner loop decides an action, and every action that takes a card (a split
+            # hand's second card, hit, double, split) takes it at the one place below.
+            for b in range(nb):
+                h = 0
+                while h < bx[b, BF_NH]:
+                    while hand[b, h, HF_STATUS] == HS_PLAY:
+                        n = hand[b, h, HF_N]
+                        if n == 1:
+                            act = (
+                                A_HIT  # a split hand's second card, dealt as it comes into play
+                            )
+                        else:
+                            hard = hand[b, h, HF_HARD]
+                            total = _total(hard, hand[b, h, HF_ACE])
+                            if total > 21:
+                                hand[b, h, HF_STATUS] = HS_BUST  # 12.2: lost at once
+                                hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
+                                break
+                            if total == 21:
+                                # 12.1 (a); two-card 21 after a split is 21 (11 (c)).
+                                hand[b, h, HF_STATUS] = HS_STOOD
+                                break
+                            nh = bx[b, BF_NH]
+                            two = n == 2
+                            if hand[b, h, HF_SPLIT_ACE] != 0 and hsa == 0:
+                                # 11 (b), 12.1 (c): one card to a split ace; another ace may be
+                                # resplit per the pair table when the rules allow it.
+                                act = A_STAND
+                                if (
+                                    two
+                                    and hand[b, h, HF_V2] == 1
+                                    and rsa != 0
+                                    and nh < max_hands
+                                    and bx[b, BF_DECLINED] == 0
+                                ):
+                                    cell = pairs_t[b, 0, up]
+                                    if cell == L.N or (cell == L.PD and das == 0):
+                                        bx[b, BF_DECLINED] = 1
+                                    else:
+                                        act = A_SPLIT
+                            elif two and (
+                                bx[b, BF_SS] == SS_PENDING
+                                or hand[b, h, HF_V1] == hand[b, h, HF_V2]
+                            ):
+                                # A pair, or 7-7 under a Super Sevens bet: the full decision.
+                                can_surrender = late and nh == 1
+                                # Cells read here: an array passed to a function
+                                # would cost reference counting on every call.
+                                total = _total(hard, hand[b, h, HF_ACE])
+                                soft = 1 if total != hard else 0
+                                split_ace = hand[b, h, HF_SPLIT_ACE]
+                                elig = (split_ace == 0 or hsa != 0) and (nh == 1 or das != 0)
+                                variant = (2 if elig else 0) + (1 if can_surrender else 0)
+                                i = (
+                                    b * ACT_BOX
+                                    + ((soft * L.N_TOTALS + total) * L.N_UP + up) * N_VARIANTS
+                                    + variant
+                                )
+                                v1 = hand[b, h, HF_V1]
+                                hand6 = (
+                                    hard,
+                                    hand[b, h, HF_ACE],
+                                    n,
+                                    split_ace,
+                                    v1,
+                                    hand[b, h, HF_V2],
+                                )
+                                cells = (
+                                    nh,
+                                    bx[b, BF_DECLINED],
+                                    bx[b, BF_ACES_SPLIT],
+                                    bx[b, BF_SS] == SS_PENDING,
+                                    np.int64(sevens_t[b, up]),
+                                    np.int64(pairs_t[b, max(v1, 1) - 1, up]),
+                                    np.int64(hard_t[b, total, up]),
+                                    np.int64(act_t[i]),
+                                )
+                                act, declined = _decide(hand6, cells, can_surrender, rules4)
+                                if declined != 0:
+                                    bx[b, BF_DECLINED] = 1
+                            else:
+                                # Hard or soft table: one cell of the resolved table.
+                                variant = 0
+                                if two:
+                                    if (hand[b, h, HF_SPLIT_ACE] == 0 or hsa != 0) and (
+                                        nh == 1 or das != 0
+                                    ):
+                                        variant = 2
+                                    if late and nh == 1:
+                                        variant += 1
+                                soft = 1 if total != hard else 0
+                                i = (
+                                    b * ACT_BOX
+                                    + ((soft * L.N_TOTALS + total) * L.N_UP + up) * N_VARIANTS
+                                    + variant
+                                )
+                                act = np.int64(act_t[i])
+                            if act == A_STAND:
+                                hand[b, h, HF_STATUS] = HS_STOOD
+                                break
+                            if act == A_SURRENDER:
+                                # Late surrender: half the wager; the no-hole game may take the
+                                # rest (step 8).
+                                hand[b, h, HF_STATUS] = HS_SURR
+                                hand[b, h, HF_NET] = -stake
+                                bx[b, BF_LATE] = 1
+                                break
+                            if act == A_SPLIT:
+                                _split_hands(hand, bx, b, h)  # the current hand's card follows
+                            elif act == A_DOUBLE:
+                                # 12.1 (b): the wager doubles, the hand gets exactly one card.
+                                hand[b, h, HF_WAGER] *= 2
+                                hand[b, h, HF_DOUBLED] = 1
+                        # Take a card for hand h.
                         if pos >= end:
                             pos, end = _refill(ws, pos, n_cards)
                         k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
@@ -723,49 +1309,53 @@ def _play_rounds(
                         shoe[uk] = shoe[upos]
                         shoe[upos] = code
                         pos += 1
-                        v = _value(np.int64(code))
-                        hard += v
-                        ace |= np.int64(v == 1)
-                        i = ((ace * HARD_MAX + hard) * L.N_UP + up) * N_VARIANTS
-                        act = np.int64(hx_t[np.uint64(i)])
-                        if act != A_HIT:
-                            break
-                elif act == A_DOUBLE:
-                    wager *= 2  # 12.1 (b): the wager doubles, exactly one card
-                    doubled = 1
-                    if pos >= end:
-                        pos, end = _refill(ws, pos, n_cards)
-                    k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
-                    uk = np.uint64(k)
-                    upos = np.uint64(pos)
-                    code = shoe[uk]
-                    shoe[uk] = shoe[upos]
-                    shoe[upos] = code
-                    pos += 1
-                    v = _value(np.int64(code))
-                    hard += v
-                    ace |= np.int64(v == 1)
-                    act = A_BUST if _total(hard, ace) > 21 else A_STAND
-                if act == A_STAND:
-                    status = HS_STOOD
-                elif act == A_BUST:
-                    status = HS_BUST
-                    net = -wager
-                else:
-                    status = HS_SURR  # late surrender
-                    net = -stake
-            # 7. Dealer (12.3, 12.4).
-            need_second = draw_no_live or ins != 0 or status == HS_STOOD or status == HS_BJ
-            if ten_or_ace and (
-                status == HS_SURR or (status == HS_BUST and dbj_rule == L.DBJ_ORIGINAL)
-            ):
-                need_second = True
-            need_more = draw_no_live or status == HS_STOOD
-            d_hard = uv
-            d_ace = np.int64(uv == 1)
-            d_n = 1
-            dealer_bj = False
-            if need_second:
+                        c = np.int64(code)
+                        v = _value(c)
+                        hard = hand[b, h, HF_HARD] + v
+                        hand[b, h, HF_HARD] = hard
+                        if v == 1:
+                            hand[b, h, HF_ACE] = 1
+                        n = hand[b, h, HF_N] + 1
+                        hand[b, h, HF_N] = n
+                        if n == 2:
+                            hand[b, h, HF_V2] = v
+                        elif n == 3 and bx[b, BF_SS] == SS_PENDING:
+                            # 14 (d)/(e): the third card of an unsplit 7-7 (hand 0 only).
+                            bx[b, BF_SS] = _sevens_line(bx[b, BF_C1], bx[b, BF_C2], c)
+                        if act == A_DOUBLE:
+                            if _total(hard, hand[b, h, HF_ACE]) > 21:
+                                hand[b, h, HF_STATUS] = HS_BUST
+                                hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
+                            else:
+                                hand[b, h, HF_STATUS] = HS_STOOD
+                    h += 1
+
+            # 7. Dealer: draw only as far as something depends on it (12.4), unless told to.
+            need_second = draw_no_live
+            need_more = draw_no_live
+            for b in range(nb):
+                if bx[b, BF_INS] != 0:
+                    need_second = True
+                for h in range(bx[b, BF_NH]):
+                    st = hand[b, h, HF_STATUS]
+                    if st == HS_STOOD:
+                        need_second = True
+                        need_more = True
+                    elif st == HS_BJ:
+                        need_second = True
+                    elif ten_or_ace and not peek:
+                        if st == HS_SURR and bx[b, BF_LATE] != 0:
+                            need_second = True
+                        elif st == HS_BUST and dbj_rule == L.DBJ_ORIGINAL:
+                            need_second = True
+            while True:
+                if d_n == 1:
+                    if not need_second:
+                        break  # the no-hole game's second card is not needed
+                elif dealer_bj or not need_more:
+                    break
+                elif d_stands[d_ace * HARD_MAX + d_hard] != 0:
+                    break  # 12.3: stand on 17 (hit soft 17 with dealer_hits_soft_17)
                 if pos >= end:
                     pos, end = _refill(ws, pos, n_cards)
                 k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
@@ -777,480 +1367,62 @@ def _play_rounds(
                 pos += 1
                 v = _value(np.int64(code))
                 d_hard += v
-                d_ace |= np.int64(v == 1)
-                d_n = 2
-                dealer_bj = d_hard == 11 and d_ace != 0
-                if need_more and not dealer_bj:
-                    # 12.3: one read of the dealer's stand table per card (h17 folded in).
-                    while d_stands[np.uint64(d_ace * HARD_MAX + d_hard)] == 0:
-                        if pos >= end:
-                            pos, end = _refill(ws, pos, n_cards)
-                        k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
-                        uk = np.uint64(k)
-                        upos = np.uint64(pos)
-                        code = shoe[uk]
-                        shoe[uk] = shoe[upos]
-                        shoe[upos] = code
-                        pos += 1
-                        v = _value(np.int64(code))
-                        d_hard += v
-                        d_ace |= np.int64(v == 1)
-                        d_n += 1
+                if v == 1:
+                    d_ace = 1
+                d_n += 1
+                if d_n == 2:
+                    dealer_bj = d_hard == 11 and d_ace != 0  # no-hole game: the second card
             d_total = _total(d_hard, d_ace)
-            ins_net = 0
-            if ins != 0:
-                ins_net = ins_win if dealer_bj else -stake  # 9
-            # 8. Settle (4.1, 8.2).
-            if dealer_bj:
-                if em != 0:
-                    pass
-                elif status == HS_BJ:
-                    status = HS_DONE  # stands off
-                elif status == HS_SURR:
-                    net = -unit
-                elif dbj_rule == L.DBJ_ALL:
-                    if status == HS_STOOD:
-                        net = -wager
-                elif dbj_rule == L.DBJ_ORIGINAL_AND_BUSTED:
-                    if status == HS_STOOD:
-                        net = -unit
-                else:
-                    net = -unit
-            elif status == HS_BJ:
-                net = bj_win
-            elif status == HS_STOOD:
-                # Written without branches (the outcome is a coin toss to the branch predictor).
-                t = _total(hard, ace)
-                sign = np.int64(t > d_total) - np.int64(t < d_total)
-                if d_total > 21:
-                    sign = 1
-                net = sign * wager
-            if ws[WS_FAIL] != 0:
-                break
-            drawn = ws[WS_BEFORE] + pos - ws[WS_ROUND_START]
-            win_loss_push = np.int64(net < 0) + 2 * np.int64(net == 0)
-            ss = 0 if line < 0 else (-1 if line == SS_F else ss_pay_a)
-            if stacked:
-                out[r, L.R_CARDS] = drawn
-                out[r, L.R_DEALER_CARDS] = d_n
-                out[r, L.R_DEALER_TOTAL] = d_total
-                out[r, L.R_DEALER_BJ] = 1 if dealer_bj else 0
-                o = L.R_FIXED
-                out[r, o + L.B_MAIN] = net
-                out[r, o + L.B_INS] = ins_net
-                out[r, o + L.B_SS] = ss
-                out[r, o + L.B_SS_LINE] = line
-                out[r, o + L.B_HANDS] = 1
-                out[r, o + L.B_DOUBLES] = doubled
-                out[r, o + L.B_BUSTS] = 1 if status == HS_BUST else 0
-                out[r, o + L.B_BJ] = bj
-                out[r, o + L.B_EVEN_MONEY] = em
-                out[r, o + L.B_INS_TAKEN] = ins
-                out[r, o + L.B_SURRENDERS] = 1 if status == HS_SURR else 0
-                out[r, o + L.B_WINS] = 1 if win_loss_push == 0 else 0
-                out[r, o + L.B_LOSSES] = 1 if win_loss_push == 1 else 0
-                out[r, o + L.B_PUSHES] = 1 if win_loss_push == 2 else 0
-            else:
-                # Sums in locals, added into the tally when the loop ends; counts that are
-                # rarely non-zero go straight in. Insurance is only taken against an ace, so the
-                # round's total differs from its main net only in the branch below; the wager is
-                # one unit, two when doubled: both are added at the end from these sums.
-                f_rounds += 1
-                f_cards += drawn
-                f_main += net
-                f_main_sq += net * net
-                f_doubles += doubled
-                f_ss_a += np.int64(line == SS_A)
-                f_busts += np.int64(status == HS_BUST)
-                f_bj += bj
-                # Wins, losses, pushes are consecutive in the tally.
-                tally[np.uint64(L.T_WINS + win_loss_push)] += 1
-                # Dealer outcome 0 blackjack, 1 bust, 2..6 for 17..21, 7 none of these.
-                di = 0 if dealer_bj else np.int64(d_outcome[np.uint64(d_total)])
-                f_dealer[np.uint64(di)] += 1
-                if uv == 1 or status == HS_SURR:
-                    tally[L.T_INS_OFFERED] += ins_offered
-                    tally[L.T_INS_TAKEN] += ins
-                    tally[L.T_INS_SUM] += ins_net
-                    tally[L.T_RINS_SUM] += ins_net
-                    tally[L.T_RINS_SQ] += ins_net * ins_net
-                    tot = net + ins_net
-                    tally[L.T_TOTAL_SUM] += ins_net
-                    tally[L.T_RTOTAL_SUM] += ins_net
-                    tally[L.T_TOTAL_SQ] += tot * tot - net * net
-                    tally[L.T_RTOTAL_SQ] += tot * tot - net * net
-                    if ins_net > 0:
-                        tally[L.T_INS_WON] += 1
-                    tally[L.T_EM_OFFERED] += em_offered
-                    tally[L.T_EM_TAKEN] += em
-                    tally[L.T_SURRENDERS] += 1 if status == HS_SURR else 0
-                if tracing:
-                    traced = _trace_round(trace, traced, shoe, ws, drawn)
-            r += 1
-            continue
-        else:
-            for b in range(nb):
-                for f in range(N_BF):
-                    bx[b, f] = 0
-                for f in range(N_HF):
-                    hand[b, 0, f] = 0
-                bx[b, BF_NH] = 1
-                hand[b, 0, HF_WAGER] = unit
 
-            # 1. Deal: a card to each box, the dealer's up card, a second card to each box; in the
-            # peek game the hole card.
-            d_hard = 0
-            d_ace = 0
-            if dealt:
-                # The fast path dealt a pair to its one box: carry on from those cards.
-                bx[0, BF_C1] = c1
-                bx[0, BF_C2] = c2
-                hand[0, 0, HF_HARD] = v1 + v2
-                hand[0, 0, HF_ACE] = 1 if v1 == 1 else 0
-                hand[0, 0, HF_V1] = v1
-                hand[0, 0, HF_V2] = v2
-                hand[0, 0, HF_N] = 2
-                d_hard = uv
-                d_ace = 1 if uv == 1 else 0
-            for i in range(0 if dealt else n_deal):
-                if pos >= end:
-                    pos, end = _refill(ws, pos, n_cards)
-                k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
-                uk = np.uint64(k)
-                upos = np.uint64(pos)
-                code = shoe[uk]
-                shoe[uk] = shoe[upos]
-                shoe[upos] = code
-                pos += 1
-                c = np.int64(code)
-                v = _value(c)
-                if i < nb or (nb < i <= 2 * nb):
-                    b = i if i < nb else i - nb - 1
-                    hand[b, 0, HF_HARD] += v
-                    if v == 1:
-                        hand[b, 0, HF_ACE] = 1
-                    if i < nb:
-                        bx[b, BF_C1] = c
-                        hand[b, 0, HF_V1] = v
-                        hand[b, 0, HF_N] = 1
-                    else:
-                        bx[b, BF_C2] = c
-                        hand[b, 0, HF_V2] = v
-                        hand[b, 0, HF_N] = 2
-                else:
-                    d_hard += v
-                    if v == 1:
-                        d_ace = 1
-                    if i == nb:
-                        uv = v
-            d_n = 2 if peek else 1
-            up = 9 if uv == 1 else uv - 2
-            ten_or_ace = uv == 1 or uv == 10
-
-            for b in range(nb):
-                # Super Sevens line from the first two cards (14); 7-7 waits for a split or card 3.
-                if not ss_on:
-                    bx[b, BF_SS] = -1
-                elif (bx[b, BF_C1] >> 2) != L.SEVEN_RANK:
-                    bx[b, BF_SS] = SS_F
-                elif (bx[b, BF_C2] >> 2) != L.SEVEN_RANK:
-                    bx[b, BF_SS] = SS_A
-                else:
-                    bx[b, BF_SS] = SS_PENDING
-                # 2. Blackjack, even money (8.3), insurance (9).
-                if hand[b, 0, HF_HARD] == 11 and hand[b, 0, HF_ACE] != 0:
-                    bx[b, BF_BJ] = 1
-                    hand[b, 0, HF_STATUS] = HS_BJ
-                    if uv == 1:
-                        bx[b, BF_EM_OFFERED] = 1
-                        if flags_t[b, 1] != 0:
-                            bx[b, BF_EM] = 1
-                            hand[b, 0, HF_STATUS] = HS_DONE
-                            hand[b, 0, HF_NET] = unit
-                elif uv == 1:
-                    bx[b, BF_INS_OFFERED] = 1
-                    if flags_t[b, 0] != 0:
-                        bx[b, BF_INS] = 1
-
-            # 3. Early surrender (before any peek), on the first two cards, not a blackjack.
-            if early:
-                for b in range(nb):
-                    if bx[b, BF_BJ] == 0:
-                        act, _ = _decide_hand(
-                            act_t, hard_t, pairs_t, sevens_t, b, 0, up, hand, bx, True, rules4
-                        )
-                        if act == A_SURRENDER:
-                            bx[b, BF_EARLY] = 1
-                            hand[b, 0, HF_STATUS] = HS_SURR
-                            hand[b, 0, HF_NET] = -stake
-
-            # 4. Peek.
-            ended = False
-            dealer_bj = False
-            if peek and ten_or_ace:
-                if d_hard == 11 and d_ace != 0:
-                    dealer_bj = True
-                    ended = True
-                    for b in range(nb):
-                        if bx[b, BF_INS] != 0:
-                            bx[b, BF_INS_NET] = ins_win
-                        st = hand[b, 0, HF_STATUS]
-                        if st == HS_BJ:
-                            hand[b, 0, HF_STATUS] = HS_DONE  # stands off
-                        elif st == HS_PLAY:
-                            hand[b, 0, HF_STATUS] = HS_DONE
-                            hand[b, 0, HF_NET] = -unit
-                else:
-                    for b in range(nb):
-                        if bx[b, BF_INS] != 0:
-                            bx[b, BF_INS_NET] = -stake
-
-            if not ended:
-                # 5. Player blackjacks paid at once unless they wait for the second card (8.2).
-                if peek or not ten_or_ace:
-                    for b in range(nb):
-                        if hand[b, 0, HF_STATUS] == HS_BJ:
-                            hand[b, 0, HF_STATUS] = HS_DONE
-                            hand[b, 0, HF_NET] = bj_win
-
-                # 6. Boxes play, each in turn, each hand in turn, each hand to its end. Each pass of
-                # the inner loop decides an action, and every action that takes a card (a split
-                # hand's second card, hit, double, split) takes it at the one place below.
-                for b in range(nb):
-                    h = 0
-                    while h < bx[b, BF_NH]:
-                        while hand[b, h, HF_STATUS] == HS_PLAY:
-                            n = hand[b, h, HF_N]
-                            if n == 1:
-                                act = (
-                                    A_HIT  # a split hand's second card, dealt as it comes into play
-                                )
-                            else:
-                                hard = hand[b, h, HF_HARD]
-                                total = _total(hard, hand[b, h, HF_ACE])
-                                if total > 21:
-                                    hand[b, h, HF_STATUS] = HS_BUST  # 12.2: lost at once
-                                    hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
-                                    break
-                                if total == 21:
-                                    # 12.1 (a); two-card 21 after a split is 21 (11 (c)).
-                                    hand[b, h, HF_STATUS] = HS_STOOD
-                                    break
-                                nh = bx[b, BF_NH]
-                                two = n == 2
-                                if hand[b, h, HF_SPLIT_ACE] != 0 and hsa == 0:
-                                    # 11 (b), 12.1 (c): one card to a split ace; another ace may be
-                                    # resplit per the pair table when the rules allow it.
-                                    act = A_STAND
-                                    if (
-                                        two
-                                        and hand[b, h, HF_V2] == 1
-                                        and rsa != 0
-                                        and nh < max_hands
-                                        and bx[b, BF_DECLINED] == 0
-                                    ):
-                                        cell = pairs_t[b, 0, up]
-                                        if cell == L.N or (cell == L.PD and das == 0):
-                                            bx[b, BF_DECLINED] = 1
-                                        else:
-                                            act = A_SPLIT
-                                elif two and (
-                                    bx[b, BF_SS] == SS_PENDING
-                                    or hand[b, h, HF_V1] == hand[b, h, HF_V2]
-                                ):
-                                    # A pair, or 7-7 under a Super Sevens bet: the full decision.
-                                    can_surrender = late and nh == 1
-                                    # Cells read here: an array passed to a function
-                                    # would cost reference counting on every call.
-                                    total = _total(hard, hand[b, h, HF_ACE])
-                                    soft = 1 if total != hard else 0
-                                    split_ace = hand[b, h, HF_SPLIT_ACE]
-                                    elig = (split_ace == 0 or hsa != 0) and (nh == 1 or das != 0)
-                                    variant = (2 if elig else 0) + (1 if can_surrender else 0)
-                                    i = (
-                                        b * ACT_BOX
-                                        + ((soft * L.N_TOTALS + total) * L.N_UP + up) * N_VARIANTS
-                                        + variant
-                                    )
-                                    v1 = hand[b, h, HF_V1]
-                                    hand6 = (
-                                        hard,
-                                        hand[b, h, HF_ACE],
-                                        n,
-                                        split_ace,
-                                        v1,
-                                        hand[b, h, HF_V2],
-                                    )
-                                    cells = (
-                                        nh,
-                                        bx[b, BF_DECLINED],
-                                        bx[b, BF_ACES_SPLIT],
-                                        bx[b, BF_SS] == SS_PENDING,
-                                        np.int64(sevens_t[b, up]),
-                                        np.int64(pairs_t[b, max(v1, 1) - 1, up]),
-                                        np.int64(hard_t[b, total, up]),
-                                        np.int64(act_t[i]),
-                                    )
-                                    act, declined = _decide(hand6, cells, can_surrender, rules4)
-                                    if declined != 0:
-                                        bx[b, BF_DECLINED] = 1
-                                else:
-                                    # Hard or soft table: one cell of the resolved table.
-                                    variant = 0
-                                    if two:
-                                        if (hand[b, h, HF_SPLIT_ACE] == 0 or hsa != 0) and (
-                                            nh == 1 or das != 0
-                                        ):
-                                            variant = 2
-                                        if late and nh == 1:
-                                            variant += 1
-                                    soft = 1 if total != hard else 0
-                                    i = (
-                                        b * ACT_BOX
-                                        + ((soft * L.N_TOTALS + total) * L.N_UP + up) * N_VARIANTS
-                                        + variant
-                                    )
-                                    act = np.int64(act_t[i])
-                                if act == A_STAND:
-                                    hand[b, h, HF_STATUS] = HS_STOOD
-                                    break
-                                if act == A_SURRENDER:
-                                    # Late surrender: half the wager; the no-hole game may take the
-                                    # rest (step 8).
-                                    hand[b, h, HF_STATUS] = HS_SURR
-                                    hand[b, h, HF_NET] = -stake
-                                    bx[b, BF_LATE] = 1
-                                    break
-                                if act == A_SPLIT:
-                                    _split_hands(hand, bx, b, h)  # the current hand's card follows
-                                elif act == A_DOUBLE:
-                                    # 12.1 (b): the wager doubles, the hand gets exactly one card.
-                                    hand[b, h, HF_WAGER] *= 2
-                                    hand[b, h, HF_DOUBLED] = 1
-                            # Take a card for hand h.
-                            if pos >= end:
-                                pos, end = _refill(ws, pos, n_cards)
-                            k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
-                            uk = np.uint64(k)
-                            upos = np.uint64(pos)
-                            code = shoe[uk]
-                            shoe[uk] = shoe[upos]
-                            shoe[upos] = code
-                            pos += 1
-                            c = np.int64(code)
-                            v = _value(c)
-                            hard = hand[b, h, HF_HARD] + v
-                            hand[b, h, HF_HARD] = hard
-                            if v == 1:
-                                hand[b, h, HF_ACE] = 1
-                            n = hand[b, h, HF_N] + 1
-                            hand[b, h, HF_N] = n
-                            if n == 2:
-                                hand[b, h, HF_V2] = v
-                            elif n == 3 and bx[b, BF_SS] == SS_PENDING:
-                                # 14 (d)/(e): the third card of an unsplit 7-7 (hand 0 only).
-                                bx[b, BF_SS] = _sevens_line(bx[b, BF_C1], bx[b, BF_C2], c)
-                            if act == A_DOUBLE:
-                                if _total(hard, hand[b, h, HF_ACE]) > 21:
-                                    hand[b, h, HF_STATUS] = HS_BUST
-                                    hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
-                                else:
-                                    hand[b, h, HF_STATUS] = HS_STOOD
-                        h += 1
-
-                # 7. Dealer: draw only as far as something depends on it (12.4), unless told to.
-                need_second = draw_no_live
-                need_more = draw_no_live
+            # Insurance is settled on the second card (9.1, 9.5, 9.6); peek games did it above.
+            if not peek:
                 for b in range(nb):
                     if bx[b, BF_INS] != 0:
-                        need_second = True
-                    for h in range(bx[b, BF_NH]):
-                        st = hand[b, h, HF_STATUS]
-                        if st == HS_STOOD:
-                            need_second = True
-                            need_more = True
-                        elif st == HS_BJ:
-                            need_second = True
-                        elif ten_or_ace and not peek:
-                            if st == HS_SURR and bx[b, BF_LATE] != 0:
-                                need_second = True
-                            elif st == HS_BUST and dbj_rule == L.DBJ_ORIGINAL:
-                                need_second = True
-                while True:
-                    if d_n == 1:
-                        if not need_second:
-                            break  # the no-hole game's second card is not needed
-                    elif dealer_bj or not need_more:
-                        break
-                    elif d_stands[d_ace * HARD_MAX + d_hard] != 0:
-                        break  # 12.3: stand on 17 (hit soft 17 with dealer_hits_soft_17)
-                    if pos >= end:
-                        pos, end = _refill(ws, pos, n_cards)
-                    k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
-                    uk = np.uint64(k)
-                    upos = np.uint64(pos)
-                    code = shoe[uk]
-                    shoe[uk] = shoe[upos]
-                    shoe[upos] = code
-                    pos += 1
-                    v = _value(np.int64(code))
-                    d_hard += v
-                    if v == 1:
-                        d_ace = 1
-                    d_n += 1
-                    if d_n == 2:
-                        dealer_bj = d_hard == 11 and d_ace != 0  # no-hole game: the second card
-                d_total = _total(d_hard, d_ace)
+                        bx[b, BF_INS_NET] = ins_win if dealer_bj else -stake
 
-                # Insurance is settled on the second card (9.1, 9.5, 9.6); peek games did it above.
-                if not peek:
-                    for b in range(nb):
-                        if bx[b, BF_INS] != 0:
-                            bx[b, BF_INS_NET] = ins_win if dealer_bj else -stake
-
-                # 8. Settle (4.1, 8.2).
-                for b in range(nb):
-                    nh = bx[b, BF_NH]
-                    if dealer_bj:
-                        if bx[b, BF_EARLY] != 0 or bx[b, BF_EM] != 0:
-                            continue  # settled already
-                        if hand[b, 0, HF_STATUS] == HS_BJ:
-                            hand[b, 0, HF_STATUS] = HS_DONE  # two blackjacks stand off
-                            continue
-                        if bx[b, BF_LATE] != 0:
-                            hand[b, 0, HF_NET] = -unit  # a late surrender loses its whole wager
-                            continue
-                        if dbj_rule == L.DBJ_ALL:
-                            for h in range(nh):
-                                if hand[b, h, HF_STATUS] == HS_STOOD:
-                                    hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
-                        elif dbj_rule == L.DBJ_ORIGINAL_AND_BUSTED:
-                            # The box loses its initial wager from its unbusted hands (charged to
-                            # the first of them); their other wagers are returned.
-                            first = True
-                            for h in range(nh):
-                                if hand[b, h, HF_STATUS] == HS_STOOD:
-                                    hand[b, h, HF_NET] = -unit if first else 0
-                                    first = False
-                        else:
-                            # The box's net is exactly -10: charged to its first hand, every other
-                            # wager (busted ones too) returned.
-                            for h in range(nh):
-                                hand[b, h, HF_NET] = -unit if h == 0 else 0
-                    else:
+            # 8. Settle (4.1, 8.2).
+            for b in range(nb):
+                nh = bx[b, BF_NH]
+                if dealer_bj:
+                    if bx[b, BF_EARLY] != 0 or bx[b, BF_EM] != 0:
+                        continue  # settled already
+                    if hand[b, 0, HF_STATUS] == HS_BJ:
+                        hand[b, 0, HF_STATUS] = HS_DONE  # two blackjacks stand off
+                        continue
+                    if bx[b, BF_LATE] != 0:
+                        hand[b, 0, HF_NET] = -unit  # a late surrender loses its whole wager
+                        continue
+                    if dbj_rule == L.DBJ_ALL:
                         for h in range(nh):
-                            st = hand[b, h, HF_STATUS]
-                            if st == HS_BJ:
-                                hand[b, h, HF_NET] = bj_win
-                            elif st == HS_STOOD:
-                                t = _total(hand[b, h, HF_HARD], hand[b, h, HF_ACE])
-                                if d_total > 21 or t > d_total:
-                                    hand[b, h, HF_NET] = hand[b, h, HF_WAGER]
-                                elif t < d_total:
-                                    hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
-                                else:
-                                    hand[b, h, HF_NET] = 0
-            d_total = _total(d_hard, d_ace)
+                            if hand[b, h, HF_STATUS] == HS_STOOD:
+                                hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
+                    elif dbj_rule == L.DBJ_ORIGINAL_AND_BUSTED:
+                        # The box loses its initial wager from its unbusted hands (charged to
+                        # the first of them); their other wagers are returned.
+                        first = True
+                        for h in range(nh):
+                            if hand[b, h, HF_STATUS] == HS_STOOD:
+                                hand[b, h, HF_NET] = -unit if first else 0
+                                first = False
+                    else:
+                        # The box's net is exactly -10: charged to its first hand, every other
+                        # wager (busted ones too) returned.
+                        for h in range(nh):
+                            hand[b, h, HF_NET] = -unit if h == 0 else 0
+                else:
+                    for h in range(nh):
+                        st = hand[b, h, HF_STATUS]
+                        if st == HS_BJ:
+                            hand[b, h, HF_NET] = bj_win
+                        elif st == HS_STOOD:
+                            t = _total(hand[b, h, HF_HARD], hand[b, h, HF_ACE])
+                            if d_total > 21 or t > d_total:
+                                hand[b, h, HF_NET] = hand[b, h, HF_WAGER]
+                            elif t < d_total:
+                                hand[b, h, HF_NET] = -hand[b, h, HF_WAGER]
+                            else:
+                                hand[b, h, HF_NET] = 0
+        d_total = _total(d_hard, d_ace)
 
         if ws[WS_FAIL] != 0:
             break
@@ -1374,38 +1546,6 @@ def _play_rounds(
                 traced = _trace_round(trace, traced, shoe, ws, drawn)
         r += 1
 
-    if not stacked and f_rounds > 0:
-        # The fast path's sums: one box, so a round's sums are its box's.
-        for i in (L.T_ROUNDS, L.T_BOX_ROUNDS, L.T_HANDS):
-            tally[i] += f_rounds
-        tally[L.T_CARDS_DEALT] += f_cards
-        tally[L.T_MAIN_SUM] += f_main
-        tally[L.T_RMAIN_SUM] += f_main
-        tally[L.T_MAIN_SQ] += f_main_sq
-        tally[L.T_RMAIN_SQ] += f_main_sq
-        tally[L.T_TOTAL_SUM] += f_main
-        tally[L.T_RTOTAL_SUM] += f_main
-        tally[L.T_TOTAL_SQ] += f_main_sq
-        tally[L.T_RTOTAL_SQ] += f_main_sq
-        tally[L.T_MAIN_WAGERED] += (f_rounds + f_doubles) * unit
-        tally[L.T_DOUBLES] += f_doubles
-        tally[L.T_BUSTS] += f_busts
-        tally[L.T_PLAYER_BJ] += f_bj
-        tally[L.T_DEALER_BJ] += f_dealer[0]
-        tally[L.T_DEALER_BUST] += f_dealer[1]
-        for i in range(5):
-            tally[L.T_DEALER_17 + i] += f_dealer[2 + i]
-        if ss_on:
-            f_ss_f = f_rounds - f_ss_a  # (f) loses the stake
-            ss_sum = f_ss_a * ss_pay_a - f_ss_f
-            ss_sq = f_ss_a * ss_pay_a * ss_pay_a + f_ss_f
-            tally[L.T_SS_BETS] += f_rounds
-            tally[L.T_SS_A] += f_ss_a
-            tally[L.T_SS_F] += f_ss_f
-            tally[L.T_SS_SUM] += ss_sum
-            tally[L.T_SS_RSUM] += ss_sum
-            tally[L.T_SS_SQ] += ss_sq
-            tally[L.T_SS_RSQ] += ss_sq
     ws[WS_POS] = pos
     ws[WS_END] = end
     rng[0] = s0
@@ -1449,7 +1589,9 @@ def _play_stacked(p, hard_t, soft_t, pairs_t, sevens_t, flags_t, cards, cut, out
     ws = np.zeros(N_WS, np.int64)
     ws[WS_END] = cards.size
     ws[WS_STACKED] = 1
-    rng = np.zeros(4, np.uint64)  # unused in stacked mode
+    # Stacked mode discards its draws (``_pick_masked``), but they must not be the all-zero
+    # state, from which xoshiro256** yields zeros and the rejection loop would never end.
+    rng = np.arange(1, 5).astype(np.uint64)
     act_t = _resolve_tables(p, hard_t, soft_t)
     hx_t = _by_hard_sum(act_t)
     tally = np.zeros(0, np.int64)

@@ -118,6 +118,17 @@ def _sim_trace(rules, strategies, n, state=STATE):
     return tally, trace[trace >= 0]
 
 
+@pytest.mark.parametrize("rules", [NZ, NZ.replace(shuffle="every-round", super_sevens=False)])
+def test_lean_fast_path_tally_equals_the_full_fast_path(rules):
+    """One box, basic strategy: a simulation runs the kernel's lean fast path; the same chunk
+    traced runs the full one (tracing is for the full version only). Same seed, same tally."""
+    strategies = [basic_strategy()]
+    lean = _sim(rules, strategies, 20_000)
+    full, trace = _sim_trace(rules, strategies, 20_000)
+    assert trace.size > 20_000 * 4
+    assert (lean == full).all(), [L.TALLY_NAMES[i] for i in np.nonzero(lean != full)[0]]
+
+
 def test_every_round_shuffle_shuffles_every_round():
     t = _sim(NZ.replace(shuffle="every-round"), MIMIC, 2000)
     assert t[L.T_SHUFFLES] == t[L.T_ROUNDS] == 2000
@@ -157,6 +168,7 @@ def test_cut_card_at_one_card_shuffles_every_round():
         (NZ.replace(boxes=3, surrender="late"), ("basic", "insure", "mimic")),
         # one box: the kernel's fast path (non-pair hands) in both modes
         (NZ, ("insure",)),
+        (NZ, ("basic",)),
         (NZ.replace(surrender="late", dealer_blackjack_takes="original"), ("insure",)),
     ],
 )
