@@ -522,8 +522,23 @@ def _trace_round(trace, traced, shoe, ws, drawn):
 
 @njit
 def _fast_rounds(
-    p, hx_t, d_stands, d_outcome, pair_plays_fast, flags_t, shoe, ws, rng, r, n_rounds, cut, out,
-    tally, trace, f_dealer, full,
+    p,
+    hx_t,
+    d_stands,
+    d_outcome,
+    pair_plays_fast,
+    flags_t,
+    shoe,
+    ws,
+    rng,
+    r,
+    n_rounds,
+    cut,
+    out,
+    tally,
+    trace,
+    f_dealer,
+    full,
 ):
     """The fast path: rounds for one box in the no-hole game without early surrender, from round
     ``r`` on, in a loop of their own (few live values, so they stay in registers).
@@ -548,6 +563,7 @@ def _fast_rounds(
     late = p[L.P_SURRENDER] == L.SURRENDER_LATE
     draw_no_live = p[L.P_DRAW_NO_LIVE] != 0
     dbj_rule = p[L.P_DBJ]
+    dbj_orig = np.int64(dbj_rule == L.DBJ_ORIGINAL)
     bj_win = p[L.P_BJ_WIN]
     ins_win = p[L.P_INS_WIN]
     every_round = p[L.P_SHUFFLE] == L.SHUFFLE_EVERY_ROUND
@@ -639,14 +655,16 @@ def _fast_rounds(
             ws[WS_C2] = c2
             result = FR_PAIR
             break
-        ten_or_ace = uv == 1 or uv == 10
+        # Flags as 0/1 integers combined with & and |: Python's ``and``/``or`` would compile to
+        # branches, and these are coin tosses to the branch predictor.
+        ten_or_ace = np.int64(uv == 1) | np.int64(uv == 10)
         # Super Sevens (14): 7-7 is a pair, so only (f), (a) or no bet here.
         line = -1
         if ss_on:
             line = SS_A if (c1 >> 2) == L.SEVEN_RANK else SS_F
         hard = v1 + v2
-        ace = 1 if (v1 == 1 or v2 == 1) else 0
-        bj = 1 if (hard == 11 and ace != 0) else 0
+        ace = np.int64(v1 == 1) | np.int64(v2 == 1)
+        bj = np.int64(hard == 11) & ace
         em = 0
         ins = 0
         em_offered = 0
@@ -662,7 +680,7 @@ def _fast_rounds(
                     em = 1  # 8.3: settled at once
                     status = HS_DONE
                     net = unit
-            if status == HS_BJ and not ten_or_ace:
+            if status == HS_BJ and ten_or_ace == 0:
                 status = HS_DONE  # 8.2: paid at once against 2-9
                 net = bj_win
         else:
@@ -717,20 +735,20 @@ def _fast_rounds(
                 status = HS_SURR  # late surrender
                 net = -stake
         # 7. Dealer (12.3, 12.4).
-        need_second = status == HS_STOOD or status == HS_BJ
-        if ten_or_ace and status == HS_BUST and dbj_rule == L.DBJ_ORIGINAL:
-            need_second = True
-        need_more = status == HS_STOOD
+        stood = np.int64(status == HS_STOOD)
+        bust_orig = np.int64(status == HS_BUST) & ten_or_ace & dbj_orig  # 'original': bj decides
+        need_second = stood | np.int64(status == HS_BJ) | bust_orig
+        need_more = stood
         if full is not None:
-            if draw_no_live or ins != 0 or (ten_or_ace and status == HS_SURR):
-                need_second = True
-            if draw_no_live:
-                need_more = True
+            need_second |= (
+                np.int64(draw_no_live) | ins | (ten_or_ace & np.int64(status == HS_SURR))
+            )  # fmt: skip
+            need_more |= np.int64(draw_no_live)
         d_hard = uv
         d_ace = np.int64(uv == 1)
         d_n = 1
-        dealer_bj = False
-        if need_second:
+        d_bj = 0
+        if need_second != 0:
             k, s0, s1, s2, s3 = _pick_masked(mask, pos, fy_end, s0, s1, s2, s3)
             uk = np.uint64(k)
             upos = np.uint64(pos)
@@ -742,8 +760,8 @@ def _fast_rounds(
             d_hard += v
             d_ace |= np.int64(v == 1)
             d_n = 2
-            dealer_bj = d_hard == 11 and d_ace != 0
-            if need_more and not dealer_bj:
+            d_bj = np.int64(d_hard == 11) & d_ace
+            if (need_more & (1 - d_bj)) != 0:
                 # 12.3: one read of the dealer's stand table per card (h17 folded in).
                 while d_stands[np.uint64(d_ace * HARD_MAX + d_hard)] == 0:
                     k, s0, s1, s2, s3 = _pick_masked(mask, pos, fy_end, s0, s1, s2, s3)
@@ -757,7 +775,8 @@ def _fast_rounds(
                     d_hard += v
                     d_ace |= np.int64(v == 1)
                     d_n += 1
-        d_total = _total(d_hard, d_ace)
+        dealer_bj = d_bj != 0
+        d_total = d_hard + 10 * (d_ace & np.int64(d_hard <= 11))
         ins_net = 0
         if full is not None and ins != 0:
             ins_net = ins_win if dealer_bj else -stake  # 9
@@ -779,13 +798,12 @@ def _fast_rounds(
                 net = -unit
         elif status == HS_BJ:
             net = bj_win
-        elif status == HS_STOOD:
-            # Written without branches (the outcome is a coin toss to the branch predictor).
-            t = _total(hard, ace)
+        else:
+            # Written without branches (stood or bust, and the outcome, are coin tosses).
+            t = hard + 10 * (ace & np.int64(hard <= 11))
             sign = np.int64(t > d_total) - np.int64(t < d_total)
-            if d_total > 21:
-                sign = 1
-            net = sign * wager
+            sign = 1 if d_total > 21 else sign
+            net = sign * wager if stood != 0 else net
         drawn = pos - rstart
         if out is not None and pos > end:
             ws[WS_FAIL] = 1  # the round ran past the stacked cards (into the slack of tens)
@@ -897,6 +915,7 @@ def _fast_rounds(
     rng[2] = s2
     rng[3] = s3
     return r, result
+
 
 @njit
 def _play_rounds(
@@ -1194,9 +1213,7 @@ def _play_rounds(
                     while hand[b, h, HF_STATUS] == HS_PLAY:
                         n = hand[b, h, HF_N]
                         if n == 1:
-                            act = (
-                                A_HIT  # a split hand's second card, dealt as it comes into play
-                            )
+                            act = A_HIT  # a split hand's second card, dealt as it comes into play
                         else:
                             hard = hand[b, h, HF_HARD]
                             total = _total(hard, hand[b, h, HF_ACE])
@@ -1227,8 +1244,7 @@ def _play_rounds(
                                     else:
                                         act = A_SPLIT
                             elif two and (
-                                bx[b, BF_SS] == SS_PENDING
-                                or hand[b, h, HF_V1] == hand[b, h, HF_V2]
+                                bx[b, BF_SS] == SS_PENDING or hand[b, h, HF_V1] == hand[b, h, HF_V2]
                             ):
                                 # A pair, or 7-7 under a Super Sevens bet: the full decision.
                                 can_surrender = late and nh == 1
