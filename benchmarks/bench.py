@@ -18,6 +18,7 @@ judged on this noisy machine by the ratio new / old measured side by side.
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import os
 import platform
@@ -137,13 +138,18 @@ CORES = os.cpu_count() or 1
 
 
 def main() -> None:
-    args = sys.argv[1:]
-    against = None
-    if "--against" in args:
-        i = args.index("--against")
-        against = args[i + 1]
-        del args[i : i + 2]
-    n = int(args[0]) if args else 5_000_000
+    parser = argparse.ArgumentParser(
+        description="Rounds per second of the kernel (1 and 7 boxes, Super Sevens on and off, one "
+        "core and every core) against ../shared/bench/floor.py, measured in the same run.")
+    parser.add_argument("rounds", nargs="?", type=int, default=5_000_000,
+                        help="rounds per one-box timing (seven boxes: a quarter); default 5000000")
+    parser.add_argument("--against", metavar="OLD_KERNEL.py",
+                        help="also time another copy of simulator/kernel.py side by side")
+    args = parser.parse_args()
+    if args.rounds < 1000:
+        parser.error(f"rounds must be at least 1000, got {args.rounds}")
+    against = args.against
+    n = args.rounds
     if against is not None:
         compare(against, n)
     print(f"machine: {CORES} cores; {platform.processor() or platform.machine()}; "
