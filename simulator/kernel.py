@@ -613,19 +613,24 @@ def _fast_rounds(
         fy_end = shoe.size
     f_ins_offered = 0
     f_em_offered = 0
+    # Simulation: one test a round, ``pos >= lim``, stands for the three below (shuffle first,
+    # at the cut card or every round; too few cards left for a fast round).
+    cut_at = 0 if every_round else cut
+    lim = -1 if need_full != 0 else min(cut_at, end - MAX_ROUND_CARDS + 1)
     while r < n_rounds:
         if out is not None:
             if pos >= cut:
                 result = FR_STOP
                 break
-        else:
-            if need_full != 0 or every_round or pos >= cut:
+        elif pos >= lim:
+            if need_full != 0 or pos >= cut_at:
                 # 7.1: the cut card came out as the first card of this round or in the last one.
                 pos = 0
                 end = n_cards
                 fy_end = end
                 ws[WS_SHUFFLES] += 1
                 need_full = 0
+                lim = min(cut_at, end - MAX_ROUND_CARDS + 1)
             if end - pos < MAX_ROUND_CARDS:
                 result = FR_GENERAL  # too few cards left to play the round with no refill check
                 break
@@ -763,7 +768,39 @@ def _fast_rounds(
         d_ace = np.int64(uv == 1)
         d_n = 1
         d_bj = 0
-        if need_second != 0:
+        if stood != 0:
+            # The common case: the hand stood, the dealer plays out (12.3: one read of the stand
+            # table per card, h17 folded in). Written apart from the rare cases below so that the
+            # stood-or-bust branch leads straight here.
+            k, s0, s1, s2, s3 = _pick_masked(mask, pos, fy_end, s0, s1, s2, s3)
+            uk = np.uint64(k)
+            upos = np.uint64(pos)
+            code = shoe[uk]
+            shoe[uk] = shoe[upos]
+            shoe[upos] = code
+            pos += 1
+            v = _value(np.int64(code))
+            d_hard += v
+            d_ace |= np.int64(v == 1)
+            d_n = 2
+            d_bj = np.int64(d_hard == 11) & d_ace
+            if d_bj == 0:
+                while d_stands[np.uint64(d_ace * HARD_MAX + d_hard)] == 0:
+                    k, s0, s1, s2, s3 = _pick_masked(mask, pos, fy_end, s0, s1, s2, s3)
+                    uk = np.uint64(k)
+                    upos = np.uint64(pos)
+                    code = shoe[uk]
+                    shoe[uk] = shoe[upos]
+                    shoe[upos] = code
+                    pos += 1
+                    v = _value(np.int64(code))
+                    d_hard += v
+                    d_ace |= np.int64(v == 1)
+                    d_n += 1
+        elif need_second != 0:
+            # Rare: only the second card (a blackjack waiting against a ten or an ace, a bust
+            # under 'original', insurance, surrender), or every card (the dealer draws to dead
+            # hands, full version).
             k, s0, s1, s2, s3 = _pick_masked(mask, pos, fy_end, s0, s1, s2, s3)
             uk = np.uint64(k)
             upos = np.uint64(pos)
@@ -777,7 +814,6 @@ def _fast_rounds(
             d_n = 2
             d_bj = np.int64(d_hard == 11) & d_ace
             if (need_more & (1 - d_bj)) != 0:
-                # 12.3: one read of the dealer's stand table per card (h17 folded in).
                 while d_stands[np.uint64(d_ace * HARD_MAX + d_hard)] == 0:
                     k, s0, s1, s2, s3 = _pick_masked(mask, pos, fy_end, s0, s1, s2, s3)
                     uk = np.uint64(k)
