@@ -632,6 +632,7 @@ def _fast_rounds(
                 need_full = 0
                 lim = min(cut_at, end - MAX_ROUND_CARDS + 1)
             if end - pos < MAX_ROUND_CARDS:
+                rstart = pos  # the round starts here, on the general path
                 result = FR_GENERAL  # too few cards left to play the round with no refill check
                 break
         rstart = pos

@@ -169,6 +169,9 @@ def test_cut_card_at_one_card_shuffles_every_round():
         # one box: the kernel's fast path (non-pair hands) in both modes
         (NZ, ("insure",)),
         (NZ, ("basic",)),
+        # deep penetration: rounds near the cut card start on the general path (too few cards
+        # left for a fast round), so both paths take turns within a shoe
+        (NZ.replace(decks=2, penetration=0.9), ("basic",)),
         (NZ.replace(surrender="late", dealer_blackjack_takes="original"), ("insure",)),
     ],
 )
@@ -187,6 +190,7 @@ def test_simulation_tally_equals_its_rounds_replayed_in_stacked_mode(rules, kind
     main, ins = box[:, :, L.B_MAIN], box[:, :, L.B_INS]
     assert tally[L.T_MAIN_SUM] == main.sum()
     assert tally[L.T_MAIN_SQ] == (main**2).sum()
+    assert tally[L.T_CARDS_DEALT] == recs[:, L.R_CARDS].sum() == trace.size
     assert tally[L.T_TOTAL_SUM] == (main + ins).sum()
     assert tally[L.T_RTOTAL_SQ] == ((main + ins).sum(axis=1) ** 2).sum()
     assert tally[L.T_INS_SUM] == ins.sum()
