@@ -118,7 +118,16 @@ def _sim_trace(rules, strategies, n, state=STATE):
     return tally, trace[trace >= 0]
 
 
-@pytest.mark.parametrize("rules", [NZ, NZ.replace(shuffle="every-round", super_sevens=False)])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        NZ,
+        NZ.replace(shuffle="every-round", super_sevens=False),
+        NZ.replace(dealer_hits_soft_17=True, dealer_blackjack_takes="all"),
+        # one deck dealt deep: rounds near the end go to the general path, some reshuffle mid-round
+        NZ.replace(decks=1, penetration=0.95),
+    ],
+)
 def test_lean_fast_path_tally_equals_the_full_fast_path(rules):
     """One box, basic strategy: a simulation runs the kernel's lean fast path; the same chunk
     traced runs the full one (tracing is for the full version only). Same seed, same tally."""
