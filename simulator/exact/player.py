@@ -212,18 +212,22 @@ class UpCard:
             s = self.stand(h, extra, 1.0, split)
         elif t <= 11 and not soft:  # 12.1 (d): forced draw
             s = self.hit(h, extra, split)
-        elif self.policy is None:
-            a = self.stand(h, extra, 1.0, split)
-            b = self.hit(h, extra, split)
-            s = a if a[EV] >= b[EV] else b
         else:
-            code = (self.policy.soft if soft else self.policy.hard)[t, self.ui]
-            if code in _HIT_CODES:
-                s = self.hit(h, extra, split)
-            else:
-                s = self.stand(h, extra, 1.0, split)
+            s = self.hit_or_stand(h, extra, split, t, soft)
         self._memo[key] = s
         return s
+
+    def hit_or_stand(self, h, extra, split, t, soft):
+        """A free hit/stand decision (total ``t``): the better of the two (optimal policy) or the
+        strategy table's; `simulator.exact.splits` decides by the hand's own cards instead."""
+        if self.policy is None:
+            a = self.stand(h, extra, 1.0, split)
+            b = self.hit(h, extra, split)
+            return a if a[EV] >= b[EV] else b
+        code = (self.policy.soft if soft else self.policy.hard)[t, self.ui]
+        if code in _HIT_CODES:
+            return self.hit(h, extra, split)
+        return self.stand(h, extra, 1.0, split)
 
     def double(self, h, extra, split):
         removed = tuple(a + b for a, b in zip(h, extra, strict=True))

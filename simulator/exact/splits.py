@@ -47,7 +47,6 @@ from simulator.exact.player import (
     UpCard,
     add_card,
     hand_of,
-    hand_total,
 )
 
 STRATEGIES = ("cdz", "cdz-pair")
@@ -92,20 +91,10 @@ class _OwnCardsUpCard(UpCard):
         super().__init__(rules, up, None)
         self.decider = decider
 
-    def cont(self, h, extra, split):
-        key = (h, extra, split)
-        s = self._memo.get(key)
-        if s is not None:
-            return s
-        t, soft = hand_total(h)
-        if t == 21:  # 12.1 (a)
-            s = self.stand(h, extra, 1.0, split)
-        elif (t <= 11 and not soft) or self.decider.hits(h):  # 12.1 (d), or the decision
-            s = self.hit(h, extra, split)
-        else:
-            s = self.stand(h, extra, 1.0, split)
-        self._memo[key] = s
-        return s
+    def hit_or_stand(self, h, extra, split, t, soft):
+        if self.decider.hits(h):
+            return self.hit(h, extra, split)
+        return self.stand(h, extra, 1.0, split)
 
     def split_hand(self, h, extra, aces=False):
         """A post-split two-card hand played by the decider (for `UpCard.split`, the A1
