@@ -99,6 +99,8 @@ N_WS = 12
 
 # What ``_fast_rounds`` stopped for.
 FR_DONE, FR_PAIR, FR_STOP, FR_GENERAL = 0, 1, 2, 3
+# State flags of the machine (``simulator.machine``).
+M_TERMINAL, M_BOUNDARY = 1, 2
 # At most the cards of a round of one hand: the deal, 21 hits of an ace (a hand hits at a hard
 # sum of 20 or less) and 16 of the dealer's (who draws at a hard sum of 16 or less), rounded up.
 MAX_ROUND_CARDS = 48
@@ -970,6 +972,85 @@ def _fast_rounds(
 
 
 @njit
+def _machine_rounds(
+    m_trans, m_flags, m_counts, m_start, m_x_base, p, shoe, ws, rng, r, n_rounds, cut
+):
+    """The lean fast path as a state machine (``simulator.machine``): from round ``r`` on, one
+    lazy Fisher-Yates step and one table read per card, each visit counted in ``m_counts``.
+
+    Same cards in the same order as ``_fast_rounds`` (simulation, lean version), the same shuffles
+    and the same hand-offs to ``_play_rounds``, with the same ``(r, FR_*)`` result: ``FR_PAIR``
+    leaves the pair's cards in ``ws`` (the round's three visits are taken back), ``FR_GENERAL``
+    stops before a round that has too few cards left.
+    """
+    every_round = p[L.P_SHUFFLE] == L.SHUFFLE_EVERY_ROUND
+    n_cards = shoe.size - SLACK
+    pos = ws[WS_POS]
+    end = ws[WS_END]
+    s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
+    need_full = ws[WS_NEED_FULL]
+    cut_at = 0 if every_round else cut
+    lim = -1 if need_full != 0 else min(cut_at, end - MAX_ROUND_CARDS + 1)
+    s = m_start
+    sp1 = m_start
+    sp2 = m_start
+    q0 = 0
+    q1 = 0
+    q2 = 0
+    rstart = pos
+    result = FR_DONE
+    while r < n_rounds:
+        # One test a step; at a round's start past ``lim``: shuffle, or too few cards left.
+        if pos >= lim and (m_flags[np.uint64(s)] & M_BOUNDARY) != 0:
+            if need_full != 0 or pos >= cut_at:
+                pos = 0  # 7.1: the cut card came out, or every round
+                end = n_cards
+                ws[WS_SHUFFLES] += 1
+                need_full = 0
+                lim = min(cut_at, end - MAX_ROUND_CARDS + 1)
+            if end - pos < MAX_ROUND_CARDS:
+                rstart = pos
+                result = FR_GENERAL
+                break
+        k, s0, s1, s2, s3 = _bounded(end - pos, s0, s1, s2, s3)
+        uk = np.uint64(pos + k)
+        upos = np.uint64(pos)
+        code = shoe[uk]
+        shoe[uk] = shoe[upos]
+        shoe[upos] = code
+        pos += 1
+        q0 = q1
+        q1 = q2
+        q2 = np.int64(code)
+        sp2 = sp1
+        sp1 = s
+        s = np.int64(m_trans[np.uint64(s * 10 + _value(q2) - 1)])
+        m_counts[np.uint64(s)] += 1
+        r += np.int64(m_flags[np.uint64(s)] & M_TERMINAL)
+        if s >= m_x_base:
+            # A pair to split: the general path plays this round from its three cards.
+            m_counts[np.uint64(s)] -= 1
+            m_counts[np.uint64(sp1)] -= 1
+            m_counts[np.uint64(sp2)] -= 1
+            ws[WS_C1] = q0
+            ws[WS_UV] = _value(q1)
+            ws[WS_C2] = q2
+            rstart = pos - 3
+            result = FR_PAIR
+            break
+    ws[WS_POS] = pos
+    ws[WS_END] = end
+    ws[WS_ROUND_START] = rstart
+    ws[WS_NEED_FULL] = need_full
+    ws[WS_BEFORE] = 0
+    rng[0] = s0
+    rng[1] = s1
+    rng[2] = s2
+    rng[3] = s3
+    return r, result
+
+
+@njit
 def _play_rounds(
     p,
     act_t,
@@ -986,6 +1067,11 @@ def _play_rounds(
     out,
     tally,
     trace,
+    m_trans,
+    m_flags,
+    m_counts,
+    m_start,
+    m_x_base,
 ):
     """Play up to ``n_rounds`` rounds; the loop body is one round (design: "One round, in order").
 
@@ -1085,7 +1171,13 @@ def _play_rounds(
             rng[3] = s3
             # One of four compiled versions (see ``_fast_rounds``): simulation or stacked, lean
             # or full.
-            if stacked:
+            if m_trans.size > 0:
+                # The lean game as a state machine (``simulator.machine``).
+                r, res = _machine_rounds(
+                    m_trans, m_flags, m_counts, m_start, m_x_base, p, shoe, ws, rng, r, n_rounds,
+                    cut,
+                )  # fmt: skip
+            elif stacked:
                 if lean:
                     r, res = _fast_rounds(
                         p, hx_t, d_stands, d_outcome, pair_plays_fast, flags_t, shoe, ws, rng, r,
@@ -1624,12 +1716,17 @@ def _play_rounds(
 
 
 @njit
-def _simulate_chunk(p, hard_t, soft_t, pairs_t, sevens_t, flags_t, n_rounds, rng, tally, trace):
+def _simulate_chunk(
+    p, hard_t, soft_t, pairs_t, sevens_t, flags_t, n_rounds, rng, tally, trace, m_trans, m_flags,
+    m_rows, m_start, m_x_base,
+):
     """Play ``n_rounds`` rounds from a fresh shuffle, adding into ``tally``; ``rng`` advances.
 
     ``trace`` (int8) is empty in production; if it is not, the cards of each round are appended to
     it in dealing order (for tests; a round dealt partly from reshuffled discards is not traced).
-    Returns 0, or 1 if the shoe ran out mid-round with no discards to reshuffle.
+    Returns 0, or 1 if the shoe ran out mid-round with no discards to reshuffle. ``m_*``: the
+    state machine of the lean one-box game (``simulator.machine``), or empty arrays for none; its
+    visit counts are added into the tally at the end (``m_rows``: what one visit adds).
     """
     shoe = _fresh_shoe(p[L.P_DECKS])
     ws = np.zeros(N_WS, np.int64)
@@ -1638,10 +1735,15 @@ def _simulate_chunk(p, hard_t, soft_t, pairs_t, sevens_t, flags_t, n_rounds, rng
     act_t = _resolve_tables(p, hard_t, soft_t)
     hx_t = _by_hard_sum(act_t)
     out = np.zeros((0, 0), np.int64)
+    m_counts = np.zeros(m_flags.size, np.int64)
     _play_rounds(
         p, act_t, hx_t, hard_t, pairs_t, sevens_t, flags_t, shoe, ws, rng, n_rounds, p[L.P_CUT],
-        out, tally, trace,
+        out, tally, trace, m_trans, m_flags, m_counts, m_start, m_x_base,
     )  # fmt: skip
+    for s in range(m_counts.size):
+        if m_counts[s] != 0:
+            for f in range(L.N_TALLY):
+                tally[f] += m_counts[s] * m_rows[s, f]
     tally[L.T_SHUFFLES] += ws[WS_SHUFFLES]
     return 1 if ws[WS_FAIL] != 0 else 0
 
@@ -1667,6 +1769,7 @@ def _play_stacked(p, hard_t, soft_t, pairs_t, sevens_t, flags_t, cards, cut, out
     return _play_rounds(
         p, act_t, hx_t, hard_t, pairs_t, sevens_t, flags_t, shoe, ws, rng, out.shape[0], cut, out,
         tally, trace,
+        np.zeros(0, np.int32), np.zeros(0, np.int8), np.zeros(0, np.int64), 0, 0,
     )  # fmt: skip
 
 
@@ -1741,8 +1844,9 @@ def simulate_chunk(params, tables, n_rounds: int, state) -> np.ndarray:
     if rng.shape != (4,) or not rng.any():
         raise ValueError("kernel: state must be four uint64 words, not all zero")
     tally = np.zeros(L.N_TALLY, np.int64)
+    m = machine_for(p, hard, soft, pairs, flags)
     status = _simulate_chunk(
-        p, hard, soft, pairs, sevens, flags, n_rounds, rng, tally, np.empty(0, np.int8)
+        p, hard, soft, pairs, sevens, flags, n_rounds, rng, tally, np.empty(0, np.int8), *m
     )
     if status != 0:
         raise ValueError(
@@ -1750,6 +1854,30 @@ def simulate_chunk(params, tables, n_rounds: int, state) -> np.ndarray:
             f"(decks = {p[L.P_DECKS]}, boxes = {p[L.P_BOXES]}): use more decks or fewer boxes"
         )
     return tally
+
+
+_MACHINES: dict = {}
+
+
+def no_machine() -> tuple:
+    """The ``m_*`` arguments of ``_simulate_chunk`` for no state machine."""
+    return np.zeros(0, np.int32), np.zeros(0, np.int8), np.zeros((0, L.N_TALLY), np.int64), 0, 0
+
+
+def machine_for(p, hard, soft, pairs, flags) -> tuple:
+    """The ``m_*`` arguments of ``_simulate_chunk``: the state machine of the lean one-box game
+    (``simulator.machine``) when the rules and strategy are that game, else ``no_machine()``.
+    Built once per rules and strategy in a process."""
+    from simulator import machine
+
+    if not machine.eligible(p, flags):
+        return no_machine()
+    key = (p.tobytes(), hard.tobytes(), soft.tobytes(), pairs.tobytes())
+    if key not in _MACHINES:
+        hx_t = _by_hard_sum(_resolve_tables(p, hard, soft))
+        m = machine.build(p, hx_t, pairs)
+        _MACHINES[key] = (m.trans, m.flags, m.rows, m.start, m.x_base)
+    return _MACHINES[key]
 
 
 def _as_strategy_list(strategies, boxes: int) -> list:

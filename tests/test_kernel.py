@@ -113,7 +113,9 @@ def _sim_trace(rules, strategies, n, state=STATE):
     tables = K.stack_for(rules, strategies)
     tally = np.zeros(L.N_TALLY, np.int64)
     trace = np.full(n * 60, -1, np.int8)
-    status = K._simulate_chunk(p, *tables, n, np.array(state, np.uint64), tally, trace)
+    status = K._simulate_chunk(
+        p, *tables, n, np.array(state, np.uint64), tally, trace, *K.no_machine()
+    )
     assert status == 0
     return tally, trace[trace >= 0]
 
@@ -136,6 +138,58 @@ def test_lean_fast_path_tally_equals_the_full_fast_path(rules):
     full, trace = _sim_trace(rules, strategies, 20_000)
     assert trace.size > 20_000 * 4
     assert (lean == full).all(), [L.TALLY_NAMES[i] for i in np.nonzero(lean != full)[0]]
+
+
+MACHINE_GAMES = [
+    NZ,
+    NZ.replace(shuffle="every-round"),
+    NZ.replace(dealer_hits_soft_17=True, dealer_blackjack_takes="all", super_sevens=False),
+    NZ.replace(dealer_blackjack_takes="original"),
+    NZ.replace(dealer_blackjack_takes="original", dealer_hits_soft_17=True, decks=2),
+    NZ.replace(blackjack_pays=1.2, double_on="10-11", double_after_split=False),
+    NZ.replace(max_hands=1),
+    # one deck dealt deep: rounds handed to the general path, mid-round reshuffles
+    NZ.replace(decks=1, penetration=0.95),
+]
+
+
+@pytest.mark.parametrize("rules", MACHINE_GAMES)
+@pytest.mark.parametrize("kind", ["basic", "basic-super-sevens", "mimic", "never-bust"])
+def test_state_machine_tally_equals_the_fast_path(rules, kind):
+    """The lean one-box game runs as a state machine (simulator.machine); with no machine the
+    same chunk runs the kernel's fast path (_fast_rounds). Same seed: the same tally, field by
+    field (the machine deals the same cards in the same order)."""
+    from simulator.strategy import load_strategy
+
+    strategy = MIMIC if kind == "mimic" else load_strategy(kind)
+    p = rules.to_params()
+    tables = K.stack_for(rules, [strategy])
+    m = K.machine_for(p, tables[0], tables[1], tables[2], tables[4])
+    assert m[0].size > 0  # the machine is used
+    with_machine = K.simulate_chunk(p, tables, 30_000, STATE)
+    fast = np.zeros(L.N_TALLY, np.int64)
+    status = K._simulate_chunk(
+        p, *tables, 30_000, np.array(STATE, np.uint64), fast, np.empty(0, np.int8), *K.no_machine()
+    )
+    assert status == 0
+    assert (with_machine == fast).all(), [
+        (L.TALLY_NAMES[i], with_machine[i], fast[i]) for i in np.nonzero(with_machine != fast)[0]
+    ]
+
+
+def test_state_machine_only_for_the_lean_one_box_game():
+    def used(rules, strategy):
+        p = rules.to_params()
+        t = K.stack_for(rules, [strategy] * rules.boxes)
+        return K.machine_for(p, t[0], t[1], t[2], t[4])[0].size > 0
+
+    assert used(NZ, basic_strategy())
+    assert not used(NZ.replace(boxes=2), basic_strategy())
+    original = NZ.replace(dealer_blackjack_takes="original")
+    assert not used(original.replace(surrender="late"), basic_strategy())
+    assert not used(original.replace(hole_card="peek"), basic_strategy())
+    assert not used(NZ, basic_strategy(insurance=True, even_money=True))
+    assert not used(NZ.replace(dealer_draws_when_no_live_box=True), basic_strategy())
 
 
 def test_every_round_shuffle_shuffles_every_round():

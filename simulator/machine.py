@@ -1,0 +1,248 @@
+"""The one-box round as a table-driven state machine: one table read per card, no branch.
+
+For the lean game of the kernel's fast path (one box, no hole card, no surrender, a strategy
+that takes no insurance or even money, the dealer not drawing to dead hands) every round is a walk
+through a finite set of states, one card per step: the first card, the up card, the second card,
+the player's hits or double, the dealer's cards. ``build`` enumerates the states reachable from
+the start and writes ``next = trans[state * 10 + value - 1]``, so the kernel's machine loop
+(``kernel._machine_rounds``) plays a round by drawing cards (the same lazy Fisher-Yates steps, in
+the same order, as the fast path) and reading the table: the decisions that cost the fast path
+mispredicted branches become table reads.
+
+A round ends in a terminal state that records what the tally needs (the net, doubled, bust,
+player blackjack, the dealer's outcome, an ace up); every state counts its visits, and the tally
+is ``counts @ rows`` at the end of the chunk (``rows[state]``: what one visit adds; a visit is one
+card, so cards dealt are counted too, and the first card seven adds Super Sevens line (a)). A
+pair the strategy splits (or 7-7 under Super Sevens) leads to an exit state: the machine undoes
+that round's three visits and the kernel's general path plays the round, as it does for the fast
+path. The rules are those of ``kernel._fast_rounds`` (lean version), which the tests hold the
+machine to, tally for tally, on the same seeds.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator import layout as L
+
+# Flags of a state (``Machine.flags``).
+TERMINAL = 1  # a round has just ended (a visit counts a round)
+BOUNDARY = 2  # between rounds: the start state and every terminal
+
+_D_OUTCOME_NONE = 7
+
+
+class Machine:
+    """The tables of one (rules, strategy): ``trans`` (int32, n * 10), ``flags`` (int8, n),
+    ``rows`` (int64, n x N_TALLY), ``start`` and ``x_base`` (states from ``x_base`` on are exits:
+    a pair to split has been dealt)."""
+
+    def __init__(self, trans, flags, rows, start, x_base):
+        self.trans = trans
+        self.flags = flags
+        self.rows = rows
+        self.start = start
+        self.x_base = x_base
+
+
+def eligible(p, flags_t) -> bool:
+    """The lean one-box game that the machine plays (see the module docstring)."""
+    return bool(
+        p[L.P_BOXES] == 1
+        and p[L.P_HOLE] != L.HOLE_PEEK
+        and p[L.P_SURRENDER] == L.SURRENDER_NONE
+        and p[L.P_DRAW_NO_LIVE] == 0
+        and flags_t[0, 0] == 0
+        and flags_t[0, 1] == 0
+    )
+
+
+def _total(hard, ace):
+    return hard + 10 if ace and hard + 10 <= 21 else hard
+
+
+def build(p, hx_t, pairs_t) -> Machine:
+    """The state machine for rule parameters ``p`` and the kernel's resolved action table by hard
+    sum ``hx_t`` (``kernel._by_hard_sum``) and pair table ``pairs_t``."""
+    from simulator.kernel import A_BUST, A_DOUBLE, A_HIT, A_STAND, HARD_MAX, N_VARIANTS
+
+    unit = L.UNIT
+    bj_win = int(p[L.P_BJ_WIN])
+    h17 = bool(p[L.P_H17])
+    dbj = int(p[L.P_DBJ])
+    ss_on = bool(p[L.P_SS])
+    pay_a = int(p[L.P_SS_PAY_A])
+    max_hands = int(p[L.P_MAX_HANDS])
+    das = int(p[L.P_DAS])
+
+    def upi(u):
+        return 9 if u == 1 else u - 2
+
+    def act(ace, hard, u, variant):
+        return int(hx_t[((ace * HARD_MAX + hard) * L.N_UP + upi(u)) * N_VARIANTS + variant])
+
+    def plays_pair(v, u):  # the fast path keeps the pair (kernel: pair_plays_fast)
+        cell = pairs_t[0, v - 1, upi(u)]
+        no_split = max_hands < 2 or cell == L.N or (cell == L.PD and das == 0)
+        return no_split and not (ss_on and v == 7)
+
+    def stands(hard, ace):
+        t = _total(hard, ace)
+        return t > 17 or (t == 17 and not (h17 and t != hard))
+
+    def outcome(hard, ace):
+        t = _total(hard, ace)
+        if t > 21:
+            return 1
+        return t - 15 if t >= 17 else _D_OUTCOME_NONE
+
+    keys: dict = {}
+    order: list = []
+
+    def sid(key):
+        if key not in keys:
+            keys[key] = len(order)
+            order.append(key)
+        return keys[key]
+
+    def terminal(net, doubled=0, bust=0, pbj=0, di=_D_OUTCOME_NONE, up_ace=0):
+        return sid(("T", net, doubled, bust, pbj, di, up_ace))
+
+    def dealer(t, w, u):
+        # the player stood on total t with wager w; the dealer's second card is next
+        return sid(("D", max(t, 16), w, int(u == 1), u, int(u == 1), 1))
+
+    def bust(w, u):
+        if u in (1, 10) and dbj == L.DBJ_ORIGINAL:
+            return sid(("DBO", w, u))  # the dealer's second card decides (blackjack: -1 only)
+        return terminal(-w, int(w == 2 * unit), 1, 0, outcome(u, u == 1), int(u == 1))
+
+    def player(hard, ace, u, variant, w):
+        a = act(ace, hard, u, variant)
+        if a == A_HIT:
+            return sid(("P", hard, ace, u))
+        if a == A_DOUBLE:
+            return sid(("PD", hard, ace, u))
+        if a == A_STAND:
+            return dealer(_total(hard, ace), w, u)
+        assert a == A_BUST, a
+        return bust(w, u)
+
+    def trans(key, c):
+        kind = key[0]
+        if kind in ("S", "T"):
+            return sid(("P1", c))
+        if kind == "P1":
+            return sid(("PU", key[1], c))
+        if kind == "PU":
+            v1, u = key[1], key[2]
+            if v1 == c and not plays_pair(v1, u):
+                return sid(("X", v1, u))
+            hard = v1 + c
+            ace = int(v1 == 1 or c == 1)
+            if hard == 11 and ace:  # player blackjack (8.2)
+                if u in (1, 10):
+                    return sid(("BJ", u))
+                return terminal(bj_win, pbj=1, di=outcome(u, False))
+            return player(hard, ace, u, 2, unit)
+        if kind == "BJ":
+            u = key[1]
+            dh, da = u + c, int(u == 1 or c == 1)
+            if dh == 11 and da:
+                return terminal(0, pbj=1, di=0, up_ace=int(u == 1))
+            return terminal(bj_win, pbj=1, di=outcome(dh, da), up_ace=int(u == 1))
+        if kind == "P":
+            _, hard, ace, u = key
+            hard += c
+            ace = int(ace or c == 1)
+            return player(hard, ace, u, 0, unit)
+        if kind == "PD":
+            _, hard, ace, u = key
+            hard += c
+            ace = int(ace or c == 1)
+            if hard > 21:
+                return bust(2 * unit, u)
+            return dealer(_total(hard, ace), 2 * unit, u)
+        if kind == "DBO":
+            _, w, u = key
+            dh, da = u + c, int(u == 1 or c == 1)
+            if dh == 11 and da:
+                return terminal(-unit, int(w == 2 * unit), 1, 0, 0, int(u == 1))
+            return terminal(-w, int(w == 2 * unit), 1, 0, outcome(dh, da), int(u == 1))
+        if kind == "D":
+            _, t, w, up_ace, dh, da, n = key
+            dh += c
+            da = int(da or c == 1)
+            doubled = int(w == 2 * unit)
+            if n == 1 and dh == 11 and da:  # dealer blackjack on the second card
+                net = -w if dbj == L.DBJ_ALL else -unit
+                return terminal(net, doubled, 0, 0, 0, up_ace)
+            if stands(dh, da):
+                dt = _total(dh, da)
+                sign = 1 if dt > 21 else (t > dt) - (t < dt)
+                return terminal(sign * w, doubled, 0, 0, outcome(dh, da), up_ace)
+            return sid(("D", t, w, up_ace, dh, da, 2))
+        raise ValueError(f"machine: no transitions from {key}")
+
+    sid(("S",))
+    table = []
+    i = 0
+    while i < len(order):
+        key = order[i]
+        table.append([-1] * 10 if key[0] == "X" else [trans(key, c) for c in range(1, 11)])
+        i += 1
+    # Renumber: exits last.
+    normal = [k for k in order if k[0] != "X"]
+    exits = [k for k in order if k[0] == "X"]
+    new = {k: j for j, k in enumerate(normal + exits)}
+    n = len(order)
+    trans_a = np.zeros(n * 10, np.int32)
+    flags = np.zeros(n, np.int8)
+    rows = np.zeros((n, L.N_TALLY), np.int64)
+    for k, old in keys.items():
+        j = new[k]
+        if k[0] != "X":
+            for c in range(10):
+                trans_a[j * 10 + c] = new[order[table[old][c]]]
+        rows[j, L.T_CARDS_DEALT] = 1
+        if k[0] in ("S", "T"):
+            flags[j] |= BOUNDARY
+        if k[0] == "P1" and k[1] == 7 and ss_on:
+            # Super Sevens (a): the first card a seven (a 7-7 leaves for the general path)
+            rows[j, L.T_SS_A] += 1
+            rows[j, L.T_SS_F] -= 1
+            for f in (L.T_SS_SUM, L.T_SS_RSUM):
+                rows[j, f] += pay_a + 1
+            for f in (L.T_SS_SQ, L.T_SS_RSQ):
+                rows[j, f] += pay_a * pay_a - 1
+        if k[0] == "T":
+            _, net, doubled, bust_, pbj, di, up_ace = k
+            flags[j] |= TERMINAL
+            row = rows[j]
+            for f in (L.T_ROUNDS, L.T_BOX_ROUNDS, L.T_HANDS):
+                row[f] += 1
+            for f in (L.T_MAIN_SUM, L.T_RMAIN_SUM, L.T_TOTAL_SUM, L.T_RTOTAL_SUM):
+                row[f] += net
+            for f in (L.T_MAIN_SQ, L.T_RMAIN_SQ, L.T_TOTAL_SQ, L.T_RTOTAL_SQ):
+                row[f] += net * net
+            row[L.T_MAIN_WAGERED] += unit * (1 + doubled)
+            row[L.T_WINS + int(net < 0) + 2 * int(net == 0)] += 1
+            row[L.T_DOUBLES] += doubled
+            row[L.T_BUSTS] += bust_
+            row[L.T_PLAYER_BJ] += pbj
+            if di == 0:
+                row[L.T_DEALER_BJ] += 1
+            elif di == 1:
+                row[L.T_DEALER_BUST] += 1
+            elif di < _D_OUTCOME_NONE:
+                row[L.T_DEALER_17 + di - 2] += 1
+            row[L.T_INS_OFFERED] += up_ace * (1 - pbj)
+            row[L.T_EM_OFFERED] += up_ace * pbj
+            if ss_on:  # (f) until the first card says (a)
+                row[L.T_SS_BETS] += 1
+                row[L.T_SS_F] += 1
+                row[L.T_SS_SUM] -= 1
+                row[L.T_SS_RSUM] -= 1
+                row[L.T_SS_SQ] += 1
+                row[L.T_SS_RSQ] += 1
+    return Machine(trans_a, flags, rows, new[("S",)], len(normal))
