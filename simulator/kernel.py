@@ -6,12 +6,21 @@ splitting (11, 11 (b), 11 (c), 11.5), doubling (10), the drawing rules 12.1 (a),
 (12.2), the dealer's draw (12.3, 12.4), settlement (4.1 and the dealer-blackjack variants), Super
 Sevens (14, 14.4) and the cut card (7.1, 1999 amendment).
 
-There is exactly one round function, ``_play_rounds``: its loop body is one round. The simulation
-mode (``simulate_chunk``) feeds it cards by a lazy Fisher-Yates shuffle driven by xoshiro256** and
-adds each round into the tally; the stacked mode (``play_stacked``) feeds it the given cards in
-order and writes each round's record. Both take cards through ``_pick`` (lazy Fisher-Yates step,
-or the next card in order) and play the same code, so the stacked mode checks exactly the code
-that simulates.
+The round function is ``_play_rounds``: its loop body is one round (the general path), and for
+one box it hands the common rounds to ``_fast_rounds`` (the fast path, below). The simulation
+mode (``simulate_chunk``) feeds them cards by a lazy Fisher-Yates shuffle driven by xoshiro256**
+and adds each round into the tally; the stacked mode (``play_stacked``) feeds them the given
+cards in order and writes each round's record. Both take cards through ``_pick`` (lazy
+Fisher-Yates step, or the next card in order) and play the same code, so the stacked mode (which
+the tests hold to the reference game) checks exactly the code that simulates.
+
+The lean game (no hole card, no surrender, no insurance or even money taken, the dealer not
+drawing to dead hands, every box the same strategy) is simulated by a state machine
+(``simulator.machine``; ``_machine_rounds`` for one box, ``_machine_boxes_rounds`` for several):
+one table read per card in place of the fast path's branches, the same cards in the same order,
+the same hand-offs to the general path (pairs to split). It has no stacked mode; the tests hold
+its tally to the fast path's (one box) and the general path's (several boxes), field by field,
+on the same seeds, for many games and strategies.
 
 Speed notes. The hot state (shoe position, end of the undealt region, the four xoshiro words) lives
 in local variables of ``_play_rounds``. Cards are taken at a few written-out places with scalar
@@ -44,7 +53,12 @@ a further 1.18x (20.1 to 23.7 M rounds a second side by side, identical tallies)
 path inside ``_play_rounds``, code it never ran (the general path, the rare tallies, stacked
 records) cost registers and speed; leaving out only rare, never-taken branches measured 5%.
 
-Where the time goes (NZ game, one box, measured by leaving parts out): dealing the three cards
+The state machine: one box 46 M rounds a second against 24 M for the fast path (bench.py, one
+core, 854 states, a 34 KB table); seven boxes 18-19 M box-rounds a second against 14 M. A
+stripped one-box loop of the fast path's kind ran at 30 M: the branches, not the work, were the
+cost. With several boxes each box's hits and the dealer's cards still take a branch a card.
+
+Where the time went (NZ game, one box, fast path, measured by leaving parts out): dealing the three cards
 of the deal plus the round's bookkeeping about 45%, the player's draws about 25%, the dealer's
 draws about 30%. The random numbers are not the cost (the lazy draws alone of 5.3 cards a round
 run at floor.py's speed); unpredictable branches are (hit or stand, the dealer's last card,
@@ -95,12 +109,13 @@ WS_TRACED = 8  # cards written into ``trace`` so far
 WS_C1 = 9  # a pair dealt by ``_fast_rounds`` for ``_play_rounds`` to play on: first card
 WS_UV = 10  # ... the dealer's up card's value
 WS_C2 = 11  # ... second card
-N_WS = 12
+WS_PREDEALT = 12  # cards of this round's deal drawn already (``_machine_boxes_rounds``)
+N_WS = 13
 
 # What ``_fast_rounds`` stopped for.
 FR_DONE, FR_PAIR, FR_STOP, FR_GENERAL = 0, 1, 2, 3
 # State flags of the machine (``simulator.machine``).
-M_TERMINAL, M_BOUNDARY = 1, 2
+M_TERMINAL, M_BOUNDARY, M_PLAYER, M_DEALER = 1, 2, 4, 8
 # At most the cards of a round of one hand: the deal, 21 hits of an ace (a hand hits at a hard
 # sum of 20 or less) and 16 of the dealer's (who draws at a hard sum of 16 or less), rounded up.
 MAX_ROUND_CARDS = 48
@@ -1051,6 +1066,168 @@ def _machine_rounds(
 
 
 @njit
+def _machine_boxes_rounds(
+    m_trans, m_flags, m_net, m_counts, m_start, m_x_base, p, shoe, ws, rng, r, n_rounds, cut, st,
+    tally,
+):
+    """The lean game with several boxes, each walking the one-box state machine
+    (``simulator.machine``): the deal in the general path's order, each box's hits, then the
+    dealer's cards fed to every hand that waits for them (they all stop when the dealer does).
+    ``st`` (2 * boxes): each box's state, then scratch. Each box's final state is counted in
+    ``m_counts``; the round's own tallies (rounds, cards,
+    the dealer's outcome, round sums, Super Sevens) are added here. A pair to split hands the
+    round, dealt (``ws[WS_PREDEALT]`` cards), to ``_play_rounds``; returns ``(r, FR_*)``.
+    """
+    nb = p[L.P_BOXES]
+    every_round = p[L.P_SHUFFLE] == L.SHUFFLE_EVERY_ROUND
+    ss_on = p[L.P_SS] != 0
+    pay_a = p[L.P_SS_PAY_A]
+    n_cards = shoe.size - SLACK
+    max_cards = nb * 23 + 18  # two cards and 21 hits a box, the dealer's 17 and up card
+    pos = ws[WS_POS]
+    end = ws[WS_END]
+    s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
+    need_full = ws[WS_NEED_FULL]
+    cut_at = 0 if every_round else cut
+    lim = -1 if need_full != 0 else min(cut_at, end - max_cards + 1)
+    rstart = pos
+    wait = st[nb:]  # boxes whose hands wait for the dealer's next card
+    result = FR_DONE
+    while r < n_rounds:
+        if pos >= lim:
+            if need_full != 0 or pos >= cut_at:
+                pos = 0  # 7.1: the cut card came out, or every round
+                end = n_cards
+                ws[WS_SHUFFLES] += 1
+                need_full = 0
+                lim = min(cut_at, end - max_cards + 1)
+            if end - pos < max_cards:
+                rstart = pos
+                result = FR_GENERAL
+                break
+        rstart = pos
+        # The deal: a card to each box, the up card, a second card to each box.
+        n7 = 0
+        for b in range(nb):
+            k, s0, s1, s2, s3 = _bounded(end - pos, s0, s1, s2, s3)
+            uk = np.uint64(pos + k)
+            upos = np.uint64(pos)
+            code = shoe[uk]
+            shoe[uk] = shoe[upos]
+            shoe[upos] = code
+            pos += 1
+            v = _value(np.int64(code))
+            st[b] = m_trans[np.uint64(m_start * 10 + v - 1)]
+            n7 += np.int64(v == 7)
+        k, s0, s1, s2, s3 = _bounded(end - pos, s0, s1, s2, s3)
+        uk = np.uint64(pos + k)
+        upos = np.uint64(pos)
+        code = shoe[uk]
+        shoe[uk] = shoe[upos]
+        shoe[upos] = code
+        pos += 1
+        v = _value(np.int64(code))
+        uv = v
+        for b in range(nb):
+            st[b] = m_trans[np.uint64(st[b] * 10 + v - 1)]
+        exits = 0
+        for b in range(nb):
+            k, s0, s1, s2, s3 = _bounded(end - pos, s0, s1, s2, s3)
+            uk = np.uint64(pos + k)
+            upos = np.uint64(pos)
+            code = shoe[uk]
+            shoe[uk] = shoe[upos]
+            shoe[upos] = code
+            pos += 1
+            v = _value(np.int64(code))
+            st[b] = m_trans[np.uint64(st[b] * 10 + v - 1)]
+            exits += np.int64(st[b] >= m_x_base)
+        if exits != 0:
+            ws[WS_PREDEALT] = 2 * nb + 1  # the general path plays this round from its deal
+            result = FR_PAIR
+            break
+        # Each box in turn (12.1); the hands left waiting for the dealer's cards.
+        n_wait = 0
+        for b in range(nb):
+            while (m_flags[np.uint64(st[b])] & M_PLAYER) != 0:
+                k, s0, s1, s2, s3 = _bounded(end - pos, s0, s1, s2, s3)
+                uk = np.uint64(pos + k)
+                upos = np.uint64(pos)
+                code = shoe[uk]
+                shoe[uk] = shoe[upos]
+                shoe[upos] = code
+                pos += 1
+                v = _value(np.int64(code))
+                st[b] = m_trans[np.uint64(st[b] * 10 + v - 1)]
+            if (m_flags[np.uint64(st[b])] & M_DEALER) != 0:
+                wait[n_wait] = b
+                n_wait += 1
+        # The dealer (12.3) while any hand waits for a card: every waiting hand takes it.
+        d_hard = uv
+        d_ace = np.int64(uv == 1)
+        d_n = 1
+        while n_wait > 0:
+            k, s0, s1, s2, s3 = _bounded(end - pos, s0, s1, s2, s3)
+            uk = np.uint64(pos + k)
+            upos = np.uint64(pos)
+            code = shoe[uk]
+            shoe[uk] = shoe[upos]
+            shoe[upos] = code
+            pos += 1
+            v = _value(np.int64(code))
+            d_hard += v
+            d_ace |= np.int64(v == 1)
+            d_n += 1
+            n_left = 0
+            for j in range(n_wait):
+                b = wait[j]
+                st[b] = m_trans[np.uint64(st[b] * 10 + v - 1)]
+                if (m_flags[np.uint64(st[b])] & M_DEALER) != 0:
+                    wait[n_left] = b
+                    n_left += 1
+            n_wait = n_left
+        # Settle: every hand is in a terminal state.
+        round_net = 0
+        for b in range(nb):
+            m_counts[np.uint64(st[b])] += 1
+            round_net += m_net[np.uint64(st[b])]
+        d_bj = d_n == 2 and d_hard == 11 and d_ace != 0
+        d_total = _total(d_hard, d_ace)
+        tally[L.T_ROUNDS] += 1
+        tally[L.T_CARDS_DEALT] += pos - rstart
+        if d_bj:
+            tally[L.T_DEALER_BJ] += 1
+        elif d_total > 21:
+            tally[L.T_DEALER_BUST] += 1
+        elif d_total >= 17:
+            tally[L.T_DEALER_17 + d_total - 17] += 1
+        tally[L.T_RMAIN_SUM] += round_net
+        tally[L.T_RMAIN_SQ] += round_net * round_net
+        tally[L.T_RTOTAL_SUM] += round_net
+        tally[L.T_RTOTAL_SQ] += round_net * round_net
+        if ss_on:
+            ss = n7 * pay_a - (nb - n7)
+            tally[L.T_SS_BETS] += nb
+            tally[L.T_SS_A] += n7
+            tally[L.T_SS_F] += nb - n7
+            tally[L.T_SS_SUM] += ss
+            tally[L.T_SS_SQ] += n7 * pay_a * pay_a + (nb - n7)
+            tally[L.T_SS_RSUM] += ss
+            tally[L.T_SS_RSQ] += ss * ss
+        r += 1
+    ws[WS_POS] = pos
+    ws[WS_END] = end
+    ws[WS_ROUND_START] = rstart
+    ws[WS_NEED_FULL] = need_full
+    ws[WS_BEFORE] = 0
+    rng[0] = s0
+    rng[1] = s1
+    rng[2] = s2
+    rng[3] = s3
+    return r, result
+
+
+@njit
 def _play_rounds(
     p,
     act_t,
@@ -1072,6 +1249,7 @@ def _play_rounds(
     m_counts,
     m_start,
     m_x_base,
+    m_net,
 ):
     """Play up to ``n_rounds`` rounds; the loop body is one round (design: "One round, in order").
 
@@ -1109,6 +1287,8 @@ def _play_rounds(
     n_cards = shoe.size - SLACK
     n_deal = 2 * nb + (2 if peek else 1)  # cards of the deal (step 1)
     fast = nb == 1 and not peek and not early  # see the fast path below
+    mboxes = nb > 1 and m_trans.size > 0  # several boxes, the lean game: the state machine
+    m_st = np.zeros(2 * nb, np.int64)  # each box's state, then scratch (``_machine_boxes_rounds``)
     unit = L.UNIT
     stake = L.INSURANCE_STAKE
     tracing = trace.size > 0
@@ -1211,6 +1391,23 @@ def _play_rounds(
                 v2 = _value(c2)
             elif res != FR_GENERAL:
                 break
+        elif mboxes:
+            # Several boxes of the lean game: the state machine (``_machine_boxes_rounds``).
+            ws[WS_POS] = pos
+            ws[WS_END] = end
+            rng[0] = s0
+            rng[1] = s1
+            rng[2] = s2
+            rng[3] = s3
+            r, res = _machine_boxes_rounds(
+                m_trans, m_flags, m_net, m_counts, m_start, m_x_base, p, shoe, ws, rng, r,
+                n_rounds, cut, m_st, tally,
+            )  # fmt: skip
+            pos = ws[WS_POS]
+            end = ws[WS_END]
+            s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
+            if res != FR_PAIR and res != FR_GENERAL:
+                break
         else:
             if stacked:
                 if pos >= cut:
@@ -1247,16 +1444,21 @@ def _play_rounds(
             hand[0, 0, HF_N] = 2
             d_hard = uv
             d_ace = 1 if uv == 1 else 0
+        predealt = ws[WS_PREDEALT]  # the deal drawn already, in order (several boxes' machine)
+        ws[WS_PREDEALT] = 0
         for i in range(0 if dealt else n_deal):
-            if pos >= end:
-                pos, end = _refill(ws, pos, n_cards)
-            k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
-            uk = np.uint64(k)
-            upos = np.uint64(pos)
-            code = shoe[uk]
-            shoe[uk] = shoe[upos]
-            shoe[upos] = code
-            pos += 1
+            if i < predealt:
+                code = shoe[np.uint64(ws[WS_ROUND_START] + i)]
+            else:
+                if pos >= end:
+                    pos, end = _refill(ws, pos, n_cards)
+                k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
+                uk = np.uint64(k)
+                upos = np.uint64(pos)
+                code = shoe[uk]
+                shoe[uk] = shoe[upos]
+                shoe[upos] = code
+                pos += 1
             c = np.int64(code)
             v = _value(c)
             if i < nb or (nb < i <= 2 * nb):
@@ -1718,7 +1920,7 @@ def _play_rounds(
 @njit
 def _simulate_chunk(
     p, hard_t, soft_t, pairs_t, sevens_t, flags_t, n_rounds, rng, tally, trace, m_trans, m_flags,
-    m_rows, m_start, m_x_base,
+    m_rows, m_start, m_x_base, m_net,
 ):
     """Play ``n_rounds`` rounds from a fresh shuffle, adding into ``tally``; ``rng`` advances.
 
@@ -1738,7 +1940,7 @@ def _simulate_chunk(
     m_counts = np.zeros(m_flags.size, np.int64)
     _play_rounds(
         p, act_t, hx_t, hard_t, pairs_t, sevens_t, flags_t, shoe, ws, rng, n_rounds, p[L.P_CUT],
-        out, tally, trace, m_trans, m_flags, m_counts, m_start, m_x_base,
+        out, tally, trace, m_trans, m_flags, m_counts, m_start, m_x_base, m_net,
     )  # fmt: skip
     for s in range(m_counts.size):
         if m_counts[s] != 0:
@@ -1770,6 +1972,7 @@ def _play_stacked(p, hard_t, soft_t, pairs_t, sevens_t, flags_t, cards, cut, out
         p, act_t, hx_t, hard_t, pairs_t, sevens_t, flags_t, shoe, ws, rng, out.shape[0], cut, out,
         tally, trace,
         np.zeros(0, np.int32), np.zeros(0, np.int8), np.zeros(0, np.int64), 0, 0,
+        np.zeros(0, np.int64),
     )  # fmt: skip
 
 
@@ -1861,7 +2064,10 @@ _MACHINES: dict = {}
 
 def no_machine() -> tuple:
     """The ``m_*`` arguments of ``_simulate_chunk`` for no state machine."""
-    return np.zeros(0, np.int32), np.zeros(0, np.int8), np.zeros((0, L.N_TALLY), np.int64), 0, 0
+    return (
+        np.zeros(0, np.int32), np.zeros(0, np.int8), np.zeros((0, L.N_TALLY), np.int64), 0, 0,
+        np.zeros(0, np.int64),
+    )  # fmt: skip
 
 
 def machine_for(p, hard, soft, pairs, flags) -> tuple:
@@ -1872,11 +2078,14 @@ def machine_for(p, hard, soft, pairs, flags) -> tuple:
 
     if not machine.eligible(p, flags):
         return no_machine()
+    if any(not (t == t[:1]).all() for t in (hard, soft, pairs)):
+        return no_machine()  # boxes with different strategies: one machine serves one
     key = (p.tobytes(), hard.tobytes(), soft.tobytes(), pairs.tobytes())
     if key not in _MACHINES:
-        hx_t = _by_hard_sum(_resolve_tables(p, hard, soft))
-        m = machine.build(p, hx_t, pairs)
-        _MACHINES[key] = (m.trans, m.flags, m.rows, m.start, m.x_base)
+        hx_t = _by_hard_sum(_resolve_tables(p, hard[:1], soft[:1]))
+        m = machine.build(p, hx_t, pairs[:1])
+        rows = m.rows if p[L.P_BOXES] == 1 else m.box_rows()
+        _MACHINES[key] = (m.trans, m.flags, rows, m.start, m.x_base, m.net)
     return _MACHINES[key]
 
 

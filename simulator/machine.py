@@ -28,32 +28,50 @@ from simulator import layout as L
 # Flags of a state (``Machine.flags``).
 TERMINAL = 1  # a round has just ended (a visit counts a round)
 BOUNDARY = 2  # between rounds: the start state and every terminal
+PLAYER = 4  # the next card is the player's (the deal, hits, the double's card)
+DEALER = 8  # the hand is over and waits for the dealer's next card
+
+# Tally fields of the round as a whole: with several boxes the kernel counts them per round.
+ROUND_FIELDS = (
+    L.T_ROUNDS, L.T_CARDS_DEALT, L.T_DEALER_BJ, L.T_DEALER_BUST, L.T_DEALER_17, L.T_DEALER_18,
+    L.T_DEALER_19, L.T_DEALER_20, L.T_DEALER_21, L.T_RMAIN_SUM, L.T_RMAIN_SQ, L.T_RTOTAL_SUM,
+    L.T_RTOTAL_SQ, L.T_SS_BETS, L.T_SS_A, L.T_SS_B, L.T_SS_C, L.T_SS_D, L.T_SS_E, L.T_SS_F,
+    L.T_SS_SUM, L.T_SS_SQ, L.T_SS_RSUM, L.T_SS_RSQ,
+)  # fmt: skip
 
 _D_OUTCOME_NONE = 7
 
 
 class Machine:
     """The tables of one (rules, strategy): ``trans`` (int32, n * 10), ``flags`` (int8, n),
-    ``rows`` (int64, n x N_TALLY), ``start`` and ``x_base`` (states from ``x_base`` on are exits:
-    a pair to split has been dealt)."""
+    ``rows`` (int64, n x N_TALLY), ``net`` (int64, n: a terminal's net in tenths), ``start`` and
+    ``x_base`` (states from ``x_base`` on are exits: a pair to split has been dealt)."""
 
-    def __init__(self, trans, flags, rows, start, x_base):
+    def __init__(self, trans, flags, rows, net, start, x_base):
         self.trans = trans
         self.flags = flags
         self.rows = rows
+        self.net = net
         self.start = start
         self.x_base = x_base
 
+    def box_rows(self):
+        """``rows`` for several boxes: only the terminals' per-box fields (a visit to a final
+        state per box); the round's own fields (``ROUND_FIELDS``) the kernel counts itself."""
+        rows = self.rows * (self.flags[:, None] & TERMINAL != 0)
+        rows[:, list(ROUND_FIELDS)] = 0
+        return rows
+
 
 def eligible(p, flags_t) -> bool:
-    """The lean one-box game that the machine plays (see the module docstring)."""
+    """The lean game that the machine plays (see the module docstring); several boxes when they
+    all play the same strategy (the caller checks that)."""
     return bool(
-        p[L.P_BOXES] == 1
-        and p[L.P_HOLE] != L.HOLE_PEEK
+        p[L.P_HOLE] != L.HOLE_PEEK
         and p[L.P_SURRENDER] == L.SURRENDER_NONE
         and p[L.P_DRAW_NO_LIVE] == 0
-        and flags_t[0, 0] == 0
-        and flags_t[0, 1] == 0
+        and not flags_t[:, 0].any()
+        and not flags_t[:, 1].any()
     )
 
 
@@ -199,6 +217,7 @@ def build(p, hx_t, pairs_t) -> Machine:
     trans_a = np.zeros(n * 10, np.int32)
     flags = np.zeros(n, np.int8)
     rows = np.zeros((n, L.N_TALLY), np.int64)
+    nets = np.zeros(n, np.int64)
     for k, old in keys.items():
         j = new[k]
         if k[0] != "X":
@@ -207,6 +226,10 @@ def build(p, hx_t, pairs_t) -> Machine:
         rows[j, L.T_CARDS_DEALT] = 1
         if k[0] in ("S", "T"):
             flags[j] |= BOUNDARY
+        if k[0] in ("P1", "PU", "P", "PD"):
+            flags[j] |= PLAYER
+        if k[0] in ("D", "BJ", "DBO"):
+            flags[j] |= DEALER
         if k[0] == "P1" and k[1] == 7 and ss_on:
             # Super Sevens (a): the first card a seven (a 7-7 leaves for the general path)
             rows[j, L.T_SS_A] += 1
@@ -218,6 +241,7 @@ def build(p, hx_t, pairs_t) -> Machine:
         if k[0] == "T":
             _, net, doubled, bust_, pbj, di, up_ace = k
             flags[j] |= TERMINAL
+            nets[j] = net
             row = rows[j]
             for f in (L.T_ROUNDS, L.T_BOX_ROUNDS, L.T_HANDS):
                 row[f] += 1
@@ -245,4 +269,4 @@ def build(p, hx_t, pairs_t) -> Machine:
                 row[L.T_SS_RSUM] -= 1
                 row[L.T_SS_SQ] += 1
                 row[L.T_SS_RSQ] += 1
-    return Machine(trans_a, flags, rows, new[("S",)], len(normal))
+    return Machine(trans_a, flags, rows, nets, new[("S",)], len(normal))

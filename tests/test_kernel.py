@@ -150,20 +150,26 @@ MACHINE_GAMES = [
     NZ.replace(max_hands=1),
     # one deck dealt deep: rounds handed to the general path, mid-round reshuffles
     NZ.replace(decks=1, penetration=0.95),
+    # several boxes: each walks the machine; pairs to split hand the dealt round over
+    NZ.replace(boxes=7),
+    NZ.replace(boxes=3, dealer_blackjack_takes="original", shuffle="every-round"),
+    NZ.replace(boxes=2, dealer_hits_soft_17=True, dealer_blackjack_takes="all", super_sevens=False),
+    NZ.replace(boxes=7, decks=2, penetration=0.9),
 ]
 
 
 @pytest.mark.parametrize("rules", MACHINE_GAMES)
 @pytest.mark.parametrize("kind", ["basic", "basic-super-sevens", "mimic", "never-bust"])
 def test_state_machine_tally_equals_the_fast_path(rules, kind):
-    """The lean one-box game runs as a state machine (simulator.machine); with no machine the
-    same chunk runs the kernel's fast path (_fast_rounds). Same seed: the same tally, field by
-    field (the machine deals the same cards in the same order)."""
+    """The lean game runs as a state machine (simulator.machine); with no machine the same chunk
+    runs the kernel's fast path (_fast_rounds, one box) or its general path (several boxes).
+    Same seed: the same tally, field by field (the machine deals the same cards in the same
+    order)."""
     from simulator.strategy import load_strategy
 
     strategy = MIMIC if kind == "mimic" else load_strategy(kind)
     p = rules.to_params()
-    tables = K.stack_for(rules, [strategy])
+    tables = K.stack_for(rules, [strategy] * rules.boxes)
     m = K.machine_for(p, tables[0], tables[1], tables[2], tables[4])
     assert m[0].size > 0  # the machine is used
     with_machine = K.simulate_chunk(p, tables, 30_000, STATE)
@@ -177,14 +183,17 @@ def test_state_machine_tally_equals_the_fast_path(rules, kind):
     ]
 
 
-def test_state_machine_only_for_the_lean_one_box_game():
+def test_state_machine_only_for_the_lean_game():
     def used(rules, strategy):
         p = rules.to_params()
         t = K.stack_for(rules, [strategy] * rules.boxes)
         return K.machine_for(p, t[0], t[1], t[2], t[4])[0].size > 0
 
     assert used(NZ, basic_strategy())
-    assert not used(NZ.replace(boxes=2), basic_strategy())
+    assert used(NZ.replace(boxes=2), basic_strategy())
+    p = NZ.replace(boxes=2).to_params()
+    t = K.stack_for(NZ.replace(boxes=2), [basic_strategy(), MIMIC])  # boxes that differ
+    assert K.machine_for(p, t[0], t[1], t[2], t[4])[0].size == 0
     original = NZ.replace(dealer_blackjack_takes="original")
     assert not used(original.replace(surrender="late"), basic_strategy())
     assert not used(original.replace(hole_card="peek"), basic_strategy())
