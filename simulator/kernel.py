@@ -60,9 +60,9 @@ cost. With several boxes each box's hits and the dealer's cards still take a bra
 
 Where the time went (NZ game, one box, fast path, measured by leaving parts out): dealing the
 three cards of the deal plus the round's bookkeeping about 45%, the player's draws about 25%, the
-dealer's draws about 30%. The random numbers are not the cost (the lazy draws alone of 5.3 cards a round
-run at floor.py's speed); unpredictable branches are (hit or stand, the dealer's last card,
-stood or bust). Tried and measured slower, so not kept: dealing ahead in a tight loop with the
+dealer's draws about 30%. The random numbers are not the cost (the lazy draws alone of 5.3 cards
+a round run at floor.py's speed); unpredictable branches are (hit or stand, the dealer's last
+card, stood or bust). Tried and measured slower, so not kept: dealing ahead in a tight loop with the
 unused cards undone at the shuffle (0.85x), and the fast path as a jitted function of its own
 (0.91x, 0.98x without reference counting): the calls cost more than the registers won. Also
 measured and not kept: one lookup of a (card 1, card 2, up card) 'case' byte in place of the
