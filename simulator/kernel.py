@@ -54,7 +54,7 @@ path inside ``_play_rounds``, code it never ran (the general path, the rare tall
 records) cost registers and speed; leaving out only rare, never-taken branches measured 5%.
 
 The state machine: one box 46 M rounds a second against 24 M for the fast path (bench.py, one
-core, 854 states, a 34 KB table); seven boxes 18-19 M box-rounds a second against 14 M. A
+core, 854 states, a 17 KB table of int16); seven boxes 18-19 M box-rounds a second against 14 M. A
 stripped one-box loop of the fast path's kind ran at 30 M: the branches, not the work, were the
 cost. With several boxes each box's hits and the dealer's cards still take a branch a card.
 
@@ -1971,7 +1971,7 @@ def _play_stacked(p, hard_t, soft_t, pairs_t, sevens_t, flags_t, cards, cut, out
     return _play_rounds(
         p, act_t, hx_t, hard_t, pairs_t, sevens_t, flags_t, shoe, ws, rng, out.shape[0], cut, out,
         tally, trace,
-        np.zeros(0, np.int32), np.zeros(0, np.int8), np.zeros(0, np.int64), 0, 0,
+        np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros(0, np.int64), 0, 0,
         np.zeros(0, np.int64),
     )  # fmt: skip
 
@@ -2065,7 +2065,7 @@ _MACHINES: dict = {}
 def no_machine() -> tuple:
     """The ``m_*`` arguments of ``_simulate_chunk`` for no state machine."""
     return (
-        np.zeros(0, np.int32), np.zeros(0, np.int8), np.zeros((0, L.N_TALLY), np.int64), 0, 0,
+        np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros((0, L.N_TALLY), np.int64), 0, 0,
         np.zeros(0, np.int64),
     )  # fmt: skip
 

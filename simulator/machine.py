@@ -43,7 +43,7 @@ _D_OUTCOME_NONE = 7
 
 
 class Machine:
-    """The tables of one (rules, strategy): ``trans`` (int32, n * 10), ``flags`` (int8, n),
+    """The tables of one (rules, strategy): ``trans`` (int16, n * 10), ``flags`` (int8, n),
     ``rows`` (int64, n x N_TALLY), ``net`` (int64, n: a terminal's net in tenths), ``start`` and
     ``x_base`` (states from ``x_base`` on are exits: a pair to split has been dealt)."""
 
@@ -214,7 +214,8 @@ def build(p, hx_t, pairs_t) -> Machine:
     exits = [k for k in order if k[0] == "X"]
     new = {k: j for j, k in enumerate(normal + exits)}
     n = len(order)
-    trans_a = np.zeros(n * 10, np.int32)
+    assert n < 2**15, n  # int16 states: the table stays small (a few thousand states)
+    trans_a = np.zeros(n * 10, np.int16)
     flags = np.zeros(n, np.int8)
     rows = np.zeros((n, L.N_TALLY), np.int64)
     nets = np.zeros(n, np.int64)
