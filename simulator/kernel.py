@@ -115,7 +115,8 @@ N_WS = 13
 # What ``_fast_rounds`` stopped for.
 FR_DONE, FR_PAIR, FR_STOP, FR_GENERAL = 0, 1, 2, 3
 # State flags of the machine (``simulator.machine``).
-M_TERMINAL, M_BOUNDARY, M_PLAYER, M_DEALER = 1, 2, 4, 8
+M_TERMINAL, M_BOUNDARY, M_PLAYER, M_DEALER, M_STOOD = 1, 2, 4, 8, 16
+M_OUTCOMES = 8  # the dealer's outcomes of ``Machine.settle``
 # At most the cards of a round of one hand: the deal, 21 hits of an ace (a hand hits at a hard
 # sum of 20 or less) and 16 of the dealer's (who draws at a hard sum of 16 or less), rounded up.
 MAX_ROUND_CARDS = 48
@@ -1067,14 +1068,14 @@ def _machine_rounds(
 
 @njit
 def _machine_boxes_rounds(
-    m_trans, m_flags, m_net, m_counts, m_start, m_x_base, p, shoe, ws, rng, r, n_rounds, cut, st,
-    tally,
+    m_trans, m_flags, m_net, m_settle, m_counts, m_start, m_x_base, p, shoe, ws, rng, r, n_rounds,
+    cut, st, tally, d_stands,
 ):
     """The lean game with several boxes, each walking the one-box state machine
     (``simulator.machine``): the deal in the general path's order, each box's hits, then the
-    dealer's cards fed to every hand that waits for them (they all stop when the dealer does).
-    ``st`` (2 * boxes): each box's state, then scratch. Each box's final state is counted in
-    ``m_counts``; the round's own tallies (rounds, cards,
+    dealer's draw, then every waiting hand settled by one read of ``m_settle``.
+    ``st``: each box's state. Each box's final state is counted in ``m_counts``; the round's own
+    tallies (rounds, cards,
     the dealer's outcome, round sums, Super Sevens) are added here. A pair to split hands the
     round, dealt (``ws[WS_PREDEALT]`` cards), to ``_play_rounds``; returns ``(r, FR_*)``.
     """
@@ -1091,7 +1092,6 @@ def _machine_boxes_rounds(
     cut_at = 0 if every_round else cut
     lim = -1 if need_full != 0 else min(cut_at, end - max_cards + 1)
     rstart = pos
-    wait = st[nb:]  # boxes whose hands wait for the dealer's next card
     result = FR_DONE
     while r < n_rounds:
         if pos >= lim:
@@ -1146,8 +1146,9 @@ def _machine_boxes_rounds(
             ws[WS_PREDEALT] = 2 * nb + 1  # the general path plays this round from its deal
             result = FR_PAIR
             break
-        # Each box in turn (12.1); the hands left waiting for the dealer's cards.
-        n_wait = 0
+        # Each box in turn (12.1).
+        any_wait = 0
+        any_stood = 0
         for b in range(nb):
             while (m_flags[np.uint64(st[b])] & M_PLAYER) != 0:
                 k, s0, s1, s2, s3 = _bounded(end - pos, s0, s1, s2, s3)
@@ -1159,14 +1160,15 @@ def _machine_boxes_rounds(
                 pos += 1
                 v = _value(np.int64(code))
                 st[b] = m_trans[np.uint64(st[b] * 10 + v - 1)]
-            if (m_flags[np.uint64(st[b])] & M_DEALER) != 0:
-                wait[n_wait] = b
-                n_wait += 1
-        # The dealer (12.3) while any hand waits for a card: every waiting hand takes it.
+            f = np.int64(m_flags[np.uint64(st[b])])
+            any_wait |= f & M_DEALER
+            any_stood |= f & M_STOOD
+        # The dealer (12.3): the second card if any hand waits for it, on while any hand stood;
+        # then every waiting hand settles by one read of ``m_settle``.
         d_hard = uv
         d_ace = np.int64(uv == 1)
         d_n = 1
-        while n_wait > 0:
+        if any_wait != 0:
             k, s0, s1, s2, s3 = _bounded(end - pos, s0, s1, s2, s3)
             uk = np.uint64(pos + k)
             upos = np.uint64(pos)
@@ -1177,15 +1179,30 @@ def _machine_boxes_rounds(
             v = _value(np.int64(code))
             d_hard += v
             d_ace |= np.int64(v == 1)
-            d_n += 1
-            n_left = 0
-            for j in range(n_wait):
-                b = wait[j]
-                st[b] = m_trans[np.uint64(st[b] * 10 + v - 1)]
-                if (m_flags[np.uint64(st[b])] & M_DEALER) != 0:
-                    wait[n_left] = b
-                    n_left += 1
-            n_wait = n_left
+            d_n = 2
+            if any_stood != 0 and not (d_hard == 11 and d_ace != 0):
+                while d_stands[np.uint64(d_ace * HARD_MAX + d_hard)] == 0:
+                    k, s0, s1, s2, s3 = _bounded(end - pos, s0, s1, s2, s3)
+                    uk = np.uint64(pos + k)
+                    upos = np.uint64(pos)
+                    code = shoe[uk]
+                    shoe[uk] = shoe[upos]
+                    shoe[upos] = code
+                    pos += 1
+                    v = _value(np.int64(code))
+                    d_hard += v
+                    d_ace |= np.int64(v == 1)
+                    d_n += 1
+            t = _total(d_hard, d_ace)
+            o = 7
+            if d_n == 2 and d_hard == 11 and d_ace != 0:
+                o = 0
+            elif t > 21:
+                o = 1
+            elif t >= 17:
+                o = t - 15
+            for b in range(nb):
+                st[b] = m_settle[np.uint64(st[b] * M_OUTCOMES + o)]
         # Settle: every hand is in a terminal state.
         round_net = 0
         for b in range(nb):
@@ -1250,6 +1267,7 @@ def _play_rounds(
     m_start,
     m_x_base,
     m_net,
+    m_settle,
 ):
     """Play up to ``n_rounds`` rounds; the loop body is one round (design: "One round, in order").
 
@@ -1288,7 +1306,7 @@ def _play_rounds(
     n_deal = 2 * nb + (2 if peek else 1)  # cards of the deal (step 1)
     fast = nb == 1 and not peek and not early  # see the fast path below
     mboxes = nb > 1 and m_trans.size > 0  # several boxes, the lean game: the state machine
-    m_st = np.zeros(2 * nb, np.int64)  # each box's state, then scratch (``_machine_boxes_rounds``)
+    m_st = np.zeros(nb, np.int64)  # each box's state (``_machine_boxes_rounds``)
     unit = L.UNIT
     stake = L.INSURANCE_STAKE
     tracing = trace.size > 0
@@ -1400,8 +1418,8 @@ def _play_rounds(
             rng[2] = s2
             rng[3] = s3
             r, res = _machine_boxes_rounds(
-                m_trans, m_flags, m_net, m_counts, m_start, m_x_base, p, shoe, ws, rng, r,
-                n_rounds, cut, m_st, tally,
+                m_trans, m_flags, m_net, m_settle, m_counts, m_start, m_x_base, p, shoe, ws, rng,
+                r, n_rounds, cut, m_st, tally, d_stands,
             )  # fmt: skip
             pos = ws[WS_POS]
             end = ws[WS_END]
@@ -1920,7 +1938,7 @@ def _play_rounds(
 @njit
 def _simulate_chunk(
     p, hard_t, soft_t, pairs_t, sevens_t, flags_t, n_rounds, rng, tally, trace, m_trans, m_flags,
-    m_rows, m_start, m_x_base, m_net,
+    m_rows, m_start, m_x_base, m_net, m_settle,
 ):
     """Play ``n_rounds`` rounds from a fresh shuffle, adding into ``tally``; ``rng`` advances.
 
@@ -1940,7 +1958,7 @@ def _simulate_chunk(
     m_counts = np.zeros(m_flags.size, np.int64)
     _play_rounds(
         p, act_t, hx_t, hard_t, pairs_t, sevens_t, flags_t, shoe, ws, rng, n_rounds, p[L.P_CUT],
-        out, tally, trace, m_trans, m_flags, m_counts, m_start, m_x_base, m_net,
+        out, tally, trace, m_trans, m_flags, m_counts, m_start, m_x_base, m_net, m_settle,
     )  # fmt: skip
     for s in range(m_counts.size):
         if m_counts[s] != 0:
@@ -1972,7 +1990,7 @@ def _play_stacked(p, hard_t, soft_t, pairs_t, sevens_t, flags_t, cards, cut, out
         p, act_t, hx_t, hard_t, pairs_t, sevens_t, flags_t, shoe, ws, rng, out.shape[0], cut, out,
         tally, trace,
         np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros(0, np.int64), 0, 0,
-        np.zeros(0, np.int64),
+        np.zeros(0, np.int64), np.zeros(0, np.int16),
     )  # fmt: skip
 
 
@@ -2066,7 +2084,7 @@ def no_machine() -> tuple:
     """The ``m_*`` arguments of ``_simulate_chunk`` for no state machine."""
     return (
         np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros((0, L.N_TALLY), np.int64), 0, 0,
-        np.zeros(0, np.int64),
+        np.zeros(0, np.int64), np.zeros(0, np.int16),
     )  # fmt: skip
 
 
@@ -2085,7 +2103,7 @@ def machine_for(p, hard, soft, pairs, flags) -> tuple:
         hx_t = _by_hard_sum(_resolve_tables(p, hard[:1], soft[:1]))
         m = machine.build(p, hx_t, pairs[:1])
         rows = m.rows if p[L.P_BOXES] == 1 else m.box_rows()
-        _MACHINES[key] = (m.trans, m.flags, rows, m.start, m.x_base, m.net)
+        _MACHINES[key] = (m.trans, m.flags, rows, m.start, m.x_base, m.net, m.settle)
     return _MACHINES[key]
 
 

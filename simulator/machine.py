@@ -30,6 +30,11 @@ TERMINAL = 1  # a round has just ended (a visit counts a round)
 BOUNDARY = 2  # between rounds: the start state and every terminal
 PLAYER = 4  # the next card is the player's (the deal, hits, the double's card)
 DEALER = 8  # the hand is over and waits for the dealer's next card
+STOOD = 16  # ... and it stood: the dealer plays on (12.3)
+
+# The dealer's outcome, for settling hands at once (``Machine.settle``): 0 blackjack, 1 bust,
+# 2..6 a total of 17..21, 7 stopped below 17 (no hand stood).
+N_OUTCOMES = 8
 
 # Tally fields of the round as a whole: with several boxes the kernel counts them per round.
 ROUND_FIELDS = (
@@ -44,11 +49,14 @@ _D_OUTCOME_NONE = 7
 
 class Machine:
     """The tables of one (rules, strategy): ``trans`` (int16, n * 10), ``flags`` (int8, n),
-    ``rows`` (int64, n x N_TALLY), ``net`` (int64, n: a terminal's net in tenths), ``start`` and
-    ``x_base`` (states from ``x_base`` on are exits: a pair to split has been dealt)."""
+    ``rows`` (int64, n x N_TALLY), ``net`` (int64, n: a terminal's net in tenths), ``settle``
+    (int16, n x N_OUTCOMES: a waiting hand's terminal for each dealer outcome, any other state
+    itself; several boxes), ``start`` and ``x_base`` (states from ``x_base`` on are exits: a pair
+    to split has been dealt)."""
 
-    def __init__(self, trans, flags, rows, net, start, x_base):
+    def __init__(self, trans, flags, rows, net, settle, start, x_base):
         self.trans = trans
+        self.settle = settle
         self.flags = flags
         self.rows = rows
         self.net = net
@@ -202,12 +210,35 @@ def build(p, hx_t, pairs_t) -> Machine:
             return sid(("D", t, w, up_ace, dh, da, 2))
         raise ValueError(f"machine: no transitions from {key}")
 
+    def settle(key, o):
+        # the terminal of a hand waiting for the dealer, given the dealer's outcome o
+        kind = key[0]
+        dbj = o == 0
+        if kind == "BJ":
+            u = key[1]
+            return terminal(0 if dbj else bj_win, pbj=1, di=o, up_ace=int(u == 1))
+        if kind == "DBO":
+            _, w, u = key
+            return terminal(-unit if dbj else -w, int(w == 2 * unit), 1, 0, o, int(u == 1))
+        _, t, w, up_ace, dh, da, n = key  # a stood hand, the dealer to play out
+        doubled = int(w == 2 * unit)
+        if dbj:
+            return terminal(-w if dbj_rule_all else -unit, doubled, 0, 0, 0, up_ace)
+        if o == 1:
+            return terminal(w, doubled, 0, 0, 1, up_ace)
+        dt = o + 15 if o < _D_OUTCOME_NONE else 16
+        return terminal(((t > dt) - (t < dt)) * w, doubled, 0, 0, o, up_ace)
+
+    dbj_rule_all = dbj == L.DBJ_ALL
     sid(("S",))
     table = []
+    settles = {}
     i = 0
     while i < len(order):
         key = order[i]
         table.append([-1] * 10 if key[0] == "X" else [trans(key, c) for c in range(1, 11)])
+        if key[0] in ("BJ", "DBO") or (key[0] == "D" and key[6] == 1):
+            settles[key] = [settle(key, o) for o in range(N_OUTCOMES)]
         i += 1
     # Renumber: exits last.
     normal = [k for k in order if k[0] != "X"]
@@ -219,12 +250,16 @@ def build(p, hx_t, pairs_t) -> Machine:
     flags = np.zeros(n, np.int8)
     rows = np.zeros((n, L.N_TALLY), np.int64)
     nets = np.zeros(n, np.int64)
+    settle_a = np.zeros((n, N_OUTCOMES), np.int16)
     for k, old in keys.items():
         j = new[k]
         if k[0] != "X":
             for c in range(10):
                 trans_a[j * 10 + c] = new[order[table[old][c]]]
         rows[j, L.T_CARDS_DEALT] = 1
+        settle_a[j] = [new[order[s]] for s in settles[k]] if k in settles else j
+        if k[0] == "D" and k[6] == 1:
+            flags[j] |= STOOD
         if k[0] in ("S", "T"):
             flags[j] |= BOUNDARY
         if k[0] in ("P1", "PU", "P", "PD"):
@@ -270,4 +305,4 @@ def build(p, hx_t, pairs_t) -> Machine:
                 row[L.T_SS_RSUM] -= 1
                 row[L.T_SS_SQ] += 1
                 row[L.T_SS_RSQ] += 1
-    return Machine(trans_a, flags, rows, nets, new[("S",)], len(normal))
+    return Machine(trans_a, flags, rows, nets, settle_a.reshape(-1), new[("S",)], len(normal))
