@@ -54,9 +54,10 @@ path inside ``_play_rounds``, code it never ran (the general path, the rare tall
 records) cost registers and speed; leaving out only rare, never-taken branches measured 5%.
 
 The state machine: one box 46 M rounds a second against 24 M for the fast path (bench.py, one
-core, 854 states, a 17 KB table of int16); seven boxes 18-19 M box-rounds a second against 14 M. A
+core, 854 states, a 17 KB table of int16); seven boxes 19-20 M box-rounds a second against 14 M. A
 stripped one-box loop of the fast path's kind ran at 30 M: the branches, not the work, were the
-cost. With several boxes each box's hits and the dealer's cards still take a branch a card.
+cost. With several boxes each box's hits still take a branch a card, and a round in which any box
+splits (one in six with seven boxes) is the general path's.
 
 Where the time went (NZ game, one box, fast path, measured by leaving parts out): dealing the
 three cards of the deal plus the round's bookkeeping about 45%, the player's draws about 25%, the
