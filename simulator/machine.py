@@ -1,4 +1,4 @@
-"""The one-box round as a table-driven state machine: one table read per card, no branch.
+"""The lean game's round as a table-driven state machine: one table read per card, no branch.
 
 For the lean game of the kernel's fast path (one box, no hole card, no surrender, a strategy
 that takes no insurance or even money, the dealer not drawing to dead hands) every round is a walk
@@ -17,6 +17,12 @@ pair the strategy splits (or 7-7 under Super Sevens) leads to an exit state: the
 that round's three visits and the kernel's general path plays the round, as it does for the fast
 path. The rules are those of ``kernel._fast_rounds`` (lean version), which the tests hold the
 machine to, tally for tally, on the same seeds.
+
+Several boxes (``kernel._machine_boxes_rounds``, every box the same strategy) use the same
+table: each box walks it through the deal and its hits (in the general path's order), the dealer
+plays once in code, and each hand waiting for the dealer settles by one read of ``settle[state,
+dealer outcome]``; the round's own tallies are counted by the kernel (``ROUND_FIELDS``,
+``Machine.box_rows``). The tests hold this to the general path's tally, on the same seeds.
 """
 
 from __future__ import annotations
