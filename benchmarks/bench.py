@@ -83,16 +83,24 @@ def compare(path: str, n: int) -> None:
         print(f"{name}: ours={ours:.0f} other={old:.0f} ours/other={ratio:.3f} same_tally={same}")
 
 
-def time_floor(n_rounds: int) -> float | None:
-    """Best of ``REPEATS`` single-core rounds per second of floor.py, or None without it."""
+def _floor_loop():
+    """floor.py's single-core round loop, recompiled here without its on-disk cache (floor.py's
+    folder is not ours to write into) and compiled once; None without floor.py."""
     if not FLOOR.exists():
         return None
     sys.path.insert(0, str(FLOOR.parent))
     import floor
 
-    # Recompiled here without the on-disk cache (floor.py's folder is not ours to write into).
-    floor_rounds = numba.njit(nogil=True)(floor._floor_rounds.py_func)
-    floor_rounds(1000, 1)
+    loop = numba.njit(nogil=True)(floor._floor_rounds.py_func)
+    loop(1000, 1)
+    return loop
+
+
+def time_floor(n_rounds: int) -> float | None:
+    """Best of ``REPEATS`` single-core rounds per second of floor.py, or None without it."""
+    floor_rounds = _floor_loop()
+    if floor_rounds is None:
+        return None
     best = 0.0
     for _ in range(REPEATS):
         t = time.perf_counter()
@@ -116,13 +124,9 @@ def time_all_cores(rules: Rules, n_rounds: int) -> float:
 
 def time_floor_all(n_rounds: int) -> float | None:
     """Best of ``REPEATS`` rounds per second of floor.py's loop on every core (threads)."""
-    if not FLOOR.exists():
+    one = _floor_loop()
+    if one is None:
         return None
-    sys.path.insert(0, str(FLOOR.parent))
-    import floor
-
-    one = numba.njit(nogil=True)(floor._floor_rounds.py_func)
-    one(1000, 1)
     from concurrent.futures import ThreadPoolExecutor
 
     best = 0.0
