@@ -591,7 +591,10 @@ def _fast_rounds(
     branches on an argument's type): ``out`` is None in simulation mode, the record array in
     stacked mode; ``full`` is None for the lean version (no insurance or even money taken, no
     surrender, the dealer does not draw to dead hands, no trace), an int for the full one. So no
-    version carries code it cannot run: each branch that remains is one the game needs.
+    version carries code it cannot run: each branch that remains is one the game needs. A lean game
+    is simulated by the state machine (``_machine_rounds``) instead: the lean simulation version
+    runs only when ``_simulate_chunk`` is given no machine, which the tests do to hold the machine
+    to it, tally for tally.
     """
     ss_on = p[L.P_SS] != 0
     late = p[L.P_SURRENDER] == L.SURRENDER_LATE
