@@ -116,7 +116,7 @@ N_WS = 13
 # What ``_fast_rounds`` stopped for.
 FR_DONE, FR_PAIR, FR_STOP, FR_GENERAL = 0, 1, 2, 3
 # State flags of the machine (``simulator.machine``).
-M_TERMINAL, M_BOUNDARY, M_PLAYER, M_DEALER, M_STOOD = 1, 2, 4, 8, 16
+M_TERMINAL, M_BOUNDARY, M_PLAYER, M_DEALER, M_STOOD, M_PAIR = 1, 2, 4, 8, 16, 32
 M_OUTCOMES = 8  # the dealer's outcomes of ``Machine.settle``
 # At most the cards of a round of one hand: the deal, 21 hits of an ace (a hand hits at a hard
 # sum of 20 or less) and 16 of the dealer's (who draws at a hard sum of 16 or less), rounded up.
@@ -1072,23 +1072,32 @@ def _machine_rounds(
 
 @njit
 def _machine_boxes_rounds(
-    m_trans, m_flags, m_net, m_settle, m_counts, m_start, m_x_base, p, shoe, ws, rng, r, n_rounds,
-    cut, st, tally, d_stands,
+    m_trans, m_flags, m_net, m_settle, m_counts, m_start, m_x_base, m_link, m_hand, p, shoe, ws,
+    rng, r, n_rounds, cut, st, sp, nsp, tally, d_stands,
 ):
     """The lean game with several boxes, each walking the one-box state machine
     (``simulator.machine``): the deal in the general path's order, each box's hits, then the
     dealer's draw, then every waiting hand settled by one read of ``m_settle``.
     ``st``: each box's state. Each box's final state is counted in ``m_counts``; the round's own
-    tallies (rounds, cards,
-    the dealer's outcome, round sums, Super Sevens) are added here. A pair to split hands the
-    round, dealt (``ws[WS_PREDEALT]`` cards), to ``_play_rounds``; returns ``(r, FR_*)``.
+    tallies (rounds, cards, the dealer's outcome, round sums, Super Sevens) are added here.
+
+    A box dealt a pair to split plays its hands here too, one after another, each from the split
+    hand's state (``m_link``), splitting again while the box may (``PAIR`` states); its hands'
+    states are kept in ``sp`` (``MAX_HANDS`` a box, ``nsp``: hands, 0 for an unsplit box) and
+    settled and tallied here, box rules for a dealer blackjack included. 7-7 under a Super Sevens
+    bet (no link) hands the round, dealt (``ws[WS_PREDEALT]`` cards), to ``_play_rounds``.
+    A round starts with at least its deal's cards left; every later card checks for the end of
+    the undealt region and reshuffles the discards as ``_refill`` does. Returns ``(r, FR_*)``.
     """
     nb = p[L.P_BOXES]
     every_round = p[L.P_SHUFFLE] == L.SHUFFLE_EVERY_ROUND
     ss_on = p[L.P_SS] != 0
     pay_a = p[L.P_SS_PAY_A]
+    max_hands = p[L.P_MAX_HANDS]
+    dbj_rule = p[L.P_DBJ]
+    unit = L.UNIT
     n_cards = shoe.size - SLACK
-    max_cards = nb * 23 + 18  # two cards and 21 hits a box, the dealer's 17 and up card
+    max_cards = 2 * nb + 1  # the deal: the general path must find it in place to take it over
     pos = ws[WS_POS]
     end = ws[WS_END]
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
@@ -1097,6 +1106,7 @@ def _machine_boxes_rounds(
     lim = -1 if need_full != 0 else min(cut_at, end - max_cards + 1)
     rstart = pos
     result = FR_DONE
+    refilled = False
     while r < n_rounds:
         if pos >= lim:
             if need_full != 0 or pos >= cut_at:
@@ -1147,14 +1157,65 @@ def _machine_boxes_rounds(
             st[b] = m_trans[np.uint64(st[b] * 10 + v - 1)]
             exits += np.int64(st[b] >= m_x_base)
         if exits != 0:
-            ws[WS_PREDEALT] = 2 * nb + 1  # the general path plays this round from its deal
-            result = FR_PAIR
-            break
+            handover = False
+            for b in range(nb):
+                if st[b] >= m_x_base and m_link[np.uint64(st[b])] < 0:
+                    handover = True
+            if handover:
+                ws[WS_PREDEALT] = 2 * nb + 1  # the general path plays this round from its deal
+                result = FR_PAIR
+                break
         # Each box in turn (12.1).
         any_wait = 0
         any_stood = 0
         for b in range(nb):
-            while (m_flags[np.uint64(st[b])] & M_PLAYER) != 0:
+            s = np.int64(st[b])
+            if s >= m_x_base:
+                # A pair to split (11): its hands, one after another, each dealt its second card
+                # as it comes into play; the same value again splits again while the box may.
+                s_split = np.int64(m_link[np.uint64(s)])
+                nh = 2
+                h = 0
+                while h < nh:
+                    s = s_split
+                    while True:
+                        if pos >= end:
+                            ws[WS_ROUND_START] = rstart
+                            pos, end = _refill(ws, pos, n_cards)
+                            refilled = True
+                        k, s0, s1, s2, s3 = _bounded(end - pos, s0, s1, s2, s3)
+                        uk = np.uint64(pos + k)
+                        upos = np.uint64(pos)
+                        code = shoe[uk]
+                        shoe[uk] = shoe[upos]
+                        shoe[upos] = code
+                        pos += 1
+                        v = _value(np.int64(code))
+                        s = np.int64(m_trans[np.uint64(s * 10 + v - 1)])
+                        f = m_flags[np.uint64(s)]
+                        if (f & M_PLAYER) != 0:
+                            continue
+                        if (f & M_PAIR) == 0:
+                            break
+                        if nh < max_hands:
+                            nh += 1
+                            s = s_split
+                            continue
+                        s = np.int64(m_link[np.uint64(s)])  # no more hands: played as it is
+                        if (m_flags[np.uint64(s)] & M_PLAYER) == 0:
+                            break
+                    sp[b * MAX_HANDS + h] = s
+                    f = np.int64(m_flags[np.uint64(s)])
+                    any_wait |= f & M_DEALER
+                    any_stood |= f & M_STOOD
+                    h += 1
+                nsp[b] = nh
+                continue
+            while (m_flags[np.uint64(s)] & M_PLAYER) != 0:
+                if pos >= end:
+                    ws[WS_ROUND_START] = rstart
+                    pos, end = _refill(ws, pos, n_cards)
+                    refilled = True
                 k, s0, s1, s2, s3 = _bounded(end - pos, s0, s1, s2, s3)
                 uk = np.uint64(pos + k)
                 upos = np.uint64(pos)
@@ -1163,8 +1224,9 @@ def _machine_boxes_rounds(
                 shoe[upos] = code
                 pos += 1
                 v = _value(np.int64(code))
-                st[b] = m_trans[np.uint64(st[b] * 10 + v - 1)]
-            f = np.int64(m_flags[np.uint64(st[b])])
+                s = np.int64(m_trans[np.uint64(s * 10 + v - 1)])
+            st[b] = s
+            f = np.int64(m_flags[np.uint64(s)])
             any_wait |= f & M_DEALER
             any_stood |= f & M_STOOD
         # The dealer (12.3): the second card if any hand waits for it, on while any hand stood;
@@ -1172,7 +1234,12 @@ def _machine_boxes_rounds(
         d_hard = uv
         d_ace = np.int64(uv == 1)
         d_n = 1
+        o = 7
         if any_wait != 0:
+            if pos >= end:
+                ws[WS_ROUND_START] = rstart
+                pos, end = _refill(ws, pos, n_cards)
+                refilled = True
             k, s0, s1, s2, s3 = _bounded(end - pos, s0, s1, s2, s3)
             uk = np.uint64(pos + k)
             upos = np.uint64(pos)
@@ -1186,6 +1253,10 @@ def _machine_boxes_rounds(
             d_n = 2
             if any_stood != 0 and not (d_hard == 11 and d_ace != 0):
                 while d_stands[np.uint64(d_ace * HARD_MAX + d_hard)] == 0:
+                    if pos >= end:
+                        ws[WS_ROUND_START] = rstart
+                        pos, end = _refill(ws, pos, n_cards)
+                        refilled = True
                     k, s0, s1, s2, s3 = _bounded(end - pos, s0, s1, s2, s3)
                     uk = np.uint64(pos + k)
                     upos = np.uint64(pos)
@@ -1198,7 +1269,6 @@ def _machine_boxes_rounds(
                     d_ace |= np.int64(v == 1)
                     d_n += 1
             t = _total(d_hard, d_ace)
-            o = 7
             if d_n == 2 and d_hard == 11 and d_ace != 0:
                 o = 0
             elif t > 21:
@@ -1207,15 +1277,31 @@ def _machine_boxes_rounds(
                 o = t - 15
             for b in range(nb):
                 st[b] = m_settle[np.uint64(st[b] * M_OUTCOMES + o)]
-        # Settle: every hand is in a terminal state.
+        d_bj = o == 0
+        if refilled:
+            # The shoe ran out mid-round (``_refill``): the next round starts with a shuffle.
+            refilled = False
+            if ws[WS_FAIL] != 0:
+                break
+            drawn = ws[WS_BEFORE] + pos - ws[WS_ROUND_START]
+            ws[WS_BEFORE] = 0
+            need_full = 1
+            lim = -1
+        else:
+            drawn = pos - rstart
+        # Settle: every unsplit box's hand is in a terminal state.
         round_net = 0
         for b in range(nb):
+            if nsp[b] != 0:
+                round_net += _settle_split_box(
+                    m_settle, m_net, m_hand, sp, nsp, b, o, d_bj, dbj_rule, uv, unit, tally
+                )
+                continue
             m_counts[np.uint64(st[b])] += 1
             round_net += m_net[np.uint64(st[b])]
-        d_bj = d_n == 2 and d_hard == 11 and d_ace != 0
         d_total = _total(d_hard, d_ace)
         tally[L.T_ROUNDS] += 1
-        tally[L.T_CARDS_DEALT] += pos - rstart
+        tally[L.T_CARDS_DEALT] += drawn
         if d_bj:
             tally[L.T_DEALER_BJ] += 1
         elif d_total > 21:
@@ -1249,6 +1335,69 @@ def _machine_boxes_rounds(
 
 
 @njit
+def _settle_split_box(m_settle, m_net, m_hand, sp, nsp, b, o, d_bj, dbj_rule, uv, unit, tally):
+    """Settle and tally box ``b`` of ``_machine_boxes_rounds``, which split: its hands' states
+    ``sp[b * MAX_HANDS + h]`` against the dealer's outcome ``o``, a dealer blackjack by the box
+    rule (step 8, as the general path settles it). Clears ``nsp[b]``; returns the box's net."""
+    nh = nsp[b]
+    nsp[b] = 0
+    main = 0
+    wins = 0
+    losses = 0
+    pushes = 0
+    doubles = 0
+    busts = 0
+    first = True
+    for h in range(nh):
+        t = m_settle[np.uint64(sp[b * MAX_HANDS + h] * M_OUTCOMES + o)]
+        info = m_hand[np.uint64(t)]
+        doubled = np.int64(info & 1)
+        bust = np.int64(info >> 1)
+        net = m_net[np.uint64(t)]  # rule 'all' for a dealer blackjack: every wager lost
+        if d_bj and dbj_rule == L.DBJ_ORIGINAL:
+            net = -unit if h == 0 else 0  # the box's net is -10; every other wager returned
+        elif d_bj and dbj_rule == L.DBJ_ORIGINAL_AND_BUSTED and bust == 0:
+            net = -unit if first else 0  # the first unbusted hand loses 10, the rest returned
+            first = False
+        main += net
+        doubles += doubled
+        busts += bust
+        if net > 0:
+            wins += 1
+        elif net < 0:
+            losses += 1
+        else:
+            pushes += 1
+    tally[L.T_BOX_ROUNDS] += 1
+    tally[L.T_HANDS] += nh
+    tally[L.T_SPLITS] += nh - 1
+    tally[L.T_MAIN_SUM] += main
+    tally[L.T_MAIN_SQ] += main * main
+    tally[L.T_TOTAL_SUM] += main
+    tally[L.T_TOTAL_SQ] += main * main
+    tally[L.T_MAIN_WAGERED] += unit * (nh + doubles)
+    tally[L.T_WINS] += wins
+    tally[L.T_LOSSES] += losses
+    tally[L.T_PUSHES] += pushes
+    tally[L.T_DOUBLES] += doubles
+    tally[L.T_BUSTS] += busts
+    tally[L.T_INS_OFFERED] += np.int64(uv == 1)  # a split box has no blackjack
+    return main
+
+
+@njit
+def _dealer_stands(h17):
+    """Does the dealer stand (12.3) on (ace, hard sum), index ``ace * HARD_MAX + hard``: 17 or
+    more, soft 17 too unless ``h17``; busts too."""
+    d_stands = np.zeros(2 * HARD_MAX, np.int8)
+    for i in range(2 * HARD_MAX):
+        t = _total(i % HARD_MAX, i // HARD_MAX)
+        if t > 17 or (t == 17 and not (h17 and t != i % HARD_MAX)):
+            d_stands[i] = 1
+    return d_stands
+
+
+@njit
 def _play_rounds(
     p,
     act_t,
@@ -1272,6 +1421,8 @@ def _play_rounds(
     m_x_base,
     m_net,
     m_settle,
+    m_link,
+    m_hand,
 ):
     """Play up to ``n_rounds`` rounds; the loop body is one round (design: "One round, in order").
 
@@ -1311,6 +1462,8 @@ def _play_rounds(
     fast = nb == 1 and not peek and not early  # see the fast path below
     mboxes = nb > 1 and m_trans.size > 0  # several boxes, the lean game: the state machine
     m_st = np.zeros(nb, np.int64)  # each box's state (``_machine_boxes_rounds``)
+    m_sp = np.zeros(nb * MAX_HANDS, np.int64)  # ... a split box's hands' states
+    m_nsp = np.zeros(nb, np.int64)  # ... a split box's hands
     unit = L.UNIT
     stake = L.INSURANCE_STAKE
     tracing = trace.size > 0
@@ -1322,12 +1475,7 @@ def _play_rounds(
         and trace.size == 0
     )  # fmt: skip
 
-    # The dealer stands (12.3) on (ace, hard sum): 17 or more, soft 17 too unless h17; busts too.
-    d_stands = np.zeros(2 * HARD_MAX, np.int8)
-    for i in range(2 * HARD_MAX):
-        t = _total(i % HARD_MAX, i // HARD_MAX)
-        if t > 17 or (t == 17 and not (h17 and t != i % HARD_MAX)):
-            d_stands[i] = 1
+    d_stands = _dealer_stands(h17)
 
     # Dealer outcome by final total (blackjack apart): 1 bust, 2..6 for 17..21, 7 none of these.
     d_outcome = np.full(2 * HARD_MAX, 7, np.int8)
@@ -1422,8 +1570,8 @@ def _play_rounds(
             rng[2] = s2
             rng[3] = s3
             r, res = _machine_boxes_rounds(
-                m_trans, m_flags, m_net, m_settle, m_counts, m_start, m_x_base, p, shoe, ws, rng,
-                r, n_rounds, cut, m_st, tally, d_stands,
+                m_trans, m_flags, m_net, m_settle, m_counts, m_start, m_x_base, m_link, m_hand, p,
+                shoe, ws, rng, r, n_rounds, cut, m_st, m_sp, m_nsp, tally, d_stands,
             )  # fmt: skip
             pos = ws[WS_POS]
             end = ws[WS_END]
@@ -1942,7 +2090,7 @@ def _play_rounds(
 @njit
 def _simulate_chunk(
     p, hard_t, soft_t, pairs_t, sevens_t, flags_t, n_rounds, rng, tally, trace, m_trans, m_flags,
-    m_rows, m_start, m_x_base, m_net, m_settle,
+    m_rows, m_start, m_x_base, m_net, m_settle, m_link, m_hand,
 ):
     """Play ``n_rounds`` rounds from a fresh shuffle, adding into ``tally``; ``rng`` advances.
 
@@ -1962,7 +2110,8 @@ def _simulate_chunk(
     m_counts = np.zeros(m_flags.size, np.int64)
     _play_rounds(
         p, act_t, hx_t, hard_t, pairs_t, sevens_t, flags_t, shoe, ws, rng, n_rounds, p[L.P_CUT],
-        out, tally, trace, m_trans, m_flags, m_counts, m_start, m_x_base, m_net, m_settle,
+        out, tally, trace, m_trans, m_flags, m_counts, m_start, m_x_base, m_net, m_settle, m_link,
+        m_hand,
     )  # fmt: skip
     for s in range(m_counts.size):
         if m_counts[s] != 0:
@@ -1994,7 +2143,7 @@ def _play_stacked(p, hard_t, soft_t, pairs_t, sevens_t, flags_t, cards, cut, out
         p, act_t, hx_t, hard_t, pairs_t, sevens_t, flags_t, shoe, ws, rng, out.shape[0], cut, out,
         tally, trace,
         np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros(0, np.int64), 0, 0,
-        np.zeros(0, np.int64), np.zeros(0, np.int16),
+        np.zeros(0, np.int64), np.zeros(0, np.int16), np.zeros(0, np.int16), np.zeros(0, np.int8),
     )  # fmt: skip
 
 
@@ -2088,7 +2237,7 @@ def no_machine() -> tuple:
     """The ``m_*`` arguments of ``_simulate_chunk`` for no state machine."""
     return (
         np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros((0, L.N_TALLY), np.int64), 0, 0,
-        np.zeros(0, np.int64), np.zeros(0, np.int16),
+        np.zeros(0, np.int64), np.zeros(0, np.int16), np.zeros(0, np.int16), np.zeros(0, np.int8),
     )  # fmt: skip
 
 
@@ -2107,7 +2256,9 @@ def machine_for(p, hard, soft, pairs, flags) -> tuple:
         hx_t = _by_hard_sum(_resolve_tables(p, hard[:1], soft[:1]))
         m = machine.build(p, hx_t, pairs[:1])
         rows = m.rows if p[L.P_BOXES] == 1 else m.box_rows()
-        _MACHINES[key] = (m.trans, m.flags, rows, m.start, m.x_base, m.net, m.settle)
+        _MACHINES[key] = (
+            m.trans, m.flags, rows, m.start, m.x_base, m.net, m.settle, m.link, m.hand
+        )
     return _MACHINES[key]
 
 

@@ -37,6 +37,7 @@ BOUNDARY = 2  # between rounds: the start state and every terminal
 PLAYER = 4  # the next card is the player's (the deal, hits, the double's card)
 DEALER = 8  # the hand is over and waits for the dealer's next card
 STOOD = 16  # ... and it stood: the dealer plays on (12.3)
+PAIR = 32  # a split hand was dealt its own value again: split again if the box may (11)
 
 # The dealer's outcome, for settling hands at once (``Machine.settle``): 0 blackjack, 1 bust,
 # 2..6 a total of 17..21, 7 stopped below 17 (no hand stood).
@@ -58,11 +59,15 @@ class Machine:
     ``rows`` (int64, n x N_TALLY), ``net`` (int64, n: a terminal's net in tenths), ``settle``
     (int16, n x N_OUTCOMES: a waiting hand's terminal for each dealer outcome, any other state
     itself; several boxes), ``start`` and ``x_base`` (states from ``x_base`` on are exits: a pair
-    to split has been dealt)."""
+    to split has been dealt), ``link`` (int16, n: an exit's first split hand, -1 for 7-7 under
+    Super Sevens, which the general path plays; a ``PAIR`` state's hand played on unsplit, when
+    the box has all its hands) and ``hand`` (int8, n: a terminal's 1 doubled + 2 bust)."""
 
-    def __init__(self, trans, flags, rows, net, settle, start, x_base):
+    def __init__(self, trans, flags, rows, net, settle, start, x_base, link, hand):
         self.trans = trans
         self.settle = settle
+        self.link = link
+        self.hand = hand
         self.flags = flags
         self.rows = rows
         self.net = net
@@ -106,6 +111,8 @@ def build(p, hx_t, pairs_t) -> Machine:
     pay_a = int(p[L.P_SS_PAY_A])
     max_hands = int(p[L.P_MAX_HANDS])
     das = int(p[L.P_DAS])
+    rsa = int(p[L.P_RSA])
+    hsa = int(p[L.P_HSA])
 
     def upi(u):
         return 9 if u == 1 else u - 2
@@ -160,6 +167,13 @@ def build(p, hx_t, pairs_t) -> Machine:
         assert a == A_BUST, a
         return bust(w, u)
 
+    def split_hand(v, c, u):
+        # the split hand v, c played on (not split again)
+        hard, ace = v + c, int(v == 1 or c == 1)
+        if v == 1 and not hsa:
+            return dealer(_total(hard, ace), unit, u)  # 11 (b): no more cards
+        return player(hard, ace, u, 2 if das else 0, unit)
+
     def trans(key, c):
         kind = key[0]
         if kind in ("S", "T"):
@@ -177,6 +191,14 @@ def build(p, hx_t, pairs_t) -> Machine:
                     return sid(("BJ", u))
                 return terminal(bj_win, pbj=1, di=outcome(u, False))
             return player(hard, ace, u, 2, unit)
+        if kind == "SH":
+            # A split hand (11) dealt its second card: no blackjack (11 (c)); a split ace takes
+            # that one card (11 (b)); doubling only with double after split. The same value
+            # again may be split again (``PAIR``: the kernel knows whether the box may).
+            v, u = key[1], key[2]
+            if c == v and (v != 1 or rsa):
+                return sid(("SX", v, u))
+            return split_hand(v, c, u)
         if kind == "BJ":
             u = key[1]
             dh, da = u + c, int(u == 1 or c == 1)
@@ -239,10 +261,17 @@ def build(p, hx_t, pairs_t) -> Machine:
     sid(("S",))
     table = []
     settles = {}
+    links = {}
     i = 0
     while i < len(order):
         key = order[i]
-        table.append([-1] * 10 if key[0] == "X" else [trans(key, c) for c in range(1, 11)])
+        if key[0] == "X":
+            _, v, u = key
+            links[key] = -1 if ss_on and v == 7 else sid(("SH", v, u))
+        elif key[0] == "SX":
+            links[key] = split_hand(key[1], key[1], key[2])
+        no_walk = key[0] in ("X", "SX")
+        table.append([-1] * 10 if no_walk else [trans(key, c) for c in range(1, 11)])
         if key[0] in ("BJ", "DBO") or (key[0] == "D" and key[6] == 1):
             settles[key] = [settle(key, o) for o in range(N_OUTCOMES)]
         i += 1
@@ -257,9 +286,15 @@ def build(p, hx_t, pairs_t) -> Machine:
     rows = np.zeros((n, L.N_TALLY), np.int64)
     nets = np.zeros(n, np.int64)
     settle_a = np.zeros((n, N_OUTCOMES), np.int16)
+    link = np.full(n, -1, np.int16)
+    hand = np.zeros(n, np.int8)
     for k, old in keys.items():
         j = new[k]
-        if k[0] != "X":
+        if k in links and links[k] >= 0:
+            link[j] = new[order[links[k]]]
+        if k[0] == "SX":
+            flags[j] |= PAIR
+        if k[0] not in ("X", "SX"):
             for c in range(10):
                 trans_a[j * 10 + c] = new[order[table[old][c]]]
         rows[j, L.T_CARDS_DEALT] = 1
@@ -268,7 +303,7 @@ def build(p, hx_t, pairs_t) -> Machine:
             flags[j] |= STOOD
         if k[0] in ("S", "T"):
             flags[j] |= BOUNDARY
-        if k[0] in ("P1", "PU", "P", "PD"):
+        if k[0] in ("P1", "PU", "P", "PD", "SH"):
             flags[j] |= PLAYER
         if k[0] in ("D", "BJ", "DBO"):
             flags[j] |= DEALER
@@ -284,6 +319,7 @@ def build(p, hx_t, pairs_t) -> Machine:
             _, net, doubled, bust_, pbj, di, up_ace = k
             flags[j] |= TERMINAL
             nets[j] = net
+            hand[j] = doubled + 2 * bust_
             row = rows[j]
             for f in (L.T_ROUNDS, L.T_BOX_ROUNDS, L.T_HANDS):
                 row[f] += 1
@@ -311,4 +347,6 @@ def build(p, hx_t, pairs_t) -> Machine:
                 row[L.T_SS_RSUM] -= 1
                 row[L.T_SS_SQ] += 1
                 row[L.T_SS_RSQ] += 1
-    return Machine(trans_a, flags, rows, nets, settle_a.reshape(-1), new[("S",)], len(normal))
+    return Machine(
+        trans_a, flags, rows, nets, settle_a.reshape(-1), new[("S",)], len(normal), link, hand
+    )

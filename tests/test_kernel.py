@@ -155,6 +155,13 @@ MACHINE_GAMES = [
     NZ.replace(boxes=3, dealer_blackjack_takes="original", shuffle="every-round"),
     NZ.replace(boxes=2, dealer_hits_soft_17=True, dealer_blackjack_takes="all", super_sevens=False),
     NZ.replace(boxes=7, decks=2, penetration=0.9),
+    # several boxes that split: resplits to four hands, split aces resplit or hit, no double after
+    # split, each dealer-blackjack rule; a shoe that runs out mid-round (discards reshuffled)
+    NZ.replace(boxes=7, max_hands=4, resplit_aces=True, super_sevens=False),
+    NZ.replace(boxes=5, max_hands=4, resplit_aces=True, hit_split_aces=True, decks=8),
+    NZ.replace(boxes=4, dealer_blackjack_takes="original", max_hands=4, dealer_hits_soft_17=True),
+    NZ.replace(boxes=6, dealer_blackjack_takes="all", double_after_split=False, super_sevens=False),
+    NZ.replace(boxes=7, decks=2, penetration=0.95, max_hands=4, super_sevens=False),
 ]
 
 
@@ -181,6 +188,45 @@ def test_state_machine_tally_equals_the_fast_path(rules, kind):
     assert (with_machine == fast).all(), [
         (L.TALLY_NAMES[i], with_machine[i], fast[i]) for i in np.nonzero(with_machine != fast)[0]
     ]
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        NZ.replace(boxes=7, super_sevens=False),
+        NZ.replace(boxes=3, max_hands=4, resplit_aces=True, super_sevens=False),
+    ],
+)
+def test_state_machine_plays_split_boxes_itself(rules):
+    """Several boxes: the machine plays the rounds in which a box splits (it hands over only 7-7
+    under Super Sevens, and a round with fewer cards left than its deal). Run on its own from a
+    fresh shoe, Super Sevens off, it plays every round, splits counted in its tally."""
+    p = rules.to_params()
+    tables = K.stack_for(rules, [basic_strategy()] * rules.boxes)
+    trans, flags, _rows, start, x_base, net, settle, link, hand = K.machine_for(
+        p, tables[0], tables[1], tables[2], tables[4]
+    )
+    shoe = K._fresh_shoe(rules.decks)
+    ws = np.zeros(K.N_WS, np.int64)
+    ws[K.WS_END] = shoe.size - K.SLACK
+    ws[K.WS_NEED_FULL] = 1
+    nb = rules.boxes
+    counts = np.zeros(flags.size, np.int64)
+    tally = np.zeros(L.N_TALLY, np.int64)
+    n = 20_000
+    r, res = K._machine_boxes_rounds(
+        trans, flags, net, settle, counts, start, x_base, link, hand, p, shoe, ws,
+        np.array(STATE, np.uint64), 0, n, rules.cut, np.zeros(nb, np.int64),
+        np.zeros(nb * K.MAX_HANDS, np.int64), np.zeros(nb, np.int64), tally,
+        K._dealer_stands(False),
+    )  # fmt: skip
+    assert (r, res) == (n, K.FR_DONE)
+    # Splits, resplits (3 boxes: to four hands) and each box's hands in the tally.
+    assert tally[L.T_SPLITS] > r * nb / 60
+    assert tally[L.T_ROUNDS] == r
+    # Split boxes are tallied by the kernel, the others by their final states' visits.
+    assert tally[L.T_HANDS] == tally[L.T_SPLITS] + tally[L.T_BOX_ROUNDS]
+    assert tally[L.T_BOX_ROUNDS] + counts[flags & 1 != 0].sum() == r * nb
 
 
 def test_state_machine_only_for_the_lean_game():
