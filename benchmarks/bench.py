@@ -145,8 +145,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description="Rounds per second of the kernel (1 and 7 boxes, Super Sevens on and off, one "
         "core and every core) against ../shared/bench/floor.py, measured in the same run.")
-    parser.add_argument("rounds", nargs="?", type=int, default=5_000_000,
-                        help="rounds per one-box timing (seven boxes: a quarter); default 5000000")
+    parser.add_argument("rounds", nargs="?", type=int, default=20_000_000,
+                        help="rounds per one-box timing (seven boxes: a quarter); default 20000000")
     parser.add_argument("--against", metavar="OLD_KERNEL.py",
                         help="also time another copy of simulator/kernel.py side by side")
     args = parser.parse_args()

@@ -22,7 +22,14 @@ Several boxes (``kernel._machine_boxes_rounds``, every box the same strategy) us
 table: each box walks it through the deal and its hits (in the general path's order), the dealer
 plays once in code, and each hand waiting for the dealer settles by one read of ``settle[state,
 dealer outcome]``; the round's own tallies are counted by the kernel (``ROUND_FIELDS``,
-``Machine.box_rows``). The tests hold this to the general path's tally, on the same seeds.
+``Machine.box_rows``). A box dealt a pair to split plays on: its exit state links to the split
+hand's state (``("SH", value, up)``: one card, waiting for its second), which each of its hands
+walks in turn; the same value again leads to a ``PAIR`` state, split again if the box has fewer
+than ``max_hands`` hands, else linked to the hand played on as it is. Split hands take no
+blackjack (11 (c)), split aces one card only (11 (b), unless ``hit_split_aces``), doubles only
+with ``double_after_split``. The kernel settles a split box's hands itself (a dealer blackjack
+is settled by box rules). 7-7 under Super Sevens has no link: the general path plays that round.
+The tests hold all this to the general path's tally, on the same seeds.
 """
 
 from __future__ import annotations
