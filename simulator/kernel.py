@@ -18,8 +18,8 @@ The lean game (no hole card, no surrender, no insurance or even money taken, the
 drawing to dead hands, every box the same strategy) is simulated by a state machine
 (``simulator.machine``; ``_machine_rounds`` for one box, ``_machine_boxes_rounds`` for several):
 one table read per card in place of the fast path's branches, the same cards in the same order,
-the same hand-offs to the general path (one box: pairs to split; several boxes: 7-7 under Super
-Sevens only, split boxes being played by the machine). It has no stacked mode; the tests hold
+a box that splits played by the machine too (in code, rare: one round in 35 with one box), and
+only 7-7 under Super Sevens handed to the general path. It has no stacked mode; the tests hold
 its tally to the fast path's (one box) and the general path's (several boxes), field by field,
 on the same seeds, for many games and strategies.
 
@@ -62,6 +62,8 @@ and any split went to the general path: in a 6-deck shoe cut at 234 the rounds a
 one round in six besides were the general path's. With the split boxes played by the machine and
 only the deal's cards needed to start (later cards check for the end of the shoe), 5.7 M rounds a
 second (Super Sevens on) and 6.9 M (off) against 2.7 M and 2.8 M, side by side, identical tallies.
+One box with its split rounds played by the machine in place of the general path: 1.10x (47.4 to
+52.2 M, side by side; a strategy that never splits runs at 59 M).
 
 Where the time went (NZ game, one box, fast path, measured by leaving parts out): dealing the
 three cards of the deal plus the round's bookkeeping about 45%, the player's draws about 25%, the
@@ -997,7 +999,8 @@ def _fast_rounds(
 
 @njit
 def _machine_rounds(
-    m_trans, m_flags, m_counts, m_start, m_x_base, p, shoe, ws, rng, r, n_rounds, cut
+    m_trans, m_flags, m_counts, m_start, m_x_base, m_link, m_hand, m_net, m_settle, p, shoe, ws,
+    rng, r, n_rounds, cut, sp, tally, d_stands,
 ):
     """The lean fast path as a state machine (``simulator.machine``): from round ``r`` on, one
     lazy Fisher-Yates step and one table read per card, each visit counted in ``m_counts``.
@@ -1005,8 +1008,14 @@ def _machine_rounds(
     Same cards in the same order as ``_fast_rounds`` (simulation, lean version), the same shuffles
     and the same hand-offs to ``_play_rounds``, with the same ``(r, FR_*)`` result: ``FR_PAIR``
     leaves the pair's cards in ``ws`` (the round's three visits are taken back), ``FR_GENERAL``
-    stops before a round that has too few cards left.
+    stops before a round that has too few cards left. A pair to split is played here, in code
+    (``_machine_split_box``, ``_machine_dealer``, ``_settle_split_box``: the round's three visits
+    count its first three cards, the rest is tallied in code); only 7-7 under Super Sevens is
+    handed over (``FR_PAIR``).
     """
+    max_hands = p[L.P_MAX_HANDS]
+    dbj_rule = p[L.P_DBJ]
+    ss_on = p[L.P_SS] != 0
     every_round = p[L.P_SHUFFLE] == L.SHUFFLE_EVERY_ROUND
     n_cards = shoe.size - SLACK
     pos = ws[WS_POS]
@@ -1051,8 +1060,38 @@ def _machine_rounds(
         s = np.int64(m_trans[np.uint64(s * 10 + _value(q2) - 1)])
         m_counts[np.uint64(s)] += 1
         r += np.int64(m_flags[np.uint64(s)] & M_TERMINAL)
+        if s >= m_x_base and m_link[np.uint64(s)] >= 0:
+            # A pair to split: the round is played on in code (rare: about one round in 35).
+            rs = pos - 3
+            pos, end, s0, s1, s2, s3, nh, w, sd, refilled = _machine_split_box(
+                m_trans, m_flags, m_link, shoe, ws, sp, 0, s, max_hands, n_cards, rs, pos, end,
+                s0, s1, s2, s3,
+            )  # fmt: skip
+            pos, end, s0, s1, s2, s3, d_hard, d_ace, _, o, rf = _machine_dealer(
+                d_stands, shoe, ws, n_cards, rs, _value(q1), w, sd, pos, end, s0, s1, s2, s3
+            )
+            net = _settle_split_box(
+                m_settle, m_net, m_hand, sp, nh, 0, o, o == 0, dbj_rule, _value(q1), L.UNIT, tally
+            )
+            if refilled or rf:
+                if ws[WS_FAIL] != 0:
+                    rstart = rs
+                    break
+                drawn = ws[WS_BEFORE] + pos - ws[WS_ROUND_START]
+                ws[WS_BEFORE] = 0
+                need_full = 1
+                lim = -1
+            else:
+                drawn = pos - rs
+            # The three visits counted the deal's cards.
+            _tally_machine_round(
+                tally, drawn - 3, o == 0, _total(d_hard, d_ace), net, ss_on, 1, 0, 0
+            )
+            r += 1
+            s = m_start
+            continue
         if s >= m_x_base:
-            # A pair to split: the general path plays this round from its three cards.
+            # 7-7 under Super Sevens: the general path plays this round from its three cards.
             m_counts[np.uint64(s)] -= 1
             m_counts[np.uint64(sp1)] -= 1
             m_counts[np.uint64(sp2)] -= 1
@@ -1175,45 +1214,15 @@ def _machine_boxes_rounds(
         for b in range(nb):
             s = np.int64(st[b])
             if s >= m_x_base:
-                # A pair to split (11): its hands, one after another, each dealt its second card
-                # as it comes into play; the same value again splits again while the box may.
-                s_split = np.int64(m_link[np.uint64(s)])
-                nh = 2
-                h = 0
-                while h < nh:
-                    s = s_split
-                    while True:
-                        if pos >= end:
-                            ws[WS_ROUND_START] = rstart
-                            pos, end = _refill(ws, pos, n_cards)
-                            refilled = True
-                        k, s0, s1, s2, s3 = _bounded(end - pos, s0, s1, s2, s3)
-                        uk = np.uint64(pos + k)
-                        upos = np.uint64(pos)
-                        code = shoe[uk]
-                        shoe[uk] = shoe[upos]
-                        shoe[upos] = code
-                        pos += 1
-                        v = _value(np.int64(code))
-                        s = np.int64(m_trans[np.uint64(s * 10 + v - 1)])
-                        f = m_flags[np.uint64(s)]
-                        if (f & M_PLAYER) != 0:
-                            continue
-                        if (f & M_PAIR) == 0:
-                            break
-                        if nh < max_hands:
-                            nh += 1
-                            s = s_split
-                            continue
-                        s = np.int64(m_link[np.uint64(s)])  # no more hands: played as it is
-                        if (m_flags[np.uint64(s)] & M_PLAYER) == 0:
-                            break
-                    sp[b * MAX_HANDS + h] = s
-                    f = np.int64(m_flags[np.uint64(s)])
-                    any_wait |= f & M_DEALER
-                    any_stood |= f & M_STOOD
-                    h += 1
+                # A pair to split (11): the box's hands, one after another.
+                pos, end, s0, s1, s2, s3, nh, w, sd, rf = _machine_split_box(
+                    m_trans, m_flags, m_link, shoe, ws, sp, b, s, max_hands, n_cards, rstart, pos,
+                    end, s0, s1, s2, s3,
+                )  # fmt: skip
                 nsp[b] = nh
+                any_wait |= w
+                any_stood |= sd
+                refilled = refilled or rf
                 continue
             while (m_flags[np.uint64(s)] & M_PLAYER) != 0:
                 if pos >= end:
@@ -1298,33 +1307,15 @@ def _machine_boxes_rounds(
         for b in range(nb):
             if nsp[b] != 0:
                 round_net += _settle_split_box(
-                    m_settle, m_net, m_hand, sp, nsp, b, o, d_bj, dbj_rule, uv, unit, tally
+                    m_settle, m_net, m_hand, sp, nsp[b], b, o, d_bj, dbj_rule, uv, unit, tally
                 )
+                nsp[b] = 0
                 continue
             m_counts[np.uint64(st[b])] += 1
             round_net += m_net[np.uint64(st[b])]
-        d_total = _total(d_hard, d_ace)
-        tally[L.T_ROUNDS] += 1
-        tally[L.T_CARDS_DEALT] += drawn
-        if d_bj:
-            tally[L.T_DEALER_BJ] += 1
-        elif d_total > 21:
-            tally[L.T_DEALER_BUST] += 1
-        elif d_total >= 17:
-            tally[L.T_DEALER_17 + d_total - 17] += 1
-        tally[L.T_RMAIN_SUM] += round_net
-        tally[L.T_RMAIN_SQ] += round_net * round_net
-        tally[L.T_RTOTAL_SUM] += round_net
-        tally[L.T_RTOTAL_SQ] += round_net * round_net
-        if ss_on:
-            ss = n7 * pay_a - (nb - n7)
-            tally[L.T_SS_BETS] += nb
-            tally[L.T_SS_A] += n7
-            tally[L.T_SS_F] += nb - n7
-            tally[L.T_SS_SUM] += ss
-            tally[L.T_SS_SQ] += n7 * pay_a * pay_a + (nb - n7)
-            tally[L.T_SS_RSUM] += ss
-            tally[L.T_SS_RSQ] += ss * ss
+        _tally_machine_round(
+            tally, drawn, d_bj, _total(d_hard, d_ace), round_net, ss_on, nb, n7, pay_a
+        )
         r += 1
     ws[WS_POS] = pos
     ws[WS_END] = end
@@ -1339,12 +1330,135 @@ def _machine_boxes_rounds(
 
 
 @njit
-def _settle_split_box(m_settle, m_net, m_hand, sp, nsp, b, o, d_bj, dbj_rule, uv, unit, tally):
-    """Settle and tally box ``b`` of ``_machine_boxes_rounds``, which split: its hands' states
+def _machine_split_box(
+    m_trans, m_flags, m_link, shoe, ws, sp, b, s_x, max_hands, n_cards, rstart, pos, end, s0, s1,
+    s2, s3,
+):
+    """Box ``b`` of the machine, dealt a pair to split (exit state ``s_x``), plays its hands one
+    after another, each dealt its second card as it comes into play, each walking the table from
+    the split hand's state (``m_link[s_x]``); the same value again splits again while the box has
+    fewer than ``max_hands`` hands (``PAIR`` states), else is played on as it is. Every card checks
+    for the end of the undealt region (``_refill``; ``rstart``: the round's first card). The
+    hands' states go to ``sp[b * MAX_HANDS + h]``. Returns ``(pos, end, s0, s1, s2, s3, hands,
+    waits for the dealer (M_DEALER or 0), stood (M_STOOD or 0), refilled)``."""
+    refilled = False
+    any_wait = 0
+    any_stood = 0
+    s_split = np.int64(m_link[np.uint64(s_x)])
+    nh = 2
+    h = 0
+    while h < nh:
+        s = s_split
+        while True:
+            if pos >= end:
+                ws[WS_ROUND_START] = rstart
+                pos, end = _refill(ws, pos, n_cards)
+                refilled = True
+            k, s0, s1, s2, s3 = _bounded(end - pos, s0, s1, s2, s3)
+            uk = np.uint64(pos + k)
+            upos = np.uint64(pos)
+            code = shoe[uk]
+            shoe[uk] = shoe[upos]
+            shoe[upos] = code
+            pos += 1
+            v = _value(np.int64(code))
+            s = np.int64(m_trans[np.uint64(s * 10 + v - 1)])
+            f = m_flags[np.uint64(s)]
+            if (f & M_PLAYER) != 0:
+                continue
+            if (f & M_PAIR) == 0:
+                break
+            if nh < max_hands:
+                nh += 1
+                s = s_split
+                continue
+            s = np.int64(m_link[np.uint64(s)])  # no more hands: played as it is
+            if (m_flags[np.uint64(s)] & M_PLAYER) == 0:
+                break
+        sp[b * MAX_HANDS + h] = s
+        f = np.int64(m_flags[np.uint64(s)])
+        any_wait |= f & M_DEALER
+        any_stood |= f & M_STOOD
+        h += 1
+    return pos, end, s0, s1, s2, s3, nh, any_wait, any_stood, refilled
+
+
+@njit
+def _machine_dealer(
+    d_stands, shoe, ws, n_cards, rstart, uv, any_wait, any_stood, pos, end, s0, s1, s2, s3
+):
+    """The dealer of a machine round played in code (12.3, 12.4): the second card if a hand waits
+    for it, on to 17 if a hand stood; every card checks for the end of the undealt region. Returns
+    ``(pos, end, s0, s1, s2, s3, hard, ace, cards, outcome, refilled)``, the outcome as
+    ``Machine.settle`` takes it (0 blackjack, 1 bust, 2..6 for 17..21, 7 none)."""
+    refilled = False
+    d_hard = uv
+    d_ace = np.int64(uv == 1)
+    d_n = 1
+    o = 7
+    while any_wait != 0:
+        if d_n >= 2 and (any_stood == 0 or d_stands[np.uint64(d_ace * HARD_MAX + d_hard)] != 0):
+            break
+        if pos >= end:
+            ws[WS_ROUND_START] = rstart
+            pos, end = _refill(ws, pos, n_cards)
+            refilled = True
+        k, s0, s1, s2, s3 = _bounded(end - pos, s0, s1, s2, s3)
+        uk = np.uint64(pos + k)
+        upos = np.uint64(pos)
+        code = shoe[uk]
+        shoe[uk] = shoe[upos]
+        shoe[upos] = code
+        pos += 1
+        v = _value(np.int64(code))
+        d_hard += v
+        d_ace |= np.int64(v == 1)
+        d_n += 1
+        if d_n == 2 and d_hard == 11 and d_ace != 0:
+            o = 0  # blackjack: the dealer draws no more
+            break
+    t = _total(d_hard, d_ace)
+    if o != 0 and d_n >= 2:
+        if t > 21:
+            o = 1
+        elif t >= 17:
+            o = t - 15
+    return pos, end, s0, s1, s2, s3, d_hard, d_ace, d_n, o, refilled
+
+
+@njit
+def _tally_machine_round(tally, drawn, d_bj, d_total, round_net, ss_on, nb, n7, pay_a):
+    """The round's own tallies of a machine round with its boxes tallied apart (several boxes; a
+    split box): cards, the dealer's outcome, round sums, Super Sevens (``n7`` boxes on line (a),
+    the rest on (f): 7-7 is never played by the machine under Super Sevens)."""
+    tally[L.T_ROUNDS] += 1
+    tally[L.T_CARDS_DEALT] += drawn
+    if d_bj:
+        tally[L.T_DEALER_BJ] += 1
+    elif d_total > 21:
+        tally[L.T_DEALER_BUST] += 1
+    elif d_total >= 17:
+        tally[L.T_DEALER_17 + d_total - 17] += 1
+    tally[L.T_RMAIN_SUM] += round_net
+    tally[L.T_RMAIN_SQ] += round_net * round_net
+    tally[L.T_RTOTAL_SUM] += round_net
+    tally[L.T_RTOTAL_SQ] += round_net * round_net
+    if ss_on:
+        ss = n7 * pay_a - (nb - n7)
+        tally[L.T_SS_BETS] += nb
+        tally[L.T_SS_A] += n7
+        tally[L.T_SS_F] += nb - n7
+        tally[L.T_SS_SUM] += ss
+        tally[L.T_SS_SQ] += n7 * pay_a * pay_a + (nb - n7)
+        tally[L.T_SS_RSUM] += ss
+        tally[L.T_SS_RSQ] += ss * ss
+
+
+@njit
+def _settle_split_box(m_settle, m_net, m_hand, sp, nh, b, o, d_bj, dbj_rule, uv, unit, tally):
+    """Settle and tally box ``b`` of a machine round, which split: its ``nh`` hands' states
     ``sp[b * MAX_HANDS + h]`` against the dealer's outcome ``o``, a dealer blackjack by the box
-    rule (step 8, as the general path settles it). Clears ``nsp[b]``; returns the box's net."""
-    nh = nsp[b]
-    nsp[b] = 0
+    rule (step 8, as the general path settles it). Returns the box's net."""
     main = 0
     wins = 0
     losses = 0
@@ -1528,8 +1642,8 @@ def _play_rounds(
             if m_trans.size > 0:
                 # The lean game as a state machine (``simulator.machine``).
                 r, res = _machine_rounds(
-                    m_trans, m_flags, m_counts, m_start, m_x_base, p, shoe, ws, rng, r, n_rounds,
-                    cut,
+                    m_trans, m_flags, m_counts, m_start, m_x_base, m_link, m_hand, m_net,
+                    m_settle, p, shoe, ws, rng, r, n_rounds, cut, m_sp, tally, d_stands,
                 )  # fmt: skip
             elif stacked:
                 if lean:

@@ -13,10 +13,12 @@ A round ends in a terminal state that records what the tally needs (the net, dou
 player blackjack, the dealer's outcome, an ace up); every state counts its visits, and the tally
 is ``counts @ rows`` at the end of the chunk (``rows[state]``: what one visit adds; a visit is one
 card, so cards dealt are counted too, and the first card seven adds Super Sevens line (a)). A
-pair the strategy splits (or 7-7 under Super Sevens) leads to an exit state: the machine undoes
-that round's three visits and the kernel's general path plays the round, as it does for the fast
-path. The rules are those of ``kernel._fast_rounds`` (lean version), which the tests hold the
-machine to, tally for tally, on the same seeds.
+pair the strategy splits leads to an exit state, from which the kernel plays the round on in code
+(split hands walk the table, below; the exit's three visits count the deal's cards). 7-7 under
+Super Sevens leads to an exit with no link: the machine undoes that round's three visits and the
+kernel's general path plays the round, as it does for the fast path. The rules are those of
+``kernel._fast_rounds`` (lean version), which the tests hold the machine to, tally for tally, on
+the same seeds.
 
 Several boxes (``kernel._machine_boxes_rounds``, every box the same strategy) use the same
 table: each box walks it through the deal and its hits (in the general path's order), the dealer

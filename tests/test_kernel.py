@@ -193,14 +193,16 @@ def test_state_machine_tally_equals_the_fast_path(rules, kind):
 @pytest.mark.parametrize(
     "rules",
     [
+        NZ.replace(super_sevens=False),
+        NZ.replace(max_hands=4, resplit_aces=True, super_sevens=False),
         NZ.replace(boxes=7, super_sevens=False),
         NZ.replace(boxes=3, max_hands=4, resplit_aces=True, super_sevens=False),
     ],
 )
 def test_state_machine_plays_split_boxes_itself(rules):
-    """Several boxes: the machine plays the rounds in which a box splits (it hands over only 7-7
-    under Super Sevens, and a round with fewer cards left than its deal). Run on its own from a
-    fresh shoe, Super Sevens off, it plays every round, splits counted in its tally."""
+    """The machine plays the rounds in which a box splits (it hands over only 7-7 under Super
+    Sevens, and a round with too few cards left). Run on its own from a fresh shoe, Super Sevens
+    off, it plays every round, splits counted in its tally (split boxes are tallied in code)."""
     p = rules.to_params()
     tables = K.stack_for(rules, [basic_strategy()] * rules.boxes)
     trans, flags, _rows, start, x_base, net, settle, link, hand = K.machine_for(
@@ -214,16 +216,25 @@ def test_state_machine_plays_split_boxes_itself(rules):
     counts = np.zeros(flags.size, np.int64)
     tally = np.zeros(L.N_TALLY, np.int64)
     n = 20_000
-    r, res = K._machine_boxes_rounds(
-        trans, flags, net, settle, counts, start, x_base, link, hand, p, shoe, ws,
-        np.array(STATE, np.uint64), 0, n, rules.cut, np.zeros(nb, np.int64),
-        np.zeros(nb * K.MAX_HANDS, np.int64), np.zeros(nb, np.int64), tally,
-        K._dealer_stands(False),
-    )  # fmt: skip
+    rng = np.array(STATE, np.uint64)
+    sp = np.zeros(nb * K.MAX_HANDS, np.int64)
+    stands = K._dealer_stands(False)
+    if nb == 1:
+        r, res = K._machine_rounds(
+            trans, flags, counts, start, x_base, link, hand, net, settle, p, shoe, ws, rng, 0, n,
+            rules.cut, sp, tally, stands,
+        )  # fmt: skip
+    else:
+        r, res = K._machine_boxes_rounds(
+            trans, flags, net, settle, counts, start, x_base, link, hand, p, shoe, ws, rng, 0, n,
+            rules.cut, np.zeros(nb, np.int64), sp, np.zeros(nb, np.int64), tally, stands,
+        )  # fmt: skip
     assert (r, res) == (n, K.FR_DONE)
-    # Splits, resplits (3 boxes: to four hands) and each box's hands in the tally.
+    # Splits, resplits (max_hands 4: to four hands) and each box's hands in the tally.
     assert tally[L.T_SPLITS] > r * nb / 60
-    assert tally[L.T_ROUNDS] == r
+    assert tally[L.T_SPLITS] > tally[L.T_BOX_ROUNDS]  # boxes that split again
+    terminal = counts[flags & 1 != 0].sum()
+    assert tally[L.T_ROUNDS] == (r if nb > 1 else r - terminal)
     # Split boxes are tallied by the kernel, the others by their final states' visits.
     assert tally[L.T_HANDS] == tally[L.T_SPLITS] + tally[L.T_BOX_ROUNDS]
     assert tally[L.T_BOX_ROUNDS] + counts[flags & 1 != 0].sum() == r * nb
