@@ -18,8 +18,8 @@ The lean game (no hole card, no surrender, no insurance or even money taken, the
 drawing to dead hands, every box the same strategy) is simulated by a state machine
 (``simulator.machine``; ``_machine_rounds`` for one box, ``_machine_boxes_rounds`` for several):
 one table read per card in place of the fast path's branches, the same cards in the same order,
-a box that splits played by the machine too (in code, rare: one round in 35 with one box), and
-only 7-7 under Super Sevens handed to the general path. It has no stacked mode; the tests hold
+a box that splits or holds 7-7 under Super Sevens played by the machine too (in code, rare: one
+round in 30 with one box). It has no stacked mode; the tests hold
 its tally to the fast path's (one box) and the general path's (several boxes), field by field,
 on the same seeds, for many games and strategies.
 
@@ -63,7 +63,8 @@ one round in six besides were the general path's. With the split boxes played by
 only the deal's cards needed to start (later cards check for the end of the shoe), 5.7 M rounds a
 second (Super Sevens on) and 6.9 M (off) against 2.7 M and 2.8 M, side by side, identical tallies.
 One box with its split rounds played by the machine in place of the general path: 1.10x (47.4 to
-52.2 M, side by side; a strategy that never splits runs at 59 M).
+52.2 M, side by side; a strategy that never splits runs at 59 M). 7-7 under Super Sevens played
+by the machine too: seven boxes 1.10x (5.6 to 6.2 M), one box unchanged.
 
 Where the time went (NZ game, one box, fast path, measured by leaving parts out): dealing the
 three cards of the deal plus the round's bookkeeping about 45%, the player's draws about 25%, the
@@ -116,13 +117,14 @@ WS_TRACED = 8  # cards written into ``trace`` so far
 WS_C1 = 9  # a pair dealt by ``_fast_rounds`` for ``_play_rounds`` to play on: first card
 WS_UV = 10  # ... the dealer's up card's value
 WS_C2 = 11  # ... second card
-WS_PREDEALT = 12  # cards of this round's deal drawn already (``_machine_boxes_rounds``)
-N_WS = 13
+N_WS = 12
 
 # What ``_fast_rounds`` stopped for.
 FR_DONE, FR_PAIR, FR_STOP, FR_GENERAL = 0, 1, 2, 3
 # State flags of the machine (``simulator.machine``).
-M_TERMINAL, M_BOUNDARY, M_PLAYER, M_DEALER, M_STOOD, M_PAIR = 1, 2, 4, 8, 16, 32
+M_TERMINAL, M_BOUNDARY, M_PLAYER, M_DEALER, M_STOOD, M_PAIR, M_SPLIT_HAND = (
+    1, 2, 4, 8, 16, 32, 64
+)
 M_OUTCOMES = 8  # the dealer's outcomes of ``Machine.settle``
 # At most the cards of a round of one hand: the deal, 21 hits of an ace (a hand hits at a hard
 # sum of 20 or less) and 16 of the dealer's (who draws at a hard sum of 16 or less), rounded up.
@@ -1005,13 +1007,11 @@ def _machine_rounds(
     """The lean fast path as a state machine (``simulator.machine``): from round ``r`` on, one
     lazy Fisher-Yates step and one table read per card, each visit counted in ``m_counts``.
 
-    Same cards in the same order as ``_fast_rounds`` (simulation, lean version), the same shuffles
-    and the same hand-offs to ``_play_rounds``, with the same ``(r, FR_*)`` result: ``FR_PAIR``
-    leaves the pair's cards in ``ws`` (the round's three visits are taken back), ``FR_GENERAL``
-    stops before a round that has too few cards left. A pair to split is played here, in code
-    (``_machine_split_box``, ``_machine_dealer``, ``_settle_split_box``: the round's three visits
-    count its first three cards, the rest is tallied in code); only 7-7 under Super Sevens is
-    handed over (``FR_PAIR``).
+    Same cards in the same order as ``_fast_rounds`` (simulation, lean version), the same
+    shuffles; returns ``(r, FR_DONE)``, or ``FR_GENERAL`` before a round that has too few cards
+    left, for ``_play_rounds`` to play. A pair to split, or 7-7 under Super Sevens, is played on
+    here in code (``_machine_exit_box``, ``_machine_dealer``, ``_settle_split_box``: the round's
+    three visits count its first three cards, the rest is tallied in code).
     """
     max_hands = p[L.P_MAX_HANDS]
     dbj_rule = p[L.P_DBJ]
@@ -1025,11 +1025,6 @@ def _machine_rounds(
     cut_at = 0 if every_round else cut
     lim = -1 if need_full != 0 else min(cut_at, end - MAX_ROUND_CARDS + 1)
     s = m_start
-    sp1 = m_start
-    sp2 = m_start
-    q0 = 0
-    q1 = 0
-    q2 = 0
     rstart = pos
     result = FR_DONE
     while r < n_rounds:
@@ -1052,26 +1047,26 @@ def _machine_rounds(
         shoe[uk] = shoe[upos]
         shoe[upos] = code
         pos += 1
-        q0 = q1
-        q1 = q2
-        q2 = np.int64(code)
-        sp2 = sp1
-        sp1 = s
-        s = np.int64(m_trans[np.uint64(s * 10 + _value(q2) - 1)])
+        s = np.int64(m_trans[np.uint64(s * 10 + _value(np.int64(code)) - 1)])
         m_counts[np.uint64(s)] += 1
         r += np.int64(m_flags[np.uint64(s)] & M_TERMINAL)
-        if s >= m_x_base and m_link[np.uint64(s)] >= 0:
-            # A pair to split: the round is played on in code (rare: about one round in 35).
+        if s >= m_x_base:
+            # A pair to split, or 7-7 under Super Sevens: the round is played on in code (rare:
+            # about one round in 30). The deal is at pos - 3 (card 1, the up card, card 2).
             rs = pos - 3
-            pos, end, s0, s1, s2, s3, nh, w, sd, refilled = _machine_split_box(
-                m_trans, m_flags, m_link, shoe, ws, sp, 0, s, max_hands, n_cards, rs, pos, end,
-                s0, s1, s2, s3,
+            c1 = np.int64(shoe[np.uint64(rs)])
+            uv = _value(np.int64(shoe[np.uint64(rs + 1)]))
+            c2 = np.int64(shoe[np.uint64(rs + 2)])
+            sevens = ss_on and _value(c1) == 7
+            pos, end, s0, s1, s2, s3, nh, w, sd, refilled, line = _machine_exit_box(
+                m_trans, m_flags, m_link, shoe, ws, sp, 0, s, max_hands, n_cards, rs, sevens, c1,
+                c2, pos, end, s0, s1, s2, s3,
             )  # fmt: skip
             pos, end, s0, s1, s2, s3, d_hard, d_ace, _, o, rf = _machine_dealer(
-                d_stands, shoe, ws, n_cards, rs, _value(q1), w, sd, pos, end, s0, s1, s2, s3
+                d_stands, shoe, ws, n_cards, rs, uv, w, sd, pos, end, s0, s1, s2, s3
             )
             net = _settle_split_box(
-                m_settle, m_net, m_hand, sp, nh, 0, o, o == 0, dbj_rule, _value(q1), L.UNIT, tally
+                m_settle, m_net, m_hand, sp, nh, 0, o, o == 0, dbj_rule, uv, L.UNIT, tally
             )
             if refilled or rf:
                 if ws[WS_FAIL] != 0:
@@ -1083,24 +1078,18 @@ def _machine_rounds(
                 lim = -1
             else:
                 drawn = pos - rs
-            # The three visits counted the deal's cards.
+            # The three visits counted the deal's cards, and a first card seven on line (a).
             _tally_machine_round(
-                tally, drawn - 3, o == 0, _total(d_hard, d_ace), net, ss_on, 1, 0, 0
+                tally, drawn - 3, o == 0, _total(d_hard, d_ace), net, ss_on, 1, 0, 0, 0
             )
+            if line >= 0:
+                d = _sevens_fix(tally, line, p)
+                pay_a = p[L.P_SS_PAY_A]
+                tally[L.T_SS_RSUM] += d
+                tally[L.T_SS_RSQ] += (pay_a + d) * (pay_a + d) - pay_a * pay_a
             r += 1
             s = m_start
             continue
-        if s >= m_x_base:
-            # 7-7 under Super Sevens: the general path plays this round from its three cards.
-            m_counts[np.uint64(s)] -= 1
-            m_counts[np.uint64(sp1)] -= 1
-            m_counts[np.uint64(sp2)] -= 1
-            ws[WS_C1] = q0
-            ws[WS_UV] = _value(q1)
-            ws[WS_C2] = q2
-            rstart = pos - 3
-            result = FR_PAIR
-            break
     ws[WS_POS] = pos
     ws[WS_END] = end
     ws[WS_ROUND_START] = rstart
@@ -1124,13 +1113,15 @@ def _machine_boxes_rounds(
     ``st``: each box's state. Each box's final state is counted in ``m_counts``; the round's own
     tallies (rounds, cards, the dealer's outcome, round sums, Super Sevens) are added here.
 
-    A box dealt a pair to split plays its hands here too, one after another, each from the split
-    hand's state (``m_link``), splitting again while the box may (``PAIR`` states); its hands'
-    states are kept in ``sp`` (``MAX_HANDS`` a box, ``nsp``: hands, 0 for an unsplit box) and
-    settled and tallied here, box rules for a dealer blackjack included. 7-7 under a Super Sevens
-    bet (no link) hands the round, dealt (``ws[WS_PREDEALT]`` cards), to ``_play_rounds``.
-    A round starts with at least its deal's cards left; every later card checks for the end of
-    the undealt region and reshuffles the discards as ``_refill`` does. Returns ``(r, FR_*)``.
+    A box dealt a pair to split, or 7-7 under a Super Sevens bet, is played here too, in code
+    (``_machine_exit_box``): its hands one after another, each from the split hand's state
+    (``m_link``), splitting again while the box may (``PAIR`` states); its hands' states are kept
+    in ``sp`` (``MAX_HANDS`` a box, ``nsp``: hands, 0 for a box tallied by its final state) and
+    settled and tallied here, box rules for a dealer blackjack included. A round starts with at
+    least its deal's cards left (so the deal lies in place from the round's start); every later
+    card checks for the end of the undealt region and reshuffles the discards as ``_refill``
+    does. Returns ``(r, FR_DONE)``, or ``FR_GENERAL`` before a round with fewer cards left than
+    its deal, for ``_play_rounds`` to play.
     """
     nb = p[L.P_BOXES]
     every_round = p[L.P_SHUFFLE] == L.SHUFFLE_EVERY_ROUND
@@ -1140,7 +1131,7 @@ def _machine_boxes_rounds(
     dbj_rule = p[L.P_DBJ]
     unit = L.UNIT
     n_cards = shoe.size - SLACK
-    max_cards = 2 * nb + 1  # the deal: the general path must find it in place to take it over
+    max_cards = 2 * nb + 1  # the deal, in place from the round's start (exit boxes read it there)
     pos = ws[WS_POS]
     end = ws[WS_END]
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
@@ -1199,30 +1190,27 @@ def _machine_boxes_rounds(
             v = _value(np.int64(code))
             st[b] = m_trans[np.uint64(st[b] * 10 + v - 1)]
             exits += np.int64(st[b] >= m_x_base)
-        if exits != 0:
-            handover = False
-            for b in range(nb):
-                if st[b] >= m_x_base and m_link[np.uint64(st[b])] < 0:
-                    handover = True
-            if handover:
-                ws[WS_PREDEALT] = 2 * nb + 1  # the general path plays this round from its deal
-                result = FR_PAIR
-                break
         # Each box in turn (12.1).
         any_wait = 0
         any_stood = 0
+        ss_adj = 0
         for b in range(nb):
             s = np.int64(st[b])
-            if s >= m_x_base:
-                # A pair to split (11): the box's hands, one after another.
-                pos, end, s0, s1, s2, s3, nh, w, sd, rf = _machine_split_box(
-                    m_trans, m_flags, m_link, shoe, ws, sp, b, s, max_hands, n_cards, rstart, pos,
-                    end, s0, s1, s2, s3,
+            if exits != 0 and s >= m_x_base:
+                # A pair to split (11), or 7-7 under Super Sevens: played on in code.
+                c1 = np.int64(shoe[np.uint64(rstart + b)])
+                c2 = np.int64(shoe[np.uint64(rstart + nb + 1 + b)])
+                sevens = ss_on and _value(c1) == 7
+                pos, end, s0, s1, s2, s3, nh, w, sd, rf, line = _machine_exit_box(
+                    m_trans, m_flags, m_link, shoe, ws, sp, b, s, max_hands, n_cards, rstart,
+                    sevens, c1, c2, pos, end, s0, s1, s2, s3,
                 )  # fmt: skip
                 nsp[b] = nh
                 any_wait |= w
                 any_stood |= sd
                 refilled = refilled or rf
+                if line >= 0:
+                    ss_adj += _sevens_fix(tally, line, p)  # counted on line (a) below
                 continue
             while (m_flags[np.uint64(s)] & M_PLAYER) != 0:
                 if pos >= end:
@@ -1314,7 +1302,7 @@ def _machine_boxes_rounds(
             m_counts[np.uint64(st[b])] += 1
             round_net += m_net[np.uint64(st[b])]
         _tally_machine_round(
-            tally, drawn, d_bj, _total(d_hard, d_ace), round_net, ss_on, nb, n7, pay_a
+            tally, drawn, d_bj, _total(d_hard, d_ace), round_net, ss_on, nb, n7, pay_a, ss_adj
         )
         r += 1
     ws[WS_POS] = pos
@@ -1384,6 +1372,64 @@ def _machine_split_box(
 
 
 @njit
+def _machine_exit_box(
+    m_trans, m_flags, m_link, shoe, ws, sp, b, s_x, max_hands, n_cards, rstart, sevens, c1, c2,
+    pos, end, s0, s1, s2, s3,
+):
+    """Box ``b`` of the machine at an exit state ``s_x``: a pair the strategy splits, or, with
+    ``sevens``, 7-7 under a Super Sevens bet (cards ``c1``, ``c2``), which the sevens row decides
+    (``m_link[s_x]``: the split hand's state, or the hand of 14 played on). Plays the box's hands
+    (``_machine_split_box``; an unsplit 7-7 as one hand into ``sp[b * MAX_HANDS]``) and returns
+    ``_machine_split_box``'s values and the Super Sevens line (-1 when not ``sevens``): split, (b)
+    or (c) at once (14.4); else the third card decides (``_sevens_line``), or no third card."""
+    line = -1
+    s = np.int64(m_link[np.uint64(s_x)])
+    if sevens:
+        line = SS_C if (c1 & 3) == (c2 & 3) else SS_B
+        if (m_flags[np.uint64(s)] & M_SPLIT_HAND) == 0:
+            refilled = False
+            third = True
+            while (m_flags[np.uint64(s)] & M_PLAYER) != 0:
+                if pos >= end:
+                    ws[WS_ROUND_START] = rstart
+                    pos, end = _refill(ws, pos, n_cards)
+                    refilled = True
+                k, s0, s1, s2, s3 = _bounded(end - pos, s0, s1, s2, s3)
+                uk = np.uint64(pos + k)
+                upos = np.uint64(pos)
+                code = shoe[uk]
+                shoe[uk] = shoe[upos]
+                shoe[upos] = code
+                pos += 1
+                if third:
+                    line = _sevens_line(c1, c2, np.int64(code))
+                    third = False
+                s = np.int64(m_trans[np.uint64(s * 10 + _value(np.int64(code)) - 1)])
+            sp[b * MAX_HANDS] = s
+            f = np.int64(m_flags[np.uint64(s)])
+            return pos, end, s0, s1, s2, s3, 1, f & M_DEALER, f & M_STOOD, refilled, line
+    pos, end, s0, s1, s2, s3, nh, w, sd, refilled = _machine_split_box(
+        m_trans, m_flags, m_link, shoe, ws, sp, b, s_x, max_hands, n_cards, rstart, pos, end, s0,
+        s1, s2, s3,
+    )  # fmt: skip
+    return pos, end, s0, s1, s2, s3, nh, w, sd, refilled, line
+
+
+@njit
+def _sevens_fix(tally, line, p):
+    """A box tallied on Super Sevens line (a) (its first card a seven) is on ``line``: move it,
+    and return what that adds to the box's Super Sevens result (the caller adds it to the
+    round's)."""
+    pay_a = p[L.P_SS_PAY_A]
+    pay = p[L.P_SS_PAY_A + line]
+    tally[L.T_SS_A] -= 1
+    tally[L.T_SS_A + line] += 1
+    tally[L.T_SS_SUM] += pay - pay_a
+    tally[L.T_SS_SQ] += pay * pay - pay_a * pay_a
+    return pay - pay_a
+
+
+@njit
 def _machine_dealer(
     d_stands, shoe, ws, n_cards, rstart, uv, any_wait, any_stood, pos, end, s0, s1, s2, s3
 ):
@@ -1427,10 +1473,11 @@ def _machine_dealer(
 
 
 @njit
-def _tally_machine_round(tally, drawn, d_bj, d_total, round_net, ss_on, nb, n7, pay_a):
+def _tally_machine_round(tally, drawn, d_bj, d_total, round_net, ss_on, nb, n7, pay_a, ss_adj):
     """The round's own tallies of a machine round with its boxes tallied apart (several boxes; a
     split box): cards, the dealer's outcome, round sums, Super Sevens (``n7`` boxes on line (a),
-    the rest on (f): 7-7 is never played by the machine under Super Sevens)."""
+    the rest on (f); ``ss_adj``: what boxes moved off (a) by ``_sevens_fix`` add to the round's
+    Super Sevens result)."""
     tally[L.T_ROUNDS] += 1
     tally[L.T_CARDS_DEALT] += drawn
     if d_bj:
@@ -1450,8 +1497,8 @@ def _tally_machine_round(tally, drawn, d_bj, d_total, round_net, ss_on, nb, n7, 
         tally[L.T_SS_F] += nb - n7
         tally[L.T_SS_SUM] += ss
         tally[L.T_SS_SQ] += n7 * pay_a * pay_a + (nb - n7)
-        tally[L.T_SS_RSUM] += ss
-        tally[L.T_SS_RSQ] += ss * ss
+        tally[L.T_SS_RSUM] += ss + ss_adj
+        tally[L.T_SS_RSQ] += (ss + ss_adj) * (ss + ss_adj)
 
 
 @njit
@@ -1694,7 +1741,7 @@ def _play_rounds(
             pos = ws[WS_POS]
             end = ws[WS_END]
             s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
-            if res != FR_PAIR and res != FR_GENERAL:
+            if res != FR_GENERAL:
                 break
         else:
             if stacked:
@@ -1732,21 +1779,16 @@ def _play_rounds(
             hand[0, 0, HF_N] = 2
             d_hard = uv
             d_ace = 1 if uv == 1 else 0
-        predealt = ws[WS_PREDEALT]  # the deal drawn already, in order (several boxes' machine)
-        ws[WS_PREDEALT] = 0
         for i in range(0 if dealt else n_deal):
-            if i < predealt:
-                code = shoe[np.uint64(ws[WS_ROUND_START] + i)]
-            else:
-                if pos >= end:
-                    pos, end = _refill(ws, pos, n_cards)
-                k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
-                uk = np.uint64(k)
-                upos = np.uint64(pos)
-                code = shoe[uk]
-                shoe[uk] = shoe[upos]
-                shoe[upos] = code
-                pos += 1
+            if pos >= end:
+                pos, end = _refill(ws, pos, n_cards)
+            k, s0, s1, s2, s3 = _pick(stacked, pos, end, s0, s1, s2, s3)
+            uk = np.uint64(k)
+            upos = np.uint64(pos)
+            code = shoe[uk]
+            shoe[uk] = shoe[upos]
+            shoe[upos] = code
+            pos += 1
             c = np.int64(code)
             v = _value(c)
             if i < nb or (nb < i <= 2 * nb):
@@ -2336,7 +2378,7 @@ def simulate_chunk(params, tables, n_rounds: int, state) -> np.ndarray:
     if rng.shape != (4,) or not rng.any():
         raise ValueError("kernel: state must be four uint64 words, not all zero")
     tally = np.zeros(L.N_TALLY, np.int64)
-    m = machine_for(p, hard, soft, pairs, flags)
+    m = machine_for(p, hard, soft, pairs, sevens, flags)
     status = _simulate_chunk(
         p, hard, soft, pairs, sevens, flags, n_rounds, rng, tally, np.empty(0, np.int8), *m
     )
@@ -2359,7 +2401,7 @@ def no_machine() -> tuple:
     )  # fmt: skip
 
 
-def machine_for(p, hard, soft, pairs, flags) -> tuple:
+def machine_for(p, hard, soft, pairs, sevens, flags) -> tuple:
     """The ``m_*`` arguments of ``_simulate_chunk``: the state machine of the lean one-box game
     (``simulator.machine``) when the rules and strategy are that game, else ``no_machine()``.
     Built once per rules and strategy in a process."""
@@ -2367,12 +2409,12 @@ def machine_for(p, hard, soft, pairs, flags) -> tuple:
 
     if not machine.eligible(p, flags):
         return no_machine()
-    if any(not (t == t[:1]).all() for t in (hard, soft, pairs)):
+    if any(not (t == t[:1]).all() for t in (hard, soft, pairs, sevens)):
         return no_machine()  # boxes with different strategies: one machine serves one
-    key = (p.tobytes(), hard.tobytes(), soft.tobytes(), pairs.tobytes())
+    key = (p.tobytes(), hard.tobytes(), soft.tobytes(), pairs.tobytes(), sevens.tobytes())
     if key not in _MACHINES:
         hx_t = _by_hard_sum(_resolve_tables(p, hard[:1], soft[:1]))
-        m = machine.build(p, hx_t, pairs[:1])
+        m = machine.build(p, hx_t, pairs[:1], sevens[:1])
         rows = m.rows if p[L.P_BOXES] == 1 else m.box_rows()
         _MACHINES[key] = (
             m.trans, m.flags, rows, m.start, m.x_base, m.net, m.settle, m.link, m.hand

@@ -13,12 +13,11 @@ A round ends in a terminal state that records what the tally needs (the net, dou
 player blackjack, the dealer's outcome, an ace up); every state counts its visits, and the tally
 is ``counts @ rows`` at the end of the chunk (``rows[state]``: what one visit adds; a visit is one
 card, so cards dealt are counted too, and the first card seven adds Super Sevens line (a)). A
-pair the strategy splits leads to an exit state, from which the kernel plays the round on in code
-(split hands walk the table, below; the exit's three visits count the deal's cards). 7-7 under
-Super Sevens leads to an exit with no link: the machine undoes that round's three visits and the
-kernel's general path plays the round, as it does for the fast path. The rules are those of
-``kernel._fast_rounds`` (lean version), which the tests hold the machine to, tally for tally, on
-the same seeds.
+pair the strategy splits, or 7-7 under Super Sevens, leads to an exit state, from which the
+kernel plays the round on in code (split hands walk the table, below; the exit's three visits
+count the deal's cards). The rules are those of ``kernel._fast_rounds`` (lean version) and, for
+those rounds, of the general path, which the tests hold the machine to, tally for tally, on the
+same seeds.
 
 Several boxes (``kernel._machine_boxes_rounds``, every box the same strategy) use the same
 table: each box walks it through the deal and its hits (in the general path's order), the dealer
@@ -30,7 +29,9 @@ walks in turn; the same value again leads to a ``PAIR`` state, split again if th
 than ``max_hands`` hands, else linked to the hand played on as it is. Split hands take no
 blackjack (11 (c)), split aces one card only (11 (b), unless ``hit_split_aces``), doubles only
 with ``double_after_split``. The kernel settles a split box's hands itself (a dealer blackjack
-is settled by box rules). 7-7 under Super Sevens has no link: the general path plays that round.
+is settled by box rules). 7-7 under Super Sevens links to the state its sevens row leads to
+(the split hand's, flagged ``SPLIT_HAND``, or the hand of 14 played on); the kernel reads the
+cards' suits for the line ((b), (c) at once if split, else the third card decides: 14, 14.4).
 The tests hold all this to the general path's tally, on the same seeds.
 """
 
@@ -47,6 +48,7 @@ PLAYER = 4  # the next card is the player's (the deal, hits, the double's card)
 DEALER = 8  # the hand is over and waits for the dealer's next card
 STOOD = 16  # ... and it stood: the dealer plays on (12.3)
 PAIR = 32  # a split hand was dealt its own value again: split again if the box may (11)
+SPLIT_HAND = 64  # a split hand's first state (one card, its second next)
 
 # The dealer's outcome, for settling hands at once (``Machine.settle``): 0 blackjack, 1 bust,
 # 2..6 a total of 17..21, 7 stopped below 17 (no hand stood).
@@ -68,9 +70,10 @@ class Machine:
     ``rows`` (int64, n x N_TALLY), ``net`` (int64, n: a terminal's net in tenths), ``settle``
     (int16, n x N_OUTCOMES: a waiting hand's terminal for each dealer outcome, any other state
     itself; several boxes), ``start`` and ``x_base`` (states from ``x_base`` on are exits: a pair
-    to split has been dealt), ``link`` (int16, n: an exit's first split hand, -1 for 7-7 under
-    Super Sevens, which the general path plays; a ``PAIR`` state's hand played on unsplit, when
-    the box has all its hands) and ``hand`` (int8, n: a terminal's 1 doubled + 2 bust)."""
+    to split has been dealt), ``link`` (int16, n: an exit's first split hand, or for 7-7 under
+    Super Sevens the state its sevens row leads to; a ``PAIR`` state's hand played on unsplit,
+    when the box has all its hands; -1 elsewhere) and ``hand`` (int8, n: a terminal's 1 doubled
+    + 2 bust)."""
 
     def __init__(self, trans, flags, rows, net, settle, start, x_base, link, hand):
         self.trans = trans
@@ -107,9 +110,11 @@ def _total(hard, ace):
     return hard + 10 if ace and hard + 10 <= 21 else hard
 
 
-def build(p, hx_t, pairs_t) -> Machine:
+def build(p, hx_t, pairs_t, sevens_t) -> Machine:
     """The state machine for rule parameters ``p`` and the kernel's resolved action table by hard
-    sum ``hx_t`` (``kernel._by_hard_sum``) and pair table ``pairs_t``."""
+    sum ``hx_t`` (``kernel._by_hard_sum``), pair table ``pairs_t`` and sevens row ``sevens_t``
+    (one box's: shape (1, 10, 10) and (1, 10))."""
+    from simulator import kernel as K
     from simulator.kernel import A_BUST, A_DOUBLE, A_HIT, A_STAND, HARD_MAX, N_VARIANTS
 
     unit = L.UNIT
@@ -129,10 +134,30 @@ def build(p, hx_t, pairs_t) -> Machine:
     def act(ace, hard, u, variant):
         return int(hx_t[((ace * HARD_MAX + hard) * L.N_UP + upi(u)) * N_VARIANTS + variant])
 
-    def plays_pair(v, u):  # the fast path keeps the pair (kernel: pair_plays_fast)
+    def splits(v, u):  # the pair table splits v-v (kernel: _decide)
         cell = pairs_t[0, v - 1, upi(u)]
-        no_split = max_hands < 2 or cell == L.N or (cell == L.PD and das == 0)
-        return no_split and not (ss_on and v == 7)
+        return not (max_hands < 2 or cell == L.N or (cell == L.PD and das == 0))
+
+    def plays_pair(v, u):  # the fast path keeps the pair (kernel: pair_plays_fast)
+        return not splits(v, u) and not (ss_on and v == 7)
+
+    def sevens(u):
+        # 7-7 under a Super Sevens bet: the sevens row's first decision (kernel: _decide), the
+        # state it leads to (the split hand's, or the hand of 14 played on)
+        code = int(sevens_t[0, upi(u)])
+        if code == L.P:
+            if max_hands >= 2:
+                return sid(("SH", 7, u))
+            a = act(0, 14, u, 2)  # no split possible: the hard table
+        else:
+            can_double = bool(K._double_on_allows(int(p[L.P_DOUBLE_ON]), False, 14))
+            a = int(K._resolve(code, can_double, False, 14))
+        if a == A_HIT:
+            return sid(("P", 14, 0, u))
+        if a == A_DOUBLE:
+            return sid(("PD", 14, 0, u))
+        assert a == A_STAND, a
+        return dealer(14, unit, u)
 
     def stands(hard, ace):
         t = _total(hard, ace)
@@ -205,7 +230,7 @@ def build(p, hx_t, pairs_t) -> Machine:
             # that one card (11 (b)); doubling only with double after split. The same value
             # again may be split again (``PAIR``: the kernel knows whether the box may).
             v, u = key[1], key[2]
-            if c == v and (v != 1 or rsa):
+            if c == v and (v != 1 or rsa) and splits(v, u):
                 return sid(("SX", v, u))
             return split_hand(v, c, u)
         if kind == "BJ":
@@ -276,7 +301,7 @@ def build(p, hx_t, pairs_t) -> Machine:
         key = order[i]
         if key[0] == "X":
             _, v, u = key
-            links[key] = -1 if ss_on and v == 7 else sid(("SH", v, u))
+            links[key] = sevens(u) if ss_on and v == 7 else sid(("SH", v, u))
         elif key[0] == "SX":
             links[key] = split_hand(key[1], key[1], key[2])
         no_walk = key[0] in ("X", "SX")
@@ -303,6 +328,8 @@ def build(p, hx_t, pairs_t) -> Machine:
             link[j] = new[order[links[k]]]
         if k[0] == "SX":
             flags[j] |= PAIR
+        if k[0] == "SH":
+            flags[j] |= SPLIT_HAND
         if k[0] not in ("X", "SX"):
             for c in range(10):
                 trans_a[j * 10 + c] = new[order[table[old][c]]]
@@ -317,7 +344,7 @@ def build(p, hx_t, pairs_t) -> Machine:
         if k[0] in ("D", "BJ", "DBO"):
             flags[j] |= DEALER
         if k[0] == "P1" and k[1] == 7 and ss_on:
-            # Super Sevens (a): the first card a seven (a 7-7 leaves for the general path)
+            # Super Sevens (a): the first card a seven (the kernel moves a 7-7 to its line)
             rows[j, L.T_SS_A] += 1
             rows[j, L.T_SS_F] -= 1
             for f in (L.T_SS_SUM, L.T_SS_RSUM):

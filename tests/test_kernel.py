@@ -177,7 +177,7 @@ def test_state_machine_tally_equals_the_fast_path(rules, kind):
     strategy = MIMIC if kind == "mimic" else load_strategy(kind)
     p = rules.to_params()
     tables = K.stack_for(rules, [strategy] * rules.boxes)
-    m = K.machine_for(p, tables[0], tables[1], tables[2], tables[4])
+    m = K.machine_for(p, *tables)
     assert m[0].size > 0  # the machine is used
     with_machine = K.simulate_chunk(p, tables, 30_000, STATE)
     fast = np.zeros(L.N_TALLY, np.int64)
@@ -193,21 +193,20 @@ def test_state_machine_tally_equals_the_fast_path(rules, kind):
 @pytest.mark.parametrize(
     "rules",
     [
-        NZ.replace(super_sevens=False),
+        NZ,
         NZ.replace(max_hands=4, resplit_aces=True, super_sevens=False),
-        NZ.replace(boxes=7, super_sevens=False),
+        NZ.replace(boxes=7),
         NZ.replace(boxes=3, max_hands=4, resplit_aces=True, super_sevens=False),
     ],
 )
 def test_state_machine_plays_split_boxes_itself(rules):
-    """The machine plays the rounds in which a box splits (it hands over only 7-7 under Super
-    Sevens, and a round with too few cards left). Run on its own from a fresh shoe, Super Sevens
-    off, it plays every round, splits counted in its tally (split boxes are tallied in code)."""
+    """The machine plays the rounds in which a box splits or holds 7-7 under Super Sevens (it
+    hands over only a round with too few cards left). Run on its own from a fresh shoe it plays
+    every round, splits and Super Sevens lines (b)-(e) counted in its tally (such boxes are
+    tallied in code)."""
     p = rules.to_params()
     tables = K.stack_for(rules, [basic_strategy()] * rules.boxes)
-    trans, flags, _rows, start, x_base, net, settle, link, hand = K.machine_for(
-        p, tables[0], tables[1], tables[2], tables[4]
-    )
+    trans, flags, _rows, start, x_base, net, settle, link, hand = K.machine_for(p, *tables)
     shoe = K._fresh_shoe(rules.decks)
     ws = np.zeros(K.N_WS, np.int64)
     ws[K.WS_END] = shoe.size - K.SLACK
@@ -232,7 +231,10 @@ def test_state_machine_plays_split_boxes_itself(rules):
     assert (r, res) == (n, K.FR_DONE)
     # Splits, resplits (max_hands 4: to four hands) and each box's hands in the tally.
     assert tally[L.T_SPLITS] > r * nb / 60
-    assert tally[L.T_SPLITS] > tally[L.T_BOX_ROUNDS]  # boxes that split again
+    if not rules.super_sevens:  # the boxes tallied in code are split ones: some split again
+        assert tally[L.T_SPLITS] > tally[L.T_BOX_ROUNDS]
+    if rules.super_sevens:  # 7-7 played on: lines (b) and (c) (counted in code)
+        assert tally[L.T_SS_B] > 0 and tally[L.T_SS_C] > 0
     terminal = counts[flags & 1 != 0].sum()
     assert tally[L.T_ROUNDS] == (r if nb > 1 else r - terminal)
     # Split boxes are tallied by the kernel, the others by their final states' visits.
@@ -244,13 +246,13 @@ def test_state_machine_only_for_the_lean_game():
     def used(rules, strategy):
         p = rules.to_params()
         t = K.stack_for(rules, [strategy] * rules.boxes)
-        return K.machine_for(p, t[0], t[1], t[2], t[4])[0].size > 0
+        return K.machine_for(p, *t)[0].size > 0
 
     assert used(NZ, basic_strategy())
     assert used(NZ.replace(boxes=2), basic_strategy())
     p = NZ.replace(boxes=2).to_params()
     t = K.stack_for(NZ.replace(boxes=2), [basic_strategy(), MIMIC])  # boxes that differ
-    assert K.machine_for(p, t[0], t[1], t[2], t[4])[0].size == 0
+    assert K.machine_for(p, *t)[0].size == 0
     original = NZ.replace(dealer_blackjack_takes="original")
     assert not used(original.replace(surrender="late"), basic_strategy())
     assert not used(original.replace(hole_card="peek"), basic_strategy())
