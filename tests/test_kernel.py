@@ -242,6 +242,51 @@ def test_state_machine_plays_split_boxes_itself(rules):
     assert tally[L.T_BOX_ROUNDS] + counts[flags & 1 != 0].sum() == r * nb
 
 
+def test_state_machine_tally_equals_the_other_paths_random_games():
+    """Random lean games (every rule key the machine reads: boxes, decks, hands, split aces,
+    doubling, the dealer-blackjack rule, H17, Super Sevens, payouts, penetration, shuffling) and
+    random strategies (every cell a random legal code, the sevens row too): the machine's tally
+    equals the fast or general path's on the same seed."""
+    import dataclasses
+
+    from helpers import random_strategy
+
+    rng = np.random.default_rng(20261130)
+    for _ in range(60):
+        boxes = int(rng.integers(1, 8))
+        rules = NZ.replace(
+            boxes=boxes,
+            decks=int(rng.integers(max(1, boxes // 3), 9)),
+            max_hands=int(rng.integers(1, 5)),
+            resplit_aces=bool(rng.integers(2)),
+            hit_split_aces=bool(rng.integers(2)),
+            double_after_split=bool(rng.integers(2)),
+            double_on=str(rng.choice(["any", "hard", "9-11", "10-11"])),
+            dealer_blackjack_takes=str(rng.choice(["all", "original-and-busted", "original"])),
+            dealer_hits_soft_17=bool(rng.integers(2)),
+            super_sevens=bool(rng.integers(2)),
+            blackjack_pays=float(rng.choice([1.5, 1.2, 1.0])),
+            penetration=float(rng.uniform(0.5, 0.95)),
+            shuffle=str(rng.choice(["cut-card", "every-round"])),
+        )
+        strategy = random_strategy(rng) if rng.integers(3) else basic_strategy()
+        strategy = dataclasses.replace(strategy, insurance=False, even_money=False)
+        p = rules.to_params()
+        tables = K.stack_for(rules, [strategy] * boxes)
+        assert K.machine_for(p, *tables)[0].size > 0
+        with_machine = K.simulate_chunk(p, tables, 3000, STATE)
+        other = np.zeros(L.N_TALLY, np.int64)
+        status = K._simulate_chunk(
+            p, *tables, 3000, np.array(STATE, np.uint64), other, np.empty(0, np.int8),
+            *K.no_machine(),
+        )  # fmt: skip
+        assert status == 0
+        assert (with_machine == other).all(), (rules, [
+            (L.TALLY_NAMES[i], with_machine[i], other[i])
+            for i in np.nonzero(with_machine != other)[0]
+        ])  # fmt: skip
+
+
 def test_state_machine_only_for_the_lean_game():
     def used(rules, strategy):
         p = rules.to_params()
