@@ -70,10 +70,10 @@ class Machine:
     ``rows`` (int64, n x N_TALLY), ``net`` (int64, n: a terminal's net in tenths), ``settle``
     (int16, n x N_OUTCOMES: a waiting hand's terminal for each dealer outcome, any other state
     itself; several boxes), ``start`` and ``x_base`` (states from ``x_base`` on are exits: a pair
-    to split has been dealt), ``link`` (int16, n: an exit's first split hand, or for 7-7 under
-    Super Sevens the state its sevens row leads to; a ``PAIR`` state's hand played on unsplit,
-    when the box has all its hands; -1 elsewhere) and ``hand`` (int8, n: a terminal's 1 doubled
-    + 2 bust)."""
+    to split, or 7-7 under Super Sevens, has been dealt), ``link`` (int16, n: an exit's first
+    split hand, or for 7-7 under Super Sevens the state its sevens row leads to; a ``PAIR``
+    state's hand played on unsplit, when the box has all its hands; -1 elsewhere) and ``hand``
+    (int8, n: a terminal's 1 doubled + 2 bust)."""
 
     def __init__(self, trans, flags, rows, net, settle, start, x_base, link, hand):
         self.trans = trans
@@ -312,6 +312,7 @@ def build(p, hx_t, pairs_t, sevens_t) -> Machine:
     # Renumber: exits last.
     normal = [k for k in order if k[0] != "X"]
     exits = [k for k in order if k[0] == "X"]
+    assert all(links[k] >= 0 for k in exits)  # the kernel plays every exit on from its link
     new = {k: j for j, k in enumerate(normal + exits)}
     n = len(order)
     assert n < 2**15, n  # int16 states: the table stays small (a few thousand states)
