@@ -15,7 +15,7 @@ Fisher-Yates step, or the next card in order) and play the same code, so the sta
 the tests hold to the reference game) checks exactly the code that simulates.
 
 The lean game (no hole card, no surrender, no insurance or even money taken, the dealer not
-drawing to dead hands, every box the same strategy) is simulated by a state machine
+drawing to dead hands; boxes with the same or different strategies) is simulated by a state machine
 (``simulator.machine``; ``_machine_rounds`` for one box, ``_machine_boxes_rounds`` for several):
 one table read per card in place of the fast path's branches, the same cards in the same order,
 a box that splits or holds 7-7 under Super Sevens played by the machine too (in code, rare: one
@@ -64,7 +64,8 @@ only the deal's cards needed to start (later cards check for the end of the shoe
 second (Super Sevens on) and 6.9 M (off) against 2.7 M and 2.8 M, side by side, identical tallies.
 One box with its split rounds played by the machine in place of the general path: 1.10x (47.4 to
 52.2 M, side by side; a strategy that never splits runs at 59 M). 7-7 under Super Sevens played
-by the machine too: seven boxes 1.10x (5.6 to 6.2 M), one box unchanged.
+by the machine too: seven boxes 1.10x (5.6 to 6.2 M), one box unchanged. Seven boxes playing four
+different strategies, which had the general path: 2.1 to 6.3 M (one table, a start a box).
 
 Where the time went (NZ game, one box, fast path, measured by leaving parts out): dealing the
 three cards of the deal plus the round's bookkeeping about 45%, the player's draws about 25%, the
@@ -1110,8 +1111,10 @@ def _machine_boxes_rounds(
     """The lean game with several boxes, each walking the one-box state machine
     (``simulator.machine``): the deal in the general path's order, each box's hits, then the
     dealer's draw, then every waiting hand settled by one read of ``m_settle``.
-    ``st``: each box's state. Each box's final state is counted in ``m_counts``; the round's own
-    tallies (rounds, cards, the dealer's outcome, round sums, Super Sevens) are added here.
+    ``st``: each box's state, from ``m_start[b]`` (boxes may play different strategies, each
+    with its own states in the one table). Each box's final state is counted in ``m_counts``;
+    the round's own tallies (rounds, cards, the dealer's outcome, round sums, Super Sevens) are
+    added here.
 
     A box dealt a pair to split, or 7-7 under a Super Sevens bet, is played here too, in code
     (``_machine_exit_box``): its hands one after another, each from the split hand's state
@@ -1165,7 +1168,7 @@ def _machine_boxes_rounds(
             shoe[upos] = code
             pos += 1
             v = _value(np.int64(code))
-            st[b] = m_trans[np.uint64(m_start * 10 + v - 1)]
+            st[b] = m_trans[np.uint64(m_start[b] * 10 + v - 1)]
             n7 += np.int64(v == 7)
         k, s0, s1, s2, s3 = _bounded(end - pos, s0, s1, s2, s3)
         uk = np.uint64(pos + k)
@@ -1689,7 +1692,7 @@ def _play_rounds(
             if m_trans.size > 0:
                 # The lean game as a state machine (``simulator.machine``).
                 r, res = _machine_rounds(
-                    m_trans, m_flags, m_counts, m_start, m_x_base, m_link, m_hand, m_net,
+                    m_trans, m_flags, m_counts, m_start[0], m_x_base, m_link, m_hand, m_net,
                     m_settle, p, shoe, ws, rng, r, n_rounds, cut, m_sp, tally, d_stands,
                 )  # fmt: skip
             elif stacked:
@@ -2257,8 +2260,9 @@ def _simulate_chunk(
     ``trace`` (int8) is empty in production; if it is not, the cards of each round are appended to
     it in dealing order (for tests; a round dealt partly from reshuffled discards is not traced).
     Returns 0, or 1 if the shoe ran out mid-round with no discards to reshuffle. ``m_*``: the
-    state machine of the lean one-box game (``simulator.machine``), or empty arrays for none; its
-    visit counts are added into the tally at the end (``m_rows``: what one visit adds).
+    state machine of the lean game (``machine_for``; ``m_start``: each box's start state), or
+    empty arrays for none; its visit counts are added into the tally at the end (``m_rows``: what
+    one visit adds).
     """
     shoe = _fresh_shoe(p[L.P_DECKS])
     ws = np.zeros(N_WS, np.int64)
@@ -2302,8 +2306,9 @@ def _play_stacked(p, hard_t, soft_t, pairs_t, sevens_t, flags_t, cards, cut, out
     return _play_rounds(
         p, act_t, hx_t, hard_t, pairs_t, sevens_t, flags_t, shoe, ws, rng, out.shape[0], cut, out,
         tally, trace,
-        np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros(0, np.int64), 0, 0,
-        np.zeros(0, np.int64), np.zeros(0, np.int16), np.zeros(0, np.int16), np.zeros(0, np.int8),
+        np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros(0, np.int64), np.zeros(0, np.int64),
+        0, np.zeros(0, np.int64), np.zeros(0, np.int16), np.zeros(0, np.int16),
+        np.zeros(0, np.int8),
     )  # fmt: skip
 
 
@@ -2396,28 +2401,48 @@ _MACHINES: dict = {}
 def no_machine() -> tuple:
     """The ``m_*`` arguments of ``_simulate_chunk`` for no state machine."""
     return (
-        np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros((0, L.N_TALLY), np.int64), 0, 0,
-        np.zeros(0, np.int64), np.zeros(0, np.int16), np.zeros(0, np.int16), np.zeros(0, np.int8),
+        np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros((0, L.N_TALLY), np.int64),
+        np.zeros(0, np.int64), 0, np.zeros(0, np.int64), np.zeros(0, np.int16),
+        np.zeros(0, np.int16), np.zeros(0, np.int8),
     )  # fmt: skip
 
 
 def machine_for(p, hard, soft, pairs, sevens, flags) -> tuple:
-    """The ``m_*`` arguments of ``_simulate_chunk``: the state machine of the lean one-box game
-    (``simulator.machine``) when the rules and strategy are that game, else ``no_machine()``.
-    Built once per rules and strategy in a process."""
+    """The ``m_*`` arguments of ``_simulate_chunk``: the state machine of the lean game
+    (``simulator.machine``) when the rules and strategies are that game, else ``no_machine()``.
+    Boxes that play different strategies share one table (``machine.combine``), each starting
+    from its own strategy's start state (``m_start``: one a box). Built once per rules and
+    strategies in a process."""
     from simulator import machine
 
     if not machine.eligible(p, flags):
         return no_machine()
-    if any(not (t == t[:1]).all() for t in (hard, soft, pairs, sevens)):
-        return no_machine()  # boxes with different strategies: one machine serves one
     key = (p.tobytes(), hard.tobytes(), soft.tobytes(), pairs.tobytes(), sevens.tobytes())
     if key not in _MACHINES:
-        hx_t = _by_hard_sum(_resolve_tables(p, hard[:1], soft[:1]))
-        m = machine.build(p, hx_t, pairs[:1], sevens[:1])
+        groups: dict = {}  # a strategy's tables -> its machine's index
+        of_box = []
+        for b in range(hard.shape[0]):
+            tables = (hard[b], soft[b], pairs[b], sevens[b])
+            k = b"".join(t.tobytes() for t in tables)
+            if k not in groups:
+                groups[k] = b
+            of_box.append(groups[k])
+        built = []
+        for b in groups.values():
+            hx_t = _by_hard_sum(_resolve_tables(p, hard[b : b + 1], soft[b : b + 1]))
+            built.append(machine.build(p, hx_t, pairs[b : b + 1], sevens[b : b + 1]))
+        index = {b: i for i, b in enumerate(groups.values())}
+        if len(built) == 1:
+            m, starts = built[0], [built[0].start]
+        elif sum(x.flags.size for x in built) >= 2**15:
+            _MACHINES[key] = no_machine()  # too many states for int16: the general path
+            return _MACHINES[key]
+        else:
+            m, starts = machine.combine(built)
         rows = m.rows if p[L.P_BOXES] == 1 else m.box_rows()
+        box_starts = np.array([starts[index[g]] for g in of_box], np.int64)
         _MACHINES[key] = (
-            m.trans, m.flags, rows, m.start, m.x_base, m.net, m.settle, m.link, m.hand
+            m.trans, m.flags, rows, box_starts, m.x_base, m.net, m.settle, m.link, m.hand
         )
     return _MACHINES[key]
 

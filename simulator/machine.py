@@ -19,10 +19,11 @@ count the deal's cards). The rules are those of ``kernel._fast_rounds`` (lean ve
 those rounds, of the general path, which the tests hold the machine to, tally for tally, on the
 same seeds.
 
-Several boxes (``kernel._machine_boxes_rounds``, every box the same strategy) use the same
-table: each box walks it through the deal and its hits (in the general path's order), the dealer
-plays once in code, and each hand waiting for the dealer settles by one read of ``settle[state,
-dealer outcome]``; the round's own tallies are counted by the kernel (``ROUND_FIELDS``,
+Several boxes (``kernel._machine_boxes_rounds``) use the same table (boxes that play different
+strategies: one table of all their machines, ``combine``, each box from its own start): each box
+walks it through the deal and its hits (in the general path's order), the dealer plays once in
+code, and each hand waiting for the dealer settles by one read of ``settle[state, dealer
+outcome]``; the round's own tallies are counted by the kernel (``ROUND_FIELDS``,
 ``Machine.box_rows``). A box dealt a pair to split plays on: its exit state links to the split
 hand's state (``("SH", value, up)``: one card, waiting for its second), which each of its hands
 walks in turn; the same value again leads to a ``PAIR`` state, split again if the box has fewer
@@ -95,8 +96,8 @@ class Machine:
 
 
 def eligible(p, flags_t) -> bool:
-    """The lean game that the machine plays (see the module docstring); several boxes when they
-    all play the same strategy (the caller checks that)."""
+    """The lean game that the machine plays (see the module docstring), for the strategies' flags
+    ``flags_t`` (insurance, even money: one row a box)."""
     return bool(
         p[L.P_HOLE] != L.HOLE_PEEK
         and p[L.P_SURRENDER] == L.SURRENDER_NONE
@@ -387,3 +388,41 @@ def build(p, hx_t, pairs_t, sevens_t) -> Machine:
     return Machine(
         trans_a, flags, rows, nets, settle_a.reshape(-1), new[("S",)], len(normal), link, hand
     )
+
+
+def combine(machines: list) -> tuple:
+    """One machine of several (boxes that play different strategies): each one's states
+    renumbered into one table, the exits of all of them last (the kernel tells an exit by
+    ``state >= x_base``). Returns ``(Machine, starts)``: ``starts[k]`` is machine ``k``'s start
+    state in the table (the Machine's own ``start`` is the first's)."""
+    total = sum(m.flags.size for m in machines)
+    assert total < 2**15, total  # int16 states
+    n_normal = sum(m.x_base for m in machines)
+    maps = []
+    off_normal, off_exit = 0, n_normal
+    for m in machines:
+        i = np.arange(m.flags.size)
+        maps.append(np.where(i < m.x_base, off_normal + i, off_exit + i - m.x_base))
+        off_normal += m.x_base
+        off_exit += m.flags.size - m.x_base
+    trans = np.zeros((total, 10), np.int16)
+    flags = np.zeros(total, np.int8)
+    rows = np.zeros((total, L.N_TALLY), np.int64)
+    nets = np.zeros(total, np.int64)
+    settle = np.zeros((total, N_OUTCOMES), np.int16)
+    link = np.full(total, -1, np.int16)
+    hand = np.zeros(total, np.int8)
+    for m, new in zip(machines, maps, strict=True):
+        walks = np.arange(m.flags.size) < m.x_base  # exits have no transitions
+        trans[new[walks]] = new[m.trans.reshape(-1, 10)[walks]]
+        flags[new] = m.flags
+        rows[new] = m.rows
+        nets[new] = m.net
+        settle[new] = new[m.settle.reshape(-1, N_OUTCOMES)]
+        link[new] = np.where(m.link >= 0, new[np.maximum(m.link, 0)], -1)
+        hand[new] = m.hand
+    starts = [int(new[m.start]) for m, new in zip(machines, maps, strict=True)]
+    combined = Machine(
+        trans.reshape(-1), flags, rows, nets, settle.reshape(-1), starts[0], n_normal, link, hand
+    )
+    return combined, starts

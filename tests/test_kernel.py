@@ -166,17 +166,21 @@ MACHINE_GAMES = [
 
 
 @pytest.mark.parametrize("rules", MACHINE_GAMES)
-@pytest.mark.parametrize("kind", ["basic", "basic-super-sevens", "mimic", "never-bust"])
+@pytest.mark.parametrize("kind", ["basic", "basic-super-sevens", "mimic", "never-bust", "mixed"])
 def test_state_machine_tally_equals_the_fast_path(rules, kind):
     """The lean game runs as a state machine (simulator.machine); with no machine the same chunk
     runs the kernel's fast path (_fast_rounds, one box) or its general path (several boxes).
     Same seed: the same tally, field by field (the machine deals the same cards in the same
-    order)."""
+    order). 'mixed': the boxes play different strategies in turn (one table, a start a box)."""
     from simulator.strategy import load_strategy
 
-    strategy = MIMIC if kind == "mimic" else load_strategy(kind)
+    kinds = ["basic", "mimic", "never-bust", "basic-super-sevens"] if kind == "mixed" else [kind]
+    strategies = [
+        MIMIC if k == "mimic" else load_strategy(k)
+        for k in (kinds * rules.boxes)[: rules.boxes]
+    ]
     p = rules.to_params()
-    tables = K.stack_for(rules, [strategy] * rules.boxes)
+    tables = K.stack_for(rules, strategies)
     m = K.machine_for(p, *tables)
     assert m[0].size > 0  # the machine is used
     with_machine = K.simulate_chunk(p, tables, 30_000, STATE)
@@ -220,7 +224,7 @@ def test_state_machine_plays_split_boxes_itself(rules):
     stands = K._dealer_stands(False)
     if nb == 1:
         r, res = K._machine_rounds(
-            trans, flags, counts, start, x_base, link, hand, net, settle, p, shoe, ws, rng, 0, n,
+            trans, flags, counts, start[0], x_base, link, hand, net, settle, p, shoe, ws, rng, 0, n,
             rules.cut, sp, tally, stands,
         )  # fmt: skip
     else:
@@ -245,8 +249,8 @@ def test_state_machine_plays_split_boxes_itself(rules):
 def test_state_machine_tally_equals_the_other_paths_random_games():
     """Random lean games (every rule key the machine reads: boxes, decks, hands, split aces,
     doubling, the dealer-blackjack rule, H17, Super Sevens, payouts, penetration, shuffling) and
-    random strategies (every cell a random legal code, the sevens row too): the machine's tally
-    equals the fast or general path's on the same seed."""
+    random strategies (every cell a random legal code, the sevens row too; one for all boxes, or
+    one a box): the machine's tally equals the fast or general path's on the same seed."""
     import dataclasses
 
     from helpers import random_strategy
@@ -269,10 +273,12 @@ def test_state_machine_tally_equals_the_other_paths_random_games():
             penetration=float(rng.uniform(0.5, 0.95)),
             shuffle=str(rng.choice(["cut-card", "every-round"])),
         )
-        strategy = random_strategy(rng) if rng.integers(3) else basic_strategy()
-        strategy = dataclasses.replace(strategy, insurance=False, even_money=False)
+        strategies = []
+        for _ in range(boxes if rng.integers(2) else 1):  # one strategy a box, or one for all
+            strategy = random_strategy(rng) if rng.integers(3) else basic_strategy()
+            strategies.append(dataclasses.replace(strategy, insurance=False, even_money=False))
         p = rules.to_params()
-        tables = K.stack_for(rules, [strategy] * boxes)
+        tables = K.stack_for(rules, strategies)
         assert K.machine_for(p, *tables)[0].size > 0
         with_machine = K.simulate_chunk(p, tables, 3000, STATE)
         other = np.zeros(L.N_TALLY, np.int64)
@@ -295,9 +301,11 @@ def test_state_machine_only_for_the_lean_game():
 
     assert used(NZ, basic_strategy())
     assert used(NZ.replace(boxes=2), basic_strategy())
-    p = NZ.replace(boxes=2).to_params()
-    t = K.stack_for(NZ.replace(boxes=2), [basic_strategy(), MIMIC])  # boxes that differ
-    assert K.machine_for(p, *t)[0].size == 0
+    p = NZ.replace(boxes=3).to_params()
+    t = K.stack_for(NZ.replace(boxes=3), [basic_strategy(), MIMIC, basic_strategy()])
+    m = K.machine_for(p, *t)  # boxes that differ: one table, a start state a box
+    assert m[0].size > 0
+    assert m[3][0] == m[3][2] != m[3][1]
     original = NZ.replace(dealer_blackjack_takes="original")
     assert not used(original.replace(surrender="late"), basic_strategy())
     assert not used(original.replace(hole_card="peek"), basic_strategy())
