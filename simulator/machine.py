@@ -95,6 +95,16 @@ class Machine:
         return rows
 
 
+def _arrays(n):
+    """A Machine's arrays for ``n`` states, empty: ``trans`` (n x 10), ``flags``, ``rows``,
+    ``net``, ``settle`` (n x N_OUTCOMES), ``link`` (-1), ``hand``."""
+    return (
+        np.zeros((n, 10), np.int16), np.zeros(n, np.int8), np.zeros((n, L.N_TALLY), np.int64),
+        np.zeros(n, np.int64), np.zeros((n, N_OUTCOMES), np.int16), np.full(n, -1, np.int16),
+        np.zeros(n, np.int8),
+    )  # fmt: skip
+
+
 def eligible(p, flags_t) -> bool:
     """The lean game that the machine plays (see the module docstring), for the strategies' flags
     ``flags_t`` (insurance, even money: one row a box)."""
@@ -317,13 +327,7 @@ def build(p, hx_t, pairs_t, sevens_t) -> Machine:
     new = {k: j for j, k in enumerate(normal + exits)}
     n = len(order)
     assert n < 2**15, n  # int16 states: the table stays small (a few thousand states)
-    trans_a = np.zeros(n * 10, np.int16)
-    flags = np.zeros(n, np.int8)
-    rows = np.zeros((n, L.N_TALLY), np.int64)
-    nets = np.zeros(n, np.int64)
-    settle_a = np.zeros((n, N_OUTCOMES), np.int16)
-    link = np.full(n, -1, np.int16)
-    hand = np.zeros(n, np.int8)
+    trans_a, flags, rows, nets, settle_a, link, hand = _arrays(n)
     for k, old in keys.items():
         j = new[k]
         if k in links and links[k] >= 0:
@@ -334,7 +338,7 @@ def build(p, hx_t, pairs_t, sevens_t) -> Machine:
             flags[j] |= SPLIT_HAND
         if k[0] not in ("X", "SX"):
             for c in range(10):
-                trans_a[j * 10 + c] = new[order[table[old][c]]]
+                trans_a[j, c] = new[order[table[old][c]]]
         rows[j, L.T_CARDS_DEALT] = 1
         settle_a[j] = [new[order[s]] for s in settles[k]] if k in settles else j
         if k[0] == "D" and k[6] == 1:
@@ -386,7 +390,8 @@ def build(p, hx_t, pairs_t, sevens_t) -> Machine:
                 row[L.T_SS_SQ] += 1
                 row[L.T_SS_RSQ] += 1
     return Machine(
-        trans_a, flags, rows, nets, settle_a.reshape(-1), new[("S",)], len(normal), link, hand
+        trans_a.reshape(-1), flags, rows, nets, settle_a.reshape(-1), new[("S",)], len(normal),
+        link, hand,
     )
 
 
@@ -405,13 +410,7 @@ def combine(machines: list) -> tuple:
         maps.append(np.where(i < m.x_base, off_normal + i, off_exit + i - m.x_base))
         off_normal += m.x_base
         off_exit += m.flags.size - m.x_base
-    trans = np.zeros((total, 10), np.int16)
-    flags = np.zeros(total, np.int8)
-    rows = np.zeros((total, L.N_TALLY), np.int64)
-    nets = np.zeros(total, np.int64)
-    settle = np.zeros((total, N_OUTCOMES), np.int16)
-    link = np.full(total, -1, np.int16)
-    hand = np.zeros(total, np.int8)
+    trans, flags, rows, nets, settle, link, hand = _arrays(total)
     for m, new in zip(machines, maps, strict=True):
         walks = np.arange(m.flags.size) < m.x_base  # exits have no transitions
         trans[new[walks]] = new[m.trans.reshape(-1, 10)[walks]]
