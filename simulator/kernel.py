@@ -65,7 +65,10 @@ second (Super Sevens on) and 6.9 M (off) against 2.7 M and 2.8 M, side by side, 
 One box with its split rounds played by the machine in place of the general path: 1.10x (47.4 to
 52.2 M, side by side; a strategy that never splits runs at 59 M). 7-7 under Super Sevens played
 by the machine too: seven boxes 1.10x (5.6 to 6.2 M), one box unchanged. Seven boxes playing four
-different strategies, which had the general path: 2.1 to 6.3 M (one table, a start a box).
+different strategies, which had the general path: 2.1 to 6.3 M (one table, a start a box). Tried
+and not kept: the take-a-card blocks of the machine's rounds played in code (split boxes, 7-7,
+the one-box dealer) as calls of one helper, 0.88x for one box and 0.95x for seven, though those
+rounds are rare.
 
 Where the time went (NZ game, one box, fast path, measured by leaving parts out): dealing the
 three cards of the deal plus the round's bookkeeping about 45%, the player's draws about 25%, the
