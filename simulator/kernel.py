@@ -2422,19 +2422,16 @@ def machine_for(p, hard, soft, pairs, sevens, flags) -> tuple:
         return no_machine()
     key = (p.tobytes(), hard.tobytes(), soft.tobytes(), pairs.tobytes(), sevens.tobytes())
     if key not in _MACHINES:
-        groups: dict = {}  # a strategy's tables -> its machine's index
-        of_box = []
+        first_box: dict = {}  # a strategy's tables -> the first box that plays it
+        of_box = []  # each box's strategy, as an index into first_box
         for b in range(hard.shape[0]):
-            tables = (hard[b], soft[b], pairs[b], sevens[b])
-            k = b"".join(t.tobytes() for t in tables)
-            if k not in groups:
-                groups[k] = b
-            of_box.append(groups[k])
+            k = b"".join(t[b].tobytes() for t in (hard, soft, pairs, sevens))
+            first_box.setdefault(k, b)
+            of_box.append(list(first_box).index(k))
         built = []
-        for b in groups.values():
+        for b in first_box.values():
             hx_t = _by_hard_sum(_resolve_tables(p, hard[b : b + 1], soft[b : b + 1]))
             built.append(machine.build(p, hx_t, pairs[b : b + 1], sevens[b : b + 1]))
-        index = {b: i for i, b in enumerate(groups.values())}
         if len(built) == 1:
             m, starts = built[0], [built[0].start]
         elif sum(x.flags.size for x in built) >= 2**15:
@@ -2443,7 +2440,7 @@ def machine_for(p, hard, soft, pairs, sevens, flags) -> tuple:
         else:
             m, starts = machine.combine(built)
         rows = m.rows if p[L.P_BOXES] == 1 else m.box_rows()
-        box_starts = np.array([starts[index[g]] for g in of_box], np.int64)
+        box_starts = np.array([starts[i] for i in of_box], np.int64)
         _MACHINES[key] = (
             m.trans, m.flags, rows, box_starts, m.x_base, m.net, m.settle, m.link, m.hand
         )
