@@ -643,6 +643,11 @@ def describe(rules: Rules) -> list[tuple[str, str, str]]:
     return [(RULE_NUMBER[k], f"{k} = {_fmt(getattr(rules, k))}", _words(rules, k)) for k in KEYS]
 
 
+def rules_dict(rules: Rules) -> dict:
+    """Every rule-set key and its value, JSON-ready (lists for tuples)."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(rules).items()}
+
+
 def dumps_rules(rules: Rules, meta: dict | None = None) -> str:
     """The rule set as TOML text (every key; loads back equal)."""
     lines = []
