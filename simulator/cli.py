@@ -438,7 +438,7 @@ def rules_show(rules_path, overrides, boxes, super_sevens, fmt, output):
         bjsim rules show --rules configs/us-6deck-s17-das-peek.toml
         bjsim rules show --set decks=8 --format toml -o nz8.toml
     """
-    from simulator.rules import describe, dumps_rules
+    from simulator.rules import describe, dumps_rules, origin
 
     r, meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     if fmt == "toml":
@@ -446,13 +446,16 @@ def rules_show(rules_path, overrides, boxes, super_sevens, fmt, output):
     elif fmt == "json":
         text = json.dumps({"meta": meta, "rules": rules_dict(r)}, indent=2) + "\n"
     else:
-        rows = describe(r)
-        w1 = max(len(a) for a, _, _ in rows + [("rule", "", "")])
-        w2 = max(len(b) for _, b, _ in rows + [("", "setting", "")])
+        rows = [(a, b, origin(r, b.split(" = ")[0]), c) for a, b, c in describe(r)]
+        head = ("rule", "setting", "from", "in words")
+        widths = [max(len(row[i]) for row in rows + [head]) for i in range(3)]
         title = meta.get("name") or rules_path or DEFAULT_RULES_SHOWN
         lines = [f"Rule set: {title}", ""]
-        lines.append(f"{'rule':<{w1}}  {'setting':<{w2}}  in words")
-        lines += [f"{a:<{w1}}  {b:<{w2}}  {c}" for a, b, c in rows]
+        lines += ["  ".join(f"{x:<{w}}" for x, w in zip(row[:3], widths, strict=True))
+                  + "  " + row[3] for row in [head] + rows]
+        lines += ["", "from: gazette = the Gazette text in hand; inferred = from elsewhere "
+                  "(configs/nz1994.toml says where); choice = a setting of the simulation; "
+                  "changed = not the NZ value"]
         text = "\n".join(lines) + "\n"
     _emit(text, output)
 
