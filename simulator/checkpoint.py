@@ -74,7 +74,9 @@ def identity(rules, tables, seed: int, chunk_rounds: int, rounds: int,
 
 def _differs(saved: dict, current: dict) -> str | None:
     """The first difference between two identities, in words; None if equal."""
-    for key in ("bjsim", "seed", "chunk_rounds", "rounds", "precision", "strategies_sha256"):
+    common = ("bjsim", "seed", "chunk_rounds", "rounds", "precision", "strategies_sha256")
+    more = sorted((set(saved) | set(current)) - set(common) - {"rules"})  # e.g. compare's keys
+    for key in (*common, *more):
         a, b = saved.get(key), current.get(key)
         if a != b:
             name = {"bjsim": "bjsim version", "strategies_sha256": "strategy tables",
@@ -102,7 +104,7 @@ def save(path, ident: dict, state) -> None:
             "extra": {str(i): [int(x) for x in t] for i, t in sorted(state.extra.items())},
             "stop_chunk": state.stop_chunk,
         },
-        "rounds_done": int(state.total()[L.T_ROUNDS]),
+        "rounds_done": state.rounds_done,
         "finished": bool(state.finished),
         "written": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
@@ -153,9 +155,10 @@ def resume(path, ident: dict, state) -> None:
         raise CheckpointError(f"--resume: {path} is a checkpoint of a different run: {diff}")
     try:
         s = doc["state"]
-        extra = {int(i): np.array(t, np.int64) for i, t in s["extra"].items()}
-        prefix = np.array(s["prefix"], np.int64)
-        if prefix.shape != (L.N_TALLY,) or any(t.shape != (L.N_TALLY,) for t in extra.values()):
+        shape = state.zero().shape
+        extra = {int(i): state.coerce(t) for i, t in s["extra"].items()}
+        prefix = state.coerce(s["prefix"])
+        if prefix.shape != shape or any(t.shape != shape for t in extra.values()):
             raise ValueError("tally of the wrong length")
         state.restore(s["prefix_end"], prefix, extra, s.get("stop_chunk"))
     except (KeyError, TypeError, ValueError, AttributeError) as err:

@@ -113,11 +113,28 @@ def iter_chunks(
     rounds, chunk_rounds, workers = _check_run(rounds, chunk_rounds, workers)
     params = rules.to_params()  # computed once for the whole run
     tables = stack_tables(rules, strategies)
-    n_chunks = chunk_count(rounds, chunk_rounds)
+    job = PlayChunk(params, tables, seed, rounds, chunk_rounds)
+    yield from iter_job_chunks(job, chunk_count(rounds, chunk_rounds), workers, skip=skip,
+                               scheduler=scheduler)
+
+
+def iter_job_chunks(
+    job: Callable,
+    n_chunks: int,
+    workers=None,
+    *,
+    skip: Container[int] | None = None,
+    scheduler: str | None = None,
+) -> Iterator[tuple]:
+    """Run ``job(i) -> (i, n_rounds, payload)`` for the chunks ``0..n_chunks-1`` not in ``skip``,
+    on threads or (``scheduler``) a Dask cluster, as `iter_chunks` does for one rule set; yield
+    each result as it finishes. ``bjsim compare`` plays every variant of a chunk in one job."""
+    workers = (os.cpu_count() or 1) if workers is None else int(workers)
+    if workers < 1:
+        raise ValueError(f"workers = {workers} is out of range: allowed >= 1")
     if n_chunks == 0:
         return
     todo = schedule(n_chunks, skip)
-    job = PlayChunk(params, tables, seed, rounds, chunk_rounds)
     if scheduler is not None:
         yield from distributed.iter_jobs(job, todo, scheduler, workers=workers)
     else:
@@ -201,9 +218,27 @@ class RunState:
         self.precision = None if precision is None else float(precision)
         self.n_chunks = chunk_count(self.rounds, self.chunk_rounds)
         self.prefix_end = 0
-        self.prefix = np.zeros(L.N_TALLY, np.int64)
+        self.prefix = self.zero()
         self.extra: dict[int, np.ndarray] = {}
         self.stop_chunk: int | None = None  # precision target met with chunks 0..stop_chunk
+
+    # -- the payload of a chunk: a tally here; a subclass may sum something else (bjsim compare)
+    def zero(self) -> np.ndarray:
+        """The payload of no chunk."""
+        return np.zeros(L.N_TALLY, np.int64)
+
+    def coerce(self, payload) -> np.ndarray:
+        """A chunk's payload as stored (and as read back from a checkpoint)."""
+        return np.asarray(payload, np.int64)
+
+    def measure(self, prefix) -> float | None:
+        """The half-width the precision target is checked against."""
+        return half_width(prefix)
+
+    @property
+    def rounds_done(self) -> int:
+        """Rounds in `total` (the first entry of the payload is a tally)."""
+        return int(self.total()[L.T_ROUNDS])
 
     # -- queries
     def __contains__(self, i: int) -> bool:
@@ -229,8 +264,8 @@ class RunState:
         return out
 
     def half_width(self) -> float | None:
-        """The 95% half-width of the house edge of the prefix (what the stopping rule sees)."""
-        return half_width(self.prefix)
+        """The 95% half-width of the prefix (what the stopping rule sees)."""
+        return self.measure(self.prefix)
 
     def skip(self) -> _Skip:
         """A frozen container of the finished chunk indices (for `iter_chunks`)."""
@@ -242,7 +277,7 @@ class RunState:
         at a time, checking the precision target after each. Returns ``finished``."""
         if self.finished or i in self:
             return self.finished
-        self.extra[int(i)] = np.asarray(tally, np.int64)
+        self.extra[int(i)] = self.coerce(tally)
         while self.prefix_end in self.extra and not self.finished:
             self.prefix += self.extra.pop(self.prefix_end)
             self.prefix_end += 1
@@ -254,15 +289,15 @@ class RunState:
     def _check_target(self) -> None:
         if self.precision is None:
             return
-        hw = half_width(self.prefix)
+        hw = self.measure(self.prefix)
         if hw is not None and hw <= self.precision:
             self.stop_chunk = self.prefix_end - 1
 
     def restore(self, prefix_end: int, prefix, extra: dict, stop_chunk: int | None) -> None:
         """Set the state from a checkpoint (`simulator.checkpoint`)."""
         self.prefix_end = int(prefix_end)
-        self.prefix = np.asarray(prefix, np.int64).copy()
-        self.extra = {int(i): np.asarray(t, np.int64) for i, t in extra.items()}
+        self.prefix = self.coerce(prefix).copy()
+        self.extra = {int(i): self.coerce(t) for i, t in extra.items()}
         self.stop_chunk = None if stop_chunk is None else int(stop_chunk)
 
 
@@ -299,12 +334,18 @@ def advance(
     ...     pass
     >>> state.total(), state.target_met  # doctest: +SKIP
     """
+    job = PlayChunk(rules.to_params(), stack_tables(rules, strategies), seed, state.rounds,
+                    state.chunk_rounds)
+    yield from advance_job(state, job, workers, scheduler=scheduler)
+
+
+def advance_job(state: RunState, job: Callable, workers=None, *,
+                scheduler: str | None = None) -> Iterator[tuple[int, int]]:
+    """`advance` for any ``job(i) -> (i, n_rounds, payload)`` whose payload ``state.add``
+    takes (``bjsim compare``: every variant of chunk ``i``)."""
     if state.finished:
         return
-    chunks = iter_chunks(
-        rules, strategies, state.rounds, seed, state.chunk_rounds, workers,
-        skip=state.skip(), scheduler=scheduler,
-    )
+    chunks = iter_job_chunks(job, state.n_chunks, workers, skip=state.skip(), scheduler=scheduler)
     try:
         for i, n, tally in chunks:
             finished = state.add(i, tally)

@@ -65,12 +65,17 @@ def _checkpoint_writer(plan: Plan, state: engine.RunState):
     """Resume from ``plan.checkpoint`` or refuse a file in the way; the writer, or None."""
     if plan.checkpoint is None:
         return None
-    path = plan.checkpoint
     tables = engine.stack_tables(plan.rules, list(plan.strategies))
     ident = checkpoint.identity(
         plan.rules, tables, plan.seed, plan.chunk_rounds, plan.rounds, plan.precision
     )
-    if plan.resume:
+    return open_checkpoint(plan.checkpoint, plan.resume, ident, state)
+
+
+def open_checkpoint(path: str, resume: bool, ident: dict, state) -> checkpoint.Writer:
+    """Load ``path`` into ``state`` (``resume``) or refuse a file in the way; the writer of the
+    run ``ident`` (``simulate`` and ``compare``)."""
+    if resume:
         if not os.path.exists(path):
             raise RunError(f"--resume: checkpoint {path} does not exist")
         checkpoint.resume(path, ident, state)
@@ -79,6 +84,23 @@ def _checkpoint_writer(plan: Plan, state: engine.RunState):
             f"--checkpoint: {path} exists: pass --resume to carry on with it, or remove it"
         )
     return checkpoint.Writer(path, ident)
+
+
+def saver(writer, state):
+    """``save(now)``: write ``state`` through ``writer`` (None: no checkpoint) now, or if its
+    interval has passed; an unwritable file is a `RunError`."""
+
+    def save(now: bool) -> None:
+        if writer is None:
+            return
+        try:
+            writer.write(state) if now else writer.maybe(state)
+        except OSError as err:
+            raise RunError(
+                f"--checkpoint {writer.path}: cannot write: {err.strerror or err}"
+            ) from None
+
+    return save
 
 
 def _progress_text(state: engine.RunState, precision: float | None) -> str:
@@ -105,18 +127,7 @@ def simulate(plan: Plan, quiet: bool = False) -> Result:
     from tqdm import tqdm
 
     state = engine.RunState(plan.rounds, plan.chunk_rounds, plan.precision)
-    writer = _checkpoint_writer(plan, state)
-
-    def save(now: bool) -> None:
-        if writer is None:
-            return
-        try:
-            writer.write(state) if now else writer.maybe(state)
-        except OSError as err:
-            raise RunError(
-                f"--checkpoint {plan.checkpoint}: cannot write: {err.strerror or err}"
-            ) from None
-
+    save = saver(_checkpoint_writer(plan, state), state)
     save(now=True)  # a path that cannot be written fails now, not after an hour
     resumed = int(state.total()[L.T_ROUNDS])
     partial = False
