@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -507,7 +508,9 @@ def _derived(rules, log) -> tuple[tuple, str]:
         log("deriving the basic strategy for " + (", ".join(
             c for c in _changed(rules)) or "the baseline") + " (exact analyzer, ~10 s; cached)")
     strat, path = derived.basic_for(rules)
-    note = f"derived for these rules, {path}" if path else "derived for these rules (not cached)"
+    home = os.path.expanduser("~")
+    shown = "~" + str(path)[len(home):] if path and str(path).startswith(home + os.sep) else path
+    note = f"derived for these rules, {shown}" if path else "derived for these rules (not cached)"
     return (strat,) * rules.boxes, note
 
 

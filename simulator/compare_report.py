@@ -203,8 +203,10 @@ def render_text(stats: dict, meta: dict, markdown: bool = False) -> str:
         out += ["", f"**{title}**" if markdown else title, ""]
         out += _markdown(headers, rows) if markdown else _aligned(headers, rows)
     out += ["", "Variants:", *(["" ] if markdown else []), *_legend(stats, markdown)]
-    out += [""] + [PAIRING_TEXT.format(pair=meta["run"]["pair_rounds"], blocks=stats["blocks"])]
-    out += _notes(stats, has_exact)
+    notes = [PAIRING_TEXT.format(pair=meta["run"]["pair_rounds"], blocks=stats["blocks"]),
+             *_notes(stats, has_exact)]
+    for note in notes:
+        out += ["", note] if markdown or note is notes[0] else [note]
     return "\n".join(out) + "\n"
 
 
