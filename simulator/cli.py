@@ -198,6 +198,32 @@ def _load_strategies(names, boxes: int):
     return [loaded[n] for n in names], names
 
 
+def _check_run_options(ctx, precision, resume, checkpoint_path, scheduler):
+    """The option combinations `simulate` and `compare` refuse; the checked scheduler address."""
+    from click.core import ParameterSource
+
+    def given(name: str) -> bool:
+        return ctx.get_parameter_source(name) not in (
+            None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP,
+        )
+
+    if precision is None and given("max_rounds"):
+        raise BjsimError("--max-rounds: only with --precision (--rounds sets a fixed run)")
+    if precision is not None and given("rounds"):
+        raise BjsimError(
+            "--rounds: not with --precision, which plays until the target is met: cap it with "
+            "--max-rounds"
+        )
+    if resume and checkpoint_path is None:
+        raise BjsimError("--resume: needs --checkpoint FILE (the run to carry on)")
+    if scheduler is not None:
+        from simulator import distributed
+
+        distributed.require_dask()
+        scheduler = distributed.check_address(scheduler)
+    return scheduler
+
+
 # ---------------------------------------------------------------------------------------------
 # The group
 
@@ -305,29 +331,9 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         bjsim simulate --rounds 1e10 --checkpoint run.ckpt    # Ctrl-C, then add --resume
         bjsim simulate --rounds 1e10 --scheduler tcp://10.0.0.5:8786
     """
-    from click.core import ParameterSource
-
     from simulator import run
 
-    def given(name: str) -> bool:
-        return ctx.get_parameter_source(name) not in (
-            None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP,
-        )
-
-    if precision is None and given("max_rounds"):
-        raise BjsimError("--max-rounds: only with --precision (--rounds sets a fixed run)")
-    if precision is not None and given("rounds"):
-        raise BjsimError(
-            "--rounds: not with --precision, which plays until the target is met: cap it with "
-            "--max-rounds"
-        )
-    if resume and checkpoint_path is None:
-        raise BjsimError("--resume: needs --checkpoint FILE (the run to carry on)")
-    if scheduler is not None:
-        from simulator import distributed
-
-        distributed.require_dask()
-        scheduler = distributed.check_address(scheduler)
+    scheduler = _check_run_options(ctx, precision, resume, checkpoint_path, scheduler)
 
     rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     strategies, names = _load_strategies(strategy_names, rules.boxes)
@@ -715,30 +721,13 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
         bjsim compare --variant configs/variants/h17.toml --same-strategy -f json
         bjsim compare --all-variants --precision 0.0005 -f markdown --plot effects.png
     """
-    from click.core import ParameterSource
-
     from simulator import compare as cmp
     from simulator import compare_report, variants
 
-    def given(name: str) -> bool:
-        return ctx.get_parameter_source(name) not in (
-            None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP,
-        )
-
-    if precision is None and given("max_rounds"):
-        raise BjsimError("--max-rounds: only with --precision (--rounds sets a fixed run)")
-    if precision is not None and given("rounds"):
-        raise BjsimError("--rounds: not with --precision: cap it with --max-rounds")
-    if resume and checkpoint_path is None:
-        raise BjsimError("--resume: needs --checkpoint FILE (the comparison to carry on)")
+    scheduler = _check_run_options(ctx, precision, resume, checkpoint_path, scheduler)
     if pair_rounds > chunk_rounds:
         raise BjsimError(f"--pair-rounds {pair_rounds:,} is larger than --chunk-rounds "
                          f"{chunk_rounds:,}: allowed at most the chunk")
-    if scheduler is not None:
-        from simulator import distributed
-
-        distributed.require_dask()
-        scheduler = distributed.check_address(scheduler)
     if plot_path is not None:
         compare_report.require_matplotlib()  # before the run, not after it
     files = list(variant_files) + ([str(p) for p in variants.shipped()] if all_variants else [])

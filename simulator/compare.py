@@ -482,18 +482,10 @@ def _messages(plan: Plan, meta: dict, partial: bool, quiet: bool, resumed: int) 
     if run_["blocks"] < 30 and not partial:
         out.append(f"bjsim: only {run_['blocks']} paired blocks: the standard errors are rough "
                    "(more rounds, or a smaller --pair-rounds)")
-    if plan.precision is not None and not partial:
-        p = run_["precision"]
-        hw = "-" if p["half_width"] is None else f"±{100 * p['half_width']:.4f}%"
-        word = "met" if p["met"] else "NOT met: stopped at --max-rounds"
-        out.append(f"bjsim: precision target ±{100 * plan.precision:.4f}% {word} after "
-                   f"{done:,} rounds (widest half-width {hw})")
-    if partial:
-        out.append(f"bjsim: interrupted: partial result of {done:,} rounds per game")
-        if plan.checkpoint is not None:
-            out.append(f"bjsim: finished chunks saved in {plan.checkpoint}: carry on with "
-                       "--resume")
-    return out
+    from simulator.run import end_lines
+
+    return out + end_lines(run_.get("precision"), done, partial, plan.checkpoint,
+                           "widest half-width", "rounds per game")
 
 
 # ---------------------------------------------------------------------------------------------

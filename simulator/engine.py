@@ -334,9 +334,12 @@ def advance(
     ...     pass
     >>> state.total(), state.target_met  # doctest: +SKIP
     """
-    job = PlayChunk(rules.to_params(), stack_tables(rules, strategies), seed, state.rounds,
-                    state.chunk_rounds)
-    yield from advance_job(state, job, workers, scheduler=scheduler)
+    if state.finished:
+        return
+    yield from _record(state, iter_chunks(
+        rules, strategies, state.rounds, seed, state.chunk_rounds, workers,
+        skip=state.skip(), scheduler=scheduler,
+    ))
 
 
 def advance_job(state: RunState, job: Callable, workers=None, *,
@@ -345,10 +348,15 @@ def advance_job(state: RunState, job: Callable, workers=None, *,
     takes (``bjsim compare``: every variant of chunk ``i``)."""
     if state.finished:
         return
-    chunks = iter_job_chunks(job, state.n_chunks, workers, skip=state.skip(), scheduler=scheduler)
+    yield from _record(state, iter_job_chunks(job, state.n_chunks, workers, skip=state.skip(),
+                                              scheduler=scheduler))
+
+
+def _record(state: RunState, chunks) -> Iterator[tuple[int, int]]:
+    """Add each finished chunk of ``chunks`` to ``state``; stop once it is finished."""
     try:
-        for i, n, tally in chunks:
-            finished = state.add(i, tally)
+        for i, n, payload in chunks:
+            finished = state.add(i, payload)
             yield i, n
             if finished:
                 break

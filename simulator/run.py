@@ -214,20 +214,28 @@ def _messages(plan: Plan, meta: dict, resumed: int, partial: bool, quiet: bool) 
         f"bjsim: {done - resumed:,} rounds in {seconds:.2f} s ({rate:,.0f} rounds/s)"
         + (f"; {resumed:,} more from {plan.checkpoint}" if resumed else "")
     ]
-    if plan.precision is not None and not partial:
-        p = meta["run"]["precision"]
+    return out + end_lines(meta["run"].get("precision"), done, partial, plan.checkpoint)
+
+
+def end_lines(precision: dict | None, done: int, partial: bool, checkpoint_path,
+              half_width: str = "half-width", rounds: str = "rounds") -> list[str]:
+    """The stderr lines on how a run ended: its precision target (``meta["run"]["precision"]``)
+    met or not, or an interruption and where its chunks were saved."""
+    out = []
+    if precision is not None and not partial:
+        p = precision
         hw = "-" if p["half_width"] is None else f"±{100 * p['half_width']:.4f}%"
-        target = f"±{100 * plan.precision:.4f}%"
+        target = f"±{100 * p['target']:.4f}%"
         if p["met"]:
-            out.append(f"bjsim: precision target {target} met after {done:,} rounds "
-                       f"(half-width {hw})")
+            out.append(f"bjsim: precision target {target} met after {done:,} {rounds} "
+                       f"({half_width} {hw})")
         else:
             out.append(f"bjsim: precision target {target} NOT met: stopped at --max-rounds "
-                       f"{plan.rounds:,} (half-width {hw})")
+                       f"{p['max_rounds']:,} ({half_width} {hw})")
     if partial:
-        out.append(f"bjsim: interrupted: partial result of {done:,} rounds")
-        if plan.checkpoint is not None:
-            out.append(f"bjsim: finished chunks saved in {plan.checkpoint}: carry on with "
+        out.append(f"bjsim: interrupted: partial result of {done:,} {rounds}")
+        if checkpoint_path is not None:
+            out.append(f"bjsim: finished chunks saved in {checkpoint_path}: carry on with "
                        "--resume")
     return out
 
