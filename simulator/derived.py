@@ -3,7 +3,8 @@
 ``bjsim compare`` plays each rule variant with the basic strategy derived for its own rules
 (`simulator.exact.analyze`, ~10 s a rule set) and shows the exact house edge beside the simulated
 one. Both are computed once and kept in a user cache folder, keyed by a SHA-256 of the bjsim
-version and every rule-set key (and, for exact figures, of the strategy tables):
+version and every rule-set key the analyzer reads (penetration and the shuffle are not: it values
+a full shoe), and, for exact figures, of the strategy tables:
 
 - ``$BJSIM_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/bjsim``, else ``~/.cache/bjsim``;
 - ``basic-<key>.toml``: the strategy file (`simulator.strategy.dumps_strategy`), loadable with
@@ -34,9 +35,14 @@ def cache_dir() -> Path:
     return Path(base) / "bjsim"
 
 
+UNSEEN = ("penetration", "shuffle")  # keys the exact analyzer does not read (a full shoe)
+
+
 def rules_key(rules) -> str:
-    """16 hex digits of SHA-256 over the bjsim version and every rule-set key."""
-    text = json.dumps({"bjsim": __version__, "rules": rules_dict(rules)}, sort_keys=True)
+    """16 hex digits of SHA-256 over the bjsim version and every rule-set key the exact analyzer
+    reads (all but `UNSEEN`)."""
+    seen = {k: v for k, v in rules_dict(rules).items() if k not in UNSEEN}
+    text = json.dumps({"bjsim": __version__, "rules": seen}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -77,7 +83,8 @@ def basic_for(rules) -> tuple[object, Path | None]:
                else float(res["super_sevens"]["ev"])}
     header = (f"# The basic strategy bjsim compare derived for these rules (exact analyzer,\n"
               f"# docs/exact.md); cache key {rules_key(rules)}, bjsim {__version__}.\n"
-              f"# Rules: {json.dumps(rules_dict(rules), sort_keys=True)}\n\n")
+              f"# Rules (all but {', '.join(UNSEEN)}): "
+              f"{json.dumps({k: v for k, v in rules_dict(rules).items() if k not in UNSEEN})}\n\n")
     ok = _write_atomic(path, header + dumps_strategy(strat))
     if ok:
         _write_exact(rules, [strat] * rules.boxes, figures)
