@@ -71,3 +71,45 @@ def test_shipped_nz_index_file_is_what_the_generator_makes():
     r = load_rules()
     plays = X.derive_indices(r, HI_LO)
     assert X.dumps_indices(plays, "hi-lo-nz", r, HI_LO, r.decks / 2) == SHIPPED.read_text()
+
+
+# ---------------------------------------------------------------------------------------------
+# Super Sevens by the sevens left (what a sevens count tracks)
+
+
+@pytest.mark.parametrize("decks", [1, 2, 6, 8])
+def test_super_sevens_by_sevens_left_is_the_published_convention_on_a_full_shoe(decks):
+    from simulator.exact.sevens import super_sevens, value_by_sevens_left
+
+    r = Rules(decks=decks)
+    assert value_by_sevens_left(r, 52 * decks, 4 * decks) == pytest.approx(
+        super_sevens(r, guaranteed_third=True)["ev"], abs=1e-12)
+
+
+@pytest.mark.parametrize("n, s", [(12, 3), (9, 4), (14, 2), (10, 0)])
+def test_super_sevens_by_sevens_left_against_enumeration(n, s):
+    # Two decks: the s sevens left are any s of the 8 (two of each suit), the other n - s cards
+    # are not sevens; every ordered draw of three cards settles the bet (lines (a)-(f)).
+    from itertools import combinations, permutations
+
+    from simulator.exact.sevens import value_by_sevens_left
+
+    r = Rules(decks=2)
+    a, b, c, d, e = r.super_sevens_pays
+    sevens = [suit for suit in range(4) for _ in range(2)]
+    total = ways = 0.0
+    for left in combinations(range(8), s):
+        shoe = [sevens[i] for i in left] + [None] * (n - s)
+        for x, y, z in permutations(range(n), 3):
+            c1, c2, c3 = shoe[x], shoe[y], shoe[z]
+            if c1 is None:
+                pay = -1
+            elif c2 is None:
+                pay = a
+            elif c3 is None:
+                pay = c if c1 == c2 else b
+            else:
+                pay = e if c1 == c2 == c3 else d
+            total += pay
+            ways += 1
+    assert value_by_sevens_left(r, n, s) == pytest.approx(total / ways, rel=1e-12)
