@@ -3,8 +3,8 @@
 ``bjsim compare`` plays each rule variant with the basic strategy derived for its own rules
 (`simulator.exact.analyze`, ~10 s a rule set) and shows the exact house edge beside the simulated
 one. Both are computed once and kept in a user cache folder, keyed by a SHA-256 of the bjsim
-version and every rule-set key the analyzer reads (penetration and the shuffle are not: it values
-a full shoe), and, for exact figures, of the strategy tables:
+version, the exact analyzer's source and every rule-set key the analyzer reads (penetration and
+the shuffle are not: it values a full shoe), and, for exact figures, of the strategy tables:
 
 - ``$BJSIM_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/bjsim``, else ``~/.cache/bjsim``;
 - ``basic-<key>.toml``: the strategy file (`simulator.strategy.dumps_strategy`), loadable with
@@ -15,6 +15,7 @@ Files are written atomically; a folder that cannot be written only means no cach
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -38,11 +39,22 @@ def cache_dir() -> Path:
 UNSEEN = ("penetration", "shuffle")  # keys the exact analyzer does not read (a full shoe)
 
 
+@functools.cache
+def analyzer_hash() -> str:
+    """SHA-256 of the exact analyzer's source (``simulator/exact/*.py``): a changed analyzer
+    derives and evaluates again."""
+    h = hashlib.sha256()
+    for path in sorted((Path(__file__).parent / "exact").glob("*.py")):
+        h.update(path.name.encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
+
+
 def rules_key(rules) -> str:
-    """16 hex digits of SHA-256 over the bjsim version and every rule-set key the exact analyzer
-    reads (all but `UNSEEN`)."""
+    """16 hex digits of SHA-256 over the bjsim version, the analyzer's source and every rule-set
+    key the exact analyzer reads (all but `UNSEEN`)."""
     seen = {k: v for k, v in rules_dict(rules).items() if k not in UNSEEN}
-    text = json.dumps({"bjsim": __version__, "rules": seen}, sort_keys=True)
+    text = json.dumps({"bjsim": __version__, "analyzer": analyzer_hash(), "rules": seen},
+                      sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
