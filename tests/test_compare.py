@@ -399,3 +399,19 @@ def test_nz_rule_effect_table_agrees_with_the_exact_differences(tmp_path, monkey
         zs[row["game"].label] = d["z"]
     assert all(abs(z) < 4 for z in zs.values()), zs
     assert sum(abs(z) > 1.959963984540054 for z in zs.values()) <= 3, zs
+
+
+def test_main_sevens_row_has_no_surrender_code():
+    """Under surrender rules hard 14 may be Rh (surrender, else hit): the derived sevens row takes
+    the fallback, since the sevens row allows S, H, D, Ds, P only (found by --all-variants:
+    surrender=early's derived strategy did not load)."""
+    from simulator.exact.analyze import _main_sevens_row
+    from simulator.exact.player import Tables
+
+    s = load_strategy("basic")
+    t = Tables(s.hard.copy(), s.soft.copy(), s.pairs.copy(), s.sevens.copy())
+    t.pairs[6, :] = L.N
+    t.hard[14, :] = L.H
+    t.hard[14, 8], t.hard[14, 9] = L.RH, L.RS  # v 10: surrender else hit; v A: else stand
+    _main_sevens_row(t)
+    assert list(t.sevens[:8]) == [L.H] * 8 and t.sevens[8] == L.H and t.sevens[9] == L.S
