@@ -278,8 +278,16 @@ def pairing_note(base: Game, game: Game) -> str:
         return "identical game: the same cards and decisions, difference 0"
     if base.rules.decks != game.rules.decks:
         return "different shoes (decks differ): seeds shared, cards not"
-    return ("same shuffle in each block; the deals drift apart once the games take different "
-            "numbers of cards")
+    if base.rules.hole_card != game.rules.hole_card:
+        return ("same shuffle in each block, but the hole card is dealt at another point: the "
+                "deals differ from the first round")
+    if base.rules.shuffle != game.rules.shuffle:
+        return "same shuffle in each block; paired until the first reshuffle (after round 1)"
+    drift = ("same shuffle in each block; the deals drift apart once the games take different "
+             "numbers of cards")
+    if base.rules.penetration != game.rules.penetration:
+        return drift + ", and from the first cut card"
+    return drift
 
 
 def statistics(payload, games, exact: list | None = None) -> dict:

@@ -123,7 +123,8 @@ def _table_rows(stats: dict, key: str, has_exact: bool) -> list[list[str]]:
         if key == "house_edge":
             mean, se = s["house_edge"]["mean"], s["house_edge"]["se"]
         else:
-            if not game.rules.super_sevens:
+            base = stats["rows"][0]["game"]
+            if not game.rules.super_sevens or (game is not base and not _touches_ss(base, game)):
                 continue
             mean, se = s["super_sevens"]["house_edge"], s["super_sevens"]["se"]
         d = (row["difference"] or {}).get(key)
@@ -279,7 +280,8 @@ def plot(stats: dict, path: str) -> None:
                 capsize=3, label="simulated, 95% interval")
     ex = [(100 * x["exact"], yy) for x, yy in zip(d, y, strict=True) if x.get("exact") is not None]
     if ex:
-        ax.plot([e[0] for e in ex], [e[1] for e in ex], "x", color="tab:red", label="exact")
+        ax.plot([e[0] for e in ex], [e[1] for e in ex], "x", color="tab:red", label="exact",
+                zorder=3, markersize=8)
     ax.axvline(0, color="grey", lw=0.8)
     ax.set_yticks(y, labels)
     ax.set_xlabel("house edge difference from the baseline, % of the initial wager")
