@@ -27,11 +27,14 @@ from fractions import Fraction
 
 import numpy as np
 
-from simulator import __version__, engine, tally
+from simulator import __version__, derived, engine, run, tally
 from simulator import layout as L
+from simulator.checkpoint import tables_hash
 from simulator.chunks import chunk_size
 from simulator.kernel import simulate_chunk
-from simulator.rules import rules_dict
+from simulator.rules import Rules, rules_dict
+from simulator.strategy import load_strategy
+from simulator.variants import changes_of
 
 DEFAULT_PAIR_ROUNDS = 64
 Z95 = tally.Z95
@@ -367,8 +370,6 @@ class Result:
 
 def identity(plan: Plan) -> dict:
     """Everything a comparison's result depends on (for its checkpoint)."""
-    from simulator.checkpoint import tables_hash
-
     tables = [engine.stack_tables(g.rules, list(g.strategies)) for g in plan.games]
     h = hashlib.sha256()
     for t in tables:
@@ -389,8 +390,6 @@ def identity(plan: Plan) -> dict:
 
 def exact_figures(games, progress=None) -> list[dict | None]:
     """Exact house edge and Super Sevens return of each game (`simulator.derived`, cached)."""
-    from simulator import derived
-
     out = []
     for g in games:
         if progress is not None:
@@ -400,6 +399,7 @@ def exact_figures(games, progress=None) -> list[dict | None]:
 
 
 def _progress_text(state: PairedState) -> str:
+    """The progress bar's running differences (the first three variants) and target."""
     rows = differences(state.total(), state.games)[1:]
     parts = []
     for game, row in zip(state.games[1:4], rows[:3], strict=False):
@@ -423,8 +423,6 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
     Ctrl-C stops it: the finished chunks make a partial result, kept in the checkpoint.
     ``exact``: the games' exact figures (`exact_figures`), reported beside the differences."""
     from tqdm import tqdm
-
-    from simulator import run
 
     if len(plan.games) < 2:
         raise ValueError("compare: give at least one variant (--vary, --variant, "
@@ -490,9 +488,7 @@ def _messages(plan: Plan, meta: dict, partial: bool, quiet: bool, resumed: int) 
     if run_["blocks"] < 30 and not partial:
         out.append(f"bjsim: only {run_['blocks']} paired blocks: the standard errors are rough "
                    "(more rounds, or a smaller --pair-rounds)")
-    from simulator.run import end_lines
-
-    return out + end_lines(run_.get("precision"), done, partial, plan.checkpoint,
+    return out + run.end_lines(run_.get("precision"), done, partial, plan.checkpoint,
                            "widest half-width", "rounds per game")
 
 
@@ -502,8 +498,6 @@ def _messages(plan: Plan, meta: dict, partial: bool, quiet: bool, resumed: int) 
 
 def _derived(rules, log) -> tuple[tuple, str]:
     """The derived basic strategy of ``rules`` for every box, and the note naming its cache."""
-    from simulator import derived
-
     if log is not None and not derived.basic_path(rules).exists():
         log("deriving the basic strategy for " + (", ".join(
             c for c in _changed(rules)) or "the baseline") + " (exact analyzer, ~10 s; cached)")
@@ -515,9 +509,6 @@ def _derived(rules, log) -> tuple[tuple, str]:
 
 
 def _changed(rules) -> list[str]:
-    from simulator.rules import Rules
-    from simulator.variants import changes_of
-
     return list(changes_of(Rules(), rules))
 
 
@@ -530,8 +521,6 @@ def build_games(base_rules, base_label: str, base_source: str, base_strategies,
     strategy derived for its own rules, or with ``same_strategy`` the baseline's; a variant
     naming a strategy plays it on every box. ``log(text)`` reports a derivation (slow once).
     """
-    from simulator.strategy import load_strategy
-
     if base_strategies is None:
         strats, note = _derived(base_rules, log)
         names = ("basic",) * base_rules.boxes

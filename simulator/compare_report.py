@@ -13,6 +13,7 @@ import math
 import pandas as pd
 
 from simulator.rules import rules_dict
+from simulator.tally import Z95
 
 FORMATS = ("table", "csv", "json", "markdown")
 PLOT_HINT = "pip install 'bjsim[plot]'"
@@ -130,7 +131,7 @@ def _table_rows(stats: dict, key: str, has_exact: bool) -> list[list[str]]:
         d = (row["difference"] or {}).get(key)
         if row["difference"] is not None and d is None:
             continue
-        hw = None if se is None else 1.959963984540054 * se
+        hw = None if se is None else Z95 * se
         cells = [game.label, _pct(mean), "-" if hw is None else f"±{_pct(hw)}"]
         if d is None:
             cells += ["(baseline)", "", "", "", ""]
@@ -275,7 +276,7 @@ def plot(stats: dict, path: str) -> None:
     d = [r["difference"]["house_edge"] for r in rows]
     y = list(range(len(rows)))[::-1]
     fig, ax = plt.subplots(figsize=(8, 0.35 * len(rows) + 1.5))
-    err = [1.959963984540054 * (x["se"] or 0) * 100 for x in d]
+    err = [Z95 * (x["se"] or 0) * 100 for x in d]
     ax.errorbar([100 * x["mean"] for x in d], y, xerr=err, fmt="o", color="tab:blue",
                 capsize=3, label="simulated, 95% interval")
     ex = [(100 * x["exact"], yy) for x, yy in zip(d, y, strict=True) if x.get("exact") is not None]

@@ -23,7 +23,10 @@ import tempfile
 from pathlib import Path
 
 from simulator import __version__
+from simulator.checkpoint import tables_hash
+from simulator.engine import stack_tables
 from simulator.rules import rules_dict
+from simulator.strategy import dumps_strategy, load_strategy
 
 CACHE_ENV = "BJSIM_CACHE_DIR"
 
@@ -78,8 +81,6 @@ def basic_path(rules) -> Path:
 def basic_for(rules) -> tuple[object, Path | None]:
     """The basic strategy derived for ``rules`` (`simulator.exact.analyze`) and its cache file
     (None if the cache folder cannot be written). Its exact figures are cached on the way."""
-    from simulator.strategy import dumps_strategy, load_strategy
-
     path = basic_path(rules)
     if path.exists():
         try:
@@ -104,9 +105,6 @@ def basic_for(rules) -> tuple[object, Path | None]:
 
 
 def _exact_path(rules, strategies) -> Path:
-    from simulator.checkpoint import tables_hash
-    from simulator.engine import stack_tables
-
     tables = stack_tables(rules, list(strategies))
     ins = "".join("1" if s.insurance else "0" for s in strategies)
     key = hashlib.sha256(f"{rules_key(rules)}{tables_hash(tables)}{ins}".encode()).hexdigest()
