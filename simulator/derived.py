@@ -3,8 +3,9 @@
 ``bjsim compare`` plays each rule variant with the basic strategy derived for its own rules
 (`simulator.exact.analyze`, ~10 s a rule set) and shows the exact house edge beside the simulated
 one. Both are computed once and kept in a user cache folder, keyed by a SHA-256 of the bjsim
-version, the exact analyzer's source and every rule-set key the analyzer reads (penetration and
-the shuffle are not: it values a full shoe), and, for exact figures, of the strategy tables:
+version, the exact analyzer's source and every rule-set key the analyzer reads (penetration, the
+shuffle and boxes are not: it values one box from a full shoe), and, for exact figures, of the
+strategy tables (one per box):
 
 - ``$BJSIM_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/bjsim``, else ``~/.cache/bjsim``;
 - ``basic-<key>.toml``: the strategy file (`simulator.strategy.dumps_strategy`), loadable with
@@ -39,7 +40,8 @@ def cache_dir() -> Path:
     return Path(base) / "bjsim"
 
 
-UNSEEN = ("penetration", "shuffle")  # keys the exact analyzer does not read (a full shoe)
+# keys the exact analyzer does not read: it values one box from a full shoe
+UNSEEN = ("penetration", "shuffle", "boxes")
 
 
 @functools.cache

@@ -415,3 +415,32 @@ def test_main_sevens_row_has_no_surrender_code():
     t.hard[14, 8], t.hard[14, 9] = L.RH, L.RS  # v 10: surrender else hit; v A: else stand
     _main_sevens_row(t)
     assert list(t.sevens[:8]) == [L.H] * 8 and t.sevens[8] == L.H and t.sevens[9] == L.S
+
+
+def test_derived_strategy_and_exact_figures_are_cached_by_the_rules(tmp_path, monkeypatch):
+    """basic_for derives once per rule set (penetration, shuffle and boxes do not count: the
+    analyzer does not read them) and caches the exact figures on the way; a changed key derives
+    again. The analyzer is replaced by a counting stand-in."""
+    import simulator.exact
+    import simulator.exact.compare
+    from simulator import derived
+
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(tmp_path))
+    calls = []
+
+    def fake_analyze(rules, strategy=None):
+        calls.append(rules)
+        return {"strategy": BASIC, "house_edge": 0.005, "super_sevens": {"ev": -0.2}}
+
+    def no_theory(*args, **kwargs):
+        raise AssertionError("exact figures should come from the cache")
+
+    monkeypatch.setattr(simulator.exact, "analyze", fake_analyze)
+    monkeypatch.setattr(simulator.exact.compare, "theory", no_theory)
+    s1, p1 = derived.basic_for(NZ)
+    s2, p2 = derived.basic_for(NZ.replace(penetration=0.6, shuffle="every-round", boxes=2))
+    assert len(calls) == 1 and p1 == p2 and p1.parent == tmp_path
+    assert np.array_equal(s1.hard, s2.hard) and np.array_equal(s2.hard, BASIC.hard)
+    assert derived.exact_for(NZ, [s2]) == {"house_edge": 0.005, "super_sevens_ev": -0.2}
+    _, p3 = derived.basic_for(NZ.replace(decks=8))
+    assert len(calls) == 2 and p3 != p1
