@@ -261,8 +261,8 @@ def widest(payload, games) -> float | None:
 def exact_scope(base, rules) -> str | None:
     """How far the exact analyzer (a full shoe every round) covers the difference between two
     rule sets: ``"full"``; ``"cut-card"`` when the decks differ under a cut card (the simulated
-    difference also holds the change of the cut-card effect); None when only penetration or the
-    shuffle differ (the exact analyzer does not see them)."""
+    difference also holds the change of the cut-card effect); None when penetration or the
+    shuffle differ under a cut card (the exact analyzer does not see them)."""
     if base.shuffle == rules.shuffle == "every-round":
         return "full"
     if base.shuffle != rules.shuffle or base.penetration != rules.penetration:
@@ -306,6 +306,8 @@ def statistics(payload, games, exact: list | None = None) -> dict:
         summary = tally.summarize(t, game.rules)
         row = {"game": game, "summary": summary, "difference": diffs[g],
                "pairing": None if g == 0 else pairing_note(games[0], game)}
+        if g > 0 and diffs[g]["house_edge"]["se"] == 0 and diffs[g]["house_edge"]["mean"] == 0:
+            row["pairing"] = "plays identically to the baseline: the same cards and decisions"
         if exact is not None:
             row["exact"] = exact[g]
         if g > 0:

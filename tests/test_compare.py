@@ -92,7 +92,7 @@ def test_a_variant_identical_to_the_baseline_differs_by_exactly_zero():
     assert d["super_sevens"]["mean"] == 0.0 and d["super_sevens"]["se"] == 0.0
     assert d["house_edge"]["correlation"] == pytest.approx(1.0)
     assert np.array_equal(C.tally_of(res.payload, 2, 0), C.tally_of(res.payload, 2, 1))
-    assert res.stats["rows"][1]["pairing"].startswith("identical game")
+    assert res.stats["rows"][1]["pairing"].startswith("plays identically")
 
 
 def test_result_does_not_depend_on_workers():
