@@ -112,3 +112,17 @@ def test_exact_differences_with_derived_strategies(tmp_path, monkeypatch):
     assert d["z"] == pytest.approx((d["mean"] - d["exact"]) / d["se"])
     assert doc["variants"][0]["exact"]["house_edge"] == pytest.approx(
         doc["baseline"]["exact"]["house_edge"] + d["exact"])
+
+
+def test_all_variants_runs_every_shipped_file_against_nz():
+    from simulator import variants
+
+    args = ["compare", "--all-variants", "--rounds", "640", "--chunk-rounds", "640",
+            "--pair-rounds", "64", "--quiet", "--strategy", "basic", "--same-strategy",
+            "--no-exact", "-f", "json"]
+    doc = json.loads(run(*args).stdout)
+    assert doc["baseline"]["label"] == "nz1994"
+    assert [v["label"] for v in doc["variants"]] == [p.stem for p in variants.shipped()]
+    same = next(v for v in doc["variants"] if v["label"] == "dbj-original-and-busted")
+    assert same["difference"]["house_edge"] == {**same["difference"]["house_edge"],
+                                                "mean": 0.0, "se": 0.0}
