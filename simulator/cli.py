@@ -73,6 +73,8 @@ class CountType(click.ParamType):
                 mult = self.SUFFIX[text[-1].lower()]
                 text = text[:-1]
             n = None
+            if re.fullmatch(r"-\d*\.?\d+(e\+?\d+)?", text, re.IGNORECASE):
+                self.fail(f"{value!r} must be at least 1 (a whole number of rounds)", param, ctx)
             if re.fullmatch(r"\d+", text):
                 n = int(text) * mult
             elif re.fullmatch(r"\d*\.?\d+(e\+?\d+)?", text, re.IGNORECASE):
@@ -85,7 +87,7 @@ class CountType(click.ParamType):
                     param, ctx,
                 )
         if n < 1:
-            self.fail(f"{value!r} must be at least 1", param, ctx)
+            self.fail(f"{value!r} must be at least 1 (a whole number of rounds)", param, ctx)
         return n
 
 
@@ -173,6 +175,27 @@ def _load_rules(rules_path, overrides, boxes=None, super_sevens=None):
             rules, [f"super_sevens={'true' if super_sevens else 'false'}"], source="--super-sevens"
         )
     return rules, meta or {}
+
+
+def _changes(overrides, boxes=None, super_sevens=None) -> list[str]:
+    """Every change made to the rule file on the command line, as KEY=VALUE (--set, --boxes,
+    --super-sevens), in the order `_load_rules` applies them."""
+    out = list(overrides)
+    if boxes is not None:
+        out.append(f"boxes={boxes}")
+    if super_sevens is not None:
+        out.append(f"super_sevens={'true' if super_sevens else 'false'}")
+    return out
+
+
+def _rules_source(rules_path, file_meta, changes) -> dict:
+    """What every output says of its rules: the file, its name (with the changes) and the
+    changes."""
+    from simulator.rules import modified_name
+
+    name = file_meta.get("name") or rules_path or DEFAULT_RULES_SHOWN
+    return {"rules_file": rules_path or DEFAULT_RULES_SHOWN,
+            "rules_name": modified_name(name, changes), "overrides": list(changes)}
 
 
 def _load_strategies(names, boxes: int):
@@ -332,6 +355,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         scheduler = distributed.check_address(scheduler)
 
     rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
+    changes = _changes(overrides, boxes, super_sevens)
     strategies, names = _load_strategies(strategy_names, rules.boxes)
 
     planned = max_rounds if precision is not None else rounds
@@ -393,15 +417,12 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
 
     total = state.total()
     done = int(total[L.T_ROUNDS])
-    summary = tally.summarize(total, rules)
+    summary = tally.summarize(total, rules, tally.ss_lines_possible(strategies, rules))
     meta = {
         "version": __version__,
         "rules": _rules_dict(rules),
         "strategy": names,
-        "run": {
-            "rules_file": rules_path or DEFAULT_RULES_SHOWN,
-            "rules_name": file_meta.get("name"),
-            "overrides": list(overrides),
+        "run": _rules_source(rules_path, file_meta, changes) | {
             "seed": seed,
             "rounds": planned,
             "rounds_played": done,
@@ -419,6 +440,9 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
             "resumed_rounds": resumed,
         },
     }
+    if rules.super_sevens:
+        meta["sevens_play"] = {n: report.sevens_play_text(s.sevens)
+                               for n, s in zip(names, strategies, strict=True)}
     if precision is not None:
         meta["run"]["precision"] = {
             "target": precision,
@@ -557,9 +581,10 @@ def rules_show(rules_path, overrides, boxes, super_sevens, fmt, output):
         bjsim rules show --rules configs/us-6deck-s17-das-peek.toml
         bjsim rules show --set decks=8 --format toml -o nz8.toml
     """
-    from simulator.rules import describe, dumps_rules
+    from simulator.rules import describe, dumps_rules, modified_meta
 
     r, meta = _load_rules(rules_path, overrides, boxes, super_sevens)
+    meta = modified_meta(meta, _changes(overrides, boxes, super_sevens)) or {}
     if fmt == "toml":
         text = dumps_rules(r, meta or None)
     elif fmt == "json":
@@ -740,18 +765,17 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, fmt, output
     from simulator.strategy import load_strategy
 
     rules, meta = _load_rules(rules_path, overrides, boxes, super_sevens)
+    source = _rules_source(rules_path, meta, _changes(overrides, boxes, super_sevens))
     strat = load_strategy(strategy_name) if strategy_name else None  # None: derive basic
     fig, _ = exact_figures(rules, strat)
+    run = source | {"strategy": fig["strategy"], "seed": None, "partial": False}
     if fmt == "json":
-        doc = exact_json(fig, {"version": __version__, "rules": _rules_dict(rules),
-                               "run": {"rules_file": rules_path or DEFAULT_RULES_SHOWN,
-                                       "rules_name": meta.get("name"),
-                                       "overrides": list(overrides)}})
+        doc = exact_json(fig, {"version": __version__, "rules": _rules_dict(rules), "run": run})
         text = json.dumps(doc, indent=2, allow_nan=False) + "\n"
     elif fmt == "csv":
-        text = exact_csv(fig)
+        text = exact_csv(fig, run)
     else:
-        text = exact_table(fig, meta.get("name") or rules_path or DEFAULT_RULES_SHOWN)
+        text = exact_table(fig, source["rules_name"])
     _emit(text, output)
 
 

@@ -652,3 +652,24 @@ def dumps_rules(rules: Rules, meta: dict | None = None) -> str:
         lines.append("")
     head = [f"{k} = {_fmt(getattr(rules, k))}" for k in KEYS]
     return "\n".join(head + [""] + lines) if meta else "\n".join(head) + "\n"
+
+
+def modified_name(name: str, changes) -> str:
+    """A rule set's name with the command line's changes named: ``nz1994 (modified: decks=8)``."""
+    changes = list(changes)
+    return f"{name} (modified: {', '.join(changes)})" if changes else name
+
+
+def modified_meta(meta: dict | None, changes) -> dict | None:
+    """A rule file's ``[meta]`` after ``changes`` (``KEY=VALUE``): the name says it was modified and
+    the description what changed, so a dumped file does not pass for the original."""
+    changes = list(changes)
+    if not changes:
+        return meta
+    meta = dict(meta or {})
+    name = meta.get("name") or "rules"
+    meta["name"] = modified_name(name, changes)
+    was = meta.get("description")
+    meta["description"] = f"{name} changed by {', '.join(changes)}" + (
+        f". Before the change: {was}" if was else "")
+    return meta

@@ -26,6 +26,12 @@ What is reported (`../shared/RULES.md`, "Money"; rule numbers are the Gazette's)
 - ``frequencies``: counts and rates per box-round, per hand or per round, with binomial standard
   errors.
 
+A run too short for a meaningful interval says so instead of giving one: the Super Sevens return
+with fewer than ``MIN_WINS`` wins of a line above 3 to 1 (the rare big pays carry most of its
+variance, and the normal interval is far off until enough of them are seen) has ``ci95_low`` and
+``ci95_high`` None and an ``interval_note`` naming the line. Lines that the strategies can never
+make (7-7-7 when no 7-7 is hit or doubled) are left out of that check.
+
 A figure that cannot be computed (no insurance taken, no Super Sevens bet, fewer than two
 observations for a standard deviation) is ``None``, never NaN.
 """
@@ -39,6 +45,7 @@ import numpy as np
 from simulator import layout as L
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
+MIN_WINS = 30  # wins of each Super Sevens line above 3 to 1 before its interval means anything
 SS_LINES = ("a", "b", "c", "d", "e", "f")
 SS_LINE_TALLY = (L.T_SS_A, L.T_SS_B, L.T_SS_C, L.T_SS_D, L.T_SS_E, L.T_SS_F)
 
@@ -123,7 +130,7 @@ def _rate(count: int, n: int) -> dict:
     return {"count": count, "n": n, "rate": p, "se": math.sqrt(max(p * (1.0 - p), 0.0) / n)}
 
 
-def summarize(tally, rules) -> dict:
+def summarize(tally, rules, ss_lines_possible=SS_LINES) -> dict:
     """Every reported figure, from an integer tally.
 
     Parameters
@@ -132,6 +139,8 @@ def summarize(tally, rules) -> dict:
         The sums of one run (or of several runs merged by addition).
     rules : simulator.rules.Rules
         The rule set the tally was played under (Super Sevens pays, boxes).
+    ss_lines_possible : container of str
+        The Super Sevens lines the strategies can make (default all; see `ss_lines_possible`).
 
     Returns
     -------
@@ -218,7 +227,15 @@ def summarize(tally, rules) -> dict:
             "contribution": None if r["rate"] is None else pay * r["rate"],
             "contribution_se": None if r["se"] is None else abs(pay) * r["se"],
         }
-    super_sevens = _figure(ss_mean, ss_se) | {
+    super_sevens = _figure(ss_mean, ss_se) | {"interval_note": None}
+    rare = [(k, v) for k, v in lines.items()
+            if v["pays"] > 3 and k in ss_lines_possible and v["count"] < MIN_WINS]
+    if bets and rare:
+        k, v = max(rare, key=lambda kv: kv[1]["pays"])
+        super_sevens |= {"ci95_low": None, "ci95_high": None, "interval_note": (
+            f"too few rounds for a meaningful interval: {v['count']:,} win(s) of line ({k}) "
+            f"paying {v['pays']} to 1, fewer than {MIN_WINS}")}
+    super_sevens |= {
         "house_edge": None if ss_mean is None else -ss_mean,
         "sd_bet": ss_sd,
         "sd_round": ss_round_sd,
@@ -260,6 +277,16 @@ def summarize(tally, rules) -> dict:
         "shoe": shoe,
         "tally": dict(zip(L.TALLY_NAMES, t, strict=True)),
     }
+
+
+def ss_lines_possible(strategies, rules) -> tuple[str, ...]:
+    """The Super Sevens lines some strategy can make: (d) and (e) need a third card on 7-7,
+    so they are left out when every sevens row only stands or splits (with ``max_hands`` = 1 a
+    split is played from the hard table, which may hit)."""
+    third = {L.H, L.D, L.DS} | (set() if rules.max_hands >= 2 else {L.P})
+    if any(int(c) in third for s in strategies for c in s.sevens):
+        return SS_LINES
+    return tuple(k for k in SS_LINES if k not in ("d", "e"))
 
 
 def running_house_edge(tally) -> float | None:
