@@ -504,7 +504,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
 @click.option(
     "--cut", type=click.IntRange(min=0), default=None,
     help="Start no new round once this many cards are dealt (default: play until the cards run "
-    "out; a round left incomplete is not shown).",
+    "out; a round the cards run out in is not played, and a warning says so).",
 )
 @output_options(["text", "json"], "text")
 @user_errors
@@ -524,29 +524,55 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
     from simulator import cards as cards_mod
     from simulator import reference
 
-    rules, _ = _load_rules(rules_path, overrides, boxes, super_sevens)
+    rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
+    source = _rules_source(rules_path, file_meta, _changes(overrides, boxes, super_sevens))
     strategies, names = _load_strategies(strategy_names, rules.boxes)
+    where = "<stdin>" if cards_path == "-" else cards_path
     if cards_path == "-":
         stacked = cards_mod.parse_cards(sys.stdin.read(), source="<stdin>")
     else:
         stacked = cards_mod.read_cards(cards_path)
     results = reference.play_stacked(stacked, rules, strategies, cut=cut)
+    used = sum(len(r.cards) for r in results)
+    if not results:
+        raise BjsimError(
+            f"--cards {where}: {len(stacked)} card(s) make no complete round for {rules.boxes} "
+            f"box(es): a round takes two cards to each box and the dealer's up card, and "
+            "usually more"
+        )
+    incomplete = None
+    if used < min(len(stacked), len(stacked) if cut is None else cut):
+        incomplete = {"round": len(results) + 1, "start": used,
+                      "cards": cards_mod.format_cards(stacked[used:])}
+        click.echo(
+            f"bjsim: warning: the cards ran out in round {incomplete['round']} (cards {used}-"
+            f"{len(stacked) - 1}: {incomplete['cards']}): that round is not played", err=True,
+        )
+    run = source | {"strategy": names, "cards_file": where, "seed": None,
+                    "partial": incomplete is not None}
     if fmt == "json":
         doc = {
             "bjsim": __version__,
             "rules": _rules_dict(rules),
             "strategy": names,
+            "run": run,
             "cards": len(stacked),
             "rounds": [r.to_dict() for r in results],
+            "incomplete_round": incomplete,
         }
         text = json.dumps(doc, indent=2) + "\n"
     else:
-        parts = [reference.format_round(r, i) for i, r in enumerate(results)]
-        used = sum(len(r.cards) for r in results)
-        parts.append(
-            f"{len(results)} complete round(s) from {len(stacked)} card(s); "
-            f"{len(stacked) - used} card(s) left"
-        )
+        head = (f"bjsim {__version__} replay: rules {source['rules_name']} "
+                f"({source['rules_file']}); strategy {', '.join(dict.fromkeys(names))}; "
+                f"cards {where}")
+        parts = [head] + [reference.format_round(r, i) for i, r in enumerate(results)]
+        tail = (f"{len(results)} complete round(s) from {len(stacked)} card(s); "
+                f"{len(stacked) - used} card(s) left")
+        if incomplete:
+            tail += (f"\nWARNING: the cards ran out in round {incomplete['round']} (cards "
+                     f"{incomplete['start']}-{len(stacked) - 1}: {incomplete['cards']}): that "
+                     "round is not played")
+        parts.append(tail)
         text = "\n\n".join(p.rstrip("\n") for p in parts) + "\n"
     _emit(text, output)
 
