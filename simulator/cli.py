@@ -441,8 +441,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         },
     }
     if rules.super_sevens:
-        meta["sevens_play"] = {n: report.sevens_play_text(s.sevens)
-                               for n, s in zip(names, strategies, strict=True)}
+        meta["sevens_play"] = [report.sevens_play_text(s.sevens) for s in strategies]
     if precision is not None:
         meta["run"]["precision"] = {
             "target": precision,

@@ -13,8 +13,8 @@ json renderings.
 ``timing``
     what it does not depend on: ``seconds``, ``rounds_per_second``, ``workers``
 ``sevens_play``
-    optional: each strategy's 7-7 play with a Super Sevens bet up (`sevens_play_text`), which
-    the Super Sevens figure depends on (rule 14.4)
+    optional: each box's 7-7 play with a Super Sevens bet up (`sevens_play_text` of its
+    strategy's sevens row), which the Super Sevens figure depends on (rule 14.4)
 
 Every format names the rules (with the command line's changes), the strategy, the seed and
 whether the result is partial: the table in its header, json in ``"run"``, csv in rows of the
@@ -79,11 +79,14 @@ def sevens_play_text(row) -> str:
 def sevens_note(meta: dict) -> str | None:
     """One line: the 7-7 play the Super Sevens figure depends on, and what the published figure
     assumes; None without ``meta["sevens_play"]``."""
-    plays = meta.get("sevens_play")
+    plays = list(meta.get("sevens_play") or ())
     if not plays:
         return None
-    said = "; ".join(f"{name}: {text}" for name, text in plays.items())
-    return f"depends on the 7-7 play (14.4), {said}; {SEVENS_PUBLISHED}"
+    if len(set(plays)) == 1:
+        said = plays[0]
+    else:
+        said = "; ".join(f"box {i + 1}: {text}" for i, text in enumerate(plays))
+    return f"depends on the 7-7 play (14.4): {said}; {SEVENS_PUBLISHED}"
 
 
 def wagers_frame(summary: dict) -> pd.DataFrame:
@@ -330,7 +333,7 @@ def document(summary: dict, meta: dict) -> dict:
     note = sevens_note(meta)
     if note and summary["super_sevens"]["mean"] is not None:
         ss = summary["super_sevens"] | {"seven_seven_play": {
-            "by_strategy": meta["sevens_play"], "note": note}}
+            "by_box": list(meta["sevens_play"]), "note": note}}
         summary = summary | {"super_sevens": ss}
     return {
         "bjsim": meta.get("version", __version__),

@@ -76,15 +76,28 @@ FREQUENCIES = (
 
 
 def empty_tally() -> np.ndarray:
-    """A zero tally (int64, ``layout.N_TALLY``)."""
+    """A zero tally (int64, ``layout.N_TALLY``): one chunk's, as the kernel adds into."""
     return np.zeros(L.N_TALLY, dtype=np.int64)
 
 
+def run_total() -> np.ndarray:
+    """A zero run total: Python integers in a numpy object array, so that adding the int64
+    tallies of any number of chunks (`add_into`) is exact and can never overflow."""
+    return np.array([0] * L.N_TALLY, dtype=object)
+
+
+def add_into(total: np.ndarray, tally) -> np.ndarray:
+    """``total += tally`` in Python integers (``total`` from `run_total`); returns ``total``."""
+    total += _check(tally).astype(object)
+    return total
+
+
 def merge(tallies) -> np.ndarray:
-    """Add tallies (of chunks, threads or machines): the result does not depend on the order."""
-    out = empty_tally()
+    """Add tallies (of chunks, threads or machines) exactly: the result does not depend on the
+    order, and is a run total (`run_total`)."""
+    out = run_total()
     for t in tallies:
-        out += _check(t)
+        add_into(out, t)
     return out
 
 
@@ -92,9 +105,61 @@ def _check(tally) -> np.ndarray:
     t = np.asarray(tally)
     if t.shape != (L.N_TALLY,):
         raise ValueError(f"tally: expected {L.N_TALLY} integer sums, got shape {t.shape}")
+    if t.dtype == object:  # a run total: Python integers
+        if not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in t):
+            raise ValueError("tally: expected integer sums")
+        return t
     if not np.issubdtype(t.dtype, np.integer):
         raise ValueError(f"tally: expected integer sums, got dtype {t.dtype}")
     return t.astype(np.int64, copy=False)
+
+
+INT64_MAX = 2**63 - 1
+
+
+def max_per_round(rules) -> dict[str, int]:
+    """The most any one round can add to each tally field (in absolute value) under ``rules``.
+
+    With B boxes, H hands at most per box (``max_hands``), U = ``layout.UNIT`` tenths:
+
+    - a hand's main net is at most a doubled wager, 2U, so a box's is m = max(blackjack win,
+      2U x H) and its stake 2U x H; its insurance net i = max(insurance win, the 5-tenth stake);
+    - a Super Sevens bet's net is s = max(pays) stakes (5000 to 1 on the NZ table);
+    - a sum adds at most B times the per-box figure a round, a per-box sum of squares B times
+      its square, a per-round sum of squares the square of B times it;
+    - counts: one a round, or one a box, or one a hand (B x H); a hand holds at most 22 cards
+      (21 aces are still 21), the dealer's too, so a round deals at most 22 (B x H + 1) cards
+      and shuffles at most that often.
+    """
+    b, h, u = int(rules.boxes), int(rules.max_hands), L.UNIT
+    m = max(int(round(rules.blackjack_pays * u)), 2 * u * h)
+    i = max(int(round(rules.insurance_pays * L.INSURANCE_STAKE)), L.INSURANCE_STAKE)
+    s = max(max(int(p) for p in rules.super_sevens_pays), 1)
+    cards = 22 * (b * h + 1)
+    per = {
+        "rounds": 1, "box_rounds": b,
+        "main_sum": b * m, "main_sq": b * m * m,
+        "total_sum": b * (m + i), "total_sq": b * (m + i) ** 2,
+        "round_total_sum": b * (m + i), "round_total_sq": (b * (m + i)) ** 2,
+        "ins_offered": b, "ins_taken": b, "ins_won": b, "ins_sum": b * i,
+        "em_offered": b, "em_taken": b,
+        "hands": b * h, "wins": b * h, "losses": b * h, "pushes": b * h, "player_bj": b,
+        "doubles": b * h, "splits": b * (h - 1), "busts": b * h, "surrenders": b * h,
+        "ss_bets": b, "ss_sum": b * s, "ss_sq": b * s * s,
+        "ss_round_sum": b * s, "ss_round_sq": (b * s) ** 2,
+        "main_wagered": b * 2 * u * h, "shuffles": cards, "cards_dealt": cards,
+        "round_main_sum": b * m, "round_main_sq": (b * m) ** 2,
+        "round_ins_sum": b * i, "round_ins_sq": (b * i) ** 2,
+    }
+    per |= {name: 1 for name in L.TALLY_NAMES if name.startswith("dealer_")}
+    per |= {f"ss_{k}": b for k in SS_LINES}
+    return {name: per[name] for name in L.TALLY_NAMES}
+
+
+def max_chunk_rounds(rules) -> int:
+    """The most rounds a chunk may play under ``rules`` with no int64 tally field able to
+    overflow (the kernel adds a chunk into int64; a run adds chunks in Python integers)."""
+    return min(INT64_MAX // v for v in max_per_round(rules).values())
 
 
 def _mean_sd(total: int, sq: int, n: int, scale: float = 1.0):

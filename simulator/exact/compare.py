@@ -276,9 +276,9 @@ def exact_json(fig: dict, meta: dict) -> dict:
            "strategy": fig["strategy"], "run": meta.get("run", {}), "exact": dict(fig)}
     q = fig.get("sevens_question")
     if q:
-        plays = {fig["strategy"]: _own_plays_text(q)}
+        plays = [_own_plays_text(q)]
         doc["exact"]["super_sevens"] = dict(fig["super_sevens"]) | {"seven_seven_play": {
-            "by_strategy": plays, "note": sevens_note({"sevens_play": plays})}}
+            "by_box": plays, "note": sevens_note({"sevens_play": plays})}}
         doc["exact"]["sevens_question"] = {
             "by_up": {UP_LABELS.get(up, str(up)): {
                 play: {"main": v["main"], "super_sevens": v["super_sevens"],
@@ -311,7 +311,7 @@ def exact_table(fig: dict, title: str) -> str:
     q = fig["sevens_question"]
     out += ["", f"Super Sevens house edge         {_pct(ss['house_edge'])}  per unit staked "
             f"(SD {ss['sd_bet']:.2f})",
-            "  " + sevens_note({"sevens_play": {fig["strategy"]: _own_plays_text(q)}}), "",
+            "  " + sevens_note({"sevens_play": [_own_plays_text(q)]}), "",
             "line  probability    pays  contribution"]
     for k, v in ss["lines"].items():
         out.append(f"({k})  {v['probability']:>11.8f}  {v['pays']:>6}  {_pct(v['contribution'])}")
@@ -366,7 +366,7 @@ def exact_csv(fig: dict, run: dict | None = None) -> str:
                          columns=["section", "item", "per", "value"])
     meta = {"run": run or {}}
     if fig.get("sevens_question"):
-        meta["sevens_play"] = {fig["strategy"]: _own_plays_text(fig["sevens_question"])}
+        meta["sevens_play"] = [_own_plays_text(fig["sevens_question"])]
     return csv_text(frame, meta)
 
 
