@@ -273,8 +273,7 @@ def _table(summary: dict, meta: dict) -> str:
     shown = pd.DataFrame({
         "wager": wf["label"], "per": wf["per"], "return": wf["mean"].map(_pct),
         "SE": wf["se"].map(_pct),
-        "95% CI": [f"{_pct(a)} to {_pct(b)}" if _pct(a) != "-" else "-" if not isinstance(note, str) else
-                   "not meaningful, see above"
+        "95% CI": [_ci_text(a, b, note)
                    for a, b, note in zip(wf["ci95_low"], wf["ci95_high"], wf["note"],
                                          strict=True)],
         "SD/bet": wf["sd_bet"].map(_num), "SD/round": wf["sd_round"].map(_num),
@@ -309,6 +308,12 @@ def _table(summary: dict, meta: dict) -> str:
       f"{_num(shoe['rounds_per_shuffle'], 2)} rounds per shuffle\n")
     # timing is left out on purpose: the same run prints the same table, byte for byte
     return out.getvalue()
+
+
+def _ci_text(low, high, note) -> str:
+    if isinstance(note, str):
+        return "not meaningful, see above"
+    return "-" if _pct(low) == "-" else f"{_pct(low)} to {_pct(high)}"
 
 
 def _grid(df: pd.DataFrame, left=()) -> str:
