@@ -1060,6 +1060,10 @@ class _Round:
         dealer_complete = len(self.dealer) >= 2
         for box in self.boxes:
             for hi, hand in enumerate(box.hands):
+                if (box.index, hi) in self.bust_waits:
+                    self.log(self.who(box, hi), f"loses {units(hand.net)}",
+                             "busted, and the dealer has no blackjack", "12.2")
+                    continue
                 if hand.settled:
                     continue
                 if hand.surrendered == "late":  # no dealer blackjack: half the wager, as announced
@@ -1070,10 +1074,6 @@ class _Round:
                         "dealer has no blackjack",
                         "surrender = late",
                     )
-                    continue
-                if (box.index, hi) in self.bust_waits:
-                    self.log(self.who(box, hi), f"loses {units(hand.net)}",
-                             "busted, and the dealer has no blackjack", "12.2")
                     continue
                 if hand.busted or hand.surrendered:
                     continue
