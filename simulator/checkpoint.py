@@ -173,7 +173,10 @@ def resume(path, ident: dict, state) -> None:
     """Load ``path`` into ``state`` (`engine.RunState`) after checking that it is a checkpoint of
     the run ``ident``; else `CheckpointError` naming what differs."""
     doc = load(path)
-    diff = _differs(doc.get("identity", {}), ident)
+    try:
+        diff = _differs(doc.get("identity", {}), ident)
+    except (AttributeError, TypeError):
+        raise CheckpointError(f"--checkpoint {path}: damaged identity") from None
     if diff is not None:
         raise CheckpointError(f"--resume: {path} is a checkpoint of a different run: {diff}")
     try:
@@ -182,7 +185,7 @@ def resume(path, ident: dict, state) -> None:
         prefix = _tally(s["prefix"], bits=None)
         prefix_end, stop = _whole(s["prefix_end"]), s.get("stop_chunk")
         stop = None if stop is None else _whole(stop)
-        _check_state(state, prefix_end, prefix, extra, stop, ident["rules"]["boxes"])
+        _check_state(state, prefix_end, prefix, extra, stop, ident["rules"])
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as err:
         raise CheckpointError(f"--checkpoint {path}: damaged state: {_one_line(err)}") from None
     state.restore(prefix_end, prefix, extra, stop)
@@ -215,15 +218,19 @@ def _tally(values, bits: int | None = 64) -> np.ndarray:
     return np.array(values, np.int64)
 
 
-def _check_state(state, prefix_end, prefix, extra, stop, boxes) -> None:
-    """That a checkpoint's state could come from the run of ``state`` (`engine.RunState`)."""
+def _check_state(state, prefix_end, prefix, extra, stop, rules: dict) -> None:
+    """That a checkpoint's state could come from the run of ``state`` (`engine.RunState`) under
+    ``rules`` (the run's identity's rules)."""
     from simulator import engine
 
     n = state.n_chunks
     if not 0 <= prefix_end <= n:
         raise ValueError(f"prefix_end = {prefix_end}: allowed 0-{n}")
-    if stop is not None and not 0 <= stop < prefix_end:
-        raise ValueError(f"stop_chunk = {stop}: allowed 0-{prefix_end - 1}")
+    if stop is not None:
+        hw = engine.half_width(prefix)
+        if state.precision is None or stop != prefix_end - 1 or extra or hw is None \
+                or hw > state.precision:
+            raise ValueError(f"stop_chunk = {stop}: the precision target was not met there")
     for i in extra:
         if not prefix_end < i < n:
             raise ValueError(f"finished chunk {i}: allowed {prefix_end + 1}-{n - 1}")
@@ -237,7 +244,7 @@ def _check_state(state, prefix_end, prefix, extra, stop, boxes) -> None:
             raise ValueError(f"chunk {i}'s tally holds {int(t[L.T_ROUNDS])} rounds: it played "
                              f"{want}")
     for t in (prefix, *extra.values()):
-        bad = tally_problem(t, boxes)
+        bad = tally_problem(t, rules)
         if bad:
             raise ValueError(bad)
 
@@ -246,13 +253,22 @@ SIGNED = {"main_sum", "total_sum", "round_total_sum", "ins_sum", "ss_sum", "ss_r
           "round_main_sum", "round_ins_sum"}
 
 
-def tally_problem(t, boxes: int) -> str | None:
-    """What makes ``t`` impossible as the tally of a run of ``boxes`` boxes (a negative count,
-    box-rounds not ``boxes`` per round, ...), or None."""
+def tally_problem(t, rules: dict) -> str | None:
+    """What makes ``t`` impossible as the tally of a run under ``rules`` (a dict of rule keys): a
+    negative count, box-rounds not ``boxes`` per round, a field beyond what its rounds can add
+    up to (`tally.max_per_round`), ...; or None."""
+    from types import SimpleNamespace
+
+    from simulator.tally import max_per_round
+
+    boxes = rules["boxes"]
+    rounds, box_rounds = int(t[L.T_ROUNDS]), int(t[L.T_BOX_ROUNDS])
+    most = max_per_round(SimpleNamespace(**rules))
     for name, x in zip(L.TALLY_NAMES, t, strict=True):
         if name not in SIGNED and x < 0:
             return f"tally '{name}' = {int(x)}: a count or a sum of squares is never negative"
-    rounds, box_rounds = int(t[L.T_ROUNDS]), int(t[L.T_BOX_ROUNDS])
+        if abs(int(x)) > most[name] * rounds:
+            return f"tally '{name}' = {int(x)}: more than {rounds} rounds can add up to"
     if box_rounds != rounds * boxes:
         return f"tally 'box_rounds' = {box_rounds}: the run's {rounds} rounds of {boxes} box(es) " \
                f"make {rounds * boxes}"

@@ -30,9 +30,49 @@ class BjsimError(click.ClickException):
     exit_code = 2
 
 
-def _one_line(err: Exception) -> str:
+class OneLineGroup(click.Group):
+    """A click group whose usage errors (a bad option value, an unknown option or command, a
+    missing argument) are one line on stderr, ``Error: ...``, exit code 2, like every other user
+    error: no usage block above it (``--help`` shows that)."""
+
+    group_class = type  # subgroups made with @group.group() are OneLineGroups too
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as err:
+            raise BjsimError(err.format_message()) from None
+
+    def resolve_command(self, ctx, args):
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as err:
+            raise BjsimError(err.format_message()) from None
+
+
+class OneLineCommand(click.Command):
+    """A click command whose usage errors are one line (see `OneLineGroup`)."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.exceptions.NoArgsIsHelpError:
+            raise
+        except click.UsageError as err:
+            raise BjsimError(err.format_message()) from None
+
+
+OneLineGroup.command_class = OneLineCommand
+
+
+def _one_line(err: Exception, limit: int = 600) -> str:
     text = str(err).strip() or type(err).__name__
-    return "; ".join(line.strip() for line in text.splitlines() if line.strip())
+    line = "; ".join(part.strip() for part in text.splitlines() if part.strip())
+    return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
 def user_errors(func):
@@ -223,7 +263,7 @@ def _load_strategies(names, boxes: int):
 # The group
 
 
-@click.group(name="bjsim", context_settings=CONTEXT_SETTINGS)
+@click.group(name="bjsim", cls=OneLineGroup, context_settings=CONTEXT_SETTINGS)
 @click.version_option(__version__, "--version", prog_name="bjsim", message="%(prog)s %(version)s")
 def cli():
     """Monte Carlo house edge of blackjack as approved in the New Zealand Gazette 1994 No. 112,
@@ -637,7 +677,7 @@ def strategy_generate(rules_path, overrides, boxes, super_sevens, with_super_sev
 
 
 # the old group name: every `bjsim strategies ...` command still works
-cli.add_command(click.Group(name="strategies", commands=strategy.commands, hidden=True,
+cli.add_command(OneLineGroup(name="strategies", commands=strategy.commands, hidden=True,
                             context_settings=CONTEXT_SETTINGS,
                             help="Old name of `bjsim strategy`: the same commands.\n\n"
                             "\b\nExample:\n    bjsim strategies list"))

@@ -299,9 +299,12 @@ def _fmt(value) -> str:
     return _q(repr(value))
 
 
-def _q(text) -> str:
-    """Text made safe for a one-line message (control characters escaped)."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+def _q(text, limit: int = 80) -> str:
+    """Text made safe for a one-line message (control characters escaped, at most ``limit``
+    characters shown)."""
+    text = str(text)
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[:limit])
+    return shown + ("..." if len(text) > limit else "")
 
 
 def _unknown_key(key, source: str, known=KEYS, where: str = "") -> RuleError:
@@ -316,9 +319,9 @@ def _allowed(key: str) -> str:
 
 
 def _type_error(key: str, value, source: str, what: str) -> RuleError:
-    return RuleError(
-        f"{source}: key '{key}' = {_fmt(value)} is {what}: allowed {_allowed(key)}"
-    )
+    shown = _fmt(value)
+    shown = shown if len(shown) <= 80 else shown[:77] + "..."
+    return RuleError(f"{source}: key '{key}' = {shown} is {what}: allowed {_allowed(key)}")
 
 
 def _check_type(key: str, value, source: str):
@@ -503,9 +506,11 @@ def load_rule_file(path=None) -> tuple[Rules, dict]:
         raise RuleError(f"{source}: line {line}: not valid UTF-8 text") from None
     try:
         data = tomllib.loads(text)
+        return rules_from_dict(data, source)
     except tomllib.TOMLDecodeError as err:
         raise RuleError(f"{source}: {toml_error_line(err, text)}") from None
-    return rules_from_dict(data, source)
+    except RecursionError:
+        raise RuleError(f"{source}: nested too deeply to be a rule file") from None
 
 
 def load_rules(path=None) -> Rules:
