@@ -25,7 +25,8 @@ Writes are atomic: the file is written to a temporary file in the same folder, f
 renamed over the old one (``os.replace``), so a crash or a full disk leaves the previous checkpoint
 whole, never a partial file. `Writer` writes at most every ``every`` seconds (default 5) while a run
 goes on, and always at its end or interruption: a write costs about a millisecond, so the run is not
-slowed, and a hard kill loses at most a few seconds of work.
+slowed, and a hard kill loses at most a few seconds of work. The environment variable
+``BJSIM_CHECKPOINT_EVERY`` (seconds) changes the interval (the interruption tests write often).
 """
 
 from __future__ import annotations
@@ -277,12 +278,23 @@ def tally_problem(t, rules: dict) -> str | None:
     return None
 
 
+def _every_from_environment() -> float:
+    text = os.environ.get("BJSIM_CHECKPOINT_EVERY", "")
+    try:
+        every = float(text)
+    except ValueError:
+        return WRITE_EVERY_SECONDS
+    return every if 0 <= every < float("inf") else WRITE_EVERY_SECONDS
+
+
 class Writer:
     """Write a run's checkpoint at most every ``every`` seconds (`maybe`), or now (`write`)."""
 
-    def __init__(self, path, ident: dict, every: float = WRITE_EVERY_SECONDS):
+    def __init__(self, path, ident: dict, every: float | None = None):
         self.path = path
         self.ident = ident
+        if every is None:
+            every = _every_from_environment()
         self.every = float(every)
         self.last = time.monotonic()
         self.writes = 0

@@ -400,8 +400,14 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         rules_name=file_meta.get("name"),
         overrides=tuple(_changes(overrides, boxes, super_sevens)),
     )
-    result = run.simulate(plan, quiet=quiet)
-    _emit(run.render(result, fmt), output)
+    try:
+        result = run.simulate(plan, quiet=quiet)
+        _emit(run.render(result, fmt), output)
+    except KeyboardInterrupt:  # after the chunks (Ctrl-C in them gives a partial result)
+        saved = f": carry on with --resume --checkpoint {checkpoint_path}"
+        click.echo("bjsim: interrupted before the report was written"
+                   + (saved if checkpoint_path else ""), err=True)
+        ctx.exit(130)
     for line in result.messages:
         click.echo(line, err=True)
     if result.partial:
