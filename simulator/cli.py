@@ -7,6 +7,7 @@ and what is allowed, and exit code 2; never a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -30,43 +31,36 @@ class BjsimError(click.ClickException):
     exit_code = 2
 
 
-class OneLineGroup(click.Group):
-    """A click group whose usage errors (a bad option value, an unknown option or command, a
-    missing argument) are one line on stderr, ``Error: ...``, exit code 2, like every other user
-    error: no usage block above it (``--help`` shows that)."""
-
-    group_class = type  # subgroups made with @group.group() are OneLineGroups too
-
-    def make_context(self, info_name, args, parent=None, **extra):
-        try:
-            return super().make_context(info_name, args, parent=parent, **extra)
-        except click.exceptions.NoArgsIsHelpError:
-            raise
-        except click.UsageError as err:
-            raise BjsimError(err.format_message()) from None
-
-    def resolve_command(self, ctx, args):
-        try:
-            return super().resolve_command(ctx, args)
-        except click.exceptions.NoArgsIsHelpError:
-            raise
-        except click.UsageError as err:
-            raise BjsimError(err.format_message()) from None
+@contextlib.contextmanager
+def _usage_error_as_one_line():
+    """A click usage error (a bad option value, an unknown option or command, a missing
+    argument) as one line on stderr, ``Error: ...``, exit code 2, like every other user error: no
+    usage block above it (``--help`` shows that). A bare group still shows its help."""
+    try:
+        yield
+    except click.exceptions.NoArgsIsHelpError:
+        raise
+    except click.UsageError as err:
+        raise BjsimError(err.format_message()) from None
 
 
 class OneLineCommand(click.Command):
-    """A click command whose usage errors are one line (see `OneLineGroup`)."""
+    """A click command whose usage errors are one line (`_usage_error_as_one_line`)."""
 
     def make_context(self, info_name, args, parent=None, **extra):
-        try:
+        with _usage_error_as_one_line():
             return super().make_context(info_name, args, parent=parent, **extra)
-        except click.exceptions.NoArgsIsHelpError:
-            raise
-        except click.UsageError as err:
-            raise BjsimError(err.format_message()) from None
 
 
-OneLineGroup.command_class = OneLineCommand
+class OneLineGroup(OneLineCommand, click.Group):
+    """A click group whose usage errors, and its commands' and subgroups', are one line."""
+
+    command_class = OneLineCommand
+    group_class = type  # subgroups made with @group.group() are OneLineGroups too
+
+    def resolve_command(self, ctx, args):
+        with _usage_error_as_one_line():
+            return super().resolve_command(ctx, args)
 
 
 def _one_line(err: Exception, limit: int = 600) -> str:

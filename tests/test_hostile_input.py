@@ -351,10 +351,18 @@ def _paths(doc, prefix=()):
         yield prefix
 
 
-def _set(doc, path, value):
+def edited(raw: bytes, data) -> tuple[dict, tuple]:
+    """The checkpoint ``raw`` with one value (not its checksum) replaced by a hostile one drawn
+    from ``data``, and the path to it; the replacement differs from what was there."""
+    doc = json.loads(raw)
+    path = data.draw(st.sampled_from([p for p in _paths(doc) if p != ("sha256",)]))
+    parent = doc
     for k in path[:-1]:
-        doc = doc[k]
-    doc[path[-1]] = value
+        parent = parent[k]
+    new = data.draw(scalars)
+    assume(not (same_value(new, parent[path[-1]]) and type(new) is type(parent[path[-1]])))
+    parent[path[-1]] = new
+    return doc, path
 
 
 @settings(max_examples=50, deadline=None, suppress_health_check=FIXTURE_OK)
@@ -362,15 +370,7 @@ def _set(doc, path, value):
 def test_an_edited_checkpoint_is_refused_by_its_checksum(saved, data):
     # A hand edit of any value (a tally made up, a chunk moved, the identity changed) is refused
     # in one line naming the checksum.
-    raw, _ = saved
-    doc = json.loads(raw)
-    path = data.draw(st.sampled_from([p for p in _paths(doc) if p != ("sha256",)]))
-    old = doc
-    for k in path:
-        old = old[k]
-    new = data.draw(scalars)
-    assume(not (same_value(new, old) and type(new) is type(old)))
-    _set(doc, path, new)
+    doc, path = edited(saved[0], data)
     line = is_one_line_error(resume(json.dumps(doc).encode()))
     if path[0] == "format":
         assert "not a bjsim checkpoint" in line
@@ -387,18 +387,14 @@ def test_an_edit_with_the_checksum_recomputed_never_crashes(saved, data):
     # still refuse what no run could have written (a count below zero, rounds that are not the
     # chunks', a sum beyond what its rounds can add up to, a stop without its target), and
     # nothing ends in a traceback. An edit of what the run does not depend on resumes exactly.
-    raw, results = saved
-    doc = json.loads(raw)
-    path = data.draw(st.sampled_from([p for p in _paths(doc) if p != ("sha256",)]))
-    new = data.draw(scalars)
-    _set(doc, path, new)
+    doc, path = edited(saved[0], data)
     try:
         doc["sha256"] = C.checksum(doc)
     except ValueError:  # NaN or infinity: no JSON has it
         pass
     result = resume(json.dumps(doc).encode())
     if ok_or_one_line_error(result) and path[0] in ("written", "rounds_done", "finished"):
-        assert_resumed_exactly(result, results)
+        assert_resumed_exactly(result, saved[1])
 
 
 def test_a_hand_edited_tally_is_refused_by_its_checksum_not_a_traceback(saved):
