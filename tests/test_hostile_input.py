@@ -432,9 +432,10 @@ def test_a_checkpoint_of_an_older_format_is_refused(saved):
 
 
 @settings(max_examples=20, deadline=None)
-@given(st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-    st.sampled_from(["format", "version", "identity", "state", "sha256", "tally_names"]), inner,
-    max_size=6), max_leaves=12))
+@given(st.recursive(scalars, lambda inner: st.lists(inner, min_size=1, max_size=4)
+                    | st.dictionaries(st.sampled_from(["format", "version", "identity", "state",
+                                                       "sha256", "tally_names"]),
+                                      inner, min_size=1, max_size=6), max_leaves=12))
 def test_random_json_as_a_checkpoint_is_refused_in_one_line(doc):
     try:
         data = json.dumps(doc).encode()
