@@ -467,14 +467,14 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
             f"bjsim: warning: the cards ran out in round {incomplete['round']} (cards {used}-"
             f"{len(stacked) - 1}: {incomplete['cards']}): that round is not played", err=True,
         )
-    run = source | {"strategy": names, "cards_file": where, "seed": None,
-                    "partial": incomplete is not None}
+    run_meta = source | {"strategy": names, "cards_file": where, "seed": None,
+                         "partial": incomplete is not None}
     if fmt == "json":
         doc = {
             "bjsim": __version__,
             "rules": rules_dict(rules),
             "strategy": names,
-            "run": run,
+            "run": run_meta,
             "cards": len(stacked),
             "rounds": [r.to_dict() for r in results],
             "incomplete_round": incomplete,
@@ -716,12 +716,13 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, fmt, output
     source = _rules_source(rules_path, meta, _changes(overrides, boxes, super_sevens))
     strat = load_strategy(strategy_name) if strategy_name else None  # None: derive basic
     fig, _ = exact_figures(rules, strat)
-    run = source | {"strategy": fig["strategy"], "seed": None, "partial": False}
+    run_meta = source | {"strategy": fig["strategy"], "seed": None, "partial": False}
     if fmt == "json":
-        doc = exact_json(fig, {"version": __version__, "rules": rules_dict(rules), "run": run})
+        doc = exact_json(fig, {"version": __version__, "rules": rules_dict(rules),
+                               "run": run_meta})
         text = json.dumps(doc, indent=2, allow_nan=False) + "\n"
     elif fmt == "csv":
-        text = exact_csv(fig, run)
+        text = exact_csv(fig, run_meta)
     else:
         text = exact_table(fig, source["rules_name"])
     _emit(text, output)
