@@ -255,8 +255,10 @@ def _table(summary: dict, meta: dict) -> str:
         w("House edge: no rounds played\n")
     else:
         pm = "" if he["se"] is None else f" ± {_pct(Z95 * he['se'])}"
+        if he.get("interval_note"):
+            pm = f" ({he['interval_note']})"
         w(f"HOUSE EDGE (main game + insurance, per initial wager): {_pct(he['mean'])}{pm}\n")
-        if he["se"] is not None:
+        if he["se"] is not None and not he.get("interval_note"):
             w(f"  95% confidence interval {_pct(he['ci95_low'])} to {_pct(he['ci95_high'])}; "
               f"standard error {_pct(he['se'])}\n")
     ss = summary["super_sevens"]
@@ -312,7 +314,7 @@ def _table(summary: dict, meta: dict) -> str:
 
 def _ci_text(low, high, note) -> str:
     if isinstance(note, str):
-        return "not meaningful, see above"
+        return "too few to say"
     return "-" if _pct(low) == "-" else f"{_pct(low)} to {_pct(high)}"
 
 

@@ -26,11 +26,13 @@ What is reported (`../shared/RULES.md`, "Money"; rule numbers are the Gazette's)
 - ``frequencies``: counts and rates per box-round, per hand or per round, with binomial standard
   errors.
 
-A run too short for a meaningful interval says so instead of giving one: the Super Sevens return
-with fewer than ``MIN_WINS`` wins of a line above 3 to 1 (the rare big pays carry most of its
-variance, and the normal interval is far off until enough of them are seen) has ``ci95_low`` and
-``ci95_high`` None and an ``interval_note`` naming the line. Lines that the strategies can never
-make (7-7-7 when no 7-7 is hit or doubled) are left out of that check.
+A run too short for a meaningful interval says so instead of giving one (``ci95_low`` and
+``ci95_high`` None, and an ``interval_note`` saying why; every figure has the key, None when its
+interval stands): insurance with fewer than ``MIN_WINS`` winning or losing bets (a bet paying 2
+to 1 is far from normal); the Super Sevens return with fewer than
+``MIN_WINS`` wins of a line above 3 to 1 (the rare big pays carry most of its variance, and the
+normal interval is far off until enough of them are seen), lines that the strategies can never
+make (7-7-7 when no 7-7 is hit or doubled) left out.
 
 A figure that cannot be computed (no insurance taken, no Super Sevens bet, fewer than two
 observations for a standard deviation) is ``None``, never NaN.
@@ -182,6 +184,14 @@ def _figure(mean, se) -> dict:
     return {"mean": mean, "se": se, "ci95_low": mean - Z95 * se, "ci95_high": mean + Z95 * se}
 
 
+def _too_short(figure: dict, note: str | None) -> dict:
+    """``figure`` with its interval replaced by ``note`` (when there is one)."""
+    if note is None or figure["mean"] is None:
+        return figure | {"interval_note": None}
+    return figure | {"ci95_low": None, "ci95_high": None,
+                     "interval_note": f"too few rounds for a meaningful interval: {note}"}
+
+
 def _ratio(a, b):
     return None if a is None or b is None or b == 0 else a / b
 
@@ -223,11 +233,12 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES) -> dict:
     total_mean, total_sd = _mean_sd(t[L.T_TOTAL_SUM], t[L.T_TOTAL_SQ], box_rounds, u)
     _, round_sd = _mean_sd(t[L.T_RTOTAL_SUM], t[L.T_RTOTAL_SQ], rounds, u)
     total_se = None if round_sd is None else round_sd / math.sqrt(rounds) / boxes
-    total = _figure(total_mean, total_se) | {"sd_box_round": total_sd, "sd_round": round_sd}
+    total = _too_short(_figure(total_mean, total_se), None) | {
+        "sd_box_round": total_sd, "sd_round": round_sd}
     if total_mean is None:
-        house_edge = _figure(None, None)
+        house_edge = _too_short(_figure(None, None), None)
     else:
-        house_edge = _figure(-total_mean, total_se)
+        house_edge = _too_short(_figure(-total_mean, total_se), None)
 
     # --- main wagers alone (even money included)
     main_mean, main_sd = _mean_sd(t[L.T_MAIN_SUM], t[L.T_MAIN_SQ], box_rounds, u)
@@ -236,7 +247,7 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES) -> dict:
     else:
         _, main_sd_round = _mean_sd(t[L.T_RMAIN_SUM], t[L.T_RMAIN_SQ], rounds, u)
     main_se = None if main_sd_round is None else main_sd_round / math.sqrt(rounds) / boxes
-    main = _figure(main_mean, main_se) | {
+    main = _too_short(_figure(main_mean, main_se), None) | {
         "sd_box_round": main_sd,
         "sd_round": main_sd_round,
         "se_exact": True,
@@ -264,7 +275,10 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES) -> dict:
             _, ins_sd_round = _mean_sd(t[L.T_RINS_SUM], t[L.T_RINS_SQ], rounds)
             if ins_sd_round is not None:
                 ins_se = ins_sd_round * math.sqrt(rounds) / taken / stake
-    insurance = _figure(ins_mean, ins_se) | {
+    few = min(won, lost)
+    few_bets = (f"{few:,} {'winning' if few == won else 'losing'} insurance bet(s), fewer than "
+                f"{MIN_WINS}") if few < MIN_WINS else None
+    insurance = _too_short(_figure(ins_mean, ins_se), few_bets) | {
         "sd_bet": ins_sd,
         "bets": taken,
         # with several boxes the SE treats the number of insurance bets as fixed (not a full
@@ -292,14 +306,14 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES) -> dict:
             "contribution": None if r["rate"] is None else pay * r["rate"],
             "contribution_se": None if r["se"] is None else abs(pay) * r["se"],
         }
-    super_sevens = _figure(ss_mean, ss_se) | {"interval_note": None}
     rare = [(k, v) for k, v in lines.items()
             if v["pays"] > 3 and k in ss_lines_possible and v["count"] < MIN_WINS]
-    if bets and rare:
+    few_wins = None
+    if rare:
         k, v = max(rare, key=lambda kv: kv[1]["pays"])
-        super_sevens |= {"ci95_low": None, "ci95_high": None, "interval_note": (
-            f"too few rounds for a meaningful interval: {v['count']:,} win(s) of line ({k}) "
-            f"paying {v['pays']} to 1, fewer than {MIN_WINS}")}
+        few_wins = (f"{v['count']:,} win(s) of line ({k}) paying {v['pays']} to 1, fewer than "
+                    f"{MIN_WINS}")
+    super_sevens = _too_short(_figure(ss_mean, ss_se), few_wins)
     super_sevens |= {
         "house_edge": None if ss_mean is None else -ss_mean,
         "sd_bet": ss_sd,

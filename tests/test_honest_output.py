@@ -168,7 +168,7 @@ def test_a_run_too_short_says_so_instead_of_an_interval():
     table = run("simulate", *TINY).stdout
     head = next(ln for ln in table.splitlines() if ln.startswith("SUPER SEVENS house edge"))
     assert "±" not in head and "too few rounds for a meaningful interval" in head
-    assert "not meaningful, see above" in table
+    assert "too few to say" in table
     rows = csv_rows(run("simulate", *TINY, "-f", "csv").stdout)
     ret = next(r for r in rows if r["section"] == "return" and r["item"] == "super_sevens")
     assert ret["ci95_low"] == "" and ret["value"] != ""
@@ -184,6 +184,19 @@ def test_enough_wins_of_every_line_give_an_interval():
     assert ss["interval_note"] is None and ss["ci95_low"] is not None
     short = tally.summarize(build_tally(rounds[1:]), Rules())["super_sevens"]  # 29 of (b)
     assert "line (b)" in short["interval_note"] and short["ci95_low"] is None
+
+
+def test_insurance_with_too_few_wins_says_so_instead_of_an_interval():
+    from tests.test_tally import build_tally
+
+    lost = [[(0, -5, None)]] * 200
+    enough = tally.summarize(build_tally([[(0, 10, None)]] * 30 + lost), Rules())["insurance"]
+    assert enough["interval_note"] is None and enough["ci95_low"] is not None
+    few = tally.summarize(build_tally([[(0, 10, None)]] * 29 + lost), Rules())["insurance"]
+    assert few["ci95_low"] is None and few["se"] is not None
+    assert "29 winning insurance bet(s), fewer than 30" in few["interval_note"]
+    main = tally.summarize(build_tally([[(0, 10, None)]] * 29 + lost), Rules())["house_edge"]
+    assert main["interval_note"] is None and main["ci95_low"] is not None
 
 
 def test_lines_a_strategy_cannot_make_are_left_out_of_the_check():
