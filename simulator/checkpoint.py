@@ -37,11 +37,13 @@ import json
 import os
 import tempfile
 import time
+from types import SimpleNamespace
 
 import numpy as np
 
-from simulator import __version__
+from simulator import __version__, engine
 from simulator import layout as L
+from simulator.tally import max_per_round
 
 FORMAT = "bjsim-checkpoint"
 FORMAT_VERSION = 2  # 2: with the sha256 checksum
@@ -213,7 +215,7 @@ def _tally(values, bits: int | None = 64) -> np.ndarray:
     for x in values:
         _whole(x)
         if bits is not None and not -(2 ** (bits - 1)) <= x < 2 ** (bits - 1):
-            raise ValueError(f"tally value {x} does not fit {bits} bits")
+            raise ValueError(f"tally value {_shown(x)} does not fit {bits} bits")
     if bits is None:
         return np.array(values, dtype=object)
     return np.array(values, np.int64)
@@ -222,8 +224,6 @@ def _tally(values, bits: int | None = 64) -> np.ndarray:
 def _check_state(state, prefix_end, prefix, extra, stop, rules: dict) -> None:
     """That a checkpoint's state could come from the run of ``state`` (`engine.RunState`) under
     ``rules`` (the run's identity's rules)."""
-    from simulator import engine
-
     n = state.n_chunks
     if not 0 <= prefix_end <= n:
         raise ValueError(f"prefix_end = {prefix_end}: allowed 0-{n}")
@@ -258,10 +258,6 @@ def tally_problem(t, rules: dict) -> str | None:
     """What makes ``t`` impossible as the tally of a run under ``rules`` (a dict of rule keys): a
     negative count, box-rounds not ``boxes`` per round, a field beyond what its rounds can add
     up to (`tally.max_per_round`), ...; or None."""
-    from types import SimpleNamespace
-
-    from simulator.tally import max_per_round
-
     boxes = rules["boxes"]
     rounds, box_rounds = int(t[L.T_ROUNDS]), int(t[L.T_BOX_ROUNDS])
     most = max_per_round(SimpleNamespace(**rules))
