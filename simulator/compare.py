@@ -29,7 +29,7 @@ import numpy as np
 
 from simulator import __version__, derived, engine, run, tally
 from simulator import layout as L
-from simulator.checkpoint import tables_hash
+from simulator.checkpoint import tables_hash, tally_problem
 from simulator.chunks import chunk_size
 from simulator.kernel import simulate_chunk
 from simulator.rules import Rules, rules_dict
@@ -141,11 +141,14 @@ class PlayVariants:
 
 
 class PairedState(engine.RunState):
-    """`engine.RunState` of a comparison: the payload is `PlayVariants`'s; the precision target
-    is the largest 95% half-width of a house-edge difference."""
+    """`engine.RunState` of a comparison: the payload is `PlayVariants`'s (Python integers); the
+    precision target is the largest 95% half-width of a house-edge difference."""
 
-    def __init__(self, rounds, chunk_rounds, precision, games):
+    payload = "compare"
+
+    def __init__(self, rounds, chunk_rounds, precision, games, pair_rounds=DEFAULT_PAIR_ROUNDS):
         self.games = tuple(games)
+        self.pair_rounds = int(pair_rounds)
         super().__init__(rounds, chunk_rounds, precision)
 
     def zero(self) -> np.ndarray:
@@ -154,13 +157,70 @@ class PairedState(engine.RunState):
     def coerce(self, payload) -> np.ndarray:
         return np.array([int(x) for x in payload], dtype=object)
 
+    def add_into(self, total, payload) -> np.ndarray:
+        total += payload
+        return total
+
     def measure(self, prefix) -> float | None:
         return widest(prefix, self.games)
 
+    def read_checkpoint(self, prefix_end: int, prefix, extra: dict, stop) -> tuple:
+        """The prefix and finished chunks of a checkpoint (`simulator.checkpoint.resume`),
+        checked against this comparison: sizes, chunk indices, each game's tally
+        (`checkpoint.tally_problem`), the rounds, blocks and squared block sizes the chunks
+        played, and the block moments' signs and Cauchy-Schwarz bounds; ValueError if not."""
+        if not 0 <= prefix_end <= self.n_chunks:
+            raise ValueError(f"prefix_end = {prefix_end}: allowed 0-{self.n_chunks}")
+        chunks = {"prefix": (prefix, range(prefix_end))}
+        for i, values in extra.items():
+            i = int(i)
+            if not prefix_end < i < self.n_chunks:
+                raise ValueError(f"finished chunk {i}: allowed {prefix_end + 1}-"
+                                 f"{self.n_chunks - 1}")
+            chunks[f"chunk {i}"] = (values, [i])
+        out = {}
+        for name, (values, idx) in chunks.items():
+            out[name] = p = self._read_payload(name, values)
+            sizes = [chunk_size(i, self.rounds, self.chunk_rounds) for i in idx]
+            blocks = sum(-(-n // self.pair_rounds) for n in sizes)
+            n2 = sum(min(self.pair_rounds, n - j * self.pair_rounds) ** 2
+                     for n in sizes for j in range(-(-n // self.pair_rounds)))
+            if int(p[-2]) != blocks or int(p[-1]) != n2:
+                raise ValueError(f"{name}: {p[-2]} blocks there, its chunks played {blocks}")
+            v = len(self.games)
+            for g, game in enumerate(self.games):
+                t = tally_of(p, v, g)
+                if int(t[L.T_ROUNDS]) != sum(sizes):
+                    raise ValueError(f"{name}: game {game.label} played {int(t[L.T_ROUNDS])} "
+                                     f"rounds there: its chunks play {sum(sizes)}")
+                bad = tally_problem(t, rules_dict(game.rules))
+                if bad:
+                    raise ValueError(f"{name}: game {game.label}: {bad}")
+                for k2, k0 in ((A2, A0), (S2, S0)):
+                    sq, cross = p[_moment(v, g, k2)], p[_moment(v, g, k0)]
+                    if sq < 0 or cross * cross > sq * p[_moment(v, 0, k2)]:
+                        raise ValueError(f"{name}: game {game.label}: block moments that no "
+                                         "blocks can give")
+        prefix = out.pop("prefix")
+        if stop is not None:
+            hw = self.measure(prefix)
+            if self.precision is None or stop != prefix_end - 1 or extra or hw is None \
+                    or hw > self.precision:
+                raise ValueError(f"stop_chunk = {stop}: the precision target was not met there")
+        return prefix, {int(k.split()[1]): v for k, v in out.items()}
+
+    def _read_payload(self, name: str, values) -> np.ndarray:
+        size = payload_size(len(self.games))
+        if not isinstance(values, list) or len(values) != size or any(
+                isinstance(x, bool) or not isinstance(x, int) for x in values):
+            raise ValueError(f"{name}: a comparison's payload is a list of {size} whole numbers")
+        return np.array(values, dtype=object)
+
 
 def tally_of(payload, n_games: int, g: int) -> np.ndarray:
-    """Game ``g``'s summed tally (int64) out of a payload."""
-    return np.array(payload[g * L.N_TALLY : (g + 1) * L.N_TALLY], dtype=np.int64)
+    """Game ``g``'s summed tally out of a payload (a run total: Python integers)."""
+    return np.array([int(x) for x in payload[g * L.N_TALLY : (g + 1) * L.N_TALLY]],
+                    dtype=object)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -431,7 +491,10 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
                          "--vary-strategy or --all-variants)")
     if plan.pair_rounds < 1:
         raise ValueError(f"pair_rounds = {plan.pair_rounds} is out of range: allowed >= 1")
-    state = PairedState(plan.rounds, plan.chunk_rounds, plan.precision, plan.games)
+    for game in plan.games:
+        engine.check_headroom(game.rules, plan.chunk_rounds)
+    state = PairedState(plan.rounds, plan.chunk_rounds, plan.precision, plan.games,
+                        plan.pair_rounds)
     writer = None
     if plan.checkpoint is not None:
         writer = run.open_checkpoint(plan.checkpoint, plan.resume, identity(plan), state)

@@ -288,6 +288,36 @@ def test_interrupted_comparison_is_partial_and_saved(tmp_path, monkeypatch):
     assert list(done.payload) == list(C.compare(_plan(games), quiet=True).payload)
 
 
+@pytest.mark.parametrize("damage, words", [
+    (lambda s: s["prefix"].__setitem__(-2, s["prefix"][-2] + 1), "blocks"),
+    (lambda s: s["prefix"].__setitem__(L.T_ROUNDS, 999), "played 999 rounds"),
+    (lambda s: s["prefix"].pop(), "whole numbers"),
+    (lambda s: s["extra"].__setitem__("9", s["extra"]["2"]), "finished chunk 9"),
+    (lambda s: s["prefix"].__setitem__(2 * L.N_TALLY + C.A0, 10**30), "block moments"),
+])
+def test_a_damaged_comparison_checkpoint_is_refused(tmp_path, damage, words):
+    import json
+
+    from simulator import checkpoint
+
+    games = [_game("base"), _game("h17", NZ.replace(dealer_hits_soft_17=True))]
+    plan = _plan(games, checkpoint=str(tmp_path / "c.ckpt"))
+    job = C.PlayVariants([g.rules.to_params() for g in games],
+                         [engine.stack_tables(g.rules, list(g.strategies)) for g in games],
+                         plan.seed, plan.rounds, plan.chunk_rounds, plan.pair_rounds)
+    state = C.PairedState(plan.rounds, plan.chunk_rounds, None, games, plan.pair_rounds)
+    state.add(0, job(0)[2])
+    state.add(2, job(2)[2])
+    checkpoint.save(plan.checkpoint, C.identity(plan), state)
+    doc = json.loads((tmp_path / "c.ckpt").read_text())
+    damage(doc["state"])
+    if "sha256" in doc:
+        doc["sha256"] = checkpoint.checksum(doc)
+    (tmp_path / "c.ckpt").write_text(json.dumps(doc))
+    with pytest.raises(checkpoint.CheckpointError, match=words):
+        C.compare(C.Plan(**{**plan.__dict__, "resume": True}), quiet=True)
+
+
 # ---------------------------------------------------------------------------------------------
 # Variants
 
