@@ -763,11 +763,13 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, fmt, output
 @click.option("--chunk-rounds", type=COUNT, default=100_000, show_default="100,000",
               help="Rounds per chunk: every game's chunk i runs in one job (the unit of "
               "progress, checkpoints and the precision stop).")
-@click.option("--pair-rounds", type=COUNT, default=64, show_default=True,
+@click.option("--pair-rounds", type=COUNT, default=None,
+              show_default="one shoe of the games: 48 for NZ, 64 with 8 decks",
               help="Rounds per paired block: every game plays block j of a chunk from the same "
               "fresh shuffle. Smaller pairs more rounds (smaller standard errors of the "
               "differences) and costs a kernel call per block and game; under a cut card a "
-              "block shorter than a few shoes cuts its last shoe short (docs/compare.md).")
+              "block shorter than a shoe never reaches the cut card, and a block cuts its last "
+              "shoe short (docs/compare.md).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Threads (with --scheduler local: worker processes). Default: every CPU.")
 @click.option("--precision", type=click.FloatRange(min=0, min_open=True, max=1), default=None,
@@ -814,7 +816,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     from simulator import compare_report, variants
 
     scheduler = _check_run_options(ctx, precision, resume, checkpoint_path, scheduler)
-    if pair_rounds > chunk_rounds:
+    if pair_rounds is not None and pair_rounds > chunk_rounds:
         raise BjsimError(f"--pair-rounds {pair_rounds:,} is larger than --chunk-rounds "
                          f"{chunk_rounds:,}: allowed at most the chunk")
     if plot_path is not None:

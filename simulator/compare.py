@@ -17,6 +17,7 @@ Integer sums of products are kept as Python integers, exactly.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 import os
@@ -36,7 +37,9 @@ from simulator.rules import Rules, rules_dict
 from simulator.strategy import load_strategy
 from simulator.variants import changes_of
 
-DEFAULT_PAIR_ROUNDS = 64
+DEFAULT_PAIR_ROUNDS = None  # one shoe of the comparison's games: `default_pair_rounds`
+PAIR_STEP = 16  # a default block is a multiple of this many rounds
+SHOE_PROBE_ROUNDS = 20_000
 Z95 = tally.Z95
 N_MOMENTS = 6  # per game: sum a^2, sum a*a_0, sum a*n, the same for Super Sevens (s)
 A2, A0, AN, S2, S0, SN = range(N_MOMENTS)
@@ -65,7 +68,7 @@ class Plan:
     rounds: int = 10_000_000
     seed: int = 1994
     chunk_rounds: int = 100_000
-    pair_rounds: int = DEFAULT_PAIR_ROUNDS
+    pair_rounds: int | None = DEFAULT_PAIR_ROUNDS  # None: `default_pair_rounds`
     workers: int | None = None
     precision: float | None = None
     scheduler: str | None = None
@@ -146,7 +149,7 @@ class PairedState(engine.RunState):
 
     payload = "compare"
 
-    def __init__(self, rounds, chunk_rounds, precision, games, pair_rounds=DEFAULT_PAIR_ROUNDS):
+    def __init__(self, rounds, chunk_rounds, precision, games, pair_rounds: int):
         self.games = tuple(games)
         self.pair_rounds = int(pair_rounds)
         super().__init__(rounds, chunk_rounds, precision)
@@ -479,6 +482,25 @@ def _progress_text(state: PairedState) -> str:
     return "; ".join(parts)
 
 
+def rounds_per_shoe(game: Game) -> float:
+    """The mean rounds a shoe of ``game`` lasts (1 with a shuffle every round), measured on
+    `SHOE_PROBE_ROUNDS` rounds of a fixed seed (so a plan's default block is reproducible)."""
+    if game.rules.shuffle == "every-round":
+        return 1.0
+    params = game.rules.to_params()
+    tables = engine.stack_tables(game.rules, list(game.strategies))
+    t = simulate_chunk(params, tables, SHOE_PROBE_ROUNDS, engine.chunk_state(0, 0))
+    return int(t[L.T_ROUNDS]) / max(int(t[L.T_SHUFFLES]), 1)
+
+
+def default_pair_rounds(games) -> int:
+    """The default block: the shortest multiple of `PAIR_STEP` rounds that holds a whole shoe
+    (its mean length and 5%) of every game, so that each block plays its first shoe to the cut
+    card; at least `PAIR_STEP`. NZ (6 decks, 75%): 48 rounds; with an 8-deck game: 64."""
+    longest = max(rounds_per_shoe(g) for g in games)
+    return max(PAIR_STEP, PAIR_STEP * math.ceil(1.05 * longest / PAIR_STEP))
+
+
 def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Result:
     """Play ``plan``: every chunk not in its checkpoint, all games of a chunk together, with one
     progress bar on stderr (rounds per game and the running differences) unless ``quiet``.
@@ -489,6 +511,9 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
     if len(plan.games) < 2:
         raise ValueError("compare: give at least one variant (--vary, --variant, "
                          "--vary-strategy or --all-variants)")
+    if plan.pair_rounds is None:
+        plan = dataclasses.replace(
+            plan, pair_rounds=min(default_pair_rounds(plan.games), plan.chunk_rounds))
     if plan.pair_rounds < 1:
         raise ValueError(f"pair_rounds = {plan.pair_rounds} is out of range: allowed >= 1")
     for game in plan.games:
