@@ -285,9 +285,13 @@ def advance(
     workers=None,
     *,
     scheduler: str | None = None,
+    on_chunk: Callable[[int, int, np.ndarray], None] | None = None,
 ) -> Iterator[tuple[int, int]]:
     """Run the chunks ``state`` has not finished, recording each in ``state``; yield
     ``(chunk_index, n_rounds)`` after each, and stop once ``state.finished``.
+
+    ``on_chunk(chunk_index, n_rounds, tally)``, if given, sees each chunk's own tally as it
+    arrives (any order; chunks past a precision stop too), e.g. to draw the running house edge.
 
     Closing the generator (or an exception in the caller's loop, e.g. Ctrl-C) cancels what has not
     started; ``state`` then holds every chunk that finished, ready for a checkpoint.
@@ -307,6 +311,8 @@ def advance(
     )
     try:
         for i, n, tally in chunks:
+            if on_chunk is not None:
+                on_chunk(i, n, tally)
             finished = state.add(i, tally)
             yield i, n
             if finished:
