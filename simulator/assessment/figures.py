@@ -386,12 +386,13 @@ def _argv(spec: Spec, played: int) -> dict:
               if spec.precision is not None else ["--rounds", str(spec.rounds)])
     common = rules + sets + ["--seed", str(spec.seed), "--chunk-rounds", str(spec.chunk_rounds)]
     strat = ["--strategy", spec.strategy]
+    choose = [x for c in (spec.choices or ()) for x in ("--choice", c)]
 
     def line(*words):
         return " ".join(shlex.quote(w) for w in words)
 
     return {
-        "report": line("bjsim", "report", *rules, *sets, *strat, *length, "--seed",
+        "report": line("bjsim", "report", *rules, *sets, *strat, *choose, *length, "--seed",
                        str(spec.seed), "--chunk-rounds", str(spec.chunk_rounds),
                        "--sample-rounds", str(spec.sample_rounds), "-o", spec.out_dir),
         "simulate": line("bjsim", "simulate", *common, *strat, "--rounds", str(played),

@@ -88,7 +88,7 @@ def summary(data: dict) -> Section:
             f"{man['seed']}, chunks of {man['chunk_rounds']:,} rounds (bjsim {man['bjsim']})."]
     text.append(f"House edge of the main game with insurance, per initial wager: exact "
                 f"{fmt(he_exact, 'pct')}; simulated {fmt(he_sim, 'pct')} ± {fmt(half, 'pct')} "
-                f"(95%), z = {fmt(tot['z'], 'z')}.")
+                f"(95%), z = {fmt(-tot['z'], 'z')}.")
     ss = _wager(data, "super_sevens")
     if ss is not None:
         rows = {r["label"]: r for r in data["sevens"]["rows"]}
