@@ -345,7 +345,8 @@ def _distribution(rules, strat, spec, summary, n) -> dict:
         "run_mean": summary["total"]["mean"] * summary["boxes"],
         "run_sd": summary["total"]["sd_round"],
         "source": f"{n:,} rounds dealt by the kernel's stacked mode (the simulation's own game) "
-                  f"from shoes shuffled with SeedSequence({spec.seed}, spawn_key=({SAMPLE_STREAM},)), "
+                  f"from shoes shuffled with SeedSequence({spec.seed}, "
+                  f"spawn_key=({SAMPLE_STREAM},)), "
                   "a stream apart from the run's chunks: the run's tally keeps sums and sums of "
                   "squares, not a histogram. Its mean and SD are shown beside the run's."}}
     ss = summary["super_sevens"]
