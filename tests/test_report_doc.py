@@ -319,6 +319,40 @@ def test_distribution_sample_is_reproducible_and_agrees_with_the_run(built):
     assert sum(ss["counts"]) == ss["bets"] == 60_000
 
 
+def test_distribution_sample_deals_full_shuffled_shoes(monkeypatch):
+    """Each shoe handed to the kernel holds every card decks times, in a new order."""
+    from simulator import kernel
+
+    shoes = []
+    real = kernel.play_stacked
+
+    def spy(cards, rules, strategy, cut=None):
+        shoes.append((np.array(cards), cut))
+        return real(cards, rules, strategy, cut=cut)
+
+    monkeypatch.setattr(kernel, "play_stacked", spy)
+    rules = load_rules()
+    figures._sample(rules, load_strategy("basic"), 200, 5)
+    assert len(shoes) >= 2
+    for cards, cut in shoes:
+        assert np.array_equal(np.bincount(cards, minlength=52), [6] * 52)
+        assert cut == rules.cut == 234
+    assert not np.array_equal(shoes[0][0], shoes[1][0])
+
+
+@pytest.mark.slow
+def test_distribution_sample_mean_agrees_with_a_simulation_of_its_size():
+    """3 million sampled rounds against 3 million simulated: within 4 standard errors."""
+    rules, strat = load_rules(), load_strategy("basic")
+    values = figures._sample(rules, strat, 3_000_000, 21) / L.UNIT
+    res = engine.run(rules, strat, 3_000_000, seed=21)
+    from simulator.tally import summarize
+
+    he = summarize(res, rules)["total"]
+    se = math.hypot(values.std(ddof=1) / math.sqrt(values.size), he["se"])
+    assert abs(values.mean() - he["mean"]) < 4 * se
+
+
 def test_on_chunk_sees_every_chunks_own_tally():
     """engine.advance's on_chunk: each chunk's tally, equal to that chunk played alone."""
     from simulator.chunks import PlayChunk

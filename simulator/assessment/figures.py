@@ -24,6 +24,7 @@ import numpy as np
 
 from simulator import __version__, engine, kernel, run
 from simulator import layout as L
+from simulator.cards import fresh_shoe
 from simulator.exact.analyze import UPS
 from simulator.exact.compare import SIDE_BETS, exact_figures, exact_json
 from simulator.exact.sevens import PLAYS, sevens_plays, super_sevens
@@ -114,7 +115,7 @@ def _sample(rules, strategy, n: int, seed: int) -> np.ndarray:
     """Net result (main game and insurance, every box, in initial wagers) of ``n`` rounds dealt
     by the kernel's stacked mode from shoes shuffled by ``SeedSequence(seed, SAMPLE_STREAM)``."""
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(SAMPLE_STREAM,)))
-    shoe = np.arange(52 * rules.decks, dtype=np.int8) % 52
+    shoe = fresh_shoe(rules.decks)
     cut = 1 if rules.shuffle == "every-round" else rules.cut
     cols = [L.R_FIXED + b * L.R_BOX + k for b in range(rules.boxes) for k in (L.B_MAIN, L.B_INS)]
     parts, got = [], 0
@@ -327,7 +328,9 @@ def _choice_row(name, strat, res, fig, main_fig) -> dict:
     s = res["results"]
     he, ss = s["house_edge"], s["super_sevens"]
     exact_ss = fig["super_sevens"]["house_edge"] if fig["super_sevens"] else None
-    desc = strat.description.strip().split(". ")[0].rstrip(".")
+    sentences = strat.description.strip().split(". ")
+    # several sentences: the first names the rules it was derived for, the rest what it does
+    desc = ". ".join(sentences[1:] if len(sentences) > 1 else sentences)
     return {"strategy": name, "description": desc, "exact": fig["house_edge"],
             "simulated": he["mean"], "se": he["se"], "ci95_low": he["ci95_low"],
             "ci95_high": he["ci95_high"], "z": _z(he["mean"], fig["house_edge"], he["se"]),
