@@ -239,9 +239,13 @@ def _volatility(wagers: list[dict]) -> list[dict]:
     house edge +- z SD / sqrt(N) of the amount wagered, from the exact house edge and the
     simulated SD per bet."""
     rows = []
+    total = next(w for w in wagers if w["wager"] == "total")
     for w in wagers:
-        if w["wager"] == "main" or w["exact"] is None or w["sd_bet"] is None:
+        if w["exact"] is None or w["sd_bet"] is None:
             continue
+        if w["wager"] == "main" and (w["exact"], w["sd_bet"]) == (total["exact"],
+                                                                  total["sd_bet"]):
+            continue  # no insurance taken: the main game is the total
         edge = -w["exact"]
         for n in ROUND_COUNTS:
             row = {"wager": w["wager"], "label": w["label"], "per": w["per"], "rounds": n,
