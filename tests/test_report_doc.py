@@ -141,6 +141,7 @@ def test_simulated_figures_equal_what_simulate_prints(built, simulated):
             fig["mean"], fig["se"], fig["ci95_low"], fig["ci95_high"]), key
         assert w["sd_bet"] == fig.get("sd_box_round", fig.get("sd_bet"))
         assert w["sd_round"] == fig["sd_round"]
+        assert w["bets"] == fig.get("bets", res["box_rounds"])
     freq = {r["event"]: r for r in data["frequencies"]}
     for k, v in res["frequencies"].items():
         assert {x: freq[k][x] for x in ("per", "count", "n", "rate", "se")} == v, k

@@ -162,6 +162,8 @@ def _wagers(rules, name, res, fig, ins) -> list[dict]:
         _wager("main", "Main game (even money included)", "initial wager", fig["main_ev"],
                f"Rules 8, 10-12 and 8.3; {main_how}.", s["main"], name),
     ]
+    for w in out:
+        w["bets"] = s["box_rounds"]  # one initial wager a box-round
     if ins is not None:
         ins_name, ins_res, ins_fig = ins
         pays = rules.insurance_pays
