@@ -466,6 +466,25 @@ def test_report_without_matplotlib_or_chromium_still_builds_and_says_so(built, t
 # The command line
 
 
+def test_report_with_a_precision_target(tmp_path):
+    """--precision stops the main run at the chunk simulate stops at; its command says so."""
+    result = run("report", "--precision", "0.03", "--max-rounds", "200k", "--chunk-rounds", "5000",
+                 "--sample-rounds", "2000", "--choice", "basic", "--seed", "3", "-q",
+                 "-o", tmp_path)
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "report.json").read_text())
+    m = data["manifest"]
+    assert m["precision"] == 0.03 and m["rounds_played"] < 200_000
+    assert data["running"]["rounds"][-1] == m["rounds_played"]
+    assert data["running"]["half_width"][-1] <= 0.03 < data["running"]["half_width"][-2]
+    cmd = shlex.split(m["commands"]["report"])
+    assert cmd[cmd.index("--precision") + 1] == "0.03" and "--rounds" not in cmd
+    sim = command_json("bjsim simulate --precision 0.03 --max-rounds 200000 --seed 3 "
+                       "--chunk-rounds 5000 -f json", "--quiet")
+    assert sim["results"] == data["simulation"]["basic"]["results"]
+    assert [c["strategy"] for c in data["choices"]] == ["basic"]
+
+
 def test_report_help_has_an_example():
     result = run("report", "--help")
     assert result.exit_code == 0 and "Example" in result.stdout and "-o" in result.stdout
