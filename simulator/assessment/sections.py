@@ -216,7 +216,8 @@ def volatility(data: dict) -> Section:
         "Over N bets the casino's result, as a share of the amount wagered, lies between house "
         "edge - VI / sqrt(N) and house edge + VI / sqrt(N) with the stated confidence (normal "
         "approximation), VI = z x SD per bet being the volatility index. House edge: exact; SD: "
-        "simulated.", t, "Volatility index: " + "; ".join(vi) + "."])
+        "simulated. Over few Super Sevens bets the result is a handful of large pays, so there "
+        "the normal approximation is rough.", t, "Volatility index: " + "; ".join(vi) + "."])
 
 
 def sevens(data: dict) -> Section | None:
