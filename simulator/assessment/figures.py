@@ -15,6 +15,7 @@ import math
 import platform
 import shlex
 import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +28,7 @@ from simulator import layout as L
 from simulator.cards import fresh_shoe
 from simulator.exact.analyze import UPS
 from simulator.exact.compare import SIDE_BETS, exact_figures, exact_json
-from simulator.exact.sevens import PLAYS, sevens_plays, super_sevens
+from simulator.exact.sevens import sevens_plays, super_sevens
 from simulator.report import SS_LINE_TEXT, document
 from simulator.rules import DEFAULT_RULES_PATH, Rules, describe, origin, rules_dict
 from simulator.strategy import list_strategies, load_strategy, strategy_path
@@ -372,8 +373,9 @@ def _distribution(rules, strat, spec, summary, n) -> dict:
 # Rule variants (bjsim compare)
 
 
-def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
-    """The rule-variant effect table from ``bjsim compare`` (issue 10) for the report's rules."""
+def variant_effects(spec: Spec, rounds: int, say: Say, quiet: bool) -> dict:
+    """The rule-variant effect table from ``bjsim compare`` (issue 10) for the report's rules,
+    ``rounds`` a game."""
     try:
         from simulator import compare  # noqa: F401 - not in this version yet
     except ImportError:
@@ -452,8 +454,6 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
     simulation's progress bar. Raises ValueError (one line) for a strategy or run that cannot
     be used.
     """
-    import time
-
     start = time.perf_counter()
     rules = spec.rules
     main = load_strategy(spec.strategy)
@@ -517,12 +517,12 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
     data["distribution"] = _distribution(rules, main, spec, summary,
                                          min(spec.sample_rounds, played))
     say("rule-variant effects (bjsim compare)")
-    data["variants"] = variant_effects(spec, say, quiet)
+    data["variants"] = variant_effects(spec, played, say, quiet)
     data["simulation"] = {n: r for n, (r, _) in runs.items()}
     data["exact"] = {n: d for n, (d, _) in exacts.items()}
     data["manifest"] = _manifest(spec, list(runs), played, time.perf_counter() - start)
     return _plain(data)
 
 
-__all__ = ["CONFIDENCES", "PLAYS", "ROUND_COUNTS", "Spec", "compute", "plays_text",
+__all__ = ["CONFIDENCES", "ROUND_COUNTS", "Spec", "compute", "plays_text",
            "variant_effects"]
