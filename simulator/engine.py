@@ -28,6 +28,7 @@ import numpy as np
 
 from simulator import distributed
 from simulator import layout as L
+from simulator import tally as T
 from simulator.chunks import (  # noqa: F401 - chunk_state and chunk_size are part of the API
     IN_FLIGHT_PER_WORKER,
     PlayChunk,
@@ -72,6 +73,18 @@ def _check_run(rounds, chunk_rounds, workers) -> tuple[int, int, int]:
     return rounds, chunk_rounds, workers
 
 
+def check_headroom(rules, chunk_rounds: int) -> None:
+    """Refuse a chunk size whose int64 tally could overflow under ``rules``
+    (`simulator.tally.max_chunk_rounds`); the run adds chunks in Python integers, exactly."""
+    limit = T.max_chunk_rounds(rules)
+    if int(chunk_rounds) > limit:
+        raise ValueError(
+            f"chunk_rounds = {int(chunk_rounds):,} could overflow a chunk's 64-bit tally under "
+            f"these rules (Super Sevens pays up to {max(rules.super_sevens_pays):,} to 1 on "
+            f"{rules.boxes} box(es)): allowed at most {limit:,}"
+        )
+
+
 def iter_chunks(
     rules,
     strategies,
@@ -111,6 +124,7 @@ def iter_chunks(
     on Dask, they are cancelled).
     """
     rounds, chunk_rounds, workers = _check_run(rounds, chunk_rounds, workers)
+    check_headroom(rules, chunk_rounds)
     params = rules.to_params()  # computed once for the whole run
     tables = stack_tables(rules, strategies)
     n_chunks = chunk_count(rounds, chunk_rounds)
@@ -135,7 +149,8 @@ def run(
     *,
     scheduler: str | None = None,
 ) -> np.ndarray:
-    """Simulate ``rounds`` rounds and return the summed tally (int64, layout ``TALLY_NAMES``).
+    """Simulate ``rounds`` rounds and return the summed tally (Python integers in an object
+    array, `simulator.tally.run_total`; layout ``TALLY_NAMES``).
 
     ``progress(n_rounds_done, tally_so_far)`` is called in the calling thread after each chunk.
     The result for a seed does not depend on ``workers`` or ``scheduler``.
@@ -145,14 +160,14 @@ def run(
     >>> from simulator.rules import Rules
     >>> tally = run(Rules(), strategy, rounds=10_000_000, seed=1)  # doctest: +SKIP
     """
-    total = np.zeros(L.N_TALLY, np.int64)
+    total = T.run_total()
     done = 0
     chunks = iter_chunks(
         rules, strategies, rounds, seed, chunk_rounds, workers, scheduler=scheduler
     )
     try:
         for _, n, tally in chunks:
-            total += tally
+            T.add_into(total, tally)
             done += n
             if progress is not None:
                 progress(done, total.copy())
@@ -201,7 +216,7 @@ class RunState:
         self.precision = None if precision is None else float(precision)
         self.n_chunks = chunk_count(self.rounds, self.chunk_rounds)
         self.prefix_end = 0
-        self.prefix = np.zeros(L.N_TALLY, np.int64)
+        self.prefix = T.run_total()  # Python integers: exact however many rounds
         self.extra: dict[int, np.ndarray] = {}
         self.stop_chunk: int | None = None  # precision target met with chunks 0..stop_chunk
 
@@ -225,7 +240,7 @@ class RunState:
         out = self.prefix.copy()
         if not self.finished:
             for t in self.extra.values():
-                out += t
+                T.add_into(out, t)
         return out
 
     def half_width(self) -> float | None:
@@ -244,7 +259,7 @@ class RunState:
             return self.finished
         self.extra[int(i)] = np.asarray(tally, np.int64)
         while self.prefix_end in self.extra and not self.finished:
-            self.prefix += self.extra.pop(self.prefix_end)
+            T.add_into(self.prefix, self.extra.pop(self.prefix_end))
             self.prefix_end += 1
             self._check_target()
         if self.finished:
@@ -261,7 +276,7 @@ class RunState:
     def restore(self, prefix_end: int, prefix, extra: dict, stop_chunk: int | None) -> None:
         """Set the state from a checkpoint (`simulator.checkpoint`)."""
         self.prefix_end = int(prefix_end)
-        self.prefix = np.asarray(prefix, np.int64).copy()
+        self.prefix = T.add_into(T.run_total(), prefix)
         self.extra = {int(i): np.asarray(t, np.int64) for i, t in extra.items()}
         self.stop_chunk = None if stop_chunk is None else int(stop_chunk)
 

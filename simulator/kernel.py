@@ -2358,6 +2358,18 @@ def _check_tables(tables, boxes: int) -> tuple:
     return tuple(out)
 
 
+def deal_shoe(state, decks: int) -> np.ndarray:
+    """Every card of a fresh shoe of ``decks`` decks, shuffled from the xoshiro256** ``state``
+    (four uint64, not all zero; not modified) as a chunk shuffles it, in dealing order (card
+    codes, int64)."""
+    rng = np.array(state, dtype=np.uint64).reshape(-1).copy()
+    if rng.shape != (4,) or not rng.any():
+        raise ValueError("kernel: state must be four uint64 words, not all zero")
+    if isinstance(decks, bool) or not 1 <= int(decks) <= 8:
+        raise ValueError(f"kernel: decks = {decks!r} is out of range: allowed 1-8")
+    return _deal_shoe(rng, int(decks))
+
+
 def simulate_chunk(params, tables, n_rounds: int, state) -> np.ndarray:
     """Play ``n_rounds`` rounds from a fresh shuffle and return their tally.
 

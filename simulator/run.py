@@ -61,6 +61,16 @@ class Result:
     messages: list[str] = field(default_factory=list)
 
 
+def rules_source(rules_file: str | None, rules_name: str | None, changes) -> dict:
+    """What every output says of its rules: the file, its name with the command line's changes
+    (``nz1994 (modified: decks=8)``) and the changes."""
+    from simulator.rules import modified_name
+
+    name = rules_name or rules_file or DEFAULT_RULES_SHOWN
+    return {"rules_file": rules_file or DEFAULT_RULES_SHOWN,
+            "rules_name": modified_name(name, changes), "overrides": list(changes)}
+
+
 def _checkpoint_writer(plan: Plan, state: engine.RunState):
     """Resume from ``plan.checkpoint`` or refuse a file in the way; the writer, or None."""
     if plan.checkpoint is None:
@@ -145,7 +155,9 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None) -> Result:
     seconds = time.perf_counter() - start
 
     total = state.total()
-    summary = tally.summarize(total, plan.rules)
+    summary = tally.summarize(
+        total, plan.rules, tally.ss_lines_possible(plan.strategies, plan.rules)
+    )
     meta = _meta(plan, state, total, partial, resumed, seconds)
     if plan.exact:
         from simulator.exact import compare
@@ -162,10 +174,7 @@ def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float)
         "version": __version__,
         "rules": rules_dict(plan.rules),
         "strategy": list(plan.names),
-        "run": {
-            "rules_file": plan.rules_file or DEFAULT_RULES_SHOWN,
-            "rules_name": plan.rules_name,
-            "overrides": list(plan.overrides),
+        "run": rules_source(plan.rules_file, plan.rules_name, plan.overrides) | {
             "seed": plan.seed,
             "rounds": plan.rounds,
             "rounds_played": done,
@@ -183,6 +192,10 @@ def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float)
             "resumed_rounds": resumed,
         },
     }
+    if plan.rules.super_sevens:
+        from simulator.report import sevens_play_text
+
+        meta["sevens_play"] = [sevens_play_text(s.sevens) for s in plan.strategies]
     if plan.precision is not None:
         meta["run"]["precision"] = {
             "target": plan.precision,

@@ -89,9 +89,9 @@ def _plan(spec: Spec, strategy, name: str, rounds: int, precision) -> run.Plan:
 def _exact_doc(spec: Spec, strategy):
     """`bjsim exact --strategy NAME -f json`'s document, and the figures behind it."""
     fig, strat = exact_figures(spec.rules, strategy)
+    source = run.rules_source(spec.rules_file, spec.rules_name, spec.overrides)
     meta = {"version": __version__, "rules": rules_dict(spec.rules),
-            "run": {"rules_file": spec.rules_file or DEFAULT_RULES_SHOWN,
-                    "rules_name": spec.rules_name, "overrides": list(spec.overrides)}}
+            "run": source | {"strategy": fig["strategy"], "seed": None, "partial": False}}
     return _plain(exact_json(fig, meta)), fig
 
 
