@@ -141,7 +141,7 @@ def _wager(key, label, per, exact, derivation, fig: dict, strategy: str) -> dict
     return {"wager": key, "label": label, "per": per, "strategy": strategy, "exact": exact,
             "derivation": derivation, "simulated": fig["mean"], "se": fig["se"],
             "ci95_low": fig["ci95_low"], "ci95_high": fig["ci95_high"],
-            "z": _z(fig["mean"], exact, fig["se"]),
+            "z": _z(fig["mean"], exact, fig["se"]), "interval_note": fig.get("interval_note"),
             "sd_bet": fig.get("sd_box_round", fig.get("sd_bet")), "sd_round": fig.get("sd_round"),
             "bets": fig.get("bets")}
 

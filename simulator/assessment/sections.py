@@ -79,16 +79,21 @@ def _wager(data: dict, key: str):
 # Sections
 
 
+def _plus_minus(w: dict, digits: int) -> str:
+    """`` ± half-width (95%)`` of a wager's simulated return, or why it has no interval."""
+    if w["ci95_high"] is None:
+        return f" (no 95% interval: {w['interval_note'] or 'too few rounds'})"
+    return f" ± {fmt(w['ci95_high'] - w['simulated'], f'pct{digits}')} (95%)"
+
+
 def summary(data: dict) -> Section:
     tot = _wager(data, "total")
     man = data["manifest"]
-    he_exact, he_sim = -tot["exact"], -tot["simulated"]
-    half = tot["ci95_high"] - tot["simulated"]
     text = [f"Strategy {data['strategy']}; {man['rounds_played']:,} simulated rounds, seed "
             f"{man['seed']}, chunks of {man['chunk_rounds']:,} rounds (bjsim {man['bjsim']})."]
     text.append(f"House edge of the main game with insurance, per initial wager: exact "
-                f"{fmt(he_exact, 'pct')}; simulated {fmt(he_sim, 'pct')} ± {fmt(half, 'pct')} "
-                f"(95%), z = {fmt(-tot['z'], 'z')}.")
+                f"{fmt(-tot['exact'], 'pct')}; simulated {fmt(-tot['simulated'], 'pct')}"
+                f"{_plus_minus(tot, 4)}, z = {fmt(None if tot['z'] is None else -tot['z'], 'z')}.")
     ss = _wager(data, "super_sevens")
     if ss is not None:
         rows = {r["label"]: r for r in data["sevens"]["rows"]}
@@ -96,8 +101,8 @@ def summary(data: dict) -> Section:
         hit = rows.get("hit every 7-7")
         text.append(
             f"Super Sevens house edge, per unit staked: exact {fmt(-ss['exact'], 'pct3')} with "
-            f"the strategy's own 7-7 play; simulated {fmt(-ss['simulated'], 'pct3')} ± "
-            f"{fmt(ss['ci95_high'] - ss['simulated'], 'pct3')}. It is "
+            f"the strategy's own 7-7 play; simulated {fmt(-ss['simulated'], 'pct3')}"
+            f"{_plus_minus(ss, 3)}. It is "
             + (f"{fmt(hit['super_sevens_house_edge'], 'pct3')} if every 7-7 is hit, and " if hit
                else "")
             + f"the published convention gives {fmt(pub['super_sevens_house_edge'], 'pct3')}. "
@@ -136,6 +141,8 @@ def wagers(data: dict) -> Section:
         "(main game) or per unit staked (insurance, Super Sevens); SD per round sums every box "
         "of a round.", t, "How each exact figure is derived:"]
     blocks += [f"{w['label']}: {w['derivation']}" for w in data["wagers"]]
+    blocks += [f"{w['label']}: no 95% interval: {w['interval_note']}." for w in data["wagers"]
+               if w["interval_note"]]
     em = data["even_money"]
     blocks.append(f"Even money (rule 8.3), per initial wager: {em['derivation']} Taking it "
                   f"gives up {fmt(em['cost'], 'num4')} of the initial wager each time "
