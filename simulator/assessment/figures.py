@@ -27,7 +27,7 @@ from simulator import __version__, engine, kernel, run
 from simulator import layout as L
 from simulator.cards import fresh_shoe
 from simulator.exact.analyze import UPS
-from simulator.exact.compare import SIDE_BETS, exact_figures, exact_json
+from simulator.exact.compare import SIDE_BETS, exact_figures, exact_json, insurance_offered
 from simulator.exact.sevens import sevens_plays, super_sevens
 from simulator.report import SS_LINE_TEXT, document
 from simulator.rules import DEFAULT_RULES_PATH, Rules, describe, origin, rules_dict
@@ -169,9 +169,10 @@ def _wagers(rules, name, res, fig, ins) -> list[dict]:
         ins_name, ins_res, ins_fig = ins
         pays = rules.insurance_pays
         per_wager = ins_fig["insurance"]["per_initial_wager"]
-        p_bet = _p_insurance_bet(rules)
+        p_bet = insurance_offered(rules.decks)
         out.append(_wager(
-            "insurance", "Insurance", "unit staked", per_wager / (0.5 * p_bet),
+            "insurance", "Insurance", "unit staked",
+            ins_fig["insurance"]["per_unit_staked_approx"],
             f"Rule 9: half the wager, paid {pays:g} to 1 when the dealer's second card is "
             f"ten-valued. Each hand offered it wins with P(ten) = the ten-valued cards unseen "
             "over the cards unseen (the box's two cards and the dealer's ace out); summed over "
@@ -185,14 +186,6 @@ def _wagers(rules, name, res, fig, ins) -> list[dict]:
             "second card and, when 7-7 is hit or doubled (14.4), its third card, suits included "
             "(docs/exact.md step 8), with the strategy's 7-7 play.", s["super_sevens"], name))
     return out
-
-
-def _p_insurance_bet(rules) -> float:
-    """P(the dealer shows an ace and the box has no blackjack): how often insurance is offered
-    (a blackjack is offered even money instead, rule 8.3)."""
-    n, aces, tens = 52 * rules.decks, 4 * rules.decks, 16 * rules.decks
-    p_bj = 2 * (aces - 1) / (n - 1) * tens / (n - 2)
-    return aces / n * (1 - p_bj)
 
 
 def _even_money(rules) -> dict | None:
