@@ -490,7 +490,8 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
     wagers = _wagers(rules, spec.strategy, main_res, fig, ins)
     summary = main_res["results"]
     data = {
-        "title": f"Mathematical assessment of {spec.rules_name or spec.rules_file or 'the rules'}",
+        "title": "Mathematical assessment of " + run.rules_source(
+            spec.rules_file, spec.rules_name, spec.overrides)["rules_name"],
         "strategy": spec.strategy,
         "rules": [{"rule": r, "key": kv.split(" = ")[0], "value": kv.split(" = ", 1)[1],
                    "from": origin(rules, kv.split(" = ")[0]), "words": w}
