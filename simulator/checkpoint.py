@@ -83,7 +83,9 @@ def identity(rules, tables, seed: int, chunk_rounds: int, rounds: int,
 
 def _differs(saved: dict, current: dict) -> str | None:
     """The first difference between two identities, in words; None if equal."""
-    for key in ("bjsim", "seed", "chunk_rounds", "rounds", "precision", "strategies_sha256"):
+    common = ("bjsim", "seed", "chunk_rounds", "rounds", "precision", "strategies_sha256")
+    more = sorted((set(saved) | set(current)) - set(common) - {"rules"})  # e.g. compare's keys
+    for key in (*common, *more):
         a, b = saved.get(key), current.get(key)
         if a != b:
             name = {"bjsim": "bjsim version", "strategies_sha256": "strategy tables",
@@ -119,7 +121,7 @@ def save(path, ident: dict, state) -> None:
             "extra": {str(i): [int(x) for x in t] for i, t in sorted(state.extra.items())},
             "stop_chunk": state.stop_chunk,
         },
-        "rounds_done": int(state.total()[L.T_ROUNDS]),
+        "rounds_done": state.rounds_done,
         "finished": bool(state.finished),
         "written": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
@@ -184,11 +186,14 @@ def resume(path, ident: dict, state) -> None:
         raise CheckpointError(f"--resume: {path} is a checkpoint of a different run: {diff}")
     try:
         s = doc["state"]
-        extra = {int(i): _tally(t) for i, t in s["extra"].items()}
-        prefix = _tally(s["prefix"], bits=None)
         prefix_end, stop = _whole(s["prefix_end"]), s.get("stop_chunk")
         stop = None if stop is None else _whole(stop)
-        _check_state(state, prefix_end, prefix, extra, stop, ident["rules"])
+        if state.payload == "tally":
+            extra = {int(i): _tally(t) for i, t in s["extra"].items()}
+            prefix = _tally(s["prefix"], bits=None)
+            _check_state(state, prefix_end, prefix, extra, stop, ident["rules"])
+        else:  # a state with a payload of its own reads and checks it (bjsim compare)
+            prefix, extra = state.read_checkpoint(prefix_end, s["prefix"], s["extra"], stop)
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as err:
         raise CheckpointError(f"--checkpoint {path}: damaged state: {_one_line(err)}") from None
     state.restore(prefix_end, prefix, extra, stop)

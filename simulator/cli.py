@@ -1,4 +1,4 @@
-"""The ``bjsim`` command line: simulate, replay, rules, strategies, exact, report.
+"""The ``bjsim`` command line: simulate, replay, rules, strategies, exact, compare, report.
 
 Results go to stdout (or ``--output``), progress and errors to stderr. A user's mistake (a bad rule
 file, ``--set`` key or value, strategy, card file, option) ends with one line naming what is wrong
@@ -253,6 +253,32 @@ def _load_strategies(names, boxes: int):
     return [loaded[n] for n in names], names
 
 
+def _check_run_options(ctx, precision, resume, checkpoint_path, scheduler):
+    """The option combinations `simulate` and `compare` refuse; the checked scheduler address."""
+    from click.core import ParameterSource
+
+    def given(name: str) -> bool:
+        return ctx.get_parameter_source(name) not in (
+            None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP,
+        )
+
+    if precision is None and given("max_rounds"):
+        raise BjsimError("--max-rounds: only with --precision (--rounds sets a fixed run)")
+    if precision is not None and given("rounds"):
+        raise BjsimError(
+            "--rounds: not with --precision, which plays until the target is met: cap it with "
+            "--max-rounds"
+        )
+    if resume and checkpoint_path is None:
+        raise BjsimError("--resume: needs --checkpoint FILE (the run to carry on)")
+    if scheduler is not None:
+        from simulator import distributed
+
+        distributed.require_dask()
+        scheduler = distributed.check_address(scheduler)
+    return scheduler
+
+
 # ---------------------------------------------------------------------------------------------
 # The group
 
@@ -360,29 +386,9 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         bjsim simulate --rounds 1e10 --checkpoint run.ckpt    # Ctrl-C, then add --resume
         bjsim simulate --rounds 1e10 --scheduler tcp://10.0.0.5:8786
     """
-    from click.core import ParameterSource
-
     from simulator import run
 
-    def given(name: str) -> bool:
-        return ctx.get_parameter_source(name) not in (
-            None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP,
-        )
-
-    if precision is None and given("max_rounds"):
-        raise BjsimError("--max-rounds: only with --precision (--rounds sets a fixed run)")
-    if precision is not None and given("rounds"):
-        raise BjsimError(
-            "--rounds: not with --precision, which plays until the target is met: cap it with "
-            "--max-rounds"
-        )
-    if resume and checkpoint_path is None:
-        raise BjsimError("--resume: needs --checkpoint FILE (the run to carry on)")
-    if scheduler is not None:
-        from simulator import distributed
-
-        distributed.require_dask()
-        scheduler = distributed.check_address(scheduler)
+    scheduler = _check_run_options(ctx, precision, resume, checkpoint_path, scheduler)
 
     rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     strategies, names = _load_strategies(strategy_names, rules.boxes)
@@ -729,6 +735,125 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, fmt, output
 
 
 # ---------------------------------------------------------------------------------------------
+# compare
+
+
+@cli.command()
+@rules_options
+@strategy_option
+@click.option("--vary", "vary", multiple=True, metavar="KEY=VALUE[,KEY=VALUE...]",
+              help="A variant: the baseline with these keys changed, e.g. --vary "
+              "dealer_hits_soft_17=true or --vary decks=8,penetration=0.8. Repeatable: each "
+              "occurrence is one variant.")
+@click.option("--variant", "variant_files", multiple=True, type=click.Path(dir_okay=False),
+              metavar="FILE", help="A variant from a file: a variant file naming its baseline and "
+              "changes (configs/variants/, docs/compare.md) or a whole rule file. Repeatable.")
+@click.option("--vary-strategy", "vary_strategies", multiple=True, metavar="NAME|FILE",
+              help="A variant with the baseline's rules and another strategy (its price), e.g. "
+              "mimic-dealer. Repeatable.")
+@click.option("--all-variants", is_flag=True,
+              help="Every variant in configs/variants/ (the rule-effect table).")
+@click.option("--same-strategy", is_flag=True,
+              help="Play every rule variant with the baseline's strategy. Default: each plays "
+              "the basic strategy derived for its own rules by the exact analyzer (cached).")
+@click.option("-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
+              help="Rounds each game plays.")
+@click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True,
+              help="Random seed (shared by every game).")
+@click.option("--chunk-rounds", type=COUNT, default=100_000, show_default="100,000",
+              help="Rounds per chunk: every game's chunk i runs in one job (the unit of "
+              "progress, checkpoints and the precision stop).")
+@click.option("--pair-rounds", type=COUNT, default=64, show_default=True,
+              help="Rounds per paired block: every game plays block j of a chunk from the same "
+              "fresh shuffle. Smaller pairs more rounds (smaller standard errors of the "
+              "differences) and costs a kernel call per block and game; under a cut card a "
+              "block shorter than a few shoes cuts its last shoe short (docs/compare.md).")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Threads (with --scheduler local: worker processes). Default: every CPU.")
+@click.option("--precision", type=click.FloatRange(min=0, min_open=True, max=1), default=None,
+              metavar="HALF_WIDTH",
+              help="Play whole chunks until every house-edge difference's 95% half-width is at "
+              "most this (a fraction: 0.0005 = ±0.05%), capped by --max-rounds.")
+@click.option("--max-rounds", type=COUNT, default=1_000_000_000, show_default="1,000,000,000",
+              help="With --precision: the most rounds per game.")
+@click.option("--scheduler", default=None, metavar="local|tcp://HOST:PORT",
+              help="Run the chunks on a Dask cluster (pip install 'bjsim[dask]').")
+@click.option("--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False), default=None,
+              metavar="FILE", help="Record finished chunks in FILE; refuses an existing FILE "
+              "unless --resume.")
+@click.option("--resume", is_flag=True, help="With --checkpoint: carry on the comparison there.")
+@click.option("--no-exact", "no_exact", is_flag=True,
+              help="Leave out the exact differences (computed once per game, ~10 s, cached).")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+              metavar="FILE.png", help="Also draw the differences with their 95% intervals and "
+              "the exact values (needs pip install 'bjsim[plot]').")
+@output_options(["table", "csv", "json", "markdown"], "table")
+@click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
+@click.pass_context
+@user_errors
+def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, vary, variant_files,
+            vary_strategies, all_variants, same_strategy, rounds, seed, chunk_rounds, pair_rounds,
+            workers, precision, max_rounds, scheduler, checkpoint_path, resume, no_exact,
+            plot_path, fmt, output, quiet):
+    """What a rule or a playing choice is worth: house-edge differences from paired runs.
+
+    Every variant plays the same shuffled shoes as the baseline (common random numbers), so each
+    difference comes with the standard error and 95% interval of the paired difference, the
+    variance reduction against independent runs, and the exact difference with its z-score where
+    the exact analyzer covers it. Method and pairing: docs/compare.md.
+
+    \b
+    Examples:
+        bjsim compare --vary dealer_hits_soft_17=true
+        bjsim compare --vary decks=8 --vary decks=8,penetration=0.85 --rounds 1e8
+        bjsim compare --vary-strategy mimic-dealer --vary-strategy never-bust
+        bjsim compare --variant configs/variants/h17.toml --same-strategy -f json
+        bjsim compare --all-variants --precision 0.0005 -f markdown --plot effects.png
+    """
+    from simulator import compare as cmp
+    from simulator import compare_report, variants
+
+    scheduler = _check_run_options(ctx, precision, resume, checkpoint_path, scheduler)
+    if pair_rounds > chunk_rounds:
+        raise BjsimError(f"--pair-rounds {pair_rounds:,} is larger than --chunk-rounds "
+                         f"{chunk_rounds:,}: allowed at most the chunk")
+    if plot_path is not None:
+        compare_report.require_matplotlib()  # before the run, not after it
+    files = list(variant_files) + ([str(p) for p in variants.shipped()] if all_variants else [])
+    if not (vary or files or vary_strategies):
+        raise BjsimError("compare: no variant: give --vary KEY=VALUE, --variant FILE, "
+                         "--vary-strategy NAME or --all-variants")
+    base_file = variants.baseline_file(rules_path, files)
+    rules, file_meta = _load_rules(base_file, overrides, boxes, super_sevens)
+    base_strats = _load_strategies(strategy_names, rules.boxes) if strategy_names else None
+    asked = ([variants.from_vary(rules, v) for v in vary]
+             + [variants.from_file(rules, f) for f in files]
+             + [variants.from_strategy(rules, s) for s in vary_strategies])
+    log = None if quiet else (lambda text: click.echo(f"bjsim: {text}", err=True))
+    label = file_meta.get("name") or (os.path.splitext(os.path.basename(base_file))[0]
+                                      if base_file else "nz1994")
+    source = (base_file or DEFAULT_RULES_SHOWN) + "".join(f" --set {o}" for o in overrides)
+    games = cmp.build_games(rules, label, source, base_strats, asked, same_strategy, log)
+    exact = None
+    if not no_exact:
+        if log is not None:
+            log("exact figures of each game (cached after the first time)")
+        exact = cmp.exact_figures(games)
+    plan = cmp.Plan(games, rounds=max_rounds if precision is not None else rounds, seed=seed,
+                    chunk_rounds=chunk_rounds, pair_rounds=pair_rounds, workers=workers,
+                    precision=precision, scheduler=scheduler, checkpoint=checkpoint_path,
+                    resume=resume, exact=not no_exact)
+    result = cmp.compare(plan, quiet=quiet, exact=exact)
+    _emit(compare_report.render(result.stats, result.meta, fmt), output)
+    if plot_path is not None:
+        compare_report.plot(result.stats, plot_path)
+    for line in result.messages:
+        click.echo(line, err=True)
+    if result.partial:
+        ctx.exit(130)
+
+
+# ---------------------------------------------------------------------------------------------
 # report
 
 
@@ -792,19 +917,9 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     """
     import time
 
-    from click.core import ParameterSource
-
     from simulator.assessment import Spec, compute, write_report
 
-    def given(name: str) -> bool:
-        return ctx.get_parameter_source(name) not in (
-            None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP,
-        )
-
-    if precision is None and given("max_rounds"):
-        raise BjsimError("--max-rounds: only with --precision (--rounds sets a fixed run)")
-    if precision is not None and given("rounds"):
-        raise BjsimError("--rounds: not with --precision: cap it with --max-rounds")
+    _check_run_options(ctx, precision, False, None, None)
     sets = _changes(overrides, boxes, super_sevens)
     rules, file_meta = _load_rules(rules_path, sets)
     spec = Spec(rules, strategy=strategy_name, rules_file=rules_path,

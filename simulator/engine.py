@@ -127,11 +127,28 @@ def iter_chunks(
     check_headroom(rules, chunk_rounds)
     params = rules.to_params()  # computed once for the whole run
     tables = stack_tables(rules, strategies)
-    n_chunks = chunk_count(rounds, chunk_rounds)
+    job = PlayChunk(params, tables, seed, rounds, chunk_rounds)
+    yield from iter_job_chunks(job, chunk_count(rounds, chunk_rounds), workers, skip=skip,
+                               scheduler=scheduler)
+
+
+def iter_job_chunks(
+    job: Callable,
+    n_chunks: int,
+    workers=None,
+    *,
+    skip: Container[int] | None = None,
+    scheduler: str | None = None,
+) -> Iterator[tuple]:
+    """Run ``job(i) -> (i, n_rounds, payload)`` for the chunks ``0..n_chunks-1`` not in ``skip``,
+    on threads or (``scheduler``) a Dask cluster, as `iter_chunks` does for one rule set; yield
+    each result as it finishes. ``bjsim compare`` plays every variant of a chunk in one job."""
+    workers = (os.cpu_count() or 1) if workers is None else int(workers)
+    if workers < 1:
+        raise ValueError(f"workers = {workers} is out of range: allowed >= 1")
     if n_chunks == 0:
         return
     todo = schedule(n_chunks, skip)
-    job = PlayChunk(params, tables, seed, rounds, chunk_rounds)
     if scheduler is not None:
         yield from distributed.iter_jobs(job, todo, scheduler, workers=workers)
     else:
@@ -216,9 +233,33 @@ class RunState:
         self.precision = None if precision is None else float(precision)
         self.n_chunks = chunk_count(self.rounds, self.chunk_rounds)
         self.prefix_end = 0
-        self.prefix = T.run_total()  # Python integers: exact however many rounds
+        self.prefix = self.zero()
         self.extra: dict[int, np.ndarray] = {}
         self.stop_chunk: int | None = None  # precision target met with chunks 0..stop_chunk
+
+    # -- the payload of a chunk: a tally here; a subclass may sum something else (bjsim compare)
+    payload = "tally"  # what a checkpoint of this state holds (`simulator.checkpoint.resume`)
+
+    def zero(self) -> np.ndarray:
+        """The payload of no chunk, in Python integers: exact however many rounds."""
+        return T.run_total()
+
+    def coerce(self, payload) -> np.ndarray:
+        """A chunk's payload as stored."""
+        return np.asarray(payload, np.int64)
+
+    def add_into(self, total, payload) -> np.ndarray:
+        """``total += payload``, exactly; returns ``total``."""
+        return T.add_into(total, payload)
+
+    def measure(self, prefix) -> float | None:
+        """The half-width the precision target is checked against."""
+        return half_width(prefix)
+
+    @property
+    def rounds_done(self) -> int:
+        """Rounds in `total` (the first entry of the payload is a tally)."""
+        return int(self.total()[L.T_ROUNDS])
 
     # -- queries
     def __contains__(self, i: int) -> bool:
@@ -240,12 +281,12 @@ class RunState:
         out = self.prefix.copy()
         if not self.finished:
             for t in self.extra.values():
-                T.add_into(out, t)
+                self.add_into(out, t)
         return out
 
     def half_width(self) -> float | None:
-        """The 95% half-width of the house edge of the prefix (what the stopping rule sees)."""
-        return half_width(self.prefix)
+        """The 95% half-width of the prefix (what the stopping rule sees)."""
+        return self.measure(self.prefix)
 
     def skip(self) -> _Skip:
         """A frozen container of the finished chunk indices (for `iter_chunks`)."""
@@ -257,9 +298,9 @@ class RunState:
         at a time, checking the precision target after each. Returns ``finished``."""
         if self.finished or i in self:
             return self.finished
-        self.extra[int(i)] = np.asarray(tally, np.int64)
+        self.extra[int(i)] = self.coerce(tally)
         while self.prefix_end in self.extra and not self.finished:
-            T.add_into(self.prefix, self.extra.pop(self.prefix_end))
+            self.add_into(self.prefix, self.extra.pop(self.prefix_end))
             self.prefix_end += 1
             self._check_target()
         if self.finished:
@@ -269,15 +310,15 @@ class RunState:
     def _check_target(self) -> None:
         if self.precision is None:
             return
-        hw = half_width(self.prefix)
+        hw = self.measure(self.prefix)
         if hw is not None and hw <= self.precision:
             self.stop_chunk = self.prefix_end - 1
 
     def restore(self, prefix_end: int, prefix, extra: dict, stop_chunk: int | None) -> None:
         """Set the state from a checkpoint (`simulator.checkpoint`)."""
         self.prefix_end = int(prefix_end)
-        self.prefix = T.add_into(T.run_total(), prefix)
-        self.extra = {int(i): np.asarray(t, np.int64) for i, t in extra.items()}
+        self.prefix = self.add_into(self.zero(), prefix)
+        self.extra = {int(i): self.coerce(t) for i, t in extra.items()}
         self.stop_chunk = None if stop_chunk is None else int(stop_chunk)
 
 
@@ -320,15 +361,30 @@ def advance(
     """
     if state.finished:
         return
-    chunks = iter_chunks(
+    yield from _record(state, iter_chunks(
         rules, strategies, state.rounds, seed, state.chunk_rounds, workers,
         skip=state.skip(), scheduler=scheduler,
-    )
+    ), on_chunk)
+
+
+def advance_job(state: RunState, job: Callable, workers=None, *,
+                scheduler: str | None = None) -> Iterator[tuple[int, int]]:
+    """`advance` for any ``job(i) -> (i, n_rounds, payload)`` whose payload ``state.add``
+    takes (``bjsim compare``: every variant of chunk ``i``)."""
+    if state.finished:
+        return
+    yield from _record(state, iter_job_chunks(job, state.n_chunks, workers, skip=state.skip(),
+                                              scheduler=scheduler))
+
+
+def _record(state: RunState, chunks, on_chunk=None) -> Iterator[tuple[int, int]]:
+    """Add each finished chunk of ``chunks`` to ``state`` (showing it to ``on_chunk`` first);
+    stop once it is finished."""
     try:
-        for i, n, tally in chunks:
+        for i, n, payload in chunks:
             if on_chunk is not None:
-                on_chunk(i, n, tally)
-            finished = state.add(i, tally)
+                on_chunk(i, n, payload)
+            finished = state.add(i, payload)
             yield i, n
             if finished:
                 break

@@ -75,12 +75,17 @@ def _checkpoint_writer(plan: Plan, state: engine.RunState):
     """Resume from ``plan.checkpoint`` or refuse a file in the way; the writer, or None."""
     if plan.checkpoint is None:
         return None
-    path = plan.checkpoint
     tables = engine.stack_tables(plan.rules, list(plan.strategies))
     ident = checkpoint.identity(
         plan.rules, tables, plan.seed, plan.chunk_rounds, plan.rounds, plan.precision
     )
-    if plan.resume:
+    return open_checkpoint(plan.checkpoint, plan.resume, ident, state)
+
+
+def open_checkpoint(path: str, resume: bool, ident: dict, state) -> checkpoint.Writer:
+    """Load ``path`` into ``state`` (``resume``) or refuse a file in the way; the writer of the
+    run ``ident`` (``simulate`` and ``compare``)."""
+    if resume:
         if not os.path.exists(path):
             raise RunError(f"--resume: checkpoint {path} does not exist")
         checkpoint.resume(path, ident, state)
@@ -89,6 +94,23 @@ def _checkpoint_writer(plan: Plan, state: engine.RunState):
             f"--checkpoint: {path} exists: pass --resume to carry on with it, or remove it"
         )
     return checkpoint.Writer(path, ident)
+
+
+def saver(writer, state):
+    """``save(now)``: write ``state`` through ``writer`` (None: no checkpoint) now, or if its
+    interval has passed; an unwritable file is a `RunError`."""
+
+    def save(now: bool) -> None:
+        if writer is None:
+            return
+        try:
+            writer.write(state) if now else writer.maybe(state)
+        except OSError as err:
+            raise RunError(
+                f"--checkpoint {writer.path}: cannot write: {err.strerror or err}"
+            ) from None
+
+    return save
 
 
 def _progress_text(state: engine.RunState, precision: float | None) -> str:
@@ -116,18 +138,7 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None) -> Result:
     from tqdm import tqdm
 
     state = engine.RunState(plan.rounds, plan.chunk_rounds, plan.precision)
-    writer = _checkpoint_writer(plan, state)
-
-    def save(now: bool) -> None:
-        if writer is None:
-            return
-        try:
-            writer.write(state) if now else writer.maybe(state)
-        except OSError as err:
-            raise RunError(
-                f"--checkpoint {plan.checkpoint}: cannot write: {err.strerror or err}"
-            ) from None
-
+    save = saver(_checkpoint_writer(plan, state), state)
     save(now=True)  # a path that cannot be written fails now, not after an hour
     resumed = int(state.total()[L.T_ROUNDS])
     partial = False
@@ -217,20 +228,28 @@ def _messages(plan: Plan, meta: dict, resumed: int, partial: bool, quiet: bool) 
         f"bjsim: {done - resumed:,} rounds in {seconds:.2f} s ({rate:,.0f} rounds/s)"
         + (f"; {resumed:,} more from {plan.checkpoint}" if resumed else "")
     ]
-    if plan.precision is not None and not partial:
-        p = meta["run"]["precision"]
+    return out + end_lines(meta["run"].get("precision"), done, partial, plan.checkpoint)
+
+
+def end_lines(precision: dict | None, done: int, partial: bool, checkpoint_path,
+              half_width: str = "half-width", rounds: str = "rounds") -> list[str]:
+    """The stderr lines on how a run ended: its precision target (``meta["run"]["precision"]``)
+    met or not, or an interruption and where its chunks were saved."""
+    out = []
+    if precision is not None and not partial:
+        p = precision
         hw = "-" if p["half_width"] is None else f"±{100 * p['half_width']:.4f}%"
-        target = f"±{100 * plan.precision:.4f}%"
+        target = f"±{100 * p['target']:.4f}%"
         if p["met"]:
-            out.append(f"bjsim: precision target {target} met after {done:,} rounds "
-                       f"(half-width {hw})")
+            out.append(f"bjsim: precision target {target} met after {done:,} {rounds} "
+                       f"({half_width} {hw})")
         else:
             out.append(f"bjsim: precision target {target} NOT met: stopped at --max-rounds "
-                       f"{plan.rounds:,} (half-width {hw})")
+                       f"{p['max_rounds']:,} ({half_width} {hw})")
     if partial:
-        out.append(f"bjsim: interrupted: partial result of {done:,} rounds")
-        if plan.checkpoint is not None:
-            out.append(f"bjsim: finished chunks saved in {plan.checkpoint}: carry on with "
+        out.append(f"bjsim: interrupted: partial result of {done:,} {rounds}")
+        if checkpoint_path is not None:
+            out.append(f"bjsim: finished chunks saved in {checkpoint_path}: carry on with "
                        "--resume")
     return out
 
