@@ -865,6 +865,13 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
 @click.option("--choice", "choices", multiple=True, metavar="NAME|FILE",
               help="A strategy set against --strategy under 'the player's choices'; "
               "repeatable. Default: every shipped strategy.")
+@click.option("--variant", "variant_files", multiple=True, metavar="FILE",
+              type=click.Path(dir_okay=False),
+              help="A rule variant compared with the rule set (bjsim compare --variant FILE); "
+              "repeatable. Default: every file in configs/variants/.")
+@click.option("--no-variants", is_flag=True, help="Leave out the rule-variant comparison.")
+@click.option("--variant-rounds", type=COUNT, default=1_000_000, show_default="1,000,000",
+              help="Rounds each game of the rule-variant comparison plays.")
 @click.option(
     "-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
     help="Rounds of the main run and of each choice's run.",
@@ -896,8 +903,9 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
               help="No progress bars (the line per step stays on stderr).")
 @click.pass_context
 @user_errors
-def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choices, rounds,
-           precision, max_rounds, seed, chunk_rounds, sample_rounds, workers, out_dir, quiet):
+def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choices,
+           variant_files, no_variants, variant_rounds, rounds, precision, max_rounds, seed,
+           chunk_rounds, sample_rounds, workers, out_dir, quiet):
     """Write a mathematical assessment of a rule set, as a regulator asks for it, to a folder.
 
     report.html (readable offline, charts beside it in charts/), report.md, report.pdf (printed
@@ -913,13 +921,16 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         bjsim report -o nz-report
         bjsim report --rules configs/nz1994-8deck.toml --rounds 100M -o nz8
         bjsim report --set dealer_hits_soft_17=true --choice mimic-dealer -o h17
-        bjsim report --precision 0.0005 -o nz-precise
+        bjsim report --variant configs/variants/h17.toml --variant-rounds 10M -o nz-h17
+        bjsim report --precision 0.0005 --no-variants -o nz-precise
     """
     import time
 
     from simulator.assessment import Spec, compute, write_report
 
     _check_run_options(ctx, precision, False, None, None)
+    if no_variants and variant_files:
+        raise BjsimError("--no-variants: not with --variant FILE")
     sets = _changes(overrides, boxes, super_sevens)
     rules, file_meta = _load_rules(rules_path, sets)
     spec = Spec(rules, strategy=strategy_name, rules_file=rules_path,
@@ -927,7 +938,8 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
                 rounds=max_rounds if precision is not None else rounds, precision=precision,
                 seed=seed, chunk_rounds=chunk_rounds, workers=workers,
                 sample_rounds=sample_rounds, choices=tuple(choices) if choices else None,
-                out_dir=out_dir)
+                variants=() if no_variants else (tuple(variant_files) or None),
+                variant_rounds=variant_rounds, out_dir=out_dir)
     start = time.perf_counter()
 
     def say(msg: str) -> None:

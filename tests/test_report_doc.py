@@ -26,7 +26,8 @@ from simulator.strategy import load_strategy
 
 SEED = 11
 ARGS = ["--rounds", "60_000", "--chunk-rounds", "10_000", "--sample-rounds", "20_000",
-        "--seed", str(SEED), "--choice", "insurance-taker", "--quiet"]
+        "--seed", str(SEED), "--choice", "insurance-taker", "--variant",
+        "configs/variants/h17.toml", "--variant-rounds", "20_000", "--quiet"]
 NEEDS_CHROMIUM = pytest.mark.skipif(
     chromium.find() is None,
     reason="headless Chromium not installed (apt-get install chromium; .ci/run installs it)")
@@ -74,7 +75,7 @@ def test_report_writes_every_rendering_and_says_each_step(built):
     for name in ("report.html", "report.md", "report.json"):
         assert (out / name).stat().st_size > 1000, name
     for name in ("rules", "wagers", "super_sevens_pay_table", "hit_frequencies", "distribution",
-                 "volatility", "sevens_plays", "player_choices", "manifest"):
+                 "volatility", "sevens_plays", "player_choices", "rule_variants", "manifest"):
         assert (out / "csv" / f"{name}.csv").is_file(), name
     for step in ("exact analysis of basic", "simulation of basic", "player's choice "
                  "insurance-taker", "distribution of the net result", "rule-variant effects",
@@ -111,6 +112,8 @@ def _figures_only(data: dict) -> dict:
     d["manifest"].pop("commands")
     for doc in d["simulation"].values():
         doc.pop("timing")
+    if d["variants"]["document"]:
+        d["variants"]["document"].pop("timing")
     return d
 
 
@@ -275,14 +278,20 @@ def test_sevens_section_has_every_play_and_the_published_convention(built):
     assert "14.4" in s["why"]
 
 
-def test_variants_section_says_it_is_missing_until_compare_exists(built):
+def test_variant_figures_equal_what_compare_prints(built):
     out, data, _ = built
     v = data["variants"]
-    try:
-        import simulator.compare  # noqa: F401
-    except ImportError:
-        assert not v["available"] and "missing" in v["reason"]
-        assert "missing" in (out / "report.html").read_text()
+    assert v["available"] and [r["variant"] for r in v["rows"]] == ["h17"]
+    doc = command_json(data["manifest"]["commands"]["compare"], "--quiet")
+    mine = copy.deepcopy(v["document"])
+    assert mine.pop("timing") and doc.pop("timing")
+    assert mine == doc
+    row, d = v["rows"][0], doc["variants"][0]["difference"]["house_edge"]
+    assert (row["difference"], row["se"], row["ci95_low"], row["ci95_high"], row["exact"],
+            row["z"]) == (d["mean"], d["se"], d["ci95_low"], d["ci95_high"], d["exact"], d["z"])
+    assert row["house_edge"] == doc["variants"][0]["house_edge"]["mean"]
+    assert row["exact"] == pytest.approx(0.00218, abs=5e-5)  # H17 costs the player 0.218%
+    assert "Missing" not in (out / "report.html").read_text()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -401,7 +410,7 @@ def colours(path: Path) -> int:
 def test_charts_are_real_pngs_of_their_size(built):
     out, data, _ = built
     drawn = {k: v for k, v in data["charts"].items() if "file" in v}
-    assert set(drawn) >= {"running_house_edge", "distribution"}
+    assert set(drawn) == {"running_house_edge", "distribution", "rule_effects"}
     for name, c in drawn.items():
         path = out / c["file"]
         assert png_size(path) == charts.SIZES[name] == (c["width"], c["height"])
@@ -470,8 +479,8 @@ def test_report_without_matplotlib_or_chromium_still_builds_and_says_so(built, t
 def test_report_with_a_precision_target(tmp_path):
     """--precision stops the main run at the chunk simulate stops at; its command says so."""
     result = run("report", "--precision", "0.03", "--max-rounds", "200k", "--chunk-rounds", "5000",
-                 "--sample-rounds", "2000", "--choice", "basic", "--seed", "3", "-q",
-                 "-o", tmp_path)
+                 "--sample-rounds", "2000", "--choice", "basic", "--seed", "3", "--no-variants",
+                 "-q", "-o", tmp_path)
     assert result.exit_code == 0, result.output
     data = json.loads((tmp_path / "report.json").read_text())
     m = data["manifest"]
@@ -484,6 +493,9 @@ def test_report_with_a_precision_target(tmp_path):
                        "--chunk-rounds 5000 -f json", "--quiet")
     assert sim["results"] == data["simulation"]["basic"]["results"]
     assert [c["strategy"] for c in data["choices"]] == ["basic"]
+    assert not data["variants"]["available"] and "--no-variants" in data["variants"]["reason"]
+    assert "--no-variants" in cmd and m["commands"]["compare"] is None
+    assert "Missing: no rule variant" in (tmp_path / "report.html").read_text()
 
 
 def test_report_help_has_an_example():
@@ -497,6 +509,7 @@ def test_report_help_has_an_example():
     (["-o", "x", "--max-rounds", "1000"], ["--max-rounds", "--precision"]),
     (["-o", "x", "--strategy", "no-such"], ["no-such", "basic"]),
     (["-o", "x", "--set", "decks=99"], ["decks"]),
+    (["-o", "x", "--no-variants", "--variant", "configs/variants/h17.toml"], ["--no-variants"]),
 ])
 def test_report_user_errors_are_one_line(args, words, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)

@@ -103,12 +103,13 @@ def rule_effects(data: dict, path: Path) -> None:
     ys = list(range(len(rows)))[::-1]
     diffs = [100 * r["difference"] for r in rows]
     errs = [100 * (r["difference"] - r["ci95_low"]) for r in rows]
-    ax.barh(ys, diffs, xerr=errs, color="#756bb1", alpha=0.8, capsize=3,
+    ax.barh(ys, diffs, xerr=errs, color="#9e9ac8", ecolor="#3f007d", capsize=3,
             label="simulated change, 95% interval")
     ex = [(y, 100 * r["exact"]) for y, r in zip(ys, rows, strict=True)
           if r.get("exact") is not None]
     if ex:
-        ax.plot([e for _, e in ex], [y for y, _ in ex], "k|", ms=14, mew=2, label="exact")
+        ax.plot([e for _, e in ex], [y for y, _ in ex], "D", color="#d62728", ms=6,
+                label="exact")
     ax.set_yticks(ys, [r["variant"] for r in rows], fontsize=8)
     ax.axvline(0, color="black", lw=0.8)
     ax.set_xlabel("change in house edge, percentage points")

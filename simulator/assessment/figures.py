@@ -42,7 +42,8 @@ DEFAULT_RULES_SHOWN = run.DEFAULT_RULES_SHOWN
 @dataclass(frozen=True)
 class Spec:
     """What to assess. ``rules`` is the loaded rule set (file plus ``overrides``); ``strategy`` a
-    shipped name or a file; ``choices`` the strategies set against it (None: every shipped one).
+    shipped name or a file; ``choices`` the strategies set against it (None: every shipped one);
+    ``variants`` the variant files compared with it (None: every shipped one; empty: none).
     ``rounds`` is the main run's length, or with ``precision`` its cap. ``out_dir`` only goes
     into the rebuild command."""
 
@@ -58,6 +59,8 @@ class Spec:
     workers: int | None = None
     sample_rounds: int = 1_000_000
     choices: tuple[str, ...] | None = None
+    variants: tuple[str, ...] | None = None
+    variant_rounds: int = 1_000_000
     out_dir: str = "report"
 
 
@@ -366,18 +369,59 @@ def _distribution(rules, strat, spec, summary, n) -> dict:
 # Rule variants (bjsim compare)
 
 
-def variant_effects(spec: Spec, rounds: int, say: Say, quiet: bool) -> dict:
-    """The rule-variant effect table from ``bjsim compare`` (issue 10) for the report's rules,
-    ``rounds`` a game."""
-    try:
-        from simulator import compare  # noqa: F401 - not in this version yet
-    except ImportError:
-        return {"available": False, "rows": [],
-                "reason": "bjsim compare (the paired rule-variant comparison, issue 10) is not "
-                          "in this version of bjsim, so the rule-variant effect table is "
-                          "missing from this report."}
-    return {"available": False, "rows": [],
-            "reason": "bjsim compare is present but this report does not read it yet."}
+def _variant_files(spec: Spec) -> list[str]:
+    from simulator import variants
+
+    if spec.variants is None:
+        return [str(p) for p in variants.shipped()]
+    return list(spec.variants)
+
+
+def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
+    """The rule-variant effect table: ``bjsim compare`` of the report's rules and strategy (the
+    baseline) against each variant file (``spec.variants``; None: every file in
+    configs/variants/), ``spec.variant_rounds`` a game on common random numbers, with the exact
+    differences. Its json document (what the manifest's compare command prints) is kept whole."""
+    from simulator import compare as cmp
+    from simulator import compare_report, variants
+
+    files = _variant_files(spec)
+    if not files:
+        return {"available": False, "rows": [], "document": None,
+                "reason": "no rule variant was asked for (--no-variants)."}
+    rules_file = spec.rules_file or DEFAULT_RULES_SHOWN  # as compare --rules FILE
+    label = spec.rules_name or Path(rules_file).stem
+    source = rules_file + "".join(f" --set {o}" for o in spec.overrides)
+    boxes = spec.rules.boxes
+    base = ((load_strategy(spec.strategy),) * boxes, (spec.strategy,) * boxes)
+    asked = [variants.from_file(spec.rules, f) for f in files]
+    games = cmp.build_games(spec.rules, label, source, base, asked, False, say)
+    say(f"exact figures of the {len(games)} games (cached after the first time)")
+    exact = cmp.exact_figures(games)
+    plan = cmp.Plan(games, rounds=spec.variant_rounds, seed=spec.seed,
+                    chunk_rounds=spec.chunk_rounds, workers=spec.workers, exact=True)
+    result = cmp.compare(plan, quiet=quiet, exact=exact)
+    if result.partial:
+        raise KeyboardInterrupt
+    doc = _plain(json.loads(compare_report.render_json(result.stats, result.meta)))
+    rows = []
+    for v in doc["variants"]:
+        d = v["difference"]["house_edge"]
+        rows.append({"variant": v["label"], "changes": ", ".join(v["changes"]),
+                     "strategy": v["strategy_note"] or ", ".join(sorted(set(v["strategy"]))),
+                     "house_edge": v["house_edge"]["mean"], "difference": d["mean"],
+                     "se": d["se"], "ci95_low": d["ci95_low"], "ci95_high": d["ci95_high"],
+                     "variance_reduction": d.get("variance_reduction"),
+                     "exact": d.get("exact"), "exact_scope": d.get("exact_scope"),
+                     "z": d.get("z")})
+    return {"available": True, "rows": rows, "document": doc, "reason": None,
+            "note": (f"bjsim compare: {len(rows)} variants of {label}, {spec.variant_rounds:,} "
+                     f"rounds a game. {doc['pairing']} Difference: the variant's house edge "
+                     "minus this rule set's, with the 95% interval of the paired difference; "
+                     "x var: how many times smaller its variance is than that of two "
+                     "independent runs; exact: the exact analyzer's difference (a full shoe "
+                     "every round; scope 'cut-card': the decks differ under a cut card, so the "
+                     "simulated difference also holds the change of the cut-card effect).")}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -392,17 +436,27 @@ def _argv(spec: Spec, played: int) -> dict:
     common = rules + sets + ["--seed", str(spec.seed), "--chunk-rounds", str(spec.chunk_rounds)]
     strat = ["--strategy", spec.strategy]
     choose = [x for c in (spec.choices or ()) for x in ("--choice", c)]
+    if spec.variants is None:
+        vary, compare_vary = [], ["--all-variants"]
+    else:
+        vary = [x for f in spec.variants for x in ("--variant", f)] or ["--no-variants"]
+        compare_vary = [x for f in spec.variants for x in ("--variant", f)]
+    vary += ["--variant-rounds", str(spec.variant_rounds)]
 
     def line(*words):
         return " ".join(shlex.quote(w) for w in words)
 
     return {
-        "report": line("bjsim", "report", *rules, *sets, *strat, *choose, *length, "--seed",
+        "report": line("bjsim", "report", *rules, *sets, *strat, *choose, *vary, *length, "--seed",
                        str(spec.seed), "--chunk-rounds", str(spec.chunk_rounds),
                        "--sample-rounds", str(spec.sample_rounds), "-o", spec.out_dir),
         "simulate": line("bjsim", "simulate", *common, *strat, "--rounds", str(played),
                          "-f", "json"),
         "exact": line("bjsim", "exact", *rules, *sets, *strat, "-f", "json"),
+        "compare": line("bjsim", "compare", "--rules", spec.rules_file or DEFAULT_RULES_SHOWN,
+                        *sets, *strat, *compare_vary, "--rounds", str(spec.variant_rounds),
+                        "--seed", str(spec.seed), "--chunk-rounds", str(spec.chunk_rounds),
+                        "-f", "json") if compare_vary else None,
     }
 
 
@@ -429,6 +483,8 @@ def _manifest(spec: Spec, names: list[str], played: int, seconds: float) -> dict
         "seed": spec.seed, "rounds": spec.rounds, "rounds_played": played,
         "precision": spec.precision, "chunk_rounds": spec.chunk_rounds,
         "sample_rounds": spec.sample_rounds,
+        "variant_files": [_shown_path(f) for f in _variant_files(spec)],
+        "variant_rounds": spec.variant_rounds,
         "platform": platform.platform(), "machine": platform.machine(),
         "python": sys.version.split()[0], "numpy": np.__version__, "numba": numba.__version__,
         "seconds": seconds,
@@ -511,7 +567,7 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
     data["distribution"] = _distribution(rules, main, spec, summary,
                                          min(spec.sample_rounds, played))
     say("rule-variant effects (bjsim compare)")
-    data["variants"] = variant_effects(spec, played, say, quiet)
+    data["variants"] = variant_effects(spec, say, quiet)
     data["simulation"] = {n: r for n, (r, _) in runs.items()}
     data["exact"] = {n: d for n, (d, _) in exacts.items()}
     data["manifest"] = _manifest(spec, list(runs), played, time.perf_counter() - start)

@@ -271,15 +271,17 @@ def variants(data: dict) -> Section:
     if not v["available"]:
         return Section("variants", "Rule variants", [f"Missing: {v['reason']}",
                        _chart(data, "rule_effects", "Rule-variant effects")])
-    cols = [("variant", "variant", "text"), ("house_edge", "house edge", "pct3"),
-            ("difference", "change", "spct3"), ("ci95_low", "95% CI low", "spct3"),
-            ("ci95_high", "95% CI high", "spct3"), ("exact", "exact change", "spct3"),
-            ("z", "z", "z")]
+    cols = [("variant", "variant", "text"), ("changes", "changes", "text"),
+            ("house_edge", "house edge", "pct3"), ("difference", "difference", "spct3"),
+            ("ci95_low", "95% CI low", "spct3"), ("ci95_high", "95% CI high", "spct3"),
+            ("variance_reduction", "x var", "num1"), ("exact", "exact difference", "spct3"),
+            ("exact_scope", "exact scope", "text"), ("z", "z", "z"),
+            ("strategy", "strategy", "text")]
     t = Table("rule_variants", "The effect of each rule variant on the house edge", cols,
               [[r.get(c) for c, _, _ in cols] for r in v["rows"]])
-    return Section("variants", "Rule variants", [v.get("note", ""), t, _chart(
+    return Section("variants", "Rule variants", [v["note"], t, _chart(
         data, "rule_effects", "Change in house edge of each variant, with its 95% interval "
-        "(paired with the baseline) and the exact change.")])
+        "(paired with this rule set) and the exact change.")])
 
 
 def manifest(data: dict) -> Section:
@@ -293,6 +295,8 @@ def manifest(data: dict) -> Section:
              ["rounds played", m["rounds_played"]], ["precision target", m["precision"]],
              ["chunk size (rounds)", m["chunk_rounds"]],
              ["distribution sample (rounds)", m["sample_rounds"]],
+             ["rule variants (files)", ", ".join(m["variant_files"]) or "none"],
+             ["rule variants (rounds a game)", m["variant_rounds"]],
              ["platform", f"{m['platform']} ({m['machine']})"],
              ["Python, numpy, numba", f"{m['python']}, {m['numpy']}, {m['numba']}"]]
     t = Table("manifest", "Reproducibility manifest", [("item", "item", "text"),
@@ -302,7 +306,8 @@ def manifest(data: dict) -> Section:
         "The figures depend on the rule file, the strategies, the seed, the rounds and the chunk "
         "size, never on the number of threads or machines. This command rebuilds the whole "
         "report to the same figures:", Code(c["report"]),
-        "The main run and the exact figures alone:", Code(c["simulate"] + "\n" + c["exact"]), t])
+        "The main run, the exact figures and the rule-variant comparison alone:",
+        Code("\n".join(x for x in (c["simulate"], c["exact"], c.get("compare")) if x)), t])
 
 
 def build(data: dict) -> list[Section]:
