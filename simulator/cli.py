@@ -914,7 +914,8 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     derived, beside the simulated return with its 95% interval and z-score; the Super Sevens pay
     table; SDs, hit frequencies and the volatility index; the Super Sevens return under each
     7-7 play; the player's choices; the rule-variant effects; a reproducibility manifest.
-    About a minute for the NZ rules (most of it the exact analysis of five strategies).
+    About a minute for the NZ rules once the variants' basic strategies are derived and cached
+    (the first time adds about 5 minutes).
 
     \b
     Examples:

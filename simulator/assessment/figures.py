@@ -408,7 +408,9 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
     for v in doc["variants"]:
         d = v["difference"]["house_edge"]
         rows.append({"variant": v["label"], "changes": ", ".join(v["changes"]),
-                     "strategy": v["strategy_note"] or ", ".join(sorted(set(v["strategy"]))),
+                     # "derived for these rules, <cache file>": the file is in the document
+                     "strategy": v["strategy_note"].split(",")[0] or ", ".join(
+                         sorted(set(v["strategy"]))),
                      "house_edge": v["house_edge"]["mean"], "difference": d["mean"],
                      "se": d["se"], "ci95_low": d["ci95_low"], "ci95_high": d["ci95_high"],
                      "variance_reduction": d.get("variance_reduction"),
