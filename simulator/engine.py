@@ -341,9 +341,13 @@ def advance(
     workers=None,
     *,
     scheduler: str | None = None,
+    on_chunk: Callable[[int, int, np.ndarray], None] | None = None,
 ) -> Iterator[tuple[int, int]]:
     """Run the chunks ``state`` has not finished, recording each in ``state``; yield
     ``(chunk_index, n_rounds)`` after each, and stop once ``state.finished``.
+
+    ``on_chunk(chunk_index, n_rounds, tally)``, if given, sees each chunk's own tally as it
+    arrives (any order; chunks past a precision stop too), e.g. to draw the running house edge.
 
     Closing the generator (or an exception in the caller's loop, e.g. Ctrl-C) cancels what has not
     started; ``state`` then holds every chunk that finished, ready for a checkpoint.
@@ -360,7 +364,7 @@ def advance(
     yield from _record(state, iter_chunks(
         rules, strategies, state.rounds, seed, state.chunk_rounds, workers,
         skip=state.skip(), scheduler=scheduler,
-    ))
+    ), on_chunk)
 
 
 def advance_job(state: RunState, job: Callable, workers=None, *,
@@ -373,10 +377,13 @@ def advance_job(state: RunState, job: Callable, workers=None, *,
                                               scheduler=scheduler))
 
 
-def _record(state: RunState, chunks) -> Iterator[tuple[int, int]]:
-    """Add each finished chunk of ``chunks`` to ``state``; stop once it is finished."""
+def _record(state: RunState, chunks, on_chunk=None) -> Iterator[tuple[int, int]]:
+    """Add each finished chunk of ``chunks`` to ``state`` (showing it to ``on_chunk`` first);
+    stop once it is finished."""
     try:
         for i, n, payload in chunks:
+            if on_chunk is not None:
+                on_chunk(i, n, payload)
             finished = state.add(i, payload)
             yield i, n
             if finished:

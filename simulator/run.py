@@ -123,10 +123,11 @@ def _progress_text(state: engine.RunState, precision: float | None) -> str:
     return text.strip()
 
 
-def simulate(plan: Plan, quiet: bool = False) -> Result:
+def simulate(plan: Plan, quiet: bool = False, on_chunk=None) -> Result:
     """Play ``plan``: every chunk not already in its checkpoint, with a progress bar on stderr
     unless ``quiet``. Ctrl-C stops the run: the chunks that finished make a partial result
-    (``Result.partial``), saved in the checkpoint if there is one.
+    (``Result.partial``), saved in the checkpoint if there is one. ``on_chunk(i, n_rounds,
+    tally)``: called with each chunk's own tally as it finishes (`engine.advance`).
 
     Raises
     ------
@@ -149,7 +150,7 @@ def simulate(plan: Plan, quiet: bool = False) -> Result:
     start = time.perf_counter()
     chunks = engine.advance(
         state, plan.rules, list(plan.strategies), plan.seed, plan.workers,
-        scheduler=plan.scheduler,
+        scheduler=plan.scheduler, on_chunk=on_chunk,
     )
     try:
         for _chunk, n_rounds in chunks:

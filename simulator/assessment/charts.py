@@ -1,0 +1,141 @@
+"""The report's charts as PNG files (matplotlib, the optional ``plot`` extra), drawn from the
+figures dict alone: the running house edge with its 95% band, the distribution of the net result
+per round (and per Super Sevens bet), and the rule-variant effects with their intervals.
+
+Every chart has a fixed size in pixels (`SIZES`), so a test can check the file's header.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+DPI = 100
+SIZES = {  # name: (width, height) in pixels
+    "running_house_edge": (900, 500),
+    "distribution": (900, 450),
+    "rule_effects": (900, 560),
+}
+
+
+def available() -> bool:
+    """Whether matplotlib can be imported."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _figure(name: str):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    w, h = SIZES[name]
+    return plt, plt.figure(figsize=(w / DPI, h / DPI), dpi=DPI)
+
+
+def _save(plt, fig, path: Path) -> None:
+    fig.savefig(path, dpi=DPI)  # no bbox_inches="tight": the size stays SIZES'
+    plt.close(fig)
+
+
+def running_house_edge(data: dict, path: Path) -> None:
+    r = data["running"]
+    exact = -next(w["exact"] for w in data["wagers"] if w["wager"] == "total")
+    x = r["rounds"]
+    y = [100 * v for v in r["house_edge"]]
+    hw = [0.0 if v is None else 100 * v for v in r["half_width"]]
+    plt, fig = _figure("running_house_edge")
+    ax = fig.add_subplot()
+    ax.fill_between(x, [a - b for a, b in zip(y, hw, strict=True)],
+                    [a + b for a, b in zip(y, hw, strict=True)], color="#9ecae1", alpha=0.6,
+                    label="95% confidence band", step=None)
+    ax.plot(x, y, color="#08519c", lw=1.5, marker="." if len(x) < 30 else None,
+            label="simulated house edge")
+    ax.axhline(100 * exact, color="#d62728", ls="--", lw=1.2,
+               label=f"exact (full shoe every round): {100 * exact:.4f}%")
+    if len(x) > 1 and x[-1] / x[0] >= 20:
+        ax.set_xscale("log")
+    ax.set_xlabel("rounds played")
+    ax.set_ylabel("house edge, % of the initial wager")
+    ax.set_title("Running house edge after each chunk, with its 95% confidence band")
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper right")
+    fig.tight_layout()
+    _save(plt, fig, path)
+
+
+def distribution(data: dict, path: Path) -> None:
+    d = data["distribution"]
+    plt, fig = _figure("distribution")
+    ss = d.get("super_sevens")
+    axes = fig.subplots(1, 2 if ss else 1, squeeze=False)[0]
+    m = d["main"]
+    n = max(m["rounds"], 1)
+    ax = axes[0]
+    ax.bar(m["values"], [c / n for c in m["counts"]], width=0.4, color="#3182bd")
+    ax.set_yscale("log")
+    ax.set_xlabel("net result of a round, initial wagers (main game + insurance)")
+    ax.set_ylabel("probability")
+    ax.set_title(f"Main game: {m['rounds']:,} rounds sampled", fontsize=10)
+    ax.grid(alpha=0.3, axis="y")
+    if ss:
+        ax = axes[1]
+        bets = max(ss["bets"], 1)
+        labels = [f"({k})\n{v:+d}" for k, v in zip(ss["lines"], ss["values"], strict=True)]
+        ax.bar(range(len(labels)), [c / bets for c in ss["counts"]], color="#e6550d")
+        ax.set_xticks(range(len(labels)), labels)
+        ax.set_yscale("log")
+        ax.set_xlabel("Super Sevens line and net result, stakes")
+        ax.set_title(f"Super Sevens: {ss['bets']:,} bets (the run's tally)", fontsize=10)
+        ax.grid(alpha=0.3, axis="y")
+    fig.suptitle("Distribution of the net result")
+    fig.tight_layout()
+    _save(plt, fig, path)
+
+
+def rule_effects(data: dict, path: Path) -> None:
+    rows = data["variants"]["rows"]
+    plt, fig = _figure("rule_effects")
+    ax = fig.add_subplot()
+    ys = list(range(len(rows)))[::-1]
+    diffs = [100 * r["difference"] for r in rows]
+    errs = [100 * (r["difference"] - r["ci95_low"]) for r in rows]
+    ax.barh(ys, diffs, xerr=errs, color="#9e9ac8", ecolor="#3f007d", capsize=3,
+            label="simulated change, 95% interval")
+    ex = [(y, 100 * r["exact"]) for y, r in zip(ys, rows, strict=True)
+          if r.get("exact") is not None]
+    if ex:
+        ax.plot([e for _, e in ex], [y for y, _ in ex], "D", color="#d62728", ms=6,
+                label="exact")
+    ax.set_yticks(ys, [r["variant"] for r in rows], fontsize=8)
+    ax.axvline(0, color="black", lw=0.8)
+    ax.set_xlabel("change in house edge, percentage points")
+    ax.set_title("Effect of each rule variant on the house edge")
+    ax.grid(alpha=0.3, axis="x")
+    ax.legend(loc="lower right", fontsize=8)
+    fig.tight_layout()
+    _save(plt, fig, path)
+
+
+def draw(data: dict, folder: Path) -> dict:
+    """Draw every chart the data allows into ``folder``; {name: {file, width, height}} of the
+    charts drawn, or {name: {missing: why}}."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if not available():
+        why = "matplotlib is not installed (pip install 'bjsim[plot]'): no charts drawn"
+        return {name: {"missing": why} for name in SIZES}
+    todo = {"running_house_edge": running_house_edge, "distribution": distribution}
+    out = {}
+    if data["variants"]["rows"]:
+        todo["rule_effects"] = rule_effects
+    else:
+        out["rule_effects"] = {"missing": data["variants"]["reason"]}
+    for name, func in todo.items():
+        path = folder / f"{name}.png"
+        func(data, path)
+        w, h = SIZES[name]
+        out[name] = {"file": f"{folder.name}/{path.name}", "width": w, "height": h}
+    return out

@@ -1,0 +1,580 @@
+"""Every figure of ``bjsim report``, computed once into one JSON-ready dict (``report.json``).
+
+The runs are `simulator.run.simulate` (what ``bjsim simulate`` prints) and the exact figures are
+`simulator.exact.compare.exact_figures` (what ``bjsim exact`` prints), both kept whole in the
+dict; the report's tables (wagers, the Super Sevens pay table of rule 14, hit frequencies, the
+volatility index, the 7-7 question of rule 14.4, the player's choices) are derived from them here
+and nowhere else.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import platform
+import shlex
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from statistics import NormalDist
+
+import numpy as np
+
+from simulator import __version__, engine, kernel, run
+from simulator import layout as L
+from simulator.cards import fresh_shoe
+from simulator.exact.analyze import UPS
+from simulator.exact.compare import SIDE_BETS, exact_figures, exact_json, insurance_offered
+from simulator.exact.sevens import sevens_plays, super_sevens
+from simulator.report import SS_LINE_TEXT, document
+from simulator.rules import DEFAULT_RULES_PATH, Rules, describe, origin, rules_dict
+from simulator.strategy import list_strategies, load_strategy, strategy_path
+
+ROUND_COUNTS = (100, 1_000, 10_000, 100_000)  # the volatility table's columns
+CONFIDENCES = (0.90, 0.95, 0.99)
+SAMPLE_STREAM = 2**32  # spawn key of the distribution sample's shoes (chunk indices stay below)
+DEFAULT_RULES_SHOWN = run.DEFAULT_RULES_SHOWN
+
+
+@dataclass(frozen=True)
+class Spec:
+    """What to assess. ``rules`` is the loaded rule set (file plus ``overrides``); ``strategy`` a
+    shipped name or a file; ``choices`` the strategies set against it (None: every shipped one);
+    ``variants`` the variant files compared with it (None: every shipped one; empty: none).
+    ``rounds`` is the main run's length, or with ``precision`` its cap. ``out_dir`` only goes
+    into the rebuild command."""
+
+    rules: Rules
+    strategy: str = "basic"
+    rules_file: str | None = None
+    rules_name: str | None = None
+    overrides: tuple[str, ...] = ()
+    rounds: int = 10_000_000
+    precision: float | None = None
+    seed: int = 1994
+    chunk_rounds: int = 100_000
+    workers: int | None = None
+    sample_rounds: int = 1_000_000
+    choices: tuple[str, ...] | None = None
+    variants: tuple[str, ...] | None = None
+    variant_rounds: int = 1_000_000
+    out_dir: str = "report"
+
+
+Say = Callable[[str], None]
+
+
+def _plain(x):
+    """JSON-ready: numpy scalars to Python, dict keys to str (a round trip through json)."""
+    return json.loads(json.dumps(x, default=lambda v: v.item() if hasattr(v, "item") else str(v)))
+
+
+def _sha256(path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+# ---------------------------------------------------------------------------------------------
+# Runs
+
+
+def _plan(spec: Spec, strategy, name: str, rounds: int, precision) -> run.Plan:
+    boxes = spec.rules.boxes
+    return run.Plan(
+        spec.rules, (strategy,) * boxes, (name,) * boxes, rounds=rounds, seed=spec.seed,
+        chunk_rounds=spec.chunk_rounds, workers=spec.workers, precision=precision,
+        rules_file=spec.rules_file, rules_name=spec.rules_name, overrides=spec.overrides,
+    )
+
+
+def _exact_doc(spec: Spec, strategy):
+    """`bjsim exact --strategy NAME -f json`'s document, and the figures behind it."""
+    fig, strat = exact_figures(spec.rules, strategy)
+    source = run.rules_source(spec.rules_file, spec.rules_name, spec.overrides)
+    meta = {"version": __version__, "rules": rules_dict(spec.rules),
+            "run": source | {"strategy": fig["strategy"], "seed": None, "partial": False}}
+    return _plain(exact_json(fig, meta)), fig
+
+
+def _running(chunks: dict, rounds_played: int, total) -> dict:
+    """The running house edge and its 95% half-width after each chunk, in chunk order."""
+    acc = np.zeros(L.N_TALLY, np.int64)
+    out = {"rounds": [], "house_edge": [], "half_width": []}
+    for i in sorted(chunks):
+        if int(acc[L.T_ROUNDS]) >= rounds_played:
+            break  # chunks past a precision stop are not part of the result
+        acc += chunks[i]
+        box_rounds = int(acc[L.T_BOX_ROUNDS])
+        out["rounds"].append(int(acc[L.T_ROUNDS]))
+        out["house_edge"].append(-int(acc[L.T_TOTAL_SUM]) / box_rounds / L.UNIT)
+        out["half_width"].append(engine.half_width(acc))
+    if not np.array_equal(acc, total):
+        raise RuntimeError("report: the chunks seen do not add up to the run's tally")
+    return out
+
+
+def _sample(rules, strategy, n: int, seed: int) -> np.ndarray:
+    """Net result (main game and insurance, every box, in initial wagers) of ``n`` rounds dealt
+    by the kernel's stacked mode from shoes shuffled by ``SeedSequence(seed, SAMPLE_STREAM)``."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(SAMPLE_STREAM,)))
+    shoe = fresh_shoe(rules.decks)
+    cut = 1 if rules.shuffle == "every-round" else rules.cut
+    cols = [L.R_FIXED + b * L.R_BOX + k for b in range(rules.boxes) for k in (L.B_MAIN, L.B_INS)]
+    parts, got = [], 0
+    while got < n:
+        rec = kernel.play_stacked(rng.permutation(shoe), rules, strategy, cut=cut)
+        parts.append(rec[:, cols].sum(axis=1))
+        got += len(rec)
+    return np.concatenate(parts)[:n]
+
+
+# ---------------------------------------------------------------------------------------------
+# Derived tables
+
+
+def _z(sim, exact, se):
+    if sim is None or exact is None or not se:
+        return None
+    return (sim - exact) / se
+
+
+def _wager(key, label, per, exact, derivation, fig: dict, strategy: str) -> dict:
+    return {"wager": key, "label": label, "per": per, "strategy": strategy, "exact": exact,
+            "derivation": derivation, "simulated": fig["mean"], "se": fig["se"],
+            "ci95_low": fig["ci95_low"], "ci95_high": fig["ci95_high"],
+            "z": _z(fig["mean"], exact, fig["se"]), "interval_note": fig.get("interval_note"),
+            "sd_bet": fig.get("sd_box_round", fig.get("sd_bet")), "sd_round": fig.get("sd_round"),
+            "bets": fig.get("bets")}
+
+
+def _wagers(rules, name, res, fig, ins) -> list[dict]:
+    """Each wager: exact return, derivation, simulated return with its 95% CI and z, SDs."""
+    s = res["results"]
+    shuffle = ("every round from a full shoe" if rules.shuffle == "every-round" else
+               "every round from a full shoe, while the simulation deals to a cut card (so its "
+               "difference from the exact figure also holds the cut-card effect)")
+    main_how = ("card-removal analysis (docs/exact.md, steps 1-7): every dealer up card and "
+                "two-card hand weighted by its exact probability, the strategy's play valued by "
+                "recursion over the next card, splits by the published tables' convention; "
+                f"{shuffle}")
+    out = [
+        _wager("total", "Main game and insurance (minus the house edge)", "initial wager",
+               fig["ev"], "The main game's and the insurance's return added, per initial wager "
+               f"(rules 8-12); {main_how}.", s["total"], name),
+        _wager("main", "Main game (even money included)", "initial wager", fig["main_ev"],
+               f"Rules 8, 10-12 and 8.3; {main_how}.", s["main"], name),
+    ]
+    for w in out:
+        w["bets"] = s["box_rounds"]  # one initial wager a box-round
+    if ins is not None:
+        ins_name, ins_res, ins_fig = ins
+        pays = rules.insurance_pays
+        per_wager = ins_fig["insurance"]["per_initial_wager"]
+        p_bet = insurance_offered(rules.decks)
+        out.append(_wager(
+            "insurance", "Insurance", "unit staked",
+            ins_fig["insurance"]["per_unit_staked_approx"],
+            f"Rule 9: half the wager, paid {pays:g} to 1 when the dealer's second card is "
+            f"ten-valued. Each hand offered it wins with P(ten) = the ten-valued cards unseen "
+            "over the cards unseen (the box's two cards and the dealer's ace out); summed over "
+            f"those hands, {per_wager:.6f} per initial wager (bjsim exact --strategy "
+            f"{ins_name}), divided by the half-wager stake times P(ace up, box not a blackjack) "
+            f"= {p_bet:.6f}.", ins_res["results"]["insurance"], ins_name))
+    if rules.super_sevens:
+        out.append(_wager(
+            "super_sevens", "Super Sevens", "unit staked", fig["super_sevens"]["ev"],
+            "Rule 14: exact enumeration of the box's first card, the dealer's up card, the box's "
+            "second card and, when 7-7 is hit or doubled (14.4), its third card, suits included "
+            "(docs/exact.md step 8), with the strategy's 7-7 play.", s["super_sevens"], name))
+    return out
+
+
+def _even_money(rules) -> dict | None:
+    """Even money (rule 8.3) against declining it, per initial wager: exact from the shoe."""
+    tens = 16 * rules.decks - 1  # the box's blackjack holds a ten
+    left = 52 * rules.decks - 3  # less the box's ace and ten and the dealer's ace
+    p_bj = tens / left
+    declined = rules.blackjack_pays * (1 - p_bj)  # a dealer blackjack stands off (8.2)
+    return {"p_dealer_blackjack": p_bj, "declined": declined, "taken": 1.0,
+            "cost": declined - 1.0,
+            "derivation": f"A blackjack against an ace: even money pays 1 at once; declined, it "
+            f"pays {rules.blackjack_pays:g} unless the dealer's second card is one of the "
+            f"{tens} ten-valued cards among the {left} unseen, P = {tens}/{left}; so declining is "
+            f"worth {rules.blackjack_pays:g} x {left - tens}/{left}."}
+
+
+def _pay_table(rules, fig, summary) -> list[dict]:
+    """Super Sevens (rule 14) line by line: combinations, probability, pays, contribution."""
+    cards = 5 if rules.hole_card == "peek" else 4
+    n = 52 * rules.decks
+    deals = math.prod(range(n - cards + 1, n + 1))
+    rows = []
+    for k, v in fig["super_sevens"]["lines"].items():
+        combos = v["probability"] * deals
+        sim = summary["super_sevens"]["lines"][k]
+        rows.append({
+            "line": k, "cards": SS_LINE_TEXT[k], "pays": v["pays"],
+            "combinations": round(combos) if abs(combos - round(combos)) < 1e-3 else None,
+            "of": deals, "probability": v["probability"], "contribution": v["contribution"],
+            "count": sim["count"], "freq": sim["freq"], "freq_se": sim["freq_se"],
+            "sim_contribution": sim["contribution"]})
+    return rows
+
+
+def _frequencies(summary) -> list[dict]:
+    rows = [{"event": k} | v for k, v in summary["frequencies"].items()]
+    ss = summary["super_sevens"]
+    if ss["bets"]:
+        f = ss["lines"]["f"]
+        rows.append({"event": "super_sevens_win", "per": "bet", "count": ss["bets"] - f["count"],
+                     "n": ss["bets"], "rate": 1 - f["freq"], "se": f["freq_se"]})
+    return rows
+
+
+def _volatility(wagers: list[dict]) -> list[dict]:
+    """The casino's result over N bets at each confidence (the PAR sheet's volatility index):
+    house edge +- z SD / sqrt(N) of the amount wagered, from the exact house edge and the
+    simulated SD per bet."""
+    rows = []
+    total = next(w for w in wagers if w["wager"] == "total")
+    for w in wagers:
+        if w["exact"] is None or w["sd_bet"] is None:
+            continue
+        if w["wager"] == "main" and (w["exact"], w["sd_bet"]) == (total["exact"],
+                                                                  total["sd_bet"]):
+            continue  # no insurance taken: the main game is the total
+        edge = -w["exact"]
+        for n in ROUND_COUNTS:
+            row = {"wager": w["wager"], "label": w["label"], "per": w["per"], "rounds": n,
+                   "house_edge": edge, "sd_bet": w["sd_bet"], "expected_win": n * edge}
+            for c in CONFIDENCES:
+                z = NormalDist().inv_cdf(0.5 + c / 2)
+                half = z * w["sd_bet"] / math.sqrt(n)
+                row[f"low_{round(100 * c)}"] = edge - half
+                row[f"high_{round(100 * c)}"] = edge + half
+                row[f"vi_{round(100 * c)}"] = z * w["sd_bet"]
+            rows.append(row)
+    return rows
+
+
+def plays_text(plays: dict) -> str:
+    """{up value: play} as runs in chart order: ``split v 2-7, hit v 8-A``."""
+    label = {1: "A", 10: "10"}
+    runs = []
+    for up in UPS:
+        if runs and runs[-1][0] == plays[up]:
+            runs[-1][2] = up
+        else:
+            runs.append([plays[up], up, up])
+    if len(runs) == 1:
+        return f"{runs[0][0]} every 7-7"
+    return ", ".join(f"{p} v {label.get(a, a)}" + (f"-{label.get(b, b)}" if b != a else "")
+                     for p, a, b in runs)
+
+
+def _sevens(rules, fig, runs: dict) -> dict:
+    """The Super Sevens return under each 7-7 play (rule 14.4) and the published convention."""
+    q = fig["sevens_question"]
+    own = q["strategy_plays"]
+    by_up, p77 = q["by_up"], q["p_sevens"]
+    bet = rules.super_sevens_bet if rules.super_sevens_bet in SIDE_BETS else 1.0
+    simulated = {}
+    for name, (res, strat) in runs.items():
+        ss = res["results"]["super_sevens"]
+        key = tuple(sorted(sevens_plays(rules, strat).items()))
+        if ss["bets"] and key not in simulated:
+            simulated[key] = (name, ss)
+
+    def row(label, plays, ss_edge, d_main, combined):
+        sim = simulated.get(tuple(sorted(plays.items())))
+        return {"label": label, "plays": plays_text(plays), "super_sevens_house_edge": ss_edge,
+                "main_ev_change": d_main, "combined_change": combined,
+                "simulated_by": sim and sim[0],
+                "simulated": sim and sim[1]["house_edge"], "se": sim and sim[1]["se"]}
+
+    rows = []
+    for r in q["plays"]:
+        plays = own if r["play"] == "strategy" else {
+            up: (r["play"] if r["play"] in by_up[up] else own[up]) for up in UPS}
+        label = ("the strategy's own 7-7 play" if r["play"] == "strategy"
+                 else f"{r['play']} every 7-7")
+        rows.append(row(label, plays, r["super_sevens_house_edge"], r["main_ev_change"],
+                        {f"{b:g}": v for b, v in r["combined_change"].items()}))
+    best = q["best"][bet]
+    ss_best = super_sevens(rules, best)
+    d_main = sum(p77[up] * (by_up[up][best[up]]["main"] - by_up[up][own[up]]["main"])
+                 for up in UPS)
+    d_ss = ss_best["ev"] - fig["super_sevens"]["ev"]
+    rows.append(row(f"the best play with a side bet of {bet:g} up", best,
+                    ss_best["house_edge"], d_main,
+                    {f"{b:g}": d_main + b * d_ss for b in SIDE_BETS}))
+    published = super_sevens(rules, "hit", guaranteed_third=True)
+    hit = super_sevens(rules, "hit")
+    rows.append({"label": "published convention: the first three cards always settle the bet",
+                 "plays": "third card always dealt",
+                 "super_sevens_house_edge": published["house_edge"], "main_ev_change": None,
+                 "combined_change": None, "simulated_by": None, "simulated": None, "se": None})
+    same = abs(published["house_edge"] - hit["house_edge"]) < 1e-12
+    why = ("They differ because rule 14.4 settles the bet on the first two cards when 7-7 is "
+           "split or stood on, so the 500 and 5000 pays of three sevens (lines d and e) need a "
+           "hit or a double, while the published figure assumes the third card is always dealt, "
+           + ("which is exactly the return when every 7-7 is hit." if same else
+              "which no 7-7 play achieves here (a peeked dealer blackjack ends the round before "
+              "the third card)."))
+    return {"rows": rows, "why": why, "side_bets": [f"{b:g}" for b in SIDE_BETS],
+            "bet": bet, "published_equals_hit": same}
+
+
+def _choice_row(name, strat, res, fig, main_fig) -> dict:
+    s = res["results"]
+    he, ss = s["house_edge"], s["super_sevens"]
+    exact_ss = fig["super_sevens"]["house_edge"] if fig["super_sevens"] else None
+    sentences = strat.description.strip().split(". ")
+    # several sentences: the first names the rules it was derived for, the rest what it does
+    desc = ". ".join(sentences[1:] if len(sentences) > 1 else sentences)
+    return {"strategy": name, "description": desc, "exact": fig["house_edge"],
+            "simulated": he["mean"], "se": he["se"], "ci95_low": he["ci95_low"],
+            "ci95_high": he["ci95_high"], "z": _z(he["mean"], fig["house_edge"], he["se"]),
+            "cost": fig["house_edge"] - main_fig["house_edge"],
+            "ss_exact": exact_ss, "ss_simulated": ss["house_edge"], "ss_se": ss["se"]}
+
+
+def _distribution(rules, strat, spec, summary, n) -> dict:
+    values = _sample(rules, strat, n, spec.seed) / L.UNIT
+    v, c = np.unique(values, return_counts=True)
+    out = {"main": {
+        "rounds": int(n), "values": v.tolist(), "counts": c.tolist(),
+        "mean": float(values.mean()) if n else None,
+        "sd": float(values.std(ddof=1)) if n > 1 else None,
+        "run_mean": summary["total"]["mean"] * summary["boxes"],
+        "run_sd": summary["total"]["sd_round"],
+        "source": f"{n:,} rounds dealt by the kernel's stacked mode (the simulation's own game) "
+                  f"from shoes shuffled with SeedSequence({spec.seed}, "
+                  f"spawn_key=({SAMPLE_STREAM},)), "
+                  "a stream apart from the run's chunks: the run's tally keeps sums and sums of "
+                  "squares, not a histogram. Its mean and SD are shown beside the run's."}}
+    ss = summary["super_sevens"]
+    if ss["bets"]:
+        lines = ss["lines"]
+        out["super_sevens"] = {
+            "bets": ss["bets"], "lines": list(lines), "values": [lines[k]["pays"] for k in lines],
+            "counts": [lines[k]["count"] for k in lines],
+            "source": "the run's tally: the count of every line (a)-(f), each a fixed pay"}
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Rule variants (bjsim compare)
+
+
+def _variant_files(spec: Spec) -> list[str]:
+    from simulator import variants
+
+    if spec.variants is None:
+        return [str(p) for p in variants.shipped()]
+    return list(spec.variants)
+
+
+def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
+    """The rule-variant effect table: ``bjsim compare`` of the report's rules and strategy (the
+    baseline) against each variant file (``spec.variants``; None: every file in
+    configs/variants/), ``spec.variant_rounds`` a game on common random numbers, with the exact
+    differences. Its json document (what the manifest's compare command prints) is kept whole."""
+    from simulator import compare as cmp
+    from simulator import compare_report, variants
+
+    files = _variant_files(spec)
+    if not files:
+        return {"available": False, "rows": [], "document": None,
+                "reason": "no rule variant was asked for (--no-variants)."}
+    rules_file = spec.rules_file or DEFAULT_RULES_SHOWN  # as compare --rules FILE
+    label = spec.rules_name or Path(rules_file).stem
+    source = rules_file + "".join(f" --set {o}" for o in spec.overrides)
+    boxes = spec.rules.boxes
+    base = ((load_strategy(spec.strategy),) * boxes, (spec.strategy,) * boxes)
+    asked = [variants.from_file(spec.rules, f) for f in files]
+    games = cmp.build_games(spec.rules, label, source, base, asked, False, say)
+    say(f"exact figures of the {len(games)} games (cached after the first time)")
+    exact = cmp.exact_figures(games)
+    plan = cmp.Plan(games, rounds=spec.variant_rounds, seed=spec.seed,
+                    chunk_rounds=spec.chunk_rounds, workers=spec.workers, exact=True)
+    result = cmp.compare(plan, quiet=quiet, exact=exact)
+    if result.partial:
+        raise KeyboardInterrupt
+    doc = _plain(json.loads(compare_report.render_json(result.stats, result.meta)))
+    rows = []
+    for v in doc["variants"]:
+        d = v["difference"]["house_edge"]
+        rows.append({"variant": v["label"], "changes": ", ".join(v["changes"]),
+                     # "derived for these rules, <cache file>": the file is in the document
+                     "strategy": v["strategy_note"].split(",")[0] or ", ".join(
+                         sorted(set(v["strategy"]))),
+                     "house_edge": v["house_edge"]["mean"], "difference": d["mean"],
+                     "se": d["se"], "ci95_low": d["ci95_low"], "ci95_high": d["ci95_high"],
+                     "variance_reduction": d.get("variance_reduction"),
+                     "exact": d.get("exact"), "exact_scope": d.get("exact_scope"),
+                     "z": d.get("z")})
+    return {"available": True, "rows": rows, "document": doc, "reason": None,
+            "note": (f"bjsim compare: {len(rows)} variants of {label}, {spec.variant_rounds:,} "
+                     f"rounds a game. {doc['pairing']} Difference: the variant's house edge "
+                     "minus this rule set's, with the 95% interval of the paired difference; "
+                     "x var: how many times smaller its variance is than that of two "
+                     "independent runs; exact: the exact analyzer's difference (a full shoe "
+                     "every round; scope 'cut-card': the decks differ under a cut card, so the "
+                     "simulated difference also holds the change of the cut-card effect).")}
+
+
+# ---------------------------------------------------------------------------------------------
+# The manifest
+
+
+def _argv(spec: Spec, played: int) -> dict:
+    rules = [] if spec.rules_file is None else ["--rules", spec.rules_file]
+    sets = [x for o in spec.overrides for x in ("--set", o)]
+    length = (["--precision", repr(spec.precision), "--max-rounds", str(spec.rounds)]
+              if spec.precision is not None else ["--rounds", str(spec.rounds)])
+    common = rules + sets + ["--seed", str(spec.seed), "--chunk-rounds", str(spec.chunk_rounds)]
+    strat = ["--strategy", spec.strategy]
+    choose = [x for c in (spec.choices or ()) for x in ("--choice", c)]
+    if spec.variants is None:
+        vary, compare_vary = [], ["--all-variants"]
+    else:
+        vary = [x for f in spec.variants for x in ("--variant", f)] or ["--no-variants"]
+        compare_vary = [x for f in spec.variants for x in ("--variant", f)]
+    vary += ["--variant-rounds", str(spec.variant_rounds)]
+
+    def line(*words):
+        return " ".join(shlex.quote(w) for w in words)
+
+    return {
+        "report": line("bjsim", "report", *rules, *sets, *strat, *choose, *vary, *length, "--seed",
+                       str(spec.seed), "--chunk-rounds", str(spec.chunk_rounds),
+                       "--sample-rounds", str(spec.sample_rounds), "-o", spec.out_dir),
+        "simulate": line("bjsim", "simulate", *common, *strat, "--rounds", str(played),
+                         "-f", "json"),
+        "exact": line("bjsim", "exact", *rules, *sets, *strat, "-f", "json"),
+        "compare": line("bjsim", "compare", "--rules", spec.rules_file or DEFAULT_RULES_SHOWN,
+                        *sets, *strat, *compare_vary, "--rounds", str(spec.variant_rounds),
+                        "--seed", str(spec.seed), "--chunk-rounds", str(spec.chunk_rounds),
+                        "-f", "json") if compare_vary else None,
+    }
+
+
+def _shown_path(path) -> str:
+    """A shipped file relative to the checkout (configs/..., strategies/...), else as given."""
+    root = Path(DEFAULT_RULES_PATH).resolve().parent.parent
+    try:
+        return str(Path(path).resolve().relative_to(root))
+    except ValueError:
+        return str(path)
+
+
+def _manifest(spec: Spec, names: list[str], played: int, seconds: float) -> dict:
+    import numba
+
+    rules_path = spec.rules_file or DEFAULT_RULES_PATH
+    shown = spec.rules_file or DEFAULT_RULES_SHOWN
+    return {
+        "bjsim": __version__,
+        "rules_file": shown, "rules_sha256": _sha256(rules_path),
+        "overrides": list(spec.overrides),
+        "strategies": [{"name": n, "file": _shown_path(strategy_path(n)),
+                        "sha256": _sha256(strategy_path(n))} for n in names],
+        "seed": spec.seed, "rounds": spec.rounds, "rounds_played": played,
+        "precision": spec.precision, "chunk_rounds": spec.chunk_rounds,
+        "sample_rounds": spec.sample_rounds,
+        "variant_files": [_shown_path(f) for f in _variant_files(spec)],
+        "variant_rounds": spec.variant_rounds,
+        "platform": platform.platform(), "machine": platform.machine(),
+        "python": sys.version.split()[0], "numpy": np.__version__, "numba": numba.__version__,
+        "seconds": seconds,
+        "commands": _argv(spec, played),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Everything
+
+
+def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> dict:
+    """Run the simulations and the exact analysis of ``spec``; every figure of the report.
+
+    ``say(message)`` reports each step (the CLI prints it on stderr); ``quiet`` turns off the
+    simulation's progress bar. Raises ValueError (one line) for a strategy or run that cannot
+    be used.
+    """
+    start = time.perf_counter()
+    rules = spec.rules
+    main = load_strategy(spec.strategy)
+    choices = list(spec.choices) if spec.choices is not None else list_strategies()
+    strategies = {spec.strategy: main} | {n: load_strategy(n) for n in choices
+                                          if n != spec.strategy}
+
+    say(f"exact analysis of {spec.strategy} (bjsim exact)")
+    exact_doc, fig = _exact_doc(spec, main)
+
+    say(f"simulation of {spec.strategy} (bjsim simulate)")
+    chunks: dict = {}
+    result = run.simulate(_plan(spec, main, spec.strategy, spec.rounds, spec.precision),
+                          quiet=quiet, on_chunk=lambda i, n, t: chunks.__setitem__(i, t.copy()))
+    if result.partial:
+        raise KeyboardInterrupt
+    for m in result.messages:
+        say(m.removeprefix("bjsim: "))
+    played = result.meta["run"]["rounds_played"]
+    main_res = _plain(document(result.summary, result.meta))
+    running = _running(chunks, played, result.tally)
+
+    runs = {spec.strategy: (main_res, main)}
+    exacts = {spec.strategy: (exact_doc, fig)}
+    for name, strat in strategies.items():
+        if name == spec.strategy:
+            continue
+        say(f"player's choice {name}: exact analysis and {played:,} rounds")
+        exacts[name] = _exact_doc(spec, strat)
+        res = run.simulate(_plan(spec, strat, name, played, None), quiet=quiet)
+        if res.partial:
+            raise KeyboardInterrupt
+        runs[name] = (_plain(document(res.summary, res.meta)), strat)
+
+    say("derived tables: wagers, pay table, frequencies, volatility, 7-7, choices")
+    ins = None
+    for name, (res, strat) in runs.items():
+        if strat.insurance and res["results"]["insurance"]["bets"]:
+            ins = (name, res, exacts[name][1])
+            break
+    wagers = _wagers(rules, spec.strategy, main_res, fig, ins)
+    summary = main_res["results"]
+    data = {
+        "title": "Mathematical assessment of " + run.rules_source(
+            spec.rules_file, spec.rules_name, spec.overrides)["rules_name"],
+        "strategy": spec.strategy,
+        "rules": [{"rule": r, "key": kv.split(" = ")[0], "value": kv.split(" = ", 1)[1],
+                   "from": origin(rules, kv.split(" = ")[0]), "words": w}
+                  for r, kv, w in describe(rules)],
+        "wagers": wagers,
+        "even_money": _even_money(rules),
+        "super_sevens_pays": _pay_table(rules, fig, summary) if rules.super_sevens else None,
+        "frequencies": _frequencies(summary),
+        "volatility": _volatility(wagers),
+        "sevens": _sevens(rules, fig, runs) if rules.super_sevens else None,
+        "choices": [_choice_row(n, runs[n][1], runs[n][0], exacts[n][1], fig) for n in runs],
+        "choices_note": ("The shipped strategies were derived for configs/nz1994.toml; under "
+                         "other rules they are fixed charts, not that game's basic strategy."),
+        "running": running,
+    }
+    say(f"distribution of the net result per round ({min(spec.sample_rounds, played):,} rounds)")
+    data["distribution"] = _distribution(rules, main, spec, summary,
+                                         min(spec.sample_rounds, played))
+    say("rule-variant effects (bjsim compare)")
+    data["variants"] = variant_effects(spec, say, quiet)
+    data["simulation"] = {n: r for n, (r, _) in runs.items()}
+    data["exact"] = {n: d for n, (d, _) in exacts.items()}
+    data["manifest"] = _manifest(spec, list(runs), played, time.perf_counter() - start)
+    return _plain(data)
+
+
+__all__ = ["CONFIDENCES", "ROUND_COUNTS", "Spec", "compute", "plays_text",
+           "variant_effects"]

@@ -1,0 +1,57 @@
+"""Write the report folder: report.json (every figure), report.html, report.md, csv/ (each
+table), charts/ (PNG) and report.pdf (printed from the HTML by headless Chromium, when found)."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from simulator.assessment import charts, chromium, render, sections
+
+
+def _csv(table: sections.Table, path: Path) -> None:
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow([key for key, _, _ in table.columns])
+        w.writerows([["" if v is None else v for v in row] for row in table.rows])
+
+
+def write_report(data: dict, out_dir, say: Callable[[str], None] = lambda _m: None) -> dict:
+    """Write every rendering of ``data`` (from `figures.compute`) into ``out_dir``; returns
+    {what: path} of the files written. ``data["charts"]`` is filled in with the charts drawn."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    say("charts (matplotlib)")
+    data["charts"] = charts.draw(data, out / "charts")
+    for name, c in data["charts"].items():
+        if "missing" in c:
+            say(f"chart {name} not drawn: {c['missing']}")
+    secs = sections.build(data)
+    say("report.json, report.html, report.md and csv/")
+    (out / "csv").mkdir(exist_ok=True)
+    written = {}
+    for t in sections.tables(secs):
+        _csv(t, out / "csv" / f"{t.name}.csv")
+        written[f"csv/{t.name}.csv"] = out / "csv" / f"{t.name}.csv"
+    (out / "report.json").write_text(json.dumps(data, indent=1, allow_nan=False) + "\n",
+                                     encoding="utf-8")
+    (out / "report.md").write_text(render.to_markdown(data["title"], secs), encoding="utf-8")
+    (out / "report.html").write_text(render.to_html(data["title"], secs), encoding="utf-8")
+    for name in ("report.json", "report.md", "report.html"):
+        written[name] = out / name
+    written.update({c["file"]: out / c["file"] for c in data["charts"].values() if "file" in c})
+    if chromium.find() is None:
+        say("report.pdf not written: Chromium not found (install chromium, or name it in "
+            "BJSIM_CHROMIUM)")
+    else:
+        say("report.pdf (headless Chromium)")
+        pdf = out / "report.pdf"
+        res = chromium.print_pdf(out / "report.html", pdf)
+        if pdf.is_file() and pdf.stat().st_size > 0:
+            written["report.pdf"] = pdf
+        else:
+            last = (res.stderr.strip().splitlines() or ["no output"])[-1]
+            say(f"report.pdf not written: Chromium failed (exit {res.returncode}): {last}")
+    return written

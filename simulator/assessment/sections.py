@@ -1,0 +1,321 @@
+"""The report's sections, built from the figures dict alone: titled blocks of paragraphs, tables
+(each also written as CSV), charts and code. HTML and Markdown render these same sections.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from simulator.assessment.figures import CONFIDENCES
+
+LABEL = {1: "A", 10: "10"}
+
+
+@dataclass
+class Table:
+    """A table: ``columns`` are (key, label, format); ``rows`` raw values in column order. CSV
+    files hold the raw values under the keys; HTML and Markdown the formatted ones."""
+
+    name: str
+    title: str
+    columns: list[tuple[str, str, str]]
+    rows: list[list]
+
+
+@dataclass
+class Chart:
+    name: str
+    caption: str
+    file: str | None = None
+    width: int = 0
+    height: int = 0
+    missing: str | None = None
+
+
+@dataclass
+class Code:
+    text: str
+
+
+@dataclass
+class Section:
+    id: str
+    title: str
+    blocks: list = field(default_factory=list)
+
+
+def fmt(value, kind: str) -> str:
+    """A raw value as the report prints it; ``-`` for a missing one."""
+    if value is None:
+        return "-"
+    if kind == "text":
+        return str(value)
+    if kind == "int":
+        return f"{int(value):,}"
+    if kind.startswith("pct"):  # pct, pct2, ...: percent with that many decimals (4 by default)
+        return f"{100 * value:.{int(kind[3:] or 4)}f}%"
+    if kind.startswith("spct"):
+        return f"{100 * value:+.{int(kind[4:] or 4)}f}%"
+    if kind == "z":
+        return f"{value:+.2f}"
+    if kind.startswith("num"):
+        return f"{value:.{int(kind[3:] or 4)}f}"
+    if kind == "prob":
+        return f"{value:.10f}" if value >= 1e-4 else f"{value:.4e}"
+    raise ValueError(f"format {kind!r} is not known")
+
+
+def _chart(data: dict, name: str, caption: str) -> Chart:
+    c = data.get("charts", {}).get(name, {"missing": "charts not drawn"})
+    return Chart(name, caption, c.get("file"), c.get("width", 0), c.get("height", 0),
+                 c.get("missing"))
+
+
+def _wager(data: dict, key: str):
+    return next((w for w in data["wagers"] if w["wager"] == key), None)
+
+
+# ---------------------------------------------------------------------------------------------
+# Sections
+
+
+def _plus_minus(w: dict, digits: int) -> str:
+    """`` ± half-width (95%)`` of a wager's simulated return, or why it has no interval."""
+    if w["ci95_high"] is None:
+        return f" (no 95% interval: {w['interval_note'] or 'too few rounds'})"
+    return f" ± {fmt(w['ci95_high'] - w['simulated'], f'pct{digits}')} (95%)"
+
+
+def summary(data: dict) -> Section:
+    tot = _wager(data, "total")
+    man = data["manifest"]
+    text = [f"Strategy {data['strategy']}; {man['rounds_played']:,} simulated rounds, seed "
+            f"{man['seed']}, chunks of {man['chunk_rounds']:,} rounds (bjsim {man['bjsim']})."]
+    text.append(f"House edge of the main game with insurance, per initial wager: exact "
+                f"{fmt(-tot['exact'], 'pct')}; simulated {fmt(-tot['simulated'], 'pct')}"
+                f"{_plus_minus(tot, 4)}, z = {fmt(None if tot['z'] is None else -tot['z'], 'z')}.")
+    ss = _wager(data, "super_sevens")
+    if ss is not None:
+        rows = {r["label"]: r for r in data["sevens"]["rows"]}
+        pub = next(r for r in rows.values() if r["label"].startswith("published"))
+        hit = rows.get("hit every 7-7")
+        text.append(
+            f"Super Sevens house edge, per unit staked: exact {fmt(-ss['exact'], 'pct3')} with "
+            f"the strategy's own 7-7 play; simulated {fmt(-ss['simulated'], 'pct3')}"
+            f"{_plus_minus(ss, 3)}. It is "
+            + (f"{fmt(hit['super_sevens_house_edge'], 'pct3')} if every 7-7 is hit, and " if hit
+               else "")
+            + f"the published convention gives {fmt(pub['super_sevens_house_edge'], 'pct3')}. "
+            + data["sevens"]["why"])
+    return Section("summary", "Summary", text)
+
+
+def rules(data: dict) -> Section:
+    t = Table("rules", "The rule set, key by key", [
+        ("rule", "Gazette rule", "text"), ("key", "key", "text"), ("value", "value", "text"),
+        ("from", "from", "text"), ("words", "in words", "text")],
+        [[r["rule"], r["key"], r["value"], r["from"], r["words"]] for r in data["rules"]])
+    m = data["manifest"]
+    src = m["rules_file"] + (f", changed by {', '.join(m['overrides'])}" if m["overrides"]
+                             else "")
+    return Section("rules", "Rules", [
+        f"Rule file {src}. Each key's Gazette rule (New Zealand Gazette 1994 No. 112); 'from' "
+        "says where the value comes from: gazette = the Gazette text; inferred = from elsewhere "
+        "(the rule file says where); choice = a setting of the assessment; changed = not the "
+        "NZ value.", t])
+
+
+def wagers(data: dict) -> Section:
+    cols = [("wager", "wager", "text"), ("per", "per", "text"), ("strategy", "strategy", "text"),
+            ("exact", "exact return", "spct"), ("simulated", "simulated return", "spct"),
+            ("se", "SE", "pct"), ("ci95_low", "95% CI low", "spct"),
+            ("ci95_high", "95% CI high", "spct"), ("z", "z", "z"),
+            ("sd_bet", "SD per bet", "num"), ("sd_round", "SD per round", "num"),
+            ("bets", "bets", "int")]
+    t = Table("wagers", "Each wager's return to the player", cols,
+              [[w["label"] if c == "wager" else w[c] for c, _, _ in cols] for w in data["wagers"]])
+    blocks = [
+        "Returns are to the player (the house edge is minus the return). Exact figures are "
+        "combinatorial (bjsim exact); simulated ones come with their standard error (SE), 95% "
+        "confidence interval and z = (simulated - exact) / SE. SD per bet is per initial wager "
+        "(main game) or per unit staked (insurance, Super Sevens); SD per round sums every box "
+        "of a round.", t, "How each exact figure is derived:"]
+    blocks += [f"{w['label']}: {w['derivation']}" for w in data["wagers"]]
+    blocks += [f"{w['label']}: no 95% interval: {w['interval_note']}." for w in data["wagers"]
+               if w["interval_note"]]
+    em = data["even_money"]
+    blocks.append(f"Even money (rule 8.3), per initial wager: {em['derivation']} Taking it "
+                  f"gives up {fmt(em['cost'], 'num4')} of the initial wager each time "
+                  f"(the simulation counts it within the main game).")
+    if not _wager(data, "insurance"):
+        blocks.append("Insurance: no strategy in this report takes it, so it is not simulated.")
+    blocks.append(_chart(data, "running_house_edge",
+                         "The simulated house edge after each chunk of the run (chunks in "
+                         "index order), its 95% confidence band, and the exact figure."))
+    return Section("wagers", "Wagers: exact and simulated return", blocks)
+
+
+def pay_table(data: dict) -> Section | None:
+    rows = data["super_sevens_pays"]
+    if not rows:
+        return None
+    cols = [("line", "line", "text"), ("cards", "cards", "text"),
+            ("combinations", "combinations", "int"), ("of", "of", "int"),
+            ("probability", "probability", "prob"), ("pays", "pays", "int"),
+            ("contribution", "contribution", "spct"), ("count", "simulated count", "int"),
+            ("freq", "simulated frequency", "prob"),
+            ("sim_contribution", "simulated contribution", "spct")]
+    t = Table("super_sevens_pay_table", "Super Sevens pay table (rule 14), per bet", cols,
+              [[r[c] for c, _, _ in cols] for r in rows])
+    total = sum(r["contribution"] for r in rows)
+    return Section("super-sevens", "Super Sevens pay table", [
+        "Combinations: ordered deals of the box's first card, the dealer's up card, the box's "
+        "second card and the next card (and the hole card before it in a peek game) that end in "
+        "the line, out of all such deals, under the strategy's 7-7 play; probability = "
+        "combinations / of. Contribution = probability x pays (a loss pays -1). "
+        f"Their sum, the return, is {fmt(total, 'spct')}.", t])
+
+
+def frequencies(data: dict) -> Section:
+    cols = [("event", "event", "text"), ("per", "per", "text"), ("count", "count", "int"),
+            ("n", "out of", "int"), ("rate", "rate", "num6"), ("se", "SE", "num6")]
+    t = Table("hit_frequencies", "Hit frequencies", cols,
+              [[r[c] for c, _, _ in cols] for r in data["frequencies"]])
+    d = data["distribution"]
+    m = d["main"]
+    n = max(m["rounds"], 1)
+    dist = Table("distribution", "Net result per round (main game + insurance)", [
+        ("value", "net result, initial wagers", "num1"), ("count", "rounds", "int"),
+        ("probability", "probability", "prob")],
+        [[v, c, c / n] for v, c in zip(m["values"], m["counts"], strict=True)])
+    blocks = [
+        "Counts from the simulation; rates with their binomial standard errors. 'per' is the "
+        "denominator: a box-round (one initial wager), a hand (after splits), a round, or an "
+        "offer.", t,
+        f"The distribution of the net result per round: {m['source']} Sample mean "
+        f"{fmt(m['mean'], 'num4')} and SD {fmt(m['sd'], 'num4')}; the run's "
+        f"{fmt(m['run_mean'], 'num4')} and {fmt(m['run_sd'], 'num4')}.", dist]
+    if d.get("super_sevens"):
+        blocks.append(f"Super Sevens per bet: from {d['super_sevens']['source']}.")
+    blocks.append(_chart(data, "distribution", "Distribution of the net result per round "
+                         "(sampled) and per Super Sevens bet (the run's tally), log scale."))
+    return Section("frequencies", "Hit frequencies and the distribution of results", blocks)
+
+
+def volatility(data: dict) -> Section:
+    cols = [("wager", "wager", "text"), ("rounds", "bets", "int"),
+            ("house_edge", "house edge", "pct3"), ("expected_win", "expected casino win, units",
+                                                   "num2")]
+    for c in CONFIDENCES:
+        p = round(100 * c)
+        cols += [(f"low_{p}", f"{p}% low", "spct2"), (f"high_{p}", f"{p}% high", "spct2")]
+    t = Table("volatility", "The casino's result as a share of the amount wagered", cols,
+              [[r["label"] if c == "wager" else r[c] for c, _, _ in cols]
+               for r in data["volatility"]])
+    seen, vi = set(), []
+    for r in data["volatility"]:
+        if r["wager"] not in seen:
+            seen.add(r["wager"])
+            vi.append(f"{r['label']}: " + ", ".join(
+                f"{fmt(r[f'vi_{round(100 * c)}'], 'num3')} at {round(100 * c)}%"
+                for c in CONFIDENCES))
+    return Section("volatility", "Volatility: the casino's result over many bets", [
+        "Over N bets the casino's result, as a share of the amount wagered, lies between house "
+        "edge - VI / sqrt(N) and house edge + VI / sqrt(N) with the stated confidence (normal "
+        "approximation), VI = z x SD per bet being the volatility index. House edge: exact; SD: "
+        "simulated. Over few Super Sevens bets the result is a handful of large pays, so there "
+        "the normal approximation is rough.", t, "Volatility index: " + "; ".join(vi) + "."])
+
+
+def sevens(data: dict) -> Section | None:
+    s = data["sevens"]
+    if not s:
+        return None
+    bets = s["side_bets"]
+    cols = [("label", "7-7 played", "text"), ("plays", "plays", "text"),
+            ("super_sevens_house_edge", "Super Sevens house edge (exact)", "pct3"),
+            ("simulated", "simulated", "pct3"), ("se", "SE", "pct3"),
+            ("simulated_by", "simulated with", "text"),
+            ("main_ev_change", "main game change per round", "spct4")]
+    cols += [(f"combined_{b}", f"combined change, side bet {b}", "spct3") for b in bets]
+    rows = []
+    for r in s["rows"]:
+        comb = r["combined_change"] or {}
+        rows.append([r[c] for c, _, _ in cols[:7]] + [comb.get(b) for b in bets])
+    t = Table("sevens_plays", "Super Sevens return under each 7-7 play (rule 14.4)", cols, rows)
+    return Section("sevens", "Super Sevens and the 7-7 play", [
+        "With a Super Sevens bet up, the Super Sevens house edge depends on how 7-7 is played. "
+        "Changes are per round against the strategy's own 7-7 play, as a share of the main "
+        "wager; combined = main game + side bet x Super Sevens. A simulated figure is shown "
+        "where one of the report's strategies plays 7-7 that way.", t, s["why"]])
+
+
+def choices(data: dict) -> Section:
+    cols = [("strategy", "strategy", "text"), ("exact", "house edge (exact)", "pct3"),
+            ("simulated", "simulated", "pct3"), ("ci95_low", "95% CI low", "pct3"),
+            ("ci95_high", "95% CI high", "pct3"), ("z", "z", "z"),
+            ("cost", "cost against " + data["strategy"], "spct3"),
+            ("ss_exact", "Super Sevens (exact)", "pct3"),
+            ("ss_simulated", "Super Sevens (simulated)", "pct3"),
+            ("description", "what it does", "text")]
+    t = Table("player_choices", "The player's choices: house edge by strategy", cols,
+              [[r[c] for c, _, _ in cols] for r in data["choices"]])
+    return Section("choices", "The effect of the player's choices", [
+        "Each strategy plays the same number of rounds with the same seed. Cost: how much the "
+        "exact house edge rises against the report's strategy. The 7-7 question is in the "
+        f"section above. {data['choices_note']}", t])
+
+
+def variants(data: dict) -> Section:
+    v = data["variants"]
+    if not v["available"]:
+        return Section("variants", "Rule variants", [f"Missing: {v['reason']}",
+                       _chart(data, "rule_effects", "Rule-variant effects")])
+    cols = [("variant", "variant", "text"), ("changes", "changes", "text"),
+            ("house_edge", "house edge", "pct3"), ("difference", "difference", "spct3"),
+            ("ci95_low", "95% CI low", "spct3"), ("ci95_high", "95% CI high", "spct3"),
+            ("variance_reduction", "x var", "num1"), ("exact", "exact difference", "spct3"),
+            ("exact_scope", "exact scope", "text"), ("z", "z", "z"),
+            ("strategy", "strategy", "text")]
+    t = Table("rule_variants", "The effect of each rule variant on the house edge", cols,
+              [[r.get(c) for c, _, _ in cols] for r in v["rows"]])
+    return Section("variants", "Rule variants", [v["note"], t, _chart(
+        data, "rule_effects", "Change in house edge of each variant, with its 95% interval "
+        "(paired with this rule set) and the exact change.")])
+
+
+def manifest(data: dict) -> Section:
+    m = data["manifest"]
+    rows = [["bjsim version", m["bjsim"]], ["rule file", m["rules_file"]],
+            ["rule file SHA-256", m["rules_sha256"]],
+            ["--set", ", ".join(m["overrides"]) or "none"]]
+    rows += [[f"strategy {s['name']} ({s['file']}) SHA-256", s["sha256"]]
+             for s in m["strategies"]]
+    rows += [["seed", m["seed"]], ["rounds asked", m["rounds"]],
+             ["rounds played", m["rounds_played"]], ["precision target", m["precision"]],
+             ["chunk size (rounds)", m["chunk_rounds"]],
+             ["distribution sample (rounds)", m["sample_rounds"]],
+             ["rule variants (files)", ", ".join(m["variant_files"]) or "none"],
+             ["rule variants (rounds a game)", m["variant_rounds"]],
+             ["platform", f"{m['platform']} ({m['machine']})"],
+             ["Python, numpy, numba", f"{m['python']}, {m['numpy']}, {m['numba']}"]]
+    t = Table("manifest", "Reproducibility manifest", [("item", "item", "text"),
+                                                      ("value", "value", "text")], rows)
+    c = m["commands"]
+    return Section("manifest", "Reproducibility", [
+        "The figures depend on the rule file, the strategies, the seed, the rounds and the chunk "
+        "size, never on the number of threads or machines. This command rebuilds the whole "
+        "report to the same figures:", Code(c["report"]),
+        "The main run, the exact figures and the rule-variant comparison alone:",
+        Code("\n".join(x for x in (c["simulate"], c["exact"], c.get("compare")) if x)), t])
+
+
+def build(data: dict) -> list[Section]:
+    """Every section, in the report's order."""
+    out = [summary(data), rules(data), wagers(data), pay_table(data), frequencies(data),
+           volatility(data), sevens(data), choices(data), variants(data), manifest(data)]
+    return [s for s in out if s is not None]
+
+
+def tables(sections: list[Section]) -> list[Table]:
+    return [b for s in sections for b in s.blocks if isinstance(b, Table)]

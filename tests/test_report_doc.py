@@ -1,0 +1,521 @@
+"""bjsim report (issue 11): one small report built through the CLI, whose figures must equal what
+``simulate`` and ``exact`` print for the same seed; its charts must be real PNGs of their size; its
+HTML must render in headless Chromium without console errors (skipped, saying why, where
+Chromium is missing: .ci/run installs it)."""
+
+import copy
+import csv
+import json
+import math
+import re
+import shlex
+import struct
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from simulator import engine
+from simulator import layout as L
+from simulator.assessment import charts, chromium, figures, output
+from simulator.assessment.sections import fmt
+from simulator.cli import cli
+from simulator.rules import load_rules
+from simulator.strategy import load_strategy
+
+SEED = 11
+ARGS = ["--rounds", "60_000", "--chunk-rounds", "10_000", "--sample-rounds", "20_000",
+        "--seed", str(SEED), "--choice", "insurance-taker", "--variant",
+        "configs/variants/h17.toml", "--variant-rounds", "20_000", "--quiet"]
+NEEDS_CHROMIUM = pytest.mark.skipif(
+    chromium.find() is None,
+    reason="headless Chromium not installed (apt-get install chromium; .ci/run installs it)")
+NEEDS_MATPLOTLIB = pytest.mark.skipif(not charts.available(),
+                                      reason="matplotlib not installed (pip install 'bjsim[plot]')")
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+
+
+def command_json(line: str, *extra):
+    """Run a manifest command line (``bjsim ...``) through CliRunner; its json output."""
+    words = shlex.split(line)
+    assert words[0] == "bjsim"
+    result = run(*words[1:], *extra)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("report")
+    result = run("report", *ARGS, "-o", out)
+    assert result.exit_code == 0, result.output
+    return out, json.loads((out / "report.json").read_text()), result.stderr
+
+
+@pytest.fixture(scope="module")
+def simulated(built):
+    _, data, _ = built
+    return command_json(data["manifest"]["commands"]["simulate"], "--quiet")
+
+
+def wager(data, key):
+    return next(w for w in data["wagers"] if w["wager"] == key)
+
+
+# ---------------------------------------------------------------------------------------------
+# The folder
+
+
+def test_report_writes_every_rendering_and_says_each_step(built):
+    out, data, stderr = built
+    for name in ("report.html", "report.md", "report.json"):
+        assert (out / name).stat().st_size > 1000, name
+    for name in ("rules", "wagers", "super_sevens_pay_table", "hit_frequencies", "distribution",
+                 "volatility", "sevens_plays", "player_choices", "rule_variants", "manifest"):
+        assert (out / "csv" / f"{name}.csv").is_file(), name
+    for step in ("exact analysis of basic", "simulation of basic", "player's choice "
+                 "insurance-taker", "distribution of the net result", "rule-variant effects",
+                 "charts", "report.json, report.html"):
+        assert step in stderr, step
+    assert re.search(r"wrote \d+ files to", stderr)
+
+
+def test_manifest_names_hashes_and_the_rebuild_command(built):
+    import hashlib
+
+    out, data, _ = built
+    m = data["manifest"]
+    root = Path(__file__).resolve().parent.parent
+    assert m["rules_sha256"] == hashlib.sha256((root / "configs/nz1994.toml").read_bytes()
+                                               ).hexdigest()
+    assert [s["name"] for s in m["strategies"]] == ["basic", "insurance-taker"]
+    for s in m["strategies"]:
+        assert s["sha256"] == hashlib.sha256((root / s["file"]).read_bytes()).hexdigest()
+    assert (m["seed"], m["rounds"], m["chunk_rounds"]) == (SEED, 60_000, 10_000)
+    assert m["platform"] and m["python"] and m["bjsim"]
+    cmd = shlex.split(m["commands"]["report"])
+    assert cmd[:2] == ["bjsim", "report"]
+    for a, b in (("--seed", str(SEED)), ("--rounds", "60000"), ("--chunk-rounds", "10000"),
+                 ("--sample-rounds", "20000"), ("--choice", "insurance-taker")):
+        assert cmd[cmd.index(a) + 1] == b
+    assert m["commands"]["report"] in (out / "report.html").read_text()
+
+
+def _figures_only(data: dict) -> dict:
+    """report.json less what may differ between two builds: timings and the output folder."""
+    d = copy.deepcopy(data)
+    d["manifest"].pop("seconds")
+    d["manifest"].pop("commands")
+    for doc in d["simulation"].values():
+        doc.pop("timing")
+    if d["variants"]["document"]:
+        d["variants"]["document"].pop("timing")
+    return d
+
+
+def test_rebuild_command_gives_the_same_figures(built, tmp_path):
+    """The manifest's command, run again, writes the same report.json (timings apart)."""
+    _, data, _ = built
+    words = shlex.split(data["manifest"]["commands"]["report"])
+    words[words.index("-o") + 1] = str(tmp_path)
+    assert run(*words[1:], "--quiet").exit_code == 0
+    again = json.loads((tmp_path / "report.json").read_text())
+    assert _figures_only(again) == _figures_only(data)
+
+
+# ---------------------------------------------------------------------------------------------
+# Every figure equals the matching command's
+
+
+def test_simulated_figures_equal_what_simulate_prints(built, simulated):
+    _, data, _ = built
+    mine = data["simulation"]["basic"]
+    assert mine["results"] == simulated["results"]
+    assert mine["run"] == simulated["run"] and mine["rules"] == simulated["rules"]
+    res = simulated["results"]
+    for key, fig in (("total", res["total"]), ("main", res["main"]),
+                     ("super_sevens", res["super_sevens"])):
+        w = wager(data, key)
+        assert (w["simulated"], w["se"], w["ci95_low"], w["ci95_high"]) == (
+            fig["mean"], fig["se"], fig["ci95_low"], fig["ci95_high"]), key
+        assert w["sd_bet"] == fig.get("sd_box_round", fig.get("sd_bet"))
+        assert w["sd_round"] == fig["sd_round"]
+        assert w["bets"] == fig.get("bets", res["box_rounds"])
+    freq = {r["event"]: r for r in data["frequencies"]}
+    for k, v in res["frequencies"].items():
+        assert {x: freq[k][x] for x in ("per", "count", "n", "rate", "se")} == v, k
+    ss = res["super_sevens"]
+    assert freq["super_sevens_win"]["count"] == ss["bets"] - ss["lines"]["f"]["count"]
+    for row in data["super_sevens_pays"]:
+        line = ss["lines"][row["line"]]
+        assert (row["count"], row["freq"], row["sim_contribution"]) == (
+            line["count"], line["freq"], line["contribution"])
+    # the running house edge ends on the run's figure, one point per chunk
+    r = data["running"]
+    assert r["rounds"] == list(range(10_000, 60_001, 10_000))
+    assert r["house_edge"][-1] == pytest.approx(res["house_edge"]["mean"], abs=1e-15)
+    assert r["half_width"][-1] == pytest.approx(res["house_edge"]["ci95_high"]
+                                                - res["house_edge"]["mean"], rel=1e-12)
+
+
+def test_exact_figures_equal_what_exact_prints(built):
+    _, data, _ = built
+    doc = command_json(data["manifest"]["commands"]["exact"])
+    assert data["exact"]["basic"] == doc
+    ex = doc["exact"]
+    assert wager(data, "total")["exact"] == ex["ev"]
+    assert wager(data, "main")["exact"] == ex["main_ev"]
+    assert wager(data, "super_sevens")["exact"] == ex["super_sevens"]["ev"]
+    for row in data["super_sevens_pays"]:
+        line = ex["super_sevens"]["lines"][row["line"]]
+        assert (row["probability"], row["pays"], row["contribution"]) == (
+            line["probability"], line["pays"], line["contribution"])
+    rows = {r["label"]: r for r in data["sevens"]["rows"]}
+    for p in ex["sevens_question"]["plays"]:
+        label = "the strategy's own 7-7 play" if p["play"] == "strategy" else \
+            f"{p['play']} every 7-7"
+        assert rows[label]["super_sevens_house_edge"] == p["super_sevens_house_edge"]
+        assert rows[label]["main_ev_change"] == p["main_ev_change"]
+        assert rows[label]["combined_change"] == p["combined_change"]
+    choice = data["choices"][0]
+    assert (choice["strategy"], choice["exact"], choice["cost"]) == ("basic", ex["house_edge"], 0)
+
+
+def test_z_scores_equal_what_simulate_exact_prints(built):
+    _, data, _ = built
+    doc = command_json(data["manifest"]["commands"]["simulate"], "--quiet", "--exact")
+    cmp = doc["results"]["exact"]
+    # the wagers table is in returns; simulate --exact's z is of the house edge, minus the return
+    assert wager(data, "total")["z"] == pytest.approx(-cmp["house_edge"]["z"], rel=1e-9)
+    assert wager(data, "super_sevens")["z"] == pytest.approx(cmp["super_sevens_return"]["z"],
+                                                            rel=1e-9)
+    assert -wager(data, "total")["exact"] == pytest.approx(cmp["house_edge"]["exact"], abs=1e-12)
+
+
+def test_insurance_wager_from_the_strategy_that_takes_it(built):
+    _, data, _ = built
+    sim = command_json(data["manifest"]["commands"]["simulate"].replace(
+        "--strategy basic", "--strategy insurance-taker"), "--quiet")
+    assert data["simulation"]["insurance-taker"]["results"] == sim["results"]
+    w = wager(data, "insurance")
+    ins = sim["results"]["insurance"]
+    assert (w["strategy"], w["simulated"], w["se"], w["bets"]) == (
+        "insurance-taker", ins["mean"], ins["se"], ins["bets"])
+    doc = command_json("bjsim exact --strategy insurance-taker -f json")
+    assert data["exact"]["insurance-taker"] == doc
+    # per unit staked: the exact return per initial wager over half a wager times the chance
+    # the dealer shows an ace and the box holds no blackjack (6 decks: 24 aces, 96 tens)
+    p_bet = 24 / 312 * (1 - 2 * 23 / 311 * 96 / 310)
+    per_wager = doc["exact"]["insurance"]["per_initial_wager"]
+    assert w["exact"] == doc["exact"]["insurance"]["per_unit_staked_approx"]
+    assert w["exact"] == pytest.approx(per_wager / (0.5 * p_bet), rel=1e-12)
+    # the exact figure is near the textbook 2 x P(ten) - P(no ten) with the box's cards unseen
+    assert w["exact"] == pytest.approx(2 * 96 / 311 - 215 / 311, abs=0.01)
+
+
+def test_choices_table_reads_each_strategys_run_and_exact_figures(built):
+    _, data, _ = built
+    for row in data["choices"]:
+        res = data["simulation"][row["strategy"]]["results"]["house_edge"]
+        ex = data["exact"][row["strategy"]]["exact"]
+        assert (row["simulated"], row["se"], row["exact"]) == (res["mean"], res["se"],
+                                                              ex["house_edge"])
+        assert row["z"] == pytest.approx((res["mean"] - ex["house_edge"]) / res["se"])
+        assert row["cost"] == ex["house_edge"] - data["choices"][0]["exact"]
+    taker = next(r for r in data["choices"] if r["strategy"] == "insurance-taker")
+    assert taker["cost"] > 0  # insurance is a losing bet
+
+
+def test_volatility_is_edge_plus_minus_z_sd_over_root_n(built):
+    _, data, _ = built
+    rows = data["volatility"]
+    assert {r["wager"] for r in rows} == {"total", "insurance", "super_sevens"}
+    assert sorted({r["rounds"] for r in rows}) == [100, 1_000, 10_000, 100_000]
+    z = {90: 1.6448536269514722, 95: 1.959963984540054, 99: 2.5758293035489004}
+    for r in rows:
+        w = wager(data, r["wager"])
+        assert r["house_edge"] == -w["exact"] and r["sd_bet"] == w["sd_bet"]
+        assert r["expected_win"] == pytest.approx(r["rounds"] * r["house_edge"])
+        for c, zc in z.items():
+            half = zc * w["sd_bet"] / math.sqrt(r["rounds"])
+            assert r[f"low_{c}"] == pytest.approx(r["house_edge"] - half, rel=1e-12)
+            assert r[f"high_{c}"] == pytest.approx(r["house_edge"] + half, rel=1e-12)
+            assert r[f"vi_{c}"] == pytest.approx(zc * w["sd_bet"], rel=1e-12)
+
+
+def test_super_sevens_combinations_counted_by_hand(built):
+    """basic hits 7-7 against 8, 9, 10 and A only (the 168 cards of those values in 6 decks),
+    so three sevens need such an up card: line (e) = 24 first sevens x 5 x 4 of its suit x 168,
+    line (d) = (24 x 23 x 22 - 24 x 5 x 4) x 168, of 312 x 311 x 310 x 309 ordered deals."""
+    _, data, _ = built
+    rows = {r["line"]: r for r in data["super_sevens_pays"]}
+    assert rows["e"]["combinations"] == 24 * 5 * 4 * 168
+    assert rows["d"]["combinations"] == (24 * 23 * 22 - 24 * 5 * 4) * 168
+    assert all(r["of"] == 312 * 311 * 310 * 309 for r in rows.values())
+    assert sum(r["combinations"] for r in rows.values()) == 312 * 311 * 310 * 309
+    for r in rows.values():
+        assert r["probability"] == pytest.approx(r["combinations"] / r["of"], rel=1e-12)
+
+
+def test_sevens_section_has_every_play_and_the_published_convention(built):
+    _, data, _ = built
+    s = data["sevens"]
+    labels = [r["label"] for r in s["rows"]]
+    for want in ("the strategy's own 7-7 play", "split every 7-7", "hit every 7-7",
+                 "the best play with a side bet of 1 up"):
+        assert want in labels
+    rows = {r["label"]: r for r in s["rows"]}
+    pub = next(r for r in s["rows"] if r["label"].startswith("published"))
+    assert pub["super_sevens_house_edge"] == pytest.approx(0.1140, abs=5e-5)  # 6 decks, 11.40%
+    assert rows["hit every 7-7"]["super_sevens_house_edge"] == pytest.approx(
+        pub["super_sevens_house_edge"], abs=1e-12)
+    assert rows["the strategy's own 7-7 play"]["simulated_by"] == "basic"
+    assert s["published_equals_hit"] and "third card is always dealt" in s["why"]
+    assert "14.4" in s["why"]
+
+
+def test_variant_figures_equal_what_compare_prints(built):
+    out, data, _ = built
+    v = data["variants"]
+    assert v["available"] and [r["variant"] for r in v["rows"]] == ["h17"]
+    doc = command_json(data["manifest"]["commands"]["compare"], "--quiet")
+    mine = copy.deepcopy(v["document"])
+    assert mine.pop("timing") and doc.pop("timing")
+    assert mine == doc
+    row, d = v["rows"][0], doc["variants"][0]["difference"]["house_edge"]
+    assert (row["difference"], row["se"], row["ci95_low"], row["ci95_high"], row["exact"],
+            row["z"]) == (d["mean"], d["se"], d["ci95_low"], d["ci95_high"], d["exact"], d["z"])
+    assert row["house_edge"] == doc["variants"][0]["house_edge"]["mean"]
+    assert row["exact"] == pytest.approx(0.00218, abs=5e-5)  # H17 costs the player 0.218%
+    assert "Missing" not in (out / "report.html").read_text()
+
+
+# ---------------------------------------------------------------------------------------------
+# Renderings read the same figures
+
+
+def test_csv_and_markdown_hold_the_json_figures(built):
+    out, data, _ = built
+    with open(out / "csv" / "wagers.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert [r["wager"] for r in rows] == [w["label"] for w in data["wagers"]]
+    for r, w in zip(rows, data["wagers"], strict=True):
+        for key in ("exact", "simulated", "se", "z", "sd_bet"):
+            assert float(r[key]) == w[key], key
+    md = (out / "report.md").read_text()
+    html = (out / "report.html").read_text()
+    he = fmt(-wager(data, "total")["exact"], "pct")
+    for text in (md, html):
+        assert he in text
+        assert fmt(wager(data, "super_sevens")["simulated"], "spct") in text
+        for row in data["rules"]:
+            assert row["words"].split("(")[0].strip() in text.replace("&#x27;", "'")
+
+
+def test_distribution_sample_is_reproducible_and_agrees_with_the_run(built):
+    _, data, _ = built
+    d = data["distribution"]["main"]
+    assert d["rounds"] == sum(d["counts"]) == 20_000
+    values = figures._sample(load_rules(), load_strategy("basic"), 20_000, SEED) / L.UNIT
+    assert values.mean() == pytest.approx(d["mean"], abs=1e-12)
+    # two independent estimates of the same mean: within 4 standard errors of each other
+    se = math.hypot(d["sd"] / math.sqrt(20_000), wager(data, "total")["se"])
+    assert abs(d["mean"] - d["run_mean"]) < 4 * se
+    assert d["sd"] == pytest.approx(d["run_sd"], rel=0.05)
+    ss = data["distribution"]["super_sevens"]
+    assert sum(ss["counts"]) == ss["bets"] == 60_000
+
+
+def test_distribution_sample_deals_full_shuffled_shoes(monkeypatch):
+    """Each shoe handed to the kernel holds every card decks times, in a new order."""
+    from simulator import kernel
+
+    shoes = []
+    real = kernel.play_stacked
+
+    def spy(cards, rules, strategy, cut=None):
+        shoes.append((np.array(cards), cut))
+        return real(cards, rules, strategy, cut=cut)
+
+    monkeypatch.setattr(kernel, "play_stacked", spy)
+    rules = load_rules()
+    figures._sample(rules, load_strategy("basic"), 200, 5)
+    assert len(shoes) >= 2
+    for cards, cut in shoes:
+        assert np.array_equal(np.bincount(cards, minlength=52), [6] * 52)
+        assert cut == rules.cut == 234
+    assert not np.array_equal(shoes[0][0], shoes[1][0])
+
+
+@pytest.mark.slow
+def test_distribution_sample_mean_agrees_with_a_simulation_of_its_size():
+    """3 million sampled rounds against 3 million simulated: within 4 standard errors."""
+    rules, strat = load_rules(), load_strategy("basic")
+    values = figures._sample(rules, strat, 3_000_000, 21) / L.UNIT
+    res = engine.run(rules, strat, 3_000_000, seed=21)
+    from simulator.tally import summarize
+
+    he = summarize(res, rules)["total"]
+    se = math.hypot(values.std(ddof=1) / math.sqrt(values.size), he["se"])
+    assert abs(values.mean() - he["mean"]) < 4 * se
+
+
+def test_on_chunk_sees_every_chunks_own_tally():
+    """engine.advance's on_chunk: each chunk's tally, equal to that chunk played alone."""
+    from simulator.chunks import PlayChunk
+
+    rules, strat = load_rules(), load_strategy("basic")
+    seen = {}
+    state = engine.RunState(25_000, 10_000)
+    for _ in engine.advance(state, rules, strat, seed=3, workers=2,
+                            on_chunk=lambda i, n, t: seen.__setitem__(i, (n, t.copy()))):
+        pass
+    assert sorted(seen) == [0, 1, 2] and [seen[i][0] for i in range(3)] == [10_000] * 2 + [5000]
+    job = PlayChunk(rules.to_params(), engine.stack_tables(rules, strat), 3, 25_000, 10_000)
+    for i in range(3):
+        assert np.array_equal(seen[i][1], job(i)[2])
+    assert np.array_equal(sum(t for _, t in seen.values()), state.total())
+
+
+def test_plays_text():
+    plays = {up: "split" if 2 <= up <= 7 else "hit" for up in range(1, 11)}
+    assert figures.plays_text(plays) == "split v 2-7, hit v 8-A"
+    assert figures.plays_text(dict.fromkeys(range(1, 11), "hit")) == "hit every 7-7"
+
+
+# ---------------------------------------------------------------------------------------------
+# Charts and the browser
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    """Width and height from a PNG's signature and IHDR chunk."""
+    head = path.read_bytes()[:24]
+    assert head[:8] == b"\x89PNG\r\n\x1a\n", path
+    assert head[12:16] == b"IHDR", path
+    return struct.unpack(">II", head[16:24])
+
+
+def colours(path: Path) -> int:
+    from PIL import Image
+
+    with Image.open(path) as im:
+        return len(im.convert("RGB").getcolors(maxcolors=1 << 20) or [])
+
+
+@NEEDS_MATPLOTLIB
+def test_charts_are_real_pngs_of_their_size(built):
+    out, data, _ = built
+    drawn = {k: v for k, v in data["charts"].items() if "file" in v}
+    assert set(drawn) == {"running_house_edge", "distribution", "rule_effects"}
+    for name, c in drawn.items():
+        path = out / c["file"]
+        assert png_size(path) == charts.SIZES[name] == (c["width"], c["height"])
+        assert path.stat().st_size > 10_000, name
+        assert colours(path) > 50, name  # drawn on, not a blank canvas
+        assert f'src="{c["file"]}"' in (out / "report.html").read_text()
+
+
+def test_html_fetches_nothing_from_the_network(built):
+    out, _, _ = built
+    html = (out / "report.html").read_text()
+    refs = re.findall(r'(?:src|href)="([^"]+)"', html)
+    assert refs
+    for ref in refs:
+        assert not re.match(r"[a-z]+:", ref), ref  # no http:, https:, file: or data: fetches
+        if not ref.startswith("#"):
+            assert (out / ref).is_file(), ref
+    assert "<script" not in html and "@import" not in html
+
+
+@NEEDS_CHROMIUM
+def test_html_renders_in_chromium_without_console_errors(built, tmp_path):
+    out, data, _ = built
+    page = out / "report.html"
+    res = chromium.run(page, "--enable-logging=stderr", "--v=0", "--dump-dom")
+    assert res.returncode == 0, res.stderr[-2000:]
+    console = [ln for ln in res.stderr.splitlines() if ":CONSOLE" in ln or "Uncaught" in ln]
+    assert not console, console
+    dom = res.stdout
+    for sid in ("summary", "rules", "wagers", "super-sevens", "volatility", "sevens",
+                "choices", "variants", "manifest"):
+        assert f'id="{sid}"' in dom, sid
+    assert data["title"] in dom
+    shot = tmp_path / "shot.png"
+    chromium.screenshot(page, shot, 1000, 1400)
+    assert png_size(shot) == (1000, 1400)
+    assert colours(shot) > 50  # text and tables, not a blank page
+
+
+@NEEDS_CHROMIUM
+def test_pdf_is_printed_from_the_html(built):
+    out, _, _ = built
+    pdf = (out / "report.pdf").read_bytes()
+    assert pdf[:5] == b"%PDF-" and len(pdf) > 20_000
+
+
+def test_report_without_matplotlib_or_chromium_still_builds_and_says_so(built, tmp_path,
+                                                                         monkeypatch):
+    _, data, _ = built
+    monkeypatch.setattr(charts, "available", lambda: False)
+    monkeypatch.setattr(chromium, "find", lambda: None)
+    said = []
+    written = output.write_report(copy.deepcopy(data), tmp_path, said.append)
+    assert "report.pdf" not in written and not (tmp_path / "report.pdf").exists()
+    assert any("report.pdf not written: Chromium not found" in s for s in said)
+    assert any("matplotlib is not installed" in s for s in said)
+    html = (tmp_path / "report.html").read_text()
+    assert "Chart not drawn" in html and "<img" not in html
+    assert not list((tmp_path / "charts").glob("*.png"))
+
+
+# ---------------------------------------------------------------------------------------------
+# The command line
+
+
+def test_report_with_a_precision_target(tmp_path):
+    """--precision stops the main run at the chunk simulate stops at; its command says so."""
+    result = run("report", "--precision", "0.03", "--max-rounds", "200k", "--chunk-rounds", "5000",
+                 "--sample-rounds", "2000", "--choice", "basic", "--seed", "3", "--no-variants",
+                 "-q", "-o", tmp_path)
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "report.json").read_text())
+    m = data["manifest"]
+    assert m["precision"] == 0.03 and m["rounds_played"] < 200_000
+    assert data["running"]["rounds"][-1] == m["rounds_played"]
+    assert data["running"]["half_width"][-1] <= 0.03 < data["running"]["half_width"][-2]
+    cmd = shlex.split(m["commands"]["report"])
+    assert cmd[cmd.index("--precision") + 1] == "0.03" and "--rounds" not in cmd
+    sim = command_json("bjsim simulate --precision 0.03 --max-rounds 200000 --seed 3 "
+                       "--chunk-rounds 5000 -f json", "--quiet")
+    assert sim["results"] == data["simulation"]["basic"]["results"]
+    assert [c["strategy"] for c in data["choices"]] == ["basic"]
+    assert not data["variants"]["available"] and "--no-variants" in data["variants"]["reason"]
+    assert "--no-variants" in cmd and m["commands"]["compare"] is None
+    assert "Missing: no rule variant" in (tmp_path / "report.html").read_text()
+
+
+def test_report_help_has_an_example():
+    result = run("report", "--help")
+    assert result.exit_code == 0 and "Example" in result.stdout and "-o" in result.stdout
+
+
+@pytest.mark.parametrize("args, words", [
+    ([], ["--output"]),
+    (["-o", "x", "--precision", "0.01", "--rounds", "1000"], ["--rounds", "--precision"]),
+    (["-o", "x", "--max-rounds", "1000"], ["--max-rounds", "--precision"]),
+    (["-o", "x", "--strategy", "no-such"], ["no-such", "basic"]),
+    (["-o", "x", "--set", "decks=99"], ["decks"]),
+    (["-o", "x", "--no-variants", "--variant", "configs/variants/h17.toml"], ["--no-variants"]),
+])
+def test_report_user_errors_are_one_line(args, words, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("report", *args)
+    assert result.exit_code == 2, result.output
+    last = [ln for ln in result.stderr.splitlines() if ln.strip()][-1]
+    assert last.startswith("Error:") and "Traceback" not in result.output
+    for w in words:
+        assert w in result.stderr, (w, result.stderr)
