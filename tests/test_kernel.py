@@ -169,6 +169,40 @@ def test_simulation_equals_stacked_mode_random_games():
         _check_replay(rules, strategies, 1500)
 
 
+def test_one_box_walk_equals_the_round_loop_random_games():
+    """One box walks the round table (``play.walk``); with a trace the same chunk runs the round
+    loop that plays every other game (and the walk's exits). Random games of every rule key and
+    random strategies: the same tally, field by field, on the same seed."""
+    from helpers import random_strategy
+
+    rng = np.random.default_rng(20261202)
+    for _ in range(30):
+        rules = NZ.replace(
+            decks=int(rng.integers(1, 9)),
+            max_hands=int(rng.integers(1, 5)),
+            resplit_aces=bool(rng.integers(2)),
+            hit_split_aces=bool(rng.integers(2)),
+            double_after_split=bool(rng.integers(2)),
+            double_on=str(rng.choice(["any", "hard", "9-11", "10-11"])),
+            dealer_blackjack_takes=str(rng.choice(["all", "original-and-busted", "original"])),
+            dealer_hits_soft_17=bool(rng.integers(2)),
+            dealer_draws_when_no_live_box=bool(rng.integers(2)),
+            hole_card=str(rng.choice(["none", "peek"])),
+            surrender=str(rng.choice(["none", "late", "early"])),
+            super_sevens=bool(rng.integers(2)),
+            blackjack_pays=float(rng.choice([1.5, 1.2, 1.0])),
+            penetration=float(rng.uniform(0.3, 0.95)),
+            shuffle=str(rng.choice(["cut-card", "every-round"])),
+        )
+        strategy = random_strategy(rng) if rng.integers(3) else basic_strategy()
+        walked = _sim(rules, [strategy], 3000)
+        looped, trace = _sim_trace(rules, [strategy], 3000)
+        assert trace.size > 0
+        assert (walked == looped).all(), (rules, [
+            (L.TALLY_NAMES[i], walked[i], looped[i]) for i in np.nonzero(walked != looped)[0]
+        ])  # fmt: skip
+
+
 def test_boxes_with_the_same_strategy_share_its_states():
     p = NZ.replace(boxes=3).to_params()
     t = K.stack_for(NZ.replace(boxes=3), [basic_strategy(), MIMIC, basic_strategy()])

@@ -44,14 +44,19 @@ def _simulate_chunk(p, m, ins_flags, n_rounds, rng, tally, trace):
     ws = np.zeros(N_WS, np.int64)
     ws[WS_END] = shoe.size - SLACK
     ws[WS_NEED_FULL] = 1
-    rows = m[10]
+    rows, wrows = m[10], m[14]
     counts = np.zeros(rows.shape[0], np.int64)
-    play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, p[L.P_CUT], tally, counts,
+    wcounts = np.zeros(wrows.shape[0], np.int64)
+    play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, p[L.P_CUT], tally, counts, wcounts,
                 np.zeros((0, 0), np.int64), trace)  # fmt: skip
     for i in range(counts.size):
         if counts[i] != 0:
             for f in range(L.N_TALLY):
                 tally[f] += counts[i] * rows[i, f]
+    for i in range(wcounts.size):
+        if wcounts[i] != 0:
+            for f in range(L.N_TALLY):
+                tally[f] += wcounts[i] * wrows[i, f]
     tally[L.T_SHUFFLES] += ws[WS_SHUFFLES]
     return 1 if ws[WS_FAIL] != 0 else 0
 
@@ -67,8 +72,8 @@ def _play_stacked(p, m, ins_flags, cards, cut, out):
     ws[WS_STACKED] = 1
     rng = np.arange(1, 5).astype(np.uint64)
     return play_rounds(p, m, ins_flags, shoe, ws, rng, out.shape[0], cut,
-                       np.zeros(L.N_TALLY, np.int64), np.zeros(0, np.int64), out,
-                       np.zeros(0, np.int8))  # fmt: skip
+                       np.zeros(L.N_TALLY, np.int64), np.zeros(0, np.int64),
+                       np.zeros(0, np.int64), out, np.zeros(0, np.int8))  # fmt: skip
 
 
 def _check_params(params) -> np.ndarray:

@@ -19,11 +19,29 @@ from simulator.kernel.rng import (
     WS_ROUND_START,
     WS_SHUFFLES,
     WS_STACKED,
-    take,
+    pick,
+    refill,
 )  # fmt: skip
-from simulator.kernel.tables import EXIT, NEED2, PAIR, PLAYER, SPLIT_HAND, STOOD
+from simulator.kernel.tables import (
+    BOUNDARY,
+    EXIT,
+    HOLE,
+    NEED2,
+    PAIR,
+    PLAYER,
+    SPECIAL,
+    SPLIT_HAND,
+    STOOD,
+    TERMINAL,
+    TURN,
+    W_EXIT,
+)  # fmt: skip
 
 MAX_HANDS = 4  # rule-set limit on hands per box
+# At most the cards of a one-box round that does not split: the deal and the hole card, 21 hits
+# of an ace (a hand hits at a hard sum of 20 or less), 16 of the dealer's; rounded up.
+WALK_CARDS = 49
+WALK_DONE, WALK_NEAR, WALK_EXIT = 0, 1, 2  # why ``walk`` returned
 SS_B, SS_C, SS_D, SS_E, SS_F = 1, 2, 3, 4, 5
 
 
@@ -54,8 +72,13 @@ def _walk_split(m, shoe, ws, stacked, n_cards, sp, b, s_x, max_hands, pos, end, 
     while h < nh:
         s = s_split
         while True:
-            code, pos, end, s0, s1, s2, s3 = take(shoe, ws, stacked, n_cards, pos, end, s0, s1,
-                                                  s2, s3)  # fmt: skip
+            if pos >= end:
+                pos, end = refill(ws, pos, n_cards)
+            k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
+            code = np.int64(shoe[k])
+            shoe[k] = shoe[np.uint64(pos)]
+            shoe[np.uint64(pos)] = code
+            pos += 1
             s = np.int64(trans[s * 10 + _value(code) - 1])
             f = flags[s]
             if (f & PAIR) != 0:
@@ -103,13 +126,122 @@ def _settle_split(m, p, sp, b, nh, o, insured, uv, t, scratch):
 
 
 @njit
-def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, out, trace):
+def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek, start, pos, end,
+         s0, s1, s2, s3):  # fmt: skip
+    """One box, simulation: rounds as a walk of the round table (``tables.walk_tables``), one
+    lazy Fisher-Yates step and one table read per card, each visit counted in ``wcounts``.
+    Returns ``(r, pos, end, s0, s1, s2, s3, why, state)``: ``WALK_DONE`` after ``n_rounds``;
+    ``WALK_NEAR`` before a round with fewer than ``WALK_CARDS`` cards left (``play_rounds``
+    plays it, refilling the shoe if it must); ``WALK_EXIT`` after the deal of a round that the
+    table leaves to code (a pair to split, 7-7 under Super Sevens), its visits uncounted, with
+    the box's state after the deal."""
+    n_cards = shoe.size - SLACK
+    need_full = ws[WS_NEED_FULL]
+    cut_at = 0 if every_round else cut
+    lim = -1 if need_full != 0 else min(cut_at, end - WALK_CARDS + 1)
+    s = start
+    hole = 0
+    why = WALK_DONE
+    while r < n_rounds:
+        # One test a card; at a round's start past ``lim``: shuffle, or too few cards left.
+        if pos >= lim and (wflags[np.uint64(s)] & BOUNDARY) != 0:
+            if need_full != 0 or pos >= cut_at:
+                pos = 0  # 7.1: the cut card came out, or every round
+                end = n_cards
+                ws[WS_SHUFFLES] += 1
+                need_full = 0
+                lim = min(cut_at, end - WALK_CARDS + 1)
+            if end - pos < WALK_CARDS:
+                why = WALK_NEAR
+                break
+        k, s0, s1, s2, s3 = pick(False, pos, end, s0, s1, s2, s3)
+        code = np.int64(shoe[k])
+        shoe[k] = shoe[np.uint64(pos)]
+        shoe[np.uint64(pos)] = code
+        pos += 1
+        s = np.int64(wtrans[np.uint64(s * 10 + _value(code) - 1)])
+        wcounts[np.uint64(s)] += 1
+        f = wflags[np.uint64(s)]
+        r += f & TERMINAL
+        if (f & SPECIAL) == 0:
+            continue
+        if (f & HOLE) != 0:  # peek: the hole card; a dealer blackjack ends the round
+            k, s0, s1, s2, s3 = pick(False, pos, end, s0, s1, s2, s3)
+            code = np.int64(shoe[k])
+            shoe[k] = shoe[np.uint64(pos)]
+            shoe[np.uint64(pos)] = code
+            pos += 1
+            hole = _value(code)
+            s = np.int64(wtrans[s * 10 + hole - 1])
+            f = wflags[s]
+            if (f & TERMINAL) != 0:
+                wcounts[s] += 1
+                r += 1
+        if (f & TURN) != 0:  # peek: the hole card turned, a step with no card dealt
+            s = np.int64(wtrans[s * 10 + hole - 1])
+            wcounts[s] += 1
+            r += wflags[s] & TERMINAL
+        elif (f & W_EXIT) != 0:
+            rs = pos - 4 if peek else pos - 3
+            for i in range(3):  # the deal's visits (a peek game's third: the hole card's wait)
+                start = np.int64(wtrans[start * 10 + _value(np.int64(shoe[rs + i])) - 1])
+                wcounts[start] -= 1
+            why = WALK_EXIT
+            break
+    ws[WS_NEED_FULL] = need_full
+    return r, pos, end, s0, s1, s2, s3, why, s
+
+
+@njit
+def _deal(trans, start, shoe, ws, stacked, every_round, cut, st, c1, c2, pos, end, s0, s1, s2,
+          s3):  # fmt: skip
+    """A round's start (7.1: shuffle when the cut card came out, every round, or for a fresh
+    chunk) and its deal (step 1): a card to each box, the dealer's up card, a second card to
+    each box; each box's state into ``st``, its cards into ``c1``, ``c2``. Returns ``(pos, end,
+    s0, s1, s2, s3, up card's value)``."""
+    n_cards = shoe.size - SLACK
+    nb = st.size
+    if not stacked and (ws[WS_NEED_FULL] != 0 or every_round or pos >= cut):
+        pos = 0
+        end = n_cards
+        ws[WS_SHUFFLES] += 1
+        ws[WS_NEED_FULL] = 0
+    ws[WS_ROUND_START] = pos
+    ws[WS_BEFORE] = 0
+    uv = 0
+    for i in range(2 * nb + 1):
+        if pos >= end:
+            pos, end = refill(ws, pos, n_cards)
+        k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
+        code = np.int64(shoe[k])
+        shoe[k] = shoe[np.uint64(pos)]
+        shoe[np.uint64(pos)] = code
+        pos += 1
+        v = _value(code)
+        if i == nb:
+            uv = v
+            for b in range(nb):
+                st[b] = trans[st[b] * 10 + v - 1]
+        elif i < nb:
+            c1[i] = code
+            st[i] = trans[start[i] * 10 + v - 1]
+        else:
+            c2[i - nb - 1] = code
+            st[i - nb - 1] = trans[st[i - nb - 1] * 10 + v - 1]
+    return pos, end, s0, s1, s2, s3, uv
+
+
+@njit
+def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wcounts, out,
+                trace):  # fmt: skip
     """Play up to ``n_rounds`` rounds (design: "One round, in order"); returns the rounds played.
 
     Simulation (``ws[WS_STACKED] == 0``): lazy Fisher-Yates dealing from ``shoe`` with the
     xoshiro256** state ``rng`` (advanced in place), the cut card or every-round shuffle (7.1);
     each box's final state and the dealer's outcome are counted in ``counts`` (the box's tally is
-    ``counts @ rows`` at the end), the round's own fields and split boxes added to ``tally``.
+    ``counts @ rows`` at the end), the round's own fields and split boxes added to ``tally``;
+    one box walks the round table (``walk``: ``wcounts @ wrows``) but for the rounds it leaves
+    to this loop.
     Stacked: ``shoe`` dealt in order while ``pos < cut``, one record a round into ``out``; a
     round that runs out of cards sets ``WS_FAIL`` and is not reported. ``trace`` (int8) is empty
     but in tests: simulated rounds' cards are appended to it in dealing order (a round dealt
@@ -120,6 +252,7 @@ def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, ou
         m[0], m[1], m[2], m[3], m[8], m[9], m[10], m[11]
     )  # fmt: skip
     peek_t = m[7]
+    wtrans, wflags = m[12], m[13]
     nb = p[L.P_BOXES]
     stacked = ws[WS_STACKED] != 0
     peek = p[L.P_HOLE] == L.HOLE_PEEK
@@ -136,55 +269,73 @@ def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, ou
     c1 = np.zeros(nb, np.int64)  # each box's first card
     line = np.full(nb, -1, np.int64)  # each box's Super Sevens line
     scratch = np.zeros(L.N_TALLY, np.int64)
+    ss_pay = np.zeros(6, np.int64)  # Super Sevens result by line (a)..(f)
+    for i in range(6):
+        ss_pay[i] = T.ss_net(i, p)
+    d_stands = np.zeros(64, np.int8)  # the dealer stands (12.3) on (ace, hard sum) (busts too)
+    for i in range(64):
+        t = _total(i % 32, i // 32)
+        d_stands[i] = t > 17 or (t == 17 and not (h17 and t != i % 32))
     pos = ws[WS_POS]
     end = ws[WS_END]
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
+    c2 = np.zeros(nb, np.int64)  # each box's second card
+    walking = not stacked and wtrans.size > 0 and trace.size == 0
+    s_dealt = 0
     traced = 0
     r = 0
     while r < n_rounds:
-        if stacked:
-            if pos >= cut:
+        why = WALK_NEAR
+        if walking:
+            r, pos, end, s0, s1, s2, s3, why, s_dealt = walk(
+                wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek, start[0],
+                pos, end, s0, s1, s2, s3,
+            )  # fmt: skip
+            if why == WALK_DONE:
                 break
-        elif ws[WS_NEED_FULL] != 0 or every_round or pos >= cut:
-            pos = 0  # 7.1: the cut card came out, or every round, or a fresh chunk
-            end = n_cards
-            ws[WS_SHUFFLES] += 1
-            ws[WS_NEED_FULL] = 0
-        ws[WS_ROUND_START] = pos
-        ws[WS_BEFORE] = 0
-        # 1. The deal: a card to each box, the up card, a second card to each box (a hole card).
-        for b in range(nb):
-            code, pos, end, s0, s1, s2, s3 = take(shoe, ws, stacked, n_cards, pos, end, s0, s1,
-                                                  s2, s3)  # fmt: skip
-            c1[b] = code
-            st[b] = trans[start[b] * 10 + _value(code) - 1]
-        code, pos, end, s0, s1, s2, s3 = take(shoe, ws, stacked, n_cards, pos, end, s0, s1, s2,
-                                              s3)  # fmt: skip
-        uv = _value(code)
-        d_hard = uv
-        d_ace = np.int64(uv == 1)
-        d_n = 1
+        if why == WALK_EXIT:
+            # The walk dealt this round (in place from its start) and left it to this loop.
+            rs = pos - 4 if peek else pos - 3
+            ws[WS_ROUND_START] = rs
+            ws[WS_BEFORE] = 0
+            c1[0] = shoe[rs]
+            uv = _value(np.int64(shoe[rs + 1]))
+            c2[0] = shoe[rs + 2]
+            st[0] = s_dealt
+        else:
+            if stacked and pos >= cut:
+                break
+            pos, end, s0, s1, s2, s3, uv = _deal(
+                trans, start, shoe, ws, stacked, every_round, cut, st, c1, c2, pos, end, s0, s1,
+                s2, s3,
+            )  # fmt: skip
         exits = 0
         for b in range(nb):
-            st[b] = trans[st[b] * 10 + uv - 1]
-        for b in range(nb):
-            code, pos, end, s0, s1, s2, s3 = take(shoe, ws, stacked, n_cards, pos, end, s0, s1,
-                                                  s2, s3)  # fmt: skip
-            st[b] = trans[st[b] * 10 + _value(code) - 1]
             exits += flags[st[b]] & EXIT
             if ss_on:  # 14: (a) a first seven, (f) none; 7-7 (b) or (c) until a third card
                 line[b] = SS_F
                 if (c1[b] >> 2) == L.SEVEN_RANK:
                     line[b] = 0
-                    if (code >> 2) == L.SEVEN_RANK:
-                        line[b] = SS_C if (c1[b] & 3) == (code & 3) else SS_B
+                    if (c2[b] >> 2) == L.SEVEN_RANK:
+                        line[b] = SS_C if (c1[b] & 3) == (c2[b] & 3) else SS_B
+        d_hard = uv
+        d_ace = np.int64(uv == 1)
+        d_n = 1
         if peek:
-            code, pos, end, s0, s1, s2, s3 = take(shoe, ws, stacked, n_cards, pos, end, s0, s1,
-                                                  s2, s3)  # fmt: skip
+            if why == WALK_EXIT:
+                code = np.int64(shoe[pos - 1])
+            else:
+                if pos >= end:
+                    pos, end = refill(ws, pos, n_cards)
+                k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
+                code = np.int64(shoe[k])
+                shoe[k] = shoe[np.uint64(pos)]
+                shoe[np.uint64(pos)] = code
+                pos += 1
             d_hard += _value(code)
             d_ace |= np.int64(code < 4)
             d_n = 2
-        d_bj = d_n == 2 and d_hard == 11 and d_ace != 0
+        d_bj = peek and d_hard == 11 and d_ace != 0
         if d_bj:
             # 4. A peeked dealer blackjack ends the round before play.
             for b in range(nb):
@@ -202,15 +353,25 @@ def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, ou
                         )  # fmt: skip
                         continue
                     if (flags[s] & PLAYER) != 0:  # 7-7 played on: its third card (14)
-                        code, pos, end, s0, s1, s2, s3 = take(shoe, ws, stacked, n_cards, pos,
-                                                              end, s0, s1, s2, s3)  # fmt: skip
+                        if pos >= end:
+                            pos, end = refill(ws, pos, n_cards)
+                        k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
+                        code = np.int64(shoe[k])
+                        shoe[k] = shoe[np.uint64(pos)]
+                        shoe[np.uint64(pos)] = code
+                        pos += 1
                         if (code >> 2) == L.SEVEN_RANK:  # (d), (e) if all three one suit
                             suited = line[b] == SS_C and (code & 3) == (c1[b] & 3)
                             line[b] = SS_E if suited else SS_D
                         s = np.int64(trans[s * 10 + _value(code) - 1])
                 while (flags[s] & PLAYER) != 0:
-                    code, pos, end, s0, s1, s2, s3 = take(shoe, ws, stacked, n_cards, pos, end,
-                                                          s0, s1, s2, s3)  # fmt: skip
+                    if pos >= end:
+                        pos, end = refill(ws, pos, n_cards)
+                    k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
+                    code = np.int64(shoe[k])
+                    shoe[k] = shoe[np.uint64(pos)]
+                    shoe[np.uint64(pos)] = code
+                    pos += 1
                     s = np.int64(trans[s * 10 + _value(code) - 1])
                 st[b] = s
         # 7. The dealer draws only as far as something depends on it (12.4), unless told to.
@@ -223,23 +384,23 @@ def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, ou
                 need |= flags[st[b]]
         if draw_all:
             need = NEED2 | STOOD
-        if d_n == 1 and (need & NEED2) != 0:
-            code, pos, end, s0, s1, s2, s3 = take(shoe, ws, stacked, n_cards, pos, end, s0, s1,
-                                                  s2, s3)  # fmt: skip
+        while True:  # 12.3: to 17 (hit soft 17 with dealer_hits_soft_17); no-hole: card 2
+            if d_n == 1:
+                if (need & NEED2) == 0:
+                    break
+            elif d_bj or (need & STOOD) == 0 or d_stands[d_ace * 32 + d_hard] != 0:
+                break
+            if pos >= end:
+                pos, end = refill(ws, pos, n_cards)
+            k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
+            code = np.int64(shoe[k])
+            shoe[k] = shoe[np.uint64(pos)]
+            shoe[np.uint64(pos)] = code
+            pos += 1
             d_hard += _value(code)
             d_ace |= np.int64(code < 4)
-            d_n = 2
-            d_bj = d_hard == 11 and d_ace != 0
-        if not d_bj and d_n == 2 and (need & STOOD) != 0:
-            while True:  # 12.3: stand on 17 (hit soft 17 with dealer_hits_soft_17)
-                t = _total(d_hard, d_ace)
-                if t > 17 or (t == 17 and not (h17 and t != d_hard)):
-                    break
-                code, pos, end, s0, s1, s2, s3 = take(shoe, ws, stacked, n_cards, pos, end, s0,
-                                                      s1, s2, s3)  # fmt: skip
-                d_hard += _value(code)
-                d_ace |= np.int64(code < 4)
-                d_n += 1
+            d_n += 1
+            d_bj = d_n == 2 and d_hard == 11 and d_ace != 0
         d_total = _total(d_hard, d_ace)
         o = T.outcome(d_bj, d_total)
         if ws[WS_FAIL] != 0:
@@ -268,7 +429,29 @@ def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, ou
         if stacked:
             T.write_round(out[r], drawn, d_n, d_total, o)
         else:
-            T.add_round(tally, p, nb, drawn, o, round_main, round_ins, line)
+            # The round's own fields (the boxes' are counted above, or added by _settle_split).
+            tally[L.T_ROUNDS] += 1
+            tally[L.T_CARDS_DEALT] += drawn
+            if o != T.O_NONE:
+                tally[L.T_DEALER_BJ + o] += 1  # blackjack, bust, 17 .. 21 in layout order
+            rt = round_main + round_ins
+            tally[L.T_RMAIN_SUM] += round_main
+            tally[L.T_RMAIN_SQ] += round_main * round_main
+            tally[L.T_RTOTAL_SUM] += rt
+            tally[L.T_RTOTAL_SQ] += rt * rt
+            tally[L.T_RINS_SUM] += round_ins
+            tally[L.T_RINS_SQ] += round_ins * round_ins
+            if ss_on:
+                rs = 0
+                for b in range(nb):
+                    ss = ss_pay[line[b]]
+                    tally[L.T_SS_A + line[b]] += 1
+                    tally[L.T_SS_SUM] += ss
+                    tally[L.T_SS_SQ] += ss * ss
+                    rs += ss
+                tally[L.T_SS_BETS] += nb
+                tally[L.T_SS_RSUM] += rs
+                tally[L.T_SS_RSQ] += rs * rs
             if trace.size > 0 and ws[WS_NEED_FULL] == 0:
                 for i in range(drawn):
                     if traced < trace.size:

@@ -110,22 +110,15 @@ def refill(ws, pos, n_cards):
 
 
 @njit(inline="always")
-def take(shoe, ws, stacked, n_cards, pos, end, s0, s1, s2, s3):
-    """Deal one card (design: "Shoe and shuffle"): the card at ``pos`` (stacked), or a uniform
-    pick from ``pos..end-1`` swapped into ``pos`` (one lazy Fisher-Yates step). Returns
-    ``(code, pos, end, s0, s1, s2, s3)``."""
-    if pos >= end:
-        pos, end = refill(ws, pos, n_cards)
-    k = pos
-    if not stacked:
-        k, s0, s1, s2, s3 = bounded(end - pos, s0, s1, s2, s3)
-        k += pos
-    uk = np.uint64(k)
-    upos = np.uint64(pos)
-    code = shoe[uk]
-    shoe[uk] = shoe[upos]
-    shoe[upos] = code
-    return np.int64(code), pos + 1, end, s0, s1, s2, s3
+def pick(stacked, pos, end, s0, s1, s2, s3):
+    """Position of the next card (design: "Shoe and shuffle"): ``pos`` itself (stacked), or
+    uniform in ``pos..end-1`` (one lazy Fisher-Yates step: the caller swaps it into ``pos``).
+    Returns ``(k, s0, s1, s2, s3)``, ``k`` as uint64 (the shoe is indexed unsigned: no
+    negative-index wraparound)."""
+    if stacked:
+        return np.uint64(pos), s0, s1, s2, s3
+    k, s0, s1, s2, s3 = bounded(end - pos, s0, s1, s2, s3)
+    return np.uint64(pos + k), s0, s1, s2, s3
 
 
 @njit
@@ -134,11 +127,10 @@ def deal_shoe(state, decks):
     whole: its card codes in dealing order."""
     shoe = fresh_shoe(decks)
     n = shoe.size - SLACK
-    ws = np.zeros(N_WS, np.int64)
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     out = np.empty(n, np.int64)
-    pos = 0
-    end = n
-    for i in range(n):
-        out[i], pos, end, s0, s1, s2, s3 = take(shoe, ws, False, n, pos, end, s0, s1, s2, s3)
+    for pos in range(n):
+        k, s0, s1, s2, s3 = pick(False, pos, n, s0, s1, s2, s3)
+        out[pos] = shoe[k]
+        shoe[k] = shoe[pos]
     return out

@@ -24,6 +24,13 @@ NEED2 = 4  # the dealer's second card matters to this hand (or its box's insuran
 STOOD = 8  # the hand stood: the dealer draws to 17 (12.3)
 PAIR = 16  # a split hand dealt its own value again: split again if the box may (11)
 SPLIT_HAND = 32  # a split hand's first state (one card, its second next)
+# Flags of the one-box round walk (``walk``).
+TERMINAL = 1  # a round has just ended
+BOUNDARY = 2  # between rounds: the start state and every terminal
+SPECIAL = 4  # the loop plays on in code: the hole card, the hole card turned, or an exit
+HOLE = 8  # peek game: the next card is the dealer's hole card
+TURN = 16  # peek game: the dealer turns the hole card (a step without a card from the shoe)
+W_EXIT = 32  # a pair to split or 7-7 under Super Sevens: the round is played on in code
 
 A_STAND, A_HIT, A_DOUBLE, A_SPLIT, A_SURRENDER, A_BUST = range(6)
 
@@ -223,7 +230,8 @@ class Machine:
 
     def args(self) -> tuple:
         return (self.trans, self.flags, self.link, self.fin, self.kind, self.total, self.wager,
-                self.peek, self.net, self.ins, self.rows, self.start)  # fmt: skip
+                self.peek, self.net, self.ins, self.rows, self.start, self.wtrans, self.wflags,
+                self.wrows)  # fmt: skip
 
 
 def build(p, tables) -> Machine:
@@ -291,5 +299,126 @@ def build(p, tables) -> Machine:
                               int(w == 2 * L.UNIT), int(kind == T.K_BUST),
                               int(kind in (T.K_ES, T.K_LS)), w)  # fmt: skip
     start = np.array([bld.keys[("S", si)] for si in box_si], np.int64)
+    if nb == 1:
+        walk = walk_tables(bld, p, trans, rows, net, ins, fin, arr["peek"])
+    else:
+        walk = (np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros((0, L.N_TALLY), np.int64))
     return Machine(trans=trans.reshape(-1), net=net, ins=ins, rows=rows, fin=fin, start=start,
-                   **arr)  # fmt: skip
+                   wtrans=walk[0], wflags=walk[1], wrows=walk[2], **arr)  # fmt: skip
+
+
+def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
+    """The one-box round walk: the hand machine's states and, after a hand's final state, the
+    dealer's cards as states too, to a terminal per (final state, dealer outcome) that goes on
+    to the next round's first card; a round is then one table read per card (``play.walk``).
+    Returns ``(wtrans, wflags, wrows)``: ``wrows[s]`` is what a visit to ``s`` adds to the
+    tally (a card; a terminal: the box's and the round's fields, Super Sevens (f); a first card
+    seven: (f) moved to (a)). In the peek game the state after the deal waits for the hole card
+    (``HOLE``) and a final state turns it (``TURN``); pairs to split and 7-7 under Super Sevens
+    are exits (``W_EXIT``), played in code."""
+    n0 = len(bld.order)
+    keys = dict(bld.keys)
+    order = list(bld.order)
+    info: dict = {}  # walk state key -> (flags, row fields)
+    no = T.N_OUTCOMES
+    peek = p[L.P_HOLE] == L.HOLE_PEEK
+    draw_all = bool(p[L.P_DRAW_NO_LIVE])
+    h17 = bool(p[L.P_H17])
+    ss_on = bool(p[L.P_SS])
+    si = next(k[1] for k in order if k[0] == "S")
+
+    def sid(key, flags=0):
+        if key not in keys:
+            keys[key] = len(order)
+            order.append(key)
+            info[key] = flags
+        return keys[key]
+
+    def up(k):
+        return 1 if k[0] == "EM" else k[-1]
+
+    def terminal(f, o):
+        return sid(("T", f, o), TERMINAL | BOUNDARY)
+
+    def dealer(f, dh, da, first):
+        """The dealer holds ``dh`` (hard), ``da`` (ace) against final state ``f``."""
+        k = order[f]
+        if first and dh == 11 and da:
+            return terminal(f, T.O_BJ)
+        t = total(dh, da)
+        more = draw_all or (bld.info[k][3] & STOOD) != 0
+        stands = t > 17 or (t == 17 and not (h17 and t != dh))
+        if more and not stands:
+            return sid(("DS", f, dh, da))
+        return terminal(f, int(T.outcome.py_func(False, t)))
+
+    def entry(f):
+        """Where the walk goes when the hand reaches final state ``f``."""
+        if peek:
+            return sid(("TURN", f), SPECIAL | TURN)
+        if draw_all or (bld.info[order[f]][3] & NEED2) != 0:
+            return sid(("W2", f))  # the dealer's second card is next
+        return terminal(f, int(T.outcome.py_func(False, total(up(order[f]), up(order[f]) == 1))))
+
+    def step(key, c):
+        kind = key[0]
+        if kind in ("T", "S"):
+            return int(trans[keys[("S", si)], c - 1])
+        if kind in ("W2", "TURN", "DS"):
+            f = key[1]
+            u = up(order[f])
+            dh, da = (u, int(u == 1)) if kind != "DS" else (key[2], key[3])
+            return dealer(f, dh + c, int(da or c == 1), kind == "W2")
+        if kind == "HOLE":  # the hole card: a peeked blackjack ends the round (step 4)
+            post, u = key[1], key[2]
+            if u + c == 11 and (u == 1 or c == 1) and not (bld.info[order[post]][3] & EXIT):
+                return terminal(int(peek_t[post]), T.O_BJ)
+            return walk_of(post)  # (an exit: the loop plays the peek itself)
+        s = int(trans[keys[key], c - 1])
+        if kind == "PU" and peek:
+            return sid(("HOLE", s, key[3]), SPECIAL | HOLE)
+        return walk_of(s)
+
+    def walk_of(s):
+        """The walk's state for the hand machine's state ``s``."""
+        return entry(s) if bld.info[order[s]][0] != T.K_NONE else s
+
+    for k in order[:n0]:
+        info[k] = SPECIAL | W_EXIT if bld.info[k][3] & EXIT else 0
+    table = {}
+    i = 0
+    while i < len(order):
+        k = order[i]
+        walks = k[0] in ("S", "P1", "PU", "P", "PD", "T", "W2", "TURN", "DS", "HOLE")
+        if walks and i not in table:
+            table[i] = [step(k, c) for c in range(1, 11)]
+        i += 1
+    n = len(order)
+    wtrans = np.zeros((n, 10), np.int32)
+    wflags = np.zeros(n, np.int32)
+    wrows = np.zeros((n, L.N_TALLY), np.int64)
+    wrows[:, L.T_CARDS_DEALT] = 1  # a visit is a card (TURN: the hole card, turned)
+    for j, k in enumerate(order):
+        wtrans[j] = table.get(j, [j] * 10)
+        wflags[j] = info.get(k, 0) | (BOUNDARY if k[0] == "S" else 0)
+        row = wrows[j]
+        if k[0] == "P1" and k[2] == 7 and ss_on:  # Super Sevens (a): the first card a seven
+            pay_a = int(p[L.P_SS_PAY_A])
+            row[[L.T_SS_A, L.T_SS_F]] += (1, -1)
+            row[[L.T_SS_SUM, L.T_SS_RSUM]] += pay_a + 1
+            row[[L.T_SS_SQ, L.T_SS_RSQ]] += pay_a * pay_a - 1
+        if k[0] == "T":
+            f, o = k[1], k[2]
+            i = int(fin[f]) * no + o
+            x, y = int(net[i]), int(ins[i])
+            row += rows[i]
+            row[L.T_ROUNDS] += 1
+            if o != T.O_NONE:
+                row[L.T_DEALER_BJ + o] += 1
+            row[[L.T_RMAIN_SUM, L.T_RMAIN_SQ]] += (x, x * x)
+            row[[L.T_RTOTAL_SUM, L.T_RTOTAL_SQ]] += (x + y, (x + y) ** 2)
+            row[[L.T_RINS_SUM, L.T_RINS_SQ]] += (y, y * y)
+            if ss_on:  # (f) until the first card says (a)
+                row[[L.T_SS_BETS, L.T_SS_F, L.T_SS_SQ, L.T_SS_RSQ]] += 1
+                row[[L.T_SS_SUM, L.T_SS_RSUM]] -= 1
+    return wtrans.reshape(-1), wflags, wrows

@@ -101,44 +101,13 @@ def add_box(t, main, ins, bits, hands, wins, losses, pushes, doubles, busts, sur
 
 @njit
 def ss_net(line, p):
-    """The Super Sevens result of a box on ``line`` (0..5 for (a)..(f), -1 no bet), in stakes."""
+    """The Super Sevens result of a box on ``line`` (0..5 for (a)..(f), -1 no bet), in stakes:
+    the line's pay (rule 14), or the stake lost on (f)."""
     if line < 0:
         return 0
     if line == 5:
         return -1
     return p[L.P_SS_PAY_A + line]
-
-
-@njit
-def add_round(t, p, nb, drawn, o, round_main, round_ins, line):
-    """Add a round's own fields into the tally ``t``: cards, the dealer's outcome, the round's
-    sums, and each box's Super Sevens bet (``line``: one a box)."""
-    t[L.T_ROUNDS] += 1
-    t[L.T_CARDS_DEALT] += drawn
-    if o == O_BJ:
-        t[L.T_DEALER_BJ] += 1
-    elif o == O_BUST:
-        t[L.T_DEALER_BUST] += 1
-    elif o != O_NONE:
-        t[L.T_DEALER_17 + o - 2] += 1
-    rt = round_main + round_ins
-    t[L.T_RMAIN_SUM] += round_main
-    t[L.T_RMAIN_SQ] += round_main * round_main
-    t[L.T_RTOTAL_SUM] += rt
-    t[L.T_RTOTAL_SQ] += rt * rt
-    t[L.T_RINS_SUM] += round_ins
-    t[L.T_RINS_SQ] += round_ins * round_ins
-    if p[L.P_SS] != 0:
-        rs = 0
-        for b in range(nb):
-            ss = ss_net(line[b], p)
-            t[L.T_SS_BETS] += 1
-            t[L.T_SS_A + line[b]] += 1
-            t[L.T_SS_SUM] += ss
-            t[L.T_SS_SQ] += ss * ss
-            rs += ss
-        t[L.T_SS_RSUM] += rs
-        t[L.T_SS_RSQ] += rs * rs
 
 
 @njit
