@@ -193,45 +193,6 @@ def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek,
 
 
 @njit
-def _deal(trans, start, shoe, ws, stacked, every_round, cut, st, c1, c2, pos, end, s0, s1, s2,
-          s3):  # fmt: skip
-    """A round's start (7.1: shuffle when the cut card came out, every round, or for a fresh
-    chunk) and its deal (step 1): a card to each box, the dealer's up card, a second card to
-    each box; each box's state into ``st``, its cards into ``c1``, ``c2``. Returns ``(pos, end,
-    s0, s1, s2, s3, up card's value)``."""
-    n_cards = shoe.size - SLACK
-    nb = st.size
-    if not stacked and (ws[WS_NEED_FULL] != 0 or every_round or pos >= cut):
-        pos = 0
-        end = n_cards
-        ws[WS_SHUFFLES] += 1
-        ws[WS_NEED_FULL] = 0
-    ws[WS_ROUND_START] = pos
-    ws[WS_BEFORE] = 0
-    uv = 0
-    for i in range(2 * nb + 1):
-        if pos >= end:
-            pos, end = refill(ws, pos, n_cards)
-        k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
-        code = np.int64(shoe[k])
-        shoe[k] = shoe[np.uint64(pos)]
-        shoe[np.uint64(pos)] = code
-        pos += 1
-        v = _value(code)
-        if i == nb:
-            uv = v
-            for b in range(nb):
-                st[b] = trans[st[b] * 10 + v - 1]
-        elif i < nb:
-            c1[i] = code
-            st[i] = trans[start[i] * 10 + v - 1]
-        else:
-            c2[i - nb - 1] = code
-            st[i - nb - 1] = trans[st[i - nb - 1] * 10 + v - 1]
-    return pos, end, s0, s1, s2, s3, uv
-
-
-@njit
 def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wcounts, out,
                 trace):  # fmt: skip
     """Play up to ``n_rounds`` rounds (design: "One round, in order"); returns the rounds played.
@@ -305,10 +266,34 @@ def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wc
         else:
             if stacked and pos >= cut:
                 break
-            pos, end, s0, s1, s2, s3, uv = _deal(
-                trans, start, shoe, ws, stacked, every_round, cut, st, c1, c2, pos, end, s0, s1,
-                s2, s3,
-            )  # fmt: skip
+            # 7.1: shuffle when the cut card came out, every round, or for a fresh chunk.
+            if not stacked and (ws[WS_NEED_FULL] != 0 or every_round or pos >= cut):
+                pos = 0
+                end = n_cards
+                ws[WS_SHUFFLES] += 1
+                ws[WS_NEED_FULL] = 0
+            ws[WS_ROUND_START] = pos
+            ws[WS_BEFORE] = 0
+            # 1. The deal: a card to each box, the dealer's up card, a second card to each box.
+            for i in range(2 * nb + 1):
+                if pos >= end:
+                    pos, end = refill(ws, pos, n_cards)
+                k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
+                code = np.int64(shoe[k])
+                shoe[k] = shoe[np.uint64(pos)]
+                shoe[np.uint64(pos)] = code
+                pos += 1
+                v = _value(code)
+                if i < nb:
+                    c1[i] = code
+                    st[i] = trans[start[i] * 10 + v - 1]
+                elif i == nb:
+                    uv = v
+                    for b in range(nb):
+                        st[b] = trans[st[b] * 10 + v - 1]
+                else:
+                    c2[i - nb - 1] = code
+                    st[i - nb - 1] = trans[st[i - nb - 1] * 10 + v - 1]
         exits = 0
         for b in range(nb):
             exits += flags[st[b]] & EXIT

@@ -302,9 +302,11 @@ def build(p, tables) -> Machine:
     if nb == 1:
         walk = walk_tables(bld, p, trans, rows, net, ins, fin, arr["peek"])
     else:
-        walk = (np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros((0, L.N_TALLY), np.int64))
-    return Machine(trans=trans.reshape(-1), net=net, ins=ins, rows=rows, fin=fin, start=start,
-                   wtrans=walk[0], wflags=walk[1], wrows=walk[2], **arr)  # fmt: skip
+        walk = (np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros((0, L.N_TALLY), np.int64))
+    assert n < 2**15, n  # int16 states
+    arr["flags"] = arr["flags"].astype(np.int8)
+    return Machine(trans=trans.reshape(-1).astype(np.int16), net=net, ins=ins, rows=rows, fin=fin,
+                   start=start, wtrans=walk[0], wflags=walk[1], wrows=walk[2], **arr)  # fmt: skip
 
 
 def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
@@ -326,6 +328,7 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
     h17 = bool(p[L.P_H17])
     ss_on = bool(p[L.P_SS])
     si = next(k[1] for k in order if k[0] == "S")
+    rep: dict = {}  # a settlement class's first final state
 
     def sid(key, flags=0):
         if key not in keys:
@@ -337,8 +340,14 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
     def up(k):
         return 1 if k[0] == "EM" else k[-1]
 
+    def cls(f):
+        """What settles final state ``f`` (its hand and box), the same for many up cards."""
+        c = bld.info[order[f]][:5]
+        rep.setdefault(c, f)
+        return c
+
     def terminal(f, o):
-        return sid(("T", f, o), TERMINAL | BOUNDARY)
+        return sid(("T", cls(f), o), TERMINAL | BOUNDARY)
 
     def dealer(f, dh, da, first):
         """The dealer holds ``dh`` (hard), ``da`` (ace) against final state ``f``."""
@@ -349,7 +358,7 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
         more = draw_all or (bld.info[k][3] & STOOD) != 0
         stands = t > 17 or (t == 17 and not (h17 and t != dh))
         if more and not stands:
-            return sid(("DS", f, dh, da))
+            return sid(("DS", cls(f), dh, da))
         return terminal(f, int(T.outcome.py_func(False, t)))
 
     def entry(f):
@@ -364,11 +373,11 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
         kind = key[0]
         if kind in ("T", "S"):
             return int(trans[keys[("S", si)], c - 1])
-        if kind in ("W2", "TURN", "DS"):
-            f = key[1]
-            u = up(order[f])
-            dh, da = (u, int(u == 1)) if kind != "DS" else (key[2], key[3])
-            return dealer(f, dh + c, int(da or c == 1), kind == "W2")
+        if kind in ("W2", "TURN"):
+            u = up(order[key[1]])
+            return dealer(key[1], u + c, int(u == 1 or c == 1), kind == "W2")
+        if kind == "DS":
+            return dealer(rep[key[1]], key[2] + c, int(key[3] or c == 1), False)
         if kind == "HOLE":  # the hole card: a peeked blackjack ends the round (step 4)
             post, u = key[1], key[2]
             if u + c == 11 and (u == 1 or c == 1) and not (bld.info[order[post]][3] & EXIT):
@@ -408,7 +417,7 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
             row[[L.T_SS_SUM, L.T_SS_RSUM]] += pay_a + 1
             row[[L.T_SS_SQ, L.T_SS_RSQ]] += pay_a * pay_a - 1
         if k[0] == "T":
-            f, o = k[1], k[2]
+            f, o = rep[k[1]], k[2]
             i = int(fin[f]) * no + o
             x, y = int(net[i]), int(ins[i])
             row += rows[i]
@@ -421,4 +430,5 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
             if ss_on:  # (f) until the first card says (a)
                 row[[L.T_SS_BETS, L.T_SS_F, L.T_SS_SQ, L.T_SS_RSQ]] += 1
                 row[[L.T_SS_SUM, L.T_SS_RSUM]] -= 1
-    return wtrans.reshape(-1), wflags, wrows
+    assert n < 2**15, n  # int16 states: the table stays small (a few thousand states)
+    return wtrans.reshape(-1).astype(np.int16), wflags.astype(np.int8), wrows
