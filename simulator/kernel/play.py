@@ -25,7 +25,6 @@ from simulator.kernel.rng import (
 from simulator.kernel.tables import (
     BOUNDARY,
     EXIT,
-    HOLE,
     NEED2,
     PAIR,
     PLAYER,
@@ -140,7 +139,7 @@ def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek,
     cut_at = 0 if every_round else cut
     lim = -1 if need_full != 0 else min(cut_at, end - WALK_CARDS + 1)
     s = start
-    hole = 0
+    rstart = pos  # the round's first card (the deal lies in place from there)
     why = WALK_DONE
     while r < n_rounds:
         # One test a card; at a round's start past ``lim``: shuffle, or too few cards left.
@@ -154,6 +153,7 @@ def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek,
             if end - pos < WALK_CARDS:
                 why = WALK_NEAR
                 break
+            rstart = pos
         k, s0, s1, s2, s3 = pick(False, pos, end, s0, s1, s2, s3)
         code = np.int64(shoe[k])
         shoe[k] = shoe[np.uint64(pos)]
@@ -163,28 +163,18 @@ def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek,
         wcounts[np.uint64(s)] += 1
         f = wflags[np.uint64(s)]
         r += f & TERMINAL
+        rstart = pos if (f & TERMINAL) != 0 else rstart
         if (f & SPECIAL) == 0:
             continue
-        if (f & HOLE) != 0:  # peek: the hole card; a dealer blackjack ends the round
-            k, s0, s1, s2, s3 = pick(False, pos, end, s0, s1, s2, s3)
-            code = np.int64(shoe[k])
-            shoe[k] = shoe[np.uint64(pos)]
-            shoe[np.uint64(pos)] = code
-            pos += 1
-            hole = _value(code)
-            s = np.int64(wtrans[s * 10 + hole - 1])
-            f = wflags[s]
-            if (f & TERMINAL) != 0:
-                wcounts[s] += 1
-                r += 1
         if (f & TURN) != 0:  # peek: the hole card turned, a step with no card dealt
-            s = np.int64(wtrans[s * 10 + hole - 1])
+            s = np.int64(wtrans[s * 10 + _value(np.int64(shoe[rstart + 3])) - 1])
             wcounts[s] += 1
-            r += wflags[s] & TERMINAL
+            if (wflags[s] & TERMINAL) != 0:
+                r += 1
+                rstart = pos
         elif (f & W_EXIT) != 0:
-            rs = pos - 4 if peek else pos - 3
-            for i in range(3):  # the deal's visits (a peek game's third: the hole card's wait)
-                start = np.int64(wtrans[start * 10 + _value(np.int64(shoe[rs + i])) - 1])
+            for i in range(4 if peek else 3):  # the deal's visits (and the hole card's)
+                start = np.int64(wtrans[start * 10 + _value(np.int64(shoe[rstart + i])) - 1])
                 wcounts[start] -= 1
             why = WALK_EXIT
             break

@@ -27,8 +27,8 @@ SPLIT_HAND = 32  # a split hand's first state (one card, its second next)
 # Flags of the one-box round walk (``walk``).
 TERMINAL = 1  # a round has just ended
 BOUNDARY = 2  # between rounds: the start state and every terminal
-SPECIAL = 4  # the loop plays on in code: the hole card, the hole card turned, or an exit
-HOLE = 8  # peek game: the next card is the dealer's hole card
+SPECIAL = 4  # the loop plays on in code: the hole card turned, or an exit
+HOLE = 8  # peek game: the next card is the dealer's hole card (a peeked blackjack ends the round)
 TURN = 16  # peek game: the dealer turns the hole card (a step without a card from the shoe)
 W_EXIT = 32  # a pair to split or 7-7 under Super Sevens: the round is played on in code
 
@@ -316,8 +316,9 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
     Returns ``(wtrans, wflags, wrows)``: ``wrows[s]`` is what a visit to ``s`` adds to the
     tally (a card; a terminal: the box's and the round's fields, Super Sevens (f); a first card
     seven: (f) moved to (a)). In the peek game the state after the deal waits for the hole card
-    (``HOLE``) and a final state turns it (``TURN``); pairs to split and 7-7 under Super Sevens
-    are exits (``W_EXIT``), played in code."""
+    (``HOLE``: a dealer blackjack goes to its terminals) and a final state turns it (``TURN``:
+    the loop reads it from the shoe); pairs to split and 7-7 under Super Sevens are exits
+    (``W_EXIT``), played in code."""
     n0 = len(bld.order)
     keys = dict(bld.keys)
     order = list(bld.order)
@@ -385,7 +386,7 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
             return walk_of(post)  # (an exit: the loop plays the peek itself)
         s = int(trans[keys[key], c - 1])
         if kind == "PU" and peek:
-            return sid(("HOLE", s, key[3]), SPECIAL | HOLE)
+            return sid(("HOLE", s, key[3]), HOLE)
         return walk_of(s)
 
     def walk_of(s):
@@ -406,11 +407,13 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
     wtrans = np.zeros((n, 10), np.int32)
     wflags = np.zeros(n, np.int32)
     wrows = np.zeros((n, L.N_TALLY), np.int64)
-    wrows[:, L.T_CARDS_DEALT] = 1  # a visit is a card (TURN: the hole card, turned)
+    wrows[:, L.T_CARDS_DEALT] = 1  # a visit is a card
     for j, k in enumerate(order):
         wtrans[j] = table.get(j, [j] * 10)
         wflags[j] = info.get(k, 0) | (BOUNDARY if k[0] == "S" else 0)
         row = wrows[j]
+        if k[0] == "TURN":  # its card is counted on turning the hole card (a visit, no card)
+            row[L.T_CARDS_DEALT] = 0
         if k[0] == "P1" and k[2] == 7 and ss_on:  # Super Sevens (a): the first card a seven
             pay_a = int(p[L.P_SS_PAY_A])
             row[[L.T_SS_A, L.T_SS_F]] += (1, -1)
