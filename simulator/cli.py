@@ -7,13 +7,11 @@ and what is allowed, and exit code 2; never a traceback.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import json
 import os
 import re
 import sys
-import time
 
 import click
 
@@ -22,7 +20,7 @@ from simulator import __version__
 DEFAULT_SEED = 1994  # the Gazette's year: every run is reproducible unless --seed says otherwise
 DEFAULT_ROUNDS = 10_000_000
 DEFAULT_CHUNK_ROUNDS = 1_000_000
-DEFAULT_RULES_SHOWN = "configs/nz1994.toml"
+DEFAULT_RULES_SHOWN = "configs/nz1994.toml"  # as simulator.run
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
@@ -160,6 +158,12 @@ def _emit(text: str, output: str | None) -> None:
         raise BjsimError(f"--output {output}: cannot write: {err.strerror or err}") from None
 
 
+def rules_dict(rules) -> dict:
+    from simulator.rules import rules_dict as as_dict
+
+    return as_dict(rules)
+
+
 def _load_rules(rules_path, overrides, boxes=None, super_sevens=None):
     """Rules from the file, then --set, then --boxes and --super-sevens; plus the file's meta."""
     from simulator.rules import apply_overrides, load_rule_file
@@ -192,10 +196,6 @@ def _load_strategies(names, boxes: int):
     if len(names) == 1:
         names = names * boxes
     return [loaded[n] for n in names], names
-
-
-def _rules_dict(rules) -> dict:
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(rules).items()}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -306,10 +306,8 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         bjsim simulate --rounds 1e10 --scheduler tcp://10.0.0.5:8786
     """
     from click.core import ParameterSource
-    from tqdm import tqdm
 
-    from simulator import checkpoint, engine, report, tally
-    from simulator import layout as L
+    from simulator import run
 
     def given(name: str) -> bool:
         return ctx.get_parameter_source(name) not in (
@@ -333,135 +331,18 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
 
     rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     strategies, names = _load_strategies(strategy_names, rules.boxes)
-
-    planned = max_rounds if precision is not None else rounds
-    state = engine.RunState(planned, chunk_rounds, precision)
-    writer = None
-    if checkpoint_path is not None:
-        ident = checkpoint.identity(
-            rules, engine.stack_tables(rules, strategies), seed, chunk_rounds, planned, precision
-        )
-        if resume:
-            if not os.path.exists(checkpoint_path):
-                raise BjsimError(f"--resume: checkpoint {checkpoint_path} does not exist")
-            checkpoint.resume(checkpoint_path, ident, state)
-        elif os.path.exists(checkpoint_path):
-            raise BjsimError(
-                f"--checkpoint: {checkpoint_path} exists: pass --resume to carry on with it, or "
-                "remove it"
-            )
-        writer = checkpoint.Writer(checkpoint_path, ident)
-
-    def save_checkpoint(now: bool) -> None:
-        if writer is None:
-            return
-        try:
-            writer.write(state) if now else writer.maybe(state)
-        except OSError as err:
-            raise BjsimError(
-                f"--checkpoint {checkpoint_path}: cannot write: {err.strerror or err}"
-            ) from None
-
-    save_checkpoint(now=True)  # a path that cannot be written fails now, not after an hour
-    resumed = int(state.total()[L.T_ROUNDS])
-    partial = False
-    bar = tqdm(
-        total=None if precision is not None else rounds, initial=resumed, unit="round",
-        unit_scale=True, file=sys.stderr, disable=quiet, desc="bjsim", dynamic_ncols=True,
-        leave=False,
+    plan = run.Plan(
+        rules, tuple(strategies), tuple(names),
+        rounds=max_rounds if precision is not None else rounds, seed=seed,
+        chunk_rounds=chunk_rounds, workers=workers, precision=precision, scheduler=scheduler,
+        checkpoint=checkpoint_path, resume=resume, exact=with_exact, rules_file=rules_path,
+        rules_name=file_meta.get("name"), overrides=tuple(overrides),
     )
-    start = time.perf_counter()
-    chunks = engine.advance(state, rules, strategies, seed, workers, scheduler=scheduler)
-    try:
-        for _chunk, n_rounds in chunks:
-            bar.update(int(n_rounds))
-            he = tally.running_house_edge(state.total())
-            text = "" if he is None else f"house edge {100 * he:.3f}%"
-            if precision is not None:
-                hw = state.half_width()
-                hw_text = "-" if hw is None else f"{100 * hw:.4f}%"
-                text += f" ±{hw_text} (target ±{100 * precision:.4f}%)"
-            bar.set_postfix_str(text.strip(), refresh=False)
-            save_checkpoint(now=False)
-    except KeyboardInterrupt:
-        partial = True
-        chunks.close()  # cancels the chunks that have not started
-    finally:
-        bar.close()
-        save_checkpoint(now=True)
-    seconds = time.perf_counter() - start
-
-    total = state.total()
-    done = int(total[L.T_ROUNDS])
-    summary = tally.summarize(total, rules)
-    meta = {
-        "version": __version__,
-        "rules": _rules_dict(rules),
-        "strategy": names,
-        "run": {
-            "rules_file": rules_path or DEFAULT_RULES_SHOWN,
-            "rules_name": file_meta.get("name"),
-            "overrides": list(overrides),
-            "seed": seed,
-            "rounds": planned,
-            "rounds_played": done,
-            "chunk_rounds": chunk_rounds,
-            "boxes": rules.boxes,
-            "super_sevens": rules.super_sevens,
-            "partial": partial,
-        },
-        "timing": {
-            "seconds": seconds,
-            "rounds_per_second": (done - resumed) / seconds if seconds > 0 else None,
-            "workers": workers or os.cpu_count(),
-            "scheduler": scheduler,
-            "checkpoint": checkpoint_path,
-            "resumed_rounds": resumed,
-        },
-    }
-    if precision is not None:
-        meta["run"]["precision"] = {
-            "target": precision,
-            "max_rounds": max_rounds,
-            "half_width": state.half_width() if not partial else engine.half_width(total),
-            "met": bool(state.target_met),
-            "stop_chunk": state.stop_chunk,
-        }
-    # --- simulate --exact (simulator.exact.compare): theory, difference and z beside the run
-    comparison = None
-    if with_exact:
-        from simulator.exact import compare
-
-        comparison = compare.compare_with_simulation(summary, rules, strategies)
-        summary["exact"] = comparison  # json: results.exact
-    text = report.render(summary, fmt, meta)
-    if comparison is not None and fmt == "table":
-        text += compare.comparison_text(comparison)
-    elif comparison is not None and fmt == "csv":
-        text += compare.comparison_csv(comparison)
-    # --- end simulate --exact
-    _emit(text, output)
-    if not quiet:
-        rate = meta["timing"]["rounds_per_second"] or 0
-        click.echo(
-            f"bjsim: {done - resumed:,} rounds in {seconds:.2f} s ({rate:,.0f} rounds/s)"
-            + (f"; {resumed:,} more from {checkpoint_path}" if resumed else ""),
-            err=True,
-        )
-    if precision is not None and not partial:
-        p = meta["run"]["precision"]
-        hw = "-" if p["half_width"] is None else f"±{100 * p['half_width']:.4f}%"
-        if p["met"]:
-            click.echo(f"bjsim: precision target ±{100 * precision:.4f}% met after {done:,} "
-                       f"rounds (half-width {hw})", err=True)
-        else:
-            click.echo(f"bjsim: precision target ±{100 * precision:.4f}% NOT met: stopped at "
-                       f"--max-rounds {max_rounds:,} (half-width {hw})", err=True)
-    if partial:
-        click.echo(f"bjsim: interrupted: partial result of {done:,} rounds", err=True)
-        if checkpoint_path is not None:
-            click.echo(f"bjsim: finished chunks saved in {checkpoint_path}: carry on with "
-                       "--resume", err=True)
+    result = run.simulate(plan, quiet=quiet)
+    _emit(run.render(result, fmt), output)
+    for line in result.messages:
+        click.echo(line, err=True)
+    if result.partial:
         ctx.exit(130)
 
 
@@ -510,7 +391,7 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
     if fmt == "json":
         doc = {
             "bjsim": __version__,
-            "rules": _rules_dict(rules),
+            "rules": rules_dict(rules),
             "strategy": names,
             "cards": len(stacked),
             "rounds": [r.to_dict() for r in results],
@@ -557,21 +438,24 @@ def rules_show(rules_path, overrides, boxes, super_sevens, fmt, output):
         bjsim rules show --rules configs/us-6deck-s17-das-peek.toml
         bjsim rules show --set decks=8 --format toml -o nz8.toml
     """
-    from simulator.rules import describe, dumps_rules
+    from simulator.rules import describe, dumps_rules, origin
 
     r, meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     if fmt == "toml":
         text = dumps_rules(r, meta or None)
     elif fmt == "json":
-        text = json.dumps({"meta": meta, "rules": _rules_dict(r)}, indent=2) + "\n"
+        text = json.dumps({"meta": meta, "rules": rules_dict(r)}, indent=2) + "\n"
     else:
-        rows = describe(r)
-        w1 = max(len(a) for a, _, _ in rows + [("rule", "", "")])
-        w2 = max(len(b) for _, b, _ in rows + [("", "setting", "")])
+        rows = [(a, b, origin(r, b.split(" = ")[0]), c) for a, b, c in describe(r)]
+        head = ("rule", "setting", "from", "in words")
+        widths = [max(len(row[i]) for row in rows + [head]) for i in range(3)]
         title = meta.get("name") or rules_path or DEFAULT_RULES_SHOWN
         lines = [f"Rule set: {title}", ""]
-        lines.append(f"{'rule':<{w1}}  {'setting':<{w2}}  in words")
-        lines += [f"{a:<{w1}}  {b:<{w2}}  {c}" for a, b, c in rows]
+        lines += ["  ".join(f"{x:<{w}}" for x, w in zip(row[:3], widths, strict=True))
+                  + "  " + row[3] for row in [head] + rows]
+        lines += ["", "from: gazette = the Gazette text in hand; inferred = from elsewhere "
+                  "(configs/nz1994.toml says where); choice = a setting of the simulation; "
+                  "changed = not the NZ value"]
         text = "\n".join(lines) + "\n"
     _emit(text, output)
 
@@ -743,7 +627,7 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, fmt, output
     strat = load_strategy(strategy_name) if strategy_name else None  # None: derive basic
     fig, _ = exact_figures(rules, strat)
     if fmt == "json":
-        doc = exact_json(fig, {"version": __version__, "rules": _rules_dict(rules),
+        doc = exact_json(fig, {"version": __version__, "rules": rules_dict(rules),
                                "run": {"rules_file": rules_path or DEFAULT_RULES_SHOWN,
                                        "rules_name": meta.get("name"),
                                        "overrides": list(overrides)}})

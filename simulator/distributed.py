@@ -1,15 +1,15 @@
 """Chunks on a Dask distributed cluster: ``bjsim simulate --scheduler tcp://HOST:PORT`` (an existing
 cluster) or ``--scheduler local`` (a `LocalCluster` of worker processes started for the run).
 
-Each task plays one chunk exactly as the thread engine does (`simulator.engine`): chunk ``i`` is
-seeded from ``SeedSequence(seed, spawn_key=(i,))`` on the worker and returns its integer tally, so a
-cluster gives the same result, to the last digit, as a run on threads with the same seed. At most
+Each task is the same job the threads run (``simulator.chunks``): chunk ``i``, seeded from
+``SeedSequence(seed, spawn_key=(i,))`` on the worker, returns its integer tally, so a cluster gives
+the same result, to the last digit, as a run on threads with the same seed. At most
 ``IN_FLIGHT_PER_WORKER`` chunks per worker thread are in flight (`as_completed` with a window),
 chunk indices are generated lazily, and closing the generator (Ctrl-C) cancels the futures in
 flight.
 
 Dask is optional: ``pip install 'bjsim[dask]'``. The workers of a remote cluster need bjsim (the
-same version) installed, since tasks run ``simulator.distributed._play_chunk``.
+same version) installed, since tasks run ``simulator.chunks.PlayChunk``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import os
 import uuid
 from collections.abc import Iterator
 
-import numpy as np
+from simulator.chunks import IN_FLIGHT_PER_WORKER, lookahead_for
 
 INSTALL_HINT = "pip install 'bjsim[dask]'"
 CONNECT_TIMEOUT = "20s"
@@ -56,14 +56,6 @@ def check_address(scheduler: str) -> str:
     return s
 
 
-def _play_chunk(params, tables, seed: int, i: int, n: int) -> tuple[int, int, np.ndarray]:
-    """The task: play chunk ``i`` (``n`` rounds) on a worker."""
-    from simulator.engine import chunk_state
-    from simulator.kernel import simulate_chunk
-
-    return i, n, simulate_chunk(params, tables, n, chunk_state(seed, i))
-
-
 def connect(scheduler: str, workers: int | None = None):
     """A ``(client, cluster)`` pair; ``cluster`` is the `LocalCluster` started for ``"local"``
     (None for an existing scheduler). The caller closes both."""
@@ -85,22 +77,13 @@ def connect(scheduler: str, workers: int | None = None):
         raise SchedulerError(f"--scheduler {address}: cannot connect: {msg}") from None
 
 
-def iter_chunks(
-    params,
-    tables,
-    todo: Iterator[int],
-    rounds: int,
-    seed: int,
-    chunk_rounds: int,
-    scheduler: str,
-    workers: int | None = None,
-) -> Iterator[tuple[int, int, np.ndarray]]:
-    """Play the chunks ``todo`` (indices, in increasing order) on a Dask cluster; yield
-    ``(chunk_index, n_rounds, tally)`` as each finishes. Called by `simulator.engine.iter_chunks`.
-    """
+def iter_jobs(
+    job, todo: Iterator[int], scheduler: str, workers: int | None = None
+) -> Iterator[tuple]:
+    """Run ``job(i)`` (picklable; ``simulator.chunks.PlayChunk`` or compare's) for the indices
+    ``todo`` (increasing) on a Dask cluster; yield each result ``(i, n_rounds, payload)`` as it
+    finishes, with the in-flight window and lookahead of ``simulator.chunks.iter_jobs``."""
     from distributed import as_completed
-
-    from simulator.engine import IN_FLIGHT_PER_WORKER, chunk_size, lookahead_for
 
     client, cluster = connect(scheduler, workers)
     pending: dict = {}  # key -> (future, chunk index)
@@ -117,10 +100,8 @@ def iter_chunks(
             while upcoming is not None and len(pending) < in_flight:
                 if pending and upcoming - min(i for _, i in pending.values()) >= lookahead:
                     return
-                n = chunk_size(upcoming, rounds, chunk_rounds)
                 future = client.submit(
-                    _play_chunk, params, tables, seed, upcoming, n,
-                    key=f"bjsim-chunk-{run_id}-{upcoming}", pure=False,
+                    job, upcoming, key=f"bjsim-chunk-{run_id}-{upcoming}", pure=False
                 )
                 pending[future.key] = (future, upcoming)
                 window.add(future)
@@ -129,10 +110,10 @@ def iter_chunks(
         fill()
         for future in window:
             pending.pop(future.key, None)
-            i, n, tally = future.result()
+            result = future.result()
             future.release()
             fill()
-            yield i, n, np.asarray(tally, np.int64)
+            yield result
     finally:
         if pending:
             try:

@@ -23,31 +23,23 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Container, Iterator
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 import numpy as np
 
+from simulator import distributed
 from simulator import layout as L
-from simulator.kernel import simulate_chunk
+from simulator.chunks import (  # noqa: F401 - chunk_state and chunk_size are part of the API
+    IN_FLIGHT_PER_WORKER,
+    PlayChunk,
+    chunk_count,
+    chunk_size,
+    chunk_state,
+    iter_jobs,
+    lookahead_for,
+    schedule,
+)
 
-IN_FLIGHT_PER_WORKER = 2
-MIN_LOOKAHEAD = 64  # chunks started at most this far (or 4x the in-flight window) past the lowest
 Z95 = 1.959963984540054  # two-sided 95% normal quantile (as simulator.tally)
-
-
-def chunk_state(seed: int, chunk: int) -> np.ndarray:
-    """The xoshiro256** state (four uint64) of chunk ``chunk`` of a run seeded with ``seed``."""
-    return np.random.SeedSequence(seed, spawn_key=(chunk,)).generate_state(4, np.uint64)
-
-
-def chunk_count(rounds: int, chunk_rounds: int) -> int:
-    """Number of chunks of a run of ``rounds`` rounds (the last one may be short)."""
-    return -(-int(rounds) // int(chunk_rounds))
-
-
-def chunk_size(i: int, rounds: int, chunk_rounds: int) -> int:
-    """Rounds played by chunk ``i``."""
-    return min(chunk_rounds, rounds - i * chunk_rounds)
 
 
 def stack_tables(rules, strategies) -> tuple:
@@ -78,18 +70,6 @@ def _check_run(rounds, chunk_rounds, workers) -> tuple[int, int, int]:
     if workers < 1:
         raise ValueError(f"workers = {workers} is out of range: allowed >= 1")
     return rounds, chunk_rounds, workers
-
-
-def lookahead_for(in_flight: int) -> int:
-    """How far past the lowest unfinished chunk a new chunk may be started."""
-    return max(MIN_LOOKAHEAD, 4 * in_flight)
-
-
-def schedule(n_chunks: int, skip: Container[int] | None = None) -> Iterator[int]:
-    """Chunk indices ``0..n_chunks-1`` not in ``skip``, in order, generated lazily."""
-    for i in range(n_chunks):
-        if skip is None or i not in skip:
-            yield i
 
 
 def iter_chunks(
@@ -137,38 +117,11 @@ def iter_chunks(
     if n_chunks == 0:
         return
     todo = schedule(n_chunks, skip)
+    job = PlayChunk(params, tables, seed, rounds, chunk_rounds)
     if scheduler is not None:
-        from simulator import distributed
-
-        yield from distributed.iter_chunks(
-            params, tables, todo, rounds, seed, chunk_rounds, scheduler, workers=workers
-        )
-        return
-
-    def job(i: int) -> tuple[int, int, np.ndarray]:
-        n = chunk_size(i, rounds, chunk_rounds)
-        return i, n, simulate_chunk(params, tables, n, chunk_state(seed, i))
-
-    in_flight = IN_FLIGHT_PER_WORKER * workers
-    lookahead = lookahead_for(in_flight)
-    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bjsim")
-    pending: dict = {}  # future -> chunk index
-    upcoming = next(todo, None)
-    try:
-        while pending or upcoming is not None:
-            while upcoming is not None and len(pending) < in_flight:
-                if pending and upcoming - min(pending.values()) >= lookahead:
-                    break
-                pending[pool.submit(job, upcoming)] = upcoming
-                upcoming = next(todo, None)
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for future in sorted(done, key=pending.__getitem__):
-                del pending[future]
-                yield future.result()
-    finally:
-        for future in pending:
-            future.cancel()
-        pool.shutdown(wait=True, cancel_futures=True)
+        yield from distributed.iter_jobs(job, todo, scheduler, workers=workers)
+    else:
+        yield from iter_jobs(job, todo, workers)
 
 
 def run(

@@ -3,8 +3,9 @@
 Implements the rule-set keys of rules 3.1 (decks), 7.1 (1999; cut card and shuffle), 8.2
 (blackjack pays), 9 (insurance pays), 10 (doubling), 11 (splitting), 12.3 (dealer draws), the
 undecided points (12.4, dealer blackjack against doubled or split hands, hole card, surrender), 13
-(boxes) and 14 (Super Sevens). A `Rules` is immutable; `to_params` packs it into the int64 vector
-the kernel reads (indices in `simulator.layout`).
+(boxes) and 14 (Super Sevens). Each key is declared once (`DECLARATIONS`): the `Rules` dataclass,
+validation, the words of ``bjsim rules show``, the docs' key table and the kernel's int64
+parameter vector (`to_params`, slots in `simulator.layout`) are all made from the declarations.
 
 Rule files are TOML (``docs/rules-format.md``): every key optional (a missing key keeps the NZ
 default), plus an optional ``[meta]`` table (``name``, ``description``). Every mistake raises
@@ -20,6 +21,7 @@ import json
 import math
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -33,63 +35,238 @@ HOLE_CARDS = ("none", "peek")
 DOUBLE_ON = ("any", "hard", "9-11", "10-11")
 DEALER_BJ_TAKES = ("all", "original-and-busted", "original")
 SURRENDERS = ("none", "late", "early")
+SOURCES = ("gazette", "inferred", "choice")  # where the NZ default of a key comes from
+
+
+def _odds(x: float) -> str:
+    f = Fraction(x).limit_denominator(10)
+    return f"{f.numerator} to {f.denominator}"
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return one if n == 1 else many
 
 
 @dataclass(frozen=True)
-class Rules:
-    """One rule set. Field names are the TOML keys; defaults are the NZ 1994 game."""
+class Key:
+    """The one declaration of a rule-set key: everything else about it is derived from here.
 
-    decks: int = 6  # 3.1
-    penetration: float = 0.75  # 7.1: fraction of the shoe dealt before the cut card
-    shuffle: str = "cut-card"  # 7.1
-    hole_card: str = "none"  # dealing: no hole card
-    blackjack_pays: float = 1.5  # 8.2
-    insurance_pays: float = 2.0  # 9.5
-    double_on: str = "hard"  # 10 (inferred)
-    double_after_split: bool = True  # 10 (inferred)
-    max_hands: int = 3  # 11
-    resplit_aces: bool = False  # 11 (b)
-    hit_split_aces: bool = False  # 11 (b)
-    dealer_hits_soft_17: bool = False  # 12.3
-    dealer_draws_when_no_live_box: bool = False  # 12.4 (inferred)
-    dealer_blackjack_takes: str = "original-and-busted"  # inferred
-    surrender: str = "none"  # not offered in NZ
-    boxes: int = 1  # 13
-    super_sevens: bool = True  # 14
-    super_sevens_bet: float = 1.0  # 14.2: Super Sevens stake relative to the initial wager
-    super_sevens_pays: tuple[int, int, int, int, int] = field(default=(3, 50, 100, 500, 5000))
+    ``kind``: "int", "float", "bool", "choice" (one of ``choices``) or "pays" (five ints).
+    ``lo``/``hi``: the range (``lo_open``: ``lo`` itself is excluded); ``steps``: the value times
+    ``steps`` must be whole (money in tenths). ``rule``: the Gazette rule number; ``source``: where
+    the NZ default comes from (`SOURCES`). ``allowed``: what it allows, in words (for errors);
+    ``meaning``: one line for docs/rules-format.md; ``words(rules)``: the rule in plain words for
+    ``bjsim rules show``. ``params``: the kernel's parameter slots (``layout.P_*`` names) and
+    ``encode(rules)``: their int values.
+    """
 
-    def replace(self, **changes) -> Rules:
-        """Return a copy with some keys changed (no validation here; see `validate`)."""
-        return dataclasses.replace(self, **changes)
+    name: str
+    kind: str
+    default: object
+    rule: str
+    source: str
+    meaning: str
+    words: Callable
+    params: tuple[str, ...]
+    encode: Callable
+    allowed: str = ""
+    choices: tuple = ()
+    lo: float | None = None
+    hi: float | None = None
+    lo_open: bool = False
+    steps: int = 0
+    step_error: str = ""
+    range_words: str = ""
 
-    @property
-    def cut(self) -> int:
-        """Cards dealt before the cut card: round(penetration * 52 * decks)."""
-        return int(round(self.penetration * 52 * self.decks))
+    def allows(self) -> str:
+        """What the key allows, in words."""
+        if self.allowed:
+            return self.allowed
+        if self.kind == "int":
+            return f"an integer {self.lo}-{self.hi}"
+        if self.kind == "bool":
+            return "true or false"
+        return "one of " + ", ".join(f'"{c}"' for c in self.choices)
 
-    def to_params(self) -> np.ndarray:
-        """Pack into the int64 parameter vector of `simulator.layout` (P_* indices)."""
-        p = np.zeros(L.N_PARAMS, dtype=np.int64)
-        p[L.P_DECKS] = self.decks
-        p[L.P_CUT] = self.cut
-        p[L.P_SHUFFLE] = SHUFFLES.index(self.shuffle)
-        p[L.P_HOLE] = HOLE_CARDS.index(self.hole_card)
-        p[L.P_BJ_WIN] = int(round(self.blackjack_pays * L.UNIT))
-        p[L.P_INS_WIN] = int(round(self.insurance_pays * L.INSURANCE_STAKE))
-        p[L.P_DOUBLE_ON] = DOUBLE_ON.index(self.double_on)
-        p[L.P_DAS] = int(self.double_after_split)
-        p[L.P_MAX_HANDS] = self.max_hands
-        p[L.P_RSA] = int(self.resplit_aces)
-        p[L.P_HSA] = int(self.hit_split_aces)
-        p[L.P_H17] = int(self.dealer_hits_soft_17)
-        p[L.P_DRAW_NO_LIVE] = int(self.dealer_draws_when_no_live_box)
-        p[L.P_DBJ] = DEALER_BJ_TAKES.index(self.dealer_blackjack_takes)
-        p[L.P_SURRENDER] = SURRENDERS.index(self.surrender)
-        p[L.P_BOXES] = self.boxes
-        p[L.P_SS] = int(self.super_sevens)
-        p[L.P_SS_PAY_A : L.P_SS_PAY_E + 1] = self.super_sevens_pays
-        return p
+    def type_name(self) -> str:
+        return {"int": "integer", "float": "number", "bool": "boolean", "choice": "string",
+                "pays": "list of 5 integers"}[self.kind]
+
+
+def _index(choices):
+    return lambda v: choices.index(v)
+
+
+DECLARATIONS: tuple[Key, ...] = (
+    Key("decks", "int", 6, "3.1", "inferred", "52-card decks in the shoe (NZ: six to eight)",
+        lambda r: f"The shoe holds {r.decks} {_plural(r.decks, 'deck', 'decks')} of 52 cards "
+                  f"({52 * r.decks} cards)",
+        ("P_DECKS",), lambda r: r.decks, lo=1, hi=8),
+    Key("penetration", "float", 0.75, "7.1", "inferred",
+        "fraction of the shoe dealt before the cut card: the cut card sits after "
+        "`round(penetration * 52 * decks)` cards",
+        lambda r: f"The cut card is placed after {r.cut} of {52 * r.decks} cards "
+                  f"({r.penetration:.0%} of the shoe)",
+        ("P_CUT",), lambda r: r.cut, allowed="a number 0.1-0.95", lo=0.1, hi=0.95),
+    Key("shuffle", "choice", "cut-card", "7.1", "inferred",
+        "`cut-card`: shuffle when the cut card comes out (before the round if it is the round's "
+        "first card, else after the round); `every-round`: a full shuffle before every round "
+        "(ideal continuous shuffler)",
+        lambda r: "Shuffle when the cut card comes out: before the round if it is the round's "
+                  "first card, otherwise after finishing the round" if r.shuffle == "cut-card"
+                  else "Every card is reshuffled before every round (a continuous shuffler)",
+        ("P_SHUFFLE",), lambda r: SHUFFLES.index(r.shuffle), choices=SHUFFLES),
+    Key("hole_card", "choice", "none", "8.2, 9.1", "gazette",
+        "`none`: the dealer's second card comes after every box has played (NZ); `peek`: US hole "
+        "card, checked for blackjack before the boxes play",
+        lambda r: "No hole card: the dealer's second card is dealt after every box has played"
+                  if r.hole_card == "none" else
+                  "The dealer takes a hole card and checks it for blackjack before the boxes play",
+        ("P_HOLE",), lambda r: HOLE_CARDS.index(r.hole_card), choices=HOLE_CARDS),
+    Key("blackjack_pays", "float", 1.5, "8.2", "gazette",
+        "a player blackjack wins this many wagers (1.5 = 3 to 2, 1.2 = 6 to 5)",
+        lambda r: f"A player blackjack is paid {_odds(r.blackjack_pays)}",
+        ("P_BJ_WIN",), lambda r: int(round(r.blackjack_pays * L.UNIT)),
+        allowed="a number 1-3 in steps of 0.1 (1.5 = 3 to 2, 1.2 = 6 to 5)", lo=1.0, hi=3.0,
+        steps=L.UNIT, step_error="is not a whole number of tenths of the wager"),
+    Key("insurance_pays", "float", 2.0, "9.5", "gazette",
+        "odds paid on a winning insurance wager (stake: half the wager, 9.3)",
+        lambda r: f"Insurance (half the wager, offered on a dealer ace) pays "
+                  f"{_odds(r.insurance_pays)}",
+        ("P_INS_WIN",), lambda r: int(round(r.insurance_pays * L.INSURANCE_STAKE)),
+        allowed="a number above 0 up to 5 in steps of 0.2 (2 = 2 to 1)", lo=0.0, hi=5.0,
+        lo_open=True, steps=L.INSURANCE_STAKE,
+        step_error="does not pay a whole number of tenths on a half-wager stake"),
+    Key("double_on", "choice", "hard", "10", "inferred",
+        "which two-card hands may double: any; any hard total (no ace); hard 9-11; hard 10-11",
+        lambda r: {
+            "any": "The player may double down on any first two cards",
+            "hard": "The player may double down on any two-card hard total (no ace)",
+            "9-11": "The player may double down on a two-card hard 9, 10 or 11 only",
+            "10-11": "The player may double down on a two-card hard 10 or 11 only",
+        }[r.double_on],
+        ("P_DOUBLE_ON",), lambda r: DOUBLE_ON.index(r.double_on), choices=DOUBLE_ON),
+    Key("double_after_split", "bool", True, "10", "inferred", "doubling allowed on split hands",
+        lambda r: "Doubling down is allowed after a split" if r.double_after_split
+                  else "Doubling down is not allowed after a split",
+        ("P_DAS",), lambda r: int(r.double_after_split)),
+    Key("max_hands", "int", 3, "11", "gazette",
+        "most hands a box may hold after splits (1 = no splitting; NZ: split at most twice)",
+        lambda r: "Pairs may not be split" if r.max_hands == 1 else
+                  f"A box may split pairs into at most {r.max_hands} hands ({r.max_hands - 1} "
+                  f"{_plural(r.max_hands - 1, 'split', 'splits')})",
+        ("P_MAX_HANDS",), lambda r: r.max_hands, lo=1, hi=4),
+    Key("resplit_aces", "bool", False, "11 (b)", "gazette",
+        "split aces may be split again (needs `max_hands` 3 or more)",
+        lambda r: "Split aces may be split again" if r.resplit_aces
+                  else "Aces may be split only once",
+        ("P_RSA",), lambda r: int(r.resplit_aces)),
+    Key("hit_split_aces", "bool", False, "11 (b), 12.1 (c)", "gazette",
+        "split aces may draw more than one card (needs `max_hands` 2 or more)",
+        lambda r: "Split aces may draw further cards" if r.hit_split_aces
+                  else "Each split ace gets one card only",
+        ("P_HSA",), lambda r: int(r.hit_split_aces)),
+    Key("dealer_hits_soft_17", "bool", False, "12.3", "gazette",
+        "true: dealer draws on soft 17 (H17); false: stands on all 17s (S17)",
+        lambda r: "The dealer draws on soft 17 and stands on hard 17 and on 18 or more"
+                  if r.dealer_hits_soft_17
+                  else "The dealer draws to 17 and stands on all 17s, soft or hard",
+        ("P_H17",), lambda r: int(r.dealer_hits_soft_17)),
+    Key("dealer_draws_when_no_live_box", "bool", False, "12.4", "inferred",
+        "true: the dealer completes the hand even when no box is left that it could affect",
+        lambda r: "The dealer completes the hand even when no box is left to settle"
+                  if r.dealer_draws_when_no_live_box
+                  else "The dealer draws no more cards when no box is left that they could affect",
+        ("P_DRAW_NO_LIVE",), lambda r: int(r.dealer_draws_when_no_live_box)),
+    Key("dealer_blackjack_takes", "choice", "original-and-busted", "4.1, 12.2", "inferred",
+        "what a dealer blackjack (no-hole game) takes from a box that doubled or split: every "
+        "unbusted wager; the original wager only (busted wagers are already lost); exactly the "
+        "original wager (busted wagers returned too, the US peek outcome)",
+        lambda r: {
+            "all": "A dealer blackjack takes every unbusted wager, doubles and splits included",
+            "original-and-busted": (
+                "A dealer blackjack takes only the original wager (plus wagers already busted); "
+                "other doubled or split wagers are returned"
+            ),
+            "original": (
+                "A dealer blackjack takes only the original wager; every other wager is returned"
+            ),
+        }[r.dealer_blackjack_takes],
+        ("P_DBJ",), lambda r: DEALER_BJ_TAKES.index(r.dealer_blackjack_takes),
+        choices=DEALER_BJ_TAKES),
+    Key("surrender", "choice", "none", "n/a", "inferred",
+        "surrender half the wager on the first two cards: never; after the dealer's blackjack is "
+        "known (late); before it (early)",
+        lambda r: {
+            "none": "Surrender is not offered",
+            "late": "Late surrender: give up half the wager on the first two cards",
+            "early": (
+                "Early surrender: give up half the wager before the dealer's blackjack is known"
+            ),
+        }[r.surrender],
+        ("P_SURRENDER",), lambda r: SURRENDERS.index(r.surrender), choices=SURRENDERS),
+    Key("boxes", "int", 1, "13", "choice", "boxes played each round, each with its own strategy",
+        lambda r: f"{r.boxes} {_plural(r.boxes, 'box', 'boxes')} in play each round, all played "
+                  "by the simulation",
+        ("P_BOXES",), lambda r: r.boxes, lo=1, hi=7),
+    Key("super_sevens", "bool", True, "14.1", "choice",
+        "every box places a Super Sevens wager",
+        lambda r: "Every box places a Super Sevens wager" if r.super_sevens
+                  else "No Super Sevens wagers are placed",
+        ("P_SS",), lambda r: int(r.super_sevens)),
+    Key("super_sevens_bet", "float", 1.0, "14.2", "choice",
+        "the Super Sevens stake per initial wager",
+        lambda r: f"The Super Sevens wager is {r.super_sevens_bet:g} times the initial wager",
+        (), lambda r: (), allowed="a positive number (the Super Sevens stake per initial wager)",
+        lo=0.0, hi=1000.0, lo_open=True, range_words="a number above 0 up to 1000"),
+    Key("super_sevens_pays", "pays", (3, 50, 100, 500, 5000), "14.3", "gazette",
+        "pays (to 1) of lines (a) a first seven, (b) two sevens, (c) two suited sevens, (d) three "
+        "sevens, (e) three suited sevens",
+        lambda r: "Super Sevens pays {} to 1 for a first seven, {} to 1 for two sevens, {} to 1 "
+                  "suited, {} to 1 for three sevens, {} to 1 three suited"
+                  .format(*r.super_sevens_pays),
+        ("P_SS_PAY_A", "P_SS_PAY_B", "P_SS_PAY_C", "P_SS_PAY_D", "P_SS_PAY_E"),
+        lambda r: tuple(r.super_sevens_pays),
+        allowed="five positive integers for lines (a)-(e), e.g. [3, 50, 100, 500, 5000]",
+        lo=1, hi=1_000_000),
+)
+DECLARED = {k.name: k for k in DECLARATIONS}
+KEYS = tuple(DECLARED)
+_PYTYPE = {"int": int, "float": float, "bool": bool, "choice": str, "pays": tuple}
+
+
+def _cut(self) -> int:
+    """Cards dealt before the cut card: round(penetration * 52 * decks)."""
+    return int(round(self.penetration * 52 * self.decks))
+
+
+def _replace(self, **changes):
+    """Return a copy with some keys changed (no validation here; see `validate`)."""
+    return dataclasses.replace(self, **changes)
+
+
+def _to_params(self) -> np.ndarray:
+    """Pack into the int64 parameter vector of `simulator.layout` (each key's ``params``)."""
+    p = np.zeros(L.N_PARAMS, dtype=np.int64)
+    for k in DECLARATIONS:
+        values = k.encode(self)
+        values = values if isinstance(values, tuple) else (values,)
+        for name, v in zip(k.params, values, strict=True):
+            p[getattr(L, name)] = v
+    return p
+
+
+Rules = dataclasses.make_dataclass(
+    "Rules",
+    [(k.name, _PYTYPE[k.kind], field(default=k.default)) for k in DECLARATIONS],
+    namespace={"cut": property(_cut), "replace": _replace, "to_params": _to_params,
+               "__module__": __name__,
+               "__doc__": "One rule set. Field names are the TOML keys (`DECLARATIONS`); "
+                          "defaults are the NZ 1994 game."},
+    frozen=True,
+)
+_SLOTS = [name for k in DECLARATIONS for name in k.params]
+assert sorted(getattr(L, n) for n in _SLOTS) == list(range(L.N_PARAMS)), "a P_* slot undeclared"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -103,48 +280,12 @@ class RuleError(ValueError):
     """A rule set that cannot be used: one line naming the source, the key and what is allowed."""
 
 
-KEYS = tuple(f.name for f in dataclasses.fields(Rules))
 _DEFAULTS = Rules()
-
-# Kind of each key: "int", "float", "bool", "str" (one of CHOICES) or "pays" (five ints).
-KIND = {
-    "decks": "int",
-    "penetration": "float",
-    "shuffle": "str",
-    "hole_card": "str",
-    "blackjack_pays": "float",
-    "insurance_pays": "float",
-    "double_on": "str",
-    "double_after_split": "bool",
-    "max_hands": "int",
-    "resplit_aces": "bool",
-    "hit_split_aces": "bool",
-    "dealer_hits_soft_17": "bool",
-    "dealer_draws_when_no_live_box": "bool",
-    "dealer_blackjack_takes": "str",
-    "surrender": "str",
-    "boxes": "int",
-    "super_sevens": "bool",
-    "super_sevens_bet": "float",
-    "super_sevens_pays": "pays",
-}
-assert set(KIND) == set(KEYS)
-
-CHOICES = {
-    "shuffle": SHUFFLES,
-    "hole_card": HOLE_CARDS,
-    "double_on": DOUBLE_ON,
-    "dealer_blackjack_takes": DEALER_BJ_TAKES,
-    "surrender": SURRENDERS,
-}
-
-# Integer ranges (inclusive).
-INT_RANGES = {"decks": (1, 8), "max_hands": (1, 4), "boxes": (1, 7)}
-PENETRATION_RANGE = (0.1, 0.95)  # the cut card always leaves cards on both sides of it
-BLACKJACK_PAYS_RANGE = (1.0, 3.0)  # and pays * 10 an integer (money in tenths, layout.UNIT)
-INSURANCE_PAYS_RANGE = (0.0, 5.0)  # 0 < pays <= 5, and pays * 5 an integer (stake 5 tenths)
-SUPER_SEVENS_BET_MAX = 1000.0  # a generous bound; only "positive and finite" matters
-SUPER_SEVENS_PAYS_MAX = 1_000_000
+# Views of the declarations, by key (kept for callers and tests).
+KIND = {k.name: ("str" if k.kind == "choice" else k.kind) for k in DECLARATIONS}
+CHOICES = {k.name: k.choices for k in DECLARATIONS if k.kind == "choice"}
+RULE_NUMBER = {k.name: k.rule for k in DECLARATIONS}
+SOURCE = {k.name: k.source for k in DECLARATIONS}
 
 
 def _fmt(value) -> str:
@@ -171,22 +312,7 @@ def _unknown_key(key, source: str, known=KEYS, where: str = "") -> RuleError:
 
 def _allowed(key: str) -> str:
     """What a key allows, in words (for error messages)."""
-    kind = KIND[key]
-    if kind == "int":
-        lo, hi = INT_RANGES[key]
-        return f"an integer {lo}-{hi}"
-    if kind == "bool":
-        return "true or false"
-    if kind == "str":
-        return "one of " + ", ".join(f'"{c}"' for c in CHOICES[key])
-    if kind == "pays":
-        return "five positive integers for lines (a)-(e), e.g. [3, 50, 100, 500, 5000]"
-    return {
-        "penetration": "a number 0.1-0.95",
-        "blackjack_pays": "a number 1-3 in steps of 0.1 (1.5 = 3 to 2, 1.2 = 6 to 5)",
-        "insurance_pays": "a number above 0 up to 5 in steps of 0.2 (2 = 2 to 1)",
-        "super_sevens_bet": "a positive number (the Super Sevens stake per initial wager)",
-    }[key]
+    return DECLARED[key].allows()
 
 
 def _type_error(key: str, value, source: str, what: str) -> RuleError:
@@ -234,50 +360,25 @@ def _is_multiple(x: float, steps: int) -> bool:
 
 
 def _check_value(key: str, value, source: str) -> None:
-    """Check the range or choice of one (type-checked) value."""
-    kind = KIND[key]
-    out = f"{source}: key '{key}' = {_fmt(value)} is out of range: allowed {_allowed(key)}"
-    if kind == "int":
-        lo, hi = INT_RANGES[key]
-        if not lo <= value <= hi:
-            raise RuleError(f"{source}: key '{key}' = {value} is out of range: allowed {lo}-{hi}")
-    elif kind == "str":
-        if value not in CHOICES[key]:
+    """Check the range, choice or step of one (type-checked) value against its declaration."""
+    k = DECLARED[key]
+    if k.kind == "bool":
+        return
+    if k.kind == "choice":
+        if value not in k.choices:
             raise RuleError(
                 f"{source}: key '{key}' = {_fmt(value)} is not a choice: allowed "
-                + ", ".join(f'"{c}"' for c in CHOICES[key])
+                + ", ".join(f'"{c}"' for c in k.choices)
             )
-    elif kind == "pays":
-        if any(not 1 <= v <= SUPER_SEVENS_PAYS_MAX for v in value):
-            raise RuleError(out)
-    elif key == "penetration":
-        lo, hi = PENETRATION_RANGE
-        if not lo <= value <= hi:
-            raise RuleError(out)
-    elif key == "blackjack_pays":
-        lo, hi = BLACKJACK_PAYS_RANGE
-        if not lo <= value <= hi:
-            raise RuleError(out)
-        if not _is_multiple(value, L.UNIT):
-            raise RuleError(
-                f"{source}: key '{key}' = {_fmt(value)} is not a whole number of tenths of the "
-                f"wager: allowed {_allowed(key)}"
-            )
-    elif key == "insurance_pays":
-        lo, hi = INSURANCE_PAYS_RANGE
-        if not lo < value <= hi:
-            raise RuleError(out)
-        if not _is_multiple(value, L.INSURANCE_STAKE):
-            raise RuleError(
-                f"{source}: key '{key}' = {_fmt(value)} does not pay a whole number of tenths "
-                f"on a half-wager stake: allowed {_allowed(key)}"
-            )
-    elif key == "super_sevens_bet":
-        if not 0 < value <= SUPER_SEVENS_BET_MAX:
-            raise RuleError(
-                f"{source}: key '{key}' = {_fmt(value)} is out of range: allowed a number above 0 "
-                f"up to {SUPER_SEVENS_BET_MAX:g}"
-            )
+        return
+    shown = value if k.kind == "int" else _fmt(value)
+    allowed = f"{k.lo}-{k.hi}" if k.kind == "int" else (k.range_words or k.allows())
+    values = value if k.kind == "pays" else (value,)
+    for v in values:
+        if v > k.hi or v < k.lo or (k.lo_open and v == k.lo):
+            raise RuleError(f"{source}: key '{key}' = {shown} is out of range: allowed {allowed}")
+    if k.steps and not _is_multiple(value, k.steps):
+        raise RuleError(f"{source}: key '{key}' = {shown} {k.step_error}: allowed {k.allows()}")
 
 
 # Combinations that cannot happen at a table. Settings that merely have no effect under another
@@ -504,133 +605,9 @@ def apply_overrides(rules: Rules, overrides: list[str], source: str = "--set") -
 # ---------------------------------------------------------------------------------------------
 # The rules in words
 
-RULE_NUMBER = {
-    "decks": "3.1",
-    "penetration": "7.1",
-    "shuffle": "7.1",
-    "hole_card": "8.2, 9.1",
-    "blackjack_pays": "8.2",
-    "insurance_pays": "9.5",
-    "double_on": "10",
-    "double_after_split": "10",
-    "max_hands": "11",
-    "resplit_aces": "11 (b)",
-    "hit_split_aces": "11 (b), 12.1 (c)",
-    "dealer_hits_soft_17": "12.3",
-    "dealer_draws_when_no_live_box": "12.4",
-    "dealer_blackjack_takes": "4.1, 12.2",
-    "surrender": "n/a",
-    "boxes": "13",
-    "super_sevens": "14.1",
-    "super_sevens_bet": "14.2",
-    "super_sevens_pays": "14.3",
-}
-assert set(RULE_NUMBER) == set(KEYS)
-
-
-def _odds(x: float) -> str:
-    f = Fraction(x).limit_denominator(10)
-    return f"{f.numerator} to {f.denominator}"
-
 
 def _words(r: Rules, key: str) -> str:
-    v = getattr(r, key)
-    if key == "decks":
-        return f"The shoe holds {v} deck{'s' if v != 1 else ''} of 52 cards ({52 * v} cards)"
-    if key == "penetration":
-        return (
-            f"The cut card is placed after {r.cut} of {52 * r.decks} cards ({v:.0%} of the shoe)"
-        )
-    if key == "shuffle":
-        if v == "cut-card":
-            return (
-                "Shuffle when the cut card comes out: before the round if it is the round's first "
-                "card, otherwise after finishing the round"
-            )
-        return "Every card is reshuffled before every round (a continuous shuffler)"
-    if key == "hole_card":
-        if v == "none":
-            return (
-                "No hole card: the dealer's second card is dealt after every box has played"
-            )
-        return "The dealer takes a hole card and checks it for blackjack before the boxes play"
-    if key == "blackjack_pays":
-        return f"A player blackjack is paid {_odds(v)}"
-    if key == "insurance_pays":
-        return f"Insurance (half the wager, offered on a dealer ace) pays {_odds(v)}"
-    if key == "double_on":
-        return {
-            "any": "The player may double down on any first two cards",
-            "hard": "The player may double down on any two-card hard total (no ace)",
-            "9-11": "The player may double down on a two-card hard 9, 10 or 11 only",
-            "10-11": "The player may double down on a two-card hard 10 or 11 only",
-        }[v]
-    if key == "double_after_split":
-        return (
-            "Doubling down is allowed after a split"
-            if v
-            else "Doubling down is not allowed after a split"
-        )
-    if key == "max_hands":
-        if v == 1:
-            return "Pairs may not be split"
-        return f"A box may split pairs into at most {v} hands ({v - 1} split{'s' if v > 2 else ''})"
-    if key == "resplit_aces":
-        return "Split aces may be split again" if v else "Aces may be split only once"
-    if key == "hit_split_aces":
-        return (
-            "Split aces may draw further cards"
-            if v
-            else "Each split ace gets one card only"
-        )
-    if key == "dealer_hits_soft_17":
-        return (
-            "The dealer draws on soft 17 and stands on hard 17 and on 18 or more"
-            if v
-            else "The dealer draws to 17 and stands on all 17s, soft or hard"
-        )
-    if key == "dealer_draws_when_no_live_box":
-        return (
-            "The dealer completes the hand even when no box is left to settle"
-            if v
-            else "The dealer draws no more cards when no box is left that they could affect"
-        )
-    if key == "dealer_blackjack_takes":
-        return {
-            "all": "A dealer blackjack takes every unbusted wager, doubles and splits included",
-            "original-and-busted": (
-                "A dealer blackjack takes only the original wager (plus wagers already busted); "
-                "other doubled or split wagers are returned"
-            ),
-            "original": (
-                "A dealer blackjack takes only the original wager; every other wager is returned"
-            ),
-        }[v]
-    if key == "surrender":
-        return {
-            "none": "Surrender is not offered",
-            "late": "Late surrender: give up half the wager on the first two cards",
-            "early": (
-                "Early surrender: give up half the wager before the dealer's blackjack is known"
-            ),
-        }[v]
-    if key == "boxes":
-        return f"{v} box{'es' if v != 1 else ''} in play each round, all played by the simulation"
-    if key == "super_sevens":
-        return (
-            "Every box places a Super Sevens wager"
-            if v
-            else "No Super Sevens wagers are placed"
-        )
-    if key == "super_sevens_bet":
-        return f"The Super Sevens wager is {v:g} times the initial wager"
-    if key == "super_sevens_pays":
-        a, b, c, d, e = v
-        return (
-            f"Super Sevens pays {a} to 1 for a first seven, {b} to 1 for two sevens, {c} to 1 "
-            f"suited, {d} to 1 for three sevens, {e} to 1 three suited"
-        )
-    raise KeyError(key)
+    return DECLARED[key].words(r)
 
 
 def describe(rules: Rules) -> list[tuple[str, str, str]]:
@@ -640,7 +617,43 @@ def describe(rules: Rules) -> list[tuple[str, str, str]]:
     ``("12.3", "dealer_hits_soft_17 = false", "The dealer draws to 17 and stands on all 17s,
     soft or hard")``.
     """
-    return [(RULE_NUMBER[k], f"{k} = {_fmt(getattr(rules, k))}", _words(rules, k)) for k in KEYS]
+    return [(k.rule, f"{k.name} = {_fmt(getattr(rules, k.name))}", k.words(rules))
+            for k in DECLARATIONS]
+
+
+def origin(rules: Rules, key: str) -> str:
+    """Where a key's value comes from: its NZ default's source (``gazette``, ``inferred`` or
+    ``choice``) when the value is the default, else ``changed``."""
+    k = DECLARED[key]
+    return k.source if getattr(rules, key) == k.default else "changed"
+
+
+def _range_text(k: Key) -> str:
+    if k.kind == "bool":
+        return "true, false"
+    if k.kind == "choice":
+        return ", ".join(f'`"{c}"`' for c in k.choices)
+    if k.kind == "pays":
+        return f"each {k.lo}-{k.hi}"
+    text = f"above {k.lo:g} up to {k.hi:g}" if k.lo_open else f"{k.lo:g}-{k.hi:g}"
+    return text + (f", a multiple of {1 / k.steps:g}" if k.steps else "")
+
+
+def keys_markdown() -> str:
+    """The table of keys in docs/rules-format.md, made from the declarations (a test checks the
+    docs hold exactly this)."""
+    rows = ["| key | type | allowed | default | rule | NZ value from | meaning |",
+            "|---|---|---|---|---|---|---|"]
+    for k in DECLARATIONS:
+        default = _fmt(list(k.default) if k.kind == "pays" else k.default)
+        rows.append(f"| `{k.name}` | {k.type_name()} | {_range_text(k)} | `{default}` | {k.rule} "
+                    f"| {k.source} | {k.meaning} |")
+    return "\n".join(rows) + "\n"
+
+
+def rules_dict(rules: Rules) -> dict:
+    """Every rule-set key and its value, JSON-ready (lists for tuples)."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(rules).items()}
 
 
 def dumps_rules(rules: Rules, meta: dict | None = None) -> str:

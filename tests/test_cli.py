@@ -213,3 +213,11 @@ def test_ctrl_c_prints_the_partial_report(monkeypatch):
     assert "interrupted" in result.stderr
     table = run("simulate", *TINY)
     assert table.exit_code == 130 and "PARTIAL RESULT" in table.stdout
+
+
+def test_rules_show_says_where_each_value_comes_from():
+    out = CliRunner().invoke(cli, ["rules", "show", "--set", "decks=8"]).output
+    line = next(x for x in out.splitlines() if "decks = 8" in x)
+    assert "changed" in line
+    assert "gazette" in next(x for x in out.splitlines() if "blackjack_pays" in x)
+    assert "from: gazette = the Gazette text in hand" in out

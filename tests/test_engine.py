@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from simulator import engine
+from simulator import chunks, engine
 from simulator import kernel as K
 from simulator import layout as L
 from simulator import tally as T
@@ -62,7 +62,7 @@ def test_result_does_not_depend_on_workers_and_equals_the_chunks_summed():
 def test_chunks_run_on_several_threads_at_once(monkeypatch):
     # The kernel releases the GIL; here we only check the engine really uses `workers` threads.
     seen, lock = set(), threading.Lock()
-    real = engine.simulate_chunk
+    real = chunks.simulate_chunk
 
     def spy(*args):
         with lock:
@@ -70,7 +70,7 @@ def test_chunks_run_on_several_threads_at_once(monkeypatch):
         time.sleep(0.02)
         return real(*args)
 
-    monkeypatch.setattr(engine, "simulate_chunk", spy)
+    monkeypatch.setattr(chunks, "simulate_chunk", spy)
     engine.run(NZ, BASIC, 2_000, seed=1, chunk_rounds=100, workers=2)
     assert len(seen) == 2 and all(name.startswith("bjsim") for name in seen)
 
@@ -86,7 +86,7 @@ def test_skip_leaves_out_finished_chunks():
 def test_schedule_is_lazy_and_bounded_by_the_lookahead(monkeypatch):
     # Chunk 0 is slow: the others finish past it, but no chunk starts more than `lookahead`
     # indices past the lowest unfinished one, so the chunks waiting to join the prefix stay few.
-    real = engine.simulate_chunk
+    real = chunks.simulate_chunk
     slow = engine.chunk_state(2, 0)
 
     def slow_first(params, tables, n, state):
@@ -94,7 +94,7 @@ def test_schedule_is_lazy_and_bounded_by_the_lookahead(monkeypatch):
             time.sleep(0.5)
         return real(params, tables, n, state)
 
-    monkeypatch.setattr(engine, "simulate_chunk", slow_first)
+    monkeypatch.setattr(chunks, "simulate_chunk", slow_first)
     state = engine.RunState(10**12, 10, None)  # 10^11 chunks: never materialised
     bound = engine.lookahead_for(engine.IN_FLIGHT_PER_WORKER * 2)
     most = highest = 0

@@ -416,3 +416,55 @@ def test_kind_table_matches_the_dataclass():
         kind = KIND[f.name]
         assert {"int": int, "float": float, "bool": bool, "str": str, "pays": tuple}[kind] is type(
             default)
+
+
+# ---------------------------------------------------------------------------------------------
+# One declaration per key: everything else is made from it
+
+
+def test_docs_key_table_is_the_declarations():
+    from simulator.rules import keys_markdown
+
+    docs = (DEFAULT_RULES_PATH.parent.parent / "docs" / "rules-format.md").read_text()
+    assert keys_markdown() in docs
+
+
+def test_every_kernel_parameter_slot_is_filled_by_exactly_one_key():
+    from simulator.rules import DECLARATIONS
+
+    slots = [name for k in DECLARATIONS for name in k.params]
+    assert len(slots) == len(set(slots)) == L.N_PARAMS
+    assert sorted(getattr(L, n) for n in slots) == list(range(L.N_PARAMS))
+    assert [k.name for k in DECLARATIONS] == list(KEYS)
+    assert all(k.default == getattr(Rules(), k.name) for k in DECLARATIONS)
+
+
+def test_declared_sources_match_the_nz_rule_file_comments():
+    # configs/nz1994.toml says above each key where its value comes from (the last of GAZETTE,
+    # INFERRED, CHOICE named in its comment); the declarations must say the same.
+    import re
+
+    from simulator.rules import SOURCE
+
+    comment: list[str] = []
+    seen = {}
+    for line in (DEFAULT_RULES_PATH).read_text().split("[meta]")[0].splitlines():
+        if line.startswith("#"):
+            comment.append(line)
+        elif "=" in line and not line.startswith("["):
+            key = line.split("=")[0].strip()
+            marks = re.findall(r"GAZETTE|INFERRED|CHOICE", " ".join(comment))
+            seen[key] = marks[-1].lower()
+            comment = []
+        else:
+            comment = []
+    assert seen == SOURCE
+
+
+def test_origin_says_changed_for_a_value_off_the_nz_default():
+    from simulator.rules import origin
+
+    r = Rules(decks=8)
+    assert origin(r, "decks") == "changed"
+    assert origin(r, "hole_card") == "gazette" and origin(r, "boxes") == "choice"
+    assert origin(r, "dealer_blackjack_takes") == "inferred"

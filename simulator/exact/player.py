@@ -99,13 +99,15 @@ class Tables:
 class UpCard:
     """Hand values against one dealer up card under one policy (a `Tables` or None = optimal)."""
 
-    def __init__(self, rules, up: int, policy: Tables | None):
+    def __init__(self, rules, up: int, policy: Tables | None, shoe=None):
         self.rules = rules
         self.up = up
         self.ui = up_index(up)
         self.policy = policy
         self.h17 = bool(rules.dealer_hits_soft_17)
-        self.base = full_shoe(rules.decks)
+        # The shoe before the up card: full, or a given composition (counts by value, A..T; may
+        # be fractional, e.g. a shoe depleted to a true count, simulator.exact.indices).
+        self.base = full_shoe(rules.decks) if shoe is None else np.array(shoe, dtype=np.float64)
         self.base[up - 1] -= 1
         dbj = "original" if rules.hole_card == "peek" else rules.dealer_blackjack_takes
         self.mode = {"all": MODE_ALL, "original": MODE_ORIGINAL,

@@ -151,3 +151,24 @@ def _next_seven(c, s1, s2):
     e = c[s1] / n if s1 == s2 else 0.0
     d = c[:4].sum() / n - e
     return {"d": d, "e": e, "none": 1.0 - d - e}
+
+
+def value_by_sevens_left(rules, cards_left: int, sevens_left: int) -> float:
+    """Super Sevens return per unit staked, under the published convention (the box's first
+    three cards settle the bet), from a shoe of ``cards_left`` cards holding ``sevens_left``
+    sevens, their suits unknown: the sevens left are taken as a random few of the shoe's
+    ``4 x decks`` (``decks`` of each suit), as a sevens count leaves them. The full shoe gives
+    ``super_sevens(rules, guaranteed_third=True)['ev']``."""
+    n, s, d = float(cards_left), float(sevens_left), rules.decks
+    if not (3 <= n and 0 <= s <= min(n, 4 * d)):
+        raise ValueError(f"cards_left = {cards_left}, sevens_left = {sevens_left}: allowed at "
+                         f"least 3 cards and 0 to min(cards, {4 * d}) sevens")
+    a, b, c, dd, e = rules.super_sevens_pays
+    q2 = (d - 1) / (4 * d - 1)  # two sevens left share a suit
+    q3 = q2 * (d - 2) / (4 * d - 2) if d >= 2 else 0.0  # three do
+    p_first = s / n
+    p_a = p_first * (n - s) / (n - 1)
+    p_77x = p_first * (s - 1) / (n - 1) * (n - s) / (n - 2)  # two sevens, then another card
+    p_777 = p_first * (s - 1) / (n - 1) * (s - 2) / (n - 2)
+    return (a * p_a + (c * q2 + b * (1 - q2)) * p_77x
+            + (e * q3 + dd * (1 - q3)) * p_777 - (1 - p_first))

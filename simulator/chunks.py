@@ -1,0 +1,85 @@
+"""Chunks of a run: their seeds and sizes, and the thread-pool runner that plays them.
+
+Chunk ``i`` plays ``chunk_size(i, ...)`` rounds from a fresh shuffle with the xoshiro256** state
+``chunk_state(seed, i)``. A job is any picklable callable ``job(i) -> (i, n_rounds, payload)``:
+`PlayChunk` plays one rule set (``simulate``), ``bjsim compare`` plays every variant of chunk ``i``
+in one job. `iter_jobs` runs jobs on threads; ``simulator.distributed.iter_jobs`` on Dask.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Container, Iterator
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+
+import numpy as np
+
+from simulator.kernel import simulate_chunk
+
+IN_FLIGHT_PER_WORKER = 2
+MIN_LOOKAHEAD = 64  # chunks started at most this far (or 4x the in-flight window) past the lowest
+
+
+def chunk_state(seed: int, chunk: int) -> np.ndarray:
+    """The xoshiro256** state (four uint64) of chunk ``chunk`` of a run seeded with ``seed``."""
+    return np.random.SeedSequence(seed, spawn_key=(chunk,)).generate_state(4, np.uint64)
+
+
+def chunk_count(rounds: int, chunk_rounds: int) -> int:
+    """Number of chunks of a run of ``rounds`` rounds (the last one may be short)."""
+    return -(-int(rounds) // int(chunk_rounds))
+
+
+def chunk_size(i: int, rounds: int, chunk_rounds: int) -> int:
+    """Rounds played by chunk ``i``."""
+    return min(chunk_rounds, rounds - i * chunk_rounds)
+
+
+def lookahead_for(in_flight: int) -> int:
+    """How far past the lowest unfinished chunk a new chunk may be started."""
+    return max(MIN_LOOKAHEAD, 4 * in_flight)
+
+
+def schedule(n_chunks: int, skip: Container[int] | None = None) -> Iterator[int]:
+    """Chunk indices ``0..n_chunks-1`` not in ``skip``, in order, generated lazily."""
+    for i in range(n_chunks):
+        if skip is None or i not in skip:
+            yield i
+
+
+class PlayChunk:
+    """The job of one rule set: ``job(i) -> (i, n_rounds, tally)`` (picklable, for Dask)."""
+
+    def __init__(self, params, tables, seed: int, rounds: int, chunk_rounds: int):
+        self.params, self.tables = params, tables
+        self.seed, self.rounds, self.chunk_rounds = int(seed), int(rounds), int(chunk_rounds)
+
+    def __call__(self, i: int) -> tuple[int, int, np.ndarray]:
+        n = chunk_size(i, self.rounds, self.chunk_rounds)
+        return i, n, simulate_chunk(self.params, self.tables, n, chunk_state(self.seed, i))
+
+
+def iter_jobs(job: Callable, todo: Iterator[int], workers: int) -> Iterator[tuple]:
+    """Run ``job(i)`` for the indices ``todo`` (increasing) on ``workers`` threads; yield each
+    result as it finishes. At most ``IN_FLIGHT_PER_WORKER * workers`` jobs are in flight and none
+    starts more than `lookahead_for` indices past the lowest unfinished one, so memory stays
+    flat. Closing the generator cancels the jobs that have not started."""
+    in_flight = IN_FLIGHT_PER_WORKER * workers
+    lookahead = lookahead_for(in_flight)
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bjsim")
+    pending: dict = {}  # future -> index
+    upcoming = next(todo, None)
+    try:
+        while pending or upcoming is not None:
+            while upcoming is not None and len(pending) < in_flight:
+                if pending and upcoming - min(pending.values()) >= lookahead:
+                    break
+                pending[pool.submit(job, upcoming)] = upcoming
+                upcoming = next(todo, None)
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in sorted(done, key=pending.__getitem__):
+                del pending[future]
+                yield future.result()
+    finally:
+        for future in pending:
+            future.cancel()
+        pool.shutdown(wait=True, cancel_futures=True)

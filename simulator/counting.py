@@ -1,0 +1,153 @@
+"""Card counting: count systems as data (``strategies/counts/*.toml``), the true count, and the
+advantage-player figures (SCORE, N0, risk of ruin).
+
+A count system tags each card value A, 2, ..., 9, T (every ten-valued card alike); the running
+count is the sum of the tags of the cards seen, from ``irc_constant + irc_per_deck * decks``
+(zero for a balanced count). The true count is the running count per deck remaining, with the
+decks remaining estimated exactly, to the half deck or to the whole deck. docs/counting.md.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+COUNT_DIR = Path(__file__).resolve().parent.parent / "strategies" / "counts"
+VALUES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
+RESOLUTIONS = {"exact": 0.0, "half": 0.5, "whole": 1.0}  # deck-estimation step, in decks
+KEYS = ("name", "description", "source", "tags", "irc_per_deck", "irc_constant")
+MAX_TAG = 100
+
+
+class CountError(ValueError):
+    """A count system that cannot be used: one line naming the file, the key and what is allowed."""
+
+
+@dataclass(frozen=True)
+class CountSystem:
+    """Tags by card value (index 0 = ace ... 9 = ten-valued) and the initial running count."""
+
+    name: str
+    tags: tuple[int, ...]
+    description: str = ""
+    source: str = ""
+    irc_per_deck: int = 0
+    irc_constant: int = 0
+
+    @property
+    def per_deck(self) -> int:
+        """The sum of the tags of one 52-card deck (0 for a balanced count)."""
+        return 4 * sum(self.tags[:9]) + 16 * self.tags[9]
+
+    @property
+    def balanced(self) -> bool:
+        return self.per_deck == 0
+
+    def initial_running_count(self, decks: int) -> int:
+        return self.irc_constant + self.irc_per_deck * decks
+
+
+def _shown(text) -> str:
+    """A user's text made safe for a one-line message (control characters escaped)."""
+    return "'" + "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text)) + "'"
+
+
+def count_from_dict(data: dict, source: str = "<count>", name: str = "") -> CountSystem:
+    """Build and check a count system from a TOML-like dict."""
+    if not isinstance(data, dict):
+        raise CountError(f"{source}: a count system must be a table of keys")
+    for key in data:
+        if key not in KEYS:
+            raise CountError(f"{source}: unknown key {_shown(key)}: allowed " + ", ".join(KEYS))
+    tags = data.get("tags")
+    if tags is None:
+        raise CountError(f"{source}: key 'tags' is missing: allowed a list of 10 integers, the "
+                         "tags of A 2 3 4 5 6 7 8 9 T")
+    if (not isinstance(tags, list) or len(tags) != 10
+            or not all(isinstance(t, int) and not isinstance(t, bool) for t in tags)):
+        raise CountError(f"{source}: key 'tags' = {tags!r:.60} is not a list of 10 integers: "
+                         "allowed the tags of A 2 3 4 5 6 7 8 9 T, e.g. [-1, 1, 1, 1, 1, 1, 0, 0, "
+                         "0, -1]")
+    if any(abs(t) > MAX_TAG for t in tags) or not any(tags):
+        raise CountError(f"{source}: key 'tags' = {tags}: allowed integers -{MAX_TAG} to "
+                         f"{MAX_TAG}, not all zero")
+    out = {}
+    for key in ("name", "description", "source"):
+        value = data.get(key, name if key == "name" else "")
+        if not isinstance(value, str):
+            raise CountError(f"{source}: key '{key}' is not a string: allowed a string")
+        out[key] = value
+    for key in ("irc_per_deck", "irc_constant"):
+        value = data.get(key, 0)
+        if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 10_000:
+            raise CountError(f"{source}: key '{key}' = {value!r:.40} is not an integer: allowed "
+                             "an integer -10000 to 10000")
+        out[key] = value
+    return CountSystem(tags=tuple(tags), **out)
+
+
+def list_counts() -> list[str]:
+    """Names of the shipped count systems, sorted."""
+    return sorted(p.stem for p in COUNT_DIR.glob("*.toml"))
+
+
+def load_count(name_or_path) -> CountSystem:
+    """A count system by shipped name (``hi-lo``, ``ko``, ``sevens``, ...) or from a TOML file."""
+    text = str(name_or_path)
+    if "/" in text or text.endswith(".toml"):
+        path = Path(text)
+    else:
+        path = COUNT_DIR / f"{text}.toml"
+        if not path.is_file():
+            raise CountError(f"unknown count system '{text}': allowed "
+                             + ", ".join(list_counts()) + ", or the path of a .toml file")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CountError(f"{path}: no such count file") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise CountError(f"{path}: cannot read the count file: {err}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise CountError(f"{path}: not valid TOML: {str(err).splitlines()[0]}") from None
+    return count_from_dict(data, str(path), name=path.stem)
+
+
+def decks_remaining(cards_left: int, resolution: str = "exact") -> float:
+    """The decks remaining as a counter estimates them: exactly (cards / 52), or rounded to the
+    nearest half or whole deck (never below one step)."""
+    step = RESOLUTIONS[resolution]
+    exact = cards_left / 52
+    if step == 0.0:
+        return exact
+    return max(step, round(exact / step) * step)
+
+
+def true_count(running: int, cards_left: int, resolution: str = "exact") -> float:
+    """The running count per deck remaining (`decks_remaining`)."""
+    return running / decks_remaining(cards_left, resolution)
+
+
+# ---------------------------------------------------------------------------------------------
+# Advantage-player figures, from the mean and SD of the net result per round (in units)
+
+
+def score(mean: float, sd: float) -> float:
+    """SCORE (Schlesinger): the expected win per 100 rounds, in units, of optimal (Kelly) bets
+    with a bankroll of 10,000 units: ``10**6 * (mean / sd)**2`` (0 for a game without an edge)."""
+    return 1e6 * (mean / sd) ** 2 if mean > 0 and sd > 0 else 0.0
+
+
+def n0(mean: float, sd: float) -> float | None:
+    """N0 (Schlesinger): rounds until the expected win equals one SD of the result,
+    ``(sd / mean)**2``; None without an edge."""
+    return (sd / mean) ** 2 if mean > 0 and sd > 0 else None
+
+
+def risk_of_ruin(mean: float, sd: float, bankroll: float) -> float:
+    """Chance of ever losing ``bankroll`` units, playing on forever (the diffusion
+    approximation): ``exp(-2 mean bankroll / sd**2)``; 1 without an edge."""
+    if mean <= 0:
+        return 1.0
+    return math.exp(-2.0 * mean * bankroll / sd**2)

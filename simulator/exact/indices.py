@@ -1,0 +1,174 @@
+"""Index plays by exact analysis of shoes depleted to a true count (docs/counting.md).
+
+A shoe of ``d`` decks left at true count ``t`` of a balanced count with tags ``g`` is the average
+composition those decks hold given the count: ``c_v = d n_v (1 - t g_v / sum_u n_u g_u^2)``, with
+``n_v`` the cards of value ``v`` in one deck (fractional counts; its tags add to ``-t d``, the
+running count the cards seen leave). Each play's two actions are valued exactly on that shoe
+(later decisions optimal for it), and the index is the true count where the better one changes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.exact.analyze import _Box, _row_hands
+from simulator.exact.player import UpCard, hand_of, hand_total
+
+DECK = np.array([4] * 9 + [16], dtype=np.float64)  # one deck by value, A..T
+
+# The Illustrious 18 (Don Schlesinger, Blackjack Attack, 3rd ed., Hi-Lo, multi-deck S17 peek):
+# (name, hand, up card, action below the index, action at or above it, published index).
+ILLUSTRIOUS_18 = (
+    ("insurance", None, 1, "no insurance", "insurance", 3),
+    ("16 v 10", (10, 6), 10, "hit", "stand", 0),
+    ("15 v 10", (10, 5), 10, "hit", "stand", 4),
+    ("10,10 v 5", (10, 10), 5, "stand", "split", 5),
+    ("10,10 v 6", (10, 10), 6, "stand", "split", 4),
+    ("10 v 10", (6, 4), 10, "hit", "double", 4),
+    ("12 v 3", (10, 2), 3, "hit", "stand", 2),
+    ("12 v 2", (10, 2), 2, "hit", "stand", 3),
+    ("11 v A", (6, 5), 1, "hit", "double", 1),
+    ("9 v 2", (5, 4), 2, "hit", "double", 1),
+    ("10 v A", (6, 4), 1, "hit", "double", 4),
+    ("9 v 7", (5, 4), 7, "hit", "double", 3),
+    ("16 v 9", (10, 6), 9, "hit", "stand", 5),
+    ("13 v 2", (10, 3), 2, "hit", "stand", -1),
+    ("12 v 4", (10, 2), 4, "hit", "stand", 0),
+    ("12 v 5", (10, 2), 5, "hit", "stand", -2),
+    ("12 v 6", (10, 2), 6, "hit", "stand", -1),
+    ("13 v 3", (10, 3), 3, "hit", "stand", -2),
+)
+
+
+def depleted_shoe(decks_left: float, tags, true_count: float) -> np.ndarray:
+    """The average composition (by value, A..T; fractional) of ``decks_left`` decks at
+    ``true_count`` of a balanced count with ``tags``."""
+    g = np.asarray(tags, dtype=np.float64)
+    k = true_count / float((DECK * g * g).sum())
+    comp = decks_left * DECK * (1.0 - k * g)
+    if (comp <= 0).any():
+        raise ValueError(f"true count {true_count} empties a card value at {decks_left} decks")
+    return comp
+
+
+def action_values(rules, shoe, hand, up: int) -> dict:
+    """Expected value of each first action against ``up``, from ``shoe`` (before the up card),
+    on ``hand``: a pair (two equal card values) as dealt, or the total of two other cards, every
+    two-card hand of that total weighted by its chance (as a chart's row is derived);
+    ``hand=None`` values insurance (per unit staked)."""
+    uc = UpCard(rules, up, None, shoe=shoe)
+    if hand is None:
+        c = uc.comp(())
+        p_ten = c[9] / c.sum()
+        return {"insurance": rules.insurance_pays * p_ten - (1 - p_ten), "no insurance": 0.0}
+    box = _Box(uc)
+    a, b = sorted(hand)
+    if a == b:
+        return {k: float(v[0]) for k, v in box.options(a, b).items()}
+    total, soft = hand_total(hand_of(a, b))
+    sums: dict = {}
+    weight = 0.0
+    for x, y, p in _row_hands(total, soft, uc.comp(())):
+        weight += p
+        for k, v in box.options(x, y).items():
+            sums[k] = sums.get(k, 0.0) + p * float(v[0])
+    return {k: v / weight for k, v in sums.items()}
+
+
+def crossing(rules, tags, hand, up: int, low: str, high: str, decks_left: float = 3.0,
+             counts=range(-10, 11)) -> float | None:
+    """The true count at which ``high`` becomes worth more than ``low`` (linear between the
+    integer counts scanned, the highest such change); None if ``high`` is never better at the
+    top of the scan, -inf if it is better throughout."""
+    diff = []
+    for t in counts:
+        values = action_values(rules, depleted_shoe(decks_left, tags, t), hand, up)
+        diff.append(values[high] - values[low])
+    ts = list(counts)
+    if diff[-1] <= 0:
+        return None
+    for i in range(len(ts) - 1, 0, -1):
+        if diff[i - 1] <= 0 < diff[i]:
+            return ts[i - 1] + (0 - diff[i - 1]) / (diff[i] - diff[i - 1]) * (ts[i] - ts[i - 1])
+    return float("-inf")
+
+
+def find_index(rules, tags, hand, up: int, low: str, high: str, decks_left: float = 3.0,
+               counts=range(-10, 11)) -> int | None:
+    """The index: `crossing` rounded to the nearest integer (play ``high`` at a true count at
+    or above it); None if ``high`` never becomes better in the scan, and the scan's lowest
+    count if it is better throughout."""
+    x = crossing(rules, tags, hand, up, low, high, decks_left, counts)
+    if x is None:
+        return None
+    return min(counts) if x == float("-inf") else int(np.floor(x + 0.5))
+
+
+CODES = {"stand": "S", "hit": "H", "double": "D", "split": "P", "insurance": "Y",
+         "no insurance": "N"}
+
+
+def _cell(hand, up: int) -> tuple[str, str, str]:
+    """The chart, row and column (strategy-file labels) of a play."""
+    col = "A" if up == 1 else str(up)
+    if hand is None:
+        return "insurance", "insurance", col
+    a, b = sorted(hand)
+    if a == b:
+        return "pairs", ("A,A" if a == 1 else f"{a},{b}"), col
+    total, soft = hand_total(hand_of(a, b))
+    return ("soft" if soft else "hard"), str(total), col
+
+
+def derive_indices(rules, system, plays=ILLUSTRIOUS_18, decks_left: float | None = None):
+    """Index plays for ``rules`` and a balanced count ``system`` (`simulator.counting`): for each
+    play, its chart cell, the code below and at or above the index, the index and the exact
+    crossing. ``decks_left``: the depth valued (default: half the shoe)."""
+    if not system.balanced:
+        raise ValueError(f"count '{system.name}' is unbalanced: index plays are derived for "
+                         "balanced counts (true counts)")
+    d = rules.decks / 2 if decks_left is None else decks_left
+    out = []
+    for name, hand, up, low, high, published in plays:
+        x = crossing(rules, system.tags, hand, up, low, high, d)
+        chart, row, col = _cell(hand, up)
+        out.append({
+            "name": name, "chart": chart, "row": row, "up": col, "below": CODES[low],
+            "at_or_above": CODES[high],
+            "index": None if x is None else (-99 if x == float("-inf") else int(np.floor(x + 0.5))),
+            "crossing": None if x is None or x == float("-inf") else round(float(x), 3),
+            "published_hi_lo_s17_peek": published,
+        })
+    return out
+
+
+def _rules_words(system, rules) -> str:
+    return (f"{system.name} index plays for {rules.decks} decks, hole card {rules.hole_card}, "
+            f"dealer blackjack takes {rules.dealer_blackjack_takes}, "
+            f"{'H17' if rules.dealer_hits_soft_17 else 'S17'}, double {rules.double_on}")
+
+
+def dumps_indices(plays: list[dict], name: str, rules, system, decks_left: float) -> str:
+    """An index-play file (TOML) of `derive_indices`' plays."""
+    def q(x):
+        return '"' + str(x).replace('"', "'") + '"'
+
+    lines = [
+        "# Generated by simulator.exact.indices.derive_indices: regenerate it, do not edit.",
+        "# Each play: in chart cell (chart, row, up) play `at_or_above` when the true count is",
+        "# at or above `index`, else `below`. `crossing` is where the two actions' exact values",
+        "# cross on a shoe depleted to that true count (docs/counting.md).",
+        f"name = {q(name)}",
+        f"count = {q(system.name)}",
+        f"description = {q(_rules_words(system, rules))}",
+        "source = " + q(f"Exact analysis of shoes depleted to each true count, {decks_left:g} "
+                        "decks left (the Illustrious 18 plays of D. Schlesinger, Blackjack "
+                        "Attack, re-derived for these rules)"),
+    ]
+    for p in plays:
+        lines += ["", "[[play]]"]
+        for k, v in p.items():
+            if v is None:
+                continue
+            lines.append(f"{k} = {q(v) if isinstance(v, str) else v}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,237 @@
+"""One simulation run, start to finish: `simulate(plan)` plays a `Plan` and returns a `Result`.
+
+It wires the engine (chunks, seeds, workers or a Dask scheduler, the precision target), the
+checkpoint (resume, periodic writes, the write on Ctrl-C), the progress bar on stderr, the
+metadata of the report and ``--exact`` beside the figures. ``bjsim simulate`` parses options into a
+`Plan` and prints the `Result`; ``compare`` and ``report`` call the same function.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from simulator import __version__, checkpoint, engine, tally
+from simulator import layout as L
+from simulator.rules import Rules, rules_dict
+
+DEFAULT_RULES_SHOWN = "configs/nz1994.toml"
+
+
+class RunError(ValueError):
+    """A run that cannot start as asked (a checkpoint in the way, or one that cannot be written)."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to play. ``strategies`` and ``names``: one per box. ``rounds`` is the run's length, or
+    with ``precision`` the cap (``--max-rounds``). ``rules_file``, ``rules_name`` and ``overrides``
+    only label the report."""
+
+    rules: Rules
+    strategies: tuple
+    names: tuple[str, ...]
+    rounds: int = 10_000_000
+    seed: int = 1994
+    chunk_rounds: int = 1_000_000
+    workers: int | None = None
+    precision: float | None = None
+    scheduler: str | None = None
+    checkpoint: str | None = None
+    resume: bool = False
+    exact: bool = False
+    rules_file: str | None = None
+    rules_name: str | None = None
+    overrides: tuple[str, ...] = ()
+
+
+@dataclass
+class Result:
+    """What a run gave: the summed tally, its figures (``summary``, with ``exact`` when asked),
+    the report's metadata (``meta``: rules, strategy, run, timing) and the lines for stderr."""
+
+    tally: np.ndarray
+    summary: dict
+    meta: dict
+    partial: bool
+    messages: list[str] = field(default_factory=list)
+
+
+def _checkpoint_writer(plan: Plan, state: engine.RunState):
+    """Resume from ``plan.checkpoint`` or refuse a file in the way; the writer, or None."""
+    if plan.checkpoint is None:
+        return None
+    path = plan.checkpoint
+    tables = engine.stack_tables(plan.rules, list(plan.strategies))
+    ident = checkpoint.identity(
+        plan.rules, tables, plan.seed, plan.chunk_rounds, plan.rounds, plan.precision
+    )
+    if plan.resume:
+        if not os.path.exists(path):
+            raise RunError(f"--resume: checkpoint {path} does not exist")
+        checkpoint.resume(path, ident, state)
+    elif os.path.exists(path):
+        raise RunError(
+            f"--checkpoint: {path} exists: pass --resume to carry on with it, or remove it"
+        )
+    return checkpoint.Writer(path, ident)
+
+
+def _progress_text(state: engine.RunState, precision: float | None) -> str:
+    he = tally.running_house_edge(state.total())
+    text = "" if he is None else f"house edge {100 * he:.3f}%"
+    if precision is not None:
+        hw = state.half_width()
+        hw_text = "-" if hw is None else f"{100 * hw:.4f}%"
+        text += f" ±{hw_text} (target ±{100 * precision:.4f}%)"
+    return text.strip()
+
+
+def simulate(plan: Plan, quiet: bool = False) -> Result:
+    """Play ``plan``: every chunk not already in its checkpoint, with a progress bar on stderr
+    unless ``quiet``. Ctrl-C stops the run: the chunks that finished make a partial result
+    (``Result.partial``), saved in the checkpoint if there is one.
+
+    Raises
+    ------
+    RunError, CheckpointError, RuleError, ValueError
+        One-line messages for the command line (a checkpoint in the way, of another run, or that
+        cannot be written).
+    """
+    from tqdm import tqdm
+
+    state = engine.RunState(plan.rounds, plan.chunk_rounds, plan.precision)
+    writer = _checkpoint_writer(plan, state)
+
+    def save(now: bool) -> None:
+        if writer is None:
+            return
+        try:
+            writer.write(state) if now else writer.maybe(state)
+        except OSError as err:
+            raise RunError(
+                f"--checkpoint {plan.checkpoint}: cannot write: {err.strerror or err}"
+            ) from None
+
+    save(now=True)  # a path that cannot be written fails now, not after an hour
+    resumed = int(state.total()[L.T_ROUNDS])
+    partial = False
+    bar = tqdm(
+        total=None if plan.precision is not None else plan.rounds, initial=resumed,
+        unit="round", unit_scale=True, file=sys.stderr, disable=quiet, desc="bjsim",
+        dynamic_ncols=True, leave=False,
+    )
+    start = time.perf_counter()
+    chunks = engine.advance(
+        state, plan.rules, list(plan.strategies), plan.seed, plan.workers,
+        scheduler=plan.scheduler,
+    )
+    try:
+        for _chunk, n_rounds in chunks:
+            bar.update(int(n_rounds))
+            bar.set_postfix_str(_progress_text(state, plan.precision), refresh=False)
+            save(now=False)
+    except KeyboardInterrupt:
+        partial = True
+        chunks.close()  # cancels the chunks that have not started
+    finally:
+        bar.close()
+        save(now=True)
+    seconds = time.perf_counter() - start
+
+    total = state.total()
+    summary = tally.summarize(total, plan.rules)
+    meta = _meta(plan, state, total, partial, resumed, seconds)
+    if plan.exact:
+        from simulator.exact import compare
+
+        summary["exact"] = compare.compare_with_simulation(
+            summary, plan.rules, list(plan.strategies)
+        )
+    return Result(total, summary, meta, partial, _messages(plan, meta, resumed, partial, quiet))
+
+
+def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float) -> dict:
+    done = int(total[L.T_ROUNDS])
+    meta = {
+        "version": __version__,
+        "rules": rules_dict(plan.rules),
+        "strategy": list(plan.names),
+        "run": {
+            "rules_file": plan.rules_file or DEFAULT_RULES_SHOWN,
+            "rules_name": plan.rules_name,
+            "overrides": list(plan.overrides),
+            "seed": plan.seed,
+            "rounds": plan.rounds,
+            "rounds_played": done,
+            "chunk_rounds": plan.chunk_rounds,
+            "boxes": plan.rules.boxes,
+            "super_sevens": plan.rules.super_sevens,
+            "partial": partial,
+        },
+        "timing": {
+            "seconds": seconds,
+            "rounds_per_second": (done - resumed) / seconds if seconds > 0 else None,
+            "workers": plan.workers or os.cpu_count(),
+            "scheduler": plan.scheduler,
+            "checkpoint": plan.checkpoint,
+            "resumed_rounds": resumed,
+        },
+    }
+    if plan.precision is not None:
+        meta["run"]["precision"] = {
+            "target": plan.precision,
+            "max_rounds": plan.rounds,
+            "half_width": state.half_width() if not partial else engine.half_width(total),
+            "met": bool(state.target_met),
+            "stop_chunk": state.stop_chunk,
+        }
+    return meta
+
+
+def _messages(plan: Plan, meta: dict, resumed: int, partial: bool, quiet: bool) -> list[str]:
+    """The lines for stderr after the run: its speed (unless ``quiet``), the precision target, an
+    interruption."""
+    done = meta["run"]["rounds_played"]
+    seconds = meta["timing"]["seconds"]
+    rate = meta["timing"]["rounds_per_second"] or 0
+    out = [] if quiet else [
+        f"bjsim: {done - resumed:,} rounds in {seconds:.2f} s ({rate:,.0f} rounds/s)"
+        + (f"; {resumed:,} more from {plan.checkpoint}" if resumed else "")
+    ]
+    if plan.precision is not None and not partial:
+        p = meta["run"]["precision"]
+        hw = "-" if p["half_width"] is None else f"±{100 * p['half_width']:.4f}%"
+        target = f"±{100 * plan.precision:.4f}%"
+        if p["met"]:
+            out.append(f"bjsim: precision target {target} met after {done:,} rounds "
+                       f"(half-width {hw})")
+        else:
+            out.append(f"bjsim: precision target {target} NOT met: stopped at --max-rounds "
+                       f"{plan.rounds:,} (half-width {hw})")
+    if partial:
+        out.append(f"bjsim: interrupted: partial result of {done:,} rounds")
+        if plan.checkpoint is not None:
+            out.append(f"bjsim: finished chunks saved in {plan.checkpoint}: carry on with "
+                       "--resume")
+    return out
+
+
+def render(result: Result, fmt: str) -> str:
+    """The report of a run in ``fmt`` (``table``, ``csv``, ``json``), ``--exact`` included."""
+    from simulator import report
+
+    text = report.render(result.summary, fmt, result.meta)
+    comparison = result.summary.get("exact")
+    if comparison is not None:
+        from simulator.exact import compare
+
+        if fmt == "table":
+            text += compare.comparison_text(comparison)
+        elif fmt == "csv":
+            text += compare.comparison_csv(comparison)
+    return text

@@ -1,0 +1,110 @@
+"""Count systems as data, the true count, and the advantage-player figures."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simulator import counting as C
+
+# One deck by value: four of each A..9, sixteen ten-valued cards.
+DECK = [4] * 9 + [16]
+
+
+def test_every_shipped_count_loads_and_its_balance_is_what_its_description_says():
+    names = C.list_counts()
+    assert {"hi-lo", "ko", "hi-opt-ii", "zen", "omega-ii", "sevens"} <= set(names)
+    for name in names:
+        system = C.load_count(name)
+        assert system.name == name and len(system.tags) == 10
+        assert system.per_deck == sum(n * t for n, t in zip(DECK, system.tags, strict=True))
+        assert ("Unbalanced" in system.description) == (not system.balanced), name
+
+
+def test_a_full_pass_through_the_shoe_ends_on_the_balanced_count():
+    # Every card of a 6-deck shoe seen: a balanced count ends at zero, KO at +4 (its pivot).
+    for name in C.list_counts():
+        s = C.load_count(name)
+        rc = s.initial_running_count(6) + 6 * sum(n * t for n, t in zip(DECK, s.tags, strict=True))
+        assert rc == (4 if name == "ko" else 0), name
+
+
+def test_hi_lo_tags_as_published():
+    assert C.load_count("hi-lo").tags == (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1)
+    assert C.load_count("ko").initial_running_count(6) == -20
+
+
+def test_sevens_true_count_is_linear_in_the_sevens_left():
+    # With s sevens among R cards left, the running count is 13 s - R (balanced), so the true
+    # count t per deck remaining means 4 + t / 13 sevens a deck.
+    s = C.load_count("sevens")
+    decks, seen_sevens, seen_other = 6, 10, 90  # 100 cards seen, 10 of them sevens
+    rc = seen_sevens * s.tags[6] + seen_other * 1
+    left = 312 - 100
+    sevens_left = 24 - seen_sevens
+    assert rc == 13 * sevens_left - left
+    tc = C.true_count(rc, left)
+    assert 52 * sevens_left / left == pytest.approx(4 + tc / 13)
+    assert decks == 6
+
+
+@pytest.mark.parametrize("cards, resolution, want", [
+    (312, "exact", 6.0), (100, "exact", 100 / 52), (100, "half", 2.0), (80, "half", 1.5),
+    (100, "whole", 2.0), (10, "whole", 1.0), (10, "half", 0.5), (77, "whole", 1.0),
+])
+def test_decks_remaining_by_resolution(cards, resolution, want):
+    assert C.decks_remaining(cards, resolution) == pytest.approx(want)
+
+
+@pytest.mark.parametrize("data, words", [
+    ({}, "key 'tags' is missing"),
+    ({"tags": [1] * 9}, "not a list of 10 integers"),
+    ({"tags": [1.5] * 10}, "not a list of 10 integers"),
+    ({"tags": [True] * 10}, "not a list of 10 integers"),
+    ({"tags": [0] * 10}, "not all zero"),
+    ({"tags": [1000] * 10}, "-100 to 100"),
+    ({"tags": [1] * 10, "colour": "red"}, "unknown key 'colour'"),
+    ({"tags": [1] * 10, "irc_constant": 1.5}, "key 'irc_constant'"),
+    ({"tags": [1] * 10, "name": 3}, "key 'name' is not a string"),
+])
+def test_bad_count_systems_give_one_line_naming_the_key(data, words):
+    with pytest.raises(C.CountError, match=words) as err:
+        C.count_from_dict(data, "x.toml")
+    assert "\n" not in str(err.value) and str(err.value).startswith("x.toml: ")
+
+
+def test_unknown_and_malformed_count_files(tmp_path):
+    with pytest.raises(C.CountError, match="unknown count system 'hilo': allowed .*hi-lo"):
+        C.load_count("hilo")
+    bad = tmp_path / "bad.toml"
+    bad.write_text("tags = [1, 2")
+    with pytest.raises(C.CountError, match="not valid TOML"):
+        C.load_count(bad)
+    bad.write_bytes(b"\xff\xfe tags")
+    with pytest.raises(C.CountError, match="cannot read"):
+        C.load_count(bad)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(st.text(max_size=8), st.one_of(st.integers(), st.text(max_size=5),
+       st.lists(st.integers(-200, 200), max_size=12), st.floats(allow_nan=True)), max_size=5))
+def test_random_count_dicts_load_or_fail_with_one_line(data):
+    try:
+        s = C.count_from_dict(data, "r.toml")
+    except C.CountError as err:
+        assert "\n" not in str(err)
+    else:
+        assert len(s.tags) == 10
+
+
+def test_score_n0_and_risk_of_ruin():
+    # A 1% edge with an SD of 1.15 per round: N0 = 13,225 rounds, SCORE = 75.6.
+    assert C.n0(0.01, 1.15) == pytest.approx(13_225)
+    assert C.score(0.01, 1.15) == pytest.approx(1e6 * (0.01 / 1.15) ** 2)
+    assert C.score(0.01, 1.15) == pytest.approx(100 * 0.01 * 10_000 * 0.01 / 1.15**2)
+    assert C.risk_of_ruin(0.01, 1.15, 0) == 1.0
+    assert C.risk_of_ruin(0.01, 1.15, 500) == pytest.approx(math.exp(-10 / 1.3225))
+    assert C.risk_of_ruin(-0.005, 1.15, 10_000) == 1.0 and C.n0(-0.01, 1) is None

@@ -1,0 +1,115 @@
+"""Index plays by exact analysis of shoes depleted to a true count (simulator.exact.indices)."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simulator.counting import load_count
+from simulator.exact import indices as X
+from simulator.rules import Rules, load_rules
+
+HI_LO = load_count("hi-lo")
+SHIPPED = Path(__file__).resolve().parent.parent / "strategies" / "indices" / "hi-lo-nz.toml"
+
+
+@pytest.mark.parametrize("t", [-6, -1, 0, 2.5, 7])
+@pytest.mark.parametrize("d", [1.0, 3.0, 5.5])
+def test_depleted_shoe_holds_the_decks_left_and_the_count(t, d):
+    comp = X.depleted_shoe(d, HI_LO.tags, t)
+    assert comp.sum() == pytest.approx(52 * d)
+    assert (comp * np.array(HI_LO.tags)).sum() == pytest.approx(-t * d)  # the cards seen: +t d
+    # Within each tag group the values keep their proportions (2-6 alike, 7-9 untouched).
+    assert np.allclose(comp[1:6], comp[1]) and np.allclose(comp[6:9], 4 * d)
+
+
+def test_insurance_crossing_is_where_a_third_of_the_cards_left_are_tens():
+    # On the depleted shoe less the ace up, insurance at 2 to 1 breaks even at P(ten) = 1/3.
+    d = 3.0
+    x = X.crossing(Rules(), HI_LO.tags, None, 1, "no insurance", "insurance", d)
+    comp = X.depleted_shoe(d, HI_LO.tags, x)
+    comp[0] -= 1
+    # Linear interpolation between integer counts of a ratio: equal to a part in 10^4.
+    assert comp[9] / comp.sum() == pytest.approx(1 / 3, rel=1e-4)
+    assert X.find_index(Rules(), HI_LO.tags, None, 1, "no insurance", "insurance", d) == 3
+
+
+def test_a_stiff_total_is_valued_over_its_two_card_hands():
+    # 13 v 3 on a full-shoe-like depleted shoe at count 0: basic stands (published -2).
+    v = X.action_values(Rules(), X.depleted_shoe(3.0, HI_LO.tags, 0), (10, 3), 3)
+    assert v["stand"] > v["hit"]
+    assert X.find_index(Rules(), HI_LO.tags, (10, 3), 3, "hit", "stand") == -2
+
+
+def test_shipped_nz_index_file_is_well_formed():
+    doc = tomllib.loads(SHIPPED.read_text())
+    assert doc["count"] == "hi-lo" and len(doc["play"]) == len(X.ILLUSTRIOUS_18)
+    for play in doc["play"]:
+        assert play["chart"] in ("hard", "soft", "pairs", "insurance")
+        assert isinstance(play["index"], int) and abs(play["index"] - play["crossing"]) <= 0.5
+
+
+@pytest.mark.slow
+def test_illustrious_18_re_derived_agree_with_the_published_indices():
+    # US 6-deck S17 peek (the published game): every crossing within 1.1 of the published index
+    # but 16 v 10, where the published 0 counts multi-card 16s (their small cards leave the shoe
+    # richer in tens, so standing wins sooner) and the two-card hands here cross at +1.3.
+    us = Rules(hole_card="peek", double_on="any", max_hands=4, super_sevens=False)
+    for name, hand, up, low, high, published in X.ILLUSTRIOUS_18:
+        x = X.crossing(us, HI_LO.tags, hand, up, low, high)
+        if name == "16 v 10":
+            assert 1.0 < x < 1.6
+        else:
+            assert abs(x - published) <= 1.1, (name, x, published)
+
+
+@pytest.mark.slow
+def test_shipped_nz_index_file_is_what_the_generator_makes():
+    r = load_rules()
+    plays = X.derive_indices(r, HI_LO)
+    assert X.dumps_indices(plays, "hi-lo-nz", r, HI_LO, r.decks / 2) == SHIPPED.read_text()
+
+
+# ---------------------------------------------------------------------------------------------
+# Super Sevens by the sevens left (what a sevens count tracks)
+
+
+@pytest.mark.parametrize("decks", [1, 2, 6, 8])
+def test_super_sevens_by_sevens_left_is_the_published_convention_on_a_full_shoe(decks):
+    from simulator.exact.sevens import super_sevens, value_by_sevens_left
+
+    r = Rules(decks=decks)
+    assert value_by_sevens_left(r, 52 * decks, 4 * decks) == pytest.approx(
+        super_sevens(r, guaranteed_third=True)["ev"], abs=1e-12)
+
+
+@pytest.mark.parametrize("n, s", [(12, 3), (9, 4), (14, 2), (10, 0)])
+def test_super_sevens_by_sevens_left_against_enumeration(n, s):
+    # Two decks: the s sevens left are any s of the 8 (two of each suit), the other n - s cards
+    # are not sevens; every ordered draw of three cards settles the bet (lines (a)-(f)).
+    from itertools import combinations, permutations
+
+    from simulator.exact.sevens import value_by_sevens_left
+
+    r = Rules(decks=2)
+    a, b, c, d, e = r.super_sevens_pays
+    sevens = [suit for suit in range(4) for _ in range(2)]
+    total = ways = 0.0
+    for left in combinations(range(8), s):
+        shoe = [sevens[i] for i in left] + [None] * (n - s)
+        for x, y, z in permutations(range(n), 3):
+            c1, c2, c3 = shoe[x], shoe[y], shoe[z]
+            if c1 is None:
+                pay = -1
+            elif c2 is None:
+                pay = a
+            elif c3 is None:
+                pay = c if c1 == c2 else b
+            else:
+                pay = e if c1 == c2 == c3 else d
+            total += pay
+            ways += 1
+    assert value_by_sevens_left(r, n, s) == pytest.approx(total / ways, rel=1e-12)

@@ -1,0 +1,78 @@
+"""simulator.run: one run start to finish, as `bjsim simulate` and later commands call it."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from simulator import engine, run
+from simulator import layout as L
+from simulator.rules import Rules
+from simulator.strategy import load_strategy
+
+NZ = Rules()
+BASIC = load_strategy("basic")
+
+
+def _plan(**kw) -> run.Plan:
+    base = dict(rules=NZ, strategies=(BASIC,), names=("basic",), rounds=3_000, seed=11,
+                chunk_rounds=1_000, workers=2)
+    base.update(kw)
+    return run.Plan(**base)
+
+
+def test_simulate_is_the_engine_run_with_its_metadata():
+    result = run.simulate(_plan(), quiet=True)
+    want = engine.run(NZ, BASIC, 3_000, seed=11, chunk_rounds=1_000, workers=2)
+    assert np.array_equal(result.tally, want)
+    assert not result.partial
+    assert result.meta["run"]["seed"] == 11 and result.meta["run"]["rounds_played"] == 3_000
+    assert result.meta["strategy"] == ["basic"] and result.meta["rules"]["decks"] == 6
+    assert result.summary["rounds"] == 3_000
+    assert result.messages == []  # quiet: no speed line, no target, not interrupted
+
+
+def test_render_json_names_the_run_and_the_messages_say_the_speed():
+    result = run.simulate(_plan(rounds=2_000), quiet=False)
+    doc = json.loads(run.render(result, "json"))
+    assert doc["run"]["seed"] == 11 and doc["results"]["rounds"] == 2_000
+    assert len(result.messages) == 1 and "2,000 rounds in" in result.messages[0]
+
+
+def test_precision_target_is_reported_met_or_not():
+    met = run.simulate(_plan(rounds=50_000, precision=0.5), quiet=True)
+    assert met.meta["run"]["precision"]["met"] and met.meta["run"]["precision"]["stop_chunk"] == 0
+    assert "met after 1,000 rounds" in met.messages[0]
+    unmet = run.simulate(_plan(rounds=2_000, precision=1e-6), quiet=True)
+    assert unmet.meta["run"]["precision"]["met"] is False
+    assert "NOT met" in unmet.messages[0]
+
+
+def test_checkpoint_in_the_way_is_refused_and_resume_needs_the_file(tmp_path):
+    path = tmp_path / "run.ckpt"
+    first = run.simulate(_plan(checkpoint=str(path)), quiet=True)
+    with pytest.raises(run.RunError, match="exists: pass --resume"):
+        run.simulate(_plan(checkpoint=str(path)), quiet=True)
+    again = run.simulate(_plan(checkpoint=str(path), resume=True), quiet=True)
+    assert np.array_equal(again.tally, first.tally)
+    assert again.meta["timing"]["resumed_rounds"] == 3_000
+    with pytest.raises(run.RunError, match="does not exist"):
+        run.simulate(_plan(checkpoint=str(tmp_path / "none"), resume=True), quiet=True)
+
+
+def test_interrupted_run_is_partial_with_the_finished_chunks(monkeypatch):
+    real = engine.iter_chunks
+
+    def interrupted(*args, **kwargs):
+        gen = real(*args, **kwargs)
+        yield next(gen)
+        gen.close()
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(engine, "iter_chunks", interrupted)
+    result = run.simulate(_plan(workers=1), quiet=True)
+    assert result.partial and result.meta["run"]["partial"]
+    assert result.tally[L.T_ROUNDS] == 1_000
+    assert "interrupted: partial result of 1,000 rounds" in result.messages[-1]
