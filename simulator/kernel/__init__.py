@@ -9,6 +9,9 @@ and strategies), ``play`` (the round loop). Public functions validate, cast and 
 
 from __future__ import annotations
 
+import sys
+import threading
+
 import numpy as np
 
 from simulator import layout as L
@@ -34,6 +37,26 @@ __all__ = ["simulate_chunk", "play_stacked", "stack_for", "deal_shoe", "machine_
            "next_u64_many", "draw_bounded_many"]  # fmt: skip
 
 MAX_BOXES = 7
+COMPILE_SECONDS = 30  # a cold compile on a 2-core machine (benchmarks/compile.py)
+COMPILING = f"compiling the simulation kernel, first run only, about {COMPILE_SECONDS} s"
+_WARM = threading.Lock()
+_warmed: set = set()
+
+
+def _warm(name: str, fn, *args) -> None:
+    """Compile ``fn`` (or load it from numba's cache) once per process by a call that plays no
+    round; when that takes over two seconds (a cold cache) stderr says so while it lasts."""
+    with _WARM:
+        if name in _warmed:
+            return
+        timer = threading.Timer(2.0, lambda: print("\n" + COMPILING, file=sys.stderr, flush=True))
+        timer.daemon = True
+        timer.start()
+        try:
+            fn(*args)
+        finally:
+            timer.cancel()
+        _warmed.add(name)
 
 
 @njit
@@ -160,6 +183,7 @@ def simulate_chunk(params, tables, n_rounds: int, state, trace=None) -> np.ndarr
     m = machine_for(p, tables)
     ins_flags = tables[4][:, 0].astype(np.int64)
     trace = np.zeros(0, np.int8) if trace is None else trace
+    _warm("simulate", _simulate_chunk, p, m.args(), ins_flags, 0, rng.copy(), tally.copy(), trace)
     if _simulate_chunk(p, m.args(), ins_flags, n_rounds, rng, tally, trace) != 0:
         raise ValueError(
             f"kernel: the shoe ran out mid-round with no discards to reshuffle "
@@ -222,5 +246,6 @@ def play_stacked(cards, rules, strategies, cut=None) -> np.ndarray:
     out = np.zeros((c.size // (2 * boxes + 1) + 1, width), np.int64)
     m = machine_for(p, tables)
     ins_flags = tables[4][:, 0].astype(np.int64)
+    _warm("stacked", _play_stacked, p, m.args(), ins_flags, c, np.int64(0), out)
     n = _play_stacked(p, m.args(), ins_flags, c, np.int64(cut), out)
     return out[:n].copy()
