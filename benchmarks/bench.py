@@ -170,8 +170,9 @@ def main() -> None:
         print(f"floor_rounds_per_s_1core={floor:.0f} floor_rounds_per_s_all={floor_all:.0f}")
     nz = Rules()
     cases = [
-        (f"{boxes}box_ss_{'on' if ss else 'off'}", nz.replace(boxes=boxes, super_sevens=ss), "basic")
-        for boxes in (1, 7)
+        (f"{n_boxes}box_ss_{'on' if ss else 'off'}", nz.replace(boxes=n_boxes, super_sevens=ss),
+         "basic")
+        for n_boxes in (1, 7)
         for ss in (True, False)
     ] + [
         ("1box_insurance_taker", nz, "insurance-taker"),
@@ -191,7 +192,7 @@ def main() -> None:
             b = best[name]
             b[0], b[1], b[2] = max(b[0], r1), max(b[1], r_all), t
     one = best["1box_ss_on"][0]
-    for name, rules, strategy in cases:
+    for name, rules, _ in cases:
         r1, r_all, t = best[name]
         boxes = rules.boxes
         edge = -t[L.T_TOTAL_SUM] / t[L.T_BOX_ROUNDS] / L.UNIT
