@@ -220,6 +220,7 @@ def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wc
     c1 = np.zeros(nb, np.int64)  # each box's first card
     line = np.full(nb, -1, np.int64)  # each box's Super Sevens line
     scratch = np.zeros(L.N_TALLY, np.int64)
+    lines = np.zeros(6, np.int64)  # boxes on Super Sevens lines (a)..(f) (simulation)
     ss_pay = np.zeros(6, np.int64)  # Super Sevens result by line (a)..(f)
     for i in range(6):
         ss_pay[i] = T.ss_net(i, p)
@@ -265,7 +266,7 @@ def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wc
             ws[WS_ROUND_START] = pos
             ws[WS_BEFORE] = 0
             # 1. The deal: a card to each box, the dealer's up card, a second card to each box.
-            for i in range(2 * nb + 1):
+            for b in range(nb):
                 if pos >= end:
                     pos, end = refill(ws, pos, n_cards)
                 k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
@@ -273,17 +274,26 @@ def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wc
                 shoe[k] = shoe[np.uint64(pos)]
                 shoe[np.uint64(pos)] = code
                 pos += 1
-                v = _value(code)
-                if i < nb:
-                    c1[i] = code
-                    st[i] = trans[start[i] * 10 + v - 1]
-                elif i == nb:
-                    uv = v
-                    for b in range(nb):
-                        st[b] = trans[st[b] * 10 + v - 1]
-                else:
-                    c2[i - nb - 1] = code
-                    st[i - nb - 1] = trans[st[i - nb - 1] * 10 + v - 1]
+                c1[b] = code
+                st[b] = trans[start[b] * 10 + _value(code) - 1]
+            if pos >= end:
+                pos, end = refill(ws, pos, n_cards)
+            k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
+            code = np.int64(shoe[k])
+            shoe[k] = shoe[np.uint64(pos)]
+            shoe[np.uint64(pos)] = code
+            pos += 1
+            uv = _value(code)
+            for b in range(nb):
+                if pos >= end:
+                    pos, end = refill(ws, pos, n_cards)
+                k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
+                code = np.int64(shoe[k])
+                shoe[k] = shoe[np.uint64(pos)]
+                shoe[np.uint64(pos)] = code
+                pos += 1
+                c2[b] = code
+                st[b] = trans[trans[st[b] * 10 + uv - 1] * 10 + _value(code) - 1]
         exits = 0
         for b in range(nb):
             exits += flags[st[b]] & EXIT
@@ -311,6 +321,7 @@ def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wc
             d_ace |= np.int64(code < 4)
             d_n = 2
         d_bj = peek and d_hard == 11 and d_ace != 0
+        need = NEED2 | STOOD if draw_all else 0  # what the dealer's cards matter to (step 7)
         if d_bj:
             # 4. A peeked dealer blackjack ends the round before play.
             for b in range(nb):
@@ -326,6 +337,8 @@ def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wc
                             m, shoe, ws, stacked, n_cards, sp, b, st[b], max_hands, pos, end,
                             s0, s1, s2, s3,
                         )  # fmt: skip
+                        for h in range(nsp[b]):
+                            need |= flags[sp[b * MAX_HANDS + h]]
                         continue
                     if (flags[s] & PLAYER) != 0:  # 7-7 played on: its third card (14)
                         if pos >= end:
@@ -349,16 +362,8 @@ def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wc
                     pos += 1
                     s = np.int64(trans[s * 10 + _value(code) - 1])
                 st[b] = s
+                need |= flags[s]
         # 7. The dealer draws only as far as something depends on it (12.4), unless told to.
-        need = 0
-        for b in range(nb):
-            if nsp[b] != 0:
-                for h in range(nsp[b]):
-                    need |= flags[sp[b * MAX_HANDS + h]]
-            else:
-                need |= flags[st[b]]
-        if draw_all:
-            need = NEED2 | STOOD
         while True:  # 12.3: to 17 (hit soft 17 with dealer_hits_soft_17); no-hole: card 2
             if d_n == 1:
                 if (need & NEED2) == 0:
@@ -419,12 +424,8 @@ def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wc
             if ss_on:
                 rs = 0
                 for b in range(nb):
-                    ss = ss_pay[line[b]]
-                    tally[L.T_SS_A + line[b]] += 1
-                    tally[L.T_SS_SUM] += ss
-                    tally[L.T_SS_SQ] += ss * ss
-                    rs += ss
-                tally[L.T_SS_BETS] += nb
+                    lines[line[b]] += 1  # the lines' counts and sums are added at the end
+                    rs += ss_pay[line[b]]
                 tally[L.T_SS_RSUM] += rs
                 tally[L.T_SS_RSQ] += rs * rs
             if trace.size > 0 and ws[WS_NEED_FULL] == 0:
@@ -433,6 +434,11 @@ def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wc
                         trace[traced] = shoe[ws[WS_ROUND_START] + i]
                         traced += 1
         r += 1
+    for i in range(6):  # each box's Super Sevens bet (14)
+        tally[L.T_SS_BETS] += lines[i]
+        tally[L.T_SS_A + i] += lines[i]
+        tally[L.T_SS_SUM] += lines[i] * ss_pay[i]
+        tally[L.T_SS_SQ] += lines[i] * ss_pay[i] * ss_pay[i]
     ws[WS_POS] = pos
     ws[WS_END] = end
     rng[0] = s0
