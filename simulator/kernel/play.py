@@ -169,9 +169,9 @@ def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek,
         if (f & TURN) != 0:  # peek: the hole card turned, a step with no card dealt
             s = np.int64(wtrans[s * 10 + _value(np.int64(shoe[rstart + 3])) - 1])
             wcounts[s] += 1
-            if (wflags[s] & TERMINAL) != 0:
-                r += 1
-                rstart = pos
+            f = wflags[s]
+            r += f & TERMINAL
+            rstart = pos if (f & TERMINAL) != 0 else rstart
         elif (f & W_EXIT) != 0:
             for i in range(4 if peek else 3):  # the deal's visits (and the hole card's)
                 start = np.int64(wtrans[start * 10 + _value(np.int64(shoe[rstart + i])) - 1])
