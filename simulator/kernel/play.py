@@ -32,7 +32,6 @@ from simulator.kernel.tables import (
     SPLIT_HAND,
     STOOD,
     TERMINAL,
-    TURN,
     W_EXIT,
 )  # fmt: skip
 
@@ -166,13 +165,7 @@ def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek,
         rstart = pos if (f & TERMINAL) != 0 else rstart
         if (f & SPECIAL) == 0:
             continue
-        if (f & TURN) != 0:  # peek: the hole card turned, a step with no card dealt
-            s = np.int64(wtrans[s * 10 + _value(np.int64(shoe[rstart + 3])) - 1])
-            wcounts[s] += 1
-            f = wflags[s]
-            r += f & TERMINAL
-            rstart = pos if (f & TERMINAL) != 0 else rstart
-        elif (f & W_EXIT) != 0:
+        if (f & W_EXIT) != 0:
             for i in range(4 if peek else 3):  # the deal's visits (and the hole card's)
                 start = np.int64(wtrans[start * 10 + _value(np.int64(shoe[rstart + i])) - 1])
                 wcounts[start] -= 1

@@ -27,9 +27,8 @@ SPLIT_HAND = 32  # a split hand's first state (one card, its second next)
 # Flags of the one-box round walk (``walk``).
 TERMINAL = 1  # a round has just ended
 BOUNDARY = 2  # between rounds: the start state and every terminal
-SPECIAL = 4  # the loop plays on in code: the hole card turned, or an exit
+SPECIAL = 4  # the loop plays on in code (an exit)
 HOLE = 8  # peek game: the next card is the dealer's hole card (a peeked blackjack ends the round)
-TURN = 16  # peek game: the dealer turns the hole card (a step without a card from the shoe)
 W_EXIT = 32  # a pair to split or 7-7 under Super Sevens: the round is played on in code
 
 A_STAND, A_HIT, A_DOUBLE, A_SPLIT, A_SURRENDER, A_BUST = range(6)
@@ -316,9 +315,9 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
     Returns ``(wtrans, wflags, wrows)``: ``wrows[s]`` is what a visit to ``s`` adds to the
     tally (a card; a terminal: the box's and the round's fields, Super Sevens (f); a first card
     seven: (f) moved to (a)). In the peek game the state after the deal waits for the hole card
-    (``HOLE``: a dealer blackjack goes to its terminals) and a final state turns it (``TURN``:
-    the loop reads it from the shoe); pairs to split and 7-7 under Super Sevens are exits
-    (``W_EXIT``), played in code."""
+    (``HOLE``: a dealer blackjack goes to its terminals), and the hand's states after it carry
+    the hole card along (``WH``) to the dealer's play; pairs to split and 7-7 under Super Sevens
+    are exits (``W_EXIT``), played in code."""
     n0 = len(bld.order)
     keys = dict(bld.keys)
     order = list(bld.order)
@@ -363,9 +362,7 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
         return terminal(f, int(T.outcome.py_func(False, t)))
 
     def entry(f):
-        """Where the walk goes when the hand reaches final state ``f``."""
-        if peek:
-            return sid(("TURN", f), SPECIAL | TURN)
+        """Where the walk goes when the hand reaches final state ``f`` (no-hole game)."""
         if draw_all or (bld.info[order[f]][3] & NEED2) != 0:
             return sid(("W2", f))  # the dealer's second card is next
         return terminal(f, int(T.outcome.py_func(False, total(up(order[f]), up(order[f]) == 1))))
@@ -374,24 +371,35 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
         kind = key[0]
         if kind in ("T", "S"):
             return int(trans[keys[("S", si)], c - 1])
-        if kind in ("W2", "TURN"):
+        if kind == "W2":
             u = up(order[key[1]])
-            return dealer(key[1], u + c, int(u == 1 or c == 1), kind == "W2")
+            return dealer(key[1], u + c, int(u == 1 or c == 1), True)
         if kind == "DS":
             return dealer(rep[key[1]], key[2] + c, int(key[3] or c == 1), False)
         if kind == "HOLE":  # the hole card: a peeked blackjack ends the round (step 4)
             post, u = key[1], key[2]
-            if u + c == 11 and (u == 1 or c == 1) and not (bld.info[order[post]][3] & EXIT):
+            if bld.info[order[post]][3] & EXIT:
+                return post  # the loop plays the peek itself
+            if u + c == 11 and (u == 1 or c == 1):
                 return terminal(int(peek_t[post]), T.O_BJ)
-            return walk_of(post)  # (an exit: the loop plays the peek itself)
+            return walk_of(post, c)
+        if kind == "WH":  # the peek game's hands, the hole card carried along
+            return walk_of(int(trans[key[1], c - 1]), key[2])
         s = int(trans[keys[key], c - 1])
         if kind == "PU" and peek:
             return sid(("HOLE", s, key[3]), HOLE)
         return walk_of(s)
 
-    def walk_of(s):
-        """The walk's state for the hand machine's state ``s``."""
-        return entry(s) if bld.info[order[s]][0] != T.K_NONE else s
+    def walk_of(s, hole=None):
+        """The walk's state for the hand machine's state ``s`` (after the peek game's ``hole``
+        card: the hand's state with the hole card carried along, or the dealer's play)."""
+        final = bld.info[order[s]][0] != T.K_NONE
+        if hole is None:
+            return entry(s) if final else s
+        if final:
+            u = up(order[s])
+            return dealer(s, u + hole, int(u == 1 or hole == 1), False)
+        return sid(("WH", s, hole))
 
     for k in order[:n0]:
         info[k] = SPECIAL | W_EXIT if bld.info[k][3] & EXIT else 0
@@ -399,7 +407,7 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
     i = 0
     while i < len(order):
         k = order[i]
-        walks = k[0] in ("S", "P1", "PU", "P", "PD", "T", "W2", "TURN", "DS", "HOLE")
+        walks = k[0] in ("S", "P1", "PU", "P", "PD", "T", "W2", "DS", "HOLE", "WH")
         if walks and i not in table:
             table[i] = [step(k, c) for c in range(1, 11)]
         i += 1
@@ -412,8 +420,6 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
         wtrans[j] = table.get(j, [j] * 10)
         wflags[j] = info.get(k, 0) | (BOUNDARY if k[0] == "S" else 0)
         row = wrows[j]
-        if k[0] == "TURN":  # its card is counted on turning the hole card (a visit, no card)
-            row[L.T_CARDS_DEALT] = 0
         if k[0] == "P1" and k[2] == 7 and ss_on:  # Super Sevens (a): the first card a seven
             pay_a = int(p[L.P_SS_PAY_A])
             row[[L.T_SS_A, L.T_SS_F]] += (1, -1)
