@@ -15,11 +15,18 @@ A checkpoint is a small JSON file:
     at most the engine's lookahead of them) and ``stop_chunk`` (the chunk a precision target was met
     at). Its size does not grow with the number of rounds.
 
+``sha256``
+    a SHA-256 of the canonical JSON (sorted keys, no spaces) of everything else in the file. A
+    checkpoint whose content does not match it (edited by hand, damaged) is refused, and so is a
+    state that could not come from the run (a chunk past the end, a tally whose rounds are not
+    its chunks' rounds, a negative count).
+
 Writes are atomic: the file is written to a temporary file in the same folder, flushed, synced and
 renamed over the old one (``os.replace``), so a crash or a full disk leaves the previous checkpoint
 whole, never a partial file. `Writer` writes at most every ``every`` seconds (default 5) while a run
 goes on, and always at its end or interruption: a write costs about a millisecond, so the run is not
-slowed, and a hard kill loses at most a few seconds of work.
+slowed, and a hard kill loses at most a few seconds of work. The environment variable
+``BJSIM_CHECKPOINT_EVERY`` (seconds) changes the interval (the interruption tests write often).
 """
 
 from __future__ import annotations
@@ -30,14 +37,16 @@ import json
 import os
 import tempfile
 import time
+from types import SimpleNamespace
 
 import numpy as np
 
-from simulator import __version__
+from simulator import __version__, engine
 from simulator import layout as L
+from simulator.tally import max_per_round
 
 FORMAT = "bjsim-checkpoint"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2  # 2: with the sha256 checksum
 WRITE_EVERY_SECONDS = 5.0
 
 
@@ -74,7 +83,9 @@ def identity(rules, tables, seed: int, chunk_rounds: int, rounds: int,
 
 def _differs(saved: dict, current: dict) -> str | None:
     """The first difference between two identities, in words; None if equal."""
-    for key in ("bjsim", "seed", "chunk_rounds", "rounds", "precision", "strategies_sha256"):
+    common = ("bjsim", "seed", "chunk_rounds", "rounds", "precision", "strategies_sha256")
+    more = sorted((set(saved) | set(current)) - set(common) - {"rules"})  # e.g. compare's keys
+    for key in (*common, *more):
         a, b = saved.get(key), current.get(key)
         if a != b:
             name = {"bjsim": "bjsim version", "strategies_sha256": "strategy tables",
@@ -87,6 +98,14 @@ def _differs(saved: dict, current: dict) -> str | None:
         if rs.get(key) != rc.get(key):
             return f"rule '{key}' is {rs.get(key)!r} there, {rc.get(key)!r} here"
     return None
+
+
+def checksum(doc: dict) -> str:
+    """SHA-256 (hex) of the canonical JSON of ``doc`` without its ``sha256`` key."""
+    content = {k: v for k, v in doc.items() if k != "sha256"}
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=True,
+                      allow_nan=False)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 def save(path, ident: dict, state) -> None:
@@ -102,10 +121,11 @@ def save(path, ident: dict, state) -> None:
             "extra": {str(i): [int(x) for x in t] for i, t in sorted(state.extra.items())},
             "stop_chunk": state.stop_chunk,
         },
-        "rounds_done": int(state.total()[L.T_ROUNDS]),
+        "rounds_done": state.rounds_done,
         "finished": bool(state.finished),
         "written": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
+    doc["sha256"] = checksum(doc)
     text = json.dumps(doc, indent=1) + "\n"
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", suffix=".tmp", dir=folder)
@@ -130,14 +150,24 @@ def load(path) -> dict:
             doc = json.load(f)
     except OSError as err:
         raise CheckpointError(f"--checkpoint {path}: cannot read: {err.strerror or err}") from None
-    except ValueError as err:
-        raise CheckpointError(f"--checkpoint {path}: not a bjsim checkpoint: {err}") from None
+    except (ValueError, RecursionError) as err:  # UnicodeDecodeError is a ValueError
+        why = "too deeply nested" if isinstance(err, RecursionError) else _one_line(err)
+        raise CheckpointError(f"--checkpoint {path}: not a bjsim checkpoint: {why}") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise CheckpointError(f"--checkpoint {path}: not a bjsim checkpoint")
     if doc.get("version") != FORMAT_VERSION:
         raise CheckpointError(
-            f"--checkpoint {path}: checkpoint format version {doc.get('version')}: allowed "
-            f"{FORMAT_VERSION}"
+            f"--checkpoint {path}: checkpoint format version {_shown(doc.get('version'))}: "
+            f"allowed {FORMAT_VERSION}"
+        )
+    try:
+        ok = doc.get("sha256") == checksum(doc)
+    except (ValueError, TypeError, RecursionError):  # NaN or another value JSON cannot hold
+        ok = False
+    if not ok:
+        raise CheckpointError(
+            f"--checkpoint {path}: its content does not match its sha256 checksum (edited or "
+            "damaged): remove it and start the run again"
         )
     if doc.get("tally_names") != list(L.TALLY_NAMES):
         raise CheckpointError(f"--checkpoint {path}: its tally layout differs from this bjsim's")
@@ -148,26 +178,124 @@ def resume(path, ident: dict, state) -> None:
     """Load ``path`` into ``state`` (`engine.RunState`) after checking that it is a checkpoint of
     the run ``ident``; else `CheckpointError` naming what differs."""
     doc = load(path)
-    diff = _differs(doc.get("identity", {}), ident)
+    try:
+        diff = _differs(doc.get("identity", {}), ident)
+    except (AttributeError, TypeError):
+        raise CheckpointError(f"--checkpoint {path}: damaged identity") from None
     if diff is not None:
         raise CheckpointError(f"--resume: {path} is a checkpoint of a different run: {diff}")
     try:
         s = doc["state"]
-        extra = {int(i): np.array(t, np.int64) for i, t in s["extra"].items()}
-        prefix = np.array(s["prefix"], np.int64)
-        if prefix.shape != (L.N_TALLY,) or any(t.shape != (L.N_TALLY,) for t in extra.values()):
-            raise ValueError("tally of the wrong length")
-        state.restore(s["prefix_end"], prefix, extra, s.get("stop_chunk"))
-    except (KeyError, TypeError, ValueError, AttributeError) as err:
-        raise CheckpointError(f"--checkpoint {path}: damaged state: {err}") from None
+        prefix_end, stop = _whole(s["prefix_end"]), s.get("stop_chunk")
+        stop = None if stop is None else _whole(stop)
+        if state.payload == "tally":
+            extra = {int(i): _tally(t) for i, t in s["extra"].items()}
+            prefix = _tally(s["prefix"], bits=None)
+            _check_state(state, prefix_end, prefix, extra, stop, ident["rules"])
+        else:  # a state with a payload of its own reads and checks it (bjsim compare)
+            prefix, extra = state.read_checkpoint(prefix_end, s["prefix"], s["extra"], stop)
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as err:
+        raise CheckpointError(f"--checkpoint {path}: damaged state: {_one_line(err)}") from None
+    state.restore(prefix_end, prefix, extra, stop)
+
+
+def _one_line(err) -> str:
+    return " ".join(str(err).split())[:200] or type(err).__name__
+
+
+def _shown(value) -> str:
+    return " ".join(repr(value).split())[:60]
+
+
+def _whole(x) -> int:
+    if isinstance(x, bool) or not isinstance(x, int):
+        raise ValueError(f"{_shown(x)} is not a whole number")
+    return x
+
+
+def _tally(values, bits: int | None = 64) -> np.ndarray:
+    """A chunk's tally (int64), or with ``bits=None`` a run total (Python integers)."""
+    if not isinstance(values, list) or len(values) != L.N_TALLY:
+        raise ValueError(f"a tally is a list of {L.N_TALLY} whole numbers")
+    for x in values:
+        _whole(x)
+        if bits is not None and not -(2 ** (bits - 1)) <= x < 2 ** (bits - 1):
+            raise ValueError(f"tally value {_shown(x)} does not fit {bits} bits")
+    if bits is None:
+        return np.array(values, dtype=object)
+    return np.array(values, np.int64)
+
+
+def _check_state(state, prefix_end, prefix, extra, stop, rules: dict) -> None:
+    """That a checkpoint's state could come from the run of ``state`` (`engine.RunState`) under
+    ``rules`` (the run's identity's rules)."""
+    n = state.n_chunks
+    if not 0 <= prefix_end <= n:
+        raise ValueError(f"prefix_end = {prefix_end}: allowed 0-{n}")
+    if stop is not None:
+        hw = engine.half_width(prefix)
+        if state.precision is None or stop != prefix_end - 1 or extra or hw is None \
+                or hw > state.precision:
+            raise ValueError(f"stop_chunk = {stop}: the precision target was not met there")
+    for i in extra:
+        if not prefix_end < i < n:
+            raise ValueError(f"finished chunk {i}: allowed {prefix_end + 1}-{n - 1}")
+    rounds = sum(engine.chunk_size(i, state.rounds, state.chunk_rounds) for i in range(prefix_end))
+    if int(prefix[L.T_ROUNDS]) != rounds:
+        raise ValueError(f"the tally of chunks 0-{prefix_end - 1} holds {int(prefix[L.T_ROUNDS])} "
+                         f"rounds: they played {rounds}")
+    for i, t in extra.items():
+        want = engine.chunk_size(i, state.rounds, state.chunk_rounds)
+        if int(t[L.T_ROUNDS]) != want:
+            raise ValueError(f"chunk {i}'s tally holds {int(t[L.T_ROUNDS])} rounds: it played "
+                             f"{want}")
+    for t in (prefix, *extra.values()):
+        bad = tally_problem(t, rules)
+        if bad:
+            raise ValueError(bad)
+
+
+SIGNED = {"main_sum", "total_sum", "round_total_sum", "ins_sum", "ss_sum", "ss_round_sum",
+          "round_main_sum", "round_ins_sum"}
+
+
+def tally_problem(t, rules: dict) -> str | None:
+    """What makes ``t`` impossible as the tally of a run under ``rules`` (a dict of rule keys): a
+    negative count, box-rounds not ``boxes`` per round, a field beyond what its rounds can add
+    up to (`tally.max_per_round`), ...; or None."""
+    boxes = rules["boxes"]
+    rounds, box_rounds = int(t[L.T_ROUNDS]), int(t[L.T_BOX_ROUNDS])
+    most = max_per_round(SimpleNamespace(**rules))
+    for name, x in zip(L.TALLY_NAMES, t, strict=True):
+        if name not in SIGNED and x < 0:
+            return f"tally '{name}' = {int(x)}: a count or a sum of squares is never negative"
+        if abs(int(x)) > most[name] * rounds:
+            return f"tally '{name}' = {int(x)}: more than {rounds} rounds can add up to"
+    if box_rounds != rounds * boxes:
+        return f"tally 'box_rounds' = {box_rounds}: the run's {rounds} rounds of {boxes} box(es) " \
+               f"make {rounds * boxes}"
+    if not rounds and t.any():
+        return "a tally of no rounds holds other counts"
+    return None
+
+
+def _every_from_environment() -> float:
+    text = os.environ.get("BJSIM_CHECKPOINT_EVERY", "")
+    try:
+        every = float(text)
+    except ValueError:
+        return WRITE_EVERY_SECONDS
+    return every if 0 <= every < float("inf") else WRITE_EVERY_SECONDS
 
 
 class Writer:
     """Write a run's checkpoint at most every ``every`` seconds (`maybe`), or now (`write`)."""
 
-    def __init__(self, path, ident: dict, every: float = WRITE_EVERY_SECONDS):
+    def __init__(self, path, ident: dict, every: float | None = None):
         self.path = path
         self.ident = ident
+        if every is None:
+            every = _every_from_environment()
         self.every = float(every)
         self.last = time.monotonic()
         self.writes = 0

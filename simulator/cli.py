@@ -7,6 +7,7 @@ and what is allowed, and exit code 2; never a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -30,9 +31,42 @@ class BjsimError(click.ClickException):
     exit_code = 2
 
 
-def _one_line(err: Exception) -> str:
+@contextlib.contextmanager
+def _usage_error_as_one_line():
+    """A click usage error (a bad option value, an unknown option or command, a missing
+    argument) as one line on stderr, ``Error: ...``, exit code 2, like every other user error: no
+    usage block above it (``--help`` shows that). A bare group still shows its help."""
+    try:
+        yield
+    except click.exceptions.NoArgsIsHelpError:
+        raise
+    except click.UsageError as err:
+        raise BjsimError(err.format_message()) from None
+
+
+class OneLineCommand(click.Command):
+    """A click command whose usage errors are one line (`_usage_error_as_one_line`)."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        with _usage_error_as_one_line():
+            return super().make_context(info_name, args, parent=parent, **extra)
+
+
+class OneLineGroup(OneLineCommand, click.Group):
+    """A click group whose usage errors, and its commands' and subgroups', are one line."""
+
+    command_class = OneLineCommand
+    group_class = type  # subgroups made with @group.group() are OneLineGroups too
+
+    def resolve_command(self, ctx, args):
+        with _usage_error_as_one_line():
+            return super().resolve_command(ctx, args)
+
+
+def _one_line(err: Exception, limit: int = 600) -> str:
     text = str(err).strip() or type(err).__name__
-    return "; ".join(line.strip() for line in text.splitlines() if line.strip())
+    line = "; ".join(part.strip() for part in text.splitlines() if part.strip())
+    return line if len(line) <= limit else line[: limit - 3] + "..."
 
 
 def user_errors(func):
@@ -71,6 +105,8 @@ class CountType(click.ParamType):
                 mult = self.SUFFIX[text[-1].lower()]
                 text = text[:-1]
             n = None
+            if re.fullmatch(r"-\d*\.?\d+(e\+?\d+)?", text, re.IGNORECASE):
+                self.fail(f"{value!r} must be at least 1 (a whole number of rounds)", param, ctx)
             if re.fullmatch(r"\d+", text):
                 n = int(text) * mult
             elif re.fullmatch(r"\d*\.?\d+(e\+?\d+)?", text, re.IGNORECASE):
@@ -83,7 +119,7 @@ class CountType(click.ParamType):
                     param, ctx,
                 )
         if n < 1:
-            self.fail(f"{value!r} must be at least 1", param, ctx)
+            self.fail(f"{value!r} must be at least 1 (a whole number of rounds)", param, ctx)
         return n
 
 
@@ -179,6 +215,25 @@ def _load_rules(rules_path, overrides, boxes=None, super_sevens=None):
     return rules, meta or {}
 
 
+def _changes(overrides, boxes=None, super_sevens=None) -> list[str]:
+    """Every change made to the rule file on the command line, as KEY=VALUE (--set, --boxes,
+    --super-sevens), in the order `_load_rules` applies them."""
+    out = list(overrides)
+    if boxes is not None:
+        out.append(f"boxes={boxes}")
+    if super_sevens is not None:
+        out.append(f"super_sevens={'true' if super_sevens else 'false'}")
+    return out
+
+
+def _rules_source(rules_path, file_meta, changes) -> dict:
+    """What every output says of its rules: the file, its name (with the changes) and the
+    changes (as `simulator.run`'s report of a simulation)."""
+    from simulator.run import rules_source
+
+    return rules_source(rules_path, file_meta.get("name"), changes)
+
+
 def _load_strategies(names, boxes: int):
     """One Strategy per box from the --strategy options (one for all, or one per box)."""
     from simulator.strategy import load_strategy
@@ -198,11 +253,37 @@ def _load_strategies(names, boxes: int):
     return [loaded[n] for n in names], names
 
 
+def _check_run_options(ctx, precision, resume, checkpoint_path, scheduler):
+    """The option combinations `simulate` and `compare` refuse; the checked scheduler address."""
+    from click.core import ParameterSource
+
+    def given(name: str) -> bool:
+        return ctx.get_parameter_source(name) not in (
+            None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP,
+        )
+
+    if precision is None and given("max_rounds"):
+        raise BjsimError("--max-rounds: only with --precision (--rounds sets a fixed run)")
+    if precision is not None and given("rounds"):
+        raise BjsimError(
+            "--rounds: not with --precision, which plays until the target is met: cap it with "
+            "--max-rounds"
+        )
+    if resume and checkpoint_path is None:
+        raise BjsimError("--resume: needs --checkpoint FILE (the run to carry on)")
+    if scheduler is not None:
+        from simulator import distributed
+
+        distributed.require_dask()
+        scheduler = distributed.check_address(scheduler)
+    return scheduler
+
+
 # ---------------------------------------------------------------------------------------------
 # The group
 
 
-@click.group(name="bjsim", context_settings=CONTEXT_SETTINGS)
+@click.group(name="bjsim", cls=OneLineGroup, context_settings=CONTEXT_SETTINGS)
 @click.version_option(__version__, "--version", prog_name="bjsim", message="%(prog)s %(version)s")
 def cli():
     """Monte Carlo house edge of blackjack as approved in the New Zealand Gazette 1994 No. 112,
@@ -305,29 +386,9 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         bjsim simulate --rounds 1e10 --checkpoint run.ckpt    # Ctrl-C, then add --resume
         bjsim simulate --rounds 1e10 --scheduler tcp://10.0.0.5:8786
     """
-    from click.core import ParameterSource
-
     from simulator import run
 
-    def given(name: str) -> bool:
-        return ctx.get_parameter_source(name) not in (
-            None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP,
-        )
-
-    if precision is None and given("max_rounds"):
-        raise BjsimError("--max-rounds: only with --precision (--rounds sets a fixed run)")
-    if precision is not None and given("rounds"):
-        raise BjsimError(
-            "--rounds: not with --precision, which plays until the target is met: cap it with "
-            "--max-rounds"
-        )
-    if resume and checkpoint_path is None:
-        raise BjsimError("--resume: needs --checkpoint FILE (the run to carry on)")
-    if scheduler is not None:
-        from simulator import distributed
-
-        distributed.require_dask()
-        scheduler = distributed.check_address(scheduler)
+    scheduler = _check_run_options(ctx, precision, resume, checkpoint_path, scheduler)
 
     rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     strategies, names = _load_strategies(strategy_names, rules.boxes)
@@ -336,10 +397,17 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         rounds=max_rounds if precision is not None else rounds, seed=seed,
         chunk_rounds=chunk_rounds, workers=workers, precision=precision, scheduler=scheduler,
         checkpoint=checkpoint_path, resume=resume, exact=with_exact, rules_file=rules_path,
-        rules_name=file_meta.get("name"), overrides=tuple(overrides),
+        rules_name=file_meta.get("name"),
+        overrides=tuple(_changes(overrides, boxes, super_sevens)),
     )
-    result = run.simulate(plan, quiet=quiet)
-    _emit(run.render(result, fmt), output)
+    try:
+        result = run.simulate(plan, quiet=quiet)
+        _emit(run.render(result, fmt), output)
+    except KeyboardInterrupt:  # after the chunks (Ctrl-C in them gives a partial result)
+        saved = f": carry on with --resume --checkpoint {checkpoint_path}"
+        click.echo("bjsim: interrupted before the report was written"
+                   + (saved if checkpoint_path else ""), err=True)
+        ctx.exit(130)
     for line in result.messages:
         click.echo(line, err=True)
     if result.partial:
@@ -361,7 +429,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
 @click.option(
     "--cut", type=click.IntRange(min=0), default=None,
     help="Start no new round once this many cards are dealt (default: play until the cards run "
-    "out; a round left incomplete is not shown).",
+    "out; a round the cards run out in is not played, and a warning says so).",
 )
 @output_options(["text", "json"], "text")
 @user_errors
@@ -381,29 +449,55 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
     from simulator import cards as cards_mod
     from simulator import reference
 
-    rules, _ = _load_rules(rules_path, overrides, boxes, super_sevens)
+    rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
+    source = _rules_source(rules_path, file_meta, _changes(overrides, boxes, super_sevens))
     strategies, names = _load_strategies(strategy_names, rules.boxes)
+    where = "<stdin>" if cards_path == "-" else cards_path
     if cards_path == "-":
         stacked = cards_mod.parse_cards(sys.stdin.read(), source="<stdin>")
     else:
         stacked = cards_mod.read_cards(cards_path)
     results = reference.play_stacked(stacked, rules, strategies, cut=cut)
+    used = sum(len(r.cards) for r in results)
+    if not results:
+        raise BjsimError(
+            f"--cards {where}: {len(stacked)} card(s) make no complete round for {rules.boxes} "
+            f"box(es): a round takes two cards to each box and the dealer's up card, and "
+            "usually more"
+        )
+    incomplete = None
+    if used < min(len(stacked), len(stacked) if cut is None else cut):
+        incomplete = {"round": len(results) + 1, "start": used,
+                      "cards": cards_mod.format_cards(stacked[used:])}
+        click.echo(
+            f"bjsim: warning: the cards ran out in round {incomplete['round']} (cards {used}-"
+            f"{len(stacked) - 1}: {incomplete['cards']}): that round is not played", err=True,
+        )
+    run_meta = source | {"strategy": names, "cards_file": where, "seed": None,
+                         "partial": incomplete is not None}
     if fmt == "json":
         doc = {
             "bjsim": __version__,
             "rules": rules_dict(rules),
             "strategy": names,
+            "run": run_meta,
             "cards": len(stacked),
             "rounds": [r.to_dict() for r in results],
+            "incomplete_round": incomplete,
         }
         text = json.dumps(doc, indent=2) + "\n"
     else:
-        parts = [reference.format_round(r, i) for i, r in enumerate(results)]
-        used = sum(len(r.cards) for r in results)
-        parts.append(
-            f"{len(results)} complete round(s) from {len(stacked)} card(s); "
-            f"{len(stacked) - used} card(s) left"
-        )
+        head = (f"bjsim {__version__} replay: rules {source['rules_name']} "
+                f"({source['rules_file']}); strategy {', '.join(dict.fromkeys(names))}; "
+                f"cards {where}")
+        parts = [head] + [reference.format_round(r, i) for i, r in enumerate(results)]
+        tail = (f"{len(results)} complete round(s) from {len(stacked)} card(s); "
+                f"{len(stacked) - used} card(s) left")
+        if incomplete:
+            tail += (f"\nWARNING: the cards ran out in round {incomplete['round']} (cards "
+                     f"{incomplete['start']}-{len(stacked) - 1}: {incomplete['cards']}): that "
+                     "round is not played")
+        parts.append(tail)
         text = "\n\n".join(p.rstrip("\n") for p in parts) + "\n"
     _emit(text, output)
 
@@ -438,9 +532,10 @@ def rules_show(rules_path, overrides, boxes, super_sevens, fmt, output):
         bjsim rules show --rules configs/us-6deck-s17-das-peek.toml
         bjsim rules show --set decks=8 --format toml -o nz8.toml
     """
-    from simulator.rules import describe, dumps_rules, origin
+    from simulator.rules import describe, dumps_rules, modified_meta, origin
 
     r, meta = _load_rules(rules_path, overrides, boxes, super_sevens)
+    meta = modified_meta(meta, _changes(overrides, boxes, super_sevens)) or {}
     if fmt == "toml":
         text = dumps_rules(r, meta or None)
     elif fmt == "json":
@@ -588,7 +683,7 @@ def strategy_generate(rules_path, overrides, boxes, super_sevens, with_super_sev
 
 
 # the old group name: every `bjsim strategies ...` command still works
-cli.add_command(click.Group(name="strategies", commands=strategy.commands, hidden=True,
+cli.add_command(OneLineGroup(name="strategies", commands=strategy.commands, hidden=True,
                             context_settings=CONTEXT_SETTINGS,
                             help="Old name of `bjsim strategy`: the same commands.\n\n"
                             "\b\nExample:\n    bjsim strategies list"))
@@ -624,19 +719,138 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, fmt, output
     from simulator.strategy import load_strategy
 
     rules, meta = _load_rules(rules_path, overrides, boxes, super_sevens)
+    source = _rules_source(rules_path, meta, _changes(overrides, boxes, super_sevens))
     strat = load_strategy(strategy_name) if strategy_name else None  # None: derive basic
     fig, _ = exact_figures(rules, strat)
+    run_meta = source | {"strategy": fig["strategy"], "seed": None, "partial": False}
     if fmt == "json":
         doc = exact_json(fig, {"version": __version__, "rules": rules_dict(rules),
-                               "run": {"rules_file": rules_path or DEFAULT_RULES_SHOWN,
-                                       "rules_name": meta.get("name"),
-                                       "overrides": list(overrides)}})
+                               "run": run_meta})
         text = json.dumps(doc, indent=2, allow_nan=False) + "\n"
     elif fmt == "csv":
-        text = exact_csv(fig)
+        text = exact_csv(fig, run_meta)
     else:
-        text = exact_table(fig, meta.get("name") or rules_path or DEFAULT_RULES_SHOWN)
+        text = exact_table(fig, source["rules_name"])
     _emit(text, output)
+
+
+# ---------------------------------------------------------------------------------------------
+# compare
+
+
+@cli.command()
+@rules_options
+@strategy_option
+@click.option("--vary", "vary", multiple=True, metavar="KEY=VALUE[,KEY=VALUE...]",
+              help="A variant: the baseline with these keys changed, e.g. --vary "
+              "dealer_hits_soft_17=true or --vary decks=8,penetration=0.8. Repeatable: each "
+              "occurrence is one variant.")
+@click.option("--variant", "variant_files", multiple=True, type=click.Path(dir_okay=False),
+              metavar="FILE", help="A variant from a file: a variant file naming its baseline and "
+              "changes (configs/variants/, docs/compare.md) or a whole rule file. Repeatable.")
+@click.option("--vary-strategy", "vary_strategies", multiple=True, metavar="NAME|FILE",
+              help="A variant with the baseline's rules and another strategy (its price), e.g. "
+              "mimic-dealer. Repeatable.")
+@click.option("--all-variants", is_flag=True,
+              help="Every variant in configs/variants/ (the rule-effect table).")
+@click.option("--same-strategy", is_flag=True,
+              help="Play every rule variant with the baseline's strategy. Default: each plays "
+              "the basic strategy derived for its own rules by the exact analyzer (cached).")
+@click.option("-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
+              help="Rounds each game plays.")
+@click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True,
+              help="Random seed (shared by every game).")
+@click.option("--chunk-rounds", type=COUNT, default=100_000, show_default="100,000",
+              help="Rounds per chunk: every game's chunk i runs in one job (the unit of "
+              "progress, checkpoints and the precision stop).")
+@click.option("--pair-rounds", type=COUNT, default=64, show_default=True,
+              help="Rounds per paired block: every game plays block j of a chunk from the same "
+              "fresh shuffle. Smaller pairs more rounds (smaller standard errors of the "
+              "differences) and costs a kernel call per block and game; under a cut card a "
+              "block shorter than a few shoes cuts its last shoe short (docs/compare.md).")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Threads (with --scheduler local: worker processes). Default: every CPU.")
+@click.option("--precision", type=click.FloatRange(min=0, min_open=True, max=1), default=None,
+              metavar="HALF_WIDTH",
+              help="Play whole chunks until every house-edge difference's 95% half-width is at "
+              "most this (a fraction: 0.0005 = ±0.05%), capped by --max-rounds.")
+@click.option("--max-rounds", type=COUNT, default=1_000_000_000, show_default="1,000,000,000",
+              help="With --precision: the most rounds per game.")
+@click.option("--scheduler", default=None, metavar="local|tcp://HOST:PORT",
+              help="Run the chunks on a Dask cluster (pip install 'bjsim[dask]').")
+@click.option("--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False), default=None,
+              metavar="FILE", help="Record finished chunks in FILE; refuses an existing FILE "
+              "unless --resume.")
+@click.option("--resume", is_flag=True, help="With --checkpoint: carry on the comparison there.")
+@click.option("--no-exact", "no_exact", is_flag=True,
+              help="Leave out the exact differences (computed once per game, ~10 s, cached).")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+              metavar="FILE.png", help="Also draw the differences with their 95% intervals and "
+              "the exact values (needs pip install 'bjsim[plot]').")
+@output_options(["table", "csv", "json", "markdown"], "table")
+@click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
+@click.pass_context
+@user_errors
+def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, vary, variant_files,
+            vary_strategies, all_variants, same_strategy, rounds, seed, chunk_rounds, pair_rounds,
+            workers, precision, max_rounds, scheduler, checkpoint_path, resume, no_exact,
+            plot_path, fmt, output, quiet):
+    """What a rule or a playing choice is worth: house-edge differences from paired runs.
+
+    Every variant plays the same shuffled shoes as the baseline (common random numbers), so each
+    difference comes with the standard error and 95% interval of the paired difference, the
+    variance reduction against independent runs, and the exact difference with its z-score where
+    the exact analyzer covers it. Method and pairing: docs/compare.md.
+
+    \b
+    Examples:
+        bjsim compare --vary dealer_hits_soft_17=true
+        bjsim compare --vary decks=8 --vary decks=8,penetration=0.85 --rounds 1e8
+        bjsim compare --vary-strategy mimic-dealer --vary-strategy never-bust
+        bjsim compare --variant configs/variants/h17.toml --same-strategy -f json
+        bjsim compare --all-variants --precision 0.0005 -f markdown --plot effects.png
+    """
+    from simulator import compare as cmp
+    from simulator import compare_report, variants
+
+    scheduler = _check_run_options(ctx, precision, resume, checkpoint_path, scheduler)
+    if pair_rounds > chunk_rounds:
+        raise BjsimError(f"--pair-rounds {pair_rounds:,} is larger than --chunk-rounds "
+                         f"{chunk_rounds:,}: allowed at most the chunk")
+    if plot_path is not None:
+        compare_report.require_matplotlib()  # before the run, not after it
+    files = list(variant_files) + ([str(p) for p in variants.shipped()] if all_variants else [])
+    if not (vary or files or vary_strategies):
+        raise BjsimError("compare: no variant: give --vary KEY=VALUE, --variant FILE, "
+                         "--vary-strategy NAME or --all-variants")
+    base_file = variants.baseline_file(rules_path, files)
+    rules, file_meta = _load_rules(base_file, overrides, boxes, super_sevens)
+    base_strats = _load_strategies(strategy_names, rules.boxes) if strategy_names else None
+    asked = ([variants.from_vary(rules, v) for v in vary]
+             + [variants.from_file(rules, f) for f in files]
+             + [variants.from_strategy(rules, s) for s in vary_strategies])
+    log = None if quiet else (lambda text: click.echo(f"bjsim: {text}", err=True))
+    label = file_meta.get("name") or (os.path.splitext(os.path.basename(base_file))[0]
+                                      if base_file else "nz1994")
+    source = (base_file or DEFAULT_RULES_SHOWN) + "".join(f" --set {o}" for o in overrides)
+    games = cmp.build_games(rules, label, source, base_strats, asked, same_strategy, log)
+    exact = None
+    if not no_exact:
+        if log is not None:
+            log("exact figures of each game (cached after the first time)")
+        exact = cmp.exact_figures(games)
+    plan = cmp.Plan(games, rounds=max_rounds if precision is not None else rounds, seed=seed,
+                    chunk_rounds=chunk_rounds, pair_rounds=pair_rounds, workers=workers,
+                    precision=precision, scheduler=scheduler, checkpoint=checkpoint_path,
+                    resume=resume, exact=not no_exact)
+    result = cmp.compare(plan, quiet=quiet, exact=exact)
+    _emit(compare_report.render(result.stats, result.meta, fmt), output)
+    if plot_path is not None:
+        compare_report.plot(result.stats, plot_path)
+    for line in result.messages:
+        click.echo(line, err=True)
+    if result.partial:
+        ctx.exit(130)
 
 
 if __name__ == "__main__":  # pragma: no cover

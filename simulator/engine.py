@@ -28,6 +28,7 @@ import numpy as np
 
 from simulator import distributed
 from simulator import layout as L
+from simulator import tally as T
 from simulator.chunks import (  # noqa: F401 - chunk_state and chunk_size are part of the API
     IN_FLIGHT_PER_WORKER,
     PlayChunk,
@@ -72,6 +73,18 @@ def _check_run(rounds, chunk_rounds, workers) -> tuple[int, int, int]:
     return rounds, chunk_rounds, workers
 
 
+def check_headroom(rules, chunk_rounds: int) -> None:
+    """Refuse a chunk size whose int64 tally could overflow under ``rules``
+    (`simulator.tally.max_chunk_rounds`); the run adds chunks in Python integers, exactly."""
+    limit = T.max_chunk_rounds(rules)
+    if int(chunk_rounds) > limit:
+        raise ValueError(
+            f"chunk_rounds = {int(chunk_rounds):,} could overflow a chunk's 64-bit tally under "
+            f"these rules (Super Sevens pays up to {max(rules.super_sevens_pays):,} to 1 on "
+            f"{rules.boxes} box(es)): allowed at most {limit:,}"
+        )
+
+
 def iter_chunks(
     rules,
     strategies,
@@ -111,13 +124,31 @@ def iter_chunks(
     on Dask, they are cancelled).
     """
     rounds, chunk_rounds, workers = _check_run(rounds, chunk_rounds, workers)
+    check_headroom(rules, chunk_rounds)
     params = rules.to_params()  # computed once for the whole run
     tables = stack_tables(rules, strategies)
-    n_chunks = chunk_count(rounds, chunk_rounds)
+    job = PlayChunk(params, tables, seed, rounds, chunk_rounds)
+    yield from iter_job_chunks(job, chunk_count(rounds, chunk_rounds), workers, skip=skip,
+                               scheduler=scheduler)
+
+
+def iter_job_chunks(
+    job: Callable,
+    n_chunks: int,
+    workers=None,
+    *,
+    skip: Container[int] | None = None,
+    scheduler: str | None = None,
+) -> Iterator[tuple]:
+    """Run ``job(i) -> (i, n_rounds, payload)`` for the chunks ``0..n_chunks-1`` not in ``skip``,
+    on threads or (``scheduler``) a Dask cluster, as `iter_chunks` does for one rule set; yield
+    each result as it finishes. ``bjsim compare`` plays every variant of a chunk in one job."""
+    workers = (os.cpu_count() or 1) if workers is None else int(workers)
+    if workers < 1:
+        raise ValueError(f"workers = {workers} is out of range: allowed >= 1")
     if n_chunks == 0:
         return
     todo = schedule(n_chunks, skip)
-    job = PlayChunk(params, tables, seed, rounds, chunk_rounds)
     if scheduler is not None:
         yield from distributed.iter_jobs(job, todo, scheduler, workers=workers)
     else:
@@ -135,7 +166,8 @@ def run(
     *,
     scheduler: str | None = None,
 ) -> np.ndarray:
-    """Simulate ``rounds`` rounds and return the summed tally (int64, layout ``TALLY_NAMES``).
+    """Simulate ``rounds`` rounds and return the summed tally (Python integers in an object
+    array, `simulator.tally.run_total`; layout ``TALLY_NAMES``).
 
     ``progress(n_rounds_done, tally_so_far)`` is called in the calling thread after each chunk.
     The result for a seed does not depend on ``workers`` or ``scheduler``.
@@ -145,14 +177,14 @@ def run(
     >>> from simulator.rules import Rules
     >>> tally = run(Rules(), strategy, rounds=10_000_000, seed=1)  # doctest: +SKIP
     """
-    total = np.zeros(L.N_TALLY, np.int64)
+    total = T.run_total()
     done = 0
     chunks = iter_chunks(
         rules, strategies, rounds, seed, chunk_rounds, workers, scheduler=scheduler
     )
     try:
         for _, n, tally in chunks:
-            total += tally
+            T.add_into(total, tally)
             done += n
             if progress is not None:
                 progress(done, total.copy())
@@ -201,9 +233,33 @@ class RunState:
         self.precision = None if precision is None else float(precision)
         self.n_chunks = chunk_count(self.rounds, self.chunk_rounds)
         self.prefix_end = 0
-        self.prefix = np.zeros(L.N_TALLY, np.int64)
+        self.prefix = self.zero()
         self.extra: dict[int, np.ndarray] = {}
         self.stop_chunk: int | None = None  # precision target met with chunks 0..stop_chunk
+
+    # -- the payload of a chunk: a tally here; a subclass may sum something else (bjsim compare)
+    payload = "tally"  # what a checkpoint of this state holds (`simulator.checkpoint.resume`)
+
+    def zero(self) -> np.ndarray:
+        """The payload of no chunk, in Python integers: exact however many rounds."""
+        return T.run_total()
+
+    def coerce(self, payload) -> np.ndarray:
+        """A chunk's payload as stored."""
+        return np.asarray(payload, np.int64)
+
+    def add_into(self, total, payload) -> np.ndarray:
+        """``total += payload``, exactly; returns ``total``."""
+        return T.add_into(total, payload)
+
+    def measure(self, prefix) -> float | None:
+        """The half-width the precision target is checked against."""
+        return half_width(prefix)
+
+    @property
+    def rounds_done(self) -> int:
+        """Rounds in `total` (the first entry of the payload is a tally)."""
+        return int(self.total()[L.T_ROUNDS])
 
     # -- queries
     def __contains__(self, i: int) -> bool:
@@ -225,12 +281,12 @@ class RunState:
         out = self.prefix.copy()
         if not self.finished:
             for t in self.extra.values():
-                out += t
+                self.add_into(out, t)
         return out
 
     def half_width(self) -> float | None:
-        """The 95% half-width of the house edge of the prefix (what the stopping rule sees)."""
-        return half_width(self.prefix)
+        """The 95% half-width of the prefix (what the stopping rule sees)."""
+        return self.measure(self.prefix)
 
     def skip(self) -> _Skip:
         """A frozen container of the finished chunk indices (for `iter_chunks`)."""
@@ -242,9 +298,9 @@ class RunState:
         at a time, checking the precision target after each. Returns ``finished``."""
         if self.finished or i in self:
             return self.finished
-        self.extra[int(i)] = np.asarray(tally, np.int64)
+        self.extra[int(i)] = self.coerce(tally)
         while self.prefix_end in self.extra and not self.finished:
-            self.prefix += self.extra.pop(self.prefix_end)
+            self.add_into(self.prefix, self.extra.pop(self.prefix_end))
             self.prefix_end += 1
             self._check_target()
         if self.finished:
@@ -254,15 +310,15 @@ class RunState:
     def _check_target(self) -> None:
         if self.precision is None:
             return
-        hw = half_width(self.prefix)
+        hw = self.measure(self.prefix)
         if hw is not None and hw <= self.precision:
             self.stop_chunk = self.prefix_end - 1
 
     def restore(self, prefix_end: int, prefix, extra: dict, stop_chunk: int | None) -> None:
         """Set the state from a checkpoint (`simulator.checkpoint`)."""
         self.prefix_end = int(prefix_end)
-        self.prefix = np.asarray(prefix, np.int64).copy()
-        self.extra = {int(i): np.asarray(t, np.int64) for i, t in extra.items()}
+        self.prefix = self.add_into(self.zero(), prefix)
+        self.extra = {int(i): self.coerce(t) for i, t in extra.items()}
         self.stop_chunk = None if stop_chunk is None else int(stop_chunk)
 
 
@@ -301,13 +357,27 @@ def advance(
     """
     if state.finished:
         return
-    chunks = iter_chunks(
+    yield from _record(state, iter_chunks(
         rules, strategies, state.rounds, seed, state.chunk_rounds, workers,
         skip=state.skip(), scheduler=scheduler,
-    )
+    ))
+
+
+def advance_job(state: RunState, job: Callable, workers=None, *,
+                scheduler: str | None = None) -> Iterator[tuple[int, int]]:
+    """`advance` for any ``job(i) -> (i, n_rounds, payload)`` whose payload ``state.add``
+    takes (``bjsim compare``: every variant of chunk ``i``)."""
+    if state.finished:
+        return
+    yield from _record(state, iter_job_chunks(job, state.n_chunks, workers, skip=state.skip(),
+                                              scheduler=scheduler))
+
+
+def _record(state: RunState, chunks) -> Iterator[tuple[int, int]]:
+    """Add each finished chunk of ``chunks`` to ``state``; stop once it is finished."""
     try:
-        for i, n, tally in chunks:
-            finished = state.add(i, tally)
+        for i, n, payload in chunks:
+            finished = state.add(i, payload)
             yield i, n
             if finished:
                 break

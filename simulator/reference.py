@@ -403,6 +403,7 @@ class _Round:
             for i, s in enumerate(strategies)
         ]
         self.dealer_bj = False
+        self.bust_waits: set[tuple[int, int]] = set()  # busted hands a dealer blackjack returns
 
     # --- plumbing ---------------------------------------------------------------------------
     def draw(self) -> int:
@@ -434,6 +435,10 @@ class _Round:
         hand.net = net
         hand.settled = True
         hand.outcome = "win" if net > 0 else "loss" if net < 0 else "push"
+        if hand.split_hand and len(hand.cards) == 2 and hand_total(hand.cards) == 21:
+            outcome_why += "; a two-card 21 after a split is 21, not a blackjack" + (
+                ", paid 1 to 1" if net > 0 else "")
+            rule += "; 11 (c)"
         if what is None:
             what = {"win": "wins", "loss": "loses", "push": "stands off"}[
                 hand.outcome
@@ -651,7 +656,8 @@ class _Round:
                 why = "blackjack paid " + _odds(self.bj_win)
                 if self.peek and self.ten_or_ace_up:
                     why += " after the peek"
-                self.settle_hand(box, 0, self.bj_win, why, "8.2")
+                # 8.2 is the blackjack that waits for a ten or ace; against 2-9 it wins at once
+                self.settle_hand(box, 0, self.bj_win, why, "8.2" if self.ten_or_ace_up else "4.1")
 
     # step 6
     def play_box(self, box: BoxResult) -> None:
@@ -690,6 +696,14 @@ class _Round:
             total = hand_total(hand.cards)
             if total > 21:
                 hand.busted = True
+                if self.bust_waits_for_dealer():
+                    # lost (12.2) unless the dealer makes blackjack: said once, at settlement
+                    hand.net, hand.settled, hand.outcome = -hand.wager, True, "loss"
+                    self.bust_waits.add((box.index, hi))
+                    self.log(who, f"busts with {total}",
+                             "the wager waits for the dealer's second card: a dealer blackjack "
+                             "returns it", "12.2; dealer_blackjack_takes = original")
+                    return
                 self.settle_hand(
                     box,
                     hi,
@@ -941,6 +955,13 @@ class _Round:
         self.log(self.who(box), what, why, rule)
 
     # step 7
+    def bust_waits_for_dealer(self) -> bool:
+        """Whether a bust now is settled only once the dealer's second card is seen: under
+        ``dealer_blackjack_takes = original`` a dealer blackjack returns busted wagers, and the
+        no-hole dealer with a ten or ace up may still make one."""
+        return (self.rules.dealer_blackjack_takes == "original" and not self.peek
+                and self.ten_or_ace_up)
+
     def live_hands(self) -> bool:
         return any(
             not h.busted and not h.surrendered and not h.settled and not h.blackjack
@@ -1039,6 +1060,10 @@ class _Round:
         dealer_complete = len(self.dealer) >= 2
         for box in self.boxes:
             for hi, hand in enumerate(box.hands):
+                if (box.index, hi) in self.bust_waits:
+                    self.log(self.who(box, hi), f"loses {units(hand.net)}",
+                             "busted, and the dealer has no blackjack", "12.2")
+                    continue
                 if hand.settled:
                     continue
                 if hand.surrendered == "late":  # no dealer blackjack: half the wager, as announced
@@ -1112,14 +1137,16 @@ class _Round:
                 for hi, hand in enumerate(hands):
                     if hi == 0:
                         why = "dealer blackjack takes the initial wager only"
-                        if hand.busted:
-                            why += " (bust lost at 12.2, adjusted)"
+                        if hand.busted and hand.wager > L.UNIT:
+                            why += ", the rest of the busted wager returned"
                         self.settle_hand(box, hi, -L.UNIT, why, "4.1; " + rule_key)
+                    elif hand.busted:
+                        self.settle_hand(box, hi, 0, "dealer blackjack takes the initial wager "
+                                         "only", rule_key,
+                                         what=f"busted wager returned {units(0)}")
                     else:
-                        why = "wager returned"
-                        if hand.busted:
-                            why += " (busted wager returned)"
-                        self.settle_hand(box, hi, 0, why, rule_key)
+                        self.settle_hand(box, hi, 0, "wager returned: dealer blackjack takes "
+                                         "the initial wager only", rule_key)
 
     # the record
     def finish(self) -> RoundResult:

@@ -12,6 +12,13 @@ json renderings.
     ``rules_file``, ``partial`` (true when interrupted), ...
 ``timing``
     what it does not depend on: ``seconds``, ``rounds_per_second``, ``workers``
+``sevens_play``
+    optional: each box's 7-7 play with a Super Sevens bet up (`sevens_play_text` of its
+    strategy's sevens row), which the Super Sevens figure depends on (rule 14.4)
+
+Every format names the rules (with the command line's changes), the strategy, the seed and
+whether the result is partial: the table in its header, json in ``"run"``, csv in rows of the
+sections ``run`` and ``rules`` after the figures.
 
 The json document keeps the two apart, so two runs with the same seed, rules, strategies and chunk
 size have identical ``"results"`` (and ``"run"``); only ``"timing"`` differs.
@@ -26,6 +33,7 @@ import math
 import pandas as pd
 
 from simulator import __version__
+from simulator import layout as L
 from simulator.tally import Z95
 
 FORMATS = ("table", "csv", "json")
@@ -47,6 +55,40 @@ SS_LINE_TEXT = {
 }
 
 
+SEVENS_PLAY_WORDS = {L.S: "stand", L.H: "hit", L.D: "double", L.DS: "double", L.P: "split"}
+UP_ORDER = (*range(9), 9)  # strategy up-card index 0..8 = 2..10, then 9 = ace
+UP_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")
+SEVENS_PUBLISHED = (
+    "the published 11.40% (6 decks) assumes the third card is always dealt (hit every 7-7, as "
+    "the basic-super-sevens strategy)"
+)
+
+
+def sevens_play_text(row) -> str:
+    """A strategy's sevens row in words, up cards grouped: ``split v 2-7, hit v 8-A``."""
+    words = [SEVENS_PLAY_WORDS.get(int(row[i]), L.ACTION_NAMES[int(row[i])]) for i in UP_ORDER]
+    parts, start = [], 0
+    for i in range(1, len(words) + 1):
+        if i == len(words) or words[i] != words[start]:
+            ups = UP_TEXT[start] if i - 1 == start else f"{UP_TEXT[start]}-{UP_TEXT[i - 1]}"
+            parts.append(f"{words[start]} v {ups}")
+            start = i
+    return ", ".join(parts)
+
+
+def sevens_note(meta: dict) -> str | None:
+    """One line: the 7-7 play the Super Sevens figure depends on, and what the published figure
+    assumes; None without ``meta["sevens_play"]``."""
+    plays = list(meta.get("sevens_play") or ())
+    if not plays:
+        return None
+    if len(set(plays)) == 1:
+        said = plays[0]
+    else:
+        said = "; ".join(f"box {i + 1}: {text}" for i, text in enumerate(plays))
+    return f"depends on the 7-7 play (14.4): {said}; {SEVENS_PUBLISHED}"
+
+
 def wagers_frame(summary: dict) -> pd.DataFrame:
     """One row per wager: mean return, its SE and 95% CI, SDs, and the number of bets."""
     rows = []
@@ -57,7 +99,7 @@ def wagers_frame(summary: dict) -> pd.DataFrame:
             "wager": key, "label": label, "per": per, "mean": f["mean"], "se": f["se"],
             "ci95_low": f["ci95_low"], "ci95_high": f["ci95_high"],
             "sd_bet": f.get("sd_box_round", f.get("sd_bet")), "sd_round": f.get("sd_round"),
-            "n": n,
+            "n": n, "note": f.get("interval_note"),
         })
     return pd.DataFrame(rows)
 
@@ -108,7 +150,50 @@ def tidy_frame(summary: dict) -> pd.DataFrame:
         add("count", k, "run", summary[k])
     for k, v in summary["shoe"].items():
         add("shoe", k, "run", v)
+    for key, _, per in WAGERS:
+        if summary[key].get("interval_note"):
+            add("note", key, per, summary[key]["interval_note"])
     return pd.DataFrame(rows)
+
+
+RUN_ROWS = ("rules_name", "rules_file", "overrides", "strategy", "seed", "rounds", "rounds_played",
+            "chunk_rounds", "boxes", "partial")
+
+
+def _cell(v) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (list, tuple)):
+        return "; ".join(_cell(x) for x in v)
+    return str(v)
+
+
+def meta_rows(meta: dict) -> list[dict]:
+    """The csv's metadata rows: section ``run`` (bjsim version, rules name with the changes, rules
+    file, changes, strategy, seed, rounds, partial, ...) and section ``rules`` (every rule key)."""
+    run = dict(meta.get("run", {}))
+    run.setdefault("strategy", meta.get("strategy"))
+    rows = [{"section": "run", "item": "bjsim", "per": "", "value": meta.get("version",
+                                                                           __version__)}]
+    for k in RUN_ROWS:
+        if k in run:
+            rows.append({"section": "run", "item": k, "per": "", "value": _cell(run[k])})
+    note = sevens_note(meta)
+    if note:
+        rows.append({"section": "run", "item": "super_sevens_7_7_play", "per": "",
+                     "value": note})
+    for k, v in meta.get("rules", {}).items():
+        rows.append({"section": "rules", "item": k, "per": "", "value": _cell(v)})
+    return rows
+
+
+def csv_text(frame: pd.DataFrame, meta: dict) -> str:
+    """``frame`` (tidy: section, item, per, value, ...) then `meta_rows` as csv."""
+    extra = pd.DataFrame(meta_rows(meta), columns=list(frame.columns[:4]))
+    out = pd.concat([frame, extra], ignore_index=True) if len(extra) else frame
+    return out.to_csv(index=False, lineterminator="\n")
 
 
 def _ci(x, se):
@@ -162,27 +247,37 @@ def _table(summary: dict, meta: dict) -> str:
     if run.get("partial"):
         w(f"PARTIAL RESULT: interrupted after {summary['rounds']:,} of {run.get('rounds', 0):,} "
           "rounds; not reproducible as it stands\n")
+    elif "partial" in run:
+        w("Result:    complete\n")
     he = summary["house_edge"]
     w("\n")
     if he["mean"] is None:
         w("House edge: no rounds played\n")
     else:
         pm = "" if he["se"] is None else f" ± {_pct(Z95 * he['se'])}"
+        if he.get("interval_note"):
+            pm = f" ({he['interval_note']})"
         w(f"HOUSE EDGE (main game + insurance, per initial wager): {_pct(he['mean'])}{pm}\n")
-        if he["se"] is not None:
+        if he["se"] is not None and not he.get("interval_note"):
             w(f"  95% confidence interval {_pct(he['ci95_low'])} to {_pct(he['ci95_high'])}; "
               f"standard error {_pct(he['se'])}\n")
     ss = summary["super_sevens"]
     if ss["mean"] is not None:
         pm = "" if ss["se"] is None else f" ± {_pct(Z95 * ss['se'])}"
+        if ss.get("interval_note"):
+            pm = f" ({ss['interval_note']})"
         w(f"SUPER SEVENS house edge (per unit staked): {_pct(ss['house_edge'])}{pm}\n")
+        note = sevens_note(meta)
+        if note:
+            w(f"  {note}\n")
 
     wf = wagers_frame(summary)
     shown = pd.DataFrame({
         "wager": wf["label"], "per": wf["per"], "return": wf["mean"].map(_pct),
         "SE": wf["se"].map(_pct),
-        "95% CI": [f"{_pct(a)} to {_pct(b)}" if _pct(a) != "-" else "-"
-                   for a, b in zip(wf["ci95_low"], wf["ci95_high"], strict=True)],
+        "95% CI": [_ci_text(a, b, note)
+                   for a, b, note in zip(wf["ci95_low"], wf["ci95_high"], wf["note"],
+                                         strict=True)],
         "SD/bet": wf["sd_bet"].map(_num), "SD/round": wf["sd_round"].map(_num),
         "bets": wf["n"].map(lambda n: f"{int(n):,}"),
     })
@@ -217,6 +312,12 @@ def _table(summary: dict, meta: dict) -> str:
     return out.getvalue()
 
 
+def _ci_text(low, high, note) -> str:
+    if isinstance(note, str):
+        return "too few to say"
+    return "-" if _pct(low) == "-" else f"{_pct(low)} to {_pct(high)}"
+
+
 def _grid(df: pd.DataFrame, left=()) -> str:
     """Text columns of already formatted cells: ``left`` columns left-aligned, others right."""
     cols = list(df.columns)
@@ -236,6 +337,11 @@ def _isnan(x) -> bool:
 
 def document(summary: dict, meta: dict) -> dict:
     """The json document: bjsim version, rules, strategy, run, results, timing."""
+    note = sevens_note(meta)
+    if note and summary["super_sevens"]["mean"] is not None:
+        ss = summary["super_sevens"] | {"seven_seven_play": {
+            "by_box": list(meta["sevens_play"]), "note": note}}
+        summary = summary | {"super_sevens": ss}
     return {
         "bjsim": meta.get("version", __version__),
         "rules": meta.get("rules", {}),
@@ -253,7 +359,7 @@ def render(summary: dict, fmt: str, meta: dict | None = None) -> str:
     if fmt == "table":
         return _table(summary, meta)
     if fmt == "csv":
-        return tidy_frame(summary).to_csv(index=False, lineterminator="\n")
+        return csv_text(tidy_frame(summary), meta)
     if fmt == "json":
         return json.dumps(document(summary, meta), indent=2, allow_nan=False) + "\n"
     raise ValueError(f"format {fmt!r} is not known: allowed {', '.join(FORMATS)}")

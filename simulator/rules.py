@@ -299,9 +299,12 @@ def _fmt(value) -> str:
     return _q(repr(value))
 
 
-def _q(text) -> str:
-    """Text made safe for a one-line message (control characters escaped)."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+def _q(text, limit: int = 80) -> str:
+    """Text made safe for a one-line message (control characters escaped, at most ``limit``
+    characters shown)."""
+    text = str(text)
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[:limit])
+    return shown + ("..." if len(text) > limit else "")
 
 
 def _unknown_key(key, source: str, known=KEYS, where: str = "") -> RuleError:
@@ -316,9 +319,9 @@ def _allowed(key: str) -> str:
 
 
 def _type_error(key: str, value, source: str, what: str) -> RuleError:
-    return RuleError(
-        f"{source}: key '{key}' = {_fmt(value)} is {what}: allowed {_allowed(key)}"
-    )
+    shown = _fmt(value)
+    shown = shown if len(shown) <= 80 else shown[:77] + "..."
+    return RuleError(f"{source}: key '{key}' = {shown} is {what}: allowed {_allowed(key)}")
 
 
 def _check_type(key: str, value, source: str):
@@ -503,9 +506,11 @@ def load_rule_file(path=None) -> tuple[Rules, dict]:
         raise RuleError(f"{source}: line {line}: not valid UTF-8 text") from None
     try:
         data = tomllib.loads(text)
+        return rules_from_dict(data, source)
     except tomllib.TOMLDecodeError as err:
         raise RuleError(f"{source}: {toml_error_line(err, text)}") from None
-    return rules_from_dict(data, source)
+    except RecursionError:
+        raise RuleError(f"{source}: nested too deeply to be a rule file") from None
 
 
 def load_rules(path=None) -> Rules:
@@ -665,3 +670,24 @@ def dumps_rules(rules: Rules, meta: dict | None = None) -> str:
         lines.append("")
     head = [f"{k} = {_fmt(getattr(rules, k))}" for k in KEYS]
     return "\n".join(head + [""] + lines) if meta else "\n".join(head) + "\n"
+
+
+def modified_name(name: str, changes) -> str:
+    """A rule set's name with the command line's changes named: ``nz1994 (modified: decks=8)``."""
+    changes = list(changes)
+    return f"{name} (modified: {', '.join(changes)})" if changes else name
+
+
+def modified_meta(meta: dict | None, changes) -> dict | None:
+    """A rule file's ``[meta]`` after ``changes`` (``KEY=VALUE``): the name says it was modified and
+    the description what changed, so a dumped file does not pass for the original."""
+    changes = list(changes)
+    if not changes:
+        return meta
+    meta = dict(meta or {})
+    name = meta.get("name") or "rules"
+    meta["name"] = modified_name(name, changes)
+    was = meta.get("description")
+    meta["description"] = f"{name} changed by {', '.join(changes)}" + (
+        f". Before the change: {was}" if was else "")
+    return meta

@@ -61,16 +61,31 @@ class Result:
     messages: list[str] = field(default_factory=list)
 
 
+def rules_source(rules_file: str | None, rules_name: str | None, changes) -> dict:
+    """What every output says of its rules: the file, its name with the command line's changes
+    (``nz1994 (modified: decks=8)``) and the changes."""
+    from simulator.rules import modified_name
+
+    name = rules_name or rules_file or DEFAULT_RULES_SHOWN
+    return {"rules_file": rules_file or DEFAULT_RULES_SHOWN,
+            "rules_name": modified_name(name, changes), "overrides": list(changes)}
+
+
 def _checkpoint_writer(plan: Plan, state: engine.RunState):
     """Resume from ``plan.checkpoint`` or refuse a file in the way; the writer, or None."""
     if plan.checkpoint is None:
         return None
-    path = plan.checkpoint
     tables = engine.stack_tables(plan.rules, list(plan.strategies))
     ident = checkpoint.identity(
         plan.rules, tables, plan.seed, plan.chunk_rounds, plan.rounds, plan.precision
     )
-    if plan.resume:
+    return open_checkpoint(plan.checkpoint, plan.resume, ident, state)
+
+
+def open_checkpoint(path: str, resume: bool, ident: dict, state) -> checkpoint.Writer:
+    """Load ``path`` into ``state`` (``resume``) or refuse a file in the way; the writer of the
+    run ``ident`` (``simulate`` and ``compare``)."""
+    if resume:
         if not os.path.exists(path):
             raise RunError(f"--resume: checkpoint {path} does not exist")
         checkpoint.resume(path, ident, state)
@@ -79,6 +94,23 @@ def _checkpoint_writer(plan: Plan, state: engine.RunState):
             f"--checkpoint: {path} exists: pass --resume to carry on with it, or remove it"
         )
     return checkpoint.Writer(path, ident)
+
+
+def saver(writer, state):
+    """``save(now)``: write ``state`` through ``writer`` (None: no checkpoint) now, or if its
+    interval has passed; an unwritable file is a `RunError`."""
+
+    def save(now: bool) -> None:
+        if writer is None:
+            return
+        try:
+            writer.write(state) if now else writer.maybe(state)
+        except OSError as err:
+            raise RunError(
+                f"--checkpoint {writer.path}: cannot write: {err.strerror or err}"
+            ) from None
+
+    return save
 
 
 def _progress_text(state: engine.RunState, precision: float | None) -> str:
@@ -105,18 +137,7 @@ def simulate(plan: Plan, quiet: bool = False) -> Result:
     from tqdm import tqdm
 
     state = engine.RunState(plan.rounds, plan.chunk_rounds, plan.precision)
-    writer = _checkpoint_writer(plan, state)
-
-    def save(now: bool) -> None:
-        if writer is None:
-            return
-        try:
-            writer.write(state) if now else writer.maybe(state)
-        except OSError as err:
-            raise RunError(
-                f"--checkpoint {plan.checkpoint}: cannot write: {err.strerror or err}"
-            ) from None
-
+    save = saver(_checkpoint_writer(plan, state), state)
     save(now=True)  # a path that cannot be written fails now, not after an hour
     resumed = int(state.total()[L.T_ROUNDS])
     partial = False
@@ -144,7 +165,9 @@ def simulate(plan: Plan, quiet: bool = False) -> Result:
     seconds = time.perf_counter() - start
 
     total = state.total()
-    summary = tally.summarize(total, plan.rules)
+    summary = tally.summarize(
+        total, plan.rules, tally.ss_lines_possible(plan.strategies, plan.rules)
+    )
     meta = _meta(plan, state, total, partial, resumed, seconds)
     if plan.exact:
         from simulator.exact import compare
@@ -161,10 +184,7 @@ def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float)
         "version": __version__,
         "rules": rules_dict(plan.rules),
         "strategy": list(plan.names),
-        "run": {
-            "rules_file": plan.rules_file or DEFAULT_RULES_SHOWN,
-            "rules_name": plan.rules_name,
-            "overrides": list(plan.overrides),
+        "run": rules_source(plan.rules_file, plan.rules_name, plan.overrides) | {
             "seed": plan.seed,
             "rounds": plan.rounds,
             "rounds_played": done,
@@ -182,6 +202,10 @@ def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float)
             "resumed_rounds": resumed,
         },
     }
+    if plan.rules.super_sevens:
+        from simulator.report import sevens_play_text
+
+        meta["sevens_play"] = [sevens_play_text(s.sevens) for s in plan.strategies]
     if plan.precision is not None:
         meta["run"]["precision"] = {
             "target": plan.precision,
@@ -203,20 +227,28 @@ def _messages(plan: Plan, meta: dict, resumed: int, partial: bool, quiet: bool) 
         f"bjsim: {done - resumed:,} rounds in {seconds:.2f} s ({rate:,.0f} rounds/s)"
         + (f"; {resumed:,} more from {plan.checkpoint}" if resumed else "")
     ]
-    if plan.precision is not None and not partial:
-        p = meta["run"]["precision"]
+    return out + end_lines(meta["run"].get("precision"), done, partial, plan.checkpoint)
+
+
+def end_lines(precision: dict | None, done: int, partial: bool, checkpoint_path,
+              half_width: str = "half-width", rounds: str = "rounds") -> list[str]:
+    """The stderr lines on how a run ended: its precision target (``meta["run"]["precision"]``)
+    met or not, or an interruption and where its chunks were saved."""
+    out = []
+    if precision is not None and not partial:
+        p = precision
         hw = "-" if p["half_width"] is None else f"±{100 * p['half_width']:.4f}%"
-        target = f"±{100 * plan.precision:.4f}%"
+        target = f"±{100 * p['target']:.4f}%"
         if p["met"]:
-            out.append(f"bjsim: precision target {target} met after {done:,} rounds "
-                       f"(half-width {hw})")
+            out.append(f"bjsim: precision target {target} met after {done:,} {rounds} "
+                       f"({half_width} {hw})")
         else:
             out.append(f"bjsim: precision target {target} NOT met: stopped at --max-rounds "
-                       f"{plan.rounds:,} (half-width {hw})")
+                       f"{p['max_rounds']:,} ({half_width} {hw})")
     if partial:
-        out.append(f"bjsim: interrupted: partial result of {done:,} rounds")
-        if plan.checkpoint is not None:
-            out.append(f"bjsim: finished chunks saved in {plan.checkpoint}: carry on with "
+        out.append(f"bjsim: interrupted: partial result of {done:,} {rounds}")
+        if checkpoint_path is not None:
+            out.append(f"bjsim: finished chunks saved in {checkpoint_path}: carry on with "
                        "--resume")
     return out
 

@@ -87,9 +87,12 @@ class StrategyError(ValueError):
     """A strategy file that cannot be used: one line naming the file, chart, row and column."""
 
 
-def _q(text) -> str:
-    """Text made safe for a one-line message."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+def _q(text, limit: int = 80) -> str:
+    """Text made safe for a one-line message (control characters escaped, at most ``limit``
+    characters shown)."""
+    text = str(text)
+    shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text[:limit])
+    return shown + ("..." if len(text) > limit else "")
 
 
 def _names(codes) -> str:
@@ -271,9 +274,11 @@ def loads_strategy(text: str, source: str = "<strategy>", name: str = "") -> Str
     """Parse strategy file text (see `load_strategy`); ``name`` is used if the file has none."""
     try:
         data = tomllib.loads(text)
+        return strategy_from_dict(data, source, name)
     except tomllib.TOMLDecodeError as err:
         raise StrategyError(f"{source}: {toml_error_line(err, text)}") from None
-    return strategy_from_dict(data, source, name)
+    except RecursionError:
+        raise StrategyError(f"{source}: nested too deeply to be a strategy file") from None
 
 
 def list_strategies() -> list[str]:

@@ -26,6 +26,14 @@ What is reported (`../shared/RULES.md`, "Money"; rule numbers are the Gazette's)
 - ``frequencies``: counts and rates per box-round, per hand or per round, with binomial standard
   errors.
 
+A run too short for a meaningful interval says so instead of giving one (``ci95_low`` and
+``ci95_high`` None, and an ``interval_note`` saying why; every figure has the key, None when its
+interval stands): insurance with fewer than ``MIN_WINS`` winning or losing bets (a bet paying 2
+to 1 is far from normal); the Super Sevens return with fewer than
+``MIN_WINS`` wins of a line above 3 to 1 (the rare big pays carry most of its variance, and the
+normal interval is far off until enough of them are seen), lines that the strategies can never
+make (7-7-7 when no 7-7 is hit or doubled) left out.
+
 A figure that cannot be computed (no insurance taken, no Super Sevens bet, fewer than two
 observations for a standard deviation) is ``None``, never NaN.
 """
@@ -39,6 +47,7 @@ import numpy as np
 from simulator import layout as L
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
+MIN_WINS = 30  # wins of each Super Sevens line above 3 to 1 before its interval means anything
 SS_LINES = ("a", "b", "c", "d", "e", "f")
 SS_LINE_TALLY = (L.T_SS_A, L.T_SS_B, L.T_SS_C, L.T_SS_D, L.T_SS_E, L.T_SS_F)
 
@@ -69,15 +78,28 @@ FREQUENCIES = (
 
 
 def empty_tally() -> np.ndarray:
-    """A zero tally (int64, ``layout.N_TALLY``)."""
+    """A zero tally (int64, ``layout.N_TALLY``): one chunk's, as the kernel adds into."""
     return np.zeros(L.N_TALLY, dtype=np.int64)
 
 
+def run_total() -> np.ndarray:
+    """A zero run total: Python integers in a numpy object array, so that adding the int64
+    tallies of any number of chunks (`add_into`) is exact and can never overflow."""
+    return np.array([0] * L.N_TALLY, dtype=object)
+
+
+def add_into(total: np.ndarray, tally) -> np.ndarray:
+    """``total += tally`` in Python integers (``total`` from `run_total`); returns ``total``."""
+    total += _check(tally).astype(object)
+    return total
+
+
 def merge(tallies) -> np.ndarray:
-    """Add tallies (of chunks, threads or machines): the result does not depend on the order."""
-    out = empty_tally()
+    """Add tallies (of chunks, threads or machines) exactly: the result does not depend on the
+    order, and is a run total (`run_total`)."""
+    out = run_total()
     for t in tallies:
-        out += _check(t)
+        add_into(out, t)
     return out
 
 
@@ -85,9 +107,61 @@ def _check(tally) -> np.ndarray:
     t = np.asarray(tally)
     if t.shape != (L.N_TALLY,):
         raise ValueError(f"tally: expected {L.N_TALLY} integer sums, got shape {t.shape}")
+    if t.dtype == object:  # a run total: Python integers
+        if not all(isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in t):
+            raise ValueError("tally: expected integer sums")
+        return t
     if not np.issubdtype(t.dtype, np.integer):
         raise ValueError(f"tally: expected integer sums, got dtype {t.dtype}")
     return t.astype(np.int64, copy=False)
+
+
+INT64_MAX = 2**63 - 1
+
+
+def max_per_round(rules) -> dict[str, int]:
+    """The most any one round can add to each tally field (in absolute value) under ``rules``.
+
+    With B boxes, H hands at most per box (``max_hands``), U = ``layout.UNIT`` tenths:
+
+    - a hand's main net is at most a doubled wager, 2U, so a box's is m = max(blackjack win,
+      2U x H) and its stake 2U x H; its insurance net i = max(insurance win, the 5-tenth stake);
+    - a Super Sevens bet's net is s = max(pays) stakes (5000 to 1 on the NZ table);
+    - a sum adds at most B times the per-box figure a round, a per-box sum of squares B times
+      its square, a per-round sum of squares the square of B times it;
+    - counts: one a round, or one a box, or one a hand (B x H); a hand holds at most 22 cards
+      (21 aces are still 21), the dealer's too, so a round deals at most 22 (B x H + 1) cards
+      and shuffles at most that often.
+    """
+    b, h, u = int(rules.boxes), int(rules.max_hands), L.UNIT
+    m = max(int(round(rules.blackjack_pays * u)), 2 * u * h)
+    i = max(int(round(rules.insurance_pays * L.INSURANCE_STAKE)), L.INSURANCE_STAKE)
+    s = max(max(int(p) for p in rules.super_sevens_pays), 1)
+    cards = 22 * (b * h + 1)
+    per = {
+        "rounds": 1, "box_rounds": b,
+        "main_sum": b * m, "main_sq": b * m * m,
+        "total_sum": b * (m + i), "total_sq": b * (m + i) ** 2,
+        "round_total_sum": b * (m + i), "round_total_sq": (b * (m + i)) ** 2,
+        "ins_offered": b, "ins_taken": b, "ins_won": b, "ins_sum": b * i,
+        "em_offered": b, "em_taken": b,
+        "hands": b * h, "wins": b * h, "losses": b * h, "pushes": b * h, "player_bj": b,
+        "doubles": b * h, "splits": b * (h - 1), "busts": b * h, "surrenders": b * h,
+        "ss_bets": b, "ss_sum": b * s, "ss_sq": b * s * s,
+        "ss_round_sum": b * s, "ss_round_sq": (b * s) ** 2,
+        "main_wagered": b * 2 * u * h, "shuffles": cards, "cards_dealt": cards,
+        "round_main_sum": b * m, "round_main_sq": (b * m) ** 2,
+        "round_ins_sum": b * i, "round_ins_sq": (b * i) ** 2,
+    }
+    per |= {name: 1 for name in L.TALLY_NAMES if name.startswith("dealer_")}
+    per |= {f"ss_{k}": b for k in SS_LINES}
+    return {name: per[name] for name in L.TALLY_NAMES}
+
+
+def max_chunk_rounds(rules) -> int:
+    """The most rounds a chunk may play under ``rules`` with no int64 tally field able to
+    overflow (the kernel adds a chunk into int64; a run adds chunks in Python integers)."""
+    return min(INT64_MAX // v for v in max_per_round(rules).values())
 
 
 def _mean_sd(total: int, sq: int, n: int, scale: float = 1.0):
@@ -110,6 +184,14 @@ def _figure(mean, se) -> dict:
     return {"mean": mean, "se": se, "ci95_low": mean - Z95 * se, "ci95_high": mean + Z95 * se}
 
 
+def _too_short(figure: dict, note: str | None) -> dict:
+    """``figure`` with its interval replaced by ``note`` (when there is one)."""
+    if note is None or figure["mean"] is None:
+        return figure | {"interval_note": None}
+    return figure | {"ci95_low": None, "ci95_high": None,
+                     "interval_note": f"too few rounds for a meaningful interval: {note}"}
+
+
 def _ratio(a, b):
     return None if a is None or b is None or b == 0 else a / b
 
@@ -123,7 +205,7 @@ def _rate(count: int, n: int) -> dict:
     return {"count": count, "n": n, "rate": p, "se": math.sqrt(max(p * (1.0 - p), 0.0) / n)}
 
 
-def summarize(tally, rules) -> dict:
+def summarize(tally, rules, ss_lines_possible=SS_LINES) -> dict:
     """Every reported figure, from an integer tally.
 
     Parameters
@@ -132,6 +214,8 @@ def summarize(tally, rules) -> dict:
         The sums of one run (or of several runs merged by addition).
     rules : simulator.rules.Rules
         The rule set the tally was played under (Super Sevens pays, boxes).
+    ss_lines_possible : container of str
+        The Super Sevens lines the strategies can make (default all; see `ss_lines_possible`).
 
     Returns
     -------
@@ -149,11 +233,12 @@ def summarize(tally, rules) -> dict:
     total_mean, total_sd = _mean_sd(t[L.T_TOTAL_SUM], t[L.T_TOTAL_SQ], box_rounds, u)
     _, round_sd = _mean_sd(t[L.T_RTOTAL_SUM], t[L.T_RTOTAL_SQ], rounds, u)
     total_se = None if round_sd is None else round_sd / math.sqrt(rounds) / boxes
-    total = _figure(total_mean, total_se) | {"sd_box_round": total_sd, "sd_round": round_sd}
+    total = _too_short(_figure(total_mean, total_se), None) | {
+        "sd_box_round": total_sd, "sd_round": round_sd}
     if total_mean is None:
-        house_edge = _figure(None, None)
+        house_edge = _too_short(_figure(None, None), None)
     else:
-        house_edge = _figure(-total_mean, total_se)
+        house_edge = _too_short(_figure(-total_mean, total_se), None)
 
     # --- main wagers alone (even money included)
     main_mean, main_sd = _mean_sd(t[L.T_MAIN_SUM], t[L.T_MAIN_SQ], box_rounds, u)
@@ -162,7 +247,7 @@ def summarize(tally, rules) -> dict:
     else:
         _, main_sd_round = _mean_sd(t[L.T_RMAIN_SUM], t[L.T_RMAIN_SQ], rounds, u)
     main_se = None if main_sd_round is None else main_sd_round / math.sqrt(rounds) / boxes
-    main = _figure(main_mean, main_se) | {
+    main = _too_short(_figure(main_mean, main_se), None) | {
         "sd_box_round": main_sd,
         "sd_round": main_sd_round,
         "se_exact": True,
@@ -190,7 +275,10 @@ def summarize(tally, rules) -> dict:
             _, ins_sd_round = _mean_sd(t[L.T_RINS_SUM], t[L.T_RINS_SQ], rounds)
             if ins_sd_round is not None:
                 ins_se = ins_sd_round * math.sqrt(rounds) / taken / stake
-    insurance = _figure(ins_mean, ins_se) | {
+    few = min(won, lost)
+    few_bets = (f"{few:,} {'winning' if few == won else 'losing'} insurance bet(s), fewer than "
+                f"{MIN_WINS}") if few < MIN_WINS else None
+    insurance = _too_short(_figure(ins_mean, ins_se), few_bets) | {
         "sd_bet": ins_sd,
         "bets": taken,
         # with several boxes the SE treats the number of insurance bets as fixed (not a full
@@ -218,7 +306,15 @@ def summarize(tally, rules) -> dict:
             "contribution": None if r["rate"] is None else pay * r["rate"],
             "contribution_se": None if r["se"] is None else abs(pay) * r["se"],
         }
-    super_sevens = _figure(ss_mean, ss_se) | {
+    rare = [(k, v) for k, v in lines.items()
+            if v["pays"] > 3 and k in ss_lines_possible and v["count"] < MIN_WINS]
+    few_wins = None
+    if rare:
+        k, v = max(rare, key=lambda kv: kv[1]["pays"])
+        few_wins = (f"{v['count']:,} win(s) of line ({k}) paying {v['pays']} to 1, fewer than "
+                    f"{MIN_WINS}")
+    super_sevens = _too_short(_figure(ss_mean, ss_se), few_wins)
+    super_sevens |= {
         "house_edge": None if ss_mean is None else -ss_mean,
         "sd_bet": ss_sd,
         "sd_round": ss_round_sd,
@@ -260,6 +356,16 @@ def summarize(tally, rules) -> dict:
         "shoe": shoe,
         "tally": dict(zip(L.TALLY_NAMES, t, strict=True)),
     }
+
+
+def ss_lines_possible(strategies, rules) -> tuple[str, ...]:
+    """The Super Sevens lines some strategy can make: (d) and (e) need a third card on 7-7,
+    so they are left out when every sevens row only stands or splits (with ``max_hands`` = 1 a
+    split is played from the hard table, which may hit)."""
+    third = {L.H, L.D, L.DS} | (set() if rules.max_hands >= 2 else {L.P})
+    if any(int(c) in third for s in strategies for c in s.sevens):
+        return SS_LINES
+    return tuple(k for k in SS_LINES if k not in ("d", "e"))
 
 
 def running_house_edge(tally) -> float | None:

@@ -116,7 +116,7 @@ def test_overrides_boxes_and_strategy_per_box(tmp_path):
     assert doc["strategy"] == ["basic", "mimic-dealer"]
     assert doc["results"]["box_rounds"] == 40_000
     assert doc["results"]["super_sevens"]["mean"] is None
-    assert doc["run"]["overrides"] == ["decks=8"]
+    assert doc["run"]["overrides"] == ["decks=8", "boxes=2", "super_sevens=false"]  # every change
 
 
 def test_bad_set_key_and_value():

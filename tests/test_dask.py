@@ -119,3 +119,16 @@ def test_bad_scheduler_addresses(bad):
     with pytest.raises(D.SchedulerError, match="tcp://HOST:PORT"):
         D.check_address(bad)
     assert D.check_address("tcp://10.0.0.5:8786") == "tcp://10.0.0.5:8786"
+
+
+def test_compare_on_the_cluster_equals_threads(scheduler):
+    """bjsim compare's job (every game of a chunk, block by block) on Dask: the same payload."""
+    from simulator import compare as C
+
+    games = tuple(C.Game(label, rules, (BASIC,), ("basic",)) for label, rules in
+                  (("nz", NZ), ("h17", NZ.replace(dealer_hits_soft_17=True))))
+    plan = C.Plan(games, rounds=3_000, seed=8, chunk_rounds=1_000, pair_rounds=100, workers=2,
+                  exact=False)
+    threads = C.compare(plan, quiet=True)
+    cluster = C.compare(C.Plan(**{**plan.__dict__, "scheduler": scheduler}), quiet=True)
+    assert list(cluster.payload) == list(threads.payload)

@@ -332,9 +332,12 @@ def _ss_values(rules):
 
 def _main_sevens_row(tables):
     """The sevens row of the main game alone: the pair table's 7,7 play (split, or the hard 14
-    play when 7,7 is not split)."""
+    play when 7,7 is not split; a surrender code there becomes its fallback, since the sevens
+    row has no surrender)."""
+    no_surrender = {L.RH: L.H, L.RS: L.S}
     for ui in range(L.N_UP):
-        tables.sevens[ui] = L.P if tables.pairs[6, ui] == L.P else tables.hard[14, ui]
+        hard14 = int(tables.hard[14, ui])
+        tables.sevens[ui] = L.P if tables.pairs[6, ui] == L.P else no_surrender.get(hard14, hard14)
 
 
 def derive(rules, with_super_sevens: bool = False):

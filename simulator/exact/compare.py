@@ -19,6 +19,7 @@ from simulator.exact.analyze import UPS, _Box, _two_card_hands, analyze
 from simulator.exact.player import EV, UpCard
 from simulator.exact.sevens import PLAYS, sevens_plays, super_sevens
 from simulator.exact.shoe import full_shoe
+from simulator.report import sevens_note
 
 SIDE_BETS = (0.5, 1.0, 2.0)
 
@@ -34,6 +35,15 @@ def _p_sevens(rules) -> dict:
         p77 = next((p for a, b, p in _two_card_hands(comp) if a == b == 7), 0.0)
         out[up] = shoe[up - 1] / n * p77
     return out
+
+
+def insurance_offered(decks: int) -> float:
+    """P(insurance is offered to a box): the dealer's up card an ace and the box's two cards not
+    a blackjack (a blackjack is offered even money instead, rule 8.3), from a full shoe."""
+    shoe = full_shoe(decks)
+    n, aces, tens = shoe.sum(), shoe[0], shoe[9]
+    p_blackjack_given_ace_up = 2 * (aces - 1) / (n - 1) * tens / (n - 2)
+    return aces / n * (1 - p_blackjack_given_ace_up)
 
 
 def sevens_question(rules, strategy, policy_ups=None) -> dict:
@@ -103,9 +113,8 @@ def exact_figures(rules, strategy=None) -> dict:
         res["super_sevens"] = super_sevens(rules, strat)
     ins_per_bet = None
     if strat.insurance:
-        shoe = full_shoe(rules.decks)
-        p_ace = shoe[0] / shoe.sum()
-        ins_per_bet = res["insurance_ev"] / (0.5 * p_ace) if p_ace else None
+        p_offered = insurance_offered(rules.decks)
+        ins_per_bet = res["insurance_ev"] / (0.5 * p_offered) if p_offered else None
     out = {
         "strategy": strat.name,
         "house_edge": res["house_edge"],
@@ -267,6 +276,9 @@ def exact_json(fig: dict, meta: dict) -> dict:
            "strategy": fig["strategy"], "run": meta.get("run", {}), "exact": dict(fig)}
     q = fig.get("sevens_question")
     if q:
+        plays = [_own_plays_text(q)]
+        doc["exact"]["super_sevens"] = dict(fig["super_sevens"]) | {"seven_seven_play": {
+            "by_box": plays, "note": sevens_note({"sevens_play": plays})}}
         doc["exact"]["sevens_question"] = {
             "by_up": {UP_LABELS.get(up, str(up)): {
                 play: {"main": v["main"], "super_sevens": v["super_sevens"],
@@ -284,7 +296,7 @@ def exact_json(fig: dict, meta: dict) -> dict:
 
 
 def exact_table(fig: dict, title: str) -> str:
-    """The people's report of `bjsim exact`."""
+    """The people's report of `bjsim exact`; ``title`` names the rules with their changes."""
     out = [f"Exact (combinatorial) figures: {title}, strategy {fig['strategy']}",
            "(every round from a full shoe; method and approximations: docs/exact.md)", "",
            f"house edge (main + insurance)   {_pct(fig['house_edge'])}",
@@ -296,8 +308,10 @@ def exact_table(fig: dict, title: str) -> str:
     if not ss:
         out.append("Super Sevens                     not in this rule set")
         return "\n".join(out) + "\n"
+    q = fig["sevens_question"]
     out += ["", f"Super Sevens house edge         {_pct(ss['house_edge'])}  per unit staked "
-            f"(SD {ss['sd_bet']:.2f})", "",
+            f"(SD {ss['sd_bet']:.2f})",
+            "  " + sevens_note({"sevens_play": [_own_plays_text(q)]}), "",
             "line  probability    pays  contribution"]
     for k, v in ss["lines"].items():
         out.append(f"({k})  {v['probability']:>11.8f}  {v['pays']:>6}  {_pct(v['contribution'])}")
@@ -330,11 +344,30 @@ def exact_table(fig: dict, title: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def exact_csv(fig: dict) -> str:
-    lines = ["section,item,per,value"]
-    for sec, item, per, v in exact_rows(fig):
-        lines.append(f"{sec},{item},{per},{'' if v is None else repr(float(v))}")
-    return "\n".join(lines) + "\n"
+def _own_plays_text(q: dict) -> str:
+    """The strategy's own 7-7 row (`sevens_question`'s ``strategy_plays``) in words."""
+    from simulator import layout as L
+    from simulator.report import sevens_play_text
+
+    code = {"stand": L.S, "hit": L.H, "double": L.D, "split": L.P}
+    row = [code[q["strategy_plays"][up]] for up in (*range(2, 11), 1)]
+    return sevens_play_text(row)
+
+
+def exact_csv(fig: dict, run: dict | None = None) -> str:
+    """The tidy csv of `bjsim exact` (section, item, per, value), then the ``run`` rows (rules
+    name with the changes, strategy, partial: false) as `simulator.report.meta_rows`."""
+    import pandas as pd
+
+    from simulator.report import csv_text
+
+    frame = pd.DataFrame([(sec, item, per, None if v is None else float(v))
+                          for sec, item, per, v in exact_rows(fig)],
+                         columns=["section", "item", "per", "value"])
+    meta = {"run": run or {}}
+    if fig.get("sevens_question"):
+        meta["sevens_play"] = [_own_plays_text(fig["sevens_question"])]
+    return csv_text(frame, meta)
 
 
 __all__ = ["SIDE_BETS", "UPS", "compare_with_simulation", "comparison_csv", "comparison_text",

@@ -16,6 +16,7 @@ import numpy as np
 
 from simulator import layout as L
 from simulator.jit import njit
+from simulator.kernel import rng as R
 from simulator.kernel.play import MAX_HANDS, play_rounds
 from simulator.kernel.rng import (
     N_WS,
@@ -26,7 +27,6 @@ from simulator.kernel.rng import (
     WS_NEED_FULL,
     WS_SHUFFLES,
     WS_STACKED,
-    deal_shoe,
     draw_bounded_many,
     fresh_shoe,
     next_u64_many,
@@ -149,6 +149,23 @@ def machine_for(p, tables) -> Machine:
     return _MACHINES[key]
 
 
+def _check_state(state) -> np.ndarray:
+    rng = np.array(state, dtype=np.uint64).reshape(-1).copy()
+    if rng.shape != (4,) or not rng.any():
+        raise ValueError("kernel: state must be four uint64 words, not all zero")
+    return rng
+
+
+def deal_shoe(state, decks: int) -> np.ndarray:
+    """Every card of a fresh shoe of ``decks`` decks, shuffled from the xoshiro256** ``state``
+    (four uint64, not all zero; not modified) as a chunk shuffles it, in dealing order (card
+    codes, int64)."""
+    rng = _check_state(state)
+    if isinstance(decks, bool) or not 1 <= int(decks) <= 8:
+        raise ValueError(f"kernel: decks = {decks!r} is out of range: allowed 1-8")
+    return R.deal_shoe(rng, int(decks))
+
+
 def simulate_chunk(params, tables, n_rounds: int, state, trace=None) -> np.ndarray:
     """Play ``n_rounds`` rounds from a fresh shuffle and return their tally.
 
@@ -176,9 +193,7 @@ def simulate_chunk(params, tables, n_rounds: int, state, trace=None) -> np.ndarr
     n_rounds = int(n_rounds)
     if n_rounds < 0:
         raise ValueError(f"kernel: n_rounds = {n_rounds} is out of range: allowed >= 0")
-    rng = np.array(state, dtype=np.uint64).reshape(-1).copy()
-    if rng.shape != (4,) or not rng.any():
-        raise ValueError("kernel: state must be four uint64 words, not all zero")
+    rng = _check_state(state)
     tally = np.zeros(L.N_TALLY, np.int64)
     m = machine_for(p, tables)
     ins_flags = tables[4][:, 0].astype(np.int64)

@@ -8,6 +8,7 @@ is over (stood, bust, blackjack, even money, surrendered) is in a final state; w
 against each dealer outcome (``tally.hand_net``) and what its box adds to the tally
 (``tally.add_box``) are tabulated per (final state, outcome). A pair to split, or 7-7 under
 Super Sevens, leads to an exit state (``EXIT``) that the loop plays on from its ``link``.
+``walk_tables`` extends it, for one box, into a walk of whole rounds (the dealer's cards too).
 """
 
 from __future__ import annotations

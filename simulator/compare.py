@@ -1,0 +1,613 @@
+"""``bjsim compare``: what a rule or a playing choice is worth, by common random numbers.
+
+A comparison plays a baseline (``games[0]``) and its variants on the same random numbers. Chunk
+``i`` of the run is cut into blocks of ``pair_rounds`` rounds; block ``j`` of every game is
+played from a fresh shuffle with the same xoshiro256** state (`block_states`: words
+``4j..4j+3`` of ``SeedSequence(seed, spawn_key=(i,))``, so block 0 is ``engine.chunk_state(seed,
+i)``), all games of a chunk in one job. With the same decks, the games deal the same cards until
+one of them takes a different number of cards (a dealer hitting soft 17, a double or split the
+other does not make); from there, and after the first reshuffle, their streams are no longer
+aligned. Short blocks keep more rounds paired; each block costs one kernel call per game.
+
+The paired statistics come from the blocks (`paired`): per block the net of every game, the
+difference from the baseline, its variance over blocks, the correlation left between each game
+and the baseline, and the variance reduction against two independent runs of the same length.
+Integer sums of products are kept as Python integers, exactly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from simulator import __version__, derived, engine, run, tally
+from simulator import layout as L
+from simulator.checkpoint import tables_hash, tally_problem
+from simulator.chunks import chunk_size
+from simulator.kernel import simulate_chunk
+from simulator.rules import Rules, rules_dict
+from simulator.strategy import load_strategy
+from simulator.variants import changes_of
+
+DEFAULT_PAIR_ROUNDS = 64
+Z95 = tally.Z95
+N_MOMENTS = 6  # per game: sum a^2, sum a*a_0, sum a*n, the same for Super Sevens (s)
+A2, A0, AN, S2, S0, SN = range(N_MOMENTS)
+
+
+@dataclass(frozen=True)
+class Game:
+    """One row of a comparison: its rules, one strategy per box and how they were chosen."""
+
+    label: str
+    rules: object
+    strategies: tuple
+    names: tuple[str, ...]
+    changes: tuple[str, ...] = ()
+    source: str = ""
+    strategy_note: str = ""
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What to compare: ``games[0]`` is the baseline. ``rounds`` per game (with ``precision``:
+    the cap). ``exact``: the exact differences beside the simulated ones."""
+
+    games: tuple[Game, ...]
+    rounds: int = 10_000_000
+    seed: int = 1994
+    chunk_rounds: int = 100_000
+    pair_rounds: int = DEFAULT_PAIR_ROUNDS
+    workers: int | None = None
+    precision: float | None = None
+    scheduler: str | None = None
+    checkpoint: str | None = None
+    resume: bool = False
+    exact: bool = True
+
+
+# ---------------------------------------------------------------------------------------------
+# Pairing: the blocks of a chunk, every game of a chunk in one job
+
+
+def block_states(seed: int, chunk: int, n_blocks: int) -> np.ndarray:
+    """The xoshiro256** states (``n_blocks`` x 4 uint64) of the blocks of chunk ``chunk``: the
+    first ``4 * n_blocks`` words of ``SeedSequence(seed, spawn_key=(chunk,))``."""
+    words = np.random.SeedSequence(seed, spawn_key=(chunk,)).generate_state(
+        4 * n_blocks, np.uint64
+    )
+    states = words.reshape(n_blocks, 4)
+    if not states.any(axis=1).all():
+        raise ValueError(f"seed {seed}, chunk {chunk}: an all-zero xoshiro state; use another seed")
+    return states
+
+
+def payload_size(n_games: int) -> int:
+    return n_games * (L.N_TALLY + N_MOMENTS) + 2
+
+
+def _moment(n_games: int, g: int, k: int) -> int:
+    return n_games * L.N_TALLY + g * N_MOMENTS + k
+
+
+class PlayVariants:
+    """The job of a comparison: ``job(i) -> (i, n_rounds, payload)``, every game of chunk ``i``
+    block by block (picklable, for Dask). The payload (Python integers) holds each game's tally,
+    each game's moments over the blocks (`N_MOMENTS`), the number of blocks and the sum of
+    their squared sizes."""
+
+    def __init__(self, params, tables, seed: int, rounds: int, chunk_rounds: int,
+                 pair_rounds: int):
+        self.params, self.tables = list(params), list(tables)
+        self.seed, self.rounds = int(seed), int(rounds)
+        self.chunk_rounds, self.pair_rounds = int(chunk_rounds), int(pair_rounds)
+
+    def __call__(self, i: int) -> tuple[int, int, np.ndarray]:
+        v = len(self.params)
+        n = chunk_size(i, self.rounds, self.chunk_rounds)
+        n_blocks = -(-n // self.pair_rounds)
+        states = block_states(self.seed, i, n_blocks)
+        tallies = np.zeros((v, L.N_TALLY), np.int64)
+        mom = [0] * (v * N_MOMENTS)
+        m = n2 = 0
+        for j in range(n_blocks):
+            nj = min(self.pair_rounds, n - j * self.pair_rounds)
+            a, s = [], []
+            for g in range(v):
+                t = simulate_chunk(self.params[g], self.tables[g], nj, states[j])
+                tallies[g] += t
+                a.append(int(t[L.T_RTOTAL_SUM]))
+                s.append(int(t[L.T_SS_RSUM]))
+            for g in range(v):
+                k = g * N_MOMENTS
+                mom[k + A2] += a[g] * a[g]
+                mom[k + A0] += a[g] * a[0]
+                mom[k + AN] += a[g] * nj
+                mom[k + S2] += s[g] * s[g]
+                mom[k + S0] += s[g] * s[0]
+                mom[k + SN] += s[g] * nj
+            m += 1
+            n2 += nj * nj
+        out = [int(x) for x in tallies.ravel()] + mom + [m, n2]
+        return i, n, np.array(out, dtype=object)
+
+
+class PairedState(engine.RunState):
+    """`engine.RunState` of a comparison: the payload is `PlayVariants`'s (Python integers); the
+    precision target is the largest 95% half-width of a house-edge difference."""
+
+    payload = "compare"
+
+    def __init__(self, rounds, chunk_rounds, precision, games, pair_rounds=DEFAULT_PAIR_ROUNDS):
+        self.games = tuple(games)
+        self.pair_rounds = int(pair_rounds)
+        super().__init__(rounds, chunk_rounds, precision)
+
+    def zero(self) -> np.ndarray:
+        return np.array([0] * payload_size(len(self.games)), dtype=object)
+
+    def coerce(self, payload) -> np.ndarray:
+        return np.array([int(x) for x in payload], dtype=object)
+
+    def add_into(self, total, payload) -> np.ndarray:
+        total += payload
+        return total
+
+    def measure(self, prefix) -> float | None:
+        return widest(prefix, self.games)
+
+    def read_checkpoint(self, prefix_end: int, prefix, extra: dict, stop) -> tuple:
+        """The prefix and finished chunks of a checkpoint (`simulator.checkpoint.resume`),
+        checked against this comparison: sizes, chunk indices, each game's tally
+        (`checkpoint.tally_problem`), the rounds, blocks and squared block sizes the chunks
+        played, and the block moments' signs and Cauchy-Schwarz bounds; ValueError if not."""
+        if not 0 <= prefix_end <= self.n_chunks:
+            raise ValueError(f"prefix_end = {prefix_end}: allowed 0-{self.n_chunks}")
+        chunks = {"prefix": (prefix, range(prefix_end))}
+        for i, values in extra.items():
+            i = int(i)
+            if not prefix_end < i < self.n_chunks:
+                raise ValueError(f"finished chunk {i}: allowed {prefix_end + 1}-"
+                                 f"{self.n_chunks - 1}")
+            chunks[f"chunk {i}"] = (values, [i])
+        out = {}
+        for name, (values, idx) in chunks.items():
+            out[name] = p = self._read_payload(name, values)
+            sizes = [chunk_size(i, self.rounds, self.chunk_rounds) for i in idx]
+            blocks = sum(-(-n // self.pair_rounds) for n in sizes)
+            n2 = sum(min(self.pair_rounds, n - j * self.pair_rounds) ** 2
+                     for n in sizes for j in range(-(-n // self.pair_rounds)))
+            if int(p[-2]) != blocks or int(p[-1]) != n2:
+                raise ValueError(f"{name}: {p[-2]} blocks there, its chunks played {blocks}")
+            v = len(self.games)
+            for g, game in enumerate(self.games):
+                t = tally_of(p, v, g)
+                if int(t[L.T_ROUNDS]) != sum(sizes):
+                    raise ValueError(f"{name}: game {game.label} played {int(t[L.T_ROUNDS])} "
+                                     f"rounds there: its chunks play {sum(sizes)}")
+                bad = tally_problem(t, rules_dict(game.rules))
+                if bad:
+                    raise ValueError(f"{name}: game {game.label}: {bad}")
+                for k2, k0 in ((A2, A0), (S2, S0)):
+                    sq, cross = p[_moment(v, g, k2)], p[_moment(v, g, k0)]
+                    if sq < 0 or cross * cross > sq * p[_moment(v, 0, k2)]:
+                        raise ValueError(f"{name}: game {game.label}: block moments that no "
+                                         "blocks can give")
+        prefix = out.pop("prefix")
+        if stop is not None:
+            hw = self.measure(prefix)
+            if self.precision is None or stop != prefix_end - 1 or extra or hw is None \
+                    or hw > self.precision:
+                raise ValueError(f"stop_chunk = {stop}: the precision target was not met there")
+        return prefix, {int(k.split()[1]): v for k, v in out.items()}
+
+    def _read_payload(self, name: str, values) -> np.ndarray:
+        size = payload_size(len(self.games))
+        if not isinstance(values, list) or len(values) != size or any(
+                isinstance(x, bool) or not isinstance(x, int) for x in values):
+            raise ValueError(f"{name}: a comparison's payload is a list of {size} whole numbers")
+        return np.array(values, dtype=object)
+
+
+def tally_of(payload, n_games: int, g: int) -> np.ndarray:
+    """Game ``g``'s summed tally out of a payload (a run total: Python integers)."""
+    return np.array([int(x) for x in payload[g * L.N_TALLY : (g + 1) * L.N_TALLY]],
+                    dtype=object)
+
+
+# ---------------------------------------------------------------------------------------------
+# Paired statistics
+
+
+def _pair_moments(payload, n_games: int, g: int, money: str):
+    """Block sums for game ``g`` against the baseline: (sum_g, sum_0, sum g^2, sum g*0, sum 0^2,
+    sum g*n, sum 0*n) as integers, for ``money`` "total" (house edge, tenths) or "ss"."""
+    idx_sum = L.T_RTOTAL_SUM if money == "total" else L.T_SS_RSUM
+    k2, k0, kn = (A2, A0, AN) if money == "total" else (S2, S0, SN)
+    p = payload
+    return (int(p[g * L.N_TALLY + idx_sum]), int(p[idx_sum]),
+            int(p[_moment(n_games, g, k2)]), int(p[_moment(n_games, g, k0)]),
+            int(p[_moment(n_games, 0, k2)]), int(p[_moment(n_games, g, kn)]),
+            int(p[_moment(n_games, 0, kn)]))
+
+
+def paired_difference(sums, rounds: int, blocks: int, n2: int, scale_g: int, scale_0: int):
+    """The paired difference of means per unit and its statistics, from block sums.
+
+    Game ``g``'s block ``j`` nets ``x_j / scale_g`` per unit (``scale``: boxes x money unit), the
+    baseline's ``y_j / scale_0``; blocks have ``n_j`` rounds. With ``d_j = x_j / scale_g - y_j /
+    scale_0``, ``D = sum d_j / N`` and its variance is ``m / (m - 1) sum (d_j - D n_j)^2 / N^2``
+    (the ratio estimator over ``m`` blocks). Returns ``{"mean", "se", "correlation"}`` (mean: game
+    minus baseline, per unit; se and correlation None with fewer than two blocks; correlation of
+    the blocks' nets, None if a game does not vary).
+    """
+    sx, sy, sxx, sxy, syy, sxn, syn = sums
+    if rounds <= 0:
+        return {"mean": None, "se": None, "correlation": None}
+    fx, fy = Fraction(1, scale_g), Fraction(1, scale_0)
+    n = rounds
+    mx, my = sx * fx / n, sy * fy / n  # means per round per unit
+    d = mx - my
+    if blocks < 2:
+        return {"mean": float(d), "se": None, "correlation": None}
+    # centred sums of squares over blocks: sum (u_j - mean * n_j)^2 and the cross term
+    cxx = sxx * fx * fx - 2 * mx * sxn * fx + mx * mx * n2
+    cyy = syy * fy * fy - 2 * my * syn * fy + my * my * n2
+    cxy = sxy * fx * fy - mx * syn * fy - my * sxn * fx + mx * my * n2
+    cdd = cxx + cyy - 2 * cxy
+    var = Fraction(blocks, blocks - 1) * cdd / (n * n)
+    corr = None
+    if cxx > 0 and cyy > 0:
+        corr = float(cxy) / math.sqrt(float(cxx) * float(cyy))
+    return {"mean": float(d), "se": math.sqrt(max(float(var), 0.0)), "correlation": corr}
+
+
+def _boxes(rules) -> int:
+    return int(rules.boxes)
+
+
+def differences(payload, games) -> list[dict | None]:
+    """For each game: None for the baseline, else ``{"house_edge": ..., "super_sevens": ...}``
+    with the paired difference of the house edge (game minus baseline, per initial wager) and
+    of the Super Sevens house edge (per unit staked; None unless both games bet it): ``mean``,
+    ``se``, ``ci95_low``, ``ci95_high``, ``correlation`` (of the blocks' nets)."""
+    v = len(games)
+    rounds = int(payload[L.T_ROUNDS])
+    blocks, n2 = int(payload[-2]), int(payload[-1])
+    out: list[dict | None] = [None]
+    b0 = _boxes(games[0].rules)
+    for g in range(1, v):
+        bg = _boxes(games[g].rules)
+        he = paired_difference(_pair_moments(payload, v, g, "total"), rounds, blocks, n2,
+                               bg * L.UNIT, b0 * L.UNIT)
+        row = {"house_edge": _negate(he), "super_sevens": None}
+        if games[g].rules.super_sevens and games[0].rules.super_sevens:
+            ss = paired_difference(_pair_moments(payload, v, g, "ss"), rounds, blocks, n2, bg, b0)
+            row["super_sevens"] = _negate(ss)
+        out.append(row)
+    return out
+
+
+def _negate(diff: dict) -> dict:
+    """A difference of returns as a difference of house edges, with its 95% interval."""
+    mean = None if diff["mean"] is None else 0.0 - diff["mean"]  # 0.0 - 0.0 is +0.0
+    se = diff["se"]
+    low = high = None
+    if mean is not None and se is not None:
+        low, high = mean - Z95 * se, mean + Z95 * se
+    return {"mean": mean, "se": se, "ci95_low": low, "ci95_high": high,
+            "correlation": diff["correlation"]}
+
+
+def widest(payload, games) -> float | None:
+    """The largest 95% half-width of a house-edge difference (None if one is not known)."""
+    worst = 0.0
+    for row in differences(payload, games)[1:]:
+        se = row["house_edge"]["se"]
+        if se is None:
+            return None
+        worst = max(worst, Z95 * se)
+    return worst
+
+
+def exact_scope(base, rules) -> str | None:
+    """How far the exact analyzer (a full shoe every round) covers the difference between two
+    rule sets: ``"full"``; ``"cut-card"`` when the decks differ under a cut card (the simulated
+    difference also holds the change of the cut-card effect); None when penetration or the
+    shuffle differ under a cut card (the exact analyzer does not see them)."""
+    if base.shuffle == rules.shuffle == "every-round":
+        return "full"
+    if base.shuffle != rules.shuffle or base.penetration != rules.penetration:
+        return None
+    return "cut-card" if base.decks != rules.decks else "full"
+
+
+def pairing_note(base: Game, game: Game) -> str:
+    """How the random numbers of ``game`` are paired with the baseline's, in words."""
+    same_tables = all(
+        np.array_equal(a, b) for a, b in zip(
+            engine.stack_tables(base.rules, list(base.strategies)),
+            engine.stack_tables(game.rules, list(game.strategies)), strict=True)
+    ) if base.rules.boxes == game.rules.boxes else False
+    if rules_dict(base.rules) == rules_dict(game.rules) and same_tables:
+        return "identical game: the same cards and decisions, difference 0"
+    if base.rules.decks != game.rules.decks:
+        return "different shoes (decks differ): seeds shared, cards not"
+    if base.rules.hole_card != game.rules.hole_card:
+        return ("same shuffle in each block, but the hole card is dealt at another point: the "
+                "deals differ from the first round")
+    if base.rules.shuffle != game.rules.shuffle:
+        return "same shuffle in each block; paired until the first reshuffle (after round 1)"
+    drift = ("same shuffle in each block; the deals drift apart once the games take different "
+             "numbers of cards")
+    if base.rules.penetration != game.rules.penetration:
+        return drift + ", and from the first cut card"
+    return drift
+
+
+def statistics(payload, games, exact: list | None = None) -> dict:
+    """Everything a comparison reports: per game its summary (`tally.summarize`), its paired
+    difference from the baseline, the independent-runs standard error, the variance reduction,
+    the exact figures and z-scores."""
+    v = len(games)
+    diffs = differences(payload, games)
+    rows = []
+    for g in range(v):
+        game = games[g]
+        t = tally_of(payload, v, g)
+        summary = tally.summarize(t, game.rules)
+        row = {"game": game, "summary": summary, "difference": diffs[g],
+               "pairing": None if g == 0 else pairing_note(games[0], game)}
+        if g > 0 and diffs[g]["house_edge"]["se"] == 0 and diffs[g]["house_edge"]["mean"] == 0:
+            row["pairing"] = "plays identically to the baseline: the same cards and decisions"
+        if exact is not None:
+            row["exact"] = exact[g]
+        if g > 0:
+            _add_independent(row, rows[0], "house_edge", summary["house_edge"]["se"])
+            ss_se = summary["super_sevens"]["se"]
+            if diffs[g]["super_sevens"] is not None:
+                _add_independent(row, rows[0], "super_sevens", ss_se)
+            if exact is not None:
+                _add_exact(row, rows[0], exact)
+        rows.append(row)
+    return {"rows": rows, "rounds": int(payload[L.T_ROUNDS]), "blocks": int(payload[-2])}
+
+
+def _add_independent(row: dict, base_row: dict, key: str, se_game) -> None:
+    """se of two independent runs of the same length, and what pairing saves against it."""
+    se0 = base_row["summary"]["house_edge" if key == "house_edge" else "super_sevens"]["se"]
+    d = row["difference"][key]
+    ind = None if se_game is None or se0 is None else math.sqrt(se_game**2 + se0**2)
+    d["se_independent"] = ind
+    d["variance_reduction"] = None
+    d["se_ratio"] = None
+    if ind is not None and d["se"]:
+        d["variance_reduction"] = ind**2 / d["se"] ** 2
+        d["se_ratio"] = ind / d["se"]
+
+
+def _add_exact(row: dict, base_row: dict, exact: list) -> None:
+    game, base = row["game"], base_row["game"]
+    ex, ex0 = row["exact"], base_row["exact"]
+    scope = exact_scope(base.rules, game.rules)
+    for key, field_ in (("house_edge", "house_edge"), ("super_sevens", "super_sevens_ev")):
+        d = row["difference"][key]
+        if d is None:
+            continue
+        d["exact_scope"] = scope
+        d["exact"] = d["z"] = None
+        if scope is None or ex is None or ex0 is None or ex[field_] is None \
+                or ex0[field_] is None:
+            continue
+        exact_diff = ex[field_] - ex0[field_]
+        if key == "super_sevens":
+            exact_diff = 0.0 - exact_diff  # a return: the house edge is minus it
+        d["exact"] = exact_diff
+        if d["mean"] is not None and d["se"]:
+            d["z"] = (d["mean"] - exact_diff) / d["se"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Running a comparison
+
+
+@dataclass
+class Result:
+    """What a comparison gave: the summed payload, its statistics, metadata, stderr lines."""
+
+    payload: np.ndarray
+    stats: dict
+    meta: dict
+    partial: bool
+    messages: list[str] = field(default_factory=list)
+
+
+def identity(plan: Plan) -> dict:
+    """Everything a comparison's result depends on (for its checkpoint)."""
+    tables = [engine.stack_tables(g.rules, list(g.strategies)) for g in plan.games]
+    h = hashlib.sha256()
+    for t in tables:
+        h.update(tables_hash(t).encode())
+    return {
+        "bjsim": __version__,
+        "kind": "compare",
+        "rules": {f"{i}:{g.label}.{k}": (list(v) if isinstance(v, tuple) else v)
+                  for i, g in enumerate(plan.games) for k, v in rules_dict(g.rules).items()},
+        "strategies_sha256": h.hexdigest(),
+        "seed": int(plan.seed),
+        "chunk_rounds": int(plan.chunk_rounds),
+        "pair_rounds": int(plan.pair_rounds),
+        "rounds": int(plan.rounds),
+        "precision": None if plan.precision is None else float(plan.precision),
+    }
+
+
+def exact_figures(games, progress=None) -> list[dict | None]:
+    """Exact house edge and Super Sevens return of each game (`simulator.derived`, cached)."""
+    out = []
+    for g in games:
+        if progress is not None:
+            progress(g)
+        out.append(derived.exact_for(g.rules, g.strategies))
+    return out
+
+
+def _progress_text(state: PairedState) -> str:
+    """The progress bar's running differences (the first three variants) and target."""
+    rows = differences(state.total(), state.games)[1:]
+    parts = []
+    for game, row in zip(state.games[1:4], rows[:3], strict=False):
+        d = row["house_edge"]
+        if d["mean"] is None:
+            continue
+        hw = "" if d["se"] is None else f"±{100 * Z95 * d['se']:.3f}"
+        parts.append(f"{game.label} {100 * d['mean']:+.3f}{hw}%")
+    if len(rows) > 3:
+        parts.append(f"+{len(rows) - 3} more")
+    hw = widest(state.total(), state.games)
+    if state.precision is not None:
+        parts.append(f"widest ±{'-' if hw is None else f'{100 * hw:.4f}'}% "
+                     f"(target ±{100 * state.precision:.4f}%)")
+    return "; ".join(parts)
+
+
+def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Result:
+    """Play ``plan``: every chunk not in its checkpoint, all games of a chunk together, with one
+    progress bar on stderr (rounds per game and the running differences) unless ``quiet``.
+    Ctrl-C stops it: the finished chunks make a partial result, kept in the checkpoint.
+    ``exact``: the games' exact figures (`exact_figures`), reported beside the differences."""
+    from tqdm import tqdm
+
+    if len(plan.games) < 2:
+        raise ValueError("compare: give at least one variant (--vary, --variant, "
+                         "--vary-strategy or --all-variants)")
+    if plan.pair_rounds < 1:
+        raise ValueError(f"pair_rounds = {plan.pair_rounds} is out of range: allowed >= 1")
+    for game in plan.games:
+        engine.check_headroom(game.rules, plan.chunk_rounds)
+    state = PairedState(plan.rounds, plan.chunk_rounds, plan.precision, plan.games,
+                        plan.pair_rounds)
+    writer = None
+    if plan.checkpoint is not None:
+        writer = run.open_checkpoint(plan.checkpoint, plan.resume, identity(plan), state)
+    save = run.saver(writer, state)
+    save(now=True)
+    resumed = state.rounds_done
+    job = PlayVariants([g.rules.to_params() for g in plan.games],
+                       [engine.stack_tables(g.rules, list(g.strategies)) for g in plan.games],
+                       plan.seed, plan.rounds, plan.chunk_rounds, plan.pair_rounds)
+    bar = tqdm(total=None if plan.precision is not None else plan.rounds, initial=resumed,
+               unit="round", unit_scale=True, file=sys.stderr, disable=quiet,
+               desc=f"compare {len(plan.games)} games", dynamic_ncols=True, leave=False)
+    partial = False
+    start = time.perf_counter()
+    chunks = engine.advance_job(state, job, plan.workers, scheduler=plan.scheduler)
+    try:
+        for _chunk, n_rounds in chunks:
+            bar.update(int(n_rounds))
+            bar.set_postfix_str(_progress_text(state), refresh=False)
+            save(now=False)
+    except KeyboardInterrupt:
+        partial = True
+        chunks.close()
+    finally:
+        bar.close()
+        save(now=True)
+    seconds = time.perf_counter() - start
+    payload = state.total()
+    stats = statistics(payload, plan.games, exact)
+    done = stats["rounds"]
+    meta = {
+        "version": __version__,
+        "run": {"seed": plan.seed, "rounds": plan.rounds, "rounds_played": done,
+                "chunk_rounds": plan.chunk_rounds, "pair_rounds": plan.pair_rounds,
+                "blocks": stats["blocks"], "games": len(plan.games), "partial": partial},
+        "timing": {"seconds": seconds,
+                   "game_rounds_per_second": (done - resumed) * len(plan.games) / seconds
+                   if seconds > 0 else None,
+                   "workers": plan.workers, "scheduler": plan.scheduler,
+                   "checkpoint": plan.checkpoint, "resumed_rounds": resumed},
+    }
+    if plan.precision is not None:
+        meta["run"]["precision"] = {"target": plan.precision, "max_rounds": plan.rounds,
+                                    "half_width": widest(payload, plan.games),
+                                    "met": bool(state.target_met), "stop_chunk": state.stop_chunk}
+    return Result(payload, stats, meta, partial, _messages(plan, meta, partial, quiet, resumed))
+
+
+def _messages(plan: Plan, meta: dict, partial: bool, quiet: bool, resumed: int) -> list[str]:
+    run_ = meta["run"]
+    done, seconds = run_["rounds_played"], meta["timing"]["seconds"]
+    out = [] if quiet else [
+        f"bjsim: {len(plan.games)} games x {done - resumed:,} rounds in {seconds:.2f} s "
+        f"({meta['timing']['game_rounds_per_second'] or 0:,.0f} game-rounds/s)"
+        + (f"; {resumed:,} more from {plan.checkpoint}" if resumed else "")]
+    if run_["blocks"] < 30 and not partial:
+        out.append(f"bjsim: only {run_['blocks']} paired blocks: the standard errors are rough "
+                   "(more rounds, or a smaller --pair-rounds)")
+    return out + run.end_lines(run_.get("precision"), done, partial, plan.checkpoint,
+                           "widest half-width", "rounds per game")
+
+
+# ---------------------------------------------------------------------------------------------
+# Planning: the games of a comparison and the strategy each plays
+
+
+def _derived(rules, log) -> tuple[tuple, str]:
+    """The derived basic strategy of ``rules`` for every box, and the note naming its cache."""
+    if log is not None and not derived.basic_path(rules).exists():
+        log("deriving the basic strategy for " + (", ".join(
+            c for c in _changed(rules)) or "the baseline") + " (exact analyzer, ~10 s; cached)")
+    strat, path = derived.basic_for(rules)
+    home = os.path.expanduser("~")
+    shown = "~" + str(path)[len(home):] if path and str(path).startswith(home + os.sep) else path
+    note = f"derived for these rules, {shown}" if path else "derived for these rules (not cached)"
+    return (strat,) * rules.boxes, note
+
+
+def _changed(rules) -> list[str]:
+    return list(changes_of(Rules(), rules))
+
+
+def build_games(base_rules, base_label: str, base_source: str, base_strategies,
+                variants, same_strategy: bool = False, log=None) -> tuple[Game, ...]:
+    """The baseline and one `Game` per `simulator.variants.Variant`.
+
+    ``base_strategies``: ``(strategies, names)`` from ``--strategy`` (one per box), or None for
+    the basic strategy derived for the baseline's rules. A rule variant plays the basic
+    strategy derived for its own rules, or with ``same_strategy`` the baseline's; a variant
+    naming a strategy plays it on every box. ``log(text)`` reports a derivation (slow once).
+    """
+    if base_strategies is None:
+        strats, note = _derived(base_rules, log)
+        names = ("basic",) * base_rules.boxes
+    else:
+        strats, names = tuple(base_strategies[0]), tuple(base_strategies[1])
+        note = ""
+    games = [Game(base_label, base_rules, strats, names, (), base_source, note)]
+    for v in variants:
+        if v.strategy is not None:
+            s = load_strategy(v.strategy)
+            g_strats, g_names = (s,) * v.rules.boxes, (s.name,) * v.rules.boxes
+            g_note = ""
+        elif same_strategy:
+            g_strats, g_names, g_note = strats, names, "the baseline's"
+            if v.rules.boxes != len(strats) and len(set(names)) == 1:
+                g_strats, g_names = (strats[0],) * v.rules.boxes, (names[0],) * v.rules.boxes
+        else:
+            g_strats, g_note = _derived(v.rules, log)
+            g_names = ("basic",) * v.rules.boxes
+        if len(g_strats) != v.rules.boxes:
+            raise ValueError(f"{v.label}: {len(g_strats)} strategies for boxes = "
+                             f"{v.rules.boxes}: --same-strategy needs the same boxes")
+        games.append(Game(v.label, v.rules, tuple(g_strats), tuple(g_names), v.changes,
+                          v.source, g_note, v.description))
+    return tuple(games)

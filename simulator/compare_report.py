@@ -1,0 +1,297 @@
+"""The report of ``bjsim compare`` (`simulator.compare.statistics`): table, csv, json, markdown,
+and the ``--plot`` figure (matplotlib, the optional ``plot`` extra).
+
+Every money figure is a fraction of the stake it is per (house edge: per initial wager; Super
+Sevens: per unit staked); the table and markdown show percents.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pandas as pd
+
+from simulator.rules import rules_dict
+from simulator.tally import Z95
+
+FORMATS = ("table", "csv", "json", "markdown")
+PLOT_HINT = "pip install 'bjsim[plot]'"
+
+PAIRING_TEXT = (
+    "Pairing (common random numbers): each chunk is cut into blocks of {pair} rounds; block j "
+    "of every game is dealt from a fresh shuffle with the same random stream, so games with the "
+    "same decks see the same shoe until one takes a different number of cards (after that, and "
+    "after the first reshuffle, their streams are no longer aligned). Differences, their "
+    "standard errors and intervals come from the {blocks:,} paired blocks; 'corr' is the "
+    "correlation left between a game's and the baseline's block results, 'x var' how many times "
+    "smaller the variance of the difference is than that of two independent runs of the same "
+    "length (the 'se ratio' is its square root)."
+)
+
+
+def _pct(x, d=3, sign=False) -> str:
+    if x is None:
+        return "-"
+    return f"{100 * x:+.{d}f}" if sign else f"{100 * x:.{d}f}"
+
+
+def _num(x, fmt) -> str:
+    return "-" if x is None or (isinstance(x, float) and not math.isfinite(x)) else format(x, fmt)
+
+
+def _strategy_text(game) -> str:
+    names = sorted(set(game.names), key=game.names.index)
+    text = "/".join(names)
+    return f"{text} ({game.strategy_note})" if game.strategy_note else text
+
+
+def frame(stats: dict) -> pd.DataFrame:
+    """One row per game and figure (house_edge, super_sevens): the game's figure with its se and
+    interval, the paired difference, its se and interval, the independent runs' se, the variance
+    reduction, the correlation left, the exact difference, its scope and z."""
+    rows = []
+    for row in stats["rows"]:
+        game, s = row["game"], row["summary"]
+        figures = [("house_edge", s["house_edge"])]
+        if game.rules.super_sevens:
+            ss = s["super_sevens"]
+            figures.append(("super_sevens", {
+                "mean": ss["house_edge"], "se": ss["se"],
+                "ci95_low": None if ss["ci95_high"] is None else -ss["ci95_high"],
+                "ci95_high": None if ss["ci95_low"] is None else -ss["ci95_low"]}))
+        for key, f in figures:
+            d = (row["difference"] or {}).get(key) or {}
+            rows.append({
+                "variant": game.label, "changes": " ".join(game.changes),
+                "strategy": "/".join(dict.fromkeys(game.names)), "figure": key,
+                "value": f["mean"], "se": f["se"], "ci95_low": f["ci95_low"],
+                "ci95_high": f["ci95_high"], "difference": d.get("mean"),
+                "difference_se": d.get("se"), "difference_ci95_low": d.get("ci95_low"),
+                "difference_ci95_high": d.get("ci95_high"),
+                "se_independent": d.get("se_independent"),
+                "variance_reduction": d.get("variance_reduction"),
+                "correlation": d.get("correlation"), "exact_difference": d.get("exact"),
+                "exact_scope": d.get("exact_scope"), "z": d.get("z"),
+            })
+    return pd.DataFrame(rows)
+
+
+def _head(stats: dict, meta: dict) -> list[str]:
+    base = stats["rows"][0]["game"]
+    run = meta["run"]
+    lines = [f"bjsim compare: {len(stats['rows']) - 1} variant(s) against the baseline "
+             f"{base.label} ({base.source or 'rules'}), strategy {_strategy_text(base)}",
+             f"{stats['rounds']:,} rounds per game, seed {run['seed']}, chunks of "
+             f"{run['chunk_rounds']:,} rounds in blocks of {run['pair_rounds']:,}"
+             + ("  (PARTIAL: interrupted)" if run.get("partial") else "")]
+    return lines
+
+
+def _legend(stats: dict, markdown: bool) -> list[str]:
+    out = []
+    for row in stats["rows"][1:]:
+        game = row["game"]
+        changes = ", ".join(game.changes) or "(none)"
+        item = (f"- **{game.label}**: {changes}; strategy {_strategy_text(game)}; "
+                f"{row['pairing']}" if markdown else
+                f"  {game.label}: {changes}; strategy {_strategy_text(game)}; {row['pairing']}")
+        out.append(item)
+    return out
+
+
+def _notes(stats: dict, has_exact: bool) -> list[str]:
+    notes = []
+    if has_exact:
+        notes.append("exact = the exact analyzer's difference (a full shoe every round, "
+                     "docs/exact.md); z = (simulated - exact) / se of the paired difference.")
+        scopes = {(r["difference"] or {}).get("house_edge", {}).get("exact_scope")
+                  for r in stats["rows"][1:]}
+        if "cut-card" in scopes:
+            notes.append("~ marks decks changed under a cut card: the simulated difference "
+                         "also holds the change of the cut-card effect, which the exact one "
+                         "does not.")
+        if None in scopes:
+            notes.append("exact '-': penetration or the shuffle changed, which the exact "
+                         "analyzer does not see.")
+    return notes
+
+
+def _table_rows(stats: dict, key: str, has_exact: bool) -> list[list[str]]:
+    rows = []
+    for row in stats["rows"]:
+        game, s = row["game"], row["summary"]
+        if key == "house_edge":
+            mean, se = s["house_edge"]["mean"], s["house_edge"]["se"]
+        else:
+            base = stats["rows"][0]["game"]
+            if not game.rules.super_sevens or (game is not base and not _touches_ss(base, game)):
+                continue
+            mean, se = s["super_sevens"]["house_edge"], s["super_sevens"]["se"]
+        d = (row["difference"] or {}).get(key)
+        if row["difference"] is not None and d is None:
+            continue
+        hw = None if se is None else Z95 * se
+        cells = [game.label, _pct(mean), "-" if hw is None else f"±{_pct(hw)}"]
+        if d is None:
+            cells += ["(baseline)", "", "", "", ""]
+        else:
+            ci = "-" if d["ci95_low"] is None else \
+                f"[{_pct(d['ci95_low'], sign=True)}, {_pct(d['ci95_high'], sign=True)}]"
+            cells += [_pct(d["mean"], sign=True), ci, _num(d.get("variance_reduction"), ".1f"),
+                      _num(d.get("se_ratio"), ".2f"), _num(d.get("correlation"), ".3f")]
+        if has_exact:
+            if d is None:
+                ex = row.get("exact") or {}
+                v = ex.get("house_edge") if key == "house_edge" else (
+                    None if ex.get("super_sevens_ev") is None else -ex["super_sevens_ev"])
+                cells += [_pct(v), ""]
+            else:
+                mark = "~" if d.get("exact_scope") == "cut-card" else ""
+                cells += [mark + _pct(d.get("exact"), sign=True), _num(d.get("z"), "+.2f")]
+        rows.append(cells)
+    return rows
+
+
+def _headers(key: str, has_exact: bool) -> list[str]:
+    what = "house edge %" if key == "house_edge" else "SS house edge %"
+    h = ["variant", what, "95%", "difference %", "95% interval", "x var", "se ratio", "corr"]
+    return h + (["exact %", "z"] if has_exact else [])
+
+
+def _aligned(headers, rows) -> list[str]:
+    widths = [max(len(str(c)) for c in col) for col in zip(headers, *rows, strict=True)]
+    def line(cells):
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
+    return [line(headers), *(line(r) for r in rows)]
+
+
+def _markdown(headers, rows) -> list[str]:
+    out = ["| " + " | ".join(headers) + " |",
+           "|" + "|".join("---" if i == 0 else "---:" for i in range(len(headers))) + "|"]
+    out += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in rows]
+    return out
+
+
+SS_KEYS = ("decks", "hole_card", "super_sevens_pays")  # what the Super Sevens return depends on
+
+
+def _touches_ss(base, game) -> bool:
+    """Whether ``game``'s Super Sevens figure can differ from the baseline's: a rule it depends
+    on, or the strategy (its 7-7 play), changed."""
+    return (any(getattr(base.rules, k) != getattr(game.rules, k) for k in SS_KEYS)
+            or any(c.startswith("strategy=") for c in game.changes))
+
+
+def _sections(stats: dict):
+    """(key, title) of the tables to print: the house edge, and Super Sevens where a variant
+    that bets it touches it."""
+    out = [("house_edge", "House edge (main game + insurance, per initial wager)")]
+    base = stats["rows"][0]["game"]
+    if any((r["difference"] or {}).get("super_sevens") is not None
+           and _touches_ss(base, r["game"]) for r in stats["rows"][1:]):
+        out.append(("super_sevens", "Super Sevens (rule 14) house edge, per unit staked"))
+    return out
+
+
+def render_text(stats: dict, meta: dict, markdown: bool = False) -> str:
+    has_exact = "exact" in stats["rows"][0]
+    out = _head(stats, meta)
+    if markdown:
+        out = [f"{out[0]}  ", out[1]]
+    for key, title in _sections(stats):
+        headers, rows = _headers(key, has_exact), _table_rows(stats, key, has_exact)
+        out += ["", f"**{title}**" if markdown else title, ""]
+        out += _markdown(headers, rows) if markdown else _aligned(headers, rows)
+    out += ["", "Variants:", *(["" ] if markdown else []), *_legend(stats, markdown)]
+    notes = [PAIRING_TEXT.format(pair=meta["run"]["pair_rounds"], blocks=stats["blocks"]),
+             *_notes(stats, has_exact)]
+    for note in notes:
+        out += ["", note] if markdown or note is notes[0] else [note]
+    return "\n".join(out) + "\n"
+
+
+def _game_json(row: dict) -> dict:
+    game, s = row["game"], row["summary"]
+    out = {"label": game.label, "source": game.source, "description": game.description,
+           "changes": list(game.changes), "strategy": list(game.names),
+           "strategy_note": game.strategy_note, "rules": rules_dict(game.rules),
+           "rounds": s["rounds"], "house_edge": s["house_edge"],
+           "super_sevens": None if not game.rules.super_sevens else {
+               k: s["super_sevens"][k] for k in ("mean", "se", "ci95_low", "ci95_high",
+                                                   "house_edge", "bets")},
+           "exact": row.get("exact")}
+    if row["difference"] is not None:
+        out["difference"] = row["difference"]
+        out["pairing"] = row["pairing"]
+    return out
+
+
+def _finite(x):
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_finite(v) for v in x]
+    return x
+
+
+def render_json(stats: dict, meta: dict) -> str:
+    doc = {"bjsim": meta["version"], "run": meta["run"], "timing": meta["timing"],
+           "pairing": PAIRING_TEXT.format(pair=meta["run"]["pair_rounds"], blocks=stats["blocks"]),
+           "baseline": _game_json(stats["rows"][0]),
+           "variants": [_game_json(r) for r in stats["rows"][1:]]}
+    return json.dumps(_finite(doc), indent=2, allow_nan=False) + "\n"
+
+
+def render(stats: dict, meta: dict, fmt: str) -> str:
+    """The report in ``fmt`` (one of `FORMATS`)."""
+    if fmt == "json":
+        return render_json(stats, meta)
+    if fmt == "csv":
+        return frame(stats).to_csv(index=False, float_format="%.10g")
+    return render_text(stats, meta, markdown=fmt == "markdown")
+
+
+def require_matplotlib():
+    """``matplotlib.pyplot`` (non-interactive), or a one-line ValueError naming the extra."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ValueError(f"--plot: needs matplotlib, which is not installed: {PLOT_HINT}") from None
+    return plt
+
+
+def plot(stats: dict, path: str) -> None:
+    """Draw each variant's house-edge difference with its 95% interval, and the exact difference
+    where there is one, to ``path`` (PNG, PDF, SVG: by its extension)."""
+    plt = require_matplotlib()
+    rows = [r for r in stats["rows"][1:] if r["difference"]["house_edge"]["mean"] is not None]
+    labels = [r["game"].label for r in rows]
+    d = [r["difference"]["house_edge"] for r in rows]
+    y = list(range(len(rows)))[::-1]
+    fig, ax = plt.subplots(figsize=(8, 0.35 * len(rows) + 1.5))
+    err = [Z95 * (x["se"] or 0) * 100 for x in d]
+    ax.errorbar([100 * x["mean"] for x in d], y, xerr=err, fmt="o", color="tab:blue",
+                capsize=3, label="simulated, 95% interval")
+    ex = [(100 * x["exact"], yy) for x, yy in zip(d, y, strict=True) if x.get("exact") is not None]
+    if ex:
+        ax.plot([e[0] for e in ex], [e[1] for e in ex], "x", color="tab:red", label="exact",
+                zorder=3, markersize=8)
+    ax.axvline(0, color="grey", lw=0.8)
+    ax.set_yticks(y, labels)
+    ax.set_xlabel("house edge difference from the baseline, % of the initial wager")
+    ax.set_title(f"{stats['rows'][0]['game'].label}: {stats['rounds']:,} rounds per game")
+    ax.legend(loc="best", fontsize="small")
+    fig.tight_layout()
+    try:
+        fig.savefig(path)
+    except OSError as err_:
+        raise ValueError(f"--plot {path}: cannot write: {err_.strerror or err_}") from None
+    finally:
+        plt.close(fig)

@@ -1,0 +1,138 @@
+"""Basic strategies derived by the exact analyzer, and exact figures, cached on disk.
+
+``bjsim compare`` plays each rule variant with the basic strategy derived for its own rules
+(`simulator.exact.analyze`, ~10 s a rule set) and shows the exact house edge beside the simulated
+one. Both are computed once and kept in a user cache folder, keyed by a SHA-256 of the bjsim
+version, the exact analyzer's source and every rule-set key the analyzer reads (penetration, the
+shuffle and boxes are not: it values one box from a full shoe), and, for exact figures, of the
+strategy tables (one per box):
+
+- ``$BJSIM_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/bjsim``, else ``~/.cache/bjsim``;
+- ``basic-<key>.toml``: the strategy file (`simulator.strategy.dumps_strategy`), loadable with
+  ``--strategy``; ``exact-<key>.json``: house edge and Super Sevens return.
+
+Files are written atomically; a folder that cannot be written only means no caching.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from simulator import __version__
+from simulator.checkpoint import tables_hash
+from simulator.engine import stack_tables
+from simulator.rules import rules_dict
+from simulator.strategy import dumps_strategy, load_strategy
+
+CACHE_ENV = "BJSIM_CACHE_DIR"
+
+
+def cache_dir() -> Path:
+    """The cache folder (not created here)."""
+    if os.environ.get(CACHE_ENV):
+        return Path(os.environ[CACHE_ENV])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "bjsim"
+
+
+# keys the exact analyzer does not read: it values one box from a full shoe
+UNSEEN = ("penetration", "shuffle", "boxes")
+
+
+@functools.cache
+def analyzer_hash() -> str:
+    """SHA-256 of the exact analyzer's source (``simulator/exact/*.py``): a changed analyzer
+    derives and evaluates again."""
+    h = hashlib.sha256()
+    for path in sorted((Path(__file__).parent / "exact").glob("*.py")):
+        h.update(path.name.encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()
+
+
+def rules_key(rules) -> str:
+    """16 hex digits of SHA-256 over the bjsim version, the analyzer's source and every rule-set
+    key the exact analyzer reads (all but `UNSEEN`)."""
+    seen = {k: v for k, v in rules_dict(rules).items() if k not in UNSEEN}
+    text = json.dumps({"bjsim": __version__, "analyzer": analyzer_hash(), "rules": seen},
+                      sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _write_atomic(path: Path, text: str) -> bool:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        return False
+
+
+def basic_path(rules) -> Path:
+    """Where the basic strategy derived for ``rules`` is cached (it may not exist yet)."""
+    return cache_dir() / f"basic-{rules_key(rules)}.toml"
+
+
+def basic_for(rules) -> tuple[object, Path | None]:
+    """The basic strategy derived for ``rules`` (`simulator.exact.analyze`) and its cache file
+    (None if the cache folder cannot be written). Its exact figures are cached on the way."""
+    path = basic_path(rules)
+    if path.exists():
+        try:
+            return load_strategy(path), path
+        except ValueError:
+            pass  # a damaged cache file: derive again
+    from simulator.exact import analyze
+
+    res = analyze(rules)
+    strat = res["strategy"]
+    figures = {"house_edge": float(res["house_edge"]),
+               "super_sevens_ev": None if res["super_sevens"] is None
+               else float(res["super_sevens"]["ev"])}
+    header = (f"# The basic strategy bjsim compare derived for these rules (exact analyzer,\n"
+              f"# docs/exact.md); cache key {rules_key(rules)}, bjsim {__version__}.\n"
+              f"# Rules (all but {', '.join(UNSEEN)}): "
+              f"{json.dumps({k: v for k, v in rules_dict(rules).items() if k not in UNSEEN})}\n\n")
+    ok = _write_atomic(path, header + dumps_strategy(strat))
+    if ok:
+        _write_exact(rules, [strat] * rules.boxes, figures)
+    return strat, path if ok else None
+
+
+def _exact_path(rules, strategies) -> Path:
+    tables = stack_tables(rules, list(strategies))
+    ins = "".join("1" if s.insurance else "0" for s in strategies)
+    key = hashlib.sha256(f"{rules_key(rules)}{tables_hash(tables)}{ins}".encode()).hexdigest()
+    return cache_dir() / f"exact-{key[:16]}.json"
+
+
+def _write_exact(rules, strategies, figures: dict) -> None:
+    _write_atomic(_exact_path(rules, strategies), json.dumps(figures) + "\n")
+
+
+def exact_for(rules, strategies) -> dict:
+    """``{"house_edge", "super_sevens_ev"}`` (exact, full shoe every round; the mean over boxes)
+    for ``strategies`` (one per box), from the cache or `simulator.exact.compare.theory`."""
+    strategies = list(strategies)
+    if len(strategies) == 1 and rules.boxes > 1:
+        strategies = strategies * rules.boxes
+    path = _exact_path(rules, strategies)
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        if set(doc) == {"house_edge", "super_sevens_ev"}:
+            return doc
+    except (OSError, ValueError):
+        pass
+    from simulator.exact.compare import theory
+
+    th = theory(rules, strategies)
+    figures = {"house_edge": float(th["house_edge"]), "super_sevens_ev": th["super_sevens"]}
+    _write_exact(rules, strategies, figures)
+    return figures

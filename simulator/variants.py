@@ -1,0 +1,191 @@
+"""Variants of a rule set for ``bjsim compare``: ``--vary``, ``--variant``, ``--vary-strategy``.
+
+A variant is a baseline with some rule keys changed, or with another strategy. A variant file
+(``configs/variants/*.toml``, format in ``docs/compare.md``) names its baseline and its changes::
+
+    [variant]
+    name = "h17"
+    description = "The dealer hits soft 17 (12.3: stands on all 17s)"
+    baseline = "../nz1994.toml"     # relative to this file
+    # strategy = "mimic-dealer"     # optional: the variant plays this instead
+
+    [changes]
+    dealer_hits_soft_17 = true
+
+``--variant`` also takes a plain rule file: the variant is then that whole rule set.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from simulator.rules import (
+    DEFAULT_RULES_PATH,
+    KIND,
+    RuleError,
+    apply_overrides,
+    load_rule_file,
+    rules_dict,
+    rules_from_dict,
+    toml_error_line,
+)
+
+VARIANTS_DIR = DEFAULT_RULES_PATH.parent / "variants"
+VARIANT_KEYS = ("name", "description", "baseline", "strategy")
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One variant as asked for: ``rules`` (the baseline's with ``changes`` applied) and, for a
+    strategy variant, ``strategy`` (a shipped name or file; None: the default strategy)."""
+
+    label: str
+    rules: object
+    changes: tuple[str, ...]
+    source: str
+    strategy: str | None = None
+    description: str = ""
+
+
+def _fmt_value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
+    return str(value)
+
+
+def changes_of(base, rules) -> tuple[str, ...]:
+    """``key=value`` for every key in which ``rules`` differs from ``base``."""
+    a, b = rules_dict(base), rules_dict(rules)
+    return tuple(f"{k}={_fmt_value(b[k])}" for k in b if a[k] != b[k])
+
+
+def split_vary(text: str) -> list[str]:
+    """``"decks=8,penetration=0.8"`` -> ``["decks=8", "penetration=0.8"]``; a comma starts a new
+    item only before ``KEY=`` (``super_sevens_pays=3,50,100,500,5000`` stays whole)."""
+    return [p.strip() for p in re.split(r",(?=\s*[A-Za-z_][A-Za-z0-9_]*\s*=)", text) if p.strip()]
+
+
+def from_vary(base, text: str) -> Variant:
+    """The variant of ``--vary KEY=VALUE[,KEY=VALUE...]``."""
+    items = split_vary(text)
+    if not items:
+        raise RuleError(f"--vary '{text}': give KEY=VALUE[,KEY=VALUE...], e.g. decks=8")
+    rules = apply_overrides(base, items, source=f"--vary {text}")
+    return Variant(",".join(items), rules, changes_of(base, rules), "--vary")
+
+
+def from_strategy(base, name: str) -> Variant:
+    """The variant of ``--vary-strategy NAME|FILE``: the baseline's rules, another strategy."""
+    label = Path(name).stem if name.endswith(".toml") else name
+    return Variant(f"strategy={label}", base, (f"strategy={label}",), "--vary-strategy", name)
+
+
+def _read_toml(path: Path) -> dict:
+    src = str(path)
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise RuleError(f"--variant {src}: no such file") from None
+    except OSError as err:
+        raise RuleError(f"--variant {src}: cannot read: {err.strerror or err}") from None
+    except UnicodeDecodeError:
+        raise RuleError(f"--variant {src}: not valid UTF-8 text") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise RuleError(f"--variant {src}: {toml_error_line(err, text)}") from None
+
+
+def is_variant_file(data: dict) -> bool:
+    return "variant" in data or "changes" in data
+
+
+def read_variant_file(path) -> dict:
+    """The checked ``[variant]`` table of a variant file with its ``changes`` (a dict) and its
+    ``baseline`` resolved to a path; None-valued ``baseline`` means the NZ rule set."""
+    path = Path(path)
+    data = _read_toml(path)
+    src = str(path)
+    for key in data:
+        if key not in ("variant", "changes"):
+            raise RuleError(f"{src}: key '{key}' is not allowed at the top of a variant file: "
+                            "allowed [variant] and [changes]")
+    head = data.get("variant", {})
+    changes = data.get("changes", {})
+    if not isinstance(head, dict) or not isinstance(changes, dict):
+        raise RuleError(f"{src}: [variant] and [changes] must be tables")
+    for key, value in head.items():
+        if key not in VARIANT_KEYS:
+            raise RuleError(f"{src}: key 'variant.{key}' is not allowed: allowed "
+                            + ", ".join(VARIANT_KEYS))
+        if not isinstance(value, str):
+            raise RuleError(f"{src}: key 'variant.{key}' must be a string")
+    for key in changes:
+        if key not in KIND:
+            raise RuleError(f"{src}: [changes] key '{key}' is not a rule-set key: allowed "
+                            + ", ".join(KIND))
+    if not changes and "strategy" not in head:
+        raise RuleError(f"{src}: a variant file needs [changes] or variant.strategy")
+    out = dict(head)
+    out["changes"] = changes
+    out["baseline"] = (path.parent / head["baseline"]).resolve() if "baseline" in head else None
+    out.setdefault("name", path.stem)
+    return out
+
+
+def baseline_of(path) -> Path | None:
+    """The baseline rule file a variant file names (None for a plain rule file or none named)."""
+    data = _read_toml(Path(path))
+    if not is_variant_file(data):
+        return None
+    return read_variant_file(path)["baseline"]
+
+
+def from_file(base, path) -> Variant:
+    """The variant of ``--variant FILE``: a variant file's changes applied to ``base``, or a
+    whole rule file."""
+    path = Path(path)
+    data = _read_toml(path)
+    if not is_variant_file(data):
+        rules, meta = load_rule_file(path)
+        return Variant(meta.get("name") or path.stem, rules, changes_of(base, rules), str(path),
+                       description=meta.get("description", ""))
+    v = read_variant_file(path)
+    rules, _ = rules_from_dict({**rules_dict(base), **v["changes"]}, f"{path} [changes]")
+    changes = changes_of(base, rules)
+    if v.get("strategy"):
+        changes += (f"strategy={v['strategy']}",)
+    return Variant(v["name"], rules, changes, str(path), v.get("strategy"),
+                   v.get("description", ""))
+
+
+def shipped() -> list[Path]:
+    """The variant files of ``configs/variants/``, sorted by name."""
+    return sorted(VARIANTS_DIR.glob("*.toml"))
+
+
+def baseline_file(rules_path, files) -> str | None:
+    """The baseline rule file of a comparison: ``--rules`` if given, else the one the variant
+    files name (they must agree), else None (the NZ rule set)."""
+    if rules_path is not None:
+        return rules_path
+    named = {}
+    for f in files:
+        b = baseline_of(f)
+        if b is not None:
+            named.setdefault(str(b), f)
+    if len(named) > 1:
+        (a, fa), (b, fb) = list(named.items())[:2]
+        raise RuleError(f"--variant: {fa} names the baseline {a} and {fb} names {b}: give "
+                        "--rules to choose one")
+    found = next(iter(named), None)
+    if found is None:
+        return None
+    rel = os.path.relpath(found)
+    return found if rel.startswith("..") else rel

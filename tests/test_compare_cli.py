@@ -1,0 +1,128 @@
+"""``bjsim compare`` through click's CliRunner: help, formats, --plot, and one-line errors."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from simulator.cli import cli
+
+# the baseline's strategy for every game, no exact figures: no derivation, a second or two
+TINY = ["--rounds", "4000", "--chunk-rounds", "2000", "--pair-rounds", "50", "--seed", "3",
+        "--quiet", "--strategy", "basic", "--same-strategy", "--no-exact"]
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def assert_user_error(result, *words):
+    assert result.exit_code == 2, result.output
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Error:"), result.stderr
+    for w in words:
+        assert w in lines[0], (w, lines[0])
+
+
+def test_help_has_an_example_and_every_option_help():
+    result = run("compare", "--help")
+    assert result.exit_code == 0 and "Example" in result.stdout
+    for option in ("--vary", "--variant", "--vary-strategy", "--same-strategy", "--all-variants",
+                   "--precision", "--plot", "--pair-rounds", "--checkpoint", "--scheduler"):
+        assert option in result.stdout
+
+
+@pytest.mark.parametrize("args, words", [
+    ([], ["no variant", "--vary"]),
+    (["--vary", "deks=8"], ["deks"]),
+    (["--vary", "decks=9"], ["decks", "1-8"]),
+    (["--variant", "nope.toml"], ["nope.toml", "no such file"]),
+    (["--vary-strategy", "nope"], ["nope"]),
+    (["--vary", "decks=8", "--pair-rounds", "5000"], ["--pair-rounds", "--chunk-rounds"]),
+    (["--vary", "decks=8", "--resume"], ["--resume", "--checkpoint"]),
+    (["--vary", "decks=8", "--precision", "0.01", "--rounds", "1000"], ["--rounds"]),
+])
+def test_mistakes_are_one_line_with_exit_code_2(args, words):
+    assert_user_error(run("compare", *TINY, *args), *words)
+
+
+def test_variant_files_naming_different_baselines_need_rules(tmp_path):
+    a, b = tmp_path / "a.toml", tmp_path / "b.toml"
+    a.write_text('[variant]\nbaseline = "x.toml"\n[changes]\ndecks = 8\n')
+    b.write_text('[variant]\nbaseline = "y.toml"\n[changes]\ndecks = 4\n')
+    assert_user_error(run("compare", *TINY, "--variant", str(a), "--variant", str(b)),
+                      "--rules")
+
+
+def test_table_names_the_pairing_and_each_variant():
+    result = run("compare", *TINY, "--vary", "dealer_hits_soft_17=true",
+                 "--vary-strategy", "mimic-dealer")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "4,000 rounds per game, seed 3" in out and "blocks of 50" in out
+    assert "dealer_hits_soft_17=true" in out and "strategy=mimic-dealer" in out
+    assert "Pairing (common random numbers)" in out and "80 paired blocks" in out
+    assert "Super Sevens" in out  # a strategy variant touches it (the 7-7 play)
+
+
+def test_csv_json_and_markdown_agree():
+    args = ["compare", *TINY, "--vary", "decks=8"]
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    rows = list(csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout)))
+    md = run(*args, "-f", "markdown").stdout
+    v = doc["variants"][0]
+    assert doc["baseline"]["rules"]["decks"] == 6 and v["rules"]["decks"] == 8
+    assert v["changes"] == ["decks=8"] and doc["run"]["pair_rounds"] == 50
+    he = next(r for r in rows if r["variant"] == "decks=8" and r["figure"] == "house_edge")
+    assert float(he["difference"]) == pytest.approx(v["difference"]["house_edge"]["mean"])
+    assert float(he["difference_se"]) == pytest.approx(v["difference"]["house_edge"]["se"])
+    assert "| decks=8 |" in md and f"{100 * v['difference']['house_edge']['mean']:+.3f}" in md
+
+
+def test_plot_writes_a_png(tmp_path):
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "d.png"
+    result = run("compare", *TINY, "--vary", "decks=8", "--plot", str(path))
+    assert result.exit_code == 0, result.output
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_plot_without_matplotlib_is_one_line(monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import fails as if not installed
+    result = run("compare", *TINY, "--vary", "decks=8", "--plot", "x.png")
+    assert_user_error(result, "--plot", "matplotlib", "bjsim[plot]")
+
+
+def test_exact_differences_with_derived_strategies(tmp_path, monkeypatch):
+    """Default strategies (derived for each game's rules, cached in BJSIM_CACHE_DIR) and the exact
+    difference with its z-score."""
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(tmp_path))
+    args = ["compare", "--rounds", "4000", "--chunk-rounds", "2000", "--quiet", "-f", "json",
+            "--vary-strategy", "never-bust"]
+    doc = json.loads(run(*args).stdout)
+    assert "derived for these rules" in doc["baseline"]["strategy_note"]
+    assert list(tmp_path.glob("basic-*.toml")) and list(tmp_path.glob("exact-*.json"))
+    d = doc["variants"][0]["difference"]["house_edge"]
+    assert d["exact_scope"] == "full" and d["exact"] > 0.03  # never-bust costs ~4%
+    assert d["z"] == pytest.approx((d["mean"] - d["exact"]) / d["se"])
+    assert doc["variants"][0]["exact"]["house_edge"] == pytest.approx(
+        doc["baseline"]["exact"]["house_edge"] + d["exact"])
+
+
+def test_all_variants_runs_every_shipped_file_against_nz():
+    from simulator import variants
+
+    args = ["compare", "--all-variants", "--rounds", "640", "--chunk-rounds", "640",
+            "--pair-rounds", "64", "--quiet", "--strategy", "basic", "--same-strategy",
+            "--no-exact", "-f", "json"]
+    doc = json.loads(run(*args).stdout)
+    assert doc["baseline"]["label"] == "nz1994"
+    assert [v["label"] for v in doc["variants"]] == [p.stem for p in variants.shipped()]
+    same = next(v for v in doc["variants"] if v["label"] == "dbj-original-and-busted")
+    assert same["difference"]["house_edge"] == {**same["difference"]["house_edge"],
+                                                "mean": 0.0, "se": 0.0}

@@ -1,0 +1,98 @@
+"""Arithmetic headroom: no tally can overflow before 10^13 rounds, and the engine refuses a chunk
+size whose 64-bit tally could.
+
+The kernel adds a chunk's rounds into int64; a run adds its chunks in Python integers
+(`tally.run_total`). `tally.max_per_round` bounds what one round can add to each field, reasoned
+from the money and counts of layout.TALLY_NAMES (Super Sevens' 5000 to 1 and the sums of squares
+included), so a chunk is safe up to `tally.max_chunk_rounds` rounds and a run for ever.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from simulator import engine, kernel, tally
+from simulator import layout as L
+from simulator.rules import Rules
+from simulator.strategy import load_strategy
+
+INT64_MAX = 2**63 - 1
+NZ7 = dataclasses.replace(Rules(), boxes=7, max_hands=4)  # the largest magnitudes of the NZ game
+
+
+def test_the_bounds_cover_every_field_and_are_what_the_money_says():
+    per = tally.max_per_round(NZ7)
+    assert list(per) == list(L.TALLY_NAMES)
+    assert all(v >= 1 for v in per.values())
+    assert per["ss_sq"] == 7 * 5000**2  # a 5000 to 1 win on every box
+    assert per["ss_round_sq"] == (7 * 5000) ** 2  # the largest: 1.2e9 a round
+    assert per["main_sq"] == 7 * (2 * 10 * 4) ** 2  # four doubled hands, in tenths
+    assert max(per.values()) == per["ss_round_sq"]
+    # int64 alone would hold the NZ game for only 7.5e9 rounds, short of 10^13
+    assert INT64_MAX // per["ss_round_sq"] < 10**13
+
+
+def test_a_chunk_at_the_limit_cannot_overflow_int64():
+    for rules in (Rules(), NZ7, dataclasses.replace(NZ7, super_sevens_pays=(3, 50, 100, 500,
+                                                                              1_000_000))):
+        n = tally.max_chunk_rounds(rules)
+        assert all(v * n <= INT64_MAX for v in tally.max_per_round(rules).values())
+        assert any(v * (n + 1) > INT64_MAX for v in tally.max_per_round(rules).values())
+    assert tally.max_chunk_rounds(NZ7) > 7 * 10**9  # far above any useful chunk
+
+
+def test_no_tally_overflows_before_10_to_the_13_rounds():
+    # 10^4 chunks of 10^9 rounds, each with every field at its largest possible value: the run's
+    # total is exact (Python integers), where int64 would have wrapped (ss_round_sq, ss_sq, ...).
+    per = tally.max_per_round(NZ7)
+    chunk_rounds, chunks = 10**9, 10**4
+    worst = np.array([v * chunk_rounds for v in per.values()], np.int64)
+    assert all(int(x) == v * chunk_rounds for x, v in zip(worst, per.values(), strict=True))
+    state = engine.RunState(chunk_rounds * chunks, chunk_rounds)
+    for i in range(chunks):
+        state.add(i, worst)
+    total = state.total()
+    assert state.finished
+    assert [int(x) for x in total] == [v * 10**13 for v in per.values()]
+    assert int(total[L.T_SS_RSQ]) > INT64_MAX  # beyond int64, still exact
+    merged = tally.merge([worst] * 3)
+    assert int(merged[L.T_SS_SQ]) == 3 * int(worst[L.T_SS_SQ])
+    summary = tally.summarize(total, NZ7)  # the figures come out of a total that size
+    assert summary["rounds"] == 10**13
+
+
+def test_the_engine_refuses_a_chunk_size_that_could_overflow():
+    rich = dataclasses.replace(NZ7, super_sevens_pays=(3, 50, 100, 500, 1_000_000))
+    limit = tally.max_chunk_rounds(rich)
+    assert limit < 1_000_000  # (7 x 10^6)^2 a round: the default chunk would be unsafe
+    with pytest.raises(ValueError, match=r"chunk_rounds = 1,000,000 could overflow .* allowed "
+                                         r"at most"):
+        next(engine.iter_chunks(rich, load_strategy("basic"), 2_000_000, 1, 1_000_000, 1))
+    engine.check_headroom(rich, limit)  # at the limit: accepted
+
+
+def test_the_cli_says_so_in_one_line():
+    from click.testing import CliRunner
+
+    from simulator.cli import cli
+
+    result = CliRunner().invoke(cli, ["simulate", "--boxes", "7", "--set", "max_hands=4",
+                                      "--set", "super_sevens_pays=3,50,100,500,1000000", "-q"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "chunk_rounds = 1,000,000 could overflow" in result.stderr
+
+
+def test_real_chunks_stay_within_the_bounds():
+    # The bounds are bounds: seven boxes, four hands, a kind strategy mix, 20,000 rounds.
+    rules = dataclasses.replace(NZ7, double_on="any", resplit_aces=True, surrender="late")
+    strategies = [load_strategy(n) for n in ("basic", "basic-super-sevens", "insurance-taker",
+                                             "never-bust", "mimic-dealer", "basic", "basic")]
+    n = 20_000
+    t = kernel.simulate_chunk(rules.to_params(), engine.stack_tables(rules, strategies), n,
+                              engine.chunk_state(3, 0))
+    per = tally.max_per_round(rules)
+    for name, value in zip(L.TALLY_NAMES, t, strict=True):
+        assert abs(int(value)) <= per[name] * n, name

@@ -1,0 +1,357 @@
+"""Honest output: every report, in every format, names its rules (with the command line's
+changes), strategy, seed and whether it is partial; a figure too thin for an interval says so; the
+Super Sevens figure names the 7-7 play it depends on; and the failures listed in issue 13, each
+with the test that caught it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from simulator import engine, reference, tally
+from simulator.cli import cli
+from simulator.rules import Rules, rules_from_dict
+from simulator.strategy import load_strategy
+from tests.helpers import deal, make_strategy
+from tests.test_hostile_input import is_one_line_error
+
+ROOT = Path(__file__).resolve().parent.parent
+TINY = ["--rounds", "20_000", "--chunk-rounds", "5000", "--seed", "7", "--quiet"]
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
+
+
+def user_error(result, *words):
+    line = is_one_line_error(result)
+    for w in words:
+        assert w in line, (w, line)
+    return line
+
+
+def csv_rows(text):
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def run_section(rows):
+    return {r["item"]: r["value"] for r in rows if r["section"] == "run"}
+
+
+# ---------------------------------------------------------------------------------------------
+# Every output names its rules, strategy, seed and whether it is partial
+
+
+def test_simulate_names_rules_changes_strategy_seed_and_completeness_in_every_format():
+    args = [*TINY, "--set", "decks=8", "--boxes", "2"]
+    table = run("simulate", *args).stdout
+    assert "nz1994 (modified: decks=8, boxes=2)" in table and "Changed:" in table
+    assert "Strategy:  basic" in table and "seed 7" in table and "Result:    complete" in table
+    doc = json.loads(run("simulate", *args, "-f", "json").stdout)
+    assert doc["run"]["rules_name"] == "nz1994 (modified: decks=8, boxes=2)"
+    assert doc["run"]["overrides"] == ["decks=8", "boxes=2"]
+    assert doc["run"]["seed"] == 7 and doc["run"]["partial"] is False
+    assert doc["strategy"] == ["basic", "basic"] and doc["rules"]["decks"] == 8
+    meta = run_section(csv_rows(run("simulate", *args, "-f", "csv").stdout))
+    assert meta["rules_name"] == "nz1994 (modified: decks=8, boxes=2)"
+    assert meta["overrides"] == "decks=8; boxes=2"
+    assert meta["strategy"] == "basic; basic" and meta["seed"] == "7"
+    assert meta["partial"] == "false"
+    rules_rows = {r["item"]: r["value"] for r in csv_rows(run("simulate", *args, "-f",
+                                                              "csv").stdout)
+                  if r["section"] == "rules"}
+    assert rules_rows["decks"] == "8" and rules_rows["boxes"] == "2"
+
+
+def _interrupt_after_first_chunk(monkeypatch):
+    real = engine.advance
+
+    def advance(*args, **kwargs):
+        chunks = real(*args, **kwargs)
+        try:
+            for count, item in enumerate(chunks):
+                if count == 1:
+                    raise KeyboardInterrupt
+                yield item
+        finally:
+            chunks.close()
+
+    monkeypatch.setattr(engine, "advance", advance)
+
+
+def test_an_interrupted_csv_carries_the_partial_marker_seed_and_rules(monkeypatch, tmp_path):
+    _interrupt_after_first_chunk(monkeypatch)
+    out = tmp_path / "run.csv"
+    result = run("simulate", *TINY, "--workers", "1", "--set", "decks=8", "-f", "csv", "-o",
+                 str(out))
+    assert result.exit_code == 130
+    meta = run_section(csv_rows(out.read_text()))
+    assert meta["partial"] == "true" and meta["seed"] == "7"
+    assert meta["rules_name"] == "nz1994 (modified: decks=8)"
+    assert int(meta["rounds_played"]) < int(meta["rounds"])
+    table = run("simulate", *TINY, "--workers", "1").stdout
+    assert "PARTIAL RESULT" in table
+
+
+def test_exact_names_the_changed_rules_in_every_format():
+    args = ["exact", "--set", "decks=8", "--no-super-sevens", "--strategy", "basic"]
+    name = "nz1994 (modified: decks=8, super_sevens=false)"
+    table = run(*args).stdout
+    assert table.splitlines()[0] == f"Exact (combinatorial) figures: {name}, strategy basic"
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    assert doc["run"]["rules_name"] == name
+    assert doc["run"]["overrides"] == ["decks=8", "super_sevens=false"]
+    assert doc["run"]["partial"] is False and doc["run"]["seed"] is None
+    meta = run_section(csv_rows(run(*args, "-f", "csv").stdout))
+    assert meta["rules_name"] == name
+    assert meta["strategy"] == "basic" and meta["partial"] == "false"
+
+
+def test_rules_show_toml_with_changes_does_not_pass_for_the_original(tmp_path):
+    text = run("rules", "show", "--set", "decks=8", "-f", "toml").stdout
+    meta = tomllib.loads(text)["meta"]
+    assert meta["name"] == "nz1994 (modified: decks=8)"
+    assert meta["description"].startswith("nz1994 changed by decks=8")
+    assert rules_from_dict(tomllib.loads(text))[0].decks == 8  # still a rule file that loads
+    plain = tomllib.loads(run("rules", "show", "-f", "toml").stdout)["meta"]
+    assert plain["name"] == "nz1994" and "6 decks" in plain["description"]
+    assert "modified: decks=8" in run("rules", "show", "--set", "decks=8").stdout
+
+
+def test_replay_names_its_rules_and_strategy(tmp_path):
+    cards = tmp_path / "shoe.txt"
+    cards.write_text("7h 9c Td 7s 5d\n")
+    text = run("replay", "--cards", str(cards), "--set", "hole_card=peek").stdout
+    assert text.startswith("bjsim ") and "nz1994 (modified: hole_card=peek)" in text
+    assert "strategy basic" in text
+    doc = json.loads(run("replay", "--cards", str(cards), "-f", "json").stdout)
+    assert doc["run"]["rules_name"] == "nz1994" and doc["run"]["partial"] is False
+
+
+# ---------------------------------------------------------------------------------------------
+# Super Sevens: the 7-7 play, and an interval only where it means something
+
+
+def test_the_super_sevens_figure_names_the_7_7_play_and_what_the_published_figure_assumes():
+    table = run("simulate", *TINY).stdout
+    lines = table.splitlines()
+    i = next(k for k, ln in enumerate(lines) if ln.startswith("SUPER SEVENS house edge"))
+    note = lines[i + 1]
+    assert "split v 2-7, hit v 8-A" in note and "11.40%" in note
+    assert "third card is always dealt" in note
+    doc = json.loads(run("simulate", *TINY, "-f", "json").stdout)
+    play = doc["results"]["super_sevens"]["seven_seven_play"]
+    assert play["by_box"] == ["split v 2-7, hit v 8-A"] and "11.40%" in play["note"]
+    ss = json.loads(run("simulate", *TINY, "-f", "json", "--strategy",
+                        "basic-super-sevens").stdout)
+    assert ss["results"]["super_sevens"]["seven_seven_play"]["by_box"] == ["hit v 2-A"]
+    exact = run("exact").stdout
+    assert "depends on the 7-7 play (14.4): split v 2-7, hit v 8-A" in exact
+
+
+def test_a_run_too_short_says_so_instead_of_an_interval():
+    doc = json.loads(run("simulate", *TINY, "-f", "json").stdout)
+    ss = doc["results"]["super_sevens"]
+    assert ss["lines"]["e"]["count"] < tally.MIN_WINS
+    assert ss["ci95_low"] is None and ss["ci95_high"] is None
+    assert "line (e)" in ss["interval_note"] and "fewer than 30" in ss["interval_note"]
+    assert doc["results"]["house_edge"]["ci95_low"] is not None  # the main game's is fine
+    table = run("simulate", *TINY).stdout
+    head = next(ln for ln in table.splitlines() if ln.startswith("SUPER SEVENS house edge"))
+    assert "±" not in head and "too few rounds for a meaningful interval" in head
+    assert "too few to say" in table
+    rows = csv_rows(run("simulate", *TINY, "-f", "csv").stdout)
+    ret = next(r for r in rows if r["section"] == "return" and r["item"] == "super_sevens")
+    assert ret["ci95_low"] == "" and ret["value"] != ""
+    assert any(r["section"] == "note" and r["item"] == "super_sevens" for r in rows)
+
+
+def test_enough_wins_of_every_line_give_an_interval():
+    from tests.test_tally import build_tally
+
+    rounds = [[(0, None, line)] for line in (1, 2, 3, 4) for _ in range(30)]
+    rounds += [[(0, None, 5)]] * 1000
+    ss = tally.summarize(build_tally(rounds), Rules())["super_sevens"]
+    assert ss["interval_note"] is None and ss["ci95_low"] is not None
+    short = tally.summarize(build_tally(rounds[1:]), Rules())["super_sevens"]  # 29 of (b)
+    assert "line (b)" in short["interval_note"] and short["ci95_low"] is None
+
+
+def test_insurance_with_too_few_wins_says_so_instead_of_an_interval():
+    from tests.test_tally import build_tally
+
+    lost = [[(0, -5, None)]] * 200
+    enough = tally.summarize(build_tally([[(0, 10, None)]] * 30 + lost), Rules())["insurance"]
+    assert enough["interval_note"] is None and enough["ci95_low"] is not None
+    few = tally.summarize(build_tally([[(0, 10, None)]] * 29 + lost), Rules())["insurance"]
+    assert few["ci95_low"] is None and few["se"] is not None
+    assert "29 winning insurance bet(s), fewer than 30" in few["interval_note"]
+    main = tally.summarize(build_tally([[(0, 10, None)]] * 29 + lost), Rules())["house_edge"]
+    assert main["interval_note"] is None and main["ci95_low"] is not None
+
+
+def test_lines_a_strategy_cannot_make_are_left_out_of_the_check():
+    never_third = make_strategy(sevens={"*": "S"}, pairs={"7": "P"})
+    assert tally.ss_lines_possible([never_third], Rules()) == ("a", "b", "c", "f")
+    assert tally.ss_lines_possible([load_strategy("basic")], Rules()) == tally.SS_LINES
+    split_only = make_strategy(sevens={"*": "P"})
+    one_hand = Rules(max_hands=1)  # a split is played from the hard table: it may hit
+    assert tally.ss_lines_possible([split_only], one_hand) == tally.SS_LINES
+
+
+# ---------------------------------------------------------------------------------------------
+# exact's insurance per unit staked
+
+
+def test_exact_insurance_per_unit_staked_is_over_the_chance_insurance_is_offered():
+    # Simulation (insurance-taker, 6 decks): -7.40% per unit staked, 95% interval +-0.16%. The
+    # old figure divided by P(ace up) including blackjacks (offered even money, not insurance):
+    # -7.04%, outside that interval.
+    doc = json.loads(run("exact", "--strategy", "insurance-taker", "--no-super-sevens", "-f",
+                         "json").stdout)
+    ins = doc["exact"]["insurance"]
+    assert ins["per_unit_staked_approx"] == pytest.approx(-0.0740, abs=0.0016)
+    from simulator.exact.compare import insurance_offered
+
+    p_ace = 24 / 312
+    assert insurance_offered(6) == pytest.approx(p_ace * (1 - 2 * 23 / 311 * 96 / 310))
+    assert ins["per_initial_wager"] / (0.5 * p_ace) == pytest.approx(-0.0704, abs=0.0005)
+
+
+# ---------------------------------------------------------------------------------------------
+# replay: too few cards, a round the cards run out in
+
+
+@pytest.mark.parametrize("text", ["", "# nothing but a comment\n", "7h 9c"])
+def test_replay_with_no_complete_round_exits_2(tmp_path, text):
+    path = tmp_path / "cards.txt"
+    path.write_text(text)
+    user_error(run("replay", "--cards", str(path)), str(path), "no complete round")
+    user_error(run("replay", "--cards", "-", input=text), "<stdin>", "no complete round")
+
+
+def test_replay_warns_of_a_round_the_cards_ran_out_in(tmp_path):
+    path = tmp_path / "cards.txt"
+    path.write_text("7h 9c Td 7s 5d   8h Ks\n")  # round 2 has its first two cards only
+    result = run("replay", "--cards", str(path))
+    assert result.exit_code == 0
+    assert "the cards ran out in round 2" in result.stderr
+    assert "WARNING: the cards ran out in round 2 (cards 5-6: 8h Ks)" in result.stdout
+    doc = json.loads(run("replay", "--cards", str(path), "-f", "json").stdout)
+    assert doc["incomplete_round"] == {"round": 2, "start": 5, "cards": "8h Ks"}
+    assert doc["run"]["partial"] is True
+    exact = tmp_path / "exact.txt"
+    exact.write_text("7h 9c Td 7s 5d\n")
+    result = run("replay", "--cards", str(exact))
+    assert "ran out" not in result.stderr + result.stdout
+
+
+# ---------------------------------------------------------------------------------------------
+# The replay trace cites the right rule and says once what happens
+
+
+def trace(cards, rules=None, strategy=None):
+    rules = rules or Rules()
+    results = reference.play_stacked(cards, rules, [strategy or load_strategy("basic")])
+    assert len(results) == 1
+    return results[0], reference.format_round(results[0])
+
+
+def test_trace_cites_4_1_for_a_blackjack_against_2_to_9_and_8_2_against_ten_or_ace():
+    _, text = trace(deal(["Ah Kc"], "5d"))
+    assert "wins +1.5  (blackjack paid 3 to 2)  [4.1]" in text and "8.2" not in text
+    _, text = trace(deal(["Ah Kc"], "Td", then="5s"))
+    assert "blackjack waits" in text and "(blackjack paid 3 to 2)  [8.2]" in text
+
+
+def test_trace_cites_11_c_for_a_split_ace_21():
+    _, text = trace(deal(["Ah Ac"], "9d", then="Ks Qd 9s"))
+    wins = [ln for ln in text.splitlines() if "wins +1.0" in ln]
+    assert len(wins) == 2 and all("11 (c)" in ln and "paid 1 to 1" in ln for ln in wins)
+    splitter = make_strategy(pairs={"A": "P"})
+    result, text = trace(deal(["Ah Ac"], "Td", then="Ks Qd As"), strategy=splitter)
+    lost = [ln for ln in text.splitlines() if "hand 1  loses" in ln]
+    assert len(lost) == 1 and "11 (c)" in lost[0] and "not a blackjack" in lost[0]
+    assert result.boxes[0].main_net == -10  # original-and-busted: the initial wager taken once
+
+
+def test_trace_under_original_says_once_what_happens_to_a_busted_hand():
+    rules = Rules(dealer_blackjack_takes="original")
+    splitter = make_strategy(pairs={"8": "P"}, hard={18: "S", 13: "H"})
+    # dealer blackjack: hand 2's busted wager comes back, the box loses its initial wager only
+    result, text = trace(deal(["8h 8c"], "Td", then="Ks 5s 9d As"), rules, splitter)
+    hand2 = [ln for ln in text.splitlines() if "box 1 hand 2" in ln]
+    assert not any("loses" in ln or "stands off" in ln for ln in hand2), hand2
+    assert any("busted wager returned +0.0" in ln for ln in hand2)
+    assert sum("busts" in ln for ln in hand2) == 1 and "waits" in hand2[-2]
+    assert result.boxes[0].main_net == -10
+    # no dealer blackjack: the bust is lost, said once at the settlement
+    result, text = trace(deal(["8h 8c"], "Td", then="Ks 5s 9d 7s"), rules, splitter)
+    hand2 = [ln for ln in text.splitlines() if "box 1 hand 2" in ln]
+    assert sum("loses -1.0" in ln for ln in hand2) == 1 and not any("+0.0" in ln for ln in hand2)
+    assert result.boxes[0].main_net == 0  # 18 beats 17 (+1), the bust lost (-1)
+    # other rules: a bust loses at once (12.2), as before
+    _, text = trace(deal(["8h 8c"], "Td", then="Ks 5s 9d As"), Rules(), splitter)
+    assert "box 1 hand 2  busts, loses -1.0" in text
+
+
+# ---------------------------------------------------------------------------------------------
+# Messages, lint, README
+
+
+def test_negative_rounds_say_must_be_at_least_1():
+    for value in ("-5", "0", "-1e3", "-2k"):
+        message = user_error(run("simulate", "--rounds", value, "-q"), "--rounds",
+                             "must be at least 1")
+        assert "not a whole number" not in message
+
+
+def test_make_lint_has_ruff_and_passes():
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]
+    makefile = (ROOT / "Makefile").read_text()
+    lint = makefile.split("\nlint:", 1)[1].split("\n\n", 1)[0]
+    extra = "test" if ".installed-test" in lint else "dev"
+    assert any(d.split(">")[0].split("=")[0].strip() == "ruff" for d in extras[extra])
+    assert "ruff check simulator tests" in lint
+    done = subprocess.run([sys.executable, "-m", "ruff", "check", "simulator", "tests"],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout
+
+
+def test_readme_schema_documents_every_json_key_and_the_csv_sections():
+    readme = (ROOT / "README.md").read_text()
+    schema = readme.split("## JSON output", 1)[1].split("\n## ", 1)[0]
+    for key in ("results.exact", "timing.scheduler", "timing.checkpoint", "timing.resumed_rounds",
+                "seven_seven_play", "interval_note", "run.partial"):
+        assert key in schema, key
+    for section in ("`exact`", "`run`", "`rules`", "`note`"):
+        assert section in schema, section
+
+
+@pytest.mark.slow
+def test_exact_insurance_per_unit_staked_agrees_with_a_simulation():
+    # 10^8 rounds of the insurance-taker, every round from a full shoe (the exact analysis's
+    # assumption): the exact figure within 4 standard errors, the old one (-7.04%) beyond 4.
+    import dataclasses
+
+    from simulator.exact.compare import exact_figures
+
+    rules = dataclasses.replace(Rules(), shuffle="every-round", super_sevens=False)
+    taker = load_strategy("insurance-taker")
+    total = engine.run(rules, taker, 100_000_000, seed=94, chunk_rounds=2_000_000)
+    ins = tally.summarize(total, rules)["insurance"]
+    fig, _ = exact_figures(rules, taker)
+    exact = fig["insurance"]["per_unit_staked_approx"]
+    assert abs(ins["mean"] - exact) < 4 * ins["se"], (ins["mean"], ins["se"], exact)
+    old = fig["insurance"]["per_initial_wager"] / (0.5 * 24 / 312)
+    assert abs(ins["mean"] - old) > 4 * ins["se"]

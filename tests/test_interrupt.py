@@ -1,0 +1,125 @@
+"""Interruption: a checkpointed run (``python -m simulator simulate ... --checkpoint F`` in a
+subprocess) stopped by SIGINT (Ctrl-C) or SIGKILL at random moments resumes to exactly the
+uninterrupted result, for a fixed number of rounds and for a precision target.
+
+The moments are drawn from a fixed seed, counted from when the run has started (its first
+checkpoint is on disk), so each test does the same thing every time it runs. Checkpoints are
+written every 0.05 s here (``BJSIM_CHECKPOINT_EVERY``) so that a kill lands part way through. One
+case of each signal runs in the default suite; the others are marked slow (`make test-slow`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from simulator.cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXED = ["--rounds", "20M", "--chunk-rounds", "200k", "--seed", "13", "--workers", "2"]
+PRECISION = ["--precision", "0.0007", "--max-rounds", "40M", "--chunk-rounds", "100k", "--seed",
+             "17", "--workers", "2"]
+
+
+def uninterrupted(args) -> dict:
+    result = CliRunner().invoke(cli, ["simulate", *args, "-q", "-f", "json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def start(args, checkpoint: Path, resume: bool = False) -> subprocess.Popen:
+    env = dict(os.environ, BJSIM_CHECKPOINT_EVERY="0.05", PYTHONPATH=str(ROOT))
+    cmd = [sys.executable, "-m", "simulator", "simulate", *args, "-q", "-f", "json",
+           "--checkpoint", str(checkpoint)] + (["--resume"] if resume else [])
+    return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def _rounds_saved(checkpoint: Path) -> int:
+    try:
+        return json.loads(checkpoint.read_text())["rounds_done"]
+    except (OSError, ValueError):
+        return 0
+
+
+def interrupt(args, checkpoint: Path, sig: int, delay: float):
+    """Start the run, wait until its checkpoint holds a finished chunk, then ``delay`` seconds,
+    and send ``sig``. Returns (exit code, stdout, stderr)."""
+    proc = start(args, checkpoint)
+    deadline = time.monotonic() + 300
+    while not _rounds_saved(checkpoint) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(delay)
+    if proc.poll() is None:
+        proc.send_signal(sig)
+    out, err = proc.communicate(timeout=300)
+    return proc.returncode, out, err
+
+
+def resume(args, checkpoint: Path) -> dict:
+    proc = start(args, checkpoint, resume=True)
+    out, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err
+    return json.loads(out)
+
+
+def check(args, tmp_path: Path, sig: int, delay: float, whole: dict) -> int:
+    """Interrupt, resume, compare; the rounds the checkpoint held when interrupted."""
+    path = tmp_path / f"run-{sig}-{delay:.3f}.ckpt"
+    code, out, err = interrupt(args, path, sig, delay)
+    assert "Traceback" not in err
+    saved = json.loads(path.read_text())["rounds_done"]
+    if sig == signal.SIGINT and code == 130 and out:  # stopped part way: a partial report
+        partial = json.loads(out)
+        assert partial["run"]["partial"] is True
+        assert partial["results"]["rounds"] == saved
+    elif sig == signal.SIGINT and code == 130:  # stopped after the chunks, before the report
+        assert "interrupted before the report was written" in err
+    elif sig == signal.SIGKILL and code == -signal.SIGKILL:
+        assert out == ""
+    else:  # the run had finished before the signal came (SIGINT may still end the interpreter's
+        # shutdown after the report is out)
+        assert code in (0, -signal.SIGINT) and json.loads(out)["results"] == whole["results"]
+    again = resume(args, path)
+    assert again["results"] == whole["results"]
+    assert again["run"]["partial"] is False
+    assert again["timing"]["resumed_rounds"] == saved
+    return saved
+
+
+def moments(seed: int, n: int, longest: float) -> list[float]:
+    rng = random.Random(seed)
+    return sorted(round(rng.uniform(0.02, longest), 3) for _ in range(n))
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=["SIGINT", "SIGKILL"])
+def test_a_run_stopped_part_way_resumes_to_the_uninterrupted_result(tmp_path, sig):
+    whole = uninterrupted(FIXED)
+    saved = check(FIXED, tmp_path, sig, 0.1, whole)
+    assert saved < whole["results"]["rounds"]  # the stop came part way through
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=["SIGINT", "SIGKILL"])
+def test_stops_at_several_random_moments_resume_exactly(tmp_path, sig):
+    whole = uninterrupted(FIXED)
+    saved = [check(FIXED, tmp_path, sig, delay, whole) for delay in moments(2026, 4, 1.2)]
+    assert any(0 < s < whole["results"]["rounds"] for s in saved), saved
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=["SIGINT", "SIGKILL"])
+def test_with_a_precision_target_stops_resume_to_the_same_stopping_chunk(tmp_path, sig):
+    whole = uninterrupted(PRECISION)
+    assert whole["run"]["precision"]["met"]
+    saved = [check(PRECISION, tmp_path, sig, delay, whole) for delay in moments(1994, 3, 0.6)]
+    assert any(0 < s < whole["results"]["rounds"] for s in saved), saved
