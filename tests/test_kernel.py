@@ -138,6 +138,28 @@ def test_engine_plays_split_boxes_and_sevens(rules):
     assert tally[L.T_HANDS] == tally[L.T_WINS] + tally[L.T_LOSSES] + tally[L.T_PUSHES]
 
 
+def _random_rules(rng, boxes, min_decks, penetration):
+    """A random rule set of every key (NZ otherwise) for ``boxes`` boxes."""
+    return NZ.replace(
+        boxes=boxes,
+        decks=int(rng.integers(min_decks, 9)),
+        max_hands=int(rng.integers(1, 5)),
+        resplit_aces=bool(rng.integers(2)),
+        hit_split_aces=bool(rng.integers(2)),
+        double_after_split=bool(rng.integers(2)),
+        double_on=str(rng.choice(["any", "hard", "9-11", "10-11"])),
+        dealer_blackjack_takes=str(rng.choice(["all", "original-and-busted", "original"])),
+        dealer_hits_soft_17=bool(rng.integers(2)),
+        dealer_draws_when_no_live_box=bool(rng.integers(2)),
+        hole_card=str(rng.choice(["none", "peek"])),
+        surrender=str(rng.choice(["none", "late", "early"])),
+        super_sevens=bool(rng.integers(2)),
+        blackjack_pays=float(rng.choice([1.5, 1.2, 1.0])),
+        penetration=float(rng.uniform(*penetration)),
+        shuffle=str(rng.choice(["cut-card", "every-round"])),
+    )
+
+
 def test_simulation_equals_stacked_mode_random_games():
     """Random games (every rule key) and random strategies (every cell a random legal code,
     insurance and even money too; one for all boxes, or one a box): the simulated chunk's tally
@@ -147,24 +169,7 @@ def test_simulation_equals_stacked_mode_random_games():
     rng = np.random.default_rng(20261201)
     for _ in range(25):
         boxes = int(rng.integers(1, 8))
-        rules = NZ.replace(
-            boxes=boxes,
-            decks=int(rng.integers(max(2, boxes), 9)),
-            max_hands=int(rng.integers(1, 5)),
-            resplit_aces=bool(rng.integers(2)),
-            hit_split_aces=bool(rng.integers(2)),
-            double_after_split=bool(rng.integers(2)),
-            double_on=str(rng.choice(["any", "hard", "9-11", "10-11"])),
-            dealer_blackjack_takes=str(rng.choice(["all", "original-and-busted", "original"])),
-            dealer_hits_soft_17=bool(rng.integers(2)),
-            dealer_draws_when_no_live_box=bool(rng.integers(2)),
-            hole_card=str(rng.choice(["none", "peek"])),
-            surrender=str(rng.choice(["none", "late", "early"])),
-            super_sevens=bool(rng.integers(2)),
-            blackjack_pays=float(rng.choice([1.5, 1.2, 1.0])),
-            penetration=float(rng.uniform(0.5, 0.85)),
-            shuffle=str(rng.choice(["cut-card", "every-round"])),
-        )
+        rules = _random_rules(rng, boxes, max(2, boxes), (0.5, 0.85))
         strategies = [random_strategy(rng) for _ in range(boxes if rng.integers(2) else 1)]
         _check_replay(rules, strategies, 1500)
 
@@ -177,23 +182,7 @@ def test_one_box_walk_equals_the_round_loop_random_games():
 
     rng = np.random.default_rng(20261202)
     for _ in range(30):
-        rules = NZ.replace(
-            decks=int(rng.integers(1, 9)),
-            max_hands=int(rng.integers(1, 5)),
-            resplit_aces=bool(rng.integers(2)),
-            hit_split_aces=bool(rng.integers(2)),
-            double_after_split=bool(rng.integers(2)),
-            double_on=str(rng.choice(["any", "hard", "9-11", "10-11"])),
-            dealer_blackjack_takes=str(rng.choice(["all", "original-and-busted", "original"])),
-            dealer_hits_soft_17=bool(rng.integers(2)),
-            dealer_draws_when_no_live_box=bool(rng.integers(2)),
-            hole_card=str(rng.choice(["none", "peek"])),
-            surrender=str(rng.choice(["none", "late", "early"])),
-            super_sevens=bool(rng.integers(2)),
-            blackjack_pays=float(rng.choice([1.5, 1.2, 1.0])),
-            penetration=float(rng.uniform(0.3, 0.95)),
-            shuffle=str(rng.choice(["cut-card", "every-round"])),
-        )
+        rules = _random_rules(rng, 1, 1, (0.3, 0.95))
         strategy = random_strategy(rng) if rng.integers(3) else basic_strategy()
         walked = _sim(rules, [strategy], 3000)
         looped, trace = _sim_trace(rules, [strategy], 3000)
