@@ -138,7 +138,6 @@ def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek,
     cut_at = 0 if every_round else cut
     lim = -1 if need_full != 0 else min(cut_at, end - WALK_CARDS + 1)
     s = start
-    rstart = pos  # the round's first card (the deal lies in place from there)
     why = WALK_DONE
     while r < n_rounds:
         # One test a card; at a round's start past ``lim``: shuffle, or too few cards left.
@@ -152,7 +151,6 @@ def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek,
             if end - pos < WALK_CARDS:
                 why = WALK_NEAR
                 break
-            rstart = pos
         k, s0, s1, s2, s3 = pick(False, pos, end, s0, s1, s2, s3)
         code = np.int64(shoe[k])
         shoe[k] = shoe[np.uint64(pos)]
@@ -162,10 +160,10 @@ def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek,
         wcounts[np.uint64(s)] += 1
         f = wflags[np.uint64(s)]
         r += f & TERMINAL
-        rstart = pos if (f & TERMINAL) != 0 else rstart
         if (f & SPECIAL) == 0:
             continue
-        if (f & W_EXIT) != 0:
+        if (f & W_EXIT) != 0:  # right after the deal (and the hole card), in place from rstart
+            rstart = pos - 4 if peek else pos - 3
             for i in range(4 if peek else 3):  # the deal's visits (and the hole card's)
                 start = np.int64(wtrans[start * 10 + _value(np.int64(shoe[rstart + i])) - 1])
                 wcounts[start] -= 1
