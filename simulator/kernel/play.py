@@ -218,7 +218,7 @@ def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wc
     d_stands = np.zeros(64, np.int8)  # the dealer stands (12.3) on (ace, hard sum) (busts too)
     for i in range(64):
         t = _total(i % 32, i // 32)
-        d_stands[i] = t > 17 or (t == 17 and not (h17 and t != i % 32))
+        d_stands[i] = T.dealer_stands(t, t != i % 32, h17)
     pos = ws[WS_POS]
     end = ws[WS_END]
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]

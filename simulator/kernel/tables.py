@@ -357,7 +357,7 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
             return terminal(f, T.O_BJ)
         t = total(dh, da)
         more = draw_all or (bld.info[k][3] & STOOD) != 0
-        stands = t > 17 or (t == 17 and not (h17 and t != dh))
+        stands = T.dealer_stands.py_func(t, t != dh, h17)
         if more and not stands:
             return sid(("DS", cls(f), dh, da))
         return terminal(f, int(T.outcome.py_func(False, t)))

@@ -38,6 +38,13 @@ def outcome(d_bj, d_total):
 
 
 @njit
+def dealer_stands(total, soft, h17):
+    """Does the dealer stand (12.3) on ``total`` (best total; ``soft``: an ace counted 11)? On
+    17 or more, but a soft 17 with ``dealer_hits_soft_17`` (``h17``) draws."""
+    return total > 17 or (total == 17 and not (h17 and soft))
+
+
+@njit
 def hand_net(kind, total, wager, o, dbj, bj_win, h, first_live):
     """The net of a finished hand in tenths (step 8 of "One round, in order"): hand ``h`` of its
     box (``first_live``: no unbusted hand before it in the box), against dealer outcome ``o``."""
