@@ -1,11 +1,12 @@
 """Speed of the simulation kernel on one core and on every core, against floor.py in the same run.
 
 Cases: the NZ game (``Rules()``: 6 decks, 75% penetration, no hole card) with the shipped basic
-strategy, one and seven boxes, Super Sevens on and off; each single core (one ``simulate_chunk``
-call per timing) and on every core (``engine.run`` with one thread per core), compiled once before
-timing, best of three (the three repeats taken in turn across the cases, so that a spell of
-interference on a shared machine spoils one timing of each case, not all of one). ``1box_ss_on``
-is the headline figure.
+strategy, one and seven boxes, Super Sevens on and off, each single core (one ``simulate_chunk``
+call per timing) and on every core (``engine.run`` with one thread per core); and one box, single
+core, of the games that once ran slower than the NZ game: the insurance-taker strategy, late
+surrender, peek, H17. Compiled once before timing, best of three (the three repeats taken in turn
+across the cases, so that a spell of interference on a shared machine spoils one timing of each
+case, not all of one). ``1box_ss_on`` is the headline figure.
 
 When ``../shared/bench/floor.py`` exists its single-core round loop is recompiled here (without its
 on-disk cache) and timed in the same run; ratios are ours / floor, per round and, for seven boxes,
@@ -13,9 +14,9 @@ per box-round. Peak memory is the process's maximum resident set size (``resourc
 
     python benchmarks/bench.py [rounds] [--against OLD_KERNEL.py]
 
-``--against`` loads another copy of ``simulator/kernel.py`` (e.g. the previous commit's, saved
-outside the repository) and times it in the same run, alternating with ours, so that a change is
-judged on this noisy machine by the ratio new / old measured side by side.
+``--against`` loads another kernel module from one file (anything with ``simulate_chunk(params,
+tables, n, state)``, saved outside the repository) and times it in the same run, alternating with
+ours, so that a change is judged on this noisy machine by the ratio new / old side by side.
 """
 
 from __future__ import annotations
@@ -45,11 +46,11 @@ REPEATS = 3
 
 
 def time_kernel(
-    rules: Rules, n_rounds: int, kern=kernel, repeats: int = REPEATS
+    rules: Rules, n_rounds: int, kern=kernel, repeats: int = REPEATS, strategy: str = "basic"
 ) -> tuple[float, np.ndarray]:
     """Best of ``repeats`` single-core rounds per second of ``kern``; the tally of the last run."""
     params = rules.to_params()
-    tables = stack([load_strategy("basic")] * rules.boxes)
+    tables = stack([load_strategy(strategy)] * rules.boxes)
     state = engine.chunk_state(1, 0)
     kern.simulate_chunk(params, tables, 1000, state)  # compile (or load the cache)
     best = 0.0
@@ -148,11 +149,12 @@ CORES = os.cpu_count() or 1
 def main() -> None:
     parser = argparse.ArgumentParser(
         description="Rounds per second of the kernel (1 and 7 boxes, Super Sevens on and off, one "
-        "core and every core) against ../shared/bench/floor.py, measured in the same run.")
+        "core and every core; one box: insurance-taker, late surrender, peek, H17) against "
+        "../shared/bench/floor.py, measured in the same run.")
     parser.add_argument("rounds", nargs="?", type=int, default=20_000_000,
                         help="rounds per one-box timing (seven boxes: a quarter); default 20000000")
     parser.add_argument("--against", metavar="OLD_KERNEL.py",
-                        help="also time another copy of simulator/kernel.py side by side")
+                        help="also time another kernel module (one file) side by side")
     args = parser.parse_args()
     if args.rounds < 1000:
         parser.error(f"rounds must be at least 1000, got {args.rounds}")
@@ -166,36 +168,43 @@ def main() -> None:
     floor_all = time_floor_all(max(n, 20_000_000))
     if floor is not None:
         print(f"floor_rounds_per_s_1core={floor:.0f} floor_rounds_per_s_all={floor_all:.0f}")
+    nz = Rules()
     cases = [
-        (f"{boxes}box_ss_{'on' if ss else 'off'}", Rules().replace(boxes=boxes, super_sevens=ss))
-        for boxes in (1, 7)
+        (f"{n_boxes}box_ss_{'on' if ss else 'off'}", nz.replace(boxes=n_boxes, super_sevens=ss),
+         "basic")
+        for n_boxes in (1, 7)
         for ss in (True, False)
+    ] + [
+        ("1box_insurance_taker", nz, "insurance-taker"),
+        ("1box_late_surrender", nz.replace(surrender="late"), "basic"),
+        ("1box_peek", nz.replace(hole_card="peek"), "basic"),
+        ("1box_h17", nz.replace(dealer_hits_soft_17=True), "basic"),
     ]
     # Repeats interleaved across the cases, so that a spell of interference on this shared
     # machine costs one timing of each case rather than every timing of one.
-    best = {name: [0.0, 0.0, None] for name, _ in cases}
+    best = {name: [0.0, 0.0, None] for name, _, _ in cases}
     for _ in range(REPEATS):
-        for name, rules in cases:
+        for name, rules, strategy in cases:
             rounds = n if rules.boxes == 1 else max(n // 4, 1000)
-            r1, t = time_kernel(rules, rounds, repeats=1)
-            r_all = time_all_cores(rules, rounds, repeats=1)
+            r1, t = time_kernel(rules, rounds, repeats=1, strategy=strategy)
+            plain = strategy == "basic" and name.startswith(("1box_ss", "7box"))
+            r_all = time_all_cores(rules, rounds, repeats=1) if plain else 0.0
             b = best[name]
             b[0], b[1], b[2] = max(b[0], r1), max(b[1], r_all), t
-    one = None
-    for name, rules in cases:
+    one = best["1box_ss_on"][0]
+    for name, rules, _ in cases:
         r1, r_all, t = best[name]
         boxes = rules.boxes
         edge = -t[L.T_TOTAL_SUM] / t[L.T_BOX_ROUNDS] / L.UNIT
-        line = (f"{name}: rounds_per_s_1core={r1:.0f} box_rounds_per_s_1core={boxes * r1:.0f} "
-                f"rounds_per_s_all={r_all:.0f} all/1core={r_all / r1:.2f}")
+        line = f"{name}: rounds_per_s_1core={r1:.0f} box_rounds_per_s_1core={boxes * r1:.0f}"
+        if r_all:
+            line += f" rounds_per_s_all={r_all:.0f} all/1core={r_all / r1:.2f}"
         if floor is not None:
-            line += (f" ratio_1core={r1 / floor:.3f}"
-                     f" ratio_per_box_round={boxes * r1 / floor:.3f}"
-                     f" ratio_all={r_all / floor_all:.3f}")
+            line += f" ratio_1core={r1 / floor:.3f} ratio_per_box_round={boxes * r1 / floor:.3f}"
+            if r_all:
+                line += f" ratio_all={r_all / floor_all:.3f}"
         print(line + f" (house_edge_check={edge:.4f})")
-        if boxes == 1 and rules.super_sevens:
-            one = r1
-        elif boxes == 7 and one:
+        if name != "1box_ss_on":
             print(f"  {name} per box-round vs 1box_ss_on: {boxes * r1 / one:.3f}")
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak_rss_mb={peak_mb:.1f}")

@@ -1,18 +1,52 @@
-"""Numba decorator options, in one place.
+"""Numba decorator options, in one place, and the engine's on-disk cache stamp.
 
 Every kernel in the package is compiled with ``njit`` from here: cached on disk (``cache=True``),
 releasing the GIL so the engine can run chunks on threads (``nogil=True``), and with numpy's error
 model (no Python-style zero-division checks in the hot loop; the kernels never divide by zero).
-Never ``fastmath``: money is exact integer arithmetic and must stay so.
+Never ``fastmath``: money is exact integer arithmetic and must stay so. Small scalar helpers also
+take ``inline="always"``.
 
-Small scalar helpers of the round loop also take ``inline="always"`` (numba IR inlining):
-``njit(inline="always")`` passes it through with the options above.
+Numba checks a cached function against its own source file only, yet a compiled function holds
+the code of the functions it calls from other modules. The engine's functions (``simulator/
+kernel/``, ``layout.py``, this file) are therefore stamped with one hash of all those sources:
+a change in any of them recompiles every one of them.
 """
 
 import functools
+import hashlib
+from pathlib import Path
 
 import numba
+from numba.core import caching
 
 JIT_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
 
 njit = functools.partial(numba.njit, **JIT_OPTIONS)
+
+_HERE = Path(__file__).resolve().parent
+_ENGINE = sorted((_HERE / "kernel").glob("*.py")) + [_HERE / "layout.py", _HERE / "jit.py"]
+_STAMP = hashlib.sha256(b"".join(p.read_bytes() for p in _ENGINE)).hexdigest()
+
+
+class _EngineStamp:
+    """A cache locator's stamp for the engine's modules: the hash of all their sources."""
+
+    def get_source_stamp(self):
+        return _STAMP
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if Path(py_file).resolve() not in _ENGINE:
+            return None
+        return super().from_function(py_func, py_file)
+
+
+class _EngineUserCache(_EngineStamp, caching.UserProvidedCacheLocator):
+    """``NUMBA_CACHE_DIR`` set: the engine's functions there, stamped as the engine."""
+
+
+class _EngineInTreeCache(_EngineStamp, caching.InTreeCacheLocator):
+    """Else ``__pycache__`` beside the source, stamped as the engine."""
+
+
+caching.CacheImpl._locator_classes[:0] = [_EngineUserCache, _EngineInTreeCache]

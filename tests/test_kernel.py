@@ -59,13 +59,13 @@ def _one(cards_, rules=NZ, strategies=MIMIC, cut=None):
 # ---------------------------------------------------------------------------------------------
 # Random numbers
 def test_xoshiro_matches_plain_python():
-    got = K._next_u64_many(STATE, 50)
+    got = K.next_u64_many(STATE, 50)
     assert [int(x) for x in got] == _py_xoshiro(STATE, 50)
 
 
 @pytest.mark.parametrize("n", [10, 37])
 def test_bounded_draws_are_uniform(n):
-    draws = K._draw_bounded_many(STATE, n, 200_000)
+    draws = K.draw_bounded_many(STATE, n, 200_000)
     assert draws.min() == 0 and draws.max() == n - 1
     counts = np.bincount(draws, minlength=n)
     assert _chi2(counts, draws.size / n) < CHI2_999[n - 1]
@@ -75,7 +75,7 @@ def test_bounded_draw_rejection_removes_the_bias():
     # n = 3 * 2**30: a bare multiply-shift gives residues 0 mod 3 half the time (2 of every 4
     # 32-bit inputs); the rejection step makes the three residues exactly equally likely.
     n = 3 * 2**30
-    draws = K._draw_bounded_many(STATE, n, 90_000)
+    draws = K.draw_bounded_many(STATE, n, 90_000)
     assert draws.min() >= 0 and draws.max() < n
     counts = np.bincount(draws % 3, minlength=3)
     assert _chi2(counts, draws.size / 3) < CHI2_999[2]
@@ -86,7 +86,7 @@ def test_bounded_draw_rejection_removes_the_bias():
 @pytest.mark.parametrize("decks", [1, 6])
 def test_lazy_deal_of_a_full_shoe_is_a_permutation(decks):
     for seed in range(5):
-        dealt = K._deal_shoe(engine.chunk_state(seed, 0), decks)
+        dealt = K.deal_shoe(engine.chunk_state(seed, 0), decks)
         assert np.array_equal(np.sort(dealt), np.sort(np.tile(np.arange(52), decks)))
 
 
@@ -95,7 +95,7 @@ def test_lazy_deal_positions_are_uniform():
     first = np.empty(5200, np.int64)
     last = np.empty(5200, np.int64)
     for i in range(5200):
-        dealt = K._deal_shoe(engine.chunk_state(99, i), 1)
+        dealt = K.deal_shoe(engine.chunk_state(99, i), 1)
         first[i], last[i] = dealt[0], dealt[-1]
     for sample in (first, last):
         assert _chi2(np.bincount(sample, minlength=52), 100.0) < CHI2_999[51]
@@ -109,89 +109,9 @@ def _sim(rules, strategies, n, state=STATE):
 
 def _sim_trace(rules, strategies, n, state=STATE):
     """The chunk's tally and the cards of its rounds in dealing order."""
-    p = rules.to_params()
-    tables = K.stack_for(rules, strategies)
-    tally = np.zeros(L.N_TALLY, np.int64)
     trace = np.full(n * 60, -1, np.int8)
-    status = K._simulate_chunk(
-        p, *tables, n, np.array(state, np.uint64), tally, trace, *K.no_machine()
-    )
-    assert status == 0
+    tally = K.simulate_chunk(rules.to_params(), K.stack_for(rules, strategies), n, state, trace)
     return tally, trace[trace >= 0]
-
-
-@pytest.mark.parametrize(
-    "rules",
-    [
-        NZ,
-        NZ.replace(shuffle="every-round", super_sevens=False),
-        NZ.replace(dealer_hits_soft_17=True, dealer_blackjack_takes="all"),
-        # one deck dealt deep: rounds near the end go to the general path, some reshuffle mid-round
-        NZ.replace(decks=1, penetration=0.95),
-    ],
-)
-def test_lean_fast_path_tally_equals_the_full_fast_path(rules):
-    """One box, basic strategy: a simulation runs the kernel's lean fast path; the same chunk
-    traced runs the full one (tracing is for the full version only). Same seed, same tally."""
-    strategies = [basic_strategy()]
-    lean = _sim(rules, strategies, 20_000)
-    full, trace = _sim_trace(rules, strategies, 20_000)
-    assert trace.size > 20_000 * 4
-    assert (lean == full).all(), [L.TALLY_NAMES[i] for i in np.nonzero(lean != full)[0]]
-
-
-MACHINE_GAMES = [
-    NZ,
-    NZ.replace(shuffle="every-round"),
-    NZ.replace(dealer_hits_soft_17=True, dealer_blackjack_takes="all", super_sevens=False),
-    NZ.replace(dealer_blackjack_takes="original"),
-    NZ.replace(dealer_blackjack_takes="original", dealer_hits_soft_17=True, decks=2),
-    NZ.replace(blackjack_pays=1.2, double_on="10-11", double_after_split=False),
-    NZ.replace(max_hands=1),
-    # one deck dealt deep: rounds handed to the general path, mid-round reshuffles
-    NZ.replace(decks=1, penetration=0.95),
-    # several boxes: each walks the machine; pairs to split hand the dealt round over
-    NZ.replace(boxes=7),
-    NZ.replace(boxes=3, dealer_blackjack_takes="original", shuffle="every-round"),
-    NZ.replace(boxes=2, dealer_hits_soft_17=True, dealer_blackjack_takes="all", super_sevens=False),
-    NZ.replace(boxes=7, decks=2, penetration=0.9),
-    # several boxes that split: resplits to four hands, split aces resplit or hit, no double after
-    # split, each dealer-blackjack rule; a shoe that runs out mid-round (discards reshuffled)
-    NZ.replace(boxes=7, max_hands=4, resplit_aces=True, super_sevens=False),
-    NZ.replace(boxes=5, max_hands=4, resplit_aces=True, hit_split_aces=True, decks=8),
-    NZ.replace(boxes=4, dealer_blackjack_takes="original", max_hands=4, dealer_hits_soft_17=True),
-    NZ.replace(boxes=6, dealer_blackjack_takes="all", double_after_split=False, super_sevens=False),
-    NZ.replace(boxes=7, decks=2, penetration=0.95, max_hands=4, super_sevens=False),
-]
-
-
-@pytest.mark.parametrize("rules", MACHINE_GAMES)
-@pytest.mark.parametrize("kind", ["basic", "basic-super-sevens", "mimic", "never-bust", "mixed"])
-def test_state_machine_tally_equals_the_fast_path(rules, kind):
-    """The lean game runs as a state machine (simulator.machine); with no machine the same chunk
-    runs the kernel's fast path (_fast_rounds, one box) or its general path (several boxes).
-    Same seed: the same tally, field by field (the machine deals the same cards in the same
-    order). 'mixed': the boxes play different strategies in turn (one table, a start a box)."""
-    from simulator.strategy import load_strategy
-
-    kinds = ["basic", "mimic", "never-bust", "basic-super-sevens"] if kind == "mixed" else [kind]
-    strategies = [
-        MIMIC if k == "mimic" else load_strategy(k)
-        for k in (kinds * rules.boxes)[: rules.boxes]
-    ]
-    p = rules.to_params()
-    tables = K.stack_for(rules, strategies)
-    m = K.machine_for(p, *tables)
-    assert m[0].size > 0  # the machine is used
-    with_machine = K.simulate_chunk(p, tables, 30_000, STATE)
-    fast = np.zeros(L.N_TALLY, np.int64)
-    status = K._simulate_chunk(
-        p, *tables, 30_000, np.array(STATE, np.uint64), fast, np.empty(0, np.int8), *K.no_machine()
-    )
-    assert status == 0
-    assert (with_machine == fast).all(), [
-        (L.TALLY_NAMES[i], with_machine[i], fast[i]) for i in np.nonzero(with_machine != fast)[0]
-    ]
 
 
 @pytest.mark.parametrize(
@@ -203,114 +123,80 @@ def test_state_machine_tally_equals_the_fast_path(rules, kind):
         NZ.replace(boxes=3, max_hands=4, resplit_aces=True, super_sevens=False),
     ],
 )
-def test_state_machine_plays_split_boxes_itself(rules):
-    """The machine plays the rounds in which a box splits or holds 7-7 under Super Sevens (it
-    hands over only a round with too few cards left). Run on its own from a fresh shoe it plays
-    every round, splits and Super Sevens lines (b)-(e) counted in its tally (such boxes are
-    tallied in code)."""
-    p = rules.to_params()
-    tables = K.stack_for(rules, [basic_strategy()] * rules.boxes)
-    trans, flags, _rows, start, x_base, net, settle, link, hand = K.machine_for(p, *tables)
-    shoe = K._fresh_shoe(rules.decks)
-    ws = np.zeros(K.N_WS, np.int64)
-    ws[K.WS_END] = shoe.size - K.SLACK
-    ws[K.WS_NEED_FULL] = 1
-    nb = rules.boxes
-    counts = np.zeros(flags.size, np.int64)
-    tally = np.zeros(L.N_TALLY, np.int64)
+def test_engine_plays_split_boxes_and_sevens(rules):
+    """Boxes that split (to four hands with max_hands 4) and 7-7 under Super Sevens are played
+    and tallied: splits, resplits, lines (b) and (c), every hand won, lost or pushed."""
     n = 20_000
-    rng = np.array(STATE, np.uint64)
-    sp = np.zeros(nb * K.MAX_HANDS, np.int64)
-    stands = K._dealer_stands(False)
-    if nb == 1:
-        r, res = K._machine_rounds(
-            trans, flags, counts, start[0], x_base, link, hand, net, settle, p, shoe, ws, rng, 0, n,
-            rules.cut, sp, tally, stands,
-        )  # fmt: skip
-    else:
-        r, res = K._machine_boxes_rounds(
-            trans, flags, net, settle, counts, start, x_base, link, hand, p, shoe, ws, rng, 0, n,
-            rules.cut, np.zeros(nb, np.int64), sp, np.zeros(nb, np.int64), tally, stands,
-        )  # fmt: skip
-    assert (r, res) == (n, K.FR_DONE)
-    # Splits, resplits (max_hands 4: to four hands) and each box's hands in the tally.
-    assert tally[L.T_SPLITS] > r * nb / 60
-    if not rules.super_sevens:  # the boxes tallied in code are split ones: some split again
-        assert tally[L.T_SPLITS] > tally[L.T_BOX_ROUNDS]
-    if rules.super_sevens:  # 7-7 played on: lines (b) and (c) (counted in code)
+    tally = _sim(rules, [basic_strategy()] * rules.boxes, n)
+    assert tally[L.T_ROUNDS] == n and tally[L.T_BOX_ROUNDS] == n * rules.boxes
+    assert tally[L.T_SPLITS] > n * rules.boxes / 60
+    if rules.max_hands == 4:  # some split boxes split again
+        assert tally[L.T_HANDS] - tally[L.T_BOX_ROUNDS] > tally[L.T_SPLITS] / 2
+    if rules.super_sevens:
         assert tally[L.T_SS_B] > 0 and tally[L.T_SS_C] > 0
-    terminal = counts[flags & 1 != 0].sum()
-    assert tally[L.T_ROUNDS] == (r if nb > 1 else r - terminal)
-    # Split boxes are tallied by the kernel, the others by their final states' visits.
     assert tally[L.T_HANDS] == tally[L.T_SPLITS] + tally[L.T_BOX_ROUNDS]
-    assert tally[L.T_BOX_ROUNDS] + counts[flags & 1 != 0].sum() == r * nb
+    assert tally[L.T_HANDS] == tally[L.T_WINS] + tally[L.T_LOSSES] + tally[L.T_PUSHES]
 
 
-def test_state_machine_tally_equals_the_other_paths_random_games():
-    """Random lean games (every rule key the machine reads: boxes, decks, hands, split aces,
-    doubling, the dealer-blackjack rule, H17, Super Sevens, payouts, penetration, shuffling) and
-    random strategies (every cell a random legal code, the sevens row too; one for all boxes, or
-    one a box): the machine's tally equals the fast or general path's on the same seed."""
-    import dataclasses
+def _random_rules(rng, boxes, min_decks, penetration):
+    """A random rule set of every key (NZ otherwise) for ``boxes`` boxes."""
+    return NZ.replace(
+        boxes=boxes,
+        decks=int(rng.integers(min_decks, 9)),
+        max_hands=int(rng.integers(1, 5)),
+        resplit_aces=bool(rng.integers(2)),
+        hit_split_aces=bool(rng.integers(2)),
+        double_after_split=bool(rng.integers(2)),
+        double_on=str(rng.choice(["any", "hard", "9-11", "10-11"])),
+        dealer_blackjack_takes=str(rng.choice(["all", "original-and-busted", "original"])),
+        dealer_hits_soft_17=bool(rng.integers(2)),
+        dealer_draws_when_no_live_box=bool(rng.integers(2)),
+        hole_card=str(rng.choice(["none", "peek"])),
+        surrender=str(rng.choice(["none", "late", "early"])),
+        super_sevens=bool(rng.integers(2)),
+        blackjack_pays=float(rng.choice([1.5, 1.2, 1.0])),
+        penetration=float(rng.uniform(*penetration)),
+        shuffle=str(rng.choice(["cut-card", "every-round"])),
+    )
 
+
+def test_simulation_equals_stacked_mode_random_games():
+    """Random games (every rule key) and random strategies (every cell a random legal code,
+    insurance and even money too; one for all boxes, or one a box): the simulated chunk's tally
+    equals the sums of its rounds replayed in stacked mode, the two modes of the one engine."""
     from helpers import random_strategy
 
-    rng = np.random.default_rng(20261130)
-    for _ in range(60):
+    rng = np.random.default_rng(20261201)
+    for _ in range(25):
         boxes = int(rng.integers(1, 8))
-        rules = NZ.replace(
-            boxes=boxes,
-            decks=int(rng.integers(max(1, boxes // 3), 9)),
-            max_hands=int(rng.integers(1, 5)),
-            resplit_aces=bool(rng.integers(2)),
-            hit_split_aces=bool(rng.integers(2)),
-            double_after_split=bool(rng.integers(2)),
-            double_on=str(rng.choice(["any", "hard", "9-11", "10-11"])),
-            dealer_blackjack_takes=str(rng.choice(["all", "original-and-busted", "original"])),
-            dealer_hits_soft_17=bool(rng.integers(2)),
-            super_sevens=bool(rng.integers(2)),
-            blackjack_pays=float(rng.choice([1.5, 1.2, 1.0])),
-            penetration=float(rng.uniform(0.5, 0.95)),
-            shuffle=str(rng.choice(["cut-card", "every-round"])),
-        )
-        strategies = []
-        for _ in range(boxes if rng.integers(2) else 1):  # one strategy a box, or one for all
-            strategy = random_strategy(rng) if rng.integers(3) else basic_strategy()
-            strategies.append(dataclasses.replace(strategy, insurance=False, even_money=False))
-        p = rules.to_params()
-        tables = K.stack_for(rules, strategies)
-        assert K.machine_for(p, *tables)[0].size > 0
-        with_machine = K.simulate_chunk(p, tables, 3000, STATE)
-        other = np.zeros(L.N_TALLY, np.int64)
-        status = K._simulate_chunk(
-            p, *tables, 3000, np.array(STATE, np.uint64), other, np.empty(0, np.int8),
-            *K.no_machine(),
-        )  # fmt: skip
-        assert status == 0
-        assert (with_machine == other).all(), (rules, [
-            (L.TALLY_NAMES[i], with_machine[i], other[i])
-            for i in np.nonzero(with_machine != other)[0]
+        rules = _random_rules(rng, boxes, max(2, boxes), (0.5, 0.85))
+        strategies = [random_strategy(rng) for _ in range(boxes if rng.integers(2) else 1)]
+        _check_replay(rules, strategies, 1500)
+
+
+def test_one_box_walk_equals_the_round_loop_random_games():
+    """One box walks the round table (``play.walk``); with a trace the same chunk runs the round
+    loop that plays every other game (and the walk's exits). Random games of every rule key and
+    random strategies: the same tally, field by field, on the same seed."""
+    from helpers import random_strategy
+
+    rng = np.random.default_rng(20261202)
+    for _ in range(30):
+        rules = _random_rules(rng, 1, 1, (0.3, 0.95))
+        strategy = random_strategy(rng) if rng.integers(3) else basic_strategy()
+        walked = _sim(rules, [strategy], 3000)
+        looped, trace = _sim_trace(rules, [strategy], 3000)
+        assert trace.size > 0
+        assert (walked == looped).all(), (rules, [
+            (L.TALLY_NAMES[i], walked[i], looped[i]) for i in np.nonzero(walked != looped)[0]
         ])  # fmt: skip
 
 
-def test_state_machine_only_for_the_lean_game():
-    def used(rules, strategy):
-        p = rules.to_params()
-        t = K.stack_for(rules, [strategy] * rules.boxes)
-        return K.machine_for(p, *t)[0].size > 0
-
-    assert used(NZ, basic_strategy())
-    assert used(NZ.replace(boxes=2), basic_strategy())
+def test_boxes_with_the_same_strategy_share_its_states():
     p = NZ.replace(boxes=3).to_params()
     t = K.stack_for(NZ.replace(boxes=3), [basic_strategy(), MIMIC, basic_strategy()])
-    m = K.machine_for(p, *t)  # boxes that differ: one table, a start state a box
-    assert m[0].size > 0
-    assert m[3][0] == m[3][2] != m[3][1]
-    original = NZ.replace(dealer_blackjack_takes="original")
-    assert not used(original.replace(surrender="late"), basic_strategy())
-    assert not used(original.replace(hole_card="peek"), basic_strategy())
-    assert not used(NZ, basic_strategy(insurance=True, even_money=True))
-    assert not used(NZ.replace(dealer_draws_when_no_live_box=True), basic_strategy())
+    m = K.machine_for(p, t)
+    assert m.start[0] == m.start[2] != m.start[1]
 
 
 def test_every_round_shuffle_shuffles_every_round():
@@ -350,11 +236,9 @@ def test_cut_card_at_one_card_shuffles_every_round():
     "rules, kinds",
     [
         (NZ.replace(boxes=3, surrender="late"), ("basic", "insure", "mimic")),
-        # one box: the kernel's fast path (non-pair hands) in both modes
         (NZ, ("insure",)),
         (NZ, ("basic",)),
-        # deep penetration: rounds near the cut card start on the general path (too few cards
-        # left for a fast round), so both paths take turns within a shoe
+        # deep penetration: rounds near the end of the shoe
         (NZ.replace(decks=2, penetration=0.9), ("basic",)),
         (NZ.replace(surrender="late", dealer_blackjack_takes="original"), ("insure",)),
     ],
@@ -366,11 +250,15 @@ def test_simulation_tally_equals_its_rounds_replayed_in_stacked_mode(rules, kind
         "mimic": lambda: MIMIC,
     }
     strategies = [makers[k]() for k in kinds]
+    _check_replay(rules, strategies, 4000)
+
+
+def _check_replay(rules, strategies, n):
     nb = rules.boxes
-    tally, trace = _sim_trace(rules, strategies, 4000)
+    tally, trace = _sim_trace(rules, strategies, n)
     recs = K.play_stacked(trace, rules, strategies)
-    assert recs.shape[0] == 4000
-    box = recs[:, L.R_FIXED :].reshape(4000, nb, L.R_BOX)
+    assert recs.shape[0] == n
+    box = recs[:, L.R_FIXED :].reshape(n, nb, L.R_BOX)
     main, ins = box[:, :, L.B_MAIN], box[:, :, L.B_INS]
     assert tally[L.T_MAIN_SUM] == main.sum()
     assert tally[L.T_MAIN_SQ] == (main**2).sum()
@@ -519,7 +407,7 @@ def test_split_current_hand_gets_its_card_at_once_11():
     ],
 )
 def test_pair_not_split_is_played_from_the_hard_table_11_5(cell, rules):
-    # One box's pair that is not split is played by the fast path: 5-5 v 6 doubles as hard 10.
+    # A pair that is not split is played from the hard table: 5-5 v 6 doubles as hard 10.
     strat = make_strategy(pairs={"5": cell}, hard={10: "D"})
     r, b = _one(deal(["5c 5d"], up="6h", then="9s Tc 8d"), rules, strat)
     assert (r.cards, r.dealer_cards, r.dealer_total) == (6, 3, 24)

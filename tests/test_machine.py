@@ -1,11 +1,11 @@
-"""The state machine's tables (simulator.machine) walked with hand-built cards, one rule a test.
+"""The engine's state machine (simulator.kernel.tables) walked with hand-built cards, one rule a
+test.
 
-The kernel's simulation walks ``trans`` one card at a time; these tests walk it in Python with
-chosen card values, so the rules the machine encodes for split hands and 7-7 under Super Sevens
-(11, 11 (b), 11 (c), 10 after a split, 14.4) are checked card by card, apart from the
-tally-for-tally equality with the kernel's other paths (tests/test_kernel.py). The box rules for
-a dealer blackjack against split hands, which the kernel settles in code, are checked on
-``kernel._settle_split_box`` with hands built the same way.
+The round loop walks ``trans`` one card at a time; these tests walk it in Python with chosen
+card values, so the rules the machine encodes for split hands and 7-7 under Super Sevens (11,
+11 (b), 11 (c), 10 after a split, 14.4) are checked card by card. The box rules for a dealer
+blackjack against split hands, which the loop settles in code, are checked on
+``play._settle_split`` with hands built the same way.
 """
 
 from __future__ import annotations
@@ -15,20 +15,20 @@ from helpers import make_strategy
 
 from simulator import kernel as K
 from simulator import layout as L
-from simulator import machine as M
+from simulator.kernel import play
+from simulator.kernel import tables as M
+from simulator.kernel import tally as T
 from simulator.rules import Rules
 
 NZ = Rules()
 TEN = L.UNIT  # the initial wager, in tenths
-# Dealer outcomes as Machine.settle takes them.
+# Dealer outcomes (tally.outcome).
 BJ, BUST, D17, D18, D20, D21 = 0, 1, 2, 3, 5, 6
 
 
 def _machine(rules, strategy) -> M.Machine:
     p = rules.to_params()
-    t = K.stack_for(rules, [strategy])
-    hx_t = K._by_hard_sum(K._resolve_tables(p, t[0], t[1]))
-    return M.build(p, hx_t, t[2], t[3])
+    return M.build(p, K.stack_for(rules, [strategy]))
 
 
 def _walk(m, s, values) -> int:
@@ -38,17 +38,20 @@ def _walk(m, s, values) -> int:
 
 
 def _deal(m, first, up, second) -> int:
-    return _walk(m, m.start, [first, up, second])
+    return _walk(m, int(m.start[0]), [first, up, second])
 
 
 def _is(m, s, flag) -> bool:
     return bool(m.flags[s] & flag)
 
 
+def _final(m, s) -> bool:
+    return m.fin[s] >= 0
+
+
 def _net(m, s, outcome) -> int:
-    t = int(m.settle[s * M.N_OUTCOMES + outcome])
-    assert _is(m, t, M.TERMINAL)
-    return int(m.net[t])
+    assert _final(m, s)
+    return int(m.net[m.fin[s] * T.N_OUTCOMES + outcome])
 
 
 SPLITTER = make_strategy(pairs={"A": "P", "8": "P"}, hard={11: "D"})
@@ -58,7 +61,7 @@ def test_split_aces_take_one_card_and_21_is_not_blackjack():
     # 11 (b): one card to each split ace; 11 (c): ace and ten after a split is 21, not blackjack.
     m = _machine(NZ, SPLITTER)
     x = _deal(m, 1, 6, 1)
-    assert x >= m.x_base  # a pair to split: the kernel plays it on from the link
+    assert _is(m, x, M.EXIT)  # a pair to split: the loop plays it on from the link
     hand = int(m.link[x])
     assert _is(m, hand, M.SPLIT_HAND) and _is(m, hand, M.PLAYER)
     twenty_one = _walk(m, hand, [10])
@@ -105,7 +108,8 @@ def test_split_hand_dealt_its_value_again_is_a_pair_state():
     # With max_hands hands already, 8-8 is played on as hard 16: this strategy hits it.
     sixteen = int(m.link[pair])
     assert _is(m, sixteen, M.PLAYER)
-    assert _is(m, _walk(m, sixteen, [10]), M.TERMINAL)  # 26: lost at once (12.2)
+    bust = _walk(m, sixteen, [10])  # 26: lost at once (12.2)
+    assert m.kind[bust] == T.K_BUST and _net(m, bust, D20) == -TEN
 
 
 def test_sevens_row_decides_7_7_under_super_sevens():
@@ -113,32 +117,32 @@ def test_sevens_row_decides_7_7_under_super_sevens():
     strategy = make_strategy(sevens={"6": "P", "10": "S"})  # pairs: never split
     m = _machine(NZ, strategy)
     split = _deal(m, 7, 6, 7)
-    assert split >= m.x_base and _is(m, int(m.link[split]), M.SPLIT_HAND)
+    assert _is(m, split, M.EXIT) and _is(m, int(m.link[split]), M.SPLIT_HAND)
     stand = _deal(m, 7, 10, 7)
-    assert stand >= m.x_base
+    assert _is(m, stand, M.EXIT)
     fourteen = int(m.link[stand])
     assert _is(m, fourteen, M.STOOD) and _net(m, fourteen, D17) == -TEN
     hit = int(m.link[_deal(m, 7, 9, 7)])  # the row's default here: H
     assert _is(m, hit, M.PLAYER) and not _is(m, hit, M.SPLIT_HAND)
     # Without the bet 7-7 is an ordinary pair: this strategy's pair table never splits.
     m_off = _machine(NZ.replace(super_sevens=False), strategy)
-    assert _deal(m_off, 7, 6, 7) < m_off.x_base
+    assert not _is(m_off, _deal(m_off, 7, 6, 7), M.EXIT)
 
 
 def _split_box_net(rules, hands, outcome):
-    """``kernel._settle_split_box`` for one box of 8-8 split against a ten, its hands walked from
-    the split hand by the card values in ``hands``: (box net, tally)."""
+    """``play._settle_split`` for one box of 8-8 split against a ten, its hands walked from the
+    split hand by the card values in ``hands``: (box net, tally)."""
     m = _machine(rules, SPLITTER)
     split = int(m.link[_deal(m, 8, 10, 8)])
-    sp = np.zeros(K.MAX_HANDS, np.int64)
+    sp = np.zeros(play.MAX_HANDS, np.int64)
     for h, values in enumerate(hands):
         sp[h] = _walk(m, split, values)
     tally = np.zeros(L.N_TALLY, np.int64)
-    net = K._settle_split_box(
-        m.settle, m.net, m.hand, sp, len(hands), 0, outcome, outcome == BJ,
-        rules.to_params()[L.P_DBJ], 10, TEN, tally,
+    main, _ = play._settle_split(
+        m.args(), rules.to_params(), sp, 0, len(hands), outcome, False, 10, tally,
+        np.zeros(L.N_TALLY, np.int64),
     )  # fmt: skip
-    return net, tally
+    return main, tally
 
 
 def test_dealer_blackjack_against_split_hands_by_box_rule():

@@ -1,0 +1,439 @@
+"""The round loop: every game, in simulation (lazy shuffle, tally) and in stacked mode (the given
+cards in order, one record per round), playing each box's hands by walking the machine's table
+(``tables``) one card at a time. Design: "One round, in order" in ``docs/design.md``."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator import layout as L
+from simulator.jit import njit
+from simulator.kernel import tally as T
+from simulator.kernel.rng import (
+    SLACK,
+    WS_BEFORE,
+    WS_END,
+    WS_FAIL,
+    WS_NEED_FULL,
+    WS_POS,
+    WS_ROUND_START,
+    WS_SHUFFLES,
+    WS_STACKED,
+    pick,
+    refill,
+)  # fmt: skip
+from simulator.kernel.tables import (
+    BOUNDARY,
+    EXIT,
+    NEED2,
+    PAIR,
+    PLAYER,
+    SPECIAL,
+    SPLIT_HAND,
+    STOOD,
+    TERMINAL,
+    W_EXIT,
+)  # fmt: skip
+
+MAX_HANDS = 4  # rule-set limit on hands per box
+# At most the cards of a one-box round that does not split: the deal and the hole card, 21 hits
+# of an ace (a hand hits at a hard sum of 20 or less), 16 of the dealer's; rounded up.
+WALK_CARDS = 49
+WALK_DONE, WALK_NEAR, WALK_EXIT = 0, 1, 2  # why ``walk`` returned
+SS_B, SS_C, SS_D, SS_E, SS_F = 1, 2, 3, 4, 5
+
+
+@njit(inline="always")
+def _value(code):
+    """Blackjack value of a card code, ace = 1, ten-valued = 10."""
+    return min((code >> 2) + 1, 10)
+
+
+@njit(inline="always")
+def _total(hard, ace):
+    if ace != 0 and hard + 10 <= 21:
+        return hard + 10
+    return hard
+
+
+@njit
+def _walk_split(m, shoe, ws, stacked, n_cards, sp, b, s_x, max_hands, pos, end, s0, s1, s2, s3):
+    """Box ``b``, which splits (exit ``s_x``), plays its hands in turn (11): each hand walks the
+    table from the split hand's state (its second card dealt as it comes into play); its own
+    value again splits again while the box has fewer than ``max_hands`` hands (``PAIR``), else
+    is played on as it is. The hands' final states go to ``sp[b * MAX_HANDS + h]``; returns
+    ``(hands, pos, end, s0, s1, s2, s3)``."""
+    trans, flags, link = m[0], m[1], m[2]
+    s_split = np.int64(link[s_x])
+    nh = 2
+    h = 0
+    while h < nh:
+        s = s_split
+        while True:
+            if pos >= end:
+                pos, end = refill(ws, pos, n_cards)
+            k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
+            code = np.int64(shoe[k])
+            shoe[k] = shoe[np.uint64(pos)]
+            shoe[np.uint64(pos)] = code
+            pos += 1
+            s = np.int64(trans[s * 10 + _value(code) - 1])
+            f = flags[s]
+            if (f & PAIR) != 0:
+                if nh < max_hands:
+                    nh += 1
+                    s = s_split
+                    continue
+                s = np.int64(link[s])  # no more hands: played on as it is
+                f = flags[s]
+            if (f & PLAYER) == 0:
+                break
+        sp[b * MAX_HANDS + h] = s
+        h += 1
+    return nh, pos, end, s0, s1, s2, s3
+
+
+@njit
+def _settle_split(m, p, sp, b, nh, o, insured, uv, t, scratch):
+    """Settle box ``b``'s ``nh`` split hands against dealer outcome ``o`` and add the box into
+    ``t`` (``scratch`` too, zeroed first, for a record). Returns ``(main, ins)``."""
+    kind, total, wager = m[4], m[5], m[6]
+    main = 0
+    wins = losses = pushes = doubles = busts = 0
+    first_live = True
+    for h in range(nh):
+        s = sp[b * MAX_HANDS + h]
+        k = np.int64(kind[s])
+        w = np.int64(wager[s])
+        net = T.hand_net(k, np.int64(total[s]), w, o, p[L.P_DBJ], p[L.P_BJ_WIN], h, first_live)
+        if k == T.K_STOOD:
+            first_live = False
+        main += net
+        wins += net > 0
+        losses += net < 0
+        pushes += net == 0
+        doubles += w == 2 * L.UNIT
+        busts += k == T.K_BUST
+    ins = T.ins_net(insured, o, p[L.P_INS_WIN])
+    bits = (T.X_INS_OFFERED if uv == 1 else 0) | (T.X_INS_TAKEN if insured else 0)
+    wagered = L.UNIT * (nh + doubles)
+    T.add_box(t, main, ins, bits, nh, wins, losses, pushes, doubles, busts, 0, wagered)
+    scratch[:] = 0
+    T.add_box(scratch, main, ins, bits, nh, wins, losses, pushes, doubles, busts, 0, wagered)
+    return main, ins
+
+
+@njit
+def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek, start, pos, end,
+         s0, s1, s2, s3):  # fmt: skip
+    """One box, simulation: rounds as a walk of the round table (``tables.walk_tables``), one
+    lazy Fisher-Yates step and one table read per card, each visit counted in ``wcounts``.
+    Returns ``(r, pos, end, s0, s1, s2, s3, why, state)``: ``WALK_DONE`` after ``n_rounds``;
+    ``WALK_NEAR`` before a round with fewer than ``WALK_CARDS`` cards left (``play_rounds``
+    plays it, refilling the shoe if it must); ``WALK_EXIT`` after the deal of a round that the
+    table leaves to code (a pair to split, 7-7 under Super Sevens), its visits uncounted, with
+    the box's state after the deal."""
+    n_cards = shoe.size - SLACK
+    need_full = ws[WS_NEED_FULL]
+    cut_at = 0 if every_round else cut
+    lim = -1 if need_full != 0 else min(cut_at, end - WALK_CARDS + 1)
+    s = start
+    why = WALK_DONE
+    while r < n_rounds:
+        # One test a card; at a round's start past ``lim``: shuffle, or too few cards left.
+        if pos >= lim and (wflags[np.uint64(s)] & BOUNDARY) != 0:
+            if need_full != 0 or pos >= cut_at:
+                pos = 0  # 7.1: the cut card came out, or every round
+                end = n_cards
+                ws[WS_SHUFFLES] += 1
+                need_full = 0
+                lim = min(cut_at, end - WALK_CARDS + 1)
+            if end - pos < WALK_CARDS:
+                why = WALK_NEAR
+                break
+        k, s0, s1, s2, s3 = pick(False, pos, end, s0, s1, s2, s3)
+        code = np.int64(shoe[k])
+        shoe[k] = shoe[np.uint64(pos)]
+        shoe[np.uint64(pos)] = code
+        pos += 1
+        s = np.int64(wtrans[np.uint64(s * 10 + _value(code) - 1)])
+        wcounts[np.uint64(s)] += 1
+        f = wflags[np.uint64(s)]
+        r += f & TERMINAL
+        if (f & SPECIAL) == 0:
+            continue
+        if (f & W_EXIT) != 0:  # right after the deal (and the hole card), in place from rstart
+            rstart = pos - 4 if peek else pos - 3
+            for i in range(4 if peek else 3):  # the deal's visits (and the hole card's)
+                start = np.int64(wtrans[start * 10 + _value(np.int64(shoe[rstart + i])) - 1])
+                wcounts[start] -= 1
+            why = WALK_EXIT
+            break
+    ws[WS_NEED_FULL] = need_full
+    return r, pos, end, s0, s1, s2, s3, why, s
+
+
+@njit
+def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wcounts, out,
+                trace):  # fmt: skip
+    """Play up to ``n_rounds`` rounds (design: "One round, in order"); returns the rounds played.
+
+    Simulation (``ws[WS_STACKED] == 0``): lazy Fisher-Yates dealing from ``shoe`` with the
+    xoshiro256** state ``rng`` (advanced in place), the cut card or every-round shuffle (7.1);
+    each box's final state and the dealer's outcome are counted in ``counts`` (the box's tally is
+    ``counts @ rows`` at the end), the round's own fields and split boxes added to ``tally``;
+    one box walks the round table (``walk``: ``wcounts @ wrows``) but for the rounds it leaves
+    to this loop.
+    Stacked: ``shoe`` dealt in order while ``pos < cut``, one record a round into ``out``; a
+    round that runs out of cards sets ``WS_FAIL`` and is not reported. ``trace`` (int8) is empty
+    but in tests: simulated rounds' cards are appended to it in dealing order (a round dealt
+    partly from reshuffled discards is not).
+    ``m``: the machine's arrays (``tables.Machine.args``); ``ins_flags``: each box takes
+    insurance (0/1)."""
+    trans, flags, link, fin, net, insn, rows, start = (
+        m[0], m[1], m[2], m[3], m[8], m[9], m[10], m[11]
+    )  # fmt: skip
+    peek_t = m[7]
+    wtrans, wflags = m[12], m[13]
+    nb = p[L.P_BOXES]
+    stacked = ws[WS_STACKED] != 0
+    peek = p[L.P_HOLE] == L.HOLE_PEEK
+    ss_on = p[L.P_SS] != 0
+    max_hands = p[L.P_MAX_HANDS]
+    h17 = p[L.P_H17] != 0
+    draw_all = p[L.P_DRAW_NO_LIVE] != 0
+    every_round = p[L.P_SHUFFLE] == L.SHUFFLE_EVERY_ROUND
+    n_cards = shoe.size - SLACK
+    no = T.N_OUTCOMES
+    st = np.zeros(nb, np.int64)  # each box's state
+    sp = np.zeros(nb * MAX_HANDS, np.int64)  # a split box's hands' states
+    nsp = np.zeros(nb, np.int64)  # a split box's hands (0: not split)
+    c1 = np.zeros(nb, np.int64)  # each box's first card
+    line = np.full(nb, -1, np.int64)  # each box's Super Sevens line
+    scratch = np.zeros(L.N_TALLY, np.int64)
+    lines = np.zeros(6, np.int64)  # boxes on Super Sevens lines (a)..(f) (simulation)
+    ss_pay = np.zeros(6, np.int64)  # Super Sevens result by line (a)..(f)
+    for i in range(6):
+        ss_pay[i] = T.ss_net(i, p)
+    d_stands = np.zeros(64, np.int8)  # the dealer stands (12.3) on (ace, hard sum) (busts too)
+    for i in range(64):
+        t = _total(i % 32, i // 32)
+        d_stands[i] = T.dealer_stands(t, t != i % 32, h17)
+    pos = ws[WS_POS]
+    end = ws[WS_END]
+    s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
+    c2 = np.zeros(nb, np.int64)  # each box's second card
+    walking = not stacked and wtrans.size > 0 and trace.size == 0
+    s_dealt = 0
+    traced = 0
+    r = 0
+    while r < n_rounds:
+        why = WALK_NEAR
+        if walking:
+            r, pos, end, s0, s1, s2, s3, why, s_dealt = walk(
+                wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek, start[0],
+                pos, end, s0, s1, s2, s3,
+            )  # fmt: skip
+            if why == WALK_DONE:
+                break
+        if why == WALK_EXIT:
+            # The walk dealt this round (in place from its start) and left it to this loop.
+            rs = pos - 4 if peek else pos - 3
+            ws[WS_ROUND_START] = rs
+            ws[WS_BEFORE] = 0
+            c1[0] = shoe[rs]
+            uv = _value(np.int64(shoe[rs + 1]))
+            c2[0] = shoe[rs + 2]
+            st[0] = s_dealt
+        else:
+            if stacked and pos >= cut:
+                break
+            # 7.1: shuffle when the cut card came out, every round, or for a fresh chunk.
+            if not stacked and (ws[WS_NEED_FULL] != 0 or every_round or pos >= cut):
+                pos = 0
+                end = n_cards
+                ws[WS_SHUFFLES] += 1
+                ws[WS_NEED_FULL] = 0
+            ws[WS_ROUND_START] = pos
+            ws[WS_BEFORE] = 0
+            # 1. The deal: a card to each box, the dealer's up card, a second card to each box.
+            for b in range(nb):
+                if pos >= end:
+                    pos, end = refill(ws, pos, n_cards)
+                k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
+                code = np.int64(shoe[k])
+                shoe[k] = shoe[np.uint64(pos)]
+                shoe[np.uint64(pos)] = code
+                pos += 1
+                c1[b] = code
+                st[b] = trans[start[b] * 10 + _value(code) - 1]
+            if pos >= end:
+                pos, end = refill(ws, pos, n_cards)
+            k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
+            code = np.int64(shoe[k])
+            shoe[k] = shoe[np.uint64(pos)]
+            shoe[np.uint64(pos)] = code
+            pos += 1
+            uv = _value(code)
+            for b in range(nb):
+                if pos >= end:
+                    pos, end = refill(ws, pos, n_cards)
+                k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
+                code = np.int64(shoe[k])
+                shoe[k] = shoe[np.uint64(pos)]
+                shoe[np.uint64(pos)] = code
+                pos += 1
+                c2[b] = code
+                st[b] = trans[trans[st[b] * 10 + uv - 1] * 10 + _value(code) - 1]
+        exits = 0
+        for b in range(nb):
+            exits += flags[st[b]] & EXIT
+            if ss_on:  # 14: (a) a first seven, (f) none; 7-7 (b) or (c) until a third card
+                line[b] = SS_F
+                if (c1[b] >> 2) == L.SEVEN_RANK:
+                    line[b] = 0
+                    if (c2[b] >> 2) == L.SEVEN_RANK:
+                        line[b] = SS_C if (c1[b] & 3) == (c2[b] & 3) else SS_B
+        d_hard = uv
+        d_ace = np.int64(uv == 1)
+        d_n = 1
+        if peek:
+            if why == WALK_EXIT:
+                code = np.int64(shoe[pos - 1])
+            else:
+                if pos >= end:
+                    pos, end = refill(ws, pos, n_cards)
+                k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
+                code = np.int64(shoe[k])
+                shoe[k] = shoe[np.uint64(pos)]
+                shoe[np.uint64(pos)] = code
+                pos += 1
+            d_hard += _value(code)
+            d_ace |= np.int64(code < 4)
+            d_n = 2
+        d_bj = peek and d_hard == 11 and d_ace != 0
+        need = NEED2 | STOOD if draw_all else 0  # what the dealer's cards matter to (step 7)
+        if d_bj:
+            # 4. A peeked dealer blackjack ends the round before play.
+            for b in range(nb):
+                st[b] = peek_t[st[b]]
+        else:
+            # 6. Each box in turn, each hand to its end.
+            for b in range(nb):
+                s = np.int64(st[b])
+                if exits != 0 and (flags[s] & EXIT) != 0:
+                    s = np.int64(link[s])
+                    if (flags[s] & SPLIT_HAND) != 0:
+                        nsp[b], pos, end, s0, s1, s2, s3 = _walk_split(
+                            m, shoe, ws, stacked, n_cards, sp, b, st[b], max_hands, pos, end,
+                            s0, s1, s2, s3,
+                        )  # fmt: skip
+                        for h in range(nsp[b]):
+                            need |= flags[sp[b * MAX_HANDS + h]]
+                        continue
+                    if (flags[s] & PLAYER) != 0:  # 7-7 played on: its third card (14)
+                        if pos >= end:
+                            pos, end = refill(ws, pos, n_cards)
+                        k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
+                        code = np.int64(shoe[k])
+                        shoe[k] = shoe[np.uint64(pos)]
+                        shoe[np.uint64(pos)] = code
+                        pos += 1
+                        if (code >> 2) == L.SEVEN_RANK:  # (d), (e) if all three one suit
+                            suited = line[b] == SS_C and (code & 3) == (c1[b] & 3)
+                            line[b] = SS_E if suited else SS_D
+                        s = np.int64(trans[s * 10 + _value(code) - 1])
+                while (flags[s] & PLAYER) != 0:
+                    if pos >= end:
+                        pos, end = refill(ws, pos, n_cards)
+                    k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
+                    code = np.int64(shoe[k])
+                    shoe[k] = shoe[np.uint64(pos)]
+                    shoe[np.uint64(pos)] = code
+                    pos += 1
+                    s = np.int64(trans[s * 10 + _value(code) - 1])
+                st[b] = s
+                need |= flags[s]
+        # 7. The dealer draws only as far as something depends on it (12.4), unless told to.
+        while True:  # 12.3: to 17 (hit soft 17 with dealer_hits_soft_17); no-hole: card 2
+            if d_n == 1:
+                if (need & NEED2) == 0:
+                    break
+            elif d_bj or (need & STOOD) == 0 or d_stands[d_ace * 32 + d_hard] != 0:
+                break
+            if pos >= end:
+                pos, end = refill(ws, pos, n_cards)
+            k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
+            code = np.int64(shoe[k])
+            shoe[k] = shoe[np.uint64(pos)]
+            shoe[np.uint64(pos)] = code
+            pos += 1
+            d_hard += _value(code)
+            d_ace |= np.int64(code < 4)
+            d_n += 1
+            d_bj = d_n == 2 and d_hard == 11 and d_ace != 0
+        d_total = _total(d_hard, d_ace)
+        o = T.outcome(d_bj, d_total)
+        if ws[WS_FAIL] != 0:
+            break
+        drawn = ws[WS_BEFORE] + pos - ws[WS_ROUND_START]
+        # 8. Settle, and add the round to the tally (or write its record).
+        round_main = 0
+        round_ins = 0
+        for b in range(nb):
+            if nsp[b] != 0:
+                insured = uv == 1 and ins_flags[b] != 0
+                main, ins = _settle_split(m, p, sp, b, nsp[b], o, insured, uv, tally, scratch)
+                nsp[b] = 0
+                if stacked:
+                    T.write_box(out[r], b, scratch, line[b], p)
+            else:
+                i = np.int64(fin[st[b]]) * no + o
+                main = net[i]
+                ins = insn[i]
+                if stacked:
+                    T.write_box(out[r], b, rows[i], line[b], p)
+                else:
+                    counts[i] += 1
+            round_main += main
+            round_ins += ins
+        if stacked:
+            T.write_round(out[r], drawn, d_n, d_total, o)
+        else:
+            # The round's own fields (the boxes' are counted above, or added by _settle_split).
+            tally[L.T_ROUNDS] += 1
+            tally[L.T_CARDS_DEALT] += drawn
+            if o != T.O_NONE:
+                tally[L.T_DEALER_BJ + o] += 1  # blackjack, bust, 17 .. 21 in layout order
+            rt = round_main + round_ins
+            tally[L.T_RMAIN_SUM] += round_main
+            tally[L.T_RMAIN_SQ] += round_main * round_main
+            tally[L.T_RTOTAL_SUM] += rt
+            tally[L.T_RTOTAL_SQ] += rt * rt
+            tally[L.T_RINS_SUM] += round_ins
+            tally[L.T_RINS_SQ] += round_ins * round_ins
+            if ss_on:
+                rs = 0
+                for b in range(nb):
+                    lines[line[b]] += 1  # the lines' counts and sums are added at the end
+                    rs += ss_pay[line[b]]
+                tally[L.T_SS_RSUM] += rs
+                tally[L.T_SS_RSQ] += rs * rs
+            if trace.size > 0 and ws[WS_NEED_FULL] == 0:
+                for i in range(drawn):
+                    if traced < trace.size:
+                        trace[traced] = shoe[ws[WS_ROUND_START] + i]
+                        traced += 1
+        r += 1
+    for i in range(6):  # each box's Super Sevens bet (14)
+        tally[L.T_SS_BETS] += lines[i]
+        tally[L.T_SS_A + i] += lines[i]
+        tally[L.T_SS_SUM] += lines[i] * ss_pay[i]
+        tally[L.T_SS_SQ] += lines[i] * ss_pay[i] * ss_pay[i]
+    ws[WS_POS] = pos
+    ws[WS_END] = end
+    rng[0] = s0
+    rng[1] = s1
+    rng[2] = s2
+    rng[3] = s3
+    return r

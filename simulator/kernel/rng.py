@@ -1,0 +1,136 @@
+"""Random numbers and the shoe: xoshiro256**, Lemire's exactly uniform bounded draw, the lazy
+Fisher-Yates shuffle (one swap per card dealt) and the refill of a shoe that ran out mid-round."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.jit import njit
+
+MASK32 = np.uint64(0xFFFFFFFF)
+TWO32 = np.uint64(0x100000000)
+U5, U7, U9, U17, U19, U32, U45, U57 = (np.uint64(k) for k in (5, 7, 9, 17, 19, 32, 45, 57))
+
+# The shoe array holds the real cards followed by SLACK tens: after the cards have run out
+# (stacked: an incomplete round; simulation: no discards left) the doomed round is dealt tens
+# from there so that it runs to its end, and is then discarded.
+SLACK = 256
+TEN_CODE = 36  # ten of clubs
+
+# Shoe workspace ``ws`` (int64): the cold part of the shoe state.
+WS_POS = 0  # next position to deal
+WS_END = 1  # end of the undealt region
+WS_ROUND_START = 2  # position of this round's first card (discards are 0..ROUND_START-1)
+WS_STACKED = 3  # 1: deal shoe[pos] in order; 0: lazy Fisher-Yates draw
+WS_FAIL = 4  # 1: ran out of cards (stacked: incomplete round; simulation: no discards left)
+WS_SHUFFLES = 5  # shuffles made
+WS_BEFORE = 6  # cards of this round dealt before a mid-round reshuffle of the discards
+WS_NEED_FULL = 7  # 1: the next round starts with a full shuffle
+N_WS = 8
+
+
+@njit(inline="always")
+def next_u64(s0, s1, s2, s3):
+    """One xoshiro256** step: ``(output, s0, s1, s2, s3)``."""
+    x = s1 * U5
+    result = ((x << U7) | (x >> U57)) * U9
+    t = s1 << U17
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = (s3 << U45) | (s3 >> U19)
+    return result, s0, s1, s2, s3
+
+
+@njit(inline="always")
+def bounded(n, s0, s1, s2, s3):
+    """Exactly uniform integer in ``0..n-1`` (1 <= n <= 2**32), Lemire's multiply-shift with
+    rejection of the draws whose low product falls below ``2**32 mod n``."""
+    nn = np.uint64(n)
+    r, s0, s1, s2, s3 = next_u64(s0, s1, s2, s3)
+    m = (r >> U32) * nn
+    low = m & MASK32
+    if low < nn:
+        threshold = (TWO32 - nn) % nn
+        while low < threshold:
+            r, s0, s1, s2, s3 = next_u64(s0, s1, s2, s3)
+            m = (r >> U32) * nn
+            low = m & MASK32
+    return np.int64(m >> U32), s0, s1, s2, s3
+
+
+@njit
+def next_u64_many(state, count):
+    """``count`` raw xoshiro256** outputs from ``state`` (for tests)."""
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    out = np.empty(count, np.uint64)
+    for i in range(count):
+        out[i], s0, s1, s2, s3 = next_u64(s0, s1, s2, s3)
+    return out
+
+
+@njit
+def draw_bounded_many(state, n, count):
+    """``count`` bounded draws in ``0..n-1`` from ``state`` (for tests)."""
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    out = np.empty(count, np.int64)
+    for i in range(count):
+        out[i], s0, s1, s2, s3 = bounded(n, s0, s1, s2, s3)
+    return out
+
+
+@njit
+def fresh_shoe(decks):
+    """Every card code ``decks`` times, ordered (the lazy shuffle makes the order irrelevant),
+    then the ``SLACK`` tens."""
+    n = 52 * decks
+    shoe = np.full(n + SLACK, TEN_CODE, np.int8)
+    for i in range(n):
+        shoe[i] = i % 52
+    return shoe
+
+
+@njit
+def refill(ws, pos, n_cards):
+    """The undealt region ran out mid-round (``pos >= end``): returns the new ``(pos, end)``.
+    Simulation: the discards ``0..round_start-1`` become the shoe and the next round starts with
+    a full shuffle. With no discards, or in stacked mode, ``WS_FAIL`` is set and the slack of tens
+    is dealt from instead."""
+    if ws[WS_STACKED] != 0 or ws[WS_ROUND_START] == 0:
+        ws[WS_FAIL] = 1
+        return n_cards, n_cards + SLACK
+    ws[WS_BEFORE] = pos - ws[WS_ROUND_START]
+    end = ws[WS_ROUND_START]
+    ws[WS_ROUND_START] = 0
+    ws[WS_SHUFFLES] += 1
+    ws[WS_NEED_FULL] = 1
+    return 0, end
+
+
+@njit(inline="always")
+def pick(stacked, pos, end, s0, s1, s2, s3):
+    """Position of the next card (design: "Shoe and shuffle"): ``pos`` itself (stacked), or
+    uniform in ``pos..end-1`` (one lazy Fisher-Yates step: the caller swaps it into ``pos``).
+    Returns ``(k, s0, s1, s2, s3)``, ``k`` as uint64 (the shoe is indexed unsigned: no
+    negative-index wraparound)."""
+    if stacked:
+        return np.uint64(pos), s0, s1, s2, s3
+    k, s0, s1, s2, s3 = bounded(end - pos, s0, s1, s2, s3)
+    return np.uint64(pos + k), s0, s1, s2, s3
+
+
+@njit
+def deal_shoe(state, decks):
+    """A fresh shoe of ``decks`` decks shuffled lazily from the xoshiro256** ``state`` and dealt
+    whole: its card codes in dealing order."""
+    shoe = fresh_shoe(decks)
+    n = shoe.size - SLACK
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    out = np.empty(n, np.int64)
+    for pos in range(n):
+        k, s0, s1, s2, s3 = pick(False, pos, n, s0, s1, s2, s3)
+        out[pos] = shoe[k]
+        shoe[k] = shoe[pos]
+    return out

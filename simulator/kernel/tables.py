@@ -1,0 +1,444 @@
+"""The engine's tables, built from the rules and the strategies: one finite state machine whose
+states are a box's hand situations, one card per step (``trans[state * 10 + value - 1]``).
+
+Every decision of a strategy under the rules (``decide``: the pair table, the sevens row, the
+hard and soft tables with their fallbacks, 12.1 (d), doubling and surrender as allowed) is taken
+here, once, while the states are enumerated; the round loop only reads the tables. A hand that
+is over (stood, bust, blackjack, even money, surrendered) is in a final state; what it wins
+against each dealer outcome (``tally.hand_net``) and what its box adds to the tally
+(``tally.add_box``) are tabulated per (final state, outcome). A pair to split, or 7-7 under
+Super Sevens, leads to an exit state (``EXIT``) that the loop plays on from its ``link``.
+``walk_tables`` extends it, for one box, into a walk of whole rounds (the dealer's cards too).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator import layout as L
+from simulator.kernel import tally as T
+
+# Flags of a state.
+PLAYER = 1  # the next card is this hand's (a hit, the double's card, a split hand's second)
+EXIT = 2  # a pair to split, or 7-7 under Super Sevens: played on from ``link``
+NEED2 = 4  # the dealer's second card matters to this hand (or its box's insurance)
+STOOD = 8  # the hand stood: the dealer draws to 17 (12.3)
+PAIR = 16  # a split hand dealt its own value again: split again if the box may (11)
+SPLIT_HAND = 32  # a split hand's first state (one card, its second next)
+# Flags of the one-box round walk (``walk``).
+TERMINAL = 1  # a round has just ended
+BOUNDARY = 2  # between rounds: the start state and every terminal
+SPECIAL = 4  # the loop plays on in code (an exit)
+HOLE = 8  # peek game: the next card is the dealer's hole card (a peeked blackjack ends the round)
+W_EXIT = 32  # a pair to split or 7-7 under Super Sevens: the round is played on in code
+
+A_STAND, A_HIT, A_DOUBLE, A_SPLIT, A_SURRENDER, A_BUST = range(6)
+
+
+def total(hard: int, ace: int) -> int:
+    """Best total: ``hard + 10`` when the hand holds an ace and that is <= 21 (3.2)."""
+    return hard + 10 if ace and hard + 10 <= 21 else hard
+
+
+class Builder:
+    """Enumerates the states of every distinct strategy of the boxes under rules ``p``."""
+
+    def __init__(self, p, tables):
+        self.p = p
+        self.hard, self.soft, self.pairs, self.sevens, self.flags = tables
+        self.unit = L.UNIT
+        self.keys: dict = {}
+        self.order: list = []
+        self.info: dict = {}  # key -> (kind, total, wager, flags, bits, link key)
+
+    # -- the rules' decisions (design: "One round, in order", step 6) --------------------------
+    def may_double(self, soft: bool, t: int) -> bool:
+        rule = self.p[L.P_DOUBLE_ON]
+        if rule == L.DOUBLE_ANY:
+            return True
+        if rule == L.DOUBLE_HARD:
+            return not soft
+        lo = 9 if rule == L.DOUBLE_9_11 else 10
+        return (not soft) and lo <= t <= 11
+
+    @staticmethod
+    def resolve(code: int, can_double: bool, can_surrender: bool, t: int) -> int:
+        """A table code filtered by the rules; 12.1 (d): 11 or less that would stand draws."""
+        act = {
+            L.H: A_HIT,
+            L.D: A_DOUBLE if can_double else A_HIT,
+            L.DS: A_DOUBLE if can_double else A_STAND,
+            L.RH: A_SURRENDER if can_surrender else A_HIT,
+            L.RS: A_SURRENDER if can_surrender else A_STAND,
+        }.get(int(code), A_STAND)
+        return A_HIT if act == A_STAND and t <= 11 else act
+
+    def decide(self, si, hard, ace, n, u, split=False, split_ace=False, v1=0, v2=0,
+               surrender=False, sevens=False) -> int:  # fmt: skip
+        """The action of strategy ``si`` for a hand (hard sum, ace, ``n`` cards, up value ``u``;
+        ``split``: the box has split; ``v1``, ``v2`` its two cards' values when ``n == 2``)."""
+        p = self.p
+        t = total(hard, ace)
+        if t > 21:
+            return A_BUST
+        if t == 21 or (split_ace and not p[L.P_HSA]):
+            return A_STAND  # 12.1 (a); 11 (b): one card to a split ace
+        up = 9 if u == 1 else u - 2
+        soft = t != hard
+        two = n == 2
+        elig = two and (not split_ace or p[L.P_HSA]) and (not split or p[L.P_DAS])
+        can_double = elig and self.may_double(soft, t)
+        can_surrender = surrender and two and not split
+        code = (self.soft if soft else self.hard)[si, t, up]
+        if two and sevens:  # 7-7 under a Super Sevens bet: the sevens row decides (14.4)
+            code7 = self.sevens[si, up]
+            if code7 == L.P:
+                if p[L.P_MAX_HANDS] > 1:
+                    return A_SPLIT
+            else:
+                code = code7
+        elif two and v1 == v2 and not split and p[L.P_MAX_HANDS] > 1:
+            cell = self.pairs[si, v1 - 1, up]
+            if cell == L.P or (cell == L.PD and p[L.P_DAS]):
+                return A_SPLIT
+            if cell == L.RP:
+                return A_SURRENDER if can_surrender else A_SPLIT
+        return self.resolve(code, can_double, can_surrender, t)
+
+    def splits_again(self, si, v, u) -> bool:
+        """A split hand dealt its own value again: does the pair table split it (11, 11.5)?"""
+        if v == 1 and not self.p[L.P_RSA]:
+            return False
+        cell = self.pairs[si, v - 1, 9 if u == 1 else u - 2]
+        return cell in (L.P, L.RP) or (cell == L.PD and bool(self.p[L.P_DAS]))
+
+    # -- states --------------------------------------------------------------------------------
+    def sid(self, key) -> int:
+        if key not in self.keys:
+            self.keys[key] = len(self.order)
+            self.order.append(key)
+        return self.keys[key]
+
+    def state(self, key, kind=T.K_NONE, t=0, wager=0, flags=0, bits=0, link=None) -> int:
+        if key not in self.info:
+            self.info[key] = (kind, t, wager, flags, bits, link)
+        return self.sid(key)
+
+    def insured(self, si, u) -> bool:
+        return u == 1 and bool(self.flags[si, 0])
+
+    def box_bits(self, si, u) -> int:
+        """Insurance offered, and taken, for a box without blackjack."""
+        return (T.X_INS_OFFERED | (T.X_INS_TAKEN if self.insured(si, u) else 0)) if u == 1 else 0
+
+    def waits(self, si, u) -> int:
+        """NEED2 for a finished hand that needs the second card only for its box's insurance."""
+        return NEED2 if self.insured(si, u) else 0
+
+    def ten_or_ace_no_hole(self, u) -> bool:
+        return self.p[L.P_HOLE] != L.HOLE_PEEK and u in (1, 10)
+
+    def stood(self, si, t, w, u):
+        flags = STOOD | NEED2
+        return self.state(("D", si, max(t, 16), w, u), T.K_STOOD, max(t, 16), w, flags,
+                          self.box_bits(si, u))  # fmt: skip
+
+    def bust(self, si, w, u):
+        need = self.p[L.P_DBJ] == L.DBJ_ORIGINAL and self.ten_or_ace_no_hole(u)
+        flags = NEED2 if need else self.waits(si, u)
+        return self.state(("BU", si, w, u), T.K_BUST, 0, w, flags, self.box_bits(si, u))
+
+    def after(self, si, a, hard, ace, u, w):
+        """The state a decision leads to (a split is the caller's)."""
+        if a == A_HIT:
+            return self.state(("P", si, hard, ace, u), flags=PLAYER)
+        if a == A_DOUBLE:
+            return self.state(("PD", si, hard, ace, u), flags=PLAYER)
+        if a == A_STAND:
+            return self.stood(si, total(hard, ace), w, u)
+        if a == A_SURRENDER:
+            need = NEED2 if self.ten_or_ace_no_hole(u) else self.waits(si, u)
+            return self.state(("LS", si, u), T.K_LS, 0, w, need, self.box_bits(si, u))
+        assert a == A_BUST, a
+        return self.bust(si, w, u)
+
+    def dealt(self, si, v1, c, u):
+        """The box's state after its first two cards (steps 2, 3 and the first decision)."""
+        unit = self.unit
+        hard, ace = v1 + c, int(v1 == 1 or c == 1)
+        if hard == 11 and ace:  # blackjack (8.2); even money (8.3)
+            if u == 1 and self.flags[si, 1]:
+                return self.state(("EM", si), T.K_EM, 0, unit, 0, T.X_BJ | T.X_EM | T.X_EM_OFFERED)
+            need = NEED2 if self.ten_or_ace_no_hole(u) else 0
+            bits = T.X_BJ | (T.X_EM_OFFERED if u == 1 else 0)
+            return self.state(("BJ", si, u), T.K_BJ, 0, unit, need, bits)
+        sevens = bool(self.p[L.P_SS]) and v1 == 7 and c == 7
+        a = None
+        if self.p[L.P_SURRENDER] == L.SURRENDER_EARLY:
+            early = self.decide(si, hard, ace, 2, u, v1=v1, v2=c, surrender=True, sevens=sevens)
+            if early == A_SURRENDER:
+                a = A_SURRENDER
+                s = self.state(("ES", si, u), T.K_ES, 0, unit, self.waits(si, u),
+                               self.box_bits(si, u))  # fmt: skip
+        if a is None:
+            late = self.p[L.P_SURRENDER] == L.SURRENDER_LATE
+            a = self.decide(si, hard, ace, 2, u, v1=v1, v2=c, surrender=late, sevens=sevens)
+            if a == A_SPLIT:
+                s = self.split_hand(si, v1, u)
+            else:
+                s = self.after(si, a, hard, ace, u, unit)
+        if sevens or a == A_SPLIT:
+            return self.state(("X", si, v1, u), flags=EXIT, link=self.order[s])
+        return s
+
+    def split_hand(self, si, v, u):
+        return self.state(("SH", si, v, u), flags=PLAYER | SPLIT_HAND)
+
+    def played_on(self, si, v, c, u):
+        """A split hand ``v``, ``c`` played on as it is (not split again)."""
+        hard, ace = v + c, int(v == 1 or c == 1)
+        a = self.decide(si, hard, ace, 2, u, split=True, split_ace=v == 1)
+        return self.after(si, a, hard, ace, u, self.unit)
+
+    def trans(self, key, c):
+        kind, si = key[0], key[1]
+        if kind == "S":
+            return self.state(("P1", si, c))
+        if kind == "P1":
+            return self.state(("PU", si, key[2], c))
+        if kind == "PU":
+            return self.dealt(si, key[2], c, key[3])
+        if kind == "SH":
+            v, u = key[2], key[3]
+            if c == v and self.splits_again(si, v, u):
+                return self.state(("SX", si, v, u), flags=PAIR,
+                                  link=self.order[self.played_on(si, v, v, u)])  # fmt: skip
+            return self.played_on(si, v, c, u)
+        _, _, hard, ace, u = key
+        hard, ace = hard + c, int(ace or c == 1)
+        if kind == "PD":  # 12.1 (b): one card to a doubled hand
+            w = 2 * self.unit
+            return self.bust(si, w, u) if hard > 21 else self.stood(si, total(hard, ace), w, u)
+        return self.after(si, self.decide(si, hard, ace, 3, u), hard, ace, u, self.unit)
+
+
+class Machine:
+    """The tables of the engine (all arrays; see ``build``)."""
+
+    def __init__(self, **arrays):
+        self.__dict__.update(arrays)
+
+    def args(self) -> tuple:
+        return (self.trans, self.flags, self.link, self.fin, self.kind, self.total, self.wager,
+                self.peek, self.net, self.ins, self.rows, self.start, self.wtrans, self.wflags,
+                self.wrows)  # fmt: skip
+
+
+def build(p, tables) -> Machine:
+    """The machine for rule parameters ``p`` and the stacked strategy tables ``tables``
+    (``strategy.stack``: one strategy a box; boxes with the same strategy share its states).
+
+    Arrays: ``trans`` (int32, states x 10), ``flags``, ``link`` (an exit's or ``PAIR`` state's
+    state to play on, else -1), ``kind``, ``total``, ``wager`` (a final state's hand), ``fin``
+    (a final state's index, else -1), ``peek`` (the final state of a box in this state when a
+    peeked dealer blackjack ends the round), and per final state and dealer outcome (index
+    ``fin * N_OUTCOMES + o``): ``net``, ``ins`` (tenths) and ``rows`` (what the box adds to the
+    tally, ``tally.add_box``). ``start``: each box's start state."""
+    nb = tables[0].shape[0]
+    first: dict = {}
+    box_si = []
+    for b in range(nb):
+        k = b"".join(t[b].tobytes() for t in tables)
+        box_si.append(first.setdefault(k, b))
+    bld = Builder(p, tables)
+    for si in first.values():
+        bld.state(("S", si))
+        for u in range(1, 11):
+            bld.state(("LIVE", si, u), T.K_LIVE, 0, L.UNIT, 0, bld.box_bits(si, u))
+    i = 0
+    while i < len(bld.order):  # every state reachable from the starts, breadth first
+        key = bld.order[i]
+        if key[0] not in ("X", "SX") and bld.info[key][0] == T.K_NONE:
+            for c in range(1, 11):
+                bld.trans(key, c)
+        i += 1
+    n = len(bld.order)
+    trans = np.zeros((n, 10), np.int32)
+    arr = {k: np.zeros(n, np.int32) for k in ("flags", "link", "kind", "total", "wager", "peek")}
+    finals = [k for k in bld.order if bld.info[k][0] != T.K_NONE]
+    fin = np.full(n, -1, np.int32)
+    for j, k in enumerate(finals):
+        fin[bld.keys[k]] = j
+    for k, s in bld.keys.items():
+        kind, t, w, flags, bits, link = bld.info[k]
+        if kind == T.K_NONE and k[0] not in ("X", "SX"):
+            trans[s] = [bld.trans(k, c) for c in range(1, 11)]
+        arr["flags"][s], arr["kind"][s], arr["total"][s], arr["wager"][s] = flags, kind, t, w
+        arr["link"][s] = -1 if link is None else bld.keys[link]
+        # A peeked dealer blackjack (step 4): blackjack, even money and early surrender stand
+        # as they are (a 7-7 exit by its link); any other hand is live and loses 10.
+        target = bld.info[link] if k[0] == "X" else bld.info[k]
+        if k[0] in ("S", "P1", "PU") or target[0] in (T.K_BJ, T.K_EM, T.K_ES, T.K_LIVE):
+            arr["peek"][s] = bld.keys[link] if k[0] == "X" else s
+        else:
+            arr["peek"][s] = bld.keys[("LIVE", k[1], k[-1])]
+    assert len(bld.order) == n, "a state was added after numbering"
+    no = T.N_OUTCOMES
+    net = np.zeros(len(finals) * no, np.int64)
+    ins = np.zeros(len(finals) * no, np.int64)
+    rows = np.zeros((len(finals) * no, L.N_TALLY), np.int64)
+    bj_win, ins_win, dbj = int(p[L.P_BJ_WIN]), int(p[L.P_INS_WIN]), int(p[L.P_DBJ])
+    for j, k in enumerate(finals):
+        kind, t, w, flags, bits, link = bld.info[k]
+        for o in range(no):
+            i = j * no + o
+            x = T.hand_net.py_func(kind, t, w, o, dbj, bj_win, 0, True)
+            y = T.ins_net.py_func((bits & T.X_INS_TAKEN) != 0, o, ins_win)
+            net[i], ins[i] = x, y
+            T.add_box.py_func(rows[i], x, y, bits, 1, int(x > 0), int(x < 0), int(x == 0),
+                              int(w == 2 * L.UNIT), int(kind == T.K_BUST),
+                              int(kind in (T.K_ES, T.K_LS)), w)  # fmt: skip
+    start = np.array([bld.keys[("S", si)] for si in box_si], np.int64)
+    if nb == 1:
+        walk = walk_tables(bld, p, trans, rows, net, ins, fin, arr["peek"])
+    else:
+        walk = (np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros((0, L.N_TALLY), np.int64))
+    assert n < 2**15, n  # int16 states
+    arr["flags"] = arr["flags"].astype(np.int8)
+    return Machine(trans=trans.reshape(-1).astype(np.int16), net=net, ins=ins, rows=rows, fin=fin,
+                   start=start, wtrans=walk[0], wflags=walk[1], wrows=walk[2], **arr)  # fmt: skip
+
+
+def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
+    """The one-box round walk: the hand machine's states and, after a hand's final state, the
+    dealer's cards as states too, to a terminal per (final state, dealer outcome) that goes on
+    to the next round's first card; a round is then one table read per card (``play.walk``).
+    Returns ``(wtrans, wflags, wrows)``: ``wrows[s]`` is what a visit to ``s`` adds to the
+    tally (a card; a terminal: the box's and the round's fields, Super Sevens (f); a first card
+    seven: (f) moved to (a)). In the peek game the state after the deal waits for the hole card
+    (``HOLE``: a dealer blackjack goes to its terminals), and the hand's states after it carry
+    the hole card along (``WH``) to the dealer's play; pairs to split and 7-7 under Super Sevens
+    are exits (``W_EXIT``), played in code."""
+    n0 = len(bld.order)
+    keys = dict(bld.keys)
+    order = list(bld.order)
+    info: dict = {}  # walk state key -> (flags, row fields)
+    no = T.N_OUTCOMES
+    peek = p[L.P_HOLE] == L.HOLE_PEEK
+    draw_all = bool(p[L.P_DRAW_NO_LIVE])
+    h17 = bool(p[L.P_H17])
+    ss_on = bool(p[L.P_SS])
+    si = next(k[1] for k in order if k[0] == "S")
+    rep: dict = {}  # a settlement class's first final state
+
+    def sid(key, flags=0):
+        if key not in keys:
+            keys[key] = len(order)
+            order.append(key)
+            info[key] = flags
+        return keys[key]
+
+    def up(k):
+        return 1 if k[0] == "EM" else k[-1]
+
+    def cls(f):
+        """What settles final state ``f`` (its hand and box), the same for many up cards."""
+        c = bld.info[order[f]][:5]
+        rep.setdefault(c, f)
+        return c
+
+    def terminal(f, o):
+        return sid(("T", cls(f), o), TERMINAL | BOUNDARY)
+
+    def dealer(f, dh, da, first):
+        """The dealer holds ``dh`` (hard), ``da`` (ace) against final state ``f``."""
+        k = order[f]
+        if first and dh == 11 and da:
+            return terminal(f, T.O_BJ)
+        t = total(dh, da)
+        more = draw_all or (bld.info[k][3] & STOOD) != 0
+        stands = T.dealer_stands.py_func(t, t != dh, h17)
+        if more and not stands:
+            return sid(("DS", cls(f), dh, da))
+        return terminal(f, int(T.outcome.py_func(False, t)))
+
+    def entry(f):
+        """Where the walk goes when the hand reaches final state ``f`` (no-hole game)."""
+        if draw_all or (bld.info[order[f]][3] & NEED2) != 0:
+            return sid(("W2", f))  # the dealer's second card is next
+        return terminal(f, int(T.outcome.py_func(False, total(up(order[f]), up(order[f]) == 1))))
+
+    def step(key, c):
+        kind = key[0]
+        if kind in ("T", "S"):
+            return int(trans[keys[("S", si)], c - 1])
+        if kind == "W2":
+            u = up(order[key[1]])
+            return dealer(key[1], u + c, int(u == 1 or c == 1), True)
+        if kind == "DS":
+            return dealer(rep[key[1]], key[2] + c, int(key[3] or c == 1), False)
+        if kind == "HOLE":  # the hole card: a peeked blackjack ends the round (step 4)
+            post, u = key[1], key[2]
+            if bld.info[order[post]][3] & EXIT:
+                return post  # the loop plays the peek itself
+            if u + c == 11 and (u == 1 or c == 1):
+                return terminal(int(peek_t[post]), T.O_BJ)
+            return walk_of(post, c)
+        if kind == "WH":  # the peek game's hands, the hole card carried along
+            return walk_of(int(trans[key[1], c - 1]), key[2])
+        s = int(trans[keys[key], c - 1])
+        if kind == "PU" and peek:
+            return sid(("HOLE", s, key[3]), HOLE)
+        return walk_of(s)
+
+    def walk_of(s, hole=None):
+        """The walk's state for the hand machine's state ``s`` (after the peek game's ``hole``
+        card: the hand's state with the hole card carried along, or the dealer's play)."""
+        final = bld.info[order[s]][0] != T.K_NONE
+        if hole is None:
+            return entry(s) if final else s
+        if final:
+            u = up(order[s])
+            return dealer(s, u + hole, int(u == 1 or hole == 1), False)
+        return sid(("WH", s, hole))
+
+    for k in order[:n0]:
+        info[k] = SPECIAL | W_EXIT if bld.info[k][3] & EXIT else 0
+    table = {}
+    i = 0
+    while i < len(order):
+        k = order[i]
+        walks = k[0] in ("S", "P1", "PU", "P", "PD", "T", "W2", "DS", "HOLE", "WH")
+        if walks and i not in table:
+            table[i] = [step(k, c) for c in range(1, 11)]
+        i += 1
+    n = len(order)
+    wtrans = np.zeros((n, 10), np.int32)
+    wflags = np.zeros(n, np.int32)
+    wrows = np.zeros((n, L.N_TALLY), np.int64)
+    wrows[:, L.T_CARDS_DEALT] = 1  # a visit is a card
+    for j, k in enumerate(order):
+        wtrans[j] = table.get(j, [j] * 10)
+        wflags[j] = info.get(k, 0) | (BOUNDARY if k[0] == "S" else 0)
+        row = wrows[j]
+        if k[0] == "P1" and k[2] == 7 and ss_on:  # Super Sevens (a): the first card a seven
+            pay_a = int(p[L.P_SS_PAY_A])
+            row[[L.T_SS_A, L.T_SS_F]] += (1, -1)
+            row[[L.T_SS_SUM, L.T_SS_RSUM]] += pay_a + 1
+            row[[L.T_SS_SQ, L.T_SS_RSQ]] += pay_a * pay_a - 1
+        if k[0] == "T":
+            f, o = rep[k[1]], k[2]
+            i = int(fin[f]) * no + o
+            x, y = int(net[i]), int(ins[i])
+            row += rows[i]
+            row[L.T_ROUNDS] += 1
+            if o != T.O_NONE:
+                row[L.T_DEALER_BJ + o] += 1
+            row[[L.T_RMAIN_SUM, L.T_RMAIN_SQ]] += (x, x * x)
+            row[[L.T_RTOTAL_SUM, L.T_RTOTAL_SQ]] += (x + y, (x + y) ** 2)
+            row[[L.T_RINS_SUM, L.T_RINS_SQ]] += (y, y * y)
+            if ss_on:  # (f) until the first card says (a)
+                row[[L.T_SS_BETS, L.T_SS_F, L.T_SS_SQ, L.T_SS_RSQ]] += 1
+                row[[L.T_SS_SUM, L.T_SS_RSUM]] -= 1
+    assert n < 2**15, n  # int16 states: the table stays small (a few thousand states)
+    return wtrans.reshape(-1).astype(np.int16), wflags.astype(np.int8), wrows

@@ -1,0 +1,147 @@
+"""Settlement and the tally: what a hand wins against the dealer (4.1, 8.2, 9 and the rule
+``dealer_blackjack_takes``), and what a finished box and a finished round add to the tally or
+write to the per-round record (layout ``T_*``, ``R_*``, ``B_*``)."""
+
+from __future__ import annotations
+
+from simulator import layout as L
+from simulator.jit import njit
+
+# How a hand finished (``kind`` of a final state of the machine).
+K_NONE = 0  # not finished (a state the player walks through)
+K_STOOD = 1  # stood, unbusted: settled against the dealer's hand
+K_BUST = 2  # lost at once (12.2)
+K_BJ = 3  # player blackjack (8.2)
+K_EM = 4  # blackjack, even money taken (8.3): +10 at once
+K_ES = 5  # early surrender: -5 whatever the dealer has
+K_LS = 6  # late surrender: -5, or the whole wager against a no-hole dealer blackjack
+K_LIVE = 7  # in play when a peeked dealer blackjack ended the round
+
+# The dealer's outcome: 0 blackjack, 1 bust, 2..6 a total of 17..21, 7 below 17 (nothing stood).
+N_OUTCOMES = 8
+O_BJ, O_BUST, O_NONE = 0, 1, 7
+
+# Bits of a box's round beside its hands.
+X_BJ, X_EM, X_INS_TAKEN, X_INS_OFFERED, X_EM_OFFERED = 1, 2, 4, 8, 16
+
+
+@njit
+def outcome(d_bj, d_total):
+    """The dealer's outcome (``O_*``, 2..6 for 17..21) from blackjack and the final total."""
+    if d_bj:
+        return O_BJ
+    if d_total > 21:
+        return O_BUST
+    if d_total >= 17:
+        return d_total - 15
+    return O_NONE
+
+
+@njit
+def dealer_stands(total, soft, h17):
+    """Does the dealer stand (12.3) on ``total`` (best total; ``soft``: an ace counted 11)? On
+    17 or more, but a soft 17 with ``dealer_hits_soft_17`` (``h17``) draws."""
+    return total > 17 or (total == 17 and not (h17 and soft))
+
+
+@njit
+def hand_net(kind, total, wager, o, dbj, bj_win, h, first_live):
+    """The net of a finished hand in tenths (step 8 of "One round, in order"): hand ``h`` of its
+    box (``first_live``: no unbusted hand before it in the box), against dealer outcome ``o``."""
+    unit = L.UNIT
+    if kind == K_EM:
+        return unit
+    if kind == K_ES:
+        return -L.INSURANCE_STAKE
+    if kind == K_BJ:
+        return 0 if o == O_BJ else bj_win
+    if kind == K_LS:
+        return -unit if o == O_BJ else -L.INSURANCE_STAKE
+    if o == O_BJ:
+        if dbj == L.DBJ_ORIGINAL:
+            return -unit if h == 0 else 0  # the box's net is exactly -10
+        if kind == K_BUST or dbj == L.DBJ_ALL:
+            return -wager
+        return -unit if first_live else 0  # original-and-busted: 10 from the unbusted hands
+    if kind != K_STOOD:
+        return -wager  # busted (a live hand never meets any other outcome)
+    if o == O_BUST:
+        return wager
+    dt = o + 15 if o != O_NONE else 16
+    return wager if total > dt else (-wager if total < dt else 0)
+
+
+@njit
+def ins_net(insured, o, ins_win):
+    """The insurance wager's net (9.1, 9.5, 9.6): settled by the dealer's blackjack."""
+    if not insured:
+        return 0
+    return ins_win if o == O_BJ else -L.INSURANCE_STAKE
+
+
+@njit
+def add_box(t, main, ins, bits, hands, wins, losses, pushes, doubles, busts, surrs, wagered):
+    """Add one box's round (one initial wager) into the tally ``t``."""
+    tot = main + ins
+    t[L.T_BOX_ROUNDS] += 1
+    t[L.T_MAIN_SUM] += main
+    t[L.T_MAIN_SQ] += main * main
+    t[L.T_TOTAL_SUM] += tot
+    t[L.T_TOTAL_SQ] += tot * tot
+    t[L.T_INS_OFFERED] += (bits & X_INS_OFFERED) != 0
+    t[L.T_INS_TAKEN] += (bits & X_INS_TAKEN) != 0
+    t[L.T_INS_WON] += ins > 0
+    t[L.T_INS_SUM] += ins
+    t[L.T_EM_OFFERED] += (bits & X_EM_OFFERED) != 0
+    t[L.T_EM_TAKEN] += (bits & X_EM) != 0
+    t[L.T_PLAYER_BJ] += (bits & X_BJ) != 0
+    t[L.T_HANDS] += hands
+    t[L.T_SPLITS] += hands - 1
+    t[L.T_WINS] += wins
+    t[L.T_LOSSES] += losses
+    t[L.T_PUSHES] += pushes
+    t[L.T_DOUBLES] += doubles
+    t[L.T_BUSTS] += busts
+    t[L.T_SURRENDERS] += surrs
+    t[L.T_MAIN_WAGERED] += wagered
+
+
+@njit
+def ss_net(line, p):
+    """The Super Sevens result of a box on ``line`` (0..5 for (a)..(f), -1 no bet), in stakes:
+    the line's pay (rule 14), or the stake lost on (f)."""
+    if line < 0:
+        return 0
+    if line == 5:
+        return -1
+    return p[L.P_SS_PAY_A + line]
+
+
+@njit
+def write_round(rec, drawn, d_n, d_total, o):
+    """The round's own fields of its record."""
+    rec[L.R_CARDS] = drawn
+    rec[L.R_DEALER_CARDS] = d_n
+    rec[L.R_DEALER_TOTAL] = d_total
+    rec[L.R_DEALER_BJ] = o == O_BJ
+
+
+@njit
+def write_box(rec, b, t, line, p):
+    """Box ``b``'s fields of its round's record, from the box's own tally ``t`` (``add_box`` of
+    that box alone) and its Super Sevens ``line``."""
+    o = L.R_FIXED + b * L.R_BOX
+    rec[o + L.B_MAIN] = t[L.T_MAIN_SUM]
+    rec[o + L.B_INS] = t[L.T_INS_SUM]
+    rec[o + L.B_SS] = ss_net(line, p)
+    rec[o + L.B_SS_LINE] = line
+    rec[o + L.B_HANDS] = t[L.T_HANDS]
+    rec[o + L.B_DOUBLES] = t[L.T_DOUBLES]
+    rec[o + L.B_BUSTS] = t[L.T_BUSTS]
+    rec[o + L.B_BJ] = t[L.T_PLAYER_BJ]
+    rec[o + L.B_EVEN_MONEY] = t[L.T_EM_TAKEN]
+    rec[o + L.B_INS_TAKEN] = t[L.T_INS_TAKEN]
+    rec[o + L.B_SURRENDERS] = t[L.T_SURRENDERS]
+    rec[o + L.B_WINS] = t[L.T_WINS]
+    rec[o + L.B_LOSSES] = t[L.T_LOSSES]
+    rec[o + L.B_PUSHES] = t[L.T_PUSHES]
