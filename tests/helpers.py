@@ -304,3 +304,17 @@ def play_records(impl: str, cards_, rules, strategies, cut=None) -> np.ndarray:
         out = kernel.play_stacked(cards_, rules, list(strategies), cut=cut)
         return np.asarray(out, dtype=np.int64).reshape(-1, L.R_FIXED + L.R_BOX * rules.boxes)
     raise ValueError(impl)
+
+
+def interrupt_after_first_chunk(monkeypatch, module, name: str) -> None:
+    """Make ``module.name`` (a chunk generator, e.g. ``engine.iter_chunks``) yield its first
+    chunk and then raise KeyboardInterrupt, as Ctrl-C during a run would."""
+    real = getattr(module, name)
+
+    def interrupted(*args, **kwargs):
+        gen = real(*args, **kwargs)
+        yield next(gen)
+        gen.close()
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(module, name, interrupted)

@@ -6,6 +6,7 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from helpers import interrupt_after_first_chunk
 
 from simulator import __version__
 from simulator.cli import CountType, cli
@@ -196,15 +197,7 @@ def test_replay_bad_cards(tmp_path):
 def test_ctrl_c_prints_the_partial_report(monkeypatch):
     from simulator import engine
 
-    real = engine.iter_chunks
-
-    def interrupted(*args, **kwargs):
-        gen = real(*args, **kwargs)
-        yield next(gen)
-        gen.close()
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(engine, "iter_chunks", interrupted)
+    interrupt_after_first_chunk(monkeypatch, engine, "iter_chunks")
     result = run("simulate", *TINY, "-f", "json")
     assert result.exit_code == 130
     doc = json.loads(result.stdout)

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 import pytest
+from helpers import interrupt_after_first_chunk
 
 from simulator import compare as C
 from simulator import engine, variants
@@ -281,20 +282,12 @@ def test_partial_checkpoint_resumes_to_the_uninterrupted_payload(tmp_path):
 
 def test_interrupted_comparison_is_partial_and_saved(tmp_path, monkeypatch):
     games = [_game("base"), _game("h17", NZ.replace(dealer_hits_soft_17=True))]
-    real = engine.iter_job_chunks
-
-    def interrupted(*args, **kwargs):
-        gen = real(*args, **kwargs)
-        yield next(gen)
-        gen.close()
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(engine, "iter_job_chunks", interrupted)
+    interrupt_after_first_chunk(monkeypatch, engine, "iter_job_chunks")
     path = tmp_path / "c.ckpt"
     res = C.compare(_plan(games, workers=1, checkpoint=str(path)), quiet=True)
     assert res.partial and res.meta["run"]["partial"] and res.stats["rounds"] == 1_000
     assert any("carry on with --resume" in m for m in res.messages)
-    monkeypatch.setattr(engine, "iter_job_chunks", real)
+    monkeypatch.undo()
     done = C.compare(_plan(games, workers=1, checkpoint=str(path), resume=True), quiet=True)
     assert list(done.payload) == list(C.compare(_plan(games), quiet=True).payload)
 

@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pytest
+from helpers import interrupt_after_first_chunk
 
 from simulator import engine, run
 from simulator import layout as L
@@ -63,15 +64,7 @@ def test_checkpoint_in_the_way_is_refused_and_resume_needs_the_file(tmp_path):
 
 
 def test_interrupted_run_is_partial_with_the_finished_chunks(monkeypatch):
-    real = engine.iter_chunks
-
-    def interrupted(*args, **kwargs):
-        gen = real(*args, **kwargs)
-        yield next(gen)
-        gen.close()
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(engine, "iter_chunks", interrupted)
+    interrupt_after_first_chunk(monkeypatch, engine, "iter_chunks")
     result = run.simulate(_plan(workers=1), quiet=True)
     assert result.partial and result.meta["run"]["partial"]
     assert result.tally[L.T_ROUNDS] == 1_000
