@@ -263,7 +263,9 @@ def test_checkpoint_resume_gives_the_same_result_and_refuses_another_comparison(
         C.compare(_plan(games, checkpoint=str(path), resume=True, pair_rounds=60), quiet=True)
 
 
-def test_partial_checkpoint_resumes_to_the_uninterrupted_payload(tmp_path):
+def _saved_with_a_gap(tmp_path):
+    """A comparison's checkpoint holding chunks 0 and 2 (chunk 1 not finished: 2 waits past
+    the prefix); its games and plan."""
     from simulator import checkpoint
 
     games = [_game("base"), _game("h17", NZ.replace(dealer_hits_soft_17=True))]
@@ -273,8 +275,13 @@ def test_partial_checkpoint_resumes_to_the_uninterrupted_payload(tmp_path):
                          plan.seed, plan.rounds, plan.chunk_rounds, plan.pair_rounds)
     state = C.PairedState(plan.rounds, plan.chunk_rounds, None, games, plan.pair_rounds)
     state.add(0, job(0)[2])
-    state.add(2, job(2)[2])  # chunk 1 not finished: 2 waits past the prefix
+    state.add(2, job(2)[2])
     checkpoint.save(plan.checkpoint, C.identity(plan), state)
+    return games, plan
+
+
+def test_partial_checkpoint_resumes_to_the_uninterrupted_payload(tmp_path):
+    games, plan = _saved_with_a_gap(tmp_path)
     resumed = C.compare(C.Plan(**{**plan.__dict__, "resume": True}), quiet=True)
     whole = C.compare(_plan(games), quiet=True)
     assert list(resumed.payload) == list(whole.payload)
@@ -304,15 +311,7 @@ def test_a_damaged_comparison_checkpoint_is_refused(tmp_path, damage, words):
 
     from simulator import checkpoint
 
-    games = [_game("base"), _game("h17", NZ.replace(dealer_hits_soft_17=True))]
-    plan = _plan(games, checkpoint=str(tmp_path / "c.ckpt"))
-    job = C.PlayVariants([g.rules.to_params() for g in games],
-                         [engine.stack_tables(g.rules, list(g.strategies)) for g in games],
-                         plan.seed, plan.rounds, plan.chunk_rounds, plan.pair_rounds)
-    state = C.PairedState(plan.rounds, plan.chunk_rounds, None, games, plan.pair_rounds)
-    state.add(0, job(0)[2])
-    state.add(2, job(2)[2])
-    checkpoint.save(plan.checkpoint, C.identity(plan), state)
+    games, plan = _saved_with_a_gap(tmp_path)
     doc = json.loads((tmp_path / "c.ckpt").read_text())
     damage(doc["state"])
     if "sha256" in doc:
