@@ -293,6 +293,8 @@ def cli():
     Example:
         bjsim simulate                      # 10 million rounds of the NZ game, seed 1994
         bjsim simulate --set decks=8 --rounds 1e8 --format json -o nz8.json
+        bjsim compare --vary dealer_hits_soft_17=true     # what H17 costs, paired
+        bjsim report -o nz-report                   # the regulator's assessment
         bjsim rules show
         bjsim replay --cards shoe.txt
     """
