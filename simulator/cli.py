@@ -684,6 +684,50 @@ def strategy_generate(rules_path, overrides, boxes, super_sevens, with_super_sev
     _emit(header + dumps_strategy(strat), output)
 
 
+@strategy.command("indices")
+@rules_options
+@click.option("--count", "count_name", default="hi-lo", show_default=True, metavar="NAME|FILE",
+              help="A balanced count system: a shipped one (strategies/counts/) or a file.")
+@click.option("--decks-left", type=click.FloatRange(0.5, 8), default=None, metavar="D",
+              help="The depth the plays are valued at, in decks left. Default: half the shoe.")
+@click.option("--name", default=None, metavar="NAME",
+              help="The index set's name. Default: COUNT-RULES, e.g. hi-lo-nz1994.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
+              metavar="FILE", help="Write the index file to FILE instead of stdout.")
+@user_errors
+def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, decks_left, name,
+                     output):
+    """Derive index plays for a count system exactly and write them as an index file.
+
+    Each play (the Illustrious 18: insurance, 16 v 10, 15 v 10, ...) is valued on shoes depleted
+    to each true count from -10 to +10 (docs/counting.md); its index is the true count where the
+    better action changes. The shipped strategies/indices/hi-lo-nz.toml is this command's output
+    for the NZ rules. Takes about 20 s.
+
+    \b
+    Examples:
+        bjsim strategy indices -o strategies/indices/hi-lo-nz.toml --name hi-lo-nz
+        bjsim strategy indices --count zen --rules configs/us-6deck-s17-das-peek.toml
+    """
+    from simulator.counting import load_count
+    from simulator.exact.indices import derive_indices, dumps_indices
+
+    rules, meta = _load_rules(rules_path, overrides, boxes, super_sevens)
+    system = load_count(count_name)
+    depth = rules.decks / 2 if decks_left is None else decks_left
+    if depth > rules.decks:
+        raise BjsimError(f"--decks-left {depth:g}: allowed at most the shoe's {rules.decks} "
+                         "decks")
+    plays = derive_indices(rules, system, decks_left=depth)
+    name = name or f"{system.name}-{meta.get('name') or 'rules'}"
+    command = " ".join(["bjsim strategy indices", f"--rules {rules_path}" if rules_path else "",
+                        *(f"--set {o}" for o in overrides),
+                        f"--count {count_name}" if count_name != "hi-lo" else "",
+                        f"--decks-left {decks_left:g}" if decks_left is not None else "",
+                        f"--name {name}"])
+    _emit(dumps_indices(plays, name, rules, system, depth, " ".join(command.split())), output)
+
+
 # the old group name: every `bjsim strategies ...` command still works
 cli.add_command(OneLineGroup(name="strategies", commands=strategy.commands, hidden=True,
                             context_settings=CONTEXT_SETTINGS,

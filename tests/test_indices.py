@@ -70,7 +70,9 @@ def test_illustrious_18_re_derived_agree_with_the_published_indices():
 def test_shipped_nz_index_file_is_what_the_generator_makes():
     r = load_rules()
     plays = X.derive_indices(r, HI_LO)
-    assert X.dumps_indices(plays, "hi-lo-nz", r, HI_LO, r.decks / 2) == SHIPPED.read_text()
+    text = X.dumps_indices(plays, "hi-lo-nz", r, HI_LO, r.decks / 2,
+                           "bjsim strategy indices --name hi-lo-nz")
+    assert text == SHIPPED.read_text()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -113,3 +115,18 @@ def test_super_sevens_by_sevens_left_against_enumeration(n, s):
             total += pay
             ways += 1
     assert value_by_sevens_left(r, n, s) == pytest.approx(total / ways, rel=1e-12)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--count", "ko"], "count 'ko' is unbalanced"),
+    (["--count", "hilo"], "unknown count system 'hilo'"),
+    (["--decks-left", "7"], "--decks-left 7: allowed at most the shoe's 6 decks"),
+])
+def test_strategy_indices_command_refuses_bad_input_in_one_line(args, words):
+    from click.testing import CliRunner
+
+    from simulator.cli import cli
+
+    result = CliRunner().invoke(cli, ["strategy", "indices", *args])
+    assert result.exit_code == 2
+    assert words in result.output and len(result.output.strip().splitlines()) == 1
