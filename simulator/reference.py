@@ -1,33 +1,9 @@
 """The reference game: slow, readable, pure-Python blackjack of NZ Gazette 1994 No. 112.
 
-This is the oracle the kernel is tested against (both play the same stacked shoes and must write
+The oracle the kernel is tested against (both play the same stacked shoes and must write
 identical per-round records) and the engine of ``bjsim replay``, so it says *why* it does what it
-does. It shares nothing with the kernel but the layout constants, `Rules` and `Strategy`.
-
-Rules implemented (Gazette numbers; the procedure, step by step, is ``docs/design.md``):
-
-- 3.2  an ace counts 11 unless that busts the hand, then 1 (soft and hard totals).
-- 4.1  wins, losses and stand-offs; a blackjack beats a 21 of three or more cards.
-- 7.1  stacked mode: rounds are dealt while the position is before the cut card at the start of a
-       round; the round in which the cut card comes out is finished.
-- 8.2  a player blackjack against a dealer ten or ace waits for the dealer's second card: a
-       stand-off against a dealer blackjack, else paid ``blackjack_pays`` (3 to 2).
-- 8.3  even money: a blackjack against a dealer ace may be paid 1 to 1 at once.
-- 9    insurance: half the wager when the dealer's first card is an ace, paid ``insurance_pays``
-       (2 to 1) if the dealer's second card is ten-valued, collected otherwise.
-- 10   doubling down (``double_on``, ``double_after_split``): one more card, wager doubled.
-- 11   splitting pairs (``max_hands``), (b) aces (``resplit_aces``, ``hit_split_aces``),
-       (c) 21 after a split is not a blackjack, 11.5 a declined split forbids further splits.
-- 12.1 (a) no card on 21, (b) a doubled hand gets one card, (c) split aces get one card,
-       (d) a hand of 11 or less must draw.
-- 12.2 a bust loses at once.
-- 12.3 the dealer draws to 17 and stands on all 17s (``dealer_hits_soft_17`` for the variant).
-- 12.4 (inferred) the dealer draws only as far as some wager still depends on it.
-- 13   several boxes, each with its own strategy, played in order.
-- 14   Super Sevens, lines (a)-(f), and 14.4 (a split 7-7 is paid at once).
-- Variants that are not in the Gazette: peek (US hole card), late and early surrender, and the
-  ``dealer_blackjack_takes`` rule for doubled and split hands against a dealer blackjack.
-
+does, citing the Gazette rule. It shares nothing with the kernel but the layout constants, `Rules`
+and `Strategy`. The procedure, step by step, with every rule it implements: docs/design.md.
 Money is kept in tenths of the initial wager (``layout.UNIT``) and shown in units (``+1.5``).
 """
 

@@ -1,41 +1,13 @@
 """From the integer tally to the reported figures: means, standard deviations, standard errors,
 95% confidence intervals and frequencies.
 
-The kernel adds every round into an int64 vector laid out by `simulator.layout.TALLY_NAMES`; tallies
-of chunks merge by addition, exactly, in any order. Everything here is derived from those integer
-sums (main-game money in tenths of the initial wager, ``layout.UNIT``; Super Sevens money in
-stakes). Variances are computed with Python integers, ``(n * sum_sq - sum**2) / (n * (n - 1))``,
-so there is no cancellation however many rounds were played.
-
-What is reported (`../shared/RULES.md`, "Money"; rule numbers are the Gazette's):
-
-- ``total``: the main game plus insurance, per initial wager. **The house edge is minus its mean.**
-  Boxes played in the same round are correlated (they face the same dealer hand), so its standard
-  error comes from the per-round total: ``sd(round total) / sqrt(rounds) / boxes``.
-- ``main``: the main wagers alone (initial, doubles, splits; even money, 8.3, included), per initial
-  wager. Its standard error comes from the per-round sums over boxes (``round_main_sum``,
-  ``round_main_sq``), like the total's: ``sd(round main) / sqrt(rounds) / boxes``, exact for any
-  number of boxes.
-- ``insurance`` (9): per unit staked on insurance. Each bet wins or loses a fixed amount, so its
-  standard deviation follows from the counts. With one box its standard error is that of the bets
-  (independent). With more, insurance bets in one round share the dealer's second card, so the
-  standard error comes from the per-round sums over boxes (``round_ins_sum``, ``round_ins_sq``):
-  ``sqrt(rounds * var(round insurance)) / bets / stake``. Both take the number of bets as given.
-- ``super_sevens`` (14): per unit staked on Super Sevens, standard error from its per-round sums,
-  and each line (a)-(f) with its pays, observed frequency and contribution to the return.
-- ``frequencies``: counts and rates per box-round, per hand or per round, with binomial standard
-  errors.
-
-A run too short for a meaningful interval says so instead of giving one (``ci95_low`` and
-``ci95_high`` None, and an ``interval_note`` saying why; every figure has the key, None when its
-interval stands): insurance with fewer than ``MIN_WINS`` winning or losing bets (a bet paying 2
-to 1 is far from normal); the Super Sevens return with fewer than
-``MIN_WINS`` wins of a line above 3 to 1 (the rare big pays carry most of its variance, and the
-normal interval is far off until enough of them are seen), lines that the strategies can never
-make (7-7-7 when no 7-7 is hit or doubled) left out.
-
-A figure that cannot be computed (no insurance taken, no Super Sevens bet, fewer than two
-observations for a standard deviation) is ``None``, never NaN.
+Every figure is derived from the kernel's integer sums (layout ``TALLY_NAMES``; main-game money in
+tenths of the initial wager, Super Sevens in stakes), variances with Python integers, so there is
+no cancellation however many rounds. Standard errors of the total, the main game, insurance and
+Super Sevens come from per-round sums over the boxes (boxes share the dealer's hand). A figure
+whose interval would mislead (fewer than ``MIN_WINS`` big wins) has an ``interval_note`` instead;
+one that cannot be computed is ``None``, never NaN. What each figure means: README "How the
+figures are computed" and "JSON output"; docs/api.md.
 """
 
 from __future__ import annotations

@@ -1,43 +1,11 @@
 """Exact split values for a post-split strategy that depends only on each hand's own cards.
 
-`simulator.exact.player.UpCard.split` values split hands by the published tables' convention
-(docs/exact.md, approximation A1): a hand is valued with the pair cards drawn so far removed,
-never the other hands' cards. This module computes the exact value of a split when every
-post-split decision (two-card stand/hit/double, later hit/stand) is a function of the hand's own
-cards and the up card only, and every pair card is resplit while fewer than ``max_hands`` hands
-exist (never aces unless ``resplit_aces``).
-
-Method (docs/exact.md, "Exact split values"):
-
-1. With such a strategy, dealing every hand's second card first does not change the value of the
-   split: a hand's hit cards are decided by its own cards, and whether a pair card resplits
-   depends only on the sequence of second cards, so reordering the shoe (second cards first,
-   then each hand's hit cards, then the dealer) is a bijection of shoe orders.
-2. Given the multiset ``S`` of cards dealt in that second-card phase (resplitting pair cards
-   included), each hand's hit cards and the dealer's cards are distributed as if drawn from the
-   shoe ``C - S`` alone (``C``: the shoe less the up card and the two pair cards): the other
-   hands take their hit cards at stopping times of their own cards, and a hand can be played
-   first by the same kind of bijection.
-3. So ``EV(split) = sum over S of P(S) * sum over hands (p, x) of v(p, x | C - S)``, where the
-   multisets ``S`` come from drawing second cards from ``C`` (a pair card drawn while fewer than
-   ``max_hands`` hands exist adds a hand waiting for a card; otherwise it is that hand's second
-   card), and ``v`` plays the hand by the fixed strategy with the shoe ``C - S`` for its hits and
-   the dealer drawing after them. In the peek game the dealer's hole card is, by the same
-   argument, the dealer's next card after the hand's hits; values are E[X; no dealer blackjack]
-   as in `UpCard` (the box adds ``-P(blackjack)``, `simulator.exact.analyze._Box.options`).
-
-Strategies (``strategy``):
-
-- ``"cdz"``: each post-split decision is the optimal *pre-split* decision for a hand of the same
-  cards, i.e. optimal for the shoe with the up card and the hand's cards removed, no memory of
-  the split (Eric Farmer's CDZ-, his ``BJStrategy(usePostSplit=false)``).
-- ``"cdz-pair"``: optimal for the shoe with the up card, the hand's cards and the other split
-  pair card removed.
-
-Two-card options follow the rules after a split (DAS, one card to split aces unless
-``hit_split_aces``); 12.1 (a) no draw on 21 and (d) forced draw on 11 or less hold as in
-`UpCard`. Only the peek game and ``dealer_blackjack_takes = "original"`` (same values) are
-exact here; the other no-hole-card payoffs are not handled (``ValueError``).
+`UpCard.split` values split hands by the published tables' convention (docs/exact.md, A1). Here a
+split is valued exactly: second cards are dealt first (a bijection of shoe orders), and given the
+multiset ``S`` of them each hand and the dealer draw from the shoe less ``S``, so
+``EV = sum_S P(S) sum_hands v(hand | C - S)``. Strategies ``"cdz"`` (Eric Farmer's CDZ-) and
+``"cdz-pair"``. Peek game and ``dealer_blackjack_takes = "original"`` only (else ``ValueError``).
+The argument in full: docs/exact.md, "Exact split values".
 """
 
 from __future__ import annotations
