@@ -172,3 +172,37 @@ N_TALLY = len(TALLY_NAMES)
     T_SS_RSUM, T_SS_RSQ, T_MAIN_WAGERED, T_SHUFFLES, T_CARDS_DEALT, T_RMAIN_SUM, T_RMAIN_SQ,
     T_RINS_SUM, T_RINS_SQ,
 ) = range(N_TALLY)
+
+# ---------------------------------------------------------------------------------------------
+# Counting tally (int64, shape (N_TC, N_COUNT)): one row per true-count bucket, the count at the
+# round's start floored and clamped to TC_MIN..TC_MAX (the running count for an unbalanced count).
+# Main amounts are tenths (UNIT) times the bet in units; Super Sevens amounts are stakes times the
+# bet. "Flat" fields are every box dealt at one unit, seated or not: the advantage at the count.
+TC_MIN, TC_MAX = -30, 30
+N_TC = TC_MAX - TC_MIN + 1
+COUNT_NAMES = (
+    "rounds",  # rounds begun at this count (the counter watching or playing)
+    "played",  # rounds the counter bet (seated)
+    "boxes",  # boxes the counter bet
+    "bet",  # main initial bets, units
+    "wagered",  # main wagers in tenths x units (initial, doubles, splits)
+    "net",  # the counter's main and insurance net, tenths x units
+    "ss_bet",  # Super Sevens bets, units
+    "ss_net",  # the counter's Super Sevens net, stakes x units
+    "round_sq",  # sum over rounds of (the round's net in tenths, Super Sevens included)^2
+    "flat_boxes",  # boxes dealt
+    "flat_net",  # their main and insurance net at one unit, tenths
+    "flat_sq",
+    "ss_flat_bets",  # boxes dealt with a Super Sevens bet (the rules' side bet on)
+    "ss_flat_net",  # their Super Sevens net at one stake
+    "ss_flat_sq",
+    "ss_exact",  # the exact Super Sevens return of those bets from the round's start shoe, x 1e9
+    "ss_plus",  # rounds whose start shoe gives the Super Sevens bet a positive return
+)
+N_COUNT = len(COUNT_NAMES)
+SS_EXACT_SCALE = 10**9
+(
+    C_ROUNDS, C_PLAYED, C_BOXES, C_BET, C_WAGERED, C_NET, C_SS_BET, C_SS_NET, C_ROUND_SQ,
+    C_FLAT_BOXES, C_FLAT_NET, C_FLAT_SQ, C_SS_FLAT_BETS, C_SS_FLAT_NET, C_SS_FLAT_SQ, C_SS_EXACT,
+    C_SS_PLUS,
+) = range(N_COUNT)
