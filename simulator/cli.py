@@ -1,4 +1,4 @@
-"""The ``bjsim`` command line: simulate, replay, rules, strategies, exact, compare, report.
+"""The ``bjsim`` command line: simulate, replay, rules, strategies, exact, compare, report, count.
 
 Results go to stdout (or ``--output``), progress and errors to stderr. A user's mistake (a bad rule
 file, ``--set`` key or value, strategy, card file, option) ends with one line naming what is wrong
@@ -1004,6 +1004,176 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     except OSError as err:
         raise BjsimError(f"--output {out_dir}: cannot write: {err.strerror or err}") from None
     say(f"wrote {len(written)} files to {out_dir}: open {os.path.join(out_dir, 'report.html')}")
+
+# ---------------------------------------------------------------------------------------------
+# count
+
+
+class PenetrationsType(click.ParamType):
+    """Penetrations separated by commas, e.g. ``0.60,0.70,0.80,0.90`` (each checked against the
+    rule set's limits when the rules are loaded)."""
+
+    name = "P,P,..."
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        out = []
+        for part in str(value).split(","):
+            try:
+                p = float(part)
+            except ValueError:
+                self.fail(f"{part.strip()!r} is not a number: write fractions of the shoe "
+                          "separated by commas, e.g. 0.60,0.70,0.80,0.90", param, ctx)
+            if p in out:
+                self.fail(f"{p:g} is given twice: allowed each penetration once", param, ctx)
+            out.append(p)
+        return tuple(out)
+
+
+def _count_list() -> str:
+    """The shipped counting plans and count systems, one a line with its description."""
+    from simulator.counting import list_counts, load_count
+    from simulator.plans import list_plans, load_plan
+
+    def lines(names, load):
+        width = max((len(n) for n in names), default=0)
+        out = []
+        for name in names:
+            try:
+                desc = load(name).description
+            except ValueError as err:
+                desc = f"(does not load: {_one_line(err)})"
+            out.append(f"  {name:<{width}}  {desc}".rstrip())
+        return out
+
+    return "\n".join(["Counting plans (strategies/plans/, --plan NAME):",
+                      *lines(list_plans(), load_plan), "",
+                      "Count systems (strategies/counts/, a plan's 'count'):",
+                      *lines(list_counts(), load_count)]) + "\n"
+
+
+def _count_rules(rules, plan):
+    """Refuse a plan the rule set cannot play: a Super Sevens bet with the side bet off, more
+    boxes than the table has."""
+    if any(plan.super_sevens.values()) and not rules.super_sevens:
+        raise BjsimError(f"--plan {plan.name}: it bets Super Sevens, but the rule set's "
+                         "super_sevens is false: allowed with --super-sevens")
+    most = max(plan.boxes.values())
+    if most > rules.boxes:
+        raise BjsimError(f"--plan {plan.name}: it plays up to {most} boxes, the rule set "
+                         f"{rules.boxes}: allowed with --boxes {most} or more (rule 13)")
+
+
+@cli.command()
+@click.option("--plan", "plan_name", default="hi-lo-1-12", show_default=True,
+              metavar="NAME|FILE",
+              help="The counting plan: a shipped name (see --list) or a TOML file "
+              "(docs/counting.md): count, deck estimation, index plays, bets by count.")
+@rules_options
+@click.option("--strategy", "strategy_name", default="basic", show_default=True,
+              metavar="NAME|FILE",
+              help="The chart the counter plays where no index play applies (every box).")
+@click.option("-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
+              help="Rounds dealt (watched or played), at each penetration.")
+@click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True,
+              help="Random seed (the same for every penetration of a sweep).")
+@click.option("--chunk-rounds", type=COUNT, default=DEFAULT_CHUNK_ROUNDS,
+              show_default="1,000,000",
+              help="Rounds per chunk (with the seed, what makes a result reproducible).")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Threads playing chunks at once. Default: every CPU. Does not change the "
+              "result.")
+@click.option("--bankroll", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="UNITS",
+              help="Bankroll for the risk of ruin, in units of the table minimum. Default: the "
+              "plan's 'bankroll'.")
+@click.option("--penetrations", type=PenetrationsType(), default=None, metavar="P,P,...",
+              help="A penetration sweep: one run per value (same seed), and a table of the "
+              "counter's advantage, SD, SCORE and N0 by penetration, e.g. 0.60,0.70,0.80,0.90.")
+@click.option("--list", "list_only", is_flag=True,
+              help="List the shipped counting plans and count systems, and stop.")
+@output_options(["table", "json", "csv", "markdown"], "table")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar on stderr.")
+@click.pass_context
+@user_errors
+def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_name, rounds,
+          seed, chunk_rounds, workers, bankroll, penetrations, list_only, fmt, output, quiet):
+    """What a card counter gains: play a counting plan and report its advantage.
+
+    The counter keeps the plan's count, plays its index plays, bets by count (main wager and
+    Super Sevens), wongs and spreads to more boxes as the plan says. Reports the advantage per
+    unit of initial and of total bet with 95% intervals, the SD and win per 100 rounds, SCORE,
+    N0 and the risk of ruin, the frequency of each count and the advantage at it, and the Super
+    Sevens return by count against its exact value. Method: docs/counting.md. Ctrl-C stops
+    early and prints the finished chunks' result marked PARTIAL (exit code 130).
+
+    \b
+    Examples:
+        bjsim count                                    # Hi-Lo, 1-12 spread, NZ game
+        bjsim count --plan hi-lo-flat --rounds 1e6      # the control: basic strategy
+        bjsim count --plan sevens-super-sevens --strategy basic-super-sevens
+        bjsim count --penetrations 0.60,0.70,0.80,0.90 -f markdown
+        bjsim count --plan my-plan.toml --bankroll 500 -f json -o counter.json
+        bjsim count --list
+    """
+    from simulator import counting_report, run
+    from simulator.plans import load_plan
+    from simulator.rules import apply_overrides
+    from simulator.strategy import load_strategy
+
+    if list_only:
+        _emit(_count_list(), output)
+        return
+    plan = load_plan(plan_name)
+    sets = _changes(overrides, boxes, super_sevens)
+    rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
+    _count_rules(rules, plan)
+    strategy = load_strategy(strategy_name)
+    games = [(None, rules)]
+    if penetrations is not None:
+        if rules.shuffle != "cut-card":
+            raise BjsimError("--penetrations: the rule set shuffles every round, so there is "
+                             "no penetration: allowed with shuffle = cut-card")
+        games = [(p, apply_overrides(rules, [f"penetration={p!r}"], source="--penetrations"))
+                 for p in penetrations]
+    results = []
+    for i, (pen, game_rules) in enumerate(games):
+        if pen is not None and not quiet:
+            click.echo(f"bjsim: penetration {pen:g} ({i + 1} of {len(games)})", err=True)
+        changes = sets + ([f"penetration={pen:g}"] if pen is not None else [])
+        game = run.Plan(
+            game_rules, (strategy,) * game_rules.boxes, (strategy_name,) * game_rules.boxes,
+            rounds=rounds, seed=seed, chunk_rounds=chunk_rounds, workers=workers,
+            rules_file=rules_path, rules_name=file_meta.get("name"), overrides=tuple(changes),
+            counting=plan)
+        try:
+            result = run.simulate(game, quiet=quiet)
+        except KeyboardInterrupt:  # before any chunk started: nothing of this run to show
+            break
+        results.append((pen, result))
+        if result.partial:
+            break
+    if not results:
+        click.echo("bjsim: interrupted before any chunk finished: nothing to report", err=True)
+        ctx.exit(130)
+    figs = [(pen, counting_report.figures(r.counting, plan, r_rules, bankroll))
+            for (pen, r), (_, r_rules) in zip(results, games, strict=False)]
+    meta = results[0][1].meta | {"plan": counting_report.plan_dict(plan)}
+    partial = results[-1][1].partial or len(results) < len(games)
+    if penetrations is None:
+        text = counting_report.render(figs[0][1], fmt, meta)
+    else:
+        meta["run"] = meta["run"] | _rules_source(rules_path, file_meta, sets) | {
+            "penetrations": list(penetrations), "partial": partial}
+        text = counting_report.render_sweep(counting_report.sweep_rows(figs), fmt, meta)
+    _emit(text, output)
+    for _, r in results:
+        for line in r.messages:
+            click.echo(line, err=True)
+    if partial:
+        ctx.exit(130)
+
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -98,8 +98,8 @@ def plan_dict(plan) -> dict:
 
 def figures(ctally, plan, rules, bankroll: float | None = None) -> dict:
     """Every figure of the counter's run from its counting tally (JSON-ready; fractions, not
-    percents; money in units of the table minimum). ``bankroll`` (units) overrides the plan's
-    for the risk of ruin."""
+    percents; money in units of the table minimum; ``tally``: the fields summed over the
+    counts). ``bankroll`` (units) overrides the plan's for the risk of ruin."""
     c = _columns(ctally)
     tot = [sum(col) for col in c]
     u = L.UNIT
@@ -153,6 +153,7 @@ def figures(ctally, plan, rules, bankroll: float | None = None) -> dict:
         },
         "by_count": _by_count(c, rounds),
         "super_sevens_by_count": _ss_by_count(c),
+        "tally": dict(zip(L.COUNT_NAMES, tot, strict=True)),
     }
 
 
@@ -447,6 +448,10 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
             f"Rules: {run.get('rules_name') or run.get('rules_file') or 'rules'}; "
             f"{rows[0]['rounds']:,} rounds a penetration"
             + (f"; seed {run['seed']} (the same for every penetration)" if "seed" in run else "")]
+    if run.get("partial"):
+        head.append(f"PARTIAL RESULT: interrupted after {len(rows)} of "
+                    f"{len(run.get('penetrations') or rows)} penetrations (the last one may be "
+                    "cut short); not reproducible as it stands")
     out = [ln + "  " for ln in head] if markdown else head
     out += [""] + (_markdown if markdown else _aligned)(SWEEP_HEAD,
                                                         [_sweep_cells(r) for r in rows])
