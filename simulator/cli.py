@@ -1053,18 +1053,6 @@ def _count_list() -> str:
                       *lines(list_counts(), load_count)]) + "\n"
 
 
-def _count_rules(rules, plan):
-    """Refuse a plan the rule set cannot play: a Super Sevens bet with the side bet off, more
-    boxes than the table has."""
-    if any(plan.super_sevens.values()) and not rules.super_sevens:
-        raise BjsimError(f"--plan {plan.name}: it bets Super Sevens, but the rule set's "
-                         "super_sevens is false: allowed with --super-sevens")
-    most = max(plan.boxes.values())
-    if most > rules.boxes:
-        raise BjsimError(f"--plan {plan.name}: it plays up to {most} boxes, the rule set "
-                         f"{rules.boxes}: allowed with --boxes {most} or more (rule 13)")
-
-
 @cli.command()
 @click.option("--plan", "plan_name", default="hi-lo-1-12", show_default=True,
               metavar="NAME|FILE",
@@ -1117,9 +1105,8 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         bjsim count --plan my-plan.toml --bankroll 500 -f json -o counter.json
         bjsim count --list
     """
-    from simulator import counting_report, run
+    from simulator import count_runs, counting_report
     from simulator.plans import load_plan
-    from simulator.rules import apply_overrides
     from simulator.strategy import load_strategy
 
     if list_only:
@@ -1128,50 +1115,29 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     plan = load_plan(plan_name)
     sets = _changes(overrides, boxes, super_sevens)
     rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
-    _count_rules(rules, plan)
+    games = count_runs.check(rules, plan, penetrations)
     strategy = load_strategy(strategy_name)
-    games = [(None, rules)]
-    if penetrations is not None:
-        if rules.shuffle != "cut-card":
-            raise BjsimError("--penetrations: the rule set shuffles every round, so there is "
-                             "no penetration: allowed with shuffle = cut-card")
-        games = [(p, apply_overrides(rules, [f"penetration={p!r}"], source="--penetrations"))
-                 for p in penetrations]
-    results = []
-    for i, (pen, game_rules) in enumerate(games):
-        if pen is not None and not quiet:
-            click.echo(f"bjsim: penetration {pen:g} ({i + 1} of {len(games)})", err=True)
-        changes = sets + ([f"penetration={pen:g}"] if pen is not None else [])
-        game = run.Plan(
-            game_rules, (strategy,) * game_rules.boxes, (strategy_name,) * game_rules.boxes,
-            rounds=rounds, seed=seed, chunk_rounds=chunk_rounds, workers=workers,
-            rules_file=rules_path, rules_name=file_meta.get("name"), overrides=tuple(changes),
-            counting=plan)
-        try:
-            result = run.simulate(game, quiet=quiet)
-        except KeyboardInterrupt:  # before any chunk started: nothing of this run to show
-            break
-        results.append((pen, result))
-        if result.partial:
-            break
-    if not results:
+    runs = count_runs.play(
+        games, plan, strategy, strategy_name, rounds=rounds, seed=seed,
+        chunk_rounds=chunk_rounds, workers=workers, rules_file=rules_path,
+        rules_name=file_meta.get("name"), overrides=sets, quiet=quiet,
+        say=None if quiet else (lambda text: click.echo(f"bjsim: {text}", err=True)))
+    if not runs.runs:
         click.echo("bjsim: interrupted before any chunk finished: nothing to report", err=True)
         ctx.exit(130)
-    figs = [(pen, counting_report.figures(r.counting, plan, r_rules, bankroll))
-            for (pen, r), (_, r_rules) in zip(results, games, strict=False)]
-    meta = results[0][1].meta | {"plan": counting_report.plan_dict(plan)}
-    partial = results[-1][1].partial or len(results) < len(games)
+    figs = count_runs.figures(runs, plan, bankroll)
+    meta = runs.runs[0][2].meta | {"plan": counting_report.plan_dict(plan)}
     if penetrations is None:
         text = counting_report.render(figs[0][1], fmt, meta)
     else:
         meta["run"] = meta["run"] | _rules_source(rules_path, file_meta, sets) | {
-            "penetrations": list(penetrations), "partial": partial}
+            "penetrations": list(penetrations), "partial": runs.partial}
         text = counting_report.render_sweep(counting_report.sweep_rows(figs), fmt, meta)
     _emit(text, output)
-    for _, r in results:
+    for _, _, r in runs.runs:
         for line in r.messages:
             click.echo(line, err=True)
-    if partial:
+    if runs.partial:
         ctx.exit(130)
 
 
