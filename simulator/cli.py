@@ -126,6 +126,28 @@ class CountType(click.ParamType):
 COUNT = CountType()
 
 
+class PenetrationsType(click.ParamType):
+    """Penetrations separated by commas, e.g. ``0.60,0.70,0.80,0.90`` (each checked against the
+    rule set's limits when the rules are loaded)."""
+
+    name = "P,P,..."
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        out = []
+        for part in str(value).split(","):
+            try:
+                p = float(part)
+            except ValueError:
+                self.fail(f"{part.strip()!r} is not a number: write fractions of the shoe "
+                          "separated by commas, e.g. 0.60,0.70,0.80,0.90", param, ctx)
+            if p in out:
+                self.fail(f"{p:g} is given twice: allowed each penetration once", param, ctx)
+            out.append(p)
+        return tuple(out)
+
+
 # ---------------------------------------------------------------------------------------------
 # Shared options
 
@@ -943,6 +965,15 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Threads playing chunks at once. Default: every CPU. Does not change a "
               "figure.")
+@click.option("--count", "count_plan", default=None, metavar="PLAN|FILE",
+              help="Add a card-counting section: this counting plan (bjsim count --list) "
+              "played with the report's rules, strategy and seed.")
+@click.option("--count-rounds", type=COUNT, default=1_000_000, show_default="1,000,000",
+              help="With --count: rounds the counting run (and each penetration) deals.")
+@click.option("--count-penetrations", type=PenetrationsType(), default=None,
+              metavar="P,P,...",
+              help="With --count: also a penetration sweep, e.g. 0.60,0.70,0.80,0.90 (bjsim "
+              "count --penetrations).")
 @click.option("-o", "--output", "out_dir", required=True, metavar="DIR",
               type=click.Path(file_okay=False, writable=True),
               help="The folder to write (made if missing; the report's files in it are "
@@ -953,7 +984,8 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
 @user_errors
 def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choices,
            variant_files, no_variants, variant_rounds, rounds, precision, max_rounds, seed,
-           chunk_rounds, sample_rounds, workers, out_dir, quiet):
+           chunk_rounds, sample_rounds, workers, count_plan, count_rounds, count_penetrations,
+           out_dir, quiet):
     """Write a mathematical assessment of a rule set, as a regulator asks for it, to a folder.
 
     report.html (readable offline, charts beside it in charts/), report.md, report.pdf (printed
@@ -961,7 +993,8 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     table): the rules key by key with their Gazette rule; each wager's exact return and how it is
     derived, beside the simulated return with its 95% interval and z-score; the Super Sevens pay
     table; SDs, hit frequencies and the volatility index; the Super Sevens return under each
-    7-7 play; the player's choices; the rule-variant effects; a reproducibility manifest.
+    7-7 play; the player's choices; the rule-variant effects; with --count, a card counter's
+    advantage, the tables by count and the penetration sweep; a reproducibility manifest.
     About a minute for the NZ rules once the variants' basic strategies are derived and cached
     (the first time adds about 5 minutes).
 
@@ -972,6 +1005,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         bjsim report --set dealer_hits_soft_17=true --choice mimic-dealer -o h17
         bjsim report --variant configs/variants/h17.toml --variant-rounds 10M -o nz-h17
         bjsim report --precision 0.0005 --no-variants -o nz-precise
+        bjsim report --count hi-lo-1-12 --count-penetrations 0.6,0.75,0.9 -o nz-counting
     """
     import time
 
@@ -982,13 +1016,22 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         raise BjsimError("--no-variants: not with --variant FILE")
     sets = _changes(overrides, boxes, super_sevens)
     rules, file_meta = _load_rules(rules_path, sets)
+    if count_plan is None and (count_penetrations is not None
+                               or ctx.get_parameter_source("count_rounds").name == "COMMANDLINE"):
+        raise BjsimError("--count-rounds, --count-penetrations: only with --count PLAN")
+    if count_plan is not None:  # a plan the rules cannot play is refused before any run
+        from simulator import count_runs
+        from simulator.plans import load_plan
+
+        count_runs.check(rules, load_plan(count_plan), count_penetrations)
     spec = Spec(rules, strategy=strategy_name, rules_file=rules_path,
                 rules_name=file_meta.get("name"), overrides=tuple(sets),
                 rounds=max_rounds if precision is not None else rounds, precision=precision,
                 seed=seed, chunk_rounds=chunk_rounds, workers=workers,
                 sample_rounds=sample_rounds, choices=tuple(choices) if choices else None,
                 variants=() if no_variants else (tuple(variant_files) or None),
-                variant_rounds=variant_rounds, out_dir=out_dir)
+                variant_rounds=variant_rounds, out_dir=out_dir, count_plan=count_plan,
+                count_rounds=count_rounds, count_penetrations=count_penetrations)
     start = time.perf_counter()
 
     def say(msg: str) -> None:
@@ -1007,28 +1050,6 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
 
 # ---------------------------------------------------------------------------------------------
 # count
-
-
-class PenetrationsType(click.ParamType):
-    """Penetrations separated by commas, e.g. ``0.60,0.70,0.80,0.90`` (each checked against the
-    rule set's limits when the rules are loaded)."""
-
-    name = "P,P,..."
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, tuple):
-            return value
-        out = []
-        for part in str(value).split(","):
-            try:
-                p = float(part)
-            except ValueError:
-                self.fail(f"{part.strip()!r} is not a number: write fractions of the shoe "
-                          "separated by commas, e.g. 0.60,0.70,0.80,0.90", param, ctx)
-            if p in out:
-                self.fail(f"{p:g} is given twice: allowed each penetration once", param, ctx)
-            out.append(p)
-        return tuple(out)
 
 
 def _count_list() -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from simulator.counting import RESOLUTIONS, CountError, CountSystem, _shown, load_count
+from simulator.rules import toml_error_line
 
 PLAN_DIR = Path(__file__).resolve().parent.parent / "strategies" / "plans"
 INDEX_DIR = Path(__file__).resolve().parent.parent / "strategies" / "indices"
@@ -245,19 +246,18 @@ def plan_path(name_or_path) -> Path:
 def load_plan(name_or_path) -> CountingPlan:
     """A counting plan by shipped name (``hi-lo-1-12``, ...) or from a TOML file."""
     path = plan_path(name_or_path)
+    text = ""
     try:
-        raw = path.read_bytes()
+        text = path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
     except FileNotFoundError:
         raise PlanError(f"{path}: no such plan file") from None
+    except UnicodeDecodeError:
+        raise PlanError(f"{path}: not valid UTF-8 text") from None
     except OSError as err:
         raise PlanError(f"{path}: cannot read the plan file: {err.strerror or err}") from None
-    try:
-        data = tomllib.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as err:
-        line = raw[: err.start].count(b"\n") + 1
-        raise PlanError(f"{path}: line {line}: not valid UTF-8 text") from None
     except tomllib.TOMLDecodeError as err:
-        raise PlanError(f"{path}: not valid TOML: {str(err).splitlines()[0]}") from None
+        raise PlanError(f"{path}: {toml_error_line(err, text)}") from None
     except RecursionError:
         raise PlanError(f"{path}: nested too deeply to be a plan file") from None
     return plan_from_dict(data, str(path), name=path.stem)

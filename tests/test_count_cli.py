@@ -42,10 +42,9 @@ def invoke(*args):
     return CliRunner().invoke(cli, [str(a) for a in args])
 
 
-@pytest.fixture
-def fake_engine(monkeypatch):
+def install_fake_engine(monkeypatch) -> list:
     """run.Plan and run.simulate replaced: every run returns the hand-made tally of
-    tests/test_counting_report.py; the plans asked for are recorded."""
+    tests/test_counting_report.py; the plans asked for are recorded in the list returned."""
     asked = []
 
     def plan(*args, **kwargs):
@@ -56,6 +55,11 @@ def fake_engine(monkeypatch):
     monkeypatch.setattr(run_mod, "Plan", plan)
     monkeypatch.setattr(run_mod, "simulate", lambda p, quiet=False: fake_result(p, ROUNDS))
     return asked
+
+
+@pytest.fixture
+def fake_engine(monkeypatch):
+    return install_fake_engine(monkeypatch)
 
 
 def test_help_has_examples_and_every_option_has_help():
