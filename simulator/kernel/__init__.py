@@ -16,6 +16,7 @@ import numpy as np
 
 from simulator import layout as L
 from simulator.jit import njit
+from simulator.kernel import count as C
 from simulator.kernel import rng as R
 from simulator.kernel.play import MAX_HANDS, play_rounds
 from simulator.kernel.rng import (
@@ -33,8 +34,8 @@ from simulator.kernel.rng import (
 )  # fmt: skip
 from simulator.kernel.tables import Machine, build
 
-__all__ = ["simulate_chunk", "play_stacked", "stack_for", "deal_shoe", "machine_for",
-           "next_u64_many", "draw_bounded_many"]  # fmt: skip
+__all__ = ["simulate_chunk", "count_chunk", "play_stacked", "stack_for", "deal_shoe",
+           "machine_for", "next_u64_many", "draw_bounded_many"]  # fmt: skip
 
 MAX_BOXES = 7
 COMPILE_SECONDS = 30  # a cold compile on a 2-core machine (benchmarks/compile.py)
@@ -60,9 +61,10 @@ def _warm(name: str, fn, *args) -> None:
 
 
 @njit
-def _simulate_chunk(p, m, ins_flags, n_rounds, rng, tally, trace):
-    """``n_rounds`` rounds from a fresh shuffle added into ``tally``; 1 if the shoe ran out
-    mid-round with no discards to reshuffle, else 0. ``trace``: see ``play_rounds``."""
+def _simulate_chunk(p, m, cx, ins_flags, n_rounds, rng, tally, trace):
+    """``n_rounds`` rounds from a fresh shuffle added into ``tally`` (a counter's, ``cx``, into
+    its counting tally); 1 if the shoe ran out mid-round with no discards to reshuffle, else 0.
+    ``trace``: see ``play_rounds``."""
     shoe = fresh_shoe(p[L.P_DECKS])
     ws = np.zeros(N_WS, np.int64)
     ws[WS_END] = shoe.size - SLACK
@@ -70,7 +72,7 @@ def _simulate_chunk(p, m, ins_flags, n_rounds, rng, tally, trace):
     rows, wrows = m[10], m[14]
     counts = np.zeros(rows.shape[0], np.int64)
     wcounts = np.zeros(wrows.shape[0], np.int64)
-    play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, p[L.P_CUT], tally, counts, wcounts,
+    play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, p[L.P_CUT], tally, counts, wcounts,
                 np.zeros((0, 0), np.int64), trace)  # fmt: skip
     for i in range(counts.size):
         if counts[i] != 0:
@@ -94,7 +96,7 @@ def _play_stacked(p, m, ins_flags, cards, cut, out):
     ws[WS_END] = cards.size
     ws[WS_STACKED] = 1
     rng = np.arange(1, 5).astype(np.uint64)
-    return play_rounds(p, m, ins_flags, shoe, ws, rng, out.shape[0], cut,
+    return play_rounds(p, m, C.empty(), ins_flags, shoe, ws, rng, out.shape[0], cut,
                        np.zeros(L.N_TALLY, np.int64), np.zeros(0, np.int64),
                        np.zeros(0, np.int64), out, np.zeros(0, np.int8))  # fmt: skip
 
@@ -198,13 +200,48 @@ def simulate_chunk(params, tables, n_rounds: int, state, trace=None) -> np.ndarr
     m = machine_for(p, tables)
     ins_flags = tables[4][:, 0].astype(np.int64)
     trace = np.zeros(0, np.int8) if trace is None else trace
-    _warm("simulate", _simulate_chunk, p, m.args(), ins_flags, 0, rng.copy(), tally.copy(), trace)
-    if _simulate_chunk(p, m.args(), ins_flags, n_rounds, rng, tally, trace) != 0:
-        raise ValueError(
-            f"kernel: the shoe ran out mid-round with no discards to reshuffle "
-            f"(decks = {p[L.P_DECKS]}, boxes = {p[L.P_BOXES]}): use more decks or fewer boxes"
-        )
+    cx = C.empty()
+    _warm("simulate", _simulate_chunk, p, m.args(), cx, ins_flags, 0, rng.copy(), tally.copy(),
+          trace)  # fmt: skip
+    if _simulate_chunk(p, m.args(), cx, ins_flags, n_rounds, rng, tally, trace) != 0:
+        _ran_out(p)
     return tally
+
+
+def _ran_out(p):
+    raise ValueError(
+        f"kernel: the shoe ran out mid-round with no discards to reshuffle "
+        f"(decks = {p[L.P_DECKS]}, boxes = {p[L.P_BOXES]}): use more decks or fewer boxes"
+    )
+
+
+def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
+                insurance: bool = False) -> tuple:
+    """Play ``n_rounds`` rounds from a fresh shuffle as a counter plays them.
+
+    ``tables``: the counter's strategies stacked (``strategy.stack``), one a band of the count
+    (``counter.bands``), then as many again taking insurance when ``counter.insurance`` is set;
+    ``insurance``: whether the strategies without a count for it take insurance. The other
+    arguments as ``simulate_chunk``. Returns ``(tally, counting)``: the tally of every box dealt
+    at one unit (as ``simulate_chunk``'s) and the counting tally (layout ``COUNT_NAMES``)."""
+    p = _check_params(params)
+    n_bands = counter.bands.size + 1
+    n_tables = n_bands * (2 if counter.insurance is not None else 1)
+    tables = _check_tables(tables, n_tables)
+    rng = _check_state(state)
+    key = ("counted", p.tobytes()) + tuple(t.tobytes() for t in tables)
+    if key not in _MACHINES:
+        _MACHINES[key] = build(p, tables, counted=True)
+    m = _MACHINES[key]
+    cx = counter.arrays(m.rmap)
+    ins_flags = np.full(int(p[L.P_BOXES]), int(insurance), np.int64)
+    tally = np.zeros(L.N_TALLY, np.int64)
+    trace = np.zeros(0, np.int8)
+    _warm("simulate", _simulate_chunk, p, m.args(), cx, ins_flags, 0, rng.copy(), tally.copy(),
+          trace)  # fmt: skip
+    if _simulate_chunk(p, m.args(), cx, ins_flags, int(n_rounds), rng, tally, trace) != 0:
+        _ran_out(p)
+    return tally, cx[7]
 
 
 def _as_strategy_list(strategies, boxes: int) -> list:

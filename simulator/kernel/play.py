@@ -8,6 +8,7 @@ import numpy as np
 
 from simulator import layout as L
 from simulator.jit import njit
+from simulator.kernel import count as C
 from simulator.kernel import tally as T
 from simulator.kernel.rng import (
     SLACK,
@@ -57,13 +58,16 @@ def _total(hard, ace):
 
 
 @njit
-def _walk_split(m, shoe, ws, stacked, n_cards, sp, b, s_x, max_hands, pos, end, s0, s1, s2, s3):
+def _walk_split(m, cx, cs, fam, shoe, ws, stacked, n_cards, sp, b, s_x, max_hands, pos, end, s0,
+                s1, s2, s3):  # fmt: skip
     """Box ``b``, which splits (exit ``s_x``), plays its hands in turn (11): each hand walks the
     table from the split hand's state (its second card dealt as it comes into play); its own
     value again splits again while the box has fewer than ``max_hands`` hands (``PAIR``), else
     is played on as it is. The hands' final states go to ``sp[b * MAX_HANDS + h]``; returns
-    ``(hands, pos, end, s0, s1, s2, s3)``."""
+    ``(hands, pos, end, s0, s1, s2, s3)``. A counter (``cx``) decides by the count (``fam``)."""
     trans, flags, link = m[0], m[1], m[2]
+    rmap = cx[4]
+    nt = rmap.size // flags.size
     s_split = np.int64(link[s_x])
     nh = 2
     h = 0
@@ -77,6 +81,8 @@ def _walk_split(m, shoe, ws, stacked, n_cards, sp, b, s_x, max_hands, pos, end, 
             shoe[k] = shoe[np.uint64(pos)]
             shoe[np.uint64(pos)] = code
             pos += 1
+            if nt > 1:
+                s = np.int64(rmap[s * nt + C.table_at(cx, cs, shoe, ws, pos, end, fam)])
             s = np.int64(trans[s * 10 + _value(code) - 1])
             f = flags[s]
             if (f & PAIR) != 0:
@@ -174,7 +180,7 @@ def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek,
 
 
 @njit
-def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wcounts, out,
+def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wcounts, out,
                 trace):  # fmt: skip
     """Play up to ``n_rounds`` rounds (design: "One round, in order"); returns the rounds played.
 
@@ -189,7 +195,9 @@ def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wc
     but in tests: simulated rounds' cards are appended to it in dealing order (a round dealt
     partly from reshuffled discards is not).
     ``m``: the machine's arrays (``tables.Machine.args``); ``ins_flags``: each box takes
-    insurance (0/1)."""
+    insurance (0/1). ``cx``: a counter's arrays (``count``; ``count.empty()`` for none): the
+    count picks the bets and boxes at a round's start, and a strategy (``m`` built ``counted``)
+    at each decision; the counter's results go to the counting tally ``cx[7]``."""
     trans, flags, link, fin, net, insn, rows, start = (
         m[0], m[1], m[2], m[3], m[8], m[9], m[10], m[11]
     )  # fmt: skip
@@ -223,7 +231,16 @@ def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wc
     end = ws[WS_END]
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
     c2 = np.zeros(nb, np.int64)  # each box's second card
-    walking = not stacked and wtrans.size > 0 and trace.size == 0
+    rmap, ct = cx[4], cx[7]
+    counting = cx[0].size > 0
+    nt = rmap.size // flags.size  # the counter's strategies (0: no counter)
+    cs = np.zeros(C.N_CS, np.int64)
+    cs[C.CS_SHUFFLES] = -1
+    fam = np.zeros(nb, np.int64)  # a counter's box took insurance (its strategies' family)
+    insb = ins_flags.copy()
+    seated = bet = ss_bet = crow = ss_exact = 0
+    nbr = nb  # boxes this round
+    walking = not stacked and wtrans.size > 0 and trace.size == 0 and not counting
     s_dealt = 0
     traced = 0
     r = 0
@@ -256,8 +273,11 @@ def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wc
                 ws[WS_NEED_FULL] = 0
             ws[WS_ROUND_START] = pos
             ws[WS_BEFORE] = 0
+            if counting:  # the counter's bets and boxes, at the count before the deal
+                seated, bet, ss_bet, nbr, crow, ss_exact = C.round_start(
+                    cx, cs, shoe, ws, pos, end, p[L.P_DECKS])
             # 1. The deal: a card to each box, the dealer's up card, a second card to each box.
-            for b in range(nb):
+            for b in range(nbr):
                 if pos >= end:
                     pos, end = refill(ws, pos, n_cards)
                 k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
@@ -275,7 +295,7 @@ def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wc
             shoe[np.uint64(pos)] = code
             pos += 1
             uv = _value(code)
-            for b in range(nb):
+            for b in range(nbr):
                 if pos >= end:
                     pos, end = refill(ws, pos, n_cards)
                 k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
@@ -284,9 +304,18 @@ def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wc
                 shoe[np.uint64(pos)] = code
                 pos += 1
                 c2[b] = code
-                st[b] = trans[trans[st[b] * 10 + uv - 1] * 10 + _value(code) - 1]
+                st[b] = trans[st[b] * 10 + uv - 1]
+                if not counting:
+                    st[b] = trans[st[b] * 10 + _value(code) - 1]
+            if counting:  # the first decisions and insurance, at the count after the deal
+                tc = C.count_now(cx, cs, shoe, ws, pos, end)
+                for b in range(nbr):
+                    fam[b] = cx[0][C.CI_INS] != 0 and tc >= cx[1][C.CF_INS]
+                    insb[b] = fam[b] if cx[0][C.CI_INS] != 0 else ins_flags[b]
+                    t = C.table_at(cx, cs, shoe, ws, pos, end, fam[b])
+                    st[b] = trans[rmap[st[b] * nt + t] * 10 + _value(c2[b]) - 1]
         exits = 0
-        for b in range(nb):
+        for b in range(nbr):
             exits += flags[st[b]] & EXIT
             if ss_on:  # 14: (a) a first seven, (f) none; 7-7 (b) or (c) until a third card
                 line[b] = SS_F
@@ -311,22 +340,25 @@ def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wc
             d_hard += _value(code)
             d_ace |= np.int64(code < 4)
             d_n = 2
+            if counting:  # not seen until the dealer's play
+                cs[C.CS_HID_TAG] = cx[2][_value(code) - 1]
+                cs[C.CS_HID_N] = 1
         d_bj = peek and d_hard == 11 and d_ace != 0
         need = NEED2 | STOOD if draw_all else 0  # what the dealer's cards matter to (step 7)
         if d_bj:
             # 4. A peeked dealer blackjack ends the round before play.
-            for b in range(nb):
+            for b in range(nbr):
                 st[b] = peek_t[st[b]]
         else:
             # 6. Each box in turn, each hand to its end.
-            for b in range(nb):
+            for b in range(nbr):
                 s = np.int64(st[b])
                 if exits != 0 and (flags[s] & EXIT) != 0:
                     s = np.int64(link[s])
                     if (flags[s] & SPLIT_HAND) != 0:
                         nsp[b], pos, end, s0, s1, s2, s3 = _walk_split(
-                            m, shoe, ws, stacked, n_cards, sp, b, st[b], max_hands, pos, end,
-                            s0, s1, s2, s3,
+                            m, cx, cs, fam[b], shoe, ws, stacked, n_cards, sp, b, st[b],
+                            max_hands, pos, end, s0, s1, s2, s3,
                         )  # fmt: skip
                         for h in range(nsp[b]):
                             need |= flags[sp[b * MAX_HANDS + h]]
@@ -342,6 +374,9 @@ def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wc
                         if (code >> 2) == L.SEVEN_RANK:  # (d), (e) if all three one suit
                             suited = line[b] == SS_C and (code & 3) == (c1[b] & 3)
                             line[b] = SS_E if suited else SS_D
+                        if nt > 1:
+                            s = np.int64(rmap[s * nt + C.table_at(cx, cs, shoe, ws, pos, end,
+                                                                  fam[b])])  # fmt: skip
                         s = np.int64(trans[s * 10 + _value(code) - 1])
                 while (flags[s] & PLAYER) != 0:
                     if pos >= end:
@@ -351,9 +386,13 @@ def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wc
                     shoe[k] = shoe[np.uint64(pos)]
                     shoe[np.uint64(pos)] = code
                     pos += 1
+                    if nt > 1:
+                        s = np.int64(rmap[s * nt + C.table_at(cx, cs, shoe, ws, pos, end,
+                                                              fam[b])])  # fmt: skip
                     s = np.int64(trans[s * 10 + _value(code) - 1])
                 st[b] = s
                 need |= flags[s]
+        cs[C.CS_HID_TAG] = cs[C.CS_HID_N] = 0  # the hole card is turned
         # 7. The dealer draws only as far as something depends on it (12.4), unless told to.
         while True:  # 12.3: to 17 (hit soft 17 with dealer_hits_soft_17); no-hole: card 2
             if d_n == 1:
@@ -380,10 +419,12 @@ def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wc
         # 8. Settle, and add the round to the tally (or write its record).
         round_main = 0
         round_ins = 0
-        for b in range(nb):
+        counted = 0  # the counter's net this round
+        for b in range(nbr):
             if nsp[b] != 0:
-                insured = uv == 1 and ins_flags[b] != 0
+                insured = uv == 1 and insb[b] != 0
                 main, ins = _settle_split(m, p, sp, b, nsp[b], o, insured, uv, tally, scratch)
+                wagered = scratch[L.T_MAIN_WAGERED]
                 nsp[b] = 0
                 if stacked:
                     T.write_box(out[r], b, scratch, line[b], p)
@@ -391,12 +432,18 @@ def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wc
                 i = np.int64(fin[st[b]]) * no + o
                 main = net[i]
                 ins = insn[i]
+                wagered = rows[i, L.T_MAIN_WAGERED]
                 if stacked:
                     T.write_box(out[r], b, rows[i], line[b], p)
                 else:
                     counts[i] += 1
             round_main += main
             round_ins += ins
+            if counting:
+                counted += C.add_box(ct, crow, seated, bet, ss_bet, main + ins, wagered,
+                                     ss_pay[line[b]] if ss_on else 0, ss_on, ss_exact)
+        if counting:
+            C.add_round(ct, crow, seated, counted, ss_exact > 0)
         if stacked:
             T.write_round(out[r], drawn, d_n, d_total, o)
         else:
@@ -414,7 +461,7 @@ def play_rounds(p, m, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wc
             tally[L.T_RINS_SQ] += round_ins * round_ins
             if ss_on:
                 rs = 0
-                for b in range(nb):
+                for b in range(nbr):
                     lines[line[b]] += 1  # the lines' counts and sums are added at the end
                     rs += ss_pay[line[b]]
                 tally[L.T_SS_RSUM] += rs

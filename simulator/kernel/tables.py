@@ -33,6 +33,7 @@ HOLE = 8  # peek game: the next card is the dealer's hole card (a peeked blackja
 W_EXIT = 32  # a pair to split or 7-7 under Super Sevens: the round is played on in code
 
 A_STAND, A_HIT, A_DOUBLE, A_SPLIT, A_SURRENDER, A_BUST = range(6)
+DECIDING = ("PU", "P", "SH")  # states whose next card brings a decision of the strategy
 
 
 def total(hard: int, ace: int) -> int:
@@ -234,9 +235,12 @@ class Machine:
                 self.wrows)  # fmt: skip
 
 
-def build(p, tables) -> Machine:
+def build(p, tables, counted: bool = False) -> Machine:
     """The machine for rule parameters ``p`` and the stacked strategy tables ``tables``
     (``strategy.stack``: one strategy a box; boxes with the same strategy share its states).
+    ``counted``: ``tables`` are instead a counter's strategies, one a band of the count (and
+    insurance taken or not), every box starting in the first; ``rmap[s * len(tables) + j]`` is
+    state ``s`` (a hand about to take a decision) under strategy ``j``.
 
     Arrays: ``trans`` (int32, states x 10), ``flags``, ``link`` (an exit's or ``PAIR`` state's
     state to play on, else -1), ``kind``, ``total``, ``wager`` (a final state's hand), ``fin``
@@ -255,9 +259,13 @@ def build(p, tables) -> Machine:
         bld.state(("S", si))
         for u in range(1, 11):
             bld.state(("LIVE", si, u), T.K_LIVE, 0, L.UNIT, 0, bld.box_bits(si, u))
+    sis = list(first.values())
     i = 0
     while i < len(bld.order):  # every state reachable from the starts, breadth first
         key = bld.order[i]
+        if counted and key[0] in DECIDING:  # and the same hand under every band's strategy
+            for sj in sis:
+                bld.state((key[0], sj) + key[2:], *bld.info[key][:5])
         if key[0] not in ("X", "SX") and bld.info[key][0] == T.K_NONE:
             for c in range(1, 11):
                 bld.trans(key, c)
@@ -299,14 +307,22 @@ def build(p, tables) -> Machine:
                               int(w == 2 * L.UNIT), int(kind == T.K_BUST),
                               int(kind in (T.K_ES, T.K_LS)), w)  # fmt: skip
     start = np.array([bld.keys[("S", si)] for si in box_si], np.int64)
-    if nb == 1:
+    rmap = np.zeros(0, np.int32)
+    if counted:
+        start = np.full(int(p[L.P_BOXES]), start[0], np.int64)
+        rmap = np.repeat(np.arange(n, dtype=np.int32), nb)
+        for k, s in bld.keys.items():
+            if k[0] in DECIDING:
+                rmap[s * nb: s * nb + nb] = [bld.keys[(k[0], sj) + k[2:]] for sj in box_si]
+    if nb == 1 and not counted:
         walk = walk_tables(bld, p, trans, rows, net, ins, fin, arr["peek"])
     else:
         walk = (np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros((0, L.N_TALLY), np.int64))
     assert n < 2**15, n  # int16 states
     arr["flags"] = arr["flags"].astype(np.int8)
     return Machine(trans=trans.reshape(-1).astype(np.int16), net=net, ins=ins, rows=rows, fin=fin,
-                   start=start, wtrans=walk[0], wflags=walk[1], wrows=walk[2], **arr)  # fmt: skip
+                   start=start, wtrans=walk[0], wflags=walk[1], wrows=walk[2], rmap=rmap,
+                   **arr)  # fmt: skip
 
 
 def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:

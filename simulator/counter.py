@@ -1,0 +1,64 @@
+"""A counting plan made into what the engine plays: the counter's strategies (the base strategy
+with the index plays of each band of the count, with and without insurance), the count, the bet,
+Super Sevens and box ramps, wonging, and the Super Sevens return by the shoe's sevens left.
+docs/counting.md."""
+
+from __future__ import annotations
+
+import dataclasses
+from functools import lru_cache
+
+import numpy as np
+
+from simulator.index_plays import IndexFileError, band_strategies, bands, load_indices
+from simulator.kernel.count import Counter
+from simulator.strategy import stack
+
+STEPS = {"exact": 0, "half": 26, "whole": 52}  # the deck estimate's step, in cards
+
+
+@lru_cache(maxsize=16)
+def super_sevens_by_sevens_left(rules) -> np.ndarray:
+    """``ev[left * (4 decks + 1) + sevens_left]``: the Super Sevens return per stake from a shoe
+    of ``left`` cards holding ``sevens_left`` sevens (``exact.sevens.value_by_sevens_left``),
+    0 where no such shoe is (fewer than 3 cards, more sevens than cards)."""
+    from simulator.exact.sevens import value_by_sevens_left
+
+    n, s = 52 * rules.decks, 4 * rules.decks
+    ev = np.zeros((n + 1) * (s + 1))
+    for left in range(3, n + 1):
+        for sl in range(min(left, s) + 1):
+            ev[left * (s + 1) + sl] = value_by_sevens_left(rules, left, sl)
+    ev.setflags(write=False)
+    return ev
+
+
+def _ramp(r) -> tuple:
+    return tuple(float(c) for c, _ in r.steps), (int(r.base),) + tuple(int(v) for _, v in r.steps)
+
+
+def counter_for(rules, base, plan) -> tuple:
+    """``(tables, counter, insurance)`` for ``kernel.count_chunk``: ``base`` is the Strategy the
+    plan's index plays change; ``plan`` a ``plans.CountingPlan``."""
+    plays = load_indices(plan.indices) if plan.indices else None
+    ins = plays.insurance if plays is not None else None
+    if ins is not None and ins.below == ins.at_or_above:  # the same either side: no index
+        base = dataclasses.replace(base, insurance=ins.below == "Y")
+        ins = None
+    if ins is not None and ins.below == "Y":
+        raise IndexFileError(f"{plays.source}: the insurance play takes insurance below its index: "
+                             "allowed below = 'N', at_or_above = 'Y'")
+    strategies = band_strategies(base, plays, base.insurance if ins is None else False)
+    if ins is not None:  # a second family, insured: a box takes it when the count says so
+        strategies += band_strategies(base, plays, True)
+    cs = plan.count
+    ev = super_sevens_by_sevens_left(rules) if rules.super_sevens else np.zeros(0)
+    enter = -np.inf if plan.wong_enter is None else float(plan.wong_enter)
+    leave = -np.inf if plan.wong_leave is None else float(plan.wong_leave)
+    counter = Counter(
+        tags=tuple(cs.tags), irc=int(cs.initial_running_count(rules.decks)),
+        step=STEPS[plan.resolution], true=bool(cs.balanced), bands=bands(plays),
+        insurance=None if ins is None else float(ins.index), enter=enter, leave=leave,
+        ramps=(_ramp(plan.bet), _ramp(plan.super_sevens), _ramp(plan.boxes)), ev=ev,
+    )  # fmt: skip
+    return stack(strategies), counter, bool(base.insurance and ins is None)

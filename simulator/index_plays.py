@@ -1,0 +1,158 @@
+"""Index plays as data (``strategies/indices/*.toml``, written by ``bjsim strategy indices``) and
+the strategies they make: one per band of the count between consecutive indices, the base
+strategy with each play's cell set to its ``below`` or ``at_or_above`` action (docs/counting.md).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from simulator import layout as L
+
+INDEX_DIR = Path(__file__).resolve().parent.parent / "strategies" / "indices"
+CHARTS = ("hard", "soft", "pairs", "insurance")
+PLAY_KEYS = ("name", "chart", "row", "up", "below", "at_or_above", "index", "crossing",
+             "published_hi_lo_s17_peek")  # fmt: skip
+FILE_KEYS = ("name", "count", "description", "source", "play")
+UPS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")  # up-card index 0..9
+PAIR_ROWS = ("A,A", "2,2", "3,3", "4,4", "5,5", "6,6", "7,7", "8,8", "9,9", "10,10")
+
+
+class IndexFileError(ValueError):
+    """An index file that cannot be used: one line naming the file, the play and the key."""
+
+
+@dataclass(frozen=True)
+class IndexPlay:
+    """Chart cell (``chart``, ``row``, ``up``) plays ``below`` under the count ``index`` and
+    ``at_or_above`` from it; insurance is the cell (insurance, insurance, A), Y or N."""
+
+    name: str
+    chart: str
+    row: str
+    up: str
+    below: str
+    at_or_above: str
+    index: float
+
+
+@dataclass(frozen=True)
+class IndexSet:
+    name: str
+    count: str
+    plays: tuple[IndexPlay, ...]
+    description: str = ""
+    source: str = ""
+
+    @property
+    def insurance(self) -> IndexPlay | None:
+        return next((q for q in self.plays if q.chart == "insurance"), None)
+
+    @property
+    def cells(self) -> tuple[IndexPlay, ...]:
+        return tuple(q for q in self.plays if q.chart != "insurance")
+
+
+def list_indices() -> list[str]:
+    return sorted(p.stem for p in INDEX_DIR.glob("*.toml"))
+
+
+def _play(d, src: str, i: int) -> IndexPlay:
+    where = f"{src}: play {i + 1}"
+    if not isinstance(d, dict):
+        raise IndexFileError(f"{where}: not a table: allowed [[play]] tables")
+    for key in d:
+        if key not in PLAY_KEYS:
+            raise IndexFileError(f"{where}: unknown key '{key}': allowed " + ", ".join(PLAY_KEYS))
+    for key in ("chart", "row", "up", "below", "at_or_above", "index"):
+        if key not in d:
+            raise IndexFileError(f"{where}: key '{key}' is missing")
+    chart, row, up = d["chart"], str(d["row"]), str(d["up"])
+    if chart not in CHARTS:
+        raise IndexFileError(f"{where}: chart = {chart!r}: allowed " + ", ".join(CHARTS))
+    if up not in UPS:
+        raise IndexFileError(f"{where}: up = {up!r}: allowed " + " ".join(UPS))
+    index = d["index"]
+    if isinstance(index, bool) or not isinstance(index, (int, float)) or abs(index) > 100:
+        raise IndexFileError(f"{where}: index = {index!r}: allowed a number -100 to 100")
+    allowed = {"insurance": ("Y", "N"), "pairs": ("P", "Pd", "Rp", "N", "S", "H", "D")}.get(
+        chart, tuple(L.ACTION_NAMES[c] for c in L.HARD_ACTIONS))
+    for key in ("below", "at_or_above"):
+        if d[key] not in allowed:
+            raise IndexFileError(f"{where}: {key} = {d[key]!r}: allowed " + " ".join(allowed))
+    if chart == "insurance" and (row != "insurance" or up != "A"):
+        raise IndexFileError(f"{where}: the insurance play's row and up: allowed 'insurance', 'A'")
+    if chart == "pairs" and row not in PAIR_ROWS:
+        raise IndexFileError(f"{where}: row = {row!r}: allowed " + " ".join(PAIR_ROWS))
+    if chart in ("hard", "soft") and not (row.isdigit() and 4 <= int(row) <= 21):
+        raise IndexFileError(f"{where}: row = {row!r}: allowed a total 4-21")
+    return IndexPlay(str(d.get("name", f"{row} v {up}")), chart, row, up, d["below"],
+                     d["at_or_above"], float(index))  # fmt: skip
+
+
+def load_indices(name_or_path) -> IndexSet:
+    """An index file by shipped name (``hi-lo-nz``) or path."""
+    text = str(name_or_path)
+    path = Path(text) if ("/" in text or text.endswith(".toml")) else INDEX_DIR / f"{text}.toml"
+    if not path.is_file():
+        raise IndexFileError(f"unknown index plays '{text}': allowed " + ", ".join(list_indices())
+                          + ", or the path of a .toml file")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        raise IndexFileError(f"{path}: cannot read the index file: "
+                          f"{str(err).splitlines()[0]}") from None
+    for key in data:
+        if key not in FILE_KEYS:
+            raise IndexFileError(f"{path}: unknown key '{key}': allowed " + ", ".join(FILE_KEYS))
+    plays = data.get("play", [])
+    if not isinstance(plays, list):
+        raise IndexFileError(f"{path}: key 'play': allowed [[play]] tables")
+    out = tuple(_play(d, str(path), i) for i, d in enumerate(plays))
+    cells = [(q.chart, q.row, q.up) for q in out]
+    for i, c in enumerate(cells):
+        if c in cells[:i]:
+            raise IndexFileError(f"{path}: play {i + 1}: cell {c} has a play already: allowed one "
+                              "play a cell")
+    return IndexSet(str(data.get("name", path.stem)), str(data.get("count", "")), out,
+                    str(data.get("description", "")), str(path))  # fmt: skip
+
+
+def _set_cell(strategy, q: IndexPlay, action: str) -> dict:
+    """The tables of ``strategy`` with the cell of play ``q`` set to ``action``."""
+    up = UPS.index(q.up)
+    if q.chart in ("hard", "soft"):
+        table = getattr(strategy, q.chart).copy()
+        table[int(q.row), up] = L.ACTION_CODES[action]
+        return {q.chart: table}
+    table = strategy.pairs.copy()
+    codes = {"P": L.P, "Pd": L.PD, "Rp": L.RP}
+    table[PAIR_ROWS.index(q.row), up] = codes.get(action, L.N)
+    return {"pairs": table}
+
+
+def bands(plays: IndexSet | None) -> np.ndarray:
+    """The counts at which some chart play changes (insurance apart), ascending: band ``j`` is
+    the counts from ``bands[j - 1]`` (or below all) up to ``bands[j]``."""
+    if plays is None:
+        return np.zeros(0)
+    return np.unique([q.index for q in plays.cells]).astype(np.float64)
+
+
+def band_strategies(base, plays: IndexSet | None, insured: bool) -> list:
+    """The base strategy with the chart plays of each band applied, insurance taken or not."""
+    thr = bands(plays)
+    out = []
+    for j in range(thr.size + 1):
+        s = dataclasses.replace(base, name=f"{base.name}@{j}", insurance=insured)
+        lo = -np.inf if j == 0 else thr[j - 1]
+        for q in plays.cells if plays is not None else ():
+            s = dataclasses.replace(s, **_set_cell(s, q, q.at_or_above if lo >= q.index
+                                                   else q.below))
+        out.append(s)
+    return out

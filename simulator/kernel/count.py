@@ -1,0 +1,180 @@
+"""The count in the round loop: the running count of the cards seen (caught up from the shoe, where
+the lazy shuffle leaves them in dealing order), the true count, the band of the count that picks
+a counter's strategy, the bets by count, and the counting tally (``layout`` C_*).
+docs/counting.md."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simulator import layout as L
+from simulator.jit import njit
+from simulator.kernel.rng import WS_BEFORE, WS_SHUFFLES
+
+# ci: the counter's integers; cf: wong in and out; cs: the count as play goes.
+CI_IRC, CI_STEP, CI_TRUE, CI_BANDS, CI_INS = range(5)
+CF_INS, CF_ENTER, CF_LEAVE = range(3)
+CS_RC, CS_SEEN, CS_SHUFFLES, CS_SEVENS, CS_SEATED, CS_HID_TAG, CS_HID_N, N_CS = range(8)
+R_MAIN, R_SS, R_BOXES = range(3)  # the ramps
+NO_COUNT = 0  # an empty ``ci``: the engine keeps no count
+
+
+@dataclass(frozen=True)
+class Counter:
+    """A counter, as the engine takes it. ``tags`` by value A..T; ``step``: the deck estimate's
+    step in cards (0 exact, 26 half, 52 whole); ``true``: key on the true count (a balanced
+    count) or the running count; ``bands``: the counts where the strategy changes (the machine's
+    strategies are ``bands.size + 1`` a family, a second family taking insurance when
+    ``insurance`` is a count, else none); ``ramps``: ``(steps, base and values)`` of the main
+    bet, the Super Sevens bet and the boxes; ``ev``: the Super Sevens return by (cards left,
+    sevens left), or empty."""
+
+    tags: tuple
+    irc: int
+    step: int
+    true: bool
+    bands: np.ndarray
+    insurance: float | None
+    enter: float
+    leave: float
+    ramps: tuple
+    ev: np.ndarray
+
+    def arrays(self, rmap) -> tuple:
+        """``play_rounds``' ``cx``, with a fresh counting tally."""
+        width = max(len(r[0]) for r in self.ramps) + 1
+        ramp_t = np.full((3, width), np.inf)
+        ramp_v = np.zeros((3, width + 1), np.int64)
+        for r, (steps, values) in enumerate(self.ramps):
+            ramp_t[r, : len(steps)] = steps
+            ramp_v[r, : len(values)] = values
+            ramp_v[r, len(values):] = values[-1]
+        ci = np.array([self.irc, self.step, int(self.true), self.bands.size + 1,
+                       int(self.insurance is not None)], np.int64)  # fmt: skip
+        ins = np.inf if self.insurance is None else self.insurance
+        cf = np.array([ins, self.enter, self.leave], np.float64)
+        return (ci, cf, np.array(self.tags, np.int64), np.asarray(self.bands, np.float64),
+                np.asarray(rmap, np.int32), ramp_t, ramp_v,
+                np.zeros((L.N_TC, L.N_COUNT), np.int64), np.asarray(self.ev, np.float64))
+
+
+def empty():
+    """The count arrays of a game played without one (``play_rounds``' ``cx``)."""
+    return (np.zeros(0, np.int64), np.zeros(3, np.float64), np.zeros(10, np.int64),
+            np.zeros(0, np.float64), np.zeros(0, np.int32), np.zeros((3, 1), np.float64),
+            np.zeros((3, 2), np.int64), np.zeros((0, L.N_COUNT), np.int64),
+            np.zeros(0, np.float64))  # fmt: skip
+
+
+@njit(inline="always")
+def _value(code):
+    return min((code >> 2) + 1, 10)
+
+
+@njit
+def count_now(cx, cs, shoe, ws, pos, end):
+    """The count after the cards dealt so far (``shoe[:pos]`` since the shuffle) less a card
+    not yet turned (``cs[CS_HID_*]``: the peek game's hole card): the true count (per deck
+    left, as ``counting.true_count`` estimates it) or, for an unbalanced count, the running
+    count. After a shuffle the shoe is every card not on the table (7.1; ``rng.refill``)."""
+    ci, tg = cx[0], cx[2]
+    if cs[CS_SHUFFLES] != ws[WS_SHUFFLES]:
+        cs[CS_SHUFFLES] = ws[WS_SHUFFLES]
+        cs[CS_RC] = ci[CI_IRC]
+        cs[CS_SEVENS] = 0
+        for i in range(end, end + ws[WS_BEFORE]):  # the round's cards before a refill
+            v = _value(np.int64(shoe[i]))
+            cs[CS_RC] += tg[v - 1]
+            cs[CS_SEVENS] += v == 7
+        cs[CS_SEEN] = 0
+    for i in range(cs[CS_SEEN], pos):
+        v = _value(np.int64(shoe[i]))
+        cs[CS_RC] += tg[v - 1]
+        cs[CS_SEVENS] += v == 7
+    cs[CS_SEEN] = pos
+    rc = cs[CS_RC] - cs[CS_HID_TAG]
+    if ci[CI_TRUE] == 0:
+        return float(rc)
+    left = max(end - pos + cs[CS_HID_N], 1)
+    step = ci[CI_STEP]
+    if step == 0:
+        return rc * 52.0 / left
+    return rc * 52.0 / max(step, np.rint(left / step) * step)
+
+
+@njit
+def table_at(cx, cs, shoe, ws, pos, end, fam):
+    """The counter's strategy now: band of the count, in insurance family ``fam``."""
+    tc = count_now(cx, cs, shoe, ws, pos, end)
+    return fam * cx[0][CI_BANDS] + np.searchsorted(cx[3], tc, side="right")
+
+
+@njit
+def ramp(cx, r, tc):
+    """Ramp ``r``'s value at count ``tc``: its base below the first step, else the last step."""
+    return cx[6][r, np.searchsorted(cx[5][r], tc, side="right")]
+
+
+@njit
+def bucket(tc):
+    """The counting tally's row of count ``tc`` (floored, clamped)."""
+    return min(max(np.int64(np.floor(tc)), L.TC_MIN), L.TC_MAX) - L.TC_MIN
+
+
+@njit
+def round_start(cx, cs, shoe, ws, pos, end, decks):
+    """At a round's start: whether the counter sits (wonging), the main bet, the Super Sevens
+    bet and the boxes, the tally row, and the exact Super Sevens return of the shoe (x 1e9, 0
+    without a table). Returns ``(seated, bet, ss_bet, boxes, row, ss_exact)``."""
+    cf, ev = cx[1], cx[8]
+    tc = count_now(cx, cs, shoe, ws, pos, end)
+    seated = cs[CS_SEATED]
+    if seated == 0 and tc >= cf[CF_ENTER]:
+        seated = 1
+    elif seated != 0 and tc < cf[CF_LEAVE]:
+        seated = 0
+    cs[CS_SEATED] = seated
+    boxes = ramp(cx, R_BOXES, tc) if seated else cx[6][R_BOXES, 0]
+    bet = ramp(cx, R_MAIN, tc) if seated else 0
+    ss_bet = ramp(cx, R_SS, tc) if seated else 0
+    ss_exact = 0
+    if ev.size > 0:
+        s = 4 * decks + 1
+        ss_exact = np.int64(np.rint(ev[(end - pos) * s + 4 * decks - cs[CS_SEVENS]]
+                                    * L.SS_EXACT_SCALE))  # fmt: skip
+    return seated, bet, ss_bet, boxes, bucket(tc), ss_exact
+
+
+@njit
+def add_box(ct, row, seated, bet, ss_bet, main, wagered, ss_pay, ss_on, ss_exact):
+    """One box's result into the counting tally; returns its part of the counter's round."""
+    ct[row, L.C_FLAT_BOXES] += 1
+    ct[row, L.C_FLAT_NET] += main
+    ct[row, L.C_FLAT_SQ] += main * main
+    if ss_on:
+        ct[row, L.C_SS_FLAT_BETS] += 1
+        ct[row, L.C_SS_FLAT_NET] += ss_pay
+        ct[row, L.C_SS_FLAT_SQ] += ss_pay * ss_pay
+        ct[row, L.C_SS_EXACT] += ss_exact
+    if not seated:
+        return 0
+    ct[row, L.C_BOXES] += 1
+    ct[row, L.C_BET] += bet
+    ct[row, L.C_WAGERED] += wagered * bet
+    ct[row, L.C_NET] += main * bet
+    if ss_on and ss_bet > 0:
+        ct[row, L.C_SS_BET] += ss_bet
+        ct[row, L.C_SS_NET] += ss_pay * ss_bet
+        return main * bet + L.UNIT * ss_pay * ss_bet
+    return main * bet
+
+
+@njit
+def add_round(ct, row, seated, net, ss_plus):
+    ct[row, L.C_ROUNDS] += 1
+    ct[row, L.C_SS_PLUS] += ss_plus
+    if seated:
+        ct[row, L.C_PLAYED] += 1
+        ct[row, L.C_ROUND_SQ] += net * net
