@@ -9,15 +9,17 @@ from dataclasses import dataclass
 
 from simulator import counting_report, run
 from simulator.rules import apply_overrides
+from simulator.tally import ss_lines_possible
 
 
 @dataclass
 class Runs:
-    """The runs played: (penetration or None, rules, run.Result) each, and how many were asked
-    for. ``partial``: Ctrl-C cut one short or stopped the sweep."""
+    """The runs played: (penetration or None, rules, run.Result) each, how many were asked for,
+    and the strategy played. ``partial``: Ctrl-C cut one short or stopped the sweep."""
 
     runs: list
     asked: int
+    strategy: object = None
 
     @property
     def partial(self) -> bool:
@@ -49,7 +51,7 @@ def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chun
     """Play ``plan`` once for each of ``games`` (from `check`), every box playing ``strategy``
     (named ``name``) where no index play applies. ``say(text)``: a line before each run of a
     sweep. Ctrl-C stops the sweep: the runs finished, and the one cut short, are kept."""
-    out = Runs([], len(games))
+    out = Runs([], len(games), strategy)
     for i, (pen, rules) in enumerate(games):
         if pen is not None and say is not None:
             say(f"penetration {pen:g} ({i + 1} of {len(games)})")
@@ -70,5 +72,6 @@ def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chun
 
 def figures(runs: Runs, plan, bankroll=None) -> list:
     """(penetration or None, `counting_report.figures`) of each run."""
-    return [(pen, counting_report.figures(r.counting, plan, rules, bankroll))
+    return [(pen, counting_report.figures(r.counting, plan, rules, bankroll,
+                                          ss_lines_possible([runs.strategy], rules)))
             for pen, rules, r in runs.runs]

@@ -20,7 +20,7 @@ import numpy as np
 from simulator import __version__, counting
 from simulator import layout as L
 from simulator.compare_report import _aligned, _markdown
-from simulator.tally import Z95, _figure, _mean_sd
+from simulator.tally import MIN_WINS, SS_LINES, Z95, _figure, _mean_sd
 
 FORMATS = ("table", "markdown", "json", "csv")
 
@@ -96,10 +96,33 @@ def plan_dict(plan) -> dict:
             "table_min": plan.table_min, "table_max": plan.table_max, "bankroll": plan.bankroll}
 
 
-def figures(ctally, plan, rules, bankroll: float | None = None) -> dict:
+def rarest_line(rules, ss_lines=SS_LINES) -> tuple[str, float] | None:
+    """The Super Sevens line paying over 3 to 1 that a full shoe makes least often, of those the
+    strategies can make (`tally.ss_lines_possible`), and its chance per bet (rule 14; the
+    third card always dealt): a sample of bets says little of the return until it has seen a
+    few tens of those."""
+    from simulator.exact.sevens import super_sevens
+
+    lines = super_sevens(rules, "hit", guaranteed_third=True)["lines"]
+    rare = [(float(lines[k]["probability"]), k) for k in ss_lines if lines[k]["pays"] > 3]
+    return None if not rare else min(rare)[::-1]
+
+
+def _ss_z(sim: dict, exact, rare) -> tuple:
+    """z of a simulated Super Sevens return against its exact value, and None with the reason
+    where too few bets were dealt to expect `MIN_WINS` wins of the rarest line (``rare``)."""
+    if rare is not None and sim["n"] * rare[1] < MIN_WINS:
+        return None, (f"fewer than {MIN_WINS} wins of line ({rare[0]}) expected in "
+                      f"{sim['n']:,} bets: too few for the SE to mean much")
+    return _z(sim["mean"], exact, sim["se"]), None
+
+
+def figures(ctally, plan, rules, bankroll: float | None = None, ss_lines=SS_LINES) -> dict:
     """Every figure of the counter's run from its counting tally (JSON-ready; fractions, not
     percents; money in units of the table minimum; ``tally``: the fields summed over the
-    counts). ``bankroll`` (units) overrides the plan's for the risk of ruin."""
+    counts). ``bankroll`` (units) overrides the plan's for the risk of ruin; ``ss_lines``: the
+    Super Sevens lines the strategy can make (`tally.ss_lines_possible`), which decide how many
+    bets a Super Sevens z-score needs (`rarest_line`)."""
     c = _columns(ctally)
     tot = [sum(col) for col in c]
     u = L.UNIT
@@ -126,6 +149,8 @@ def figures(ctally, plan, rules, bankroll: float | None = None) -> dict:
     gain = advantage["initial_bet"]["mean"]
     ss_flat = _flat(tot[L.C_SS_FLAT_NET], tot[L.C_SS_FLAT_SQ], tot[L.C_SS_FLAT_BETS], 1.0)
     ss_exact = _ratio(tot[L.C_SS_EXACT] / L.SS_EXACT_SCALE, tot[L.C_SS_FLAT_BETS])
+    rare = rarest_line(rules, ss_lines) if rules.super_sevens else None
+    ss_z, ss_note = _ss_z(ss_flat, ss_exact, rare)
     return {
         "plan": plan_dict(plan),
         "count_kind": plan.count_kind,
@@ -146,13 +171,13 @@ def figures(ctally, plan, rules, bankroll: float | None = None) -> dict:
         "super_sevens": {
             "counter_bets": ss_bet, "counter_net": ss_net,
             "counter_return": _ratio(ss_net, ss_bet),
-            "flat": ss_flat, "exact": ss_exact,
-            "z": _z(ss_flat["mean"], ss_exact, ss_flat["se"]),
+            "flat": ss_flat, "exact": ss_exact, "z": ss_z, "z_note": ss_note,
+            "rarest_line": None if rare is None else {"line": rare[0], "probability": rare[1]},
             "favourable_rounds": tot[L.C_SS_PLUS],
             "favourable_share": _ratio(tot[L.C_SS_PLUS], rounds),
         },
         "by_count": _by_count(c, rounds),
-        "super_sevens_by_count": _ss_by_count(c),
+        "super_sevens_by_count": _ss_by_count(c, rare),
         "tally": dict(zip(L.COUNT_NAMES, tot, strict=True)),
     }
 
@@ -182,10 +207,11 @@ def _by_count(c, rounds: int) -> list[dict]:
     return out
 
 
-def _ss_by_count(c) -> list[dict]:
+def _ss_by_count(c, rare) -> list[dict]:
     """Each bucket with a Super Sevens bet dealt: the simulated return per bet at one stake with
-    its SE, the exact return of those bets from their rounds' start shoes, z, how often the bet
-    favoured the player there, and the counter's own bets."""
+    its SE, the exact return of those bets from their rounds' start shoes, z (where enough bets
+    were dealt: `_ss_z`), how often the bet favoured the player there, and the counter's own
+    bets."""
     out = []
     for i in range(L.N_TC):
         n = c[L.C_SS_FLAT_BETS][i]
@@ -193,10 +219,10 @@ def _ss_by_count(c) -> list[dict]:
             continue
         sim = _flat(c[L.C_SS_FLAT_NET][i], c[L.C_SS_FLAT_SQ][i], n, 1.0)
         exact = c[L.C_SS_EXACT][i] / L.SS_EXACT_SCALE / n
+        z, note = _ss_z(sim, exact, rare)
         out.append({
             "count": L.TC_MIN + i, "label": bucket_label(i), "bets": n,
-            "return": sim["mean"], "se": sim["se"], "exact": exact,
-            "z": _z(sim["mean"], exact, sim["se"]),
+            "return": sim["mean"], "se": sim["se"], "exact": exact, "z": z, "z_note": note,
             "favourable_share": _ratio(c[L.C_SS_PLUS][i], c[L.C_ROUNDS][i]),
             "counter_bets": c[L.C_SS_BET][i],
             "counter_return": _ratio(c[L.C_SS_NET][i], c[L.C_SS_BET][i]),
@@ -335,13 +361,20 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     if f["super_sevens_by_count"]:
         out += ["", f"Super Sevens by {kind} (return per unit staked; exact: from each round's "
                 "start shoe)", ""]
-        out += grid([kind, "bets", "simulated", "SE", "exact", "z", "favourable", "counter's bets"],
-                    _ss_rows(f))
+        out += grid([kind, "bets", "simulated", "SE", "exact", "z", "favourable",
+                     "counter's bets"], _ss_rows(f))
         out += ["", f"Super Sevens overall: simulated {_pct(ss['flat']['mean'])} ± "
                 f"{_pct(ss['flat']['se'] and Z95 * ss['flat']['se'], sign=False)} (95%), exact "
                 f"{_pct(ss['exact'])}, z {_num(ss['z'], 2)}; the bet favoured the player in "
                 f"{_pct(ss['favourable_share'], 2, sign=False)} of rounds; the counter bet it "
                 f"{ss['counter_bets']:,} units for a return of {_pct(ss['counter_return'])}."]
+        if ss["rarest_line"] is not None:
+            r = ss["rarest_line"]
+            out += [f"z only where the bets are enough to expect {MIN_WINS} wins of line "
+                    f"({r['line']}), the rarest the strategy can make above 3 to 1 (one in "
+                    f"{1 / r['probability']:,.0f} bets): before that the SE understates the "
+                    "spread. Exact: the published convention (a third card always dealt); "
+                    "compare with a strategy that hits every 7-7 (basic-super-sevens)."]
     return "\n".join(out) + "\n"
 
 

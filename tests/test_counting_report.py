@@ -146,11 +146,28 @@ def test_the_super_sevens_table_by_count(fig):
     assert row["return"] == pytest.approx(1.0) and row["se"] == pytest.approx(
         statistics.stdev([-1, 3]) / math.sqrt(2))
     assert row["exact"] == pytest.approx(0.3)
-    assert row["z"] == pytest.approx((1.0 - 0.3) / row["se"])
+    assert row["z"] is None and "fewer than 30 wins of line (e) expected in 2 bets" in row[
+        "z_note"]  # two bets say nothing of a 5000 to 1 pay
+    few = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules(), ss_lines=("a", "f"))
+    (row,) = few["super_sevens_by_count"]  # no line above 3 to 1: z whatever the bets
+    assert row["z"] == pytest.approx((1.0 - 0.3) / row["se"]) and row["z_note"] is None
     assert row["favourable_share"] == 1.0 and row["counter_bets"] == 2
     ss = fig["super_sevens"]
     assert ss["favourable_share"] == pytest.approx(2 / 6) and ss["exact"] == pytest.approx(0.3)
     assert ss["counter_return"] == pytest.approx(1.0)
+
+
+def test_a_super_sevens_z_needs_30_expected_wins_of_the_rarest_line():
+    rules = Rules()
+    line, p = CR.rarest_line(rules, ("a", "b", "c", "f"))  # basic: 7-7 split or stood on
+    assert line == "c" and p == pytest.approx(0.0011489, rel=1e-4)  # two suited sevens
+    assert CR.rarest_line(rules)[0] == "e" and CR.rarest_line(rules, ("a", "f")) is None
+    need = math.ceil(30 / p)
+    for n, has_z in ((need - 1, False), (need, True)):
+        sim = {"n": n, "mean": -0.1, "se": 0.05}
+        z, note = CR._ss_z(sim, -0.12, (line, p))
+        assert (z is not None, note is None) == (has_z, has_z)
+    assert z == pytest.approx(0.4)
 
 
 def test_the_end_buckets_hold_every_count_beyond_them():
