@@ -9,12 +9,21 @@ import types
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from simulator import run as run_mod
 from simulator.cli import cli
 from simulator.plans import list_plans
 from tests.test_counting_report import ROUNDS, tally_of
-from tests.test_hostile_input import is_one_line_error, scratch
+from tests.test_hostile_input import (
+    SETTINGS,
+    is_one_line_error,
+    ok_or_one_line_error,
+    scratch,
+    toml_text,
+)
+from tests.test_plans import plan_tables
 
 TINY = ["--rounds", "20_000", "--chunk-rounds", "5000", "--seed", "7", "--quiet"]
 ENGINE = "counting" in {f.name for f in dataclasses.fields(run_mod.Plan)}
@@ -104,6 +113,31 @@ def test_a_bad_plan_file_is_one_line_naming_the_file_and_key():
     assert str(path) in line and "bet.steps[1]" in line
     boxes = scratch("boxes.toml", 'count = "hi-lo"\n[bet]\nbase = 1\n[boxes]\nbase = 3\n')
     assert "plays up to 3 boxes" in is_one_line_error(invoke("count", "--plan", boxes))
+
+
+@SETTINGS
+@given(plan_tables)
+def test_a_hostile_plan_runs_as_written_or_is_refused_in_one_line(table):
+    path = scratch("plan.toml", toml_text(table))
+    with pytest.MonkeyPatch.context() as mp:
+        asked = install_fake_engine(mp)
+        result = invoke("count", "--plan", path, *TINY, "-f", "json")
+    if ok_or_one_line_error(result):
+        (p,) = asked  # the plan given, nothing else
+        assert p.counting.source == str(path) and p.counting.bet.base == table["bet"]["base"]
+        assert json.loads(result.stdout)["results"]["plan"]["source"] == str(path)
+    else:
+        assert not asked
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.binary(max_size=200))
+def test_binary_garbage_as_a_plan_is_refused_in_one_line(data):
+    path = scratch("garbage.toml", data)
+    with pytest.MonkeyPatch.context() as mp:
+        asked = install_fake_engine(mp)
+        ok_or_one_line_error(invoke("count", "--plan", path, *TINY))
+    assert len(asked) <= 1
 
 
 def test_the_run_is_asked_for_as_given_and_its_figures_printed(fake_engine):

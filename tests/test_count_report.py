@@ -76,7 +76,7 @@ def test_the_section_renders_every_table(fake_engine):
     md = render.to_markdown("t", [sec])
     assert "| per unit of initial bet (main + insurance) | +10.000% |" in md
     assert f"| round played | 4 | {f['per_round_played']['mean']:.4f} |" in md
-    assert "| 3 | 2 | 33.333% | 100.0% | +25.00% |" in md  # the count +3 of the hand tally
+    assert "| +3 | 2 | 33.333% | 100.0% | +25.00% |" in md  # the count +3 of the hand tally
     html = render.to_html("t", [sec])
     assert "Card counting" in html and "counting_penetration.csv" in html
     assert sections.counting({"counting": None}) is None

@@ -320,7 +320,7 @@ def counting(data: dict) -> Section | None:
         [label] + [f[key][k] for k, _, _ in rcols[1:]]
         for key, label in (("per_round_played", "round played"),
                            ("per_round_watched", "round watched"))]))
-    bcols = [("count", kind, "int"), ("rounds", "rounds", "int"),
+    bcols = [("label", kind, "text"), ("rounds", "rounds", "int"),
              ("frequency", "frequency", "pct3"), ("played_share", "played", "pct1"),
              ("flat_advantage", "flat advantage", "spct2"), ("flat_se", "SE", "pct2"),
              ("average_bet", "counter's average bet", "num2"),
@@ -331,7 +331,7 @@ def counting(data: dict) -> Section | None:
                      [[b[k] for k, _, _ in bcols] for b in f["by_count"]])]
     ss = f["super_sevens"]
     if f["super_sevens_by_count"]:
-        scols = [("count", kind, "int"), ("bets", "bets", "int"), ("return", "simulated", "spct2"),
+        scols = [("label", kind, "text"), ("bets", "bets", "int"), ("return", "simulated", "spct2"),
                  ("se", "SE", "pct2"), ("exact", "exact", "spct2"), ("z", "z", "z"),
                  ("favourable_share", "rounds favourable", "pct1"),
                  ("counter_bets", "counter's bets", "int")]
