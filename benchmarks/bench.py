@@ -62,6 +62,22 @@ def time_kernel(
     return best, tally
 
 
+def time_counter(rules: Rules, n_rounds: int, plan: str, repeats: int = REPEATS) -> float:
+    """Best of ``repeats`` single-core rounds per second of a counter (``strategies/plans``)."""
+    from simulator.counter import counter_for
+    from simulator.plans import load_plan
+
+    tables, counter, insurance = counter_for(rules, load_strategy("basic"), load_plan(plan))
+    params, state = rules.to_params(), engine.chunk_state(1, 0)
+    kernel.count_chunk(params, tables, 1000, state, counter, insurance)  # compile or load
+    best = 0.0
+    for _ in range(repeats):
+        t = time.perf_counter()
+        kernel.count_chunk(params, tables, n_rounds, state, counter, insurance)
+        best = max(best, n_rounds / (time.perf_counter() - t))
+    return best
+
+
 def load_other_kernel(path: str):
     """Another copy of the kernel module, loaded from ``path`` under its own name."""
     spec = importlib.util.spec_from_file_location("bench_other_kernel", path)
@@ -149,7 +165,8 @@ CORES = os.cpu_count() or 1
 def main() -> None:
     parser = argparse.ArgumentParser(
         description="Rounds per second of the kernel (1 and 7 boxes, Super Sevens on and off, one "
-        "core and every core; one box: insurance-taker, late surrender, peek, H17) against "
+        "core and every core; one box: insurance-taker, late surrender, peek, H17, a Hi-Lo "
+        "counter with index plays and a 1-12 ramp) against "
         "../shared/bench/floor.py, measured in the same run.")
     parser.add_argument("rounds", nargs="?", type=int, default=20_000_000,
                         help="rounds per one-box timing (seven boxes: a quarter); default 20000000")
@@ -191,6 +208,7 @@ def main() -> None:
             r_all = time_all_cores(rules, rounds, repeats=1) if plain else 0.0
             b = best[name]
             b[0], b[1], b[2] = max(b[0], r1), max(b[1], r_all), t
+    counting = max(time_counter(nz, n // 2, "hi-lo-1-12", repeats=1) for _ in range(REPEATS))
     one = best["1box_ss_on"][0]
     for name, rules, _ in cases:
         r1, r_all, t = best[name]
@@ -206,6 +224,10 @@ def main() -> None:
         print(line + f" (house_edge_check={edge:.4f})")
         if name != "1box_ss_on":
             print(f"  {name} per box-round vs 1box_ss_on: {boxes * r1 / one:.3f}")
+    line = f"1box_hi_lo_1_12 (index plays, a bet ramp): rounds_per_s_1core={counting:.0f}"
+    if floor is not None:
+        line += f" ratio_1core={counting / floor:.3f}"
+    print(line + f"\n  1box_hi_lo_1_12 vs 1box_ss_on: {counting / one:.3f}")
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak_rss_mb={peak_mb:.1f}")
 

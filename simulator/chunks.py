@@ -13,7 +13,7 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 import numpy as np
 
-from simulator.kernel import simulate_chunk
+from simulator.kernel import count_chunk, simulate_chunk
 
 IN_FLIGHT_PER_WORKER = 2
 MIN_LOOKAHEAD = 64  # chunks started at most this far (or 4x the in-flight window) past the lowest
@@ -56,6 +56,22 @@ class PlayChunk:
     def __call__(self, i: int) -> tuple[int, int, np.ndarray]:
         n = chunk_size(i, self.rounds, self.chunk_rounds)
         return i, n, simulate_chunk(self.params, self.tables, n, chunk_state(self.seed, i))
+
+
+class CountChunk(PlayChunk):
+    """The job of a counter (``bjsim count``): ``job(i) -> (i, n_rounds, payload)``, the payload
+    the chunk's tally then its counting tally, flattened (`kernel.count_chunk`)."""
+
+    def __init__(self, params, tables, counter, insurance: bool, seed: int, rounds: int,
+                 chunk_rounds: int):  # fmt: skip
+        super().__init__(params, tables, seed, rounds, chunk_rounds)
+        self.counter, self.insurance = counter, bool(insurance)
+
+    def __call__(self, i: int) -> tuple[int, int, np.ndarray]:
+        n = chunk_size(i, self.rounds, self.chunk_rounds)
+        tally, ct = count_chunk(self.params, self.tables, n, chunk_state(self.seed, i),
+                                self.counter, self.insurance)  # fmt: skip
+        return i, n, np.concatenate([tally, ct.ravel()])
 
 
 def iter_jobs(job: Callable, todo: Iterator[int], workers: int) -> Iterator[tuple]:

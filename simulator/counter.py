@@ -52,6 +52,11 @@ def counter_for(rules, base, plan) -> tuple:
     if ins is not None:  # a second family, insured: a box takes it when the count says so
         strategies += band_strategies(base, plays, True)
     cs = plan.count
+    # The rules' boxes are the most the counter plays; a plan without steps plays them all.
+    boxes = _ramp(plan.boxes) if plan.boxes.steps else ((), (rules.boxes,))
+    if max(boxes[1]) > rules.boxes:
+        raise ValueError(f"boxes: the plan plays up to {max(boxes[1])} boxes: allowed up to the "
+                         f"rules' boxes = {rules.boxes} (set boxes=N)")
     ev = super_sevens_by_sevens_left(rules) if rules.super_sevens else np.zeros(0)
     enter = -np.inf if plan.wong_enter is None else float(plan.wong_enter)
     leave = -np.inf if plan.wong_leave is None else float(plan.wong_leave)
@@ -59,6 +64,6 @@ def counter_for(rules, base, plan) -> tuple:
         tags=tuple(cs.tags), irc=int(cs.initial_running_count(rules.decks)),
         step=STEPS[plan.resolution], true=bool(cs.balanced), bands=bands(plays),
         insurance=None if ins is None else float(ins.index), enter=enter, leave=leave,
-        ramps=(_ramp(plan.bet), _ramp(plan.super_sevens), _ramp(plan.boxes)), ev=ev,
+        ramps=(_ramp(plan.bet), _ramp(plan.super_sevens), boxes), ev=ev,
     )  # fmt: skip
     return stack(strategies), counter, bool(base.insurance and ins is None)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simulator import __version__, checkpoint, engine, tally
+from simulator import __version__, checkpoint, chunks, engine, tally
 from simulator import layout as L
 from simulator.rules import Rules, rules_dict
 
@@ -47,6 +47,7 @@ class Plan:
     rules_file: str | None = None
     rules_name: str | None = None
     overrides: tuple[str, ...] = ()
+    counting: object = None  # a plans.CountingPlan: every box is the counter's (bjsim count)
 
 
 @dataclass
@@ -59,6 +60,60 @@ class Result:
     meta: dict
     partial: bool
     messages: list[str] = field(default_factory=list)
+    counting: np.ndarray | None = None  # a counter's counting tally (layout COUNT_NAMES)
+
+
+class CountState(engine.RunState):
+    """`engine.RunState` of a counter: the payload is a chunk's tally then its counting tally."""
+
+    payload = "count"
+    size = L.N_TALLY + L.N_TC * L.N_COUNT
+
+    def zero(self) -> np.ndarray:
+        return np.array([0] * self.size, dtype=object)
+
+    def coerce(self, payload) -> np.ndarray:
+        return np.array([int(x) for x in payload], dtype=object)
+
+    def add_into(self, total, payload) -> np.ndarray:
+        total += np.asarray(payload).astype(object)
+        return total
+
+    def measure(self, prefix) -> float | None:
+        return engine.half_width(prefix[: L.N_TALLY])
+
+    def read_checkpoint(self, prefix_end: int, prefix, extra: dict, stop) -> tuple:
+        """A checkpoint's prefix and chunks, checked: whole numbers of the right size, and the
+        rounds of both tallies those its chunks play; ValueError if not."""
+        from simulator.chunks import chunk_size
+
+        if not 0 <= prefix_end <= self.n_chunks or stop is not None and self.precision is None:
+            raise ValueError(f"prefix_end = {prefix_end}, stop_chunk = {stop}: not of this run")
+        parts = {"prefix": (prefix, range(prefix_end))}
+        parts.update({f"chunk {i}": (v, [int(i)]) for i, v in extra.items()})
+        out = {}
+        for name, (values, idx) in parts.items():
+            if not isinstance(values, list) or len(values) != self.size or any(
+                    isinstance(x, bool) or not isinstance(x, int) for x in values):
+                raise ValueError(f"{name}: a counter's payload is a list of {self.size} whole "
+                                 "numbers")
+            if any(not prefix_end <= i < self.n_chunks for i in idx if name != "prefix"):
+                raise ValueError(f"{name}: not a chunk of this run past the prefix")
+            rounds = sum(chunk_size(i, self.rounds, self.chunk_rounds) for i in idx)
+            ct = np.array(values[L.N_TALLY:], dtype=object).reshape(L.N_TC, L.N_COUNT)
+            if values[L.T_ROUNDS] != rounds or ct[:, L.C_ROUNDS].sum() != rounds or any(
+                    values[k] < 0 for k in _NONNEGATIVE):
+                raise ValueError(f"{name}: rounds or counts that its chunks cannot give")
+            out[name] = np.array(values, dtype=object)
+        return out.pop("prefix"), {int(k.split()[1]): v for k, v in out.items()}
+
+
+# Counts (never negative) of the payload: the tally's counts and the counting tally's.
+_NONNEGATIVE = frozenset(
+    [L.T_ROUNDS, L.T_BOX_ROUNDS, L.T_HANDS, L.T_CARDS_DEALT, L.T_SHUFFLES]
+    + [L.N_TALLY + r * L.N_COUNT + f for r in range(L.N_TC)
+       for f in (L.C_ROUNDS, L.C_PLAYED, L.C_BOXES, L.C_BET, L.C_FLAT_BOXES, L.C_SS_FLAT_BETS,
+                 L.C_ROUND_SQ, L.C_FLAT_SQ, L.C_SS_FLAT_SQ, L.C_SS_PLUS)])  # fmt: skip
 
 
 def rules_source(rules_file: str | None, rules_name: str | None, changes) -> dict:
@@ -76,10 +131,24 @@ def _checkpoint_writer(plan: Plan, state: engine.RunState):
     if plan.checkpoint is None:
         return None
     tables = engine.stack_tables(plan.rules, list(plan.strategies))
+    if plan.counting is not None:
+        tables = _counter(plan).tables + tables
     ident = checkpoint.identity(
         plan.rules, tables, plan.seed, plan.chunk_rounds, plan.rounds, plan.precision
     )
+    if plan.counting is not None:
+        ident["counting"] = repr(plan.counting)
     return open_checkpoint(plan.checkpoint, plan.resume, ident, state)
+
+
+def _counter(plan: Plan) -> chunks.CountChunk:
+    """The job of a counter's run (``plan.counting``, every box playing ``plan.strategies[0]``
+    with its index plays)."""
+    from simulator.counter import counter_for
+
+    tables, counter, insurance = counter_for(plan.rules, plan.strategies[0], plan.counting)
+    return chunks.CountChunk(plan.rules.to_params(), tables, counter, insurance, plan.seed,
+                             plan.rounds, plan.chunk_rounds)  # fmt: skip
 
 
 def open_checkpoint(path: str, resume: bool, ident: dict, state) -> checkpoint.Writer:
@@ -137,7 +206,9 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None) -> Result:
     """
     from tqdm import tqdm
 
-    state = engine.RunState(plan.rounds, plan.chunk_rounds, plan.precision)
+    counting = plan.counting is not None
+    kind = CountState if counting else engine.RunState
+    state = kind(plan.rounds, plan.chunk_rounds, plan.precision)
     save = saver(_checkpoint_writer(plan, state), state)
     save(now=True)  # a path that cannot be written fails now, not after an hour
     resumed = int(state.total()[L.T_ROUNDS])
@@ -148,24 +219,31 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None) -> Result:
         dynamic_ncols=True, leave=False,
     )
     start = time.perf_counter()
-    chunks = engine.advance(
-        state, plan.rules, list(plan.strategies), plan.seed, plan.workers,
-        scheduler=plan.scheduler, on_chunk=on_chunk,
-    )
+    if counting:
+        played = engine.advance_job(state, _counter(plan), plan.workers,
+                                    scheduler=plan.scheduler)  # fmt: skip
+    else:
+        played = engine.advance(
+            state, plan.rules, list(plan.strategies), plan.seed, plan.workers,
+            scheduler=plan.scheduler, on_chunk=on_chunk,
+        )
     try:
-        for _chunk, n_rounds in chunks:
+        for _chunk, n_rounds in played:
             bar.update(int(n_rounds))
             bar.set_postfix_str(_progress_text(state, plan.precision), refresh=False)
             save(now=False)
     except KeyboardInterrupt:
         partial = True
-        chunks.close()  # cancels the chunks that have not started
+        played.close()  # cancels the chunks that have not started
     finally:
         bar.close()
         save(now=True)
     seconds = time.perf_counter() - start
 
     total = state.total()
+    counted = None
+    if counting:
+        total, counted = total[: L.N_TALLY], total[L.N_TALLY:].reshape(L.N_TC, L.N_COUNT)
     summary = tally.summarize(
         total, plan.rules, tally.ss_lines_possible(plan.strategies, plan.rules)
     )
@@ -176,7 +254,8 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None) -> Result:
         summary["exact"] = compare.compare_with_simulation(
             summary, plan.rules, list(plan.strategies)
         )
-    return Result(total, summary, meta, partial, _messages(plan, meta, resumed, partial, quiet))
+    return Result(total, summary, meta, partial, _messages(plan, meta, resumed, partial, quiet),
+                  counted)
 
 
 def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float) -> dict:

@@ -67,7 +67,7 @@ def test_the_kernel_is_layered():
     # The engine's modules in order: each imports only those before it (and the project's
     # bottom layers: layout, jit; the package's entry builds tables from strategy files).
     order = ["simulator.kernel.rng", "simulator.kernel.tally", "simulator.kernel.tables",
-             "simulator.kernel.play", "simulator.kernel"]
+             "simulator.kernel.count", "simulator.kernel.play", "simulator.kernel"]
     graph = _graph()
     assert sorted(m for m in graph if m.startswith("simulator.kernel")) == sorted(order)
     base = {"simulator", "simulator.layout", "simulator.jit", "simulator.strategy"}

@@ -87,7 +87,7 @@ def _simulate_chunk(p, m, cx, ins_flags, n_rounds, rng, tally, trace):
 
 
 @njit
-def _play_stacked(p, m, ins_flags, cards, cut, out):
+def _play_stacked(p, m, cx, ins_flags, cards, cut, out):
     """Rounds off ``cards`` in order while ``pos < cut``, records into ``out``; returns the
     number of complete rounds."""
     shoe = np.full(cards.size + SLACK, TEN_CODE, np.int8)
@@ -96,7 +96,7 @@ def _play_stacked(p, m, ins_flags, cards, cut, out):
     ws[WS_END] = cards.size
     ws[WS_STACKED] = 1
     rng = np.arange(1, 5).astype(np.uint64)
-    return play_rounds(p, m, C.empty(), ins_flags, shoe, ws, rng, out.shape[0], cut,
+    return play_rounds(p, m, cx, ins_flags, shoe, ws, rng, out.shape[0], cut,
                        np.zeros(L.N_TALLY, np.int64), np.zeros(0, np.int64),
                        np.zeros(0, np.int64), out, np.zeros(0, np.int8))  # fmt: skip
 
@@ -264,7 +264,7 @@ def stack_for(rules, strategies) -> tuple:
     return stack(_as_strategy_list(strategies, rules.boxes))
 
 
-def play_stacked(cards, rules, strategies, cut=None) -> np.ndarray:
+def play_stacked(cards, rules, strategies, cut=None, counter=None):
     """Play rounds off ``cards`` in the given order (no shuffling), one record per complete round.
 
     Parameters
@@ -277,14 +277,27 @@ def play_stacked(cards, rules, strategies, cut=None) -> np.ndarray:
     cut : int, optional
         Rounds are started while ``pos < cut``; default ``len(cards)``. A round that runs out of
         cards part way is incomplete: not reported, and play stops.
+    counter : tuple, optional
+        ``(tables, Counter, insurance)`` (``counter.counter_for``): a counter plays every box
+        (``strategies`` unused), from the count of a fresh shoe.
 
     Returns
     -------
-    np.ndarray of int64, shape (rounds, R_FIXED + boxes * R_BOX)
+    np.ndarray of int64, shape (rounds, R_FIXED + boxes * R_BOX); with ``counter``, also its
+    counting tally.
     """
     p = _check_params(rules.to_params())
     boxes = int(p[L.P_BOXES])
-    tables = _check_tables(stack_for(rules, strategies), boxes)
+    if counter is not None:
+        tables, ctr, insurance = counter
+        m = build(p, _check_tables(tables, len(tables[0])), counted=True)
+        cx = ctr.arrays(m.rmap)
+        ins_flags = np.full(boxes, int(insurance), np.int64)
+    else:
+        tables = _check_tables(stack_for(rules, strategies), boxes)
+        m = machine_for(p, tables)
+        ins_flags = tables[4][:, 0].astype(np.int64)
+        cx = C.empty()
     c = np.asarray(cards)
     if c.ndim != 1:
         raise ValueError(f"cards: expected a flat sequence of card codes, got shape {c.shape}")
@@ -296,8 +309,6 @@ def play_stacked(cards, rules, strategies, cut=None) -> np.ndarray:
         raise ValueError(f"cut = {cut} is out of range: allowed >= 0")
     width = L.R_FIXED + boxes * L.R_BOX
     out = np.zeros((c.size // (2 * boxes + 1) + 1, width), np.int64)
-    m = machine_for(p, tables)
-    ins_flags = tables[4][:, 0].astype(np.int64)
-    _warm("stacked", _play_stacked, p, m.args(), ins_flags, c, np.int64(0), out)
-    n = _play_stacked(p, m.args(), ins_flags, c, np.int64(cut), out)
-    return out[:n].copy()
+    _warm("stacked", _play_stacked, p, m.args(), cx, ins_flags, c, np.int64(0), out)
+    n = _play_stacked(p, m.args(), cx, ins_flags, c, np.int64(cut), out)
+    return out[:n].copy() if counter is None else (out[:n].copy(), cx[7])

@@ -73,13 +73,12 @@ def _value(code):
     return min((code >> 2) + 1, 10)
 
 
-@njit
-def count_now(cx, cs, shoe, ws, pos, end):
+@njit(inline="always")
+def count_now(ci, tg, cs, shoe, ws, pos, end):
     """The count after the cards dealt so far (``shoe[:pos]`` since the shuffle) less a card
     not yet turned (``cs[CS_HID_*]``: the peek game's hole card): the true count (per deck
     left, as ``counting.true_count`` estimates it) or, for an unbalanced count, the running
     count. After a shuffle the shoe is every card not on the table (7.1; ``rng.refill``)."""
-    ci, tg = cx[0], cx[2]
     if cs[CS_SHUFFLES] != ws[WS_SHUFFLES]:
         cs[CS_SHUFFLES] = ws[WS_SHUFFLES]
         cs[CS_RC] = ci[CI_IRC]
@@ -104,41 +103,50 @@ def count_now(cx, cs, shoe, ws, pos, end):
     return rc * 52.0 / max(step, np.rint(left / step) * step)
 
 
-@njit
-def table_at(cx, cs, shoe, ws, pos, end, fam):
-    """The counter's strategy now: band of the count, in insurance family ``fam``."""
-    tc = count_now(cx, cs, shoe, ws, pos, end)
-    return fam * cx[0][CI_BANDS] + np.searchsorted(cx[3], tc, side="right")
+@njit(inline="always")
+def _at_or_below(steps, tc):
+    """How many of the ascending ``steps`` are at or below ``tc``."""
+    j = 0
+    while j < steps.size and steps[j] <= tc:
+        j += 1
+    return j
 
 
-@njit
-def ramp(cx, r, tc):
+@njit(inline="always")
+def table_at(ci, tg, thr, cs, shoe, ws, pos, end, fam):
+    """The counter's strategy now: band of the count (``thr``: where they change), in
+    insurance family ``fam``."""
+    tc = count_now(ci, tg, cs, shoe, ws, pos, end)
+    return fam * ci[CI_BANDS] + _at_or_below(thr, tc)
+
+
+@njit(inline="always")
+def ramp(ramp_t, ramp_v, r, tc):
     """Ramp ``r``'s value at count ``tc``: its base below the first step, else the last step."""
-    return cx[6][r, np.searchsorted(cx[5][r], tc, side="right")]
+    return ramp_v[r, _at_or_below(ramp_t[r], tc)]
 
 
-@njit
+@njit(inline="always")
 def bucket(tc):
     """The counting tally's row of count ``tc`` (floored, clamped)."""
     return min(max(np.int64(np.floor(tc)), L.TC_MIN), L.TC_MAX) - L.TC_MIN
 
 
-@njit
-def round_start(cx, cs, shoe, ws, pos, end, decks):
+@njit(inline="always")
+def round_start(ci, cf, tg, ramp_t, ramp_v, ev, cs, shoe, ws, pos, end, decks):
     """At a round's start: whether the counter sits (wonging), the main bet, the Super Sevens
     bet and the boxes, the tally row, and the exact Super Sevens return of the shoe (x 1e9, 0
     without a table). Returns ``(seated, bet, ss_bet, boxes, row, ss_exact)``."""
-    cf, ev = cx[1], cx[8]
-    tc = count_now(cx, cs, shoe, ws, pos, end)
+    tc = count_now(ci, tg, cs, shoe, ws, pos, end)
     seated = cs[CS_SEATED]
     if seated == 0 and tc >= cf[CF_ENTER]:
         seated = 1
     elif seated != 0 and tc < cf[CF_LEAVE]:
         seated = 0
     cs[CS_SEATED] = seated
-    boxes = ramp(cx, R_BOXES, tc) if seated else cx[6][R_BOXES, 0]
-    bet = ramp(cx, R_MAIN, tc) if seated else 0
-    ss_bet = ramp(cx, R_SS, tc) if seated else 0
+    boxes = ramp(ramp_t, ramp_v, R_BOXES, tc) if seated else ramp_v[R_BOXES, 0]
+    bet = ramp(ramp_t, ramp_v, R_MAIN, tc) if seated else 0
+    ss_bet = ramp(ramp_t, ramp_v, R_SS, tc) if seated else 0
     ss_exact = 0
     if ev.size > 0:
         s = 4 * decks + 1
@@ -147,7 +155,7 @@ def round_start(cx, cs, shoe, ws, pos, end, decks):
     return seated, bet, ss_bet, boxes, bucket(tc), ss_exact
 
 
-@njit
+@njit(inline="always")
 def add_box(ct, row, seated, bet, ss_bet, main, wagered, ss_pay, ss_on, ss_exact):
     """One box's result into the counting tally; returns its part of the counter's round."""
     ct[row, L.C_FLAT_BOXES] += 1
@@ -171,7 +179,7 @@ def add_box(ct, row, seated, bet, ss_bet, main, wagered, ss_pay, ss_on, ss_exact
     return main * bet
 
 
-@njit
+@njit(inline="always")
 def add_round(ct, row, seated, net, ss_plus):
     ct[row, L.C_ROUNDS] += 1
     ct[row, L.C_SS_PLUS] += ss_plus

@@ -58,15 +58,14 @@ def _total(hard, ace):
 
 
 @njit
-def _walk_split(m, cx, cs, fam, shoe, ws, stacked, n_cards, sp, b, s_x, max_hands, pos, end, s0,
-                s1, s2, s3):  # fmt: skip
+def _walk_split(m, ci, tg, thr, rmap, cs, fam, shoe, ws, stacked, n_cards, sp, b, s_x, max_hands,
+                pos, end, s0, s1, s2, s3):  # fmt: skip
     """Box ``b``, which splits (exit ``s_x``), plays its hands in turn (11): each hand walks the
     table from the split hand's state (its second card dealt as it comes into play); its own
     value again splits again while the box has fewer than ``max_hands`` hands (``PAIR``), else
     is played on as it is. The hands' final states go to ``sp[b * MAX_HANDS + h]``; returns
-    ``(hands, pos, end, s0, s1, s2, s3)``. A counter (``cx``) decides by the count (``fam``)."""
+    ``(hands, pos, end, s0, s1, s2, s3)``. A counter (``ci``, ...) decides by the count."""
     trans, flags, link = m[0], m[1], m[2]
-    rmap = cx[4]
     nt = rmap.size // flags.size
     s_split = np.int64(link[s_x])
     nh = 2
@@ -82,7 +81,7 @@ def _walk_split(m, cx, cs, fam, shoe, ws, stacked, n_cards, sp, b, s_x, max_hand
             shoe[np.uint64(pos)] = code
             pos += 1
             if nt > 1:
-                s = np.int64(rmap[s * nt + C.table_at(cx, cs, shoe, ws, pos, end, fam)])
+                s = np.int64(rmap[s * nt + C.table_at(ci, tg, thr, cs, shoe, ws, pos, end, fam)])
             s = np.int64(trans[s * 10 + _value(code) - 1])
             f = flags[s]
             if (f & PAIR) != 0:
@@ -231,8 +230,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     end = ws[WS_END]
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
     c2 = np.zeros(nb, np.int64)  # each box's second card
-    rmap, ct = cx[4], cx[7]
-    counting = cx[0].size > 0
+    ci, cf, tg, thr, rmap, ramp_t, ramp_v, ct, ev = cx
+    counting = ci.size > 0
     nt = rmap.size // flags.size  # the counter's strategies (0: no counter)
     cs = np.zeros(C.N_CS, np.int64)
     cs[C.CS_SHUFFLES] = -1
@@ -275,7 +274,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             ws[WS_BEFORE] = 0
             if counting:  # the counter's bets and boxes, at the count before the deal
                 seated, bet, ss_bet, nbr, crow, ss_exact = C.round_start(
-                    cx, cs, shoe, ws, pos, end, p[L.P_DECKS])
+                    ci, cf, tg, ramp_t, ramp_v, ev, cs, shoe, ws, pos, end, p[L.P_DECKS])
             # 1. The deal: a card to each box, the dealer's up card, a second card to each box.
             for b in range(nbr):
                 if pos >= end:
@@ -308,11 +307,11 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 if not counting:
                     st[b] = trans[st[b] * 10 + _value(code) - 1]
             if counting:  # the first decisions and insurance, at the count after the deal
-                tc = C.count_now(cx, cs, shoe, ws, pos, end)
+                tc = C.count_now(ci, tg, cs, shoe, ws, pos, end)
                 for b in range(nbr):
-                    fam[b] = cx[0][C.CI_INS] != 0 and tc >= cx[1][C.CF_INS]
-                    insb[b] = fam[b] if cx[0][C.CI_INS] != 0 else ins_flags[b]
-                    t = C.table_at(cx, cs, shoe, ws, pos, end, fam[b])
+                    fam[b] = ci[C.CI_INS] != 0 and tc >= cf[C.CF_INS]
+                    insb[b] = fam[b] if ci[C.CI_INS] != 0 else ins_flags[b]
+                    t = C.table_at(ci, tg, thr, cs, shoe, ws, pos, end, fam[b])
                     st[b] = trans[rmap[st[b] * nt + t] * 10 + _value(c2[b]) - 1]
         exits = 0
         for b in range(nbr):
@@ -341,7 +340,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             d_ace |= np.int64(code < 4)
             d_n = 2
             if counting:  # not seen until the dealer's play
-                cs[C.CS_HID_TAG] = cx[2][_value(code) - 1]
+                cs[C.CS_HID_TAG] = tg[_value(code) - 1]
                 cs[C.CS_HID_N] = 1
         d_bj = peek and d_hard == 11 and d_ace != 0
         need = NEED2 | STOOD if draw_all else 0  # what the dealer's cards matter to (step 7)
@@ -357,8 +356,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     s = np.int64(link[s])
                     if (flags[s] & SPLIT_HAND) != 0:
                         nsp[b], pos, end, s0, s1, s2, s3 = _walk_split(
-                            m, cx, cs, fam[b], shoe, ws, stacked, n_cards, sp, b, st[b],
-                            max_hands, pos, end, s0, s1, s2, s3,
+                            m, ci, tg, thr, rmap, cs, fam[b], shoe, ws, stacked, n_cards, sp, b,
+                            st[b], max_hands, pos, end, s0, s1, s2, s3,
                         )  # fmt: skip
                         for h in range(nsp[b]):
                             need |= flags[sp[b * MAX_HANDS + h]]
@@ -375,8 +374,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                             suited = line[b] == SS_C and (code & 3) == (c1[b] & 3)
                             line[b] = SS_E if suited else SS_D
                         if nt > 1:
-                            s = np.int64(rmap[s * nt + C.table_at(cx, cs, shoe, ws, pos, end,
-                                                                  fam[b])])  # fmt: skip
+                            s = np.int64(rmap[s * nt + C.table_at(ci, tg, thr, cs, shoe, ws,
+                                                                  pos, end, fam[b])])  # fmt: skip
                         s = np.int64(trans[s * 10 + _value(code) - 1])
                 while (flags[s] & PLAYER) != 0:
                     if pos >= end:
@@ -387,8 +386,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     shoe[np.uint64(pos)] = code
                     pos += 1
                     if nt > 1:
-                        s = np.int64(rmap[s * nt + C.table_at(cx, cs, shoe, ws, pos, end,
-                                                              fam[b])])  # fmt: skip
+                        s = np.int64(rmap[s * nt + C.table_at(ci, tg, thr, cs, shoe, ws, pos,
+                                                              end, fam[b])])  # fmt: skip
                     s = np.int64(trans[s * 10 + _value(code) - 1])
                 st[b] = s
                 need |= flags[s]
