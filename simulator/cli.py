@@ -1100,6 +1100,13 @@ def _count_list() -> str:
 @click.option("--penetrations", type=PenetrationsType(), default=None, metavar="P,P,...",
               help="A penetration sweep: one run per value (same seed), and a table of the "
               "counter's advantage, SD, SCORE and N0 by penetration, e.g. 0.60,0.70,0.80,0.90.")
+@click.option("--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False), default=None,
+              metavar="FILE",
+              help="Record finished chunks in FILE (as simulate's); refuses an existing FILE "
+              "unless --resume. A single run only, not with --penetrations.")
+@click.option("--resume", is_flag=True,
+              help="With --checkpoint: carry on the run recorded in FILE (same plan, rules, "
+              "seed, rounds, chunk size).")
 @click.option("--list", "list_only", is_flag=True,
               help="List the shipped counting plans and count systems, and stop.")
 @output_options(["table", "json", "csv", "markdown"], "table")
@@ -1107,7 +1114,8 @@ def _count_list() -> str:
 @click.pass_context
 @user_errors
 def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_name, rounds,
-          seed, chunk_rounds, workers, bankroll, penetrations, list_only, fmt, output, quiet):
+          seed, chunk_rounds, workers, bankroll, penetrations, checkpoint_path, resume,
+          list_only, fmt, output, quiet):
     """What a card counter gains: play a counting plan and report its advantage.
 
     The counter keeps the plan's count, plays its index plays, bets by count (main wager and
@@ -1124,6 +1132,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         bjsim count --plan sevens-super-sevens --strategy basic-super-sevens
         bjsim count --penetrations 0.60,0.70,0.80,0.90 -f markdown
         bjsim count --plan my-plan.toml --bankroll 500 -f json -o counter.json
+        bjsim count --rounds 1e9 --checkpoint count.ckpt     # Ctrl-C, then add --resume
         bjsim count --list
     """
     from simulator import count_runs, counting_report
@@ -1133,6 +1142,8 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     if list_only:
         _emit(_count_list(), output)
         return
+    if resume and checkpoint_path is None:
+        raise BjsimError("--resume: needs --checkpoint FILE (the run to carry on)")
     plan = load_plan(plan_name)
     sets = _changes(overrides, boxes, super_sevens)
     rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
@@ -1142,7 +1153,8 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         games, plan, strategy, strategy_name, rounds=rounds, seed=seed,
         chunk_rounds=chunk_rounds, workers=workers, rules_file=rules_path,
         rules_name=file_meta.get("name"), overrides=sets, quiet=quiet,
-        say=None if quiet else (lambda text: click.echo(f"bjsim: {text}", err=True)))
+        say=None if quiet else (lambda text: click.echo(f"bjsim: {text}", err=True)),
+        checkpoint=checkpoint_path, resume=resume)
     if not runs.runs:
         click.echo("bjsim: interrupted before any chunk finished: nothing to report", err=True)
         ctx.exit(130)

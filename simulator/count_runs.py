@@ -47,10 +47,13 @@ def check(rules, plan, penetrations=None) -> list:
 
 def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chunk_rounds: int,
          workers=None, rules_file=None, rules_name=None, overrides=(), quiet=False,
-         say=None) -> Runs:
+         say=None, checkpoint=None, resume=False) -> Runs:
     """Play ``plan`` once for each of ``games`` (from `check`), every box playing ``strategy``
     (named ``name``) where no index play applies. ``say(text)``: a line before each run of a
-    sweep. Ctrl-C stops the sweep: the runs finished, and the one cut short, are kept."""
+    sweep. Ctrl-C stops the sweep: the runs finished, and the one cut short, are kept.
+    ``checkpoint``, ``resume``: as `run.Plan`'s, for a single game."""
+    if checkpoint is not None and len(games) != 1:
+        raise ValueError("--checkpoint: not with --penetrations: allowed with a single run")
     out = Runs([], len(games), strategy)
     for i, (pen, rules) in enumerate(games):
         if pen is not None and say is not None:
@@ -59,7 +62,7 @@ def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chun
         game = run.Plan(rules, (strategy,) * rules.boxes, (name,) * rules.boxes, rounds=rounds,
                         seed=seed, chunk_rounds=chunk_rounds, workers=workers,
                         rules_file=rules_file, rules_name=rules_name, overrides=changes,
-                        counting=plan)
+                        checkpoint=checkpoint, resume=resume, counting=plan)
         try:
             result = run.simulate(game, quiet=quiet)
         except KeyboardInterrupt:  # before any chunk started: nothing of this run to show

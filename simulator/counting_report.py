@@ -446,14 +446,15 @@ def render(f: dict, fmt: str, meta: dict | None = None) -> str:
 
 
 SWEEP_HEAD = ["penetration", "advantage", "SE", "95% interval", "flat", "gain", "SD/round",
-              "win/100", "SCORE", "N0"]
+              "win/100", "SCORE", "N0", "SS favourable"]
 
 
 def _sweep_cells(r: dict) -> list[str]:
     return [f"{r['penetration']:.2f}", _pct(r["advantage"]), _pct(r["se"], sign=False),
             _interval(r),
             _pct(r["flat_advantage"]), _pct(r["gain_over_flat"]), _num(r["sd_round"], 3),
-            _num(r["win_per_100"], 2), _num(r["score"], 1), _num(r["n0"], 0)]
+            _num(r["win_per_100"], 2), _num(r["score"], 1), _num(r["n0"], 0),
+            _pct(r["super_sevens_favourable_share"], 2, sign=False)]
 
 
 def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
@@ -489,5 +490,7 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     out += [""] + (_markdown if markdown else _aligned)(SWEEP_HEAD,
                                                         [_sweep_cells(r) for r in rows])
     out += ["", "Advantage: per unit of initial bet (main + insurance), 95% interval; flat: 1 "
-            "unit on every box dealt; SD, win, SCORE and N0 per round played, in units."]
+            "unit on every box dealt; SD, win, SCORE and N0 per round played, in units; SS "
+            "favourable: the share of rounds whose starting shoe gives the Super Sevens bet a "
+            "positive return (- with the side bet off)."]
     return "\n".join(out) + "\n"

@@ -100,6 +100,9 @@ def test_list_names_every_shipped_plan_and_count():
     (["--strategy", "nope"], "unknown strategy 'nope'"),
     (["--set", "decks=99"], "decks"),
     (["-f", "xml"], "'xml' is not one of"),
+    (["--resume"], "--resume: needs --checkpoint FILE"),
+    (["--penetrations", "0.6,0.7", "--checkpoint", "c.ckpt"],
+     "--checkpoint: not with --penetrations"),
 ])
 def test_bad_input_is_one_line(args, words, fake_engine):
     line = is_one_line_error(invoke("count", *args))
@@ -215,3 +218,21 @@ def test_a_sweep_row_is_the_single_run_at_that_penetration():
     assert sweep[0]["advantage"] == single["advantage"]["initial_bet"]["mean"]
     assert sweep[0]["score"] == single["per_round_played"]["score"]
     assert sweep[1]["advantage"] != sweep[0]["advantage"]
+
+
+@needs_engine
+def test_a_checkpointed_count_interrupted_and_resumed_is_the_uninterrupted_run(tmp_path,
+                                                                               monkeypatch):
+    from simulator import engine
+    from tests.helpers import interrupt_after_first_chunk
+
+    whole = _json("count", *TINY, "--workers", "1")["results"]
+    ckpt = tmp_path / "count.ckpt"
+    with monkeypatch.context() as mp:
+        interrupt_after_first_chunk(mp, engine, "iter_job_chunks")
+        cut = invoke("count", *TINY, "--workers", "1", "--checkpoint", ckpt, "-f", "json")
+    assert cut.exit_code == 130 and "carry on with --resume" in cut.stderr
+    assert json.loads(cut.stdout)["results"]["rounds"] == 5000
+    again = _json("count", *TINY, "--workers", "1", "--checkpoint", ckpt, "--resume")
+    assert again["results"] == whole
+    assert "exists" in is_one_line_error(invoke("count", *TINY, "--checkpoint", ckpt))
