@@ -317,6 +317,7 @@ def cli():
         bjsim simulate --set decks=8 --rounds 1e8 --format json -o nz8.json
         bjsim compare --vary dealer_hits_soft_17=true     # what H17 costs, paired
         bjsim report -o nz-report                   # the regulator's assessment
+        bjsim count --plan hi-lo-1-12               # what a card counter gains
         bjsim rules show
         bjsim replay --cards shoe.txt
     """
@@ -1127,12 +1128,12 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
 
     \b
     Examples:
-        bjsim count                                    # Hi-Lo, 1-12 spread, NZ game
-        bjsim count --plan hi-lo-flat --rounds 1e6      # the control: basic strategy
+        bjsim count                                  # Hi-Lo, 1-12 spread, NZ game
+        bjsim count --plan hi-lo-flat --rounds 1e6   # the control: basic strategy
         bjsim count --plan sevens-super-sevens --strategy basic-super-sevens
         bjsim count --penetrations 0.60,0.70,0.80,0.90 -f markdown
         bjsim count --plan my-plan.toml --bankroll 500 -f json -o counter.json
-        bjsim count --rounds 1e9 --checkpoint count.ckpt     # Ctrl-C, then add --resume
+        bjsim count --rounds 1e9 --checkpoint count.ckpt   # Ctrl-C, then add --resume
         bjsim count --list
     """
     from simulator import count_runs, counting_report
