@@ -22,7 +22,7 @@ KEYS = ("name", "description", "count", "deck_estimation", "indices", "table_min
         "bankroll", "bet", "super_sevens", "wong", "boxes")
 RAMP_KEYS = ("base", "steps")
 WONG_KEYS = ("enter", "leave")
-MAX_UNITS = 1_000_000  # the largest bet, table limit or Super Sevens bet a plan may name
+MAX_UNITS = 10_000  # the largest bet, table limit or Super Sevens bet a plan may name (units)
 MAX_COUNT = 1_000.0  # counts in steps and wonging lie within +-this
 MAX_BANKROLL = 1e12
 
