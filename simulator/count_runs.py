@@ -9,7 +9,6 @@ from dataclasses import dataclass
 
 from simulator import counting_report, run
 from simulator.rules import apply_overrides
-from simulator.tally import ss_lines_possible
 
 
 @dataclass
@@ -75,6 +74,5 @@ def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chun
 
 def figures(runs: Runs, plan, bankroll=None) -> list:
     """(penetration or None, `counting_report.figures`) of each run."""
-    return [(pen, counting_report.figures(r.counting, plan, rules, bankroll,
-                                          ss_lines_possible([runs.strategy], rules)))
+    return [(pen, counting_report.figures(r.counting, plan, rules, bankroll, runs.strategy))
             for pen, rules, r in runs.runs]

@@ -20,7 +20,7 @@ import numpy as np
 from simulator import __version__, counting
 from simulator import layout as L
 from simulator.compare_report import _aligned, _markdown
-from simulator.tally import MIN_WINS, SS_LINES, Z95, _figure, _mean_sd
+from simulator.tally import MIN_WINS, SS_LINES, Z95, _figure, _mean_sd, ss_lines_possible
 
 FORMATS = ("table", "markdown", "json", "csv")
 
@@ -108,21 +108,48 @@ def rarest_line(rules, ss_lines=SS_LINES) -> tuple[str, float] | None:
     return None if not rare else min(rare)[::-1]
 
 
-def _ss_z(sim: dict, exact, rare) -> tuple:
-    """z of a simulated Super Sevens return against its exact value, and None with the reason
-    where too few bets were dealt to expect `MIN_WINS` wins of the rarest line (``rare``)."""
+def sevens_check(rules, strategy=None) -> dict:
+    """What a Super Sevens z-score against the exact return needs. ``rare``: the `rarest_line` of
+    the lines ``strategy`` can make; ``why_not``: None, or why no z can be given at all. The
+    exact return is the published convention's (the box's first three cards settle the bet),
+    which only a strategy hitting or doubling every 7-7 plays, and only without a peek (a peeked
+    dealer blackjack ends the round before the third card). ``strategy`` None: taken to play it."""
+    if not rules.super_sevens:
+        return {"rare": None, "why_not": None}
+    if strategy is None:
+        return {"rare": rarest_line(rules), "why_not": None}
+    from simulator.exact.sevens import sevens_plays
+    from simulator.report import sevens_play_text
+
+    why_not = None
+    if rules.hole_card == "peek":
+        why_not = ("the exact return deals every box a third card, which a peeked dealer "
+                   "blackjack prevents: no z")
+    elif any(p not in ("hit", "double") for p in sevens_plays(rules, strategy).values()):
+        why_not = ("the exact return deals every box a third card, which the strategy's 7-7 play "
+                   f"({sevens_play_text(strategy.sevens)}) does not: no z")
+    return {"rare": rarest_line(rules, ss_lines_possible([strategy], rules)), "why_not": why_not}
+
+
+def _ss_z(sim: dict, exact, check: dict) -> tuple:
+    """z of a simulated Super Sevens return against its exact value, or None and the reason:
+    the strategy does not play the exact return's convention (`sevens_check`), or too few bets
+    were dealt to expect `MIN_WINS` wins of the rarest line."""
+    if check["why_not"] is not None:
+        return None, check["why_not"]
+    rare = check["rare"]
     if rare is not None and sim["n"] * rare[1] < MIN_WINS:
         return None, (f"fewer than {MIN_WINS} wins of line ({rare[0]}) expected in "
                       f"{sim['n']:,} bets: too few for the SE to mean much")
     return _z(sim["mean"], exact, sim["se"]), None
 
 
-def figures(ctally, plan, rules, bankroll: float | None = None, ss_lines=SS_LINES) -> dict:
+def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None) -> dict:
     """Every figure of the counter's run from its counting tally (JSON-ready; fractions, not
     percents; money in units of the table minimum; ``tally``: the fields summed over the
-    counts). ``bankroll`` (units) overrides the plan's for the risk of ruin; ``ss_lines``: the
-    Super Sevens lines the strategy can make (`tally.ss_lines_possible`), which decide how many
-    bets a Super Sevens z-score needs (`rarest_line`)."""
+    counts). ``bankroll`` (units) overrides the plan's for the risk of ruin; ``strategy``: the
+    one played, which decides whether and from how many bets a Super Sevens z-score can be
+    given (`sevens_check`)."""
     c = _columns(ctally)
     tot = [sum(col) for col in c]
     u = L.UNIT
@@ -149,8 +176,9 @@ def figures(ctally, plan, rules, bankroll: float | None = None, ss_lines=SS_LINE
     gain = advantage["initial_bet"]["mean"]
     ss_flat = _flat(tot[L.C_SS_FLAT_NET], tot[L.C_SS_FLAT_SQ], tot[L.C_SS_FLAT_BETS], 1.0)
     ss_exact = _ratio(tot[L.C_SS_EXACT] / L.SS_EXACT_SCALE, tot[L.C_SS_FLAT_BETS])
-    rare = rarest_line(rules, ss_lines) if rules.super_sevens else None
-    ss_z, ss_note = _ss_z(ss_flat, ss_exact, rare)
+    check = sevens_check(rules, strategy)
+    rare = check["rare"]
+    ss_z, ss_note = _ss_z(ss_flat, ss_exact, check)
     return {
         "plan": plan_dict(plan),
         "count_kind": plan.count_kind,
@@ -173,11 +201,12 @@ def figures(ctally, plan, rules, bankroll: float | None = None, ss_lines=SS_LINE
             "counter_return": _ratio(ss_net, ss_bet),
             "flat": ss_flat, "exact": ss_exact, "z": ss_z, "z_note": ss_note,
             "rarest_line": None if rare is None else {"line": rare[0], "probability": rare[1]},
+            "why_not": check["why_not"],
             "favourable_rounds": tot[L.C_SS_PLUS],
             "favourable_share": _ratio(tot[L.C_SS_PLUS], rounds),
         },
         "by_count": _by_count(c, rounds),
-        "super_sevens_by_count": _ss_by_count(c, rare),
+        "super_sevens_by_count": _ss_by_count(c, check),
         "tally": dict(zip(L.COUNT_NAMES, tot, strict=True)),
     }
 
@@ -207,7 +236,7 @@ def _by_count(c, rounds: int) -> list[dict]:
     return out
 
 
-def _ss_by_count(c, rare) -> list[dict]:
+def _ss_by_count(c, check) -> list[dict]:
     """Each bucket with a Super Sevens bet dealt: the simulated return per bet at one stake with
     its SE, the exact return of those bets from their rounds' start shoes, z (where enough bets
     were dealt: `_ss_z`), how often the bet favoured the player there, and the counter's own
@@ -219,7 +248,7 @@ def _ss_by_count(c, rare) -> list[dict]:
             continue
         sim = _flat(c[L.C_SS_FLAT_NET][i], c[L.C_SS_FLAT_SQ][i], n, 1.0)
         exact = c[L.C_SS_EXACT][i] / L.SS_EXACT_SCALE / n
-        z, note = _ss_z(sim, exact, rare)
+        z, note = _ss_z(sim, exact, check)
         out.append({
             "count": L.TC_MIN + i, "label": bucket_label(i), "bets": n,
             "return": sim["mean"], "se": sim["se"], "exact": exact, "z": z, "z_note": note,
@@ -368,13 +397,15 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                 f"{_pct(ss['exact'])}, z {_num(ss['z'], 2)}; the bet favoured the player in "
                 f"{_pct(ss['favourable_share'], 2, sign=False)} of rounds; the counter bet it "
                 f"{ss['counter_bets']:,} units for a return of {_pct(ss['counter_return'])}."]
-        if ss["rarest_line"] is not None:
+        if ss["why_not"] is not None:
+            out += [f"No z: {ss['why_not'].removesuffix(': no z')} (compare with a strategy "
+                    "that hits every 7-7, basic-super-sevens)."]
+        elif ss["rarest_line"] is not None:
             r = ss["rarest_line"]
             out += [f"z only where the bets are enough to expect {MIN_WINS} wins of line "
                     f"({r['line']}), the rarest the strategy can make above 3 to 1 (one in "
                     f"{1 / r['probability']:,.0f} bets): before that the SE understates the "
-                    "spread. Exact: the published convention (a third card always dealt); "
-                    "compare with a strategy that hits every 7-7 (basic-super-sevens)."]
+                    "spread. Exact: the published convention (a third card always dealt)."]
     return "\n".join(out) + "\n"
 
 

@@ -17,6 +17,7 @@ from simulator import counting_report as CR
 from simulator import layout as L
 from simulator.plans import load_plan
 from simulator.rules import Rules
+from simulator.strategy import load_strategy
 
 U = L.UNIT
 
@@ -148,9 +149,6 @@ def test_the_super_sevens_table_by_count(fig):
     assert row["exact"] == pytest.approx(0.3)
     assert row["z"] is None and "fewer than 30 wins of line (e) expected in 2 bets" in row[
         "z_note"]  # two bets say nothing of a 5000 to 1 pay
-    few = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules(), ss_lines=("a", "f"))
-    (row,) = few["super_sevens_by_count"]  # no line above 3 to 1: z whatever the bets
-    assert row["z"] == pytest.approx((1.0 - 0.3) / row["se"]) and row["z_note"] is None
     assert row["favourable_share"] == 1.0 and row["counter_bets"] == 2
     ss = fig["super_sevens"]
     assert ss["favourable_share"] == pytest.approx(2 / 6) and ss["exact"] == pytest.approx(0.3)
@@ -159,15 +157,49 @@ def test_the_super_sevens_table_by_count(fig):
 
 def test_a_super_sevens_z_needs_30_expected_wins_of_the_rarest_line():
     rules = Rules()
-    line, p = CR.rarest_line(rules, ("a", "b", "c", "f"))  # basic: 7-7 split or stood on
+    line, p = CR.rarest_line(rules, ("a", "b", "c", "f"))  # 7-7 split or stood on: no (d), (e)
     assert line == "c" and p == pytest.approx(0.0011489, rel=1e-4)  # two suited sevens
     assert CR.rarest_line(rules)[0] == "e" and CR.rarest_line(rules, ("a", "f")) is None
     need = math.ceil(30 / p)
     for n, has_z in ((need - 1, False), (need, True)):
         sim = {"n": n, "mean": -0.1, "se": 0.05}
-        z, note = CR._ss_z(sim, -0.12, (line, p))
+        z, note = CR._ss_z(sim, -0.12, {"rare": (line, p), "why_not": None})
         assert (z is not None, note is None) == (has_z, has_z)
     assert z == pytest.approx(0.4)
+
+
+def ss_tally(bets: int, net: int, sq: int, exact: float) -> np.ndarray:
+    """A counting tally of Super Sevens bets alone, at count 0."""
+    t = np.zeros((L.N_TC, L.N_COUNT), np.int64)
+    row = t[-L.TC_MIN]
+    row[L.C_ROUNDS] = row[L.C_SS_FLAT_BETS] = bets
+    row[L.C_SS_FLAT_NET], row[L.C_SS_FLAT_SQ] = net, sq
+    row[L.C_SS_EXACT] = round(exact * bets * L.SS_EXACT_SCALE)
+    return t
+
+
+def test_a_super_sevens_z_only_for_the_exact_returns_convention_and_enough_bets():
+    # 2,000,000 bets losing 10% a bet, exact -12%: enough for line (e) (one in 62,666)
+    bets = 2_000_000
+    t = ss_tally(bets, -bets // 10, 30 * bets, -0.12)
+    plan = load_plan("hi-lo-flat")
+    hits = CR.figures(t, plan, Rules(), strategy=load_strategy("basic-super-sevens"))
+    ss, (row,) = hits["super_sevens"], hits["super_sevens_by_count"]
+    se = math.sqrt((30 - 0.01) * bets / (bets - 1)) / math.sqrt(bets)
+    assert ss["flat"]["se"] == pytest.approx(se) and row["se"] == pytest.approx(se)
+    assert ss["z"] == pytest.approx(0.02 / se) and row["z"] == pytest.approx(0.02 / se)
+    assert ss["why_not"] is None and ss["rarest_line"]["line"] == "e"
+    # basic splits or stands on 7-7: no third card, so not the exact return's convention
+    basic = CR.figures(t, plan, Rules(), strategy=load_strategy("basic"))
+    assert basic["super_sevens"]["z"] is None and basic["super_sevens_by_count"][0]["z"] is None
+    assert "7-7 play (split v" in basic["super_sevens"]["why_not"]
+    assert "No z: the exact return deals every box a third card" in CR.render(basic, "table")
+    peek = CR.figures(t, plan, Rules(hole_card="peek"),
+                      strategy=load_strategy("basic-super-sevens"))
+    assert "peeked dealer blackjack" in peek["super_sevens"]["why_not"]
+    few = CR.figures(ss_tally(bets // 2, -bets // 20, 15 * bets, -0.12), plan, Rules())
+    assert few["super_sevens"]["z"] is None and "fewer than 30 wins of line (e)" in few[
+        "super_sevens"]["z_note"]
 
 
 def test_the_end_buckets_hold_every_count_beyond_them():

@@ -343,11 +343,13 @@ def counting(data: dict) -> Section | None:
             f"{f['rules']['penetration']:g}; overall simulated {fmt(ss['flat']['mean'], 'spct3')}, "
             f"exact {fmt(ss['exact'], 'spct3')}, z = {fmt(ss['z'], 'z')}. The exact return is "
             "the published convention's (a third card always dealt), which a strategy hitting "
-            "every 7-7 plays; z is shown only where the bets are enough to expect 30 wins of "
-            + ("the rarest line the strategy can make above 3 to 1" if ss["rarest_line"] is None
-               else f"line ({ss['rarest_line']['line']}), the rarest the strategy can make "
-               f"above 3 to 1 (one bet in {1 / ss['rarest_line']['probability']:,.0f})")
-            + ": before that the SE understates the spread.",
+            "every 7-7 plays; "
+            + (f"here {ss['why_not']}." if ss["why_not"] else
+               "z is shown only where the bets are enough to expect 30 wins of "
+               + ("the rarest line the strategy can make above 3 to 1" if ss["rarest_line"] is None
+                  else f"line ({ss['rarest_line']['line']}), the rarest the strategy can make "
+                  f"above 3 to 1 (one bet in {1 / ss['rarest_line']['probability']:,.0f})")
+               + ": before that the SE understates the spread."),
             Table("counting_super_sevens", f"Super Sevens return by {kind}", scols,
                   [[b[k] for k, _, _ in scols] for b in f["super_sevens_by_count"]])]
     if c.get("sweep"):
