@@ -1,0 +1,80 @@
+"""Runs of a counting plan (`simulator.plans`): one at the rule set's penetration, or one per
+penetration of a sweep on the same seed; for ``bjsim count`` and the report's counting section.
+Each run is `run.simulate` of a `run.Plan` with ``counting`` set; figures: `counting_report`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from simulator import counting_report, run
+from simulator.rules import apply_overrides
+from simulator.tally import ss_lines_possible
+
+
+@dataclass
+class Runs:
+    """The runs played: (penetration or None, rules, run.Result) each, how many were asked for,
+    and the strategy played. ``partial``: Ctrl-C cut one short or stopped the sweep."""
+
+    runs: list
+    asked: int
+    strategy: object = None
+
+    @property
+    def partial(self) -> bool:
+        return len(self.runs) < self.asked or any(r.partial for _, _, r in self.runs)
+
+
+def check(rules, plan, penetrations=None) -> list:
+    """The rules of each run, (penetration or None, rules); a ValueError (one line) for a plan
+    the rule set cannot play or a penetration it does not allow."""
+    if any(plan.super_sevens.values()) and not rules.super_sevens:
+        raise ValueError(f"--plan {plan.name}: it bets Super Sevens, but the rule set's "
+                         "super_sevens is false: allowed with --super-sevens")
+    most = max(plan.boxes.values())
+    if most > rules.boxes:
+        raise ValueError(f"--plan {plan.name}: it plays up to {most} boxes, the rule set "
+                         f"{rules.boxes}: allowed with --boxes {most} or more (rule 13)")
+    if penetrations is None:
+        return [(None, rules)]
+    if rules.shuffle != "cut-card":
+        raise ValueError("--penetrations: the rule set shuffles every round, so there is no "
+                         "penetration: allowed with shuffle = cut-card")
+    return [(p, apply_overrides(rules, [f"penetration={p!r}"], source="--penetrations"))
+            for p in penetrations]
+
+
+def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chunk_rounds: int,
+         workers=None, rules_file=None, rules_name=None, overrides=(), quiet=False,
+         say=None, checkpoint=None, resume=False) -> Runs:
+    """Play ``plan`` once for each of ``games`` (from `check`), every box playing ``strategy``
+    (named ``name``) where no index play applies. ``say(text)``: a line before each run of a
+    sweep. Ctrl-C stops the sweep: the runs finished, and the one cut short, are kept.
+    ``checkpoint``, ``resume``: as `run.Plan`'s, for a single game."""
+    if checkpoint is not None and len(games) != 1:
+        raise ValueError("--checkpoint: not with --penetrations: allowed with a single run")
+    out = Runs([], len(games), strategy)
+    for i, (pen, rules) in enumerate(games):
+        if pen is not None and say is not None:
+            say(f"penetration {pen:g} ({i + 1} of {len(games)})")
+        changes = tuple(overrides) + ((f"penetration={pen:g}",) if pen is not None else ())
+        game = run.Plan(rules, (strategy,) * rules.boxes, (name,) * rules.boxes, rounds=rounds,
+                        seed=seed, chunk_rounds=chunk_rounds, workers=workers,
+                        rules_file=rules_file, rules_name=rules_name, overrides=changes,
+                        checkpoint=checkpoint, resume=resume, counting=plan)
+        try:
+            result = run.simulate(game, quiet=quiet)
+        except KeyboardInterrupt:  # before any chunk started: nothing of this run to show
+            break
+        out.runs.append((pen, rules, result))
+        if result.partial:
+            break
+    return out
+
+
+def figures(runs: Runs, plan, bankroll=None) -> list:
+    """(penetration or None, `counting_report.figures`) of each run."""
+    return [(pen, counting_report.figures(r.counting, plan, rules, bankroll,
+                                          ss_lines_possible([runs.strategy], rules)))
+            for pen, rules, r in runs.runs]
