@@ -158,7 +158,8 @@ def test_the_peek_games_hole_card_is_not_counted_until_turned(tmp_path):
 def test_a_flat_count_without_indices_plays_exactly_the_basic_game(boxes):
     rules = Rules(boxes=boxes, super_sevens=True)
     p = rules.to_params()
-    tables, counter, ins = counter_for(rules, BASIC, plan(count="hi-lo", resolution="half"))
+    tables, counter, ins = counter_for(rules, BASIC, plan(count="hi-lo", resolution="half",
+                                                          boxes=ramp(boxes)))
     for chunk in range(3):
         state = chunk_state(20261201, chunk)
         flat = K.simulate_chunk(p, stack([BASIC] * boxes), 30_000, state)
