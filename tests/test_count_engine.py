@@ -264,3 +264,27 @@ def test_hi_lo_1_8_agrees_with_a_published_figure():
     sd = math.sqrt(c[L.C_ROUND_SQ] / L.UNIT**2 / n - mean * mean)
     adv, se = mean * n / bet, sd / math.sqrt(n) * n / bet
     assert abs(adv - 0.0050) < 3 * se, (adv, se)
+
+
+def test_surrender_by_count(tmp_path):
+    # Late surrender, an index play 15 v 10: surrender (Rh) at +5 or more, hit below. After the
+    # low round (+8), T 5 v T at +8.9 surrenders half the bet; from a fresh shoe it hits a 7.
+    path = tmp_path / "idx.toml"
+    path.write_text('[[play]]\nchart = "hard"\nrow = "15"\nup = "10"\nbelow = "H"\n'
+                    'at_or_above = "Rh"\nindex = 5\n')
+    rules = Rules(decks=1, penetration=0.9, surrender="late")
+    rec, _ = stacked(rules, LOW_ROUND + " Tc Td 5d 7c", plan(indices=str(path)))
+    assert box(rec[1], L.B_SURRENDERS) == 1 and box(rec[1], L.B_MAIN) == -L.UNIT // 2
+    rec, _ = stacked(rules, "Tc Td 5d 7c", plan(indices=str(path)))
+    assert box(rec[0], L.B_SURRENDERS) == 0 and box(rec[0], L.B_BUSTS) == 1
+
+
+def test_the_super_sevens_bet_follows_its_own_ramp():
+    # No side bet below +2, 3 units from it: round 1 (count 0) bets none, round 2 (+9.45) bets
+    # 3 and loses them on (f), with the main bet's 1 unit lost too.
+    rules = Rules(decks=1, penetration=0.9, super_sevens=True)
+    _, ct = stacked(rules, LOW_ROUND + " Tc Td 6d 7c", plan(ss=ramp(0, (2, 3))))
+    r0, r9 = 0 - L.TC_MIN, 9 - L.TC_MIN
+    assert ct[r0, L.C_SS_BET] == 0 and ct[r0, L.C_SS_FLAT_BETS] == 1
+    assert ct[r9, L.C_SS_BET] == 3 and ct[r9, L.C_SS_NET] == -3
+    assert ct[r9, L.C_ROUND_SQ] == (L.UNIT * (1 + 3)) ** 2
