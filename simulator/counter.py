@@ -52,8 +52,7 @@ def counter_for(rules, base, plan) -> tuple:
     if ins is not None:  # a second family, insured: a box takes it when the count says so
         strategies += band_strategies(base, plays, True)
     cs = plan.count
-    # The rules' boxes are the most the counter plays; a plan without steps plays them all.
-    boxes = _ramp(plan.boxes) if plan.boxes.steps else ((), (rules.boxes,))
+    boxes = _ramp(plan.boxes)  # the boxes dealt; the rules' boxes are the most there can be
     if max(boxes[1]) > rules.boxes:
         raise ValueError(f"boxes: the plan plays up to {max(boxes[1])} boxes: allowed up to the "
                          f"rules' boxes = {rules.boxes} (set boxes=N)")

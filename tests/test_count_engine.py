@@ -158,7 +158,8 @@ def test_the_peek_games_hole_card_is_not_counted_until_turned(tmp_path):
 def test_a_flat_count_without_indices_plays_exactly_the_basic_game(boxes):
     rules = Rules(boxes=boxes, super_sevens=True)
     p = rules.to_params()
-    tables, counter, ins = counter_for(rules, BASIC, plan(count="hi-lo", resolution="half"))
+    tables, counter, ins = counter_for(rules, BASIC, plan(count="hi-lo", resolution="half",
+                                                          boxes=ramp(boxes)))
     for chunk in range(3):
         state = chunk_state(20261201, chunk)
         flat = K.simulate_chunk(p, stack([BASIC] * boxes), 30_000, state)
@@ -263,3 +264,27 @@ def test_hi_lo_1_8_agrees_with_a_published_figure():
     sd = math.sqrt(c[L.C_ROUND_SQ] / L.UNIT**2 / n - mean * mean)
     adv, se = mean * n / bet, sd / math.sqrt(n) * n / bet
     assert abs(adv - 0.0050) < 3 * se, (adv, se)
+
+
+def test_surrender_by_count(tmp_path):
+    # Late surrender, an index play 15 v 10: surrender (Rh) at +5 or more, hit below. After the
+    # low round (+8), T 5 v T at +8.9 surrenders half the bet; from a fresh shoe it hits a 7.
+    path = tmp_path / "idx.toml"
+    path.write_text('[[play]]\nchart = "hard"\nrow = "15"\nup = "10"\nbelow = "H"\n'
+                    'at_or_above = "Rh"\nindex = 5\n')
+    rules = Rules(decks=1, penetration=0.9, surrender="late")
+    rec, _ = stacked(rules, LOW_ROUND + " Tc Td 5d 7c", plan(indices=str(path)))
+    assert box(rec[1], L.B_SURRENDERS) == 1 and box(rec[1], L.B_MAIN) == -L.UNIT // 2
+    rec, _ = stacked(rules, "Tc Td 5d 7c", plan(indices=str(path)))
+    assert box(rec[0], L.B_SURRENDERS) == 0 and box(rec[0], L.B_BUSTS) == 1
+
+
+def test_the_super_sevens_bet_follows_its_own_ramp():
+    # No side bet below +2, 3 units from it: round 1 (count 0) bets none, round 2 (+9.45) bets
+    # 3 and loses them on (f), with the main bet's 1 unit lost too.
+    rules = Rules(decks=1, penetration=0.9, super_sevens=True)
+    _, ct = stacked(rules, LOW_ROUND + " Tc Td 6d 7c", plan(ss=ramp(0, (2, 3))))
+    r0, r9 = 0 - L.TC_MIN, 9 - L.TC_MIN
+    assert ct[r0, L.C_SS_BET] == 0 and ct[r0, L.C_SS_FLAT_BETS] == 1
+    assert ct[r9, L.C_SS_BET] == 3 and ct[r9, L.C_SS_NET] == -3
+    assert ct[r9, L.C_ROUND_SQ] == (L.UNIT * (1 + 3)) ** 2

@@ -25,7 +25,9 @@ from simulator.kernel.rng import (
 )  # fmt: skip
 from simulator.kernel.tables import (
     BOUNDARY,
+    DECIDE,
     EXIT,
+    FIRST,
     NEED2,
     PAIR,
     PLAYER,
@@ -58,8 +60,8 @@ def _total(hard, ace):
 
 
 @njit
-def _walk_split(m, ci, tg, thr, rmap, cs, fam, shoe, ws, stacked, n_cards, sp, b, s_x, max_hands,
-                pos, end, s0, s1, s2, s3):  # fmt: skip
+def _walk_split(m, ci, cf, tg, thr, rmap, cs, fam, shoe, ws, stacked, n_cards, sp, b, s_x,
+                max_hands, pos, end, s0, s1, s2, s3):  # fmt: skip
     """Box ``b``, which splits (exit ``s_x``), plays its hands in turn (11): each hand walks the
     table from the split hand's state (its second card dealt as it comes into play); its own
     value again splits again while the box has fewer than ``max_hands`` hands (``PAIR``), else
@@ -81,7 +83,8 @@ def _walk_split(m, ci, tg, thr, rmap, cs, fam, shoe, ws, stacked, n_cards, sp, b
             shoe[np.uint64(pos)] = code
             pos += 1
             if nt > 1:
-                s = np.int64(rmap[s * nt + C.table_at(ci, tg, thr, cs, shoe, ws, pos, end, fam)])
+                t = C.table_at(ci, cf, tg, thr, cs, shoe, ws, pos, end, fam)
+                s = np.int64(rmap[s * nt + t])
             s = np.int64(trans[s * 10 + _value(code) - 1])
             f = flags[s]
             if (f & PAIR) != 0:
@@ -129,38 +132,62 @@ def _settle_split(m, p, sp, b, nh, o, insured, uv, t, scratch):
 
 
 @njit
-def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek, start, pos, end,
-         s0, s1, s2, s3):  # fmt: skip
+def walk(wtrans, wflags, wcounts, wrows, shoe, ws, r, n_rounds, cut, every_round, peek, start, pos,
+         end, s0, s1, s2, s3, cx, cs, nt, ss_on, pay_a, decks):  # fmt: skip
     """One box, simulation: rounds as a walk of the round table (``tables.walk_tables``), one
     lazy Fisher-Yates step and one table read per card, each visit counted in ``wcounts``.
     Returns ``(r, pos, end, s0, s1, s2, s3, why, state)``: ``WALK_DONE`` after ``n_rounds``;
     ``WALK_NEAR`` before a round with fewer than ``WALK_CARDS`` cards left (``play_rounds``
     plays it, refilling the shoe if it must); ``WALK_EXIT`` after the deal of a round that the
     table leaves to code (a pair to split, 7-7 under Super Sevens), its visits uncounted, with
-    the box's state after the deal."""
+    the box's state after the deal. A counter (``cx``, ``cs``; ``count``) bets at each round's
+    start, takes each decision by the count (``DECIDE``: the band's strategy, ``nt`` of them) and
+    adds each round to the counting tally at its terminal."""
+    ci, cf, tg, thr, rmap, ramp_t, ramp_v, ct, ev = cx
+    counting = ci.size > 0
     n_cards = shoe.size - SLACK
     need_full = ws[WS_NEED_FULL]
     cut_at = 0 if every_round else cut
-    lim = -1 if need_full != 0 else min(cut_at, end - WALK_CARDS + 1)
+    lim = -1 if need_full != 0 or counting else min(cut_at, end - WALK_CARDS + 1)
+    rcp = 0  # a counter's running count (sevens marked), card by card
+    if counting:
+        C.count_now(ci, cf, tg, cs, shoe, ws, pos, end)
+        rcp = cs[C.CS_RC]
     s = start
+    f = wflags[np.uint64(s)]
+    rs = pos  # the round's first card
     why = WALK_DONE
     while r < n_rounds:
         # One test a card; at a round's start past ``lim``: shuffle, or too few cards left.
-        if pos >= lim and (wflags[np.uint64(s)] & BOUNDARY) != 0:
+        if pos >= lim and (f & BOUNDARY) != 0:
             if need_full != 0 or pos >= cut_at:
                 pos = 0  # 7.1: the cut card came out, or every round
                 end = n_cards
                 ws[WS_SHUFFLES] += 1
                 need_full = 0
-                lim = min(cut_at, end - WALK_CARDS + 1)
+                lim = -1 if counting else min(cut_at, end - WALK_CARDS + 1)
+                rcp = ci[C.CI_IRC] if counting else 0
             if end - pos < WALK_CARDS:
                 why = WALK_NEAR
                 break
+            if counting:
+                rs = pos
+                rc, sevens = C.running(rcp)
+                C.start_at(cf, ramp_t, ramp_v, ev, cs, C.true_count(cf, rc, end - pos), end - pos,
+                           sevens, decks)  # fmt: skip
         k, s0, s1, s2, s3 = pick(False, pos, end, s0, s1, s2, s3)
         code = np.int64(shoe[k])
         shoe[k] = shoe[np.uint64(pos)]
         shoe[np.uint64(pos)] = code
         pos += 1
+        rcp += tg[_value(code) - 1]
+        if (f & DECIDE) != 0:  # a counter's decision, by the count with this card
+            tc = C.true_count(cf, C.running(rcp)[0], end - pos)
+            if (f & FIRST) != 0:
+                t = C.decided(ci, cf, thr, cs, tc)
+            else:
+                t = cs[C.CS_FAM] * ci[C.CI_BANDS] + C.at_or_below(thr, tc)
+            s = np.int64(rmap[s * nt + t])
         s = np.int64(wtrans[np.uint64(s * 10 + _value(code) - 1)])
         wcounts[np.uint64(s)] += 1
         f = wflags[np.uint64(s)]
@@ -169,12 +196,25 @@ def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek,
             continue
         if (f & W_EXIT) != 0:  # right after the deal (and the hole card), in place from rstart
             rstart = pos - 4 if peek else pos - 3
-            for i in range(4 if peek else 3):  # the deal's visits (and the hole card's)
+            for i in range(3 if peek else 2):  # the deal's visits (and the hole card's)
                 start = np.int64(wtrans[start * 10 + _value(np.int64(shoe[rstart + i])) - 1])
                 wcounts[start] -= 1
+            wcounts[s] -= 1
             why = WALK_EXIT
             break
+        if not counting:
+            continue
+        # A counter's round ends: the box is the round (Super Sevens (a) on a first seven).
+        ss = 0
+        if ss_on:
+            ss = pay_a if (shoe[rs] >> 2) == L.SEVEN_RANK else -1
+        row, seated = cs[C.CS_ROW], cs[C.CS_SEATED]
+        net = C.add_box(ct, row, seated, cs[C.CS_BET], cs[C.CS_SS_BET], wrows[s, L.T_RTOTAL_SUM],
+                        wrows[s, L.T_MAIN_WAGERED], ss, ss_on, cs[C.CS_SS_EXACT])  # fmt: skip
+        C.add_round(ct, row, seated, net, cs[C.CS_SS_EXACT] > 0)
     ws[WS_NEED_FULL] = need_full
+    if counting:  # the loop goes on counting from here
+        cs[C.CS_RC], cs[C.CS_SEEN], cs[C.CS_SHUFFLES] = rcp, pos, ws[WS_SHUFFLES]
     return r, pos, end, s0, s1, s2, s3, why, s
 
 
@@ -239,7 +279,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     insb = ins_flags.copy()
     seated = bet = ss_bet = crow = ss_exact = 0
     nbr = nb  # boxes this round
-    walking = not stacked and wtrans.size > 0 and trace.size == 0 and not counting
+    walking = not stacked and wtrans.size > 0 and trace.size == 0
     s_dealt = 0
     traced = 0
     r = 0
@@ -247,8 +287,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
         why = WALK_NEAR
         if walking:
             r, pos, end, s0, s1, s2, s3, why, s_dealt = walk(
-                wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek, start[0],
-                pos, end, s0, s1, s2, s3,
+                wtrans, wflags, wcounts, m[14], shoe, ws, r, n_rounds, cut, every_round, peek,
+                start[0], pos, end, s0, s1, s2, s3, cx, cs, nt, ss_on, ss_pay[0], p[L.P_DECKS],
             )  # fmt: skip
             if why == WALK_DONE:
                 break
@@ -261,6 +301,10 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             uv = _value(np.int64(shoe[rs + 1]))
             c2[0] = shoe[rs + 2]
             st[0] = s_dealt
+            if counting:  # the walk's bets and insurance for this round
+                seated, bet, ss_bet = cs[C.CS_SEATED], cs[C.CS_BET], cs[C.CS_SS_BET]
+                crow, ss_exact, fam[0] = cs[C.CS_ROW], cs[C.CS_SS_EXACT], cs[C.CS_FAM]
+                insb[0] = fam[0] if ci[C.CI_INS] != 0 else ins_flags[0]
         else:
             if stacked and pos >= cut:
                 break
@@ -307,11 +351,10 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 if not counting:
                     st[b] = trans[st[b] * 10 + _value(code) - 1]
             if counting:  # the first decisions and insurance, at the count after the deal
-                tc = C.count_now(ci, tg, cs, shoe, ws, pos, end)
+                t = C.first_decision(ci, cf, tg, thr, cs, shoe, ws, pos, end)
                 for b in range(nbr):
-                    fam[b] = ci[C.CI_INS] != 0 and tc >= cf[C.CF_INS]
+                    fam[b] = cs[C.CS_FAM]
                     insb[b] = fam[b] if ci[C.CI_INS] != 0 else ins_flags[b]
-                    t = C.table_at(ci, tg, thr, cs, shoe, ws, pos, end, fam[b])
                     st[b] = trans[rmap[st[b] * nt + t] * 10 + _value(c2[b]) - 1]
         exits = 0
         for b in range(nbr):
@@ -356,7 +399,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     s = np.int64(link[s])
                     if (flags[s] & SPLIT_HAND) != 0:
                         nsp[b], pos, end, s0, s1, s2, s3 = _walk_split(
-                            m, ci, tg, thr, rmap, cs, fam[b], shoe, ws, stacked, n_cards, sp, b,
+                            m, ci, cf, tg, thr, rmap, cs, fam[b], shoe, ws, stacked, n_cards, sp, b,
                             st[b], max_hands, pos, end, s0, s1, s2, s3,
                         )  # fmt: skip
                         for h in range(nsp[b]):
@@ -374,7 +417,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                             suited = line[b] == SS_C and (code & 3) == (c1[b] & 3)
                             line[b] = SS_E if suited else SS_D
                         if nt > 1:
-                            s = np.int64(rmap[s * nt + C.table_at(ci, tg, thr, cs, shoe, ws,
+                            s = np.int64(rmap[s * nt + C.table_at(ci, cf, tg, thr, cs, shoe, ws,
                                                                   pos, end, fam[b])])  # fmt: skip
                         s = np.int64(trans[s * 10 + _value(code) - 1])
                 while (flags[s] & PLAYER) != 0:
@@ -386,7 +429,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     shoe[np.uint64(pos)] = code
                     pos += 1
                     if nt > 1:
-                        s = np.int64(rmap[s * nt + C.table_at(ci, tg, thr, cs, shoe, ws, pos,
+                        s = np.int64(rmap[s * nt + C.table_at(ci, cf, tg, thr, cs, shoe, ws, pos,
                                                               end, fam[b])])  # fmt: skip
                     s = np.int64(trans[s * 10 + _value(code) - 1])
                 st[b] = s
