@@ -1024,7 +1024,8 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         from simulator import count_runs
         from simulator.plans import load_plan
 
-        count_runs.check(rules, load_plan(count_plan), count_penetrations)
+        count_runs.check(rules, load_plan(count_plan), count_penetrations,
+                         ("--count", "--count-penetrations"))
     spec = Spec(rules, strategy=strategy_name, rules_file=rules_path,
                 rules_name=file_meta.get("name"), overrides=tuple(sets),
                 rounds=max_rounds if precision is not None else rounds, precision=precision,

@@ -25,22 +25,24 @@ class Runs:
         return len(self.runs) < self.asked or any(r.partial for _, _, r in self.runs)
 
 
-def check(rules, plan, penetrations=None) -> list:
-    """The rules of each run, (penetration or None, rules); a ValueError (one line) for a plan
-    the rule set cannot play or a penetration it does not allow."""
+def check(rules, plan, penetrations=None, options=("--plan", "--penetrations")) -> list:
+    """The rules of each run, (penetration or None, rules); a ValueError (one line, naming the
+    ``options`` of the plan and the penetrations) for a plan the rule set cannot play or a
+    penetration it does not allow."""
+    opt_plan, opt_pen = options
     if any(plan.super_sevens.values()) and not rules.super_sevens:
-        raise ValueError(f"--plan {plan.name}: it bets Super Sevens, but the rule set's "
+        raise ValueError(f"{opt_plan} {plan.name}: it bets Super Sevens, but the rule set's "
                          "super_sevens is false: allowed with --super-sevens")
     most = max(plan.boxes.values())
     if most > rules.boxes:
-        raise ValueError(f"--plan {plan.name}: it plays up to {most} boxes, the rule set "
+        raise ValueError(f"{opt_plan} {plan.name}: it plays up to {most} boxes, the rule set "
                          f"{rules.boxes}: allowed with --boxes {most} or more (rule 13)")
     if penetrations is None:
         return [(None, rules)]
     if rules.shuffle != "cut-card":
-        raise ValueError("--penetrations: the rule set shuffles every round, so there is no "
+        raise ValueError(f"{opt_pen}: the rule set shuffles every round, so there is no "
                          "penetration: allowed with shuffle = cut-card")
-    return [(p, apply_overrides(rules, [f"penetration={p!r}"], source="--penetrations"))
+    return [(p, apply_overrides(rules, [f"penetration={p!r}"], source=opt_pen))
             for p in penetrations]
 
 

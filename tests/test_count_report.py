@@ -86,8 +86,11 @@ def test_the_section_renders_every_table(fake_engine):
     (["--count", "nope"], "unknown counting plan 'nope'"),
     (["--count-rounds", "1000"], "only with --count PLAN"),
     (["--count-penetrations", "0.6"], "only with --count PLAN"),
-    (["--count", "sevens-super-sevens", "--no-super-sevens"], "it bets Super Sevens"),
-    (["--count", "hi-lo-1-12", "--count-penetrations", "0.6,2"], "penetration"),
+    (["--count", "sevens-super-sevens", "--no-super-sevens"],
+     "--count sevens-super-sevens: it bets Super Sevens"),
+    (["--count", "hi-lo-1-12", "--count-penetrations", "0.6,2"], "--count-penetrations"),
+    (["--count", "hi-lo-1-12", "--count-penetrations", "0.6", "--set", "shuffle=every-round"],
+     "--count-penetrations: the rule set shuffles every round"),
 ])
 def test_report_count_errors_are_one_line_before_any_run(args, words, tmp_path, fake_engine):
     line = is_one_line_error(invoke("report", *args, "-o", tmp_path / "r"))
