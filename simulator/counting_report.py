@@ -476,13 +476,13 @@ def render(f: dict, fmt: str, meta: dict | None = None) -> str:
     raise ValueError(f"format {fmt!r} is not known: allowed {', '.join(FORMATS)}")
 
 
-SWEEP_HEAD = ["penetration", "advantage", "SE", "95% interval", "flat", "gain", "SD/round",
-              "win/100", "SCORE", "N0", "SS favourable"]
+SWEEP_HEAD = ["penetration", "advantage", "SE", "95% interval", "with SS", "flat", "gain",
+              "SD/round", "win/100", "SCORE", "N0", "SS favourable"]
 
 
 def _sweep_cells(r: dict) -> list[str]:
     return [f"{r['penetration']:.2f}", _pct(r["advantage"]), _pct(r["se"], sign=False),
-            _interval(r),
+            _interval(r), _pct(r["advantage_with_super_sevens"]),
             _pct(r["flat_advantage"]), _pct(r["gain_over_flat"]), _num(r["sd_round"], 3),
             _num(r["win_per_100"], 2), _num(r["score"], 1), _num(r["n0"], 0),
             _pct(r["super_sevens_favourable_share"], 2, sign=False)]
@@ -520,7 +520,8 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     out = [ln + "  " for ln in head] if markdown else head
     out += [""] + (_markdown if markdown else _aligned)(SWEEP_HEAD,
                                                         [_sweep_cells(r) for r in rows])
-    out += ["", "Advantage: per unit of initial bet (main + insurance), 95% interval; flat: 1 "
+    out += ["", "Advantage: per unit of initial bet (main + insurance), 95% interval; with "
+            "SS: Super Sevens bets and net included; flat: 1 "
             "unit on every box dealt; SD, win, SCORE and N0 per round played, in units; SS "
             "favourable: the share of rounds whose starting shoe gives the Super Sevens bet a "
             "positive return (- with the side bet off)."]

@@ -302,7 +302,8 @@ def counting(data: dict) -> Section | None:
     rows = [[label] + [adv[k][c] for c, _, _ in cols[1:]] for k, label in labels]
     rows.append(["flat 1 unit on every box dealt"] + [f["flat"][c] for c, _, _ in cols[1:]])
     blocks = [
-        f"Plan {p['name']}: {p['description']} Count {p['count']} ({kind}), deck estimation "
+        f"Plan {p['name']}: {p['description'].rstrip('.')}. Count {p['count']} ({kind}), "
+        "deck estimation "
         f"{p['deck_estimation']}, index plays {p['indices'] or 'none'}; main bet "
         f"{_ramp_text(p['bet'])}; Super Sevens {_ramp_text(p['super_sevens'])}"
         + (f"; wonging out below {p['wong']['leave']:g}, in at {p['wong']['enter']:g}"
@@ -314,8 +315,10 @@ def counting(data: dict) -> Section | None:
         Table("counting_advantage", "The counter's advantage", cols, rows)]
     rcols = [("per", "per", "text"), ("rounds", "rounds", "int"), ("mean", "mean, units", "num4"),
              ("sd", "SD, units", "num3"), ("win_per_100", "win per 100 rounds", "num2"),
-             ("score", "SCORE", "num1"), ("n0", "N0", "num0"),
-             ("risk_of_ruin", f"risk of ruin ({fmt(f['bankroll'], 'num0')} units)", "prob")]
+             ("score", "SCORE", "num1"), ("n0", "N0", "int"),
+             ("risk_of_ruin", "risk of ruin" + (f" ({fmt(f['bankroll'], 'num0')} units)"
+                                                if f["bankroll"] else " (no bankroll given)"),
+              "prob")]
     blocks.append(Table("counting_per_round", "The counter's net per round", rcols, [
         [label] + [f[key][k] for k, _, _ in rcols[1:]]
         for key, label in (("per_round_played", "round played"),
@@ -354,10 +357,12 @@ def counting(data: dict) -> Section | None:
                   [[b[k] for k, _, _ in scols] for b in f["super_sevens_by_count"]])]
     if c.get("sweep"):
         wcols = [("penetration", "penetration", "num2"), ("advantage", "advantage", "spct3"),
-                 ("se", "SE", "pct3"), ("flat_advantage", "flat", "spct3"),
+                 ("se", "SE", "pct3"),
+                 ("advantage_with_super_sevens", "with Super Sevens", "spct3"),
+                 ("flat_advantage", "flat", "spct3"),
                  ("gain_over_flat", "gain", "spct3"), ("sd_round", "SD per round", "num3"),
                  ("win_per_100", "win per 100 rounds", "num2"), ("score", "SCORE", "num1"),
-                 ("n0", "N0", "num0"),
+                 ("n0", "N0", "int"),
                  ("super_sevens_favourable_share", "Super Sevens favourable", "pct2")]
         blocks += ["The same plan and seed at each penetration (the share of the shoe dealt "
                    "before the cut card): what the cut card's place is worth to a counter.",
@@ -367,10 +372,11 @@ def counting(data: dict) -> Section | None:
 
 
 def _ramp_text(r: dict) -> str:
+    """A ramp in words: ``1 unit below +2, then 2 from +2, 4 from +3``."""
     if not r["steps"]:
         return f"{r['base']} unit(s) at every count" if r["base"] else "never"
-    return f"{r['base']} below {r['steps'][0][0]:g}, then " + ", ".join(
-        f"{u} at {c:g}" for c, u in r["steps"])
+    return f"{r['base']} unit(s) below {r['steps'][0][0]:+g}, then " + ", ".join(
+        f"{u} from {c:+g}" for c, u in r["steps"])
 
 
 def manifest(data: dict) -> Section:
