@@ -263,3 +263,17 @@ def test_the_penetration_sweep_puts_runs_side_by_side(fig):
     assert json.loads(CR.render_sweep(rows, "json", meta))["sweep"][1]["n0"] == rows[1]["n0"]
     assert len(list(csv.DictReader(io.StringIO(CR.render_sweep(rows, "csv", meta))))) == 2
     assert "| penetration |" in CR.render_sweep(rows, "markdown", meta)
+
+
+def test_every_json_key_is_documented(fig):
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "counting.md").read_text()
+    schema = doc.split("## JSON output", 1)[1].split("\n## ", 1)[0]
+    keys = set(fig) | {f"{k}.{sub}" for k in ("advantage",) for sub in fig[k]}
+    for group in ("plan", "per_round_played", "flat", "super_sevens", "rules"):
+        keys |= set(fig[group])
+    keys |= set(fig["by_count"][0]) | set(fig["super_sevens_by_count"][0])
+    keys |= set(CR.sweep_rows([(0.75, fig)])[0])
+    for key in keys:
+        assert f"`{key.split('.')[-1]}`" in schema or f"`{key}`" in schema, key
