@@ -20,6 +20,8 @@ import numpy as np
 from simulator import __version__, counting
 from simulator import layout as L
 from simulator.compare_report import _aligned, _markdown
+from simulator.exact.sevens import sevens_plays, super_sevens
+from simulator.report import sevens_play_text
 from simulator.tally import MIN_WINS, SS_LINES, Z95, _figure, _mean_sd, ss_lines_possible
 
 FORMATS = ("table", "markdown", "json", "csv")
@@ -101,8 +103,6 @@ def rarest_line(rules, ss_lines=SS_LINES) -> tuple[str, float] | None:
     strategies can make (`tally.ss_lines_possible`), and its chance per bet (rule 14; the
     third card always dealt): a sample of bets says little of the return until it has seen a
     few tens of those."""
-    from simulator.exact.sevens import super_sevens
-
     lines = super_sevens(rules, "hit", guaranteed_third=True)["lines"]
     rare = [(float(lines[k]["probability"]), k) for k in ss_lines if lines[k]["pays"] > 3]
     return None if not rare else min(rare)[::-1]
@@ -118,9 +118,6 @@ def sevens_check(rules, strategy=None) -> dict:
         return {"rare": None, "why_not": None}
     if strategy is None:
         return {"rare": rarest_line(rules), "why_not": None}
-    from simulator.exact.sevens import sevens_plays
-    from simulator.report import sevens_play_text
-
     why_not = None
     if rules.hole_card == "peek":
         why_not = ("the exact return deals every box a third card, which a peeked dealer "
@@ -173,7 +170,7 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None) -
                                                   played),
     }
     flat = _flat(tot[L.C_FLAT_NET], tot[L.C_FLAT_SQ], tot[L.C_FLAT_BOXES], float(u))
-    gain = advantage["initial_bet"]["mean"]
+    adv = advantage["initial_bet"]["mean"]
     ss_flat = _flat(tot[L.C_SS_FLAT_NET], tot[L.C_SS_FLAT_SQ], tot[L.C_SS_FLAT_BETS], 1.0)
     ss_exact = _ratio(tot[L.C_SS_EXACT] / L.SS_EXACT_SCALE, tot[L.C_SS_FLAT_BETS])
     check = sevens_check(rules, strategy)
@@ -195,7 +192,7 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None) -
         "per_round_played": per_played,
         "per_round_watched": per_watched,
         "flat": flat,
-        "gain_over_flat": None if gain is None or flat["mean"] is None else gain - flat["mean"],
+        "gain_over_flat": None if adv is None or flat["mean"] is None else adv - flat["mean"],
         "super_sevens": {
             "counter_bets": ss_bet, "counter_net": ss_net,
             "counter_return": _ratio(ss_net, ss_bet),
