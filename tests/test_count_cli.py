@@ -236,3 +236,22 @@ def test_a_checkpointed_count_interrupted_and_resumed_is_the_uninterrupted_run(t
     again = _json("count", *TINY, "--workers", "1", "--checkpoint", ckpt, "--resume")
     assert again["results"] == whole
     assert "exists" in is_one_line_error(invoke("count", *TINY, "--checkpoint", ckpt))
+
+
+@needs_engine
+def test_a_wonging_plan_with_boxes_by_count_adds_up():
+    path = scratch("wong.toml", 'count = "hi-lo"\ndeck_estimation = "whole"\ntable_max = 4\n'
+                   '[bet]\nbase = 1\nsteps = [[2, 4]]\n[wong]\nenter = 0\nleave = -1\n'
+                   '[boxes]\nbase = 1\nsteps = [[2, 2]]\n')
+    r = _json("count", "--plan", path, "--boxes", "2", *TINY)["results"]
+    t, by = r["tally"], r["by_count"]
+    assert 0 < r["rounds_played"] < r["rounds"] == sum(b["rounds"] for b in by) == 20_000
+    assert r["per_round_watched"]["mean"] == pytest.approx(
+        r["per_round_played"]["mean"] * r["played_share"])
+    for b in by:  # the ramp at each count: 1 box of 1 unit below +2, 2 boxes of 4 from +2
+        if b["played"]:
+            assert b["average_bet"] == (8 if b["count"] >= 2 else 1), b
+            assert b["boxes_per_round_played"] == (2 if b["count"] >= 2 else 1), b
+        if b["count"] < -1:  # below wong.leave: never seated
+            assert b["played"] == 0, b
+    assert t["bet"] == sum(b["average_bet"] * b["played"] for b in by if b["played"])
