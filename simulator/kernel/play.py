@@ -212,7 +212,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     every_round = p[L.P_SHUFFLE] == L.SHUFFLE_EVERY_ROUND
     n_cards = shoe.size - SLACK
     no = T.N_OUTCOMES
-    st = np.zeros(nb, np.int64)  # each box's state
+    st = np.zeros(nb + 1, np.int64)  # each box's state (st[nb]: the start state, not played)
+    todo = np.zeros(nb + 1, np.int64)  # the boxes that play this round, then nb
     sp = np.zeros(nb * MAX_HANDS, np.int64)  # a split box's hands' states
     nsp = np.zeros(nb, np.int64)  # a split box's hands (0: not split)
     c1 = np.zeros(nb, np.int64)  # each box's first card
@@ -313,9 +314,13 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     insb[b] = fam[b] if ci[C.CI_INS] != 0 else ins_flags[b]
                     t = C.table_at(ci, tg, thr, cs, shoe, ws, pos, end, fam[b])
                     st[b] = trans[rmap[st[b] * nt + t] * 10 + _value(c2[b]) - 1]
-        exits = 0
+        need = NEED2 | STOOD if draw_all else 0  # what the dealer's cards matter to (step 7)
+        n_play = 0  # the boxes that play (a hand to play on, or an exit): todo[:n_play]
         for b in range(nbr):
-            exits += flags[st[b]] & EXIT
+            f = flags[st[b]]
+            need |= f  # a final state's NEED2 and STOOD (the other flags are not read)
+            todo[n_play] = b
+            n_play += (f & (PLAYER | EXIT)) != 0
             if ss_on:  # 14: (a) a first seven, (f) none; 7-7 (b) or (c) until a third card
                 line[b] = SS_F
                 if (c1[b] >> 2) == L.SEVEN_RANK:
@@ -343,16 +348,18 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 cs[C.CS_HID_TAG] = tg[_value(code) - 1]
                 cs[C.CS_HID_N] = 1
         d_bj = peek and d_hard == 11 and d_ace != 0
-        need = NEED2 | STOOD if draw_all else 0  # what the dealer's cards matter to (step 7)
         if d_bj:
             # 4. A peeked dealer blackjack ends the round before play.
             for b in range(nbr):
                 st[b] = peek_t[st[b]]
         else:
-            # 6. Each box in turn, each hand to its end.
-            for b in range(nbr):
+            # 6. Each box in turn, each hand to its end: one loop takes the cards of the boxes
+            # in ``todo`` without a branch on the cards, from box to box, up to an exit.
+            j = 0
+            while j < n_play:
+                b = todo[j]
                 s = np.int64(st[b])
-                if exits != 0 and (flags[s] & EXIT) != 0:
+                if (flags[s] & EXIT) != 0:
                     s = np.int64(link[s])
                     if (flags[s] & SPLIT_HAND) != 0:
                         nsp[b], pos, end, s0, s1, s2, s3 = _walk_split(
@@ -361,6 +368,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                         )  # fmt: skip
                         for h in range(nsp[b]):
                             need |= flags[sp[b * MAX_HANDS + h]]
+                        j += 1
                         continue
                     if (flags[s] & PLAYER) != 0:  # 7-7 played on: its third card (14)
                         if pos >= end:
@@ -377,7 +385,12 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                             s = np.int64(rmap[s * nt + C.table_at(ci, tg, thr, cs, shoe, ws,
                                                                   pos, end, fam[b])])  # fmt: skip
                         s = np.int64(trans[s * 10 + _value(code) - 1])
-                while (flags[s] & PLAYER) != 0:
+                    st[b] = s
+                    need |= flags[s]
+                    if (flags[s] & PLAYER) == 0:
+                        j += 1
+                        continue
+                while True:
                     if pos >= end:
                         pos, end = refill(ws, pos, n_cards)
                     k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
@@ -387,10 +400,17 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     pos += 1
                     if nt > 1:
                         s = np.int64(rmap[s * nt + C.table_at(ci, tg, thr, cs, shoe, ws, pos,
-                                                              end, fam[b])])  # fmt: skip
+                                                              end, fam[todo[j]])])  # fmt: skip
                     s = np.int64(trans[s * 10 + _value(code) - 1])
-                st[b] = s
-                need |= flags[s]
+                    f = flags[s]
+                    need |= f
+                    st[todo[j]] = s
+                    done = np.int64((f & PLAYER) == 0)
+                    nxt = np.int64(st[todo[j + 1]])
+                    j += done
+                    s += done * (nxt - s)
+                    if (flags[s] & PLAYER) == 0:
+                        break
         cs[C.CS_HID_TAG] = cs[C.CS_HID_N] = 0  # the hole card is turned
         # 7. The dealer draws only as far as something depends on it (12.4), unless told to.
         while True:  # 12.3: to 17 (hit soft 17 with dealer_hits_soft_17); no-hole: card 2
