@@ -322,11 +322,9 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             todo[n_play] = b
             n_play += (f & (PLAYER | EXIT)) != 0
             if ss_on:  # 14: (a) a first seven, (f) none; 7-7 (b) or (c) until a third card
-                line[b] = SS_F
-                if (c1[b] >> 2) == L.SEVEN_RANK:
-                    line[b] = 0
-                    if (c2[b] >> 2) == L.SEVEN_RANK:
-                        line[b] = SS_C if (c1[b] & 3) == (c2[b] & 3) else SS_B
+                x1 = np.int64((c1[b] >> 2) == L.SEVEN_RANK)
+                x2 = np.int64((c2[b] >> 2) == L.SEVEN_RANK)
+                line[b] = SS_F - SS_F * x1 + x1 * x2 * (SS_B + np.int64((c1[b] & 3) == (c2[b] & 3)))
         d_hard = uv
         d_ace = np.int64(uv == 1)
         d_n = 1
@@ -401,15 +399,15 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     if nt > 1:
                         s = np.int64(rmap[s * nt + C.table_at(ci, tg, thr, cs, shoe, ws, pos,
                                                               end, fam[todo[j]])])  # fmt: skip
-                    s = np.int64(trans[s * 10 + _value(code) - 1])
-                    f = flags[s]
+                    s = np.int64(trans[np.uint64(s * 10 + _value(code) - 1)])
+                    f = flags[np.uint64(s)]
                     need |= f
-                    st[todo[j]] = s
+                    st[np.uint64(todo[np.uint64(j)])] = s
                     done = np.int64((f & PLAYER) == 0)
-                    nxt = np.int64(st[todo[j + 1]])
+                    nxt = np.int64(st[np.uint64(todo[np.uint64(j + 1)])])
                     j += done
                     s += done * (nxt - s)
-                    if (flags[s] & PLAYER) == 0:
+                    if (flags[np.uint64(s)] & PLAYER) == 0:
                         break
         cs[C.CS_HID_TAG] = cs[C.CS_HID_N] = 0  # the hole card is turned
         # 7. The dealer draws only as far as something depends on it (12.4), unless told to.
@@ -436,14 +434,14 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             break
         drawn = ws[WS_BEFORE] + pos - ws[WS_ROUND_START]
         # 8. Settle, and add the round to the tally (or write its record).
-        round_main = 0
-        round_ins = 0
+        round_main = round_ins = rs = 0
         counted = 0  # the counter's net this round
+        lines[SS_F] += nbr if ss_on else 0
         for b in range(nbr):
             if nsp[b] != 0:
                 insured = uv == 1 and insb[b] != 0
                 main, ins = _settle_split(m, p, sp, b, nsp[b], o, insured, uv, tally, scratch)
-                wagered = scratch[L.T_MAIN_WAGERED]
+                i = -1
                 nsp[b] = 0
                 if stacked:
                     T.write_box(out[r], b, scratch, line[b], p)
@@ -451,14 +449,19 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 i = np.int64(fin[st[b]]) * no + o
                 main = net[i]
                 ins = insn[i]
-                wagered = rows[i, L.T_MAIN_WAGERED]
                 if stacked:
                     T.write_box(out[r], b, rows[i], line[b], p)
                 else:
                     counts[i] += 1
             round_main += main
             round_ins += ins
+            if ss_on:  # the lines' counts and sums are added at the end; (f) by the round
+                rs += ss_pay[line[b]]
+                if line[b] != SS_F:
+                    lines[line[b]] += 1
+                    lines[SS_F] -= 1
             if counting:
+                wagered = scratch[L.T_MAIN_WAGERED] if i < 0 else rows[i, L.T_MAIN_WAGERED]
                 counted += C.add_box(ct, crow, seated, bet, ss_bet, main + ins, wagered,
                                      ss_pay[line[b]] if ss_on else 0, ss_on, ss_exact)
         if counting:
@@ -478,13 +481,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             tally[L.T_RTOTAL_SQ] += rt * rt
             tally[L.T_RINS_SUM] += round_ins
             tally[L.T_RINS_SQ] += round_ins * round_ins
-            if ss_on:
-                rs = 0
-                for b in range(nbr):
-                    lines[line[b]] += 1  # the lines' counts and sums are added at the end
-                    rs += ss_pay[line[b]]
-                tally[L.T_SS_RSUM] += rs
-                tally[L.T_SS_RSQ] += rs * rs
+            tally[L.T_SS_RSUM] += rs
+            tally[L.T_SS_RSQ] += rs * rs
             if trace.size > 0 and ws[WS_NEED_FULL] == 0:
                 for i in range(drawn):
                     if traced < trace.size:
