@@ -264,7 +264,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     every_round = p[L.P_SHUFFLE] == L.SHUFFLE_EVERY_ROUND
     n_cards = shoe.size - SLACK
     no = T.N_OUTCOMES
-    st = np.zeros(nb, np.int64)  # each box's state
+    st = np.zeros(nb + 1, np.int64)  # each box's state (st[nb]: the start state, not played)
+    todo = np.zeros(nb + 1, np.int64)  # the boxes that play this round, then nb
     sp = np.zeros(nb * MAX_HANDS, np.int64)  # a split box's hands' states
     nsp = np.zeros(nb, np.int64)  # a split box's hands (0: not split)
     c1 = np.zeros(nb, np.int64)  # each box's first card
@@ -370,15 +371,17 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     fam[b] = cs[C.CS_FAM]
                     insb[b] = fam[b] if ci[C.CI_INS] != 0 else ins_flags[b]
                     st[b] = trans[rmap[st[b] * nt + t] * 10 + _value(c2[b]) - 1]
-        exits = 0
+        need = NEED2 | STOOD if draw_all else 0  # what the dealer's cards matter to (step 7)
+        n_play = 0  # the boxes that play (a hand to play on, or an exit): todo[:n_play]
         for b in range(nbr):
-            exits += flags[st[b]] & EXIT
+            f = flags[st[b]]
+            need |= f  # a final state's NEED2 and STOOD (the other flags are not read)
+            todo[n_play] = b
+            n_play += (f & (PLAYER | EXIT)) != 0
             if ss_on:  # 14: (a) a first seven, (f) none; 7-7 (b) or (c) until a third card
-                line[b] = SS_F
-                if (c1[b] >> 2) == L.SEVEN_RANK:
-                    line[b] = 0
-                    if (c2[b] >> 2) == L.SEVEN_RANK:
-                        line[b] = SS_C if (c1[b] & 3) == (c2[b] & 3) else SS_B
+                x1 = np.int64((c1[b] >> 2) == L.SEVEN_RANK)
+                x2 = np.int64((c2[b] >> 2) == L.SEVEN_RANK)
+                line[b] = SS_F - SS_F * x1 + x1 * x2 * (SS_B + np.int64((c1[b] & 3) == (c2[b] & 3)))
         d_hard = uv
         d_ace = np.int64(uv == 1)
         d_n = 1
@@ -400,16 +403,18 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 cs[C.CS_HID_TAG] = tg[_value(code) - 1]
                 cs[C.CS_HID_N] = 1
         d_bj = peek and d_hard == 11 and d_ace != 0
-        need = NEED2 | STOOD if draw_all else 0  # what the dealer's cards matter to (step 7)
         if d_bj:
             # 4. A peeked dealer blackjack ends the round before play.
             for b in range(nbr):
                 st[b] = peek_t[st[b]]
         else:
-            # 6. Each box in turn, each hand to its end.
-            for b in range(nbr):
+            # 6. Each box in turn, each hand to its end: one loop takes the cards of the boxes
+            # in ``todo`` without a branch on the cards, from box to box, up to an exit.
+            j = 0
+            while j < n_play:
+                b = todo[j]
                 s = np.int64(st[b])
-                if exits != 0 and (flags[s] & EXIT) != 0:
+                if (flags[s] & EXIT) != 0:
                     s = np.int64(link[s])
                     if (flags[s] & SPLIT_HAND) != 0:
                         nsp[b], pos, end, s0, s1, s2, s3 = _walk_split(
@@ -418,6 +423,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                         )  # fmt: skip
                         for h in range(nsp[b]):
                             need |= flags[sp[b * MAX_HANDS + h]]
+                        j += 1
                         continue
                     if (flags[s] & PLAYER) != 0:  # 7-7 played on: its third card (14)
                         if pos >= end:
@@ -434,7 +440,12 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                             s = np.int64(rmap[s * nt + C.table_at(ci, cf, tg, thr, cs, shoe, ws,
                                                                   pos, end, fam[b])])  # fmt: skip
                         s = np.int64(trans[s * 10 + _value(code) - 1])
-                while (flags[s] & PLAYER) != 0:
+                    st[b] = s
+                    need |= flags[s]
+                    if (flags[s] & PLAYER) == 0:
+                        j += 1
+                        continue
+                while True:
                     if pos >= end:
                         pos, end = refill(ws, pos, n_cards)
                     k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
@@ -443,11 +454,18 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     shoe[np.uint64(pos)] = code
                     pos += 1
                     if nt > 1:
-                        s = np.int64(rmap[s * nt + C.table_at(ci, cf, tg, thr, cs, shoe, ws, pos,
-                                                              end, fam[b])])  # fmt: skip
-                    s = np.int64(trans[s * 10 + _value(code) - 1])
-                st[b] = s
-                need |= flags[s]
+                        s = np.int64(rmap[s * nt + C.table_at(ci, cf, tg, thr, cs, shoe, ws,
+                                                              pos, end, fam[todo[j]])])  # fmt: skip
+                    s = np.int64(trans[np.uint64(s * 10 + _value(code) - 1)])
+                    f = flags[np.uint64(s)]
+                    need |= f
+                    st[np.uint64(todo[np.uint64(j)])] = s
+                    done = np.int64((f & PLAYER) == 0)
+                    nxt = np.int64(st[np.uint64(todo[np.uint64(j + 1)])])
+                    j += done
+                    s += done * (nxt - s)
+                    if (flags[np.uint64(s)] & PLAYER) == 0:
+                        break
         cs[C.CS_HID_TAG] = cs[C.CS_HID_N] = 0  # the hole card is turned
         # 7. The dealer draws only as far as something depends on it (12.4), unless told to.
         while True:  # 12.3: to 17 (hit soft 17 with dealer_hits_soft_17); no-hole: card 2
@@ -473,14 +491,14 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             break
         drawn = ws[WS_BEFORE] + pos - ws[WS_ROUND_START]
         # 8. Settle, and add the round to the tally (or write its record).
-        round_main = 0
-        round_ins = 0
+        round_main = round_ins = rs = 0
         counted = 0  # the counter's net this round
+        lines[SS_F] += nbr if ss_on else 0
         for b in range(nbr):
             if nsp[b] != 0:
                 insured = uv == 1 and insb[b] != 0
                 main, ins = _settle_split(m, p, sp, b, nsp[b], o, insured, uv, tally, scratch)
-                wagered = scratch[L.T_MAIN_WAGERED]
+                i = -1
                 nsp[b] = 0
                 if stacked:
                     T.write_box(out[r], b, scratch, line[b], p)
@@ -488,14 +506,19 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 i = np.int64(fin[st[b]]) * no + o
                 main = net[i]
                 ins = insn[i]
-                wagered = rows[i, L.T_MAIN_WAGERED]
                 if stacked:
                     T.write_box(out[r], b, rows[i], line[b], p)
                 else:
                     counts[i] += 1
             round_main += main
             round_ins += ins
+            if ss_on:  # the lines' counts and sums are added at the end; (f) by the round
+                rs += ss_pay[line[b]]
+                if line[b] != SS_F:
+                    lines[line[b]] += 1
+                    lines[SS_F] -= 1
             if counting:
+                wagered = scratch[L.T_MAIN_WAGERED] if i < 0 else rows[i, L.T_MAIN_WAGERED]
                 counted += C.add_box(ct, crow, seated, bet, ss_bet, main + ins, wagered,
                                      ss_pay[line[b]] if ss_on else 0, ss_on, ss_exact)
         if counting:
@@ -515,13 +538,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             tally[L.T_RTOTAL_SQ] += rt * rt
             tally[L.T_RINS_SUM] += round_ins
             tally[L.T_RINS_SQ] += round_ins * round_ins
-            if ss_on:
-                rs = 0
-                for b in range(nbr):
-                    lines[line[b]] += 1  # the lines' counts and sums are added at the end
-                    rs += ss_pay[line[b]]
-                tally[L.T_SS_RSUM] += rs
-                tally[L.T_SS_RSQ] += rs * rs
+            tally[L.T_SS_RSUM] += rs
+            tally[L.T_SS_RSQ] += rs * rs
             if trace.size > 0 and ws[WS_NEED_FULL] == 0:
                 for i in range(drawn):
                     if traced < trace.size:
