@@ -5,7 +5,7 @@ Each run is `run.simulate` of a `run.Plan` with ``counting`` set; figures: `coun
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from simulator import counting_report, run
 from simulator.rules import apply_overrides
@@ -14,11 +14,14 @@ from simulator.rules import apply_overrides
 @dataclass
 class Runs:
     """The runs played: (penetration or None, rules, run.Result) each, how many were asked for,
-    and the strategy played. ``partial``: Ctrl-C cut one short or stopped the sweep."""
+    and the strategy played; ``controls``: each run's control, the tally of the strategy alone
+    at a flat bet (the same seed and rounds, the plan's base boxes), or None where Ctrl-C came
+    first. ``partial``: Ctrl-C cut one short or stopped the sweep."""
 
     runs: list
     asked: int
     strategy: object = None
+    controls: list = field(default_factory=list)
 
     @property
     def partial(self) -> bool:
@@ -71,10 +74,28 @@ def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chun
         out.runs.append((pen, rules, result))
         if result.partial:
             break
+        out.controls.append(_control(rules, plan, strategy, name, rounds, seed, chunk_rounds,
+                                     workers, quiet))  # fmt: skip
     return out
+
+
+def _control(rules, plan, strategy, name, rounds, seed, chunk_rounds, workers, quiet):
+    """The strategy alone, every box at one unit, no count: the game the counter is set
+    against (its tally), or None if Ctrl-C stops it."""
+    boxes = max(1, plan.boxes.base)
+    flat = rules.replace(boxes=boxes)
+    game = run.Plan(flat, (strategy,) * boxes, (name,) * boxes, rounds=rounds, seed=seed,
+                    chunk_rounds=chunk_rounds, workers=workers)
+    try:
+        result = run.simulate(game, quiet=quiet)
+    except KeyboardInterrupt:
+        return None
+    return None if result.partial or result.tally is None else result.tally
 
 
 def figures(runs: Runs, plan, bankroll=None) -> list:
     """(penetration or None, `counting_report.figures`) of each run."""
-    return [(pen, counting_report.figures(r.counting, plan, rules, bankroll, runs.strategy))
-            for pen, rules, r in runs.runs]
+    controls = runs.controls + [None] * (len(runs.runs) - len(runs.controls))
+    return [(pen, counting_report.figures(r.counting, plan, rules, bankroll, runs.strategy,
+                                          control))
+            for (pen, rules, r), control in zip(runs.runs, controls, strict=True)]

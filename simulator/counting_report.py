@@ -141,12 +141,14 @@ def _ss_z(sim: dict, exact, check: dict) -> tuple:
     return _z(sim["mean"], exact, sim["se"]), None
 
 
-def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None) -> dict:
+def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
+            control=None) -> dict:
     """Every figure of the counter's run from its counting tally (JSON-ready; fractions, not
     percents; money in units of the table minimum; ``tally``: the fields summed over the
     counts). ``bankroll`` (units) overrides the plan's for the risk of ruin; ``strategy``: the
     one played, which decides whether and from how many bets a Super Sevens z-score can be
-    given (`sevens_check`)."""
+    given (`sevens_check`); ``control``: the tally of the strategy alone at a flat bet
+    (`count_runs`), for ``basic`` and ``gain_over_basic``."""
     c = _columns(ctally)
     tot = [sum(col) for col in c]
     u = L.UNIT
@@ -170,6 +172,10 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None) -
                                                   played),
     }
     flat = _flat(tot[L.C_FLAT_NET], tot[L.C_FLAT_SQ], tot[L.C_FLAT_BOXES], float(u))
+    basic = None
+    if control is not None:
+        t = [int(x) for x in control]
+        basic = _flat(t[L.T_TOTAL_SUM], t[L.T_TOTAL_SQ], t[L.T_BOX_ROUNDS], float(u))
     adv = advantage["initial_bet"]["mean"]
     ss_flat = _flat(tot[L.C_SS_FLAT_NET], tot[L.C_SS_FLAT_SQ], tot[L.C_SS_FLAT_BETS], 1.0)
     ss_exact = _ratio(tot[L.C_SS_EXACT] / L.SS_EXACT_SCALE, tot[L.C_SS_FLAT_BETS])
@@ -193,6 +199,8 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None) -
         "per_round_watched": per_watched,
         "flat": flat,
         "gain_over_flat": None if adv is None or flat["mean"] is None else adv - flat["mean"],
+        "basic": basic,
+        "gain_over_basic": None if adv is None or basic is None else adv - basic["mean"],
         "super_sevens": {
             "counter_bets": ss_bet, "counter_net": ss_net,
             "counter_return": _ratio(ss_net, ss_bet),
@@ -329,8 +337,12 @@ def _summary_rows(f: dict) -> list[list[str]]:
                              ("total_bet", "per unit of total bet (main + insurance)"),
                              ("total_bet_with_super_sevens", "  with Super Sevens"))]
     fl = f["flat"]
-    rows.append(["flat 1 unit on every box dealt (basic play)", _pct(fl["mean"]),
+    rows.append(["flat 1 unit on every box dealt (the counter's play)", _pct(fl["mean"]),
                  _pct(fl["se"], sign=False), _interval(fl)])
+    b = f.get("basic")
+    if b is not None:
+        rows.append(["the strategy alone, flat 1 unit (control run)", _pct(b["mean"]),
+                     _pct(b["se"], sign=False), _interval(b)])
     return rows
 
 
@@ -371,7 +383,12 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     out += ["", "The counter's advantage (units won per unit bet, 95% intervals)", ""]
     out += grid(["advantage", "mean", "SE", "95% interval"], _summary_rows(f))
     gain = f["gain_over_flat"]
-    out += ["", f"Gain over flat basic play: {_pct(gain)} of the initial bet. Rounds played "
+    gains = f"Gain over flat betting with the counter's play: {_pct(gain)} of the initial bet."
+    if f.get("gain_over_basic") is not None:
+        gains = (f"Gain over the strategy alone at a flat bet (control run): "
+                 f"{_pct(f['gain_over_basic'])} of the initial bet; over flat betting with the "
+                 f"counter's play: {_pct(gain)}.")
+    out += ["", f"{gains} Rounds played "
             f"{_pct(f['played_share'], 1, sign=False)}; average bet {_num(f['average_bet'])} "
             f"units a round played ({_num(f['boxes_per_round_played'])} boxes); bankroll for "
             f"the risk of ruin: {_num(f['bankroll'], 0)} units.", ""]
@@ -426,6 +443,10 @@ def tidy_rows(f: dict) -> list[dict]:
     fl = f["flat"]
     add("advantage", "flat", fl["mean"], se=fl["se"], lo=fl["ci95_low"], hi=fl["ci95_high"])
     add("advantage", "gain_over_flat", f["gain_over_flat"])
+    b = f.get("basic")
+    if b is not None:
+        add("advantage", "basic", b["mean"], se=b["se"], lo=b["ci95_low"], hi=b["ci95_high"])
+        add("advantage", "gain_over_basic", f["gain_over_basic"])
     for key in ("per_round_played", "per_round_watched"):
         for k, v in f[key].items():
             add(key, k, v)

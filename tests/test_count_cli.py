@@ -44,7 +44,7 @@ def fake_result(plan, rounds, partial=False):
                              "chunk_rounds": plan.chunk_rounds, "rounds_played": len(rounds)},
             "timing": {}}
     return types.SimpleNamespace(counting=tally_of(rounds), partial=partial, meta=meta,
-                                 messages=["bjsim: done"])
+                                 messages=["bjsim: done"], tally=None)
 
 
 def invoke(*args):
@@ -52,17 +52,24 @@ def invoke(*args):
 
 
 def install_fake_engine(monkeypatch) -> list:
-    """run.Plan and run.simulate replaced: every run returns the hand-made tally of
-    tests/test_counting_report.py; the plans asked for are recorded in the list returned."""
+    """run.Plan and run.simulate replaced: every counter's run returns the hand-made tally of
+    tests/test_counting_report.py (the control run nothing); the counters' plans asked for are
+    recorded in the list returned."""
     asked = []
 
     def plan(*args, **kwargs):
         p = types.SimpleNamespace(args=args, **kwargs)
-        asked.append(p)
+        if kwargs.get("counting") is not None:  # not the control run of the strategy alone
+            asked.append(p)
         return p
 
+    def simulate(p, quiet=False):
+        if getattr(p, "counting", None) is None:
+            return types.SimpleNamespace(partial=False, tally=None)
+        return fake_result(p, ROUNDS)
+
     monkeypatch.setattr(run_mod, "Plan", plan)
-    monkeypatch.setattr(run_mod, "simulate", lambda p, quiet=False: fake_result(p, ROUNDS))
+    monkeypatch.setattr(run_mod, "simulate", simulate)
     return asked
 
 
@@ -209,6 +216,16 @@ def test_the_flat_hi_lo_control_is_the_basic_strategy_result_for_the_same_seed()
         basic["box_rounds"],) * 2
     assert t["net"] == basic["total_sum"] and t["wagered"] == basic["main_wagered"]
     assert t["flat_net"] == basic["total_sum"] and t["round_sq"] == basic["round_total_sq"]
+
+
+@needs_engine
+def test_the_control_run_is_the_strategy_alone_for_the_same_seed():
+    count = _json("count", *TINY)["results"]
+    basic = _json("simulate", *TINY)["results"]["tally"]
+    assert count["basic"]["mean"] == basic["total_sum"] / basic["box_rounds"] / 10
+    assert count["gain_over_basic"] == (count["advantage"]["initial_bet"]["mean"]
+                                        - count["basic"]["mean"])
+    assert count["basic"]["mean"] != count["flat"]["mean"]  # the index plays change the game
 
 
 @needs_engine

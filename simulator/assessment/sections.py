@@ -300,7 +300,11 @@ def counting(data: dict) -> Section | None:
     cols = [("advantage", "advantage", "text"), ("mean", "mean", "spct3"), ("se", "SE", "pct3"),
             ("ci95_low", "95% CI low", "spct3"), ("ci95_high", "95% CI high", "spct3")]
     rows = [[label] + [adv[k][c] for c, _, _ in cols[1:]] for k, label in labels]
-    rows.append(["flat 1 unit on every box dealt"] + [f["flat"][c] for c, _, _ in cols[1:]])
+    rows.append(["flat 1 unit on every box dealt (the counter's play)"]
+                + [f["flat"][c] for c, _, _ in cols[1:]])
+    if f.get("basic") is not None:
+        rows.append(["the strategy alone, flat 1 unit (control run)"]
+                    + [f["basic"][c] for c, _, _ in cols[1:]])
     blocks = [
         f"Plan {p['name']}: {p['description'].rstrip('.')}. Count {p['count']} ({kind}), "
         "deck estimation "
@@ -310,8 +314,11 @@ def counting(data: dict) -> Section | None:
            if p["wong"] else "")
         + f". Strategy {data['strategy']} where no index play applies. {f['rounds']:,} rounds "
         f"dealt, {f['rounds_played']:,} played (the same seed as the main run). Advantage: the "
-        "counter's net per unit bet; flat: every box dealt at one unit, the game without the "
-        f"count. Gain over flat: {fmt(f['gain_over_flat'], 'spct3')}. Method: docs/counting.md.",
+        "counter's net per unit bet; flat: every box dealt at one unit, played as the counter "
+        "plays (index plays included); the control run: the strategy alone at a flat bet, the "
+        "same seed. Gain over the control run: "
+        f"{fmt(f.get('gain_over_basic'), 'spct3')}; over flat betting: "
+        f"{fmt(f['gain_over_flat'], 'spct3')}. Method: docs/counting.md.",
         Table("counting_advantage", "The counter's advantage", cols, rows)]
     rcols = [("per", "per", "text"), ("rounds", "rounds", "int"), ("mean", "mean, units", "num4"),
              ("sd", "SD, units", "num3"), ("win_per_100", "win per 100 rounds", "num2"),
