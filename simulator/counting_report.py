@@ -128,12 +128,23 @@ def sevens_check(rules, strategy=None) -> dict:
     return {"rare": rarest_line(rules, ss_lines_possible([strategy], rules)), "why_not": why_not}
 
 
-def _ss_z(sim: dict, exact, check: dict) -> tuple:
+def _exact_se(sum_sq: int, exact, n: int):
+    """The SE of the mean of ``n`` Super Sevens bets from the exact variance of their starting
+    shoes (``ss_exact_sq``: the sum of each bet's exact mean square), or None without it."""
+    if not sum_sq or exact is None or not n:
+        return None
+    return math.sqrt(max(sum_sq / L.SS_EXACT_SQ_SCALE / n - exact * exact, 0.0) / n)
+
+
+def _ss_z(sim: dict, exact, check: dict, exact_se=None) -> tuple:
     """z of a simulated Super Sevens return against its exact value, or None and the reason:
-    the strategy does not play the exact return's convention (`sevens_check`), or too few bets
-    were dealt to expect `MIN_WINS` wins of the rarest line."""
+    the strategy does not play the exact return's convention (`sevens_check`). The SE is the
+    exact one (``exact_se``) where the tally has it; else the sample's, and then only where
+    enough bets were dealt to expect `MIN_WINS` wins of the rarest line."""
     if check["why_not"] is not None:
         return None, check["why_not"]
+    if exact_se is not None:
+        return _z(sim["mean"], exact, exact_se), None
     rare = check["rare"]
     if rare is not None and sim["n"] * rare[1] < MIN_WINS:
         return None, (f"fewer than {MIN_WINS} wins of line ({rare[0]}) expected in "
@@ -181,7 +192,8 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     ss_exact = _ratio(tot[L.C_SS_EXACT] / L.SS_EXACT_SCALE, tot[L.C_SS_FLAT_BETS])
     check = sevens_check(rules, strategy)
     rare = check["rare"]
-    ss_z, ss_note = _ss_z(ss_flat, ss_exact, check)
+    ss_exact_se = _exact_se(tot[L.C_SS_EXACT_SQ], ss_exact, tot[L.C_SS_FLAT_BETS])
+    ss_z, ss_note = _ss_z(ss_flat, ss_exact, check, ss_exact_se)
     return {
         "plan": plan_dict(plan),
         "count_kind": plan.count_kind,
@@ -204,7 +216,8 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         "super_sevens": {
             "counter_bets": ss_bet, "counter_net": ss_net,
             "counter_return": _ratio(ss_net, ss_bet),
-            "flat": ss_flat, "exact": ss_exact, "z": ss_z, "z_note": ss_note,
+            "flat": ss_flat, "exact": ss_exact, "exact_se": ss_exact_se, "z": ss_z,
+            "z_note": ss_note,
             "rarest_line": None if rare is None else {"line": rare[0], "probability": rare[1]},
             "why_not": check["why_not"],
             "favourable_rounds": tot[L.C_SS_PLUS],
@@ -253,10 +266,12 @@ def _ss_by_count(c, check) -> list[dict]:
             continue
         sim = _flat(c[L.C_SS_FLAT_NET][i], c[L.C_SS_FLAT_SQ][i], n, 1.0)
         exact = c[L.C_SS_EXACT][i] / L.SS_EXACT_SCALE / n
-        z, note = _ss_z(sim, exact, check)
+        exact_se = _exact_se(c[L.C_SS_EXACT_SQ][i], exact, n)
+        z, note = _ss_z(sim, exact, check, exact_se)
         out.append({
             "count": L.TC_MIN + i, "label": bucket_label(i), "bets": n,
-            "return": sim["mean"], "se": sim["se"], "exact": exact, "z": z, "z_note": note,
+            "return": sim["mean"], "se": sim["se"], "exact": exact, "exact_se": exact_se,
+            "z": z, "z_note": note,
             "favourable_share": _ratio(c[L.C_SS_PLUS][i], c[L.C_ROUNDS][i]),
             "counter_bets": c[L.C_SS_BET][i],
             "counter_return": _ratio(c[L.C_SS_NET][i], c[L.C_SS_BET][i]),
@@ -369,7 +384,8 @@ def _count_rows(f: dict) -> list[list[str]]:
 
 
 def _ss_rows(f: dict) -> list[list[str]]:
-    return [[b["label"], _num(b["bets"]), _pct(b["return"], 2), _pct(b["se"], 2, sign=False),
+    return [[b["label"], _num(b["bets"]), _pct(b["return"], 2),
+             _pct(b["se"] if b["exact_se"] is None else b["exact_se"], 2, sign=False),
              _pct(b["exact"], 2), _num(b["z"], 2), _pct(b["favourable_share"], 1, sign=False),
              _num(b["counter_bets"])] for b in f["super_sevens_by_count"]]
 
@@ -406,14 +422,19 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                 "start shoe)", ""]
         out += grid([kind, "bets", "simulated", "SE", "exact", "z", "favourable",
                      "counter's bets"], _ss_rows(f))
+        se = ss["flat"]["se"] if ss["exact_se"] is None else ss["exact_se"]
         out += ["", f"Super Sevens overall: simulated {_pct(ss['flat']['mean'])} ± "
-                f"{_pct(ss['flat']['se'] and Z95 * ss['flat']['se'], sign=False)} (95%), exact "
+                f"{_pct(se and Z95 * se, sign=False)} (95%), exact "
                 f"{_pct(ss['exact'])}, z {_num(ss['z'], 2)}; the bet favoured the player in "
                 f"{_pct(ss['favourable_share'], 2, sign=False)} of rounds; the counter bet it "
                 f"{ss['counter_bets']:,} units for a return of {_pct(ss['counter_return'])}."]
         if ss["why_not"] is not None:
             out += [f"No z: {ss['why_not'].removesuffix(': no z')} (compare with a strategy "
                     "that hits every 7-7, basic-super-sevens)."]
+        elif ss["exact_se"] is not None:
+            out += ["SE: from the exact variance of the bets' starting shoes (the sample's misses "
+                    "the rare big pays at most counts); z against it. Exact: the published "
+                    "convention (a third card always dealt)."]
         elif ss["rarest_line"] is not None:
             r = ss["rarest_line"]
             out += [f"z only where the bets are enough to expect {MIN_WINS} wins of line "

@@ -342,7 +342,8 @@ def counting(data: dict) -> Section | None:
     ss = f["super_sevens"]
     if f["super_sevens_by_count"]:
         scols = [("label", kind, "text"), ("bets", "bets", "int"), ("return", "simulated", "spct2"),
-                 ("se", "SE", "pct2"), ("exact", "exact", "spct2"), ("z", "z", "z"),
+                 ("se", "SE (sample)", "pct2"), ("exact", "exact", "spct2"),
+                 ("exact_se", "SE (exact)", "pct2"), ("z", "z", "z"),
                  ("favourable_share", "rounds favourable", "pct1"),
                  ("counter_bets", "counter's bets", "int")]
         blocks += [
@@ -355,7 +356,9 @@ def counting(data: dict) -> Section | None:
             "the published convention's (a third card always dealt), which a strategy hitting "
             "every 7-7 plays; "
             + (f"here {ss['why_not']}." if ss["why_not"] else
-               "z is shown only where the bets are enough to expect 30 wins of "
+               "z is against the SE from the exact variance of the bets' starting shoes (the "
+               "sample's misses the rare big pays at most counts)." if ss["exact_se"] is not None
+               else "z is shown only where the bets are enough to expect 30 wins of "
                + ("the rarest line the strategy can make above 3 to 1" if ss["rarest_line"] is None
                   else f"line ({ss['rarest_line']['line']}), the rarest the strategy can make "
                   f"above 3 to 1 (one bet in {1 / ss['rarest_line']['probability']:,.0f})")

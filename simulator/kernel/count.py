@@ -18,8 +18,9 @@ from simulator.kernel.rng import WS_BEFORE, WS_SHUFFLES
 CI_IRC, CI_STEP, CI_TRUE, CI_BANDS, CI_INS = range(5)
 CF_INS, CF_ENTER, CF_LEAVE, CF_PER_LEFT = range(4)
 SEVEN = 1 << 32  # a seven's mark in each tag: the running count carries the sevens seen above it
+# cs: the count, then the round's bets, tally row and exact Super Sevens moments.
 (CS_RC, CS_SEEN, CS_SHUFFLES, CS_SEATED, CS_HID_TAG, CS_HID_N, CS_BET, CS_SS_BET,
- CS_BOXES, CS_ROW, CS_SS_EXACT, CS_FAM, N_CS) = range(13)  # the round's bets and row too
+ CS_BOXES, CS_ROW, CS_SS_EXACT, CS_SS_EXACT2, CS_FAM, N_CS) = range(14)
 R_MAIN, R_SS, R_BOXES = range(3)  # the ramps
 NO_COUNT = 0  # an empty ``ci``: the engine keeps no count
 
@@ -32,7 +33,7 @@ class Counter:
     strategies are ``bands.size + 1`` a family, a second family taking insurance when
     ``insurance`` is a count, else none); ``ramps``: ``(steps, base and values)`` of the main
     bet, the Super Sevens bet and the boxes; ``ev``: the Super Sevens return by (cards left,
-    sevens left), or empty."""
+    sevens left, and its mean square: shape (2, ...)), or empty."""
 
     tags: tuple
     irc: int
@@ -68,7 +69,8 @@ class Counter:
         tags = np.array(self.tags, np.int64) + SEVEN * (np.arange(1, 11) == 7)
         return (ci, cf, tags, np.asarray(self.bands, np.float64),
                 np.asarray(rmap, np.int32), ramp_t, ramp_v,
-                np.zeros((L.N_TC, L.N_COUNT), np.int64), np.asarray(self.ev, np.float64))
+                np.zeros((L.N_TC, L.N_COUNT), np.int64),
+                np.asarray(self.ev, np.float64).reshape(2, -1))
 
 
 def empty():
@@ -76,7 +78,7 @@ def empty():
     return (np.zeros(0, np.int64), np.zeros(3, np.float64), np.zeros(10, np.int64),
             np.zeros(0, np.float64), np.zeros(0, np.int32), np.zeros((3, 1), np.float64),
             np.zeros((3, 2), np.int64), np.zeros((0, L.N_COUNT), np.int64),
-            np.zeros(0, np.float64))  # fmt: skip
+            np.zeros((2, 0), np.float64))  # fmt: skip
 
 
 @njit(inline="always")
@@ -148,8 +150,7 @@ def bucket(tc):
 def round_start(ci, cf, tg, ramp_t, ramp_v, ev, cs, shoe, ws, pos, end, decks):
     """At a round's start: whether the counter sits (wonging), the main bet, the Super Sevens
     bet and the boxes, the tally row, and the exact Super Sevens return of the shoe (x 1e9, 0
-    without a table). Returns ``(seated, bet, ss_bet, boxes, row, ss_exact)``, also kept in
-    ``cs`` for the round."""
+    without a table), kept in ``cs`` for the round. Returns the boxes dealt."""
     tc = count_now(ci, cf, tg, cs, shoe, ws, pos, end)
     return start_at(cf, ramp_t, ramp_v, ev, cs, tc, end - pos, running(cs[CS_RC])[1], decks)
 
@@ -166,14 +167,14 @@ def start_at(cf, ramp_t, ramp_v, ev, cs, tc, left, sevens, decks):
     boxes = ramp(ramp_t, ramp_v, R_BOXES, tc) if seated else ramp_v[R_BOXES, 0]
     bet = ramp(ramp_t, ramp_v, R_MAIN, tc) if seated else 0
     ss_bet = ramp(ramp_t, ramp_v, R_SS, tc) if seated else 0
-    ss_exact = 0
+    cs[CS_SS_EXACT] = cs[CS_SS_EXACT2] = 0
     if ev.size > 0:
-        s = 4 * decks + 1
-        ss_exact = np.int64(np.rint(ev[left * s + 4 * decks - sevens] * L.SS_EXACT_SCALE))
+        i = left * (4 * decks + 1) + 4 * decks - sevens
+        cs[CS_SS_EXACT] = np.int64(np.rint(ev[0, i] * L.SS_EXACT_SCALE))
+        cs[CS_SS_EXACT2] = np.int64(np.rint(ev[1, i] * L.SS_EXACT_SQ_SCALE))
     row = bucket(tc)
-    cs[CS_BET], cs[CS_SS_BET], cs[CS_BOXES], cs[CS_ROW], cs[CS_SS_EXACT] = (
-        bet, ss_bet, boxes, row, ss_exact)
-    return seated, bet, ss_bet, boxes, row, ss_exact
+    cs[CS_BET], cs[CS_SS_BET], cs[CS_BOXES], cs[CS_ROW] = bet, ss_bet, boxes, row
+    return boxes
 
 
 @njit(inline="always")
@@ -191,8 +192,10 @@ def decided(ci, cf, thr, cs, tc):
 
 
 @njit(inline="always")
-def add_box(ct, row, seated, bet, ss_bet, main, wagered, ss_pay, ss_on, ss_exact):
-    """One box's result into the counting tally; returns its part of the counter's round."""
+def add_box(ct, cs, main, wagered, ss_pay, ss_on):
+    """One box's result into the counting tally (the round's bets and row in ``cs``); returns
+    its part of the counter's round."""
+    row, bet, ss_bet = cs[CS_ROW], cs[CS_BET], cs[CS_SS_BET]
     ct[row, L.C_FLAT_BOXES] += 1
     ct[row, L.C_FLAT_NET] += main
     ct[row, L.C_FLAT_SQ] += main * main
@@ -200,8 +203,9 @@ def add_box(ct, row, seated, bet, ss_bet, main, wagered, ss_pay, ss_on, ss_exact
         ct[row, L.C_SS_FLAT_BETS] += 1
         ct[row, L.C_SS_FLAT_NET] += ss_pay
         ct[row, L.C_SS_FLAT_SQ] += ss_pay * ss_pay
-        ct[row, L.C_SS_EXACT] += ss_exact
-    if not seated:
+        ct[row, L.C_SS_EXACT] += cs[CS_SS_EXACT]
+        ct[row, L.C_SS_EXACT_SQ] += cs[CS_SS_EXACT2]
+    if not cs[CS_SEATED]:
         return 0
     ct[row, L.C_BOXES] += 1
     ct[row, L.C_BET] += bet
@@ -215,9 +219,11 @@ def add_box(ct, row, seated, bet, ss_bet, main, wagered, ss_pay, ss_on, ss_exact
 
 
 @njit(inline="always")
-def add_round(ct, row, seated, net, ss_plus):
+def add_round(ct, cs, net):
+    """The counter's round into the counting tally (``net``: its net, tenths)."""
+    row = cs[CS_ROW]
     ct[row, L.C_ROUNDS] += 1
-    ct[row, L.C_SS_PLUS] += ss_plus
-    if seated:
+    ct[row, L.C_SS_PLUS] += cs[CS_SS_EXACT] > 0
+    if cs[CS_SEATED]:
         ct[row, L.C_PLAYED] += 1
         ct[row, L.C_ROUND_SQ] += net * net

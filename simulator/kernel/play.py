@@ -213,11 +213,9 @@ def _walk_of(counting: bool):
             ss = 0
             if ss_on:
                 ss = pay_a if (shoe[rs] >> 2) == L.SEVEN_RANK else -1
-            row, seated = cs[C.CS_ROW], cs[C.CS_SEATED]
-            net = C.add_box(ct, row, seated, cs[C.CS_BET], cs[C.CS_SS_BET],
-                            wrows[s, L.T_RTOTAL_SUM], wrows[s, L.T_MAIN_WAGERED], ss, ss_on,
-                            cs[C.CS_SS_EXACT])  # fmt: skip
-            C.add_round(ct, row, seated, net, cs[C.CS_SS_EXACT] > 0)
+            net = C.add_box(ct, cs, wrows[s, L.T_RTOTAL_SUM], wrows[s, L.T_MAIN_WAGERED], ss,
+                            ss_on)  # fmt: skip
+            C.add_round(ct, cs, net)
         ws[WS_NEED_FULL] = need_full
         if counting:  # the loop goes on counting from here
             cs[C.CS_RC], cs[C.CS_SEEN], cs[C.CS_SHUFFLES] = rcp, pos, ws[WS_SHUFFLES]
@@ -290,7 +288,6 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     cs[C.CS_SHUFFLES] = -1
     fam = np.zeros(nb, np.int64)  # a counter's box took insurance (its strategies' family)
     insb = ins_flags.copy()
-    seated = bet = ss_bet = crow = ss_exact = 0
     nbr = nb  # boxes this round
     walking = not stacked and wtrans.size > 0 and trace.size == 0
     s_dealt = 0
@@ -317,8 +314,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             c2[0] = shoe[rs + 2]
             st[0] = s_dealt
             if counting:  # the walk's bets and insurance for this round
-                seated, bet, ss_bet = cs[C.CS_SEATED], cs[C.CS_BET], cs[C.CS_SS_BET]
-                crow, ss_exact, fam[0] = cs[C.CS_ROW], cs[C.CS_SS_EXACT], cs[C.CS_FAM]
+                fam[0] = cs[C.CS_FAM]
                 insb[0] = fam[0] if ci[C.CI_INS] != 0 else ins_flags[0]
         else:
             if stacked and pos >= cut:
@@ -332,7 +328,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             ws[WS_ROUND_START] = pos
             ws[WS_BEFORE] = 0
             if counting:  # the counter's bets and boxes, at the count before the deal
-                seated, bet, ss_bet, nbr, crow, ss_exact = C.round_start(
+                nbr = C.round_start(
                     ci, cf, tg, ramp_t, ramp_v, ev, cs, shoe, ws, pos, end, p[L.P_DECKS])
             # 1. The deal: a card to each box, the dealer's up card, a second card to each box.
             for b in range(nbr):
@@ -519,10 +515,10 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     lines[SS_F] -= 1
             if counting:
                 wagered = scratch[L.T_MAIN_WAGERED] if i < 0 else rows[i, L.T_MAIN_WAGERED]
-                counted += C.add_box(ct, crow, seated, bet, ss_bet, main + ins, wagered,
-                                     ss_pay[line[b]] if ss_on else 0, ss_on, ss_exact)
+                counted += C.add_box(ct, cs, main + ins, wagered,
+                                     ss_pay[line[b]] if ss_on else 0, ss_on)
         if counting:
-            C.add_round(ct, crow, seated, counted, ss_exact > 0)
+            C.add_round(ct, cs, counted)
         if stacked:
             T.write_round(out[r], drawn, d_n, d_total, o)
         else:
