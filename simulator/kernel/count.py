@@ -1,7 +1,7 @@
-"""The count in the round loop: the running count of the cards seen (caught up from the shoe, where
-the lazy shuffle leaves them in dealing order), the true count, the band of the count that picks
-a counter's strategy, the bets by count, and the counting tally (``layout`` C_*).
-docs/counting.md."""
+"""A counter in the engine: the running count of the cards seen (kept card by card in the walk,
+caught up from the shoe in the round loop: the lazy shuffle leaves the dealt cards in order), the
+true count, the band of the count that picks the strategy, the bets by count, wonging, and the
+counting tally (``layout`` C_*). docs/counting.md."""
 
 from __future__ import annotations
 
@@ -22,7 +22,6 @@ SEVEN = 1 << 32  # a seven's mark in each tag: the running count carries the sev
 (CS_RC, CS_SEEN, CS_SHUFFLES, CS_SEATED, CS_HID_TAG, CS_HID_N, CS_BET, CS_SS_BET,
  CS_BOXES, CS_ROW, CS_SS_EXACT, CS_SS_EXACT2, CS_FAM, N_CS) = range(14)
 R_MAIN, R_SS, R_BOXES = range(3)  # the ramps
-NO_COUNT = 0  # an empty ``ci``: the engine keeps no count
 
 
 @dataclass(frozen=True)
