@@ -243,20 +243,18 @@ def walk_counted(wtrans, wflags, wcounts, wrows, shoe, ws, r, n_rounds, cut, eve
         s = np.int64(wtrans[np.uint64(s * 10 + _value(code) - 1)])
         wcounts[np.uint64(s)] += 1
         f = wflags[np.uint64(s)]
-        r += f & TERMINAL
-        if (f & SPECIAL) == 0:
-            continue
-        if (f & W_EXIT) != 0:
+        if (f & TERMINAL) != 0:  # the round ends: the box is the round (Super Sevens (a) on a
+            r += 1  # first seven, else (f))
+            ss = 0
+            if ss_on:
+                ss = pay_a if (shoe[rs] >> 2) == L.SEVEN_RANK else -1
+            net = C.add_box(ct, cs, wrows[s, L.T_RTOTAL_SUM], wrows[s, L.T_MAIN_WAGERED], ss,
+                            ss_on)  # fmt: skip
+            C.add_round(ct, cs, net)
+        elif (f & W_EXIT) != 0:
             _undo_deal(wtrans, wcounts, shoe, start, s, pos, False)
             why = WALK_EXIT
             break
-        # A counter's round ends: the box is the round (Super Sevens (a) on a first seven).
-        ss = 0
-        if ss_on:
-            ss = pay_a if (shoe[rs] >> 2) == L.SEVEN_RANK else -1
-        net = C.add_box(ct, cs, wrows[s, L.T_RTOTAL_SUM], wrows[s, L.T_MAIN_WAGERED], ss,
-                        ss_on)  # fmt: skip
-        C.add_round(ct, cs, net)
     ws[WS_NEED_FULL] = need_full
     cs[C.CS_RC], cs[C.CS_SEEN], cs[C.CS_SHUFFLES] = rcp, pos, ws[WS_SHUFFLES]
     return r, pos, end, s0, s1, s2, s3, why, s

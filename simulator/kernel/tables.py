@@ -317,7 +317,7 @@ def build(p, tables, counted: bool = False) -> Machine:
             if k[0] in DECIDING:
                 rmap[s * nb: s * nb + nb] = [bld.keys[(k[0], sj) + k[2:]] for sj in box_si]
     if nb == 1 and not counted or counted and p[L.P_BOXES] == 1 and p[L.P_HOLE] != L.HOLE_PEEK:
-        walk = walk_tables(bld, p, trans, rows, net, ins, fin, arr["peek"], counted, nb > 1)
+        walk = walk_tables(bld, p, trans, rows, net, ins, fin, arr["peek"], nb > 1)
     else:
         walk = (np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros((0, L.N_TALLY), np.int64))
     assert n < 2**15, n  # int16 states
@@ -327,7 +327,7 @@ def build(p, tables, counted: bool = False) -> Machine:
                    **arr)  # fmt: skip
 
 
-def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t, counted=False, decide=False) -> tuple:
+def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t, decide=False) -> tuple:
     """The one-box round walk: the hand machine's states and, after a hand's final state, the
     dealer's cards as states too, to a terminal per (final state, dealer outcome) that goes on
     to the next round's first card; a round is then one table read per card (``play.walk``).
@@ -336,9 +336,8 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t, counted=False, decid
     seven: (f) moved to (a)). In the peek game the state after the deal waits for the hole card
     (``HOLE``: a dealer blackjack goes to its terminals), and the hand's states after it carry
     the hole card along (``WH``) to the dealer's play; pairs to split and 7-7 under Super Sevens
-    are exits (``W_EXIT``), played in code. ``counted`` (a counter, no peek): the terminals are
-    ``SPECIAL``, and with ``decide`` (more than one strategy) the states before a decision
-    ``DECIDE``."""
+    are exits (``W_EXIT``), played in code. ``decide`` (a counter with more than one strategy,
+    no peek): the states before a decision are ``DECIDE``."""
     n0 = len(bld.order)
     keys = dict(bld.keys)
     order = list(bld.order)
@@ -368,7 +367,7 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t, counted=False, decid
         return c
 
     def terminal(f, o):
-        return sid(("T", cls(f), o), TERMINAL | BOUNDARY | (SPECIAL if counted else 0))
+        return sid(("T", cls(f), o), TERMINAL | BOUNDARY)
 
     def dealer(f, dh, da, first):
         """The dealer holds ``dh`` (hard), ``da`` (ace) against final state ``f``."""
