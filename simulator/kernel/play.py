@@ -58,47 +58,6 @@ def _total(hard, ace):
 
 
 @njit
-def _walk_split(m, ci, tg, thr, rmap, cs, fam, shoe, ws, stacked, n_cards, sp, b, s_x, max_hands,
-                pos, end, s0, s1, s2, s3):  # fmt: skip
-    """Box ``b``, which splits (exit ``s_x``), plays its hands in turn (11): each hand walks the
-    table from the split hand's state (its second card dealt as it comes into play); its own
-    value again splits again while the box has fewer than ``max_hands`` hands (``PAIR``), else
-    is played on as it is. The hands' final states go to ``sp[b * MAX_HANDS + h]``; returns
-    ``(hands, pos, end, s0, s1, s2, s3)``. A counter (``ci``, ...) decides by the count."""
-    trans, flags, link = m[0], m[1], m[2]
-    nt = rmap.size // flags.size
-    s_split = np.int64(link[s_x])
-    nh = 2
-    h = 0
-    while h < nh:
-        s = s_split
-        while True:
-            if pos >= end:
-                pos, end = refill(ws, pos, n_cards)
-            k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
-            code = np.int64(shoe[k])
-            shoe[k] = shoe[np.uint64(pos)]
-            shoe[np.uint64(pos)] = code
-            pos += 1
-            if nt > 1:
-                s = np.int64(rmap[s * nt + C.table_at(ci, tg, thr, cs, shoe, ws, pos, end, fam)])
-            s = np.int64(trans[s * 10 + _value(code) - 1])
-            f = flags[s]
-            if (f & PAIR) != 0:
-                if nh < max_hands:
-                    nh += 1
-                    s = s_split
-                    continue
-                s = np.int64(link[s])  # no more hands: played on as it is
-                f = flags[s]
-            if (f & PLAYER) == 0:
-                break
-        sp[b * MAX_HANDS + h] = s
-        h += 1
-    return nh, pos, end, s0, s1, s2, s3
-
-
-@njit
 def _settle_split(m, p, sp, b, nh, o, insured, uv, t, scratch):
     """Settle box ``b``'s ``nh`` split hands against dealer outcome ``o`` and add the box into
     ``t`` (``scratch`` too, zeroed first, for a record). Returns ``(main, ins)``."""
@@ -212,9 +171,11 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     every_round = p[L.P_SHUFFLE] == L.SHUFFLE_EVERY_ROUND
     n_cards = shoe.size - SLACK
     no = T.N_OUTCOMES
-    st = np.zeros(nb + 1, np.int64)  # each box's state (st[nb]: the start state, not played)
-    todo = np.zeros(nb + 1, np.int64)  # the boxes that play this round, then nb
-    sp = np.zeros(nb * MAX_HANDS, np.int64)  # a split box's hands' states
+    st = np.zeros(nb, np.int64)  # each box's state after the deal
+    # Box b's hands' states: hs[b * MAX_HANDS + h]; todo[:n_play]: the hands to play this round
+    # in order, then the last, not played (the start state).
+    hs = np.zeros(nb * MAX_HANDS + 1, np.int64)
+    todo = np.zeros(nb * MAX_HANDS + 1, np.int64)
     nsp = np.zeros(nb, np.int64)  # a split box's hands (0: not split)
     c1 = np.zeros(nb, np.int64)  # each box's first card
     line = np.full(nb, -1, np.int64)  # each box's Super Sevens line
@@ -314,17 +275,6 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     insb[b] = fam[b] if ci[C.CI_INS] != 0 else ins_flags[b]
                     t = C.table_at(ci, tg, thr, cs, shoe, ws, pos, end, fam[b])
                     st[b] = trans[rmap[st[b] * nt + t] * 10 + _value(c2[b]) - 1]
-        need = NEED2 | STOOD if draw_all else 0  # what the dealer's cards matter to (step 7)
-        n_play = 0  # the boxes that play (a hand to play on, or an exit): todo[:n_play]
-        for b in range(nbr):
-            f = flags[st[b]]
-            need |= f  # a final state's NEED2 and STOOD (the other flags are not read)
-            todo[n_play] = b
-            n_play += (f & (PLAYER | EXIT)) != 0
-            if ss_on:  # 14: (a) a first seven, (f) none; 7-7 (b) or (c) until a third card
-                x1 = np.int64((c1[b] >> 2) == L.SEVEN_RANK)
-                x2 = np.int64((c2[b] >> 2) == L.SEVEN_RANK)
-                line[b] = SS_F - SS_F * x1 + x1 * x2 * (SS_B + np.int64((c1[b] & 3) == (c2[b] & 3)))
         d_hard = uv
         d_ace = np.int64(uv == 1)
         d_n = 1
@@ -346,28 +296,51 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 cs[C.CS_HID_TAG] = tg[_value(code) - 1]
                 cs[C.CS_HID_N] = 1
         d_bj = peek and d_hard == 11 and d_ace != 0
+        need = NEED2 | STOOD if draw_all else 0  # what the dealer's cards matter to (step 7)
+        n_play = 0
+        for b in range(nbr):
+            s = np.int64(st[b])
+            f = flags[s]
+            need |= f  # a final state's NEED2 and STOOD (the other flags are not read)
+            hs[b * MAX_HANDS] = s
+            todo[n_play] = b * MAX_HANDS
+            n_play += (f & (PLAYER | EXIT)) != 0
+            if (f & EXIT) != 0 and (flags[link[s]] & SPLIT_HAND) != 0 and not d_bj:
+                hs[b * MAX_HANDS] = hs[b * MAX_HANDS + 1] = link[s]  # 11: two hands, in turn
+                todo[n_play] = b * MAX_HANDS + 1
+                n_play += 1
+                nsp[b] = 2
+            if ss_on:  # 14: (a) a first seven, (f) none; 7-7 (b) or (c) until a third card
+                x1 = np.int64((c1[b] >> 2) == L.SEVEN_RANK)
+                x2 = np.int64((c2[b] >> 2) == L.SEVEN_RANK)
+                line[b] = SS_F - SS_F * x1 + x1 * x2 * (SS_B + np.int64((c1[b] & 3) == (c2[b] & 3)))
+        todo[n_play] = nb * MAX_HANDS
         if d_bj:
             # 4. A peeked dealer blackjack ends the round before play.
             for b in range(nbr):
-                st[b] = peek_t[st[b]]
+                hs[b * MAX_HANDS] = peek_t[st[b]]
         else:
-            # 6. Each box in turn, each hand to its end: one loop takes the cards of the boxes
-            # in ``todo`` without a branch on the cards, from box to box, up to an exit.
+            # 6. Each box in turn, each hand to its end: one loop takes the cards of the hands
+            # in ``todo`` without a branch on the cards, from hand to hand, leaving it at 7-7
+            # under Super Sevens or a split hand dealt its own value again.
             j = 0
             while j < n_play:
-                b = todo[j]
-                s = np.int64(st[b])
-                if (flags[s] & EXIT) != 0:
+                q = todo[j]
+                b = q // MAX_HANDS
+                s = np.int64(hs[q])
+                if (flags[s] & PAIR) != 0:  # split again (after the box's last hand) or not
+                    if nsp[b] < max_hands:
+                        for i in range(n_play, j + nsp[b] - q % MAX_HANDS - 1, -1):
+                            todo[i + 1] = todo[i]
+                        todo[j + nsp[b] - q % MAX_HANDS] = b * MAX_HANDS + nsp[b]
+                        n_play += 1
+                        s = np.int64(link[st[b]])
+                        hs[b * MAX_HANDS + nsp[b]] = s
+                        nsp[b] += 1
+                    else:
+                        s = np.int64(link[s])  # played on as it is
+                elif (flags[s] & EXIT) != 0:
                     s = np.int64(link[s])
-                    if (flags[s] & SPLIT_HAND) != 0:
-                        nsp[b], pos, end, s0, s1, s2, s3 = _walk_split(
-                            m, ci, tg, thr, rmap, cs, fam[b], shoe, ws, stacked, n_cards, sp, b,
-                            st[b], max_hands, pos, end, s0, s1, s2, s3,
-                        )  # fmt: skip
-                        for h in range(nsp[b]):
-                            need |= flags[sp[b * MAX_HANDS + h]]
-                        j += 1
-                        continue
                     if (flags[s] & PLAYER) != 0:  # 7-7 played on: its third card (14)
                         if pos >= end:
                             pos, end = refill(ws, pos, n_cards)
@@ -383,11 +356,11 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                             s = np.int64(rmap[s * nt + C.table_at(ci, tg, thr, cs, shoe, ws,
                                                                   pos, end, fam[b])])  # fmt: skip
                         s = np.int64(trans[s * 10 + _value(code) - 1])
-                    st[b] = s
-                    need |= flags[s]
-                    if (flags[s] & PLAYER) == 0:
-                        j += 1
-                        continue
+                hs[q] = s
+                need |= flags[s]
+                if (flags[s] & PLAYER) == 0:
+                    j += 1
+                    continue
                 while True:
                     if pos >= end:
                         pos, end = refill(ws, pos, n_cards)
@@ -398,13 +371,13 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     pos += 1
                     if nt > 1:
                         s = np.int64(rmap[s * nt + C.table_at(ci, tg, thr, cs, shoe, ws, pos,
-                                                              end, fam[todo[j]])])  # fmt: skip
+                                                              end, fam[todo[j] // MAX_HANDS])])
                     s = np.int64(trans[np.uint64(s * 10 + _value(code) - 1)])
                     f = flags[np.uint64(s)]
                     need |= f
-                    st[np.uint64(todo[np.uint64(j)])] = s
-                    done = np.int64((f & PLAYER) == 0)
-                    nxt = np.int64(st[np.uint64(todo[np.uint64(j + 1)])])
+                    hs[np.uint64(todo[np.uint64(j)])] = s
+                    done = np.int64((f & (PLAYER | PAIR)) == 0)  # a PAIR leaves the loop
+                    nxt = np.int64(hs[np.uint64(todo[np.uint64(j + 1)])])
                     j += done
                     s += done * (nxt - s)
                     if (flags[np.uint64(s)] & PLAYER) == 0:
@@ -440,13 +413,13 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
         for b in range(nbr):
             if nsp[b] != 0:
                 insured = uv == 1 and insb[b] != 0
-                main, ins = _settle_split(m, p, sp, b, nsp[b], o, insured, uv, tally, scratch)
+                main, ins = _settle_split(m, p, hs, b, nsp[b], o, insured, uv, tally, scratch)
                 i = -1
                 nsp[b] = 0
                 if stacked:
                     T.write_box(out[r], b, scratch, line[b], p)
             else:
-                i = np.int64(fin[st[b]]) * no + o
+                i = np.int64(fin[hs[b * MAX_HANDS]]) * no + o
                 main = net[i]
                 ins = insn[i]
                 if stacked:
