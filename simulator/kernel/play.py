@@ -298,6 +298,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
         d_bj = peek and d_hard == 11 and d_ace != 0
         need = NEED2 | STOOD if draw_all else 0  # what the dealer's cards matter to (step 7)
         n_play = 0
+        lines[SS_F] += nbr if ss_on else 0  # every box on (f), then moved by its cards
+        ssr = nbr * ss_pay[SS_F] if ss_on else 0  # the round's Super Sevens result
         for b in range(nbr):
             s = np.int64(st[b])
             f = flags[s]
@@ -311,9 +313,13 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 n_play += 1
                 nsp[b] = 2
             if ss_on:  # 14: (a) a first seven, (f) none; 7-7 (b) or (c) until a third card
-                x1 = np.int64((c1[b] >> 2) == L.SEVEN_RANK)
-                x2 = np.int64((c2[b] >> 2) == L.SEVEN_RANK)
-                line[b] = SS_F - SS_F * x1 + x1 * x2 * (SS_B + np.int64((c1[b] & 3) == (c2[b] & 3)))
+                line[b] = SS_F
+                if (c1[b] >> 2) == L.SEVEN_RANK:
+                    x2 = np.int64((c2[b] >> 2) == L.SEVEN_RANK)
+                    line[b] = x2 * (SS_B + np.int64((c1[b] & 3) == (c2[b] & 3)))
+                    lines[SS_F] -= 1  # the lines' counts and sums are added at the end
+                    lines[line[b]] += 1
+                    ssr += ss_pay[line[b]] - ss_pay[SS_F]
         todo[n_play] = nb * MAX_HANDS
         if d_bj:
             # 4. A peeked dealer blackjack ends the round before play.
@@ -351,7 +357,11 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                         pos += 1
                         if (code >> 2) == L.SEVEN_RANK:  # (d), (e) if all three one suit
                             suited = line[b] == SS_C and (code & 3) == (c1[b] & 3)
+                            lines[line[b]] -= 1
+                            ssr -= ss_pay[line[b]]
                             line[b] = SS_E if suited else SS_D
+                            lines[line[b]] += 1
+                            ssr += ss_pay[line[b]]
                         if nt > 1:
                             s = np.int64(rmap[s * nt + C.table_at(ci, tg, thr, cs, shoe, ws,
                                                                   pos, end, fam[b])])  # fmt: skip
@@ -407,9 +417,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             break
         drawn = ws[WS_BEFORE] + pos - ws[WS_ROUND_START]
         # 8. Settle, and add the round to the tally (or write its record).
-        round_main = round_ins = rs = 0
+        round_main = round_ins = 0
         counted = 0  # the counter's net this round
-        lines[SS_F] += nbr if ss_on else 0
         for b in range(nbr):
             if nsp[b] != 0:
                 insured = uv == 1 and insb[b] != 0
@@ -428,11 +437,6 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     counts[i] += 1
             round_main += main
             round_ins += ins
-            if ss_on:  # the lines' counts and sums are added at the end; (f) by the round
-                rs += ss_pay[line[b]]
-                if line[b] != SS_F:
-                    lines[line[b]] += 1
-                    lines[SS_F] -= 1
             if counting:
                 wagered = scratch[L.T_MAIN_WAGERED] if i < 0 else rows[i, L.T_MAIN_WAGERED]
                 counted += C.add_box(ct, crow, seated, bet, ss_bet, main + ins, wagered,
@@ -454,8 +458,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             tally[L.T_RTOTAL_SQ] += rt * rt
             tally[L.T_RINS_SUM] += round_ins
             tally[L.T_RINS_SQ] += round_ins * round_ins
-            tally[L.T_SS_RSUM] += rs
-            tally[L.T_SS_RSQ] += rs * rs
+            tally[L.T_SS_RSUM] += ssr
+            tally[L.T_SS_RSQ] += ssr * ssr
             if trace.size > 0 and ws[WS_NEED_FULL] == 0:
                 for i in range(drawn):
                     if traced < trace.size:
