@@ -247,7 +247,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 shoe[np.uint64(pos)] = code
                 pos += 1
                 c1[b] = code
-                st[b] = trans[start[b] * 10 + _value(code) - 1]
+                st[b] = trans[np.uint64(start[b] * 10 + _value(code) - 1)]
             if pos >= end:
                 pos, end = refill(ws, pos, n_cards)
             k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
@@ -265,9 +265,9 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 shoe[np.uint64(pos)] = code
                 pos += 1
                 c2[b] = code
-                st[b] = trans[st[b] * 10 + uv - 1]
+                st[b] = trans[np.uint64(st[b] * 10 + uv - 1)]
                 if not counting:
-                    st[b] = trans[st[b] * 10 + _value(code) - 1]
+                    st[b] = trans[np.uint64(st[b] * 10 + _value(code) - 1)]
             if counting:  # the first decisions and insurance, at the count after the deal
                 tc = C.count_now(ci, tg, cs, shoe, ws, pos, end)
                 for b in range(nbr):
@@ -302,10 +302,10 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
         ssr = nbr * ss_pay[SS_F] if ss_on else 0  # the round's Super Sevens result
         for b in range(nbr):
             s = np.int64(st[b])
-            f = flags[s]
+            f = flags[np.uint64(s)]
             need |= f  # a final state's NEED2 and STOOD (the other flags are not read)
             hs[b * MAX_HANDS] = s
-            todo[n_play] = b * MAX_HANDS
+            todo[np.uint64(n_play)] = b * MAX_HANDS
             n_play += (f & (PLAYER | EXIT)) != 0
             if (f & EXIT) != 0 and (flags[link[s]] & SPLIT_HAND) != 0 and not d_bj:
                 hs[b * MAX_HANDS] = hs[b * MAX_HANDS + 1] = link[s]  # 11: two hands, in turn
@@ -398,7 +398,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             if d_n == 1:
                 if (need & NEED2) == 0:
                     break
-            elif d_bj or (need & STOOD) == 0 or d_stands[d_ace * 32 + d_hard] != 0:
+            elif d_bj or (need & STOOD) == 0 or d_stands[np.uint64(d_ace * 32 + d_hard)] != 0:
                 break
             if pos >= end:
                 pos, end = refill(ws, pos, n_cards)
@@ -428,13 +428,13 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 if stacked:
                     T.write_box(out[r], b, scratch, line[b], p)
             else:
-                i = np.int64(fin[hs[b * MAX_HANDS]]) * no + o
-                main = net[i]
-                ins = insn[i]
+                i = np.int64(fin[np.uint64(hs[b * MAX_HANDS])]) * no + o
+                main = net[np.uint64(i)]
+                ins = insn[np.uint64(i)]
                 if stacked:
                     T.write_box(out[r], b, rows[i], line[b], p)
                 else:
-                    counts[i] += 1
+                    counts[np.uint64(i)] += 1
             round_main += main
             round_ins += ins
             if counting:
@@ -450,7 +450,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             tally[L.T_ROUNDS] += 1
             tally[L.T_CARDS_DEALT] += drawn
             if o != T.O_NONE:
-                tally[L.T_DEALER_BJ + o] += 1  # blackjack, bust, 17 .. 21 in layout order
+                tally[np.uint64(L.T_DEALER_BJ + o)] += 1  # blackjack, bust, 17 .. 21 in layout order
             rt = round_main + round_ins
             tally[L.T_RMAIN_SUM] += round_main
             tally[L.T_RMAIN_SQ] += round_main * round_main
