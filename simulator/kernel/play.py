@@ -450,7 +450,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             tally[L.T_ROUNDS] += 1
             tally[L.T_CARDS_DEALT] += drawn
             if o != T.O_NONE:
-                tally[np.uint64(L.T_DEALER_BJ + o)] += 1  # blackjack, bust, 17 .. 21 in layout order
+                tally[np.uint64(L.T_DEALER_BJ + o)] += 1  # blackjack, bust, 17 .. 21 (layout)
             rt = round_main + round_ins
             tally[L.T_RMAIN_SUM] += round_main
             tally[L.T_RMAIN_SQ] += round_main * round_main
