@@ -1,4 +1,4 @@
-"""The ``bjsim`` command line: simulate, replay, rules, strategies, exact, compare, report.
+"""The ``bjsim`` command line: simulate, replay, rules, strategies, exact, compare, report, count.
 
 Results go to stdout (or ``--output``), progress and errors to stderr. A user's mistake (a bad rule
 file, ``--set`` key or value, strategy, card file, option) ends with one line naming what is wrong
@@ -124,6 +124,28 @@ class CountType(click.ParamType):
 
 
 COUNT = CountType()
+
+
+class PenetrationsType(click.ParamType):
+    """Penetrations separated by commas, e.g. ``0.60,0.70,0.80,0.90`` (each checked against the
+    rule set's limits when the rules are loaded)."""
+
+    name = "P,P,..."
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        out = []
+        for part in str(value).split(","):
+            try:
+                p = float(part)
+            except ValueError:
+                self.fail(f"{part.strip()!r} is not a number: write fractions of the shoe "
+                          "separated by commas, e.g. 0.60,0.70,0.80,0.90", param, ctx)
+            if p in out:
+                self.fail(f"{p:g} is given twice: allowed each penetration once", param, ctx)
+            out.append(p)
+        return tuple(out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -295,6 +317,7 @@ def cli():
         bjsim simulate --set decks=8 --rounds 1e8 --format json -o nz8.json
         bjsim compare --vary dealer_hits_soft_17=true     # what H17 costs, paired
         bjsim report -o nz-report                   # the regulator's assessment
+        bjsim count --plan hi-lo-1-12               # what a card counter gains
         bjsim rules show
         bjsim replay --cards shoe.txt
     """
@@ -943,6 +966,15 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Threads playing chunks at once. Default: every CPU. Does not change a "
               "figure.")
+@click.option("--count", "count_plan", default=None, metavar="PLAN|FILE",
+              help="Add a card-counting section: this counting plan (bjsim count --list) "
+              "played with the report's rules, strategy and seed.")
+@click.option("--count-rounds", type=COUNT, default=1_000_000, show_default="1,000,000",
+              help="With --count: rounds the counting run (and each penetration) deals.")
+@click.option("--count-penetrations", type=PenetrationsType(), default=None,
+              metavar="P,P,...",
+              help="With --count: also a penetration sweep, e.g. 0.60,0.70,0.80,0.90 (bjsim "
+              "count --penetrations).")
 @click.option("-o", "--output", "out_dir", required=True, metavar="DIR",
               type=click.Path(file_okay=False, writable=True),
               help="The folder to write (made if missing; the report's files in it are "
@@ -953,7 +985,8 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
 @user_errors
 def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choices,
            variant_files, no_variants, variant_rounds, rounds, precision, max_rounds, seed,
-           chunk_rounds, sample_rounds, workers, out_dir, quiet):
+           chunk_rounds, sample_rounds, workers, count_plan, count_rounds, count_penetrations,
+           out_dir, quiet):
     """Write a mathematical assessment of a rule set, as a regulator asks for it, to a folder.
 
     report.html (readable offline, charts beside it in charts/), report.md, report.pdf (printed
@@ -961,7 +994,8 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     table): the rules key by key with their Gazette rule; each wager's exact return and how it is
     derived, beside the simulated return with its 95% interval and z-score; the Super Sevens pay
     table; SDs, hit frequencies and the volatility index; the Super Sevens return under each
-    7-7 play; the player's choices; the rule-variant effects; a reproducibility manifest.
+    7-7 play; the player's choices; the rule-variant effects; with --count, a card counter's
+    advantage, the tables by count and the penetration sweep; a reproducibility manifest.
     About a minute for the NZ rules once the variants' basic strategies are derived and cached
     (the first time adds about 5 minutes).
 
@@ -972,6 +1006,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         bjsim report --set dealer_hits_soft_17=true --choice mimic-dealer -o h17
         bjsim report --variant configs/variants/h17.toml --variant-rounds 10M -o nz-h17
         bjsim report --precision 0.0005 --no-variants -o nz-precise
+        bjsim report --count hi-lo-1-12 --count-penetrations 0.6,0.75,0.9 -o nz-counting
     """
     import time
 
@@ -982,13 +1017,23 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         raise BjsimError("--no-variants: not with --variant FILE")
     sets = _changes(overrides, boxes, super_sevens)
     rules, file_meta = _load_rules(rules_path, sets)
+    if count_plan is None and (count_penetrations is not None
+                               or ctx.get_parameter_source("count_rounds").name == "COMMANDLINE"):
+        raise BjsimError("--count-rounds, --count-penetrations: only with --count PLAN")
+    if count_plan is not None:  # a plan the rules cannot play is refused before any run
+        from simulator import count_runs
+        from simulator.plans import load_plan
+
+        count_runs.check(rules, load_plan(count_plan), count_penetrations,
+                         ("--count", "--count-penetrations"))
     spec = Spec(rules, strategy=strategy_name, rules_file=rules_path,
                 rules_name=file_meta.get("name"), overrides=tuple(sets),
                 rounds=max_rounds if precision is not None else rounds, precision=precision,
                 seed=seed, chunk_rounds=chunk_rounds, workers=workers,
                 sample_rounds=sample_rounds, choices=tuple(choices) if choices else None,
                 variants=() if no_variants else (tuple(variant_files) or None),
-                variant_rounds=variant_rounds, out_dir=out_dir)
+                variant_rounds=variant_rounds, out_dir=out_dir, count_plan=count_plan,
+                count_rounds=count_rounds, count_penetrations=count_penetrations)
     start = time.perf_counter()
 
     def say(msg: str) -> None:
@@ -1004,6 +1049,132 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     except OSError as err:
         raise BjsimError(f"--output {out_dir}: cannot write: {err.strerror or err}") from None
     say(f"wrote {len(written)} files to {out_dir}: open {os.path.join(out_dir, 'report.html')}")
+
+# ---------------------------------------------------------------------------------------------
+# count
+
+
+def _count_list() -> str:
+    """The shipped counting plans and count systems, one a line with its description."""
+    from simulator.counting import list_counts, load_count
+    from simulator.plans import list_plans, load_plan
+
+    def lines(names, load):
+        width = max((len(n) for n in names), default=0)
+        out = []
+        for name in names:
+            try:
+                desc = load(name).description
+            except ValueError as err:
+                desc = f"(does not load: {_one_line(err)})"
+            out.append(f"  {name:<{width}}  {desc}".rstrip())
+        return out
+
+    return "\n".join(["Counting plans (strategies/plans/, --plan NAME):",
+                      *lines(list_plans(), load_plan), "",
+                      "Count systems (strategies/counts/, a plan's 'count'):",
+                      *lines(list_counts(), load_count)]) + "\n"
+
+
+@cli.command()
+@click.option("--plan", "plan_name", default="hi-lo-1-12", show_default=True,
+              metavar="NAME|FILE",
+              help="The counting plan: a shipped name (see --list) or a TOML file "
+              "(docs/counting.md): count, deck estimation, index plays, bets by count.")
+@rules_options
+@click.option("--strategy", "strategy_name", default="basic", show_default=True,
+              metavar="NAME|FILE",
+              help="The chart the counter plays where no index play applies (every box).")
+@click.option("-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
+              help="Rounds dealt (watched or played), at each penetration.")
+@click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True,
+              help="Random seed (the same for every penetration of a sweep).")
+@click.option("--chunk-rounds", type=COUNT, default=DEFAULT_CHUNK_ROUNDS,
+              show_default="1,000,000",
+              help="Rounds per chunk (with the seed, what makes a result reproducible).")
+@click.option("--workers", type=click.IntRange(min=1), default=None,
+              help="Threads playing chunks at once. Default: every CPU. Does not change the "
+              "result.")
+@click.option("--bankroll", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="UNITS",
+              help="Bankroll for the risk of ruin, in units of the table minimum. Default: the "
+              "plan's 'bankroll'.")
+@click.option("--penetrations", type=PenetrationsType(), default=None, metavar="P,P,...",
+              help="A penetration sweep: one run per value (same seed), and a table of the "
+              "counter's advantage, SD, SCORE and N0 by penetration, e.g. 0.60,0.70,0.80,0.90.")
+@click.option("--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False), default=None,
+              metavar="FILE",
+              help="Record finished chunks in FILE (as simulate's); refuses an existing FILE "
+              "unless --resume. A single run only, not with --penetrations.")
+@click.option("--resume", is_flag=True,
+              help="With --checkpoint: carry on the run recorded in FILE (same plan, rules, "
+              "seed, rounds, chunk size).")
+@click.option("--list", "list_only", is_flag=True,
+              help="List the shipped counting plans and count systems, and stop.")
+@output_options(["table", "json", "csv", "markdown"], "table")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar on stderr.")
+@click.pass_context
+@user_errors
+def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_name, rounds,
+          seed, chunk_rounds, workers, bankroll, penetrations, checkpoint_path, resume,
+          list_only, fmt, output, quiet):
+    """What a card counter gains: play a counting plan and report its advantage.
+
+    The counter keeps the plan's count, plays its index plays, bets by count (main wager and
+    Super Sevens), wongs and spreads to more boxes as the plan says. Reports the advantage per
+    unit of initial and of total bet with 95% intervals, the SD and win per 100 rounds, SCORE,
+    N0 and the risk of ruin, the frequency of each count and the advantage at it, and the Super
+    Sevens return by count against its exact value. Method: docs/counting.md. Ctrl-C stops
+    early and prints the finished chunks' result marked PARTIAL (exit code 130).
+
+    \b
+    Examples:
+        bjsim count                                  # Hi-Lo, 1-12 spread, NZ game
+        bjsim count --plan hi-lo-flat --rounds 1e6   # the control: basic strategy
+        bjsim count --plan sevens-super-sevens --strategy basic-super-sevens
+        bjsim count --penetrations 0.60,0.70,0.80,0.90 -f markdown
+        bjsim count --plan my-plan.toml --bankroll 500 -f json -o counter.json
+        bjsim count --rounds 1e9 --checkpoint count.ckpt   # Ctrl-C, then add --resume
+        bjsim count --list
+    """
+    from simulator import count_runs, counting_report
+    from simulator.plans import load_plan
+    from simulator.strategy import load_strategy
+
+    if list_only:
+        _emit(_count_list(), output)
+        return
+    if resume and checkpoint_path is None:
+        raise BjsimError("--resume: needs --checkpoint FILE (the run to carry on)")
+    plan = load_plan(plan_name)
+    sets = _changes(overrides, boxes, super_sevens)
+    rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
+    games = count_runs.check(rules, plan, penetrations)
+    strategy = load_strategy(strategy_name)
+    runs = count_runs.play(
+        games, plan, strategy, strategy_name, rounds=rounds, seed=seed,
+        chunk_rounds=chunk_rounds, workers=workers, rules_file=rules_path,
+        rules_name=file_meta.get("name"), overrides=sets, quiet=quiet,
+        say=None if quiet else (lambda text: click.echo(f"bjsim: {text}", err=True)),
+        checkpoint=checkpoint_path, resume=resume)
+    if not runs.runs:
+        click.echo("bjsim: interrupted before any chunk finished: nothing to report", err=True)
+        ctx.exit(130)
+    figs = count_runs.figures(runs, plan, bankroll)
+    meta = runs.runs[0][2].meta | {"plan": counting_report.plan_dict(plan)}
+    if penetrations is None:
+        text = counting_report.render(figs[0][1], fmt, meta)
+    else:
+        meta["run"] = meta["run"] | _rules_source(rules_path, file_meta, sets) | {
+            "penetrations": list(penetrations), "partial": runs.partial}
+        text = counting_report.render_sweep(counting_report.sweep_rows(figs), fmt, meta)
+    _emit(text, output)
+    for _, _, r in runs.runs:
+        for line in r.messages:
+            click.echo(line, err=True)
+    if runs.partial:
+        ctx.exit(130)
+
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -19,16 +19,18 @@ STEPS = {"exact": 0, "half": 26, "whole": 52}  # the deck estimate's step, in ca
 
 @lru_cache(maxsize=16)
 def super_sevens_by_sevens_left(rules) -> np.ndarray:
-    """``ev[left * (4 decks + 1) + sevens_left]``: the Super Sevens return per stake from a shoe
-    of ``left`` cards holding ``sevens_left`` sevens (``exact.sevens.value_by_sevens_left``),
-    0 where no such shoe is (fewer than 3 cards, more sevens than cards)."""
-    from simulator.exact.sevens import value_by_sevens_left
+    """``ev[k - 1, left * (4 decks + 1) + sevens_left]``: the Super Sevens return per stake
+    (``k = 1``) and its mean square (``k = 2``) from a shoe of ``left`` cards holding
+    ``sevens_left`` sevens (``exact.sevens.moment_by_sevens_left``), 0 where no such shoe is
+    (fewer than 3 cards, more sevens than cards)."""
+    from simulator.exact.sevens import moment_by_sevens_left
 
     n, s = 52 * rules.decks, 4 * rules.decks
-    ev = np.zeros((n + 1) * (s + 1))
+    ev = np.zeros((2, (n + 1) * (s + 1)))
     for left in range(3, n + 1):
         for sl in range(min(left, s) + 1):
-            ev[left * (s + 1) + sl] = value_by_sevens_left(rules, left, sl)
+            for k in (1, 2):
+                ev[k - 1, left * (s + 1) + sl] = moment_by_sevens_left(rules, left, sl, k)
     ev.setflags(write=False)
     return ev
 
@@ -52,12 +54,11 @@ def counter_for(rules, base, plan) -> tuple:
     if ins is not None:  # a second family, insured: a box takes it when the count says so
         strategies += band_strategies(base, plays, True)
     cs = plan.count
-    # The rules' boxes are the most the counter plays; a plan without steps plays them all.
-    boxes = _ramp(plan.boxes) if plan.boxes.steps else ((), (rules.boxes,))
+    boxes = _ramp(plan.boxes)  # the boxes dealt; the rules' boxes are the most there can be
     if max(boxes[1]) > rules.boxes:
         raise ValueError(f"boxes: the plan plays up to {max(boxes[1])} boxes: allowed up to the "
                          f"rules' boxes = {rules.boxes} (set boxes=N)")
-    ev = super_sevens_by_sevens_left(rules) if rules.super_sevens else np.zeros(0)
+    ev = super_sevens_by_sevens_left(rules) if rules.super_sevens else np.zeros((2, 0))
     enter = -np.inf if plan.wong_enter is None else float(plan.wong_enter)
     leave = -np.inf if plan.wong_leave is None else float(plan.wong_leave)
     counter = Counter(

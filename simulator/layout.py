@@ -198,11 +198,13 @@ COUNT_NAMES = (
     "ss_flat_sq",
     "ss_exact",  # the exact Super Sevens return of those bets from the round's start shoe, x 1e9
     "ss_plus",  # rounds whose start shoe gives the Super Sevens bet a positive return
+    "ss_exact_sq",  # the exact mean square of those bets' results from that shoe, x 1e6
 )
 N_COUNT = len(COUNT_NAMES)
 SS_EXACT_SCALE = 10**9
+SS_EXACT_SQ_SCALE = 10**6
 (
     C_ROUNDS, C_PLAYED, C_BOXES, C_BET, C_WAGERED, C_NET, C_SS_BET, C_SS_NET, C_ROUND_SQ,
     C_FLAT_BOXES, C_FLAT_NET, C_FLAT_SQ, C_SS_FLAT_BETS, C_SS_FLAT_NET, C_SS_FLAT_SQ, C_SS_EXACT,
-    C_SS_PLUS,
+    C_SS_PLUS, C_SS_EXACT_SQ,
 ) = range(N_COUNT)

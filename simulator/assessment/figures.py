@@ -4,7 +4,8 @@ The runs are `simulator.run.simulate` (what ``bjsim simulate`` prints) and the e
 `simulator.exact.compare.exact_figures` (what ``bjsim exact`` prints), both kept whole in the
 dict; the report's tables (wagers, the Super Sevens pay table of rule 14, hit frequencies, the
 volatility index, the 7-7 question of rule 14.4, the player's choices) are derived from them here
-and nowhere else.
+and nowhere else. With a counting plan, the counting section's runs are ``bjsim count``'s
+(`simulator.count_runs`) and its figures `simulator.counting_report`'s.
 """
 
 from __future__ import annotations
@@ -44,8 +45,9 @@ class Spec:
     """What to assess. ``rules`` is the loaded rule set (file plus ``overrides``); ``strategy`` a
     shipped name or a file; ``choices`` the strategies set against it (None: every shipped one);
     ``variants`` the variant files compared with it (None: every shipped one; empty: none).
-    ``rounds`` is the main run's length, or with ``precision`` its cap. ``out_dir`` only goes
-    into the rebuild command."""
+    ``rounds`` is the main run's length, or with ``precision`` its cap. ``count_plan``: a
+    counting plan played ``count_rounds`` rounds (and at each of ``count_penetrations``) for
+    the counting section (None: no section). ``out_dir`` only goes into the rebuild command."""
 
     rules: Rules
     strategy: str = "basic"
@@ -62,6 +64,9 @@ class Spec:
     variants: tuple[str, ...] | None = None
     variant_rounds: int = 1_000_000
     out_dir: str = "report"
+    count_plan: str | None = None
+    count_rounds: int = 1_000_000
+    count_penetrations: tuple[float, ...] | None = None
 
 
 Say = Callable[[str], None]
@@ -427,6 +432,39 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
 
 
 # ---------------------------------------------------------------------------------------------
+# Card counting (bjsim count)
+
+
+def counting_figures(spec: Spec, say: Say, quiet: bool) -> dict:
+    """The counting section: ``bjsim count`` of ``spec.count_plan`` with the report's rules,
+    strategy and seed, ``spec.count_rounds`` rounds at the rules' penetration, and at each of
+    ``spec.count_penetrations`` when asked (`simulator.count_runs`)."""
+    from simulator import count_runs, counting_report
+    from simulator.plans import load_plan
+
+    plan = load_plan(spec.count_plan)
+    strategy = load_strategy(spec.strategy)
+    kwargs = {"rounds": spec.count_rounds, "seed": spec.seed, "chunk_rounds": spec.chunk_rounds,
+              "workers": spec.workers, "rules_file": spec.rules_file,
+              "rules_name": spec.rules_name, "overrides": spec.overrides, "quiet": quiet}
+    say(f"card counting: plan {plan.name}, {spec.count_rounds:,} rounds (bjsim count)")
+    runs = count_runs.play(count_runs.check(spec.rules, plan), plan, strategy, spec.strategy,
+                           **kwargs)
+    if runs.partial:
+        raise KeyboardInterrupt
+    ((_, fig),) = count_runs.figures(runs, plan)
+    sweep = None
+    if spec.count_penetrations:
+        games = count_runs.check(spec.rules, plan, spec.count_penetrations)
+        say(f"card counting by penetration: {', '.join(f'{p:g}' for p in spec.count_penetrations)}")
+        runs = count_runs.play(games, plan, strategy, spec.strategy, say=say, **kwargs)
+        if runs.partial:
+            raise KeyboardInterrupt
+        sweep = counting_report.sweep_rows(count_runs.figures(runs, plan))
+    return {"plan": spec.count_plan, "figures": fig, "sweep": sweep}
+
+
+# ---------------------------------------------------------------------------------------------
 # The manifest
 
 
@@ -448,10 +486,24 @@ def _argv(spec: Spec, played: int) -> dict:
     def line(*words):
         return " ".join(shlex.quote(w) for w in words)
 
+    count = []
+    if spec.count_plan is not None:
+        count = ["--count", spec.count_plan, "--count-rounds", str(spec.count_rounds)]
+        if spec.count_penetrations:
+            count += ["--count-penetrations", ",".join(repr(p) for p in spec.count_penetrations)]
+    count_line = None if spec.count_plan is None else line(
+        "bjsim", "count", "--plan", spec.count_plan, *common, *strat, "--rounds",
+        str(spec.count_rounds), "-f", "json")
+    sweep_line = None if not spec.count_penetrations else line(
+        "bjsim", "count", "--plan", spec.count_plan, *common, *strat, "--rounds",
+        str(spec.count_rounds), "--penetrations", ",".join(repr(p) for p in
+                                                           spec.count_penetrations), "-f", "json")
     return {
-        "report": line("bjsim", "report", *rules, *sets, *strat, *choose, *vary, *length, "--seed",
-                       str(spec.seed), "--chunk-rounds", str(spec.chunk_rounds),
+        "report": line("bjsim", "report", *rules, *sets, *strat, *choose, *vary, *count, *length,
+                       "--seed", str(spec.seed), "--chunk-rounds", str(spec.chunk_rounds),
                        "--sample-rounds", str(spec.sample_rounds), "-o", spec.out_dir),
+        "count": count_line,
+        "count_sweep": sweep_line,
         "simulate": line("bjsim", "simulate", *common, *strat, "--rounds", str(played),
                          "-f", "json"),
         "exact": line("bjsim", "exact", *rules, *sets, *strat, "-f", "json"),
@@ -487,6 +539,9 @@ def _manifest(spec: Spec, names: list[str], played: int, seconds: float) -> dict
         "sample_rounds": spec.sample_rounds,
         "variant_files": [_shown_path(f) for f in _variant_files(spec)],
         "variant_rounds": spec.variant_rounds,
+        "count_plan": spec.count_plan,
+        "count_rounds": spec.count_rounds if spec.count_plan else None,
+        "count_penetrations": list(spec.count_penetrations or ()) or None,
         "platform": platform.platform(), "machine": platform.machine(),
         "python": sys.version.split()[0], "numpy": np.__version__, "numba": numba.__version__,
         "seconds": seconds,
@@ -570,11 +625,12 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
                                          min(spec.sample_rounds, played))
     say("rule-variant effects (bjsim compare)")
     data["variants"] = variant_effects(spec, say, quiet)
+    data["counting"] = None if spec.count_plan is None else counting_figures(spec, say, quiet)
     data["simulation"] = {n: r for n, (r, _) in runs.items()}
     data["exact"] = {n: d for n, (d, _) in exacts.items()}
     data["manifest"] = _manifest(spec, list(runs), played, time.perf_counter() - start)
     return _plain(data)
 
 
-__all__ = ["CONFIDENCES", "ROUND_COUNTS", "Spec", "compute", "plays_text",
+__all__ = ["CONFIDENCES", "ROUND_COUNTS", "Spec", "compute", "counting_figures", "plays_text",
            "variant_effects"]

@@ -284,6 +284,111 @@ def variants(data: dict) -> Section:
         "(paired with this rule set) and the exact change.")])
 
 
+def counting(data: dict) -> Section | None:
+    """The card counter's figures (``bjsim count``), the tables by count and the penetration
+    sweep."""
+    c = data.get("counting")
+    if not c:
+        return None
+    f = c["figures"]
+    p, kind = f["plan"], f["count_kind"]
+    adv = f["advantage"]
+    labels = (("initial_bet", "per unit of initial bet (main + insurance)"),
+              ("initial_bet_with_super_sevens", "per unit of initial bet, Super Sevens included"),
+              ("total_bet", "per unit of total bet (main + insurance)"),
+              ("total_bet_with_super_sevens", "per unit of total bet, Super Sevens included"))
+    cols = [("advantage", "advantage", "text"), ("mean", "mean", "spct3"), ("se", "SE", "pct3"),
+            ("ci95_low", "95% CI low", "spct3"), ("ci95_high", "95% CI high", "spct3")]
+    rows = [[label] + [adv[k][c] for c, _, _ in cols[1:]] for k, label in labels]
+    rows.append(["flat 1 unit on every box dealt (the counter's play)"]
+                + [f["flat"][c] for c, _, _ in cols[1:]])
+    if f.get("basic") is not None:
+        rows.append(["the strategy alone, flat 1 unit (control run)"]
+                    + [f["basic"][c] for c, _, _ in cols[1:]])
+    blocks = [
+        f"Plan {p['name']}: {p['description'].rstrip('.')}. Count {p['count']} ({kind}), "
+        "deck estimation "
+        f"{p['deck_estimation']}, index plays {p['indices'] or 'none'}; main bet "
+        f"{_ramp_text(p['bet'])}; Super Sevens {_ramp_text(p['super_sevens'])}"
+        + (f"; wonging out below {p['wong']['leave']:g}, in at {p['wong']['enter']:g}"
+           if p["wong"] else "")
+        + f". Strategy {data['strategy']} where no index play applies. {f['rounds']:,} rounds "
+        f"dealt, {f['rounds_played']:,} played (the same seed as the main run). Advantage: the "
+        "counter's net per unit bet; flat: every box dealt at one unit, played as the counter "
+        "plays (index plays included); the control run: the strategy alone at a flat bet, the "
+        "same seed. Gain over the control run: "
+        f"{fmt(f.get('gain_over_basic'), 'spct3')}; over flat betting: "
+        f"{fmt(f['gain_over_flat'], 'spct3')}. Method: docs/counting.md.",
+        Table("counting_advantage", "The counter's advantage", cols, rows)]
+    rcols = [("per", "per", "text"), ("rounds", "rounds", "int"), ("mean", "mean, units", "num4"),
+             ("sd", "SD, units", "num3"), ("win_per_100", "win per 100 rounds", "num2"),
+             ("score", "SCORE", "num1"), ("n0", "N0", "int"),
+             ("risk_of_ruin", "risk of ruin" + (f" ({fmt(f['bankroll'], 'num0')} units)"
+                                                if f["bankroll"] else " (no bankroll given)"),
+              "prob")]
+    blocks.append(Table("counting_per_round", "The counter's net per round", rcols, [
+        [label] + [f[key][k] for k, _, _ in rcols[1:]]
+        for key, label in (("per_round_played", "round played"),
+                           ("per_round_watched", "round watched"))]))
+    bcols = [("label", kind, "text"), ("rounds", "rounds", "int"),
+             ("frequency", "frequency", "pct3"), ("played_share", "played", "pct1"),
+             ("flat_advantage", "flat advantage", "spct2"), ("flat_se", "SE", "pct2"),
+             ("average_bet", "counter's average bet", "num2"),
+             ("counter_advantage", "counter's advantage", "spct2")]
+    blocks += [f"By the {kind} at the round's start (the ends hold every count beyond them; SE "
+               "per box dealt).",
+               Table("counting_by_count", f"Frequency and advantage by {kind}", bcols,
+                     [[b[k] for k, _, _ in bcols] for b in f["by_count"]])]
+    ss = f["super_sevens"]
+    if f["super_sevens_by_count"]:
+        scols = [("label", kind, "text"), ("bets", "bets", "int"), ("return", "simulated", "spct2"),
+                 ("se", "SE (sample)", "pct2"), ("exact", "exact", "spct2"),
+                 ("exact_se", "SE (exact)", "pct2"), ("z", "z", "z"),
+                 ("favourable_share", "rounds favourable", "pct1"),
+                 ("counter_bets", "counter's bets", "int")]
+        blocks += [
+            f"Super Sevens by {kind}: the simulated return of every Super Sevens bet dealt at "
+            "that count, beside its exact return from each round's starting shoe "
+            f"(simulator.exact.sevens). The bet favoured the player in "
+            f"{fmt(ss['favourable_share'], 'pct2')} of rounds at penetration "
+            f"{f['rules']['penetration']:g}; overall simulated {fmt(ss['flat']['mean'], 'spct3')}, "
+            f"exact {fmt(ss['exact'], 'spct3')}, z = {fmt(ss['z'], 'z')}. The exact return is "
+            "the published convention's (a third card always dealt), which a strategy hitting "
+            "every 7-7 plays; "
+            + (f"here {ss['why_not']}." if ss["why_not"] else
+               "z is against the SE from the exact variance of the bets' starting shoes (the "
+               "sample's misses the rare big pays at most counts)." if ss["exact_se"] is not None
+               else "z is shown only where the bets are enough to expect 30 wins of "
+               + ("the rarest line the strategy can make above 3 to 1" if ss["rarest_line"] is None
+                  else f"line ({ss['rarest_line']['line']}), the rarest the strategy can make "
+                  f"above 3 to 1 (one bet in {1 / ss['rarest_line']['probability']:,.0f})")
+               + ": before that the SE understates the spread."),
+            Table("counting_super_sevens", f"Super Sevens return by {kind}", scols,
+                  [[b[k] for k, _, _ in scols] for b in f["super_sevens_by_count"]])]
+    if c.get("sweep"):
+        wcols = [("penetration", "penetration", "num2"), ("advantage", "advantage", "spct3"),
+                 ("se", "SE", "pct3"),
+                 ("advantage_with_super_sevens", "with Super Sevens", "spct3"),
+                 ("flat_advantage", "flat", "spct3"),
+                 ("gain_over_flat", "gain", "spct3"), ("sd_round", "SD per round", "num3"),
+                 ("win_per_100", "win per 100 rounds", "num2"), ("score", "SCORE", "num1"),
+                 ("n0", "N0", "int"),
+                 ("super_sevens_favourable_share", "Super Sevens favourable", "pct2")]
+        blocks += ["The same plan and seed at each penetration (the share of the shoe dealt "
+                   "before the cut card): what the cut card's place is worth to a counter.",
+                   Table("counting_penetration", "The counter's advantage by penetration",
+                         wcols, [[r[k] for k, _, _ in wcols] for r in c["sweep"]])]
+    return Section("counting", "Card counting", blocks)
+
+
+def _ramp_text(r: dict) -> str:
+    """A ramp in words: ``1 unit below +2, then 2 from +2, 4 from +3``."""
+    if not r["steps"]:
+        return f"{r['base']} unit(s) at every count" if r["base"] else "never"
+    return f"{r['base']} unit(s) below {r['steps'][0][0]:+g}, then " + ", ".join(
+        f"{u} from {c:+g}" for c, u in r["steps"])
+
+
 def manifest(data: dict) -> Section:
     m = data["manifest"]
     rows = [["bjsim version", m["bjsim"]], ["rule file", m["rules_file"]],
@@ -297,6 +402,10 @@ def manifest(data: dict) -> Section:
              ["distribution sample (rounds)", m["sample_rounds"]],
              ["rule variants (files)", ", ".join(m["variant_files"]) or "none"],
              ["rule variants (rounds a game)", m["variant_rounds"]],
+             ["counting plan", m.get("count_plan") or "none"],
+             ["counting (rounds a run)", m.get("count_rounds")],
+             ["counting penetrations", ", ".join(f"{p:g}" for p in m.get("count_penetrations")
+                                                 or ()) or "none"],
              ["platform", f"{m['platform']} ({m['machine']})"],
              ["Python, numpy, numba", f"{m['python']}, {m['numpy']}, {m['numba']}"]]
     t = Table("manifest", "Reproducibility manifest", [("item", "item", "text"),
@@ -306,14 +415,17 @@ def manifest(data: dict) -> Section:
         "The figures depend on the rule file, the strategies, the seed, the rounds and the chunk "
         "size, never on the number of threads or machines. This command rebuilds the whole "
         "report to the same figures:", Code(c["report"]),
-        "The main run, the exact figures and the rule-variant comparison alone:",
-        Code("\n".join(x for x in (c["simulate"], c["exact"], c.get("compare")) if x)), t])
+        "The main run, the exact figures, the rule-variant comparison and the counting runs "
+        "alone:",
+        Code("\n".join(x for x in (c["simulate"], c["exact"], c.get("compare"), c.get("count"),
+                                   c.get("count_sweep")) if x)), t])
 
 
 def build(data: dict) -> list[Section]:
     """Every section, in the report's order."""
     out = [summary(data), rules(data), wagers(data), pay_table(data), frequencies(data),
-           volatility(data), sevens(data), choices(data), variants(data), manifest(data)]
+           volatility(data), sevens(data), choices(data), variants(data), counting(data),
+           manifest(data)]
     return [s for s in out if s is not None]
 
 

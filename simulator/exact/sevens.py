@@ -159,11 +159,17 @@ def value_by_sevens_left(rules, cards_left: int, sevens_left: int) -> float:
     sevens, their suits unknown: the sevens left are taken as a random few of the shoe's
     ``4 x decks`` (``decks`` of each suit), as a sevens count leaves them. The full shoe gives
     ``super_sevens(rules, guaranteed_third=True)['ev']``."""
+    return moment_by_sevens_left(rules, cards_left, sevens_left, 1)
+
+
+def moment_by_sevens_left(rules, cards_left: int, sevens_left: int, k: int) -> float:
+    """The ``k``-th moment of the Super Sevens result per unit staked (``k = 1``: the return,
+    `value_by_sevens_left`; ``k = 2``: its mean square, for the variance)."""
     n, s, d = float(cards_left), float(sevens_left), rules.decks
     if not (3 <= n and 0 <= s <= min(n, 4 * d)):
         raise ValueError(f"cards_left = {cards_left}, sevens_left = {sevens_left}: allowed at "
                          f"least 3 cards and 0 to min(cards, {4 * d}) sevens")
-    a, b, c, dd, e = rules.super_sevens_pays
+    a, b, c, dd, e = (x**k for x in rules.super_sevens_pays)
     q2 = (d - 1) / (4 * d - 1)  # two sevens left share a suit
     q3 = q2 * (d - 2) / (4 * d - 2) if d >= 2 else 0.0  # three do
     p_first = s / n
@@ -171,4 +177,4 @@ def value_by_sevens_left(rules, cards_left: int, sevens_left: int) -> float:
     p_77x = p_first * (s - 1) / (n - 1) * (n - s) / (n - 2)  # two sevens, then another card
     p_777 = p_first * (s - 1) / (n - 1) * (s - 2) / (n - 2)
     return (a * p_a + (c * q2 + b * (1 - q2)) * p_77x
-            + (e * q3 + dd * (1 - q3)) * p_777 - (1 - p_first))
+            + (e * q3 + dd * (1 - q3)) * p_777 + (-1) ** k * (1 - p_first))

@@ -233,7 +233,7 @@ def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
     if key not in _MACHINES:
         _MACHINES[key] = build(p, tables, counted=True)
     m = _MACHINES[key]
-    cx = counter.arrays(m.rmap)
+    cx = counter.arrays(m.rmap, int(p[L.P_DECKS]))
     ins_flags = np.full(int(p[L.P_BOXES]), int(insurance), np.int64)
     tally = np.zeros(L.N_TALLY, np.int64)
     trace = np.zeros(0, np.int8)
@@ -291,7 +291,7 @@ def play_stacked(cards, rules, strategies, cut=None, counter=None):
     if counter is not None:
         tables, ctr, insurance = counter
         m = build(p, _check_tables(tables, len(tables[0])), counted=True)
-        cx = ctr.arrays(m.rmap)
+        cx = ctr.arrays(m.rmap, int(p[L.P_DECKS]))
         ins_flags = np.full(boxes, int(insurance), np.int64)
     else:
         tables = _check_tables(stack_for(rules, strategies), boxes)

@@ -1,7 +1,7 @@
-"""The count in the round loop: the running count of the cards seen (caught up from the shoe, where
-the lazy shuffle leaves them in dealing order), the true count, the band of the count that picks
-a counter's strategy, the bets by count, and the counting tally (``layout`` C_*).
-docs/counting.md."""
+"""A counter in the engine: the running count of the cards seen (kept card by card in the walk,
+caught up from the shoe in the round loop: the lazy shuffle leaves the dealt cards in order), the
+true count, the band of the count that picks the strategy, the bets by count, wonging, and the
+counting tally (``layout`` C_*). docs/counting.md."""
 
 from __future__ import annotations
 
@@ -13,12 +13,15 @@ from simulator import layout as L
 from simulator.jit import njit
 from simulator.kernel.rng import WS_BEFORE, WS_SHUFFLES
 
-# ci: the counter's integers; cf: wong in and out; cs: the count as play goes.
+# ci: the counter's integers; cf: insurance, wong in and out, then the count's factor by cards
+# left (52 / decks left as estimated, or 1 for a running count); cs: the count as play goes.
 CI_IRC, CI_STEP, CI_TRUE, CI_BANDS, CI_INS = range(5)
-CF_INS, CF_ENTER, CF_LEAVE = range(3)
-CS_RC, CS_SEEN, CS_SHUFFLES, CS_SEVENS, CS_SEATED, CS_HID_TAG, CS_HID_N, N_CS = range(8)
+CF_INS, CF_ENTER, CF_LEAVE, CF_PER_LEFT = range(4)
+SEVEN = 1 << 32  # a seven's mark in each tag: the running count carries the sevens seen above it
+# cs: the count, then the round's bets, tally row and exact Super Sevens moments.
+(CS_RC, CS_SEEN, CS_SHUFFLES, CS_SEATED, CS_HID_TAG, CS_HID_N, CS_BET, CS_SS_BET,
+ CS_BOXES, CS_ROW, CS_SS_EXACT, CS_SS_EXACT2, CS_FAM, N_CS) = range(14)
 R_MAIN, R_SS, R_BOXES = range(3)  # the ramps
-NO_COUNT = 0  # an empty ``ci``: the engine keeps no count
 
 
 @dataclass(frozen=True)
@@ -29,7 +32,7 @@ class Counter:
     strategies are ``bands.size + 1`` a family, a second family taking insurance when
     ``insurance`` is a count, else none); ``ramps``: ``(steps, base and values)`` of the main
     bet, the Super Sevens bet and the boxes; ``ev``: the Super Sevens return by (cards left,
-    sevens left), or empty."""
+    sevens left, and its mean square: shape (2, ...)), or empty."""
 
     tags: tuple
     irc: int
@@ -42,8 +45,8 @@ class Counter:
     ramps: tuple
     ev: np.ndarray
 
-    def arrays(self, rmap) -> tuple:
-        """``play_rounds``' ``cx``, with a fresh counting tally."""
+    def arrays(self, rmap, decks: int) -> tuple:
+        """``play_rounds``' ``cx`` for a shoe of ``decks`` decks, with a fresh counting tally."""
         width = max(len(r[0]) for r in self.ramps) + 1
         ramp_t = np.full((3, width), np.inf)
         ramp_v = np.zeros((3, width + 1), np.int64)
@@ -54,10 +57,19 @@ class Counter:
         ci = np.array([self.irc, self.step, int(self.true), self.bands.size + 1,
                        int(self.insurance is not None)], np.int64)  # fmt: skip
         ins = np.inf if self.insurance is None else self.insurance
-        cf = np.array([ins, self.enter, self.leave], np.float64)
-        return (ci, cf, np.array(self.tags, np.int64), np.asarray(self.bands, np.float64),
+        left = np.maximum(np.arange(52 * decks + 2), 1)
+        if not self.true:
+            per_left = np.ones(left.size)
+        elif self.step == 0:
+            per_left = 52.0 / left
+        else:
+            per_left = 52.0 / np.maximum(self.step, np.rint(left / self.step) * self.step)
+        cf = np.concatenate([[ins, self.enter, self.leave], per_left])
+        tags = np.array(self.tags, np.int64) + SEVEN * (np.arange(1, 11) == 7)
+        return (ci, cf, tags, np.asarray(self.bands, np.float64),
                 np.asarray(rmap, np.int32), ramp_t, ramp_v,
-                np.zeros((L.N_TC, L.N_COUNT), np.int64), np.asarray(self.ev, np.float64))
+                np.zeros((L.N_TC, L.N_COUNT), np.int64),
+                np.asarray(self.ev, np.float64).reshape(2, -1))
 
 
 def empty():
@@ -65,7 +77,7 @@ def empty():
     return (np.zeros(0, np.int64), np.zeros(3, np.float64), np.zeros(10, np.int64),
             np.zeros(0, np.float64), np.zeros(0, np.int32), np.zeros((3, 1), np.float64),
             np.zeros((3, 2), np.int64), np.zeros((0, L.N_COUNT), np.int64),
-            np.zeros(0, np.float64))  # fmt: skip
+            np.zeros((2, 0), np.float64))  # fmt: skip
 
 
 @njit(inline="always")
@@ -74,7 +86,19 @@ def _value(code):
 
 
 @njit(inline="always")
-def count_now(ci, tg, cs, shoe, ws, pos, end):
+def running(rcp):
+    """The running count and the sevens seen of a count with sevens marked (``SEVEN``)."""
+    sevens = (rcp + (1 << 31)) >> 32
+    return rcp - sevens * SEVEN, sevens
+
+
+@njit(inline="always")
+def true_count(cf, rc, left):
+    return rc * cf[CF_PER_LEFT + min(max(left, 1), cf.size - CF_PER_LEFT - 1)]
+
+
+@njit(inline="always")
+def count_now(ci, cf, tg, cs, shoe, ws, pos, end):
     """The count after the cards dealt so far (``shoe[:pos]`` since the shuffle) less a card
     not yet turned (``cs[CS_HID_*]``: the peek game's hole card): the true count (per deck
     left, as ``counting.true_count`` estimates it) or, for an unbalanced count, the running
@@ -82,29 +106,18 @@ def count_now(ci, tg, cs, shoe, ws, pos, end):
     if cs[CS_SHUFFLES] != ws[WS_SHUFFLES]:
         cs[CS_SHUFFLES] = ws[WS_SHUFFLES]
         cs[CS_RC] = ci[CI_IRC]
-        cs[CS_SEVENS] = 0
         for i in range(end, end + ws[WS_BEFORE]):  # the round's cards before a refill
-            v = _value(np.int64(shoe[i]))
-            cs[CS_RC] += tg[v - 1]
-            cs[CS_SEVENS] += v == 7
+            cs[CS_RC] += tg[_value(np.int64(shoe[i])) - 1]
         cs[CS_SEEN] = 0
     for i in range(cs[CS_SEEN], pos):
-        v = _value(np.int64(shoe[i]))
-        cs[CS_RC] += tg[v - 1]
-        cs[CS_SEVENS] += v == 7
+        cs[CS_RC] += tg[_value(np.int64(shoe[i])) - 1]
     cs[CS_SEEN] = pos
-    rc = cs[CS_RC] - cs[CS_HID_TAG]
-    if ci[CI_TRUE] == 0:
-        return float(rc)
-    left = max(end - pos + cs[CS_HID_N], 1)
-    step = ci[CI_STEP]
-    if step == 0:
-        return rc * 52.0 / left
-    return rc * 52.0 / max(step, np.rint(left / step) * step)
+    rc, _ = running(cs[CS_RC] - cs[CS_HID_TAG])
+    return true_count(cf, rc, end - pos + cs[CS_HID_N])
 
 
 @njit(inline="always")
-def _at_or_below(steps, tc):
+def at_or_below(steps, tc):
     """How many of the ascending ``steps`` are at or below ``tc``."""
     j = 0
     while j < steps.size and steps[j] <= tc:
@@ -113,17 +126,17 @@ def _at_or_below(steps, tc):
 
 
 @njit(inline="always")
-def table_at(ci, tg, thr, cs, shoe, ws, pos, end, fam):
+def table_at(ci, cf, tg, thr, cs, shoe, ws, pos, end, fam):
     """The counter's strategy now: band of the count (``thr``: where they change), in
     insurance family ``fam``."""
-    tc = count_now(ci, tg, cs, shoe, ws, pos, end)
-    return fam * ci[CI_BANDS] + _at_or_below(thr, tc)
+    tc = count_now(ci, cf, tg, cs, shoe, ws, pos, end)
+    return fam * ci[CI_BANDS] + at_or_below(thr, tc)
 
 
 @njit(inline="always")
 def ramp(ramp_t, ramp_v, r, tc):
     """Ramp ``r``'s value at count ``tc``: its base below the first step, else the last step."""
-    return ramp_v[r, _at_or_below(ramp_t[r], tc)]
+    return ramp_v[r, at_or_below(ramp_t[r], tc)]
 
 
 @njit(inline="always")
@@ -136,8 +149,14 @@ def bucket(tc):
 def round_start(ci, cf, tg, ramp_t, ramp_v, ev, cs, shoe, ws, pos, end, decks):
     """At a round's start: whether the counter sits (wonging), the main bet, the Super Sevens
     bet and the boxes, the tally row, and the exact Super Sevens return of the shoe (x 1e9, 0
-    without a table). Returns ``(seated, bet, ss_bet, boxes, row, ss_exact)``."""
-    tc = count_now(ci, tg, cs, shoe, ws, pos, end)
+    without a table), kept in ``cs`` for the round. Returns the boxes dealt."""
+    tc = count_now(ci, cf, tg, cs, shoe, ws, pos, end)
+    return start_at(cf, ramp_t, ramp_v, ev, cs, tc, end - pos, running(cs[CS_RC])[1], decks)
+
+
+@njit(inline="always")
+def start_at(cf, ramp_t, ramp_v, ev, cs, tc, left, sevens, decks):
+    """``round_start`` at count ``tc``, ``left`` cards and ``sevens`` seen."""
     seated = cs[CS_SEATED]
     if seated == 0 and tc >= cf[CF_ENTER]:
         seated = 1
@@ -147,17 +166,35 @@ def round_start(ci, cf, tg, ramp_t, ramp_v, ev, cs, shoe, ws, pos, end, decks):
     boxes = ramp(ramp_t, ramp_v, R_BOXES, tc) if seated else ramp_v[R_BOXES, 0]
     bet = ramp(ramp_t, ramp_v, R_MAIN, tc) if seated else 0
     ss_bet = ramp(ramp_t, ramp_v, R_SS, tc) if seated else 0
-    ss_exact = 0
+    cs[CS_SS_EXACT] = cs[CS_SS_EXACT2] = 0
     if ev.size > 0:
-        s = 4 * decks + 1
-        ss_exact = np.int64(np.rint(ev[(end - pos) * s + 4 * decks - cs[CS_SEVENS]]
-                                    * L.SS_EXACT_SCALE))  # fmt: skip
-    return seated, bet, ss_bet, boxes, bucket(tc), ss_exact
+        i = left * (4 * decks + 1) + 4 * decks - sevens
+        cs[CS_SS_EXACT] = np.int64(np.rint(ev[0, i] * L.SS_EXACT_SCALE))
+        cs[CS_SS_EXACT2] = np.int64(np.rint(ev[1, i] * L.SS_EXACT_SQ_SCALE))
+    row = bucket(tc)
+    cs[CS_BET], cs[CS_SS_BET], cs[CS_BOXES], cs[CS_ROW] = bet, ss_bet, boxes, row
+    return boxes
 
 
 @njit(inline="always")
-def add_box(ct, row, seated, bet, ss_bet, main, wagered, ss_pay, ss_on, ss_exact):
-    """One box's result into the counting tally; returns its part of the counter's round."""
+def first_decision(ci, cf, tg, thr, cs, shoe, ws, pos, end):
+    """After the deal: the box takes insurance by the count (its family of strategies, kept in
+    ``cs``) and its first decision by the band; returns the strategy."""
+    return decided(ci, cf, thr, cs, count_now(ci, cf, tg, cs, shoe, ws, pos, end))
+
+
+@njit(inline="always")
+def decided(ci, cf, thr, cs, tc):
+    """``first_decision`` at count ``tc``."""
+    cs[CS_FAM] = ci[CI_INS] != 0 and tc >= cf[CF_INS]
+    return cs[CS_FAM] * ci[CI_BANDS] + at_or_below(thr, tc)
+
+
+@njit(inline="always")
+def add_box(ct, cs, main, wagered, ss_pay, ss_on):
+    """One box's result into the counting tally (the round's bets and row in ``cs``); returns
+    its part of the counter's round."""
+    row, bet, ss_bet = cs[CS_ROW], cs[CS_BET], cs[CS_SS_BET]
     ct[row, L.C_FLAT_BOXES] += 1
     ct[row, L.C_FLAT_NET] += main
     ct[row, L.C_FLAT_SQ] += main * main
@@ -165,8 +202,9 @@ def add_box(ct, row, seated, bet, ss_bet, main, wagered, ss_pay, ss_on, ss_exact
         ct[row, L.C_SS_FLAT_BETS] += 1
         ct[row, L.C_SS_FLAT_NET] += ss_pay
         ct[row, L.C_SS_FLAT_SQ] += ss_pay * ss_pay
-        ct[row, L.C_SS_EXACT] += ss_exact
-    if not seated:
+        ct[row, L.C_SS_EXACT] += cs[CS_SS_EXACT]
+        ct[row, L.C_SS_EXACT_SQ] += cs[CS_SS_EXACT2]
+    if not cs[CS_SEATED]:
         return 0
     ct[row, L.C_BOXES] += 1
     ct[row, L.C_BET] += bet
@@ -180,9 +218,11 @@ def add_box(ct, row, seated, bet, ss_bet, main, wagered, ss_pay, ss_on, ss_exact
 
 
 @njit(inline="always")
-def add_round(ct, row, seated, net, ss_plus):
+def add_round(ct, cs, net):
+    """The counter's round into the counting tally (``net``: its net, tenths)."""
+    row = cs[CS_ROW]
     ct[row, L.C_ROUNDS] += 1
-    ct[row, L.C_SS_PLUS] += ss_plus
-    if seated:
+    ct[row, L.C_SS_PLUS] += cs[CS_SS_EXACT] > 0
+    if cs[CS_SEATED]:
         ct[row, L.C_PLAYED] += 1
         ct[row, L.C_ROUND_SQ] += net * net

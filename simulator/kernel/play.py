@@ -25,7 +25,9 @@ from simulator.kernel.rng import (
 )  # fmt: skip
 from simulator.kernel.tables import (
     BOUNDARY,
+    DECIDE,
     EXIT,
+    FIRST,
     NEED2,
     PAIR,
     PLAYER,
@@ -87,54 +89,101 @@ def _settle_split(m, p, sp, b, nh, o, insured, uv, t, scratch):
     return main, ins
 
 
-@njit
-def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek, start, pos, end,
-         s0, s1, s2, s3):  # fmt: skip
-    """One box, simulation: rounds as a walk of the round table (``tables.walk_tables``), one
-    lazy Fisher-Yates step and one table read per card, each visit counted in ``wcounts``.
-    Returns ``(r, pos, end, s0, s1, s2, s3, why, state)``: ``WALK_DONE`` after ``n_rounds``;
-    ``WALK_NEAR`` before a round with fewer than ``WALK_CARDS`` cards left (``play_rounds``
-    plays it, refilling the shoe if it must); ``WALK_EXIT`` after the deal of a round that the
-    table leaves to code (a pair to split, 7-7 under Super Sevens), its visits uncounted, with
-    the box's state after the deal."""
-    n_cards = shoe.size - SLACK
-    need_full = ws[WS_NEED_FULL]
-    cut_at = 0 if every_round else cut
-    lim = -1 if need_full != 0 else min(cut_at, end - WALK_CARDS + 1)
-    s = start
-    why = WALK_DONE
-    while r < n_rounds:
-        # One test a card; at a round's start past ``lim``: shuffle, or too few cards left.
-        if pos >= lim and (wflags[np.uint64(s)] & BOUNDARY) != 0:
-            if need_full != 0 or pos >= cut_at:
-                pos = 0  # 7.1: the cut card came out, or every round
-                end = n_cards
-                ws[WS_SHUFFLES] += 1
-                need_full = 0
-                lim = min(cut_at, end - WALK_CARDS + 1)
-            if end - pos < WALK_CARDS:
-                why = WALK_NEAR
-                break
-        k, s0, s1, s2, s3 = pick(False, pos, end, s0, s1, s2, s3)
-        code = np.int64(shoe[k])
-        shoe[k] = shoe[np.uint64(pos)]
-        shoe[np.uint64(pos)] = code
-        pos += 1
-        s = np.int64(wtrans[np.uint64(s * 10 + _value(code) - 1)])
-        wcounts[np.uint64(s)] += 1
+def _walk_of(counting: bool):
+    """The one-box walk, compiled twice: without a counter (``walk``) and with one
+    (``walk_counted``): ``counting`` is a constant, so the plain walk carries none of the
+    counter's work in its loop."""
+
+    @njit
+    def walk(wtrans, wflags, wcounts, wrows, shoe, ws, r, n_rounds, cut, every_round, peek, start,
+             pos, end, s0, s1, s2, s3, cx, cs, nt, ss_on, pay_a, decks):  # fmt: skip
+        """One box, simulation: rounds as a walk of the round table (``tables.walk_tables``), one
+        lazy Fisher-Yates step and one table read per card, each visit counted in ``wcounts``.
+        Returns ``(r, pos, end, s0, s1, s2, s3, why, state)``: ``WALK_DONE`` after ``n_rounds``;
+        ``WALK_NEAR`` before a round with fewer than ``WALK_CARDS`` cards left (``play_rounds``
+        plays it, refilling the shoe if it must); ``WALK_EXIT`` after the deal of a round that the
+        table leaves to code (a pair to split, 7-7 under Super Sevens), its visits uncounted, with
+        the box's state after the deal. A counter (``cx``, ``cs``; ``count``) bets at each
+        round's start, takes each decision by the count (``DECIDE``: the band's strategy, ``nt``
+        of them) and adds each round to the counting tally at its terminal."""
+        ci, cf, tg, thr, rmap, ramp_t, ramp_v, ct, ev = cx
+        n_cards = shoe.size - SLACK
+        need_full = ws[WS_NEED_FULL]
+        cut_at = 0 if every_round else cut
+        lim = -1 if need_full != 0 or counting else min(cut_at, end - WALK_CARDS + 1)
+        rcp = 0  # a counter's running count (sevens marked), card by card
+        if counting:
+            C.count_now(ci, cf, tg, cs, shoe, ws, pos, end)
+            rcp = cs[C.CS_RC]
+        s = start
         f = wflags[np.uint64(s)]
-        r += f & TERMINAL
-        if (f & SPECIAL) == 0:
-            continue
-        if (f & W_EXIT) != 0:  # right after the deal (and the hole card), in place from rstart
-            rstart = pos - 4 if peek else pos - 3
-            for i in range(4 if peek else 3):  # the deal's visits (and the hole card's)
-                start = np.int64(wtrans[start * 10 + _value(np.int64(shoe[rstart + i])) - 1])
-                wcounts[start] -= 1
-            why = WALK_EXIT
-            break
-    ws[WS_NEED_FULL] = need_full
-    return r, pos, end, s0, s1, s2, s3, why, s
+        rs = pos  # the round's first card
+        why = WALK_DONE
+        while r < n_rounds:
+            # One test a card; at a round's start past ``lim``: shuffle, or too few cards left.
+            if pos >= lim and (f & BOUNDARY) != 0:
+                if need_full != 0 or pos >= cut_at:
+                    pos = 0  # 7.1: the cut card came out, or every round
+                    end = n_cards
+                    ws[WS_SHUFFLES] += 1
+                    need_full = 0
+                    lim = -1 if counting else min(cut_at, end - WALK_CARDS + 1)
+                    rcp = ci[C.CI_IRC] if counting else 0
+                if end - pos < WALK_CARDS:
+                    why = WALK_NEAR
+                    break
+                if counting:
+                    rs = pos
+                    rc, sevens = C.running(rcp)
+                    tc = C.true_count(cf, rc, end - pos)
+                    C.start_at(cf, ramp_t, ramp_v, ev, cs, tc, end - pos, sevens, decks)
+            k, s0, s1, s2, s3 = pick(False, pos, end, s0, s1, s2, s3)
+            code = np.int64(shoe[k])
+            shoe[k] = shoe[np.uint64(pos)]
+            shoe[np.uint64(pos)] = code
+            pos += 1
+            if counting:
+                rcp += tg[_value(code) - 1]
+            if counting and (f & DECIDE) != 0:  # a counter's decision, by the count with this card
+                tc = C.true_count(cf, C.running(rcp)[0], end - pos)
+                if (f & FIRST) != 0:
+                    t = C.decided(ci, cf, thr, cs, tc)
+                else:
+                    t = cs[C.CS_FAM] * ci[C.CI_BANDS] + C.at_or_below(thr, tc)
+                s = np.int64(rmap[s * nt + t])
+            s = np.int64(wtrans[np.uint64(s * 10 + _value(code) - 1)])
+            wcounts[np.uint64(s)] += 1
+            f = wflags[np.uint64(s)]
+            r += f & TERMINAL
+            if (f & SPECIAL) == 0:
+                continue
+            if (f & W_EXIT) != 0:  # right after the deal (and the hole card), in place from rstart
+                rstart = pos - 4 if peek else pos - 3
+                for i in range(3 if peek else 2):  # the deal's visits (and the hole card's)
+                    start = np.int64(wtrans[start * 10 + _value(np.int64(shoe[rstart + i])) - 1])
+                    wcounts[start] -= 1
+                wcounts[s] -= 1
+                why = WALK_EXIT
+                break
+            if not counting:
+                continue
+            # A counter's round ends: the box is the round (Super Sevens (a) on a first seven).
+            ss = 0
+            if ss_on:
+                ss = pay_a if (shoe[rs] >> 2) == L.SEVEN_RANK else -1
+            net = C.add_box(ct, cs, wrows[s, L.T_RTOTAL_SUM], wrows[s, L.T_MAIN_WAGERED], ss,
+                            ss_on)  # fmt: skip
+            C.add_round(ct, cs, net)
+        ws[WS_NEED_FULL] = need_full
+        if counting:  # the loop goes on counting from here
+            cs[C.CS_RC], cs[C.CS_SEEN], cs[C.CS_SHUFFLES] = rcp, pos, ws[WS_SHUFFLES]
+        return r, pos, end, s0, s1, s2, s3, why, s
+
+    return walk
+
+
+walk = _walk_of(False)
+walk_counted = _walk_of(True)
 
 
 @njit
@@ -199,19 +248,20 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     cs[C.CS_SHUFFLES] = -1
     fam = np.zeros(nb, np.int64)  # a counter's box took insurance (its strategies' family)
     insb = ins_flags.copy()
-    seated = bet = ss_bet = crow = ss_exact = 0
     nbr = nb  # boxes this round
-    walking = not stacked and wtrans.size > 0 and trace.size == 0 and not counting
+    walking = not stacked and wtrans.size > 0 and trace.size == 0
     s_dealt = 0
     traced = 0
     r = 0
     while r < n_rounds:
         why = WALK_NEAR
         if walking:
-            r, pos, end, s0, s1, s2, s3, why, s_dealt = walk(
-                wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek, start[0],
-                pos, end, s0, s1, s2, s3,
-            )  # fmt: skip
+            w = (wtrans, wflags, wcounts, m[14], shoe, ws, r, n_rounds, cut, every_round, peek,
+                 start[0], pos, end, s0, s1, s2, s3, cx, cs, nt, ss_on, ss_pay[0], p[L.P_DECKS])
+            if counting:
+                r, pos, end, s0, s1, s2, s3, why, s_dealt = walk_counted(*w)
+            else:
+                r, pos, end, s0, s1, s2, s3, why, s_dealt = walk(*w)
             if why == WALK_DONE:
                 break
         if why == WALK_EXIT:
@@ -223,6 +273,9 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             uv = _value(np.int64(shoe[rs + 1]))
             c2[0] = shoe[rs + 2]
             st[0] = s_dealt
+            if counting:  # the walk's bets and insurance for this round
+                fam[0] = cs[C.CS_FAM]
+                insb[0] = fam[0] if ci[C.CI_INS] != 0 else ins_flags[0]
         else:
             if stacked and pos >= cut:
                 break
@@ -235,7 +288,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             ws[WS_ROUND_START] = pos
             ws[WS_BEFORE] = 0
             if counting:  # the counter's bets and boxes, at the count before the deal
-                seated, bet, ss_bet, nbr, crow, ss_exact = C.round_start(
+                nbr = C.round_start(
                     ci, cf, tg, ramp_t, ramp_v, ev, cs, shoe, ws, pos, end, p[L.P_DECKS])
             # 1. The deal: a card to each box, the dealer's up card, a second card to each box.
             for b in range(nbr):
@@ -269,11 +322,10 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 if not counting:
                     st[b] = trans[np.uint64(st[b] * 10 + _value(code) - 1)]
             if counting:  # the first decisions and insurance, at the count after the deal
-                tc = C.count_now(ci, tg, cs, shoe, ws, pos, end)
+                t = C.first_decision(ci, cf, tg, thr, cs, shoe, ws, pos, end)
                 for b in range(nbr):
-                    fam[b] = ci[C.CI_INS] != 0 and tc >= cf[C.CF_INS]
+                    fam[b] = cs[C.CS_FAM]
                     insb[b] = fam[b] if ci[C.CI_INS] != 0 else ins_flags[b]
-                    t = C.table_at(ci, tg, thr, cs, shoe, ws, pos, end, fam[b])
                     st[b] = trans[rmap[st[b] * nt + t] * 10 + _value(c2[b]) - 1]
         d_hard = uv
         d_ace = np.int64(uv == 1)
@@ -363,7 +415,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                             lines[line[b]] += 1
                             ssr += ss_pay[line[b]]
                         if nt > 1:
-                            s = np.int64(rmap[s * nt + C.table_at(ci, tg, thr, cs, shoe, ws,
+                            s = np.int64(rmap[s * nt + C.table_at(ci, cf, tg, thr, cs, shoe, ws,
                                                                   pos, end, fam[b])])  # fmt: skip
                         s = np.int64(trans[s * 10 + _value(code) - 1])
                 hs[q] = s
@@ -380,8 +432,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     shoe[np.uint64(pos)] = code
                     pos += 1
                     if nt > 1:
-                        s = np.int64(rmap[s * nt + C.table_at(ci, tg, thr, cs, shoe, ws, pos,
-                                                              end, fam[todo[j] // MAX_HANDS])])
+                        s = np.int64(rmap[s * nt + C.table_at(ci, cf, tg, thr, cs, shoe, ws,
+                                                              pos, end, fam[todo[j] // MAX_HANDS])])
                     s = np.int64(trans[np.uint64(s * 10 + _value(code) - 1)])
                     f = flags[np.uint64(s)]
                     need |= f
@@ -439,10 +491,10 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             round_ins += ins
             if counting:
                 wagered = scratch[L.T_MAIN_WAGERED] if i < 0 else rows[i, L.T_MAIN_WAGERED]
-                counted += C.add_box(ct, crow, seated, bet, ss_bet, main + ins, wagered,
-                                     ss_pay[line[b]] if ss_on else 0, ss_on, ss_exact)
+                counted += C.add_box(ct, cs, main + ins, wagered,
+                                     ss_pay[line[b]] if ss_on else 0, ss_on)
         if counting:
-            C.add_round(ct, crow, seated, counted, ss_exact > 0)
+            C.add_round(ct, cs, counted)
         if stacked:
             T.write_round(out[r], drawn, d_n, d_total, o)
         else:

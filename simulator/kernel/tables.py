@@ -30,7 +30,9 @@ TERMINAL = 1  # a round has just ended
 BOUNDARY = 2  # between rounds: the start state and every terminal
 SPECIAL = 4  # the loop plays on in code (an exit)
 HOLE = 8  # peek game: the next card is the dealer's hole card (a peeked blackjack ends the round)
+DECIDE = 16  # a counter's decision on the next card: the strategy of the count's band
 W_EXIT = 32  # a pair to split or 7-7 under Super Sevens: the round is played on in code
+FIRST = 64  # DECIDE after the deal: insurance by the count too
 
 A_STAND, A_HIT, A_DOUBLE, A_SPLIT, A_SURRENDER, A_BUST = range(6)
 DECIDING = ("PU", "P", "SH")  # states whose next card brings a decision of the strategy
@@ -314,8 +316,8 @@ def build(p, tables, counted: bool = False) -> Machine:
         for k, s in bld.keys.items():
             if k[0] in DECIDING:
                 rmap[s * nb: s * nb + nb] = [bld.keys[(k[0], sj) + k[2:]] for sj in box_si]
-    if nb == 1 and not counted:
-        walk = walk_tables(bld, p, trans, rows, net, ins, fin, arr["peek"])
+    if nb == 1 and not counted or counted and p[L.P_BOXES] == 1 and p[L.P_HOLE] != L.HOLE_PEEK:
+        walk = walk_tables(bld, p, trans, rows, net, ins, fin, arr["peek"], counted, nb > 1)
     else:
         walk = (np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros((0, L.N_TALLY), np.int64))
     assert n < 2**15, n  # int16 states
@@ -325,7 +327,7 @@ def build(p, tables, counted: bool = False) -> Machine:
                    **arr)  # fmt: skip
 
 
-def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
+def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t, counted=False, decide=False) -> tuple:
     """The one-box round walk: the hand machine's states and, after a hand's final state, the
     dealer's cards as states too, to a terminal per (final state, dealer outcome) that goes on
     to the next round's first card; a round is then one table read per card (``play.walk``).
@@ -334,7 +336,9 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
     seven: (f) moved to (a)). In the peek game the state after the deal waits for the hole card
     (``HOLE``: a dealer blackjack goes to its terminals), and the hand's states after it carry
     the hole card along (``WH``) to the dealer's play; pairs to split and 7-7 under Super Sevens
-    are exits (``W_EXIT``), played in code."""
+    are exits (``W_EXIT``), played in code. ``counted`` (a counter, no peek): the terminals are
+    ``SPECIAL``, and with ``decide`` (more than one strategy) the states before a decision
+    ``DECIDE``."""
     n0 = len(bld.order)
     keys = dict(bld.keys)
     order = list(bld.order)
@@ -364,7 +368,7 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
         return c
 
     def terminal(f, o):
-        return sid(("T", cls(f), o), TERMINAL | BOUNDARY)
+        return sid(("T", cls(f), o), TERMINAL | BOUNDARY | (SPECIAL if counted else 0))
 
     def dealer(f, dh, da, first):
         """The dealer holds ``dh`` (hard), ``da`` (ace) against final state ``f``."""
@@ -420,6 +424,8 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
 
     for k in order[:n0]:
         info[k] = SPECIAL | W_EXIT if bld.info[k][3] & EXIT else 0
+        if decide and k[0] in ("P", "PU"):
+            info[k] |= DECIDE | (FIRST if k[0] == "PU" else 0)
     table = {}
     i = 0
     while i < len(order):

@@ -1,0 +1,101 @@
+"""Runs of a counting plan (`simulator.plans`): one at the rule set's penetration, or one per
+penetration of a sweep on the same seed; for ``bjsim count`` and the report's counting section.
+Each run is `run.simulate` of a `run.Plan` with ``counting`` set; figures: `counting_report`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from simulator import counting_report, run
+from simulator.rules import apply_overrides
+
+
+@dataclass
+class Runs:
+    """The runs played: (penetration or None, rules, run.Result) each, how many were asked for,
+    and the strategy played; ``controls``: each run's control, the tally of the strategy alone
+    at a flat bet (the same seed and rounds, the plan's base boxes), or None where Ctrl-C came
+    first. ``partial``: Ctrl-C cut one short or stopped the sweep."""
+
+    runs: list
+    asked: int
+    strategy: object = None
+    controls: list = field(default_factory=list)
+
+    @property
+    def partial(self) -> bool:
+        return len(self.runs) < self.asked or any(r.partial for _, _, r in self.runs)
+
+
+def check(rules, plan, penetrations=None, options=("--plan", "--penetrations")) -> list:
+    """The rules of each run, (penetration or None, rules); a ValueError (one line, naming the
+    ``options`` of the plan and the penetrations) for a plan the rule set cannot play or a
+    penetration it does not allow."""
+    opt_plan, opt_pen = options
+    if any(plan.super_sevens.values()) and not rules.super_sevens:
+        raise ValueError(f"{opt_plan} {plan.name}: it bets Super Sevens, but the rule set's "
+                         "super_sevens is false: allowed with --super-sevens")
+    most = max(plan.boxes.values())
+    if most > rules.boxes:
+        raise ValueError(f"{opt_plan} {plan.name}: it plays up to {most} boxes, the rule set "
+                         f"{rules.boxes}: allowed with --boxes {most} or more (rule 13)")
+    if penetrations is None:
+        return [(None, rules)]
+    if rules.shuffle != "cut-card":
+        raise ValueError(f"{opt_pen}: the rule set shuffles every round, so there is no "
+                         "penetration: allowed with shuffle = cut-card")
+    return [(p, apply_overrides(rules, [f"penetration={p!r}"], source=opt_pen))
+            for p in penetrations]
+
+
+def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chunk_rounds: int,
+         workers=None, rules_file=None, rules_name=None, overrides=(), quiet=False,
+         say=None, checkpoint=None, resume=False) -> Runs:
+    """Play ``plan`` once for each of ``games`` (from `check`), every box playing ``strategy``
+    (named ``name``) where no index play applies. ``say(text)``: a line before each run of a
+    sweep. Ctrl-C stops the sweep: the runs finished, and the one cut short, are kept.
+    ``checkpoint``, ``resume``: as `run.Plan`'s, for a single game."""
+    if checkpoint is not None and len(games) != 1:
+        raise ValueError("--checkpoint: not with --penetrations: allowed with a single run")
+    out = Runs([], len(games), strategy)
+    for i, (pen, rules) in enumerate(games):
+        if pen is not None and say is not None:
+            say(f"penetration {pen:g} ({i + 1} of {len(games)})")
+        changes = tuple(overrides) + ((f"penetration={pen:g}",) if pen is not None else ())
+        game = run.Plan(rules, (strategy,) * rules.boxes, (name,) * rules.boxes, rounds=rounds,
+                        seed=seed, chunk_rounds=chunk_rounds, workers=workers,
+                        rules_file=rules_file, rules_name=rules_name, overrides=changes,
+                        checkpoint=checkpoint, resume=resume, counting=plan)
+        try:
+            result = run.simulate(game, quiet=quiet)
+        except KeyboardInterrupt:  # before any chunk started: nothing of this run to show
+            break
+        out.runs.append((pen, rules, result))
+        if result.partial:
+            break
+        out.controls.append(_control(rules, plan, strategy, name, rounds, seed, chunk_rounds,
+                                     workers, quiet))  # fmt: skip
+    return out
+
+
+def _control(rules, plan, strategy, name, rounds, seed, chunk_rounds, workers, quiet):
+    """The strategy alone, every box at one unit, no count: the game the counter is set
+    against (its tally), or None if Ctrl-C stops it."""
+    boxes = max(1, plan.boxes.base)
+    flat = rules.replace(boxes=boxes)
+    game = run.Plan(flat, (strategy,) * boxes, (name,) * boxes, rounds=rounds, seed=seed,
+                    chunk_rounds=chunk_rounds, workers=workers)
+    try:
+        result = run.simulate(game, quiet=quiet)
+    except KeyboardInterrupt:
+        return None
+    return None if result.partial or result.tally is None else result.tally
+
+
+def figures(runs: Runs, plan, bankroll=None) -> list:
+    """(penetration or None, `counting_report.figures`) of each run."""
+    controls = runs.controls + [None] * (len(runs.runs) - len(runs.controls))
+    return [(pen, counting_report.figures(r.counting, plan, rules, bankroll, runs.strategy,
+                                          control))
+            for (pen, rules, r), control in zip(runs.runs, controls, strict=True)]

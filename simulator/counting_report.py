@@ -1,0 +1,567 @@
+"""The counter's figures from a counting tally (`layout` "Counting tally", N_TC x N_COUNT), and
+their table, markdown, json and csv renderings (``bjsim count``, the report's counting section).
+
+`figures` derives everything from the tally's integer sums: the counter's advantage per unit of
+initial and of total bet with 95% intervals, the SD and win rate per round, SCORE, N0 and the
+risk of ruin (`simulator.counting`), the frequency of each count and the flat advantage at it,
+and the Super Sevens return by count against its exact value (rule 14). `sweep_rows` puts runs
+at several penetrations side by side. How each figure is computed: docs/counting.md.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+
+import numpy as np
+
+from simulator import __version__, counting
+from simulator import layout as L
+from simulator.compare_report import _aligned, _markdown
+from simulator.exact.sevens import sevens_plays, super_sevens
+from simulator.report import sevens_play_text
+from simulator.tally import MIN_WINS, SS_LINES, Z95, _figure, _mean_sd, ss_lines_possible
+
+FORMATS = ("table", "markdown", "json", "csv")
+
+
+def _columns(ctally) -> list[list[int]]:
+    """The tally as Python integers, one list per field (``C_*``), one entry per bucket."""
+    t = np.asarray(ctally)
+    if t.shape != (L.N_TC, L.N_COUNT):
+        raise ValueError(f"counting tally: expected shape ({L.N_TC}, {L.N_COUNT}), got "
+                         f"{t.shape}")
+    if t.dtype != object and not np.issubdtype(t.dtype, np.integer):
+        raise ValueError(f"counting tally: expected integer sums, got dtype {t.dtype}")
+    return [[int(x) for x in t[:, c]] for c in range(L.N_COUNT)]
+
+
+def bucket_label(i: int) -> str:
+    """Bucket ``i``'s count: ``+3``, ``-2``, and at the ends ``<=-30``, ``>=+30`` (clamped)."""
+    count = L.TC_MIN + i
+    text = f"{count:+d}" if count else "0"
+    if i == 0:
+        return "<=" + text
+    if i == L.N_TC - 1:
+        return ">=" + text
+    return text
+
+
+def _ratio(a, b):
+    return None if not b else a / b
+
+
+def _per_round(net: int, sq: int, n: int, bankroll) -> dict:
+    """The counter's net per round (units; Super Sevens included) over ``n`` rounds: mean, SD,
+    SE, win per 100 rounds, SCORE, N0 and the risk of ruin of ``bankroll`` units."""
+    mean, sd = _mean_sd(net, sq, n, float(L.UNIT))
+    ok = mean is not None and sd is not None and sd > 0
+    return {
+        "rounds": n, "mean": mean, "sd": sd,
+        "se": sd / math.sqrt(n) if ok else None,
+        "win_per_100": None if mean is None else 100 * mean,
+        "score": counting.score(mean, sd) if ok else None,
+        "n0": counting.n0(mean, sd) if ok else None,
+        "risk_of_ruin": (counting.risk_of_ruin(mean, sd, bankroll)
+                         if ok and bankroll is not None else None),
+    }
+
+
+def _advantage(net_units: float, bet: float, round_sd, played: int, note=None) -> dict:
+    """Net per unit of ``bet`` with its 95% interval: the SE of the mean net per round played
+    over the mean bet per round (the bet's own variation adds terms of order advantage^2)."""
+    mean = _ratio(net_units, bet)
+    se = None
+    if mean is not None and round_sd is not None and played:
+        se = round_sd * math.sqrt(played) / bet
+    return _figure(mean, se) | {"interval_note": note if se is not None else None}
+
+
+def _flat(net: int, sq: int, n: int, scale: float) -> dict:
+    mean, sd = _mean_sd(net, sq, n, scale)
+    return _figure(mean, None if sd is None else sd / math.sqrt(n)) | {"n": n, "sd": sd}
+
+
+def plan_dict(plan) -> dict:
+    """A counting plan as plain data (what the figures were played with)."""
+    def ramp(r):
+        return {"base": r.base, "steps": [list(s) for s in r.steps]}
+
+    return {"name": plan.name, "description": plan.description, "source": plan.source,
+            "count": plan.count.name, "count_kind": plan.count_kind,
+            "deck_estimation": plan.resolution, "indices": plan.indices, "bet": ramp(plan.bet),
+            "super_sevens": ramp(plan.super_sevens), "boxes": ramp(plan.boxes),
+            "wong": None if plan.wong_enter is None else {"enter": plan.wong_enter,
+                                                          "leave": plan.wong_leave},
+            "table_min": plan.table_min, "table_max": plan.table_max, "bankroll": plan.bankroll}
+
+
+def rarest_line(rules, ss_lines=SS_LINES) -> tuple[str, float] | None:
+    """The Super Sevens line paying over 3 to 1 that a full shoe makes least often, of those the
+    strategies can make (`tally.ss_lines_possible`), and its chance per bet (rule 14; the
+    third card always dealt): a sample of bets says little of the return until it has seen a
+    few tens of those."""
+    lines = super_sevens(rules, "hit", guaranteed_third=True)["lines"]
+    rare = [(float(lines[k]["probability"]), k) for k in ss_lines if lines[k]["pays"] > 3]
+    return None if not rare else min(rare)[::-1]
+
+
+def sevens_check(rules, strategy=None) -> dict:
+    """What a Super Sevens z-score against the exact return needs. ``rare``: the `rarest_line` of
+    the lines ``strategy`` can make; ``why_not``: None, or why no z can be given at all. The
+    exact return is the published convention's (the box's first three cards settle the bet),
+    which only a strategy hitting or doubling every 7-7 plays, and only without a peek (a peeked
+    dealer blackjack ends the round before the third card). ``strategy`` None: taken to play it."""
+    if not rules.super_sevens:
+        return {"rare": None, "why_not": None}
+    if strategy is None:
+        return {"rare": rarest_line(rules), "why_not": None}
+    why_not = None
+    if rules.hole_card == "peek":
+        why_not = ("the exact return deals every box a third card, which a peeked dealer "
+                   "blackjack prevents: no z")
+    elif any(p not in ("hit", "double") for p in sevens_plays(rules, strategy).values()):
+        why_not = ("the exact return deals every box a third card, which the strategy's 7-7 play "
+                   f"({sevens_play_text(strategy.sevens)}) does not: no z")
+    return {"rare": rarest_line(rules, ss_lines_possible([strategy], rules)), "why_not": why_not}
+
+
+def _exact_se(sum_sq: int, exact, n: int):
+    """The SE of the mean of ``n`` Super Sevens bets from the exact variance of their starting
+    shoes (``ss_exact_sq``: the sum of each bet's exact mean square), or None without it."""
+    if not sum_sq or exact is None or not n:
+        return None
+    return math.sqrt(max(sum_sq / L.SS_EXACT_SQ_SCALE / n - exact * exact, 0.0) / n)
+
+
+def _ss_z(sim: dict, exact, check: dict, exact_se=None) -> tuple:
+    """z of a simulated Super Sevens return against its exact value, or None and the reason:
+    the strategy does not play the exact return's convention (`sevens_check`). The SE is the
+    exact one (``exact_se``) where the tally has it; else the sample's, and then only where
+    enough bets were dealt to expect `MIN_WINS` wins of the rarest line."""
+    if check["why_not"] is not None:
+        return None, check["why_not"]
+    if exact_se is not None:
+        return _z(sim["mean"], exact, exact_se), None
+    rare = check["rare"]
+    if rare is not None and sim["n"] * rare[1] < MIN_WINS:
+        return None, (f"fewer than {MIN_WINS} wins of line ({rare[0]}) expected in "
+                      f"{sim['n']:,} bets: too few for the SE to mean much")
+    return _z(sim["mean"], exact, sim["se"]), None
+
+
+def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
+            control=None) -> dict:
+    """Every figure of the counter's run from its counting tally (JSON-ready; fractions, not
+    percents; money in units of the table minimum; ``tally``: the fields summed over the
+    counts). ``bankroll`` (units) overrides the plan's for the risk of ruin; ``strategy``: the
+    one played, which decides whether and from how many bets a Super Sevens z-score can be
+    given (`sevens_check`); ``control``: the tally of the strategy alone at a flat bet
+    (`count_runs`), for ``basic`` and ``gain_over_basic``."""
+    c = _columns(ctally)
+    tot = [sum(col) for col in c]
+    u = L.UNIT
+    rounds, played = tot[L.C_ROUNDS], tot[L.C_PLAYED]
+    bet, ss_bet, wagered = tot[L.C_BET], tot[L.C_SS_BET], tot[L.C_WAGERED]
+    net, ss_net = tot[L.C_NET], tot[L.C_SS_NET]
+    round_net = net + u * ss_net  # tenths
+    bankroll = plan.bankroll if bankroll is None else bankroll
+    per_played = _per_round(round_net, tot[L.C_ROUND_SQ], played, bankroll)
+    per_watched = _per_round(round_net, tot[L.C_ROUND_SQ], rounds, bankroll)
+    sd = per_played["sd"]
+    main_note = None
+    if ss_bet:
+        main_note = ("conservative: its SD is of the round's whole net, Super Sevens included "
+                     "(the tally keeps no second moment of the main game alone)")
+    advantage = {
+        "initial_bet": _advantage(net / u, bet, sd, played, main_note),
+        "initial_bet_with_super_sevens": _advantage(net / u + ss_net, bet + ss_bet, sd, played),
+        "total_bet": _advantage(net / u, wagered / u, sd, played, main_note),
+        "total_bet_with_super_sevens": _advantage(round_net / u, wagered / u + ss_bet, sd,
+                                                  played),
+    }
+    flat = _flat(tot[L.C_FLAT_NET], tot[L.C_FLAT_SQ], tot[L.C_FLAT_BOXES], float(u))
+    basic = None
+    if control is not None:
+        t = [int(x) for x in control]
+        basic = _flat(t[L.T_TOTAL_SUM], t[L.T_TOTAL_SQ], t[L.T_BOX_ROUNDS], float(u))
+    adv = advantage["initial_bet"]["mean"]
+    ss_flat = _flat(tot[L.C_SS_FLAT_NET], tot[L.C_SS_FLAT_SQ], tot[L.C_SS_FLAT_BETS], 1.0)
+    ss_exact = _ratio(tot[L.C_SS_EXACT] / L.SS_EXACT_SCALE, tot[L.C_SS_FLAT_BETS])
+    check = sevens_check(rules, strategy)
+    rare = check["rare"]
+    ss_exact_se = _exact_se(tot[L.C_SS_EXACT_SQ], ss_exact, tot[L.C_SS_FLAT_BETS])
+    ss_z, ss_note = _ss_z(ss_flat, ss_exact, check, ss_exact_se)
+    return {
+        "plan": plan_dict(plan),
+        "count_kind": plan.count_kind,
+        "rules": {"decks": rules.decks, "penetration": rules.penetration,
+                  "super_sevens": rules.super_sevens},
+        "rounds": rounds, "rounds_played": played,
+        "played_share": _ratio(played, rounds),
+        "boxes_per_round_played": _ratio(tot[L.C_BOXES], played),
+        "average_bet": _ratio(bet, played),
+        "average_super_sevens_bet": _ratio(ss_bet, played),
+        "wagered_per_initial_bet": _ratio(wagered / u, bet),
+        "bankroll": bankroll,
+        "advantage": advantage,
+        "per_round_played": per_played,
+        "per_round_watched": per_watched,
+        "flat": flat,
+        "gain_over_flat": None if adv is None or flat["mean"] is None else adv - flat["mean"],
+        "basic": basic,
+        "gain_over_basic": None if adv is None or basic is None else adv - basic["mean"],
+        "super_sevens": {
+            "counter_bets": ss_bet, "counter_net": ss_net,
+            "counter_return": _ratio(ss_net, ss_bet),
+            "flat": ss_flat, "exact": ss_exact, "exact_se": ss_exact_se, "z": ss_z,
+            "z_note": ss_note,
+            "rarest_line": None if rare is None else {"line": rare[0], "probability": rare[1]},
+            "why_not": check["why_not"],
+            "favourable_rounds": tot[L.C_SS_PLUS],
+            "favourable_share": _ratio(tot[L.C_SS_PLUS], rounds),
+        },
+        "by_count": _by_count(c, rounds),
+        "super_sevens_by_count": _ss_by_count(c, check),
+        "tally": dict(zip(L.COUNT_NAMES, tot, strict=True)),
+    }
+
+
+def _z(sim, exact, se):
+    return None if sim is None or exact is None or not se else (sim - exact) / se
+
+
+def _by_count(c, rounds: int) -> list[dict]:
+    """Each bucket that saw a round: its frequency, the flat advantage per box dealt at it (SE
+    per box: exact for one box) and the counter's play there."""
+    out = []
+    for i in range(L.N_TC):
+        n = c[L.C_ROUNDS][i]
+        if not n:
+            continue
+        flat = _flat(c[L.C_FLAT_NET][i], c[L.C_FLAT_SQ][i], c[L.C_FLAT_BOXES][i], float(L.UNIT))
+        played, bet = c[L.C_PLAYED][i], c[L.C_BET][i]
+        out.append({
+            "count": L.TC_MIN + i, "label": bucket_label(i), "rounds": n,
+            "frequency": n / rounds, "played": played, "played_share": played / n,
+            "flat_boxes": flat["n"], "flat_advantage": flat["mean"], "flat_se": flat["se"],
+            "average_bet": _ratio(bet, played),
+            "boxes_per_round_played": _ratio(c[L.C_BOXES][i], played),
+            "counter_advantage": _ratio(c[L.C_NET][i] / L.UNIT, bet),
+        })
+    return out
+
+
+def _ss_by_count(c, check) -> list[dict]:
+    """Each bucket with a Super Sevens bet dealt: the simulated return per bet at one stake with
+    its SE, the exact return of those bets from their rounds' start shoes, z (where enough bets
+    were dealt: `_ss_z`), how often the bet favoured the player there, and the counter's own
+    bets."""
+    out = []
+    for i in range(L.N_TC):
+        n = c[L.C_SS_FLAT_BETS][i]
+        if not n:
+            continue
+        sim = _flat(c[L.C_SS_FLAT_NET][i], c[L.C_SS_FLAT_SQ][i], n, 1.0)
+        exact = c[L.C_SS_EXACT][i] / L.SS_EXACT_SCALE / n
+        exact_se = _exact_se(c[L.C_SS_EXACT_SQ][i], exact, n)
+        z, note = _ss_z(sim, exact, check, exact_se)
+        out.append({
+            "count": L.TC_MIN + i, "label": bucket_label(i), "bets": n,
+            "return": sim["mean"], "se": sim["se"], "exact": exact, "exact_se": exact_se,
+            "z": z, "z_note": note,
+            "favourable_share": _ratio(c[L.C_SS_PLUS][i], c[L.C_ROUNDS][i]),
+            "counter_bets": c[L.C_SS_BET][i],
+            "counter_return": _ratio(c[L.C_SS_NET][i], c[L.C_SS_BET][i]),
+        })
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The penetration sweep
+
+
+def sweep_rows(runs) -> list[dict]:
+    """One row per run: ``runs`` is a list of (penetration, figures)."""
+    rows = []
+    for pen, f in runs:
+        a, p = f["advantage"]["initial_bet"], f["per_round_played"]
+        rows.append({"penetration": pen, "rounds": f["rounds"],
+                     "played_share": f["played_share"], "advantage": a["mean"], "se": a["se"],
+                     "ci95_low": a["ci95_low"], "ci95_high": a["ci95_high"],
+                     "advantage_with_super_sevens":
+                         f["advantage"]["initial_bet_with_super_sevens"]["mean"],
+                     "flat_advantage": f["flat"]["mean"], "gain_over_flat": f["gain_over_flat"],
+                     "average_bet": f["average_bet"], "sd_round": p["sd"],
+                     "win_per_100": p["win_per_100"], "score": p["score"], "n0": p["n0"],
+                     "super_sevens_favourable_share": f["super_sevens"]["favourable_share"]})
+    return rows
+
+
+# ---------------------------------------------------------------------------------------------
+# Renderings
+
+
+def _pct(x, d: int = 3, sign: bool = True) -> str:
+    if x is None:
+        return "-"
+    return f"{100 * x:+.{d}f}%" if sign else f"{100 * x:.{d}f}%"
+
+
+def _num(x, d: int = 2) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, int):
+        return f"{x:,}"
+    return f"{x:,.{d}f}"
+
+
+def _interval(fig: dict) -> str:
+    if fig["ci95_low"] is None:
+        return "-"
+    return f"{_pct(fig['ci95_low'])} to {_pct(fig['ci95_high'])}"
+
+
+def _head(f: dict, meta: dict) -> list[str]:
+    run = meta.get("run", {})
+    p = f["plan"]
+    title = run.get("rules_name") or run.get("rules_file") or "rules"
+    lines = [f"bjsim {meta.get('version', __version__)}: card counting, plan {p['name']}",
+             f"Rules:     {title}; {f['rules']['decks']} decks, penetration "
+             f"{f['rules']['penetration']:g}, Super Sevens "
+             f"{'on' if f['rules']['super_sevens'] else 'off'}",
+             f"Plan:      {p['description'] or p['name']} (count {p['count']}, deck estimation "
+             f"{p['deck_estimation']}, index plays {p['indices'] or 'none'})",
+             f"Strategy:  {', '.join(dict.fromkeys(meta.get('strategy') or ['?']))}",
+             f"Rounds:    {f['rounds']:,} dealt, {f['rounds_played']:,} played"
+             + (f"; seed {run['seed']}" if "seed" in run else "")
+             + (f"; chunks of {run['chunk_rounds']:,} rounds" if "chunk_rounds" in run else "")]
+    if run.get("partial"):
+        lines.append(f"PARTIAL RESULT: interrupted after {f['rounds']:,} rounds; not "
+                     "reproducible as it stands")
+    return lines
+
+
+def _summary_rows(f: dict) -> list[list[str]]:
+    a = f["advantage"]
+    rows = [[label, _pct(a[k]["mean"]), _pct(a[k]["se"], sign=False), _interval(a[k])]
+            for k, label in (("initial_bet", "per unit of initial bet (main + insurance)"),
+                             ("initial_bet_with_super_sevens", "  with Super Sevens"),
+                             ("total_bet", "per unit of total bet (main + insurance)"),
+                             ("total_bet_with_super_sevens", "  with Super Sevens"))]
+    fl = f["flat"]
+    rows.append(["flat 1 unit on every box dealt (the counter's play)", _pct(fl["mean"]),
+                 _pct(fl["se"], sign=False), _interval(fl)])
+    b = f.get("basic")
+    if b is not None:
+        rows.append(["the strategy alone, flat 1 unit (control run)", _pct(b["mean"]),
+                     _pct(b["se"], sign=False), _interval(b)])
+    return rows
+
+
+def _round_rows(f: dict) -> list[list[str]]:
+    out = []
+    for key, label in (("per_round_played", "per round played"),
+                       ("per_round_watched", "per round watched")):
+        p = f[key]
+        out.append([label, _num(p["rounds"]), _num(p["mean"], 4), _num(p["sd"], 3),
+                    _num(p["win_per_100"], 2), _num(p["score"], 1), _num(p["n0"], 0),
+                    "-" if p["risk_of_ruin"] is None else f"{p['risk_of_ruin']:.4g}"])
+    return out
+
+
+ROUND_HEAD = ["net per round, units", "rounds", "mean", "SD", "win/100", "SCORE", "N0",
+              "risk of ruin"]
+
+
+def _count_rows(f: dict) -> list[list[str]]:
+    return [[b["label"], _num(b["rounds"]), _pct(b["frequency"], 3, sign=False),
+             _pct(b["played_share"], 1, sign=False), _pct(b["flat_advantage"], 2),
+             _pct(b["flat_se"], 2, sign=False), _num(b["average_bet"], 2),
+             _pct(b["counter_advantage"], 2)] for b in f["by_count"]]
+
+
+def _ss_rows(f: dict) -> list[list[str]]:
+    return [[b["label"], _num(b["bets"]), _pct(b["return"], 2),
+             _pct(b["se"] if b["exact_se"] is None else b["exact_se"], 2, sign=False),
+             _pct(b["exact"], 2), _num(b["z"], 2), _pct(b["favourable_share"], 1, sign=False),
+             _num(b["counter_bets"])] for b in f["super_sevens_by_count"]]
+
+
+def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
+    """The figures as aligned text, or as markdown tables."""
+    grid = _markdown if markdown else _aligned
+    kind = f["count_kind"]
+    head = _head(f, meta)
+    out = [ln + "  " for ln in head] if markdown else head
+    out += ["", "The counter's advantage (units won per unit bet, 95% intervals)", ""]
+    out += grid(["advantage", "mean", "SE", "95% interval"], _summary_rows(f))
+    gain = f["gain_over_flat"]
+    gains = f"Gain over flat betting with the counter's play: {_pct(gain)} of the initial bet."
+    if f.get("gain_over_basic") is not None:
+        gains = (f"Gain over the strategy alone at a flat bet (control run): "
+                 f"{_pct(f['gain_over_basic'])} of the initial bet; over flat betting with the "
+                 f"counter's play: {_pct(gain)}.")
+    out += ["", f"{gains} Rounds played "
+            f"{_pct(f['played_share'], 1, sign=False)}; average bet {_num(f['average_bet'])} "
+            f"units a round played ({_num(f['boxes_per_round_played'])} boxes); bankroll for "
+            f"the risk of ruin: {_num(f['bankroll'], 0)} units.", ""]
+    notes = [a["interval_note"] for a in f["advantage"].values() if a.get("interval_note")]
+    if notes:
+        out += [f"Main + insurance intervals are {notes[0]}.", ""]
+    out += grid(ROUND_HEAD, _round_rows(f))
+    out += ["", f"By {kind} at the round's start (flat: 1 unit on every box dealt; SE per box)",
+            ""]
+    out += grid([kind, "rounds", "frequency", "played", "flat adv.", "SE", "avg bet",
+                 "counter adv."], _count_rows(f))
+    ss = f["super_sevens"]
+    if f["super_sevens_by_count"]:
+        out += ["", f"Super Sevens by {kind} (return per unit staked; exact: from each round's "
+                "start shoe)", ""]
+        out += grid([kind, "bets", "simulated", "SE", "exact", "z", "favourable",
+                     "counter's bets"], _ss_rows(f))
+        se = ss["flat"]["se"] if ss["exact_se"] is None else ss["exact_se"]
+        out += ["", f"Super Sevens overall: simulated {_pct(ss['flat']['mean'])} ± "
+                f"{_pct(se and Z95 * se, sign=False)} (95%), exact "
+                f"{_pct(ss['exact'])}, z {_num(ss['z'], 2)}; the bet favoured the player in "
+                f"{_pct(ss['favourable_share'], 2, sign=False)} of rounds; the counter bet it "
+                f"{ss['counter_bets']:,} units for a return of {_pct(ss['counter_return'])}."]
+        if ss["why_not"] is not None:
+            out += [f"No z: {ss['why_not'].removesuffix(': no z')} (compare with a strategy "
+                    "that hits every 7-7, basic-super-sevens)."]
+        elif ss["exact_se"] is not None:
+            out += ["SE: from the exact variance of the bets' starting shoes (the sample's misses "
+                    "the rare big pays at most counts); z against it. Exact: the published "
+                    "convention (a third card always dealt)."]
+        elif ss["rarest_line"] is not None:
+            r = ss["rarest_line"]
+            out += [f"z only where the bets are enough to expect {MIN_WINS} wins of line "
+                    f"({r['line']}), the rarest the strategy can make above 3 to 1 (one in "
+                    f"{1 / r['probability']:,.0f} bets): before that the SE understates the "
+                    "spread. Exact: the published convention (a third card always dealt)."]
+    return "\n".join(out) + "\n"
+
+
+def document(f: dict, meta: dict) -> dict:
+    """The json document: bjsim version, rules, strategy, run, results (the figures), timing."""
+    return {"bjsim": meta.get("version", __version__), "rules": meta.get("rules", {}),
+            "strategy": meta.get("strategy"), "run": meta.get("run", {}), "results": f,
+            "timing": meta.get("timing", {})}
+
+
+def tidy_rows(f: dict) -> list[dict]:
+    """Every figure as a row: section, item, count, value, se, ci95_low, ci95_high."""
+    rows = []
+
+    def add(section, item, value, count=None, se=None, lo=None, hi=None):
+        rows.append({"section": section, "item": item, "count": count, "value": value,
+                     "se": se, "ci95_low": lo, "ci95_high": hi})
+
+    for k, a in f["advantage"].items():
+        add("advantage", k, a["mean"], se=a["se"], lo=a["ci95_low"], hi=a["ci95_high"])
+    fl = f["flat"]
+    add("advantage", "flat", fl["mean"], se=fl["se"], lo=fl["ci95_low"], hi=fl["ci95_high"])
+    add("advantage", "gain_over_flat", f["gain_over_flat"])
+    b = f.get("basic")
+    if b is not None:
+        add("advantage", "basic", b["mean"], se=b["se"], lo=b["ci95_low"], hi=b["ci95_high"])
+        add("advantage", "gain_over_basic", f["gain_over_basic"])
+    for key in ("per_round_played", "per_round_watched"):
+        for k, v in f[key].items():
+            add(key, k, v)
+    for k in ("rounds", "rounds_played", "played_share", "boxes_per_round_played",
+              "average_bet", "average_super_sevens_bet", "wagered_per_initial_bet", "bankroll"):
+        add("counter", k, f[k])
+    ss = f["super_sevens"]
+    add("super_sevens", "flat_return", ss["flat"]["mean"], se=ss["flat"]["se"],
+        lo=ss["flat"]["ci95_low"], hi=ss["flat"]["ci95_high"])
+    for k in ("exact", "z", "favourable_share", "counter_bets", "counter_return"):
+        add("super_sevens", k, ss[k])
+    for b in f["by_count"]:
+        for k in ("rounds", "frequency", "played", "average_bet", "counter_advantage"):
+            add("by_count", k, b[k], count=b["count"])
+        add("by_count", "flat_advantage", b["flat_advantage"], count=b["count"], se=b["flat_se"])
+    for b in f["super_sevens_by_count"]:
+        for k in ("bets", "exact", "z", "favourable_share", "counter_bets"):
+            add("super_sevens_by_count", k, b[k], count=b["count"])
+        add("super_sevens_by_count", "return", b["return"], count=b["count"], se=b["se"])
+    return rows
+
+
+def _csv(rows: list[dict], meta: dict) -> str:
+    out = io.StringIO()
+    fields = list(rows[0]) if rows else ["section", "item", "value"]
+    w = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    run = meta.get("run", {})
+    for k in ("rules_name", "rules_file", "seed", "rounds", "chunk_rounds", "partial"):
+        if k in run:
+            w.writerow({"section": "run", "item": k, "value": run[k]})
+    return out.getvalue()
+
+
+def render(f: dict, fmt: str, meta: dict | None = None) -> str:
+    """``bjsim count``'s output in ``fmt`` (`FORMATS`)."""
+    meta = meta or {}
+    if fmt in ("table", "markdown"):
+        return render_text(f, meta, markdown=fmt == "markdown")
+    if fmt == "json":
+        return json.dumps(document(f, meta), indent=2, allow_nan=False) + "\n"
+    if fmt == "csv":
+        return _csv(tidy_rows(f), meta)
+    raise ValueError(f"format {fmt!r} is not known: allowed {', '.join(FORMATS)}")
+
+
+SWEEP_HEAD = ["penetration", "advantage", "SE", "95% interval", "with SS", "flat", "gain",
+              "SD/round", "win/100", "SCORE", "N0", "SS favourable"]
+
+
+def _sweep_cells(r: dict) -> list[str]:
+    return [f"{r['penetration']:.2f}", _pct(r["advantage"]), _pct(r["se"], sign=False),
+            _interval(r), _pct(r["advantage_with_super_sevens"]),
+            _pct(r["flat_advantage"]), _pct(r["gain_over_flat"]), _num(r["sd_round"], 3),
+            _num(r["win_per_100"], 2), _num(r["score"], 1), _num(r["n0"], 0),
+            _pct(r["super_sevens_favourable_share"], 2, sign=False)]
+
+
+def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
+    """The penetration sweep in ``fmt``: the counter's advantage (per unit of initial bet), SD,
+    SCORE and N0 at each penetration."""
+    meta = meta or {}
+    if fmt == "json":
+        doc = {"bjsim": meta.get("version", __version__), "rules": meta.get("rules", {}),
+               "strategy": meta.get("strategy"), "run": meta.get("run", {}),
+               "plan": meta.get("plan"), "sweep": rows, "timing": meta.get("timing", {})}
+        return json.dumps(doc, indent=2, allow_nan=False) + "\n"
+    if fmt == "csv":
+        out = io.StringIO()
+        w = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+        return out.getvalue()
+    if fmt not in ("table", "markdown"):
+        raise ValueError(f"format {fmt!r} is not known: allowed {', '.join(FORMATS)}")
+    markdown = fmt == "markdown"
+    run = meta.get("run", {})
+    plan = meta.get("plan") or {}
+    head = [f"bjsim {meta.get('version', __version__)}: card counting by penetration, plan "
+            f"{plan.get('name', '?')}",
+            f"Rules: {run.get('rules_name') or run.get('rules_file') or 'rules'}; "
+            f"{rows[0]['rounds']:,} rounds a penetration"
+            + (f"; seed {run['seed']} (the same for every penetration)" if "seed" in run else "")]
+    if run.get("partial"):
+        head.append(f"PARTIAL RESULT: interrupted after {len(rows)} of "
+                    f"{len(run.get('penetrations') or rows)} penetrations (the last one may be "
+                    "cut short); not reproducible as it stands")
+    out = [ln + "  " for ln in head] if markdown else head
+    out += [""] + (_markdown if markdown else _aligned)(SWEEP_HEAD,
+                                                        [_sweep_cells(r) for r in rows])
+    out += ["", "Advantage: per unit of initial bet (main + insurance), 95% interval; with "
+            "SS: Super Sevens bets and net included; flat: 1 "
+            "unit on every box dealt; SD, win, SCORE and N0 per round played, in units; SS "
+            "favourable: the share of rounds whose starting shoe gives the Super Sevens bet a "
+            "positive return (- with the side bet off)."]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,263 @@
+"""Counting plans: how a counter plays (``strategies/plans/*.toml``): the count system and its
+deck estimation, the index plays, the main and Super Sevens bets by count (rule 14), wonging,
+the boxes played by count (rule 13) and the table limits. docs/counting.md.
+
+For an unbalanced count every count in a plan is the running count; for a balanced one the true
+count. A bad file ends in one line (`PlanError`) naming the file, the key and what is allowed.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from simulator.counting import RESOLUTIONS, CountError, CountSystem, _shown, load_count
+from simulator.rules import toml_error_line
+
+PLAN_DIR = Path(__file__).resolve().parent.parent / "strategies" / "plans"
+INDEX_DIR = Path(__file__).resolve().parent.parent / "strategies" / "indices"
+KEYS = ("name", "description", "count", "deck_estimation", "indices", "table_min", "table_max",
+        "bankroll", "bet", "super_sevens", "wong", "boxes")
+RAMP_KEYS = ("base", "steps")
+WONG_KEYS = ("enter", "leave")
+MAX_UNITS = 10_000  # the largest bet, table limit or Super Sevens bet a plan may name (units)
+MAX_COUNT = 1_000.0  # counts in steps and wonging lie within +-this
+MAX_BANKROLL = 1e12
+
+
+def _value(value) -> str:
+    """A user's value for a one-line message: a string quoted and made safe, else its repr."""
+    text = _shown(value) if isinstance(value, str) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+class PlanError(ValueError):
+    """A counting plan that cannot be used: one line naming the file, the key and what is
+    allowed."""
+
+
+@dataclass(frozen=True)
+class Ramp:
+    """A bet (or box count) by count: ``base`` below the first step, else the units of the last
+    step whose count is at or below the count. ``steps``: (count at or above, units), counts
+    ascending."""
+
+    base: int
+    steps: tuple[tuple[float, int], ...] = ()
+
+    def at(self, count: float) -> int:
+        units = self.base
+        for at_or_above, step_units in self.steps:
+            if count < at_or_above:
+                break
+            units = step_units
+        return units
+
+    def values(self) -> tuple[int, ...]:
+        """Every amount the ramp can give: the base and each step's."""
+        return (self.base, *(u for _, u in self.steps))
+
+
+@dataclass(frozen=True)
+class CountingPlan:
+    """A counter's play: see the module docstring and docs/counting.md."""
+
+    name: str
+    count: CountSystem
+    resolution: str
+    indices: str | None
+    bet: Ramp
+    super_sevens: Ramp
+    boxes: Ramp
+    wong_enter: float | None = None
+    wong_leave: float | None = None
+    table_min: int = 1
+    table_max: int = 1
+    bankroll: float | None = None
+    description: str = ""
+    source: str = ""
+
+    @property
+    def count_kind(self) -> str:
+        """What the plan's counts are: ``true count`` (balanced) or ``running count``."""
+        return "true count" if self.count.balanced else "running count"
+
+
+# ---------------------------------------------------------------------------------------------
+# Checking a parsed file
+
+
+def _integer(src: str, key: str, value, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise PlanError(f"{src}: key '{key}' = {_value(value)}: allowed a whole number "
+                        f"{low} to {high:,}")
+    return value
+
+
+def _number(src: str, key: str, value, low: float, high: float) -> float:
+    if (isinstance(value, bool) or not isinstance(value, int | float)
+            or not math.isfinite(value) or not low <= value <= high):
+        raise PlanError(f"{src}: key '{key}' = {_value(value)}: allowed a number "
+                        f"{low:g} to {high:g}")
+    return float(value) if isinstance(value, float) else value
+
+
+def _text(src: str, key: str, value) -> str:
+    if not isinstance(value, str):
+        raise PlanError(f"{src}: key '{key}' is not a string: allowed a string")
+    return value
+
+
+def _table(src: str, key: str, value, keys: tuple[str, ...]) -> dict:
+    if not isinstance(value, dict):
+        raise PlanError(f"{src}: key '{key}' is not a table: allowed a table of "
+                        + ", ".join(keys))
+    for k in value:
+        if k not in keys:
+            raise PlanError(f"{src}: unknown key {_value(f'{key}.{k}')}: allowed "
+                            + ", ".join(f"{key}.{x}" for x in keys))
+    return value
+
+
+def _ramp(src: str, key: str, value, low: int, high: int, default: int | None) -> Ramp:
+    """A ramp table ``{base, steps}``; every amount within low..high."""
+    if value is None:
+        return Ramp(default)
+    value = _table(src, key, value, RAMP_KEYS)
+    if "base" not in value and default is None:
+        raise PlanError(f"{src}: key '{key}.base' is missing: allowed a whole number {low} to "
+                        f"{high:,}, the {key} below the first step")
+    base = _integer(src, f"{key}.base", value.get("base", default), low, high)
+    raw = value.get("steps", [])
+    if not isinstance(raw, list):
+        raise PlanError(f"{src}: key '{key}.steps' is not a list: allowed a list of [count, "
+                        "units] pairs, counts ascending, e.g. [[2, 2], [3, 4]]")
+    steps = []
+    for i, step in enumerate(raw):
+        where = f"{key}.steps[{i}]"
+        if not isinstance(step, list) or len(step) != 2:
+            raise PlanError(f"{src}: key '{where}' = {_value(step)}: allowed a pair "
+                            "[count at or above, units], e.g. [2, 4]")
+        count = _number(src, f"{where}[0]", step[0], -MAX_COUNT, MAX_COUNT)
+        units = _integer(src, f"{where}[1]", step[1], low, high)
+        if steps and count <= steps[-1][0]:
+            raise PlanError(f"{src}: key '{where}': count {count:g} is not above the step "
+                            f"before it ({steps[-1][0]:g}): allowed counts in ascending order")
+        steps.append((count, units))
+    return Ramp(base, tuple(steps))
+
+
+def plan_from_dict(data: dict, source: str = "<plan>", name: str = "") -> CountingPlan:
+    """Build and check a counting plan from a TOML-like dict (``source`` names it in errors)."""
+    src = source
+    if not isinstance(data, dict):
+        raise PlanError(f"{src}: a counting plan must be a table of keys")
+    for key in data:
+        if key not in KEYS:
+            raise PlanError(f"{src}: unknown key {_value(key)}: allowed " + ", ".join(KEYS))
+    for key in ("count", "bet"):
+        if key not in data:
+            raise PlanError(f"{src}: key '{key}' is missing: a plan needs count (a count "
+                            "system) and bet (the main bet by count)")
+    count_name = _text(src, "count", data["count"])
+    try:
+        count = load_count(count_name)
+    except CountError as err:
+        raise PlanError(f"{src}: key 'count': {err}") from None
+    resolution = _text(src, "deck_estimation", data.get("deck_estimation", "exact"))
+    if resolution not in RESOLUTIONS:
+        raise PlanError(f"{src}: key 'deck_estimation' = {_value(resolution)}: allowed "
+                        + ", ".join(RESOLUTIONS))
+    indices = data.get("indices")
+    if indices is not None:
+        indices = _text(src, "indices", indices)
+        _check_indices(src, indices)
+    table_min = _integer(src, "table_min", data.get("table_min", 1), 1, MAX_UNITS)
+    table_max = _integer(src, "table_max", data.get("table_max", table_min), 1, MAX_UNITS)
+    if table_max < table_min:
+        raise PlanError(f"{src}: key 'table_max' = {table_max} is below table_min = "
+                        f"{table_min}: allowed table_min to {MAX_UNITS:,}")
+    bet = _ramp(src, "bet", data["bet"], 1, MAX_UNITS, None)
+    for units in bet.values():
+        if not table_min <= units <= table_max:
+            raise PlanError(f"{src}: key 'bet': a bet of {units} units is outside the table "
+                            f"limits: allowed table_min {table_min} to table_max {table_max}")
+    super_sevens = _ramp(src, "super_sevens", data.get("super_sevens"), 0, MAX_UNITS, 0)
+    boxes = _ramp(src, "boxes", data.get("boxes"), 1, 7, 1)
+    bankroll = data.get("bankroll")
+    if bankroll is not None:
+        bankroll = _number(src, "bankroll", bankroll, 0, MAX_BANKROLL)
+        if bankroll <= 0:
+            raise PlanError(f"{src}: key 'bankroll' = {bankroll:g}: allowed a number of units "
+                            "above 0")
+    wong_enter = wong_leave = None
+    if "wong" in data:
+        wong = _table(src, "wong", data["wong"], WONG_KEYS)
+        for key in WONG_KEYS:
+            if key not in wong:
+                raise PlanError(f"{src}: key 'wong.{key}' is missing: wonging needs enter (come "
+                                "back at this count or above) and leave (sit out below it)")
+        wong_enter = _number(src, "wong.enter", wong["enter"], -MAX_COUNT, MAX_COUNT)
+        wong_leave = _number(src, "wong.leave", wong["leave"], -MAX_COUNT, MAX_COUNT)
+        if wong_leave > wong_enter:
+            raise PlanError(f"{src}: key 'wong.leave' = {wong_leave:g} is above wong.enter = "
+                            f"{wong_enter:g}: allowed leave at or below enter")
+    return CountingPlan(
+        name=_text(src, "name", data.get("name", name)), count=count, resolution=resolution,
+        indices=indices, bet=bet, super_sevens=super_sevens, boxes=boxes,
+        wong_enter=wong_enter, wong_leave=wong_leave, table_min=table_min,
+        table_max=table_max, bankroll=bankroll,
+        description=_text(src, "description", data.get("description", "")), source=src)
+
+
+def _check_indices(src: str, indices: str) -> None:
+    """An index set named by the plan must exist (the engine loads and checks its plays)."""
+    if "/" in indices or indices.endswith(".toml"):
+        return  # a path: read when the run starts
+    if not (INDEX_DIR / f"{indices}.toml").is_file():
+        shipped = ", ".join(sorted(p.stem for p in INDEX_DIR.glob("*.toml")))
+        raise PlanError(f"{src}: key 'indices' = {_value(indices)}: allowed a shipped index "
+                        f"set ({shipped}) or the path of a .toml index file")
+
+
+# ---------------------------------------------------------------------------------------------
+# Files
+
+
+def list_plans() -> list[str]:
+    """Names of the shipped counting plans, sorted."""
+    return sorted(p.stem for p in PLAN_DIR.glob("*.toml"))
+
+
+def plan_path(name_or_path) -> Path:
+    """The file of a shipped plan name, or the given path."""
+    text = str(name_or_path)
+    if isinstance(name_or_path, Path) or "/" in text or "\\" in text or text.endswith(".toml"):
+        return Path(text)
+    path = PLAN_DIR / f"{text}.toml"
+    if not path.is_file():
+        raise PlanError(f"unknown counting plan {_value(text)}: allowed "
+                        + ", ".join(list_plans()) + ", or the path of a .toml plan file")
+    return path
+
+
+def load_plan(name_or_path) -> CountingPlan:
+    """A counting plan by shipped name (``hi-lo-1-12``, ...) or from a TOML file."""
+    path = plan_path(name_or_path)
+    text = ""
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
+    except FileNotFoundError:
+        raise PlanError(f"{path}: no such plan file") from None
+    except UnicodeDecodeError:
+        raise PlanError(f"{path}: not valid UTF-8 text") from None
+    except OSError as err:
+        raise PlanError(f"{path}: cannot read the plan file: {err.strerror or err}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise PlanError(f"{path}: {toml_error_line(err, text)}") from None
+    except RecursionError:
+        raise PlanError(f"{path}: nested too deeply to be a plan file") from None
+    return plan_from_dict(data, str(path), name=path.stem)

@@ -1,0 +1,274 @@
+"""``bjsim count``: options, one-line errors, the sweep, and (with the engine's count mode)
+end-to-end runs against ``bjsim simulate`` on the same seed."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simulator import run as run_mod
+from simulator.cli import cli
+from simulator.plans import list_plans
+from tests.test_counting_report import ROUNDS, tally_of
+from tests.test_hostile_input import (
+    SETTINGS,
+    is_one_line_error,
+    ok_or_one_line_error,
+    scratch,
+    toml_text,
+)
+from tests.test_plans import plan_tables
+
+TINY = ["--rounds", "20_000", "--chunk-rounds", "5000", "--seed", "7", "--quiet"]
+ENGINE = "counting" in {f.name for f in dataclasses.fields(run_mod.Plan)}
+needs_engine = pytest.mark.skipif(not ENGINE, reason="the engine's count mode (run.Plan.counting)"
+                                  " is not on this branch yet")
+
+
+def fake_result(plan, rounds, partial=False):
+    """What run.simulate gives for ``plan`` (as recorded by `fake_engine`) if its counting
+    tally were that of ``rounds`` (tests/test_counting_report.py's `tally_of`)."""
+    from simulator import __version__
+    from simulator.rules import rules_dict
+
+    rules, _, names = plan.args
+    source = run_mod.rules_source(plan.rules_file, plan.rules_name, plan.overrides)
+    meta = {"version": __version__, "rules": rules_dict(rules), "strategy": list(names),
+            "run": source | {"seed": plan.seed, "rounds": plan.rounds, "partial": partial,
+                             "chunk_rounds": plan.chunk_rounds, "rounds_played": len(rounds)},
+            "timing": {}}
+    return types.SimpleNamespace(counting=tally_of(rounds), partial=partial, meta=meta,
+                                 messages=["bjsim: done"], tally=None)
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def install_fake_engine(monkeypatch) -> list:
+    """run.Plan and run.simulate replaced: every counter's run returns the hand-made tally of
+    tests/test_counting_report.py (the control run nothing); the counters' plans asked for are
+    recorded in the list returned."""
+    asked = []
+
+    def plan(*args, **kwargs):
+        p = types.SimpleNamespace(args=args, **kwargs)
+        if kwargs.get("counting") is not None:  # not the control run of the strategy alone
+            asked.append(p)
+        return p
+
+    def simulate(p, quiet=False):
+        if getattr(p, "counting", None) is None:
+            return types.SimpleNamespace(partial=False, tally=None)
+        return fake_result(p, ROUNDS)
+
+    monkeypatch.setattr(run_mod, "Plan", plan)
+    monkeypatch.setattr(run_mod, "simulate", simulate)
+    return asked
+
+
+@pytest.fixture
+def fake_engine(monkeypatch):
+    return install_fake_engine(monkeypatch)
+
+
+def test_help_has_examples_and_every_option_has_help():
+    result = invoke("count", "--help")
+    assert result.exit_code == 0 and "Examples:" in result.stdout
+    assert "bjsim count --penetrations 0.60,0.70,0.80,0.90" in result.stdout
+    cmd = cli.commands["count"]
+    assert all(p.help for p in cmd.params if p.param_type_name == "option")
+
+
+def test_list_names_every_shipped_plan_and_count():
+    result = invoke("count", "--list")
+    assert result.exit_code == 0
+    for name in list_plans() + ["hi-lo", "ko", "sevens", "zen", "omega-ii", "hi-opt-ii"]:
+        assert f"  {name}  " in result.stdout, name
+    assert "the control" in result.stdout  # hi-lo-flat's description
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--plan", "nope"], "unknown counting plan 'nope': allowed hi-lo-1-12"),
+    (["--penetrations", "0.6,x"], "'x' is not a number"),
+    (["--penetrations", "0.6,0.6"], "0.6 is given twice"),
+    (["--penetrations", "0.6,0.99"], "penetration"),
+    (["--penetrations", "0.6", "--set", "shuffle=every-round"],
+     "--penetrations: the rule set shuffles every round"),
+    (["--plan", "sevens-super-sevens", "--no-super-sevens"],
+     "it bets Super Sevens, but the rule set's super_sevens is false"),
+    (["--bankroll", "0"], "--bankroll"),
+    (["--strategy", "nope"], "unknown strategy 'nope'"),
+    (["--set", "decks=99"], "decks"),
+    (["-f", "xml"], "'xml' is not one of"),
+    (["--resume"], "--resume: needs --checkpoint FILE"),
+    (["--penetrations", "0.6,0.7", "--checkpoint", "c.ckpt"],
+     "--checkpoint: not with --penetrations"),
+])
+def test_bad_input_is_one_line(args, words, fake_engine):
+    line = is_one_line_error(invoke("count", *args))
+    assert words in line, line
+    assert not fake_engine  # refused before any run
+
+
+def test_a_bad_plan_file_is_one_line_naming_the_file_and_key():
+    path = scratch("plan.toml", 'count = "hi-lo"\n[bet]\nbase = 1\nsteps = [[3, 2], [2, 4]]\n')
+    line = is_one_line_error(invoke("count", "--plan", path))
+    assert str(path) in line and "bet.steps[1]" in line
+    boxes = scratch("boxes.toml", 'count = "hi-lo"\n[bet]\nbase = 1\n[boxes]\nbase = 3\n')
+    assert "plays up to 3 boxes" in is_one_line_error(invoke("count", "--plan", boxes))
+
+
+@SETTINGS
+@given(plan_tables)
+def test_a_hostile_plan_runs_as_written_or_is_refused_in_one_line(table):
+    path = scratch("plan.toml", toml_text(table))
+    with pytest.MonkeyPatch.context() as mp:
+        asked = install_fake_engine(mp)
+        result = invoke("count", "--plan", path, *TINY, "-f", "json")
+    if ok_or_one_line_error(result):
+        (p,) = asked  # the plan given, nothing else
+        assert p.counting.source == str(path) and p.counting.bet.base == table["bet"]["base"]
+        assert json.loads(result.stdout)["results"]["plan"]["source"] == str(path)
+    else:
+        assert not asked
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.binary(max_size=200))
+def test_binary_garbage_as_a_plan_is_refused_in_one_line(data):
+    path = scratch("garbage.toml", data)
+    with pytest.MonkeyPatch.context() as mp:
+        asked = install_fake_engine(mp)
+        ok_or_one_line_error(invoke("count", "--plan", path, *TINY))
+    assert len(asked) <= 1
+
+
+def test_the_run_is_asked_for_as_given_and_its_figures_printed(fake_engine):
+    result = invoke("count", "--plan", "hi-lo-1-12", "--strategy", "basic-super-sevens",
+                    "--bankroll", "250", *TINY, "-f", "json")
+    assert result.exit_code == 0, result.output
+    (p,) = fake_engine
+    assert p.counting.name == "hi-lo-1-12" and p.args[2] == ("basic-super-sevens",)
+    assert (p.rounds, p.seed, p.chunk_rounds) == (20_000, 7, 5000)
+    doc = json.loads(result.stdout)
+    assert doc["results"]["advantage"]["initial_bet"]["mean"] == pytest.approx(0.1)
+    assert doc["results"]["bankroll"] == 250 and doc["results"]["plan"]["name"] == "hi-lo-1-12"
+    table = invoke("count", *TINY)
+    assert table.exit_code == 0 and "+10.000%" in table.stdout
+    assert "| advantage |" in invoke("count", *TINY, "-f", "markdown").stdout
+    assert invoke("count", *TINY, "-f", "csv").stdout.startswith("section,item,count,value")
+
+
+def test_a_sweep_plays_one_run_per_penetration_on_the_same_seed(fake_engine, tmp_path):
+    out = tmp_path / "sweep.json"
+    result = invoke("count", "--penetrations", "0.6,0.9", *TINY, "-f", "json", "-o", out)
+    assert result.exit_code == 0, result.output
+    assert [p.args[0].penetration for p in fake_engine] == [0.6, 0.9]
+    assert {p.seed for p in fake_engine} == {7}
+    assert [p.overrides for p in fake_engine] == [("penetration=0.6",), ("penetration=0.9",)]
+    doc = json.loads(out.read_text())
+    assert [r["penetration"] for r in doc["sweep"]] == [0.6, 0.9]
+    assert doc["run"]["penetrations"] == [0.6, 0.9] and doc["run"]["partial"] is False
+    assert doc["run"]["rules_name"] == "nz1994"
+    text = invoke("count", "--penetrations", "0.6,0.9", *TINY).stdout
+    assert "0.60" in text and "0.90" in text and "SCORE" in text
+
+
+def test_ctrl_c_prints_the_partial_result_with_exit_130(monkeypatch, fake_engine):
+    monkeypatch.setattr(run_mod, "simulate",
+                        lambda p, quiet=False: fake_result(p, ROUNDS, partial=True))
+    result = invoke("count", *TINY)
+    assert result.exit_code == 130 and "PARTIAL RESULT" in result.stdout
+    sweep = invoke("count", "--penetrations", "0.6,0.7,0.8", *TINY)
+    assert sweep.exit_code == 130 and "PARTIAL RESULT: interrupted after 1 of 3" in sweep.stdout
+
+    def interrupted(p, quiet=False):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(run_mod, "simulate", interrupted)
+    nothing = invoke("count", *TINY)
+    assert nothing.exit_code == 130 and "nothing to report" in nothing.stderr
+
+
+# ---------------------------------------------------------------------------------------------
+# End to end, with the engine's count mode
+
+
+def _json(*args) -> dict:
+    result = invoke(*args, "-f", "json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+@needs_engine
+def test_the_flat_hi_lo_control_is_the_basic_strategy_result_for_the_same_seed():
+    count = _json("count", "--plan", "hi-lo-flat", *TINY)["results"]
+    basic = _json("simulate", *TINY)["results"]["tally"]
+    t = count["tally"]
+    assert (t["rounds"], t["played"], t["boxes"], t["bet"]) == (basic["rounds"],) * 2 + (
+        basic["box_rounds"],) * 2
+    assert t["net"] == basic["total_sum"] and t["wagered"] == basic["main_wagered"]
+    assert t["flat_net"] == basic["total_sum"] and t["round_sq"] == basic["round_total_sq"]
+
+
+@needs_engine
+def test_the_control_run_is_the_strategy_alone_for_the_same_seed():
+    count = _json("count", *TINY)["results"]
+    basic = _json("simulate", *TINY)["results"]["tally"]
+    assert count["basic"]["mean"] == basic["total_sum"] / basic["box_rounds"] / 10
+    assert count["gain_over_basic"] == (count["advantage"]["initial_bet"]["mean"]
+                                        - count["basic"]["mean"])
+    assert count["basic"]["mean"] != count["flat"]["mean"]  # the index plays change the game
+
+
+@needs_engine
+def test_a_sweep_row_is_the_single_run_at_that_penetration():
+    single = _json("count", "--set", "penetration=0.6", *TINY)["results"]
+    sweep = _json("count", "--penetrations", "0.6,0.8", *TINY)["sweep"]
+    assert sweep[0]["advantage"] == single["advantage"]["initial_bet"]["mean"]
+    assert sweep[0]["score"] == single["per_round_played"]["score"]
+    assert sweep[1]["advantage"] != sweep[0]["advantage"]
+
+
+@needs_engine
+def test_a_checkpointed_count_interrupted_and_resumed_is_the_uninterrupted_run(tmp_path,
+                                                                               monkeypatch):
+    from simulator import engine
+    from tests.helpers import interrupt_after_first_chunk
+
+    whole = _json("count", *TINY, "--workers", "1")["results"]
+    ckpt = tmp_path / "count.ckpt"
+    with monkeypatch.context() as mp:
+        interrupt_after_first_chunk(mp, engine, "iter_job_chunks")
+        cut = invoke("count", *TINY, "--workers", "1", "--checkpoint", ckpt, "-f", "json")
+    assert cut.exit_code == 130 and "carry on with --resume" in cut.stderr
+    assert json.loads(cut.stdout)["results"]["rounds"] == 5000
+    again = _json("count", *TINY, "--workers", "1", "--checkpoint", ckpt, "--resume")
+    assert again["results"] == whole
+    assert "exists" in is_one_line_error(invoke("count", *TINY, "--checkpoint", ckpt))
+
+
+@needs_engine
+def test_a_wonging_plan_with_boxes_by_count_adds_up():
+    path = scratch("wong.toml", 'count = "hi-lo"\ndeck_estimation = "whole"\ntable_max = 4\n'
+                   '[bet]\nbase = 1\nsteps = [[2, 4]]\n[wong]\nenter = 0\nleave = -1\n'
+                   '[boxes]\nbase = 1\nsteps = [[2, 2]]\n')
+    r = _json("count", "--plan", path, "--boxes", "2", *TINY)["results"]
+    t, by = r["tally"], r["by_count"]
+    assert 0 < r["rounds_played"] < r["rounds"] == sum(b["rounds"] for b in by) == 20_000
+    assert r["per_round_watched"]["mean"] == pytest.approx(
+        r["per_round_played"]["mean"] * r["played_share"])
+    for b in by:  # the ramp at each count: 1 box of 1 unit below +2, 2 boxes of 4 from +2
+        if b["played"]:
+            assert b["average_bet"] == (8 if b["count"] >= 2 else 1), b
+            assert b["boxes_per_round_played"] == (2 if b["count"] >= 2 else 1), b
+        if b["count"] < -1:  # below wong.leave: never seated
+            assert b["played"] == 0, b
+    assert t["bet"] == sum(b["average_bet"] * b["played"] for b in by if b["played"])

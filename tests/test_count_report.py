@@ -1,0 +1,119 @@
+"""bjsim report --count: the counting section is ``bjsim count``'s run and figures for the same
+rules, strategy and seed, rendered in every format; end to end once the engine counts."""
+
+from __future__ import annotations
+
+import json
+import shlex
+
+import pytest
+from click.testing import CliRunner
+
+from simulator.assessment import figures, render, sections
+from simulator.cli import cli
+from simulator.rules import Rules
+from tests.test_count_cli import install_fake_engine, needs_engine
+from tests.test_hostile_input import is_one_line_error
+
+
+@pytest.fixture
+def fake_engine(monkeypatch):
+    return install_fake_engine(monkeypatch)
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+def _asked(p) -> tuple:
+    """What a run was asked to play, as the fake engine recorded it."""
+    rules, strategies, names = p.args
+    return (rules, names, strategies[0].name, p.counting, p.rounds, p.seed, p.chunk_rounds,
+            p.overrides, p.rules_file)
+
+
+def test_the_section_plays_what_bjsim_count_plays(fake_engine):
+    spec = figures.Spec(Rules(), seed=5, chunk_rounds=2000, count_plan="hi-lo-1-12",
+                        count_rounds=8000, count_penetrations=(0.6, 0.9))
+    said = []
+    data = figures.counting_figures(spec, said.append, quiet=True)
+    report_runs = [_asked(p) for p in fake_engine]
+    fake_engine.clear()
+    common = ["--plan", "hi-lo-1-12", "--seed", "5", "--chunk-rounds", "2000", "--rounds",
+              "8000", "-q", "-f", "json"]
+    single = json.loads(invoke("count", *common).stdout)
+    sweep = json.loads(invoke("count", *common, "--penetrations", "0.6,0.9").stdout)
+    assert [_asked(p) for p in fake_engine] == report_runs  # the same three runs
+    assert data["figures"] == single["results"] and data["sweep"] == sweep["sweep"]
+    assert any("card counting" in s for s in said)
+
+
+def test_the_manifest_commands_are_those_runs():
+    spec = figures.Spec(Rules(), seed=5, chunk_rounds=2000, count_plan="hi-lo-1-12",
+                        count_rounds=8000, count_penetrations=(0.6, 0.9))
+    c = figures._argv(spec, 10_000)
+    words = shlex.split(c["count"])
+    assert words[:4] == ["bjsim", "count", "--plan", "hi-lo-1-12"]
+    for a, b in (("--seed", "5"), ("--chunk-rounds", "2000"), ("--rounds", "8000"),
+                 ("--strategy", "basic")):
+        assert words[words.index(a) + 1] == b
+    assert shlex.split(c["count_sweep"])[-3:] == ["0.6,0.9", "-f", "json"]
+    report = shlex.split(c["report"])
+    assert report[report.index("--count") + 1] == "hi-lo-1-12"
+    assert report[report.index("--count-penetrations") + 1] == "0.6,0.9"
+    assert figures._argv(figures.Spec(Rules()), 10)["count"] is None
+
+
+def test_the_section_renders_every_table(fake_engine):
+    spec = figures.Spec(Rules(), count_plan="hi-lo-1-12", count_rounds=8000,
+                        count_penetrations=(0.6, 0.9))
+    data = {"strategy": "basic", "counting": figures.counting_figures(spec, print, True)}
+    sec = sections.counting(data)
+    names = [b.name for b in sec.blocks if isinstance(b, sections.Table)]
+    assert names == ["counting_advantage", "counting_per_round", "counting_by_count",
+                     "counting_super_sevens", "counting_penetration"]
+    f = data["counting"]["figures"]
+    md = render.to_markdown("t", [sec])
+    assert "| per unit of initial bet (main + insurance) | +10.000% |" in md
+    assert f"| round played | 4 | {f['per_round_played']['mean']:.4f} |" in md
+    assert "| +3 | 2 | 33.333% | 100.0% | +25.00% |" in md  # the count +3 of the hand tally
+    html = render.to_html("t", [sec])
+    assert "Card counting" in html and "counting_penetration.csv" in html
+    assert sections.counting({"counting": None}) is None
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--count", "nope"], "unknown counting plan 'nope'"),
+    (["--count-rounds", "1000"], "only with --count PLAN"),
+    (["--count-penetrations", "0.6"], "only with --count PLAN"),
+    (["--count", "sevens-super-sevens", "--no-super-sevens"],
+     "--count sevens-super-sevens: it bets Super Sevens"),
+    (["--count", "hi-lo-1-12", "--count-penetrations", "0.6,2"], "--count-penetrations"),
+    (["--count", "hi-lo-1-12", "--count-penetrations", "0.6", "--set", "shuffle=every-round"],
+     "--count-penetrations: the rule set shuffles every round"),
+])
+def test_report_count_errors_are_one_line_before_any_run(args, words, tmp_path, fake_engine):
+    line = is_one_line_error(invoke("report", *args, "-o", tmp_path / "r"))
+    assert words in line and not fake_engine
+
+
+@needs_engine
+def test_a_report_with_a_counting_section_has_bjsim_counts_figures(tmp_path):
+    result = invoke("report", "--rounds", "20_000", "--chunk-rounds", "5000", "--sample-rounds",
+                    "2000", "--choice", "basic", "--no-variants", "--seed", "3", "--count",
+                    "hi-lo-1-12", "--count-rounds", "20_000", "--count-penetrations", "0.6,0.8",
+                    "-q", "-o", tmp_path)
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "report.json").read_text())
+    commands = data["manifest"]["commands"]
+
+    def printed(line):
+        out = invoke(*shlex.split(line)[1:], "-q")
+        assert out.exit_code == 0, out.output
+        return json.loads(out.stdout)
+
+    assert data["counting"]["figures"] == printed(commands["count"])["results"]
+    assert data["counting"]["sweep"] == printed(commands["count_sweep"])["sweep"]
+    for name in ("counting_advantage", "counting_by_count", "counting_penetration"):
+        assert (tmp_path / "csv" / f"{name}.csv").is_file()
+    assert "Card counting" in (tmp_path / "report.md").read_text()

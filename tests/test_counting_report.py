@@ -1,0 +1,279 @@
+"""The counter's figures (simulator.counting_report) from hand-made counting tallies, each
+figure checked against its definition computed here from the rounds themselves."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import statistics
+
+import numpy as np
+import pytest
+
+from simulator import counting
+from simulator import counting_report as CR
+from simulator import layout as L
+from simulator.plans import load_plan
+from simulator.rules import Rules
+from simulator.strategy import load_strategy
+
+U = L.UNIT
+
+
+def tally_of(rounds: list[dict]) -> np.ndarray:
+    """A counting tally from rounds: ``count`` (bucket), and the counter's ``bet`` (units),
+    ``wagered`` and ``net`` (tenths x units), ``ss_bet`` (units) and ``ss_net`` (stakes x units)
+    when ``played``; ``flat`` the net of each box dealt at one unit (tenths); ``ss_flat`` the net
+    of each Super Sevens bet at one stake, ``ss_exact`` the exact return of each."""
+    t = np.zeros((L.N_TC, L.N_COUNT), dtype=np.int64)
+    for r in rounds:
+        row = t[min(max(r["count"], L.TC_MIN), L.TC_MAX) - L.TC_MIN]
+        row[L.C_ROUNDS] += 1
+        if r.get("played", True):
+            row[L.C_PLAYED] += 1
+            row[L.C_BOXES] += r.get("boxes", 1)
+            row[L.C_BET] += r["bet"]
+            row[L.C_WAGERED] += r.get("wagered", U * r["bet"])
+            row[L.C_NET] += r["net"]
+            row[L.C_SS_BET] += r.get("ss_bet", 0)
+            row[L.C_SS_NET] += r.get("ss_net", 0)
+            row[L.C_ROUND_SQ] += (r["net"] + U * r.get("ss_net", 0)) ** 2
+        row[L.C_FLAT_BOXES] += len(r["flat"])
+        row[L.C_FLAT_NET] += sum(r["flat"])
+        row[L.C_FLAT_SQ] += sum(x * x for x in r["flat"])
+        row[L.C_SS_FLAT_BETS] += len(r.get("ss_flat", ()))
+        row[L.C_SS_FLAT_NET] += sum(r.get("ss_flat", ()))
+        row[L.C_SS_FLAT_SQ] += sum(x * x for x in r.get("ss_flat", ()))
+        row[L.C_SS_EXACT] += round(sum(r.get("ss_exact", ())) * L.SS_EXACT_SCALE)
+        row[L.C_SS_PLUS] += r.get("ss_plus", 0)
+    return t
+
+
+# Four rounds at count 0 (two of them watched), two at +3 with a 4-unit bet and a Super Sevens
+# bet; the second round at 0 is a lost double.
+ROUNDS = [
+    {"count": 0, "bet": 1, "net": 10, "flat": [10]},
+    {"count": 0, "bet": 1, "wagered": 20, "net": -20, "flat": [-20]},
+    {"count": 0, "played": False, "flat": [10]},
+    {"count": 0, "played": False, "flat": [-10]},
+    {"count": 3, "bet": 4, "net": 60, "ss_bet": 1, "ss_net": -1, "flat": [15], "ss_flat": [-1],
+     "ss_exact": [0.3], "ss_plus": 1},
+    {"count": 3, "bet": 4, "net": -40, "ss_bet": 1, "ss_net": 3, "flat": [-10], "ss_flat": [3],
+     "ss_exact": [0.3], "ss_plus": 1},
+]
+
+
+@pytest.fixture
+def fig():
+    return CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules())
+
+
+def played_nets() -> list[float]:
+    """Each played round's net in units, Super Sevens included."""
+    return [(r["net"] + U * r.get("ss_net", 0)) / U for r in ROUNDS if r.get("played", True)]
+
+
+def test_advantage_per_unit_of_initial_and_total_bet(fig):
+    a = fig["advantage"]
+    # main + insurance: (1 - 2 + 6 - 4) units on 10 units of initial bet, 11 units wagered
+    assert a["initial_bet"]["mean"] == pytest.approx(1 / 10)
+    assert a["total_bet"]["mean"] == pytest.approx(1 / 11)
+    # Super Sevens: 2 units bet, 2 units won
+    assert a["initial_bet_with_super_sevens"]["mean"] == pytest.approx(3 / 12)
+    assert a["total_bet_with_super_sevens"]["mean"] == pytest.approx(3 / 13)
+    # SE: the SD of the net per round played, over the mean bet per round played, / sqrt(n)
+    sd = statistics.stdev(played_nets())
+    assert a["initial_bet_with_super_sevens"]["se"] == pytest.approx(sd / math.sqrt(4) / 3)
+    assert a["total_bet"]["se"] == pytest.approx(sd / math.sqrt(4) / (11 / 4))
+    lo, hi = a["initial_bet"]["ci95_low"], a["initial_bet"]["ci95_high"]
+    assert (lo + hi) / 2 == pytest.approx(0.1) and hi - lo == pytest.approx(
+        2 * 1.959963984540054 * a["initial_bet"]["se"])
+    assert "Super Sevens included" in a["initial_bet"]["interval_note"]
+    assert a["initial_bet_with_super_sevens"]["interval_note"] is None
+
+
+def test_per_round_figures_score_n0_and_risk_of_ruin(fig):
+    nets = played_nets()
+    watched = nets + [0.0, 0.0]
+    p, w = fig["per_round_played"], fig["per_round_watched"]
+    assert (p["rounds"], w["rounds"]) == (4, 6)
+    assert p["mean"] == pytest.approx(statistics.mean(nets))  # (1 - 2 + 5 - 1) / 4 = 0.75
+    assert p["mean"] == pytest.approx(0.75)
+    assert p["sd"] == pytest.approx(statistics.stdev(nets))
+    assert w["mean"] == pytest.approx(3 / 6) and w["sd"] == pytest.approx(
+        statistics.stdev(watched))
+    assert p["win_per_100"] == pytest.approx(75.0) and w["win_per_100"] == pytest.approx(50.0)
+    m, s = p["mean"], p["sd"]
+    assert p["score"] == pytest.approx(1e6 * (m / s) ** 2)
+    assert p["n0"] == pytest.approx((s / m) ** 2)
+    assert p["risk_of_ruin"] == pytest.approx(math.exp(-2 * m * 1000 / s**2))  # the plan's
+    other = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules(), bankroll=10)
+    assert other["per_round_played"]["risk_of_ruin"] == pytest.approx(
+        counting.risk_of_ruin(m, s, 10))
+    assert CR.figures(tally_of(ROUNDS), load_plan("hi-lo-flat"), Rules())[
+        "per_round_played"]["risk_of_ruin"] is None  # no bankroll
+
+
+def test_counter_bets_and_flat_play(fig):
+    assert (fig["rounds"], fig["rounds_played"], fig["played_share"]) == (6, 4, 4 / 6)
+    assert fig["average_bet"] == pytest.approx(10 / 4)
+    assert fig["average_super_sevens_bet"] == pytest.approx(2 / 4)
+    assert fig["wagered_per_initial_bet"] == pytest.approx(11 / 10)
+    flat = [x / U for r in ROUNDS for x in r["flat"]]  # 1, -2, 1, -1, 1.5, -1
+    assert fig["flat"]["mean"] == pytest.approx(statistics.mean(flat))
+    assert fig["flat"]["se"] == pytest.approx(statistics.stdev(flat) / math.sqrt(6))
+    assert fig["gain_over_flat"] == pytest.approx(0.1 - statistics.mean(flat))
+
+
+def test_the_table_by_count(fig):
+    rows = {b["count"]: b for b in fig["by_count"]}
+    assert list(rows) == [0, 3]  # only counts that were seen
+    zero, three = rows[0], rows[3]
+    assert (zero["rounds"], zero["frequency"], zero["played_share"]) == (4, 4 / 6, 0.5)
+    assert zero["flat_advantage"] == pytest.approx(statistics.mean([1, -2, 1, -1]))
+    assert zero["flat_se"] == pytest.approx(statistics.stdev([1, -2, 1, -1]) / 2)
+    assert zero["average_bet"] == 1 and zero["counter_advantage"] == pytest.approx(-1 / 2)
+    assert three["flat_advantage"] == pytest.approx(0.25) and three["flat_se"] == pytest.approx(
+        statistics.stdev([1.5, -1]) / math.sqrt(2))
+    assert three["average_bet"] == 4 and three["counter_advantage"] == pytest.approx(2 / 8)
+    assert three["label"] == "+3" and zero["label"] == "0"
+
+
+def test_the_super_sevens_table_by_count(fig):
+    (row,) = fig["super_sevens_by_count"]
+    assert (row["count"], row["bets"]) == (3, 2)
+    assert row["return"] == pytest.approx(1.0) and row["se"] == pytest.approx(
+        statistics.stdev([-1, 3]) / math.sqrt(2))
+    assert row["exact"] == pytest.approx(0.3)
+    assert row["z"] is None and "fewer than 30 wins of line (e) expected in 2 bets" in row[
+        "z_note"]  # two bets say nothing of a 5000 to 1 pay
+    assert row["favourable_share"] == 1.0 and row["counter_bets"] == 2
+    ss = fig["super_sevens"]
+    assert ss["favourable_share"] == pytest.approx(2 / 6) and ss["exact"] == pytest.approx(0.3)
+    assert ss["counter_return"] == pytest.approx(1.0)
+
+
+def test_a_super_sevens_z_needs_30_expected_wins_of_the_rarest_line():
+    rules = Rules()
+    line, p = CR.rarest_line(rules, ("a", "b", "c", "f"))  # 7-7 split or stood on: no (d), (e)
+    assert line == "c" and p == pytest.approx(0.0011489, rel=1e-4)  # two suited sevens
+    assert CR.rarest_line(rules)[0] == "e" and CR.rarest_line(rules, ("a", "f")) is None
+    need = math.ceil(30 / p)
+    for n, has_z in ((need - 1, False), (need, True)):
+        sim = {"n": n, "mean": -0.1, "se": 0.05}
+        z, note = CR._ss_z(sim, -0.12, {"rare": (line, p), "why_not": None})
+        assert (z is not None, note is None) == (has_z, has_z)
+    assert z == pytest.approx(0.4)
+
+
+def ss_tally(bets: int, net: int, sq: int, exact: float) -> np.ndarray:
+    """A counting tally of Super Sevens bets alone, at count 0."""
+    t = np.zeros((L.N_TC, L.N_COUNT), np.int64)
+    row = t[-L.TC_MIN]
+    row[L.C_ROUNDS] = row[L.C_SS_FLAT_BETS] = bets
+    row[L.C_SS_FLAT_NET], row[L.C_SS_FLAT_SQ] = net, sq
+    row[L.C_SS_EXACT] = round(exact * bets * L.SS_EXACT_SCALE)
+    return t
+
+
+def test_a_super_sevens_z_only_for_the_exact_returns_convention_and_enough_bets():
+    # 2,000,000 bets losing 10% a bet, exact -12%: enough for line (e) (one in 62,666)
+    bets = 2_000_000
+    t = ss_tally(bets, -bets // 10, 30 * bets, -0.12)
+    plan = load_plan("hi-lo-flat")
+    hits = CR.figures(t, plan, Rules(), strategy=load_strategy("basic-super-sevens"))
+    ss, (row,) = hits["super_sevens"], hits["super_sevens_by_count"]
+    se = math.sqrt((30 - 0.01) * bets / (bets - 1)) / math.sqrt(bets)
+    assert ss["flat"]["se"] == pytest.approx(se) and row["se"] == pytest.approx(se)
+    assert ss["z"] == pytest.approx(0.02 / se) and row["z"] == pytest.approx(0.02 / se)
+    assert ss["why_not"] is None and ss["rarest_line"]["line"] == "e"
+    # basic splits or stands on 7-7: no third card, so not the exact return's convention
+    basic = CR.figures(t, plan, Rules(), strategy=load_strategy("basic"))
+    assert basic["super_sevens"]["z"] is None and basic["super_sevens_by_count"][0]["z"] is None
+    assert "7-7 play (split v" in basic["super_sevens"]["why_not"]
+    assert "No z: the exact return deals every box a third card" in CR.render(basic, "table")
+    peek = CR.figures(t, plan, Rules(hole_card="peek"),
+                      strategy=load_strategy("basic-super-sevens"))
+    assert "peeked dealer blackjack" in peek["super_sevens"]["why_not"]
+    few = CR.figures(ss_tally(bets // 2, -bets // 20, 15 * bets, -0.12), plan, Rules())
+    assert few["super_sevens"]["z"] is None and "fewer than 30 wins of line (e)" in few[
+        "super_sevens"]["z_note"]
+
+
+def test_the_end_buckets_hold_every_count_beyond_them():
+    t = tally_of([{"count": -45, "bet": 1, "net": 0, "flat": [0]},
+                  {"count": 99, "bet": 1, "net": 10, "flat": [10]}])
+    rows = CR.figures(t, load_plan("hi-lo-flat"), Rules())["by_count"]
+    assert [(b["count"], b["label"]) for b in rows] == [(L.TC_MIN, "<=-30"), (L.TC_MAX, ">=+30")]
+    assert [CR.bucket_label(i) for i in (1, -L.TC_MIN, L.N_TC - 2)] == ["-29", "0", "+29"]
+
+
+def test_an_object_array_of_python_ints_gives_the_same_figures(fig):
+    big = tally_of(ROUNDS).astype(object)
+    assert CR.figures(big, load_plan("hi-lo-1-12"), Rules()) == fig
+    with pytest.raises(ValueError, match="expected shape"):
+        CR.figures(np.zeros((3, 3), np.int64), load_plan("hi-lo-flat"), Rules())
+    with pytest.raises(ValueError, match="integer sums"):
+        CR.figures(np.zeros((L.N_TC, L.N_COUNT)), load_plan("hi-lo-flat"), Rules())
+
+
+def test_an_empty_tally_renders_in_every_format_without_nan():
+    f = CR.figures(np.zeros((L.N_TC, L.N_COUNT), np.int64), load_plan("hi-lo-flat"), Rules())
+    assert f["advantage"]["initial_bet"]["mean"] is None and f["by_count"] == []
+    for fmt in CR.FORMATS:
+        assert "nan" not in CR.render(f, fmt, {}).lower()
+
+
+META = {"run": {"rules_name": "nz1994", "seed": 7, "chunk_rounds": 10, "partial": False},
+        "strategy": ["basic"], "rules": {"decks": 6}, "timing": {"seconds": 1.0}}
+
+
+def test_the_renderings_show_the_same_figures(fig):
+    text = CR.render(fig, "table", META)
+    assert "plan hi-lo-1-12" in text and "seed 7" in text and "+10.000%" in text
+    assert "+25.000%" in text  # with Super Sevens
+    assert "By true count" in text and "Super Sevens by true count" in text
+    md = CR.render(fig, "markdown", META)
+    assert "| advantage | mean | SE | 95% interval |" in md and "+10.000%" in md
+    doc = json.loads(CR.render(fig, "json", META))
+    assert doc["results"] == json.loads(json.dumps(fig)) and doc["run"]["seed"] == 7
+    rows = list(csv.DictReader(io.StringIO(CR.render(fig, "csv", META))))
+    first = rows[0]
+    assert (first["section"], first["item"]) == ("advantage", "initial_bet")
+    assert float(first["value"]) == pytest.approx(0.1)
+    by = [r for r in rows if r["section"] == "by_count" and r["item"] == "flat_advantage"]
+    assert [int(r["count"]) for r in by] == [0, 3]
+    assert any(r["section"] == "run" and r["item"] == "seed" and r["value"] == "7" for r in rows)
+    with pytest.raises(ValueError, match="allowed table, markdown, json, csv"):
+        CR.render(fig, "xml", META)
+
+
+def test_the_penetration_sweep_puts_runs_side_by_side(fig):
+    other = CR.figures(tally_of(ROUNDS[:2]), load_plan("hi-lo-1-12"), Rules())
+    rows = CR.sweep_rows([(0.6, other), (0.9, fig)])
+    assert [r["penetration"] for r in rows] == [0.6, 0.9]
+    assert rows[1]["advantage"] == fig["advantage"]["initial_bet"]["mean"]
+    assert rows[1]["score"] == fig["per_round_played"]["score"]
+    assert rows[0]["advantage"] == pytest.approx(-1 / 2)
+    meta = META | {"plan": {"name": "hi-lo-1-12"}}
+    text = CR.render_sweep(rows, "table", meta)
+    assert "0.60" in text and "0.90" in text and "+10.000%" in text and "SCORE" in text
+    assert json.loads(CR.render_sweep(rows, "json", meta))["sweep"][1]["n0"] == rows[1]["n0"]
+    assert len(list(csv.DictReader(io.StringIO(CR.render_sweep(rows, "csv", meta))))) == 2
+    assert "| penetration |" in CR.render_sweep(rows, "markdown", meta)
+
+
+def test_every_json_key_is_documented(fig):
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "counting.md").read_text()
+    schema = doc.split("## JSON output", 1)[1].split("\n## ", 1)[0]
+    keys = set(fig) | {f"{k}.{sub}" for k in ("advantage",) for sub in fig[k]}
+    for group in ("plan", "per_round_played", "flat", "super_sevens", "rules"):
+        keys |= set(fig[group])
+    keys |= set(fig["by_count"][0]) | set(fig["super_sevens_by_count"][0])
+    keys |= set(CR.sweep_rows([(0.75, fig)])[0])
+    for key in keys:
+        assert f"`{key.split('.')[-1]}`" in schema or f"`{key}`" in schema, key

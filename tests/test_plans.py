@@ -1,0 +1,178 @@
+"""Counting plans (simulator.plans): the shipped plans, the ramps, and every bad file refused in
+one line naming the file and the key."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from simulator import plans as P
+from simulator.exact.sevens import value_by_sevens_left
+from simulator.rules import Rules
+from tests.test_hostile_input import SETTINGS, scratch, toml_text, values
+
+GOOD = {"name": "t", "count": "hi-lo", "bet": {"base": 1, "steps": [[2, 2], [4, 4]]},
+        "table_min": 1, "table_max": 4}
+
+
+def test_a_ramp_gives_its_base_below_the_first_step_else_the_last_step_reached():
+    r = P.Ramp(1, ((2, 2), (3, 4), (4, 8), (5, 12)))
+    assert [r.at(c) for c in (-9, 1.99, 2, 2.5, 3, 4.49, 5, 30)] == [1, 1, 2, 2, 4, 8, 12, 12]
+    assert P.Ramp(0).at(100) == 0 and P.Ramp(0, ((8, 1),)).at(7.999) == 0
+    assert r.values() == (1, 2, 4, 8, 12)
+
+
+def test_the_shipped_plans_are_what_their_files_say():
+    assert P.list_plans() == ["hi-lo-1-12", "hi-lo-flat", "sevens-super-sevens"]
+    hilo = P.load_plan("hi-lo-1-12")
+    assert (hilo.count.name, hilo.resolution, hilo.indices) == ("hi-lo", "half", "hi-lo-nz")
+    assert hilo.bet == P.Ramp(1, ((2, 2), (3, 4), (4, 8), (5, 12)))
+    assert (hilo.table_min, hilo.table_max, hilo.bankroll) == (1, 12, 1000)
+    assert hilo.super_sevens == P.Ramp(0) and hilo.boxes == P.Ramp(1)
+    assert hilo.wong_enter is None and hilo.count_kind == "true count"
+    flat = P.load_plan("hi-lo-flat")
+    assert flat.indices is None and flat.bet == P.Ramp(1) and flat.super_sevens == P.Ramp(0)
+    sev = P.load_plan("sevens-super-sevens")
+    assert (sev.count.name, sev.resolution, sev.bet) == ("sevens", "exact", P.Ramp(1))
+    assert sev.super_sevens == P.Ramp(0, ((8, 1),))
+    assert P.load_plan(P.PLAN_DIR / "hi-lo-flat.toml") == flat  # by path too
+
+
+def _value(rules, cards_left: int, true_count: float) -> float | None:
+    """The Super Sevens return at a sevens true count, or None where it cannot happen."""
+    sevens = (4 + true_count / 13) * cards_left / 52
+    if sevens > 4 * rules.decks:
+        return None
+    return value_by_sevens_left(rules, cards_left, sevens)
+
+
+def test_the_sevens_plan_bets_exactly_where_the_side_bet_favours_the_player():
+    # The file's claim: at 75% penetration a round begins with at least 79 cards left; at a
+    # sevens true count of +8 the bet's exact return is positive at every such depth (lowest
+    # +2.6%, 79 cards), at +7 it is not (-1.0% at 79 cards).
+    rules = Rules()
+    threshold = P.load_plan("sevens-super-sevens").super_sevens.steps[0][0]
+    first_left = 52 * rules.decks - (rules.cut - 1)
+    assert first_left == 79
+
+    def lowest(t):
+        return min(v for n in range(first_left, 52 * rules.decks + 1)
+                   if (v := _value(rules, n, t)) is not None)
+
+    assert lowest(threshold) == pytest.approx(0.0256, abs=5e-4)
+    assert lowest(threshold - 1) == pytest.approx(-0.0104, abs=5e-4)
+    assert _value(rules, 260, 3.4) < 0 < _value(rules, 260, 3.6)  # the table's 5 decks: 3.50
+
+
+def _error(data: dict) -> str:
+    with pytest.raises(P.PlanError) as err:
+        P.plan_from_dict(data, "plan.toml")
+    text = str(err.value)
+    assert text.startswith("plan.toml: ") and "\n" not in text
+    return text
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"spread": 3}, "unknown key 'spread': allowed name, description, count"),
+    ({"count": "hi-low"}, "key 'count': unknown count system 'hi-low': allowed hi-lo"),
+    ({"count": 3}, "key 'count' is not a string"),
+    ({"deck_estimation": "quarter"}, "'deck_estimation' = 'quarter': allowed exact, half, whole"),
+    ({"indices": "nope"}, "'indices' = 'nope': allowed a shipped index set (hi-lo-nz)"),
+    ({"table_min": 0}, "'table_min' = 0: allowed a whole number 1 to"),
+    ({"table_max": 2.5}, "'table_max' = 2.5: allowed a whole number"),
+    ({"table_min": 5, "table_max": 4}, "'table_max' = 4 is below table_min = 5"),
+    ({"table_max": 3}, "a bet of 4 units is outside the table limits: allowed table_min 1 to "
+     "table_max 3"),
+    ({"table_min": 2}, "a bet of 1 units is outside the table limits"),
+    ({"bet": {"base": 1, "steps": [[2, 2], [2, 4]]}},
+     "'bet.steps[1]': count 2 is not above the step before it (2): allowed counts in ascending"),
+    ({"bet": {"base": 1, "steps": [[3, 2], [2, 4]]}}, "not above the step before it"),
+    ({"bet": {"base": 1, "steps": [[2]]}}, "'bet.steps[0]' = [2]: allowed a pair"),
+    ({"bet": {"base": 1, "steps": [["2", 2]]}}, "'bet.steps[0][0]' = '2': allowed a number"),
+    ({"bet": {"base": 1, "steps": [[float("nan"), 2]]}}, "'bet.steps[0][0]' = nan: allowed"),
+    ({"bet": {"base": 1, "steps": [[2, 2.0]]}}, "'bet.steps[0][1]' = 2.0: allowed a whole"),
+    ({"bet": {"base": 1, "steps": {"2": 2}}}, "'bet.steps' is not a list"),
+    ({"bet": {"steps": []}}, "'bet.base' is missing"),
+    ({"bet": {"base": 1, "step": []}}, "unknown key 'bet.step': allowed bet.base, bet.steps"),
+    ({"bet": 1}, "key 'bet' is not a table"),
+    ({"bet": {"base": True}}, "'bet.base' = True: allowed a whole number"),
+    ({"super_sevens": {"base": -1}}, "'super_sevens.base' = -1: allowed a whole number 0 to"),
+    ({"super_sevens": {"base": 0, "steps": [[3, -2]]}}, "'super_sevens.steps[0][1]' = -2"),
+    ({"boxes": {"base": 0}}, "'boxes.base' = 0: allowed a whole number 1 to 7"),
+    ({"boxes": {"base": 1, "steps": [[3, 8]]}}, "'boxes.steps[0][1]' = 8: allowed a whole "
+     "number 1 to 7"),
+    ({"wong": {"enter": 1, "leave": 2}}, "'wong.leave' = 2 is above wong.enter = 1: allowed "
+     "leave at or below enter"),
+    ({"wong": {"enter": 1}}, "'wong.leave' is missing"),
+    ({"wong": {"enter": 1, "leave": -1, "back": 0}}, "unknown key 'wong.back'"),
+    ({"bankroll": 0}, "'bankroll' = 0: allowed a number of units above 0"),
+    ({"bankroll": "lots"}, "'bankroll' = 'lots': allowed a number"),
+    ({"description": 7}, "key 'description' is not a string"),
+])
+def test_a_bad_plan_is_refused_in_one_line_naming_the_key(change, words):
+    assert words in _error(GOOD | change)
+
+
+def test_a_plan_needs_a_count_and_a_bet():
+    assert "key 'count' is missing" in _error({"bet": {"base": 1}})
+    assert "key 'bet' is missing" in _error({"count": "hi-lo"})
+    assert "must be a table" in _error([1])
+
+
+def test_a_good_plan_loads_as_written():
+    plan = P.plan_from_dict(GOOD | {"wong": {"enter": 1, "leave": -1}, "bankroll": 500.5,
+                                    "boxes": {"base": 1, "steps": [[3, 2]]},
+                                    "super_sevens": {"base": 0, "steps": [[5, 1]]},
+                                    "deck_estimation": "whole", "count": "ko"}, "x.toml")
+    assert (plan.wong_enter, plan.wong_leave, plan.bankroll) == (1, -1, 500.5)
+    assert plan.boxes.at(3) == 2 and plan.super_sevens.at(5) == 1 and plan.resolution == "whole"
+    assert plan.count_kind == "running count" and plan.source == "x.toml" and plan.name == "t"
+
+
+def test_bad_files_are_refused_in_one_line(tmp_path):
+    cases = {"missing.toml": None, "bad.toml": b"count = = 3\n", "bin.toml": b"\xff\xfe\x00",
+             "deep.toml": ("x = " + "[" * 5000 + "]" * 5000 + "\n").encode()}
+    for name, data in cases.items():
+        path = tmp_path / name
+        if data is not None:
+            path.write_bytes(data)
+        with pytest.raises(P.PlanError) as err:
+            P.load_plan(path)
+        assert str(err.value).startswith(str(path)) and "\n" not in str(err.value), name
+    with pytest.raises(P.PlanError, match="unknown counting plan 'hi-low': allowed hi-lo-1-12, "
+                       "hi-lo-flat, sevens-super-sevens, or the path"):
+        P.load_plan("hi-low")
+
+
+plan_keys = st.one_of(st.sampled_from(P.KEYS), st.sampled_from(["Bet", "spread", "x"]))
+ramps = st.fixed_dictionaries({}, optional={
+    "base": st.one_of(st.integers(-3, 15), values),
+    "steps": st.one_of(values, st.lists(st.lists(st.one_of(st.integers(-5, 15), values),
+                                                 max_size=3), max_size=4))})
+plan_tables = st.dictionaries(plan_keys, st.one_of(values, ramps), max_size=8).map(
+    lambda d: {"count": "hi-lo", "bet": {"base": 1}} | d)
+
+
+@SETTINGS
+@given(plan_tables)
+def test_a_hostile_plan_loads_as_written_or_is_refused_in_one_line(table):
+    path = scratch("plan.toml", toml_text(table))
+    try:
+        plan = P.load_plan(path)
+    except P.PlanError as err:
+        text = str(err)
+        assert text.startswith(str(path)) and "\n" not in text and len(text) < 600
+        return
+    # loaded: every bet within the table limits, every ramp ascending, nothing changed
+    assert all(plan.table_min <= u <= plan.table_max for u in plan.bet.values())
+    for ramp in (plan.bet, plan.super_sevens, plan.boxes):
+        counts = [c for c, _ in ramp.steps]
+        assert counts == sorted(set(counts))
+    assert all(1 <= b <= 7 for b in plan.boxes.values())
+    assert all(u >= 0 for u in plan.super_sevens.values())
+    bet = table["bet"]
+    assert plan.bet.base == bet.get("base") and len(plan.bet.steps) == len(bet.get("steps", []))
+    json.dumps(plan.bet.steps)  # plain numbers
