@@ -383,10 +383,10 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             # under Super Sevens or a split hand dealt its own value again.
             j = 0
             while j < n_play:
-                q = todo[j]
+                q = todo[np.uint64(j)]
                 b = q // MAX_HANDS
-                s = np.int64(hs[q])
-                if (flags[s] & PAIR) != 0:  # split again (after the box's last hand) or not
+                s = np.int64(hs[np.uint64(q)])
+                if (flags[np.uint64(s)] & PAIR) != 0:  # split again (a hand after the last) or not
                     if nsp[b] < max_hands:
                         for i in range(n_play, j + nsp[b] - q % MAX_HANDS - 1, -1):
                             todo[i + 1] = todo[i]
@@ -397,7 +397,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                         nsp[b] += 1
                     else:
                         s = np.int64(link[s])  # played on as it is
-                elif (flags[s] & EXIT) != 0:
+                elif (flags[np.uint64(s)] & EXIT) != 0:
                     s = np.int64(link[s])
                     if (flags[s] & PLAYER) != 0:  # 7-7 played on: its third card (14)
                         if pos >= end:
@@ -418,9 +418,9 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                             s = np.int64(rmap[s * nt + C.table_at(ci, cf, tg, thr, cs, shoe, ws,
                                                                   pos, end, fam[b])])  # fmt: skip
                         s = np.int64(trans[s * 10 + _value(code) - 1])
-                hs[q] = s
-                need |= flags[s]
-                if (flags[s] & PLAYER) == 0:
+                hs[np.uint64(q)] = s
+                need |= flags[np.uint64(s)]
+                if (flags[np.uint64(s)] & PLAYER) == 0:
                     j += 1
                     continue
                 while True:
@@ -450,7 +450,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             if d_n == 1:
                 if (need & NEED2) == 0:
                     break
-            elif d_bj or (need & STOOD) == 0 or d_stands[np.uint64(d_ace * 32 + d_hard)] != 0:
+            elif (need & STOOD) == 0 or d_stands[np.uint64(d_ace * 32 + d_hard)] != 0:  # (a blackjack stands)
                 break
             if pos >= end:
                 pos, end = refill(ws, pos, n_cards)
