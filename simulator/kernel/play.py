@@ -446,7 +446,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                         break
         cs[C.CS_HID_TAG] = cs[C.CS_HID_N] = 0  # the hole card is turned
         # 7. The dealer draws only as far as something depends on it (12.4), unless told to.
-        while True:  # 12.3: to 17 (soft 17 with H17; a blackjack, 21, stands); no-hole: card 2
+        while True:  # 12.3: to 17 (H17 hits soft 17; a blackjack, 21, stands); no-hole: card 2
             if d_n == 1:
                 if (need & NEED2) == 0:
                     break
