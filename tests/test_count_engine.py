@@ -301,3 +301,14 @@ def test_the_super_sevens_bet_follows_its_own_ramp():
     assert ct[r0, L.C_SS_BET] == 0 and ct[r0, L.C_SS_FLAT_BETS] == 1
     assert ct[r9, L.C_SS_BET] == 3 and ct[r9, L.C_SS_NET] == -3
     assert ct[r9, L.C_ROUND_SQ] == (L.UNIT * (1 + 3)) ** 2
+
+
+def test_a_counter_and_the_plain_game_share_one_compiled_engine():
+    # A second signature would compile the engine twice on a first run of bjsim count (its
+    # control run plays the plain game): every array the counter passes has the plain one's type.
+    rules = Rules(super_sevens=True)
+    p = rules.to_params()
+    tables, counter, ins = counter_for(rules, BASIC, plan(indices="hi-lo-nz", ss=ramp(0, (8, 1))))
+    K.count_chunk(p, tables, 100, chunk_state(1, 0), counter, ins)
+    K.simulate_chunk(p, stack([BASIC]), 100, chunk_state(1, 0))
+    assert len(K._simulate_chunk.overloads) == 1

@@ -69,7 +69,7 @@ class Counter:
         return (ci, cf, tags, np.asarray(self.bands, np.float64),
                 np.asarray(rmap, np.int32), ramp_t, ramp_v,
                 np.zeros((L.N_TC, L.N_COUNT), np.int64),
-                np.asarray(self.ev, np.float64).reshape(2, -1))
+                np.array(self.ev, np.float64).reshape(2, -1))  # a copy: writable, one signature
 
 
 def empty():
