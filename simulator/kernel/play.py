@@ -60,48 +60,6 @@ def _total(hard, ace):
 
 
 @njit
-def _walk_split(m, ci, cf, tg, thr, rmap, cs, fam, shoe, ws, stacked, n_cards, sp, b, s_x,
-                max_hands, pos, end, s0, s1, s2, s3):  # fmt: skip
-    """Box ``b``, which splits (exit ``s_x``), plays its hands in turn (11): each hand walks the
-    table from the split hand's state (its second card dealt as it comes into play); its own
-    value again splits again while the box has fewer than ``max_hands`` hands (``PAIR``), else
-    is played on as it is. The hands' final states go to ``sp[b * MAX_HANDS + h]``; returns
-    ``(hands, pos, end, s0, s1, s2, s3)``. A counter (``ci``, ...) decides by the count."""
-    trans, flags, link = m[0], m[1], m[2]
-    nt = rmap.size // flags.size
-    s_split = np.int64(link[s_x])
-    nh = 2
-    h = 0
-    while h < nh:
-        s = s_split
-        while True:
-            if pos >= end:
-                pos, end = refill(ws, pos, n_cards)
-            k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
-            code = np.int64(shoe[k])
-            shoe[k] = shoe[np.uint64(pos)]
-            shoe[np.uint64(pos)] = code
-            pos += 1
-            if nt > 1:
-                t = C.table_at(ci, cf, tg, thr, cs, shoe, ws, pos, end, fam)
-                s = np.int64(rmap[s * nt + t])
-            s = np.int64(trans[s * 10 + _value(code) - 1])
-            f = flags[s]
-            if (f & PAIR) != 0:
-                if nh < max_hands:
-                    nh += 1
-                    s = s_split
-                    continue
-                s = np.int64(link[s])  # no more hands: played on as it is
-                f = flags[s]
-            if (f & PLAYER) == 0:
-                break
-        sp[b * MAX_HANDS + h] = s
-        h += 1
-    return nh, pos, end, s0, s1, s2, s3
-
-
-@njit
 def _settle_split(m, p, sp, b, nh, o, insured, uv, t, scratch):
     """Settle box ``b``'s ``nh`` split hands against dealer outcome ``o`` and add the box into
     ``t`` (``scratch`` too, zeroed first, for a record). Returns ``(main, ins)``."""
@@ -294,9 +252,11 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     every_round = p[L.P_SHUFFLE] == L.SHUFFLE_EVERY_ROUND
     n_cards = shoe.size - SLACK
     no = T.N_OUTCOMES
-    st = np.zeros(nb + 1, np.int64)  # each box's state (st[nb]: the start state, not played)
-    todo = np.zeros(nb + 1, np.int64)  # the boxes that play this round, then nb
-    sp = np.zeros(nb * MAX_HANDS, np.int64)  # a split box's hands' states
+    st = np.zeros(nb, np.int64)  # each box's state after the deal
+    # Box b's hands' states: hs[b * MAX_HANDS + h]; todo[:n_play]: the hands to play this round
+    # in order, then the last, not played (the start state).
+    hs = np.zeros(nb * MAX_HANDS + 1, np.int64)
+    todo = np.zeros(nb * MAX_HANDS + 1, np.int64)
     nsp = np.zeros(nb, np.int64)  # a split box's hands (0: not split)
     c1 = np.zeros(nb, np.int64)  # each box's first card
     line = np.full(nb, -1, np.int64)  # each box's Super Sevens line
@@ -377,7 +337,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 shoe[np.uint64(pos)] = code
                 pos += 1
                 c1[b] = code
-                st[b] = trans[start[b] * 10 + _value(code) - 1]
+                st[b] = trans[np.uint64(start[b] * 10 + _value(code) - 1)]
             if pos >= end:
                 pos, end = refill(ws, pos, n_cards)
             k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
@@ -395,26 +355,15 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 shoe[np.uint64(pos)] = code
                 pos += 1
                 c2[b] = code
-                st[b] = trans[st[b] * 10 + uv - 1]
+                st[b] = trans[np.uint64(st[b] * 10 + uv - 1)]
                 if not counting:
-                    st[b] = trans[st[b] * 10 + _value(code) - 1]
+                    st[b] = trans[np.uint64(st[b] * 10 + _value(code) - 1)]
             if counting:  # the first decisions and insurance, at the count after the deal
                 t = C.first_decision(ci, cf, tg, thr, cs, shoe, ws, pos, end)
                 for b in range(nbr):
                     fam[b] = cs[C.CS_FAM]
                     insb[b] = fam[b] if ci[C.CI_INS] != 0 else ins_flags[b]
                     st[b] = trans[rmap[st[b] * nt + t] * 10 + _value(c2[b]) - 1]
-        need = NEED2 | STOOD if draw_all else 0  # what the dealer's cards matter to (step 7)
-        n_play = 0  # the boxes that play (a hand to play on, or an exit): todo[:n_play]
-        for b in range(nbr):
-            f = flags[st[b]]
-            need |= f  # a final state's NEED2 and STOOD (the other flags are not read)
-            todo[n_play] = b
-            n_play += (f & (PLAYER | EXIT)) != 0
-            if ss_on:  # 14: (a) a first seven, (f) none; 7-7 (b) or (c) until a third card
-                x1 = np.int64((c1[b] >> 2) == L.SEVEN_RANK)
-                x2 = np.int64((c2[b] >> 2) == L.SEVEN_RANK)
-                line[b] = SS_F - SS_F * x1 + x1 * x2 * (SS_B + np.int64((c1[b] & 3) == (c2[b] & 3)))
         d_hard = uv
         d_ace = np.int64(uv == 1)
         d_n = 1
@@ -436,28 +385,57 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 cs[C.CS_HID_TAG] = tg[_value(code) - 1]
                 cs[C.CS_HID_N] = 1
         d_bj = peek and d_hard == 11 and d_ace != 0
+        need = NEED2 | STOOD if draw_all else 0  # what the dealer's cards matter to (step 7)
+        n_play = 0
+        lines[SS_F] += nbr if ss_on else 0  # every box on (f), then moved by its cards
+        ssr = nbr * ss_pay[SS_F] if ss_on else 0  # the round's Super Sevens result
+        for b in range(nbr):
+            s = np.int64(st[b])
+            f = flags[np.uint64(s)]
+            need |= f  # a final state's NEED2 and STOOD (the other flags are not read)
+            hs[b * MAX_HANDS] = s
+            todo[np.uint64(n_play)] = b * MAX_HANDS
+            n_play += (f & (PLAYER | EXIT)) != 0
+            if (f & EXIT) != 0 and (flags[link[s]] & SPLIT_HAND) != 0 and not d_bj:
+                hs[b * MAX_HANDS] = hs[b * MAX_HANDS + 1] = link[s]  # 11: two hands, in turn
+                todo[n_play] = b * MAX_HANDS + 1
+                n_play += 1
+                nsp[b] = 2
+            if ss_on:  # 14: (a) a first seven, (f) none; 7-7 (b) or (c) until a third card
+                line[b] = SS_F
+                if (c1[b] >> 2) == L.SEVEN_RANK:
+                    x2 = np.int64((c2[b] >> 2) == L.SEVEN_RANK)
+                    line[b] = x2 * (SS_B + np.int64((c1[b] & 3) == (c2[b] & 3)))
+                    lines[SS_F] -= 1  # the lines' counts and sums are added at the end
+                    lines[line[b]] += 1
+                    ssr += ss_pay[line[b]] - ss_pay[SS_F]
+        todo[n_play] = nb * MAX_HANDS
         if d_bj:
             # 4. A peeked dealer blackjack ends the round before play.
             for b in range(nbr):
-                st[b] = peek_t[st[b]]
+                hs[b * MAX_HANDS] = peek_t[st[b]]
         else:
-            # 6. Each box in turn, each hand to its end: one loop takes the cards of the boxes
-            # in ``todo`` without a branch on the cards, from box to box, up to an exit.
+            # 6. Each box in turn, each hand to its end: one loop takes the cards of the hands
+            # in ``todo`` without a branch on the cards, from hand to hand, leaving it at 7-7
+            # under Super Sevens or a split hand dealt its own value again.
             j = 0
             while j < n_play:
-                b = todo[j]
-                s = np.int64(st[b])
-                if (flags[s] & EXIT) != 0:
+                q = todo[np.uint64(j)]
+                b = q // MAX_HANDS
+                s = np.int64(hs[np.uint64(q)])
+                if (flags[np.uint64(s)] & PAIR) != 0:  # split again (a hand after the last) or not
+                    if nsp[b] < max_hands:
+                        for i in range(n_play, j + nsp[b] - q % MAX_HANDS - 1, -1):
+                            todo[i + 1] = todo[i]
+                        todo[j + nsp[b] - q % MAX_HANDS] = b * MAX_HANDS + nsp[b]
+                        n_play += 1
+                        s = np.int64(link[st[b]])
+                        hs[b * MAX_HANDS + nsp[b]] = s
+                        nsp[b] += 1
+                    else:
+                        s = np.int64(link[s])  # played on as it is
+                elif (flags[np.uint64(s)] & EXIT) != 0:
                     s = np.int64(link[s])
-                    if (flags[s] & SPLIT_HAND) != 0:
-                        nsp[b], pos, end, s0, s1, s2, s3 = _walk_split(
-                            m, ci, cf, tg, thr, rmap, cs, fam[b], shoe, ws, stacked, n_cards, sp, b,
-                            st[b], max_hands, pos, end, s0, s1, s2, s3,
-                        )  # fmt: skip
-                        for h in range(nsp[b]):
-                            need |= flags[sp[b * MAX_HANDS + h]]
-                        j += 1
-                        continue
                     if (flags[s] & PLAYER) != 0:  # 7-7 played on: its third card (14)
                         if pos >= end:
                             pos, end = refill(ws, pos, n_cards)
@@ -468,16 +446,20 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                         pos += 1
                         if (code >> 2) == L.SEVEN_RANK:  # (d), (e) if all three one suit
                             suited = line[b] == SS_C and (code & 3) == (c1[b] & 3)
+                            lines[line[b]] -= 1
+                            ssr -= ss_pay[line[b]]
                             line[b] = SS_E if suited else SS_D
+                            lines[line[b]] += 1
+                            ssr += ss_pay[line[b]]
                         if nt > 1:
                             s = np.int64(rmap[s * nt + C.table_at(ci, cf, tg, thr, cs, shoe, ws,
                                                                   pos, end, fam[b])])  # fmt: skip
                         s = np.int64(trans[s * 10 + _value(code) - 1])
-                    st[b] = s
-                    need |= flags[s]
-                    if (flags[s] & PLAYER) == 0:
-                        j += 1
-                        continue
+                hs[np.uint64(q)] = s
+                need |= flags[np.uint64(s)]
+                if (flags[np.uint64(s)] & PLAYER) == 0:
+                    j += 1
+                    continue
                 while True:
                     if pos >= end:
                         pos, end = refill(ws, pos, n_cards)
@@ -488,24 +470,24 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     pos += 1
                     if nt > 1:
                         s = np.int64(rmap[s * nt + C.table_at(ci, cf, tg, thr, cs, shoe, ws,
-                                                              pos, end, fam[todo[j]])])  # fmt: skip
+                                                              pos, end, fam[todo[j] // MAX_HANDS])])
                     s = np.int64(trans[np.uint64(s * 10 + _value(code) - 1)])
                     f = flags[np.uint64(s)]
                     need |= f
-                    st[np.uint64(todo[np.uint64(j)])] = s
-                    done = np.int64((f & PLAYER) == 0)
-                    nxt = np.int64(st[np.uint64(todo[np.uint64(j + 1)])])
+                    hs[np.uint64(todo[np.uint64(j)])] = s
+                    done = np.int64((f & (PLAYER | PAIR)) == 0)  # a PAIR leaves the loop
+                    nxt = np.int64(hs[np.uint64(todo[np.uint64(j + 1)])])
                     j += done
                     s += done * (nxt - s)
                     if (flags[np.uint64(s)] & PLAYER) == 0:
                         break
         cs[C.CS_HID_TAG] = cs[C.CS_HID_N] = 0  # the hole card is turned
         # 7. The dealer draws only as far as something depends on it (12.4), unless told to.
-        while True:  # 12.3: to 17 (hit soft 17 with dealer_hits_soft_17); no-hole: card 2
+        while True:  # 12.3: to 17 (H17 hits soft 17; a blackjack, 21, stands); no-hole: card 2
             if d_n == 1:
                 if (need & NEED2) == 0:
                     break
-            elif d_bj or (need & STOOD) == 0 or d_stands[d_ace * 32 + d_hard] != 0:
+            elif (need & STOOD) == 0 or d_stands[np.uint64(d_ace * 32 + d_hard)] != 0:
                 break
             if pos >= end:
                 pos, end = refill(ws, pos, n_cards)
@@ -524,32 +506,26 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             break
         drawn = ws[WS_BEFORE] + pos - ws[WS_ROUND_START]
         # 8. Settle, and add the round to the tally (or write its record).
-        round_main = round_ins = rs = 0
+        round_main = round_ins = 0
         counted = 0  # the counter's net this round
-        lines[SS_F] += nbr if ss_on else 0
         for b in range(nbr):
             if nsp[b] != 0:
                 insured = uv == 1 and insb[b] != 0
-                main, ins = _settle_split(m, p, sp, b, nsp[b], o, insured, uv, tally, scratch)
+                main, ins = _settle_split(m, p, hs, b, nsp[b], o, insured, uv, tally, scratch)
                 i = -1
                 nsp[b] = 0
                 if stacked:
                     T.write_box(out[r], b, scratch, line[b], p)
             else:
-                i = np.int64(fin[st[b]]) * no + o
-                main = net[i]
-                ins = insn[i]
+                i = np.int64(fin[np.uint64(hs[b * MAX_HANDS])]) * no + o
+                main = net[np.uint64(i)]
+                ins = insn[np.uint64(i)]
                 if stacked:
                     T.write_box(out[r], b, rows[i], line[b], p)
                 else:
-                    counts[i] += 1
+                    counts[np.uint64(i)] += 1
             round_main += main
             round_ins += ins
-            if ss_on:  # the lines' counts and sums are added at the end; (f) by the round
-                rs += ss_pay[line[b]]
-                if line[b] != SS_F:
-                    lines[line[b]] += 1
-                    lines[SS_F] -= 1
             if counting:
                 wagered = scratch[L.T_MAIN_WAGERED] if i < 0 else rows[i, L.T_MAIN_WAGERED]
                 counted += C.add_box(ct, cs, main + ins, wagered,
@@ -563,7 +539,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             tally[L.T_ROUNDS] += 1
             tally[L.T_CARDS_DEALT] += drawn
             if o != T.O_NONE:
-                tally[L.T_DEALER_BJ + o] += 1  # blackjack, bust, 17 .. 21 in layout order
+                tally[np.uint64(L.T_DEALER_BJ + o)] += 1  # blackjack, bust, 17 .. 21 (layout)
             rt = round_main + round_ins
             tally[L.T_RMAIN_SUM] += round_main
             tally[L.T_RMAIN_SQ] += round_main * round_main
@@ -571,8 +547,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             tally[L.T_RTOTAL_SQ] += rt * rt
             tally[L.T_RINS_SUM] += round_ins
             tally[L.T_RINS_SQ] += round_ins * round_ins
-            tally[L.T_SS_RSUM] += rs
-            tally[L.T_SS_RSQ] += rs * rs
+            tally[L.T_SS_RSUM] += ssr
+            tally[L.T_SS_RSQ] += ssr * ssr
             if trace.size > 0 and ws[WS_NEED_FULL] == 0:
                 for i in range(drawn):
                     if traced < trace.size:
