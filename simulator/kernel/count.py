@@ -97,7 +97,7 @@ def true_count(cf, rc, left):
     return rc * cf[CF_PER_LEFT + min(max(left, 1), cf.size - CF_PER_LEFT - 1)]
 
 
-@njit(inline="always")
+@njit
 def count_now(ci, cf, tg, cs, shoe, ws, pos, end):
     """The count after the cards dealt so far (``shoe[:pos]`` since the shuffle) less a card
     not yet turned (``cs[CS_HID_*]``: the peek game's hole card): the true count (per deck
@@ -125,7 +125,7 @@ def at_or_below(steps, tc):
     return j
 
 
-@njit(inline="always")
+@njit
 def table_at(ci, cf, tg, thr, cs, shoe, ws, pos, end, fam):
     """The counter's strategy now: band of the count (``thr``: where they change), in
     insurance family ``fam``."""
@@ -145,7 +145,7 @@ def bucket(tc):
     return min(max(np.int64(np.floor(tc)), L.TC_MIN), L.TC_MAX) - L.TC_MIN
 
 
-@njit(inline="always")
+@njit
 def round_start(ci, cf, tg, ramp_t, ramp_v, ev, cs, shoe, ws, pos, end, decks):
     """At a round's start: whether the counter sits (wonging), the main bet, the Super Sevens
     bet and the boxes, the tally row, and the exact Super Sevens return of the shoe (x 1e9, 0
@@ -176,7 +176,7 @@ def start_at(cf, ramp_t, ramp_v, ev, cs, tc, left, sevens, decks):
     return boxes
 
 
-@njit(inline="always")
+@njit
 def first_decision(ci, cf, tg, thr, cs, shoe, ws, pos, end):
     """After the deal: the box takes insurance by the count (its family of strategies, kept in
     ``cs``) and its first decision by the band; returns the strategy."""
