@@ -1,33 +1,9 @@
-"""Checkpoints: what a run has finished, on disk, so that ``bjsim simulate --checkpoint FILE
---resume`` carries on where an interrupted run stopped and gives exactly the result an uninterrupted
-run gives.
-
-A checkpoint is a small JSON file:
-
-``identity``
-    everything the result depends on: bjsim version, every rule-set key, a SHA-256 of the
-    strategy tables, seed, ``chunk_rounds``, ``rounds`` (with a precision target: the cap,
-    ``max_rounds``) and ``precision``. A resume refuses a checkpoint whose identity differs and
-    names the first thing that differs.
-``state``
-    `simulator.engine.RunState`: ``prefix_end`` (chunks ``0..prefix_end-1`` are finished),
-    ``prefix`` (their summed tally), ``extra`` (finished chunks past the prefix: index -> tally;
-    at most the engine's lookahead of them) and ``stop_chunk`` (the chunk a precision target was met
-    at). Its size does not grow with the number of rounds.
-
-``sha256``
-    a SHA-256 of the canonical JSON (sorted keys, no spaces) of everything else in the file. A
-    checkpoint whose content does not match it (edited by hand, damaged) is refused, and so is a
-    state that could not come from the run (a chunk past the end, a tally whose rounds are not
-    its chunks' rounds, a negative count).
-
-Writes are atomic: the file is written to a temporary file in the same folder, flushed, synced and
-renamed over the old one (``os.replace``), so a crash or a full disk leaves the previous checkpoint
-whole, never a partial file. `Writer` writes at most every ``every`` seconds (default 5) while a run
-goes on, and always at its end or interruption: a write costs about a millisecond, so the run is not
-slowed, and a hard kill loses at most a few seconds of work. The environment variable
-``BJSIM_CHECKPOINT_EVERY`` (seconds) changes the interval (the interruption tests write often).
-"""
+"""Checkpoints: what a run has finished, on disk, so that ``--checkpoint FILE --resume`` carries on
+where an interrupted run stopped and gives exactly the uninterrupted result. A small JSON file:
+``identity`` (everything the result depends on), ``state`` (`engine.RunState`: the finished
+chunks' summed tally and the few past it) and ``sha256`` (of the rest); written atomically, at
+most every ``BJSIM_CHECKPOINT_EVERY`` seconds (default 5) and at the end. docs/design.md
+"Checkpoints" has the format and the checks a resume makes."""
 
 from __future__ import annotations
 
