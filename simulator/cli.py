@@ -1150,6 +1150,11 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     sets = _changes(overrides, boxes, super_sevens)
     rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     games = count_runs.check(rules, plan, penetrations)
+    most = max(plan.boxes.values())
+    if rules.boxes > most and not quiet:
+        click.echo(f"bjsim: the plan plays {most} box{'es' if most > 1 else ''} a round at most "
+                   f"(its [boxes] table); the rule set's {rules.boxes} is only the most it may",
+                   err=True)  # fmt: skip
     strategy = load_strategy(strategy_name)
     runs = count_runs.play(
         games, plan, strategy, strategy_name, rounds=rounds, seed=seed,

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from simulator import counting_report, run
+from simulator.index_plays import load_indices
 from simulator.rules import apply_overrides
 
 
@@ -40,6 +41,12 @@ def check(rules, plan, penetrations=None, options=("--plan", "--penetrations")) 
     if most > rules.boxes:
         raise ValueError(f"{opt_plan} {plan.name}: it plays up to {most} boxes, the rule set "
                          f"{rules.boxes}: allowed with --boxes {most} or more (rule 13)")
+    if plan.indices:  # the index file read now, not in the run's first chunk
+        plays = load_indices(plan.indices)
+        if plays.count and plays.count != plan.count.name:
+            raise ValueError(f"{opt_plan} {plan.name}: its index plays {plays.name} are for the "
+                             f"count {plays.count}, the plan counts {plan.count.name}: allowed "
+                             f"index plays made for {plan.count.name}")
     if penetrations is None:
         return [(None, rules)]
     if rules.shuffle != "cut-card":

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from simulator.index_plays import IndexFileError, band_strategies, bands, load_indices
+from simulator.index_plays import band_strategies, bands, load_indices
 from simulator.kernel.count import Counter
 from simulator.strategy import stack
 
@@ -47,9 +47,6 @@ def counter_for(rules, base, plan) -> tuple:
     if ins is not None and ins.below == ins.at_or_above:  # the same either side: no index
         base = dataclasses.replace(base, insurance=ins.below == "Y")
         ins = None
-    if ins is not None and ins.below == "Y":
-        raise IndexFileError(f"{plays.source}: the insurance play takes insurance below its index: "
-                             "allowed below = 'N', at_or_above = 'Y'")
     strategies = band_strategies(base, plays, base.insurance if ins is None else False)
     if ins is not None:  # a second family, insured: a box takes it when the count says so
         strategies += band_strategies(base, plays, True)

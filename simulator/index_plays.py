@@ -87,6 +87,9 @@ def _play(d, src: str, i: int) -> IndexPlay:
             raise IndexFileError(f"{where}: {key} = {d[key]!r}: allowed " + " ".join(allowed))
     if chart == "insurance" and (row != "insurance" or up != "A"):
         raise IndexFileError(f"{where}: the insurance play's row and up: allowed 'insurance', 'A'")
+    if chart == "insurance" and (d["below"], d["at_or_above"]) == ("Y", "N"):
+        raise IndexFileError(f"{where}: insurance taken below the index and not from it: allowed "
+                             "below = 'N', at_or_above = 'Y'")
     if chart == "pairs" and row not in PAIR_ROWS:
         raise IndexFileError(f"{where}: row = {row!r}: allowed " + " ".join(PAIR_ROWS))
     if chart in ("hard", "soft") and not (row.isdigit() and 4 <= int(row) <= 21):

@@ -272,3 +272,35 @@ def test_a_wonging_plan_with_boxes_by_count_adds_up():
         if b["count"] < -1:  # below wong.leave: never seated
             assert b["played"] == 0, b
     assert t["bet"] == sum(b["average_bet"] * b["played"] for b in by if b["played"])
+
+
+def _plan_file(tmp_path, indices: str, count: str = "hi-lo"):
+    path = tmp_path / "plan.toml"
+    path.write_text(f'name = "p"\ncount = "{count}"\ndeck_estimation = "half"\n'
+                    f'indices = "{indices}"\ntable_min = 1\ntable_max = 2\n[bet]\nbase = 1\n')
+    return path
+
+
+def test_a_bad_index_file_is_refused_before_the_run_in_one_line(tmp_path, fake_engine):
+    idx = tmp_path / "idx.toml"
+    idx.write_text('[[play]]\nchart = "hard"\nrow = "16"\nup = "10"\nbelow = "H"\n'
+                   'at_or_above = "Q"\nindex = 0\n')
+    line = is_one_line_error(invoke("count", "--plan", _plan_file(tmp_path, idx), *TINY))
+    assert "at_or_above = 'Q'" in line and str(idx) in line
+    assert not fake_engine  # no run was started
+    idx.write_text('[[play]]\nchart = "insurance"\nrow = "insurance"\nup = "A"\nbelow = "Y"\n'
+                   'at_or_above = "N"\nindex = 3\n')
+    assert "below = 'N'" in is_one_line_error(
+        invoke("count", "--plan", _plan_file(tmp_path, idx), *TINY))
+
+
+def test_index_plays_made_for_another_count_are_refused(tmp_path, fake_engine):
+    line = is_one_line_error(invoke("count", "--plan", _plan_file(tmp_path, "hi-lo-nz", "zen"),
+                                    *TINY))
+    assert "for the count hi-lo, the plan counts zen" in line and not fake_engine
+
+
+def test_more_boxes_than_the_plan_plays_is_said_on_stderr(fake_engine):
+    result = invoke("count", "--boxes", "3", "--rounds", "20000", "--chunk-rounds", "5000")
+    assert result.exit_code == 0
+    assert "the plan plays 1 box a round at most" in result.stderr
