@@ -213,6 +213,10 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         "gain_over_flat": None if adv is None or flat["mean"] is None else adv - flat["mean"],
         "basic": basic,
         "gain_over_basic": None if adv is None or basic is None else adv - basic["mean"],
+        # The two runs share their seed, so their errors tend to cancel: this SE is an upper one.
+        "gain_over_basic_se": None if basic is None or None in (
+            basic["se"], advantage["initial_bet"]["se"]) else math.hypot(
+            basic["se"], advantage["initial_bet"]["se"]),
         "super_sevens": {
             "counter_bets": ss_bet, "counter_net": ss_net,
             "counter_return": _ratio(ss_net, ss_bet),
@@ -243,13 +247,16 @@ def _by_count(c, rounds: int) -> list[dict]:
             continue
         flat = _flat(c[L.C_FLAT_NET][i], c[L.C_FLAT_SQ][i], c[L.C_FLAT_BOXES][i], float(L.UNIT))
         played, bet = c[L.C_PLAYED][i], c[L.C_BET][i]
+        _, sd = _mean_sd(c[L.C_NET][i] + L.UNIT * c[L.C_SS_NET][i], c[L.C_ROUND_SQ][i], played,
+                         float(L.UNIT))
+        counter = _advantage(c[L.C_NET][i] / L.UNIT, bet, sd, played)
         out.append({
             "count": L.TC_MIN + i, "label": bucket_label(i), "rounds": n,
             "frequency": n / rounds, "played": played, "played_share": played / n,
             "flat_boxes": flat["n"], "flat_advantage": flat["mean"], "flat_se": flat["se"],
             "average_bet": _ratio(bet, played),
             "boxes_per_round_played": _ratio(c[L.C_BOXES][i], played),
-            "counter_advantage": _ratio(c[L.C_NET][i] / L.UNIT, bet),
+            "counter_advantage": counter["mean"], "counter_se": counter["se"],
         })
     return out
 
@@ -380,7 +387,8 @@ def _count_rows(f: dict) -> list[list[str]]:
     return [[b["label"], _num(b["rounds"]), _pct(b["frequency"], 3, sign=False),
              _pct(b["played_share"], 1, sign=False), _pct(b["flat_advantage"], 2),
              _pct(b["flat_se"], 2, sign=False), _num(b["average_bet"], 2),
-             _pct(b["counter_advantage"], 2)] for b in f["by_count"]]
+             _pct(b["counter_advantage"], 2), _pct(b["counter_se"], 2, sign=False)]
+            for b in f["by_count"]]
 
 
 def _ss_rows(f: dict) -> list[list[str]]:
@@ -402,7 +410,9 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     gains = f"Gain over flat betting with the counter's play: {_pct(gain)} of the initial bet."
     if f.get("gain_over_basic") is not None:
         gains = (f"Gain over the strategy alone at a flat bet (control run): "
-                 f"{_pct(f['gain_over_basic'])} of the initial bet; over flat betting with the "
+                 f"{_pct(f['gain_over_basic'])} ± "
+                 f"{_pct(f['gain_over_basic_se'] and Z95 * f['gain_over_basic_se'], sign=False)}"
+                 " (95%, at most) of the initial bet; over flat betting with the "
                  f"counter's play: {_pct(gain)}.")
     out += ["", f"{gains} Rounds played "
             f"{_pct(f['played_share'], 1, sign=False)}; average bet {_num(f['average_bet'])} "
@@ -415,7 +425,7 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     out += ["", f"By {kind} at the round's start (flat: 1 unit on every box dealt; SE per box)",
             ""]
     out += grid([kind, "rounds", "frequency", "played", "flat adv.", "SE", "avg bet",
-                 "counter adv."], _count_rows(f))
+                 "counter adv.", "SE"], _count_rows(f))
     ss = f["super_sevens"]
     if f["super_sevens_by_count"]:
         out += ["", f"Super Sevens by {kind} (return per unit staked; exact: from each round's "
@@ -467,7 +477,7 @@ def tidy_rows(f: dict) -> list[dict]:
     b = f.get("basic")
     if b is not None:
         add("advantage", "basic", b["mean"], se=b["se"], lo=b["ci95_low"], hi=b["ci95_high"])
-        add("advantage", "gain_over_basic", f["gain_over_basic"])
+        add("advantage", "gain_over_basic", f["gain_over_basic"], se=f["gain_over_basic_se"])
     for key in ("per_round_played", "per_round_watched"):
         for k, v in f[key].items():
             add(key, k, v)
@@ -480,8 +490,10 @@ def tidy_rows(f: dict) -> list[dict]:
     for k in ("exact", "z", "favourable_share", "counter_bets", "counter_return"):
         add("super_sevens", k, ss[k])
     for b in f["by_count"]:
-        for k in ("rounds", "frequency", "played", "average_bet", "counter_advantage"):
+        for k in ("rounds", "frequency", "played", "average_bet"):
             add("by_count", k, b[k], count=b["count"])
+        add("by_count", "counter_advantage", b["counter_advantage"], count=b["count"],
+            se=b["counter_se"])
         add("by_count", "flat_advantage", b["flat_advantage"], count=b["count"], se=b["flat_se"])
     for b in f["super_sevens_by_count"]:
         for k in ("bets", "exact", "z", "favourable_share", "counter_bets"):

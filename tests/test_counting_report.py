@@ -139,6 +139,27 @@ def test_the_table_by_count(fig):
         statistics.stdev([1.5, -1]) / math.sqrt(2))
     assert three["average_bet"] == 4 and three["counter_advantage"] == pytest.approx(2 / 8)
     assert three["label"] == "+3" and zero["label"] == "0"
+    # The counter's SE at a count: the SD of its round nets there (units, Super Sevens in) times
+    # sqrt(rounds played) over the units bet.
+    assert zero["counter_se"] == pytest.approx(statistics.stdev([1, -2]) * math.sqrt(2) / 2)
+    assert three["counter_se"] == pytest.approx(statistics.stdev([5, -1]) * math.sqrt(2) / 8)
+
+
+def test_the_gain_over_the_control_run_has_an_upper_se():
+    control = np.zeros(L.N_TALLY, np.int64)
+    nets = [10, -10, 0, -10, 15]  # a box a round, tenths
+    control[L.T_BOX_ROUNDS] = len(nets)
+    control[L.T_TOTAL_SUM] = sum(nets)
+    control[L.T_TOTAL_SQ] = sum(x * x for x in nets)
+    f = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules(), control=control)
+    basic_se = statistics.stdev([x / U for x in nets]) / math.sqrt(len(nets))
+    assert f["basic"]["mean"] == pytest.approx(statistics.mean(nets) / U)
+    assert f["basic"]["se"] == pytest.approx(basic_se)
+    assert f["gain_over_basic"] == pytest.approx(f["advantage"]["initial_bet"]["mean"]
+                                                 - statistics.mean(nets) / U)
+    assert f["gain_over_basic_se"] == pytest.approx(math.hypot(basic_se, f["advantage"][
+        "initial_bet"]["se"]))
+    assert "(95%, at most)" in CR.render(f, "table")
 
 
 def test_the_super_sevens_table_by_count(fig):

@@ -317,7 +317,8 @@ def counting(data: dict) -> Section | None:
         "counter's net per unit bet; flat: every box dealt at one unit, played as the counter "
         "plays (index plays included); the control run: the strategy alone at a flat bet, the "
         "same seed. Gain over the control run: "
-        f"{fmt(f.get('gain_over_basic'), 'spct3')}; over flat betting: "
+        f"{fmt(f.get('gain_over_basic'), 'spct3')} (SE at most "
+        f"{fmt(f.get('gain_over_basic_se'), 'pct3')}); over flat betting: "
         f"{fmt(f['gain_over_flat'], 'spct3')}. Method: docs/counting.md.",
         Table("counting_advantage", "The counter's advantage", cols, rows)]
     rcols = [("per", "per", "text"), ("rounds", "rounds", "int"), ("mean", "mean, units", "num4"),
@@ -334,7 +335,8 @@ def counting(data: dict) -> Section | None:
              ("frequency", "frequency", "pct3"), ("played_share", "played", "pct1"),
              ("flat_advantage", "flat advantage", "spct2"), ("flat_se", "SE", "pct2"),
              ("average_bet", "counter's average bet", "num2"),
-             ("counter_advantage", "counter's advantage", "spct2")]
+             ("counter_advantage", "counter's advantage", "spct2"),
+             ("counter_se", "SE", "pct2")]
     blocks += [f"By the {kind} at the round's start (the ends hold every count beyond them; SE "
                "per box dealt).",
                Table("counting_by_count", f"Frequency and advantage by {kind}", bcols,
