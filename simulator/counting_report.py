@@ -373,13 +373,14 @@ def _round_rows(f: dict) -> list[list[str]]:
     for key, label in (("per_round_played", "per round played"),
                        ("per_round_watched", "per round watched")):
         p = f[key]
-        out.append([label, _num(p["rounds"]), _num(p["mean"], 4), _num(p["sd"], 3),
-                    _num(p["win_per_100"], 2), _num(p["score"], 1), _num(p["n0"], 0),
+        out.append([label, _num(p["rounds"]), _num(p["mean"], 4), _num(p["se"], 4),
+                    _num(p["sd"], 3), _num(p["win_per_100"], 2), _num(p["score"], 1),
+                    _num(p["n0"], 0),
                     "-" if p["risk_of_ruin"] is None else f"{p['risk_of_ruin']:.4g}"])
     return out
 
 
-ROUND_HEAD = ["net per round, units", "rounds", "mean", "SD", "win/100", "SCORE", "N0",
+ROUND_HEAD = ["net per round, units", "rounds", "mean", "SE", "SD", "win/100", "SCORE", "N0",
               "risk of ruin"]
 
 

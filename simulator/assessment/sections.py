@@ -322,7 +322,8 @@ def counting(data: dict) -> Section | None:
         f"{fmt(f['gain_over_flat'], 'spct3')}. Method: docs/counting.md.",
         Table("counting_advantage", "The counter's advantage", cols, rows)]
     rcols = [("per", "per", "text"), ("rounds", "rounds", "int"), ("mean", "mean, units", "num4"),
-             ("sd", "SD, units", "num3"), ("win_per_100", "win per 100 rounds", "num2"),
+             ("se", "SE, units", "num4"), ("sd", "SD, units", "num3"),
+             ("win_per_100", "win per 100 rounds", "num2"),
              ("score", "SCORE", "num1"), ("n0", "N0", "int"),
              ("risk_of_ruin", "risk of ruin" + (f" ({fmt(f['bankroll'], 'num0')} units)"
                                                 if f["bankroll"] else " (no bankroll given)"),
