@@ -10,9 +10,10 @@ decks remaining estimated exactly, to the half deck or to the whole deck. docs/c
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+
+from simulator.rules import read_toml
 
 COUNT_DIR = Path(__file__).resolve().parent.parent / "strategies" / "counts"
 VALUES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
@@ -103,15 +104,7 @@ def load_count(name_or_path) -> CountSystem:
         if not path.is_file():
             raise CountError(f"unknown count system '{text}': allowed "
                              + ", ".join(list_counts()) + ", or the path of a .toml file")
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise CountError(f"{path}: no such count file") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise CountError(f"{path}: cannot read the count file: {err}") from None
-    except tomllib.TOMLDecodeError as err:
-        raise CountError(f"{path}: not valid TOML: {str(err).splitlines()[0]}") from None
-    return count_from_dict(data, str(path), name=path.stem)
+    return count_from_dict(read_toml(path, "count", CountError), str(path), name=path.stem)
 
 
 def decks_remaining(cards_left: int, resolution: str = "exact") -> float:

@@ -6,13 +6,13 @@ strategy with each play's cell set to its ``below`` or ``at_or_above`` action (d
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from simulator import layout as L
+from simulator.rules import read_toml
 
 INDEX_DIR = Path(__file__).resolve().parent.parent / "strategies" / "indices"
 CHARTS = ("hard", "soft", "pairs", "insurance")
@@ -104,12 +104,8 @@ def load_indices(name_or_path) -> IndexSet:
     path = Path(text) if ("/" in text or text.endswith(".toml")) else INDEX_DIR / f"{text}.toml"
     if not path.is_file():
         raise IndexFileError(f"unknown index plays '{text}': allowed " + ", ".join(list_indices())
-                          + ", or the path of a .toml file")
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
-        raise IndexFileError(f"{path}: cannot read the index file: "
-                          f"{str(err).splitlines()[0]}") from None
+                             + ", or the path of a .toml file")
+    data = read_toml(path, "index", IndexFileError)
     for key in data:
         if key not in FILE_KEYS:
             raise IndexFileError(f"{path}: unknown key '{key}': allowed " + ", ".join(FILE_KEYS))

@@ -9,12 +9,11 @@ count. A bad file ends in one line (`PlanError`) naming the file, the key and wh
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from simulator.counting import RESOLUTIONS, CountError, CountSystem, _shown, load_count
-from simulator.rules import toml_error_line
+from simulator.rules import read_toml
 
 PLAN_DIR = Path(__file__).resolve().parent.parent / "strategies" / "plans"
 INDEX_DIR = Path(__file__).resolve().parent.parent / "strategies" / "indices"
@@ -246,18 +245,5 @@ def plan_path(name_or_path) -> Path:
 def load_plan(name_or_path) -> CountingPlan:
     """A counting plan by shipped name (``hi-lo-1-12``, ...) or from a TOML file."""
     path = plan_path(name_or_path)
-    text = ""
-    try:
-        text = path.read_text(encoding="utf-8")
-        data = tomllib.loads(text)
-    except FileNotFoundError:
-        raise PlanError(f"{path}: no such plan file") from None
-    except UnicodeDecodeError:
-        raise PlanError(f"{path}: not valid UTF-8 text") from None
-    except OSError as err:
-        raise PlanError(f"{path}: cannot read the plan file: {err.strerror or err}") from None
-    except tomllib.TOMLDecodeError as err:
-        raise PlanError(f"{path}: {toml_error_line(err, text)}") from None
-    except RecursionError:
-        raise PlanError(f"{path}: nested too deeply to be a plan file") from None
+    data = read_toml(path, "plan", PlanError)
     return plan_from_dict(data, str(path), name=path.stem)

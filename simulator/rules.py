@@ -489,28 +489,39 @@ def rules_from_dict(data: dict, source: str = "<rules>") -> tuple[Rules, dict]:
     return rules, meta
 
 
-def load_rule_file(path=None) -> tuple[Rules, dict]:
-    """Read, check and return ``(rules, meta)`` from a TOML rule file (None: the NZ set)."""
-    path = Path(DEFAULT_RULES_PATH if path is None else path)
+def read_toml(path, kind: str, error=None) -> dict:
+    """The table of the TOML file ``path``, a ``kind`` file (``rule``, ``plan``, ``count``, ...):
+    every way it cannot be read (missing, unreadable, not UTF-8, not TOML, nested too deeply)
+    is one line of ``error`` (default `RuleError`) naming the file."""
+    error = RuleError if error is None else error
     source = str(path)
     try:
-        raw = path.read_bytes()
+        raw = Path(path).read_bytes()
     except FileNotFoundError:
-        raise RuleError(f"{source}: no such rule file") from None
+        raise error(f"{source}: no such {kind} file") from None
     except OSError as err:
-        raise RuleError(f"{source}: cannot read the rule file: {err.strerror or err}") from None
+        raise error(f"{source}: cannot read the {kind} file: {err.strerror or err}") from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
         line = raw[: err.start].count(b"\n") + 1
-        raise RuleError(f"{source}: line {line}: not valid UTF-8 text") from None
+        raise error(f"{source}: line {line}: not valid UTF-8 text") from None
     try:
-        data = tomllib.loads(text)
-        return rules_from_dict(data, source)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise RuleError(f"{source}: {toml_error_line(err, text)}") from None
+        raise error(f"{source}: {toml_error_line(err, text)}") from None
     except RecursionError:
-        raise RuleError(f"{source}: nested too deeply to be a rule file") from None
+        raise error(f"{source}: nested too deeply to be a {kind} file") from None
+
+
+def load_rule_file(path=None) -> tuple[Rules, dict]:
+    """Read, check and return ``(rules, meta)`` from a TOML rule file (None: the NZ set)."""
+    path = Path(DEFAULT_RULES_PATH if path is None else path)
+    data = read_toml(path, "rule")
+    try:
+        return rules_from_dict(data, str(path))
+    except RecursionError:  # a value nested too deeply to print or check
+        raise RuleError(f"{path}: nested too deeply to be a rule file") from None
 
 
 def load_rules(path=None) -> Rules:

@@ -130,3 +130,15 @@ def test_strategy_indices_command_refuses_bad_input_in_one_line(args, words):
     result = CliRunner().invoke(cli, ["strategy", "indices", *args])
     assert result.exit_code == 2
     assert words in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_an_unreadable_index_file_is_one_line_naming_it(tmp_path):
+    from simulator.index_plays import IndexFileError, load_indices
+
+    bad = tmp_path / "idx.toml"
+    bad.write_text('name = "x"\n[[play]]\nchart = "hard\n')
+    with pytest.raises(IndexFileError, match=r"idx.toml: line 3, column \d+: not valid TOML"):
+        load_indices(bad)
+    bad.write_bytes(b'name = "x"\n\xff')
+    with pytest.raises(IndexFileError, match="idx.toml: line 2: not valid UTF-8 text"):
+        load_indices(bad)
