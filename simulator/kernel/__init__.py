@@ -229,11 +229,11 @@ def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
     n_tables = n_bands * (2 if counter.insurance is not None else 1)
     tables = _check_tables(tables, n_tables)
     rng = _check_state(state)
-    key = ("counted", p.tobytes()) + tuple(t.tobytes() for t in tables)
+    key = ("counted", n_bands, p.tobytes()) + tuple(t.tobytes() for t in tables)
     if key not in _MACHINES:
-        _MACHINES[key] = build(p, tables, counted=True)
+        _MACHINES[key] = build(p, tables, n_bands)
     m = _MACHINES[key]
-    cx = counter.arrays(m.rmap, int(p[L.P_DECKS]))
+    cx = counter.arrays(int(p[L.P_DECKS]))
     ins_flags = np.full(int(p[L.P_BOXES]), int(insurance), np.int64)
     tally = np.zeros(L.N_TALLY, np.int64)
     trace = np.zeros(0, np.int8)
@@ -241,7 +241,7 @@ def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
           trace)  # fmt: skip
     if _simulate_chunk(p, m.args(), cx, ins_flags, int(n_rounds), rng, tally, trace) != 0:
         _ran_out(p)
-    return tally, cx[7]
+    return tally, cx[6]
 
 
 def _as_strategy_list(strategies, boxes: int) -> list:
@@ -290,8 +290,8 @@ def play_stacked(cards, rules, strategies, cut=None, counter=None):
     boxes = int(p[L.P_BOXES])
     if counter is not None:
         tables, ctr, insurance = counter
-        m = build(p, _check_tables(tables, len(tables[0])), counted=True)
-        cx = ctr.arrays(m.rmap, int(p[L.P_DECKS]))
+        m = build(p, _check_tables(tables, len(tables[0])), ctr.bands.size + 1)
+        cx = ctr.arrays(int(p[L.P_DECKS]))
         ins_flags = np.full(boxes, int(insurance), np.int64)
     else:
         tables = _check_tables(stack_for(rules, strategies), boxes)
@@ -311,4 +311,4 @@ def play_stacked(cards, rules, strategies, cut=None, counter=None):
     out = np.zeros((c.size // (2 * boxes + 1) + 1, width), np.int64)
     _warm("stacked", _play_stacked, p, m.args(), cx, ins_flags, c, np.int64(0), out)
     n = _play_stacked(p, m.args(), cx, ins_flags, c, np.int64(cut), out)
-    return out[:n].copy() if counter is None else (out[:n].copy(), cx[7])
+    return out[:n].copy() if counter is None else (out[:n].copy(), cx[6])

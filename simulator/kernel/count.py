@@ -45,7 +45,7 @@ class Counter:
     ramps: tuple
     ev: np.ndarray
 
-    def arrays(self, rmap, decks: int) -> tuple:
+    def arrays(self, decks: int) -> tuple:
         """``play_rounds``' ``cx`` for a shoe of ``decks`` decks, with a fresh counting tally."""
         width = max(len(r[0]) for r in self.ramps) + 1
         ramp_t = np.full((3, width), np.inf)
@@ -66,8 +66,7 @@ class Counter:
             per_left = 52.0 / np.maximum(self.step, np.rint(left / self.step) * self.step)
         cf = np.concatenate([[ins, self.enter, self.leave], per_left])
         tags = np.array(self.tags, np.int64) + SEVEN * (np.arange(1, 11) == 7)
-        return (ci, cf, tags, np.asarray(self.bands, np.float64),
-                np.asarray(rmap, np.int32), ramp_t, ramp_v,
+        return (ci, cf, tags, np.asarray(self.bands, np.float64), ramp_t, ramp_v,
                 np.zeros((L.N_TC, L.N_COUNT), np.int64),
                 np.array(self.ev, np.float64).reshape(2, -1))  # a copy: writable, one signature
 
@@ -75,7 +74,7 @@ class Counter:
 def empty():
     """The count arrays of a game played without one (``play_rounds``' ``cx``)."""
     return (np.zeros(0, np.int64), np.zeros(3, np.float64), np.zeros(10, np.int64),
-            np.zeros(0, np.float64), np.zeros(0, np.int32), np.zeros((3, 1), np.float64),
+            np.zeros(0, np.float64), np.zeros((3, 1), np.float64),
             np.zeros((3, 2), np.int64), np.zeros((0, L.N_COUNT), np.int64),
             np.zeros((2, 0), np.float64))  # fmt: skip
 

@@ -28,6 +28,7 @@ from simulator.kernel.tables import (
     DECIDE,
     EXIT,
     FIRST,
+    INDEX,
     NEED2,
     PAIR,
     PLAYER,
@@ -155,52 +156,59 @@ def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek,
     return r, pos, end, s0, s1, s2, s3, why, s
 
 
-@njit
-def walk_counted(wtrans, wflags, wcounts, wrows, shoe, ws, r, n_rounds, cut, every_round, start,
-                 pos, end, s0, s1, s2, s3, cx, cs, nt, ss_on, pay_a, decks):  # fmt: skip
+@njit(inline="always")
+def _counted_start(ws, cs, cx, pos, end, need_full, cut_at, n_cards, rcp, decks):
+    """A round's start in ``walk_counted``: the shuffle (7.1), then the bets by the count."""
+    ci, cf, tg, thr, ramp_t, ramp_v, ct, ev = cx
+    shuffles = ws[WS_SHUFFLES]
+    pos, end, need_full = _round_start(ws, pos, end, need_full, cut_at, n_cards)
+    if ws[WS_SHUFFLES] != shuffles:
+        rcp = ci[C.CI_IRC]
+    rc, sevens = C.running(rcp)
+    C.start_at(cf, ramp_t, ramp_v, ev, cs, C.true_count(cf, rc, end - pos), end - pos, sevens,
+               decks)  # fmt: skip
+    return pos, end, need_full, rcp
+
+
+@njit(_nrt=False)
+def walk_counted(wtrans, wflags, wcounts, wrows, walt, shoe, ws, r, n_rounds, cut, every_round,
+                 start, pos, end, s0, s1, s2, s3, cx, cs, ss_on, pay_a, decks):  # fmt: skip
     """``walk`` for a counter (``cx``, ``cs``; ``count``), no peek: it bets at each round's
-    start, takes each decision by the count (``DECIDE``: the band's strategy, ``nt`` of them)
-    and adds each round to the counting tally at its terminal. (A function of its own: the
-    plain walk carrying this work, even unused, ran 0.85x.)"""
-    ci, cf, tg, thr, rmap, ramp_t, ramp_v, ct, ev = cx
+    start, plays on from a ``DECIDE`` state by the count (``walt``: its state under the
+    count's strategy) and adds each round to the counting tally at its terminal. (A function
+    of its own: the plain walk carrying this work, even unused, ran 0.85x.)"""
+    ci, cf, tg, thr, ramp_t, ramp_v, ct, ev = cx
+    nt = walt.size // wflags.size
     n_cards = shoe.size - SLACK
     need_full = ws[WS_NEED_FULL]
     cut_at = 0 if every_round else cut
     C.count_now(ci, cf, tg, cs, shoe, ws, pos, end)
     rcp = cs[C.CS_RC]  # the running count (sevens marked), card by card
     s = start
-    f = wflags[np.uint64(s)]
+    pos, end, need_full, rcp = _counted_start(ws, cs, cx, pos, end, need_full, cut_at, n_cards,
+                                              rcp, decks)  # fmt: skip
     rs = pos  # the round's first card
-    why = WALK_DONE
-    while r < n_rounds:
-        if (f & BOUNDARY) != 0:  # a round's start: shuffle, too few cards left, the bets
-            shuffles = ws[WS_SHUFFLES]
-            pos, end, need_full = _round_start(ws, pos, end, need_full, cut_at, n_cards)
-            if ws[WS_SHUFFLES] != shuffles:
-                rcp = ci[C.CI_IRC]
-            if end - pos < WALK_CARDS:
-                why = WALK_NEAR
-                break
-            rs = pos
-            rc, sevens = C.running(rcp)
-            tc = C.true_count(cf, rc, end - pos)
-            C.start_at(cf, ramp_t, ramp_v, ev, cs, tc, end - pos, sevens, decks)
+    why = WALK_NEAR if end - pos < WALK_CARDS else WALK_DONE
+    while why == WALK_DONE:
         k, s0, s1, s2, s3 = pick(False, pos, end, s0, s1, s2, s3)
         code = np.int64(shoe[k])
         shoe[k] = shoe[np.uint64(pos)]
         shoe[np.uint64(pos)] = code
         pos += 1
         rcp += tg[_value(code) - 1]
-        if (f & DECIDE) != 0:  # a counter's decision, by the count with this card
-            tc = C.true_count(cf, C.running(rcp)[0], end - pos)
-            if (f & FIRST) != 0:
-                t = C.decided(ci, cf, thr, cs, tc)
-            else:
-                t = cs[C.CS_FAM] * ci[C.CI_BANDS] + C.at_or_below(thr, tc)
-            s = np.int64(rmap[s * nt + t])
         s = np.int64(wtrans[np.uint64(s * 10 + _value(code) - 1)])
         wcounts[np.uint64(s)] += 1
         f = wflags[np.uint64(s)]
+        if (f & (SPECIAL | TERMINAL)) == 0:
+            continue
+        if (f & DECIDE) != 0:  # the count's strategy decides (its visit is the card's)
+            tc = C.true_count(cf, C.running(rcp)[0], end - pos)
+            if (f & FIRST) != 0:
+                C.decided(ci, cf, thr, cs, tc)
+            wcounts[np.uint64(s)] -= 1
+            s = np.int64(walt[s * nt + cs[C.CS_FAM] * ci[C.CI_BANDS] + C.at_or_below(thr, tc)])
+            wcounts[np.uint64(s)] += 1
+            f = wflags[np.uint64(s)]
         if (f & TERMINAL) != 0:  # the round ends: the box is the round (Super Sevens (a) on a
             r += 1  # first seven, else (f))
             ss = 0
@@ -209,6 +217,13 @@ def walk_counted(wtrans, wflags, wcounts, wrows, shoe, ws, r, n_rounds, cut, eve
             net = C.add_box(ct, cs, wrows[s, L.T_RTOTAL_SUM], wrows[s, L.T_MAIN_WAGERED], ss,
                             ss_on)  # fmt: skip
             C.add_round(ct, cs, net)
+            if r >= n_rounds:
+                break
+            pos, end, need_full, rcp = _counted_start(ws, cs, cx, pos, end, need_full, cut_at,
+                                                      n_cards, rcp, decks)  # fmt: skip
+            rs = pos
+            if end - pos < WALK_CARDS:
+                why = WALK_NEAR
         elif (f & W_EXIT) != 0:
             _undo_deal(wtrans, wcounts, shoe, start, s, pos, False)
             why = WALK_EXIT
@@ -236,12 +251,12 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     ``m``: the machine's arrays (``tables.Machine.args``); ``ins_flags``: each box takes
     insurance (0/1). ``cx``: a counter's arrays (``count``; ``count.empty()`` for none): the
     count picks the bets and boxes at a round's start, and a strategy (``m`` built ``counted``)
-    at each decision; the counter's results go to the counting tally ``cx[7]``."""
+    at an ``INDEX`` state; the counter's results go to the counting tally ``cx[6]``."""
     trans, flags, link, fin, net, insn, rows, start = (
         m[0], m[1], m[2], m[3], m[8], m[9], m[10], m[11]
     )  # fmt: skip
     peek_t = m[7]
-    wtrans, wflags = m[12], m[13]
+    wtrans, wflags, alt = m[12], m[13], m[15]
     nb = p[L.P_BOXES]
     stacked = ws[WS_STACKED] != 0
     peek = p[L.P_HOLE] == L.HOLE_PEEK
@@ -273,9 +288,9 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     end = ws[WS_END]
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
     c2 = np.zeros(nb, np.int64)  # each box's second card
-    ci, cf, tg, thr, rmap, ramp_t, ramp_v, ct, ev = cx
+    ci, cf, tg, thr, ramp_t, ramp_v, ct, ev = cx
     counting = ci.size > 0
-    nt = rmap.size // flags.size  # the counter's strategies (0: no counter)
+    nt = alt.size // flags.size  # the counter's strategies (0: no counter)
     cs = np.zeros(C.N_CS, np.int64)
     cs[C.CS_SHUFFLES] = -1
     fam = np.zeros(nb, np.int64)  # a counter's box took insurance (its strategies' family)
@@ -290,8 +305,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
         if walking:
             if counting:
                 r, pos, end, s0, s1, s2, s3, why, s_dealt = walk_counted(
-                    wtrans, wflags, wcounts, m[14], shoe, ws, r, n_rounds, cut, every_round,
-                    start[0], pos, end, s0, s1, s2, s3, cx, cs, nt, ss_on, ss_pay[0],
+                    wtrans, wflags, wcounts, m[14], m[16], shoe, ws, r, n_rounds, cut,
+                    every_round, start[0], pos, end, s0, s1, s2, s3, cx, cs, ss_on, ss_pay[0],
                     p[L.P_DECKS],
                 )  # fmt: skip
             else:
@@ -356,14 +371,14 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 pos += 1
                 c2[b] = code
                 st[b] = trans[np.uint64(st[b] * 10 + uv - 1)]
-                if not counting:
-                    st[b] = trans[np.uint64(st[b] * 10 + _value(code) - 1)]
+                st[b] = trans[np.uint64(st[b] * 10 + _value(code) - 1)]
             if counting:  # the first decisions and insurance, at the count after the deal
                 t = C.first_decision(ci, cf, tg, thr, cs, shoe, ws, pos, end)
                 for b in range(nbr):
                     fam[b] = cs[C.CS_FAM]
                     insb[b] = fam[b] if ci[C.CI_INS] != 0 else ins_flags[b]
-                    st[b] = trans[rmap[st[b] * nt + t] * 10 + _value(c2[b]) - 1]
+                    if (flags[st[b]] & INDEX) != 0:
+                        st[b] = alt[st[b] * nt + t]
         d_hard = uv
         d_ace = np.int64(uv == 1)
         d_n = 1
@@ -451,10 +466,10 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                             line[b] = SS_E if suited else SS_D
                             lines[line[b]] += 1
                             ssr += ss_pay[line[b]]
-                        if nt > 1:
-                            s = np.int64(rmap[s * nt + C.table_at(ci, cf, tg, thr, cs, shoe, ws,
-                                                                  pos, end, fam[b])])  # fmt: skip
                         s = np.int64(trans[s * 10 + _value(code) - 1])
+                        if (flags[s] & INDEX) != 0:
+                            s = np.int64(alt[s * nt + C.table_at(ci, cf, tg, thr, cs, shoe, ws,
+                                                                 pos, end, fam[b])])  # fmt: skip
                 hs[np.uint64(q)] = s
                 need |= flags[np.uint64(s)]
                 if (flags[np.uint64(s)] & PLAYER) == 0:
@@ -468,10 +483,10 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     shoe[k] = shoe[np.uint64(pos)]
                     shoe[np.uint64(pos)] = code
                     pos += 1
-                    if nt > 1:
-                        s = np.int64(rmap[s * nt + C.table_at(ci, cf, tg, thr, cs, shoe, ws,
-                                                              pos, end, fam[todo[j] // MAX_HANDS])])
                     s = np.int64(trans[np.uint64(s * 10 + _value(code) - 1)])
+                    if (flags[np.uint64(s)] & INDEX) != 0:
+                        s = np.int64(alt[s * nt + C.table_at(ci, cf, tg, thr, cs, shoe, ws, pos,
+                                                             end, fam[todo[j] // MAX_HANDS])])
                     f = flags[np.uint64(s)]
                     need |= f
                     hs[np.uint64(todo[np.uint64(j)])] = s

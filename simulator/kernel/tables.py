@@ -25,12 +25,13 @@ NEED2 = 4  # the dealer's second card matters to this hand (or its box's insuran
 STOOD = 8  # the hand stood: the dealer draws to 17 (12.3)
 PAIR = 16  # a split hand dealt its own value again: split again if the box may (11)
 SPLIT_HAND = 32  # a split hand's first state (one card, its second next)
+INDEX = 64  # a counter's hand whose decision the count's band makes: played on from ``alt``
 # Flags of the one-box round walk (``walk``).
 TERMINAL = 1  # a round has just ended
 BOUNDARY = 2  # between rounds: the start state and every terminal
 SPECIAL = 4  # the loop plays on in code (an exit)
 HOLE = 8  # peek game: the next card is the dealer's hole card (a peeked blackjack ends the round)
-DECIDE = 16  # a counter's decision on the next card: the strategy of the count's band
+DECIDE = 16  # a counter's ``INDEX`` state: played on from ``walt``
 W_EXIT = 32  # a pair to split or 7-7 under Super Sevens: the round is played on in code
 FIRST = 64  # DECIDE after the deal: insurance by the count too
 
@@ -46,13 +47,16 @@ def total(hard: int, ace: int) -> int:
 class Builder:
     """Enumerates the states of every distinct strategy of the boxes under rules ``p``."""
 
-    def __init__(self, p, tables):
+    def __init__(self, p, tables, box_si, bands=0):
         self.p = p
         self.hard, self.soft, self.pairs, self.sevens, self.flags = tables
         self.unit = L.UNIT
         self.keys: dict = {}
         self.order: list = []
         self.info: dict = {}  # key -> (kind, total, wager, flags, bits, link key)
+        self.box_si = box_si  # each table's first copy (boxes with one strategy share states)
+        self.bands = bands  # a counter's strategies a family (0: not a counter)
+        self.alt: dict = {}  # an INDEX state's key -> its state under each strategy
 
     # -- the rules' decisions (design: "One round, in order", step 6) --------------------------
     def may_double(self, soft: bool, t: int) -> bool:
@@ -116,13 +120,24 @@ class Builder:
         return cell in (L.P, L.RP) or (cell == L.PD and bool(self.p[L.P_DAS]))
 
     # -- states --------------------------------------------------------------------------------
+    def canon(self, key):
+        """A counter's hand is one state under every band's strategy, kept apart by its
+        insurance family only when the up card is an ace (``step`` makes the choices)."""
+        if not self.bands or key[0] == "I":
+            return key
+        u = 1 if key[0] == "EM" else 0 if key[0] in ("S", "P1") else key[-1]
+        root = key[1] // self.bands * self.bands if u == 1 else 0
+        return (key[0], self.box_si[root]) + key[2:]
+
     def sid(self, key) -> int:
+        key = self.canon(key)
         if key not in self.keys:
             self.keys[key] = len(self.order)
             self.order.append(key)
         return self.keys[key]
 
     def state(self, key, kind=T.K_NONE, t=0, wager=0, flags=0, bits=0, link=None) -> int:
+        key = self.canon(key)
         if key not in self.info:
             self.info[key] = (kind, t, wager, flags, bits, link)
         return self.sid(key)
@@ -191,7 +206,7 @@ class Builder:
             else:
                 s = self.after(si, a, hard, ace, u, unit)
         if sevens or a == A_SPLIT:
-            return self.state(("X", si, v1, u), flags=EXIT, link=self.order[s])
+            return self.state(("X", si, v1, self.order[s], u), flags=EXIT, link=self.order[s])
         return s
 
     def split_hand(self, si, v, u):
@@ -214,8 +229,8 @@ class Builder:
         if kind == "SH":
             v, u = key[2], key[3]
             if c == v and self.splits_again(si, v, u):
-                return self.state(("SX", si, v, u), flags=PAIR,
-                                  link=self.order[self.played_on(si, v, v, u)])  # fmt: skip
+                link = self.order[self.played_on(si, v, v, u)]
+                return self.state(("SX", si, v, link, u), flags=PAIR, link=link)
             return self.played_on(si, v, c, u)
         _, _, hard, ace, u = key
         hard, ace = hard + c, int(ace or c == 1)
@@ -223,6 +238,22 @@ class Builder:
             w = 2 * self.unit
             return self.bust(si, w, u) if hard > 21 else self.stood(si, total(hard, ace), w, u)
         return self.after(si, self.decide(si, hard, ace, 3, u), hard, ace, u, self.unit)
+
+    def step(self, key, c) -> int:
+        """``trans``; for a counter, where its strategies' decisions on the hand this card
+        makes differ, an ``INDEX`` state, its state under each strategy in ``alt``: after the
+        deal every strategy (the count picks the insurance family too), later the bands of
+        the hand's family."""
+        if not self.bands or key[0] not in DECIDING:
+            return self.trans(key, c)
+        n = len(self.box_si)
+        fam = 0 if key[0] == "PU" else key[1] // self.bands * self.bands
+        sis = [self.box_si[j if key[0] == "PU" else fam + j % self.bands] for j in range(n)]
+        alt = [self.trans((key[0], si) + key[2:], c) for si in sis]
+        if len(set(alt)) == 1:
+            return alt[0]
+        self.alt[("I", key, c)] = alt
+        return self.state(("I", key, c), flags=INDEX)
 
 
 class Machine:
@@ -234,15 +265,16 @@ class Machine:
     def args(self) -> tuple:
         return (self.trans, self.flags, self.link, self.fin, self.kind, self.total, self.wager,
                 self.peek, self.net, self.ins, self.rows, self.start, self.wtrans, self.wflags,
-                self.wrows)  # fmt: skip
+                self.wrows, self.alt, self.walt)  # fmt: skip
 
 
-def build(p, tables, counted: bool = False) -> Machine:
+def build(p, tables, bands: int = 0) -> Machine:
     """The machine for rule parameters ``p`` and the stacked strategy tables ``tables``
     (``strategy.stack``: one strategy a box; boxes with the same strategy share its states).
-    ``counted``: ``tables`` are instead a counter's strategies, one a band of the count (and
-    insurance taken or not), every box starting in the first; ``rmap[s * len(tables) + j]`` is
-    state ``s`` (a hand about to take a decision) under strategy ``j``.
+    ``bands``: ``tables`` are instead a counter's strategies, one a band of the count, ``bands``
+    a family (then as many again taking insurance), every box starting in the first: an
+    ``INDEX`` state's state under strategy ``j`` is ``alt[s * len(tables) + j]`` (``Builder.
+    step``), and in the walk ``walt``.
 
     Arrays: ``trans`` (int32, states x 10), ``flags``, ``link`` (an exit's or ``PAIR`` state's
     state to play on, else -1), ``kind``, ``total``, ``wager`` (a final state's hand), ``fin``
@@ -256,21 +288,17 @@ def build(p, tables, counted: bool = False) -> Machine:
     for b in range(nb):
         k = b"".join(t[b].tobytes() for t in tables)
         box_si.append(first.setdefault(k, b))
-    bld = Builder(p, tables)
+    bld = Builder(p, tables, box_si, bands)
     for si in first.values():
         bld.state(("S", si))
         for u in range(1, 11):
             bld.state(("LIVE", si, u), T.K_LIVE, 0, L.UNIT, 0, bld.box_bits(si, u))
-    sis = list(first.values())
+    succ = {}
     i = 0
     while i < len(bld.order):  # every state reachable from the starts, breadth first
         key = bld.order[i]
-        if counted and key[0] in DECIDING:  # and the same hand under every band's strategy
-            for sj in sis:
-                bld.state((key[0], sj) + key[2:], *bld.info[key][:5])
-        if key[0] not in ("X", "SX") and bld.info[key][0] == T.K_NONE:
-            for c in range(1, 11):
-                bld.trans(key, c)
+        if key[0] not in ("X", "SX", "I") and bld.info[key][0] == T.K_NONE:
+            succ[key] = [bld.step(key, c) for c in range(1, 11)]
         i += 1
     n = len(bld.order)
     trans = np.zeros((n, 10), np.int32)
@@ -281,14 +309,14 @@ def build(p, tables, counted: bool = False) -> Machine:
         fin[bld.keys[k]] = j
     for k, s in bld.keys.items():
         kind, t, w, flags, bits, link = bld.info[k]
-        if kind == T.K_NONE and k[0] not in ("X", "SX"):
-            trans[s] = [bld.trans(k, c) for c in range(1, 11)]
+        if k in succ:
+            trans[s] = succ[k]
         arr["flags"][s], arr["kind"][s], arr["total"][s], arr["wager"][s] = flags, kind, t, w
         arr["link"][s] = -1 if link is None else bld.keys[link]
         # A peeked dealer blackjack (step 4): blackjack, even money and early surrender stand
         # as they are (a 7-7 exit by its link); any other hand is live and loses 10.
         target = bld.info[link] if k[0] == "X" else bld.info[k]
-        if k[0] in ("S", "P1", "PU") or target[0] in (T.K_BJ, T.K_EM, T.K_ES, T.K_LIVE):
+        if k[0] in ("S", "P1", "PU", "I") or target[0] in (T.K_BJ, T.K_EM, T.K_ES, T.K_LIVE):
             arr["peek"][s] = bld.keys[link] if k[0] == "X" else s
         else:
             arr["peek"][s] = bld.keys[("LIVE", k[1], k[-1])]
@@ -308,26 +336,25 @@ def build(p, tables, counted: bool = False) -> Machine:
             T.add_box.py_func(rows[i], x, y, bits, 1, int(x > 0), int(x < 0), int(x == 0),
                               int(w == 2 * L.UNIT), int(kind == T.K_BUST),
                               int(kind in (T.K_ES, T.K_LS)), w)  # fmt: skip
-    start = np.array([bld.keys[("S", si)] for si in box_si], np.int64)
-    rmap = np.zeros(0, np.int32)
-    if counted:
+    start = np.array([bld.sid(("S", si)) for si in box_si], np.int64)
+    alt = np.zeros((n, nb) if bands else 0, np.int16)
+    for k, a in bld.alt.items():
+        alt[bld.keys[k]] = a
+    if bands:
         start = np.full(int(p[L.P_BOXES]), start[0], np.int64)
-        rmap = np.repeat(np.arange(n, dtype=np.int32), nb)
-        for k, s in bld.keys.items():
-            if k[0] in DECIDING:
-                rmap[s * nb: s * nb + nb] = [bld.keys[(k[0], sj) + k[2:]] for sj in box_si]
-    if nb == 1 and not counted or counted and p[L.P_BOXES] == 1 and p[L.P_HOLE] != L.HOLE_PEEK:
-        walk = walk_tables(bld, p, trans, rows, net, ins, fin, arr["peek"], nb > 1)
+    if nb == 1 and not bands or bands and p[L.P_BOXES] == 1 and p[L.P_HOLE] != L.HOLE_PEEK:
+        walk = walk_tables(bld, p, trans, rows, net, ins, fin, arr["peek"])
     else:
-        walk = (np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros((0, L.N_TALLY), np.int64))
+        walk = (np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros((0, L.N_TALLY), np.int64),
+                np.zeros(0, np.int16))  # fmt: skip
     assert n < 2**15, n  # int16 states
     arr["flags"] = arr["flags"].astype(np.int8)
     return Machine(trans=trans.reshape(-1).astype(np.int16), net=net, ins=ins, rows=rows, fin=fin,
-                   start=start, wtrans=walk[0], wflags=walk[1], wrows=walk[2], rmap=rmap,
-                   **arr)  # fmt: skip
+                   start=start, wtrans=walk[0], wflags=walk[1], wrows=walk[2], alt=alt.reshape(-1),
+                   walt=walk[3], **arr)  # fmt: skip
 
 
-def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t, decide=False) -> tuple:
+def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
     """The one-box round walk: the hand machine's states and, after a hand's final state, the
     dealer's cards as states too, to a terminal per (final state, dealer outcome) that goes on
     to the next round's first card; a round is then one table read per card (``play.walk``).
@@ -336,8 +363,8 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t, decide=False) -> tup
     seven: (f) moved to (a)). In the peek game the state after the deal waits for the hole card
     (``HOLE``: a dealer blackjack goes to its terminals), and the hand's states after it carry
     the hole card along (``WH``) to the dealer's play; pairs to split and 7-7 under Super Sevens
-    are exits (``W_EXIT``), played in code. ``decide`` (a counter with more than one strategy,
-    no peek): the states before a decision are ``DECIDE``."""
+    are exits (``W_EXIT``), played in code. A counter's ``INDEX`` states are ``DECIDE`` (after
+    the deal ``FIRST`` too), their states under each strategy in ``walt`` (no peek)."""
     n0 = len(bld.order)
     keys = dict(bld.keys)
     order = list(bld.order)
@@ -423,8 +450,10 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t, decide=False) -> tup
 
     for k in order[:n0]:
         info[k] = SPECIAL | W_EXIT if bld.info[k][3] & EXIT else 0
-        if decide and k[0] in ("P", "PU"):
-            info[k] |= DECIDE | (FIRST if k[0] == "PU" else 0)
+    walt = {}
+    for k, a in bld.alt.items():
+        info[k] = SPECIAL | DECIDE | (FIRST if k[1][0] == "PU" else 0)
+        walt[keys[k]] = [walk_of(s) for s in a]
     table = {}
     i = 0
     while i < len(order):
@@ -462,4 +491,7 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t, decide=False) -> tup
                 row[[L.T_SS_BETS, L.T_SS_F, L.T_SS_SQ, L.T_SS_RSQ]] += 1
                 row[[L.T_SS_SUM, L.T_SS_RSUM]] -= 1
     assert n < 2**15, n  # int16 states: the table stays small (a few thousand states)
-    return wtrans.reshape(-1).astype(np.int16), wflags.astype(np.int8), wrows
+    alt = np.zeros((n, len(bld.box_si)) if walt else 0, np.int16)
+    for s, a in walt.items():
+        alt[s] = a
+    return wtrans.reshape(-1).astype(np.int16), wflags.astype(np.int8), wrows, alt.reshape(-1)
