@@ -66,9 +66,10 @@ class Counter:
             per_left = 52.0 / np.maximum(self.step, np.rint(left / self.step) * self.step)
         cf = np.concatenate([[ins, self.enter, self.leave], per_left])
         tags = np.array(self.tags, np.int64) + SEVEN * (np.arange(1, 11) == 7)
+        ev = np.array(self.ev, np.float64).reshape(2, -1)
+        scale = np.array([[L.SS_EXACT_SCALE], [L.SS_EXACT_SQ_SCALE]])
         return (ci, cf, tags, np.asarray(self.bands, np.float64), ramp_t, ramp_v,
-                np.zeros((L.N_TC, L.N_COUNT), np.int64),
-                np.array(self.ev, np.float64).reshape(2, -1))  # a copy: writable, one signature
+                np.zeros((L.N_TC, L.N_COUNT), np.int64), np.rint(ev * scale).astype(np.int64))
 
 
 def empty():
@@ -76,7 +77,7 @@ def empty():
     return (np.zeros(0, np.int64), np.zeros(3, np.float64), np.zeros(10, np.int64),
             np.zeros(0, np.float64), np.zeros((3, 1), np.float64),
             np.zeros((3, 2), np.int64), np.zeros((0, L.N_COUNT), np.int64),
-            np.zeros((2, 0), np.float64))  # fmt: skip
+            np.zeros((2, 0), np.int64))  # fmt: skip
 
 
 @njit(inline="always")
@@ -117,10 +118,10 @@ def count_now(ci, cf, tg, cs, shoe, ws, pos, end):
 
 @njit(inline="always")
 def at_or_below(steps, tc):
-    """How many of the ascending ``steps`` are at or below ``tc``."""
+    """How many of the ascending ``steps`` are at or below ``tc`` (no branch on the count)."""
     j = 0
-    while j < steps.size and steps[j] <= tc:
-        j += 1
+    for i in range(steps.size):
+        j += steps[i] <= tc
     return j
 
 
@@ -156,20 +157,15 @@ def round_start(ci, cf, tg, ramp_t, ramp_v, ev, cs, shoe, ws, pos, end, decks):
 @njit(inline="always")
 def start_at(cf, ramp_t, ramp_v, ev, cs, tc, left, sevens, decks):
     """``round_start`` at count ``tc``, ``left`` cards and ``sevens`` seen."""
-    seated = cs[CS_SEATED]
-    if seated == 0 and tc >= cf[CF_ENTER]:
-        seated = 1
-    elif seated != 0 and tc < cf[CF_LEAVE]:
-        seated = 0
+    seated = np.int64(tc >= (cf[CF_LEAVE] if cs[CS_SEATED] != 0 else cf[CF_ENTER]))
     cs[CS_SEATED] = seated
-    boxes = ramp(ramp_t, ramp_v, R_BOXES, tc) if seated else ramp_v[R_BOXES, 0]
-    bet = ramp(ramp_t, ramp_v, R_MAIN, tc) if seated else 0
-    ss_bet = ramp(ramp_t, ramp_v, R_SS, tc) if seated else 0
+    boxes = ramp_v[R_BOXES, at_or_below(ramp_t[R_BOXES], tc) * seated]  # the base when out
+    bet = ramp(ramp_t, ramp_v, R_MAIN, tc) * seated
+    ss_bet = ramp(ramp_t, ramp_v, R_SS, tc) * seated
     cs[CS_SS_EXACT] = cs[CS_SS_EXACT2] = 0
     if ev.size > 0:
         i = left * (4 * decks + 1) + 4 * decks - sevens
-        cs[CS_SS_EXACT] = np.int64(np.rint(ev[0, i] * L.SS_EXACT_SCALE))
-        cs[CS_SS_EXACT2] = np.int64(np.rint(ev[1, i] * L.SS_EXACT_SQ_SCALE))
+        cs[CS_SS_EXACT], cs[CS_SS_EXACT2] = ev[0, i], ev[1, i]
     row = bucket(tc)
     cs[CS_BET], cs[CS_SS_BET], cs[CS_BOXES], cs[CS_ROW] = bet, ss_bet, boxes, row
     return boxes
