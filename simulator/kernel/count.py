@@ -12,15 +12,16 @@ import numpy as np
 from simulator import layout as L
 from simulator.jit import njit
 from simulator.kernel.rng import WS_BEFORE, WS_SHUFFLES
+from simulator.kernel.tables import TERMINAL
 
 # ci: the counter's integers; cf: insurance, wong in and out, then the count's factor by cards
 # left (52 / decks left as estimated, or 1 for a running count); cs: the count as play goes.
-CI_IRC, CI_STEP, CI_TRUE, CI_BANDS, CI_INS = range(5)
+CI_IRC, CI_STEP, CI_TRUE, CI_BANDS, CI_INS, CI_LEVELS, CI_SS_LEVELS = range(7)
 CF_INS, CF_ENTER, CF_LEAVE, CF_PER_LEFT = range(4)
 SEVEN = 1 << 32  # a seven's mark in each tag: the running count carries the sevens seen above it
 # cs: the count, then the round's bets, tally row and exact Super Sevens moments.
 (CS_RC, CS_SEEN, CS_SHUFFLES, CS_SEATED, CS_HID_TAG, CS_HID_N, CS_BET, CS_SS_BET,
- CS_BOXES, CS_ROW, CS_SS_EXACT, CS_SS_EXACT2, CS_FAM, N_CS) = range(14)
+ CS_BOXES, CS_ROW, CS_SS_EXACT, CS_SS_EXACT2, CS_FAM, CS_LEVEL, N_CS) = range(15)
 R_MAIN, R_SS, R_BOXES = range(3)  # the ramps
 
 
@@ -54,8 +55,9 @@ class Counter:
             ramp_t[r, : len(steps)] = steps
             ramp_v[r, : len(values)] = values
             ramp_v[r, len(values):] = values[-1]
+        main, ss = len(self.ramps[R_MAIN][0]) + 1, len(self.ramps[R_SS][0]) + 1
         ci = np.array([self.irc, self.step, int(self.true), self.bands.size + 1,
-                       int(self.insurance is not None)], np.int64)  # fmt: skip
+                       int(self.insurance is not None), 1 + main * ss, ss], np.int64)  # fmt: skip
         ins = np.inf if self.insurance is None else self.insurance
         left = np.maximum(np.arange(52 * decks + 2), 1)
         if not self.true:
@@ -151,17 +153,18 @@ def round_start(ci, cf, tg, ramp_t, ramp_v, ev, cs, shoe, ws, pos, end, decks):
     bet and the boxes, the tally row, and the exact Super Sevens return of the shoe (x 1e9, 0
     without a table), kept in ``cs`` for the round. Returns the boxes dealt."""
     tc = count_now(ci, cf, tg, cs, shoe, ws, pos, end)
-    return start_at(cf, ramp_t, ramp_v, ev, cs, tc, end - pos, running(cs[CS_RC])[1], decks)
+    return start_at(ci, cf, ramp_t, ramp_v, ev, cs, tc, end - pos, running(cs[CS_RC])[1], decks)
 
 
 @njit(inline="always")
-def start_at(cf, ramp_t, ramp_v, ev, cs, tc, left, sevens, decks):
+def start_at(ci, cf, ramp_t, ramp_v, ev, cs, tc, left, sevens, decks):
     """``round_start`` at count ``tc``, ``left`` cards and ``sevens`` seen."""
     seated = np.int64(tc >= (cf[CF_LEAVE] if cs[CS_SEATED] != 0 else cf[CF_ENTER]))
     cs[CS_SEATED] = seated
     boxes = ramp_v[R_BOXES, at_or_below(ramp_t[R_BOXES], tc) * seated]  # the base when out
-    bet = ramp(ramp_t, ramp_v, R_MAIN, tc) * seated
-    ss_bet = ramp(ramp_t, ramp_v, R_SS, tc) * seated
+    j, k = at_or_below(ramp_t[R_MAIN], tc), at_or_below(ramp_t[R_SS], tc)
+    bet, ss_bet = ramp_v[R_MAIN, j] * seated, ramp_v[R_SS, k] * seated
+    cs[CS_LEVEL] = seated * (1 + j * ci[CI_SS_LEVELS] + k)  # the bets' level (add_walked)
     cs[CS_SS_EXACT] = cs[CS_SS_EXACT2] = 0
     if ev.size > 0:
         i = left * (4 * decks + 1) + 4 * decks - sevens
@@ -186,38 +189,66 @@ def decided(ci, cf, thr, cs, tc):
 
 
 @njit(inline="always")
-def add_box(ct, cs, main, wagered, ss_pay, ss_on):
-    """One box's result into the counting tally (the round's bets and row in ``cs``); returns
-    its part of the counter's round."""
-    row, bet, ss_bet = cs[CS_ROW], cs[CS_BET], cs[CS_SS_BET]
-    ct[row, L.C_FLAT_BOXES] += 1
-    ct[row, L.C_FLAT_NET] += main
-    ct[row, L.C_FLAT_SQ] += main * main
+def add_box(ct, row, seated, bet, ss_bet, main, wagered, ss_pay, ss_on, n):
+    """``n`` boxes alike into the counting tally's ``row`` (the counter's when ``seated``, at
+    ``bet`` and ``ss_bet``); returns one box's part of the counter's round."""
+    ct[row, L.C_FLAT_BOXES] += n
+    ct[row, L.C_FLAT_NET] += n * main
+    ct[row, L.C_FLAT_SQ] += n * main * main
     if ss_on:
-        ct[row, L.C_SS_FLAT_BETS] += 1
-        ct[row, L.C_SS_FLAT_NET] += ss_pay
-        ct[row, L.C_SS_FLAT_SQ] += ss_pay * ss_pay
-        ct[row, L.C_SS_EXACT] += cs[CS_SS_EXACT]
-        ct[row, L.C_SS_EXACT_SQ] += cs[CS_SS_EXACT2]
-    if not cs[CS_SEATED]:
+        ct[row, L.C_SS_FLAT_BETS] += n
+        ct[row, L.C_SS_FLAT_NET] += n * ss_pay
+        ct[row, L.C_SS_FLAT_SQ] += n * ss_pay * ss_pay
+    if not seated:
         return 0
-    ct[row, L.C_BOXES] += 1
-    ct[row, L.C_BET] += bet
-    ct[row, L.C_WAGERED] += wagered * bet
-    ct[row, L.C_NET] += main * bet
+    ct[row, L.C_BOXES] += n
+    ct[row, L.C_BET] += n * bet
+    ct[row, L.C_WAGERED] += n * wagered * bet
+    ct[row, L.C_NET] += n * main * bet
     if ss_on and ss_bet > 0:
-        ct[row, L.C_SS_BET] += ss_bet
-        ct[row, L.C_SS_NET] += ss_pay * ss_bet
+        ct[row, L.C_SS_BET] += n * ss_bet
+        ct[row, L.C_SS_NET] += n * ss_pay * ss_bet
         return main * bet + L.UNIT * ss_pay * ss_bet
     return main * bet
 
 
 @njit(inline="always")
-def add_round(ct, cs, net):
-    """The counter's round into the counting tally (``net``: its net, tenths)."""
+def add_round(ct, row, seated, net, n):
+    """``n`` rounds alike into the counting tally (``net``: the counter's, tenths)."""
+    ct[row, L.C_ROUNDS] += n
+    if seated:
+        ct[row, L.C_PLAYED] += n
+        ct[row, L.C_ROUND_SQ] += n * net * net
+
+
+@njit(inline="always")
+def add_exact(ct, cs, boxes):
+    """The round's exact Super Sevens return and mean square (its shoe's, ``cs``) for each of
+    ``boxes`` boxes, and whether it favours the player."""
     row = cs[CS_ROW]
-    ct[row, L.C_ROUNDS] += 1
+    ct[row, L.C_SS_EXACT] += boxes * cs[CS_SS_EXACT]
+    ct[row, L.C_SS_EXACT_SQ] += boxes * cs[CS_SS_EXACT2]
     ct[row, L.C_SS_PLUS] += cs[CS_SS_EXACT] > 0
-    if cs[CS_SEATED]:
-        ct[row, L.C_PLAYED] += 1
-        ct[row, L.C_ROUND_SQ] += net * net
+
+
+@njit
+def add_walked(ct, ci, ramp_v, walked, wflags, wrows, ss_on, pay_a):
+    """The rounds the walk counted (``walked[((row * levels + level) * terminals + t) * 2 +
+    seven]``: rounds at tally row ``row`` and bets' level ``level`` (``start_at``) that ended
+    in the walk's ``t``-th terminal, the first card a seven or not) into the counting tally."""
+    terms = np.flatnonzero(wflags & TERMINAL)
+    levels, n_ss = ci[CI_LEVELS], ci[CI_SS_LEVELS]
+    for i in range(walked.size):
+        n = walked[i]
+        if n == 0:
+            continue
+        s = terms[i // 2 % terms.size]
+        c = i // 2 // terms.size
+        row, level = c // levels, c % levels
+        seated = level > 0
+        bet = ramp_v[R_MAIN, (level - 1) // n_ss] if seated else 0
+        ss_bet = ramp_v[R_SS, (level - 1) % n_ss] if seated else 0
+        ss = (pay_a if i % 2 else -1) if ss_on else 0
+        net = add_box(ct, row, seated, bet, ss_bet, wrows[s, L.T_RTOTAL_SUM],
+                      wrows[s, L.T_MAIN_WAGERED], ss, ss_on, n)  # fmt: skip
+        add_round(ct, row, seated, net, n)

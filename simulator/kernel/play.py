@@ -165,20 +165,22 @@ def _counted_start(ws, cs, cx, pos, end, need_full, cut_at, n_cards, rcp, decks)
     if ws[WS_SHUFFLES] != shuffles:
         rcp = ci[C.CI_IRC]
     rc, sevens = C.running(rcp)
-    C.start_at(cf, ramp_t, ramp_v, ev, cs, C.true_count(cf, rc, end - pos), end - pos, sevens,
+    C.start_at(ci, cf, ramp_t, ramp_v, ev, cs, C.true_count(cf, rc, end - pos), end - pos, sevens,
                decks)  # fmt: skip
     return pos, end, need_full, rcp
 
 
 @njit(_nrt=False)
-def walk_counted(wtrans, wflags, wcounts, wrows, walt, shoe, ws, r, n_rounds, cut, every_round,
-                 start, pos, end, s0, s1, s2, s3, cx, cs, ss_on, pay_a, decks):  # fmt: skip
+def walk_counted(wtrans, wflags, wcounts, wtid, walt, walked, shoe, ws, r, n_rounds, cut,
+                 every_round, start, pos, end, s0, s1, s2, s3, cx, cs, ss_on, decks):  # fmt: skip
     """``walk`` for a counter (``cx``, ``cs``; ``count``), no peek: it bets at each round's
     start, plays on from a ``DECIDE`` state by the count (``walt``: its state under the
-    count's strategy) and adds each round to the counting tally at its terminal. (A function
-    of its own: the plain walk carrying this work, even unused, ran 0.85x.)"""
+    count's strategy) and counts each round in ``walked`` (``count.add_walked``; ``wtid``: a
+    terminal's place). (A function of its own: the plain walk carrying this work, even unused,
+    ran 0.85x.)"""
     ci, cf, tg, thr, ramp_t, ramp_v, ct, ev = cx
     nt = walt.size // wflags.size
+    n_term = walked.size // (2 * L.N_TC * ci[C.CI_LEVELS])
     n_cards = shoe.size - SLACK
     need_full = ws[WS_NEED_FULL]
     cut_at = 0 if every_round else cut
@@ -188,6 +190,7 @@ def walk_counted(wtrans, wflags, wcounts, wrows, walt, shoe, ws, r, n_rounds, cu
     pos, end, need_full, rcp = _counted_start(ws, cs, cx, pos, end, need_full, cut_at, n_cards,
                                               rcp, decks)  # fmt: skip
     rs = pos  # the round's first card
+    at = (cs[C.CS_ROW] * ci[C.CI_LEVELS] + cs[C.CS_LEVEL]) * n_term  # the round's in ``walked``
     why = WALK_NEAR if end - pos < WALK_CARDS else WALK_DONE
     while why == WALK_DONE:
         k, s0, s1, s2, s3 = pick(False, pos, end, s0, s1, s2, s3)
@@ -211,17 +214,15 @@ def walk_counted(wtrans, wflags, wcounts, wrows, walt, shoe, ws, r, n_rounds, cu
             f = wflags[np.uint64(s)]
         if (f & TERMINAL) != 0:  # the round ends: the box is the round (Super Sevens (a) on a
             r += 1  # first seven, else (f))
-            ss = 0
+            walked[(at + wtid[s]) * 2 + ((shoe[rs] >> 2) == L.SEVEN_RANK)] += 1
             if ss_on:
-                ss = pay_a if (shoe[rs] >> 2) == L.SEVEN_RANK else -1
-            net = C.add_box(ct, cs, wrows[s, L.T_RTOTAL_SUM], wrows[s, L.T_MAIN_WAGERED], ss,
-                            ss_on)  # fmt: skip
-            C.add_round(ct, cs, net)
+                C.add_exact(ct, cs, 1)
             if r >= n_rounds:
                 break
             pos, end, need_full, rcp = _counted_start(ws, cs, cx, pos, end, need_full, cut_at,
                                                       n_cards, rcp, decks)  # fmt: skip
             rs = pos
+            at = (cs[C.CS_ROW] * ci[C.CI_LEVELS] + cs[C.CS_LEVEL]) * n_term
             if end - pos < WALK_CARDS:
                 why = WALK_NEAR
         elif (f & W_EXIT) != 0:
@@ -297,6 +298,13 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     insb = ins_flags.copy()
     nbr = nb  # boxes this round
     walking = not stacked and wtrans.size > 0 and trace.size == 0
+    wtid = np.zeros(wflags.size, np.int64)  # a terminal's place among the walk's terminals
+    n_term = 0
+    for i in range(wflags.size):
+        wtid[i] = n_term
+        n_term += wflags[i] & TERMINAL
+    walked = np.zeros(2 * L.N_TC * ci[C.CI_LEVELS] * n_term if counting and walking else 0,
+                      np.int64)  # fmt: skip
     s_dealt = 0
     traced = 0
     r = 0
@@ -305,8 +313,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
         if walking:
             if counting:
                 r, pos, end, s0, s1, s2, s3, why, s_dealt = walk_counted(
-                    wtrans, wflags, wcounts, m[14], m[16], shoe, ws, r, n_rounds, cut,
-                    every_round, start[0], pos, end, s0, s1, s2, s3, cx, cs, ss_on, ss_pay[0],
+                    wtrans, wflags, wcounts, wtid, m[16], walked, shoe, ws, r, n_rounds, cut,
+                    every_round, start[0], pos, end, s0, s1, s2, s3, cx, cs, ss_on,
                     p[L.P_DECKS],
                 )  # fmt: skip
             else:
@@ -543,10 +551,13 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             round_ins += ins
             if counting:
                 wagered = scratch[L.T_MAIN_WAGERED] if i < 0 else rows[i, L.T_MAIN_WAGERED]
-                counted += C.add_box(ct, cs, main + ins, wagered,
-                                     ss_pay[line[b]] if ss_on else 0, ss_on)
+                counted += C.add_box(ct, cs[C.CS_ROW], cs[C.CS_SEATED], cs[C.CS_BET],
+                                     cs[C.CS_SS_BET], main + ins, wagered,
+                                     ss_pay[line[b]] if ss_on else 0, ss_on, 1)  # fmt: skip
         if counting:
-            C.add_round(ct, cs, counted)
+            if ss_on:
+                C.add_exact(ct, cs, nbr)
+            C.add_round(ct, cs[C.CS_ROW], cs[C.CS_SEATED], counted, 1)
         if stacked:
             T.write_round(out[r], drawn, d_n, d_total, o)
         else:
@@ -570,6 +581,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                         trace[traced] = shoe[ws[WS_ROUND_START] + i]
                         traced += 1
         r += 1
+    if walked.size > 0:
+        C.add_walked(ct, ci, ramp_v, walked, wflags, m[14], ss_on, ss_pay[0])
     for i in range(6):  # each box's Super Sevens bet (14)
         tally[L.T_SS_BETS] += lines[i]
         tally[L.T_SS_A + i] += lines[i]
