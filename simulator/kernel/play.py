@@ -492,10 +492,11 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     shoe[np.uint64(pos)] = code
                     pos += 1
                     s = np.int64(trans[np.uint64(s * 10 + _value(code) - 1)])
-                    if (flags[np.uint64(s)] & INDEX) != 0:
+                    f = flags[np.uint64(s)]
+                    if (f & INDEX) != 0:
                         s = np.int64(alt[s * nt + C.table_at(ci, cf, tg, thr, cs, shoe, ws, pos,
                                                              end, fam[todo[j] // MAX_HANDS])])
-                    f = flags[np.uint64(s)]
+                        f = flags[np.uint64(s)]
                     need |= f
                     hs[np.uint64(todo[np.uint64(j)])] = s
                     done = np.int64((f & (PLAYER | PAIR)) == 0)  # a PAIR leaves the loop
