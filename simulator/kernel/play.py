@@ -157,42 +157,65 @@ def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek,
 
 
 @njit(inline="always")
-def _counted_start(ws, cs, cx, pos, end, need_full, cut_at, n_cards, rcp, decks):
-    """A round's start in ``walk_counted``: the shuffle (7.1), then the bets by the count."""
+def _started(cx, cs, rcp, pos, end, decks):
+    """The counter's bets for a round that starts at ``pos`` with running count ``rcp``
+    (``count.start_at``, into ``cs``)."""
     ci, cf, tg, thr, ramp_t, ramp_v, ct, ev = cx
-    shuffles = ws[WS_SHUFFLES]
-    pos, end, need_full = _round_start(ws, pos, end, need_full, cut_at, n_cards)
-    if ws[WS_SHUFFLES] != shuffles:
-        rcp = ci[C.CI_IRC]
     rc, sevens = C.running(rcp)
     C.start_at(ci, cf, ramp_t, ramp_v, ev, cs, C.true_count(cf, rc, end - pos), end - pos, sevens,
                decks)  # fmt: skip
-    return pos, end, need_full, rcp
 
 
 @njit(_nrt=False)
-def walk_counted(wtrans, wflags, wcounts, wtid, walt, walked, shoe, ws, r, n_rounds, cut,
+def _add_rounds(rec, n, cx, cs, walked, wtid, shoe, end, decks, ss_on):
+    """The ``n`` rounds ``walk_counted`` recorded (``rec[i]``: round ``i``'s start, its running
+    count and first card's place; ``rec[i + 1, 2]``: its terminal), bet in turn by the count,
+    into ``walked`` (``count.add_walked``) and the counting tally."""
+    ci, ct = cx[0], cx[6]
+    n_term = walked.size // (2 * L.N_TC * ci[C.CI_LEVELS])
+    for i in range(n):
+        p0 = rec[i, 1]
+        _started(cx, cs, rec[i, 0], p0, end, decks)
+        at = (cs[C.CS_ROW] * ci[C.CI_LEVELS] + cs[C.CS_LEVEL]) * n_term + wtid[rec[i + 1, 2]]
+        walked[at * 2 + ((shoe[p0] >> 2) == L.SEVEN_RANK)] += 1
+        if ss_on:
+            C.add_exact(ct, cs, 1)
+
+
+@njit(_nrt=False)
+def walk_counted(wtrans, wflags, wcounts, wtid, walt, walked, rec, shoe, ws, r, n_rounds, cut,
                  every_round, start, pos, end, s0, s1, s2, s3, cx, cs, ss_on, decks):  # fmt: skip
-    """``walk`` for a counter (``cx``, ``cs``; ``count``), no peek: it bets at each round's
-    start, plays on from a ``DECIDE`` state by the count (``walt``: its state under the
-    count's strategy) and counts each round in ``walked`` (``count.add_walked``; ``wtid``: a
-    terminal's place). (A function of its own: the plain walk carrying this work, even unused,
-    ran 0.85x.)"""
+    """``walk`` for a counter (``cx``, ``cs``; ``count``), no peek: the running count kept card
+    by card, a ``DECIDE`` state played on by the count (``walt``: its state under the count's
+    strategy), and each round's start and terminal recorded in ``rec`` without a branch, to be
+    bet and counted (``_add_rounds``) before the shoe is shuffled, and when the walk returns
+    (with the bets of a round it leaves to the loop in ``cs``). (A function of its own: the plain
+    walk carrying this work, even unused, ran 0.85x.)"""
     ci, cf, tg, thr, ramp_t, ramp_v, ct, ev = cx
     nt = walt.size // wflags.size
-    n_term = walked.size // (2 * L.N_TC * ci[C.CI_LEVELS])
     n_cards = shoe.size - SLACK
     need_full = ws[WS_NEED_FULL]
     cut_at = 0 if every_round else cut
+    lim = -1 if need_full != 0 else min(cut_at, end - WALK_CARDS + 1)
     C.count_now(ci, cf, tg, cs, shoe, ws, pos, end)
     rcp = cs[C.CS_RC]  # the running count (sevens marked), card by card
     s = start
-    pos, end, need_full, rcp = _counted_start(ws, cs, cx, pos, end, need_full, cut_at, n_cards,
-                                              rcp, decks)  # fmt: skip
-    rs = pos  # the round's first card
-    at = (cs[C.CS_ROW] * ci[C.CI_LEVELS] + cs[C.CS_LEVEL]) * n_term  # the round's in ``walked``
-    why = WALK_NEAR if end - pos < WALK_CARDS else WALK_DONE
-    while why == WALK_DONE:
+    rec[0, 0], rec[0, 1] = rcp, pos
+    n = 0  # rounds recorded
+    why = WALK_DONE
+    while r < n_rounds:
+        if pos >= lim and (wflags[np.uint64(s)] & BOUNDARY) != 0:  # shuffle, or too few cards
+            _add_rounds(rec, n, cx, cs, walked, wtid, shoe, end, decks, ss_on)
+            n = 0
+            shuffles = ws[WS_SHUFFLES]
+            pos, end, need_full = _round_start(ws, pos, end, need_full, cut_at, n_cards)
+            if ws[WS_SHUFFLES] != shuffles:
+                rcp = ci[C.CI_IRC]
+            lim = min(cut_at, end - WALK_CARDS + 1)
+            rec[0, 0], rec[0, 1] = rcp, pos
+            if end - pos < WALK_CARDS:
+                why = WALK_NEAR
+                break
         k, s0, s1, s2, s3 = pick(False, pos, end, s0, s1, s2, s3)
         code = np.int64(shoe[k])
         shoe[k] = shoe[np.uint64(pos)]
@@ -202,8 +225,6 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, walked, shoe, ws, r, n_rou
         s = np.int64(wtrans[np.uint64(s * 10 + _value(code) - 1)])
         wcounts[np.uint64(s)] += 1
         f = wflags[np.uint64(s)]
-        if (f & (SPECIAL | TERMINAL)) == 0:
-            continue
         if (f & DECIDE) != 0:  # the count's strategy decides (its visit is the card's)
             tc = C.true_count(cf, C.running(rcp)[0], end - pos)
             if (f & FIRST) != 0:
@@ -212,23 +233,17 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, walked, shoe, ws, r, n_rou
             s = np.int64(walt[s * nt + cs[C.CS_FAM] * ci[C.CI_BANDS] + C.at_or_below(thr, tc)])
             wcounts[np.uint64(s)] += 1
             f = wflags[np.uint64(s)]
-        if (f & TERMINAL) != 0:  # the round ends: the box is the round (Super Sevens (a) on a
-            r += 1  # first seven, else (f))
-            walked[(at + wtid[s]) * 2 + ((shoe[rs] >> 2) == L.SEVEN_RANK)] += 1
-            if ss_on:
-                C.add_exact(ct, cs, 1)
-            if r >= n_rounds:
-                break
-            pos, end, need_full, rcp = _counted_start(ws, cs, cx, pos, end, need_full, cut_at,
-                                                      n_cards, rcp, decks)  # fmt: skip
-            rs = pos
-            at = (cs[C.CS_ROW] * ci[C.CI_LEVELS] + cs[C.CS_LEVEL]) * n_term
-            if end - pos < WALK_CARDS:
-                why = WALK_NEAR
-        elif (f & W_EXIT) != 0:
+        rec[n + 1, 0], rec[n + 1, 1], rec[n + 1, 2] = rcp, pos, s  # the next round's start
+        n += f & TERMINAL
+        r += f & TERMINAL
+        if (f & W_EXIT) != 0:
+            _add_rounds(rec, n, cx, cs, walked, wtid, shoe, end, decks, ss_on)
+            _started(cx, cs, rec[n, 0], rec[n, 1], end, decks)  # this round's, in the loop
+            n = 0
             _undo_deal(wtrans, wcounts, shoe, start, s, pos, False)
             why = WALK_EXIT
             break
+    _add_rounds(rec, n, cx, cs, walked, wtid, shoe, end, decks, ss_on)
     ws[WS_NEED_FULL] = need_full
     cs[C.CS_RC], cs[C.CS_SEEN], cs[C.CS_SHUFFLES] = rcp, pos, ws[WS_SHUFFLES]
     return r, pos, end, s0, s1, s2, s3, why, s
@@ -305,6 +320,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
         n_term += wflags[i] & TERMINAL
     walked = np.zeros(2 * L.N_TC * ci[C.CI_LEVELS] * n_term if counting and walking else 0,
                       np.int64)  # fmt: skip
+    rec = np.zeros((n_cards // 3 + 4 if walked.size else 0, 3), np.int64)  # walk_counted's
     s_dealt = 0
     traced = 0
     r = 0
@@ -313,7 +329,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
         if walking:
             if counting:
                 r, pos, end, s0, s1, s2, s3, why, s_dealt = walk_counted(
-                    wtrans, wflags, wcounts, wtid, m[16], walked, shoe, ws, r, n_rounds, cut,
+                    wtrans, wflags, wcounts, wtid, m[16], walked, rec, shoe, ws, r, n_rounds, cut,
                     every_round, start[0], pos, end, s0, s1, s2, s3, cx, cs, ss_on,
                     p[L.P_DECKS],
                 )  # fmt: skip
