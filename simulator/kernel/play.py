@@ -202,11 +202,12 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, walked, rec, shoe, ws, r, 
     s = start
     rec[0, 0], rec[0, 1] = rcp, pos
     n = 0  # rounds recorded
+    room = n_rounds - r  # rounds to play
     why = WALK_DONE
-    while r < n_rounds:
+    while n < room:
         if pos >= lim and (wflags[np.uint64(s)] & BOUNDARY) != 0:  # shuffle, or too few cards
             _add_rounds(rec, n, cx, cs, walked, wtid, shoe, end, decks, ss_on)
-            n = 0
+            r, room, n = r + n, room - n, 0
             shuffles = ws[WS_SHUFFLES]
             pos, end, need_full = _round_start(ws, pos, end, need_full, cut_at, n_cards)
             if ws[WS_SHUFFLES] != shuffles:
@@ -221,7 +222,7 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, walked, rec, shoe, ws, r, 
         shoe[k] = shoe[np.uint64(pos)]
         shoe[np.uint64(pos)] = code
         pos += 1
-        rcp += tg[_value(code) - 1]
+        rcp += tg[np.uint64(_value(code) - 1)]
         s = np.int64(wtrans[np.uint64(s * 10 + _value(code) - 1)])
         wcounts[np.uint64(s)] += 1
         f = wflags[np.uint64(s)]
@@ -235,15 +236,15 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, walked, rec, shoe, ws, r, 
             f = wflags[np.uint64(s)]
         rec[n + 1, 0], rec[n + 1, 1], rec[n + 1, 2] = rcp, pos, s  # the next round's start
         n += f & TERMINAL
-        r += f & TERMINAL
         if (f & W_EXIT) != 0:
             _add_rounds(rec, n, cx, cs, walked, wtid, shoe, end, decks, ss_on)
             _started(cx, cs, rec[n, 0], rec[n, 1], end, decks)  # this round's, in the loop
-            n = 0
+            r, n = r + n, 0
             _undo_deal(wtrans, wcounts, shoe, start, s, pos, False)
             why = WALK_EXIT
             break
     _add_rounds(rec, n, cx, cs, walked, wtid, shoe, end, decks, ss_on)
+    r += n
     ws[WS_NEED_FULL] = need_full
     cs[C.CS_RC], cs[C.CS_SEEN], cs[C.CS_SHUFFLES] = rcp, pos, ws[WS_SHUFFLES]
     return r, pos, end, s0, s1, s2, s3, why, s
