@@ -32,7 +32,7 @@ from simulator.kernel.rng import (
     fresh_shoe,
     next_u64_many,
 )  # fmt: skip
-from simulator.kernel.tables import Machine, build
+from simulator.kernel.tables import TERMINAL, Machine, build
 
 __all__ = ["simulate_chunk", "count_chunk", "play_stacked", "stack_for", "deal_shoe",
            "machine_for", "next_u64_many", "draw_bounded_many"]  # fmt: skip
@@ -233,7 +233,7 @@ def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
     if key not in _MACHINES:
         _MACHINES[key] = build(p, tables, n_bands)
     m = _MACHINES[key]
-    cx = counter.arrays(int(p[L.P_DECKS]))
+    cx = counter.arrays(int(p[L.P_DECKS]), int(np.count_nonzero(m.wflags & TERMINAL)))
     ins_flags = np.full(int(p[L.P_BOXES]), int(insurance), np.int64)
     tally = np.zeros(L.N_TALLY, np.int64)
     trace = np.zeros(0, np.int8)
@@ -241,6 +241,8 @@ def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
           trace)  # fmt: skip
     if _simulate_chunk(p, m.args(), cx, ins_flags, int(n_rounds), rng, tally, trace) != 0:
         _ran_out(p)
+    if cx[8].size:
+        C.add_walked(cx, p, m.wflags, m.wrows)
     return tally, cx[6]
 
 

@@ -11,6 +11,7 @@ import numpy as np
 
 from simulator import layout as L
 from simulator.jit import njit
+from simulator.kernel import tally as T
 from simulator.kernel.rng import WS_BEFORE, WS_SHUFFLES
 from simulator.kernel.tables import TERMINAL
 
@@ -46,8 +47,9 @@ class Counter:
     ramps: tuple
     ev: np.ndarray
 
-    def arrays(self, decks: int) -> tuple:
-        """``play_rounds``' ``cx`` for a shoe of ``decks`` decks, with a fresh counting tally."""
+    def arrays(self, decks: int, terminals: int = 0) -> tuple:
+        """``play_rounds``' ``cx`` for a shoe of ``decks`` decks, with a fresh counting tally
+        (and the one-box walk's count of rounds, ``add_walked``, for its ``terminals``)."""
         width = max(len(r[0]) for r in self.ramps) + 1
         ramp_t = np.full((3, width), np.inf)
         ramp_v = np.zeros((3, width + 1), np.int64)
@@ -71,7 +73,8 @@ class Counter:
         ev = np.array(self.ev, np.float64).reshape(2, -1)
         scale = np.array([[L.SS_EXACT_SCALE], [L.SS_EXACT_SQ_SCALE]])
         return (ci, cf, tags, np.asarray(self.bands, np.float64), ramp_t, ramp_v,
-                np.zeros((L.N_TC, L.N_COUNT), np.int64), np.rint(ev * scale).astype(np.int64))
+                np.zeros((L.N_TC, L.N_COUNT), np.int64), np.rint(ev * scale).astype(np.int64),
+                np.zeros(2 * L.N_TC * ci[CI_LEVELS] * terminals, np.int64))
 
 
 def empty():
@@ -79,7 +82,7 @@ def empty():
     return (np.zeros(0, np.int64), np.zeros(3, np.float64), np.zeros(10, np.int64),
             np.zeros(0, np.float64), np.zeros((3, 1), np.float64),
             np.zeros((3, 2), np.int64), np.zeros((0, L.N_COUNT), np.int64),
-            np.zeros((2, 0), np.int64))  # fmt: skip
+            np.zeros((2, 0), np.int64), np.zeros(0, np.int64))  # fmt: skip
 
 
 @njit(inline="always")
@@ -120,11 +123,8 @@ def count_now(ci, cf, tg, cs, shoe, ws, pos, end):
 
 @njit(inline="always")
 def at_or_below(steps, tc):
-    """How many of the ascending ``steps`` are at or below ``tc`` (no branch on the count)."""
-    j = 0
-    for i in range(steps.size):
-        j += steps[i] <= tc
-    return j
+    """How many of the ascending ``steps`` are at or below ``tc``."""
+    return np.searchsorted(steps, tc, side="right")
 
 
 @njit
@@ -232,18 +232,25 @@ def add_exact(ct, cs, boxes):
 
 
 @njit
-def add_walked(ct, ci, ramp_v, walked, wflags, wrows, ss_on, pay_a):
-    """The rounds the walk counted (``walked[((row * levels + level) * terminals + t) * 2 +
+def add_walked(cx, p, wflags, wrows):
+    """The rounds the walk counted (``cx[8][((row * levels + level) * terminals + t) * 2 +
     seven]``: rounds at tally row ``row`` and bets' level ``level`` (``start_at``) that ended
-    in the walk's ``t``-th terminal, the first card a seven or not) into the counting tally."""
-    terms = np.flatnonzero(wflags & TERMINAL)
+    in the walk's ``t``-th terminal, the first card a seven or not) into the counting tally,
+    after the chunk (rules ``p``)."""
+    ci, ramp_v, ct, walked = cx[0], cx[5], cx[6], cx[8]
+    ss_on, pay_a = p[L.P_SS] != 0, T.ss_net(0, p)
+    terms = np.zeros(wflags.size, np.int64)  # the terminals' states, in order
+    n_term = 0
+    for s in range(wflags.size):
+        terms[n_term] = s
+        n_term += wflags[s] & TERMINAL
     levels, n_ss = ci[CI_LEVELS], ci[CI_SS_LEVELS]
     for i in range(walked.size):
         n = walked[i]
         if n == 0:
             continue
-        s = terms[i // 2 % terms.size]
-        c = i // 2 // terms.size
+        s = terms[i // 2 % n_term]
+        c = i // 2 // n_term
         row, level = c // levels, c % levels
         seated = level > 0
         bet = ramp_v[R_MAIN, (level - 1) // n_ss] if seated else 0

@@ -90,6 +90,19 @@ def _settle_split(m, p, sp, b, nh, o, insured, uv, t, scratch):
     return main, ins
 
 
+@njit
+def _take(shoe, ws, stacked, pos, end, n_cards, s0, s1, s2, s3):
+    """A card for a seldom step of the round loop, the shoe refilled if it ran out: returns
+    ``(code, pos, end, s0, s1, s2, s3)``. (The frequent steps take theirs inline.)"""
+    if pos >= end:
+        pos, end = refill(ws, pos, n_cards)
+    k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
+    code = np.int64(shoe[k])
+    shoe[k] = shoe[np.uint64(pos)]
+    shoe[np.uint64(pos)] = code
+    return code, pos + 1, end, s0, s1, s2, s3
+
+
 @njit(inline="always")
 def _round_start(ws, pos, end, need_full, cut_at, n_cards):
     """7.1 at a round's start: shuffle when the cut card came out (or every round, or for a
@@ -156,26 +169,18 @@ def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek,
     return r, pos, end, s0, s1, s2, s3, why, s
 
 
-@njit(inline="always")
-def _started(cx, cs, rcp, pos, end, decks):
-    """The counter's bets for a round that starts at ``pos`` with running count ``rcp``
-    (``count.start_at``, into ``cs``)."""
-    ci, cf, tg, thr, ramp_t, ramp_v, ct, ev = cx
-    rc, sevens = C.running(rcp)
-    C.start_at(ci, cf, ramp_t, ramp_v, ev, cs, C.true_count(cf, rc, end - pos), end - pos, sevens,
-               decks)  # fmt: skip
-
-
 @njit(_nrt=False)
-def _add_rounds(rec, n, cx, cs, walked, wtid, shoe, end, decks, ss_on):
+def _add_rounds(rec, n, cx, cs, wtid, shoe, end, decks, ss_on):
     """The ``n`` rounds ``walk_counted`` recorded (``rec[i]``: round ``i``'s start, its running
     count and first card's place; ``rec[i + 1, 2]``: its terminal), bet in turn by the count,
     into ``walked`` (``count.add_walked``) and the counting tally."""
-    ci, ct = cx[0], cx[6]
+    ci, cf, tg, thr, ramp_t, ramp_v, ct, ev, walked = cx
     n_term = walked.size // (2 * L.N_TC * ci[C.CI_LEVELS])
     for i in range(n):
         p0 = rec[i, 1]
-        _started(cx, cs, rec[i, 0], p0, end, decks)
+        rc, sevens = C.running(rec[i, 0])
+        C.start_at(ci, cf, ramp_t, ramp_v, ev, cs, C.true_count(cf, rc, end - p0), end - p0,
+                   sevens, decks)  # fmt: skip
         at = (cs[C.CS_ROW] * ci[C.CI_LEVELS] + cs[C.CS_LEVEL]) * n_term + wtid[rec[i + 1, 2]]
         walked[at * 2 + ((shoe[p0] >> 2) == L.SEVEN_RANK)] += 1
         if ss_on:
@@ -183,7 +188,7 @@ def _add_rounds(rec, n, cx, cs, walked, wtid, shoe, end, decks, ss_on):
 
 
 @njit(_nrt=False)
-def walk_counted(wtrans, wflags, wcounts, wtid, walt, walked, rec, shoe, ws, r, n_rounds, cut,
+def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut,
                  every_round, start, pos, end, s0, s1, s2, s3, cx, cs, ss_on, decks):  # fmt: skip
     """``walk`` for a counter (``cx``, ``cs``; ``count``), no peek: the running count kept card
     by card, a ``DECIDE`` state played on by the count (``walt``: its state under the count's
@@ -191,13 +196,13 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, walked, rec, shoe, ws, r, 
     bet and counted (``_add_rounds``) before the shoe is shuffled, and when the walk returns
     (with the bets of a round it leaves to the loop in ``cs``). (A function of its own: the plain
     walk carrying this work, even unused, ran 0.85x.)"""
-    ci, cf, tg, thr, ramp_t, ramp_v, ct, ev = cx
+    ci, cf, tg, thr, ramp_t, ramp_v, ct, ev, walked = cx
     nt = walt.size // wflags.size
     n_cards = shoe.size - SLACK
     need_full = ws[WS_NEED_FULL]
     cut_at = 0 if every_round else cut
     lim = -1 if need_full != 0 else min(cut_at, end - WALK_CARDS + 1)
-    C.count_now(ci, cf, tg, cs, shoe, ws, pos, end)
+    C.count_now(ci, cf, tg, cs, shoe, ws, pos, end)  # (the count's shuffles are the shoe's)
     rcp = cs[C.CS_RC]  # the running count (sevens marked), card by card
     s = start
     rec[0, 0], rec[0, 1] = rcp, pos
@@ -206,7 +211,7 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, walked, rec, shoe, ws, r, 
     why = WALK_DONE
     while n < room:
         if pos >= lim and (wflags[np.uint64(s)] & BOUNDARY) != 0:  # shuffle, or too few cards
-            _add_rounds(rec, n, cx, cs, walked, wtid, shoe, end, decks, ss_on)
+            _add_rounds(rec, n, cx, cs, wtid, shoe, end, decks, ss_on)
             r, room, n = r + n, room - n, 0
             shuffles = ws[WS_SHUFFLES]
             pos, end, need_full = _round_start(ws, pos, end, need_full, cut_at, n_cards)
@@ -237,13 +242,14 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, walked, rec, shoe, ws, r, 
         rec[n + 1, 0], rec[n + 1, 1], rec[n + 1, 2] = rcp, pos, s  # the next round's start
         n += f & TERMINAL
         if (f & W_EXIT) != 0:
-            _add_rounds(rec, n, cx, cs, walked, wtid, shoe, end, decks, ss_on)
-            _started(cx, cs, rec[n, 0], rec[n, 1], end, decks)  # this round's, in the loop
+            _add_rounds(rec, n, cx, cs, wtid, shoe, end, decks, ss_on)
+            cs[C.CS_RC], cs[C.CS_SEEN], cs[C.CS_SHUFFLES] = rec[n, 0], rec[n, 1], ws[WS_SHUFFLES]
+            C.round_start(ci, cf, tg, ramp_t, ramp_v, ev, cs, shoe, ws, rec[n, 1], end, decks)
             r, n = r + n, 0
             _undo_deal(wtrans, wcounts, shoe, start, s, pos, False)
             why = WALK_EXIT
             break
-    _add_rounds(rec, n, cx, cs, walked, wtid, shoe, end, decks, ss_on)
+    _add_rounds(rec, n, cx, cs, wtid, shoe, end, decks, ss_on)
     r += n
     ws[WS_NEED_FULL] = need_full
     cs[C.CS_RC], cs[C.CS_SEEN], cs[C.CS_SHUFFLES] = rcp, pos, ws[WS_SHUFFLES]
@@ -305,7 +311,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     end = ws[WS_END]
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
     c2 = np.zeros(nb, np.int64)  # each box's second card
-    ci, cf, tg, thr, ramp_t, ramp_v, ct, ev = cx
+    ci, cf, tg, thr, ramp_t, ramp_v, ct, ev, walked = cx
     counting = ci.size > 0
     nt = alt.size // flags.size  # the counter's strategies (0: no counter)
     cs = np.zeros(C.N_CS, np.int64)
@@ -319,8 +325,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     for i in range(wflags.size):
         wtid[i] = n_term
         n_term += wflags[i] & TERMINAL
-    walked = np.zeros(2 * L.N_TC * ci[C.CI_LEVELS] * n_term if counting and walking else 0,
-                      np.int64)  # fmt: skip
+    walking = walking and (walked.size > 0 or not counting)
     rec = np.zeros((n_cards // 3 + 4 if walked.size else 0, 3), np.int64)  # walk_counted's
     s_dealt = 0
     traced = 0
@@ -330,7 +335,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
         if walking:
             if counting:
                 r, pos, end, s0, s1, s2, s3, why, s_dealt = walk_counted(
-                    wtrans, wflags, wcounts, wtid, m[16], walked, rec, shoe, ws, r, n_rounds, cut,
+                    wtrans, wflags, wcounts, wtid, m[16], rec, shoe, ws, r, n_rounds, cut,
                     every_round, start[0], pos, end, s0, s1, s2, s3, cx, cs, ss_on,
                     p[L.P_DECKS],
                 )  # fmt: skip
@@ -411,13 +416,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             if why == WALK_EXIT:
                 code = np.int64(shoe[pos - 1])
             else:
-                if pos >= end:
-                    pos, end = refill(ws, pos, n_cards)
-                k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
-                code = np.int64(shoe[k])
-                shoe[k] = shoe[np.uint64(pos)]
-                shoe[np.uint64(pos)] = code
-                pos += 1
+                code, pos, end, s0, s1, s2, s3 = _take(shoe, ws, stacked, pos, end, n_cards, s0,
+                                                       s1, s2, s3)  # fmt: skip
             d_hard += _value(code)
             d_ace |= np.int64(code < 4)
             d_n = 2
@@ -477,13 +477,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 elif (flags[np.uint64(s)] & EXIT) != 0:
                     s = np.int64(link[s])
                     if (flags[s] & PLAYER) != 0:  # 7-7 played on: its third card (14)
-                        if pos >= end:
-                            pos, end = refill(ws, pos, n_cards)
-                        k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
-                        code = np.int64(shoe[k])
-                        shoe[k] = shoe[np.uint64(pos)]
-                        shoe[np.uint64(pos)] = code
-                        pos += 1
+                        code, pos, end, s0, s1, s2, s3 = _take(shoe, ws, stacked, pos, end,
+                                                               n_cards, s0, s1, s2, s3)
                         if (code >> 2) == L.SEVEN_RANK:  # (d), (e) if all three one suit
                             suited = line[b] == SS_C and (code & 3) == (c1[b] & 3)
                             lines[line[b]] -= 1
@@ -599,8 +594,6 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                         trace[traced] = shoe[ws[WS_ROUND_START] + i]
                         traced += 1
         r += 1
-    if walked.size > 0:
-        C.add_walked(ct, ci, ramp_v, walked, wflags, m[14], ss_on, ss_pay[0])
     for i in range(6):  # each box's Super Sevens bet (14)
         tally[L.T_SS_BETS] += lines[i]
         tally[L.T_SS_A + i] += lines[i]
