@@ -373,7 +373,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 nbr = C.round_start(
                     ci, cf, tg, ramp_t, ramp_v, ev, cs, shoe, ws, pos, end, p[L.P_DECKS])
             # 1. The deal: a card to each box, the dealer's up card, a second card to each box.
-            for b in range(nbr):
+            for i in range(2 * nbr + 1):
                 if pos >= end:
                     pos, end = refill(ws, pos, n_cards)
                 k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
@@ -381,27 +381,16 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 shoe[k] = shoe[np.uint64(pos)]
                 shoe[np.uint64(pos)] = code
                 pos += 1
-                c1[b] = code
-                st[b] = trans[np.uint64(start[b] * 10 + _value(code) - 1)]
-            if pos >= end:
-                pos, end = refill(ws, pos, n_cards)
-            k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
-            code = np.int64(shoe[k])
-            shoe[k] = shoe[np.uint64(pos)]
-            shoe[np.uint64(pos)] = code
-            pos += 1
-            uv = _value(code)
-            for b in range(nbr):
-                if pos >= end:
-                    pos, end = refill(ws, pos, n_cards)
-                k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
-                code = np.int64(shoe[k])
-                shoe[k] = shoe[np.uint64(pos)]
-                shoe[np.uint64(pos)] = code
-                pos += 1
-                c2[b] = code
-                st[b] = trans[np.uint64(st[b] * 10 + uv - 1)]
-                st[b] = trans[np.uint64(st[b] * 10 + _value(code) - 1)]
+                if i < nbr:
+                    c1[i] = code
+                    st[i] = trans[np.uint64(start[i] * 10 + _value(code) - 1)]
+                elif i == nbr:
+                    uv = _value(code)
+                else:
+                    b = i - nbr - 1
+                    c2[b] = code
+                    st[b] = trans[np.uint64(st[b] * 10 + uv - 1)]
+                    st[b] = trans[np.uint64(st[b] * 10 + _value(code) - 1)]
             if counting:  # the first decisions and insurance, at the count after the deal
                 t = C.first_decision(ci, cf, tg, thr, cs, shoe, ws, pos, end)
                 for b in range(nbr):
