@@ -303,6 +303,55 @@ def test_the_super_sevens_bet_follows_its_own_ramp():
     assert ct[r9, L.C_ROUND_SQ] == (L.UNIT * (1 + 3)) ** 2
 
 
+@pytest.mark.parametrize(
+    "rules, counter",
+    [
+        (Rules(), plan(indices="hi-lo-nz", resolution="half",
+                       bet=ramp(1, (2, 2), (3, 4), (5, 12)))),
+        (Rules(), plan(indices="hi-lo-nz", bet=ramp(1, (1.5, 3)), ss=ramp(0, (2, 1)), enter=-1,
+                       leave=-2)),
+        (Rules(decks=1, penetration=0.85, surrender="late", dealer_hits_soft_17=True),
+         plan(indices="hi-lo-nz", resolution="whole", bet=ramp(2, (1, 4)), enter=0, leave=-1)),
+        (Rules(shuffle="every-round"), plan(indices="hi-lo-nz", bet=ramp(1, (0, 2)))),
+        (Rules(decks=2), plan(count="ko", bet=ramp(1, (2, 3), (4, 8)))),
+        (Rules(), plan(count="sevens", bet=ramp(1), ss=ramp(0, (1, 1), (4, 5)))),
+    ],
+)
+def test_the_counted_walk_equals_the_round_loop(rules, counter):
+    """One box without peek: a counter walks the round table (``play.walk_counted``: each round
+    recorded and bet a shoe at a time, counted by terminal); with a trace the round loop plays
+    every round. The same seed gives the same tally and counting tally, field by field."""
+    tables, ctr, ins = counter_for(rules, BASIC, counter)
+    p = rules.to_params()
+    walked, ct_walked = K.count_chunk(p, tables, 6000, chunk_state(11, 2), ctr, ins)
+    trace = np.full(6000 * 60, -1, np.int8)
+    looped, ct_looped = K.count_chunk(p, tables, 6000, chunk_state(11, 2), ctr, ins, trace)
+    assert (trace >= 0).sum() > 6000 * 3
+    assert ct_walked[:, L.C_ROUNDS].sum() == 6000
+    assert (walked == looped).all()
+    differ = np.argwhere(ct_walked != ct_looped)
+    assert differ.size == 0, [(L.COUNT_NAMES[c], r + L.TC_MIN) for r, c in differ[:5]]
+
+
+def test_index_plays_add_states_only_where_the_strategies_differ():
+    """A hand is one state under every band's strategy; a card leads to a state that waits for
+    the count (``INDEX``) only where the strategies' decisions differ."""
+    from simulator.kernel.tables import INDEX, build
+
+    rules = Rules()
+    p = rules.to_params()
+    tables, ctr, _ = counter_for(rules, BASIC, plan(indices="hi-lo-nz"))
+    n = len(tables[0])
+    m = build(p, tuple(np.ascontiguousarray(t, np.int8) for t in tables), ctr.bands.size + 1)
+    plain = K.machine_for(p, stack([BASIC]))
+    index = np.flatnonzero(m.flags & INDEX)
+    assert n == 2 * (ctr.bands.size + 1) > 2  # bands, with and without insurance
+    assert 0 < index.size and m.flags.size < 2 * plain.flags.size
+    alt = m.alt.reshape(-1, n)
+    assert all(len(set(alt[s])) > 1 for s in index)
+    assert not alt[np.flatnonzero((m.flags & INDEX) == 0)].any()
+
+
 def test_a_counter_and_the_plain_game_share_one_compiled_engine():
     # A second signature would compile the engine twice on a first run of bjsim count (its
     # control run plays the plain game): every array the counter passes has the plain one's type.

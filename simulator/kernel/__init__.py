@@ -216,14 +216,15 @@ def _ran_out(p):
 
 
 def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
-                insurance: bool = False) -> tuple:
+                insurance: bool = False, trace=None) -> tuple:
     """Play ``n_rounds`` rounds from a fresh shuffle as a counter plays them.
 
     ``tables``: the counter's strategies stacked (``strategy.stack``), one a band of the count
     (``counter.bands``), then as many again taking insurance when ``counter.insurance`` is set;
     ``insurance``: whether the strategies without a count for it take insurance. The other
-    arguments as ``simulate_chunk``. Returns ``(tally, counting)``: the tally of every box dealt
-    at one unit (as ``simulate_chunk``'s) and the counting tally (layout ``COUNT_NAMES``)."""
+    arguments as ``simulate_chunk`` (with ``trace`` the round loop plays every round). Returns
+    ``(tally, counting)``: the tally of every box dealt at one unit (as ``simulate_chunk``'s)
+    and the counting tally (layout ``COUNT_NAMES``)."""
     p = _check_params(params)
     n_bands = counter.bands.size + 1
     n_tables = n_bands * (2 if counter.insurance is not None else 1)
@@ -236,7 +237,7 @@ def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
     cx = counter.arrays(int(p[L.P_DECKS]), int(np.count_nonzero(m.wflags & TERMINAL)))
     ins_flags = np.full(int(p[L.P_BOXES]), int(insurance), np.int64)
     tally = np.zeros(L.N_TALLY, np.int64)
-    trace = np.zeros(0, np.int8)
+    trace = np.zeros(0, np.int8) if trace is None else trace
     _warm("simulate", _simulate_chunk, p, m.args(), cx, ins_flags, 0, rng.copy(), tally.copy(),
           trace)  # fmt: skip
     if _simulate_chunk(p, m.args(), cx, ins_flags, int(n_rounds), rng, tally, trace) != 0:
