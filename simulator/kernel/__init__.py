@@ -242,9 +242,9 @@ def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
           trace)  # fmt: skip
     if _simulate_chunk(p, m.args(), cx, ins_flags, int(n_rounds), rng, tally, trace) != 0:
         _ran_out(p)
-    if cx[8].size:
+    if cx[6].size:
         C.add_walked(cx, p, m.wflags, m.wrows)
-    return tally, cx[6]
+    return tally, cx[4]
 
 
 def _as_strategy_list(strategies, boxes: int) -> list:
@@ -314,4 +314,4 @@ def play_stacked(cards, rules, strategies, cut=None, counter=None):
     out = np.zeros((c.size // (2 * boxes + 1) + 1, width), np.int64)
     _warm("stacked", _play_stacked, p, m.args(), cx, ins_flags, c, np.int64(0), out)
     n = _play_stacked(p, m.args(), cx, ins_flags, c, np.int64(cut), out)
-    return out[:n].copy() if counter is None else (out[:n].copy(), cx[6])
+    return out[:n].copy() if counter is None else (out[:n].copy(), cx[4])

@@ -15,15 +15,16 @@ from simulator.kernel import tally as T
 from simulator.kernel.rng import WS_BEFORE, WS_SHUFFLES
 from simulator.kernel.tables import TERMINAL
 
-# ci: the counter's integers; cf: insurance, wong in and out, then the count's factor by cards
-# left (52 / decks left as estimated, or 1 for a running count); cs: the count as play goes.
-CI_IRC, CI_STEP, CI_TRUE, CI_BANDS, CI_INS, CI_LEVELS, CI_SS_LEVELS = range(7)
-CF_INS, CF_ENTER, CF_LEAVE, CF_PER_LEFT = range(4)
+# ci: the counter's integers; cs: the count as play goes.
+CI_IRC, CI_RC_LO, CI_BANDS, CI_INS, CI_LEVELS, CI_SS_LEVELS = range(6)
 SEVEN = 1 << 32  # a seven's mark in each tag: the running count carries the sevens seen above it
 # cs: the count, then the round's bets, tally row and exact Super Sevens moments.
 (CS_RC, CS_SEEN, CS_SHUFFLES, CS_SEATED, CS_HID_TAG, CS_HID_N, CS_BET, CS_SS_BET,
  CS_BOXES, CS_ROW, CS_SS_EXACT, CS_SS_EXACT2, CS_FAM, CS_LEVEL, N_CS) = range(15)
 R_MAIN, R_SS, R_BOXES = range(3)  # the ramps
+# What the count says, by (cards left, running count): the fields of an entry of ``ctab``.
+E_BAND, E_INS, E_ENTER, E_LEAVE, E_ROW, E_RAMP = 0, 8, 9, 10, 16, 24  # E_RAMP + 8 * ramp
+COPIES = np.array([4] * 9 + [16])  # cards of each value A..T in a deck
 
 
 @dataclass(frozen=True)
@@ -47,20 +48,14 @@ class Counter:
     ramps: tuple
     ev: np.ndarray
 
-    def arrays(self, decks: int, terminals: int = 0) -> tuple:
-        """``play_rounds``' ``cx`` for a shoe of ``decks`` decks, with a fresh counting tally
-        (and the one-box walk's count of rounds, ``add_walked``, for its ``terminals``)."""
-        width = max(len(r[0]) for r in self.ramps) + 1
-        ramp_t = np.full((3, width), np.inf)
-        ramp_v = np.zeros((3, width + 1), np.int64)
-        for r, (steps, values) in enumerate(self.ramps):
-            ramp_t[r, : len(steps)] = steps
-            ramp_v[r, : len(values)] = values
-            ramp_v[r, len(values):] = values[-1]
-        main, ss = len(self.ramps[R_MAIN][0]) + 1, len(self.ramps[R_SS][0]) + 1
-        ci = np.array([self.irc, self.step, int(self.true), self.bands.size + 1,
-                       int(self.insurance is not None), 1 + main * ss, ss], np.int64)  # fmt: skip
-        ins = np.inf if self.insurance is None else self.insurance
+    def count_table(self, decks: int) -> np.ndarray:
+        """``ctab[left, rc - lowest]``: what the count says with ``left`` cards left (clamped to
+        1 and above) and running count ``rc``: the band of the strategy, insurance, wonging in
+        and out, the tally row and each ramp's step (``E_*``), all at the true count (``rc`` x
+        52 / decks left as estimated; the running count itself for an unbalanced count)."""
+        tags = np.array(self.tags)
+        lo = self.irc + decks * int((np.minimum(tags, 0) * COPIES).sum())
+        hi = self.irc + decks * int((np.maximum(tags, 0) * COPIES).sum())
         left = np.maximum(np.arange(52 * decks + 2), 1)
         if not self.true:
             per_left = np.ones(left.size)
@@ -68,19 +63,44 @@ class Counter:
             per_left = 52.0 / left
         else:
             per_left = 52.0 / np.maximum(self.step, np.rint(left / self.step) * self.step)
-        cf = np.concatenate([[ins, self.enter, self.leave], per_left])
+        tc = np.arange(lo, hi + 1)[None, :] * per_left[:, None]
+        ins = np.inf if self.insurance is None else self.insurance
+        bands = np.asarray(self.bands, np.float64)
+        fields = [(E_BAND, np.searchsorted(bands, tc, "right")), (E_INS, tc >= ins),
+                  (E_ENTER, tc >= self.enter), (E_LEAVE, tc >= self.leave),
+                  (E_ROW, np.clip(np.floor(tc), L.TC_MIN, L.TC_MAX) - L.TC_MIN)]  # fmt: skip
+        fields += [(E_RAMP + 8 * r, np.searchsorted(np.asarray(steps, np.float64), tc, "right"))
+                   for r, (steps, _) in enumerate(self.ramps)]  # fmt: skip
+        if self.bands.size > 254 or max(len(r[0]) for r in self.ramps) > 255:
+            raise ValueError("a counter plays at most 254 index counts and 255 steps a ramp")
+        ctab = np.zeros(tc.shape, np.int64)
+        for at, v in fields:
+            ctab |= v.astype(np.int64) << at
+        return ctab
+
+    def arrays(self, decks: int, terminals: int = 0) -> tuple:
+        """``play_rounds``' ``cx`` for a shoe of ``decks`` decks, with a fresh counting tally
+        (and the one-box walk's count of rounds, ``add_walked``, for its ``terminals``)."""
+        width = max(len(r[0]) for r in self.ramps) + 1
+        ramp_v = np.zeros((3, width + 1), np.int64)
+        for r, (_, values) in enumerate(self.ramps):
+            ramp_v[r, : len(values)] = values
+            ramp_v[r, len(values):] = values[-1]
+        main, ss = len(self.ramps[R_MAIN][0]) + 1, len(self.ramps[R_SS][0]) + 1
+        lo = self.irc + decks * int((np.minimum(np.array(self.tags), 0) * COPIES).sum())
+        ci = np.array([self.irc, lo, self.bands.size + 1, int(self.insurance is not None),
+                       1 + main * ss, ss], np.int64)  # fmt: skip
         tags = np.array(self.tags, np.int64) + SEVEN * (np.arange(1, 11) == 7)
         ev = np.array(self.ev, np.float64).reshape(2, -1)
         scale = np.array([[L.SS_EXACT_SCALE], [L.SS_EXACT_SQ_SCALE]])
-        return (ci, cf, tags, np.asarray(self.bands, np.float64), ramp_t, ramp_v,
-                np.zeros((L.N_TC, L.N_COUNT), np.int64), np.rint(ev * scale).astype(np.int64),
-                np.zeros(2 * L.N_TC * ci[CI_LEVELS] * terminals, np.int64))
+        return (ci, self.count_table(decks), tags, ramp_v, np.zeros((L.N_TC, L.N_COUNT), np.int64),
+                np.rint(ev * scale).astype(np.int64),
+                np.zeros(2 * L.N_TC * ci[CI_LEVELS] * terminals, np.int64))  # fmt: skip
 
 
 def empty():
     """The count arrays of a game played without one (``play_rounds``' ``cx``)."""
-    return (np.zeros(0, np.int64), np.zeros(3, np.float64), np.zeros(10, np.int64),
-            np.zeros(0, np.float64), np.zeros((3, 1), np.float64),
+    return (np.zeros(0, np.int64), np.zeros((1, 1), np.int64), np.zeros(10, np.int64),
             np.zeros((3, 2), np.int64), np.zeros((0, L.N_COUNT), np.int64),
             np.zeros((2, 0), np.int64), np.zeros(0, np.int64))  # fmt: skip
 
@@ -98,16 +118,22 @@ def running(rcp):
 
 
 @njit(inline="always")
-def true_count(cf, rc, left):
-    return rc * cf[CF_PER_LEFT + min(max(left, 1), cf.size - CF_PER_LEFT - 1)]
+def said(ci, ctab, rcp, left):
+    """What the count says (``Counter.count_table``'s entry) at running count ``rcp`` (sevens
+    marked) with ``left`` cards left."""
+    return ctab[min(max(left, 1), ctab.shape[0] - 1), running(rcp)[0] - ci[CI_RC_LO]]
+
+
+@njit(inline="always")
+def field(e, at, bits=8):
+    return (e >> at) & ((1 << bits) - 1)
 
 
 @njit
-def count_now(ci, cf, tg, cs, shoe, ws, pos, end):
-    """The count after the cards dealt so far (``shoe[:pos]`` since the shuffle) less a card
-    not yet turned (``cs[CS_HID_*]``: the peek game's hole card): the true count (per deck
-    left, as ``counting.true_count`` estimates it) or, for an unbalanced count, the running
-    count. After a shuffle the shoe is every card not on the table (7.1; ``rng.refill``)."""
+def count_now(ci, ctab, tg, cs, shoe, ws, pos, end):
+    """What the count says (``said``) after the cards dealt so far (``shoe[:pos]`` since the
+    shuffle) less a card not yet turned (``cs[CS_HID_*]``: the peek game's hole card). After a
+    shuffle the shoe is every card not on the table (7.1; ``rng.refill``)."""
     if cs[CS_SHUFFLES] != ws[WS_SHUFFLES]:
         cs[CS_SHUFFLES] = ws[WS_SHUFFLES]
         cs[CS_RC] = ci[CI_IRC]
@@ -117,75 +143,53 @@ def count_now(ci, cf, tg, cs, shoe, ws, pos, end):
     for i in range(cs[CS_SEEN], pos):
         cs[CS_RC] += tg[_value(np.int64(shoe[i])) - 1]
     cs[CS_SEEN] = pos
-    rc, _ = running(cs[CS_RC] - cs[CS_HID_TAG])
-    return true_count(cf, rc, end - pos + cs[CS_HID_N])
-
-
-@njit(inline="always")
-def at_or_below(steps, tc):
-    """How many of the ascending ``steps`` are at or below ``tc``."""
-    return np.searchsorted(steps, tc, side="right")
+    return said(ci, ctab, cs[CS_RC] - cs[CS_HID_TAG], end - pos + cs[CS_HID_N])
 
 
 @njit
-def table_at(ci, cf, tg, thr, cs, shoe, ws, pos, end, fam):
-    """The counter's strategy now: band of the count (``thr``: where they change), in
-    insurance family ``fam``."""
-    tc = count_now(ci, cf, tg, cs, shoe, ws, pos, end)
-    return fam * ci[CI_BANDS] + at_or_below(thr, tc)
-
-
-@njit(inline="always")
-def ramp(ramp_t, ramp_v, r, tc):
-    """Ramp ``r``'s value at count ``tc``: its base below the first step, else the last step."""
-    return ramp_v[r, at_or_below(ramp_t[r], tc)]
-
-
-@njit(inline="always")
-def bucket(tc):
-    """The counting tally's row of count ``tc`` (floored, clamped)."""
-    return min(max(np.int64(np.floor(tc)), L.TC_MIN), L.TC_MAX) - L.TC_MIN
+def table_at(ci, ctab, tg, cs, shoe, ws, pos, end, fam):
+    """The counter's strategy now: the band of the count, in insurance family ``fam``."""
+    return fam * ci[CI_BANDS] + field(count_now(ci, ctab, tg, cs, shoe, ws, pos, end), E_BAND)
 
 
 @njit
-def round_start(ci, cf, tg, ramp_t, ramp_v, ev, cs, shoe, ws, pos, end, decks):
+def round_start(ci, ctab, tg, ramp_v, ev, cs, shoe, ws, pos, end, decks):
     """At a round's start: whether the counter sits (wonging), the main bet, the Super Sevens
     bet and the boxes, the tally row, and the exact Super Sevens return of the shoe (x 1e9, 0
     without a table), kept in ``cs`` for the round. Returns the boxes dealt."""
-    tc = count_now(ci, cf, tg, cs, shoe, ws, pos, end)
-    return start_at(ci, cf, ramp_t, ramp_v, ev, cs, tc, end - pos, running(cs[CS_RC])[1], decks)
+    e = count_now(ci, ctab, tg, cs, shoe, ws, pos, end)
+    return start_at(ci, ramp_v, ev, cs, e, end - pos, running(cs[CS_RC])[1], decks)
 
 
 @njit(inline="always")
-def start_at(ci, cf, ramp_t, ramp_v, ev, cs, tc, left, sevens, decks):
-    """``round_start`` at count ``tc``, ``left`` cards and ``sevens`` seen."""
-    seated = np.int64(tc >= (cf[CF_LEAVE] if cs[CS_SEATED] != 0 else cf[CF_ENTER]))
+def start_at(ci, ramp_v, ev, cs, e, left, sevens, decks):
+    """``round_start`` where the count says ``e``, with ``left`` cards and ``sevens`` seen."""
+    seated = field(e, E_LEAVE if cs[CS_SEATED] != 0 else E_ENTER, 1)
     cs[CS_SEATED] = seated
-    boxes = ramp_v[R_BOXES, at_or_below(ramp_t[R_BOXES], tc) * seated]  # the base when out
-    j, k = at_or_below(ramp_t[R_MAIN], tc), at_or_below(ramp_t[R_SS], tc)
-    bet, ss_bet = ramp_v[R_MAIN, j] * seated, ramp_v[R_SS, k] * seated
+    j, k = field(e, E_RAMP + 8 * R_MAIN), field(e, E_RAMP + 8 * R_SS)
+    boxes = ramp_v[R_BOXES, field(e, E_RAMP + 8 * R_BOXES) * seated]  # the base when out
+    cs[CS_BET], cs[CS_SS_BET] = ramp_v[R_MAIN, j] * seated, ramp_v[R_SS, k] * seated
     cs[CS_LEVEL] = seated * (1 + j * ci[CI_SS_LEVELS] + k)  # the bets' level (add_walked)
     cs[CS_SS_EXACT] = cs[CS_SS_EXACT2] = 0
     if ev.size > 0:
         i = left * (4 * decks + 1) + 4 * decks - sevens
         cs[CS_SS_EXACT], cs[CS_SS_EXACT2] = ev[0, i], ev[1, i]
-    row = bucket(tc)
-    cs[CS_BET], cs[CS_SS_BET], cs[CS_BOXES], cs[CS_ROW] = bet, ss_bet, boxes, row
+    cs[CS_BOXES], cs[CS_ROW] = boxes, field(e, E_ROW)
     return boxes
 
 
 @njit
-def first_decision(ci, cf, tg, thr, cs, shoe, ws, pos, end):
+def first_decision(ci, ctab, tg, cs, shoe, ws, pos, end):
     """After the deal: the box takes insurance by the count (its family of strategies, kept in
     ``cs``) and its first decision by the band; returns the strategy."""
-    return decided(ci, cf, thr, cs, count_now(ci, cf, tg, cs, shoe, ws, pos, end))
+    return decided(ci, cs, count_now(ci, ctab, tg, cs, shoe, ws, pos, end))
 
 
 @njit(inline="always")
-def decided(ci, cf, thr, cs, tc):
-    """``first_decision`` at count ``tc``."""
-    cs[CS_FAM] = ci[CI_INS] != 0 and tc >= cf[CF_INS]
-    return cs[CS_FAM] * ci[CI_BANDS] + at_or_below(thr, tc)
+def decided(ci, cs, e):
+    """``first_decision`` where the count says ``e``."""
+    cs[CS_FAM] = ci[CI_INS] & field(e, E_INS, 1)
+    return cs[CS_FAM] * ci[CI_BANDS] + field(e, E_BAND)
 
 
 @njit(inline="always")
@@ -233,11 +237,11 @@ def add_exact(ct, cs, boxes):
 
 @njit
 def add_walked(cx, p, wflags, wrows):
-    """The rounds the walk counted (``cx[8][((row * levels + level) * terminals + t) * 2 +
+    """The rounds the walk counted (``cx[6][((row * levels + level) * terminals + t) * 2 +
     seven]``: rounds at tally row ``row`` and bets' level ``level`` (``start_at``) that ended
     in the walk's ``t``-th terminal, the first card a seven or not) into the counting tally,
     after the chunk (rules ``p``)."""
-    ci, ramp_v, ct, walked = cx[0], cx[5], cx[6], cx[8]
+    ci, ramp_v, ct, walked = cx[0], cx[3], cx[4], cx[6]
     ss_on, pay_a = p[L.P_SS] != 0, T.ss_net(0, p)
     terms = np.zeros(wflags.size, np.int64)  # the terminals' states, in order
     n_term = 0

@@ -174,13 +174,12 @@ def _add_rounds(rec, n, cx, cs, wtid, shoe, end, decks, ss_on):
     """The ``n`` rounds ``walk_counted`` recorded (``rec[i]``: round ``i``'s start, its running
     count and first card's place; ``rec[i + 1, 2]``: its terminal), bet in turn by the count,
     into ``walked`` (``count.add_walked``) and the counting tally."""
-    ci, cf, tg, thr, ramp_t, ramp_v, ct, ev, walked = cx
+    ci, ctab, tg, ramp_v, ct, ev, walked = cx
     n_term = walked.size // (2 * L.N_TC * ci[C.CI_LEVELS])
     for i in range(n):
         p0 = rec[i, 1]
-        rc, sevens = C.running(rec[i, 0])
-        C.start_at(ci, cf, ramp_t, ramp_v, ev, cs, C.true_count(cf, rc, end - p0), end - p0,
-                   sevens, decks)  # fmt: skip
+        e = C.said(ci, ctab, rec[i, 0], end - p0)
+        C.start_at(ci, ramp_v, ev, cs, e, end - p0, C.running(rec[i, 0])[1], decks)
         at = (cs[C.CS_ROW] * ci[C.CI_LEVELS] + cs[C.CS_LEVEL]) * n_term + wtid[rec[i + 1, 2]]
         walked[at * 2 + ((shoe[p0] >> 2) == L.SEVEN_RANK)] += 1
         if ss_on:
@@ -196,13 +195,13 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds
     bet and counted (``_add_rounds``) before the shoe is shuffled, and when the walk returns
     (with the bets of a round it leaves to the loop in ``cs``). (A function of its own: the plain
     walk carrying this work, even unused, ran 0.85x.)"""
-    ci, cf, tg, thr, ramp_t, ramp_v, ct, ev, walked = cx
+    ci, ctab, tg, ramp_v, ct, ev, walked = cx
     nt = walt.size // wflags.size
     n_cards = shoe.size - SLACK
     need_full = ws[WS_NEED_FULL]
     cut_at = 0 if every_round else cut
     lim = -1 if need_full != 0 else min(cut_at, end - WALK_CARDS + 1)
-    C.count_now(ci, cf, tg, cs, shoe, ws, pos, end)  # (the count's shuffles are the shoe's)
+    C.count_now(ci, ctab, tg, cs, shoe, ws, pos, end)  # (the count's shuffles are the shoe's)
     rcp = cs[C.CS_RC]  # the running count (sevens marked), card by card
     s = start
     rec[0, 0], rec[0, 1] = rcp, pos
@@ -232,11 +231,11 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds
         wcounts[np.uint64(s)] += 1
         f = wflags[np.uint64(s)]
         if (f & DECIDE) != 0:  # the count's strategy decides (its visit is the card's)
-            tc = C.true_count(cf, C.running(rcp)[0], end - pos)
+            e = C.said(ci, ctab, rcp, end - pos)
             if (f & FIRST) != 0:
-                C.decided(ci, cf, thr, cs, tc)
+                C.decided(ci, cs, e)
             wcounts[np.uint64(s)] -= 1
-            s = np.int64(walt[s * nt + cs[C.CS_FAM] * ci[C.CI_BANDS] + C.at_or_below(thr, tc)])
+            s = np.int64(walt[s * nt + cs[C.CS_FAM] * ci[C.CI_BANDS] + C.field(e, C.E_BAND)])
             wcounts[np.uint64(s)] += 1
             f = wflags[np.uint64(s)]
         rec[n + 1, 0], rec[n + 1, 1], rec[n + 1, 2] = rcp, pos, s  # the next round's start
@@ -244,7 +243,7 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds
         if (f & W_EXIT) != 0:
             _add_rounds(rec, n, cx, cs, wtid, shoe, end, decks, ss_on)
             cs[C.CS_RC], cs[C.CS_SEEN], cs[C.CS_SHUFFLES] = rec[n, 0], rec[n, 1], ws[WS_SHUFFLES]
-            C.round_start(ci, cf, tg, ramp_t, ramp_v, ev, cs, shoe, ws, rec[n, 1], end, decks)
+            C.round_start(ci, ctab, tg, ramp_v, ev, cs, shoe, ws, rec[n, 1], end, decks)
             r, n = r + n, 0
             _undo_deal(wtrans, wcounts, shoe, start, s, pos, False)
             why = WALK_EXIT
@@ -274,7 +273,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     ``m``: the machine's arrays (``tables.Machine.args``); ``ins_flags``: each box takes
     insurance (0/1). ``cx``: a counter's arrays (``count``; ``count.empty()`` for none): the
     count picks the bets and boxes at a round's start, and a strategy (``m`` built ``counted``)
-    at an ``INDEX`` state; the counter's results go to the counting tally ``cx[6]``."""
+    at an ``INDEX`` state; the counter's results go to the counting tally ``cx[4]``."""
     trans, flags, link, fin, net, insn, rows, start = (
         m[0], m[1], m[2], m[3], m[8], m[9], m[10], m[11]
     )  # fmt: skip
@@ -311,7 +310,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     end = ws[WS_END]
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
     c2 = np.zeros(nb, np.int64)  # each box's second card
-    ci, cf, tg, thr, ramp_t, ramp_v, ct, ev, walked = cx
+    ci, ctab, tg, ramp_v, ct, ev, walked = cx
     counting = ci.size > 0
     nt = alt.size // flags.size  # the counter's strategies (0: no counter)
     cs = np.zeros(C.N_CS, np.int64)
@@ -370,8 +369,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             ws[WS_ROUND_START] = pos
             ws[WS_BEFORE] = 0
             if counting:  # the counter's bets and boxes, at the count before the deal
-                nbr = C.round_start(
-                    ci, cf, tg, ramp_t, ramp_v, ev, cs, shoe, ws, pos, end, p[L.P_DECKS])
+                nbr = C.round_start(ci, ctab, tg, ramp_v, ev, cs, shoe, ws, pos, end,
+                                    p[L.P_DECKS])  # fmt: skip
             # 1. The deal: a card to each box, the dealer's up card, a second card to each box.
             for i in range(2 * nbr + 1):
                 if pos >= end:
@@ -392,7 +391,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     st[b] = trans[np.uint64(st[b] * 10 + uv - 1)]
                     st[b] = trans[np.uint64(st[b] * 10 + _value(code) - 1)]
             if counting:  # the first decisions and insurance, at the count after the deal
-                t = C.first_decision(ci, cf, tg, thr, cs, shoe, ws, pos, end)
+                t = C.first_decision(ci, ctab, tg, cs, shoe, ws, pos, end)
                 for b in range(nbr):
                     fam[b] = cs[C.CS_FAM]
                     insb[b] = fam[b] if ci[C.CI_INS] != 0 else ins_flags[b]
@@ -477,7 +476,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                             ssr += ss_pay[line[b]]
                         s = np.int64(trans[s * 10 + _value(code) - 1])
                         if (flags[s] & INDEX) != 0:
-                            s = np.int64(alt[s * nt + C.table_at(ci, cf, tg, thr, cs, shoe, ws,
+                            s = np.int64(alt[s * nt + C.table_at(ci, ctab, tg, cs, shoe, ws,
                                                                  pos, end, fam[b])])  # fmt: skip
                 hs[np.uint64(q)] = s
                 need |= flags[np.uint64(s)]
@@ -495,7 +494,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     s = np.int64(trans[np.uint64(s * 10 + _value(code) - 1)])
                     f = flags[np.uint64(s)]
                     if (f & INDEX) != 0:
-                        s = np.int64(alt[s * nt + C.table_at(ci, cf, tg, thr, cs, shoe, ws, pos,
+                        s = np.int64(alt[s * nt + C.table_at(ci, ctab, tg, cs, shoe, ws, pos,
                                                              end, fam[todo[j] // MAX_HANDS])])
                         f = flags[np.uint64(s)]
                     need |= f
