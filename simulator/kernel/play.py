@@ -272,8 +272,9 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     partly from reshuffled discards is not).
     ``m``: the machine's arrays (``tables.Machine.args``); ``ins_flags``: each box takes
     insurance (0/1). ``cx``: a counter's arrays (``count``; ``count.empty()`` for none): the
-    count picks the bets and boxes at a round's start, and a strategy (``m`` built ``counted``)
-    at an ``INDEX`` state; the counter's results go to the counting tally ``cx[4]``."""
+    count picks the bets and boxes at a round's start, and a strategy at an ``INDEX`` state
+    (``m`` built for a counter: ``tables.build``'s ``bands``); the counter's results go to the
+    counting tally ``cx[4]``."""
     trans, flags, link, fin, net, insn, rows, start = (
         m[0], m[1], m[2], m[3], m[8], m[9], m[10], m[11]
     )  # fmt: skip
