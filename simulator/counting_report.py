@@ -55,18 +55,29 @@ def _ratio(a, b):
 
 def _per_round(net: int, sq: int, n: int, bankroll) -> dict:
     """The counter's net per round (units; Super Sevens included) over ``n`` rounds: mean, SD,
-    SE, win per 100 rounds, SCORE, N0 and the risk of ruin of ``bankroll`` units."""
+    SE, win per 100 rounds, SCORE, N0 and the risk of ruin of ``bankroll`` units, each with its
+    SE (``*_se``: from the mean's SE by the first-order delta method, the SD taken as known; for
+    SCORE, N0 and the risk of ruin only with an edge, where they are smooth in the mean)."""
     mean, sd = _mean_sd(net, sq, n, float(L.UNIT))
     ok = mean is not None and sd is not None and sd > 0
-    return {
-        "rounds": n, "mean": mean, "sd": sd,
-        "se": sd / math.sqrt(n) if ok else None,
+    se = sd / math.sqrt(n) if ok else None
+    edge = ok and mean > 0
+    out = {
+        "rounds": n, "mean": mean, "sd": sd, "se": se,
         "win_per_100": None if mean is None else 100 * mean,
+        "win_per_100_se": None if se is None else 100 * se,
         "score": counting.score(mean, sd) if ok else None,
         "n0": counting.n0(mean, sd) if ok else None,
         "risk_of_ruin": (counting.risk_of_ruin(mean, sd, bankroll)
                          if ok and bankroll is not None else None),
     }
+    # d SCORE / d mean = 2 SCORE / mean; d N0 / d mean = -2 N0 / mean;
+    # d ruin / d mean = -2 bankroll ruin / sd^2.
+    out["score_se"] = 2 * out["score"] * se / mean if edge else None
+    out["n0_se"] = 2 * out["n0"] * se / mean if edge else None
+    out["risk_of_ruin_se"] = (2 * bankroll * out["risk_of_ruin"] * se / sd**2
+                              if edge and bankroll is not None else None)
+    return out
 
 
 def _advantage(net_units: float, bet: float, round_sd, played: int, note=None) -> dict:
@@ -211,6 +222,9 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         "per_round_watched": per_watched,
         "flat": flat,
         "gain_over_flat": None if adv is None or flat["mean"] is None else adv - flat["mean"],
+        # The same rounds at a flat bet: as for the control run, an upper SE.
+        "gain_over_flat_se": None if None in (flat["se"], advantage["initial_bet"]["se"])
+        else math.hypot(flat["se"], advantage["initial_bet"]["se"]),
         "basic": basic,
         "gain_over_basic": None if adv is None or basic is None else adv - basic["mean"],
         # The two runs share their seed, so their errors tend to cancel: this SE is an upper one.
@@ -301,8 +315,11 @@ def sweep_rows(runs) -> list[dict]:
                      "advantage_with_super_sevens":
                          f["advantage"]["initial_bet_with_super_sevens"]["mean"],
                      "flat_advantage": f["flat"]["mean"], "gain_over_flat": f["gain_over_flat"],
+                     "gain_over_flat_se": f["gain_over_flat_se"],
                      "average_bet": f["average_bet"], "sd_round": p["sd"],
-                     "win_per_100": p["win_per_100"], "score": p["score"], "n0": p["n0"],
+                     "win_per_100": p["win_per_100"], "win_per_100_se": p["win_per_100_se"],
+                     "score": p["score"], "score_se": p["score_se"], "n0": p["n0"],
+                     "n0_se": p["n0_se"],
                      "super_sevens_favourable_share": f["super_sevens"]["favourable_share"]})
     return rows
 
@@ -323,6 +340,11 @@ def _num(x, d: int = 2) -> str:
     if isinstance(x, int):
         return f"{x:,}"
     return f"{x:,.{d}f}"
+
+
+def _pm(x, se, d: int = 2) -> str:
+    """``x ± se`` (as ``_num``), or ``x`` alone without an SE."""
+    return _num(x, d) if se is None or x is None else f"{_num(x, d)} ± {_num(se, d)}"
 
 
 def _interval(fig: dict) -> str:
@@ -373,10 +395,12 @@ def _round_rows(f: dict) -> list[list[str]]:
     for key, label in (("per_round_played", "per round played"),
                        ("per_round_watched", "per round watched")):
         p = f[key]
+        ruin = "-" if p["risk_of_ruin"] is None else f"{p['risk_of_ruin']:.4g}"
+        if p["risk_of_ruin_se"] is not None:
+            ruin += f" ± {p['risk_of_ruin_se']:.2g}"
         out.append([label, _num(p["rounds"]), _num(p["mean"], 4), _num(p["se"], 4),
-                    _num(p["sd"], 3), _num(p["win_per_100"], 2), _num(p["score"], 1),
-                    _num(p["n0"], 0),
-                    "-" if p["risk_of_ruin"] is None else f"{p['risk_of_ruin']:.4g}"])
+                    _num(p["sd"], 3), _pm(p["win_per_100"], p["win_per_100_se"], 2),
+                    _pm(p["score"], p["score_se"], 1), _pm(p["n0"], p["n0_se"], 0), ruin])
     return out
 
 
@@ -407,14 +431,16 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     out = [ln + "  " for ln in head] if markdown else head
     out += ["", "The counter's advantage (units won per unit bet, 95% intervals)", ""]
     out += grid(["advantage", "mean", "SE", "95% interval"], _summary_rows(f))
-    gain = f["gain_over_flat"]
-    gains = f"Gain over flat betting with the counter's play: {_pct(gain)} of the initial bet."
+    def gain(key):
+        half = f[key + "_se"] and Z95 * f[key + "_se"]
+        return f"{_pct(f[key])} ± {_pct(half, sign=False)} (95%, at most)"
+
+    gains = f"Gain over flat betting with the counter's play: {gain('gain_over_flat')} of the "
+    gains += "initial bet."
     if f.get("gain_over_basic") is not None:
         gains = (f"Gain over the strategy alone at a flat bet (control run): "
-                 f"{_pct(f['gain_over_basic'])} ± "
-                 f"{_pct(f['gain_over_basic_se'] and Z95 * f['gain_over_basic_se'], sign=False)}"
-                 " (95%, at most) of the initial bet; over flat betting with the "
-                 f"counter's play: {_pct(gain)}.")
+                 f"{gain('gain_over_basic')} of the initial bet; over flat betting with the "
+                 f"counter's play: {gain('gain_over_flat')}.")
     out += ["", f"{gains} Rounds played "
             f"{_pct(f['played_share'], 1, sign=False)}; average bet {_num(f['average_bet'])} "
             f"units a round played ({_num(f['boxes_per_round_played'])} boxes); bankroll for "
@@ -474,14 +500,16 @@ def tidy_rows(f: dict) -> list[dict]:
         add("advantage", k, a["mean"], se=a["se"], lo=a["ci95_low"], hi=a["ci95_high"])
     fl = f["flat"]
     add("advantage", "flat", fl["mean"], se=fl["se"], lo=fl["ci95_low"], hi=fl["ci95_high"])
-    add("advantage", "gain_over_flat", f["gain_over_flat"])
+    add("advantage", "gain_over_flat", f["gain_over_flat"], se=f["gain_over_flat_se"])
     b = f.get("basic")
     if b is not None:
         add("advantage", "basic", b["mean"], se=b["se"], lo=b["ci95_low"], hi=b["ci95_high"])
         add("advantage", "gain_over_basic", f["gain_over_basic"], se=f["gain_over_basic_se"])
     for key in ("per_round_played", "per_round_watched"):
-        for k, v in f[key].items():
-            add(key, k, v)
+        p = f[key]
+        for k, v in p.items():
+            if not k.endswith("_se"):
+                add(key, k, v, se=p["se"] if k == "mean" else p.get(k + "_se"))
     for k in ("rounds", "rounds_played", "played_share", "boxes_per_round_played",
               "average_bet", "average_super_sevens_bet", "wagered_per_initial_bet", "bankroll"):
         add("counter", k, f[k])
@@ -528,15 +556,17 @@ def render(f: dict, fmt: str, meta: dict | None = None) -> str:
     raise ValueError(f"format {fmt!r} is not known: allowed {', '.join(FORMATS)}")
 
 
-SWEEP_HEAD = ["penetration", "advantage", "SE", "95% interval", "with SS", "flat", "gain",
-              "SD/round", "win/100", "SCORE", "N0", "SS favourable"]
+SWEEP_HEAD = ["penetration", "advantage", "SE", "95% interval", "with SS", "flat",
+              "gain (SE at most)", "SD/round", "win/100", "SCORE", "N0", "SS favourable"]
 
 
 def _sweep_cells(r: dict) -> list[str]:
     return [f"{r['penetration']:.2f}", _pct(r["advantage"]), _pct(r["se"], sign=False),
             _interval(r), _pct(r["advantage_with_super_sevens"]),
-            _pct(r["flat_advantage"]), _pct(r["gain_over_flat"]), _num(r["sd_round"], 3),
-            _num(r["win_per_100"], 2), _num(r["score"], 1), _num(r["n0"], 0),
+            _pct(r["flat_advantage"]),
+            f"{_pct(r['gain_over_flat'])} ± {_pct(r['gain_over_flat_se'], sign=False)}",
+            _num(r["sd_round"], 3), _pm(r["win_per_100"], r["win_per_100_se"], 2),
+            _pm(r["score"], r["score_se"], 1), _pm(r["n0"], r["n0_se"], 0),
             _pct(r["super_sevens_favourable_share"], 2, sign=False)]
 
 

@@ -116,6 +116,26 @@ def test_per_round_figures_score_n0_and_risk_of_ruin(fig):
         "per_round_played"]["risk_of_ruin"] is None  # no bankroll
 
 
+def test_win_score_n0_and_ruin_have_their_delta_method_se(fig):
+    p = fig["per_round_played"]
+    m, s = p["mean"], p["sd"]
+    e = statistics.stdev(played_nets()) / math.sqrt(4)  # the mean's SE
+    assert p["se"] == pytest.approx(e)
+    assert p["win_per_100_se"] == pytest.approx(100 * e)
+    # Each figure moved by the mean's SE, to first order: f(m + e) - f(m) ~ f'(m) e.
+    h = 1e-7
+    for key, f in (("score", lambda x: counting.score(x, s)), ("n0", lambda x: counting.n0(x, s)),
+                   ("risk_of_ruin", lambda x: counting.risk_of_ruin(x, s, 1000))):
+        slope = (f(m + h) - f(m - h)) / (2 * h)
+        assert p[key + "_se"] == pytest.approx(abs(slope) * e, rel=1e-5), key
+    loss = CR._per_round(-3 * U, 9 * U * U + 1, 4, 1000)  # no edge: no SE of SCORE, N0, ruin
+    assert loss["win_per_100_se"] is not None
+    assert (loss["score_se"], loss["n0_se"], loss["risk_of_ruin_se"]) == (None, None, None)
+    table = CR.render(fig, "table")
+    assert f"{p['score']:,.1f} ± {p['score_se']:,.1f}" in table
+    assert f"{p['win_per_100']:,.2f} ± {p['win_per_100_se']:,.2f}" in table
+
+
 def test_counter_bets_and_flat_play(fig):
     assert (fig["rounds"], fig["rounds_played"], fig["played_share"]) == (6, 4, 4 / 6)
     assert fig["average_bet"] == pytest.approx(10 / 4)
@@ -125,6 +145,8 @@ def test_counter_bets_and_flat_play(fig):
     assert fig["flat"]["mean"] == pytest.approx(statistics.mean(flat))
     assert fig["flat"]["se"] == pytest.approx(statistics.stdev(flat) / math.sqrt(6))
     assert fig["gain_over_flat"] == pytest.approx(0.1 - statistics.mean(flat))
+    assert fig["gain_over_flat_se"] == pytest.approx(math.hypot(
+        fig["flat"]["se"], fig["advantage"]["initial_bet"]["se"]))
 
 
 def test_the_table_by_count(fig):

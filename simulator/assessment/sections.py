@@ -319,15 +319,18 @@ def counting(data: dict) -> Section | None:
         "same seed. Gain over the control run: "
         f"{fmt(f.get('gain_over_basic'), 'spct3')} (SE at most "
         f"{fmt(f.get('gain_over_basic_se'), 'pct3')}); over flat betting: "
-        f"{fmt(f['gain_over_flat'], 'spct3')}. Method: docs/counting.md.",
+        f"{fmt(f['gain_over_flat'], 'spct3')} (SE at most "
+        f"{fmt(f.get('gain_over_flat_se'), 'pct3')}). SEs of win per 100 rounds, SCORE, N0 and "
+        "the risk of ruin: from the mean's SE (delta method). Method: docs/counting.md.",
         Table("counting_advantage", "The counter's advantage", cols, rows)]
     rcols = [("per", "per", "text"), ("rounds", "rounds", "int"), ("mean", "mean, units", "num4"),
              ("se", "SE, units", "num4"), ("sd", "SD, units", "num3"),
-             ("win_per_100", "win per 100 rounds", "num2"),
-             ("score", "SCORE", "num1"), ("n0", "N0", "int"),
+             ("win_per_100", "win per 100 rounds", "num2"), ("win_per_100_se", "SE", "num2"),
+             ("score", "SCORE", "num1"), ("score_se", "SE", "num1"), ("n0", "N0", "int"),
+             ("n0_se", "SE", "int"),
              ("risk_of_ruin", "risk of ruin" + (f" ({fmt(f['bankroll'], 'num0')} units)"
                                                 if f["bankroll"] else " (no bankroll given)"),
-              "prob")]
+              "prob"), ("risk_of_ruin_se", "SE", "prob")]
     blocks.append(Table("counting_per_round", "The counter's net per round", rcols, [
         [label] + [f[key][k] for k, _, _ in rcols[1:]]
         for key, label in (("per_round_played", "round played"),
@@ -373,9 +376,11 @@ def counting(data: dict) -> Section | None:
                  ("se", "SE", "pct3"),
                  ("advantage_with_super_sevens", "with Super Sevens", "spct3"),
                  ("flat_advantage", "flat", "spct3"),
-                 ("gain_over_flat", "gain", "spct3"), ("sd_round", "SD per round", "num3"),
-                 ("win_per_100", "win per 100 rounds", "num2"), ("score", "SCORE", "num1"),
-                 ("n0", "N0", "int"),
+                 ("gain_over_flat", "gain", "spct3"), ("gain_over_flat_se", "SE at most", "pct3"),
+                 ("sd_round", "SD per round", "num3"),
+                 ("win_per_100", "win per 100 rounds", "num2"), ("win_per_100_se", "SE", "num2"),
+                 ("score", "SCORE", "num1"), ("score_se", "SE", "num1"), ("n0", "N0", "int"),
+                 ("n0_se", "SE", "int"),
                  ("super_sevens_favourable_share", "Super Sevens favourable", "pct2")]
         blocks += ["The same plan and seed at each penetration (the share of the shoe dealt "
                    "before the cut card): what the cut card's place is worth to a counter.",
