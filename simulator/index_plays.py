@@ -19,6 +19,7 @@ CHARTS = ("hard", "soft", "pairs", "insurance")
 PLAY_KEYS = ("name", "chart", "row", "up", "below", "at_or_above", "index", "crossing",
              "published_hi_lo_s17_peek")  # fmt: skip
 FILE_KEYS = ("name", "count", "description", "source", "play")
+MAX_INDEX_COUNTS = 254  # distinct index counts (the engine's count table holds a band in 8 bits)
 UPS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")  # up-card index 0..9
 PAIR_ROWS = ("A,A", "2,2", "3,3", "4,4", "5,5", "6,6", "7,7", "8,8", "9,9", "10,10")
 
@@ -118,6 +119,10 @@ def load_indices(name_or_path) -> IndexSet:
         if c in cells[:i]:
             raise IndexFileError(f"{path}: play {i + 1}: cell {c} has a play already: allowed one "
                               "play a cell")
+    counts = {q.index for q in out if q.chart != "insurance"}
+    if len(counts) > MAX_INDEX_COUNTS:
+        raise IndexFileError(f"{path}: {len(counts)} different index counts: allowed at most "
+                             f"{MAX_INDEX_COUNTS} (each one splits the count into another band)")
     return IndexSet(str(data.get("name", path.stem)), str(data.get("count", "")), out,
                     str(data.get("description", "")), str(path))  # fmt: skip
 

@@ -23,6 +23,7 @@ RAMP_KEYS = ("base", "steps")
 WONG_KEYS = ("enter", "leave")
 MAX_UNITS = 10_000  # the largest bet, table limit or Super Sevens bet a plan may name (units)
 MAX_COUNT = 1_000.0  # counts in steps and wonging lie within +-this
+MAX_STEPS = 255  # steps of a ramp (the engine's count table holds a step in 8 bits)
 MAX_BANKROLL = 1e12
 
 
@@ -133,6 +134,9 @@ def _ramp(src: str, key: str, value, low: int, high: int, default: int | None) -
     if not isinstance(raw, list):
         raise PlanError(f"{src}: key '{key}.steps' is not a list: allowed a list of [count, "
                         "units] pairs, counts ascending, e.g. [[2, 2], [3, 4]]")
+    if len(raw) > MAX_STEPS:
+        raise PlanError(f"{src}: key '{key}.steps' has {len(raw)} steps: allowed at most "
+                        f"{MAX_STEPS}")
     steps = []
     for i, step in enumerate(raw):
         where = f"{key}.steps[{i}]"

@@ -142,3 +142,20 @@ def test_an_unreadable_index_file_is_one_line_naming_it(tmp_path):
     bad.write_bytes(b'name = "x"\n\xff')
     with pytest.raises(IndexFileError, match="idx.toml: line 2: not valid UTF-8 text"):
         load_indices(bad)
+
+
+def test_an_index_file_with_more_counts_than_bands_the_engine_holds_is_refused(tmp_path):
+    from simulator.index_plays import MAX_INDEX_COUNTS, IndexFileError, load_indices
+
+    cells = [(chart, str(t), up) for chart in ("hard", "soft") for t in range(4, 22)
+             for up in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")]
+    plays = "".join(f'[[play]]\nchart = "{c}"\nrow = "{r}"\nup = "{u}"\nbelow = "H"\n'
+                    f'at_or_above = "S"\nindex = {i / 10}\n\n'
+                    for i, (c, r, u) in enumerate(cells[:MAX_INDEX_COUNTS + 1]))
+    bad = tmp_path / "many.toml"
+    bad.write_text('name = "many"\ncount = "hi-lo"\n\n' + plays)
+    with pytest.raises(IndexFileError, match=r"many.toml: 255 different index counts: allowed at "
+                       r"most 254 \(each one splits the count into another band\)"):
+        load_indices(bad)
+    bad.write_text('name = "many"\ncount = "hi-lo"\n\n' + plays.rsplit("[[play]]", 1)[0])
+    assert len(load_indices(bad).cells) == MAX_INDEX_COUNTS

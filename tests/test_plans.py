@@ -95,6 +95,8 @@ def _error(data: dict) -> str:
     ({"bet": {"base": 1, "steps": [[float("nan"), 2]]}}, "'bet.steps[0][0]' = nan: allowed"),
     ({"bet": {"base": 1, "steps": [[2, 2.0]]}}, "'bet.steps[0][1]' = 2.0: allowed a whole"),
     ({"bet": {"base": 1, "steps": {"2": 2}}}, "'bet.steps' is not a list"),
+    ({"bet": {"base": 1, "steps": [[i, 2] for i in range(256)]}},
+     "'bet.steps' has 256 steps: allowed at most 255"),
     ({"bet": {"steps": []}}, "'bet.base' is missing"),
     ({"bet": {"base": 1, "step": []}}, "unknown key 'bet.step': allowed bet.base, bet.steps"),
     ({"bet": 1}, "key 'bet' is not a table"),

@@ -71,8 +71,8 @@ class Counter:
                   (E_ROW, np.clip(np.floor(tc), L.TC_MIN, L.TC_MAX) - L.TC_MIN)]  # fmt: skip
         fields += [(E_RAMP + 8 * r, np.searchsorted(np.asarray(steps, np.float64), tc, "right"))
                    for r, (steps, _) in enumerate(self.ramps)]  # fmt: skip
-        if self.bands.size > 254 or max(len(r[0]) for r in self.ramps) > 255:
-            raise ValueError("a counter plays at most 254 index counts and 255 steps a ramp")
+        assert self.bands.size < 255 and max(len(r[0]) for r in self.ramps) < 256, (
+            "plans and index files are held to 255 steps and 254 counts where they are read")
         ctab = np.zeros(tc.shape, np.int64)
         for at, v in fields:
             ctab |= v.astype(np.int64) << at
