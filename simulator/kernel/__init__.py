@@ -234,7 +234,7 @@ def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
     if key not in _MACHINES:
         _MACHINES[key] = build(p, tables, n_bands)
     m = _MACHINES[key]
-    cx = counter.arrays(int(p[L.P_DECKS]), int(np.count_nonzero(m.wflags & TERMINAL)))
+    cx = _count_arrays(counter, int(p[L.P_DECKS]), int(np.count_nonzero(m.wflags & TERMINAL)))
     ins_flags = np.full(int(p[L.P_BOXES]), int(insurance), np.int64)
     tally = np.zeros(L.N_TALLY, np.int64)
     trace = np.zeros(0, np.int8) if trace is None else trace
@@ -245,6 +245,23 @@ def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
     if cx[6].size:
         C.add_walked(cx, p, m.wflags, m.wrows)
     return tally, cx[4]
+
+
+_COUNTERS: dict = {}
+
+
+def _count_arrays(counter: C.Counter, decks: int, terminals: int) -> tuple:
+    """``counter.arrays(decks, terminals)``: its tables (the count table above all) made once
+    per counter and shoe in a process, a fresh counting tally and round counts each call."""
+    key = (id(counter), decks)
+    hit = _COUNTERS.get(key)
+    if hit is None or hit[0] is not counter:  # (an id can be a new object's)
+        if len(_COUNTERS) >= 32:
+            _COUNTERS.clear()
+        hit = _COUNTERS[key] = (counter, counter.arrays(decks))
+    ci, ctab, tg, ramp_v, ct, ev, _ = hit[1]
+    walked = np.zeros(2 * L.N_TC * int(ci[C.CI_LEVELS]) * terminals, np.int64)
+    return ci, ctab, tg, ramp_v, np.zeros_like(ct), ev, walked
 
 
 def _as_strategy_list(strategies, boxes: int) -> list:
