@@ -48,14 +48,18 @@ class Counter:
     ramps: tuple
     ev: np.ndarray
 
+    def running_counts(self, decks: int) -> tuple[int, int]:
+        """The lowest and highest running count a shoe of ``decks`` decks can give."""
+        tags = np.array(self.tags)
+        return tuple(self.irc + decks * int((f(tags, 0) * COPIES).sum())
+                     for f in (np.minimum, np.maximum))
+
     def count_table(self, decks: int) -> np.ndarray:
         """``ctab[left, rc - lowest]``: what the count says with ``left`` cards left (clamped to
         1 and above) and running count ``rc``: the band of the strategy, insurance, wonging in
         and out, the tally row and each ramp's step (``E_*``), all at the true count (``rc`` x
         52 / decks left as estimated; the running count itself for an unbalanced count)."""
-        tags = np.array(self.tags)
-        lo = self.irc + decks * int((np.minimum(tags, 0) * COPIES).sum())
-        hi = self.irc + decks * int((np.maximum(tags, 0) * COPIES).sum())
+        lo, hi = self.running_counts(decks)
         left = np.maximum(np.arange(52 * decks + 2), 1)
         if not self.true:
             per_left = np.ones(left.size)
@@ -87,9 +91,8 @@ class Counter:
             ramp_v[r, : len(values)] = values
             ramp_v[r, len(values):] = values[-1]
         main, ss = len(self.ramps[R_MAIN][0]) + 1, len(self.ramps[R_SS][0]) + 1
-        lo = self.irc + decks * int((np.minimum(np.array(self.tags), 0) * COPIES).sum())
-        ci = np.array([self.irc, lo, self.bands.size + 1, int(self.insurance is not None),
-                       1 + main * ss, ss], np.int64)  # fmt: skip
+        ci = np.array([self.irc, self.running_counts(decks)[0], self.bands.size + 1,
+                       int(self.insurance is not None), 1 + main * ss, ss], np.int64)  # fmt: skip
         tags = np.array(self.tags, np.int64) + SEVEN * (np.arange(1, 11) == 7)
         ev = np.array(self.ev, np.float64).reshape(2, -1)
         scale = np.array([[L.SS_EXACT_SCALE], [L.SS_EXACT_SQ_SCALE]])
