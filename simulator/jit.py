@@ -14,6 +14,8 @@ a change in any of them recompiles every one of them.
 
 import functools
 import hashlib
+import sys
+import threading
 from pathlib import Path
 
 import numba
@@ -50,3 +52,25 @@ class _EngineInTreeCache(_EngineStamp, caching.InTreeCacheLocator):
 
 
 caching.CacheImpl._locator_classes[:0] = [_EngineUserCache, _EngineInTreeCache]
+
+
+COMPILE_SECONDS = 30  # a cold compile of the engine on a 2-core machine (benchmarks/compile.py)
+COMPILING = f"compiling the simulation kernel, first run only, about {COMPILE_SECONDS} s"
+_WARM = threading.Lock()
+_warmed: set = set()
+
+
+def warm(name: str, fn, *args) -> None:
+    """Compile ``fn`` (or load it from the cache) once per process by a call that plays no
+    round; when that takes over two seconds (a cold cache) stderr says so while it lasts."""
+    with _WARM:
+        if name in _warmed:
+            return
+        timer = threading.Timer(2.0, lambda: print("\n" + COMPILING, file=sys.stderr, flush=True))
+        timer.daemon = True
+        timer.start()
+        try:
+            fn(*args)
+        finally:
+            timer.cancel()
+        _warmed.add(name)

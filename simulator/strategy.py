@@ -56,6 +56,17 @@ def stack(strategies: list[Strategy]):
     )
 
 
+def stack_for(rules, strategies) -> tuple:
+    """``stack`` of ``strategies`` (one Strategy, or one per box) for ``rules.boxes``."""
+    strategies = list(strategies) if isinstance(strategies, (list, tuple)) else [strategies]
+    if len(strategies) == 1:
+        strategies = strategies * rules.boxes
+    if len(strategies) != rules.boxes:
+        raise ValueError(f"strategies: {len(strategies)} given for boxes = {rules.boxes}: "
+                         "give one, or one per box")  # fmt: skip
+    return stack(strategies)
+
+
 # ---------------------------------------------------------------------------------------------
 # The file format (docs/strategy-format.md)
 

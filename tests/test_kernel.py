@@ -14,7 +14,10 @@ from helpers import basic_strategy, box_view, deal, make_strategy, round_view, s
 from simulator import engine
 from simulator import kernel as K
 from simulator import layout as L
+from simulator.jit import njit
+from simulator.kernel import rng as R
 from simulator.rules import Rules
+from simulator.strategy import stack_for
 
 NZ = Rules()
 MIMIC = make_strategy()  # hit below 17, stand 17+
@@ -50,6 +53,26 @@ def _py_xoshiro(state, n):
     return out
 
 
+@njit
+def _next_u64_many(state, count):
+    """``count`` raw xoshiro256** outputs from ``state``."""
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    out = np.empty(count, np.uint64)
+    for i in range(count):
+        out[i], s0, s1, s2, s3 = R.next_u64(s0, s1, s2, s3)
+    return out
+
+
+@njit
+def _draw_bounded_many(state, n, count):
+    """``count`` bounded draws in ``0..n-1`` from ``state``."""
+    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
+    out = np.empty(count, np.int64)
+    for i in range(count):
+        out[i], s0, s1, s2, s3 = R.bounded(n, s0, s1, s2, s3)
+    return out
+
+
 def _one(cards_, rules=NZ, strategies=MIMIC, cut=None):
     recs = K.play_stacked(cards_, rules, strategies, cut=cut)
     assert recs.shape[0] == 1, f"expected one complete round, got {recs.shape[0]}"
@@ -59,13 +82,13 @@ def _one(cards_, rules=NZ, strategies=MIMIC, cut=None):
 # ---------------------------------------------------------------------------------------------
 # Random numbers
 def test_xoshiro_matches_plain_python():
-    got = K.next_u64_many(STATE, 50)
+    got = _next_u64_many(STATE, 50)
     assert [int(x) for x in got] == _py_xoshiro(STATE, 50)
 
 
 @pytest.mark.parametrize("n", [10, 37])
 def test_bounded_draws_are_uniform(n):
-    draws = K.draw_bounded_many(STATE, n, 200_000)
+    draws = _draw_bounded_many(STATE, n, 200_000)
     assert draws.min() == 0 and draws.max() == n - 1
     counts = np.bincount(draws, minlength=n)
     assert _chi2(counts, draws.size / n) < CHI2_999[n - 1]
@@ -75,7 +98,7 @@ def test_bounded_draw_rejection_removes_the_bias():
     # n = 3 * 2**30: a bare multiply-shift gives residues 0 mod 3 half the time (2 of every 4
     # 32-bit inputs); the rejection step makes the three residues exactly equally likely.
     n = 3 * 2**30
-    draws = K.draw_bounded_many(STATE, n, 90_000)
+    draws = _draw_bounded_many(STATE, n, 90_000)
     assert draws.min() >= 0 and draws.max() < n
     counts = np.bincount(draws % 3, minlength=3)
     assert _chi2(counts, draws.size / 3) < CHI2_999[2]
@@ -104,13 +127,13 @@ def test_lazy_deal_positions_are_uniform():
 # ---------------------------------------------------------------------------------------------
 # Simulation mode: shuffles, determinism, merging, agreement with the stacked mode
 def _sim(rules, strategies, n, state=STATE):
-    return K.simulate_chunk(rules.to_params(), K.stack_for(rules, strategies), n, state)
+    return K.simulate_chunk(rules.to_params(), stack_for(rules, strategies), n, state)
 
 
 def _sim_trace(rules, strategies, n, state=STATE):
     """The chunk's tally and the cards of its rounds in dealing order."""
     trace = np.full(n * 60, -1, np.int8)
-    tally = K.simulate_chunk(rules.to_params(), K.stack_for(rules, strategies), n, state, trace)
+    tally = K.simulate_chunk(rules.to_params(), stack_for(rules, strategies), n, state, trace)
     return tally, trace[trace >= 0]
 
 
@@ -194,7 +217,7 @@ def test_one_box_walk_equals_the_round_loop_random_games():
 
 def test_boxes_with_the_same_strategy_share_its_states():
     p = NZ.replace(boxes=3).to_params()
-    t = K.stack_for(NZ.replace(boxes=3), [basic_strategy(), MIMIC, basic_strategy()])
+    t = stack_for(NZ.replace(boxes=3), [basic_strategy(), MIMIC, basic_strategy()])
     m = K.machine_for(p, t)
     assert m.start[0] == m.start[2] != m.start[1]
 
@@ -342,9 +365,9 @@ def test_engine_progress_and_early_close():
 
 def test_bad_input_raises_value_error():
     with pytest.raises(ValueError):
-        K.simulate_chunk(NZ.to_params()[:5], K.stack_for(NZ, MIMIC), 10, STATE)
+        K.simulate_chunk(NZ.to_params()[:5], stack_for(NZ, MIMIC), 10, STATE)
     with pytest.raises(ValueError):
-        K.simulate_chunk(NZ.to_params(), K.stack_for(NZ, MIMIC), 10, np.zeros(4, np.uint64))
+        K.simulate_chunk(NZ.to_params(), stack_for(NZ, MIMIC), 10, np.zeros(4, np.uint64))
     with pytest.raises(ValueError):
         K.play_stacked([0, 52], NZ, MIMIC)
     with pytest.raises(ValueError):

@@ -13,12 +13,12 @@ from __future__ import annotations
 import numpy as np
 from helpers import make_strategy
 
-from simulator import kernel as K
 from simulator import layout as L
 from simulator.kernel import play
 from simulator.kernel import tables as M
 from simulator.kernel import tally as T
 from simulator.rules import Rules
+from simulator.strategy import stack_for
 
 NZ = Rules()
 TEN = L.UNIT  # the initial wager, in tenths
@@ -28,7 +28,7 @@ BJ, BUST, D17, D18, D20, D21 = 0, 1, 2, 3, 5, 6
 
 def _machine(rules, strategy) -> M.Machine:
     p = rules.to_params()
-    return M.build(p, K.stack_for(rules, [strategy]))
+    return M.build(p, stack_for(rules, [strategy]))
 
 
 def _walk(m, s, values) -> int:

@@ -1,63 +1,30 @@
 """The simulation engine: one table-driven state machine that plays every game the rule keys
-describe, in simulation (``simulate_chunk``: a lazy shuffle, a tally) and in stacked mode
-(``play_stacked``: the given cards in order, a record per round).
+describe, in simulation (``simulate_chunk``, ``count_chunk``: a lazy shuffle, a tally) and in
+stacked mode (``play_stacked``: the given cards in order, a record per round).
 
 Modules, each importing only those before it: ``rng`` (random numbers, the lazy shuffle),
 ``tally`` (settlement, the tally and the record), ``tables`` (the machine built from the rules
-and strategies), ``play`` (the round loop). Public functions validate, cast and allocate.
+and strategies), ``count`` (a counter), ``play`` (the round loop). Public functions validate,
+cast and allocate.
 """
 
 from __future__ import annotations
 
-import sys
-import threading
-
 import numpy as np
 
 from simulator import layout as L
-from simulator.jit import njit
+from simulator.jit import njit, warm
 from simulator.kernel import count as C
 from simulator.kernel import rng as R
 from simulator.kernel.play import MAX_HANDS, play_rounds
-from simulator.kernel.rng import (
-    N_WS,
-    SLACK,
-    TEN_CODE,
-    WS_END,
-    WS_FAIL,
-    WS_NEED_FULL,
-    WS_SHUFFLES,
-    WS_STACKED,
-    draw_bounded_many,
-    fresh_shoe,
-    next_u64_many,
-)  # fmt: skip
 from simulator.kernel.tables import TERMINAL, Machine, build
+from simulator.strategy import stack_for
 
-__all__ = ["simulate_chunk", "count_chunk", "play_stacked", "stack_for", "deal_shoe",
-           "machine_for", "next_u64_many", "draw_bounded_many"]  # fmt: skip
+__all__ = ["simulate_chunk", "count_chunk", "play_stacked", "deal_shoe", "machine_for"]
 
 MAX_BOXES = 7
-COMPILE_SECONDS = 30  # a cold compile on a 2-core machine (benchmarks/compile.py)
-COMPILING = f"compiling the simulation kernel, first run only, about {COMPILE_SECONDS} s"
-_WARM = threading.Lock()
-_warmed: set = set()
-
-
-def _warm(name: str, fn, *args) -> None:
-    """Compile ``fn`` (or load it from numba's cache) once per process by a call that plays no
-    round; when that takes over two seconds (a cold cache) stderr says so while it lasts."""
-    with _WARM:
-        if name in _warmed:
-            return
-        timer = threading.Timer(2.0, lambda: print("\n" + COMPILING, file=sys.stderr, flush=True))
-        timer.daemon = True
-        timer.start()
-        try:
-            fn(*args)
-        finally:
-            timer.cancel()
-        _warmed.add(name)
+_MACHINES: dict = {}
+_COUNTERS: dict = {}
 
 
 @njit
@@ -65,36 +32,33 @@ def _simulate_chunk(p, m, cx, ins_flags, n_rounds, rng, tally, trace):
     """``n_rounds`` rounds from a fresh shuffle added into ``tally`` (a counter's, ``cx``, into
     its counting tally); 1 if the shoe ran out mid-round with no discards to reshuffle, else 0.
     ``trace``: see ``play_rounds``."""
-    shoe = fresh_shoe(p[L.P_DECKS])
-    ws = np.zeros(N_WS, np.int64)
-    ws[WS_END] = shoe.size - SLACK
-    ws[WS_NEED_FULL] = 1
+    shoe = R.fresh_shoe(p[L.P_DECKS])
+    ws = np.zeros(R.N_WS, np.int64)
+    ws[R.WS_END] = shoe.size - R.SLACK
+    ws[R.WS_NEED_FULL] = 1
     rows, wrows = m[10], m[14]
     counts = np.zeros(rows.shape[0], np.int64)
     wcounts = np.zeros(wrows.shape[0], np.int64)
     play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, p[L.P_CUT], tally, counts, wcounts,
                 np.zeros((0, 0), np.int64), trace)  # fmt: skip
-    for i in range(counts.size):
-        if counts[i] != 0:
-            for f in range(L.N_TALLY):
-                tally[f] += counts[i] * rows[i, f]
-    for i in range(wcounts.size):
-        if wcounts[i] != 0:
-            for f in range(L.N_TALLY):
-                tally[f] += wcounts[i] * wrows[i, f]
-    tally[L.T_SHUFFLES] += ws[WS_SHUFFLES]
-    return 1 if ws[WS_FAIL] != 0 else 0
+    for n, table in ((counts, rows), (wcounts, wrows)):
+        for i in range(n.size):
+            if n[i] != 0:
+                for f in range(L.N_TALLY):
+                    tally[f] += n[i] * table[i, f]
+    tally[L.T_SHUFFLES] += ws[R.WS_SHUFFLES]
+    return 1 if ws[R.WS_FAIL] != 0 else 0
 
 
 @njit
 def _play_stacked(p, m, cx, ins_flags, cards, cut, out):
     """Rounds off ``cards`` in order while ``pos < cut``, records into ``out``; returns the
     number of complete rounds."""
-    shoe = np.full(cards.size + SLACK, TEN_CODE, np.int8)
+    shoe = np.full(cards.size + R.SLACK, R.TEN_CODE, np.int8)
     shoe[: cards.size] = cards
-    ws = np.zeros(N_WS, np.int64)
-    ws[WS_END] = cards.size
-    ws[WS_STACKED] = 1
+    ws = np.zeros(R.N_WS, np.int64)
+    ws[R.WS_END] = cards.size
+    ws[R.WS_STACKED] = 1
     rng = np.arange(1, 5).astype(np.uint64)
     return play_rounds(p, m, cx, ins_flags, shoe, ws, rng, out.shape[0], cut,
                        np.zeros(L.N_TALLY, np.int64), np.zeros(0, np.int64),
@@ -107,48 +71,30 @@ def _check_params(params) -> np.ndarray:
         raise ValueError(
             f"kernel: params has shape {p.shape}: expected ({L.N_PARAMS},) from Rules.to_params()"
         )
-    limits = (("decks", L.P_DECKS, 8), ("boxes", L.P_BOXES, MAX_BOXES),
-              ("max_hands", L.P_MAX_HANDS, MAX_HANDS))  # fmt: skip
-    for name, key, hi in limits:
+    for name, key, hi in (("decks", L.P_DECKS, 8), ("boxes", L.P_BOXES, MAX_BOXES),
+                          ("max_hands", L.P_MAX_HANDS, MAX_HANDS)):  # fmt: skip
         if not 1 <= p[key] <= hi:
-            lo = 1
-            raise ValueError(f"kernel: params {name} = {p[key]} is out of range: allowed {lo}-{hi}")
+            raise ValueError(f"kernel: params {name} = {p[key]} is out of range: allowed 1-{hi}")
     return p
 
 
 def _check_tables(tables, boxes: int) -> tuple:
-    if len(tables) != 5:
-        raise ValueError(
-            "kernel: tables must be (hard, soft, pairs, sevens, flags) from strategy.stack"
-        )
-    shapes = ((L.N_TOTALS, L.N_UP), (L.N_TOTALS, L.N_UP), (L.N_PAIRS, L.N_UP), (L.N_UP,), (2,))
     names = ("hard", "soft", "pairs", "sevens", "flags")
-    out = []
-    for name, shape, table in zip(names, shapes, tables, strict=True):
-        t = np.ascontiguousarray(table, dtype=np.int8)
+    if len(tables) != 5:
+        raise ValueError(f"kernel: tables must be ({', '.join(names)}) from strategy.stack")
+    shapes = ((L.N_TOTALS, L.N_UP), (L.N_TOTALS, L.N_UP), (L.N_PAIRS, L.N_UP), (L.N_UP,), (2,))
+    out = tuple(np.ascontiguousarray(t, dtype=np.int8) for t in tables)
+    for name, shape, t in zip(names, shapes, out, strict=True):
         if t.shape != (boxes,) + shape:
             raise ValueError(
                 f"kernel: table '{name}' has shape {t.shape}: expected {(boxes,) + shape} "
                 f"(one strategy per box, boxes = {boxes})"
             )
-        out.append(t)
-    for name, t in zip(names[:4], out[:4], strict=True):
-        if t.min() < 0 or t.max() >= len(L.ACTION_NAMES):
+        if name != "flags" and (t.min() < 0 or t.max() >= len(L.ACTION_NAMES)):
             raise ValueError(
                 f"kernel: table '{name}' holds a code outside 0-{len(L.ACTION_NAMES) - 1}"
             )
-    return tuple(out)
-
-
-_MACHINES: dict = {}
-
-
-def machine_for(p, tables) -> Machine:
-    """The machine of rules ``p`` and stacked strategy ``tables``, built once per process."""
-    key = (p.tobytes(),) + tuple(t.tobytes() for t in tables)
-    if key not in _MACHINES:
-        _MACHINES[key] = build(p, tables)
-    return _MACHINES[key]
+    return out
 
 
 def _check_state(state) -> np.ndarray:
@@ -156,6 +102,15 @@ def _check_state(state) -> np.ndarray:
     if rng.shape != (4,) or not rng.any():
         raise ValueError("kernel: state must be four uint64 words, not all zero")
     return rng
+
+
+def machine_for(p, tables, bands: int = 0) -> Machine:
+    """The machine of rules ``p`` and stacked strategy ``tables`` (``tables.build``), built
+    once per process."""
+    key = (bands, p.tobytes()) + tuple(t.tobytes() for t in tables)
+    if key not in _MACHINES:
+        _MACHINES[key] = build(p, tables, bands)
+    return _MACHINES[key]
 
 
 def deal_shoe(state, decks: int) -> np.ndarray:
@@ -168,51 +123,33 @@ def deal_shoe(state, decks: int) -> np.ndarray:
     return R.deal_shoe(rng, int(decks))
 
 
-def simulate_chunk(params, tables, n_rounds: int, state, trace=None) -> np.ndarray:
-    """Play ``n_rounds`` rounds from a fresh shuffle and return their tally.
-
-    Parameters
-    ----------
-    params : array of int64, shape (N_PARAMS,)
-        From ``Rules.to_params()``.
-    tables : tuple
-        ``(hard, soft, pairs, sevens, flags)`` from ``strategy.stack``, one strategy per box.
-    n_rounds : int
-        Rounds to play (>= 0).
-    state : array of uint64, shape (4,)
-        xoshiro256** state (not all zero); not modified.
-    trace : array of int8, optional
-        For tests: filled with the rounds' cards in dealing order (-1 past the end; a round
-        dealt partly from reshuffled discards is left out).
-
-    Returns
-    -------
-    np.ndarray of int64, shape (N_TALLY,)
-        The tally (layout ``TALLY_NAMES``).
-    """
-    p = _check_params(params)
-    tables = _check_tables(tables, int(p[L.P_BOXES]))
+def _run(p, m, cx, ins_flags, n_rounds, state, trace) -> np.ndarray:
     n_rounds = int(n_rounds)
     if n_rounds < 0:
         raise ValueError(f"kernel: n_rounds = {n_rounds} is out of range: allowed >= 0")
     rng = _check_state(state)
     tally = np.zeros(L.N_TALLY, np.int64)
-    m = machine_for(p, tables)
-    ins_flags = tables[4][:, 0].astype(np.int64)
     trace = np.zeros(0, np.int8) if trace is None else trace
-    cx = C.empty()
-    _warm("simulate", _simulate_chunk, p, m.args(), cx, ins_flags, 0, rng.copy(), tally.copy(),
-          trace)  # fmt: skip
-    if _simulate_chunk(p, m.args(), cx, ins_flags, n_rounds, rng, tally, trace) != 0:
-        _ran_out(p)
+    args = (p, m.args(), cx, ins_flags)
+    warm("simulate", _simulate_chunk, *args, 0, rng.copy(), tally.copy(), trace)
+    if _simulate_chunk(*args, n_rounds, rng, tally, trace) != 0:
+        raise ValueError(
+            f"kernel: the shoe ran out mid-round with no discards to reshuffle "
+            f"(decks = {p[L.P_DECKS]}, boxes = {p[L.P_BOXES]}): use more decks or fewer boxes"
+        )
     return tally
 
 
-def _ran_out(p):
-    raise ValueError(
-        f"kernel: the shoe ran out mid-round with no discards to reshuffle "
-        f"(decks = {p[L.P_DECKS]}, boxes = {p[L.P_BOXES]}): use more decks or fewer boxes"
-    )
+def simulate_chunk(params, tables, n_rounds: int, state, trace=None) -> np.ndarray:
+    """The tally (int64, layout ``TALLY_NAMES``) of ``n_rounds`` rounds from a fresh shuffle,
+    under ``params`` (``Rules.to_params()``) and ``tables`` (``strategy.stack``: one strategy
+    a box), from the xoshiro256** ``state`` (four uint64, not all zero; not modified).
+    ``trace`` (int8, for tests): filled with the rounds' cards in dealing order (-1 past the
+    end; a round dealt partly from reshuffled discards is left out)."""
+    p = _check_params(params)
+    tables = _check_tables(tables, int(p[L.P_BOXES]))
+    ins_flags = tables[4][:, 0].astype(np.int64)
+    return _run(p, machine_for(p, tables), C.empty(), ins_flags, n_rounds, state, trace)
 
 
 def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
@@ -227,27 +164,14 @@ def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
     and the counting tally (layout ``COUNT_NAMES``)."""
     p = _check_params(params)
     n_bands = counter.bands.size + 1
-    n_tables = n_bands * (2 if counter.insurance is not None else 1)
-    tables = _check_tables(tables, n_tables)
-    rng = _check_state(state)
-    key = ("counted", n_bands, p.tobytes()) + tuple(t.tobytes() for t in tables)
-    if key not in _MACHINES:
-        _MACHINES[key] = build(p, tables, n_bands)
-    m = _MACHINES[key]
+    tables = _check_tables(tables, n_bands * (2 if counter.insurance is not None else 1))
+    m = machine_for(p, tables, n_bands)
     cx = _count_arrays(counter, int(p[L.P_DECKS]), int(np.count_nonzero(m.wflags & TERMINAL)))
     ins_flags = np.full(int(p[L.P_BOXES]), int(insurance), np.int64)
-    tally = np.zeros(L.N_TALLY, np.int64)
-    trace = np.zeros(0, np.int8) if trace is None else trace
-    _warm("simulate", _simulate_chunk, p, m.args(), cx, ins_flags, 0, rng.copy(), tally.copy(),
-          trace)  # fmt: skip
-    if _simulate_chunk(p, m.args(), cx, ins_flags, int(n_rounds), rng, tally, trace) != 0:
-        _ran_out(p)
+    tally = _run(p, m, cx, ins_flags, n_rounds, state, trace)
     if cx[6].size:
         C.add_walked(cx, p, m.wflags, m.wrows)
     return tally, cx[4]
-
-
-_COUNTERS: dict = {}
 
 
 def _count_arrays(counter: C.Counter, decks: int, terminals: int) -> tuple:
@@ -264,60 +188,25 @@ def _count_arrays(counter: C.Counter, decks: int, terminals: int) -> tuple:
     return ci, ctab, tg, ramp_v, np.zeros_like(ct), ev, walked
 
 
-def _as_strategy_list(strategies, boxes: int) -> list:
-    if not isinstance(strategies, (list, tuple)):
-        strategies = [strategies]
-    strategies = list(strategies)
-    if len(strategies) == 1 and boxes > 1:
-        strategies = strategies * boxes
-    if len(strategies) != boxes:
-        raise ValueError(
-            f"strategies: {len(strategies)} given for boxes = {boxes}: give one, or one per box"
-        )
-    return strategies
-
-
-def stack_for(rules, strategies) -> tuple:
-    """``strategy.stack`` of ``strategies`` (one Strategy, or one per box) for ``rules.boxes``."""
-    from simulator.strategy import stack
-
-    return stack(_as_strategy_list(strategies, rules.boxes))
-
-
 def play_stacked(cards, rules, strategies, cut=None, counter=None):
-    """Play rounds off ``cards`` in the given order (no shuffling), one record per complete round.
-
-    Parameters
-    ----------
-    cards : sequence of int
-        Card codes 0..51 (``layout``), dealt in order.
-    rules : Rules
-    strategies : Strategy or list of Strategy
-        One strategy for every box, or one per box.
-    cut : int, optional
-        Rounds are started while ``pos < cut``; default ``len(cards)``. A round that runs out of
-        cards part way is incomplete: not reported, and play stops.
-    counter : tuple, optional
-        ``(tables, Counter, insurance)`` (``counter.counter_for``): a counter plays every box
-        (``strategies`` unused), from the count of a fresh shoe.
-
-    Returns
-    -------
-    np.ndarray of int64, shape (rounds, R_FIXED + boxes * R_BOX); with ``counter``, also its
-    counting tally.
-    """
+    """Play rounds off ``cards`` (card codes 0..51, ``layout``) in the given order, no shuffling,
+    while ``pos < cut`` (default ``len(cards)``); a round that runs out of cards part way is
+    not reported, and play stops. ``strategies``: one Strategy for every box, or one per box;
+    ``counter``: ``(tables, Counter, insurance)`` (``counter.counter_for``), a counter playing
+    every box (``strategies`` unused) from the count of a fresh shoe. Returns one record per
+    complete round (int64, shape (rounds, R_FIXED + boxes * R_BOX)); with ``counter``, also its
+    counting tally."""
     p = _check_params(rules.to_params())
     boxes = int(p[L.P_BOXES])
     if counter is not None:
         tables, ctr, insurance = counter
-        m = build(p, _check_tables(tables, len(tables[0])), ctr.bands.size + 1)
+        m = machine_for(p, _check_tables(tables, len(tables[0])), ctr.bands.size + 1)
         cx = ctr.arrays(int(p[L.P_DECKS]))
         ins_flags = np.full(boxes, int(insurance), np.int64)
     else:
         tables = _check_tables(stack_for(rules, strategies), boxes)
-        m = machine_for(p, tables)
+        m, cx = machine_for(p, tables), C.empty()
         ins_flags = tables[4][:, 0].astype(np.int64)
-        cx = C.empty()
     c = np.asarray(cards)
     if c.ndim != 1:
         raise ValueError(f"cards: expected a flat sequence of card codes, got shape {c.shape}")
@@ -327,8 +216,7 @@ def play_stacked(cards, rules, strategies, cut=None, counter=None):
     cut = c.size if cut is None else int(cut)
     if cut < 0:
         raise ValueError(f"cut = {cut} is out of range: allowed >= 0")
-    width = L.R_FIXED + boxes * L.R_BOX
-    out = np.zeros((c.size // (2 * boxes + 1) + 1, width), np.int64)
-    _warm("stacked", _play_stacked, p, m.args(), cx, ins_flags, c, np.int64(0), out)
+    out = np.zeros((c.size // (2 * boxes + 1) + 1, L.R_FIXED + boxes * L.R_BOX), np.int64)
+    warm("stacked", _play_stacked, p, m.args(), cx, ins_flags, c, np.int64(0), out)
     n = _play_stacked(p, m.args(), cx, ins_flags, c, np.int64(cut), out)
     return out[:n].copy() if counter is None else (out[:n].copy(), cx[4])

@@ -62,26 +62,6 @@ def bounded(n, s0, s1, s2, s3):
 
 
 @njit
-def next_u64_many(state, count):
-    """``count`` raw xoshiro256** outputs from ``state`` (for tests)."""
-    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-    out = np.empty(count, np.uint64)
-    for i in range(count):
-        out[i], s0, s1, s2, s3 = next_u64(s0, s1, s2, s3)
-    return out
-
-
-@njit
-def draw_bounded_many(state, n, count):
-    """``count`` bounded draws in ``0..n-1`` from ``state`` (for tests)."""
-    s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-    out = np.empty(count, np.int64)
-    for i in range(count):
-        out[i], s0, s1, s2, s3 = bounded(n, s0, s1, s2, s3)
-    return out
-
-
-@njit
 def fresh_shoe(decks):
     """Every card code ``decks`` times, ordered (the lazy shuffle makes the order irrelevant),
     then the ``SLACK`` tens."""
