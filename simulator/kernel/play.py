@@ -563,20 +563,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
         if stacked:
             T.write_round(out[r], drawn, d_n, d_total, o)
         else:
-            # The round's own fields (the boxes' are counted above, or added by _settle_split).
-            tally[L.T_ROUNDS] += 1
-            tally[L.T_CARDS_DEALT] += drawn
-            if o != T.O_NONE:
-                tally[np.uint64(L.T_DEALER_BJ + o)] += 1  # blackjack, bust, 17 .. 21 (layout)
-            rt = round_main + round_ins
-            tally[L.T_RMAIN_SUM] += round_main
-            tally[L.T_RMAIN_SQ] += round_main * round_main
-            tally[L.T_RTOTAL_SUM] += rt
-            tally[L.T_RTOTAL_SQ] += rt * rt
-            tally[L.T_RINS_SUM] += round_ins
-            tally[L.T_RINS_SQ] += round_ins * round_ins
-            tally[L.T_SS_RSUM] += ssr
-            tally[L.T_SS_RSQ] += ssr * ssr
+            T.add_round(tally, drawn, o, round_main, round_ins, ssr)
             if trace.size > 0 and ws[WS_NEED_FULL] == 0:
                 for i in range(drawn):
                     if traced < trace.size:
@@ -584,10 +571,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                         traced += 1
         r += 1
     for i in range(6):  # each box's Super Sevens bet (14)
-        tally[L.T_SS_BETS] += lines[i]
-        tally[L.T_SS_A + i] += lines[i]
-        tally[L.T_SS_SUM] += lines[i] * ss_pay[i]
-        tally[L.T_SS_SQ] += lines[i] * ss_pay[i] * ss_pay[i]
+        T.add_ss(tally, i, lines[i], ss_pay[i])
     ws[WS_POS] = pos
     ws[WS_END] = end
     rng[0] = s0

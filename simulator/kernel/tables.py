@@ -1,14 +1,11 @@
 """The engine's tables, built from the rules and the strategies: one finite state machine whose
 states are a box's hand situations, one card per step (``trans[state * 10 + value - 1]``).
-
-Every decision of a strategy under the rules (``decide``: the pair table, the sevens row, the
-hard and soft tables with their fallbacks, 12.1 (d), doubling and surrender as allowed) is taken
-here, once, while the states are enumerated; the round loop only reads the tables. A hand that
-is over (stood, bust, blackjack, even money, surrendered) is in a final state; what it wins
-against each dealer outcome (``tally.hand_net``) and what its box adds to the tally
-(``tally.add_box``) are tabulated per (final state, outcome). A pair to split, or 7-7 under
-Super Sevens, leads to an exit state (``EXIT``) that the loop plays on from its ``link``.
-``walk_tables`` extends it, for one box, into a walk of whole rounds (the dealer's cards too).
+Every decision of a strategy under the rules (``Builder.decide``) is taken here, once, while the
+states are enumerated; the round loop only reads the tables. A final state (stood, bust,
+blackjack, even money, surrendered) carries what its hand wins against each dealer outcome and
+what its box adds to the tally. A pair to split, or 7-7 under Super Sevens, leads to an exit
+state (``EXIT``) that the loop plays on from its ``link``. ``walk_tables`` extends the machine,
+for one box, into a walk of whole rounds (the dealer's cards too).
 """
 
 from __future__ import annotations
@@ -30,7 +27,6 @@ INDEX = 64  # a counter's hand whose decision the count's band makes: played on 
 TERMINAL = 1  # a round has just ended
 BOUNDARY = 2  # between rounds: the start state and every terminal
 SPECIAL = 4  # the loop plays on in code (an exit)
-HOLE = 8  # peek game: the next card is the dealer's hole card (a peeked blackjack ends the round)
 DECIDE = 16  # a counter's ``INDEX`` state: played on from ``walt``
 W_EXIT = 32  # a pair to split or 7-7 under Super Sevens: the round is played on in code
 FIRST = 64  # DECIDE after the deal: insurance by the count too
@@ -50,7 +46,6 @@ class Builder:
     def __init__(self, p, tables, box_si, bands=0):
         self.p = p
         self.hard, self.soft, self.pairs, self.sevens, self.flags = tables
-        self.unit = L.UNIT
         self.keys: dict = {}
         self.order: list = []
         self.info: dict = {}  # key -> (kind, total, wager, flags, bits, link key)
@@ -182,8 +177,7 @@ class Builder:
 
     def dealt(self, si, v1, c, u):
         """The box's state after its first two cards (steps 2, 3 and the first decision)."""
-        unit = self.unit
-        hard, ace = v1 + c, int(v1 == 1 or c == 1)
+        unit, hard, ace = L.UNIT, v1 + c, int(v1 == 1 or c == 1)
         if hard == 11 and ace:  # blackjack (8.2); even money (8.3)
             if u == 1 and self.flags[si, 1]:
                 return self.state(("EM", si), T.K_EM, 0, unit, 0, T.X_BJ | T.X_EM | T.X_EM_OFFERED)
@@ -216,7 +210,7 @@ class Builder:
         """A split hand ``v``, ``c`` played on as it is (not split again)."""
         hard, ace = v + c, int(v == 1 or c == 1)
         a = self.decide(si, hard, ace, 2, u, split=True, split_ace=v == 1)
-        return self.after(si, a, hard, ace, u, self.unit)
+        return self.after(si, a, hard, ace, u, L.UNIT)
 
     def trans(self, key, c):
         kind, si = key[0], key[1]
@@ -235,9 +229,9 @@ class Builder:
         _, _, hard, ace, u = key
         hard, ace = hard + c, int(ace or c == 1)
         if kind == "PD":  # 12.1 (b): one card to a doubled hand
-            w = 2 * self.unit
+            w = 2 * L.UNIT
             return self.bust(si, w, u) if hard > 21 else self.stood(si, total(hard, ace), w, u)
-        return self.after(si, self.decide(si, hard, ace, 3, u), hard, ace, u, self.unit)
+        return self.after(si, self.decide(si, hard, ace, 3, u), hard, ace, u, L.UNIT)
 
     def step(self, key, c) -> int:
         """``trans``; for a counter, where its strategies' decisions on the hand this card
@@ -361,7 +355,7 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
     Returns ``(wtrans, wflags, wrows)``: ``wrows[s]`` is what a visit to ``s`` adds to the
     tally (a card; a terminal: the box's and the round's fields, Super Sevens (f); a first card
     seven: (f) moved to (a)). In the peek game the state after the deal waits for the hole card
-    (``HOLE``: a dealer blackjack goes to its terminals), and the hand's states after it carry
+    (a dealer blackjack goes to its terminals), and the hand's states after it carry
     the hole card along (``WH``) to the dealer's play; pairs to split and 7-7 under Super Sevens
     are exits (``W_EXIT``), played in code. A counter's ``INDEX`` states are ``DECIDE`` (after
     the deal ``FIRST`` too), their states under each strategy in ``walt`` (no peek)."""
@@ -434,7 +428,7 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
             return walk_of(int(trans[key[1], c - 1]), key[2])
         s = int(trans[keys[key], c - 1])
         if kind == "PU" and peek:
-            return sid(("HOLE", s, key[3]), HOLE)
+            return sid(("HOLE", s, key[3]))
         return walk_of(s)
 
     def walk_of(s, hole=None):
@@ -473,23 +467,16 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
         row = wrows[j]
         if k[0] == "P1" and k[2] == 7 and ss_on:  # Super Sevens (a): the first card a seven
             pay_a = int(p[L.P_SS_PAY_A])
-            row[[L.T_SS_A, L.T_SS_F]] += (1, -1)
-            row[[L.T_SS_SUM, L.T_SS_RSUM]] += pay_a + 1
-            row[[L.T_SS_SQ, L.T_SS_RSQ]] += pay_a * pay_a - 1
-        if k[0] == "T":
+            T.add_ss.py_func(row, 0, 1, pay_a)
+            T.add_ss.py_func(row, 5, -1, -1)
+            row[[L.T_SS_RSUM, L.T_SS_RSQ]] += (pay_a + 1, pay_a * pay_a - 1)
+        if k[0] == "T":  # the box's and the round's fields, Super Sevens (f) until (a) is seen
             f, o = rep[k[1]], k[2]
             i = int(fin[f]) * no + o
-            x, y = int(net[i]), int(ins[i])
             row += rows[i]
-            row[L.T_ROUNDS] += 1
-            if o != T.O_NONE:
-                row[L.T_DEALER_BJ + o] += 1
-            row[[L.T_RMAIN_SUM, L.T_RMAIN_SQ]] += (x, x * x)
-            row[[L.T_RTOTAL_SUM, L.T_RTOTAL_SQ]] += (x + y, (x + y) ** 2)
-            row[[L.T_RINS_SUM, L.T_RINS_SQ]] += (y, y * y)
-            if ss_on:  # (f) until the first card says (a)
-                row[[L.T_SS_BETS, L.T_SS_F, L.T_SS_SQ, L.T_SS_RSQ]] += 1
-                row[[L.T_SS_SUM, L.T_SS_RSUM]] -= 1
+            T.add_round.py_func(row, 0, o, int(net[i]), int(ins[i]), -1 if ss_on else 0)
+            if ss_on:
+                T.add_ss.py_func(row, 5, 1, -1)
     assert n < 2**15, n  # int16 states: the table stays small (a few thousand states)
     alt = np.zeros((n, len(bld.box_si)) if walt else 0, np.int16)
     for s, a in walt.items():

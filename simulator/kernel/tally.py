@@ -107,6 +107,30 @@ def add_box(t, main, ins, bits, hands, wins, losses, pushes, doubles, busts, sur
 
 
 @njit
+def add_round(t, cards, o, main, ins, ss):
+    """Add one round's own fields into the tally ``t`` (its boxes' are ``add_box``'s): its cards,
+    the dealer's outcome ``o``, and the sums and squares of its main, insurance, total and Super
+    Sevens results."""
+    t[L.T_ROUNDS] += 1
+    t[L.T_CARDS_DEALT] += cards
+    if o != O_NONE:
+        t[L.T_DEALER_BJ + o] += 1  # blackjack, bust, 17 .. 21 (layout)
+    for at, x in ((L.T_RMAIN_SUM, main), (L.T_RINS_SUM, ins), (L.T_RTOTAL_SUM, main + ins),
+                  (L.T_SS_RSUM, ss)):  # fmt: skip
+        t[at] += x
+        t[at + 1] += x * x  # (each square follows its sum)
+
+
+@njit
+def add_ss(t, line, n, pay):
+    """Add ``n`` Super Sevens bets on ``line`` (0..5 for (a)..(f)) paying ``pay`` into ``t``."""
+    t[L.T_SS_BETS] += n
+    t[L.T_SS_A + line] += n
+    t[L.T_SS_SUM] += n * pay
+    t[L.T_SS_SQ] += n * pay * pay
+
+
+@njit
 def ss_net(line, p):
     """The Super Sevens result of a box on ``line`` (0..5 for (a)..(f), -1 no bet), in stakes:
     the line's pay (rule 14), or the stake lost on (f)."""
@@ -126,22 +150,20 @@ def write_round(rec, drawn, d_n, d_total, o):
     rec[L.R_DEALER_BJ] = o == O_BJ
 
 
+# A box's record fields from its own tally (``write_box``).
+BOX_FIELDS = ((L.B_MAIN, L.T_MAIN_SUM), (L.B_INS, L.T_INS_SUM), (L.B_HANDS, L.T_HANDS),
+              (L.B_DOUBLES, L.T_DOUBLES), (L.B_BUSTS, L.T_BUSTS), (L.B_BJ, L.T_PLAYER_BJ),
+              (L.B_EVEN_MONEY, L.T_EM_TAKEN), (L.B_INS_TAKEN, L.T_INS_TAKEN),
+              (L.B_SURRENDERS, L.T_SURRENDERS), (L.B_WINS, L.T_WINS), (L.B_LOSSES, L.T_LOSSES),
+              (L.B_PUSHES, L.T_PUSHES))  # fmt: skip
+
+
 @njit
 def write_box(rec, b, t, line, p):
     """Box ``b``'s fields of its round's record, from the box's own tally ``t`` (``add_box`` of
     that box alone) and its Super Sevens ``line``."""
     o = L.R_FIXED + b * L.R_BOX
-    rec[o + L.B_MAIN] = t[L.T_MAIN_SUM]
-    rec[o + L.B_INS] = t[L.T_INS_SUM]
+    for at, f in BOX_FIELDS:
+        rec[o + at] = t[f]
     rec[o + L.B_SS] = ss_net(line, p)
     rec[o + L.B_SS_LINE] = line
-    rec[o + L.B_HANDS] = t[L.T_HANDS]
-    rec[o + L.B_DOUBLES] = t[L.T_DOUBLES]
-    rec[o + L.B_BUSTS] = t[L.T_BUSTS]
-    rec[o + L.B_BJ] = t[L.T_PLAYER_BJ]
-    rec[o + L.B_EVEN_MONEY] = t[L.T_EM_TAKEN]
-    rec[o + L.B_INS_TAKEN] = t[L.T_INS_TAKEN]
-    rec[o + L.B_SURRENDERS] = t[L.T_SURRENDERS]
-    rec[o + L.B_WINS] = t[L.T_WINS]
-    rec[o + L.B_LOSSES] = t[L.T_LOSSES]
-    rec[o + L.B_PUSHES] = t[L.T_PUSHES]
