@@ -170,7 +170,7 @@ def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
     ins_flags = np.full(int(p[L.P_BOXES]), int(insurance), np.int64)
     tally = _run(p, m, cx, ins_flags, n_rounds, state, trace)
     if cx[6].size:
-        C.add_walked(cx, p, m.wflags, m.wrows)
+        C.add_walked(cx, p, m.wrows[(m.wflags & TERMINAL) != 0])
     return tally, cx[4]
 
 

@@ -12,8 +12,7 @@ import numpy as np
 from simulator import layout as L
 from simulator.jit import njit
 from simulator.kernel import tally as T
-from simulator.kernel.rng import WS_BEFORE, WS_SHUFFLES
-from simulator.kernel.tables import TERMINAL
+from simulator.kernel.rng import WS_BEFORE, WS_SHUFFLES, value
 
 # ci: the counter's integers; cs: the count as play goes.
 CI_IRC, CI_RC_LO, CI_BANDS, CI_INS, CI_LEVELS, CI_SS_LEVELS = range(6)
@@ -85,11 +84,8 @@ class Counter:
     def arrays(self, decks: int, terminals: int = 0) -> tuple:
         """``play_rounds``' ``cx`` for a shoe of ``decks`` decks, with a fresh counting tally
         (and the one-box walk's count of rounds, ``add_walked``, for its ``terminals``)."""
-        width = max(len(r[0]) for r in self.ramps) + 1
-        ramp_v = np.zeros((3, width + 1), np.int64)
-        for r, (_, values) in enumerate(self.ramps):
-            ramp_v[r, : len(values)] = values
-            ramp_v[r, len(values):] = values[-1]
+        width = max(len(r[0]) for r in self.ramps) + 2  # each ramp's values, the last repeated
+        ramp_v = np.array([list(v) + [v[-1]] * (width - len(v)) for _, v in self.ramps], np.int64)
         main, ss = len(self.ramps[R_MAIN][0]) + 1, len(self.ramps[R_SS][0]) + 1
         ci = np.array([self.irc, self.running_counts(decks)[0], self.bands.size + 1,
                        int(self.insurance is not None), 1 + main * ss, ss], np.int64)  # fmt: skip
@@ -106,11 +102,6 @@ def empty():
     return (np.zeros(0, np.int64), np.zeros((1, 1), np.int64), np.zeros(10, np.int64),
             np.zeros((3, 2), np.int64), np.zeros((0, L.N_COUNT), np.int64),
             np.zeros((2, 0), np.int64), np.zeros(0, np.int64))  # fmt: skip
-
-
-@njit(inline="always")
-def _value(code):
-    return min((code >> 2) + 1, 10)
 
 
 @njit(inline="always")
@@ -141,10 +132,10 @@ def count_now(ci, ctab, tg, cs, shoe, ws, pos, end):
         cs[CS_SHUFFLES] = ws[WS_SHUFFLES]
         cs[CS_RC] = ci[CI_IRC]
         for i in range(end, end + ws[WS_BEFORE]):  # the round's cards before a refill
-            cs[CS_RC] += tg[_value(np.int64(shoe[i])) - 1]
+            cs[CS_RC] += tg[value(np.int64(shoe[i])) - 1]
         cs[CS_SEEN] = 0
     for i in range(cs[CS_SEEN], pos):
-        cs[CS_RC] += tg[_value(np.int64(shoe[i])) - 1]
+        cs[CS_RC] += tg[value(np.int64(shoe[i])) - 1]
     cs[CS_SEEN] = pos
     return said(ci, ctab, cs[CS_RC] - cs[CS_HID_TAG], end - pos + cs[CS_HID_N])
 
@@ -239,30 +230,24 @@ def add_exact(ct, cs, boxes):
 
 
 @njit
-def add_walked(cx, p, wflags, wrows):
+def add_walked(cx, p, trows):
     """The rounds the walk counted (``cx[6][((row * levels + level) * terminals + t) * 2 +
     seven]``: rounds at tally row ``row`` and bets' level ``level`` (``start_at``) that ended
-    in the walk's ``t``-th terminal, the first card a seven or not) into the counting tally,
-    after the chunk (rules ``p``)."""
+    in the walk's ``t``-th terminal, whose tally row is ``trows[t]``, the first card a seven or
+    not) into the counting tally, after the chunk (rules ``p``)."""
     ci, ramp_v, ct, walked = cx[0], cx[3], cx[4], cx[6]
     ss_on, pay_a = p[L.P_SS] != 0, T.ss_net(0, p)
-    terms = np.zeros(wflags.size, np.int64)  # the terminals' states, in order
-    n_term = 0
-    for s in range(wflags.size):
-        terms[n_term] = s
-        n_term += wflags[s] & TERMINAL
-    levels, n_ss = ci[CI_LEVELS], ci[CI_SS_LEVELS]
+    levels, n_ss, n_term = ci[CI_LEVELS], ci[CI_SS_LEVELS], trows.shape[0]
     for i in range(walked.size):
         n = walked[i]
         if n == 0:
             continue
-        s = terms[i // 2 % n_term]
-        c = i // 2 // n_term
+        t, c = trows[i // 2 % n_term], i // 2 // n_term
         row, level = c // levels, c % levels
         seated = level > 0
         bet = ramp_v[R_MAIN, (level - 1) // n_ss] if seated else 0
         ss_bet = ramp_v[R_SS, (level - 1) % n_ss] if seated else 0
         ss = (pay_a if i % 2 else -1) if ss_on else 0
-        net = add_box(ct, row, seated, bet, ss_bet, wrows[s, L.T_RTOTAL_SUM],
-                      wrows[s, L.T_MAIN_WAGERED], ss, ss_on, n)  # fmt: skip
+        net = add_box(ct, row, seated, bet, ss_bet, t[L.T_RTOTAL_SUM], t[L.T_MAIN_WAGERED], ss,
+                      ss_on, n)  # fmt: skip
         add_round(ct, row, seated, net, n)

@@ -22,6 +22,7 @@ from simulator.kernel.rng import (
     WS_STACKED,
     pick,
     refill,
+    value,
 )  # fmt: skip
 from simulator.kernel.tables import (
     BOUNDARY,
@@ -45,19 +46,6 @@ MAX_HANDS = 4  # rule-set limit on hands per box
 WALK_CARDS = 49
 WALK_DONE, WALK_NEAR, WALK_EXIT = 0, 1, 2  # why ``walk`` returned
 SS_B, SS_C, SS_D, SS_E, SS_F = 1, 2, 3, 4, 5
-
-
-@njit(inline="always")
-def _value(code):
-    """Blackjack value of a card code, ace = 1, ten-valued = 10."""
-    return min((code >> 2) + 1, 10)
-
-
-@njit(inline="always")
-def _total(hard, ace):
-    if ace != 0 and hard + 10 <= 21:
-        return hard + 10
-    return hard
 
 
 @njit
@@ -121,7 +109,7 @@ def _undo_deal(wtrans, wcounts, shoe, start, s, pos, peek):
     back, the last (the exit ``s``) included."""
     rstart = pos - 4 if peek else pos - 3
     for i in range(3 if peek else 2):
-        start = np.int64(wtrans[start * 10 + _value(np.int64(shoe[rstart + i])) - 1])
+        start = np.int64(wtrans[start * 10 + value(np.int64(shoe[rstart + i])) - 1])
         wcounts[start] -= 1
     wcounts[s] -= 1
 
@@ -155,7 +143,7 @@ def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek,
         shoe[k] = shoe[np.uint64(pos)]
         shoe[np.uint64(pos)] = code
         pos += 1
-        s = np.int64(wtrans[np.uint64(s * 10 + _value(code) - 1)])
+        s = np.int64(wtrans[np.uint64(s * 10 + value(code) - 1)])
         wcounts[np.uint64(s)] += 1
         f = wflags[np.uint64(s)]
         r += f & TERMINAL
@@ -226,8 +214,8 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds
         shoe[k] = shoe[np.uint64(pos)]
         shoe[np.uint64(pos)] = code
         pos += 1
-        rcp += tg[np.uint64(_value(code) - 1)]
-        s = np.int64(wtrans[np.uint64(s * 10 + _value(code) - 1)])
+        rcp += tg[np.uint64(value(code) - 1)]
+        s = np.int64(wtrans[np.uint64(s * 10 + value(code) - 1)])
         wcounts[np.uint64(s)] += 1
         f = wflags[np.uint64(s)]
         if (f & DECIDE) != 0:  # the count's strategy decides (its visit is the card's)
@@ -275,17 +263,13 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     count picks the bets and boxes at a round's start, and a strategy at an ``INDEX`` state
     (``m`` built for a counter: ``tables.build``'s ``bands``); the counter's results go to the
     counting tally ``cx[4]``."""
-    trans, flags, link, fin, net, insn, rows, start = (
-        m[0], m[1], m[2], m[3], m[8], m[9], m[10], m[11]
-    )  # fmt: skip
-    peek_t = m[7]
-    wtrans, wflags, alt = m[12], m[13], m[15]
+    (trans, flags, link, fin, _, _, _, peek_t, net, insn, rows, start, wtrans, wflags, _, alt,
+     walt, wtid, d_stands, ss_pay) = m  # fmt: skip
     nb = p[L.P_BOXES]
     stacked = ws[WS_STACKED] != 0
     peek = p[L.P_HOLE] == L.HOLE_PEEK
     ss_on = p[L.P_SS] != 0
     max_hands = p[L.P_MAX_HANDS]
-    h17 = p[L.P_H17] != 0
     draw_all = p[L.P_DRAW_NO_LIVE] != 0
     every_round = p[L.P_SHUFFLE] == L.SHUFFLE_EVERY_ROUND
     n_cards = shoe.size - SLACK
@@ -300,13 +284,6 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     line = np.full(nb, -1, np.int64)  # each box's Super Sevens line
     scratch = np.zeros(L.N_TALLY, np.int64)
     lines = np.zeros(6, np.int64)  # boxes on Super Sevens lines (a)..(f) (simulation)
-    ss_pay = np.zeros(6, np.int64)  # Super Sevens result by line (a)..(f)
-    for i in range(6):
-        ss_pay[i] = T.ss_net(i, p)
-    d_stands = np.zeros(64, np.int8)  # the dealer stands (12.3) on (ace, hard sum) (busts too)
-    for i in range(64):
-        t = _total(i % 32, i // 32)
-        d_stands[i] = T.dealer_stands(t, t != i % 32, h17)
     pos = ws[WS_POS]
     end = ws[WS_END]
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
@@ -320,11 +297,6 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     insb = ins_flags.copy()
     nbr = nb  # boxes this round
     walking = not stacked and wtrans.size > 0 and trace.size == 0
-    wtid = np.zeros(wflags.size, np.int64)  # a terminal's place among the walk's terminals
-    n_term = 0
-    for i in range(wflags.size):
-        wtid[i] = n_term
-        n_term += wflags[i] & TERMINAL
     walking = walking and (walked.size > 0 or not counting)
     rec = np.zeros((n_cards // 3 + 4 if walked.size else 0, 3), np.int64)  # walk_counted's
     s_dealt = 0
@@ -335,7 +307,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
         if walking:
             if counting:
                 r, pos, end, s0, s1, s2, s3, why, s_dealt = walk_counted(
-                    wtrans, wflags, wcounts, wtid, m[16], rec, shoe, ws, r, n_rounds, cut,
+                    wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut,
                     every_round, start[0], pos, end, s0, s1, s2, s3, cx, cs, ss_on,
                     p[L.P_DECKS],
                 )  # fmt: skip
@@ -352,7 +324,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             ws[WS_ROUND_START] = rs
             ws[WS_BEFORE] = 0
             c1[0] = shoe[rs]
-            uv = _value(np.int64(shoe[rs + 1]))
+            uv = value(np.int64(shoe[rs + 1]))
             c2[0] = shoe[rs + 2]
             st[0] = s_dealt
             if counting:  # the walk's bets and insurance for this round
@@ -383,14 +355,14 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 pos += 1
                 if i < nbr:
                     c1[i] = code
-                    st[i] = trans[np.uint64(start[i] * 10 + _value(code) - 1)]
+                    st[i] = trans[np.uint64(start[i] * 10 + value(code) - 1)]
                 elif i == nbr:
-                    uv = _value(code)
+                    uv = value(code)
                 else:
                     b = i - nbr - 1
                     c2[b] = code
                     st[b] = trans[np.uint64(st[b] * 10 + uv - 1)]
-                    st[b] = trans[np.uint64(st[b] * 10 + _value(code) - 1)]
+                    st[b] = trans[np.uint64(st[b] * 10 + value(code) - 1)]
             if counting:  # the first decisions and insurance, at the count after the deal
                 t = C.first_decision(ci, ctab, tg, cs, shoe, ws, pos, end)
                 for b in range(nbr):
@@ -407,11 +379,11 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             else:
                 code, pos, end, s0, s1, s2, s3 = _take(shoe, ws, stacked, pos, end, n_cards, s0,
                                                        s1, s2, s3)  # fmt: skip
-            d_hard += _value(code)
+            d_hard += value(code)
             d_ace |= np.int64(code < 4)
             d_n = 2
             if counting:  # not seen until the dealer's play
-                cs[C.CS_HID_TAG] = tg[_value(code) - 1]
+                cs[C.CS_HID_TAG] = tg[value(code) - 1]
                 cs[C.CS_HID_N] = 1
         d_bj = peek and d_hard == 11 and d_ace != 0
         need = NEED2 | STOOD if draw_all else 0  # what the dealer's cards matter to (step 7)
@@ -475,7 +447,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                             line[b] = SS_E if suited else SS_D
                             lines[line[b]] += 1
                             ssr += ss_pay[line[b]]
-                        s = np.int64(trans[s * 10 + _value(code) - 1])
+                        s = np.int64(trans[s * 10 + value(code) - 1])
                         if (flags[s] & INDEX) != 0:
                             s = np.int64(alt[s * nt + C.table_at(ci, ctab, tg, cs, shoe, ws,
                                                                  pos, end, fam[b])])  # fmt: skip
@@ -492,7 +464,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     shoe[k] = shoe[np.uint64(pos)]
                     shoe[np.uint64(pos)] = code
                     pos += 1
-                    s = np.int64(trans[np.uint64(s * 10 + _value(code) - 1)])
+                    s = np.int64(trans[np.uint64(s * 10 + value(code) - 1)])
                     f = flags[np.uint64(s)]
                     if (f & INDEX) != 0:
                         s = np.int64(alt[s * nt + C.table_at(ci, ctab, tg, cs, shoe, ws, pos,
@@ -521,11 +493,11 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             shoe[k] = shoe[np.uint64(pos)]
             shoe[np.uint64(pos)] = code
             pos += 1
-            d_hard += _value(code)
+            d_hard += value(code)
             d_ace |= np.int64(code < 4)
             d_n += 1
             d_bj = d_n == 2 and d_hard == 11 and d_ace != 0
-        d_total = _total(d_hard, d_ace)
+        d_total = d_hard + 10 if d_ace != 0 and d_hard + 10 <= 21 else d_hard
         o = T.outcome(d_bj, d_total)
         if ws[WS_FAIL] != 0:
             break

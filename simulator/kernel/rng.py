@@ -30,6 +30,12 @@ N_WS = 8
 
 
 @njit(inline="always")
+def value(code):
+    """Blackjack value of a card code, ace = 1, ten-valued = 10."""
+    return min((code >> 2) + 1, 10)
+
+
+@njit(inline="always")
 def next_u64(s0, s1, s2, s3):
     """One xoshiro256** step: ``(output, s0, s1, s2, s3)``."""
     x = s1 * U5

@@ -259,7 +259,7 @@ class Machine:
     def args(self) -> tuple:
         return (self.trans, self.flags, self.link, self.fin, self.kind, self.total, self.wager,
                 self.peek, self.net, self.ins, self.rows, self.start, self.wtrans, self.wflags,
-                self.wrows, self.alt, self.walt)  # fmt: skip
+                self.wrows, self.alt, self.walt, self.wtid, self.dstand, self.sspay)  # fmt: skip
 
 
 def build(p, tables, bands: int = 0) -> Machine:
@@ -275,7 +275,9 @@ def build(p, tables, bands: int = 0) -> Machine:
     (a final state's index, else -1), ``peek`` (the final state of a box in this state when a
     peeked dealer blackjack ends the round), and per final state and dealer outcome (index
     ``fin * N_OUTCOMES + o``): ``net``, ``ins`` (tenths) and ``rows`` (what the box adds to the
-    tally, ``tally.add_box``). ``start``: each box's start state."""
+    tally, ``tally.add_box``). ``start``: each box's start state. ``dstand``: the dealer stands
+    (12.3) on (ace, hard sum) (``ace * 32 + hard``); ``sspay``: the Super Sevens result by line;
+    ``wtid``: a walk terminal's place among the walk's terminals."""
     nb = tables[0].shape[0]
     first: dict = {}
     box_si = []
@@ -343,9 +345,14 @@ def build(p, tables, bands: int = 0) -> Machine:
                 np.zeros(0, np.int16))  # fmt: skip
     assert n < 2**15, n  # int16 states
     arr["flags"] = arr["flags"].astype(np.int8)
+    wt = walk[1] & TERMINAL
+    sums = [total(i % 32, i // 32) for i in range(64)]  # the dealer's (ace, hard sum)
+    dstand = [T.dealer_stands.py_func(t, t != i % 32, bool(p[L.P_H17])) for i, t in enumerate(sums)]
     return Machine(trans=trans.reshape(-1).astype(np.int16), net=net, ins=ins, rows=rows, fin=fin,
                    start=start, wtrans=walk[0], wflags=walk[1], wrows=walk[2], alt=alt.reshape(-1),
-                   walt=walk[3], **arr)  # fmt: skip
+                   walt=walk[3], wtid=(np.cumsum(wt) - wt).astype(np.int64),
+                   dstand=np.array(dstand, np.int8),
+                   sspay=np.array([T.ss_net.py_func(i, p) for i in range(6)], np.int64), **arr)
 
 
 def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
