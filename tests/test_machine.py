@@ -139,7 +139,7 @@ def _split_box_net(rules, hands, outcome):
         sp[h] = _walk(m, split, values)
     tally = np.zeros(L.N_TALLY, np.int64)
     main, _ = play._settle_split(
-        m.args(), rules.to_params(), sp, 0, len(hands), outcome, False, 10, tally,
+        tuple(m), rules.to_params(), sp, 0, len(hands), outcome, False, 10, tally,
         np.zeros(L.N_TALLY, np.int64),
     )  # fmt: skip
     return main, tally

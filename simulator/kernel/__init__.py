@@ -130,7 +130,7 @@ def _run(p, m, cx, ins_flags, n_rounds, state, trace) -> np.ndarray:
     rng = _check_state(state)
     tally = np.zeros(L.N_TALLY, np.int64)
     trace = np.zeros(0, np.int8) if trace is None else trace
-    args = (p, m.args(), cx, ins_flags)
+    args = (p, tuple(m), cx, ins_flags)
     warm("simulate", _simulate_chunk, *args, 0, rng.copy(), tally.copy(), trace)
     if _simulate_chunk(*args, n_rounds, rng, tally, trace) != 0:
         raise ValueError(
@@ -217,6 +217,6 @@ def play_stacked(cards, rules, strategies, cut=None, counter=None):
     if cut < 0:
         raise ValueError(f"cut = {cut} is out of range: allowed >= 0")
     out = np.zeros((c.size // (2 * boxes + 1) + 1, L.R_FIXED + boxes * L.R_BOX), np.int64)
-    warm("stacked", _play_stacked, p, m.args(), cx, ins_flags, c, np.int64(0), out)
-    n = _play_stacked(p, m.args(), cx, ins_flags, c, np.int64(cut), out)
+    warm("stacked", _play_stacked, p, tuple(m), cx, ins_flags, c, np.int64(0), out)
+    n = _play_stacked(p, tuple(m), cx, ins_flags, c, np.int64(cut), out)
     return out[:n].copy() if counter is None else (out[:n].copy(), cx[4])

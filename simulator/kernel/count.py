@@ -172,16 +172,11 @@ def start_at(ci, ramp_v, ev, cs, e, left, sevens, decks):
     return boxes
 
 
-@njit
-def first_decision(ci, ctab, tg, cs, shoe, ws, pos, end):
-    """After the deal: the box takes insurance by the count (its family of strategies, kept in
-    ``cs``) and its first decision by the band; returns the strategy."""
-    return decided(ci, cs, count_now(ci, ctab, tg, cs, shoe, ws, pos, end))
-
-
 @njit(inline="always")
 def decided(ci, cs, e):
-    """``first_decision`` where the count says ``e``."""
+    """After the deal, where the count says ``e``: the box takes insurance by the count (its
+    family of strategies, kept in ``cs``) and its first decision by the band; returns the
+    strategy."""
     cs[CS_FAM] = ci[CI_INS] & field(e, E_INS, 1)
     return cs[CS_FAM] * ci[CI_BANDS] + field(e, E_BAND)
 

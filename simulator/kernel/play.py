@@ -247,22 +247,17 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds
 def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wcounts, out,
                 trace):  # fmt: skip
     """Play up to ``n_rounds`` rounds (design: "One round, in order"); returns the rounds played.
-
-    Simulation (``ws[WS_STACKED] == 0``): lazy Fisher-Yates dealing from ``shoe`` with the
-    xoshiro256** state ``rng`` (advanced in place), the cut card or every-round shuffle (7.1);
-    each box's final state and the dealer's outcome are counted in ``counts`` (the box's tally is
-    ``counts @ rows`` at the end), the round's own fields and split boxes added to ``tally``;
-    one box walks the round table (``walk``: ``wcounts @ wrows``) but for the rounds it leaves
-    to this loop.
-    Stacked: ``shoe`` dealt in order while ``pos < cut``, one record a round into ``out``; a
-    round that runs out of cards sets ``WS_FAIL`` and is not reported. ``trace`` (int8) is empty
-    but in tests: simulated rounds' cards are appended to it in dealing order (a round dealt
-    partly from reshuffled discards is not).
-    ``m``: the machine's arrays (``tables.Machine.args``); ``ins_flags``: each box takes
-    insurance (0/1). ``cx``: a counter's arrays (``count``; ``count.empty()`` for none): the
-    count picks the bets and boxes at a round's start, and a strategy at an ``INDEX`` state
-    (``m`` built for a counter: ``tables.build``'s ``bands``); the counter's results go to the
-    counting tally ``cx[4]``."""
+    Simulation: lazy Fisher-Yates dealing from ``shoe`` with the xoshiro256** state ``rng``
+    (advanced in place), the cut card or every-round shuffle (7.1); each box's final state and
+    the dealer's outcome counted in ``counts`` (``counts @ rows`` at the end), the round's own
+    fields and split boxes added to ``tally``; one box walks (``walk``: ``wcounts @ wrows``) but
+    for the rounds it leaves to this loop. Stacked (``ws[WS_STACKED]``): ``shoe`` dealt in order
+    while ``pos < cut``, a record a round into ``out``; a round that runs out of cards sets
+    ``WS_FAIL``. ``trace``: empty, or (tests) the simulated rounds' cards in dealing order (but
+    a round dealt partly from reshuffled discards). ``m``: ``tuple(tables.Machine)``;
+    ``ins_flags``: each box takes insurance (0/1); ``cx``: a counter's arrays (``count``; none:
+    ``count.empty()``), whose count picks the bets and boxes and a strategy at an ``INDEX``
+    state, its results in the counting tally ``cx[4]``."""
     (trans, flags, link, fin, _, _, _, peek_t, net, insn, rows, start, wtrans, wflags, _, alt,
      walt, wtid, d_stands, ss_pay) = m  # fmt: skip
     nb = p[L.P_BOXES]
@@ -364,7 +359,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     st[b] = trans[np.uint64(st[b] * 10 + uv - 1)]
                     st[b] = trans[np.uint64(st[b] * 10 + value(code) - 1)]
             if counting:  # the first decisions and insurance, at the count after the deal
-                t = C.first_decision(ci, ctab, tg, cs, shoe, ws, pos, end)
+                t = C.decided(ci, cs, C.count_now(ci, ctab, tg, cs, shoe, ws, pos, end))
                 for b in range(nbr):
                     fam[b] = cs[C.CS_FAM]
                     insb[b] = fam[b] if ci[C.CI_INS] != 0 else ins_flags[b]

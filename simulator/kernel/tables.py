@@ -10,6 +10,8 @@ for one box, into a walk of whole rounds (the dealer's cards too).
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 
 from simulator import layout as L
@@ -56,12 +58,8 @@ class Builder:
     # -- the rules' decisions (design: "One round, in order", step 6) --------------------------
     def may_double(self, soft: bool, t: int) -> bool:
         rule = self.p[L.P_DOUBLE_ON]
-        if rule == L.DOUBLE_ANY:
-            return True
-        if rule == L.DOUBLE_HARD:
-            return not soft
         lo = 9 if rule == L.DOUBLE_9_11 else 10
-        return (not soft) and lo <= t <= 11
+        return rule == L.DOUBLE_ANY or not soft and (rule == L.DOUBLE_HARD or lo <= t <= 11)
 
     @staticmethod
     def resolve(code: int, can_double: bool, can_surrender: bool, t: int) -> int:
@@ -152,16 +150,15 @@ class Builder:
         return self.p[L.P_HOLE] != L.HOLE_PEEK and u in (1, 10)
 
     def stood(self, si, t, w, u):
-        flags = STOOD | NEED2
-        return self.state(("D", si, max(t, 16), w, u), T.K_STOOD, max(t, 16), w, flags,
-                          self.box_bits(si, u))  # fmt: skip
+        t = max(t, 16)
+        return self.state(("D", si, t, w, u), T.K_STOOD, t, w, STOOD | NEED2, self.box_bits(si, u))
 
     def bust(self, si, w, u):
         need = self.p[L.P_DBJ] == L.DBJ_ORIGINAL and self.ten_or_ace_no_hole(u)
         flags = NEED2 if need else self.waits(si, u)
         return self.state(("BU", si, w, u), T.K_BUST, 0, w, flags, self.box_bits(si, u))
 
-    def after(self, si, a, hard, ace, u, w):
+    def after(self, si, a, hard, ace, u, w=L.UNIT):
         """The state a decision leads to (a split is the caller's)."""
         if a == A_HIT:
             return self.state(("P", si, hard, ace, u), flags=PLAYER)
@@ -185,20 +182,14 @@ class Builder:
             bits = T.X_BJ | (T.X_EM_OFFERED if u == 1 else 0)
             return self.state(("BJ", si, u), T.K_BJ, 0, unit, need, bits)
         sevens = bool(self.p[L.P_SS]) and v1 == 7 and c == 7
-        a = None
-        if self.p[L.P_SURRENDER] == L.SURRENDER_EARLY:
-            early = self.decide(si, hard, ace, 2, u, v1=v1, v2=c, surrender=True, sevens=sevens)
-            if early == A_SURRENDER:
-                a = A_SURRENDER
-                s = self.state(("ES", si, u), T.K_ES, 0, unit, self.waits(si, u),
-                               self.box_bits(si, u))  # fmt: skip
-        if a is None:
-            late = self.p[L.P_SURRENDER] == L.SURRENDER_LATE
-            a = self.decide(si, hard, ace, 2, u, v1=v1, v2=c, surrender=late, sevens=sevens)
-            if a == A_SPLIT:
-                s = self.split_hand(si, v1, u)
-            else:
-                s = self.after(si, a, hard, ace, u, unit)
+        rule, kw = self.p[L.P_SURRENDER], {"v1": v1, "v2": c, "sevens": sevens}
+        early = rule == L.SURRENDER_EARLY
+        if early and self.decide(si, hard, ace, 2, u, surrender=True, **kw) == A_SURRENDER:
+            a = A_SURRENDER
+            s = self.state(("ES", si, u), T.K_ES, 0, unit, self.waits(si, u), self.box_bits(si, u))
+        else:
+            a = self.decide(si, hard, ace, 2, u, surrender=rule == L.SURRENDER_LATE, **kw)
+            s = self.split_hand(si, v1, u) if a == A_SPLIT else self.after(si, a, hard, ace, u)
         if sevens or a == A_SPLIT:
             return self.state(("X", si, v1, self.order[s], u), flags=EXIT, link=self.order[s])
         return s
@@ -210,7 +201,7 @@ class Builder:
         """A split hand ``v``, ``c`` played on as it is (not split again)."""
         hard, ace = v + c, int(v == 1 or c == 1)
         a = self.decide(si, hard, ace, 2, u, split=True, split_ace=v == 1)
-        return self.after(si, a, hard, ace, u, L.UNIT)
+        return self.after(si, a, hard, ace, u)
 
     def trans(self, key, c):
         kind, si = key[0], key[1]
@@ -231,7 +222,7 @@ class Builder:
         if kind == "PD":  # 12.1 (b): one card to a doubled hand
             w = 2 * L.UNIT
             return self.bust(si, w, u) if hard > 21 else self.stood(si, total(hard, ace), w, u)
-        return self.after(si, self.decide(si, hard, ace, 3, u), hard, ace, u, L.UNIT)
+        return self.after(si, self.decide(si, hard, ace, 3, u), hard, ace, u)
 
     def step(self, key, c) -> int:
         """``trans``; for a counter, where its strategies' decisions on the hand this card
@@ -250,16 +241,9 @@ class Builder:
         return self.state(("I", key, c), flags=INDEX)
 
 
-class Machine:
-    """The tables of the engine (all arrays; see ``build``)."""
-
-    def __init__(self, **arrays):
-        self.__dict__.update(arrays)
-
-    def args(self) -> tuple:
-        return (self.trans, self.flags, self.link, self.fin, self.kind, self.total, self.wager,
-                self.peek, self.net, self.ins, self.rows, self.start, self.wtrans, self.wflags,
-                self.wrows, self.alt, self.walt, self.wtid, self.dstand, self.sspay)  # fmt: skip
+# The engine's tables (``build``), in the order the compiled functions take them.
+Machine = namedtuple("Machine", "trans flags link fin kind total wager peek net ins rows start "
+                     "wtrans wflags wrows alt walt wtid dstand sspay")  # fmt: skip
 
 
 def build(p, tables, bands: int = 0) -> Machine:
@@ -280,29 +264,22 @@ def build(p, tables, bands: int = 0) -> Machine:
     ``wtid``: a walk terminal's place among the walk's terminals."""
     nb = tables[0].shape[0]
     first: dict = {}
-    box_si = []
-    for b in range(nb):
-        k = b"".join(t[b].tobytes() for t in tables)
-        box_si.append(first.setdefault(k, b))
+    box_si = [first.setdefault(b"".join(t[b].tobytes() for t in tables), b) for b in range(nb)]
     bld = Builder(p, tables, box_si, bands)
     for si in first.values():
         bld.state(("S", si))
         for u in range(1, 11):
             bld.state(("LIVE", si, u), T.K_LIVE, 0, L.UNIT, 0, bld.box_bits(si, u))
     succ = {}
-    i = 0
-    while i < len(bld.order):  # every state reachable from the starts, breadth first
-        key = bld.order[i]
+    for key in bld.order:  # every state reachable from the starts, breadth first (order grows)
         if key[0] not in ("X", "SX", "I") and bld.info[key][0] == T.K_NONE:
             succ[key] = [bld.step(key, c) for c in range(1, 11)]
-        i += 1
     n = len(bld.order)
     trans = np.zeros((n, 10), np.int32)
     arr = {k: np.zeros(n, np.int32) for k in ("flags", "link", "kind", "total", "wager", "peek")}
     finals = [k for k in bld.order if bld.info[k][0] != T.K_NONE]
     fin = np.full(n, -1, np.int32)
-    for j, k in enumerate(finals):
-        fin[bld.keys[k]] = j
+    fin[[bld.keys[k] for k in finals]] = np.arange(len(finals))
     for k, s in bld.keys.items():
         kind, t, w, flags, bits, link = bld.info[k]
         if k in succ:
@@ -366,15 +343,10 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
     the hole card along (``WH``) to the dealer's play; pairs to split and 7-7 under Super Sevens
     are exits (``W_EXIT``), played in code. A counter's ``INDEX`` states are ``DECIDE`` (after
     the deal ``FIRST`` too), their states under each strategy in ``walt`` (no peek)."""
-    n0 = len(bld.order)
-    keys = dict(bld.keys)
-    order = list(bld.order)
-    info: dict = {}  # walk state key -> (flags, row fields)
-    no = T.N_OUTCOMES
-    peek = p[L.P_HOLE] == L.HOLE_PEEK
-    draw_all = bool(p[L.P_DRAW_NO_LIVE])
-    h17 = bool(p[L.P_H17])
-    ss_on = bool(p[L.P_SS])
+    n0, keys, order = len(bld.order), dict(bld.keys), list(bld.order)
+    info: dict = {}  # walk state key -> its flags
+    no, peek = T.N_OUTCOMES, p[L.P_HOLE] == L.HOLE_PEEK
+    draw_all, h17, ss_on = bool(p[L.P_DRAW_NO_LIVE]), bool(p[L.P_H17]), bool(p[L.P_SS])
     si = next(k[1] for k in order if k[0] == "S")
     rep: dict = {}  # a settlement class's first final state
 
@@ -456,13 +428,9 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
         info[k] = SPECIAL | DECIDE | (FIRST if k[1][0] == "PU" else 0)
         walt[keys[k]] = [walk_of(s) for s in a]
     table = {}
-    i = 0
-    while i < len(order):
-        k = order[i]
-        walks = k[0] in ("S", "P1", "PU", "P", "PD", "T", "W2", "DS", "HOLE", "WH")
-        if walks and i not in table:
+    for i, k in enumerate(order):  # (the order grows as the walk reaches new states)
+        if k[0] in ("S", "P1", "PU", "P", "PD", "T", "W2", "DS", "HOLE", "WH"):
             table[i] = [step(k, c) for c in range(1, 11)]
-        i += 1
     n = len(order)
     wtrans = np.zeros((n, 10), np.int32)
     wflags = np.zeros(n, np.int32)
