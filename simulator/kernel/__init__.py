@@ -176,16 +176,15 @@ def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
 
 def _count_arrays(counter: C.Counter, decks: int, terminals: int) -> tuple:
     """``counter.arrays(decks, terminals)``: its tables (the count table above all) made once
-    per counter and shoe in a process, a fresh counting tally and round counts each call."""
-    key = (id(counter), decks)
+    per counter, shoe and walk in a process, a fresh counting tally and round counts each call."""
+    key = (id(counter), decks, terminals)
     hit = _COUNTERS.get(key)
     if hit is None or hit[0] is not counter:  # (an id can be a new object's)
         if len(_COUNTERS) >= 32:
             _COUNTERS.clear()
-        hit = _COUNTERS[key] = (counter, counter.arrays(decks))
-    ci, ctab, tg, ramp_v, ct, ev, _ = hit[1]
-    walked = np.zeros(2 * L.N_TC * int(ci[C.CI_LEVELS]) * terminals, np.int64)
-    return ci, ctab, tg, ramp_v, np.zeros_like(ct), ev, walked
+        hit = _COUNTERS[key] = (counter, counter.arrays(decks, terminals))
+    ci, ctab, tg, ramp_v, ct, ev, walked, bt = hit[1]
+    return ci, ctab, tg, ramp_v, np.zeros_like(ct), ev, np.zeros_like(walked), bt
 
 
 def play_stacked(cards, rules, strategies, cut=None, counter=None):

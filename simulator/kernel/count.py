@@ -19,7 +19,7 @@ CI_IRC, CI_RC_LO, CI_BANDS, CI_INS, CI_LEVELS, CI_SS_LEVELS = range(6)
 SEVEN = 1 << 32  # a seven's mark in each tag: the running count carries the sevens seen above it
 # cs: the count, then the round's bets, tally row and exact Super Sevens moments.
 (CS_RC, CS_SEEN, CS_SHUFFLES, CS_SEATED, CS_HID_TAG, CS_HID_N, CS_BET, CS_SS_BET,
- CS_BOXES, CS_ROW, CS_SS_EXACT, CS_SS_EXACT2, CS_FAM, CS_LEVEL, N_CS) = range(15)
+ CS_BOXES, CS_ROW, CS_SS_EXACT, CS_SS_EXACT2, CS_FAM, N_CS) = range(14)
 R_MAIN, R_SS, R_BOXES = range(3)  # the ramps
 # What the count says, by (cards left, running count): the fields of an entry of ``ctab``.
 E_BAND, E_INS, E_ENTER, E_LEAVE, E_ROW, E_RAMP = 0, 8, 9, 10, 16, 24  # E_RAMP + 8 * ramp
@@ -92,16 +92,39 @@ class Counter:
         tags = np.array(self.tags, np.int64) + SEVEN * (np.arange(1, 11) == 7)
         ev = np.array(self.ev, np.float64).reshape(2, -1)
         scale = np.array([[L.SS_EXACT_SCALE], [L.SS_EXACT_SQ_SCALE]])
-        return (ci, self.count_table(decks), tags, ramp_v, np.zeros((L.N_TC, L.N_COUNT), np.int64),
+        ctab = self.count_table(decks)
+        return (ci, ctab, tags, ramp_v, np.zeros((L.N_TC, L.N_COUNT), np.int64),
                 np.rint(ev * scale).astype(np.int64),
-                np.zeros(2 * L.N_TC * ci[CI_LEVELS] * terminals, np.int64))  # fmt: skip
+                np.zeros(2 * L.N_TC * ci[CI_LEVELS] * terminals, np.int64),
+                bet_table(ctab, ci, terminals))  # fmt: skip
+
+
+def bet_table(ctab, ci, terminals: int) -> np.ndarray:
+    """The one-box walk's bets (``play._add_rounds``), by (cards left, running count less its
+    lowest, seated before): what ``round_start`` makes of the count's entry ``ctab``: the round's
+    place in ``walked`` but for its terminal and first card (shifted 7), its tally row (shifted
+    1) and seated. A count's two entries side by side (int32), both read, seated picking one."""
+    if not terminals:
+        return np.zeros((1, 1, 2), np.int32)
+    levels = int(ci[CI_LEVELS])
+    assert 2 * L.N_TC * levels * terminals < 1 << 24 and L.N_TC <= 64
+
+    def f(at, bits=8):
+        return (ctab >> at) & ((1 << bits) - 1)
+
+    seated = np.stack([f(E_ENTER, 1), f(E_LEAVE, 1)], axis=-1)
+    row = f(E_ROW)[..., None]
+    steps = 1 + f(E_RAMP + 8 * R_MAIN) * ci[CI_SS_LEVELS] + f(E_RAMP + 8 * R_SS)
+    level = seated * steps[..., None]
+    return (((row * levels + level) * terminals * 2) << 7 | row << 1 | seated).astype(np.int32)
 
 
 def empty():
     """The count arrays of a game played without one (``play_rounds``' ``cx``)."""
     return (np.zeros(0, np.int64), np.zeros((1, 1), np.int64), np.zeros(10, np.int64),
             np.zeros((3, 2), np.int64), np.zeros((0, L.N_COUNT), np.int64),
-            np.zeros((2, 0), np.int64), np.zeros(0, np.int64))  # fmt: skip
+            np.zeros((2, 0), np.int64), np.zeros(0, np.int64),
+            np.zeros((1, 1, 2), np.int32))  # fmt: skip
 
 
 @njit(inline="always")
@@ -152,21 +175,14 @@ def round_start(ci, ctab, tg, ramp_v, ev, cs, shoe, ws, pos, end, decks):
     bet and the boxes, the tally row, and the exact Super Sevens return of the shoe (x 1e9, 0
     without a table), kept in ``cs`` for the round. Returns the boxes dealt."""
     e = count_now(ci, ctab, tg, cs, shoe, ws, pos, end)
-    return start_at(ci, ramp_v, ev, cs, e, end - pos, running(cs[CS_RC])[1], decks)
-
-
-@njit(inline="always")
-def start_at(ci, ramp_v, ev, cs, e, left, sevens, decks):
-    """``round_start`` where the count says ``e``, with ``left`` cards and ``sevens`` seen."""
     seated = field(e, E_LEAVE if cs[CS_SEATED] != 0 else E_ENTER, 1)
     cs[CS_SEATED] = seated
     j, k = field(e, E_RAMP + 8 * R_MAIN), field(e, E_RAMP + 8 * R_SS)
     boxes = ramp_v[R_BOXES, field(e, E_RAMP + 8 * R_BOXES) * seated]  # the base when out
     cs[CS_BET], cs[CS_SS_BET] = ramp_v[R_MAIN, j] * seated, ramp_v[R_SS, k] * seated
-    cs[CS_LEVEL] = seated * (1 + j * ci[CI_SS_LEVELS] + k)  # the bets' level (add_walked)
     cs[CS_SS_EXACT] = cs[CS_SS_EXACT2] = 0
     if ev.size > 0:
-        i = left * (4 * decks + 1) + 4 * decks - sevens
+        i = (end - pos) * (4 * decks + 1) + 4 * decks - running(cs[CS_RC])[1]
         cs[CS_SS_EXACT], cs[CS_SS_EXACT2] = ev[0, i], ev[1, i]
     cs[CS_BOXES], cs[CS_ROW] = boxes, field(e, E_ROW)
     return boxes
@@ -227,7 +243,7 @@ def add_exact(ct, cs, boxes):
 @njit
 def add_walked(cx, p, trows):
     """The rounds the walk counted (``cx[6][((row * levels + level) * terminals + t) * 2 +
-    seven]``: rounds at tally row ``row`` and bets' level ``level`` (``start_at``) that ended
+    seven]``: rounds at tally row ``row`` and bets' level ``level`` (``round_start``) that ended
     in the walk's ``t``-th terminal, whose tally row is ``trows[t]``, the first card a seven or
     not) into the counting tally, after the chunk (rules ``p``)."""
     ci, ramp_v, ct, walked = cx[0], cx[3], cx[4], cx[6]

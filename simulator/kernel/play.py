@@ -158,20 +158,31 @@ def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek,
 
 
 @njit(_nrt=False)
-def _add_rounds(rec, n, cx, cs, wtid, shoe, end, decks, ss_on):
-    """The ``n`` rounds ``walk_counted`` recorded (``rec[i]``: round ``i``'s start, its running
-    count and first card's place; ``rec[i + 1, 2]``: its terminal), bet in turn by the count,
-    into ``walked`` (``count.add_walked``) and the counting tally."""
-    ci, ctab, tg, ramp_v, ct, ev, walked = cx
-    n_term = walked.size // (2 * L.N_TC * ci[C.CI_LEVELS])
+def _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe):
+    """The ``n`` rounds ``walk_counted`` recorded (``rec[0, i]``, ``rec[1, i]``: round ``i``'s
+    running count and first card's place; ``rec[2, i + 1]``: its terminal), bet in turn by the
+    count (``count.bet_table``), into ``walked`` (``count.add_walked``) and the counting tally's
+    exact Super Sevens moments. Of ``count.round_start``'s fields only seated is kept in ``cs`` (the
+    others are made again at the next round's start in code)."""
+    ci, ctab, tg, ramp_v, ct, ev, walked, bt = cx
+    seated, lo, top, d4 = cs[C.CS_SEATED], ci[C.CI_RC_LO], bt.shape[0] - 1, 4 * decks
+    exact = ss_on and ev.size > 0
     for i in range(n):
-        p0 = rec[i, 1]
-        e = C.said(ci, ctab, rec[i, 0], end - p0)
-        C.start_at(ci, ramp_v, ev, cs, e, end - p0, C.running(rec[i, 0])[1], decks)
-        at = (cs[C.CS_ROW] * ci[C.CI_LEVELS] + cs[C.CS_LEVEL]) * n_term + wtid[rec[i + 1, 2]]
-        walked[at * 2 + ((shoe[p0] >> 2) == L.SEVEN_RANK)] += 1
-        if ss_on:
-            C.add_exact(ct, cs, 1)
+        rcp, p0 = rec[0, i], rec[1, i]
+        rc, sevens = C.running(rcp)
+        left = end - p0
+        a, b = np.uint64(min(max(left, 1), top)), np.uint64(rc - lo)
+        x0, x1 = np.int64(bt[a, b, 0]), np.int64(bt[a, b, 1])
+        x = x0 + seated * (x1 - x0)  # (both read: no round waits on the last one's lookup)
+        seated = x & 1
+        seven = np.int64((shoe[np.uint64(p0)] >> 2) == L.SEVEN_RANK)
+        walked[np.uint64((x >> 7) + wtid[np.uint64(rec[2, i + 1])] * 2 + seven)] += 1
+        if exact:
+            row, j = np.uint64((x >> 1) & 0x3F), np.uint64(left * (d4 + 1) + d4 - sevens)
+            ct[row, L.C_SS_EXACT] += ev[0, j]
+            ct[row, L.C_SS_EXACT_SQ] += ev[1, j]
+            ct[row, L.C_SS_PLUS] += ev[0, j] > 0
+    cs[C.CS_SEATED] = seated
 
 
 @njit(_nrt=False)
@@ -181,9 +192,10 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds
     by card, a ``DECIDE`` state played on by the count (``walt``: its state under the count's
     strategy), and each round's start and terminal recorded in ``rec`` without a branch, to be
     bet and counted (``_add_rounds``) before the shoe is shuffled, and when the walk returns
-    (with the bets of a round it leaves to the loop in ``cs``). (A function of its own: the plain
-    walk carrying this work, even unused, ran 0.85x.)"""
-    ci, ctab, tg, ramp_v, ct, ev, walked = cx
+    (with the bets of a round it leaves to the loop in ``cs``). The cards are taken in an inner
+    loop left only at a decision, an exit, ``lim`` or the last round, which keeps its values in
+    registers. (A function of its own: the plain walk carrying this work ran 0.85x.)"""
+    ci, ctab, tg, ramp_v, ct, ev, walked, bt = cx
     nt = walt.size // wflags.size
     n_cards = shoe.size - SLACK
     need_full = ws[WS_NEED_FULL]
@@ -192,32 +204,44 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds
     C.count_now(ci, ctab, tg, cs, shoe, ws, pos, end)  # (the count's shuffles are the shoe's)
     rcp = cs[C.CS_RC]  # the running count (sevens marked), card by card
     s = start
-    rec[0, 0], rec[0, 1] = rcp, pos
+    rec[0, 0], rec[1, 0] = rcp, pos
     n = 0  # rounds recorded
     room = n_rounds - r  # rounds to play
     why = WALK_DONE
     while n < room:
         if pos >= lim and (wflags[np.uint64(s)] & BOUNDARY) != 0:  # shuffle, or too few cards
-            _add_rounds(rec, n, cx, cs, wtid, shoe, end, decks, ss_on)
+            _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe)
             r, room, n = r + n, room - n, 0
             shuffles = ws[WS_SHUFFLES]
             pos, end, need_full = _round_start(ws, pos, end, need_full, cut_at, n_cards)
             if ws[WS_SHUFFLES] != shuffles:
                 rcp = ci[C.CI_IRC]
             lim = min(cut_at, end - WALK_CARDS + 1)
-            rec[0, 0], rec[0, 1] = rcp, pos
+            rec[0, 0], rec[1, 0] = rcp, pos
             if end - pos < WALK_CARDS:
                 why = WALK_NEAR
                 break
-        k, s0, s1, s2, s3 = pick(False, pos, end, s0, s1, s2, s3)
-        code = np.int64(shoe[k])
-        shoe[k] = shoe[np.uint64(pos)]
-        shoe[np.uint64(pos)] = code
-        pos += 1
-        rcp += tg[np.uint64(value(code) - 1)]
-        s = np.int64(wtrans[np.uint64(s * 10 + value(code) - 1)])
-        wcounts[np.uint64(s)] += 1
-        f = wflags[np.uint64(s)]
+        # A round takes 3 cards at least (the first, under way, 1): the rounds left cannot end
+        # before ``stop``.
+        stop = min(lim, pos + 3 * (room - n) - 2)
+        while True:  # to a decision, an exit, ``stop``
+            k, s0, s1, s2, s3 = pick(False, pos, end, s0, s1, s2, s3)
+            code = np.int64(shoe[k])
+            shoe[k] = shoe[np.uint64(pos)]
+            shoe[np.uint64(pos)] = code
+            pos += 1
+            v = np.uint64(value(code) - 1)
+            rcp += tg[v]
+            s = np.int64(wtrans[np.uint64(s * 10) + v])
+            wcounts[np.uint64(s)] += 1
+            f = np.int64(wflags[np.uint64(s)])
+            if (f & DECIDE) != 0:
+                break
+            j = np.uint64(n + 1)
+            rec[0, j], rec[1, j], rec[2, j] = rcp, pos, s  # the next round's start
+            n += f & TERMINAL
+            if (f & W_EXIT) != 0 or pos >= stop:
+                break
         if (f & DECIDE) != 0:  # the count's strategy decides (its visit is the card's)
             e = C.said(ci, ctab, rcp, end - pos)
             if (f & FIRST) != 0:
@@ -225,18 +249,18 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds
             wcounts[np.uint64(s)] -= 1
             s = np.int64(walt[s * nt + cs[C.CS_FAM] * ci[C.CI_BANDS] + C.field(e, C.E_BAND)])
             wcounts[np.uint64(s)] += 1
-            f = wflags[np.uint64(s)]
-        rec[n + 1, 0], rec[n + 1, 1], rec[n + 1, 2] = rcp, pos, s  # the next round's start
-        n += f & TERMINAL
+            f = np.int64(wflags[np.uint64(s)])
+            rec[0, n + 1], rec[1, n + 1], rec[2, n + 1] = rcp, pos, s  # the next round's start
+            n += f & TERMINAL
         if (f & W_EXIT) != 0:
-            _add_rounds(rec, n, cx, cs, wtid, shoe, end, decks, ss_on)
-            cs[C.CS_RC], cs[C.CS_SEEN], cs[C.CS_SHUFFLES] = rec[n, 0], rec[n, 1], ws[WS_SHUFFLES]
-            C.round_start(ci, ctab, tg, ramp_v, ev, cs, shoe, ws, rec[n, 1], end, decks)
+            _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe)
+            cs[C.CS_RC], cs[C.CS_SEEN], cs[C.CS_SHUFFLES] = rec[0, n], rec[1, n], ws[WS_SHUFFLES]
+            C.round_start(ci, ctab, tg, ramp_v, ev, cs, shoe, ws, rec[1, n], end, decks)
             r, n = r + n, 0
             _undo_deal(wtrans, wcounts, shoe, start, s, pos, False)
             why = WALK_EXIT
             break
-    _add_rounds(rec, n, cx, cs, wtid, shoe, end, decks, ss_on)
+    _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe)
     r += n
     ws[WS_NEED_FULL] = need_full
     cs[C.CS_RC], cs[C.CS_SEEN], cs[C.CS_SHUFFLES] = rcp, pos, ws[WS_SHUFFLES]
@@ -283,7 +307,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     end = ws[WS_END]
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
     c2 = np.zeros(nb, np.int64)  # each box's second card
-    ci, ctab, tg, ramp_v, ct, ev, walked = cx
+    ci, ctab, tg, ramp_v, ct, ev, walked, bt = cx
     counting = ci.size > 0
     nt = alt.size // flags.size  # the counter's strategies (0: no counter)
     cs = np.zeros(C.N_CS, np.int64)
@@ -293,7 +317,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     nbr = nb  # boxes this round
     walking = not stacked and wtrans.size > 0 and trace.size == 0
     walking = walking and (walked.size > 0 or not counting)
-    rec = np.zeros((n_cards // 3 + 4 if walked.size else 0, 3), np.int64)  # walk_counted's
+    rec = np.zeros((3, n_cards // 3 + 4 if walked.size else 0), np.int64)  # walk_counted's
     s_dealt = 0
     traced = 0
     r = 0
