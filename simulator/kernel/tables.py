@@ -254,14 +254,14 @@ def build(p, tables, bands: int = 0) -> Machine:
     ``INDEX`` state's state under strategy ``j`` is ``alt[s * len(tables) + j]`` (``Builder.
     step``), and in the walk ``walt``.
 
-    Arrays: ``trans`` (int32, states x 10), ``flags``, ``link`` (an exit's or ``PAIR`` state's
-    state to play on, else -1), ``kind``, ``total``, ``wager`` (a final state's hand), ``fin``
-    (a final state's index, else -1), ``peek`` (the final state of a box in this state when a
-    peeked dealer blackjack ends the round), and per final state and dealer outcome (index
-    ``fin * N_OUTCOMES + o``): ``net``, ``ins`` (tenths) and ``rows`` (what the box adds to the
-    tally, ``tally.add_box``). ``start``: each box's start state. ``dstand``: the dealer stands
-    (12.3) on (ace, hard sum) (``ace * 32 + hard``); ``sspay``: the Super Sevens result by line;
-    ``wtid``: a walk terminal's place among the walk's terminals."""
+    Arrays: ``trans`` (states x 10), ``flags``, ``link`` (an exit's or ``PAIR`` state's state to
+    play on, else -1), ``kind``, ``total``, ``wager`` (a final state's hand), ``fin`` (a final
+    state's index, else -1), ``peek`` (a box's final state when a peeked dealer blackjack ends
+    the round), and per final state and dealer outcome (``fin * N_OUTCOMES + o``): ``net``,
+    ``ins`` (tenths) and ``rows`` (what the box adds to the tally, ``tally.add_box``). ``start``:
+    each box's start state. ``dstand``: the dealer stands (12.3) on (ace, hard sum) (``ace * 32
+    + hard``); ``sspay``: the Super Sevens result by line; ``wtid``: a walk terminal's place
+    among the walk's terminals."""
     nb = tables[0].shape[0]
     first: dict = {}
     box_si = [first.setdefault(b"".join(t[b].tobytes() for t in tables), b) for b in range(nb)]
@@ -275,61 +275,67 @@ def build(p, tables, bands: int = 0) -> Machine:
         if key[0] not in ("X", "SX", "I") and bld.info[key][0] == T.K_NONE:
             succ[key] = [bld.step(key, c) for c in range(1, 11)]
     n = len(bld.order)
-    trans = np.zeros((n, 10), np.int32)
-    arr = {k: np.zeros(n, np.int32) for k in ("flags", "link", "kind", "total", "wager", "peek")}
-    finals = [k for k in bld.order if bld.info[k][0] != T.K_NONE]
+    assert n < 2**15, n  # int16 states
+    info = [bld.info[k] for k in bld.order]
+
+    def column(j):
+        return np.array([i[j] for i in info], np.int32)
+
+    def peeked(k):
+        """A peeked dealer blackjack (step 4): blackjack, even money and early surrender stand
+        as they are (a 7-7 exit by its link); any other hand is live and loses 10."""
+        k = bld.info[k][5] if k[0] == "X" else k
+        if k[0] in ("S", "P1", "PU", "I") or bld.info[k][0] in (T.K_BJ, T.K_EM, T.K_ES, T.K_LIVE):
+            return bld.keys[k]
+        return bld.keys[("LIVE", k[1], k[-1])]
+
+    trans = np.array([succ.get(k, [0] * 10) for k in bld.order], np.int32)
+    link = np.array([-1 if i[5] is None else bld.keys[i[5]] for i in info], np.int32)
+    peek = np.array([peeked(k) for k in bld.order], np.int32)
+    finals = [s for s, i in enumerate(info) if i[0] != T.K_NONE]
     fin = np.full(n, -1, np.int32)
-    fin[[bld.keys[k] for k in finals]] = np.arange(len(finals))
-    for k, s in bld.keys.items():
-        kind, t, w, flags, bits, link = bld.info[k]
-        if k in succ:
-            trans[s] = succ[k]
-        arr["flags"][s], arr["kind"][s], arr["total"][s], arr["wager"][s] = flags, kind, t, w
-        arr["link"][s] = -1 if link is None else bld.keys[link]
-        # A peeked dealer blackjack (step 4): blackjack, even money and early surrender stand
-        # as they are (a 7-7 exit by its link); any other hand is live and loses 10.
-        target = bld.info[link] if k[0] == "X" else bld.info[k]
-        if k[0] in ("S", "P1", "PU", "I") or target[0] in (T.K_BJ, T.K_EM, T.K_ES, T.K_LIVE):
-            arr["peek"][s] = bld.keys[link] if k[0] == "X" else s
-        else:
-            arr["peek"][s] = bld.keys[("LIVE", k[1], k[-1])]
-    assert len(bld.order) == n, "a state was added after numbering"
+    fin[finals] = np.arange(len(finals))
     no = T.N_OUTCOMES
     net = np.zeros(len(finals) * no, np.int64)
     ins = np.zeros(len(finals) * no, np.int64)
     rows = np.zeros((len(finals) * no, L.N_TALLY), np.int64)
     bj_win, ins_win, dbj = int(p[L.P_BJ_WIN]), int(p[L.P_INS_WIN]), int(p[L.P_DBJ])
-    for j, k in enumerate(finals):
-        kind, t, w, flags, bits, link = bld.info[k]
+    for j, s in enumerate(finals):
+        kind, t, w, _, bits, _ = info[s]
         for o in range(no):
             i = j * no + o
-            x = T.hand_net.py_func(kind, t, w, o, dbj, bj_win, 0, True)
-            y = T.ins_net.py_func((bits & T.X_INS_TAKEN) != 0, o, ins_win)
-            net[i], ins[i] = x, y
+            net[i] = x = T.hand_net.py_func(kind, t, w, o, dbj, bj_win, 0, True)
+            ins[i] = y = T.ins_net.py_func((bits & T.X_INS_TAKEN) != 0, o, ins_win)
             T.add_box.py_func(rows[i], x, y, bits, 1, int(x > 0), int(x < 0), int(x == 0),
                               int(w == 2 * L.UNIT), int(kind == T.K_BUST),
                               int(kind in (T.K_ES, T.K_LS)), w)  # fmt: skip
     start = np.array([bld.sid(("S", si)) for si in box_si], np.int64)
-    alt = np.zeros((n, nb) if bands else 0, np.int16)
-    for k, a in bld.alt.items():
-        alt[bld.keys[k]] = a
     if bands:
         start = np.full(int(p[L.P_BOXES]), start[0], np.int64)
     if nb == 1 and not bands or bands and p[L.P_BOXES] == 1 and p[L.P_HOLE] != L.HOLE_PEEK:
-        walk = walk_tables(bld, p, trans, rows, net, ins, fin, arr["peek"])
+        wtrans, wflags, wrows, walt = walk_tables(bld, p, trans, rows, net, ins, fin, peek)
     else:
-        walk = (np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros((0, L.N_TALLY), np.int64),
-                np.zeros(0, np.int16))  # fmt: skip
-    assert n < 2**15, n  # int16 states
-    arr["flags"] = arr["flags"].astype(np.int8)
-    wt = walk[1] & TERMINAL
+        wtrans, wflags, walt = np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros(0, np.int16)
+        wrows = np.zeros((0, L.N_TALLY), np.int64)
+    wt = wflags & TERMINAL
     sums = [total(i % 32, i // 32) for i in range(64)]  # the dealer's (ace, hard sum)
     dstand = [T.dealer_stands.py_func(t, t != i % 32, bool(p[L.P_H17])) for i, t in enumerate(sums)]
-    return Machine(trans=trans.reshape(-1).astype(np.int16), net=net, ins=ins, rows=rows, fin=fin,
-                   start=start, wtrans=walk[0], wflags=walk[1], wrows=walk[2], alt=alt.reshape(-1),
-                   walt=walk[3], wtid=(np.cumsum(wt) - wt).astype(np.int64),
+    return Machine(trans=trans.reshape(-1).astype(np.int16), flags=column(3).astype(np.int8),
+                   link=link, fin=fin, kind=column(0), total=column(1), wager=column(2),
+                   peek=peek, net=net, ins=ins, rows=rows, start=start, wtrans=wtrans,
+                   wflags=wflags, wrows=wrows, alt=alternatives(bld, bld.alt, n if bands else 0),
+                   walt=walt, wtid=(np.cumsum(wt) - wt).astype(np.int64),
                    dstand=np.array(dstand, np.int8),
-                   sspay=np.array([T.ss_net.py_func(i, p) for i in range(6)], np.int64), **arr)
+                   sspay=np.array([T.ss_net.py_func(i, p) for i in range(6)], np.int64))
+
+
+def alternatives(bld, alt, n):
+    """``alt`` (an ``INDEX`` state's key -> its state under each strategy) as ``n`` rows of the
+    box strategies' width, flat (none: ``n == 0``)."""
+    out = np.zeros((n, len(bld.box_si)), np.int16)
+    for k, a in alt.items():
+        out[bld.keys[k]] = a
+    return out.reshape(-1)
 
 
 def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
@@ -426,20 +432,18 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
     walt = {}
     for k, a in bld.alt.items():
         info[k] = SPECIAL | DECIDE | (FIRST if k[1][0] == "PU" else 0)
-        walt[keys[k]] = [walk_of(s) for s in a]
+        walt[k] = [walk_of(s) for s in a]
     table = {}
     for i, k in enumerate(order):  # (the order grows as the walk reaches new states)
         if k[0] in ("S", "P1", "PU", "P", "PD", "T", "W2", "DS", "HOLE", "WH"):
             table[i] = [step(k, c) for c in range(1, 11)]
     n = len(order)
-    wtrans = np.zeros((n, 10), np.int32)
-    wflags = np.zeros(n, np.int32)
+    assert n < 2**15, n  # int16 states: the table stays small (a few thousand states)
+    wtrans = np.array([table.get(j, [j] * 10) for j in range(n)], np.int16).reshape(-1)
+    wflags = np.array([info.get(k, 0) | (BOUNDARY if k[0] == "S" else 0) for k in order], np.int8)
     wrows = np.zeros((n, L.N_TALLY), np.int64)
     wrows[:, L.T_CARDS_DEALT] = 1  # a visit is a card
-    for j, k in enumerate(order):
-        wtrans[j] = table.get(j, [j] * 10)
-        wflags[j] = info.get(k, 0) | (BOUNDARY if k[0] == "S" else 0)
-        row = wrows[j]
+    for row, k in zip(wrows, order, strict=True):
         if k[0] == "P1" and k[2] == 7 and ss_on:  # Super Sevens (a): the first card a seven
             pay_a = int(p[L.P_SS_PAY_A])
             T.add_ss.py_func(row, 0, 1, pay_a)
@@ -452,8 +456,4 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
             T.add_round.py_func(row, 0, o, int(net[i]), int(ins[i]), -1 if ss_on else 0)
             if ss_on:
                 T.add_ss.py_func(row, 5, 1, -1)
-    assert n < 2**15, n  # int16 states: the table stays small (a few thousand states)
-    alt = np.zeros((n, len(bld.box_si)) if walt else 0, np.int16)
-    for s, a in walt.items():
-        alt[s] = a
-    return wtrans.reshape(-1).astype(np.int16), wflags.astype(np.int8), wrows, alt.reshape(-1)
+    return wtrans, wflags, wrows, alternatives(bld, walt, n if walt else 0)
