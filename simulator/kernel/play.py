@@ -1,6 +1,5 @@
-"""The round loop: every game, in simulation (lazy shuffle, tally) and in stacked mode (the given
-cards in order, one record per round), playing each box's hands by walking the machine's table
-(``tables``) one card at a time. Design: "One round, in order" in ``docs/design.md``."""
+"""The round loop (every game, simulation and stacked mode) and the one-box walks: each box's hands
+walk the machine's table (``tables``) a card at a time. docs/design.md: "One round, in order"."""
 
 from __future__ import annotations
 
@@ -24,8 +23,8 @@ SS_B, SS_C, SS_D, SS_E, SS_F = 1, 2, 3, 4, 5
 
 @njit
 def _settle_split(m, p, sp, b, nh, o, insured, uv, t, scratch):
-    """Settle box ``b``'s ``nh`` split hands against dealer outcome ``o`` and add the box into
-    ``t`` (``scratch`` too, zeroed first, for a record). Returns ``(main, ins)``."""
+    """Settle box ``b``'s ``nh`` split hands against dealer outcome ``o`` into ``scratch`` (for a
+    record) and the tally ``t``. Returns ``(main, ins)``."""
     kind, total, wager = m[4], m[5], m[6]
     main = 0
     wins = losses = pushes = doubles = busts = 0
@@ -46,9 +45,9 @@ def _settle_split(m, p, sp, b, nh, o, insured, uv, t, scratch):
     ins = T.ins_net(insured, o, p[L.P_INS_WIN])
     bits = (T.X_INS_OFFERED if uv == 1 else 0) | (T.X_INS_TAKEN if insured else 0)
     wagered = L.UNIT * (nh + doubles)
-    T.add_box(t, main, ins, bits, nh, wins, losses, pushes, doubles, busts, 0, wagered)
     scratch[:] = 0
     T.add_box(scratch, main, ins, bits, nh, wins, losses, pushes, doubles, busts, 0, wagered)
+    t += scratch
     return main, ins
 
 
@@ -92,12 +91,10 @@ def _undo_deal(wtrans, wcounts, shoe, start, s, pos, peek):
 def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek, start, pos, end,
          s0, s1, s2, s3):  # fmt: skip
     """One box, simulation: rounds as a walk of the round table (``tables.walk_tables``), one
-    lazy Fisher-Yates step and one table read per card, each visit counted in ``wcounts``.
-    Returns ``(r, pos, end, s0, s1, s2, s3, why, state)``: ``WALK_DONE`` after ``n_rounds``;
-    ``WALK_NEAR`` before a round with fewer than ``WALK_CARDS`` cards left (``play_rounds``
-    plays it, refilling the shoe if it must); ``WALK_EXIT`` after the deal of a round that the
-    table leaves to code (a pair to split, 7-7 under Super Sevens), its visits uncounted, with
-    the box's state after the deal."""
+    lazy Fisher-Yates step and one table read a card, each visit counted in ``wcounts``.
+    Returns ``(r, pos, end, s0, s1, s2, s3, why, state)``, ``why``: ``WALK_DONE`` (``n_rounds``
+    played), ``WALK_NEAR`` (fewer than ``WALK_CARDS`` cards left: the loop plays the round) or
+    ``WALK_EXIT`` (a round dealt that the loop plays on, its visits uncounted; ``state``)."""
     n_cards = shoe.size - SLACK
     need_full = ws[R.WS_NEED_FULL]
     cut_at = 0 if every_round else cut
@@ -135,9 +132,8 @@ def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek,
 def _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe):
     """The ``n`` rounds ``walk_counted`` recorded (``rec[0, i]``, ``rec[1, i]``: round ``i``'s
     running count and first card's place; ``rec[2, i + 1]``: its terminal), bet in turn by the
-    count (``count.bet_table``), into ``walked`` (``count.add_walked``) and the counting tally's
-    exact Super Sevens moments. Of ``count.round_start``'s fields only seated is kept in ``cs`` (the
-    others are made again at the next round's start in code)."""
+    count (``count.bet_table``), into ``walked`` (``count.add_walked``) and the exact Super
+    Sevens moments; ``cs`` keeps seated."""
     ci, ctab, tg, ramp_v, ct, ev, walked, bt = cx
     seated, lo, top, d4 = cs[C.CS_SEATED], ci[C.CI_RC_LO], bt.shape[0] - 1, 4 * decks
     exact = ss_on and ev.size > 0
@@ -163,12 +159,10 @@ def _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe):
 def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut,
                  every_round, start, pos, end, s0, s1, s2, s3, cx, cs, ss_on, decks):  # fmt: skip
     """``walk`` for a counter (``cx``, ``cs``; ``count``), no peek: the running count kept card
-    by card, a ``M.DECIDE`` state played on by the count (``walt``: its state under the count's
-    strategy), and each round's start and terminal recorded in ``rec`` without a branch, to be
-    bet and counted (``_add_rounds``) before the shoe is shuffled, and when the walk returns
-    (with the bets of a round it leaves to the loop in ``cs``). The cards are taken in an inner
-    loop left only at a decision, an exit, ``lim`` or the last round, which keeps its values in
-    registers. (A function of its own: the plain walk carrying this work ran 0.85x.)"""
+    by card, a ``DECIDE`` state played on by the count (``walt``), each round's start and
+    terminal recorded in ``rec``, bet and counted (``_add_rounds``) before a shuffle and on
+    return (the bets of a round left to the loop in ``cs``). The inner loop leaves only at a
+    decision, an exit, ``lim`` or the last round (its values stay in registers)."""
     ci, ctab, tg, ramp_v, ct, ev, walked, bt = cx
     nt = walt.size // wflags.size
     n_cards = shoe.size - SLACK
@@ -245,17 +239,13 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds
 def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wcounts, out,
                 trace):  # fmt: skip
     """Play up to ``n_rounds`` rounds (design: "One round, in order"); returns the rounds played.
-    Simulation: lazy Fisher-Yates dealing from ``shoe`` with the xoshiro256** state ``rng``
-    (advanced in place), the cut card or every-round shuffle (7.1); each box's final state and
-    the dealer's outcome counted in ``counts`` (``counts @ rows`` at the end), the round's own
-    fields and split boxes added to ``tally``; one box walks (``walk``: ``wcounts @ wrows``) but
-    for the rounds it leaves to this loop. Stacked (``ws[R.WS_STACKED]``): ``shoe`` dealt in order
-    while ``pos < cut``, a record a round into ``out``; a round that runs out of cards sets
-    ``R.WS_FAIL``. ``trace``: empty, or (tests) the simulated rounds' cards in dealing order (but
-    a round dealt partly from reshuffled discards). ``m``: ``tuple(tables.Machine)``;
-    ``ins_flags``: each box takes insurance (0/1); ``cx``: a counter's arrays (``count``; none:
-    ``count.empty()``), whose count picks the bets and boxes and a strategy at an ``M.INDEX``
-    state, its results in the counting tally ``cx[4]``."""
+    Simulation: lazy Fisher-Yates dealing with the xoshiro256** state ``rng`` (advanced in
+    place); unsplit boxes counted by (final state, outcome) in ``counts``, the rest into
+    ``tally``; one box walks (``walk``, visits in ``wcounts``) but for the rounds it leaves here.
+    Stacked (``ws[R.WS_STACKED]``): ``shoe`` in order while ``pos < cut``, a record a round into
+    ``out``. ``trace``: empty, or (tests) the rounds' cards but those of a round dealt partly from
+    reshuffled discards. ``m``: ``tuple(tables.Machine)``; ``ins_flags``: each box takes
+    insurance; ``cx``: a counter's arrays (``count``; none: ``count.empty()``)."""
     (trans, flags, link, fin, _, _, _, peek_t, net, insn, rows, start, wtrans, wflags, _, alt,
      walt, wtid, d_stands, ss_pay) = m  # fmt: skip
     nb = p[L.P_BOXES]
@@ -537,10 +527,6 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
         r += 1
     for i in range(6):  # each box's Super Sevens bet (14)
         T.add_ss(tally, i, lines[i], ss_pay[i])
-    ws[R.WS_POS] = pos
-    ws[R.WS_END] = end
-    rng[0] = s0
-    rng[1] = s1
-    rng[2] = s2
-    rng[3] = s3
+    ws[R.WS_POS], ws[R.WS_END] = pos, end
+    rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
     return r
