@@ -1,6 +1,5 @@
-"""A counter in the engine: the running count of the cards seen (kept card by card in the walk,
-caught up from the shoe in the round loop: the lazy shuffle leaves the dealt cards in order), the
-true count, the band of the count that picks the strategy, the bets by count, wonging, and the
+"""A counter in the engine: the running count (card by card in the walk, caught up from the shoe
+in the round loop), what the true count says (strategy band, insurance, bets, wonging) and the
 counting tally (``layout`` C_*). docs/counting.md."""
 
 from __future__ import annotations
@@ -28,13 +27,11 @@ COPIES = np.array([4] * 9 + [16])  # cards of each value A..T in a deck
 
 @dataclass(frozen=True)
 class Counter:
-    """A counter, as the engine takes it. ``tags`` by value A..T; ``step``: the deck estimate's
-    step in cards (0 exact, 26 half, 52 whole); ``true``: key on the true count (a balanced
-    count) or the running count; ``bands``: the counts where the strategy changes (the machine's
-    strategies are ``bands.size + 1`` a family, a second family taking insurance when
-    ``insurance`` is a count, else none); ``ramps``: ``(steps, base and values)`` of the main
-    bet, the Super Sevens bet and the boxes; ``ev``: the Super Sevens return by (cards left,
-    sevens left, and its mean square: shape (2, ...)), or empty."""
+    """A counter as the engine takes it. ``tags`` by value A..T; ``step``: the deck estimate's
+    step in cards (0 exact); ``true``: key on the true count, else the running count; ``bands``:
+    the counts where the strategy changes (insurance by ``insurance``, a count or None);
+    ``ramps``: ``(steps, values)`` of the main bet, the Super Sevens bet and the boxes; ``ev``:
+    the Super Sevens return and mean square by (cards left, sevens left), or empty."""
 
     tags: tuple
     irc: int
@@ -54,10 +51,8 @@ class Counter:
                      for f in (np.minimum, np.maximum))
 
     def count_table(self, decks: int) -> np.ndarray:
-        """``ctab[left, rc - lowest]``: what the count says with ``left`` cards left (clamped to
-        1 and above) and running count ``rc``: the band of the strategy, insurance, wonging in
-        and out, the tally row and each ramp's step (``E_*``), all at the true count (``rc`` x
-        52 / decks left as estimated; the running count itself for an unbalanced count)."""
+        """``ctab[left, rc - lowest]``: what the true count says (fields ``E_*``) with ``left``
+        cards left (1 at least) and running count ``rc``."""
         lo, hi = self.running_counts(decks)
         left = np.maximum(np.arange(52 * decks + 2), 1)
         if not self.true:
@@ -100,10 +95,9 @@ class Counter:
 
 
 def bet_table(ctab, ci, terminals: int) -> np.ndarray:
-    """The one-box walk's bets (``play._add_rounds``), by (cards left, running count less its
-    lowest, seated before): what ``round_start`` makes of the count's entry ``ctab``: the round's
-    place in ``walked`` but for its terminal and first card (shifted 7), its tally row (shifted
-    1) and seated. A count's two entries side by side (int32), both read, seated picking one."""
+    """The one-box walk's bets (``play._add_rounds``) by (cards left, running count less its
+    lowest, seated before): ``round_start`` of ``ctab``'s entry as the round's place in ``walked``
+    but for terminal and first card (shifted 7), its tally row (shifted 1) and seated."""
     if not terminals:
         return np.zeros((1, 1, 2), np.int32)
     levels = int(ci[CI_LEVELS])
@@ -242,10 +236,9 @@ def add_exact(ct, cs, boxes):
 
 @njit
 def add_walked(cx, p, trows):
-    """The rounds the walk counted (``cx[6][((row * levels + level) * terminals + t) * 2 +
-    seven]``: rounds at tally row ``row`` and bets' level ``level`` (``round_start``) that ended
-    in the walk's ``t``-th terminal, whose tally row is ``trows[t]``, the first card a seven or
-    not) into the counting tally, after the chunk (rules ``p``)."""
+    """The rounds the walk counted into the counting tally after the chunk: ``cx[6][((row *
+    levels + level) * terminals + t) * 2 + seven]`` rounds at tally row ``row`` and bets' level
+    ``level`` ended in terminal ``t`` (tally row ``trows[t]``), the first card a seven or not."""
     ci, ramp_v, ct, walked = cx[0], cx[3], cx[4], cx[6]
     ss_on, pay_a = p[L.P_SS] != 0, T.ss_net(0, p)
     levels, n_ss, n_term = ci[CI_LEVELS], ci[CI_SS_LEVELS], trows.shape[0]

@@ -1,12 +1,7 @@
-"""The engine's tables, built from the rules and the strategies: one finite state machine whose
-states are a box's hand situations, one card per step (``trans[state * 10 + value - 1]``).
-Every decision of a strategy under the rules (``Builder.decide``) is taken here, once, while the
-states are enumerated; the round loop only reads the tables. A final state (stood, bust,
-blackjack, even money, surrendered) carries what its hand wins against each dealer outcome and
-what its box adds to the tally. A pair to split, or 7-7 under Super Sevens, leads to an exit
-state (``EXIT``) that the loop plays on from its ``link``. ``walk_tables`` extends the machine,
-for one box, into a walk of whole rounds (the dealer's cards too).
-"""
+"""The engine's tables from the rules and the strategies: a state machine of a box's hands, one
+card a step (``trans[state * 10 + value - 1]``), every decision taken here once (``Builder.
+decide``); a final state carries what it wins and adds to the tally by dealer outcome. For one
+box ``walk_tables`` extends it to whole rounds. docs/design.md: "The engine"."""
 
 from __future__ import annotations
 
@@ -55,7 +50,6 @@ class Builder:
         self.bands = bands  # a counter's strategies a family (0: not a counter)
         self.alt: dict = {}  # an INDEX state's key -> its state under each strategy
 
-    # -- the rules' decisions (design: "One round, in order", step 6) --------------------------
     def may_double(self, soft: bool, t: int) -> bool:
         rule = self.p[L.P_DOUBLE_ON]
         lo = 9 if rule == L.DOUBLE_9_11 else 10
@@ -112,7 +106,6 @@ class Builder:
         cell = self.pairs[si, v - 1, 9 if u == 1 else u - 2]
         return cell in (L.P, L.RP) or (cell == L.PD and bool(self.p[L.P_DAS]))
 
-    # -- states --------------------------------------------------------------------------------
     def canon(self, key):
         """A counter's hand is one state under every band's strategy, kept apart by its
         insurance family only when the up card is an ace (``step`` makes the choices)."""
@@ -135,28 +128,28 @@ class Builder:
             self.info[key] = (kind, t, wager, flags, bits, link)
         return self.sid(key)
 
-    def insured(self, si, u) -> bool:
-        return u == 1 and bool(self.flags[si, 0])
-
     def box_bits(self, si, u) -> int:
         """Insurance offered, and taken, for a box without blackjack."""
-        return (T.X_INS_OFFERED | (T.X_INS_TAKEN if self.insured(si, u) else 0)) if u == 1 else 0
+        if u != 1:
+            return 0
+        return T.X_INS_OFFERED | (T.X_INS_TAKEN if self.flags[si, 0] else 0)
 
-    def waits(self, si, u) -> int:
-        """NEED2 for a finished hand that needs the second card only for its box's insurance."""
-        return NEED2 if self.insured(si, u) else 0
+    def final(self, key, kind, t, w, need=0):
+        """A final state of a box without blackjack (strategy ``key[1]``, up card ``key[-1]``),
+        ``NEED2`` if ``need`` or its box took insurance (settled by the second card)."""
+        bits = self.box_bits(key[1], key[-1])
+        return self.state(key, kind, t, w, need | (NEED2 if bits & T.X_INS_TAKEN else 0), bits)
 
     def ten_or_ace_no_hole(self, u) -> bool:
         return self.p[L.P_HOLE] != L.HOLE_PEEK and u in (1, 10)
 
     def stood(self, si, t, w, u):
         t = max(t, 16)
-        return self.state(("D", si, t, w, u), T.K_STOOD, t, w, STOOD | NEED2, self.box_bits(si, u))
+        return self.final(("D", si, t, w, u), T.K_STOOD, t, w, STOOD | NEED2)
 
     def bust(self, si, w, u):
         need = self.p[L.P_DBJ] == L.DBJ_ORIGINAL and self.ten_or_ace_no_hole(u)
-        flags = NEED2 if need else self.waits(si, u)
-        return self.state(("BU", si, w, u), T.K_BUST, 0, w, flags, self.box_bits(si, u))
+        return self.final(("BU", si, w, u), T.K_BUST, 0, w, NEED2 if need else 0)
 
     def after(self, si, a, hard, ace, u, w=L.UNIT):
         """The state a decision leads to (a split is the caller's)."""
@@ -167,8 +160,8 @@ class Builder:
         if a == A_STAND:
             return self.stood(si, total(hard, ace), w, u)
         if a == A_SURRENDER:
-            need = NEED2 if self.ten_or_ace_no_hole(u) else self.waits(si, u)
-            return self.state(("LS", si, u), T.K_LS, 0, w, need, self.box_bits(si, u))
+            need = NEED2 if self.ten_or_ace_no_hole(u) else 0
+            return self.final(("LS", si, u), T.K_LS, 0, w, need)
         assert a == A_BUST, a
         return self.bust(si, w, u)
 
@@ -186,16 +179,16 @@ class Builder:
         early = rule == L.SURRENDER_EARLY
         if early and self.decide(si, hard, ace, 2, u, surrender=True, **kw) == A_SURRENDER:
             a = A_SURRENDER
-            s = self.state(("ES", si, u), T.K_ES, 0, unit, self.waits(si, u), self.box_bits(si, u))
+            s = self.final(("ES", si, u), T.K_ES, 0, unit)
         else:
             a = self.decide(si, hard, ace, 2, u, surrender=rule == L.SURRENDER_LATE, **kw)
-            s = self.split_hand(si, v1, u) if a == A_SPLIT else self.after(si, a, hard, ace, u)
+            if a == A_SPLIT:
+                s = self.state(("SH", si, v1, u), flags=PLAYER | SPLIT_HAND)
+            else:
+                s = self.after(si, a, hard, ace, u)
         if sevens or a == A_SPLIT:
             return self.state(("X", si, v1, self.order[s], u), flags=EXIT, link=self.order[s])
         return s
-
-    def split_hand(self, si, v, u):
-        return self.state(("SH", si, v, u), flags=PLAYER | SPLIT_HAND)
 
     def played_on(self, si, v, c, u):
         """A split hand ``v``, ``c`` played on as it is (not split again)."""
@@ -225,10 +218,8 @@ class Builder:
         return self.after(si, self.decide(si, hard, ace, 3, u), hard, ace, u)
 
     def step(self, key, c) -> int:
-        """``trans``; for a counter, where its strategies' decisions on the hand this card
-        makes differ, an ``INDEX`` state, its state under each strategy in ``alt``: after the
-        deal every strategy (the count picks the insurance family too), later the bands of
-        the hand's family."""
+        """``trans``, or for a counter whose strategies differ here an ``INDEX`` state (its state
+        under each strategy in ``alt``: after the deal all, later the hand's family's)."""
         if not self.bands or key[0] not in DECIDING:
             return self.trans(key, c)
         n = len(self.box_si)
@@ -247,21 +238,14 @@ Machine = namedtuple("Machine", "trans flags link fin kind total wager peek net 
 
 
 def build(p, tables, bands: int = 0) -> Machine:
-    """The machine for rule parameters ``p`` and the stacked strategy tables ``tables``
-    (``strategy.stack``: one strategy a box; boxes with the same strategy share its states).
-    ``bands``: ``tables`` are instead a counter's strategies, one a band of the count, ``bands``
-    a family (then as many again taking insurance), every box starting in the first: an
-    ``INDEX`` state's state under strategy ``j`` is ``alt[s * len(tables) + j]`` (``Builder.
-    step``), and in the walk ``walt``.
-
-    Arrays: ``trans`` (states x 10), ``flags``, ``link`` (an exit's or ``PAIR`` state's state to
-    play on, else -1), ``kind``, ``total``, ``wager`` (a final state's hand), ``fin`` (a final
-    state's index, else -1), ``peek`` (a box's final state when a peeked dealer blackjack ends
-    the round), and per final state and dealer outcome (``fin * N_OUTCOMES + o``): ``net``,
-    ``ins`` (tenths) and ``rows`` (what the box adds to the tally, ``tally.add_box``). ``start``:
-    each box's start state. ``dstand``: the dealer stands (12.3) on (ace, hard sum) (``ace * 32
-    + hard``); ``sspay``: the Super Sevens result by line; ``wtid``: a walk terminal's place
-    among the walk's terminals."""
+    """The machine for rules ``p`` and strategies ``tables`` (``strategy.stack``, one a box;
+    boxes with one strategy share its states), or with ``bands`` a counter's (``bands`` a family,
+    then as many taking insurance): an ``INDEX`` state ``s``'s state under strategy ``j`` is
+    ``alt[s * len(tables) + j]`` (in the walk ``walt``). ``link``: an exit's or ``PAIR`` state's
+    state to play on; ``fin``: a final state's index (else -1); ``peek``: a box's final state
+    when a peeked dealer blackjack ends the round; ``net``, ``ins``, ``rows`` (``tally.add_box``)
+    by ``fin * N_OUTCOMES + o``; ``dstand[ace * 32 + hard]``: the dealer stands (12.3);
+    ``sspay``: the Super Sevens result by line; ``wtid``: a walk terminal's place."""
     nb = tables[0].shape[0]
     first: dict = {}
     box_si = [first.setdefault(b"".join(t[b].tobytes() for t in tables), b) for b in range(nb)]
@@ -339,16 +323,11 @@ def alternatives(bld, alt, n):
 
 
 def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
-    """The one-box round walk: the hand machine's states and, after a hand's final state, the
-    dealer's cards as states too, to a terminal per (final state, dealer outcome) that goes on
-    to the next round's first card; a round is then one table read per card (``play.walk``).
-    Returns ``(wtrans, wflags, wrows)``: ``wrows[s]`` is what a visit to ``s`` adds to the
-    tally (a card; a terminal: the box's and the round's fields, Super Sevens (f); a first card
-    seven: (f) moved to (a)). In the peek game the state after the deal waits for the hole card
-    (a dealer blackjack goes to its terminals), and the hand's states after it carry
-    the hole card along (``WH``) to the dealer's play; pairs to split and 7-7 under Super Sevens
-    are exits (``W_EXIT``), played in code. A counter's ``INDEX`` states are ``DECIDE`` (after
-    the deal ``FIRST`` too), their states under each strategy in ``walt`` (no peek)."""
+    """The one-box round walk (``play.walk``): the hand machine's states, then the dealer's
+    cards, to a terminal per (settlement, outcome) leading to the next round's first card.
+    Returns ``(wtrans, wflags, wrows, walt)``; ``wrows[s]``: what a visit to ``s`` adds to the
+    tally. Peek: the hole card is a step (``HOLE``), carried along the hand (``WH``). Exits
+    are ``W_EXIT``; a counter's ``INDEX`` states ``DECIDE``, their states in ``walt``."""
     n0, keys, order = len(bld.order), dict(bld.keys), list(bld.order)
     info: dict = {}  # walk state key -> its flags
     no, peek = T.N_OUTCOMES, p[L.P_HOLE] == L.HOLE_PEEK
