@@ -17,8 +17,8 @@ from simulator.kernel.rng import WS_BEFORE, WS_SHUFFLES, value
 CI_IRC, CI_RC_LO, CI_BANDS, CI_INS, CI_LEVELS, CI_SS_LEVELS = range(6)
 SEVEN = 1 << 32  # a seven's mark in each tag: the running count carries the sevens seen above it
 # cs: the count, then the round's bets, tally row and exact Super Sevens moments.
-(CS_RC, CS_SEEN, CS_SHUFFLES, CS_SEATED, CS_HID_TAG, CS_HID_N, CS_BET, CS_SS_BET,
- CS_BOXES, CS_ROW, CS_SS_EXACT, CS_SS_EXACT2, CS_FAM, N_CS) = range(14)
+(CS_RC, CS_SEEN, CS_SHUFFLES, CS_SEATED, CS_HID_TAG, CS_HID_N, CS_BET, CS_SS_BET, CS_ROW,
+ CS_SS_EXACT, CS_SS_EXACT2, CS_FAM, N_CS) = range(13)
 R_MAIN, R_SS, R_BOXES = range(3)  # the ramps
 # What the count says, by (cards left, running count): the fields of an entry of ``ctab``.
 E_BAND, E_INS, E_ENTER, E_LEAVE, E_ROW, E_RAMP = 0, 8, 9, 10, 16, 24  # E_RAMP + 8 * ramp
@@ -103,12 +103,10 @@ def bet_table(ctab, ci, terminals: int) -> np.ndarray:
     levels = int(ci[CI_LEVELS])
     assert 2 * L.N_TC * levels * terminals < 1 << 24 and L.N_TC <= 64
 
-    def f(at, bits=8):
-        return (ctab >> at) & ((1 << bits) - 1)
-
-    seated = np.stack([f(E_ENTER, 1), f(E_LEAVE, 1)], axis=-1)
-    row = f(E_ROW)[..., None]
-    steps = 1 + f(E_RAMP + 8 * R_MAIN) * ci[CI_SS_LEVELS] + f(E_RAMP + 8 * R_SS)
+    f = field.py_func
+    seated = np.stack([f(ctab, E_ENTER, 1), f(ctab, E_LEAVE, 1)], axis=-1)
+    row = f(ctab, E_ROW)[..., None]
+    steps = 1 + f(ctab, E_RAMP + 8 * R_MAIN) * ci[CI_SS_LEVELS] + f(ctab, E_RAMP + 8 * R_SS)
     level = seated * steps[..., None]
     return (((row * levels + level) * terminals * 2) << 7 | row << 1 | seated).astype(np.int32)
 
@@ -178,7 +176,7 @@ def round_start(ci, ctab, tg, ramp_v, ev, cs, shoe, ws, pos, end, decks):
     if ev.size > 0:
         i = (end - pos) * (4 * decks + 1) + 4 * decks - running(cs[CS_RC])[1]
         cs[CS_SS_EXACT], cs[CS_SS_EXACT2] = ev[0, i], ev[1, i]
-    cs[CS_BOXES], cs[CS_ROW] = boxes, field(e, E_ROW)
+    cs[CS_ROW] = field(e, E_ROW)
     return boxes
 
 
@@ -222,16 +220,6 @@ def add_round(ct, row, seated, net, n):
     if seated:
         ct[row, L.C_PLAYED] += n
         ct[row, L.C_ROUND_SQ] += n * net * net
-
-
-@njit(inline="always")
-def add_exact(ct, cs, boxes):
-    """The round's exact Super Sevens return and mean square (its shoe's, ``cs``) for each of
-    ``boxes`` boxes, and whether it favours the player."""
-    row = cs[CS_ROW]
-    ct[row, L.C_SS_EXACT] += boxes * cs[CS_SS_EXACT]
-    ct[row, L.C_SS_EXACT_SQ] += boxes * cs[CS_SS_EXACT2]
-    ct[row, L.C_SS_PLUS] += cs[CS_SS_EXACT] > 0
 
 
 @njit

@@ -512,8 +512,11 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                                      cs[C.CS_SS_BET], main + ins, wagered,
                                      ss_pay[line[b]] if ss_on else 0, ss_on, 1)  # fmt: skip
         if counting:
-            if ss_on:
-                C.add_exact(ct, cs, nbr)
+            if ss_on:  # the shoe's exact Super Sevens return and mean square, each box
+                row = cs[C.CS_ROW]
+                ct[row, L.C_SS_EXACT] += nbr * cs[C.CS_SS_EXACT]
+                ct[row, L.C_SS_EXACT_SQ] += nbr * cs[C.CS_SS_EXACT2]
+                ct[row, L.C_SS_PLUS] += cs[C.CS_SS_EXACT] > 0
             C.add_round(ct, cs[C.CS_ROW], cs[C.CS_SEATED], counted, 1)
         if stacked:
             T.write_round(out[r], drawn, d_n, d_total, o)

@@ -50,11 +50,6 @@ class Builder:
         self.bands = bands  # a counter's strategies a family (0: not a counter)
         self.alt: dict = {}  # an INDEX state's key -> its state under each strategy
 
-    def may_double(self, soft: bool, t: int) -> bool:
-        rule = self.p[L.P_DOUBLE_ON]
-        lo = 9 if rule == L.DOUBLE_9_11 else 10
-        return rule == L.DOUBLE_ANY or not soft and (rule == L.DOUBLE_HARD or lo <= t <= 11)
-
     @staticmethod
     def resolve(code: int, can_double: bool, can_surrender: bool, t: int) -> int:
         """A table code filtered by the rules; 12.1 (d): 11 or less that would stand draws."""
@@ -80,8 +75,10 @@ class Builder:
         up = 9 if u == 1 else u - 2
         soft = t != hard
         two = n == 2
-        elig = two and (not split_ace or p[L.P_HSA]) and (not split or p[L.P_DAS])
-        can_double = elig and self.may_double(soft, t)
+        rule = p[L.P_DOUBLE_ON]
+        on_total = rule == L.DOUBLE_HARD or (9 if rule == L.DOUBLE_9_11 else 10) <= t <= 11
+        can_double = (two and (not split_ace or p[L.P_HSA]) and (not split or p[L.P_DAS])
+                      and (rule == L.DOUBLE_ANY or not soft and on_total))
         can_surrender = surrender and two and not split
         code = (self.soft if soft else self.hard)[si, t, up]
         if two and sevens:  # 7-7 under a Super Sevens bet: the sevens row decides (14.4)
@@ -115,18 +112,14 @@ class Builder:
         root = key[1] // self.bands * self.bands if u == 1 else 0
         return (key[0], self.box_si[root]) + key[2:]
 
-    def sid(self, key) -> int:
+    def state(self, key, kind=T.K_NONE, t=0, wager=0, flags=0, bits=0, link=None) -> int:
+        """The number of state ``key``, numbered with its info when first seen."""
         key = self.canon(key)
         if key not in self.keys:
             self.keys[key] = len(self.order)
             self.order.append(key)
-        return self.keys[key]
-
-    def state(self, key, kind=T.K_NONE, t=0, wager=0, flags=0, bits=0, link=None) -> int:
-        key = self.canon(key)
-        if key not in self.info:
             self.info[key] = (kind, t, wager, flags, bits, link)
-        return self.sid(key)
+        return self.keys[key]
 
     def box_bits(self, si, u) -> int:
         """Insurance offered, and taken, for a box without blackjack."""
@@ -293,7 +286,7 @@ def build(p, tables, bands: int = 0) -> Machine:
             T.add_box.py_func(rows[i], x, y, bits, 1, int(x > 0), int(x < 0), int(x == 0),
                               int(w == 2 * L.UNIT), int(kind == T.K_BUST),
                               int(kind in (T.K_ES, T.K_LS)), w)  # fmt: skip
-    start = np.array([bld.sid(("S", si)) for si in box_si], np.int64)
+    start = np.array([bld.state(("S", si)) for si in box_si], np.int64)
     if bands:
         start = np.full(int(p[L.P_BOXES]), start[0], np.int64)
     if nb == 1 and not bands or bands and p[L.P_BOXES] == 1 and p[L.P_HOLE] != L.HOLE_PEEK:
