@@ -163,9 +163,8 @@ def table_at(ci, ctab, tg, cs, shoe, ws, pos, end, fam):
 
 @njit
 def round_start(ci, ctab, tg, ramp_v, ev, cs, shoe, ws, pos, end, decks):
-    """At a round's start: whether the counter sits (wonging), the main bet, the Super Sevens
-    bet and the boxes, the tally row, and the exact Super Sevens return of the shoe (x 1e9, 0
-    without a table), kept in ``cs`` for the round. Returns the boxes dealt."""
+    """At a round's start, kept in ``cs``: seated (wonging), the bets, the tally row and the
+    shoe's exact Super Sevens return (0 without a table). Returns the boxes dealt."""
     e = count_now(ci, ctab, tg, cs, shoe, ws, pos, end)
     seated = field(e, E_LEAVE if cs[CS_SEATED] != 0 else E_ENTER, 1)
     cs[CS_SEATED] = seated
@@ -182,9 +181,8 @@ def round_start(ci, ctab, tg, ramp_v, ev, cs, shoe, ws, pos, end, decks):
 
 @njit(inline="always")
 def decided(ci, cs, e):
-    """After the deal, where the count says ``e``: the box takes insurance by the count (its
-    family of strategies, kept in ``cs``) and its first decision by the band; returns the
-    strategy."""
+    """The strategy after the deal where the count says ``e``: insurance by the count (its
+    family, kept in ``cs``), the first decision by the band."""
     cs[CS_FAM] = ci[CI_INS] & field(e, E_INS, 1)
     return cs[CS_FAM] * ci[CI_BANDS] + field(e, E_BAND)
 

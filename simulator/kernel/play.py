@@ -256,7 +256,6 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     draw_all = p[L.P_DRAW_NO_LIVE] != 0
     every_round = p[L.P_SHUFFLE] == L.SHUFFLE_EVERY_ROUND
     n_cards = shoe.size - SLACK
-    no = T.N_OUTCOMES
     st = np.zeros(nb, np.int64)  # each box's state after the deal
     # Box b's hands' states: hs[b * MAX_HANDS + h]; todo[:n_play]: the hands to play this round
     # in order, then the last, not played (the start state).
@@ -267,8 +266,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     line = np.full(nb, -1, np.int64)  # each box's Super Sevens line
     scratch = np.zeros(L.N_TALLY, np.int64)
     lines = np.zeros(6, np.int64)  # boxes on Super Sevens lines (a)..(f) (simulation)
-    pos = ws[R.WS_POS]
-    end = ws[R.WS_END]
+    pos, end = ws[R.WS_POS], ws[R.WS_END]
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
     c2 = np.zeros(nb, np.int64)  # each box's second card
     ci, ctab, tg, ramp_v, ct, ev, walked, bt = cx
@@ -282,9 +280,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     walking = not stacked and wtrans.size > 0 and trace.size == 0
     walking = walking and (walked.size > 0 or not counting)
     rec = np.zeros((3, n_cards // 3 + 4 if walked.size else 0), np.int64)  # walk_counted's
-    s_dealt = 0
-    traced = 0
-    r = 0
+    s_dealt = traced = r = 0
     while r < n_rounds:
         why = WALK_NEAR
         if walking:
@@ -318,8 +314,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 break
             # 7.1: shuffle when the cut card came out, every round, or for a fresh chunk.
             if not stacked and (ws[R.WS_NEED_FULL] != 0 or every_round or pos >= cut):
-                pos = 0
-                end = n_cards
+                pos, end = 0, n_cards
                 ws[R.WS_SHUFFLES] += 1
                 ws[R.WS_NEED_FULL] = 0
             ws[R.WS_ROUND_START] = pos
@@ -497,7 +492,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 if stacked:
                     T.write_box(out[r], b, scratch, line[b], p)
             else:
-                i = np.int64(fin[np.uint64(hs[b * MAX_HANDS])]) * no + o
+                i = np.int64(fin[np.uint64(hs[b * MAX_HANDS])]) * T.N_OUTCOMES + o
                 main = net[np.uint64(i)]
                 ins = insn[np.uint64(i)]
                 if stacked:
@@ -519,7 +514,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 ct[row, L.C_SS_PLUS] += cs[C.CS_SS_EXACT] > 0
             C.add_round(ct, cs[C.CS_ROW], cs[C.CS_SEATED], counted, 1)
         if stacked:
-            T.write_round(out[r], drawn, d_n, d_total, o)
+            out[r, L.R_CARDS], out[r, L.R_DEALER_CARDS] = drawn, d_n
+            out[r, L.R_DEALER_TOTAL], out[r, L.R_DEALER_BJ] = d_total, o == T.O_BJ
         else:
             T.add_round(tally, drawn, o, round_main, round_ins, ssr)
             if trace.size > 0 and ws[R.WS_NEED_FULL] == 0:

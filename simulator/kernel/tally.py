@@ -1,6 +1,6 @@
 """Settlement and the tally: what a hand wins against the dealer (4.1, 8.2, 9 and the rule
-``dealer_blackjack_takes``), and what a finished box and a finished round add to the tally or
-write to the per-round record (layout ``T_*``, ``R_*``, ``B_*``)."""
+``dealer_blackjack_takes``), what a finished box and round add to the tally (layout ``T_*``),
+and a box's fields of the per-round record (``B_*``)."""
 
 from __future__ import annotations
 
@@ -128,15 +128,6 @@ def ss_net(line, p):
     if line == 5:
         return -1
     return p[L.P_SS_PAY_A + line]
-
-
-@njit
-def write_round(rec, drawn, d_n, d_total, o):
-    """The round's own fields of its record."""
-    rec[L.R_CARDS] = drawn
-    rec[L.R_DEALER_CARDS] = d_n
-    rec[L.R_DEALER_TOTAL] = d_total
-    rec[L.R_DEALER_BJ] = o == O_BJ
 
 
 # A box's record fields from its own tally (``write_box``).
