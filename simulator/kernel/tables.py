@@ -136,14 +136,6 @@ class Builder:
     def ten_or_ace_no_hole(self, u) -> bool:
         return self.p[L.P_HOLE] != L.HOLE_PEEK and u in (1, 10)
 
-    def stood(self, si, t, w, u):
-        t = max(t, 16)
-        return self.final(("D", si, t, w, u), T.K_STOOD, t, w, STOOD | NEED2)
-
-    def bust(self, si, w, u):
-        need = self.p[L.P_DBJ] == L.DBJ_ORIGINAL and self.ten_or_ace_no_hole(u)
-        return self.final(("BU", si, w, u), T.K_BUST, 0, w, NEED2 if need else 0)
-
     def after(self, si, a, hard, ace, u, w=L.UNIT):
         """The state a decision leads to (a split is the caller's)."""
         if a == A_HIT:
@@ -151,12 +143,14 @@ class Builder:
         if a == A_DOUBLE:
             return self.state(("PD", si, hard, ace, u), flags=PLAYER)
         if a == A_STAND:
-            return self.stood(si, total(hard, ace), w, u)
+            t = max(total(hard, ace), 16)
+            return self.final(("D", si, t, w, u), T.K_STOOD, t, w, STOOD | NEED2)
         if a == A_SURRENDER:
             need = NEED2 if self.ten_or_ace_no_hole(u) else 0
             return self.final(("LS", si, u), T.K_LS, 0, w, need)
         assert a == A_BUST, a
-        return self.bust(si, w, u)
+        need = self.p[L.P_DBJ] == L.DBJ_ORIGINAL and self.ten_or_ace_no_hole(u)
+        return self.final(("BU", si, w, u), T.K_BUST, 0, w, NEED2 if need else 0)
 
     def dealt(self, si, v1, c, u):
         """The box's state after its first two cards (steps 2, 3 and the first decision)."""
@@ -206,8 +200,7 @@ class Builder:
         _, _, hard, ace, u = key
         hard, ace = hard + c, int(ace or c == 1)
         if kind == "PD":  # 12.1 (b): one card to a doubled hand
-            w = 2 * L.UNIT
-            return self.bust(si, w, u) if hard > 21 else self.stood(si, total(hard, ace), w, u)
+            return self.after(si, A_BUST if hard > 21 else A_STAND, hard, ace, u, 2 * L.UNIT)
         return self.after(si, self.decide(si, hard, ace, 3, u), hard, ace, u)
 
     def step(self, key, c) -> int:
