@@ -1,12 +1,7 @@
-"""The simulation engine: one table-driven state machine that plays every game the rule keys
-describe, in simulation (``simulate_chunk``, ``count_chunk``: a lazy shuffle, a tally) and in
-stacked mode (``play_stacked``: the given cards in order, a record per round).
-
-Modules, each importing only those before it: ``rng`` (random numbers, the lazy shuffle),
-``tally`` (settlement, the tally and the record), ``tables`` (the machine built from the rules
-and strategies), ``count`` (a counter), ``play`` (the round loop). Public functions validate,
-cast and allocate.
-"""
+"""The simulation engine: one table-driven state machine for every game, in simulation
+(``simulate_chunk``, ``count_chunk``: a tally) and stacked mode (``play_stacked``: a record a
+round). Modules, each importing only those before it: ``rng``, ``tally``, ``tables``, ``count``,
+``play``. The public functions here validate, cast and allocate."""
 
 from __future__ import annotations
 
@@ -65,6 +60,14 @@ def _play_stacked(p, m, cx, ins_flags, cards, cut, out):
                        np.zeros(0, np.int64), out, np.zeros(0, np.int8))  # fmt: skip
 
 
+def _in_range(name: str, x, lo: int, hi: float = np.inf) -> int:
+    """``x`` as an int, if ``lo <= x <= hi``; else a ValueError naming it."""
+    if isinstance(x, bool) or not lo <= int(x) <= hi:
+        allowed = f"{lo}-{hi}" if hi < np.inf else f">= {lo}"
+        raise ValueError(f"kernel: {name} = {x} is out of range: allowed {allowed}")
+    return int(x)
+
+
 def _check_params(params) -> np.ndarray:
     p = np.ascontiguousarray(params, dtype=np.int64)
     if p.shape != (L.N_PARAMS,):
@@ -73,18 +76,17 @@ def _check_params(params) -> np.ndarray:
         )
     for name, key, hi in (("decks", L.P_DECKS, 8), ("boxes", L.P_BOXES, MAX_BOXES),
                           ("max_hands", L.P_MAX_HANDS, MAX_HANDS)):  # fmt: skip
-        if not 1 <= p[key] <= hi:
-            raise ValueError(f"kernel: params {name} = {p[key]} is out of range: allowed 1-{hi}")
+        _in_range("params " + name, p[key], 1, hi)
     return p
 
 
 def _check_tables(tables, boxes: int) -> tuple:
-    names = ("hard", "soft", "pairs", "sevens", "flags")
-    if len(tables) != 5:
-        raise ValueError(f"kernel: tables must be ({', '.join(names)}) from strategy.stack")
-    shapes = ((L.N_TOTALS, L.N_UP), (L.N_TOTALS, L.N_UP), (L.N_PAIRS, L.N_UP), (L.N_UP,), (2,))
+    shapes = {"hard": (L.N_TOTALS, L.N_UP), "soft": (L.N_TOTALS, L.N_UP),
+              "pairs": (L.N_PAIRS, L.N_UP), "sevens": (L.N_UP,), "flags": (2,)}  # fmt: skip
+    if len(tables) != len(shapes):
+        raise ValueError(f"kernel: tables must be ({', '.join(shapes)}) from strategy.stack")
     out = tuple(np.ascontiguousarray(t, dtype=np.int8) for t in tables)
-    for name, shape, t in zip(names, shapes, out, strict=True):
+    for (name, shape), t in zip(shapes.items(), out, strict=True):
         if t.shape != (boxes,) + shape:
             raise ValueError(
                 f"kernel: table '{name}' has shape {t.shape}: expected {(boxes,) + shape} "
@@ -117,16 +119,11 @@ def deal_shoe(state, decks: int) -> np.ndarray:
     """Every card of a fresh shoe of ``decks`` decks, shuffled from the xoshiro256** ``state``
     (four uint64, not all zero; not modified) as a chunk shuffles it, in dealing order (card
     codes, int64)."""
-    rng = _check_state(state)
-    if isinstance(decks, bool) or not 1 <= int(decks) <= 8:
-        raise ValueError(f"kernel: decks = {decks!r} is out of range: allowed 1-8")
-    return R.deal_shoe(rng, int(decks))
+    return R.deal_shoe(_check_state(state), _in_range("decks", decks, 1, 8))
 
 
 def _run(p, m, cx, ins_flags, n_rounds, state, trace) -> np.ndarray:
-    n_rounds = int(n_rounds)
-    if n_rounds < 0:
-        raise ValueError(f"kernel: n_rounds = {n_rounds} is out of range: allowed >= 0")
+    n_rounds = _in_range("n_rounds", n_rounds, 0)
     rng = _check_state(state)
     tally = np.zeros(L.N_TALLY, np.int64)
     trace = np.zeros(0, np.int8) if trace is None else trace
@@ -144,8 +141,7 @@ def simulate_chunk(params, tables, n_rounds: int, state, trace=None) -> np.ndarr
     """The tally (int64, layout ``TALLY_NAMES``) of ``n_rounds`` rounds from a fresh shuffle,
     under ``params`` (``Rules.to_params()``) and ``tables`` (``strategy.stack``: one strategy
     a box), from the xoshiro256** ``state`` (four uint64, not all zero; not modified).
-    ``trace`` (int8, for tests): filled with the rounds' cards in dealing order (-1 past the
-    end; a round dealt partly from reshuffled discards is left out)."""
+    ``trace`` (int8, tests): filled with the rounds' cards (see ``play.play_rounds``)."""
     p = _check_params(params)
     tables = _check_tables(tables, int(p[L.P_BOXES]))
     ins_flags = tables[4][:, 0].astype(np.int64)
@@ -154,14 +150,11 @@ def simulate_chunk(params, tables, n_rounds: int, state, trace=None) -> np.ndarr
 
 def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
                 insurance: bool = False, trace=None) -> tuple:
-    """Play ``n_rounds`` rounds from a fresh shuffle as a counter plays them.
-
-    ``tables``: the counter's strategies stacked (``strategy.stack``), one a band of the count
-    (``counter.bands``), then as many again taking insurance when ``counter.insurance`` is set;
-    ``insurance``: whether the strategies without a count for it take insurance. The other
-    arguments as ``simulate_chunk`` (with ``trace`` the round loop plays every round). Returns
-    ``(tally, counting)``: the tally of every box dealt at one unit (as ``simulate_chunk``'s)
-    and the counting tally (layout ``COUNT_NAMES``)."""
+    """``(tally, counting)`` of ``n_rounds`` rounds from a fresh shuffle as ``counter`` plays
+    them: the tally of every box dealt at one unit and the counting tally (``COUNT_NAMES``).
+    ``tables``: the counter's strategies (``counter.counter_for``), one a band of the count, then
+    as many again taking insurance when ``counter.insurance`` is set; ``insurance``: whether
+    the strategies without a count for it take insurance. The rest as ``simulate_chunk``."""
     p = _check_params(params)
     n_bands = counter.bands.size + 1
     tables = _check_tables(tables, n_bands * (2 if counter.insurance is not None else 1))
@@ -175,8 +168,8 @@ def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
 
 
 def _count_arrays(counter: C.Counter, decks: int, terminals: int) -> tuple:
-    """``counter.arrays(decks, terminals)``: its tables (the count table above all) made once
-    per counter, shoe and walk in a process, a fresh counting tally and round counts each call."""
+    """``counter.arrays(decks, terminals)``, its tables made once per counter, shoe and walk in a
+    process; a fresh counting tally and round counts each call."""
     key = (id(counter), decks, terminals)
     hit = _COUNTERS.get(key)
     if hit is None or hit[0] is not counter:  # (an id can be a new object's)
@@ -188,13 +181,11 @@ def _count_arrays(counter: C.Counter, decks: int, terminals: int) -> tuple:
 
 
 def play_stacked(cards, rules, strategies, cut=None, counter=None):
-    """Play rounds off ``cards`` (card codes 0..51, ``layout``) in the given order, no shuffling,
-    while ``pos < cut`` (default ``len(cards)``); a round that runs out of cards part way is
-    not reported, and play stops. ``strategies``: one Strategy for every box, or one per box;
-    ``counter``: ``(tables, Counter, insurance)`` (``counter.counter_for``), a counter playing
-    every box (``strategies`` unused) from the count of a fresh shoe. Returns one record per
-    complete round (int64, shape (rounds, R_FIXED + boxes * R_BOX)); with ``counter``, also its
-    counting tally."""
+    """One record per complete round (int64, (rounds, R_FIXED + boxes * R_BOX)) played off
+    ``cards`` (codes 0..51) in order while ``pos < cut`` (default ``len(cards)``); a round that
+    runs out of cards ends play unreported. ``strategies``: one Strategy for every box, or one
+    per box; ``counter``: ``(tables, Counter, insurance)`` (``counter.counter_for``), a counter
+    playing every box from a fresh shoe's count, its counting tally returned too."""
     p = _check_params(rules.to_params())
     boxes = int(p[L.P_BOXES])
     if counter is not None:
@@ -212,9 +203,7 @@ def play_stacked(cards, rules, strategies, cut=None, counter=None):
     if c.size and (c.min() < 0 or c.max() >= L.N_CODES):
         raise ValueError(f"cards: card codes must be 0-{L.N_CODES - 1}")
     c = np.ascontiguousarray(c, dtype=np.int8)
-    cut = c.size if cut is None else int(cut)
-    if cut < 0:
-        raise ValueError(f"cut = {cut} is out of range: allowed >= 0")
+    cut = c.size if cut is None else _in_range("cut", cut, 0)
     out = np.zeros((c.size // (2 * boxes + 1) + 1, L.R_FIXED + boxes * L.R_BOX), np.int64)
     warm("stacked", _play_stacked, p, tuple(m), cx, ins_flags, c, np.int64(0), out)
     n = _play_stacked(p, tuple(m), cx, ins_flags, c, np.int64(cut), out)

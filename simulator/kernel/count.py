@@ -1,6 +1,5 @@
-"""A counter in the engine: the running count of the cards seen (kept card by card in the walk,
-caught up from the shoe in the round loop: the lazy shuffle leaves the dealt cards in order), the
-true count, the band of the count that picks the strategy, the bets by count, wonging, and the
+"""A counter in the engine: the running count (card by card in the walk, caught up from the shoe
+in the round loop), what the true count says (strategy band, insurance, bets, wonging) and the
 counting tally (``layout`` C_*). docs/counting.md."""
 
 from __future__ import annotations
@@ -18,8 +17,8 @@ from simulator.kernel.rng import WS_BEFORE, WS_SHUFFLES, value
 CI_IRC, CI_RC_LO, CI_BANDS, CI_INS, CI_LEVELS, CI_SS_LEVELS = range(6)
 SEVEN = 1 << 32  # a seven's mark in each tag: the running count carries the sevens seen above it
 # cs: the count, then the round's bets, tally row and exact Super Sevens moments.
-(CS_RC, CS_SEEN, CS_SHUFFLES, CS_SEATED, CS_HID_TAG, CS_HID_N, CS_BET, CS_SS_BET,
- CS_BOXES, CS_ROW, CS_SS_EXACT, CS_SS_EXACT2, CS_FAM, N_CS) = range(14)
+(CS_RC, CS_SEEN, CS_SHUFFLES, CS_SEATED, CS_HID_TAG, CS_HID_N, CS_BET, CS_SS_BET, CS_ROW,
+ CS_SS_EXACT, CS_SS_EXACT2, CS_FAM, N_CS) = range(13)
 R_MAIN, R_SS, R_BOXES = range(3)  # the ramps
 # What the count says, by (cards left, running count): the fields of an entry of ``ctab``.
 E_BAND, E_INS, E_ENTER, E_LEAVE, E_ROW, E_RAMP = 0, 8, 9, 10, 16, 24  # E_RAMP + 8 * ramp
@@ -28,13 +27,11 @@ COPIES = np.array([4] * 9 + [16])  # cards of each value A..T in a deck
 
 @dataclass(frozen=True)
 class Counter:
-    """A counter, as the engine takes it. ``tags`` by value A..T; ``step``: the deck estimate's
-    step in cards (0 exact, 26 half, 52 whole); ``true``: key on the true count (a balanced
-    count) or the running count; ``bands``: the counts where the strategy changes (the machine's
-    strategies are ``bands.size + 1`` a family, a second family taking insurance when
-    ``insurance`` is a count, else none); ``ramps``: ``(steps, base and values)`` of the main
-    bet, the Super Sevens bet and the boxes; ``ev``: the Super Sevens return by (cards left,
-    sevens left, and its mean square: shape (2, ...)), or empty."""
+    """A counter as the engine takes it. ``tags`` by value A..T; ``step``: the deck estimate's
+    step in cards (0 exact); ``true``: key on the true count, else the running count; ``bands``:
+    the counts where the strategy changes (insurance by ``insurance``, a count or None);
+    ``ramps``: ``(steps, values)`` of the main bet, the Super Sevens bet and the boxes; ``ev``:
+    the Super Sevens return and mean square by (cards left, sevens left), or empty."""
 
     tags: tuple
     irc: int
@@ -54,10 +51,8 @@ class Counter:
                      for f in (np.minimum, np.maximum))
 
     def count_table(self, decks: int) -> np.ndarray:
-        """``ctab[left, rc - lowest]``: what the count says with ``left`` cards left (clamped to
-        1 and above) and running count ``rc``: the band of the strategy, insurance, wonging in
-        and out, the tally row and each ramp's step (``E_*``), all at the true count (``rc`` x
-        52 / decks left as estimated; the running count itself for an unbalanced count)."""
+        """``ctab[left, rc - lowest]``: what the true count says (fields ``E_*``) with ``left``
+        cards left (1 at least) and running count ``rc``."""
         lo, hi = self.running_counts(decks)
         left = np.maximum(np.arange(52 * decks + 2), 1)
         if not self.true:
@@ -100,21 +95,18 @@ class Counter:
 
 
 def bet_table(ctab, ci, terminals: int) -> np.ndarray:
-    """The one-box walk's bets (``play._add_rounds``), by (cards left, running count less its
-    lowest, seated before): what ``round_start`` makes of the count's entry ``ctab``: the round's
-    place in ``walked`` but for its terminal and first card (shifted 7), its tally row (shifted
-    1) and seated. A count's two entries side by side (int32), both read, seated picking one."""
+    """The one-box walk's bets (``play._add_rounds``) by (cards left, running count less its
+    lowest, seated before): ``round_start`` of ``ctab``'s entry as the round's place in ``walked``
+    but for terminal and first card (shifted 7), its tally row (shifted 1) and seated."""
     if not terminals:
         return np.zeros((1, 1, 2), np.int32)
     levels = int(ci[CI_LEVELS])
     assert 2 * L.N_TC * levels * terminals < 1 << 24 and L.N_TC <= 64
 
-    def f(at, bits=8):
-        return (ctab >> at) & ((1 << bits) - 1)
-
-    seated = np.stack([f(E_ENTER, 1), f(E_LEAVE, 1)], axis=-1)
-    row = f(E_ROW)[..., None]
-    steps = 1 + f(E_RAMP + 8 * R_MAIN) * ci[CI_SS_LEVELS] + f(E_RAMP + 8 * R_SS)
+    f = field.py_func
+    seated = np.stack([f(ctab, E_ENTER, 1), f(ctab, E_LEAVE, 1)], axis=-1)
+    row = f(ctab, E_ROW)[..., None]
+    steps = 1 + f(ctab, E_RAMP + 8 * R_MAIN) * ci[CI_SS_LEVELS] + f(ctab, E_RAMP + 8 * R_SS)
     level = seated * steps[..., None]
     return (((row * levels + level) * terminals * 2) << 7 | row << 1 | seated).astype(np.int32)
 
@@ -171,9 +163,8 @@ def table_at(ci, ctab, tg, cs, shoe, ws, pos, end, fam):
 
 @njit
 def round_start(ci, ctab, tg, ramp_v, ev, cs, shoe, ws, pos, end, decks):
-    """At a round's start: whether the counter sits (wonging), the main bet, the Super Sevens
-    bet and the boxes, the tally row, and the exact Super Sevens return of the shoe (x 1e9, 0
-    without a table), kept in ``cs`` for the round. Returns the boxes dealt."""
+    """At a round's start, kept in ``cs``: seated (wonging), the bets, the tally row and the
+    shoe's exact Super Sevens return (0 without a table). Returns the boxes dealt."""
     e = count_now(ci, ctab, tg, cs, shoe, ws, pos, end)
     seated = field(e, E_LEAVE if cs[CS_SEATED] != 0 else E_ENTER, 1)
     cs[CS_SEATED] = seated
@@ -184,15 +175,14 @@ def round_start(ci, ctab, tg, ramp_v, ev, cs, shoe, ws, pos, end, decks):
     if ev.size > 0:
         i = (end - pos) * (4 * decks + 1) + 4 * decks - running(cs[CS_RC])[1]
         cs[CS_SS_EXACT], cs[CS_SS_EXACT2] = ev[0, i], ev[1, i]
-    cs[CS_BOXES], cs[CS_ROW] = boxes, field(e, E_ROW)
+    cs[CS_ROW] = field(e, E_ROW)
     return boxes
 
 
 @njit(inline="always")
 def decided(ci, cs, e):
-    """After the deal, where the count says ``e``: the box takes insurance by the count (its
-    family of strategies, kept in ``cs``) and its first decision by the band; returns the
-    strategy."""
+    """The strategy after the deal where the count says ``e``: insurance by the count (its
+    family, kept in ``cs``), the first decision by the band."""
     cs[CS_FAM] = ci[CI_INS] & field(e, E_INS, 1)
     return cs[CS_FAM] * ci[CI_BANDS] + field(e, E_BAND)
 
@@ -230,22 +220,11 @@ def add_round(ct, row, seated, net, n):
         ct[row, L.C_ROUND_SQ] += n * net * net
 
 
-@njit(inline="always")
-def add_exact(ct, cs, boxes):
-    """The round's exact Super Sevens return and mean square (its shoe's, ``cs``) for each of
-    ``boxes`` boxes, and whether it favours the player."""
-    row = cs[CS_ROW]
-    ct[row, L.C_SS_EXACT] += boxes * cs[CS_SS_EXACT]
-    ct[row, L.C_SS_EXACT_SQ] += boxes * cs[CS_SS_EXACT2]
-    ct[row, L.C_SS_PLUS] += cs[CS_SS_EXACT] > 0
-
-
 @njit
 def add_walked(cx, p, trows):
-    """The rounds the walk counted (``cx[6][((row * levels + level) * terminals + t) * 2 +
-    seven]``: rounds at tally row ``row`` and bets' level ``level`` (``round_start``) that ended
-    in the walk's ``t``-th terminal, whose tally row is ``trows[t]``, the first card a seven or
-    not) into the counting tally, after the chunk (rules ``p``)."""
+    """The rounds the walk counted into the counting tally after the chunk: ``cx[6][((row *
+    levels + level) * terminals + t) * 2 + seven]`` rounds at tally row ``row`` and bets' level
+    ``level`` ended in terminal ``t`` (tally row ``trows[t]``), the first card a seven or not."""
     ci, ramp_v, ct, walked = cx[0], cx[3], cx[4], cx[6]
     ss_on, pay_a = p[L.P_SS] != 0, T.ss_net(0, p)
     levels, n_ss, n_term = ci[CI_LEVELS], ci[CI_SS_LEVELS], trows.shape[0]

@@ -1,6 +1,5 @@
-"""The round loop: every game, in simulation (lazy shuffle, tally) and in stacked mode (the given
-cards in order, one record per round), playing each box's hands by walking the machine's table
-(``tables``) one card at a time. Design: "One round, in order" in ``docs/design.md``."""
+"""The round loop (every game, simulation and stacked mode) and the one-box walks: each box's hands
+walk the machine's table (``tables``) a card at a time. docs/design.md: "One round, in order"."""
 
 from __future__ import annotations
 
@@ -9,36 +8,10 @@ import numpy as np
 from simulator import layout as L
 from simulator.jit import njit
 from simulator.kernel import count as C
+from simulator.kernel import rng as R
+from simulator.kernel import tables as M
 from simulator.kernel import tally as T
-from simulator.kernel.rng import (
-    SLACK,
-    WS_BEFORE,
-    WS_END,
-    WS_FAIL,
-    WS_NEED_FULL,
-    WS_POS,
-    WS_ROUND_START,
-    WS_SHUFFLES,
-    WS_STACKED,
-    pick,
-    refill,
-    value,
-)  # fmt: skip
-from simulator.kernel.tables import (
-    BOUNDARY,
-    DECIDE,
-    EXIT,
-    FIRST,
-    INDEX,
-    NEED2,
-    PAIR,
-    PLAYER,
-    SPECIAL,
-    SPLIT_HAND,
-    STOOD,
-    TERMINAL,
-    W_EXIT,
-)  # fmt: skip
+from simulator.kernel.rng import SLACK, pick, refill, value
 
 MAX_HANDS = 4  # rule-set limit on hands per box
 # At most the cards of a one-box round that does not split: the deal and the hole card, 21 hits
@@ -50,8 +23,8 @@ SS_B, SS_C, SS_D, SS_E, SS_F = 1, 2, 3, 4, 5
 
 @njit
 def _settle_split(m, p, sp, b, nh, o, insured, uv, t, scratch):
-    """Settle box ``b``'s ``nh`` split hands against dealer outcome ``o`` and add the box into
-    ``t`` (``scratch`` too, zeroed first, for a record). Returns ``(main, ins)``."""
+    """Settle box ``b``'s ``nh`` split hands against dealer outcome ``o`` into ``scratch`` (for a
+    record) and the tally ``t``. Returns ``(main, ins)``."""
     kind, total, wager = m[4], m[5], m[6]
     main = 0
     wins = losses = pushes = doubles = busts = 0
@@ -72,9 +45,9 @@ def _settle_split(m, p, sp, b, nh, o, insured, uv, t, scratch):
     ins = T.ins_net(insured, o, p[L.P_INS_WIN])
     bits = (T.X_INS_OFFERED if uv == 1 else 0) | (T.X_INS_TAKEN if insured else 0)
     wagered = L.UNIT * (nh + doubles)
-    T.add_box(t, main, ins, bits, nh, wins, losses, pushes, doubles, busts, 0, wagered)
     scratch[:] = 0
     T.add_box(scratch, main, ins, bits, nh, wins, losses, pushes, doubles, busts, 0, wagered)
+    t += scratch
     return main, ins
 
 
@@ -98,7 +71,7 @@ def _round_start(ws, pos, end, need_full, cut_at, n_cards):
     if need_full != 0 or pos >= cut_at:
         pos = 0
         end = n_cards
-        ws[WS_SHUFFLES] += 1
+        ws[R.WS_SHUFFLES] += 1
         need_full = 0
     return pos, end, need_full
 
@@ -118,21 +91,19 @@ def _undo_deal(wtrans, wcounts, shoe, start, s, pos, peek):
 def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek, start, pos, end,
          s0, s1, s2, s3):  # fmt: skip
     """One box, simulation: rounds as a walk of the round table (``tables.walk_tables``), one
-    lazy Fisher-Yates step and one table read per card, each visit counted in ``wcounts``.
-    Returns ``(r, pos, end, s0, s1, s2, s3, why, state)``: ``WALK_DONE`` after ``n_rounds``;
-    ``WALK_NEAR`` before a round with fewer than ``WALK_CARDS`` cards left (``play_rounds``
-    plays it, refilling the shoe if it must); ``WALK_EXIT`` after the deal of a round that the
-    table leaves to code (a pair to split, 7-7 under Super Sevens), its visits uncounted, with
-    the box's state after the deal."""
+    lazy Fisher-Yates step and one table read a card, each visit counted in ``wcounts``.
+    Returns ``(r, pos, end, s0, s1, s2, s3, why, state)``, ``why``: ``WALK_DONE`` (``n_rounds``
+    played), ``WALK_NEAR`` (fewer than ``WALK_CARDS`` cards left: the loop plays the round) or
+    ``WALK_EXIT`` (a round dealt that the loop plays on, its visits uncounted; ``state``)."""
     n_cards = shoe.size - SLACK
-    need_full = ws[WS_NEED_FULL]
+    need_full = ws[R.WS_NEED_FULL]
     cut_at = 0 if every_round else cut
     lim = -1 if need_full != 0 else min(cut_at, end - WALK_CARDS + 1)
     s = start
     why = WALK_DONE
     while r < n_rounds:
         # One test a card; at a round's start past ``lim``: shuffle, or too few cards left.
-        if pos >= lim and (wflags[np.uint64(s)] & BOUNDARY) != 0:
+        if pos >= lim and (wflags[np.uint64(s)] & M.BOUNDARY) != 0:
             pos, end, need_full = _round_start(ws, pos, end, need_full, cut_at, n_cards)
             lim = min(cut_at, end - WALK_CARDS + 1)
             if end - pos < WALK_CARDS:
@@ -146,14 +117,14 @@ def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek,
         s = np.int64(wtrans[np.uint64(s * 10 + value(code) - 1)])
         wcounts[np.uint64(s)] += 1
         f = wflags[np.uint64(s)]
-        r += f & TERMINAL
-        if (f & SPECIAL) == 0:
+        r += f & M.TERMINAL
+        if (f & M.SPECIAL) == 0:
             continue
-        if (f & W_EXIT) != 0:
+        if (f & M.W_EXIT) != 0:
             _undo_deal(wtrans, wcounts, shoe, start, s, pos, peek)
             why = WALK_EXIT
             break
-    ws[WS_NEED_FULL] = need_full
+    ws[R.WS_NEED_FULL] = need_full
     return r, pos, end, s0, s1, s2, s3, why, s
 
 
@@ -161,9 +132,8 @@ def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek,
 def _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe):
     """The ``n`` rounds ``walk_counted`` recorded (``rec[0, i]``, ``rec[1, i]``: round ``i``'s
     running count and first card's place; ``rec[2, i + 1]``: its terminal), bet in turn by the
-    count (``count.bet_table``), into ``walked`` (``count.add_walked``) and the counting tally's
-    exact Super Sevens moments. Of ``count.round_start``'s fields only seated is kept in ``cs`` (the
-    others are made again at the next round's start in code)."""
+    count (``count.bet_table``), into ``walked`` (``count.add_walked``) and the exact Super
+    Sevens moments; ``cs`` keeps seated."""
     ci, ctab, tg, ramp_v, ct, ev, walked, bt = cx
     seated, lo, top, d4 = cs[C.CS_SEATED], ci[C.CI_RC_LO], bt.shape[0] - 1, 4 * decks
     exact = ss_on and ev.size > 0
@@ -189,16 +159,14 @@ def _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe):
 def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut,
                  every_round, start, pos, end, s0, s1, s2, s3, cx, cs, ss_on, decks):  # fmt: skip
     """``walk`` for a counter (``cx``, ``cs``; ``count``), no peek: the running count kept card
-    by card, a ``DECIDE`` state played on by the count (``walt``: its state under the count's
-    strategy), and each round's start and terminal recorded in ``rec`` without a branch, to be
-    bet and counted (``_add_rounds``) before the shoe is shuffled, and when the walk returns
-    (with the bets of a round it leaves to the loop in ``cs``). The cards are taken in an inner
-    loop left only at a decision, an exit, ``lim`` or the last round, which keeps its values in
-    registers. (A function of its own: the plain walk carrying this work ran 0.85x.)"""
+    by card, a ``DECIDE`` state played on by the count (``walt``), each round's start and
+    terminal recorded in ``rec``, bet and counted (``_add_rounds``) before a shuffle and on
+    return (the bets of a round left to the loop in ``cs``). The inner loop leaves only at a
+    decision, an exit, ``lim`` or the last round (its values stay in registers)."""
     ci, ctab, tg, ramp_v, ct, ev, walked, bt = cx
     nt = walt.size // wflags.size
     n_cards = shoe.size - SLACK
-    need_full = ws[WS_NEED_FULL]
+    need_full = ws[R.WS_NEED_FULL]
     cut_at = 0 if every_round else cut
     lim = -1 if need_full != 0 else min(cut_at, end - WALK_CARDS + 1)
     C.count_now(ci, ctab, tg, cs, shoe, ws, pos, end)  # (the count's shuffles are the shoe's)
@@ -209,12 +177,12 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds
     room = n_rounds - r  # rounds to play
     why = WALK_DONE
     while n < room:
-        if pos >= lim and (wflags[np.uint64(s)] & BOUNDARY) != 0:  # shuffle, or too few cards
+        if pos >= lim and (wflags[np.uint64(s)] & M.BOUNDARY) != 0:  # shuffle, or too few cards
             _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe)
             r, room, n = r + n, room - n, 0
-            shuffles = ws[WS_SHUFFLES]
+            shuffles = ws[R.WS_SHUFFLES]
             pos, end, need_full = _round_start(ws, pos, end, need_full, cut_at, n_cards)
-            if ws[WS_SHUFFLES] != shuffles:
+            if ws[R.WS_SHUFFLES] != shuffles:
                 rcp = ci[C.CI_IRC]
             lim = min(cut_at, end - WALK_CARDS + 1)
             rec[0, 0], rec[1, 0] = rcp, pos
@@ -235,26 +203,26 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds
             s = np.int64(wtrans[np.uint64(s * 10) + v])
             wcounts[np.uint64(s)] += 1
             f = np.int64(wflags[np.uint64(s)])
-            if (f & DECIDE) != 0:
+            if (f & M.DECIDE) != 0:
                 break
             j = np.uint64(n + 1)
             rec[0, j], rec[1, j], rec[2, j] = rcp, pos, s  # the next round's start
-            n += f & TERMINAL
-            if (f & W_EXIT) != 0 or pos >= stop:
+            n += f & M.TERMINAL
+            if (f & M.W_EXIT) != 0 or pos >= stop:
                 break
-        if (f & DECIDE) != 0:  # the count's strategy decides (its visit is the card's)
+        if (f & M.DECIDE) != 0:  # the count's strategy decides (its visit is the card's)
             e = C.said(ci, ctab, rcp, end - pos)
-            if (f & FIRST) != 0:
+            if (f & M.FIRST) != 0:
                 C.decided(ci, cs, e)
             wcounts[np.uint64(s)] -= 1
             s = np.int64(walt[s * nt + cs[C.CS_FAM] * ci[C.CI_BANDS] + C.field(e, C.E_BAND)])
             wcounts[np.uint64(s)] += 1
             f = np.int64(wflags[np.uint64(s)])
             rec[0, n + 1], rec[1, n + 1], rec[2, n + 1] = rcp, pos, s  # the next round's start
-            n += f & TERMINAL
-        if (f & W_EXIT) != 0:
+            n += f & M.TERMINAL
+        if (f & M.W_EXIT) != 0:
             _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe)
-            cs[C.CS_RC], cs[C.CS_SEEN], cs[C.CS_SHUFFLES] = rec[0, n], rec[1, n], ws[WS_SHUFFLES]
+            cs[C.CS_RC], cs[C.CS_SEEN], cs[C.CS_SHUFFLES] = rec[0, n], rec[1, n], ws[R.WS_SHUFFLES]
             C.round_start(ci, ctab, tg, ramp_v, ev, cs, shoe, ws, rec[1, n], end, decks)
             r, n = r + n, 0
             _undo_deal(wtrans, wcounts, shoe, start, s, pos, False)
@@ -262,8 +230,8 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds
             break
     _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe)
     r += n
-    ws[WS_NEED_FULL] = need_full
-    cs[C.CS_RC], cs[C.CS_SEEN], cs[C.CS_SHUFFLES] = rcp, pos, ws[WS_SHUFFLES]
+    ws[R.WS_NEED_FULL] = need_full
+    cs[C.CS_RC], cs[C.CS_SEEN], cs[C.CS_SHUFFLES] = rcp, pos, ws[R.WS_SHUFFLES]
     return r, pos, end, s0, s1, s2, s3, why, s
 
 
@@ -271,28 +239,23 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds
 def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wcounts, out,
                 trace):  # fmt: skip
     """Play up to ``n_rounds`` rounds (design: "One round, in order"); returns the rounds played.
-    Simulation: lazy Fisher-Yates dealing from ``shoe`` with the xoshiro256** state ``rng``
-    (advanced in place), the cut card or every-round shuffle (7.1); each box's final state and
-    the dealer's outcome counted in ``counts`` (``counts @ rows`` at the end), the round's own
-    fields and split boxes added to ``tally``; one box walks (``walk``: ``wcounts @ wrows``) but
-    for the rounds it leaves to this loop. Stacked (``ws[WS_STACKED]``): ``shoe`` dealt in order
-    while ``pos < cut``, a record a round into ``out``; a round that runs out of cards sets
-    ``WS_FAIL``. ``trace``: empty, or (tests) the simulated rounds' cards in dealing order (but
-    a round dealt partly from reshuffled discards). ``m``: ``tuple(tables.Machine)``;
-    ``ins_flags``: each box takes insurance (0/1); ``cx``: a counter's arrays (``count``; none:
-    ``count.empty()``), whose count picks the bets and boxes and a strategy at an ``INDEX``
-    state, its results in the counting tally ``cx[4]``."""
+    Simulation: lazy Fisher-Yates dealing with the xoshiro256** state ``rng`` (advanced in
+    place); unsplit boxes counted by (final state, outcome) in ``counts``, the rest into
+    ``tally``; one box walks (``walk``, visits in ``wcounts``) but for the rounds it leaves here.
+    Stacked (``ws[R.WS_STACKED]``): ``shoe`` in order while ``pos < cut``, a record a round into
+    ``out``. ``trace``: empty, or (tests) the rounds' cards but those of a round dealt partly from
+    reshuffled discards. ``m``: ``tuple(tables.Machine)``; ``ins_flags``: each box takes
+    insurance; ``cx``: a counter's arrays (``count``; none: ``count.empty()``)."""
     (trans, flags, link, fin, _, _, _, peek_t, net, insn, rows, start, wtrans, wflags, _, alt,
      walt, wtid, d_stands, ss_pay) = m  # fmt: skip
     nb = p[L.P_BOXES]
-    stacked = ws[WS_STACKED] != 0
+    stacked = ws[R.WS_STACKED] != 0
     peek = p[L.P_HOLE] == L.HOLE_PEEK
     ss_on = p[L.P_SS] != 0
     max_hands = p[L.P_MAX_HANDS]
     draw_all = p[L.P_DRAW_NO_LIVE] != 0
     every_round = p[L.P_SHUFFLE] == L.SHUFFLE_EVERY_ROUND
     n_cards = shoe.size - SLACK
-    no = T.N_OUTCOMES
     st = np.zeros(nb, np.int64)  # each box's state after the deal
     # Box b's hands' states: hs[b * MAX_HANDS + h]; todo[:n_play]: the hands to play this round
     # in order, then the last, not played (the start state).
@@ -303,8 +266,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     line = np.full(nb, -1, np.int64)  # each box's Super Sevens line
     scratch = np.zeros(L.N_TALLY, np.int64)
     lines = np.zeros(6, np.int64)  # boxes on Super Sevens lines (a)..(f) (simulation)
-    pos = ws[WS_POS]
-    end = ws[WS_END]
+    pos, end = ws[R.WS_POS], ws[R.WS_END]
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
     c2 = np.zeros(nb, np.int64)  # each box's second card
     ci, ctab, tg, ramp_v, ct, ev, walked, bt = cx
@@ -318,9 +280,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     walking = not stacked and wtrans.size > 0 and trace.size == 0
     walking = walking and (walked.size > 0 or not counting)
     rec = np.zeros((3, n_cards // 3 + 4 if walked.size else 0), np.int64)  # walk_counted's
-    s_dealt = 0
-    traced = 0
-    r = 0
+    s_dealt = traced = r = 0
     while r < n_rounds:
         why = WALK_NEAR
         if walking:
@@ -340,8 +300,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
         if why == WALK_EXIT:
             # The walk dealt this round (in place from its start) and left it to this loop.
             rs = pos - 4 if peek else pos - 3
-            ws[WS_ROUND_START] = rs
-            ws[WS_BEFORE] = 0
+            ws[R.WS_ROUND_START] = rs
+            ws[R.WS_BEFORE] = 0
             c1[0] = shoe[rs]
             uv = value(np.int64(shoe[rs + 1]))
             c2[0] = shoe[rs + 2]
@@ -353,13 +313,12 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             if stacked and pos >= cut:
                 break
             # 7.1: shuffle when the cut card came out, every round, or for a fresh chunk.
-            if not stacked and (ws[WS_NEED_FULL] != 0 or every_round or pos >= cut):
-                pos = 0
-                end = n_cards
-                ws[WS_SHUFFLES] += 1
-                ws[WS_NEED_FULL] = 0
-            ws[WS_ROUND_START] = pos
-            ws[WS_BEFORE] = 0
+            if not stacked and (ws[R.WS_NEED_FULL] != 0 or every_round or pos >= cut):
+                pos, end = 0, n_cards
+                ws[R.WS_SHUFFLES] += 1
+                ws[R.WS_NEED_FULL] = 0
+            ws[R.WS_ROUND_START] = pos
+            ws[R.WS_BEFORE] = 0
             if counting:  # the counter's bets and boxes, at the count before the deal
                 nbr = C.round_start(ci, ctab, tg, ramp_v, ev, cs, shoe, ws, pos, end,
                                     p[L.P_DECKS])  # fmt: skip
@@ -387,7 +346,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 for b in range(nbr):
                     fam[b] = cs[C.CS_FAM]
                     insb[b] = fam[b] if ci[C.CI_INS] != 0 else ins_flags[b]
-                    if (flags[st[b]] & INDEX) != 0:
+                    if (flags[st[b]] & M.INDEX) != 0:
                         st[b] = alt[st[b] * nt + t]
         d_hard = uv
         d_ace = np.int64(uv == 1)
@@ -405,18 +364,18 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 cs[C.CS_HID_TAG] = tg[value(code) - 1]
                 cs[C.CS_HID_N] = 1
         d_bj = peek and d_hard == 11 and d_ace != 0
-        need = NEED2 | STOOD if draw_all else 0  # what the dealer's cards matter to (step 7)
+        need = M.NEED2 | M.STOOD if draw_all else 0  # what the dealer's cards matter to (step 7)
         n_play = 0
         lines[SS_F] += nbr if ss_on else 0  # every box on (f), then moved by its cards
         ssr = nbr * ss_pay[SS_F] if ss_on else 0  # the round's Super Sevens result
         for b in range(nbr):
             s = np.int64(st[b])
             f = flags[np.uint64(s)]
-            need |= f  # a final state's NEED2 and STOOD (the other flags are not read)
+            need |= f  # a final state's M.NEED2 and M.STOOD (the other flags are not read)
             hs[b * MAX_HANDS] = s
             todo[np.uint64(n_play)] = b * MAX_HANDS
-            n_play += (f & (PLAYER | EXIT)) != 0
-            if (f & EXIT) != 0 and (flags[link[s]] & SPLIT_HAND) != 0 and not d_bj:
+            n_play += (f & (M.PLAYER | M.EXIT)) != 0
+            if (f & M.EXIT) != 0 and (flags[link[s]] & M.SPLIT_HAND) != 0 and not d_bj:
                 hs[b * MAX_HANDS] = hs[b * MAX_HANDS + 1] = link[s]  # 11: two hands, in turn
                 todo[n_play] = b * MAX_HANDS + 1
                 n_play += 1
@@ -443,7 +402,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 q = todo[np.uint64(j)]
                 b = q // MAX_HANDS
                 s = np.int64(hs[np.uint64(q)])
-                if (flags[np.uint64(s)] & PAIR) != 0:  # split again (a hand after the last) or not
+                if (flags[np.uint64(s)] & M.PAIR) != 0:  # split again (a hand after the last)?
                     if nsp[b] < max_hands:
                         for i in range(n_play, j + nsp[b] - q % MAX_HANDS - 1, -1):
                             todo[i + 1] = todo[i]
@@ -454,9 +413,9 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                         nsp[b] += 1
                     else:
                         s = np.int64(link[s])  # played on as it is
-                elif (flags[np.uint64(s)] & EXIT) != 0:
+                elif (flags[np.uint64(s)] & M.EXIT) != 0:
                     s = np.int64(link[s])
-                    if (flags[s] & PLAYER) != 0:  # 7-7 played on: its third card (14)
+                    if (flags[s] & M.PLAYER) != 0:  # 7-7 played on: its third card (14)
                         code, pos, end, s0, s1, s2, s3 = _take(shoe, ws, stacked, pos, end,
                                                                n_cards, s0, s1, s2, s3)
                         if (code >> 2) == L.SEVEN_RANK:  # (d), (e) if all three one suit
@@ -467,12 +426,12 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                             lines[line[b]] += 1
                             ssr += ss_pay[line[b]]
                         s = np.int64(trans[s * 10 + value(code) - 1])
-                        if (flags[s] & INDEX) != 0:
+                        if (flags[s] & M.INDEX) != 0:
                             s = np.int64(alt[s * nt + C.table_at(ci, ctab, tg, cs, shoe, ws,
                                                                  pos, end, fam[b])])  # fmt: skip
                 hs[np.uint64(q)] = s
                 need |= flags[np.uint64(s)]
-                if (flags[np.uint64(s)] & PLAYER) == 0:
+                if (flags[np.uint64(s)] & M.PLAYER) == 0:
                     j += 1
                     continue
                 while True:
@@ -485,25 +444,25 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     pos += 1
                     s = np.int64(trans[np.uint64(s * 10 + value(code) - 1)])
                     f = flags[np.uint64(s)]
-                    if (f & INDEX) != 0:
+                    if (f & M.INDEX) != 0:
                         s = np.int64(alt[s * nt + C.table_at(ci, ctab, tg, cs, shoe, ws, pos,
                                                              end, fam[todo[j] // MAX_HANDS])])
                         f = flags[np.uint64(s)]
                     need |= f
                     hs[np.uint64(todo[np.uint64(j)])] = s
-                    done = np.int64((f & (PLAYER | PAIR)) == 0)  # a PAIR leaves the loop
+                    done = np.int64((f & (M.PLAYER | M.PAIR)) == 0)  # a M.PAIR leaves the loop
                     nxt = np.int64(hs[np.uint64(todo[np.uint64(j + 1)])])
                     j += done
                     s += done * (nxt - s)
-                    if (flags[np.uint64(s)] & PLAYER) == 0:
+                    if (flags[np.uint64(s)] & M.PLAYER) == 0:
                         break
         cs[C.CS_HID_TAG] = cs[C.CS_HID_N] = 0  # the hole card is turned
         # 7. The dealer draws only as far as something depends on it (12.4), unless told to.
         while True:  # 12.3: to 17 (H17 hits soft 17; a blackjack, 21, stands); no-hole: card 2
             if d_n == 1:
-                if (need & NEED2) == 0:
+                if (need & M.NEED2) == 0:
                     break
-            elif (need & STOOD) == 0 or d_stands[np.uint64(d_ace * 32 + d_hard)] != 0:
+            elif (need & M.STOOD) == 0 or d_stands[np.uint64(d_ace * 32 + d_hard)] != 0:
                 break
             if pos >= end:
                 pos, end = refill(ws, pos, n_cards)
@@ -518,9 +477,9 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             d_bj = d_n == 2 and d_hard == 11 and d_ace != 0
         d_total = d_hard + 10 if d_ace != 0 and d_hard + 10 <= 21 else d_hard
         o = T.outcome(d_bj, d_total)
-        if ws[WS_FAIL] != 0:
+        if ws[R.WS_FAIL] != 0:
             break
-        drawn = ws[WS_BEFORE] + pos - ws[WS_ROUND_START]
+        drawn = ws[R.WS_BEFORE] + pos - ws[R.WS_ROUND_START]
         # 8. Settle, and add the round to the tally (or write its record).
         round_main = round_ins = 0
         counted = 0  # the counter's net this round
@@ -533,7 +492,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 if stacked:
                     T.write_box(out[r], b, scratch, line[b], p)
             else:
-                i = np.int64(fin[np.uint64(hs[b * MAX_HANDS])]) * no + o
+                i = np.int64(fin[np.uint64(hs[b * MAX_HANDS])]) * T.N_OUTCOMES + o
                 main = net[np.uint64(i)]
                 ins = insn[np.uint64(i)]
                 if stacked:
@@ -548,25 +507,25 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                                      cs[C.CS_SS_BET], main + ins, wagered,
                                      ss_pay[line[b]] if ss_on else 0, ss_on, 1)  # fmt: skip
         if counting:
-            if ss_on:
-                C.add_exact(ct, cs, nbr)
+            if ss_on:  # the shoe's exact Super Sevens return and mean square, each box
+                row = cs[C.CS_ROW]
+                ct[row, L.C_SS_EXACT] += nbr * cs[C.CS_SS_EXACT]
+                ct[row, L.C_SS_EXACT_SQ] += nbr * cs[C.CS_SS_EXACT2]
+                ct[row, L.C_SS_PLUS] += cs[C.CS_SS_EXACT] > 0
             C.add_round(ct, cs[C.CS_ROW], cs[C.CS_SEATED], counted, 1)
         if stacked:
-            T.write_round(out[r], drawn, d_n, d_total, o)
+            out[r, L.R_CARDS], out[r, L.R_DEALER_CARDS] = drawn, d_n
+            out[r, L.R_DEALER_TOTAL], out[r, L.R_DEALER_BJ] = d_total, o == T.O_BJ
         else:
             T.add_round(tally, drawn, o, round_main, round_ins, ssr)
-            if trace.size > 0 and ws[WS_NEED_FULL] == 0:
+            if trace.size > 0 and ws[R.WS_NEED_FULL] == 0:
                 for i in range(drawn):
                     if traced < trace.size:
-                        trace[traced] = shoe[ws[WS_ROUND_START] + i]
+                        trace[traced] = shoe[ws[R.WS_ROUND_START] + i]
                         traced += 1
         r += 1
     for i in range(6):  # each box's Super Sevens bet (14)
         T.add_ss(tally, i, lines[i], ss_pay[i])
-    ws[WS_POS] = pos
-    ws[WS_END] = end
-    rng[0] = s0
-    rng[1] = s1
-    rng[2] = s2
-    rng[3] = s3
+    ws[R.WS_POS], ws[R.WS_END] = pos, end
+    rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
     return r

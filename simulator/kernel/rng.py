@@ -71,10 +71,8 @@ def bounded(n, s0, s1, s2, s3):
 def fresh_shoe(decks):
     """Every card code ``decks`` times, ordered (the lazy shuffle makes the order irrelevant),
     then the ``SLACK`` tens."""
-    n = 52 * decks
-    shoe = np.full(n + SLACK, TEN_CODE, np.int8)
-    for i in range(n):
-        shoe[i] = i % 52
+    shoe = np.full(52 * decks + SLACK, TEN_CODE, np.int8)
+    shoe[: 52 * decks] = np.arange(52 * decks) % 52
     return shoe
 
 

@@ -1,12 +1,7 @@
-"""The engine's tables, built from the rules and the strategies: one finite state machine whose
-states are a box's hand situations, one card per step (``trans[state * 10 + value - 1]``).
-Every decision of a strategy under the rules (``Builder.decide``) is taken here, once, while the
-states are enumerated; the round loop only reads the tables. A final state (stood, bust,
-blackjack, even money, surrendered) carries what its hand wins against each dealer outcome and
-what its box adds to the tally. A pair to split, or 7-7 under Super Sevens, leads to an exit
-state (``EXIT``) that the loop plays on from its ``link``. ``walk_tables`` extends the machine,
-for one box, into a walk of whole rounds (the dealer's cards too).
-"""
+"""The engine's tables from the rules and the strategies: a state machine of a box's hands, one
+card a step (``trans[state * 10 + value - 1]``), every decision taken here once (``Builder.
+decide``); a final state carries what it wins and adds to the tally by dealer outcome. For one
+box ``walk_tables`` extends it to whole rounds. docs/design.md: "The engine"."""
 
 from __future__ import annotations
 
@@ -55,12 +50,6 @@ class Builder:
         self.bands = bands  # a counter's strategies a family (0: not a counter)
         self.alt: dict = {}  # an INDEX state's key -> its state under each strategy
 
-    # -- the rules' decisions (design: "One round, in order", step 6) --------------------------
-    def may_double(self, soft: bool, t: int) -> bool:
-        rule = self.p[L.P_DOUBLE_ON]
-        lo = 9 if rule == L.DOUBLE_9_11 else 10
-        return rule == L.DOUBLE_ANY or not soft and (rule == L.DOUBLE_HARD or lo <= t <= 11)
-
     @staticmethod
     def resolve(code: int, can_double: bool, can_surrender: bool, t: int) -> int:
         """A table code filtered by the rules; 12.1 (d): 11 or less that would stand draws."""
@@ -86,8 +75,10 @@ class Builder:
         up = 9 if u == 1 else u - 2
         soft = t != hard
         two = n == 2
-        elig = two and (not split_ace or p[L.P_HSA]) and (not split or p[L.P_DAS])
-        can_double = elig and self.may_double(soft, t)
+        rule = p[L.P_DOUBLE_ON]
+        on_total = rule == L.DOUBLE_HARD or (9 if rule == L.DOUBLE_9_11 else 10) <= t <= 11
+        can_double = (two and (not split_ace or p[L.P_HSA]) and (not split or p[L.P_DAS])
+                      and (rule == L.DOUBLE_ANY or not soft and on_total))
         can_surrender = surrender and two and not split
         code = (self.soft if soft else self.hard)[si, t, up]
         if two and sevens:  # 7-7 under a Super Sevens bet: the sevens row decides (14.4)
@@ -112,7 +103,6 @@ class Builder:
         cell = self.pairs[si, v - 1, 9 if u == 1 else u - 2]
         return cell in (L.P, L.RP) or (cell == L.PD and bool(self.p[L.P_DAS]))
 
-    # -- states --------------------------------------------------------------------------------
     def canon(self, key):
         """A counter's hand is one state under every band's strategy, kept apart by its
         insurance family only when the up card is an ace (``step`` makes the choices)."""
@@ -122,41 +112,29 @@ class Builder:
         root = key[1] // self.bands * self.bands if u == 1 else 0
         return (key[0], self.box_si[root]) + key[2:]
 
-    def sid(self, key) -> int:
+    def state(self, key, kind=T.K_NONE, t=0, wager=0, flags=0, bits=0, link=None) -> int:
+        """The number of state ``key``, numbered with its info when first seen."""
         key = self.canon(key)
         if key not in self.keys:
             self.keys[key] = len(self.order)
             self.order.append(key)
-        return self.keys[key]
-
-    def state(self, key, kind=T.K_NONE, t=0, wager=0, flags=0, bits=0, link=None) -> int:
-        key = self.canon(key)
-        if key not in self.info:
             self.info[key] = (kind, t, wager, flags, bits, link)
-        return self.sid(key)
-
-    def insured(self, si, u) -> bool:
-        return u == 1 and bool(self.flags[si, 0])
+        return self.keys[key]
 
     def box_bits(self, si, u) -> int:
         """Insurance offered, and taken, for a box without blackjack."""
-        return (T.X_INS_OFFERED | (T.X_INS_TAKEN if self.insured(si, u) else 0)) if u == 1 else 0
+        if u != 1:
+            return 0
+        return T.X_INS_OFFERED | (T.X_INS_TAKEN if self.flags[si, 0] else 0)
 
-    def waits(self, si, u) -> int:
-        """NEED2 for a finished hand that needs the second card only for its box's insurance."""
-        return NEED2 if self.insured(si, u) else 0
+    def final(self, key, kind, t, w, need=0):
+        """A final state of a box without blackjack (strategy ``key[1]``, up card ``key[-1]``),
+        ``NEED2`` if ``need`` or its box took insurance (settled by the second card)."""
+        bits = self.box_bits(key[1], key[-1])
+        return self.state(key, kind, t, w, need | (NEED2 if bits & T.X_INS_TAKEN else 0), bits)
 
     def ten_or_ace_no_hole(self, u) -> bool:
         return self.p[L.P_HOLE] != L.HOLE_PEEK and u in (1, 10)
-
-    def stood(self, si, t, w, u):
-        t = max(t, 16)
-        return self.state(("D", si, t, w, u), T.K_STOOD, t, w, STOOD | NEED2, self.box_bits(si, u))
-
-    def bust(self, si, w, u):
-        need = self.p[L.P_DBJ] == L.DBJ_ORIGINAL and self.ten_or_ace_no_hole(u)
-        flags = NEED2 if need else self.waits(si, u)
-        return self.state(("BU", si, w, u), T.K_BUST, 0, w, flags, self.box_bits(si, u))
 
     def after(self, si, a, hard, ace, u, w=L.UNIT):
         """The state a decision leads to (a split is the caller's)."""
@@ -165,12 +143,14 @@ class Builder:
         if a == A_DOUBLE:
             return self.state(("PD", si, hard, ace, u), flags=PLAYER)
         if a == A_STAND:
-            return self.stood(si, total(hard, ace), w, u)
+            t = max(total(hard, ace), 16)
+            return self.final(("D", si, t, w, u), T.K_STOOD, t, w, STOOD | NEED2)
         if a == A_SURRENDER:
-            need = NEED2 if self.ten_or_ace_no_hole(u) else self.waits(si, u)
-            return self.state(("LS", si, u), T.K_LS, 0, w, need, self.box_bits(si, u))
+            need = NEED2 if self.ten_or_ace_no_hole(u) else 0
+            return self.final(("LS", si, u), T.K_LS, 0, w, need)
         assert a == A_BUST, a
-        return self.bust(si, w, u)
+        need = self.p[L.P_DBJ] == L.DBJ_ORIGINAL and self.ten_or_ace_no_hole(u)
+        return self.final(("BU", si, w, u), T.K_BUST, 0, w, NEED2 if need else 0)
 
     def dealt(self, si, v1, c, u):
         """The box's state after its first two cards (steps 2, 3 and the first decision)."""
@@ -186,16 +166,16 @@ class Builder:
         early = rule == L.SURRENDER_EARLY
         if early and self.decide(si, hard, ace, 2, u, surrender=True, **kw) == A_SURRENDER:
             a = A_SURRENDER
-            s = self.state(("ES", si, u), T.K_ES, 0, unit, self.waits(si, u), self.box_bits(si, u))
+            s = self.final(("ES", si, u), T.K_ES, 0, unit)
         else:
             a = self.decide(si, hard, ace, 2, u, surrender=rule == L.SURRENDER_LATE, **kw)
-            s = self.split_hand(si, v1, u) if a == A_SPLIT else self.after(si, a, hard, ace, u)
+            if a == A_SPLIT:
+                s = self.state(("SH", si, v1, u), flags=PLAYER | SPLIT_HAND)
+            else:
+                s = self.after(si, a, hard, ace, u)
         if sevens or a == A_SPLIT:
             return self.state(("X", si, v1, self.order[s], u), flags=EXIT, link=self.order[s])
         return s
-
-    def split_hand(self, si, v, u):
-        return self.state(("SH", si, v, u), flags=PLAYER | SPLIT_HAND)
 
     def played_on(self, si, v, c, u):
         """A split hand ``v``, ``c`` played on as it is (not split again)."""
@@ -220,15 +200,12 @@ class Builder:
         _, _, hard, ace, u = key
         hard, ace = hard + c, int(ace or c == 1)
         if kind == "PD":  # 12.1 (b): one card to a doubled hand
-            w = 2 * L.UNIT
-            return self.bust(si, w, u) if hard > 21 else self.stood(si, total(hard, ace), w, u)
+            return self.after(si, A_BUST if hard > 21 else A_STAND, hard, ace, u, 2 * L.UNIT)
         return self.after(si, self.decide(si, hard, ace, 3, u), hard, ace, u)
 
     def step(self, key, c) -> int:
-        """``trans``; for a counter, where its strategies' decisions on the hand this card
-        makes differ, an ``INDEX`` state, its state under each strategy in ``alt``: after the
-        deal every strategy (the count picks the insurance family too), later the bands of
-        the hand's family."""
+        """``trans``, or for a counter whose strategies differ here an ``INDEX`` state (its state
+        under each strategy in ``alt``: after the deal all, later the hand's family's)."""
         if not self.bands or key[0] not in DECIDING:
             return self.trans(key, c)
         n = len(self.box_si)
@@ -247,21 +224,14 @@ Machine = namedtuple("Machine", "trans flags link fin kind total wager peek net 
 
 
 def build(p, tables, bands: int = 0) -> Machine:
-    """The machine for rule parameters ``p`` and the stacked strategy tables ``tables``
-    (``strategy.stack``: one strategy a box; boxes with the same strategy share its states).
-    ``bands``: ``tables`` are instead a counter's strategies, one a band of the count, ``bands``
-    a family (then as many again taking insurance), every box starting in the first: an
-    ``INDEX`` state's state under strategy ``j`` is ``alt[s * len(tables) + j]`` (``Builder.
-    step``), and in the walk ``walt``.
-
-    Arrays: ``trans`` (int32, states x 10), ``flags``, ``link`` (an exit's or ``PAIR`` state's
-    state to play on, else -1), ``kind``, ``total``, ``wager`` (a final state's hand), ``fin``
-    (a final state's index, else -1), ``peek`` (the final state of a box in this state when a
-    peeked dealer blackjack ends the round), and per final state and dealer outcome (index
-    ``fin * N_OUTCOMES + o``): ``net``, ``ins`` (tenths) and ``rows`` (what the box adds to the
-    tally, ``tally.add_box``). ``start``: each box's start state. ``dstand``: the dealer stands
-    (12.3) on (ace, hard sum) (``ace * 32 + hard``); ``sspay``: the Super Sevens result by line;
-    ``wtid``: a walk terminal's place among the walk's terminals."""
+    """The machine for rules ``p`` and strategies ``tables`` (``strategy.stack``, one a box;
+    boxes with one strategy share its states), or with ``bands`` a counter's (``bands`` a family,
+    then as many taking insurance): an ``INDEX`` state ``s``'s state under strategy ``j`` is
+    ``alt[s * len(tables) + j]`` (in the walk ``walt``). ``link``: an exit's or ``PAIR`` state's
+    state to play on; ``fin``: a final state's index (else -1); ``peek``: a box's final state
+    when a peeked dealer blackjack ends the round; ``net``, ``ins``, ``rows`` (``tally.add_box``)
+    by ``fin * N_OUTCOMES + o``; ``dstand[ace * 32 + hard]``: the dealer stands (12.3);
+    ``sspay``: the Super Sevens result by line; ``wtid``: a walk terminal's place."""
     nb = tables[0].shape[0]
     first: dict = {}
     box_si = [first.setdefault(b"".join(t[b].tobytes() for t in tables), b) for b in range(nb)]
@@ -275,74 +245,75 @@ def build(p, tables, bands: int = 0) -> Machine:
         if key[0] not in ("X", "SX", "I") and bld.info[key][0] == T.K_NONE:
             succ[key] = [bld.step(key, c) for c in range(1, 11)]
     n = len(bld.order)
-    trans = np.zeros((n, 10), np.int32)
-    arr = {k: np.zeros(n, np.int32) for k in ("flags", "link", "kind", "total", "wager", "peek")}
-    finals = [k for k in bld.order if bld.info[k][0] != T.K_NONE]
+    assert n < 2**15, n  # int16 states
+    info = [bld.info[k] for k in bld.order]
+
+    def column(j):
+        return np.array([i[j] for i in info], np.int32)
+
+    def peeked(k):
+        """A peeked dealer blackjack (step 4): blackjack, even money and early surrender stand
+        as they are (a 7-7 exit by its link); any other hand is live and loses 10."""
+        k = bld.info[k][5] if k[0] == "X" else k
+        if k[0] in ("S", "P1", "PU", "I") or bld.info[k][0] in (T.K_BJ, T.K_EM, T.K_ES, T.K_LIVE):
+            return bld.keys[k]
+        return bld.keys[("LIVE", k[1], k[-1])]
+
+    trans = np.array([succ.get(k, [0] * 10) for k in bld.order], np.int32)
+    link = np.array([-1 if i[5] is None else bld.keys[i[5]] for i in info], np.int32)
+    peek = np.array([peeked(k) for k in bld.order], np.int32)
+    finals = [s for s, i in enumerate(info) if i[0] != T.K_NONE]
     fin = np.full(n, -1, np.int32)
-    fin[[bld.keys[k] for k in finals]] = np.arange(len(finals))
-    for k, s in bld.keys.items():
-        kind, t, w, flags, bits, link = bld.info[k]
-        if k in succ:
-            trans[s] = succ[k]
-        arr["flags"][s], arr["kind"][s], arr["total"][s], arr["wager"][s] = flags, kind, t, w
-        arr["link"][s] = -1 if link is None else bld.keys[link]
-        # A peeked dealer blackjack (step 4): blackjack, even money and early surrender stand
-        # as they are (a 7-7 exit by its link); any other hand is live and loses 10.
-        target = bld.info[link] if k[0] == "X" else bld.info[k]
-        if k[0] in ("S", "P1", "PU", "I") or target[0] in (T.K_BJ, T.K_EM, T.K_ES, T.K_LIVE):
-            arr["peek"][s] = bld.keys[link] if k[0] == "X" else s
-        else:
-            arr["peek"][s] = bld.keys[("LIVE", k[1], k[-1])]
-    assert len(bld.order) == n, "a state was added after numbering"
+    fin[finals] = np.arange(len(finals))
     no = T.N_OUTCOMES
     net = np.zeros(len(finals) * no, np.int64)
     ins = np.zeros(len(finals) * no, np.int64)
     rows = np.zeros((len(finals) * no, L.N_TALLY), np.int64)
     bj_win, ins_win, dbj = int(p[L.P_BJ_WIN]), int(p[L.P_INS_WIN]), int(p[L.P_DBJ])
-    for j, k in enumerate(finals):
-        kind, t, w, flags, bits, link = bld.info[k]
+    for j, s in enumerate(finals):
+        kind, t, w, _, bits, _ = info[s]
         for o in range(no):
             i = j * no + o
-            x = T.hand_net.py_func(kind, t, w, o, dbj, bj_win, 0, True)
-            y = T.ins_net.py_func((bits & T.X_INS_TAKEN) != 0, o, ins_win)
-            net[i], ins[i] = x, y
+            net[i] = x = T.hand_net.py_func(kind, t, w, o, dbj, bj_win, 0, True)
+            ins[i] = y = T.ins_net.py_func((bits & T.X_INS_TAKEN) != 0, o, ins_win)
             T.add_box.py_func(rows[i], x, y, bits, 1, int(x > 0), int(x < 0), int(x == 0),
                               int(w == 2 * L.UNIT), int(kind == T.K_BUST),
                               int(kind in (T.K_ES, T.K_LS)), w)  # fmt: skip
-    start = np.array([bld.sid(("S", si)) for si in box_si], np.int64)
-    alt = np.zeros((n, nb) if bands else 0, np.int16)
-    for k, a in bld.alt.items():
-        alt[bld.keys[k]] = a
+    start = np.array([bld.state(("S", si)) for si in box_si], np.int64)
     if bands:
         start = np.full(int(p[L.P_BOXES]), start[0], np.int64)
     if nb == 1 and not bands or bands and p[L.P_BOXES] == 1 and p[L.P_HOLE] != L.HOLE_PEEK:
-        walk = walk_tables(bld, p, trans, rows, net, ins, fin, arr["peek"])
+        wtrans, wflags, wrows, walt = walk_tables(bld, p, trans, rows, net, ins, fin, peek)
     else:
-        walk = (np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros((0, L.N_TALLY), np.int64),
-                np.zeros(0, np.int16))  # fmt: skip
-    assert n < 2**15, n  # int16 states
-    arr["flags"] = arr["flags"].astype(np.int8)
-    wt = walk[1] & TERMINAL
+        wtrans, wflags, walt = np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros(0, np.int16)
+        wrows = np.zeros((0, L.N_TALLY), np.int64)
+    wt = wflags & TERMINAL
     sums = [total(i % 32, i // 32) for i in range(64)]  # the dealer's (ace, hard sum)
     dstand = [T.dealer_stands.py_func(t, t != i % 32, bool(p[L.P_H17])) for i, t in enumerate(sums)]
-    return Machine(trans=trans.reshape(-1).astype(np.int16), net=net, ins=ins, rows=rows, fin=fin,
-                   start=start, wtrans=walk[0], wflags=walk[1], wrows=walk[2], alt=alt.reshape(-1),
-                   walt=walk[3], wtid=(np.cumsum(wt) - wt).astype(np.int64),
+    return Machine(trans=trans.reshape(-1).astype(np.int16), flags=column(3).astype(np.int8),
+                   link=link, fin=fin, kind=column(0), total=column(1), wager=column(2),
+                   peek=peek, net=net, ins=ins, rows=rows, start=start, wtrans=wtrans,
+                   wflags=wflags, wrows=wrows, alt=alternatives(bld, bld.alt, n if bands else 0),
+                   walt=walt, wtid=(np.cumsum(wt) - wt).astype(np.int64),
                    dstand=np.array(dstand, np.int8),
-                   sspay=np.array([T.ss_net.py_func(i, p) for i in range(6)], np.int64), **arr)
+                   sspay=np.array([T.ss_net.py_func(i, p) for i in range(6)], np.int64))
+
+
+def alternatives(bld, alt, n):
+    """``alt`` (an ``INDEX`` state's key -> its state under each strategy) as ``n`` rows of the
+    box strategies' width, flat (none: ``n == 0``)."""
+    out = np.zeros((n, len(bld.box_si)), np.int16)
+    for k, a in alt.items():
+        out[bld.keys[k]] = a
+    return out.reshape(-1)
 
 
 def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
-    """The one-box round walk: the hand machine's states and, after a hand's final state, the
-    dealer's cards as states too, to a terminal per (final state, dealer outcome) that goes on
-    to the next round's first card; a round is then one table read per card (``play.walk``).
-    Returns ``(wtrans, wflags, wrows)``: ``wrows[s]`` is what a visit to ``s`` adds to the
-    tally (a card; a terminal: the box's and the round's fields, Super Sevens (f); a first card
-    seven: (f) moved to (a)). In the peek game the state after the deal waits for the hole card
-    (a dealer blackjack goes to its terminals), and the hand's states after it carry
-    the hole card along (``WH``) to the dealer's play; pairs to split and 7-7 under Super Sevens
-    are exits (``W_EXIT``), played in code. A counter's ``INDEX`` states are ``DECIDE`` (after
-    the deal ``FIRST`` too), their states under each strategy in ``walt`` (no peek)."""
+    """The one-box round walk (``play.walk``): the hand machine's states, then the dealer's
+    cards, to a terminal per (settlement, outcome) leading to the next round's first card.
+    Returns ``(wtrans, wflags, wrows, walt)``; ``wrows[s]``: what a visit to ``s`` adds to the
+    tally. Peek: the hole card is a step (``HOLE``), carried along the hand (``WH``). Exits
+    are ``W_EXIT``; a counter's ``INDEX`` states ``DECIDE``, their states in ``walt``."""
     n0, keys, order = len(bld.order), dict(bld.keys), list(bld.order)
     info: dict = {}  # walk state key -> its flags
     no, peek = T.N_OUTCOMES, p[L.P_HOLE] == L.HOLE_PEEK
@@ -426,20 +397,18 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
     walt = {}
     for k, a in bld.alt.items():
         info[k] = SPECIAL | DECIDE | (FIRST if k[1][0] == "PU" else 0)
-        walt[keys[k]] = [walk_of(s) for s in a]
+        walt[k] = [walk_of(s) for s in a]
     table = {}
     for i, k in enumerate(order):  # (the order grows as the walk reaches new states)
         if k[0] in ("S", "P1", "PU", "P", "PD", "T", "W2", "DS", "HOLE", "WH"):
             table[i] = [step(k, c) for c in range(1, 11)]
     n = len(order)
-    wtrans = np.zeros((n, 10), np.int32)
-    wflags = np.zeros(n, np.int32)
+    assert n < 2**15, n  # int16 states: the table stays small (a few thousand states)
+    wtrans = np.array([table.get(j, [j] * 10) for j in range(n)], np.int16).reshape(-1)
+    wflags = np.array([info.get(k, 0) | (BOUNDARY if k[0] == "S" else 0) for k in order], np.int8)
     wrows = np.zeros((n, L.N_TALLY), np.int64)
     wrows[:, L.T_CARDS_DEALT] = 1  # a visit is a card
-    for j, k in enumerate(order):
-        wtrans[j] = table.get(j, [j] * 10)
-        wflags[j] = info.get(k, 0) | (BOUNDARY if k[0] == "S" else 0)
-        row = wrows[j]
+    for row, k in zip(wrows, order, strict=True):
         if k[0] == "P1" and k[2] == 7 and ss_on:  # Super Sevens (a): the first card a seven
             pay_a = int(p[L.P_SS_PAY_A])
             T.add_ss.py_func(row, 0, 1, pay_a)
@@ -452,8 +421,4 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
             T.add_round.py_func(row, 0, o, int(net[i]), int(ins[i]), -1 if ss_on else 0)
             if ss_on:
                 T.add_ss.py_func(row, 5, 1, -1)
-    assert n < 2**15, n  # int16 states: the table stays small (a few thousand states)
-    alt = np.zeros((n, len(bld.box_si)) if walt else 0, np.int16)
-    for s, a in walt.items():
-        alt[s] = a
-    return wtrans.reshape(-1).astype(np.int16), wflags.astype(np.int8), wrows, alt.reshape(-1)
+    return wtrans, wflags, wrows, alternatives(bld, walt, n if walt else 0)

@@ -1,6 +1,6 @@
 """Settlement and the tally: what a hand wins against the dealer (4.1, 8.2, 9 and the rule
-``dealer_blackjack_takes``), and what a finished box and a finished round add to the tally or
-write to the per-round record (layout ``T_*``, ``R_*``, ``B_*``)."""
+``dealer_blackjack_takes``), what a finished box and round add to the tally (layout ``T_*``),
+and a box's fields of the per-round record (``B_*``)."""
 
 from __future__ import annotations
 
@@ -83,27 +83,16 @@ def ins_net(insured, o, ins_win):
 def add_box(t, main, ins, bits, hands, wins, losses, pushes, doubles, busts, surrs, wagered):
     """Add one box's round (one initial wager) into the tally ``t``."""
     tot = main + ins
-    t[L.T_BOX_ROUNDS] += 1
-    t[L.T_MAIN_SUM] += main
-    t[L.T_MAIN_SQ] += main * main
-    t[L.T_TOTAL_SUM] += tot
-    t[L.T_TOTAL_SQ] += tot * tot
-    t[L.T_INS_OFFERED] += (bits & X_INS_OFFERED) != 0
-    t[L.T_INS_TAKEN] += (bits & X_INS_TAKEN) != 0
-    t[L.T_INS_WON] += ins > 0
-    t[L.T_INS_SUM] += ins
-    t[L.T_EM_OFFERED] += (bits & X_EM_OFFERED) != 0
-    t[L.T_EM_TAKEN] += (bits & X_EM) != 0
-    t[L.T_PLAYER_BJ] += (bits & X_BJ) != 0
-    t[L.T_HANDS] += hands
-    t[L.T_SPLITS] += hands - 1
-    t[L.T_WINS] += wins
-    t[L.T_LOSSES] += losses
-    t[L.T_PUSHES] += pushes
-    t[L.T_DOUBLES] += doubles
-    t[L.T_BUSTS] += busts
-    t[L.T_SURRENDERS] += surrs
-    t[L.T_MAIN_WAGERED] += wagered
+    for at, x in ((L.T_BOX_ROUNDS, 1), (L.T_MAIN_SUM, main), (L.T_MAIN_SQ, main * main),
+                  (L.T_TOTAL_SUM, tot), (L.T_TOTAL_SQ, tot * tot),
+                  (L.T_INS_OFFERED, int((bits & X_INS_OFFERED) != 0)),
+                  (L.T_INS_TAKEN, int((bits & X_INS_TAKEN) != 0)), (L.T_INS_WON, int(ins > 0)),
+                  (L.T_INS_SUM, ins), (L.T_EM_OFFERED, int((bits & X_EM_OFFERED) != 0)),
+                  (L.T_EM_TAKEN, int((bits & X_EM) != 0)), (L.T_PLAYER_BJ, int((bits & X_BJ) != 0)),
+                  (L.T_HANDS, hands), (L.T_SPLITS, hands - 1), (L.T_WINS, wins),
+                  (L.T_LOSSES, losses), (L.T_PUSHES, pushes), (L.T_DOUBLES, doubles),
+                  (L.T_BUSTS, busts), (L.T_SURRENDERS, surrs), (L.T_MAIN_WAGERED, wagered)):
+        t[at] += x
 
 
 @njit
@@ -139,15 +128,6 @@ def ss_net(line, p):
     if line == 5:
         return -1
     return p[L.P_SS_PAY_A + line]
-
-
-@njit
-def write_round(rec, drawn, d_n, d_total, o):
-    """The round's own fields of its record."""
-    rec[L.R_CARDS] = drawn
-    rec[L.R_DEALER_CARDS] = d_n
-    rec[L.R_DEALER_TOTAL] = d_total
-    rec[L.R_DEALER_BJ] = o == O_BJ
 
 
 # A box's record fields from its own tally (``write_box``).
