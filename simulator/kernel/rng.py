@@ -72,7 +72,8 @@ def fresh_shoe(decks):
     """Every card code ``decks`` times, ordered (the lazy shuffle makes the order irrelevant),
     then the ``SLACK`` tens."""
     shoe = np.full(52 * decks + SLACK, TEN_CODE, np.int8)
-    shoe[: 52 * decks] = np.arange(52 * decks) % 52
+    for i in range(52 * decks):  # (a loop: an array assigned here compiles numba's error text)
+        shoe[i] = i % 52
     return shoe
 
 
