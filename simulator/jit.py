@@ -9,7 +9,8 @@ take ``inline="always"``.
 Numba checks a cached function against its own source file only, yet a compiled function holds
 the code of the functions it calls from other modules. The engine's functions (``simulator/
 kernel/``, ``layout.py``, this file) are therefore stamped with one hash of all those sources:
-a change in any of them recompiles every one of them.
+a change in any of them recompiles every one of them. ``warm`` compiles (or loads) a kernel once
+a process, saying so on stderr while a cold compile lasts.
 """
 
 import functools

@@ -18,7 +18,7 @@ CI_IRC, CI_RC_LO, CI_BANDS, CI_INS, CI_LEVELS, CI_SS_LEVELS = range(6)
 SEVEN = 1 << 32  # a seven's mark in each tag: the running count carries the sevens seen above it
 # cs: the count, then the round's bets, tally row and exact Super Sevens moments.
 (CS_RC, CS_SEEN, CS_SHUFFLES, CS_SEATED, CS_HID_TAG, CS_HID_N, CS_BET, CS_SS_BET, CS_ROW,
- CS_SS_EXACT, CS_SS_EXACT2, CS_FAM, N_CS) = range(13)
+ CS_SS_AT, CS_FAM, N_CS) = range(12)
 R_MAIN, R_SS, R_BOXES = range(3)  # the ramps
 # What the count says, by (cards left, running count): the fields of an entry of ``ctab``.
 E_BAND, E_INS, E_ENTER, E_LEAVE, E_ROW, E_RAMP = 0, 8, 9, 10, 16, 24  # E_RAMP + 8 * ramp
@@ -164,19 +164,32 @@ def table_at(ci, ctab, tg, cs, shoe, ws, pos, end, fam):
 @njit
 def round_start(ci, ctab, tg, ramp_v, ev, cs, shoe, ws, pos, end, decks):
     """At a round's start, kept in ``cs``: seated (wonging), the bets, the tally row and the
-    shoe's exact Super Sevens return (0 without a table). Returns the boxes dealt."""
+    shoe's place in the exact Super Sevens table (``exact_at``). Returns the boxes dealt."""
     e = count_now(ci, ctab, tg, cs, shoe, ws, pos, end)
     seated = field(e, E_LEAVE if cs[CS_SEATED] != 0 else E_ENTER, 1)
     cs[CS_SEATED] = seated
     j, k = field(e, E_RAMP + 8 * R_MAIN), field(e, E_RAMP + 8 * R_SS)
     boxes = ramp_v[R_BOXES, field(e, E_RAMP + 8 * R_BOXES) * seated]  # the base when out
     cs[CS_BET], cs[CS_SS_BET] = ramp_v[R_MAIN, j] * seated, ramp_v[R_SS, k] * seated
-    cs[CS_SS_EXACT] = cs[CS_SS_EXACT2] = 0
-    if ev.size > 0:
-        i = (end - pos) * (4 * decks + 1) + 4 * decks - running(cs[CS_RC])[1]
-        cs[CS_SS_EXACT], cs[CS_SS_EXACT2] = ev[0, i], ev[1, i]
+    cs[CS_SS_AT] = exact_at(end - pos, running(cs[CS_RC])[1], decks)
     cs[CS_ROW] = field(e, E_ROW)
     return boxes
+
+
+@njit(inline="always")
+def exact_at(left, sevens, decks):
+    """The column of ``ev`` (the exact Super Sevens return and mean square, x 1e9) for a shoe
+    of ``decks`` decks with ``left`` cards left and ``sevens`` sevens seen."""
+    return np.uint64(left * (4 * decks + 1) + 4 * decks - sevens)
+
+
+@njit(inline="always")
+def add_exact(ct, row, ev, at, boxes):
+    """``boxes`` Super Sevens bets from the shoe at ``ev``'s column ``at`` into the counting
+    tally's ``row``: their exact return and mean square, and whether it favours the player."""
+    ct[row, L.C_SS_EXACT] += boxes * ev[0, at]
+    ct[row, L.C_SS_EXACT_SQ] += boxes * ev[1, at]
+    ct[row, L.C_SS_PLUS] += ev[0, at] > 0
 
 
 @njit(inline="always")

@@ -135,7 +135,7 @@ def _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe):
     count (``count.bet_table``), into ``walked`` (``count.add_walked``) and the exact Super
     Sevens moments; ``cs`` keeps seated."""
     ci, ctab, tg, ramp_v, ct, ev, walked, bt = cx
-    seated, lo, top, d4 = cs[C.CS_SEATED], ci[C.CI_RC_LO], bt.shape[0] - 1, 4 * decks
+    seated, lo, top = cs[C.CS_SEATED], ci[C.CI_RC_LO], bt.shape[0] - 1
     exact = ss_on and ev.size > 0
     for i in range(n):
         rcp, p0 = rec[0, i], rec[1, i]
@@ -148,10 +148,7 @@ def _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe):
         seven = np.int64((shoe[np.uint64(p0)] >> 2) == L.SEVEN_RANK)
         walked[np.uint64((x >> 7) + wtid[np.uint64(rec[2, i + 1])] * 2 + seven)] += 1
         if exact:
-            row, j = np.uint64((x >> 1) & 0x3F), np.uint64(left * (d4 + 1) + d4 - sevens)
-            ct[row, L.C_SS_EXACT] += ev[0, j]
-            ct[row, L.C_SS_EXACT_SQ] += ev[1, j]
-            ct[row, L.C_SS_PLUS] += ev[0, j] > 0
+            C.add_exact(ct, np.uint64((x >> 1) & 0x3F), ev, C.exact_at(left, sevens, decks), 1)
     cs[C.CS_SEATED] = seated
 
 
@@ -371,7 +368,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
         for b in range(nbr):
             s = np.int64(st[b])
             f = flags[np.uint64(s)]
-            need |= f  # a final state's M.NEED2 and M.STOOD (the other flags are not read)
+            need |= f  # a final state's NEED2 and STOOD (the other flags are not read)
             hs[b * MAX_HANDS] = s
             todo[np.uint64(n_play)] = b * MAX_HANDS
             n_play += (f & (M.PLAYER | M.EXIT)) != 0
@@ -450,7 +447,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                         f = flags[np.uint64(s)]
                     need |= f
                     hs[np.uint64(todo[np.uint64(j)])] = s
-                    done = np.int64((f & (M.PLAYER | M.PAIR)) == 0)  # a M.PAIR leaves the loop
+                    done = np.int64((f & (M.PLAYER | M.PAIR)) == 0)  # a PAIR leaves the loop
                     nxt = np.int64(hs[np.uint64(todo[np.uint64(j + 1)])])
                     j += done
                     s += done * (nxt - s)
@@ -507,11 +504,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                                      cs[C.CS_SS_BET], main + ins, wagered,
                                      ss_pay[line[b]] if ss_on else 0, ss_on, 1)  # fmt: skip
         if counting:
-            if ss_on:  # the shoe's exact Super Sevens return and mean square, each box
-                row = cs[C.CS_ROW]
-                ct[row, L.C_SS_EXACT] += nbr * cs[C.CS_SS_EXACT]
-                ct[row, L.C_SS_EXACT_SQ] += nbr * cs[C.CS_SS_EXACT2]
-                ct[row, L.C_SS_PLUS] += cs[C.CS_SS_EXACT] > 0
+            if ss_on and ev.size > 0:  # the round's start shoe's exact Super Sevens return
+                C.add_exact(ct, cs[C.CS_ROW], ev, cs[C.CS_SS_AT], nbr)
             C.add_round(ct, cs[C.CS_ROW], cs[C.CS_SEATED], counted, 1)
         if stacked:
             out[r, L.R_CARDS], out[r, L.R_DEALER_CARDS] = drawn, d_n

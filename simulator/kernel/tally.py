@@ -95,6 +95,11 @@ def add_box(t, main, ins, bits, hands, wins, losses, pushes, doubles, busts, sur
         t[at] += x
 
 
+# ``add_round`` adds each square at its sum's place + 1.
+assert all(sq == sm + 1 for sm, sq in ((L.T_RMAIN_SUM, L.T_RMAIN_SQ), (L.T_RINS_SUM, L.T_RINS_SQ),
+           (L.T_RTOTAL_SUM, L.T_RTOTAL_SQ), (L.T_SS_RSUM, L.T_SS_RSQ))), "tally layout"  # fmt: skip
+
+
 @njit
 def add_round(t, cards, o, main, ins, ss):
     """Add one round's own fields into the tally ``t`` (its boxes' are ``add_box``'s): its cards,
@@ -107,7 +112,7 @@ def add_round(t, cards, o, main, ins, ss):
     for at, x in ((L.T_RMAIN_SUM, main), (L.T_RINS_SUM, ins), (L.T_RTOTAL_SUM, main + ins),
                   (L.T_SS_RSUM, ss)):  # fmt: skip
         t[at] += x
-        t[at + 1] += x * x  # (each square follows its sum)
+        t[at + 1] += x * x
 
 
 @njit
