@@ -138,14 +138,6 @@ def field(e, at, bits=8):
     return (e >> at) & ((1 << bits) - 1)
 
 
-@njit(inline="always")
-def caught_up(tg, shoe, rc, a, b):
-    """The running count ``rc`` with the tags of ``shoe[a:b]`` added."""
-    for i in range(np.uint64(a), np.uint64(b)):
-        rc += tg[np.uint64(value(np.int64(shoe[i])) - 1)]
-    return rc
-
-
 @njit
 def count_now(ci, ctab, tg, cs, shoe, ws, pos, end):
     """What the count says (``said``) after the cards dealt so far (``shoe[:pos]`` since the
@@ -153,10 +145,12 @@ def count_now(ci, ctab, tg, cs, shoe, ws, pos, end):
     shuffle the shoe is every card not on the table (7.1; ``rng.refill``)."""
     if cs[CS_SHUFFLES] != ws[WS_SHUFFLES]:
         cs[CS_SHUFFLES] = ws[WS_SHUFFLES]
-        # (the round's cards before a refill)
-        cs[CS_RC] = caught_up(tg, shoe, ci[CI_IRC], end, end + ws[WS_BEFORE])
+        cs[CS_RC] = ci[CI_IRC]
+        for i in range(end, end + ws[WS_BEFORE]):  # the round's cards before a refill
+            cs[CS_RC] += tg[value(np.int64(shoe[i])) - 1]
         cs[CS_SEEN] = 0
-    cs[CS_RC] = caught_up(tg, shoe, cs[CS_RC], cs[CS_SEEN], pos)
+    for i in range(cs[CS_SEEN], pos):
+        cs[CS_RC] += tg[value(np.int64(shoe[i])) - 1]
     cs[CS_SEEN] = pos
     return said(ci, ctab, cs[CS_RC] - cs[CS_HID_TAG], end - pos + cs[CS_HID_N])
 

@@ -130,20 +130,15 @@ def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek,
 
 @njit(_nrt=False)
 def _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe):
-    """The ``n`` rounds ``walk_counted`` recorded (``rec[i]``: round ``i``'s first card's place
-    << 16 | the terminal before it), bet in turn by the count (``count.bet_table``), caught up
-    from ``cs`` (then the count at ``rec[n]``), into ``walked`` (``count.add_walked``) and the
-    exact Super Sevens moments; ``cs`` keeps seated."""
+    """The ``n`` rounds ``walk_counted`` recorded (``rec[0, i]``, ``rec[1, i]``: round ``i``'s
+    running count and first card's place; ``rec[2, i + 1]``: its terminal), bet in turn by the
+    count (``count.bet_table``), into ``walked`` (``count.add_walked``) and the exact Super
+    Sevens moments; ``cs`` keeps seated."""
     ci, ctab, tg, ramp_v, ct, ev, walked, bt = cx
     seated, lo, top = cs[C.CS_SEATED], ci[C.CI_RC_LO], bt.shape[0] - 1
     exact = ss_on and ev.size > 0
-    rcp, at = cs[C.CS_RC], cs[C.CS_SEEN]
-    for i in range(n + 1):
-        p0 = rec[i] >> 16
-        rcp = C.caught_up(tg, shoe, rcp, at, p0)
-        at = p0
-        if i == n:
-            break
+    for i in range(n):
+        rcp, p0 = rec[0, i], rec[1, i]
         rc, sevens = C.running(rcp)
         left = end - p0
         a, b = np.uint64(min(max(left, 1), top)), np.uint64(rc - lo)
@@ -151,20 +146,20 @@ def _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe):
         x = x0 + seated * (x1 - x0)  # (both read: no round waits on the last one's lookup)
         seated = x & 1
         seven = np.int64((shoe[np.uint64(p0)] >> 2) == L.SEVEN_RANK)
-        walked[np.uint64((x >> 7) + wtid[np.uint64(rec[i + 1] & 0xFFFF)] * 2 + seven)] += 1
+        walked[np.uint64((x >> 7) + wtid[np.uint64(rec[2, i + 1])] * 2 + seven)] += 1
         if exact:
             C.add_exact(ct, np.uint64((x >> 1) & 0x3F), ev, C.exact_at(left, sevens, decks), 1)
-    cs[C.CS_SEATED], cs[C.CS_RC], cs[C.CS_SEEN] = seated, rcp, at
+    cs[C.CS_SEATED] = seated
 
 
 @njit(_nrt=False)
 def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut,
                  every_round, start, pos, end, s0, s1, s2, s3, cx, cs, ss_on, decks):  # fmt: skip
-    """``walk`` for a counter (``cx``, ``cs``; ``count``), no peek: a ``DECIDE`` state played on
-    by the count (``walt``), caught up from the shoe; each round's start and terminal recorded
-    in ``rec``, bet and counted (``_add_rounds``) before a shuffle and on return (the bets of a
-    round left to the loop in ``cs``). The inner loop leaves only at a decision, an exit,
-    ``lim`` or the last round (its values stay in registers)."""
+    """``walk`` for a counter (``cx``, ``cs``; ``count``), no peek: the running count kept card
+    by card, a ``DECIDE`` state played on by the count (``walt``), each round's start and
+    terminal recorded in ``rec``, bet and counted (``_add_rounds``) before a shuffle and on
+    return (the bets of a round left to the loop in ``cs``). The inner loop leaves only at a
+    decision, an exit, ``lim`` or the last round (its values stay in registers)."""
     ci, ctab, tg, ramp_v, ct, ev, walked, bt = cx
     nt = walt.size // wflags.size
     n_cards = shoe.size - SLACK
@@ -172,9 +167,9 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds
     cut_at = 0 if every_round else cut
     lim = -1 if need_full != 0 else min(cut_at, end - WALK_CARDS + 1)
     C.count_now(ci, ctab, tg, cs, shoe, ws, pos, end)  # (the count's shuffles are the shoe's)
-    rcp, seen = cs[C.CS_RC], pos  # the count at a decision, caught up from ``seen``
+    rcp = cs[C.CS_RC]  # the running count (sevens marked), card by card
     s = start
-    rec[0] = pos << 16
+    rec[0, 0], rec[1, 0] = rcp, pos
     n = 0  # rounds recorded
     room = n_rounds - r  # rounds to play
     why = WALK_DONE
@@ -185,10 +180,9 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds
             shuffles = ws[R.WS_SHUFFLES]
             pos, end, need_full = _round_start(ws, pos, end, need_full, cut_at, n_cards)
             if ws[R.WS_SHUFFLES] != shuffles:
-                cs[C.CS_RC], cs[C.CS_SEEN] = ci[C.CI_IRC], 0
-            rcp, seen = cs[C.CS_RC], cs[C.CS_SEEN]
+                rcp = ci[C.CI_IRC]
             lim = min(cut_at, end - WALK_CARDS + 1)
-            rec[0] = pos << 16
+            rec[0, 0], rec[1, 0] = rcp, pos
             if end - pos < WALK_CARDS:
                 why = WALK_NEAR
                 break
@@ -201,15 +195,19 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds
             shoe[k] = shoe[np.uint64(pos)]
             shoe[np.uint64(pos)] = code
             pos += 1
-            s = np.int64(wtrans[np.uint64(s * 10 + value(code) - 1)])
+            v = np.uint64(value(code) - 1)
+            rcp += tg[v]
+            s = np.int64(wtrans[np.uint64(s * 10) + v])
             wcounts[np.uint64(s)] += 1
             f = np.int64(wflags[np.uint64(s)])
-            rec[np.uint64(n + 1)] = pos << 16 | s  # the next round's start
+            if (f & M.DECIDE) != 0:
+                break
+            j = np.uint64(n + 1)
+            rec[0, j], rec[1, j], rec[2, j] = rcp, pos, s  # the next round's start
             n += f & M.TERMINAL
-            if (f & M.SPECIAL) != 0 or pos >= stop:
+            if (f & M.W_EXIT) != 0 or pos >= stop:
                 break
         if (f & M.DECIDE) != 0:  # the count's strategy decides (its visit is the card's)
-            rcp, seen = C.caught_up(tg, shoe, rcp, seen, pos), pos
             e = C.said(ci, ctab, rcp, end - pos)
             if (f & M.FIRST) != 0:
                 C.decided(ci, cs, e)
@@ -217,18 +215,21 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds
             s = np.int64(walt[s * nt + cs[C.CS_FAM] * ci[C.CI_BANDS] + C.field(e, C.E_BAND)])
             wcounts[np.uint64(s)] += 1
             f = np.int64(wflags[np.uint64(s)])
-            rec[n + 1] = pos << 16 | s
+            rec[0, n + 1], rec[1, n + 1], rec[2, n + 1] = rcp, pos, s  # the next round's start
             n += f & M.TERMINAL
         if (f & M.W_EXIT) != 0:
+            _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe)
+            cs[C.CS_RC], cs[C.CS_SEEN], cs[C.CS_SHUFFLES] = rec[0, n], rec[1, n], ws[R.WS_SHUFFLES]
+            C.round_start(ci, ctab, tg, ramp_v, ev, cs, shoe, ws, rec[1, n], end, decks)
+            r, n = r + n, 0
             _undo_deal(wtrans, wcounts, shoe, start, s, pos, False)
             why = WALK_EXIT
             break
     _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe)
+    r += n
     ws[R.WS_NEED_FULL] = need_full
-    cs[C.CS_SHUFFLES] = ws[R.WS_SHUFFLES]
-    if why == WALK_EXIT:  # the bets of the round left to the loop, at its start
-        C.round_start(ci, ctab, tg, ramp_v, ev, cs, shoe, ws, cs[C.CS_SEEN], end, decks)
-    return r + n, pos, end, s0, s1, s2, s3, why, s
+    cs[C.CS_RC], cs[C.CS_SEEN], cs[C.CS_SHUFFLES] = rcp, pos, ws[R.WS_SHUFFLES]
+    return r, pos, end, s0, s1, s2, s3, why, s
 
 
 @njit
@@ -275,7 +276,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     nbr = nb  # boxes this round
     walking = not stacked and wtrans.size > 0 and trace.size == 0
     walking = walking and (walked.size > 0 or not counting)
-    rec = np.zeros(n_cards // 3 + 4 if walked.size else 0, np.int64)  # walk_counted's
+    rec = np.zeros((3, n_cards // 3 + 4 if walked.size else 0), np.int64)  # walk_counted's
     s_dealt = traced = r = 0
     while r < n_rounds:
         why = WALK_NEAR
