@@ -218,18 +218,16 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds
             rec[0, n + 1], rec[1, n + 1], rec[2, n + 1] = rcp, pos, s  # the next round's start
             n += f & M.TERMINAL
         if (f & M.W_EXIT) != 0:
-            _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe)
-            cs[C.CS_RC], cs[C.CS_SEEN], cs[C.CS_SHUFFLES] = rec[0, n], rec[1, n], ws[R.WS_SHUFFLES]
-            C.round_start(ci, ctab, tg, ramp_v, ev, cs, shoe, ws, rec[1, n], end, decks)
-            r, n = r + n, 0
             _undo_deal(wtrans, wcounts, shoe, start, s, pos, False)
             why = WALK_EXIT
             break
     _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe)
-    r += n
     ws[R.WS_NEED_FULL] = need_full
-    cs[C.CS_RC], cs[C.CS_SEEN], cs[C.CS_SHUFFLES] = rcp, pos, ws[R.WS_SHUFFLES]
-    return r, pos, end, s0, s1, s2, s3, why, s
+    cs[C.CS_RC], cs[C.CS_SEEN], cs[C.CS_SHUFFLES] = rec[0, n], rec[1, n], ws[R.WS_SHUFFLES]
+    if why == WALK_EXIT:  # the bets of the round left to the loop, at its start
+        C.round_start(ci, ctab, tg, ramp_v, ev, cs, shoe, ws, rec[1, n], end, decks)
+    cs[C.CS_RC], cs[C.CS_SEEN] = rcp, pos
+    return r + n, pos, end, s0, s1, s2, s3, why, s
 
 
 @njit
