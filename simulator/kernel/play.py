@@ -87,7 +87,7 @@ def _undo_deal(wtrans, wcounts, shoe, start, s, pos, peek):
     wcounts[s] -= 1
 
 
-@njit
+@njit(_nrt=False)
 def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek, start, pos, end,
          s0, s1, s2, s3):  # fmt: skip
     """One box, simulation: rounds as a walk of the round table (``tables.walk_tables``), one
