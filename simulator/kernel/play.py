@@ -87,7 +87,7 @@ def _undo_deal(wtrans, wcounts, shoe, start, s, pos, peek):
     wcounts[s] -= 1
 
 
-@njit
+@njit(_nrt=False)
 def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek, start, pos, end,
          s0, s1, s2, s3):  # fmt: skip
     """One box, simulation: rounds as a walk of the round table (``tables.walk_tables``), one
@@ -307,11 +307,9 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
         else:
             if stacked and pos >= cut:
                 break
-            # 7.1: shuffle when the cut card came out, every round, or for a fresh chunk.
-            if not stacked and (ws[R.WS_NEED_FULL] != 0 or every_round or pos >= cut):
-                pos, end = 0, n_cards
-                ws[R.WS_SHUFFLES] += 1
-                ws[R.WS_NEED_FULL] = 0
+            if not stacked:
+                pos, end, ws[R.WS_NEED_FULL] = _round_start(ws, pos, end, ws[R.WS_NEED_FULL],
+                                                            0 if every_round else cut, n_cards)
             ws[R.WS_ROUND_START] = pos
             ws[R.WS_BEFORE] = 0
             if counting:  # the counter's bets and boxes, at the count before the deal
