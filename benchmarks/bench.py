@@ -4,9 +4,10 @@ Cases: the NZ game (``Rules()``: 6 decks, 75% penetration, no hole card) with th
 strategy, one and seven boxes, Super Sevens on and off, each single core (one ``simulate_chunk``
 call per timing) and on every core (``engine.run`` with one thread per core); and one box, single
 core, of the games that once ran slower than the NZ game: the insurance-taker strategy, late
-surrender, peek, H17. Compiled once before timing, best of five (the repeats taken in turn
-across the cases, so that a spell of interference on a shared machine spoils one timing of each
-case, not all of one). ``1box_ss_on`` is the headline figure.
+surrender, peek, H17; and a Hi-Lo counter. Compiled once before timing, best of five (the
+repeats taken in turn across floor and the cases, so that a spell of interference on a shared
+machine spoils one timing of each, not all of one, and floor is timed in the same spells as the
+cases). ``1box_ss_on`` is the headline figure.
 
 When ``../shared/bench/floor.py`` exists its single-core round loop is recompiled here (without its
 on-disk cache) and timed in the same run; ratios are ours / floor, per round and, for seven boxes,
@@ -119,13 +120,13 @@ def _floor_loop():
     return loop
 
 
-def time_floor(n_rounds: int) -> float | None:
-    """Best of ``REPEATS`` single-core rounds per second of floor.py, or None without it."""
+def time_floor(n_rounds: int, repeats: int = REPEATS) -> float | None:
+    """Best of ``repeats`` single-core rounds per second of floor.py, or None without it."""
     floor_rounds = _floor_loop()
     if floor_rounds is None:
         return None
     best = 0.0
-    for _ in range(REPEATS):
+    for _ in range(repeats):
         t = time.thread_time()
         floor_rounds(n_rounds, 1)
         best = max(best, n_rounds / (time.thread_time() - t))
@@ -145,8 +146,8 @@ def time_all_cores(rules: Rules, n_rounds: int, repeats: int = REPEATS) -> float
     return best
 
 
-def time_floor_all(n_rounds: int) -> float | None:
-    """Best of ``REPEATS`` rounds per second of floor.py's loop on every core (threads)."""
+def time_floor_all(n_rounds: int, repeats: int = REPEATS) -> float | None:
+    """Best of ``repeats`` rounds per second of floor.py's loop on every core (threads)."""
     one = _floor_loop()
     if one is None:
         return None
@@ -183,10 +184,6 @@ def main() -> None:
         compare(against, n)
     print(f"machine: {CORES} cores; {platform.processor() or platform.machine()}; "
           f"python {platform.python_version()}; numba {numba.__version__}")
-    floor = time_floor(max(n, 20_000_000))
-    floor_all = time_floor_all(max(n, 20_000_000))
-    if floor is not None:
-        print(f"floor_rounds_per_s_1core={floor:.0f} floor_rounds_per_s_all={floor_all:.0f}")
     nz = Rules()
     cases = [
         (f"{n_boxes}box_ss_{'on' if ss else 'off'}", nz.replace(boxes=n_boxes, super_sevens=ss),
@@ -199,10 +196,18 @@ def main() -> None:
         ("1box_peek", nz.replace(hole_card="peek"), "basic"),
         ("1box_h17", nz.replace(dealer_hits_soft_17=True), "basic"),
     ]
-    # Repeats interleaved across the cases, so that a spell of interference on this shared
-    # machine costs one timing of each case rather than every timing of one.
+    # Repeats interleaved across floor and the cases, so that a spell of interference on this
+    # shared machine costs one timing of each rather than every timing of one, and floor is
+    # timed in the same spells as the cases.
     best = {name: [0.0, 0.0, None] for name, _, _ in cases}
+    floor = floor_all = counting = None
+    n_floor = max(n, 20_000_000)
     for _ in range(REPEATS):
+        f1, f_all = time_floor(n_floor, repeats=1), time_floor_all(n_floor, repeats=1)
+        if f1 is not None:
+            floor, floor_all = max(floor or 0.0, f1), max(floor_all or 0.0, f_all)
+        c = time_counter(nz, n // 2, "hi-lo-1-12", repeats=1)
+        counting = max(counting or 0.0, c)
         for name, rules, strategy in cases:
             rounds = n if rules.boxes == 1 else max(n // 4, 1000)
             r1, t = time_kernel(rules, rounds, repeats=1, strategy=strategy)
@@ -210,7 +215,8 @@ def main() -> None:
             r_all = time_all_cores(rules, rounds, repeats=1) if plain else 0.0
             b = best[name]
             b[0], b[1], b[2] = max(b[0], r1), max(b[1], r_all), t
-    counting = max(time_counter(nz, n // 2, "hi-lo-1-12", repeats=1) for _ in range(REPEATS))
+    if floor is not None:
+        print(f"floor_rounds_per_s_1core={floor:.0f} floor_rounds_per_s_all={floor_all:.0f}")
     one = best["1box_ss_on"][0]
     for name, rules, _ in cases:
         r1, r_all, t = best[name]
