@@ -5,9 +5,9 @@ Compiles afresh (its own numba cache folder) so that the code's symbols can be r
 
     python benchmarks/profile.py [CASE] [--rounds N] [--function NAME] [--top K]
 
-CASE: ``nz`` (one box, the default), ``7box``, ``peek``, ``ss-off`` or a counting plan
-(``hi-lo-1-12``, ``hi-lo-flat``, ...). Needs ``perf`` and ``objdump`` (Debian: linux-perf,
-binutils)."""
+CASE: ``nz`` (one box, the default), ``7box``, ``7box-ss-off``, ``peek``, ``ss-off`` or a
+counting plan (``hi-lo-1-12``, ``hi-lo-flat``, ...). Needs ``perf`` and ``objdump`` (Debian:
+linux-perf, binutils)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = {"nz": (1, {}), "7box": (7, {}), "peek": (1, {"hole_card": "peek"}),
-         "ss-off": (1, {"super_sevens": False})}  # fmt: skip
+         "ss-off": (1, {"super_sevens": False}), "7box-ss-off": (7, {"super_sevens": False})}
 
 
 def child(case: str, n: int, out: Path) -> None:
@@ -91,7 +91,8 @@ def short(name: str) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("case", nargs="?", default="nz", help="nz, 7box, peek, ss-off or a plan")
+    parser.add_argument("case", nargs="?", default="nz",
+                        help="nz, 7box, 7box-ss-off, peek, ss-off or a plan")
     parser.add_argument("--rounds", type=int, default=40_000_000, help="rounds to sample")
     parser.add_argument("--function", help="also show the hottest instructions of this function "
                         "(a part of its name, e.g. walk_counted)")  # fmt: skip
