@@ -102,6 +102,9 @@ def main() -> None:
     if args.child:
         child(args.case, args.rounds, Path(args.child))
         return
+    plans = sorted(p.stem for p in (ROOT / "strategies" / "plans").glob("*.toml"))
+    if args.case not in GAMES and args.case not in plans:
+        sys.exit(f"profile: unknown case '{args.case}': allowed {', '.join([*GAMES, *plans])}")
     for tool in ("perf", "objdump"):
         if shutil.which(tool) is None:
             sys.exit(f"profile: '{tool}' is not installed")
