@@ -3,7 +3,7 @@ which needs no hardware counters), placed on the engine's compiled functions and
 ``--function``, on its instructions (the code dumped from memory, disassembled by ``objdump``).
 Compiles afresh (its own numba cache folder) so that the code's symbols can be read.
 
-    python benchmarks/profile.py [CASE] [--rounds N] [--function NAME] [--top K]
+    python benchmarks/profile.py [CASE] [--rounds N] [--function NAME [--lines]] [--top K]
 
 CASE: ``nz`` (one box, the default), ``7box``, ``7box-ss-off``, ``peek``, ``ss-off`` or a
 counting plan (``hi-lo-1-12``, ``hi-lo-flat``, ...). Needs ``perf`` and ``objdump`` (Debian:
@@ -72,8 +72,53 @@ def child(case: str, n: int, out: Path) -> None:
             syms.append(f"{addr:x} {name}")
             regions.add(region)
     (out / "symbols.txt").write_text("\n".join(syms) + "\n")
+    from numba.core.registry import CPUDispatcher
+
+    from simulator.kernel import count, play, rng, tally
+
+    for module in (kernel, count, play, rng, tally):  # each function's own object code
+        for fname, f in vars(module).items():
+            for res in getattr(f, "overloads", {}).values() if isinstance(f, CPUDispatcher) else ():
+                if getattr(res.library, "_compiled_object", None):
+                    (out / f"{fname}.o").write_bytes(res.library._compiled_object)
     for lo, hi in sorted(regions):
         (out / f"code_{lo:x}_{hi:x}.bin").write_bytes(ctypes.string_at(lo, hi - lo))
+
+
+def by_line(by_ip, obj: Path, name: str, start: int, top: int) -> None:
+    """The samples of function ``name`` (at address ``start``) by source line, from the line
+    table of its own object code, the first the JIT loaded with it (``objdump -d -l``)."""
+    if not obj.exists():
+        print("\nby source line: numba kept no object code")
+        return
+    dis = subprocess.run(["objdump", "-d", "-l", str(obj)], capture_output=True, text=True).stdout
+    where, base, loc = {}, None, None
+    for line in dis.splitlines():
+        head = re.match(r"^([0-9a-f]+) <(\S+)>:$", line)
+        if head:
+            base = int(head.group(1), 16) if head.group(2) == name else base
+            continue
+        src = re.match(r"^(/\S+\.py):(\d+)", line)
+        if src:
+            loc = (src.group(1), int(src.group(2)))
+            continue
+        ins = re.match(r"^\s+([0-9a-f]+):\t", line)
+        if ins:
+            where[int(ins.group(1), 16)] = loc
+    if base is None:
+        print(f"\nby source line: {name} is not in the object code")
+        return
+    lines = collections.Counter()
+    for ip, k in by_ip.items():
+        lines[where.get(ip - start + base)] += k
+    total = sum(by_ip.values())
+    print("\nby source line (a line of an inlined function counts where it was inlined)")
+    for loc, k in lines.most_common(top):
+        src = ""
+        if loc and Path(loc[0]).exists():
+            src = Path(loc[0]).read_text().splitlines()[loc[1] - 1].strip()[:70]
+        at = f"{Path(loc[0]).name}:{loc[1]}" if loc else "?"
+        print(f"  {100 * k / total:5.1f}%  {at:16s} {src}")
 
 
 def short(name: str) -> str:
@@ -97,6 +142,10 @@ def main() -> None:
     parser.add_argument("--function", help="also show the hottest instructions of this function "
                         "(a part of its name, e.g. walk_counted)")  # fmt: skip
     parser.add_argument("--top", type=int, default=30, help="instructions shown (default 30)")
+    parser.add_argument("--lines", action="store_true", help="with --function: the samples by "
+                        "source line (compiled with NUMBA_DEBUGINFO=1 for the line table, which "
+                        "can change the code a little; where LLVM merged instructions the line "
+                        "is approximate)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -111,6 +160,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
         env = dict(os.environ, NUMBA_CACHE_DIR=str(out / "cache"))
+        if args.lines:
+            env["NUMBA_DEBUGINFO"] = "1"
         cmd = ["perf", "record", "-q", "-F", "20000", "-e", "cpu-clock", "-o", str(out / "p.data"),
                sys.executable, __file__, args.case, "--rounds", str(args.rounds), "--child",
                str(out)]  # fmt: skip
@@ -143,7 +194,7 @@ def main() -> None:
             text = {}
             for line in dis.splitlines():
                 head, _, rest = line.partition(":")
-                if re.fullmatch(r"\s*[0-9a-f]+", head) and "\t" in rest:
+                if re.fullmatch(r"\s*[0-9a-f]+", head) and rest.count("\t") >= 2:
                     text[int(head, 16)] = rest.split("\t")[-1].strip()
             start = max(a for a in starts if a <= ip0)
             fn = sum(by_ip.values())
@@ -151,6 +202,9 @@ def main() -> None:
                   "instruction after the one that holds retirement up)")
             for ip, k in by_ip.most_common(args.top):
                 print(f"  +{ip - start:#6x} {100 * k / fn:5.1f}%  {text.get(ip, '?')}")
+            if args.lines:
+                name = next(n for a, n in syms if a == start)
+                by_line(by_ip, out / f"{short(name).split('.')[-1]}.o", name, start, args.top)
 
 
 if __name__ == "__main__":
