@@ -144,8 +144,8 @@ def main() -> None:
     parser.add_argument("--top", type=int, default=30, help="instructions shown (default 30)")
     parser.add_argument("--lines", action="store_true", help="with --function: the samples by "
                         "source line (compiled with NUMBA_DEBUGINFO=1 for the line table, which "
-                        "can change the code a little; where LLVM merged instructions the line "
-                        "is approximate)")
+                        "changes the code: some helpers, min() among them, are then called, not "
+                        "inlined; the shares are a guide, not the release build's)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
