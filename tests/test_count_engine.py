@@ -292,6 +292,20 @@ def test_surrender_by_count(tmp_path):
     assert box(rec[0], L.B_SURRENDERS) == 0 and box(rec[0], L.B_BUSTS) == 1
 
 
+def test_ramps_too_fine_for_the_walks_bet_table_are_bet_by_the_round_loop():
+    # 60 bet steps and 40 Super Sevens steps (plans allow 255 each): 2,501 levels of bets, more
+    # than the one-box walk's table of rounds can place, so the round loop plays every round.
+    rules = Rules(super_sevens=True)
+    bet = ramp(1, *((-5 + i / 5, i + 2) for i in range(60)))
+    ss = ramp(0, *((-5 + i * 0.3, i + 1) for i in range(40)))
+    tables, counter, ins = counter_for(rules, BASIC, plan(bet=bet, ss=ss))
+    p, state = rules.to_params(), chunk_state(3, 1)
+    tally, ct = K.count_chunk(p, tables, 5000, state, counter, ins)
+    assert np.array_equal(tally, K.simulate_chunk(p, stack([BASIC]), 5000, state))
+    c = ct.sum(axis=0)
+    assert c[L.C_ROUNDS] == 5000 and c[L.C_BET] > c[L.C_BOXES] and c[L.C_SS_BET] > 0
+
+
 def test_the_super_sevens_bet_follows_its_own_ramp():
     # No side bet below +2, 3 units from it: round 1 (count 0) bets none, round 2 (+9.45) bets
     # 3 and loses them on (f), with the main bet's 1 unit lost too.

@@ -78,12 +78,15 @@ class Counter:
 
     def arrays(self, decks: int, terminals: int = 0) -> tuple:
         """``play_rounds``' ``cx`` for a shoe of ``decks`` decks, with a fresh counting tally
-        (and the one-box walk's count of rounds, ``add_walked``, for its ``terminals``)."""
+        (and the one-box walk's count of rounds, ``add_walked``, for its ``terminals``; none,
+        and so no walk, where ``bet_table`` could not place them: the round loop bets)."""
         width = max(len(r[0]) for r in self.ramps) + 2  # each ramp's values, the last repeated
         ramp_v = np.array([list(v) + [v[-1]] * (width - len(v)) for _, v in self.ramps], np.int64)
         main, ss = len(self.ramps[R_MAIN][0]) + 1, len(self.ramps[R_SS][0]) + 1
         ci = np.array([self.irc, self.running_counts(decks)[0], self.bands.size + 1,
                        int(self.insurance is not None), 1 + main * ss, ss], np.int64)  # fmt: skip
+        if 2 * L.N_TC * ci[CI_LEVELS] * terminals >= 1 << 24:  # ramps of many steps each
+            terminals = 0
         tags = np.array(self.tags, np.int64) + SEVEN * (np.arange(1, 11) == 7)
         ev = np.array(self.ev, np.float64).reshape(2, -1)
         scale = np.array([[L.SS_EXACT_SCALE], [L.SS_EXACT_SQ_SCALE]])
