@@ -88,16 +88,16 @@ def _undo_deal(wtrans, wcounts, shoe, start, s, pos, peek):
 
 
 @njit(_nrt=False)
-def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek, start, pos, end,
-         s0, s1, s2, s3):  # fmt: skip
+def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut_at, peek, start, pos, end, s0, s1, s2,
+         s3):  # fmt: skip
     """One box, simulation: rounds as a walk of the round table (``tables.walk_tables``), one
     lazy Fisher-Yates step and one table read a card, each visit counted in ``wcounts``.
     Returns ``(r, pos, end, s0, s1, s2, s3, why, state)``, ``why``: ``WALK_DONE`` (``n_rounds``
     played), ``WALK_NEAR`` (fewer than ``WALK_CARDS`` cards left: the loop plays the round) or
-    ``WALK_EXIT`` (a round dealt that the loop plays on, its visits uncounted; ``state``)."""
+    ``WALK_EXIT`` (a round dealt that the loop plays on, its visits uncounted; ``state``).
+    ``cut_at``: a shuffle before a round from there (``_round_start``)."""
     n_cards = shoe.size - SLACK
     need_full = ws[R.WS_NEED_FULL]
-    cut_at = 0 if every_round else cut
     lim = -1 if need_full != 0 else min(cut_at, end - WALK_CARDS + 1)
     s = start
     why = WALK_DONE
@@ -153,8 +153,8 @@ def _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe):
 
 
 @njit(_nrt=False)
-def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut,
-                 every_round, start, pos, end, s0, s1, s2, s3, cx, cs, ss_on, decks):  # fmt: skip
+def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at, start,
+                 pos, end, s0, s1, s2, s3, cx, cs, ss_on, decks):  # fmt: skip
     """``walk`` for a counter (``cx``, ``cs``; ``count``), no peek: the running count kept card
     by card, a ``DECIDE`` state played on by the count (``walt``), each round's start and
     terminal recorded in ``rec``, bet and counted (``_add_rounds``) before a shuffle and on
@@ -164,7 +164,6 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds
     nt = walt.size // wflags.size
     n_cards = shoe.size - SLACK
     need_full = ws[R.WS_NEED_FULL]
-    cut_at = 0 if every_round else cut
     lim = -1 if need_full != 0 else min(cut_at, end - WALK_CARDS + 1)
     C.count_now(ci, ctab, tg, cs, shoe, ws, pos, end)  # (the count's shuffles are the shoe's)
     rcp = cs[C.CS_RC]  # the running count (sevens marked), card by card
@@ -223,8 +222,9 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds
             break
     _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe)
     ws[R.WS_NEED_FULL] = need_full
-    cs[C.CS_RC], cs[C.CS_SEEN], cs[C.CS_SHUFFLES] = rec[0, n], rec[1, n], ws[R.WS_SHUFFLES]
-    if why == WALK_EXIT:  # the bets of the round left to the loop, at its start
+    cs[C.CS_SHUFFLES] = ws[R.WS_SHUFFLES]
+    if why == WALK_EXIT:  # the bets of the round left to the loop, at the count at its start
+        cs[C.CS_RC], cs[C.CS_SEEN] = rec[0, n], rec[1, n]
         C.round_start(ci, ctab, tg, ramp_v, ev, cs, shoe, ws, rec[1, n], end, decks)
     cs[C.CS_RC], cs[C.CS_SEEN] = rcp, pos
     return r + n, pos, end, s0, s1, s2, s3, why, s
@@ -249,7 +249,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     ss_on = p[L.P_SS] != 0
     max_hands = p[L.P_MAX_HANDS]
     draw_all = p[L.P_DRAW_NO_LIVE] != 0
-    every_round = p[L.P_SHUFFLE] == L.SHUFFLE_EVERY_ROUND
+    cut_at = 0 if p[L.P_SHUFFLE] == L.SHUFFLE_EVERY_ROUND else cut  # 7.1: shuffle from there
     n_cards = shoe.size - SLACK
     st = np.zeros(nb, np.int64)  # each box's state after the deal
     # Box b's hands' states: hs[b * MAX_HANDS + h]; todo[:n_play]: the hands to play this round
@@ -281,14 +281,13 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
         if walking:
             if counting:
                 r, pos, end, s0, s1, s2, s3, why, s_dealt = walk_counted(
-                    wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut,
-                    every_round, start[0], pos, end, s0, s1, s2, s3, cx, cs, ss_on,
-                    p[L.P_DECKS],
+                    wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at,
+                    start[0], pos, end, s0, s1, s2, s3, cx, cs, ss_on, p[L.P_DECKS],
                 )  # fmt: skip
             else:
                 r, pos, end, s0, s1, s2, s3, why, s_dealt = walk(
-                    wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut, every_round, peek,
-                    start[0], pos, end, s0, s1, s2, s3,
+                    wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut_at, peek, start[0], pos,
+                    end, s0, s1, s2, s3,
                 )  # fmt: skip
             if why == WALK_DONE:
                 break
@@ -309,7 +308,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 break
             if not stacked:
                 pos, end, ws[R.WS_NEED_FULL] = _round_start(ws, pos, end, ws[R.WS_NEED_FULL],
-                                                            0 if every_round else cut, n_cards)
+                                                            cut_at, n_cards)
             ws[R.WS_ROUND_START] = pos
             ws[R.WS_BEFORE] = 0
             if counting:  # the counter's bets and boxes, at the count before the deal
