@@ -579,3 +579,22 @@ def test_incomplete_round_and_cut_in_stacked_mode():
     assert K.play_stacked(two, NZ, MIMIC).shape[0] == 2
     assert K.play_stacked(two, NZ, MIMIC, cut=4).shape[0] == 1  # pos 4 >= cut: stop
     assert K.play_stacked(two, NZ, MIMIC, cut=3).shape[0] == 1
+
+
+def test_the_machines_a_process_keeps_are_bounded_the_least_recently_used_going(monkeypatch):
+    """A long-lived process (a Dask worker, a library caller) playing many games keeps at most
+    ``MACHINE_BYTES`` of machines; the one used again since is kept, the oldest rebuilt."""
+    from helpers import random_strategy
+
+    rng = np.random.default_rng(7)
+    games = [(NZ.to_params(), stack_for(NZ, [random_strategy(rng)])) for _ in range(6)]
+    monkeypatch.setattr(K, "_MACHINES", {})
+    built = [K.machine_for(*g) for g in games[:2]]
+    monkeypatch.setattr(K, "MACHINE_BYTES", 3 * max(sum(a.nbytes for a in m) for m in built))
+    for g in games[2:]:
+        K.machine_for(*g)
+        assert K.machine_for(*games[0]) is built[0]  # used again each time: never the oldest
+        assert sum(h[1] for h in K._MACHINES.values()) <= K.MACHINE_BYTES
+    assert len(K._MACHINES) < len(games)
+    assert K.machine_for(*games[1]) is not built[1]  # the least recently used went: built again
+    assert (K.machine_for(*games[1]).trans == built[1].trans).all()

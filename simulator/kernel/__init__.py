@@ -18,7 +18,8 @@ from simulator.strategy import stack_for
 __all__ = ["simulate_chunk", "count_chunk", "play_stacked", "deal_shoe", "machine_for"]
 
 MAX_BOXES = 7
-_MACHINES: dict = {}
+MACHINE_BYTES = 1 << 30  # the machines a process keeps, at most (the least recently used go)
+_MACHINES: dict = {}  # key -> (machine, its bytes), the most recently used last
 _COUNTERS: dict = {}
 
 
@@ -108,11 +109,16 @@ def _check_state(state) -> np.ndarray:
 
 def machine_for(p, tables, bands: int = 0) -> Machine:
     """The machine of rules ``p`` and stacked strategy ``tables`` (``tables.build``), built
-    once per process."""
+    once per process while ``MACHINE_BYTES`` holds it."""
     key = (bands, p.tobytes()) + tuple(t.tobytes() for t in tables)
-    if key not in _MACHINES:
-        _MACHINES[key] = build(p, tables, bands)
-    return _MACHINES[key]
+    hit = _MACHINES.pop(key, None)
+    if hit is None:
+        m = build(p, tables, bands)
+        hit = (m, sum(a.nbytes for a in m))
+        while _MACHINES and sum(h[1] for h in _MACHINES.values()) + hit[1] > MACHINE_BYTES:
+            del _MACHINES[next(iter(_MACHINES))]
+    _MACHINES[key] = hit
+    return hit[0]
 
 
 def deal_shoe(state, decks: int) -> np.ndarray:
