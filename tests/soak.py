@@ -1,0 +1,187 @@
+"""Soak test: the agreement checks of the suite on fresh random games, for as long as it is given.
+
+Each case is a random rule set (every key, the pays too), random strategies (one a box) and, for
+a counter, a random counting plan; it is drawn from ``(seed, case)`` alone, so a failure is
+replayed by its command line. Four checks, in turn:
+
+- ``reference``: the engine's stacked mode and the reference game on the same shoes (full shoes,
+  or shoes of a few ranks, which make the rare paths common), round by round;
+- ``walk``: one box's round walk and the round loop on one seed, tally field by field;
+- ``replay``: a simulated chunk's tally and the sums of its rounds replayed in stacked mode;
+- ``counter``: a counter's walk and the round loop, tally and counting tally field by field.
+
+    python tests/soak.py [--minutes M] [--seed S] [--check NAME ...] [--case K]
+
+Exits 1 at the first disagreement, printing it and the command that replays it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import test_kernel as TK  # noqa: E402
+from helpers import basic_strategy, describe_record, play_records, random_strategy  # noqa: E402
+from test_count_engine import plan, ramp  # noqa: E402
+
+from simulator import kernel as K  # noqa: E402
+from simulator import layout as L  # noqa: E402
+from simulator import reference  # noqa: E402
+from simulator.chunks import chunk_state  # noqa: E402
+from simulator.counter import counter_for  # noqa: E402
+
+COUNTS = ("hi-lo", "ko", "hi-opt-ii", "zen", "omega-ii", "sevens")
+
+
+def random_rules(rng, boxes: int, min_decks: int = 1, penetration=(0.3, 0.95)):
+    """``test_kernel``'s random rules, with random pays for blackjack, insurance and Super
+    Sevens and a random Super Sevens stake."""
+    rules = TK._random_rules(rng, boxes, min_decks, penetration)
+    pays = tuple(sorted(int(x) for x in rng.integers(1, 6000, 5)))
+    return rules.replace(
+        insurance_pays=float(rng.choice([2.0, 1.0, 0.4, 5.0])),
+        blackjack_pays=float(rng.choice([1.5, 1.2, 1.0, 2.0, 3.0])),
+        super_sevens_pays=pays,
+        super_sevens_bet=float(rng.choice([1, 0.5, 5])),
+    )
+
+
+def strategies(rng, boxes: int) -> list:
+    return [random_strategy(rng) if rng.random() < 0.7 else basic_strategy() for _ in range(boxes)]
+
+
+def check_reference(rng) -> tuple[str, str | None]:
+    boxes = int(rng.integers(1, 8))
+    rules = random_rules(rng, boxes)
+    strats = strategies(rng, boxes)
+    if rng.random() < 0.5:
+        ranks = rng.choice(list(L.RANKS), size=int(rng.integers(2, 6)), replace=False)
+        codes = np.array([L.RANKS.index(r) * 4 + s for r in ranks for s in range(4)], np.int8)
+        fresh, shoes = np.repeat(codes, 8), "rich in " + "".join(ranks)
+    else:
+        fresh, shoes = np.repeat(np.arange(L.N_CODES, dtype=np.int8), rules.decks), "full"
+    cards = np.concatenate([rng.permutation(fresh) for _ in range(20)])
+    results = reference.play_stacked(cards, rules, strats)
+    ref = reference.records(results, boxes)
+    ker = play_records("kernel", cards, rules, strats)
+    what = f"{len(ref)} rounds, shoes {shoes}, {rules}"
+    for i in range(max(len(ref), len(ker))):
+        if i >= len(ref) or i >= len(ker) or not np.array_equal(ref[i], ker[i]):
+            return what, "\n".join(
+                [
+                    f"round {i}",
+                    "reference: " + (describe_record(ref[i]) if i < len(ref) else "(none)"),
+                    "engine:    " + (describe_record(ker[i]) if i < len(ker) else "(none)"),
+                    reference.format_round(results[i], i) if i < len(results) else "",
+                ]
+            )
+    return what, None
+
+
+def _differ(names, a, b) -> str | None:
+    bad = np.argwhere(a != b)
+    return (
+        None
+        if bad.size == 0
+        else ", ".join(
+            f"{names[j[-1]]}{tuple(j[:-1])}: {a[tuple(j)]} against {b[tuple(j)]}" for j in bad[:8]
+        )
+    )
+
+
+def check_walk(rng) -> tuple[str, str | None]:
+    rules = random_rules(rng, 1)
+    strat = strategies(rng, 1)
+    walked = TK._sim(rules, strat, 5000)
+    looped, trace = TK._sim_trace(rules, strat, 5000)
+    return str(rules), _differ(L.TALLY_NAMES, walked, looped)
+
+
+def check_replay(rng) -> tuple[str, str | None]:
+    boxes = int(rng.integers(1, 8))
+    rules = random_rules(rng, boxes, max(2, boxes), (0.5, 0.85))  # (no round runs out of cards:
+    # the trace leaves out a round dealt partly from reshuffled discards)
+    strats = strategies(rng, boxes) if rng.integers(2) else strategies(rng, 1)
+    try:
+        TK._check_replay(rules, strats, 2000)
+    except AssertionError as e:
+        return str(rules), str(e) or "the replayed rounds' sums differ"
+    return str(rules), None
+
+
+def check_counter(rng) -> tuple[str, str | None]:
+    rules = random_rules(rng, 1)
+    if rng.random() < 0.8:
+        rules = rules.replace(hole_card="none")  # (the walk plays no peek game)
+
+    def steps(base, n, top=12):
+        at = np.sort(rng.uniform(-4, 8, n))
+        return ramp(base, *((float(round(x, 2)), int(rng.integers(1, top))) for x in at))
+
+    count = str(rng.choice(COUNTS))
+    kw = dict(
+        count=count,
+        resolution=str(rng.choice(["exact", "half", "whole"])),
+        indices="hi-lo-nz" if count == "hi-lo" and rng.random() < 0.7 else None,
+        bet=steps(int(rng.integers(0, 3)), int(rng.integers(0, 6))),
+        ss=steps(0, int(rng.integers(0, 4))) if rules.super_sevens else None,
+    )
+    if rng.random() < 0.4:
+        kw["enter"] = float(round(rng.uniform(-2, 3), 1))
+        kw["leave"] = kw["enter"] - float(round(rng.uniform(0, 3), 1))
+    tables, ctr, ins = counter_for(rules, basic_strategy(), plan(**kw))
+    p, state = rules.to_params(), chunk_state(int(rng.integers(1, 10**6)), 0)
+    walked, ct_walked = K.count_chunk(p, tables, 6000, state, ctr, ins)
+    trace = np.full(6000 * 80, -1, np.int8)
+    looped, ct_looped = K.count_chunk(p, tables, 6000, state, ctr, ins, trace)
+    what = f"{count} ({kw['resolution']}, indices {kw['indices']}), {rules}"
+    return what, (
+        _differ(L.TALLY_NAMES, walked, looped) or _differ(L.COUNT_NAMES, ct_walked, ct_looped)
+    )
+
+
+CHECKS = {
+    "reference": check_reference,
+    "walk": check_walk,
+    "replay": check_replay,
+    "counter": check_counter,
+}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--minutes", type=float, default=10.0, help="how long to run (default 10)")
+    ap.add_argument("--seed", type=int, default=1, help="the run's seed (default 1)")
+    ap.add_argument("--check", nargs="+", choices=list(CHECKS), default=list(CHECKS))
+    ap.add_argument("--case", type=int, help="replay this one case (with its --seed and --check)")
+    args = ap.parse_args()
+    stop = time.monotonic() + 60 * args.minutes
+    done = {c: 0 for c in args.check}
+    k = 0
+    for k in [args.case] if args.case is not None else range(10**12):
+        if args.case is None and time.monotonic() > stop:
+            break
+        name = args.check[k % len(args.check)]
+        what, bad = CHECKS[name](np.random.default_rng([args.seed, k]))
+        done[name] += 1
+        if bad is not None:
+            print(
+                f"soak: {name}, case {k}: DISAGREE\n  {what}\n{bad}\nreplay: python "
+                f"tests/soak.py --seed {args.seed} --check {' '.join(args.check)} --case {k}"
+            )
+            return 1
+        if args.case is not None or k % 200 == 0:
+            print(f"soak: {sum(done.values())} cases agree ({name}: {what[:90]})", flush=True)
+    print("soak: " + ", ".join(f"{n} {c} cases" for c, n in done.items()) + ", all agree")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
