@@ -133,7 +133,7 @@ def max_per_round(rules) -> dict[str, int]:
 def max_chunk_rounds(rules) -> int:
     """The most rounds a chunk may play under ``rules`` with no int64 tally field able to
     overflow (the kernel adds a chunk into int64; a run adds chunks in Python integers)."""
-    return min(INT64_MAX // v for v in max_per_round(rules).values())
+    return min(INT64_MAX // v for v in max_per_round(rules).values() if v > 0)  # (no splits: 0)
 
 
 def _mean_sd(total: int, sq: int, n: int, scale: float = 1.0):

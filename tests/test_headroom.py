@@ -36,8 +36,8 @@ def test_the_bounds_cover_every_field_and_are_what_the_money_says():
 
 
 def test_a_chunk_at_the_limit_cannot_overflow_int64():
-    for rules in (Rules(), NZ7, dataclasses.replace(NZ7, super_sevens_pays=(3, 50, 100, 500,
-                                                                              1_000_000))):
+    for rules in (Rules(), NZ7, Rules(max_hands=1),
+                  dataclasses.replace(NZ7, super_sevens_pays=(3, 50, 100, 500, 1_000_000))):
         n = tally.max_chunk_rounds(rules)
         assert all(v * n <= INT64_MAX for v in tally.max_per_round(rules).values())
         assert any(v * (n + 1) > INT64_MAX for v in tally.max_per_round(rules).values())
@@ -96,3 +96,10 @@ def test_real_chunks_stay_within_the_bounds():
     per = tally.max_per_round(rules)
     for name, value in zip(L.TALLY_NAMES, t, strict=True):
         assert abs(int(value)) <= per[name] * n, name
+
+
+def test_a_game_without_splits_runs():
+    # max_hands = 1: no round can split, so the splits field's bound is 0 (it was divided by,
+    # and `bjsim simulate --set max_hands=1` stopped with a ZeroDivisionError traceback)
+    t = engine.run(Rules(max_hands=1), load_strategy("basic"), 20_000, 1)
+    assert t[L.T_ROUNDS] == 20_000 and t[L.T_SPLITS] == 0 and t[L.T_HANDS] == 20_000
