@@ -2,13 +2,18 @@
 
 Each case is a random rule set (every key, the pays too), random strategies (one a box) and, for
 a counter, a random counting plan; it is drawn from ``(seed, case)`` alone, so a failure is
-replayed by its command line. Four checks, in turn:
+replayed by its command line. Six checks, in turn:
 
 - ``reference``: the engine's stacked mode and the reference game on the same shoes (full shoes,
   or shoes of a few ranks, which make the rare paths common), round by round;
 - ``walk``: one box's round walk and the round loop on one seed, tally field by field;
 - ``replay``: a simulated chunk's tally and the sums of its rounds replayed in stacked mode;
-- ``counter``: a counter's walk and the round loop, tally and counting tally field by field.
+- ``counter``: a counter's walk and the round loop, tally and counting tally field by field;
+- ``exact``: one box shuffled every round, 2 million rounds: the house edge and the Super
+  Sevens return within 5 standard errors of the exact analyzer's;
+- ``cli``: ``bjsim simulate``, ``compare``, ``count``, ``exact`` or ``replay`` on a random rule
+  set the command line takes: it succeeds, or refuses with one ``Error:`` line, never a
+  traceback.
 
     python tests/soak.py [--minutes M] [--seed S] [--check NAME ...] [--case K]
 
@@ -37,6 +42,7 @@ from simulator import reference  # noqa: E402
 from simulator.chunks import chunk_state  # noqa: E402
 from simulator.counter import counter_for  # noqa: E402
 
+NZ = TK.NZ
 COUNTS = ("hi-lo", "ko", "hi-opt-ii", "zen", "omega-ii", "sevens")
 
 
@@ -147,11 +153,120 @@ def check_counter(rng) -> tuple[str, str | None]:
     )
 
 
+def check_exact(rng) -> tuple[str, str | None]:
+    """One box shuffled every round (the analyzer's full shoe each round): the simulated house
+    edge and Super Sevens return within 5 standard errors of ``simulator.exact.analyze``."""
+    from simulator import engine, tally
+    from simulator.exact import analyze
+
+    rules = random_rules(rng, 1).replace(shuffle="every-round")
+    strat = strategies(rng, 1)[0]
+    want = analyze(rules, strat)
+    got = tally.summarize(
+        engine.run(rules, strat, 2_000_000, int(rng.integers(1, 10**6)), workers=1), rules
+    )
+    bad = []
+    he = got["house_edge"]
+    if abs(he["mean"] - want["house_edge"]) > 5 * he["se"]:
+        bad.append(
+            f"house edge {he['mean']:+.5f} (SE {he['se']:.5f}), exact {want['house_edge']:+.5f}"
+        )
+    if rules.super_sevens:
+        ss = got["super_sevens"]
+        if abs(ss["mean"] - want["super_sevens"]["ev"]) > 5 * ss["se"]:
+            bad.append(
+                f"Super Sevens {ss['mean']:+.5f} (SE {ss['se']:.5f}), exact "
+                f"{want['super_sevens']['ev']:+.5f}"
+            )
+    return f"{strat.name}, {rules}", "; ".join(bad) or None
+
+
+STRATEGIES = ("basic", "basic-super-sevens", "insurance-taker", "mimic-dealer", "never-bust")
+PLANS = ("hi-lo-1-12", "hi-lo-flat", "sevens-super-sevens")
+
+
+def _sets(rules) -> list[str]:
+    """``--set`` options giving ``rules`` from the NZ defaults."""
+    out = []
+    for key, value in vars(rules).items():
+        if value != getattr(NZ, key):
+            v = (
+                ",".join(map(str, value))
+                if isinstance(value, tuple)
+                else str(value).lower()
+                if isinstance(value, bool)
+                else str(value)
+            )
+            out += ["--set", f"{key}={v}"]
+    return out
+
+
+def check_cli(rng) -> tuple[str, str | None]:
+    """A command on a random valid rule set, in-process: it succeeds, or refuses with one
+    ``Error:`` line (exit 2); never an exception."""
+    from click.testing import CliRunner
+
+    from simulator.cli import cli
+    from simulator.rules import RuleError, validate
+
+    boxes = int(rng.integers(1, 8))
+    while True:  # a rule set the command line takes (random_rules' may combine keys it refuses)
+        rules = random_rules(rng, boxes, max(1, boxes // 2))
+        try:
+            validate(rules)
+            break
+        except RuleError:
+            pass
+    tiny = ["--chunk-rounds", "5000", "--seed", str(int(rng.integers(1, 99)))]
+    tiny += (
+        ["--precision", "0.05", "--max-rounds", "40000"] if rng.random() < 0.15 else ["-n", "20k"]
+    )
+    command = str(rng.choice(["simulate", "simulate", "compare", "count", "exact", "replay"]))
+    args = [command] + _sets(rules)
+    if command == "simulate":
+        k = int(rng.integers(1, boxes + 1)) if rng.random() < 0.3 else 1
+        args += tiny + ["--format", str(rng.choice(["table", "csv", "json"]))]
+        args += [
+            x
+            for _ in range(k if k in (1, boxes) else 1)
+            for x in ("--strategy", str(rng.choice(STRATEGIES)))
+        ]
+    elif command == "compare":
+        key = str(rng.choice(["dealer_hits_soft_17", "surrender", "decks", "double_on"]))
+        value = {
+            "dealer_hits_soft_17": str(not rules.dealer_hits_soft_17).lower(),
+            "surrender": str(rng.choice(["none", "late", "early"])),
+            "decks": str(int(rng.integers(1, 9))),
+            "double_on": str(rng.choice(["any", "hard", "9-11", "10-11"])),
+        }[key]
+        args += tiny + ["--vary", f"{key}={value}", "--same-strategy", "--no-exact"]
+    elif command == "count":
+        args += tiny + ["--plan", str(rng.choice(PLANS))]
+    elif command == "replay":
+        cards = rng.permutation(np.repeat(np.arange(L.N_CODES), rules.decks))[:60]
+        text = " ".join(L.RANKS[c // 4] + L.SUITS[c % 4] for c in cards)
+        args += ["--cards", "-"]
+    result = CliRunner().invoke(cli, args, input=text if command == "replay" else None)
+    what = "bjsim " + " ".join(args)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        import traceback
+
+        return what, "".join(traceback.format_exception(result.exception))
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+    if result.exit_code == 2 and lines and lines[-1].startswith("Error:"):
+        return what, None
+    if result.exit_code != 0 or "Traceback" in result.output:
+        return what, f"exit {result.exit_code}: {result.output[-2000:]}"
+    return what, None
+
+
 CHECKS = {
     "reference": check_reference,
     "walk": check_walk,
     "replay": check_replay,
     "counter": check_counter,
+    "exact": check_exact,
+    "cli": check_cli,
 }
 
 
