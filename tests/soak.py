@@ -11,9 +11,9 @@ replayed by its command line. Six checks, in turn:
 - ``counter``: a counter's walk and the round loop, tally and counting tally field by field;
 - ``exact``: one box shuffled every round, 2 million rounds: the house edge and the Super
   Sevens return within 5 standard errors of the exact analyzer's;
-- ``cli``: ``bjsim simulate``, ``compare``, ``count``, ``exact`` or ``replay`` on a random rule
-  set the command line takes: it succeeds, or refuses with one ``Error:`` line, never a
-  traceback.
+- ``cli``: ``bjsim simulate``, ``compare``, ``count``, ``exact``, ``replay`` or ``report`` on a
+  random rule set the command line takes: it succeeds, or refuses with one ``Error:`` line,
+  never a traceback.
 
     python tests/soak.py [--minutes M] [--seed S] [--check NAME ...] [--case K]
 
@@ -221,7 +221,9 @@ def check_cli(rng) -> tuple[str, str | None]:
     tiny += (
         ["--precision", "0.05", "--max-rounds", "40000"] if rng.random() < 0.15 else ["-n", "20k"]
     )
-    command = str(rng.choice(["simulate", "simulate", "compare", "count", "exact", "replay"]))
+    command = str(
+        rng.choice(["simulate", "simulate", "compare", "count", "exact", "replay", "report"])
+    )
     args = [command] + _sets(rules)
     if command == "simulate":
         k = int(rng.integers(1, boxes + 1)) if rng.random() < 0.3 else 1
@@ -241,7 +243,11 @@ def check_cli(rng) -> tuple[str, str | None]:
         }[key]
         args += tiny + ["--vary", f"{key}={value}", "--same-strategy", "--no-exact"]
     elif command == "count":
-        args += tiny + ["--plan", str(rng.choice(PLANS))]
+        args += tiny[:4] + ["-n", "20k", "--plan", str(rng.choice(PLANS))]  # (no --precision)
+    elif command == "report":  # (its folder is left in the system's temporary folder)
+        import tempfile
+
+        args += tiny + ["--no-variants", "-o", tempfile.mkdtemp(prefix="bjsim-soak-")]
     elif command == "replay":
         cards = rng.permutation(np.repeat(np.arange(L.N_CODES), rules.decks))[:60]
         text = " ".join(L.RANKS[c // 4] + L.SUITS[c % 4] for c in cards)
