@@ -201,6 +201,50 @@ def _sets(rules) -> list[str]:
     return out
 
 
+def _plan_file(rng, rules) -> str:
+    """A random counting plan the rule set can play, written to a temporary file."""
+    import tempfile
+
+    def steps(n, units):
+        at = np.sort(rng.choice(np.arange(-10, 16), n, replace=False))
+        return "[" + ", ".join(f"[{a}, {u}]" for a, u in zip(at, sorted(units), strict=True)) + "]"
+
+    count = str(rng.choice(COUNTS))
+    n = int(rng.integers(0, 6))
+    bets = [int(x) for x in rng.integers(1, 40, n)]
+    base = int(rng.integers(1, 3))
+    lines = [
+        f'name = "soak"\ncount = "{count}"',
+        f'deck_estimation = "{rng.choice(["exact", "half", "whole"])}"',
+        f"table_min = {min([base, *bets])}",
+        f"table_max = {max([base, *bets])}",
+        f"[bet]\nbase = {base}\nsteps = {steps(n, bets)}",
+    ]
+    if count == "hi-lo" and rng.random() < 0.6:
+        lines.insert(2, 'indices = "hi-lo-nz"')
+    if rng.random() < 0.3:
+        lines.insert(2, f"bankroll = {int(rng.integers(1, 5000))}")
+    if rules.super_sevens and rng.random() < 0.5:
+        k = int(rng.integers(0, 4))
+        lines.append(
+            f"[super_sevens]\nbase = {int(rng.integers(0, 2))}\n"
+            f"steps = {steps(k, [int(x) for x in rng.integers(0, 10, k)])}"
+        )
+    if rng.random() < 0.3:
+        enter = int(rng.integers(-3, 12))
+        lines.append(f"[wong]\nenter = {enter}\nleave = {enter - int(rng.integers(0, 4))}")
+    if rules.boxes > 1 and rng.random() < 0.4:
+        k = int(rng.integers(1, 3))
+        lines.append(
+            f"[boxes]\nbase = 1\nsteps = "
+            f"{steps(k, [int(x) for x in rng.integers(1, rules.boxes + 1, k)])}"
+        )
+    fd, path = tempfile.mkstemp(prefix="bjsim-soak-", suffix=".toml")
+    with open(fd, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return path
+
+
 def check_cli(rng) -> tuple[str, str | None]:
     """A command on a random valid rule set, in-process: it succeeds, or refuses with one
     ``Error:`` line (exit 2); never an exception."""
@@ -243,7 +287,11 @@ def check_cli(rng) -> tuple[str, str | None]:
         }[key]
         args += tiny + ["--vary", f"{key}={value}", "--same-strategy", "--no-exact"]
     elif command == "count":
-        args += tiny[:4] + ["-n", "20k", "--plan", str(rng.choice(PLANS))]  # (no --precision)
+        plan = str(rng.choice(PLANS)) if rng.random() < 0.3 else _plan_file(rng, rules)
+        args += tiny[:4] + ["-n", "20k", "--plan", plan]  # (no --precision)
+        args += ["--format", str(rng.choice(["table", "json", "csv", "markdown"]))]
+        if rng.random() < 0.2 and rules.shuffle == "cut-card":
+            args += ["--penetrations", "0.5,0.8"]
     elif command == "report":  # (its folder is left in the system's temporary folder)
         import tempfile
 
