@@ -23,7 +23,9 @@ Exits 1 at the first disagreement, printing it and the command that replays it.
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -201,9 +203,8 @@ def _sets(rules) -> list[str]:
     return out
 
 
-def _plan_file(rng, rules) -> str:
-    """A random counting plan the rule set can play, written to a temporary file."""
-    import tempfile
+def _plan_file(rng, rules, folder: str) -> str:
+    """A random counting plan the rule set can play, written into ``folder``."""
 
     def steps(n, units):
         at = np.sort(rng.choice(np.arange(-10, 16), n, replace=False))
@@ -239,10 +240,9 @@ def _plan_file(rng, rules) -> str:
             f"[boxes]\nbase = 1\nsteps = "
             f"{steps(k, [int(x) for x in rng.integers(1, rules.boxes + 1, k)])}"
         )
-    fd, path = tempfile.mkstemp(prefix="bjsim-soak-", suffix=".toml")
-    with open(fd, "w") as f:
-        f.write("\n".join(lines) + "\n")
-    return path
+    path = Path(folder) / "plan.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
 
 
 def check_cli(rng) -> tuple[str, str | None]:
@@ -269,6 +269,7 @@ def check_cli(rng) -> tuple[str, str | None]:
         rng.choice(["simulate", "simulate", "compare", "count", "exact", "replay", "report"])
     )
     args = [command] + _sets(rules)
+    tmp = tempfile.mkdtemp(prefix="bjsim-soak-")  # a plan file, a report: removed after the run
     if command == "simulate":
         k = int(rng.integers(1, boxes + 1)) if rng.random() < 0.3 else 1
         args += tiny + ["--format", str(rng.choice(["table", "csv", "json"]))]
@@ -287,20 +288,19 @@ def check_cli(rng) -> tuple[str, str | None]:
         }[key]
         args += tiny + ["--vary", f"{key}={value}", "--same-strategy", "--no-exact"]
     elif command == "count":
-        plan = str(rng.choice(PLANS)) if rng.random() < 0.3 else _plan_file(rng, rules)
+        plan = str(rng.choice(PLANS)) if rng.random() < 0.3 else _plan_file(rng, rules, tmp)
         args += tiny[:4] + ["-n", "20k", "--plan", plan]  # (no --precision)
         args += ["--format", str(rng.choice(["table", "json", "csv", "markdown"]))]
         if rng.random() < 0.2 and rules.shuffle == "cut-card":
             args += ["--penetrations", "0.5,0.8"]
-    elif command == "report":  # (its folder is left in the system's temporary folder)
-        import tempfile
-
-        args += tiny + ["--no-variants", "-o", tempfile.mkdtemp(prefix="bjsim-soak-")]
+    elif command == "report":
+        args += tiny + ["--no-variants", "-o", str(Path(tmp) / "report")]
     elif command == "replay":
         cards = rng.permutation(np.repeat(np.arange(L.N_CODES), rules.decks))[:60]
         text = " ".join(L.RANKS[c // 4] + L.SUITS[c % 4] for c in cards)
         args += ["--cards", "-"]
     result = CliRunner().invoke(cli, args, input=text if command == "replay" else None)
+    shutil.rmtree(tmp)
     what = "bjsim " + " ".join(args)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         import traceback
