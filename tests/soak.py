@@ -94,14 +94,10 @@ def check_reference(rng) -> tuple[str, str | None]:
 
 
 def _differ(names, a, b) -> str | None:
-    bad = np.argwhere(a != b)
-    return (
-        None
-        if bad.size == 0
-        else ", ".join(
-            f"{names[j[-1]]}{tuple(j[:-1])}: {a[tuple(j)]} against {b[tuple(j)]}" for j in bad[:8]
-        )
-    )
+    """The fields where tallies ``a`` and ``b`` differ (a counting tally's with their row)."""
+    bad = [tuple(j) for j in np.argwhere(a != b)[:8]]
+    at = [f"{names[j[-1]]}" + (f" (row {j[0]})" if len(j) > 1 else "") for j in bad]
+    return ", ".join(f"{w}: {a[j]} against {b[j]}" for w, j in zip(at, bad, strict=True)) or None
 
 
 def check_walk(rng) -> tuple[str, str | None]:
@@ -120,7 +116,9 @@ def check_replay(rng) -> tuple[str, str | None]:
     try:
         TK._check_replay(rules, strats, 2000)
     except AssertionError as e:
-        return str(rules), str(e) or "the replayed rounds' sums differ"
+        import traceback
+
+        return str(rules), f"{traceback.extract_tb(e.__traceback__)[-1].line} {e}"
     return str(rules), None
 
 
