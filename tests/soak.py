@@ -27,9 +27,11 @@ import shutil
 import sys
 import tempfile
 import time
+import traceback
 from pathlib import Path
 
 import numpy as np
+from click.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -38,11 +40,14 @@ import test_kernel as TK  # noqa: E402
 from helpers import basic_strategy, describe_record, play_records, random_strategy  # noqa: E402
 from test_count_engine import plan, ramp  # noqa: E402
 
+from simulator import engine, reference, tally  # noqa: E402
 from simulator import kernel as K  # noqa: E402
 from simulator import layout as L  # noqa: E402
-from simulator import reference  # noqa: E402
 from simulator.chunks import chunk_state  # noqa: E402
+from simulator.cli import cli  # noqa: E402
 from simulator.counter import counter_for  # noqa: E402
+from simulator.exact import analyze  # noqa: E402
+from simulator.rules import RuleError, validate  # noqa: E402
 
 NZ = TK.NZ
 COUNTS = ("hi-lo", "ko", "hi-opt-ii", "zen", "omega-ii", "sevens")
@@ -116,8 +121,6 @@ def check_replay(rng) -> tuple[str, str | None]:
     try:
         TK._check_replay(rules, strats, 2000)
     except AssertionError as e:
-        import traceback
-
         return str(rules), f"{traceback.extract_tb(e.__traceback__)[-1].line} {e}"
     return str(rules), None
 
@@ -156,9 +159,6 @@ def check_counter(rng) -> tuple[str, str | None]:
 def check_exact(rng) -> tuple[str, str | None]:
     """One box shuffled every round (the analyzer's full shoe each round): the simulated house
     edge and Super Sevens return within 5 standard errors of ``simulator.exact.analyze``."""
-    from simulator import engine, tally
-    from simulator.exact import analyze
-
     rules = random_rules(rng, 1).replace(shuffle="every-round")
     strat = strategies(rng, 1)[0]
     want = analyze(rules, strat)
@@ -246,11 +246,6 @@ def _plan_file(rng, rules, folder: str) -> str:
 def check_cli(rng) -> tuple[str, str | None]:
     """A command on a random valid rule set, in-process: it succeeds, or refuses with one
     ``Error:`` line (exit 2); never an exception."""
-    from click.testing import CliRunner
-
-    from simulator.cli import cli
-    from simulator.rules import RuleError, validate
-
     boxes = int(rng.integers(1, 8))
     while True:  # a rule set the command line takes (random_rules' may combine keys it refuses)
         rules = random_rules(rng, boxes, max(1, boxes // 2))
@@ -301,8 +296,6 @@ def check_cli(rng) -> tuple[str, str | None]:
     shutil.rmtree(tmp)
     what = "bjsim " + " ".join(args)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
-        import traceback
-
         return what, "".join(traceback.format_exception(result.exception))
     lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
     if result.exit_code == 2 and lines and lines[-1].startswith("Error:"):
