@@ -54,15 +54,16 @@ COUNTS = ("hi-lo", "ko", "hi-opt-ii", "zen", "omega-ii", "sevens")
 
 
 def random_rules(rng, boxes: int, min_decks: int = 1, penetration=(0.3, 0.95)):
-    """``test_kernel``'s random rules, with random pays for blackjack, insurance and Super
-    Sevens and a random Super Sevens stake."""
+    """``test_kernel``'s random rules, with random pays for blackjack (1 to 3), insurance (0.2 to
+    5) and Super Sevens (1 to 1,000,000 to 1, most often ascending) and a random Super Sevens
+    stake."""
     rules = TK._random_rules(rng, boxes, min_decks, penetration)
-    pays = tuple(sorted(int(x) for x in rng.integers(1, 6000, 5)))
+    pays = [int(x) for x in np.exp(rng.uniform(0, np.log(1e6), 5)).round()]
     return rules.replace(
-        insurance_pays=float(rng.choice([2.0, 1.0, 0.4, 5.0])),
-        blackjack_pays=float(rng.choice([1.5, 1.2, 1.0, 2.0, 3.0])),
-        super_sevens_pays=pays,
-        super_sevens_bet=float(rng.choice([1, 0.5, 5])),
+        insurance_pays=round(int(rng.integers(1, 26)) * 0.2, 1),
+        blackjack_pays=round(int(rng.integers(10, 31)) / 10, 1),
+        super_sevens_pays=tuple(sorted(pays) if rng.random() < 0.7 else pays),
+        super_sevens_bet=float(rng.choice([0.5, 1, 2.5, 5, 1000])),
     )
 
 
