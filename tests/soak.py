@@ -244,17 +244,21 @@ def _plan_file(rng, rules, folder: str) -> str:
     return str(path)
 
 
+def _valid_rules(rng, boxes: int):
+    """A random rule set the command line takes (``random_rules`` may combine keys it refuses)."""
+    while True:
+        rules = random_rules(rng, boxes, max(1, boxes // 2))
+        try:
+            return validate(rules)
+        except RuleError:
+            pass
+
+
 def check_cli(rng) -> tuple[str, str | None]:
     """A command on a random valid rule set, in-process: it succeeds, or refuses with one
     ``Error:`` line (exit 2); never an exception."""
     boxes = int(rng.integers(1, 8))
-    while True:  # a rule set the command line takes (random_rules' may combine keys it refuses)
-        rules = random_rules(rng, boxes, max(1, boxes // 2))
-        try:
-            validate(rules)
-            break
-        except RuleError:
-            pass
+    rules = _valid_rules(rng, boxes)
     tiny = ["--chunk-rounds", "5000", "--seed", str(int(rng.integers(1, 99)))]
     tiny += (
         ["--precision", "0.05", "--max-rounds", "40000"] if rng.random() < 0.15 else ["-n", "20k"]
@@ -272,15 +276,11 @@ def check_cli(rng) -> tuple[str, str | None]:
             for _ in range(k if k in (1, boxes) else 1)
             for x in ("--strategy", str(rng.choice(STRATEGIES)))
         ]
-    elif command == "compare":
-        key = str(rng.choice(["dealer_hits_soft_17", "surrender", "decks", "double_on"]))
-        value = {
-            "dealer_hits_soft_17": str(not rules.dealer_hits_soft_17).lower(),
-            "surrender": str(rng.choice(["none", "late", "early"])),
-            "decks": str(int(rng.integers(1, 9))),
-            "double_on": str(rng.choice(["any", "hard", "9-11", "10-11"])),
-        }[key]
-        args += tiny + ["--vary", f"{key}={value}", "--same-strategy", "--no-exact"]
+    elif command == "compare":  # one to three variants, each a key of another random game
+        keys = _sets(_valid_rules(rng, int(rng.integers(1, 8))))[1::2] or ["boxes=2"]
+        for i in rng.choice(len(keys), size=min(len(keys), int(rng.integers(1, 4))), replace=False):
+            args += ["--vary", keys[i]]
+        args += tiny + ["--same-strategy"] + (["--no-exact"] if rng.random() < 0.7 else [])
     elif command == "count":
         plan = str(rng.choice(PLANS)) if rng.random() < 0.3 else _plan_file(rng, rules, tmp)
         args += tiny[:4] + ["-n", "20k", "--plan", plan]  # (no --precision)
