@@ -165,23 +165,25 @@ def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
     n_bands = counter.bands.size + 1
     tables = _check_tables(tables, n_bands * (2 if counter.insurance is not None else 1))
     m = machine_for(p, tables, n_bands)
-    cx = _count_arrays(counter, int(p[L.P_DECKS]), int(np.count_nonzero(m.wflags & TERMINAL)))
+    terms = np.flatnonzero(m.wflags & TERMINAL)
+    first = np.unique(m.wtid[terms], return_index=True)[1]  # each class's first terminal
+    cx = _count_arrays(counter, int(p[L.P_DECKS]), first.size)
     ins_flags = np.full(int(p[L.P_BOXES]), int(insurance), np.int64)
     tally = _run(p, m, cx, ins_flags, n_rounds, state, trace)
     if cx[6].size:
-        C.add_walked(cx, p, m.wrows[(m.wflags & TERMINAL) != 0])
+        C.add_walked(cx, p, m.wrows[terms[first]])
     return tally, cx[4]
 
 
-def _count_arrays(counter: C.Counter, decks: int, terminals: int) -> tuple:
-    """``counter.arrays(decks, terminals)``, its tables made once per counter, shoe and walk in a
+def _count_arrays(counter: C.Counter, decks: int, classes: int) -> tuple:
+    """``counter.arrays(decks, classes)``, its tables made once per counter, shoe and walk in a
     process; a fresh counting tally and round counts each call."""
-    key = (id(counter), decks, terminals)
+    key = (id(counter), decks, classes)
     hit = _COUNTERS.get(key)
     if hit is None or hit[0] is not counter:  # (an id can be a new object's)
         if len(_COUNTERS) >= 32:
             _COUNTERS.clear()
-        hit = _COUNTERS[key] = (counter, counter.arrays(decks, terminals))
+        hit = _COUNTERS[key] = (counter, counter.arrays(decks, classes))
     ci, ctab, tg, ramp_v, ct, ev, walked, bt = hit[1]
     return ci, ctab, tg, ramp_v, np.zeros_like(ct), ev, np.zeros_like(walked), bt
 

@@ -76,42 +76,43 @@ class Counter:
             ctab |= v.astype(np.int64) << at
         return ctab
 
-    def arrays(self, decks: int, terminals: int = 0) -> tuple:
+    def arrays(self, decks: int, classes: int = 0) -> tuple:
         """``play_rounds``' ``cx`` for a shoe of ``decks`` decks, with a fresh counting tally
-        (and the one-box walk's count of rounds, ``add_walked``, for its ``terminals``; none,
-        and so no walk, where ``bet_table`` could not place them: the round loop bets)."""
+        (and the one-box walk's count of rounds, ``add_walked``, for its terminals' ``classes``,
+        ``tables.build``'s ``wtid``; none, and so no walk, where ``bet_table`` could not place
+        them: the round loop bets)."""
         width = max(len(r[0]) for r in self.ramps) + 2  # each ramp's values, the last repeated
         ramp_v = np.array([list(v) + [v[-1]] * (width - len(v)) for _, v in self.ramps], np.int64)
         main, ss = len(self.ramps[R_MAIN][0]) + 1, len(self.ramps[R_SS][0]) + 1
         ci = np.array([self.irc, self.running_counts(decks)[0], self.bands.size + 1,
                        int(self.insurance is not None), 1 + main * ss, ss], np.int64)  # fmt: skip
-        if 2 * L.N_TC * ci[CI_LEVELS] * terminals >= 1 << 24:  # ramps of many steps each
-            terminals = 0
+        if 2 * L.N_TC * ci[CI_LEVELS] * classes >= 1 << 24:  # ramps of many steps each
+            classes = 0
         tags = np.array(self.tags, np.int64) + SEVEN * (np.arange(1, 11) == 7)
         ev = np.array(self.ev, np.float64).reshape(2, -1)
         scale = np.array([[L.SS_EXACT_SCALE], [L.SS_EXACT_SQ_SCALE]])
         ctab = self.count_table(decks)
         return (ci, ctab, tags, ramp_v, np.zeros((L.N_TC, L.N_COUNT), np.int64),
                 np.rint(ev * scale).astype(np.int64),
-                np.zeros(2 * L.N_TC * ci[CI_LEVELS] * terminals, np.int64),
-                bet_table(ctab, ci, terminals))  # fmt: skip
+                np.zeros(2 * L.N_TC * ci[CI_LEVELS] * classes, np.int64),
+                bet_table(ctab, ci, classes))  # fmt: skip
 
 
-def bet_table(ctab, ci, terminals: int) -> np.ndarray:
+def bet_table(ctab, ci, classes: int) -> np.ndarray:
     """The one-box walk's bets (``play._add_rounds``) by (cards left, running count less its
     lowest, seated before): ``round_start`` of ``ctab``'s entry as the round's place in ``walked``
-    but for terminal and first card (shifted 7), its tally row (shifted 1) and seated."""
-    if not terminals:
+    but for terminal class and first card (shifted 7), its tally row (shifted 1) and seated."""
+    if not classes:
         return np.zeros((1, 1, 2), np.int32)
     levels = int(ci[CI_LEVELS])
-    assert 2 * L.N_TC * levels * terminals < 1 << 24 and L.N_TC <= 64
+    assert 2 * L.N_TC * levels * classes < 1 << 24 and L.N_TC <= 64
 
     f = field.py_func
     seated = np.stack([f(ctab, E_ENTER, 1), f(ctab, E_LEAVE, 1)], axis=-1)
     row = f(ctab, E_ROW)[..., None]
     steps = 1 + f(ctab, E_RAMP + 8 * R_MAIN) * ci[CI_SS_LEVELS] + f(ctab, E_RAMP + 8 * R_SS)
     level = seated * steps[..., None]
-    return (((row * levels + level) * terminals * 2) << 7 | row << 1 | seated).astype(np.int32)
+    return (((row * levels + level) * classes * 2) << 7 | row << 1 | seated).astype(np.int32)
 
 
 def empty():
@@ -239,8 +240,9 @@ def add_round(ct, row, seated, net, n):
 @njit
 def add_walked(cx, p, trows):
     """The rounds the walk counted into the counting tally after the chunk: ``cx[6][((row *
-    levels + level) * terminals + t) * 2 + seven]`` rounds at tally row ``row`` and bets' level
-    ``level`` ended in terminal ``t`` (tally row ``trows[t]``), the first card a seven or not."""
+    levels + level) * classes + t) * 2 + seven]`` rounds at tally row ``row`` and bets' level
+    ``level`` ended in a terminal of class ``t`` (tally row ``trows[t]``), the first card a
+    seven or not."""
     ci, ramp_v, ct, walked = cx[0], cx[3], cx[4], cx[6]
     ss_on, pay_a = p[L.P_SS] != 0, T.ss_net(0, p)
     levels, n_ss, n_term = ci[CI_LEVELS], ci[CI_SS_LEVELS], trows.shape[0]
