@@ -25,8 +25,8 @@ _COUNTERS: dict = {}
 
 @njit
 def _simulate_chunk(p, m, cx, ins_flags, n_rounds, rng, tally, trace):
-    """``n_rounds`` rounds from a fresh shuffle added into ``tally`` (a counter's, ``cx``, into
-    its counting tally); 1 if the shoe ran out mid-round with no discards to reshuffle, else 0.
+    """``n_rounds`` rounds from a fresh shuffle added into ``tally`` (a counter's, ``cx``, or None,
+    into its counting tally); 1 if the shoe ran out mid-round with no discards to reshuffle, else 0.
     ``trace``: see ``play_rounds``."""
     shoe = R.fresh_shoe(p[L.P_DECKS])
     ws = np.zeros(R.N_WS, np.int64)
@@ -151,7 +151,7 @@ def simulate_chunk(params, tables, n_rounds: int, state, trace=None) -> np.ndarr
     p = _check_params(params)
     tables = _check_tables(tables, int(p[L.P_BOXES]))
     ins_flags = tables[4][:, 0].astype(np.int64)
-    return _run(p, machine_for(p, tables), C.empty(), ins_flags, n_rounds, state, trace)
+    return _run(p, machine_for(p, tables), None, ins_flags, n_rounds, state, trace)
 
 
 def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
@@ -203,7 +203,7 @@ def play_stacked(cards, rules, strategies, cut=None, counter=None):
         ins_flags = np.full(boxes, int(insurance), np.int64)
     else:
         tables = _check_tables(stack_for(rules, strategies), boxes)
-        m, cx = machine_for(p, tables), C.empty()
+        m, cx = machine_for(p, tables), None
         ins_flags = tables[4][:, 0].astype(np.int64)
     c = np.asarray(cards)
     if c.ndim != 1:

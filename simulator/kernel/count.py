@@ -115,14 +115,6 @@ def bet_table(ctab, ci, classes: int) -> np.ndarray:
     return (((row * levels + level) * classes * 2) << 7 | row << 1 | seated).astype(np.int32)
 
 
-def empty():
-    """The count arrays of a game played without one (``play_rounds``' ``cx``)."""
-    return (np.zeros(0, np.int64), np.zeros((1, 1), np.int64), np.zeros(10, np.int64),
-            np.zeros((3, 2), np.int64), np.zeros((0, L.N_COUNT), np.int64),
-            np.zeros((2, 0), np.int64), np.zeros(0, np.int64),
-            np.zeros((1, 1, 2), np.int32))  # fmt: skip
-
-
 @njit(inline="always")
 def running(rcp):
     """The running count and the sevens seen of a count with sevens marked (``SEVEN``)."""

@@ -240,7 +240,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     Stacked (``ws[R.WS_STACKED]``): ``shoe`` in order while ``pos < cut``, a record a round into
     ``out``. ``trace``: empty, or (tests) the rounds' cards but those of a round dealt partly from
     reshuffled discards. ``m``: ``tuple(tables.Machine)``; ``ins_flags``: each box takes
-    insurance; ``cx``: a counter's arrays (``count``; none: ``count.empty()``)."""
+    insurance; ``cx``: a counter's arrays (``count``), or None."""
     (trans, flags, link, fin, _, _, _, peek_t, net, insn, rows, start, wtrans, wflags, _, alt,
      walt, wtid, d_stands, ss_pay) = m  # fmt: skip
     nb = p[L.P_BOXES]
@@ -264,22 +264,22 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     pos, end = ws[R.WS_POS], ws[R.WS_END]
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
     c2 = np.zeros(nb, np.int64)  # each box's second card
-    ci, ctab, tg, ramp_v, ct, ev, walked, bt = cx
-    counting = ci.size > 0
-    nt = alt.size // flags.size  # the counter's strategies (0: no counter)
-    cs = np.zeros(C.N_CS, np.int64)
-    cs[C.CS_SHUFFLES] = -1
-    fam = np.zeros(nb, np.int64)  # a counter's box took insurance (its strategies' family)
     insb = ins_flags.copy()
     nbr = nb  # boxes this round
     walking = not stacked and wtrans.size > 0 and trace.size == 0
-    walking = walking and (walked.size > 0 or not counting)
-    rec = np.zeros((3, n_cards // 3 + 4 if walked.size else 0), np.int64)  # walk_counted's
+    if cx is not None:  # (``cx is None``: the counter's code is left out when compiled)
+        ci, ctab, tg, ramp_v, ct, ev, walked, bt = cx
+        nt = alt.size // flags.size  # the counter's strategies
+        cs = np.zeros(C.N_CS, np.int64)
+        cs[C.CS_SHUFFLES] = -1
+        fam = np.zeros(nb, np.int64)  # a box took insurance (its strategies' family)
+        walking = walking and walked.size > 0
+        rec = np.zeros((3, n_cards // 3 + 4 if walked.size else 0), np.int64)  # walk_counted's
     s_dealt = traced = r = 0
     while r < n_rounds:
         why = WALK_NEAR
         if walking:
-            if counting:
+            if cx is not None:
                 r, pos, end, s0, s1, s2, s3, why, s_dealt = walk_counted(
                     wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at,
                     start[0], pos, end, s0, s1, s2, s3, cx, cs, ss_on, p[L.P_DECKS],
@@ -300,7 +300,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             uv = value(np.int64(shoe[rs + 1]))
             c2[0] = shoe[rs + 2]
             st[0] = s_dealt
-            if counting:  # the walk's bets and insurance for this round
+            if cx is not None:  # the walk's bets and insurance for this round
                 fam[0] = cs[C.CS_FAM]
                 insb[0] = fam[0] if ci[C.CI_INS] != 0 else ins_flags[0]
         else:
@@ -311,7 +311,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                                                             cut_at, n_cards)
             ws[R.WS_ROUND_START] = pos
             ws[R.WS_BEFORE] = 0
-            if counting:  # the counter's bets and boxes, at the count before the deal
+            if cx is not None:  # the counter's bets and boxes, at the count before the deal
                 nbr = C.round_start(ci, ctab, tg, ramp_v, ev, cs, shoe, ws, pos, end,
                                     p[L.P_DECKS])  # fmt: skip
             # 1. The deal: a card to each box, the dealer's up card, a second card to each box.
@@ -333,7 +333,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     c2[b] = code
                     st[b] = trans[np.uint64(st[b] * 10 + uv - 1)]
                     st[b] = trans[np.uint64(st[b] * 10 + value(code) - 1)]
-            if counting:  # the first decisions and insurance, at the count after the deal
+            if cx is not None:  # the first decisions and insurance, at the count after the deal
                 t = C.decided(ci, cs, C.count_now(ci, ctab, tg, cs, shoe, ws, pos, end))
                 for b in range(nbr):
                     fam[b] = cs[C.CS_FAM]
@@ -352,7 +352,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             d_hard += value(code)
             d_ace |= np.int64(code < 4)
             d_n = 2
-            if counting:  # not seen until the dealer's play
+            if cx is not None:  # not seen until the dealer's play
                 cs[C.CS_HID_TAG] = tg[value(code) - 1]
                 cs[C.CS_HID_N] = 1
         d_bj = peek and d_hard == 11 and d_ace != 0
@@ -418,7 +418,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                             lines[line[b]] += 1
                             ssr += ss_pay[line[b]]
                         s = np.int64(trans[s * 10 + value(code) - 1])
-                        if (flags[s] & M.INDEX) != 0:
+                        if cx is not None and (flags[s] & M.INDEX) != 0:
                             s = np.int64(alt[s * nt + C.table_at(ci, ctab, tg, cs, shoe, ws,
                                                                  pos, end, fam[b])])  # fmt: skip
                 hs[np.uint64(q)] = s
@@ -436,7 +436,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     pos += 1
                     s = np.int64(trans[np.uint64(s * 10 + value(code) - 1)])
                     f = flags[np.uint64(s)]
-                    if (f & M.INDEX) != 0:
+                    if cx is not None and (f & M.INDEX) != 0:
                         s = np.int64(alt[s * nt + C.table_at(ci, ctab, tg, cs, shoe, ws, pos,
                                                              end, fam[todo[j] // MAX_HANDS])])
                         f = flags[np.uint64(s)]
@@ -448,7 +448,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     s += done * (nxt - s)
                     if (flags[np.uint64(s)] & M.PLAYER) == 0:
                         break
-        cs[C.CS_HID_TAG] = cs[C.CS_HID_N] = 0  # the hole card is turned
+        if cx is not None:
+            cs[C.CS_HID_TAG] = cs[C.CS_HID_N] = 0  # the hole card is turned
         # 7. The dealer draws only as far as something depends on it (12.4), unless told to.
         while True:  # 12.3: to 17 (H17 hits soft 17; a blackjack, 21, stands); no-hole: card 2
             if d_n == 1:
@@ -493,12 +494,12 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     counts[np.uint64(i)] += 1
             round_main += main
             round_ins += ins
-            if counting:
+            if cx is not None:
                 wagered = scratch[L.T_MAIN_WAGERED] if i < 0 else rows[i, L.T_MAIN_WAGERED]
                 counted += C.add_box(ct, cs[C.CS_ROW], cs[C.CS_SEATED], cs[C.CS_BET],
                                      cs[C.CS_SS_BET], main + ins, wagered,
                                      ss_pay[line[b]] if ss_on else 0, ss_on, 1)  # fmt: skip
-        if counting:
+        if cx is not None:
             if ss_on and ev.size > 0:  # the round's start shoe's exact Super Sevens return
                 C.add_exact(ct, cs[C.CS_ROW], ev, cs[C.CS_SS_AT], nbr)
             C.add_round(ct, cs[C.CS_ROW], cs[C.CS_SEATED], counted, 1)
