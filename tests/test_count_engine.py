@@ -16,6 +16,7 @@ from simulator import layout as L
 from simulator.chunks import chunk_state
 from simulator.counter import counter_for
 from simulator.counting import load_count
+from simulator.kernel import count as C
 from simulator.rules import Rules
 from simulator.strategy import load_strategy, stack
 
@@ -366,12 +367,31 @@ def test_index_plays_add_states_only_where_the_strategies_differ():
     assert not alt[np.flatnonzero((m.flags & INDEX) == 0)].any()
 
 
-def test_a_counter_and_the_plain_game_share_one_compiled_engine():
-    # A second signature would compile the engine twice on a first run of bjsim count (its
-    # control run plays the plain game): every array the counter passes has the plain one's type.
+def test_the_plain_game_and_a_counter_compile_one_engine_each():
+    # The plain game's engine leaves the counter's code out (``cx`` None, pruned when compiled),
+    # so that a first bjsim simulate compiles about half as much; a counter's is a second
+    # version, compiled once whatever the counter (every array it passes has one type).
     rules = Rules(super_sevens=True)
     p = rules.to_params()
-    tables, counter, ins = counter_for(rules, BASIC, plan(indices="hi-lo-nz", ss=ramp(0, (8, 1))))
-    K.count_chunk(p, tables, 100, chunk_state(1, 0), counter, ins)
-    K.simulate_chunk(p, stack([BASIC]), 100, chunk_state(1, 0))
-    assert len(K._simulate_chunk.overloads) == 1
+    for indices, ss in (("hi-lo-nz", ramp(0, (8, 1))), (None, ramp(1))):
+        tables, counter, ins = counter_for(rules, BASIC, plan(indices=indices, ss=ss))
+        K.count_chunk(p, tables, 100, chunk_state(1, 0), counter, ins)
+        K.simulate_chunk(p, stack([BASIC]), 100, chunk_state(1, 0))
+    kinds = sorted(type(sig[2]).__name__ for sig in K._simulate_chunk.overloads)
+    assert kinds == ["NoneType", "Tuple"]
+
+
+def test_a_counter_past_the_walks_bound_bets_in_the_round_loop(monkeypatch):
+    # The walk's round counts grow with the ramps' steps; past WALKED_MAX the counter plays the
+    # round loop, which bets each round as it goes: the same tallies, no large array.
+    rules = Rules()
+    p = rules.to_params()
+    pl = plan(indices="hi-lo-nz", bet=ramp(1, (1, 2), (2, 4), (3, 8)), ss=ramp(0, (2, 1)))
+    tables, counter, ins = counter_for(rules, BASIC, pl)
+    walked = K.count_chunk(p, tables, 30_000, chunk_state(5, 0), counter, ins)
+    assert 0 < counter.arrays(6, 14)[6].size <= C.WALKED_MAX
+    monkeypatch.setattr(C, "WALKED_MAX", 2 * L.N_TC * 2 * 14 - 1)
+    monkeypatch.setattr(K, "_COUNTERS", {})
+    assert counter.arrays(6, 14)[6].size == 0
+    looped = K.count_chunk(p, tables, 30_000, chunk_state(5, 0), counter, ins)
+    assert all(np.array_equal(a, b) for a, b in zip(walked, looped, strict=True))

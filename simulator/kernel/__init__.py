@@ -134,7 +134,8 @@ def _run(p, m, cx, ins_flags, n_rounds, state, trace) -> np.ndarray:
     tally = np.zeros(L.N_TALLY, np.int64)
     trace = np.zeros(0, np.int8) if trace is None else trace
     args = (p, tuple(m), cx, ins_flags)
-    warm("simulate", _simulate_chunk, *args, 0, rng.copy(), tally.copy(), trace)
+    name = "simulate" if cx is None else "count"  # (one compiled version each)
+    warm(name, _simulate_chunk, *args, 0, rng.copy(), tally.copy(), trace)
     if _simulate_chunk(*args, n_rounds, rng, tally, trace) != 0:
         raise ValueError(
             f"kernel: the shoe ran out mid-round with no discards to reshuffle "
@@ -213,6 +214,7 @@ def play_stacked(cards, rules, strategies, cut=None, counter=None):
     c = np.ascontiguousarray(c, dtype=np.int8)
     cut = c.size if cut is None else _in_range("cut", cut, 0)
     out = np.zeros((c.size // (2 * boxes + 1) + 1, L.R_FIXED + boxes * L.R_BOX), np.int64)
-    warm("stacked", _play_stacked, p, tuple(m), cx, ins_flags, c, np.int64(0), out)
+    name = "stacked" if cx is None else "stacked count"
+    warm(name, _play_stacked, p, tuple(m), cx, ins_flags, c, np.int64(0), out)
     n = _play_stacked(p, tuple(m), cx, ins_flags, c, np.int64(cut), out)
     return out[:n].copy() if counter is None else (out[:n].copy(), cx[4])

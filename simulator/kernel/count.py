@@ -23,6 +23,7 @@ R_MAIN, R_SS, R_BOXES = range(3)  # the ramps
 # What the count says, by (cards left, running count): the fields of an entry of ``ctab``.
 E_BAND, E_INS, E_ENTER, E_LEAVE, E_ROW, E_RAMP = 0, 8, 9, 10, 16, 24  # E_RAMP + 8 * ramp
 COPIES = np.array([4] * 9 + [16])  # cards of each value A..T in a deck
+WALKED_MAX = 1 << 21  # the walk's round counts (``add_walked``) at most: 16 MB; else the loop bets
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ class Counter:
         main, ss = len(self.ramps[R_MAIN][0]) + 1, len(self.ramps[R_SS][0]) + 1
         ci = np.array([self.irc, self.running_counts(decks)[0], self.bands.size + 1,
                        int(self.insurance is not None), 1 + main * ss, ss], np.int64)  # fmt: skip
-        if 2 * L.N_TC * ci[CI_LEVELS] * classes >= 1 << 24:  # ramps of many steps each
+        if 2 * L.N_TC * ci[CI_LEVELS] * classes > WALKED_MAX:  # ramps of many steps each
             classes = 0
         tags = np.array(self.tags, np.int64) + SEVEN * (np.arange(1, 11) == 7)
         ev = np.array(self.ev, np.float64).reshape(2, -1)
@@ -105,7 +106,7 @@ def bet_table(ctab, ci, classes: int) -> np.ndarray:
     if not classes:
         return np.zeros((1, 1, 2), np.int32)
     levels = int(ci[CI_LEVELS])
-    assert 2 * L.N_TC * levels * classes < 1 << 24 and L.N_TC <= 64
+    assert 2 * L.N_TC * levels * classes < 1 << 24 and L.N_TC <= 64  # (int32 entries)
 
     f = field.py_func
     seated = np.stack([f(ctab, E_ENTER, 1), f(ctab, E_LEAVE, 1)], axis=-1)
