@@ -9,8 +9,8 @@ take ``inline="always"``.
 Numba checks a cached function against its own source file only, yet a compiled function holds
 the code of the functions it calls from other modules. The engine's functions (``simulator/
 kernel/``, ``layout.py``, this file) are therefore stamped with one hash of all those sources:
-a change in any of them recompiles every one of them. ``warm`` compiles (or loads) a kernel once
-a process, saying so on stderr while a cold compile lasts.
+a change in any of them recompiles every one of them. ``warm`` compiles (or loads) each version
+of the engine once a process, saying so on stderr while a cold compile lasts.
 """
 
 import functools
@@ -55,8 +55,19 @@ class _EngineInTreeCache(_EngineStamp, caching.InTreeCacheLocator):
 caching.CacheImpl._locator_classes[:0] = [_EngineUserCache, _EngineInTreeCache]
 
 
-COMPILE_SECONDS = 30  # a cold compile of the engine on a 2-core machine (benchmarks/compile.py)
-COMPILING = f"compiling the simulation kernel, first run only, about {COMPILE_SECONDS} s"
+# Each compiled version of the engine (``warm``'s names) and its cold compile on a 2-core machine,
+# in seconds (benchmarks/compile.py; a counter's: a first bjsim count with bjsim simulate's cached).
+VERSIONS = {"simulate": ("the simulation kernel", 15), "count": ("the counter's kernel", 20),
+            "stacked": ("the kernel's stacked mode", 15),
+            "stacked count": ("the counter's stacked mode", 20)}  # fmt: skip
+
+
+def compiling(name: str) -> str:
+    """What stderr says while version ``name`` of the engine compiles."""
+    what, seconds = VERSIONS[name]
+    return f"compiling {what}, first run only, about {seconds} s"
+
+
 _WARM = threading.Lock()
 _warmed: set = set()
 
@@ -67,7 +78,8 @@ def warm(name: str, fn, *args) -> None:
     with _WARM:
         if name in _warmed:
             return
-        timer = threading.Timer(2.0, lambda: print("\n" + COMPILING, file=sys.stderr, flush=True))
+        timer = threading.Timer(2.0, lambda: print("\n" + compiling(name), file=sys.stderr,
+                                                   flush=True))  # fmt: skip
         timer.daemon = True
         timer.start()
         try:

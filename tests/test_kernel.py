@@ -598,3 +598,24 @@ def test_the_machines_a_process_keeps_are_bounded_the_least_recently_used_going(
     assert len(K._MACHINES) < len(games)
     assert K.machine_for(*games[1]) is not built[1]  # the least recently used went: built again
     assert (K.machine_for(*games[1]).trans == built[1].trans).all()
+
+
+def test_each_compiled_version_of_the_engine_says_what_it_compiles(monkeypatch):
+    # warm() names the version it compiles; stderr's notice (after 2 s) gives its words and time.
+    import simulator.jit as J
+    from simulator.counter import counter_for
+    from simulator.plans import load_plan
+
+    names = []
+    monkeypatch.setattr(K, "warm", lambda name, fn, *args: names.append(name))
+    rules = Rules()
+    p, basic = rules.to_params(), basic_strategy()
+    counter = counter_for(rules, basic, load_plan("hi-lo-1-12"))
+    K.simulate_chunk(p, stack_for(rules, [basic]), 10, engine.chunk_state(1, 0))
+    K.count_chunk(p, counter[0], 10, engine.chunk_state(1, 0), counter[1], counter[2])
+    K.play_stacked(np.arange(52) % 52, rules, [basic])
+    K.play_stacked(np.arange(52) % 52, rules, [basic], counter=counter)
+    assert names == list(J.VERSIONS)
+    for name in names:
+        said = J.compiling(name)
+        assert said.startswith("compiling ") and said.endswith(f"about {J.VERSIONS[name][1]} s")
