@@ -36,7 +36,7 @@ def _simulate_chunk(p, m, cx, ins_flags, n_rounds, rng, tally, trace):
     counts = np.zeros(rows.shape[0], np.int64)
     wcounts = np.zeros(wrows.shape[0], np.int64)
     play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, p[L.P_CUT], tally, counts, wcounts,
-                np.zeros((0, 0), np.int64), trace)  # fmt: skip
+                None, trace)  # fmt: skip
     for n, table in ((counts, rows), (wcounts, wrows)):
         for i in range(n.size):
             if n[i] != 0:

@@ -237,14 +237,14 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     Simulation: lazy Fisher-Yates dealing with the xoshiro256** state ``rng`` (advanced in
     place); unsplit boxes counted by (final state, outcome) in ``counts``, the rest into
     ``tally``; one box walks (``walk``, visits in ``wcounts``) but for the rounds it leaves here.
-    Stacked (``ws[R.WS_STACKED]``): ``shoe`` in order while ``pos < cut``, a record a round into
-    ``out``. ``trace``: empty, or (tests) the rounds' cards but those of a round dealt partly from
-    reshuffled discards. ``m``: ``tuple(tables.Machine)``; ``ins_flags``: each box takes
-    insurance; ``cx``: a counter's arrays (``count``), or None."""
+    Stacked (``ws[R.WS_STACKED]`` set; ``out`` None in simulation): ``shoe`` in order while
+    ``pos < cut``, a record a round into ``out``. ``trace``: empty, or (tests) the rounds' cards
+    but those of a round dealt partly from reshuffled discards. ``m``: ``tuple(tables.Machine)``;
+    ``ins_flags``: each box takes insurance; ``cx``: a counter's arrays (``count``), or None."""
     (trans, flags, link, fin, _, _, _, peek_t, net, insn, rows, start, wtrans, wflags, _, alt,
      walt, wtid, d_stands, ss_pay) = m  # fmt: skip
     nb = p[L.P_BOXES]
-    stacked = ws[R.WS_STACKED] != 0
+    stacked = out is not None  # (and ``out is None``: the records' code left out when compiled)
     peek = p[L.P_HOLE] == L.HOLE_PEEK
     ss_on = p[L.P_SS] != 0
     max_hands = p[L.P_MAX_HANDS]
@@ -482,13 +482,13 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 main, ins = _settle_split(m, p, hs, b, nsp[b], o, insured, uv, tally, scratch)
                 i = -1
                 nsp[b] = 0
-                if stacked:
+                if out is not None:
                     T.write_box(out[r], b, scratch, line[b], p)
             else:
                 i = np.int64(fin[np.uint64(hs[b * MAX_HANDS])]) * T.N_OUTCOMES + o
                 main = net[np.uint64(i)]
                 ins = insn[np.uint64(i)]
-                if stacked:
+                if out is not None:
                     T.write_box(out[r], b, rows[i], line[b], p)
                 else:
                     counts[np.uint64(i)] += 1
@@ -503,7 +503,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             if ss_on and ev.size > 0:  # the round's start shoe's exact Super Sevens return
                 C.add_exact(ct, cs[C.CS_ROW], ev, cs[C.CS_SS_AT], nbr)
             C.add_round(ct, cs[C.CS_ROW], cs[C.CS_SEATED], counted, 1)
-        if stacked:
+        if out is not None:
             out[r, L.R_CARDS], out[r, L.R_DEALER_CARDS] = drawn, d_n
             out[r, L.R_DEALER_TOTAL], out[r, L.R_DEALER_BJ] = d_total, o == T.O_BJ
         else:
