@@ -12,7 +12,7 @@ from simulator.jit import njit, warm
 from simulator.kernel import count as C
 from simulator.kernel import rng as R
 from simulator.kernel.play import MAX_HANDS, play_rounds
-from simulator.kernel.tables import TERMINAL, Machine, build
+from simulator.kernel.tables import Machine, build
 from simulator.strategy import stack_for
 
 __all__ = ["simulate_chunk", "count_chunk", "play_stacked", "deal_shoe", "machine_for"]
@@ -54,7 +54,6 @@ def _play_stacked(p, m, cx, ins_flags, cards, cut, out):
     shoe[: cards.size] = cards
     ws = np.zeros(R.N_WS, np.int64)
     ws[R.WS_END] = cards.size
-    ws[R.WS_STACKED] = 1
     rng = np.arange(1, 5).astype(np.uint64)
     return play_rounds(p, m, cx, ins_flags, shoe, ws, rng, out.shape[0], cut,
                        np.zeros(L.N_TALLY, np.int64), np.zeros(0, np.int64),
@@ -166,13 +165,11 @@ def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
     n_bands = counter.bands.size + 1
     tables = _check_tables(tables, n_bands * (2 if counter.insurance is not None else 1))
     m = machine_for(p, tables, n_bands)
-    terms = np.flatnonzero(m.wflags & TERMINAL)
-    first = np.unique(m.wtid[terms], return_index=True)[1]  # each class's first terminal
-    cx = _count_arrays(counter, int(p[L.P_DECKS]), first.size)
+    cx = _count_arrays(counter, int(p[L.P_DECKS]), m.wclass.shape[0])
     ins_flags = np.full(int(p[L.P_BOXES]), int(insurance), np.int64)
     tally = _run(p, m, cx, ins_flags, n_rounds, state, trace)
     if cx[6].size:
-        C.add_walked(cx, p, m.wrows[terms[first]])
+        C.add_walked(cx, p, m.wclass)
     return tally, cx[4]
 
 

@@ -56,7 +56,7 @@ def _take(shoe, ws, stacked, pos, end, n_cards, s0, s1, s2, s3):
     """A card for a seldom step of the round loop, the shoe refilled if it ran out: returns
     ``(code, pos, end, s0, s1, s2, s3)``. (The frequent steps take theirs inline.)"""
     if pos >= end:
-        pos, end = refill(ws, pos, n_cards)
+        pos, end = refill(ws, stacked, pos, n_cards)
     k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
     code = np.int64(shoe[k])
     shoe[k] = shoe[np.uint64(pos)]
@@ -237,14 +237,14 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     Simulation: lazy Fisher-Yates dealing with the xoshiro256** state ``rng`` (advanced in
     place); unsplit boxes counted by (final state, outcome) in ``counts``, the rest into
     ``tally``; one box walks (``walk``, visits in ``wcounts``) but for the rounds it leaves here.
-    Stacked (``ws[R.WS_STACKED]`` set; ``out`` None in simulation): ``shoe`` in order while
+    Stacked (``out`` not None; None in simulation): ``shoe`` in order while
     ``pos < cut``, a record a round into ``out``. ``trace``: empty, or (tests) the rounds' cards
     but those of a round dealt partly from reshuffled discards. ``m``: ``tuple(tables.Machine)``;
     ``ins_flags``: each box takes insurance; ``cx``: a counter's arrays (``count``), or None."""
     (trans, flags, link, fin, _, _, _, peek_t, net, insn, rows, start, wtrans, wflags, _, alt,
-     walt, wtid, d_stands, ss_pay) = m  # fmt: skip
+     walt, wtid, _, d_stands, ss_pay) = m  # fmt: skip
     nb = p[L.P_BOXES]
-    stacked = out is not None  # (and ``out is None``: the records' code left out when compiled)
+    stacked = out is not None  # (``out is None``: the records' code left out when compiled)
     peek = p[L.P_HOLE] == L.HOLE_PEEK
     ss_on = p[L.P_SS] != 0
     max_hands = p[L.P_MAX_HANDS]
@@ -317,7 +317,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             # 1. The deal: a card to each box, the dealer's up card, a second card to each box.
             for i in range(2 * nbr + 1):
                 if pos >= end:
-                    pos, end = refill(ws, pos, n_cards)
+                    pos, end = refill(ws, stacked, pos, n_cards)
                 k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
                 code = np.int64(shoe[k])
                 shoe[k] = shoe[np.uint64(pos)]
@@ -428,7 +428,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     continue
                 while True:
                     if pos >= end:
-                        pos, end = refill(ws, pos, n_cards)
+                        pos, end = refill(ws, stacked, pos, n_cards)
                     k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
                     code = np.int64(shoe[k])
                     shoe[k] = shoe[np.uint64(pos)]
@@ -458,7 +458,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             elif (need & M.STOOD) == 0 or d_stands[np.uint64(d_ace * 32 + d_hard)] != 0:
                 break
             if pos >= end:
-                pos, end = refill(ws, pos, n_cards)
+                pos, end = refill(ws, stacked, pos, n_cards)
             k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
             code = np.int64(shoe[k])
             shoe[k] = shoe[np.uint64(pos)]

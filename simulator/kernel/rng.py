@@ -21,12 +21,11 @@ TEN_CODE = 36  # ten of clubs
 WS_POS = 0  # next position to deal
 WS_END = 1  # end of the undealt region
 WS_ROUND_START = 2  # position of this round's first card (discards are 0..ROUND_START-1)
-WS_STACKED = 3  # 1: deal shoe[pos] in order; 0: lazy Fisher-Yates draw
-WS_FAIL = 4  # 1: ran out of cards (stacked: incomplete round; simulation: no discards left)
-WS_SHUFFLES = 5  # shuffles made
-WS_BEFORE = 6  # cards of this round dealt before a mid-round reshuffle of the discards
-WS_NEED_FULL = 7  # 1: the next round starts with a full shuffle
-N_WS = 8
+WS_FAIL = 3  # 1: ran out of cards (stacked: incomplete round; simulation: no discards left)
+WS_SHUFFLES = 4  # shuffles made
+WS_BEFORE = 5  # cards of this round dealt before a mid-round reshuffle of the discards
+WS_NEED_FULL = 6  # 1: the next round starts with a full shuffle
+N_WS = 7
 
 
 @njit(inline="always")
@@ -78,12 +77,12 @@ def fresh_shoe(decks):
 
 
 @njit
-def refill(ws, pos, n_cards):
+def refill(ws, stacked, pos, n_cards):
     """The undealt region ran out mid-round (``pos >= end``): returns the new ``(pos, end)``.
     Simulation: the discards ``0..round_start-1`` become the shoe and the next round starts with
-    a full shuffle. With no discards, or in stacked mode, ``WS_FAIL`` is set and the slack of tens
+    a full shuffle. With no discards, or ``stacked``, ``WS_FAIL`` is set and the slack of tens
     is dealt from instead."""
-    if ws[WS_STACKED] != 0 or ws[WS_ROUND_START] == 0:
+    if stacked or ws[WS_ROUND_START] == 0:
         ws[WS_FAIL] = 1
         return n_cards, n_cards + SLACK
     ws[WS_BEFORE] = pos - ws[WS_ROUND_START]

@@ -220,7 +220,7 @@ class Builder:
 
 # The engine's tables (``build``), in the order the compiled functions take them.
 Machine = namedtuple("Machine", "trans flags link fin kind total wager peek net ins rows start "
-                     "wtrans wflags wrows alt walt wtid dstand sspay")  # fmt: skip
+                     "wtrans wflags wrows alt walt wtid wclass dstand sspay")  # fmt: skip
 
 
 def build(p, tables, bands: int = 0) -> Machine:
@@ -232,7 +232,7 @@ def build(p, tables, bands: int = 0) -> Machine:
     when a peeked dealer blackjack ends the round; ``net``, ``ins``, ``rows`` (``tally.add_box``)
     by ``fin * N_OUTCOMES + o``; ``dstand[ace * 32 + hard]``: the dealer stands (12.3);
     ``sspay``: the Super Sevens result by line; ``wtid``: a walk terminal's class (by the
-    round's net and wager, all a counter's bets need)."""
+    round's net and wager, all a counter's bets need), ``wclass`` each class's ``wrows`` row."""
     nb = tables[0].shape[0]
     first: dict = {}
     box_si = [first.setdefault(b"".join(t[b].tobytes() for t in tables), b) for b in range(nb)]
@@ -288,17 +288,18 @@ def build(p, tables, bands: int = 0) -> Machine:
     else:
         wtrans, wflags, walt = np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros(0, np.int16)
         wrows = np.zeros((0, L.N_TALLY), np.int64)
-    wt = (wflags & TERMINAL) != 0
+    wt = np.flatnonzero(wflags & TERMINAL)
+    _, first, cls = np.unique(wrows[wt][:, [L.T_RTOTAL_SUM, L.T_MAIN_WAGERED]], axis=0,
+                              return_index=True, return_inverse=True)
     wtid = np.zeros(wflags.size, np.int64)
-    wtid[wt] = np.unique(wrows[wt][:, [L.T_RTOTAL_SUM, L.T_MAIN_WAGERED]], axis=0,
-                         return_inverse=True)[1].reshape(-1)
+    wtid[wt] = cls.reshape(-1)
     sums = [total(i % 32, i // 32) for i in range(64)]  # the dealer's (ace, hard sum)
     dstand = [T.dealer_stands.py_func(t, t != i % 32, bool(p[L.P_H17])) for i, t in enumerate(sums)]
     return Machine(trans=trans.reshape(-1).astype(np.int16), flags=column(3).astype(np.int8),
                    link=link, fin=fin, kind=column(0), total=column(1), wager=column(2),
                    peek=peek, net=net, ins=ins, rows=rows, start=start, wtrans=wtrans,
                    wflags=wflags, wrows=wrows, alt=alternatives(bld, bld.alt, n if bands else 0),
-                   walt=walt, wtid=wtid,
+                   walt=walt, wtid=wtid, wclass=wrows[wt[first]],
                    dstand=np.array(dstand, np.int8),
                    sspay=np.array([T.ss_net.py_func(i, p) for i in range(6)], np.int64))
 
