@@ -103,7 +103,31 @@ def test_simulate_exact_beside_the_simulation():
     assert he["difference"] == pytest.approx(he["simulated"] - he["exact"], abs=1e-15)
     assert he["z"] == pytest.approx(he["difference"] / he["se"], rel=1e-12)
     assert "cut-card" in ex["exact_note"]
-    assert abs(ex["super_sevens_return"]["z"]) < 5
+    assert he["z_note"] is None
+    # 20,000 rounds: the Super Sevens interval is withheld, and so is its z
+    ss = ex["super_sevens_return"]
+    assert doc["results"]["super_sevens"]["interval_note"] is not None
+    assert ss["z"] is None and ss["difference"] is not None
+    assert "no z" in ss["z_note"] and "line (e)" in ss["z_note"]
     # without --exact nothing changes
     plain = json.loads(run("simulate", *TINY, "--format", "json").stdout)
     assert "exact" not in plain["results"]
+
+
+def test_simulate_exact_withholds_the_z_its_interval_withholds():
+    table = run("simulate", *TINY, "--exact").stdout
+    row = next(ln for ln in table.splitlines() if ln.startswith("Super Sevens return "))
+    assert row.split()[-1] == "-"
+    assert "Super Sevens return: no z: its standard error is not meaningful (too few rounds" \
+        in table
+    rows = list(csv.DictReader(io.StringIO(run("simulate", *TINY, "--exact", "-f", "csv").stdout)))
+    got = {r["item"]: r["value"] for r in rows if r["section"] == "exact"}
+    assert got["super_sevens_return:z"] == "" and got["house_edge:z"] != ""
+    assert got["super_sevens_return:z_note"].startswith("no z: ")
+    # a strategy that never hits 7-7 makes no 7-7-7: 100,000 rounds give an interval and a z
+    args = ["--rounds", "100k", "--seed", "7", "--quiet", "--strategy", "never-bust", "--exact"]
+    doc = json.loads(run("simulate", *args, "-f", "json").stdout)
+    ss = doc["results"]["exact"]["super_sevens_return"]
+    assert doc["results"]["super_sevens"]["interval_note"] is None
+    assert ss["z_note"] is None and abs(ss["z"]) < 4
+    assert ss["z"] == pytest.approx(ss["difference"] / ss["se"], rel=1e-12)

@@ -146,10 +146,12 @@ def _z(sim, exact, se):
 
 
 def _wager(key, label, per, exact, derivation, fig: dict, strategy: str) -> dict:
+    """A wager's row; no z where the simulated interval is withheld (its se means nothing)."""
+    note = fig.get("interval_note")
     return {"wager": key, "label": label, "per": per, "strategy": strategy, "exact": exact,
             "derivation": derivation, "simulated": fig["mean"], "se": fig["se"],
             "ci95_low": fig["ci95_low"], "ci95_high": fig["ci95_high"],
-            "z": _z(fig["mean"], exact, fig["se"]), "interval_note": fig.get("interval_note"),
+            "z": None if note else _z(fig["mean"], exact, fig["se"]), "interval_note": note,
             "sd_bet": fig.get("sd_box_round", fig.get("sd_bet")), "sd_round": fig.get("sd_round"),
             "bets": fig.get("bets")}
 

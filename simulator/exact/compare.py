@@ -170,9 +170,11 @@ def theory(rules, strategies) -> dict:
 def compare_with_simulation(summary: dict, rules, strategies) -> dict:
     """Theory beside the simulated figures: {figure: {simulated, se, exact, difference, z}}.
 
-    ``z`` = (simulated - exact) / se. The exact figure is for a full shoe every round: compare
-    with ``shuffle = "every-round"``; under a cut card the simulated figure also holds the
-    cut-card effect (and ``exact_note`` says so).
+    ``z`` = (simulated - exact) / se, or None where the simulated figure's interval is withheld
+    (its ``interval_note``: too few wins of a big Super Sevens line for its se to mean
+    anything), and ``z_note`` then says why. The exact figure is for a full shoe every round:
+    compare with ``shuffle = "every-round"``; under a cut card the simulated figure also holds
+    the cut-card effect (and ``exact_note`` says so).
     """
     th = theory(rules, strategies)
     out = {}
@@ -183,7 +185,12 @@ def compare_with_simulation(summary: dict, rules, strategies) -> dict:
         mean, se = sim.get("mean"), sim.get("se")
         diff = None if mean is None else mean - exact
         z = None if diff is None or not se else diff / se
-        out[key] = {"simulated": mean, "se": se, "exact": exact, "difference": diff, "z": z}
+        note = sim.get("interval_note")
+        z_note = None if note is None else f"no z: its standard error is not meaningful ({note})"
+        if z_note is not None:
+            z = None
+        out[key] = {"simulated": mean, "se": se, "exact": exact, "difference": diff, "z": z,
+                    "z_note": z_note}
     out["exact_note"] = ("exact: full shoe every round" if rules.shuffle == "every-round" else
                          "exact: full shoe every round; the simulation deals to a cut card, so "
                          "the difference also holds the cut-card effect")
@@ -203,6 +210,9 @@ def comparison_text(cmp: dict) -> str:
         diff = "-" if c["difference"] is None else f"{100 * c['difference']:+.4f}%"
         z = "-" if c["z"] is None else f"{c['z']:+.2f}"
         lines.append(f"{label:<22}{sim:>12}{100 * c['exact']:>11.4f}%{diff:>12}{z:>8}")
+    for key, label in labels:
+        if (cmp.get(key) or {}).get("z_note"):
+            lines.append(f"{label}: {cmp[key]['z_note']}")
     lines.append(f"({cmp['exact_note']}; z = difference / standard error)")
     return "\n".join(lines) + "\n"
 
@@ -220,6 +230,9 @@ def comparison_csv(cmp: dict) -> str:
             se = c["se"] if item == "difference" else None
             rows.append(f"exact,{key}:{item},{per},{'' if v is None else repr(float(v))},"
                         f"{'' if se is None else repr(float(se))},,")
+        if c.get("z_note"):
+            note = c["z_note"].replace('"', '""')
+            rows.append(f'exact,{key}:z_note,{per},"{note}",,,')
     return "\n".join(rows) + "\n"
 
 
