@@ -12,6 +12,7 @@ import math
 
 import pandas as pd
 
+from simulator.report import precision_text
 from simulator.rules import rules_dict
 from simulator.tally import Z95
 
@@ -89,6 +90,10 @@ def _head(stats: dict, meta: dict) -> list[str]:
              f"{stats['rounds']:,} rounds per game, seed {run['seed']}, chunks of "
              f"{run['chunk_rounds']:,} rounds in blocks of {run['pair_rounds']:,}"
              + ("  (PARTIAL: interrupted)" if run.get("partial") else "")]
+    if run.get("precision"):
+        lines.append("precision " + precision_text(
+            run["precision"], run.get("partial", False),
+            of="widest 95% half-width of a house-edge difference"))
     return lines
 
 

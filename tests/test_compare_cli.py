@@ -164,3 +164,13 @@ def test_compare_gives_the_super_sevens_interval_simulate_gives():
     assert d["interval_note"] is None and d["ci95_low"] is not None
     out = run(*args).stdout
     assert "†" not in out and "±" in out.split("Super Sevens (rule 14)")[1]
+
+
+def test_precision_result_is_in_the_table_head():
+    args = ["compare", "--precision", "0.001", "--max-rounds", "4000", "--chunk-rounds", "2000",
+            "--pair-rounds", "50", "--seed", "3", "--quiet", "--strategy", "basic",
+            "--same-strategy", "--no-exact", "--vary", "decks=8"]
+    p = json.loads(run(*args, "-f", "json").stdout)["run"]["precision"]
+    head = run(*args).stdout.splitlines()[2]
+    assert p["met"] is False and head.startswith("precision target ±0.1000%")
+    assert f"NOT met (stopped at --max-rounds 4,000): ±{100 * p['half_width']:.4f}%" in head

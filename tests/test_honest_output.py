@@ -397,3 +397,33 @@ def test_exact_insurance_per_unit_staked_agrees_with_a_simulation():
     assert abs(ins["mean"] - exact) < 4 * ins["se"], (ins["mean"], ins["se"], exact)
     old = fig["insurance"]["per_initial_wager"] / (0.5 * 24 / 312)
     assert abs(ins["mean"] - old) > 4 * ins["se"]
+
+
+# ---------------------------------------------------------------------------------------------
+# --precision: every format says the target, the half-width reached and whether it was met
+
+
+@pytest.mark.parametrize("target, met", [("0.5", True), ("0.001", False)])
+def test_precision_result_is_in_the_table_and_csv_as_in_json(target, met):
+    args = ["simulate", "--precision", target, "--max-rounds", "20k", "--chunk-rounds", "10k",
+            "--seed", "7", "--quiet"]
+    p = json.loads(run(*args, "-f", "json").stdout)["run"]["precision"]
+    assert p["met"] is met
+    rows = run_section(csv_rows(run(*args, "-f", "csv").stdout))
+    assert {k: rows[f"precision:{k}"] for k in p} == {
+        k: ("true" if v else "false") if isinstance(v, bool) else "" if v is None else str(v)
+        for k, v in p.items()}
+    table = run(*args).stdout
+    line = next(ln for ln in table.splitlines() if ln.startswith("Precision:"))
+    assert f"±{100 * float(target):.4f}%" in line and f"±{100 * p['half_width']:.4f}%" in line
+    if met:
+        assert " met: " in line and "NOT" not in table.split("HOUSE EDGE")[0]
+        assert "Result:    complete\n" in table
+    else:
+        assert "NOT met (stopped at --max-rounds 20,000)" in line
+        assert "Result:    complete, precision target NOT met" in table
+    # a run without a target has none of it
+    plain = run("simulate", *TINY)
+    assert "Precision:" not in plain.stdout
+    assert not any(k.startswith("precision:") for k in run_section(csv_rows(
+        run("simulate", *TINY, "-f", "csv").stdout)))
