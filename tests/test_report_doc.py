@@ -500,6 +500,26 @@ def test_report_with_a_precision_target(tmp_path):
     assert not data["variants"]["available"] and "--no-variants" in data["variants"]["reason"]
     assert "--no-variants" in cmd and m["commands"]["compare"] is None
     assert "Missing: no rule variant" in (tmp_path / "report.html").read_text()
+    assert m["sample_rounds"] == m["sample_rounds_asked"] == 2000  # within the rounds played
+    assert "capped" not in result.stderr
+
+
+def test_report_records_the_distribution_sample_it_dealt(tmp_path):
+    """--sample-rounds above the rounds played is capped: the manifest says what was dealt (and
+    what was asked), stderr says it was capped, in one line."""
+    result = run("report", "--rounds", "5000", "--chunk-rounds", "5000", "--sample-rounds",
+                 "100k", "--choice", "basic", "--seed", "3", "--no-variants", "-q", "-o",
+                 tmp_path)
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "report.json").read_text())
+    m = data["manifest"]
+    assert data["distribution"]["main"]["rounds"] == m["sample_rounds"] == 5000
+    assert m["sample_rounds_asked"] == 100_000
+    with open(tmp_path / "csv" / "manifest.csv", newline="") as f:
+        rows = {r["item"]: r["value"] for r in csv.DictReader(f)}
+    assert rows["distribution sample (rounds)"] == "5000"
+    capped = [ln for ln in result.stderr.splitlines() if "capped" in ln]
+    assert len(capped) == 1 and "--sample-rounds 100,000 capped at the rounds played" in capped[0]
 
 
 def test_report_help_has_an_example():

@@ -408,6 +408,8 @@ def manifest(data: dict) -> Section:
              ["rounds played", m["rounds_played"]], ["precision target", m["precision"]],
              ["chunk size (rounds)", m["chunk_rounds"]],
              ["distribution sample (rounds)", m["sample_rounds"]],
+             ["distribution sample asked (--sample-rounds, at most the rounds played)",
+              m["sample_rounds_asked"]],
              ["rule variants (files)", ", ".join(m["variant_files"]) or "none"],
              ["rule variants (rounds a game)", m["variant_rounds"]],
              ["counting plan", m.get("count_plan") or "none"],
