@@ -157,7 +157,7 @@ def tidy_frame(summary: dict) -> pd.DataFrame:
 
 
 RUN_ROWS = ("rules_name", "rules_file", "overrides", "strategy", "seed", "rounds", "rounds_played",
-            "chunk_rounds", "boxes", "partial")
+            "chunk_rounds", "boxes", "partial", "per_box_note")
 
 
 def _cell(v) -> str:
