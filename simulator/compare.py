@@ -366,7 +366,8 @@ def statistics(payload, games, exact: list | None = None) -> dict:
     for g in range(v):
         game = games[g]
         t = tally_of(payload, v, g)
-        summary = tally.summarize(t, game.rules)
+        summary = tally.summarize(t, game.rules,
+                                  tally.ss_lines_possible(game.strategies, game.rules))
         row = {"game": game, "summary": summary, "difference": diffs[g],
                "pairing": None if g == 0 else pairing_note(games[0], game)}
         if g > 0 and diffs[g]["house_edge"]["se"] == 0 and diffs[g]["house_edge"]["mean"] == 0:
@@ -380,8 +381,27 @@ def statistics(payload, games, exact: list | None = None) -> dict:
                 _add_independent(row, rows[0], "super_sevens", ss_se)
             if exact is not None:
                 _add_exact(row, rows[0], exact)
+            _withhold(row, rows[0])
         rows.append(row)
     return {"rows": rows, "rounds": int(payload[L.T_ROUNDS]), "blocks": int(payload[-2])}
+
+
+def _withhold(row: dict, base_row: dict) -> None:
+    """A difference resting on a figure whose interval `tally.summarize` withholds (too few wins
+    of a big Super Sevens line, in the variant or the baseline) gets no interval, variance
+    reduction, se ratio or z either: ``interval_note`` says why (None where they stand)."""
+    for key in ("house_edge", "super_sevens"):
+        d = row["difference"][key]
+        if d is None:
+            continue
+        notes = [f"{r['game'].label}: {r['summary'][key]['interval_note']}"
+                 for r in (base_row, row) if r["summary"][key].get("interval_note")]
+        d["interval_note"] = "; ".join(notes) or None
+        if notes:
+            d |= {"ci95_low": None, "ci95_high": None, "variance_reduction": None,
+                  "se_ratio": None}
+            if "z" in d:
+                d["z"] = None
 
 
 def _add_independent(row: dict, base_row: dict, key: str, se_game) -> None:

@@ -12,6 +12,7 @@ import math
 
 import pandas as pd
 
+from simulator.report import precision_text
 from simulator.rules import rules_dict
 from simulator.tally import Z95
 
@@ -49,7 +50,8 @@ def _strategy_text(game) -> str:
 def frame(stats: dict) -> pd.DataFrame:
     """One row per game and figure (house_edge, super_sevens): the game's figure with its se and
     interval, the paired difference, its se and interval, the independent runs' se, the variance
-    reduction, the correlation left, the exact difference, its scope and z."""
+    reduction, the correlation left, the exact difference, its scope and z; then why an interval
+    is withheld (``interval_note`` of the figure, ``difference_interval_note``), or empty."""
     rows = []
     for row in stats["rows"]:
         game, s = row["game"], row["summary"]
@@ -59,7 +61,8 @@ def frame(stats: dict) -> pd.DataFrame:
             figures.append(("super_sevens", {
                 "mean": ss["house_edge"], "se": ss["se"],
                 "ci95_low": None if ss["ci95_high"] is None else -ss["ci95_high"],
-                "ci95_high": None if ss["ci95_low"] is None else -ss["ci95_low"]}))
+                "ci95_high": None if ss["ci95_low"] is None else -ss["ci95_low"],
+                "interval_note": ss["interval_note"]}))
         for key, f in figures:
             d = (row["difference"] or {}).get(key) or {}
             rows.append({
@@ -73,6 +76,8 @@ def frame(stats: dict) -> pd.DataFrame:
                 "variance_reduction": d.get("variance_reduction"),
                 "correlation": d.get("correlation"), "exact_difference": d.get("exact"),
                 "exact_scope": d.get("exact_scope"), "z": d.get("z"),
+                "interval_note": f.get("interval_note"),
+                "difference_interval_note": d.get("interval_note"),
             })
     return pd.DataFrame(rows)
 
@@ -85,6 +90,10 @@ def _head(stats: dict, meta: dict) -> list[str]:
              f"{stats['rounds']:,} rounds per game, seed {run['seed']}, chunks of "
              f"{run['chunk_rounds']:,} rounds in blocks of {run['pair_rounds']:,}"
              + ("  (PARTIAL: interrupted)" if run.get("partial") else "")]
+    if run.get("precision"):
+        lines.append("precision " + precision_text(
+            run["precision"], run.get("partial", False),
+            of="widest 95% half-width of a house-edge difference"))
     return lines
 
 
@@ -100,8 +109,25 @@ def _legend(stats: dict, markdown: bool) -> list[str]:
     return out
 
 
+WITHHELD = "†"  # marks an interval withheld (too few wins of a big Super Sevens line)
+
+
+def _withheld_note(stats: dict) -> str | None:
+    """The footnote of `WITHHELD`: each game whose Super Sevens interval is withheld, and why;
+    None if none is (in a table that is shown)."""
+    if not any(key == "super_sevens" for key, _ in _sections(stats)):
+        return None
+    notes = [f"{r['game'].label}: {r['summary']['super_sevens']['interval_note']}"
+             for r in stats["rows"] if r["game"].rules.super_sevens
+             and r["summary"]["super_sevens"].get("interval_note")]
+    if not notes:
+        return None
+    return (f"{WITHHELD} no 95% interval; a difference resting on it has no interval, x var, "
+            f"se ratio or z either: {'; '.join(notes)}.")
+
+
 def _notes(stats: dict, has_exact: bool) -> list[str]:
-    notes = []
+    notes = [n for n in (_withheld_note(stats),) if n]
     if has_exact:
         notes.append("exact = the exact analyzer's difference (a full shoe every round, "
                      "docs/exact.md); z = (simulated - exact) / se of the paired difference.")
@@ -132,12 +158,18 @@ def _table_rows(stats: dict, key: str, has_exact: bool) -> list[list[str]]:
         if row["difference"] is not None and d is None:
             continue
         hw = None if se is None else Z95 * se
-        cells = [game.label, _pct(mean), "-" if hw is None else f"±{_pct(hw)}"]
+        if key == "super_sevens" and s["super_sevens"].get("interval_note"):
+            hw_text = WITHHELD
+        else:
+            hw_text = "-" if hw is None else f"±{_pct(hw)}"
+        cells = [game.label, _pct(mean), hw_text]
         if d is None:
             cells += ["(baseline)", "", "", "", ""]
         else:
             ci = "-" if d["ci95_low"] is None else \
                 f"[{_pct(d['ci95_low'], sign=True)}, {_pct(d['ci95_high'], sign=True)}]"
+            if d.get("interval_note"):
+                ci = WITHHELD
             cells += [_pct(d["mean"], sign=True), ci, _num(d.get("variance_reduction"), ".1f"),
                       _num(d.get("se_ratio"), ".2f"), _num(d.get("correlation"), ".3f")]
         if has_exact:
@@ -220,7 +252,7 @@ def _game_json(row: dict) -> dict:
            "rounds": s["rounds"], "house_edge": s["house_edge"],
            "super_sevens": None if not game.rules.super_sevens else {
                k: s["super_sevens"][k] for k in ("mean", "se", "ci95_low", "ci95_high",
-                                                   "house_edge", "bets")},
+                                                   "interval_note", "house_edge", "bets")},
            "exact": row.get("exact")}
     if row["difference"] is not None:
         out["difference"] = row["difference"]

@@ -22,7 +22,15 @@ from simulator import layout as L
 from simulator.compare_report import _aligned, _markdown
 from simulator.exact.sevens import sevens_plays, super_sevens
 from simulator.report import sevens_play_text
-from simulator.tally import MIN_WINS, SS_LINES, Z95, _figure, _mean_sd, ss_lines_possible
+from simulator.tally import (
+    MIN_WINS,
+    SS_LINES,
+    Z95,
+    _figure,
+    _mean_sd,
+    ss_lines_dealable,
+    ss_lines_possible,
+)
 
 FORMATS = ("table", "markdown", "json", "csv")
 
@@ -111,11 +119,13 @@ def plan_dict(plan) -> dict:
 
 def rarest_line(rules, ss_lines=SS_LINES) -> tuple[str, float] | None:
     """The Super Sevens line paying over 3 to 1 that a full shoe makes least often, of those the
-    strategies can make (`tally.ss_lines_possible`), and its chance per bet (rule 14; the
-    third card always dealt): a sample of bets says little of the return until it has seen a
-    few tens of those."""
+    strategies can make (`tally.ss_lines_possible`) and the shoe can deal
+    (`tally.ss_lines_dealable`), and its chance per bet (rule 14; the third card always dealt):
+    a sample of bets says little of the return until it has seen a few tens of those."""
     lines = super_sevens(rules, "hit", guaranteed_third=True)["lines"]
-    rare = [(float(lines[k]["probability"]), k) for k in ss_lines if lines[k]["pays"] > 3]
+    dealable = ss_lines_dealable(rules)
+    rare = [(float(lines[k]["probability"]), k) for k in ss_lines
+            if lines[k]["pays"] > 3 and k in dealable]
     return None if not rare else min(rare)[::-1]
 
 

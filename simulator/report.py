@@ -157,7 +157,7 @@ def tidy_frame(summary: dict) -> pd.DataFrame:
 
 
 RUN_ROWS = ("rules_name", "rules_file", "overrides", "strategy", "seed", "rounds", "rounds_played",
-            "chunk_rounds", "boxes", "partial")
+            "chunk_rounds", "boxes", "partial", "per_box_note")
 
 
 def _cell(v) -> str:
@@ -172,7 +172,10 @@ def _cell(v) -> str:
 
 def meta_rows(meta: dict) -> list[dict]:
     """The csv's metadata rows: section ``run`` (bjsim version, rules name with the changes, rules
-    file, changes, strategy, seed, rounds, partial, ...) and section ``rules`` (every rule key)."""
+    file, changes, strategy, seed, rounds, partial, ..., with ``--precision`` the items
+    ``precision:target``, ``precision:max_rounds``, ``precision:half_width``, ``precision:met``
+    and ``precision:stop_chunk`` of json's ``run.precision``) and section ``rules`` (every rule
+    key)."""
     run = dict(meta.get("run", {}))
     run.setdefault("strategy", meta.get("strategy"))
     rows = [{"section": "run", "item": "bjsim", "per": "", "value": meta.get("version",
@@ -180,6 +183,8 @@ def meta_rows(meta: dict) -> list[dict]:
     for k in RUN_ROWS:
         if k in run:
             rows.append({"section": "run", "item": k, "per": "", "value": _cell(run[k])})
+    for k, v in (run.get("precision") or {}).items():  # json's run.precision, key by key
+        rows.append({"section": "run", "item": f"precision:{k}", "per": "", "value": _cell(v)})
     note = sevens_note(meta)
     if note:
         rows.append({"section": "run", "item": "super_sevens_7_7_play", "per": "",
@@ -248,7 +253,10 @@ def _table(summary: dict, meta: dict) -> str:
         w(f"PARTIAL RESULT: interrupted after {summary['rounds']:,} of {run.get('rounds', 0):,} "
           "rounds; not reproducible as it stands\n")
     elif "partial" in run:
-        w("Result:    complete\n")
+        unmet = run.get("precision") and not run["precision"]["met"]
+        w("Result:    complete" + (", precision target NOT met" if unmet else "") + "\n")
+    if run.get("precision"):
+        w(f"Precision: {precision_text(run['precision'], run.get('partial', False))}\n")
     he = summary["house_edge"]
     w("\n")
     if he["mean"] is None:
@@ -310,6 +318,18 @@ def _table(summary: dict, meta: dict) -> str:
       f"{_num(shoe['rounds_per_shuffle'], 2)} rounds per shuffle\n")
     # timing is left out on purpose: the same run prints the same table, byte for byte
     return out.getvalue()
+
+
+def precision_text(p: dict, partial: bool = False,
+                   of: str = "95% half-width of the house edge") -> str:
+    """A ``--precision`` run's target, whether it was met and the half-width reached, in words
+    (``p``: json's ``run.precision``; ``of``: what the half-width is of)."""
+    target = f"target ±{100 * p['target']:.4f}% ({of})"
+    hw = "-" if p.get("half_width") is None else f"±{100 * p['half_width']:.4f}%"
+    if p["met"]:
+        return f"{target} met: {hw}"
+    why = "interrupted" if partial else f"stopped at --max-rounds {p['max_rounds']:,}"
+    return f"{target} NOT met ({why}): {hw}"
 
 
 def _ci_text(low, high, note) -> str:

@@ -22,6 +22,9 @@ Z95 = 1.959963984540054  # two-sided 95% normal quantile
 MIN_WINS = 30  # wins of each Super Sevens line above 3 to 1 before its interval means anything
 SS_LINES = ("a", "b", "c", "d", "e", "f")
 SS_LINE_TALLY = (L.T_SS_A, L.T_SS_B, L.T_SS_C, L.T_SS_D, L.T_SS_E, L.T_SS_F)
+# Sevens of one suit a line needs (rule 14 (c): a suited 7-7, (e): three sevens of one suit); a
+# shoe of ``decks`` decks holds ``decks`` sevens of each suit.
+SS_SUITED_SEVENS = {"c": 2, "e": 3}
 
 # Frequencies: (key, tally index, denominator name). Denominators: see `_denominators`.
 FREQUENCIES = (
@@ -188,6 +191,7 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES) -> dict:
         The rule set the tally was played under (Super Sevens pays, boxes).
     ss_lines_possible : container of str
         The Super Sevens lines the strategies can make (default all; see `ss_lines_possible`).
+        Lines the shoe cannot make (`ss_lines_dealable`) are left out whatever is given.
 
     Returns
     -------
@@ -278,8 +282,10 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES) -> dict:
             "contribution": None if r["rate"] is None else pay * r["rate"],
             "contribution_se": None if r["se"] is None else abs(pay) * r["se"],
         }
+    dealable = ss_lines_dealable(rules)
     rare = [(k, v) for k, v in lines.items()
-            if v["pays"] > 3 and k in ss_lines_possible and v["count"] < MIN_WINS]
+            if v["pays"] > 3 and k in ss_lines_possible and k in dealable
+            and v["count"] < MIN_WINS]
     few_wins = None
     if rare:
         k, v = max(rare, key=lambda kv: kv[1]["pays"])
@@ -330,14 +336,22 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES) -> dict:
     }
 
 
+def ss_lines_dealable(rules) -> tuple[str, ...]:
+    """The Super Sevens lines the shoe can make: a line needing k sevens of one suit
+    (`SS_SUITED_SEVENS`: (c) 2, (e) 3) is left out when ``rules.decks`` < k (one deck: neither
+    (c) nor (e); two decks: not (e)). Such a line never wins, so adds nothing to the variance."""
+    return tuple(k for k in SS_LINES if int(rules.decks) >= SS_SUITED_SEVENS.get(k, 0))
+
+
 def ss_lines_possible(strategies, rules) -> tuple[str, ...]:
-    """The Super Sevens lines some strategy can make: (d) and (e) need a third card on 7-7,
-    so they are left out when every sevens row only stands or splits (with ``max_hands`` = 1 a
-    split is played from the hard table, which may hit)."""
+    """The Super Sevens lines some strategy can make with the shoe (`ss_lines_dealable`): (d)
+    and (e) need a third card on 7-7, so they are left out when every sevens row only stands or
+    splits (with ``max_hands`` = 1 a split is played from the hard table, which may hit)."""
     third = {L.H, L.D, L.DS} | (set() if rules.max_hands >= 2 else {L.P})
+    dealable = ss_lines_dealable(rules)
     if any(int(c) in third for s in strategies for c in s.sevens):
-        return SS_LINES
-    return tuple(k for k in SS_LINES if k not in ("d", "e"))
+        return dealable
+    return tuple(k for k in dealable if k not in ("d", "e"))
 
 
 def running_house_edge(tally) -> float | None:

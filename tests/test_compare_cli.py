@@ -126,3 +126,51 @@ def test_all_variants_runs_every_shipped_file_against_nz():
     same = next(v for v in doc["variants"] if v["label"] == "dbj-original-and-busted")
     assert same["difference"]["house_edge"] == {**same["difference"]["house_edge"],
                                                 "mean": 0.0, "se": 0.0}
+
+
+def test_a_withheld_super_sevens_interval_is_withheld_in_every_format():
+    """4,000 rounds: too few wins of (e) for a Super Sevens interval, in the table and markdown
+    as in json and csv; the paired difference resting on it has no interval, x var or z."""
+    args = ["compare", *TINY, "--vary", "decks=8"]
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    for game in (doc["baseline"], doc["variants"][0]):
+        ss = game["super_sevens"]
+        assert ss["ci95_low"] is None and "line (e)" in ss["interval_note"]
+    d = doc["variants"][0]["difference"]["super_sevens"]
+    assert d["ci95_low"] is None and d["ci95_high"] is None and d["variance_reduction"] is None
+    assert "nz1994: too few rounds" in d["interval_note"] and d["se"] is not None
+    assert doc["variants"][0]["difference"]["house_edge"]["interval_note"] is None
+    rows = list(csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout)))
+    ss_rows = [r for r in rows if r["figure"] == "super_sevens"]
+    assert all(r["ci95_low"] == "" and "line (e)" in r["interval_note"] for r in ss_rows)
+    assert ss_rows[1]["difference_ci95_low"] == "" and ss_rows[1]["difference_interval_note"]
+    for fmt in ("table", "markdown"):
+        out = run(*args, "-f", fmt).stdout
+        ss_part = out.split("Super Sevens (rule 14)")[1].split("Variants:")[0]
+        assert "±" not in ss_part and "[" not in ss_part and ss_part.count("†") == 3
+        assert "† no 95% interval" in out and "nz1994: too few rounds for a meaningful " \
+            "interval" in out
+
+
+def test_compare_gives_the_super_sevens_interval_simulate_gives():
+    """A strategy that never hits 7-7 makes no 7-7-7 (`tally.ss_lines_possible`), as in
+    simulate: 100,000 rounds give Super Sevens intervals and a difference with one."""
+    args = ["compare", "--rounds", "100k", "--chunk-rounds", "50k", "--seed", "3", "--quiet",
+            "--strategy", "never-bust", "--same-strategy", "--no-exact", "--vary", "decks=8"]
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    assert doc["baseline"]["super_sevens"]["interval_note"] is None
+    assert doc["baseline"]["super_sevens"]["ci95_low"] is not None
+    d = doc["variants"][0]["difference"]["super_sevens"]
+    assert d["interval_note"] is None and d["ci95_low"] is not None
+    out = run(*args).stdout
+    assert "†" not in out and "±" in out.split("Super Sevens (rule 14)")[1]
+
+
+def test_precision_result_is_in_the_table_head():
+    args = ["compare", "--precision", "0.001", "--max-rounds", "4000", "--chunk-rounds", "2000",
+            "--pair-rounds", "50", "--seed", "3", "--quiet", "--strategy", "basic",
+            "--same-strategy", "--no-exact", "--vary", "decks=8"]
+    p = json.loads(run(*args, "-f", "json").stdout)["run"]["precision"]
+    head = run(*args).stdout.splitlines()[2]
+    assert p["met"] is False and head.startswith("precision target ±0.1000%")
+    assert f"NOT met (stopped at --max-rounds 4,000): ±{100 * p['half_width']:.4f}%" in head

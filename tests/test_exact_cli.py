@@ -103,7 +103,67 @@ def test_simulate_exact_beside_the_simulation():
     assert he["difference"] == pytest.approx(he["simulated"] - he["exact"], abs=1e-15)
     assert he["z"] == pytest.approx(he["difference"] / he["se"], rel=1e-12)
     assert "cut-card" in ex["exact_note"]
-    assert abs(ex["super_sevens_return"]["z"]) < 5
+    assert he["z_note"] is None
+    # 20,000 rounds: the Super Sevens interval is withheld, and so is its z
+    ss = ex["super_sevens_return"]
+    assert doc["results"]["super_sevens"]["interval_note"] is not None
+    assert ss["z"] is None and ss["difference"] is not None
+    assert "no z" in ss["z_note"] and "line (e)" in ss["z_note"]
     # without --exact nothing changes
     plain = json.loads(run("simulate", *TINY, "--format", "json").stdout)
     assert "exact" not in plain["results"]
+
+
+def test_simulate_exact_withholds_the_z_its_interval_withholds():
+    table = run("simulate", *TINY, "--exact").stdout
+    row = next(ln for ln in table.splitlines() if ln.startswith("Super Sevens return "))
+    assert row.split()[-1] == "-"
+    assert "Super Sevens return: no z: its standard error is not meaningful (too few rounds" \
+        in table
+    rows = list(csv.DictReader(io.StringIO(run("simulate", *TINY, "--exact", "-f", "csv").stdout)))
+    got = {r["item"]: r["value"] for r in rows if r["section"] == "exact"}
+    assert got["super_sevens_return:z"] == "" and got["house_edge:z"] != ""
+    assert got["super_sevens_return:z_note"].startswith("no z: ")
+    # a strategy that never hits 7-7 makes no 7-7-7: 100,000 rounds give an interval and a z
+    args = ["--rounds", "100k", "--seed", "7", "--quiet", "--strategy", "never-bust", "--exact"]
+    doc = json.loads(run("simulate", *args, "-f", "json").stdout)
+    ss = doc["results"]["exact"]["super_sevens_return"]
+    assert doc["results"]["super_sevens"]["interval_note"] is None
+    assert ss["z_note"] is None and abs(ss["z"]) < 4
+    assert ss["z"] == pytest.approx(ss["difference"] / ss["se"], rel=1e-12)
+
+
+def test_exact_with_several_boxes_labels_its_figures_per_box(nz_json):
+    """The exact analyzer values one box alone (docs/exact.md, A5): with --boxes 7 its figures
+    are the one-box game's, per box, and it says so; the SD of a 7-box round is not given."""
+    one = nz_json["exact"]
+    assert one["boxes"] == 1 and one["per_box_note"] is None
+    assert one["sd_round"] == one["sd_box_round"]
+    doc = json.loads(run("exact", "--boxes", "7", "-f", "json").stdout)
+    ex = doc["exact"]
+    assert ex["boxes"] == 7 and ex["sd_round"] is None and "not computed" in ex["per_box_note"]
+    assert ex["sd_box_round"] == one["sd_box_round"] and ex["house_edge"] == one["house_edge"]
+    table = run("exact", "--boxes", "7").stdout
+    assert "SD per round" not in table and "per round against" not in table
+    assert "SD per box-round                1.1297  (one box; a round of 7 boxes: not computed)" \
+        in table
+    assert "7 boxes: every figure is per box" in table.splitlines()[2]
+    rows = list(csv.DictReader(io.StringIO(run("exact", "--boxes", "7", "-f", "csv").stdout)))
+    sd = {r["per"]: r["value"] for r in rows if r["section"] == "sd"}
+    assert sd["round"] == "" and float(sd["box-round"]) == ex["sd_box_round"]
+    assert not any(r["per"] == "round" for r in rows if r["section"] == "sevens_play")
+    assert any(r["item"] == "per_box_note" for r in rows if r["section"] == "run")
+
+
+def test_simulate_exact_with_several_boxes_compares_per_box():
+    """Three boxes, a full shoe every round: the simulated house edge per box and SD per
+    box-round are the exact one-box figures' (z within 4; SD within 0.01)."""
+    args = ["--boxes", "3", "--rounds", "200k", "--seed", "7", "--quiet", "--set",
+            "shuffle=every-round", "--exact"]
+    doc = json.loads(run("simulate", *args, "-f", "json").stdout)
+    he = doc["results"]["exact"]["house_edge"]
+    assert abs(he["z"]) < 4 and "3 boxes: each box valued alone" in \
+        doc["results"]["exact"]["exact_note"]
+    ex = json.loads(run("exact", "--boxes", "3", "-f", "json").stdout)["exact"]
+    assert abs(doc["results"]["total"]["sd_box_round"] - ex["sd_box_round"]) < 0.01
+    assert "3 boxes: each box valued alone" in run("simulate", *args).stdout

@@ -208,6 +208,48 @@ def test_lines_a_strategy_cannot_make_are_left_out_of_the_check():
     assert tally.ss_lines_possible([split_only], one_hand) == tally.SS_LINES
 
 
+def test_lines_the_shoe_cannot_make_are_left_out_of_the_check():
+    """(c) needs two sevens of one suit, (e) three: one deck makes neither, two decks not (e)."""
+    from tests.test_tally import build_tally
+
+    assert tally.ss_lines_dealable(Rules(decks=1)) == ("a", "b", "d", "f")
+    assert tally.ss_lines_dealable(Rules(decks=2)) == ("a", "b", "c", "d", "f")
+    for decks in range(3, 9):
+        assert tally.ss_lines_dealable(Rules(decks=decks)) == tally.SS_LINES
+    basic = load_strategy("basic")
+    assert tally.ss_lines_possible([basic], Rules(decks=1)) == ("a", "b", "d", "f")
+    never_third = make_strategy(sevens={"*": "S"}, pairs={"7": "P"})
+    assert tally.ss_lines_possible([never_third], Rules(decks=2)) == ("a", "b", "c", "f")
+    # 30 wins of (a), (b), (d), none of (c) or (e): an interval with one deck only
+    rounds = [[(0, None, line)] for line in (0, 1, 3) for _ in range(30)]
+    rounds += [[(0, None, 5)]] * 1000
+    for decks, note in ((1, None), (2, "line (c)"), (3, "line (e)"), (6, "line (e)")):
+        ss = tally.summarize(build_tally(rounds), Rules(decks=decks))["super_sevens"]
+        if note is None:
+            assert ss["interval_note"] is None and ss["ci95_low"] is not None
+        else:
+            assert note in ss["interval_note"] and ss["ci95_low"] is None
+    # the counter's rarest line too: (d) with one or two decks, not a line of chance 0
+    from simulator.counting_report import rarest_line
+
+    assert rarest_line(Rules(decks=1))[0] == "d" and rarest_line(Rules(decks=2))[0] == "d"
+    assert rarest_line(Rules(decks=3))[0] == "e"
+
+
+@pytest.mark.parametrize("decks, interval", [(1, True), (2, True), (3, False)])
+def test_simulate_with_few_decks_gives_the_super_sevens_interval(decks, interval):
+    args = ["--rounds", "500k", "--seed", "7", "--quiet", "--strategy", "basic-super-sevens",
+            "--set", f"decks={decks}", "-f", "json"]
+    ss = json.loads(run("simulate", *args).stdout)["results"]["super_sevens"]
+    if interval:
+        assert ss["interval_note"] is None and ss["ci95_low"] is not None
+        assert ss["lines"]["e"]["count"] == 0 and ss["lines"]["d"]["count"] >= tally.MIN_WINS
+    else:  # three decks can deal (e), rarely: 500,000 rounds are too few
+        assert "line (e)" in ss["interval_note"] and ss["ci95_low"] is None
+    if decks == 1:
+        assert ss["lines"]["c"]["count"] == 0
+
+
 # ---------------------------------------------------------------------------------------------
 # exact's insurance per unit staked
 
@@ -355,3 +397,33 @@ def test_exact_insurance_per_unit_staked_agrees_with_a_simulation():
     assert abs(ins["mean"] - exact) < 4 * ins["se"], (ins["mean"], ins["se"], exact)
     old = fig["insurance"]["per_initial_wager"] / (0.5 * 24 / 312)
     assert abs(ins["mean"] - old) > 4 * ins["se"]
+
+
+# ---------------------------------------------------------------------------------------------
+# --precision: every format says the target, the half-width reached and whether it was met
+
+
+@pytest.mark.parametrize("target, met", [("0.5", True), ("0.001", False)])
+def test_precision_result_is_in_the_table_and_csv_as_in_json(target, met):
+    args = ["simulate", "--precision", target, "--max-rounds", "20k", "--chunk-rounds", "10k",
+            "--seed", "7", "--quiet"]
+    p = json.loads(run(*args, "-f", "json").stdout)["run"]["precision"]
+    assert p["met"] is met
+    rows = run_section(csv_rows(run(*args, "-f", "csv").stdout))
+    assert {k: rows[f"precision:{k}"] for k in p} == {
+        k: ("true" if v else "false") if isinstance(v, bool) else "" if v is None else str(v)
+        for k, v in p.items()}
+    table = run(*args).stdout
+    line = next(ln for ln in table.splitlines() if ln.startswith("Precision:"))
+    assert f"±{100 * float(target):.4f}%" in line and f"±{100 * p['half_width']:.4f}%" in line
+    if met:
+        assert " met: " in line and "NOT" not in table.split("HOUSE EDGE")[0]
+        assert "Result:    complete\n" in table
+    else:
+        assert "NOT met (stopped at --max-rounds 20,000)" in line
+        assert "Result:    complete, precision target NOT met" in table
+    # a run without a target has none of it
+    plain = run("simulate", *TINY)
+    assert "Precision:" not in plain.stdout
+    assert not any(k.startswith("precision:") for k in run_section(csv_rows(
+        run("simulate", *TINY, "-f", "csv").stdout)))

@@ -146,10 +146,12 @@ def _z(sim, exact, se):
 
 
 def _wager(key, label, per, exact, derivation, fig: dict, strategy: str) -> dict:
+    """A wager's row; no z where the simulated interval is withheld (its se means nothing)."""
+    note = fig.get("interval_note")
     return {"wager": key, "label": label, "per": per, "strategy": strategy, "exact": exact,
             "derivation": derivation, "simulated": fig["mean"], "se": fig["se"],
             "ci95_low": fig["ci95_low"], "ci95_high": fig["ci95_high"],
-            "z": _z(fig["mean"], exact, fig["se"]), "interval_note": fig.get("interval_note"),
+            "z": None if note else _z(fig["mean"], exact, fig["se"]), "interval_note": note,
             "sd_bet": fig.get("sd_box_round", fig.get("sd_bet")), "sd_round": fig.get("sd_round"),
             "bets": fig.get("bets")}
 
@@ -523,6 +525,11 @@ def _shown_path(path) -> str:
         return str(path)
 
 
+def sample_size(spec: Spec, played: int) -> int:
+    """The rounds of the distribution sample: ``--sample-rounds``, at most the rounds played."""
+    return min(spec.sample_rounds, played)
+
+
 def _manifest(spec: Spec, names: list[str], played: int, seconds: float) -> dict:
     import numba
 
@@ -536,7 +543,7 @@ def _manifest(spec: Spec, names: list[str], played: int, seconds: float) -> dict
                         "sha256": _sha256(strategy_path(n))} for n in names],
         "seed": spec.seed, "rounds": spec.rounds, "rounds_played": played,
         "precision": spec.precision, "chunk_rounds": spec.chunk_rounds,
-        "sample_rounds": spec.sample_rounds,
+        "sample_rounds": sample_size(spec, played), "sample_rounds_asked": spec.sample_rounds,
         "variant_files": [_shown_path(f) for f in _variant_files(spec)],
         "variant_rounds": spec.variant_rounds,
         "count_plan": spec.count_plan,
@@ -620,9 +627,11 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
                          "other rules they are fixed charts, not that game's basic strategy."),
         "running": running,
     }
-    say(f"distribution of the net result per round ({min(spec.sample_rounds, played):,} rounds)")
-    data["distribution"] = _distribution(rules, main, spec, summary,
-                                         min(spec.sample_rounds, played))
+    sample = sample_size(spec, played)
+    capped = "" if sample == spec.sample_rounds else (
+        f": --sample-rounds {spec.sample_rounds:,} capped at the rounds played")
+    say(f"distribution of the net result per round ({sample:,} rounds{capped})")
+    data["distribution"] = _distribution(rules, main, spec, summary, sample)
     say("rule-variant effects (bjsim compare)")
     data["variants"] = variant_effects(spec, say, quiet)
     data["counting"] = None if spec.count_plan is None else counting_figures(spec, say, quiet)

@@ -141,8 +141,8 @@ def wagers(data: dict) -> Section:
         "(main game) or per unit staked (insurance, Super Sevens); SD per round sums every box "
         "of a round.", t, "How each exact figure is derived:"]
     blocks += [f"{w['label']}: {w['derivation']}" for w in data["wagers"]]
-    blocks += [f"{w['label']}: no 95% interval: {w['interval_note']}." for w in data["wagers"]
-               if w["interval_note"]]
+    blocks += [f"{w['label']}: no 95% interval and no z: {w['interval_note']}."
+               for w in data["wagers"] if w["interval_note"]]
     em = data["even_money"]
     blocks.append(f"Even money (rule 8.3), per initial wager: {em['derivation']} Taking it "
                   f"gives up {fmt(em['cost'], 'num4')} of the initial wager each time "
@@ -408,6 +408,8 @@ def manifest(data: dict) -> Section:
              ["rounds played", m["rounds_played"]], ["precision target", m["precision"]],
              ["chunk size (rounds)", m["chunk_rounds"]],
              ["distribution sample (rounds)", m["sample_rounds"]],
+             ["distribution sample asked (--sample-rounds, at most the rounds played)",
+              m["sample_rounds_asked"]],
              ["rule variants (files)", ", ".join(m["variant_files"]) or "none"],
              ["rule variants (rounds a game)", m["variant_rounds"]],
              ["counting plan", m.get("count_plan") or "none"],

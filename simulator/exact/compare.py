@@ -115,11 +115,15 @@ def exact_figures(rules, strategy=None) -> dict:
     if strat.insurance:
         p_offered = insurance_offered(rules.decks)
         ins_per_bet = res["insurance_ev"] / (0.5 * p_offered) if p_offered else None
+    boxes = int(rules.boxes)
     out = {
         "strategy": strat.name,
+        "boxes": boxes,
+        "per_box_note": per_box_note(boxes),
         "house_edge": res["house_edge"],
         "ev": res["ev"],
-        "sd_round": res["sd"],
+        "sd_box_round": res["sd"],
+        "sd_round": res["sd"] if boxes == 1 else None,
         "insurance": {"taken": bool(strat.insurance), "per_initial_wager": res["insurance_ev"],
                       "per_unit_staked_approx": ins_per_bet},
         "main_ev": res["ev"] - res["insurance_ev"],
@@ -135,6 +139,17 @@ def exact_figures(rules, strategy=None) -> dict:
         }
         out["sevens_question"] = sevens_question(rules, strat, ups)
     return out, strat
+
+
+def per_box_note(boxes: int) -> str | None:
+    """What the exact figures of a game of ``boxes`` boxes are (None for one box): per box, each
+    box valued alone; the SD of a whole round is not computed."""
+    if boxes == 1:
+        return None
+    return (f"{boxes} boxes: every figure is per box (per initial wager, per unit staked, per "
+            "box-round), each box valued alone from a full shoe (docs/exact.md, A5); the SD of "
+            f"a round of {boxes} boxes is not computed (its boxes share the dealer's cards): "
+            f"bjsim simulate --boxes {boxes} measures it")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -170,9 +185,11 @@ def theory(rules, strategies) -> dict:
 def compare_with_simulation(summary: dict, rules, strategies) -> dict:
     """Theory beside the simulated figures: {figure: {simulated, se, exact, difference, z}}.
 
-    ``z`` = (simulated - exact) / se. The exact figure is for a full shoe every round: compare
-    with ``shuffle = "every-round"``; under a cut card the simulated figure also holds the
-    cut-card effect (and ``exact_note`` says so).
+    ``z`` = (simulated - exact) / se, or None where the simulated figure's interval is withheld
+    (its ``interval_note``: too few wins of a big Super Sevens line for its se to mean
+    anything), and ``z_note`` then says why. The exact figure is for a full shoe every round:
+    compare with ``shuffle = "every-round"``; under a cut card the simulated figure also holds
+    the cut-card effect (and ``exact_note`` says so).
     """
     th = theory(rules, strategies)
     out = {}
@@ -183,10 +200,18 @@ def compare_with_simulation(summary: dict, rules, strategies) -> dict:
         mean, se = sim.get("mean"), sim.get("se")
         diff = None if mean is None else mean - exact
         z = None if diff is None or not se else diff / se
-        out[key] = {"simulated": mean, "se": se, "exact": exact, "difference": diff, "z": z}
+        note = sim.get("interval_note")
+        z_note = None if note is None else f"no z: its standard error is not meaningful ({note})"
+        if z_note is not None:
+            z = None
+        out[key] = {"simulated": mean, "se": se, "exact": exact, "difference": diff, "z": z,
+                    "z_note": z_note}
     out["exact_note"] = ("exact: full shoe every round" if rules.shuffle == "every-round" else
                          "exact: full shoe every round; the simulation deals to a cut card, so "
                          "the difference also holds the cut-card effect")
+    if rules.boxes > 1:  # both figures are per box: per initial wager, per unit staked
+        out["exact_note"] += (f"; {rules.boxes} boxes: each box valued alone from a full shoe "
+                              "(docs/exact.md, A5), against the simulated mean per box")
     return out
 
 
@@ -203,6 +228,9 @@ def comparison_text(cmp: dict) -> str:
         diff = "-" if c["difference"] is None else f"{100 * c['difference']:+.4f}%"
         z = "-" if c["z"] is None else f"{c['z']:+.2f}"
         lines.append(f"{label:<22}{sim:>12}{100 * c['exact']:>11.4f}%{diff:>12}{z:>8}")
+    for key, label in labels:
+        if (cmp.get(key) or {}).get("z_note"):
+            lines.append(f"{label}: {cmp[key]['z_note']}")
     lines.append(f"({cmp['exact_note']}; z = difference / standard error)")
     return "\n".join(lines) + "\n"
 
@@ -220,6 +248,9 @@ def comparison_csv(cmp: dict) -> str:
             se = c["se"] if item == "difference" else None
             rows.append(f"exact,{key}:{item},{per},{'' if v is None else repr(float(v))},"
                         f"{'' if se is None else repr(float(se))},,")
+        if c.get("z_note"):
+            note = c["z_note"].replace('"', '""')
+            rows.append(f'exact,{key}:z_note,{per},"{note}",,,')
     return "\n".join(rows) + "\n"
 
 
@@ -238,11 +269,14 @@ def _pct(x, d=4):
 
 
 def exact_rows(fig: dict) -> list[tuple]:
-    """Tidy rows (section, item, per, value) of `exact_figures`."""
+    """Tidy rows (section, item, per, value) of `exact_figures` (changes of the 7-7 plays per
+    box-round with several boxes, each box valued alone)."""
+    per_round = "round" if fig.get("boxes", 1) == 1 else "box-round"
     rows = [("house_edge", "main+insurance", "initial wager", fig["house_edge"]),
             ("return", "main", "initial wager", fig["main_ev"]),
             ("return", "insurance", "initial wager", fig["insurance"]["per_initial_wager"]),
-            ("sd", "total", "round", fig["sd_round"])]
+            ("sd", "total", "round", fig["sd_round"]),
+            ("sd", "total", "box-round", fig["sd_box_round"])]
     ss = fig.get("super_sevens")
     if ss:
         rows += [("super_sevens", "house_edge", "bet", ss["house_edge"]),
@@ -253,11 +287,11 @@ def exact_rows(fig: dict) -> list[tuple]:
         for r in q["plays"]:
             rows.append(("sevens_play", f"{r['play']}:super_sevens_house_edge", "bet",
                          r["super_sevens_house_edge"]))
-            rows.append(("sevens_play", f"{r['play']}:main_ev_change", "round",
+            rows.append(("sevens_play", f"{r['play']}:main_ev_change", per_round,
                          r["main_ev_change"]))
             for bet, v in r["combined_change"].items():
-                rows.append(("sevens_play", f"{r['play']}:combined_change:bet={bet:g}", "round",
-                             v))
+                rows.append(("sevens_play", f"{r['play']}:combined_change:bet={bet:g}",
+                             per_round, v))
         for up in UPS:
             for play, v in q["by_up"][up].items():
                 lab = UP_LABELS.get(up, str(up))
@@ -297,13 +331,20 @@ def exact_json(fig: dict, meta: dict) -> dict:
 
 def exact_table(fig: dict, title: str) -> str:
     """The people's report of `bjsim exact`; ``title`` names the rules with their changes."""
+    per_round = "per round" if fig["boxes"] == 1 else "per box-round"
+    if fig["boxes"] == 1:
+        sd = f"SD per round                    {fig['sd_round']:.4f}"
+    else:
+        sd = (f"SD per box-round                {fig['sd_box_round']:.4f}  (one box; a round of "
+              f"{fig['boxes']} boxes: not computed)")
     out = [f"Exact (combinatorial) figures: {title}, strategy {fig['strategy']}",
-           "(every round from a full shoe; method and approximations: docs/exact.md)", "",
+           "(every round from a full shoe; method and approximations: docs/exact.md)",
+           *([f"({fig['per_box_note']})"] if fig["per_box_note"] else []), "",
            f"house edge (main + insurance)   {_pct(fig['house_edge'])}",
            f"main game return                {_pct(fig['main_ev'])}  per initial wager",
            f"insurance return                {_pct(fig['insurance']['per_initial_wager'])}  "
            f"per initial wager ({'taken' if fig['insurance']['taken'] else 'not taken'})",
-           f"SD per round                    {fig['sd_round']:.4f}"]
+           sd]
     ss = fig.get("super_sevens")
     if not ss:
         out.append("Super Sevens                     not in this rule set")
@@ -325,8 +366,8 @@ def exact_table(fig: dict, title: str) -> str:
         out.append(f"{r['play']:<10}{_pct(r['super_sevens_house_edge'], 3):>15}"
                    f"{_pct(r['main_ev_change'], 5):>16}"
                    + "".join(f"{_pct(r['combined_change'][b], 5):>20}" for b in SIDE_BETS))
-    out += ["(changes per round against the strategy's own 7-7 row; combined = main + bet x "
-            "side bet, per main wager)", "",
+    out += [f"(changes {per_round} against the strategy's own 7-7 row; combined = main + bet "
+            "x side bet, per main wager)", "",
             "EV of each 7-7 play given 7,7 v the up card: main wager / Super Sevens per unit / "
             "combined for side bet 1", "",
             f"{'up':<4}" + "".join(f"{p:>24}" for p in PLAYS)]
@@ -364,7 +405,8 @@ def exact_csv(fig: dict, run: dict | None = None) -> str:
     frame = pd.DataFrame([(sec, item, per, None if v is None else float(v))
                           for sec, item, per, v in exact_rows(fig)],
                          columns=["section", "item", "per", "value"])
-    meta = {"run": run or {}}
+    meta = {"run": (run or {}) | ({"per_box_note": fig["per_box_note"]}
+                                  if fig.get("per_box_note") else {})}
     if fig.get("sevens_question"):
         meta["sevens_play"] = [_own_plays_text(fig["sevens_question"])]
     return csv_text(frame, meta)
