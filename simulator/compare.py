@@ -578,7 +578,7 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
         "timing": {"seconds": seconds,
                    "game_rounds_per_second": (done - resumed) * len(plan.games) / seconds
                    if seconds > 0 else None,
-                   "workers": plan.workers, "scheduler": plan.scheduler,
+                   "workers": plan.workers or os.cpu_count(), "scheduler": plan.scheduler,
                    "checkpoint": plan.checkpoint, "resumed_rounds": resumed},
     }
     if plan.precision is not None:

@@ -4,6 +4,7 @@ computations, the bookkeeping (workers, precision, checkpoints), the variant fil
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 import pytest
@@ -101,6 +102,9 @@ def test_result_does_not_depend_on_workers():
     one = C.compare(_plan(games, workers=1), quiet=True)
     two = C.compare(_plan(games, workers=2), quiet=True)
     assert list(one.payload) == list(two.payload)
+    assert (one.meta["timing"]["workers"], two.meta["timing"]["workers"]) == (1, 2)
+    every = C.compare(_plan(games, rounds=1_000, workers=None), quiet=True)
+    assert every.meta["timing"]["workers"] == os.cpu_count()  # the default said, not null
 
 
 # ---------------------------------------------------------------------------------------------
