@@ -148,6 +148,70 @@ class PenetrationsType(click.ParamType):
         return tuple(out)
 
 
+def output_problem(path: str, folder: bool = False) -> str | None:
+    """Why ``path`` cannot be written (a file, or with ``folder`` a folder made if missing), or
+    None. Nothing is created: the folder it goes in must exist (a folder's nearest existing
+    ancestor) and be writable, and what is there already must be of the right kind and
+    writable."""
+    target = os.path.abspath(path)
+    if os.path.exists(target):
+        if folder and not os.path.isdir(target):
+            return "cannot write: it is a file, not a folder"
+        if not folder and os.path.isdir(target):
+            return "cannot write: it is a folder"
+        if not os.access(target, os.W_OK) or folder and not os.access(target, os.X_OK):
+            return "cannot write: permission denied"
+        return None
+    parent = os.path.dirname(target)
+    if folder:
+        while not os.path.exists(parent) and os.path.dirname(parent) != parent:
+            parent = os.path.dirname(parent)
+    if not os.path.exists(parent):
+        return f"cannot write: no folder {parent}"
+    if not os.path.isdir(parent):
+        return f"cannot write: {parent} is not a folder"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"cannot write in {parent}: permission denied"
+    return None
+
+
+class OutputPath(click.ParamType):
+    """A file (or with ``folder`` a folder) a command writes, checked when the options are read,
+    before any round is played (`output_problem`); ``formats()``: the suffixes allowed, or None
+    for any."""
+
+    name = "path"
+
+    def __init__(self, folder: bool = False, formats=None):
+        self.folder = folder
+        self.formats = formats
+
+    def convert(self, value, param, ctx):
+        path = os.fspath(value)
+        problem = output_problem(path, self.folder)
+        if problem is not None:
+            self.fail(f"{path}: {problem}", param, ctx)
+        suffix = os.path.splitext(path)[1].lower().lstrip(".")
+        allowed = self.formats() if self.formats is not None and suffix else None
+        if allowed is not None and suffix not in allowed:
+            self.fail(f"{path}: format '{suffix}' is not one matplotlib writes: allowed "
+                      + ", ".join(f".{f}" for f in sorted(allowed)), param, ctx)
+        return path
+
+
+def _plot_formats():
+    """The file suffixes matplotlib can save a figure as, or None without matplotlib (then
+    `compare_report.require_matplotlib` says what to install)."""
+    try:
+        from matplotlib.backend_bases import FigureCanvasBase
+    except ImportError:
+        return None
+    return set(FigureCanvasBase.get_supported_filetypes())
+
+
+OUTPUT_FILE = OutputPath()
+
+
 # ---------------------------------------------------------------------------------------------
 # Shared options
 
@@ -193,7 +257,7 @@ def strategy_option(func):
 def output_options(formats, default):
     def decorate(func):
         func = click.option(
-            "-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
+            "-o", "--output", type=OUTPUT_FILE, default=None,
             metavar="FILE", help="Write the result to FILE instead of stdout.",
         )(func)
         func = click.option(
@@ -646,7 +710,7 @@ def strategies_list():
 
 @strategy.command("show")
 @click.argument("name", metavar="NAME|FILE")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
+@click.option("-o", "--output", type=OUTPUT_FILE, default=None,
               metavar="FILE", help="Write the strategy file to FILE instead of stdout.")
 @user_errors
 def strategies_show(name, output):
@@ -675,7 +739,7 @@ def strategies_show(name, output):
 @click.option("--name", default=None, metavar="NAME",
               help="The strategy's name. Default: basic (basic-super-sevens with "
               "--with-super-sevens, insurance-taker with --insurance).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
+@click.option("-o", "--output", type=OUTPUT_FILE, default=None,
               metavar="FILE", help="Write the strategy file to FILE instead of stdout.")
 @user_errors
 def strategy_generate(rules_path, overrides, boxes, super_sevens, with_super_sevens, insurance,
@@ -715,7 +779,7 @@ def strategy_generate(rules_path, overrides, boxes, super_sevens, with_super_sev
               help="The depth the plays are valued at, in decks left. Default: half the shoe.")
 @click.option("--name", default=None, metavar="NAME",
               help="The index set's name. Default: COUNT-RULES, e.g. hi-lo-nz1994.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
+@click.option("-o", "--output", type=OUTPUT_FILE, default=None,
               metavar="FILE", help="Write the index file to FILE instead of stdout.")
 @user_errors
 def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, decks_left, name,
@@ -855,9 +919,10 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, fmt, output
 @click.option("--resume", is_flag=True, help="With --checkpoint: carry on the comparison there.")
 @click.option("--no-exact", "no_exact", is_flag=True,
               help="Leave out the exact differences (computed once per game, ~10 s, cached).")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--plot", "plot_path", type=OutputPath(formats=_plot_formats), default=None,
               metavar="FILE.png", help="Also draw the differences with their 95% intervals and "
-              "the exact values (needs pip install 'bjsim[plot]').")
+              "the exact values, as PNG, PDF, SVG, ... by FILE's suffix (needs pip install "
+              "'bjsim[plot]').")
 @output_options(["table", "csv", "json", "markdown"], "table")
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
 @click.pass_context
@@ -976,7 +1041,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
               help="With --count: also a penetration sweep, e.g. 0.60,0.70,0.80,0.90 (bjsim "
               "count --penetrations).")
 @click.option("-o", "--output", "out_dir", required=True, metavar="DIR",
-              type=click.Path(file_okay=False, writable=True),
+              type=OutputPath(folder=True),
               help="The folder to write (made if missing; the report's files in it are "
               "replaced).")
 @click.option("-q", "--quiet", is_flag=True,

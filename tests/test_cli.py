@@ -214,3 +214,40 @@ def test_rules_show_says_where_each_value_comes_from():
     assert "changed" in line
     assert "gazette" in next(x for x in out.splitlines() if "blackjack_pays" in x)
     assert "from: gazette = the Gazette text in hand" in out
+
+
+NO_FOLDER = "/nonexistent_dir/x"
+
+
+@pytest.mark.parametrize("args, option", [
+    (["simulate", "-n", "400M", "-o", NO_FOLDER + ".txt"], "--output"),
+    (["count", "-n", "400M", "-o", NO_FOLDER + ".txt"], "--output"),
+    (["compare", "--vary", "decks=8", "-o", NO_FOLDER + ".txt"], "--output"),
+    (["compare", "--vary", "decks=8", "--plot", NO_FOLDER + ".png"], "--plot"),
+    (["compare", "--vary", "decks=8", "--plot", "effects.txt"], "--plot"),
+    (["exact", "-o", NO_FOLDER + ".txt"], "--output"),
+    (["strategy", "show", "basic", "-o", NO_FOLDER + ".toml"], "--output"),
+    (["rules", "show", "-o", "/"], "--output"),
+    (["report", "-o", "/etc/hostname"], "--output"),
+], ids=lambda a: " ".join(a) if isinstance(a, list) else a)
+def test_an_output_that_cannot_be_written_is_refused_before_any_round(monkeypatch, args, option):
+    from simulator import compare, count_runs
+    from simulator import run as run_mod
+    from simulator.exact import compare as exact_compare
+
+    def played(*_a, **_k):
+        raise AssertionError("a round was played before the output was checked")
+
+    for module, name in [(run_mod, "simulate"), (compare, "compare"), (count_runs, "play"),
+                         (exact_compare, "exact_figures")]:
+        monkeypatch.setattr(module, name, played)
+    assert_user_error(run(*args), option, args[-1])
+
+
+def test_an_output_is_neither_created_nor_truncated_when_the_run_is_refused(tmp_path):
+    out = tmp_path / "kept.txt"
+    out.write_text("kept\n")
+    result = run("simulate", "-n", "1.5", "-o", str(out))
+    assert result.exit_code == 2 and out.read_text() == "kept\n"
+    assert run("simulate", "-n", "1.5", "-o", str(tmp_path / "new.txt")).exit_code == 2
+    assert not (tmp_path / "new.txt").exists()
