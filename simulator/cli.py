@@ -12,6 +12,7 @@ import functools
 import json
 import os
 import re
+import signal
 import sys
 
 import click
@@ -22,6 +23,7 @@ DEFAULT_SEED = 1994  # the Gazette's year: every run is reproducible unless --se
 DEFAULT_ROUNDS = 10_000_000
 DEFAULT_CHUNK_ROUNDS = 1_000_000
 DEFAULT_RULES_SHOWN = "configs/nz1994.toml"  # as simulator.run
+INTERRUPTED = 130  # 128 + SIGINT: the exit code of a command stopped by Ctrl-C
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
@@ -61,6 +63,63 @@ class OneLineGroup(OneLineCommand, click.Group):
     def resolve_command(self, ctx, args):
         with _usage_error_as_one_line():
             return super().resolve_command(ctx, args)
+
+
+class MainGroup(OneLineGroup):
+    """The ``bjsim`` group: Ctrl-C at any moment of a command (reading options, importing,
+    compiling, playing, writing) ends it with one line on stderr and exit code 130. A run that
+    had started has already printed its partial report (`simulator.run.simulate`)."""
+
+    group_class = OneLineGroup
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        with _interrupt_exits():
+            return super().make_context(info_name, args, parent=parent, **extra)
+
+    def invoke(self, ctx):
+        with _interrupt_exits():
+            return super().invoke(ctx)
+
+
+@contextlib.contextmanager
+def _interrupt_exits():
+    """KeyboardInterrupt as ``bjsim: interrupted`` on stderr and exit code 130; so is any error
+    that follows a Ctrl-C. One that lands in a callback from compiled code (numba's cache) is
+    swallowed there: a line says so, instead of Python's traceback."""
+    seen = []
+
+    def on_sigint(signum, frame):
+        seen.append(signum)
+        signal.default_int_handler(signum, frame)
+
+    def unraisable(info):
+        if issubclass(info.exc_type, KeyboardInterrupt):
+            click.echo("\nbjsim: Ctrl-C came while numba was compiling and was lost there: "
+                       "press it again to stop", err=True)
+        else:
+            hook(info)
+
+    try:
+        previous = signal.signal(signal.SIGINT, on_sigint)
+    except ValueError:  # not the main thread: Python's own handler stays
+        previous = None
+    hook, sys.unraisablehook = sys.unraisablehook, unraisable
+    try:
+        yield
+    except KeyboardInterrupt:
+        click.echo("\nbjsim: interrupted", err=True)
+        raise click.exceptions.Exit(INTERRUPTED) from None
+    except (click.exceptions.Exit, click.ClickException):
+        raise
+    except Exception:
+        if not seen:
+            raise
+        click.echo("\nbjsim: interrupted", err=True)
+        raise click.exceptions.Exit(INTERRUPTED) from None
+    finally:
+        sys.unraisablehook = hook
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
 
 
 def _one_line(err: Exception, limit: int = 600) -> str:
@@ -369,7 +428,7 @@ def _check_run_options(ctx, precision, resume, checkpoint_path, scheduler):
 # The group
 
 
-@click.group(name="bjsim", cls=OneLineGroup, context_settings=CONTEXT_SETTINGS)
+@click.group(name="bjsim", cls=MainGroup, context_settings=CONTEXT_SETTINGS)
 @click.version_option(__version__, "--version", prog_name="bjsim", message="%(prog)s %(version)s")
 def cli():
     """Monte Carlo house edge of blackjack as approved in the New Zealand Gazette 1994 No. 112,
@@ -496,11 +555,11 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         saved = f": carry on with --resume --checkpoint {checkpoint_path}"
         click.echo("bjsim: interrupted before the report was written"
                    + (saved if checkpoint_path else ""), err=True)
-        ctx.exit(130)
+        ctx.exit(INTERRUPTED)
     for line in result.messages:
         click.echo(line, err=True)
     if result.partial:
-        ctx.exit(130)
+        ctx.exit(INTERRUPTED)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -986,7 +1045,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     for line in result.messages:
         click.echo(line, err=True)
     if result.partial:
-        ctx.exit(130)
+        ctx.exit(INTERRUPTED)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1108,7 +1167,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         data = compute(spec, say, quiet=quiet)
     except KeyboardInterrupt:
         click.echo("bjsim report: interrupted: no report written", err=True)
-        ctx.exit(130)
+        ctx.exit(INTERRUPTED)
     try:
         written = write_report(data, out_dir, say)
     except OSError as err:
@@ -1229,7 +1288,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         checkpoint=checkpoint_path, resume=resume)
     if not runs.runs:
         click.echo("bjsim: interrupted before any chunk finished: nothing to report", err=True)
-        ctx.exit(130)
+        ctx.exit(INTERRUPTED)
     figs = count_runs.figures(runs, plan, bankroll)
     meta = runs.runs[0][2].meta | {"plan": counting_report.plan_dict(plan)}
     if penetrations is None:
@@ -1243,7 +1302,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         for line in r.messages:
             click.echo(line, err=True)
     if runs.partial:
-        ctx.exit(130)
+        ctx.exit(INTERRUPTED)
 
 
 if __name__ == "__main__":  # pragma: no cover
