@@ -147,39 +147,53 @@ def user_errors(func):
 # Parameter types
 
 
+MAX_ROUNDS = 10**15  # far more than any run plays (10^15 rounds: years on a cluster)
+
+
 class CountType(click.ParamType):
-    """A positive whole number written as ``10000000``, ``10_000_000``, ``10,000,000``, ``1e7``,
-    ``10M`` or ``500k``."""
+    """A whole number of rounds from 1 to `MAX_ROUNDS`, written as ``10000000``, ``10_000_000``,
+    ``10,000,000``, ``1e7``, ``1.5e6``, ``10M`` or ``500k``; parsed exactly (no float)."""
 
     name = "N"
-    SUFFIX = {"k": 10**3, "m": 10**6, "g": 10**9, "b": 10**9}
+    SUFFIX = {"k": 3, "m": 6, "g": 9, "b": 9}
+    FORM = re.compile(r"(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?", re.IGNORECASE)
 
     def convert(self, value, param, ctx):
-        if isinstance(value, int):
-            n = value
-        else:
-            text = str(value).strip().replace("_", "").replace(",", "")
-            mult = 1
-            if text and text[-1].lower() in self.SUFFIX:
-                mult = self.SUFFIX[text[-1].lower()]
-                text = text[:-1]
-            n = None
-            if re.fullmatch(r"-\d*\.?\d+(e\+?\d+)?", text, re.IGNORECASE):
-                self.fail(f"{value!r} must be at least 1 (a whole number of rounds)", param, ctx)
-            if re.fullmatch(r"\d+", text):
-                n = int(text) * mult
-            elif re.fullmatch(r"\d*\.?\d+(e\+?\d+)?", text, re.IGNORECASE):
-                x = float(text) * mult
-                if x.is_integer():
-                    n = int(x)
-            if n is None:
-                self.fail(
-                    f"{value!r} is not a whole number: write e.g. 10000000, 10_000_000, 1e7 or 10M",
-                    param, ctx,
-                )
+        n = value if isinstance(value, int) else self.parse(str(value), param, ctx)
         if n < 1:
             self.fail(f"{value!r} must be at least 1 (a whole number of rounds)", param, ctx)
+        if n > MAX_ROUNDS:
+            self.fail(f"{value!r} is more than the most allowed, {MAX_ROUNDS:,} (10^15) rounds",
+                      param, ctx)
         return n
+
+    def parse(self, value: str, param, ctx) -> int:
+        """The whole number ``value`` writes, or MAX_ROUNDS + 1 for any larger one."""
+        text = value.strip().replace("_", "").replace(",", "")
+        shift = 0
+        if text and text[-1].lower() in self.SUFFIX:
+            shift, text = self.SUFFIX[text[-1].lower()], text[:-1]
+        if text.startswith("-") and self.FORM.fullmatch(text[1:]) and any(
+                c.isdigit() for c in text):
+            self.fail(f"{value!r} must be at least 1 (a whole number of rounds)", param, ctx)
+        m = self.FORM.fullmatch(text)
+        if not m or not (m.group(1) or m.group(2)):
+            self.fail(f"{value!r} is not a whole number: write e.g. 10000000, 10_000_000, 1e7 "
+                      "or 10M", param, ctx)
+        whole, frac, exp = m.group(1), m.group(2) or "", m.group(3) or "0"
+        digits = (whole + frac).lstrip("0")
+        if not digits:
+            return 0
+        if len(exp.lstrip("+-")) > 6:  # beyond any count in either direction
+            exp = ("-" if exp.startswith("-") else "") + "9" * 7
+        power = int(exp) + shift - len(frac)  # the value is int(digits) * 10**power
+        stripped = digits.rstrip("0")
+        power += len(digits) - len(stripped)
+        if power < 0:
+            self.fail(f"{value!r} is not a whole number of rounds", param, ctx)
+        if len(stripped) + power > len(str(MAX_ROUNDS)):
+            return MAX_ROUNDS + 1
+        return int(stripped) * 10**power
 
 
 COUNT = CountType()
@@ -460,7 +474,7 @@ def main(argv=None):
 @strategy_option
 @click.option(
     "-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
-    help="Rounds to play; 10_000_000, 1e7 and 10M are all accepted.",
+    help="Rounds to play, at most 10^15; 10_000_000, 1e7 and 10M are all accepted.",
 )
 @click.option(
     "--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True,

@@ -67,7 +67,22 @@ def test_rounds_forms(text):
     assert CountType().convert(text, None, None) == 20_000
 
 
-@pytest.mark.parametrize("text", ["0", "-5", "1.5", "ten", "1e-3", ""])
+@pytest.mark.parametrize("text, n", [("1.5e6", 1_500_000), ("1e15", 10**15), ("1500e-3k", 1500),
+                                     ("123456789012345", 123456789012345)])
+def test_rounds_are_parsed_exactly(text, n):
+    assert CountType().convert(text, None, None) == n
+
+
+@pytest.mark.parametrize("text", ["1e16", "1e30", "1e999999999999", "1000000000000001",
+                                  "1.0000000000000001e15"])
+@pytest.mark.parametrize("option", ["--rounds", "--chunk-rounds"])
+def test_rounds_past_the_limit_or_not_whole_are_refused(text, option):
+    result = run("simulate", option, text, "--quiet")
+    why = "not a whole number" if "." in text else "10^15"
+    assert_user_error(result, option, text, why)
+
+
+@pytest.mark.parametrize("text", ["0", "-5", "1.5", "ten", "1e-3", "", "1500e-3"])
 def test_bad_rounds_is_a_usage_error(text):
     result = run("simulate", "--rounds", text, "--quiet")
     assert result.exit_code == 2
