@@ -46,12 +46,34 @@ def _usage_error_as_one_line():
         raise BjsimError(err.format_message()) from None
 
 
+WRITTEN = ("output", "plot_path", "checkpoint_path")  # options naming a file a command writes
+
+
 class OneLineCommand(click.Command):
-    """A click command whose usage errors are one line (`_usage_error_as_one_line`)."""
+    """A click command whose usage errors are one line (`_usage_error_as_one_line`), and whose
+    written files (`WRITTEN`) are distinct."""
 
     def make_context(self, info_name, args, parent=None, **extra):
         with _usage_error_as_one_line():
-            return super().make_context(info_name, args, parent=parent, **extra)
+            ctx = super().make_context(info_name, args, parent=parent, **extra)
+        _refuse_same_file(ctx)
+        return ctx
+
+
+def _refuse_same_file(ctx) -> None:
+    """Refuse two options naming the same file to write (-o the --checkpoint: the report would
+    overwrite the checkpoint)."""
+    seen = {}
+    for param in ctx.command.params:
+        path = ctx.params.get(param.name) if param.name in WRITTEN else None
+        if path is None:
+            continue
+        option = "/".join(param.opts)
+        key = os.path.realpath(path)
+        if key in seen:
+            raise BjsimError(f"{seen[key]} and {option}: both name {path}: allowed a different "
+                             "file for each")
+        seen[key] = option
 
 
 class OneLineGroup(OneLineCommand, click.Group):
@@ -359,10 +381,23 @@ def rules_dict(rules) -> dict:
     return as_dict(rules)
 
 
+def _refuse_set_twice(overrides, boxes=None, super_sevens=None) -> None:
+    """Refuse a key given both by --set and by its own option (--boxes, --super-sevens)."""
+    own = {"boxes": ("--boxes", boxes), "super_sevens": ("--super-sevens", super_sevens)}
+    for item in overrides:
+        key = item.split("=", 1)[0].strip()
+        option, value = own.get(key, (None, None))
+        if value is not None:
+            given = option if key != "super_sevens" or value else "--no-super-sevens"
+            raise BjsimError(f"--set {item.strip()} and {given}: both set '{key}': allowed one "
+                             "of them")
+
+
 def _load_rules(rules_path, overrides, boxes=None, super_sevens=None):
     """Rules from the file, then --set, then --boxes and --super-sevens; plus the file's meta."""
     from simulator.rules import apply_overrides, load_rule_file
 
+    _refuse_set_twice(overrides, boxes, super_sevens)
     rules, meta = load_rule_file(rules_path)
     rules = apply_overrides(rules, list(overrides), source="--set")
     if boxes is not None:
@@ -377,6 +412,7 @@ def _load_rules(rules_path, overrides, boxes=None, super_sevens=None):
 def _changes(overrides, boxes=None, super_sevens=None) -> list[str]:
     """Every change made to the rule file on the command line, as KEY=VALUE (--set, --boxes,
     --super-sevens), in the order `_load_rules` applies them."""
+    _refuse_set_twice(overrides, boxes, super_sevens)
     out = list(overrides)
     if boxes is not None:
         out.append(f"boxes={boxes}")
@@ -1243,7 +1279,7 @@ def _count_list() -> str:
 @click.option("--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False), default=None,
               metavar="FILE",
               help="Record finished chunks in FILE (as simulate's); refuses an existing FILE "
-              "unless --resume. A single run only, not with --penetrations.")
+              "unless --resume. A single run only: not with --penetrations, even one value.")
 @click.option("--resume", is_flag=True,
               help="With --checkpoint: carry on the run recorded in FILE (same plan, rules, "
               "seed, rounds, chunk size).")

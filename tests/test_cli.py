@@ -266,3 +266,15 @@ def test_an_output_is_neither_created_nor_truncated_when_the_run_is_refused(tmp_
     assert result.exit_code == 2 and out.read_text() == "kept\n"
     assert run("simulate", "-n", "1.5", "-o", str(tmp_path / "new.txt")).exit_code == 2
     assert not (tmp_path / "new.txt").exists()
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--set", "boxes=3", "--boxes", "2"], ["--set boxes=3", "--boxes"]),
+    (["--set", " super_sevens = true", "--no-super-sevens"],
+     ["--set super_sevens = true", "--no-super-sevens"]),
+    (["--super-sevens", "--set", "super_sevens=false"], ["--set super_sevens=false",
+                                                         "--super-sevens"]),
+])
+@pytest.mark.parametrize("command", [["simulate"], ["rules", "show"], ["report", "-o", "r"]])
+def test_a_key_set_twice_by_set_and_its_own_option_is_refused(command, args, words):
+    assert_user_error(run(*command, *args), *words, "allowed one of them")

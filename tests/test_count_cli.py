@@ -110,6 +110,8 @@ def test_list_names_every_shipped_plan_and_count():
     (["--resume"], "--resume: needs --checkpoint FILE"),
     (["--penetrations", "0.6,0.7", "--checkpoint", "c.ckpt"],
      "--checkpoint: not with --penetrations"),
+    (["--penetrations", "0.6", "--checkpoint", "c.ckpt"],
+     "--checkpoint: not with --penetrations (even one)"),
 ])
 def test_bad_input_is_one_line(args, words, fake_engine):
     line = is_one_line_error(invoke("count", *args))
