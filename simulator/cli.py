@@ -429,6 +429,13 @@ def _rules_source(rules_path, file_meta, changes) -> dict:
     return rules_source(rules_path, file_meta.get("name"), changes)
 
 
+def _check_chunk_rounds(rules, chunk_rounds: int) -> None:
+    """Refuse a --chunk-rounds whose tally could overflow under ``rules``, before any round."""
+    from simulator.engine import check_headroom
+
+    check_headroom(rules, chunk_rounds, "--chunk-rounds")
+
+
 def _load_strategies(names, boxes: int):
     """One Strategy per box from the --strategy options (one for all, or one per box)."""
     from simulator.strategy import load_strategy
@@ -589,6 +596,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
     scheduler = _check_run_options(ctx, precision, resume, checkpoint_path, scheduler)
 
     rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
+    _check_chunk_rounds(rules, chunk_rounds)
     strategies, names = _load_strategies(strategy_names, rules.boxes)
     plan = run.Plan(
         rules, tuple(strategies), tuple(names),
@@ -1079,6 +1087,8 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
                                       if base_file else "nz1994")
     source = (base_file or DEFAULT_RULES_SHOWN) + "".join(f" --set {o}" for o in overrides)
     games = cmp.build_games(rules, label, source, base_strats, asked, same_strategy, log)
+    for game in games:
+        _check_chunk_rounds(game.rules, chunk_rounds)
     exact = None
     if not no_exact:
         if log is not None:
@@ -1191,6 +1201,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         raise BjsimError("--no-variants: not with --variant FILE")
     sets = _changes(overrides, boxes, super_sevens)
     rules, file_meta = _load_rules(rules_path, sets)
+    _check_chunk_rounds(rules, chunk_rounds)
     if count_plan is None and (count_penetrations is not None
                                or ctx.get_parameter_source("count_rounds").name == "COMMANDLINE"):
         raise BjsimError("--count-rounds, --count-penetrations: only with --count PLAN")
@@ -1324,6 +1335,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     sets = _changes(overrides, boxes, super_sevens)
     rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     games = count_runs.check(rules, plan, penetrations)
+    _check_chunk_rounds(rules, chunk_rounds)
     most = max(plan.boxes.values())
     if rules.boxes > most and not quiet:
         click.echo(f"bjsim: the plan plays {most} box{'es' if most > 1 else ''} a round at most "
