@@ -221,6 +221,25 @@ class CountType(click.ParamType):
 COUNT = CountType()
 
 
+class SeedType(click.ParamType):
+    """A random seed: a whole number, 0 or more (the root of the run's ``SeedSequence``)."""
+
+    name = "N"
+
+    def convert(self, value, param, ctx):
+        try:
+            n = value if isinstance(value, int) else int(str(value).strip())
+        except ValueError:
+            n = -1
+        if isinstance(n, bool) or n < 0:
+            self.fail(f"{value!r} is not a seed: allowed a whole number, 0 or more, e.g. 1994",
+                      param, ctx)
+        return n
+
+
+SEED = SeedType()
+
+
 class PenetrationsType(click.ParamType):
     """Penetrations separated by commas, e.g. ``0.60,0.70,0.80,0.90`` (each checked against the
     rule set's limits when the rules are loaded)."""
@@ -520,7 +539,7 @@ def main(argv=None):
     help="Rounds to play, at most 10^15; 10_000_000, 1e7 and 10M are all accepted.",
 )
 @click.option(
-    "--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True,
+    "--seed", type=SEED, default=DEFAULT_SEED, show_default=True,
     help="Random seed. The same seed, rules, strategies and --chunk-rounds give the same result "
     "to the last digit, whatever --workers.",
 )
@@ -633,9 +652,10 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
 @rules_options
 @strategy_option
 @click.option(
-    "--cut", type=click.IntRange(min=0), default=None,
-    help="Start no new round once this many cards are dealt (default: play until the cards run "
-    "out; a round the cards run out in is not played, and a warning says so).",
+    "--cut", type=click.IntRange(min=1), default=None,
+    help="Start no new round once this many cards are dealt, 1 or more (the first round always "
+    "starts). Default: play until the cards run out; a round the cards run out in is not "
+    "played, and a warning says so.",
 )
 @output_options(["text", "json"], "text")
 @user_errors
@@ -762,11 +782,11 @@ def rules_show(rules_path, overrides, boxes, super_sevens, fmt, output):
 
 
 @rules.command("check")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path())
 def rules_check(files):
     """Check rule files: print 'ok' for each good one, the first problem of each bad one.
 
-    Exit code 2 if any file has a problem.
+    Exit code 2 if any file has a problem (a folder, or a missing file, is one).
 
     \b
     Example:
@@ -1008,7 +1028,7 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, fmt, output
               "the basic strategy derived for its own rules by the exact analyzer (cached).")
 @click.option("-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
               help="Rounds each game plays.")
-@click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True,
+@click.option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True,
               help="Random seed (shared by every game).")
 @click.option("--chunk-rounds", type=COUNT, default=100_000, show_default="100,000",
               help="Rounds per chunk: every game's chunk i runs in one job (the unit of "
@@ -1139,7 +1159,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
 )
 @click.option("--max-rounds", type=COUNT, default=1_000_000_000, show_default="1,000,000,000",
               help="With --precision: the most rounds to play.")
-@click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True,
+@click.option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True,
               help="Random seed of every run (and of the distribution sample).")
 @click.option("--chunk-rounds", type=COUNT, default=100_000, show_default="100,000",
               help="Rounds per chunk: the running house-edge chart has a point per chunk. Part "
@@ -1272,7 +1292,7 @@ def _count_list() -> str:
               help="The chart the counter plays where no index play applies (every box).")
 @click.option("-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
               help="Rounds dealt (watched or played), at each penetration.")
-@click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True,
+@click.option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True,
               help="Random seed (the same for every penetration of a sweep).")
 @click.option("--chunk-rounds", type=COUNT, default=DEFAULT_CHUNK_ROUNDS,
               show_default="1,000,000",

@@ -278,3 +278,29 @@ def test_an_output_is_neither_created_nor_truncated_when_the_run_is_refused(tmp_
 @pytest.mark.parametrize("command", [["simulate"], ["rules", "show"], ["report", "-o", "r"]])
 def test_a_key_set_twice_by_set_and_its_own_option_is_refused(command, args, words):
     assert_user_error(run(*command, *args), *words, "allowed one of them")
+
+
+@pytest.mark.parametrize("seed", ["abc", "-3", "1.5", ""])
+def test_a_bad_seed_says_what_a_seed_is(seed):
+    assert_user_error(run("simulate", "--seed", seed, "-q"), "--seed",
+                      "allowed a whole number, 0 or more")
+
+
+def test_a_variant_file_as_rules_points_to_compare_variant():
+    assert_user_error(run("simulate", "--rules", "configs/variants/h17.toml", "-q"),
+                      "configs/variants/h17.toml", "a variant file",
+                      "bjsim compare --variant configs/variants/h17.toml")
+
+
+def test_a_cut_that_lets_no_round_start_names_cut(tmp_path):
+    path = tmp_path / "shoe.txt"
+    path.write_text("Th 9c 7s 8d  As 5d Kh\n")
+    assert_user_error(run("replay", "--cards", str(path), "--cut", "0"), "--cut", "x>=1")
+    assert run("replay", "--cards", str(path), "--cut", "1").exit_code == 0
+
+
+def test_rules_check_reports_a_folder_and_checks_the_other_files(tmp_path):
+    result = run("rules", "check", "configs/nz1994.toml", str(tmp_path), "configs/nz1994.toml")
+    assert result.exit_code == 2
+    assert result.stdout.splitlines() == ["configs/nz1994.toml: ok"] * 2
+    assert result.stderr.splitlines() == [f"Error: {tmp_path}: a folder, not a rule file"]
