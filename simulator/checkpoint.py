@@ -256,12 +256,19 @@ def tally_problem(t, rules: dict) -> str | None:
 
 
 def _every_from_environment() -> float:
-    text = os.environ.get("BJSIM_CHECKPOINT_EVERY", "")
+    """``BJSIM_CHECKPOINT_EVERY`` in seconds (unset or empty: `WRITE_EVERY_SECONDS`); a
+    `CheckpointError` for anything but a number, 0 or more."""
+    text = os.environ.get("BJSIM_CHECKPOINT_EVERY", "").strip()
+    if not text:
+        return WRITE_EVERY_SECONDS
     try:
         every = float(text)
     except ValueError:
-        return WRITE_EVERY_SECONDS
-    return every if 0 <= every < float("inf") else WRITE_EVERY_SECONDS
+        every = float("nan")
+    if not 0 <= every < float("inf"):
+        raise CheckpointError(f"BJSIM_CHECKPOINT_EVERY={_shown(text)[1:-1]}: allowed a number "
+                              f"of seconds, 0 or more (unset: {WRITE_EVERY_SECONDS:g})")
+    return every
 
 
 class Writer:

@@ -12,6 +12,7 @@ import functools
 import json
 import os
 import re
+import signal
 import sys
 
 import click
@@ -22,6 +23,7 @@ DEFAULT_SEED = 1994  # the Gazette's year: every run is reproducible unless --se
 DEFAULT_ROUNDS = 10_000_000
 DEFAULT_CHUNK_ROUNDS = 1_000_000
 DEFAULT_RULES_SHOWN = "configs/nz1994.toml"  # as simulator.run
+INTERRUPTED = 130  # 128 + SIGINT: the exit code of a command stopped by Ctrl-C
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
@@ -44,12 +46,34 @@ def _usage_error_as_one_line():
         raise BjsimError(err.format_message()) from None
 
 
+WRITTEN = ("output", "plot_path", "checkpoint_path")  # options naming a file a command writes
+
+
 class OneLineCommand(click.Command):
-    """A click command whose usage errors are one line (`_usage_error_as_one_line`)."""
+    """A click command whose usage errors are one line (`_usage_error_as_one_line`), and whose
+    written files (`WRITTEN`) are distinct."""
 
     def make_context(self, info_name, args, parent=None, **extra):
         with _usage_error_as_one_line():
-            return super().make_context(info_name, args, parent=parent, **extra)
+            ctx = super().make_context(info_name, args, parent=parent, **extra)
+        _refuse_same_file(ctx)
+        return ctx
+
+
+def _refuse_same_file(ctx) -> None:
+    """Refuse two options naming the same file to write (-o the --checkpoint: the report would
+    overwrite the checkpoint)."""
+    seen = {}
+    for param in ctx.command.params:
+        path = ctx.params.get(param.name) if param.name in WRITTEN else None
+        if path is None:
+            continue
+        option = "/".join(param.opts)
+        key = os.path.realpath(path)
+        if key in seen:
+            raise BjsimError(f"{seen[key]} and {option}: both name {path}: allowed a different "
+                             "file for each")
+        seen[key] = option
 
 
 class OneLineGroup(OneLineCommand, click.Group):
@@ -61,6 +85,63 @@ class OneLineGroup(OneLineCommand, click.Group):
     def resolve_command(self, ctx, args):
         with _usage_error_as_one_line():
             return super().resolve_command(ctx, args)
+
+
+class MainGroup(OneLineGroup):
+    """The ``bjsim`` group: Ctrl-C at any moment of a command (reading options, importing,
+    compiling, playing, writing) ends it with one line on stderr and exit code 130. A run that
+    had started has already printed its partial report (`simulator.run.simulate`)."""
+
+    group_class = OneLineGroup
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        with _interrupt_exits():
+            return super().make_context(info_name, args, parent=parent, **extra)
+
+    def invoke(self, ctx):
+        with _interrupt_exits():
+            return super().invoke(ctx)
+
+
+@contextlib.contextmanager
+def _interrupt_exits():
+    """KeyboardInterrupt as ``bjsim: interrupted`` on stderr and exit code 130; so is any error
+    that follows a Ctrl-C. One that lands in a callback from compiled code (numba's cache) is
+    swallowed there: a line says so, instead of Python's traceback."""
+    seen = []
+
+    def on_sigint(signum, frame):
+        seen.append(signum)
+        signal.default_int_handler(signum, frame)
+
+    def unraisable(info):
+        if issubclass(info.exc_type, KeyboardInterrupt):
+            click.echo("\nbjsim: Ctrl-C came while numba was compiling and was lost there: "
+                       "press it again to stop", err=True)
+        else:
+            hook(info)
+
+    try:
+        previous = signal.signal(signal.SIGINT, on_sigint)
+    except ValueError:  # not the main thread: Python's own handler stays
+        previous = None
+    hook, sys.unraisablehook = sys.unraisablehook, unraisable
+    try:
+        yield
+    except KeyboardInterrupt:
+        click.echo("\nbjsim: interrupted", err=True)
+        raise click.exceptions.Exit(INTERRUPTED) from None
+    except (click.exceptions.Exit, click.ClickException):
+        raise
+    except Exception:
+        if not seen:
+            raise
+        click.echo("\nbjsim: interrupted", err=True)
+        raise click.exceptions.Exit(INTERRUPTED) from None
+    finally:
+        sys.unraisablehook = hook
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
 
 
 def _one_line(err: Exception, limit: int = 600) -> str:
@@ -88,42 +169,75 @@ def user_errors(func):
 # Parameter types
 
 
+MAX_ROUNDS = 10**15  # far more than any run plays (10^15 rounds: years on a cluster)
+
+
 class CountType(click.ParamType):
-    """A positive whole number written as ``10000000``, ``10_000_000``, ``10,000,000``, ``1e7``,
-    ``10M`` or ``500k``."""
+    """A whole number of rounds from 1 to `MAX_ROUNDS`, written as ``10000000``, ``10_000_000``,
+    ``10,000,000``, ``1e7``, ``1.5e6``, ``10M`` or ``500k``; parsed exactly (no float)."""
 
     name = "N"
-    SUFFIX = {"k": 10**3, "m": 10**6, "g": 10**9, "b": 10**9}
+    SUFFIX = {"k": 3, "m": 6, "g": 9, "b": 9}
+    FORM = re.compile(r"(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?", re.IGNORECASE)
 
     def convert(self, value, param, ctx):
-        if isinstance(value, int):
-            n = value
-        else:
-            text = str(value).strip().replace("_", "").replace(",", "")
-            mult = 1
-            if text and text[-1].lower() in self.SUFFIX:
-                mult = self.SUFFIX[text[-1].lower()]
-                text = text[:-1]
-            n = None
-            if re.fullmatch(r"-\d*\.?\d+(e\+?\d+)?", text, re.IGNORECASE):
-                self.fail(f"{value!r} must be at least 1 (a whole number of rounds)", param, ctx)
-            if re.fullmatch(r"\d+", text):
-                n = int(text) * mult
-            elif re.fullmatch(r"\d*\.?\d+(e\+?\d+)?", text, re.IGNORECASE):
-                x = float(text) * mult
-                if x.is_integer():
-                    n = int(x)
-            if n is None:
-                self.fail(
-                    f"{value!r} is not a whole number: write e.g. 10000000, 10_000_000, 1e7 or 10M",
-                    param, ctx,
-                )
+        n = value if isinstance(value, int) else self.parse(str(value), param, ctx)
         if n < 1:
             self.fail(f"{value!r} must be at least 1 (a whole number of rounds)", param, ctx)
+        if n > MAX_ROUNDS:
+            self.fail(f"{value!r} is more than the most allowed, {MAX_ROUNDS:,} (10^15) rounds",
+                      param, ctx)
         return n
+
+    def parse(self, value: str, param, ctx) -> int:
+        """The whole number ``value`` writes, or MAX_ROUNDS + 1 for any larger one."""
+        text = value.strip().replace("_", "").replace(",", "")
+        shift = 0
+        if text and text[-1].lower() in self.SUFFIX:
+            shift, text = self.SUFFIX[text[-1].lower()], text[:-1]
+        if text.startswith("-") and self.FORM.fullmatch(text[1:]) and any(
+                c.isdigit() for c in text):
+            self.fail(f"{value!r} must be at least 1 (a whole number of rounds)", param, ctx)
+        m = self.FORM.fullmatch(text)
+        if not m or not (m.group(1) or m.group(2)):
+            self.fail(f"{value!r} is not a whole number: write e.g. 10000000, 10_000_000, 1e7 "
+                      "or 10M", param, ctx)
+        whole, frac, exp = m.group(1), m.group(2) or "", m.group(3) or "0"
+        digits = (whole + frac).lstrip("0")
+        if not digits:
+            return 0
+        if len(exp.lstrip("+-")) > 6:  # beyond any count in either direction
+            exp = ("-" if exp.startswith("-") else "") + "9" * 7
+        power = int(exp) + shift - len(frac)  # the value is int(digits) * 10**power
+        stripped = digits.rstrip("0")
+        power += len(digits) - len(stripped)
+        if power < 0:
+            self.fail(f"{value!r} is not a whole number of rounds", param, ctx)
+        if len(stripped) + power > len(str(MAX_ROUNDS)):
+            return MAX_ROUNDS + 1
+        return int(stripped) * 10**power
 
 
 COUNT = CountType()
+
+
+class SeedType(click.ParamType):
+    """A random seed: a whole number, 0 or more (the root of the run's ``SeedSequence``)."""
+
+    name = "N"
+
+    def convert(self, value, param, ctx):
+        try:
+            n = value if isinstance(value, int) else int(str(value).strip())
+        except ValueError:
+            n = -1
+        if isinstance(n, bool) or n < 0:
+            self.fail(f"{value!r} is not a seed: allowed a whole number, 0 or more, e.g. 1994",
+                      param, ctx)
+        return n
+
+
+SEED = SeedType()
 
 
 class PenetrationsType(click.ParamType):
@@ -146,6 +260,70 @@ class PenetrationsType(click.ParamType):
                 self.fail(f"{p:g} is given twice: allowed each penetration once", param, ctx)
             out.append(p)
         return tuple(out)
+
+
+def output_problem(path: str, folder: bool = False) -> str | None:
+    """Why ``path`` cannot be written (a file, or with ``folder`` a folder made if missing), or
+    None. Nothing is created: the folder it goes in must exist (a folder's nearest existing
+    ancestor) and be writable, and what is there already must be of the right kind and
+    writable."""
+    target = os.path.abspath(path)
+    if os.path.exists(target):
+        if folder and not os.path.isdir(target):
+            return "cannot write: it is a file, not a folder"
+        if not folder and os.path.isdir(target):
+            return "cannot write: it is a folder"
+        if not os.access(target, os.W_OK) or folder and not os.access(target, os.X_OK):
+            return "cannot write: permission denied"
+        return None
+    parent = os.path.dirname(target)
+    if folder:
+        while not os.path.exists(parent) and os.path.dirname(parent) != parent:
+            parent = os.path.dirname(parent)
+    if not os.path.exists(parent):
+        return f"cannot write: no folder {parent}"
+    if not os.path.isdir(parent):
+        return f"cannot write: {parent} is not a folder"
+    if not os.access(parent, os.W_OK | os.X_OK):
+        return f"cannot write in {parent}: permission denied"
+    return None
+
+
+class OutputPath(click.ParamType):
+    """A file (or with ``folder`` a folder) a command writes, checked when the options are read,
+    before any round is played (`output_problem`); ``formats()``: the suffixes allowed, or None
+    for any."""
+
+    name = "path"
+
+    def __init__(self, folder: bool = False, formats=None):
+        self.folder = folder
+        self.formats = formats
+
+    def convert(self, value, param, ctx):
+        path = os.fspath(value)
+        problem = output_problem(path, self.folder)
+        if problem is not None:
+            self.fail(f"{path}: {problem}", param, ctx)
+        suffix = os.path.splitext(path)[1].lower().lstrip(".")
+        allowed = self.formats() if self.formats is not None and suffix else None
+        if allowed is not None and suffix not in allowed:
+            self.fail(f"{path}: format '{suffix}' is not one matplotlib writes: allowed "
+                      + ", ".join(f".{f}" for f in sorted(allowed)), param, ctx)
+        return path
+
+
+def _plot_formats():
+    """The file suffixes matplotlib can save a figure as, or None without matplotlib (then
+    `compare_report.require_matplotlib` says what to install)."""
+    try:
+        from matplotlib.backend_bases import FigureCanvasBase
+    except ImportError:
+        return None
+    return set(FigureCanvasBase.get_supported_filetypes())
+
+
+OUTPUT_FILE = OutputPath()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -193,7 +371,7 @@ def strategy_option(func):
 def output_options(formats, default):
     def decorate(func):
         func = click.option(
-            "-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
+            "-o", "--output", type=OUTPUT_FILE, default=None,
             metavar="FILE", help="Write the result to FILE instead of stdout.",
         )(func)
         func = click.option(
@@ -222,10 +400,23 @@ def rules_dict(rules) -> dict:
     return as_dict(rules)
 
 
+def _refuse_set_twice(overrides, boxes=None, super_sevens=None) -> None:
+    """Refuse a key given both by --set and by its own option (--boxes, --super-sevens)."""
+    own = {"boxes": ("--boxes", boxes), "super_sevens": ("--super-sevens", super_sevens)}
+    for item in overrides:
+        key = item.split("=", 1)[0].strip()
+        option, value = own.get(key, (None, None))
+        if value is not None:
+            given = option if key != "super_sevens" or value else "--no-super-sevens"
+            raise BjsimError(f"--set {item.strip()} and {given}: both set '{key}': allowed one "
+                             "of them")
+
+
 def _load_rules(rules_path, overrides, boxes=None, super_sevens=None):
     """Rules from the file, then --set, then --boxes and --super-sevens; plus the file's meta."""
     from simulator.rules import apply_overrides, load_rule_file
 
+    _refuse_set_twice(overrides, boxes, super_sevens)
     rules, meta = load_rule_file(rules_path)
     rules = apply_overrides(rules, list(overrides), source="--set")
     if boxes is not None:
@@ -240,6 +431,7 @@ def _load_rules(rules_path, overrides, boxes=None, super_sevens=None):
 def _changes(overrides, boxes=None, super_sevens=None) -> list[str]:
     """Every change made to the rule file on the command line, as KEY=VALUE (--set, --boxes,
     --super-sevens), in the order `_load_rules` applies them."""
+    _refuse_set_twice(overrides, boxes, super_sevens)
     out = list(overrides)
     if boxes is not None:
         out.append(f"boxes={boxes}")
@@ -254,6 +446,13 @@ def _rules_source(rules_path, file_meta, changes) -> dict:
     from simulator.run import rules_source
 
     return rules_source(rules_path, file_meta.get("name"), changes)
+
+
+def _check_chunk_rounds(rules, chunk_rounds: int) -> None:
+    """Refuse a --chunk-rounds whose tally could overflow under ``rules``, before any round."""
+    from simulator.engine import check_headroom
+
+    check_headroom(rules, chunk_rounds, "--chunk-rounds")
 
 
 def _load_strategies(names, boxes: int):
@@ -305,7 +504,7 @@ def _check_run_options(ctx, precision, resume, checkpoint_path, scheduler):
 # The group
 
 
-@click.group(name="bjsim", cls=OneLineGroup, context_settings=CONTEXT_SETTINGS)
+@click.group(name="bjsim", cls=MainGroup, context_settings=CONTEXT_SETTINGS)
 @click.version_option(__version__, "--version", prog_name="bjsim", message="%(prog)s %(version)s")
 def cli():
     """Monte Carlo house edge of blackjack as approved in the New Zealand Gazette 1994 No. 112,
@@ -337,10 +536,10 @@ def main(argv=None):
 @strategy_option
 @click.option(
     "-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
-    help="Rounds to play; 10_000_000, 1e7 and 10M are all accepted.",
+    help="Rounds to play, at most 10^15; 10_000_000, 1e7 and 10M are all accepted.",
 )
 @click.option(
-    "--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True,
+    "--seed", type=SEED, default=DEFAULT_SEED, show_default=True,
     help="Random seed. The same seed, rules, strategies and --chunk-rounds give the same result "
     "to the last digit, whatever --workers.",
 )
@@ -416,6 +615,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
     scheduler = _check_run_options(ctx, precision, resume, checkpoint_path, scheduler)
 
     rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
+    _check_chunk_rounds(rules, chunk_rounds)
     strategies, names = _load_strategies(strategy_names, rules.boxes)
     plan = run.Plan(
         rules, tuple(strategies), tuple(names),
@@ -432,11 +632,11 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         saved = f": carry on with --resume --checkpoint {checkpoint_path}"
         click.echo("bjsim: interrupted before the report was written"
                    + (saved if checkpoint_path else ""), err=True)
-        ctx.exit(130)
+        ctx.exit(INTERRUPTED)
     for line in result.messages:
         click.echo(line, err=True)
     if result.partial:
-        ctx.exit(130)
+        ctx.exit(INTERRUPTED)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -452,9 +652,10 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
 @rules_options
 @strategy_option
 @click.option(
-    "--cut", type=click.IntRange(min=0), default=None,
-    help="Start no new round once this many cards are dealt (default: play until the cards run "
-    "out; a round the cards run out in is not played, and a warning says so).",
+    "--cut", type=click.IntRange(min=1), default=None,
+    help="Start no new round once this many cards are dealt, 1 or more (the first round always "
+    "starts). Default: play until the cards run out; a round the cards run out in is not "
+    "played, and a warning says so.",
 )
 @output_options(["text", "json"], "text")
 @user_errors
@@ -581,11 +782,11 @@ def rules_show(rules_path, overrides, boxes, super_sevens, fmt, output):
 
 
 @rules.command("check")
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.argument("files", nargs=-1, required=True, type=click.Path())
 def rules_check(files):
     """Check rule files: print 'ok' for each good one, the first problem of each bad one.
 
-    Exit code 2 if any file has a problem.
+    Exit code 2 if any file has a problem (a folder, or a missing file, is one).
 
     \b
     Example:
@@ -646,7 +847,7 @@ def strategies_list():
 
 @strategy.command("show")
 @click.argument("name", metavar="NAME|FILE")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
+@click.option("-o", "--output", type=OUTPUT_FILE, default=None,
               metavar="FILE", help="Write the strategy file to FILE instead of stdout.")
 @user_errors
 def strategies_show(name, output):
@@ -675,7 +876,7 @@ def strategies_show(name, output):
 @click.option("--name", default=None, metavar="NAME",
               help="The strategy's name. Default: basic (basic-super-sevens with "
               "--with-super-sevens, insurance-taker with --insurance).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
+@click.option("-o", "--output", type=OUTPUT_FILE, default=None,
               metavar="FILE", help="Write the strategy file to FILE instead of stdout.")
 @user_errors
 def strategy_generate(rules_path, overrides, boxes, super_sevens, with_super_sevens, insurance,
@@ -715,7 +916,7 @@ def strategy_generate(rules_path, overrides, boxes, super_sevens, with_super_sev
               help="The depth the plays are valued at, in decks left. Default: half the shoe.")
 @click.option("--name", default=None, metavar="NAME",
               help="The index set's name. Default: COUNT-RULES, e.g. hi-lo-nz1994.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True), default=None,
+@click.option("-o", "--output", type=OUTPUT_FILE, default=None,
               metavar="FILE", help="Write the index file to FILE instead of stdout.")
 @user_errors
 def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, decks_left, name,
@@ -827,7 +1028,7 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, fmt, output
               "the basic strategy derived for its own rules by the exact analyzer (cached).")
 @click.option("-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
               help="Rounds each game plays.")
-@click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True,
+@click.option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True,
               help="Random seed (shared by every game).")
 @click.option("--chunk-rounds", type=COUNT, default=100_000, show_default="100,000",
               help="Rounds per chunk: every game's chunk i runs in one job (the unit of "
@@ -855,9 +1056,10 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, fmt, output
 @click.option("--resume", is_flag=True, help="With --checkpoint: carry on the comparison there.")
 @click.option("--no-exact", "no_exact", is_flag=True,
               help="Leave out the exact differences (computed once per game, ~10 s, cached).")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None,
+@click.option("--plot", "plot_path", type=OutputPath(formats=_plot_formats), default=None,
               metavar="FILE.png", help="Also draw the differences with their 95% intervals and "
-              "the exact values (needs pip install 'bjsim[plot]').")
+              "the exact values, as PNG, PDF, SVG, ... by FILE's suffix (needs pip install "
+              "'bjsim[plot]').")
 @output_options(["table", "csv", "json", "markdown"], "table")
 @click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
 @click.pass_context
@@ -905,6 +1107,8 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
                                       if base_file else "nz1994")
     source = (base_file or DEFAULT_RULES_SHOWN) + "".join(f" --set {o}" for o in overrides)
     games = cmp.build_games(rules, label, source, base_strats, asked, same_strategy, log)
+    for game in games:
+        _check_chunk_rounds(game.rules, chunk_rounds)
     exact = None
     if not no_exact:
         if log is not None:
@@ -921,7 +1125,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     for line in result.messages:
         click.echo(line, err=True)
     if result.partial:
-        ctx.exit(130)
+        ctx.exit(INTERRUPTED)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -955,7 +1159,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
 )
 @click.option("--max-rounds", type=COUNT, default=1_000_000_000, show_default="1,000,000,000",
               help="With --precision: the most rounds to play.")
-@click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True,
+@click.option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True,
               help="Random seed of every run (and of the distribution sample).")
 @click.option("--chunk-rounds", type=COUNT, default=100_000, show_default="100,000",
               help="Rounds per chunk: the running house-edge chart has a point per chunk. Part "
@@ -976,7 +1180,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
               help="With --count: also a penetration sweep, e.g. 0.60,0.70,0.80,0.90 (bjsim "
               "count --penetrations).")
 @click.option("-o", "--output", "out_dir", required=True, metavar="DIR",
-              type=click.Path(file_okay=False, writable=True),
+              type=OutputPath(folder=True),
               help="The folder to write (made if missing; the report's files in it are "
               "replaced).")
 @click.option("-q", "--quiet", is_flag=True,
@@ -1017,6 +1221,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         raise BjsimError("--no-variants: not with --variant FILE")
     sets = _changes(overrides, boxes, super_sevens)
     rules, file_meta = _load_rules(rules_path, sets)
+    _check_chunk_rounds(rules, chunk_rounds)
     if count_plan is None and (count_penetrations is not None
                                or ctx.get_parameter_source("count_rounds").name == "COMMANDLINE"):
         raise BjsimError("--count-rounds, --count-penetrations: only with --count PLAN")
@@ -1043,7 +1248,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         data = compute(spec, say, quiet=quiet)
     except KeyboardInterrupt:
         click.echo("bjsim report: interrupted: no report written", err=True)
-        ctx.exit(130)
+        ctx.exit(INTERRUPTED)
     try:
         written = write_report(data, out_dir, say)
     except OSError as err:
@@ -1087,7 +1292,7 @@ def _count_list() -> str:
               help="The chart the counter plays where no index play applies (every box).")
 @click.option("-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
               help="Rounds dealt (watched or played), at each penetration.")
-@click.option("--seed", type=click.IntRange(min=0), default=DEFAULT_SEED, show_default=True,
+@click.option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True,
               help="Random seed (the same for every penetration of a sweep).")
 @click.option("--chunk-rounds", type=COUNT, default=DEFAULT_CHUNK_ROUNDS,
               show_default="1,000,000",
@@ -1105,7 +1310,7 @@ def _count_list() -> str:
 @click.option("--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False), default=None,
               metavar="FILE",
               help="Record finished chunks in FILE (as simulate's); refuses an existing FILE "
-              "unless --resume. A single run only, not with --penetrations.")
+              "unless --resume. A single run only: not with --penetrations, even one value.")
 @click.option("--resume", is_flag=True,
               help="With --checkpoint: carry on the run recorded in FILE (same plan, rules, "
               "seed, rounds, chunk size).")
@@ -1150,6 +1355,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     sets = _changes(overrides, boxes, super_sevens)
     rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     games = count_runs.check(rules, plan, penetrations)
+    _check_chunk_rounds(rules, chunk_rounds)
     most = max(plan.boxes.values())
     if rules.boxes > most and not quiet:
         click.echo(f"bjsim: the plan plays {most} box{'es' if most > 1 else ''} a round at most "
@@ -1164,7 +1370,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         checkpoint=checkpoint_path, resume=resume)
     if not runs.runs:
         click.echo("bjsim: interrupted before any chunk finished: nothing to report", err=True)
-        ctx.exit(130)
+        ctx.exit(INTERRUPTED)
     figs = count_runs.figures(runs, plan, bankroll)
     meta = runs.runs[0][2].meta | {"plan": counting_report.plan_dict(plan)}
     if penetrations is None:
@@ -1178,7 +1384,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         for line in r.messages:
             click.echo(line, err=True)
     if runs.partial:
-        ctx.exit(130)
+        ctx.exit(INTERRUPTED)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -557,9 +557,10 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
     chunks = engine.advance_job(state, job, plan.workers, scheduler=plan.scheduler)
     try:
         for _chunk, n_rounds in chunks:
-            bar.update(int(n_rounds))
             bar.set_postfix_str(_progress_text(state), refresh=False)
+            bar.update(int(n_rounds))
             save(now=False)
+        bar.refresh()  # the last chunk's figures, whenever the bar last drew
     except KeyboardInterrupt:
         partial = True
         chunks.close()

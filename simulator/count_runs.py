@@ -63,8 +63,10 @@ def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chun
     (named ``name``) where no index play applies. ``say(text)``: a line before each run of a
     sweep. Ctrl-C stops the sweep: the runs finished, and the one cut short, are kept.
     ``checkpoint``, ``resume``: as `run.Plan`'s, for a single game."""
-    if checkpoint is not None and len(games) != 1:
-        raise ValueError("--checkpoint: not with --penetrations: allowed with a single run")
+    if checkpoint is not None and (len(games) != 1 or games[0][0] is not None):
+        raise ValueError("--checkpoint: not with --penetrations (even one): allowed with a "
+                         "single run at the rule set's penetration (--set penetration=P for "
+                         "another)")
     out = Runs([], len(games), strategy)
     for i, (pen, rules) in enumerate(games):
         if pen is not None and say is not None:

@@ -73,16 +73,24 @@ def _check_run(rounds, chunk_rounds, workers) -> tuple[int, int, int]:
     return rounds, chunk_rounds, workers
 
 
-def check_headroom(rules, chunk_rounds: int) -> None:
+def check_headroom(rules, chunk_rounds: int, option: str = "chunk_rounds =") -> None:
     """Refuse a chunk size whose int64 tally could overflow under ``rules``
-    (`simulator.tally.max_chunk_rounds`); the run adds chunks in Python integers, exactly."""
+    (`simulator.tally.max_chunk_rounds`), naming the field that binds and why; ``option``: how
+    the message names the chunk size. The run adds chunks in Python integers, exactly."""
     limit = T.max_chunk_rounds(rules)
-    if int(chunk_rounds) > limit:
-        raise ValueError(
-            f"chunk_rounds = {int(chunk_rounds):,} could overflow a chunk's 64-bit tally under "
-            f"these rules (Super Sevens pays up to {max(rules.super_sevens_pays):,} to 1 on "
-            f"{rules.boxes} box(es)): allowed at most {limit:,}"
-        )
+    if int(chunk_rounds) <= limit:
+        return
+    per = T.max_per_round(rules)
+    field = max(per, key=per.get)  # the largest a round can add binds
+    if field.startswith("ss_"):
+        why = (f"Super Sevens pays up to {max(rules.super_sevens_pays):,} to 1 on each of "
+               f"{rules.boxes} box(es)")
+    else:
+        why = f"{rules.boxes} box(es) of up to {rules.max_hands} hand(s), each doubled"
+    raise ValueError(
+        f"{option} {int(chunk_rounds):,} could overflow a chunk's 64-bit tally field '{field}' "
+        f"under these rules ({why}): allowed at most {limit:,}"
+    )
 
 
 def iter_chunks(

@@ -499,6 +499,8 @@ def read_toml(path, kind: str, error=None) -> dict:
         raw = Path(path).read_bytes()
     except FileNotFoundError:
         raise error(f"{source}: no such {kind} file") from None
+    except IsADirectoryError:
+        raise error(f"{source}: a folder, not a {kind} file") from None
     except OSError as err:
         raise error(f"{source}: cannot read the {kind} file: {err.strerror or err}") from None
     try:
@@ -518,6 +520,9 @@ def load_rule_file(path=None) -> tuple[Rules, dict]:
     """Read, check and return ``(rules, meta)`` from a TOML rule file (None: the NZ set)."""
     path = Path(DEFAULT_RULES_PATH if path is None else path)
     data = read_toml(path, "rule")
+    if isinstance(data.get("variant"), dict):
+        raise RuleError(f"{path}: a variant file (a baseline and its changes), not a rule file: "
+                        f"compare it with `bjsim compare --variant {path}`")
     try:
         return rules_from_dict(data, str(path))
     except RecursionError:  # a value nested too deeply to print or check

@@ -183,8 +183,17 @@ def saver(writer, state):
 
 
 def _progress_text(state: engine.RunState, precision: float | None) -> str:
-    he = tally.running_house_edge(state.total())
-    text = "" if he is None else f"house edge {100 * he:.3f}%"
+    """The progress bar's running figure: the house edge, or in a counter's run (`CountState`)
+    the counter's advantage per initial bet; and the precision target."""
+    total = state.total()
+    if isinstance(state, CountState):
+        counted = total[L.N_TALLY:].reshape(L.N_TC, L.N_COUNT).sum(axis=0)
+        bet = int(counted[L.C_BET])
+        text = "" if not bet else \
+            f"counter's advantage {100 * int(counted[L.C_NET]) / L.UNIT / bet:+.3f}%"
+    else:
+        he = tally.running_house_edge(total)
+        text = "" if he is None else f"house edge {100 * he:.3f}%"
     if precision is not None:
         hw = state.half_width()
         hw_text = "-" if hw is None else f"{100 * hw:.4f}%"
@@ -229,9 +238,10 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None) -> Result:
         )
     try:
         for _chunk, n_rounds in played:
-            bar.update(int(n_rounds))
             bar.set_postfix_str(_progress_text(state, plan.precision), refresh=False)
+            bar.update(int(n_rounds))
             save(now=False)
+        bar.refresh()  # the last chunk's figures, whenever the bar last drew
     except KeyboardInterrupt:
         partial = True
         played.close()  # cancels the chunks that have not started

@@ -101,7 +101,8 @@ def max_per_round(rules) -> dict[str, int]:
 
     - a hand's main net is at most a doubled wager, 2U, so a box's is m = max(blackjack win,
       2U x H) and its stake 2U x H; its insurance net i = max(insurance win, the 5-tenth stake);
-    - a Super Sevens bet's net is s = max(pays) stakes (5000 to 1 on the NZ table);
+    - a Super Sevens bet's net is s = max(pays) stakes (5000 to 1 on the NZ table); with
+      ``super_sevens`` off no bet is made and its fields add nothing;
     - a sum adds at most B times the per-box figure a round, a per-box sum of squares B times
       its square, a per-round sum of squares the square of B times it;
     - counts: one a round, or one a box, or one a hand (B x H); a hand holds at most 22 cards
@@ -111,7 +112,8 @@ def max_per_round(rules) -> dict[str, int]:
     b, h, u = int(rules.boxes), int(rules.max_hands), L.UNIT
     m = max(int(round(rules.blackjack_pays * u)), 2 * u * h)
     i = max(int(round(rules.insurance_pays * L.INSURANCE_STAKE)), L.INSURANCE_STAKE)
-    s = max(max(int(p) for p in rules.super_sevens_pays), 1)
+    ss = 1 if rules.super_sevens else 0
+    s = max(max(int(p) for p in rules.super_sevens_pays), 1) * ss
     cards = 22 * (b * h + 1)
     per = {
         "rounds": 1, "box_rounds": b,
@@ -122,14 +124,14 @@ def max_per_round(rules) -> dict[str, int]:
         "em_offered": b, "em_taken": b,
         "hands": b * h, "wins": b * h, "losses": b * h, "pushes": b * h, "player_bj": b,
         "doubles": b * h, "splits": b * (h - 1), "busts": b * h, "surrenders": b * h,
-        "ss_bets": b, "ss_sum": b * s, "ss_sq": b * s * s,
+        "ss_bets": b * ss, "ss_sum": b * s, "ss_sq": b * s * s,
         "ss_round_sum": b * s, "ss_round_sq": (b * s) ** 2,
         "main_wagered": b * 2 * u * h, "shuffles": cards, "cards_dealt": cards,
         "round_main_sum": b * m, "round_main_sq": (b * m) ** 2,
         "round_ins_sum": b * i, "round_ins_sq": (b * i) ** 2,
     }
     per |= {name: 1 for name in L.TALLY_NAMES if name.startswith("dealer_")}
-    per |= {f"ss_{k}": b for k in SS_LINES}
+    per |= {f"ss_{k}": b * ss for k in SS_LINES}
     return {name: per[name] for name in L.TALLY_NAMES}
 
 

@@ -168,6 +168,23 @@ def test_unwritable_checkpoint_fails_before_the_run(tmp_path):
     assert_user_error(run_cli("simulate", *RUN, "--checkpoint", path), "cannot write")
 
 
+def test_output_the_same_file_as_the_checkpoint_is_refused_before_the_run(tmp_path):
+    path = tmp_path / "run.ckpt"
+    other = tmp_path / "." / "run.ckpt"
+    assert_user_error(run_cli("simulate", *RUN, "--checkpoint", str(path), "-o", str(other)),
+                      "--checkpoint", "--output", "different file")
+    assert not path.exists()
+
+
+@pytest.mark.parametrize("value", ["abc", "-1", "nan", "inf"])
+def test_a_bad_checkpoint_interval_in_the_environment_is_refused(tmp_path, monkeypatch, value):
+    monkeypatch.setenv("BJSIM_CHECKPOINT_EVERY", value)
+    path = tmp_path / "run.ckpt"
+    assert_user_error(run_cli("simulate", *RUN, "--checkpoint", str(path)),
+                      f"BJSIM_CHECKPOINT_EVERY={value}", "0 or more")
+    assert not path.exists()
+
+
 # ---------------------------------------------------------------------------------------------
 # Atomic writes and their frequency
 

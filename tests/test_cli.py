@@ -67,7 +67,22 @@ def test_rounds_forms(text):
     assert CountType().convert(text, None, None) == 20_000
 
 
-@pytest.mark.parametrize("text", ["0", "-5", "1.5", "ten", "1e-3", ""])
+@pytest.mark.parametrize("text, n", [("1.5e6", 1_500_000), ("1e15", 10**15), ("1500e-3k", 1500),
+                                     ("123456789012345", 123456789012345)])
+def test_rounds_are_parsed_exactly(text, n):
+    assert CountType().convert(text, None, None) == n
+
+
+@pytest.mark.parametrize("text", ["1e16", "1e30", "1e999999999999", "1000000000000001",
+                                  "1.0000000000000001e15"])
+@pytest.mark.parametrize("option", ["--rounds", "--chunk-rounds"])
+def test_rounds_past_the_limit_or_not_whole_are_refused(text, option):
+    result = run("simulate", option, text, "--quiet")
+    why = "not a whole number" if "." in text else "10^15"
+    assert_user_error(result, option, text, why)
+
+
+@pytest.mark.parametrize("text", ["0", "-5", "1.5", "ten", "1e-3", "", "1500e-3"])
 def test_bad_rounds_is_a_usage_error(text):
     result = run("simulate", "--rounds", text, "--quiet")
     assert result.exit_code == 2
@@ -214,3 +229,78 @@ def test_rules_show_says_where_each_value_comes_from():
     assert "changed" in line
     assert "gazette" in next(x for x in out.splitlines() if "blackjack_pays" in x)
     assert "from: gazette = the Gazette text in hand" in out
+
+
+NO_FOLDER = "/nonexistent_dir/x"
+
+
+@pytest.mark.parametrize("args, option", [
+    (["simulate", "-n", "400M", "-o", NO_FOLDER + ".txt"], "--output"),
+    (["count", "-n", "400M", "-o", NO_FOLDER + ".txt"], "--output"),
+    (["compare", "--vary", "decks=8", "-o", NO_FOLDER + ".txt"], "--output"),
+    (["compare", "--vary", "decks=8", "--plot", NO_FOLDER + ".png"], "--plot"),
+    (["compare", "--vary", "decks=8", "--plot", "effects.txt"], "--plot"),
+    (["exact", "-o", NO_FOLDER + ".txt"], "--output"),
+    (["strategy", "show", "basic", "-o", NO_FOLDER + ".toml"], "--output"),
+    (["rules", "show", "-o", "/"], "--output"),
+    (["report", "-o", "/etc/hostname"], "--output"),
+], ids=lambda a: " ".join(a) if isinstance(a, list) else a)
+def test_an_output_that_cannot_be_written_is_refused_before_any_round(monkeypatch, args, option):
+    from simulator import compare, count_runs
+    from simulator import run as run_mod
+    from simulator.exact import compare as exact_compare
+
+    def played(*_a, **_k):
+        raise AssertionError("a round was played before the output was checked")
+
+    for module, name in [(run_mod, "simulate"), (compare, "compare"), (count_runs, "play"),
+                         (exact_compare, "exact_figures")]:
+        monkeypatch.setattr(module, name, played)
+    assert_user_error(run(*args), option, args[-1])
+
+
+def test_an_output_is_neither_created_nor_truncated_when_the_run_is_refused(tmp_path):
+    out = tmp_path / "kept.txt"
+    out.write_text("kept\n")
+    result = run("simulate", "-n", "1.5", "-o", str(out))
+    assert result.exit_code == 2 and out.read_text() == "kept\n"
+    assert run("simulate", "-n", "1.5", "-o", str(tmp_path / "new.txt")).exit_code == 2
+    assert not (tmp_path / "new.txt").exists()
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--set", "boxes=3", "--boxes", "2"], ["--set boxes=3", "--boxes"]),
+    (["--set", " super_sevens = true", "--no-super-sevens"],
+     ["--set super_sevens = true", "--no-super-sevens"]),
+    (["--super-sevens", "--set", "super_sevens=false"], ["--set super_sevens=false",
+                                                         "--super-sevens"]),
+])
+@pytest.mark.parametrize("command", [["simulate"], ["rules", "show"], ["report", "-o", "r"]])
+def test_a_key_set_twice_by_set_and_its_own_option_is_refused(command, args, words):
+    assert_user_error(run(*command, *args), *words, "allowed one of them")
+
+
+@pytest.mark.parametrize("seed", ["abc", "-3", "1.5", ""])
+def test_a_bad_seed_says_what_a_seed_is(seed):
+    assert_user_error(run("simulate", "--seed", seed, "-q"), "--seed",
+                      "allowed a whole number, 0 or more")
+
+
+def test_a_variant_file_as_rules_points_to_compare_variant():
+    assert_user_error(run("simulate", "--rules", "configs/variants/h17.toml", "-q"),
+                      "configs/variants/h17.toml", "a variant file",
+                      "bjsim compare --variant configs/variants/h17.toml")
+
+
+def test_a_cut_that_lets_no_round_start_names_cut(tmp_path):
+    path = tmp_path / "shoe.txt"
+    path.write_text("Th 9c 7s 8d  As 5d Kh\n")
+    assert_user_error(run("replay", "--cards", str(path), "--cut", "0"), "--cut", "x>=1")
+    assert run("replay", "--cards", str(path), "--cut", "1").exit_code == 0
+
+
+def test_rules_check_reports_a_folder_and_checks_the_other_files(tmp_path):
+    result = run("rules", "check", "configs/nz1994.toml", str(tmp_path), "configs/nz1994.toml")
+    assert result.exit_code == 2
+    assert result.stdout.splitlines() == ["configs/nz1994.toml: ok"] * 2
+    assert result.stderr.splitlines() == [f"Error: {tmp_path}: a folder, not a rule file"]

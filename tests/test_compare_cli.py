@@ -174,3 +174,26 @@ def test_precision_result_is_in_the_table_head():
     head = run(*args).stdout.splitlines()[2]
     assert p["met"] is False and head.startswith("precision target ±0.1000%")
     assert f"NOT met (stopped at --max-rounds 4,000): ±{100 * p['half_width']:.4f}%" in head
+
+
+def _last_bar(stderr: str, word: str) -> str:
+    """The progress bar as it was last drawn (its redraws are separated by carriage returns)."""
+    return [part for part in stderr.split("\r") if word in part][-1]
+
+
+def test_the_bar_ends_on_the_final_difference():
+    args = [a for a in TINY if a != "--quiet"]
+    result = run("compare", "--vary", "dealer_hits_soft_17=true", *args, "-f", "json")
+    diff = json.loads(result.stdout)["variants"][0]["difference"]["house_edge"]
+    assert f"dealer_hits_soft_17=true {100 * diff['mean']:+.3f}±" in _last_bar(result.stderr,
+                                                                                "100%")
+
+
+def test_with_a_precision_target_the_bar_ends_on_the_widest_half_width_met():
+    args = [a for a in TINY if a not in ("--quiet", "--rounds", "4000")]
+    result = run("compare", "--vary", "dealer_hits_soft_17=true", *args, "--precision", "0.01",
+                 "--max-rounds", "40000", "-f", "json")
+    precision = json.loads(result.stdout)["run"]["precision"]
+    assert precision["met"]
+    assert f"widest ±{100 * precision['half_width']:.4f}%" in _last_bar(result.stderr,
+                                                                        "(target ±")

@@ -110,6 +110,8 @@ def test_list_names_every_shipped_plan_and_count():
     (["--resume"], "--resume: needs --checkpoint FILE"),
     (["--penetrations", "0.6,0.7", "--checkpoint", "c.ckpt"],
      "--checkpoint: not with --penetrations"),
+    (["--penetrations", "0.6", "--checkpoint", "c.ckpt"],
+     "--checkpoint: not with --penetrations (even one)"),
 ])
 def test_bad_input_is_one_line(args, words, fake_engine):
     line = is_one_line_error(invoke("count", *args))
@@ -304,3 +306,11 @@ def test_more_boxes_than_the_plan_plays_is_said_on_stderr(fake_engine):
     result = invoke("count", "--boxes", "3", "--rounds", "20000", "--chunk-rounds", "5000")
     assert result.exit_code == 0
     assert "the plan plays 1 box a round at most" in result.stderr
+
+
+@needs_engine
+def test_the_bar_shows_the_counters_advantage_as_it_ends():
+    result = invoke("count", *[a for a in TINY if a != "--quiet"], "-f", "json")
+    advantage = json.loads(result.stdout)["results"]["advantage"]["initial_bet"]["mean"]
+    bar = [part for part in result.stderr.split("\r") if "counter's advantage" in part][-1]
+    assert f"counter's advantage {100 * advantage:+.3f}%" in bar

@@ -82,7 +82,19 @@ def test_the_cli_says_so_in_one_line():
     result = CliRunner().invoke(cli, ["simulate", "--boxes", "7", "--set", "max_hands=4",
                                       "--set", "super_sevens_pays=3,50,100,500,1000000", "-q"])
     assert result.exit_code == 2 and "Traceback" not in result.output
-    assert "chunk_rounds = 1,000,000 could overflow" in result.stderr
+    assert "--chunk-rounds 1,000,000 could overflow" in result.stderr
+    assert "'ss_round_sq'" in result.stderr and "1,000,000 to 1" in result.stderr
+
+
+def test_without_super_sevens_the_limit_and_its_reason_are_the_main_game():
+    off = dataclasses.replace(NZ7, super_sevens=False)
+    per = tally.max_per_round(off)
+    assert all(v == 0 for k, v in per.items() if k.startswith("ss_"))
+    assert tally.max_chunk_rounds(off) == INT64_MAX // per["round_total_sq"]
+    with pytest.raises(ValueError, match="'round_total_sq'") as err:
+        engine.check_headroom(off, tally.max_chunk_rounds(off) + 1, "--chunk-rounds")
+    assert "Super Sevens" not in str(err.value)
+    assert str(err.value).startswith("--chunk-rounds ")
 
 
 def test_real_chunks_stay_within_the_bounds():

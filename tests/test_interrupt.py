@@ -143,3 +143,57 @@ def test_with_a_precision_target_stops_resume_to_the_same_stopping_chunk(tmp_pat
     longest = span(PRECISION, tmp_path / "span.ckpt")
     saved = [check(PRECISION, tmp_path, sig, delay, whole) for delay in moments(1994, 3, longest)]
     assert any(0 < s < whole["results"]["rounds"] for s in saved), saved
+
+
+def _ctrl_c_in(monkeypatch, module, name, then=None):
+    """Make ``module.name`` stop as Ctrl-C does: a real SIGINT to this process, and ``then``
+    (an exception raised after the KeyboardInterrupt is swallowed, as in a numba callback)."""
+
+    def stopped(*_args, **_kwargs):
+        try:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)
+        except KeyboardInterrupt:
+            if then is None:
+                raise
+        raise then
+
+    monkeypatch.setattr(module, name, stopped)
+
+
+@pytest.mark.parametrize("then", [None, RuntimeError("no compiled object yet")],
+                         ids=["KeyboardInterrupt", "swallowed"])
+def test_ctrl_c_in_a_command_without_a_run_exits_130_in_one_line(monkeypatch, then):
+    from simulator.exact import compare, indices
+
+    _ctrl_c_in(monkeypatch, compare, "exact_figures", then)
+    _ctrl_c_in(monkeypatch, indices, "derive_indices", then)
+    for args in (["exact"], ["strategy", "indices"]):
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 130, (args, result.output)
+        assert result.stderr.strip().splitlines() == ["bjsim: interrupted"], result.stderr
+        assert "Aborted!" not in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("delay", [0.3, 1.0])
+def test_ctrl_c_at_any_moment_of_a_run_exits_130(delay):
+    """SIGINT while importing, compiling or playing: exit code 130, no click 'Aborted!', no
+    traceback; once the run has started, its partial report."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen([sys.executable, "-m", "simulator", "simulate", "-n", "1e9", "-q",
+                             "--chunk-rounds", "100k", "--workers", "1"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(delay)
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, err = proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:  # a Ctrl-C lost in a numba callback: the line says so
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=120)
+        assert "press it again" in err
+    # 130; or killed by SIGINT, which a shell shows as 130 too (Python ends so when the
+    # interrupt passed through code run by PyRun_String, even though bjsim handled it)
+    assert proc.returncode in (130, -signal.SIGINT), err
+    assert "Aborted!" not in err and "Traceback" not in err, err
+    assert "bjsim: interrupted" in err
+    assert out == "" or "PARTIAL RESULT" in out
