@@ -359,13 +359,16 @@ def rules_options(func):
     return func
 
 
-def strategy_option(func):
-    return click.option(
-        "--strategy", "strategy_names", multiple=True, metavar="NAME|FILE",
-        help="Strategy: a shipped name (see `bjsim strategy list`) or a TOML file "
-        "(docs/strategy-format.md). Give it once for every box, or once per box in box order. "
-        "Default: basic.",
-    )(func)
+def strategy_option(func=None, *, default="basic"):
+    def decorate(f):
+        return click.option(
+            "--strategy", "strategy_names", multiple=True, metavar="NAME|FILE",
+            help="Strategy: a shipped name (see `bjsim strategy list`) or a TOML file "
+            "(docs/strategy-format.md). Give it once for every box, or once per box in box "
+            f"order. Default: {default}.",
+        )(f)
+
+    return decorate if func is None else decorate(func)
 
 
 def output_options(formats, default):
@@ -889,8 +892,8 @@ def strategy_generate(rules_path, overrides, boxes, super_sevens, with_super_sev
     \b
     Examples:
         bjsim strategy generate --rules configs/nz1994.toml -o strategies/basic.toml
-        bjsim strategy generate --with-super-sevens -o strategies/basic-super-sevens.toml
-        bjsim strategy generate --insurance -o strategies/insurance-taker.toml
+        bjsim strategy generate --rules configs/nz1994.toml --with-super-sevens -o bss.toml
+        bjsim strategy generate --rules configs/nz1994.toml --insurance -o ins.toml
         bjsim strategy generate --rules configs/us-6deck-s17-das-peek.toml
     """
     from simulator.exact import basic_strategy
@@ -1010,7 +1013,8 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, fmt, output
 
 @cli.command()
 @rules_options
-@strategy_option
+@strategy_option(default="the basic strategy derived for the baseline's rules by the exact "
+                 "analyzer (cached; for the NZ rules, basic)")
 @click.option("--vary", "vary", multiple=True, metavar="KEY=VALUE[,KEY=VALUE...]",
               help="A variant: the baseline with these keys changed, e.g. --vary "
               "dealer_hits_soft_17=true or --vary decks=8,penetration=0.8. Repeatable: each "
