@@ -24,6 +24,12 @@ DEFAULT_ROUNDS = 10_000_000
 DEFAULT_CHUNK_ROUNDS = 1_000_000
 DEFAULT_RULES_SHOWN = "configs/nz1994.toml"  # as simulator.run
 INTERRUPTED = 130  # 128 + SIGINT: the exit code of a command stopped by Ctrl-C
+_STOPPED_BY = [signal.SIGINT]  # the last stop signal seen: SIGINT (Ctrl-C) or SIGTERM
+
+
+def _interrupted() -> int:
+    """The exit code of a command a stop signal ended: 130 for Ctrl-C, 143 for SIGTERM."""
+    return 128 + int(_STOPPED_BY[0])
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
@@ -89,8 +95,9 @@ class OneLineGroup(OneLineCommand, click.Group):
 
 class MainGroup(OneLineGroup):
     """The ``bjsim`` group: Ctrl-C at any moment of a command (reading options, importing,
-    compiling, playing, writing) ends it with one line on stderr and exit code 130. A run that
-    had started has already printed its partial report (`simulator.run.simulate`)."""
+    compiling, playing, writing) ends it with one line on stderr and exit code 130; SIGTERM
+    does the same with 143. A run that had started has already printed its partial report
+    (`simulator.run.simulate`) and saved its checkpoint."""
 
     group_class = OneLineGroup
 
@@ -105,13 +112,15 @@ class MainGroup(OneLineGroup):
 
 @contextlib.contextmanager
 def _interrupt_exits():
-    """KeyboardInterrupt as ``bjsim: interrupted`` on stderr and exit code 130; so is any error
-    that follows a Ctrl-C. One that lands in a callback from compiled code (numba's cache) is
-    swallowed there: a line says so, instead of Python's traceback."""
+    """KeyboardInterrupt (Ctrl-C, or SIGTERM made one) as ``bjsim: interrupted`` on stderr and
+    exit code 130 (143); so is any error that follows the signal. One that lands in a callback
+    from compiled code (numba's cache) is swallowed there: a line says so, instead of Python's
+    traceback."""
     seen = []
 
-    def on_sigint(signum, frame):
+    def on_signal(signum, frame):  # SIGTERM (a scheduler's stop) as Ctrl-C: nothing is lost
         seen.append(signum)
+        _STOPPED_BY[0] = signum
         signal.default_int_handler(signum, frame)
 
     def unraisable(info):
@@ -122,26 +131,26 @@ def _interrupt_exits():
             hook(info)
 
     try:
-        previous = signal.signal(signal.SIGINT, on_sigint)
-    except ValueError:  # not the main thread: Python's own handler stays
-        previous = None
+        previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+    except ValueError:  # not the main thread: Python's own handlers stay
+        previous = {}
     hook, sys.unraisablehook = sys.unraisablehook, unraisable
     try:
         yield
     except KeyboardInterrupt:
         click.echo("\nbjsim: interrupted", err=True)
-        raise click.exceptions.Exit(INTERRUPTED) from None
+        raise click.exceptions.Exit(_interrupted()) from None
     except (click.exceptions.Exit, click.ClickException):
         raise
     except Exception:
         if not seen:
             raise
         click.echo("\nbjsim: interrupted", err=True)
-        raise click.exceptions.Exit(INTERRUPTED) from None
+        raise click.exceptions.Exit(_interrupted()) from None
     finally:
         sys.unraisablehook = hook
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _one_line(err: Exception, limit: int = 600) -> str:
@@ -635,11 +644,11 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         saved = f": carry on with --resume --checkpoint {checkpoint_path}"
         click.echo("bjsim: interrupted before the report was written"
                    + (saved if checkpoint_path else ""), err=True)
-        ctx.exit(INTERRUPTED)
+        ctx.exit(_interrupted())
     for line in result.messages:
         click.echo(line, err=True)
     if result.partial:
-        ctx.exit(INTERRUPTED)
+        ctx.exit(_interrupted())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1129,7 +1138,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     for line in result.messages:
         click.echo(line, err=True)
     if result.partial:
-        ctx.exit(INTERRUPTED)
+        ctx.exit(_interrupted())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1252,7 +1261,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         data = compute(spec, say, quiet=quiet)
     except KeyboardInterrupt:
         click.echo("bjsim report: interrupted: no report written", err=True)
-        ctx.exit(INTERRUPTED)
+        ctx.exit(_interrupted())
     try:
         written = write_report(data, out_dir, say)
     except OSError as err:
@@ -1374,7 +1383,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         checkpoint=checkpoint_path, resume=resume)
     if not runs.runs:
         click.echo("bjsim: interrupted before any chunk finished: nothing to report", err=True)
-        ctx.exit(INTERRUPTED)
+        ctx.exit(_interrupted())
     figs = count_runs.figures(runs, plan, bankroll)
     meta = runs.runs[0][2].meta | {"plan": counting_report.plan_dict(plan)}
     if penetrations is None:
@@ -1388,7 +1397,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         for line in r.messages:
             click.echo(line, err=True)
     if runs.partial:
-        ctx.exit(INTERRUPTED)
+        ctx.exit(_interrupted())
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,6 +1,7 @@
 """Interruption: a checkpointed run (``python -m simulator simulate ... --checkpoint F`` in a
 subprocess) stopped by SIGINT (Ctrl-C) or SIGKILL at random moments resumes to exactly the
-uninterrupted result, for a fixed number of rounds and for a precision target.
+uninterrupted result, for a fixed number of rounds and for a precision target; SIGTERM is taken
+as Ctrl-C.
 
 The moments are drawn from a fixed seed as fractions of the run's length on the machine, counted
 from when the run has started (its first checkpoint is on disk), so each test does the same
@@ -79,11 +80,12 @@ def check(args, tmp_path: Path, sig: int, delay: float, whole: dict) -> int:
     code, out, err = interrupt(args, path, sig, delay)
     assert "Traceback" not in err
     saved = json.loads(path.read_text())["rounds_done"]
-    if sig == signal.SIGINT and code == 130 and out:  # stopped part way: a partial report
+    stopped = {signal.SIGINT: 130, signal.SIGTERM: 143}.get(sig)  # SIGTERM is taken as Ctrl-C
+    if code == stopped and out:  # stopped part way: a partial report
         partial = json.loads(out)
         assert partial["run"]["partial"] is True
         assert partial["results"]["rounds"] == saved
-    elif sig == signal.SIGINT and code == 130:  # stopped after the chunks, before the report
+    elif code == stopped:  # stopped after the chunks, before the report
         assert "interrupted before the report was written" in err
     elif sig == signal.SIGKILL and code == -signal.SIGKILL:  # killed, or killed on the way out
         assert out == "" or json.loads(out)["results"] == whole["results"]
@@ -119,11 +121,30 @@ def moments(seed: int, n: int, longest: float) -> list[float]:
     return sorted(round(rng.uniform(0.05, 0.9) * longest, 3) for _ in range(n))
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=["SIGINT", "SIGKILL"])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL],
+                         ids=["SIGINT", "SIGTERM", "SIGKILL"])
 def test_a_run_stopped_part_way_resumes_to_the_uninterrupted_result(tmp_path, sig):
     whole = uninterrupted(FIXED)
     saved = check(FIXED, tmp_path, sig, 0.1, whole)
     assert saved < whole["results"]["rounds"]  # the stop came part way through
+
+
+def test_sigterm_part_way_saves_every_finished_chunk_and_reports_them(tmp_path):
+    """A scheduler's SIGTERM is taken as Ctrl-C: exit 143, the partial report of the chunks
+    finished, and the checkpoint holding them all (saved on the way out, not only every few
+    seconds)."""
+    path = tmp_path / "term.ckpt"
+    proc = start(FIXED, path)
+    deadline = time.monotonic() + 300
+    while not _rounds_saved(path) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 143, err
+    assert "Traceback" not in err and "bjsim: interrupted" not in out
+    partial = json.loads(out)
+    assert partial["run"]["partial"] is True
+    assert partial["results"]["rounds"] == _rounds_saved(path) > 0
 
 
 @pytest.mark.slow
