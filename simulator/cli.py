@@ -413,10 +413,16 @@ def rules_dict(rules) -> dict:
 
 
 def _refuse_set_twice(overrides, boxes=None, super_sevens=None) -> None:
-    """Refuse a key given both by --set and by its own option (--boxes, --super-sevens)."""
+    """Refuse a key given twice: by two --set, or by --set and its own option (--boxes,
+    --super-sevens)."""
     own = {"boxes": ("--boxes", boxes), "super_sevens": ("--super-sevens", super_sevens)}
+    first: dict = {}
     for item in overrides:
         key = item.split("=", 1)[0].strip()
+        if key in first:
+            raise BjsimError(f"--set {first[key]} and --set {item.strip()}: both set '{key}': "
+                             "allowed one of them")
+        first[key] = item.strip()
         option, value = own.get(key, (None, None))
         if value is not None:
             given = option if key != "super_sevens" or value else "--no-super-sevens"
