@@ -101,6 +101,25 @@ class MainGroup(OneLineGroup):
 
     group_class = OneLineGroup
 
+    def main(self, *args, **kwargs):
+        """click's ``main``; a stop signal between the steps wrapped below (where click would
+        say ``Aborted!`` and exit 1) ends the command at once, as they do."""
+
+        def stop(signum, frame):
+            _STOPPED_BY[0] = signum
+            click.echo("\nbjsim: interrupted", err=True)
+            sys.exit(_interrupted())
+
+        try:
+            previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+        except ValueError:  # not the main thread
+            previous = {}
+        try:
+            return super().main(*args, **kwargs)
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
     def make_context(self, info_name, args, parent=None, **extra):
         with _interrupt_exits():
             return super().make_context(info_name, args, parent=parent, **extra)

@@ -196,6 +196,26 @@ def test_ctrl_c_in_a_command_without_a_run_exits_130_in_one_line(monkeypatch, th
         assert "Aborted!" not in result.output and "Traceback" not in result.output
 
 
+def test_ctrl_c_between_click_steps_exits_130_not_aborted(monkeypatch):
+    """A Ctrl-C after the command has run, as its context closes (outside the parts of click's
+    ``main`` that `cli.MainGroup` wraps), is no ``Aborted!``, exit 1 either."""
+    import click
+
+    close = click.Context.close
+
+    def closing(self):
+        if self.parent is None:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)
+        close(self)
+
+    monkeypatch.setattr(click.Context, "close", closing)
+    result = CliRunner().invoke(cli, ["rules", "show"])
+    assert result.exit_code == 130, result.output
+    assert result.stderr.strip().splitlines()[-1] == "bjsim: interrupted"
+    assert "Aborted!" not in result.output
+
+
 @pytest.mark.parametrize("delay", [0.3, 1.0])
 def test_ctrl_c_at_any_moment_of_a_run_exits_130(delay):
     """SIGINT while importing, compiling or playing: exit code 130, no click 'Aborted!', no
