@@ -258,11 +258,14 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None) -> Result:
         total, plan.rules, tally.ss_lines_possible(plan.strategies, plan.rules)
     )
     meta = _meta(plan, state, total, partial, resumed, seconds)
-    if plan.exact:
+    if plan.exact:  # the exact figures from the cache where it holds them (`derived`)
+        from simulator import derived
         from simulator.exact import compare
 
+        figures = derived.exact_for(plan.rules, plan.strategies)
+        th = {"house_edge": figures["house_edge"], "super_sevens": figures["super_sevens_ev"]}
         summary["exact"] = compare.compare_with_simulation(
-            summary, plan.rules, list(plan.strategies)
+            summary, plan.rules, list(plan.strategies), th
         )
     return Result(total, summary, meta, partial, _messages(plan, meta, resumed, partial, quiet),
                   counted)

@@ -182,16 +182,16 @@ def theory(rules, strategies) -> dict:
             "super_sevens": None if None in ss else float(np.mean(ss))}
 
 
-def compare_with_simulation(summary: dict, rules, strategies) -> dict:
+def compare_with_simulation(summary: dict, rules, strategies, th=None) -> dict:
     """Theory beside the simulated figures: {figure: {simulated, se, exact, difference, z}}.
 
     ``z`` = (simulated - exact) / se, or None where the simulated figure's interval is withheld
     (its ``interval_note``: too few wins of a big Super Sevens line for its se to mean
     anything), and ``z_note`` then says why. The exact figure is for a full shoe every round:
     compare with ``shuffle = "every-round"``; under a cut card the simulated figure also holds
-    the cut-card effect (and ``exact_note`` says so).
+    the cut-card effect (and ``exact_note`` says so). ``th``: `theory` of the game, if known.
     """
-    th = theory(rules, strategies)
+    th = theory(rules, strategies) if th is None else th
     out = {}
     pairs = [("house_edge", summary["house_edge"], th["house_edge"])]
     if rules.super_sevens and th["super_sevens"] is not None:
