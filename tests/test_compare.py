@@ -481,3 +481,27 @@ def test_derived_strategy_and_exact_figures_are_cached_by_the_rules(tmp_path, mo
     assert derived.exact_for(NZ, [s2]) == {"house_edge": 0.005, "super_sevens_ev": -0.2}
     _, p3 = derived.basic_for(NZ.replace(decks=8))
     assert len(calls) == 2 and p3 != p1
+
+
+def test_exact_figures_of_several_boxes_are_the_mean_of_their_one_box_figures(tmp_path,
+                                                                              monkeypatch):
+    """Each box is valued alone from a full shoe: three boxes of one strategy take the one-box
+    figure from the cache (no analysis), and two strategies the mean of theirs."""
+    import simulator.exact.compare
+    from simulator import derived
+
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(tmp_path))
+    calls = []
+
+    def fake_theory(rules, strategies):
+        calls.append((rules.boxes, [s.name for s in strategies]))
+        he = {"basic": 0.005, "mimic-dealer": 0.055}[strategies[0].name]
+        return {"house_edge": he, "super_sevens": -0.2}
+
+    monkeypatch.setattr(simulator.exact.compare, "theory", fake_theory)
+    one = derived.exact_for(NZ, [BASIC])
+    assert derived.exact_for(NZ.replace(boxes=3), [BASIC]) == one
+    assert calls == [(1, ["basic"])]
+    both = derived.exact_for(NZ.replace(boxes=2), [BASIC, MIMIC])
+    assert both == {"house_edge": pytest.approx(0.03), "super_sevens_ev": pytest.approx(-0.2)}
+    assert calls == [(1, ["basic"]), (1, ["mimic-dealer"])]
