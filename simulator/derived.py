@@ -128,6 +128,8 @@ def exact_for(rules, strategies) -> dict:
     if len(strategies) > 1:  # each box valued alone: the mean of its strategy's one-box figures
         one = rules.replace(boxes=1)
         figs = [exact_for(one, [s]) for s in strategies]
+        if all(f == figs[0] for f in figs):  # (one strategy: its figure, not a rounded mean)
+            return figs[0]
         ss = [f["super_sevens_ev"] for f in figs]
         return {"house_edge": float(np.mean([f["house_edge"] for f in figs])),
                 "super_sevens_ev": None if None in ss else float(np.mean(ss))}
