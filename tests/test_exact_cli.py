@@ -133,9 +133,21 @@ def test_simulate_exact_withholds_the_z_its_interval_withholds():
     assert ss["z"] == pytest.approx(ss["difference"] / ss["se"], rel=1e-12)
 
 
-def test_exact_with_several_boxes_labels_its_figures_per_box(nz_json):
+def test_exact_with_several_boxes_labels_its_figures_per_box(nz_json, monkeypatch):
     """The exact analyzer values one box alone (docs/exact.md, A5): with --boxes 7 its figures
-    are the one-box game's, per box, and it says so; the SD of a 7-box round is not given."""
+    are the one-box game's, per box, and it says so; the SD of a 7-box round is not given.
+    (The three formats render one analysis: the command's first call is kept for the others.)"""
+    import simulator.exact.compare as cmp
+
+    analyse, kept = cmp.exact_figures, {}
+
+    def once(rules, strategy=None):
+        key = (repr(rules), strategy is None)
+        if key not in kept:
+            kept[key] = analyse(rules, strategy)
+        return kept[key]
+
+    monkeypatch.setattr(cmp, "exact_figures", once)
     one = nz_json["exact"]
     assert one["boxes"] == 1 and one["per_box_note"] is None
     assert one["sd_round"] == one["sd_box_round"]
@@ -153,6 +165,7 @@ def test_exact_with_several_boxes_labels_its_figures_per_box(nz_json):
     assert sd["round"] == "" and float(sd["box-round"]) == ex["sd_box_round"]
     assert not any(r["per"] == "round" for r in rows if r["section"] == "sevens_play")
     assert any(r["item"] == "per_box_note" for r in rows if r["section"] == "run")
+    assert len(kept) == 1
 
 
 def test_simulate_exact_with_several_boxes_compares_per_box():
