@@ -55,8 +55,13 @@ def ok_or_one_line_error(result) -> bool:
     return False
 
 
+# Every scratch file under one folder, removed when the test process ends (hypothesis runs
+# hundreds of examples: a folder each left behind would fill /tmp).
+_SCRATCH = tempfile.TemporaryDirectory(prefix="bjsim-hostile-")
+
+
 def scratch(name: str, data) -> Path:
-    folder = Path(tempfile.mkdtemp(prefix="bjsim-hostile-"))
+    folder = Path(tempfile.mkdtemp(dir=_SCRATCH.name))
     path = folder / name
     path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8", "surrogatepass"))
     return path
