@@ -1,12 +1,18 @@
-"""``python -m simulator`` runs the ``bjsim`` command line."""
+"""``python -m simulator`` and the installed ``bjsim`` script run the command line (``run``)."""
 
 import sys
 
-try:
-    from simulator.cli import main
-except KeyboardInterrupt:  # Ctrl-C while still importing: as `cli.MainGroup` says
-    sys.stderr.write("\nbjsim: interrupted\n")
-    sys.exit(130)
+
+def run() -> None:
+    """The ``bjsim`` command, with Ctrl-C while still importing it taken as `cli.MainGroup`
+    takes it later: ``bjsim: interrupted``, exit 130."""
+    try:
+        from simulator.cli import main
+    except KeyboardInterrupt:
+        sys.stderr.write("\nbjsim: interrupted\n")
+        sys.exit(130)
+    main()
+
 
 if __name__ == "__main__":
-    main()
+    run()

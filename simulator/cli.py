@@ -467,8 +467,7 @@ def _load_rules(rules_path, overrides, boxes=None, super_sevens=None):
 
 def _changes(overrides, boxes=None, super_sevens=None) -> list[str]:
     """Every change made to the rule file on the command line, as KEY=VALUE (--set, --boxes,
-    --super-sevens), in the order `_load_rules` applies them."""
-    _refuse_set_twice(overrides, boxes, super_sevens)
+    --super-sevens), in the order `_load_rules` applies them (and refuses a key set twice)."""
     out = list(overrides)
     if boxes is not None:
         out.append(f"boxes={boxes}")
@@ -1258,7 +1257,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     if no_variants and variant_files:
         raise BjsimError("--no-variants: not with --variant FILE")
     sets = _changes(overrides, boxes, super_sevens)
-    rules, file_meta = _load_rules(rules_path, sets)
+    rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     _check_chunk_rounds(rules, chunk_rounds)
     if count_plan is None and (count_penetrations is not None
                                or ctx.get_parameter_source("count_rounds").name == "COMMANDLINE"):

@@ -238,3 +238,27 @@ def test_ctrl_c_at_any_moment_of_a_run_exits_130(delay):
     assert "Aborted!" not in err and "Traceback" not in err, err
     assert "bjsim: interrupted" in err
     assert out == "" or "PARTIAL RESULT" in out
+
+
+def test_the_installed_script_takes_ctrl_c_while_importing(monkeypatch, capsys):
+    """The ``bjsim`` script runs ``simulator.__main__:run``, which takes a Ctrl-C during the
+    command line's import as one later: exit 130, one line, no traceback."""
+    import builtins
+    import tomllib
+
+    from simulator.__main__ import run
+
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        assert tomllib.load(f)["project"]["scripts"]["bjsim"] == "simulator.__main__:run"
+    real_import = builtins.__import__
+
+    def interrupted(name, *args, **kwargs):
+        if name == "simulator.cli":
+            raise KeyboardInterrupt
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", interrupted)
+    with pytest.raises(SystemExit) as stop:
+        run()
+    assert stop.value.code == 130
+    assert capsys.readouterr().err.strip() == "bjsim: interrupted"
