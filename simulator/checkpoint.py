@@ -243,7 +243,7 @@ def tally_problem(t, rules: dict) -> str | None:
     rounds, box_rounds = int(t[L.T_ROUNDS]), int(t[L.T_BOX_ROUNDS])
     most = max_per_round(SimpleNamespace(**rules))
     for name, x in zip(L.TALLY_NAMES, t, strict=True):
-        if name not in SIGNED and x < 0:
+        if name.split("_", 1)[-1] not in SIGNED and name not in SIGNED and x < 0:
             return f"tally '{name}' = {int(x)}: a count or a sum of squares is never negative"
         if abs(int(x)) > most[name] * rounds:
             return f"tally '{name}' = {int(x)}: more than {rounds} rounds can add up to"

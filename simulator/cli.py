@@ -434,18 +434,20 @@ def rules_dict(rules) -> dict:
 def _refuse_set_twice(overrides, boxes=None, super_sevens=None) -> None:
     """Refuse a key given twice: by two --set, or by --set and its own option (--boxes,
     --super-sevens)."""
+    from simulator.rules import _q  # (an item shown in one line, at most 80 characters)
+
     own = {"boxes": ("--boxes", boxes), "super_sevens": ("--super-sevens", super_sevens)}
     first: dict = {}
     for item in overrides:
         key = item.split("=", 1)[0].strip()
         if key in first:
-            raise BjsimError(f"--set {first[key]} and --set {item.strip()}: both set '{key}': "
-                             "allowed one of them")
-        first[key] = item.strip()
+            raise BjsimError(f"--set {first[key]} and --set {_q(item.strip())}: both set "
+                             f"'{_q(key)}': allowed one of them")
+        first[key] = _q(item.strip())
         option, value = own.get(key, (None, None))
         if value is not None:
             given = option if key != "super_sevens" or value else "--no-super-sevens"
-            raise BjsimError(f"--set {item.strip()} and {given}: both set '{key}': allowed one "
+            raise BjsimError(f"--set {first[key]} and {given}: both set '{key}': allowed one "
                              "of them")
 
 

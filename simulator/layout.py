@@ -161,6 +161,13 @@ TALLY_NAMES = (
     "round_ins_sum",  # sum over rounds of the round's B_INS over all boxes
     "round_ins_sq",
 )
+# Then the same box-round figures per strategy: ``strategyK_*`` over the boxes that play box K's
+# strategy, K the first such box (the boxes of one strategy share them; a counter's are box 1's).
+BY_STRATEGY = ("box_rounds", "main_sum", "main_sq", "total_sum", "total_sq", "ss_sum", "ss_sq")
+(BY_BOX_ROUNDS, BY_MAIN_SUM, BY_MAIN_SQ, BY_TOTAL_SUM, BY_TOTAL_SQ, BY_SS_SUM, BY_SS_SQ,
+ N_BY) = range(len(BY_STRATEGY) + 1)  # fmt: skip
+T_BY = len(TALLY_NAMES)  # strategy k's (k = 0..6) at T_BY + k * N_BY
+TALLY_NAMES += tuple(f"strategy{k + 1}_{f}" for k in range(7) for f in BY_STRATEGY)
 T = {name: i for i, name in enumerate(TALLY_NAMES)}
 N_TALLY = len(TALLY_NAMES)
 (
@@ -171,7 +178,7 @@ N_TALLY = len(TALLY_NAMES)
     T_DEALER_21, T_SS_BETS, T_SS_A, T_SS_B, T_SS_C, T_SS_D, T_SS_E, T_SS_F, T_SS_SUM, T_SS_SQ,
     T_SS_RSUM, T_SS_RSQ, T_MAIN_WAGERED, T_SHUFFLES, T_CARDS_DEALT, T_RMAIN_SUM, T_RMAIN_SQ,
     T_RINS_SUM, T_RINS_SQ,
-) = range(N_TALLY)
+) = range(T_BY)
 
 # ---------------------------------------------------------------------------------------------
 # Counting tally (int64, shape (N_TC, N_COUNT)): one row per true-count bucket, the count at the

@@ -132,6 +132,7 @@ def max_per_round(rules) -> dict[str, int]:
     }
     per |= {name: 1 for name in L.TALLY_NAMES if name.startswith("dealer_")}
     per |= {f"ss_{k}": b * ss for k in SS_LINES}
+    per |= {f"strategy{k + 1}_{f}": per[f] for k in range(7) for f in L.BY_STRATEGY}  # its boxes'
     return {name: per[name] for name in L.TALLY_NAMES}
 
 

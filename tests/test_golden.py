@@ -29,5 +29,21 @@ def test_the_matrix_covers_every_game():
 def test_golden_tally(case):
     name, params, tables, state, rounds, tally = case
     got = simulate_chunk(params, tables, rounds, state)
-    diff = {L.TALLY_NAMES[i]: (int(got[i]), int(tally[i])) for i in np.flatnonzero(got != tally)}
+    n = tally.size  # recorded before the figures by strategy (``layout.T_BY``) were added
+    diff = {L.TALLY_NAMES[i]: (int(got[i]), int(tally[i]))
+            for i in np.flatnonzero(got[:n] != tally)}  # fmt: skip
     assert not diff, f"{name}: (got, recorded) {diff}"
+    # The figures by strategy: each at its first box, a share of every round, adding up to the
+    # whole game's.
+    by = got[L.T_BY:].reshape(7, L.N_BY)
+    boxes = [b"".join(t[b].tobytes() for t in tables) for b in range(len(tables[0]))]
+    shares = np.zeros(7, np.int64)
+    for key in boxes:
+        shares[boxes.index(key)] += 1
+    assert (by[:, L.BY_BOX_ROUNDS] == shares * got[L.T_ROUNDS]).all(), name
+    for f, whole in ((L.BY_BOX_ROUNDS, L.T_BOX_ROUNDS), (L.BY_MAIN_SUM, L.T_MAIN_SUM),
+                     (L.BY_MAIN_SQ, L.T_MAIN_SQ), (L.BY_TOTAL_SUM, L.T_TOTAL_SUM),
+                     (L.BY_TOTAL_SQ, L.T_TOTAL_SQ), (L.BY_SS_SUM, L.T_SS_SUM),
+                     (L.BY_SS_SQ, L.T_SS_SQ)):  # fmt: skip
+        assert by[:, f].sum() == got[whole], (name, L.BY_STRATEGY[f])
+        assert (by[shares == 0, f] == 0).all(), (name, L.BY_STRATEGY[f])

@@ -458,3 +458,10 @@ def test_a_checkpoint_that_is_a_folder_or_unreadable_is_refused(tmp_path):
         locked.write_text("{}")
         locked.chmod(0)
         is_one_line_error(invoke("simulate", *RUN, "--checkpoint", locked, "--resume"))
+
+
+def test_a_long_key_set_twice_is_refused_in_one_short_line():
+    """Found by hypothesis: the refusal of a key set twice quoted both items whole."""
+    huge = "x={a = " + "1" * 900 + "}"
+    line = is_one_line_error(invoke("simulate", "-n", "1000", "--set", huge, "--set", "x=[]"))
+    assert "both set 'x'" in line and len(line) < 250

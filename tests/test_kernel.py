@@ -222,6 +222,27 @@ def test_boxes_with_the_same_strategy_share_its_states():
     assert m.start[0] == m.start[2] != m.start[1]
 
 
+@pytest.mark.parametrize("rules", [NZ.replace(boxes=3), NZ.replace(boxes=3, hole_card="peek",
+                                                                 max_hands=4)])
+def test_figures_by_strategy_are_the_sums_of_their_boxes_rounds(rules):
+    """Each strategy's box-round figures (``layout.T_BY``, at its first box) are the sums over
+    the records of its boxes when the chunk's cards are played again in stacked mode."""
+    strategies = [basic_strategy(), MIMIC, basic_strategy()]
+    tally, trace = _sim_trace(rules, strategies, 3000)
+    recs = K.play_stacked(trace, rules, strategies)
+    assert recs.shape[0] == 3000  # every round (none dealt partly from reshuffled discards)
+    box = recs[:, L.R_FIXED:].reshape(3000, 3, L.R_BOX)
+    main, ss = box[:, :, L.B_MAIN], box[:, :, L.B_SS]
+    total = main + box[:, :, L.B_INS]
+    by = tally[L.T_BY:].reshape(7, L.N_BY)
+    for slot, boxes in ((0, [0, 2]), (1, [1])):
+        want = [3000 * len(boxes)] + [(x[:, boxes] ** k).sum() for x in (main, total, ss)
+                                      for k in (1, 2)]  # fmt: skip
+        assert by[slot].tolist() == want, slot
+    assert not by[2:].any()
+    assert by[0, L.BY_MAIN_SUM] / 6000 > by[1, L.BY_MAIN_SUM] / 3000  # basic over mimic
+
+
 def test_every_round_shuffle_shuffles_every_round():
     t = _sim(NZ.replace(shuffle="every-round"), MIMIC, 2000)
     assert t[L.T_SHUFFLES] == t[L.T_ROUNDS] == 2000

@@ -22,7 +22,7 @@ SS_B, SS_C, SS_D, SS_E, SS_F = 1, 2, 3, 4, 5
 
 
 @njit
-def _settle_split(m, p, sp, b, nh, o, insured, uv, t, scratch):
+def _settle_split(m, p, sp, b, nh, o, insured, uv, t, scratch, slot):
     """Settle box ``b``'s ``nh`` split hands against dealer outcome ``o`` into ``scratch`` (for a
     record) and the tally ``t``. Returns ``(main, ins)``."""
     kind, total, wager = m[4], m[5], m[6]
@@ -46,7 +46,7 @@ def _settle_split(m, p, sp, b, nh, o, insured, uv, t, scratch):
     bits = (T.X_INS_OFFERED if uv == 1 else 0) | (T.X_INS_TAKEN if insured else 0)
     wagered = L.UNIT * (nh + doubles)
     scratch[:] = 0
-    T.add_box(scratch, main, ins, bits, nh, wins, losses, pushes, doubles, busts, 0, wagered)
+    T.add_box(scratch, main, ins, bits, nh, wins, losses, pushes, doubles, busts, 0, wagered, slot)
     t += scratch
     return main, ins
 
@@ -242,7 +242,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     but those of a round dealt partly from reshuffled discards. ``m``: ``tuple(tables.Machine)``;
     ``ins_flags``: each box takes insurance; ``cx``: a counter's arrays (``count``), or None."""
     (trans, flags, link, fin, _, _, _, peek_t, net, insn, rows, start, wtrans, wflags, _, alt,
-     walt, wtid, _, d_stands, ss_pay) = m  # fmt: skip
+     walt, wtid, _, d_stands, ss_pay, slot) = m  # fmt: skip
     nb = p[L.P_BOXES]
     stacked = out is not None  # (``out is None``: the records' code left out when compiled)
     peek = p[L.P_HOLE] == L.HOLE_PEEK
@@ -260,7 +260,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     c1 = np.zeros(nb, np.int64)  # each box's first card
     line = np.full(nb, -1, np.int64)  # each box's Super Sevens line
     scratch = np.zeros(L.N_TALLY, np.int64)
-    lines = np.zeros(6, np.int64)  # boxes on Super Sevens lines (a)..(f) (simulation)
+    lines = np.zeros((7, 6), np.int64)  # boxes on Super Sevens lines (a)..(f) by strategy
     pos, end = ws[R.WS_POS], ws[R.WS_END]
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
     c2 = np.zeros(nb, np.int64)  # each box's second card
@@ -358,7 +358,6 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
         d_bj = peek and d_hard == 11 and d_ace != 0
         need = M.NEED2 | M.STOOD if draw_all else 0  # what the dealer's cards matter to (step 7)
         n_play = 0
-        lines[SS_F] += nbr if ss_on else 0  # every box on (f), then moved by its cards
         ssr = nbr * ss_pay[SS_F] if ss_on else 0  # the round's Super Sevens result
         for b in range(nbr):
             s = np.int64(st[b])
@@ -377,9 +376,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 if (c1[b] >> 2) == L.SEVEN_RANK:
                     x2 = np.int64((c2[b] >> 2) == L.SEVEN_RANK)
                     line[b] = x2 * (SS_B + np.int64((c1[b] & 3) == (c2[b] & 3)))
-                    lines[SS_F] -= 1  # the lines' counts and sums are added at the end
-                    lines[line[b]] += 1
                     ssr += ss_pay[line[b]] - ss_pay[SS_F]
+                lines[slot[b], line[b]] += 1  # the lines' counts and sums are added at the end
         todo[n_play] = nb * MAX_HANDS
         if d_bj:
             # 4. A peeked dealer blackjack ends the round before play.
@@ -412,10 +410,10 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                                                                n_cards, s0, s1, s2, s3)
                         if (code >> 2) == L.SEVEN_RANK:  # (d), (e) if all three one suit
                             suited = line[b] == SS_C and (code & 3) == (c1[b] & 3)
-                            lines[line[b]] -= 1
+                            lines[slot[b], line[b]] -= 1
                             ssr -= ss_pay[line[b]]
                             line[b] = SS_E if suited else SS_D
-                            lines[line[b]] += 1
+                            lines[slot[b], line[b]] += 1
                             ssr += ss_pay[line[b]]
                         s = np.int64(trans[s * 10 + value(code) - 1])
                         if cx is not None and (flags[s] & M.INDEX) != 0:
@@ -479,7 +477,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
         for b in range(nbr):
             if nsp[b] != 0:
                 insured = uv == 1 and insb[b] != 0
-                main, ins = _settle_split(m, p, hs, b, nsp[b], o, insured, uv, tally, scratch)
+                main, ins = _settle_split(m, p, hs, b, nsp[b], o, insured, uv, tally, scratch,
+                                          slot[b])  # fmt: skip
                 i = -1
                 nsp[b] = 0
                 if out is not None:
@@ -514,8 +513,9 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                         trace[traced] = shoe[ws[R.WS_ROUND_START] + i]
                         traced += 1
         r += 1
-    for i in range(6):  # each box's Super Sevens bet (14)
-        T.add_ss(tally, i, lines[i], ss_pay[i])
+    for k in range(7):  # each box's Super Sevens bet (14)
+        for i in range(6):
+            T.add_ss(tally, i, lines[k, i], ss_pay[i], k)
     ws[R.WS_POS], ws[R.WS_END] = pos, end
     rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
     return r

@@ -220,7 +220,7 @@ class Builder:
 
 # The engine's tables (``build``), in the order the compiled functions take them.
 Machine = namedtuple("Machine", "trans flags link fin kind total wager peek net ins rows start "
-                     "wtrans wflags wrows alt walt wtid wclass dstand sspay")  # fmt: skip
+                     "wtrans wflags wrows alt walt wtid wclass dstand sspay slot")  # fmt: skip
 
 
 def build(p, tables, bands: int = 0) -> Machine:
@@ -232,7 +232,8 @@ def build(p, tables, bands: int = 0) -> Machine:
     when a peeked dealer blackjack ends the round; ``net``, ``ins``, ``rows`` (``tally.add_box``)
     by ``fin * N_OUTCOMES + o``; ``dstand[ace * 32 + hard]``: the dealer stands (12.3);
     ``sspay``: the Super Sevens result by line; ``wtid``: a walk terminal's class (by the
-    round's net and wager, all a counter's bets need), ``wclass`` each class's ``wrows`` row."""
+    round's net and wager, all a counter's bets need), ``wclass`` each class's ``wrows`` row;
+    ``slot``: each box's strategy's figures in the tally (``layout.T_BY``)."""
     nb = tables[0].shape[0]
     first: dict = {}
     box_si = [first.setdefault(b"".join(t[b].tobytes() for t in tables), b) for b in range(nb)]
@@ -279,7 +280,8 @@ def build(p, tables, bands: int = 0) -> Machine:
             ins[i] = y = T.ins_net.py_func((bits & T.X_INS_TAKEN) != 0, o, ins_win)
             T.add_box.py_func(rows[i], x, y, bits, 1, int(x > 0), int(x < 0), int(x == 0),
                               int(w == 2 * L.UNIT), int(kind == T.K_BUST),
-                              int(kind in (T.K_ES, T.K_LS)), w)  # fmt: skip
+                              int(kind in (T.K_ES, T.K_LS)), w,
+                              0 if bands else bld.order[s][1])  # fmt: skip
     start = np.array([bld.state(("S", si)) for si in box_si], np.int64)
     if bands:
         start = np.full(int(p[L.P_BOXES]), start[0], np.int64)
@@ -301,7 +303,8 @@ def build(p, tables, bands: int = 0) -> Machine:
                    wflags=wflags, wrows=wrows, alt=alternatives(bld, bld.alt, n if bands else 0),
                    walt=walt, wtid=wtid, wclass=wrows[wt[first]],
                    dstand=np.array(dstand, np.int8),
-                   sspay=np.array([T.ss_net.py_func(i, p) for i in range(6)], np.int64))
+                   sspay=np.array([T.ss_net.py_func(i, p) for i in range(6)], np.int64),
+                   slot=np.array([0] * int(p[L.P_BOXES]) if bands else box_si, np.int64))
 
 
 def alternatives(bld, alt, n):
@@ -416,8 +419,8 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
     for row, k in zip(wrows, order, strict=True):
         if k[0] == "P1" and k[2] == 7 and ss_on:  # Super Sevens (a): the first card a seven
             pay_a = int(p[L.P_SS_PAY_A])
-            T.add_ss.py_func(row, 0, 1, pay_a)
-            T.add_ss.py_func(row, 5, -1, -1)
+            T.add_ss.py_func(row, 0, 1, pay_a, 0)
+            T.add_ss.py_func(row, 5, -1, -1, 0)
             row[[L.T_SS_RSUM, L.T_SS_RSQ]] += (pay_a + 1, pay_a * pay_a - 1)
         if k[0] == "T":  # the box's and the round's fields, Super Sevens (f) until (a) is seen
             f, o = rep[k[1]], k[2]
@@ -425,5 +428,5 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
             row += rows[i]
             T.add_round.py_func(row, 0, o, int(net[i]), int(ins[i]), -1 if ss_on else 0)
             if ss_on:
-                T.add_ss.py_func(row, 5, 1, -1)
+                T.add_ss.py_func(row, 5, 1, -1, 0)
     return wtrans, wflags, wrows, alternatives(bld, walt, n if walt else 0)

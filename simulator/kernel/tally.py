@@ -80,9 +80,15 @@ def ins_net(insured, o, ins_win):
 
 
 @njit
-def add_box(t, main, ins, bits, hands, wins, losses, pushes, doubles, busts, surrs, wagered):
-    """Add one box's round (one initial wager) into the tally ``t``."""
+def add_box(t, main, ins, bits, hands, wins, losses, pushes, doubles, busts, surrs, wagered,
+            slot):  # fmt: skip
+    """Add one box's round (one initial wager) into the tally ``t``, its strategy's figures at
+    ``slot`` (``layout.T_BY``)."""
     tot = main + ins
+    by = L.T_BY + slot * L.N_BY
+    for at, x in ((L.BY_BOX_ROUNDS, 1), (L.BY_MAIN_SUM, main), (L.BY_MAIN_SQ, main * main),
+                  (L.BY_TOTAL_SUM, tot), (L.BY_TOTAL_SQ, tot * tot)):  # fmt: skip
+        t[by + at] += x
     for at, x in ((L.T_BOX_ROUNDS, 1), (L.T_MAIN_SUM, main), (L.T_MAIN_SQ, main * main),
                   (L.T_TOTAL_SUM, tot), (L.T_TOTAL_SQ, tot * tot),
                   (L.T_INS_OFFERED, int((bits & X_INS_OFFERED) != 0)),
@@ -116,12 +122,15 @@ def add_round(t, cards, o, main, ins, ss):
 
 
 @njit
-def add_ss(t, line, n, pay):
-    """Add ``n`` Super Sevens bets on ``line`` (0..5 for (a)..(f)) paying ``pay`` into ``t``."""
+def add_ss(t, line, n, pay, slot):
+    """Add ``n`` Super Sevens bets on ``line`` (0..5 for (a)..(f)) paying ``pay`` into ``t``,
+    by boxes of the strategy at ``slot``."""
     t[L.T_SS_BETS] += n
     t[L.T_SS_A + line] += n
-    t[L.T_SS_SUM] += n * pay
-    t[L.T_SS_SQ] += n * pay * pay
+    by = L.T_BY + slot * L.N_BY
+    for at, x in ((L.T_SS_SUM, n * pay), (L.T_SS_SQ, n * pay * pay), (by + L.BY_SS_SUM, n * pay),
+                  (by + L.BY_SS_SQ, n * pay * pay)):  # fmt: skip
+        t[at] += x
 
 
 @njit
