@@ -140,7 +140,7 @@ def _split_box_net(rules, hands, outcome):
     tally = np.zeros(L.N_TALLY, np.int64)
     main, _ = play._settle_split(
         tuple(m), rules.to_params(), sp, 0, len(hands), outcome, False, 10, tally,
-        np.zeros(L.N_TALLY, np.int64),
+        np.zeros(L.N_TALLY, np.int64), 0,
     )  # fmt: skip
     return main, tally
 
