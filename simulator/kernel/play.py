@@ -47,6 +47,8 @@ def _settle_split(m, p, sp, b, nh, o, insured, uv, t, scratch, slot):
     wagered = L.UNIT * (nh + doubles)
     scratch[:] = 0
     T.add_box(scratch, main, ins, bits, nh, wins, losses, pushes, doubles, busts, 0, wagered, slot)
+    if p[L.P_SS] != 0:
+        T.add_ss(scratch, SS_F, 1, -1, slot)  # (f) as in a final state's row
     t += scratch
     return main, ins
 
@@ -260,7 +262,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     c1 = np.zeros(nb, np.int64)  # each box's first card
     line = np.full(nb, -1, np.int64)  # each box's Super Sevens line
     scratch = np.zeros(L.N_TALLY, np.int64)
-    lines = np.zeros((7, 6), np.int64)  # boxes on Super Sevens lines (a)..(f) by strategy
+    lines = np.zeros((7, 6), np.int64)  # boxes moved from Super Sevens line (f), by strategy
     pos, end = ws[R.WS_POS], ws[R.WS_END]
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
     c2 = np.zeros(nb, np.int64)  # each box's second card
@@ -376,8 +378,9 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 if (c1[b] >> 2) == L.SEVEN_RANK:
                     x2 = np.int64((c2[b] >> 2) == L.SEVEN_RANK)
                     line[b] = x2 * (SS_B + np.int64((c1[b] & 3) == (c2[b] & 3)))
+                    lines[slot[b], SS_F] -= 1  # (f) is in its final state's tally row
+                    lines[slot[b], line[b]] += 1  # the lines' counts and sums: at the end
                     ssr += ss_pay[line[b]] - ss_pay[SS_F]
-                lines[slot[b], line[b]] += 1  # the lines' counts and sums are added at the end
         todo[n_play] = nb * MAX_HANDS
         if d_bj:
             # 4. A peeked dealer blackjack ends the round before play.

@@ -282,6 +282,8 @@ def build(p, tables, bands: int = 0) -> Machine:
                               int(w == 2 * L.UNIT), int(kind == T.K_BUST),
                               int(kind in (T.K_ES, T.K_LS)), w,
                               0 if bands else bld.order[s][1])  # fmt: skip
+            if p[L.P_SS]:  # the box's Super Sevens bet on (f), until its cards move it
+                T.add_ss.py_func(rows[i], 5, 1, -1, 0 if bands else bld.order[s][1])
     start = np.array([bld.state(("S", si)) for si in box_si], np.int64)
     if bands:
         start = np.full(int(p[L.P_BOXES]), start[0], np.int64)
@@ -427,6 +429,4 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
             i = int(fin[f]) * no + o
             row += rows[i]
             T.add_round.py_func(row, 0, o, int(net[i]), int(ins[i]), -1 if ss_on else 0)
-            if ss_on:
-                T.add_ss.py_func(row, 5, 1, -1, 0)
     return wtrans, wflags, wrows, alternatives(bld, walt, n if walt else 0)
