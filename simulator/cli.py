@@ -636,6 +636,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
     Reports the house edge (minus the player's mean net per initial wager, main game with
     insurance and even money), the main game, insurance and Super Sevens apart, each with its
     standard error and 95% confidence interval, and the frequencies of wins, busts, doubles, ...
+    With boxes of different strategies, each strategy's house edge and Super Sevens edge too.
     Ctrl-C stops early and prints the finished chunks' result marked PARTIAL (exit code 130).
 
     \b

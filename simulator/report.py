@@ -117,7 +117,30 @@ def frequencies_frame(summary: dict) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["event", "per", "count", "n", "rate", "se"])
 
 
-def tidy_frame(summary: dict) -> pd.DataFrame:
+def by_strategy(summary: dict, strategy) -> list[dict]:
+    """``summary``'s figures by strategy, each with its ``strategy`` name and ``box_numbers``
+    from ``strategy`` (one name a box, or one for all); where boxes of two names play the same
+    charts, ``box_numbers`` is None and the name is its first box's."""
+    names = list(strategy) if isinstance(strategy, (list, tuple)) else [strategy]
+    out = []
+    for e in summary.get("by_strategy") or []:
+        k = e["first_box"] - 1
+        name = names[k] if k < len(names) else None
+        boxes = [b + 1 for b, x in enumerate(names) if x == name]
+        out.append({"strategy": name, "box_numbers": boxes if len(boxes) == e["boxes"] else None}
+                   | e)
+    return out
+
+
+def strategy_label(e: dict) -> str:
+    """A strategy of ``by_strategy`` and its boxes: ``basic (boxes 1, 3)``."""
+    if e["box_numbers"] is None:
+        return f"{e['strategy']} (box {e['first_box']} and {e['boxes'] - 1} more with its charts)"
+    many = len(e["box_numbers"]) > 1
+    return f"{e['strategy']} (box{'es' if many else ''} {', '.join(map(str, e['box_numbers']))})"
+
+
+def tidy_frame(summary: dict, strategy=None) -> pd.DataFrame:
     """Every figure as one row: section, item, per, value, se, ci95_low, ci95_high."""
     rows = []
 
@@ -146,6 +169,20 @@ def tidy_frame(summary: dict) -> pd.DataFrame:
     for k, v in summary["frequencies"].items():
         lo, hi = _ci(v["rate"], v["se"])
         add("frequency", k, v["per"], v["rate"], v["se"], lo, hi)
+    for e in by_strategy(summary, strategy):
+        for key, per in (("house_edge", "initial wager"), ("super_sevens", "unit staked")):
+            f = e[key]
+            if f is not None:  # the house edge: Super Sevens' interval turned round
+                lo, hi = (f["ci95_low"], f["ci95_high"]) if key == "house_edge" else (
+                    None if f["ci95_high"] is None else -f["ci95_high"],
+                    None if f["ci95_low"] is None else -f["ci95_low"])
+                add(f"by_strategy_{key}", strategy_label(e), per, f["mean"] if key == "house_edge"
+                    else f["house_edge"], f["se"], lo, hi)
+                if f["interval_note"]:
+                    add("note", f"{strategy_label(e)}: {key}", per, f["interval_note"])
+                if not f["se_exact"]:
+                    add("note", f"{strategy_label(e)}: {key}", per, "the se is an upper bound: "
+                        "the strategy plays several boxes, which share the dealer's cards")
     for k in ("rounds", "boxes", "box_rounds", "hands"):
         add("count", k, "run", summary[k])
     for k, v in summary["shoe"].items():
@@ -291,6 +328,7 @@ def _table(summary: dict, meta: dict) -> str:
     })
     w("\nReturn to the player (minus the house edge)\n")
     w(_grid(shown, left=("wager", "per")))
+    w(_by_strategy_table(by_strategy(summary, meta.get("strategy"))))
 
     if ss["bets"]:
         lf = lines_frame(summary)
@@ -332,6 +370,39 @@ def precision_text(p: dict, partial: bool = False,
     return f"{target} NOT met ({why}): {hw}"
 
 
+def _by_strategy_table(entries: list[dict]) -> str:
+    """The table's section of figures by strategy (none for one strategy)."""
+    if not entries:
+        return ""
+    cols: dict = {"strategy": [strategy_label(e) for e in entries]}
+    for key, name in (("house_edge", "edge"), ("super_sevens", "SS edge")):
+        figs = [e[key] for e in entries]
+        if any(f is None for f in figs):
+            continue
+        mean = [f["mean"] if key == "house_edge" else f["house_edge"] for f in figs]
+        cols[name] = [_pct(m) for m in mean]
+        cols[name.replace("edge", "SE")] = [_pct(f["se"]) + ("" if f["se_exact"] else "*")
+                                            for f in figs]  # fmt: skip
+        cols[name.replace("edge", "95% CI")] = [_ci_text(*((f["ci95_low"], f["ci95_high"])
+                                             if key == "house_edge" else
+                                             (-f["ci95_high"] if f["ci95_high"] is not None
+                                              else None, -f["ci95_low"] if f["ci95_low"]
+                                              is not None else None)), f["interval_note"])
+                                  for f in figs]  # fmt: skip
+    cols["box-rounds"] = [f"{e['box_rounds']:,}" for e in entries]
+    text = ("\nBy strategy: house edge of the main game + insurance per initial wager; SS = "
+            "Super Sevens, per unit staked\n")
+    text += _grid(pd.DataFrame(cols), left=("strategy",))
+    if any(not e["house_edge"]["se_exact"] for e in entries):
+        text += ("  * at most this: the strategy plays several boxes, which share the dealer's "
+                 "cards\n")
+    notes = {e["super_sevens"]["interval_note"] for e in entries
+             if e["super_sevens"] and e["super_sevens"]["interval_note"]}
+    for note in sorted(notes):
+        text += f"  Super Sevens interval withheld: {note}\n"
+    return text
+
+
 def _ci_text(low, high, note) -> str:
     if isinstance(note, str):
         return "too few to say"
@@ -362,6 +433,7 @@ def document(summary: dict, meta: dict) -> dict:
         ss = summary["super_sevens"] | {"seven_seven_play": {
             "by_box": list(meta["sevens_play"]), "note": note}}
         summary = summary | {"super_sevens": ss}
+    summary = summary | {"by_strategy": by_strategy(summary, meta.get("strategy"))}
     return {
         "bjsim": meta.get("version", __version__),
         "rules": meta.get("rules", {}),
@@ -379,7 +451,7 @@ def render(summary: dict, fmt: str, meta: dict | None = None) -> str:
     if fmt == "table":
         return _table(summary, meta)
     if fmt == "csv":
-        return csv_text(tidy_frame(summary), meta)
+        return csv_text(tidy_frame(summary, meta.get("strategy")), meta)
     if fmt == "json":
         return json.dumps(document(summary, meta), indent=2, allow_nan=False) + "\n"
     raise ValueError(f"format {fmt!r} is not known: allowed {', '.join(FORMATS)}")

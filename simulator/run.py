@@ -259,7 +259,7 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None) -> Result:
     )
     meta = _meta(plan, state, total, partial, resumed, seconds)
     if plan.exact:  # the exact figures from the cache where it holds them (`derived`)
-        from simulator import derived
+        from simulator import derived, report
         from simulator.exact import compare
 
         figures = derived.exact_for(plan.rules, plan.strategies)
@@ -267,8 +267,31 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None) -> Result:
         summary["exact"] = compare.compare_with_simulation(
             summary, plan.rules, list(plan.strategies), th
         )
+        by = report.by_strategy(summary, list(plan.names))
+        if by:  # each strategy against its own one-box figure
+            summary["exact"]["by_strategy"] = [_exact_of(e, plan) for e in by]
     return Result(total, summary, meta, partial, _messages(plan, meta, resumed, partial, quiet),
                   counted)
+
+
+def _exact_of(entry: dict, plan: Plan) -> dict:
+    """A strategy's figures (`report.by_strategy`) beside its exact one-box figures."""
+    from simulator import derived, report
+    from simulator.exact import compare
+
+    one, strategy = plan.rules.replace(boxes=1), plan.strategies[entry["first_box"] - 1]
+    figures = derived.exact_for(one, [strategy])
+    th = {"house_edge": figures["house_edge"], "super_sevens": figures["super_sevens_ev"]}
+    cmp = compare.compare_with_simulation(
+        {"house_edge": entry["house_edge"], "super_sevens": entry["super_sevens"] or {}}, one,
+        [strategy], th)
+    for key in ("house_edge", "super_sevens_return"):
+        c = cmp.get(key)
+        if c and c["z"] is not None and not entry["house_edge"]["se_exact"]:
+            c["z_note"] = ("|z| at least this: the se is an upper bound (the strategy plays "
+                           "several boxes, which share the dealer's cards)")
+    cmp.pop("exact_note")
+    return {"strategy": report.strategy_label(entry)} | cmp
 
 
 def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float) -> dict:

@@ -333,10 +333,52 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES) -> dict:
         "main": main,
         "insurance": insurance,
         "super_sevens": super_sevens,
+        "by_strategy": _by_strategy(t, lines, few_wins, ss_lines_possible, dealable),
         "frequencies": frequencies,
         "shoe": shoe,
         "tally": dict(zip(L.TALLY_NAMES, t, strict=True)),
     }
+
+
+def _by_strategy(t: list, lines: dict, few_wins, possible, dealable) -> list[dict]:
+    """Each strategy's house edge and Super Sevens return when the boxes play more than one
+    (``layout.T_BY``; else none). A strategy's boxes share the dealer's cards: at one box its
+    SE is exact, at several ``sd / sqrt(rounds)`` is an upper bound (``se_exact`` false). Its
+    Super Sevens interval is withheld where the whole game's is, or where its share of the bets
+    holds fewer than ``MIN_WINS`` wins of a line above 3 to 1 (the lines' wins by strategy are
+    not kept: the share is an estimate)."""
+    rounds, u, bets = t[L.T_ROUNDS], float(L.UNIT), t[L.T_SS_BETS]
+    by = [t[L.T_BY + k * L.N_BY: L.T_BY + (k + 1) * L.N_BY] for k in range(7)]
+    if sum(1 for f in by if f[L.BY_BOX_ROUNDS]) < 2:
+        return []
+    out = []
+    for k, f in enumerate(by):
+        n = f[L.BY_BOX_ROUNDS]
+        if not n:
+            continue
+        exact = {"se_exact": n == rounds}
+
+        def figure(total, sq, scale, note=None, n=n):
+            mean, sd = _mean_sd(total, sq, n, scale)
+            fig = _too_short(_figure(mean, None if sd is None else sd / math.sqrt(rounds)), note)
+            return fig, sd
+
+        edge, sd = figure(-f[L.BY_TOTAL_SUM], f[L.BY_TOTAL_SQ], u)
+        entry = {"first_box": k + 1, "boxes": n // rounds, "box_rounds": n,
+                 "house_edge": edge | {"sd_box_round": sd} | exact, "super_sevens": None}
+        if bets:
+            note = few_wins
+            shares = [(v["count"] * n / bets, name) for name, v in lines.items()
+                      if v["pays"] > 3 and name in possible and name in dealable]
+            if note is None and shares and min(shares)[0] < MIN_WINS:
+                x, name = min(shares)
+                note = (f"about {x:,.0f} win(s) of line ({name}) by its share of the bets, "
+                        f"fewer than {MIN_WINS}")
+            ss, sd = figure(f[L.BY_SS_SUM], f[L.BY_SS_SQ], 1.0, note)
+            entry["super_sevens"] = (ss | {"house_edge": -ss["mean"], "sd_bet": sd, "bets": n}
+                                     | exact)
+        out.append(entry)
+    return out
 
 
 def ss_lines_dealable(rules) -> tuple[str, ...]:

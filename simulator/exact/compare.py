@@ -216,9 +216,18 @@ def compare_with_simulation(summary: dict, rules, strategies, th=None) -> dict:
 
 
 def comparison_text(cmp: dict) -> str:
-    """The comparison as lines for the table report."""
+    """The comparison as lines for the table report (with ``by_strategy``, each strategy's)."""
     lines = ["", "Exact (combinatorial) figures beside the simulated ones", "",
-             f"{'figure':<22}{'simulated':>12}{'exact':>12}{'difference':>12}{'z':>8}"]
+             *_comparison_lines(cmp, "figure"),
+             f"({cmp['exact_note']}; z = difference / standard error)"]
+    for by in cmp.get("by_strategy", []):
+        lines += ["", *_comparison_lines(by, by["strategy"])]
+    return "\n".join(lines) + "\n"
+
+
+def _comparison_lines(cmp: dict, title: str) -> list[str]:
+    width = max(22, len(title) + 2)
+    lines = [f"{title:<{width}}{'simulated':>12}{'exact':>12}{'difference':>12}{'z':>8}"]
     labels = (("house_edge", "house edge"), ("super_sevens_return", "Super Sevens return"))
     for key, label in labels:
         c = cmp.get(key)
@@ -227,31 +236,38 @@ def comparison_text(cmp: dict) -> str:
         sim = "-" if c["simulated"] is None else f"{100 * c['simulated']:.4f}%"
         diff = "-" if c["difference"] is None else f"{100 * c['difference']:+.4f}%"
         z = "-" if c["z"] is None else f"{c['z']:+.2f}"
-        lines.append(f"{label:<22}{sim:>12}{100 * c['exact']:>11.4f}%{diff:>12}{z:>8}")
+        lines.append(f"{label:<{width}}{sim:>12}{100 * c['exact']:>11.4f}%{diff:>12}{z:>8}")
     for key, label in labels:
         if (cmp.get(key) or {}).get("z_note"):
             lines.append(f"{label}: {cmp[key]['z_note']}")
-    lines.append(f"({cmp['exact_note']}; z = difference / standard error)")
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def comparison_csv(cmp: dict) -> str:
     """The comparison as rows of the tidy csv (section, item, per, value, se, ...)."""
     rows = []
-    for key in ("house_edge", "super_sevens_return"):
-        c = cmp.get(key)
-        if not c:
-            continue
-        per = "initial wager" if key == "house_edge" else "bet"
-        for item in ("exact", "difference", "z"):
-            v = c[item]
-            se = c["se"] if item == "difference" else None
-            rows.append(f"exact,{key}:{item},{per},{'' if v is None else repr(float(v))},"
-                        f"{'' if se is None else repr(float(se))},,")
-        if c.get("z_note"):
-            note = c["z_note"].replace('"', '""')
-            rows.append(f'exact,{key}:z_note,{per},"{note}",,,')
+    for prefix, c_all in [("", cmp)] + [(f"{by['strategy']}: ", by)
+                                        for by in cmp.get("by_strategy", [])]:
+        for key in ("house_edge", "super_sevens_return"):
+            c = c_all.get(key)
+            if not c:
+                continue
+            per = "initial wager" if key == "house_edge" else "bet"
+            for item in ("exact", "difference", "z"):
+                v = c[item]
+                se = c["se"] if item == "difference" else None
+                rows.append(f"exact,{_quoted(f'{prefix}{key}:{item}')},{per},"
+                            f"{'' if v is None else repr(float(v))},"
+                            f"{'' if se is None else repr(float(se))},,")
+            if c.get("z_note"):
+                rows.append(f"exact,{_quoted(prefix + key + ':z_note')},{per},"
+                            f"{_quoted(c['z_note'])},,,")
     return "\n".join(rows) + "\n"
+
+
+def _quoted(text: str) -> str:
+    """A csv cell: quoted where it holds a comma or a quote."""
+    return f'"{text.replace(chr(34), chr(34) * 2)}"' if "," in text or '"' in text else text
 
 
 def finite(x):

@@ -1,0 +1,128 @@
+"""Figures by strategy when the boxes play more than one: `tally.summarize`'s ``by_strategy``
+from the kernel's ``strategyK_*`` sums, the report's three formats and ``simulate --exact``."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from simulator import engine
+from simulator import kernel as K
+from simulator import layout as L
+from simulator.cli import cli
+from simulator.report import by_strategy, render
+from simulator.rules import Rules
+from simulator.strategy import load_strategy, stack_for
+from simulator.tally import summarize
+
+
+def _by(t, k, **fields):
+    for name, x in fields.items():
+        t[L.T_BY + k * L.N_BY + L.BY_STRATEGY.index(name)] = x
+
+
+def test_each_strategys_edge_and_se_from_its_sums():
+    """Strategy 1 at two boxes (se an upper bound), strategy 3 at one (se exact), 4 rounds."""
+    t = np.zeros(L.N_TALLY, np.int64)
+    t[L.T_ROUNDS], t[L.T_BOX_ROUNDS] = 4, 12
+    _by(t, 0, box_rounds=8, total_sum=-20, total_sq=200, main_sum=-20, main_sq=200)
+    _by(t, 2, box_rounds=4, total_sum=10, total_sq=100, main_sum=10, main_sq=100)
+    t[L.T_TOTAL_SUM], t[L.T_TOTAL_SQ] = -10, 300
+    by = summarize(t, Rules(boxes=3, super_sevens=False))["by_strategy"]
+    assert [(e["first_box"], e["boxes"], e["box_rounds"]) for e in by] == [(1, 2, 8), (3, 1, 4)]
+    sd1 = math.sqrt((8 * 200 - 20**2) / (8 * 7)) / 10
+    sd3 = math.sqrt((4 * 100 - 10**2) / (4 * 3)) / 10
+    for e, edge, sd, exact in ((by[0], 0.25, sd1, False), (by[1], -0.25, sd3, True)):
+        he = e["house_edge"]
+        assert he["mean"] == pytest.approx(edge) and he["sd_box_round"] == pytest.approx(sd)
+        assert he["se"] == pytest.approx(sd / 2) and he["se_exact"] is exact  # sd / sqrt(4)
+        assert he["ci95_low"] == pytest.approx(edge - 1.959963984540054 * sd / 2)
+        assert e["super_sevens"] is None
+
+
+def test_one_strategy_on_every_box_has_no_figures_by_strategy():
+    rules = Rules(boxes=3)
+    t = K.simulate_chunk(rules.to_params(), stack_for(rules, [load_strategy("basic")] * 3), 2000,
+                         engine.chunk_state(3, 0))  # fmt: skip
+    assert summarize(t, rules)["by_strategy"] == []
+
+
+@pytest.fixture(scope="module")
+def mixed():
+    """20,000 rounds of three boxes: basic, mimic-dealer, basic."""
+    rules = Rules(boxes=3)
+    names = ["basic", "mimic-dealer", "basic"]
+    t = K.simulate_chunk(rules.to_params(), stack_for(rules, [load_strategy(n) for n in names]),
+                         20_000, engine.chunk_state(5, 0))  # fmt: skip
+    return summarize(t, rules), {"strategy": names}
+
+
+def test_the_three_formats_name_each_strategy_and_its_boxes(mixed):
+    summary, meta = mixed
+    text = render(summary, "table", meta)
+    assert "By strategy" in text and "basic (boxes 1, 3)" in text and "mimic-dealer (box 2)" in text
+    assert "* at most this" in text  # basic's se: two boxes share the dealer's cards
+    doc = json.loads(render(summary, "json", meta))["results"]["by_strategy"]
+    assert [(e["strategy"], e["box_numbers"], e["house_edge"]["se_exact"]) for e in doc] == [
+        ("basic", [1, 3], False), ("mimic-dealer", [2], True)]
+    rows = list(csv.DictReader(io.StringIO(render(summary, "csv", meta))))
+    edges = {r["item"]: float(r["value"]) for r in rows
+             if r["section"] == "by_strategy_house_edge"}  # fmt: skip
+    assert edges == {"basic (boxes 1, 3)": doc[0]["house_edge"]["mean"],
+                     "mimic-dealer (box 2)": doc[1]["house_edge"]["mean"]}
+    ss = [r for r in rows if r["section"] == "by_strategy_super_sevens"]
+    assert [float(r["value"]) for r in ss] == [e["super_sevens"]["house_edge"] for e in doc]
+    bound = [r for r in rows if r["section"] == "note" and "upper bound" in r["value"]]
+    assert {r["item"] for r in bound} == {"basic (boxes 1, 3): house_edge",
+                                          "basic (boxes 1, 3): super_sevens"}
+    # the box-rounds add up to the game's; the game's edge is their weighted mean
+    assert sum(e["box_rounds"] for e in doc) == summary["box_rounds"]
+    mean = sum(e["house_edge"]["mean"] * e["box_rounds"] for e in doc) / summary["box_rounds"]
+    assert mean == pytest.approx(summary["house_edge"]["mean"])
+
+
+def test_two_names_with_the_same_charts_are_one_strategy(mixed):
+    summary, _ = mixed
+    by = by_strategy(summary, ["basic", "mimic-dealer", "my-copy-of-basic"])
+    assert by[0]["strategy"] == "basic" and by[0]["box_numbers"] is None
+    text = render(summary, "table", {"strategy": ["basic", "mimic-dealer", "my-copy-of-basic"]})
+    assert "basic (box 1 and 1 more with its charts)" in text
+
+
+def test_a_strategys_super_sevens_interval_is_withheld_by_its_share_of_the_wins(mixed):
+    summary, _ = mixed
+    e_count = summary["super_sevens"]["lines"]["e"]["count"]
+    for e in summary["by_strategy"]:
+        share = e_count * e["box_rounds"] / summary["box_rounds"]
+        note = e["super_sevens"]["interval_note"]
+        assert (note is not None) == (share < 30 or summary["super_sevens"]["interval_note"]
+                                      is not None)  # fmt: skip
+        assert (e["super_sevens"]["ci95_low"] is None) == (note is not None)
+
+
+def test_simulate_exact_sets_each_strategy_beside_its_own_exact_figures():
+    """Every-round shuffle (the exact figures' full shoe): each strategy's simulated house edge
+    within 4 of its standard errors of its one-box exact figure (an upper bound for basic's,
+    which plays two boxes)."""
+    result = CliRunner().invoke(cli, [
+        "simulate", "--boxes", "3", "--strategy", "basic", "--strategy", "mimic-dealer",
+        "--strategy", "basic", "--set", "shuffle=every-round", "-n", "2M", "--seed", "11",
+        "--exact", "-f", "json", "-q"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    cmp = doc["results"]["exact"]["by_strategy"]
+    assert [c["strategy"] for c in cmp] == ["basic (boxes 1, 3)", "mimic-dealer (box 2)"]
+    for c, by in zip(cmp, doc["results"]["by_strategy"], strict=True):
+        he = c["house_edge"]
+        assert he["simulated"] == by["house_edge"]["mean"] and he["se"] == by["house_edge"]["se"]
+        assert abs(he["z"]) < 4, c
+        assert he["difference"] == pytest.approx(he["simulated"] - he["exact"])
+        assert ("upper bound" in (he["z_note"] or "")) is (not by["house_edge"]["se_exact"])
+    basic, mimic = (c["house_edge"]["exact"] for c in cmp)
+    assert basic < 0.01 < 0.04 < mimic  # (the published mimic-the-dealer edge is about 5-6%)
