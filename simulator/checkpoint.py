@@ -146,7 +146,8 @@ def load(path) -> dict:
             "damaged): remove it and start the run again"
         )
     if doc.get("tally_names") != list(L.TALLY_NAMES):
-        raise CheckpointError(f"--checkpoint {path}: its tally layout differs from this bjsim's")
+        raise CheckpointError(f"--checkpoint {path}: its tally layout differs from this bjsim's "
+                              "(written by another version): remove it and start the run again")
     return doc
 
 

@@ -163,6 +163,19 @@ def test_a_file_that_is_not_a_checkpoint_is_refused(tmp_path):
                       "not a bjsim checkpoint")
 
 
+def test_a_checkpoint_of_an_older_tally_layout_is_refused_saying_so(tmp_path):
+    """A checkpoint written before the figures by strategy (``layout.T_BY``) were added."""
+    path = tmp_path / "run.ckpt"
+    assert run_cli("simulate", *RUN, "--checkpoint", str(path)).exit_code == 0
+    doc = json.loads(path.read_text())
+    doc["tally_names"] = doc["tally_names"][: L.T_BY]
+    doc["state"]["prefix"] = doc["state"]["prefix"][: L.T_BY]
+    doc["sha256"] = C.checksum(doc)
+    path.write_text(json.dumps(doc))
+    assert_user_error(run_cli("simulate", *RUN, "--checkpoint", str(path), "--resume"),
+                      "tally layout differs", "another version", "start the run again")
+
+
 def test_unwritable_checkpoint_fails_before_the_run(tmp_path):
     path = str(tmp_path / "no-such-dir" / "z.ckpt")
     assert_user_error(run_cli("simulate", *RUN, "--checkpoint", path), "cannot write")
