@@ -283,7 +283,11 @@ def render(stats: dict, meta: dict, fmt: str) -> str:
     if fmt == "json":
         return render_json(stats, meta)
     if fmt == "csv":
-        return frame(stats).to_csv(index=False, float_format="%.10g")
+        run, target = meta["run"], meta["run"].get("precision") or {}
+        df = frame(stats).assign(  # the run on every row: rounds, seed, interrupted, precision
+            rounds=run["rounds_played"], seed=run["seed"], partial=run["partial"],
+            precision_target=target.get("target"), precision_met=target.get("met"))
+        return df.to_csv(index=False, float_format="%.10g")
     return render_text(stats, meta, markdown=fmt == "markdown")
 
 

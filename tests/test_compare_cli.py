@@ -82,6 +82,19 @@ def test_csv_json_and_markdown_agree():
     assert float(he["difference"]) == pytest.approx(v["difference"]["house_edge"]["mean"])
     assert float(he["difference_se"]) == pytest.approx(v["difference"]["house_edge"]["se"])
     assert "| decks=8 |" in md and f"{100 * v['difference']['house_edge']['mean']:+.3f}" in md
+    # the run on every csv row, as json's run says it
+    assert {(r["rounds"], r["seed"], r["partial"], r["precision_target"]) for r in rows} == {
+        (str(doc["run"]["rounds_played"]), str(doc["run"]["seed"]), "False", "")}
+
+
+def test_csv_says_whether_a_precision_target_was_met():
+    tiny = [a for a in TINY if a not in ("--rounds", "4000")]
+    args = ["compare", *tiny, "--max-rounds", "4000", "--vary", "decks=8", "--precision", "0.5",
+            "-f"]
+    doc = json.loads(run(*args, "json").stdout)
+    rows = list(csv.DictReader(io.StringIO(run(*args, "csv").stdout)))
+    assert doc["run"]["precision"]["met"] is True
+    assert {(r["precision_target"], r["precision_met"]) for r in rows} == {("0.5", "True")}
 
 
 def test_plot_writes_a_png(tmp_path):
