@@ -251,6 +251,9 @@ def tally_problem(t, rules: dict) -> str | None:
     if box_rounds != rounds * boxes:
         return f"tally 'box_rounds' = {box_rounds}: the run's {rounds} rounds of {boxes} box(es) " \
                f"make {rounds * boxes}"
+    by = [int(t[L.T_BY + k * L.N_BY + L.BY_BOX_ROUNDS]) for k in range(7)]
+    if sum(by) != box_rounds:
+        return f"tally 'strategyK_box_rounds' = {by}: they add up to box_rounds = {box_rounds}"
     if not rounds and t.any():
         return "a tally of no rounds holds other counts"
     return None

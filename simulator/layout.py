@@ -162,10 +162,13 @@ TALLY_NAMES = (
     "round_ins_sq",
 )
 # Then the same box-round figures per strategy: ``strategyK_*`` over the boxes that play box K's
-# strategy, K the first such box (the boxes of one strategy share them; a counter's are box 1's).
-BY_STRATEGY = ("box_rounds", "main_sum", "main_sq", "total_sum", "total_sq", "ss_sum", "ss_sq")
+# strategy, K the first such box (the boxes of one strategy share them; a counter's are box 1's);
+# the per-round squares (the square of the strategy's boxes' sum in a round) only when the boxes
+# play more than one strategy.
+BY_STRATEGY = ("box_rounds", "main_sum", "main_sq", "total_sum", "total_sq", "ss_sum", "ss_sq",
+               "round_total_sq", "ss_round_sq")
 (BY_BOX_ROUNDS, BY_MAIN_SUM, BY_MAIN_SQ, BY_TOTAL_SUM, BY_TOTAL_SQ, BY_SS_SUM, BY_SS_SQ,
- N_BY) = range(len(BY_STRATEGY) + 1)  # fmt: skip
+ BY_RTOTAL_SQ, BY_SS_RSQ, N_BY) = range(len(BY_STRATEGY) + 1)  # fmt: skip
 T_BY = len(TALLY_NAMES)  # strategy k's (k = 0..6) at T_BY + k * N_BY
 TALLY_NAMES += tuple(f"strategy{k + 1}_{f}" for k in range(7) for f in BY_STRATEGY)
 T = {name: i for i, name in enumerate(TALLY_NAMES)}

@@ -180,9 +180,6 @@ def tidy_frame(summary: dict, strategy=None) -> pd.DataFrame:
                     else f["house_edge"], f["se"], lo, hi)
                 if f["interval_note"]:
                     add("note", f"{strategy_label(e)}: {key}", per, f["interval_note"])
-                if not f["se_exact"]:
-                    add("note", f"{strategy_label(e)}: {key}", per, "the se is an upper bound: "
-                        "the strategy plays several boxes, which share the dealer's cards")
     for k in ("rounds", "boxes", "box_rounds", "hands"):
         add("count", k, "run", summary[k])
     for k, v in summary["shoe"].items():
@@ -381,8 +378,7 @@ def _by_strategy_table(entries: list[dict]) -> str:
             continue
         mean = [f["mean"] if key == "house_edge" else f["house_edge"] for f in figs]
         cols[name] = [_pct(m) for m in mean]
-        cols[name.replace("edge", "SE")] = [_pct(f["se"]) + ("" if f["se_exact"] else "*")
-                                            for f in figs]  # fmt: skip
+        cols[name.replace("edge", "SE")] = [_pct(f["se"]) for f in figs]
         cols[name.replace("edge", "95% CI")] = [_ci_text(*((f["ci95_low"], f["ci95_high"])
                                              if key == "house_edge" else
                                              (-f["ci95_high"] if f["ci95_high"] is not None
@@ -393,9 +389,6 @@ def _by_strategy_table(entries: list[dict]) -> str:
     text = ("\nBy strategy: house edge of the main game + insurance per initial wager; SS = "
             "Super Sevens, per unit staked\n")
     text += _grid(pd.DataFrame(cols), left=("strategy",))
-    if any(not e["house_edge"]["se_exact"] for e in entries):
-        text += ("  * at most this: the strategy plays several boxes, which share the dealer's "
-                 "cards\n")
     notes = {e["super_sevens"]["interval_note"] for e in entries
              if e["super_sevens"] and e["super_sevens"]["interval_note"]}
     for note in sorted(notes):

@@ -285,11 +285,6 @@ def _exact_of(entry: dict, plan: Plan) -> dict:
     cmp = compare.compare_with_simulation(
         {"house_edge": entry["house_edge"], "super_sevens": entry["super_sevens"] or {}}, one,
         [strategy], th)
-    for key in ("house_edge", "super_sevens_return"):
-        c = cmp.get(key)
-        if c and c["z"] is not None and not entry["house_edge"]["se_exact"]:
-            c["z_note"] = ("|z| at least this: the se is an upper bound (the strategy plays "
-                           "several boxes, which share the dealer's cards)")
     cmp.pop("exact_note")
     return {"strategy": report.strategy_label(entry)} | cmp
 

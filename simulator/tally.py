@@ -342,11 +342,10 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES) -> dict:
 
 def _by_strategy(t: list, lines: dict, few_wins, possible, dealable) -> list[dict]:
     """Each strategy's house edge and Super Sevens return when the boxes play more than one
-    (``layout.T_BY``; else none). A strategy's boxes share the dealer's cards: at one box its
-    SE is exact, at several ``sd / sqrt(rounds)`` is an upper bound (``se_exact`` false). Its
-    Super Sevens interval is withheld where the whole game's is, or where its share of the bets
-    holds fewer than ``MIN_WINS`` wins of a line above 3 to 1 (the lines' wins by strategy are
-    not kept: the share is an estimate)."""
+    (``layout.T_BY``; else none), the SE from its per-round sums (its boxes share the dealer's
+    cards). Its Super Sevens interval is withheld where the whole game's is, or where its share
+    of the bets holds fewer than ``MIN_WINS`` wins of a line above 3 to 1 (the lines' wins by
+    strategy are not kept: the share is an estimate)."""
     rounds, u, bets = t[L.T_ROUNDS], float(L.UNIT), t[L.T_SS_BETS]
     by = [t[L.T_BY + k * L.N_BY: L.T_BY + (k + 1) * L.N_BY] for k in range(7)]
     if sum(1 for f in by if f[L.BY_BOX_ROUNDS]) < 2:
@@ -354,18 +353,20 @@ def _by_strategy(t: list, lines: dict, few_wins, possible, dealable) -> list[dic
     out = []
     for k, f in enumerate(by):
         n = f[L.BY_BOX_ROUNDS]
-        if not n:
+        boxes = n // rounds
+        if not boxes:
             continue
-        exact = {"se_exact": n == rounds}
 
-        def figure(total, sq, scale, note=None, n=n):
+        def figure(total, sq, round_sq, scale, note=None, n=n, boxes=boxes):
             mean, sd = _mean_sd(total, sq, n, scale)
-            fig = _too_short(_figure(mean, None if sd is None else sd / math.sqrt(rounds)), note)
-            return fig, sd
+            _, sd_round = _mean_sd(total, round_sq, rounds, scale)
+            se = None if sd_round is None else sd_round / math.sqrt(rounds) / boxes
+            return _too_short(_figure(mean, se), note), sd, sd_round
 
-        edge, sd = figure(-f[L.BY_TOTAL_SUM], f[L.BY_TOTAL_SQ], u)
-        entry = {"first_box": k + 1, "boxes": n // rounds, "box_rounds": n,
-                 "house_edge": edge | {"sd_box_round": sd} | exact, "super_sevens": None}
+        edge, sd, sd_round = figure(-f[L.BY_TOTAL_SUM], f[L.BY_TOTAL_SQ], f[L.BY_RTOTAL_SQ], u)
+        entry = {"first_box": k + 1, "boxes": boxes, "box_rounds": n,
+                 "house_edge": edge | {"sd_box_round": sd, "sd_round": sd_round},
+                 "super_sevens": None}  # fmt: skip
         if bets:
             note = few_wins
             shares = [(v["count"] * n / bets, name) for name, v in lines.items()
@@ -374,9 +375,9 @@ def _by_strategy(t: list, lines: dict, few_wins, possible, dealable) -> list[dic
                 x, name = min(shares)
                 note = (f"about {x:,.0f} win(s) of line ({name}) by its share of the bets, "
                         f"fewer than {MIN_WINS}")
-            ss, sd = figure(f[L.BY_SS_SUM], f[L.BY_SS_SQ], 1.0, note)
-            entry["super_sevens"] = (ss | {"house_edge": -ss["mean"], "sd_bet": sd, "bets": n}
-                                     | exact)
+            ss, sd, sd_round = figure(f[L.BY_SS_SUM], f[L.BY_SS_SQ], f[L.BY_SS_RSQ], 1.0, note)
+            entry["super_sevens"] = ss | {"house_edge": -ss["mean"], "sd_bet": sd,
+                                          "sd_round": sd_round, "bets": n}
         out.append(entry)
     return out
 

@@ -28,21 +28,23 @@ def _by(t, k, **fields):
 
 
 def test_each_strategys_edge_and_se_from_its_sums():
-    """Strategy 1 at two boxes (se an upper bound), strategy 3 at one (se exact), 4 rounds."""
+    """Strategy 1 at two boxes, strategy 3 at one, 4 rounds: strategy 1's boxes net -10 and -10,
+    +10 and -10, 0 and -10, -10 and +10 (tenths); strategy 3's box +10, +10, -10, 0."""
     t = np.zeros(L.N_TALLY, np.int64)
     t[L.T_ROUNDS], t[L.T_BOX_ROUNDS] = 4, 12
-    _by(t, 0, box_rounds=8, total_sum=-20, total_sq=200, main_sum=-20, main_sq=200)
-    _by(t, 2, box_rounds=4, total_sum=10, total_sq=100, main_sum=10, main_sq=100)
-    t[L.T_TOTAL_SUM], t[L.T_TOTAL_SQ] = -10, 300
+    _by(t, 0, box_rounds=8, total_sum=-30, total_sq=700, round_total_sq=500)
+    _by(t, 2, box_rounds=4, total_sum=10, total_sq=300, round_total_sq=300)
     by = summarize(t, Rules(boxes=3, super_sevens=False))["by_strategy"]
     assert [(e["first_box"], e["boxes"], e["box_rounds"]) for e in by] == [(1, 2, 8), (3, 1, 4)]
-    sd1 = math.sqrt((8 * 200 - 20**2) / (8 * 7)) / 10
-    sd3 = math.sqrt((4 * 100 - 10**2) / (4 * 3)) / 10
-    for e, edge, sd, exact in ((by[0], 0.25, sd1, False), (by[1], -0.25, sd3, True)):
+    # strategy 1: box-rounds -1, -1, 1, -1, 0, -1, -1, 1 (units), rounds -2, 0, -1, 0
+    sd1 = math.sqrt((8 * 7 - 3**2) / (8 * 7))
+    round_sd1 = math.sqrt((4 * 5 - 3**2) / (4 * 3))
+    sd3 = math.sqrt((4 * 3 - 1) / (4 * 3))
+    for e, edge, sd, se in ((by[0], 3 / 8, sd1, round_sd1 / 2 / 2), (by[1], -1 / 4, sd3, sd3 / 2)):
         he = e["house_edge"]
         assert he["mean"] == pytest.approx(edge) and he["sd_box_round"] == pytest.approx(sd)
-        assert he["se"] == pytest.approx(sd / 2) and he["se_exact"] is exact  # sd / sqrt(4)
-        assert he["ci95_low"] == pytest.approx(edge - 1.959963984540054 * sd / 2)
+        assert he["se"] == pytest.approx(se)  # sd of the round sum / sqrt(4) / its boxes
+        assert he["ci95_low"] == pytest.approx(edge - 1.959963984540054 * se)
         assert e["super_sevens"] is None
 
 
@@ -67,10 +69,12 @@ def test_the_three_formats_name_each_strategy_and_its_boxes(mixed):
     summary, meta = mixed
     text = render(summary, "table", meta)
     assert "By strategy" in text and "basic (boxes 1, 3)" in text and "mimic-dealer (box 2)" in text
-    assert "* at most this" in text  # basic's se: two boxes share the dealer's cards
     doc = json.loads(render(summary, "json", meta))["results"]["by_strategy"]
-    assert [(e["strategy"], e["box_numbers"], e["house_edge"]["se_exact"]) for e in doc] == [
-        ("basic", [1, 3], False), ("mimic-dealer", [2], True)]
+    assert [(e["strategy"], e["box_numbers"]) for e in doc] == [
+        ("basic", [1, 3]), ("mimic-dealer", [2])]
+    # basic's two boxes share the dealer's cards: its se is more than independent boxes' would be
+    he = doc[0]["house_edge"]
+    assert he["se"] > he["sd_box_round"] / math.sqrt(summary["box_rounds"] * 2 / 3)
     rows = list(csv.DictReader(io.StringIO(render(summary, "csv", meta))))
     edges = {r["item"]: float(r["value"]) for r in rows
              if r["section"] == "by_strategy_house_edge"}  # fmt: skip
@@ -78,9 +82,6 @@ def test_the_three_formats_name_each_strategy_and_its_boxes(mixed):
                      "mimic-dealer (box 2)": doc[1]["house_edge"]["mean"]}
     ss = [r for r in rows if r["section"] == "by_strategy_super_sevens"]
     assert [float(r["value"]) for r in ss] == [e["super_sevens"]["house_edge"] for e in doc]
-    bound = [r for r in rows if r["section"] == "note" and "upper bound" in r["value"]]
-    assert {r["item"] for r in bound} == {"basic (boxes 1, 3): house_edge",
-                                          "basic (boxes 1, 3): super_sevens"}
     # the box-rounds add up to the game's; the game's edge is their weighted mean
     assert sum(e["box_rounds"] for e in doc) == summary["box_rounds"]
     mean = sum(e["house_edge"]["mean"] * e["box_rounds"] for e in doc) / summary["box_rounds"]
@@ -108,8 +109,7 @@ def test_a_strategys_super_sevens_interval_is_withheld_by_its_share_of_the_wins(
 
 def test_simulate_exact_sets_each_strategy_beside_its_own_exact_figures():
     """Every-round shuffle (the exact figures' full shoe): each strategy's simulated house edge
-    within 4 of its standard errors of its one-box exact figure (an upper bound for basic's,
-    which plays two boxes)."""
+    within 4 of its standard errors of its one-box exact figure."""
     result = CliRunner().invoke(cli, [
         "simulate", "--boxes", "3", "--strategy", "basic", "--strategy", "mimic-dealer",
         "--strategy", "basic", "--set", "shuffle=every-round", "-n", "2M", "--seed", "11",
@@ -123,6 +123,5 @@ def test_simulate_exact_sets_each_strategy_beside_its_own_exact_figures():
         assert he["simulated"] == by["house_edge"]["mean"] and he["se"] == by["house_edge"]["se"]
         assert abs(he["z"]) < 4, c
         assert he["difference"] == pytest.approx(he["simulated"] - he["exact"])
-        assert ("upper bound" in (he["z_note"] or "")) is (not by["house_edge"]["se_exact"])
     basic, mimic = (c["house_edge"]["exact"] for c in cmp)
     assert basic < 0.01 < 0.04 < mimic  # (the published mimic-the-dealer edge is about 5-6%)

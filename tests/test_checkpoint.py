@@ -176,6 +176,18 @@ def test_a_checkpoint_of_an_older_tally_layout_is_refused_saying_so(tmp_path):
                       "tally layout differs", "another version", "start the run again")
 
 
+def test_figures_by_strategy_that_do_not_add_up_are_refused(tmp_path):
+    """Found by hypothesis: an edit (checksum recomputed) giving a strategy too few box-rounds."""
+    path = tmp_path / "run.ckpt"
+    assert run_cli("simulate", *RUN, "--checkpoint", str(path)).exit_code == 0
+    doc = json.loads(path.read_text())
+    doc["state"]["prefix"][L.T_BY + L.BY_BOX_ROUNDS] = 1
+    doc["sha256"] = C.checksum(doc)
+    path.write_text(json.dumps(doc))
+    assert_user_error(run_cli("simulate", *RUN, "--checkpoint", str(path), "--resume"),
+                      "strategyK_box_rounds", "add up to box_rounds")
+
+
 def test_unwritable_checkpoint_fails_before_the_run(tmp_path):
     path = str(tmp_path / "no-such-dir" / "z.ckpt")
     assert_user_error(run_cli("simulate", *RUN, "--checkpoint", path), "cannot write")

@@ -47,3 +47,10 @@ def test_golden_tally(case):
                      (L.BY_SS_SQ, L.T_SS_SQ)):  # fmt: skip
         assert by[:, f].sum() == got[whole], (name, L.BY_STRATEGY[f])
         assert (by[shares == 0, f] == 0).all(), (name, L.BY_STRATEGY[f])
+    # the per-round squares with boxes of several strategies (at one box, its box-rounds' own)
+    for f, box_sq in ((L.BY_RTOTAL_SQ, L.BY_TOTAL_SQ), (L.BY_SS_RSQ, L.BY_SS_SQ)):
+        if (shares > 0).sum() < 2:
+            assert not by[:, f].any(), name
+        else:
+            assert (by[shares == 1, f] == by[shares == 1, box_sq]).all(), name
+            assert (by[shares == 0, f] == 0).all(), name

@@ -238,6 +238,7 @@ def test_figures_by_strategy_are_the_sums_of_their_boxes_rounds(rules):
     for slot, boxes in ((0, [0, 2]), (1, [1])):
         want = [3000 * len(boxes)] + [(x[:, boxes] ** k).sum() for x in (main, total, ss)
                                       for k in (1, 2)]  # fmt: skip
+        want += [(x[:, boxes].sum(axis=1) ** 2).sum() for x in (total, ss)]  # by round
         assert by[slot].tolist() == want, slot
     assert not by[2:].any()
     assert by[0, L.BY_MAIN_SUM] / 6000 > by[1, L.BY_MAIN_SUM] / 3000  # basic over mimic

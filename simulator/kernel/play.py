@@ -263,6 +263,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     line = np.full(nb, -1, np.int64)  # each box's Super Sevens line
     scratch = np.zeros(L.N_TALLY, np.int64)
     lines = np.zeros((7, 6), np.int64)  # boxes moved from Super Sevens line (f), by strategy
+    multi = slot.max() > 0  # boxes of several strategies: each one's per-round squares
+    by_round = np.zeros((2, 7), np.int64)  # this round's total and Super Sevens, by strategy
     pos, end = ws[R.WS_POS], ws[R.WS_END]
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
     c2 = np.zeros(nb, np.int64)  # each box's second card
@@ -496,6 +498,9 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     counts[np.uint64(i)] += 1
             round_main += main
             round_ins += ins
+            if multi:
+                by_round[0, slot[b]] += main + ins
+                by_round[1, slot[b]] += ss_pay[line[b]] if ss_on else 0
             if cx is not None:
                 wagered = scratch[L.T_MAIN_WAGERED] if i < 0 else rows[i, L.T_MAIN_WAGERED]
                 counted += C.add_box(ct, cs[C.CS_ROW], cs[C.CS_SEATED], cs[C.CS_BET],
@@ -505,6 +510,11 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             if ss_on and ev.size > 0:  # the round's start shoe's exact Super Sevens return
                 C.add_exact(ct, cs[C.CS_ROW], ev, cs[C.CS_SS_AT], nbr)
             C.add_round(ct, cs[C.CS_ROW], cs[C.CS_SEATED], counted, 1)
+        if multi:
+            for k in range(7):
+                for f, x in ((L.BY_RTOTAL_SQ, by_round[0, k]), (L.BY_SS_RSQ, by_round[1, k])):
+                    tally[L.T_BY + k * L.N_BY + f] += x * x
+            by_round[:] = 0
         if out is not None:
             out[r, L.R_CARDS], out[r, L.R_DEALER_CARDS] = drawn, d_n
             out[r, L.R_DEALER_TOTAL], out[r, L.R_DEALER_BJ] = d_total, o == T.O_BJ
