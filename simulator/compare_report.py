@@ -12,7 +12,7 @@ import math
 
 import pandas as pd
 
-from simulator.report import precision_text
+from simulator.report import by_strategy, precision_text
 from simulator.rules import rules_dict
 from simulator.tally import Z95
 
@@ -253,6 +253,7 @@ def _game_json(row: dict) -> dict:
            "super_sevens": None if not game.rules.super_sevens else {
                k: s["super_sevens"][k] for k in ("mean", "se", "ci95_low", "ci95_high",
                                                    "interval_note", "house_edge", "bets")},
+           "by_strategy": by_strategy(s, list(game.names)),  # several strategies: each's figures
            "exact": row.get("exact")}
     if row["difference"] is not None:
         out["difference"] = row["difference"]

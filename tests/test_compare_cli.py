@@ -97,6 +97,18 @@ def test_csv_says_whether_a_precision_target_was_met():
     assert {(r["precision_target"], r["precision_met"]) for r in rows} == {("0.5", "True")}
 
 
+def test_json_gives_each_strategy_of_a_game_of_several():
+    tiny = [a for a in TINY if a not in ("--strategy", "basic")]
+    doc = json.loads(run("compare", *tiny, "--boxes", "2", "--strategy", "basic", "--strategy",
+                         "mimic-dealer", "--vary", "decks=8", "-f", "json").stdout)
+    for game in (doc["baseline"], doc["variants"][0]):
+        by = game["by_strategy"]
+        assert [(e["strategy"], e["box_numbers"]) for e in by] == [
+            ("basic", [1]), ("mimic-dealer", [2])]
+        mean = sum(e["house_edge"]["mean"] for e in by) / 2  # one box each
+        assert mean == pytest.approx(game["house_edge"]["mean"])
+
+
 def test_plot_writes_a_png(tmp_path):
     pytest.importorskip("matplotlib")
     path = tmp_path / "d.png"
