@@ -234,6 +234,7 @@ def _check_state(state, prefix_end, prefix, extra, stop, rules: dict) -> None:
 
 SIGNED = {"main_sum", "total_sum", "round_total_sum", "ins_sum", "ss_sum", "ss_round_sum",
           "round_main_sum", "round_ins_sum"}
+SIGNED |= {f"strategy{k + 1}_{f}" for k in range(7) for f in L.BY_STRATEGY if f in SIGNED}
 
 
 def tally_problem(t, rules: dict) -> str | None:
@@ -244,7 +245,7 @@ def tally_problem(t, rules: dict) -> str | None:
     rounds, box_rounds = int(t[L.T_ROUNDS]), int(t[L.T_BOX_ROUNDS])
     most = max_per_round(SimpleNamespace(**rules))
     for name, x in zip(L.TALLY_NAMES, t, strict=True):
-        if name.split("_", 1)[-1] not in SIGNED and name not in SIGNED and x < 0:
+        if name not in SIGNED and x < 0:
             return f"tally '{name}' = {int(x)}: a count or a sum of squares is never negative"
         if abs(int(x)) > most[name] * rounds:
             return f"tally '{name}' = {int(x)}: more than {rounds} rounds can add up to"

@@ -23,14 +23,14 @@ DEFAULT_SEED = 1994  # the Gazette's year: every run is reproducible unless --se
 DEFAULT_ROUNDS = 10_000_000
 DEFAULT_CHUNK_ROUNDS = 1_000_000
 DEFAULT_RULES_SHOWN = "configs/nz1994.toml"  # as simulator.run
-INTERRUPTED = 130  # 128 + SIGINT: the exit code of a command stopped by Ctrl-C
 _STOPPED_BY = [signal.SIGINT]  # the last stop signal seen: SIGINT (Ctrl-C) or SIGTERM
+CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
 def _interrupted() -> int:
-    """The exit code of a command a stop signal ended: 130 for Ctrl-C, 143 for SIGTERM."""
+    """The exit code of a command a stop signal ended: 130 (128 + SIGINT) for Ctrl-C, 143 for
+    SIGTERM."""
     return 128 + int(_STOPPED_BY[0])
-CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
 class BjsimError(click.ClickException):

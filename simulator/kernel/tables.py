@@ -274,16 +274,16 @@ def build(p, tables, bands: int = 0) -> Machine:
     bj_win, ins_win, dbj = int(p[L.P_BJ_WIN]), int(p[L.P_INS_WIN]), int(p[L.P_DBJ])
     for j, s in enumerate(finals):
         kind, t, w, _, bits, _ = info[s]
+        slot = 0 if bands else bld.order[s][1]  # its strategy's figures (its first box's)
         for o in range(no):
             i = j * no + o
             net[i] = x = T.hand_net.py_func(kind, t, w, o, dbj, bj_win, 0, True)
             ins[i] = y = T.ins_net.py_func((bits & T.X_INS_TAKEN) != 0, o, ins_win)
             T.add_box.py_func(rows[i], x, y, bits, 1, int(x > 0), int(x < 0), int(x == 0),
                               int(w == 2 * L.UNIT), int(kind == T.K_BUST),
-                              int(kind in (T.K_ES, T.K_LS)), w,
-                              0 if bands else bld.order[s][1])  # fmt: skip
+                              int(kind in (T.K_ES, T.K_LS)), w, slot)  # fmt: skip
             if p[L.P_SS]:  # the box's Super Sevens bet on (f), until its cards move it
-                T.add_ss.py_func(rows[i], 5, 1, -1, 0 if bands else bld.order[s][1])
+                T.add_ss.py_func(rows[i], 5, 1, -1, slot)
     start = np.array([bld.state(("S", si)) for si in box_si], np.int64)
     if bands:
         start = np.full(int(p[L.P_BOXES]), start[0], np.int64)
