@@ -12,7 +12,7 @@ import math
 
 import pandas as pd
 
-from simulator.report import by_strategy, precision_text
+from simulator.report import as_edge, by_strategy, precision_text
 from simulator.rules import rules_dict
 from simulator.tally import Z95
 
@@ -58,11 +58,10 @@ def frame(stats: dict) -> pd.DataFrame:
         figures = [("house_edge", s["house_edge"])]
         if game.rules.super_sevens:
             ss = s["super_sevens"]
-            figures.append(("super_sevens", {
-                "mean": ss["house_edge"], "se": ss["se"],
-                "ci95_low": None if ss["ci95_high"] is None else -ss["ci95_high"],
-                "ci95_high": None if ss["ci95_low"] is None else -ss["ci95_low"],
-                "interval_note": ss["interval_note"]}))
+            edge, lo, hi = as_edge("super_sevens", ss)
+            figures.append(("super_sevens", {"mean": edge, "se": ss["se"], "ci95_low": lo,
+                                             "ci95_high": hi,
+                                             "interval_note": ss["interval_note"]}))
         for key, f in figures:
             d = (row["difference"] or {}).get(key) or {}
             rows.append({

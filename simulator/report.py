@@ -132,6 +132,15 @@ def by_strategy(summary: dict, strategy) -> list[dict]:
     return out
 
 
+def as_edge(key: str, f: dict) -> tuple:
+    """``(edge, ci95_low, ci95_high)`` of a figure as a house edge: a ``house_edge`` figure as
+    it is, a ``super_sevens`` one (a return, with its ``house_edge``) turned round."""
+    if key == "house_edge":
+        return f["mean"], f["ci95_low"], f["ci95_high"]
+    lo, hi = f["ci95_low"], f["ci95_high"]
+    return f["house_edge"], None if hi is None else -hi, None if lo is None else -lo
+
+
 def strategy_label(e: dict) -> str:
     """A strategy of ``by_strategy`` and its boxes: ``basic (boxes 1, 3)``."""
     if e["box_numbers"] is None:
@@ -172,12 +181,9 @@ def tidy_frame(summary: dict, strategy=None) -> pd.DataFrame:
     for e in by_strategy(summary, strategy):
         for key, per in (("house_edge", "initial wager"), ("super_sevens", "unit staked")):
             f = e[key]
-            if f is not None:  # the house edge: Super Sevens' interval turned round
-                lo, hi = (f["ci95_low"], f["ci95_high"]) if key == "house_edge" else (
-                    None if f["ci95_high"] is None else -f["ci95_high"],
-                    None if f["ci95_low"] is None else -f["ci95_low"])
-                add(f"by_strategy_{key}", strategy_label(e), per, f["mean"] if key == "house_edge"
-                    else f["house_edge"], f["se"], lo, hi)
+            if f is not None:
+                edge, lo, hi = as_edge(key, f)
+                add(f"by_strategy_{key}", strategy_label(e), per, edge, f["se"], lo, hi)
                 if f["interval_note"]:
                     add("note", f"{strategy_label(e)}: {key}", per, f["interval_note"])
     for k in ("rounds", "boxes", "box_rounds", "hands"):
@@ -376,15 +382,11 @@ def _by_strategy_table(entries: list[dict]) -> str:
         figs = [e[key] for e in entries]
         if any(f is None for f in figs):
             continue
-        mean = [f["mean"] if key == "house_edge" else f["house_edge"] for f in figs]
-        cols[name] = [_pct(m) for m in mean]
+        edges = [as_edge(key, f) for f in figs]
+        cols[name] = [_pct(x[0]) for x in edges]
         cols[name.replace("edge", "SE")] = [_pct(f["se"]) for f in figs]
-        cols[name.replace("edge", "95% CI")] = [_ci_text(*((f["ci95_low"], f["ci95_high"])
-                                             if key == "house_edge" else
-                                             (-f["ci95_high"] if f["ci95_high"] is not None
-                                              else None, -f["ci95_low"] if f["ci95_low"]
-                                              is not None else None)), f["interval_note"])
-                                  for f in figs]  # fmt: skip
+        cols[name.replace("edge", "95% CI")] = [_ci_text(x[1], x[2], f["interval_note"])
+                                                for x, f in zip(edges, figs, strict=True)]
     cols["box-rounds"] = [f"{e['box_rounds']:,}" for e in entries]
     text = ("\nBy strategy: house edge of the main game + insurance per initial wager; SS = "
             "Super Sevens, per unit staked\n")

@@ -356,14 +356,8 @@ def _by_strategy(t: list, lines: dict, few_wins, possible, dealable) -> list[dic
         boxes = n // rounds
         if not boxes:
             continue
-
-        def figure(total, sq, round_sq, scale, note=None, n=n, boxes=boxes):
-            mean, sd = _mean_sd(total, sq, n, scale)
-            _, sd_round = _mean_sd(total, round_sq, rounds, scale)
-            se = None if sd_round is None else sd_round / math.sqrt(rounds) / boxes
-            return _too_short(_figure(mean, se), note), sd, sd_round
-
-        edge, sd, sd_round = figure(-f[L.BY_TOTAL_SUM], f[L.BY_TOTAL_SQ], f[L.BY_RTOTAL_SQ], u)
+        edge, sd, sd_round = _boxes_figure(-f[L.BY_TOTAL_SUM], f[L.BY_TOTAL_SQ],
+                                           f[L.BY_RTOTAL_SQ], rounds, boxes, u)
         entry = {"first_box": k + 1, "boxes": boxes, "box_rounds": n,
                  "house_edge": edge | {"sd_box_round": sd, "sd_round": sd_round},
                  "super_sevens": None}  # fmt: skip
@@ -375,11 +369,22 @@ def _by_strategy(t: list, lines: dict, few_wins, possible, dealable) -> list[dic
                 x, name = min(shares)
                 note = (f"about {x:,.0f} win(s) of line ({name}) by its share of the bets, "
                         f"fewer than {MIN_WINS}")
-            ss, sd, sd_round = figure(f[L.BY_SS_SUM], f[L.BY_SS_SQ], f[L.BY_SS_RSQ], 1.0, note)
+            ss, sd, sd_round = _boxes_figure(f[L.BY_SS_SUM], f[L.BY_SS_SQ], f[L.BY_SS_RSQ],
+                                             rounds, boxes, 1.0, note)
             entry["super_sevens"] = ss | {"house_edge": -ss["mean"], "sd_bet": sd,
                                           "sd_round": sd_round, "bets": n}
         out.append(entry)
     return out
+
+
+def _boxes_figure(total, sq, round_sq, rounds, boxes, scale, note=None) -> tuple:
+    """``(figure, sd per box-round, sd per round)`` of a mean per box-round over ``boxes`` boxes
+    a round, from the sum, the sum of squares by box-round and by round; its SE from the
+    per-round sums (the boxes share the dealer's cards). ``note``: why its interval is withheld."""
+    mean, sd = _mean_sd(total, sq, rounds * boxes, scale)
+    _, sd_round = _mean_sd(total, round_sq, rounds, scale)
+    se = None if sd_round is None else sd_round / math.sqrt(rounds) / boxes
+    return _too_short(_figure(mean, se), note), sd, sd_round
 
 
 def ss_lines_dealable(rules) -> tuple[str, ...]:
