@@ -23,8 +23,6 @@ import os
 import tempfile
 from pathlib import Path
 
-import numpy as np
-
 from simulator import __version__
 from simulator.checkpoint import tables_hash
 from simulator.engine import stack_tables
@@ -127,12 +125,9 @@ def exact_for(rules, strategies) -> dict:
         strategies = strategies * rules.boxes
     if len(strategies) > 1:  # each box valued alone: the mean of its strategy's one-box figures
         one = rules.replace(boxes=1)
-        figs = [exact_for(one, [s]) for s in strategies]
-        if all(f == figs[0] for f in figs):  # (one strategy: its figure, not a rounded mean)
-            return figs[0]
-        ss = [f["super_sevens_ev"] for f in figs]
-        return {"house_edge": float(np.mean([f["house_edge"] for f in figs])),
-                "super_sevens_ev": None if None in ss else float(np.mean(ss))}
+        from simulator.exact.compare import box_mean
+
+        return box_mean([exact_for(one, [s]) for s in strategies])
     path = _exact_path(rules, strategies)
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))

@@ -165,21 +165,27 @@ def _box_strategies(rules, strategies):
     return strategies
 
 
+def box_mean(figures: list[dict]) -> dict:
+    """The mean over boxes of each box's ``{"house_edge", "super_sevens_ev"}``: a box's own
+    figure when every box's is the same (not a mean rounded off it)."""
+    if all(f == figures[0] for f in figures):
+        return dict(figures[0])
+    ss = [f["super_sevens_ev"] for f in figures]
+    return {"house_edge": float(np.mean([f["house_edge"] for f in figures])),
+            "super_sevens_ev": None if None in ss else float(np.mean(ss))}
+
+
 def theory(rules, strategies) -> dict:
-    """Exact house edge and Super Sevens return for the boxes' strategies (mean over boxes;
-    each box valued alone from a full shoe)."""
+    """Exact house edge and Super Sevens return for the boxes' strategies (`box_mean`; each box
+    valued alone from a full shoe)."""
     cache = {}
-    he, ss = [], []
     for s in _box_strategies(rules, strategies):
-        key = id(s)
-        if key not in cache:
+        if id(s) not in cache:
             res = analyze(rules, s)
-            cache[key] = (res["house_edge"],
-                          res["super_sevens"]["ev"] if res["super_sevens"] else None)
-        he.append(cache[key][0])
-        ss.append(cache[key][1])
-    return {"house_edge": float(np.mean(he)),
-            "super_sevens": None if None in ss else float(np.mean(ss))}
+            cache[id(s)] = {"house_edge": float(res["house_edge"]), "super_sevens_ev":
+                            float(res["super_sevens"]["ev"]) if res["super_sevens"] else None}
+    mean = box_mean([cache[id(s)] for s in _box_strategies(rules, strategies)])
+    return {"house_edge": mean["house_edge"], "super_sevens": mean["super_sevens_ev"]}
 
 
 def compare_with_simulation(summary: dict, rules, strategies, th=None) -> dict:
