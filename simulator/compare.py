@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import itertools
 import math
 import os
 import sys
@@ -33,6 +34,7 @@ from simulator import layout as L
 from simulator.checkpoint import tables_hash, tally_problem
 from simulator.chunks import chunk_size
 from simulator.kernel import simulate_chunk
+from simulator.kernel.tables import first_boxes
 from simulator.rules import Rules, rules_dict
 from simulator.strategy import load_strategy
 from simulator.variants import changes_of
@@ -43,6 +45,7 @@ SHOE_PROBE_ROUNDS = 20_000
 Z95 = tally.Z95
 N_MOMENTS = 6  # per game: sum a^2, sum a*a_0, sum a*n, the same for Super Sevens (s)
 A2, A0, AN, S2, S0, SN = range(N_MOMENTS)
+SLOTS = 7  # a game's strategies' figures (``layout.T_BY``), then their moments, by first box
 
 
 @dataclass(frozen=True)
@@ -94,11 +97,29 @@ def block_states(seed: int, chunk: int, n_blocks: int) -> np.ndarray:
 
 
 def payload_size(n_games: int) -> int:
-    return n_games * (L.N_TALLY + N_MOMENTS) + 2
+    return n_games * (L.N_TALLY + (1 + SLOTS) * N_MOMENTS) + 2
 
 
-def _moment(n_games: int, g: int, k: int) -> int:
-    return n_games * L.N_TALLY + g * N_MOMENTS + k
+def _moment(n_games: int, g: int, k: int, slot: int | None = None) -> int:
+    """Where moment ``k`` of game ``g`` is in a payload: the whole game's, or (``slot``) that of
+    the strategy whose first box is ``slot + 1``."""
+    if slot is None:
+        return n_games * L.N_TALLY + g * N_MOMENTS + k
+    return n_games * (L.N_TALLY + N_MOMENTS) + (g * SLOTS + slot) * N_MOMENTS + k
+
+
+def paired_slots(games) -> list[list[int]]:
+    """For each game, the strategies (first boxes less 1, `kernel.tables.first_boxes`) whose
+    differences from the baseline's same boxes are paired: a game of the baseline's boxes and
+    strategies, when these are several; the baseline's when some game's are."""
+    def slots(g):
+        return first_boxes(engine.stack_tables(g.rules, list(g.strategies)))
+
+    base = slots(games[0])
+    out = [sorted(set(base)) if len(set(base)) > 1 and g.names == games[0].names
+           and slots(g) == base else [] for g in games]
+    out[0] = out[0] if any(out[1:]) else []
+    return out
 
 
 class PlayVariants:
@@ -108,8 +129,9 @@ class PlayVariants:
     their squared sizes."""
 
     def __init__(self, params, tables, seed: int, rounds: int, chunk_rounds: int,
-                 pair_rounds: int):
+                 pair_rounds: int, slots=None):
         self.params, self.tables = list(params), list(tables)
+        self.slots = [list(x) for x in slots] if slots else [[] for _ in self.params]
         self.seed, self.rounds = int(seed), int(rounds)
         self.chunk_rounds, self.pair_rounds = int(chunk_rounds), int(pair_rounds)
 
@@ -119,24 +141,26 @@ class PlayVariants:
         n_blocks = -(-n // self.pair_rounds)
         states = block_states(self.seed, i, n_blocks)
         tallies = np.zeros((v, L.N_TALLY), np.int64)
-        mom = [0] * (v * N_MOMENTS)
+        mom = [0] * (v * (1 + SLOTS) * N_MOMENTS)
         m = n2 = 0
+        by = [(g, k, L.T_BY + k * L.N_BY) for g in range(v) for k in self.slots[g]]  # (fields)
         for j in range(n_blocks):
             nj = min(self.pair_rounds, n - j * self.pair_rounds)
-            a, s = [], []
+            t = [simulate_chunk(self.params[g], self.tables[g], nj, states[j]) for g in range(v)]
             for g in range(v):
-                t = simulate_chunk(self.params[g], self.tables[g], nj, states[j])
-                tallies[g] += t
-                a.append(int(t[L.T_RTOTAL_SUM]))
-                s.append(int(t[L.T_SS_RSUM]))
-            for g in range(v):
-                k = g * N_MOMENTS
-                mom[k + A2] += a[g] * a[g]
-                mom[k + A0] += a[g] * a[0]
-                mom[k + AN] += a[g] * nj
-                mom[k + S2] += s[g] * s[g]
-                mom[k + S0] += s[g] * s[0]
-                mom[k + SN] += s[g] * nj
+                tallies[g] += t[g]
+            # each game's block nets (house edge, Super Sevens), and each paired strategy's
+            nets = [(g, None, L.T_RTOTAL_SUM, L.T_SS_RSUM) for g in range(v)]
+            nets += [(g, k, f + L.BY_TOTAL_SUM, f + L.BY_SS_SUM) for g, k, f in by]
+            for g, k, ia, iss in nets:
+                a, s, a0, s0 = (int(t[g][ia]), int(t[g][iss]), int(t[0][ia]), int(t[0][iss]))
+                at = _moment(v, g, 0, k) - v * L.N_TALLY
+                mom[at + A2] += a * a
+                mom[at + A0] += a * a0
+                mom[at + AN] += a * nj
+                mom[at + S2] += s * s
+                mom[at + S0] += s * s0
+                mom[at + SN] += s * nj
             m += 1
             n2 += nj * nj
         out = [int(x) for x in tallies.ravel()] + mom + [m, n2]
@@ -199,9 +223,10 @@ class PairedState(engine.RunState):
                 bad = tally_problem(t, rules_dict(game.rules))
                 if bad:
                     raise ValueError(f"{name}: game {game.label}: {bad}")
-                for k2, k0 in ((A2, A0), (S2, S0)):
-                    sq, cross = p[_moment(v, g, k2)], p[_moment(v, g, k0)]
-                    if sq < 0 or cross * cross > sq * p[_moment(v, 0, k2)]:
+                for (k2, k0), slot in itertools.product(((A2, A0), (S2, S0)),
+                                                        [None, *range(SLOTS)]):
+                    sq, cross = p[_moment(v, g, k2, slot)], p[_moment(v, g, k0, slot)]
+                    if sq < 0 or cross * cross > sq * p[_moment(v, 0, k2, slot)]:
                         raise ValueError(f"{name}: game {game.label}: block moments that no "
                                          "blocks can give")
         prefix = out.pop("prefix")
@@ -230,16 +255,22 @@ def tally_of(payload, n_games: int, g: int) -> np.ndarray:
 # Paired statistics
 
 
-def _pair_moments(payload, n_games: int, g: int, money: str):
+def _pair_moments(payload, n_games: int, g: int, money: str, slot: int | None = None):
     """Block sums for game ``g`` against the baseline: (sum_g, sum_0, sum g^2, sum g*0, sum 0^2,
-    sum g*n, sum 0*n) as integers, for ``money`` "total" (house edge, tenths) or "ss"."""
-    idx_sum = L.T_RTOTAL_SUM if money == "total" else L.T_SS_RSUM
+    sum g*n, sum 0*n) as integers, for ``money`` "total" (house edge, tenths) or "ss"; of the
+    whole games, or of the strategy of first box ``slot + 1`` in each."""
+    if slot is None:
+        idx_sum = L.T_RTOTAL_SUM if money == "total" else L.T_SS_RSUM
+    else:
+        idx_sum = L.T_BY + slot * L.N_BY + (L.BY_TOTAL_SUM if money == "total" else L.BY_SS_SUM)
     k2, k0, kn = (A2, A0, AN) if money == "total" else (S2, S0, SN)
     p = payload
-    return (int(p[g * L.N_TALLY + idx_sum]), int(p[idx_sum]),
-            int(p[_moment(n_games, g, k2)]), int(p[_moment(n_games, g, k0)]),
-            int(p[_moment(n_games, 0, k2)]), int(p[_moment(n_games, g, kn)]),
-            int(p[_moment(n_games, 0, kn)]))
+
+    def at(game, k):
+        return int(p[_moment(n_games, game, k, slot)])
+
+    return (int(p[g * L.N_TALLY + idx_sum]), int(p[idx_sum]), at(g, k2), at(g, k0), at(0, k2),
+            at(g, kn), at(0, kn))
 
 
 def paired_difference(sums, rounds: int, blocks: int, n2: int, scale_g: int, scale_0: int):
@@ -277,25 +308,33 @@ def _boxes(rules) -> int:
     return int(rules.boxes)
 
 
-def differences(payload, games) -> list[dict | None]:
+def differences(payload, games, slots=None) -> list[dict | None]:
     """For each game: None for the baseline, else ``{"house_edge": ..., "super_sevens": ...}``
     with the paired difference of the house edge (game minus baseline, per initial wager) and
     of the Super Sevens house edge (per unit staked; None unless both games bet it): ``mean``,
-    ``se``, ``ci95_low``, ``ci95_high``, ``correlation`` (of the blocks' nets)."""
+    ``se``, ``ci95_low``, ``ci95_high``, ``correlation`` (of the blocks' nets). With ``slots``
+    (`paired_slots`), ``"by_strategy"``: the same for each paired strategy's boxes (its
+    ``first_box`` and ``boxes``), or None where the game's strategies are not the baseline's."""
     v = len(games)
     rounds = int(payload[L.T_ROUNDS])
     blocks, n2 = int(payload[-2]), int(payload[-1])
     out: list[dict | None] = [None]
-    b0 = _boxes(games[0].rules)
-    for g in range(1, v):
-        bg = _boxes(games[g].rules)
-        he = paired_difference(_pair_moments(payload, v, g, "total"), rounds, blocks, n2,
+    both_ss = [games[g].rules.super_sevens and games[0].rules.super_sevens for g in range(v)]
+
+    def pair(g, b0, bg, slot=None):
+        he = paired_difference(_pair_moments(payload, v, g, "total", slot), rounds, blocks, n2,
                                bg * L.UNIT, b0 * L.UNIT)
-        row = {"house_edge": _negate(he), "super_sevens": None}
-        if games[g].rules.super_sevens and games[0].rules.super_sevens:
-            ss = paired_difference(_pair_moments(payload, v, g, "ss"), rounds, blocks, n2, bg, b0)
-            row["super_sevens"] = _negate(ss)
-        out.append(row)
+        ss = None if not both_ss[g] else _negate(paired_difference(
+            _pair_moments(payload, v, g, "ss", slot), rounds, blocks, n2, bg, b0))
+        return {"house_edge": _negate(he), "super_sevens": ss}
+
+    for g in range(1, v):
+        out.append(pair(g, _boxes(games[0].rules), _boxes(games[g].rules)))
+        if slots is not None:
+            first = first_boxes(engine.stack_tables(games[g].rules, list(games[g].strategies)))
+            out[g]["by_strategy"] = [{"first_box": k + 1, "boxes": first.count(k)}
+                                     | pair(g, first.count(k), first.count(k), k)
+                                     for k in slots[g]] or None
     return out
 
 
@@ -358,10 +397,10 @@ def pairing_note(base: Game, game: Game) -> str:
 
 def statistics(payload, games, exact: list | None = None) -> dict:
     """Everything a comparison reports: per game its summary (`tally.summarize`), its paired
-    difference from the baseline, the independent-runs standard error, the variance reduction,
-    the exact figures and z-scores."""
+    difference from the baseline (and by strategy, `differences`), the independent-runs
+    standard error, the variance reduction, the exact figures and z-scores."""
     v = len(games)
-    diffs = differences(payload, games)
+    diffs = differences(payload, games, paired_slots(games))
     rows = []
     for g in range(v):
         game = games[g]
@@ -375,39 +414,56 @@ def statistics(payload, games, exact: list | None = None) -> dict:
         if exact is not None:
             row["exact"] = exact[g]
         if g > 0:
-            _add_independent(row, rows[0], "house_edge", summary["house_edge"]["se"])
-            ss_se = summary["super_sevens"]["se"]
-            if diffs[g]["super_sevens"] is not None:
-                _add_independent(row, rows[0], "super_sevens", ss_se)
-            if exact is not None:
-                _add_exact(row, rows[0], exact)
-            _withhold(row, rows[0])
+            base = rows[0]
+            ex = (row["exact"], base["exact"]) if exact is not None else None
+            _add_figures(diffs[g], summary, base["summary"], (base, row), ex, games[0], game)
+            for d in diffs[g].get("by_strategy") or []:
+                mine, theirs = (_strategy_entry(r["summary"], d) for r in (row, base))
+                ex_k = None if ex is None else tuple(_strategy_entry(e, d) for e in ex)
+                if mine is not None and theirs is not None:
+                    _add_figures(d, mine, theirs, (base, row), ex_k, games[0], game)
         rows.append(row)
     return {"rows": rows, "rounds": int(payload[L.T_ROUNDS]), "blocks": int(payload[-2])}
 
 
-def _withhold(row: dict, base_row: dict) -> None:
-    """A difference resting on a figure whose interval `tally.summarize` withholds (too few wins
-    of a big Super Sevens line, in the variant or the baseline) gets no interval, variance
-    reduction, se ratio or z either: ``interval_note`` says why (None where they stand)."""
+def _strategy_entry(figures: dict | None, d: dict) -> dict | None:
+    """The figures of the strategy of ``d["first_box"]`` in ``figures``' ``by_strategy``
+    (`tally.summarize`'s, or `exact_figures`'), or None."""
+    entries = (figures or {}).get("by_strategy") or []
+    return next((e for e in entries if e["first_box"] == d["first_box"]), None)
+
+
+def _add_figures(diff: dict, fig: dict, fig0: dict, rows: tuple, ex, base, game) -> None:
+    """Beside each paired difference in ``diff`` (of the game's figures ``fig``, the baseline's
+    ``fig0``): the independent runs' se and what pairing saves (`_add_independent`), the exact
+    difference and z (``ex``: the game's and the baseline's exact figures, or None), and no
+    interval where it rests on a withheld one (`_withhold`)."""
     for key in ("house_edge", "super_sevens"):
-        d = row["difference"][key]
+        d = diff[key]
         if d is None:
             continue
-        notes = [f"{r['game'].label}: {r['summary'][key]['interval_note']}"
-                 for r in (base_row, row) if r["summary"][key].get("interval_note")]
-        d["interval_note"] = "; ".join(notes) or None
-        if notes:
-            d |= {"ci95_low": None, "ci95_high": None, "variance_reduction": None,
-                  "se_ratio": None}
-            if "z" in d:
-                d["z"] = None
+        _add_independent(d, fig[key]["se"], fig0[key]["se"])
+        if ex is not None:
+            _add_exact(d, key, ex, exact_scope(base.rules, game.rules))
+        _withhold(d, [f"{r['game'].label}: {f[key]['interval_note']}"
+                      for r, f in zip(rows, (fig0, fig), strict=True)
+                      if f[key].get("interval_note")])
 
 
-def _add_independent(row: dict, base_row: dict, key: str, se_game) -> None:
+def _withhold(d: dict, notes: list[str]) -> None:
+    """A difference resting on a figure whose interval `tally.summarize` withholds (too few wins
+    of a big Super Sevens line, in the variant or the baseline: ``notes``) gets no interval,
+    variance reduction, se ratio or z either: ``interval_note`` says why (None where they
+    stand)."""
+    d["interval_note"] = "; ".join(notes) or None
+    if notes:
+        d |= {"ci95_low": None, "ci95_high": None, "variance_reduction": None, "se_ratio": None}
+        if "z" in d:
+            d["z"] = None
+
+
+def _add_independent(d: dict, se_game, se0) -> None:
     """se of two independent runs of the same length, and what pairing saves against it."""
-    se0 = base_row["summary"]["house_edge" if key == "house_edge" else "super_sevens"]["se"]
-    d = row["difference"][key]
     ind = None if se_game is None or se0 is None else math.sqrt(se_game**2 + se0**2)
     d["se_independent"] = ind
     d["variance_reduction"] = None
@@ -417,25 +473,20 @@ def _add_independent(row: dict, base_row: dict, key: str, se_game) -> None:
         d["se_ratio"] = ind / d["se"]
 
 
-def _add_exact(row: dict, base_row: dict, exact: list) -> None:
-    game, base = row["game"], base_row["game"]
-    ex, ex0 = row["exact"], base_row["exact"]
-    scope = exact_scope(base.rules, game.rules)
-    for key, field_ in (("house_edge", "house_edge"), ("super_sevens", "super_sevens_ev")):
-        d = row["difference"][key]
-        if d is None:
-            continue
-        d["exact_scope"] = scope
-        d["exact"] = d["z"] = None
-        if scope is None or ex is None or ex0 is None or ex[field_] is None \
-                or ex0[field_] is None:
-            continue
-        exact_diff = ex[field_] - ex0[field_]
-        if key == "super_sevens":
-            exact_diff = 0.0 - exact_diff  # a return: the house edge is minus it
-        d["exact"] = exact_diff
-        if d["mean"] is not None and d["se"]:
-            d["z"] = (d["mean"] - exact_diff) / d["se"]
+def _add_exact(d: dict, key: str, ex: tuple, scope: str | None) -> None:
+    """The exact difference (the game's exact figure ``ex[0]`` less the baseline's ``ex[1]``,
+    as house edges) and the simulated one's z, where ``scope`` (`exact_scope`) allows."""
+    field_ = "house_edge" if key == "house_edge" else "super_sevens_ev"
+    d["exact_scope"] = scope
+    d["exact"] = d["z"] = None
+    if scope is None or None in ex or ex[0][field_] is None or ex[1][field_] is None:
+        return
+    exact_diff = ex[0][field_] - ex[1][field_]
+    if key == "super_sevens":
+        exact_diff = 0.0 - exact_diff  # a return: the house edge is minus it
+    d["exact"] = exact_diff
+    if d["mean"] is not None and d["se"]:
+        d["z"] = (d["mean"] - exact_diff) / d["se"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -474,12 +525,20 @@ def identity(plan: Plan) -> dict:
 
 
 def exact_figures(games, progress=None) -> list[dict | None]:
-    """Exact house edge and Super Sevens return of each game (`simulator.derived`, cached)."""
+    """Exact house edge and Super Sevens return of each game (`simulator.derived`, cached); of a
+    game of several strategies, each strategy's one-box figures too (``by_strategy``, by
+    ``first_box``)."""
     out = []
     for g in games:
         if progress is not None:
             progress(g)
-        out.append(derived.exact_for(g.rules, g.strategies))
+        figures = derived.exact_for(g.rules, g.strategies)
+        first = sorted(set(first_boxes(engine.stack_tables(g.rules, list(g.strategies)))))
+        if len(first) > 1:
+            one = g.rules.replace(boxes=1)
+            figures = figures | {"by_strategy": [
+                {"first_box": k + 1} | derived.exact_for(one, [g.strategies[k]]) for k in first]}
+        out.append(figures)
     return out
 
 
@@ -548,7 +607,8 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
     resumed = state.rounds_done
     job = PlayVariants([g.rules.to_params() for g in plan.games],
                        [engine.stack_tables(g.rules, list(g.strategies)) for g in plan.games],
-                       plan.seed, plan.rounds, plan.chunk_rounds, plan.pair_rounds)
+                       plan.seed, plan.rounds, plan.chunk_rounds, plan.pair_rounds,
+                       paired_slots(plan.games))
     bar = tqdm(total=None if plan.precision is not None else plan.rounds, initial=resumed,
                unit="round", unit_scale=True, file=sys.stderr, disable=quiet,
                desc=f"compare {len(plan.games)} games", dynamic_ncols=True, leave=False)

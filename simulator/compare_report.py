@@ -12,7 +12,7 @@ import math
 
 import pandas as pd
 
-from simulator.report import as_edge, by_strategy, precision_text
+from simulator.report import as_edge, by_strategy, precision_text, strategy_label
 from simulator.rules import rules_dict
 from simulator.tally import Z95
 
@@ -48,36 +48,41 @@ def _strategy_text(game) -> str:
 
 
 def frame(stats: dict) -> pd.DataFrame:
-    """One row per game and figure (house_edge, super_sevens): the game's figure with its se and
-    interval, the paired difference, its se and interval, the independent runs' se, the variance
-    reduction, the correlation left, the exact difference, its scope and z; then why an interval
-    is withheld (``interval_note`` of the figure, ``difference_interval_note``), or empty."""
+    """One row per game, figure (house_edge, super_sevens) and ``figures_of`` (``game``: its
+    boxes together; else a strategy, where a game's boxes play several: its boxes): the figure
+    with its se and interval, the paired difference, its se and interval, the independent
+    runs' se, the variance reduction, the correlation left, the exact difference, its scope
+    and z; then why an interval is withheld (``interval_note`` of the figure,
+    ``difference_interval_note``), or empty."""
     rows = []
     for row in stats["rows"]:
         game, s = row["game"], row["summary"]
-        figures = [("house_edge", s["house_edge"])]
-        if game.rules.super_sevens:
-            ss = s["super_sevens"]
-            edge, lo, hi = as_edge("super_sevens", ss)
-            figures.append(("super_sevens", {"mean": edge, "se": ss["se"], "ci95_low": lo,
-                                             "ci95_high": hi,
-                                             "interval_note": ss["interval_note"]}))
-        for key, f in figures:
-            d = (row["difference"] or {}).get(key) or {}
-            rows.append({
-                "variant": game.label, "changes": " ".join(game.changes),
-                "strategy": "/".join(dict.fromkeys(game.names)), "figure": key,
-                "value": f["mean"], "se": f["se"], "ci95_low": f["ci95_low"],
-                "ci95_high": f["ci95_high"], "difference": d.get("mean"),
-                "difference_se": d.get("se"), "difference_ci95_low": d.get("ci95_low"),
-                "difference_ci95_high": d.get("ci95_high"),
-                "se_independent": d.get("se_independent"),
-                "variance_reduction": d.get("variance_reduction"),
-                "correlation": d.get("correlation"), "exact_difference": d.get("exact"),
-                "exact_scope": d.get("exact_scope"), "z": d.get("z"),
-                "interval_note": f.get("interval_note"),
-                "difference_interval_note": d.get("interval_note"),
-            })
+        diff = row["difference"] or {}
+        paired = {d["first_box"]: d for d in diff.get("by_strategy") or []}
+        parts = [("game", s, diff)] + [
+            (strategy_label(e), e, paired.get(e["first_box"], {}))
+            for e in by_strategy(s, list(game.names))]
+        for of, figs, diffs in parts:
+            for key in ("house_edge", "super_sevens") if game.rules.super_sevens else \
+                    ("house_edge",):
+                f, d = figs[key], diffs.get(key) or {}
+                if f is None:
+                    continue
+                edge, lo, hi = as_edge(key, f)
+                rows.append({
+                    "variant": game.label, "changes": " ".join(game.changes),
+                    "strategy": "/".join(dict.fromkeys(game.names)), "figures_of": of,
+                    "figure": key, "value": edge, "se": f["se"], "ci95_low": lo,
+                    "ci95_high": hi, "difference": d.get("mean"),
+                    "difference_se": d.get("se"), "difference_ci95_low": d.get("ci95_low"),
+                    "difference_ci95_high": d.get("ci95_high"),
+                    "se_independent": d.get("se_independent"),
+                    "variance_reduction": d.get("variance_reduction"),
+                    "correlation": d.get("correlation"), "exact_difference": d.get("exact"),
+                    "exact_scope": d.get("exact_scope"), "z": d.get("z"),
+                    "interval_note": f.get("interval_note"),
+                    "difference_interval_note": d.get("interval_note"),
+                })
     return pd.DataFrame(rows)
 
 
@@ -116,9 +121,13 @@ def _withheld_note(stats: dict) -> str | None:
     None if none is (in a table that is shown)."""
     if not any(key == "super_sevens" for key, _ in _sections(stats)):
         return None
+    shown = [r for r in stats["rows"] if _shown(stats, "super_sevens", r["game"])]
     notes = [f"{r['game'].label}: {r['summary']['super_sevens']['interval_note']}"
-             for r in stats["rows"] if r["game"].rules.super_sevens
-             and r["summary"]["super_sevens"].get("interval_note")]
+             for r in shown if r["summary"]["super_sevens"].get("interval_note")]
+    notes += [f"{r['game'].label}, {strategy_label(e)}: {e['super_sevens']['interval_note']}"
+              for r in shown for e in by_strategy(r["summary"], list(r["game"].names))
+              if (e["super_sevens"] or {}).get("interval_note") not in
+              (None, r["summary"]["super_sevens"].get("interval_note"))]  # (not the game's)
     if not notes:
         return None
     return (f"{WITHHELD} no 95% interval; a difference resting on it has no interval, x var, "
@@ -146,42 +155,65 @@ def _table_rows(stats: dict, key: str, has_exact: bool) -> list[list[str]]:
     rows = []
     for row in stats["rows"]:
         game, s = row["game"], row["summary"]
-        if key == "house_edge":
-            mean, se = s["house_edge"]["mean"], s["house_edge"]["se"]
-        else:
-            base = stats["rows"][0]["game"]
-            if not game.rules.super_sevens or (game is not base and not _touches_ss(base, game)):
-                continue
-            mean, se = s["super_sevens"]["house_edge"], s["super_sevens"]["se"]
+        if not _shown(stats, key, game):
+            continue
         d = (row["difference"] or {}).get(key)
         if row["difference"] is not None and d is None:
             continue
-        hw = None if se is None else Z95 * se
-        if key == "super_sevens" and s["super_sevens"].get("interval_note"):
-            hw_text = WITHHELD
-        else:
-            hw_text = "-" if hw is None else f"±{_pct(hw)}"
-        cells = [game.label, _pct(mean), hw_text]
-        if d is None:
-            cells += ["(baseline)", "", "", "", ""]
-        else:
-            ci = "-" if d["ci95_low"] is None else \
-                f"[{_pct(d['ci95_low'], sign=True)}, {_pct(d['ci95_high'], sign=True)}]"
-            if d.get("interval_note"):
-                ci = WITHHELD
-            cells += [_pct(d["mean"], sign=True), ci, _num(d.get("variance_reduction"), ".1f"),
-                      _num(d.get("se_ratio"), ".2f"), _num(d.get("correlation"), ".3f")]
-        if has_exact:
-            if d is None:
-                ex = row.get("exact") or {}
-                v = ex.get("house_edge") if key == "house_edge" else (
-                    None if ex.get("super_sevens_ev") is None else -ex["super_sevens_ev"])
-                cells += [_pct(v), ""]
-            else:
-                mark = "~" if d.get("exact_scope") == "cut-card" else ""
-                cells += [mark + _pct(d.get("exact"), sign=True), _num(d.get("z"), "+.2f")]
-        rows.append(cells)
+        ex = (row.get("exact") or {}) if row["difference"] is None else None
+        rows.append([game.label, *_cells(s[key], key, d, ex, has_exact)])
     return rows
+
+
+def _strategy_rows(stats: dict, key: str, has_exact: bool) -> list[list[str]]:
+    """The rows of the by-strategy table: each game's strategies' figures, and where they are
+    paired with the baseline's (`compare.differences`' ``by_strategy``) their differences."""
+    rows = []
+    for row in stats["rows"]:
+        game = row["game"]
+        if not _shown(stats, key, game):
+            continue
+        paired = {d["first_box"]: d for d in (row["difference"] or {}).get("by_strategy") or []}
+        exact = {e["first_box"]: e for e in (row.get("exact") or {}).get("by_strategy") or []}
+        for e in by_strategy(row["summary"], list(game.names)):
+            if e[key] is None:
+                continue
+            d = paired.get(e["first_box"], {}).get(key)
+            ex = exact.get(e["first_box"], {}) if row["difference"] is None else None
+            rows.append([game.label, strategy_label(e),
+                         *_cells(e[key], key, d, ex, has_exact, row["difference"] is None)])
+    return rows
+
+
+def _cells(f: dict, key: str, d: dict | None, ex: dict | None, has_exact: bool,
+           baseline: bool = True) -> list[str]:
+    """A figure ``f`` (as a house edge, with its 95% half-width) and its paired difference
+    ``d`` from the baseline (None: the baseline's row, ``ex`` its exact figures, or with
+    ``baseline`` False a figure not paired)."""
+    mean = f["mean"] if key == "house_edge" else f["house_edge"]
+    hw_text = WITHHELD if f.get("interval_note") else \
+        "-" if f["se"] is None else f"±{_pct(Z95 * f['se'])}"
+    cells = [_pct(mean), hw_text]
+    if d is None:
+        cells += ["(baseline)" if baseline else "-", "", "", "", ""]
+    else:
+        ci = "-" if d["ci95_low"] is None else \
+            f"[{_pct(d['ci95_low'], sign=True)}, {_pct(d['ci95_high'], sign=True)}]"
+        if d.get("interval_note"):
+            ci = WITHHELD
+        cells += [_pct(d["mean"], sign=True), ci, _num(d.get("variance_reduction"), ".1f"),
+                  _num(d.get("se_ratio"), ".2f"), _num(d.get("correlation"), ".3f")]
+    if has_exact:
+        if d is None and ex is not None:
+            v = ex.get("house_edge") if key == "house_edge" else (
+                None if ex.get("super_sevens_ev") is None else -ex["super_sevens_ev"])
+            cells += [_pct(v), ""]
+        elif d is None:
+            cells += ["", ""]
+        else:
+            mark = "~" if d.get("exact_scope") == "cut-card" else ""
+            cells += [mark + _pct(d.get("exact"), sign=True), _num(d.get("z"), "+.2f")]
+    return cells
 
 
 def _headers(key: str, has_exact: bool) -> list[str]:
@@ -208,11 +240,24 @@ def _markdown(headers, rows) -> list[str]:
 SS_KEYS = ("decks", "hole_card", "super_sevens_pays")  # what the Super Sevens return depends on
 
 
+def _shown(stats: dict, key: str, game) -> bool:
+    """Whether a table of ``key`` shows ``game``: a Super Sevens table, a game that bets it,
+    the baseline or a variant that touches it (`_touches_ss`)."""
+    base = stats["rows"][0]["game"]
+    return key == "house_edge" or game.rules.super_sevens and (
+        game is base or _touches_ss(base, game))
+
+
 def _touches_ss(base, game) -> bool:
     """Whether ``game``'s Super Sevens figure can differ from the baseline's: a rule it depends
     on, or the strategy (its 7-7 play), changed."""
     return (any(getattr(base.rules, k) != getattr(game.rules, k) for k in SS_KEYS)
             or any(c.startswith("strategy=") for c in game.changes))
+
+
+BY_STRATEGY_TITLES = {
+    "house_edge": "House edge by strategy (main game + insurance, per initial wager on its boxes)",
+    "super_sevens": "Super Sevens (rule 14) house edge by strategy, per unit staked on its boxes"}
 
 
 def _sections(stats: dict):
@@ -231,8 +276,14 @@ def render_text(stats: dict, meta: dict, markdown: bool = False) -> str:
     out = _head(stats, meta)
     if markdown:
         out = [f"{out[0]}  ", out[1]]
-    for key, title in _sections(stats):
-        headers, rows = _headers(key, has_exact), _table_rows(stats, key, has_exact)
+    tables = [(title, _headers(key, has_exact), _table_rows(stats, key, has_exact))
+              for key, title in _sections(stats)]
+    for key, _ in _sections(stats):  # a game's strategies apart (several at its boxes)
+        headers = _headers(key, has_exact)
+        rows = _strategy_rows(stats, key, has_exact)
+        if rows:
+            tables.append((BY_STRATEGY_TITLES[key], [headers[0], "strategy", *headers[1:]], rows))
+    for title, headers, rows in tables:
         out += ["", f"**{title}**" if markdown else title, ""]
         out += _markdown(headers, rows) if markdown else _aligned(headers, rows)
     out += ["", "Variants:", *(["" ] if markdown else []), *_legend(stats, markdown)]
@@ -255,7 +306,9 @@ def _game_json(row: dict) -> dict:
            "by_strategy": by_strategy(s, list(game.names)),  # several strategies: each's figures
            "exact": row.get("exact")}
     if row["difference"] is not None:
-        out["difference"] = row["difference"]
+        d = row["difference"]
+        out["difference"] = d | {"by_strategy": d.get("by_strategy") and by_strategy(
+            {"by_strategy": d["by_strategy"]}, list(game.names))}
         out["pairing"] = row["pairing"]
     return out
 

@@ -86,6 +86,80 @@ def test_job_moments_are_the_block_sums_of_products():
     assert payload[-2] == 4 and payload[-1] == sum(nj * nj)
 
 
+def _mixed(label, rules=NZ, strategies=(BASIC, MIMIC, BASIC)):
+    rules = rules.replace(boxes=len(strategies))
+    return C.Game(label, rules, tuple(strategies), tuple(s.name for s in strategies))
+
+
+def test_job_moments_by_strategy_are_the_block_sums_of_products():
+    """A game of the baseline's strategies (basic on boxes 1 and 3, mimic-dealer on box 2) is
+    paired strategy by strategy: its moments by strategy are the block sums of products of each
+    strategy's boxes' nets; a game of other strategies has none."""
+    games = [_mixed("base"), _mixed("h17", NZ.replace(dealer_hits_soft_17=True)),
+             _mixed("mimic", strategies=(MIMIC,) * 3)]
+    assert C.paired_slots(games) == [[0, 1], [0, 1], []]
+    params = [g.rules.to_params() for g in games]
+    tables = [engine.stack_tables(g.rules, list(g.strategies)) for g in games]
+    job = C.PlayVariants(params, tables, seed=4, rounds=600, chunk_rounds=600, pair_rounds=250,
+                         slots=C.paired_slots(games))
+    _, _, payload = job(0)
+    sizes = [250, 250, 100]
+    states = C.block_states(4, 0, 3)
+    t = np.array([[simulate_chunk(p, tb, nj, s) for nj, s in zip(sizes, states, strict=True)]
+                  for p, tb in zip(params, tables, strict=True)])  # game x block x tally
+    nj = np.array(sizes, dtype=object)
+    for g, slots in enumerate(C.paired_slots(games)):
+        assert np.array_equal(C.tally_of(payload, 3, g), t[g].sum(axis=0))
+        for k in range(C.SLOTS):
+            f = L.T_BY + k * L.N_BY
+            a = t[:, :, f + L.BY_TOTAL_SUM].astype(object)
+            s = t[:, :, f + L.BY_SS_SUM].astype(object)
+            want = [sum(a[g] * a[g]), sum(a[g] * a[0]), sum(a[g] * nj), sum(s[g] * s[g]),
+                    sum(s[g] * s[0]), sum(s[g] * nj)] if k in slots else [0] * C.N_MOMENTS
+            got = [payload[C._moment(3, g, m, k)] for m in (C.A2, C.A0, C.AN, C.S2, C.S0, C.SN)]
+            assert got == want, (g, k)
+            assert k not in slots or want[0] > 0  # (the paired strategies did play)
+
+
+def test_by_strategy_differences_of_an_identical_variant_are_exactly_zero():
+    res = C.compare(_plan([_mixed("base"), _mixed("same")]), quiet=True)
+    by = res.stats["rows"][1]["difference"]["by_strategy"]
+    assert [(d["first_box"], d["boxes"]) for d in by] == [(1, 2), (2, 1)]
+    for d in by:
+        for key in ("house_edge", "super_sevens"):
+            assert (d[key]["mean"], d[key]["se"]) == (0.0, 0.0)
+
+
+def test_a_variant_of_other_strategies_or_boxes_has_no_differences_by_strategy():
+    games = [_mixed("base"), _mixed("mimic", strategies=(MIMIC,) * 3),
+             _mixed("swapped", strategies=(MIMIC, BASIC, MIMIC)), _game("one box")]
+    res = C.compare(_plan(games, rounds=1_000), quiet=True)
+    assert [r["difference"] and r["difference"].get("by_strategy") for r in
+            res.stats["rows"]] == [None, None, None, None]
+
+
+def test_differences_by_strategy_agree_with_exact_ones():
+    """H17 costs the basic boxes and the mimic-dealer box of one table different amounts: each
+    strategy's paired difference agrees with the exact analyzer's difference of its one-box
+    figures within 4 se (every-round shuffle, so the exact figures are for the game played)."""
+    every = NZ.replace(shuffle="every-round")
+    games = [_mixed("base", every), _mixed("h17", every.replace(dealer_hits_soft_17=True))]
+    exact = C.exact_figures(games)
+    res = C.compare(_plan(games, rounds=600_000, chunk_rounds=100_000, pair_rounds=8),
+                    quiet=True, exact=exact)  # (short blocks: the streams stay aligned)
+    by = res.stats["rows"][1]["difference"]["by_strategy"]
+    assert len(by) == 2
+    for d in by:
+        he = d["house_edge"]
+        assert he["exact_scope"] == "full" and he["z"] is not None
+        assert abs(he["z"]) < 4, d
+        assert he["variance_reduction"] > 5  # paired: much tighter than independent runs
+    # the two strategies' exact effects differ by more than 6 se of either: the figures of one
+    # strategy taken for the other's would fail the 4 se test
+    gap = by[1]["house_edge"]["exact"] - by[0]["house_edge"]["exact"]
+    assert abs(gap) > 6 * max(d["house_edge"]["se"] for d in by)
+
+
 def test_a_variant_identical_to_the_baseline_differs_by_exactly_zero():
     games = [_game("base"), _game("same")]
     res = C.compare(_plan(games), quiet=True)

@@ -109,6 +109,32 @@ def test_json_gives_each_strategy_of_a_game_of_several():
         assert mean == pytest.approx(game["house_edge"]["mean"])
 
 
+def test_every_format_gives_each_strategys_figures_and_paired_differences():
+    tiny = [a for a in TINY if a not in ("--strategy", "basic")]
+    args = ["compare", *tiny, "--boxes", "3", "--strategy", "basic", "--strategy",
+            "mimic-dealer", "--strategy", "basic", "--vary", "dealer_hits_soft_17=true", "-f"]
+    doc = json.loads(run(*args, "json").stdout)
+    rows = list(csv.DictReader(io.StringIO(run(*args, "csv").stdout)))
+    table, md = run(*args, "table").stdout, run(*args, "markdown").stdout
+    by = doc["variants"][0]["difference"]["by_strategy"]
+    assert [(d["strategy"], d["box_numbers"]) for d in by] == [("basic", [1, 3]),
+                                                              ("mimic-dealer", [2])]
+    for d in by:
+        label = f"{d['strategy']} (box{'es' if len(d['box_numbers']) > 1 else ''} " \
+                f"{', '.join(map(str, d['box_numbers']))})"
+        row = next(r for r in rows if r["variant"] == "dealer_hits_soft_17=true"
+                   and r["figures_of"] == label and r["figure"] == "house_edge")
+        assert float(row["difference"]) == pytest.approx(d["house_edge"]["mean"])
+        assert float(row["difference_se"]) == pytest.approx(d["house_edge"]["se"])
+        line = next(ln for ln in table.splitlines()
+                    if ln.startswith("dealer_hits_soft_17=true") and label in ln)
+        assert f"{100 * d['house_edge']['mean']:+.3f}" in line
+        assert f"| dealer_hits_soft_17=true | {label} |" in md
+    assert "House edge by strategy" in table and "**House edge by strategy" in md
+    assert {r["figures_of"] for r in rows} == {"game", "basic (boxes 1, 3)",
+                                               "mimic-dealer (box 2)"}
+
+
 def test_plot_writes_a_png(tmp_path):
     pytest.importorskip("matplotlib")
     path = tmp_path / "d.png"

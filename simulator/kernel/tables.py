@@ -223,6 +223,14 @@ Machine = namedtuple("Machine", "trans flags link fin kind total wager peek net 
                      "wtrans wflags wrows alt walt wtid wclass dstand sspay slot")  # fmt: skip
 
 
+def first_boxes(tables) -> list[int]:
+    """Each box's strategy as the first box of ``tables`` (``strategy.stack``) with its charts:
+    where its figures are kept (``slot``)."""
+    first: dict = {}
+    return [first.setdefault(b"".join(t[b].tobytes() for t in tables), b)
+            for b in range(tables[0].shape[0])]
+
+
 def build(p, tables, bands: int = 0) -> Machine:
     """The machine for rules ``p`` and strategies ``tables`` (``strategy.stack``, one a box;
     boxes with one strategy share its states), or with ``bands`` a counter's (``bands`` a family,
@@ -234,11 +242,9 @@ def build(p, tables, bands: int = 0) -> Machine:
     ``sspay``: the Super Sevens result by line; ``wtid``: a walk terminal's class (by the
     round's net and wager, all a counter's bets need), ``wclass`` each class's ``wrows`` row;
     ``slot``: each box's strategy's figures in the tally (``layout.T_BY``)."""
-    nb = tables[0].shape[0]
-    first: dict = {}
-    box_si = [first.setdefault(b"".join(t[b].tobytes() for t in tables), b) for b in range(nb)]
+    box_si = first_boxes(tables)
     bld = Builder(p, tables, box_si, bands)
-    for si in first.values():
+    for si in dict.fromkeys(box_si):
         bld.state(("S", si))
         for u in range(1, 11):
             bld.state(("LIVE", si, u), T.K_LIVE, 0, L.UNIT, 0, bld.box_bits(si, u))
@@ -287,7 +293,7 @@ def build(p, tables, bands: int = 0) -> Machine:
     start = np.array([bld.state(("S", si)) for si in box_si], np.int64)
     if bands:
         start = np.full(int(p[L.P_BOXES]), start[0], np.int64)
-    if nb == 1 and not bands or bands and p[L.P_BOXES] == 1 and p[L.P_HOLE] != L.HOLE_PEEK:
+    if len(box_si) < 2 and not bands or bands and p[L.P_BOXES] == 1 and p[L.P_HOLE] != L.HOLE_PEEK:
         wtrans, wflags, wrows, walt = walk_tables(bld, p, trans, rows, net, ins, fin, peek)
     else:
         wtrans, wflags, walt = np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros(0, np.int16)
