@@ -239,9 +239,13 @@ class PairedState(engine.RunState):
 
     def _read_payload(self, name: str, values) -> np.ndarray:
         size = payload_size(len(self.games))
-        if not isinstance(values, list) or len(values) != size or any(
+        if not isinstance(values, list) or any(
                 isinstance(x, bool) or not isinstance(x, int) for x in values):
             raise ValueError(f"{name}: a comparison's payload is a list of {size} whole numbers")
+        if len(values) != size:
+            raise ValueError(f"{name}: {len(values)} numbers where this bjsim's comparison "
+                             f"keeps {size} (written by another version?): remove it and start "
+                             "the comparison again")
         return np.array(values, dtype=object)
 
 

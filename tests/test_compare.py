@@ -341,6 +341,23 @@ def test_checkpoint_resume_gives_the_same_result_and_refuses_another_comparison(
         C.compare(_plan(games, checkpoint=str(path), resume=True, pair_rounds=60), quiet=True)
 
 
+def test_a_checkpoint_of_another_payload_layout_is_refused_saying_so(tmp_path):
+    """A comparison's checkpoint written before the moments by strategy were kept."""
+    import json
+
+    from simulator import checkpoint
+
+    games = [_game("base"), _game("h17", NZ.replace(dealer_hits_soft_17=True))]
+    path = tmp_path / "cmp.ckpt"
+    C.compare(_plan(games, checkpoint=str(path)), quiet=True)
+    doc = json.loads(path.read_text())
+    doc["state"]["prefix"] = doc["state"]["prefix"][:2 * (L.N_TALLY + C.N_MOMENTS)] + [1, 1]
+    doc["sha256"] = checkpoint.checksum(doc)
+    path.write_text(json.dumps(doc))
+    with pytest.raises(checkpoint.CheckpointError, match="another version.*start the comparison"):
+        C.compare(_plan(games, checkpoint=str(path), resume=True), quiet=True)
+
+
 def _saved_with_a_gap(tmp_path):
     """A comparison's checkpoint holding chunks 0 and 2 (chunk 1 not finished: 2 waits past
     the prefix); its games and plan."""
@@ -380,7 +397,7 @@ def test_interrupted_comparison_is_partial_and_saved(tmp_path, monkeypatch):
 @pytest.mark.parametrize("damage, words", [
     (lambda s: s["prefix"].__setitem__(-2, s["prefix"][-2] + 1), "blocks"),
     (lambda s: s["prefix"].__setitem__(L.T_ROUNDS, 999), "played 999 rounds"),
-    (lambda s: s["prefix"].pop(), "whole numbers"),
+    (lambda s: s["prefix"].pop(), "numbers where this bjsim.s comparison keeps"),
     (lambda s: s["extra"].__setitem__("9", s["extra"]["2"]), "finished chunk 9"),
     (lambda s: s["prefix"].__setitem__(2 * L.N_TALLY + C.A0, 10**30), "block moments"),
 ])
