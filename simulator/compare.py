@@ -410,7 +410,8 @@ def statistics(payload, games, exact: list | None = None) -> dict:
         game = games[g]
         t = tally_of(payload, v, g)
         summary = tally.summarize(t, game.rules,
-                                  tally.ss_lines_possible(game.strategies, game.rules))
+                                  tally.ss_lines_possible(game.strategies, game.rules),
+                                  game.strategies)
         row = {"game": game, "summary": summary, "difference": diffs[g],
                "pairing": None if g == 0 else pairing_note(games[0], game)}
         if g > 0 and diffs[g]["house_edge"]["se"] == 0 and diffs[g]["house_edge"]["mean"] == 0:

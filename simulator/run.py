@@ -255,7 +255,7 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None) -> Result:
     if counting:
         total, counted = total[: L.N_TALLY], total[L.N_TALLY:].reshape(L.N_TC, L.N_COUNT)
     summary = tally.summarize(
-        total, plan.rules, tally.ss_lines_possible(plan.strategies, plan.rules)
+        total, plan.rules, tally.ss_lines_possible(plan.strategies, plan.rules), plan.strategies
     )
     meta = _meta(plan, state, total, partial, resumed, seconds)
     if plan.exact:  # the exact figures from the cache where it holds them (`derived`)

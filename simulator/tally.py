@@ -183,7 +183,7 @@ def _rate(count: int, n: int) -> dict:
     return {"count": count, "n": n, "rate": p, "se": math.sqrt(max(p * (1.0 - p), 0.0) / n)}
 
 
-def summarize(tally, rules, ss_lines_possible=SS_LINES) -> dict:
+def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict:
     """Every reported figure, from an integer tally.
 
     Parameters
@@ -195,6 +195,9 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES) -> dict:
     ss_lines_possible : container of str
         The Super Sevens lines the strategies can make (default all; see `ss_lines_possible`).
         Lines the shoe cannot make (`ss_lines_dealable`) are left out whatever is given.
+    strategies : sequence of Strategy, optional
+        The boxes' strategies, one a box: each strategy's Super Sevens interval (``by_strategy``)
+        is then judged by the lines it can make; without them, by ``ss_lines_possible``.
 
     Returns
     -------
@@ -289,9 +292,9 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES) -> dict:
     rare = [(k, v) for k, v in lines.items()
             if v["pays"] > 3 and k in ss_lines_possible and k in dealable
             and v["count"] < MIN_WINS]
-    few_wins = None
+    few_wins = rare_line = None
     if rare:
-        k, v = max(rare, key=lambda kv: kv[1]["pays"])
+        rare_line, v = k, v = max(rare, key=lambda kv: kv[1]["pays"])
         few_wins = (f"{v['count']:,} win(s) of line ({k}) paying {v['pays']} to 1, fewer than "
                     f"{MIN_WINS}")
     super_sevens = _too_short(_figure(ss_mean, ss_se), few_wins)
@@ -333,19 +336,22 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES) -> dict:
         "main": main,
         "insurance": insurance,
         "super_sevens": super_sevens,
-        "by_strategy": _by_strategy(t, lines, few_wins, ss_lines_possible, dealable),
+        "by_strategy": _by_strategy(t, lines, (few_wins, rare_line), dealable,
+                                    _possible_by_slot(strategies, rules, ss_lines_possible)),
         "frequencies": frequencies,
         "shoe": shoe,
         "tally": dict(zip(L.TALLY_NAMES, t, strict=True)),
     }
 
 
-def _by_strategy(t: list, lines: dict, few_wins, possible, dealable) -> list[dict]:
+def _by_strategy(t: list, lines: dict, few_wins: tuple, dealable, possible: list) -> list[dict]:
     """Each strategy's house edge and Super Sevens return when the boxes play more than one
     (``layout.T_BY``; else none), the SE from its per-round sums (its boxes share the dealer's
-    cards). Its Super Sevens interval is withheld where the whole game's is, or where its share
-    of the bets holds fewer than ``MIN_WINS`` wins of a line above 3 to 1 (the lines' wins by
-    strategy are not kept: the share is an estimate)."""
+    cards). Its Super Sevens interval is withheld where the whole game's is (``few_wins``: the
+    note and its line) for a line it can make (``possible[k]``: of the strategy of first box
+    ``k + 1``), or where its share of the bets holds fewer than ``MIN_WINS`` wins of a line above
+    3 to 1 that it can make (the lines' wins by strategy are not kept: the share is an
+    estimate)."""
     rounds, u, bets = t[L.T_ROUNDS], float(L.UNIT), t[L.T_SS_BETS]
     by = [t[L.T_BY + k * L.N_BY: L.T_BY + (k + 1) * L.N_BY] for k in range(7)]
     if sum(1 for f in by if f[L.BY_BOX_ROUNDS]) < 2:
@@ -362,9 +368,9 @@ def _by_strategy(t: list, lines: dict, few_wins, possible, dealable) -> list[dic
                  "house_edge": edge | {"sd_box_round": sd, "sd_round": sd_round},
                  "super_sevens": None}  # fmt: skip
         if bets:
-            note = few_wins
+            note = few_wins[0] if few_wins[1] in possible[k] else None
             shares = [(v["count"] * n / bets, name) for name, v in lines.items()
-                      if v["pays"] > 3 and name in possible and name in dealable]
+                      if v["pays"] > 3 and name in possible[k] and name in dealable]
             if note is None and shares and min(shares)[0] < MIN_WINS:
                 x, name = min(shares)
                 note = (f"about {x:,.0f} win(s) of line ({name}) by its share of the bets, "
@@ -375,6 +381,14 @@ def _by_strategy(t: list, lines: dict, few_wins, possible, dealable) -> list[dic
                                           "sd_round": sd_round, "bets": n}
         out.append(entry)
     return out
+
+
+def _possible_by_slot(strategies, rules, possible) -> list:
+    """The Super Sevens lines the strategy of each first box can make (`ss_lines_possible`);
+    each ``possible`` without ``strategies``."""
+    if strategies is None:
+        return [possible] * 7
+    return [ss_lines_possible([s], rules) for s in strategies]
 
 
 def _boxes_figure(total, sq, round_sq, rounds, boxes, scale, note=None) -> tuple:

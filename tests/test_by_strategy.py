@@ -107,6 +107,26 @@ def test_a_strategys_super_sevens_interval_is_withheld_by_its_share_of_the_wins(
         assert (e["super_sevens"]["ci95_low"] is None) == (note is not None)
 
 
+def test_a_strategy_that_cannot_make_the_rare_line_keeps_its_super_sevens_interval():
+    """never-bust stands on 7-7, so makes neither (d) nor (e), which need a third card: the
+    few wins of (e) that withhold the game's interval, and mimic-dealer's (it hits 7-7), do not
+    withhold never-bust's when the strategies are given."""
+    rules = Rules(boxes=2)
+    strategies = [load_strategy("never-bust"), load_strategy("mimic-dealer")]
+    t = K.simulate_chunk(rules.to_params(), stack_for(rules, strategies), 100_000,
+                         engine.chunk_state(6, 0))
+    summary = summarize(t, rules, ("a", "b", "c", "d", "e"), strategies)
+    assert summary["super_sevens"]["lines"]["e"]["count"] < 30
+    assert summary["super_sevens"]["interval_note"] is not None
+    stands, hits = summary["by_strategy"]
+    assert stands["super_sevens"]["interval_note"] is None
+    assert stands["super_sevens"]["ci95_low"] is not None
+    assert "(e)" in hits["super_sevens"]["interval_note"]
+    # without the strategies, every strategy is judged by the game's lines
+    old = summarize(t, rules, ("a", "b", "c", "d", "e"))["by_strategy"]
+    assert all(e["super_sevens"]["interval_note"] is not None for e in old)
+
+
 def test_simulate_exact_sets_each_strategy_beside_its_own_exact_figures():
     """Every-round shuffle (the exact figures' full shoe): each strategy's simulated house edge
     within 4 of its standard errors of its one-box exact figure."""
