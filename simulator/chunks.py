@@ -1,9 +1,10 @@
 """Chunks of a run: their seeds and sizes, and the thread-pool runner that plays them.
 
 Chunk ``i`` plays ``chunk_size(i, ...)`` rounds from a fresh shuffle with the xoshiro256** state
-``chunk_state(seed, i)``. A job is any picklable callable ``job(i) -> (i, n_rounds, payload)``:
-`PlayChunk` plays one rule set (``simulate``), ``bjsim compare`` plays every variant of chunk ``i``
-in one job. `iter_jobs` runs jobs on threads; ``simulator.distributed.iter_jobs`` on Dask.
+``chunk_state(seed, i)``. A job is any picklable callable ``job(i) -> (i, n_rounds, payload)``,
+with a ``warm()`` that compiles the kernel it calls: `PlayChunk` plays one rule set
+(``simulate``), ``bjsim compare`` plays every variant of chunk ``i`` in one job. `iter_jobs` runs
+jobs on threads; ``simulator.distributed.iter_jobs`` on Dask.
 """
 
 from __future__ import annotations
@@ -57,6 +58,10 @@ class PlayChunk:
         n = chunk_size(i, self.rounds, self.chunk_rounds)
         return i, n, simulate_chunk(self.params, self.tables, n, chunk_state(self.seed, i))
 
+    def warm(self) -> None:
+        """Compile (or load) the kernel the job calls, playing no round."""
+        simulate_chunk(self.params, self.tables, 0, chunk_state(self.seed, 0))
+
 
 class CountChunk(PlayChunk):
     """The job of a counter (``bjsim count``): ``job(i) -> (i, n_rounds, payload)``, the payload
@@ -73,6 +78,10 @@ class CountChunk(PlayChunk):
                                 self.counter, self.insurance)  # fmt: skip
         return i, n, np.concatenate([tally, ct.ravel()])
 
+    def warm(self) -> None:
+        count_chunk(self.params, self.tables, 0, chunk_state(self.seed, 0), self.counter,
+                    self.insurance)  # fmt: skip
+
 
 def iter_jobs(job: Callable, todo: Iterator[int], workers: int) -> Iterator[tuple]:
     """Run ``job(i)`` for the indices ``todo`` (increasing) on ``workers`` threads; yield each
@@ -81,6 +90,8 @@ def iter_jobs(job: Callable, todo: Iterator[int], workers: int) -> Iterator[tupl
     flat. Closing the generator cancels the jobs that have not started."""
     in_flight = IN_FLIGHT_PER_WORKER * workers
     lookahead = lookahead_for(in_flight)
+    if hasattr(job, "warm"):  # a first run's compile here, where Ctrl-C stops it; on a worker
+        job.warm()  # thread it would run on to its end (about 15 s) before the process could exit
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bjsim")
     pending: dict = {}  # future -> index
     upcoming = next(todo, None)

@@ -166,6 +166,10 @@ class PlayVariants:
         out = [int(x) for x in tallies.ravel()] + mom + [m, n2]
         return i, n, np.array(out, dtype=object)
 
+    def warm(self) -> None:
+        """Compile (or load) the kernel the job calls, playing no round."""
+        simulate_chunk(self.params[0], self.tables[0], 0, block_states(self.seed, 0, 1)[0])
+
 
 class PairedState(engine.RunState):
     """`engine.RunState` of a comparison: the payload is `PlayVariants`'s (Python integers); the
