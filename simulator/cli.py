@@ -14,6 +14,7 @@ import os
 import re
 import signal
 import sys
+import threading
 
 import click
 
@@ -133,8 +134,8 @@ class MainGroup(OneLineGroup):
 def _interrupt_exits():
     """KeyboardInterrupt (Ctrl-C, or SIGTERM made one) as ``bjsim: interrupted`` on stderr and
     exit code 130 (143); so is any error that follows the signal. One that lands in a callback
-    from compiled code (numba's cache) is swallowed there: a line says so, instead of Python's
-    traceback."""
+    from compiled code (numba's, while it compiles) is swallowed there: the signal is sent again
+    a moment later, until it lands where it stops the command."""
     seen = []
 
     def on_signal(signum, frame):  # SIGTERM (a scheduler's stop) as Ctrl-C: nothing is lost
@@ -144,8 +145,9 @@ def _interrupt_exits():
 
     def unraisable(info):
         if issubclass(info.exc_type, KeyboardInterrupt):
-            click.echo("\nbjsim: Ctrl-C came while numba was compiling and was lost there: "
-                       "press it again to stop", err=True)
+            again = threading.Timer(0.05, os.kill, (os.getpid(), _STOPPED_BY[0]))
+            again.daemon = True
+            again.start()
         else:
             hook(info)
 
