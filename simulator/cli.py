@@ -1115,7 +1115,9 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     Every variant plays the same shuffled shoes as the baseline (common random numbers), so each
     difference comes with the standard error and 95% interval of the paired difference, the
     variance reduction against independent runs, and the exact difference with its z-score where
-    the exact analyzer covers it. Method and pairing: docs/compare.md.
+    the exact analyzer covers it. A table of several strategies (--strategy once per box) is
+    also reported strategy by strategy, and paired so with a variant that keeps them
+    (--same-strategy). Method and pairing: docs/compare.md.
 
     \b
     Examples:
@@ -1124,6 +1126,8 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
         bjsim compare --vary-strategy mimic-dealer --vary-strategy never-bust
         bjsim compare --variant configs/variants/h17.toml --same-strategy -f json
         bjsim compare --all-variants --precision 0.0005 -f markdown --plot effects.png
+        bjsim compare --boxes 3 --strategy basic --strategy mimic-dealer --strategy basic \\
+            --vary dealer_hits_soft_17=true --same-strategy    # what H17 costs each
     """
     from simulator import compare as cmp
     from simulator import compare_report, variants
