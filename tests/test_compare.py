@@ -130,6 +130,19 @@ def test_by_strategy_differences_of_an_identical_variant_are_exactly_zero():
             assert (d[key]["mean"], d[key]["se"]) == (0.0, 0.0)
 
 
+@pytest.mark.parametrize("strategies", [(BASIC, MIMIC), (MIMIC, BASIC, BASIC, MIMIC, BASIC)])
+def test_the_strategies_differences_add_up_to_the_games(strategies):
+    """Each strategy's difference, weighted by its boxes, sums to the whole game's (house edge
+    and Super Sevens): the strategies' nets are the game's, split by box."""
+    games = [_mixed("base", strategies=strategies),
+             _mixed("h17", NZ.replace(dealer_hits_soft_17=True), strategies)]
+    d = C.compare(_plan(games, rounds=2_000), quiet=True).stats["rows"][1]["difference"]
+    assert sum(e["boxes"] for e in d["by_strategy"]) == len(strategies)
+    for key in ("house_edge", "super_sevens"):
+        parts = sum(e["boxes"] * e[key]["mean"] for e in d["by_strategy"])
+        assert parts == pytest.approx(len(strategies) * d[key]["mean"], abs=1e-12)
+
+
 def test_a_variant_of_other_strategies_or_boxes_has_no_differences_by_strategy():
     games = [_mixed("base"), _mixed("mimic", strategies=(MIMIC,) * 3),
              _mixed("swapped", strategies=(MIMIC, BASIC, MIMIC)), _game("one box")]
