@@ -256,6 +256,33 @@ def test_a_ctrl_c_lost_in_a_callback_is_sent_again(capsys):
     assert capsys.readouterr().err.strip() == "bjsim: interrupted"
 
 
+def test_ctrl_c_after_the_command_has_finished_keeps_its_exit_code_without_a_traceback():
+    """A Ctrl-C while Python shuts down after a finished command (its atexit callbacks, here one
+    that takes a while) ends the process at once with the command's exit code; Python used to
+    print ``Exception ignored in atexit callback`` and a KeyboardInterrupt traceback."""
+    code = """if True:
+        import atexit, os, signal, sys, time
+        import simulator.cli
+        from simulator.__main__ import run
+
+        def command():
+            print("the report")
+            atexit.register(lambda: (os.kill(os.getpid(), signal.SIGINT), time.sleep(5)))
+            sys.exit(3)
+
+        simulator.cli.main = command
+        run()
+    """
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 3, done.stderr
+    assert done.stdout == "the report\n"
+    assert "Traceback" not in done.stderr and "KeyboardInterrupt" not in done.stderr
+    assert time.monotonic() - start < 4.5  # (not after the callback's 5 s)
+
+
 def test_the_installed_script_takes_ctrl_c_while_importing(monkeypatch, capsys):
     """The ``bjsim`` script runs ``simulator.__main__:run``, which takes a Ctrl-C during the
     command line's import as one later: exit 130, one line, no traceback."""
