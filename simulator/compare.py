@@ -7,7 +7,8 @@ played from a fresh shuffle with the same xoshiro256** state (`block_states`: wo
 i)``), all games of a chunk in one job. With the same decks, the games deal the same cards until
 one of them takes a different number of cards (a dealer hitting soft 17, a double or split the
 other does not make); from there, and after the first reshuffle, their streams are no longer
-aligned. Short blocks keep more rounds paired; each block costs one kernel call per game.
+aligned. Short blocks keep more rounds paired; a game's blocks of a chunk are one kernel call
+(`kernel.simulate_blocks`).
 
 The paired statistics come from the blocks (`paired`): per block the net of every game, the
 difference from the baseline, its variance over blocks, the correlation left between each game
@@ -21,6 +22,7 @@ import dataclasses
 import hashlib
 import itertools
 import math
+import operator
 import os
 import sys
 import time
@@ -33,7 +35,7 @@ from simulator import __version__, derived, engine, run, tally
 from simulator import layout as L
 from simulator.checkpoint import tables_hash, tally_problem
 from simulator.chunks import chunk_size
-from simulator.kernel import simulate_chunk
+from simulator.kernel import simulate_blocks
 from simulator.kernel.tables import first_boxes
 from simulator.rules import Rules, rules_dict
 from simulator.strategy import load_strategy
@@ -140,35 +142,29 @@ class PlayVariants:
         n = chunk_size(i, self.rounds, self.chunk_rounds)
         n_blocks = -(-n // self.pair_rounds)
         states = block_states(self.seed, i, n_blocks)
-        tallies = np.zeros((v, L.N_TALLY), np.int64)
+        sizes = [min(self.pair_rounds, n - j * self.pair_rounds) for j in range(n_blocks)]
+        # each game's block nets (house edge, Super Sevens), then each paired strategy's
+        fields = [[L.T_RTOTAL_SUM, L.T_SS_RSUM] + [L.T_BY + k * L.N_BY + f for k in self.slots[g]
+                                                   for f in (L.BY_TOTAL_SUM, L.BY_SS_SUM)]
+                  for g in range(v)]  # fmt: skip
+        tallies, nets = zip(*(simulate_blocks(self.params[g], self.tables[g], sizes, states,
+                                              fields[g]) for g in range(v)), strict=True)
+        nets = [x.T.tolist() for x in nets]  # (Python integers: the sums of products are exact)
         mom = [0] * (v * (1 + SLOTS) * N_MOMENTS)
-        m = n2 = 0
-        by = [(g, k, L.T_BY + k * L.N_BY) for g in range(v) for k in self.slots[g]]  # (fields)
-        for j in range(n_blocks):
-            nj = min(self.pair_rounds, n - j * self.pair_rounds)
-            t = [simulate_chunk(self.params[g], self.tables[g], nj, states[j]) for g in range(v)]
-            for g in range(v):
-                tallies[g] += t[g]
-            # each game's block nets (house edge, Super Sevens), and each paired strategy's
-            nets = [(g, None, L.T_RTOTAL_SUM, L.T_SS_RSUM) for g in range(v)]
-            nets += [(g, k, f + L.BY_TOTAL_SUM, f + L.BY_SS_SUM) for g, k, f in by]
-            for g, k, ia, iss in nets:
-                a, s, a0, s0 = (int(t[g][ia]), int(t[g][iss]), int(t[0][ia]), int(t[0][iss]))
+        for g in range(v):
+            for c, k in enumerate([None, *self.slots[g]]):
+                a, s = nets[g][2 * c], nets[g][2 * c + 1]
+                a0, s0 = nets[0][2 * c], nets[0][2 * c + 1]
                 at = _moment(v, g, 0, k) - v * L.N_TALLY
-                mom[at + A2] += a * a
-                mom[at + A0] += a * a0
-                mom[at + AN] += a * nj
-                mom[at + S2] += s * s
-                mom[at + S0] += s * s0
-                mom[at + SN] += s * nj
-            m += 1
-            n2 += nj * nj
-        out = [int(x) for x in tallies.ravel()] + mom + [m, n2]
+                for x, y, to in ((a, a, A2), (a, a0, A0), (a, sizes, AN), (s, s, S2), (s, s0, S0),
+                                 (s, sizes, SN)):  # fmt: skip
+                    mom[at + to] = sum(map(operator.mul, x, y))
+        out = [int(x) for x in np.ravel(tallies)] + mom + [n_blocks, sum(x * x for x in sizes)]
         return i, n, np.array(out, dtype=object)
 
     def warm(self) -> None:
         """Compile (or load) the kernel the job calls, playing no round."""
-        simulate_chunk(self.params[0], self.tables[0], 0, block_states(self.seed, 0, 1)[0])
+        simulate_blocks(self.params[0], self.tables[0], [], [], [])
 
 
 class PairedState(engine.RunState):
@@ -577,7 +573,7 @@ def rounds_per_shoe(game: Game) -> float:
         return 1.0
     params = game.rules.to_params()
     tables = engine.stack_tables(game.rules, list(game.strategies))
-    t = simulate_chunk(params, tables, SHOE_PROBE_ROUNDS, engine.chunk_state(0, 0))
+    t, _ = simulate_blocks(params, tables, [SHOE_PROBE_ROUNDS], [engine.chunk_state(0, 0)], [])
     return int(t[L.T_ROUNDS]) / max(int(t[L.T_SHUFFLES]), 1)
 
 

@@ -637,7 +637,42 @@ def test_each_compiled_version_of_the_engine_says_what_it_compiles(monkeypatch):
     K.count_chunk(p, counter[0], 10, engine.chunk_state(1, 0), counter[1], counter[2])
     K.play_stacked(np.arange(52) % 52, rules, [basic])
     K.play_stacked(np.arange(52) % 52, rules, [basic], counter=counter)
+    K.simulate_blocks(p, stack_for(rules, [basic]), [10], [engine.chunk_state(1, 0)], [0])
     assert names == list(J.VERSIONS)
     for name in names:
         said = J.compiling(name)
         assert said.startswith("compiling ") and said.endswith(f"about {J.VERSIONS[name][1]} s")
+
+
+@pytest.mark.parametrize("boxes, peek", [(1, False), (1, True), (3, False)])
+def test_blocks_are_chunks_one_after_another(boxes, peek):
+    """``simulate_blocks`` (compare's pairing): each block's fields and the summed tally are
+    exactly what ``simulate_chunk`` gives block by block, the walk's rounds (one box) and the
+    round loop's (peek, several boxes) alike; the short last block included."""
+    from simulator.strategy import load_strategy
+
+    rules = NZ.replace(boxes=boxes, hole_card="peek" if peek else "none")
+    names = ("basic", "mimic-dealer", "basic")[:boxes]
+    tables = stack_for(rules, [load_strategy(n) for n in names])
+    p = rules.to_params()
+    sizes = [40] * 30 + [7]
+    states = [engine.chunk_state(9, j) for j in range(len(sizes))]
+    fields = [L.T_RTOTAL_SUM, L.T_SS_RSUM, L.T_BY + L.BY_TOTAL_SUM, L.T_BY + L.BY_SS_SUM,
+              L.T_ROUNDS, L.T_CARDS_DEALT]
+    tally, per_block = K.simulate_blocks(p, tables, sizes, states, fields)
+    one_by_one = [K.simulate_chunk(p, tables, n, s) for n, s in zip(sizes, states, strict=True)]
+    assert np.array_equal(tally, np.sum(one_by_one, axis=0))
+    assert np.array_equal(per_block, np.array(one_by_one)[:, fields])
+    assert per_block[:, 0].any() and per_block[:, 1].any()  # (the fields did move)
+
+
+@pytest.mark.parametrize("sizes, states, fields, words", [
+    ([-1], [[1, 2, 3, 4]], [0], "size >= 0"),
+    ([5], [[0, 0, 0, 0]], [0], "not all zero"),
+    ([5, 5], [[1, 2, 3, 4]], [0], "a state"),
+    ([5], [[1, 2, 3, 4]], [L.N_TALLY], "field"),
+])
+def test_blocks_refuse_bad_input_naming_it(sizes, states, fields, words):
+    tables = stack_for(NZ, [basic_strategy()])
+    with pytest.raises(ValueError, match=words):
+        K.simulate_blocks(NZ.to_params(), tables, sizes, states, fields)

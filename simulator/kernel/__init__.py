@@ -15,7 +15,8 @@ from simulator.kernel.play import MAX_HANDS, play_rounds
 from simulator.kernel.tables import Machine, build
 from simulator.strategy import stack_for
 
-__all__ = ["simulate_chunk", "count_chunk", "play_stacked", "deal_shoe", "machine_for"]
+__all__ = ["simulate_chunk", "simulate_blocks", "count_chunk", "play_stacked", "deal_shoe",
+           "machine_for"]
 
 MAX_BOXES = 7
 MACHINE_BYTES = 1 << 30  # the machines a process keeps, at most (the least recently used go)
@@ -24,26 +25,65 @@ _COUNTERS: dict = {}
 
 
 @njit
-def _simulate_chunk(p, m, cx, ins_flags, n_rounds, rng, tally, trace):
-    """``n_rounds`` rounds from a fresh shuffle added into ``tally`` (a counter's, ``cx``, or None,
-    into its counting tally); 1 if the shoe ran out mid-round with no discards to reshuffle, else 0.
-    ``trace``: see ``play_rounds``."""
+def _chunk(p, m, cx, ins_flags, n_rounds, rng, tally, trace, counts, wcounts):
+    """``n_rounds`` rounds from a fresh shuffle: into ``tally`` (a counter's, ``cx``, or None,
+    into its counting tally) but the rounds ``counts`` and ``wcounts`` count by state (the rows of
+    ``m``'s ``rows`` and ``wrows``); 1 if the shoe ran out mid-round with no discards to
+    reshuffle, else 0. ``trace``: see ``play_rounds``."""
     shoe = R.fresh_shoe(p[L.P_DECKS])
     ws = np.zeros(R.N_WS, np.int64)
     ws[R.WS_END] = shoe.size - R.SLACK
     ws[R.WS_NEED_FULL] = 1
-    rows, wrows = m[10], m[14]
-    counts = np.zeros(rows.shape[0], np.int64)
-    wcounts = np.zeros(wrows.shape[0], np.int64)
     play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, p[L.P_CUT], tally, counts, wcounts,
                 None, trace)  # fmt: skip
-    for n, table in ((counts, rows), (wcounts, wrows)):
-        for i in range(n.size):
-            if n[i] != 0:
-                for f in range(L.N_TALLY):
-                    tally[f] += n[i] * table[i, f]
     tally[L.T_SHUFFLES] += ws[R.WS_SHUFFLES]
     return 1 if ws[R.WS_FAIL] != 0 else 0
+
+
+@njit
+def _add_counts(out, counts, table, fields):
+    """``out[k] += counts[i] * table[i, fields[k]]`` for every state ``i`` counted."""
+    for i in range(counts.size):
+        if counts[i] != 0:
+            for k in range(fields.size):
+                out[k] += counts[i] * table[i, fields[k]]
+
+
+@njit
+def _simulate_chunk(p, m, cx, ins_flags, n_rounds, rng, tally, trace):
+    """``n_rounds`` rounds from a fresh shuffle added into ``tally`` (``_chunk``)."""
+    rows, wrows, every = m[10], m[14], np.arange(L.N_TALLY)
+    counts, wcounts = np.zeros(rows.shape[0], np.int64), np.zeros(wrows.shape[0], np.int64)
+    fail = _chunk(p, m, cx, ins_flags, n_rounds, rng, tally, trace, counts, wcounts)
+    _add_counts(tally, counts, rows, every)
+    _add_counts(tally, wcounts, wrows, every)
+    return fail
+
+
+@njit
+def _simulate_blocks(p, m, ins_flags, sizes, states, fields, tally, out):
+    """Block ``j``: ``sizes[j]`` rounds from a fresh shuffle with state ``states[j]``, added into
+    ``tally``; its ``fields`` (tally indices) into ``out[j]``, the states' counts read only where
+    a state adds to them. 1 as ``_chunk``."""
+    rows, wrows, block = m[10], m[14], np.zeros(L.N_TALLY, np.int64)
+    counts, wcounts = np.zeros(rows.shape[0], np.int64), np.zeros(wrows.shape[0], np.int64)
+    at = np.flatnonzero((rows[:, fields] != 0).sum(axis=1))
+    wat = np.flatnonzero((wrows[:, fields] != 0).sum(axis=1))
+    sub, wsub, every = rows[at][:, fields], wrows[wat][:, fields], np.arange(fields.size)
+    for j in range(sizes.size):
+        block[:] = 0
+        before, wbefore = counts[at], wcounts[wat]
+        if _chunk(p, m, None, ins_flags, sizes[j], states[j].copy(), block,
+                  np.zeros(0, np.int8), counts, wcounts) != 0:  # fmt: skip
+            return 1
+        tally += block
+        for k in range(fields.size):
+            out[j, k] = block[fields[k]]
+        _add_counts(out[j], counts[at] - before, sub, every)
+        _add_counts(out[j], wcounts[wat] - wbefore, wsub, every)
+    _add_counts(tally, counts, rows, np.arange(L.N_TALLY))
+    _add_counts(tally, wcounts, wrows, np.arange(L.N_TALLY))
+    return 0
 
 
 @njit
@@ -136,11 +176,14 @@ def _run(p, m, cx, ins_flags, n_rounds, state, trace) -> np.ndarray:
     name = "simulate" if cx is None else "count"  # (one compiled version each)
     warm(name, _simulate_chunk, *args, 0, rng.copy(), tally.copy(), trace)
     if _simulate_chunk(*args, n_rounds, rng, tally, trace) != 0:
-        raise ValueError(
-            f"kernel: the shoe ran out mid-round with no discards to reshuffle "
-            f"(decks = {p[L.P_DECKS]}, boxes = {p[L.P_BOXES]}): use more decks or fewer boxes"
-        )
+        raise _ran_out(p)
     return tally
+
+
+def _ran_out(p) -> ValueError:
+    return ValueError(
+        f"kernel: the shoe ran out mid-round with no discards to reshuffle "
+        f"(decks = {p[L.P_DECKS]}, boxes = {p[L.P_BOXES]}): use more decks or fewer boxes")
 
 
 def simulate_chunk(params, tables, n_rounds: int, state, trace=None) -> np.ndarray:
@@ -152,6 +195,28 @@ def simulate_chunk(params, tables, n_rounds: int, state, trace=None) -> np.ndarr
     tables = _check_tables(tables, int(p[L.P_BOXES]))
     ins_flags = tables[4][:, 0].astype(np.int64)
     return _run(p, machine_for(p, tables), None, ins_flags, n_rounds, state, trace)
+
+
+def simulate_blocks(params, tables, sizes, states, fields) -> tuple:
+    """``(tally, per_block)``: blocks of ``sizes[j]`` rounds, each from a fresh shuffle with the
+    xoshiro256** state ``states[j]`` (as ``simulate_chunk`` each), their tallies summed, and
+    ``per_block[j, k]`` block ``j``'s tally field ``fields[k]`` (``bjsim compare``'s pairing)."""
+    p = _check_params(params)
+    tables = _check_tables(tables, int(p[L.P_BOXES]))
+    m = tuple(machine_for(p, tables))
+    sizes = np.array(sizes, np.int64).reshape(-1)
+    states = np.array(states, np.uint64).reshape(-1, 4)
+    if sizes.size and sizes.min() < 0 or states.shape[0] != sizes.size or not states.any(1).all():
+        raise ValueError("kernel: blocks need a size >= 0 each and a state of four uint64 words, "
+                         "not all zero")
+    fields = np.array([_in_range("field", f, 0, L.N_TALLY - 1) for f in fields], np.int64)
+    ins_flags = tables[4][:, 0].astype(np.int64)
+    tally, out = np.zeros(L.N_TALLY, np.int64), np.zeros((sizes.size, fields.size), np.int64)
+    warm("blocks", _simulate_blocks, p, m, ins_flags, sizes[:0], states[:0], fields, tally.copy(),
+         out[:0])  # fmt: skip
+    if _simulate_blocks(p, m, ins_flags, sizes, states, fields, tally, out) != 0:
+        raise _ran_out(p)
+    return tally, out
 
 
 def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
