@@ -191,26 +191,29 @@ def simulate_chunk(params, tables, n_rounds: int, state, trace=None) -> np.ndarr
     under ``params`` (``Rules.to_params()``) and ``tables`` (``strategy.stack``: one strategy
     a box), from the xoshiro256** ``state`` (four uint64, not all zero; not modified).
     ``trace`` (int8, tests): filled with the rounds' cards (see ``play.play_rounds``)."""
+    p, m, ins_flags = _game(params, tables)
+    return _run(p, m, None, ins_flags, n_rounds, state, trace)
+
+
+def _game(params, tables) -> tuple:
+    """``(p, machine, ins_flags)`` of a game: its rules and one strategy a box, checked."""
     p = _check_params(params)
     tables = _check_tables(tables, int(p[L.P_BOXES]))
-    ins_flags = tables[4][:, 0].astype(np.int64)
-    return _run(p, machine_for(p, tables), None, ins_flags, n_rounds, state, trace)
+    return p, machine_for(p, tables), tables[4][:, 0].astype(np.int64)
 
 
 def simulate_blocks(params, tables, sizes, states, fields) -> tuple:
     """``(tally, per_block)``: blocks of ``sizes[j]`` rounds, each from a fresh shuffle with the
     xoshiro256** state ``states[j]`` (as ``simulate_chunk`` each), their tallies summed, and
     ``per_block[j, k]`` block ``j``'s tally field ``fields[k]`` (``bjsim compare``'s pairing)."""
-    p = _check_params(params)
-    tables = _check_tables(tables, int(p[L.P_BOXES]))
-    m = tuple(machine_for(p, tables))
+    p, m, ins_flags = _game(params, tables)
+    m = tuple(m)
     sizes = np.array(sizes, np.int64).reshape(-1)
     states = np.array(states, np.uint64).reshape(-1, 4)
     if sizes.size and sizes.min() < 0 or states.shape[0] != sizes.size or not states.any(1).all():
         raise ValueError("kernel: blocks need a size >= 0 each and a state of four uint64 words, "
                          "not all zero")
     fields = np.array([_in_range("field", f, 0, L.N_TALLY - 1) for f in fields], np.int64)
-    ins_flags = tables[4][:, 0].astype(np.int64)
     tally, out = np.zeros(L.N_TALLY, np.int64), np.zeros((sizes.size, fields.size), np.int64)
     warm("blocks", _simulate_blocks, p, m, ins_flags, sizes[:0], states[:0], fields, tally.copy(),
          out[:0])  # fmt: skip
