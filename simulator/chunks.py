@@ -90,11 +90,11 @@ def iter_jobs(job: Callable, todo: Iterator[int], workers: int) -> Iterator[tupl
     flat. Closing the generator cancels the jobs that have not started."""
     in_flight = IN_FLIGHT_PER_WORKER * workers
     lookahead = lookahead_for(in_flight)
-    if hasattr(job, "warm"):  # a first run's compile here, where Ctrl-C stops it; on a worker
-        job.warm()  # thread it would run on to its end (about 15 s) before the process could exit
+    upcoming = next(todo, None)
+    if upcoming is not None and hasattr(job, "warm"):  # a first run's compile here, where Ctrl-C
+        job.warm()  # stops it; on a worker thread it would run on (about 15 s) before an exit
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bjsim")
     pending: dict = {}  # future -> index
-    upcoming = next(todo, None)
     try:
         while pending or upcoming is not None:
             while upcoming is not None and len(pending) < in_flight:
