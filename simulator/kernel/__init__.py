@@ -61,26 +61,39 @@ def _simulate_chunk(p, m, cx, ins_flags, n_rounds, rng, tally, trace):
 
 
 @njit
+def _moved(out, counts, at, seen, sub):
+    """``out[k] += (counts[at[t]] - seen[t]) * sub[t, k]``: what the states ``at`` added since
+    ``seen``, which then takes their counts."""
+    for t in range(at.size):
+        d = counts[at[t]] - seen[t]
+        if d != 0:
+            seen[t] += d
+            for k in range(out.size):
+                out[k] += d * sub[t, k]
+
+
+@njit
 def _simulate_blocks(p, m, ins_flags, sizes, states, fields, tally, out):
-    """Block ``j``: ``sizes[j]`` rounds from a fresh shuffle with state ``states[j]``, added into
-    ``tally``; its ``fields`` (tally indices) into ``out[j]``, the states' counts read only where
-    a state adds to them. 1 as ``_chunk``."""
+    """Block ``j``: ``sizes[j]`` rounds from a fresh shuffle with state ``states[j]`` (advanced in
+    place), added into ``tally``; its ``fields`` (tally indices) into ``out[j]``, the states'
+    counts read only where a state adds to them. 1 as ``_chunk``."""
     rows, wrows, block = m[10], m[14], np.zeros(L.N_TALLY, np.int64)
     counts, wcounts = np.zeros(rows.shape[0], np.int64), np.zeros(wrows.shape[0], np.int64)
     at = np.flatnonzero((rows[:, fields] != 0).sum(axis=1))
     wat = np.flatnonzero((wrows[:, fields] != 0).sum(axis=1))
-    sub, wsub, every = rows[at][:, fields], wrows[wat][:, fields], np.arange(fields.size)
+    sub, wsub = rows[at][:, fields], wrows[wat][:, fields]
+    seen, wseen, no_trace = np.zeros(at.size, np.int64), np.zeros(wat.size, np.int64), \
+        np.zeros(0, np.int8)
     for j in range(sizes.size):
         block[:] = 0
-        before, wbefore = counts[at], wcounts[wat]
-        if _chunk(p, m, None, ins_flags, sizes[j], states[j].copy(), block,
-                  np.zeros(0, np.int8), counts, wcounts) != 0:  # fmt: skip
+        if _chunk(p, m, None, ins_flags, sizes[j], states[j], block, no_trace, counts,
+                  wcounts) != 0:  # fmt: skip
             return 1
         tally += block
         for k in range(fields.size):
             out[j, k] = block[fields[k]]
-        _add_counts(out[j], counts[at] - before, sub, every)
-        _add_counts(out[j], wcounts[wat] - wbefore, wsub, every)
+        _moved(out[j], counts, at, seen, sub)
+        _moved(out[j], wcounts, wat, wseen, wsub)
     _add_counts(tally, counts, rows, np.arange(L.N_TALLY))
     _add_counts(tally, wcounts, wrows, np.arange(L.N_TALLY))
     return 0
