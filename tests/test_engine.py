@@ -217,3 +217,21 @@ def test_cli_help_lists_the_scale_options():
     out = run_cli("simulate", "--help").stdout
     for opt in ("--precision", "--max-rounds", "--scheduler", "--checkpoint", "--resume"):
         assert opt in out
+
+
+def test_a_job_is_warmed_in_the_calling_thread_only_when_a_chunk_is_left():
+    """``iter_jobs`` compiles (``job.warm()``) in the calling thread before its pool, where Ctrl-C
+    stops it, and not at all when every chunk is finished (a resumed, complete run)."""
+    warmed = []
+
+    class Job:
+        def warm(self):
+            warmed.append(threading.current_thread().name)
+
+        def __call__(self, i):
+            return i, 1, np.zeros(1)
+
+    assert list(chunks.iter_jobs(Job(), iter([]), 2)) == []
+    assert warmed == []
+    assert sorted(r[0] for r in chunks.iter_jobs(Job(), iter([0, 1, 2]), 2)) == [0, 1, 2]
+    assert warmed == [threading.current_thread().name]
