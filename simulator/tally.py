@@ -294,9 +294,9 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
             and v["count"] < MIN_WINS]
     few_wins = rare_line = None
     if rare:
-        rare_line, v = k, v = max(rare, key=lambda kv: kv[1]["pays"])
-        few_wins = (f"{v['count']:,} win(s) of line ({k}) paying {v['pays']} to 1, fewer than "
-                    f"{MIN_WINS}")
+        rare_line, v = max(rare, key=lambda kv: kv[1]["pays"])
+        few_wins = (f"{v['count']:,} win(s) of line ({rare_line}) paying {v['pays']} to 1, "
+                    f"fewer than {MIN_WINS}")
     super_sevens = _too_short(_figure(ss_mean, ss_se), few_wins)
     super_sevens |= {
         "house_edge": None if ss_mean is None else -ss_mean,
