@@ -1086,8 +1086,9 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, fmt, output
               help="Threads (with --scheduler local: worker processes). Default: every CPU.")
 @click.option("--precision", type=click.FloatRange(min=0, min_open=True, max=1), default=None,
               metavar="HALF_WIDTH",
-              help="Play whole chunks until every house-edge difference's 95% half-width is at "
-              "most this (a fraction: 0.0005 = ±0.05%), capped by --max-rounds.")
+              help="Play whole chunks until every variant's house-edge difference (the whole "
+              "game's) has a 95% half-width of at most this (a fraction: 0.0005 = ±0.05%), "
+              "capped by --max-rounds.")
 @click.option("--max-rounds", type=COUNT, default=1_000_000_000, show_default="1,000,000,000",
               help="With --precision: the most rounds per game.")
 @click.option("--scheduler", default=None, metavar="local|tcp://HOST:PORT",
