@@ -60,8 +60,7 @@ caching.CacheImpl._locator_classes[:0] = [_EngineUserCache, _EngineInTreeCache]
 # version cached (21 s); play_stacked from an empty cache (12 s), then with a counter (14 s).
 VERSIONS = {"simulate": ("the simulation kernel", 15), "count": ("the counter's kernel", 20),
             "stacked": ("the kernel's stacked mode", 15),
-            "stacked count": ("the counter's stacked mode", 15),
-            "blocks": ("the paired kernel of bjsim compare", 15)}  # fmt: skip
+            "stacked count": ("the counter's stacked mode", 15)}  # fmt: skip
 
 
 def compiling(name: str) -> str:

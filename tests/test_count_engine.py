@@ -370,14 +370,16 @@ def test_index_plays_add_states_only_where_the_strategies_differ():
 def test_the_plain_game_and_a_counter_compile_one_engine_each():
     # The plain game's engine leaves the counter's code out (``cx`` None, pruned when compiled),
     # so that a first bjsim simulate compiles about half as much; a counter's is a second
-    # version, compiled once whatever the counter (every array it passes has one type).
+    # version, compiled once whatever the counter (every array it passes has one type); compare's
+    # blocks are the plain game's version.
     rules = Rules(super_sevens=True)
     p = rules.to_params()
     for indices, ss in (("hi-lo-nz", ramp(0, (8, 1))), (None, ramp(1))):
         tables, counter, ins = counter_for(rules, BASIC, plan(indices=indices, ss=ss))
         K.count_chunk(p, tables, 100, chunk_state(1, 0), counter, ins)
         K.simulate_chunk(p, stack([BASIC]), 100, chunk_state(1, 0))
-    kinds = sorted(type(sig[2]).__name__ for sig in K._simulate_chunk.overloads)
+        K.simulate_blocks(p, stack([BASIC]), [50, 50], [chunk_state(1, 0)] * 2, [L.T_RTOTAL_SUM])
+    kinds = sorted(type(sig[2]).__name__ for sig in K._simulate.overloads)
     assert kinds == ["NoneType", "Tuple"]
 
 

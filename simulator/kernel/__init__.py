@@ -25,39 +25,12 @@ _COUNTERS: dict = {}
 
 
 @njit
-def _chunk(p, m, cx, ins_flags, n_rounds, rng, tally, trace, counts, wcounts):
-    """``n_rounds`` rounds from a fresh shuffle: into ``tally`` (a counter's, ``cx``, or None,
-    into its counting tally) but the rounds ``counts`` and ``wcounts`` count by state (the rows of
-    ``m``'s ``rows`` and ``wrows``); 1 if the shoe ran out mid-round with no discards to
-    reshuffle, else 0. ``trace``: see ``play_rounds``."""
-    shoe = R.fresh_shoe(p[L.P_DECKS])
-    ws = np.zeros(R.N_WS, np.int64)
-    ws[R.WS_END] = shoe.size - R.SLACK
-    ws[R.WS_NEED_FULL] = 1
-    play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, p[L.P_CUT], tally, counts, wcounts,
-                None, trace)  # fmt: skip
-    tally[L.T_SHUFFLES] += ws[R.WS_SHUFFLES]
-    return 1 if ws[R.WS_FAIL] != 0 else 0
-
-
-@njit
 def _add_counts(out, counts, table, fields):
     """``out[k] += counts[i] * table[i, fields[k]]`` for every state ``i`` counted."""
     for i in range(counts.size):
         if counts[i] != 0:
             for k in range(fields.size):
                 out[k] += counts[i] * table[i, fields[k]]
-
-
-@njit
-def _simulate_chunk(p, m, cx, ins_flags, n_rounds, rng, tally, trace):
-    """``n_rounds`` rounds from a fresh shuffle added into ``tally`` (``_chunk``)."""
-    rows, wrows, every = m[10], m[14], np.arange(L.N_TALLY)
-    counts, wcounts = np.zeros(rows.shape[0], np.int64), np.zeros(wrows.shape[0], np.int64)
-    fail = _chunk(p, m, cx, ins_flags, n_rounds, rng, tally, trace, counts, wcounts)
-    _add_counts(tally, counts, rows, every)
-    _add_counts(tally, wcounts, wrows, every)
-    return fail
 
 
 @njit
@@ -73,22 +46,29 @@ def _moved(out, counts, at, seen, sub):
 
 
 @njit
-def _simulate_blocks(p, m, ins_flags, sizes, states, fields, tally, out):
+def _simulate(p, m, cx, ins_flags, sizes, states, fields, tally, out, trace):
     """Block ``j``: ``sizes[j]`` rounds from a fresh shuffle with state ``states[j]`` (advanced in
-    place), added into ``tally``; its ``fields`` (tally indices) into ``out[j]``, the states'
-    counts read only where a state adds to them. 1 as ``_chunk``."""
+    place), added into ``tally`` (a counter's, ``cx``, or None, into its counting tally too); its
+    ``fields`` (tally indices) into ``out[j]``, the states' counts (``m``'s ``rows`` and
+    ``wrows``) read only where a state adds to them. 1 if the shoe ran out mid-round with no
+    discards to reshuffle, else 0. ``trace`` (one block): see ``play_rounds``."""
     rows, wrows, block = m[10], m[14], np.zeros(L.N_TALLY, np.int64)
     counts, wcounts = np.zeros(rows.shape[0], np.int64), np.zeros(wrows.shape[0], np.int64)
     at = np.flatnonzero((rows[:, fields] != 0).sum(axis=1))
     wat = np.flatnonzero((wrows[:, fields] != 0).sum(axis=1))
     sub, wsub = rows[at][:, fields], wrows[wat][:, fields]
-    seen, wseen, no_trace = np.zeros(at.size, np.int64), np.zeros(wat.size, np.int64), \
-        np.zeros(0, np.int8)
+    seen, wseen = np.zeros(at.size, np.int64), np.zeros(wat.size, np.int64)
     for j in range(sizes.size):
+        shoe = R.fresh_shoe(p[L.P_DECKS])
+        ws = np.zeros(R.N_WS, np.int64)
+        ws[R.WS_END] = shoe.size - R.SLACK
+        ws[R.WS_NEED_FULL] = 1
         block[:] = 0
-        if _chunk(p, m, None, ins_flags, sizes[j], states[j], block, no_trace, counts,
-                  wcounts) != 0:  # fmt: skip
+        play_rounds(p, m, cx, ins_flags, shoe, ws, states[j], sizes[j], p[L.P_CUT], block, counts,
+                    wcounts, None, trace)  # fmt: skip
+        if ws[R.WS_FAIL] != 0:
             return 1
+        block[L.T_SHUFFLES] += ws[R.WS_SHUFFLES]
         tally += block
         for k in range(fields.size):
             out[j, k] = block[fields[k]]
@@ -180,32 +160,24 @@ def deal_shoe(state, decks: int) -> np.ndarray:
     return R.deal_shoe(_check_state(state), _in_range("decks", decks, 1, 8))
 
 
-def _run(p, m, cx, ins_flags, n_rounds, state, trace) -> np.ndarray:
-    n_rounds = _in_range("n_rounds", n_rounds, 0)
-    rng = _check_state(state)
-    tally = np.zeros(L.N_TALLY, np.int64)
+def _run(p, m, cx, ins_flags, sizes, states, fields=(), trace=None) -> tuple:
+    """``_simulate`` checked and compiled (or loaded) first: ``(tally, per_block)``."""
+    sizes = np.array(sizes, np.int64).reshape(-1)
+    states = np.array(states, np.uint64).reshape(-1, 4)
+    if sizes.size and sizes.min() < 0 or states.shape[0] != sizes.size or not states.any(1).all():
+        raise ValueError("kernel: blocks need a size >= 0 each and a state of four uint64 words, "
+                         "not all zero")
+    fields = np.array([_in_range("field", f, 0, L.N_TALLY - 1) for f in fields], np.int64)
+    tally, out = np.zeros(L.N_TALLY, np.int64), np.zeros((sizes.size, fields.size), np.int64)
     trace = np.zeros(0, np.int8) if trace is None else trace
     args = (p, tuple(m), cx, ins_flags)
     name = "simulate" if cx is None else "count"  # (one compiled version each)
-    warm(name, _simulate_chunk, *args, 0, rng.copy(), tally.copy(), trace)
-    if _simulate_chunk(*args, n_rounds, rng, tally, trace) != 0:
-        raise _ran_out(p)
-    return tally
-
-
-def _ran_out(p) -> ValueError:
-    return ValueError(
-        f"kernel: the shoe ran out mid-round with no discards to reshuffle "
-        f"(decks = {p[L.P_DECKS]}, boxes = {p[L.P_BOXES]}): use more decks or fewer boxes")
-
-
-def simulate_chunk(params, tables, n_rounds: int, state, trace=None) -> np.ndarray:
-    """The tally (int64, layout ``TALLY_NAMES``) of ``n_rounds`` rounds from a fresh shuffle,
-    under ``params`` (``Rules.to_params()``) and ``tables`` (``strategy.stack``: one strategy
-    a box), from the xoshiro256** ``state`` (four uint64, not all zero; not modified).
-    ``trace`` (int8, tests): filled with the rounds' cards (see ``play.play_rounds``)."""
-    p, m, ins_flags = _game(params, tables)
-    return _run(p, m, None, ins_flags, n_rounds, state, trace)
+    warm(name, _simulate, *args, sizes[:0], states[:0], fields, tally.copy(), out[:0], trace)
+    if _simulate(*args, sizes, states, fields, tally, out, trace) != 0:
+        raise ValueError(
+            f"kernel: the shoe ran out mid-round with no discards to reshuffle "
+            f"(decks = {p[L.P_DECKS]}, boxes = {p[L.P_BOXES]}): use more decks or fewer boxes")
+    return tally, out
 
 
 def _game(params, tables) -> tuple:
@@ -215,24 +187,22 @@ def _game(params, tables) -> tuple:
     return p, machine_for(p, tables), tables[4][:, 0].astype(np.int64)
 
 
+def simulate_chunk(params, tables, n_rounds: int, state, trace=None) -> np.ndarray:
+    """The tally (int64, layout ``TALLY_NAMES``) of ``n_rounds`` rounds from a fresh shuffle,
+    under ``params`` (``Rules.to_params()``) and ``tables`` (``strategy.stack``: one strategy
+    a box), from the xoshiro256** ``state`` (four uint64, not all zero; not modified).
+    ``trace`` (int8, tests): filled with the rounds' cards (see ``play.play_rounds``)."""
+    p, m, ins_flags = _game(params, tables)
+    n_rounds = _in_range("n_rounds", n_rounds, 0)
+    return _run(p, m, None, ins_flags, [n_rounds], [_check_state(state)], trace=trace)[0]
+
+
 def simulate_blocks(params, tables, sizes, states, fields) -> tuple:
     """``(tally, per_block)``: blocks of ``sizes[j]`` rounds, each from a fresh shuffle with the
     xoshiro256** state ``states[j]`` (as ``simulate_chunk`` each), their tallies summed, and
     ``per_block[j, k]`` block ``j``'s tally field ``fields[k]`` (``bjsim compare``'s pairing)."""
     p, m, ins_flags = _game(params, tables)
-    m = tuple(m)
-    sizes = np.array(sizes, np.int64).reshape(-1)
-    states = np.array(states, np.uint64).reshape(-1, 4)
-    if sizes.size and sizes.min() < 0 or states.shape[0] != sizes.size or not states.any(1).all():
-        raise ValueError("kernel: blocks need a size >= 0 each and a state of four uint64 words, "
-                         "not all zero")
-    fields = np.array([_in_range("field", f, 0, L.N_TALLY - 1) for f in fields], np.int64)
-    tally, out = np.zeros(L.N_TALLY, np.int64), np.zeros((sizes.size, fields.size), np.int64)
-    warm("blocks", _simulate_blocks, p, m, ins_flags, sizes[:0], states[:0], fields, tally.copy(),
-         out[:0])  # fmt: skip
-    if _simulate_blocks(p, m, ins_flags, sizes, states, fields, tally, out) != 0:
-        raise _ran_out(p)
-    return tally, out
+    return _run(p, m, None, ins_flags, sizes, states, fields)
 
 
 def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
@@ -248,7 +218,8 @@ def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
     m = machine_for(p, tables, n_bands)
     cx = _count_arrays(counter, int(p[L.P_DECKS]), m.wclass.shape[0])
     ins_flags = np.full(int(p[L.P_BOXES]), int(insurance), np.int64)
-    tally = _run(p, m, cx, ins_flags, n_rounds, state, trace)
+    n_rounds = _in_range("n_rounds", n_rounds, 0)
+    tally = _run(p, m, cx, ins_flags, [n_rounds], [_check_state(state)], trace=trace)[0]
     if cx[6].size:
         C.add_walked(cx, p, m.wclass)
     return tally, cx[4]
