@@ -69,7 +69,8 @@ class OneLineCommand(click.Command):
 
 def _refuse_same_file(ctx) -> None:
     """Refuse two options naming the same file to write (-o the --checkpoint: the report would
-    overwrite the checkpoint)."""
+    overwrite the checkpoint), and a file to write that the command reads (-o the --rules file,
+    a strategy or the cards: the run could not be repeated)."""
     seen = {}
     for param in ctx.command.params:
         path = ctx.params.get(param.name) if param.name in WRITTEN else None
@@ -81,6 +82,16 @@ def _refuse_same_file(ctx) -> None:
             raise BjsimError(f"{seen[key]} and {option}: both name {path}: allowed a different "
                              "file for each")
         seen[key] = option
+    for param in ctx.command.params:
+        value = ctx.params.get(param.name)
+        if param.name in WRITTEN or value is None:
+            continue
+        for x in value if isinstance(value, (tuple, list)) else (value,):
+            if isinstance(x, (str, os.PathLike)) and str(x) != "-" and os.path.isfile(x) \
+                    and os.path.realpath(x) in seen:
+                name = param.opts[0] if param.opts else param.name.upper()
+                raise BjsimError(f"{seen[os.path.realpath(x)]} names {x}, which {name} reads: "
+                                 "allowed a file that is not one of the command's inputs")
 
 
 class OneLineGroup(OneLineCommand, click.Group):

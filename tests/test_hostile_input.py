@@ -465,3 +465,26 @@ def test_a_long_key_set_twice_is_refused_in_one_short_line():
     huge = "x={a = " + "1" * 900 + "}"
     line = is_one_line_error(invoke("simulate", "-n", "1000", "--set", huge, "--set", "x=[]"))
     assert "both set 'x'" in line and len(line) < 250
+
+
+@pytest.mark.parametrize("command, option, name", [
+    (("simulate", "-n", "1000"), "--rules", "rules.toml"),
+    (("simulate", "-n", "1000"), "--strategy", "basic.toml"),
+    (("compare", "-n", "1000", "--vary", "decks=8"), "--strategy", "basic.toml"),
+    (("exact",), "--rules", "rules.toml"),
+    (("replay",), "--cards", "shoe.txt"),
+])
+def test_output_over_an_input_file_is_refused_and_the_input_kept(tmp_path, command, option, name):
+    # -o naming the rule file, a strategy or the cards the command reads would destroy what the
+    # run was made from: refused in one line before anything runs, the file as it was.
+    root = Path(__file__).resolve().parent.parent
+    text = {"rules.toml": (root / "configs" / "nz1994.toml").read_text(),
+            "basic.toml": (root / "strategies" / "basic.toml").read_text(),
+            "shoe.txt": "Th 2c 2d 7s Td 6h\n"}[name]
+    path = tmp_path / name
+    path.write_text(text)
+    line = is_one_line_error(invoke(*command, option, path, "-o", tmp_path / "." / name))
+    assert "-o/--output" in line and option in line and "input" in line
+    assert path.read_text() == text
+    other = tmp_path / "out.txt"
+    assert invoke(*command, option, path, "-o", other).exit_code == 0 and other.exists()
