@@ -61,10 +61,27 @@ class OneLineCommand(click.Command):
     written files (`WRITTEN`) are distinct."""
 
     def make_context(self, info_name, args, parent=None, **extra):
+        _refuse_repeated(self, args)
         with _usage_error_as_one_line():
             ctx = super().make_context(info_name, args, parent=parent, **extra)
         _refuse_same_file(ctx)
         return ctx
+
+
+def _refuse_repeated(command, args) -> None:
+    """Refuse an option that takes one value given more than once (click would keep the last
+    silently: ``exact --strategy basic --strategy mimic-dealer`` evaluated mimic-dealer alone)."""
+    args = list(args)
+    args = args[: args.index("--")] if "--" in args else args
+    for param in command.params:
+        if not isinstance(param, click.Option) or param.multiple or param.is_flag or param.count:
+            continue
+        n = sum(a == o or a.startswith(o + "=") if o.startswith("--") else
+                a.startswith(o) and not a.startswith("--") for a in args for o in param.opts)
+        if n > 1:
+            hint = (" (one strategy plays every box here; boxes of several strategies: bjsim "
+                    "simulate or compare)") if param.name == "strategy_name" else ""
+            raise BjsimError(f"{'/'.join(param.opts)} given {n} times: allowed once{hint}")
 
 
 def _refuse_same_file(ctx) -> None:

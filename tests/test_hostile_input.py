@@ -488,3 +488,25 @@ def test_output_over_an_input_file_is_refused_and_the_input_kept(tmp_path, comma
     assert path.read_text() == text
     other = tmp_path / "out.txt"
     assert invoke(*command, option, path, "-o", other).exit_code == 0 and other.exists()
+
+
+@pytest.mark.parametrize("args, option", [
+    (("exact", "--boxes", "2", "--strategy", "basic", "--strategy", "mimic-dealer"), "--strategy"),
+    (("count", "-n", "1000", "--strategy", "mimic-dealer", "--strategy", "never-bust"),
+     "--strategy"),
+    (("report", "--no-variants", "--strategy", "basic", "--strategy", "mimic-dealer", "-o", "r"),
+     "--strategy"),
+    (("simulate", "-n1000", "--rounds=3000"), "-n/--rounds"),
+    (("compare", "--seed", "1", "--vary", "decks=8", "--seed=2"), "--seed"),
+])
+def test_an_option_of_one_value_given_twice_is_refused(args, option):
+    # click keeps the last value silently: exact once evaluated mimic-dealer alone for a table of
+    # basic and mimic-dealer. Options that may repeat (simulate's --strategy, --set) still do.
+    line = is_one_line_error(invoke(*args))
+    assert f"{option} given 2 times: allowed once" in line
+
+
+def test_options_that_may_repeat_still_do():
+    result = invoke("simulate", "-n", "1000", "--boxes", "2", "--strategy", "basic", "--strategy",
+                    "mimic-dealer", "--set", "decks=8", "--set", "penetration=0.7", "-q", "-q")
+    assert result.exit_code == 0, result.output
