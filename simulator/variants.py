@@ -76,6 +76,10 @@ def from_vary(base, text: str) -> Variant:
     items = split_vary(text)
     if not items:
         raise RuleError(f"--vary '{text}': give KEY=VALUE[,KEY=VALUE...], e.g. decks=8")
+    keys = [item.split("=", 1)[0].strip() for item in items]
+    twice = next((k for i, k in enumerate(keys) if k in keys[:i]), None)
+    if twice is not None:
+        raise RuleError(f"--vary '{text}': sets '{twice}' twice: allowed once a variant")
     rules = apply_overrides(base, items, source=f"--vary {text}")
     return Variant(",".join(items), rules, changes_of(base, rules), "--vary")
 

@@ -510,3 +510,9 @@ def test_options_that_may_repeat_still_do():
     result = invoke("simulate", "-n", "1000", "--boxes", "2", "--strategy", "basic", "--strategy",
                     "mimic-dealer", "--set", "decks=8", "--set", "penetration=0.7", "-q", "-q")
     assert result.exit_code == 0, result.output
+
+
+def test_a_variant_setting_one_key_twice_is_refused():
+    # --vary decks=8,decks=2 ran decks=2 under the label "decks=8,decks=2".
+    line = is_one_line_error(invoke("compare", "-n", "1000", "--vary", "decks=8,decks=2"))
+    assert "sets 'decks' twice" in line
