@@ -249,7 +249,13 @@ class CountType(click.ParamType):
 
     def parse(self, value: str, param, ctx) -> int:
         """The whole number ``value`` writes, or MAX_ROUNDS + 1 for any larger one."""
-        text = value.strip().replace("_", "").replace(",", "")
+        text = value.strip()
+        head = re.split(r"[.eE]", text.lstrip("+-"), maxsplit=1)[0].rstrip("kKmMgGbB")
+        if ("," in text and not re.fullmatch(r"\d{1,3}(,\d{3})+", head)
+                or re.search(r"(?<!\d)_|_(?!\d)", text) or "," in text[len(head):]):
+            self.fail(f"{value!r}: commas and underscores group digits, by thousands for commas: "
+                      "write e.g. 10,000,000 or 10_000_000", param, ctx)
+        text = text.replace("_", "").replace(",", "")
         shift = 0
         if text and text[-1].lower() in self.SUFFIX:
             shift, text = self.SUFFIX[text[-1].lower()], text[:-1]

@@ -82,6 +82,12 @@ def test_rounds_past_the_limit_or_not_whole_are_refused(text, option):
     assert_user_error(result, option, text, why)
 
 
+@pytest.mark.parametrize("text", ["1,0,0", "10,00", "12,34", ",100", "1,000,", "_10", "10_"])
+def test_digit_groups_out_of_place_are_refused(text):
+    # "1,0,0" played 100 rounds and "10,00" 1000: a comma groups thousands or is refused.
+    assert_user_error(run("simulate", "--rounds", text, "--quiet"), "--rounds", "by thousands")
+
+
 @pytest.mark.parametrize("text", ["0", "-5", "1.5", "ten", "1e-3", "", "1500e-3"])
 def test_bad_rounds_is_a_usage_error(text):
     result = run("simulate", "--rounds", text, "--quiet")
