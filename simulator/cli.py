@@ -34,6 +34,15 @@ def _interrupted() -> int:
     return 128 + int(_STOPPED_BY[0])
 
 
+def _nothing_to_report(ctx, messages) -> None:
+    """A run stopped before any chunk finished: its lines for stderr and ``bjsim: interrupted
+    before any chunk finished``, no report (none is written over an earlier one), exit 130."""
+    for line in messages:
+        click.echo(line, err=True)
+    click.echo("bjsim: interrupted before any chunk finished: nothing to report", err=True)
+    ctx.exit(_interrupted())
+
+
 class BjsimError(click.ClickException):
     """A user's mistake: one line on stderr, exit code 2."""
 
@@ -702,6 +711,8 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
     )
     try:
         result = run.simulate(plan, quiet=quiet)
+        if result.partial and result.summary["rounds"] == 0:
+            _nothing_to_report(ctx, result.messages)
         _emit(run.render(result, fmt), output)
     except KeyboardInterrupt:  # after the chunks (Ctrl-C in them gives a partial result)
         saved = f": carry on with --resume --checkpoint {checkpoint_path}"
@@ -1200,6 +1211,8 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
                     precision=precision, scheduler=scheduler, checkpoint=checkpoint_path,
                     resume=resume, exact=not no_exact)
     result = cmp.compare(plan, quiet=quiet, exact=exact)
+    if result.partial and result.stats["rounds"] == 0:
+        _nothing_to_report(ctx, result.messages)
     _emit(compare_report.render(result.stats, result.meta, fmt), output)
     if plot_path is not None:
         compare_report.plot(result.stats, plot_path)

@@ -229,6 +229,25 @@ def test_ctrl_c_prints_the_partial_report(monkeypatch):
     assert table.exit_code == 130 and "PARTIAL RESULT" in table.stdout
 
 
+@pytest.mark.parametrize("command, name", [(["simulate"], "iter_chunks"),
+                                           (["compare", "--vary", "decks=8"], "advance_job")])
+def test_ctrl_c_before_any_chunk_writes_no_report(monkeypatch, tmp_path, command, name):
+    # A 0-round partial report was written over -o's file; now nothing is written, as README's
+    # "stopped before it has anything to report" says, and the exit code is 130.
+    from simulator import engine
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+        yield
+
+    monkeypatch.setattr(engine, name, stopped)
+    out = tmp_path / "keep.json"
+    out.write_text("precious")
+    result = run(*command, *TINY, "-f", "json", "-o", str(out))
+    assert result.exit_code == 130
+    assert "nothing to report" in result.stderr and out.read_text() == "precious"
+
+
 def test_rules_show_says_where_each_value_comes_from():
     out = CliRunner().invoke(cli, ["rules", "show", "--set", "decks=8"]).output
     line = next(x for x in out.splitlines() if "decks = 8" in x)
