@@ -166,17 +166,19 @@ def tidy_frame(summary: dict, strategy=None) -> pd.DataFrame:
     for key, _, _per in WAGERS:
         f = summary[key]
         sd = f.get("sd_box_round", f.get("sd_bet"))
-        add("sd", key, "box-round" if "sd_box_round" in f else "bet", sd)
+        add("sd", key, "box_round" if "sd_box_round" in f else "bet", sd)
         add("sd", key, "round", f.get("sd_round"))
     add("wagered", "main", "initial wager", summary["main"]["wagered_per_initial"])
     add("return", "insurance", "initial wager", summary["insurance"]["per_initial_wager"])
     for k, v in summary["super_sevens"]["lines"].items():
-        lo, hi = _ci(v["freq"], v["freq_se"])
+        lo, hi = _ci(v["freq"], v["freq_se"], 0, 1)
         add("super_sevens_freq", k, "bet", v["freq"], v["freq_se"], lo, hi)
-        lo, hi = _ci(v["contribution"], v["contribution_se"])
+        pay = v.get("pays", 0) if k != "f" else -1
+        lo, hi = _ci(v["contribution"], v["contribution_se"], min(pay, 0), max(pay, 0))
         add("super_sevens_contribution", k, "bet", v["contribution"], v["contribution_se"], lo, hi)
-    for k, v in summary["frequencies"].items():
-        lo, hi = _ci(v["rate"], v["se"])
+    for k, v in summary["frequencies"].items():  # a rate is 0 to 1; hands a box-round 1 or more
+        lo, hi = _ci(v["rate"], v["se"], *{"hands_per_box_round": (1, math.inf),
+                                           "splits": (0, math.inf)}.get(k, (0, 1)))
         add("frequency", k, v["per"], v["rate"], v["se"], lo, hi)
     for e in by_strategy(summary, strategy):
         for key, per in (("house_edge", "initial wager"), ("super_sevens", "unit staked")):
@@ -241,10 +243,11 @@ def csv_text(frame: pd.DataFrame, meta: dict) -> str:
     return out.to_csv(index=False, lineterminator="\n")
 
 
-def _ci(x, se):
+def _ci(x, se, lo=-math.inf, hi=math.inf):
+    """The 95% interval ``x +- 1.96 se``, held to what ``x`` can be (``lo`` to ``hi``)."""
     if x is None or se is None:
         return None, None
-    return x - Z95 * se, x + Z95 * se
+    return max(x - Z95 * se, lo), min(x + Z95 * se, hi)
 
 
 def _pct(x, digits=3) -> str:

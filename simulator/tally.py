@@ -166,7 +166,7 @@ def _too_short(figure: dict, note: str | None) -> dict:
     """``figure`` with its interval replaced by ``note`` (when there is one)."""
     if note is None or figure["mean"] is None:
         return figure | {"interval_note": None}
-    return figure | {"ci95_low": None, "ci95_high": None,
+    return figure | {"se": None, "ci95_low": None, "ci95_high": None,
                      "interval_note": f"too few rounds for a meaningful interval: {note}"}
 
 
@@ -318,6 +318,8 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
     frequencies = {
         key: {"per": per} | _rate(t[idx], denominators[per]) for key, idx, per in FREQUENCIES
     }
+    # Hands a box-round are one and its splits: the splits' SE (p(1 - p) of a mean above 1 is 0).
+    frequencies["hands_per_box_round"]["se"] = frequencies["splits"]["se"]
 
     shoe = {
         "shuffles": t[L.T_SHUFFLES],

@@ -193,7 +193,7 @@ def test_insurance_with_too_few_wins_says_so_instead_of_an_interval():
     enough = tally.summarize(build_tally([[(0, 10, None)]] * 30 + lost), Rules())["insurance"]
     assert enough["interval_note"] is None and enough["ci95_low"] is not None
     few = tally.summarize(build_tally([[(0, 10, None)]] * 29 + lost), Rules())["insurance"]
-    assert few["ci95_low"] is None and few["se"] is not None
+    assert few["ci95_low"] is None and few["se"] is None  # no SE: it would imply an interval
     assert "29 winning insurance bet(s), fewer than 30" in few["interval_note"]
     main = tally.summarize(build_tally([[(0, 10, None)]] * 29 + lost), Rules())["house_edge"]
     assert main["interval_note"] is None and main["ci95_low"] is not None

@@ -118,8 +118,12 @@ def test_insurance_per_unit_staked():
     assert ins["mean"] == pytest.approx(0.0)
     values = np.array([2.0, -1.0, -1.0])
     assert ins["sd_bet"] == pytest.approx(values.std(ddof=1))
-    assert ins["se"] == pytest.approx(values.std(ddof=1) / math.sqrt(3))
+    # one winning bet: the interval is withheld, and the SE it would rest on with it
+    assert ins["se"] is None and ins["ci95_low"] is None and ins["interval_note"]
     assert ins["per_initial_wager"] == pytest.approx(0.0)
+    many = summarize(build_tally(rounds * 30), Rules(boxes=1))["insurance"]
+    assert many["interval_note"] is None
+    assert many["se"] == pytest.approx(np.tile(values, 30).std(ddof=1) / math.sqrt(90))
     assert s["frequencies"]["insurance_won"]["rate"] == pytest.approx(1 / 3)
     assert s["frequencies"]["insurance_won"]["per"] == "insurance_taken"
     # total includes insurance, main does not
@@ -137,7 +141,13 @@ def test_super_sevens_lines_add_up_to_the_mean():
     assert ss["mean"] == pytest.approx(values.mean())
     assert ss["house_edge"] == pytest.approx(-values.mean())
     assert ss["sd_bet"] == pytest.approx(values.std(ddof=1))
-    assert ss["se"] == pytest.approx(values.std(ddof=1) / math.sqrt(12))
+    # under 30 wins of lines (b)-(e): no interval, and no SE, which would imply one
+    assert ss["se"] is None and ss["ci95_low"] is None and "(e)" in ss["interval_note"]
+    many = [line for line in lines if line != 0] + [4]  # every line above 3 to 1 won
+    s30 = summarize(build_tally([[(0, None, x)] for x in many * 30]), Rules(boxes=1))
+    v30 = np.array([SS_PAYS[x] for x in many * 30], dtype=float)
+    assert s30["super_sevens"]["interval_note"] is None
+    assert s30["super_sevens"]["se"] == pytest.approx(v30.std(ddof=1) / math.sqrt(v30.size))
     assert sum(v["contribution"] for v in ss["lines"].values()) == pytest.approx(values.mean())
     assert ss["lines"]["f"]["pays"] == -1 and ss["lines"]["e"]["pays"] == 5000
     assert ss["lines"]["f"]["count"] == 7
