@@ -78,19 +78,20 @@ class OneLineCommand(click.Command):
 
 
 def _refuse_repeated(command, args) -> None:
-    """Refuse an option that takes one value given more than once (click would keep the last
-    silently: ``exact --strategy basic --strategy mimic-dealer`` evaluated mimic-dealer alone)."""
+    """Refuse ``--strategy`` given twice where it takes one strategy (exact, count, report):
+    click would keep the last silently, where simulate and compare take one a box
+    (``exact --strategy basic --strategy mimic-dealer`` evaluated mimic-dealer alone). Other
+    options of one value keep the last, as click does."""
     args = list(args)
     args = args[: args.index("--")] if "--" in args else args
     for param in command.params:
-        if not isinstance(param, click.Option) or param.multiple or param.is_flag or param.count:
+        if param.name != "strategy_name" or param.multiple:
             continue
-        n = sum(a == o or a.startswith(o + "=") if o.startswith("--") else
-                a.startswith(o) and not a.startswith("--") for a in args for o in param.opts)
+        n = sum(a == o or a.startswith(o + "=") for a in args for o in param.opts)
         if n > 1:
-            hint = (" (one strategy plays every box here; boxes of several strategies: bjsim "
-                    "simulate or compare)") if param.name == "strategy_name" else ""
-            raise BjsimError(f"{'/'.join(param.opts)} given {n} times: allowed once{hint}")
+            raise BjsimError(f"{'/'.join(param.opts)} given {n} times: allowed once (one "
+                             "strategy plays every box here; boxes of several strategies: bjsim "
+                             "simulate or compare)")
 
 
 def _refuse_same_file(ctx) -> None:
