@@ -8,7 +8,9 @@ and what is allowed, and exit code 2; never a traceback.
 from __future__ import annotations
 
 import contextlib
+import csv
 import functools
+import io
 import json
 import os
 import re
@@ -1325,7 +1327,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         from simulator.plans import load_plan
 
         count_runs.check(rules, load_plan(count_plan), count_penetrations,
-                         ("--count", "--count-penetrations"))
+                         ("--count", "--count-penetrations"), given=count_plan)
     spec = Spec(rules, strategy=strategy_name, rules_file=rules_path,
                 rules_name=file_meta.get("name"), overrides=tuple(sets),
                 rounds=max_rounds if precision is not None else rounds, precision=precision,
@@ -1354,26 +1356,47 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
 # count
 
 
-def _count_list() -> str:
-    """The shipped counting plans and count systems, one a line with its description."""
+def _count_list(fmt: str = "table") -> str:
+    """The shipped counting plans and count systems with their descriptions, in ``fmt``:
+    ``table`` one a line, ``markdown`` two tables, ``json`` ``{"plans": [...], "counts":
+    [...]}``, ``csv`` one row each (``kind, name, description, error``)."""
     from simulator.counting import list_counts, load_count
     from simulator.plans import list_plans, load_plan
 
-    def lines(names, load):
-        width = max((len(n) for n in names), default=0)
+    def entries(names, load):
         out = []
         for name in names:
             try:
-                desc = load(name).description
+                out.append({"name": name, "description": load(name).description, "error": None})
             except ValueError as err:
-                desc = f"(does not load: {_one_line(err)})"
-            out.append(f"  {name:<{width}}  {desc}".rstrip())
+                out.append({"name": name, "description": None, "error": _one_line(err)})
         return out
 
-    return "\n".join(["Counting plans (strategies/plans/, --plan NAME):",
-                      *lines(list_plans(), load_plan), "",
-                      "Count systems (strategies/counts/, a plan's 'count'):",
-                      *lines(list_counts(), load_count)]) + "\n"
+    kinds = {"plans": ("Counting plans (strategies/plans/, --plan NAME):",
+                       entries(list_plans(), load_plan)),
+             "counts": ("Count systems (strategies/counts/, a plan's 'count'):",
+                        entries(list_counts(), load_count))}
+    if fmt == "json":
+        return json.dumps({k: v for k, (_, v) in kinds.items()}, indent=2) + "\n"
+    if fmt == "csv":
+        out = io.StringIO()
+        w = csv.DictWriter(out, fieldnames=["kind", "name", "description", "error"],
+                           lineterminator="\n")
+        w.writeheader()
+        w.writerows({"kind": k[:-1]} | e for k, (_, v) in kinds.items() for e in v)
+        return out.getvalue()
+    blocks = []
+    for title, v in kinds.values():
+        rows = [[e["name"], e["description"] if e["error"] is None
+                 else f"(does not load: {e['error']})"] for e in v]
+        if fmt == "markdown":
+            cells = [(name, d.replace("|", "\\|")) for name, d in rows]
+            blocks.append([title, "", "| name | description |", "|---|---|",
+                           *(f"| `{name}` | {d} |" for name, d in cells)])
+        else:
+            width = max((len(name) for name, _ in rows), default=0)
+            blocks.append([title, *(f"  {name:<{width}}  {d}".rstrip() for name, d in rows)])
+    return "\n\n".join("\n".join(b) for b in blocks) + "\n"
 
 
 @cli.command()
@@ -1410,7 +1433,8 @@ def _count_list() -> str:
               help="With --checkpoint: carry on the run recorded in FILE (same plan, rules, "
               "seed, rounds, chunk size).")
 @click.option("--list", "list_only", is_flag=True,
-              help="List the shipped counting plans and count systems, and stop.")
+              help="List the shipped counting plans and count systems (in --format), and "
+              "stop.")
 @output_options(["table", "json", "csv", "markdown"], "table")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar on stderr.")
 @click.pass_context
@@ -1442,15 +1466,19 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     from simulator.strategy import load_strategy
 
     if list_only:
-        _emit(_count_list(), output)
+        _emit(_count_list(fmt), output)
         return
     if resume and checkpoint_path is None:
         raise BjsimError("--resume: needs --checkpoint FILE (the run to carry on)")
     plan = load_plan(plan_name)
     sets = _changes(overrides, boxes, super_sevens)
     rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
-    games = count_runs.check(rules, plan, penetrations)
+    games = count_runs.check(rules, plan, penetrations, given=plan_name)
     _check_chunk_rounds(rules, chunk_rounds)
+    if rules.shuffle == "every-round" and not quiet:
+        click.echo("bjsim: the rule set shuffles every round, so the count never builds: "
+                   "every round is bet as at a fresh shoe and the counter cannot gain by its "
+                   "bets (a control)", err=True)
     most = max(plan.boxes.values())
     if rules.boxes > most and not quiet:
         click.echo(f"bjsim: the plan plays {most} box{'es' if most > 1 else ''} a round at most "

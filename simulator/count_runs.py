@@ -29,22 +29,25 @@ class Runs:
         return len(self.runs) < self.asked or any(r.partial for _, _, r in self.runs)
 
 
-def check(rules, plan, penetrations=None, options=("--plan", "--penetrations")) -> list:
+def check(rules, plan, penetrations=None, options=("--plan", "--penetrations"),
+          given=None) -> list:
     """The rules of each run, (penetration or None, rules); a ValueError (one line, naming the
-    ``options`` of the plan and the penetrations) for a plan the rule set cannot play or a
-    penetration it does not allow."""
-    opt_plan, opt_pen = options
+    ``options`` of the plan and the penetrations, and the plan as the user ``given`` it, a name
+    or a path: by default its name) for a plan the rule set cannot play or a penetration it
+    does not allow."""
+    opt_pen = options[1]
+    opt_plan = f"{options[0]} {plan.name if given is None else given}"
     if any(plan.super_sevens.values()) and not rules.super_sevens:
-        raise ValueError(f"{opt_plan} {plan.name}: it bets Super Sevens, but the rule set's "
+        raise ValueError(f"{opt_plan}: it bets Super Sevens, but the rule set's "
                          "super_sevens is false: allowed with --super-sevens")
     most = max(plan.boxes.values())
     if most > rules.boxes:
-        raise ValueError(f"{opt_plan} {plan.name}: it plays up to {most} boxes, the rule set "
+        raise ValueError(f"{opt_plan}: it plays up to {most} boxes, the rule set "
                          f"{rules.boxes}: allowed with --boxes {most} or more (rule 13)")
     if plan.indices:  # the index file read now, not in the run's first chunk
         plays = load_indices(plan.indices)
         if plays.count and plays.count != plan.count.name:
-            raise ValueError(f"{opt_plan} {plan.name}: its index plays {plays.name} are for the "
+            raise ValueError(f"{opt_plan}: its index plays {plays.name} are for the "
                              f"count {plays.count}, the plan counts {plan.count.name}: allowed "
                              f"index plays made for {plan.count.name}")
     if penetrations is None:

@@ -85,6 +85,19 @@ def _per_round(net: int, sq: int, n: int, bankroll) -> dict:
     out["n0_se"] = 2 * out["n0"] * se / mean if edge else None
     out["risk_of_ruin_se"] = (2 * bankroll * out["risk_of_ruin"] * se / sd**2
                               if edge and bankroll is not None else None)
+    # 95% intervals: each figure is monotone in the mean, so the mean's interval carried
+    # through it, which stays in the figure's range (SCORE 0 and ruin 1 without an edge, N0
+    # without a bound: None).
+    low, high = (mean - Z95 * se, mean + Z95 * se) if edge else (None, None)
+    ruin = edge and bankroll is not None
+    out |= {
+        "score_ci95_low": counting.score(low, sd) if edge else None,
+        "score_ci95_high": counting.score(high, sd) if edge else None,
+        "n0_ci95_low": counting.n0(high, sd) if edge else None,
+        "n0_ci95_high": counting.n0(low, sd) if edge else None,
+        "risk_of_ruin_ci95_low": counting.risk_of_ruin(high, sd, bankroll) if ruin else None,
+        "risk_of_ruin_ci95_high": counting.risk_of_ruin(low, sd, bankroll) if ruin else None,
+    }
     return out
 
 
@@ -157,6 +170,16 @@ def _exact_se(sum_sq: int, exact, n: int):
     return math.sqrt(max(sum_sq / L.SS_EXACT_SQ_SCALE / n - exact * exact, 0.0) / n)
 
 
+def _too_few_bets(sim: dict, check: dict) -> str | None:
+    """Why the sample's SE of a simulated Super Sevens return means little, or None: fewer bets
+    than expect `MIN_WINS` wins of the rarest line the strategy can make (``check["rare"]``)."""
+    rare = check["rare"]
+    if rare is not None and sim["n"] * rare[1] < MIN_WINS:
+        return (f"fewer than {MIN_WINS} wins of line ({rare[0]}) expected in {sim['n']:,} bets: "
+                "too few for the SE to mean much")
+    return None
+
+
 def _ss_z(sim: dict, exact, check: dict, exact_se=None) -> tuple:
     """z of a simulated Super Sevens return against its exact value, or None and the reason:
     the strategy does not play the exact return's convention (`sevens_check`). The SE is the
@@ -166,11 +189,28 @@ def _ss_z(sim: dict, exact, check: dict, exact_se=None) -> tuple:
         return None, check["why_not"]
     if exact_se is not None:
         return _z(sim["mean"], exact, exact_se), None
-    rare = check["rare"]
-    if rare is not None and sim["n"] * rare[1] < MIN_WINS:
-        return None, (f"fewer than {MIN_WINS} wins of line ({rare[0]}) expected in "
-                      f"{sim['n']:,} bets: too few for the SE to mean much")
+    few = _too_few_bets(sim, check)
+    if few is not None:
+        return None, few
     return _z(sim["mean"], exact, sim["se"]), None
+
+
+def _ss_interval(sim: dict, check: dict, exact_se=None) -> dict:
+    """``sim``, the simulated Super Sevens return (``se`` the sample's), with its 95% interval
+    from the SE a z uses (`_ss_z`): the exact one (``exact_se``) where the tally has it, else
+    the sample's, withheld (``interval_note`` says why) where too few bets were dealt to
+    expect `MIN_WINS` wins of the rarest line. ``interval_se``: ``exact``, ``sample`` or None
+    (no interval)."""
+    if exact_se is not None and sim["mean"] is not None:
+        ci = _figure(sim["mean"], exact_se)
+        return sim | {"ci95_low": ci["ci95_low"], "ci95_high": ci["ci95_high"],
+                      "interval_se": "exact", "interval_note": None}
+    few = None if sim["mean"] is None else _too_few_bets(sim, check)
+    if few is not None:
+        return sim | {"ci95_low": None, "ci95_high": None, "interval_se": None,
+                      "interval_note": few}
+    return sim | {"interval_se": None if sim["ci95_low"] is None else "sample",
+                  "interval_note": None}
 
 
 def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
@@ -215,11 +255,12 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     rare = check["rare"]
     ss_exact_se = _exact_se(tot[L.C_SS_EXACT_SQ], ss_exact, tot[L.C_SS_FLAT_BETS])
     ss_z, ss_note = _ss_z(ss_flat, ss_exact, check, ss_exact_se)
+    ss_flat = _ss_interval(ss_flat, check, ss_exact_se)
     return {
         "plan": plan_dict(plan),
         "count_kind": plan.count_kind,
         "rules": {"decks": rules.decks, "penetration": rules.penetration,
-                  "super_sevens": rules.super_sevens},
+                  "shuffle": rules.shuffle, "super_sevens": rules.super_sevens},
         "rounds": rounds, "rounds_played": played,
         "played_share": _ratio(played, rounds),
         "boxes_per_round_played": _ratio(tot[L.C_BOXES], played),
@@ -328,8 +369,11 @@ def sweep_rows(runs) -> list[dict]:
                      "gain_over_flat_se": f["gain_over_flat_se"],
                      "average_bet": f["average_bet"], "sd_round": p["sd"],
                      "win_per_100": p["win_per_100"], "win_per_100_se": p["win_per_100_se"],
-                     "score": p["score"], "score_se": p["score_se"], "n0": p["n0"],
-                     "n0_se": p["n0_se"],
+                     "score": p["score"], "score_se": p["score_se"],
+                     "score_ci95_low": p["score_ci95_low"],
+                     "score_ci95_high": p["score_ci95_high"], "n0": p["n0"],
+                     "n0_se": p["n0_se"], "n0_ci95_low": p["n0_ci95_low"],
+                     "n0_ci95_high": p["n0_ci95_high"],
                      "super_sevens_favourable_share": f["super_sevens"]["favourable_share"]})
     return rows
 
@@ -352,9 +396,29 @@ def _num(x, d: int = 2) -> str:
     return f"{x:,.{d}f}"
 
 
-def _pm(x, se, d: int = 2) -> str:
-    """``x ± se`` (as ``_num``), or ``x`` alone without an SE."""
-    return _num(x, d) if se is None or x is None else f"{_num(x, d)} ± {_num(se, d)}"
+def _pm95(x, se, d: int = 2) -> str:
+    """``x ± h`` (as ``_num``), ``h`` the 95% half-width ``Z95 se``; ``x`` alone without an SE."""
+    return _num(x, d) if se is None or x is None else f"{_num(x, d)} ± {_num(Z95 * se, d)}"
+
+
+def _span(x, low, high, d: int = 2, fmt=None) -> str:
+    """``x (low to high)``: a figure with its 95% interval (``high`` None: no bound); ``x``
+    alone without an interval."""
+    fmt = fmt or (lambda v: _num(v, d))
+    if x is None or low is None:
+        return fmt(x) if x is not None else "-"
+    return f"{fmt(x)} ({fmt(low)} to {'no bound' if high is None else fmt(high)})"
+
+
+def _prob(x) -> str:
+    return f"{x:.3g}"
+
+
+def _gain95(gain, se) -> str:
+    """A gain ± the 95% half-width of its SE (an upper one: `figures`)."""
+    if se is None:
+        return _pct(gain)
+    return f"{_pct(gain)} ± {_pct(Z95 * se, sign=False)}"
 
 
 def _interval(fig: dict) -> str:
@@ -367,10 +431,12 @@ def _head(f: dict, meta: dict) -> list[str]:
     run = meta.get("run", {})
     p = f["plan"]
     title = run.get("rules_name") or run.get("rules_file") or "rules"
+    r = f["rules"]
+    shoe = ("shuffle every round" if r.get("shuffle") == "every-round"
+            else f"penetration {r['penetration']:g}")
     lines = [f"bjsim {meta.get('version', __version__)}: card counting, plan {p['name']}",
-             f"Rules:     {title}; {f['rules']['decks']} decks, penetration "
-             f"{f['rules']['penetration']:g}, Super Sevens "
-             f"{'on' if f['rules']['super_sevens'] else 'off'}",
+             f"Rules:     {title}; {r['decks']} decks, {shoe}, Super Sevens "
+             f"{'on' if r['super_sevens'] else 'off'}",
              f"Plan:      {p['description'] or p['name']} (count {p['count']}, deck estimation "
              f"{p['deck_estimation']}, index plays {p['indices'] or 'none'})",
              f"Strategy:  {', '.join(dict.fromkeys(meta.get('strategy') or ['?']))}",
@@ -405,17 +471,17 @@ def _round_rows(f: dict) -> list[list[str]]:
     for key, label in (("per_round_played", "per round played"),
                        ("per_round_watched", "per round watched")):
         p = f[key]
-        ruin = "-" if p["risk_of_ruin"] is None else f"{p['risk_of_ruin']:.4g}"
-        if p["risk_of_ruin_se"] is not None:
-            ruin += f" ± {p['risk_of_ruin_se']:.2g}"
         out.append([label, _num(p["rounds"]), _num(p["mean"], 4), _num(p["se"], 4),
-                    _num(p["sd"], 3), _pm(p["win_per_100"], p["win_per_100_se"], 2),
-                    _pm(p["score"], p["score_se"], 1), _pm(p["n0"], p["n0_se"], 0), ruin])
+                    _num(p["sd"], 3), _pm95(p["win_per_100"], p["win_per_100_se"], 2),
+                    _span(p["score"], p["score_ci95_low"], p["score_ci95_high"], 1),
+                    _span(p["n0"], p["n0_ci95_low"], p["n0_ci95_high"], 0),
+                    _span(p["risk_of_ruin"], p["risk_of_ruin_ci95_low"],
+                          p["risk_of_ruin_ci95_high"], fmt=_prob)])
     return out
 
 
-ROUND_HEAD = ["net per round, units", "rounds", "mean", "SE", "SD", "win/100", "SCORE", "N0",
-              "risk of ruin"]
+ROUND_HEAD = ["net per round, units", "rounds", "mean", "SE", "SD", "win/100 (95%)",
+              "SCORE (95%)", "N0 (95%)", "risk of ruin (95%)"]
 
 
 def _count_rows(f: dict) -> list[list[str]]:
@@ -424,6 +490,11 @@ def _count_rows(f: dict) -> list[list[str]]:
              _pct(b["flat_se"], 2, sign=False), _num(b["average_bet"], 2),
              _pct(b["counter_advantage"], 2), _pct(b["counter_se"], 2, sign=False)]
             for b in f["by_count"]]
+
+
+def _ss_se_head(f: dict) -> str:
+    """The Super Sevens tables' SE: the exact one where the tally has it, else the sample's."""
+    return "SE (sample)" if f["super_sevens"]["exact_se"] is None else "SE (exact)"
 
 
 def _ss_rows(f: dict) -> list[list[str]]:
@@ -442,8 +513,7 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     out += ["", "The counter's advantage (units won per unit bet, 95% intervals)", ""]
     out += grid(["advantage", "mean", "SE", "95% interval"], _summary_rows(f))
     def gain(key):
-        half = f[key + "_se"] and Z95 * f[key + "_se"]
-        return f"{_pct(f[key])} ± {_pct(half, sign=False)} (95%, at most)"
+        return f"{_gain95(f[key], f[key + '_se'])} (95%, at most)"
 
     gains = f"Gain over flat betting with the counter's play: {gain('gain_over_flat')} of the "
     gains += "initial bet."
@@ -467,24 +537,34 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     if f["super_sevens_by_count"]:
         out += ["", f"Super Sevens by {kind} (return per unit staked; exact: from each round's "
                 "start shoe)", ""]
-        out += grid([kind, "bets", "simulated", "SE", "exact", "z", "favourable",
+        out += grid([kind, "bets", "simulated", _ss_se_head(f), "exact", "z", "favourable",
                      "counter's bets"], _ss_rows(f))
-        se = ss["flat"]["se"] if ss["exact_se"] is None else ss["exact_se"]
-        out += ["", f"Super Sevens overall: simulated {_pct(ss['flat']['mean'])} ± "
-                f"{_pct(se and Z95 * se, sign=False)} (95%), exact "
+        fl = ss["flat"]
+        if fl["ci95_low"] is not None:
+            se = ss["exact_se"] if fl["interval_se"] == "exact" else fl["se"]
+            spread = (f" ± {_pct(Z95 * se, sign=False)} (95%: {_interval(fl)}; "
+                      f"{fl['interval_se']} SE {_pct(se, sign=False)})")
+        else:
+            spread = f" (no interval: {fl['interval_note'] or 'no SE'})"
+        out += ["", f"Super Sevens overall: simulated {_pct(fl['mean'])}{spread}, exact "
                 f"{_pct(ss['exact'])}, z {_num(ss['z'], 2)}; the bet favoured the player in "
                 f"{_pct(ss['favourable_share'], 2, sign=False)} of rounds; the counter bet it "
                 f"{ss['counter_bets']:,} units for a return of {_pct(ss['counter_return'])}."]
         if ss["why_not"] is not None:
             out += [f"No z: {ss['why_not'].removesuffix(': no z')} (compare with a strategy "
                     "that hits every 7-7, basic-super-sevens)."]
+            if fl["interval_se"] == "exact":
+                out += ["SE: from the exact variance of the bets' starting shoes under the "
+                        "published convention; a strategy that makes the big pays less often "
+                        "has a smaller spread, so the interval is conservative."]
         elif ss["exact_se"] is not None:
             out += ["SE: from the exact variance of the bets' starting shoes (the sample's misses "
                     "the rare big pays at most counts); z against it. Exact: the published "
                     "convention (a third card always dealt)."]
         elif ss["rarest_line"] is not None:
             r = ss["rarest_line"]
-            out += [f"z only where the bets are enough to expect {MIN_WINS} wins of line "
+            out += [f"SE: the sample's. z and the interval only where the bets are enough to "
+                    f"expect {MIN_WINS} wins of line "
                     f"({r['line']}), the rarest the strategy can make above 3 to 1 (one in "
                     f"{1 / r['probability']:,.0f} bets): before that the SE understates the "
                     "spread. Exact: the published convention (a third card always dealt)."]
@@ -518,14 +598,21 @@ def tidy_rows(f: dict) -> list[dict]:
     for key in ("per_round_played", "per_round_watched"):
         p = f[key]
         for k, v in p.items():
-            if not k.endswith("_se"):
-                add(key, k, v, se=p["se"] if k == "mean" else p.get(k + "_se"))
+            if not k.endswith(("_se", "_ci95_low", "_ci95_high")):
+                add(key, k, v, se=p["se"] if k == "mean" else p.get(k + "_se"),
+                    lo=p.get(k + "_ci95_low"), hi=p.get(k + "_ci95_high"))
     for k in ("rounds", "rounds_played", "played_share", "boxes_per_round_played",
               "average_bet", "average_super_sevens_bet", "wagered_per_initial_bet", "bankroll"):
         add("counter", k, f[k])
     ss = f["super_sevens"]
-    add("super_sevens", "flat_return", ss["flat"]["mean"], se=ss["flat"]["se"],
-        lo=ss["flat"]["ci95_low"], hi=ss["flat"]["ci95_high"])
+    # The return's se: the one its interval and z are from (the exact one where there is one).
+    fl = ss["flat"]
+    add("super_sevens", "flat_return", fl["mean"],
+        se=fl["se"] if ss["exact_se"] is None else ss["exact_se"], lo=fl["ci95_low"],
+        hi=fl["ci95_high"])
+    add("super_sevens", "interval_se", fl["interval_se"])
+    add("super_sevens", "exact_se", ss["exact_se"])
+    add("super_sevens", "sample_se", fl["se"])
     for k in ("exact", "z", "favourable_share", "counter_bets", "counter_return"):
         add("super_sevens", k, ss[k])
     for b in f["by_count"]:
@@ -537,7 +624,9 @@ def tidy_rows(f: dict) -> list[dict]:
     for b in f["super_sevens_by_count"]:
         for k in ("bets", "exact", "z", "favourable_share", "counter_bets"):
             add("super_sevens_by_count", k, b[k], count=b["count"])
-        add("super_sevens_by_count", "return", b["return"], count=b["count"], se=b["se"])
+        add("super_sevens_by_count", "return", b["return"], count=b["count"],
+            se=b["se"] if b["exact_se"] is None else b["exact_se"])
+        add("super_sevens_by_count", "sample_se", b["se"], count=b["count"])
     return rows
 
 
@@ -567,16 +656,18 @@ def render(f: dict, fmt: str, meta: dict | None = None) -> str:
 
 
 SWEEP_HEAD = ["penetration", "advantage", "SE", "95% interval", "with SS", "flat",
-              "gain (SE at most)", "SD/round", "win/100", "SCORE", "N0", "SS favourable"]
+              "gain (95%, at most)", "SD/round", "win/100 (95%)", "SCORE (95%)", "N0 (95%)",
+              "SS favourable"]
 
 
 def _sweep_cells(r: dict) -> list[str]:
     return [f"{r['penetration']:.2f}", _pct(r["advantage"]), _pct(r["se"], sign=False),
             _interval(r), _pct(r["advantage_with_super_sevens"]),
             _pct(r["flat_advantage"]),
-            f"{_pct(r['gain_over_flat'])} ± {_pct(r['gain_over_flat_se'], sign=False)}",
-            _num(r["sd_round"], 3), _pm(r["win_per_100"], r["win_per_100_se"], 2),
-            _pm(r["score"], r["score_se"], 1), _pm(r["n0"], r["n0_se"], 0),
+            _gain95(r["gain_over_flat"], r["gain_over_flat_se"]),
+            _num(r["sd_round"], 3), _pm95(r["win_per_100"], r["win_per_100_se"], 2),
+            _span(r["score"], r.get("score_ci95_low"), r.get("score_ci95_high"), 1),
+            _span(r["n0"], r.get("n0_ci95_low"), r.get("n0_ci95_high"), 0),
             _pct(r["super_sevens_favourable_share"], 2, sign=False)]
 
 
@@ -614,7 +705,8 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
                                                         [_sweep_cells(r) for r in rows])
     out += ["", "Advantage: per unit of initial bet (main + insurance), 95% interval; with "
             "SS: Super Sevens bets and net included; flat: 1 "
-            "unit on every box dealt; SD, win, SCORE and N0 per round played, in units; SS "
+            "unit on every box dealt; gain: over flat, ± its 95% half-width from an upper SE; "
+            "SD, win, SCORE and N0 per round played, in units, with 95% intervals; SS "
             "favourable: the share of rounds whose starting shoe gives the Super Sevens bet a "
             "positive return (- with the side bet off)."]
     return "\n".join(out) + "\n"

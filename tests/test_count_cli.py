@@ -3,7 +3,9 @@ end-to-end runs against ``bjsim simulate`` on the same seed."""
 
 from __future__ import annotations
 
+import csv
 import dataclasses
+import io
 import json
 import types
 
@@ -92,6 +94,17 @@ def test_list_names_every_shipped_plan_and_count():
     for name in list_plans() + ["hi-lo", "ko", "sevens", "zen", "omega-ii", "hi-opt-ii"]:
         assert f"  {name}  " in result.stdout, name
     assert "the control" in result.stdout  # hi-lo-flat's description
+
+
+def test_list_follows_the_format():
+    doc = json.loads(invoke("count", "--list", "-f", "json").stdout)
+    assert [p["name"] for p in doc["plans"]] == list_plans()
+    assert {"hi-lo", "ko", "sevens"} <= {c["name"] for c in doc["counts"]}
+    assert all(e["error"] is None and e["description"] for e in doc["plans"] + doc["counts"])
+    rows = list(csv.DictReader(io.StringIO(invoke("count", "--list", "-f", "csv").stdout)))
+    assert {(r["kind"], r["name"]) for r in rows} >= {("plan", "hi-lo-flat"), ("count", "zen")}
+    md = invoke("count", "--list", "-f", "markdown").stdout
+    assert "| name | description |" in md and "| `hi-lo-1-12` | Hi-Lo" in md
 
 
 @pytest.mark.parametrize("args, words", [
@@ -300,6 +313,40 @@ def test_index_plays_made_for_another_count_are_refused(tmp_path, fake_engine):
     line = is_one_line_error(invoke("count", "--plan", _plan_file(tmp_path, "hi-lo-nz", "zen"),
                                     *TINY))
     assert "for the count hi-lo, the plan counts zen" in line and not fake_engine
+
+
+def test_a_plan_file_is_named_as_given_not_by_its_name_key(tmp_path, fake_engine):
+    # A copy of the shipped plan (its name key still hi-lo-1-12) counting KO: the message names
+    # the file the user gave.
+    from simulator.plans import PLAN_DIR
+
+    text = (PLAN_DIR / "hi-lo-1-12.toml").read_text()
+    path = tmp_path / "ko.toml"
+    path.write_text(text.replace('count = "hi-lo"', 'count = "ko"'))
+    line = is_one_line_error(invoke("count", "--plan", path, *TINY))
+    assert line.startswith(f"Error: --plan {path}: its index plays hi-lo-nz are for the count "
+                           "hi-lo, the plan counts ko"), line
+    assert "--plan hi-lo-1-12" not in line and not fake_engine
+    line = is_one_line_error(invoke("count", "--plan", path, "--no-super-sevens", *TINY))
+    assert f"--plan {path}:" in line
+    boxes = tmp_path / "boxes.toml"
+    boxes.write_text(text + "\n[boxes]\nbase = 1\nsteps = [[3, 3]]\n")
+    assert f"--plan {boxes}: it plays up to 3 boxes" in is_one_line_error(
+        invoke("count", "--plan", boxes, *TINY))
+    report = is_one_line_error(invoke("report", "--count", boxes, "-o", tmp_path / "r"))
+    assert f"--count {boxes}: it plays up to 3 boxes" in report
+
+
+def test_a_shuffle_every_round_is_played_with_a_warning_and_no_penetration(fake_engine):
+    result = invoke("count", "--set", "shuffle=every-round", "--rounds", "20000",
+                    "--chunk-rounds", "5000")
+    assert result.exit_code == 0 and len(fake_engine) == 1  # not refused: a control
+    assert "shuffles every round, so the count never builds" in result.stderr
+    head = result.stdout.splitlines()[1]
+    assert "shuffle every round" in head and "penetration" not in head, head
+    quiet = invoke("count", "--set", "shuffle=every-round", *TINY)
+    assert "never builds" not in quiet.stderr
+    assert "never builds" not in invoke("count", *TINY[:-1]).stderr
 
 
 def test_more_boxes_than_the_plan_plays_is_said_on_stderr(fake_engine):

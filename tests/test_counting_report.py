@@ -132,8 +132,7 @@ def test_win_score_n0_and_ruin_have_their_delta_method_se(fig):
     assert loss["win_per_100_se"] is not None
     assert (loss["score_se"], loss["n0_se"], loss["risk_of_ruin_se"]) == (None, None, None)
     table = CR.render(fig, "table")
-    assert f"{p['score']:,.1f} ± {p['score_se']:,.1f}" in table
-    assert f"{p['win_per_100']:,.2f} ± {p['win_per_100_se']:,.2f}" in table
+    assert f"{p['win_per_100']:,.2f} ± {1.959963984540054 * p['win_per_100_se']:,.2f}" in table
 
 
 def test_counter_bets_and_flat_play(fig):
@@ -211,14 +210,72 @@ def test_a_super_sevens_z_needs_30_expected_wins_of_the_rarest_line():
     assert z == pytest.approx(0.4)
 
 
-def ss_tally(bets: int, net: int, sq: int, exact: float) -> np.ndarray:
-    """A counting tally of Super Sevens bets alone, at count 0."""
+def ss_tally(bets: int, net: int, sq: int, exact: float, exact_sq: float = 0.0) -> np.ndarray:
+    """A counting tally of Super Sevens bets alone, at count 0 (``exact_sq``: each bet's exact
+    mean square; 0: a tally without it)."""
     t = np.zeros((L.N_TC, L.N_COUNT), np.int64)
     row = t[-L.TC_MIN]
     row[L.C_ROUNDS] = row[L.C_SS_FLAT_BETS] = bets
     row[L.C_SS_FLAT_NET], row[L.C_SS_FLAT_SQ] = net, sq
     row[L.C_SS_EXACT] = round(exact * bets * L.SS_EXACT_SCALE)
+    row[L.C_SS_EXACT_SQ] = round(exact_sq * bets * L.SS_EXACT_SQ_SCALE)
     return t
+
+
+def _ss_csv_row(f: dict) -> dict:
+    rows = csv.DictReader(io.StringIO(CR.render(f, "csv", {})))
+    return {r["item"]: r for r in rows if r["section"] == "super_sevens"}
+
+
+def test_the_super_sevens_interval_is_the_exact_ses_in_every_format():
+    # 200,000 bets losing 25% a bet, sample mean square 74 (the big pays missed), exact mean
+    # square 525: the exact SE is the one of the z and of the interval, in every format.
+    bets = 200_000
+    t = ss_tally(bets, -bets // 4, 74 * bets, -0.11, exact_sq=525.0)
+    for strategy in ("basic-super-sevens", "basic"):  # with a z and without one
+        f = CR.figures(t, load_plan("hi-lo-flat"), Rules(), strategy=load_strategy(strategy))
+        ss, fl = f["super_sevens"], f["super_sevens"]["flat"]
+        exact_se = math.sqrt((525 - 0.11**2) / bets)
+        assert ss["exact_se"] == pytest.approx(exact_se) and fl["interval_se"] == "exact"
+        assert fl["se"] == pytest.approx(math.sqrt((74 - 0.0625) * bets / (bets - 1) / bets))
+        half = 1.959963984540054 * exact_se
+        assert (fl["ci95_low"], fl["ci95_high"]) == (pytest.approx(-0.25 - half),
+                                                     pytest.approx(-0.25 + half))
+        doc = json.loads(CR.render(f, "json"))["results"]["super_sevens"]["flat"]
+        assert (doc["ci95_low"], doc["ci95_high"]) == (fl["ci95_low"], fl["ci95_high"])
+        row = _ss_csv_row(f)
+        assert float(row["flat_return"]["se"]) == pytest.approx(exact_se)
+        assert float(row["flat_return"]["ci95_low"]) == pytest.approx(fl["ci95_low"])
+        assert row["interval_se"]["value"] == "exact"
+        assert float(row["sample_se"]["value"]) == pytest.approx(fl["se"])
+        for fmt in ("table", "markdown"):
+            text = CR.render(f, fmt)
+            assert f"-25.000% ± {100 * half:.3f}% (95%: " in text, fmt
+            assert f"exact SE {100 * exact_se:.3f}%)" in text and "SE (exact)" in text
+
+
+def test_without_the_exact_variance_no_format_shows_an_interval_too_few_bets_leave():
+    # A tally without ss_exact_sq: the sample's SE, and no interval in any format until the
+    # bets are enough to expect 30 wins of line (e) (one in 62,666), as no z.
+    plan = load_plan("hi-lo-flat")
+    few = CR.figures(ss_tally(200_000, -50_000, 74 * 200_000, -0.11), plan, Rules())
+    fl = few["super_sevens"]["flat"]
+    assert (fl["ci95_low"], fl["ci95_high"], fl["interval_se"]) == (None, None, None)
+    assert "fewer than 30 wins of line (e) expected in 200,000 bets" in fl["interval_note"]
+    assert few["super_sevens"]["z"] is None
+    doc = json.loads(CR.render(few, "json"))["results"]["super_sevens"]["flat"]
+    assert doc["ci95_low"] is None and doc["interval_note"] == fl["interval_note"]
+    assert _ss_csv_row(few)["flat_return"]["ci95_low"] == ""
+    for fmt in ("table", "markdown"):
+        text = CR.render(few, fmt)
+        assert "simulated -25.000% (no interval: fewer than 30 wins" in text, fmt
+        assert "SE (sample)" in text
+    bets = 2_000_000
+    many = CR.figures(ss_tally(bets, -bets // 4, 74 * bets, -0.11), plan, Rules())
+    fl = many["super_sevens"]["flat"]
+    assert fl["interval_se"] == "sample" and fl["ci95_high"] == pytest.approx(
+        -0.25 + 1.959963984540054 * fl["se"])
+    assert "sample SE" in CR.render(many, "table")
 
 
 def test_a_super_sevens_z_only_for_the_exact_returns_convention_and_enough_bets():
@@ -320,3 +377,42 @@ def test_every_json_key_is_documented(fig):
     keys |= set(CR.sweep_rows([(0.75, fig)])[0])
     for key in keys:
         assert f"`{key.split('.')[-1]}`" in schema or f"`{key}`" in schema, key
+
+
+def test_every_plus_minus_is_labelled_and_no_interval_leaves_its_range():
+    # The rounds' edge is under 2 SE: its interval reaches no edge, where SCORE is 0, the risk
+    # of ruin 1 and N0 unbounded; a ± of one SE would have shown negative probabilities.
+    fig = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules(), bankroll=10)
+    p = fig["per_round_played"]
+    assert p["score_ci95_low"] == 0 and p["risk_of_ruin_ci95_high"] == 1.0
+    assert p["n0_ci95_high"] is None and p["n0_ci95_low"] == pytest.approx(
+        counting.n0(p["mean"] + 1.959963984540054 * p["se"], p["sd"]))
+    assert p["risk_of_ruin"] - p["risk_of_ruin_se"] < 0  # what used to be printed
+    assert 0 < p["risk_of_ruin_ci95_low"] < p["risk_of_ruin"] < 1
+    assert p["score_ci95_low"] < p["score"] < p["score_ci95_high"]
+    for fmt in ("table", "markdown"):
+        text = CR.render(fig, fmt)
+        for head in ("win/100 (95%)", "SCORE (95%)", "N0 (95%)", "risk of ruin (95%)"):
+            assert head in text, (fmt, head)
+        assert f"{p['risk_of_ruin']:.3g} ({p['risk_of_ruin_ci95_low']:.3g} to 1)" in text
+        assert "to no bound)" in text and "(SE at most)" not in text
+        for line in text.splitlines():  # a ± outside a table column says what it is
+            if "±" in line and "|" not in line and not line.startswith("per round"):
+                assert "(95%" in line, line
+    rows = list(csv.DictReader(io.StringIO(CR.render(fig, "csv"))))
+    ruin = next(r for r in rows if (r["section"], r["item"]) == ("per_round_played",
+                                                                  "risk_of_ruin"))
+    assert float(ruin["ci95_high"]) == 1.0 and float(ruin["se"]) == p["risk_of_ruin_se"]
+    sweep = CR.render_sweep(CR.sweep_rows([(0.75, fig)]), "table", {"plan": {"name": "p"}})
+    assert "gain (95%, at most)" in sweep and "SCORE (95%)" in sweep
+    assert f"± {100 * 1.959963984540054 * fig['gain_over_flat_se']:.3f}%" in sweep
+
+
+def test_a_shuffle_every_round_is_said_in_the_header_not_a_penetration():
+    f = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules(shuffle="every-round"))
+    assert f["rules"]["shuffle"] == "every-round"
+    for fmt in ("table", "markdown"):
+        head = CR.render(f, fmt).splitlines()[1]
+        assert "shuffle every round" in head and "penetration" not in head, head
+    cut = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules())
+    assert "6 decks, penetration 0.75," in CR.render(cut, "table")
