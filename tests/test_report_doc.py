@@ -298,6 +298,35 @@ def test_variant_figures_equal_what_compare_prints(built):
     assert "Missing" not in (out / "report.html").read_text()
 
 
+def test_variant_table_starts_with_the_comparisons_own_baseline(built):
+    """Each difference is from compare's own run of the rule set, not the main run: that run is
+    the table's first row (json, csv, markdown, html), so a variant's house edge minus its
+    difference is a figure the report shows."""
+    out, data, _ = built
+    v = data["variants"]
+    base, doc = v["baseline"], v["document"]["baseline"]
+    assert (base["variant"], base["changes"], base["difference"]) == (doc["label"],
+                                                                       "(baseline)", None)
+    he = doc["house_edge"]
+    assert (base["house_edge"], base["house_edge_half_width"], base["exact_house_edge"]) == (
+        he["mean"], he["ci95_high"] - he["mean"], doc["exact"]["house_edge"])
+    assert base["exact_house_edge"] == -wager(data, "total")["exact"]
+    row = v["rows"][0]
+    assert row["house_edge"] - row["difference"] == pytest.approx(base["house_edge"], abs=1e-12)
+    assert row["exact_house_edge"] - row["exact"] == pytest.approx(base["exact_house_edge"],
+                                                                   abs=1e-12)
+    with open(out / "csv" / "rule_variants.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert [r["variant"] for r in rows] == [doc["label"], "h17"]
+    assert float(rows[0]["house_edge"]) == base["house_edge"] and rows[0]["difference"] == ""
+    cells = (f"| {doc['label']} | (baseline) | {fmt(base['house_edge'], 'pct3')} | "
+             f"{fmt(base['house_edge_half_width'], 'pct3')} | "
+             f"{fmt(base['exact_house_edge'], 'pct3')} | - |")
+    assert cells in (out / "report.md").read_text()
+    assert f"<td>{doc['label']}</td><td>(baseline)</td>" in (out / "report.html").read_text()
+    assert "its own run" in v["note"] and "docs/compare.md" in v["note"]
+
+
 # ---------------------------------------------------------------------------------------------
 # Renderings read the same figures
 

@@ -394,7 +394,7 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
 
     files = _variant_files(spec)
     if not files:
-        return {"available": False, "rows": [], "document": None,
+        return {"available": False, "baseline": None, "rows": [], "document": None,
                 "reason": "no rule variant was asked for (--no-variants)."}
     rules_file = spec.rules_file or DEFAULT_RULES_SHOWN  # as compare --rules FILE
     label = spec.rules_name or Path(rules_file).stem
@@ -411,26 +411,44 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
     if result.partial:
         raise KeyboardInterrupt
     doc = _plain(json.loads(compare_report.render_json(result.stats, result.meta)))
-    rows = []
-    for v in doc["variants"]:
-        d = v["difference"]["house_edge"]
-        rows.append({"variant": v["label"], "changes": ", ".join(v["changes"]),
-                     # "derived for these rules, <cache file>": the file is in the document
-                     "strategy": v["strategy_note"].split(",")[0] or ", ".join(
-                         sorted(set(v["strategy"]))),
-                     "house_edge": v["house_edge"]["mean"], "difference": d["mean"],
-                     "se": d["se"], "ci95_low": d["ci95_low"], "ci95_high": d["ci95_high"],
-                     "variance_reduction": d.get("variance_reduction"),
-                     "exact": d.get("exact"), "exact_scope": d.get("exact_scope"),
-                     "z": d.get("z")})
-    return {"available": True, "rows": rows, "document": doc, "reason": None,
+    base = _variant_row(doc["baseline"])
+    rows = [_variant_row(v) for v in doc["variants"]]
+    return {"available": True, "baseline": base, "rows": rows, "document": doc, "reason": None,
             "note": (f"bjsim compare: {len(rows)} variants of {label}, {spec.variant_rounds:,} "
-                     f"rounds a game. {doc['pairing']} Difference: the variant's house edge "
+                     f"rounds a game. The first row, {label} (baseline), is the rule set as the "
+                     "comparison played it: its own run, in the paired blocks of every game "
+                     "(docs/compare.md), which deals other cards than the main run, so its "
+                     "simulated house edge differs from the summary's by chance (as a rule within "
+                     "their 95% intervals); each variant's difference is from this row. "
+                     f"{doc['pairing']} Difference: the variant's house edge "
                      "minus this rule set's, with the 95% interval of the paired difference; "
                      "x var: how many times smaller its variance is than that of two "
-                     "independent runs; exact: the exact analyzer's difference (a full shoe "
-                     "every round; scope 'cut-card': the decks differ under a cut card, so the "
-                     "simulated difference also holds the change of the cut-card effect).")}
+                     "independent runs; exact: the exact analyzer's figure and difference (a "
+                     "full shoe every round; scope 'cut-card': the decks differ under a cut "
+                     "card, so the simulated difference also holds the change of the cut-card "
+                     "effect).")}
+
+
+def _variant_row(game: dict) -> dict:
+    """A row of the rule-variant table from a game of compare's json document: its house edge
+    with the 95% half-width and its exact figure, and for a variant (not the baseline) the
+    paired difference from the baseline."""
+    he, exact = game["house_edge"], game.get("exact") or {}
+    d = (game.get("difference") or {}).get("house_edge") or {}
+    baseline = "difference" not in game
+    shown_exact = baseline or d.get("exact") is not None  # none where the analyzer is blind
+    return {"variant": game["label"],
+            "changes": "(baseline)" if baseline else ", ".join(game["changes"]),
+            # "derived for these rules, <cache file>": the file is in the document
+            "strategy": game["strategy_note"].split(",")[0] or ", ".join(
+                sorted(set(game["strategy"]))),
+            "house_edge": he["mean"],
+            "house_edge_half_width": None if he["ci95_high"] is None else
+            he["ci95_high"] - he["mean"],
+            "exact_house_edge": exact.get("house_edge") if shown_exact else None,
+            "difference": d.get("mean"), "se": d.get("se"), "ci95_low": d.get("ci95_low"),
+            "ci95_high": d.get("ci95_high"), "variance_reduction": d.get("variance_reduction"),
+            "exact": d.get("exact"), "exact_scope": d.get("exact_scope"), "z": d.get("z")}
 
 
 # ---------------------------------------------------------------------------------------------
