@@ -551,6 +551,54 @@ def test_report_records_the_distribution_sample_it_dealt(tmp_path):
     assert len(capped) == 1 and "--sample-rounds 100,000 capped at the rounds played" in capped[0]
 
 
+def test_manifest_commands_run_from_the_users_folder(tmp_path, monkeypatch):
+    """Run from outside the checkout, every command of the manifest runs there and prints the
+    report's figures: no --rules where none was given (configs/nz1994.toml is only how the
+    default is named), the strategy and variant files as the user gave them."""
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.toml").write_text((root / "strategies/basic.toml").read_text())
+    h17 = str(root / "configs/variants/h17.toml")
+    result = run("report", "--strategy", "mine.toml", "--rounds", "10000", "--chunk-rounds",
+                 "5000", "--sample-rounds", "2000", "--choice", "mine.toml", "--variant", h17,
+                 "--variant-rounds", "10000", "--seed", "5", "-q", "-o", "rep")
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "rep" / "report.json").read_text())
+    c = data["manifest"]["commands"]
+    for name in ("report", "simulate", "exact", "compare"):
+        assert "--rules" not in shlex.split(c[name]), c[name]
+    assert shlex.split(c["compare"])[shlex.split(c["compare"]).index("--variant") + 1] == h17
+    doc = command_json(c["compare"], "--quiet")
+    assert doc["variants"] == data["variants"]["document"]["variants"]
+    assert doc["baseline"]["house_edge"] == data["variants"]["document"]["baseline"]["house_edge"]
+    assert command_json(c["simulate"], "--quiet")["results"] == \
+        data["simulation"]["mine.toml"]["results"]
+    assert command_json(c["exact"]) == data["exact"]["mine.toml"]
+    words = shlex.split(c["report"])
+    assert run(*words[1:], "--quiet").exit_code == 0
+    again = json.loads((tmp_path / "rep" / "report.json").read_text())
+    assert _figures_only(again) == _figures_only(data)
+
+
+def test_manifest_compare_command_keeps_the_report_rules(tmp_path):
+    """compare takes its baseline from --rules, else from the variant files: the report's rule
+    file as the user gave it, or, where the variant files name another baseline, the default
+    rule file by its full path."""
+    root = Path(__file__).resolve().parent.parent
+    other = tmp_path / "v.toml"
+    other.write_text('[variant]\nname = "v"\nbaseline = "%s"\n[changes]\ndecks = 4\n'
+                     % (root / "configs/nz1994-8deck.toml"))
+    rules = load_rules()
+
+    def compare_rules(**kw):
+        words = shlex.split(figures._argv(figures.Spec(rules, **kw), 1000)["compare"])
+        return words[words.index("--rules") + 1] if "--rules" in words else None
+
+    assert compare_rules() is None and compare_rules(variants=(str(other),)) == str(
+        (root / "configs/nz1994.toml").resolve())
+    assert compare_rules(rules_file="my/rules.toml", variants=(str(other),)) == "my/rules.toml"
+
+
 def test_report_help_has_an_example():
     result = run("report", "--help")
     assert result.exit_code == 0 and "Example" in result.stdout and "-o" in result.stdout

@@ -527,11 +527,28 @@ def _argv(spec: Spec, played: int) -> dict:
         "simulate": line("bjsim", "simulate", *common, *strat, "--rounds", str(played),
                          "-f", "json"),
         "exact": line("bjsim", "exact", *rules, *sets, *strat, "-f", "json"),
-        "compare": line("bjsim", "compare", "--rules", spec.rules_file or DEFAULT_RULES_SHOWN,
+        "compare": line("bjsim", "compare", *_compare_rules(spec),
                         *sets, *strat, *compare_vary, "--rounds", str(spec.variant_rounds),
                         "--seed", str(spec.seed), "--chunk-rounds", str(spec.chunk_rounds),
                         "-f", "json") if compare_vary else None,
     }
+
+
+def _compare_rules(spec: Spec) -> list[str]:
+    """``--rules`` of the manifest's compare command, which must work from where the report
+    was run: the file as the user gave it; without one, none (compare's default baseline is the
+    report's), unless the variant files name another baseline, which compare would take: then
+    the default rule file by its full path."""
+    from simulator import variants
+
+    if spec.rules_file is not None:
+        return ["--rules", spec.rules_file]
+    default = Path(DEFAULT_RULES_PATH).resolve()
+    try:
+        named = variants.baseline_file(None, spec.variants or ())
+    except ValueError:  # the files name different baselines: compare needs --rules
+        return ["--rules", str(default)]
+    return [] if named is None or Path(named).resolve() == default else ["--rules", str(default)]
 
 
 def _shown_path(path) -> str:
