@@ -282,6 +282,32 @@ def test_sevens_section_has_every_play_and_the_published_convention(built):
     assert "14.4" in s["why"]
 
 
+@pytest.mark.parametrize("name, peek, equal, says, never", [
+    ("basic", False, False, "They differ because rule 14.4", "gives the published figure"),
+    ("mimic-dealer", False, True, "gives the published figure", "differ"),
+    ("mimic-dealer", True, False, "which no 7-7 play achieves here", "split or stood on, so"),
+])
+def test_sevens_sentence_explains_a_difference_only_where_there_is_one(name, peek, equal, says,
+                                                                       never):
+    """mimic-dealer hits every 7-7, so without a peek its Super Sevens edge is the published
+    convention's (11.40%) and the sentence says so; basic splits or stands on some 7-7s; with
+    a peek no play reaches the published figure, and a strategy hitting every 7-7 is told that
+    alone."""
+    import dataclasses
+
+    from simulator.exact.compare import exact_figures
+
+    rules = load_rules()
+    if peek:
+        rules = dataclasses.replace(rules, hole_card="peek")
+    fig, _ = exact_figures(rules, load_strategy(name))
+    s = figures._sevens(rules, fig, {})
+    pub = next(r for r in s["rows"] if r["label"].startswith("published"))
+    diff = abs(fig["super_sevens"]["house_edge"] - pub["super_sevens_house_edge"])
+    assert bool(diff < 1e-12) is equal is bool(s.get("strategy_equals_published"))
+    assert says in s["why"] and never not in s["why"]
+
+
 def test_variant_figures_equal_what_compare_prints(built):
     out, data, _ = built
     v = data["variants"]

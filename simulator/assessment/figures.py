@@ -324,14 +324,29 @@ def _sevens(rules, fig, runs: dict) -> dict:
                  "super_sevens_house_edge": published["house_edge"], "main_ev_change": None,
                  "combined_change": None, "simulated_by": None, "simulated": None, "se": None})
     same = abs(published["house_edge"] - hit["house_edge"]) < 1e-12
-    why = ("They differ because rule 14.4 settles the bet on the first two cards when 7-7 is "
-           "split or stood on, so the 500 and 5000 pays of three sevens (lines d and e) need a "
-           "hit or a double, while the published figure assumes the third card is always dealt, "
-           + ("which is exactly the return when every 7-7 is hit." if same else
-              "which no 7-7 play achieves here (a peeked dealer blackjack ends the round before "
-              "the third card)."))
+    own_edge = fig["super_sevens"]["house_edge"]
+    own_is_published = abs(own_edge - published["house_edge"]) < 1e-12
+    peeked = ("which no 7-7 play achieves here (a peeked dealer blackjack ends the round before "
+              "the third card)")
+    if own_is_published:  # the strategy takes a third card to every 7-7: nothing to explain
+        why = ("The strategy's own 7-7 play gives the published figure: it takes a third card "
+               "to every 7-7 (a hit or a double), which is what the published convention "
+               "assumes. (Rule 14.4 settles the bet on the first two cards when 7-7 is split "
+               "or stood on, so a strategy that does either gives up part of the 500 and 5000 "
+               "pays of three sevens, lines d and e.)")
+    elif abs(own_edge - hit["house_edge"]) < 1e-12:
+        why = ("They differ because the published figure assumes the third card is always "
+               f"dealt, {peeked}; the strategy's own 7-7 play, a third card to every 7-7, "
+               "gives the return of hitting every 7-7.")
+    else:
+        why = ("They differ because rule 14.4 settles the bet on the first two cards when 7-7 "
+               "is split or stood on, so the 500 and 5000 pays of three sevens (lines d and e) "
+               "need a hit or a double, while the published figure assumes the third card is "
+               "always dealt, " + ("which is exactly the return when every 7-7 is hit." if same
+                                   else peeked + "."))
     return {"rows": rows, "why": why, "side_bets": [f"{b:g}" for b in SIDE_BETS],
-            "bet": bet, "published_equals_hit": same}
+            "bet": bet, "published_equals_hit": same,
+            "strategy_equals_published": own_is_published}
 
 
 def _choice_row(name, strat, res, fig, main_fig) -> dict:
