@@ -282,6 +282,32 @@ def test_sevens_section_has_every_play_and_the_published_convention(built):
     assert "14.4" in s["why"]
 
 
+@pytest.mark.parametrize("name, peek, equal, says, never", [
+    ("basic", False, False, "They differ because rule 14.4", "gives the published figure"),
+    ("mimic-dealer", False, True, "gives the published figure", "differ"),
+    ("mimic-dealer", True, False, "which no 7-7 play achieves here", "split or stood on, so"),
+])
+def test_sevens_sentence_explains_a_difference_only_where_there_is_one(name, peek, equal, says,
+                                                                       never):
+    """mimic-dealer hits every 7-7, so without a peek its Super Sevens edge is the published
+    convention's (11.40%) and the sentence says so; basic splits or stands on some 7-7s; with
+    a peek no play reaches the published figure, and a strategy hitting every 7-7 is told that
+    alone."""
+    import dataclasses
+
+    from simulator.exact.compare import exact_figures
+
+    rules = load_rules()
+    if peek:
+        rules = dataclasses.replace(rules, hole_card="peek")
+    fig, _ = exact_figures(rules, load_strategy(name))
+    s = figures._sevens(rules, fig, {})
+    pub = next(r for r in s["rows"] if r["label"].startswith("published"))
+    diff = abs(fig["super_sevens"]["house_edge"] - pub["super_sevens_house_edge"])
+    assert bool(diff < 1e-12) is equal is bool(s.get("strategy_equals_published"))
+    assert says in s["why"] and never not in s["why"]
+
+
 def test_variant_figures_equal_what_compare_prints(built):
     out, data, _ = built
     v = data["variants"]
@@ -296,6 +322,35 @@ def test_variant_figures_equal_what_compare_prints(built):
     assert row["house_edge"] == doc["variants"][0]["house_edge"]["mean"]
     assert row["exact"] == pytest.approx(0.00218, abs=5e-5)  # H17 costs the player 0.218%
     assert "Missing" not in (out / "report.html").read_text()
+
+
+def test_variant_table_starts_with_the_comparisons_own_baseline(built):
+    """Each difference is from compare's own run of the rule set, not the main run: that run is
+    the table's first row (json, csv, markdown, html), so a variant's house edge minus its
+    difference is a figure the report shows."""
+    out, data, _ = built
+    v = data["variants"]
+    base, doc = v["baseline"], v["document"]["baseline"]
+    assert (base["variant"], base["changes"], base["difference"]) == (doc["label"],
+                                                                       "(baseline)", None)
+    he = doc["house_edge"]
+    assert (base["house_edge"], base["house_edge_half_width"], base["exact_house_edge"]) == (
+        he["mean"], he["ci95_high"] - he["mean"], doc["exact"]["house_edge"])
+    assert base["exact_house_edge"] == -wager(data, "total")["exact"]
+    row = v["rows"][0]
+    assert row["house_edge"] - row["difference"] == pytest.approx(base["house_edge"], abs=1e-12)
+    assert row["exact_house_edge"] - row["exact"] == pytest.approx(base["exact_house_edge"],
+                                                                   abs=1e-12)
+    with open(out / "csv" / "rule_variants.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert [r["variant"] for r in rows] == [doc["label"], "h17"]
+    assert float(rows[0]["house_edge"]) == base["house_edge"] and rows[0]["difference"] == ""
+    cells = (f"| {doc['label']} | (baseline) | {fmt(base['house_edge'], 'pct3')} | "
+             f"{fmt(base['house_edge_half_width'], 'pct3')} | "
+             f"{fmt(base['exact_house_edge'], 'pct3')} | - |")
+    assert cells in (out / "report.md").read_text()
+    assert f"<td>{doc['label']}</td><td>(baseline)</td>" in (out / "report.html").read_text()
+    assert "its own run" in v["note"] and "docs/compare.md" in v["note"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -520,6 +575,54 @@ def test_report_records_the_distribution_sample_it_dealt(tmp_path):
     assert rows["distribution sample (rounds)"] == "5000"
     capped = [ln for ln in result.stderr.splitlines() if "capped" in ln]
     assert len(capped) == 1 and "--sample-rounds 100,000 capped at the rounds played" in capped[0]
+
+
+def test_manifest_commands_run_from_the_users_folder(tmp_path, monkeypatch):
+    """Run from outside the checkout, every command of the manifest runs there and prints the
+    report's figures: no --rules where none was given (configs/nz1994.toml is only how the
+    default is named), the strategy and variant files as the user gave them."""
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.toml").write_text((root / "strategies/basic.toml").read_text())
+    h17 = str(root / "configs/variants/h17.toml")
+    result = run("report", "--strategy", "mine.toml", "--rounds", "10000", "--chunk-rounds",
+                 "5000", "--sample-rounds", "2000", "--choice", "mine.toml", "--variant", h17,
+                 "--variant-rounds", "10000", "--seed", "5", "-q", "-o", "rep")
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "rep" / "report.json").read_text())
+    c = data["manifest"]["commands"]
+    for name in ("report", "simulate", "exact", "compare"):
+        assert "--rules" not in shlex.split(c[name]), c[name]
+    assert shlex.split(c["compare"])[shlex.split(c["compare"]).index("--variant") + 1] == h17
+    doc = command_json(c["compare"], "--quiet")
+    assert doc["variants"] == data["variants"]["document"]["variants"]
+    assert doc["baseline"]["house_edge"] == data["variants"]["document"]["baseline"]["house_edge"]
+    assert command_json(c["simulate"], "--quiet")["results"] == \
+        data["simulation"]["mine.toml"]["results"]
+    assert command_json(c["exact"]) == data["exact"]["mine.toml"]
+    words = shlex.split(c["report"])
+    assert run(*words[1:], "--quiet").exit_code == 0
+    again = json.loads((tmp_path / "rep" / "report.json").read_text())
+    assert _figures_only(again) == _figures_only(data)
+
+
+def test_manifest_compare_command_keeps_the_report_rules(tmp_path):
+    """compare takes its baseline from --rules, else from the variant files: the report's rule
+    file as the user gave it, or, where the variant files name another baseline, the default
+    rule file by its full path."""
+    root = Path(__file__).resolve().parent.parent
+    other = tmp_path / "v.toml"
+    other.write_text('[variant]\nname = "v"\nbaseline = "%s"\n[changes]\ndecks = 4\n'
+                     % (root / "configs/nz1994-8deck.toml"))
+    rules = load_rules()
+
+    def compare_rules(**kw):
+        words = shlex.split(figures._argv(figures.Spec(rules, **kw), 1000)["compare"])
+        return words[words.index("--rules") + 1] if "--rules" in words else None
+
+    assert compare_rules() is None and compare_rules(variants=(str(other),)) == str(
+        (root / "configs/nz1994.toml").resolve())
+    assert compare_rules(rules_file="my/rules.toml", variants=(str(other),)) == "my/rules.toml"
 
 
 def test_report_help_has_an_example():

@@ -324,14 +324,29 @@ def _sevens(rules, fig, runs: dict) -> dict:
                  "super_sevens_house_edge": published["house_edge"], "main_ev_change": None,
                  "combined_change": None, "simulated_by": None, "simulated": None, "se": None})
     same = abs(published["house_edge"] - hit["house_edge"]) < 1e-12
-    why = ("They differ because rule 14.4 settles the bet on the first two cards when 7-7 is "
-           "split or stood on, so the 500 and 5000 pays of three sevens (lines d and e) need a "
-           "hit or a double, while the published figure assumes the third card is always dealt, "
-           + ("which is exactly the return when every 7-7 is hit." if same else
-              "which no 7-7 play achieves here (a peeked dealer blackjack ends the round before "
-              "the third card)."))
+    own_edge = fig["super_sevens"]["house_edge"]
+    own_is_published = abs(own_edge - published["house_edge"]) < 1e-12
+    peeked = ("which no 7-7 play achieves here (a peeked dealer blackjack ends the round before "
+              "the third card)")
+    if own_is_published:  # the strategy takes a third card to every 7-7: nothing to explain
+        why = ("The strategy's own 7-7 play gives the published figure: it takes a third card "
+               "to every 7-7 (a hit or a double), which is what the published convention "
+               "assumes. (Rule 14.4 settles the bet on the first two cards when 7-7 is split "
+               "or stood on, so a strategy that does either gives up part of the 500 and 5000 "
+               "pays of three sevens, lines d and e.)")
+    elif abs(own_edge - hit["house_edge"]) < 1e-12:
+        why = ("They differ because the published figure assumes the third card is always "
+               f"dealt, {peeked}; the strategy's own 7-7 play, a third card to every 7-7, "
+               "gives the return of hitting every 7-7.")
+    else:
+        why = ("They differ because rule 14.4 settles the bet on the first two cards when 7-7 "
+               "is split or stood on, so the 500 and 5000 pays of three sevens (lines d and e) "
+               "need a hit or a double, while the published figure assumes the third card is "
+               "always dealt, " + ("which is exactly the return when every 7-7 is hit." if same
+                                   else peeked + "."))
     return {"rows": rows, "why": why, "side_bets": [f"{b:g}" for b in SIDE_BETS],
-            "bet": bet, "published_equals_hit": same}
+            "bet": bet, "published_equals_hit": same,
+            "strategy_equals_published": own_is_published}
 
 
 def _choice_row(name, strat, res, fig, main_fig) -> dict:
@@ -394,7 +409,7 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
 
     files = _variant_files(spec)
     if not files:
-        return {"available": False, "rows": [], "document": None,
+        return {"available": False, "baseline": None, "rows": [], "document": None,
                 "reason": "no rule variant was asked for (--no-variants)."}
     rules_file = spec.rules_file or DEFAULT_RULES_SHOWN  # as compare --rules FILE
     label = spec.rules_name or Path(rules_file).stem
@@ -411,26 +426,44 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
     if result.partial:
         raise KeyboardInterrupt
     doc = _plain(json.loads(compare_report.render_json(result.stats, result.meta)))
-    rows = []
-    for v in doc["variants"]:
-        d = v["difference"]["house_edge"]
-        rows.append({"variant": v["label"], "changes": ", ".join(v["changes"]),
-                     # "derived for these rules, <cache file>": the file is in the document
-                     "strategy": v["strategy_note"].split(",")[0] or ", ".join(
-                         sorted(set(v["strategy"]))),
-                     "house_edge": v["house_edge"]["mean"], "difference": d["mean"],
-                     "se": d["se"], "ci95_low": d["ci95_low"], "ci95_high": d["ci95_high"],
-                     "variance_reduction": d.get("variance_reduction"),
-                     "exact": d.get("exact"), "exact_scope": d.get("exact_scope"),
-                     "z": d.get("z")})
-    return {"available": True, "rows": rows, "document": doc, "reason": None,
+    base = _variant_row(doc["baseline"])
+    rows = [_variant_row(v) for v in doc["variants"]]
+    return {"available": True, "baseline": base, "rows": rows, "document": doc, "reason": None,
             "note": (f"bjsim compare: {len(rows)} variants of {label}, {spec.variant_rounds:,} "
-                     f"rounds a game. {doc['pairing']} Difference: the variant's house edge "
+                     f"rounds a game. The first row, {label} (baseline), is the rule set as the "
+                     "comparison played it: its own run, in the paired blocks of every game "
+                     "(docs/compare.md), which deals other cards than the main run, so its "
+                     "simulated house edge differs from the summary's by chance (as a rule within "
+                     "their 95% intervals); each variant's difference is from this row. "
+                     f"{doc['pairing']} Difference: the variant's house edge "
                      "minus this rule set's, with the 95% interval of the paired difference; "
                      "x var: how many times smaller its variance is than that of two "
-                     "independent runs; exact: the exact analyzer's difference (a full shoe "
-                     "every round; scope 'cut-card': the decks differ under a cut card, so the "
-                     "simulated difference also holds the change of the cut-card effect).")}
+                     "independent runs; exact: the exact analyzer's figure and difference (a "
+                     "full shoe every round; scope 'cut-card': the decks differ under a cut "
+                     "card, so the simulated difference also holds the change of the cut-card "
+                     "effect).")}
+
+
+def _variant_row(game: dict) -> dict:
+    """A row of the rule-variant table from a game of compare's json document: its house edge
+    with the 95% half-width and its exact figure, and for a variant (not the baseline) the
+    paired difference from the baseline."""
+    he, exact = game["house_edge"], game.get("exact") or {}
+    d = (game.get("difference") or {}).get("house_edge") or {}
+    baseline = "difference" not in game
+    shown_exact = baseline or d.get("exact") is not None  # none where the analyzer is blind
+    return {"variant": game["label"],
+            "changes": "(baseline)" if baseline else ", ".join(game["changes"]),
+            # "derived for these rules, <cache file>": the file is in the document
+            "strategy": game["strategy_note"].split(",")[0] or ", ".join(
+                sorted(set(game["strategy"]))),
+            "house_edge": he["mean"],
+            "house_edge_half_width": None if he["ci95_high"] is None else
+            he["ci95_high"] - he["mean"],
+            "exact_house_edge": exact.get("house_edge") if shown_exact else None,
+            "difference": d.get("mean"), "se": d.get("se"), "ci95_low": d.get("ci95_low"),
+            "ci95_high": d.get("ci95_high"), "variance_reduction": d.get("variance_reduction"),
+            "exact": d.get("exact"), "exact_scope": d.get("exact_scope"), "z": d.get("z")}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -509,11 +542,28 @@ def _argv(spec: Spec, played: int) -> dict:
         "simulate": line("bjsim", "simulate", *common, *strat, "--rounds", str(played),
                          "-f", "json"),
         "exact": line("bjsim", "exact", *rules, *sets, *strat, "-f", "json"),
-        "compare": line("bjsim", "compare", "--rules", spec.rules_file or DEFAULT_RULES_SHOWN,
+        "compare": line("bjsim", "compare", *_compare_rules(spec),
                         *sets, *strat, *compare_vary, "--rounds", str(spec.variant_rounds),
                         "--seed", str(spec.seed), "--chunk-rounds", str(spec.chunk_rounds),
                         "-f", "json") if compare_vary else None,
     }
+
+
+def _compare_rules(spec: Spec) -> list[str]:
+    """``--rules`` of the manifest's compare command, which must work from where the report
+    was run: the file as the user gave it; without one, none (compare's default baseline is the
+    report's), unless the variant files name another baseline, which compare would take: then
+    the default rule file by its full path."""
+    from simulator import variants
+
+    if spec.rules_file is not None:
+        return ["--rules", spec.rules_file]
+    default = Path(DEFAULT_RULES_PATH).resolve()
+    try:
+        named = variants.baseline_file(None, spec.variants or ())
+    except ValueError:  # the files name different baselines: compare needs --rules
+        return ["--rules", str(default)]
+    return [] if named is None or Path(named).resolve() == default else ["--rules", str(default)]
 
 
 def _shown_path(path) -> str:

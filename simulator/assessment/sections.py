@@ -272,13 +272,16 @@ def variants(data: dict) -> Section:
         return Section("variants", "Rule variants", [f"Missing: {v['reason']}",
                        _chart(data, "rule_effects", "Rule-variant effects")])
     cols = [("variant", "variant", "text"), ("changes", "changes", "text"),
-            ("house_edge", "house edge", "pct3"), ("difference", "difference", "spct3"),
+            ("house_edge", "house edge", "pct3"), ("house_edge_half_width", "95% ±", "pct3"),
+            ("exact_house_edge", "house edge (exact)", "pct3"),
+            ("difference", "difference", "spct3"),
             ("ci95_low", "95% CI low", "spct3"), ("ci95_high", "95% CI high", "spct3"),
             ("variance_reduction", "x var", "num1"), ("exact", "exact difference", "spct3"),
             ("exact_scope", "exact scope", "text"), ("z", "z", "z"),
             ("strategy", "strategy", "text")]
-    t = Table("rule_variants", "The effect of each rule variant on the house edge", cols,
-              [[r.get(c) for c, _, _ in cols] for r in v["rows"]])
+    t = Table("rule_variants", "The effect of each rule variant on the house edge (the first "
+              "row: the comparison's own run of the rule set)", cols,
+              [[r.get(c) for c, _, _ in cols] for r in [v["baseline"], *v["rows"]]])
     return Section("variants", "Rule variants", [v["note"], t, _chart(
         data, "rule_effects", "Change in house edge of each variant, with its 95% interval "
         "(paired with this rule set) and the exact change.")])
