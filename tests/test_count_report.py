@@ -117,3 +117,15 @@ def test_a_report_with_a_counting_section_has_bjsim_counts_figures(tmp_path):
     for name in ("counting_advantage", "counting_by_count", "counting_penetration"):
         assert (tmp_path / "csv" / f"{name}.csv").is_file()
     assert "Card counting" in (tmp_path / "report.md").read_text()
+
+
+def test_the_super_sevens_paragraph_names_the_shuffle_not_a_penetration(fake_engine):
+    # A shuffle every round has no penetration: the paragraph said "at penetration 0.75".
+    texts = {}
+    for shuffle in ("cut-card", "every-round"):
+        spec = figures.Spec(Rules(shuffle=shuffle), count_plan="hi-lo-1-12", count_rounds=8000)
+        data = {"strategy": "basic", "counting": figures.counting_figures(spec, print, True)}
+        texts[shuffle] = render.to_markdown("t", [sections.counting(data)])
+    assert "of rounds at penetration 0.75" in texts["cut-card"]
+    assert "of rounds with a shuffle every round" in texts["every-round"]
+    assert "at penetration" not in texts["every-round"]

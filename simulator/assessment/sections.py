@@ -359,8 +359,10 @@ def counting(data: dict) -> Section | None:
             f"Super Sevens by {kind}: the simulated return of every Super Sevens bet dealt at "
             "that count, beside its exact return from each round's starting shoe "
             f"(simulator.exact.sevens). The bet favoured the player in "
-            f"{fmt(ss['favourable_share'], 'pct2')} of rounds at penetration "
-            f"{f['rules']['penetration']:g}; overall simulated {fmt(ss['flat']['mean'], 'spct3')}, "
+            f"{fmt(ss['favourable_share'], 'pct2')} of rounds "
+            + ("with a shuffle every round" if f["rules"].get("shuffle") == "every-round" else
+               f"at penetration {f['rules']['penetration']:g}")
+            + f"; overall simulated {fmt(ss['flat']['mean'], 'spct3')}, "
             f"exact {fmt(ss['exact'], 'spct3')}, z = {fmt(ss['z'], 'z')}. The exact return is "
             "the published convention's (a third card always dealt), which a strategy hitting "
             "every 7-7 plays; "
