@@ -34,7 +34,7 @@ import pandas as pd
 
 from simulator import __version__
 from simulator import layout as L
-from simulator.tally import Z95
+from simulator.tally import MIN_WINS, Z95
 
 FORMATS = ("table", "csv", "json")
 
@@ -195,6 +195,8 @@ def tidy_frame(summary: dict, strategy=None) -> pd.DataFrame:
     for key, _, per in WAGERS:
         if summary[key].get("interval_note"):
             add("note", key, per, summary[key]["interval_note"])
+    if summary.get("frequencies_note"):
+        add("note", "frequencies", "se", summary["frequencies_note"])
     return pd.DataFrame(rows)
 
 
@@ -348,6 +350,9 @@ def _table(summary: dict, meta: dict) -> str:
         })
         w("\nSuper Sevens lines (rule 14), per bet\n")
         w(_grid(shown, left=("line", "cards")))
+        if lf["freq_se"].isna().any() and summary["super_sevens"]["bets"]:
+            w(f"  SE: none for a line of fewer than {MIN_WINS} deals (the normal approximation "
+              "does not hold)\n")
 
     ff = frequencies_frame(summary)
     shown = pd.DataFrame({
@@ -357,6 +362,8 @@ def _table(summary: dict, meta: dict) -> str:
     })
     w("\nFrequencies\n")
     w(_grid(shown, left=("event", "per")))
+    if summary.get("frequencies_note"):
+        w(f"  SE: {summary['frequencies_note']}\n")
     shoe = summary["shoe"]
     w(f"\nShoe: {shoe['shuffles']:,} shuffles, {_num(shoe['cards_per_round'], 2)} cards per round, "
       f"{_num(shoe['rounds_per_shuffle'], 2)} rounds per shuffle\n")

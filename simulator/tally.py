@@ -258,8 +258,14 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
             if ins_sd_round is not None:
                 ins_se = ins_sd_round * math.sqrt(rounds) / taken / stake
     few = min(won, lost)
-    few_bets = (f"{few:,} {'winning' if few == won else 'losing'} insurance bet(s), fewer than "
-                f"{MIN_WINS}") if few < MIN_WINS else None
+    # the boxes of a round win or lose their insurance together: count rounds (at least
+    # ceil(bets / boxes) of them)
+    few_rounds = -(-few // boxes)
+    what = "winning" if few == won else "losing"
+    few_bets = None if few_rounds >= MIN_WINS else (
+        f"{few:,} {what} insurance bet(s), fewer than {MIN_WINS}" if boxes == 1 else
+        f"{few:,} {what} insurance bet(s), in at least {few_rounds:,} round(s) (the boxes of a "
+        f"round settle insurance together), fewer than {MIN_WINS} rounds")
     insurance = _too_short(_figure(ins_mean, ins_se), few_bets) | {
         "sd_bet": ins_sd,
         "bets": taken,
@@ -280,13 +286,14 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
     lines = {}
     for name, idx, pay in zip(SS_LINES, SS_LINE_TALLY, pays, strict=True):
         r = _rate(t[idx], bets)
+        se = r["se"] if r["count"] >= MIN_WINS else None  # (few counts: no normal interval)
         lines[name] = {
             "pays": int(pay),
             "count": r["count"],
             "freq": r["rate"],
-            "freq_se": r["se"],
+            "freq_se": se,
             "contribution": None if r["rate"] is None else pay * r["rate"],
-            "contribution_se": None if r["se"] is None else abs(pay) * r["se"],
+            "contribution_se": None if se is None else abs(pay) * se,
         }
     dealable = ss_lines_dealable(rules)
     rare = [(k, v) for k, v in lines.items()
@@ -320,6 +327,17 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
     }
     # Hands a box-round are one and its splits: the splits' SE (p(1 - p) of a mean above 1 is 0).
     frequencies["hands_per_box_round"]["se"] = frequencies["splits"]["se"]
+    frequencies_note = None
+    if boxes > 1:  # the boxes of a round share the dealer's cards; no per-round counts are kept
+        for f in frequencies.values():
+            if f["se"] is not None and f["per"] == "box_round":
+                f["se"] *= math.sqrt(boxes)  # Var(sum of B boxes) <= B * sum of their variances
+            elif f["per"] != "round":
+                f["se"] = None
+        frequencies_note = (f"the {boxes} boxes of a round share the dealer's cards: an SE per "
+                            f"box-round is an upper bound (the binomial one x sqrt({boxes})); "
+                            "per hand, insurance or even-money bet there is none (per-round "
+                            "counts are not kept)")
 
     shoe = {
         "shuffles": t[L.T_SHUFFLES],
@@ -341,6 +359,7 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
         "by_strategy": _by_strategy(t, lines, (few_wins, rare_line), dealable,
                                     _possible_by_slot(strategies, rules, ss_lines_possible)),
         "frequencies": frequencies,
+        "frequencies_note": frequencies_note,
         "shoe": shoe,
         "tally": dict(zip(L.TALLY_NAMES, t, strict=True)),
     }

@@ -152,7 +152,13 @@ def test_super_sevens_lines_add_up_to_the_mean():
     assert ss["lines"]["f"]["pays"] == -1 and ss["lines"]["e"]["pays"] == 5000
     assert ss["lines"]["f"]["count"] == 7
     assert ss["lines"]["f"]["freq"] == pytest.approx(7 / 12)
-    assert ss["lines"]["f"]["freq_se"] == pytest.approx(math.sqrt(7 / 12 * 5 / 12 / 12))
+    assert ss["lines"]["f"]["freq_se"] is None  # 7 deals of the line: no normal SE
+    a30 = s30["super_sevens"]["lines"]["a"]
+    assert a30["count"] == 0 and a30["freq_se"] is None
+    f30, n30 = s30["super_sevens"]["lines"]["f"], v30.size
+    p30 = f30["count"] / n30
+    assert f30["freq_se"] == pytest.approx(math.sqrt(p30 * (1 - p30) / n30))
+    assert f30["contribution_se"] == pytest.approx(f30["freq_se"])
     assert ss["lines"]["e"]["freq"] == 0.0
 
 
@@ -217,3 +223,34 @@ def test_merging_tallies_equals_tallying_all(rounds, data):
     assert s["total"]["sd_box_round"] == pytest.approx(totals.ravel().std(ddof=1), abs=1e-12)
     se = totals.sum(axis=1).std(ddof=1) / math.sqrt(len(rounds)) / boxes
     assert s["house_edge"]["se"] == pytest.approx(se, abs=1e-12)
+
+
+def test_frequencies_of_several_boxes_give_an_se_only_where_it_is_a_bound():
+    # Boxes of a round share the dealer's cards, and no per-round counts of the events are kept:
+    # a rate per box-round takes the bound sqrt(boxes) x binomial (Var of a sum of B boxes <= B x
+    # the sum of their variances); a rate per hand or per offer has no SE; one per round keeps
+    # its own. One box: binomial SEs, no note.
+    rounds = [[(10, 10, None), (-10, -5, None), (0, None, None)]] * 40
+    s = summarize(build_tally(rounds), Rules(boxes=3, super_sevens=False))
+    f = s["frequencies"]
+    n = 120
+    p = f["insurance_offered"]["rate"]
+    assert p == pytest.approx(2 / 3)
+    assert f["insurance_offered"]["se"] == pytest.approx(math.sqrt(p * (1 - p) / n) * math.sqrt(3))
+    assert f["wins"]["se"] is None and f["insurance_won"]["se"] is None
+    assert f["dealer_bust"]["per"] == "round" and f["dealer_bust"]["se"] is not None
+    assert "3 boxes of a round share the dealer's cards" in s["frequencies_note"]
+    one = summarize(build_tally([[b] for b in rounds[0]] * 40), Rules(boxes=1,
+                                                                      super_sevens=False))
+    assert one["frequencies_note"] is None and one["frequencies"]["wins"]["se"] is not None
+
+
+def test_insurance_of_several_boxes_counts_rounds_before_an_interval():
+    # 3 boxes insuring together: 45 winning bets come in 15 rounds, too few for an interval;
+    # one box with 45 winning bets has one.
+    win, lose = [(0, 10, None)] * 3, [(0, -5, None)] * 3
+    s = summarize(build_tally([win] * 15 + [lose] * 60), Rules(boxes=3, super_sevens=False))
+    assert s["insurance"]["ci95_low"] is None and "15 round(s)" in s["insurance"]["interval_note"]
+    one = summarize(build_tally([[(0, 10, None)]] * 45 + [[(0, -5, None)]] * 180),
+                    Rules(boxes=1, super_sevens=False))
+    assert one["insurance"]["interval_note"] is None

@@ -242,8 +242,8 @@ def _frequencies(summary) -> list[dict]:
 
 def _volatility(wagers: list[dict]) -> list[dict]:
     """The casino's result over N bets at each confidence (the PAR sheet's volatility index):
-    house edge +- z SD / sqrt(N) of the amount wagered, from the exact house edge and the
-    simulated SD per bet."""
+    house edge +- z SD / sqrt(N) per initial wager (Super Sevens: per unit staked), from the
+    exact house edge and the simulated SD per bet."""
     rows = []
     total = next(w for w in wagers if w["wager"] == "total")
     for w in wagers:
@@ -670,6 +670,7 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
         "even_money": _even_money(rules),
         "super_sevens_pays": _pay_table(rules, fig, summary) if rules.super_sevens else None,
         "frequencies": _frequencies(summary),
+        "frequencies_note": summary.get("frequencies_note"),
         "volatility": _volatility(wagers),
         "sevens": _sevens(rules, fig, runs) if rules.super_sevens else None,
         "choices": [_choice_row(n, runs[n][1], runs[n][0], exacts[n][1], fig) for n in runs],

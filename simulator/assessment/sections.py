@@ -191,7 +191,8 @@ def frequencies(data: dict) -> Section:
     blocks = [
         "Counts from the simulation; rates with their binomial standard errors. 'per' is the "
         "denominator: a box-round (one initial wager), a hand (after splits), a round, or an "
-        "offer.", t,
+        "offer." + (f" SE: {data['frequencies_note']}." if data.get("frequencies_note") else ""),
+        t,
         f"The distribution of the net result per round: {m['source']} Sample mean "
         f"{fmt(m['mean'], 'num4')} and SD {fmt(m['sd'], 'num4')}; the run's "
         f"{fmt(m['run_mean'], 'num4')} and {fmt(m['run_sd'], 'num4')}.", dist]
@@ -209,7 +210,8 @@ def volatility(data: dict) -> Section:
     for c in CONFIDENCES:
         p = round(100 * c)
         cols += [(f"low_{p}", f"{p}% low", "spct2"), (f"high_{p}", f"{p}% high", "spct2")]
-    t = Table("volatility", "The casino's result as a share of the amount wagered", cols,
+    t = Table("volatility", "The casino's result per initial wager (Super Sevens: per unit "
+              "staked)", cols,
               [[r["label"] if c == "wager" else r[c] for c, _, _ in cols]
                for r in data["volatility"]])
     seen, vi = set(), []
@@ -220,7 +222,8 @@ def volatility(data: dict) -> Section:
                 f"{fmt(r[f'vi_{round(100 * c)}'], 'num3')} at {round(100 * c)}%"
                 for c in CONFIDENCES))
     return Section("volatility", "Volatility: the casino's result over many bets", [
-        "Over N bets the casino's result, as a share of the amount wagered, lies between house "
+        "Over N bets the casino's result, per initial wager (Super Sevens: per unit staked; "
+        "doubles and splits put more than the initial wager at stake), lies between house "
         "edge - VI / sqrt(N) and house edge + VI / sqrt(N) with the stated confidence (normal "
         "approximation), VI = z x SD per bet being the volatility index. House edge: exact; SD: "
         "simulated. Over few Super Sevens bets the result is a handful of large pays, so there "
