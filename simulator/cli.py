@@ -406,14 +406,28 @@ OUTPUT_FILE = OutputPath()
 # Shared options
 
 
+def _shipped(ctx, param, value):
+    """A rule or variant file option's value: the file as given where it exists, else the
+    shipped one it names (`rules.shipped_rule_file`), so that ``--rules nz1994-8deck`` and
+    ``--rules configs/nz1994-8deck.toml`` work from any folder."""
+    from simulator.rules import shipped_rule_file
+
+    if value is None:
+        return None
+    if isinstance(value, (tuple, list)):
+        return tuple(shipped_rule_file(v) for v in value)
+    return shipped_rule_file(value)
+
+
 def rules_options(func):
     """--rules, --set, --boxes, --super-sevens/--no-super-sevens."""
     options = [
         click.option(
             "--rules", "rules_path", type=click.Path(dir_okay=False), default=None,
-            metavar="FILE",
-            help=f"Rule set (TOML, see docs/rules-format.md). Default: {DEFAULT_RULES_SHOWN}, "
-            "the NZ Gazette 1994 game.",
+            metavar="FILE", callback=_shipped,
+            help=f"Rule set (TOML, see docs/rules-format.md), or a shipped one by name (configs/: "
+            f"nz1994-8deck, us-6deck-s17-das-peek, ...). Default: {DEFAULT_RULES_SHOWN}, the NZ "
+            "Gazette 1994 game.",
         ),
         click.option(
             "--set", "overrides", multiple=True, metavar="KEY=VALUE",
@@ -1106,8 +1120,10 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, fmt, output
               "dealer_hits_soft_17=true or --vary decks=8,penetration=0.8. Repeatable: each "
               "occurrence is one variant.")
 @click.option("--variant", "variant_files", multiple=True, type=click.Path(dir_okay=False),
-              metavar="FILE", help="A variant from a file: a variant file naming its baseline and "
-              "changes (configs/variants/, docs/compare.md) or a whole rule file. Repeatable.")
+              metavar="FILE", callback=_shipped,
+              help="A variant from a file: a variant file naming its baseline and changes "
+              "(configs/variants/, docs/compare.md; a shipped one also by name, e.g. "
+              "variants/h17) or a whole rule file. Repeatable.")
 @click.option("--vary-strategy", "vary_strategies", multiple=True, metavar="NAME|FILE",
               help="A variant with the baseline's rules and another strategy (its price), e.g. "
               "mimic-dealer. Repeatable.")
@@ -1238,7 +1254,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
               help="A strategy set against --strategy under 'the player's choices'; "
               "repeatable. Default: every shipped strategy.")
 @click.option("--variant", "variant_files", multiple=True, metavar="FILE",
-              type=click.Path(dir_okay=False),
+              type=click.Path(dir_okay=False), callback=_shipped,
               help="A rule variant compared with the rule set (bjsim compare --variant FILE); "
               "repeatable. Default: every file in configs/variants/.")
 @click.option("--no-variants", is_flag=True, help="Leave out the rule-variant comparison.")

@@ -519,6 +519,9 @@ def read_toml(path, kind: str, error=None) -> dict:
 def load_rule_file(path=None) -> tuple[Rules, dict]:
     """Read, check and return ``(rules, meta)`` from a TOML rule file (None: the NZ set)."""
     path = Path(DEFAULT_RULES_PATH if path is None else path)
+    if not path.exists():
+        names = ", ".join(sorted(f.stem for f in DEFAULT_RULES_PATH.parent.glob("*.toml")))
+        raise RuleError(f"{path}: no such rule file (shipped ones, by name: {names})")
     data = read_toml(path, "rule")
     if isinstance(data.get("variant"), dict):
         raise RuleError(f"{path}: a variant file (a baseline and its changes), not a rule file: "
@@ -527,6 +530,20 @@ def load_rule_file(path=None) -> tuple[Rules, dict]:
         return rules_from_dict(data, str(path))
     except RecursionError:  # a value nested too deeply to print or check
         raise RuleError(f"{path}: nested too deeply to be a rule file") from None
+
+
+def shipped_rule_file(path) -> str:
+    """``path`` as given where it exists; else the shipped file it names, if there is one: a name
+    in ``configs/`` with or without ``.toml`` (``nz1994-8deck``, ``variants/h17``), or a path
+    under the checkout given from another folder (``configs/variants/h17.toml``)."""
+    p = Path(path)
+    if p.exists() or p.is_absolute():
+        return str(path)
+    configs = DEFAULT_RULES_PATH.parent
+    for c in (configs.parent / p, configs / p, configs / f"{p}.toml"):
+        if c.is_file():
+            return str(c)
+    return str(path)
 
 
 def load_rules(path=None) -> Rules:

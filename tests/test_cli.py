@@ -330,3 +330,19 @@ def test_rules_check_reports_a_folder_and_checks_the_other_files(tmp_path):
     assert result.exit_code == 2
     assert result.stdout.splitlines() == ["configs/nz1994.toml: ok"] * 2
     assert result.stderr.splitlines() == [f"Error: {tmp_path}: a folder, not a rule file"]
+
+
+def test_shipped_rule_sets_and_variants_are_found_from_any_folder(tmp_path, monkeypatch):
+    # From another folder `--rules configs/nz1994-8deck.toml` said "no such rule file"; a shipped
+    # rule set or variant is now found by its checkout path or its name. A file of that name in
+    # the folder itself still comes first.
+    monkeypatch.chdir(tmp_path)
+    for given in ("configs/nz1994-8deck.toml", "nz1994-8deck", "nz1994-8deck.toml"):
+        doc = json.loads(run("simulate", *TINY, "--rules", given, "-f", "json").stdout)
+        assert doc["rules"]["decks"] == 8 and doc["run"]["rules_name"] == "nz1994-8deck"
+    out = run("compare", "--rounds", "4000", "--chunk-rounds", "2000", "--quiet", "--no-exact",
+              "--same-strategy", "--variant", "variants/h17", "-f", "json").stdout
+    assert json.loads(out)["variants"][0]["rules"]["dealer_hits_soft_17"] is True
+    (tmp_path / "nz1994-8deck.toml").write_text("decks = 2\n")
+    doc = json.loads(run("simulate", *TINY, "--rules", "nz1994-8deck.toml", "-f", "json").stdout)
+    assert doc["rules"]["decks"] == 2

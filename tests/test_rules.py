@@ -200,7 +200,9 @@ def test_malformed_toml_names_file_and_line(tmp_path):
 
 def test_missing_and_unreadable_files(tmp_path):
     missing = tmp_path / "nope.toml"
-    assert error_of(load_rules, missing) == f"{missing}: no such rule file"
+    assert error_of(load_rules, missing) == (
+        f"{missing}: no such rule file (shipped ones, by name: nz1994, nz1994-8deck, "
+        "single-deck-h17, us-6deck-s17-das-peek)")
     bad = tmp_path / "bin.toml"
     bad.write_bytes(b"decks = 6\n\xff\xfe\n")
     assert error_of(load_rules, bad) == f"{bad}: line 2: not valid UTF-8 text"
