@@ -36,11 +36,10 @@ def _interrupted() -> int:
     return 128 + int(_STOPPED_BY[0])
 
 
-def _nothing_to_report(ctx, messages) -> None:
-    """A run stopped before any chunk finished: its lines for stderr and ``bjsim: interrupted
-    before any chunk finished``, no report (none is written over an earlier one), exit 130."""
-    for line in messages:
-        click.echo(line, err=True)
+def _nothing_to_report(ctx) -> None:
+    """A run stopped before any chunk finished: ``bjsim: interrupted before any chunk
+    finished`` alone (not the run's lines of 0 rounds), no report (none is written over an
+    earlier one), exit 130."""
     click.echo("bjsim: interrupted before any chunk finished: nothing to report", err=True)
     ctx.exit(_interrupted())
 
@@ -729,7 +728,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
     try:
         result = run.simulate(plan, quiet=quiet)
         if result.partial and result.summary["rounds"] == 0:
-            _nothing_to_report(ctx, result.messages)
+            _nothing_to_report(ctx)
         _emit(run.render(result, fmt), output)
     except KeyboardInterrupt:  # after the chunks (Ctrl-C in them gives a partial result)
         saved = f": carry on with --resume --checkpoint {checkpoint_path}"
@@ -1231,7 +1230,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
                     resume=resume, exact=not no_exact)
     result = cmp.compare(plan, quiet=quiet, exact=exact)
     if result.partial and result.stats["rounds"] == 0:
-        _nothing_to_report(ctx, result.messages)
+        _nothing_to_report(ctx)
     _emit(compare_report.render(result.stats, result.meta, fmt), output)
     if plot_path is not None:
         compare_report.plot(result.stats, plot_path)

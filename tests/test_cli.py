@@ -246,6 +246,7 @@ def test_ctrl_c_before_any_chunk_writes_no_report(monkeypatch, tmp_path, command
     result = run(*command, *TINY, "-f", "json", "-o", str(out))
     assert result.exit_code == 130
     assert "nothing to report" in result.stderr and out.read_text() == "precious"
+    assert "0 rounds" not in result.stderr  # one line, not the run's lines of nothing
 
 
 def test_rules_show_says_where_each_value_comes_from():
