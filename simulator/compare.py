@@ -614,14 +614,19 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
                        [engine.stack_tables(g.rules, list(g.strategies)) for g in plan.games],
                        plan.seed, plan.rounds, plan.chunk_rounds, plan.pair_rounds,
                        paired_slots(plan.games))
+    partial = False
+    try:  # a first run's compile before the bar and the clock start (a cluster's is its own)
+        if not state.finished and plan.scheduler is None:
+            job.warm()
+    except KeyboardInterrupt:
+        partial = True  # stopped while compiling: no chunk played
     bar = tqdm(total=None if plan.precision is not None else plan.rounds, initial=resumed,
                unit="round", unit_scale=True, file=sys.stderr, disable=quiet,
                desc=f"compare {len(plan.games)} games", dynamic_ncols=True, leave=False)
-    partial = False
     start = time.perf_counter()
     chunks = engine.advance_job(state, job, plan.workers, scheduler=plan.scheduler)
     try:
-        for _chunk, n_rounds in chunks:
+        for _chunk, n_rounds in () if partial else chunks:
             bar.set_postfix_str(_progress_text(state), refresh=False)
             bar.update(int(n_rounds))
             save(now=False)

@@ -222,6 +222,14 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None) -> Result:
     save(now=True)  # a path that cannot be written fails now, not after an hour
     resumed = int(state.total()[L.T_ROUNDS])
     partial = False
+    job = _counter(plan) if counting else None
+    try:  # a first run's compile before the bar and the clock start (a cluster's is its own)
+        if not state.finished and plan.scheduler is None:
+            (job or chunks.PlayChunk(plan.rules.to_params(), engine.stack_tables(
+                plan.rules, list(plan.strategies)), plan.seed, plan.rounds, plan.chunk_rounds)
+             ).warm()
+    except KeyboardInterrupt:
+        partial = True  # stopped while compiling: no chunk played
     bar = tqdm(
         total=None if plan.precision is not None else plan.rounds, initial=resumed,
         unit="round", unit_scale=True, file=sys.stderr, disable=quiet, desc="bjsim",
@@ -229,15 +237,14 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None) -> Result:
     )
     start = time.perf_counter()
     if counting:
-        played = engine.advance_job(state, _counter(plan), plan.workers,
-                                    scheduler=plan.scheduler)  # fmt: skip
+        played = engine.advance_job(state, job, plan.workers, scheduler=plan.scheduler)
     else:
         played = engine.advance(
             state, plan.rules, list(plan.strategies), plan.seed, plan.workers,
             scheduler=plan.scheduler, on_chunk=on_chunk,
         )
     try:
-        for _chunk, n_rounds in played:
+        for _chunk, n_rounds in () if partial else played:
             bar.set_postfix_str(_progress_text(state, plan.precision), refresh=False)
             bar.update(int(n_rounds))
             save(now=False)

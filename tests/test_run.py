@@ -69,3 +69,22 @@ def test_interrupted_run_is_partial_with_the_finished_chunks(monkeypatch):
     assert result.partial and result.meta["run"]["partial"]
     assert result.tally[L.T_ROUNDS] == 1_000
     assert "interrupted: partial result of 1,000 rounds" in result.messages[-1]
+
+
+def test_the_compile_is_not_timed(monkeypatch):
+    # A first run's compile (warm) comes before the progress bar and the clock: its seconds were
+    # counted in the run's rounds per second and the bar's estimate. A slow warm stands in here.
+    import time
+
+    from simulator import chunks
+
+    warmed = []
+
+    def warm(self):  # slow the first time only, as a compile is
+        if not warmed:
+            time.sleep(1.0)
+        warmed.append(1)
+
+    monkeypatch.setattr(chunks.PlayChunk, "warm", warm)
+    result = run.simulate(_plan(), quiet=True)
+    assert warmed and result.meta["timing"]["seconds"] < 1.0
