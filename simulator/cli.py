@@ -1139,10 +1139,11 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, fmt, output
               help="Rounds per chunk: every game's chunk i runs in one job (the unit of "
               "progress, checkpoints and the precision stop).")
 @click.option("--pair-rounds", type=COUNT, default=None,
-              show_default="one shoe of the games: 48 for NZ, 64 with 8 decks",
+              show_default="the shortest multiple of 16 that holds a shoe of every game: 48 for "
+              "the NZ game, more where a game's shoe lasts longer (64 with 8 decks)",
               help="Rounds per paired block: every game plays block j of a chunk from the same "
               "fresh shuffle. Smaller pairs more rounds (smaller standard errors of the "
-              "differences) and costs a kernel call per block and game; under a cut card a "
+              "differences) and costs about 2 us a block and game; under a cut card a "
               "block shorter than a shoe never reaches the cut card, and a block cuts its last "
               "shoe short (docs/compare.md).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
@@ -1313,7 +1314,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     7-7 play; the player's choices; the rule-variant effects; with --count, a card counter's
     advantage, the tables by count and the penetration sweep; a reproducibility manifest.
     About 20 seconds for the NZ rules once the variants' basic strategies are derived and cached
-    (the first time adds about 5 minutes).
+    (the first time adds about a minute).
 
     \b
     Examples:
