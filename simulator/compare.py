@@ -44,6 +44,7 @@ from simulator.variants import changes_of
 DEFAULT_PAIR_ROUNDS = None  # one shoe of the comparison's games: `default_pair_rounds`
 PAIR_STEP = 16  # a default block is a multiple of this many rounds
 SHOE_PROBE_ROUNDS = 20_000
+MIN_BLOCKS = 30  # paired blocks before a difference's se holds: fewer, and it has no interval
 Z95 = tally.Z95
 N_MOMENTS = 6  # per game: sum a^2, sum a*a_0, sum a*n, the same for Super Sevens (s)
 A2, A0, AN, S2, S0, SN = range(N_MOMENTS)
@@ -421,12 +422,14 @@ def statistics(payload, games, exact: list | None = None) -> dict:
         if g > 0:
             base = rows[0]
             ex = (row["exact"], base["exact"]) if exact is not None else None
-            _add_figures(diffs[g], summary, base["summary"], (base, row), ex, games[0], game)
+            few = _few_blocks(int(payload[-2]))
+            _add_figures(diffs[g], summary, base["summary"], (base, row), ex, games[0], game,
+                         few)
             for d in diffs[g].get("by_strategy") or []:
                 mine, theirs = (_strategy_entry(r["summary"], d) for r in (row, base))
                 ex_k = None if ex is None else tuple(_strategy_entry(e, d) for e in ex)
                 if mine is not None and theirs is not None:
-                    _add_figures(d, mine, theirs, (base, row), ex_k, games[0], game)
+                    _add_figures(d, mine, theirs, (base, row), ex_k, games[0], game, few)
         rows.append(row)
     return {"rows": rows, "rounds": int(payload[L.T_ROUNDS]), "blocks": int(payload[-2])}
 
@@ -438,11 +441,21 @@ def _strategy_entry(figures: dict | None, d: dict) -> dict | None:
     return next((e for e in entries if e["first_box"] == d["first_box"]), None)
 
 
-def _add_figures(diff: dict, fig: dict, fig0: dict, rows: tuple, ex, base, game) -> None:
+def _few_blocks(blocks: int) -> str | None:
+    """Why a paired difference's se, from the variance over ``blocks`` blocks, is too rough to
+    give an interval (fewer than `MIN_BLOCKS`), or None."""
+    if blocks >= MIN_BLOCKS:
+        return None
+    return (f"only {blocks} paired block(s), fewer than {MIN_BLOCKS}: too few for the se "
+            "(more rounds, or a smaller --pair-rounds)")
+
+
+def _add_figures(diff: dict, fig: dict, fig0: dict, rows: tuple, ex, base, game,
+                 few=None) -> None:
     """Beside each paired difference in ``diff`` (of the game's figures ``fig``, the baseline's
     ``fig0``): the independent runs' se and what pairing saves (`_add_independent`), the exact
     difference and z (``ex``: the game's and the baseline's exact figures, or None), and no
-    interval where it rests on a withheld one (`_withhold`)."""
+    interval where it rests on a withheld one or on ``few`` blocks (`_withhold`)."""
     for key in ("house_edge", "super_sevens"):
         d = diff[key]
         if d is None:
@@ -452,17 +465,20 @@ def _add_figures(diff: dict, fig: dict, fig0: dict, rows: tuple, ex, base, game)
             _add_exact(d, key, ex, exact_scope(base.rules, game.rules))
         _withhold(d, [f"{r['game'].label}: {f[key]['interval_note']}"
                       for r, f in zip(rows, (fig0, fig), strict=True)
-                      if f[key].get("interval_note")])
+                      if f[key].get("interval_note")] + ([few] if few else []))
 
 
 def _withhold(d: dict, notes: list[str]) -> None:
     """A difference resting on a figure whose interval `tally.summarize` withholds (too few wins
-    of a big Super Sevens line, in the variant or the baseline: ``notes``) gets no interval,
-    variance reduction, se ratio or z either: ``interval_note`` says why (None where they
-    stand)."""
+    of a big Super Sevens line, in the variant or the baseline), or on too few blocks
+    (``notes``), gets no se, interval, variance reduction, se ratio or z either:
+    ``interval_note`` says why (None where they stand, as for a game played identically)."""
+    if d.get("se") == 0 and d.get("mean") == 0:
+        notes = []  # played identically, the same cards and decisions: exactly 0
     d["interval_note"] = "; ".join(notes) or None
     if notes:
-        d |= {"ci95_low": None, "ci95_high": None, "variance_reduction": None, "se_ratio": None}
+        d |= {"se": None, "ci95_low": None, "ci95_high": None, "variance_reduction": None,
+              "se_ratio": None}
         if "z" in d:
             d["z"] = None
 
@@ -666,8 +682,8 @@ def _messages(plan: Plan, meta: dict, partial: bool, quiet: bool, resumed: int) 
         f"bjsim: {len(plan.games)} games x {done - resumed:,} rounds in {seconds:.2f} s "
         f"({meta['timing']['game_rounds_per_second'] or 0:,.0f} game-rounds/s)"
         + (f"; {resumed:,} more from {plan.checkpoint}" if resumed else "")]
-    if run_["blocks"] < 30 and not partial:
-        out.append(f"bjsim: only {run_['blocks']} paired blocks: the standard errors are rough "
+    if run_["blocks"] < MIN_BLOCKS and not partial:
+        out.append(f"bjsim: only {run_['blocks']} paired blocks: no interval for the differences "
                    "(more rounds, or a smaller --pair-rounds)")
     return out + run.end_lines(run_.get("precision"), done, partial, plan.checkpoint,
                            "widest half-width", "rounds per game")

@@ -609,3 +609,17 @@ def test_exact_figures_of_several_boxes_are_the_mean_of_their_one_box_figures(tm
     both = derived.exact_for(NZ.replace(boxes=2), [BASIC, MIMIC])
     assert both == {"house_edge": pytest.approx(0.03), "super_sevens_ev": pytest.approx(-0.2)}
     assert calls == [(1, ["basic"]), (1, ["mimic-dealer"])]
+
+
+def test_too_few_blocks_give_a_difference_no_se_or_interval():
+    # The se of a paired difference is the spread over the blocks: with under 30 of them it is
+    # too rough for a 95% interval (a t quantile at 9 blocks is 15% wider than 1.96).
+    games = [_game("base"), _game("h17", NZ.replace(dealer_hits_soft_17=True))]
+    few = C.compare(_plan(games, rounds=20 * 48, chunk_rounds=20 * 48, pair_rounds=48),
+                    quiet=True)
+    d = few.stats["rows"][1]["difference"]["house_edge"]
+    assert few.stats["blocks"] == 20 and d["se"] is None and d["ci95_low"] is None
+    assert "only 20 paired block(s)" in d["interval_note"]
+    enough = C.compare(_plan(games, rounds=30 * 48, chunk_rounds=30 * 48, pair_rounds=48),
+                       quiet=True)
+    assert enough.stats["rows"][1]["difference"]["house_edge"]["se"] is not None
