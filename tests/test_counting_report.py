@@ -476,3 +476,27 @@ def test_a_shuffle_every_round_is_said_in_the_header_not_a_penetration():
         assert "shuffle every round" in head and "penetration" not in head, head
     cut = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules())
     assert "6 decks, penetration 0.75," in CR.render(cut, "table")
+
+
+def test_every_plus_minus_in_the_readmes_counting_section_is_labelled():
+    """README "Card counting": each ± says what it is, a 95% half-width or an SE (the table's
+    rows in their label, the prose beside the figure); the gain, the Super Sevens return, SCORE
+    and N0 have their uncertainty."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme.split("## Card counting: `bjsim count`", 1)[1].split("\n## ", 1)[0]
+    rows = [ln.split("|")[1:-1] for ln in section.splitlines() if ln.startswith("| ")]
+    by_label = {r[0].strip(): r for r in rows}
+    for label, row in by_label.items():
+        if any("±" in cell or " to " in cell for cell in row[1:]):
+            assert "(95%" in label or "(SE)" in label, label
+    gain = next(r for k, r in by_label.items() if k.startswith("gain over the control"))
+    assert all("±" in cell for cell in gain[1:])
+    for name in ("SCORE", "N0"):
+        row = next(r for k, r in by_label.items() if k.startswith(name))
+        assert all(re.search(r"\(\S+ to \S+\)", cell) for cell in row[1:]), name
+    prose = " ".join(ln for ln in section.splitlines() if not ln.startswith("|"))
+    for m in re.finditer(r"± [\d.]+%", prose):
+        assert re.match(r"\s*\((SE|95%)", prose[m.end():]), prose[m.start() - 40: m.end() + 20]
