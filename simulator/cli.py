@@ -1462,10 +1462,11 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
 
     The counter keeps the plan's count, plays its index plays, bets by count (main wager and
     Super Sevens), wongs and spreads to more boxes as the plan says. Reports the advantage per
-    unit of initial and of total bet with 95% intervals, the SD and win per 100 rounds, SCORE,
-    N0 and the risk of ruin, the frequency of each count and the advantage at it, and the Super
-    Sevens return by count against its exact value. Method: docs/counting.md. Ctrl-C stops
-    early and prints the finished chunks' result marked PARTIAL (exit code 130).
+    unit of initial main bet and per unit wagered on the main game with 95% intervals, the SD
+    and win per 100 rounds, SCORE, N0 and the risk of ruin, the frequency of each count and
+    the advantage at it, and the Super Sevens return by count against its exact value. Method:
+    docs/counting.md. Ctrl-C stops early and prints the finished chunks' result marked PARTIAL
+    (exit code 130).
 
     \b
     Examples:

@@ -2,10 +2,11 @@
 their table, markdown, json and csv renderings (``bjsim count``, the report's counting section).
 
 `figures` derives everything from the tally's integer sums: the counter's advantage per unit of
-initial and of total bet with 95% intervals, the SD and win rate per round, SCORE, N0 and the
-risk of ruin (`simulator.counting`), the frequency of each count and the flat advantage at it,
-and the Super Sevens return by count against its exact value (rule 14). `sweep_rows` puts runs
-at several penetrations side by side. How each figure is computed: docs/counting.md.
+initial main bet and of all wagered on the main game with 95% intervals, the SD and win rate per
+round, SCORE, N0 and the risk of ruin (`simulator.counting`), the frequency of each count and the
+flat advantage at it, and the Super Sevens return by count against its exact value (rule 14).
+`sweep_rows` puts runs at several penetrations side by side. How each figure is computed:
+docs/counting.md.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from simulator.tally import (
     _mean_sd,
     ss_lines_dealable,
     ss_lines_possible,
+    summarize,
 )
 
 FORMATS = ("table", "markdown", "json", "csv")
@@ -111,9 +113,38 @@ def _advantage(net_units: float, bet: float, round_sd, played: int, note=None) -
     return _figure(mean, se) | {"interval_note": note if se is not None else None}
 
 
-def _flat(net: int, sq: int, n: int, scale: float) -> dict:
+FLAT_BOUND_NOTE = ("an upper bound: a round deals up to {k} boxes, which share the dealer's "
+                   "cards, and the tally keeps each box's square only, so the SE takes a "
+                   "round's boxes as perfectly correlated")
+
+
+def _flat(net: int, sq: int, n: int, scale: float, boxes: int = 1) -> dict:
+    """Mean and SE of ``n`` values (one a box dealt) from their sum and sum of squares. With
+    up to ``boxes`` > 1 boxes a round, which share the dealer's cards, only an upper SE can be
+    had from per-box squares: a round's variance is at most its boxes times the sum of theirs
+    (Cauchy-Schwarz), so SE <= SD sqrt(``boxes`` / n) (``interval_note`` says so)."""
     mean, sd = _mean_sd(net, sq, n, scale)
-    return _figure(mean, None if sd is None else sd / math.sqrt(n)) | {"n": n, "sd": sd}
+    se = None if sd is None else sd * math.sqrt(boxes / n)
+    note = FLAT_BOUND_NOTE.format(k=boxes) if boxes > 1 and se is not None else None
+    return _figure(mean, se) | {"n": n, "sd": sd, "interval_note": note}
+
+
+def _boxes_a_round(boxes: int, rounds: int, plan) -> int:
+    """The most boxes a round of these dealt: one where ``boxes`` = ``rounds`` (every round deals
+    one at least), else the plan's most (`count_runs.check` holds the rules to it)."""
+    if boxes <= rounds:
+        return 1
+    return max(*plan.boxes.values(), -(-boxes // rounds))
+
+
+def _control(control, rules) -> dict:
+    """The control run's figures (a simulate tally: the strategy alone at a flat bet) as
+    `tally.summarize` gives them: the SE from the per-round moments (a round's boxes share the
+    dealer's cards). ``n``: box-rounds; ``sd``: per box-round; ``sd_round``: per round."""
+    s = summarize(control, rules)
+    total = s["total"]
+    return {k: total[k] for k in ("mean", "se", "ci95_low", "ci95_high")} | {
+        "n": s["box_rounds"], "sd": total["sd_box_round"], "sd_round": total["sd_round"]}
 
 
 def plan_dict(plan) -> dict:
@@ -213,6 +244,11 @@ def _ss_interval(sim: dict, check: dict, exact_se=None) -> dict:
                   "interval_note": None}
 
 
+# What each gain's SE is (`figures`; the json's ``*_se_kind``).
+GAIN_SE_KIND = {"gain_over_flat": "upper bound",
+                "gain_over_basic": "the two runs taken as independent"}
+
+
 def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
             control=None) -> dict:
     """Every figure of the counter's run from its counting tally (JSON-ready; fractions, not
@@ -243,11 +279,9 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         "total_bet_with_super_sevens": _advantage(round_net / u, wagered / u + ss_bet, sd,
                                                   played),
     }
-    flat = _flat(tot[L.C_FLAT_NET], tot[L.C_FLAT_SQ], tot[L.C_FLAT_BOXES], float(u))
-    basic = None
-    if control is not None:
-        t = [int(x) for x in control]
-        basic = _flat(t[L.T_TOTAL_SUM], t[L.T_TOTAL_SQ], t[L.T_BOX_ROUNDS], float(u))
+    flat = _flat(tot[L.C_FLAT_NET], tot[L.C_FLAT_SQ], tot[L.C_FLAT_BOXES], float(u),
+                 _boxes_a_round(tot[L.C_FLAT_BOXES], rounds, plan))
+    basic = None if control is None else _control(control, rules)
     adv = advantage["initial_bet"]["mean"]
     ss_flat = _flat(tot[L.C_SS_FLAT_NET], tot[L.C_SS_FLAT_SQ], tot[L.C_SS_FLAT_BETS], 1.0)
     ss_exact = _ratio(tot[L.C_SS_EXACT] / L.SS_EXACT_SCALE, tot[L.C_SS_FLAT_BETS])
@@ -273,15 +307,21 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         "per_round_watched": per_watched,
         "flat": flat,
         "gain_over_flat": None if adv is None or flat["mean"] is None else adv - flat["mean"],
-        # The same rounds at a flat bet: as for the control run, an upper SE.
+        # The same rounds at a flat bet (and the same boxes): the two advantages' errors are
+        # positively correlated (every round's result enters both, with a positive weight), so
+        # their SEs in quadrature are an upper SE of the gain.
         "gain_over_flat_se": None if None in (flat["se"], advantage["initial_bet"]["se"])
         else math.hypot(flat["se"], advantage["initial_bet"]["se"]),
+        "gain_over_flat_se_kind": GAIN_SE_KIND["gain_over_flat"],
         "basic": basic,
         "gain_over_basic": None if adv is None or basic is None else adv - basic["mean"],
-        # The two runs share their seed, so their errors tend to cancel: this SE is an upper one.
+        # Two runs: they share their seed, but the counter's cards drift off the control's within
+        # a shoe, so their errors are close to independent (30 seeds: correlation -0.26, not
+        # significant). The SE takes them as independent; it is no upper bound.
         "gain_over_basic_se": None if basic is None or None in (
             basic["se"], advantage["initial_bet"]["se"]) else math.hypot(
             basic["se"], advantage["initial_bet"]["se"]),
+        "gain_over_basic_se_kind": None if basic is None else GAIN_SE_KIND["gain_over_basic"],
         "super_sevens": {
             "counter_bets": ss_bet, "counter_net": ss_net,
             "counter_return": _ratio(ss_net, ss_bet),
@@ -292,7 +332,7 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
             "favourable_rounds": tot[L.C_SS_PLUS],
             "favourable_share": _ratio(tot[L.C_SS_PLUS], rounds),
         },
-        "by_count": _by_count(c, rounds),
+        "by_count": _by_count(c, rounds, plan),
         "super_sevens_by_count": _ss_by_count(c, check),
         "tally": dict(zip(L.COUNT_NAMES, tot, strict=True)),
     }
@@ -302,15 +342,18 @@ def _z(sim, exact, se):
     return None if sim is None or exact is None or not se else (sim - exact) / se
 
 
-def _by_count(c, rounds: int) -> list[dict]:
-    """Each bucket that saw a round: its frequency, the flat advantage per box dealt at it (SE
-    per box: exact for one box) and the counter's play there."""
+def _by_count(c, rounds: int, plan) -> list[dict]:
+    """Each bucket that saw a round: its frequency, the flat advantage per box dealt at it (its
+    SE an upper one where a round there dealt more than one box: `_flat`) and the counter's
+    play there."""
     out = []
     for i in range(L.N_TC):
         n = c[L.C_ROUNDS][i]
         if not n:
             continue
-        flat = _flat(c[L.C_FLAT_NET][i], c[L.C_FLAT_SQ][i], c[L.C_FLAT_BOXES][i], float(L.UNIT))
+        boxes = c[L.C_FLAT_BOXES][i]
+        flat = _flat(c[L.C_FLAT_NET][i], c[L.C_FLAT_SQ][i], boxes, float(L.UNIT),
+                     _boxes_a_round(boxes, n, plan))
         played, bet = c[L.C_PLAYED][i], c[L.C_BET][i]
         _, sd = _mean_sd(c[L.C_NET][i] + L.UNIT * c[L.C_SS_NET][i], c[L.C_ROUND_SQ][i], played,
                          float(L.UNIT))
@@ -319,6 +362,7 @@ def _by_count(c, rounds: int) -> list[dict]:
             "count": L.TC_MIN + i, "label": bucket_label(i), "rounds": n,
             "frequency": n / rounds, "played": played, "played_share": played / n,
             "flat_boxes": flat["n"], "flat_advantage": flat["mean"], "flat_se": flat["se"],
+            "flat_se_at_most": flat["interval_note"] is not None,
             "average_bet": _ratio(bet, played),
             "boxes_per_round_played": _ratio(c[L.C_BOXES][i], played),
             "counter_advantage": counter["mean"], "counter_se": counter["se"],
@@ -414,8 +458,15 @@ def _prob(x) -> str:
     return f"{x:.3g}"
 
 
+# What the gains' ± are (`figures`): over flat betting the same rounds, whose errors are
+# positively correlated, so the SE from the two in quadrature is an upper one; over the control
+# run two runs whose cards drift apart, close to independent, so the same SE is an estimate.
+GAIN_OVER_FLAT_95 = "(95%, at most)"
+GAIN_OVER_BASIC_95 = "(95%, the two runs taken as independent)"
+
+
 def _gain95(gain, se) -> str:
-    """A gain ± the 95% half-width of its SE (an upper one: `figures`)."""
+    """A gain ± the 95% half-width of its SE (`GAIN_OVER_FLAT_95`, `GAIN_OVER_BASIC_95`)."""
     if se is None:
         return _pct(gain)
     return f"{_pct(gain)} ± {_pct(Z95 * se, sign=False)}"
@@ -449,13 +500,21 @@ def _head(f: dict, meta: dict) -> list[str]:
     return lines
 
 
+# The advantages' rows: the net is main + insurance (Super Sevens where said); the bet it is per is
+# the main game's alone (its initial bets; or all it wagered: doubles and splits too) plus, with
+# Super Sevens, their stakes.
+ADVANTAGE_LABELS = (
+    ("initial_bet", "per unit of initial main bet (main + insurance result)"),
+    ("initial_bet_with_super_sevens", "  with Super Sevens (bets and result)"),
+    ("total_bet", "per unit wagered on the main game (main + insurance result)"),
+    ("total_bet_with_super_sevens", "  with Super Sevens (bets and result)"),
+)
+
+
 def _summary_rows(f: dict) -> list[list[str]]:
     a = f["advantage"]
     rows = [[label, _pct(a[k]["mean"]), _pct(a[k]["se"], sign=False), _interval(a[k])]
-            for k, label in (("initial_bet", "per unit of initial bet (main + insurance)"),
-                             ("initial_bet_with_super_sevens", "  with Super Sevens"),
-                             ("total_bet", "per unit of total bet (main + insurance)"),
-                             ("total_bet_with_super_sevens", "  with Super Sevens"))]
+            for k, label in ADVANTAGE_LABELS]
     fl = f["flat"]
     rows.append(["flat 1 unit on every box dealt (the counter's play)", _pct(fl["mean"]),
                  _pct(fl["se"], sign=False), _interval(fl)])
@@ -512,15 +571,13 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     out = [ln + "  " for ln in head] if markdown else head
     out += ["", "The counter's advantage (units won per unit bet, 95% intervals)", ""]
     out += grid(["advantage", "mean", "SE", "95% interval"], _summary_rows(f))
-    def gain(key):
-        return f"{_gain95(f[key], f[key + '_se'])} (95%, at most)"
-
-    gains = f"Gain over flat betting with the counter's play: {gain('gain_over_flat')} of the "
-    gains += "initial bet."
+    flat_gain = f"{_gain95(f['gain_over_flat'], f['gain_over_flat_se'])} {GAIN_OVER_FLAT_95}"
+    gains = f"Gain over flat betting with the counter's play: {flat_gain} of the initial bet."
     if f.get("gain_over_basic") is not None:
         gains = (f"Gain over the strategy alone at a flat bet (control run): "
-                 f"{gain('gain_over_basic')} of the initial bet; over flat betting with the "
-                 f"counter's play: {gain('gain_over_flat')}.")
+                 f"{_gain95(f['gain_over_basic'], f['gain_over_basic_se'])} "
+                 f"{GAIN_OVER_BASIC_95} of the initial bet; over flat betting with the "
+                 f"counter's play: {flat_gain}.")
     out += ["", f"{gains} Rounds played "
             f"{_pct(f['played_share'], 1, sign=False)}; average bet {_num(f['average_bet'])} "
             f"units a round played ({_num(f['boxes_per_round_played'])} boxes); bankroll for "
@@ -528,9 +585,13 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     notes = [a["interval_note"] for a in f["advantage"].values() if a.get("interval_note")]
     if notes:
         out += [f"Main + insurance intervals are {notes[0]}.", ""]
+    if f["flat"].get("interval_note"):
+        out += [f"Flat: its SE (and so its interval) is {f['flat']['interval_note']}.", ""]
     out += grid(ROUND_HEAD, _round_rows(f))
-    out += ["", f"By {kind} at the round's start (flat: 1 unit on every box dealt; SE per box)",
-            ""]
+    bound = any(b.get("flat_se_at_most") for b in f["by_count"])
+    out += ["", f"By {kind} at the round's start (flat: 1 unit on every box dealt; its SE "
+            + ("at most: a round's boxes taken as perfectly correlated)" if bound else
+               "per box, one a round)"), ""]
     out += grid([kind, "rounds", "frequency", "played", "flat adv.", "SE", "avg bet",
                  "counter adv.", "SE"], _count_rows(f))
     ss = f["super_sevens"]
@@ -591,10 +652,13 @@ def tidy_rows(f: dict) -> list[dict]:
     fl = f["flat"]
     add("advantage", "flat", fl["mean"], se=fl["se"], lo=fl["ci95_low"], hi=fl["ci95_high"])
     add("advantage", "gain_over_flat", f["gain_over_flat"], se=f["gain_over_flat_se"])
+    add("advantage", "gain_over_flat_se_kind", f["gain_over_flat_se_kind"])
+    add("advantage", "flat_interval_note", fl["interval_note"])
     b = f.get("basic")
     if b is not None:
         add("advantage", "basic", b["mean"], se=b["se"], lo=b["ci95_low"], hi=b["ci95_high"])
         add("advantage", "gain_over_basic", f["gain_over_basic"], se=f["gain_over_basic_se"])
+        add("advantage", "gain_over_basic_se_kind", f["gain_over_basic_se_kind"])
     for key in ("per_round_played", "per_round_watched"):
         p = f[key]
         for k, v in p.items():
@@ -703,7 +767,8 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     out = [ln + "  " for ln in head] if markdown else head
     out += [""] + (_markdown if markdown else _aligned)(SWEEP_HEAD,
                                                         [_sweep_cells(r) for r in rows])
-    out += ["", "Advantage: per unit of initial bet (main + insurance), 95% interval; with "
+    out += ["", "Advantage: per unit of initial main bet (main + insurance result), 95% "
+            "interval; with "
             "SS: Super Sevens bets and net included; flat: 1 "
             "unit on every box dealt; gain: over flat, ± its 95% half-width from an upper SE; "
             "SD, win, SCORE and N0 per round played, in units, with 95% intervals; SS "

@@ -74,12 +74,42 @@ def test_the_section_renders_every_table(fake_engine):
                      "counting_super_sevens", "counting_penetration"]
     f = data["counting"]["figures"]
     md = render.to_markdown("t", [sec])
-    assert "| per unit of initial bet (main + insurance) | +10.000% |" in md
+    assert "| per unit of initial main bet (main + insurance result) | +10.000% |" in md
+    assert "| per unit wagered on the main game (main + insurance result) |" in md
+    assert "total bet" not in md
     assert f"| round played | 4 | {f['per_round_played']['mean']:.4f} |" in md
     assert "| +3 | 2 | 33.333% | 100.0% | +25.00% |" in md  # the count +3 of the hand tally
     html = render.to_html("t", [sec])
     assert "Card counting" in html and "counting_penetration.csv" in html
     assert sections.counting({"counting": None}) is None
+
+
+def test_score_n0_and_ruin_have_bjsim_counts_95_intervals(fake_engine):
+    """SCORE, N0 and the risk of ruin with the 95% intervals ``bjsim count`` gives (an SE read
+    as ± would leave their range), N0 rounded as count rounds it, the risk of ruin to three
+    significant figures; in the penetration sweep too."""
+    spec = figures.Spec(Rules(), count_plan="hi-lo-1-12", count_rounds=8000,
+                        count_penetrations=(0.6, 0.9))
+    data = {"strategy": "basic", "counting": figures.counting_figures(spec, print, True)}
+    f = data["counting"]["figures"]
+    for key in ("per_round_played", "per_round_watched"):  # bjsim report --seed 7's figures
+        f[key] |= {"score": 17.04657424959525, "score_se": 15.08, "score_ci95_low": 0.30289,
+                   "score_ci95_high": 59.39997, "n0": 58662.81314697256, "n0_se": 51881.6,
+                   "n0_ci95_low": 16835.02, "n0_ci95_high": None,
+                   "risk_of_ruin": 0.0660762200503793, "risk_of_ruin_se": 0.0794,
+                   "risk_of_ruin_ci95_low": 0.006271596354547212,
+                   "risk_of_ruin_ci95_high": 0.6961651562573122}
+    sec = sections.counting(data)
+    table = next(b for b in sec.blocks if getattr(b, "name", "") == "counting_per_round")
+    keys = [k for k, _, _ in table.columns]
+    assert "score_se" not in keys and "n0_se" not in keys and "risk_of_ruin_se" not in keys
+    for k in ("score", "n0", "risk_of_ruin"):
+        assert keys[keys.index(k) + 1: keys.index(k) + 3] == [k + "_ci95_low", k + "_ci95_high"]
+    md = render.to_markdown("t", [sec])
+    assert "| 17.0 | 0.3 | 59.4 | 58,663 | 16,835 | no bound | 0.0661 | 0.00627 | 0.696 |" in md
+    sweep = next(b for b in sec.blocks if getattr(b, "name", "") == "counting_penetration")
+    assert "score_ci95_low" in [k for k, _, _ in sweep.columns]
+    assert "n0_se" not in [k for k, _, _ in sweep.columns]
 
 
 @pytest.mark.parametrize("args, words", [

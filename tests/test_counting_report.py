@@ -4,6 +4,7 @@ figure checked against its definition computed here from the rounds themselves."
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import math
@@ -15,7 +16,7 @@ import pytest
 from simulator import counting
 from simulator import counting_report as CR
 from simulator import layout as L
-from simulator.plans import load_plan
+from simulator.plans import Ramp, load_plan
 from simulator.rules import Rules
 from simulator.strategy import load_strategy
 
@@ -166,13 +167,22 @@ def test_the_table_by_count(fig):
     assert three["counter_se"] == pytest.approx(statistics.stdev([5, -1]) * math.sqrt(2) / 8)
 
 
-def test_the_gain_over_the_control_run_has_an_upper_se():
-    control = np.zeros(L.N_TALLY, np.int64)
+def control_of(rounds: list[list[int]]) -> np.ndarray:
+    """A simulate tally of the control run from each round's box nets (tenths): the per-box and
+    the per-round sums and squares."""
+    t = np.zeros(L.N_TALLY, np.int64)
+    t[L.T_ROUNDS] = len(rounds)
+    t[L.T_BOX_ROUNDS] = sum(len(r) for r in rounds)
+    t[L.T_TOTAL_SUM] = t[L.T_RTOTAL_SUM] = sum(sum(r) for r in rounds)
+    t[L.T_TOTAL_SQ] = sum(x * x for r in rounds for x in r)
+    t[L.T_RTOTAL_SQ] = sum(sum(r) ** 2 for r in rounds)
+    return t
+
+
+def test_the_gain_over_the_control_run_has_an_se_of_independent_runs():
     nets = [10, -10, 0, -10, 15]  # a box a round, tenths
-    control[L.T_BOX_ROUNDS] = len(nets)
-    control[L.T_TOTAL_SUM] = sum(nets)
-    control[L.T_TOTAL_SQ] = sum(x * x for x in nets)
-    f = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules(), control=control)
+    f = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules(),
+                   control=control_of([[x] for x in nets]))
     basic_se = statistics.stdev([x / U for x in nets]) / math.sqrt(len(nets))
     assert f["basic"]["mean"] == pytest.approx(statistics.mean(nets) / U)
     assert f["basic"]["se"] == pytest.approx(basic_se)
@@ -180,7 +190,57 @@ def test_the_gain_over_the_control_run_has_an_upper_se():
                                                  - statistics.mean(nets) / U)
     assert f["gain_over_basic_se"] == pytest.approx(math.hypot(basic_se, f["advantage"][
         "initial_bet"]["se"]))
-    assert "(95%, at most)" in CR.render(f, "table")
+    # Two runs close to independent: their SEs in quadrature are no upper bound, and no format
+    # says they are; over flat betting (the same rounds) they are.
+    assert f["gain_over_basic_se_kind"] == "the two runs taken as independent"
+    assert f["gain_over_flat_se_kind"] == "upper bound"
+    table = CR.render(f, "table")
+    assert "(95%, the two runs taken as independent) of the initial bet" in table
+    assert "flat betting with the counter's play: +" in table
+    assert table.count("(95%, at most)") == 1
+    rows = {r["item"]: r for r in csv.DictReader(io.StringIO(CR.render(f, "csv")))}
+    assert rows["gain_over_basic_se_kind"]["value"] == "the two runs taken as independent"
+
+
+def test_the_control_runs_se_is_from_its_rounds_as_simulate_gives_it():
+    """Three boxes a round share the dealer's cards: the control's SE is the per-round one of
+    `tally.summarize` (as `bjsim simulate`), not the per-box SD over the boxes dealt."""
+    from simulator.tally import summarize
+
+    rounds = [[10, 10, 10], [-10, -10, 0], [15, 10, -10], [-10, -10, -10], [0, 10, 10]]
+    control = control_of(rounds)
+    f = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules(boxes=3), control=control)
+    per_round = [sum(r) / U / 3 for r in rounds]  # the mean per box of each round
+    se = statistics.stdev(per_round) / math.sqrt(len(rounds))
+    assert f["basic"]["se"] == pytest.approx(se)
+    assert f["basic"]["se"] == pytest.approx(summarize(control, Rules(boxes=3))["total"]["se"])
+    per_box = statistics.stdev([x / U for r in rounds for x in r]) / math.sqrt(15)
+    assert f["basic"]["se"] > 1.2 * per_box  # what it was
+    assert (f["basic"]["n"], f["basic"]["mean"]) == (15, pytest.approx(15 / U / 15))
+
+
+def test_the_flat_se_with_several_boxes_a_round_is_an_upper_bound():
+    """The counting tally keeps each box's square only: with up to k boxes a round the flat SE
+    is SD sqrt(k / boxes), which takes a round's boxes as perfectly correlated, and says so;
+    with one box a round it is the SE of independent boxes, as before."""
+    rounds = [{"count": 0, "bet": 3, "net": sum(b), "flat": b, "boxes": 3}
+              for b in ([10, 10, 10], [-10, -10, 0], [15, 10, -10], [-10, -10, -10])]
+    plan = dataclasses.replace(load_plan("hi-lo-flat"), boxes=Ramp(3))
+    f = CR.figures(tally_of(rounds), plan, Rules(boxes=3))
+    boxes = [x / U for r in rounds for x in r["flat"]]
+    sd = statistics.stdev(boxes)
+    assert f["flat"]["se"] == pytest.approx(sd * math.sqrt(3 / 12))
+    # an upper bound: the SE of the per-round means (what the boxes' correlation gives) is less
+    per_round = [statistics.mean(r["flat"]) / U for r in rounds]
+    assert f["flat"]["se"] >= statistics.stdev(per_round) / math.sqrt(4)
+    assert "upper bound" in f["flat"]["interval_note"]
+    assert f["by_count"][0]["flat_se"] == pytest.approx(f["flat"]["se"])
+    assert f["by_count"][0]["flat_se_at_most"] is True
+    table = CR.render(f, "table")
+    assert "Flat: its SE (and so its interval) is an upper bound" in table
+    assert "its SE at most: a round's boxes taken as perfectly correlated" in table
+    one = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules())
+    assert one["flat"]["interval_note"] is None and "Flat: its SE" not in CR.render(one, "table")
 
 
 def test_the_super_sevens_table_by_count(fig):
@@ -416,3 +476,27 @@ def test_a_shuffle_every_round_is_said_in_the_header_not_a_penetration():
         assert "shuffle every round" in head and "penetration" not in head, head
     cut = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules())
     assert "6 decks, penetration 0.75," in CR.render(cut, "table")
+
+
+def test_every_plus_minus_in_the_readmes_counting_section_is_labelled():
+    """README "Card counting": each ± says what it is, a 95% half-width or an SE (the table's
+    rows in their label, the prose beside the figure); the gain, the Super Sevens return, SCORE
+    and N0 have their uncertainty."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme.split("## Card counting: `bjsim count`", 1)[1].split("\n## ", 1)[0]
+    rows = [ln.split("|")[1:-1] for ln in section.splitlines() if ln.startswith("| ")]
+    by_label = {r[0].strip(): r for r in rows}
+    for label, row in by_label.items():
+        if any("±" in cell or " to " in cell for cell in row[1:]):
+            assert "(95%" in label or "(SE)" in label, label
+    gain = next(r for k, r in by_label.items() if k.startswith("gain over the control"))
+    assert all("±" in cell for cell in gain[1:])
+    for name in ("SCORE", "N0"):
+        row = next(r for k, r in by_label.items() if k.startswith(name))
+        assert all(re.search(r"\(\S+ to \S+\)", cell) for cell in row[1:]), name
+    prose = " ".join(ln for ln in section.splitlines() if not ln.startswith("|"))
+    for m in re.finditer(r"± [\d.]+%", prose):
+        assert re.match(r"\s*\((SE|95%)", prose[m.end():]), prose[m.start() - 40: m.end() + 20]

@@ -48,10 +48,10 @@ def fmt(value, kind: str) -> str:
     """A raw value as the report prints it; ``-`` for a missing one."""
     if value is None:
         return "-"
-    if kind == "text":
+    if kind == "text" or isinstance(value, str):  # a word in a column of numbers: "no bound"
         return str(value)
     if kind == "int":
-        return f"{int(value):,}"
+        return f"{round(value):,}"
     if kind.startswith("pct"):  # pct, pct2, ...: percent with that many decimals (4 by default)
         return f"{100 * value:.{int(kind[3:] or 4)}f}%"
     if kind.startswith("spct"):
@@ -62,6 +62,8 @@ def fmt(value, kind: str) -> str:
         return f"{value:.{int(kind[3:] or 4)}f}"
     if kind == "prob":
         return f"{value:.10f}" if value >= 1e-4 else f"{value:.4e}"
+    if kind == "prob3":  # a probability estimated, to three significant figures
+        return f"{value:.3g}"
     raise ValueError(f"format {kind!r} is not known")
 
 
@@ -299,10 +301,12 @@ def counting(data: dict) -> Section | None:
     f = c["figures"]
     p, kind = f["plan"], f["count_kind"]
     adv = f["advantage"]
-    labels = (("initial_bet", "per unit of initial bet (main + insurance)"),
-              ("initial_bet_with_super_sevens", "per unit of initial bet, Super Sevens included"),
-              ("total_bet", "per unit of total bet (main + insurance)"),
-              ("total_bet_with_super_sevens", "per unit of total bet, Super Sevens included"))
+    labels = (("initial_bet", "per unit of initial main bet (main + insurance result)"),
+              ("initial_bet_with_super_sevens",
+               "per unit of initial main bet and Super Sevens bet, Super Sevens included"),
+              ("total_bet", "per unit wagered on the main game (main + insurance result)"),
+              ("total_bet_with_super_sevens",
+               "per unit wagered on the main game and Super Sevens, Super Sevens included"))
     cols = [("advantage", "advantage", "text"), ("mean", "mean", "spct3"), ("se", "SE", "pct3"),
             ("ci95_low", "95% CI low", "spct3"), ("ci95_high", "95% CI high", "spct3")]
     rows = [[label] + [adv[k][c] for c, _, _ in cols[1:]] for k, label in labels]
@@ -323,22 +327,25 @@ def counting(data: dict) -> Section | None:
         "counter's net per unit bet; flat: every box dealt at one unit, played as the counter "
         "plays (index plays included); the control run: the strategy alone at a flat bet, the "
         "same seed. Gain over the control run: "
-        f"{fmt(f.get('gain_over_basic'), 'spct3')} (SE at most "
-        f"{fmt(f.get('gain_over_basic_se'), 'pct3')}); over flat betting: "
-        f"{fmt(f['gain_over_flat'], 'spct3')} (SE at most "
-        f"{fmt(f.get('gain_over_flat_se'), 'pct3')}). SEs of win per 100 rounds, SCORE, N0 and "
-        "the risk of ruin: from the mean's SE (delta method). Method: docs/counting.md.",
+        f"{fmt(f.get('gain_over_basic'), 'spct3')} (SE "
+        f"{fmt(f.get('gain_over_basic_se'), 'pct3')}, the two runs taken as independent); over "
+        f"flat betting: {fmt(f['gain_over_flat'], 'spct3')} (SE at most "
+        f"{fmt(f.get('gain_over_flat_se'), 'pct3')}, the same rounds)."
+        + (f" The flat advantage's SE is {f['flat']['interval_note']}."
+           if f["flat"].get("interval_note") else "")
+        + " The SE of the win per 100 rounds is from the mean's; SCORE, N0 and the risk of ruin "
+        "have 95% intervals, the mean's carried through each, as bjsim count gives them (N0: no "
+        "bound where the mean's interval reaches no edge). Method: docs/counting.md.",
         Table("counting_advantage", "The counter's advantage", cols, rows)]
     rcols = [("per", "per", "text"), ("rounds", "rounds", "int"), ("mean", "mean, units", "num4"),
              ("se", "SE, units", "num4"), ("sd", "SD, units", "num3"),
              ("win_per_100", "win per 100 rounds", "num2"), ("win_per_100_se", "SE", "num2"),
-             ("score", "SCORE", "num1"), ("score_se", "SE", "num1"), ("n0", "N0", "int"),
-             ("n0_se", "SE", "int"),
-             ("risk_of_ruin", "risk of ruin" + (f" ({fmt(f['bankroll'], 'num0')} units)"
-                                                if f["bankroll"] else " (no bankroll given)"),
-              "prob"), ("risk_of_ruin_se", "SE", "prob")]
+             *_with_ci95("score", "SCORE", "num1"), *_with_ci95("n0", "N0", "int"),
+             *_with_ci95("risk_of_ruin", "risk of ruin"
+                         + (f" ({fmt(f['bankroll'], 'num0')} units)" if f["bankroll"]
+                            else " (no bankroll given)"), "prob3")]
     blocks.append(Table("counting_per_round", "The counter's net per round", rcols, [
-        [label] + [f[key][k] for k, _, _ in rcols[1:]]
+        [label] + [_no_bound(f[key], k) for k, _, _ in rcols[1:]]
         for key, label in (("per_round_played", "round played"),
                            ("per_round_watched", "round watched"))]))
     bcols = [("label", kind, "text"), ("rounds", "rounds", "int"),
@@ -347,8 +354,11 @@ def counting(data: dict) -> Section | None:
              ("average_bet", "counter's average bet", "num2"),
              ("counter_advantage", "counter's advantage", "spct2"),
              ("counter_se", "SE", "pct2")]
-    blocks += [f"By the {kind} at the round's start (the ends hold every count beyond them; SE "
-               "per box dealt).",
+    bound = any(b.get("flat_se_at_most") for b in f["by_count"])
+    blocks += [f"By the {kind} at the round's start (the ends hold every count beyond them; the "
+               + ("flat SE an upper bound: a round's boxes, which share the dealer's cards, "
+                  "taken as perfectly correlated)." if bound else "flat SE per box dealt, one a "
+                  "round)."),
                Table("counting_by_count", f"Frequency and advantage by {kind}", bcols,
                      [[b[k] for k, _, _ in bcols] for b in f["by_count"]])]
     ss = f["super_sevens"]
@@ -387,14 +397,28 @@ def counting(data: dict) -> Section | None:
                  ("gain_over_flat", "gain", "spct3"), ("gain_over_flat_se", "SE at most", "pct3"),
                  ("sd_round", "SD per round", "num3"),
                  ("win_per_100", "win per 100 rounds", "num2"), ("win_per_100_se", "SE", "num2"),
-                 ("score", "SCORE", "num1"), ("score_se", "SE", "num1"), ("n0", "N0", "int"),
-                 ("n0_se", "SE", "int"),
+                 *_with_ci95("score", "SCORE", "num1"), *_with_ci95("n0", "N0", "int"),
                  ("super_sevens_favourable_share", "Super Sevens favourable", "pct2")]
         blocks += ["The same plan and seed at each penetration (the share of the shoe dealt "
                    "before the cut card): what the cut card's place is worth to a counter.",
                    Table("counting_penetration", "The counter's advantage by penetration",
-                         wcols, [[r[k] for k, _, _ in wcols] for r in c["sweep"]])]
+                         wcols, [[_no_bound(r, k) for k, _, _ in wcols] for r in c["sweep"]])]
     return Section("counting", "Card counting", blocks)
+
+
+def _with_ci95(key: str, label: str, kind: str) -> list[tuple[str, str, str]]:
+    """A figure's columns with its 95% interval (``bjsim count``'s ``*_ci95_low``, ``_high``)."""
+    return [(key, label, kind), (key + "_ci95_low", "95% CI low", kind),
+            (key + "_ci95_high", "95% CI high", kind)]
+
+
+def _no_bound(fig: dict, key: str):
+    """``fig[key]``; ``no bound`` for an interval's missing high end where its low end is there
+    (N0 where the mean's interval reaches no edge)."""
+    if key.endswith("_ci95_high") and fig.get(key) is None and fig.get(
+            key.removesuffix("high") + "low") is not None:
+        return "no bound"
+    return fig.get(key)
 
 
 def _ramp_text(r: dict) -> str:
