@@ -12,31 +12,38 @@ def _interrupted() -> None:
 
 def run() -> None:
     """The ``bjsim`` command, with Ctrl-C while still importing it taken as `cli.MainGroup`
-    takes it later: ``bjsim: interrupted``, exit 130. A Ctrl-C or SIGTERM after the command has
-    finished (its report written) ends the process at once with the command's exit code, where
-    Python would print a traceback from its shutdown or end by the signal."""
+    takes it later: ``bjsim: interrupted``, exit 130. Once the command has finished (its report
+    written) the process ends at once with its exit code, without the interpreter's teardown
+    (numba's and LLVM's, about a tenth of a second), in which a Ctrl-C or SIGTERM would end it
+    by the signal; with a Dask cluster the teardown closes its processes, and a signal then ends
+    the process at once with the command's exit code."""
     try:
         from simulator.cli import main
     except KeyboardInterrupt:
         _interrupted()
     done = []
 
-    def late(signum, frame):  # outside the command's own handlers: before it, or after it
-        if not done:
-            raise KeyboardInterrupt
+    def end(code: int) -> None:
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
             except Exception:  # noqa: BLE001 (a closed pipe, or a flush under way)
                 pass
-        os._exit(done[0])
+        os._exit(code)
+
+    def late(signum, frame):  # outside the command's own handlers: before it, or after it
+        if not done:
+            raise KeyboardInterrupt
+        end(done[0])
 
     for sig in (signal.SIGINT, signal.SIGTERM):
         signal.signal(sig, late)
     try:
         main()
-    except SystemExit as end:
-        done.append(end.code if isinstance(end.code, int) else 0 if end.code is None else 1)
+    except SystemExit as stop:
+        done.append(stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 1)
+        if "distributed" not in sys.modules:  # (a Dask cluster's processes are closed at exit)
+            end(done[0])  # not through the interpreter's teardown, where a signal ends the process
         raise
     except KeyboardInterrupt:
         _interrupted()

@@ -285,6 +285,31 @@ def test_ctrl_c_after_the_command_has_finished_keeps_its_exit_code_without_a_tra
     assert time.monotonic() - start < 4.5  # (not after the callback's 5 s)
 
 
+def test_a_finished_command_ends_the_process_without_the_teardown_a_signal_could_end():
+    """Once the command has finished, the process ends with its exit code at once, not after
+    the interpreter's teardown (a worker thread still busy, here 5 s; numba's and LLVM's): a
+    Ctrl-C in that teardown ended a complete ``simulate --precision`` run with 130."""
+    code = """if True:
+        import sys, threading, time
+        import simulator.cli
+        from simulator.__main__ import run
+
+        def command():
+            threading.Thread(target=time.sleep, args=(5,)).start()  # not a daemon
+            print("the report")
+            sys.exit(0)
+
+        simulator.cli.main = command
+        run()
+    """
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    start = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0 and done.stdout == "the report\n", done.stderr
+    assert time.monotonic() - start < 4.5  # (not after the thread's 5 s)
+
+
 def test_the_installed_script_takes_ctrl_c_while_importing(monkeypatch, capsys):
     """The ``bjsim`` script runs ``simulator.__main__:run``, which takes a Ctrl-C during the
     command line's import as one later: exit 130, one line, no traceback."""
