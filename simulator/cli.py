@@ -162,7 +162,13 @@ class MainGroup(OneLineGroup):
 
     def make_context(self, info_name, args, parent=None, **extra):
         with _interrupt_exits():
-            return super().make_context(info_name, args, parent=parent, **extra)
+            try:
+                return super().make_context(info_name, args, parent=parent, **extra)
+            except BjsimError as err:  # a command's option before any command
+                if err.message.startswith("No such option"):
+                    err.message += (" Options go after the command, e.g. bjsim simulate "
+                                    "--rounds 1M (bjsim --help lists the commands).")
+                raise
 
     def invoke(self, ctx):
         with _interrupt_exits():

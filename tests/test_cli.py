@@ -347,3 +347,9 @@ def test_shipped_rule_sets_and_variants_are_found_from_any_folder(tmp_path, monk
     (tmp_path / "nz1994-8deck.toml").write_text("decks = 2\n")
     doc = json.loads(run("simulate", *TINY, "--rules", "nz1994-8deck.toml", "-f", "json").stdout)
     assert doc["rules"]["decks"] == 2
+
+
+def test_a_commands_option_before_the_command_says_where_options_go():
+    result = CliRunner().invoke(cli, ["--rounds", "1M"])
+    assert result.exit_code == 2
+    assert "Options go after the command, e.g. bjsim simulate --rounds 1M" in result.stderr
