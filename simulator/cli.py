@@ -110,16 +110,41 @@ def _refuse_same_file(ctx) -> None:
             raise BjsimError(f"{seen[key]} and {option}: both name {path}: allowed a different "
                              "file for each")
         seen[key] = option
+    written = {path: option for path, option in seen.items() if os.path.isfile(path)}
+    if not written:
+        return
     for param in ctx.command.params:
         value = ctx.params.get(param.name)
         if param.name in WRITTEN or value is None:
             continue
         for x in value if isinstance(value, (tuple, list)) else (value,):
-            if isinstance(x, (str, os.PathLike)) and str(x) != "-" and os.path.isfile(x) \
-                    and os.path.realpath(x) in seen:
-                name = param.opts[0] if param.opts else param.name.upper()
-                raise BjsimError(f"{seen[os.path.realpath(x)]} names {x}, which {name} reads: "
-                                 "allowed a file that is not one of the command's inputs")
+            for path in _files_read(param.name, x):
+                hit = next((w for w in written if os.path.samefile(path, w)), None)
+                if hit is not None:
+                    name = param.opts[0] if param.opts else param.name.upper()
+                    raise BjsimError(f"{written[hit]} names {path}, which {name} reads: allowed "
+                                     "a file that is not one of the command's inputs")
+
+
+def _files_read(name: str, value) -> list:
+    """The existing files an option's ``value`` makes the command read: a strategy or plan by
+    its file (a shipped name reads the shipped file), a variant file and the baseline it names;
+    else the value itself where it is a file."""
+    from simulator import plans, strategy, variants
+
+    if not isinstance(value, (str, os.PathLike)) or str(value) == "-":
+        return []
+    try:
+        if name in ("strategy_names", "strategy_name", "choices", "vary_strategies"):
+            value = strategy.strategy_path(value)
+        elif name in ("plan_name", "count_plan"):
+            value = plans.plan_path(value)
+        out = [value]
+        if name == "variant_files" and os.path.isfile(value):
+            out.append(variants.baseline_of(value))
+    except Exception:  # noqa: BLE001 (a bad name or file: the command says so itself)
+        out = [value]
+    return [str(f) for f in out if f is not None and os.path.isfile(f)]
 
 
 class OneLineGroup(OneLineCommand, click.Group):
@@ -1514,9 +1539,8 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         rules_name=file_meta.get("name"), overrides=sets, quiet=quiet,
         say=None if quiet else (lambda text: click.echo(f"bjsim: {text}", err=True)),
         checkpoint=checkpoint_path, resume=resume)
-    if not runs.runs:
-        click.echo("bjsim: interrupted before any chunk finished: nothing to report", err=True)
-        ctx.exit(_interrupted())
+    if not runs.runs or runs.partial and runs.runs[0][2].summary["rounds"] == 0:
+        _nothing_to_report(ctx)  # (not a report of 0 rounds over -o's file)
     figs = count_runs.figures(runs, plan, bankroll)
     meta = runs.runs[0][2].meta | {"plan": counting_report.plan_dict(plan)}
     if penetrations is None:

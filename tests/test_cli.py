@@ -230,7 +230,10 @@ def test_ctrl_c_prints_the_partial_report(monkeypatch):
 
 
 @pytest.mark.parametrize("command, name", [(["simulate"], "iter_chunks"),
-                                           (["compare", "--vary", "decks=8"], "advance_job")])
+                                           (["compare", "--vary", "decks=8"], "advance_job"),
+                                           (["count"], "advance_job"),
+                                           (["count", "--penetrations", "0.6,0.8"],
+                                            "advance_job")])
 def test_ctrl_c_before_any_chunk_writes_no_report(monkeypatch, tmp_path, command, name):
     # A 0-round partial report was written over -o's file; now nothing is written, as README's
     # "stopped before it has anything to report" says, and the exit code is 130.

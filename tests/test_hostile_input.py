@@ -515,3 +515,24 @@ def test_a_variant_setting_one_key_twice_is_refused():
     # --vary decks=8,decks=2 ran decks=2 under the label "decks=8,decks=2".
     line = is_one_line_error(invoke("compare", "-n", "1000", "--vary", "decks=8,decks=2"))
     assert "sets 'decks' twice" in line
+
+
+def test_output_over_a_file_read_through_another_is_refused(tmp_path):
+    # A variant file's baseline, and a hard link to the rule file, are inputs too; a shipped
+    # strategy's name does not read a file of that name in the folder, so -o may write one.
+    root = Path(__file__).resolve().parent.parent
+    base = tmp_path / "base.toml"
+    base.write_text((root / "configs" / "nz1994.toml").read_text())
+    (tmp_path / "v").mkdir()
+    (tmp_path / "v" / "v.toml").write_text('[variant]\nbaseline = "../base.toml"\n'
+                                           "[changes]\ndecks = 8\n")
+    line = is_one_line_error(invoke("compare", "-n", "1000", "--no-exact", "--variant",
+                                    tmp_path / "v" / "v.toml", "-o", base))
+    assert "--variant reads" in line
+    link = tmp_path / "link.toml"
+    os.link(base, link)
+    assert "--rules reads" in is_one_line_error(invoke("simulate", "-n", "1000", "--rules", base,
+                                                       "-o", link))
+    out = tmp_path / "basic"
+    out.write_text("an earlier report")
+    assert invoke("simulate", "-n", "1000", "-q", "--strategy", "basic", "-o", out).exit_code == 0
