@@ -117,8 +117,20 @@ WITHHELD = "†"  # marks an interval withheld (too few wins of a big Super Seve
 
 
 def _withheld_note(stats: dict) -> str | None:
-    """The footnote of `WITHHELD`: each game whose Super Sevens interval is withheld, and why;
-    None if none is (in a table that is shown)."""
+    """The footnote of `WITHHELD`: too few paired blocks for any difference's interval, and each
+    game whose Super Sevens interval is withheld, and why; None if none is (in a table that is
+    shown)."""
+    from simulator.compare import _few_blocks
+
+    few = _few_blocks(stats["blocks"]) if len(stats["rows"]) > 1 else None
+    few = None if few is None else (f"{WITHHELD} no 95% interval, x var, se ratio or z for the "
+                                    f"differences: {few}.")
+    ss = _withheld_ss(stats)
+    return " ".join(n for n in (few, ss) if n) or None
+
+
+def _withheld_ss(stats: dict) -> str | None:
+    """The Super Sevens part of `_withheld_note`."""
     if not any(key == "super_sevens" for key, _ in _sections(stats)):
         return None
     shown = [r for r in stats["rows"] if _shown(stats, "super_sevens", r["game"])]

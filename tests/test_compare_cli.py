@@ -248,3 +248,14 @@ def test_with_a_precision_target_the_bar_ends_on_the_widest_half_width_met():
     assert precision["met"]
     assert f"widest ±{100 * precision['half_width']:.4f}%" in _last_bar(result.stderr,
                                                                         "(target ±")
+
+
+def test_too_few_blocks_are_said_in_the_table_and_markdown():
+    # 20 blocks: the differences' † was explained on stderr only (or by Super Sevens alone).
+    args = ["compare", "--rounds", "1000", "--chunk-rounds", "1000", "--pair-rounds", "50",
+            "--quiet", "--strategy", "basic", "--same-strategy", "--no-exact",
+            "--no-super-sevens", "--vary", "decks=8"]
+    for fmt in ("table", "markdown"):
+        out = run(*args, "-f", fmt).stdout
+        assert "no 95% interval, x var, se ratio or z for the differences: only 20 paired " \
+               "block(s)" in out, fmt
