@@ -408,6 +408,8 @@ class OutputPath(click.ParamType):
 
     def convert(self, value, param, ctx):
         path = os.fspath(value)
+        if path == "-" and not self.folder and param is not None and param.name == "output":
+            return None  # stdout, as --cards - reads stdin
         problem = output_problem(path, self.folder)
         if problem is not None:
             self.fail(f"{path}: {problem}", param, ctx)
@@ -495,7 +497,7 @@ def output_options(formats, default):
     def decorate(func):
         func = click.option(
             "-o", "--output", type=OUTPUT_FILE, default=None,
-            metavar="FILE", help="Write the result to FILE instead of stdout.",
+            metavar="FILE", help="Write the result to FILE instead of stdout ('-': stdout).",
         )(func)
         func = click.option(
             "-f", "--format", "fmt", type=click.Choice(formats), default=default,

@@ -356,3 +356,10 @@ def test_a_commands_option_before_the_command_says_where_options_go():
     result = CliRunner().invoke(cli, ["--rounds", "1M"])
     assert result.exit_code == 2
     assert "Options go after the command, e.g. bjsim simulate --rounds 1M" in result.stderr
+
+
+def test_output_dash_is_stdout(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = run("simulate", *TINY, "-f", "json", "-o", "-")
+    assert json.loads(result.stdout)["results"]["rounds"] == 20_000
+    assert not (tmp_path / "-").exists()
