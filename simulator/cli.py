@@ -1541,7 +1541,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         rules_name=file_meta.get("name"), overrides=sets, quiet=quiet,
         say=None if quiet else (lambda text: click.echo(f"bjsim: {text}", err=True)),
         checkpoint=checkpoint_path, resume=resume)
-    if not runs.runs or runs.partial and runs.runs[0][2].summary["rounds"] == 0:
+    if not runs.runs or runs.partial and runs.runs[0][2].meta["run"]["rounds_played"] == 0:
         _nothing_to_report(ctx)  # (not a report of 0 rounds over -o's file)
     figs = count_runs.figures(runs, plan, bankroll)
     meta = runs.runs[0][2].meta | {"plan": counting_report.plan_dict(plan)}
