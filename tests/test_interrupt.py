@@ -18,6 +18,7 @@ import random
 import signal
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -258,56 +259,46 @@ def test_a_ctrl_c_lost_in_a_callback_is_sent_again(capsys):
     assert capsys.readouterr().err.strip() == "bjsim: interrupted"
 
 
-def test_ctrl_c_after_the_command_has_finished_keeps_its_exit_code_without_a_traceback():
-    """A Ctrl-C while Python shuts down after a finished command (its atexit callbacks, here one
-    that takes a while) ends the process at once with the command's exit code; Python used to
-    print ``Exception ignored in atexit callback`` and a KeyboardInterrupt traceback."""
-    code = """if True:
-        import atexit, os, signal, sys, time
-        import simulator.cli
-        from simulator.__main__ import run
-
-        def command():
-            print("the report")
-            atexit.register(lambda: (os.kill(os.getpid(), signal.SIGINT), time.sleep(5)))
-            sys.exit(3)
-
-        simulator.cli.main = command
-        run()
-    """
+def _bjsim_with(body: str) -> tuple:
+    """``simulator.__main__.run`` in a fresh process, the command line replaced by a function of
+    ``body``: its completed process and seconds."""
+    code = ("import atexit, os, signal, sys, threading, time\nimport simulator.cli\n"
+            "from simulator.__main__ import run\n\ndef command():\n"
+            + textwrap.indent(textwrap.dedent(body).strip("\n"), "    ")
+            + "\n\nsimulator.cli.main = command\nrun()\n")
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     start = time.monotonic()
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=60)
+    return done, time.monotonic() - start
+
+
+def test_ctrl_c_after_the_command_has_finished_keeps_its_exit_code_without_a_traceback():
+    """A Ctrl-C while Python shuts down after a finished command (its atexit callbacks, here one
+    that takes a while) ends the process at once with the command's exit code; Python used to
+    print ``Exception ignored in atexit callback`` and a KeyboardInterrupt traceback."""
+    done, seconds = _bjsim_with("""
+        print("the report")
+        atexit.register(lambda: (os.kill(os.getpid(), signal.SIGINT), time.sleep(5)))
+        sys.exit(3)
+    """)
     assert done.returncode == 3, done.stderr
     assert done.stdout == "the report\n"
     assert "Traceback" not in done.stderr and "KeyboardInterrupt" not in done.stderr
-    assert time.monotonic() - start < 4.5  # (not after the callback's 5 s)
+    assert seconds < 4.5  # (not after the callback's 5 s)
 
 
 def test_a_finished_command_ends_the_process_without_the_teardown_a_signal_could_end():
     """Once the command has finished, the process ends with its exit code at once, not after
     the interpreter's teardown (a worker thread still busy, here 5 s; numba's and LLVM's): a
     Ctrl-C in that teardown ended a complete ``simulate --precision`` run with 130."""
-    code = """if True:
-        import sys, threading, time
-        import simulator.cli
-        from simulator.__main__ import run
-
-        def command():
-            threading.Thread(target=time.sleep, args=(5,)).start()  # not a daemon
-            print("the report")
-            sys.exit(0)
-
-        simulator.cli.main = command
-        run()
-    """
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    start = time.monotonic()
-    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=60)
+    done, seconds = _bjsim_with("""
+        threading.Thread(target=time.sleep, args=(5,)).start()  # not a daemon
+        print("the report")
+        sys.exit(0)
+    """)
     assert done.returncode == 0 and done.stdout == "the report\n", done.stderr
-    assert time.monotonic() - start < 4.5  # (not after the thread's 5 s)
+    assert seconds < 4.5  # (not after the thread's 5 s)
 
 
 def test_the_installed_script_takes_ctrl_c_while_importing(monkeypatch, capsys):
