@@ -95,7 +95,8 @@ def _read_toml(path: Path) -> dict:
     try:
         text = path.read_bytes().decode("utf-8")
     except FileNotFoundError:
-        raise RuleError(f"--variant {src}: no such file") from None
+        names = ", ".join(f"variants/{f.stem}" for f in shipped())
+        raise RuleError(f"--variant {src}: no such file (shipped ones, by name: {names})") from None
     except OSError as err:
         raise RuleError(f"--variant {src}: cannot read: {err.strerror or err}") from None
     except UnicodeDecodeError:
