@@ -377,9 +377,11 @@ def plot(stats: dict, path: str) -> None:
     d = [r["difference"]["house_edge"] for r in rows]
     y = list(range(len(rows)))[::-1]
     fig, ax = plt.subplots(figsize=(8, 0.35 * len(rows) + 1.5))
-    err = [Z95 * (x["se"] or 0) * 100 for x in d]
+    err = [Z95 * (x["se"] or 0) * 100 for x in d]  # (none where the table withholds it)
+    withheld = any(x["se"] is None for x in d)
     ax.errorbar([100 * x["mean"] for x in d], y, xerr=err, fmt="o", color="tab:blue",
-                capsize=3, label="simulated, 95% interval")
+                capsize=3,
+                label="simulated, 95% interval" + (" (where given)" if withheld else ""))
     ex = [(100 * x["exact"], yy) for x, yy in zip(d, y, strict=True) if x.get("exact") is not None]
     if ex:
         ax.plot([e[0] for e in ex], [e[1] for e in ex], "x", color="tab:red", label="exact",

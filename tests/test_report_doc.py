@@ -646,3 +646,14 @@ def test_report_user_errors_are_one_line(args, words, tmp_path, monkeypatch):
     assert last.startswith("Error:") and "Traceback" not in result.output
     for w in words:
         assert w in result.stderr, (w, result.stderr)
+
+
+def test_a_variant_table_of_too_few_blocks_says_why_and_draws(tmp_path):
+    # 1,000 rounds a game are 21 blocks: the differences have no interval, which crashed the
+    # chart (a None in its error bars) and went unexplained in the table.
+    out = tmp_path / "r"
+    result = CliRunner().invoke(cli, ["report", "-q", "-n", "20000", "--variant-rounds", "1000",
+                                      "--variant", "variants/h17", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    md = (out / "report.md").read_text()
+    assert "No difference has an interval ('-'): only 21 paired block(s)" in md

@@ -102,9 +102,11 @@ def rule_effects(data: dict, path: Path) -> None:
     ax = fig.add_subplot()
     ys = list(range(len(rows)))[::-1]
     diffs = [100 * r["difference"] for r in rows]
-    errs = [100 * (r["difference"] - r["ci95_low"]) for r in rows]
+    errs = [0 if r["ci95_low"] is None else 100 * (r["difference"] - r["ci95_low"])
+            for r in rows]  # (none where the table withholds it)
+    withheld = any(r["ci95_low"] is None for r in rows)
     ax.barh(ys, diffs, xerr=errs, color="#9e9ac8", ecolor="#3f007d", capsize=3,
-            label="simulated change, 95% interval")
+            label="simulated change, 95% interval" + (" (where given)" if withheld else ""))
     ex = [(y, 100 * r["exact"]) for y, r in zip(ys, rows, strict=True)
           if r.get("exact") is not None]
     if ex:

@@ -441,7 +441,15 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
                      "independent runs; exact: the exact analyzer's figure and difference (a "
                      "full shoe every round; scope 'cut-card': the decks differ under a cut "
                      "card, so the simulated difference also holds the change of the cut-card "
-                     "effect).")}
+                     "effect)." + _few_blocks_text(result.stats["blocks"]))}
+
+
+def _few_blocks_text(blocks: int) -> str:
+    """The variant table's word on differences without an interval for too few blocks."""
+    from simulator.compare import _few_blocks
+
+    few = _few_blocks(blocks)
+    return "" if few is None else f" No difference has an interval ('-'): {few}."
 
 
 def _variant_row(game: dict) -> dict:
