@@ -140,7 +140,7 @@ def main() -> None:
                         help="nz, 7box, 7box-ss-off, peek, ss-off or a plan")
     parser.add_argument("--rounds", type=int, default=40_000_000, help="rounds to sample")
     parser.add_argument("--function", help="also show the hottest instructions of this function "
-                        "(a part of its name, e.g. walk_counted)")  # fmt: skip
+                        "(a part of its name, e.g. walk)")  # fmt: skip
     parser.add_argument("--top", type=int, default=30, help="instructions shown (default 30)")
     parser.add_argument("--lines", action="store_true", help="with --function: the samples by "
                         "source line (compiled with NUMBA_DEBUGINFO=1 for the line table, which "

@@ -333,7 +333,7 @@ def test_the_super_sevens_bet_follows_its_own_ramp():
     ],
 )
 def test_the_counted_walk_equals_the_round_loop(rules, counter):
-    """One box without peek: a counter walks the round table (``play.walk_counted``: each round
+    """One box without peek: a counter walks the round table (``play.walk``: each round
     recorded and bet a shoe at a time, counted by terminal); with a trace the round loop plays
     every round. The same seed gives the same tally and counting tally, field by field."""
     tables, ctr, ins = counter_for(rules, BASIC, counter)

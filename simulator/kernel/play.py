@@ -90,49 +90,8 @@ def _undo_deal(wtrans, wcounts, shoe, start, s, pos, peek):
 
 
 @njit(_nrt=False)
-def walk(wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut_at, peek, start, pos, end, s0, s1, s2,
-         s3):  # fmt: skip
-    """One box, simulation: rounds as a walk of the round table (``tables.walk_tables``), one
-    lazy Fisher-Yates step and one table read a card, each visit counted in ``wcounts``.
-    Returns ``(r, pos, end, s0, s1, s2, s3, why, state)``, ``why``: ``WALK_DONE`` (``n_rounds``
-    played), ``WALK_NEAR`` (fewer than ``WALK_CARDS`` cards left: the loop plays the round) or
-    ``WALK_EXIT`` (a round dealt that the loop plays on, its visits uncounted; ``state``).
-    ``cut_at``: a shuffle before a round from there (``_round_start``)."""
-    n_cards = shoe.size - SLACK
-    need_full = ws[R.WS_NEED_FULL]
-    lim = -1 if need_full != 0 else min(cut_at, end - WALK_CARDS + 1)
-    s = start
-    why = WALK_DONE
-    while r < n_rounds:
-        # One test a card; at a round's start past ``lim``: shuffle, or too few cards left.
-        if pos >= lim and (wflags[np.uint64(s)] & M.BOUNDARY) != 0:
-            pos, end, need_full = _round_start(ws, pos, end, need_full, cut_at, n_cards)
-            lim = min(cut_at, end - WALK_CARDS + 1)
-            if end - pos < WALK_CARDS:
-                why = WALK_NEAR
-                break
-        k, s0, s1, s2, s3 = pick(False, pos, end, s0, s1, s2, s3)
-        code = np.int64(shoe[k])
-        shoe[k] = shoe[np.uint64(pos)]
-        shoe[np.uint64(pos)] = code
-        pos += 1
-        s = np.int64(wtrans[np.uint64(s * 10 + value(code) - 1)])
-        wcounts[np.uint64(s)] += 1
-        f = wflags[np.uint64(s)]
-        r += f & M.TERMINAL
-        if (f & M.SPECIAL) == 0:
-            continue
-        if (f & M.W_EXIT) != 0:
-            _undo_deal(wtrans, wcounts, shoe, start, s, pos, peek)
-            why = WALK_EXIT
-            break
-    ws[R.WS_NEED_FULL] = need_full
-    return r, pos, end, s0, s1, s2, s3, why, s
-
-
-@njit(_nrt=False)
 def _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe):
-    """The ``n`` rounds ``walk_counted`` recorded (``rec[0, i]``, ``rec[1, i]``: round ``i``'s
+    """The ``n`` rounds a counter's ``walk`` recorded (``rec[0, i]``, ``rec[1, i]``: round ``i``'s
     running count and first card's place; ``rec[2, i + 1]``: its terminal), bet in turn by the
     count (``count.bet_table``), into ``walked`` (``count.add_walked``) and the exact Super
     Sevens moments; ``cs`` keeps seated."""
@@ -155,35 +114,44 @@ def _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe):
 
 
 @njit(_nrt=False)
-def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at, start,
-                 pos, end, s0, s1, s2, s3, cx, cs, ss_on, decks):  # fmt: skip
-    """``walk`` for a counter (``cx``, ``cs``; ``count``), no peek: the running count kept card
-    by card, a ``DECIDE`` state played on by the count (``walt``), each round's start and
-    terminal recorded in ``rec``, bet and counted (``_add_rounds``) before a shuffle and on
-    return (the bets of a round left to the loop in ``cs``). The inner loop leaves only at a
-    decision, an exit, ``lim`` or the last round (its values stay in registers)."""
-    ci, ctab, tg, ramp_v, ct, ev, walked, bt = cx
-    nt = walt.size // wflags.size
+def walk(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at, peek, start, pos,
+         end, s0, s1, s2, s3, cx, cs, ss_on, decks):  # fmt: skip
+    """One box, simulation: rounds as a walk of the round table (``tables.walk_tables``), one
+    lazy Fisher-Yates step and one table read a card, each visit counted in ``wcounts``.
+    Returns ``(r, pos, end, s0, s1, s2, s3, why, state)``, ``why``: ``WALK_DONE`` (``n_rounds``
+    played), ``WALK_NEAR`` (fewer than ``WALK_CARDS`` cards left: the loop plays the round) or
+    ``WALK_EXIT`` (a round dealt that the loop plays on, its visits uncounted; ``state``).
+    ``cut_at``: a shuffle before a round from there (``_round_start``). A counter (``cx``,
+    ``cs``; ``count``; None: none), no peek: the running count kept card by card, a ``DECIDE``
+    state played on by the count (``walt``), each round's start and terminal recorded in
+    ``rec``, bet and counted (``_add_rounds``) before a shuffle and on return (the bets of a
+    round left to the loop in ``cs``). The inner loop leaves only at a decision, an exit,
+    ``lim`` or the last round (its values stay in registers)."""
     n_cards = shoe.size - SLACK
     need_full = ws[R.WS_NEED_FULL]
     lim = -1 if need_full != 0 else min(cut_at, end - WALK_CARDS + 1)
-    C.count_now(ci, ctab, tg, cs, shoe, ws, pos, end)  # (the count's shuffles are the shoe's)
-    rcp = cs[C.CS_RC]  # the running count (sevens marked), card by card
     s = start
-    rec[0, 0], rec[1, 0] = rcp, pos
-    n = 0  # rounds recorded
+    n = 0  # rounds played (a counter's: recorded) since the last shuffle
     room = n_rounds - r  # rounds to play
     why = WALK_DONE
+    if cx is not None:
+        ci, ctab, tg, ramp_v, ct, ev, walked, bt = cx
+        nt = walt.size // wflags.size
+        C.count_now(ci, ctab, tg, cs, shoe, ws, pos, end)  # (the count's shuffles are the shoe's)
+        rcp = cs[C.CS_RC]  # the running count (sevens marked), card by card
+        rec[0, 0], rec[1, 0] = rcp, pos
     while n < room:
         if pos >= lim and (wflags[np.uint64(s)] & M.BOUNDARY) != 0:  # shuffle, or too few cards
-            _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe)
+            if cx is not None:
+                _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe)
             r, room, n = r + n, room - n, 0
             shuffles = ws[R.WS_SHUFFLES]
             pos, end, need_full = _round_start(ws, pos, end, need_full, cut_at, n_cards)
-            if ws[R.WS_SHUFFLES] != shuffles:
-                rcp = ci[C.CI_IRC]
             lim = min(cut_at, end - WALK_CARDS + 1)
-            rec[0, 0], rec[1, 0] = rcp, pos
+            if cx is not None:
+                if ws[R.WS_SHUFFLES] != shuffles:
+                    rcp = ci[C.CI_IRC]
+                rec[0, 0], rec[1, 0] = rcp, pos
             if end - pos < WALK_CARDS:
                 why = WALK_NEAR
                 break
@@ -197,18 +165,19 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds
             shoe[np.uint64(pos)] = code
             pos += 1
             v = np.uint64(value(code) - 1)
-            rcp += tg[v]
             s = np.int64(wtrans[np.uint64(s * 10) + v])
             wcounts[np.uint64(s)] += 1
             f = np.int64(wflags[np.uint64(s)])
-            if (f & M.DECIDE) != 0:
-                break
-            j = np.uint64(n + 1)
-            rec[0, j], rec[1, j], rec[2, j] = rcp, pos, s  # the next round's start
+            if cx is not None:
+                rcp += tg[v]
+                if (f & M.DECIDE) != 0:
+                    break
+                j = np.uint64(n + 1)
+                rec[0, j], rec[1, j], rec[2, j] = rcp, pos, s  # the next round's start
             n += f & M.TERMINAL
             if (f & M.W_EXIT) != 0 or pos >= stop:
                 break
-        if (f & M.DECIDE) != 0:  # the count's strategy decides (its visit is the card's)
+        if cx is not None and (f & M.DECIDE) != 0:  # the count decides (its visit the card's)
             e = C.said(ci, ctab, rcp, end - pos)
             if (f & M.FIRST) != 0:
                 C.decided(ci, cs, e)
@@ -219,16 +188,17 @@ def walk_counted(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds
             rec[0, n + 1], rec[1, n + 1], rec[2, n + 1] = rcp, pos, s  # the next round's start
             n += f & M.TERMINAL
         if (f & M.W_EXIT) != 0:
-            _undo_deal(wtrans, wcounts, shoe, start, s, pos, False)
+            _undo_deal(wtrans, wcounts, shoe, start, s, pos, peek)
             why = WALK_EXIT
             break
-    _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe)
     ws[R.WS_NEED_FULL] = need_full
-    cs[C.CS_SHUFFLES] = ws[R.WS_SHUFFLES]
-    if why == WALK_EXIT:  # the bets of the round left to the loop, at the count at its start
-        cs[C.CS_RC], cs[C.CS_SEEN] = rec[0, n], rec[1, n]
-        C.round_start(ci, ctab, tg, ramp_v, ev, cs, shoe, ws, rec[1, n], end, decks)
-    cs[C.CS_RC], cs[C.CS_SEEN] = rcp, pos
+    if cx is not None:
+        _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe)
+        cs[C.CS_SHUFFLES] = ws[R.WS_SHUFFLES]
+        if why == WALK_EXIT:  # the bets of the round left to the loop, at the count at its start
+            cs[C.CS_RC], cs[C.CS_SEEN] = rec[0, n], rec[1, n]
+            C.round_start(ci, ctab, tg, ramp_v, ev, cs, shoe, ws, rec[1, n], end, decks)
+        cs[C.CS_RC], cs[C.CS_SEEN] = rcp, pos
     return r + n, pos, end, s0, s1, s2, s3, why, s
 
 
@@ -271,28 +241,22 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     insb = ins_flags.copy()
     nbr = nb  # boxes this round
     walking = not stacked and wtrans.size > 0 and trace.size == 0
+    cs, rec = np.zeros(C.N_CS, np.int64), np.zeros((3, 0), np.int64)  # a counter's walk
     if cx is not None:  # (``cx is None``: the counter's code is left out when compiled)
         ci, ctab, tg, ramp_v, ct, ev, walked, bt = cx
         nt = alt.size // flags.size  # the counter's strategies
-        cs = np.zeros(C.N_CS, np.int64)
         cs[C.CS_SHUFFLES] = -1
         fam = np.zeros(nb, np.int64)  # a box took insurance (its strategies' family)
         walking = walking and walked.size > 0
-        rec = np.zeros((3, n_cards // 3 + 4 if walked.size else 0), np.int64)  # walk_counted's
+        rec = np.zeros((3, n_cards // 3 + 4 if walked.size else 0), np.int64)  # the walk's
     s_dealt = traced = r = 0
     while r < n_rounds:
         why = WALK_NEAR
         if walking:
-            if cx is not None:
-                r, pos, end, s0, s1, s2, s3, why, s_dealt = walk_counted(
-                    wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at,
-                    start[0], pos, end, s0, s1, s2, s3, cx, cs, ss_on, p[L.P_DECKS],
-                )  # fmt: skip
-            else:
-                r, pos, end, s0, s1, s2, s3, why, s_dealt = walk(
-                    wtrans, wflags, wcounts, shoe, ws, r, n_rounds, cut_at, peek, start[0], pos,
-                    end, s0, s1, s2, s3,
-                )  # fmt: skip
+            r, pos, end, s0, s1, s2, s3, why, s_dealt = walk(
+                wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at, peek,
+                start[0], pos, end, s0, s1, s2, s3, cx, cs, ss_on, p[L.P_DECKS],
+            )  # fmt: skip
             if why == WALK_DONE:
                 break
         if why == WALK_EXIT:
