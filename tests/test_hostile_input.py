@@ -552,7 +552,8 @@ def test_a_variant_with_an_empty_item_is_refused_as_such(vary):
      "(the same as 'decks=8,penetration=0.8')"),
     (("--vary-strategy", "never-bust", "--vary-strategy", "never-bust"),
      "--vary-strategy 'never-bust' is asked for twice"),
-    (("--variant", "h17", "--all-variants"), "--all-variants asks for every shipped one"),
+    (("--variant", Path(__file__).resolve().parent.parent / "configs" / "variants" / "h17.toml",
+      "--all-variants"), "--all-variants asks for every shipped one"),
 ])
 def test_a_variant_asked_for_twice_is_refused(args, words):
     # The same variant twice played it twice, two rows of one game under one label.
