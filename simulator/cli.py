@@ -139,6 +139,7 @@ def _files_read(name: str, value) -> list:
             value = strategy.strategy_path(value)
         elif name in ("plan_name", "count_plan"):
             value = plans.plan_path(value)
+            return [str(f) for f in [value, *plans.files_named(value)] if os.path.isfile(f)]
         out = [value]
         if name == "variant_files" and os.path.isfile(value):
             out.append(variants.baseline_of(value))
@@ -1240,6 +1241,10 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     if not (vary or files or vary_strategies):
         raise BjsimError("compare: no variant: give --vary KEY=VALUE, --variant FILE, "
                          "--vary-strategy NAME or --all-variants")
+    again = variants.twice(vary, files, vary_strategies)
+    if again is not None:
+        raise BjsimError(f"compare: {again}" + (" (--all-variants asks for every shipped one)"
+                                               if all_variants and "--variant " in again else ""))
     base_file = variants.baseline_file(rules_path, files)
     rules, file_meta = _load_rules(base_file, overrides, boxes, super_sevens)
     base_strats = _load_strategies(strategy_names, rules.boxes) if strategy_names else None
@@ -1327,8 +1332,8 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
               "count --penetrations).")
 @click.option("-o", "--output", "out_dir", required=True, metavar="DIR",
               type=OutputPath(folder=True),
-              help="The folder to write (made if missing; the report's files in it are "
-              "replaced).")
+              help="The folder to write (made if missing). An earlier report in it is "
+              "replaced whole once the new one is made; until then it stays as it was.")
 @click.option("-q", "--quiet", is_flag=True,
               help="No progress bars (the line per step stays on stderr).")
 @click.pass_context
@@ -1397,6 +1402,10 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         ctx.exit(_interrupted())
     try:
         written = write_report(data, out_dir, say)
+    except KeyboardInterrupt:
+        click.echo(f"bjsim report: interrupted while writing: {out_dir} is as it was",
+                   err=True)
+        ctx.exit(_interrupted())
     except OSError as err:
         raise BjsimError(f"--output {out_dir}: cannot write: {err.strerror or err}") from None
     say(f"wrote {len(written)} files to {out_dir}: open {os.path.join(out_dir, 'report.html')}")

@@ -246,6 +246,17 @@ def plan_path(name_or_path) -> Path:
     return path
 
 
+def files_named(path) -> list[Path]:
+    """The count system and index files a plan file names by path (none if it cannot be read:
+    loading it says why)."""
+    try:
+        data = read_toml(Path(path), "plan", PlanError)
+    except PlanError:
+        return []
+    return [Path(v) for v in (data.get("count"), data.get("indices"))
+            if isinstance(v, str) and ("/" in v or v.endswith(".toml"))]
+
+
 def load_plan(name_or_path) -> CountingPlan:
     """A counting plan by shipped name (``hi-lo-1-12``, ...) or from a TOML file."""
     path = plan_path(name_or_path)

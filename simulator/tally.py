@@ -5,18 +5,20 @@ Every figure is derived from the kernel's integer sums (layout ``TALLY_NAMES``; 
 tenths of the initial wager, Super Sevens in stakes), variances with Python integers, so there is
 no cancellation however many rounds. Standard errors of the total, the main game, insurance and
 Super Sevens come from per-round sums over the boxes (boxes share the dealer's hand). A figure
-whose interval would mislead (fewer than ``MIN_WINS`` big wins) has an ``interval_note`` instead;
-one that cannot be computed is ``None``, never NaN. What each figure means: README "How the
-figures are computed" and "JSON output"; docs/api.md.
+whose interval would mislead (too few bets to expect ``MIN_WINS`` big wins) has an
+``interval_note``; one that cannot be computed is ``None``, never NaN. What each figure means:
+README "How the figures are computed" and "JSON output"; docs/api.md.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 
 from simulator import layout as L
+from simulator.exact.sevens import sevens_plays, super_sevens
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 MIN_WINS = 30  # wins of each Super Sevens line above 3 to 1 before its interval means anything
@@ -196,8 +198,9 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
         The Super Sevens lines the strategies can make (default all; see `ss_lines_possible`).
         Lines the shoe cannot make (`ss_lines_dealable`) are left out whatever is given.
     strategies : sequence of Strategy, optional
-        The boxes' strategies, one a box: each strategy's Super Sevens interval (``by_strategy``)
-        is then judged by the lines it can make; without them, by ``ss_lines_possible``.
+        The boxes' strategies, one a box: the Super Sevens interval waits for the wins of each
+        line the bets are expected to hold by each one's 7-7 play (else every 7-7 hit), and
+        each strategy's (``by_strategy``) is judged by the lines it can make.
 
     Returns
     -------
@@ -296,14 +299,20 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
             "contribution_se": None if se is None else abs(pay) * se,
         }
     dealable = ss_lines_dealable(rules)
-    rare = [(k, v) for k, v in lines.items()
-            if v["pays"] > 3 and k in ss_lines_possible and k in dealable
-            and v["count"] < MIN_WINS]
+    chances = _line_chances(rules, strategies)
+    by_slot = [t[L.T_BY + k * L.N_BY + L.BY_BOX_ROUNDS] for k in range(len(chances))]
+    if strategies is None or not sum(by_slot):
+        by_slot = [bets] + [0] * (len(chances) - 1)
+    rare = [(sum(n * c[k] for n, c in zip(by_slot, chances, strict=True)), k)
+            for k, v in lines.items()
+            if v["pays"] > 3 and k in ss_lines_possible and k in dealable]
+    rare = [x for x in rare if x[0] > 0]
     few_wins = rare_line = None
-    if rare:
-        rare_line, v = max(rare, key=lambda kv: kv[1]["pays"])
-        few_wins = (f"{v['count']:,} win(s) of line ({rare_line}) paying {v['pays']} to 1, "
-                    f"fewer than {MIN_WINS}")
+    if bets and rare and min(rare)[0] < MIN_WINS:
+        expected, rare_line = min(rare)
+        few_wins = (f"about {expected:,.1f} win(s) of line ({rare_line}) paying "
+                    f"{lines[rare_line]['pays']} to 1 expected in {bets:,} bets, fewer than "
+                    f"{MIN_WINS}")
     super_sevens = _too_short(_figure(ss_mean, ss_se), few_wins)
     super_sevens |= {
         "house_edge": None if ss_mean is None else -ss_mean,
@@ -357,7 +366,8 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
         "insurance": insurance,
         "super_sevens": super_sevens,
         "by_strategy": _by_strategy(t, lines, (few_wins, rare_line), dealable,
-                                    _possible_by_slot(strategies, rules, ss_lines_possible)),
+                                    _possible_by_slot(strategies, rules, ss_lines_possible),
+                                    chances),
         "frequencies": frequencies,
         "frequencies_note": frequencies_note,
         "shoe": shoe,
@@ -365,14 +375,14 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
     }
 
 
-def _by_strategy(t: list, lines: dict, few_wins: tuple, dealable, possible: list) -> list[dict]:
+def _by_strategy(t: list, lines: dict, few_wins: tuple, dealable, possible: list,
+                 chances: list) -> list[dict]:
     """Each strategy's house edge and Super Sevens return when the boxes play more than one
     (``layout.T_BY``; else none), the SE from its per-round sums (its boxes share the dealer's
     cards). Its Super Sevens interval is withheld where the whole game's is (``few_wins``: the
     note and its line) for a line it can make (``possible[k]``: of the strategy of first box
-    ``k + 1``), or where its share of the bets holds fewer than ``MIN_WINS`` wins of a line above
-    3 to 1 that it can make (the lines' wins by strategy are not kept: the share is an
-    estimate)."""
+    ``k + 1``), or where its bets are expected to hold fewer than ``MIN_WINS`` wins of a line
+    above 3 to 1 that it can make (``chances[k]``, `_line_chances`)."""
     rounds, u, bets = t[L.T_ROUNDS], float(L.UNIT), t[L.T_SS_BETS]
     by = [t[L.T_BY + k * L.N_BY: L.T_BY + (k + 1) * L.N_BY] for k in range(7)]
     if sum(1 for f in by if f[L.BY_BOX_ROUNDS]) < 2:
@@ -390,11 +400,12 @@ def _by_strategy(t: list, lines: dict, few_wins: tuple, dealable, possible: list
                  "super_sevens": None}  # fmt: skip
         if bets:
             note = few_wins[0] if few_wins[1] in possible[k] else None
-            shares = [(v["count"] * n / bets, name) for name, v in lines.items()
-                      if v["pays"] > 3 and name in possible[k] and name in dealable]
-            if note is None and shares and min(shares)[0] < MIN_WINS:
-                x, name = min(shares)
-                note = (f"about {x:,.0f} win(s) of line ({name}) by its share of the bets, "
+            expected = [(n * chances[min(k, len(chances) - 1)][name], name)
+                        for name, v in lines.items()
+                        if v["pays"] > 3 and name in possible[k] and name in dealable]
+            if note is None and expected and min(expected)[0] < MIN_WINS:
+                x, name = min(expected)
+                note = (f"about {x:,.1f} win(s) of line ({name}) expected in its {n:,} bets, "
                         f"fewer than {MIN_WINS}")
             ss, sd, sd_round = _boxes_figure(f[L.BY_SS_SUM], f[L.BY_SS_SQ], f[L.BY_SS_RSQ],
                                              rounds, boxes, 1.0, note)
@@ -402,6 +413,23 @@ def _by_strategy(t: list, lines: dict, few_wins: tuple, dealable, possible: list
                                           "sd_round": sd_round, "bets": n}
         out.append(entry)
     return out
+
+
+def _line_chances(rules, strategies) -> list[dict]:
+    """Each strategy's chance per bet of each Super Sevens line from a full shoe, by its 7-7 play
+    (the exact analyzer's, rule 14), or one of a strategy hitting every 7-7 without
+    ``strategies``: what decides how many wins a run can be expected to hold."""
+    if not rules.super_sevens:
+        return [dict.fromkeys(SS_LINES, 0.0)]
+    plays = [("hit",) * 10] if strategies is None else [
+        tuple(sevens_plays(rules, s)[up] for up in range(1, 11)) for s in strategies]
+    return [_chances(rules, p) for p in plays]
+
+
+@functools.lru_cache(maxsize=64)
+def _chances(rules, plays) -> dict:
+    lines = super_sevens(rules, dict(zip(range(1, 11), plays, strict=True)))["lines"]
+    return {k: float(v["probability"]) for k, v in lines.items()}
 
 
 def _possible_by_slot(strategies, rules, possible) -> list:

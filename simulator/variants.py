@@ -76,6 +76,9 @@ def from_vary(base, text: str) -> Variant:
     items = split_vary(text)
     if not items:
         raise RuleError(f"--vary '{text}': give KEY=VALUE[,KEY=VALUE...], e.g. decks=8")
+    if text.rstrip().endswith(",") or ",," in text.replace(" ", ""):
+        raise RuleError(f"--vary '{text}': an empty item between commas: give "
+                        "KEY=VALUE[,KEY=VALUE...], e.g. decks=8,penetration=0.8")
     keys = [item.split("=", 1)[0].strip() for item in items]
     twice = next((k for i, k in enumerate(keys) if k in keys[:i]), None)
     if twice is not None:
@@ -168,6 +171,22 @@ def from_file(base, path) -> Variant:
         changes += (f"strategy={v['strategy']}",)
     return Variant(v["name"], rules, changes, str(path), v.get("strategy"),
                    v.get("description", ""))
+
+
+def twice(vary, files, strategies) -> str | None:
+    """The first variant asked for twice (the same ``--vary`` items, variant file or strategy),
+    as an error's words; None if none is."""
+    seen: dict = {}
+    asked = ([("--vary", v, frozenset(split_vary(v))) for v in vary]
+             + [("--variant", f, os.path.realpath(f)) for f in files]
+             + [("--vary-strategy", s, s) for s in strategies])
+    for opt, text, key in asked:
+        if (opt, key) in seen:
+            first = seen[(opt, key)]
+            same = f"'{text}'" if first == text else f"'{text}' (the same as '{first}')"
+            return f"{opt} {same} is asked for twice: allowed each variant once"
+        seen[(opt, key)] = text
+    return None
 
 
 def shipped() -> list[Path]:

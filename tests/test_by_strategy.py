@@ -19,7 +19,7 @@ from simulator.cli import cli
 from simulator.report import by_strategy, render
 from simulator.rules import Rules
 from simulator.strategy import load_strategy, stack_for
-from simulator.tally import summarize
+from simulator.tally import _line_chances, summarize
 
 
 def _by(t, k, **fields):
@@ -96,13 +96,13 @@ def test_two_names_with_the_same_charts_are_one_strategy(mixed):
     assert "basic (box 1 and 1 more with its charts)" in text
 
 
-def test_a_strategys_super_sevens_interval_is_withheld_by_its_share_of_the_wins(mixed):
+def test_a_strategys_super_sevens_interval_is_withheld_by_the_wins_its_bets_expect(mixed):
     summary, _ = mixed
-    e_count = summary["super_sevens"]["lines"]["e"]["count"]
+    p_e = _line_chances(Rules(boxes=3), None)[0]["e"]
     for e in summary["by_strategy"]:
-        share = e_count * e["box_rounds"] / summary["box_rounds"]
+        expected = e["super_sevens"]["bets"] * p_e
         note = e["super_sevens"]["interval_note"]
-        assert (note is not None) == (share < 30 or summary["super_sevens"]["interval_note"]
+        assert (note is not None) == (expected < 30 or summary["super_sevens"]["interval_note"]
                                       is not None)  # fmt: skip
         assert (e["super_sevens"]["ci95_low"] is None) == (note is not None)
 

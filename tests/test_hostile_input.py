@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import tempfile
 import time
 from pathlib import Path
@@ -536,3 +537,46 @@ def test_output_over_a_file_read_through_another_is_refused(tmp_path):
     out = tmp_path / "basic"
     out.write_text("an earlier report")
     assert invoke("simulate", "-n", "1000", "-q", "--strategy", "basic", "-o", out).exit_code == 0
+
+
+@pytest.mark.parametrize("vary", ["decks=8,", "decks=8,,penetration=0.8", "decks=8, "])
+def test_a_variant_with_an_empty_item_is_refused_as_such(vary):
+    # "--vary decks=8," was refused as "'8,' is not an integer", which hid the stray comma.
+    line = is_one_line_error(invoke("compare", "-n", "1000", "--vary", vary))
+    assert "an empty item between commas" in line and "not an integer" not in line
+
+
+@pytest.mark.parametrize("args, words", [
+    (("--vary", "decks=8", "--vary", "decks=8"), "--vary 'decks=8' is asked for twice"),
+    (("--vary", "decks=8,penetration=0.8", "--vary", "penetration=0.8, decks=8"),
+     "(the same as 'decks=8,penetration=0.8')"),
+    (("--vary-strategy", "never-bust", "--vary-strategy", "never-bust"),
+     "--vary-strategy 'never-bust' is asked for twice"),
+    (("--variant", Path(__file__).resolve().parent.parent / "configs" / "variants" / "h17.toml",
+      "--all-variants"), "--all-variants asks for every shipped one"),
+])
+def test_a_variant_asked_for_twice_is_refused(args, words):
+    # The same variant twice played it twice, two rows of one game under one label.
+    line = is_one_line_error(invoke("compare", "-n", "1000", "--no-exact", *args))
+    assert words in line
+
+
+def test_output_over_a_plan_s_index_or_count_file_is_refused(tmp_path):
+    # A plan reads the index plays and count system it names by path: -o over one of them
+    # overwrote it with the report.
+    root = Path(__file__).resolve().parent.parent
+    plan = tmp_path / "plan.toml"
+    text = (root / "strategies" / "plans" / "hi-lo-1-12.toml").read_text()
+    for key, name, src in (("indices", "idx.toml", "indices/hi-lo-nz.toml"),
+                           ("count", "cnt.toml", "counts/hi-lo.toml")):
+        (tmp_path / name).write_text((root / "strategies" / src).read_text())
+        text = re.sub(rf'(?m)^{key} = ".*"$', f'{key} = "{tmp_path / name}"', text)
+    plan.write_text(text)
+    for name in ("idx.toml", "cnt.toml"):
+        before = (tmp_path / name).read_text()
+        line = is_one_line_error(invoke("count", "-n", "1000", "--plan", plan, "-o",
+                                        tmp_path / name))
+        assert "--plan reads" in line
+        assert (tmp_path / name).read_text() == before
+    assert invoke("count", "-n", "1000", "-q", "--plan", plan, "-o", tmp_path / "out.txt"
+                  ).exit_code == 0

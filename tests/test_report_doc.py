@@ -657,3 +657,35 @@ def test_a_variant_table_of_too_few_blocks_says_why_and_draws(tmp_path):
     assert result.exit_code == 0, result.output
     md = (out / "report.md").read_text()
     assert "No difference has an interval ('-'): only 21 paired block(s)" in md
+
+
+def test_a_report_replaces_an_earlier_one_whole_or_not_at_all(built, tmp_path, monkeypatch):
+    # A report written over an earlier one kept its report.pdf when the new one printed none,
+    # and one stopped while printing left new files beside the old PDF.
+    _, data, _ = built
+    monkeypatch.setattr(charts, "available", lambda: False)
+    old = {"report.pdf": b"%PDF- an earlier report", "report.html": b"<p>earlier</p>",
+           "notes.txt": b"the user's own"}
+    for name, body in old.items():
+        (tmp_path / name).write_bytes(body)
+
+    def stopped(html, pdf):
+        pdf.write_bytes(b"%PDF- half")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(chromium, "find", lambda: "chromium")
+    monkeypatch.setattr(chromium, "print_pdf", stopped)
+    with pytest.raises(KeyboardInterrupt):
+        output.write_report(copy.deepcopy(data), tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(old)
+    assert all((tmp_path / name).read_bytes() == body for name, body in old.items())
+    monkeypatch.setattr(chromium, "find", lambda: None)
+    said = []
+    written = output.write_report(copy.deepcopy(data), tmp_path, said.append)
+    assert not (tmp_path / "report.pdf").exists() and "report.pdf" not in written
+    assert any("an earlier report.pdf removed" in s for s in said)
+    assert data["title"] in (tmp_path / "report.html").read_text()
+    assert (tmp_path / "notes.txt").read_bytes() == old["notes.txt"]
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+    assert all(path.parent.parent == tmp_path or path.parent == tmp_path
+               for path in written.values())

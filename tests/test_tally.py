@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simulator import layout as L
+from simulator import tally as tally_module
 from simulator.rules import Rules
 from simulator.tally import Z95, empty_tally, merge, running_house_edge, summarize
 
@@ -143,9 +144,11 @@ def test_super_sevens_lines_add_up_to_the_mean():
     assert ss["sd_bet"] == pytest.approx(values.std(ddof=1))
     # under 30 wins of lines (b)-(e): no interval, and no SE, which would imply one
     assert ss["se"] is None and ss["ci95_low"] is None and "(e)" in ss["interval_note"]
-    many = [line for line in lines if line != 0] + [4]  # every line above 3 to 1 won
-    s30 = summarize(build_tally([[(0, None, x)] for x in many * 30]), Rules(boxes=1))
-    v30 = np.array([SS_PAYS[x] for x in many * 30], dtype=float)
+    # copies enough to expect 30 wins of (e), the rarest line (bets x its exact chance)
+    many = [line for line in lines if line != 0] + [4]
+    copies = 200_000
+    s30 = summarize(build_tally([[(0, None, x)] for x in many]) * copies, Rules(boxes=1))
+    v30 = np.tile(np.array([SS_PAYS[x] for x in many], dtype=float), copies)
     assert s30["super_sevens"]["interval_note"] is None
     assert s30["super_sevens"]["se"] == pytest.approx(v30.std(ddof=1) / math.sqrt(v30.size))
     assert sum(v["contribution"] for v in ss["lines"].values()) == pytest.approx(values.mean())
@@ -160,6 +163,24 @@ def test_super_sevens_lines_add_up_to_the_mean():
     assert f30["freq_se"] == pytest.approx(math.sqrt(p30 * (1 - p30) / n30))
     assert f30["contribution_se"] == pytest.approx(f30["freq_se"])
     assert ss["lines"]["e"]["freq"] == 0.0
+
+
+def test_the_super_sevens_interval_waits_for_the_wins_expected_not_those_seen():
+    """Withheld by the wins of the rarest line a run can be expected to hold (its bets x the
+    line's exact chance), not by those it happened to hold: deciding by the wins seen showed
+    the interval of the lucky runs alone, about +0.3 SE of bias in the intervals shown."""
+    rules = Rules(boxes=1)
+    p_e = tally_module._line_chances(rules, None)[0]["e"]
+    assert p_e == pytest.approx(4 * 6 * 5 * 4 / (312 * 311 * 310))  # three suited sevens
+    need = math.ceil(30 / p_e)
+    for bets, shown in ((need - 1, False), (need, True)):
+        for wins in (0, 40):  # none of (e), or more than 30
+            t = build_tally([[(0, None, 4)]] * wins + [[(0, None, 5)]])
+            t[L.T_ROUNDS] = t[L.T_BOX_ROUNDS] = t[L.T_SS_BETS] = bets
+            t[L.T_SS_F] = bets - wins
+            ss = summarize(t, rules)["super_sevens"]
+            assert (ss["interval_note"] is None) == shown, (bets, wins)
+            assert shown or f"expected in {bets:,} bets" in ss["interval_note"]
 
 
 def test_zero_counts_give_none_without_warnings():

@@ -1,10 +1,15 @@
 """Write the report folder: report.json (every figure), report.html, report.md, csv/ (each
-table), charts/ (PNG) and report.pdf (printed from the HTML by headless Chromium, when found)."""
+table), charts/ (PNG) and report.pdf (printed from the HTML by headless Chromium, when found).
+The report is made in a hidden folder inside and moved into place whole, so that an interrupted
+or failed write leaves an earlier report as it was."""
 
 from __future__ import annotations
 
 import csv
 import json
+import os
+import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,11 +23,37 @@ def _csv(table: sections.Table, path: Path) -> None:
         w.writerows([["" if v is None else v for v in row] for row in table.rows])
 
 
+# What a report folder holds: an earlier report's are replaced together.
+PARTS = ("report.json", "report.md", "report.html", "report.pdf", "csv", "charts")
+
+
 def write_report(data: dict, out_dir, say: Callable[[str], None] = lambda _m: None) -> dict:
     """Write every rendering of ``data`` (from `figures.compute`) into ``out_dir``; returns
-    {what: path} of the files written. ``data["charts"]`` is filled in with the charts drawn."""
+    {what: path} of the files written. ``data["charts"]`` is filled in with the charts drawn.
+    An earlier report there is replaced whole (a report.pdf this one cannot print goes with it)
+    once the new one is made; until then, and if making it fails, it stays as it was."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(prefix=".bjsim-report-", dir=out))
+    try:
+        written = _write(data, stage, say)
+        if (out / "report.pdf").exists() and "report.pdf" not in written:
+            say("an earlier report.pdf removed: it held another report")
+        for part in PARTS:
+            old = out / part
+            if old.is_dir() and not old.is_symlink():
+                shutil.rmtree(old)
+            elif old.exists() or old.is_symlink():
+                old.unlink()
+            if (stage / part).exists():
+                os.replace(stage / part, old)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+    return {name: out / name for name in written}
+
+
+def _write(data: dict, out: Path, say: Callable[[str], None]) -> dict:
+    """``write_report`` into the empty folder ``out``."""
     say("charts (matplotlib)")
     data["charts"] = charts.draw(data, out / "charts")
     for name, c in data["charts"].items():
