@@ -58,7 +58,7 @@ def child(case: str, n: int, out: Path) -> None:
     t = time.perf_counter()
     run(n)
     print(f"{n} rounds in {time.perf_counter() - t:.2f} s", file=sys.stderr)
-    disp = kernel._simulate_chunk
+    disp = kernel._simulate
     lib = disp.overloads[disp.signatures[0]].library
     maps = []
     for line in Path("/proc/self/maps").read_text().splitlines():
