@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import subprocess
 import sys
 import tomllib
@@ -175,15 +176,19 @@ def test_a_run_too_short_says_so_instead_of_an_interval():
     assert any(r["section"] == "note" and r["item"] == "super_sevens" for r in rows)
 
 
-def test_enough_wins_of_every_line_give_an_interval():
+def test_enough_bets_to_expect_30_wins_of_every_line_give_an_interval():
+    """The interval waits for the bets that expect 30 wins of the rarest line, (e) in six
+    decks (bets x its exact chance), whatever wins this run happened to hold."""
     from tests.test_tally import build_tally
 
     rounds = [[(0, None, line)] for line in (1, 2, 3, 4) for _ in range(30)]
-    rounds += [[(0, None, 5)]] * 1000
-    ss = tally.summarize(build_tally(rounds), Rules())["super_sevens"]
+    rounds += [[(0, None, 5)]] * 1000  # 1,120 bets
+    p_e = tally._line_chances(Rules(), None)[0]["e"]
+    enough = math.ceil(30 / p_e / len(rounds))
+    ss = tally.summarize(build_tally(rounds) * enough, Rules())["super_sevens"]
     assert ss["interval_note"] is None and ss["ci95_low"] is not None
-    short = tally.summarize(build_tally(rounds[1:]), Rules())["super_sevens"]  # 29 of (b)
-    assert "line (b)" in short["interval_note"] and short["ci95_low"] is None
+    short = tally.summarize(build_tally(rounds) * (enough - 1), Rules())["super_sevens"]
+    assert "line (e)" in short["interval_note"] and short["ci95_low"] is None
 
 
 def test_insurance_with_too_few_wins_says_so_instead_of_an_interval():
@@ -220,15 +225,15 @@ def test_lines_the_shoe_cannot_make_are_left_out_of_the_check():
     assert tally.ss_lines_possible([basic], Rules(decks=1)) == ("a", "b", "d", "f")
     never_third = make_strategy(sevens={"*": "S"}, pairs={"7": "P"})
     assert tally.ss_lines_possible([never_third], Rules(decks=2)) == ("a", "b", "c", "f")
-    # 30 wins of (a), (b), (d), none of (c) or (e): an interval with one deck only
-    rounds = [[(0, None, line)] for line in (0, 1, 3) for _ in range(30)]
-    rounds += [[(0, None, 5)]] * 1000
-    for decks, note in ((1, None), (2, "line (c)"), (3, "line (e)"), (6, "line (e)")):
-        ss = tally.summarize(build_tally(rounds), Rules(decks=decks))["super_sevens"]
-        if note is None:
-            assert ss["interval_note"] is None and ss["ci95_low"] is not None
-        else:
-            assert note in ss["interval_note"] and ss["ci95_low"] is None
+    # the interval waits for the rarest line the shoe can deal: (d) in one or two decks
+    rounds = [[(0, None, 5)]] * 1000
+    for decks, line in ((1, "d"), (2, "d"), (3, "e"), (6, "e")):
+        rules = Rules(decks=decks)
+        ss = tally.summarize(build_tally(rounds), rules)["super_sevens"]
+        assert f"line ({line})" in ss["interval_note"] and ss["ci95_low"] is None
+        copies = math.ceil(30 / tally._line_chances(rules, None)[0][line] / len(rounds))
+        ss = tally.summarize(build_tally(rounds) * copies, rules)["super_sevens"]
+        assert ss["interval_note"] is None and ss["ci95_low"] is not None
     # the counter's rarest line too: (d) with one or two decks, not a line of chance 0
     from simulator.counting_report import rarest_line
 
