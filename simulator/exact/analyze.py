@@ -6,6 +6,8 @@ shoe and plays each by a policy; `basic_strategy` derives the optimal total-depe
 
 from __future__ import annotations
 
+import copy
+import pickle
 from dataclasses import replace
 
 import numpy as np
@@ -27,6 +29,8 @@ from simulator.exact.shoe import full_shoe
 from simulator.strategy import Strategy
 
 UPS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)  # strategy column order
+ANALYSES_KEPT = 8  # the analyses a process keeps (``analyze``), the least recently used go
+_ANALYSES: dict = {}
 
 
 def _two_card_hands(comp):
@@ -415,8 +419,27 @@ def analyze(rules, strategy=None, optimal: bool = False) -> dict:
         ``ev`` (player's expected return per initial wager, insurance and even money included),
         ``house_edge`` (= -ev), ``sd`` (per box-round), ``insurance_ev``, ``strategy`` (the
         Strategy evaluated, None when optimal), ``hands`` (per two-card hand and up card:
-        probability, the option values, the choice), ``super_sevens`` (or None).
+        probability, the option values, the choice), ``super_sevens`` (or None). The process
+        keeps its last ``ANALYSES_KEPT`` analyses: asked again, it returns a copy.
     """
+    return remembered(("analyze", rules, None if optimal else strategy, optimal),
+                      lambda: _analyze(rules, strategy, optimal))
+
+
+def remembered(key, compute):
+    """A copy of ``compute()``, computed once for ``key`` (picklable) while the process keeps
+    its last ``ANALYSES_KEPT`` results."""
+    key = pickle.dumps(key)
+    hit = _ANALYSES.pop(key, None)
+    if hit is None:
+        hit = compute()
+        while len(_ANALYSES) >= ANALYSES_KEPT:
+            del _ANALYSES[next(iter(_ANALYSES))]
+    _ANALYSES[key] = hit
+    return copy.deepcopy(hit)
+
+
+def _analyze(rules, strategy, optimal) -> dict:
     if optimal:
         res, _ = evaluate(rules, None)
         strat = None

@@ -96,7 +96,14 @@ def sevens_question(rules, strategy, policy_ups=None) -> dict:
 
 
 def exact_figures(rules, strategy=None) -> dict:
-    """Every exact figure `bjsim exact` reports (JSON-ready apart from the Strategy object)."""
+    """Every exact figure `bjsim exact` reports (JSON-ready apart from the Strategy object), and
+    the strategy; a process computes them once for a game (`analyze.remembered`)."""
+    from simulator.exact.analyze import remembered
+
+    return remembered(("exact", rules, strategy), lambda: _exact_figures(rules, strategy))
+
+
+def _exact_figures(rules, strategy) -> tuple:
     from simulator.exact.analyze import _describe, _ups, derive, evaluate, tables_to_strategy
     from simulator.exact.player import Tables
 

@@ -117,6 +117,7 @@ class UpCard:
         self._memo: dict = {}
         self._opts: dict = {}  # two-card option values (after the hit/stand rows are final)
         self._stand: dict = {}
+        self._bust: dict = {}
         self.base_dealer = self.dealer(())
 
     # -- shoe and dealer ------------------------------------------------------------------
@@ -176,8 +177,17 @@ class UpCard:
         return s
 
     def bust(self, h, extra, w, split):
-        removed = tuple(a + b for a, b in zip(h, extra, strict=True))
-        pbj = self.p_bj(self.comp(removed))
+        """A busted hand: its value depends on the cards removed only through the dealer's
+        chance of blackjack (the number of cards out, and of the card that makes it)."""
+        j = self.bj_card
+        key = (sum(h) + sum(extra), h[j] + extra[j] if j >= 0 else 0, w, split)
+        s = self._bust.get(key)
+        if s is None:
+            removed = tuple(a + b for a, b in zip(h, extra, strict=True))
+            s = self._bust[key] = self._bust_value(self.p_bj(self.comp(removed)), w, split)
+        return s
+
+    def _bust_value(self, pbj, w, split):
         s = np.zeros(N_STATS)
         bb = self.bj_busted(w, split)
         nobj = self.base_dealer[:BJ]

@@ -74,6 +74,7 @@ class _OwnCardsUpCard(UpCard):
         self._memo.clear()
         self._opts.clear()
         self._stand.clear()
+        self._bust.clear()
         self._dealer.clear()
 
 
