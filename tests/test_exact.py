@@ -375,3 +375,25 @@ def test_sevens_question_nz():
     # hitting every 7-7 costs the main game a little and gains the side bet a lot
     assert -0.002 < rows["hit"]["main_ev_change"] < 0
     assert rows["hit"]["combined_change"][1.0] > 0.1
+
+
+def test_an_analysis_is_computed_once_a_process_and_handed_out_as_copies(monkeypatch):
+    import importlib
+
+    A = importlib.import_module("simulator.exact.analyze")
+    monkeypatch.setattr(A, "_ANALYSES", {})
+    calls = []
+
+    def compute():
+        calls.append(1)
+        return {"hands": [1]}
+
+    first = A.remembered(("analyze", Rules()), compute)
+    first["hands"].append(2)  # a caller's change stays its own
+    assert A.remembered(("analyze", Rules()), compute) == {"hands": [1]} and len(calls) == 1
+    A.remembered(("analyze", Rules(decks=1)), compute)  # another game: computed
+    assert len(calls) == 2
+    for i in range(A.ANALYSES_KEPT):  # the least recently used go
+        A.remembered(i, compute)
+    A.remembered(("analyze", Rules()), compute)
+    assert len(calls) == 3 + A.ANALYSES_KEPT
