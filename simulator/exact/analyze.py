@@ -29,7 +29,7 @@ from simulator.exact.shoe import full_shoe
 from simulator.strategy import Strategy
 
 UPS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)  # strategy column order
-ANALYSES_KEPT = 8  # the analyses a process keeps (``analyze``), the least recently used go
+ANALYSES_KEPT = 8  # the analyses a process keeps (``remembered``), the least recently used go
 _ANALYSES: dict = {}
 
 

@@ -95,7 +95,7 @@ def sevens_question(rules, strategy, policy_ups=None) -> dict:
     return {"by_up": by_up, "best": best, "plays": rows, "p_sevens": p77, "strategy_plays": own}
 
 
-def exact_figures(rules, strategy=None) -> dict:
+def exact_figures(rules, strategy=None) -> tuple:
     """Every exact figure `bjsim exact` reports (JSON-ready apart from the Strategy object), and
     the strategy; a process computes them once for a game (`analyze.remembered`)."""
     from simulator.exact.analyze import remembered

@@ -109,6 +109,7 @@ class UpCard:
         # be fractional, e.g. a shoe depleted to a true count, simulator.exact.indices).
         self.base = full_shoe(rules.decks) if shoe is None else np.array(shoe, dtype=np.float64)
         self.base[up - 1] -= 1
+        self.base_total = self.base.sum()
         dbj = "original" if rules.hole_card == "peek" else rules.dealer_blackjack_takes
         self.mode = {"all": MODE_ALL, "original": MODE_ORIGINAL,
                      "original-and-busted": MODE_OAB}[dbj]
@@ -182,9 +183,9 @@ class UpCard:
         j = self.bj_card
         key = (sum(h) + sum(extra), h[j] + extra[j] if j >= 0 else 0, w, split)
         s = self._bust.get(key)
-        if s is None:
-            removed = tuple(a + b for a, b in zip(h, extra, strict=True))
-            s = self._bust[key] = self._bust_value(self.p_bj(self.comp(removed)), w, split)
+        if s is None:  # (the chance from the key alone: the same whichever hand comes first)
+            pbj = 0.0 if j < 0 else (self.base[j] - key[1]) / (self.base_total - key[0])
+            s = self._bust[key] = self._bust_value(pbj, w, split)
         return s
 
     def _bust_value(self, pbj, w, split):
