@@ -10,3 +10,12 @@ if str(ROOT) not in sys.path:
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: long statistical runs (deselect with -m 'not slow')")
+
+
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto`` (the addopts) runs in one process when the command names single tests
+    (``file::test``): starting the workers would take longer than the tests."""
+    args = [str(a) for a in config.args]
+    if args and all("::" in a for a in args):
+        return 0
+    return None
