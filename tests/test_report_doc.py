@@ -7,8 +7,10 @@ import copy
 import csv
 import json
 import math
+import os
 import re
 import shlex
+import signal
 import struct
 from pathlib import Path
 
@@ -657,6 +659,34 @@ def test_a_variant_table_of_too_few_blocks_says_why_and_draws(tmp_path):
     assert result.exit_code == 0, result.output
     md = (out / "report.md").read_text()
     assert "No difference has an interval ('-'): only 21 paired block(s)" in md
+
+
+def test_ctrl_c_while_a_report_moves_into_place_waits_until_it_is_all_there(built, tmp_path,
+                                                                           monkeypatch):
+    # Ctrl-C after the first part had moved left the new report.json beside the old parts.
+    _, data, _ = built
+    monkeypatch.setattr(charts, "available", lambda: False)
+    monkeypatch.setattr(chromium, "find", lambda: None)
+    (tmp_path / "report.md").write_text("an earlier report")
+    (tmp_path / "csv").mkdir()
+    (tmp_path / "csv" / "earlier.csv").write_text("x\n")
+    handler, moved = signal.getsignal(signal.SIGINT), []
+
+    def replace(src, dst):
+        moved.append(Path(dst).name)
+        if len(moved) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+        real_replace(src, dst)
+
+    real_replace = os.replace
+    monkeypatch.setattr(output.os, "replace", replace)
+    with pytest.raises(KeyboardInterrupt):
+        output.write_report(copy.deepcopy(data), tmp_path)
+    assert {"report.json", "report.md", "report.html", "csv"} <= set(moved)  # all, after Ctrl-C
+    assert data["title"] in (tmp_path / "report.md").read_text()
+    assert not (tmp_path / "csv" / "earlier.csv").exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+    assert signal.getsignal(signal.SIGINT) is handler
 
 
 def test_a_report_replaces_an_earlier_one_whole_or_not_at_all(built, tmp_path, monkeypatch):

@@ -1,7 +1,7 @@
 """Write the report folder: report.json (every figure), report.html, report.md, csv/ (each
 table), charts/ (PNG) and report.pdf (printed from the HTML by headless Chromium, when found).
-The report is made in a hidden folder inside and moved into place whole, so that an interrupted
-or failed write leaves an earlier report as it was."""
+The report is made in a hidden folder inside and moved into place whole (Ctrl-C held back while
+it moves), so that an interrupted or failed write leaves an earlier report as it was."""
 
 from __future__ import annotations
 
@@ -9,8 +9,11 @@ import csv
 import json
 import os
 import shutil
+import signal
 import tempfile
+import threading
 from collections.abc import Callable
+from contextlib import contextmanager
 from pathlib import Path
 
 from simulator.assessment import charts, chromium, render, sections
@@ -39,17 +42,35 @@ def write_report(data: dict, out_dir, say: Callable[[str], None] = lambda _m: No
         written = _write(data, stage, say)
         if (out / "report.pdf").exists() and "report.pdf" not in written:
             say("an earlier report.pdf removed: it held another report")
-        for part in PARTS:
-            old = out / part
-            if old.is_dir() and not old.is_symlink():
-                shutil.rmtree(old)
-            elif old.exists() or old.is_symlink():
-                old.unlink()
-            if (stage / part).exists():
-                os.replace(stage / part, old)
+        with _held_back():
+            for part in PARTS:
+                old = out / part
+                if old.is_dir() and not old.is_symlink():
+                    shutil.rmtree(old)
+                elif old.exists() or old.is_symlink():
+                    old.unlink()
+                if (stage / part).exists():
+                    os.replace(stage / part, old)
     finally:
         shutil.rmtree(stage, ignore_errors=True)
     return {name: out / name for name in written}
+
+
+@contextmanager
+def _held_back():
+    """Ctrl-C (SIGINT) held back until the block has run, then raised: no report is left half
+    moved. In the main thread only (elsewhere Python delivers no signal)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    got = []
+    before = signal.signal(signal.SIGINT, lambda *_: got.append(1))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+    if got:
+        raise KeyboardInterrupt
 
 
 def _write(data: dict, out: Path, say: Callable[[str], None]) -> dict:
