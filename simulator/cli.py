@@ -1181,7 +1181,8 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, fmt, output
               "block shorter than a shoe never reaches the cut card, and a block cuts its last "
               "shoe short (docs/compare.md).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Threads (with --scheduler local: worker processes). Default: every CPU.")
+              help="Threads (with --scheduler local: worker processes), and processes deriving "
+              "the basic strategies not yet cached. Default: every CPU.")
 @click.option("--precision", type=click.FloatRange(min=0, min_open=True, max=1), default=None,
               metavar="HALF_WIDTH",
               help="Play whole chunks until every variant's house-edge difference (the whole "
@@ -1255,7 +1256,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     label = file_meta.get("name") or (os.path.splitext(os.path.basename(base_file))[0]
                                       if base_file else "nz1994")
     source = (base_file or DEFAULT_RULES_SHOWN) + "".join(f" --set {o}" for o in overrides)
-    games = cmp.build_games(rules, label, source, base_strats, asked, same_strategy, log)
+    games = cmp.build_games(rules, label, source, base_strats, asked, same_strategy, log, workers)
     for game in games:
         _check_chunk_rounds(game.rules, chunk_rounds)
     exact = None
@@ -1319,8 +1320,8 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
               help="Rounds dealt apart to draw the distribution of the net result per round "
               "(at most the rounds played).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Threads playing chunks at once. Default: every CPU. Does not change a "
-              "figure.")
+              help="Threads playing chunks at once, and processes deriving the variants' basic "
+              "strategies not yet cached. Default: every CPU. Does not change a figure.")
 @click.option("--count", "count_plan", default=None, metavar="PLAN|FILE",
               help="Add a card-counting section: this counting plan (bjsim count --list) "
               "played with the report's rules, strategy and seed.")

@@ -693,12 +693,10 @@ def _messages(plan: Plan, meta: dict, partial: bool, quiet: bool, resumed: int) 
 # Planning: the games of a comparison and the strategy each plays
 
 
-def _derived(rules, log) -> tuple[tuple, str]:
-    """The derived basic strategy of ``rules`` for every box, and the note naming its cache."""
-    if log is not None and not derived.basic_path(rules).exists():
-        log("deriving the basic strategy for " + (", ".join(
-            c for c in _changed(rules)) or "the baseline") + " (exact analyzer, ~10 s; cached)")
-    strat, path = derived.basic_for(rules)
+def _derived(rules, made) -> tuple[tuple, str]:
+    """The derived basic strategy of ``rules`` (``made``: `derived.basic_for_all`'s) for every
+    box, and the note naming its cache."""
+    strat, path = made[derived.rules_key(rules)]
     home = os.path.expanduser("~")
     shown = "~" + str(path)[len(home):] if path and str(path).startswith(home + os.sep) else path
     note = f"derived for these rules, {shown}" if path else "derived for these rules (not cached)"
@@ -710,16 +708,31 @@ def _changed(rules) -> list[str]:
 
 
 def build_games(base_rules, base_label: str, base_source: str, base_strategies,
-                variants, same_strategy: bool = False, log=None) -> tuple[Game, ...]:
+                variants, same_strategy: bool = False, log=None,
+                workers: int | None = None) -> tuple[Game, ...]:
     """The baseline and one `Game` per `simulator.variants.Variant`.
 
     ``base_strategies``: ``(strategies, names)`` from ``--strategy`` (one per box), or None for
     the basic strategy derived for the baseline's rules. A rule variant plays the basic
     strategy derived for its own rules, or with ``same_strategy`` the baseline's; a variant
-    naming a strategy plays it on every box. ``log(text)`` reports a derivation (slow once).
+    naming a strategy plays it on every box. The strategies not yet derived are derived side
+    by side on up to ``workers`` processes (`derived.basic_for_all`); ``log(text)`` reports
+    each (slow once).
     """
+    wanted = [base_rules] if base_strategies is None else []
+    if not same_strategy:
+        wanted += [v.rules for v in variants if v.strategy is None]
+
+    def say(todo, processes):
+        if log is not None:
+            names = "; ".join(", ".join(_changed(r)) or "the baseline" for r in todo)
+            many = f"{len(todo)} rule sets on {processes} processes, " if len(todo) > 1 else ""
+            log(f"deriving the basic strategy for {names} (exact analyzer, {many}~10 s each; "
+                "cached)")
+
+    made = derived.basic_for_all(wanted, workers, say)
     if base_strategies is None:
-        strats, note = _derived(base_rules, log)
+        strats, note = _derived(base_rules, made)
         names = ("basic",) * base_rules.boxes
     else:
         strats, names = tuple(base_strategies[0]), tuple(base_strategies[1])
@@ -735,7 +748,7 @@ def build_games(base_rules, base_label: str, base_source: str, base_strategies,
             if v.rules.boxes != len(strats) and len(set(names)) == 1:
                 g_strats, g_names = (strats[0],) * v.rules.boxes, (names[0],) * v.rules.boxes
         else:
-            g_strats, g_note = _derived(v.rules, log)
+            g_strats, g_note = _derived(v.rules, made)
             g_names = ("basic",) * v.rules.boxes
         if len(g_strats) != v.rules.boxes:
             raise ValueError(f"{v.label}: {len(g_strats)} strategies for boxes = "

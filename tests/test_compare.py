@@ -623,3 +623,30 @@ def test_too_few_blocks_give_a_difference_no_se_or_interval():
     enough = C.compare(_plan(games, rounds=30 * 48, chunk_rounds=30 * 48, pair_rounds=48),
                        quiet=True)
     assert enough.stats["rows"][1]["difference"]["house_edge"]["se"] is not None
+
+
+def test_rule_sets_not_yet_cached_are_derived_side_by_side_as_in_this_process(tmp_path,
+                                                                               monkeypatch):
+    """basic_for_all derives the rule sets not yet cached on several (spawned) processes, each
+    once, to the strategy basic_for derives here; a cache folder that cannot be written only
+    means no caching; a rule set cached is not derived again."""
+    from simulator import derived
+
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(blocked / "cache"))
+    one, two = Rules(decks=1), Rules(decks=1, dealer_hits_soft_17=True)
+    said = []
+    made = derived.basic_for_all([one, two, one.replace(penetration=0.5)], workers=2,
+                                 say=lambda todo, n: said.append((todo, n)))
+    assert said == [([one, two], 2)] and len(made) == 2
+    assert [path for _, path in made.values()] == [None, None]
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(tmp_path / "cache"))
+    here, path = derived.basic_for(two)
+    there = made[derived.rules_key(two)][0]
+    assert all(np.array_equal(getattr(there, t), getattr(here, t))
+               for t in ("hard", "soft", "pairs", "sevens"))
+    assert not np.array_equal(made[derived.rules_key(one)][0].soft, here.soft)  # (H17 differs)
+    said.clear()
+    again = derived.basic_for_all([two], workers=2, say=lambda todo, n: said.append(todo))
+    assert said == [] and again[derived.rules_key(two)][1] == path

@@ -323,3 +323,28 @@ def test_the_installed_script_takes_ctrl_c_while_importing(monkeypatch, capsys):
         run()
     assert stop.value.code == 130
     assert capsys.readouterr().err.strip() == "bjsim: interrupted"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_stop_while_basic_strategies_are_derived_side_by_side_ends_them_cleanly(tmp_path, sig):
+    # `compare` derives the strategies not yet cached on several processes (derived.py): a stop
+    # left Python's warning of leaked locks, until the pool went before bjsim's exit.
+    env = dict(os.environ, BJSIM_CACHE_DIR=str(tmp_path), PYTHONPATH=str(ROOT))
+    cmd = [sys.executable, "-m", "simulator", "compare", "--vary", "decks=1", "--vary",
+           "decks=2", "--rounds", "1000", "--workers", "2"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    said = proc.stderr.readline()
+    assert "on 2 processes" in said, said
+    time.sleep(1.5)
+    os.killpg(proc.pid, sig)  # as Ctrl-C in a terminal: bjsim and its processes
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + sig, err
+    assert err.strip() == "bjsim: interrupted", err
+    for _ in range(50):  # none of its processes is left (its helpers end as their pipes close)
+        alive = subprocess.run(["pgrep", "-a", "-g", str(proc.pid)], capture_output=True,
+                               text=True).stdout
+        if not alive:
+            break
+        time.sleep(0.1)
+    assert alive == "", alive

@@ -417,7 +417,7 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
     boxes = spec.rules.boxes
     base = ((load_strategy(spec.strategy),) * boxes, (spec.strategy,) * boxes)
     asked = [variants.from_file(spec.rules, f) for f in files]
-    games = cmp.build_games(spec.rules, label, source, base, asked, False, say)
+    games = cmp.build_games(spec.rules, label, source, base, asked, False, say, spec.workers)
     say(f"exact figures of the {len(games)} games (cached after the first time)")
     exact = cmp.exact_figures(games)
     plan = cmp.Plan(games, rounds=spec.variant_rounds, seed=spec.seed,
