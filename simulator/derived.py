@@ -12,24 +12,23 @@ strategy tables (one per box):
   ``--strategy``; ``exact-<key>.json``: house edge and Super Sevens return.
 
 Files are written atomically; a folder that cannot be written only means no caching. Several
-rule sets not yet cached are derived side by side, one process each (`basic_for_all`).
+rule sets not yet cached are derived side by side, one process each (`basic_for_all`,
+`simulator.processes`).
 """
 
 from __future__ import annotations
 
 import functools
-import gc
 import hashlib
 import json
-import multiprocessing
 import os
-import signal
 import tempfile
 from pathlib import Path
 
 from simulator import __version__
 from simulator.checkpoint import tables_hash
 from simulator.engine import stack_tables
+from simulator.processes import map_spawned
 from simulator.rules import rules_dict
 from simulator.strategy import dumps_strategy, load_strategy
 
@@ -122,36 +121,12 @@ def basic_for_all(rules_list, workers: int | None = None, say=None) -> dict:
     n = min(len(todo), workers or os.cpu_count() or 1)
     if say is not None and todo:
         say(list(todo.values()), n)
-    made = dict(zip(todo, _side_by_side(list(todo.values()), n), strict=True)) if n > 1 else {}
+    made = dict(zip(todo, map_spawned(basic_for, todo.values(), n), strict=True))
     for rules in rules_list:
         key = rules_key(rules)
         if key not in made:
             made[key] = basic_for(rules)
     return made
-
-
-def _side_by_side(rules_list, n: int) -> list:
-    """``basic_for`` of each rule set on ``n`` processes. Stopped (Ctrl-C, SIGTERM), the
-    processes and their locks are gone before the KeyboardInterrupt goes on (a lock left to the
-    end has Python warn of it)."""
-    # spawn, not fork: a forked copy of a process with threads (the engine's) can hang
-    pool = multiprocessing.get_context("spawn").Pool(n, initializer=_quiet)
-    try:
-        return pool.map(basic_for, rules_list, chunksize=1)
-    except KeyboardInterrupt:
-        pass  # (its traceback, which holds the pool, goes here)
-    finally:
-        pool.terminate()
-        pool.join()
-    del pool
-    gc.collect()
-    raise KeyboardInterrupt
-
-
-def _quiet() -> None:
-    """A derivation process leaves Ctrl-C and SIGTERM to bjsim's own process, which ends it."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _exact_path(rules, strategies) -> Path:

@@ -397,3 +397,28 @@ def test_an_analysis_is_computed_once_a_process_and_handed_out_as_copies(monkeyp
         A.remembered(i, compute)
     A.remembered(("analyze", Rules()), compute)
     assert len(calls) == 3 + A.ANALYSES_KEPT
+
+
+def test_exact_figures_of_several_games_are_made_side_by_side_as_here_and_kept(monkeypatch):
+    # `bjsim report` values the player's choices on several (spawned) processes
+    # (exact.compare.exact_figures_all): bit for bit what this process makes, then kept here.
+    import importlib
+
+    from simulator.strategy import load_strategy
+
+    A = importlib.import_module("simulator.exact.analyze")
+    X = importlib.import_module("simulator.exact.compare")
+    monkeypatch.setattr(A, "_ANALYSES", {})
+    rules = Rules(decks=1)
+    pairs = [(rules, load_strategy("basic")), (rules, load_strategy("never-bust"))]
+    here = X._exact_figures(*pairs[1])
+    assert X.exact_figures_all(pairs, workers=2) == 2
+    assert X.exact_figures_all(pairs, workers=2) == 0  # kept: nothing to make
+
+    def no(*_):
+        raise AssertionError("made again")
+
+    monkeypatch.setattr(X, "_exact_figures", no)
+    figures, strategy = X.exact_figures(*pairs[1])
+    assert repr(figures) == repr(here[0]) and strategy.name == "never-bust"
+    assert X.exact_figures(*pairs[0])[0]["house_edge"] != figures["house_edge"]

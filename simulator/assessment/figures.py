@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import platform
 import shlex
 import sys
@@ -28,7 +29,13 @@ from simulator import __version__, engine, kernel, run
 from simulator import layout as L
 from simulator.cards import fresh_shoe
 from simulator.exact.analyze import UPS
-from simulator.exact.compare import SIDE_BETS, exact_figures, exact_json, insurance_offered
+from simulator.exact.compare import (
+    SIDE_BETS,
+    exact_figures,
+    exact_figures_all,
+    exact_json,
+    insurance_offered,
+)
 from simulator.exact.sevens import sevens_plays, super_sevens
 from simulator.report import SS_LINE_TEXT, document
 from simulator.rules import DEFAULT_RULES_PATH, Rules, describe, origin, rules_dict
@@ -632,7 +639,11 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
     strategies = {spec.strategy: main} | {n: load_strategy(n) for n in choices
                                           if n != spec.strategy}
 
-    say(f"exact analysis of {spec.strategy} (bjsim exact)")
+    n = min(len(strategies), spec.workers or os.cpu_count() or 1)
+    say(f"exact analysis of {spec.strategy}" + (
+        f" and the {len(strategies) - 1} player's choices, side by side on {n} processes"
+        if n > 1 else "") + " (bjsim exact)")
+    exact_figures_all([(rules, s) for s in strategies.values()], spec.workers)
     exact_doc, fig = _exact_doc(spec, main)
 
     say(f"simulation of {spec.strategy} (bjsim simulate)")

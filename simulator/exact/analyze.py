@@ -439,6 +439,11 @@ def remembered(key, compute):
     return copy.deepcopy(hit)
 
 
+def kept(key) -> bool:
+    """Whether the process keeps a result for ``key`` (``remembered``)."""
+    return pickle.dumps(key) in _ANALYSES
+
+
 def _analyze(rules, strategy, optimal) -> dict:
     if optimal:
         res, _ = evaluate(rules, None)

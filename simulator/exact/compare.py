@@ -103,6 +103,23 @@ def exact_figures(rules, strategy=None) -> tuple:
     return remembered(("exact", rules, strategy), lambda: _exact_figures(rules, strategy))
 
 
+def exact_figures_all(pairs, workers: int | None = None) -> int:
+    """``exact_figures`` of each ``(rules, strategy)`` the process does not keep yet, side by side
+    on up to ``workers`` processes (`simulator.processes`), kept for the calls that follow;
+    returns how many were computed."""
+    from simulator.exact.analyze import kept, remembered
+    from simulator.processes import map_spawned
+
+    todo = [(r, s) for r, s in pairs if not kept(("exact", r, s))]
+    for (r, s), figures in zip(todo, map_spawned(_exact_pair, todo, workers), strict=True):
+        remembered(("exact", r, s), lambda figures=figures: figures)
+    return len(todo)
+
+
+def _exact_pair(pair) -> tuple:
+    return _exact_figures(*pair)
+
+
 def _exact_figures(rules, strategy) -> tuple:
     from simulator.exact.analyze import _describe, _ups, derive, evaluate, tables_to_strategy
     from simulator.exact.player import Tables
