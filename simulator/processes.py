@@ -1,38 +1,122 @@
-"""Pure-Python work (basic-strategy derivations, exact analyses) side by side on spawned
-processes, and stopped cleanly by Ctrl-C or SIGTERM."""
+"""Pure-Python work (basic-strategy derivations, exact analyses) side by side on worker processes
+(``python -m simulator.processes``, fed pickled tasks on stdin), stopped cleanly by Ctrl-C or
+SIGTERM. The workers run this module, not the caller's script: a script without a
+``__main__`` guard, or one read from stdin, is not run again in them."""
 
 from __future__ import annotations
 
-import gc
-import multiprocessing
 import os
+import pickle
 import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import traceback
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+HEAD = struct.Struct("<Q")  # a message: its length, then the pickle
 
 
 def map_spawned(fn, items, workers: int | None = None) -> list:
-    """``[fn(x) for x in items]``, on up to ``workers`` processes (default: every CPU; one item
-    or one worker: in this process). ``fn`` is a module-level function. Stopped (Ctrl-C,
-    SIGTERM), the processes and their locks are gone before the KeyboardInterrupt goes on (a
-    lock left to the end has Python warn of it)."""
+    """``[fn(x) for x in items]``, on up to ``workers`` worker processes (default: every CPU; one
+    item or one worker: in this process). ``fn`` is a module-level function. Stopped (Ctrl-C,
+    SIGTERM), the workers are ended before the KeyboardInterrupt goes on; a worker's error is a
+    RuntimeError holding its traceback."""
     items = list(items)
     n = min(len(items), workers or os.cpu_count() or 1)
     if n <= 1:
         return [fn(x) for x in items]
-    # spawn, not fork: a forked copy of a process with threads (the engine's) can hang
-    pool = multiprocessing.get_context("spawn").Pool(n, initializer=_quiet)
+    todo, lock, out = iter(enumerate(items)), threading.Lock(), [None] * len(items)
+
+    def serve(proc):
+        while True:
+            with lock:
+                task = next(todo, None)
+            if task is None:
+                return
+            _send(proc.stdin, (fn, task[1]))
+            ok, value = _receive(proc.stdout)
+            if not ok:
+                raise RuntimeError(f"a worker process failed:\n{value}")
+            out[task[0]] = value
+
+    procs, threads = [], ThreadPoolExecutor(n)
     try:
-        return pool.map(fn, items, chunksize=1)
-    except KeyboardInterrupt:
-        pass  # (its traceback, which holds the pool, goes here)
+        procs = [_start() for _ in range(n)]
+        for done in [threads.submit(serve, p) for p in procs]:
+            try:
+                done.result()
+            except (EOFError, OSError) as e:  # a worker gone (killed, out of memory)
+                raise RuntimeError(f"a worker process ended: {_said(procs)}") from e
     finally:
-        pool.terminate()
-        pool.join()
-    del pool
-    gc.collect()
-    raise KeyboardInterrupt
+        for p in procs:
+            p.kill()
+        for p in procs:
+            p.wait()
+            p.log.close()
+        threads.shutdown()
+    return out
 
 
-def _quiet() -> None:
-    """A worker process leaves Ctrl-C and SIGTERM to bjsim's own process, which ends it."""
+def _start() -> subprocess.Popen:
+    home = str(Path(__file__).resolve().parent.parent)  # where this simulator package is
+    path = os.pathsep.join(x for x in (home, os.environ.get("PYTHONPATH")) if x)
+    log = tempfile.TemporaryFile()
+    proc = subprocess.Popen([sys.executable, "-m", "simulator.processes"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=log,
+                            env=dict(os.environ, PYTHONPATH=path))
+    proc.log = log  # what it wrote on stderr
+    return proc
+
+
+def _said(procs) -> str:
+    """The end of what the workers wrote on stderr."""
+    text = b""
+    for p in procs:
+        p.kill()
+        p.wait()
+        p.log.seek(0)
+        text += p.log.read()[-2000:]
+    return text.decode(errors="replace").strip() or "(nothing on stderr)"
+
+
+def _send(stream, obj) -> None:
+    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    stream.write(HEAD.pack(len(data)) + data)
+    stream.flush()
+
+
+def _receive(stream):
+    head = stream.read(HEAD.size)
+    if len(head) < HEAD.size:
+        raise EOFError("no message")
+    (size,) = HEAD.unpack(head)
+    data = stream.read(size)
+    if len(data) < size:
+        raise EOFError("a message cut short")
+    return pickle.loads(data)
+
+
+def _serve() -> None:
+    """A worker: tasks ``(fn, x)`` from stdin, ``(True, fn(x))`` or ``(False, traceback)`` to
+    stdout, until stdin ends. Ctrl-C and SIGTERM are for the process that started it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    inp, out = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr  # (a print goes to stderr, not into the messages)
+    while True:
+        try:
+            fn, x = _receive(inp)
+        except EOFError:
+            return
+        try:
+            result = (True, fn(x))
+        except Exception:  # noqa: BLE001 (handed back whole)
+            result = (False, traceback.format_exc())
+        _send(out, result)
+
+
+if __name__ == "__main__":
+    _serve()

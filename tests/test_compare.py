@@ -627,7 +627,7 @@ def test_too_few_blocks_give_a_difference_no_se_or_interval():
 
 def test_rule_sets_not_yet_cached_are_derived_side_by_side_as_in_this_process(tmp_path,
                                                                                monkeypatch):
-    """basic_for_all derives the rule sets not yet cached on several (spawned) processes, each
+    """basic_for_all derives the rule sets not yet cached on several worker processes, each
     once, to the strategy basic_for derives here; a cache folder that cannot be written only
     means no caching; a rule set cached is not derived again."""
     from simulator import derived

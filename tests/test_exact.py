@@ -400,7 +400,7 @@ def test_an_analysis_is_computed_once_a_process_and_handed_out_as_copies(monkeyp
 
 
 def test_exact_figures_of_several_games_are_made_side_by_side_as_here_and_kept(monkeypatch):
-    # `bjsim report` values the player's choices on several (spawned) processes
+    # `bjsim report` values the player's choices on several worker processes
     # (exact.compare.exact_figures_all): bit for bit what this process makes, then kept here.
     import importlib
 

@@ -1,0 +1,43 @@
+"""simulator.processes: work on worker processes that run bjsim's own module, not the caller's."""
+
+from __future__ import annotations
+
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from simulator.processes import map_spawned
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_results_come_back_in_order_from_the_workers_and_here():
+    items = [9, 1, 16, 4, 25]
+    assert map_spawned(math.sqrt, items, workers=2) == [3.0, 1.0, 4.0, 2.0, 5.0]
+    assert map_spawned(math.sqrt, items, workers=1) == [3.0, 1.0, 4.0, 2.0, 5.0]
+    assert map_spawned(math.sqrt, [], workers=2) == []
+
+
+def test_a_script_read_from_stdin_without_a_main_guard_is_not_run_again_in_the_workers():
+    # With multiprocessing's spawn, each worker ran the caller's main module again: from stdin
+    # it could not, and the pool started workers without end.
+    script = ("import math\nfrom simulator.processes import map_spawned\n"
+              "print(map_spawned(math.factorial, [3, 4, 5], 2))\n")
+    done = subprocess.run([sys.executable, "-"], input=script, capture_output=True, text=True,
+                          timeout=120, cwd=ROOT.parent, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[6, 24, 120]"
+
+
+def test_a_worker_error_comes_back_with_its_traceback():
+    with pytest.raises(RuntimeError, match="(?s)a worker process failed.*math domain error"):
+        map_spawned(math.sqrt, [4, -1], workers=2)
+
+
+def test_a_worker_that_dies_is_an_error_not_a_hang():
+    with pytest.raises(RuntimeError, match="a worker process ended"):
+        map_spawned(os._exit, [3, 3], workers=2)
