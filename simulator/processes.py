@@ -18,16 +18,17 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 HEAD = struct.Struct("<Q")  # a message: its length, then the pickle
+WORKER = "BJSIM_WORKER"  # set in a worker's environment
 
 
 def map_spawned(fn, items, workers: int | None = None) -> list:
     """``[fn(x) for x in items]``, on up to ``workers`` worker processes (default: every CPU; one
-    item or one worker: in this process). ``fn`` is a module-level function. Stopped (Ctrl-C,
-    SIGTERM), the workers are ended before the KeyboardInterrupt goes on; a worker's error is a
-    RuntimeError holding its traceback."""
+    item, one worker, or called in a worker: in this process). ``fn`` is a module-level function
+    the workers can import. Stopped (Ctrl-C, SIGTERM), the workers are ended before the
+    KeyboardInterrupt goes on; a worker's error is a RuntimeError holding its traceback."""
     items = list(items)
     n = min(len(items), workers or os.cpu_count() or 1)
-    if n <= 1:
+    if n <= 1 or os.environ.get(WORKER):  # (a worker's work stays in the worker)
         return [fn(x) for x in items]
     todo, lock, out = iter(enumerate(items)), threading.Lock(), [None] * len(items)
 
@@ -67,7 +68,7 @@ def _start() -> subprocess.Popen:
     log = tempfile.TemporaryFile()
     proc = subprocess.Popen([sys.executable, "-m", "simulator.processes"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=log,
-                            env=dict(os.environ, PYTHONPATH=path))
+                            env=dict(os.environ, PYTHONPATH=path, **{WORKER: "1"}))
     proc.log = log  # what it wrote on stderr
     return proc
 

@@ -41,3 +41,17 @@ def test_a_worker_error_comes_back_with_its_traceback():
 def test_a_worker_that_dies_is_an_error_not_a_hang():
     with pytest.raises(RuntimeError, match="a worker process ended"):
         map_spawned(os._exit, [3, 3], workers=2)
+
+
+def test_work_asked_of_workers_by_a_worker_is_done_in_that_worker(monkeypatch):
+    # (a worker starting workers of its own would put n * n processes on n cores)
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).parent))  # (this file's functions)
+    assert map_spawned(_workers_seen, [2, 3], workers=2) == [[1, 1], [1, 1, 1]]
+
+
+def _workers_seen(n):
+    return map_spawned(_in_a_worker, range(n), workers=n)
+
+
+def _in_a_worker(_):
+    return int(bool(os.environ.get("BJSIM_WORKER")))
