@@ -1320,8 +1320,9 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
               help="Rounds dealt apart to draw the distribution of the net result per round "
               "(at most the rounds played).")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Threads playing chunks at once, and processes deriving the variants' basic "
-              "strategies not yet cached. Default: every CPU. Does not change a figure.")
+              help="Threads playing chunks at once, and processes for the exact analyses of the "
+              "strategies and the variants' basic strategies not yet cached. Default: every CPU. "
+              "Does not change a figure.")
 @click.option("--count", "count_plan", default=None, metavar="PLAN|FILE",
               help="Add a card-counting section: this counting plan (bjsim count --list) "
               "played with the report's rules, strategy and seed.")
