@@ -15,10 +15,11 @@ import math
 
 import numpy as np
 
-from simulator.exact.analyze import UPS, _Box, _two_card_hands, analyze
+from simulator.exact.analyze import UPS, _Box, _two_card_hands, analyze, kept, remembered
 from simulator.exact.player import EV, UpCard
 from simulator.exact.sevens import PLAYS, sevens_plays, super_sevens
 from simulator.exact.shoe import full_shoe
+from simulator.processes import map_spawned
 from simulator.report import sevens_note
 
 SIDE_BETS = (0.5, 1.0, 2.0)
@@ -98,8 +99,6 @@ def sevens_question(rules, strategy, policy_ups=None) -> dict:
 def exact_figures(rules, strategy=None) -> tuple:
     """Every exact figure `bjsim exact` reports (JSON-ready apart from the Strategy object), and
     the strategy; a process computes them once for a game (`analyze.remembered`)."""
-    from simulator.exact.analyze import remembered
-
     return remembered(("exact", rules, strategy), lambda: _exact_figures(rules, strategy))
 
 
@@ -107,9 +106,6 @@ def exact_figures_all(pairs, workers: int | None = None) -> int:
     """``exact_figures`` of each ``(rules, strategy)`` the process does not keep yet, side by side
     on up to ``workers`` processes (`simulator.processes`), kept for the calls that follow;
     returns how many were computed."""
-    from simulator.exact.analyze import kept, remembered
-    from simulator.processes import map_spawned
-
     todo = [(r, s) for r, s in pairs if not kept(("exact", r, s))]
     for (r, s), figures in zip(todo, map_spawned(_exact_pair, todo, workers), strict=True):
         remembered(("exact", r, s), lambda figures=figures: figures)
