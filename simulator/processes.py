@@ -46,7 +46,8 @@ def map_spawned(fn, items, workers: int | None = None) -> list:
 
     procs, threads = [], ThreadPoolExecutor(n)
     try:
-        procs = [_start() for _ in range(n)]
+        for _ in range(n):
+            procs.append(_start())  # (one by one: a stop between them ends those started)
         for done in [threads.submit(serve, p) for p in procs]:
             try:
                 done.result()
