@@ -1105,8 +1105,9 @@ cli.add_command(OneLineGroup(name="strategies", commands=strategy.commands, hidd
               help="Strategy to evaluate: a shipped name or a TOML file. Default: the basic "
               "strategy derived for the rule set (as `bjsim strategy generate`).")
 @output_options(["table", "csv", "json"], "table")
+@click.option("-q", "--quiet", is_flag=True, help="No line on stderr while it computes.")
 @user_errors
-def exact(rules_path, overrides, boxes, super_sevens, strategy_name, fmt, output):
+def exact(rules_path, overrides, boxes, super_sevens, strategy_name, fmt, output, quiet):
     """Theoretical (combinatorial) figures of a rule set and strategy, no simulation.
 
     The house edge (main game and insurance), the Super Sevens house edge line by line, and the
@@ -1127,6 +1128,10 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, fmt, output
     rules, meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     source = _rules_source(rules_path, meta, _changes(overrides, boxes, super_sevens))
     strat = load_strategy(strategy_name) if strategy_name else None  # None: derive basic
+    if not quiet:
+        what = "the basic strategy derived, then" if strat is None else f"strategy {strat.name}"
+        click.echo(f"bjsim: exact analysis by card removal: {what} valued (some seconds)",
+                   err=True)
     fig, _ = exact_figures(rules, strat)
     run_meta = source | {"strategy": fig["strategy"], "seed": None, "partial": False}
     if fmt == "json":

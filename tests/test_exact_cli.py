@@ -180,3 +180,14 @@ def test_simulate_exact_with_several_boxes_compares_per_box():
     ex = json.loads(run("exact", "--boxes", "3", "-f", "json").stdout)["exact"]
     assert abs(doc["results"]["total"]["sd_box_round"] - ex["sd_box_round"]) < 0.01
     assert "3 boxes: each box valued alone" in run("simulate", *args).stdout
+
+
+def test_exact_says_on_stderr_that_it_computes_unless_quiet():
+    # It sat silent for several seconds (about 6 s for the NZ game on two cores).
+    args = ["exact", "--set", "decks=1", "--strategy", "never-bust", "-f", "json"]
+    quiet = run(*args, "-q")
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+    said = run(*args)  # (the same game: this process keeps its figures)
+    assert said.stderr == ("bjsim: exact analysis by card removal: strategy never-bust valued "
+                           "(some seconds)\n")
+    assert said.stdout == quiet.stdout
