@@ -1014,9 +1014,10 @@ def strategies_show(name, output):
               "--with-super-sevens, insurance-taker with --insurance).")
 @click.option("-o", "--output", type=OUTPUT_FILE, default=None,
               metavar="FILE", help="Write the strategy file to FILE instead of stdout.")
+@click.option("-q", "--quiet", is_flag=True, help="No line on stderr while it derives.")
 @user_errors
 def strategy_generate(rules_path, overrides, boxes, super_sevens, with_super_sevens, insurance,
-                      name, output):
+                      name, output, quiet):
     """Derive the basic strategy of a rule set exactly and write it as a strategy file.
 
     Every cell is the best total-dependent play by exact card-removal analysis of the full
@@ -1033,6 +1034,8 @@ def strategy_generate(rules_path, overrides, boxes, super_sevens, with_super_sev
     from simulator.strategy import dumps_strategy
 
     rules, _ = _load_rules(rules_path, overrides, boxes, super_sevens)
+    if not quiet:
+        click.echo("bjsim: deriving the basic strategy by card removal (some seconds)", err=True)
     strat = basic_strategy(rules, with_super_sevens=with_super_sevens, name=name,
                            insurance=insurance)
     command = " ".join(["bjsim strategy generate", f"--rules {rules_path}" if rules_path else "",

@@ -79,6 +79,10 @@ def test_strategy_generate_other_rules_to_stdout():
     assert result.exit_code == 0, result.output
     s = loads_strategy(result.stdout)
     assert s.name == "us6" and "6 decks" in s.description and "hole card peek" in s.description
+    assert result.stderr == "bjsim: deriving the basic strategy by card removal (some seconds)\n"
+    quiet = run("strategy", "generate", "--rules", "configs/us-6deck-s17-das-peek.toml",
+                "--name", "us6", "-q")
+    assert quiet.stderr == "" and quiet.stdout == result.stdout
 
 
 def test_strategies_alias_still_works():
