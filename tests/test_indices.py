@@ -159,3 +159,10 @@ def test_an_index_file_with_more_counts_than_bands_the_engine_holds_is_refused(t
         load_indices(bad)
     bad.write_text('name = "many"\ncount = "hi-lo"\n\n' + plays.rsplit("[[play]]", 1)[0])
     assert len(load_indices(bad).cells) == MAX_INDEX_COUNTS
+
+
+def test_index_plays_valued_side_by_side_are_those_valued_one_by_one():
+    r = load_rules().replace(decks=2)
+    plays = X.ILLUSTRIOUS_18[:3]
+    assert X.derive_indices(r, HI_LO, plays, workers=2) == X.derive_indices(r, HI_LO, plays,
+                                                                          workers=1)

