@@ -1083,7 +1083,7 @@ def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, dec
     if depth > rules.decks:
         raise BjsimError(f"--decks-left {depth:g}: allowed at most the shoe's {rules.decks} "
                          "decks")
-    if not quiet:
+    if not quiet and system.balanced:  # (an unbalanced count is refused in one line)
         click.echo("bjsim: valuing the index plays by card removal on shoes depleted to each true "
                    "count (some seconds)", err=True)
     plays = derive_indices(rules, system, decks_left=depth)
