@@ -760,7 +760,8 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         overrides=tuple(_changes(overrides, boxes, super_sevens)),
     )
     try:
-        result = run.simulate(plan, quiet=quiet)
+        result = run.simulate(plan, quiet=quiet, say=None if quiet or not with_exact else (
+            lambda text: click.echo(f"bjsim: {text}", err=True)))
         if result.partial and result.summary["rounds"] == 0:
             _nothing_to_report(ctx)
         _emit(run.render(result, fmt), output)

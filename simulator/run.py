@@ -201,11 +201,12 @@ def _progress_text(state: engine.RunState, precision: float | None) -> str:
     return text.strip()
 
 
-def simulate(plan: Plan, quiet: bool = False, on_chunk=None) -> Result:
+def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result:
     """Play ``plan``: every chunk not already in its checkpoint, with a progress bar on stderr
     unless ``quiet``. Ctrl-C stops the run: the chunks that finished make a partial result
     (``Result.partial``), saved in the checkpoint if there is one. ``on_chunk(i, n_rounds,
     tally)``: called with each chunk's own tally as it finishes (`engine.advance`).
+    ``say(text)``: told of a step that takes a while after the run (the exact figures).
 
     Raises
     ------
@@ -269,6 +270,8 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None) -> Result:
         from simulator import derived, report
         from simulator.exact import compare
 
+        if say is not None:
+            say("exact figures by card removal (some seconds the first time, then cached)")
         figures = derived.exact_for(plan.rules, plan.strategies)
         th = {"house_edge": figures["house_edge"], "super_sevens": figures["super_sevens_ev"]}
         summary["exact"] = compare.compare_with_simulation(

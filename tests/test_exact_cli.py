@@ -100,6 +100,11 @@ def test_simulate_exact_beside_the_simulation():
     result = run("simulate", *TINY, "--set", "shuffle=every-round", "--exact")
     assert result.exit_code == 0, result.output
     assert "Exact (combinatorial) figures beside the simulated ones" in result.stdout
+    assert "exact figures by card removal" not in result.stderr  # (--quiet)
+    said = run("simulate", *[a for a in TINY if a != "--quiet"], "--set", "shuffle=every-round",
+               "--exact")
+    assert "bjsim: exact figures by card removal (some seconds the first time" in said.stderr
+    assert "Exact (combinatorial) figures beside the simulated ones" in said.stdout
     result = run("simulate", *TINY, "--exact", "--format", "json")
     doc = json.loads(result.stdout)
     ex = doc["results"]["exact"]
