@@ -25,7 +25,8 @@ def map_spawned(fn, items, workers: int | None = None) -> list:
     """``[fn(x) for x in items]``, on up to ``workers`` worker processes (default: every CPU; one
     item, one worker, or called in a worker: in this process). ``fn`` is a module-level function
     the workers can import. Stopped (Ctrl-C, SIGTERM), the workers are ended before the
-    KeyboardInterrupt goes on; a worker's error is a RuntimeError holding its traceback."""
+    KeyboardInterrupt goes on. An error in a worker is raised here as it was raised there (a
+    ValueError stays a ValueError), its traceback the cause; a worker gone, a RuntimeError."""
     items = list(items)
     n = min(len(items), workers or os.cpu_count() or 1)
     if n <= 1 or os.environ.get(WORKER):  # (a worker's work stays in the worker)
@@ -41,7 +42,8 @@ def map_spawned(fn, items, workers: int | None = None) -> list:
             _send(proc.stdin, (fn, task[1]))
             ok, value = _receive(proc.stdout)
             if not ok:
-                raise RuntimeError(f"a worker process failed:\n{value}")
+                error, text = value
+                raise (error or RuntimeError("a worker process failed")) from WorkerError(text)
             out[task[0]] = value
 
     procs, threads = [], ThreadPoolExecutor(n)
@@ -63,13 +65,16 @@ def map_spawned(fn, items, workers: int | None = None) -> list:
     return out
 
 
+class WorkerError(Exception):
+    """The traceback of an error in a worker process (the cause of the error raised here)."""
+
+
 def _start() -> subprocess.Popen:
-    home = str(Path(__file__).resolve().parent.parent)  # where this simulator package is
-    path = os.pathsep.join(x for x in (home, os.environ.get("PYTHONPATH")) if x)
-    log = tempfile.TemporaryFile()
+    home = Path(__file__).resolve().parent.parent  # where this simulator package is: the
+    log = tempfile.TemporaryFile()  # worker starts there, so it imports this one, not another
     proc = subprocess.Popen([sys.executable, "-m", "simulator.processes"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=log,
-                            env=dict(os.environ, PYTHONPATH=path, **{WORKER: "1"}))
+                            stdout=subprocess.PIPE, stderr=log, cwd=home,
+                            env=dict(os.environ, **{WORKER: "1"}))
     proc.log = log  # what it wrote on stderr
     return proc
 
@@ -103,8 +108,9 @@ def _receive(stream):
 
 
 def _serve() -> None:
-    """A worker: tasks ``(fn, x)`` from stdin, ``(True, fn(x))`` or ``(False, traceback)`` to
-    stdout, until stdin ends. Ctrl-C and SIGTERM are for the process that started it."""
+    """A worker: tasks ``(fn, x)`` from stdin, ``(True, fn(x))`` or ``(False, (error or None if
+    it cannot be pickled, its traceback))`` to stdout, until stdin ends. Ctrl-C and SIGTERM are
+    for the process that started it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     inp, out = sys.stdin.buffer, sys.stdout.buffer
     sys.stdout = sys.stderr  # (a print goes to stderr, not into the messages)
@@ -115,8 +121,12 @@ def _serve() -> None:
             return
         try:
             result = (True, fn(x))
-        except Exception:  # noqa: BLE001 (handed back whole)
-            result = (False, traceback.format_exc())
+        except Exception as e:  # noqa: BLE001 (handed back whole)
+            try:
+                error = pickle.loads(pickle.dumps(e))
+            except Exception:  # noqa: BLE001
+                error = None
+            result = (False, (error, traceback.format_exc()))
         _send(out, result)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from simulator.processes import map_spawned
+from simulator.processes import WorkerError, map_spawned
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,7 +25,7 @@ def test_results_come_back_in_order_from_the_workers_and_here():
 def test_a_script_read_from_stdin_without_a_main_guard_is_not_run_again_in_the_workers():
     # With multiprocessing's spawn, each worker ran the caller's main module again: from stdin
     # it could not, and the pool started workers without end.
-    script = ("import math\nfrom simulator.processes import map_spawned\n"
+    script = ("import math\nfrom simulator.processes import WorkerError, map_spawned\n"
               "print(map_spawned(math.factorial, [3, 4, 5], 2))\n")
     done = subprocess.run([sys.executable, "-"], input=script, capture_output=True, text=True,
                           timeout=120, cwd=ROOT.parent, env=dict(os.environ, PYTHONPATH=str(ROOT)))
@@ -33,9 +33,46 @@ def test_a_script_read_from_stdin_without_a_main_guard_is_not_run_again_in_the_w
     assert done.stdout.strip() == "[6, 24, 120]"
 
 
-def test_a_worker_error_comes_back_with_its_traceback():
-    with pytest.raises(RuntimeError, match="(?s)a worker process failed.*math domain error"):
+def test_a_worker_imports_this_simulator_package_not_one_in_the_callers_folder(tmp_path):
+    # A worker started in the caller's folder took a `simulator` package there (another checkout,
+    # an older version) before this one.
+    fake = tmp_path / "simulator"
+    fake.mkdir()
+    (fake / "__init__.py").write_text("")
+    (fake / "processes.py").write_text("raise SystemExit('the other simulator package')\n")
+    script = ("import math\nfrom simulator.processes import map_spawned\n"
+              "print(map_spawned(math.factorial, [3, 4], 2))\n")
+    done = subprocess.run([sys.executable, "-P", "-"], input=script, capture_output=True,
+                          text=True, timeout=120, cwd=tmp_path,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[6, 24]"
+
+
+def test_a_worker_error_is_raised_as_it_was_with_its_traceback_the_cause():
+    # It came back as a RuntimeError, so a ValueError a command shows in one line (an emptied
+    # shoe in `strategy indices`) became a traceback.
+    with pytest.raises(ValueError, match="math domain error") as got:
         map_spawned(math.sqrt, [4, -1], workers=2)
+    assert isinstance(got.value.__cause__, WorkerError)
+    assert "Traceback" in str(got.value.__cause__)
+
+
+def test_an_error_that_cannot_be_pickled_comes_back_as_a_runtime_error_with_its_traceback(
+        monkeypatch):
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).parent))  # (this file's functions)
+    with pytest.raises(RuntimeError, match="a worker process failed") as got:
+        map_spawned(_unpicklable_error, [1, 2], workers=2)
+    assert "NotPickled" in str(got.value.__cause__)
+
+
+class NotPickled(Exception):
+    def __init__(self, a, b):  # (pickle calls it with the message alone: it cannot come back)
+        super().__init__(f"{a} {b}")
+
+
+def _unpicklable_error(x):
+    raise NotPickled(x, x)
 
 
 def test_a_worker_that_dies_is_an_error_not_a_hang():
