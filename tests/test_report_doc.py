@@ -661,32 +661,43 @@ def test_a_variant_table_of_too_few_blocks_says_why_and_draws(tmp_path):
     assert "No difference has an interval ('-'): only 21 paired block(s)" in md
 
 
-def test_ctrl_c_while_a_report_moves_into_place_waits_until_it_is_all_there(built, tmp_path,
-                                                                           monkeypatch):
-    # Ctrl-C after the first part had moved left the new report.json beside the old parts.
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_stop_while_a_report_moves_into_place_waits_until_it_is_all_there(built, tmp_path,
+                                                                            monkeypatch, sig):
+    # Ctrl-C after the first part had moved left the new report.json beside the old parts (and
+    # SIGTERM, which bjsim takes as Ctrl-C, still can't wait).
     _, data, _ = built
     monkeypatch.setattr(charts, "available", lambda: False)
     monkeypatch.setattr(chromium, "find", lambda: None)
     (tmp_path / "report.md").write_text("an earlier report")
     (tmp_path / "csv").mkdir()
     (tmp_path / "csv" / "earlier.csv").write_text("x\n")
-    handler, moved = signal.getsignal(signal.SIGINT), []
+    seen, moved = [], []
+
+    def bjsims(signum, frame):  # as bjsim's own handler: note the signal, stop
+        seen.append((signum, list(moved)))
+        raise KeyboardInterrupt
 
     def replace(src, dst):
         moved.append(Path(dst).name)
         if len(moved) == 1:
-            os.kill(os.getpid(), signal.SIGINT)
+            os.kill(os.getpid(), sig)
         real_replace(src, dst)
 
     real_replace = os.replace
     monkeypatch.setattr(output.os, "replace", replace)
-    with pytest.raises(KeyboardInterrupt):
-        output.write_report(copy.deepcopy(data), tmp_path)
-    assert {"report.json", "report.md", "report.html", "csv"} <= set(moved)  # all, after Ctrl-C
+    before = signal.signal(sig, bjsims)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            output.write_report(copy.deepcopy(data), tmp_path)
+        assert signal.getsignal(sig) is bjsims  # the handler before, back in place
+    finally:
+        signal.signal(sig, before)
+    assert [s for s, _ in seen] == [sig]  # delivered once, as it came, after every part moved
+    assert {"report.json", "report.md", "report.html", "csv"} <= set(seen[0][1])
     assert data["title"] in (tmp_path / "report.md").read_text()
     assert not (tmp_path / "csv" / "earlier.csv").exists()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
-    assert signal.getsignal(signal.SIGINT) is handler
 
 
 def test_a_report_replaces_an_earlier_one_whole_or_not_at_all(built, tmp_path, monkeypatch):

@@ -1,7 +1,7 @@
 """Write the report folder: report.json (every figure), report.html, report.md, csv/ (each
 table), charts/ (PNG) and report.pdf (printed from the HTML by headless Chromium, when found).
-The report is made in a hidden folder inside and moved into place whole (Ctrl-C held back while
-it moves), so that an interrupted or failed write leaves an earlier report as it was."""
+The report is made in a hidden folder inside and moved into place whole (Ctrl-C and SIGTERM held
+back while it moves), so that an interrupted or failed write leaves an earlier report as it was."""
 
 from __future__ import annotations
 
@@ -56,21 +56,26 @@ def write_report(data: dict, out_dir, say: Callable[[str], None] = lambda _m: No
     return {name: out / name for name in written}
 
 
+HELD = (signal.SIGINT, signal.SIGTERM)
+
+
 @contextmanager
 def _held_back():
-    """Ctrl-C (SIGINT) held back until the block has run, then raised: no report is left half
-    moved. In the main thread only (elsewhere Python delivers no signal)."""
+    """Ctrl-C and SIGTERM held back until the block has run, then delivered as they came (to
+    the handlers before): no report is left half moved. In the main thread only (elsewhere
+    Python sets no handler)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     got = []
-    before = signal.signal(signal.SIGINT, lambda *_: got.append(1))
+    before = {sig: signal.signal(sig, lambda sig, _: got.append(sig)) for sig in HELD}
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, before)
-    if got:
-        raise KeyboardInterrupt
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+    for sig in got[:1]:
+        signal.raise_signal(sig)
 
 
 def _write(data: dict, out: Path, say: Callable[[str], None]) -> dict:
