@@ -716,8 +716,8 @@ def build_games(base_rules, base_label: str, base_source: str, base_strategies,
     the basic strategy derived for the baseline's rules. A rule variant plays the basic
     strategy derived for its own rules, or with ``same_strategy`` the baseline's; a variant
     naming a strategy plays it on every box. The strategies not yet derived are derived side
-    by side on up to ``workers`` processes (`derived.basic_for_all`); ``log(text)`` reports
-    each (slow once).
+    by side on up to ``workers`` processes (`derived.basic_for_all`); ``log(text)`` names them
+    first, in one line (slow once).
     """
     wanted = [base_rules] if base_strategies is None else []
     if not same_strategy:
@@ -726,7 +726,7 @@ def build_games(base_rules, base_label: str, base_source: str, base_strategies,
     def say(todo, processes):
         if log is not None:
             names = "; ".join(", ".join(_changed(r)) or "the baseline" for r in todo)
-            many = f"{len(todo)} rule sets on {processes} processes, " if len(todo) > 1 else ""
+            many = f"{len(todo)} rule sets on {processes} processes, " if processes > 1 else ""
             log(f"deriving the basic strategy for {names} (exact analyzer, {many}~10 s each; "
                 "cached)")
 

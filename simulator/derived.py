@@ -28,7 +28,7 @@ from pathlib import Path
 from simulator import __version__
 from simulator.checkpoint import tables_hash
 from simulator.engine import stack_tables
-from simulator.processes import map_spawned
+from simulator.processes import map_spawned, processes_for
 from simulator.rules import rules_dict
 from simulator.strategy import dumps_strategy, load_strategy
 
@@ -118,7 +118,7 @@ def basic_for_all(rules_list, workers: int | None = None, say=None) -> dict:
         key = rules_key(rules)
         if key not in todo and not basic_path(rules).exists():
             todo[key] = rules
-    n = min(len(todo), workers or os.cpu_count() or 1)
+    n = processes_for(len(todo), workers)
     if say is not None and todo:
         say(list(todo.values()), n)
     made = dict(zip(todo, map_spawned(basic_for, todo.values(), n), strict=True))

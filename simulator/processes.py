@@ -28,8 +28,8 @@ def map_spawned(fn, items, workers: int | None = None) -> list:
     KeyboardInterrupt goes on. An error in a worker is raised here as it was raised there (a
     ValueError stays a ValueError), its traceback the cause; a worker gone, a RuntimeError."""
     items = list(items)
-    n = min(len(items), workers or os.cpu_count() or 1)
-    if n <= 1 or os.environ.get(WORKER):  # (a worker's work stays in the worker)
+    n = processes_for(len(items), workers)
+    if n <= 1:
         return [fn(x) for x in items]
     todo, lock, out = iter(enumerate(items)), threading.Lock(), [None] * len(items)
 
@@ -63,6 +63,13 @@ def map_spawned(fn, items, workers: int | None = None) -> list:
             p.log.close()
         threads.shutdown()
     return out
+
+
+def processes_for(n_items: int, workers: int | None = None) -> int:
+    """How many processes ``map_spawned`` runs ``n_items`` items on (1: in this process)."""
+    if os.environ.get(WORKER):  # (a worker's work stays in the worker)
+        return min(n_items, 1)
+    return min(n_items, workers or os.cpu_count() or 1)
 
 
 class WorkerError(Exception):

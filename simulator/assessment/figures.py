@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import platform
 import shlex
 import sys
@@ -37,6 +36,7 @@ from simulator.exact.compare import (
     insurance_offered,
 )
 from simulator.exact.sevens import sevens_plays, super_sevens
+from simulator.processes import processes_for
 from simulator.report import SS_LINE_TEXT, document
 from simulator.rules import DEFAULT_RULES_PATH, Rules, describe, origin, rules_dict
 from simulator.strategy import list_strategies, load_strategy, strategy_path
@@ -639,7 +639,7 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
     strategies = {spec.strategy: main} | {n: load_strategy(n) for n in choices
                                           if n != spec.strategy}
 
-    n = min(len(strategies), spec.workers or os.cpu_count() or 1)
+    n = processes_for(len(strategies), spec.workers)
     say(f"exact analysis of {spec.strategy}" + (
         f" and the {len(strategies) - 1} player's choices, side by side on {n} processes"
         if n > 1 else "") + " (bjsim exact)")
