@@ -140,9 +140,10 @@ def _write_exact(rules, strategies, figures: dict) -> None:
     _write_atomic(_exact_path(rules, strategies), json.dumps(figures) + "\n")
 
 
-def exact_for(rules, strategies) -> dict:
+def exact_for(rules, strategies, say=None) -> dict:
     """``{"house_edge", "super_sevens_ev"}`` (exact, full shoe every round; the mean over boxes)
-    for ``strategies`` (one per box), from the cache or `simulator.exact.compare.theory`."""
+    for ``strategies`` (one per box), from the cache or `simulator.exact.compare.theory`;
+    ``say()`` is called before figures not in the cache are computed."""
     strategies = list(strategies)
     if len(strategies) == 1 and rules.boxes > 1:
         strategies = strategies * rules.boxes
@@ -150,7 +151,7 @@ def exact_for(rules, strategies) -> dict:
         one = rules.replace(boxes=1)
         from simulator.exact.compare import box_mean
 
-        return box_mean([exact_for(one, [s]) for s in strategies])
+        return box_mean([exact_for(one, [s], say) for s in strategies])
     path = _exact_path(rules, strategies)
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
@@ -160,6 +161,8 @@ def exact_for(rules, strategies) -> dict:
         pass
     from simulator.exact.compare import theory
 
+    if say is not None:
+        say()
     th = theory(rules, strategies)
     figures = {"house_edge": float(th["house_edge"]), "super_sevens_ev": th["super_sevens"]}
     _write_exact(rules, strategies, figures)

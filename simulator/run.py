@@ -270,27 +270,31 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         from simulator import derived, report
         from simulator.exact import compare
 
-        if say is not None:
-            say("exact figures by card removal (some seconds the first time, then cached)")
-        figures = derived.exact_for(plan.rules, plan.strategies)
+        said = []
+
+        def computing():  # once, and only for figures not in the cache
+            if say is not None and not said:
+                said.append(say("exact figures by card removal (some seconds, then cached)"))
+
+        figures = derived.exact_for(plan.rules, plan.strategies, computing)
         th = {"house_edge": figures["house_edge"], "super_sevens": figures["super_sevens_ev"]}
         summary["exact"] = compare.compare_with_simulation(
             summary, plan.rules, list(plan.strategies), th
         )
         by = report.by_strategy(summary, list(plan.names))
         if by:  # each strategy against its own one-box figure
-            summary["exact"]["by_strategy"] = [_exact_of(e, plan) for e in by]
+            summary["exact"]["by_strategy"] = [_exact_of(e, plan, computing) for e in by]
     return Result(total, summary, meta, partial, _messages(plan, meta, resumed, partial, quiet),
                   counted)
 
 
-def _exact_of(entry: dict, plan: Plan) -> dict:
+def _exact_of(entry: dict, plan: Plan, say=None) -> dict:
     """A strategy's figures (`report.by_strategy`) beside its exact one-box figures."""
     from simulator import derived, report
     from simulator.exact import compare
 
     one, strategy = plan.rules.replace(boxes=1), plan.strategies[entry["first_box"] - 1]
-    figures = derived.exact_for(one, [strategy])
+    figures = derived.exact_for(one, [strategy], say)
     th = {"house_edge": figures["house_edge"], "super_sevens": figures["super_sevens_ev"]}
     cmp = compare.compare_with_simulation(
         {"house_edge": entry["house_edge"], "super_sevens": entry["super_sevens"] or {}}, one,

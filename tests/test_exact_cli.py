@@ -96,15 +96,20 @@ def test_strategies_alias_still_works():
     assert "strategy" in listed and "strategies" not in listed  # the alias is hidden
 
 
-def test_simulate_exact_beside_the_simulation():
-    result = run("simulate", *TINY, "--set", "shuffle=every-round", "--exact")
+def test_simulate_exact_beside_the_simulation(tmp_path, monkeypatch):
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(tmp_path))  # (empty: the figures are computed)
+    loud = [a for a in TINY if a != "--quiet"]
+    said = run("simulate", *loud, "--set", "shuffle=every-round", "--exact")
+    assert said.exit_code == 0, said.output
+    assert "bjsim: exact figures by card removal (some seconds, then cached)\n" in said.stderr
+    assert "Exact (combinatorial) figures beside the simulated ones" in said.stdout
+    again = run("simulate", *loud, "--set", "shuffle=every-round", "--exact")
+    assert "exact figures by card removal" not in again.stderr  # from the cache: nothing to wait
+    assert again.stdout == said.stdout
+    result = run("simulate", *TINY, "--set", "decks=4", "--exact")
     assert result.exit_code == 0, result.output
     assert "Exact (combinatorial) figures beside the simulated ones" in result.stdout
     assert "exact figures by card removal" not in result.stderr  # (--quiet)
-    said = run("simulate", *[a for a in TINY if a != "--quiet"], "--set", "shuffle=every-round",
-               "--exact")
-    assert "bjsim: exact figures by card removal (some seconds the first time" in said.stderr
-    assert "Exact (combinatorial) figures beside the simulated ones" in said.stdout
     result = run("simulate", *TINY, "--exact", "--format", "json")
     doc = json.loads(result.stdout)
     ex = doc["results"]["exact"]
