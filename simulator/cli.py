@@ -1571,6 +1571,8 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     figs = count_runs.figures(runs, plan, bankroll)
     meta = runs.runs[0][2].meta | {"plan": counting_report.plan_dict(plan)}
     if penetrations is None:
+        if runs.stopped:  # the counter's run whole, its control cut short
+            meta["run"] = meta["run"] | {"partial": True, "control_interrupted": True}
         text = counting_report.render(figs[0][1], fmt, meta)
     else:
         meta["run"] = meta["run"] | _rules_source(rules_path, file_meta, sets) | {

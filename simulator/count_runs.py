@@ -17,16 +17,19 @@ class Runs:
     """The runs played: (penetration or None, rules, run.Result) each, how many were asked for,
     and the strategy played; ``controls``: each run's control, the tally of the strategy alone
     at a flat bet (the same seed and rounds, the plan's base boxes), or None where Ctrl-C came
-    first. ``partial``: Ctrl-C cut one short or stopped the sweep."""
+    first (``stopped``). ``partial``: Ctrl-C cut a run or its control short, or stopped the
+    sweep."""
 
     runs: list
     asked: int
     strategy: object = None
     controls: list = field(default_factory=list)
+    stopped: bool = False
 
     @property
     def partial(self) -> bool:
-        return len(self.runs) < self.asked or any(r.partial for _, _, r in self.runs)
+        return (self.stopped or len(self.runs) < self.asked
+                or any(r.partial for _, _, r in self.runs))
 
 
 def check(rules, plan, penetrations=None, options=("--plan", "--penetrations"),
@@ -86,23 +89,26 @@ def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chun
         out.runs.append((pen, rules, result))
         if result.partial:
             break
-        out.controls.append(_control(rules, plan, strategy, name, rounds, seed, chunk_rounds,
-                                     workers, quiet))  # fmt: skip
+        try:
+            out.controls.append(_control(rules, plan, strategy, name, rounds, seed, chunk_rounds,
+                                         workers, quiet))  # fmt: skip
+        except KeyboardInterrupt:  # in the control: the sweep stops here too
+            out.stopped = True
+            break
     return out
 
 
 def _control(rules, plan, strategy, name, rounds, seed, chunk_rounds, workers, quiet):
     """The strategy alone, every box at one unit, no count: the game the counter is set
-    against (its tally), or None if Ctrl-C stops it."""
+    against (its tally). Ctrl-C in it raises KeyboardInterrupt, its finished chunks dropped."""
     boxes = max(1, plan.boxes.base)
     flat = rules.replace(boxes=boxes)
     game = run.Plan(flat, (strategy,) * boxes, (name,) * boxes, rounds=rounds, seed=seed,
                     chunk_rounds=chunk_rounds, workers=workers)
-    try:
-        result = run.simulate(game, quiet=quiet)
-    except KeyboardInterrupt:
-        return None
-    return None if result.partial or result.tally is None else result.tally
+    result = run.simulate(game, quiet=quiet)
+    if result.partial:
+        raise KeyboardInterrupt
+    return result.tally
 
 
 def figures(runs: Runs, plan, bankroll=None) -> list:

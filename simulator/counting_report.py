@@ -494,7 +494,11 @@ def _head(f: dict, meta: dict) -> list[str]:
              f"Rounds:    {f['rounds']:,} dealt, {f['rounds_played']:,} played"
              + (f"; seed {run['seed']}" if "seed" in run else "")
              + (f"; chunks of {run['chunk_rounds']:,} rounds" if "chunk_rounds" in run else "")]
-    if run.get("partial"):
+    if run.get("control_interrupted"):
+        lines.append("PARTIAL RESULT: interrupted in the control run (the strategy alone at a "
+                     "flat bet): the counter's figures are whole, its gain over the control "
+                     "is not given")
+    elif run.get("partial"):
         lines.append(f"PARTIAL RESULT: interrupted after {f['rounds']:,} rounds; not "
                      "reproducible as it stands")
     return lines

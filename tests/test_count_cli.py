@@ -212,6 +212,35 @@ def test_ctrl_c_prints_the_partial_result_with_exit_130(monkeypatch, fake_engine
     assert nothing.exit_code == 130 and "nothing to report" in nothing.stderr
 
 
+@pytest.mark.parametrize("how", ["partial", "raised"])
+def test_ctrl_c_in_the_control_run_is_not_lost(monkeypatch, fake_engine, how):
+    """Ctrl-C while the strategy alone plays (the control): exit 130, the counter's figures
+    marked, no gain over the control, and a sweep stops there."""
+    played = []
+
+    def simulate(p, quiet=False):
+        counter = getattr(p, "counting", None) is not None
+        played.append(counter)
+        if counter:
+            return fake_result(p, ROUNDS)
+        if how == "raised":
+            raise KeyboardInterrupt
+        return types.SimpleNamespace(partial=True, tally=None)
+
+    monkeypatch.setattr(run_mod, "simulate", simulate)
+    result = invoke("count", *TINY)
+    assert result.exit_code == 130, result.output
+    assert "PARTIAL RESULT: interrupted in the control run" in result.stdout
+    assert "Gain over the strategy alone" not in result.stdout
+    doc = json.loads(invoke("count", *TINY, "-f", "json").stdout)
+    assert doc["run"]["partial"] is True and doc["run"]["control_interrupted"] is True
+    assert doc["results"]["gain_over_basic"] is None and doc["results"]["basic"] is None
+    played.clear()
+    sweep = invoke("count", "--penetrations", "0.6,0.7,0.8", *TINY)
+    assert sweep.exit_code == 130 and played == [True, False]  # no second penetration
+    assert "PARTIAL RESULT: interrupted after 1 of 3" in sweep.stdout
+
+
 # ---------------------------------------------------------------------------------------------
 # End to end, with the engine's count mode
 
