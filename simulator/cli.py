@@ -12,6 +12,7 @@ import csv
 import functools
 import io
 import json
+import math
 import os
 import re
 import signal
@@ -271,6 +272,17 @@ def user_errors(func):
 
 
 MAX_ROUNDS = 10**15  # far more than any run plays (10^15 rounds: years on a cluster)
+
+
+class FiniteRange(click.FloatRange):
+    """``click.FloatRange`` refusing ``nan`` and the infinities (which its bounds let through)."""
+
+    def convert(self, value, param, ctx):
+        rv = super().convert(value, param, ctx)
+        if not math.isfinite(rv):
+            self.fail(f"{value!r} is not a number in the range {self._describe_range()}.", param,
+                      ctx)
+        return rv
 
 
 class CountType(click.ParamType):
@@ -687,7 +699,7 @@ def main(argv=None):
     "every CPU. Does not change the result.",
 )
 @click.option(
-    "--precision", type=click.FloatRange(min=0, min_open=True, max=1), default=None,
+    "--precision", type=FiniteRange(min=0, min_open=True, max=1), default=None,
     metavar="HALF_WIDTH",
     help="Play whole chunks until the 95% confidence half-width of the house edge is at most "
     "this (a fraction of the wager: 0.0005 = ±0.05%), capped by --max-rounds. The stop is "
@@ -1052,7 +1064,7 @@ def strategy_generate(rules_path, overrides, boxes, super_sevens, with_super_sev
 @rules_options
 @click.option("--count", "count_name", default="hi-lo", show_default=True, metavar="NAME|FILE",
               help="A balanced count system: a shipped one (strategies/counts/) or a file.")
-@click.option("--decks-left", type=click.FloatRange(0.5, 8), default=None, metavar="D",
+@click.option("--decks-left", type=FiniteRange(0.5, 8), default=None, metavar="D",
               help="The depth the plays are valued at, in decks left. Default: half the shoe.")
 @click.option("--name", default=None, metavar="NAME",
               help="The index set's name. Default: COUNT-RULES, e.g. hi-lo-nz1994.")
@@ -1197,7 +1209,7 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, fmt, output
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Threads (with --scheduler local: worker processes), and processes deriving "
               "the basic strategies not yet cached. Default: every CPU.")
-@click.option("--precision", type=click.FloatRange(min=0, min_open=True, max=1), default=None,
+@click.option("--precision", type=FiniteRange(min=0, min_open=True, max=1), default=None,
               metavar="HALF_WIDTH",
               help="Play whole chunks until every variant's house-edge difference (the whole "
               "game's) has a 95% half-width of at most this (a fraction: 0.0005 = ±0.05%), "
@@ -1318,7 +1330,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     help="Rounds of the main run and of each choice's run.",
 )
 @click.option(
-    "--precision", type=click.FloatRange(min=0, min_open=True, max=1), default=None,
+    "--precision", type=FiniteRange(min=0, min_open=True, max=1), default=None,
     metavar="HALF_WIDTH",
     help="Play the main run until the 95% half-width of the house edge is at most this (0.0005 "
     "= ±0.05%), capped by --max-rounds; each choice then plays as many rounds.",
@@ -1492,7 +1504,7 @@ def _count_list(fmt: str = "table") -> str:
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Threads playing chunks at once. Default: every CPU. Does not change the "
               "result.")
-@click.option("--bankroll", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--bankroll", type=FiniteRange(min=0, min_open=True, max=1e12), default=None,
               metavar="UNITS",
               help="Bankroll for the risk of ruin, in units of the table minimum. Default: the "
               "plan's 'bankroll'.")

@@ -197,6 +197,7 @@ def test_cli_precision_reports_a_target_not_met():
         (["--precision", "0"], ["--precision"]),
         (["--precision", "-1"], ["--precision"]),
         (["--precision", "abc"], ["--precision"]),
+        (["--precision", "nan"], ["--precision", "'nan' is not a number"]),
         (["--max-rounds", "1000"], ["--max-rounds", "--precision"]),
         (["--precision", "0.01", "--rounds", "1000"], ["--rounds", "--max-rounds"]),
         (["--precision", "0.01", "--max-rounds", "0"], ["--max-rounds"]),
