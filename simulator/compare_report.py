@@ -287,7 +287,7 @@ def render_text(stats: dict, meta: dict, markdown: bool = False) -> str:
     has_exact = "exact" in stats["rows"][0]
     out = _head(stats, meta)
     if markdown:
-        out = [f"{out[0]}  ", out[1]]
+        out = [ln + "  " for ln in out[:-1]] + out[-1:]  # (markdown's line breaks)
     tables = [(title, _headers(key, has_exact), _table_rows(stats, key, has_exact))
               for key, title in _sections(stats)]
     for key, _ in _sections(stats):  # a game's strategies apart (several at its boxes)

@@ -225,6 +225,8 @@ def test_precision_result_is_in_the_table_head():
     head = run(*args).stdout.splitlines()[2]
     assert p["met"] is False and head.startswith("precision target ±0.1000%")
     assert f"NOT met (stopped at --max-rounds 4,000): ±{100 * p['half_width']:.4f}%" in head
+    md = run(*args, "-f", "markdown").stdout.splitlines()  # markdown's third line too
+    assert md[1].endswith("  ") and md[2] == head and md[3] == ""
 
 
 def _last_bar(stderr: str, word: str) -> str:
