@@ -20,7 +20,7 @@ from click.testing import CliRunner
 
 from simulator import engine
 from simulator import layout as L
-from simulator.assessment import charts, chromium, figures, output
+from simulator.assessment import charts, chromium, figures, output, sections
 from simulator.assessment.sections import fmt
 from simulator.cli import cli
 from simulator.rules import load_rules
@@ -670,6 +670,7 @@ def test_a_stop_while_a_report_moves_into_place_waits_until_it_is_all_there(buil
     monkeypatch.setattr(charts, "available", lambda: False)
     monkeypatch.setattr(chromium, "find", lambda: None)
     (tmp_path / "report.md").write_text("an earlier report")
+    (tmp_path / "report.json").write_text('{"files": ["csv/earlier.csv"]}')
     (tmp_path / "csv").mkdir()
     (tmp_path / "csv" / "earlier.csv").write_text("x\n")
     seen, moved = [], []
@@ -694,7 +695,7 @@ def test_a_stop_while_a_report_moves_into_place_waits_until_it_is_all_there(buil
     finally:
         signal.signal(sig, before)
     assert [s for s, _ in seen] == [sig]  # delivered once, as it came, after every part moved
-    assert {"report.json", "report.md", "report.html", "csv"} <= set(seen[0][1])
+    assert {"report.json", "report.md", "report.html", "rules.csv"} <= set(seen[0][1])
     assert data["title"] in (tmp_path / "report.md").read_text()
     assert not (tmp_path / "csv" / "earlier.csv").exists()
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
@@ -730,3 +731,37 @@ def test_a_report_replaces_an_earlier_one_whole_or_not_at_all(built, tmp_path, m
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
     assert all(path.parent.parent == tmp_path or path.parent == tmp_path
                for path in written.values())
+
+
+def test_a_report_removes_only_the_files_an_earlier_report_wrote(built, tmp_path, monkeypatch):
+    # A report written into a folder took its csv/ and charts/ whole, the user's files in them
+    # (and their subfolders) with them.
+    _, data, _ = built
+    monkeypatch.setattr(chromium, "find", lambda: None)
+    mine = {"csv/data.csv": "1\n", "csv/sub/deep.csv": "2\n", "charts/fig1.png": "3",
+            "notes.md": "4"}
+    for rel, body in mine.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(body)
+    first = copy.deepcopy(data)
+    output.write_report(first, tmp_path)
+    assert first["files"] and all(f.startswith(("csv/", "charts/")) for f in first["files"])
+    assert json.loads((tmp_path / "report.json").read_text())["files"] == first["files"]
+    assert all((tmp_path / f).is_file() for f in first["files"])
+    second = copy.deepcopy(data)
+    second["variants"] = second["variants"] | {"rows": [], "reason": "left out"}
+    monkeypatch.setattr(sections, "tables", lambda secs: [t for t in real_tables(secs)
+                                                          if t.name != "rules"])
+    output.write_report(second, tmp_path)
+    gone = set(first["files"]) - set(second["files"])
+    assert "csv/rules.csv" in gone and all(not (tmp_path / f).exists() for f in gone)
+    assert all((tmp_path / f).is_file() for f in second["files"])
+    assert all((tmp_path / rel).read_text() == body for rel, body in mine.items())
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+    monkeypatch.setattr(charts, "available", lambda: False)  # no charts: no charts/ made
+    bare = tmp_path / "bare"
+    output.write_report(copy.deepcopy(data), bare)
+    assert not (bare / "charts").exists()
+
+
+real_tables = sections.tables

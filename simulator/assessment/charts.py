@@ -125,10 +125,10 @@ def rule_effects(data: dict, path: Path) -> None:
 def draw(data: dict, folder: Path) -> dict:
     """Draw every chart the data allows into ``folder``; {name: {file, width, height}} of the
     charts drawn, or {name: {missing: why}}."""
-    folder.mkdir(parents=True, exist_ok=True)
     if not available():
         why = "matplotlib is not installed (pip install 'bjsim[plot]'): no charts drawn"
         return {name: {"missing": why} for name in SIZES}
+    folder.mkdir(parents=True, exist_ok=True)
     todo = {"running_house_edge": running_house_edge, "distribution": distribution}
     out = {}
     if data["variants"]["rows"]:

@@ -5,6 +5,7 @@ back while it moves), so that an interrupted or failed write leaves an earlier r
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
@@ -26,17 +27,21 @@ def _csv(table: sections.Table, path: Path) -> None:
         w.writerows([["" if v is None else v for v in row] for row in table.rows])
 
 
-# What a report folder holds: an earlier report's are replaced together.
-PARTS = ("report.json", "report.md", "report.html", "report.pdf", "csv", "charts")
+# What a report folder holds: an earlier report's are replaced together. In the folders, only
+# the files an earlier report wrote (its report.json's "files") go; any other file stays.
+PARTS = ("report.json", "report.md", "report.html", "report.pdf")
+FOLDERS = ("csv", "charts")
 
 
 def write_report(data: dict, out_dir, say: Callable[[str], None] = lambda _m: None) -> dict:
     """Write every rendering of ``data`` (from `figures.compute`) into ``out_dir``; returns
-    {what: path} of the files written. ``data["charts"]`` is filled in with the charts drawn.
-    An earlier report there is replaced whole (a report.pdf this one cannot print goes with it)
-    once the new one is made; until then, and if making it fails, it stays as it was."""
+    {what: path} of the files written. ``data["charts"]`` is filled in with the charts drawn,
+    ``data["files"]`` with the files written into csv/ and charts/. An earlier report there is
+    replaced whole (a report.pdf this one cannot print goes with it) once the new one is made;
+    until then, and if making it fails, it stays as it was. Files it did not write stay."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    earlier = _earlier_files(out)
     stage = Path(tempfile.mkdtemp(prefix=".bjsim-report-", dir=out))
     try:
         written = _write(data, stage, say)
@@ -51,9 +56,34 @@ def write_report(data: dict, out_dir, say: Callable[[str], None] = lambda _m: No
                     old.unlink()
                 if (stage / part).exists():
                     os.replace(stage / part, old)
+            for rel in earlier:
+                (out / rel).unlink(missing_ok=True)
+            for rel in data["files"]:
+                folder = (out / rel).parent
+                if folder.exists() and not folder.is_dir() or folder.is_symlink():
+                    folder.unlink()
+                folder.mkdir(exist_ok=True)
+                os.replace(stage / rel, out / rel)
+            for name in FOLDERS:  # one the earlier report alone had filled
+                with contextlib.suppress(OSError):
+                    (out / name).rmdir()
     finally:
         shutil.rmtree(stage, ignore_errors=True)
     return {name: out / name for name in written}
+
+
+def _earlier_files(out: Path) -> list[str]:
+    """The files in csv/ and charts/ that an earlier report in ``out`` wrote (as its report.json
+    says), each a plain file there; none if it says nothing readable."""
+    try:
+        files = json.loads((out / "report.json").read_text(encoding="utf-8")).get("files")
+    except (OSError, ValueError, AttributeError):
+        return []
+    if not isinstance(files, list):
+        return []
+    return [f for f in files if isinstance(f, str) and len(Path(f).parts) == 2
+            and Path(f).parts[0] in FOLDERS and Path(f).name not in ("", ".", "..")
+            and (out / f).is_file() and not (out / f).is_symlink()]
 
 
 HELD = (signal.SIGINT, signal.SIGTERM)
@@ -92,13 +122,14 @@ def _write(data: dict, out: Path, say: Callable[[str], None]) -> dict:
     for t in sections.tables(secs):
         _csv(t, out / "csv" / f"{t.name}.csv")
         written[f"csv/{t.name}.csv"] = out / "csv" / f"{t.name}.csv"
+    written.update({c["file"]: out / c["file"] for c in data["charts"].values() if "file" in c})
+    data["files"] = sorted(w for w in written if "/" in w)
     (out / "report.json").write_text(json.dumps(data, indent=1, allow_nan=False) + "\n",
                                      encoding="utf-8")
     (out / "report.md").write_text(render.to_markdown(data["title"], secs), encoding="utf-8")
     (out / "report.html").write_text(render.to_html(data["title"], secs), encoding="utf-8")
     for name in ("report.json", "report.md", "report.html"):
         written[name] = out / name
-    written.update({c["file"]: out / c["file"] for c in data["charts"].values() if "file" in c})
     if chromium.find() is None:
         say("report.pdf not written: Chromium not found (install chromium, or name it in "
             "BJSIM_CHROMIUM)")
