@@ -14,8 +14,11 @@ same version) installed, since tasks run ``simulator.chunks.PlayChunk``.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import signal
+import threading
 import uuid
 from collections.abc import Iterator
 
@@ -65,16 +68,40 @@ def connect(scheduler: str, workers: int | None = None):
     address = check_address(scheduler)
     if address == "local":
         n = workers or os.cpu_count() or 1
-        cluster = LocalCluster(
-            n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
-            silence_logs=logging.ERROR,
-        )
-        return Client(cluster), cluster
+        cluster = None
+        try:
+            with _ctrl_c_ignored():
+                cluster = LocalCluster(
+                    n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
+                    silence_logs=logging.CRITICAL,
+                )
+            return Client(cluster), cluster
+        except BaseException:  # SIGTERM while it started, say
+            if cluster is not None:
+                cluster.close()
+            raise
     try:
         return Client(address, timeout=CONNECT_TIMEOUT), None
     except (OSError, TimeoutError) as err:
         msg = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
         raise SchedulerError(f"--scheduler {address}: cannot connect: {msg}") from None
+
+
+@contextlib.contextmanager
+def _ctrl_c_ignored():
+    """Ctrl-C ignored in the block (from the main thread): the worker processes started in it
+    inherit that, so a Ctrl-C to the terminal's process group stops the run in this process
+    alone, which closes the cluster, without a traceback from each worker. (Blocking it
+    instead, to deliver it later, does not reach the workers: Dask starts them from a thread
+    of its own.)"""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def iter_jobs(

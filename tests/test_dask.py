@@ -9,6 +9,13 @@ from __future__ import annotations
 import builtins
 import json
 import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -132,3 +139,38 @@ def test_compare_on_the_cluster_equals_threads(scheduler):
     threads = C.compare(plan, quiet=True)
     cluster = C.compare(C.Plan(**{**plan.__dict__, "scheduler": scheduler}), quiet=True)
     assert list(cluster.payload) == list(threads.payload)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_stop_with_scheduler_local_ends_its_workers_without_a_traceback(tmp_path, sig):
+    # Ctrl-C in a terminal reaches the whole process group: each Dask worker process printed a
+    # traceback (and SIGTERM the scheduler's "Couldn't gather keys"), before bjsim's own line.
+    pytest.importorskip("distributed")
+    root = Path(__file__).resolve().parents[1]
+    cmd = [sys.executable, "-m", "simulator", "simulate", "--scheduler", "local", "--workers",
+           "2", "--rounds", "1e10", "--chunk-rounds", "1e6"]
+    proc = subprocess.Popen(cmd, cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(root)),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    err: list[str] = []
+    reader = threading.Thread(target=lambda: err.extend(iter(lambda: proc.stderr.read(1), "")))
+    reader.start()
+    deadline = time.monotonic() + 120
+    while "house edge" not in "".join(err) and time.monotonic() < deadline:  # a chunk has run
+        time.sleep(0.2)
+    os.killpg(proc.pid, sig)  # as Ctrl-C in a terminal: bjsim and its workers
+    out = proc.stdout.read()
+    proc.wait(timeout=60)
+    reader.join(timeout=10)
+    text = "".join(err)
+    assert proc.returncode == 128 + sig, text
+    assert "Traceback" not in text and "ERROR" not in text, text
+    assert text.rstrip().endswith("rounds"), text  # bjsim: interrupted: partial result of ...
+    assert "bjsim: interrupted: partial result of" in text and "PARTIAL" in out
+    for _ in range(100):  # no worker left
+        alive = subprocess.run(["pgrep", "-g", str(proc.pid)], capture_output=True,
+                               text=True).stdout
+        if not alive:
+            break
+        time.sleep(0.1)
+    assert alive == "", alive
