@@ -24,10 +24,13 @@ PAIRING_TEXT = (
     "of every game is dealt from a fresh shuffle with the same random stream, so games with the "
     "same decks see the same shoe until one takes a different number of cards (after that, and "
     "after the first reshuffle, their streams are no longer aligned). Differences, their "
-    "standard errors and intervals come from the {blocks:,} paired blocks; 'corr' is the "
-    "correlation left between a game's and the baseline's block results, 'x var' how many times "
-    "smaller the variance of the difference is than that of two independent runs of the same "
-    "length (the 'se ratio' is its square root)."
+    "standard errors and intervals come from the {blocks:,} paired blocks"
+)
+# compare's own columns, after PAIRING_TEXT ("; ..."; the report's table has x var alone)
+PAIRING_COLUMNS = (
+    "; 'corr' is the correlation left between a game's and the baseline's block results, 'x var' "
+    "how many times smaller the variance of the difference is than that of two independent runs "
+    "of the same length (the 'se ratio' is its square root)."
 )
 
 
@@ -299,7 +302,8 @@ def render_text(stats: dict, meta: dict, markdown: bool = False) -> str:
         out += ["", f"**{title}**" if markdown else title, ""]
         out += _markdown(headers, rows) if markdown else _aligned(headers, rows)
     out += ["", "Variants:", *(["" ] if markdown else []), *_legend(stats, markdown)]
-    notes = [PAIRING_TEXT.format(pair=meta["run"]["pair_rounds"], blocks=stats["blocks"]),
+    notes = [PAIRING_TEXT.format(pair=meta["run"]["pair_rounds"], blocks=stats["blocks"])
+             + PAIRING_COLUMNS,
              *_notes(stats, has_exact)]
     for note in notes:
         out += ["", note] if markdown or note is notes[0] else [note]
@@ -337,7 +341,8 @@ def _finite(x):
 
 def render_json(stats: dict, meta: dict) -> str:
     doc = {"bjsim": meta["version"], "run": meta["run"], "timing": meta["timing"],
-           "pairing": PAIRING_TEXT.format(pair=meta["run"]["pair_rounds"], blocks=stats["blocks"]),
+           "pairing": PAIRING_TEXT.format(pair=meta["run"]["pair_rounds"], blocks=stats["blocks"])
+           + PAIRING_COLUMNS,
            "baseline": _game_json(stats["rows"][0]),
            "variants": [_game_json(r) for r in stats["rows"][1:]]}
     return json.dumps(_finite(doc), indent=2, allow_nan=False) + "\n"

@@ -765,3 +765,24 @@ def test_a_report_removes_only_the_files_an_earlier_report_wrote(built, tmp_path
 
 
 real_tables = sections.tables
+
+
+def test_the_variant_table_of_a_changed_rule_set_names_it_and_its_unchanged_variants(tmp_path):
+    # Under --set dealer_hits_soft_17=true the table said "1 variants of nz1994", its baseline
+    # row "nz1994" (with H17's house edge), the h17 variant an empty "changes" cell; and its
+    # note explained 'corr' and 'se ratio', columns the report's table does not have.
+    out = tmp_path / "r"
+    result = CliRunner().invoke(cli, ["report", "-q", "-n", "20000", "--variant-rounds", "1000",
+                                      "--set", "dealer_hits_soft_17=true", "--variant",
+                                      "variants/h17", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "report.json").read_text())
+    v = data["variants"]
+    shown = "nz1994 (modified: dealer_hits_soft_17=true)"
+    assert v["baseline"]["variant"] == shown
+    assert v["rows"][0]["changes"] == "(none: the rule set has it already)"
+    assert f"1 variant of {shown}," in v["note"]
+    assert "'corr'" not in v["note"] and "se ratio" not in v["note"] and "x var" in v["note"]
+    assert v["document"]["baseline"]["label"] == "nz1994"  # compare's own document, as printed
+    md = (out / "report.md").read_text()
+    assert "per unit staked (insurance and Super Sevens)" in md and "z = -." not in md

@@ -38,7 +38,7 @@ from simulator.exact.compare import (
 from simulator.exact.sevens import sevens_plays, super_sevens
 from simulator.processes import processes_for
 from simulator.report import SS_LINE_TEXT, document
-from simulator.rules import DEFAULT_RULES_PATH, Rules, describe, origin, rules_dict
+from simulator.rules import DEFAULT_RULES_PATH, Rules, describe, modified_name, origin, rules_dict
 from simulator.strategy import list_strategies, load_strategy, strategy_path
 
 ROUND_COUNTS = (100, 1_000, 10_000, 100_000)  # the volatility table's columns
@@ -249,7 +249,8 @@ def _frequencies(summary) -> list[dict]:
 
 def _volatility(wagers: list[dict]) -> list[dict]:
     """The casino's result over N bets at each confidence (the PAR sheet's volatility index):
-    house edge +- z SD / sqrt(N) per initial wager (Super Sevens: per unit staked), from the
+    house edge +- z SD / sqrt(N) per bet (its ``per``: an initial wager, or for insurance and
+    Super Sevens a unit staked), from the
     exact house edge and the simulated SD per bet."""
     rows = []
     total = next(w for w in wagers if w["wager"] == "total")
@@ -435,14 +436,18 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
     doc = _plain(json.loads(compare_report.render_json(result.stats, result.meta)))
     base = _variant_row(doc["baseline"])
     rows = [_variant_row(v) for v in doc["variants"]]
+    shown = base["variant"] = modified_name(label, spec.overrides)  # (--set: not the file's)
+    pairing = compare_report.PAIRING_TEXT.format(pair=doc["run"]["pair_rounds"],
+                                                 blocks=result.stats["blocks"])
     return {"available": True, "baseline": base, "rows": rows, "document": doc, "reason": None,
-            "note": (f"bjsim compare: {len(rows)} variants of {label}, {spec.variant_rounds:,} "
-                     f"rounds a game. The first row, {label} (baseline), is the rule set as the "
+            "note": (f"bjsim compare: {len(rows)} variant{'s' if len(rows) != 1 else ''} of "
+                     f"{shown}, {spec.variant_rounds:,} rounds a game. The first row, {shown} "
+                     "(baseline), is the rule set as the "
                      "comparison played it: its own run, in the paired blocks of every game "
                      "(docs/compare.md), which deals other cards than the main run, so its "
                      "simulated house edge differs from the summary's by chance (as a rule within "
                      "their 95% intervals); each variant's difference is from this row. "
-                     f"{doc['pairing']} Difference: the variant's house edge "
+                     f"{pairing}. Difference: the variant's house edge "
                      "minus this rule set's, with the 95% interval of the paired difference; "
                      "x var: how many times smaller its variance is than that of two "
                      "independent runs; exact: the exact analyzer's figure and difference (a "
@@ -468,7 +473,8 @@ def _variant_row(game: dict) -> dict:
     baseline = "difference" not in game
     shown_exact = baseline or d.get("exact") is not None  # none where the analyzer is blind
     return {"variant": game["label"],
-            "changes": "(baseline)" if baseline else ", ".join(game["changes"]),
+            "changes": "(baseline)" if baseline else ", ".join(game["changes"])
+            or "(none: the rule set has it already)",
             # "derived for these rules, <cache file>": the file is in the document
             "strategy": game["strategy_note"].split(",")[0] or ", ".join(
                 sorted(set(game["strategy"]))),

@@ -95,7 +95,7 @@ def summary(data: dict) -> Section:
             f"{man['seed']}, chunks of {man['chunk_rounds']:,} rounds (bjsim {man['bjsim']})."]
     text.append(f"House edge of the main game with insurance, per initial wager: exact "
                 f"{fmt(-tot['exact'], 'pct')}; simulated {fmt(-tot['simulated'], 'pct')}"
-                f"{_plus_minus(tot, 4)}, z = {fmt(None if tot['z'] is None else -tot['z'], 'z')}.")
+                f"{_plus_minus(tot, 4)}, {_z_text(None if tot['z'] is None else -tot['z'])}.")
     ss = _wager(data, "super_sevens")
     if ss is not None:
         rows = {r["label"]: r for r in data["sevens"]["rows"]}
@@ -112,6 +112,11 @@ def summary(data: dict) -> Section:
     return Section("summary", "Summary", text)
 
 
+def _z_text(z) -> str:
+    """``z = +1.23`` in a sentence, or ``no z`` where none is given."""
+    return "no z" if z is None else f"z = {fmt(z, 'z')}"
+
+
 def rules(data: dict) -> Section:
     t = Table("rules", "The rule set, key by key", [
         ("rule", "Gazette rule", "text"), ("key", "key", "text"), ("value", "value", "text"),
@@ -121,7 +126,8 @@ def rules(data: dict) -> Section:
     src = m["rules_file"] + (f", changed by {', '.join(m['overrides'])}" if m["overrides"]
                              else "")
     return Section("rules", "Rules", [
-        f"Rule file {src}. Each key's Gazette rule (New Zealand Gazette 1994 No. 112); 'from' "
+        f"Rule file {src}. Each key's Gazette rule (New Zealand Gazette 1994 No. 112; rule 7.1 "
+        "as amended in 1999); 'from' "
         "says where the value comes from: gazette = the Gazette text; inferred = from elsewhere "
         "(the rule file says where); choice = a setting of the assessment; changed = not the "
         "NZ value.", t])
@@ -212,8 +218,8 @@ def volatility(data: dict) -> Section:
     for c in CONFIDENCES:
         p = round(100 * c)
         cols += [(f"low_{p}", f"{p}% low", "spct2"), (f"high_{p}", f"{p}% high", "spct2")]
-    t = Table("volatility", "The casino's result per initial wager (Super Sevens: per unit "
-              "staked)", cols,
+    t = Table("volatility", "The casino's result per bet: per initial wager (main game and "
+              "total), per unit staked (insurance and Super Sevens)", cols,
               [[r["label"] if c == "wager" else r[c] for c, _, _ in cols]
                for r in data["volatility"]])
     seen, vi = set(), []
@@ -224,8 +230,9 @@ def volatility(data: dict) -> Section:
                 f"{fmt(r[f'vi_{round(100 * c)}'], 'num3')} at {round(100 * c)}%"
                 for c in CONFIDENCES))
     return Section("volatility", "Volatility: the casino's result over many bets", [
-        "Over N bets the casino's result, per initial wager (Super Sevens: per unit staked; "
-        "doubles and splits put more than the initial wager at stake), lies between house "
+        "Over N bets the casino's result, per initial wager for the main game and the total "
+        "(doubles and splits put more than the initial wager at stake) and per unit staked for "
+        "insurance and Super Sevens, lies between house "
         "edge - VI / sqrt(N) and house edge + VI / sqrt(N) with the stated confidence (normal "
         "approximation), VI = z x SD per bet being the volatility index. House edge: exact; SD: "
         "simulated. Over few Super Sevens bets the result is a handful of large pays, so there "
@@ -376,7 +383,7 @@ def counting(data: dict) -> Section | None:
             + ("with a shuffle every round" if f["rules"].get("shuffle") == "every-round" else
                f"at penetration {f['rules']['penetration']:g}")
             + f"; overall simulated {fmt(ss['flat']['mean'], 'spct3')}, "
-            f"exact {fmt(ss['exact'], 'spct3')}, z = {fmt(ss['z'], 'z')}. The exact return is "
+            f"exact {fmt(ss['exact'], 'spct3')}, {_z_text(ss['z'])}. The exact return is "
             "the published convention's (a third card always dealt), which a strategy hitting "
             "every 7-7 plays; "
             + (f"here {ss['why_not']}." if ss["why_not"] else
