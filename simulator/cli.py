@@ -1120,6 +1120,9 @@ cli.add_command(OneLineGroup(name="strategies", commands=strategy.commands, hidd
 # exact
 
 
+DERIVED_BASIC = "basic (derived for these rules)"  # exact's strategy without --strategy
+
+
 @cli.command()
 @rules_options
 @click.option("--strategy", "strategy_name", default=None, metavar="NAME|FILE",
@@ -1154,6 +1157,8 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, fmt, output
         click.echo(f"bjsim: exact analysis by card removal: {what} valued (some seconds)",
                    err=True)
     fig, _ = exact_figures(rules, strat)
+    if strat is None:  # not the shipped chart of that name
+        fig = fig | {"strategy": DERIVED_BASIC}
     run_meta = source | {"strategy": fig["strategy"], "seed": None, "partial": False}
     if fmt == "json":
         doc = exact_json(fig, {"version": __version__, "rules": rules_dict(rules),

@@ -28,7 +28,9 @@ def nz_json():
 def test_exact_default_game_json(nz_json):
     doc = nz_json
     ex = doc["exact"]
-    assert doc["rules"]["decks"] == 6 and ex["strategy"] == "basic"
+    # (derived for the rules, told apart from the shipped chart `basic`, which --strategy names)
+    assert doc["rules"]["decks"] == 6 and ex["strategy"] == "basic (derived for these rules)"
+    assert doc["run"]["strategy"] == ex["strategy"]
     assert 0.004 < ex["house_edge"] < 0.007
     assert ex["insurance"]["taken"] is False and ex["insurance"]["per_initial_wager"] == 0
     ss = ex["super_sevens"]
@@ -205,3 +207,11 @@ def test_exact_says_on_stderr_that_it_computes_unless_quiet():
     assert said.stderr == ("bjsim: exact analysis by card removal: strategy never-bust valued "
                            "(some seconds)\n")
     assert said.stdout == quiet.stdout
+
+
+def test_the_derived_strategy_is_told_apart_from_the_shipped_basic():
+    # Both were labelled "basic": under other rules the two give other figures.
+    derived = run("exact", "-q", "--set", "decks=2", "-f", "csv").stdout
+    shipped = run("exact", "-q", "--set", "decks=2", "--strategy", "basic", "-f", "csv").stdout
+    assert "run,strategy,,basic (derived for these rules)\n" in derived
+    assert "run,strategy,,basic\n" in shipped
