@@ -365,7 +365,7 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
         "main": main,
         "insurance": insurance,
         "super_sevens": super_sevens,
-        "by_strategy": _by_strategy(t, lines, (few_wins, rare_line), dealable,
+        "by_strategy": _by_strategy(t, lines, dealable,
                                     _possible_by_slot(strategies, rules, ss_lines_possible),
                                     chances),
         "frequencies": frequencies,
@@ -375,14 +375,14 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
     }
 
 
-def _by_strategy(t: list, lines: dict, few_wins: tuple, dealable, possible: list,
+def _by_strategy(t: list, lines: dict, dealable, possible: list,
                  chances: list) -> list[dict]:
     """Each strategy's house edge and Super Sevens return when the boxes play more than one
     (``layout.T_BY``; else none), the SE from its per-round sums (its boxes share the dealer's
-    cards). Its Super Sevens interval is withheld where the whole game's is (``few_wins``: the
-    note and its line) for a line it can make (``possible[k]``: of the strategy of first box
-    ``k + 1``), or where its bets are expected to hold fewer than ``MIN_WINS`` wins of a line
-    above 3 to 1 that it can make (``chances[k]``, `_line_chances`)."""
+    cards). Its Super Sevens interval is withheld where its bets are expected to hold fewer
+    than ``MIN_WINS`` wins of a line above 3 to 1 that it can make (``possible[k]``: of the
+    strategy of first box ``k + 1``; ``chances[k]``, `_line_chances`), so wherever the whole
+    game's is for such a line, and the note quotes its own bets."""
     rounds, u, bets = t[L.T_ROUNDS], float(L.UNIT), t[L.T_SS_BETS]
     by = [t[L.T_BY + k * L.N_BY: L.T_BY + (k + 1) * L.N_BY] for k in range(7)]
     if sum(1 for f in by if f[L.BY_BOX_ROUNDS]) < 2:
@@ -398,12 +398,12 @@ def _by_strategy(t: list, lines: dict, few_wins: tuple, dealable, possible: list
         entry = {"first_box": k + 1, "boxes": boxes, "box_rounds": n,
                  "house_edge": edge | {"sd_box_round": sd, "sd_round": sd_round},
                  "super_sevens": None}  # fmt: skip
-        if bets:
-            note = few_wins[0] if few_wins[1] in possible[k] else None
+        if bets:  # (its bets are some of the game's: where the game's is withheld, so is its)
+            note = None
             expected = [(n * chances[min(k, len(chances) - 1)][name], name)
                         for name, v in lines.items()
                         if v["pays"] > 3 and name in possible[k] and name in dealable]
-            if note is None and expected and min(expected)[0] < MIN_WINS:
+            if expected and min(expected)[0] < MIN_WINS:
                 x, name = min(expected)
                 note = (f"about {x:,.1f} win(s) of line ({name}) expected in its {n:,} bets, "
                         f"fewer than {MIN_WINS}")

@@ -105,6 +105,8 @@ def test_a_strategys_super_sevens_interval_is_withheld_by_the_wins_its_bets_expe
         assert (note is not None) == (expected < 30 or summary["super_sevens"]["interval_note"]
                                       is not None)  # fmt: skip
         assert (e["super_sevens"]["ci95_low"] is None) == (note is not None)
+        if note is not None:  # its own bets (it quoted the whole game's)
+            assert f"expected in its {e['super_sevens']['bets']:,} bets" in note, note
 
 
 def test_a_strategy_that_cannot_make_the_rare_line_keeps_its_super_sevens_interval():
@@ -122,6 +124,8 @@ def test_a_strategy_that_cannot_make_the_rare_line_keeps_its_super_sevens_interv
     assert stands["super_sevens"]["interval_note"] is None
     assert stands["super_sevens"]["ci95_low"] is not None
     assert "(e)" in hits["super_sevens"]["interval_note"]
+    assert f"expected in its {hits['super_sevens']['bets']:,} bets" in hits["super_sevens"][
+        "interval_note"]  # (not the game's 200,000)
     # without the strategies, every strategy is judged by the game's lines
     old = summarize(t, rules, ("a", "b", "c", "d", "e"))["by_strategy"]
     assert all(e["super_sevens"]["interval_note"] is not None for e in old)
