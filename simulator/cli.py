@@ -784,7 +784,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         ctx.exit(_interrupted())
     for line in result.messages:
         click.echo(line, err=True)
-    if result.partial:
+    if result.partial or result.exact_stopped:
         ctx.exit(_interrupted())
 
 

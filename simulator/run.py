@@ -61,6 +61,7 @@ class Result:
     partial: bool
     messages: list[str] = field(default_factory=list)
     counting: np.ndarray | None = None  # a counter's counting tally (layout COUNT_NAMES)
+    exact_stopped: bool = False  # Ctrl-C while the exact figures were computed: none given
 
 
 class CountState(engine.RunState):
@@ -206,7 +207,8 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
     unless ``quiet``. Ctrl-C stops the run: the chunks that finished make a partial result
     (``Result.partial``), saved in the checkpoint if there is one. ``on_chunk(i, n_rounds,
     tally)``: called with each chunk's own tally as it finishes (`engine.advance`).
-    ``say(text)``: told of a step that takes a while after the run (the exact figures).
+    ``say(text)``: told of a step that takes a while after the run (the exact figures). Ctrl-C
+    while those are computed gives the run's result without them (``Result.exact_stopped``).
 
     Raises
     ------
@@ -266,6 +268,19 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         total, plan.rules, tally.ss_lines_possible(plan.strategies, plan.rules), plan.strategies
     )
     meta = _meta(plan, state, total, partial, resumed, seconds)
+    messages = _messages(plan, meta, resumed, partial, quiet)
+    try:
+        _add_exact(plan, summary, say)
+    except KeyboardInterrupt:  # the run's own figures stand
+        summary.pop("exact", None)
+        messages.append("bjsim: interrupted while the exact figures were computed: the report "
+                        "is the whole run's, without them")
+        return Result(total, summary, meta, partial, messages, counted, exact_stopped=True)
+    return Result(total, summary, meta, partial, messages, counted)
+
+
+def _add_exact(plan: Plan, summary: dict, say) -> None:
+    """``--exact``: the exact figures beside the simulated ones in ``summary["exact"]``."""
     if plan.exact:  # the exact figures from the cache where it holds them (`derived`)
         from simulator import derived, report
         from simulator.exact import compare
@@ -284,8 +299,6 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         by = report.by_strategy(summary, list(plan.names))
         if by:  # each strategy against its own one-box figure
             summary["exact"]["by_strategy"] = [_exact_of(e, plan, computing) for e in by]
-    return Result(total, summary, meta, partial, _messages(plan, meta, resumed, partial, quiet),
-                  counted)
 
 
 def _exact_of(entry: dict, plan: Plan, say=None) -> dict:

@@ -215,3 +215,20 @@ def test_the_derived_strategy_is_told_apart_from_the_shipped_basic():
     shipped = run("exact", "-q", "--set", "decks=2", "--strategy", "basic", "-f", "csv").stdout
     assert "run,strategy,,basic (derived for these rules)\n" in derived
     assert "run,strategy,,basic\n" in shipped
+
+
+def test_ctrl_c_while_the_exact_figures_are_computed_keeps_the_runs_report(monkeypatch):
+    # The finished run was thrown away ("interrupted before the report was written").
+    from simulator import derived
+
+    def stopped(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(derived, "exact_for", stopped)
+    result = CliRunner().invoke(cli, ["simulate", *TINY, "--exact", "-f", "json"])
+    assert result.exit_code == 130, result.output
+    doc = json.loads(result.stdout)
+    assert doc["results"]["rounds"] == 20_000 and "exact" not in doc["results"]
+    assert doc["run"]["partial"] is False
+    assert result.stderr.strip().endswith("interrupted while the exact figures were computed: "
+                                          "the report is the whole run's, without them")
