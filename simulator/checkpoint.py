@@ -64,16 +64,25 @@ def _differs(saved: dict, current: dict) -> str | None:
     for key in (*common, *more):
         a, b = saved.get(key), current.get(key)
         if a != b:
-            name = {"bjsim": "bjsim version", "strategies_sha256": "strategy tables",
+            name = {"bjsim": "bjsim version", "counting": "the counting plan's",
                     "rounds": "rounds (or --max-rounds)"}.get(key, key)
             if key == "strategies_sha256":
-                return f"{name} differ"
-            return f"{name} is {a} there, {b} here"
+                return "strategy tables differ (--strategy, or a counter's index plays)"
+            if isinstance(a, dict) and isinstance(b, dict):  # the first field that differs
+                field = next(k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k))
+                name, a, b = f"{name} {field}", a.get(field), b.get(field)
+            return f"{name} is {_cut(a)} there, {_cut(b)} here"
     rs, rc = saved.get("rules", {}), current.get("rules", {})
     for key in sorted(set(rs) | set(rc)):
         if rs.get(key) != rc.get(key):
             return f"rule '{key}' is {rs.get(key)!r} there, {rc.get(key)!r} here"
     return None
+
+
+def _cut(value, most: int = 120) -> str:
+    """``value`` as text, cut to ``most`` characters."""
+    text = str(value)
+    return text if len(text) <= most else text[: most - 3] + "..."
 
 
 def checksum(doc: dict) -> str:

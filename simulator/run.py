@@ -8,6 +8,7 @@ metadata of the report and ``--exact`` beside the figures. ``bjsim simulate`` pa
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 import time
@@ -137,8 +138,9 @@ def _checkpoint_writer(plan: Plan, state: engine.RunState):
     ident = checkpoint.identity(
         plan.rules, tables, plan.seed, plan.chunk_rounds, plan.rounds, plan.precision
     )
-    if plan.counting is not None:
-        ident["counting"] = repr(plan.counting)
+    if plan.counting is not None:  # its fields apart, so that a refusal names the one changed
+        ident["counting"] = {f.name: repr(getattr(plan.counting, f.name))
+                             for f in dataclasses.fields(plan.counting)}
     return open_checkpoint(plan.checkpoint, plan.resume, ident, state)
 
 

@@ -8,6 +8,7 @@ import dataclasses
 import io
 import json
 import types
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -27,6 +28,7 @@ from tests.test_hostile_input import (
 )
 from tests.test_plans import plan_tables
 
+ROOT = Path(__file__).resolve().parents[1]
 TINY = ["--rounds", "20_000", "--chunk-rounds", "5000", "--seed", "7", "--quiet"]
 ENGINE = "counting" in {f.name for f in dataclasses.fields(run_mod.Plan)}
 needs_engine = pytest.mark.skipif(not ENGINE, reason="the engine's count mode (run.Plan.counting)"
@@ -300,6 +302,14 @@ def test_a_checkpointed_count_interrupted_and_resumed_is_the_uninterrupted_run(t
     again = _json("count", *TINY, "--workers", "1", "--checkpoint", ckpt, "--resume")
     assert again["results"] == whole
     assert "exists" in is_one_line_error(invoke("count", *TINY, "--checkpoint", ckpt))
+    # a plan changed in one key: the refusal names it (it was the whole plan's repr, cut off)
+    text = (ROOT / "strategies/plans/hi-lo-1-12.toml").read_text()
+    plan = scratch("ramp.toml", text.replace("steps = [[2, 2], [3, 4], [4, 8], [5, 12]]",
+                                             "steps = [[1, 6], [2, 12]]"))
+    line = is_one_line_error(invoke("count", *TINY, "--plan", plan, "--checkpoint", ckpt,
+                                    "--resume"))
+    assert ("different run: the counting plan's bet is Ramp(base=1, steps=((2, 2), (3, 4), "
+            "(4, 8), (5, 12))) there, Ramp(base=1, steps=((1, 6), (2, 12))) here") in line, line
 
 
 @needs_engine
