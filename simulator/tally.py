@@ -334,6 +334,10 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
     frequencies = {
         key: {"per": per} | _rate(t[idx], denominators[per]) for key, idx, per in FREQUENCIES
     }
+    # The rounds whose dealer drew no further (12.4: no box left for the cards to decide), so
+    # that the dealer's rows add up to every round; its blackjacks there are not seen.
+    finished = sum(t[L.T_DEALER_BJ + o] for o in range(7))
+    frequencies["dealer_not_finished"] = {"per": "round"} | _rate(rounds - finished, rounds)
     # Hands a box-round are one and its splits: the splits' SE (p(1 - p) of a mean above 1 is 0).
     frequencies["hands_per_box_round"]["se"] = frequencies["splits"]["se"]
     frequencies_note = None

@@ -275,3 +275,20 @@ def test_insurance_of_several_boxes_counts_rounds_before_an_interval():
     one = summarize(build_tally([[(0, 10, None)]] * 45 + [[(0, -5, None)]] * 180),
                     Rules(boxes=1, super_sevens=False))
     assert one["insurance"]["interval_note"] is None
+
+
+def test_the_dealers_rows_add_up_to_every_round():
+    # dealer_blackjack read 3.4% a round in the NZ game, where the dealer draws no second card
+    # once no box is left for it to decide (12.4): those rounds now have their own row.
+    from simulator import engine
+    from simulator import kernel as K
+    from simulator.strategy import load_strategy, stack_for
+
+    for draw, rules in ((False, Rules()), (True, Rules(dealer_draws_when_no_live_box=True))):
+        t = K.simulate_chunk(rules.to_params(), stack_for(rules, [load_strategy("basic")]),
+                             50_000, engine.chunk_state(3, 0))
+        f = summarize(t, rules)["frequencies"]
+        dealer = ["dealer_blackjack", "dealer_bust"] + [f"dealer_{k}" for k in range(17, 22)]
+        assert sum(f[k]["count"] for k in dealer) + f["dealer_not_finished"]["count"] == 50_000
+        assert f["dealer_not_finished"]["per"] == "round"
+        assert (f["dealer_not_finished"]["count"] == 0) == draw
