@@ -1409,6 +1409,11 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     if count_plan is None and (count_penetrations is not None
                                or ctx.get_parameter_source("count_rounds").name == "COMMANDLINE"):
         raise BjsimError("--count-rounds, --count-penetrations: only with --count PLAN")
+    if variant_files:  # a bad variant file is refused before any run, not after the others
+        from simulator import variants
+
+        for path in variant_files:
+            variants.from_file(rules, path)
     if count_plan is not None:  # a plan the rules cannot play is refused before any run
         from simulator import count_runs
         from simulator.plans import load_plan

@@ -786,3 +786,24 @@ def test_the_variant_table_of_a_changed_rule_set_names_it_and_its_unchanged_vari
     assert v["document"]["baseline"]["label"] == "nz1994"  # compare's own document, as printed
     md = (out / "report.md").read_text()
     assert "per unit staked (insurance and Super Sevens)" in md and "z = -." not in md
+
+
+@pytest.mark.parametrize("content, words", [
+    (None, "--variant {path}: no such file"),
+    ('[variant]\nname = "bad"\n[changes]\ndecks = 99\n', "key 'decks' = 99 is out of range"),
+])
+def test_a_bad_variant_file_is_refused_before_any_run(tmp_path, monkeypatch, content, words):
+    # It was refused only after the report's every other run (23 s at the default rounds).
+    from simulator import assessment
+
+    def no_run(*args, **kwargs):
+        raise AssertionError("a run was started")
+
+    monkeypatch.setattr(assessment, "compute", no_run)
+    path = tmp_path / "v.toml"
+    if content is not None:
+        path.write_text(content)
+    result = run("report", "--variant", path, "-o", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    assert words.format(path=path) in result.stderr
+    assert not (tmp_path / "out").exists()
