@@ -935,16 +935,18 @@ def rules_show(rules_path, overrides, boxes, super_sevens, fmt, output):
 def rules_check(files):
     """Check rule files: print 'ok' for each good one, the first problem of each bad one.
 
-    Exit code 2 if any file has a problem (a folder, or a missing file, is one).
+    A shipped rule set may be named as --rules takes it (nz1994-8deck). Exit code 2 if any file
+    has a problem (a folder, or a missing file, is one).
 
     \b
-    Example:
+    Examples:
         bjsim rules check configs/*.toml
+        bjsim rules check my-casino.toml nz1994
     """
-    from simulator.rules import load_rule_file
+    from simulator.rules import load_rule_file, shipped_rule_file
 
     bad = 0
-    for path in files:
+    for path in map(shipped_rule_file, files):
         try:
             load_rule_file(path)
         except ValueError as err:
@@ -1047,6 +1049,9 @@ def strategy_generate(rules_path, overrides, boxes, super_sevens, with_super_sev
     from simulator.strategy import dumps_strategy
 
     rules, _ = _load_rules(rules_path, overrides, boxes, super_sevens)
+    if with_super_sevens and not rules.super_sevens:
+        raise BjsimError("--with-super-sevens: the rule set has no Super Sevens (super_sevens = "
+                         "false): allowed with a rule set that has it")
     if not quiet:
         click.echo("bjsim: deriving the basic strategy by card removal (some seconds)", err=True)
     strat = basic_strategy(rules, with_super_sevens=with_super_sevens, name=name,

@@ -227,7 +227,8 @@ DECLARATIONS: tuple[Key, ...] = (
                   .format(*r.super_sevens_pays),
         ("P_SS_PAY_A", "P_SS_PAY_B", "P_SS_PAY_C", "P_SS_PAY_D", "P_SS_PAY_E"),
         lambda r: tuple(r.super_sevens_pays),
-        allowed="five positive integers for lines (a)-(e), e.g. [3, 50, 100, 500, 5000]",
+        allowed="five whole numbers, each 1-1000000, for lines (a)-(e), e.g. [3, 50, 100, 500, "
+        "5000]",
         lo=1, hi=1_000_000),
 )
 DECLARED = {k.name: k for k in DECLARATIONS}

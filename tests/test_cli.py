@@ -163,6 +163,9 @@ def test_bad_rules_file(tmp_path):
     result = run("rules", "check", str(bad), "configs/nz1994.toml")
     assert result.exit_code == 2
     assert "configs/nz1994.toml: ok" in result.stdout and "blackjack_payz" in result.stderr
+    # a shipped rule set by name, as --rules takes it (its listing named it, then refused it)
+    result = run("rules", "check", "nz1994-8deck")
+    assert result.exit_code == 0 and result.stdout.endswith("configs/nz1994-8deck.toml: ok\n")
 
 
 def test_rules_show_and_toml_round_trip(tmp_path):

@@ -232,3 +232,10 @@ def test_ctrl_c_while_the_exact_figures_are_computed_keeps_the_runs_report(monke
     assert doc["run"]["partial"] is False
     assert result.stderr.strip().endswith("interrupted while the exact figures were computed: "
                                           "the report is the whole run's, without them")
+
+
+def test_generate_with_super_sevens_needs_a_rule_set_that_has_it():
+    # It wrote a file named basic-super-sevens whose sevens row was the main wager's alone.
+    result = run("strategy", "generate", "-q", "--no-super-sevens", "--with-super-sevens")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith("Error: --with-super-sevens: the rule set has no Super Sevens")

@@ -121,7 +121,8 @@ def test_out_of_range_message_is_exact(tmp_path):
         ("insurance_pays = 6", ["'insurance_pays' = 6.0", "out of range"]),
         ("super_sevens_bet = 0", ["'super_sevens_bet' = 0.0", "above 0"]),
         ("super_sevens_bet = -1.5", ["'super_sevens_bet' = -1.5"]),
-        ("super_sevens_pays = [3, 50, 0, 500, 5000]", ["'super_sevens_pays'", "five positive"]),
+        ("super_sevens_pays = [3, 50, 0, 500, 5000]", ["'super_sevens_pays'", "each 1-1000000"]),
+        ("super_sevens_pays = [3, 50, 100, 500, 1000001]", ["each 1-1000000"]),
     ],
 )
 def test_out_of_range(tmp_path, line, words):
