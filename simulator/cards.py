@@ -78,7 +78,7 @@ def parse_cards(text: str, source: str = "<cards>") -> np.ndarray:
         ``SOURCE: line 3, card 2: 'Zh' is not a card: rank 'Z' is not one of A 2-9 T 10 J Q K``.
     """
     codes = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    for lineno, line in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         line = line.split("#", 1)[0]
         tokens = [t for t in _SEPARATORS.split(line) if t]
         for position, token in enumerate(tokens, start=1):
@@ -96,7 +96,7 @@ def read_cards(path) -> np.ndarray:
     """Card codes (int8) from a card file (see `parse_cards`); errors name the file."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # (a BOM, as Notepad writes, dropped)
     except FileNotFoundError:
         raise CardError(f"{path}: no such card file") from None
     except UnicodeDecodeError:

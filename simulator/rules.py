@@ -505,7 +505,7 @@ def read_toml(path, kind: str, error=None) -> dict:
     except OSError as err:
         raise error(f"{source}: cannot read the {kind} file: {err.strerror or err}") from None
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # (a BOM, as Notepad writes, dropped)
     except UnicodeDecodeError as err:
         line = raw[: err.start].count(b"\n") + 1
         raise error(f"{source}: line {line}: not valid UTF-8 text") from None

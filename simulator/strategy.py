@@ -334,7 +334,7 @@ def load_strategy(name_or_path) -> Strategy:
         why = err.strerror or err
         raise StrategyError(f"{src}: cannot read the strategy file: {why}") from None
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         line = raw[: err.start].count(b"\n") + 1
         raise StrategyError(f"{src}: line {line}: not valid UTF-8 text") from None

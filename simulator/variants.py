@@ -96,7 +96,7 @@ def from_strategy(base, name: str) -> Variant:
 def _read_toml(path: Path) -> dict:
     src = str(path)
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = path.read_bytes().decode("utf-8-sig")
     except FileNotFoundError:
         names = ", ".join(f"variants/{f.stem}" for f in shipped())
         raise RuleError(f"--variant {src}: no such file (shipped ones, by name: {names})") from None

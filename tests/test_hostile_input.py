@@ -580,3 +580,22 @@ def test_output_over_a_plan_s_index_or_count_file_is_refused(tmp_path):
         assert (tmp_path / name).read_text() == before
     assert invoke("count", "-n", "1000", "-q", "--plan", plan, "-o", tmp_path / "out.txt"
                   ).exit_code == 0
+
+
+def test_files_written_with_a_byte_order_mark_are_read():
+    # Notepad saves UTF-8 with a BOM: a rule or strategy file was "line 1, column 1: not valid
+    # TOML", a card file "'\ufeffTh' is not a card".
+    bom = b"\xef\xbb\xbf"
+    rules = scratch("bom-rules.toml", bom + b"decks = 4\n")
+    shown = invoke("rules", "show", "--rules", rules, "-f", "json")
+    assert shown.exit_code == 0, shown.output
+    assert json.loads(shown.stdout)["rules"]["decks"] == 4
+    strategy = scratch("bom-strategy.toml",
+                       bom + (Path(__file__).resolve().parents[1] / "strategies" / "basic.toml")
+                       .read_bytes())
+    assert invoke("strategy", "show", strategy).exit_code == 0
+    cards = scratch("bom-cards.txt", bom + b"Th 9c 7d 8s 6h\n")
+    played = invoke("replay", "--cards", cards, "--boxes", "1")
+    assert played.exit_code == 0, played.output
+    assert invoke("replay", "--cards", "-", "--boxes", "1",
+                  input=bom + b"Th 9c 7d 8s 6h\n").exit_code == 0
