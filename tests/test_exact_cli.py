@@ -239,3 +239,11 @@ def test_generate_with_super_sevens_needs_a_rule_set_that_has_it():
     result = run("strategy", "generate", "-q", "--no-super-sevens", "--with-super-sevens")
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.startswith("Error: --with-super-sevens: the rule set has no Super Sevens")
+
+
+def test_no_split_row_in_the_sevens_question_where_no_split_is_allowed():
+    # With max_hands = 1 the "split" row repeated the strategy's own (a split it cannot make).
+    doc = json.loads(run("exact", "-q", "--set", "max_hands=1", "-f", "json").stdout)
+    q = doc["exact"]["sevens_question"]
+    assert [r["play"] for r in q["plays"]] == ["strategy", "stand", "hit", "double"]
+    assert all("split" not in plays for plays in q["by_up"].values())

@@ -82,6 +82,8 @@ def sevens_question(rules, strategy, policy_ups=None) -> dict:
     own_ss = super_sevens(rules, strategy)
     rows = []
     for label in ("strategy", *PLAYS):
+        if label != "strategy" and not any(label in main[up] for up in range(1, 11)):
+            continue  # not allowed at all (a split with max_hands = 1): no row
         plays = own if label == "strategy" else {up: label for up in range(1, 11)}
         plays = {up: (p if p in main[up] else own[up]) for up, p in plays.items()}
         ss = own_ss if label == "strategy" else super_sevens(rules, plays)
