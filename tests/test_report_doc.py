@@ -786,6 +786,16 @@ def test_the_variant_table_of_a_changed_rule_set_names_it_and_its_unchanged_vari
     assert v["document"]["baseline"]["label"] == "nz1994"  # compare's own document, as printed
     md = (out / "report.md").read_text()
     assert "per unit staked (insurance and Super Sevens)" in md and "z = -." not in md
+    # Super Sevens by variant: it was in report.json's document only
+    doc_v = v["document"]["variants"][0]
+    row = v["rows"][0]
+    assert row["ss_house_edge"] == doc_v["super_sevens"]["house_edge"]
+    assert row["ss_difference"] == doc_v["difference"]["super_sevens"]["mean"]
+    assert row["ss_exact_house_edge"] == -doc_v["exact"]["super_sevens_ev"]
+    assert row["ss_exact"] == pytest.approx(0, abs=1e-12)  # H17 leaves the side bet as it is
+    assert "The effect of each rule variant on the Super Sevens house edge" in md
+    assert (out / "csv" / "rule_variants_super_sevens.csv").read_text().startswith(
+        "variant,changes,ss_house_edge,")
 
 
 @pytest.mark.parametrize("content, words", [

@@ -484,7 +484,25 @@ def _variant_row(game: dict) -> dict:
             "exact_house_edge": exact.get("house_edge") if shown_exact else None,
             "difference": d.get("mean"), "se": d.get("se"), "ci95_low": d.get("ci95_low"),
             "ci95_high": d.get("ci95_high"), "variance_reduction": d.get("variance_reduction"),
-            "exact": d.get("exact"), "exact_scope": d.get("exact_scope"), "z": d.get("z")}
+            "exact": d.get("exact"), "exact_scope": d.get("exact_scope"), "z": d.get("z"),
+            **_variant_sevens(game, exact, shown_exact)}
+
+
+def _variant_sevens(game: dict, exact: dict, shown_exact: bool) -> dict:
+    """A variant row's Super Sevens fields (``ss_*``, house edges per unit staked; None where
+    the game has no Super Sevens): the simulated figure with its half-width, the exact one, and
+    the paired difference from the baseline with its interval and exact value."""
+    ss = game.get("super_sevens")
+    d = ((game.get("difference") or {}).get("super_sevens") or {}) if ss else {}
+    ev = exact.get("super_sevens_ev") if ss and shown_exact else None
+    return {"ss_house_edge": ss and ss["house_edge"],
+            "ss_half_width": None if not ss or ss["ci95_high"] is None else
+            ss["ci95_high"] - ss["mean"],
+            "ss_exact_house_edge": None if ev is None else -ev,
+            "ss_difference": d.get("mean"), "ss_ci95_low": d.get("ci95_low"),
+            "ss_ci95_high": d.get("ci95_high"), "ss_exact": d.get("exact"),
+            "ss_interval_note": (ss or {}).get("interval_note") if not d else
+            d.get("interval_note")}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -294,9 +294,28 @@ def variants(data: dict) -> Section:
     t = Table("rule_variants", "The effect of each rule variant on the house edge (the first "
               "row: the comparison's own run of the rule set)", cols,
               [[r.get(c) for c, _, _ in cols] for r in [v["baseline"], *v["rows"]]])
-    return Section("variants", "Rule variants", [v["note"], t, _chart(
+    blocks = [v["note"], t, _chart(
         data, "rule_effects", "Change in house edge of each variant, with its 95% interval "
-        "(paired with this rule set) and the exact change.")])
+        "(paired with this rule set) and the exact change.")]
+    games = [r for r in [v["baseline"], *v["rows"]] if r.get("ss_house_edge") is not None]
+    if games:
+        scols = [("variant", "variant", "text"), ("changes", "changes", "text"),
+                 ("ss_house_edge", "SS house edge", "pct3"), ("ss_half_width", "95% ±", "pct3"),
+                 ("ss_exact_house_edge", "SS house edge (exact)", "pct3"),
+                 ("ss_difference", "difference", "spct3"), ("ss_ci95_low", "95% CI low", "spct3"),
+                 ("ss_ci95_high", "95% CI high", "spct3"),
+                 ("ss_exact", "exact difference", "spct3")]
+        withheld = sum(r["ss_half_width"] is None for r in games)
+        blocks += [
+            "Super Sevens (rule 14) in each game, per unit staked: the simulated house edge, "
+            "the exact one (the strategy's 7-7 play, a full shoe every round) and the "
+            "difference from this rule set, paired as above. "
+            + (f"{withheld} of the {len(games)} simulated figures have no interval ('-'): "
+               "their runs hold too few wins of the rare big lines for a standard error to "
+               "mean much (docs/compare.md); the exact figures stand." if withheld else ""),
+            Table("rule_variants_super_sevens", "The effect of each rule variant on the Super "
+                  "Sevens house edge", scols, [[r.get(c) for c, _, _ in scols] for r in games])]
+    return Section("variants", "Rule variants", blocks)
 
 
 def counting(data: dict) -> Section | None:
