@@ -821,6 +821,8 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
         bjsim replay --cards shoe.txt
         bjsim replay --cards shoe.txt --boxes 2 --format json
     """
+    import numpy as np
+
     from simulator import cards as cards_mod
     from simulator import reference
 
@@ -832,6 +834,12 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
         stacked = cards_mod.parse_cards(sys.stdin.read(), source="<stdin>")
     else:
         stacked = cards_mod.read_cards(cards_path)
+    codes, copies = np.unique(stacked, return_counts=True)
+    if copies.size and copies.max() > rules.decks:  # played as given, but no shoe deals it
+        many = ", ".join(f"{cards_mod.format_cards(codes[i:i + 1])} {copies[i]} times"
+                         for i in np.flatnonzero(copies > rules.decks)[:5])
+        click.echo(f"bjsim: warning: the cards hold more of a card than {rules.decks} deck(s) "
+                   f"do ({many}): played as given", err=True)
     results = reference.play_stacked(stacked, rules, strategies, cut=cut)
     used = sum(len(r.cards) for r in results)
     if not results:
@@ -858,7 +866,8 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
             "run": run_meta,
             "cards": len(stacked),
             "rounds": [r.to_dict() for r in results],
-            "incomplete_round": incomplete,
+            "incomplete_round": incomplete and incomplete | {
+                "cards": incomplete["cards"].split()},  # (a list, as each round's)
         }
         text = json.dumps(doc, indent=2) + "\n"
     else:

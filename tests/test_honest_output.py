@@ -294,7 +294,7 @@ def test_replay_warns_of_a_round_the_cards_ran_out_in(tmp_path):
     assert "the cards ran out in round 2" in result.stderr
     assert "WARNING: the cards ran out in round 2 (cards 5-6: 8h Ks)" in result.stdout
     doc = json.loads(run("replay", "--cards", str(path), "-f", "json").stdout)
-    assert doc["incomplete_round"] == {"round": 2, "start": 5, "cards": "8h Ks"}
+    assert doc["incomplete_round"] == {"round": 2, "start": 5, "cards": ["8h", "Ks"]}
     assert doc["run"]["partial"] is True
     exact = tmp_path / "exact.txt"
     exact.write_text("7h 9c Td 7s 5d\n")
@@ -432,3 +432,16 @@ def test_precision_result_is_in_the_table_and_csv_as_in_json(target, met):
     assert "Precision:" not in plain.stdout
     assert not any(k.startswith("precision:") for k in run_section(csv_rows(
         run("simulate", *TINY, "-f", "csv").stdout)))
+
+
+def test_replay_warns_of_cards_no_shoe_of_its_decks_holds(tmp_path):
+    # Three aces of spades from one deck were played without a word.
+    path = tmp_path / "cards.txt"
+    path.write_text("As As As Ks Ks Ks Ks Ks 7h\n")
+    one = run("replay", "--cards", str(path), "--set", "decks=1")
+    assert one.exit_code == 0
+    assert ("bjsim: warning: the cards hold more of a card than 1 deck(s) do (As 3 times, Ks 5 "
+            "times): played as given") in one.stderr
+    four = run("replay", "--cards", str(path), "--set", "decks=4")
+    assert "(Ks 5 times)" in four.stderr
+    assert "hold more" not in run("replay", "--cards", str(path)).stderr  # 6 decks hold them
