@@ -166,6 +166,8 @@ def _figure(mean, se) -> dict:
 
 def _too_short(figure: dict, note: str | None) -> dict:
     """``figure`` with its interval replaced by ``note`` (when there is one)."""
+    if note is None and figure["mean"] is not None and figure["se"] is None:
+        note = "a standard error needs two rounds or more"
     if note is None or figure["mean"] is None:
         return figure | {"interval_note": None}
     return figure | {"se": None, "ci95_low": None, "ci95_high": None,
@@ -317,7 +319,7 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
     super_sevens |= {
         "house_edge": None if ss_mean is None else -ss_mean,
         "sd_bet": ss_sd,
-        "sd_round": ss_round_sd,
+        "sd_round": ss_round_sd if bets else None,  # (no bets: no figure, as the others)
         "bets": bets,
         "lines": lines,
     }

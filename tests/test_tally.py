@@ -292,3 +292,15 @@ def test_the_dealers_rows_add_up_to_every_round():
         assert sum(f[k]["count"] for k in dealer) + f["dealer_not_finished"]["count"] == 50_000
         assert f["dealer_not_finished"]["per"] == "round"
         assert (f["dealer_not_finished"]["count"] == 0) == draw
+
+
+def test_a_figure_without_an_interval_says_why_and_no_bets_have_no_sd():
+    # One round: the house edge had no interval and no note; Super Sevens off: its SD per round
+    # read 0.0 where every other figure of no bets is null.
+    one = summarize(build_tally([[(10, None, None)]]), Rules(super_sevens=False))
+    assert one["house_edge"]["ci95_low"] is None
+    assert "two rounds or more" in one["house_edge"]["interval_note"]
+    assert one["super_sevens"]["sd_round"] is None and one["super_sevens"]["sd_bet"] is None
+    two = summarize(build_tally([[(10, None, None)], [(-10, None, None)]]),
+                    Rules(super_sevens=False))
+    assert two["house_edge"]["interval_note"] is None and two["house_edge"]["se"] is not None
