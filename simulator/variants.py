@@ -31,8 +31,10 @@ from simulator.rules import (
     load_rule_file,
     rules_dict,
     rules_from_dict,
+    shipped_rule_file,
     toml_error_line,
 )
+from simulator.strategy import load_strategy
 
 VARIANTS_DIR = DEFAULT_RULES_PATH.parent / "variants"
 VARIANT_KEYS = ("name", "description", "baseline", "strategy")
@@ -168,6 +170,10 @@ def from_file(base, path) -> Variant:
     rules, _ = rules_from_dict({**rules_dict(base), **v["changes"]}, f"{path} [changes]")
     changes = changes_of(base, rules)
     if v.get("strategy"):
+        try:
+            load_strategy(v["strategy"])
+        except ValueError as err:  # (StrategyError) named here: the file and its key
+            raise RuleError(f"{path}: key 'strategy' = {v['strategy']!r}: {err}") from None
         changes += (f"strategy={v['strategy']}",)
     return Variant(v["name"], rules, changes, str(path), v.get("strategy"),
                    v.get("description", ""))
@@ -211,5 +217,8 @@ def baseline_file(rules_path, files) -> str | None:
     found = next(iter(named), None)
     if found is None:
         return None
+    if not Path(shipped_rule_file(found)).is_file():
+        raise RuleError(f"--variant {named[found]}: key 'baseline' names {found}: no such rule "
+                        "file")
     rel = os.path.relpath(found)
     return found if rel.startswith("..") else rel

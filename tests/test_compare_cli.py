@@ -59,6 +59,18 @@ def test_variant_files_naming_different_baselines_need_rules(tmp_path):
                       "--rules")
 
 
+def test_a_variant_files_bad_strategy_or_baseline_names_the_file_and_key(tmp_path):
+    # They said "unknown strategy 'nosuch'" and "configs/x.toml: no such rule file" alone.
+    v = tmp_path / "v.toml"
+    v.write_text('[variant]\nstrategy = "nosuch"\n[changes]\ndecks = 8\n')
+    assert_user_error(run("compare", *TINY, "--variant", str(v)),
+                      f"{v}: key 'strategy' = 'nosuch': unknown strategy 'nosuch'")
+    v.write_text('[variant]\nbaseline = "x.toml"\n[changes]\ndecks = 8\n')
+    assert_user_error(run("compare", *TINY, "--variant", str(v)),
+                      f"--variant {v}: key 'baseline' names {tmp_path / 'x.toml'}: no such rule "
+                      "file")
+
+
 def test_table_names_the_pairing_and_each_variant():
     result = run("compare", *TINY, "--vary", "dealer_hits_soft_17=true",
                  "--vary-strategy", "mimic-dealer")
