@@ -246,9 +246,12 @@ def _aligned(headers, rows) -> list[str]:
 
 
 def _markdown(headers, rows) -> list[str]:
+    """A markdown table; a cell indented under the one above (leading spaces, which markdown
+    drops) starts with ``↳`` instead."""
     out = ["| " + " | ".join(headers) + " |",
            "|" + "|".join("---" if i == 0 else "---:" for i in range(len(headers))) + "|"]
-    out += ["| " + " | ".join(c.replace("|", "\\|") for c in r) + " |" for r in rows]
+    out += ["| " + " | ".join(("↳ " + c.lstrip() if c[:1] == " " else c).replace("|", "\\|")
+                              for c in r) + " |" for r in rows]
     return out
 
 

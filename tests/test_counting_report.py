@@ -397,6 +397,8 @@ def test_the_renderings_show_the_same_figures(fig):
     assert "By true count" in text and "Super Sevens by true count" in text
     md = CR.render(fig, "markdown", META)
     assert "| advantage | mean | SE | 95% interval |" in md and "+10.000%" in md
+    assert "| ↳ with Super Sevens (bets and result) |" in md  # (markdown drops leading spaces)
+    assert "|   " not in md
     doc = json.loads(CR.render(fig, "json", META))
     assert doc["results"] == json.loads(json.dumps(fig)) and doc["run"]["seed"] == 7
     rows = list(csv.DictReader(io.StringIO(CR.render(fig, "csv", META))))
