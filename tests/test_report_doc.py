@@ -817,3 +817,16 @@ def test_a_bad_variant_file_is_refused_before_any_run(tmp_path, monkeypatch, con
     assert result.exit_code == 2, result.output
     assert words.format(path=path) in result.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_why_no_insurance_wager_is_shown(tmp_path):
+    # Ten rounds: insurance-taker made no insurance bet, and the report said that no strategy
+    # in it takes insurance.
+    out = tmp_path / "r"
+    result = run("report", "-q", "-n", "10", "--chunk-rounds", "5", "--no-variants", "-o", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "report.json").read_text())
+    assert not any(w["wager"] == "insurance" for w in data["wagers"])
+    assert data["insurance_missing"] == ("insurance-taker takes it, but its run of 10 rounds "
+                                         "made no insurance bet, so it is not shown")
+    assert f"Insurance: {data['insurance_missing']}." in (out / "report.md").read_text()

@@ -700,6 +700,11 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
         if strat.insurance and res["results"]["insurance"]["bets"]:
             ins = (name, res, exacts[name][1])
             break
+    takers = [name for name, (_, strat) in runs.items() if strat.insurance]
+    no_insurance = None if ins is not None else (
+        "no strategy in this report takes it, so it is not simulated" if not takers else
+        f"{takers[0]} takes it, but its run of {runs[takers[0]][0]['results']['rounds']:,} "
+        "rounds made no insurance bet, so it is not shown")
     wagers = _wagers(rules, spec.strategy, main_res, fig, ins)
     summary = main_res["results"]
     data = {
@@ -710,6 +715,7 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
                    "from": origin(rules, kv.split(" = ")[0]), "words": w}
                   for r, kv, w in describe(rules)],
         "wagers": wagers,
+        "insurance_missing": no_insurance,  # why no insurance wager is shown, or None
         "even_money": _even_money(rules),
         "super_sevens_pays": _pay_table(rules, fig, summary) if rules.super_sevens else None,
         "frequencies": _frequencies(summary),

@@ -156,7 +156,7 @@ def wagers(data: dict) -> Section:
                   f"gives up {fmt(em['cost'], 'num4')} of the initial wager each time "
                   f"(the simulation counts it within the main game).")
     if not _wager(data, "insurance"):
-        blocks.append("Insurance: no strategy in this report takes it, so it is not simulated.")
+        blocks.append(f"Insurance: {data['insurance_missing']}.")
     blocks.append(_chart(data, "running_house_edge",
                          "The simulated house edge after each chunk of the run (chunks in "
                          "index order), its 95% confidence band, and the exact figure."))
