@@ -830,3 +830,9 @@ def test_why_no_insurance_wager_is_shown(tmp_path):
     assert data["insurance_missing"] == ("insurance-taker takes it, but its run of 10 rounds "
                                          "made no insurance bet, so it is not shown")
     assert f"Insurance: {data['insurance_missing']}." in (out / "report.md").read_text()
+
+
+def test_numbers_in_the_report_group_their_thousands():
+    # "expected casino win, units" read 7377.67 and 22766.57.
+    assert fmt(22766.5712, "num2") == "22,766.57" and fmt(0.75, "num2") == "0.75"
+    assert fmt(1234567, "int") == "1,234,567"

@@ -59,7 +59,7 @@ def fmt(value, kind: str) -> str:
     if kind == "z":
         return f"{value:+.2f}"
     if kind.startswith("num"):
-        return f"{value:.{int(kind[3:] or 4)}f}"
+        return f"{value:,.{int(kind[3:] or 4)}f}"
     if kind == "prob":
         return f"{value:.10f}" if value >= 1e-4 else f"{value:.4e}"
     if kind == "prob3":  # a probability estimated, to three significant figures
