@@ -12,6 +12,8 @@ import re
 import shlex
 import signal
 import struct
+import subprocess
+import time
 from pathlib import Path
 
 import numpy as np
@@ -836,3 +838,28 @@ def test_numbers_in_the_report_group_their_thousands():
     # "expected casino win, units" read 7377.67 and 22766.57.
     assert fmt(22766.5712, "num2") == "22,766.57" and fmt(0.75, "num2") == "0.75"
     assert fmt(1234567, "int") == "1,234,567"
+
+
+def test_chromium_and_the_processes_it_starts_end_with_its_call(tmp_path, monkeypatch):
+    # A stop while printing the PDF left Chromium's helper processes behind.
+    fake = tmp_path / "fake-chromium"
+    fake.write_text("#!/bin/sh\nsleep 30 &\necho started\nsleep 30\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(chromium, "TIMEOUT", 1)
+    seen = []
+    real_popen = chromium.subprocess.Popen
+
+    def popen(*args, **kwargs):
+        seen.append(real_popen(*args, **kwargs))
+        return seen[-1]
+
+    monkeypatch.setattr(chromium.subprocess, "Popen", popen)
+    res = chromium.run(tmp_path / "page.html", exe=str(fake))
+    assert res.returncode != 0 and "no answer after 1 s" in res.stderr
+    for _ in range(50):  # the browser and the sleep it started, gone (once reaped)
+        alive = subprocess.run(["pgrep", "-g", str(seen[0].pid)], capture_output=True,
+                               text=True).stdout
+        if not alive:
+            break
+        time.sleep(0.1)
+    assert alive == "", alive

@@ -6,8 +6,10 @@ Each call runs a fresh browser with a throwaway profile and no network services 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 from pathlib import Path
@@ -34,10 +36,28 @@ def run(page: Path, *args: str, exe: str | None = None) -> subprocess.CompletedP
         raise FileNotFoundError("Chromium not found: install it (e.g. apt-get install chromium) "
                                 "or name it in BJSIM_CHROMIUM")
     with tempfile.TemporaryDirectory(prefix="bjsim-chromium-") as profile:
-        return subprocess.run(
-            [exe, *FLAGS, f"--user-data-dir={profile}", *args, Path(page).resolve().as_uri()],
-            capture_output=True, text=True, timeout=TIMEOUT, check=False,
-            stdin=subprocess.DEVNULL)
+        cmd = [exe, *FLAGS, f"--user-data-dir={profile}", *args, Path(page).resolve().as_uri()]
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                stdin=subprocess.DEVNULL, text=True, start_new_session=True)
+        try:
+            out, err = proc.communicate(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            _end(proc)
+            return subprocess.CompletedProcess(cmd, proc.returncode, "",
+                                               f"no answer after {TIMEOUT} s: stopped")
+        except BaseException:  # Ctrl-C: the browser goes with bjsim
+            _end(proc)
+            raise
+        _end(proc)  # the helper processes it may have left
+        return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+
+
+def _end(proc: subprocess.Popen) -> None:
+    """Kill the browser's session (it and every process it started) and reap it."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    if proc.returncode is None:
+        proc.communicate()
 
 
 def print_pdf(page: Path, pdf: Path) -> subprocess.CompletedProcess:

@@ -462,7 +462,8 @@ def manifest(data: dict) -> Section:
             ["--set", ", ".join(m["overrides"]) or "none"]]
     rows += [[f"strategy {s['name']} ({s['file']}) SHA-256", s["sha256"]]
              for s in m["strategies"]]
-    rows += [["seed", m["seed"]], ["rounds asked", m["rounds"]],
+    asked = "rounds asked" if m["precision"] is None else "rounds at most (--max-rounds)"
+    rows += [["seed", m["seed"]], [asked, m["rounds"]],
              ["rounds played", m["rounds_played"]], ["precision target", m["precision"]],
              ["chunk size (rounds)", m["chunk_rounds"]],
              ["distribution sample (rounds)", m["sample_rounds"]],
