@@ -863,3 +863,14 @@ def test_chromium_and_the_processes_it_starts_end_with_its_call(tmp_path, monkey
             break
         time.sleep(0.1)
     assert alive == "", alive
+
+
+def test_each_z_says_what_it_is_of(built):
+    # The summary's z (of the house edge) and the wagers table's (of the return) have opposite
+    # signs for the same comparison: each now says which.
+    out, data, _ = built
+    md = (out / "report.md").read_text()
+    tot = wager(data, "total")
+    assert f"z = {fmt(-tot['z'], 'z')} (of the house edge)" in md
+    assert "| z (of the return) |" in md
+    assert "Each part alone: the main run, the exact figures" in md

@@ -95,7 +95,8 @@ def summary(data: dict) -> Section:
             f"{man['seed']}, chunks of {man['chunk_rounds']:,} rounds (bjsim {man['bjsim']})."]
     text.append(f"House edge of the main game with insurance, per initial wager: exact "
                 f"{fmt(-tot['exact'], 'pct')}; simulated {fmt(-tot['simulated'], 'pct')}"
-                f"{_plus_minus(tot, 4)}, {_z_text(None if tot['z'] is None else -tot['z'])}.")
+                f"{_plus_minus(tot, 4)}, "
+                f"{_z_text(None if tot['z'] is None else -tot['z'])} (of the house edge).")
     ss = _wager(data, "super_sevens")
     if ss is not None:
         rows = {r["label"]: r for r in data["sevens"]["rows"]}
@@ -137,7 +138,7 @@ def wagers(data: dict) -> Section:
     cols = [("wager", "wager", "text"), ("per", "per", "text"), ("strategy", "strategy", "text"),
             ("exact", "exact return", "spct"), ("simulated", "simulated return", "spct"),
             ("se", "SE", "pct"), ("ci95_low", "95% CI low", "spct"),
-            ("ci95_high", "95% CI high", "spct"), ("z", "z", "z"),
+            ("ci95_high", "95% CI high", "spct"), ("z", "z (of the return)", "z"),
             ("sd_bet", "SD per bet", "num"), ("sd_round", "SD per round", "num"),
             ("bets", "bets", "int")]
     t = Table("wagers", "Each wager's return to the player", cols,
@@ -484,8 +485,10 @@ def manifest(data: dict) -> Section:
         "The figures depend on the rule file, the strategies, the seed, the rounds and the chunk "
         "size, never on the number of threads or machines. This command rebuilds the whole "
         "report to the same figures:", Code(c["report"]),
-        "The main run, the exact figures, the rule-variant comparison and the counting runs "
-        "alone:",
+        "Each part alone: the main run, the exact figures"
+        + (", the rule-variant comparison" if c.get("compare") else "")
+        + (", the counting run" if c.get("count") else "")
+        + (", the penetration sweep" if c.get("count_sweep") else "") + ":",
         Code("\n".join(x for x in (c["simulate"], c["exact"], c.get("compare"), c.get("count"),
                                    c.get("count_sweep")) if x)), t])
 
