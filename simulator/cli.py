@@ -1304,6 +1304,11 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     games = cmp.build_games(rules, label, source, base_strats, asked, same_strategy, log, workers)
     for game in games:
         _check_chunk_rounds(game.rules, chunk_rounds)
+    shoe_rounds = cmp.default_pair_rounds(games)
+    if pair_rounds is None and chunk_rounds < shoe_rounds and log is not None:
+        log(f"blocks of {chunk_rounds:,} rounds (--chunk-rounds), shorter than the "
+            f"{shoe_rounds} that hold a shoe of every game: each block's shoe is cut short "
+            "(docs/compare.md)")
     exact = None
     if not no_exact:
         if log is not None:

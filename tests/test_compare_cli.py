@@ -273,3 +273,14 @@ def test_too_few_blocks_are_said_in_the_table_and_markdown():
         out = run(*args, "-f", fmt).stdout
         assert "no 95% interval, x var, se ratio or z for the differences: only 20 paired " \
                "block(s)" in out, fmt
+
+
+def test_blocks_cut_below_a_shoe_by_the_chunk_size_are_said():
+    # --chunk-rounds 10 made blocks of 10 rounds without a word (the default holds a shoe).
+    args = ["compare", "--vary", "decks=8", "--rounds", "1000", "--no-exact", "--seed", "3"]
+    short = run(*args, "--chunk-rounds", "10")
+    assert short.exit_code == 0, short.output
+    assert ("bjsim: blocks of 10 rounds (--chunk-rounds), shorter than the 64 that hold a shoe "
+            "of every game") in short.stderr
+    assert "shorter than" not in run(*args, "--chunk-rounds", "1000").stderr
+    assert "shorter than" not in run(*args, "--chunk-rounds", "10", "-q").stderr
