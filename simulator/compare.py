@@ -393,6 +393,9 @@ def pairing_note(base: Game, game: Game) -> str:
                 "deals differ from the first round")
     if base.rules.shuffle != game.rules.shuffle:
         return "same shuffle in each block; paired until the first reshuffle (after round 1)"
+    if base.rules.boxes != game.rules.boxes:
+        return ("same shuffle in each block, but more or fewer boxes take the cards: the deals "
+                "differ from the first round")
     drift = ("same shuffle in each block; the deals drift apart once the games take different "
              "numbers of cards")
     if base.rules.penetration != game.rules.penetration:

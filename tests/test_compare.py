@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import os
+import types
 
 import numpy as np
 import pytest
@@ -650,3 +651,17 @@ def test_rule_sets_not_yet_cached_are_derived_side_by_side_as_in_this_process(tm
     said.clear()
     again = derived.basic_for_all([two], workers=2, say=lambda todo, n: said.append(todo))
     assert said == [] and again[derived.rules_key(two)][1] == path
+
+
+def test_the_pairing_note_of_a_game_with_other_boxes_says_its_deals_differ_at_once():
+    # --vary boxes=3 was said to "drift apart once the games take different numbers of cards",
+    # but the boxes take other cards from the first round (corr about 0).
+    from simulator.compare import pairing_note
+    from simulator.strategy import load_strategy
+
+    basic = load_strategy("basic")
+    one = types.SimpleNamespace(rules=Rules(), strategies=(basic,))
+    three = types.SimpleNamespace(rules=Rules(boxes=3), strategies=(basic,) * 3)
+    assert "the deals differ from the first round" in pairing_note(one, three)
+    h17 = types.SimpleNamespace(rules=Rules(dealer_hits_soft_17=True), strategies=(basic,))
+    assert "drift apart" in pairing_note(one, h17)
