@@ -445,3 +445,10 @@ def test_replay_warns_of_cards_no_shoe_of_its_decks_holds(tmp_path):
     four = run("replay", "--cards", str(path), "--set", "decks=4")
     assert "(Ks 5 times)" in four.stderr
     assert "hold more" not in run("replay", "--cards", str(path)).stderr  # 6 decks hold them
+
+
+def test_super_sevens_contributions_are_percent_in_the_table_as_in_exact():
+    # simulate printed 0.21417 where exact prints 21.3703% for the same figure.
+    out = run("simulate", "--rounds", "20000", "--seed", "5", "-q").stdout
+    line_a = next(ln for ln in out.splitlines() if ln.strip().startswith("(a)"))
+    assert line_a.rstrip().endswith("%"), line_a
