@@ -726,7 +726,8 @@ def main(argv=None):
     "rounds, chunk size); gives exactly the uninterrupted result.",
 )
 @output_options(["table", "csv", "json"], "table")
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar on stderr.")
+@click.option("-q", "--quiet", is_flag=True,
+              help="No progress bar on stderr, nor the line of the time taken.")
 @click.option(
     "--exact", "with_exact", is_flag=True,
     help="Also print the exact (combinatorial) house edge and Super Sevens return beside the "
@@ -817,7 +818,7 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
 
     \b
     Example:
-        printf '7h 9c Td 7s 5d 8h\\n' > shoe.txt
+        printf '4c 6h Jd 7h 9d 7s Ah As 2d Td\\n' > shoe.txt
         bjsim replay --cards shoe.txt
         bjsim replay --cards shoe.txt --boxes 2 --format json
     """
@@ -1551,7 +1552,8 @@ def _count_list(fmt: str = "table") -> str:
               help="List the shipped counting plans and count systems (in --format), and "
               "stop.")
 @output_options(["table", "json", "csv", "markdown"], "table")
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar on stderr.")
+@click.option("-q", "--quiet", is_flag=True,
+              help="No progress bar on stderr, nor the line of the time taken.")
 @click.pass_context
 @user_errors
 def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_name, rounds,

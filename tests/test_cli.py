@@ -3,6 +3,8 @@
 import csv
 import io
 import json
+import re
+import shlex
 
 import pytest
 from click.testing import CliRunner
@@ -366,3 +368,16 @@ def test_output_dash_is_stdout(tmp_path, monkeypatch):
     result = run("simulate", *TINY, "-f", "json", "-o", "-")
     assert json.loads(result.stdout)["results"]["rounds"] == 20_000
     assert not (tmp_path / "-").exists()
+
+
+def test_replays_help_examples_run(tmp_path, monkeypatch):
+    # Its shoe of six cards made no complete round for the example's two boxes.
+    text = run("replay", "--help").stdout
+    shoe = re.search(r"printf '([^']*)\\n' > shoe.txt", text).group(1)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "shoe.txt").write_text(shoe + "\n")
+    for line in text.splitlines():
+        if line.strip().startswith("bjsim replay"):
+            result = run(*shlex.split(line.strip())[1:])
+            assert result.exit_code == 0, (line, result.output)
+            assert "warning" not in result.stderr, (line, result.stderr)
