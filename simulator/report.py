@@ -401,10 +401,10 @@ def _by_strategy_table(entries: list[dict]) -> str:
     text = ("\nBy strategy: house edge of the main game + insurance per initial wager; SS = "
             "Super Sevens, per unit staked\n")
     text += _grid(pd.DataFrame(cols), left=("strategy",))
-    notes = {e["super_sevens"]["interval_note"] for e in entries
-             if e["super_sevens"] and e["super_sevens"]["interval_note"]}
-    for note in sorted(notes):
-        text += f"  Super Sevens interval withheld: {note}\n"
+    for e in entries:  # in the rows' order, each named
+        if e["super_sevens"] and e["super_sevens"]["interval_note"]:
+            text += (f"  {strategy_label(e)}: Super Sevens interval withheld: "
+                     f"{e['super_sevens']['interval_note']}\n")
     return text
 
 

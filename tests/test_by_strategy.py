@@ -16,7 +16,7 @@ from simulator import engine
 from simulator import kernel as K
 from simulator import layout as L
 from simulator.cli import cli
-from simulator.report import by_strategy, render
+from simulator.report import by_strategy, render, strategy_label
 from simulator.rules import Rules
 from simulator.strategy import load_strategy, stack_for
 from simulator.tally import _line_chances, summarize
@@ -149,3 +149,14 @@ def test_simulate_exact_sets_each_strategy_beside_its_own_exact_figures():
         assert he["difference"] == pytest.approx(he["simulated"] - he["exact"])
     basic, mimic = (c["house_edge"]["exact"] for c in cmp)
     assert basic < 0.01 < 0.04 < mimic  # (the published mimic-the-dealer edge is about 5-6%)
+
+
+def test_the_tables_withheld_intervals_are_named_in_the_rows_order(mixed):
+    # They came unnamed and sorted by their text, not in the rows' order.
+    summary, _ = mixed
+    names = ["basic", "mimic-dealer", "never-bust"]
+    text = render(summary, "table", {"strategy": names})
+    lines = [ln.strip() for ln in text.splitlines() if "Super Sevens interval withheld" in ln]
+    labels = [strategy_label(e) for e in by_strategy(summary, names)
+              if e["super_sevens"]["interval_note"]]
+    assert lines and [ln.split(": Super Sevens")[0] for ln in lines] == labels
