@@ -601,7 +601,7 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     ss = f["super_sevens"]
     if f["super_sevens_by_count"]:
         out += ["", f"Super Sevens by {kind} (return per unit staked; exact: from each round's "
-                "start shoe)", ""]
+                "start shoe, by the published convention: a third card always dealt)", ""]
         out += grid([kind, "bets", "simulated", _ss_se_head(f), "exact", "z", "favourable",
                      "counter's bets"], _ss_rows(f))
         fl = ss["flat"]
@@ -612,7 +612,8 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
         else:
             spread = f" (no interval: {fl['interval_note'] or 'no SE'})"
         out += ["", f"Super Sevens overall: simulated {_pct(fl['mean'])}{spread}, exact "
-                f"{_pct(ss['exact'])}, z {_num(ss['z'], 2)}; the bet favoured the player in "
+                f"(published convention) {_pct(ss['exact'])}, z {_num(ss['z'], 2)}; the bet "
+                "favoured the player in "
                 f"{_pct(ss['favourable_share'], 2, sign=False)} of rounds; the counter bet it "
                 f"{ss['counter_bets']:,} units for a return of {_pct(ss['counter_return'])}."]
         if ss["why_not"] is not None:

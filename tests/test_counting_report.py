@@ -398,6 +398,8 @@ def test_the_renderings_show_the_same_figures(fig):
     md = CR.render(fig, "markdown", META)
     assert "| advantage | mean | SE | 95% interval |" in md and "+10.000%" in md
     assert "| ↳ with Super Sevens (bets and result) |" in md  # (markdown drops leading spaces)
+    # its exact Super Sevens figure is the published convention's, not the strategy's 7-7 play
+    assert "exact (published convention)" in text
     assert "|   " not in md
     doc = json.loads(CR.render(fig, "json", META))
     assert doc["results"] == json.loads(json.dumps(fig)) and doc["run"]["seed"] == 7
