@@ -59,8 +59,8 @@ SEVENS_PLAY_WORDS = {L.S: "stand", L.H: "hit", L.D: "double", L.DS: "double", L.
 UP_ORDER = (*range(9), 9)  # strategy up-card index 0..8 = 2..10, then 9 = ace
 UP_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")
 SEVENS_PUBLISHED = (
-    "the published 11.40% (6 decks) assumes the third card is always dealt (hit every 7-7, as "
-    "the basic-super-sevens strategy)"
+    "the published 11.40% (for the NZ game: 6 decks, pays 3/50/100/500/5000) assumes the third "
+    "card is always dealt (hit every 7-7, as the basic-super-sevens strategy)"
 )
 
 
