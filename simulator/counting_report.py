@@ -584,8 +584,10 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                  f"counter's play: {flat_gain}.")
     out += ["", f"{gains} Rounds played "
             f"{_pct(f['played_share'], 1, sign=False)}; average bet {_num(f['average_bet'])} "
-            f"units a round played ({_num(f['boxes_per_round_played'])} boxes); bankroll for "
-            f"the risk of ruin: {_num(f['bankroll'], 0)} units.", ""]
+            f"units a round played ({_num(f['boxes_per_round_played'])} boxes); "
+            + ("no bankroll given for the risk of ruin (--bankroll, or the plan's bankroll)."
+               if f["bankroll"] is None else
+               f"bankroll for the risk of ruin: {_num(f['bankroll'], 0)} units."), ""]
     notes = [a["interval_note"] for a in f["advantage"].values() if a.get("interval_note")]
     if notes:
         out += [f"Main + insurance intervals are {notes[0]}.", ""]

@@ -403,3 +403,12 @@ def test_the_bar_shows_the_counters_advantage_as_it_ends():
     advantage = json.loads(result.stdout)["results"]["advantage"]["initial_bet"]["mean"]
     bar = [part for part in result.stderr.split("\r") if "counter's advantage" in part][-1]
     assert f"counter's advantage {100 * advantage:+.3f}%" in bar
+
+
+@needs_engine
+def test_a_plan_without_a_bankroll_says_so():
+    # hi-lo-flat has none: the table read "bankroll for the risk of ruin: - units".
+    out = invoke("count", "--plan", "hi-lo-flat", *TINY).stdout
+    assert "no bankroll given for the risk of ruin (--bankroll, or the plan's bankroll)." in out
+    assert "bankroll for the risk of ruin: 250 units." in invoke(
+        "count", "--plan", "hi-lo-flat", "--bankroll", "250", *TINY).stdout
