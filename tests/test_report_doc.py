@@ -533,6 +533,12 @@ def test_report_without_matplotlib_or_chromium_still_builds_and_says_so(built, t
     html = (tmp_path / "report.html").read_text()
     assert "Chart not drawn" in html and "<img" not in html
     assert not list((tmp_path / "charts").glob("*.png"))
+    # with no variants, their chart's reason is that, not matplotlib
+    none = copy.deepcopy(data)
+    none["variants"] = none["variants"] | {"rows": [], "reason": "no rule variant was asked for"}
+    said.clear()
+    output.write_report(none, tmp_path / "nv", said.append)
+    assert "chart rule_effects not drawn: no rule variant was asked for" in said
 
 
 # ---------------------------------------------------------------------------------------------

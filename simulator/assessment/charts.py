@@ -127,7 +127,10 @@ def draw(data: dict, folder: Path) -> dict:
     charts drawn, or {name: {missing: why}}."""
     if not available():
         why = "matplotlib is not installed (pip install 'bjsim[plot]'): no charts drawn"
-        return {name: {"missing": why} for name in SIZES}
+        out = {name: {"missing": why} for name in SIZES}
+        if not data["variants"]["rows"]:  # no chart to draw there anyway: say why
+            out["rule_effects"] = {"missing": data["variants"]["reason"]}
+        return out
     folder.mkdir(parents=True, exist_ok=True)
     todo = {"running_house_edge": running_house_edge, "distribution": distribution}
     out = {}

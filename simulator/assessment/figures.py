@@ -732,7 +732,8 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
         f": --sample-rounds {spec.sample_rounds:,} capped at the rounds played")
     say(f"distribution of the net result per round ({sample:,} rounds{capped})")
     data["distribution"] = _distribution(rules, main, spec, summary, sample)
-    say("rule-variant effects (bjsim compare)")
+    if spec.variants != ():  # (--no-variants: none)
+        say("rule-variant effects (bjsim compare)")
     data["variants"] = variant_effects(spec, say, quiet)
     data["counting"] = None if spec.count_plan is None else counting_figures(spec, say, quiet)
     data["simulation"] = {n: r for n, (r, _) in runs.items()}
