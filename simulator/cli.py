@@ -1386,7 +1386,8 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
 @click.option("-o", "--output", "out_dir", required=True, metavar="DIR",
               type=OutputPath(folder=True),
               help="The folder to write (made if missing). An earlier report in it is "
-              "replaced whole once the new one is made; until then it stays as it was.")
+              "replaced whole once the new one is made; until then it stays as it was. Files "
+              "of your own in it stay.")
 @click.option("-q", "--quiet", is_flag=True,
               help="No progress bars (the line per step stays on stderr).")
 @click.pass_context
