@@ -56,9 +56,10 @@ caching.CacheImpl._locator_classes[:0] = [_EngineUserCache, _EngineInTreeCache]
 
 
 # Each compiled version of the engine (``warm``'s names) and its cold compile on a 2-core machine,
-# in seconds, measured: benchmarks/compile.py (13 s); a first bjsim count with bjsim simulate's
-# version cached (21 s); play_stacked from an empty cache (12 s), then with a counter (14 s).
-VERSIONS = {"simulate": ("the simulation kernel", 15), "count": ("the counter's kernel", 20),
+# in seconds, measured: benchmarks/compile.py (18-19 s in session 17, 19.5 s on a fresh install
+# in session 18); a first bjsim count with bjsim simulate's version cached (21 s); play_stacked
+# from an empty cache (12 s), then with a counter (14 s).
+VERSIONS = {"simulate": ("the simulation kernel", 20), "count": ("the counter's kernel", 20),
             "stacked": ("the kernel's stacked mode", 15),
             "stacked count": ("the counter's stacked mode", 15)}  # fmt: skip
 
