@@ -27,11 +27,18 @@ PAIRING_TEXT = (
     "standard errors and intervals come from the {blocks:,} paired blocks"
 )
 # compare's own columns, after PAIRING_TEXT ("; ..."; the report's table has x var alone)
-PAIRING_COLUMNS = (
+_PAIRING_COLUMNS = (
     "; 'corr' is the correlation left between a game's and the baseline's block results, 'x var' "
     "how many times smaller the variance of the difference is than that of two independent runs "
     "of the same length (the 'se ratio' is its square root)."
 )
+
+
+def pairing_text(pair_rounds: int, blocks: int, columns: bool = True) -> str:
+    """How the games are paired (`PAIRING_TEXT`), with ``columns`` compare's own columns
+    explained (corr, x var, se ratio), else ending in a full stop."""
+    text = PAIRING_TEXT.format(pair=pair_rounds, blocks=blocks)
+    return text + (_PAIRING_COLUMNS if columns else ".")
 
 
 def _pct(x, d=3, sign=False) -> str:
@@ -305,8 +312,7 @@ def render_text(stats: dict, meta: dict, markdown: bool = False) -> str:
         out += ["", f"**{title}**" if markdown else title, ""]
         out += _markdown(headers, rows) if markdown else _aligned(headers, rows)
     out += ["", "Variants:", *(["" ] if markdown else []), *_legend(stats, markdown)]
-    notes = [PAIRING_TEXT.format(pair=meta["run"]["pair_rounds"], blocks=stats["blocks"])
-             + PAIRING_COLUMNS,
+    notes = [pairing_text(meta["run"]["pair_rounds"], stats["blocks"]),
              *_notes(stats, has_exact)]
     for note in notes:
         out += ["", note] if markdown or note is notes[0] else [note]
@@ -344,8 +350,7 @@ def _finite(x):
 
 def render_json(stats: dict, meta: dict) -> str:
     doc = {"bjsim": meta["version"], "run": meta["run"], "timing": meta["timing"],
-           "pairing": PAIRING_TEXT.format(pair=meta["run"]["pair_rounds"], blocks=stats["blocks"])
-           + PAIRING_COLUMNS,
+           "pairing": pairing_text(meta["run"]["pair_rounds"], stats["blocks"]),
            "baseline": _game_json(stats["rows"][0]),
            "variants": [_game_json(r) for r in stats["rows"][1:]]}
     return json.dumps(_finite(doc), indent=2, allow_nan=False) + "\n"

@@ -437,8 +437,8 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
     base = _variant_row(doc["baseline"])
     rows = [_variant_row(v) for v in doc["variants"]]
     shown = base["variant"] = modified_name(label, spec.overrides)  # (--set: not the file's)
-    pairing = compare_report.PAIRING_TEXT.format(pair=doc["run"]["pair_rounds"],
-                                                 blocks=result.stats["blocks"])
+    pairing = compare_report.pairing_text(doc["run"]["pair_rounds"], result.stats["blocks"],
+                                          columns=False)
     return {"available": True, "baseline": base, "rows": rows, "document": doc, "reason": None,
             "note": (f"bjsim compare: {len(rows)} variant{'s' if len(rows) != 1 else ''} of "
                      f"{shown}, {spec.variant_rounds:,} rounds a game. The first row, {shown} "
@@ -447,7 +447,7 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
                      "(docs/compare.md), which deals other cards than the main run, so its "
                      "simulated house edge differs from the summary's by chance (as a rule within "
                      "their 95% intervals); each variant's difference is from this row. "
-                     f"{pairing}. Difference: the variant's house edge "
+                     f"{pairing} Difference: the variant's house edge "
                      "minus this rule set's, with the 95% interval of the paired difference; "
                      "x var: how many times smaller its variance is than that of two "
                      "independent runs; exact: the exact analyzer's figure and difference (a "
