@@ -275,7 +275,17 @@ MAX_ROUNDS = 10**15  # far more than any run plays (10^15 rounds: years on a clu
 
 
 class FiniteRange(click.FloatRange):
-    """``click.FloatRange`` refusing ``nan`` and the infinities (which its bounds let through)."""
+    """``click.FloatRange`` refusing ``nan`` and the infinities (which its bounds let through),
+    its range written short (``0<x<=1e+12``, not ``1000000000000.0``)."""
+
+    def _describe_range(self) -> str:  # (click's hook for the range in its messages)
+        lo = None if self.min is None else f"{self.min:g}{'<' if self.min_open else '<='}"
+        hi = None if self.max is None else f"{'<' if self.max_open else '<='}{self.max:g}"
+        if lo is None:
+            return f"x{hi}"
+        if hi is None:
+            return f"x{'>' if self.min_open else '>='}{self.min:g}"
+        return f"{lo}x{hi}"
 
     def convert(self, value, param, ctx):
         rv = super().convert(value, param, ctx)

@@ -119,7 +119,7 @@ def test_list_follows_the_format():
     (["--plan", "sevens-super-sevens", "--no-super-sevens"],
      "it bets Super Sevens, but the rule set's super_sevens is false"),
     (["--bankroll", "0"], "--bankroll"),
-    (["--bankroll", "nan"], "'--bankroll': 'nan' is not a number in the range 0<x<="),
+    (["--bankroll", "nan"], "'--bankroll': 'nan' is not a number in the range 0<x<=1e+12."),
     (["--bankroll", "inf"], "'--bankroll': inf is not in the range"),
     (["--bankroll", "2e12"], "'--bankroll': 2000000000000.0 is not in the range"),
     (["--strategy", "nope"], "unknown strategy 'nope'"),
