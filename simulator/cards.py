@@ -11,11 +11,11 @@ whitespace or commas; ``#`` starts a comment that runs to the end of the line.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import numpy as np
 
 from simulator import layout as L
+from simulator.rules import read_text
 
 RANK_TOKENS = "A 2-9 T 10 J Q K"
 SUIT_TOKENS = "c d h s"
@@ -94,16 +94,7 @@ def parse_cards(text: str, source: str = "<cards>") -> np.ndarray:
 
 def read_cards(path) -> np.ndarray:
     """Card codes (int8) from a card file (see `parse_cards`); errors name the file."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")  # (a BOM, as Notepad writes, dropped)
-    except FileNotFoundError:
-        raise CardError(f"{path}: no such card file") from None
-    except UnicodeDecodeError:
-        raise CardError(f"{path}: not a UTF-8 text file of card tokens") from None
-    except OSError as err:
-        raise CardError(f"{path}: cannot read the card file: {err.strerror or err}") from None
-    return parse_cards(text, source=str(path))
+    return parse_cards(read_text(path, "card", CardError), source=str(path))
 
 
 def card_token(code: int) -> str:

@@ -490,25 +490,35 @@ def rules_from_dict(data: dict, source: str = "<rules>") -> tuple[Rules, dict]:
     return rules, meta
 
 
-def read_toml(path, kind: str, error=None) -> dict:
-    """The table of the TOML file ``path``, a ``kind`` file (``rule``, ``plan``, ``count``, ...):
-    every way it cannot be read (missing, unreadable, not UTF-8, not TOML, nested too deeply)
-    is one line of ``error`` (default `RuleError`) naming the file."""
+def read_text(path, kind: str, error=None, source=None, missing=None) -> str:
+    """The text of the UTF-8 file ``path`` (a leading BOM, as Notepad writes, dropped), a
+    ``kind`` file: every way it cannot be read (missing, a folder, unreadable, not UTF-8) is one
+    line of ``error`` (default `RuleError`) starting with ``source`` (default the path);
+    ``missing``: the line for a missing file, if not the default."""
     error = RuleError if error is None else error
-    source = str(path)
+    source = str(path) if source is None else source
     try:
         raw = Path(path).read_bytes()
     except FileNotFoundError:
-        raise error(f"{source}: no such {kind} file") from None
+        raise error(missing or f"{source}: no such {kind} file") from None
     except IsADirectoryError:
         raise error(f"{source}: a folder, not a {kind} file") from None
     except OSError as err:
         raise error(f"{source}: cannot read the {kind} file: {err.strerror or err}") from None
     try:
-        text = raw.decode("utf-8-sig")  # (a BOM, as Notepad writes, dropped)
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         line = raw[: err.start].count(b"\n") + 1
         raise error(f"{source}: line {line}: not valid UTF-8 text") from None
+
+
+def read_toml(path, kind: str, error=None) -> dict:
+    """The table of the TOML file ``path``, a ``kind`` file (``rule``, ``plan``, ``count``, ...):
+    every way it cannot be read (`read_text`, not TOML, nested too deeply) is one line of
+    ``error`` (default `RuleError`) naming the file."""
+    error = RuleError if error is None else error
+    source = str(path)
+    text = read_text(path, kind, error)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from simulator import layout as L
-from simulator.rules import toml_error_line
+from simulator.rules import read_text, toml_error_line
 
 
 @dataclass(frozen=True, eq=False)
@@ -325,20 +325,8 @@ def load_strategy(name_or_path) -> Strategy:
         one not allowed in that chart.
     """
     path = strategy_path(name_or_path)
-    src = str(path)
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise StrategyError(f"{src}: no such strategy file") from None
-    except OSError as err:
-        why = err.strerror or err
-        raise StrategyError(f"{src}: cannot read the strategy file: {why}") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        line = raw[: err.start].count(b"\n") + 1
-        raise StrategyError(f"{src}: line {line}: not valid UTF-8 text") from None
-    return loads_strategy(text, src, name=path.stem)
+    text = read_text(path, "strategy", StrategyError)
+    return loads_strategy(text, str(path), name=path.stem)
 
 
 # ---------------------------------------------------------------------------------------------

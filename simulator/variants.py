@@ -29,6 +29,7 @@ from simulator.rules import (
     RuleError,
     apply_overrides,
     load_rule_file,
+    read_text,
     rules_dict,
     rules_from_dict,
     shipped_rule_file,
@@ -97,15 +98,9 @@ def from_strategy(base, name: str) -> Variant:
 
 def _read_toml(path: Path) -> dict:
     src = str(path)
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except FileNotFoundError:
-        names = ", ".join(f"variants/{f.stem}" for f in shipped())
-        raise RuleError(f"--variant {src}: no such file (shipped ones, by name: {names})") from None
-    except OSError as err:
-        raise RuleError(f"--variant {src}: cannot read: {err.strerror or err}") from None
-    except UnicodeDecodeError:
-        raise RuleError(f"--variant {src}: not valid UTF-8 text") from None
+    names = ", ".join(f"variants/{f.stem}" for f in shipped())
+    text = read_text(path, "variant", source=f"--variant {src}",
+                     missing=f"--variant {src}: no such file (shipped ones, by name: {names})")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
