@@ -629,14 +629,20 @@ def _load_strategies(names, boxes: int):
     return [loaded[n] for n in names], names
 
 
-def _check_run_options(ctx, precision, resume, checkpoint_path, scheduler):
-    """The option combinations `simulate` and `compare` refuse; the checked scheduler address."""
+def _given(ctx, name: str) -> bool:
+    """Was option ``name`` given (on the command line or by the environment), not defaulted?"""
     from click.core import ParameterSource
 
+    return ctx.get_parameter_source(name) not in (
+        None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP,
+    )
+
+
+def _check_run_options(ctx, precision, resume, checkpoint_path, scheduler):
+    """The option combinations `simulate` and `compare` refuse; the checked scheduler address."""
+
     def given(name: str) -> bool:
-        return ctx.get_parameter_source(name) not in (
-            None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP,
-        )
+        return _given(ctx, name)
 
     if precision is None and given("max_rounds"):
         raise BjsimError("--max-rounds: only with --precision (--rounds sets a fixed run)")
@@ -1561,7 +1567,7 @@ def _count_list(fmt: str = "table") -> str:
               "seed, rounds, chunk size).")
 @click.option("--list", "list_only", is_flag=True,
               help="List the shipped counting plans and count systems (in --format), and "
-              "stop.")
+              "stop. Takes no option but --format and --output.")
 @output_options(["table", "json", "csv", "markdown"], "table")
 @click.option("-q", "--quiet", is_flag=True,
               help="No progress bar on stderr, nor the line of the time taken.")
@@ -1595,6 +1601,13 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     from simulator.strategy import load_strategy
 
     if list_only:
+        others = [next(o for o in p.opts if o.startswith("--")) for p in ctx.command.params
+                  if p.name not in ("list_only", "fmt", "output", "quiet")
+                  and _given(ctx, p.name)]
+        if others:
+            raise BjsimError(f"--list: lists the shipped plans and counts and plays nothing, so "
+                             f"{', '.join(others)} would be ignored: allowed with it only "
+                             f"--format and --output")
         _emit(_count_list(fmt), output)
         return
     if resume and checkpoint_path is None:

@@ -109,6 +109,14 @@ def test_list_follows_the_format():
     assert "| name | description |" in md and "| `hi-lo-1-12` | Hi-Lo" in md
 
 
+def test_list_refuses_the_options_it_would_ignore():
+    result = invoke("count", "--list", "--plan", "hi-lo-flat", "-n", "5", "--set", "decks=2")
+    assert result.exit_code == 2
+    assert "Error: --list: lists the shipped plans and counts and plays nothing, so --plan, " \
+        "--set, --rounds would be ignored" in result.stderr
+    assert invoke("count", "--list", "-q", "-f", "csv").exit_code == 0
+
+
 @pytest.mark.parametrize("args, words", [
     (["--plan", "nope"], "unknown counting plan 'nope': allowed hi-lo-1-12"),
     (["--penetrations", "0.6,x"], "'x' is not a number"),
