@@ -67,7 +67,7 @@ VERSIONS = {"simulate": ("the simulation kernel", 20), "count": ("the counter's 
 def compiling(name: str) -> str:
     """What stderr says while version ``name`` of the engine compiles."""
     what, seconds = VERSIONS[name]
-    return f"compiling {what}, first run only, about {seconds} s"
+    return f"bjsim: compiling {what}, first run only, about {seconds} s"
 
 
 _WARM = threading.Lock()
