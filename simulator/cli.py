@@ -933,7 +933,7 @@ def rules_show(rules_path, overrides, boxes, super_sevens, fmt, output):
         bjsim rules show --rules configs/us-6deck-s17-das-peek.toml
         bjsim rules show --set decks=8 --format toml -o nz8.toml
     """
-    from simulator.rules import describe, dumps_rules, modified_meta, origin
+    from simulator.rules import describe, dumps_rules, modified_meta, origin, shown_rule_file
 
     r, meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     meta = modified_meta(meta, _changes(overrides, boxes, super_sevens)) or {}
@@ -945,7 +945,7 @@ def rules_show(rules_path, overrides, boxes, super_sevens, fmt, output):
         rows = [(a, b, origin(r, b.split(" = ")[0]), c) for a, b, c in describe(r)]
         head = ("rule", "setting", "from", "in words")
         widths = [max(len(row[i]) for row in rows + [head]) for i in range(3)]
-        title = meta.get("name") or rules_path or DEFAULT_RULES_SHOWN
+        title = meta.get("name") or shown_rule_file(rules_path)
         lines = [f"Rule set: {title}", ""]
         lines += ["  ".join(f"{x:<{w}}" for x, w in zip(row[:3], widths, strict=True))
                   + "  " + row[3] for row in [head] + rows]
@@ -1293,6 +1293,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     """
     from simulator import compare as cmp
     from simulator import compare_report, variants
+    from simulator.rules import shown_rule_file
 
     scheduler = _check_run_options(ctx, precision, resume, checkpoint_path, scheduler)
     if pair_rounds is not None and pair_rounds > chunk_rounds:
@@ -1317,7 +1318,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     log = None if quiet else (lambda text: click.echo(f"bjsim: {text}", err=True))
     label = file_meta.get("name") or (os.path.splitext(os.path.basename(base_file))[0]
                                       if base_file else "nz1994")
-    source = (base_file or DEFAULT_RULES_SHOWN) + "".join(f" --set {o}" for o in overrides)
+    source = shown_rule_file(base_file) + "".join(f" --set {o}" for o in overrides)
     games = cmp.build_games(rules, label, source, base_strats, asked, same_strategy, log, workers)
     for game in games:
         _check_chunk_rounds(game.rules, chunk_rounds)

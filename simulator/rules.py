@@ -557,6 +557,19 @@ def shipped_rule_file(path) -> str:
     return str(path)
 
 
+def shown_rule_file(path) -> str:
+    """How outputs name the rule file ``path`` (None: the default): a shipped one as
+    ``configs/...``, the name that finds it from any folder (``shipped_rule_file``); any other
+    as given."""
+    if path is None:
+        path = DEFAULT_RULES_PATH
+    try:
+        rel = Path(path).resolve().relative_to(DEFAULT_RULES_PATH.parent.parent)
+    except (ValueError, OSError):
+        return str(path)
+    return rel.as_posix() if rel.parts[:1] == ("configs",) else str(path)
+
+
 def load_rules(path=None) -> Rules:
     """Read a TOML rule file (None: ``configs/nz1994.toml``), validate it and return the `Rules`.
 

@@ -121,10 +121,11 @@ _NONNEGATIVE = frozenset(
 def rules_source(rules_file: str | None, rules_name: str | None, changes) -> dict:
     """What every output says of its rules: the file, its name with the command line's changes
     (``nz1994 (modified: decks=8)``) and the changes."""
-    from simulator.rules import modified_name
+    from simulator.rules import modified_name, shown_rule_file
 
-    name = rules_name or rules_file or DEFAULT_RULES_SHOWN
-    return {"rules_file": rules_file or DEFAULT_RULES_SHOWN,
+    shown = shown_rule_file(rules_file)
+    name = rules_name or shown
+    return {"rules_file": shown,
             "rules_name": modified_name(name, changes), "overrides": list(changes)}
 
 

@@ -349,12 +349,17 @@ def test_shipped_rule_sets_and_variants_are_found_from_any_folder(tmp_path, monk
     for given in ("configs/nz1994-8deck.toml", "nz1994-8deck", "nz1994-8deck.toml"):
         doc = json.loads(run("simulate", *TINY, "--rules", given, "-f", "json").stdout)
         assert doc["rules"]["decks"] == 8 and doc["run"]["rules_name"] == "nz1994-8deck"
+        # named as the default is (configs/...), not by a path into the install
+        assert doc["run"]["rules_file"] == "configs/nz1994-8deck.toml"
     out = run("compare", "--rounds", "4000", "--chunk-rounds", "2000", "--quiet", "--no-exact",
               "--same-strategy", "--variant", "variants/h17", "-f", "json").stdout
     assert json.loads(out)["variants"][0]["rules"]["dealer_hits_soft_17"] is True
     (tmp_path / "nz1994-8deck.toml").write_text("decks = 2\n")
     doc = json.loads(run("simulate", *TINY, "--rules", "nz1994-8deck.toml", "-f", "json").stdout)
-    assert doc["rules"]["decks"] == 2
+    assert doc["rules"]["decks"] == 2 and doc["run"]["rules_file"] == "nz1994-8deck.toml"
+    shown = run("compare", "--rounds", "4000", "--chunk-rounds", "2000", "--quiet", "--no-exact",
+                "--same-strategy", "--rules", "single-deck-h17", "--vary", "decks=2").stdout
+    assert "against the baseline single-deck-h17 (configs/single-deck-h17.toml)" in shown
 
 
 def test_a_commands_option_before_the_command_says_where_options_go():

@@ -642,7 +642,8 @@ def test_each_compiled_version_of_the_engine_says_what_it_compiles(monkeypatch):
     assert set(names) == set(J.VERSIONS)  # compare's blocks are simulate's version
     for name in names:
         said = J.compiling(name)
-        assert said.startswith("bjsim: compiling ") and said.endswith(f"about {J.VERSIONS[name][1]} s")
+        assert said.startswith("bjsim: compiling ")
+        assert said.endswith(f"about {J.VERSIONS[name][1]} s")
 
 
 @pytest.mark.parametrize("boxes, peek", [(1, False), (1, True), (3, False)])

@@ -38,13 +38,20 @@ from simulator.exact.compare import (
 from simulator.exact.sevens import sevens_plays, super_sevens
 from simulator.processes import processes_for
 from simulator.report import SS_LINE_TEXT, document
-from simulator.rules import DEFAULT_RULES_PATH, Rules, describe, modified_name, origin, rules_dict
+from simulator.rules import (
+    DEFAULT_RULES_PATH,
+    Rules,
+    describe,
+    modified_name,
+    origin,
+    rules_dict,
+    shown_rule_file,
+)
 from simulator.strategy import list_strategies, load_strategy, strategy_path
 
 ROUND_COUNTS = (100, 1_000, 10_000, 100_000)  # the volatility table's columns
 CONFIDENCES = (0.90, 0.95, 0.99)
 SAMPLE_STREAM = 2**32  # spawn key of the distribution sample's shoes (chunk indices stay below)
-DEFAULT_RULES_SHOWN = run.DEFAULT_RULES_SHOWN
 
 
 @dataclass(frozen=True)
@@ -419,7 +426,7 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
     if not files:
         return {"available": False, "baseline": None, "rows": [], "document": None,
                 "reason": "no rule variant was asked for (--no-variants)."}
-    rules_file = spec.rules_file or DEFAULT_RULES_SHOWN  # as compare --rules FILE
+    rules_file = shown_rule_file(spec.rules_file)  # as compare --rules FILE
     label = spec.rules_name or Path(rules_file).stem
     source = rules_file + "".join(f" --set {o}" for o in spec.overrides)
     boxes = spec.rules.boxes
@@ -623,7 +630,7 @@ def _manifest(spec: Spec, names: list[str], played: int, seconds: float) -> dict
     import numba
 
     rules_path = spec.rules_file or DEFAULT_RULES_PATH
-    shown = spec.rules_file or DEFAULT_RULES_SHOWN
+    shown = shown_rule_file(spec.rules_file)
     return {
         "bjsim": __version__,
         "rules_file": shown, "rules_sha256": _sha256(rules_path),
