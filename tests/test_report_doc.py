@@ -482,6 +482,24 @@ def test_charts_are_real_pngs_of_their_size(built):
         assert f'src="{c["file"]}"' in (out / "report.html").read_text()
 
 
+@NEEDS_MATPLOTLIB
+def test_rule_effects_legend_covers_no_bar(tmp_path, monkeypatch):
+    # The legend sat inside the axes (lower right) and could cover a bar or its interval.
+    kept = []
+    monkeypatch.setattr(charts, "_save", lambda plt, fig, path: kept.append(fig))
+    rows = [{"variant": f"v{i}", "difference": d, "ci95_low": d - 0.001, "exact": d}
+            for i, d in enumerate([0.004, -0.002, 0.011, 0.0005, -0.007, 0.013])]
+    charts.rule_effects({"variants": {"rows": rows}}, tmp_path / "x.png")
+    fig = kept[0]
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    legend = fig.legends[0].get_window_extent(renderer)
+    axes = fig.axes[0].get_tightbbox(renderer)  # with its tick labels and x label
+    assert legend.y1 <= axes.y0 and legend.y0 >= 0, (legend, axes)
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == [
+        "simulated change, 95% interval", "exact"]
+
+
 def test_html_fetches_nothing_from_the_network(built):
     out, _, _ = built
     html = (out / "report.html").read_text()

@@ -15,6 +15,7 @@ SIZES = {  # name: (width, height) in pixels
     "distribution": (900, 450),
     "rule_effects": (900, 560),
 }
+LEGEND_STRIP = 0.06  # the rule-effects chart's legend: this fraction of its height, at the bottom
 
 
 def available() -> bool:
@@ -105,20 +106,21 @@ def rule_effects(data: dict, path: Path) -> None:
     errs = [0 if r["ci95_low"] is None else 100 * (r["difference"] - r["ci95_low"])
             for r in rows]  # (none where the table withholds it)
     withheld = any(r["ci95_low"] is None for r in rows)
-    ax.barh(ys, diffs, xerr=errs, color="#9e9ac8", ecolor="#3f007d", capsize=3,
-            label="simulated change, 95% interval" + (" (where given)" if withheld else ""))
+    handles = [ax.barh(ys, diffs, xerr=errs, color="#9e9ac8", ecolor="#3f007d", capsize=3,
+            label="simulated change, 95% interval" + (" (where given)" if withheld else ""))]
     ex = [(y, 100 * r["exact"]) for y, r in zip(ys, rows, strict=True)
           if r.get("exact") is not None]
     if ex:
-        ax.plot([e for _, e in ex], [y for y, _ in ex], "D", color="#d62728", ms=6,
-                label="exact")
+        handles += ax.plot([e for _, e in ex], [y for y, _ in ex], "D", color="#d62728", ms=6,
+                           label="exact")
     ax.set_yticks(ys, [r["variant"] for r in rows], fontsize=8)
     ax.axvline(0, color="black", lw=0.8)
     ax.set_xlabel("change in house edge, percentage points")
     ax.set_title("Effect of each rule variant on the house edge")
     ax.grid(alpha=0.3, axis="x")
-    ax.legend(loc="lower right", fontsize=8)
-    fig.tight_layout()
+    # Below the axes, in a strip kept for it: inside, it covered a bar.
+    fig.legend(handles=handles, loc="lower center", ncol=2, fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, LEGEND_STRIP, 1, 1))
     _save(plt, fig, path)
 
 
