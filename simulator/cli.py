@@ -945,13 +945,14 @@ def rules_show(rules_path, overrides, boxes, super_sevens, fmt, output):
         rows = [(a, b, origin(r, b.split(" = ")[0]), c) for a, b, c in describe(r)]
         head = ("rule", "setting", "from", "in words")
         widths = [max(len(row[i]) for row in rows + [head]) for i in range(3)]
-        title = meta.get("name") or shown_rule_file(rules_path)
+        shown = shown_rule_file(rules_path)
+        title = f"{meta['name']} ({shown})" if meta.get("name") else shown
         lines = [f"Rule set: {title}", ""]
         lines += ["  ".join(f"{x:<{w}}" for x, w in zip(row[:3], widths, strict=True))
                   + "  " + row[3] for row in [head] + rows]
-        lines += ["", "from: gazette = the Gazette text in hand; inferred = from elsewhere "
-                  "(configs/nz1994.toml says where); choice = a setting of the simulation; "
-                  "changed = not the NZ value"]
+        lines += ["", "from: gazette = the Gazette text in hand; inferred = the NZ value, from "
+                  "elsewhere than the Gazette (configs/nz1994.toml says where); choice = a "
+                  "setting of the simulation; changed = not the NZ value"]
         text = "\n".join(lines) + "\n"
     _emit(text, output)
 

@@ -263,6 +263,9 @@ def test_rules_show_says_where_each_value_comes_from():
     assert "changed" in line
     assert "gazette" in next(x for x in out.splitlines() if "blackjack_pays" in x)
     assert "from: gazette = the Gazette text in hand" in out
+    assert out.startswith("Rule set: nz1994 (modified: decks=8) (configs/nz1994.toml)\n")
+    out = CliRunner().invoke(cli, ["rules", "show", "--rules", "us-6deck-s17-das-peek"]).output
+    assert out.startswith("Rule set: us-6deck-s17-das-peek (configs/us-6deck-s17-das-peek.toml)")
 
 
 NO_FOLDER = "/nonexistent_dir/x"
