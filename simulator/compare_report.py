@@ -159,8 +159,10 @@ def _withheld_ss(stats: dict) -> str | None:
 def _notes(stats: dict, has_exact: bool) -> list[str]:
     notes = [n for n in (_withheld_note(stats),) if n]
     if has_exact:
-        notes.append("exact = the exact analyzer's difference (a full shoe every round, "
-                     "docs/exact.md); z = (simulated - exact) / se of the paired difference.")
+        notes.append("exact = the exact analyzer's figure (a full shoe every round, "
+                     "docs/exact.md): the baseline's house edge in its row, a variant's "
+                     "difference from it in the variant's; z = (simulated - exact) / se of the "
+                     "paired difference.")
         scopes = {(r["difference"] or {}).get("house_edge", {}).get("exact_scope")
                   for r in stats["rows"][1:]}
         if "cut-card" in scopes:
@@ -275,9 +277,20 @@ def _shown(stats: dict, key: str, game) -> bool:
 
 def _touches_ss(base, game) -> bool:
     """Whether ``game``'s Super Sevens figure can differ from the baseline's: a rule it depends
-    on, or the strategy (its 7-7 play), changed."""
-    return (any(getattr(base.rules, k) != getattr(game.rules, k) for k in SS_KEYS)
-            or any(c.startswith("strategy=") for c in game.changes))
+    on changed, or the 7-7 play (which decides whether a third card is dealt) of a strategy at
+    its boxes, whether by a changed strategy or by rules that change its play (no split with
+    ``max_hands = 1``, a surrender)."""
+    if any(getattr(base.rules, k) != getattr(game.rules, k) for k in SS_KEYS):
+        return True
+    a, b = _sevens_plays(base), _sevens_plays(game)
+    return set(a) != set(b) or len(set(a)) > 1 and sorted(a) != sorted(b)
+
+
+def _sevens_plays(game) -> list:
+    """Each box's 7-7 play by up card under the game's rules (`exact.sevens.sevens_plays`)."""
+    from simulator.exact.sevens import sevens_plays
+
+    return [tuple(sevens_plays(game.rules, s).items()) for s in game.strategies]
 
 
 BY_STRATEGY_TITLES = {
@@ -319,7 +332,7 @@ def render_text(stats: dict, meta: dict, markdown: bool = False) -> str:
     return "\n".join(out) + "\n"
 
 
-def _game_json(row: dict) -> dict:
+def _game_json(row: dict, base) -> dict:
     game, s = row["game"], row["summary"]
     out = {"label": game.label, "source": game.source, "description": game.description,
            "changes": list(game.changes), "strategy": list(game.names),
@@ -335,6 +348,8 @@ def _game_json(row: dict) -> dict:
         out["difference"] = d | {"by_strategy": d.get("by_strategy") and by_strategy(
             {"by_strategy": d["by_strategy"]}, list(game.names))}
         out["pairing"] = row["pairing"]
+        # whether its Super Sevens figure can differ from the baseline's (the tables show it)
+        out["super_sevens_touched"] = bool(game.rules.super_sevens) and _touches_ss(base, game)
     return out
 
 
@@ -349,10 +364,11 @@ def _finite(x):
 
 
 def render_json(stats: dict, meta: dict) -> str:
+    base = stats["rows"][0]["game"]
     doc = {"bjsim": meta["version"], "run": meta["run"], "timing": meta["timing"],
            "pairing": pairing_text(meta["run"]["pair_rounds"], stats["blocks"]),
-           "baseline": _game_json(stats["rows"][0]),
-           "variants": [_game_json(r) for r in stats["rows"][1:]]}
+           "baseline": _game_json(stats["rows"][0], base),
+           "variants": [_game_json(r, base) for r in stats["rows"][1:]]}
     return json.dumps(_finite(doc), indent=2, allow_nan=False) + "\n"
 
 

@@ -82,6 +82,22 @@ def test_table_names_the_pairing_and_each_variant():
     assert "Super Sevens" in out  # a strategy variant touches it (the 7-7 play)
 
 
+def test_the_super_sevens_table_shows_the_variants_that_change_the_7_7_play():
+    # Only a strategy named in the changes counted: max_hands = 1 (7-7 not split: it stands
+    # against 2-6, no third card) changes Super Sevens, exactly by -1.7 points, and was left
+    # out; H17 and a strategy with the same 7-7 play cannot change it.
+    args = ["compare", *TINY, "--no-exact", "--vary", "max_hands=1", "--vary",
+            "dealer_hits_soft_17=true", "--vary-strategy", "basic-super-sevens", "-f", "json"]
+    doc = json.loads(run(*args).stdout)
+    touched = {v["label"]: v["super_sevens_touched"] for v in doc["variants"]}
+    assert touched == {"max_hands=1": True, "dealer_hits_soft_17=true": False,
+                       "strategy=basic-super-sevens": True}
+    out = run("compare", *TINY, "--no-exact", "--same-strategy", "--vary", "max_hands=1",
+              "--vary", "dealer_hits_soft_17=true").stdout
+    table = out.split("Super Sevens (rule 14) house edge, per unit staked")[1].split("\n\n")[1]
+    assert "max_hands=1" in table and "dealer_hits" not in table
+
+
 def test_csv_json_and_markdown_agree():
     args = ["compare", *TINY, "--vary", "decks=8"]
     doc = json.loads(run(*args, "-f", "json").stdout)
