@@ -197,6 +197,8 @@ def tidy_frame(summary: dict, strategy=None) -> pd.DataFrame:
             add("note", key, per, summary[key]["interval_note"])
     if summary.get("frequencies_note"):
         add("note", "frequencies", "se", summary["frequencies_note"])
+    if summary.get("dealer_note"):
+        add("note", "frequencies", "dealer", summary["dealer_note"])
     return pd.DataFrame(rows)
 
 
@@ -334,7 +336,7 @@ def _table(summary: dict, meta: dict) -> str:
         "SD/bet": wf["sd_bet"].map(_num), "SD/round": wf["sd_round"].map(_num),
         "bets": wf["n"].map(lambda n: f"{int(n):,}"),
     })
-    w("\nReturn to the player (minus the house edge)\n")
+    w("\nReturn to the player (the house edge is minus the return)\n")
     w(_grid(shown, left=("wager", "per")))
     w(_by_strategy_table(by_strategy(summary, meta.get("strategy"))))
 
@@ -364,6 +366,8 @@ def _table(summary: dict, meta: dict) -> str:
     w(_grid(shown, left=("event", "per")))
     if summary.get("frequencies_note"):
         w(f"  SE: {summary['frequencies_note']}\n")
+    if summary.get("dealer_note"):
+        w(f"  {summary['dealer_note']}\n")
     shoe = summary["shoe"]
     w(f"\nShoe: {shoe['shuffles']:,} shuffles, {_num(shoe['cards_per_round'], 2)} cards per round, "
       f"{_num(shoe['rounds_per_shuffle'], 2)} rounds per shuffle\n")

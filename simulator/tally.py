@@ -28,6 +28,12 @@ SS_LINE_TALLY = (L.T_SS_A, L.T_SS_B, L.T_SS_C, L.T_SS_D, L.T_SS_E, L.T_SS_F)
 # shoe of ``decks`` decks holds ``decks`` sevens of each suit.
 SS_SUITED_SEVENS = {"c": 2, "e": 3}
 
+# What the dealer's rows count, said beside them where some round left the dealer unfinished.
+DEALER_NOTE = ("dealer_*: how the dealer's hand ended, per round; the dealer draws no further "
+               "when no box is left for the cards to decide (rule 12.4: every box busted, a "
+               "blackjack or surrendered), so those rounds are dealer_not_finished and a "
+               "blackjack or bust the dealer would have made there is not counted")
+
 # Frequencies: (key, tally index, denominator name). Denominators: see `_denominators`.
 FREQUENCIES = (
     ("player_blackjack", L.T_PLAYER_BJ, "box_round"),
@@ -376,6 +382,7 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
                                     chances),
         "frequencies": frequencies,
         "frequencies_note": frequencies_note,
+        "dealer_note": DEALER_NOTE if rounds > finished else None,
         "shoe": shoe,
         "tally": dict(zip(L.TALLY_NAMES, t, strict=True)),
     }

@@ -5,6 +5,7 @@ Chromium is missing: .ci/run installs it)."""
 
 import copy
 import csv
+import io
 import json
 import math
 import os
@@ -800,28 +801,34 @@ def test_the_variant_table_of_a_changed_rule_set_names_it_and_its_unchanged_vari
     out = tmp_path / "r"
     result = CliRunner().invoke(cli, ["report", "-q", "-n", "20000", "--variant-rounds", "1000",
                                       "--set", "dealer_hits_soft_17=true", "--variant",
-                                      "variants/h17", "-o", str(out)])
+                                      "variants/h17", "--variant", "variants/decks-8",
+                                      "-o", str(out)])
     assert result.exit_code == 0, result.output
     data = json.loads((out / "report.json").read_text())
     v = data["variants"]
     shown = "nz1994 (modified: dealer_hits_soft_17=true)"
     assert v["baseline"]["variant"] == shown
     assert v["rows"][0]["changes"] == "(none: the rule set has it already)"
-    assert f"1 variant of {shown}," in v["note"]
+    assert f"2 variants of {shown}," in v["note"]
     assert "'corr'" not in v["note"] and "se ratio" not in v["note"] and "x var" in v["note"]
     assert v["document"]["baseline"]["label"] == "nz1994"  # compare's own document, as printed
     md = (out / "report.md").read_text()
     assert "per unit staked (insurance and Super Sevens)" in md and "z = -." not in md
-    # Super Sevens by variant: it was in report.json's document only
-    doc_v = v["document"]["variants"][0]
-    row = v["rows"][0]
-    assert row["ss_house_edge"] == doc_v["super_sevens"]["house_edge"]
-    assert row["ss_difference"] == doc_v["difference"]["super_sevens"]["mean"]
-    assert row["ss_exact_house_edge"] == -doc_v["exact"]["super_sevens_ev"]
-    assert row["ss_exact"] == pytest.approx(0, abs=1e-12)  # H17 leaves the side bet as it is
+    # Super Sevens by variant: it was in report.json's document only. H17 leaves the side bet
+    # as it is, and is left out of its table as compare leaves it out; 8 decks changes it.
+    h17, decks = v["rows"]
+    assert h17["ss_exact"] == pytest.approx(0, abs=1e-12) and not h17["ss_touched"]
+    doc_v = v["document"]["variants"][1]
+    assert doc_v["super_sevens_touched"] and not v["document"]["variants"][0][
+        "super_sevens_touched"]
+    assert decks["ss_house_edge"] == doc_v["super_sevens"]["house_edge"]
+    assert decks["ss_difference"] == doc_v["difference"]["super_sevens"]["mean"]
+    assert decks["ss_exact_house_edge"] == -doc_v["exact"]["super_sevens_ev"]
+    assert decks["ss_exact"] < -0.01  # 8 decks: a lower one (published: 9.01% against 11.40%)
     assert "The effect of each rule variant on the Super Sevens house edge" in md
-    assert (out / "csv" / "rule_variants_super_sevens.csv").read_text().startswith(
-        "variant,changes,ss_house_edge,")
+    table = (out / "csv" / "rule_variants_super_sevens.csv").read_text()
+    assert table.startswith("variant,changes,ss_house_edge,")
+    assert [r["variant"] for r in csv.DictReader(io.StringIO(table))] == [shown, "decks-8"]
 
 
 @pytest.mark.parametrize("content, words", [

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from simulator import layout as L
 from simulator import tally as tally_module
+from simulator.report import render
 from simulator.rules import Rules
 from simulator.tally import Z95, empty_tally, merge, running_house_edge, summarize
 
@@ -287,11 +288,17 @@ def test_the_dealers_rows_add_up_to_every_round():
     for draw, rules in ((False, Rules()), (True, Rules(dealer_draws_when_no_live_box=True))):
         t = K.simulate_chunk(rules.to_params(), stack_for(rules, [load_strategy("basic")]),
                              50_000, engine.chunk_state(3, 0))
-        f = summarize(t, rules)["frequencies"]
+        s = summarize(t, rules)
+        f = s["frequencies"]
         dealer = ["dealer_blackjack", "dealer_bust"] + [f"dealer_{k}" for k in range(17, 22)]
         assert sum(f[k]["count"] for k in dealer) + f["dealer_not_finished"]["count"] == 50_000
         assert f["dealer_not_finished"]["per"] == "round"
         assert (f["dealer_not_finished"]["count"] == 0) == draw
+        # and the outputs say why, where it happens (the reviewer read 3.4% as the chance)
+        assert (s["dealer_note"] is None) == draw
+        text = render(s, "table")
+        assert ("a blackjack or bust the dealer would have made there is not counted" in text) \
+            != draw
 
 
 def test_a_figure_without_an_interval_says_why_and_no_bets_have_no_sd():

@@ -181,7 +181,7 @@ def _wagers(rules, name, res, fig, ins) -> list[dict]:
                 "recursion over the next card, splits by the published tables' convention; "
                 f"{shuffle}")
     out = [
-        _wager("total", "Main game and insurance (minus the house edge)", "initial wager",
+        _wager("total", "Main game and insurance", "initial wager",
                fig["ev"], "The main game's and the insurance's return added, per initial wager "
                f"(rules 8-12); {main_how}.", s["total"], name),
         _wager("main", "Main game (even money included)", "initial wager", fig["main_ev"],
@@ -502,7 +502,8 @@ def _variant_sevens(game: dict, exact: dict, shown_exact: bool) -> dict:
     ss = game.get("super_sevens")
     d = ((game.get("difference") or {}).get("super_sevens") or {}) if ss else {}
     ev = exact.get("super_sevens_ev") if ss and shown_exact else None
-    return {"ss_house_edge": ss and ss["house_edge"],
+    return {"ss_touched": "difference" not in game or bool(game.get("super_sevens_touched")),
+            "ss_house_edge": ss and ss["house_edge"],
             "ss_half_width": None if not ss or ss["ci95_high"] is None else
             ss["ci95_high"] - ss["mean"],
             "ss_exact_house_edge": None if ev is None else -ev,
@@ -727,6 +728,7 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
         "super_sevens_pays": _pay_table(rules, fig, summary) if rules.super_sevens else None,
         "frequencies": _frequencies(summary),
         "frequencies_note": summary.get("frequencies_note"),
+        "dealer_note": summary.get("dealer_note"),
         "volatility": _volatility(wagers),
         "sevens": _sevens(rules, fig, runs) if rules.super_sevens else None,
         "choices": [_choice_row(n, runs[n][1], runs[n][0], exacts[n][1], fig) for n in runs],

@@ -200,7 +200,9 @@ def frequencies(data: dict) -> Section:
     blocks = [
         "Counts from the simulation; rates with their binomial standard errors. 'per' is the "
         "denominator: a box-round (one initial wager), a hand (after splits), a round, or an "
-        "offer." + (f" SE: {data['frequencies_note']}." if data.get("frequencies_note") else ""),
+        "offer." + (f" SE: {data['frequencies_note']}." if data.get("frequencies_note") else "")
+        + (f" {data['dealer_note'][0].upper()}{data['dealer_note'][1:]}."
+           if data.get("dealer_note") else ""),
         t,
         f"The distribution of the net result per round: {m['source']} Sample mean "
         f"{fmt(m['mean'], 'num4')} and SD {fmt(m['sd'], 'num4')}; the run's "
@@ -266,7 +268,7 @@ def sevens(data: dict) -> Section | None:
 def choices(data: dict) -> Section:
     cols = [("strategy", "strategy", "text"), ("exact", "house edge (exact)", "pct3"),
             ("simulated", "simulated", "pct3"), ("ci95_low", "95% CI low", "pct3"),
-            ("ci95_high", "95% CI high", "pct3"), ("z", "z", "z"),
+            ("ci95_high", "95% CI high", "pct3"), ("z", "z (of the house edge)", "z"),
             ("cost", "cost against " + data["strategy"], "spct3"),
             ("ss_exact", "Super Sevens (exact)", "pct3"),
             ("ss_simulated", "Super Sevens (simulated)", "pct3"),
@@ -298,8 +300,9 @@ def variants(data: dict) -> Section:
     blocks = [v["note"], t, _chart(
         data, "rule_effects", "Change in house edge of each variant, with its 95% interval "
         "(paired with this rule set) and the exact change.")]
-    games = [r for r in [v["baseline"], *v["rows"]] if r.get("ss_house_edge") is not None]
-    if games:
+    games = [r for r in [v["baseline"], *v["rows"]]
+             if r.get("ss_house_edge") is not None and r.get("ss_touched", True)]
+    if len(games) > 1:
         scols = [("variant", "variant", "text"), ("changes", "changes", "text"),
                  ("ss_house_edge", "SS house edge", "pct3"), ("ss_half_width", "95% ±", "pct3"),
                  ("ss_exact_house_edge", "SS house edge (exact)", "pct3"),
@@ -308,9 +311,11 @@ def variants(data: dict) -> Section:
                  ("ss_exact", "exact difference", "spct3")]
         withheld = sum(r["ss_half_width"] is None for r in games)
         blocks += [
-            "Super Sevens (rule 14) in each game, per unit staked: the simulated house edge, "
-            "the exact one (the strategy's 7-7 play, a full shoe every round) and the "
-            "difference from this rule set, paired as above. "
+            "Super Sevens (rule 14), per unit staked, in each game whose Super Sevens can "
+            "differ from this rule set's (a change of decks, hole card or pays, or of the 7-7 "
+            "play, which decides whether a third card is dealt), as bjsim compare shows them: "
+            "the simulated house edge, the exact one (the strategy's 7-7 play, a full shoe "
+            "every round) and the difference from this rule set, paired as above. "
             + (f"{withheld} of the {len(games)} simulated figures have no interval ('-'): "
                "their runs hold too few wins of the rare big lines for a standard error to "
                "mean much (docs/compare.md); the exact figures stand." if withheld else ""),
