@@ -202,41 +202,41 @@ def _exact_se(sum_sq: int, exact, n: int):
 
 
 def _too_few_bets(sim: dict, check: dict) -> str | None:
-    """Why the sample's SE of a simulated Super Sevens return means little, or None: fewer bets
-    than expect `MIN_WINS` wins of the rarest line the strategy can make (``check["rare"]``)."""
+    """Why a simulated Super Sevens return has no interval or z, or None: fewer bets than expect
+    `MIN_WINS` wins of the rarest line the strategy can make from a full shoe (``check["rare"]``,
+    as simulate and compare withhold theirs). The mean of so few bets is a handful of big pays,
+    far from normal, so no 95% interval or z holds, whichever SE (the sample's or the exact
+    one): one 5000-to-1 win made z = +10.5."""
     rare = check["rare"]
     if rare is not None and sim["n"] * rare[1] < MIN_WINS:
         return (f"fewer than {MIN_WINS} wins of line ({rare[0]}) expected in {sim['n']:,} bets: "
-                "too few for the SE to mean much")
+                "too few for a normal interval or z")
     return None
 
 
 def _ss_z(sim: dict, exact, check: dict, exact_se=None) -> tuple:
     """z of a simulated Super Sevens return against its exact value, or None and the reason:
-    the strategy does not play the exact return's convention (`sevens_check`). The SE is the
-    exact one (``exact_se``) where the tally has it; else the sample's, and then only where
-    enough bets were dealt to expect `MIN_WINS` wins of the rarest line."""
+    the strategy does not play the exact return's convention (`sevens_check`), or too few bets
+    (`_too_few_bets`). The SE is the exact one (``exact_se``) where the tally has it, else the
+    sample's."""
     if check["why_not"] is not None:
         return None, check["why_not"]
-    if exact_se is not None:
-        return _z(sim["mean"], exact, exact_se), None
     few = _too_few_bets(sim, check)
     if few is not None:
         return None, few
-    return _z(sim["mean"], exact, sim["se"]), None
+    return _z(sim["mean"], exact, sim["se"] if exact_se is None else exact_se), None
 
 
 def _ss_interval(sim: dict, check: dict, exact_se=None) -> dict:
     """``sim``, the simulated Super Sevens return (``se`` the sample's), with its 95% interval
     from the SE a z uses (`_ss_z`): the exact one (``exact_se``) where the tally has it, else
-    the sample's, withheld (``interval_note`` says why) where too few bets were dealt to
-    expect `MIN_WINS` wins of the rarest line. ``interval_se``: ``exact``, ``sample`` or None
-    (no interval)."""
-    if exact_se is not None and sim["mean"] is not None:
+    the sample's; withheld (``interval_note`` says why) where too few bets were dealt
+    (`_too_few_bets`). ``interval_se``: ``exact``, ``sample`` or None (no interval)."""
+    few = None if sim["mean"] is None else _too_few_bets(sim, check)
+    if exact_se is not None and sim["mean"] is not None and few is None:
         ci = _figure(sim["mean"], exact_se)
         return sim | {"ci95_low": ci["ci95_low"], "ci95_high": ci["ci95_high"],
                       "interval_se": "exact", "interval_note": None}
-    few = None if sim["mean"] is None else _too_few_bets(sim, check)
     if few is not None:
         return sim | {"ci95_low": None, "ci95_high": None, "interval_se": None,
                       "interval_note": few}
@@ -625,17 +625,18 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                 out += ["SE: from the exact variance of the bets' starting shoes under the "
                         "published convention; a strategy that makes the big pays less often "
                         "has a smaller spread, so the interval is conservative."]
-        elif ss["exact_se"] is not None:
-            out += ["SE: from the exact variance of the bets' starting shoes (the sample's misses "
-                    "the rare big pays at most counts); z against it. Exact: the published "
-                    "convention (a third card always dealt)."]
-        elif ss["rarest_line"] is not None:
+        elif ss["exact_se"] is not None or ss["rarest_line"] is not None:
             r = ss["rarest_line"]
-            out += [f"SE: the sample's. z and the interval only where the bets are enough to "
-                    f"expect {MIN_WINS} wins of line "
-                    f"({r['line']}), the rarest the strategy can make above 3 to 1 (one in "
-                    f"{1 / r['probability']:,.0f} bets): before that the SE understates the "
-                    "spread. Exact: the published convention (a third card always dealt)."]
+            enough = "" if r is None else (
+                f" z and the interval only where the bets are enough to expect {MIN_WINS} wins "
+                f"of line ({r['line']}), the rarest the strategy can make above 3 to 1 (one in "
+                f"{1 / r['probability']:,.0f} bets from a full shoe): before that the mean is a "
+                "handful of big pays, far from normal.")
+            out += [("SE: from the exact variance of the bets' starting shoes (the sample's "
+                     "misses the rare big pays at most counts); z against it." if ss["exact_se"]
+                     is not None else "SE: the sample's (it understates the spread of few "
+                     "bets).") + enough + " Exact: the published convention (a third card "
+                    "always dealt)."]
     return "\n".join(out) + "\n"
 
 

@@ -6,6 +6,7 @@ strategy with each play's cell set to its ``below`` or ``at_or_above`` action (d
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,7 +80,8 @@ def _play(d, src: str, i: int) -> IndexPlay:
     if up not in UPS:
         raise IndexFileError(f"{where}: up = {up!r}: allowed " + " ".join(UPS))
     index = d["index"]
-    if isinstance(index, bool) or not isinstance(index, (int, float)) or abs(index) > 100:
+    if (isinstance(index, bool) or not isinstance(index, (int, float))
+            or not math.isfinite(index) or abs(index) > 100):
         raise IndexFileError(f"{where}: index = {index!r}: allowed a number -100 to 100")
     allowed = {"insurance": ("Y", "N"), "pairs": ("P", "Pd", "Rp", "N", "S", "H", "D")}.get(
         chart, tuple(L.ACTION_NAMES[c] for c in L.HARD_ACTIONS))
@@ -110,9 +112,15 @@ def load_indices(name_or_path) -> IndexSet:
     for key in data:
         if key not in FILE_KEYS:
             raise IndexFileError(f"{path}: unknown key '{key}': allowed " + ", ".join(FILE_KEYS))
+    if "count" not in data:
+        raise IndexFileError(f"{path}: key 'count' is missing: the count system the indices "
+                             "are for (as bjsim strategy indices writes it)")
     plays = data.get("play", [])
     if not isinstance(plays, list):
         raise IndexFileError(f"{path}: key 'play': allowed [[play]] tables")
+    if not plays:
+        raise IndexFileError(f"{path}: no play: allowed one [[play]] table or more (for no "
+                             "index plays, leave the plan's 'indices' out)")
     out = tuple(_play(d, str(path), i) for i, d in enumerate(plays))
     cells = [(q.chart, q.row, q.up) for q in out]
     for i, c in enumerate(cells):

@@ -96,11 +96,13 @@ def _integer(src: str, key: str, value, low: int, high: int) -> int:
     return value
 
 
-def _number(src: str, key: str, value, low: float, high: float) -> float:
+def _number(src: str, key: str, value, low: float, high: float, above: bool = False) -> float:
+    """``value`` if a number in ``low..high`` (``above``: over ``low``, not at it)."""
     if (isinstance(value, bool) or not isinstance(value, int | float)
-            or not math.isfinite(value) or not low <= value <= high):
+            or not math.isfinite(value) or not low <= value <= high or above and value == low):
         raise PlanError(f"{src}: key '{key}' = {_value(value)}: allowed a number "
-                        f"{low:g} to {high:g}")
+                        + (f"above {low:g}, at most {high:g}" if above else
+                           f"{low:g} to {high:g}"))
     return float(value) if isinstance(value, float) else value
 
 
@@ -186,15 +188,14 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "") -> Counti
     for units in bet.values():
         if not table_min <= units <= table_max:
             raise PlanError(f"{src}: key 'bet': a bet of {units} units is outside the table "
-                            f"limits: allowed table_min {table_min} to table_max {table_max}")
+                            f"limits: allowed table_min {table_min} to table_max {table_max}"
+                            + ("" if "table_max" in data else
+                               " (table_max not given: it is table_min)"))
     super_sevens = _ramp(src, "super_sevens", data.get("super_sevens"), 0, MAX_UNITS, 0)
     boxes = _ramp(src, "boxes", data.get("boxes"), 1, 7, 1)
     bankroll = data.get("bankroll")
     if bankroll is not None:
-        bankroll = _number(src, "bankroll", bankroll, 0, MAX_BANKROLL)
-        if bankroll <= 0:
-            raise PlanError(f"{src}: key 'bankroll' = {bankroll:g}: allowed a number of units "
-                            "above 0")
+        bankroll = _number(src, "bankroll", bankroll, 0, MAX_BANKROLL, above=True)
     wong_enter = wong_leave = None
     if "wong" in data:
         wong = _table(src, "wong", data["wong"], WONG_KEYS)
@@ -218,7 +219,10 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "") -> Counti
 def _check_indices(src: str, indices: str) -> None:
     """An index set named by the plan must exist (the engine loads and checks its plays)."""
     if "/" in indices or indices.endswith(".toml"):
-        return  # a path: read when the run starts
+        if not Path(indices).is_file():  # (its plays are read when the run starts)
+            raise PlanError(f"{src}: key 'indices' = {_value(indices)}: no such index file "
+                            f"(a path is read from the working directory, {Path.cwd()})")
+        return
     if not (INDEX_DIR / f"{indices}.toml").is_file():
         shipped = ", ".join(sorted(p.stem for p in INDEX_DIR.glob("*.toml")))
         raise PlanError(f"{src}: key 'indices' = {_value(indices)}: allowed a shipped index "

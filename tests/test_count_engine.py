@@ -146,7 +146,8 @@ def test_the_peek_games_hole_card_is_not_counted_until_turned(tmp_path):
     # hits the 5 to 21, the dealer's 12 draws a 9: a push. Round 2 starts at +1 (the 2 turned):
     # 1 x 52 / 46 cards left, row 1.
     path = tmp_path / "idx.toml"
-    path.write_text('[[play]]\nchart = "hard"\nrow = "16"\nup = "10"\nbelow = "H"\n'
+    path.write_text('count = "hi-lo"\n'
+                    '[[play]]\nchart = "hard"\nrow = "16"\nup = "10"\nbelow = "H"\n'
                     'at_or_above = "S"\nindex = 0\n')
     rules = Rules(decks=1, penetration=0.9, hole_card="peek")
     cards = "Tc Td 6d 2h 5c 9s" + " Th 9c 8c 7d Ts"
@@ -284,7 +285,8 @@ def test_surrender_by_count(tmp_path):
     # Late surrender, an index play 15 v 10: surrender (Rh) at +5 or more, hit below. After the
     # low round (+8), T 5 v T at +8.9 surrenders half the bet; from a fresh shoe it hits a 7.
     path = tmp_path / "idx.toml"
-    path.write_text('[[play]]\nchart = "hard"\nrow = "15"\nup = "10"\nbelow = "H"\n'
+    path.write_text('count = "hi-lo"\n'
+                    '[[play]]\nchart = "hard"\nrow = "15"\nup = "10"\nbelow = "H"\n'
                     'at_or_above = "Rh"\nindex = 5\n')
     rules = Rules(decks=1, penetration=0.9, surrender="late")
     rec, _ = stacked(rules, LOW_ROUND + " Tc Td 5d 7c", plan(indices=str(path)))

@@ -288,9 +288,9 @@ def _ss_csv_row(f: dict) -> dict:
 
 
 def test_the_super_sevens_interval_is_the_exact_ses_in_every_format():
-    # 200,000 bets losing 25% a bet, sample mean square 74 (the big pays missed), exact mean
+    # 2,000,000 bets losing 25% a bet, sample mean square 74 (the big pays missed), exact mean
     # square 525: the exact SE is the one of the z and of the interval, in every format.
-    bets = 200_000
+    bets = 2_000_000
     t = ss_tally(bets, -bets // 4, 74 * bets, -0.11, exact_sq=525.0)
     for strategy in ("basic-super-sevens", "basic"):  # with a z and without one
         f = CR.figures(t, load_plan("hi-lo-flat"), Rules(), strategy=load_strategy(strategy))
@@ -312,6 +312,25 @@ def test_the_super_sevens_interval_is_the_exact_ses_in_every_format():
             text = CR.render(f, fmt)
             assert f"-25.000% ± {100 * half:.3f}% (95%: " in text, fmt
             assert f"exact SE {100 * exact_se:.3f}%)" in text and "SE (exact)" in text
+
+
+def test_with_the_exact_variance_too_few_bets_still_give_no_z_or_interval():
+    # One 5000-to-1 win in 5,049 bets printed z = +10.5 at a count: the exact SE was taken as
+    # enough by itself, though the mean of so few bets is far from normal. 200,000 bets expect
+    # 3.2 wins of line (e): no z and no interval, in any format; the exact SE is still given.
+    bets = 200_000
+    t = ss_tally(bets, bets * 2, 74 * bets, -0.11, exact_sq=525.0)
+    f = CR.figures(t, load_plan("hi-lo-flat"), Rules(),
+                   strategy=load_strategy("basic-super-sevens"))
+    ss, fl = f["super_sevens"], f["super_sevens"]["flat"]
+    assert ss["exact_se"] == pytest.approx(math.sqrt((525 - 0.11**2) / bets))
+    assert ss["z"] is None and (fl["ci95_low"], fl["ci95_high"]) == (None, None)
+    assert "fewer than 30 wins of line (e) expected in 200,000 bets" in fl["interval_note"]
+    (row,) = f["super_sevens_by_count"]
+    assert row["z"] is None and row["exact_se"] is not None
+    assert "fewer than 30 wins of line (e)" in row["z_note"]
+    for fmt in ("table", "markdown"):
+        assert "simulated +200.000% (no interval: fewer than 30 wins" in CR.render(f, fmt), fmt
 
 
 def test_without_the_exact_variance_no_format_shows_an_interval_too_few_bets_leave():

@@ -144,6 +144,26 @@ def test_an_unreadable_index_file_is_one_line_naming_it(tmp_path):
         load_indices(bad)
 
 
+@pytest.mark.parametrize("text, words", [
+    # index = nan was taken, and the play then never made; no plays, or no count, passed unsaid
+    ('count = "hi-lo"\n[[play]]\nchart = "hard"\nrow = "16"\nup = "10"\nbelow = "H"\n'
+     'at_or_above = "S"\nindex = nan\n', "play 1: index = nan: allowed a number -100 to 100"),
+    ('count = "hi-lo"\n', "no play: allowed one [[play]] table or more (for no index plays, "
+     "leave the plan's 'indices' out)"),
+    ('[[play]]\nchart = "hard"\nrow = "16"\nup = "10"\nbelow = "H"\nat_or_above = "S"\n'
+     'index = 0\n', "key 'count' is missing: the count system the indices are for (as bjsim "
+     "strategy indices writes it)"),
+])
+def test_an_index_file_without_plays_a_count_or_a_finite_index_is_refused(tmp_path, text, words):
+    from simulator.index_plays import IndexFileError, load_indices
+
+    bad = tmp_path / "idx.toml"
+    bad.write_text(text)
+    with pytest.raises(IndexFileError) as err:
+        load_indices(bad)
+    assert str(err.value) == f"{bad}: {words}"
+
+
 def test_an_index_file_with_more_counts_than_bands_the_engine_holds_is_refused(tmp_path):
     from simulator.index_plays import MAX_INDEX_COUNTS, IndexFileError, load_indices
 
