@@ -1581,7 +1581,8 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     """What a card counter gains: play a counting plan and report its advantage.
 
     The counter keeps the plan's count, plays its index plays, bets by count (main wager and
-    Super Sevens), wongs and spreads to more boxes as the plan says. Reports the advantage per
+    Super Sevens), wongs and spreads to more boxes as the plan says: the plan's [boxes] decides
+    the boxes played, and --boxes only the most the table has. Reports the advantage per
     unit of initial main bet and per unit wagered on the main game with 95% intervals, the SD
     and win per 100 rounds, SCORE, N0 and the risk of ruin, the frequency of each count and
     the advantage at it, and the Super Sevens return by count against its exact value. Method:

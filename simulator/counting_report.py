@@ -648,12 +648,15 @@ def document(f: dict, meta: dict) -> dict:
 
 
 def tidy_rows(f: dict) -> list[dict]:
-    """Every figure as a row: section, item, count, value, se, ci95_low, ci95_high."""
+    """Every figure as a row: section, item, count (the count's row, and as shown:
+    ``count_label``, ``<=-30`` for the row that holds every count at or below -30), value, se,
+    ci95_low, ci95_high."""
     rows = []
 
     def add(section, item, value, count=None, se=None, lo=None, hi=None):
-        rows.append({"section": section, "item": item, "count": count, "value": value,
-                     "se": se, "ci95_low": lo, "ci95_high": hi})
+        label = None if count is None else bucket_label(count - L.TC_MIN)
+        rows.append({"section": section, "item": item, "count": count, "count_label": label,
+                     "value": value, "se": se, "ci95_low": lo, "ci95_high": hi})
 
     for k, a in f["advantage"].items():
         add("advantage", k, a["mean"], se=a["se"], lo=a["ci95_low"], hi=a["ci95_high"])

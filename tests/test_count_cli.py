@@ -191,7 +191,8 @@ def test_the_run_is_asked_for_as_given_and_its_figures_printed(fake_engine):
     table = invoke("count", *TINY)
     assert table.exit_code == 0 and "+10.000%" in table.stdout
     assert "| advantage |" in invoke("count", *TINY, "-f", "markdown").stdout
-    assert invoke("count", *TINY, "-f", "csv").stdout.startswith("section,item,count,value")
+    assert invoke("count", *TINY, "-f", "csv").stdout.startswith(
+        "section,item,count,count_label,value")
 
 
 def test_a_sweep_plays_one_run_per_penetration_on_the_same_seed(fake_engine, tmp_path):

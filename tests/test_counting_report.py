@@ -523,3 +523,14 @@ def test_every_plus_minus_in_the_readmes_counting_section_is_labelled():
     prose = " ".join(ln for ln in section.splitlines() if not ln.startswith("|"))
     for m in re.finditer(r"± [\d.]+%", prose):
         assert re.match(r"\s*\((SE|95%)", prose[m.end():]), prose[m.start() - 40: m.end() + 20]
+
+
+def test_the_csv_tells_the_clamped_end_rows_from_their_counts():
+    # "<=-30" and ">=+30" were written as -30 and 30, as if of those counts alone.
+    t = ss_tally(100, -25, 74 * 100, -0.11)
+    t[0], t[-1] = t[-L.TC_MIN], t[-L.TC_MIN]
+    f = CR.figures(t, load_plan("hi-lo-flat"), Rules())
+    rows = list(csv.DictReader(io.StringIO(CR.render(f, "csv", {}))))
+    got = {(r["count"], r["count_label"]) for r in rows if r["section"] == "by_count"}
+    assert got == {(str(L.TC_MIN), f"<={L.TC_MIN}"), ("0", "0"), (str(L.TC_MAX), f">=+{L.TC_MAX}")}
+    assert all(r["count_label"] == "" for r in rows if r["section"] == "advantage")
