@@ -597,7 +597,9 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     bound = any(b.get("flat_se_at_most") for b in f["by_count"])
     out += ["", f"By {kind} at the round's start (flat: 1 unit on every box dealt; its SE "
             + ("at most: a round's boxes taken as perfectly correlated)" if bound else
-               "per box, one a round)"), ""]
+               "per box, one a round)")
+            + ("; counter adv.: the main game's, its SE of the round's whole net, Super Sevens "
+               "included, so conservative" if f.get("average_super_sevens_bet") else ""), ""]
     out += grid([kind, "rounds", "frequency", "played", "flat adv.", "SE", "avg bet",
                  "counter adv.", "SE"], _count_rows(f))
     ss = f["super_sevens"]

@@ -534,3 +534,16 @@ def test_the_csv_tells_the_clamped_end_rows_from_their_counts():
     got = {(r["count"], r["count_label"]) for r in rows if r["section"] == "by_count"}
     assert got == {(str(L.TC_MIN), f"<={L.TC_MIN}"), ("0", "0"), (str(L.TC_MAX), f">=+{L.TC_MAX}")}
     assert all(r["count_label"] == "" for r in rows if r["section"] == "advantage")
+
+
+def test_a_super_sevens_counter_s_advantage_by_count_says_its_se_is_conservative():
+    # The by-count counter's advantage is the main game's, its SE of the whole round's net
+    # (Super Sevens included): 105.66% against a flat 1.58% at +28, unsaid.
+    t = ss_tally(100, -25, 74 * 100, -0.11)
+    plain = CR.figures(t, load_plan("hi-lo-flat"), Rules())
+    assert "so conservative" not in CR.render(plain, "table")
+    t[-L.TC_MIN, L.C_PLAYED] = t[-L.TC_MIN, L.C_BET] = t[-L.TC_MIN, L.C_SS_BET] = 100
+    sevens = CR.figures(t, load_plan("sevens-super-sevens"), Rules())
+    assert sevens["average_super_sevens_bet"] == 1
+    assert "counter adv.: the main game's, its SE of the round's whole net, Super Sevens " \
+        "included, so conservative" in CR.render(sevens, "table")

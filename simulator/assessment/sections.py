@@ -390,7 +390,10 @@ def counting(data: dict) -> Section | None:
     blocks += [f"By the {kind} at the round's start (the ends hold every count beyond them; the "
                + ("flat SE an upper bound: a round's boxes, which share the dealer's cards, "
                   "taken as perfectly correlated)." if bound else "flat SE per box dealt, one a "
-                  "round)."),
+                  "round).")
+               + (" The counter's advantage is the main game's; its SE is of the round's whole "
+                  "net, Super Sevens included, so conservative." if
+                  f.get("average_super_sevens_bet") else ""),
                Table("counting_by_count", f"Frequency and advantage by {kind}", bcols,
                      [[b[k] for k, _, _ in bcols] for b in f["by_count"]])]
     ss = f["super_sevens"]
