@@ -348,7 +348,7 @@ def _table(summary: dict, meta: dict) -> str:
             "count": lf["count"].map(lambda c: f"{int(c):,}"),
             "frequency": lf["freq"].map(lambda x: _num(x, 7)),
             "SE": lf["freq_se"].map(lambda x: _num(x, 7)),
-            "contribution": lf["contribution"].map(lambda x: _pct(x, 3)),  # (in percent, as exact's)
+            "contribution": lf["contribution"].map(lambda x: _pct(x, 3)),  # (percent, as exact's)
         })
         w("\nSuper Sevens lines (rule 14), per bet\n")
         w(_grid(shown, left=("line", "cards")))

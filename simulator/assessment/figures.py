@@ -209,6 +209,8 @@ def _wagers(rules, name, res, fig, ins) -> list[dict]:
             "Rule 14: exact enumeration of the box's first card, the dealer's up card, the box's "
             "second card and, when 7-7 is hit or doubled (14.4), its third card, suits included "
             "(docs/exact.md step 8), with the strategy's 7-7 play.", s["super_sevens"], name))
+        # its SD is exact too (a few big pays make the simulated one rough: 14.15 against 17.14)
+        out[-1]["exact_sd_bet"] = fig["super_sevens"]["sd_bet"]
     return out
 
 
@@ -257,12 +259,13 @@ def _frequencies(summary) -> list[dict]:
 def _volatility(wagers: list[dict]) -> list[dict]:
     """The casino's result over N bets at each confidence (the PAR sheet's volatility index):
     house edge +- z SD / sqrt(N) per bet (its ``per``: an initial wager, or for insurance and
-    Super Sevens a unit staked), from the
-    exact house edge and the simulated SD per bet."""
+    Super Sevens a unit staked), from the exact house edge and the SD per bet: exact for Super
+    Sevens (``exact_sd_bet``), simulated for the others (``sd_source`` says which)."""
     rows = []
     total = next(w for w in wagers if w["wager"] == "total")
     for w in wagers:
-        if w["exact"] is None or w["sd_bet"] is None:
+        sd = w.get("exact_sd_bet") or w["sd_bet"]
+        if w["exact"] is None or sd is None:
             continue
         if w["wager"] == "main" and (w["exact"], w["sd_bet"]) == (total["exact"],
                                                                   total["sd_bet"]):
@@ -270,13 +273,14 @@ def _volatility(wagers: list[dict]) -> list[dict]:
         edge = -w["exact"]
         for n in ROUND_COUNTS:
             row = {"wager": w["wager"], "label": w["label"], "per": w["per"], "rounds": n,
-                   "house_edge": edge, "sd_bet": w["sd_bet"], "expected_win": n * edge}
+                   "house_edge": edge, "sd_bet": sd, "expected_win": n * edge,
+                   "sd_source": "exact" if w.get("exact_sd_bet") else "simulated"}
             for c in CONFIDENCES:
                 z = NormalDist().inv_cdf(0.5 + c / 2)
-                half = z * w["sd_bet"] / math.sqrt(n)
+                half = z * sd / math.sqrt(n)
                 row[f"low_{round(100 * c)}"] = edge - half
                 row[f"high_{round(100 * c)}"] = edge + half
-                row[f"vi_{round(100 * c)}"] = z * w["sd_bet"]
+                row[f"vi_{round(100 * c)}"] = z * sd
             rows.append(row)
     return rows
 

@@ -238,7 +238,8 @@ def volatility(data: dict) -> Section:
         "insurance and Super Sevens, lies between house "
         "edge - VI / sqrt(N) and house edge + VI / sqrt(N) with the stated confidence (normal "
         "approximation), VI = z x SD per bet being the volatility index. House edge: exact; SD: "
-        "simulated. Over few Super Sevens bets the result is a handful of large pays, so there "
+        "simulated, but exact for Super Sevens, whose simulated SD rests on a handful of its "
+        "biggest pays. Over few Super Sevens bets the result is a handful of large pays, so there "
         "the normal approximation is rough.", t, "Volatility index: " + "; ".join(vi) + "."])
 
 
