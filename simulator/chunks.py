@@ -83,11 +83,14 @@ class CountChunk(PlayChunk):
                     self.insurance)  # fmt: skip
 
 
-def iter_jobs(job: Callable, todo: Iterator[int], workers: int) -> Iterator[tuple]:
+def iter_jobs(job: Callable, todo: Iterator[int], workers: int,
+              late: list | None = None) -> Iterator[tuple]:
     """Run ``job(i)`` for the indices ``todo`` (increasing) on ``workers`` threads; yield each
     result as it finishes. At most ``IN_FLIGHT_PER_WORKER * workers`` jobs are in flight and none
     starts more than `lookahead_for` indices past the lowest unfinished one, so memory stays
-    flat. Closing the generator cancels the jobs that have not started."""
+    flat. Closing the generator (or an exception, Ctrl-C) cancels the jobs that have not
+    started and waits for the running ones (a thread cannot be stopped): their results go into
+    ``late``, not lost."""
     in_flight = IN_FLIGHT_PER_WORKER * workers
     lookahead = lookahead_for(in_flight)
     upcoming = next(todo, None)
@@ -110,3 +113,6 @@ def iter_jobs(job: Callable, todo: Iterator[int], workers: int) -> Iterator[tupl
         for future in pending:
             future.cancel()
         pool.shutdown(wait=True, cancel_futures=True)
+        if late is not None:
+            late += [f.result() for f in sorted(pending, key=pending.__getitem__)
+                     if not f.cancelled() and f.exception() is None]

@@ -656,6 +656,7 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
     finally:
         bar.close()
         save(now=True)
+    partial = partial and not state.finished  # a stop after the last chunk loses nothing
     seconds = time.perf_counter() - start
     payload = state.total()
     stats = statistics(payload, plan.games, exact)

@@ -103,6 +103,7 @@ def iter_chunks(
     *,
     skip: Container[int] | None = None,
     scheduler: str | None = None,
+    late: list | None = None,
 ) -> Iterator[tuple[int, int, np.ndarray]]:
     """Run the chunks of a simulation; yield ``(chunk_index, n_rounds, tally)`` as each finishes
     (not necessarily in index order).
@@ -128,8 +129,9 @@ def iter_chunks(
         None: threads in this process. ``"local"``: a Dask ``LocalCluster`` started for this run;
         ``"tcp://host:port"``: an existing Dask distributed scheduler (`simulator.distributed`).
 
-    Closing the generator cancels the chunks that have not started (running ones finish first;
-    on Dask, they are cancelled).
+    late : list, optional
+        Where the chunks still running when the generator is closed (or Ctrl-C stops it) go as
+        they finish (on threads; on Dask they are cancelled).
     """
     rounds, chunk_rounds, workers = _check_run(rounds, chunk_rounds, workers)
     check_headroom(rules, chunk_rounds)
@@ -137,7 +139,7 @@ def iter_chunks(
     tables = stack_tables(rules, strategies)
     job = PlayChunk(params, tables, seed, rounds, chunk_rounds)
     yield from iter_job_chunks(job, chunk_count(rounds, chunk_rounds), workers, skip=skip,
-                               scheduler=scheduler)
+                               scheduler=scheduler, late=late)
 
 
 def iter_job_chunks(
@@ -147,10 +149,12 @@ def iter_job_chunks(
     *,
     skip: Container[int] | None = None,
     scheduler: str | None = None,
+    late: list | None = None,
 ) -> Iterator[tuple]:
     """Run ``job(i) -> (i, n_rounds, payload)`` for the chunks ``0..n_chunks-1`` not in ``skip``,
     on threads or (``scheduler``) a Dask cluster, as `iter_chunks` does for one rule set; yield
-    each result as it finishes. ``bjsim compare`` plays every variant of a chunk in one job."""
+    each result as it finishes (``late``: as `iter_chunks`). ``bjsim compare`` plays every
+    variant of a chunk in one job."""
     workers = (os.cpu_count() or 1) if workers is None else int(workers)
     if workers < 1:
         raise ValueError(f"workers = {workers} is out of range: allowed >= 1")
@@ -160,7 +164,7 @@ def iter_job_chunks(
     if scheduler is not None:
         yield from distributed.iter_jobs(job, todo, scheduler, workers=workers)
     else:
-        yield from iter_jobs(job, todo, workers)
+        yield from iter_jobs(job, todo, workers, late)
 
 
 def run(
@@ -369,10 +373,11 @@ def advance(
     """
     if state.finished:
         return
+    late: list = []
     yield from _record(state, iter_chunks(
         rules, strategies, state.rounds, seed, state.chunk_rounds, workers,
-        skip=state.skip(), scheduler=scheduler,
-    ), on_chunk)
+        skip=state.skip(), scheduler=scheduler, late=late,
+    ), on_chunk, late)
 
 
 def advance_job(state: RunState, job: Callable, workers=None, *,
@@ -381,13 +386,16 @@ def advance_job(state: RunState, job: Callable, workers=None, *,
     takes (``bjsim compare``: every variant of chunk ``i``)."""
     if state.finished:
         return
+    late: list = []
     yield from _record(state, iter_job_chunks(job, state.n_chunks, workers, skip=state.skip(),
-                                              scheduler=scheduler))
+                                              scheduler=scheduler, late=late), late=late)
 
 
-def _record(state: RunState, chunks, on_chunk=None) -> Iterator[tuple[int, int]]:
+def _record(state: RunState, chunks, on_chunk=None, late=()) -> Iterator[tuple[int, int]]:
     """Add each finished chunk of ``chunks`` to ``state`` (showing it to ``on_chunk`` first);
-    stop once it is finished."""
+    stop once it is finished. Stopped early (closed, or Ctrl-C), the chunks that were running
+    and finished meanwhile (``late``, filled by ``chunks`` as it closes) are added too: the
+    stop waited for them, so they are kept."""
     try:
         for i, n, payload in chunks:
             if on_chunk is not None:
@@ -398,3 +406,9 @@ def _record(state: RunState, chunks, on_chunk=None) -> Iterator[tuple[int, int]]
                 break
     finally:
         chunks.close()
+        for i, n, payload in late:
+            if state.finished:
+                break
+            if on_chunk is not None:
+                on_chunk(i, n, payload)
+            state.add(i, payload)

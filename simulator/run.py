@@ -261,6 +261,8 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
     finally:
         bar.close()
         save(now=True)
+    # A stop after the last chunk (or the precision target) loses nothing: not partial.
+    partial = partial and not state.finished
     seconds = time.perf_counter() - start
 
     total = state.total()

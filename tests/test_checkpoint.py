@@ -60,14 +60,15 @@ def test_interrupt_after_k_chunks_then_resume_is_bit_exact(tmp_path, k):
     whole = play(engine.RunState(12_000, 1000)).total()
     path = tmp_path / "run.ckpt"
     first = play(engine.RunState(12_000, 1000), stop_after=k)
-    assert not first.finished and first.total()[L.T_ROUNDS] == 1000 * k
+    kept = first.prefix_end + len(first.extra)  # k, and the chunks in play at the stop
+    assert kept >= k and first.total()[L.T_ROUNDS] == 1000 * kept
     C.save(path, ident(), first)
     again = engine.RunState(12_000, 1000)
     C.resume(path, ident(), again)
     assert again.total().tolist() == first.total().tolist()
     ran = [i for i, _ in engine.advance(again, NZ, BASIC, 5, 1)]
     assert not set(ran) & (set(range(first.prefix_end)) | set(first.extra))  # finished: skipped
-    assert len(ran) == 12 - k
+    assert len(ran) == 12 - kept
     assert again.finished and np.array_equal(again.total(), whole)
 
 
@@ -98,19 +99,20 @@ def test_cli_ctrl_c_saves_and_resume_prints_the_uninterrupted_result(tmp_path, m
         raise KeyboardInterrupt
 
     monkeypatch.setattr(engine, "iter_chunks", interrupted)
-    cut = run_cli("simulate", *RUN, "--checkpoint", path)
+    cut = run_cli("simulate", *RUN, "--workers", "1", "--checkpoint", path)
     assert cut.exit_code == 130 and "--resume" in cut.stderr
     partial = json.loads(cut.stdout)
-    assert partial["run"]["partial"] is True and partial["results"]["rounds"] == 3000
+    done = partial["results"]["rounds"]  # 3 chunks, and a fourth if in play at the stop
+    assert partial["run"]["partial"] is True and done in (3000, 4000)
     saved = json.load(open(path))
-    assert saved["rounds_done"] == 3000 and saved["finished"] is False
+    assert saved["rounds_done"] == done and saved["finished"] is False
     monkeypatch.setattr(engine, "iter_chunks", real)
 
     resumed = run_cli("simulate", *RUN, "--checkpoint", path, "--resume")
     assert resumed.exit_code == 0
     a, b = json.loads(whole.stdout), json.loads(resumed.stdout)
     assert a["results"] == b["results"] and a["run"] == b["run"]
-    assert b["timing"]["resumed_rounds"] == 3000
+    assert b["timing"]["resumed_rounds"] == done
     assert json.load(open(path))["finished"] is True
     # a finished checkpoint resumes to the same report without playing anything
     again = run_cli("simulate", *RUN, "--checkpoint", path, "--resume")
@@ -234,7 +236,7 @@ def test_a_failed_write_leaves_the_old_checkpoint_whole_and_no_temp_file(tmp_pat
     assert os.listdir(tmp_path) == ["a.ckpt"]
     state = engine.RunState(12_000, 1000)
     C.resume(path, ident(), state)
-    assert state.total()[L.T_ROUNDS] == 2000
+    assert state.total().tolist() == old.total().tolist()
 
 
 def test_writer_writes_at_most_every_interval(tmp_path):

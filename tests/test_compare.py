@@ -401,7 +401,8 @@ def test_interrupted_comparison_is_partial_and_saved(tmp_path, monkeypatch):
     interrupt_after_first_chunk(monkeypatch, engine, "iter_job_chunks")
     path = tmp_path / "c.ckpt"
     res = C.compare(_plan(games, workers=1, checkpoint=str(path)), quiet=True)
-    assert res.partial and res.meta["run"]["partial"] and res.stats["rounds"] == 1_000
+    assert res.partial and res.meta["run"]["partial"]
+    assert res.stats["rounds"] in (1_000, 2_000)  # and the chunk in play at the stop, if any
     assert any("carry on with --resume" in m for m in res.messages)
     monkeypatch.undo()
     done = C.compare(_plan(games, workers=1, checkpoint=str(path), resume=True), quiet=True)

@@ -67,8 +67,28 @@ def test_interrupted_run_is_partial_with_the_finished_chunks(monkeypatch):
     interrupt_after_first_chunk(monkeypatch, engine, "iter_chunks")
     result = run.simulate(_plan(workers=1), quiet=True)
     assert result.partial and result.meta["run"]["partial"]
-    assert result.tally[L.T_ROUNDS] == 1_000
-    assert "interrupted: partial result of 1,000 rounds" in result.messages[-1]
+    # the first chunk, and the second if it was running when the stop came (it is kept)
+    done = int(result.tally[L.T_ROUNDS])
+    assert done in (1_000, 2_000)
+    assert f"interrupted: partial result of {done:,} rounds" in result.messages[-1]
+
+
+def test_chunks_running_at_a_stop_are_waited_for_and_kept():
+    # A stop waited for the chunks in play (a thread cannot be stopped), then threw them away:
+    # with chunks of 3e8 rounds, 24 s of play lost.
+    import time
+
+    def job(i):
+        time.sleep(0.2 if i == 0 else 0.8)
+        t = np.zeros(L.N_TALLY, np.int64)
+        t[L.T_ROUNDS] = 10
+        return i, 10, t
+
+    state = engine.RunState(20, 10)  # chunks 0 and 1
+    played = engine.advance_job(state, job, workers=2)
+    assert next(played) == (0, 10)
+    played.close()  # as Ctrl-C does: chunk 1 is running, and is waited for
+    assert 1 in state and state.finished and int(state.total()[L.T_ROUNDS]) == 20
 
 
 def test_the_compile_is_not_timed(monkeypatch):
@@ -90,3 +110,21 @@ def test_the_compile_is_not_timed(monkeypatch):
     monkeypatch.setattr(chunks.PlayChunk, "warm", warm)
     result = run.simulate(_plan(), quiet=True)
     assert warmed and result.meta["timing"]["seconds"] < 1.0
+
+
+def test_a_stop_after_the_last_chunk_is_not_partial(monkeypatch):
+    # Ctrl-C while a finished run (or a met precision target) waited for chunks past its end
+    # labelled the whole result PARTIAL and exited 130.
+    real = engine.iter_chunks
+
+    def stopped_at_close(*args, **kwargs):
+        try:
+            yield from real(*args, **kwargs)
+        finally:
+            raise KeyboardInterrupt  # as Ctrl-C while the chunks in play are waited for
+
+    monkeypatch.setattr(engine, "iter_chunks", stopped_at_close)
+    result = run.simulate(_plan(rounds=1_000, workers=1), quiet=True)
+    assert not result.partial and result.meta["run"]["partial"] is False
+    assert result.tally[L.T_ROUNDS] == 1_000
+    assert not any("interrupted" in m for m in result.messages)
