@@ -207,16 +207,27 @@ def _interrupt_exits():
     """KeyboardInterrupt (Ctrl-C, or SIGTERM made one) as ``bjsim: interrupted`` on stderr and
     exit code 130 (143); so is any error that follows the signal. One that lands in a callback
     from compiled code (numba's, while it compiles) is swallowed there: the signal is sent again
-    a moment later, until it lands where it stops the command."""
+    a moment later, until it lands where it stops the command. A second signal while the
+    command stops (waiting for the chunks in play, writing the partial report) is held: it
+    would lose what the first one kept (Ctrl-\\ still quits at once)."""
     seen = []
+    raised = []  # the signal that is stopping the command, once raised where it landed
 
     def on_signal(signum, frame):  # SIGTERM (a scheduler's stop) as Ctrl-C: nothing is lost
         seen.append(signum)
+        if raised:
+            if len(raised) == 1:
+                raised.append(signum)
+                click.echo("\nbjsim: already stopping: the finished chunks are being kept and "
+                           "reported (Ctrl-\\ quits at once, losing them)", err=True)
+            return
+        raised.append(signum)
         _STOPPED_BY[0] = signum
         signal.default_int_handler(signum, frame)
 
     def unraisable(info):
         if issubclass(info.exc_type, KeyboardInterrupt):
+            raised.clear()  # swallowed in a callback: the signal sent again must land
             again = threading.Timer(0.05, os.kill, (os.getpid(), _STOPPED_BY[0]))
             again.daemon = True
             again.start()

@@ -148,6 +148,28 @@ def test_sigterm_part_way_saves_every_finished_chunk_and_reports_them(tmp_path):
     assert partial["results"]["rounds"] == _rounds_saved(path) > 0
 
 
+def test_a_second_ctrl_c_while_stopping_keeps_the_partial_report(tmp_path):
+    """A second Ctrl-C while the first one's stop waited for the chunks in play (or wrote the
+    report) lost the report ("interrupted before the report was written"). It is held: the
+    partial report comes out, with the chunks the stop waited for."""
+    path = tmp_path / "twice.ckpt"
+    big = ["--rounds", "200M", "--chunk-rounds", "5M", "--seed", "13", "--workers", "2"]
+    proc = start(big, path)
+    deadline = time.monotonic() + 300
+    while not _rounds_saved(path) and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.05)  # the chunks in play take a few tenths of a second more
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 130, err
+    assert "already stopping" in err and "before the report was written" not in err
+    partial = json.loads(out)
+    assert partial["run"]["partial"] is True
+    assert partial["results"]["rounds"] == _rounds_saved(path) > 0
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL], ids=["SIGINT", "SIGKILL"])
 def test_stops_at_several_random_moments_resume_exactly(tmp_path, sig):
