@@ -542,15 +542,35 @@ def output_options(formats, default):
     return decorate
 
 
+class OutputError(click.ClickException):
+    """The output could not be written (a full disk, a folder made read-only): one line on
+    stderr, exit code 1 (not a user's mistake, so not 2)."""
+
+    exit_code = 1
+
+
 def _emit(text: str, output: str | None) -> None:
-    if output is None:
-        click.echo(text, nl=False)
-        return
+    """``text`` to ``output`` (None: stdout). A file that cannot be written (it was checked
+    before the run, so the disk or the folder changed since) sends the text to stdout instead,
+    so that a long run's report is not lost; then exit code 1."""
+    if output is not None:
+        try:
+            with open(output, "w", encoding="utf-8") as f:
+                f.write(text)
+            return
+        except OSError as err:
+            failed = f"--output {output}: cannot write: {err.strerror or err}"
+    else:
+        failed = None
     try:
-        with open(output, "w", encoding="utf-8") as f:
-            f.write(text)
+        click.echo(text, nl=False)
+    except BrokenPipeError:
+        raise
     except OSError as err:
-        raise BjsimError(f"--output {output}: cannot write: {err.strerror or err}") from None
+        raise OutputError(f"stdout: cannot write: {err.strerror or err}"
+                          + (f" (nor {failed})" if failed else "")) from None
+    if failed:
+        raise OutputError(f"{failed}: the report is on stdout instead")
 
 
 def rules_dict(rules) -> dict:

@@ -676,7 +676,8 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
         meta["run"]["precision"] = {"target": plan.precision, "max_rounds": plan.rounds,
                                     "half_width": widest(payload, plan.games),
                                     "met": bool(state.target_met), "stop_chunk": state.stop_chunk}
-    return Result(payload, stats, meta, partial, _messages(plan, meta, partial, quiet, resumed))
+    return Result(payload, stats, meta, partial, _messages(plan, meta, partial, quiet, resumed)
+                  + run.save_failed_line(save))
 
 
 def _messages(plan: Plan, meta: dict, partial: bool, quiet: bool, resumed: int) -> list[str]:

@@ -171,7 +171,11 @@ def open_checkpoint(path: str, resume: bool, ident: dict, state) -> checkpoint.W
 
 def saver(writer, state):
     """``save(now)``: write ``state`` through ``writer`` (None: no checkpoint) now, or if its
-    interval has passed; an unwritable file is a `RunError`."""
+    interval has passed. The first save, before the run, refuses an unwritable file
+    (`RunError`); later, a failed write (a full disk) does not stop the run: stderr says so
+    once, the next saves try again, and ``save.failed`` holds the last failure (None once a
+    write succeeds), for the run's closing lines."""
+    from tqdm import tqdm
 
     def save(now: bool) -> None:
         if writer is None:
@@ -179,11 +183,28 @@ def saver(writer, state):
         try:
             writer.write(state) if now else writer.maybe(state)
         except OSError as err:
-            raise RunError(
-                f"--checkpoint {writer.path}: cannot write: {err.strerror or err}"
-            ) from None
+            text = f"--checkpoint {writer.path}: cannot write: {err.strerror or err}"
+            if not save.tried:
+                raise RunError(text) from None
+            if save.failed is None:
+                tqdm.write(f"bjsim: {text}: the run goes on, its checkpoint as last saved "
+                           "until a write succeeds", file=sys.stderr)
+            save.failed = text
+        else:
+            save.failed = None
+        finally:
+            save.tried = True
 
+    save.tried, save.failed = False, None
     return save
+
+
+def save_failed_line(save) -> list[str]:
+    """The closing line of a run whose last checkpoint write failed (`saver`), if it did."""
+    failed = getattr(save, "failed", None)
+    return [] if failed is None else [
+        f"bjsim: {failed}: the report has every chunk played, but the checkpoint holds only what "
+        "an earlier save wrote"]
 
 
 def _progress_text(state: engine.RunState, precision: float | None) -> str:
@@ -273,7 +294,7 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         total, plan.rules, tally.ss_lines_possible(plan.strategies, plan.rules), plan.strategies
     )
     meta = _meta(plan, state, total, partial, resumed, seconds)
-    messages = _messages(plan, meta, resumed, partial, quiet)
+    messages = _messages(plan, meta, resumed, partial, quiet) + save_failed_line(save)
     try:
         _add_exact(plan, summary, say)
     except KeyboardInterrupt:  # the run's own figures stand

@@ -3,8 +3,12 @@
 import csv
 import io
 import json
+import os
 import re
 import shlex
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -12,6 +16,8 @@ from helpers import interrupt_after_first_chunk
 
 from simulator import __version__
 from simulator.cli import CountType, cli
+
+ROOT = Path(__file__).resolve().parent.parent
 
 TINY = ["--rounds", "20_000", "--chunk-rounds", "5000", "--seed", "7", "--quiet"]
 COMMANDS = [
@@ -391,3 +397,19 @@ def test_replays_help_examples_run(tmp_path, monkeypatch):
             result = run(*shlex.split(line.strip())[1:])
             assert result.exit_code == 0, (line, result.output)
             assert "warning" not in result.stderr, (line, result.stderr)
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_an_output_that_cannot_be_written_loses_no_report(tmp_path):
+    # stdout on a full disk gave a traceback; -o failing at the end (checked before the run, so
+    # the disk filled since) lost the whole result with exit code 2, as for bad input.
+    result = run("simulate", *TINY, "-o", "/dev/full")
+    assert result.exit_code == 1
+    assert result.stdout.startswith("bjsim ") and "HOUSE EDGE" in result.stdout
+    assert result.stderr.strip() == ("Error: --output /dev/full: cannot write: No space left on "
+                                     "device: the report is on stdout instead")
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "simulator", "rules", "show"], cwd=ROOT,
+                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.strip() == "Error: stdout: cannot write: No space left on device"

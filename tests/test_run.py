@@ -128,3 +128,32 @@ def test_a_stop_after_the_last_chunk_is_not_partial(monkeypatch):
     assert not result.partial and result.meta["run"]["partial"] is False
     assert result.tally[L.T_ROUNDS] == 1_000
     assert not any("interrupted" in m for m in result.messages)
+
+
+def test_a_checkpoint_that_stops_being_writable_does_not_stop_the_run(tmp_path, monkeypatch,
+                                                                     capsys):
+    # A full disk mid-run ended it with an error, exit 2, and no report: the run was lost.
+    from simulator import checkpoint
+
+    real, calls = checkpoint.Writer.write, []
+
+    def write(self, state):
+        calls.append(1)
+        if len(calls) > 1:
+            raise OSError(28, "No space left on device")
+        real(self, state)
+
+    monkeypatch.setattr(checkpoint.Writer, "write", write)
+    monkeypatch.setenv("BJSIM_CHECKPOINT_EVERY", "0")
+    path = tmp_path / "full.ckpt"
+    result = run.simulate(_plan(checkpoint=str(path)), quiet=True)
+    assert not result.partial and result.tally[L.T_ROUNDS] == 3_000
+    err = capsys.readouterr().err
+    assert f"--checkpoint {path}: cannot write: No space left on device: the run goes on" in err
+    assert err.count("the run goes on") == 1 and len(calls) > 2  # once, however many fail
+    assert result.messages[-1] == (
+        f"bjsim: --checkpoint {path}: cannot write: No space left on device: the report has "
+        "every chunk played, but the checkpoint holds only what an earlier save wrote")
+    with pytest.raises(run.RunError, match="cannot write"):  # before the run: refused
+        monkeypatch.setattr(checkpoint.Writer, "write", lambda self, state: write(self, state))
+        run.simulate(_plan(checkpoint=str(tmp_path / "other.ckpt")), quiet=True)
