@@ -669,6 +669,23 @@ def _given(ctx, name: str) -> bool:
     )
 
 
+def _check_checkpoint(path, resume: bool) -> None:
+    """--checkpoint's file refused when the options are read, before any work (compare derives
+    strategies first): one in the way without --resume, none with it, or a new one whose folder
+    cannot be written (a resumed one is read before it is written: a finished one in a
+    read-only folder still gives its report)."""
+    if path is None:
+        return
+    if resume and not os.path.exists(path):
+        raise BjsimError(f"--resume: checkpoint {path} does not exist")
+    if not resume and os.path.exists(path):
+        raise BjsimError(f"--checkpoint: {path} exists: pass --resume to carry on with it, or "
+                         "remove it")
+    problem = None if resume else output_problem(path)
+    if problem is not None:
+        raise BjsimError(f"--checkpoint {path}: {problem}")
+
+
 def _check_run_options(ctx, precision, resume, checkpoint_path, scheduler):
     """The option combinations `simulate` and `compare` refuse; the checked scheduler address."""
 
@@ -684,6 +701,7 @@ def _check_run_options(ctx, precision, resume, checkpoint_path, scheduler):
         )
     if resume and checkpoint_path is None:
         raise BjsimError("--resume: needs --checkpoint FILE (the run to carry on)")
+    _check_checkpoint(checkpoint_path, resume)
     if scheduler is not None:
         from simulator import distributed
 
@@ -1646,6 +1664,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         return
     if resume and checkpoint_path is None:
         raise BjsimError("--resume: needs --checkpoint FILE (the run to carry on)")
+    _check_checkpoint(checkpoint_path, resume)
     plan = load_plan(plan_name)
     sets = _changes(overrides, boxes, super_sevens)
     rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)

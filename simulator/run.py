@@ -171,14 +171,17 @@ def open_checkpoint(path: str, resume: bool, ident: dict, state) -> checkpoint.W
 
 def saver(writer, state):
     """``save(now)``: write ``state`` through ``writer`` (None: no checkpoint) now, or if its
-    interval has passed. The first save, before the run, refuses an unwritable file
+    interval has passed (a finished run resumed: never, so a read-only one still gives its
+    report). The first save, before the run, refuses an unwritable file
     (`RunError`); later, a failed write (a full disk) does not stop the run: stderr says so
     once, the next saves try again, and ``save.failed`` holds the last failure (None once a
     write succeeds), for the run's closing lines."""
     from tqdm import tqdm
 
+    finished_before = state.finished  # a finished checkpoint resumed: nothing to write
+
     def save(now: bool) -> None:
-        if writer is None:
+        if writer is None or finished_before:
             return
         try:
             writer.write(state) if now else writer.maybe(state)

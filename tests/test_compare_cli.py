@@ -300,3 +300,21 @@ def test_blocks_cut_below_a_shoe_by_the_chunk_size_are_said():
             "of every game") in short.stderr
     assert "shorter than" not in run(*args, "--chunk-rounds", "1000").stderr
     assert "shorter than" not in run(*args, "--chunk-rounds", "10", "-q").stderr
+
+
+@pytest.mark.parametrize("extra, words", [
+    ([], "--checkpoint {path}: cannot write: no folder"),
+    (["--resume"], "--resume: checkpoint {path} does not exist"),
+])
+def test_compare_refuses_a_bad_checkpoint_before_deriving(tmp_path, monkeypatch, extra, words):
+    # It derived the variants' strategies (11 s for decks=3 from an empty cache) first.
+    from simulator import derived
+
+    def derive(*args, **kwargs):
+        raise AssertionError("derived before the checkpoint was checked")
+
+    monkeypatch.setattr(derived, "basic_for_all", derive)
+    path = tmp_path / "nodir" / "x.ckpt"
+    result = run("compare", *TINY, "--vary", "decks=3", "--checkpoint", str(path), *extra)
+    assert result.exit_code == 2, result.output
+    assert words.format(path=path) in result.stderr

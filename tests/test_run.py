@@ -157,3 +157,19 @@ def test_a_checkpoint_that_stops_being_writable_does_not_stop_the_run(tmp_path, 
     with pytest.raises(run.RunError, match="cannot write"):  # before the run: refused
         monkeypatch.setattr(checkpoint.Writer, "write", lambda self, state: write(self, state))
         run.simulate(_plan(checkpoint=str(tmp_path / "other.ckpt")), quiet=True)
+
+
+def test_a_finished_checkpoint_resumes_without_writing(tmp_path, monkeypatch):
+    # A finished checkpoint in a read-only folder could not be reported: resuming wrote it.
+    from simulator import checkpoint
+
+    path = str(tmp_path / "done.ckpt")
+    whole = run.simulate(_plan(checkpoint=path), quiet=True)
+
+    def refuse(self, state):
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr(checkpoint.Writer, "write", refuse)
+    again = run.simulate(_plan(checkpoint=path, resume=True), quiet=True)
+    assert np.array_equal(again.tally, whole.tally) and not again.partial
+    assert not any("cannot write" in m for m in again.messages)
