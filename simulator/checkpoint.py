@@ -57,17 +57,24 @@ def identity(rules, tables, seed: int, chunk_rounds: int, rounds: int,
     }
 
 
+def _kind(ident: dict) -> str:
+    """The command whose run an identity is: compare's says so, count's has its plan."""
+    return ident.get("kind") or ("count" if "counting" in ident else "simulate")
+
+
 def _differs(saved: dict, current: dict) -> str | None:
-    """The first difference between two identities, in words; None if equal."""
-    common = ("bjsim", "seed", "chunk_rounds", "rounds", "precision", "strategies_sha256")
-    more = sorted((set(saved) | set(current)) - set(common) - {"rules"})  # e.g. compare's keys
+    """The first difference between two identities, in words; None if equal: the command, then
+    the run's settings, the rules (which also change the strategy tables' shape: boxes), the
+    tables themselves."""
+    if _kind(saved) != _kind(current):
+        return (f"it is a checkpoint of bjsim {_kind(saved)}, not of bjsim {_kind(current)}")
+    common = ("bjsim", "seed", "chunk_rounds", "rounds", "precision")
+    more = sorted((set(saved) | set(current)) - set(common) - {"rules", "strategies_sha256"})
     for key in (*common, *more):
         a, b = saved.get(key), current.get(key)
         if a != b:
             name = {"bjsim": "bjsim version", "counting": "the counting plan's",
                     "rounds": "rounds (or --max-rounds)"}.get(key, key)
-            if key == "strategies_sha256":
-                return "strategy tables differ (--strategy, or a counter's index plays)"
             if isinstance(a, dict) and isinstance(b, dict):  # the first field that differs
                 field = next(k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k))
                 name, a, b = f"{name} {field}", a.get(field), b.get(field)
@@ -75,8 +82,18 @@ def _differs(saved: dict, current: dict) -> str | None:
     rs, rc = saved.get("rules", {}), current.get("rules", {})
     for key in sorted(set(rs) | set(rc)):
         if rs.get(key) != rc.get(key):
-            return f"rule '{key}' is {rs.get(key)!r} there, {rc.get(key)!r} here"
+            return (f"rule '{key}' is {_as_toml(rs.get(key))} there, {_as_toml(rc.get(key))} "
+                    "here")
+    if saved.get("strategies_sha256") != current.get("strategies_sha256"):
+        return "strategy tables differ (--strategy, or a counter's index plays)"
     return None
+
+
+def _as_toml(value) -> str:
+    """A rule's value as a rule file writes it (true, not True)."""
+    if value is None:
+        return "(none)"
+    return json.dumps(value) if isinstance(value, (bool, str, list)) else str(value)
 
 
 def _cut(value, most: int = 120) -> str:

@@ -420,6 +420,12 @@ def test_a_hand_edited_tally_is_refused_by_its_checksum_not_a_traceback(saved):
     ({"seed": 12}, [], "seed is 12 there, 11 here"),
     ({}, ["--strategy", "mimic-dealer"], "strategy tables differ"),
     ({}, ["--set", "decks=8"], "rule 'decks' is 6 there, 8 here"),
+    # a change of boxes (which reshapes the tables) and of a flag, named as rule files write
+    # them; a checkpoint of another command named as such (all were "strategy tables differ")
+    ({}, ["--boxes", "2"], "rule 'boxes' is 1 there, 2 here"),
+    ({}, ["--no-super-sevens"], "rule 'super_sevens' is true there, false here"),
+    ({"kind": "compare"}, [], "it is a checkpoint of bjsim compare, not of bjsim simulate"),
+    ({"counting": {"count": "hi-lo"}}, [], "a checkpoint of bjsim count, not of bjsim simulate"),
 ])
 def test_a_checkpoint_of_another_run_version_or_strategy_is_refused(saved, change, extra, words):
     raw, _ = saved
