@@ -21,6 +21,9 @@ from simulator import __version__, engine
 from simulator import layout as L
 from simulator.tally import max_per_round
 
+_UMASK = os.umask(0o022)  # the process's umask, read once (setting it is the only way to read it)
+os.umask(_UMASK)
+
 FORMAT = "bjsim-checkpoint"
 FORMAT_VERSION = 2  # 2: with the sha256 checksum
 WRITE_EVERY_SECONDS = 5.0
@@ -132,6 +135,7 @@ def save(path, ident: dict, state) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", suffix=".tmp", dir=folder)
     try:
+        os.fchmod(fd, 0o666 & ~_UMASK)  # as a file the user writes (mkstemp makes it 0600)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()

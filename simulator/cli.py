@@ -308,10 +308,11 @@ class FiniteRange(click.FloatRange):
 
 class CountType(click.ParamType):
     """A whole number of rounds from 1 to `MAX_ROUNDS`, written as ``10000000``, ``10_000_000``,
-    ``10,000,000``, ``1e7``, ``1.5e6``, ``10M`` or ``500k``; parsed exactly (no float)."""
+    ``10,000,000``, ``1e7``, ``1.5e6``, ``10M``, ``500k``, ``2G`` or ``1T`` (the progress bar's
+    own units); parsed exactly (no float)."""
 
     name = "N"
-    SUFFIX = {"k": 3, "m": 6, "g": 9, "b": 9}
+    SUFFIX = {"k": 3, "m": 6, "g": 9, "b": 9, "t": 12}
     FORM = re.compile(r"(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?", re.IGNORECASE)
 
     def convert(self, value, param, ctx):
@@ -326,7 +327,7 @@ class CountType(click.ParamType):
     def parse(self, value: str, param, ctx) -> int:
         """The whole number ``value`` writes, or MAX_ROUNDS + 1 for any larger one."""
         text = value.strip()
-        head = re.split(r"[.eE]", text.lstrip("+-"), maxsplit=1)[0].rstrip("kKmMgGbB")
+        head = re.split(r"[.eE]", text.lstrip("+-"), maxsplit=1)[0].rstrip("kKmMgGbBtT")
         if ("," in text and not re.fullmatch(r"\d{1,3}(,\d{3})+", head)
                 or re.search(r"(?<!\d)_|_(?!\d)", text) or "," in text[len(head):]):
             self.fail(f"{value!r}: commas and underscores group digits, by thousands for commas: "

@@ -56,6 +56,9 @@ def check_address(scheduler: str) -> str:
             f"--scheduler: {scheduler!r} is not a scheduler address: allowed 'local' or "
             "tcp://HOST:PORT"
         )
+    if not 1 <= int(port) <= 65535:  # (it waited 20 s for a connection that cannot be)
+        raise SchedulerError(f"--scheduler: {scheduler!r}: port {port} is out of range: allowed "
+                             "1-65535")
     return s
 
 

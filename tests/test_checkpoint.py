@@ -256,3 +256,10 @@ def test_checkpoint_size_does_not_grow_with_the_chunks_done(tmp_path):
         sizes.append(len(state.extra))
     # only the chunks finished past the contiguous prefix are kept apart (a few, not k)
     assert max(sizes) <= engine.lookahead_for(engine.IN_FLIGHT_PER_WORKER * 2)
+
+
+def test_a_checkpoint_is_made_with_the_users_umask(tmp_path):
+    # mkstemp made it 0600 whatever the umask, and each save made it so again.
+    path = tmp_path / "m.ckpt"
+    C.save(path, ident(), play(engine.RunState(12_000, 1000), stop_after=1))
+    assert os.stat(path).st_mode & 0o777 == 0o666 & ~C._UMASK

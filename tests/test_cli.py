@@ -70,9 +70,11 @@ def test_version():
     assert result.stdout.strip() == f"bjsim {__version__}"
 
 
-@pytest.mark.parametrize("text", ["20000", "20_000", "20,000", "2e4", "2E4", "20k", "0.02M"])
+@pytest.mark.parametrize("text", ["20000", "20_000", "20,000", "2e4", "2E4", "20k", "0.02M",
+                                  "0.00002G", "0.00000002T"])
 def test_rounds_forms(text):
     assert CountType().convert(text, None, None) == 20_000
+    assert CountType().convert("1T", None, None) == 10**12  # as the progress bar writes it
 
 
 @pytest.mark.parametrize("text, n", [("1.5e6", 1_500_000), ("1e15", 10**15), ("1500e-3k", 1500),

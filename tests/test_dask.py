@@ -128,6 +128,13 @@ def test_bad_scheduler_addresses(bad):
     assert D.check_address("tcp://10.0.0.5:8786") == "tcp://10.0.0.5:8786"
 
 
+@pytest.mark.parametrize("port", ["0", "99999"])
+def test_a_port_out_of_range_is_refused_at_once(port):
+    # tcp://127.0.0.1:99999 waited 20 s for a connection that cannot be
+    with pytest.raises(D.SchedulerError, match=f"port {port} is out of range: allowed 1-65535"):
+        D.check_address(f"tcp://127.0.0.1:{port}")
+
+
 def test_compare_on_the_cluster_equals_threads(scheduler):
     """bjsim compare's job (every game of a chunk, block by block) on Dask: the same payload."""
     from simulator import compare as C
