@@ -249,8 +249,9 @@ def _check_state(state, prefix_end, prefix, extra, stop, rules: dict) -> None:
             raise ValueError(f"finished chunk {i}: allowed {prefix_end + 1}-{n - 1}")
     rounds = sum(engine.chunk_size(i, state.rounds, state.chunk_rounds) for i in range(prefix_end))
     if int(prefix[L.T_ROUNDS]) != rounds:
-        raise ValueError(f"the tally of chunks 0-{prefix_end - 1} holds {int(prefix[L.T_ROUNDS])} "
-                         f"rounds: they played {rounds}")
+        which = f"chunks 0-{prefix_end - 1}" if prefix_end else "no chunk (none finished)"
+        raise ValueError(f"the tally of {which} holds {int(prefix[L.T_ROUNDS])} rounds: "
+                         f"{'they played' if prefix_end else 'it is'} {rounds}")
     for i, t in extra.items():
         want = engine.chunk_size(i, state.rounds, state.chunk_rounds)
         if int(t[L.T_ROUNDS]) != want:

@@ -255,7 +255,10 @@ def _ci(x, se, lo=-math.inf, hi=math.inf):
 
 
 def _pct(x, digits=3) -> str:
-    return "-" if x is None or _isnan(x) else f"{100 * x:.{digits}f}%"
+    if x is None or _isnan(x):
+        return "-"
+    text = f"{100 * x:.{digits}f}%"
+    return text[1:] if text.startswith("-") and not text.strip("-0.%") else text  # not -0.000%
 
 
 def _num(x, digits=4) -> str:

@@ -311,3 +311,11 @@ def test_a_figure_without_an_interval_says_why_and_no_bets_have_no_sd():
     two = summarize(build_tally([[(10, None, None)], [(-10, None, None)]]),
                     Rules(super_sevens=False))
     assert two["house_edge"]["interval_note"] is None and two["house_edge"]["se"] is not None
+
+
+def test_a_figure_that_rounds_to_zero_is_not_printed_negative():
+    # A 2-round run printed a house edge of -0.000%.
+    from simulator.report import _pct
+
+    assert (_pct(-1e-9), _pct(-0.0), _pct(-0.00001), _pct(0.0)) == ("0.000%",) * 2 + (
+        "-0.001%", "0.000%")
