@@ -643,7 +643,9 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
                unit="round", unit_scale=True, file=sys.stderr, disable=quiet,
                desc=f"compare {len(plan.games)} games", dynamic_ncols=True, leave=False)
     start = time.perf_counter()
-    chunks = engine.advance_job(state, job, plan.workers, scheduler=plan.scheduler)
+    timing: dict = {}  # a Dask cluster's start-up, left out of the run's time
+    chunks = engine.advance_job(state, job, plan.workers, scheduler=plan.scheduler,
+                                timing=timing)
     try:
         for _chunk, n_rounds in () if partial else chunks:
             bar.set_postfix_str(_progress_text(state), refresh=False)
@@ -657,7 +659,7 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
         bar.close()
         save(now=True)
     partial = partial and not state.finished  # a stop after the last chunk loses nothing
-    seconds = time.perf_counter() - start
+    seconds = time.perf_counter() - start - timing.get("startup", 0.0)
     payload = state.total()
     stats = statistics(payload, plan.games, exact)
     done = stats["rounds"]
@@ -670,6 +672,7 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
                    "game_rounds_per_second": (done - resumed) * len(plan.games) / seconds
                    if seconds > 0 else None,
                    "workers": plan.workers or os.cpu_count(), "scheduler": plan.scheduler,
+                   "cluster_startup_seconds": timing.get("startup"),
                    "checkpoint": plan.checkpoint, "resumed_rounds": resumed},
     }
     if plan.precision is not None:

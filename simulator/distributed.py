@@ -19,6 +19,7 @@ import logging
 import os
 import signal
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 
@@ -108,14 +109,20 @@ def _ctrl_c_ignored():
 
 
 def iter_jobs(
-    job, todo: Iterator[int], scheduler: str, workers: int | None = None
+    job, todo: Iterator[int], scheduler: str, workers: int | None = None,
+    timing: dict | None = None,
 ) -> Iterator[tuple]:
     """Run ``job(i)`` (picklable; ``simulator.chunks.PlayChunk`` or compare's) for the indices
     ``todo`` (increasing) on a Dask cluster; yield each result ``(i, n_rounds, payload)`` as it
-    finishes, with the in-flight window and lookahead of ``simulator.chunks.iter_jobs``."""
+    finishes, with the in-flight window and lookahead of ``simulator.chunks.iter_jobs``.
+    ``timing["startup"]``: the seconds the cluster (or the connection) took to be ready, which
+    a run's speed leaves out."""
     from distributed import as_completed
 
+    began = time.perf_counter()
     client, cluster = connect(scheduler, workers)
+    if timing is not None:
+        timing["startup"] = time.perf_counter() - began
     pending: dict = {}  # key -> (future, chunk index)
     try:
         threads = sum(client.nthreads().values()) or 1

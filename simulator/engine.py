@@ -104,6 +104,7 @@ def iter_chunks(
     skip: Container[int] | None = None,
     scheduler: str | None = None,
     late: list | None = None,
+    timing: dict | None = None,
 ) -> Iterator[tuple[int, int, np.ndarray]]:
     """Run the chunks of a simulation; yield ``(chunk_index, n_rounds, tally)`` as each finishes
     (not necessarily in index order).
@@ -132,6 +133,8 @@ def iter_chunks(
     late : list, optional
         Where the chunks still running when the generator is closed (or Ctrl-C stops it) go as
         they finish (on threads; on Dask they are cancelled).
+    timing : dict, optional
+        With ``scheduler``: ``timing["startup"]``, the seconds the cluster took to be ready.
     """
     rounds, chunk_rounds, workers = _check_run(rounds, chunk_rounds, workers)
     check_headroom(rules, chunk_rounds)
@@ -139,7 +142,7 @@ def iter_chunks(
     tables = stack_tables(rules, strategies)
     job = PlayChunk(params, tables, seed, rounds, chunk_rounds)
     yield from iter_job_chunks(job, chunk_count(rounds, chunk_rounds), workers, skip=skip,
-                               scheduler=scheduler, late=late)
+                               scheduler=scheduler, late=late, timing=timing)
 
 
 def iter_job_chunks(
@@ -150,11 +153,12 @@ def iter_job_chunks(
     skip: Container[int] | None = None,
     scheduler: str | None = None,
     late: list | None = None,
+    timing: dict | None = None,
 ) -> Iterator[tuple]:
     """Run ``job(i) -> (i, n_rounds, payload)`` for the chunks ``0..n_chunks-1`` not in ``skip``,
     on threads or (``scheduler``) a Dask cluster, as `iter_chunks` does for one rule set; yield
-    each result as it finishes (``late``: as `iter_chunks`). ``bjsim compare`` plays every
-    variant of a chunk in one job."""
+    each result as it finishes (``late``, ``timing``: as `iter_chunks`). ``bjsim compare``
+    plays every variant of a chunk in one job."""
     workers = (os.cpu_count() or 1) if workers is None else int(workers)
     if workers < 1:
         raise ValueError(f"workers = {workers} is out of range: allowed >= 1")
@@ -162,7 +166,7 @@ def iter_job_chunks(
         return
     todo = schedule(n_chunks, skip)
     if scheduler is not None:
-        yield from distributed.iter_jobs(job, todo, scheduler, workers=workers)
+        yield from distributed.iter_jobs(job, todo, scheduler, workers=workers, timing=timing)
     else:
         yield from iter_jobs(job, todo, workers, late)
 
@@ -354,6 +358,7 @@ def advance(
     *,
     scheduler: str | None = None,
     on_chunk: Callable[[int, int, np.ndarray], None] | None = None,
+    timing: dict | None = None,
 ) -> Iterator[tuple[int, int]]:
     """Run the chunks ``state`` has not finished, recording each in ``state``; yield
     ``(chunk_index, n_rounds)`` after each, and stop once ``state.finished``.
@@ -376,19 +381,21 @@ def advance(
     late: list = []
     yield from _record(state, iter_chunks(
         rules, strategies, state.rounds, seed, state.chunk_rounds, workers,
-        skip=state.skip(), scheduler=scheduler, late=late,
+        skip=state.skip(), scheduler=scheduler, late=late, timing=timing,
     ), on_chunk, late)
 
 
 def advance_job(state: RunState, job: Callable, workers=None, *,
-                scheduler: str | None = None) -> Iterator[tuple[int, int]]:
+                scheduler: str | None = None,
+                timing: dict | None = None) -> Iterator[tuple[int, int]]:
     """`advance` for any ``job(i) -> (i, n_rounds, payload)`` whose payload ``state.add``
     takes (``bjsim compare``: every variant of chunk ``i``)."""
     if state.finished:
         return
     late: list = []
     yield from _record(state, iter_job_chunks(job, state.n_chunks, workers, skip=state.skip(),
-                                              scheduler=scheduler, late=late), late=late)
+                                              scheduler=scheduler, late=late, timing=timing),
+                       late=late)
 
 
 def _record(state: RunState, chunks, on_chunk=None, late=()) -> Iterator[tuple[int, int]]:

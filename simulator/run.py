@@ -266,12 +266,14 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         dynamic_ncols=True, leave=False,
     )
     start = time.perf_counter()
+    timing: dict = {}  # a Dask cluster's start-up, left out of the run's time
     if counting:
-        played = engine.advance_job(state, job, plan.workers, scheduler=plan.scheduler)
+        played = engine.advance_job(state, job, plan.workers, scheduler=plan.scheduler,
+                                    timing=timing)
     else:
         played = engine.advance(
             state, plan.rules, list(plan.strategies), plan.seed, plan.workers,
-            scheduler=plan.scheduler, on_chunk=on_chunk,
+            scheduler=plan.scheduler, on_chunk=on_chunk, timing=timing,
         )
     try:
         for _chunk, n_rounds in () if partial else played:
@@ -287,7 +289,8 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         save(now=True)
     # A stop after the last chunk (or the precision target) loses nothing: not partial.
     partial = partial and not state.finished
-    seconds = time.perf_counter() - start
+    startup = timing.get("startup")
+    seconds = time.perf_counter() - start - (startup or 0.0)
 
     total = state.total()
     counted = None
@@ -296,7 +299,7 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
     summary = tally.summarize(
         total, plan.rules, tally.ss_lines_possible(plan.strategies, plan.rules), plan.strategies
     )
-    meta = _meta(plan, state, total, partial, resumed, seconds)
+    meta = _meta(plan, state, total, partial, resumed, seconds, startup)
     messages = _messages(plan, meta, resumed, partial, quiet) + save_failed_line(save)
     try:
         _add_exact(plan, summary, say)
@@ -345,7 +348,8 @@ def _exact_of(entry: dict, plan: Plan, say=None) -> dict:
     return {"strategy": report.strategy_label(entry)} | cmp
 
 
-def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float) -> dict:
+def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float,
+          startup: float | None = None) -> dict:
     done = int(total[L.T_ROUNDS])
     meta = {
         "version": __version__,
@@ -365,6 +369,7 @@ def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float)
             "rounds_per_second": (done - resumed) / seconds if seconds > 0 else None,
             "workers": plan.workers or os.cpu_count(),
             "scheduler": plan.scheduler,
+            "cluster_startup_seconds": startup,  # (not in "seconds")
             "checkpoint": plan.checkpoint,
             "resumed_rounds": resumed,
         },
@@ -390,8 +395,10 @@ def _messages(plan: Plan, meta: dict, resumed: int, partial: bool, quiet: bool) 
     done = meta["run"]["rounds_played"]
     seconds = meta["timing"]["seconds"]
     rate = meta["timing"]["rounds_per_second"] or 0
+    startup = meta["timing"].get("cluster_startup_seconds")
     out = [] if quiet else [
         f"bjsim: {done - resumed:,} rounds in {seconds:.2f} s ({rate:,.0f} rounds/s)"
+        + (f", after {startup:.2f} s for the Dask cluster to be ready" if startup else "")
         + (f"; {resumed:,} more from {plan.checkpoint}" if resumed else "")
     ]
     return out + end_lines(meta["run"].get("precision"), done, partial, plan.checkpoint)
