@@ -9,7 +9,8 @@ strategy tables (one per box):
 
 - ``$BJSIM_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/bjsim``, else ``~/.cache/bjsim``;
 - ``basic-<key>.toml``: the strategy file (`simulator.strategy.dumps_strategy`), loadable with
-  ``--strategy``; ``exact-<key>.json``: house edge and Super Sevens return.
+  ``--strategy``; ``exact-<key>.json``: house edge and Super Sevens return;
+  ``figures-<key>.pickle``: every figure `bjsim exact` reports (`load_figures`).
 
 Files are written atomically; a folder that cannot be written only means no caching. Several
 rule sets not yet cached are derived side by side, one process each (`basic_for_all`,
@@ -22,6 +23,7 @@ import functools
 import hashlib
 import json
 import os
+import pickle
 import tempfile
 from pathlib import Path
 
@@ -66,12 +68,12 @@ def rules_key(rules) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _write_atomic(path: Path, text: str) -> bool:
+def _write_atomic(path: Path, data: str | bytes) -> bool:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
         os.replace(tmp, path)
         return True
     except OSError:
@@ -167,3 +169,29 @@ def exact_for(rules, strategies, say=None) -> dict:
     figures = {"house_edge": float(th["house_edge"]), "super_sevens_ev": th["super_sevens"]}
     _write_exact(rules, strategies, figures)
     return figures
+
+
+def _figures_path(rules, strategy) -> Path:
+    """Where ``exact.compare.exact_figures(rules, strategy)`` is kept: keyed by the bjsim
+    version, the analyzer's source, every rule-set key and the strategy (None: derived), name
+    and description included (the figures name it)."""
+    key = pickle.dumps((__version__, analyzer_hash(), rules_dict(rules), strategy))
+    return cache_dir() / f"figures-{hashlib.sha256(key).hexdigest()[:20]}.pickle"
+
+
+def load_figures(rules, strategy):
+    """The cached ``exact_figures(rules, strategy)`` (a pair: the figures and the strategy), or
+    None (not cached, or a file that does not load: computed again)."""
+    try:
+        with open(_figures_path(rules, strategy), "rb") as f:
+            hit = pickle.load(f)  # (a file bjsim wrote in the user's own cache folder)
+    except Exception:  # noqa: BLE001 (missing, damaged or from another numpy: compute again)
+        return None
+    return hit if isinstance(hit, tuple) and len(hit) == 2 and isinstance(hit[0], dict) else None
+
+
+def save_figures(rules, strategy, figures) -> None:
+    """Keep ``exact_figures(rules, strategy)``'s result for the next run (atomically; a folder
+    that cannot be written only means no caching)."""
+    _write_atomic(_figures_path(rules, strategy),
+                  pickle.dumps(figures, protocol=pickle.HIGHEST_PROTOCOL))

@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli import cli
+from simulator.rules import load_rules
 from simulator.strategy import load_strategy, loads_strategy, strategies_equal
 
 TINY = ["--rounds", "20_000", "--chunk-rounds", "5000", "--seed", "7", "--quiet"]
@@ -198,15 +199,43 @@ def test_simulate_exact_with_several_boxes_compares_per_box():
     assert "3 boxes: each box valued alone" in run("simulate", *args).stdout
 
 
-def test_exact_says_on_stderr_that_it_computes_unless_quiet():
-    # It sat silent for several seconds (about 6 s for the NZ game on two cores).
+def test_exact_says_on_stderr_that_it_computes_and_keeps_the_figures(tmp_path, monkeypatch):
+    # It sat silent for several seconds (about 6 s for the NZ game on two cores), and took them
+    # again every time: the figures are now kept on disk, and a second run waits for nothing.
+    import importlib
+
+    from simulator import derived
+    from simulator.exact import compare
+
+    analyze = importlib.import_module("simulator.exact.analyze")
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(analyze, "_ANALYSES", {})
     args = ["exact", "--set", "decks=1", "--strategy", "never-bust", "-f", "json"]
-    quiet = run(*args, "-q")
-    assert quiet.exit_code == 0 and quiet.stderr == ""
-    said = run(*args)  # (the same game: this process keeps its figures)
+    game = (load_rules().replace(decks=1), load_strategy("never-bust"))
+    said = run(*args)
+    assert said.exit_code == 0
     assert said.stderr == ("bjsim: exact analysis by card removal: strategy never-bust valued "
-                           "(some seconds)\n")
-    assert said.stdout == quiet.stdout
+                           "(some seconds, then kept)\n")
+    (kept,) = tmp_path.glob("figures-*.pickle")
+
+    def computed(*args):
+        raise AssertionError("the figures were computed again")
+
+    with monkeypatch.context() as mp:
+        mp.setattr(analyze, "_ANALYSES", {})  # a new process: only the disk holds them
+        mp.setattr(compare, "_exact_figures", computed)
+        again = run(*args)
+        assert again.exit_code == 0 and again.stderr == "" and again.stdout == said.stdout
+        assert run(*args, "-q").stderr == ""
+    kept.write_bytes(b"damaged")  # a file that does not load: computed again, and kept again
+    assert derived.load_figures(*game) is None
+    monkeypatch.setattr(analyze, "_ANALYSES", {})
+    third = run(*args)
+    assert third.stdout == said.stdout and "then kept" in third.stderr
+    assert derived.load_figures(*game) is not None
+    other = run("exact", "--set", "decks=1", "--strategy", "never-bust", "--set",
+                "dealer_hits_soft_17=true", "-f", "json")
+    assert "then kept" in other.stderr  # another game: its own figures
 
 
 def test_the_derived_strategy_is_told_apart_from_the_shipped_basic():
