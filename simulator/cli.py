@@ -635,6 +635,45 @@ def _rules_source(rules_path, file_meta, changes) -> dict:
     return rules_source(rules_path, file_meta.get("name"), changes)
 
 
+# The rule keys that change what the basic strategy should be (not the cut card, the boxes,
+# the side bet's pays, or a payoff the chart does not decide).
+CHART_KEYS = ("decks", "hole_card", "double_on", "double_after_split", "max_hands",
+              "resplit_aces", "hit_split_aces", "dealer_hits_soft_17", "dealer_blackjack_takes",
+              "surrender")
+
+
+def _nz_chart_note(rules, names) -> str | None:
+    """The stderr note for a run playing the shipped ``basic`` (the NZ rules' chart) under rules
+    that may call for another: which keys, and how to play theirs (the one compare derived and
+    keeps, where it differs; no note where it is the same). None otherwise."""
+    import numpy as np
+
+    from simulator import derived
+    from simulator.rules import Rules, rules_dict
+    from simulator.strategy import CHARTS, load_strategy
+
+    if "basic" not in names:
+        return None
+    nz, here = rules_dict(Rules()), rules_dict(rules)
+    changed = ", ".join(f"{k}={here[k]}" for k in CHART_KEYS if here[k] != nz[k])
+    if not changed:
+        return None
+    path = derived.basic_path(rules)
+    try:
+        theirs = load_strategy(path) if path.exists() else None
+    except ValueError:
+        theirs = None
+    if theirs is not None:
+        basic = load_strategy("basic")
+        if all(np.array_equal(getattr(theirs, t), getattr(basic, t)) for t in CHARTS):
+            return None
+        return (f"bjsim: strategy basic is the NZ rules' chart, and the one derived for these "
+                f"rules ({changed}) differs: --strategy {path} plays it")
+    return (f"bjsim: strategy basic is the NZ rules' chart; these rules ({changed}) may call for "
+            "another: bjsim strategy generate with the same --rules/--set and -o FILE writes "
+            "theirs, for --strategy FILE (exact and compare use theirs)")
+
+
 def _check_chunk_rounds(rules, chunk_rounds: int) -> None:
     """Refuse a --chunk-rounds whose tally could overflow under ``rules``, before any round."""
     from simulator.engine import check_headroom
@@ -830,6 +869,9 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
     rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     _check_chunk_rounds(rules, chunk_rounds)
     strategies, names = _load_strategies(strategy_names, rules.boxes)
+    note = _nz_chart_note(rules, names)
+    if note is not None and not quiet:
+        click.echo(note, err=True)
     plan = run.Plan(
         rules, tuple(strategies), tuple(names),
         rounds=max_rounds if precision is not None else rounds, seed=seed,
@@ -1510,6 +1552,9 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
 
         count_runs.check(rules, load_plan(count_plan), count_penetrations,
                          ("--count", "--count-penetrations"), given=count_plan)
+    note = _nz_chart_note(rules, [strategy_name])
+    if note is not None and not quiet:
+        click.echo(note, err=True)
     spec = Spec(rules, strategy=strategy_name, rules_file=rules_path,
                 rules_name=file_meta.get("name"), overrides=tuple(sets),
                 rounds=max_rounds if precision is not None else rounds, precision=precision,
@@ -1682,6 +1727,9 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
                    f"(its [boxes] table); the rule set's {rules.boxes} is only the most it may",
                    err=True)  # fmt: skip
     strategy = load_strategy(strategy_name)
+    note = _nz_chart_note(rules, [strategy_name])
+    if note is not None and not quiet:
+        click.echo(note, err=True)
     runs = count_runs.play(
         games, plan, strategy, strategy_name, rounds=rounds, seed=seed,
         chunk_rounds=chunk_rounds, workers=workers, rules_file=rules_path,
