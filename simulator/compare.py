@@ -466,17 +466,25 @@ def _add_figures(diff: dict, fig: dict, fig0: dict, rows: tuple, ex, base, game,
         _add_independent(d, fig[key]["se"], fig0[key]["se"])
         if ex is not None:
             _add_exact(d, key, ex, exact_scope(base.rules, game.rules))
+        same_pays = all(getattr(base.rules, k) == getattr(game.rules, k) for k in PAYS[key])
         _withhold(d, [f"{r['game'].label}: {f[key]['interval_note']}"
                       for r, f in zip(rows, (fig0, fig), strict=True)
-                      if f[key].get("interval_note")] + ([few] if few else []))
+                      if f[key].get("interval_note")] + ([few] if few else []), same_pays)
 
 
-def _withhold(d: dict, notes: list[str]) -> None:
+# The rule keys that pay a figure's wagers: a game that changes one is not the baseline's game
+# for that figure, whatever its sample shows (a changed line (e) pay with no (e) win yet).
+PAYS = {"house_edge": ("blackjack_pays", "insurance_pays", "dealer_blackjack_takes"),
+        "super_sevens": ("super_sevens_pays",)}
+
+
+def _withhold(d: dict, notes: list[str], same_pays: bool = True) -> None:
     """A difference resting on a figure whose interval `tally.summarize` withholds (too few wins
     of a big Super Sevens line, in the variant or the baseline), or on too few blocks
     (``notes``), gets no se, interval, variance reduction, se ratio or z either:
-    ``interval_note`` says why (None where they stand, as for a game played identically)."""
-    if d.get("se") == 0 and d.get("mean") == 0:
+    ``interval_note`` says why (None where they stand, as for a game played identically, with
+    the same pays: ``same_pays``)."""
+    if d.get("se") == 0 and d.get("mean") == 0 and same_pays:
         notes = []  # played identically, the same cards and decisions: exactly 0
     d["interval_note"] = "; ".join(notes) or None
     if notes:

@@ -185,6 +185,18 @@ def test_a_variant_identical_to_the_baseline_differs_by_exactly_zero():
     assert res.stats["rows"][1]["pairing"].startswith("plays identically")
 
 
+def test_a_changed_pay_with_no_win_of_it_yet_is_not_an_identical_game():
+    # Line (e) paid 4000, not 5000: the same cards and decisions, and with no (e) win in the
+    # sample a difference of 0, se 0 and the interval [0, 0] beside an exact +0.87%. The
+    # interval is withheld, as the figures it rests on are.
+    games = [_game("base"), _game("pays", NZ.replace(super_sevens_pays=(3, 50, 100, 500, 4000)))]
+    res = C.compare(_plan(games), quiet=True)
+    d = res.stats["rows"][1]["difference"]["super_sevens"]
+    assert d["mean"] == 0.0 and d["ci95_low"] is None and d["se"] is None
+    assert "4000 to 1" in d["interval_note"]
+    assert res.stats["rows"][1]["difference"]["house_edge"]["se"] == 0.0  # the main game is
+
+
 def test_result_does_not_depend_on_workers():
     games = [_game("base"), _game("h17", NZ.replace(dealer_hits_soft_17=True))]
     one = C.compare(_plan(games, workers=1), quiet=True)
