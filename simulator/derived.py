@@ -10,7 +10,7 @@ strategy tables (one per box):
 - ``$BJSIM_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/bjsim``, else ``~/.cache/bjsim``;
 - ``basic-<key>.toml``: the strategy file (`simulator.strategy.dumps_strategy`), loadable with
   ``--strategy``; ``exact-<key>.json``: house edge and Super Sevens return;
-  ``figures-<key>.pickle``: every figure `bjsim exact` reports (`load_figures`).
+  ``figures-<key>.pickle``: every figure `bjsim exact` reports (`simulator.exact.cache`).
 
 Files are written atomically; a folder that cannot be written only means no caching. Several
 rule sets not yet cached are derived side by side, one process each (`basic_for_all`,
@@ -19,44 +19,20 @@ rule sets not yet cached are derived side by side, one process each (`basic_for_
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
-import os
-import pickle
-import tempfile
 from pathlib import Path
 
 from simulator import __version__
 from simulator.checkpoint import tables_hash
 from simulator.engine import stack_tables
+from simulator.exact.cache import analyzer_hash, cache_dir, write_atomic
 from simulator.processes import map_spawned, processes_for
 from simulator.rules import rules_dict
 from simulator.strategy import dumps_strategy, load_strategy
 
-CACHE_ENV = "BJSIM_CACHE_DIR"
-
-
-def cache_dir() -> Path:
-    """The cache folder (not created here)."""
-    if os.environ.get(CACHE_ENV):
-        return Path(os.environ[CACHE_ENV])
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "bjsim"
-
-
 # keys the exact analyzer does not read: it values one box from a full shoe
 UNSEEN = ("penetration", "shuffle", "boxes")
-
-
-@functools.cache
-def analyzer_hash() -> str:
-    """SHA-256 of the exact analyzer's source (``simulator/exact/*.py``): a changed analyzer
-    derives and evaluates again."""
-    h = hashlib.sha256()
-    for path in sorted((Path(__file__).parent / "exact").glob("*.py")):
-        h.update(path.name.encode() + b"\0" + path.read_bytes())
-    return h.hexdigest()
 
 
 def rules_key(rules) -> str:
@@ -68,16 +44,6 @@ def rules_key(rules) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def _write_atomic(path: Path, data: str | bytes) -> bool:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data.encode("utf-8") if isinstance(data, str) else data)
-        os.replace(tmp, path)
-        return True
-    except OSError:
-        return False
 
 
 def basic_path(rules) -> Path:
@@ -105,7 +71,7 @@ def basic_for(rules) -> tuple[object, Path | None]:
               f"# docs/exact.md); cache key {rules_key(rules)}, bjsim {__version__}.\n"
               f"# Rules (all but {', '.join(UNSEEN)}): "
               f"{json.dumps({k: v for k, v in rules_dict(rules).items() if k not in UNSEEN})}\n\n")
-    ok = _write_atomic(path, header + dumps_strategy(strat))
+    ok = write_atomic(path, header + dumps_strategy(strat))
     if ok:
         _write_exact(rules, [strat] * rules.boxes, figures)
     return strat, path if ok else None
@@ -139,7 +105,7 @@ def _exact_path(rules, strategies) -> Path:
 
 
 def _write_exact(rules, strategies, figures: dict) -> None:
-    _write_atomic(_exact_path(rules, strategies), json.dumps(figures) + "\n")
+    write_atomic(_exact_path(rules, strategies), json.dumps(figures) + "\n")
 
 
 def exact_for(rules, strategies, say=None) -> dict:
@@ -169,29 +135,3 @@ def exact_for(rules, strategies, say=None) -> dict:
     figures = {"house_edge": float(th["house_edge"]), "super_sevens_ev": th["super_sevens"]}
     _write_exact(rules, strategies, figures)
     return figures
-
-
-def _figures_path(rules, strategy) -> Path:
-    """Where ``exact.compare.exact_figures(rules, strategy)`` is kept: keyed by the bjsim
-    version, the analyzer's source, every rule-set key and the strategy (None: derived), name
-    and description included (the figures name it)."""
-    key = pickle.dumps((__version__, analyzer_hash(), rules_dict(rules), strategy))
-    return cache_dir() / f"figures-{hashlib.sha256(key).hexdigest()[:20]}.pickle"
-
-
-def load_figures(rules, strategy):
-    """The cached ``exact_figures(rules, strategy)`` (a pair: the figures and the strategy), or
-    None (not cached, or a file that does not load: computed again)."""
-    try:
-        with open(_figures_path(rules, strategy), "rb") as f:
-            hit = pickle.load(f)  # (a file bjsim wrote in the user's own cache folder)
-    except Exception:  # noqa: BLE001 (missing, damaged or from another numpy: compute again)
-        return None
-    return hit if isinstance(hit, tuple) and len(hit) == 2 and isinstance(hit[0], dict) else None
-
-
-def save_figures(rules, strategy, figures) -> None:
-    """Keep ``exact_figures(rules, strategy)``'s result for the next run (atomically; a folder
-    that cannot be written only means no caching)."""
-    _write_atomic(_figures_path(rules, strategy),
-                  pickle.dumps(figures, protocol=pickle.HIGHEST_PROTOCOL))

@@ -399,13 +399,16 @@ def test_an_analysis_is_computed_once_a_process_and_handed_out_as_copies(monkeyp
     assert len(calls) == 3 + A.ANALYSES_KEPT
 
 
-def test_exact_figures_of_several_games_are_made_side_by_side_as_here_and_kept(monkeypatch):
+def test_exact_figures_of_several_games_are_made_side_by_side_as_here_and_kept(monkeypatch,
+                                                                             tmp_path):
     # `bjsim report` values the player's choices on several worker processes
-    # (exact.compare.exact_figures_all): bit for bit what this process makes, then kept here.
+    # (exact.compare.exact_figures_all): bit for bit what this process makes, then kept here
+    # and on disk.
     import importlib
 
     from simulator.strategy import load_strategy
 
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(tmp_path))  # (empty: they are made)
     A = importlib.import_module("simulator.exact.analyze")
     X = importlib.import_module("simulator.exact.compare")
     monkeypatch.setattr(A, "_ANALYSES", {})
@@ -414,6 +417,9 @@ def test_exact_figures_of_several_games_are_made_side_by_side_as_here_and_kept(m
     here = X._exact_figures(*pairs[1])
     assert X.exact_figures_all(pairs, workers=2) == 2
     assert X.exact_figures_all(pairs, workers=2) == 0  # kept: nothing to make
+    assert len(list(tmp_path.glob("figures-*.pickle"))) == 2
+    monkeypatch.setattr(A, "_ANALYSES", {})  # a new process: from the disk, nothing to make
+    assert X.exact_figures_all(pairs, workers=2) == 0
 
     def no(*_):
         raise AssertionError("made again")

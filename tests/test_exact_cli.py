@@ -204,8 +204,7 @@ def test_exact_says_on_stderr_that_it_computes_and_keeps_the_figures(tmp_path, m
     # again every time: the figures are now kept on disk, and a second run waits for nothing.
     import importlib
 
-    from simulator import derived
-    from simulator.exact import compare
+    from simulator.exact import cache, compare
 
     analyze = importlib.import_module("simulator.exact.analyze")
     monkeypatch.setenv("BJSIM_CACHE_DIR", str(tmp_path))
@@ -228,11 +227,11 @@ def test_exact_says_on_stderr_that_it_computes_and_keeps_the_figures(tmp_path, m
         assert again.exit_code == 0 and again.stderr == "" and again.stdout == said.stdout
         assert run(*args, "-q").stderr == ""
     kept.write_bytes(b"damaged")  # a file that does not load: computed again, and kept again
-    assert derived.load_figures(*game) is None
+    assert cache.load_figures(*game) is None
     monkeypatch.setattr(analyze, "_ANALYSES", {})
     third = run(*args)
     assert third.stdout == said.stdout and "then kept" in third.stderr
-    assert derived.load_figures(*game) is not None
+    assert cache.load_figures(*game) is not None
     other = run("exact", "--set", "decks=1", "--strategy", "never-bust", "--set",
                 "dealer_hits_soft_17=true", "-f", "json")
     assert "then kept" in other.stderr  # another game: its own figures

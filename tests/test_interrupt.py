@@ -207,8 +207,10 @@ def _ctrl_c_in(monkeypatch, module, name, then=None):
 
 @pytest.mark.parametrize("then", [None, RuntimeError("no compiled object yet")],
                          ids=["KeyboardInterrupt", "swallowed"])
-def test_ctrl_c_in_a_command_without_a_run_exits_130_in_one_line(monkeypatch, then):
+def test_ctrl_c_in_a_command_without_a_run_exits_130_in_one_line(monkeypatch, tmp_path, then):
     from simulator.exact import compare, indices
+
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(tmp_path))  # (empty: exact says it computes)
 
     _ctrl_c_in(monkeypatch, compare, "exact_figures", then)
     _ctrl_c_in(monkeypatch, indices, "derive_indices", then)

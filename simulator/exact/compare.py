@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from simulator.exact import cache
 from simulator.exact.analyze import UPS, _Box, _two_card_hands, analyze, kept, remembered
 from simulator.exact.player import EV, UpCard
 from simulator.exact.sevens import PLAYS, sevens_plays, super_sevens
@@ -101,14 +102,12 @@ def sevens_question(rules, strategy, policy_ups=None) -> dict:
 def exact_figures(rules, strategy=None) -> tuple:
     """Every exact figure `bjsim exact` reports (JSON-ready apart from the Strategy object), and
     the strategy; computed once for a game and kept, in the process (`analyze.remembered`) and
-    on disk (`derived.load_figures`)."""
+    on disk (`cache.load_figures`)."""
     def compute():
-        from simulator import derived
-
-        hit = derived.load_figures(rules, strategy)
+        hit = cache.load_figures(rules, strategy)
         if hit is None:
             hit = _exact_figures(rules, strategy)
-            derived.save_figures(rules, strategy, hit)
+            cache.save_figures(rules, strategy, hit)
         return hit
 
     return remembered(("exact", rules, strategy), compute)
@@ -118,19 +117,17 @@ def exact_figures_all(pairs, workers: int | None = None) -> int:
     """``exact_figures`` of each ``(rules, strategy)`` neither the process nor the disk keeps
     yet, side by side on up to ``workers`` processes (`simulator.processes`), kept for the calls
     that follow; returns how many were computed."""
-    from simulator import derived
-
     todo = []
     for r, s in pairs:
         if kept(("exact", r, s)):
             continue
-        hit = derived.load_figures(r, s)
+        hit = cache.load_figures(r, s)
         if hit is None:
             todo.append((r, s))
         else:
             remembered(("exact", r, s), lambda hit=hit: hit)
     for (r, s), figures in zip(todo, map_spawned(_exact_pair, todo, workers), strict=True):
-        derived.save_figures(r, s, figures)
+        cache.save_figures(r, s, figures)
         remembered(("exact", r, s), lambda figures=figures: figures)
     return len(todo)
 
