@@ -179,7 +179,7 @@ def test_exact_with_several_boxes_labels_its_figures_per_box(nz_json, monkeypatc
     assert "7 boxes: every figure is per box" in table.splitlines()[2]
     rows = list(csv.DictReader(io.StringIO(run("exact", "--boxes", "7", "-f", "csv").stdout)))
     sd = {r["per"]: r["value"] for r in rows if r["section"] == "sd"}
-    assert sd["round"] == "" and float(sd["box-round"]) == ex["sd_box_round"]
+    assert sd["round"] == "" and float(sd["box_round"]) == ex["sd_box_round"]
     assert not any(r["per"] == "round" for r in rows if r["section"] == "sevens_play")
     assert any(r["item"] == "per_box_note" for r in rows if r["section"] == "run")
     assert len(kept) == 1

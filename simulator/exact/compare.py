@@ -333,12 +333,12 @@ def _pct(x, d=4):
 def exact_rows(fig: dict) -> list[tuple]:
     """Tidy rows (section, item, per, value) of `exact_figures` (changes of the 7-7 plays per
     box-round with several boxes, each box valued alone)."""
-    per_round = "round" if fig.get("boxes", 1) == 1 else "box-round"
+    per_round = "round" if fig.get("boxes", 1) == 1 else "box_round"  # (as simulate's csv)
     rows = [("house_edge", "main+insurance", "initial wager", fig["house_edge"]),
             ("return", "main", "initial wager", fig["main_ev"]),
             ("return", "insurance", "initial wager", fig["insurance"]["per_initial_wager"]),
             ("sd", "total", "round", fig["sd_round"]),
-            ("sd", "total", "box-round", fig["sd_box_round"])]
+            ("sd", "total", "box_round", fig["sd_box_round"])]
     ss = fig.get("super_sevens")
     if ss:
         rows += [("super_sevens", "house_edge", "bet", ss["house_edge"]),
