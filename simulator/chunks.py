@@ -115,4 +115,4 @@ def iter_jobs(job: Callable, todo: Iterator[int], workers: int,
         pool.shutdown(wait=True, cancel_futures=True)
         if late is not None:
             late += [f.result() for f in sorted(pending, key=pending.__getitem__)
-                     if not f.cancelled() and f.exception() is None]
+                     if f.done() and not f.cancelled() and f.exception() is None]

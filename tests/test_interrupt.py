@@ -39,8 +39,20 @@ def uninterrupted(args) -> dict:
     return json.loads(result.stdout)
 
 
+def finish(proc: subprocess.Popen, timeout: float) -> tuple[str, str]:
+    """``proc.communicate(timeout)``; a process that has not ended by then is made to print
+    every thread's stack (faulthandler, on SIGABRT) and the test fails with it."""
+    try:
+        return proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGABRT)
+        out, err = proc.communicate(timeout=60)
+        pytest.fail(f"the run did not end within {timeout} s; its threads:\n{err[-6000:]}")
+
+
 def start(args, checkpoint: Path, resume: bool = False) -> subprocess.Popen:
-    env = dict(os.environ, BJSIM_CHECKPOINT_EVERY="0.05", PYTHONPATH=str(ROOT))
+    env = dict(os.environ, BJSIM_CHECKPOINT_EVERY="0.05", PYTHONPATH=str(ROOT),
+               PYTHONFAULTHANDLER="1")
     cmd = [sys.executable, "-m", "simulator", "simulate", *args, "-q", "-f", "json",
            "--checkpoint", str(checkpoint)] + (["--resume"] if resume else [])
     return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE,
@@ -64,13 +76,13 @@ def interrupt(args, checkpoint: Path, sig: int, delay: float):
     time.sleep(delay)
     if proc.poll() is None:
         proc.send_signal(sig)
-    out, err = proc.communicate(timeout=300)
+    out, err = finish(proc, 300)
     return proc.returncode, out, err
 
 
 def resume(args, checkpoint: Path) -> dict:
     proc = start(args, checkpoint, resume=True)
-    out, err = proc.communicate(timeout=600)
+    out, err = finish(proc, 600)
     assert proc.returncode == 0, err
     return json.loads(out)
 
@@ -111,7 +123,7 @@ def span(args, checkpoint: Path) -> float:
         if _rounds_saved(checkpoint) != saved:
             saved, last = _rounds_saved(checkpoint), time.monotonic()
         time.sleep(0.002)
-    proc.communicate(timeout=300)
+    finish(proc, 300)
     return last - first
 
 
@@ -140,7 +152,7 @@ def test_sigterm_part_way_saves_every_finished_chunk_and_reports_them(tmp_path):
     while not _rounds_saved(path) and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.01)
     proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=300)
+    out, err = finish(proc, 300)
     assert proc.returncode == 143, err
     assert "Traceback" not in err and "bjsim: interrupted" not in out
     partial = json.loads(out)
@@ -162,7 +174,7 @@ def test_a_second_ctrl_c_while_stopping_keeps_the_partial_report(tmp_path):
     time.sleep(0.05)  # the chunks in play take a few tenths of a second more
     assert proc.poll() is None
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=300)
+    out, err = finish(proc, 300)
     assert proc.returncode == 130, err
     assert "already stopping" in err and "before the report was written" not in err
     partial = json.loads(out)
