@@ -9,6 +9,7 @@ jobs on threads; ``simulator.distributed.iter_jobs`` on Dask.
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable, Container, Iterator
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
@@ -83,6 +84,54 @@ class CountChunk(PlayChunk):
                     self.insurance)  # fmt: skip
 
 
+STOP_POLL = 0.1  # seconds between looks for a stop signal while chunks play
+
+
+class _Deferred:
+    """While chunks play, Ctrl-C and SIGTERM are noted, not raised where they land, and
+    `deliver` hands them to the handlers they had at a point of its choosing. Raised at an
+    arbitrary point, one could land as ``concurrent.futures.wait`` held some futures' locks,
+    leaving them held: a worker finishing its chunk then waited on them forever, and the stop
+    with it. (Main thread only; elsewhere signals are as they were.)"""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self):
+        self.noted: list = []
+        try:
+            self.previous = {sig: signal.signal(sig, self._note) for sig in self.SIGNALS}
+        except ValueError:  # not the main thread
+            self.previous = {}
+
+    def _note(self, signum, frame):
+        self.noted.append((signum, frame))
+
+    def restore(self) -> None:
+        for sig, handler in self.previous.items():
+            signal.signal(sig, handler)
+        self.previous = {}
+
+    def deliver(self) -> None:
+        """Call each noted signal's own handler, in turn, the handlers restored first: the
+        first raises KeyboardInterrupt (as Ctrl-C's does), raised once all have been told."""
+        if not self.noted:
+            return
+        handlers = dict(self.previous)
+        self.restore()
+        stop = None
+        for signum, frame in self.noted:
+            handler = handlers.get(signum)
+            try:
+                if callable(handler):
+                    handler(signum, frame)
+                elif handler == signal.SIG_DFL:
+                    signal.raise_signal(signum)  # (the default: the process ends)
+            except KeyboardInterrupt as err:
+                stop = stop or err
+        if stop is not None:
+            raise stop
+
+
 def iter_jobs(job: Callable, todo: Iterator[int], workers: int,
               late: list | None = None) -> Iterator[tuple]:
     """Run ``job(i)`` for the indices ``todo`` (increasing) on ``workers`` threads; yield each
@@ -98,18 +147,21 @@ def iter_jobs(job: Callable, todo: Iterator[int], workers: int,
         job.warm()  # stops it; on a worker thread it would run on (about 15 s) before an exit
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bjsim")
     pending: dict = {}  # future -> index
+    stops = _Deferred()
     try:
         while pending or upcoming is not None:
+            stops.deliver()  # a Ctrl-C or SIGTERM since the last look: raised here
             while upcoming is not None and len(pending) < in_flight:
                 if pending and upcoming - min(pending.values()) >= lookahead:
                     break
                 pending[pool.submit(job, upcoming)] = upcoming
                 upcoming = next(todo, None)
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            done, _ = wait(pending, timeout=STOP_POLL, return_when=FIRST_COMPLETED)
             for future in sorted(done, key=pending.__getitem__):
                 del pending[future]
                 yield future.result()
     finally:
+        stops.restore()
         for future in pending:
             future.cancel()
         pool.shutdown(wait=True, cancel_futures=True)

@@ -173,3 +173,29 @@ def test_a_finished_checkpoint_resumes_without_writing(tmp_path, monkeypatch):
     again = run.simulate(_plan(checkpoint=path, resume=True), quiet=True)
     assert np.array_equal(again.tally, whole.tally) and not again.partial
     assert not any("cannot write" in m for m in again.messages)
+
+
+def test_a_stop_signal_while_chunks_play_is_raised_where_the_runner_looks():
+    # Raised wherever it landed, a Ctrl-C could come as concurrent.futures.wait held some
+    # futures' locks: a worker finishing its chunk then waited on them forever, and the stop
+    # with it (CI saw a SIGTERM stop hang 300 s). The runner notes the signal and raises it
+    # between chunks, its handler restored.
+    import os
+    import signal
+    import time
+
+    from simulator.chunks import iter_jobs
+
+    def job(i):
+        time.sleep(0.05)
+        return i, 1, None
+
+    before = signal.getsignal(signal.SIGINT)
+    jobs = iter_jobs(job, iter(range(1000)), 2)
+    assert next(jobs)[0] == 0
+    os.kill(os.getpid(), signal.SIGINT)
+    time.sleep(0.1)  # noted, not raised here
+    with pytest.raises(KeyboardInterrupt):
+        for _ in range(100):
+            next(jobs)
+    assert signal.getsignal(signal.SIGINT) is before
