@@ -87,7 +87,7 @@ class CountChunk(PlayChunk):
 STOP_POLL = 0.1  # seconds between looks for a stop signal while chunks play
 
 
-class _Deferred:
+class DeferredStops:
     """While chunks play, Ctrl-C and SIGTERM are noted, not raised where they land, and
     `deliver` hands them to the handlers they had at a point of its choosing. Raised at an
     arbitrary point, one could land as ``concurrent.futures.wait`` held some futures' locks,
@@ -147,7 +147,7 @@ def iter_jobs(job: Callable, todo: Iterator[int], workers: int,
         job.warm()  # stops it; on a worker thread it would run on (about 15 s) before an exit
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bjsim")
     pending: dict = {}  # future -> index
-    stops = _Deferred()
+    stops = DeferredStops()
     try:
         while pending or upcoming is not None:
             stops.deliver()  # a Ctrl-C or SIGTERM since the last look: raised here

@@ -23,7 +23,7 @@ import time
 import uuid
 from collections.abc import Iterator
 
-from simulator.chunks import IN_FLIGHT_PER_WORKER, lookahead_for
+from simulator.chunks import IN_FLIGHT_PER_WORKER, STOP_POLL, DeferredStops, lookahead_for
 
 INSTALL_HINT = "pip install 'bjsim[dask]'"
 CONNECT_TIMEOUT = "20s"
@@ -117,20 +117,20 @@ def iter_jobs(
     finishes, with the in-flight window and lookahead of ``simulator.chunks.iter_jobs``.
     ``timing["startup"]``: the seconds the cluster (or the connection) took to be ready, which
     a run's speed leaves out."""
-    from distributed import as_completed
+    from distributed import wait
 
     began = time.perf_counter()
     client, cluster = connect(scheduler, workers)
     if timing is not None:
         timing["startup"] = time.perf_counter() - began
     pending: dict = {}  # key -> (future, chunk index)
+    stops = DeferredStops()  # (as the threads' runner: a stop raised between chunks)
     try:
         threads = sum(client.nthreads().values()) or 1
         in_flight = max(2, IN_FLIGHT_PER_WORKER * threads)
         lookahead = lookahead_for(in_flight)
         run_id = uuid.uuid4().hex[:12]
         upcoming = next(todo, None)
-        window = as_completed()
 
         def fill():
             nonlocal upcoming
@@ -141,17 +141,24 @@ def iter_jobs(
                     job, upcoming, key=f"bjsim-chunk-{run_id}-{upcoming}", pure=False
                 )
                 pending[future.key] = (future, upcoming)
-                window.add(future)
                 upcoming = next(todo, None)
 
         fill()
-        for future in window:
-            pending.pop(future.key, None)
-            result = future.result()
-            future.release()
-            fill()
-            yield result
+        while pending:
+            stops.deliver()
+            try:
+                done = wait([f for f, _ in pending.values()], timeout=STOP_POLL,
+                            return_when="FIRST_COMPLETED").done
+            except TimeoutError:
+                continue
+            for future in sorted(done, key=lambda f: pending[f.key][1]):
+                del pending[future.key]
+                result = future.result()
+                future.release()
+                fill()
+                yield result
     finally:
+        stops.restore()
         if pending:
             try:
                 client.cancel([f for f, _ in pending.values()])
