@@ -3,12 +3,8 @@
 import csv
 import io
 import json
-import os
 import re
 import shlex
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -16,8 +12,6 @@ from helpers import interrupt_after_first_chunk
 
 from simulator import __version__
 from simulator.cli import CountType, cli
-
-ROOT = Path(__file__).resolve().parent.parent
 
 TINY = ["--rounds", "20_000", "--chunk-rounds", "5000", "--seed", "7", "--quiet"]
 COMMANDS = [
@@ -401,19 +395,46 @@ def test_replays_help_examples_run(tmp_path, monkeypatch):
             assert "warning" not in result.stderr, (line, result.stderr)
 
 
-@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
-def test_an_output_that_cannot_be_written_loses_no_report(tmp_path):
+def test_an_output_that_cannot_be_written_loses_no_report(tmp_path, monkeypatch):
     # stdout on a full disk gave a traceback; -o failing at the end (checked before the run, so
     # the disk filled since) lost the whole result with exit code 2, as for bad input.
-    result = run("simulate", *TINY, "-o", "/dev/full")
+    import builtins
+
+    import click
+
+    from simulator import cli as cli_module
+
+    full = OSError(28, "No space left on device")
+    target = str(tmp_path / "out.txt")
+
+    class Full:  # a file on a full disk: opens, then refuses what is written
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def write(self, text):
+            raise full
+
+    real_open = builtins.open
+    monkeypatch.setattr(cli_module, "open", lambda path, *a, **k: Full() if str(path) == target
+                        else real_open(path, *a, **k), raising=False)
+    result = run("simulate", *TINY, "-o", target)
     assert result.exit_code == 1
     assert result.stdout.startswith("bjsim ") and "HOUSE EDGE" in result.stdout
-    assert result.stderr.strip() == ("Error: --output /dev/full: cannot write: No space left on "
+    assert result.stderr.strip() == (f"Error: --output {target}: cannot write: No space left on "
                                      "device: the report is on stdout instead")
-    with open("/dev/full", "w") as full:
-        done = subprocess.run([sys.executable, "-m", "simulator", "rules", "show"], cwd=ROOT,
-                              stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
-    assert done.returncode == 1 and "Traceback" not in done.stderr
+    real_echo = click.echo
+
+    def echo(message=None, *args, err=False, **kwargs):
+        if not err:
+            raise full
+        return real_echo(message, *args, err=err, **kwargs)
+
+    monkeypatch.setattr(click, "echo", echo)
+    done = run("rules", "show")
+    assert done.exit_code == 1 and "Traceback" not in done.output
     assert done.stderr.strip() == "Error: stdout: cannot write: No space left on device"
 
 
