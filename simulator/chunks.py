@@ -107,19 +107,21 @@ class DeferredStops:
         self.noted.append((signum, frame))
 
     def restore(self) -> None:
+        """The handlers put back; what was noted is kept for `deliver`."""
         for sig, handler in self.previous.items():
             signal.signal(sig, handler)
         self.previous = {}
 
     def deliver(self) -> None:
         """Call each noted signal's own handler, in turn, the handlers restored first: the
-        first raises KeyboardInterrupt (as Ctrl-C's does), raised once all have been told."""
-        if not self.noted:
-            return
+        first raises KeyboardInterrupt (as Ctrl-C's does), raised once all have been told.
+        Called between chunks and, last, when the runner ends: a signal noted as the last
+        chunks came in is not lost."""
+        noted, self.noted = self.noted, []
         handlers = dict(self.previous)
         self.restore()
         stop = None
-        for signum, frame in self.noted:
+        for signum, frame in noted:
             handler = handlers.get(signum)
             try:
                 if callable(handler):
@@ -150,7 +152,8 @@ def iter_jobs(job: Callable, todo: Iterator[int], workers: int,
     stops = DeferredStops()
     try:
         while pending or upcoming is not None:
-            stops.deliver()  # a Ctrl-C or SIGTERM since the last look: raised here
+            if stops.noted:  # a Ctrl-C or SIGTERM since the last look: raised here
+                stops.deliver()
             while upcoming is not None and len(pending) < in_flight:
                 if pending and upcoming - min(pending.values()) >= lookahead:
                     break
@@ -160,11 +163,11 @@ def iter_jobs(job: Callable, todo: Iterator[int], workers: int,
             for future in sorted(done, key=pending.__getitem__):
                 del pending[future]
                 yield future.result()
-    finally:
-        stops.restore()
+    finally:  # (a signal meanwhile is still noted, and handed on at the end)
         for future in pending:
             future.cancel()
         pool.shutdown(wait=True, cancel_futures=True)
         if late is not None:
             late += [f.result() for f in sorted(pending, key=pending.__getitem__)
                      if f.done() and not f.cancelled() and f.exception() is None]
+        stops.deliver()

@@ -145,7 +145,8 @@ def iter_jobs(
 
         fill()
         while pending:
-            stops.deliver()
+            if stops.noted:
+                stops.deliver()
             try:
                 done = wait([f for f, _ in pending.values()], timeout=STOP_POLL,
                             return_when="FIRST_COMPLETED").done
@@ -157,8 +158,7 @@ def iter_jobs(
                 future.release()
                 fill()
                 yield result
-    finally:
-        stops.restore()
+    finally:  # (a signal meanwhile is still noted, and handed on at the end)
         if pending:
             try:
                 client.cancel([f for f, _ in pending.values()])
@@ -167,3 +167,4 @@ def iter_jobs(
         client.close()
         if cluster is not None:
             cluster.close()
+        stops.deliver()

@@ -412,10 +412,12 @@ def _record(state: RunState, chunks, on_chunk=None, late=()) -> Iterator[tuple[i
             if finished:
                 break
     finally:
-        chunks.close()
-        for i, n, payload in late:
-            if state.finished:
-                break
-            if on_chunk is not None:
-                on_chunk(i, n, payload)
-            state.add(i, payload)
+        try:
+            chunks.close()  # (which raises a stop noted as the last chunks came in)
+        finally:
+            for i, n, payload in late:
+                if state.finished:
+                    break
+                if on_chunk is not None:
+                    on_chunk(i, n, payload)
+                state.add(i, payload)

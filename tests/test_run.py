@@ -199,3 +199,24 @@ def test_a_stop_signal_while_chunks_play_is_raised_where_the_runner_looks():
         for _ in range(100):
             next(jobs)
     assert signal.getsignal(signal.SIGINT) is before
+
+
+def test_a_stop_signal_as_the_last_chunk_comes_in_is_not_lost():
+    # Noted while the last chunk played and the runner ended, it was dropped with the handlers
+    # put back: the command carried on as if never stopped.
+    import os
+    import signal
+    import time
+
+    from simulator.chunks import iter_jobs
+
+    def job(i):
+        if i == 1:  # the last chunk: the runner has looked for a stop before it ends
+            time.sleep(0.3)
+            os.kill(os.getpid(), signal.SIGINT)  # (a worker thread: the main thread notes it)
+        return i, 1, None
+
+    before = signal.getsignal(signal.SIGINT)
+    with pytest.raises(KeyboardInterrupt):
+        list(iter_jobs(job, iter(range(2)), 1))
+    assert signal.getsignal(signal.SIGINT) is before
