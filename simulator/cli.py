@@ -26,7 +26,7 @@ from simulator import __version__
 DEFAULT_SEED = 1994  # the Gazette's year: every run is reproducible unless --seed says otherwise
 DEFAULT_ROUNDS = 10_000_000
 DEFAULT_CHUNK_ROUNDS = 1_000_000
-DEFAULT_RULES_SHOWN = "configs/nz1994.toml"  # as simulator.run
+DEFAULT_RULES_SHOWN = "configs/nz1994.toml"  # as rules.shown_rule_file(None)
 _STOPPED_BY = [signal.SIGINT]  # the last stop signal seen: SIGINT (Ctrl-C) or SIGTERM
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -729,12 +729,9 @@ def _check_checkpoint(path, resume: bool) -> None:
 def _check_run_options(ctx, precision, resume, checkpoint_path, scheduler):
     """The option combinations `simulate` and `compare` refuse; the checked scheduler address."""
 
-    def given(name: str) -> bool:
-        return _given(ctx, name)
-
-    if precision is None and given("max_rounds"):
+    if precision is None and _given(ctx, "max_rounds"):
         raise BjsimError("--max-rounds: only with --precision (--rounds sets a fixed run)")
-    if precision is not None and given("rounds"):
+    if precision is not None and _given(ctx, "rounds"):
         raise BjsimError(
             "--rounds: not with --precision, which plays until the target is met: cap it with "
             "--max-rounds"
@@ -1270,14 +1267,14 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, fmt, output
         bjsim exact --strategy basic-super-sevens
         bjsim exact --set decks=8 --format json -o nz8-exact.json
     """
-    from simulator.exact.cache import load_figures
+    from simulator.exact.cache import has_figures
     from simulator.exact.compare import exact_csv, exact_figures, exact_json, exact_table
     from simulator.strategy import load_strategy
 
     rules, meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     source = _rules_source(rules_path, meta, _changes(overrides, boxes, super_sevens))
     strat = load_strategy(strategy_name) if strategy_name else None  # None: derive basic
-    if not quiet and load_figures(rules, strat) is None:  # (kept: nothing to wait for)
+    if not quiet and not has_figures(rules, strat):  # (kept: nothing to wait for)
         what = "the basic strategy derived, then" if strat is None else f"strategy {strat.name}"
         click.echo(f"bjsim: exact analysis by card removal: {what} valued (some seconds, then "
                    "kept)", err=True)

@@ -89,8 +89,9 @@ def count_from_dict(data: dict, source: str = "<count>", name: str = "") -> Coun
     count = CountSystem(tags=tuple(tags), **out)
     if not count.balanced and "irc_per_deck" not in data and "irc_constant" not in data:
         raise CountError(f"{source}: an unbalanced count (its tags sum to {count.per_deck:+d} a "
-                         "deck) needs its initial running count: irc_per_deck and irc_constant "
-                         "(KO: -4 and 4, so that it starts at 4 - 4 x decks; 0 to start at 0)")
+                         "deck) needs its initial running count: irc_per_deck, irc_constant or "
+                         "both (KO: -4 and 4, so that it starts at 4 - 4 x decks; 0 to start at "
+                         "0)")
     return count
 
 

@@ -20,7 +20,6 @@ from simulator import __version__, checkpoint, chunks, engine, tally
 from simulator import layout as L
 from simulator.rules import Rules, rules_dict
 
-DEFAULT_RULES_SHOWN = "configs/nz1994.toml"
 
 
 class RunError(ValueError):

@@ -71,7 +71,7 @@ def test_decks_remaining_by_resolution(cards, resolution, want):
     ({"tags": [1] * 10, "name": 3}, "key 'name' is not a string"),
     # an unbalanced count's running count silently started at 0 (KO's pivot 24 counts off)
     ({"tags": [-1, 1, 1, 1, 1, 1, 1, 0, 0, -1]}, "an unbalanced count \\(its tags sum to \\+4 a "
-     "deck\\) needs its initial running count: irc_per_deck and irc_constant"),
+     "deck\\) needs its initial running count: irc_per_deck, irc_constant or both"),
 ])
 def test_bad_count_systems_give_one_line_naming_the_key(data, words):
     with pytest.raises(C.CountError, match=words) as err:
