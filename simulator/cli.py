@@ -1267,14 +1267,16 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, fmt, output
         bjsim exact --strategy basic-super-sevens
         bjsim exact --set decks=8 --format json -o nz8-exact.json
     """
-    from simulator.exact.cache import has_figures
+    from simulator.exact.cache import load_figures
     from simulator.exact.compare import exact_csv, exact_figures, exact_json, exact_table
     from simulator.strategy import load_strategy
 
     rules, meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     source = _rules_source(rules_path, meta, _changes(overrides, boxes, super_sevens))
     strat = load_strategy(strategy_name) if strategy_name else None  # None: derive basic
-    if not quiet and not has_figures(rules, strat):  # (kept: nothing to wait for)
+    # (kept: nothing to wait for; a damaged file is computed again, so it is read here, a few
+    # milliseconds)
+    if not quiet and load_figures(rules, strat) is None:
         what = "the basic strategy derived, then" if strat is None else f"strategy {strat.name}"
         click.echo(f"bjsim: exact analysis by card removal: {what} valued (some seconds, then "
                    "kept)", err=True)

@@ -21,7 +21,6 @@ from simulator import layout as L
 from simulator.rules import Rules, rules_dict
 
 
-
 class RunError(ValueError):
     """A run that cannot start as asked (a checkpoint in the way, or one that cannot be written)."""
 

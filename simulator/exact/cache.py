@@ -58,12 +58,6 @@ def _figures_path(rules, strategy) -> Path:
     return cache_dir() / f"figures-{hashlib.sha256(key).hexdigest()[:20]}.pickle"
 
 
-def has_figures(rules, strategy) -> bool:
-    """Whether ``exact_figures(rules, strategy)`` is kept (its file is there; read only when
-    used)."""
-    return _figures_path(rules, strategy).is_file()
-
-
 def load_figures(rules, strategy):
     """The cached ``exact_figures(rules, strategy)`` (a pair: the figures and the strategy), or
     None (not cached, or a file that does not load: computed again)."""
