@@ -275,3 +275,17 @@ def test_no_split_row_in_the_sevens_question_where_no_split_is_allowed():
     q = doc["exact"]["sevens_question"]
     assert [r["play"] for r in q["plays"]] == ["strategy", "stand", "hit", "double"]
     assert all("split" not in plays for plays in q["by_up"].values())
+
+
+def test_a_failed_cache_write_leaves_no_temporary_file(tmp_path, monkeypatch):
+    import os
+
+    from simulator.exact.cache import write_atomic
+
+    def full(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full)  # (the temporary file is written, then this fails)
+    assert write_atomic(tmp_path / "x.pickle", b"1" * 100_000) is False
+    monkeypatch.undo()
+    assert list(tmp_path.iterdir()) == []

@@ -5,6 +5,7 @@ derived strategies and house edges in the same folder."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
@@ -39,6 +40,7 @@ def analyzer_hash() -> str:
 def write_atomic(path: Path, data: str | bytes) -> bool:
     """Write ``data`` to ``path`` through a temporary file renamed over it; False if the folder
     cannot be written (then nothing is kept)."""
+    tmp = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
@@ -47,6 +49,9 @@ def write_atomic(path: Path, data: str | bytes) -> bool:
         os.replace(tmp, path)
         return True
     except OSError:
+        if tmp is not None:  # (a full disk: no half-written file left behind)
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
         return False
 
 
