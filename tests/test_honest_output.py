@@ -7,6 +7,7 @@ with the test that caught it.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import math
@@ -266,12 +267,54 @@ def test_exact_insurance_per_unit_staked_is_over_the_chance_insurance_is_offered
     doc = json.loads(run("exact", "--strategy", "insurance-taker", "--no-super-sevens", "-f",
                          "json").stdout)
     ins = doc["exact"]["insurance"]
-    assert ins["per_unit_staked_approx"] == pytest.approx(-0.0740, abs=0.0016)
-    from simulator.exact.compare import insurance_offered
+    assert ins["per_unit_staked"] == pytest.approx(-0.0740, abs=0.0016)
+    # the analyzer's insurance per initial wager over half a wager times P(ace up, box not a
+    # blackjack) (6 decks: 24 aces, 96 tens) is the closed form's figure
+    p_bet = 24 / 312 * (1 - 2 * 23 / 311 * 96 / 310)
+    assert ins["per_initial_wager"] / (0.5 * p_bet) == pytest.approx(ins["per_unit_staked"],
+                                                                     rel=1e-12)
+    assert ins["per_initial_wager"] / (0.5 * 24 / 312) == pytest.approx(-0.0704, abs=0.0005)
 
-    p_ace = 24 / 312
-    assert insurance_offered(6) == pytest.approx(p_ace * (1 - 2 * 23 / 311 * 96 / 310))
-    assert ins["per_initial_wager"] / (0.5 * p_ace) == pytest.approx(-0.0704, abs=0.0005)
+
+def test_exact_gives_insurance_per_unit_staked_in_both_units_taken_or_not():
+    # simulate reports insurance per unit staked; exact says it too, beside per initial wager,
+    # and for a strategy that does not insure it is what insurance would return (if taken)
+    text = run("exact", "--no-super-sevens").stdout
+    line = next(x for x in text.splitlines() if "per unit staked on insurance" in x)
+    assert line.split()[0] == "-7.3777%" and line.endswith("(if taken)"), line
+    doc = json.loads(run("exact", "--no-super-sevens", "-f", "json").stdout)["exact"]
+    assert doc["insurance"]["taken"] is False and doc["insurance"]["per_initial_wager"] == 0
+    assert doc["insurance"]["per_unit_staked"] == pytest.approx(-0.073777, abs=1e-6)
+    rows = run("exact", "--no-super-sevens", "-f", "csv").stdout.splitlines()
+    assert any(r.startswith("return,insurance,unit staked,-0.0737766") for r in rows), rows
+
+
+def test_simulate_exact_puts_insurance_beside_its_exact_return_when_a_box_insures():
+    from simulator.exact.compare import insurance_per_unit_staked
+
+    doc = json.loads(run("simulate", "--strategy", "insurance-taker", "--rounds", "200000",
+                         "--exact", "-f", "json").stdout)
+    ins, cmp = doc["results"]["insurance"], doc["results"]["exact"]["insurance_return"]
+    assert cmp["simulated"] == ins["mean"] and cmp["se"] == ins["se"]
+    assert cmp["exact"] == pytest.approx(insurance_per_unit_staked(Rules()), rel=1e-12)
+    assert cmp["z"] == pytest.approx((ins["mean"] - cmp["exact"]) / ins["se"], rel=1e-9)
+    assert abs(cmp["z"]) < 4
+    basic = json.loads(run("simulate", "--rounds", "100000", "--exact", "-f", "json").stdout)
+    assert "insurance_return" not in basic["results"]["exact"]
+
+
+def test_insurance_per_unit_staked_by_hand_for_a_single_deck():
+    # 1 deck, dealer's ace out: 51 cards, 3 aces, 16 tens. Box hands that are not a blackjack,
+    # by how many tens they hold: two tens 16*15, one ten and a non-ace 16*32*2, none 35*34
+    # (ordered pairs; a ten with an ace is the blackjack, left out)
+    from simulator.exact.compare import insurance_per_unit_staked
+
+    hands = {2: 16 * 15, 1: 2 * 16 * 32, 0: 35 * 34}
+    p_ten = sum(n * (16 - k) / 49 for k, n in hands.items()) / sum(hands.values())
+    rules = dataclasses.replace(Rules(), decks=1)
+    assert insurance_per_unit_staked(rules) == pytest.approx(2 * p_ten - (1 - p_ten), rel=1e-12)
+    paid3 = dataclasses.replace(rules, insurance_pays=3.0)
+    assert insurance_per_unit_staked(paid3) == pytest.approx(3 * p_ten - (1 - p_ten), rel=1e-12)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -398,7 +441,7 @@ def test_exact_insurance_per_unit_staked_agrees_with_a_simulation():
     total = engine.run(rules, taker, 100_000_000, seed=94, chunk_rounds=2_000_000)
     ins = tally.summarize(total, rules)["insurance"]
     fig, _ = exact_figures(rules, taker)
-    exact = fig["insurance"]["per_unit_staked_approx"]
+    exact = fig["insurance"]["per_unit_staked"]
     assert abs(ins["mean"] - exact) < 4 * ins["se"], (ins["mean"], ins["se"], exact)
     old = fig["insurance"]["per_initial_wager"] / (0.5 * 24 / 312)
     assert abs(ins["mean"] - old) > 4 * ins["se"]

@@ -220,7 +220,7 @@ def test_insurance_wager_from_the_strategy_that_takes_it(built):
     # the dealer shows an ace and the box holds no blackjack (6 decks: 24 aces, 96 tens)
     p_bet = 24 / 312 * (1 - 2 * 23 / 311 * 96 / 310)
     per_wager = doc["exact"]["insurance"]["per_initial_wager"]
-    assert w["exact"] == doc["exact"]["insurance"]["per_unit_staked_approx"]
+    assert w["exact"] == doc["exact"]["insurance"]["per_unit_staked"]
     assert w["exact"] == pytest.approx(per_wager / (0.5 * p_bet), rel=1e-12)
     # the exact figure is near the textbook 2 x P(ten) - P(no ten) with the box's cards unseen
     assert w["exact"] == pytest.approx(2 * 96 / 311 - 215 / 311, abs=0.01)

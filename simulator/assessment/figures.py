@@ -33,7 +33,6 @@ from simulator.exact.compare import (
     exact_figures,
     exact_figures_all,
     exact_json,
-    insurance_offered,
 )
 from simulator.exact.sevens import sevens_plays, super_sevens
 from simulator.processes import processes_for
@@ -192,17 +191,14 @@ def _wagers(rules, name, res, fig, ins) -> list[dict]:
     if ins is not None:
         ins_name, ins_res, ins_fig = ins
         pays = rules.insurance_pays
-        per_wager = ins_fig["insurance"]["per_initial_wager"]
-        p_bet = insurance_offered(rules.decks)
         out.append(_wager(
-            "insurance", "Insurance", "unit staked",
-            ins_fig["insurance"]["per_unit_staked_approx"],
+            "insurance", "Insurance", "unit staked", ins_fig["insurance"]["per_unit_staked"],
             f"Rule 9: half the wager, paid {pays:g} to 1 when the dealer's second card is "
-            f"ten-valued. Each hand offered it wins with P(ten) = the ten-valued cards unseen "
-            "over the cards unseen (the box's two cards and the dealer's ace out); summed over "
-            f"those hands, {per_wager:.6f} per initial wager (bjsim exact --strategy "
-            f"{ins_name}), divided by the half-wager stake times P(ace up, box not a blackjack) "
-            f"= {p_bet:.6f}.", ins_res["results"]["insurance"], ins_name))
+            f"ten-valued. Each hand offered it (the dealer's ace up, the box's two cards not a "
+            "blackjack, which is offered even money) wins with P(ten) = the ten-valued cards "
+            "unseen over the cards unseen (the box's two cards and the dealer's ace out), "
+            f"averaged over those hands from a full shoe (bjsim exact --strategy {ins_name}: "
+            "insurance per unit staked).", ins_res["results"]["insurance"], ins_name))
     if rules.super_sevens:
         out.append(_wager(
             "super_sevens", "Super Sevens", "unit staked", fig["super_sevens"]["ev"],

@@ -39,13 +39,20 @@ def _p_sevens(rules) -> dict:
     return out
 
 
-def insurance_offered(decks: int) -> float:
-    """P(insurance is offered to a box): the dealer's up card an ace and the box's two cards not
-    a blackjack (a blackjack is offered even money instead, rule 8.3), from a full shoe."""
-    shoe = full_shoe(decks)
-    n, aces, tens = shoe.sum(), shoe[0], shoe[9]
-    p_blackjack_given_ace_up = 2 * (aces - 1) / (n - 1) * tens / (n - 2)
-    return aces / n * (1 - p_blackjack_given_ace_up)
+def insurance_per_unit_staked(rules) -> float:
+    """The insurance wager's return per unit staked (rule 9), from a full shoe: the dealer's ace
+    and a box's two cards (not a blackjack, which is offered even money) out, it wins
+    ``insurance_pays`` when the dealer's second card is ten-valued. The same for every strategy
+    that takes it."""
+    comp = full_shoe(rules.decks).astype(np.float64)
+    comp[0] -= 1  # the dealer's ace
+    n, p_hands, p_ten = comp.sum(), 0.0, 0.0
+    for a, b, p in _two_card_hands(comp):
+        if (a, b) != (1, 10):
+            p_hands += p
+            p_ten += p * (comp[9] - (a == 10) - (b == 10)) / (n - 2)
+    p_ten /= p_hands
+    return rules.insurance_pays * p_ten - (1 - p_ten)
 
 
 def sevens_question(rules, strategy, policy_ups=None) -> dict:
@@ -151,10 +158,6 @@ def _exact_figures(rules, strategy) -> tuple:
     res["house_edge"] = -res["ev"]
     if rules.super_sevens:
         res["super_sevens"] = super_sevens(rules, strat)
-    ins_per_bet = None
-    if strat.insurance:
-        p_offered = insurance_offered(rules.decks)
-        ins_per_bet = res["insurance_ev"] / (0.5 * p_offered) if p_offered else None
     boxes = int(rules.boxes)
     out = {
         "strategy": strat.name,
@@ -165,7 +168,7 @@ def _exact_figures(rules, strategy) -> tuple:
         "sd_box_round": res["sd"],
         "sd_round": res["sd"] if boxes == 1 else None,
         "insurance": {"taken": bool(strat.insurance), "per_initial_wager": res["insurance_ev"],
-                      "per_unit_staked_approx": ins_per_bet},
+                      "per_unit_staked": insurance_per_unit_staked(rules)},
         "main_ev": res["ev"] - res["insurance_ev"],
         "super_sevens": None,
         "sevens_question": None,
@@ -242,6 +245,8 @@ def compare_with_simulation(summary: dict, rules, strategies, th=None) -> dict:
     pairs = [("house_edge", summary["house_edge"], th["house_edge"])]
     if rules.super_sevens and th["super_sevens"] is not None:
         pairs.append(("super_sevens_return", summary["super_sevens"], th["super_sevens"]))
+    if (summary.get("insurance") or {}).get("mean") is not None:  # some box insures
+        pairs.append(("insurance_return", summary["insurance"], insurance_per_unit_staked(rules)))
     for key, sim, exact in pairs:
         mean, se = sim.get("mean"), sim.get("se")
         diff = None if mean is None else mean - exact
@@ -274,7 +279,8 @@ def comparison_text(cmp: dict) -> str:
 def _comparison_lines(cmp: dict, title: str) -> list[str]:
     width = max(22, len(title) + 2)
     lines = [f"{title:<{width}}{'simulated':>12}{'exact':>12}{'difference':>12}{'z':>8}"]
-    labels = (("house_edge", "house edge"), ("super_sevens_return", "Super Sevens return"))
+    labels = (("house_edge", "house edge"), ("super_sevens_return", "Super Sevens return"),
+              ("insurance_return", "insurance return"))
     for key, label in labels:
         c = cmp.get(key)
         if not c:
@@ -294,11 +300,12 @@ def comparison_csv(cmp: dict) -> str:
     rows = []
     for prefix, c_all in [("", cmp)] + [(f"{by['strategy']}: ", by)
                                         for by in cmp.get("by_strategy", [])]:
-        for key in ("house_edge", "super_sevens_return"):
+        for key in ("house_edge", "super_sevens_return", "insurance_return"):
             c = c_all.get(key)
             if not c:
                 continue
-            per = "initial wager" if key == "house_edge" else "bet"
+            per = {"house_edge": "initial wager", "super_sevens_return": "bet"}.get(key,
+                                                                                  "unit staked")
             for item in ("exact", "difference", "z"):
                 v = c[item]
                 se = c["se"] if item == "difference" else None
@@ -337,6 +344,7 @@ def exact_rows(fig: dict) -> list[tuple]:
     rows = [("house_edge", "main+insurance", "initial wager", fig["house_edge"]),
             ("return", "main", "initial wager", fig["main_ev"]),
             ("return", "insurance", "initial wager", fig["insurance"]["per_initial_wager"]),
+            ("return", "insurance", "unit staked", fig["insurance"]["per_unit_staked"]),
             ("sd", "total", "round", fig["sd_round"]),
             ("sd", "total", "box_round", fig["sd_box_round"])]
     ss = fig.get("super_sevens")
@@ -406,6 +414,8 @@ def exact_table(fig: dict, title: str) -> str:
            f"main game return                {_pct(fig['main_ev'])}  per initial wager",
            f"insurance return                {_pct(fig['insurance']['per_initial_wager'])}  "
            f"per initial wager ({'taken' if fig['insurance']['taken'] else 'not taken'})",
+           f"                                {_pct(fig['insurance']['per_unit_staked'])}  "
+           f"per unit staked on insurance{'' if fig['insurance']['taken'] else ' (if taken)'}",
            sd]
     ss = fig.get("super_sevens")
     if not ss:
