@@ -946,13 +946,23 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
                          for i in np.flatnonzero(copies > rules.decks)[:5])
         click.echo(f"bjsim: warning: the cards hold more of a card than {rules.decks} deck(s) "
                    f"do ({many}): played as given", err=True)
+    from simulator.report import rules_title
+
+    unused = [k for k in ("penetration", "shuffle") if any(o.split("=")[0].strip() == k
+                                                           for o in overrides)]
+    if unused:
+        click.echo(f"bjsim: warning: replay deals the cards as given, in order: "
+                   f"{' and '.join(unused)} {'do' if len(unused) > 1 else 'does'} not apply "
+                   "here (--cut stops play as a cut card would)", err=True)
     results = reference.play_stacked(stacked, rules, strategies, cut=cut)
     used = sum(len(r.cards) for r in results)
     if not results:
         raise BjsimError(
-            f"--cards {where}: {len(stacked)} card(s) make no complete round for {rules.boxes} "
-            f"box(es): a round takes two cards to each box and the dealer's up card, and "
-            "usually more"
+            f"--cards {where}: " + ("no cards, " if not len(stacked) else
+            f"the cards ran out in round 1 (all {len(stacked)}: "
+            f"{cards_mod.format_cards(stacked[:24])}{' ...' if len(stacked) > 24 else ''}), ")
+            + f"so no round is complete: with {rules.boxes} box(es) a round takes two cards to "
+            "each box and the dealer's up card, then the cards its hands and the dealer draw"
         )
     incomplete = None
     if used < min(len(stacked), len(stacked) if cut is None else cut):
@@ -977,12 +987,13 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
         }
         text = json.dumps(doc, indent=2) + "\n"
     else:
-        head = (f"bjsim {__version__} replay: rules {source['rules_name']} "
-                f"({source['rules_file']}); strategy {', '.join(dict.fromkeys(names))}; "
-                f"cards {where}")
+        head = (f"bjsim {__version__} replay: rules {rules_title(source)}; strategy "
+                f"{', '.join(dict.fromkeys(names))}; cards {where}")
         parts = [head] + [reference.format_round(r, i) for i, r in enumerate(results)]
         tail = (f"{len(results)} complete round(s) from {len(stacked)} card(s); "
                 f"{len(stacked) - used} card(s) left")
+        if cut is not None and cut <= used < len(stacked):
+            tail += f" (no round starts once --cut {cut} cards are dealt)"
         if incomplete:
             tail += (f"\nWARNING: the cards ran out in round {incomplete['round']} (cards "
                      f"{incomplete['start']}-{len(stacked) - 1}: {incomplete['cards']}): that "

@@ -846,7 +846,8 @@ class _Round:
     def no_split_reason(self, box) -> tuple[str, str]:
         """Why a pair may not be split: (why, rule). Played from the hard or soft table."""
         if len(box.hands) >= self.rules.max_hands:
-            return f"at most {self.rules.max_hands} hands per box (max_hands)", "11"
+            n = self.rules.max_hands
+            return f"at most {n} hand{'s' if n > 1 else ''} per box (max_hands)", "11"
         if box.declined_split:
             return "a split was declined in this box this round", "11.5"
         return "aces may be split only once", "11 (b)"

@@ -277,15 +277,20 @@ def _strategy_text(strategy) -> str:
     return str(strategy)
 
 
+def rules_title(run: dict) -> str:
+    """The rules' name with its changes, then its file where the name is not the file's."""
+    title = run.get("rules_name") or run.get("rules_file") or "rules"
+    src = run.get("rules_file")
+    return title + (f" ({src})" if src and not title.startswith(src) else "")
+
+
 def _table(summary: dict, meta: dict) -> str:
     run = meta.get("run", {})
     rules = meta.get("rules", {})
     out = io.StringIO()
     w = out.write
     w(f"bjsim {meta.get('version', __version__)}: blackjack house edge\n")
-    title = run.get("rules_name") or run.get("rules_file") or "rules"
-    src = run.get("rules_file")
-    w(f"Rules:     {title}" + (f" ({src})" if src and src != title else "") + "\n")
+    w(f"Rules:     {rules_title(run)}\n")
     if run.get("overrides"):
         w(f"Changed:   {', '.join(run['overrides'])}\n")
     if rules:

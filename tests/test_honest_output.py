@@ -325,8 +325,36 @@ def test_insurance_per_unit_staked_by_hand_for_a_single_deck():
 def test_replay_with_no_complete_round_exits_2(tmp_path, text):
     path = tmp_path / "cards.txt"
     path.write_text(text)
-    user_error(run("replay", "--cards", str(path)), str(path), "no complete round")
-    user_error(run("replay", "--cards", "-", input=text), "<stdin>", "no complete round")
+    user_error(run("replay", "--cards", str(path)), str(path), "no round is complete")
+    user_error(run("replay", "--cards", "-", input=text), "<stdin>", "no round is complete")
+    message = run("replay", "--cards", str(path)).stderr
+    assert ("no cards," if "7h" not in text else
+            "the cards ran out in round 1 (all 2: 7h 9c)") in message, message
+
+
+def test_replay_says_what_does_not_apply_and_where_cut_stopped_play(tmp_path):
+    path = tmp_path / "cards.txt"
+    path.write_text("7h 9c Td 7s 5d   8h Ks 2c 9d 9h\n")
+    result = run("replay", "--cards", str(path), "--set", "penetration=0.5", "--set",
+                 "shuffle=every-round", "--cut", "5")
+    assert result.exit_code == 0
+    assert ("replay deals the cards as given, in order: penetration and shuffle do not apply "
+            "here") in result.stderr
+    assert result.stdout.rstrip().endswith(
+        "1 complete round(s) from 10 card(s); 5 card(s) left (no round starts once --cut 5 "
+        "cards are dealt)")
+    plain = run("replay", "--cards", str(path))
+    assert "warning" not in plain.stderr and "--cut" not in plain.stdout
+
+
+def test_replay_names_a_rule_file_without_a_name_once(tmp_path):
+    rules = tmp_path / "r.toml"
+    rules.write_text("decks = 6\n")
+    path = tmp_path / "cards.txt"
+    path.write_text("7h 9c Td 7s 5d\n")
+    head = run("replay", "--cards", str(path), "--rules", str(rules), "--boxes", "1").stdout
+    assert f"rules {rules} (modified: boxes=1); strategy basic" in head.splitlines()[0]
+    assert head.count(str(rules)) == 1
 
 
 def test_replay_warns_of_a_round_the_cards_ran_out_in(tmp_path):
