@@ -247,6 +247,16 @@ def _ss_interval(sim: dict, check: dict, exact_se=None) -> dict:
 # What each gain's SE is (`figures`; the json's ``*_se_kind``).
 GAIN_SE_KIND = {"gain_over_flat": "upper bound",
                 "gain_over_basic": "the two runs taken as independent"}
+SAME_BETS = "none: a flat main bet on every box dealt, so the same bets as the flat figure"
+SAME_ROUNDS = ("none: no index plays and a flat main bet, so the same rounds and bets as the "
+               "control run")
+
+
+def flat_main(plan) -> bool:
+    """Whether the plan bets the main game flat on a fixed number of boxes in every round: then
+    its main-game advantage is the flat figure's, the same bets' (Super Sevens bets aside)."""
+    return (plan.wong_enter is None and len(set(plan.bet.values())) == 1
+            and len(set(plan.boxes.values())) == 1)
 
 
 def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
@@ -283,6 +293,13 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
                  _boxes_a_round(tot[L.C_FLAT_BOXES], rounds, plan))
     basic = None if control is None else _control(control, rules)
     adv = advantage["initial_bet"]["mean"]
+    same_bets = (flat_main(plan) and adv is not None and flat["se"] is not None and played > 0
+                 and math.isclose(adv, flat["mean"], rel_tol=1e-9, abs_tol=1e-15))
+    if same_bets:  # the flat figure's own SE, not one of the round's whole net
+        advantage["initial_bet"] = _figure(adv, flat["se"]) | {
+            "interval_note": flat["interval_note"]}
+    same_rounds = (same_bets and basic is not None and plan.indices is None
+                   and math.isclose(adv, basic["mean"], rel_tol=1e-9, abs_tol=1e-15))
     ss_flat = _flat(tot[L.C_SS_FLAT_NET], tot[L.C_SS_FLAT_SQ], tot[L.C_SS_FLAT_BETS], 1.0)
     ss_exact = _ratio(tot[L.C_SS_EXACT] / L.SS_EXACT_SCALE, tot[L.C_SS_FLAT_BETS])
     check = sevens_check(rules, strategy)
@@ -306,22 +323,26 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         "per_round_played": per_played,
         "per_round_watched": per_watched,
         "flat": flat,
-        "gain_over_flat": None if adv is None or flat["mean"] is None else adv - flat["mean"],
+        "gain_over_flat": 0.0 if same_bets else None if adv is None or flat["mean"] is None
+        else adv - flat["mean"],
         # The same rounds at a flat bet (and the same boxes): the two advantages' errors are
         # positively correlated (every round's result enters both, with a positive weight), so
         # their SEs in quadrature are an upper SE of the gain.
-        "gain_over_flat_se": None if None in (flat["se"], advantage["initial_bet"]["se"])
-        else math.hypot(flat["se"], advantage["initial_bet"]["se"]),
-        "gain_over_flat_se_kind": GAIN_SE_KIND["gain_over_flat"],
+        "gain_over_flat_se": 0.0 if same_bets else None if None in (
+            flat["se"], advantage["initial_bet"]["se"]) else math.hypot(
+            flat["se"], advantage["initial_bet"]["se"]),
+        "gain_over_flat_se_kind": SAME_BETS if same_bets else GAIN_SE_KIND["gain_over_flat"],
         "basic": basic,
-        "gain_over_basic": None if adv is None or basic is None else adv - basic["mean"],
+        "gain_over_basic": 0.0 if same_rounds else None if adv is None or basic is None
+        else adv - basic["mean"],
         # Two runs: they share their seed, but the counter's cards drift off the control's within
         # a shoe, so their errors are close to independent (30 seeds: correlation -0.26, not
         # significant). The SE takes them as independent; it is no upper bound.
-        "gain_over_basic_se": None if basic is None or None in (
+        "gain_over_basic_se": 0.0 if same_rounds else None if basic is None or None in (
             basic["se"], advantage["initial_bet"]["se"]) else math.hypot(
             basic["se"], advantage["initial_bet"]["se"]),
-        "gain_over_basic_se_kind": None if basic is None else GAIN_SE_KIND["gain_over_basic"],
+        "gain_over_basic_se_kind": None if basic is None else SAME_ROUNDS if same_rounds
+        else GAIN_SE_KIND["gain_over_basic"],
         "super_sevens": {
             "counter_bets": ss_bet, "counter_net": ss_net,
             "counter_return": _ratio(ss_net, ss_bet),
@@ -358,6 +379,8 @@ def _by_count(c, rounds: int, plan) -> list[dict]:
         _, sd = _mean_sd(c[L.C_NET][i] + L.UNIT * c[L.C_SS_NET][i], c[L.C_ROUND_SQ][i], played,
                          float(L.UNIT))
         counter = _advantage(c[L.C_NET][i] / L.UNIT, bet, sd, played)
+        if flat_main(plan) and played:  # the same bets as the flat figure's
+            counter["se"] = flat["se"]
         out.append({
             "count": L.TC_MIN + i, "label": bucket_label(i), "rounds": n,
             "frequency": n / rounds, "played": played, "played_share": played / n,
@@ -466,7 +489,10 @@ GAIN_OVER_BASIC_95 = "(95%, the two runs taken as independent)"
 
 
 def _gain95(gain, se) -> str:
-    """A gain ± the 95% half-width of its SE (`GAIN_OVER_FLAT_95`, `GAIN_OVER_BASIC_95`)."""
+    """A gain ± the 95% half-width of its SE (`GAIN_OVER_FLAT_95`, `GAIN_OVER_BASIC_95`), or
+    "none" where the bets compared are the same (an SE of 0: `SAME_BETS`, `SAME_ROUNDS`)."""
+    if se == 0 and gain == 0:
+        return "none"
     if se is None:
         return _pct(gain)
     return f"{_pct(gain)} ± {_pct(Z95 * se, sign=False)}"
@@ -513,6 +539,10 @@ ADVANTAGE_LABELS = (
     ("total_bet", "per unit wagered on the main game (main + insurance result)"),
     ("total_bet_with_super_sevens", "  with Super Sevens (bets and result)"),
 )
+
+
+NOTE_ROWS = {"initial_bet": "per unit of initial main bet",
+             "total_bet": "per unit wagered on the main game"}
 
 
 def _summary_rows(f: dict) -> list[list[str]]:
@@ -575,22 +605,29 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     out = [ln + "  " for ln in head] if markdown else head
     out += ["", "The counter's advantage (units won per unit bet, 95% intervals)", ""]
     out += grid(["advantage", "mean", "SE", "95% interval"], _summary_rows(f))
-    flat_gain = f"{_gain95(f['gain_over_flat'], f['gain_over_flat_se'])} {GAIN_OVER_FLAT_95}"
+    same = f["gain_over_flat_se_kind"] == SAME_BETS
+    flat_gain = ("none (a flat main bet: the same bets)" if same else
+                 f"{_gain95(f['gain_over_flat'], f['gain_over_flat_se'])} {GAIN_OVER_FLAT_95}")
     gains = f"Gain over flat betting with the counter's play: {flat_gain} of the initial bet."
     if f.get("gain_over_basic") is not None:
-        gains = (f"Gain over the strategy alone at a flat bet (control run): "
-                 f"{_gain95(f['gain_over_basic'], f['gain_over_basic_se'])} "
-                 f"{GAIN_OVER_BASIC_95} of the initial bet; over flat betting with the "
-                 f"counter's play: {flat_gain}.")
+        basic_gain = ("none (no index plays and a flat main bet: the same rounds and bets)"
+                      if f["gain_over_basic_se_kind"] == SAME_ROUNDS else
+                      f"{_gain95(f['gain_over_basic'], f['gain_over_basic_se'])} "
+                      f"{GAIN_OVER_BASIC_95} of the initial bet")
+        gains = (f"Gain over the strategy alone at a flat bet (control run): {basic_gain}; over "
+                 f"flat betting with the counter's play: {flat_gain}.")
     out += ["", f"{gains} Rounds played "
             f"{_pct(f['played_share'], 1, sign=False)}; average bet {_num(f['average_bet'])} "
             f"units a round played ({_num(f['boxes_per_round_played'])} boxes); "
             + ("no bankroll given for the risk of ruin (--bankroll, or the plan's bankroll)."
                if f["bankroll"] is None else
                f"bankroll for the risk of ruin: {_num(f['bankroll'], 0)} units."), ""]
-    notes = [a["interval_note"] for a in f["advantage"].values() if a.get("interval_note")]
-    if notes:
-        out += [f"Main + insurance intervals are {notes[0]}.", ""]
+    notes = {k: a["interval_note"] for k, a in f["advantage"].items() if a.get("interval_note")}
+    if len(set(notes.values())) == 1 and len(notes) > 1:
+        out += [f"Main + insurance intervals are {next(iter(notes.values()))}.", ""]
+    else:
+        for k, note in notes.items():
+            out += [f"The main + insurance interval {NOTE_ROWS[k]} is {note}.", ""]
     if f["flat"].get("interval_note"):
         out += [f"Flat: its SE (and so its interval) is {f['flat']['interval_note']}.", ""]
     out += grid(ROUND_HEAD, _round_rows(f))
@@ -599,7 +636,8 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
             + ("at most: a round's boxes taken as perfectly correlated)" if bound else
                "per box, one a round)")
             + ("; counter adv.: the main game's, its SE of the round's whole net, Super Sevens "
-               "included, so conservative" if f.get("average_super_sevens_bet") else ""), ""]
+               "included, so conservative" if f.get("average_super_sevens_bet")
+               and f["gain_over_flat_se_kind"] != SAME_BETS else ""), ""]
     out += grid([kind, "rounds", "frequency", "played", "flat adv.", "SE", "avg bet",
                  "counter adv.", "SE"], _count_rows(f))
     ss = f["super_sevens"]

@@ -287,6 +287,19 @@ def test_the_control_run_is_the_strategy_alone_for_the_same_seed():
 
 
 @needs_engine
+@pytest.mark.parametrize("plan", ["hi-lo-flat", "sevens-super-sevens"])
+def test_a_plan_that_plays_and_bets_the_main_game_as_the_control_gains_nothing_over_it(plan):
+    # no index plays and a flat main bet: the counter's main game is the control's, round for
+    # round, so the gain over it is none (0, SE 0), not 0 +- the two runs' SEs in quadrature
+    count = _json("count", "--plan", plan, *TINY)["results"]
+    assert count["advantage"]["initial_bet"]["mean"] == pytest.approx(count["basic"]["mean"],
+                                                                       rel=1e-12)
+    assert (count["gain_over_basic"], count["gain_over_basic_se"]) == (0.0, 0.0)
+    assert count["gain_over_basic_se_kind"].startswith("none: no index plays and a flat main")
+    assert count["advantage"]["initial_bet"]["se"] == count["flat"]["se"]
+
+
+@needs_engine
 def test_a_sweep_row_is_the_single_run_at_that_penetration():
     single = _json("count", "--set", "penetration=0.6", *TINY)["results"]
     sweep = _json("count", "--penetrations", "0.6,0.8", *TINY)["sweep"]

@@ -202,6 +202,54 @@ def test_the_gain_over_the_control_run_has_an_se_of_independent_runs():
     assert rows["gain_over_basic_se_kind"]["value"] == "the two runs taken as independent"
 
 
+# A flat main bet with Super Sevens bets (the sevens plan): the counter's main bets are the flat
+# figure's, and with no index plays the control's, round for round.
+FLAT_ROUNDS = [
+    {"count": 0, "bet": 1, "net": 10, "flat": [10]},
+    {"count": 0, "bet": 1, "wagered": 20, "net": -20, "flat": [-20]},
+    {"count": 9, "bet": 1, "net": 15, "ss_bet": 1, "ss_net": 50, "flat": [15], "ss_flat": [50]},
+    {"count": 9, "bet": 1, "net": -10, "ss_bet": 1, "ss_net": -1, "flat": [-10], "ss_flat": [-1]},
+]
+
+
+def test_a_flat_main_bet_makes_the_flat_bets_and_with_no_index_plays_the_controls():
+    plan = load_plan("sevens-super-sevens")
+    assert CR.flat_main(plan) and plan.indices is None
+    main = [r["net"] for r in FLAT_ROUNDS]
+    f = CR.figures(tally_of(FLAT_ROUNDS), plan, Rules(), control=control_of([[x] for x in main]))
+    flat_se = statistics.stdev([x / U for x in main]) / 2
+    a = f["advantage"]["initial_bet"]
+    assert a["mean"] == pytest.approx(-5 / 40) == f["flat"]["mean"]
+    # the main game's own SE (the flat one), not the round's whole net's with Super Sevens
+    assert a["se"] == pytest.approx(flat_se) and a["interval_note"] is None
+    whole = statistics.stdev([(r["net"] + U * r.get("ss_net", 0)) / U for r in FLAT_ROUNDS]) / 2
+    assert whole > 10 * flat_se
+    assert (f["gain_over_flat"], f["gain_over_flat_se"]) == (0.0, 0.0)
+    assert (f["gain_over_basic"], f["gain_over_basic_se"]) == (0.0, 0.0)
+    assert f["gain_over_flat_se_kind"] == CR.SAME_BETS
+    assert f["gain_over_basic_se_kind"] == CR.SAME_ROUNDS
+    assert all(b["counter_se"] == b["flat_se"] for b in f["by_count"])
+    table = CR.render(f, "table")
+    assert ("control run): none (no index plays and a flat main bet: the same rounds and bets); "
+            "over flat betting with the counter's play: none (a flat main bet: the same bets)"
+            ) in table
+    assert "per unit of initial main bet is conservative" not in table
+    assert ("The main + insurance interval per unit wagered on the main game is conservative"
+            in table)
+    assert "so conservative" not in table  # the by-count table's SE is the flat one's
+    # index plays: the same bets as flat, but not the control's rounds
+    indexed = dataclasses.replace(plan, indices="hi-lo-nz")
+    g = CR.figures(tally_of(FLAT_ROUNDS), indexed, Rules(), control=control_of([[x] for x in main]))
+    assert g["gain_over_flat_se_kind"] == CR.SAME_BETS
+    assert g["gain_over_basic_se_kind"] == "the two runs taken as independent"
+    # a ramp: not flat
+    ramped = dataclasses.replace(plan, bet=Ramp(1, ((2.0, 4),)))
+    assert not CR.flat_main(ramped)
+    h = CR.figures(tally_of(FLAT_ROUNDS), ramped, Rules(), control=control_of([[x] for x in main]))
+    assert h["gain_over_flat_se_kind"] == "upper bound" and h["gain_over_flat_se"] > 0
+    assert not CR.flat_main(dataclasses.replace(plan, wong_enter=1.0, wong_leave=0.0))
+
+
 def test_the_control_runs_se_is_from_its_rounds_as_simulate_gives_it():
     """Three boxes a round share the dealer's cards: the control's SE is the per-round one of
     `tally.summarize` (as `bjsim simulate`), not the per-box SD over the boxes dealt."""

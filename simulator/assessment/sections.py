@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from simulator.assessment.figures import CONFIDENCES
+from simulator.counting_report import SAME_BETS, SAME_ROUNDS
 
 LABEL = {1: "A", 10: "10"}
 
@@ -360,10 +361,14 @@ def counting(data: dict) -> Section | None:
         "counter's net per unit bet; flat: every box dealt at one unit, played as the counter "
         "plays (index plays included); the control run: the strategy alone at a flat bet, the "
         "same seed. Gain over the control run: "
-        f"{fmt(f.get('gain_over_basic'), 'spct3')} (SE "
-        f"{fmt(f.get('gain_over_basic_se'), 'pct3')}, the two runs taken as independent); over "
-        f"flat betting: {fmt(f['gain_over_flat'], 'spct3')} (SE at most "
-        f"{fmt(f.get('gain_over_flat_se'), 'pct3')}, the same rounds)."
+        + ("none (no index plays and a flat main bet: the same rounds and bets)"
+           if f.get("gain_over_basic_se_kind") == SAME_ROUNDS else
+           f"{fmt(f.get('gain_over_basic'), 'spct3')} (SE "
+           f"{fmt(f.get('gain_over_basic_se'), 'pct3')}, the two runs taken as independent)")
+        + "; over flat betting: "
+        + ("none (a flat main bet: the same bets)" if f["gain_over_flat_se_kind"] == SAME_BETS
+           else f"{fmt(f['gain_over_flat'], 'spct3')} (SE at most "
+           f"{fmt(f.get('gain_over_flat_se'), 'pct3')}, the same rounds)") + "."
         + (f" The flat advantage's SE is {f['flat']['interval_note']}."
            if f["flat"].get("interval_note") else "")
         + " The SE of the win per 100 rounds is from the mean's; SCORE, N0 and the risk of ruin "
