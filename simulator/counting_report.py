@@ -21,7 +21,7 @@ import numpy as np
 from simulator import __version__, counting
 from simulator import layout as L
 from simulator.compare_report import _aligned, _markdown
-from simulator.exact.sevens import sevens_plays, super_sevens
+from simulator.exact.sevens import sevens_plays
 from simulator.report import sevens_play_text
 from simulator.tally import (
     MIN_WINS,
@@ -29,6 +29,7 @@ from simulator.tally import (
     Z95,
     _figure,
     _mean_sd,
+    line_chances,
     ss_lines_dealable,
     ss_lines_possible,
     summarize,
@@ -161,15 +162,17 @@ def plan_dict(plan) -> dict:
             "table_min": plan.table_min, "table_max": plan.table_max, "bankroll": plan.bankroll}
 
 
-def rarest_line(rules, ss_lines=SS_LINES) -> tuple[str, float] | None:
-    """The Super Sevens line paying over 3 to 1 that a full shoe makes least often, of those the
-    strategies can make (`tally.ss_lines_possible`) and the shoe can deal
-    (`tally.ss_lines_dealable`), and its chance per bet (rule 14; the third card always dealt):
-    a sample of bets says little of the return until it has seen a few tens of those."""
-    lines = super_sevens(rules, "hit", guaranteed_third=True)["lines"]
-    dealable = ss_lines_dealable(rules)
-    rare = [(float(lines[k]["probability"]), k) for k in ss_lines
-            if lines[k]["pays"] > 3 and k in dealable]
+def rarest_line(rules, strategy=None) -> tuple[str, float] | None:
+    """The Super Sevens line paying over 3 to 1 that ``strategy`` makes least often from a full
+    shoe (by its 7-7 play; None: hitting every 7-7, the published convention), of those it can
+    make (`tally.ss_lines_possible`) and the shoe can deal (`tally.ss_lines_dealable`), and its
+    chance per bet (rule 14): a sample of bets says little of the return until it has seen a
+    few tens of those."""
+    chances = line_chances(rules, None if strategy is None else [strategy])[0]
+    possible = ss_lines_dealable(rules) if strategy is None else ss_lines_possible([strategy],
+                                                                                   rules)
+    pays = dict(zip(SS_LINES, list(rules.super_sevens_pays) + [-1], strict=True))
+    rare = [(chances[k], k) for k in possible if pays[k] > 3 and chances[k] > 0]
     return None if not rare else min(rare)[::-1]
 
 
@@ -190,7 +193,7 @@ def sevens_check(rules, strategy=None) -> dict:
     elif any(p not in ("hit", "double") for p in sevens_plays(rules, strategy).values()):
         why_not = ("the exact return deals every box a third card, which the strategy's 7-7 play "
                    f"({sevens_play_text(strategy.sevens)}) does not: no z")
-    return {"rare": rarest_line(rules, ss_lines_possible([strategy], rules)), "why_not": why_not}
+    return {"rare": rarest_line(rules, strategy), "why_not": why_not}
 
 
 def _exact_se(sum_sq: int, exact, n: int):
@@ -233,6 +236,8 @@ def _ss_interval(sim: dict, check: dict, exact_se=None) -> dict:
     the sample's; withheld (``interval_note`` says why) where too few bets were dealt
     (`_too_few_bets`). ``interval_se``: ``exact``, ``sample`` or None (no interval)."""
     few = None if sim["mean"] is None else _too_few_bets(sim, check)
+    if exact_se is not None and check["why_not"] is not None:
+        exact_se = None  # the convention's SE, not of the game the strategy plays
     if exact_se is not None and sim["mean"] is not None and few is None:
         ci = _figure(sim["mean"], exact_se)
         return sim | {"ci95_low": ci["ci95_low"], "ci95_high": ci["ci95_high"],
@@ -585,14 +590,21 @@ def _count_rows(f: dict) -> list[list[str]]:
             for b in f["by_count"]]
 
 
+def _exact_ses(f: dict) -> bool:
+    """Whether the Super Sevens tables' SE is the exact one: the tally has it, and it is of the
+    game the strategy plays (the convention's: `sevens_check`); else the sample's."""
+    return f["super_sevens"]["exact_se"] is not None and f["super_sevens"]["why_not"] is None
+
+
 def _ss_se_head(f: dict) -> str:
-    """The Super Sevens tables' SE: the exact one where the tally has it, else the sample's."""
-    return "SE (sample)" if f["super_sevens"]["exact_se"] is None else "SE (exact)"
+    return "SE (exact)" if _exact_ses(f) else "SE (sample)"
 
 
 def _ss_rows(f: dict) -> list[list[str]]:
+    exact = _exact_ses(f)
     return [[b["label"], _num(b["bets"]), _pct(b["return"], 2),
-             _pct(b["se"] if b["exact_se"] is None else b["exact_se"], 2, sign=False),
+             _pct(b["exact_se"] if exact and b["exact_se"] is not None else b["se"], 2,
+                  sign=False),
              _pct(b["exact"], 2), _num(b["z"], 2), _pct(b["favourable_share"], 1, sign=False),
              _num(b["counter_bets"])] for b in f["super_sevens_by_count"]]
 
@@ -723,7 +735,7 @@ def tidy_rows(f: dict) -> list[dict]:
     # The return's se: the one its interval and z are from (the exact one where there is one).
     fl = ss["flat"]
     add("super_sevens", "flat_return", fl["mean"],
-        se=fl["se"] if ss["exact_se"] is None else ss["exact_se"], lo=fl["ci95_low"],
+        se=ss["exact_se"] if fl["interval_se"] == "exact" else fl["se"], lo=fl["ci95_low"],
         hi=fl["ci95_high"])
     add("super_sevens", "interval_se", fl["interval_se"])
     add("super_sevens", "exact_se", ss["exact_se"])

@@ -307,7 +307,7 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
             "contribution_se": None if se is None else abs(pay) * se,
         }
     dealable = ss_lines_dealable(rules)
-    chances = _line_chances(rules, strategies)
+    chances = line_chances(rules, strategies)
     by_slot = [t[L.T_BY + k * L.N_BY + L.BY_BOX_ROUNDS] for k in range(len(chances))]
     if strategies is None or not sum(by_slot):
         by_slot = [bets] + [0] * (len(chances) - 1)
@@ -394,7 +394,7 @@ def _by_strategy(t: list, lines: dict, dealable, possible: list,
     (``layout.T_BY``; else none), the SE from its per-round sums (its boxes share the dealer's
     cards). Its Super Sevens interval is withheld where its bets are expected to hold fewer
     than ``MIN_WINS`` wins of a line above 3 to 1 that it can make (``possible[k]``: of the
-    strategy of first box ``k + 1``; ``chances[k]``, `_line_chances`), so wherever the whole
+    strategy of first box ``k + 1``; ``chances[k]``, `line_chances`), so wherever the whole
     game's is for such a line, and the note quotes its own bets."""
     rounds, u, bets = t[L.T_ROUNDS], float(L.UNIT), t[L.T_SS_BETS]
     by = [t[L.T_BY + k * L.N_BY: L.T_BY + (k + 1) * L.N_BY] for k in range(7)]
@@ -428,7 +428,7 @@ def _by_strategy(t: list, lines: dict, dealable, possible: list,
     return out
 
 
-def _line_chances(rules, strategies) -> list[dict]:
+def line_chances(rules, strategies) -> list[dict]:
     """Each strategy's chance per bet of each Super Sevens line from a full shoe, by its 7-7 play
     (the exact analyzer's, rule 14), or one of a strategy hitting every 7-7 without
     ``strategies``: what decides how many wins a run can be expected to hold."""

@@ -19,7 +19,7 @@ from simulator.cli import cli
 from simulator.report import by_strategy, render, strategy_label
 from simulator.rules import Rules
 from simulator.strategy import load_strategy, stack_for
-from simulator.tally import _line_chances, summarize
+from simulator.tally import line_chances, summarize
 
 
 def _by(t, k, **fields):
@@ -98,7 +98,7 @@ def test_two_names_with_the_same_charts_are_one_strategy(mixed):
 
 def test_a_strategys_super_sevens_interval_is_withheld_by_the_wins_its_bets_expect(mixed):
     summary, _ = mixed
-    p_e = _line_chances(Rules(boxes=3), None)[0]["e"]
+    p_e = line_chances(Rules(boxes=3), None)[0]["e"]
     for e in summary["by_strategy"]:
         expected = e["super_sevens"]["bets"] * p_e
         note = e["super_sevens"]["interval_note"]

@@ -19,6 +19,7 @@ from simulator import layout as L
 from simulator.plans import Ramp, load_plan
 from simulator.rules import Rules
 from simulator.strategy import load_strategy
+from tests.helpers import make_strategy
 
 U = L.UNIT
 
@@ -307,9 +308,18 @@ def test_the_super_sevens_table_by_count(fig):
 
 def test_a_super_sevens_z_needs_30_expected_wins_of_the_rarest_line():
     rules = Rules()
-    line, p = CR.rarest_line(rules, ("a", "b", "c", "f"))  # 7-7 split or stood on: no (d), (e)
-    assert line == "c" and p == pytest.approx(0.0011489, rel=1e-4)  # two suited sevens
-    assert CR.rarest_line(rules)[0] == "e" and CR.rarest_line(rules, ("a", "f")) is None
+    splits = make_strategy(sevens={"*": "P"})  # every 7-7 split: no third card, so no (d) or (e)
+    line, p = CR.rarest_line(rules, splits)
+    assert line == "c" and p == pytest.approx(24 * 5 / 312 / 311, rel=1e-9)  # two suited sevens
+    assert CR.rarest_line(rules)[0] == "e"  # hitting every 7-7
+    assert CR.rarest_line(dataclasses.replace(rules, super_sevens_pays=(3, 3, 3, 3, 3))) is None
+    # basic hits 7-7 against 8-A only: its (e) is rarer than the convention's, so it needs more
+    # bets before a z (simulate's rule: the strategy's own chances)
+    basic, hit_all = CR.rarest_line(rules, load_strategy("basic")), CR.rarest_line(rules)
+    assert basic[0] == hit_all[0] == "e" and basic[1] < 0.6 * hit_all[1]
+    from simulator.tally import line_chances
+
+    assert basic[1] == line_chances(rules, [load_strategy("basic")])[0]["e"]
     need = math.ceil(30 / p)
     for n, has_z in ((need - 1, False), (need, True)):
         sim = {"n": n, "mean": -0.1, "se": 0.05}
@@ -340,7 +350,7 @@ def test_the_super_sevens_interval_is_the_exact_ses_in_every_format():
     # square 525: the exact SE is the one of the z and of the interval, in every format.
     bets = 2_000_000
     t = ss_tally(bets, -bets // 4, 74 * bets, -0.11, exact_sq=525.0)
-    for strategy in ("basic-super-sevens", "basic"):  # with a z and without one
+    for strategy in ("basic-super-sevens",):
         f = CR.figures(t, load_plan("hi-lo-flat"), Rules(), strategy=load_strategy(strategy))
         ss, fl = f["super_sevens"], f["super_sevens"]["flat"]
         exact_se = math.sqrt((525 - 0.11**2) / bets)
@@ -360,6 +370,30 @@ def test_the_super_sevens_interval_is_the_exact_ses_in_every_format():
             text = CR.render(f, fmt)
             assert f"-25.000% ± {100 * half:.3f}% (95%: " in text, fmt
             assert f"exact SE {100 * exact_se:.3f}%)" in text and "SE (exact)" in text
+
+
+def test_a_strategy_off_the_convention_has_its_samples_interval_not_the_conventions_se():
+    # basic stands or splits 7-7 against 2-7: the exact moments the tally keeps are of the
+    # convention (a third card to every 7-7), not of basic's game, so its interval is the
+    # sample's (with 4,000,000 bets, enough wins of basic's own rarest line)
+    bets = 4_000_000
+    t = ss_tally(bets, -bets // 4, 74 * bets, -0.11, exact_sq=525.0)
+    f = CR.figures(t, load_plan("hi-lo-flat"), Rules(), strategy=load_strategy("basic"))
+    ss, fl = f["super_sevens"], f["super_sevens"]["flat"]
+    assert ss["z"] is None and "does not: no z" in ss["z_note"]
+    assert fl["interval_se"] == "sample" and fl["interval_note"] is None
+    half = 1.959963984540054 * fl["se"]
+    assert (fl["ci95_low"], fl["ci95_high"]) == (pytest.approx(-0.25 - half),
+                                                 pytest.approx(-0.25 + half))
+    assert float(_ss_csv_row(f)["flat_return"]["se"]) == pytest.approx(fl["se"])
+    text = CR.render(f, "table")  # the by-count table's SE column is the sample's too
+    assert "SE (sample)" in text and "SE (exact)" not in text
+    assert f"{100 * f['super_sevens_by_count'][0]['se']:.2f}%" in text
+    # basic's own line (e) chance sets how many bets an interval needs: 2,000,000 are too few
+    few = CR.figures(ss_tally(2_000_000, -500_000, 74 * 2_000_000, -0.11, exact_sq=525.0),
+                     load_plan("hi-lo-flat"), Rules(), strategy=load_strategy("basic"))
+    assert few["super_sevens"]["flat"]["ci95_low"] is None
+    assert "line (e)" in few["super_sevens"]["flat"]["interval_note"]
 
 
 def test_with_the_exact_variance_too_few_bets_still_give_no_z_or_interval():

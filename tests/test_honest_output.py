@@ -184,7 +184,7 @@ def test_enough_bets_to_expect_30_wins_of_every_line_give_an_interval():
 
     rounds = [[(0, None, line)] for line in (1, 2, 3, 4) for _ in range(30)]
     rounds += [[(0, None, 5)]] * 1000  # 1,120 bets
-    p_e = tally._line_chances(Rules(), None)[0]["e"]
+    p_e = tally.line_chances(Rules(), None)[0]["e"]
     enough = math.ceil(30 / p_e / len(rounds))
     ss = tally.summarize(build_tally(rounds) * enough, Rules())["super_sevens"]
     assert ss["interval_note"] is None and ss["ci95_low"] is not None
@@ -232,7 +232,7 @@ def test_lines_the_shoe_cannot_make_are_left_out_of_the_check():
         rules = Rules(decks=decks)
         ss = tally.summarize(build_tally(rounds), rules)["super_sevens"]
         assert f"line ({line})" in ss["interval_note"] and ss["ci95_low"] is None
-        copies = math.ceil(30 / tally._line_chances(rules, None)[0][line] / len(rounds))
+        copies = math.ceil(30 / tally.line_chances(rules, None)[0][line] / len(rounds))
         ss = tally.summarize(build_tally(rounds) * copies, rules)["super_sevens"]
         assert ss["interval_note"] is None and ss["ci95_low"] is not None
     # the counter's rarest line too: (d) with one or two decks, not a line of chance 0

@@ -254,17 +254,58 @@ def test_volatility_is_edge_plus_minus_z_sd_over_root_n(built):
         assert r["sd_source"] == ("exact" if ss else "simulated")
         assert r["house_edge"] == -w["exact"] and r["sd_bet"] == sd
         assert r["expected_win"] == pytest.approx(r["rounds"] * r["house_edge"])
+        assert r["range_source"] == ("drawn" if ss else "normal")
         for c, zc in z.items():
             half = zc * sd / math.sqrt(r["rounds"])
+            assert r[f"vi_{c}"] == pytest.approx(zc * sd, rel=1e-12)
+            if ss:  # drawn from the exact line chances: within what the casino can win or lose
+                assert -5000 <= r[f"low_{c}"] < r["house_edge"] < r[f"high_{c}"] <= 1
+                continue
             assert r[f"low_{c}"] == pytest.approx(r["house_edge"] - half, rel=1e-12)
             assert r[f"high_{c}"] == pytest.approx(r["house_edge"] + half, rel=1e-12)
-            assert r[f"vi_{c}"] == pytest.approx(zc * sd, rel=1e-12)
     from simulator.exact.sevens import super_sevens
     from simulator.rules import load_rules
     from simulator.strategy import load_strategy
 
     exact_sd = super_sevens(load_rules(), load_strategy(data["strategy"]))["sd"]
     assert wager(data, "super_sevens")["exact_sd_bet"] == pytest.approx(exact_sd, rel=1e-12)
+
+
+def test_the_super_sevens_range_over_100_bets_holds_its_confidence_exactly():
+    """The drawn range against the exact distribution of 100 bets' result: every way of the
+    rarer lines (b)-(e) turning up, line (a) binomial among the rest."""
+    from simulator.assessment.figures import CONFIDENCES, SS_DRAWS, _drawn_range
+
+    p = {"a": 0.0712342320, "b": 0.0042803564, "c": 0.0011889879, "d": 0.0002108248,
+         "e": 0.0000086759}
+    p["f"] = 1 - sum(p.values())
+    pays = {"a": 3, "b": 50, "c": 100, "d": 500, "e": 5000, "f": -1}
+    n = 100
+    got = _drawn_range({k: {"probability": p[k], "pays": pays[k]} for k in p}, n)
+    dist: dict = {}  # the casino's result per unit staked -> its probability
+    lf = [math.lgamma(i + 1) for i in range(n + 1)]
+    for e in range(4):
+        for d in range(6):
+            for c in range(8):
+                for b in range(14):
+                    rest = n - b - c - d - e
+                    for a in range(rest + 1):
+                        f = rest - a
+                        ks = (a, b, c, d, e, f)
+                        logp = lf[n] - sum(lf[k] for k in ks) + sum(
+                            k * math.log(p[x]) for x, k in zip("abcdef", ks, strict=True) if k)
+                        x = -(3 * a + 50 * b + 100 * c + 500 * d + 5000 * e - f) / n
+                        dist[x] = dist.get(x, 0.0) + math.exp(logp)
+    assert sum(dist.values()) > 1 - 1e-9
+    tol = 4 * math.sqrt(0.05 * 0.95 / SS_DRAWS)  # the draws' error in a tail's chance
+    for conf in CONFIDENCES:
+        tail = (1 - conf) / 2
+        lo, hi = got[f"low_{round(100 * conf)}"], got[f"high_{round(100 * conf)}"]
+        below = sum(q for x, q in dist.items() if x < lo)
+        at_or_below = below + dist[lo]
+        assert below <= tail + tol and at_or_below >= tail - tol, (conf, lo, below)
+        above = sum(q for x, q in dist.items() if x > hi)
+        assert above <= tail + tol and above + dist[hi] >= tail - tol, (conf, hi, above)
 
 
 def test_super_sevens_combinations_counted_by_hand(built):

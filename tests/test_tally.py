@@ -171,7 +171,7 @@ def test_the_super_sevens_interval_waits_for_the_wins_expected_not_those_seen():
     line's exact chance), not by those it happened to hold: deciding by the wins seen showed
     the interval of the lucky runs alone, about +0.3 SE of bias in the intervals shown."""
     rules = Rules(boxes=1)
-    p_e = tally_module._line_chances(rules, None)[0]["e"]
+    p_e = tally_module.line_chances(rules, None)[0]["e"]
     assert p_e == pytest.approx(4 * 6 * 5 * 4 / (312 * 311 * 310))  # three suited sevens
     need = math.ceil(30 / p_e)
     for bets, shown in ((need - 1, False), (need, True)):

@@ -252,11 +252,32 @@ def _frequencies(summary) -> list[dict]:
     return rows
 
 
-def _volatility(wagers: list[dict]) -> list[dict]:
+SS_DRAWS = 400_000  # sets of N Super Sevens bets drawn for the volatility table's range
+
+
+def _drawn_range(lines: dict, n: int) -> dict:
+    """The central range of the casino's result per unit staked over ``n`` Super Sevens bets at
+    each confidence: quantiles of ``SS_DRAWS`` sets of ``n`` bets drawn (seed 1994) from the
+    exact line chances. A few big pays decide it, so the normal approximation fails there (its
+    95% range over 100 bets reached +359%, more than the casino can win)."""
+    p = np.array([v["probability"] for v in lines.values()])
+    pays = np.array([v["pays"] for v in lines.values()], np.float64)
+    counts = np.random.default_rng(1994).multinomial(n, p / p.sum(), size=SS_DRAWS)
+    result = -(counts @ pays) / n
+    out = {}
+    for c in CONFIDENCES:
+        lo, hi = np.quantile(result, [(1 - c) / 2, (1 + c) / 2], method="inverted_cdf")
+        out[f"low_{round(100 * c)}"], out[f"high_{round(100 * c)}"] = float(lo), float(hi)
+    return out
+
+
+def _volatility(wagers: list[dict], ss_lines: dict | None = None) -> list[dict]:
     """The casino's result over N bets at each confidence (the PAR sheet's volatility index):
     house edge +- z SD / sqrt(N) per bet (its ``per``: an initial wager, or for insurance and
     Super Sevens a unit staked), from the exact house edge and the SD per bet: exact for Super
-    Sevens (``exact_sd_bet``), simulated for the others (``sd_source`` says which)."""
+    Sevens (``exact_sd_bet``), simulated for the others (``sd_source`` says which). Super
+    Sevens' range is drawn from its exact line chances ``ss_lines`` (`_drawn_range`;
+    ``range_source``)."""
     rows = []
     total = next(w for w in wagers if w["wager"] == "total")
     for w in wagers:
@@ -270,13 +291,16 @@ def _volatility(wagers: list[dict]) -> list[dict]:
         for n in ROUND_COUNTS:
             row = {"wager": w["wager"], "label": w["label"], "per": w["per"], "rounds": n,
                    "house_edge": edge, "sd_bet": sd, "expected_win": n * edge,
-                   "sd_source": "exact" if w.get("exact_sd_bet") else "simulated"}
+                   "sd_source": "exact" if w.get("exact_sd_bet") else "simulated",
+                   "range_source": "drawn" if w["wager"] == "super_sevens" else "normal"}
             for c in CONFIDENCES:
                 z = NormalDist().inv_cdf(0.5 + c / 2)
                 half = z * sd / math.sqrt(n)
                 row[f"low_{round(100 * c)}"] = edge - half
                 row[f"high_{round(100 * c)}"] = edge + half
                 row[f"vi_{round(100 * c)}"] = z * sd
+            if w["wager"] == "super_sevens":
+                row |= _drawn_range(ss_lines, n)
             rows.append(row)
     return rows
 
@@ -729,7 +753,7 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
         "frequencies": _frequencies(summary),
         "frequencies_note": summary.get("frequencies_note"),
         "dealer_note": summary.get("dealer_note"),
-        "volatility": _volatility(wagers),
+        "volatility": _volatility(wagers, (fig.get("super_sevens") or {}).get("lines")),
         "sevens": _sevens(rules, fig, runs) if rules.super_sevens else None,
         "choices": [_choice_row(n, runs[n][1], runs[n][0], exacts[n][1], fig) for n in runs],
         "choices_note": ("The shipped strategies were derived for configs/nz1994.toml; under "

@@ -240,8 +240,11 @@ def volatility(data: dict) -> Section:
         "edge - VI / sqrt(N) and house edge + VI / sqrt(N) with the stated confidence (normal "
         "approximation), VI = z x SD per bet being the volatility index. House edge: exact; SD: "
         "simulated, but exact for Super Sevens, whose simulated SD rests on a handful of its "
-        "biggest pays. Over few Super Sevens bets the result is a handful of large pays, so there "
-        "the normal approximation is rough.", t, "Volatility index: " + "; ".join(vi) + "."])
+        "biggest pays. Super Sevens' result is a handful of large pays, far from normal even "
+        "over 100,000 bets (a normal range over 100 bets would reach +359%, more than the casino "
+        "can win): its low and high are the central range of 400,000 sets of N bets drawn from "
+        "its exact line chances (seed 1994), and its VI is given only as the PAR-sheet index.",
+        t, "Volatility index: " + "; ".join(vi) + "."])
 
 
 def sevens(data: dict) -> Section | None:
@@ -399,7 +402,8 @@ def counting(data: dict) -> Section | None:
                   "round).")
                + (" The counter's advantage is the main game's; its SE is of the round's whole "
                   "net, Super Sevens included, so conservative." if
-                  f.get("average_super_sevens_bet") else ""),
+                  f.get("average_super_sevens_bet") and f["gain_over_flat_se_kind"] != SAME_BETS
+                  else ""),
                Table("counting_by_count", f"Frequency and advantage by {kind}", bcols,
                      [[b[k] for k, _, _ in bcols] for b in f["by_count"]])]
     ss = f["super_sevens"]
