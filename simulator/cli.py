@@ -674,6 +674,40 @@ def _nz_chart_note(rules, names) -> str | None:
             "theirs, for --strategy FILE (exact and compare use theirs)")
 
 
+def _basic_of(rules, quiet: bool) -> str:
+    """The basic strategy of ``rules`` for a command that plays it by default: ``basic`` (the
+    NZ rules' chart) where no chart key differs from the NZ rules or the chart derived for them
+    is the same, else the derived one's cache file (`derived.basic_for`), said on stderr."""
+    import numpy as np
+
+    from simulator import derived
+    from simulator.rules import Rules, rules_dict
+    from simulator.strategy import CHARTS, load_strategy
+
+    nz, here = rules_dict(Rules()), rules_dict(rules)
+    changed = ", ".join(f"{k}={here[k]}" for k in CHART_KEYS if here[k] != nz[k])
+    if not changed:
+        return "basic"
+    if not quiet and not derived.basic_path(rules).exists():
+        click.echo("bjsim: deriving the basic strategy for these rules (exact analyzer, about "
+                   "10 s; then cached)", err=True)
+    theirs, path = derived.basic_for(rules)
+    basic = load_strategy("basic")
+    if all(np.array_equal(getattr(theirs, t), getattr(basic, t)) for t in CHARTS):
+        return "basic"
+    if path is None:  # no cache folder to keep it in: the NZ chart, said
+        if not quiet:
+            click.echo(f"bjsim: the basic strategy derived for these rules ({changed}) cannot be "
+                       "kept (the cache folder is not writable): playing basic, the NZ rules' "
+                       "chart", err=True)
+        return "basic"
+    if not quiet:
+        click.echo(f"bjsim: playing the basic strategy derived for these rules ({changed}): "
+                   f"{path} (the shipped basic is the NZ rules' chart: --strategy basic)",
+                   err=True)
+    return str(path)
+
+
 def _check_chunk_rounds(rules, chunk_rounds: int) -> None:
     """Refuse a --chunk-rounds whose tally could overflow under ``rules``, before any round."""
     from simulator.engine import check_headroom
@@ -1458,9 +1492,11 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
 
 @cli.command()
 @rules_options
-@click.option("--strategy", "strategy_name", default="basic", show_default=True,
-              metavar="NAME|FILE",
-              help="The strategy assessed (every box plays it): a shipped name or a TOML file.")
+@click.option("--strategy", "strategy_name", default=None, metavar="NAME|FILE",
+              help="The strategy assessed (every box plays it): a shipped name or a TOML file. "
+              "Default: the basic strategy of the rules: the shipped basic for the NZ rules' "
+              "chart, else the one derived for them (exact analyzer, about 10 s once, then "
+              "cached), as compare's baseline plays.")
 @click.option("--choice", "choices", multiple=True, metavar="NAME|FILE",
               help="A strategy set against --strategy under 'the player's choices'; "
               "repeatable. Default: every shipped strategy.")
@@ -1562,9 +1598,12 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
 
         count_runs.check(rules, load_plan(count_plan), count_penetrations,
                          ("--count", "--count-penetrations"), given=count_plan)
-    note = _nz_chart_note(rules, [strategy_name])
-    if note is not None and not quiet:
-        click.echo(note, err=True)
+    if strategy_name is None:
+        strategy_name = _basic_of(rules, quiet)
+    else:
+        note = _nz_chart_note(rules, [strategy_name])
+        if note is not None and not quiet:
+            click.echo(note, err=True)
     spec = Spec(rules, strategy=strategy_name, rules_file=rules_path,
                 rules_name=file_meta.get("name"), overrides=tuple(sets),
                 rounds=max_rounds if precision is not None else rounds, precision=precision,

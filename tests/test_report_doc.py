@@ -271,6 +271,41 @@ def test_volatility_is_edge_plus_minus_z_sd_over_root_n(built):
     assert wager(data, "super_sevens")["exact_sd_bet"] == pytest.approx(exact_sd, rel=1e-12)
 
 
+def test_under_other_rules_the_report_plays_their_basic_strategy_by_default(tmp_path):
+    """H17 and late surrender call for another chart than the NZ one: by default the report
+    plays the one derived for them (as compare's baseline and exact do), so the variant that
+    the rule set already has (h17) differs by nothing, where the NZ chart gave -0.097%."""
+    from simulator import derived
+    from simulator.exact.compare import exact_figures
+    from simulator.rules import apply_overrides
+
+    sets = ["--set", "dealer_hits_soft_17=true", "--set", "surrender=late"]
+    out = tmp_path / "rep"
+    result = run("report", *sets, "--rounds", "20_000", "--chunk-rounds", "10_000",
+                 "--sample-rounds", "10_000", "--choice", "basic", "--variant",
+                 "configs/variants/h17.toml", "--variant-rounds", "20_000", "-o", out)
+    assert result.exit_code == 0, result.output
+    rules = apply_overrides(load_rules(), [s for s in sets if s != "--set"])
+    strat, path = derived.basic_for(rules)
+    assert "playing the basic strategy derived for these rules" in result.stderr
+    data = json.loads((out / "report.json").read_text())
+    assert data["strategy"] == str(path)
+    fig, _ = exact_figures(rules, strat)
+    assert wager(data, "total")["exact"] == pytest.approx(fig["ev"], rel=1e-12)
+    h17 = next(r for r in data["variants"]["rows"] if r["variant"] == "h17")
+    assert h17["exact"] == 0.0 and h17["difference"] == 0.0
+    nz = next(c for c in data["choices"] if c["strategy"] == "basic")
+    assert nz["cost"] > 0  # the NZ chart costs the player something under these rules
+    assert f"--strategy {path}" in data["manifest"]["commands"]["simulate"]
+    assert ("Strategy the basic strategy derived for these rules (exact analyzer; "
+            f"{path})") in (out / "report.md").read_text()
+    # the NZ rules keep the shipped basic, said nowhere
+    plain = run("report", "--rounds", "20_000", "--chunk-rounds", "10_000", "--sample-rounds",
+                "10_000", "--choice", "basic", "--no-variants", "-o", tmp_path / "nz")
+    assert json.loads((tmp_path / "nz" / "report.json").read_text())["strategy"] == "basic"
+    assert "strategy derived" not in plain.stderr
+
+
 def test_the_super_sevens_range_over_100_bets_holds_its_confidence_exactly():
     """The drawn range against the exact distribution of 100 bets' result: every way of the
     rarer lines (b)-(e) turning up, line (a) binomial among the rest."""

@@ -92,8 +92,9 @@ def _plus_minus(w: dict, digits: int) -> str:
 def summary(data: dict) -> Section:
     tot = _wager(data, "total")
     man = data["manifest"]
-    text = [f"Strategy {data['strategy']}; {man['rounds_played']:,} simulated rounds, seed "
-            f"{man['seed']}, chunks of {man['chunk_rounds']:,} rounds (bjsim {man['bjsim']})."]
+    text = [f"Strategy {_strategy_shown(data['strategy'])}; {man['rounds_played']:,} simulated "
+            f"rounds, seed {man['seed']}, chunks of {man['chunk_rounds']:,} rounds (bjsim "
+            f"{man['bjsim']})."]
     text.append(f"House edge of the main game with insurance, per initial wager: exact "
                 f"{fmt(-tot['exact'], 'pct')}; simulated {fmt(-tot['simulated'], 'pct')}"
                 f"{_plus_minus(tot, 4)}, "
@@ -213,6 +214,20 @@ def frequencies(data: dict) -> Section:
     blocks.append(_chart(data, "distribution", "Distribution of the net result per round "
                          "(sampled) and per Super Sevens bet (the run's tally), log scale."))
     return Section("frequencies", "Hit frequencies and the distribution of results", blocks)
+
+
+def _strategy_shown(name: str) -> str:
+    """A strategy as the summary names it: the basic strategy derived for the rules (a cache
+    file ``basic-KEY.toml``, the report's default under rules other than the NZ chart's) says
+    so."""
+    from pathlib import Path
+
+    from simulator.exact.cache import cache_dir
+
+    path = Path(name)
+    if path.parent == cache_dir() and path.name.startswith("basic-"):
+        return f"the basic strategy derived for these rules (exact analyzer; {name})"
+    return name
 
 
 def volatility(data: dict) -> Section:
