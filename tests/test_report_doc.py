@@ -306,6 +306,19 @@ def test_under_other_rules_the_report_plays_their_basic_strategy_by_default(tmp_
     assert "strategy derived" not in plain.stderr
 
 
+def test_a_changed_pay_table_is_named_by_its_pays_and_not_called_published(tmp_path, built):
+    out = tmp_path / "rep"
+    result = run("report", "--set", "super_sevens_pays=[3,50,100,500,2500]", "--rounds",
+                 "20_000", "--chunk-rounds", "10_000", "--sample-rounds", "10_000", "--choice",
+                 "basic", "--no-variants", "--quiet", "-o", out)
+    assert result.exit_code == 0, result.output
+    summary = (out / "report.md").read_text().split("## ")[1]
+    assert "the 500 and 2500 pays of three sevens" in summary and "5000" not in summary
+    assert "(the convention's figure for these rules: no figure is published for them)" in summary
+    nz = (built[0] / "report.md").read_text().split("## ")[1]
+    assert "the 500 and 5000 pays of three sevens" in nz and "no figure is published" not in nz
+
+
 def test_the_super_sevens_range_over_100_bets_holds_its_confidence_exactly():
     """The drawn range against the exact distribution of 100 bets' result: every way of the
     rarer lines (b)-(e) turning up, line (a) binomial among the rest."""

@@ -367,19 +367,20 @@ def _sevens(rules, fig, runs: dict) -> dict:
     own_is_published = abs(own_edge - published["house_edge"]) < 1e-12
     peeked = ("which no 7-7 play achieves here (a peeked dealer blackjack ends the round before "
               "the third card)")
+    three = (f"{rules.super_sevens_pays[3]:g} and {rules.super_sevens_pays[4]:g} pays of three "
+             "sevens, lines d and e")
     if own_is_published:  # the strategy takes a third card to every 7-7: nothing to explain
         why = ("The strategy's own 7-7 play gives the published figure: it takes a third card "
                "to every 7-7 (a hit or a double), which is what the published convention "
                "assumes. (Rule 14.4 settles the bet on the first two cards when 7-7 is split "
-               "or stood on, so a strategy that does either gives up part of the 500 and 5000 "
-               "pays of three sevens, lines d and e.)")
+               f"or stood on, so a strategy that does either gives up part of the {three}.)")
     elif abs(own_edge - hit["house_edge"]) < 1e-12:
         why = ("They differ because the published figure assumes the third card is always "
                f"dealt, {peeked}; the strategy's own 7-7 play, a third card to every 7-7, "
                "gives the return of hitting every 7-7.")
     else:
         why = ("They differ because rule 14.4 settles the bet on the first two cards when 7-7 "
-               "is split or stood on, so the 500 and 5000 pays of three sevens (lines d and e) "
+               f"is split or stood on, so the {three.replace(', lines', ' (lines') + ')'} "
                "need a hit or a double, while the published figure assumes the third card is "
                "always dealt, " + ("which is exactly the return when every 7-7 is hit." if same
                                    else peeked + "."))

@@ -110,9 +110,20 @@ def summary(data: dict) -> Section:
             f"{_plus_minus(ss, 3)}. It is "
             + (f"{fmt(hit['super_sevens_house_edge'], 'pct3')} if every 7-7 is hit, and " if hit
                else "")
-            + f"the published convention gives {fmt(pub['super_sevens_house_edge'], 'pct3')}. "
+            + f"the published convention gives {fmt(pub['super_sevens_house_edge'], 'pct3')}"
+            + ("" if _gazette_pays(data) else " (the convention's figure for these rules: no "
+               "figure is published for them)") + ". "
             + data["sevens"]["why"])
     return Section("summary", "Summary", text)
+
+
+def _gazette_pays(data: dict) -> bool:
+    """Whether the rules are those of the published Super Sevens figure (11.40%): six decks,
+    no hole card and the Gazette's pays."""
+    r = {x["key"]: x["value"] for x in data["rules"]}
+    return (str(r.get("decks")) == "6" and str(r.get("hole_card")).strip("\"") == "none"
+            and str(r.get("super_sevens_pays")).replace(" ", "") in ("[3,50,100,500,5000]",
+                                                                     "(3,50,100,500,5000)"))
 
 
 def _z_text(z) -> str:
