@@ -60,7 +60,9 @@ def _strategy_text(game) -> str:
 def frame(stats: dict) -> pd.DataFrame:
     """One row per game, figure (house_edge, super_sevens) and ``figures_of`` (``game``: its
     boxes together; else a strategy, where a game's boxes play several: its boxes): the figure
-    with its se and interval, the paired difference, its se and interval, the independent
+    with its se and interval, its exact value (as a house edge: the game's, or with several
+    strategies each one's one-box figure; empty without one), the paired difference, its se
+    and interval, the independent
     runs' se, the variance reduction, the correlation left, the exact difference, its scope
     and z; then why an interval is withheld (``interval_note`` of the figure,
     ``difference_interval_note``), or empty."""
@@ -69,21 +71,26 @@ def frame(stats: dict) -> pd.DataFrame:
         game, s = row["game"], row["summary"]
         diff = row["difference"] or {}
         paired = {d["first_box"]: d for d in diff.get("by_strategy") or []}
-        parts = [("game", s, diff)] + [
-            (strategy_label(e), e, paired.get(e["first_box"], {}))
+        ex = row.get("exact") or {}
+        exact = {e["first_box"]: e for e in ex.get("by_strategy") or []}
+        parts = [("game", s, diff, ex)] + [
+            (strategy_label(e), e, paired.get(e["first_box"], {}), exact.get(e["first_box"], {}))
             for e in by_strategy(s, list(game.names))]
-        for of, figs, diffs in parts:
+        for of, figs, diffs, ex in parts:
             for key in ("house_edge", "super_sevens") if game.rules.super_sevens else \
                     ("house_edge",):
                 f, d = figs[key], diffs.get(key) or {}
                 if f is None:
                     continue
                 edge, lo, hi = as_edge(key, f)
+                x = ex.get("house_edge" if key == "house_edge" else "super_sevens_ev")
                 rows.append({
                     "variant": game.label, "changes": " ".join(game.changes),
                     "strategy": "/".join(dict.fromkeys(game.names)), "figures_of": of,
                     "figure": key, "value": edge, "se": f["se"], "ci95_low": lo,
-                    "ci95_high": hi, "difference": d.get("mean"),
+                    "ci95_high": hi,
+                    "exact_value": None if x is None else x if key == "house_edge" else -x,
+                    "difference": d.get("mean"),
                     "difference_se": d.get("se"), "difference_ci95_low": d.get("ci95_low"),
                     "difference_ci95_high": d.get("ci95_high"),
                     "se_independent": d.get("se_independent"),

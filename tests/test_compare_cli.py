@@ -110,6 +110,18 @@ def test_csv_json_and_markdown_agree():
     assert float(he["difference"]) == pytest.approx(v["difference"]["house_edge"]["mean"])
     assert float(he["difference_se"]) == pytest.approx(v["difference"]["house_edge"]["se"])
     assert "| decks=8 |" in md and f"{100 * v['difference']['house_edge']['mean']:+.3f}" in md
+    assert {r["exact_value"] for r in rows} == {""}  # --no-exact
+    # each game's exact figure, as a house edge (json: its exact house edge and Super Sevens ev)
+    args.remove("--no-exact")
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    rows = list(csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout)))
+    for game, name in ((doc["baseline"], doc["baseline"]["label"]), (doc["variants"][0],
+                                                                      "decks=8")):
+        got = {r["figure"]: r["exact_value"] for r in rows
+               if r["variant"] == name and r["figures_of"] == "game"}
+        assert float(got["house_edge"]) == pytest.approx(game["exact"]["house_edge"], rel=1e-9)
+        assert float(got["super_sevens"]) == pytest.approx(-game["exact"]["super_sevens_ev"],
+                                                           rel=1e-9)
     # the run on every csv row, as json's run says it
     assert {(r["rounds"], r["seed"], r["partial"], r["precision_target"]) for r in rows} == {
         (str(doc["run"]["rounds_played"]), str(doc["run"]["seed"]), "False", "")}
