@@ -471,3 +471,14 @@ def test_origin_says_changed_for_a_value_off_the_nz_default():
     assert origin(r, "decks") == "changed"
     assert origin(r, "hole_card") == "gazette" and origin(r, "boxes") == "choice"
     assert origin(r, "dealer_blackjack_takes") == "inferred"
+
+
+def test_late_surrender_words_say_what_a_dealer_blackjack_takes_without_a_hole_card():
+    from simulator.rules import describe
+
+    def words(rules):
+        return next(w for _, k, w in describe(rules) if k.startswith("surrender ="))
+
+    late = Rules(surrender="late")
+    assert "loses its whole wager if the dealer's second card then makes blackjack" in words(late)
+    assert "known before play" in words(Rules(surrender="late", hole_card="peek"))
