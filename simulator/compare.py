@@ -746,7 +746,11 @@ def build_games(base_rules, base_label: str, base_source: str, base_strategies,
             log(f"deriving the basic strategy for {names} (exact analyzer, {many}~10 s each; "
                 "cached)")
 
-    made = derived.basic_for_all(wanted, workers, say)
+    def done(k, n):
+        if log is not None and n > 1:
+            log(f"derived {k} of {n} basic strategies")
+
+    made = derived.basic_for_all(wanted, workers, say, done)
     if base_strategies is None:
         strats, note = _derived(base_rules, made)
         names = ("basic",) * base_rules.boxes

@@ -77,10 +77,11 @@ def basic_for(rules) -> tuple[object, Path | None]:
     return strat, path if ok else None
 
 
-def basic_for_all(rules_list, workers: int | None = None, say=None) -> dict:
+def basic_for_all(rules_list, workers: int | None = None, say=None, done=None) -> dict:
     """``{rules_key: basic_for(rules)}`` of every rule set of ``rules_list``; those not yet cached
     derived side by side on up to ``workers`` processes (default: every CPU), each about 0.3 GB.
-    ``say(rules_to_derive, processes)`` is called before the derivations start, if any."""
+    ``say(rules_to_derive, processes)`` is called before the derivations start, if any, and
+    ``done(k, n)`` as each is finished."""
     todo = {}
     for rules in rules_list:
         key = rules_key(rules)
@@ -89,7 +90,7 @@ def basic_for_all(rules_list, workers: int | None = None, say=None) -> dict:
     n = processes_for(len(todo), workers)
     if say is not None and todo:
         say(list(todo.values()), n)
-    made = dict(zip(todo, map_spawned(basic_for, todo.values(), n), strict=True))
+    made = dict(zip(todo, map_spawned(basic_for, todo.values(), n, done), strict=True))
     for rules in rules_list:
         key = rules_key(rules)
         if key not in made:

@@ -21,16 +21,28 @@ HEAD = struct.Struct("<Q")  # a message: its length, then the pickle
 WORKER = "BJSIM_WORKER"  # set in a worker's environment
 
 
-def map_spawned(fn, items, workers: int | None = None) -> list:
+def map_spawned(fn, items, workers: int | None = None, done=None) -> list:
     """``[fn(x) for x in items]``, on up to ``workers`` worker processes (default: every CPU; one
     item, one worker, or called in a worker: in this process). ``fn`` is a module-level function
-    the workers can import. Stopped (Ctrl-C, SIGTERM), the workers are ended before the
-    KeyboardInterrupt goes on. An error in a worker is raised here as it was raised there (a
-    ValueError stays a ValueError), its traceback the cause; a worker gone, a RuntimeError."""
+    the workers can import. ``done(k, n)``, if given, is called as each item is finished (``k``
+    of ``n``). Stopped (Ctrl-C, SIGTERM), the workers are ended before the KeyboardInterrupt
+    goes on. An error in a worker is raised here as it was raised there (a ValueError stays a
+    ValueError), its traceback the cause; a worker gone, a RuntimeError."""
     items = list(items)
     n = processes_for(len(items), workers)
+    finished = [0]
+
+    def tick():
+        finished[0] += 1
+        if done is not None:
+            done(finished[0], len(items))
+
     if n <= 1:
-        return [fn(x) for x in items]
+        out = []
+        for x in items:
+            out.append(fn(x))
+            tick()
+        return out
     todo, lock, out = iter(enumerate(items)), threading.Lock(), [None] * len(items)
 
     def serve(proc):
@@ -44,15 +56,17 @@ def map_spawned(fn, items, workers: int | None = None) -> list:
             if not ok:
                 error, text = value
                 raise (error or RuntimeError("a worker process failed")) from WorkerError(text)
-            out[task[0]] = value
+            with lock:
+                out[task[0]] = value
+                tick()
 
     procs, threads = [], ThreadPoolExecutor(n)
     try:
         for _ in range(n):
             procs.append(_start())  # (one by one: a stop between them ends those started)
-        for done in [threads.submit(serve, p) for p in procs]:
+        for job in [threads.submit(serve, p) for p in procs]:
             try:
-                done.result()
+                job.result()
             except (EOFError, OSError) as e:  # a worker gone (killed, out of memory)
                 raise RuntimeError(f"a worker process ended: {_said(procs)}") from e
     finally:

@@ -22,6 +22,14 @@ def test_results_come_back_in_order_from_the_workers_and_here():
     assert map_spawned(math.sqrt, [], workers=2) == []
 
 
+def test_each_finished_item_is_told_in_turn_from_the_workers_and_here():
+    for workers in (2, 1):
+        told = []
+        out = map_spawned(math.sqrt, [9, 1, 16], workers=workers,
+                          done=lambda k, n: told.append((k, n)))  # noqa: B023
+        assert out == [3.0, 1.0, 4.0] and told == [(1, 3), (2, 3), (3, 3)], workers
+
+
 def test_a_script_read_from_stdin_without_a_main_guard_is_not_run_again_in_the_workers():
     # With multiprocessing's spawn, each worker ran the caller's main module again: from stdin
     # it could not, and the pool started workers without end.
