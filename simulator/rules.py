@@ -312,8 +312,18 @@ def _q(text, limit: int = 80) -> str:
     return shown + ("..." if len(text) > limit else "")
 
 
+# What players call some keys (for a hint: --set H17=true means dealer_hits_soft_17).
+KEY_WORDS = {"h17": "dealer_hits_soft_17", "s17": "dealer_hits_soft_17",
+             "das": "double_after_split", "rsa": "resplit_aces", "hsa": "hit_split_aces",
+             "peek": "hole_card", "enhc": "hole_card", "pen": "penetration",
+             "ls": "surrender", "es": "surrender", "bj": "blackjack_pays",
+             "hands": "max_hands", "ss": "super_sevens", "deck": "decks"}
+
+
 def _unknown_key(key, source: str, known=KEYS, where: str = "") -> RuleError:
-    close = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
+    word = KEY_WORDS.get(str(key).lower())
+    close = [word] if word in known else difflib.get_close_matches(
+        str(key).lower(), known, n=1, cutoff=0.6)
     hint = f"did you mean '{close[0]}'?" if close else "known keys: " + ", ".join(known)
     return RuleError(f"{source}: unknown key '{_q(key)}'{where}: {hint}")
 
@@ -374,9 +384,11 @@ def _check_value(key: str, value, source: str) -> None:
         return
     if k.kind == "choice":
         if value not in k.choices:
+            case = next((c for c in k.choices if c == str(value).lower()), None)
             raise RuleError(
                 f"{source}: key '{key}' = {_fmt(value)} is not a choice: allowed "
                 + ", ".join(f'"{c}"' for c in k.choices)
+                + (f' (lower case: did you mean "{case}"?)' if case else "")
             )
         return
     shown = value if k.kind == "int" else _fmt(value)
@@ -384,7 +396,9 @@ def _check_value(key: str, value, source: str) -> None:
     values = value if k.kind == "pays" else (value,)
     for v in values:
         if v > k.hi or v < k.lo or (k.lo_open and v == k.lo):
-            raise RuleError(f"{source}: key '{key}' = {shown} is out of range: allowed {allowed}")
+            pct = (k.kind == "float" and k.hi <= 1 < v <= 100 and k.lo <= v / 100 <= k.hi)
+            raise RuleError(f"{source}: key '{key}' = {shown} is out of range: allowed {allowed}"
+                            + (f" (a fraction: did you mean {v / 100:g}?)" if pct else ""))
     if k.steps and not _is_multiple(value, k.steps):
         raise RuleError(f"{source}: key '{key}' = {shown} {k.step_error}: allowed {k.allows()}")
 

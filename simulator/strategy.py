@@ -307,9 +307,12 @@ def strategy_path(name_or_path) -> Path:
         return Path(name_or_path)
     path = STRATEGY_DIR / f"{text}.toml"
     if not path.is_file():
+        close = difflib.get_close_matches(text.lower(), list_strategies(), n=1, cutoff=0.6)
         raise StrategyError(
-            f"unknown strategy '{_q(text)}': allowed a shipped strategy "
-            f"({', '.join(list_strategies())}) or the path of a .toml strategy file"
+            f"unknown strategy '{_q(text)}': "
+            + (f"did you mean '{close[0]}'? " if close else "")
+            + f"allowed a shipped strategy ({', '.join(list_strategies())}) or the path of a "
+            ".toml strategy file"
         )
     return path
 

@@ -605,3 +605,17 @@ def test_files_written_with_a_byte_order_mark_are_read():
     assert played.exit_code == 0, played.output
     assert invoke("replay", "--cards", "-", "--boxes", "1",
                   input=bom + b"Th 9c 7d 8s 6h\n").exit_code == 0
+
+
+@pytest.mark.parametrize("args, hint", [
+    (["--strategy", "basik"], "unknown strategy 'basik': did you mean 'basic'?"),
+    (["--set", "penetration=80"], "(a fraction: did you mean 0.8?)"),
+    (["--set", "surrender=Late"], '(lower case: did you mean "late"?)'),
+    (["--set", "H17=true"], "unknown key 'H17': did you mean 'dealer_hits_soft_17'?"),
+    (["--set", "DAS=false"], "unknown key 'DAS': did you mean 'double_after_split'?"),
+    (["--set", "Decks=8"], "unknown key 'Decks': did you mean 'decks'?"),
+])
+def test_a_near_miss_gets_a_did_you_mean(args, hint):
+    result = CliRunner().invoke(cli, ["simulate", *args, "--rounds", "1000"])
+    assert result.exit_code == 2 and is_one_line_error(result), result.output
+    assert hint in result.output, result.output

@@ -315,8 +315,8 @@ def test_malformed_files(tmp_path):
         load_strategy(bad)
     with pytest.raises(StrategyError) as info:
         load_strategy("bassic")
-    assert str(info.value) == ("unknown strategy 'bassic': allowed a shipped strategy (basic, "
-                               "basic-super-sevens, "
+    assert str(info.value) == ("unknown strategy 'bassic': did you mean 'basic'? allowed a "
+                               "shipped strategy (basic, basic-super-sevens, "
                                "insurance-taker, mimic-dealer, never-bust) or the path of a .toml "
                                "strategy file")
 
