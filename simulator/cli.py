@@ -1431,7 +1431,9 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     """
     from simulator import compare as cmp
     from simulator import compare_report, variants
-    from simulator.rules import shown_rule_file
+    from pathlib import Path
+
+    from simulator.rules import shipped_rule_file, shown_rule_file
 
     scheduler = _check_run_options(ctx, precision, resume, checkpoint_path, scheduler)
     if pair_rounds is not None and pair_rounds > chunk_rounds:
@@ -1448,6 +1450,14 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
         raise BjsimError(f"compare: {again}" + (" (--all-variants asks for every shipped one)"
                                                if all_variants and "--variant " in again else ""))
     base_file = variants.baseline_file(rules_path, files)
+    if rules_path is not None and not quiet:  # a baseline a variant file names, set aside
+        given = Path(shipped_rule_file(rules_path)).resolve()
+        for f in files:
+            named = variants.baseline_of(f)
+            if named is not None and Path(shipped_rule_file(named)).resolve() != given:
+                click.echo(f"bjsim: warning: --rules {shown_rule_file(rules_path)} is the "
+                           f"baseline, not {shown_rule_file(str(named))}, which {f} names",
+                           err=True)
     rules, file_meta = _load_rules(base_file, overrides, boxes, super_sevens)
     base_strats = _load_strategies(strategy_names, rules.boxes) if strategy_names else None
     asked = ([variants.from_vary(rules, v) for v in vary]

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -330,3 +331,18 @@ def test_compare_refuses_a_bad_checkpoint_before_deriving(tmp_path, monkeypatch,
     result = run("compare", *TINY, "--vary", "decks=3", "--checkpoint", str(path), *extra)
     assert result.exit_code == 2, result.output
     assert words.format(path=path) in result.stderr
+
+
+def test_rules_given_set_aside_a_baseline_a_variant_file_names_and_say_so(tmp_path):
+    eight = Path("configs/nz1994-8deck.toml").resolve()
+    v = tmp_path / "v.toml"
+    v.write_text(f'[variant]\nname = "v8"\nbaseline = "{eight}"\n[changes]\n'
+                 "dealer_hits_soft_17 = true\n")
+    args = ["compare", *TINY[:-1], "--variant", str(v)]
+    args.remove("--quiet")
+    told = run(*args, "--rules", "nz1994")
+    assert told.exit_code == 0, told.output
+    assert (f"warning: --rules configs/nz1994.toml is the baseline, not "
+            f"configs/nz1994-8deck.toml, which {v} names") in told.stderr
+    assert "warning" not in run(*args).stderr  # its own baseline
+    assert "warning" not in run(*args, "--rules", "nz1994-8deck").stderr
