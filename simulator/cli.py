@@ -1429,10 +1429,10 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
         bjsim compare --boxes 3 --strategy basic --strategy mimic-dealer --strategy basic \\
             --vary dealer_hits_soft_17=true --same-strategy    # what H17 costs each
     """
-    from simulator import compare as cmp
-    from simulator import compare_report, variants
     from pathlib import Path
 
+    from simulator import compare as cmp
+    from simulator import compare_report, variants
     from simulator.rules import shipped_rule_file, shown_rule_file
 
     scheduler = _check_run_options(ctx, precision, resume, checkpoint_path, scheduler)
