@@ -468,8 +468,10 @@ def test_csv_and_markdown_hold_the_json_figures(built):
         rows = list(csv.DictReader(f))
     assert [r["wager"] for r in rows] == [w["label"] for w in data["wagers"]]
     for r, w in zip(rows, data["wagers"], strict=True):
-        for key in ("exact", "simulated", "se", "z", "sd_bet"):
-            assert (r[key] == "" if w[key] is None else float(r[key]) == w[key]), key
+        for key in ("exact", "simulated", "se", "z", "sd_bet", "exact_sd_bet"):
+            v = w.get(key)  # (the exact SD per bet: Super Sevens' only)
+            assert (r[key] == "" if v is None else float(r[key]) == v), key
+    assert [r["wager"] for r in rows if r["exact_sd_bet"]] == ["Super Sevens"]
     md = (out / "report.md").read_text()
     html = (out / "report.html").read_text()
     he = fmt(-wager(data, "total")["exact"], "pct")

@@ -152,16 +152,19 @@ def wagers(data: dict) -> Section:
             ("exact", "exact return", "spct"), ("simulated", "simulated return", "spct"),
             ("se", "SE", "pct"), ("ci95_low", "95% CI low", "spct"),
             ("ci95_high", "95% CI high", "spct"), ("z", "z (of the return)", "z"),
-            ("sd_bet", "SD per bet", "num"), ("sd_round", "SD per round", "num"),
-            ("bets", "bets", "int")]
+            ("sd_bet", "SD per bet", "num"), ("exact_sd_bet", "SD per bet (exact)", "num"),
+            ("sd_round", "SD per round", "num"), ("bets", "bets", "int")]
     t = Table("wagers", "Each wager's return to the player", cols,
-              [[w["label"] if c == "wager" else w[c] for c, _, _ in cols] for w in data["wagers"]])
+              [[w["label"] if c == "wager" else w.get(c) for c, _, _ in cols]
+               for w in data["wagers"]])
     blocks = [
         "Returns are to the player (the house edge is minus the return). Exact figures are "
         "combinatorial (bjsim exact); simulated ones come with their standard error (SE), 95% "
         "confidence interval and z = (simulated - exact) / SE. SD per bet is per initial wager "
         "(main game) or per unit staked (insurance, Super Sevens); SD per round sums every box "
-        "of a round.", t, "How each exact figure is derived:"]
+        "of a round. Super Sevens' SD per bet is also given exact: its simulated one rests on a "
+        "handful of its biggest pays and runs low until the run holds many of them.", t,
+        "How each exact figure is derived:"]
     blocks += [f"{w['label']}: {w['derivation']}" for w in data["wagers"]]
     blocks += [f"{w['label']}: no 95% interval and no z: {w['interval_note']}."
                for w in data["wagers"] if w["interval_note"]]
