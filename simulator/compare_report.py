@@ -163,6 +163,25 @@ def _withheld_ss(stats: dict) -> str | None:
             f"se ratio or z either: {'; '.join(notes)}.")
 
 
+SHOE_BLOCKS = 1024  # blocks of fewer rounds hold few shoes: a cut-card question is diluted
+
+
+def shoe_note(stats: dict, pair_rounds: int) -> list[str]:
+    """A note where a variant changes the penetration or the shuffle and the blocks are short:
+    each block starts from a fresh shuffle, so its last shoe is cut short and the cut-card
+    effect such a variant asks about is diluted (docs/compare.md)."""
+    base = stats["rows"][0]["game"].rules
+    asked = [r["game"].label for r in stats["rows"][1:]
+             if (r["game"].rules.penetration, r["game"].rules.shuffle)
+             != (base.penetration, base.shuffle)]
+    if not asked or pair_rounds >= SHOE_BLOCKS:
+        return []
+    return [f"{', '.join(asked)}: a question of the cut card, played here in blocks of "
+            f"{pair_rounds:,} rounds, each from a fresh shuffle, which cut the last shoe short "
+            "and dilute the cut-card effect: for these, blocks of many shoes (--pair-rounds "
+            "4096; docs/compare.md)."]
+
+
 def _notes(stats: dict, has_exact: bool) -> list[str]:
     notes = [n for n in (_withheld_note(stats),) if n]
     if has_exact:
@@ -333,7 +352,7 @@ def render_text(stats: dict, meta: dict, markdown: bool = False) -> str:
         out += _markdown(headers, rows) if markdown else _aligned(headers, rows)
     out += ["", "Variants:", *(["" ] if markdown else []), *_legend(stats, markdown)]
     notes = [pairing_text(meta["run"]["pair_rounds"], stats["blocks"]),
-             *_notes(stats, has_exact)]
+             *_notes(stats, has_exact), *shoe_note(stats, meta["run"]["pair_rounds"])]
     for note in notes:
         out += ["", note] if markdown or note is notes[0] else [note]
     return "\n".join(out) + "\n"

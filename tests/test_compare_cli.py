@@ -346,3 +346,14 @@ def test_rules_given_set_aside_a_baseline_a_variant_file_names_and_say_so(tmp_pa
             f"configs/nz1994-8deck.toml, which {v} names") in told.stderr
     assert "warning" not in run(*args).stderr  # its own baseline
     assert "warning" not in run(*args, "--rules", "nz1994-8deck").stderr
+
+
+def test_a_cut_card_question_in_short_blocks_says_what_the_blocks_do_to_it():
+    args = ["compare", *TINY, "--vary", "penetration=0.6", "--vary", "decks=8"]
+    text = run(*args).stdout
+    assert ("penetration=0.6: a question of the cut card, played here in blocks of 50 rounds, "
+            "each from a fresh shuffle, which cut the last shoe short") in text
+    assert "decks=8:" not in text.split("question of the cut card")[0].splitlines()[-1]
+    long = [a for a in args if a not in ("--pair-rounds", "50")]
+    long += ["--pair-rounds", "2000"]
+    assert "question of the cut card" not in run(*long).stdout

@@ -485,7 +485,9 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
                      "independent runs; exact: the exact analyzer's figure and difference (a "
                      "full shoe every round; scope 'cut-card': the decks differ under a cut "
                      "card, so the simulated difference also holds the change of the cut-card "
-                     "effect)." + _few_blocks_text(result.stats["blocks"]))}
+                     "effect)." + _few_blocks_text(result.stats["blocks"])
+                     + "".join(" " + n for n in compare_report.shoe_note(
+                         result.stats, doc["run"]["pair_rounds"])))}
 
 
 def _few_blocks_text(blocks: int) -> str:
