@@ -642,20 +642,32 @@ CHART_KEYS = ("decks", "hole_card", "double_on", "double_after_split", "max_hand
               "surrender")
 
 
+def _chart_change(rules) -> str:
+    """The chart keys in which ``rules`` differ from the NZ rules, as ``key=value`` words
+    ("" where none does)."""
+    from simulator.rules import Rules, rules_dict
+
+    nz, here = rules_dict(Rules()), rules_dict(rules)
+    return ", ".join(f"{k}={str(here[k]).lower() if isinstance(here[k], bool) else here[k]}"
+                     for k in CHART_KEYS if here[k] != nz[k])
+
+
+def _same_chart(a, b) -> bool:
+    import numpy as np
+
+    from simulator.strategy import CHARTS
+
+    return all(np.array_equal(getattr(a, t), getattr(b, t)) for t in CHARTS)
+
+
 def _nz_chart_note(rules, names) -> str | None:
     """The stderr note for a run playing the shipped ``basic`` (the NZ rules' chart) under rules
     that may call for another: which keys, and how to play theirs (the one compare derived and
     keeps, where it differs; no note where it is the same). None otherwise."""
-    import numpy as np
-
     from simulator import derived
-    from simulator.rules import Rules, rules_dict
-    from simulator.strategy import CHARTS, load_strategy
+    from simulator.strategy import load_strategy
 
-    if "basic" not in names:
-        return None
-    nz, here = rules_dict(Rules()), rules_dict(rules)
-    changed = ", ".join(f"{k}={here[k]}" for k in CHART_KEYS if here[k] != nz[k])
+    changed = _chart_change(rules) if "basic" in names else ""
     if not changed:
         return None
     path = derived.basic_path(rules)
@@ -664,8 +676,7 @@ def _nz_chart_note(rules, names) -> str | None:
     except ValueError:
         theirs = None
     if theirs is not None:
-        basic = load_strategy("basic")
-        if all(np.array_equal(getattr(theirs, t), getattr(basic, t)) for t in CHARTS):
+        if _same_chart(theirs, load_strategy("basic")):
             return None
         return (f"bjsim: strategy basic is the NZ rules' chart, and the one derived for these "
                 f"rules ({changed}) differs: --strategy {path} plays it")
@@ -677,33 +688,31 @@ def _nz_chart_note(rules, names) -> str | None:
 def _basic_of(rules, quiet: bool) -> str:
     """The basic strategy of ``rules`` for a command that plays it by default: ``basic`` (the
     NZ rules' chart) where no chart key differs from the NZ rules or the chart derived for them
-    is the same, else the derived one's cache file (`derived.basic_for`), said on stderr."""
-    import numpy as np
+    is the same, else the derived one's cache file (`derived.basic_for`; a temporary file where
+    the cache folder cannot be written), said on stderr."""
+    import tempfile
 
     from simulator import derived
-    from simulator.rules import Rules, rules_dict
-    from simulator.strategy import CHARTS, load_strategy
+    from simulator.strategy import dumps_strategy, load_strategy
 
-    nz, here = rules_dict(Rules()), rules_dict(rules)
-    changed = ", ".join(f"{k}={here[k]}" for k in CHART_KEYS if here[k] != nz[k])
+    changed = _chart_change(rules)
     if not changed:
         return "basic"
     if not quiet and not derived.basic_path(rules).exists():
         click.echo("bjsim: deriving the basic strategy for these rules (exact analyzer, about "
                    "10 s; then cached)", err=True)
     theirs, path = derived.basic_for(rules)
-    basic = load_strategy("basic")
-    if all(np.array_equal(getattr(theirs, t), getattr(basic, t)) for t in CHARTS):
+    if _same_chart(theirs, load_strategy("basic")):
         return "basic"
-    if path is None:  # no cache folder to keep it in: the NZ chart, said
-        if not quiet:
-            click.echo(f"bjsim: the basic strategy derived for these rules ({changed}) cannot be "
-                       "kept (the cache folder is not writable): playing basic, the NZ rules' "
-                       "chart", err=True)
-        return "basic"
+    kept = ""
+    if path is None:  # no cache folder to keep it in: a file of its own for this run
+        fd, path = tempfile.mkstemp(prefix="bjsim-basic-", suffix=".toml")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(dumps_strategy(theirs))
+        kept = " (the cache folder cannot be written)"
     if not quiet:
         click.echo(f"bjsim: playing the basic strategy derived for these rules ({changed}): "
-                   f"{path} (the shipped basic is the NZ rules' chart: --strategy basic)",
+                   f"{path}{kept} (the shipped basic is the NZ rules' chart: --strategy basic)",
                    err=True)
     return str(path)
 
@@ -1450,14 +1459,17 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
         raise BjsimError(f"compare: {again}" + (" (--all-variants asks for every shipped one)"
                                                if all_variants and "--variant " in again else ""))
     base_file = variants.baseline_file(rules_path, files)
-    if rules_path is not None and not quiet:  # a baseline a variant file names, set aside
-        given = Path(shipped_rule_file(rules_path)).resolve()
+    if rules_path is not None and not quiet:  # baselines the variant files name, set aside
+        given, aside = Path(shipped_rule_file(rules_path)).resolve(), {}
         for f in files:
             named = variants.baseline_of(f)
             if named is not None and Path(shipped_rule_file(named)).resolve() != given:
-                click.echo(f"bjsim: warning: --rules {shown_rule_file(rules_path)} is the "
-                           f"baseline, not {shown_rule_file(str(named))}, which {f} names",
-                           err=True)
+                aside.setdefault(shown_rule_file(str(named)), []).append(f)
+        for named, by in aside.items():
+            which = by[0] if len(by) == 1 else f"{len(by)} variant files"
+            click.echo(f"bjsim: warning: --rules {shown_rule_file(rules_path)} is the baseline, "
+                       f"not {named}, which {which} name{'s' if len(by) == 1 else ''}",
+                       err=True)
     rules, file_meta = _load_rules(base_file, overrides, boxes, super_sevens)
     base_strats = _load_strategies(strategy_names, rules.boxes) if strategy_names else None
     asked = ([variants.from_vary(rules, v) for v in vary]
@@ -1608,13 +1620,14 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
 
         count_runs.check(rules, load_plan(count_plan), count_penetrations,
                          ("--count", "--count-penetrations"), given=count_plan)
-    if strategy_name is None:
+    given = strategy_name is not None
+    if not given:
         strategy_name = _basic_of(rules, quiet)
     else:
         note = _nz_chart_note(rules, [strategy_name])
         if note is not None and not quiet:
             click.echo(note, err=True)
-    spec = Spec(rules, strategy=strategy_name, rules_file=rules_path,
+    spec = Spec(rules, strategy=strategy_name, strategy_given=given, rules_file=rules_path,
                 rules_name=file_meta.get("name"), overrides=tuple(sets),
                 rounds=max_rounds if precision is not None else rounds, precision=precision,
                 seed=seed, chunk_rounds=chunk_rounds, workers=workers,

@@ -365,16 +365,16 @@ def widest(payload, games) -> float | None:
     return worst
 
 
-def exact_scope(base, rules) -> str | None:
+def exact_scope(base, rules) -> str:
     """How far the exact analyzer (a full shoe every round) covers the difference between two
-    rule sets: ``"full"``; ``"cut-card"`` when the decks differ under a cut card (the simulated
-    difference also holds the change of the cut-card effect); None when penetration or the
-    shuffle differ under a cut card (the exact analyzer does not see them)."""
+    rule sets: ``"full"``; ``"cut-card"`` when the decks, the penetration or the shuffle differ
+    with a cut card in either game (the simulated difference also holds the change of the
+    cut-card effect, which the exact analyzer does not see)."""
     if base.shuffle == rules.shuffle == "every-round":
         return "full"
-    if base.shuffle != rules.shuffle or base.penetration != rules.penetration:
-        return None
-    return "cut-card" if base.decks != rules.decks else "full"
+    same_shoe = (base.shuffle, base.penetration, base.decks) == (rules.shuffle,
+                                                                 rules.penetration, rules.decks)
+    return "full" if same_shoe else "cut-card"
 
 
 def pairing_note(base: Game, game: Game) -> str:

@@ -173,7 +173,8 @@ def shoe_note(stats: dict, pair_rounds: int) -> list[str]:
     base = stats["rows"][0]["game"].rules
     asked = [r["game"].label for r in stats["rows"][1:]
              if (r["game"].rules.penetration, r["game"].rules.shuffle)
-             != (base.penetration, base.shuffle)]
+             != (base.penetration, base.shuffle)
+             and "cut-card" in (base.shuffle, r["game"].rules.shuffle)]
     if not asked or pair_rounds >= SHOE_BLOCKS:
         return []
     return [f"{', '.join(asked)}: a question of the cut card, played here in blocks of "
@@ -192,12 +193,9 @@ def _notes(stats: dict, has_exact: bool) -> list[str]:
         scopes = {(r["difference"] or {}).get("house_edge", {}).get("exact_scope")
                   for r in stats["rows"][1:]}
         if "cut-card" in scopes:
-            notes.append("~ marks decks changed under a cut card: the simulated difference "
-                         "also holds the change of the cut-card effect, which the exact one "
-                         "does not.")
-        if None in scopes:
-            notes.append("exact '-': penetration or the shuffle changed, which the exact "
-                         "analyzer does not see.")
+            notes.append("~ marks decks, penetration or the shuffle changed with a cut card: the "
+                         "simulated difference also holds the change of the cut-card effect, "
+                         "which the exact one (a full shoe every round) does not.")
     return notes
 
 
@@ -393,6 +391,7 @@ def render_json(stats: dict, meta: dict) -> str:
     base = stats["rows"][0]["game"]
     doc = {"bjsim": meta["version"], "run": meta["run"], "timing": meta["timing"],
            "pairing": pairing_text(meta["run"]["pair_rounds"], stats["blocks"]),
+           "shoe_note": next(iter(shoe_note(stats, meta["run"]["pair_rounds"])), None),
            "baseline": _game_json(stats["rows"][0], base),
            "variants": [_game_json(r, base) for r in stats["rows"][1:]]}
     return json.dumps(_finite(doc), indent=2, allow_nan=False) + "\n"

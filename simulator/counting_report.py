@@ -257,11 +257,20 @@ SAME_ROUNDS = ("none: no index plays and a flat main bet, so the same rounds and
                "control run")
 
 
+def gain_none(f: dict, over: str) -> str | None:
+    """The words for a gain over ``flat`` or ``basic`` (the control) that is none, the bets or
+    rounds being the same (`SAME_BETS`, `SAME_ROUNDS`); None for a gain with an SE."""
+    if over == "flat" and f["gain_over_flat_se_kind"] == SAME_BETS:
+        return "none (a flat main bet: the same bets)"
+    if over == "basic" and f.get("gain_over_basic_se_kind") == SAME_ROUNDS:
+        return "none (no index plays and a flat main bet: the same rounds and bets)"
+    return None
+
+
 def flat_main(plan) -> bool:
-    """Whether the plan bets the main game flat on a fixed number of boxes in every round: then
-    its main-game advantage is the flat figure's, the same bets' (Super Sevens bets aside)."""
-    return (plan.wong_enter is None and len(set(plan.bet.values())) == 1
-            and len(set(plan.boxes.values())) == 1)
+    """Whether the plan bets the main game flat on every box dealt in every round: then its
+    main-game advantage is the flat figure's, the same bets' (Super Sevens bets aside)."""
+    return plan.wong_enter is None and len(set(plan.bet.values())) == 1
 
 
 def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
@@ -300,7 +309,11 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     adv = advantage["initial_bet"]["mean"]
     same_bets = (flat_main(plan) and adv is not None and flat["se"] is not None and played > 0
                  and math.isclose(adv, flat["mean"], rel_tol=1e-9, abs_tol=1e-15))
-    if same_bets:  # the flat figure's own SE, not one of the round's whole net
+    # With Super Sevens bets the SE above is of the round's whole net: the same bets' flat SE,
+    # where smaller, is the main game's own (an upper one too with several boxes a round).
+    flat_se = (same_bets and ss_bet > 0
+               and flat["se"] < (advantage["initial_bet"]["se"] or math.inf))
+    if flat_se:
         advantage["initial_bet"] = _figure(adv, flat["se"]) | {
             "interval_note": flat["interval_note"]}
     same_rounds = (same_bets and basic is not None and plan.indices is None
@@ -358,7 +371,10 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
             "favourable_rounds": tot[L.C_SS_PLUS],
             "favourable_share": _ratio(tot[L.C_SS_PLUS], rounds),
         },
-        "by_count": _by_count(c, rounds, plan),
+        "by_count": _by_count(c, rounds, plan, flat_se),
+        # the by-count counter SE's caveat, or None
+        "by_count_counter_note": ("its SE of the round's whole net, Super Sevens included, so "
+                                  "conservative") if ss_bet and not flat_se else None,
         "super_sevens_by_count": _ss_by_count(c, check),
         "tally": dict(zip(L.COUNT_NAMES, tot, strict=True)),
     }
@@ -368,7 +384,7 @@ def _z(sim, exact, se):
     return None if sim is None or exact is None or not se else (sim - exact) / se
 
 
-def _by_count(c, rounds: int, plan) -> list[dict]:
+def _by_count(c, rounds: int, plan, flat_se: bool = False) -> list[dict]:
     """Each bucket that saw a round: its frequency, the flat advantage per box dealt at it (its
     SE an upper one where a round there dealt more than one box: `_flat`) and the counter's
     play there."""
@@ -384,8 +400,8 @@ def _by_count(c, rounds: int, plan) -> list[dict]:
         _, sd = _mean_sd(c[L.C_NET][i] + L.UNIT * c[L.C_SS_NET][i], c[L.C_ROUND_SQ][i], played,
                          float(L.UNIT))
         counter = _advantage(c[L.C_NET][i] / L.UNIT, bet, sd, played)
-        if flat_main(plan) and played:  # the same bets as the flat figure's
-            counter["se"] = flat["se"]
+        if flat_se and played and flat["se"] is not None:  # the same bets: `figures`
+            counter["se"] = min(flat["se"], counter["se"] or math.inf)
         out.append({
             "count": L.TC_MIN + i, "label": bucket_label(i), "rounds": n,
             "frequency": n / rounds, "played": played, "played_share": played / n,
@@ -617,15 +633,13 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     out = [ln + "  " for ln in head] if markdown else head
     out += ["", "The counter's advantage (units won per unit bet, 95% intervals)", ""]
     out += grid(["advantage", "mean", "SE", "95% interval"], _summary_rows(f))
-    same = f["gain_over_flat_se_kind"] == SAME_BETS
-    flat_gain = ("none (a flat main bet: the same bets)" if same else
-                 f"{_gain95(f['gain_over_flat'], f['gain_over_flat_se'])} {GAIN_OVER_FLAT_95}")
+    flat_gain = gain_none(f, "flat") or (
+        f"{_gain95(f['gain_over_flat'], f['gain_over_flat_se'])} {GAIN_OVER_FLAT_95}")
     gains = f"Gain over flat betting with the counter's play: {flat_gain} of the initial bet."
     if f.get("gain_over_basic") is not None:
-        basic_gain = ("none (no index plays and a flat main bet: the same rounds and bets)"
-                      if f["gain_over_basic_se_kind"] == SAME_ROUNDS else
-                      f"{_gain95(f['gain_over_basic'], f['gain_over_basic_se'])} "
-                      f"{GAIN_OVER_BASIC_95} of the initial bet")
+        basic_gain = gain_none(f, "basic") or (
+            f"{_gain95(f['gain_over_basic'], f['gain_over_basic_se'])} {GAIN_OVER_BASIC_95} of "
+            "the initial bet")
         gains = (f"Gain over the strategy alone at a flat bet (control run): {basic_gain}; over "
                  f"flat betting with the counter's play: {flat_gain}.")
     out += ["", f"{gains} Rounds played "
@@ -647,9 +661,8 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     out += ["", f"By {kind} at the round's start (flat: 1 unit on every box dealt; its SE "
             + ("at most: a round's boxes taken as perfectly correlated)" if bound else
                "per box, one a round)")
-            + ("; counter adv.: the main game's, its SE of the round's whole net, Super Sevens "
-               "included, so conservative" if f.get("average_super_sevens_bet")
-               and f["gain_over_flat_se_kind"] != SAME_BETS else ""), ""]
+            + (f"; counter adv.: the main game's, {f['by_count_counter_note']}"
+               if f.get("by_count_counter_note") else ""), ""]
     out += grid([kind, "rounds", "frequency", "played", "flat adv.", "SE", "avg bet",
                  "counter adv.", "SE"], _count_rows(f))
     ss = f["super_sevens"]
@@ -673,10 +686,6 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
         if ss["why_not"] is not None:
             out += [f"No z: {ss['why_not'].removesuffix(': no z')} (compare with a strategy "
                     "that hits every 7-7, basic-super-sevens)."]
-            if fl["interval_se"] == "exact":
-                out += ["SE: from the exact variance of the bets' starting shoes under the "
-                        "published convention; a strategy that makes the big pays less often "
-                        "has a smaller spread, so the interval is conservative."]
         elif ss["exact_se"] is not None or ss["rarest_line"] is not None:
             r = ss["rarest_line"]
             enough = "" if r is None else (

@@ -31,17 +31,12 @@ def map_spawned(fn, items, workers: int | None = None, done=None) -> list:
     items = list(items)
     n = processes_for(len(items), workers)
     finished = [0]
-
-    def tick():
-        finished[0] += 1
-        if done is not None:
-            done(finished[0], len(items))
-
     if n <= 1:
         out = []
         for x in items:
             out.append(fn(x))
-            tick()
+            if done is not None:
+                done(len(out), len(items))
         return out
     todo, lock, out = iter(enumerate(items)), threading.Lock(), [None] * len(items)
 
@@ -58,7 +53,10 @@ def map_spawned(fn, items, workers: int | None = None, done=None) -> list:
                 raise (error or RuntimeError("a worker process failed")) from WorkerError(text)
             with lock:
                 out[task[0]] = value
-                tick()
+                finished[0] += 1
+                k = finished[0]
+            if done is not None:  # (outside the lock: a failing callback is not a worker's)
+                done(k, len(items))
 
     procs, threads = [], ThreadPoolExecutor(n)
     try:

@@ -313,16 +313,17 @@ def _q(text, limit: int = 80) -> str:
 
 
 # What players call some keys (for a hint: --set H17=true means dealer_hits_soft_17).
-KEY_WORDS = {"h17": "dealer_hits_soft_17", "s17": "dealer_hits_soft_17",
+# Where a word also says the value, the hint gives it (S17 is dealer_hits_soft_17 = false).
+KEY_WORDS = {"h17": "dealer_hits_soft_17", "s17": "dealer_hits_soft_17=false",
              "das": "double_after_split", "rsa": "resplit_aces", "hsa": "hit_split_aces",
-             "peek": "hole_card", "enhc": "hole_card", "pen": "penetration",
-             "ls": "surrender", "es": "surrender", "bj": "blackjack_pays",
+             "peek": 'hole_card="peek"', "enhc": 'hole_card="none"', "pen": "penetration",
+             "ls": 'surrender="late"', "es": 'surrender="early"', "bj": "blackjack_pays",
              "hands": "max_hands", "ss": "super_sevens", "deck": "decks"}
 
 
 def _unknown_key(key, source: str, known=KEYS, where: str = "") -> RuleError:
     word = KEY_WORDS.get(str(key).lower())
-    close = [word] if word in known else difflib.get_close_matches(
+    close = [word] if word and word.split("=")[0] in known else difflib.get_close_matches(
         str(key).lower(), known, n=1, cutoff=0.6)
     hint = f"did you mean '{close[0]}'?" if close else "known keys: " + ", ".join(known)
     return RuleError(f"{source}: unknown key '{_q(key)}'{where}: {hint}")

@@ -517,8 +517,8 @@ def test_a_plain_rule_file_is_a_whole_rule_set_variant():
 def test_exact_scope():
     assert C.exact_scope(NZ, NZ.replace(dealer_hits_soft_17=True)) == "full"
     assert C.exact_scope(NZ, NZ.replace(decks=8)) == "cut-card"
-    assert C.exact_scope(NZ, NZ.replace(penetration=0.6)) is None
-    assert C.exact_scope(NZ, NZ.replace(shuffle="every-round")) is None
+    assert C.exact_scope(NZ, NZ.replace(penetration=0.6)) == "cut-card"
+    assert C.exact_scope(NZ, NZ.replace(shuffle="every-round")) == "cut-card"
     er = NZ.replace(shuffle="every-round")
     assert C.exact_scope(er, er.replace(decks=1)) == "full"
 

@@ -344,6 +344,12 @@ def test_rules_given_set_aside_a_baseline_a_variant_file_names_and_say_so(tmp_pa
     assert told.exit_code == 0, told.output
     assert (f"warning: --rules configs/nz1994.toml is the baseline, not "
             f"configs/nz1994-8deck.toml, which {v} names") in told.stderr
+    w = tmp_path / "w.toml"
+    w.write_text(v.read_text().replace('"v8"', '"w8"').replace("dealer_hits_soft_17",
+                                                               "double_after_split")
+                 .replace("true", "false"))
+    both = run(*args, "--variant", str(w), "--rules", "nz1994").stderr
+    assert both.count("warning") == 1 and "which 2 variant files name" in both
     assert "warning" not in run(*args).stderr  # its own baseline
     assert "warning" not in run(*args, "--rules", "nz1994-8deck").stderr
 
@@ -354,6 +360,12 @@ def test_a_cut_card_question_in_short_blocks_says_what_the_blocks_do_to_it():
     assert ("penetration=0.6: a question of the cut card, played here in blocks of 50 rounds, "
             "each from a fresh shuffle, which cut the last shoe short") in text
     assert "decks=8:" not in text.split("question of the cut card")[0].splitlines()[-1]
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    assert doc["shoe_note"].startswith("penetration=0.6: a question of the cut card")
     long = [a for a in args if a not in ("--pair-rounds", "50")]
     long += ["--pair-rounds", "2000"]
     assert "question of the cut card" not in run(*long).stdout
+    assert json.loads(run(*long, "-f", "json").stdout)["shoe_note"] is None
+    # no cut card in either game: no question of one
+    every = run(*args, "--set", "shuffle=every-round").stdout
+    assert "question of the cut card" not in every

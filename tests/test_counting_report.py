@@ -251,6 +251,22 @@ def test_a_flat_main_bet_makes_the_flat_bets_and_with_no_index_plays_the_control
     assert not CR.flat_main(dataclasses.replace(plan, wong_enter=1.0, wong_leave=0.0))
 
 
+def test_a_flat_main_bet_on_two_boxes_keeps_the_exact_per_round_se():
+    # No Super Sevens bets: the round's SE is the main game's own, exact with two boxes a round;
+    # the flat figure's per-box SE is only an upper bound there, so it is not taken.
+    rounds = [{"count": 0, "bet": 2, "boxes": 2, "net": a + b, "flat": [a, b]}
+              for a, b in ((10, 10), (-10, -10), (15, -10), (-10, 0), (10, -20))]
+    plan = dataclasses.replace(load_plan("hi-lo-flat"), bet=Ramp(1, ((2.0, 1),)))
+    assert CR.flat_main(plan)
+    f = CR.figures(tally_of(rounds), plan, Rules(boxes=2))
+    nets = [r["net"] / U for r in rounds]
+    a = f["advantage"]["initial_bet"]
+    assert a["se"] == pytest.approx(statistics.stdev(nets) * math.sqrt(5) / 10)
+    assert a["interval_note"] is None and f["flat"]["interval_note"] is not None
+    assert f["gain_over_flat_se_kind"] == CR.SAME_BETS and f["by_count_counter_note"] is None
+    assert f["by_count"][0]["counter_se"] == pytest.approx(a["se"])
+
+
 def test_the_control_runs_se_is_from_its_rounds_as_simulate_gives_it():
     """Three boxes a round share the dealer's cards: the control's SE is the per-round one of
     `tally.summarize` (as `bjsim simulate`), not the per-box SD over the boxes dealt."""

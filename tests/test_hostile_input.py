@@ -613,6 +613,8 @@ def test_files_written_with_a_byte_order_mark_are_read():
     (["--set", "surrender=Late"], '(lower case: did you mean "late"?)'),
     (["--set", "H17=true"], "unknown key 'H17': did you mean 'dealer_hits_soft_17'?"),
     (["--set", "DAS=false"], "unknown key 'DAS': did you mean 'double_after_split'?"),
+    (["--set", "S17=true"], "unknown key 'S17': did you mean 'dealer_hits_soft_17=false'?"),
+    (["--set", "LS=true"], """unknown key 'LS': did you mean 'surrender="late"'?"""),
     (["--set", "Decks=8"], "unknown key 'Decks': did you mean 'decks'?"),
 ])
 def test_a_near_miss_gets_a_did_you_mean(args, hint):

@@ -297,6 +297,7 @@ def test_under_other_rules_the_report_plays_their_basic_strategy_by_default(tmp_
     nz = next(c for c in data["choices"] if c["strategy"] == "basic")
     assert nz["cost"] > 0  # the NZ chart costs the player something under these rules
     assert f"--strategy {path}" in data["manifest"]["commands"]["simulate"]
+    assert "--strategy" not in data["manifest"]["commands"]["report"]  # it derives it again
     assert ("Strategy the basic strategy derived for these rules (exact analyzer; "
             f"{path})") in (out / "report.md").read_text()
     # the NZ rules keep the shipped basic, said nowhere
@@ -304,6 +305,25 @@ def test_under_other_rules_the_report_plays_their_basic_strategy_by_default(tmp_
                 "10_000", "--choice", "basic", "--no-variants", "-o", tmp_path / "nz")
     assert json.loads((tmp_path / "nz" / "report.json").read_text())["strategy"] == "basic"
     assert "strategy derived" not in plain.stderr
+
+
+def test_without_a_writable_cache_the_derived_strategy_is_played_from_a_file_of_its_own(
+        tmp_path, monkeypatch):
+    from simulator.cli import _basic_of
+    from simulator.exact.analyze import analyze
+    from simulator.rules import apply_overrides
+
+    blocked = tmp_path / "afile"
+    blocked.write_text("")
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(blocked / "cache"))  # under a file: unwritable
+    rules = apply_overrides(load_rules(), ["dealer_hits_soft_17=true"])
+    path = _basic_of(rules, quiet=True)
+    assert path != "basic" and Path(path).is_file()
+    played = load_strategy(path)
+    derived = analyze(rules)["strategy"]
+    assert all(np.array_equal(getattr(played, t), getattr(derived, t))
+               for t in ("hard", "soft", "pairs", "sevens"))
+    Path(path).unlink()
 
 
 def test_a_changed_pay_table_is_named_by_its_pays_and_not_called_published(tmp_path, built):
@@ -315,6 +335,7 @@ def test_a_changed_pay_table_is_named_by_its_pays_and_not_called_published(tmp_p
     summary = (out / "report.md").read_text().split("## ")[1]
     assert "the 500 and 2500 pays of three sevens" in summary and "5000" not in summary
     assert "(the convention's figure for these rules: no figure is published for them)" in summary
+    assert "the published figure" not in summary and "the convention's figure assumes" in summary
     nz = (built[0] / "report.md").read_text().split("## ")[1]
     assert "the 500 and 5000 pays of three sevens" in nz and "no figure is published" not in nz
 
@@ -378,7 +399,7 @@ def test_sevens_section_has_every_play_and_the_published_convention(built):
                  "the best play with a side bet of 1 up"):
         assert want in labels
     rows = {r["label"]: r for r in s["rows"]}
-    pub = next(r for r in s["rows"] if r["label"].startswith("published"))
+    pub = next(r for r in s["rows"] if r.get("convention"))
     assert pub["super_sevens_house_edge"] == pytest.approx(0.1140, abs=5e-5)  # 6 decks, 11.40%
     assert rows["hit every 7-7"]["super_sevens_house_edge"] == pytest.approx(
         pub["super_sevens_house_edge"], abs=1e-12)
@@ -407,7 +428,7 @@ def test_sevens_sentence_explains_a_difference_only_where_there_is_one(name, pee
         rules = dataclasses.replace(rules, hole_card="peek")
     fig, _ = exact_figures(rules, load_strategy(name))
     s = figures._sevens(rules, fig, {})
-    pub = next(r for r in s["rows"] if r["label"].startswith("published"))
+    pub = next(r for r in s["rows"] if r.get("convention"))
     diff = abs(fig["super_sevens"]["house_edge"] - pub["super_sevens_house_edge"])
     assert bool(diff < 1e-12) is equal is bool(s.get("strategy_equals_published"))
     assert says in s["why"] and never not in s["why"]

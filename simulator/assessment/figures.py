@@ -64,6 +64,7 @@ class Spec:
 
     rules: Rules
     strategy: str = "basic"
+    strategy_given: bool = True
     rules_file: str | None = None
     rules_name: str | None = None
     overrides: tuple[str, ...] = ()
@@ -358,8 +359,14 @@ def _sevens(rules, fig, runs: dict) -> dict:
                     {f"{b:g}": d_main + b * d_ss for b in SIDE_BETS}))
     published = super_sevens(rules, "hit", guaranteed_third=True)
     hit = super_sevens(rules, "hit")
-    rows.append({"label": "published convention: the first three cards always settle the bet",
+    # the game of the published 11.40%; elsewhere the convention's figure is ours alone
+    game = (rules.decks == 6 and rules.hole_card == "none"
+            and tuple(rules.super_sevens_pays) == (3, 50, 100, 500, 5000))
+    fig_word = "the published figure" if game else "the convention's figure"
+    rows.append({"label": ("published convention" if game else "the published figures' "
+                           "convention") + ": the first three cards always settle the bet",
                  "plays": "third card always dealt",
+                 "convention": True,
                  "super_sevens_house_edge": published["house_edge"], "main_ev_change": None,
                  "combined_change": None, "simulated_by": None, "simulated": None, "se": None})
     same = abs(published["house_edge"] - hit["house_edge"]) < 1e-12
@@ -370,22 +377,22 @@ def _sevens(rules, fig, runs: dict) -> dict:
     three = (f"{rules.super_sevens_pays[3]:g} and {rules.super_sevens_pays[4]:g} pays of three "
              "sevens, lines d and e")
     if own_is_published:  # the strategy takes a third card to every 7-7: nothing to explain
-        why = ("The strategy's own 7-7 play gives the published figure: it takes a third card "
+        why = (f"The strategy's own 7-7 play gives {fig_word}: it takes a third card "
                "to every 7-7 (a hit or a double), which is what the published convention "
                "assumes. (Rule 14.4 settles the bet on the first two cards when 7-7 is split "
                f"or stood on, so a strategy that does either gives up part of the {three}.)")
     elif abs(own_edge - hit["house_edge"]) < 1e-12:
-        why = ("They differ because the published figure assumes the third card is always "
+        why = (f"They differ because {fig_word} assumes the third card is always "
                f"dealt, {peeked}; the strategy's own 7-7 play, a third card to every 7-7, "
                "gives the return of hitting every 7-7.")
     else:
         why = ("They differ because rule 14.4 settles the bet on the first two cards when 7-7 "
                f"is split or stood on, so the {three.replace(', lines', ' (lines') + ')'} "
-               "need a hit or a double, while the published figure assumes the third card is "
+               f"need a hit or a double, while {fig_word} assumes the third card is "
                "always dealt, " + ("which is exactly the return when every 7-7 is hit." if same
                                    else peeked + "."))
     return {"rows": rows, "why": why, "side_bets": [f"{b:g}" for b in SIDE_BETS],
-            "bet": bet, "published_equals_hit": same,
+            "bet": bet, "published_equals_hit": same, "published_game": game,
             "strategy_equals_published": own_is_published}
 
 
@@ -483,9 +490,9 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
                      "minus this rule set's, with the 95% interval of the paired difference; "
                      "x var: how many times smaller its variance is than that of two "
                      "independent runs; exact: the exact analyzer's figure and difference (a "
-                     "full shoe every round; scope 'cut-card': the decks differ under a cut "
-                     "card, so the simulated difference also holds the change of the cut-card "
-                     "effect)." + _few_blocks_text(result.stats["blocks"])
+                     "full shoe every round; scope 'cut-card': the decks, penetration or "
+                     "shuffle differ with a cut card, so the simulated difference also holds the "
+                     "change of the cut-card effect)." + _few_blocks_text(result.stats["blocks"])
                      + "".join(" " + n for n in compare_report.shoe_note(
                          result.stats, doc["run"]["pair_rounds"])))}
 
@@ -584,6 +591,7 @@ def _argv(spec: Spec, played: int) -> dict:
               if spec.precision is not None else ["--rounds", str(spec.rounds)])
     common = rules + sets + ["--seed", str(spec.seed), "--chunk-rounds", str(spec.chunk_rounds)]
     strat = ["--strategy", spec.strategy]
+    own = strat if spec.strategy_given else []  # (the report's default: it derives it again)
     choose = [x for c in (spec.choices or ()) for x in ("--choice", c)]
     if spec.variants is None:
         vary, compare_vary = [], ["--all-variants"]
@@ -608,7 +616,7 @@ def _argv(spec: Spec, played: int) -> dict:
         str(spec.count_rounds), "--penetrations", ",".join(repr(p) for p in
                                                            spec.count_penetrations), "-f", "json")
     return {
-        "report": line("bjsim", "report", *rules, *sets, *strat, *choose, *vary, *count, *length,
+        "report": line("bjsim", "report", *rules, *sets, *own, *choose, *vary, *count, *length,
                        "--seed", str(spec.seed), "--chunk-rounds", str(spec.chunk_rounds),
                        "--sample-rounds", str(spec.sample_rounds), "-o", spec.out_dir),
         "count": count_line,
@@ -746,6 +754,7 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
         "title": "Mathematical assessment of " + run.rules_source(
             spec.rules_file, spec.rules_name, spec.overrides)["rules_name"],
         "strategy": spec.strategy,
+        "strategy_derived": not spec.strategy_given and spec.strategy != "basic",
         "rules": [{"rule": r, "key": kv.split(" = ")[0], "value": kv.split(" = ", 1)[1],
                    "from": origin(rules, kv.split(" = ")[0]), "words": w}
                   for r, kv, w in describe(rules)],

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from simulator.assessment.figures import CONFIDENCES
-from simulator.counting_report import SAME_BETS, SAME_ROUNDS
+from simulator.counting_report import gain_none
 
 LABEL = {1: "A", 10: "10"}
 
@@ -92,7 +92,7 @@ def _plus_minus(w: dict, digits: int) -> str:
 def summary(data: dict) -> Section:
     tot = _wager(data, "total")
     man = data["manifest"]
-    text = [f"Strategy {_strategy_shown(data['strategy'])}; {man['rounds_played']:,} simulated "
+    text = [f"Strategy {_strategy_shown(data)}; {man['rounds_played']:,} simulated "
             f"rounds, seed {man['seed']}, chunks of {man['chunk_rounds']:,} rounds (bjsim "
             f"{man['bjsim']})."]
     text.append(f"House edge of the main game with insurance, per initial wager: exact "
@@ -102,7 +102,7 @@ def summary(data: dict) -> Section:
     ss = _wager(data, "super_sevens")
     if ss is not None:
         rows = {r["label"]: r for r in data["sevens"]["rows"]}
-        pub = next(r for r in rows.values() if r["label"].startswith("published"))
+        pub = next(r for r in rows.values() if r.get("convention"))
         hit = rows.get("hit every 7-7")
         text.append(
             f"Super Sevens house edge, per unit staked: exact {fmt(-ss['exact'], 'pct3')} with "
@@ -111,19 +111,10 @@ def summary(data: dict) -> Section:
             + (f"{fmt(hit['super_sevens_house_edge'], 'pct3')} if every 7-7 is hit, and " if hit
                else "")
             + f"the published convention gives {fmt(pub['super_sevens_house_edge'], 'pct3')}"
-            + ("" if _gazette_pays(data) else " (the convention's figure for these rules: no "
-               "figure is published for them)") + ". "
+            + ("" if data["sevens"]["published_game"] else " (the convention's figure for "
+               "these rules: no figure is published for them)") + ". "
             + data["sevens"]["why"])
     return Section("summary", "Summary", text)
-
-
-def _gazette_pays(data: dict) -> bool:
-    """Whether the rules are those of the published Super Sevens figure (11.40%): six decks,
-    no hole card and the Gazette's pays."""
-    r = {x["key"]: x["value"] for x in data["rules"]}
-    return (str(r.get("decks")) == "6" and str(r.get("hole_card")).strip("\"") == "none"
-            and str(r.get("super_sevens_pays")).replace(" ", "") in ("[3,50,100,500,5000]",
-                                                                     "(3,50,100,500,5000)"))
 
 
 def _z_text(z) -> str:
@@ -230,18 +221,13 @@ def frequencies(data: dict) -> Section:
     return Section("frequencies", "Hit frequencies and the distribution of results", blocks)
 
 
-def _strategy_shown(name: str) -> str:
-    """A strategy as the summary names it: the basic strategy derived for the rules (a cache
-    file ``basic-KEY.toml``, the report's default under rules other than the NZ chart's) says
-    so."""
-    from pathlib import Path
-
-    from simulator.exact.cache import cache_dir
-
-    path = Path(name)
-    if path.parent == cache_dir() and path.name.startswith("basic-"):
-        return f"the basic strategy derived for these rules (exact analyzer; {name})"
-    return name
+def _strategy_shown(data: dict) -> str:
+    """The strategy as the summary names it: the report's default under rules other than the
+    NZ chart's, the basic strategy derived for them, says so."""
+    if data.get("strategy_derived"):
+        return (f"the basic strategy derived for these rules (exact analyzer; "
+                f"{data['strategy']})")
+    return data["strategy"]
 
 
 def volatility(data: dict) -> Section:
@@ -270,9 +256,10 @@ def volatility(data: dict) -> Section:
         "approximation), VI = z x SD per bet being the volatility index. House edge: exact; SD: "
         "simulated, but exact for Super Sevens, whose simulated SD rests on a handful of its "
         "biggest pays. Super Sevens' result is a handful of large pays, far from normal even "
-        "over 100,000 bets (a normal range over 100 bets would reach +359%, more than the casino "
-        "can win): its low and high are the central range of 400,000 sets of N bets drawn from "
-        "its exact line chances (seed 1994), and its VI is given only as the PAR-sheet index.",
+        "over 100,000 bets (for the NZ game a normal 95% range over 100 bets would reach +359%, "
+        "more than the casino can win): its low and high are the central range of 400,000 "
+        "sets of N bets drawn from its exact line chances (seed 1994), and its VI is given only "
+        "as the PAR-sheet index.",
         t, "Volatility index: " + "; ".join(vi) + "."])
 
 
@@ -393,13 +380,10 @@ def counting(data: dict) -> Section | None:
         "counter's net per unit bet; flat: every box dealt at one unit, played as the counter "
         "plays (index plays included); the control run: the strategy alone at a flat bet, the "
         "same seed. Gain over the control run: "
-        + ("none (no index plays and a flat main bet: the same rounds and bets)"
-           if f.get("gain_over_basic_se_kind") == SAME_ROUNDS else
-           f"{fmt(f.get('gain_over_basic'), 'spct3')} (SE "
+        + (gain_none(f, "basic") or f"{fmt(f.get('gain_over_basic'), 'spct3')} (SE "
            f"{fmt(f.get('gain_over_basic_se'), 'pct3')}, the two runs taken as independent)")
         + "; over flat betting: "
-        + ("none (a flat main bet: the same bets)" if f["gain_over_flat_se_kind"] == SAME_BETS
-           else f"{fmt(f['gain_over_flat'], 'spct3')} (SE at most "
+        + (gain_none(f, "flat") or f"{fmt(f['gain_over_flat'], 'spct3')} (SE at most "
            f"{fmt(f.get('gain_over_flat_se'), 'pct3')}, the same rounds)") + "."
         + (f" The flat advantage's SE is {f['flat']['interval_note']}."
            if f["flat"].get("interval_note") else "")
@@ -429,10 +413,8 @@ def counting(data: dict) -> Section | None:
                + ("flat SE an upper bound: a round's boxes, which share the dealer's cards, "
                   "taken as perfectly correlated)." if bound else "flat SE per box dealt, one a "
                   "round).")
-               + (" The counter's advantage is the main game's; its SE is of the round's whole "
-                  "net, Super Sevens included, so conservative." if
-                  f.get("average_super_sevens_bet") and f["gain_over_flat_se_kind"] != SAME_BETS
-                  else ""),
+               + (f" The counter's advantage is the main game's, {f['by_count_counter_note']}."
+                  if f.get("by_count_counter_note") else ""),
                Table("counting_by_count", f"Frequency and advantage by {kind}", bcols,
                      [[b[k] for k, _, _ in bcols] for b in f["by_count"]])]
     ss = f["super_sevens"]
