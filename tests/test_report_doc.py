@@ -101,6 +101,9 @@ def test_manifest_names_hashes_and_the_rebuild_command(built):
     for s in m["strategies"]:
         assert s["sha256"] == hashlib.sha256((root / s["file"]).read_bytes()).hexdigest()
     assert (m["seed"], m["rounds"], m["chunk_rounds"]) == (SEED, 60_000, 10_000)
+    assert m["variant_files"] == ["configs/variants/h17.toml"]
+    assert m["variant_sha256"] == [hashlib.sha256(
+        (root / "configs/variants/h17.toml").read_bytes()).hexdigest()]
     assert m["platform"] and m["python"] and m["bjsim"]
     cmd = shlex.split(m["commands"]["report"])
     assert cmd[:2] == ["bjsim", "report"]

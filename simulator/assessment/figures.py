@@ -677,6 +677,7 @@ def _manifest(spec: Spec, names: list[str], played: int, seconds: float) -> dict
         "precision": spec.precision, "chunk_rounds": spec.chunk_rounds,
         "sample_rounds": sample_size(spec, played), "sample_rounds_asked": spec.sample_rounds,
         "variant_files": [_shown_path(f) for f in _variant_files(spec)],
+        "variant_sha256": [_sha256(f) for f in _variant_files(spec)],
         "variant_rounds": spec.variant_rounds,
         "count_plan": spec.count_plan,
         "count_rounds": spec.count_rounds if spec.count_plan else None,
