@@ -912,13 +912,15 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
     note = _nz_chart_note(rules, names)
     if note is not None and not quiet:
         click.echo(note, err=True)
+    label = None if note is None else (f"the NZ rules' chart; these rules "
+                                       f"({_chart_change(rules)}) may call for another")
     plan = run.Plan(
         rules, tuple(strategies), tuple(names),
         rounds=max_rounds if precision is not None else rounds, seed=seed,
         chunk_rounds=chunk_rounds, workers=workers, precision=precision, scheduler=scheduler,
         checkpoint=checkpoint_path, resume=resume, exact=with_exact, rules_file=rules_path,
         rules_name=file_meta.get("name"),
-        overrides=tuple(_changes(overrides, boxes, super_sevens)),
+        overrides=tuple(_changes(overrides, boxes, super_sevens)), strategy_note=label,
     )
     try:
         result = run.simulate(plan, quiet=quiet, say=None if quiet or not with_exact else (

@@ -203,7 +203,7 @@ def tidy_frame(summary: dict, strategy=None) -> pd.DataFrame:
 
 
 RUN_ROWS = ("rules_name", "rules_file", "overrides", "strategy", "seed", "rounds", "rounds_played",
-            "chunk_rounds", "boxes", "partial", "per_box_note")
+            "chunk_rounds", "boxes", "partial", "per_box_note", "strategy_note")
 
 
 def _cell(v) -> str:
@@ -297,7 +297,9 @@ def _table(summary: dict, meta: dict) -> str:
         w(f"           {rules.get('decks')} decks, {rules.get('boxes')} box(es), "
           f"Super Sevens {'on' if rules.get('super_sevens') else 'off'}, "
           f"hole card {rules.get('hole_card')}, blackjack pays {rules.get('blackjack_pays')}\n")
-    w(f"Strategy:  {_strategy_text(meta.get('strategy', '?'))}\n")
+    note = run.get("strategy_note")
+    w(f"Strategy:  {_strategy_text(meta.get('strategy', '?'))}"
+      + (f" ({note})" if note else "") + "\n")
     w(f"Rounds:    {summary['rounds']:,} played ({summary['box_rounds']:,} box-rounds)")
     if "seed" in run:
         w(f"; seed {run['seed']}")

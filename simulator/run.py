@@ -47,6 +47,7 @@ class Plan:
     rules_name: str | None = None
     overrides: tuple[str, ...] = ()
     counting: object = None  # a plans.CountingPlan: every box is the counter's (bjsim count)
+    strategy_note: str | None = None  # what the report says of the strategy beside its name
 
 
 @dataclass
@@ -361,6 +362,7 @@ def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float,
             "boxes": plan.rules.boxes,
             "super_sevens": plan.rules.super_sevens,
             "partial": partial,
+            "strategy_note": plan.strategy_note,
         },
         "timing": {
             "seconds": seconds,
