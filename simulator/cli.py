@@ -1105,27 +1105,43 @@ def rules_show(rules_path, overrides, boxes, super_sevens, fmt, output):
 @rules.command("check")
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 def rules_check(files):
-    """Check rule files: print 'ok' for each good one, the first problem of each bad one.
+    """Check rule files and variant files: print 'ok' for each good one, the first problem of
+    each bad one.
 
-    A shipped rule set may be named as --rules takes it (nz1994-8deck). Exit code 2 if any file
-    has a problem (a folder, or a missing file, is one).
+    A shipped rule set may be named as --rules takes it (nz1994-8deck). A variant file (bjsim
+    compare --variant) is checked against the baseline it names (else the NZ rule set): its
+    changes, and the strategy it names. Exit code 2 if any file has a problem (a folder, or a
+    missing file, is one).
 
     \b
     Examples:
         bjsim rules check configs/*.toml
         bjsim rules check my-casino.toml nz1994
+        bjsim rules check configs/variants/*.toml
     """
-    from simulator.rules import load_rule_file, shipped_rule_file
+    from simulator import variants
+    from simulator.rules import load_rule_file, read_toml, shipped_rule_file, shown_rule_file
 
     bad = 0
     for path in map(shipped_rule_file, files):
         try:
-            load_rule_file(path)
+            if os.path.isfile(path) and variants.is_variant_file(read_toml(path, "rule")):
+                named = variants.baseline_of(path)
+                if named is not None and not named.is_file():
+                    raise ValueError(f"{path}: key 'variant.baseline' names {named}: no such "
+                                     "rule file")
+                base, _ = load_rule_file(named)  # (None: the NZ rule set)
+                v = variants.from_file(base, path)
+                said = (f"a variant of {shown_rule_file(None if named is None else str(named))}"
+                        f": {', '.join(v.changes) or 'no change'}")
+            else:
+                load_rule_file(path)
+                said = ""
         except ValueError as err:
             bad += 1
             click.echo(f"Error: {_one_line(err)}", err=True)
         else:
-            click.echo(f"{path}: ok")
+            click.echo(f"{path}: ok" + (f" ({said})" if said else ""))
     if bad:
         raise click.exceptions.Exit(2)
 

@@ -27,6 +27,7 @@ from simulator.rules import (
     DEFAULT_RULES_PATH,
     KIND,
     RuleError,
+    _unknown_key,
     apply_overrides,
     load_rule_file,
     read_text,
@@ -133,8 +134,7 @@ def read_variant_file(path) -> dict:
             raise RuleError(f"{src}: key 'variant.{key}' must be a string")
     for key in changes:
         if key not in KIND:
-            raise RuleError(f"{src}: [changes] key '{key}' is not a rule-set key: allowed "
-                            + ", ".join(KIND))
+            raise _unknown_key(key, src, where=" in [changes] (not a rule-set key)")
     if not changes and "strategy" not in head:
         raise RuleError(f"{src}: a variant file needs [changes] or variant.strategy")
     out = dict(head)

@@ -467,3 +467,26 @@ def test_a_run_of_the_nz_chart_under_other_rules_says_so(tmp_path, monkeypatch):
     assert line.endswith(f"the one derived for these rules (decks=8) differs: --strategy {path} "
                          "plays it")
     assert run("simulate", *TINY, "--set", "decks=8").stderr == ""  # --quiet
+
+
+def test_rules_check_checks_a_variant_file_against_its_baseline(tmp_path):
+    ok = CliRunner().invoke(cli, ["rules", "check", "configs/variants/h17.toml"])
+    assert ok.exit_code == 0
+    assert ok.stdout == ("configs/variants/h17.toml: ok (a variant of configs/nz1994.toml: "
+                         "dealer_hits_soft_17=true)\n")
+    cases = {
+        '[variant]\nname = "x"\n[changes]\nh17 = true\n':
+            "unknown key 'h17' in [changes] (not a rule-set key): did you mean "
+            "'dealer_hits_soft_17'?",
+        '[variant]\nname = "x"\nbaseline = "nope.toml"\n[changes]\ndecks = 8\n':
+            "key 'variant.baseline' names",
+        '[variant]\nname = "x"\nstrategy = "basik"\n[changes]\ndecks = 8\n':
+            "key 'strategy' = 'basik': unknown strategy 'basik': did you mean 'basic'?",
+        '[variant]\nname = "x"\n[changes]\ndecks = 9\n': "key 'decks' = 9 is out of range",
+    }
+    for i, (text, said) in enumerate(cases.items()):
+        path = tmp_path / f"v{i}.toml"
+        path.write_text(text)
+        bad = CliRunner().invoke(cli, ["rules", "check", str(path)])
+        assert bad.exit_code == 2 and said in bad.stderr, (text, bad.stderr)
+        assert len(bad.stderr.strip().splitlines()) == 1
