@@ -210,8 +210,8 @@ def test_z_scores_equal_what_simulate_exact_prints(built):
 
 def test_insurance_wager_from_the_strategy_that_takes_it(built):
     _, data, _ = built
-    sim = command_json(data["manifest"]["commands"]["simulate"].replace(
-        "--strategy basic", "--strategy insurance-taker"), "--quiet")
+    assert list(data["manifest"]["commands"]["choices"]) == ["insurance-taker"]
+    sim = command_json(data["manifest"]["commands"]["choices"]["insurance-taker"], "--quiet")
     assert data["simulation"]["insurance-taker"]["results"] == sim["results"]
     w = wager(data, "insurance")
     ins = sim["results"]["insurance"]

@@ -631,6 +631,14 @@ def _argv(spec: Spec, played: int) -> dict:
     }
 
 
+def _choice_line(spec: Spec, name: str, played: int) -> str:
+    """The `bjsim simulate` command that prints a player's choice's run: the main run's, with
+    its strategy."""
+    words = shlex.split(_argv(spec, played)["simulate"])
+    words[words.index("--strategy") + 1] = name
+    return " ".join(shlex.quote(w) for w in words)
+
+
 def _compare_rules(spec: Spec) -> list[str]:
     """``--rules`` of the manifest's compare command, which must work from where the report
     was run: the file as the user gave it; without one, none (compare's default baseline is the
@@ -685,7 +693,8 @@ def _manifest(spec: Spec, names: list[str], played: int, seconds: float) -> dict
         "platform": platform.platform(), "machine": platform.machine(),
         "python": sys.version.split()[0], "numpy": np.__version__, "numba": numba.__version__,
         "seconds": seconds,
-        "commands": _argv(spec, played),
+        "commands": _argv(spec, played) | {"choices": {
+            n: _choice_line(spec, n, played) for n in names if n != spec.strategy}},
     }
 
 
