@@ -384,10 +384,13 @@ def _z(sim, exact, se):
     return None if sim is None or exact is None or not se else (sim - exact) / se
 
 
+MIN_SAMPLE = 30  # rounds (or bets) below which a count's SE is not given: too few to mean much
+
+
 def _by_count(c, rounds: int, plan, flat_se: bool = False) -> list[dict]:
     """Each bucket that saw a round: its frequency, the flat advantage per box dealt at it (its
     SE an upper one where a round there dealt more than one box: `_flat`) and the counter's
-    play there."""
+    play there; no SE from fewer than `MIN_SAMPLE` rounds."""
     out = []
     for i in range(L.N_TC):
         n = c[L.C_ROUNDS][i]
@@ -402,6 +405,10 @@ def _by_count(c, rounds: int, plan, flat_se: bool = False) -> list[dict]:
         counter = _advantage(c[L.C_NET][i] / L.UNIT, bet, sd, played)
         if flat_se and played and flat["se"] is not None:  # the same bets: `figures`
             counter["se"] = min(flat["se"], counter["se"] or math.inf)
+        if n < MIN_SAMPLE:
+            flat["se"] = None
+        if played < MIN_SAMPLE:
+            counter["se"] = None
         out.append({
             "count": L.TC_MIN + i, "label": bucket_label(i), "rounds": n,
             "frequency": n / rounds, "played": played, "played_share": played / n,

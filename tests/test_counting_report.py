@@ -156,16 +156,23 @@ def test_the_table_by_count(fig):
     zero, three = rows[0], rows[3]
     assert (zero["rounds"], zero["frequency"], zero["played_share"]) == (4, 4 / 6, 0.5)
     assert zero["flat_advantage"] == pytest.approx(statistics.mean([1, -2, 1, -1]))
-    assert zero["flat_se"] == pytest.approx(statistics.stdev([1, -2, 1, -1]) / 2)
     assert zero["average_bet"] == 1 and zero["counter_advantage"] == pytest.approx(-1 / 2)
-    assert three["flat_advantage"] == pytest.approx(0.25) and three["flat_se"] == pytest.approx(
-        statistics.stdev([1.5, -1]) / math.sqrt(2))
+    assert three["flat_advantage"] == pytest.approx(0.25)
     assert three["average_bet"] == 4 and three["counter_advantage"] == pytest.approx(2 / 8)
     assert three["label"] == "+3" and zero["label"] == "0"
-    # The counter's SE at a count: the SD of its round nets there (units, Super Sevens in) times
-    # sqrt(rounds played) over the units bet.
-    assert zero["counter_se"] == pytest.approx(statistics.stdev([1, -2]) * math.sqrt(2) / 2)
-    assert three["counter_se"] == pytest.approx(statistics.stdev([5, -1]) * math.sqrt(2) / 8)
+    # From so few rounds no SE is given (fewer than 30: `MIN_SAMPLE`) ...
+    assert (zero["flat_se"], zero["counter_se"], three["counter_se"]) == (None, None, None)
+    # ... and from 15 times as many: the flat one per box dealt, the counter's the SD of its
+    # round nets there (units, Super Sevens in) times sqrt(rounds played) over the units bet.
+    rows = {b["count"]: b for b in CR.figures(tally_of(ROUNDS * 15), load_plan("hi-lo-1-12"),
+                                              Rules())["by_count"]}
+    zero, three = rows[0], rows[3]
+    assert zero["flat_se"] == pytest.approx(statistics.stdev([1, -2, 1, -1] * 15) / math.sqrt(60))
+    assert three["flat_se"] == pytest.approx(statistics.stdev([1.5, -1] * 15) / math.sqrt(30))
+    assert zero["counter_se"] == pytest.approx(
+        statistics.stdev([1, -2] * 15) * math.sqrt(30) / 30)
+    assert three["counter_se"] == pytest.approx(
+        statistics.stdev([5, -1] * 15) * math.sqrt(30) / (8 * 15))
 
 
 def control_of(rounds: list[list[int]]) -> np.ndarray:
@@ -255,13 +262,14 @@ def test_a_flat_main_bet_on_two_boxes_keeps_the_exact_per_round_se():
     # No Super Sevens bets: the round's SE is the main game's own, exact with two boxes a round;
     # the flat figure's per-box SE is only an upper bound there, so it is not taken.
     rounds = [{"count": 0, "bet": 2, "boxes": 2, "net": a + b, "flat": [a, b]}
-              for a, b in ((10, 10), (-10, -10), (15, -10), (-10, 0), (10, -20))]
+              for a, b in ((10, 10), (-10, -10), (15, -10), (-10, 0), (10, -20))] * 6
     plan = dataclasses.replace(load_plan("hi-lo-flat"), bet=Ramp(1, ((2.0, 1),)))
     assert CR.flat_main(plan)
     f = CR.figures(tally_of(rounds), plan, Rules(boxes=2))
     nets = [r["net"] / U for r in rounds]
     a = f["advantage"]["initial_bet"]
-    assert a["se"] == pytest.approx(statistics.stdev(nets) * math.sqrt(5) / 10)
+    n = len(rounds)
+    assert a["se"] == pytest.approx(statistics.stdev(nets) * math.sqrt(n) / (2 * n))
     assert a["interval_note"] is None and f["flat"]["interval_note"] is not None
     assert f["gain_over_flat_se_kind"] == CR.SAME_BETS and f["by_count_counter_note"] is None
     assert f["by_count"][0]["counter_se"] == pytest.approx(a["se"])
@@ -289,15 +297,15 @@ def test_the_flat_se_with_several_boxes_a_round_is_an_upper_bound():
     is SD sqrt(k / boxes), which takes a round's boxes as perfectly correlated, and says so;
     with one box a round it is the SE of independent boxes, as before."""
     rounds = [{"count": 0, "bet": 3, "net": sum(b), "flat": b, "boxes": 3}
-              for b in ([10, 10, 10], [-10, -10, 0], [15, 10, -10], [-10, -10, -10])]
+              for b in ([10, 10, 10], [-10, -10, 0], [15, 10, -10], [-10, -10, -10])] * 8
     plan = dataclasses.replace(load_plan("hi-lo-flat"), boxes=Ramp(3))
     f = CR.figures(tally_of(rounds), plan, Rules(boxes=3))
     boxes = [x / U for r in rounds for x in r["flat"]]
     sd = statistics.stdev(boxes)
-    assert f["flat"]["se"] == pytest.approx(sd * math.sqrt(3 / 12))
+    assert f["flat"]["se"] == pytest.approx(sd * math.sqrt(3 / len(boxes)))
     # an upper bound: the SE of the per-round means (what the boxes' correlation gives) is less
     per_round = [statistics.mean(r["flat"]) / U for r in rounds]
-    assert f["flat"]["se"] >= statistics.stdev(per_round) / math.sqrt(4)
+    assert f["flat"]["se"] >= statistics.stdev(per_round) / math.sqrt(len(rounds))
     assert "upper bound" in f["flat"]["interval_note"]
     assert f["by_count"][0]["flat_se"] == pytest.approx(f["flat"]["se"])
     assert f["by_count"][0]["flat_se_at_most"] is True
