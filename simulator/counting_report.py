@@ -437,7 +437,8 @@ def _ss_by_count(c, check) -> list[dict]:
         z, note = _ss_z(sim, exact, check, exact_se)
         out.append({
             "count": L.TC_MIN + i, "label": bucket_label(i), "bets": n,
-            "return": sim["mean"], "se": sim["se"], "exact": exact, "exact_se": exact_se,
+            "return": sim["mean"], "se": sim["se"] if n >= MIN_SAMPLE else None,
+            "exact": exact, "exact_se": exact_se,
             "z": z, "z_note": note,
             "favourable_share": _ratio(c[L.C_SS_PLUS][i], c[L.C_ROUNDS][i]),
             "counter_bets": c[L.C_SS_BET][i],

@@ -319,8 +319,10 @@ def test_the_flat_se_with_several_boxes_a_round_is_an_upper_bound():
 def test_the_super_sevens_table_by_count(fig):
     (row,) = fig["super_sevens_by_count"]
     assert (row["count"], row["bets"]) == (3, 2)
-    assert row["return"] == pytest.approx(1.0) and row["se"] == pytest.approx(
-        statistics.stdev([-1, 3]) / math.sqrt(2))
+    assert row["return"] == pytest.approx(1.0) and row["se"] is None  # two bets: no SE
+    (many,) = CR.figures(tally_of(ROUNDS * 15), load_plan("hi-lo-1-12"),
+                         Rules())["super_sevens_by_count"]
+    assert many["se"] == pytest.approx(statistics.stdev([-1, 3] * 15) / math.sqrt(30))
     assert row["exact"] == pytest.approx(0.3)
     assert row["z"] is None and "fewer than 30 wins of line (e) expected in 2 bets" in row[
         "z_note"]  # two bets say nothing of a 5000 to 1 pay
