@@ -660,10 +660,11 @@ def _same_chart(a, b) -> bool:
     return all(np.array_equal(getattr(a, t), getattr(b, t)) for t in CHARTS)
 
 
-def _nz_chart_note(rules, names) -> str | None:
-    """The stderr note for a run playing the shipped ``basic`` (the NZ rules' chart) under rules
-    that may call for another: which keys, and how to play theirs (the one compare derived and
-    keeps, where it differs; no note where it is the same). None otherwise."""
+def _nz_chart_note(rules, names) -> tuple[str, str] | None:
+    """For a run playing the shipped ``basic`` (the NZ rules' chart) under rules that may call
+    for another: the stderr note (which keys, and how to play theirs: the one compare derived
+    and keeps, where it differs) and the words the report puts beside the strategy
+    (``run.strategy_note``). None where no chart key differs, or the derived chart is the same."""
     from simulator import derived
     from simulator.strategy import load_strategy
 
@@ -679,10 +680,13 @@ def _nz_chart_note(rules, names) -> str | None:
         if _same_chart(theirs, load_strategy("basic")):
             return None
         return (f"bjsim: strategy basic is the NZ rules' chart, and the one derived for these "
-                f"rules ({changed}) differs: --strategy {path} plays it")
+                f"rules ({changed}) differs: --strategy {path} plays it",
+                f"basic is the NZ rules' chart; the one derived for these rules ({changed}) "
+                "differs")
     return (f"bjsim: strategy basic is the NZ rules' chart; these rules ({changed}) may call for "
             "another: bjsim strategy generate with the same --rules/--set and -o FILE writes "
-            "theirs, for --strategy FILE (exact and compare use theirs)")
+            "theirs, for --strategy FILE (exact and compare use theirs)",
+            f"basic is the NZ rules' chart; these rules ({changed}) may call for another")
 
 
 def _basic_of(rules, quiet: bool) -> str:
@@ -909,11 +913,9 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
     rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     _check_chunk_rounds(rules, chunk_rounds)
     strategies, names = _load_strategies(strategy_names, rules.boxes)
-    note = _nz_chart_note(rules, names)
+    note, label = _nz_chart_note(rules, names) or (None, None)
     if note is not None and not quiet:
         click.echo(note, err=True)
-    label = None if note is None else (f"the NZ rules' chart; these rules "
-                                       f"({_chart_change(rules)}) may call for another")
     plan = run.Plan(
         rules, tuple(strategies), tuple(names),
         rounds=max_rounds if precision is not None else rounds, seed=seed,
@@ -1644,7 +1646,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     else:
         note = _nz_chart_note(rules, [strategy_name])
         if note is not None and not quiet:
-            click.echo(note, err=True)
+            click.echo(note[0], err=True)
     spec = Spec(rules, strategy=strategy_name, strategy_given=given, rules_file=rules_path,
                 rules_name=file_meta.get("name"), overrides=tuple(sets),
                 rounds=max_rounds if precision is not None else rounds, precision=precision,
@@ -1817,7 +1819,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
                    f"(its [boxes] table); the rule set's {rules.boxes} is only the most it may",
                    err=True)  # fmt: skip
     strategy = load_strategy(strategy_name)
-    note = _nz_chart_note(rules, [strategy_name])
+    note, label = _nz_chart_note(rules, [strategy_name]) or (None, None)
     if note is not None and not quiet:
         click.echo(note, err=True)
     runs = count_runs.play(
@@ -1825,7 +1827,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         chunk_rounds=chunk_rounds, workers=workers, rules_file=rules_path,
         rules_name=file_meta.get("name"), overrides=sets, quiet=quiet,
         say=None if quiet else (lambda text: click.echo(f"bjsim: {text}", err=True)),
-        checkpoint=checkpoint_path, resume=resume)
+        checkpoint=checkpoint_path, resume=resume, strategy_note=label)
     if not runs.runs or runs.partial and runs.runs[0][2].meta["run"]["rounds_played"] == 0:
         _nothing_to_report(ctx)  # (not a report of 0 rounds over -o's file)
     figs = count_runs.figures(runs, plan, bankroll)

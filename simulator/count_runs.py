@@ -64,11 +64,11 @@ def check(rules, plan, penetrations=None, options=("--plan", "--penetrations"),
 
 def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chunk_rounds: int,
          workers=None, rules_file=None, rules_name=None, overrides=(), quiet=False,
-         say=None, checkpoint=None, resume=False) -> Runs:
+         say=None, checkpoint=None, resume=False, strategy_note=None) -> Runs:
     """Play ``plan`` once for each of ``games`` (from `check`), every box playing ``strategy``
     (named ``name``) where no index play applies. ``say(text)``: a line before each run of a
     sweep. Ctrl-C stops the sweep: the runs finished, and the one cut short, are kept.
-    ``checkpoint``, ``resume``: as `run.Plan`'s, for a single game."""
+    ``checkpoint``, ``resume``, ``strategy_note``: as `run.Plan`'s, for a single game."""
     if checkpoint is not None and (len(games) != 1 or games[0][0] is not None):
         raise ValueError("--checkpoint: not with --penetrations (even one): allowed with a "
                          "single run at the rule set's penetration (--set penetration=P for "
@@ -81,7 +81,8 @@ def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chun
         game = run.Plan(rules, (strategy,) * rules.boxes, (name,) * rules.boxes, rounds=rounds,
                         seed=seed, chunk_rounds=chunk_rounds, workers=workers,
                         rules_file=rules_file, rules_name=rules_name, overrides=changes,
-                        checkpoint=checkpoint, resume=resume, counting=plan)
+                        checkpoint=checkpoint, resume=resume, counting=plan,
+                        strategy_note=strategy_note)
         try:
             result = run.simulate(game, quiet=quiet)
         except KeyboardInterrupt:  # before any chunk started: nothing of this run to show

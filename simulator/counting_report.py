@@ -385,6 +385,7 @@ def _z(sim, exact, se):
 
 
 MIN_SAMPLE = 30  # rounds (or bets) below which a count's SE is not given: too few to mean much
+NO_SE = "no SE from fewer than 30 rounds at a count, or from results without spread"
 
 
 def _by_count(c, rounds: int, plan, flat_se: bool = False) -> list[dict]:
@@ -405,9 +406,9 @@ def _by_count(c, rounds: int, plan, flat_se: bool = False) -> list[dict]:
         counter = _advantage(c[L.C_NET][i] / L.UNIT, bet, sd, played)
         if flat_se and played and flat["se"] is not None:  # the same bets: `figures`
             counter["se"] = min(flat["se"], counter["se"] or math.inf)
-        if n < MIN_SAMPLE:
+        if n < MIN_SAMPLE or not flat["sd"]:
             flat["se"] = None
-        if played < MIN_SAMPLE:
+        if played < MIN_SAMPLE or not sd:
             counter["se"] = None
         out.append({
             "count": L.TC_MIN + i, "label": bucket_label(i), "rounds": n,
@@ -437,7 +438,7 @@ def _ss_by_count(c, check) -> list[dict]:
         z, note = _ss_z(sim, exact, check, exact_se)
         out.append({
             "count": L.TC_MIN + i, "label": bucket_label(i), "bets": n,
-            "return": sim["mean"], "se": sim["se"] if n >= MIN_SAMPLE else None,
+            "return": sim["mean"], "se": sim["se"] if n >= MIN_SAMPLE and sim["sd"] else None,
             "exact": exact, "exact_se": exact_se,
             "z": z, "z_note": note,
             "favourable_share": _ratio(c[L.C_SS_PLUS][i], c[L.C_ROUNDS][i]),
@@ -545,7 +546,8 @@ def _head(f: dict, meta: dict) -> list[str]:
              f"{'on' if r['super_sevens'] else 'off'}",
              f"Plan:      {p['description'] or p['name']} (count {p['count']}, deck estimation "
              f"{p['deck_estimation']}, index plays {p['indices'] or 'none'})",
-             f"Strategy:  {', '.join(dict.fromkeys(meta.get('strategy') or ['?']))}",
+             f"Strategy:  {', '.join(dict.fromkeys(meta.get('strategy') or ['?']))}"
+             + (f" ({run['strategy_note']})" if run.get("strategy_note") else ""),
              f"Rounds:    {f['rounds']:,} dealt, {f['rounds_played']:,} played"
              + (f"; seed {run['seed']}" if "seed" in run else "")
              + (f"; chunks of {run['chunk_rounds']:,} rounds" if "chunk_rounds" in run else "")]
@@ -670,13 +672,14 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
             + ("at most: a round's boxes taken as perfectly correlated)" if bound else
                "per box, one a round)")
             + (f"; counter adv.: the main game's, {f['by_count_counter_note']}"
-               if f.get("by_count_counter_note") else ""), ""]
+               if f.get("by_count_counter_note") else "") + f"; {NO_SE}", ""]
     out += grid([kind, "rounds", "frequency", "played", "flat adv.", "SE", "avg bet",
                  "counter adv.", "SE"], _count_rows(f))
     ss = f["super_sevens"]
     if f["super_sevens_by_count"]:
         out += ["", f"Super Sevens by {kind} (return per unit staked; exact: from each round's "
-                "start shoe, by the published convention: a third card always dealt)", ""]
+                "start shoe, by the published convention: a third card always dealt; "
+                f"{NO_SE.replace('rounds', 'bets')})", ""]
         out += grid([kind, "bets", "simulated", _ss_se_head(f), "exact", "z", "favourable",
                      "counter's bets"], _ss_rows(f))
         fl = ss["flat"]

@@ -458,6 +458,14 @@ def test_a_run_of_the_nz_chart_under_other_rules_says_so(tmp_path, monkeypatch):
     (line,) = note("--set", "decks=8", "--set", "surrender=late")
     assert "these rules (decks=8, surrender=late) may call for another: bjsim strategy " \
         "generate" in line
+
+    def label(*args):  # what every format says beside the strategy
+        doc = json.loads(run("simulate", *TINY, *args, "-f", "json").stdout)
+        return doc["run"]["strategy_note"]
+
+    assert label("--set", "decks=8", "--set", "surrender=late") == (
+        "basic is the NZ rules' chart; these rules (decks=8, surrender=late) may call for "
+        "another")
     eight = load_rules().replace(decks=8)
     path = derived.basic_path(eight)
     path.write_text(dumps_strategy(load_strategy("basic")))  # derived and the same: no note
@@ -466,6 +474,8 @@ def test_a_run_of_the_nz_chart_under_other_rules_says_so(tmp_path, monkeypatch):
     (line,) = note("--set", "decks=8")
     assert line.endswith(f"the one derived for these rules (decks=8) differs: --strategy {path} "
                          "plays it")
+    assert label("--set", "decks=8") == ("basic is the NZ rules' chart; the one derived for "
+                                         "these rules (decks=8) differs")
     assert run("simulate", *TINY, "--set", "decks=8").stderr == ""  # --quiet
 
 

@@ -320,6 +320,9 @@ def test_the_super_sevens_table_by_count(fig):
     (row,) = fig["super_sevens_by_count"]
     assert (row["count"], row["bets"]) == (3, 2)
     assert row["return"] == pytest.approx(1.0) and row["se"] is None  # two bets: no SE
+    lost = [{"count": 5, "played": False, "flat": [-10], "ss_flat": [-1]}] * 40
+    (none,) = CR.figures(tally_of(lost), load_plan("hi-lo-1-12"), Rules())["super_sevens_by_count"]
+    assert none["bets"] == 40 and none["se"] is None  # 40 losses: no spread, no SE
     (many,) = CR.figures(tally_of(ROUNDS * 15), load_plan("hi-lo-1-12"),
                          Rules())["super_sevens_by_count"]
     assert many["se"] == pytest.approx(statistics.stdev([-1, 3] * 15) / math.sqrt(30))

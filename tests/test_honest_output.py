@@ -533,8 +533,12 @@ def test_simulate_says_beside_the_strategy_when_basic_is_the_nz_chart_under_othe
 
     derived.basic_for(apply_overrides(Rules(), ["dealer_hits_soft_17=true"]))
     args = ["simulate", "--set", "dealer_hits_soft_17=true", "--rounds", "20000"]
-    note = "the NZ rules' chart; these rules (dealer_hits_soft_17=true) may call for another"
+    note = ("basic is the NZ rules' chart; the one derived for these rules "
+            "(dealer_hits_soft_17=true) differs")
     assert f"Strategy:  basic ({note})" in run(*args).stdout
+    counted = json.loads(run("count", "--set", "dealer_hits_soft_17=true", "--rounds", "20000",
+                             "--quiet", "-f", "json").stdout)
+    assert counted["run"]["strategy_note"] == note  # count says it too
     assert json.loads(run(*args, "-f", "json").stdout)["run"]["strategy_note"] == note
     assert f"run,strategy_note,,{note}" in run(*args, "-f", "csv").stdout
     plain = json.loads(run("simulate", "--rounds", "20000", "-f", "json").stdout)

@@ -111,6 +111,9 @@ def test_manifest_names_hashes_and_the_rebuild_command(built):
                  ("--sample-rounds", "20000"), ("--choice", "insurance-taker")):
         assert cmd[cmd.index(a) + 1] == b
     assert m["commands"]["report"] in (out / "report.html").read_text()
+    md = (out / "report.md").read_text()  # the rendered manifest holds them too
+    assert f"rule variant configs/variants/h17.toml SHA-256 | {m['variant_sha256'][0]}" in md
+    assert m["commands"]["choices"]["insurance-taker"] in md
 
 
 def _figures_only(data: dict) -> dict:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from simulator.assessment.figures import CONFIDENCES
-from simulator.counting_report import gain_none
+from simulator.counting_report import NO_SE, gain_none
 
 LABEL = {1: "A", 10: "10"}
 
@@ -414,7 +414,7 @@ def counting(data: dict) -> Section | None:
                   "taken as perfectly correlated)." if bound else "flat SE per box dealt, one a "
                   "round).")
                + (f" The counter's advantage is the main game's, {f['by_count_counter_note']}."
-                  if f.get("by_count_counter_note") else ""),
+                  if f.get("by_count_counter_note") else "") + f" {NO_SE.capitalize()}.",
                Table("counting_by_count", f"Frequency and advantage by {kind}", bcols,
                      [[b[k] for k, _, _ in bcols] for b in f["by_count"]])]
     ss = f["super_sevens"]
@@ -500,6 +500,8 @@ def manifest(data: dict) -> Section:
              ["distribution sample asked (--sample-rounds, at most the rounds played)",
               m["sample_rounds_asked"]],
              ["rule variants (files)", ", ".join(m["variant_files"]) or "none"],
+             *[[f"rule variant {f} SHA-256", h] for f, h in zip(
+                 m["variant_files"], m.get("variant_sha256") or [], strict=False)],
              ["rule variants (rounds a game)", m["variant_rounds"]],
              ["counting plan", m.get("count_plan") or "none"],
              ["counting (rounds a run)", m.get("count_rounds")],
@@ -517,9 +519,11 @@ def manifest(data: dict) -> Section:
         "Each part alone: the main run, the exact figures"
         + (", the rule-variant comparison" if c.get("compare") else "")
         + (", the counting run" if c.get("count") else "")
-        + (", the penetration sweep" if c.get("count_sweep") else "") + ":",
+        + (", the penetration sweep" if c.get("count_sweep") else "")
+        + (", each player's choice" if c.get("choices") else "") + ":",
         Code("\n".join(x for x in (c["simulate"], c["exact"], c.get("compare"), c.get("count"),
-                                   c.get("count_sweep")) if x)), t])
+                                   c.get("count_sweep"), *(c.get("choices") or {}).values())
+                        if x)), t])
 
 
 def build(data: dict) -> list[Section]:
