@@ -1107,8 +1107,8 @@ def rules_show(rules_path, overrides, boxes, super_sevens, fmt, output):
 @rules.command("check")
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 def rules_check(files):
-    """Check rule files and variant files: print 'ok' for each good one, the first problem of
-    each bad one.
+    """Check rule files and variant files: print 'ok' for each good one, the problems of each
+    bad one (of a rule file every key's, of a variant file the first).
 
     A shipped rule set may be named as --rules takes it (nz1994-8deck). A variant file (bjsim
     compare --variant) is checked against the baseline it names (else the NZ rule set): its
@@ -1122,7 +1122,14 @@ def rules_check(files):
         bjsim rules check configs/variants/*.toml
     """
     from simulator import variants
-    from simulator.rules import load_rule_file, read_toml, shipped_rule_file, shown_rule_file
+    from simulator.rules import (
+        RuleError,
+        load_rule_file,
+        read_toml,
+        rule_file_problems,
+        shipped_rule_file,
+        shown_rule_file,
+    )
 
     bad = 0
     for path in map(shipped_rule_file, files):
@@ -1137,11 +1144,14 @@ def rules_check(files):
                 said = (f"a variant of {shown_rule_file(None if named is None else str(named))}"
                         f": {', '.join(v.changes) or 'no change'}")
             else:
-                load_rule_file(path)
+                problems = rule_file_problems(path)
+                if problems:
+                    raise RuleError("\n".join(problems))
                 said = ""
         except ValueError as err:
             bad += 1
-            click.echo(f"Error: {_one_line(err)}", err=True)
+            for line in str(err).splitlines() if isinstance(err, RuleError) else [str(err)]:
+                click.echo(f"Error: {_one_line(line)}", err=True)
         else:
             click.echo(f"{path}: ok" + (f" ({said})" if said else ""))
     if bad:

@@ -562,6 +562,28 @@ def load_rule_file(path=None) -> tuple[Rules, dict]:
         raise RuleError(f"{path}: nested too deeply to be a rule file") from None
 
 
+def rule_file_problems(path) -> list[str]:
+    """Every problem of a rule file, one line each (empty: it loads): the first that loading
+    meets, then each other key's own (its type and range, key by key against the NZ rules)."""
+    try:
+        load_rule_file(path)
+        return []
+    except RuleError as err:
+        first = str(err)
+    try:
+        data = read_toml(Path(path), "rule")
+    except RuleError:
+        return [first]
+    out = [first]
+    for key, value in data.items() if isinstance(data, dict) else ():
+        try:
+            rules_from_dict({key: value}, str(path))
+        except (RuleError, RecursionError) as err:
+            if str(err) not in out and not isinstance(err, RecursionError):
+                out.append(str(err))
+    return out
+
+
 def shipped_rule_file(path) -> str:
     """``path`` as given where it exists; else the shipped file it names, if there is one: a name
     in ``configs/`` with or without ``.toml`` (``nz1994-8deck``, ``variants/h17``), or a path

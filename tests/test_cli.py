@@ -500,3 +500,20 @@ def test_rules_check_checks_a_variant_file_against_its_baseline(tmp_path):
         bad = CliRunner().invoke(cli, ["rules", "check", str(path)])
         assert bad.exit_code == 2 and said in bad.stderr, (text, bad.stderr)
         assert len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_rules_check_gives_every_problem_of_a_rule_file(tmp_path):
+    path = tmp_path / "typo.toml"
+    path.write_text('decks = 9\npenetration = 80\nsurrender = "Late"\nh17 = true\n')
+    result = CliRunner().invoke(cli, ["rules", "check", str(path), "nz1994"])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    assert [ln.split(": ")[0] for ln in lines] == ["Error"] * 4
+    for said in ("unknown key 'h17'", "key 'decks' = 9", "key 'penetration' = 80.0",
+                 "key 'surrender' = \"Late\""):
+        assert sum(said in ln for ln in lines) == 1, (said, lines)
+    assert result.stdout.endswith("nz1994.toml: ok\n")  # the next file is still checked
+    both = tmp_path / "both.toml"
+    both.write_text("resplit_aces = true\nmax_hands = 2\n")  # a combination: one line
+    (line,) = CliRunner().invoke(cli, ["rules", "check", str(both)]).stderr.strip().splitlines()
+    assert "needs at least 3 hands per box" in line
