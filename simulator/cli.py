@@ -689,6 +689,15 @@ def _nz_chart_note(rules, names) -> tuple[str, str] | None:
             f"basic is the NZ rules' chart; these rules ({changed}) may call for another")
 
 
+def _chart_label(rules, names, quiet: bool) -> str | None:
+    """`_nz_chart_note`'s note said on stderr (unless ``quiet``); its words for beside the
+    strategy, or None."""
+    note, label = _nz_chart_note(rules, names) or (None, None)
+    if note is not None and not quiet:
+        click.echo(note, err=True)
+    return label
+
+
 def _basic_of(rules, quiet: bool) -> str:
     """The basic strategy of ``rules`` for a command that plays it by default: ``basic`` (the
     NZ rules' chart) where no chart key differs from the NZ rules or the chart derived for them
@@ -913,9 +922,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
     rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     _check_chunk_rounds(rules, chunk_rounds)
     strategies, names = _load_strategies(strategy_names, rules.boxes)
-    note, label = _nz_chart_note(rules, names) or (None, None)
-    if note is not None and not quiet:
-        click.echo(note, err=True)
+    label = _chart_label(rules, names, quiet)
     plan = run.Plan(
         rules, tuple(strategies), tuple(names),
         rounds=max_rounds if precision is not None else rounds, seed=seed,
@@ -1654,9 +1661,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     if not given:
         strategy_name = _basic_of(rules, quiet)
     else:
-        note = _nz_chart_note(rules, [strategy_name])
-        if note is not None and not quiet:
-            click.echo(note[0], err=True)
+        _chart_label(rules, [strategy_name], quiet)
     spec = Spec(rules, strategy=strategy_name, strategy_given=given, rules_file=rules_path,
                 rules_name=file_meta.get("name"), overrides=tuple(sets),
                 rounds=max_rounds if precision is not None else rounds, precision=precision,
@@ -1829,9 +1834,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
                    f"(its [boxes] table); the rule set's {rules.boxes} is only the most it may",
                    err=True)  # fmt: skip
     strategy = load_strategy(strategy_name)
-    note, label = _nz_chart_note(rules, [strategy_name]) or (None, None)
-    if note is not None and not quiet:
-        click.echo(note, err=True)
+    label = _chart_label(rules, [strategy_name], quiet)
     runs = count_runs.play(
         games, plan, strategy, strategy_name, rounds=rounds, seed=seed,
         chunk_rounds=chunk_rounds, workers=workers, rules_file=rules_path,

@@ -505,13 +505,13 @@ def _add_independent(d: dict, se_game, se0) -> None:
         d["se_ratio"] = ind / d["se"]
 
 
-def _add_exact(d: dict, key: str, ex: tuple, scope: str | None) -> None:
+def _add_exact(d: dict, key: str, ex: tuple, scope: str) -> None:
     """The exact difference (the game's exact figure ``ex[0]`` less the baseline's ``ex[1]``,
-    as house edges) and the simulated one's z, where ``scope`` (`exact_scope`) allows."""
+    as house edges) and the simulated one's z; ``scope``: `exact_scope`."""
     field_ = "house_edge" if key == "house_edge" else "super_sevens_ev"
     d["exact_scope"] = scope
     d["exact"] = d["z"] = None
-    if scope is None or None in ex or ex[0][field_] is None or ex[1][field_] is None:
+    if None in ex or ex[0][field_] is None or ex[1][field_] is None:
         return
     exact_diff = ex[0][field_] - ex[1][field_]
     if key == "super_sevens":

@@ -679,7 +679,8 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     if f["super_sevens_by_count"]:
         out += ["", f"Super Sevens by {kind} (return per unit staked; exact: from each round's "
                 "start shoe, by the published convention: a third card always dealt; "
-                f"{NO_SE.replace('rounds', 'bets')})", ""]
+                f"no sample SE from fewer than 30 bets at a count, or from results without "
+                "spread)", ""]
         out += grid([kind, "bets", "simulated", _ss_se_head(f), "exact", "z", "favourable",
                      "counter's bets"], _ss_rows(f))
         fl = ss["flat"]

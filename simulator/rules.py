@@ -321,7 +321,7 @@ KEY_WORDS = {"h17": "dealer_hits_soft_17", "s17": "dealer_hits_soft_17=false",
              "hands": "max_hands", "ss": "super_sevens", "deck": "decks"}
 
 
-def _unknown_key(key, source: str, known=KEYS, where: str = "") -> RuleError:
+def unknown_key(key, source: str, known=KEYS, where: str = "") -> RuleError:
     word = KEY_WORDS.get(str(key).lower())
     close = [word] if word and word.split("=")[0] in known else difflib.get_close_matches(
         str(key).lower(), known, n=1, cutoff=0.6)
@@ -494,7 +494,7 @@ def rules_from_dict(data: dict, source: str = "<rules>") -> tuple[Rules, dict]:
                             f"{source}: rule key '{mkey}' is inside the [meta] table: allowed in "
                             "[meta] only name, description; put rule keys before [meta]"
                         )
-                    raise _unknown_key(mkey, source, META_KEYS, where=" in [meta]")
+                    raise unknown_key(mkey, source, META_KEYS, where=" in [meta]")
                 if not isinstance(mvalue, str):
                     raise RuleError(
                         f"{source}: key 'meta.{mkey}' = {_fmt(mvalue)} is not a string: "
@@ -503,7 +503,7 @@ def rules_from_dict(data: dict, source: str = "<rules>") -> tuple[Rules, dict]:
                 meta[mkey] = mvalue
             continue
         if key not in KIND:
-            raise _unknown_key(key, source, KEYS + ("meta",))
+            raise unknown_key(key, source, KEYS + ("meta",))
         values[key] = _check_type(key, value, source)
     rules = validate(Rules(**values), source)
     return rules, meta
@@ -575,12 +575,14 @@ def rule_file_problems(path) -> list[str]:
     except RuleError:
         return [first]
     out = [first]
-    for key, value in data.items() if isinstance(data, dict) else ():
+    for key, value in data.items():
         try:
             rules_from_dict({key: value}, str(path))
-        except (RuleError, RecursionError) as err:
-            if str(err) not in out and not isinstance(err, RecursionError):
+        except RuleError as err:
+            if str(err) not in out:
                 out.append(str(err))
+        except RecursionError:  # (said by the first: nested too deeply)
+            pass
     return out
 
 
@@ -697,7 +699,7 @@ def apply_overrides(rules: Rules, overrides: list[str], source: str = "--set") -
         key, text = item.split("=", 1)
         key = key.strip()
         if key not in KIND:
-            raise _unknown_key(key, source)
+            raise unknown_key(key, source)
         value = _parse_override_value(key, text, source)
         value = _check_type(key, value, source)
         _check_value(key, value, source)

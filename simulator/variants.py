@@ -27,7 +27,6 @@ from simulator.rules import (
     DEFAULT_RULES_PATH,
     KIND,
     RuleError,
-    _unknown_key,
     apply_overrides,
     load_rule_file,
     read_text,
@@ -35,6 +34,7 @@ from simulator.rules import (
     rules_from_dict,
     shipped_rule_file,
     toml_error_line,
+    unknown_key,
 )
 from simulator.strategy import load_strategy
 
@@ -134,7 +134,7 @@ def read_variant_file(path) -> dict:
             raise RuleError(f"{src}: key 'variant.{key}' must be a string")
     for key in changes:
         if key not in KIND:
-            raise _unknown_key(key, src, where=" in [changes] (not a rule-set key)")
+            raise unknown_key(key, src, where=" in [changes] (not a rule-set key)")
     if not changes and "strategy" not in head:
         raise RuleError(f"{src}: a variant file needs [changes] or variant.strategy")
     out = dict(head)
