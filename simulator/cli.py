@@ -516,7 +516,11 @@ def rules_options(func):
     return func
 
 
-def strategy_option(func=None, *, default="basic"):
+RULES_BASIC = ("the rules' basic strategy: basic (the NZ chart) under the NZ rules' chart keys, "
+               "else the one the exact analyzer derives for them (cached; stderr names its file)")
+
+
+def strategy_option(func=None, *, default=RULES_BASIC):
     def decorate(f):
         return click.option(
             "--strategy", "strategy_names", multiple=True, metavar="NAME|FILE",
@@ -730,6 +734,15 @@ def _basic_of(rules, quiet: bool) -> str:
     return str(path)
 
 
+def _default_strategy(rules, quiet: bool) -> tuple[str, str | None]:
+    """A command's strategy where none is given: `_basic_of` the rules, and the words every
+    format puts beside it (``run.strategy_note``) where it is the derived one, else None."""
+    name = _basic_of(rules, quiet)
+    if name == "basic":
+        return name, None
+    return name, f"the basic strategy derived for these rules: {_chart_change(rules)}"
+
+
 def _check_chunk_rounds(rules, chunk_rounds: int) -> None:
     """Refuse a --chunk-rounds whose tally could overflow under ``rules``, before any round."""
     from simulator.engine import check_headroom
@@ -921,8 +934,13 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
 
     rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     _check_chunk_rounds(rules, chunk_rounds)
+    given = bool(strategy_names)
+    if not given:
+        name, label = _default_strategy(rules, quiet)
+        strategy_names = (name,)
     strategies, names = _load_strategies(strategy_names, rules.boxes)
-    label = _chart_label(rules, names, quiet)
+    if given:
+        label = _chart_label(rules, names, quiet)
     plan = run.Plan(
         rules, tuple(strategies), tuple(names),
         rounds=max_rounds if precision is not None else rounds, seed=seed,
@@ -988,7 +1006,8 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
 
     rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     source = _rules_source(rules_path, file_meta, _changes(overrides, boxes, super_sevens))
-    strategies, names = _load_strategies(strategy_names, rules.boxes)
+    if strategy_names:
+        _load_strategies(strategy_names, rules.boxes)  # (refused before the cards are read)
     where = "<stdin>" if cards_path == "-" else cards_path
     if cards_path == "-":
         stacked = cards_mod.parse_cards(sys.stdin.read(), source="<stdin>")
@@ -1002,6 +1021,13 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
                    f"do ({many}): played as given", err=True)
     from simulator.report import rules_title
 
+    label = None
+    if strategy_names:
+        label = _chart_label(rules, strategy_names, False)
+    else:
+        name, label = _default_strategy(rules, False)
+        strategy_names = (name,)
+    strategies, names = _load_strategies(strategy_names, rules.boxes)
     unused = [k for k in ("penetration", "shuffle") if any(o.split("=")[0].strip() == k
                                                            for o in overrides)]
     if unused:
@@ -1026,8 +1052,8 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
             f"bjsim: warning: the cards ran out in round {incomplete['round']} (cards {used}-"
             f"{len(stacked) - 1}: {incomplete['cards']}): that round is not played", err=True,
         )
-    run_meta = source | {"strategy": names, "cards_file": where, "seed": None,
-                         "partial": incomplete is not None}
+    run_meta = source | {"strategy": names, "strategy_note": label, "cards_file": where,
+                         "seed": None, "partial": incomplete is not None}
     if fmt == "json":
         doc = {
             "bjsim": __version__,
@@ -1042,7 +1068,8 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
         text = json.dumps(doc, indent=2) + "\n"
     else:
         head = (f"bjsim {__version__} replay: rules {rules_title(source)}; strategy "
-                f"{', '.join(dict.fromkeys(names))}; cards {where}")
+                f"{', '.join(dict.fromkeys(names))}{f' ({label})' if label else ''}; cards "
+                f"{where}")
         parts = [head] + [reference.format_round(r, i) for i, r in enumerate(results)]
         tail = (f"{len(results)} complete round(s) from {len(stacked)} card(s); "
                 f"{len(stacked) - used} card(s) left")
@@ -1743,9 +1770,9 @@ def _count_list(fmt: str = "table") -> str:
               help="The counting plan: a shipped name (see --list) or a TOML file "
               "(docs/counting.md): count, deck estimation, index plays, bets by count.")
 @rules_options
-@click.option("--strategy", "strategy_name", default="basic", show_default=True,
-              metavar="NAME|FILE",
-              help="The chart the counter plays where no index play applies (every box).")
+@click.option("--strategy", "strategy_name", default=None, metavar="NAME|FILE",
+              help="The chart the counter plays where no index play applies (every box). "
+              f"Default: {RULES_BASIC}.")
 @click.option("-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
               help="Rounds dealt (watched or played), at each penetration.")
 @click.option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True,
@@ -1833,8 +1860,12 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         click.echo(f"bjsim: the plan plays {most} box{'es' if most > 1 else ''} a round at most "
                    f"(its [boxes] table); the rule set's {rules.boxes} is only the most it may",
                    err=True)  # fmt: skip
-    strategy = load_strategy(strategy_name)
-    label = _chart_label(rules, [strategy_name], quiet)
+    if strategy_name is None:
+        strategy_name, label = _default_strategy(rules, quiet)
+        strategy = load_strategy(strategy_name)
+    else:
+        strategy = load_strategy(strategy_name)
+        label = _chart_label(rules, [strategy_name], quiet)
     runs = count_runs.play(
         games, plan, strategy, strategy_name, rounds=rounds, seed=seed,
         chunk_rounds=chunk_rounds, workers=workers, rules_file=rules_path,

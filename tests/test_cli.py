@@ -449,7 +449,8 @@ def test_a_run_of_the_nz_chart_under_other_rules_says_so(tmp_path, monkeypatch):
     loud = [a for a in TINY if a != "--quiet"]
 
     def note(*args):
-        result = run("simulate", *loud, *args)
+        mine = () if "--strategy" in args else ("--strategy", "basic")
+        result = run("simulate", *loud, *mine, *args)
         assert result.exit_code == 0, result.output
         return [ln for ln in result.stderr.splitlines() if "NZ rules' chart" in ln]
 
@@ -460,7 +461,8 @@ def test_a_run_of_the_nz_chart_under_other_rules_says_so(tmp_path, monkeypatch):
         "generate" in line
 
     def label(*args):  # what every format says beside the strategy
-        doc = json.loads(run("simulate", *TINY, *args, "-f", "json").stdout)
+        doc = json.loads(run("simulate", *TINY, "--strategy", "basic", *args, "-f",
+                             "json").stdout)
         return doc["run"]["strategy_note"]
 
     assert label("--set", "decks=8", "--set", "surrender=late") == (
@@ -476,7 +478,51 @@ def test_a_run_of_the_nz_chart_under_other_rules_says_so(tmp_path, monkeypatch):
                          "plays it")
     assert label("--set", "decks=8") == ("basic is the NZ rules' chart; the one derived for "
                                          "these rules (decks=8) differs")
-    assert run("simulate", *TINY, "--set", "decks=8").stderr == ""  # --quiet
+    quiet = run("simulate", *TINY, "--strategy", "basic", "--set", "decks=8")
+    assert quiet.stderr == ""  # --quiet
+
+
+def test_simulate_count_and_replay_play_the_rules_own_basic_strategy_by_default(
+        tmp_path, monkeypatch):
+    # simulate and count played the NZ chart under any rules unless told otherwise, where
+    # compare, exact and report play the rules' own: the same rules gave two house edges.
+    from simulator import derived
+    from simulator.rules import load_rules
+    from simulator.strategy import dumps_strategy, load_strategy
+
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(tmp_path))
+    eight = load_rules().replace(decks=8)
+    path = derived.basic_path(eight)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    stand_in = load_strategy("mimic-dealer")  # (a cached chart that differs from the NZ one)
+    path.write_text(dumps_strategy(stand_in))
+    said = "the basic strategy derived for these rules: decks=8"
+
+    def doc(*args):
+        result = run("simulate", *TINY, "--set", "decks=8", *args, "-f", "json")
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)
+
+    own, nz, mimic = doc(), doc("--strategy", "basic"), doc("--strategy", "mimic-dealer")
+    assert own["strategy"] == [str(path)] and own["run"]["strategy_note"] == said
+    assert own["results"] == mimic["results"] != nz["results"]  # the chart played is the file
+    loud = run("simulate", *[a for a in TINY if a != "--quiet"], "--set", "decks=8")
+    assert f"playing the basic strategy derived for these rules (decks=8): {path}" in loud.stderr
+    assert "Strategy:  " + str(path) + f" ({said})" in loud.stdout
+    # the NZ rules (or keys no chart depends on) play the shipped chart, with nothing said
+    nz_rules = run("simulate", *TINY, "--set", "penetration=0.8", "-f", "json")
+    assert json.loads(nz_rules.stdout)["strategy"] == ["basic"] and nz_rules.stderr == ""
+    counted = run("count", "--plan", "hi-lo-flat", "--rounds", "2000", "--quiet", "--set",
+                  "decks=8", "-f", "json")
+    assert counted.exit_code == 0, counted.output
+    assert json.loads(counted.stdout)["run"]["strategy_note"] == said
+    cards = tmp_path / "shoe.txt"
+    cards.write_text("Tc 6h 6d 9s 8c 5h 4d 3c\n")  # 16 against 6: the stand-in hits
+    replayed = run("replay", "--cards", str(cards), "--set", "decks=8")
+    nz_chart = run("replay", "--cards", str(cards), "--set", "decks=8", "--strategy", "basic")
+    assert replayed.exit_code == nz_chart.exit_code == 0, replayed.output
+    assert f"strategy {path} ({said})" in replayed.stdout
+    assert "hits" in replayed.stdout.lower() and "hit" not in nz_chart.stdout.lower()
 
 
 def test_rules_check_checks_a_variant_file_against_its_baseline(tmp_path):

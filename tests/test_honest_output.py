@@ -132,9 +132,10 @@ def test_rules_show_toml_with_changes_does_not_pass_for_the_original(tmp_path):
 def test_replay_names_its_rules_and_strategy(tmp_path):
     cards = tmp_path / "shoe.txt"
     cards.write_text("7h 9c Td 7s 5d\n")
-    text = run("replay", "--cards", str(cards), "--set", "hole_card=peek").stdout
+    text = run("replay", "--cards", str(cards), "--set", "hole_card=peek", "--strategy",
+               "basic").stdout
     assert text.startswith("bjsim ") and "nz1994 (modified: hole_card=peek)" in text
-    assert "strategy basic" in text
+    assert "strategy basic (basic is the NZ rules' chart" in text
     doc = json.loads(run("replay", "--cards", str(cards), "-f", "json").stdout)
     assert doc["run"]["rules_name"] == "nz1994" and doc["run"]["partial"] is False
 
@@ -532,12 +533,13 @@ def test_simulate_says_beside_the_strategy_when_basic_is_the_nz_chart_under_othe
     from simulator.rules import apply_overrides
 
     derived.basic_for(apply_overrides(Rules(), ["dealer_hits_soft_17=true"]))
-    args = ["simulate", "--set", "dealer_hits_soft_17=true", "--rounds", "20000"]
+    args = ["simulate", "--set", "dealer_hits_soft_17=true", "--rounds", "20000", "--strategy",
+            "basic"]
     note = ("basic is the NZ rules' chart; the one derived for these rules "
             "(dealer_hits_soft_17=true) differs")
     assert f"Strategy:  basic ({note})" in run(*args).stdout
     counted = json.loads(run("count", "--set", "dealer_hits_soft_17=true", "--rounds", "20000",
-                             "--quiet", "-f", "json").stdout)
+                             "--strategy", "basic", "--quiet", "-f", "json").stdout)
     assert counted["run"]["strategy_note"] == note  # count says it too
     assert json.loads(run(*args, "-f", "json").stdout)["run"]["strategy_note"] == note
     assert f"run,strategy_note,,{note}" in run(*args, "-f", "csv").stdout
