@@ -477,6 +477,8 @@ def test_variant_table_starts_with_the_comparisons_own_baseline(built):
         rows = list(csv.DictReader(f))
     assert [r["variant"] for r in rows] == [doc["label"], "h17"]
     assert float(rows[0]["house_edge"]) == base["house_edge"] and rows[0]["difference"] == ""
+    # each column says what it holds, as compare's csv: the exact difference, not "exact"
+    assert float(rows[1]["exact_difference"]) == row["exact"] and "exact" not in rows[1]
     cells = (f"| {doc['label']} | (baseline) | {fmt(base['house_edge'], 'pct3')} | "
              f"{fmt(base['house_edge_half_width'], 'pct3')} | "
              f"{fmt(base['exact_house_edge'], 'pct3')} | - |")
@@ -495,9 +497,11 @@ def test_csv_and_markdown_hold_the_json_figures(built):
         rows = list(csv.DictReader(f))
     assert [r["wager"] for r in rows] == [w["label"] for w in data["wagers"]]
     for r, w in zip(rows, data["wagers"], strict=True):
-        for key in ("exact", "simulated", "se", "z", "sd_bet", "exact_sd_bet"):
+        for key, head in (("exact", "exact_return"), ("simulated", "simulated_return"),
+                          ("se", "se"), ("z", "z"), ("sd_bet", "sd_bet"),
+                          ("exact_sd_bet", "exact_sd_bet")):
             v = w.get(key)  # (the exact SD per bet: Super Sevens' only)
-            assert (r[key] == "" if v is None else float(r[key]) == v), key
+            assert (r[head] == "" if v is None else float(r[head]) == v), key
     assert [r["wager"] for r in rows if r["exact_sd_bet"]] == ["Super Sevens"]
     md = (out / "report.md").read_text()
     html = (out / "report.html").read_text()

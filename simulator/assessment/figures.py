@@ -76,7 +76,7 @@ class Spec:
     sample_rounds: int = 1_000_000
     choices: tuple[str, ...] | None = None
     variants: tuple[str, ...] | None = None
-    variant_rounds: int = 1_000_000
+    variant_rounds: int = 10_000_000
     out_dir: str = "report"
     count_plan: str | None = None
     count_rounds: int = 1_000_000

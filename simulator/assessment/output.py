@@ -23,7 +23,7 @@ from simulator.assessment import charts, chromium, render, sections
 def _csv(table: sections.Table, path: Path) -> None:
     with open(path, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f, lineterminator="\n")
-        w.writerow([key for key, _, _ in table.columns])
+        w.writerow(table.csv_header())
         w.writerows([["" if v is None else v for v in row] for row in table.rows])
 
 

@@ -21,6 +21,10 @@ class Table:
     title: str
     columns: list[tuple[str, str, str]]
     rows: list[list]
+    csv_names: dict = field(default_factory=dict)  # a key's CSV header where it is not the key
+
+    def csv_header(self) -> list[str]:
+        return [self.csv_names.get(key, key) for key, _, _ in self.columns]
 
 
 @dataclass
@@ -147,7 +151,8 @@ def wagers(data: dict) -> Section:
             ("sd_round", "SD per round", "num"), ("bets", "bets", "int")]
     t = Table("wagers", "Each wager's return to the player", cols,
               [[w["label"] if c == "wager" else w.get(c) for c, _, _ in cols]
-               for w in data["wagers"]])
+               for w in data["wagers"]],
+              {"exact": "exact_return", "simulated": "simulated_return"})
     blocks = [
         "Returns are to the player (the house edge is minus the return). Exact figures are "
         "combinatorial (bjsim exact); simulated ones come with their standard error (SE), 95% "
@@ -295,7 +300,9 @@ def choices(data: dict) -> Section:
             ("ss_simulated", "Super Sevens (simulated)", "pct3"),
             ("description", "what it does", "text")]
     t = Table("player_choices", "The player's choices: house edge by strategy", cols,
-              [[r[c] for c, _, _ in cols] for r in data["choices"]])
+              [[r[c] for c, _, _ in cols] for r in data["choices"]],
+              {"exact": "exact_house_edge", "simulated": "simulated_house_edge",
+               "ss_exact": "ss_exact_house_edge", "ss_simulated": "ss_simulated_house_edge"})
     return Section("choices", "The effect of the player's choices", [
         "Each strategy plays the same number of rounds with the same seed. Cost: how much the "
         "exact house edge rises against the report's strategy. The 7-7 question is in the "
@@ -317,7 +324,8 @@ def variants(data: dict) -> Section:
             ("strategy", "strategy", "text")]
     t = Table("rule_variants", "The effect of each rule variant on the house edge (the first "
               "row: the comparison's own run of the rule set)", cols,
-              [[r.get(c) for c, _, _ in cols] for r in [v["baseline"], *v["rows"]]])
+              [[r.get(c) for c, _, _ in cols] for r in [v["baseline"], *v["rows"]]],
+              {"exact": "exact_difference"})  # (as compare's csv)
     blocks = [v["note"], t, _chart(
         data, "rule_effects", "Change in house edge of each variant, with its 95% interval "
         "(paired with this rule set) and the exact change.")]
@@ -341,7 +349,8 @@ def variants(data: dict) -> Section:
                "their runs hold too few wins of the rare big lines for a standard error to "
                "mean much (docs/compare.md); the exact figures stand." if withheld else ""),
             Table("rule_variants_super_sevens", "The effect of each rule variant on the Super "
-                  "Sevens house edge", scols, [[r.get(c) for c, _, _ in scols] for r in games])]
+                  "Sevens house edge", scols, [[r.get(c) for c, _, _ in scols] for r in games],
+                  {"ss_exact": "ss_exact_difference"})]
     return Section("variants", "Rule variants", blocks)
 
 
@@ -444,7 +453,9 @@ def counting(data: dict) -> Section | None:
                   f"above 3 to 1 (one bet in {1 / ss['rarest_line']['probability']:,.0f})")
                + ": before that the SE understates the spread."),
             Table("counting_super_sevens", f"Super Sevens return by {kind}", scols,
-                  [[b[k] for k, _, _ in scols] for b in f["super_sevens_by_count"]])]
+                  [[b[k] for k, _, _ in scols] for b in f["super_sevens_by_count"]],
+                  {"return": "simulated_return", "exact": "exact_return",
+                   "exact_se": "exact_return_se"})]
     if c.get("sweep"):
         wcols = [("penetration", "penetration", "num2"), ("advantage", "advantage", "spct3"),
                  ("se", "SE", "pct3"),
