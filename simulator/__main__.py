@@ -24,6 +24,9 @@ def run() -> None:
     done = []
 
     def end(code: int) -> None:
+        cli = sys.modules.get("simulator.cli")
+        if cli is not None:  # (os._exit runs no atexit function)
+            cli.remove_temporary()
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()

@@ -7,6 +7,7 @@ and what is allowed, and exit code 2; never a traceback.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import csv
 import functools
@@ -726,12 +727,24 @@ def _basic_of(rules, quiet: bool) -> str:
         fd, path = tempfile.mkstemp(prefix="bjsim-basic-", suffix=".toml")
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(dumps_strategy(theirs))
-        kept = " (the cache folder cannot be written)"
+        TEMPORARY.append(path)
+        kept = " (the cache folder cannot be written: a file for this run, removed at its end)"
     if not quiet:
         click.echo(f"bjsim: playing the basic strategy derived for these rules ({changed}): "
                    f"{path}{kept} (the shipped basic is the NZ rules' chart: --strategy basic)",
                    err=True)
     return str(path)
+
+
+TEMPORARY: list = []  # files of this process's run, removed at its end (`remove_temporary`)
+
+
+@atexit.register
+def remove_temporary() -> None:
+    """Remove ``TEMPORARY``'s files (at exit; ``python -m simulator`` ends without atexit)."""
+    while TEMPORARY:
+        with contextlib.suppress(OSError):
+            os.unlink(TEMPORARY.pop())
 
 
 def _default_strategy(rules, quiet: bool) -> tuple[str, str | None]:

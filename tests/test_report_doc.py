@@ -14,6 +14,7 @@ import shlex
 import signal
 import struct
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -330,6 +331,24 @@ def test_without_a_writable_cache_the_derived_strategy_is_played_from_a_file_of_
     assert all(np.array_equal(getattr(played, t), getattr(derived, t))
                for t in ("hard", "soft", "pairs", "sevens"))
     Path(path).unlink()
+
+
+def test_a_strategy_file_of_its_own_is_removed_when_the_run_ends(tmp_path):
+    # simulate, count, replay and report each left a bjsim-basic-*.toml in the temporary folder
+    # for every run without a writable cache
+    blocked, temp = tmp_path / "afile", tmp_path / "tmp"
+    blocked.write_text("")
+    temp.mkdir()
+    env = dict(os.environ, BJSIM_CACHE_DIR=str(blocked / "cache"), TMPDIR=str(temp),
+               PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    done = subprocess.run(
+        [sys.executable, "-m", "simulator", "simulate", "--set", "dealer_hits_soft_17=true",
+         "--rounds", "2000", "--chunk-rounds", "1000", "-f", "json"],
+        env=env, capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    played = json.loads(done.stdout)["strategy"][0]
+    assert Path(played).parent == temp and "removed at its end" in done.stderr
+    assert list(temp.glob("bjsim-basic-*")) == []
 
 
 def test_a_changed_pay_table_is_named_by_its_pays_and_not_called_published(tmp_path, built):
