@@ -796,13 +796,13 @@ def _check_checkpoint(path, resume: bool) -> None:
     strategies first): one in the way without --resume, none with it, or a new one whose folder
     cannot be written (a resumed one is read before it is written: a finished one in a
     read-only folder still gives its report)."""
+    from simulator.run import checkpoint_problem
+
     if path is None:
         return
-    if resume and not os.path.exists(path):
-        raise BjsimError(f"--resume: checkpoint {path} does not exist")
-    if not resume and os.path.exists(path):
-        raise BjsimError(f"--checkpoint: {path} exists: pass --resume to carry on with it, or "
-                         "remove it")
+    problem = checkpoint_problem(path, resume)
+    if problem is not None:
+        raise BjsimError(problem)
     problem = None if resume else output_problem(path)
     if problem is not None:
         raise BjsimError(f"--checkpoint {path}: {problem}")

@@ -154,17 +154,23 @@ def _counter(plan: Plan) -> chunks.CountChunk:
                              plan.rounds, plan.chunk_rounds)  # fmt: skip
 
 
+def checkpoint_problem(path: str, resume: bool) -> str | None:
+    """Why ``path`` cannot be a run's checkpoint (``resume``: one to carry on), or None."""
+    if resume and not os.path.exists(path):
+        return f"--resume: checkpoint {path} does not exist"
+    if not resume and os.path.exists(path):
+        return f"--checkpoint: {path} exists: pass --resume to carry on with it, or remove it"
+    return None
+
+
 def open_checkpoint(path: str, resume: bool, ident: dict, state) -> checkpoint.Writer:
     """Load ``path`` into ``state`` (``resume``) or refuse a file in the way; the writer of the
     run ``ident`` (``simulate`` and ``compare``)."""
+    problem = checkpoint_problem(path, resume)
+    if problem is not None:
+        raise RunError(problem)
     if resume:
-        if not os.path.exists(path):
-            raise RunError(f"--resume: checkpoint {path} does not exist")
         checkpoint.resume(path, ident, state)
-    elif os.path.exists(path):
-        raise RunError(
-            f"--checkpoint: {path} exists: pass --resume to carry on with it, or remove it"
-        )
     return checkpoint.Writer(path, ident)
 
 
