@@ -1373,6 +1373,38 @@ cli.add_command(OneLineGroup(name="strategies", commands=strategy.commands, hidd
 
 
 DERIVED_BASIC = "basic (derived for these rules)"  # exact's strategy without --strategy
+UP_CHOICES = ("-", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10")  # (index: the up card)
+
+
+def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bool) -> str:
+    """`bjsim exact --hands` in ``fmt``: `exact.hands.hand_values`, cached."""
+    from simulator import derived
+    from simulator.exact import hands
+    from simulator.exact.cache import load_hands, save_hands
+
+    kept = {up: load_hands(rules, strat, up) for up in (ups or hands.UP_ORDER)}
+    todo = [up for up, rows in kept.items() if rows is None]
+    if todo:
+        if not quiet:
+            click.echo(f"bjsim: exact analysis by card removal: every play of every two-card "
+                       f"hand valued against {len(todo)} up card{'s' if len(todo) > 1 else ''} "
+                       f"(about {5 * len(todo)} s of CPU, on every core; then kept)", err=True)
+        chart = strat if strat is not None else derived.basic_for(rules)[0]
+        made = hands.hand_values(rules, chart, todo)
+        for up in todo:
+            kept[up] = [r for r in made if r["up"] == up]
+            save_hands(rules, strat, up, kept[up])
+    rows = [r for up in hands.UP_ORDER if up in kept for r in kept[up]]
+    name = strat.name if strat is not None else DERIVED_BASIC
+    run_meta = source | {"strategy": name, "seed": None, "partial": False}
+    if fmt == "json":
+        doc = hands.hands_json(rows, {"bjsim": __version__, "rules": rules_dict(rules),
+                                      "run": run_meta})
+        return json.dumps(doc, indent=2, allow_nan=False) + "\n"
+    if fmt == "csv":
+        return hands.hands_frame(rows, run_meta).to_csv(index=False, float_format="%.10g",
+                                                       lineterminator="\n")
+    return hands.hands_table(rows, source["rules_name"], name, rules.hole_card == "peek")
 
 
 @cli.command()
@@ -1380,10 +1412,19 @@ DERIVED_BASIC = "basic (derived for these rules)"  # exact's strategy without --
 @click.option("--strategy", "strategy_name", default=None, metavar="NAME|FILE",
               help="Strategy to evaluate: a shipped name or a TOML file. Default: the basic "
               "strategy derived for the rule set (as `bjsim strategy generate`).")
+@click.option("--hands", "by_hand", is_flag=True,
+              help="Instead: the value of each first play (stand, hit, double, split, surrender) "
+              "of every two-card hand against each up card, every later decision at its best "
+              "(as the published tables), the best play and its margin, and the play the "
+              "strategy's chart takes there with its cost.")
+@click.option("--up", "ups", multiple=True, type=click.Choice(UP_CHOICES, case_sensitive=False),
+              metavar="CARD", help="With --hands: only this dealer up card (A, 2-10; "
+              "repeatable).")
 @output_options(["table", "csv", "json"], "table")
 @click.option("-q", "--quiet", is_flag=True, help="No line on stderr while it computes.")
 @user_errors
-def exact(rules_path, overrides, boxes, super_sevens, strategy_name, fmt, output, quiet):
+def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, ups, fmt, output,
+          quiet):
     """Theoretical (combinatorial) figures of a rule set and strategy, no simulation.
 
     The house edge (main game and insurance), the Super Sevens house edge line by line, and the
@@ -1397,14 +1438,21 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, fmt, output
         bjsim exact
         bjsim exact --strategy basic-super-sevens
         bjsim exact --set decks=8 --format json -o nz8-exact.json
+        bjsim exact --hands --up 10 --up A          # each play's value, hand by hand
     """
     from simulator.exact.cache import load_figures
     from simulator.exact.compare import exact_csv, exact_figures, exact_json, exact_table
     from simulator.strategy import load_strategy
 
+    if ups and not by_hand:
+        raise BjsimError("--up: only with --hands (the up cards of its table)")
     rules, meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     source = _rules_source(rules_path, meta, _changes(overrides, boxes, super_sevens))
     strat = load_strategy(strategy_name) if strategy_name else None  # None: derive basic
+    if by_hand:
+        _emit(_exact_hands(rules, strat, source, [UP_CHOICES.index(u.upper()) for u in ups],
+                           fmt, quiet), output)
+        return
     # (kept: nothing to wait for; a damaged file is computed again, so it is read here, a few
     # milliseconds)
     if not quiet and load_figures(rules, strat) is None:

@@ -55,27 +55,45 @@ def write_atomic(path: Path, data: str | bytes) -> bool:
         return False
 
 
-def _figures_path(rules, strategy) -> Path:
-    """Where ``exact.compare.exact_figures(rules, strategy)`` is kept: keyed by the bjsim
-    version, the analyzer's source, every rule-set key and the strategy (None: derived), name
-    and description included (the figures name it)."""
+def _path(kind: str, rules, strategy) -> Path:
+    """Where a result ``kind`` of (rules, strategy) is kept: keyed by the bjsim version, the
+    analyzer's source, every rule-set key and the strategy (None: derived), name and
+    description included (the figures name it)."""
     key = pickle.dumps((__version__, analyzer_hash(), rules_dict(rules), strategy))
-    return cache_dir() / f"figures-{hashlib.sha256(key).hexdigest()[:20]}.pickle"
+    return cache_dir() / f"{kind}-{hashlib.sha256(key).hexdigest()[:20]}.pickle"
+
+
+def _load(kind: str, rules, strategy):
+    try:
+        with open(_path(kind, rules, strategy), "rb") as f:
+            return pickle.load(f)  # (a file bjsim wrote in the user's own cache folder)
+    except Exception:  # noqa: BLE001 (missing, damaged or from another numpy: compute again)
+        return None
+
+
+def _save(kind: str, rules, strategy, value) -> None:
+    """Kept atomically; a folder that cannot be written only means no caching."""
+    write_atomic(_path(kind, rules, strategy),
+                 pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def load_figures(rules, strategy):
     """The cached ``exact_figures(rules, strategy)`` (a pair: the figures and the strategy), or
     None (not cached, or a file that does not load: computed again)."""
-    try:
-        with open(_figures_path(rules, strategy), "rb") as f:
-            hit = pickle.load(f)  # (a file bjsim wrote in the user's own cache folder)
-    except Exception:  # noqa: BLE001 (missing, damaged or from another numpy: compute again)
-        return None
+    hit = _load("figures", rules, strategy)
     return hit if isinstance(hit, tuple) and len(hit) == 2 and isinstance(hit[0], dict) else None
 
 
 def save_figures(rules, strategy, figures) -> None:
-    """Keep ``exact_figures(rules, strategy)``'s result for the next run (atomically; a folder
-    that cannot be written only means no caching)."""
-    write_atomic(_figures_path(rules, strategy),
-                 pickle.dumps(figures, protocol=pickle.HIGHEST_PROTOCOL))
+    """Keep ``exact_figures(rules, strategy)``'s result for the next run."""
+    _save("figures", rules, strategy, figures)
+
+
+def load_hands(rules, strategy, up: int):
+    """The cached ``hands.hand_values(rules, strategy, [up])`` (a list of rows), or None."""
+    hit = _load(f"hands{up}", rules, strategy)
+    return hit if isinstance(hit, list) and all(isinstance(r, dict) for r in hit) else None
+
+
+def save_hands(rules, strategy, up: int, rows) -> None:
+    _save(f"hands{up}", rules, strategy, rows)

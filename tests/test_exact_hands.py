@@ -1,0 +1,77 @@
+"""`bjsim exact --hands`: the value of each first play, hand by hand (simulator.exact.hands)."""
+
+import csv
+import io
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from simulator.cli import cli
+from simulator.exact.hands import _up_rows
+from simulator.rules import Rules
+from simulator.strategy import load_strategy
+from tests.test_exact import FARMER_6D, US
+
+
+def run(*args):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_values_are_the_published_ones_given_no_dealer_blackjack():
+    # 6 decks S17 peek DAS: Farmer's CA values (tests/test_exact.py), which the peek game's
+    # table gives as the player meets them: after the peek, given no dealer blackjack
+    rules = Rules(decks=6, dealer_hits_soft_17=False, double_after_split=True, **US)
+    rows = {r["hand"]: r for r in _up_rows((rules, 10, load_strategy("basic")))}
+    for (h17, a, b, up), want in FARMER_6D.items():
+        if h17 or up != 10:
+            continue
+        got = rows[(min(a, b), max(a, b))]["values"]
+        for play, w in zip(("stand", "hit", "double"), want, strict=True):
+            assert got[play] == pytest.approx(w, abs=5e-10), (a, b, play)
+    assert rows[(8, 8)]["best"] == "split" and rows[(6, 10)]["best"] == "hit"
+
+
+def test_nz_table_against_a_four_hand_by_hand(tmp_path, monkeypatch):
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(tmp_path))
+    result = run("exact", "--hands", "--up", "4", "--strategy", "basic", "-f", "json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    rows = {tuple(r["hand"]): r for r in doc["hands"]}
+    assert len(rows) == 54 and {r["up"] for r in doc["hands"]} == {4}
+    shoe = 24 * 13  # every hand's chance and a blackjack's make the chance of a 4 up: 1/13
+    blackjack = (24 / (shoe - 1)) * (96 / (shoe - 2)) * 2 * 24 / shoe
+    assert sum(r["probability"] for r in rows.values()) + blackjack == pytest.approx(1 / 13)
+    for (a, b), r in rows.items():
+        v = r["values"]
+        hard = a + b if 1 not in (a, b) else None
+        assert ("stand" in v) == (a == 1 or a + b > 11)  # 12.1 (d): 11 or less draws
+        assert ("double" in v) == (hard is not None)  # double_on = "hard"
+        assert ("split" in v) == (a == b) and "surrender" not in v
+        ranked = sorted(v.values(), reverse=True)
+        assert v[r["best"]] == ranked[0] and r["margin"] == pytest.approx(ranked[0] - ranked[1])
+        assert r["chart_cost"] == pytest.approx(ranked[0] - v[r["chart"]]) and r["chart_cost"] >= 0
+    # the NZ chart stands on every 12 against a 4; with 10,2 the cards left favour a hit
+    # (the best-known composition-dependent play), and on no other two-card hand it differs
+    assert [h for h, r in rows.items() if r["chart"] != r["best"]] == [(2, 10)]
+    t2 = rows[(2, 10)]
+    assert (t2["best"], t2["chart"]) == ("hit", "stand") and 0 < t2["chart_cost"] < 0.002
+    assert rows[(5, 6)]["best"] == "double" and rows[(10, 10)]["best"] == "stand"
+    # the table and csv hold the same figures; a second run reads them from the cache
+    table = run("exact", "--hands", "--up", "4", "--strategy", "basic")
+    assert table.stderr == ""  # (kept: nothing to compute)
+    line = next(ln for ln in table.stdout.splitlines() if ln.startswith("2,T "))
+    assert f"{t2['values']['hit']:+.6f}" in line and line.split()[-2:] == [
+        "stand", f"{t2['chart_cost']:.6f}"]
+    frame = list(csv.DictReader(io.StringIO(run("exact", "--hands", "--up", "4", "--strategy",
+                                                "basic", "-f", "csv").stdout)))
+    first = next(r for r in frame if r["hand"] == "2,T")
+    assert float(first["hit"]) == pytest.approx(t2["values"]["hit"], rel=1e-9)
+    assert first["up"] == "4" and first["chart_reads"] == "hard 12" and first["split"] == ""
+
+
+def test_up_needs_hands_and_a_card():
+    bad = run("exact", "--up", "4")
+    assert bad.exit_code == 2 and "--up: only with --hands" in bad.stderr
+    bad = run("exact", "--hands", "--up", "11")
+    assert bad.exit_code == 2 and "'11' is not one of" in bad.stderr
