@@ -1710,7 +1710,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     table; SDs, hit frequencies and the volatility index; the Super Sevens return under each
     7-7 play; the player's choices; the rule-variant effects; with --count, a card counter's
     advantage, the tables by count and the penetration sweep; a reproducibility manifest.
-    About 20 seconds for the NZ rules once the variants' basic strategies are derived and cached
+    About 30 seconds for the NZ rules once the variants' basic strategies are derived and cached
     (the first time adds about a minute).
 
     \b

@@ -785,7 +785,13 @@ def _csv(rows: list[dict], meta: dict) -> str:
     w.writeheader()
     w.writerows(rows)
     run = meta.get("run", {})
-    for k in ("rules_name", "rules_file", "seed", "rounds", "chunk_rounds", "partial"):
+    if meta.get("plan"):
+        w.writerow({"section": "run", "item": "plan", "value": meta["plan"].get("name")})
+    if meta.get("strategy"):  # (every box plays one)
+        w.writerow({"section": "run", "item": "strategy",
+                    "value": ", ".join(dict.fromkeys(meta["strategy"]))})
+    for k in ("strategy_note", "rules_name", "rules_file", "seed", "rounds", "chunk_rounds",
+              "partial"):
         if k in run:
             w.writerow({"section": "run", "item": k, "value": run[k]})
     return out.getvalue()

@@ -44,8 +44,6 @@ def rules_key(rules) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-
-
 def basic_path(rules) -> Path:
     """Where the basic strategy derived for ``rules`` is cached (it may not exist yet)."""
     return cache_dir() / f"basic-{rules_key(rules)}.toml"

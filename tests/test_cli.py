@@ -516,6 +516,9 @@ def test_simulate_count_and_replay_play_the_rules_own_basic_strategy_by_default(
                   "decks=8", "-f", "json")
     assert counted.exit_code == 0, counted.output
     assert json.loads(counted.stdout)["run"]["strategy_note"] == said
+    rows = run("count", "--plan", "hi-lo-flat", "--rounds", "2000", "--quiet", "--set", "decks=8",
+               "-f", "csv").stdout.splitlines()
+    assert f"run,strategy,,,{path},,," in rows and f'run,strategy_note,,,{said},,,' in rows
     cards = tmp_path / "shoe.txt"
     cards.write_text("Tc 6h 6d 9s 8c 5h 4d 3c\n")  # 16 against 6: the stand-in hits
     replayed = run("replay", "--cards", str(cards), "--set", "decks=8")

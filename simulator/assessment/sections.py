@@ -283,7 +283,8 @@ def sevens(data: dict) -> Section | None:
     for r in s["rows"]:
         comb = r["combined_change"] or {}
         rows.append([r[c] for c, _, _ in cols[:7]] + [comb.get(b) for b in bets])
-    t = Table("sevens_plays", "Super Sevens return under each 7-7 play (rule 14.4)", cols, rows)
+    t = Table("sevens_plays", "Super Sevens return under each 7-7 play (rule 14.4)", cols, rows,
+              {"simulated": "simulated_house_edge"})
     return Section("sevens", "Super Sevens and the 7-7 play", [
         "With a Super Sevens bet up, the Super Sevens house edge depends on how 7-7 is played. "
         "Changes are per round against the strategy's own 7-7 play, as a share of the main "
