@@ -941,7 +941,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         bjsim simulate --rounds 1e10 --checkpoint run.ckpt    # Ctrl-C, then add --resume
         bjsim simulate --rounds 1e10 --scheduler tcp://10.0.0.5:8786
     """
-    from simulator import run
+    from simulator import run, stops
 
     scheduler = _check_run_options(ctx, precision, resume, checkpoint_path, scheduler)
 
@@ -967,7 +967,9 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
             lambda text: click.echo(f"bjsim: {text}", err=True)))
         if result.partial and result.summary["rounds"] == 0:
             _nothing_to_report(ctx)
-        _emit(run.render(result, fmt), output)
+        with stops.held():  # a stop after the last chunk: the whole report all the same
+            _emit(run.render(result, fmt), output)
+        stops.take()
     except KeyboardInterrupt:  # after the chunks (Ctrl-C in them gives a partial result)
         saved = f": carry on with --resume --checkpoint {checkpoint_path}"
         click.echo("bjsim: interrupted before the report was written"
@@ -1566,7 +1568,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     from pathlib import Path
 
     from simulator import compare as cmp
-    from simulator import compare_report, variants
+    from simulator import compare_report, stops, variants
     from simulator.rules import shipped_rule_file, shown_rule_file
 
     scheduler = _check_run_options(ctx, precision, resume, checkpoint_path, scheduler)
@@ -1624,9 +1626,11 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     result = cmp.compare(plan, quiet=quiet, exact=exact)
     if result.partial and result.stats["rounds"] == 0:
         _nothing_to_report(ctx)
-    _emit(compare_report.render(result.stats, result.meta, fmt), output)
-    if plot_path is not None:
-        compare_report.plot(result.stats, plot_path)
+    with stops.held():  # a stop after the last chunk: the whole report all the same
+        _emit(compare_report.render(result.stats, result.meta, fmt), output)
+        if plot_path is not None:
+            compare_report.plot(result.stats, plot_path)
+    stops.take()
     for line in result.messages:
         click.echo(line, err=True)
     if result.partial:
@@ -1891,7 +1895,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         bjsim count --rounds 1e9 --checkpoint count.ckpt   # Ctrl-C, then add --resume
         bjsim count --list
     """
-    from simulator import count_runs, counting_report
+    from simulator import count_runs, stops
     from simulator.plans import load_plan
     from simulator.strategy import load_strategy
 
@@ -1936,6 +1940,21 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         checkpoint=checkpoint_path, resume=resume, strategy_note=label)
     if not runs.runs or runs.partial and runs.runs[0][2].meta["run"]["rounds_played"] == 0:
         _nothing_to_report(ctx)  # (not a report of 0 rounds over -o's file)
+    with stops.held():  # a stop after the last chunk: the whole report all the same
+        _count_report(runs, plan, bankroll, penetrations, rules_path, file_meta, sets, fmt,
+                      output)
+    stops.take()
+    for _, _, r in runs.runs:
+        for line in r.messages:
+            click.echo(line, err=True)
+    if runs.partial:
+        ctx.exit(_interrupted())
+
+
+def _count_report(runs, plan, bankroll, penetrations, rules_path, file_meta, sets, fmt, output):
+    """`bjsim count`'s report of ``runs`` written to ``output``."""
+    from simulator import count_runs, counting_report
+
     figs = count_runs.figures(runs, plan, bankroll)
     meta = runs.runs[0][2].meta | {"plan": counting_report.plan_dict(plan)}
     if penetrations is None:
@@ -1947,11 +1966,6 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
             "penetrations": list(penetrations), "partial": runs.partial}
         text = counting_report.render_sweep(counting_report.sweep_rows(figs), fmt, meta)
     _emit(text, output)
-    for _, _, r in runs.runs:
-        for line in r.messages:
-            click.echo(line, err=True)
-    if runs.partial:
-        ctx.exit(_interrupted())
 
 
 if __name__ == "__main__":  # pragma: no cover

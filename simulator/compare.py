@@ -31,7 +31,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from simulator import __version__, derived, engine, run, tally
+from simulator import __version__, derived, engine, run, stops, tally
 from simulator import layout as L
 from simulator.checkpoint import tables_hash, tally_problem
 from simulator.chunks import chunk_size
@@ -664,12 +664,14 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
         partial = True
         chunks.close()
     finally:
-        bar.close()
-        save(now=True)
+        with stops.held():  # (a stop from here on is the caller's to take: nothing is lost)
+            bar.close()
+            save(now=True)
     partial = partial and not state.finished  # a stop after the last chunk loses nothing
     seconds = time.perf_counter() - start - timing.get("startup", 0.0)
     payload = state.total()
-    stats = statistics(payload, plan.games, exact)
+    with stops.held():
+        stats = statistics(payload, plan.games, exact)
     done = stats["rounds"]
     meta = {
         "version": __version__,

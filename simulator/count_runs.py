@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from simulator import counting_report, run
+from simulator import counting_report, run, stops
 from simulator.index_plays import load_indices
 from simulator.rules import apply_overrides
 
@@ -91,9 +91,14 @@ def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chun
         if result.partial:
             break
         try:
+            if stops.take() is not None:  # a stop after the run's last chunk: no control
+                raise KeyboardInterrupt
             out.controls.append(_control(rules, plan, strategy, name, rounds, seed, chunk_rounds,
                                          workers, quiet))  # fmt: skip
         except KeyboardInterrupt:  # in the control: the sweep stops here too
+            out.stopped = True
+            break
+        if stops.take() is not None and i + 1 < len(games):  # after the control's last chunk
             out.stopped = True
             break
     return out

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simulator import __version__, checkpoint, chunks, engine, tally
+from simulator import __version__, checkpoint, chunks, engine, stops, tally
 from simulator import layout as L
 from simulator.rules import Rules, rules_dict
 
@@ -290,23 +290,26 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         partial = True
         played.close()  # cancels the chunks that have not started
     finally:
-        bar.close()
-        save(now=True)
+        with stops.held():  # (a stop from here on is the caller's to take: nothing is lost)
+            bar.close()
+            save(now=True)
     # A stop after the last chunk (or the precision target) loses nothing: not partial.
     partial = partial and not state.finished
     startup = timing.get("startup")
     seconds = time.perf_counter() - start - (startup or 0.0)
 
-    total = state.total()
-    counted = None
-    if counting:
-        total, counted = total[: L.N_TALLY], total[L.N_TALLY:].reshape(L.N_TC, L.N_COUNT)
-    summary = tally.summarize(
-        total, plan.rules, tally.ss_lines_possible(plan.strategies, plan.rules), plan.strategies
-    )
-    meta = _meta(plan, state, total, partial, resumed, seconds, startup)
-    messages = _messages(plan, meta, resumed, partial, quiet) + save_failed_line(save)
+    with stops.held():
+        total = state.total()
+        counted = None
+        if counting:
+            total, counted = total[: L.N_TALLY], total[L.N_TALLY:].reshape(L.N_TC, L.N_COUNT)
+        summary = tally.summarize(total, plan.rules, tally.ss_lines_possible(
+            plan.strategies, plan.rules), plan.strategies)
+        meta = _meta(plan, state, total, partial, resumed, seconds, startup)
+        messages = _messages(plan, meta, resumed, partial, quiet) + save_failed_line(save)
     try:
+        if plan.exact and stops.take() is not None:  # stopped since the last chunk
+            raise KeyboardInterrupt
         _add_exact(plan, summary, say)
     except KeyboardInterrupt:  # the run's own figures stand
         summary.pop("exact", None)

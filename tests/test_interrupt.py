@@ -385,3 +385,77 @@ def test_a_stop_while_basic_strategies_are_derived_side_by_side_ends_them_cleanl
             break
         time.sleep(0.1)
     assert alive == "", alive
+
+
+@pytest.mark.parametrize("where", ["summarize", "render"])
+def test_a_stop_after_the_last_chunk_loses_nothing(monkeypatch, where):
+    """A Ctrl-C after the last chunk, while the report was made or written, printed
+    ``interrupted before the report was written`` and lost the whole run (README: such a stop
+    loses nothing). Now the report is whole and the command ends as if not stopped."""
+    from simulator import run, tally
+
+    args = ["simulate", "--rounds", "20000", "--chunk-rounds", "10000", "--seed", "3", "-q"]
+    whole = CliRunner().invoke(cli, args).stdout
+    module, name = (tally, "summarize") if where == "summarize" else (run, "render")
+    real = getattr(module, name)
+
+    def stopped(*a, **k):
+        os.kill(os.getpid(), signal.SIGINT)
+        return real(*a, **k)
+
+    monkeypatch.setattr(module, name, stopped)
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert result.stdout == whole and "PARTIAL" not in result.stdout and result.stderr == ""
+    if where == "summarize":  # with --exact, the stop is taken as one while they are computed
+        result = CliRunner().invoke(cli, [*args, "--exact"])
+        assert result.exit_code == 130
+        assert "interrupted while the exact figures were computed" in result.stderr
+        assert result.stdout.startswith(whole.split("\n\n")[0])
+
+
+@pytest.mark.parametrize("command", ["count", "compare"])
+def test_a_stop_while_count_or_compare_writes_its_report_loses_nothing(monkeypatch, command):
+    from simulator import compare_report, counting_report
+
+    args = {"count": ["count", "--plan", "hi-lo-flat", "--rounds", "20000", "--chunk-rounds",
+                      "10000", "-q"],
+            "compare": ["compare", "--vary", "blackjack_pays=1.2", "--rounds", "20000",
+                        "--chunk-rounds", "10000", "--no-exact", "-q"]}[command]
+    whole = CliRunner().invoke(cli, args)
+    assert whole.exit_code == 0, whole.output
+    module = counting_report if command == "count" else compare_report
+    real = module.render
+
+    def stopped(*a, **k):
+        os.kill(os.getpid(), signal.SIGTERM)
+        return real(*a, **k)
+
+    monkeypatch.setattr(module, "render", stopped)
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert "PARTIAL" not in result.stdout and result.stderr == ""
+    if command == "count":  # (its timing line aside, the same report)
+        assert result.stdout == whole.stdout
+
+
+def test_a_stop_after_the_counters_last_chunk_skips_its_control(monkeypatch):
+    """Noted after the counter's run, the stop keeps that run whole and plays no control run
+    (as a Ctrl-C in the control): it was not lost while the control played on."""
+    from simulator import tally
+
+    real, calls = tally.summarize, []
+
+    def summarize(*a, **k):
+        calls.append(1)
+        if len(calls) == 1:
+            os.kill(os.getpid(), signal.SIGINT)
+        return real(*a, **k)
+
+    monkeypatch.setattr(tally, "summarize", summarize)
+    result = CliRunner().invoke(cli, ["count", "--plan", "hi-lo-flat", "--rounds", "20000",
+                                      "--chunk-rounds", "10000", "-q", "-f", "json"])
+    assert result.exit_code == 130 and len(calls) == 1
+    run = json.loads(result.stdout)["run"]
+    assert run["partial"] is True and run["control_interrupted"] is True
+    assert run["rounds_played"] == 20000
