@@ -703,6 +703,17 @@ def _chart_label(rules, names, quiet: bool) -> str | None:
     return label
 
 
+def _loads(path) -> bool:
+    """Whether ``path`` is a strategy file that loads."""
+    from simulator.strategy import load_strategy
+
+    try:
+        load_strategy(path)
+    except (ValueError, OSError):
+        return False
+    return True
+
+
 def _basic_of(rules, quiet: bool) -> str:
     """The basic strategy of ``rules`` for a command that plays it by default: ``basic`` (the
     NZ rules' chart) where no chart key differs from the NZ rules or the chart derived for them
@@ -716,9 +727,11 @@ def _basic_of(rules, quiet: bool) -> str:
     changed = _chart_change(rules)
     if not changed:
         return "basic"
-    if not quiet and not derived.basic_path(rules).exists():
-        click.echo("bjsim: deriving the basic strategy for these rules (exact analyzer, about "
-                   "10 s; then cached)", err=True)
+    cached = derived.basic_path(rules)
+    if not quiet and not _loads(cached):
+        again = f" (the cached {cached} does not load)" if cached.exists() else ""
+        click.echo(f"bjsim: deriving the basic strategy for these rules{again} (exact analyzer, "
+                   "about 10 s; then cached)", err=True)
     theirs, path = derived.basic_for(rules)
     if _same_chart(theirs, load_strategy("basic")):
         return "basic"
@@ -753,7 +766,21 @@ def _default_strategy(rules, quiet: bool) -> tuple[str, str | None]:
     name = _basic_of(rules, quiet)
     if name == "basic":
         return name, None
-    return name, f"the basic strategy derived for these rules: {_chart_change(rules)}"
+    return name, (f"the exact analyzer's for {_chart_change(rules)}; the shipped basic is the "
+                  "NZ rules' chart")
+
+
+def _default_strategies(rules, quiet: bool, boxes: int) -> tuple[list, list, str | None]:
+    """`_default_strategy` loaded for every box: (strategies, names, note). The derived one is
+    named ``DERIVED_BASIC`` in every output, the same on every machine and run (its cache file,
+    said on stderr, is not)."""
+    from dataclasses import replace
+
+    name, note = _default_strategy(rules, quiet)
+    (strategy,), _ = _load_strategies([name], 1)
+    if name != "basic":
+        strategy, name = replace(strategy, name=DERIVED_BASIC), DERIVED_BASIC
+    return [strategy] * boxes, [name] * boxes, note
 
 
 def _check_chunk_rounds(rules, chunk_rounds: int) -> None:
@@ -947,13 +974,11 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
 
     rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     _check_chunk_rounds(rules, chunk_rounds)
-    given = bool(strategy_names)
-    if not given:
-        name, label = _default_strategy(rules, quiet)
-        strategy_names = (name,)
-    strategies, names = _load_strategies(strategy_names, rules.boxes)
-    if given:
+    if strategy_names:
+        strategies, names = _load_strategies(strategy_names, rules.boxes)
         label = _chart_label(rules, names, quiet)
+    else:
+        strategies, names, label = _default_strategies(rules, quiet, rules.boxes)
     plan = run.Plan(
         rules, tuple(strategies), tuple(names),
         rounds=max_rounds if precision is not None else rounds, seed=seed,
@@ -1036,13 +1061,11 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
                    f"do ({many}): played as given", err=True)
     from simulator.report import rules_title
 
-    label = None
     if strategy_names:
+        strategies, names = _load_strategies(strategy_names, rules.boxes)
         label = _chart_label(rules, strategy_names, False)
     else:
-        name, label = _default_strategy(rules, False)
-        strategy_names = (name,)
-    strategies, names = _load_strategies(strategy_names, rules.boxes)
+        strategies, names, label = _default_strategies(rules, False, rules.boxes)
     unused = [k for k in ("penetration", "shuffle") if any(o.split("=")[0].strip() == k
                                                            for o in overrides)]
     if unused:
@@ -1927,8 +1950,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
                    f"(its [boxes] table); the rule set's {rules.boxes} is only the most it may",
                    err=True)  # fmt: skip
     if strategy_name is None:
-        strategy_name, label = _default_strategy(rules, quiet)
-        strategy = load_strategy(strategy_name)
+        (strategy,), (strategy_name,), label = _default_strategies(rules, quiet, 1)
     else:
         strategy = load_strategy(strategy_name)
         label = _chart_label(rules, [strategy_name], quiet)

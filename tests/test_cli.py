@@ -496,7 +496,8 @@ def test_simulate_count_and_replay_play_the_rules_own_basic_strategy_by_default(
     path.parent.mkdir(parents=True, exist_ok=True)
     stand_in = load_strategy("mimic-dealer")  # (a cached chart that differs from the NZ one)
     path.write_text(dumps_strategy(stand_in))
-    said = "the basic strategy derived for these rules: decks=8"
+    said = "the exact analyzer's for decks=8; the shipped basic is the NZ rules' chart"
+    named = "basic (derived for these rules)"  # (not its cache file: the same on every machine)
 
     def doc(*args):
         result = run("simulate", *TINY, "--set", "decks=8", *args, "-f", "json")
@@ -504,11 +505,11 @@ def test_simulate_count_and_replay_play_the_rules_own_basic_strategy_by_default(
         return json.loads(result.stdout)
 
     own, nz, mimic = doc(), doc("--strategy", "basic"), doc("--strategy", "mimic-dealer")
-    assert own["strategy"] == [str(path)] and own["run"]["strategy_note"] == said
+    assert own["strategy"] == [named] and own["run"]["strategy_note"] == said
     assert own["results"] == mimic["results"] != nz["results"]  # the chart played is the file
     loud = run("simulate", *[a for a in TINY if a != "--quiet"], "--set", "decks=8")
     assert f"playing the basic strategy derived for these rules (decks=8): {path}" in loud.stderr
-    assert "Strategy:  " + str(path) + f" ({said})" in loud.stdout
+    assert f"Strategy:  {named} ({said})" in loud.stdout and str(path) not in loud.stdout
     # the NZ rules (or keys no chart depends on) play the shipped chart, with nothing said
     nz_rules = run("simulate", *TINY, "--set", "penetration=0.8", "-f", "json")
     assert json.loads(nz_rules.stdout)["strategy"] == ["basic"] and nz_rules.stderr == ""
@@ -518,13 +519,14 @@ def test_simulate_count_and_replay_play_the_rules_own_basic_strategy_by_default(
     assert json.loads(counted.stdout)["run"]["strategy_note"] == said
     rows = run("count", "--plan", "hi-lo-flat", "--rounds", "2000", "--quiet", "--set", "decks=8",
                "-f", "csv").stdout.splitlines()
-    assert f"run,strategy,,,{path},,," in rows and f'run,strategy_note,,,{said},,,' in rows
+    assert f"run,strategy,,,{named},,," in rows and f"run,strategy_note,,,{said},,," in rows
     cards = tmp_path / "shoe.txt"
     cards.write_text("Tc 6h 6d 9s 8c 5h 4d 3c\n")  # 16 against 6: the stand-in hits
     replayed = run("replay", "--cards", str(cards), "--set", "decks=8")
     nz_chart = run("replay", "--cards", str(cards), "--set", "decks=8", "--strategy", "basic")
     assert replayed.exit_code == nz_chart.exit_code == 0, replayed.output
-    assert f"strategy {path} ({said})" in replayed.stdout
+    assert f"strategy {named} ({said})" in replayed.stdout
+    assert f"box 1 ({named}): main" in replayed.stdout
     assert "hits" in replayed.stdout.lower() and "hit" not in nz_chart.stdout.lower()
 
 
@@ -566,3 +568,19 @@ def test_rules_check_gives_every_problem_of_a_rule_file(tmp_path):
     both.write_text("resplit_aces = true\nmax_hands = 2\n")  # a combination: one line
     (line,) = CliRunner().invoke(cli, ["rules", "check", str(both)]).stderr.strip().splitlines()
     assert "needs at least 3 hands per box" in line
+
+
+def test_a_damaged_cached_strategy_is_derived_again_and_stderr_says_so(tmp_path, monkeypatch):
+    # it was derived again in silence (about 10 s) because the file existed
+    from simulator import derived
+    from simulator.rules import load_rules
+
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(tmp_path))
+    path = derived.basic_path(load_rules().replace(dealer_hits_soft_17=True))
+    path.write_text("garbage ][")
+    result = run("simulate", *[a for a in TINY if a != "--quiet"], "--set",
+                 "dealer_hits_soft_17=true")
+    assert result.exit_code == 0, result.output
+    assert f"deriving the basic strategy for these rules (the cached {path} does not load)" \
+        in result.stderr
+    assert "sevens = " in path.read_text()  # derived and kept again
