@@ -75,7 +75,10 @@ def _differs(saved: dict, current: dict) -> str | None:
     more = sorted((set(saved) | set(current)) - set(common) - {"rules", "strategies_sha256"})
     for key in (*common, *more):
         a, b = saved.get(key), current.get(key)
-        if a != b:
+        if key == "games" and a is not None and a != b:  # (a compare checkpoint's labels)
+            return (f"the games compared are {', '.join(map(str, a))} there, "
+                    f"{', '.join(map(str, b or []))} here")
+        if a != b and not (key == "games" and a is None):  # (one written before they were kept)
             name = {"bjsim": "bjsim version", "counting": "the counting plan's",
                     "rounds": "rounds (or --max-rounds)"}.get(key, key)
             if isinstance(a, dict) and isinstance(b, dict):  # the first field that differs

@@ -409,6 +409,8 @@ def output_problem(path: str, folder: bool = False) -> str | None:
     None. Nothing is created: the folder it goes in must exist (a folder's nearest existing
     ancestor) and be writable, and what is there already must be of the right kind and
     writable."""
+    if not path:
+        return "an empty path: name a " + ("folder" if folder else "file")
     target = os.path.abspath(path)
     if os.path.exists(target):
         if folder and not os.path.isdir(target):

@@ -545,6 +545,7 @@ def identity(plan: Plan) -> dict:
     return {
         "bjsim": __version__,
         "kind": "compare",
+        "games": [g.label for g in plan.games],  # (said first where they differ)
         "rules": {f"{i}:{g.label}.{k}": (list(v) if isinstance(v, tuple) else v)
                   for i, g in enumerate(plan.games) for k, v in rules_dict(g.rules).items()},
         "strategies_sha256": h.hexdigest(),

@@ -584,3 +584,10 @@ def test_a_damaged_cached_strategy_is_derived_again_and_stderr_says_so(tmp_path,
     assert f"deriving the basic strategy for these rules (the cached {path} does not load)" \
         in result.stderr
     assert "sevens = " in path.read_text()  # derived and kept again
+
+
+def test_an_empty_output_path_is_named_as_such():
+    # -o '' and --checkpoint '' said "cannot write: it is a folder" (the current folder)
+    for args in (["-o", ""], ["--checkpoint", ""]):
+        assert_user_error(run("simulate", *TINY, *args), "an empty path: name a file")
+    assert_user_error(run("report", "-o", ""), "an empty path: name a folder")

@@ -3,6 +3,7 @@ computations, the bookkeeping (workers, precision, checkpoints), the variant fil
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import types
@@ -11,8 +12,8 @@ import numpy as np
 import pytest
 from helpers import interrupt_after_first_chunk
 
+from simulator import checkpoint, engine, variants
 from simulator import compare as C
-from simulator import engine, variants
 from simulator import layout as L
 from simulator.chunks import PlayChunk, chunk_state
 from simulator.kernel import simulate_chunk
@@ -365,6 +366,19 @@ def test_checkpoint_resume_gives_the_same_result_and_refuses_another_comparison(
     assert again.meta["timing"]["resumed_rounds"] == 4_000
     with pytest.raises(ValueError, match="pair_rounds is 50 there, 60 here"):
         C.compare(_plan(games, checkpoint=str(path), resume=True, pair_rounds=60), quiet=True)
+    # other games: said by their labels (it said "rule '1:mimic.decks' is 6 there, 8 here", or a
+    # pair_rounds the changed games had moved)
+    other = [games[0], _game("decks-8", NZ.replace(decks=8))]
+    with pytest.raises(ValueError, match="the games compared are base, mimic there, base, "
+                       "decks-8 here"):
+        C.compare(_plan(other, checkpoint=str(path), resume=True), quiet=True)
+    # a checkpoint written before the games were kept is still resumed
+    doc = json.loads(path.read_text())
+    del doc["identity"]["games"]
+    doc["sha256"] = checkpoint.checksum(doc)
+    path.write_text(json.dumps(doc))
+    again = C.compare(_plan(games, checkpoint=str(path), resume=True), quiet=True)
+    assert list(again.payload) == list(first.payload)
 
 
 def test_a_checkpoint_of_another_payload_layout_is_refused_saying_so(tmp_path):
