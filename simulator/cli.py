@@ -1400,7 +1400,7 @@ cli.add_command(OneLineGroup(name="strategies", commands=strategy.commands, hidd
 
 
 DERIVED_BASIC = "basic (derived for these rules)"  # exact's strategy without --strategy
-UP_CHOICES = ("-", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10")  # (index: the up card)
+UP_CHOICES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")  # (index + 1: the up card)
 
 
 def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bool) -> str:
@@ -1477,7 +1477,7 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
     source = _rules_source(rules_path, meta, _changes(overrides, boxes, super_sevens))
     strat = load_strategy(strategy_name) if strategy_name else None  # None: derive basic
     if by_hand:
-        _emit(_exact_hands(rules, strat, source, [UP_CHOICES.index(u.upper()) for u in ups],
+        _emit(_exact_hands(rules, strat, source, [UP_CHOICES.index(u.upper()) + 1 for u in ups],
                            fmt, quiet), output)
         return
     # (kept: nothing to wait for; a damaged file is computed again, so it is read here, a few

@@ -73,5 +73,6 @@ def test_nz_table_against_a_four_hand_by_hand(tmp_path, monkeypatch):
 def test_up_needs_hands_and_a_card():
     bad = run("exact", "--up", "4")
     assert bad.exit_code == 2 and "--up: only with --hands" in bad.stderr
-    bad = run("exact", "--hands", "--up", "11")
-    assert bad.exit_code == 2 and "'11' is not one of" in bad.stderr
+    for card in ("11", "-", "1"):
+        bad = run("exact", "--hands", "--up", card)
+        assert bad.exit_code == 2 and f"'{card}' is not one of 'a', '2'" in bad.stderr

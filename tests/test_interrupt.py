@@ -421,7 +421,7 @@ def test_a_stop_while_count_or_compare_writes_its_report_loses_nothing(monkeypat
     args = {"count": ["count", "--plan", "hi-lo-flat", "--rounds", "20000", "--chunk-rounds",
                       "10000", "-q"],
             "compare": ["compare", "--vary", "blackjack_pays=1.2", "--rounds", "20000",
-                        "--chunk-rounds", "10000", "--no-exact", "-q"]}[command]
+                        "--chunk-rounds", "10000", "--no-exact", "--same-strategy", "-q"]}[command]
     whole = CliRunner().invoke(cli, args)
     assert whole.exit_code == 0, whole.output
     module = counting_report if command == "count" else compare_report
