@@ -91,7 +91,9 @@ def _differs(saved: dict, current: dict) -> str | None:
             return (f"rule '{key}' is {_as_toml(rs.get(key))} there, {_as_toml(rc.get(key))} "
                     "here")
     if saved.get("strategies_sha256") != current.get("strategies_sha256"):
-        return "strategy tables differ (--strategy, or a counter's index plays)"
+        return ("strategy tables differ (--strategy, or a counter's index plays; with no "
+                "--strategy, under rules that change the chart, the rules' own basic strategy is "
+                "played: --strategy basic plays the NZ chart)")
     return None
 
 

@@ -9,13 +9,13 @@ jobs on threads; ``simulator.distributed.iter_jobs`` on Dask.
 
 from __future__ import annotations
 
-import signal
 from collections.abc import Callable, Container, Iterator
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 import numpy as np
 
 from simulator.kernel import count_chunk, simulate_chunk
+from simulator.stops import DeferredStops
 
 IN_FLIGHT_PER_WORKER = 2
 MIN_LOOKAHEAD = 64  # chunks started at most this far (or 4x the in-flight window) past the lowest
@@ -85,53 +85,6 @@ class CountChunk(PlayChunk):
 
 
 STOP_POLL = 0.1  # seconds between looks for a stop signal while chunks play
-
-
-class DeferredStops:
-    """While chunks play, Ctrl-C and SIGTERM are noted, not raised where they land, and
-    `deliver` hands them to the handlers they had at a point of its choosing. Raised at an
-    arbitrary point, one could land as ``concurrent.futures.wait`` held some futures' locks,
-    leaving them held: a worker finishing its chunk then waited on them forever, and the stop
-    with it. (Main thread only; elsewhere signals are as they were.)"""
-
-    SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-    def __init__(self):
-        self.noted: list = []
-        try:
-            self.previous = {sig: signal.signal(sig, self._note) for sig in self.SIGNALS}
-        except ValueError:  # not the main thread
-            self.previous = {}
-
-    def _note(self, signum, frame):
-        self.noted.append((signum, frame))
-
-    def restore(self) -> None:
-        """The handlers put back; what was noted is kept for `deliver`."""
-        for sig, handler in self.previous.items():
-            signal.signal(sig, handler)
-        self.previous = {}
-
-    def deliver(self) -> None:
-        """Call each noted signal's own handler, in turn, the handlers restored first: the
-        first raises KeyboardInterrupt (as Ctrl-C's does), raised once all have been told.
-        Called between chunks and, last, when the runner ends: a signal noted as the last
-        chunks came in is not lost."""
-        noted, self.noted = self.noted, []
-        handlers = dict(self.previous)
-        self.restore()
-        stop = None
-        for signum, frame in noted:
-            handler = handlers.get(signum)
-            try:
-                if callable(handler):
-                    handler(signum, frame)
-                elif handler == signal.SIG_DFL:
-                    signal.raise_signal(signum)  # (the default: the process ends)
-            except KeyboardInterrupt as err:
-                stop = stop or err
-        if stop is not None:
-            raise stop
 
 
 def iter_jobs(job: Callable, todo: Iterator[int], workers: int,

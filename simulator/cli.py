@@ -178,6 +178,7 @@ class MainGroup(OneLineGroup):
             click.echo("\nbjsim: interrupted", err=True)
             sys.exit(_interrupted())
 
+        _STOPPED_BY[0] = signal.SIGINT  # (a command run in this process before may have set it)
         try:
             previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
         except ValueError:  # not the main thread
@@ -996,7 +997,6 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
             _nothing_to_report(ctx)
         with stops.held():  # a stop after the last chunk: the whole report all the same
             _emit(run.render(result, fmt), output)
-        stops.take()
     except KeyboardInterrupt:  # after the chunks (Ctrl-C in them gives a partial result)
         saved = f": carry on with --resume --checkpoint {checkpoint_path}"
         click.echo("bjsim: interrupted before the report was written"
@@ -1400,7 +1400,7 @@ cli.add_command(OneLineGroup(name="strategies", commands=strategy.commands, hidd
 
 
 DERIVED_BASIC = "basic (derived for these rules)"  # exact's strategy without --strategy
-UP_CHOICES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")  # (index + 1: the up card)
+UP_CHOICES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "T")  # (index + 1: the card)
 
 
 def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bool) -> str:
@@ -1426,12 +1426,12 @@ def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bo
     run_meta = source | {"strategy": name, "seed": None, "partial": False}
     if fmt == "json":
         doc = hands.hands_json(rows, {"bjsim": __version__, "rules": rules_dict(rules),
-                                      "run": run_meta})
+                                      "run": run_meta}, rules)
         return json.dumps(doc, indent=2, allow_nan=False) + "\n"
     if fmt == "csv":
-        return hands.hands_frame(rows, run_meta).to_csv(index=False, float_format="%.10g",
+        return hands.hands_frame(rows, run_meta, rules).to_csv(index=False, float_format="%.10g",
                                                        lineterminator="\n")
-    return hands.hands_table(rows, source["rules_name"], name, rules.hole_card == "peek")
+    return hands.hands_table(rows, source["rules_name"], name, rules)
 
 
 @cli.command()
@@ -1445,7 +1445,7 @@ def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bo
               "(as the published tables), the best play and its margin, and the play the "
               "strategy's chart takes there with its cost.")
 @click.option("--up", "ups", multiple=True, type=click.Choice(UP_CHOICES, case_sensitive=False),
-              metavar="CARD", help="With --hands: only this dealer up card (A, 2-10; "
+              metavar="CARD", help="With --hands: only this dealer up card (A, 2-10 or T; "
               "repeatable).")
 @output_options(["table", "csv", "json"], "table")
 @click.option("-q", "--quiet", is_flag=True, help="No line on stderr while it computes.")
@@ -1477,8 +1477,8 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
     source = _rules_source(rules_path, meta, _changes(overrides, boxes, super_sevens))
     strat = load_strategy(strategy_name) if strategy_name else None  # None: derive basic
     if by_hand:
-        _emit(_exact_hands(rules, strat, source, [UP_CHOICES.index(u.upper()) + 1 for u in ups],
-                           fmt, quiet), output)
+        cards = [min(UP_CHOICES.index(u.upper()) + 1, 10) for u in ups]  # (T: 10)
+        _emit(_exact_hands(rules, strat, source, cards, fmt, quiet), output)
         return
     # (kept: nothing to wait for; a damaged file is computed again, so it is read here, a few
     # milliseconds)
@@ -1655,7 +1655,6 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
         _emit(compare_report.render(result.stats, result.meta, fmt), output)
         if plot_path is not None:
             compare_report.plot(result.stats, plot_path)
-    stops.take()
     for line in result.messages:
         click.echo(line, err=True)
     if result.partial:
@@ -1747,7 +1746,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         bjsim report -o nz-report
         bjsim report --rules configs/nz1994-8deck.toml --rounds 100M -o nz8
         bjsim report --set dealer_hits_soft_17=true --choice mimic-dealer -o h17
-        bjsim report --variant configs/variants/h17.toml --variant-rounds 10M -o nz-h17
+        bjsim report --variant configs/variants/h17.toml --variant-rounds 50M -o nz-h17
         bjsim report --precision 0.0005 --no-variants -o nz-precise
         bjsim report --count hi-lo-1-12 --count-penetrations 0.6,0.75,0.9 -o nz-counting
     """
@@ -1967,7 +1966,6 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     with stops.held():  # a stop after the last chunk: the whole report all the same
         _count_report(runs, plan, bankroll, penetrations, rules_path, file_meta, sets, fmt,
                       output)
-    stops.take()
     for _, _, r in runs.runs:
         for line in r.messages:
             click.echo(line, err=True)

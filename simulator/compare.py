@@ -534,6 +534,7 @@ class Result:
     meta: dict
     partial: bool
     messages: list[str] = field(default_factory=list)
+    stopped_after: int | None = None  # a stop signal noted after the last chunk (`stops`)
 
 
 def identity(plan: Plan) -> dict:
@@ -665,33 +666,36 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
         partial = True
         chunks.close()
     finally:
-        with stops.held():  # (a stop from here on is the caller's to take: nothing is lost)
+        with stops.held() as late:  # (a stop from here on is the caller's: nothing is lost)
             bar.close()
             save(now=True)
-    partial = partial and not state.finished  # a stop after the last chunk loses nothing
-    seconds = time.perf_counter() - start - timing.get("startup", 0.0)
-    payload = state.total()
-    with stops.held():
+    with stops.held() as later:  # (to the result: a stop here loses nothing)
+        partial = partial and not state.finished  # a stop after the last chunk loses nothing
+        seconds = time.perf_counter() - start - timing.get("startup", 0.0)
+        payload = state.total()
         stats = statistics(payload, plan.games, exact)
-    done = stats["rounds"]
-    meta = {
-        "version": __version__,
-        "run": {"seed": plan.seed, "rounds": plan.rounds, "rounds_played": done,
-                "chunk_rounds": plan.chunk_rounds, "pair_rounds": plan.pair_rounds,
-                "blocks": stats["blocks"], "games": len(plan.games), "partial": partial},
-        "timing": {"seconds": seconds,
-                   "game_rounds_per_second": (done - resumed) * len(plan.games) / seconds
-                   if seconds > 0 else None,
-                   "workers": plan.workers or os.cpu_count(), "scheduler": plan.scheduler,
-                   "cluster_startup_seconds": timing.get("startup"),
-                   "checkpoint": plan.checkpoint, "resumed_rounds": resumed},
-    }
-    if plan.precision is not None:
-        meta["run"]["precision"] = {"target": plan.precision, "max_rounds": plan.rounds,
-                                    "half_width": widest(payload, plan.games),
-                                    "met": bool(state.target_met), "stop_chunk": state.stop_chunk}
-    return Result(payload, stats, meta, partial, _messages(plan, meta, partial, quiet, resumed)
-                  + run.save_failed_line(save))
+        done = stats["rounds"]
+        meta = {
+            "version": __version__,
+            "run": {"seed": plan.seed, "rounds": plan.rounds, "rounds_played": done,
+                    "chunk_rounds": plan.chunk_rounds, "pair_rounds": plan.pair_rounds,
+                    "blocks": stats["blocks"], "games": len(plan.games), "partial": partial},
+            "timing": {"seconds": seconds,
+                       "game_rounds_per_second": (done - resumed) * len(plan.games) / seconds
+                       if seconds > 0 else None,
+                       "workers": plan.workers or os.cpu_count(), "scheduler": plan.scheduler,
+                       "cluster_startup_seconds": timing.get("startup"),
+                       "checkpoint": plan.checkpoint, "resumed_rounds": resumed},
+        }
+        if plan.precision is not None:
+            meta["run"]["precision"] = {"target": plan.precision, "max_rounds": plan.rounds,
+                                        "half_width": widest(payload, plan.games),
+                                        "met": bool(state.target_met),
+                                        "stop_chunk": state.stop_chunk}
+        result = Result(payload, stats, meta, partial,
+                        _messages(plan, meta, partial, quiet, resumed) + run.save_failed_line(save))
+    result.stopped_after = (late + later + [None])[0]
+    return result
 
 
 def _messages(plan: Plan, meta: dict, partial: bool, quiet: bool, resumed: int) -> list[str]:

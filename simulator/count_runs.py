@@ -25,6 +25,7 @@ class Runs:
     strategy: object = None
     controls: list = field(default_factory=list)
     stopped: bool = False
+    stopped_after: int | None = None  # a stop noted after the last run's end (`stops`)
 
     @property
     def partial(self) -> bool:
@@ -91,14 +92,19 @@ def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chun
         if result.partial:
             break
         try:
-            if stops.take() is not None:  # a stop after the run's last chunk: no control
-                raise KeyboardInterrupt
-            out.controls.append(_control(rules, plan, strategy, name, rounds, seed, chunk_rounds,
-                                         workers, quiet))  # fmt: skip
+            stops.deliver(result.stopped_after)  # a stop after the run's end: no control run
+            control = _control(rules, plan, strategy, name, rounds, seed, chunk_rounds, workers,
+                               quiet)  # fmt: skip
+            out.controls.append(control.tally)
         except KeyboardInterrupt:  # in the control: the sweep stops here too
             out.stopped = True
             break
-        if stops.take() is not None and i + 1 < len(games):  # after the control's last chunk
+        if i + 1 == len(games):
+            out.stopped_after = control.stopped_after  # (the caller's: nothing is lost)
+            break
+        try:
+            stops.deliver(control.stopped_after)  # after the control's end: no next run
+        except KeyboardInterrupt:
             out.stopped = True
             break
     return out
@@ -106,7 +112,8 @@ def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chun
 
 def _control(rules, plan, strategy, name, rounds, seed, chunk_rounds, workers, quiet):
     """The strategy alone, every box at one unit, no count: the game the counter is set
-    against (its tally). Ctrl-C in it raises KeyboardInterrupt, its finished chunks dropped."""
+    against (its `run.Result`). Ctrl-C in it raises KeyboardInterrupt, its finished chunks
+    dropped."""
     boxes = max(1, plan.boxes.base)
     flat = rules.replace(boxes=boxes)
     game = run.Plan(flat, (strategy,) * boxes, (name,) * boxes, rounds=rounds, seed=seed,
@@ -114,7 +121,7 @@ def _control(rules, plan, strategy, name, rounds, seed, chunk_rounds, workers, q
     result = run.simulate(game, quiet=quiet)
     if result.partial:
         raise KeyboardInterrupt
-    return result.tally
+    return result
 
 
 def figures(runs: Runs, plan, bankroll=None) -> list:

@@ -23,7 +23,8 @@ import time
 import uuid
 from collections.abc import Iterator
 
-from simulator.chunks import IN_FLIGHT_PER_WORKER, STOP_POLL, DeferredStops, lookahead_for
+from simulator.chunks import IN_FLIGHT_PER_WORKER, STOP_POLL, lookahead_for
+from simulator.stops import DeferredStops
 
 INSTALL_HINT = "pip install 'bjsim[dask]'"
 CONNECT_TIMEOUT = "20s"

@@ -62,6 +62,7 @@ class Result:
     messages: list[str] = field(default_factory=list)
     counting: np.ndarray | None = None  # a counter's counting tally (layout COUNT_NAMES)
     exact_stopped: bool = False  # Ctrl-C while the exact figures were computed: none given
+    stopped_after: int | None = None  # a stop signal noted after the last chunk (`stops`)
 
 
 class CountState(engine.RunState):
@@ -290,15 +291,14 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         partial = True
         played.close()  # cancels the chunks that have not started
     finally:
-        with stops.held():  # (a stop from here on is the caller's to take: nothing is lost)
+        with stops.held() as late:  # (a stop from here on is the caller's: nothing is lost)
             bar.close()
             save(now=True)
-    # A stop after the last chunk (or the precision target) loses nothing: not partial.
-    partial = partial and not state.finished
-    startup = timing.get("startup")
-    seconds = time.perf_counter() - start - (startup or 0.0)
-
-    with stops.held():
+    with stops.held() as later:
+        # A stop after the last chunk (or the precision target) loses nothing: not partial.
+        partial = partial and not state.finished
+        startup = timing.get("startup")
+        seconds = time.perf_counter() - start - (startup or 0.0)
         total = state.total()
         counted = None
         if counting:
@@ -307,16 +307,17 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
             plan.strategies, plan.rules), plan.strategies)
         meta = _meta(plan, state, total, partial, resumed, seconds, startup)
         messages = _messages(plan, meta, resumed, partial, quiet) + save_failed_line(save)
+    noted = (late + later + [None])[0]
     try:
-        if plan.exact and stops.take() is not None:  # stopped since the last chunk
-            raise KeyboardInterrupt
+        if plan.exact:
+            stops.deliver(noted)  # a stop since the last chunk: no exact figures
         _add_exact(plan, summary, say)
     except KeyboardInterrupt:  # the run's own figures stand
         summary.pop("exact", None)
         messages.append("bjsim: interrupted while the exact figures were computed: the report "
                         "is the whole run's, without them")
         return Result(total, summary, meta, partial, messages, counted, exact_stopped=True)
-    return Result(total, summary, meta, partial, messages, counted)
+    return Result(total, summary, meta, partial, messages, counted, stopped_after=noted)
 
 
 def _add_exact(plan: Plan, summary: dict, say) -> None:

@@ -1,33 +1,77 @@
-"""Ctrl-C and SIGTERM noted, not raised, while a whole run's report is made and written: a stop
-that comes after the last chunk loses nothing (README, "bjsim simulate")."""
+"""Ctrl-C and SIGTERM noted, not raised where they land, and delivered at a point of the
+caller's choosing: between chunks (a stop raised inside ``concurrent.futures`` could leave its
+locks held), and from the last chunk to the written report (a stop there loses nothing)."""
 
 from __future__ import annotations
 
 import signal
-import threading
 from contextlib import contextmanager
 
-STOPS = (signal.SIGINT, signal.SIGTERM)
-_noted: list[int] = []
+
+class DeferredStops:
+    """While chunks play, Ctrl-C and SIGTERM are noted, not raised where they land, and
+    `deliver` hands them to the handlers they had at a point of its choosing. Raised at an
+    arbitrary point, one could land as ``concurrent.futures.wait`` held some futures' locks,
+    leaving them held: a worker finishing its chunk then waited on them forever, and the stop
+    with it. (Main thread only; elsewhere signals are as they were.)"""
+
+    SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+    def __init__(self):
+        self.noted: list = []
+        try:
+            self.previous = {sig: signal.signal(sig, self._note) for sig in self.SIGNALS}
+        except ValueError:  # not the main thread
+            self.previous = {}
+
+    def _note(self, signum, frame):
+        self.noted.append((signum, frame))
+
+    def restore(self) -> None:
+        """The handlers put back; what was noted is kept for `deliver`."""
+        for sig, handler in self.previous.items():
+            signal.signal(sig, handler)
+        self.previous = {}
+
+    def deliver(self) -> None:
+        """Call each noted signal's own handler, in turn, the handlers restored first: the
+        first raises KeyboardInterrupt (as Ctrl-C's does), raised once all have been told.
+        Called between chunks and, last, when the runner ends: a signal noted as the last
+        chunks came in is not lost."""
+        noted, self.noted = self.noted, []
+        handlers = dict(self.previous)
+        self.restore()
+        stop = None
+        for signum, frame in noted:
+            handler = handlers.get(signum)
+            try:
+                if callable(handler):
+                    handler(signum, frame)
+                elif handler == signal.SIG_DFL:
+                    signal.raise_signal(signum)  # (the default: the process ends)
+            except KeyboardInterrupt as err:
+                stop = stop or err
+        if stop is not None:
+            raise stop
 
 
 @contextmanager
 def held():
-    """Within the block a stop signal is noted (`take`) instead of raised; in the main thread
-    only (elsewhere Python sets no handler)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    before = {sig: signal.signal(sig, lambda sig, _: _noted.append(sig)) for sig in STOPS}
+    """Within the block a stop is noted, not raised; after it, the list the block was given
+    holds the signal numbers noted (main thread only; elsewhere signals are as they were)."""
+    deferred = DeferredStops()
+    noted: list[int] = []
     try:
-        yield
+        yield noted
     finally:
-        for sig, handler in before.items():
-            signal.signal(sig, handler)
+        deferred.restore()
+        noted.extend(sig for sig, _ in deferred.noted)
 
 
-def take() -> int | None:
-    """The first stop signal noted since the last call, or None."""
-    first = _noted[0] if _noted else None
-    _noted.clear()
-    return first
+def deliver(noted) -> None:
+    """The first stop ``noted`` (a signal number, or `held`'s list; None or empty: none) sent
+    again to the handlers now in place: a step of a longer job (the exact figures after a run,
+    a count's control run, a report's next run) stops there as at the signal itself."""
+    first = noted[0] if isinstance(noted, list) and noted else noted or None
+    if first is not None:
+        signal.raise_signal(first)

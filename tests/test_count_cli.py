@@ -48,7 +48,7 @@ def fake_result(plan, rounds, partial=False):
                              "chunk_rounds": plan.chunk_rounds, "rounds_played": len(rounds)},
             "timing": {}}
     return types.SimpleNamespace(counting=tally_of(rounds), partial=partial, meta=meta,
-                                 messages=["bjsim: done"], tally=None)
+                                 messages=["bjsim: done"], tally=None, stopped_after=None)
 
 
 def invoke(*args):
@@ -69,7 +69,7 @@ def install_fake_engine(monkeypatch) -> list:
 
     def simulate(p, quiet=False):
         if getattr(p, "counting", None) is None:
-            return types.SimpleNamespace(partial=False, tally=None)
+            return types.SimpleNamespace(partial=False, tally=None, stopped_after=None)
         return fake_result(p, ROUNDS)
 
     monkeypatch.setattr(run_mod, "Plan", plan)
@@ -239,7 +239,7 @@ def test_ctrl_c_in_the_control_run_is_not_lost(monkeypatch, fake_engine, how):
             return fake_result(p, ROUNDS)
         if how == "raised":
             raise KeyboardInterrupt
-        return types.SimpleNamespace(partial=True, tally=None)
+        return types.SimpleNamespace(partial=True, tally=None, stopped_after=None)
 
     monkeypatch.setattr(run_mod, "simulate", simulate)
     result = invoke("count", *TINY)

@@ -76,3 +76,23 @@ def test_up_needs_hands_and_a_card():
     for card in ("11", "-", "1"):
         bad = run("exact", "--hands", "--up", card)
         assert bad.exit_code == 2 and f"'{card}' is not one of 'a', '2'" in bad.stderr
+
+
+def test_early_surrender_and_a_split_the_rules_forbid_are_shown_as_played():
+    from simulator.exact.analyze import _Box
+    from simulator.exact.player import Tables, UpCard
+
+    # early surrender is chosen before the peek: the values are not given no dealer blackjack,
+    # so surrender is -0.5 (it was shown conditioned, -0.27 against an ace)
+    rules = Rules(decks=6, double_after_split=True, **(US | {"surrender": "early"}))
+    rows = {r["hand"]: r for r in _up_rows((rules, 1, load_strategy("basic")))}
+    assert rows[(8, 8)]["values"]["surrender"] == pytest.approx(-0.5)
+    assert rows[(6, 10)]["best"] == "surrender"
+    # with no split allowed, 7-7 under Super Sevens still reads the sevens row, as the kernel
+    # does (the analyzer read the hard 14 cell: stand, where basic-super-sevens hits)
+    one = Rules(max_hands=1)
+    hit = Tables.of(load_strategy("basic-super-sevens"))
+    box = _Box(UpCard(one, 2, hit))
+    assert box.table_choice(7, 7, box.options(7, 7, False), hit) == "hit"
+    row = {r["hand"]: r for r in _up_rows((one, 2, load_strategy("basic-super-sevens")))}
+    assert row[(7, 7)]["chart"] == "hit" and "split" not in row[(7, 7)]["values"]

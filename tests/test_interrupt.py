@@ -459,3 +459,23 @@ def test_a_stop_after_the_counters_last_chunk_skips_its_control(monkeypatch):
     run = json.loads(result.stdout)["run"]
     assert run["partial"] is True and run["control_interrupted"] is True
     assert run["rounds_played"] == 20000
+
+
+def test_a_stop_after_a_reports_first_run_stops_the_report(monkeypatch, tmp_path):
+    """Noted after the report's main run, the stop is not lost while its other steps play on:
+    the report stops there, its folder as it was (143 for SIGTERM)."""
+    from simulator import tally
+
+    real = tally.summarize
+
+    def summarize(*a, **k):
+        os.kill(os.getpid(), signal.SIGTERM)
+        return real(*a, **k)
+
+    monkeypatch.setattr(tally, "summarize", summarize)
+    out = tmp_path / "rep"
+    result = CliRunner().invoke(cli, ["report", "-q", "-n", "20000", "--chunk-rounds", "10000",
+                                      "--sample-rounds", "10000", "--choice", "basic",
+                                      "--no-variants", "-o", str(out)])
+    assert result.exit_code == 143, result.output
+    assert not (out / "report.json").exists()

@@ -24,7 +24,7 @@ from statistics import NormalDist
 
 import numpy as np
 
-from simulator import __version__, engine, kernel, run
+from simulator import __version__, engine, kernel, run, stops
 from simulator import layout as L
 from simulator.cards import fresh_shoe
 from simulator.exact.analyze import UPS
@@ -471,6 +471,7 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
     plan = cmp.Plan(games, rounds=spec.variant_rounds, seed=spec.seed,
                     chunk_rounds=spec.chunk_rounds, workers=spec.workers, exact=True)
     result = cmp.compare(plan, quiet=quiet, exact=exact)
+    stops.deliver(result.stopped_after)
     if result.partial:
         raise KeyboardInterrupt
     doc = _plain(json.loads(compare_report.render_json(result.stats, result.meta)))
@@ -567,6 +568,7 @@ def counting_figures(spec: Spec, say: Say, quiet: bool) -> dict:
     say(f"card counting: plan {plan.name}, {spec.count_rounds:,} rounds (bjsim count)")
     runs = count_runs.play(count_runs.check(spec.rules, plan), plan, strategy, spec.strategy,
                            **kwargs)
+    stops.deliver(runs.stopped_after)
     if runs.partial:
         raise KeyboardInterrupt
     ((_, fig),) = count_runs.figures(runs, plan)
@@ -575,6 +577,7 @@ def counting_figures(spec: Spec, say: Say, quiet: bool) -> dict:
         games = count_runs.check(spec.rules, plan, spec.count_penetrations)
         say(f"card counting by penetration: {', '.join(f'{p:g}' for p in spec.count_penetrations)}")
         runs = count_runs.play(games, plan, strategy, spec.strategy, say=say, **kwargs)
+        stops.deliver(runs.stopped_after)
         if runs.partial:
             raise KeyboardInterrupt
         sweep = counting_report.sweep_rows(count_runs.figures(runs, plan))
@@ -721,6 +724,7 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
     chunks: dict = {}
     result = run.simulate(_plan(spec, main, spec.strategy, spec.rounds, spec.precision),
                           quiet=quiet, on_chunk=lambda i, n, t: chunks.__setitem__(i, t.copy()))
+    stops.deliver(result.stopped_after)  # (noted after the run's last chunk: it stops here)
     if result.partial:
         raise KeyboardInterrupt
     for m in result.messages:
@@ -737,6 +741,7 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
         say(f"player's choice {name}: exact analysis and {played:,} rounds")
         exacts[name] = _exact_doc(spec, strat)
         res = run.simulate(_plan(spec, strat, name, played, None), quiet=quiet)
+        stops.deliver(res.stopped_after)
         if res.partial:
             raise KeyboardInterrupt
         runs[name] = (_plain(document(res.summary, res.meta)), strat)

@@ -10,13 +10,12 @@ import csv
 import json
 import os
 import shutil
-import signal
 import tempfile
-import threading
 from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
 
+from simulator import stops
 from simulator.assessment import charts, chromium, render, sections
 
 
@@ -86,26 +85,13 @@ def _earlier_files(out: Path) -> list[str]:
             and (out / f).is_file() and not (out / f).is_symlink()]
 
 
-HELD = (signal.SIGINT, signal.SIGTERM)
-
-
 @contextmanager
 def _held_back():
-    """Ctrl-C and SIGTERM held back until the block has run, then delivered as they came (to
-    the handlers before): no report is left half moved. In the main thread only (elsewhere
-    Python sets no handler)."""
-    if threading.current_thread() is not threading.main_thread():
+    """Ctrl-C and SIGTERM held back until the block has run, then delivered (to the handlers
+    before): no report is left half moved."""
+    with stops.held() as noted:
         yield
-        return
-    got = []
-    before = {sig: signal.signal(sig, lambda sig, _: got.append(sig)) for sig in HELD}
-    try:
-        yield
-    finally:
-        for sig, handler in before.items():
-            signal.signal(sig, handler)
-    for sig in got[:1]:
-        signal.raise_signal(sig)
+    stops.deliver(noted)
 
 
 def _write(data: dict, out: Path, say: Callable[[str], None]) -> dict:

@@ -119,17 +119,18 @@ class _Box:
         r, uc = self.rules, self.uc
         ui = uc.ui
         code = None
-        if a == b and "split" in opts:
-            if a == 7 and r.super_sevens:
-                code = int(tables.sevens[ui])
-                if code == L.P:
+        if a == b == 7 and r.super_sevens:  # the sevens row decides (14.4), as in the kernel
+            code = int(tables.sevens[ui])
+            if code == L.P:
+                if "split" in opts:
                     return "split"
-            else:
-                pc = int(tables.pairs[a - 1, ui])
-                if pc == L.P or (pc == L.PD and r.double_after_split):
-                    return "split"
-                if pc == L.RP:
-                    return "surrender" if _surrender_now(r) else "split"
+                code = None  # no split allowed: the hard total's cell
+        elif a == b and "split" in opts:
+            pc = int(tables.pairs[a - 1, ui])
+            if pc == L.P or (pc == L.PD and r.double_after_split):
+                return "split"
+            if pc == L.RP:
+                return "surrender" if _surrender_now(r) else "split"
         if code is None:
             code = uc.table_code(hand_of(a, b))
         if code in (L.RH, L.RS) and "surrender" in opts:

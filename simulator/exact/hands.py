@@ -24,9 +24,12 @@ def up_label(up: int) -> str:
     return "A" if up == 1 else str(up)
 
 
-def kind_label(a: int, b: int) -> str:
-    """What the chart reads for the hand: ``pair 8s``, ``soft 18``, ``hard 16``."""
-    if a == b:
+def kind_label(a: int, b: int, rules=None) -> str:
+    """What the chart reads for the hand: ``pair 8s`` (where ``rules`` allow a split, or none
+    given), ``sevens`` (7-7 under Super Sevens: the sevens row), ``soft 18``, ``hard 16``."""
+    if a == b == 7 and rules is not None and rules.super_sevens:
+        return "sevens"
+    if a == b and (rules is None or rules.max_hands >= 2):
         return f"pair {CARD.get(a, str(a))}s"
     total, soft = hand_total(hand_of(a, b))
     return f"{'soft' if soft else 'hard'} {total}"
@@ -35,8 +38,10 @@ def kind_label(a: int, b: int) -> str:
 def hand_values(rules, strategy, ups=UP_ORDER, workers: int | None = None) -> list[dict]:
     """A row per two-card hand (not a blackjack) and up card, in chart order (up cards 2..A):
     ``up``, ``hand`` (values, low first), ``probability`` (of that hand and up card from a full
-    shoe), ``values`` (each play the rules allow: the box's expected net per initial wager; in
-    the peek game given no dealer blackjack, as the player knows when choosing), ``best`` and
+    shoe; in the peek game, and no dealer blackjack: of the decision), ``values`` (each play the
+    rules allow: the box's expected net per initial wager; in the peek game given no dealer
+    blackjack, as the player knows when choosing, but with early surrender, chosen before the
+    peek, as the no-hole-card game's), ``best`` and
     ``margin`` (its value less the next best's), ``chart`` (the play ``strategy``'s chart takes)
     and ``chart_cost`` (the best value less the chart's). Up cards ``ups`` (1 for an ace),
     side by side on up to ``workers`` processes."""
@@ -58,9 +63,10 @@ def _up_rows(task) -> list[dict]:
             continue
         opts = best_play.options(a, b, True)
         values = {k: float(opts[k][EV]) for k in PLAYS if k in opts}
-        if rules.hole_card == "peek":  # given no dealer blackjack, as the player knows
-            pbj = float(best_play.pbj0(hand_of(a, b)))
+        if _conditioned(rules):  # as the player knows when choosing
+            pbj = float(best_play.pbj0(hand_of(a, b)))  # (given no dealer blackjack)
             values = {k: (v + pbj) / (1 - pbj) for k, v in values.items()}
+            p *= 1 - pbj
         order = sorted(values, key=values.get, reverse=True)
         chart = chart_play.table_choice(a, b, values, tables)
         rows.append({"up": up, "hand": (a, b), "probability": float(p_up * p),
@@ -74,9 +80,14 @@ def _value(x) -> str:
     return "-" if x is None else f"{x:+.6f}"
 
 
-def hands_table(rows: list[dict], title: str, strategy: str, peek: bool) -> str:
+def _conditioned(rules) -> bool:
+    """Are the values given no dealer blackjack (the peek game, no early surrender)?"""
+    return rules.hole_card == "peek" and rules.surrender != "early"
+
+
+def hands_table(rows: list[dict], title: str, strategy: str, rules) -> str:
     """`bjsim exact --hands` for people: a block per up card, a line per hand."""
-    given = "given no dealer blackjack (the peek game), " if peek else ""
+    given = "given no dealer blackjack (the peek game), " if _conditioned(rules) else ""
     out = [f"Exact value of each first play, hand by hand: {title}; chart of strategy {strategy}",
            f"(the box's expected net per initial wager, {given}every later decision at its best "
            "for the cards held; from a full shoe less the up card; docs/exact.md)",
@@ -93,7 +104,7 @@ def hands_table(rows: list[dict], title: str, strategy: str, peek: bool) -> str:
             a, b = r["hand"]
             cost = f"{r['chart_cost']:9.6f}" if r["chart"] != r["best"] else ""
             margin = "" if r["margin"] is None else f"{r['margin']:9.6f}"
-            out.append(f"{hand_label(a, b):<6}{kind_label(a, b):<13}"
+            out.append(f"{hand_label(a, b):<6}{kind_label(a, b, rules):<13}"
                        + "".join(f"{_value(r['values'].get(p)):>11}" for p in PLAYS)
                        + f"  {r['best']:<10}{margin:>9}  {r['chart']:<10}{cost:>9}".rstrip())
     differ = [r for r in rows if r["chart"] != r["best"]]
@@ -104,27 +115,29 @@ def hands_table(rows: list[dict], title: str, strategy: str, peek: bool) -> str:
     return "\n".join(out) + "\n"
 
 
-def hands_frame(rows: list[dict], run: dict):
+def hands_frame(rows: list[dict], run: dict, rules):
     """The rows as a table (pandas), one column per play, the run's rules and strategy on
     every row (csv)."""
     import pandas as pd
 
     return pd.DataFrame([{
         "up": up_label(r["up"]),
-        "hand": hand_label(*r["hand"]), "chart_reads": kind_label(*r["hand"]),
+        "hand": hand_label(*r["hand"]), "chart_reads": kind_label(*r["hand"], rules),
         **{p: r["values"].get(p) for p in PLAYS}, "best": r["best"], "margin": r["margin"],
         "chart": r["chart"], "chart_cost": r["chart_cost"], "probability": r["probability"],
         "rules_name": run.get("rules_name"), "strategy": run.get("strategy")} for r in rows])
 
 
-def hands_json(rows: list[dict], meta: dict) -> dict:
+def hands_json(rows: list[dict], meta: dict, rules) -> dict:
     """The json document: ``meta`` (version, rules, run) and the rows."""
-    return meta | {"value_convention": _CONVENTION, "hands": [
-        {"up": r["up"], "hand": list(r["hand"]), "chart_reads": kind_label(*r["hand"]),
+    return meta | {"value_convention": _CONVENTION,
+                   "given_no_dealer_blackjack": _conditioned(rules), "hands": [
+        {"up": r["up"], "hand": list(r["hand"]), "chart_reads": kind_label(*r["hand"], rules),
          "values": r["values"], "best": r["best"], "margin": r["margin"], "chart": r["chart"],
          "chart_cost": r["chart_cost"], "probability": r["probability"]} for r in rows]}
 
 
 _CONVENTION = ("the box's expected net per initial wager of each first play, every later "
                "decision at its best for the cards held, from a full shoe less the up card; in the "
-               "peek game given no dealer blackjack")
+               "peek game (without early surrender, chosen before the peek) given no dealer "
+               "blackjack")
