@@ -718,25 +718,17 @@ def _loads(path) -> bool:
 
 
 def _basic_of(rules, quiet: bool) -> str:
-    """The basic strategy of ``rules`` for a command that plays it by default: ``basic`` (the
-    NZ rules' chart) where no chart key differs from the NZ rules or the chart derived for them
-    is the same, else the derived one's cache file (`derived.basic_for`; a temporary file where
-    the cache folder cannot be written), said on stderr."""
+    """The basic strategy of ``rules`` for a command that plays it by default and names it by a
+    file (the report): ``basic`` (the NZ rules' chart) where no chart key differs from the NZ
+    rules or the chart derived for them is the same, else the derived one's cache file
+    (`derived.basic_for`; a temporary file where the cache folder cannot be written), said on
+    stderr."""
     import tempfile
 
-    from simulator import derived
-    from simulator.strategy import dumps_strategy, load_strategy
+    from simulator.strategy import dumps_strategy
 
-    changed = _chart_change(rules)
-    if not changed:
-        return "basic"
-    cached = derived.basic_path(rules)
-    if not quiet and not _loads(cached):
-        again = f" (the cached {cached} does not load)" if cached.exists() else ""
-        click.echo(f"bjsim: deriving the basic strategy for these rules{again} (exact analyzer, "
-                   "about 10 s; then cached)", err=True)
-    theirs, path = derived.basic_for(rules)
-    if _same_chart(theirs, load_strategy("basic")):
+    theirs, path = _derived_basic(rules, quiet)
+    if theirs is None:
         return "basic"
     kept = ""
     if path is None:  # no cache folder to keep it in: a file of its own for this run
@@ -746,10 +738,35 @@ def _basic_of(rules, quiet: bool) -> str:
         TEMPORARY.append(path)
         kept = " (the cache folder cannot be written: a file for this run, removed at its end)"
     if not quiet:
-        click.echo(f"bjsim: playing the basic strategy derived for these rules ({changed}): "
-                   f"{path}{kept} (the shipped basic is the NZ rules' chart: --strategy basic)",
+        click.echo(f"bjsim: the file of the strategy derived for these rules: {path}{kept}",
                    err=True)
     return str(path)
+
+
+def _derived_basic(rules, quiet: bool) -> tuple:
+    """``(strategy, cache file or None)`` of the basic strategy derived for ``rules``
+    (`derived.basic_for`), said on stderr; ``(None, None)`` where it is the NZ rules' chart
+    (no chart key differs from the NZ rules, or the derived chart is the same)."""
+    from simulator import derived
+    from simulator.strategy import load_strategy
+
+    changed = _chart_change(rules)
+    if not changed:
+        return None, None
+    cached = derived.basic_path(rules)
+    if not quiet and not _loads(cached):
+        again = f" (the cached {cached} does not load)" if cached.exists() else ""
+        click.echo(f"bjsim: deriving the basic strategy for these rules{again} (exact analyzer, "
+                   "about 10 s; then cached)", err=True)
+    theirs, path = derived.basic_for(rules)
+    if _same_chart(theirs, load_strategy("basic")):
+        return None, None
+    if not quiet:
+        where = path if path is not None else "not cached: the cache folder cannot be written"
+        click.echo(f"bjsim: playing the basic strategy derived for these rules ({changed}; "
+                   f"{where}); the shipped basic is the NZ rules' chart: --strategy basic",
+                   err=True)
+    return theirs, path
 
 
 TEMPORARY: list = []  # files of this process's run, removed at its end (`remove_temporary`)
@@ -763,27 +780,24 @@ def remove_temporary() -> None:
             os.unlink(TEMPORARY.pop())
 
 
-def _default_strategy(rules, quiet: bool) -> tuple[str, str | None]:
-    """A command's strategy where none is given: `_basic_of` the rules, and the words every
-    format puts beside it (``run.strategy_note``) where it is the derived one, else None."""
-    name = _basic_of(rules, quiet)
-    if name == "basic":
-        return name, None
-    return name, (f"the exact analyzer's for {_chart_change(rules)}; the shipped basic is the "
-                  "NZ rules' chart")
+def _derived_note(rules) -> str:
+    return (f"the exact analyzer's for {_chart_change(rules)}; the shipped basic is the NZ rules' "
+            "chart")
 
 
 def _default_strategies(rules, quiet: bool, boxes: int) -> tuple[list, list, str | None]:
-    """`_default_strategy` loaded for every box: (strategies, names, note). The derived one is
-    named ``DERIVED_BASIC`` in every output, the same on every machine and run (its cache file,
-    said on stderr, is not)."""
+    """The rules' basic strategy for every box where none is given: (strategies, names, note).
+    The derived one is named ``DERIVED_BASIC`` in every output, the same on every machine and
+    run (its cache file, said on stderr, is not)."""
     from dataclasses import replace
 
-    name, note = _default_strategy(rules, quiet)
-    (strategy,), _ = _load_strategies([name], 1)
-    if name != "basic":
-        strategy, name = replace(strategy, name=DERIVED_BASIC), DERIVED_BASIC
-    return [strategy] * boxes, [name] * boxes, note
+    from simulator.strategy import load_strategy
+
+    theirs, _ = _derived_basic(rules, quiet)
+    if theirs is None:
+        return [load_strategy("basic")] * boxes, ["basic"] * boxes, None
+    strategy = replace(theirs, name=DERIVED_BASIC)
+    return [strategy] * boxes, [DERIVED_BASIC] * boxes, _derived_note(rules)
 
 
 def _check_chunk_rounds(rules, chunk_rounds: int) -> None:

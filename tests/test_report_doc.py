@@ -335,19 +335,30 @@ def test_without_a_writable_cache_the_derived_strategy_is_played_from_a_file_of_
 
 def test_a_strategy_file_of_its_own_is_removed_when_the_run_ends(tmp_path):
     # simulate, count, replay and report each left a bjsim-basic-*.toml in the temporary folder
-    # for every run without a writable cache
+    # for every run without a writable cache; simulate now plays the derived chart it holds,
+    # with no file, and the report's file is removed at its end
     blocked, temp = tmp_path / "afile", tmp_path / "tmp"
     blocked.write_text("")
     temp.mkdir()
     env = dict(os.environ, BJSIM_CACHE_DIR=str(blocked / "cache"), TMPDIR=str(temp),
                PYTHONPATH=str(Path(__file__).resolve().parent.parent))
-    done = subprocess.run(
-        [sys.executable, "-m", "simulator", "simulate", "--set", "dealer_hits_soft_17=true",
-         "--rounds", "2000", "--chunk-rounds", "1000", "-f", "json"],
-        env=env, capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL)
-    assert done.returncode == 0, done.stderr
+
+    def bjsim(*args):
+        done = subprocess.run([sys.executable, "-m", "simulator", *args], env=env,
+                              capture_output=True, text=True, timeout=600,
+                              stdin=subprocess.DEVNULL)
+        assert done.returncode == 0, done.stderr
+        return done
+
+    done = bjsim("simulate", "--set", "dealer_hits_soft_17=true", "--rounds", "2000",
+                 "--chunk-rounds", "1000", "-f", "json")
     assert json.loads(done.stdout)["strategy"] == ["basic (derived for these rules)"]
-    (played,) = re.findall(r"\S*bjsim-basic-\S*\.toml", done.stderr)
+    assert "not cached: the cache folder cannot be written" in done.stderr
+    assert "bjsim-basic-" not in done.stderr and list(temp.iterdir()) == []
+    done = bjsim("report", "--set", "dealer_hits_soft_17=true", "--rounds", "2000",
+                 "--chunk-rounds", "1000", "--sample-rounds", "1000", "--choice", "basic",
+                 "--no-variants", "-o", str(tmp_path / "rep"))
+    (played,) = set(re.findall(r"\S*bjsim-basic-\S*\.toml", done.stderr))
     assert Path(played).parent == temp and "removed at its end" in done.stderr
     assert list(temp.glob("bjsim-basic-*")) == []
 
