@@ -24,6 +24,7 @@ import itertools
 import math
 import operator
 import os
+import signal
 import sys
 import time
 from dataclasses import dataclass, field
@@ -669,6 +670,8 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
         with stops.held() as late:  # (a stop from here on is the caller's: nothing is lost)
             bar.close()
             save(now=True)
+    if partial and state.finished:  # a stop after the last chunk: the caller's too
+        late.insert(0, signal.SIGINT)
     with stops.held() as later:  # (to the result: a stop here loses nothing)
         partial = partial and not state.finished  # a stop after the last chunk loses nothing
         seconds = time.perf_counter() - start - timing.get("startup", 0.0)

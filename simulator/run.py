@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import signal
 import sys
 import time
 from dataclasses import dataclass, field
@@ -294,6 +295,8 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         with stops.held() as late:  # (a stop from here on is the caller's: nothing is lost)
             bar.close()
             save(now=True)
+    if partial and state.finished:  # a stop after the last chunk: the caller's too
+        late.insert(0, signal.SIGINT)
     with stops.held() as later:
         # A stop after the last chunk (or the precision target) loses nothing: not partial.
         partial = partial and not state.finished

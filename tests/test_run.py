@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 
 import numpy as np
 import pytest
@@ -128,6 +129,8 @@ def test_a_stop_after_the_last_chunk_is_not_partial(monkeypatch):
     assert not result.partial and result.meta["run"]["partial"] is False
     assert result.tally[L.T_ROUNDS] == 1_000
     assert not any("interrupted" in m for m in result.messages)
+    # the stop is the caller's (a report stops at its next step), not forgotten
+    assert result.stopped_after == signal.SIGINT
 
 
 def test_a_checkpoint_that_stops_being_writable_does_not_stop_the_run(tmp_path, monkeypatch,
