@@ -303,8 +303,12 @@ def test_under_other_rules_the_report_plays_their_basic_strategy_by_default(tmp_
     assert h17["exact"] == 0.0 and h17["difference"] == 0.0
     nz = next(c for c in data["choices"] if c["strategy"] == "basic")
     assert nz["cost"] > 0  # the NZ chart costs the player something under these rules
-    assert f"--strategy {path}" in data["manifest"]["commands"]["simulate"]
-    assert "--strategy" not in data["manifest"]["commands"]["report"]  # it derives it again
+    # every command derives it again (simulate's default too): no cache path in them
+    assert all("--strategy" not in data["manifest"]["commands"][c]
+               for c in ("report", "simulate", "exact", "compare"))
+    sim = command_json(data["manifest"]["commands"]["simulate"], "--quiet")
+    assert sim["results"] == command_json(
+        data["manifest"]["commands"]["simulate"] + f" --strategy {path}", "--quiet")["results"]
     assert ("Strategy the basic strategy derived for these rules (exact analyzer; "
             f"{path})") in (out / "report.md").read_text()
     # the NZ rules keep the shipped basic, said nowhere

@@ -594,7 +594,10 @@ def _argv(spec: Spec, played: int, choices=()) -> dict:
     length = (["--precision", repr(spec.precision), "--max-rounds", str(spec.rounds)]
               if spec.precision is not None else ["--rounds", str(spec.rounds)])
     common = rules + sets + ["--seed", str(spec.seed), "--chunk-rounds", str(spec.chunk_rounds)]
-    strat = ["--strategy", spec.strategy]
+    # A derived default is every command's default too (derived again where it is not cached):
+    # no machine's cache path in the commands.
+    derived = not spec.strategy_given and spec.strategy != "basic"
+    strat = [] if derived else ["--strategy", spec.strategy]
     own = strat if spec.strategy_given else []  # (the report's default: it derives it again)
     choose = [x for c in (spec.choices or ()) for x in ("--choice", c)]
     if spec.variants is None:
