@@ -108,6 +108,19 @@ def _plan(spec: Spec, strategy, name: str, rounds: int, precision) -> run.Plan:
     )
 
 
+DERIVED_NAME = "basic (derived for these rules)"  # (as every command names it)
+
+
+def _derived(spec: Spec) -> bool:
+    """Does the report play the chart derived for its rules (its default, not the NZ one)?"""
+    return not spec.strategy_given and spec.strategy != "basic"
+
+
+def _name(spec: Spec) -> str:
+    """The report's strategy as every output names it: a derived one not by its cache file."""
+    return DERIVED_NAME if _derived(spec) else spec.strategy
+
+
 def _exact_doc(spec: Spec, strategy):
     """`bjsim exact --strategy NAME -f json`'s document, and the figures behind it."""
     fig, strat = exact_figures(spec.rules, strategy)
@@ -463,7 +476,7 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
     label = spec.rules_name or Path(rules_file).stem
     source = rules_file + "".join(f" --set {o}" for o in spec.overrides)
     boxes = spec.rules.boxes
-    base = ((load_strategy(spec.strategy),) * boxes, (spec.strategy,) * boxes)
+    base = ((load_strategy(spec.strategy),) * boxes, (_name(spec),) * boxes)
     asked = [variants.from_file(spec.rules, f) for f in files]
     games = cmp.build_games(spec.rules, label, source, base, asked, False, say, spec.workers)
     say(f"exact figures of the {len(games)} games (cached after the first time)")
@@ -566,7 +579,7 @@ def counting_figures(spec: Spec, say: Say, quiet: bool) -> dict:
               "workers": spec.workers, "rules_file": spec.rules_file,
               "rules_name": spec.rules_name, "overrides": spec.overrides, "quiet": quiet}
     say(f"card counting: plan {plan.name}, {spec.count_rounds:,} rounds (bjsim count)")
-    runs = count_runs.play(count_runs.check(spec.rules, plan), plan, strategy, spec.strategy,
+    runs = count_runs.play(count_runs.check(spec.rules, plan), plan, strategy, _name(spec),
                            **kwargs)
     stops.deliver(runs.stopped_after)
     if runs.partial:
@@ -576,7 +589,7 @@ def counting_figures(spec: Spec, say: Say, quiet: bool) -> dict:
     if spec.count_penetrations:
         games = count_runs.check(spec.rules, plan, spec.count_penetrations)
         say(f"card counting by penetration: {', '.join(f'{p:g}' for p in spec.count_penetrations)}")
-        runs = count_runs.play(games, plan, strategy, spec.strategy, say=say, **kwargs)
+        runs = count_runs.play(games, plan, strategy, _name(spec), say=say, **kwargs)
         stops.deliver(runs.stopped_after)
         if runs.partial:
             raise KeyboardInterrupt
@@ -596,8 +609,7 @@ def _argv(spec: Spec, played: int, choices=()) -> dict:
     common = rules + sets + ["--seed", str(spec.seed), "--chunk-rounds", str(spec.chunk_rounds)]
     # A derived default is every command's default too (derived again where it is not cached):
     # no machine's cache path in the commands.
-    derived = not spec.strategy_given and spec.strategy != "basic"
-    strat = [] if derived else ["--strategy", spec.strategy]
+    strat = [] if _derived(spec) else ["--strategy", spec.strategy]
     own = strat if spec.strategy_given else []  # (the report's default: it derives it again)
     choose = [x for c in (spec.choices or ()) for x in ("--choice", c)]
     if spec.variants is None:
@@ -676,12 +688,13 @@ def _manifest(spec: Spec, names: list[str], played: int, seconds: float) -> dict
 
     rules_path = spec.rules_file or DEFAULT_RULES_PATH
     shown = shown_rule_file(spec.rules_file)
+    files = {_name(spec): spec.strategy}  # (a derived strategy's file: its cache file)
     return {
         "bjsim": __version__,
         "rules_file": shown, "rules_sha256": _sha256(rules_path),
         "overrides": list(spec.overrides),
-        "strategies": [{"name": n, "file": _shown_path(strategy_path(n)),
-                        "sha256": _sha256(strategy_path(n))} for n in names],
+        "strategies": [{"name": n, "file": _shown_path(strategy_path(files.get(n, n))),
+                        "sha256": _sha256(strategy_path(files.get(n, n)))} for n in names],
         "seed": spec.seed, "rounds": spec.rounds, "rounds_played": played,
         "precision": spec.precision, "chunk_rounds": spec.chunk_rounds,
         "sample_rounds": sample_size(spec, played), "sample_rounds_asked": spec.sample_rounds,
@@ -694,7 +707,7 @@ def _manifest(spec: Spec, names: list[str], played: int, seconds: float) -> dict
         "platform": platform.platform(), "machine": platform.machine(),
         "python": sys.version.split()[0], "numpy": np.__version__, "numba": numba.__version__,
         "seconds": seconds,
-        "commands": _argv(spec, played, [n for n in names if n != spec.strategy]),
+        "commands": _argv(spec, played, [n for n in names if n != _name(spec)]),
     }
 
 
@@ -717,15 +730,16 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
                                           if n != spec.strategy}
 
     n = processes_for(len(strategies), spec.workers)
-    say(f"exact analysis of {spec.strategy}" + (
+    shown = _name(spec)
+    say(f"exact analysis of {shown}" + (
         f" and the {len(strategies) - 1} player's choices, side by side on {n} processes"
         if n > 1 else "") + " (bjsim exact)")
     exact_figures_all([(rules, s) for s in strategies.values()], spec.workers)
     exact_doc, fig = _exact_doc(spec, main)
 
-    say(f"simulation of {spec.strategy} (bjsim simulate)")
+    say(f"simulation of {shown} (bjsim simulate)")
     chunks: dict = {}
-    result = run.simulate(_plan(spec, main, spec.strategy, spec.rounds, spec.precision),
+    result = run.simulate(_plan(spec, main, shown, spec.rounds, spec.precision),
                           quiet=quiet, on_chunk=lambda i, n, t: chunks.__setitem__(i, t.copy()))
     stops.deliver(result.stopped_after)  # (noted after the run's last chunk: it stops here)
     if result.partial:
@@ -736,8 +750,8 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
     main_res = _plain(document(result.summary, result.meta))
     running = _running(chunks, played, result.tally)
 
-    runs = {spec.strategy: (main_res, main)}
-    exacts = {spec.strategy: (exact_doc, fig)}
+    runs = {shown: (main_res, main)}
+    exacts = {shown: (exact_doc, fig)}
     for name, strat in strategies.items():
         if name == spec.strategy:
             continue
@@ -760,13 +774,13 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
         "no strategy in this report takes it, so it is not simulated" if not takers else
         f"{takers[0]} takes it, but its run of {runs[takers[0]][0]['results']['rounds']:,} "
         "rounds made no insurance bet, so it is not shown")
-    wagers = _wagers(rules, spec.strategy, main_res, fig, ins)
+    wagers = _wagers(rules, shown, main_res, fig, ins)
     summary = main_res["results"]
     data = {
         "title": "Mathematical assessment of " + run.rules_source(
             spec.rules_file, spec.rules_name, spec.overrides)["rules_name"],
-        "strategy": spec.strategy,
-        "strategy_derived": not spec.strategy_given and spec.strategy != "basic",
+        "strategy": shown,
+        "strategy_derived": _derived(spec),
         "rules": [{"rule": r, "key": kv.split(" = ")[0], "value": kv.split(" = ", 1)[1],
                    "from": origin(rules, kv.split(" = ")[0]), "words": w}
                   for r, kv, w in describe(rules)],

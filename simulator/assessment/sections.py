@@ -229,9 +229,8 @@ def frequencies(data: dict) -> Section:
 def _strategy_shown(data: dict) -> str:
     """The strategy as the summary names it: the report's default under rules other than the
     NZ chart's, the basic strategy derived for them, says so."""
-    if data.get("strategy_derived"):
-        return (f"the basic strategy derived for these rules (exact analyzer; "
-                f"{data['strategy']})")
+    if data.get("strategy_derived"):  # (its file: the manifest's strategies)
+        return "the basic strategy derived for these rules (exact analyzer)"
     return data["strategy"]
 
 
