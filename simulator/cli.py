@@ -680,10 +680,7 @@ def _nz_chart_note(rules, names) -> tuple[str, str] | None:
     if not changed:
         return None
     path = derived.basic_path(rules)
-    try:
-        theirs = load_strategy(path) if path.exists() else None
-    except ValueError:
-        theirs = None
+    theirs = derived.cached_basic(rules)
     if theirs is not None:
         if _same_chart(theirs, load_strategy("basic")):
             return None
@@ -704,17 +701,6 @@ def _chart_label(rules, names, quiet: bool) -> str | None:
     if note is not None and not quiet:
         click.echo(note, err=True)
     return label
-
-
-def _loads(path) -> bool:
-    """Whether ``path`` is a strategy file that loads."""
-    from simulator.strategy import load_strategy
-
-    try:
-        load_strategy(path)
-    except (ValueError, OSError):
-        return False
-    return True
 
 
 def _basic_of(rules, quiet: bool) -> str:
@@ -754,7 +740,7 @@ def _derived_basic(rules, quiet: bool) -> tuple:
     if not changed:
         return None, None
     cached = derived.basic_path(rules)
-    if not quiet and not _loads(cached):
+    if not quiet and derived.cached_basic(rules) is None:
         again = f" (the cached {cached} does not load)" if cached.exists() else ""
         click.echo(f"bjsim: deriving the basic strategy for these rules{again} (exact analyzer, "
                    "about 10 s; then cached)", err=True)
@@ -1062,8 +1048,8 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
 
     rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     source = _rules_source(rules_path, file_meta, _changes(overrides, boxes, super_sevens))
-    if strategy_names:
-        _load_strategies(strategy_names, rules.boxes)  # (refused before the cards are read)
+    given = _load_strategies(strategy_names, rules.boxes) if strategy_names else None
+    # (a bad --strategy is refused before the cards are read)
     where = "<stdin>" if cards_path == "-" else cards_path
     if cards_path == "-":
         stacked = cards_mod.parse_cards(sys.stdin.read(), source="<stdin>")
@@ -1077,8 +1063,8 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
                    f"do ({many}): played as given", err=True)
     from simulator.report import rules_title
 
-    if strategy_names:
-        strategies, names = _load_strategies(strategy_names, rules.boxes)
+    if given is not None:
+        strategies, names = given
         label = _chart_label(rules, strategy_names, False)
     else:
         strategies, names, label = _default_strategies(rules, False, rules.boxes)

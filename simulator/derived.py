@@ -49,15 +49,22 @@ def basic_path(rules) -> Path:
     return cache_dir() / f"basic-{rules_key(rules)}.toml"
 
 
+def cached_basic(rules):
+    """The basic strategy derived for ``rules`` as its cache file holds it, or None (not derived
+    yet, or a file that does not load: derived again)."""
+    path = basic_path(rules)
+    try:
+        return load_strategy(path) if path.exists() else None
+    except (ValueError, OSError):
+        return None
+
+
 def basic_for(rules) -> tuple[object, Path | None]:
     """The basic strategy derived for ``rules`` (`simulator.exact.analyze`) and its cache file
     (None if the cache folder cannot be written). Its exact figures are cached on the way."""
-    path = basic_path(rules)
-    if path.exists():
-        try:
-            return load_strategy(path), path
-        except ValueError:
-            pass  # a damaged cache file: derive again
+    path, kept = basic_path(rules), cached_basic(rules)
+    if kept is not None:
+        return kept, path
     from simulator.exact import analyze
 
     res = analyze(rules)
@@ -83,7 +90,7 @@ def basic_for_all(rules_list, workers: int | None = None, say=None, done=None) -
     todo = {}
     for rules in rules_list:
         key = rules_key(rules)
-        if key not in todo and not basic_path(rules).exists():
+        if key not in todo and cached_basic(rules) is None:  # (a damaged file: again)
             todo[key] = rules
     n = processes_for(len(todo), workers)
     if say is not None and todo:

@@ -842,6 +842,14 @@ def test_rule_14_4_sevens_row_p_without_a_split_plays_the_hard_table(play):
     assert (b.hands, b.ss_line, b.ss, b.main) == (1, 3, 500, 10)
 
 
+def test_rule_14_4_sevens_row_decides_without_a_split_too(play):
+    # max_hands 1: the sevens row still decides where it is not P (H here; hard 14 says S):
+    # the box hits 7h, (d); the exact analyzer had read the hard 14 cell here
+    strat = make_strategy(sevens={"*": "H"}, hard={14: "S"})
+    _, (b,) = one_round(play(deal(["7c 7d"], "Th", then="7h 8c"), NZ.replace(max_hands=1), strat))
+    assert (b.hands, b.ss_line, b.ss, b.main) == (1, 3, 500, 10)
+
+
 def test_rule_14_super_sevens_no_third_card_when_peek_ends_round(play):
     r, (b,) = one_round(play(deal(["7c 7d"], "Th", hole="As"), PEEK))
     assert (r.dealer_bj, b.ss_line, b.ss, b.main) == (1, 1, 50, -10)
