@@ -451,7 +451,7 @@ class OutputPath(click.ParamType):
             return None  # stdout, as --cards - reads stdin
         problem = output_problem(path, self.folder)
         if problem is not None:
-            self.fail(f"{path}: {problem}", param, ctx)
+            self.fail(f"{path}: {problem}" if path else problem, param, ctx)
         suffix = os.path.splitext(path)[1].lower().lstrip(".")
         allowed = self.formats() if self.formats is not None and suffix else None
         if allowed is not None and suffix not in allowed:
@@ -835,7 +835,7 @@ def _check_checkpoint(path, resume: bool) -> None:
         raise BjsimError(problem)
     problem = None if resume else output_problem(path)
     if problem is not None:
-        raise BjsimError(f"--checkpoint {path}: {problem}")
+        raise BjsimError(f"--checkpoint {path}: {problem}" if path else f"--checkpoint: {problem}")
 
 
 def _check_run_options(ctx, precision, resume, checkpoint_path, scheduler):

@@ -158,6 +158,8 @@ def _counter(plan: Plan) -> chunks.CountChunk:
 
 def checkpoint_problem(path: str, resume: bool) -> str | None:
     """Why ``path`` cannot be a run's checkpoint (``resume``: one to carry on), or None."""
+    if not path:
+        return "--checkpoint: an empty path: name a file"
     if resume and not os.path.exists(path):
         return f"--resume: checkpoint {path} does not exist"
     if not resume and os.path.exists(path):

@@ -590,6 +590,8 @@ def test_a_damaged_cached_strategy_is_derived_again_and_stderr_says_so(tmp_path,
 
 def test_an_empty_output_path_is_named_as_such():
     # -o '' and --checkpoint '' said "cannot write: it is a folder" (the current folder)
-    for args in (["-o", ""], ["--checkpoint", ""]):
-        assert_user_error(run("simulate", *TINY, *args), "an empty path: name a file")
+    for args in (["-o", ""], ["--checkpoint", ""], ["--checkpoint", "", "--resume"]):
+        result = run("simulate", *TINY, *args)
+        assert_user_error(result, "an empty path: name a file")
+        assert ": :" not in result.stderr and "checkpoint  " not in result.stderr
     assert_user_error(run("report", "-o", ""), "an empty path: name a folder")
