@@ -211,6 +211,22 @@ def resume(path, ident: dict, state) -> None:
     state.restore(prefix_end, prefix, extra, stop)
 
 
+def rules_differ(path, kind: str, rules) -> str | None:
+    """A resumed run's early refusal, before its strategies are made (the default one may take
+    seconds to derive): why ``path`` is not a checkpoint of bjsim ``kind`` under ``rules``, or
+    None (`resume` checks the rest). `CheckpointError` for a file that is not a checkpoint."""
+    saved = load(path).get("identity", {})
+    current = identity(rules, (), 0, 0, 0)["rules"]
+    try:
+        if _kind(saved) != kind:
+            diff = f"it is a checkpoint of bjsim {_kind(saved)}, not of bjsim {kind}"
+        else:
+            diff = _differs({"rules": saved.get("rules", {})}, {"rules": current})
+    except (AttributeError, TypeError):
+        raise CheckpointError(f"--checkpoint {path}: damaged identity") from None
+    return None if diff is None else f"--resume: {path} is a checkpoint of a different run: {diff}"
+
+
 def _one_line(err) -> str:
     return " ".join(str(err).split())[:200] or type(err).__name__
 

@@ -838,6 +838,16 @@ def _check_checkpoint(path, resume: bool) -> None:
         raise BjsimError(f"--checkpoint {path}: {problem}" if path else f"--checkpoint: {problem}")
 
 
+def _check_resumed_rules(path, resume: bool, kind: str, rules) -> None:
+    """A checkpoint of another command or other rules refused before the default strategy is
+    derived for these rules."""
+    from simulator.checkpoint import rules_differ
+
+    problem = rules_differ(path, kind, rules) if resume and path else None
+    if problem is not None:
+        raise BjsimError(problem)
+
+
 def _check_run_options(ctx, precision, resume, checkpoint_path, scheduler):
     """The option combinations `simulate` and `compare` refuse; the checked scheduler address."""
 
@@ -977,6 +987,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
 
     rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     _check_chunk_rounds(rules, chunk_rounds)
+    _check_resumed_rules(checkpoint_path, resume, "simulate", rules)
     if strategy_names:
         strategies, names = _load_strategies(strategy_names, rules.boxes)
         label = _chart_label(rules, names, quiet)
@@ -1941,6 +1952,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     games = count_runs.check(rules, plan, penetrations, given=plan_name)
     _check_chunk_rounds(rules, chunk_rounds)
+    _check_resumed_rules(checkpoint_path, resume, "count", rules)
     if rules.shuffle == "every-round" and not quiet:
         click.echo("bjsim: the rule set shuffles every round, so the count never builds: "
                    "every round is bet as at a fresh shoe and the counter cannot gain by its "

@@ -140,6 +140,30 @@ def test_resume_refuses_a_checkpoint_of_another_run(tmp_path, change, words):
     assert_user_error(r, "different run", *words)
 
 
+@pytest.mark.parametrize("command, other", [
+    (["simulate", *RUN], ["count", "--rounds", "12_000", "--chunk-rounds", "1000", "-q"]),
+    (["count", "--rounds", "12_000", "--chunk-rounds", "1000", "-q"], ["simulate", *RUN]),
+])
+def test_resume_under_other_rules_is_refused_before_the_strategy_is_derived(
+        tmp_path, monkeypatch, command, other):
+    """Other rules (here H17, whose basic strategy is derived) or another command's checkpoint:
+    refused at once, not after the rules' own strategy has been derived (about 10 s)."""
+    from simulator import cli as cli_module
+
+    path = str(tmp_path / "x.ckpt")
+    assert run_cli(*command, "--strategy", "basic", "--checkpoint", path).exit_code == 0
+
+    def derive(*_):
+        raise AssertionError("derived before the checkpoint was refused")
+
+    monkeypatch.setattr(cli_module, "_derived_basic", derive)
+    h17 = ["--set", "dealer_hits_soft_17=true"]
+    assert_user_error(run_cli(*command, *h17, "--checkpoint", path, "--resume"),
+                      "different run", "rule 'dealer_hits_soft_17' is false there, true here")
+    assert_user_error(run_cli(*other, *h17, "--checkpoint", path, "--resume"),
+                      f"it is a checkpoint of bjsim {command[0]}, not of bjsim {other[0]}")
+
+
 def test_precision_target_is_part_of_the_identity(tmp_path):
     path = tmp_path / "p.ckpt"
     C.save(path, ident(precision=0.01), engine.RunState(12_000, 1000, 0.01))
