@@ -91,6 +91,22 @@ def test_insurance_is_taken_at_its_count_after_the_deal():
     assert box(rec[0], L.B_INS_TAKEN) == 0
 
 
+def test_no_pair_is_split_after_the_count_declined_one(tmp_path):
+    # 11.5 under an index play 2,2 v 10: split below a true count of +2, not at or above it.
+    # 2c 2d v Tc at +1.06 (exact estimate) splits; hand 1 is dealt 2h: +2.17, declined; hand 1
+    # hits Ks Kh and busts, so hand 2's 2s comes at +1.1, where the count would split: the box
+    # declined, so hand 2 (2d 2s) plays on and hits 9c 9h, bust. Two hands, both lost.
+    path = tmp_path / "idx.toml"
+    path.write_text('count = "hi-lo"\n[[play]]\nchart = "pairs"\nrow = "2,2"\nup = "10"\n'
+                    'below = "P"\nat_or_above = "N"\nindex = 2\n')
+    rec, _ = stacked(ONE_DECK, "2c Tc 2d 2h Ks Kh 2s 9c 9h 8c 8d", plan(indices=str(path)))
+    assert (box(rec[0], L.B_HANDS), box(rec[0], L.B_BUSTS)) == (2, 2)
+    assert box(rec[0], L.B_MAIN) == -2 * L.UNIT and rec[0][L.R_CARDS] == 9
+    # Hand 1 dealt a K, not a pair (no decline), hits Qs and busts: hand 2's pair at 0 splits.
+    rec, _ = stacked(ONE_DECK, "2c Tc 2d Kh Qs 2s 9c 9d 9s 8d 8h", plan(indices=str(path)))
+    assert box(rec[0], L.B_HANDS) == 3
+
+
 def test_bets_follow_the_ramp_at_the_count_before_the_deal():
     cards = LOW_ROUND + " Tc Td 6d 7c"
     pl = plan(bet=ramp(1, (2, 4), (5, 12)))

@@ -247,6 +247,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
         nt = alt.size // flags.size  # the counter's strategies
         cs[C.CS_SHUFFLES] = -1
         fam = np.zeros(nb, np.int64)  # a box took insurance (its strategies' family)
+        declined = np.zeros(nb, np.int64)  # a box declined to split a pair (11.5)
         walking = walking and walked.size > 0
         rec = np.zeros((3, n_cards // 3 + 4 if walked.size else 0), np.int64)  # the walk's
     s_dealt = traced = r = 0
@@ -362,7 +363,10 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 b = q // MAX_HANDS
                 s = np.int64(hs[np.uint64(q)])
                 if (flags[np.uint64(s)] & M.PAIR) != 0:  # split again (a hand after the last)?
-                    if nsp[b] < max_hands:
+                    can = nsp[b] < max_hands
+                    if cx is not None:
+                        can = can and declined[b] == 0
+                    if can:
                         for i in range(n_play, j + nsp[b] - q % MAX_HANDS - 1, -1):
                             todo[i + 1] = todo[i]
                         todo[j + nsp[b] - q % MAX_HANDS] = b * MAX_HANDS + nsp[b]
@@ -404,9 +408,13 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     s = np.int64(trans[np.uint64(s * 10 + value(code) - 1)])
                     f = flags[np.uint64(s)]
                     if cx is not None and (f & M.INDEX) != 0:
-                        s = np.int64(alt[s * nt + C.table_at(ci, ctab, tg, cs, shoe, ws, pos,
-                                                             end, fam[todo[j] // MAX_HANDS])])
+                        b, x = todo[j] // MAX_HANDS, s * nt
+                        s = np.int64(alt[x + C.table_at(ci, ctab, tg, cs, shoe, ws, pos, end,
+                                                        fam[b])])  # fmt: skip
                         f = flags[np.uint64(s)]
+                        if (f & M.PAIR) == 0:  # a pair the count declines to split (11.5)?
+                            for i in range(nt):
+                                declined[b] |= (flags[alt[x + i]] & M.PAIR) != 0
                     need |= f
                     hs[np.uint64(todo[np.uint64(j)])] = s
                     done = np.int64((f & (M.PLAYER | M.PAIR)) == 0)  # a PAIR leaves the loop
@@ -450,6 +458,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                                           slot[b])  # fmt: skip
                 i = -1
                 nsp[b] = 0
+                if cx is not None:
+                    declined[b] = 0
                 if out is not None:
                     T.write_box(out[r], b, scratch, line[b], p)
             else:
