@@ -47,9 +47,12 @@ def counter_for(rules, base, plan) -> tuple:
     if ins is not None and ins.below == ins.at_or_above:  # the same either side: no index
         base = dataclasses.replace(base, insurance=ins.below == "Y")
         ins = None
-    strategies = band_strategies(base, plays, base.insurance if ins is None else False)
-    if ins is not None:  # a second family, insured: a box takes it when the count says so
-        strategies += band_strategies(base, plays, True)
+    if ins is None:
+        strategies = band_strategies(base, plays, base.insurance)
+    else:  # a second family, insured: a box takes it when the count says so, and even money
+        # with it (8.3: even money is a blackjack insured, worth taking exactly when insurance is)
+        strategies = [s for taken in (False, True) for s in band_strategies(
+            dataclasses.replace(base, even_money=taken), plays, taken)]
     cs = plan.count
     boxes = _ramp(plan.boxes)  # the boxes dealt; the rules' boxes are the most there can be
     if max(boxes[1]) > rules.boxes:

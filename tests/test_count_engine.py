@@ -107,6 +107,16 @@ def test_no_pair_is_split_after_the_count_declined_one(tmp_path):
     assert box(rec[0], L.B_HANDS) == 3
 
 
+def test_even_money_is_taken_where_the_count_takes_insurance():
+    # A blackjack v an ace after the low round (true count +6.3): insured by the count, so even
+    # money (8.3: the same bet on a blackjack); from a fresh shoe (-3 after the deal) declined.
+    for before, taken in ((LOW_ROUND + " ", 1), ("", 0)):
+        rec, _ = stacked(ONE_DECK, before + "Ac Ad Th 9c", plan(indices="hi-lo-nz"))
+        r = rec[taken]  # (the low round is the first)
+        assert box(r, L.B_EVEN_MONEY) == taken and r[L.R_CARDS] == 4 - taken
+        assert box(r, L.B_MAIN) == (L.UNIT if taken else 3 * L.UNIT // 2)
+
+
 def test_bets_follow_the_ramp_at_the_count_before_the_deal():
     cards = LOW_ROUND + " Tc Td 6d 7c"
     pl = plan(bet=ramp(1, (2, 4), (5, 12)))
