@@ -1002,10 +1002,14 @@ class _Round:
                 "",
                 "hole_card = peek",
             )
-        if not (always or self.live_hands()):
+        waits = any(h.blackjack and not h.settled for b in self.boxes for h in b.hands)
+        if not (always or self.live_hands() or waits):
             if dealer_should_draw(self.dealer, rules.dealer_hits_soft_17):
                 self.log("dealer", "draws no more cards", "no hand left in play", "12.4")
             return
+        if waits and not (always or self.live_hands()) and dealer_should_draw(
+                self.dealer, rules.dealer_hits_soft_17):
+            self.log("dealer", "completes the hand", "a blackjack waits for it to be paid", "8.2")
         while dealer_should_draw(self.dealer, rules.dealer_hits_soft_17):
             soft17 = hand_total(self.dealer) == 17
             card = self.draw()

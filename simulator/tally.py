@@ -31,8 +31,8 @@ SS_SUITED_SEVENS = {"c": 2, "e": 3}
 # What the dealer's rows count, said beside them where some round left the dealer unfinished.
 DEALER_NOTE = ("dealer_*: how the dealer's hand ended, per round; the dealer draws no further "
                "when no box is left for the cards to decide (rule 12.4: every box busted, a "
-               "blackjack or surrendered), so those rounds are dealer_not_finished and a "
-               "blackjack or bust the dealer would have made there is not counted")
+               "blackjack paid at once or surrendered), so those rounds are dealer_not_finished "
+               "and a blackjack or bust the dealer would have made there is not counted")
 
 # Frequencies: (key, tally index, denominator name). Denominators: see `_denominators`.
 FREQUENCIES = (

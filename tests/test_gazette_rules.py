@@ -179,9 +179,10 @@ def test_rule_8_2_blackjack_waits_for_dealer_second_card_stand_off_on_dealer_bla
 
 
 def test_rule_8_2_blackjack_waits_then_paid_3_to_2(play):
-    # Th 6c: no blackjack; nothing else depends on the dealer, so no further card (12.4)
-    r, (b,) = one_round(play(deal(["As Kd"], "Th", then="6c 5d")))
-    assert (r.cards, r.dealer_cards, r.dealer_total) == (4, 2, 16)
+    # Th 6c: no blackjack; "the dealer shall complete his/her hand" (8.2), though nothing else
+    # is on the table: 5d makes 21 of three cards, which the blackjack beats (4.1)
+    r, (b,) = one_round(play(deal(["As Kd"], "Th", then="6c 5d 2c")))
+    assert (r.cards, r.dealer_cards, r.dealer_total) == (5, 3, 21)
     assert (b.main, b.wins, b.bj) == (15, 1, 1)
 
 
@@ -547,10 +548,15 @@ def test_rule_12_4_dealer_draws_when_no_live_box_key(play, draws, dealer_cards, 
     assert b.main == -10
 
 
-def test_rule_12_4_only_blackjacks_left_dealer_takes_second_card_only(play):
-    # a waiting blackjack needs the dealer's second card, not more (Th 5c = 15 stays)
-    r, (b,) = one_round(play(deal(["As Kd"], "Th", then="5c 6d")))
-    assert (r.dealer_cards, r.dealer_total, r.cards) == (2, 15, 4)
+@pytest.mark.parametrize("up, then, dealer_cards, dealer_total", [
+    ("Th", "5c 6d 9h", 3, 21), ("Ah", "5c 2d 9h", 3, 18), ("9h", "5c", 1, 9)])
+def test_rule_12_4_a_waiting_blackjack_keeps_the_dealer_drawing(play, up, then, dealer_cards,
+                                                                dealer_total):
+    # 12.4's exception (nothing left to decide) is not for a blackjack that waits: 8.2, "the
+    # dealer shall complete his/her hand" (Th 5c 6d = 21; Ah 5c 2d = soft 18, even money
+    # declined); against a 9 the blackjack is paid at once and the dealer draws nothing
+    r, (b,) = one_round(play(deal(["As Kd"], up, then=then)))
+    assert (r.dealer_cards, r.dealer_total) == (dealer_cards, dealer_total)
     assert b.main == 15
 
 
@@ -739,7 +745,7 @@ def test_surrender_early_before_the_peek(play):
 
 def test_surrender_early_never_on_a_blackjack(play):
     strat = make_strategy(soft={21: "Rs"})
-    _, (b,) = one_round(play(deal(["As Kd"], "Th", then="5c"), EARLY, strat))
+    _, (b,) = one_round(play(deal(["As Kd"], "Th", then="5c 2c"), EARLY, strat))
     assert (b.main, b.surrenders) == (15, 0)
 
 
@@ -883,7 +889,9 @@ def _events(c, rules=NZ, strategies=MIMIC):
 
 
 def test_reference_events_cite_rules():
-    res = _events(deal(["As Kd"], "Th", then="6c"))
+    res = _events(deal(["As Kd"], "Th", then="6c 2c"))
+    assert [e.what for e in res.events if e.rule == "8.2"][-2:] == ["completes the hand",
+                                                                   "wins +1.5"]
     settle = [e for e in res.events if e.what.startswith("wins")]
     assert (
         settle

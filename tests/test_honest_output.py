@@ -388,7 +388,7 @@ def trace(cards, rules=None, strategy=None):
 def test_trace_cites_4_1_for_a_blackjack_against_2_to_9_and_8_2_against_ten_or_ace():
     _, text = trace(deal(["Ah Kc"], "5d"))
     assert "wins +1.5  (blackjack paid 3 to 2)  [4.1]" in text and "8.2" not in text
-    _, text = trace(deal(["Ah Kc"], "Td", then="5s"))
+    _, text = trace(deal(["Ah Kc"], "Td", then="5s 3c"))
     assert "blackjack waits" in text and "(blackjack paid 3 to 2)  [8.2]" in text
 
 

@@ -419,8 +419,8 @@ def test_blackjack_against_small_card_paid_at_once_dealer_draws_nothing_8_2():
 def test_blackjack_against_ten_waits_for_the_second_card_8_2():
     r, b = _one(deal(["As Kd"], up="Th", then="Ac"))
     assert (r.dealer_bj, r.dealer_cards, b.main, b.pushes) == (1, 2, 0, 1)
-    r, b = _one(deal(["As Kd"], up="Th", then="5c"))
-    assert (r.dealer_bj, r.dealer_cards, r.dealer_total, b.main) == (0, 2, 15, 15)
+    r, b = _one(deal(["As Kd"], up="Th", then="5c 3c"))  # the dealer completes the hand
+    assert (r.dealer_bj, r.dealer_cards, r.dealer_total, b.main) == (0, 3, 18, 15)
 
 
 def test_blackjack_pays_six_to_five():

@@ -230,9 +230,9 @@ def test_dealer_blackjack_three_split_hands_bust_stand_double(play, takes, main,
 @pytest.mark.parametrize(
     "box, up, then, rules, strat, main, ins, second_only, completed",
     [
-        # a blackjack waiting on Th: Th 5c = 15; completed: Th 5c 6d = 21 of three cards, which
-        # the blackjack still beats (4.1): +1.5 either way
-        ("As Kd", "Th", "5c 6d", NZ, MIMIC, 15, 0, 15, 21),
+        # a blackjack waiting on Th: completed either way (8.2), Th 5c 6d = 21 of three cards,
+        # which the blackjack beats (4.1): +1.5
+        ("As Kd", "Th", "5c 6d", NZ, MIMIC, 15, 0, None, 21),
         # Tc 6d insured v Ah hits 9s, bust; insurance needs Ah 5c (soft 16, -0.5);
         # completed: Ah 5c 2d = soft 18
         ("Tc 6d", "Ah", "9s 5c 2d", NZ, make_strategy(insurance=True), -10, -5, 16, 18),
@@ -248,19 +248,21 @@ def test_rule_12_4_dealer_completes_hand_with_no_live_box(
     # false: the dealer takes only the second card the wager needs; true: it draws on to 17 (12.3)
     rules = rules.replace(dealer_draws_when_no_live_box=draws)
     r, (b,) = one_round(play(deal([box], up, then=then + " 9c"), rules, strat))
-    assert (r.dealer_cards, r.dealer_total) == ((3, completed) if draws else (2, second_only))
+    assert (r.dealer_cards, r.dealer_total) == ((3, completed) if draws or second_only is None
+                                                else (2, second_only))
     assert (b.main, b.ins) == (main, ins)
 
 
 @pytest.mark.parametrize(
-    "draws, dealer_cards, dealer_total, used", [(False, 2, 16, 9), (True, 3, 18, 10)]
+    "draws, dealer_cards, dealer_total, used", [(False, 3, 18, 10), (True, 3, 18, 10)]
 )
 def test_rule_12_4_waiting_blackjack_insured_bust_and_late_surrender_together(
     play, draws, dealer_cards, dealer_total, used
 ):
     # v Ah: box 1 As Kd declines even money and waits; box 2 Tc 6d insured hits 9s, bust;
-    # box 3 Tc 5d late-surrenders (15 Rh). Dealer Ah 5c = soft 16 (no blackjack), then 2d only if
-    # it completes its hand. Box 1 +1.5; box 2 -1 and insurance -0.5; box 3 -0.5.
+    # box 3 Tc 5d late-surrenders (15 Rh). Dealer Ah 5c = soft 16 (no blackjack), then 2d: the
+    # waiting blackjack has the dealer complete the hand either way (8.2). Box 1 +1.5; box 2 -1
+    # and insurance -0.5; box 3 -0.5.
     rules = NZ.replace(boxes=3, surrender="late", dealer_draws_when_no_live_box=draws)
     strats = [MIMIC, make_strategy(insurance=True), make_strategy(hard={15: "Rh"})]
     c = deal(["As Kd", "Tc 6d", "Tc 5d"], "Ah", then="9s 5c 2d 9c")
@@ -427,18 +429,18 @@ def test_rule_8_3_even_money_in_peek_game(play, hole, dealer_bj, main2):
 @pytest.mark.parametrize("pays, win", [(1.2, 12), (2.0, 20)])
 @pytest.mark.parametrize(
     "up, then, dealer_cards",
-    [("Th", "6c", 2), ("Ah", "7c", 2)],
+    [("Th", "6c", 3), ("Ah", "7c", 2)],
     ids=["ten-up", "ace-up"],
 )
 def test_rule_8_2_blackjack_pays_key_on_a_waiting_blackjack(
     play, pays, win, up, then, dealer_cards
 ):
-    # As Kd waits for the dealer's second card (no even money taken): no blackjack, paid 6 to 5
-    # (+1.2) or 2 to 1 (+2)
+    # As Kd waits for the dealer's second card (no even money taken): no blackjack, the dealer
+    # completes the hand (Th 6c 5d = 21; Ah 7c = soft 18), paid 6 to 5 (+1.2) or 2 to 1 (+2)
     r, (b,) = one_round(
         play(deal(["As Kd"], up, then=then + " 5d"), NZ.replace(blackjack_pays=pays))
     )
-    assert (r.dealer_cards, r.dealer_bj, r.cards) == (dealer_cards, 0, 4)
+    assert (r.dealer_cards, r.dealer_bj, r.cards) == (dealer_cards, 0, 2 + dealer_cards)
     assert (b.main, b.bj, b.wins) == (win, 1, 1)
 
 

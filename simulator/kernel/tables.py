@@ -16,7 +16,7 @@ from simulator.kernel import tally as T
 PLAYER = 1  # the next card is this hand's (a hit, the double's card, a split hand's second)
 EXIT = 2  # a pair to split, or 7-7 under Super Sevens: played on from ``link``
 NEED2 = 4  # the dealer's second card matters to this hand (or its box's insurance)
-STOOD = 8  # the hand stood: the dealer draws to 17 (12.3)
+STOOD = 8  # the hand stood (or a blackjack waits, 8.2): the dealer draws to 17 (12.3)
 PAIR = 16  # a split hand dealt its own value again: split again if the box may (11)
 SPLIT_HAND = 32  # a split hand's first state (one card, its second next)
 INDEX = 64  # a counter's hand whose decision the count's band makes: played on from ``alt``
@@ -158,7 +158,8 @@ class Builder:
         if hard == 11 and ace:  # blackjack (8.2); even money (8.3)
             if u == 1 and self.flags[si, 1]:
                 return self.state(("EM", si), T.K_EM, 0, unit, 0, T.X_BJ | T.X_EM | T.X_EM_OFFERED)
-            need = NEED2 if self.ten_or_ace_no_hole(u) else 0
+            # 8.2: a blackjack waits for the dealer's second card, who then completes the hand
+            need = NEED2 | STOOD if self.ten_or_ace_no_hole(u) else 0
             bits = T.X_BJ | (T.X_EM_OFFERED if u == 1 else 0)
             return self.state(("BJ", si, u), T.K_BJ, 0, unit, need, bits)
         sevens = bool(self.p[L.P_SS]) and v1 == 7 and c == 7
