@@ -454,6 +454,34 @@ def test_sevens_section_has_every_play_and_the_published_convention(built):
     assert "14.4" in s["why"]
 
 
+def test_sevens_changes_are_of_the_house_edge_as_the_choices_cost():
+    """The 7-7 table's changes are in the house edge, as its labels and its paragraph say: hitting
+    every 7-7 raises the main game's by what the player's choices give as the cost of
+    basic-super-sevens (basic hitting every 7-7), and with a side bet of 1 up the combined one
+    falls."""
+    from simulator.exact.compare import exact_figures
+
+    rules = load_rules()
+    fig, _ = exact_figures(rules, load_strategy("basic"))
+    hit_fig, _ = exact_figures(rules, load_strategy("basic-super-sevens"))
+    cost = hit_fig["house_edge"] - fig["house_edge"]
+    data = {"sevens": figures._sevens(rules, fig, {})}
+    sec = sections.sevens(data)
+    t = next(b for b in sec.blocks if isinstance(b, sections.Table))
+    keys = [k for k, _, _ in t.columns]
+    labels = {k: label for k, label, _ in t.columns}
+    assert labels["main_house_edge_change"] == "main game: house edge change per round"
+    assert labels["combined_1"] == "main game + side bet 1: house edge change"
+    row = next(r for r in t.rows if r[0] == "hit every 7-7")
+    main, combined = row[keys.index("main_house_edge_change")], row[keys.index("combined_1")]
+    assert cost > 0 and main == pytest.approx(cost, abs=1e-9)
+    assert fmt(main, "spct4") == fmt(cost, "spct4") and fmt(main, "spct4").startswith("+")
+    assert combined < 0
+    assert "combined_house_edge_change_1" in t.csv_header()
+    assert "changes are in the house edge" in sec.blocks[0] and "+ means the player loses " \
+        "more" in sec.blocks[0]
+
+
 @pytest.mark.parametrize("name, peek, equal, says, never", [
     ("basic", False, False, "They differ because rule 14.4", "gives the published figure"),
     ("mimic-dealer", False, True, "gives the published figure", "differ"),

@@ -352,6 +352,9 @@ def _sevens(rules, fig, runs: dict) -> dict:
         sim = simulated.get(tuple(sorted(plays.items())))
         return {"label": label, "plays": plays_text(plays), "super_sevens_house_edge": ss_edge,
                 "main_ev_change": d_main, "combined_change": combined,
+                # the same changes as the house edge's (the table's): minus the return's
+                "main_house_edge_change": -d_main,
+                "combined_house_edge_change": {b: -v for b, v in combined.items()},
                 "simulated_by": sim and sim[0],
                 "simulated": sim and sim[1]["house_edge"], "se": sim and sim[1]["se"]}
 
@@ -382,7 +385,9 @@ def _sevens(rules, fig, runs: dict) -> dict:
                  "plays": "third card always dealt",
                  "convention": True,
                  "super_sevens_house_edge": published["house_edge"], "main_ev_change": None,
-                 "combined_change": None, "simulated_by": None, "simulated": None, "se": None})
+                 "combined_change": None, "main_house_edge_change": None,
+                 "combined_house_edge_change": None, "simulated_by": None, "simulated": None,
+                 "se": None})
     same = abs(published["house_edge"] - hit["house_edge"]) < 1e-12
     own_edge = fig["super_sevens"]["house_edge"]
     own_is_published = abs(own_edge - published["house_edge"]) < 1e-12

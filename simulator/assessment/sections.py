@@ -276,19 +276,25 @@ def sevens(data: dict) -> Section | None:
             ("super_sevens_house_edge", "Super Sevens house edge (exact)", "pct3"),
             ("simulated", "simulated", "pct3"), ("se", "SE", "pct3"),
             ("simulated_by", "simulated with", "text"),
-            ("main_ev_change", "main game change per round", "spct4")]
-    cols += [(f"combined_{b}", f"combined change, side bet {b}", "spct3") for b in bets]
+            ("main_house_edge_change", "main game: house edge change per round", "spct4")]
+    cols += [(f"combined_{b}", f"main game + side bet {b}: house edge change", "spct3")
+             for b in bets]
     rows = []
     for r in s["rows"]:
-        comb = r["combined_change"] or {}
+        comb = r["combined_house_edge_change"] or {}
         rows.append([r[c] for c, _, _ in cols[:7]] + [comb.get(b) for b in bets])
-    t = Table("sevens_plays", "Super Sevens return under each 7-7 play (rule 14.4)", cols, rows,
-              {"simulated": "simulated_house_edge"})
+    t = Table("sevens_plays", "Super Sevens house edge under each 7-7 play (rule 14.4)", cols,
+              rows, {"simulated": "simulated_house_edge"}
+              | {f"combined_{b}": f"combined_house_edge_change_{b}" for b in bets})
     return Section("sevens", "Super Sevens and the 7-7 play", [
         "With a Super Sevens bet up, the Super Sevens house edge depends on how 7-7 is played. "
-        "Changes are per round against the strategy's own 7-7 play, as a share of the main "
-        "wager; combined = main game + side bet x Super Sevens. A simulated figure is shown "
-        "where one of the report's strategies plays 7-7 that way.", t, s["why"]])
+        "The changes are in the house edge, against the strategy's own 7-7 play: + means the "
+        "player loses more, as the cost in the player's choices below. They are per round, as a "
+        "share of the main wager: the main game's alone, and with a side bet of "
+        f"{', '.join(bets[:-1])} or {bets[-1]} times the main wager, the main game's change + "
+        "side bet x the Super Sevens change. A "
+        "simulated figure is shown where one of the report's strategies plays 7-7 that way.",
+        t, s["why"]])
 
 
 def choices(data: dict) -> Section:
