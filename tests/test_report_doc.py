@@ -738,6 +738,10 @@ def test_pdf_is_printed_from_the_html(built):
     out, _, _ = built
     pdf = (out / "report.pdf").read_bytes()
     assert pdf[:5] == b"%PDF-" and len(pdf) > 20_000
+    boxes = re.findall(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", pdf)
+    assert len(boxes) > 1  # every page A4, 210 x 297 mm (595.3 x 841.9 pt), not US Letter
+    for w, h in boxes:
+        assert abs(float(w) - 595.3) < 1.5 and abs(float(h) - 841.9) < 1.5, (w, h)
 
 
 def test_report_without_matplotlib_or_chromium_still_builds_and_says_so(built, tmp_path,
