@@ -840,6 +840,31 @@ def test_manifest_commands_run_from_the_users_folder(tmp_path, monkeypatch):
     assert _figures_only(again) == _figures_only(data)
 
 
+def test_manifest_commands_name_a_shipped_rule_set_as_the_user_did(tmp_path, monkeypatch):
+    """A shipped rule set and variant given by name stay names in every command of the
+    manifest, not the path on this machine they were found at; the commands run elsewhere."""
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.chdir(tmp_path)
+    result = run("report", "--rules", "nz1994-8deck", "--strategy", "basic", "--choice", "basic",
+                 "--rounds", "10000", "--chunk-rounds", "5000", "--sample-rounds", "2000",
+                 "--variant", "variants/h17", "--variant-rounds", "10000", "--seed", "5", "-q",
+                 "-o", "rep")
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "rep" / "report.json").read_text())
+    m = data["manifest"]
+    assert m["rules_file"] == "configs/nz1994-8deck.toml"
+    c = m["commands"]
+    for name in ("report", "simulate", "exact", "compare"):
+        words = shlex.split(c[name])
+        assert words[words.index("--rules") + 1] == "nz1994-8deck", c[name]
+        assert str(root) not in c[name]
+    for name in ("report", "compare"):
+        words = shlex.split(c[name])
+        assert words[words.index("--variant") + 1] == "variants/h17", c[name]
+    assert command_json(c["simulate"], "--quiet")["results"] == \
+        data["simulation"]["basic"]["results"]
+
+
 def test_manifest_compare_command_keeps_the_report_rules(tmp_path):
     """compare takes its baseline from --rules, else from the variant files: the report's rule
     file as the user gave it, or, where the variant files name another baseline, the default

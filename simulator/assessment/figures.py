@@ -60,7 +60,10 @@ class Spec:
     ``variants`` the variant files compared with it (None: every shipped one; empty: none).
     ``rounds`` is the main run's length, or with ``precision`` its cap. ``count_plan``: a
     counting plan played ``count_rounds`` rounds (and at each of ``count_penetrations``) for
-    the counting section (None: no section). ``out_dir`` only goes into the rebuild command."""
+    the counting section (None: no section). ``out_dir`` only goes into the rebuild command,
+    and ``rules_given`` and ``variants_given`` only into the manifest's commands: ``--rules`` and
+    each ``--variant`` as the user gave them (a shipped one by its name, not by the path on this
+    machine it was found at; None: ``rules_file`` and ``variants``)."""
 
     rules: Rules
     strategy: str = "basic"
@@ -81,6 +84,8 @@ class Spec:
     count_plan: str | None = None
     count_rounds: int = 1_000_000
     count_penetrations: tuple[float, ...] | None = None
+    rules_given: str | None = None
+    variants_given: tuple[str, ...] | None = None
 
 
 Say = Callable[[str], None]
@@ -607,7 +612,7 @@ def counting_figures(spec: Spec, say: Say, quiet: bool) -> dict:
 
 
 def _argv(spec: Spec, played: int, choices=()) -> dict:
-    rules = [] if spec.rules_file is None else ["--rules", spec.rules_file]
+    rules = [] if spec.rules_file is None else ["--rules", spec.rules_given or spec.rules_file]
     sets = [x for o in spec.overrides for x in ("--set", o)]
     length = (["--precision", repr(spec.precision), "--max-rounds", str(spec.rounds)]
               if spec.precision is not None else ["--rounds", str(spec.rounds)])
@@ -620,8 +625,9 @@ def _argv(spec: Spec, played: int, choices=()) -> dict:
     if spec.variants is None:
         vary, compare_vary = [], ["--all-variants"]
     else:
-        vary = [x for f in spec.variants for x in ("--variant", f)] or ["--no-variants"]
-        compare_vary = [x for f in spec.variants for x in ("--variant", f)]
+        given = spec.variants_given or spec.variants
+        vary = [x for f in given for x in ("--variant", f)] or ["--no-variants"]
+        compare_vary = [x for f in given for x in ("--variant", f)]
     vary += ["--variant-rounds", str(spec.variant_rounds)]
 
     def line(*words):
@@ -659,13 +665,13 @@ def _argv(spec: Spec, played: int, choices=()) -> dict:
 
 def _compare_rules(spec: Spec) -> list[str]:
     """``--rules`` of the manifest's compare command, which must work from where the report
-    was run: the file as the user gave it; without one, none (compare's default baseline is the
-    report's), unless the variant files name another baseline, which compare would take: then
-    the default rule file by its full path."""
+    was run: the file as the user gave it (a shipped one by its name); without one, none
+    (compare's default baseline is the report's), unless the variant files name another
+    baseline, which compare would take: then the default rule file by its full path."""
     from simulator import variants
 
     if spec.rules_file is not None:
-        return ["--rules", spec.rules_file]
+        return ["--rules", spec.rules_given or spec.rules_file]
     default = Path(DEFAULT_RULES_PATH).resolve()
     try:
         named = variants.baseline_file(None, spec.variants or ())
