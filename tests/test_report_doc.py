@@ -279,6 +279,29 @@ def test_volatility_is_edge_plus_minus_z_sd_over_root_n(built):
     assert wager(data, "super_sevens")["exact_sd_bet"] == pytest.approx(exact_sd, rel=1e-12)
 
 
+def test_volatility_caption_names_the_wagers_the_table_shows():
+    """The main game's row is left out where it is the total (no insurance taken): the caption
+    and the paragraph then name the total alone, not a 'main game and total'."""
+    def wager(key, label, per, exact):
+        return {"wager": key, "label": label, "per": per, "exact": exact, "sd_bet": 1.15}
+
+    total = wager("total", "Main game and insurance", "initial wager", -0.005)
+    main = wager("main", "Main game (even money included)", "initial wager", -0.005)
+    ins = wager("insurance", "Insurance", "unit staked", -0.07)
+    for wagers, per in (
+            ([total, main, ins], "per initial wager: Main game and insurance; per unit staked: "
+             "Insurance"),
+            ([total, main | {"exact": -0.004}, ins], "per initial wager: Main game and "
+             "insurance, Main game (even money included); per unit staked: Insurance"),
+            ([total, main], "per initial wager: Main game and insurance")):
+        sec = sections.volatility({"volatility": figures._volatility(wagers)})
+        t = next(b for b in sec.blocks if isinstance(b, sections.Table))
+        assert t.title == f"The casino's result per bet ({per})"
+        assert f"the casino's result per bet ({per}; doubles" in sec.blocks[0]
+        shown = list(dict.fromkeys(r[0] for r in t.rows))
+        assert all(label in per for label in shown)
+
+
 def test_under_other_rules_the_report_plays_their_basic_strategy_by_default(tmp_path):
     """H17 and late surrender call for another chart than the NZ one: by default the report
     plays the one derived for them (as compare's baseline and exact do), so the variant that

@@ -234,6 +234,17 @@ def _strategy_shown(data: dict) -> str:
     return data["strategy"]
 
 
+def _per_bet(rows: list[dict]) -> str:
+    """What a bet is for each wager of the volatility table, in its order: ``per initial wager:
+    Main game and insurance; per unit staked: Insurance, Super Sevens``."""
+    groups: dict[str, list[str]] = {}
+    for r in rows:
+        labels = groups.setdefault(r["per"], [])
+        if r["label"] not in labels:
+            labels.append(r["label"])
+    return "; ".join(f"per {per}: {', '.join(labels)}" for per, labels in groups.items())
+
+
 def volatility(data: dict) -> Section:
     cols = [("wager", "wager", "text"), ("rounds", "bets", "int"),
             ("house_edge", "house edge", "pct3"), ("expected_win", "expected casino win, units",
@@ -241,8 +252,8 @@ def volatility(data: dict) -> Section:
     for c in CONFIDENCES:
         p = round(100 * c)
         cols += [(f"low_{p}", f"{p}% low", "spct2"), (f"high_{p}", f"{p}% high", "spct2")]
-    t = Table("volatility", "The casino's result per bet: per initial wager (main game and "
-              "total), per unit staked (insurance and Super Sevens)", cols,
+    per = _per_bet(data["volatility"])
+    t = Table("volatility", f"The casino's result per bet ({per})", cols,
               [[r["label"] if c == "wager" else r[c] for c, _, _ in cols]
                for r in data["volatility"]])
     seen, vi = set(), []
@@ -253,11 +264,10 @@ def volatility(data: dict) -> Section:
                 f"{fmt(r[f'vi_{round(100 * c)}'], 'num3')} at {round(100 * c)}%"
                 for c in CONFIDENCES))
     return Section("volatility", "Volatility: the casino's result over many bets", [
-        "Over N bets the casino's result, per initial wager for the main game and the total "
-        "(doubles and splits put more than the initial wager at stake) and per unit staked for "
-        "insurance and Super Sevens, lies between house "
-        "edge - VI / sqrt(N) and house edge + VI / sqrt(N) with the stated confidence (normal "
-        "approximation), VI = z x SD per bet being the volatility index. House edge: exact; SD: "
+        f"Over N bets the casino's result per bet ({per}; doubles and splits put more than the "
+        "initial wager at stake) lies between house edge - VI / sqrt(N) and house edge + "
+        "VI / sqrt(N) with the stated confidence (normal approximation), VI = z x SD per bet "
+        "being the volatility index. House edge: exact; SD: "
         "simulated, but exact for Super Sevens, whose simulated SD rests on a handful of its "
         "biggest pays. Super Sevens' result is a handful of large pays, far from normal even "
         "over 100,000 bets (for the NZ game a normal 95% range over 100 bets would reach +359%, "
