@@ -25,7 +25,7 @@ from click.testing import CliRunner
 
 from simulator import engine
 from simulator import layout as L
-from simulator.assessment import charts, chromium, figures, output, sections
+from simulator.assessment import charts, chromium, figures, output, render, sections
 from simulator.assessment.sections import fmt
 from simulator.cli import cli
 from simulator.rules import load_rules
@@ -235,7 +235,7 @@ def test_insurance_wager_from_the_strategy_that_takes_it(built):
 
 
 def test_choices_table_reads_each_strategys_run_and_exact_figures(built):
-    _, data, _ = built
+    out, data, _ = built
     for row in data["choices"]:
         res = data["simulation"][row["strategy"]]["results"]["house_edge"]
         ex = data["exact"][row["strategy"]]["exact"]
@@ -245,6 +245,47 @@ def test_choices_table_reads_each_strategys_run_and_exact_figures(built):
         assert row["cost"] == ex["house_edge"] - data["choices"][0]["exact"]
     taker = next(r for r in data["choices"] if r["strategy"] == "insurance-taker")
     assert taker["cost"] > 0  # insurance is a losing bet
+    with open(out / "csv" / "player_choices.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    for r, row in zip(rows, data["choices"], strict=True):
+        ss = data["simulation"][row["strategy"]]["results"]["super_sevens"]
+        assert float(r["se"]) == row["se"]
+        assert (r["ss_se"], r["ss_ci95_low"]) == ("", "") if ss["se"] is None else (
+            float(r["ss_se"]), float(r["ss_ci95_low"])) == (ss["se"], -ss["ci95_high"])
+    if any(r["ss_interval_note"] for r in data["choices"]):  # (60,000 rounds: too few)
+        assert "Super Sevens simulated with no SE or interval ('-'): basic: too few rounds" in (
+            out / "report.md").read_text()
+
+
+def test_choices_table_gives_each_simulated_house_edge_its_se_and_interval():
+    """The main game's and Super Sevens' simulated house edges each with SE and 95% interval
+    (the house edge's: the return's negated), or where the interval is withheld, why."""
+    def res(ss_se):
+        half = None if ss_se is None else 1.96 * ss_se
+        return {"results": {
+            "house_edge": {"mean": 0.004, "se": 0.001, "ci95_low": 0.002, "ci95_high": 0.006},
+            "super_sevens": {"house_edge": 0.2, "mean": -0.2, "se": ss_se,
+                             "ci95_low": None if half is None else -0.2 - half,
+                             "ci95_high": None if half is None else -0.2 + half,
+                             "interval_note": "too few rounds" if ss_se is None else None}}}
+
+    fig = {"house_edge": 0.005, "super_sevens": {"house_edge": 0.2277}}
+    basic = load_strategy("basic")
+    rows = [figures._choice_row("basic", basic, res(0.05), fig, fig),
+            figures._choice_row("other", basic, res(None), fig, fig)]
+    assert (rows[0]["ss_ci95_low"], rows[0]["ss_ci95_high"]) == pytest.approx((0.102, 0.298))
+    sec = sections.choices({"strategy": "basic", "choices": rows, "choices_note": ""})
+    t = next(b for b in sec.blocks if isinstance(b, sections.Table))
+    head = t.csv_header()
+    for key in ("se", "ci95_low", "ci95_high", "ss_se", "ss_ci95_low", "ss_ci95_high"):
+        assert key in head, key
+    cells = dict(zip(head, t.rows[0], strict=True))
+    assert (cells["ss_simulated_house_edge"], cells["ss_se"]) == (0.2, 0.05)
+    md = render.to_markdown("t", [sec])
+    assert "| 20.000% | 5.000% | 10.200% | 29.800% |" in md
+    assert "Super Sevens simulated with no SE or interval ('-'): other: too few rounds." in md
+
+
 
 
 def test_volatility_is_edge_plus_minus_z_sd_over_root_n(built):

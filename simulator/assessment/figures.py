@@ -431,7 +431,11 @@ def _choice_row(name, strat, res, fig, main_fig) -> dict:
             "simulated": he["mean"], "se": he["se"], "ci95_low": he["ci95_low"],
             "ci95_high": he["ci95_high"], "z": _z(he["mean"], fig["house_edge"], he["se"]),
             "cost": fig["house_edge"] - main_fig["house_edge"],
-            "ss_exact": exact_ss, "ss_simulated": ss["house_edge"], "ss_se": ss["se"]}
+            "ss_exact": exact_ss, "ss_simulated": ss["house_edge"], "ss_se": ss["se"],
+            # the house edge's interval: the return's, negated
+            "ss_ci95_low": None if ss["ci95_high"] is None else -ss["ci95_high"],
+            "ss_ci95_high": None if ss["ci95_low"] is None else -ss["ci95_low"],
+            "ss_interval_note": ss.get("interval_note")}
 
 
 def _distribution(rules, strat, spec, summary, n) -> dict:

@@ -309,20 +309,28 @@ def sevens(data: dict) -> Section | None:
 
 def choices(data: dict) -> Section:
     cols = [("strategy", "strategy", "text"), ("exact", "house edge (exact)", "pct3"),
-            ("simulated", "simulated", "pct3"), ("ci95_low", "95% CI low", "pct3"),
-            ("ci95_high", "95% CI high", "pct3"), ("z", "z (of the house edge)", "z"),
+            ("simulated", "simulated", "pct3"), ("se", "SE", "pct3"),
+            ("ci95_low", "95% CI low", "pct3"), ("ci95_high", "95% CI high", "pct3"),
+            ("z", "z (of the house edge)", "z"),
             ("cost", "cost against " + data["strategy"], "spct3"),
             ("ss_exact", "Super Sevens (exact)", "pct3"),
-            ("ss_simulated", "Super Sevens (simulated)", "pct3"),
+            ("ss_simulated", "Super Sevens (simulated)", "pct3"), ("ss_se", "SE", "pct3"),
+            ("ss_ci95_low", "95% CI low", "pct3"), ("ss_ci95_high", "95% CI high", "pct3"),
             ("description", "what it does", "text")]
     t = Table("player_choices", "The player's choices: house edge by strategy", cols,
-              [[r[c] for c, _, _ in cols] for r in data["choices"]],
+              [[r.get(c) for c, _, _ in cols] for r in data["choices"]],
               {"exact": "exact_house_edge", "simulated": "simulated_house_edge",
                "ss_exact": "ss_exact_house_edge", "ss_simulated": "ss_simulated_house_edge"})
+    withheld = [f"{r['strategy']}: {r['ss_interval_note']}" for r in data["choices"]
+                if r.get("ss_interval_note")]
     return Section("choices", "The effect of the player's choices", [
-        "Each strategy plays the same number of rounds with the same seed. Cost: how much the "
+        "Each strategy plays the same number of rounds with the same seed; each simulated house "
+        "edge, the main game's (with insurance, per initial wager) and Super Sevens' (per unit "
+        "staked), with its standard error and 95% confidence interval. Cost: how much the "
         "exact house edge rises against the report's strategy. The 7-7 question is in the "
-        f"section above. {data['choices_note']}", t])
+        f"section above. {data['choices_note']}", t]
+        + ([f"Super Sevens simulated with no SE or interval ('-'): {'; '.join(withheld)}."]
+           if withheld else []))
 
 
 def variants(data: dict) -> Section:
