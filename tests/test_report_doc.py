@@ -852,6 +852,9 @@ def test_report_with_a_precision_target(tmp_path):
     assert [c["strategy"] for c in data["choices"]] == ["basic"]
     assert not data["variants"]["available"] and "--no-variants" in data["variants"]["reason"]
     assert "--no-variants" in cmd and m["commands"]["compare"] is None
+    # no variant played: no rounds of theirs in the command or the settings
+    assert "--variant-rounds" not in cmd and m["variant_rounds"] is None
+    assert "rule variants (rounds a game)" not in (tmp_path / "report.md").read_text()
     assert "Missing: no rule variant" in (tmp_path / "report.html").read_text()
     assert m["sample_rounds"] == m["sample_rounds_asked"] == 2000  # within the rounds played
     assert "capped" not in result.stderr
@@ -943,6 +946,8 @@ def test_manifest_compare_command_keeps_the_report_rules(tmp_path):
         words = shlex.split(figures._argv(figures.Spec(rules, **kw), 1000)["compare"])
         return words[words.index("--rules") + 1] if "--rules" in words else None
 
+    words = shlex.split(figures._argv(figures.Spec(rules, variants=None), 1000)["report"])
+    assert words[words.index("--variant-rounds") + 1] == "10000000"  # (not with --no-variants)
     assert compare_rules() is None and compare_rules(variants=(str(other),)) == str(
         (root / "configs/nz1994.toml").resolve())
     assert compare_rules(rules_file="my/rules.toml", variants=(str(other),)) == "my/rules.toml"

@@ -632,7 +632,8 @@ def _argv(spec: Spec, played: int, choices=()) -> dict:
         given = spec.variants_given or spec.variants
         vary = [x for f in given for x in ("--variant", f)] or ["--no-variants"]
         compare_vary = [x for f in given for x in ("--variant", f)]
-    vary += ["--variant-rounds", str(spec.variant_rounds)]
+    if spec.variants != ():  # (--no-variants: no variant played, no rounds of theirs)
+        vary += ["--variant-rounds", str(spec.variant_rounds)]
 
     def line(*words):
         return " ".join(shlex.quote(w) for w in words)
@@ -715,7 +716,7 @@ def _manifest(spec: Spec, names: list[str], played: int, seconds: float) -> dict
         "sample_rounds": sample_size(spec, played), "sample_rounds_asked": spec.sample_rounds,
         "variant_files": [_shown_path(f) for f in _variant_files(spec)],
         "variant_sha256": [_sha256(f) for f in _variant_files(spec)],
-        "variant_rounds": spec.variant_rounds,
+        "variant_rounds": None if spec.variants == () else spec.variant_rounds,
         "count_plan": spec.count_plan,
         "count_rounds": spec.count_rounds if spec.count_plan else None,
         "count_penetrations": list(spec.count_penetrations or ()) or None,

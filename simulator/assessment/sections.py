@@ -537,7 +537,8 @@ def manifest(data: dict) -> Section:
              ["rule variants (files)", ", ".join(m["variant_files"]) or "none"],
              *[[f"rule variant {f} SHA-256", h] for f, h in zip(
                  m["variant_files"], m.get("variant_sha256") or [], strict=False)],
-             ["rule variants (rounds a game)", m["variant_rounds"]],
+             *([["rule variants (rounds a game)", m["variant_rounds"]]]
+               if m["variant_rounds"] is not None else []),
              ["counting plan", m.get("count_plan") or "none"],
              ["counting (rounds a run)", m.get("count_rounds")],
              ["counting penetrations", ", ".join(f"{p:g}" for p in m.get("count_penetrations")
