@@ -378,12 +378,14 @@ def test_under_other_rules_the_report_plays_their_basic_strategy_by_default(tmp_
     sim = command_json(data["manifest"]["commands"]["simulate"], "--quiet")
     assert sim["results"] == command_json(
         data["manifest"]["commands"]["simulate"] + f" --strategy {path}", "--quiet")["results"]
-    assert "Strategy the basic strategy derived for these rules (exact analyzer)" in (
+    assert "Strategy played: the basic strategy derived for these rules (exact analyzer);" in (
         out / "report.md").read_text()
     # the NZ rules keep the shipped basic, said nowhere
     plain = run("report", "--rounds", "20_000", "--chunk-rounds", "10_000", "--sample-rounds",
                 "10_000", "--choice", "basic", "--no-variants", "-o", tmp_path / "nz")
     assert json.loads((tmp_path / "nz" / "report.json").read_text())["strategy"] == "basic"
+    assert "\nStrategy played: basic; 20,000 simulated rounds" in (tmp_path / "nz" / "report.md"
+                                                                 ).read_text()
     assert "strategy derived" not in plain.stderr
 
 

@@ -96,7 +96,7 @@ def _plus_minus(w: dict, digits: int) -> str:
 def summary(data: dict) -> Section:
     tot = _wager(data, "total")
     man = data["manifest"]
-    text = [f"Strategy {_strategy_shown(data)}; {man['rounds_played']:,} simulated "
+    text = [f"Strategy played: {_strategy_shown(data)}; {man['rounds_played']:,} simulated "
             f"rounds, seed {man['seed']}, chunks of {man['chunk_rounds']:,} rounds (bjsim "
             f"{man['bjsim']})."]
     text.append(f"House edge of the main game with insurance, per initial wager: exact "
