@@ -857,7 +857,9 @@ def test_report_with_a_precision_target(tmp_path):
     # no variant played: no rounds of theirs in the command or the settings
     assert "--variant-rounds" not in cmd and m["variant_rounds"] is None
     assert "rule variants (rounds a game)" not in (tmp_path / "report.md").read_text()
-    assert "Missing: no rule variant" in (tmp_path / "report.html").read_text()
+    page = (tmp_path / "report.html").read_text()  # said as what was asked, not as a fault
+    assert "<p>No rule variant compared, as asked (--no-variants).</p>" in page
+    assert "Missing" not in page and "Chart not drawn (Rule-variant" not in page
     assert m["sample_rounds"] == m["sample_rounds_asked"] == 2000  # within the rounds played
     assert "capped" not in result.stderr
 

@@ -485,7 +485,9 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
     files = _variant_files(spec)
     if not files:
         return {"available": False, "baseline": None, "rows": [], "document": None,
-                "reason": "no rule variant was asked for (--no-variants)."}
+                "reason": "no rule variant compared, as asked (--no-variants)"
+                if spec.variants == () else
+                "no rule variant compared: configs/variants/ holds none"}
     rules_file = shown_rule_file(spec.rules_file)  # as compare --rules FILE
     label = spec.rules_name or Path(rules_file).stem
     source = rules_file + "".join(f" --set {o}" for o in spec.overrides)

@@ -336,8 +336,8 @@ def choices(data: dict) -> Section:
 def variants(data: dict) -> Section:
     v = data["variants"]
     if not v["available"]:
-        return Section("variants", "Rule variants", [f"Missing: {v['reason']}",
-                       _chart(data, "rule_effects", "Rule-variant effects")])
+        return Section("variants", "Rule variants", [f"{v['reason'][0].upper()}"
+                                                     f"{v['reason'][1:]}."])
     cols = [("variant", "variant", "text"), ("changes", "changes", "text"),
             ("house_edge", "house edge", "pct3"), ("house_edge_half_width", "95% ±", "pct3"),
             ("exact_house_edge", "house edge (exact)", "pct3"),
