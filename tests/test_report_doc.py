@@ -637,6 +637,11 @@ def test_csv_and_markdown_hold_the_json_figures(built):
             v = w.get(key)  # (the exact SD per bet: Super Sevens' only)
             assert (r[head] == "" if v is None else float(r[head]) == v), key
     assert [r["wager"] for r in rows if r["exact_sd_bet"]] == ["Super Sevens"]
+    with open(out / "csv" / "rules.csv", newline="") as f:  # plain values, no TOML quotes
+        rules = {r["key"]: r["value"] for r in csv.DictReader(f)}
+    assert (rules["shuffle"], rules["decks"], rules["super_sevens"]) == ("cut-card", "6", "true")
+    assert rules["super_sevens_pays"] == "[3, 50, 100, 500, 5000]"
+    assert "7.1,shuffle,cut-card,inferred," in (out / "csv" / "rules.csv").read_text()
     md = (out / "report.md").read_text()
     html = (out / "report.html").read_text()
     he = fmt(-wager(data, "total")["exact"], "pct")

@@ -17,6 +17,7 @@ import platform
 import shlex
 import sys
 import time
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -338,6 +339,14 @@ def plays_text(plays: dict) -> str:
         return f"{runs[0][0]} every 7-7"
     return ", ".join(f"{p} v {label.get(a, a)}" + (f"-{label.get(b, b)}" if b != a else "")
                      for p, a, b in runs)
+
+
+def _rule_value(line: str) -> str:
+    """The value of a rule file's ``key = value`` line as the rules table gives it: a string
+    without its TOML quotes (``cut-card``), any other value as the file writes it."""
+    value = tomllib.loads(line)
+    (v,) = value.values()
+    return v if isinstance(v, str) else line.split(" = ", 1)[1]
 
 
 def _sevens(rules, fig, runs: dict) -> dict:
@@ -799,7 +808,7 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
             spec.rules_file, spec.rules_name, spec.overrides)["rules_name"],
         "strategy": shown,
         "strategy_derived": _derived(spec),
-        "rules": [{"rule": r, "key": kv.split(" = ")[0], "value": kv.split(" = ", 1)[1],
+        "rules": [{"rule": r, "key": kv.split(" = ")[0], "value": _rule_value(kv),
                    "from": origin(rules, kv.split(" = ")[0]), "words": w}
                   for r, kv, w in describe(rules)],
         "wagers": wagers,
