@@ -1121,7 +1121,7 @@ def test_the_variant_table_of_a_changed_rule_set_names_it_and_its_unchanged_vari
     assert "'corr'" not in v["note"] and "se ratio" not in v["note"] and "x var" in v["note"]
     assert v["document"]["baseline"]["label"] == "nz1994"  # compare's own document, as printed
     md = (out / "report.md").read_text()
-    assert "per unit staked (insurance and Super Sevens)" in md and "z = -." not in md
+    assert "per unit staked: Insurance, Super Sevens)" in md and "z = -." not in md
     # Super Sevens by variant: it was in report.json's document only. H17 leaves the side bet
     # as it is, and is left out of its table as compare leaves it out; 8 decks changes it.
     h17, decks = v["rows"]
