@@ -543,6 +543,8 @@ def test_sevens_changes_are_of_the_house_edge_as_the_choices_cost():
     assert cost > 0 and main == pytest.approx(cost, abs=1e-9)
     assert fmt(main, "spct4") == fmt(cost, "spct4") and fmt(main, "spct4").startswith("+")
     assert combined < 0
+    own = next(r for r in t.rows if r[0] == "the strategy's own 7-7 play")
+    assert [fmt(v, "spct4") for v in own[6:]] == ["+0.0000%"] * 4  # (no change, not -0)
     assert "combined_house_edge_change_1" in t.csv_header()
     assert "changes are in the house edge" in sec.blocks[0] and "+ means the player loses " \
         "more" in sec.blocks[0]

@@ -367,8 +367,9 @@ def _sevens(rules, fig, runs: dict) -> dict:
         return {"label": label, "plays": plays_text(plays), "super_sevens_house_edge": ss_edge,
                 "main_ev_change": d_main, "combined_change": combined,
                 # the same changes as the house edge's (the table's): minus the return's
-                "main_house_edge_change": -d_main,
-                "combined_house_edge_change": {b: -v for b, v in combined.items()},
+                # (0.0 - x: the strategy's own play, no change, is +0, not -0)
+                "main_house_edge_change": 0.0 - d_main,
+                "combined_house_edge_change": {b: 0.0 - v for b, v in combined.items()},
                 "simulated_by": sim and sim[0],
                 "simulated": sim and sim[1]["house_edge"], "se": sim and sim[1]["se"]}
 
