@@ -480,14 +480,21 @@ OUTPUT_FILE = OutputPath()
 def _shipped(ctx, param, value):
     """A rule or variant file option's value: the file as given where it exists, else the
     shipped one it names (`rules.shipped_rule_file`), so that ``--rules nz1994-8deck`` and
-    ``--rules configs/nz1994-8deck.toml`` work from any folder."""
+    ``--rules configs/nz1994-8deck.toml`` work from any folder. The value as given is kept for
+    the commands a report writes (`given_value`)."""
     from simulator.rules import shipped_rule_file
 
     if value is None:
         return None
+    ctx.meta[f"bjsim.given.{param.name}"] = value
     if isinstance(value, (tuple, list)):
         return tuple(shipped_rule_file(v) for v in value)
     return shipped_rule_file(value)
+
+
+def given_value(ctx, name: str):
+    """An option's value as the user gave it, before `_shipped` found the file it names."""
+    return ctx.meta.get(f"bjsim.given.{name}")
 
 
 def rules_options(func):
@@ -1797,7 +1804,9 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
                 sample_rounds=sample_rounds, choices=tuple(choices) if choices else None,
                 variants=() if no_variants else (tuple(variant_files) or None),
                 variant_rounds=variant_rounds, out_dir=out_dir, count_plan=count_plan,
-                count_rounds=count_rounds, count_penetrations=count_penetrations)
+                count_rounds=count_rounds, count_penetrations=count_penetrations,
+                rules_given=given_value(ctx, "rules_path"),
+                variants_given=tuple(given_value(ctx, "variant_files") or ()) or None)
     start = time.perf_counter()
 
     def say(msg: str) -> None:

@@ -25,7 +25,7 @@ from click.testing import CliRunner
 
 from simulator import engine
 from simulator import layout as L
-from simulator.assessment import charts, chromium, figures, output, sections
+from simulator.assessment import charts, chromium, figures, output, render, sections
 from simulator.assessment.sections import fmt
 from simulator.cli import cli
 from simulator.rules import load_rules
@@ -235,7 +235,7 @@ def test_insurance_wager_from_the_strategy_that_takes_it(built):
 
 
 def test_choices_table_reads_each_strategys_run_and_exact_figures(built):
-    _, data, _ = built
+    out, data, _ = built
     for row in data["choices"]:
         res = data["simulation"][row["strategy"]]["results"]["house_edge"]
         ex = data["exact"][row["strategy"]]["exact"]
@@ -245,6 +245,47 @@ def test_choices_table_reads_each_strategys_run_and_exact_figures(built):
         assert row["cost"] == ex["house_edge"] - data["choices"][0]["exact"]
     taker = next(r for r in data["choices"] if r["strategy"] == "insurance-taker")
     assert taker["cost"] > 0  # insurance is a losing bet
+    with open(out / "csv" / "player_choices.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    for r, row in zip(rows, data["choices"], strict=True):
+        ss = data["simulation"][row["strategy"]]["results"]["super_sevens"]
+        assert float(r["se"]) == row["se"]
+        assert (r["ss_se"], r["ss_ci95_low"]) == ("", "") if ss["se"] is None else (
+            float(r["ss_se"]), float(r["ss_ci95_low"])) == (ss["se"], -ss["ci95_high"])
+    if any(r["ss_interval_note"] for r in data["choices"]):  # (60,000 rounds: too few)
+        assert "Super Sevens simulated with no SE or interval ('-'): basic: too few rounds" in (
+            out / "report.md").read_text()
+
+
+def test_choices_table_gives_each_simulated_house_edge_its_se_and_interval():
+    """The main game's and Super Sevens' simulated house edges each with SE and 95% interval
+    (the house edge's: the return's negated), or where the interval is withheld, why."""
+    def res(ss_se):
+        half = None if ss_se is None else 1.96 * ss_se
+        return {"results": {
+            "house_edge": {"mean": 0.004, "se": 0.001, "ci95_low": 0.002, "ci95_high": 0.006},
+            "super_sevens": {"house_edge": 0.2, "mean": -0.2, "se": ss_se,
+                             "ci95_low": None if half is None else -0.2 - half,
+                             "ci95_high": None if half is None else -0.2 + half,
+                             "interval_note": "too few rounds" if ss_se is None else None}}}
+
+    fig = {"house_edge": 0.005, "super_sevens": {"house_edge": 0.2277}}
+    basic = load_strategy("basic")
+    rows = [figures._choice_row("basic", basic, res(0.05), fig, fig),
+            figures._choice_row("other", basic, res(None), fig, fig)]
+    assert (rows[0]["ss_ci95_low"], rows[0]["ss_ci95_high"]) == pytest.approx((0.102, 0.298))
+    sec = sections.choices({"strategy": "basic", "choices": rows, "choices_note": ""})
+    t = next(b for b in sec.blocks if isinstance(b, sections.Table))
+    head = t.csv_header()
+    for key in ("se", "ci95_low", "ci95_high", "ss_se", "ss_ci95_low", "ss_ci95_high"):
+        assert key in head, key
+    cells = dict(zip(head, t.rows[0], strict=True))
+    assert (cells["ss_simulated_house_edge"], cells["ss_se"]) == (0.2, 0.05)
+    md = render.to_markdown("t", [sec])
+    assert "| 20.000% | 5.000% | 10.200% | 29.800% |" in md
+    assert "Super Sevens simulated with no SE or interval ('-'): other: too few rounds." in md
+
+
 
 
 def test_volatility_is_edge_plus_minus_z_sd_over_root_n(built):
@@ -277,6 +318,29 @@ def test_volatility_is_edge_plus_minus_z_sd_over_root_n(built):
 
     exact_sd = super_sevens(load_rules(), load_strategy(data["strategy"]))["sd"]
     assert wager(data, "super_sevens")["exact_sd_bet"] == pytest.approx(exact_sd, rel=1e-12)
+
+
+def test_volatility_caption_names_the_wagers_the_table_shows():
+    """The main game's row is left out where it is the total (no insurance taken): the caption
+    and the paragraph then name the total alone, not a 'main game and total'."""
+    def wager(key, label, per, exact):
+        return {"wager": key, "label": label, "per": per, "exact": exact, "sd_bet": 1.15}
+
+    total = wager("total", "Main game and insurance", "initial wager", -0.005)
+    main = wager("main", "Main game (even money included)", "initial wager", -0.005)
+    ins = wager("insurance", "Insurance", "unit staked", -0.07)
+    for wagers, per in (
+            ([total, main, ins], "per initial wager: Main game and insurance; per unit staked: "
+             "Insurance"),
+            ([total, main | {"exact": -0.004}, ins], "per initial wager: Main game and "
+             "insurance, Main game (even money included); per unit staked: Insurance"),
+            ([total, main], "per initial wager: Main game and insurance")):
+        sec = sections.volatility({"volatility": figures._volatility(wagers)})
+        t = next(b for b in sec.blocks if isinstance(b, sections.Table))
+        assert t.title == f"The casino's result per bet ({per})"
+        assert f"the casino's result per bet ({per}; doubles" in sec.blocks[0]
+        shown = list(dict.fromkeys(r[0] for r in t.rows))
+        assert all(label in per for label in shown)
 
 
 def test_under_other_rules_the_report_plays_their_basic_strategy_by_default(tmp_path):
@@ -314,12 +378,14 @@ def test_under_other_rules_the_report_plays_their_basic_strategy_by_default(tmp_
     sim = command_json(data["manifest"]["commands"]["simulate"], "--quiet")
     assert sim["results"] == command_json(
         data["manifest"]["commands"]["simulate"] + f" --strategy {path}", "--quiet")["results"]
-    assert "Strategy the basic strategy derived for these rules (exact analyzer)" in (
+    assert "Strategy played: the basic strategy derived for these rules (exact analyzer);" in (
         out / "report.md").read_text()
     # the NZ rules keep the shipped basic, said nowhere
     plain = run("report", "--rounds", "20_000", "--chunk-rounds", "10_000", "--sample-rounds",
                 "10_000", "--choice", "basic", "--no-variants", "-o", tmp_path / "nz")
     assert json.loads((tmp_path / "nz" / "report.json").read_text())["strategy"] == "basic"
+    assert "\nStrategy played: basic; 20,000 simulated rounds" in (tmp_path / "nz" / "report.md"
+                                                                 ).read_text()
     assert "strategy derived" not in plain.stderr
 
 
@@ -454,6 +520,36 @@ def test_sevens_section_has_every_play_and_the_published_convention(built):
     assert "14.4" in s["why"]
 
 
+def test_sevens_changes_are_of_the_house_edge_as_the_choices_cost():
+    """The 7-7 table's changes are in the house edge, as its labels and its paragraph say: hitting
+    every 7-7 raises the main game's by what the player's choices give as the cost of
+    basic-super-sevens (basic hitting every 7-7), and with a side bet of 1 up the combined one
+    falls."""
+    from simulator.exact.compare import exact_figures
+
+    rules = load_rules()
+    fig, _ = exact_figures(rules, load_strategy("basic"))
+    hit_fig, _ = exact_figures(rules, load_strategy("basic-super-sevens"))
+    cost = hit_fig["house_edge"] - fig["house_edge"]
+    data = {"sevens": figures._sevens(rules, fig, {})}
+    sec = sections.sevens(data)
+    t = next(b for b in sec.blocks if isinstance(b, sections.Table))
+    keys = [k for k, _, _ in t.columns]
+    labels = {k: label for k, label, _ in t.columns}
+    assert labels["main_house_edge_change"] == "main game: house edge change per round"
+    assert labels["combined_1"] == "main game + side bet 1: house edge change"
+    row = next(r for r in t.rows if r[0] == "hit every 7-7")
+    main, combined = row[keys.index("main_house_edge_change")], row[keys.index("combined_1")]
+    assert cost > 0 and main == pytest.approx(cost, abs=1e-9)
+    assert fmt(main, "spct4") == fmt(cost, "spct4") and fmt(main, "spct4").startswith("+")
+    assert combined < 0
+    own = next(r for r in t.rows if r[0] == "the strategy's own 7-7 play")
+    assert [fmt(v, "spct4") for v in own[6:]] == ["+0.0000%"] * 4  # (no change, not -0)
+    assert "combined_house_edge_change_1" in t.csv_header()
+    assert "changes are in the house edge" in sec.blocks[0] and "+ means the player loses " \
+        "more" in sec.blocks[0]
+
+
 @pytest.mark.parametrize("name, peek, equal, says, never", [
     ("basic", False, False, "They differ because rule 14.4", "gives the published figure"),
     ("mimic-dealer", False, True, "gives the published figure", "differ"),
@@ -543,6 +639,11 @@ def test_csv_and_markdown_hold_the_json_figures(built):
             v = w.get(key)  # (the exact SD per bet: Super Sevens' only)
             assert (r[head] == "" if v is None else float(r[head]) == v), key
     assert [r["wager"] for r in rows if r["exact_sd_bet"]] == ["Super Sevens"]
+    with open(out / "csv" / "rules.csv", newline="") as f:  # plain values, no TOML quotes
+        rules = {r["key"]: r["value"] for r in csv.DictReader(f)}
+    assert (rules["shuffle"], rules["decks"], rules["super_sevens"]) == ("cut-card", "6", "true")
+    assert rules["super_sevens_pays"] == "[3, 50, 100, 500, 5000]"
+    assert "7.1,shuffle,cut-card,inferred," in (out / "csv" / "rules.csv").read_text()
     md = (out / "report.md").read_text()
     html = (out / "report.html").read_text()
     he = fmt(-wager(data, "total")["exact"], "pct")
@@ -710,6 +811,10 @@ def test_pdf_is_printed_from_the_html(built):
     out, _, _ = built
     pdf = (out / "report.pdf").read_bytes()
     assert pdf[:5] == b"%PDF-" and len(pdf) > 20_000
+    boxes = re.findall(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", pdf)
+    assert len(boxes) > 1  # every page A4, 210 x 297 mm (595.3 x 841.9 pt), not US Letter
+    for w, h in boxes:
+        assert abs(float(w) - 595.3) < 1.5 and abs(float(h) - 841.9) < 1.5, (w, h)
 
 
 def test_report_without_matplotlib_or_chromium_still_builds_and_says_so(built, tmp_path,
@@ -756,7 +861,12 @@ def test_report_with_a_precision_target(tmp_path):
     assert [c["strategy"] for c in data["choices"]] == ["basic"]
     assert not data["variants"]["available"] and "--no-variants" in data["variants"]["reason"]
     assert "--no-variants" in cmd and m["commands"]["compare"] is None
-    assert "Missing: no rule variant" in (tmp_path / "report.html").read_text()
+    # no variant played: no rounds of theirs in the command or the settings
+    assert "--variant-rounds" not in cmd and m["variant_rounds"] is None
+    assert "rule variants (rounds a game)" not in (tmp_path / "report.md").read_text()
+    page = (tmp_path / "report.html").read_text()  # said as what was asked, not as a fault
+    assert "<p>No rule variant compared, as asked (--no-variants).</p>" in page
+    assert "Missing" not in page and "Chart not drawn (Rule-variant" not in page
     assert m["sample_rounds"] == m["sample_rounds_asked"] == 2000  # within the rounds played
     assert "capped" not in result.stderr
 
@@ -808,6 +918,31 @@ def test_manifest_commands_run_from_the_users_folder(tmp_path, monkeypatch):
     assert _figures_only(again) == _figures_only(data)
 
 
+def test_manifest_commands_name_a_shipped_rule_set_as_the_user_did(tmp_path, monkeypatch):
+    """A shipped rule set and variant given by name stay names in every command of the
+    manifest, not the path on this machine they were found at; the commands run elsewhere."""
+    root = Path(__file__).resolve().parent.parent
+    monkeypatch.chdir(tmp_path)
+    result = run("report", "--rules", "nz1994-8deck", "--strategy", "basic", "--choice", "basic",
+                 "--rounds", "10000", "--chunk-rounds", "5000", "--sample-rounds", "2000",
+                 "--variant", "variants/h17", "--variant-rounds", "10000", "--seed", "5", "-q",
+                 "-o", "rep")
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "rep" / "report.json").read_text())
+    m = data["manifest"]
+    assert m["rules_file"] == "configs/nz1994-8deck.toml"
+    c = m["commands"]
+    for name in ("report", "simulate", "exact", "compare"):
+        words = shlex.split(c[name])
+        assert words[words.index("--rules") + 1] == "nz1994-8deck", c[name]
+        assert str(root) not in c[name]
+    for name in ("report", "compare"):
+        words = shlex.split(c[name])
+        assert words[words.index("--variant") + 1] == "variants/h17", c[name]
+    assert command_json(c["simulate"], "--quiet")["results"] == \
+        data["simulation"]["basic"]["results"]
+
+
 def test_manifest_compare_command_keeps_the_report_rules(tmp_path):
     """compare takes its baseline from --rules, else from the variant files: the report's rule
     file as the user gave it, or, where the variant files name another baseline, the default
@@ -822,6 +957,8 @@ def test_manifest_compare_command_keeps_the_report_rules(tmp_path):
         words = shlex.split(figures._argv(figures.Spec(rules, **kw), 1000)["compare"])
         return words[words.index("--rules") + 1] if "--rules" in words else None
 
+    words = shlex.split(figures._argv(figures.Spec(rules, variants=None), 1000)["report"])
+    assert words[words.index("--variant-rounds") + 1] == "10000000"  # (not with --no-variants)
     assert compare_rules() is None and compare_rules(variants=(str(other),)) == str(
         (root / "configs/nz1994.toml").resolve())
     assert compare_rules(rules_file="my/rules.toml", variants=(str(other),)) == "my/rules.toml"
@@ -986,7 +1123,7 @@ def test_the_variant_table_of_a_changed_rule_set_names_it_and_its_unchanged_vari
     assert "'corr'" not in v["note"] and "se ratio" not in v["note"] and "x var" in v["note"]
     assert v["document"]["baseline"]["label"] == "nz1994"  # compare's own document, as printed
     md = (out / "report.md").read_text()
-    assert "per unit staked (insurance and Super Sevens)" in md and "z = -." not in md
+    assert "per unit staked: Insurance, Super Sevens)" in md and "z = -." not in md
     # Super Sevens by variant: it was in report.json's document only. H17 leaves the side bet
     # as it is, and is left out of its table as compare leaves it out; 8 decks changes it.
     h17, decks = v["rows"]

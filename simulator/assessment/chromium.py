@@ -61,7 +61,8 @@ def _end(proc: subprocess.Popen) -> None:
 
 
 def print_pdf(page: Path, pdf: Path) -> subprocess.CompletedProcess:
-    """Print ``page`` to ``pdf`` (A4, no header or footer)."""
+    """Print ``page`` to ``pdf``, no header or footer, on the paper its CSS ``@page`` names (the
+    report's: A4; Chromium's own default is US Letter)."""
     return run(page, f"--print-to-pdf={Path(pdf).resolve()}", "--no-pdf-header-footer")
 
 

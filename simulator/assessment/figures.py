@@ -17,6 +17,7 @@ import platform
 import shlex
 import sys
 import time
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,7 +61,10 @@ class Spec:
     ``variants`` the variant files compared with it (None: every shipped one; empty: none).
     ``rounds`` is the main run's length, or with ``precision`` its cap. ``count_plan``: a
     counting plan played ``count_rounds`` rounds (and at each of ``count_penetrations``) for
-    the counting section (None: no section). ``out_dir`` only goes into the rebuild command."""
+    the counting section (None: no section). ``out_dir`` only goes into the rebuild command,
+    and ``rules_given`` and ``variants_given`` only into the manifest's commands: ``--rules`` and
+    each ``--variant`` as the user gave them (a shipped one by its name, not by the path on this
+    machine it was found at; None: ``rules_file`` and ``variants``)."""
 
     rules: Rules
     strategy: str = "basic"
@@ -81,6 +85,8 @@ class Spec:
     count_plan: str | None = None
     count_rounds: int = 1_000_000
     count_penetrations: tuple[float, ...] | None = None
+    rules_given: str | None = None
+    variants_given: tuple[str, ...] | None = None
 
 
 Say = Callable[[str], None]
@@ -335,6 +341,14 @@ def plays_text(plays: dict) -> str:
                      for p, a, b in runs)
 
 
+def _rule_value(line: str) -> str:
+    """The value of a rule file's ``key = value`` line as the rules table gives it: a string
+    without its TOML quotes (``cut-card``), any other value as the file writes it."""
+    value = tomllib.loads(line)
+    (v,) = value.values()
+    return v if isinstance(v, str) else line.split(" = ", 1)[1]
+
+
 def _sevens(rules, fig, runs: dict) -> dict:
     """The Super Sevens return under each 7-7 play (rule 14.4) and the published convention."""
     q = fig["sevens_question"]
@@ -352,6 +366,10 @@ def _sevens(rules, fig, runs: dict) -> dict:
         sim = simulated.get(tuple(sorted(plays.items())))
         return {"label": label, "plays": plays_text(plays), "super_sevens_house_edge": ss_edge,
                 "main_ev_change": d_main, "combined_change": combined,
+                # the same changes as the house edge's (the table's): minus the return's
+                # (0.0 - x: the strategy's own play, no change, is +0, not -0)
+                "main_house_edge_change": 0.0 - d_main,
+                "combined_house_edge_change": {b: 0.0 - v for b, v in combined.items()},
                 "simulated_by": sim and sim[0],
                 "simulated": sim and sim[1]["house_edge"], "se": sim and sim[1]["se"]}
 
@@ -382,7 +400,9 @@ def _sevens(rules, fig, runs: dict) -> dict:
                  "plays": "third card always dealt",
                  "convention": True,
                  "super_sevens_house_edge": published["house_edge"], "main_ev_change": None,
-                 "combined_change": None, "simulated_by": None, "simulated": None, "se": None})
+                 "combined_change": None, "main_house_edge_change": None,
+                 "combined_house_edge_change": None, "simulated_by": None, "simulated": None,
+                 "se": None})
     same = abs(published["house_edge"] - hit["house_edge"]) < 1e-12
     own_edge = fig["super_sevens"]["house_edge"]
     own_is_published = abs(own_edge - published["house_edge"]) < 1e-12
@@ -421,7 +441,11 @@ def _choice_row(name, strat, res, fig, main_fig) -> dict:
             "simulated": he["mean"], "se": he["se"], "ci95_low": he["ci95_low"],
             "ci95_high": he["ci95_high"], "z": _z(he["mean"], fig["house_edge"], he["se"]),
             "cost": fig["house_edge"] - main_fig["house_edge"],
-            "ss_exact": exact_ss, "ss_simulated": ss["house_edge"], "ss_se": ss["se"]}
+            "ss_exact": exact_ss, "ss_simulated": ss["house_edge"], "ss_se": ss["se"],
+            # the house edge's interval: the return's, negated
+            "ss_ci95_low": None if ss["ci95_high"] is None else -ss["ci95_high"],
+            "ss_ci95_high": None if ss["ci95_low"] is None else -ss["ci95_low"],
+            "ss_interval_note": ss.get("interval_note")}
 
 
 def _distribution(rules, strat, spec, summary, n) -> dict:
@@ -471,7 +495,9 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
     files = _variant_files(spec)
     if not files:
         return {"available": False, "baseline": None, "rows": [], "document": None,
-                "reason": "no rule variant was asked for (--no-variants)."}
+                "reason": "no rule variant compared, as asked (--no-variants)"
+                if spec.variants == () else
+                "no rule variant compared: configs/variants/ holds none"}
     rules_file = shown_rule_file(spec.rules_file)  # as compare --rules FILE
     label = spec.rules_name or Path(rules_file).stem
     source = rules_file + "".join(f" --set {o}" for o in spec.overrides)
@@ -602,7 +628,7 @@ def counting_figures(spec: Spec, say: Say, quiet: bool) -> dict:
 
 
 def _argv(spec: Spec, played: int, choices=()) -> dict:
-    rules = [] if spec.rules_file is None else ["--rules", spec.rules_file]
+    rules = [] if spec.rules_file is None else ["--rules", spec.rules_given or spec.rules_file]
     sets = [x for o in spec.overrides for x in ("--set", o)]
     length = (["--precision", repr(spec.precision), "--max-rounds", str(spec.rounds)]
               if spec.precision is not None else ["--rounds", str(spec.rounds)])
@@ -615,9 +641,11 @@ def _argv(spec: Spec, played: int, choices=()) -> dict:
     if spec.variants is None:
         vary, compare_vary = [], ["--all-variants"]
     else:
-        vary = [x for f in spec.variants for x in ("--variant", f)] or ["--no-variants"]
-        compare_vary = [x for f in spec.variants for x in ("--variant", f)]
-    vary += ["--variant-rounds", str(spec.variant_rounds)]
+        given = spec.variants_given or spec.variants
+        vary = [x for f in given for x in ("--variant", f)] or ["--no-variants"]
+        compare_vary = [x for f in given for x in ("--variant", f)]
+    if spec.variants != ():  # (--no-variants: no variant played, no rounds of theirs)
+        vary += ["--variant-rounds", str(spec.variant_rounds)]
 
     def line(*words):
         return " ".join(shlex.quote(w) for w in words)
@@ -654,13 +682,13 @@ def _argv(spec: Spec, played: int, choices=()) -> dict:
 
 def _compare_rules(spec: Spec) -> list[str]:
     """``--rules`` of the manifest's compare command, which must work from where the report
-    was run: the file as the user gave it; without one, none (compare's default baseline is the
-    report's), unless the variant files name another baseline, which compare would take: then
-    the default rule file by its full path."""
+    was run: the file as the user gave it (a shipped one by its name); without one, none
+    (compare's default baseline is the report's), unless the variant files name another
+    baseline, which compare would take: then the default rule file by its full path."""
     from simulator import variants
 
     if spec.rules_file is not None:
-        return ["--rules", spec.rules_file]
+        return ["--rules", spec.rules_given or spec.rules_file]
     default = Path(DEFAULT_RULES_PATH).resolve()
     try:
         named = variants.baseline_file(None, spec.variants or ())
@@ -700,7 +728,7 @@ def _manifest(spec: Spec, names: list[str], played: int, seconds: float) -> dict
         "sample_rounds": sample_size(spec, played), "sample_rounds_asked": spec.sample_rounds,
         "variant_files": [_shown_path(f) for f in _variant_files(spec)],
         "variant_sha256": [_sha256(f) for f in _variant_files(spec)],
-        "variant_rounds": spec.variant_rounds,
+        "variant_rounds": None if spec.variants == () else spec.variant_rounds,
         "count_plan": spec.count_plan,
         "count_rounds": spec.count_rounds if spec.count_plan else None,
         "count_penetrations": list(spec.count_penetrations or ()) or None,
@@ -781,7 +809,7 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
             spec.rules_file, spec.rules_name, spec.overrides)["rules_name"],
         "strategy": shown,
         "strategy_derived": _derived(spec),
-        "rules": [{"rule": r, "key": kv.split(" = ")[0], "value": kv.split(" = ", 1)[1],
+        "rules": [{"rule": r, "key": kv.split(" = ")[0], "value": _rule_value(kv),
                    "from": origin(rules, kv.split(" = ")[0]), "words": w}
                   for r, kv, w in describe(rules)],
         "wagers": wagers,

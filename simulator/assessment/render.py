@@ -21,6 +21,7 @@ pre { background: #f4f4f4; padding: .6em; overflow-x: auto; white-space: pre-wra
 figure { margin: 1em 0; } figcaption { font-size: 13px; color: #444; }
 img { max-width: 100%; height: auto; border: 1px solid #ddd; }
 nav ol { columns: 2; } .missing { color: #a33; }
+@page { size: A4; margin: 15mm; }
 @media print { body { max-width: none; margin: 0; } h2 { page-break-after: avoid; }
                table, figure { page-break-inside: avoid; } }
 """

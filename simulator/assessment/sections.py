@@ -96,7 +96,7 @@ def _plus_minus(w: dict, digits: int) -> str:
 def summary(data: dict) -> Section:
     tot = _wager(data, "total")
     man = data["manifest"]
-    text = [f"Strategy {_strategy_shown(data)}; {man['rounds_played']:,} simulated "
+    text = [f"Strategy played: {_strategy_shown(data)}; {man['rounds_played']:,} simulated "
             f"rounds, seed {man['seed']}, chunks of {man['chunk_rounds']:,} rounds (bjsim "
             f"{man['bjsim']})."]
     text.append(f"House edge of the main game with insurance, per initial wager: exact "
@@ -234,6 +234,17 @@ def _strategy_shown(data: dict) -> str:
     return data["strategy"]
 
 
+def _per_bet(rows: list[dict]) -> str:
+    """What a bet is for each wager of the volatility table, in its order: ``per initial wager:
+    Main game and insurance; per unit staked: Insurance, Super Sevens``."""
+    groups: dict[str, list[str]] = {}
+    for r in rows:
+        labels = groups.setdefault(r["per"], [])
+        if r["label"] not in labels:
+            labels.append(r["label"])
+    return "; ".join(f"per {per}: {', '.join(labels)}" for per, labels in groups.items())
+
+
 def volatility(data: dict) -> Section:
     cols = [("wager", "wager", "text"), ("rounds", "bets", "int"),
             ("house_edge", "house edge", "pct3"), ("expected_win", "expected casino win, units",
@@ -241,8 +252,8 @@ def volatility(data: dict) -> Section:
     for c in CONFIDENCES:
         p = round(100 * c)
         cols += [(f"low_{p}", f"{p}% low", "spct2"), (f"high_{p}", f"{p}% high", "spct2")]
-    t = Table("volatility", "The casino's result per bet: per initial wager (main game and "
-              "total), per unit staked (insurance and Super Sevens)", cols,
+    per = _per_bet(data["volatility"])
+    t = Table("volatility", f"The casino's result per bet ({per})", cols,
               [[r["label"] if c == "wager" else r[c] for c, _, _ in cols]
                for r in data["volatility"]])
     seen, vi = set(), []
@@ -253,11 +264,10 @@ def volatility(data: dict) -> Section:
                 f"{fmt(r[f'vi_{round(100 * c)}'], 'num3')} at {round(100 * c)}%"
                 for c in CONFIDENCES))
     return Section("volatility", "Volatility: the casino's result over many bets", [
-        "Over N bets the casino's result, per initial wager for the main game and the total "
-        "(doubles and splits put more than the initial wager at stake) and per unit staked for "
-        "insurance and Super Sevens, lies between house "
-        "edge - VI / sqrt(N) and house edge + VI / sqrt(N) with the stated confidence (normal "
-        "approximation), VI = z x SD per bet being the volatility index. House edge: exact; SD: "
+        f"Over N bets the casino's result per bet ({per}; doubles and splits put more than the "
+        "initial wager at stake) lies between house edge - VI / sqrt(N) and house edge + "
+        "VI / sqrt(N) with the stated confidence (normal approximation), VI = z x SD per bet "
+        "being the volatility index. House edge: exact; SD: "
         "simulated, but exact for Super Sevens, whose simulated SD rests on a handful of its "
         "biggest pays. Super Sevens' result is a handful of large pays, far from normal even "
         "over 100,000 bets (for the NZ game a normal 95% range over 100 bets would reach +359%, "
@@ -276,44 +286,58 @@ def sevens(data: dict) -> Section | None:
             ("super_sevens_house_edge", "Super Sevens house edge (exact)", "pct3"),
             ("simulated", "simulated", "pct3"), ("se", "SE", "pct3"),
             ("simulated_by", "simulated with", "text"),
-            ("main_ev_change", "main game change per round", "spct4")]
-    cols += [(f"combined_{b}", f"combined change, side bet {b}", "spct3") for b in bets]
+            ("main_house_edge_change", "main game: house edge change per round", "spct4")]
+    cols += [(f"combined_{b}", f"main game + side bet {b}: house edge change", "spct3")
+             for b in bets]
     rows = []
     for r in s["rows"]:
-        comb = r["combined_change"] or {}
+        comb = r["combined_house_edge_change"] or {}
         rows.append([r[c] for c, _, _ in cols[:7]] + [comb.get(b) for b in bets])
-    t = Table("sevens_plays", "Super Sevens return under each 7-7 play (rule 14.4)", cols, rows,
-              {"simulated": "simulated_house_edge"})
+    t = Table("sevens_plays", "Super Sevens house edge under each 7-7 play (rule 14.4)", cols,
+              rows, {"simulated": "simulated_house_edge"}
+              | {f"combined_{b}": f"combined_house_edge_change_{b}" for b in bets})
     return Section("sevens", "Super Sevens and the 7-7 play", [
         "With a Super Sevens bet up, the Super Sevens house edge depends on how 7-7 is played. "
-        "Changes are per round against the strategy's own 7-7 play, as a share of the main "
-        "wager; combined = main game + side bet x Super Sevens. A simulated figure is shown "
-        "where one of the report's strategies plays 7-7 that way.", t, s["why"]])
+        "The changes are in the house edge, against the strategy's own 7-7 play: + means the "
+        "player loses more, as the cost in the player's choices below. They are per round, as a "
+        "share of the main wager: the main game's alone, and with a side bet of "
+        f"{', '.join(bets[:-1])} or {bets[-1]} times the main wager, the main game's change + "
+        "side bet x the Super Sevens change. A "
+        "simulated figure is shown where one of the report's strategies plays 7-7 that way.",
+        t, s["why"]])
 
 
 def choices(data: dict) -> Section:
     cols = [("strategy", "strategy", "text"), ("exact", "house edge (exact)", "pct3"),
-            ("simulated", "simulated", "pct3"), ("ci95_low", "95% CI low", "pct3"),
-            ("ci95_high", "95% CI high", "pct3"), ("z", "z (of the house edge)", "z"),
+            ("simulated", "simulated", "pct3"), ("se", "SE", "pct3"),
+            ("ci95_low", "95% CI low", "pct3"), ("ci95_high", "95% CI high", "pct3"),
+            ("z", "z (of the house edge)", "z"),
             ("cost", "cost against " + data["strategy"], "spct3"),
             ("ss_exact", "Super Sevens (exact)", "pct3"),
-            ("ss_simulated", "Super Sevens (simulated)", "pct3"),
+            ("ss_simulated", "Super Sevens (simulated)", "pct3"), ("ss_se", "SE", "pct3"),
+            ("ss_ci95_low", "95% CI low", "pct3"), ("ss_ci95_high", "95% CI high", "pct3"),
             ("description", "what it does", "text")]
     t = Table("player_choices", "The player's choices: house edge by strategy", cols,
-              [[r[c] for c, _, _ in cols] for r in data["choices"]],
+              [[r.get(c) for c, _, _ in cols] for r in data["choices"]],
               {"exact": "exact_house_edge", "simulated": "simulated_house_edge",
                "ss_exact": "ss_exact_house_edge", "ss_simulated": "ss_simulated_house_edge"})
+    withheld = [f"{r['strategy']}: {r['ss_interval_note']}" for r in data["choices"]
+                if r.get("ss_interval_note")]
     return Section("choices", "The effect of the player's choices", [
-        "Each strategy plays the same number of rounds with the same seed. Cost: how much the "
+        "Each strategy plays the same number of rounds with the same seed; each simulated house "
+        "edge, the main game's (with insurance, per initial wager) and Super Sevens' (per unit "
+        "staked), with its standard error and 95% confidence interval. Cost: how much the "
         "exact house edge rises against the report's strategy. The 7-7 question is in the "
-        f"section above. {data['choices_note']}", t])
+        f"section above. {data['choices_note']}", t]
+        + ([f"Super Sevens simulated with no SE or interval ('-'): {'; '.join(withheld)}."]
+           if withheld else []))
 
 
 def variants(data: dict) -> Section:
     v = data["variants"]
     if not v["available"]:
-        return Section("variants", "Rule variants", [f"Missing: {v['reason']}",
-                       _chart(data, "rule_effects", "Rule-variant effects")])
+        return Section("variants", "Rule variants", [f"{v['reason'][0].upper()}"
+                                                     f"{v['reason'][1:]}."])
     cols = [("variant", "variant", "text"), ("changes", "changes", "text"),
             ("house_edge", "house edge", "pct3"), ("house_edge_half_width", "95% ±", "pct3"),
             ("exact_house_edge", "house edge (exact)", "pct3"),
@@ -513,7 +537,8 @@ def manifest(data: dict) -> Section:
              ["rule variants (files)", ", ".join(m["variant_files"]) or "none"],
              *[[f"rule variant {f} SHA-256", h] for f, h in zip(
                  m["variant_files"], m.get("variant_sha256") or [], strict=False)],
-             ["rule variants (rounds a game)", m["variant_rounds"]],
+             *([["rule variants (rounds a game)", m["variant_rounds"]]]
+               if m["variant_rounds"] is not None else []),
              ["counting plan", m.get("count_plan") or "none"],
              ["counting (rounds a run)", m.get("count_rounds")],
              ["counting penetrations", ", ".join(f"{p:g}" for p in m.get("count_penetrations")
