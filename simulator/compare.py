@@ -719,14 +719,17 @@ def _messages(plan: Plan, meta: dict, partial: bool, quiet: bool, resumed: int) 
 # Planning: the games of a comparison and the strategy each plays
 
 
-def _derived(rules, made) -> tuple[tuple, str]:
-    """The derived basic strategy of ``rules`` (``made``: `derived.basic_for_all`'s) for every
-    box, and the note naming its cache."""
-    strat, path = made[derived.rules_key(rules)]
-    home = os.path.expanduser("~")
-    shown = "~" + str(path)[len(home):] if path and str(path).startswith(home + os.sep) else path
-    note = f"derived for these rules, {shown}" if path else "derived for these rules (not cached)"
-    return (strat,) * rules.boxes, note
+def _basic(rules, made) -> tuple[tuple, tuple[str, ...]]:
+    """The basic strategy of ``rules`` for every box and its names, as every command plays it by
+    default: the shipped ``basic`` (the NZ rules' chart) where no chart key differs from the NZ
+    rules or the chart derived for them (``made``: `derived.basic_for_all`'s) is the same, else
+    the derived one, named `derived.DERIVED_BASIC` (the same on every machine: not its file)."""
+    theirs = made[derived.rules_key(rules)][0] if derived.chart_change(rules) else None
+    if derived.nz_chart_fits(rules, theirs):
+        strat = load_strategy("basic")
+    else:
+        strat = dataclasses.replace(theirs, name=derived.DERIVED_BASIC)
+    return (strat,) * rules.boxes, (strat.name,) * rules.boxes
 
 
 def _changed(rules) -> list[str]:
@@ -739,15 +742,16 @@ def build_games(base_rules, base_label: str, base_source: str, base_strategies,
     """The baseline and one `Game` per `simulator.variants.Variant`.
 
     ``base_strategies``: ``(strategies, names)`` from ``--strategy`` (one per box), or None for
-    the basic strategy derived for the baseline's rules. A rule variant plays the basic
-    strategy derived for its own rules, or with ``same_strategy`` the baseline's; a variant
-    naming a strategy plays it on every box. The strategies not yet derived are derived side
-    by side on up to ``workers`` processes (`derived.basic_for_all`); ``log(text)`` names them
-    first, in one line (slow once).
+    the basic strategy of the baseline's rules (`_basic`). A rule variant plays the basic
+    strategy of its own rules, or with ``same_strategy`` the baseline's; a variant naming a
+    strategy plays it on every box. The strategies not yet derived are derived side by side on
+    up to ``workers`` processes (`derived.basic_for_all`); ``log(text)`` names them first, in
+    one line (slow once).
     """
     wanted = [base_rules] if base_strategies is None else []
     if not same_strategy:
         wanted += [v.rules for v in variants if v.strategy is None]
+    wanted = [r for r in wanted if derived.chart_change(r)]  # (the others play the NZ chart)
 
     def say(todo, processes):
         if log is not None:
@@ -762,12 +766,10 @@ def build_games(base_rules, base_label: str, base_source: str, base_strategies,
 
     made = derived.basic_for_all(wanted, workers, say, done)
     if base_strategies is None:
-        strats, note = _derived(base_rules, made)
-        names = ("basic",) * base_rules.boxes
+        strats, names = _basic(base_rules, made)
     else:
         strats, names = tuple(base_strategies[0]), tuple(base_strategies[1])
-        note = ""
-    games = [Game(base_label, base_rules, strats, names, (), base_source, note)]
+    games = [Game(base_label, base_rules, strats, names, (), base_source)]
     for v in variants:
         if v.strategy is not None:
             s = load_strategy(v.strategy)
@@ -778,8 +780,7 @@ def build_games(base_rules, base_label: str, base_source: str, base_strategies,
             if v.rules.boxes != len(strats) and len(set(names)) == 1:
                 g_strats, g_names = (strats[0],) * v.rules.boxes, (names[0],) * v.rules.boxes
         else:
-            g_strats, g_note = _derived(v.rules, made)
-            g_names = ("basic",) * v.rules.boxes
+            (g_strats, g_names), g_note = _basic(v.rules, made), ""
         if len(g_strats) != v.rules.boxes:
             raise ValueError(f"{v.label}: {len(g_strats)} strategies for boxes = "
                              f"{v.rules.boxes}: --same-strategy needs the same boxes")

@@ -197,13 +197,50 @@ def test_exact_differences_with_derived_strategies(tmp_path, monkeypatch):
     args = ["compare", "--rounds", "4000", "--chunk-rounds", "2000", "--quiet", "-f", "json",
             "--vary-strategy", "never-bust"]
     doc = json.loads(run(*args).stdout)
-    assert "derived for these rules" in doc["baseline"]["strategy_note"]
-    assert list(tmp_path.glob("basic-*.toml")) and list(tmp_path.glob("exact-*.json"))
+    assert doc["baseline"]["strategy"] == ["basic"]  # the NZ rules: their chart, not derived
+    assert list(tmp_path.glob("exact-*.json"))
     d = doc["variants"][0]["difference"]["house_edge"]
     assert d["exact_scope"] == "full" and d["exact"] > 0.03  # never-bust costs ~4%
     assert d["z"] == pytest.approx((d["mean"] - d["exact"]) / d["se"])
     assert doc["variants"][0]["exact"]["house_edge"] == pytest.approx(
         doc["baseline"]["exact"]["house_edge"] + d["exact"])
+
+
+def test_strategies_are_named_as_every_command_names_them(tmp_path, monkeypatch):
+    """The NZ chart, named basic, wherever the chart derived for a game's rules is the same (or
+    no chart key differs: nothing derived); else ``basic (derived for these rules)``, with no
+    machine's cache file in any format."""
+    from simulator import derived
+    from simulator.rules import load_rules
+    from simulator.strategy import dumps_strategy, load_strategy
+
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(tmp_path))
+    nz = load_rules()
+    tmp_path.mkdir(exist_ok=True)
+    derived.basic_path(nz.replace(decks=8)).write_text(dumps_strategy(load_strategy("basic")))
+    h17 = derived.basic_path(nz.replace(dealer_hits_soft_17=True))
+    h17.write_text(dumps_strategy(load_strategy("mimic-dealer")))  # (a chart that differs)
+    args = ["compare", "--rounds", "2000", "--chunk-rounds", "1000", "--pair-rounds", "50",
+            "--quiet", "--no-exact", "--vary", "decks=8", "--vary", "dealer_hits_soft_17=true",
+            "--vary", "penetration=0.85"]
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    named = {g["label"]: (g["strategy"], g["strategy_note"])
+             for g in [doc["baseline"], *doc["variants"]]}
+    assert named == {"nz1994": (["basic"], ""), "decks=8": (["basic"], ""),
+                     "dealer_hits_soft_17=true": ([derived.DERIVED_BASIC], ""),
+                     "penetration=0.85": (["basic"], "")}
+    assert sorted(tmp_path.glob("basic-*.toml")) == sorted([derived.basic_path(
+        nz.replace(decks=8)), h17])  # nothing derived for the NZ chart's rules
+    # the cached chart is the one played: the same figures as mimic-dealer's under H17
+    mimic = json.loads(run(*args[:9], "--vary", "dealer_hits_soft_17=true", "--strategy",
+                           "mimic-dealer", "--same-strategy", "-f", "json").stdout)
+    played = {v["label"]: v["house_edge"] for v in doc["variants"]}
+    assert played["dealer_hits_soft_17=true"] == mimic["variants"][0]["house_edge"]
+    for fmt in ("table", "csv", "json", "markdown"):
+        out = run(*args, "-f", fmt).stdout
+        assert str(tmp_path) not in out and "basic-" not in out, fmt
+        if fmt == "table":
+            assert "strategy basic (derived for these rules);" in out
 
 
 def test_all_variants_runs_every_shipped_file_against_nz():
