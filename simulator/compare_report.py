@@ -356,17 +356,46 @@ def render_text(stats: dict, meta: dict, markdown: bool = False) -> str:
     return "\n".join(out) + "\n"
 
 
+def _ss_edge(f: dict | None) -> dict | None:
+    """A Super Sevens figure (`tally.summarize`'s, a return with its ``house_edge``) as json
+    gives it: a house edge per unit staked, its interval turned round with it, and no ``mean``
+    (the return, which reads the other way round)."""
+    if f is None:
+        return None
+    edge, lo, hi = as_edge("super_sevens", f)
+    return {"house_edge": edge} | {k: v for k, v in f.items() if k != "mean"} | {
+        "ci95_low": lo, "ci95_high": hi}
+
+
+def _exact_edges(ex: dict | None) -> dict | None:
+    """A game's exact figures (`compare.exact_figures`) as json gives them: house edges, the
+    Super Sevens one (``super_sevens_house_edge``) minus the analyzer's return."""
+    if ex is None:
+        return None
+    ev = ex.get("super_sevens_ev")
+    out = {"house_edge": ex.get("house_edge"),
+           "super_sevens_house_edge": None if ev is None else 0.0 - ev}
+    if "first_box" in ex:
+        out = {"first_box": ex["first_box"]} | out
+    if "by_strategy" in ex:
+        out["by_strategy"] = [_exact_edges(e) for e in ex["by_strategy"]]
+    return out
+
+
 def _game_json(row: dict, base) -> dict:
+    """A game of the json document: every money figure a house edge (or a difference of house
+    edges), docs/compare.md."""
     game, s = row["game"], row["summary"]
     out = {"label": game.label, "source": game.source, "description": game.description,
            "changes": list(game.changes), "strategy": list(game.names),
            "strategy_note": game.strategy_note, "rules": rules_dict(game.rules),
            "rounds": s["rounds"], "house_edge": s["house_edge"],
            "super_sevens": None if not game.rules.super_sevens else {
-               k: s["super_sevens"][k] for k in ("mean", "se", "ci95_low", "ci95_high",
-                                                   "interval_note", "house_edge", "bets")},
-           "by_strategy": by_strategy(s, list(game.names)),  # several strategies: each's figures
-           "exact": row.get("exact")}
+               k: v for k, v in _ss_edge(s["super_sevens"]).items()
+               if k in ("house_edge", "se", "ci95_low", "ci95_high", "interval_note", "bets")},
+           "by_strategy": [e | {"super_sevens": _ss_edge(e.get("super_sevens"))}
+                           for e in by_strategy(s, list(game.names))],  # each's figures
+           "exact": _exact_edges(row.get("exact"))}
     if row["difference"] is not None:
         d = row["difference"]
         out["difference"] = d | {"by_strategy": d.get("by_strategy") and by_strategy(

@@ -692,3 +692,18 @@ def test_the_pairing_note_of_a_game_with_other_boxes_says_its_deals_differ_at_on
     assert "the deals differ from the first round" in pairing_note(one, three)
     h17 = types.SimpleNamespace(rules=Rules(dealer_hits_soft_17=True), strategies=(basic,))
     assert "drift apart" in pairing_note(one, h17)
+
+
+def test_json_gives_a_super_sevens_return_as_a_house_edge_with_its_interval_turned_round():
+    from simulator.compare_report import _exact_edges, _ss_edge
+
+    ret = {"mean": -0.2, "se": 0.01, "ci95_low": -0.25, "ci95_high": -0.15, "house_edge": 0.2,
+           "interval_note": None, "bets": 100}
+    assert _ss_edge(ret) == {"house_edge": 0.2, "se": 0.01, "ci95_low": 0.15, "ci95_high": 0.25,
+                             "interval_note": None, "bets": 100}
+    ex = {"house_edge": 0.005, "super_sevens_ev": -0.2, "by_strategy": [
+        {"first_box": 1, "house_edge": 0.004, "super_sevens_ev": -0.3}]}
+    assert _exact_edges(ex) == {"house_edge": 0.005, "super_sevens_house_edge": 0.2,
+                                "by_strategy": [{"first_box": 1, "house_edge": 0.004,
+                                                 "super_sevens_house_edge": 0.3}]}
+

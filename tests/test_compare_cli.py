@@ -121,8 +121,22 @@ def test_csv_json_and_markdown_agree():
         got = {r["figure"]: r["exact_value"] for r in rows
                if r["variant"] == name and r["figures_of"] == "game"}
         assert float(got["house_edge"]) == pytest.approx(game["exact"]["house_edge"], rel=1e-9)
-        assert float(got["super_sevens"]) == pytest.approx(-game["exact"]["super_sevens_ev"],
-                                                           rel=1e-9)
+        assert float(got["super_sevens"]) == pytest.approx(
+            game["exact"]["super_sevens_house_edge"], rel=1e-9)
+    # json: every Super Sevens figure a house edge, as the main game's: each game's, its exact
+    # one, and the differences of them (no "mean" that is a return beside them)
+    base, v = doc["baseline"], doc["variants"][0]
+    d = v["difference"]["super_sevens"]
+    assert "mean" not in v["super_sevens"] and "super_sevens_ev" not in v["exact"]
+    assert v["super_sevens"]["house_edge"] > 0.05 and v["exact"]["super_sevens_house_edge"] > 0.05
+    assert d["mean"] == pytest.approx(v["super_sevens"]["house_edge"]
+                                      - base["super_sevens"]["house_edge"])
+    assert d["exact"] == pytest.approx(v["exact"]["super_sevens_house_edge"]
+                                       - base["exact"]["super_sevens_house_edge"])
+    ss = next(r for r in rows if r["variant"] == "decks=8" and r["figure"] == "super_sevens"
+              and r["figures_of"] == "game")
+    assert float(ss["value"]) == pytest.approx(v["super_sevens"]["house_edge"])
+    assert float(ss["difference"]) == pytest.approx(d["mean"])
     # the run on every csv row, as json's run says it
     assert {(r["rounds"], r["seed"], r["partial"], r["precision_target"]) for r in rows} == {
         (str(doc["run"]["rounds_played"]), str(doc["run"]["seed"]), "False", "")}

@@ -550,12 +550,12 @@ def _variant_sevens(game: dict, exact: dict, shown_exact: bool) -> dict:
     the paired difference from the baseline with its interval and exact value."""
     ss = game.get("super_sevens")
     d = ((game.get("difference") or {}).get("super_sevens") or {}) if ss else {}
-    ev = exact.get("super_sevens_ev") if ss and shown_exact else None
     return {"ss_touched": "difference" not in game or bool(game.get("super_sevens_touched")),
             "ss_house_edge": ss and ss["house_edge"],
             "ss_half_width": None if not ss or ss["ci95_high"] is None else
-            ss["ci95_high"] - ss["mean"],
-            "ss_exact_house_edge": None if ev is None else -ev,
+            ss["ci95_high"] - ss["house_edge"],
+            "ss_exact_house_edge": exact.get("super_sevens_house_edge") if ss and shown_exact
+            else None,
             "ss_difference": d.get("mean"), "ss_ci95_low": d.get("ci95_low"),
             "ss_ci95_high": d.get("ci95_high"), "ss_exact": d.get("exact"),
             "ss_interval_note": (ss or {}).get("interval_note") if not d else
