@@ -366,16 +366,33 @@ def widest(payload, games) -> float | None:
     return worst
 
 
-def exact_scope(base, rules) -> str:
-    """How far the exact analyzer (a full shoe every round) covers the difference between two
-    rule sets: ``"full"``; ``"cut-card"`` when the decks, the penetration or the shuffle differ
-    with a cut card in either game (the simulated difference also holds the change of the
-    cut-card effect, which the exact analyzer does not see)."""
+def exact_scope(base, rules, same_play: bool = True) -> str:
+    """How far the exact analyzer (one box, a full shoe every round) covers the difference
+    between two rule sets: ``"full"``; ``"none"`` when only keys it does not read
+    (`derived.UNSEEN`: penetration, the shuffle, the boxes) differ, with a cut card in either
+    game and ``same_play`` (the same charts at the boxes, `same_play`): its difference is 0
+    whatever the change does; ``"cut-card"`` when the decks, the penetration or the shuffle
+    differ with a cut card in either game otherwise (the simulated difference also holds the
+    change of the cut-card effect, which the exact analyzer does not see)."""
     if base.shuffle == rules.shuffle == "every-round":
         return "full"
+    a, b = rules_dict(base), rules_dict(rules)
+    if same_play and a != b and all(a[k] == b[k] for k in a if k not in derived.UNSEEN):
+        return "none"
     same_shoe = (base.shuffle, base.penetration, base.decks) == (rules.shuffle,
                                                                  rules.penetration, rules.decks)
     return "full" if same_shoe else "cut-card"
+
+
+def same_play(base: Game, game: Game) -> bool:
+    """Whether two games' boxes play the same charts and insurance choices: box by box, or one
+    chart at every box of both."""
+    def chart(s):
+        return (s.hard.tobytes(), s.soft.tobytes(), s.pairs.tobytes(), s.sevens.tobytes(),
+                s.insurance, s.even_money)
+
+    a, b = [chart(s) for s in base.strategies], [chart(s) for s in game.strategies]
+    return a == b or len(set(a) | set(b)) == 1
 
 
 def pairing_note(base: Game, game: Game) -> str:
@@ -466,7 +483,7 @@ def _add_figures(diff: dict, fig: dict, fig0: dict, rows: tuple, ex, base, game,
             continue
         _add_independent(d, fig[key]["se"], fig0[key]["se"])
         if ex is not None:
-            _add_exact(d, key, ex, exact_scope(base.rules, game.rules))
+            _add_exact(d, key, ex, exact_scope(base.rules, game.rules, same_play(base, game)))
         same_pays = all(getattr(base.rules, k) == getattr(game.rules, k) for k in PAYS[key])
         _withhold(d, [f"{r['game'].label}: {f[key]['interval_note']}"
                       for r, f in zip(rows, (fig0, fig), strict=True)
@@ -508,11 +525,11 @@ def _add_independent(d: dict, se_game, se0) -> None:
 
 def _add_exact(d: dict, key: str, ex: tuple, scope: str) -> None:
     """The exact difference (the game's exact figure ``ex[0]`` less the baseline's ``ex[1]``,
-    as house edges) and the simulated one's z; ``scope``: `exact_scope`."""
+    as house edges) and the simulated one's z; ``scope``: `exact_scope` (``"none"``: neither)."""
     field_ = "house_edge" if key == "house_edge" else "super_sevens_ev"
     d["exact_scope"] = scope
     d["exact"] = d["z"] = None
-    if None in ex or ex[0][field_] is None or ex[1][field_] is None:
+    if scope == "none" or None in ex or ex[0][field_] is None or ex[1][field_] is None:
         return
     exact_diff = ex[0][field_] - ex[1][field_]
     if key == "super_sevens":

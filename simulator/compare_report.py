@@ -196,7 +196,15 @@ def _notes(stats: dict, has_exact: bool) -> list[str]:
             notes.append("~ marks decks, penetration or the shuffle changed with a cut card: the "
                          "simulated difference also holds the change of the cut-card effect, "
                          "which the exact one (a full shoe every round) does not.")
+        if "none" in scopes:
+            notes.append(f"{NOT_SEEN}: no exact difference or z where only the penetration, the "
+                         "shuffle or the boxes change with a cut card: the exact analyzer (one "
+                         "box, a full shoe every round) does not see them, and its difference "
+                         "would be 0 whatever they do.")
     return notes
+
+
+NOT_SEEN = "n/a"  # the exact column of a change the exact analyzer does not see
 
 
 def _table_rows(stats: dict, key: str, has_exact: bool) -> list[list[str]]:
@@ -258,6 +266,8 @@ def _cells(f: dict, key: str, d: dict | None, ex: dict | None, has_exact: bool,
             cells += [_pct(v), ""]
         elif d is None:
             cells += ["", ""]
+        elif d.get("exact_scope") == "none":
+            cells += [NOT_SEEN, "-"]
         else:
             mark = "~" if d.get("exact_scope") == "cut-card" else ""
             cells += [mark + _pct(d.get("exact"), sign=True), _num(d.get("z"), "+.2f")]

@@ -530,11 +530,17 @@ def test_a_plain_rule_file_is_a_whole_rule_set_variant():
 
 def test_exact_scope():
     assert C.exact_scope(NZ, NZ.replace(dealer_hits_soft_17=True)) == "full"
+    assert C.exact_scope(NZ, NZ) == "full"  # (the same game: its exact difference is 0)
     assert C.exact_scope(NZ, NZ.replace(decks=8)) == "cut-card"
-    assert C.exact_scope(NZ, NZ.replace(penetration=0.6)) == "cut-card"
-    assert C.exact_scope(NZ, NZ.replace(shuffle="every-round")) == "cut-card"
+    assert C.exact_scope(NZ, NZ.replace(decks=8, penetration=0.6)) == "cut-card"
+    # what the exact analyzer does not read, alone: it cannot see the change
+    assert C.exact_scope(NZ, NZ.replace(penetration=0.6)) == "none"
+    assert C.exact_scope(NZ, NZ.replace(shuffle="every-round")) == "none"
+    assert C.exact_scope(NZ, NZ.replace(boxes=3)) == "none"
+    assert C.exact_scope(NZ, NZ.replace(penetration=0.6), same_play=False) == "cut-card"
     er = NZ.replace(shuffle="every-round")
     assert C.exact_scope(er, er.replace(decks=1)) == "full"
+    assert C.exact_scope(er, er.replace(penetration=0.6)) == "full"  # (no cut card: no effect)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -257,6 +257,34 @@ def test_strategies_are_named_as_every_command_names_them(tmp_path, monkeypatch)
             assert "strategy basic (derived for these rules);" in out
 
 
+def test_no_exact_difference_or_z_where_the_exact_analyzer_cannot_see_the_change():
+    """Penetration or the shuffle alone: the exact analyzer's difference is 0 whatever they do,
+    so none is given (nor a z), in every format; decks keep theirs, marked ~."""
+    args = ["compare", *TINY, "--vary", "penetration=0.85", "--vary", "shuffle=every-round",
+            "--vary", "decks=8"]
+    args.remove("--no-exact")
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    by = {v["label"]: v["difference"] for v in doc["variants"]}
+    for label in ("penetration=0.85", "shuffle=every-round"):
+        for key in ("house_edge", "super_sevens"):
+            d = by[label][key]
+            assert (d["exact_scope"], d["exact"], d["z"]) == ("none", None, None), (label, key)
+            assert d["mean"] is not None
+    eight = by["decks=8"]["house_edge"]
+    assert eight["exact_scope"] == "cut-card" and eight["exact"] is not None
+    rows = list(csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout)))
+    blind = [r for r in rows if r["variant"] in ("penetration=0.85", "shuffle=every-round")]
+    assert blind and {(r["exact_difference"], r["z"], r["exact_scope"]) for r in blind} == {
+        ("", "", "none")}
+    for fmt in ("table", "markdown"):
+        out = run(*args, "-f", fmt).stdout
+        line = next(ln for ln in out.splitlines() if ln.lstrip("| ").startswith("penetration"))
+        cells = [c for c in line.replace("|", " ").split() if c]
+        assert cells[-2:] == ["n/a", "-"] and "+0.000" not in line, (fmt, line)
+        assert "n/a: no exact difference or z where only the penetration" in out
+        assert "~+" in out or "~-" in out  # decks=8 keeps its exact difference
+
+
 def test_all_variants_runs_every_shipped_file_against_nz():
     from simulator import variants
 

@@ -507,7 +507,10 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
                      "independent runs; exact: the exact analyzer's figure and difference (a "
                      "full shoe every round; scope 'cut-card': the decks, penetration or "
                      "shuffle differ with a cut card, so the simulated difference also holds the "
-                     "change of the cut-card effect)." + _few_blocks_text(result.stats["blocks"])
+                     "change of the cut-card effect; scope 'none': only the penetration, the "
+                     "shuffle or the boxes differ, which the exact analyzer does not see, so no "
+                     "exact figure, difference or z, '-')."
+                     + _few_blocks_text(result.stats["blocks"])
                      + "".join(" " + n for n in compare_report.shoe_note(
                          result.stats, doc["run"]["pair_rounds"])))}
 
