@@ -285,6 +285,24 @@ def test_no_exact_difference_or_z_where_the_exact_analyzer_cannot_see_the_change
         assert "~+" in out or "~-" in out  # decks=8 keeps its exact difference
 
 
+def test_the_table_says_which_sign_means_what_and_keeps_exact_edges_apart_from_differences():
+    args = ["compare", *TINY, "--vary", "dealer_hits_soft_17=true"]
+    args.remove("--no-exact")
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    for fmt in ("table", "markdown"):
+        out = run(*args, "-f", fmt).stdout
+        assert ("difference = the variant's house edge less the baseline's: + the house edge "
+                "rises (worse for the player), - it falls (better for the player)") in out
+        head = next(ln for ln in out.splitlines() if "variant" in ln and "exact" in ln)
+        assert "exact %" in head and "exact diff %" in head, head
+        row = next(ln for ln in out.splitlines() if ln.lstrip("| ").startswith("dealer_hits"))
+        cells = row.replace("|", " ").split()
+        v = doc["variants"][0]
+        # the variant's exact house edge, then its exact difference: not one column for both
+        assert cells[-3:-1] == [f"{100 * v['exact']['house_edge']:.3f}",
+                                f"{100 * v['difference']['house_edge']['exact']:+.3f}"], row
+
+
 def test_all_variants_runs_every_shipped_file_against_nz():
     from simulator import variants
 
@@ -346,7 +364,8 @@ def test_precision_result_is_in_the_table_head():
     assert p["met"] is False and head.startswith("precision target ±0.1000%")
     assert f"NOT met (stopped at --max-rounds 4,000): ±{100 * p['half_width']:.4f}%" in head
     md = run(*args, "-f", "markdown").stdout.splitlines()  # markdown's third line too
-    assert md[1].endswith("  ") and md[2] == head and md[3] == ""
+    assert md[1].endswith("  ") and md[2] == head + "  " and md[3].startswith("difference = ")
+    assert md[4] == ""
 
 
 def _last_bar(stderr: str, word: str) -> str:
