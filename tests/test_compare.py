@@ -326,7 +326,7 @@ def test_h17_paired_se_is_at_least_three_times_smaller_than_independent_runs(h17
     NZ shoe); 2.95 and 3.00 with blocks of 64; docs/compare.md has the table by block size. 1M
     rounds (about 21,000 blocks): the ratio is known to about 1%."""
     games = h17_games
-    assert [g.strategies[0].name for g in games] == ["basic", "basic"]
+    assert [g.strategies[0].name for g in games] == ["basic", "basic (derived for these rules)"]
     assert not np.array_equal(games[0].strategies[0].hard, games[1].strategies[0].hard)
     plan = _plan(games, rounds=1_000_000, chunk_rounds=100_000, pair_rounds=None)
     result = C.compare(plan, quiet=True)
