@@ -534,7 +534,7 @@ def _variant_row(game: dict) -> dict:
     return {"variant": game["label"],
             "changes": "(baseline)" if baseline else ", ".join(game["changes"])
             or "(none: the rule set has it already)",
-            # "derived for these rules, <cache file>": the file is in the document
+            # "the baseline's" (its strategy played under the variant's rules), else the names
             "strategy": game["strategy_note"].split(",")[0] or ", ".join(
                 sorted(set(game["strategy"]))),
             "house_edge": he["mean"],
