@@ -650,46 +650,20 @@ def _rules_source(rules_path, file_meta, changes) -> dict:
     return rules_source(rules_path, file_meta.get("name"), changes)
 
 
-# The rule keys that change what the basic strategy should be (not the cut card, the boxes,
-# the side bet's pays, or a payoff the chart does not decide).
-CHART_KEYS = ("decks", "hole_card", "double_on", "double_after_split", "max_hands",
-              "resplit_aces", "hit_split_aces", "dealer_hits_soft_17", "dealer_blackjack_takes",
-              "surrender")
-
-
-def _chart_change(rules) -> str:
-    """The chart keys in which ``rules`` differ from the NZ rules, as ``key=value`` words
-    ("" where none does)."""
-    from simulator.rules import Rules, rules_dict
-
-    nz, here = rules_dict(Rules()), rules_dict(rules)
-    return ", ".join(f"{k}={str(here[k]).lower() if isinstance(here[k], bool) else here[k]}"
-                     for k in CHART_KEYS if here[k] != nz[k])
-
-
-def _same_chart(a, b) -> bool:
-    import numpy as np
-
-    from simulator.strategy import CHARTS
-
-    return all(np.array_equal(getattr(a, t), getattr(b, t)) for t in CHARTS)
-
-
 def _nz_chart_note(rules, names) -> tuple[str, str] | None:
     """For a run playing the shipped ``basic`` (the NZ rules' chart) under rules that may call
     for another: the stderr note (which keys, and how to play theirs: the one compare derived
     and keeps, where it differs) and the words the report puts beside the strategy
     (``run.strategy_note``). None where no chart key differs, or the derived chart is the same."""
     from simulator import derived
-    from simulator.strategy import load_strategy
 
-    changed = _chart_change(rules) if "basic" in names else ""
+    changed = derived.chart_change(rules) if "basic" in names else ""
     if not changed:
         return None
     path = derived.basic_path(rules)
     theirs = derived.cached_basic(rules)
     if theirs is not None:
-        if _same_chart(theirs, load_strategy("basic")):
+        if derived.nz_chart_fits(rules, theirs):
             return None
         return (f"bjsim: strategy basic is the NZ rules' chart, and the one derived for these "
                 f"rules ({changed}) differs: --strategy {path} plays it",
@@ -741,9 +715,8 @@ def _derived_basic(rules, quiet: bool) -> tuple:
     (`derived.basic_for`), said on stderr; ``(None, None)`` where it is the NZ rules' chart
     (no chart key differs from the NZ rules, or the derived chart is the same)."""
     from simulator import derived
-    from simulator.strategy import load_strategy
 
-    changed = _chart_change(rules)
+    changed = derived.chart_change(rules)
     if not changed:
         return None, None
     cached = derived.basic_path(rules)
@@ -752,7 +725,7 @@ def _derived_basic(rules, quiet: bool) -> tuple:
         click.echo(f"bjsim: deriving the basic strategy for these rules{again} (exact analyzer, "
                    "about 10 s; then cached)", err=True)
     theirs, path = derived.basic_for(rules)
-    if _same_chart(theirs, load_strategy("basic")):
+    if derived.nz_chart_fits(rules, theirs):
         return None, None
     if not quiet:
         where = path if path is not None else "not cached: the cache folder cannot be written"
@@ -774,7 +747,9 @@ def remove_temporary() -> None:
 
 
 def _derived_note(rules) -> str:
-    return (f"the exact analyzer's for {_chart_change(rules)}; the shipped basic is the NZ rules' "
+    from simulator.derived import chart_change
+
+    return (f"the exact analyzer's for {chart_change(rules)}; the shipped basic is the NZ rules' "
             "chart")
 
 
@@ -784,6 +759,7 @@ def _default_strategies(rules, quiet: bool, boxes: int) -> tuple[list, list, str
     run (its cache file, said on stderr, is not)."""
     from dataclasses import replace
 
+    from simulator.derived import DERIVED_BASIC
     from simulator.strategy import load_strategy
 
     theirs, _ = _derived_basic(rules, quiet)
@@ -1417,7 +1393,6 @@ cli.add_command(OneLineGroup(name="strategies", commands=strategy.commands, hidd
 # exact
 
 
-DERIVED_BASIC = "basic (derived for these rules)"  # exact's strategy without --strategy
 UP_CHOICES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "T")  # (index + 1: the card)
 
 
@@ -1440,7 +1415,7 @@ def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bo
             kept[up] = [r for r in made if r["up"] == up]
             save_hands(rules, strat, up, kept[up])
     rows = [r for up in hands.UP_ORDER if up in kept for r in kept[up]]
-    name = strat.name if strat is not None else DERIVED_BASIC
+    name = strat.name if strat is not None else derived.DERIVED_BASIC
     run_meta = source | {"strategy": name, "seed": None, "partial": False}
     if fmt == "json":
         doc = hands.hands_json(rows, {"bjsim": __version__, "rules": rules_dict(rules),
@@ -1506,6 +1481,8 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
                    "kept)", err=True)
     fig, _ = exact_figures(rules, strat)
     if strat is None:  # not the shipped chart of that name
+        from simulator.derived import DERIVED_BASIC
+
         fig = fig | {"strategy": DERIVED_BASIC}
     run_meta = source | {"strategy": fig["strategy"], "seed": None, "partial": False}
     if fmt == "json":

@@ -366,16 +366,33 @@ def widest(payload, games) -> float | None:
     return worst
 
 
-def exact_scope(base, rules) -> str:
-    """How far the exact analyzer (a full shoe every round) covers the difference between two
-    rule sets: ``"full"``; ``"cut-card"`` when the decks, the penetration or the shuffle differ
-    with a cut card in either game (the simulated difference also holds the change of the
-    cut-card effect, which the exact analyzer does not see)."""
+def exact_scope(base, rules, same_play: bool = True) -> str:
+    """How far the exact analyzer (one box, a full shoe every round) covers the difference
+    between two rule sets: ``"full"``; ``"none"`` when only keys it does not read
+    (`derived.UNSEEN`: penetration, the shuffle, the boxes) differ, with a cut card in either
+    game and ``same_play`` (the same charts at the boxes, `same_play`): its difference is 0
+    whatever the change does; ``"cut-card"`` when the decks, the penetration or the shuffle
+    differ with a cut card in either game otherwise (the simulated difference also holds the
+    change of the cut-card effect, which the exact analyzer does not see)."""
     if base.shuffle == rules.shuffle == "every-round":
         return "full"
+    a, b = rules_dict(base), rules_dict(rules)
+    if same_play and a != b and all(a[k] == b[k] for k in a if k not in derived.UNSEEN):
+        return "none"
     same_shoe = (base.shuffle, base.penetration, base.decks) == (rules.shuffle,
                                                                  rules.penetration, rules.decks)
     return "full" if same_shoe else "cut-card"
+
+
+def same_play(base: Game, game: Game) -> bool:
+    """Whether two games' boxes play the same charts and insurance choices: box by box, or one
+    chart at every box of both."""
+    def chart(s):
+        return (s.hard.tobytes(), s.soft.tobytes(), s.pairs.tobytes(), s.sevens.tobytes(),
+                s.insurance, s.even_money)
+
+    a, b = [chart(s) for s in base.strategies], [chart(s) for s in game.strategies]
+    return a == b or len(set(a) | set(b)) == 1
 
 
 def pairing_note(base: Game, game: Game) -> str:
@@ -466,7 +483,7 @@ def _add_figures(diff: dict, fig: dict, fig0: dict, rows: tuple, ex, base, game,
             continue
         _add_independent(d, fig[key]["se"], fig0[key]["se"])
         if ex is not None:
-            _add_exact(d, key, ex, exact_scope(base.rules, game.rules))
+            _add_exact(d, key, ex, exact_scope(base.rules, game.rules, same_play(base, game)))
         same_pays = all(getattr(base.rules, k) == getattr(game.rules, k) for k in PAYS[key])
         _withhold(d, [f"{r['game'].label}: {f[key]['interval_note']}"
                       for r, f in zip(rows, (fig0, fig), strict=True)
@@ -508,11 +525,11 @@ def _add_independent(d: dict, se_game, se0) -> None:
 
 def _add_exact(d: dict, key: str, ex: tuple, scope: str) -> None:
     """The exact difference (the game's exact figure ``ex[0]`` less the baseline's ``ex[1]``,
-    as house edges) and the simulated one's z; ``scope``: `exact_scope`."""
+    as house edges) and the simulated one's z; ``scope``: `exact_scope` (``"none"``: neither)."""
     field_ = "house_edge" if key == "house_edge" else "super_sevens_ev"
     d["exact_scope"] = scope
     d["exact"] = d["z"] = None
-    if None in ex or ex[0][field_] is None or ex[1][field_] is None:
+    if scope == "none" or None in ex or ex[0][field_] is None or ex[1][field_] is None:
         return
     exact_diff = ex[0][field_] - ex[1][field_]
     if key == "super_sevens":
@@ -719,14 +736,17 @@ def _messages(plan: Plan, meta: dict, partial: bool, quiet: bool, resumed: int) 
 # Planning: the games of a comparison and the strategy each plays
 
 
-def _derived(rules, made) -> tuple[tuple, str]:
-    """The derived basic strategy of ``rules`` (``made``: `derived.basic_for_all`'s) for every
-    box, and the note naming its cache."""
-    strat, path = made[derived.rules_key(rules)]
-    home = os.path.expanduser("~")
-    shown = "~" + str(path)[len(home):] if path and str(path).startswith(home + os.sep) else path
-    note = f"derived for these rules, {shown}" if path else "derived for these rules (not cached)"
-    return (strat,) * rules.boxes, note
+def _basic(rules, made) -> tuple[tuple, tuple[str, ...]]:
+    """The basic strategy of ``rules`` for every box and its names, as every command plays it by
+    default: the shipped ``basic`` (the NZ rules' chart) where no chart key differs from the NZ
+    rules or the chart derived for them (``made``: `derived.basic_for_all`'s) is the same, else
+    the derived one, named `derived.DERIVED_BASIC` (the same on every machine: not its file)."""
+    theirs = made[derived.rules_key(rules)][0] if derived.chart_change(rules) else None
+    if derived.nz_chart_fits(rules, theirs):
+        strat = load_strategy("basic")
+    else:
+        strat = dataclasses.replace(theirs, name=derived.DERIVED_BASIC)
+    return (strat,) * rules.boxes, (strat.name,) * rules.boxes
 
 
 def _changed(rules) -> list[str]:
@@ -739,15 +759,16 @@ def build_games(base_rules, base_label: str, base_source: str, base_strategies,
     """The baseline and one `Game` per `simulator.variants.Variant`.
 
     ``base_strategies``: ``(strategies, names)`` from ``--strategy`` (one per box), or None for
-    the basic strategy derived for the baseline's rules. A rule variant plays the basic
-    strategy derived for its own rules, or with ``same_strategy`` the baseline's; a variant
-    naming a strategy plays it on every box. The strategies not yet derived are derived side
-    by side on up to ``workers`` processes (`derived.basic_for_all`); ``log(text)`` names them
-    first, in one line (slow once).
+    the basic strategy of the baseline's rules (`_basic`). A rule variant plays the basic
+    strategy of its own rules, or with ``same_strategy`` the baseline's; a variant naming a
+    strategy plays it on every box. The strategies not yet derived are derived side by side on
+    up to ``workers`` processes (`derived.basic_for_all`); ``log(text)`` names them first, in
+    one line (slow once).
     """
     wanted = [base_rules] if base_strategies is None else []
     if not same_strategy:
         wanted += [v.rules for v in variants if v.strategy is None]
+    wanted = [r for r in wanted if derived.chart_change(r)]  # (the others play the NZ chart)
 
     def say(todo, processes):
         if log is not None:
@@ -762,12 +783,10 @@ def build_games(base_rules, base_label: str, base_source: str, base_strategies,
 
     made = derived.basic_for_all(wanted, workers, say, done)
     if base_strategies is None:
-        strats, note = _derived(base_rules, made)
-        names = ("basic",) * base_rules.boxes
+        strats, names = _basic(base_rules, made)
     else:
         strats, names = tuple(base_strategies[0]), tuple(base_strategies[1])
-        note = ""
-    games = [Game(base_label, base_rules, strats, names, (), base_source, note)]
+    games = [Game(base_label, base_rules, strats, names, (), base_source)]
     for v in variants:
         if v.strategy is not None:
             s = load_strategy(v.strategy)
@@ -778,8 +797,7 @@ def build_games(base_rules, base_label: str, base_source: str, base_strategies,
             if v.rules.boxes != len(strats) and len(set(names)) == 1:
                 g_strats, g_names = (strats[0],) * v.rules.boxes, (names[0],) * v.rules.boxes
         else:
-            g_strats, g_note = _derived(v.rules, made)
-            g_names = ("basic",) * v.rules.boxes
+            (g_strats, g_names), g_note = _basic(v.rules, made), ""
         if len(g_strats) != v.rules.boxes:
             raise ValueError(f"{v.label}: {len(g_strats)} strategies for boxes = "
                              f"{v.rules.boxes}: --same-strategy needs the same boxes")

@@ -103,6 +103,10 @@ def frame(stats: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+SIGNS = ("difference = the variant's house edge less the baseline's: + the house edge rises "
+         "(worse for the player), - it falls (better for the player)")
+
+
 def _head(stats: dict, meta: dict) -> list[str]:
     base = stats["rows"][0]["game"]
     run = meta["run"]
@@ -115,7 +119,7 @@ def _head(stats: dict, meta: dict) -> list[str]:
         lines.append("precision " + precision_text(
             run["precision"], run.get("partial", False),
             of="widest 95% half-width of a house-edge difference"))
-    return lines
+    return lines + [SIGNS]
 
 
 def _legend(stats: dict, markdown: bool) -> list[str]:
@@ -186,9 +190,9 @@ def shoe_note(stats: dict, pair_rounds: int) -> list[str]:
 def _notes(stats: dict, has_exact: bool) -> list[str]:
     notes = [n for n in (_withheld_note(stats),) if n]
     if has_exact:
-        notes.append("exact = the exact analyzer's figure (a full shoe every round, "
-                     "docs/exact.md): the baseline's house edge in its row, a variant's "
-                     "difference from it in the variant's; z = (simulated - exact) / se of the "
+        notes.append("exact % = the exact analyzer's house edge of each game (a full shoe "
+                     "every round, docs/exact.md); exact diff % = a variant's less the "
+                     "baseline's; z = (simulated difference - exact difference) / se of the "
                      "paired difference.")
         scopes = {(r["difference"] or {}).get("house_edge", {}).get("exact_scope")
                   for r in stats["rows"][1:]}
@@ -196,7 +200,15 @@ def _notes(stats: dict, has_exact: bool) -> list[str]:
             notes.append("~ marks decks, penetration or the shuffle changed with a cut card: the "
                          "simulated difference also holds the change of the cut-card effect, "
                          "which the exact one (a full shoe every round) does not.")
+        if "none" in scopes:
+            notes.append(f"{NOT_SEEN}: no exact difference or z where only the penetration, the "
+                         "shuffle or the boxes change with a cut card: the exact analyzer (one "
+                         "box, a full shoe every round) does not see them, and its difference "
+                         "would be 0 whatever they do.")
     return notes
+
+
+NOT_SEEN = "n/a"  # the exact column of a change the exact analyzer does not see
 
 
 def _table_rows(stats: dict, key: str, has_exact: bool) -> list[list[str]]:
@@ -208,8 +220,7 @@ def _table_rows(stats: dict, key: str, has_exact: bool) -> list[list[str]]:
         d = (row["difference"] or {}).get(key)
         if row["difference"] is not None and d is None:
             continue
-        ex = (row.get("exact") or {}) if row["difference"] is None else None
-        rows.append([game.label, *_cells(s[key], key, d, ex, has_exact)])
+        rows.append([game.label, *_cells(s[key], key, d, row.get("exact"), has_exact)])
     return rows
 
 
@@ -227,17 +238,18 @@ def _strategy_rows(stats: dict, key: str, has_exact: bool) -> list[list[str]]:
             if e[key] is None:
                 continue
             d = paired.get(e["first_box"], {}).get(key)
-            ex = exact.get(e["first_box"], {}) if row["difference"] is None else None
             rows.append([game.label, strategy_label(e),
-                         *_cells(e[key], key, d, ex, has_exact, row["difference"] is None)])
+                         *_cells(e[key], key, d, exact.get(e["first_box"]), has_exact,
+                                 row["difference"] is None)])
     return rows
 
 
 def _cells(f: dict, key: str, d: dict | None, ex: dict | None, has_exact: bool,
            baseline: bool = True) -> list[str]:
     """A figure ``f`` (as a house edge, with its 95% half-width) and its paired difference
-    ``d`` from the baseline (None: the baseline's row, ``ex`` its exact figures, or with
-    ``baseline`` False a figure not paired)."""
+    ``d`` from the baseline (None: the baseline's row, or with ``baseline`` False a figure not
+    paired); with ``has_exact`` the exact house edge (``ex``: the exact figures), the exact
+    difference and z."""
     mean = f["mean"] if key == "house_edge" else f["house_edge"]
     hw_text = WITHHELD if f.get("interval_note") else \
         "-" if f["se"] is None else f"±{_pct(Z95 * f['se'])}"
@@ -252,22 +264,23 @@ def _cells(f: dict, key: str, d: dict | None, ex: dict | None, has_exact: bool,
         cells += [_pct(d["mean"], sign=True), ci, _num(d.get("variance_reduction"), ".1f"),
                   _num(d.get("se_ratio"), ".2f"), _num(d.get("correlation"), ".3f")]
     if has_exact:
-        if d is None and ex is not None:
-            v = ex.get("house_edge") if key == "house_edge" else (
-                None if ex.get("super_sevens_ev") is None else -ex["super_sevens_ev"])
-            cells += [_pct(v), ""]
-        elif d is None:
-            cells += ["", ""]
+        ex = ex or {}
+        v = ex.get("house_edge") if key == "house_edge" else (
+            None if ex.get("super_sevens_ev") is None else -ex["super_sevens_ev"])
+        if d is None:
+            cells += [_pct(v), "", ""]
+        elif d.get("exact_scope") == "none":
+            cells += [NOT_SEEN, NOT_SEEN, "-"]
         else:
             mark = "~" if d.get("exact_scope") == "cut-card" else ""
-            cells += [mark + _pct(d.get("exact"), sign=True), _num(d.get("z"), "+.2f")]
+            cells += [_pct(v), mark + _pct(d.get("exact"), sign=True), _num(d.get("z"), "+.2f")]
     return cells
 
 
 def _headers(key: str, has_exact: bool) -> list[str]:
     what = "house edge %" if key == "house_edge" else "SS house edge %"
     h = ["variant", what, "95%", "difference %", "95% interval", "x var", "se ratio", "corr"]
-    return h + (["exact %", "z"] if has_exact else [])
+    return h + (["exact %", "exact diff %", "z"] if has_exact else [])
 
 
 def _aligned(headers, rows) -> list[str]:
@@ -356,17 +369,46 @@ def render_text(stats: dict, meta: dict, markdown: bool = False) -> str:
     return "\n".join(out) + "\n"
 
 
+def _ss_edge(f: dict | None) -> dict | None:
+    """A Super Sevens figure (`tally.summarize`'s, a return with its ``house_edge``) as json
+    gives it: a house edge per unit staked, its interval turned round with it, and no ``mean``
+    (the return, which reads the other way round)."""
+    if f is None:
+        return None
+    edge, lo, hi = as_edge("super_sevens", f)
+    return {"house_edge": edge} | {k: v for k, v in f.items() if k != "mean"} | {
+        "ci95_low": lo, "ci95_high": hi}
+
+
+def _exact_edges(ex: dict | None) -> dict | None:
+    """A game's exact figures (`compare.exact_figures`) as json gives them: house edges, the
+    Super Sevens one (``super_sevens_house_edge``) minus the analyzer's return."""
+    if ex is None:
+        return None
+    ev = ex.get("super_sevens_ev")
+    out = {"house_edge": ex.get("house_edge"),
+           "super_sevens_house_edge": None if ev is None else 0.0 - ev}
+    if "first_box" in ex:
+        out = {"first_box": ex["first_box"]} | out
+    if "by_strategy" in ex:
+        out["by_strategy"] = [_exact_edges(e) for e in ex["by_strategy"]]
+    return out
+
+
 def _game_json(row: dict, base) -> dict:
+    """A game of the json document: every money figure a house edge (or a difference of house
+    edges), docs/compare.md."""
     game, s = row["game"], row["summary"]
     out = {"label": game.label, "source": game.source, "description": game.description,
            "changes": list(game.changes), "strategy": list(game.names),
            "strategy_note": game.strategy_note, "rules": rules_dict(game.rules),
            "rounds": s["rounds"], "house_edge": s["house_edge"],
            "super_sevens": None if not game.rules.super_sevens else {
-               k: s["super_sevens"][k] for k in ("mean", "se", "ci95_low", "ci95_high",
-                                                   "interval_note", "house_edge", "bets")},
-           "by_strategy": by_strategy(s, list(game.names)),  # several strategies: each's figures
-           "exact": row.get("exact")}
+               k: v for k, v in _ss_edge(s["super_sevens"]).items()
+               if k in ("house_edge", "se", "ci95_low", "ci95_high", "interval_note", "bets")},
+           "by_strategy": [e | {"super_sevens": _ss_edge(e.get("super_sevens"))}
+                           for e in by_strategy(s, list(game.names))],  # each's figures
+           "exact": _exact_edges(row.get("exact"))}
     if row["difference"] is not None:
         d = row["difference"]
         out["difference"] = d | {"by_strategy": d.get("by_strategy") and by_strategy(

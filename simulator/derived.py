@@ -1,11 +1,13 @@
 """Basic strategies derived by the exact analyzer, and exact figures, cached on disk.
 
-``bjsim compare`` plays each rule variant with the basic strategy derived for its own rules
-(`simulator.exact.analyze`, ~10 s a rule set) and shows the exact house edge beside the simulated
-one. Both are computed once and kept in a user cache folder, keyed by a SHA-256 of the bjsim
-version, the exact analyzer's source and every rule-set key the analyzer reads (penetration, the
-shuffle and boxes are not: it values one box from a full shoe), and, for exact figures, of the
-strategy tables (one per box):
+Every command plays by default the basic strategy of its rules: the shipped ``basic`` (the NZ
+rules' chart) where no chart key (`CHART_KEYS`) differs from the NZ rules or the chart derived
+for them (`simulator.exact.analyze`, ~10 s a rule set) is the same (`nz_chart_fits`), else the
+derived one, named `DERIVED_BASIC`; ``bjsim compare`` shows the exact house edge beside the
+simulated one. Both are computed once and kept in a user cache folder, keyed by a SHA-256 of
+the bjsim version, the exact analyzer's source and every rule-set key the analyzer reads
+(penetration, the shuffle and boxes are not: it values one box from a full shoe), and, for
+exact figures, of the strategy tables (one per box):
 
 - ``$BJSIM_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/bjsim``, else ``~/.cache/bjsim``;
 - ``basic-<key>.toml``: the strategy file (`simulator.strategy.dumps_strategy`), loadable with
@@ -33,6 +35,39 @@ from simulator.strategy import dumps_strategy, load_strategy
 
 # keys the exact analyzer does not read: it values one box from a full shoe
 UNSEEN = ("penetration", "shuffle", "boxes")
+DERIVED_BASIC = "basic (derived for these rules)"  # a derived strategy's name in every output
+# The rule keys that change what the basic strategy should be (not the cut card, the boxes,
+# the side bet's pays, or a payoff the chart does not decide).
+CHART_KEYS = ("decks", "hole_card", "double_on", "double_after_split", "max_hands",
+              "resplit_aces", "hit_split_aces", "dealer_hits_soft_17", "dealer_blackjack_takes",
+              "surrender")
+
+
+def chart_change(rules) -> str:
+    """The chart keys in which ``rules`` differ from the NZ rules, as ``key=value`` words
+    ("" where none does)."""
+    from simulator.rules import Rules
+
+    nz, here = rules_dict(Rules()), rules_dict(rules)
+    return ", ".join(f"{k}={str(here[k]).lower() if isinstance(here[k], bool) else here[k]}"
+                     for k in CHART_KEYS if here[k] != nz[k])
+
+
+def same_chart(a, b) -> bool:
+    """Whether strategies ``a`` and ``b`` play the same charts (hard, soft, pairs, sevens)."""
+    import numpy as np
+
+    from simulator.strategy import CHARTS
+
+    return all(np.array_equal(getattr(a, t), getattr(b, t)) for t in CHARTS)
+
+
+def nz_chart_fits(rules, theirs=None) -> bool:
+    """Whether the shipped ``basic`` (the NZ rules' chart) is the basic strategy of ``rules``:
+    no chart key differs from the NZ rules, or ``theirs`` (the chart derived for them) is the
+    same chart."""
+    return not chart_change(rules) or theirs is not None and same_chart(
+        theirs, load_strategy("basic"))
 
 
 def rules_key(rules) -> str:

@@ -326,7 +326,7 @@ def test_h17_paired_se_is_at_least_three_times_smaller_than_independent_runs(h17
     NZ shoe); 2.95 and 3.00 with blocks of 64; docs/compare.md has the table by block size. 1M
     rounds (about 21,000 blocks): the ratio is known to about 1%."""
     games = h17_games
-    assert [g.strategies[0].name for g in games] == ["basic", "basic"]
+    assert [g.strategies[0].name for g in games] == ["basic", "basic (derived for these rules)"]
     assert not np.array_equal(games[0].strategies[0].hard, games[1].strategies[0].hard)
     plan = _plan(games, rounds=1_000_000, chunk_rounds=100_000, pair_rounds=None)
     result = C.compare(plan, quiet=True)
@@ -530,11 +530,17 @@ def test_a_plain_rule_file_is_a_whole_rule_set_variant():
 
 def test_exact_scope():
     assert C.exact_scope(NZ, NZ.replace(dealer_hits_soft_17=True)) == "full"
+    assert C.exact_scope(NZ, NZ) == "full"  # (the same game: its exact difference is 0)
     assert C.exact_scope(NZ, NZ.replace(decks=8)) == "cut-card"
-    assert C.exact_scope(NZ, NZ.replace(penetration=0.6)) == "cut-card"
-    assert C.exact_scope(NZ, NZ.replace(shuffle="every-round")) == "cut-card"
+    assert C.exact_scope(NZ, NZ.replace(decks=8, penetration=0.6)) == "cut-card"
+    # what the exact analyzer does not read, alone: it cannot see the change
+    assert C.exact_scope(NZ, NZ.replace(penetration=0.6)) == "none"
+    assert C.exact_scope(NZ, NZ.replace(shuffle="every-round")) == "none"
+    assert C.exact_scope(NZ, NZ.replace(boxes=3)) == "none"
+    assert C.exact_scope(NZ, NZ.replace(penetration=0.6), same_play=False) == "cut-card"
     er = NZ.replace(shuffle="every-round")
     assert C.exact_scope(er, er.replace(decks=1)) == "full"
+    assert C.exact_scope(er, er.replace(penetration=0.6)) == "full"  # (no cut card: no effect)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -692,3 +698,18 @@ def test_the_pairing_note_of_a_game_with_other_boxes_says_its_deals_differ_at_on
     assert "the deals differ from the first round" in pairing_note(one, three)
     h17 = types.SimpleNamespace(rules=Rules(dealer_hits_soft_17=True), strategies=(basic,))
     assert "drift apart" in pairing_note(one, h17)
+
+
+def test_json_gives_a_super_sevens_return_as_a_house_edge_with_its_interval_turned_round():
+    from simulator.compare_report import _exact_edges, _ss_edge
+
+    ret = {"mean": -0.2, "se": 0.01, "ci95_low": -0.25, "ci95_high": -0.15, "house_edge": 0.2,
+           "interval_note": None, "bets": 100}
+    assert _ss_edge(ret) == {"house_edge": 0.2, "se": 0.01, "ci95_low": 0.15, "ci95_high": 0.25,
+                             "interval_note": None, "bets": 100}
+    ex = {"house_edge": 0.005, "super_sevens_ev": -0.2, "by_strategy": [
+        {"first_box": 1, "house_edge": 0.004, "super_sevens_ev": -0.3}]}
+    assert _exact_edges(ex) == {"house_edge": 0.005, "super_sevens_house_edge": 0.2,
+                                "by_strategy": [{"first_box": 1, "house_edge": 0.004,
+                                                 "super_sevens_house_edge": 0.3}]}
+

@@ -121,8 +121,22 @@ def test_csv_json_and_markdown_agree():
         got = {r["figure"]: r["exact_value"] for r in rows
                if r["variant"] == name and r["figures_of"] == "game"}
         assert float(got["house_edge"]) == pytest.approx(game["exact"]["house_edge"], rel=1e-9)
-        assert float(got["super_sevens"]) == pytest.approx(-game["exact"]["super_sevens_ev"],
-                                                           rel=1e-9)
+        assert float(got["super_sevens"]) == pytest.approx(
+            game["exact"]["super_sevens_house_edge"], rel=1e-9)
+    # json: every Super Sevens figure a house edge, as the main game's: each game's, its exact
+    # one, and the differences of them (no "mean" that is a return beside them)
+    base, v = doc["baseline"], doc["variants"][0]
+    d = v["difference"]["super_sevens"]
+    assert "mean" not in v["super_sevens"] and "super_sevens_ev" not in v["exact"]
+    assert v["super_sevens"]["house_edge"] > 0.05 and v["exact"]["super_sevens_house_edge"] > 0.05
+    assert d["mean"] == pytest.approx(v["super_sevens"]["house_edge"]
+                                      - base["super_sevens"]["house_edge"])
+    assert d["exact"] == pytest.approx(v["exact"]["super_sevens_house_edge"]
+                                       - base["exact"]["super_sevens_house_edge"])
+    ss = next(r for r in rows if r["variant"] == "decks=8" and r["figure"] == "super_sevens"
+              and r["figures_of"] == "game")
+    assert float(ss["value"]) == pytest.approx(v["super_sevens"]["house_edge"])
+    assert float(ss["difference"]) == pytest.approx(d["mean"])
     # the run on every csv row, as json's run says it
     assert {(r["rounds"], r["seed"], r["partial"], r["precision_target"]) for r in rows} == {
         (str(doc["run"]["rounds_played"]), str(doc["run"]["seed"]), "False", "")}
@@ -197,13 +211,96 @@ def test_exact_differences_with_derived_strategies(tmp_path, monkeypatch):
     args = ["compare", "--rounds", "4000", "--chunk-rounds", "2000", "--quiet", "-f", "json",
             "--vary-strategy", "never-bust"]
     doc = json.loads(run(*args).stdout)
-    assert "derived for these rules" in doc["baseline"]["strategy_note"]
-    assert list(tmp_path.glob("basic-*.toml")) and list(tmp_path.glob("exact-*.json"))
+    assert doc["baseline"]["strategy"] == ["basic"]  # the NZ rules: their chart, not derived
+    assert list(tmp_path.glob("exact-*.json"))
     d = doc["variants"][0]["difference"]["house_edge"]
     assert d["exact_scope"] == "full" and d["exact"] > 0.03  # never-bust costs ~4%
     assert d["z"] == pytest.approx((d["mean"] - d["exact"]) / d["se"])
     assert doc["variants"][0]["exact"]["house_edge"] == pytest.approx(
         doc["baseline"]["exact"]["house_edge"] + d["exact"])
+
+
+def test_strategies_are_named_as_every_command_names_them(tmp_path, monkeypatch):
+    """The NZ chart, named basic, wherever the chart derived for a game's rules is the same (or
+    no chart key differs: nothing derived); else ``basic (derived for these rules)``, with no
+    machine's cache file in any format."""
+    from simulator import derived
+    from simulator.rules import load_rules
+    from simulator.strategy import dumps_strategy, load_strategy
+
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(tmp_path))
+    nz = load_rules()
+    tmp_path.mkdir(exist_ok=True)
+    derived.basic_path(nz.replace(decks=8)).write_text(dumps_strategy(load_strategy("basic")))
+    h17 = derived.basic_path(nz.replace(dealer_hits_soft_17=True))
+    h17.write_text(dumps_strategy(load_strategy("mimic-dealer")))  # (a chart that differs)
+    args = ["compare", "--rounds", "2000", "--chunk-rounds", "1000", "--pair-rounds", "50",
+            "--quiet", "--no-exact", "--vary", "decks=8", "--vary", "dealer_hits_soft_17=true",
+            "--vary", "penetration=0.85"]
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    named = {g["label"]: (g["strategy"], g["strategy_note"])
+             for g in [doc["baseline"], *doc["variants"]]}
+    assert named == {"nz1994": (["basic"], ""), "decks=8": (["basic"], ""),
+                     "dealer_hits_soft_17=true": ([derived.DERIVED_BASIC], ""),
+                     "penetration=0.85": (["basic"], "")}
+    assert sorted(tmp_path.glob("basic-*.toml")) == sorted([derived.basic_path(
+        nz.replace(decks=8)), h17])  # nothing derived for the NZ chart's rules
+    # the cached chart is the one played: the same figures as mimic-dealer's under H17
+    mimic = json.loads(run(*args[:9], "--vary", "dealer_hits_soft_17=true", "--strategy",
+                           "mimic-dealer", "--same-strategy", "-f", "json").stdout)
+    played = {v["label"]: v["house_edge"] for v in doc["variants"]}
+    assert played["dealer_hits_soft_17=true"] == mimic["variants"][0]["house_edge"]
+    for fmt in ("table", "csv", "json", "markdown"):
+        out = run(*args, "-f", fmt).stdout
+        assert str(tmp_path) not in out and "basic-" not in out, fmt
+        if fmt == "table":
+            assert "strategy basic (derived for these rules);" in out
+
+
+def test_no_exact_difference_or_z_where_the_exact_analyzer_cannot_see_the_change():
+    """Penetration or the shuffle alone: the exact analyzer's difference is 0 whatever they do,
+    so none is given (nor a z), in every format; decks keep theirs, marked ~."""
+    args = ["compare", *TINY, "--vary", "penetration=0.85", "--vary", "shuffle=every-round",
+            "--vary", "decks=8"]
+    args.remove("--no-exact")
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    by = {v["label"]: v["difference"] for v in doc["variants"]}
+    for label in ("penetration=0.85", "shuffle=every-round"):
+        for key in ("house_edge", "super_sevens"):
+            d = by[label][key]
+            assert (d["exact_scope"], d["exact"], d["z"]) == ("none", None, None), (label, key)
+            assert d["mean"] is not None
+    eight = by["decks=8"]["house_edge"]
+    assert eight["exact_scope"] == "cut-card" and eight["exact"] is not None
+    rows = list(csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout)))
+    blind = [r for r in rows if r["variant"] in ("penetration=0.85", "shuffle=every-round")]
+    assert blind and {(r["exact_difference"], r["z"], r["exact_scope"]) for r in blind} == {
+        ("", "", "none")}
+    for fmt in ("table", "markdown"):
+        out = run(*args, "-f", fmt).stdout
+        line = next(ln for ln in out.splitlines() if ln.lstrip("| ").startswith("penetration"))
+        cells = [c for c in line.replace("|", " ").split() if c]
+        assert cells[-2:] == ["n/a", "-"] and "+0.000" not in line, (fmt, line)
+        assert "n/a: no exact difference or z where only the penetration" in out
+        assert "~+" in out or "~-" in out  # decks=8 keeps its exact difference
+
+
+def test_the_table_says_which_sign_means_what_and_keeps_exact_edges_apart_from_differences():
+    args = ["compare", *TINY, "--vary", "dealer_hits_soft_17=true"]
+    args.remove("--no-exact")
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    for fmt in ("table", "markdown"):
+        out = run(*args, "-f", fmt).stdout
+        assert ("difference = the variant's house edge less the baseline's: + the house edge "
+                "rises (worse for the player), - it falls (better for the player)") in out
+        head = next(ln for ln in out.splitlines() if "variant" in ln and "exact" in ln)
+        assert "exact %" in head and "exact diff %" in head, head
+        row = next(ln for ln in out.splitlines() if ln.lstrip("| ").startswith("dealer_hits"))
+        cells = row.replace("|", " ").split()
+        v = doc["variants"][0]
+        # the variant's exact house edge, then its exact difference: not one column for both
+        assert cells[-3:-1] == [f"{100 * v['exact']['house_edge']:.3f}",
+                                f"{100 * v['difference']['house_edge']['exact']:+.3f}"], row
 
 
 def test_all_variants_runs_every_shipped_file_against_nz():
@@ -267,7 +364,8 @@ def test_precision_result_is_in_the_table_head():
     assert p["met"] is False and head.startswith("precision target ±0.1000%")
     assert f"NOT met (stopped at --max-rounds 4,000): ±{100 * p['half_width']:.4f}%" in head
     md = run(*args, "-f", "markdown").stdout.splitlines()  # markdown's third line too
-    assert md[1].endswith("  ") and md[2] == head and md[3] == ""
+    assert md[1].endswith("  ") and md[2] == head + "  " and md[3].startswith("difference = ")
+    assert md[4] == ""
 
 
 def _last_bar(stderr: str, word: str) -> str:

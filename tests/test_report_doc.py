@@ -1112,28 +1112,32 @@ def test_the_variant_table_of_a_changed_rule_set_names_it_and_its_unchanged_vari
     result = CliRunner().invoke(cli, ["report", "-q", "-n", "20000", "--variant-rounds", "1000",
                                       "--set", "dealer_hits_soft_17=true", "--variant",
                                       "variants/h17", "--variant", "variants/decks-8",
-                                      "-o", str(out)])
+                                      "--variant", "variants/penetration-0.85", "-o", str(out)])
     assert result.exit_code == 0, result.output
     data = json.loads((out / "report.json").read_text())
     v = data["variants"]
     shown = "nz1994 (modified: dealer_hits_soft_17=true)"
     assert v["baseline"]["variant"] == shown
     assert v["rows"][0]["changes"] == "(none: the rule set has it already)"
-    assert f"2 variants of {shown}," in v["note"]
+    assert f"3 variants of {shown}," in v["note"]
     assert "'corr'" not in v["note"] and "se ratio" not in v["note"] and "x var" in v["note"]
     assert v["document"]["baseline"]["label"] == "nz1994"  # compare's own document, as printed
     md = (out / "report.md").read_text()
     assert "per unit staked: Insurance, Super Sevens)" in md and "z = -." not in md
     # Super Sevens by variant: it was in report.json's document only. H17 leaves the side bet
     # as it is, and is left out of its table as compare leaves it out; 8 decks changes it.
-    h17, decks = v["rows"]
+    h17, decks, pen = v["rows"]
+    # penetration alone: the exact analyzer cannot see it, so no exact figure, difference or z
+    assert (pen["exact_scope"], pen["exact"], pen["z"], pen["exact_house_edge"]) == (
+        "none", None, None, None) and pen["difference"] is not None
+    assert "scope 'none'" in v["note"]
     assert h17["ss_exact"] == pytest.approx(0, abs=1e-12) and not h17["ss_touched"]
     doc_v = v["document"]["variants"][1]
     assert doc_v["super_sevens_touched"] and not v["document"]["variants"][0][
         "super_sevens_touched"]
     assert decks["ss_house_edge"] == doc_v["super_sevens"]["house_edge"]
     assert decks["ss_difference"] == doc_v["difference"]["super_sevens"]["mean"]
-    assert decks["ss_exact_house_edge"] == -doc_v["exact"]["super_sevens_ev"]
+    assert decks["ss_exact_house_edge"] == doc_v["exact"]["super_sevens_house_edge"]
     assert decks["ss_exact"] < -0.01  # 8 decks: a lower one (published: 9.01% against 11.40%)
     assert "The effect of each rule variant on the Super Sevens house edge" in md
     table = (out / "csv" / "rule_variants_super_sevens.csv").read_text()

@@ -533,7 +533,10 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
                      "independent runs; exact: the exact analyzer's figure and difference (a "
                      "full shoe every round; scope 'cut-card': the decks, penetration or "
                      "shuffle differ with a cut card, so the simulated difference also holds the "
-                     "change of the cut-card effect)." + _few_blocks_text(result.stats["blocks"])
+                     "change of the cut-card effect; scope 'none': only the penetration, the "
+                     "shuffle or the boxes differ, which the exact analyzer does not see, so no "
+                     "exact figure, difference or z, '-')."
+                     + _few_blocks_text(result.stats["blocks"])
                      + "".join(" " + n for n in compare_report.shoe_note(
                          result.stats, doc["run"]["pair_rounds"])))}
 
@@ -557,7 +560,7 @@ def _variant_row(game: dict) -> dict:
     return {"variant": game["label"],
             "changes": "(baseline)" if baseline else ", ".join(game["changes"])
             or "(none: the rule set has it already)",
-            # "derived for these rules, <cache file>": the file is in the document
+            # "the baseline's" (its strategy played under the variant's rules), else the names
             "strategy": game["strategy_note"].split(",")[0] or ", ".join(
                 sorted(set(game["strategy"]))),
             "house_edge": he["mean"],
@@ -576,12 +579,12 @@ def _variant_sevens(game: dict, exact: dict, shown_exact: bool) -> dict:
     the paired difference from the baseline with its interval and exact value."""
     ss = game.get("super_sevens")
     d = ((game.get("difference") or {}).get("super_sevens") or {}) if ss else {}
-    ev = exact.get("super_sevens_ev") if ss and shown_exact else None
     return {"ss_touched": "difference" not in game or bool(game.get("super_sevens_touched")),
             "ss_house_edge": ss and ss["house_edge"],
             "ss_half_width": None if not ss or ss["ci95_high"] is None else
-            ss["ci95_high"] - ss["mean"],
-            "ss_exact_house_edge": None if ev is None else -ev,
+            ss["ci95_high"] - ss["house_edge"],
+            "ss_exact_house_edge": exact.get("super_sevens_house_edge") if ss and shown_exact
+            else None,
             "ss_difference": d.get("mean"), "ss_ci95_low": d.get("ci95_low"),
             "ss_ci95_high": d.get("ci95_high"), "ss_exact": d.get("exact"),
             "ss_interval_note": (ss or {}).get("interval_note") if not d else
