@@ -135,16 +135,27 @@ def load_indices(name_or_path) -> IndexSet:
                     str(data.get("description", "")), str(path))  # fmt: skip
 
 
+SURRENDERS = ("Rh", "Rs", "Rp")
+
+
 def _set_cell(strategy, q: IndexPlay, action: str) -> dict:
-    """The tables of ``strategy`` with the cell of play ``q`` set to ``action``."""
+    """The tables of ``strategy`` with the cell of play ``q`` set to ``action``. A play that
+    does not surrender either side keeps the chart's surrender where the chart has one, its
+    action then what is played where surrender is not allowed (H as Rh, S as Rs, P as Rp)."""
     up = UPS.index(q.up)
+    keep = not {q.below, q.at_or_above} & set(SURRENDERS)
     if q.chart in ("hard", "soft"):
         table = getattr(strategy, q.chart).copy()
-        table[int(q.row), up] = L.ACTION_CODES[action]
+        row = int(q.row)
+        code = L.ACTION_CODES[action]
+        if keep and table[row, up] in (L.RH, L.RS):
+            code = {L.H: L.RH, L.S: L.RS}.get(code, code)
+        table[row, up] = code
         return {q.chart: table}
     table = strategy.pairs.copy()
-    codes = {"P": L.P, "Pd": L.PD, "Rp": L.RP}
-    table[PAIR_ROWS.index(q.row), up] = codes.get(action, L.N)
+    row = PAIR_ROWS.index(q.row)
+    code = {"P": L.P, "Pd": L.PD, "Rp": L.RP}.get(action, L.N)
+    table[row, up] = L.RP if keep and code == L.P and table[row, up] == L.RP else code
     return {"pairs": table}
 
 

@@ -321,6 +321,23 @@ def test_surrender_by_count(tmp_path):
     assert box(rec[0], L.B_SURRENDERS) == 0 and box(rec[0], L.B_BUSTS) == 1
 
 
+def test_an_index_play_of_hit_or_stand_keeps_the_charts_surrender():
+    # A chart surrendering 16 v 10 (Rh) under late surrender, with hi-lo-nz (16 v 10: hit below
+    # +1, stand from it): the index decides what is played where surrender is not, so the box
+    # surrenders at any count; without surrender it stands at +8.9 (after the low round).
+    hard = BASIC.hard.copy()
+    hard[16, 8] = L.RH
+    chart = dataclasses.replace(BASIC, hard=hard)
+    cards = LOW_ROUND + " Tc Td 6d 7c"
+    for rules, surrenders, busts in ((Rules(decks=1, penetration=0.9, surrender="late"), 1, 0),
+                                     (ONE_DECK, 0, 0)):  # fmt: skip
+        c = codes(cards)
+        shoe = c + codes("8c 9d") * ((52 - len(c)) // 2 + 1)
+        rec, _ = K.play_stacked(shoe[:52], rules, chart, cut=len(c),
+                                counter=counter_for(rules, chart, plan(indices="hi-lo-nz")))
+        assert (box(rec[1], L.B_SURRENDERS), box(rec[1], L.B_BUSTS)) == (surrenders, busts)
+
+
 def test_ramps_too_fine_for_the_walks_bet_table_are_bet_by_the_round_loop():
     # 60 bet steps and 40 Super Sevens steps (plans allow 255 each): 2,501 levels of bets, more
     # than the one-box walk's table of rounds can place, so the round loop plays every round.
