@@ -1935,6 +1935,9 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     _check_checkpoint(checkpoint_path, resume)
     plan = load_plan(plan_name)
     sets = _changes(overrides, boxes, super_sevens)
+    if penetrations is not None and any(s.split("=")[0].strip() == "penetration" for s in sets):
+        raise BjsimError("--penetrations: not with --set penetration=P: each run of the sweep "
+                         "plays its own penetration: allowed one of the two")
     rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     games = count_runs.check(rules, plan, penetrations, given=plan_name)
     _check_chunk_rounds(rules, chunk_rounds)

@@ -124,6 +124,8 @@ def test_list_refuses_the_options_it_would_ignore():
     (["--penetrations", "0.6,0.99"], "penetration"),
     (["--penetrations", "0.6", "--set", "shuffle=every-round"],
      "--penetrations: the rule set shuffles every round"),
+    (["--penetrations", "0.7", "--set", "penetration=0.9"],
+     "--penetrations: not with --set penetration=P"),
     (["--plan", "sevens-super-sevens", "--no-super-sevens"],
      "it bets Super Sevens, but the rule set's super_sevens is false"),
     (["--bankroll", "0"], "--bankroll"),
