@@ -1055,7 +1055,7 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
                          for i in np.flatnonzero(copies > rules.decks)[:5])
         click.echo(f"bjsim: warning: the cards hold more of a card than {rules.decks} deck(s) "
                    f"do ({many}): played as given", err=True)
-    from simulator.report import rules_title
+    from simulator.report import rules_title, with_note
 
     if given is not None:
         strategies, names = given
@@ -1102,8 +1102,7 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
         text = json.dumps(doc, indent=2) + "\n"
     else:
         head = (f"bjsim {__version__} replay: rules {rules_title(source)}; strategy "
-                f"{', '.join(dict.fromkeys(names))}{f' ({label})' if label else ''}; cards "
-                f"{where}")
+                f"{with_note(', '.join(dict.fromkeys(names)), label)}; cards {where}")
         parts = [head] + [reference.format_round(r, i) for i, r in enumerate(results)]
         tail = (f"{len(results)} complete round(s) from {len(stacked)} card(s); "
                 f"{len(stacked) - used} card(s) left")

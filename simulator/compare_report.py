@@ -12,7 +12,7 @@ import math
 
 import pandas as pd
 
-from simulator.report import as_edge, by_strategy, precision_text, strategy_label
+from simulator.report import as_edge, by_strategy, precision_text, strategy_label, with_note
 from simulator.rules import rules_dict
 from simulator.tally import Z95
 
@@ -54,7 +54,7 @@ def _num(x, fmt) -> str:
 def _strategy_text(game) -> str:
     names = sorted(set(game.names), key=game.names.index)
     text = "/".join(names)
-    return f"{text} ({game.strategy_note})" if game.strategy_note else text
+    return with_note(text, game.strategy_note)
 
 
 def frame(stats: dict) -> pd.DataFrame:

@@ -22,7 +22,7 @@ from simulator import __version__, counting
 from simulator import layout as L
 from simulator.compare_report import _aligned, _markdown
 from simulator.exact.sevens import sevens_plays
-from simulator.report import sevens_play_text
+from simulator.report import sevens_play_text, with_note
 from simulator.tally import (
     MIN_WINS,
     SS_LINES,
@@ -546,8 +546,8 @@ def _head(f: dict, meta: dict) -> list[str]:
              f"{'on' if r['super_sevens'] else 'off'}",
              f"Plan:      {p['description'] or p['name']} (count {p['count']}, deck estimation "
              f"{p['deck_estimation']}, index plays {p['indices'] or 'none'})",
-             f"Strategy:  {', '.join(dict.fromkeys(meta.get('strategy') or ['?']))}"
-             + (f" ({run['strategy_note']})" if run.get("strategy_note") else ""),
+             "Strategy:  " + with_note(", ".join(dict.fromkeys(meta.get("strategy") or ["?"])),
+                                       run.get("strategy_note")),
              f"Rounds:    {f['rounds']:,} dealt, {f['rounds_played']:,} played"
              + (f"; seed {run['seed']}" if "seed" in run else "")
              + (f"; chunks of {run['chunk_rounds']:,} rounds" if "chunk_rounds" in run else "")]

@@ -269,6 +269,14 @@ def _num(x, digits=4) -> str:
     return f"{x:.{digits}f}"
 
 
+def with_note(name: str, note: str | None) -> str:
+    """A strategy's name with what is said of it: "basic (note)", or inside a name's own
+    parentheses, "basic (derived for these rules: note)"."""
+    if not note:
+        return name
+    return f"{name[:-1]}: {note})" if name.endswith(")") else f"{name} ({note})"
+
+
 def _strategy_text(strategy) -> str:
     if isinstance(strategy, (list, tuple)):
         if len(set(strategy)) == 1:
@@ -298,8 +306,7 @@ def _table(summary: dict, meta: dict) -> str:
           f"Super Sevens {'on' if rules.get('super_sevens') else 'off'}, "
           f"hole card {rules.get('hole_card')}, blackjack pays {rules.get('blackjack_pays')}\n")
     note = run.get("strategy_note")
-    w(f"Strategy:  {_strategy_text(meta.get('strategy', '?'))}"
-      + (f" ({note})" if note else "") + "\n")
+    w(f"Strategy:  {with_note(_strategy_text(meta.get('strategy', '?')), note)}\n")
     w(f"Rounds:    {summary['rounds']:,} played ({summary['box_rounds']:,} box-rounds)")
     if "seed" in run:
         w(f"; seed {run['seed']}")
