@@ -527,7 +527,7 @@ def test_simulate_count_and_replay_play_the_rules_own_basic_strategy_by_default(
     replayed = run("replay", "--cards", str(cards), "--set", "decks=8")
     nz_chart = run("replay", "--cards", str(cards), "--set", "decks=8", "--strategy", "basic")
     assert replayed.exit_code == nz_chart.exit_code == 0, replayed.output
-    assert f"strategy {named} ({said})" in replayed.stdout
+    assert f"strategy {named[:-1]}: {said})" in replayed.stdout
     assert f"box 1 ({named}): main" in replayed.stdout
     assert "hits" in replayed.stdout.lower() and "hit" not in nz_chart.stdout.lower()
 
