@@ -320,6 +320,26 @@ def test_volatility_is_edge_plus_minus_z_sd_over_root_n(built):
     assert wager(data, "super_sevens")["exact_sd_bet"] == pytest.approx(exact_sd, rel=1e-12)
 
 
+def test_super_sevens_interval_is_also_given_by_its_exact_sd(built):
+    # Its simulated SD runs low (the text says so): the interval by the exact SD is given too,
+    # where an interval is given (this short run withholds it: too few rounds).
+    import copy
+
+    from simulator.assessment import sections
+
+    _, data, _ = built
+    said = "Super Sevens: with the exact SD per bet"
+    assert wager(data, "super_sevens")["interval_note"]
+    assert not any(said in str(b) for b in sections.wagers(data).blocks)
+    data = copy.deepcopy(data)
+    w = wager(data, "super_sevens")
+    w["interval_note"], w["se"] = None, 0.05
+    half = 1.959963984540054 * w["exact_sd_bet"] / math.sqrt(w["bets"])
+    text = [b for b in sections.wagers(data).blocks if said in str(b)]
+    assert text == [f"{said}, the 95% interval would be {100 * w['simulated']:.3f}% ± "
+                    f"{100 * half:.3f}% (the table's, by the simulated SD: ± 9.800%)."]
+
+
 def test_volatility_caption_names_the_wagers_the_table_shows():
     """The main game's row is left out where it is the total (no insurance taken): the caption
     and the paragraph then name the total alone, not a 'main game and total'."""

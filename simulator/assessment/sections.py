@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from simulator.assessment.figures import CONFIDENCES
 from simulator.counting_report import NO_SE, gain_none
+from simulator.tally import Z95
 
 LABEL = {1: "A", 10: "10"}
 
@@ -70,6 +71,14 @@ def fmt(value, kind: str) -> str:
     if kind == "prob3":  # a probability estimated, to three significant figures
         return f"{value:.3g}"
     raise ValueError(f"format {kind!r} is not known")
+
+
+def _exact_sd_interval(w: dict) -> str:
+    """A wager's 95% interval by its exact SD, beside the table's by the simulated one."""
+    half = Z95 * w["exact_sd_bet"] / w["bets"] ** 0.5
+    return (f"{w['label']}: with the exact SD per bet, the 95% interval would be "
+            f"{fmt(w['simulated'], 'pct3')} ± {fmt(half, 'pct3')} (the table's, by the simulated "
+            f"SD: ± {fmt(Z95 * w['se'], 'pct3')}).")
 
 
 def _chart(data: dict, name: str, caption: str) -> Chart:
@@ -164,6 +173,8 @@ def wagers(data: dict) -> Section:
     blocks += [f"{w['label']}: {w['derivation']}" for w in data["wagers"]]
     blocks += [f"{w['label']}: no 95% interval and no z: {w['interval_note']}."
                for w in data["wagers"] if w["interval_note"]]
+    blocks += [_exact_sd_interval(w) for w in data["wagers"]
+               if w.get("exact_sd_bet") and w.get("bets") and w["se"] and not w["interval_note"]]
     em = data["even_money"]
     blocks.append(f"Even money (rule 8.3), per initial wager: {em['derivation']} Taking it "
                   f"gives up {fmt(em['cost'], 'num4')} of the initial wager each time "
