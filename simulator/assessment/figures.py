@@ -28,6 +28,7 @@ import numpy as np
 from simulator import __version__, engine, kernel, run, stops
 from simulator import layout as L
 from simulator.cards import fresh_shoe
+from simulator.derived import DERIVED_BASIC
 from simulator.exact.analyze import UPS
 from simulator.exact.compare import (
     SIDE_BETS,
@@ -114,7 +115,7 @@ def _plan(spec: Spec, strategy, name: str, rounds: int, precision) -> run.Plan:
     )
 
 
-DERIVED_NAME = "basic (derived for these rules)"  # (as every command names it)
+DERIVED_NAME = DERIVED_BASIC  # (as every command names it)
 
 
 def _derived(spec: Spec) -> bool:
