@@ -42,6 +42,14 @@ def _ramp(r) -> tuple:
 def counter_for(rules, base, plan) -> tuple:
     """``(tables, counter, insurance)`` for ``kernel.count_chunk``: ``base`` is the Strategy the
     plan's index plays change; ``plan`` a ``plans.CountingPlan``."""
+    strategies, counter, insurance = counter_strategies(rules, base, plan)
+    return stack(strategies), counter, insurance
+
+
+def counter_strategies(rules, base, plan) -> tuple:
+    """``(strategies, counter, insurance)``: `counter_for`'s, the strategies as Strategy objects
+    (one a band of the count, then as many again taking insurance where the index plays insure
+    by count; ``insurance``: whether the strategies without such a count take insurance)."""
     plays = load_indices(plan.indices) if plan.indices else None
     ins = plays.insurance if plays is not None else None
     if ins is not None and ins.below == ins.at_or_above:  # the same either side: no index
@@ -67,4 +75,4 @@ def counter_for(rules, base, plan) -> tuple:
         insurance=None if ins is None else float(ins.index), enter=enter, leave=leave,
         ramps=(_ramp(plan.bet), _ramp(plan.super_sevens), boxes), ev=ev,
     )  # fmt: skip
-    return stack(strategies), counter, bool(base.insurance and ins is None)
+    return strategies, counter, bool(base.insurance and ins is None)

@@ -23,6 +23,7 @@ __all__ = [
     "BoxResult",
     "RoundResult",
     "play_stacked",
+    "Counting",
     "format_round",
     "card_token",
     "card_value",
@@ -304,6 +305,7 @@ class BoxResult:
     ss_line: int = -1  # 0..5 for (a)..(f), -1 without a bet
     ss_net: int = 0  # in Super Sevens stakes
     early_surrender: bool = False
+    family: int = 0  # a counter's: 1 where the count after the deal takes insurance
 
     @property
     def main_net(self) -> int:
@@ -357,13 +359,44 @@ class _OutOfCards(Exception):
     """The stacked cards ran out part way through a round (the round is incomplete)."""
 
 
+@dataclass(frozen=True)
+class Counting:
+    """A card counter at every box (docs/counting.md, "How the engine plays a plan"). The count:
+    ``tags`` by value A..T, from ``irc`` at the shoe's first card, of every card dealt but a
+    hole card not yet turned; the true count is the running count per deck left, the decks left
+    estimated to ``step`` cards (0: exact), or with ``true`` False the running count itself.
+    ``strategies``: one for each band of the count (below ``bands[0]``, from it below
+    ``bands[1]``, ...), then, where ``insure_at`` is a count, as many again that take
+    insurance and even money, a box's family chosen once, at the count after the deal."""
+
+    tags: tuple
+    irc: int
+    step: int
+    true: bool
+    bands: tuple
+    insure_at: float | None
+    strategies: tuple
+
+    def true_count(self, running: int, left: int) -> float:
+        left = max(left, 1)
+        if not self.true:
+            return float(running)
+        if self.step == 0:
+            return running * (52.0 / left)
+        return running * (52.0 / max(self.step, round(left / self.step) * self.step))
+
+
 # =============================================================================================
 # One round
 # =============================================================================================
 class _Round:
     """Plays one round from ``cards[pos:]``; the steps are those of docs/design.md."""
 
-    def __init__(self, cards, pos: int, rules: Rules, strategies: list[Strategy]):
+    def __init__(self, cards, pos: int, rules: Rules, strategies: list[Strategy],
+                 counting: Counting | None = None):
+        self.counting = counting
+        self.deal_count = 0.0  # a counter's true count after the deal
+        self.hole_at = -1  # where a peeked hole card was dealt
         self.shoe = cards
         self.start = pos
         self.pos = pos
@@ -401,6 +434,28 @@ class _Round:
     @property
     def up(self) -> int:
         return self.dealer[0]
+
+    def true_count(self) -> float:
+        """A counter's true count now: the cards dealt but a peeked hole card, which is among
+        the cards left until the dealer plays."""
+        c = self.counting
+        hole = self.dealer[1:2] if self.peek else []
+        seen = [x for i, x in enumerate(self.shoe[:self.pos])
+                if not (hole and i == self.hole_at)]  # fmt: skip
+        running = c.irc + sum(c.tags[card_value(x) - 1] for x in seen)
+        return c.true_count(running, len(self.shoe) - self.pos + len(hole))
+
+    def strategy(self, box, hi: int = 0) -> Strategy:
+        """The strategy deciding hand ``hi`` of ``box`` now; a counter's: its band of the count
+        (the count after the deal for the first decision on the box's two dealt cards), in the
+        box's insurance family."""
+        if self.counting is None:
+            return self.strategies[box.index]
+        hand = box.hands[hi]
+        first = hi == 0 and len(box.hands) == 1 and len(hand.cards) == 2 and not hand.split_hand
+        tc = self.deal_count if first else self.true_count()
+        band = sum(1 for b in self.counting.bands if b <= tc)
+        return self.counting.strategies[box.family * (len(self.counting.bands) + 1) + band]
 
     @property
     def ten_or_ace_up(self) -> bool:
@@ -453,7 +508,13 @@ class _Round:
                 "4.1" if box.blackjack else "3.2",
             )
         self.log("dealer", f"up card {card_token(self.up)}", "", "dealing")
+        if self.counting is not None:
+            self.deal_count = self.true_count()
+            ins = self.counting.insure_at
+            for box in self.boxes:
+                box.family = int(ins is not None and self.deal_count >= ins)
         if self.peek:
+            self.hole_at = self.pos
             self.dealer.append(self.draw())
             self.log(
                 "dealer",
@@ -472,7 +533,8 @@ class _Round:
     def offer_even_money_and_insurance(self) -> None:
         if card_value(self.up) != 1:
             return
-        for box, strategy in zip(self.boxes, self.strategies, strict=True):
+        for box in self.boxes:
+            strategy = self.strategy(box)
             if box.blackjack:
                 if strategy.even_money:
                     box.even_money = True
@@ -501,7 +563,7 @@ class _Round:
     def first_decision_code(self, box, hi) -> tuple[str, int, str]:
         """(table, code, label) of the cell that decides this two-card hand now."""
         hand = box.hands[hi]
-        strategy = self.strategies[box.index]
+        strategy = self.strategy(box, hi)
         col = up_index(self.up)
         up = up_label(self.up)
         cards = hand.cards
@@ -518,7 +580,7 @@ class _Round:
 
     def table_code(self, box, hi) -> tuple[str, int, str]:
         hand = box.hands[hi]
-        strategy = self.strategies[box.index]
+        strategy = self.strategy(box, hi)
         col = up_index(self.up)
         total = hand_total(hand.cards)
         if is_soft(hand.cards):
@@ -718,7 +780,7 @@ class _Round:
                 return
             action = None
             if self.sevens_row_applies(box, hi):
-                strategy = self.strategies[box.index]
+                strategy = self.strategy(box, hi)
                 code = int(strategy.sevens[up_index(self.up)])
                 label = f"sevens v {up_label(self.up)}"
                 if code == L.P:
@@ -788,7 +850,7 @@ class _Round:
                 why += f", surrender not allowed here, so {kind}"
         else:
             raise ValueError(
-                f"strategy {self.strategies[box.index].name!r}: code {name} "
+                f"strategy {self.strategy(box, hi).name!r}: code {name} "
                 f"is not allowed in the {label} cell"
             )
         if kind == "stand" and hand_total(hand.cards) <= 11:
@@ -812,7 +874,7 @@ class _Round:
         """
         hand = box.hands[hi]
         who = self.who(box, hi)
-        strategy = self.strategies[box.index]
+        strategy = self.strategy(box, hi)
         row = card_value(hand.cards[0]) - 1
         code = int(strategy.pairs[row, up_index(self.up)])
         label = f"pair of {_pair_name(hand.cards[0])} v {up_label(self.up)}"
@@ -1175,7 +1237,8 @@ def _pair_name(code: int) -> str:
 # =============================================================================================
 # Public entry points
 # =============================================================================================
-def play_stacked(cards, rules: Rules, strategies, cut: int | None = None) -> list[RoundResult]:
+def play_stacked(cards, rules: Rules, strategies, cut: int | None = None,
+                 counting: Counting | None = None) -> list[RoundResult]:
     """Play stacked cards in the given order, no shuffling (docs/design.md, stacked mode).
 
     Rounds are played while the position is before ``cut`` at the start of a round (rule 7.1:
@@ -1191,6 +1254,9 @@ def play_stacked(cards, rules: Rules, strategies, cut: int | None = None) -> lis
     strategies : Strategy or list of Strategy
         One per box (``rules.boxes``); a single Strategy plays every box.
     cut : int, optional
+    counting : Counting, optional
+        A card counter at every box, counting from the first card; ``strategies`` then only
+        name the boxes.
 
     Returns
     -------
@@ -1213,7 +1279,7 @@ def play_stacked(cards, rules: Rules, strategies, cut: int | None = None) -> lis
     pos = 0
     while pos < cut:
         try:
-            result = _Round(cards, pos, rules, strategies).play()
+            result = _Round(cards, pos, rules, strategies, counting).play()
         except _OutOfCards:
             break
         results.append(result)
