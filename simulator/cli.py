@@ -1478,11 +1478,11 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
         what = "the basic strategy derived, then" if strat is None else f"strategy {strat.name}"
         click.echo(f"bjsim: exact analysis by card removal: {what} valued (some seconds, then "
                    "kept)", err=True)
-    fig, _ = exact_figures(rules, strat)
-    if strat is None:  # not the shipped chart of that name
-        from simulator.derived import DERIVED_BASIC
+    fig, theirs = exact_figures(rules, strat)
+    if strat is None:  # named as every command names the rules' basic strategy
+        from simulator.derived import DERIVED_BASIC, nz_chart_fits
 
-        fig = fig | {"strategy": DERIVED_BASIC}
+        fig = fig | {"strategy": "basic" if nz_chart_fits(rules, theirs) else DERIVED_BASIC}
     run_meta = source | {"strategy": fig["strategy"], "seed": None, "partial": False}
     if fmt == "json":
         doc = exact_json(fig, {"version": __version__, "rules": rules_dict(rules),
@@ -1501,8 +1501,8 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
 
 @cli.command()
 @rules_options
-@strategy_option(default="the basic strategy derived for the baseline's rules by the exact "
-                 "analyzer (cached; for the NZ rules, basic)")
+@strategy_option(default="the baseline rules' basic strategy: the shipped basic (the NZ "
+                 "chart) where it is theirs, else the one the exact analyzer derives (cached)")
 @click.option("--vary", "vary", multiple=True, metavar="KEY=VALUE[,KEY=VALUE...]",
               help="A variant: the baseline with these keys changed, e.g. --vary "
               "dealer_hits_soft_17=true or --vary decks=8,penetration=0.8. Repeatable: each "
@@ -1519,7 +1519,8 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
               help="Every variant in configs/variants/ (the rule-effect table).")
 @click.option("--same-strategy", is_flag=True,
               help="Play every rule variant with the baseline's strategy. Default: each plays "
-              "the basic strategy derived for its own rules by the exact analyzer (cached).")
+              "its own rules' basic strategy (the shipped basic where the NZ chart is theirs, "
+              "else the one the exact analyzer derives, cached).")
 @click.option("-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
               help="Rounds each game plays.")
 @click.option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True,

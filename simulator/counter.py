@@ -53,7 +53,8 @@ def counter_strategies(rules, base, plan) -> tuple:
     plays = load_indices(plan.indices) if plan.indices else None
     ins = plays.insurance if plays is not None else None
     if ins is not None and ins.below == ins.at_or_above:  # the same either side: no index
-        base = dataclasses.replace(base, insurance=ins.below == "Y")
+        taken = ins.below == "Y"  # (even money with it: 8.3, a blackjack insured)
+        base = dataclasses.replace(base, insurance=taken, even_money=taken)
         ins = None
     if ins is None:
         strategies = band_strategies(base, plays, base.insurance)
