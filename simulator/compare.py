@@ -796,6 +796,8 @@ def build_games(base_rules, base_label: str, base_source: str, base_strategies,
             g_strats, g_names, g_note = strats, names, "the baseline's"
             if v.rules.boxes != len(strats) and len(set(names)) == 1:
                 g_strats, g_names = (strats[0],) * v.rules.boxes, (names[0],) * v.rules.boxes
+            if set(g_names) == {derived.DERIVED_BASIC}:  # not "derived for these rules"
+                g_names, g_note = (derived.BASELINE_BASIC,) * len(g_names), ""
         else:
             (g_strats, g_names), g_note = _basic(v.rules, made), ""
         if len(g_strats) != v.rules.boxes:

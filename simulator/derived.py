@@ -36,6 +36,7 @@ from simulator.strategy import dumps_strategy, load_strategy
 # keys the exact analyzer does not read: it values one box from a full shoe
 UNSEEN = ("penetration", "shuffle", "boxes")
 DERIVED_BASIC = "basic (derived for these rules)"  # a derived strategy's name in every output
+BASELINE_BASIC = "basic (derived for the baseline's rules)"  # compare --same-strategy's variants
 # The rule keys that change what the basic strategy should be (not the cut card, the boxes,
 # the side bet's pays, or a payoff the chart does not decide).
 CHART_KEYS = ("decks", "hole_card", "double_on", "double_after_split", "max_hands",

@@ -355,6 +355,18 @@ def test_compare_gives_the_super_sevens_interval_simulate_gives():
     assert "†" not in out and "±" in out.split("Super Sevens (rule 14)")[1]
 
 
+def test_same_strategy_names_a_derived_baseline_chart_as_the_baselines():
+    # Under H17 the baseline plays its derived chart; with --same-strategy the 8-deck variant
+    # plays it too: "derived for the baseline's rules", not "derived for these rules".
+    args = ["compare", "--rounds", "4000", "--chunk-rounds", "2000", "--pair-rounds", "50",
+            "--seed", "3", "--quiet", "--set", "dealer_hits_soft_17=true", "--same-strategy",
+            "--no-exact", "--vary", "decks=8"]
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    assert doc["baseline"]["strategy"] == ["basic (derived for these rules)"]
+    assert doc["variants"][0]["strategy"] == ["basic (derived for the baseline's rules)"]
+    assert "strategy basic (derived for the baseline's rules);" in run(*args).stdout
+
+
 def test_precision_result_is_in_the_table_head():
     args = ["compare", "--precision", "0.001", "--max-rounds", "4000", "--chunk-rounds", "2000",
             "--pair-rounds", "50", "--seed", "3", "--quiet", "--strategy", "basic",
