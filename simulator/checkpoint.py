@@ -82,7 +82,8 @@ def _differs(saved: dict, current: dict) -> str | None:
             name = {"bjsim": "bjsim version", "counting": "the counting plan's",
                     "rounds": "rounds (or --max-rounds)"}.get(key, key)
             if isinstance(a, dict) and isinstance(b, dict):  # the first field that differs
-                field = next(k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k))
+                field = next(k for k in sorted(set(a) | set(b), key=lambda k: (k != "name", k))
+                             if a.get(k) != b.get(k))  # (a plan's name first: another plan)
                 name, a, b = f"{name} {field}", a.get(field), b.get(field)
             return f"{name} is {_cut(a)} there, {_cut(b)} here"
     rs, rc = saved.get("rules", {}), current.get("rules", {})

@@ -335,6 +335,10 @@ def test_a_checkpointed_count_interrupted_and_resumed_is_the_uninterrupted_run(t
                                     "--resume"))
     assert ("different run: the counting plan's bet is Ramp(base=1, steps=((2, 2), (3, 4), "
             "(4, 8), (5, 12))) there, Ramp(base=1, steps=((1, 6), (2, 12))) here") in line, line
+    # another plan: named as such (it named the first field in order, the bankroll)
+    line = is_one_line_error(invoke("count", *TINY, "--plan", "hi-lo-flat", "--checkpoint", ckpt,
+                                    "--resume"))
+    assert "the counting plan's name is 'hi-lo-1-12' there, 'hi-lo-flat' here" in line, line
 
 
 @needs_engine

@@ -247,12 +247,14 @@ def _strategy_shown(data: dict) -> str:
 
 def _per_bet(rows: list[dict]) -> str:
     """What a bet is for each wager of the volatility table, in its order: ``per initial wager:
-    Main game and insurance; per unit staked: Insurance, Super Sevens``."""
+    main game and insurance; per unit staked: insurance, Super Sevens`` (a name kept capital)."""
     groups: dict[str, list[str]] = {}
     for r in rows:
         labels = groups.setdefault(r["per"], [])
-        if r["label"] not in labels:
-            labels.append(r["label"])
+        label = r["label"] if r["label"].startswith("Super") else r["label"][:1].lower() + \
+            r["label"][1:]
+        if label not in labels:
+            labels.append(label)
     return "; ".join(f"per {per}: {', '.join(labels)}" for per, labels in groups.items())
 
 
