@@ -9,7 +9,7 @@ Money is kept in tenths of the initial wager (``layout.UNIT``) and shown in unit
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -305,7 +305,6 @@ class BoxResult:
     ss_line: int = -1  # 0..5 for (a)..(f), -1 without a bet
     ss_net: int = 0  # in Super Sevens stakes
     early_surrender: bool = False
-    family: int = 0  # a counter's: 1 where the count after the deal takes insurance
 
     @property
     def main_net(self) -> int:
@@ -365,17 +364,16 @@ class Counting:
     ``tags`` by value A..T, from ``irc`` at the shoe's first card, of every card dealt but a
     hole card not yet turned; the true count is the running count per deck left, the decks left
     estimated to ``step`` cards (0: exact), or with ``true`` False the running count itself.
-    ``strategies``: one for each band of the count (below ``bands[0]``, from it below
-    ``bands[1]``, ...), then, where ``insure_at`` is a count, as many again that take
-    insurance and even money, a box's family chosen once, at the count after the deal."""
+    ``plays``: index plays (``chart``, ``row``, ``up``, ``below``, ``at_or_above``, ``index``:
+    `simulator.index_plays.IndexPlay`'s fields), each deciding its cell of the strategy by the
+    count as the decision is taken (the first decision on a box's two dealt cards, and insurance
+    with even money, by the count after the deal)."""
 
     tags: tuple
     irc: int
     step: int
     true: bool
-    bands: tuple
-    insure_at: float | None
-    strategies: tuple
+    plays: tuple
 
     def true_count(self, running: int, left: int) -> float:
         left = max(left, 1)
@@ -445,17 +443,40 @@ class _Round:
         running = c.irc + sum(c.tags[card_value(x) - 1] for x in seen)
         return c.true_count(running, len(self.shoe) - self.pos + len(hole))
 
-    def strategy(self, box, hi: int = 0) -> Strategy:
-        """The strategy deciding hand ``hi`` of ``box`` now; a counter's: its band of the count
-        (the count after the deal for the first decision on the box's two dealt cards), in the
-        box's insurance family."""
+    def count_play(self, box, hi: int, chart: str, row: str) -> tuple[str, bool] | None:
+        """A counter's index play on cell (``chart``, ``row``, the up card) of hand ``hi``: its
+        action at the count now (after the deal for the first decision on the box's two dealt
+        cards) and whether either of its actions is a surrender; None where no play is."""
         if self.counting is None:
-            return self.strategies[box.index]
+            return None
+        cell = (chart, row, up_label(self.up))
+        play = next((q for q in self.counting.plays if (q.chart, q.row, q.up) == cell), None)
+        if play is None:
+            return None
         hand = box.hands[hi]
         first = hi == 0 and len(box.hands) == 1 and len(hand.cards) == 2 and not hand.split_hand
         tc = self.deal_count if first else self.true_count()
-        band = sum(1 for b in self.counting.bands if b <= tc)
-        return self.counting.strategies[box.family * (len(self.counting.bands) + 1) + band]
+        return (play.at_or_above if tc >= play.index else play.below,
+                play.below in ("Rh", "Rs", "Rp") or play.at_or_above in ("Rh", "Rs", "Rp"))
+
+    def counted(self, box, hi: int, chart: str, row: str, code: int) -> int:
+        """The chart's ``code`` for this cell, or a counter's index play there. A play that
+        names no surrender leaves a chart's surrender standing: its action is then what is
+        played where surrender is not allowed (docs/counting.md)."""
+        said = self.count_play(box, hi, chart, row)
+        if said is None:
+            return code
+        action, surrenders = said
+        if chart == "pairs":
+            if action == "P" and code == L.RP and not surrenders:
+                return L.RP
+            return {"P": L.P, "Pd": L.PD, "Rp": L.RP}.get(action, L.N)
+        if code in (L.RH, L.RS) and action in ("H", "S") and not surrenders:
+            return L.RH if action == "H" else L.RS
+        return L.ACTION_CODES[action]
+
+    def strategy(self, box, hi: int = 0) -> Strategy:
+        return self.strategies[box.index]
 
     @property
     def ten_or_ace_up(self) -> bool:
@@ -510,9 +531,6 @@ class _Round:
         self.log("dealer", f"up card {card_token(self.up)}", "", "dealing")
         if self.counting is not None:
             self.deal_count = self.true_count()
-            ins = self.counting.insure_at
-            for box in self.boxes:
-                box.family = int(ins is not None and self.deal_count >= ins)
         if self.peek:
             self.hole_at = self.pos
             self.dealer.append(self.draw())
@@ -535,6 +553,10 @@ class _Round:
             return
         for box in self.boxes:
             strategy = self.strategy(box)
+            said = self.count_play(box, 0, "insurance", "insurance")  # a counter's, Y or N
+            if said is not None:  # even money with it (8.3: a blackjack insured)
+                taken = said[0] == "Y"
+                strategy = replace(strategy, insurance=taken, even_money=taken)
             if box.blackjack:
                 if strategy.even_money:
                     box.even_money = True
@@ -574,7 +596,8 @@ class _Round:
             # sevens row says P where no split is possible: the hard table decides
         elif self.split_possible(box, hi):
             row = card_value(cards[0]) - 1
-            code = int(strategy.pairs[row, col])
+            code = self.counted(box, hi, "pairs", _pair_row(cards[0]),
+                                int(strategy.pairs[row, col]))
             return "pairs", code, f"pair of {_pair_name(cards[0])} v {up}"
         return self.table_code(box, hi)
 
@@ -584,8 +607,10 @@ class _Round:
         col = up_index(self.up)
         total = hand_total(hand.cards)
         if is_soft(hand.cards):
-            return "soft", int(strategy.soft[total, col]), f"soft {total} v {up_label(self.up)}"
-        return "hard", int(strategy.hard[total, col]), f"hard {total} v {up_label(self.up)}"
+            code = self.counted(box, hi, "soft", str(total), int(strategy.soft[total, col]))
+            return "soft", code, f"soft {total} v {up_label(self.up)}"
+        code = self.counted(box, hi, "hard", str(total), int(strategy.hard[total, col]))
+        return "hard", code, f"hard {total} v {up_label(self.up)}"
 
     def sevens_row_applies(self, box, hi) -> bool:
         """Rule 14.4 play: Super Sevens bet up, the box's first two cards 7-7, first decision."""
@@ -876,7 +901,8 @@ class _Round:
         who = self.who(box, hi)
         strategy = self.strategy(box, hi)
         row = card_value(hand.cards[0]) - 1
-        code = int(strategy.pairs[row, up_index(self.up)])
+        code = self.counted(box, hi, "pairs", _pair_row(hand.cards[0]),
+                            int(strategy.pairs[row, up_index(self.up)]))
         label = f"pair of {_pair_name(hand.cards[0])} v {up_label(self.up)}"
         why = f"strategy: {label} = {L.ACTION_NAMES[code]}"
         if code == L.P:
@@ -1227,6 +1253,12 @@ class _Round:
             events=self.events,
             rules=rules,
         )
+
+
+def _pair_row(code: int) -> str:
+    """The pair table's row of a pair of this card, as index plays name it: ``A,A``..``10,10``."""
+    value = "A" if card_value(code) == 1 else str(card_value(code))
+    return f"{value},{value}"
 
 
 def _pair_name(code: int) -> str:

@@ -1,7 +1,9 @@
 """The engine's count mode and the reference game's counter play the same random shoes and must
 write identical records: the count, the true count's estimate, index plays at the count as each
 decision is taken (the first on the dealt cards at the count after the deal), insurance and
-even money by count, and rule 11.5 under a count. Each shoe is a fresh permutation of
+even money by count, rule 11.5 under a count, and the index plays themselves (the reference
+applies the index file cell by cell; the engine plays the band strategies
+`counter.counter_strategies` makes of it). Each shoe is a fresh permutation of
 ``52 * decks`` cards, dealt to a cut card near its end; random index files change cells of every
 chart at counts around zero, so that decisions flip within rounds.
 """
@@ -19,12 +21,12 @@ from simulator import layout as L
 from simulator import reference
 from simulator.counter import counter_strategies
 from simulator.counting import load_count
-from simulator.index_plays import PAIR_ROWS, UPS
+from simulator.index_plays import PAIR_ROWS, UPS, load_indices
 from simulator.rules import Rules
 from simulator.strategy import load_strategy, stack
 
 NZ = Rules()
-HARD = ("S", "H", "D", "Ds")
+HARD = ("S", "H", "D", "Ds", "Rh", "Rs")
 
 
 def _ramp(base):
@@ -85,11 +87,13 @@ def test_the_engines_counter_plays_as_the_reference_game(case, tmp_path):
     plan = SimpleNamespace(count=load_count(count), resolution=estimation, indices=indices,
                            bet=_ramp(1), super_sevens=_ramp(0), boxes=_ramp(rules.boxes),
                            wong_enter=None, wong_leave=None)  # fmt: skip
-    strategies, counter, insurance = counter_strategies(rules, base, plan)
+    strategies, counter, insurance = counter_strategies(rules, base, plan)  # the engine's
     tables = (stack(strategies), counter, insurance)
+    # the reference applies the index file itself, decision by decision
     counting = reference.Counting(
-        tags=counter.tags, irc=counter.irc, step=counter.step, true=counter.true,
-        bands=tuple(counter.bands), insure_at=counter.insurance, strategies=tuple(strategies))
+        tags=tuple(plan.count.tags), irc=int(plan.count.initial_running_count(rules.decks)),
+        step={"exact": 0, "half": 26, "whole": 52}[estimation], true=bool(plan.count.balanced),
+        plays=load_indices(indices).plays)
     n = 52 * rules.decks
     rounds = splits = changed = 0
     for _ in range(shoes):
