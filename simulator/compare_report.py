@@ -122,11 +122,27 @@ def _head(stats: dict, meta: dict) -> list[str]:
     return lines + [SIGNS]
 
 
+def same_games(stats: dict) -> dict[str, str]:
+    """Each variant that is the same game as one before it (the same rules and strategies, as
+    super-sevens-8-decks is decks-8 where Super Sevens is on already): its label -> that one's."""
+    seen, out = {}, {}
+    for row in stats["rows"]:
+        game = row["game"]
+        key = (json.dumps(rules_dict(game.rules), sort_keys=True), tuple(game.names))
+        if key in seen and row is not stats["rows"][0]:
+            out[game.label] = seen[key]
+        seen.setdefault(key, game.label)
+    return out
+
+
 def _legend(stats: dict, markdown: bool) -> list[str]:
     out = []
+    same = same_games(stats)
     for row in stats["rows"][1:]:
         game = row["game"]
         changes = ", ".join(game.changes) or "(none)"
+        if game.label in same and game.changes:
+            changes += f" (the same game as {same[game.label]})"
         item = (f"- **{game.label}**: {changes}; strategy {_strategy_text(game)}; "
                 f"{row['pairing']}" if markdown else
                 f"  {game.label}: {changes}; strategy {_strategy_text(game)}; {row['pairing']}")
@@ -435,7 +451,8 @@ def render_json(stats: dict, meta: dict) -> str:
            "pairing": pairing_text(meta["run"]["pair_rounds"], stats["blocks"]),
            "shoe_note": next(iter(shoe_note(stats, meta["run"]["pair_rounds"])), None),
            "baseline": _game_json(stats["rows"][0], base),
-           "variants": [_game_json(r, base) for r in stats["rows"][1:]]}
+           "variants": [_game_json(r, base) | {"same_game_as": same_games(stats).get(
+               r["game"].label)} for r in stats["rows"][1:]]}
     return json.dumps(_finite(doc), indent=2, allow_nan=False) + "\n"
 
 

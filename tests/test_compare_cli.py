@@ -367,6 +367,24 @@ def test_same_strategy_names_a_derived_baseline_chart_as_the_baselines():
     assert "strategy basic (derived for the baseline's rules);" in run(*args).stdout
 
 
+def test_a_variant_that_is_the_same_game_as_another_says_so():
+    # Super Sevens at 8 decks where Super Sevens is on already: decks-8 again, said so.
+    args = ["compare", "--rounds", "4000", "--chunk-rounds", "2000", "--seed", "3", "--quiet",
+            "--no-exact", "--variant", "variants/decks-8", "--variant",
+            "variants/super-sevens-8-decks", "--vary", "decks=4"]
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    same = {v["label"]: v["same_game_as"] for v in doc["variants"]}
+    assert same == {"decks-8": None, "super-sevens-8-decks": "decks-8", "decks=4": None}, same
+    out = run(*args).stdout
+    assert "super-sevens-8-decks: decks=8 (the same game as decks-8);" in out
+    assert "decks-8: decks=8;" in out
+    from simulator.assessment.figures import _variant_row  # the report's variant table
+
+    rows = {v["label"]: _variant_row(v)["changes"] for v in doc["variants"]}
+    assert rows["super-sevens-8-decks"] == "decks=8 (the same game as decks-8)"
+    assert rows["decks-8"] == "decks=8"
+
+
 def test_precision_result_is_in_the_table_head():
     args = ["compare", "--precision", "0.001", "--max-rounds", "4000", "--chunk-rounds", "2000",
             "--pair-rounds", "50", "--seed", "3", "--quiet", "--strategy", "basic",

@@ -559,8 +559,10 @@ def _variant_row(game: dict) -> dict:
     baseline = "difference" not in game
     shown_exact = baseline or d.get("exact") is not None  # none where the analyzer is blind
     return {"variant": game["label"],
-            "changes": "(baseline)" if baseline else ", ".join(game["changes"])
-            or "(none: the rule set has it already)",
+            "changes": "(baseline)" if baseline else (", ".join(game["changes"])
+            or "(none: the rule set has it already)") + (
+                f" (the same game as {game['same_game_as']})" if game.get("same_game_as")
+                and game["changes"] else ""),
             # "the baseline's" (its strategy played under the variant's rules), else the names
             "strategy": game["strategy_note"].split(",")[0] or ", ".join(
                 sorted(set(game["strategy"]))),
