@@ -408,13 +408,12 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     s = np.int64(trans[np.uint64(s * 10 + value(code) - 1)])
                     f = flags[np.uint64(s)]
                     if cx is not None and (f & M.INDEX) != 0:
-                        b, x = todo[j] // MAX_HANDS, s * nt
-                        s = np.int64(alt[x + C.table_at(ci, ctab, tg, cs, shoe, ws, pos, end,
-                                                        fam[b])])  # fmt: skip
+                        b, x = todo[j] // MAX_HANDS, s
+                        s = np.int64(alt[x * nt + C.table_at(ci, ctab, tg, cs, shoe, ws, pos,
+                                                             end, fam[b])])  # fmt: skip
                         f = flags[np.uint64(s)]
-                        if (f & M.PAIR) == 0:  # a pair the count declines to split (11.5)?
-                            for i in range(nt):
-                                declined[b] |= (flags[alt[x + i]] & M.PAIR) != 0
+                        if (f & M.PAIR) == 0 and link[x] >= 0:  # a pair declined (11.5)
+                            declined[b] = 1
                     need |= f
                     hs[np.uint64(todo[np.uint64(j)])] = s
                     done = np.int64((f & (M.PLAYER | M.PAIR)) == 0)  # a PAIR leaves the loop

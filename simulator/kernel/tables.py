@@ -20,6 +20,7 @@ STOOD = 8  # the hand stood (or a blackjack waits, 8.2): the dealer draws to 17 
 PAIR = 16  # a split hand dealt its own value again: split again if the box may (11)
 SPLIT_HAND = 32  # a split hand's first state (one card, its second next)
 INDEX = 64  # a counter's hand whose decision the count's band makes: played on from ``alt``
+# (its ``link`` itself where the decision is whether to split a pair: 11.5)
 # Flags of the one-box round walk (``walk``).
 TERMINAL = 1  # a round has just ended
 BOUNDARY = 2  # between rounds: the start state and every terminal
@@ -216,7 +217,8 @@ class Builder:
         if len(set(alt)) == 1:
             return alt[0]
         self.alt[("I", key, c)] = alt
-        return self.state(("I", key, c), flags=INDEX)
+        pair = any(self.info[self.order[a]][3] & PAIR for a in alt)  # a pair to split or not
+        return self.state(("I", key, c), flags=INDEX, link=("I", key, c) if pair else None)
 
 
 # The engine's tables (``build``), in the order the compiled functions take them.
