@@ -475,9 +475,6 @@ class _Round:
             return L.RH if action == "H" else L.RS
         return L.ACTION_CODES[action]
 
-    def strategy(self, box, hi: int = 0) -> Strategy:
-        return self.strategies[box.index]
-
     @property
     def ten_or_ace_up(self) -> bool:
         return card_value(self.up) in (1, 10)
@@ -552,7 +549,7 @@ class _Round:
         if card_value(self.up) != 1:
             return
         for box in self.boxes:
-            strategy = self.strategy(box)
+            strategy = self.strategies[box.index]
             said = self.count_play(box, 0, "insurance", "insurance")  # a counter's, Y or N
             if said is not None:  # even money with it (8.3: a blackjack insured)
                 taken = said[0] == "Y"
@@ -585,7 +582,7 @@ class _Round:
     def first_decision_code(self, box, hi) -> tuple[str, int, str]:
         """(table, code, label) of the cell that decides this two-card hand now."""
         hand = box.hands[hi]
-        strategy = self.strategy(box, hi)
+        strategy = self.strategies[box.index]
         col = up_index(self.up)
         up = up_label(self.up)
         cards = hand.cards
@@ -603,7 +600,7 @@ class _Round:
 
     def table_code(self, box, hi) -> tuple[str, int, str]:
         hand = box.hands[hi]
-        strategy = self.strategy(box, hi)
+        strategy = self.strategies[box.index]
         col = up_index(self.up)
         total = hand_total(hand.cards)
         if is_soft(hand.cards):
@@ -805,7 +802,7 @@ class _Round:
                 return
             action = None
             if self.sevens_row_applies(box, hi):
-                strategy = self.strategy(box, hi)
+                strategy = self.strategies[box.index]
                 code = int(strategy.sevens[up_index(self.up)])
                 label = f"sevens v {up_label(self.up)}"
                 if code == L.P:
@@ -875,7 +872,7 @@ class _Round:
                 why += f", surrender not allowed here, so {kind}"
         else:
             raise ValueError(
-                f"strategy {self.strategy(box, hi).name!r}: code {name} "
+                f"strategy {self.strategies[box.index].name!r}: code {name} "
                 f"is not allowed in the {label} cell"
             )
         if kind == "stand" and hand_total(hand.cards) <= 11:
@@ -899,7 +896,7 @@ class _Round:
         """
         hand = box.hands[hi]
         who = self.who(box, hi)
-        strategy = self.strategy(box, hi)
+        strategy = self.strategies[box.index]
         row = card_value(hand.cards[0]) - 1
         code = self.counted(box, hi, "pairs", _pair_row(hand.cards[0]),
                             int(strategy.pairs[row, up_index(self.up)]))
@@ -1287,8 +1284,8 @@ def play_stacked(cards, rules: Rules, strategies, cut: int | None = None,
         One per box (``rules.boxes``); a single Strategy plays every box.
     cut : int, optional
     counting : Counting, optional
-        A card counter at every box, counting from the first card; ``strategies`` then only
-        name the boxes.
+        A card counter at every box, counting from the first card; its index plays change the
+        cells of ``strategies`` as the count says.
 
     Returns
     -------
