@@ -46,18 +46,20 @@ def tables_hash(tables) -> str:
 def identity(rules, tables, seed: int, chunk_rounds: int, rounds: int,
              precision: float | None = None) -> dict:
     """Everything the result of a run depends on (see the module docstring)."""
-    rule_dict = {
-        k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(rules).items()
-    }
     return {
         "bjsim": __version__,
-        "rules": rule_dict,
+        "rules": _rules(rules),
         "strategies_sha256": tables_hash(tables),
         "seed": int(seed),
         "chunk_rounds": int(chunk_rounds),
         "rounds": int(rounds),
         "precision": None if precision is None else float(precision),
     }
+
+
+def _rules(rules) -> dict:
+    """The rules as an identity holds them (JSON: lists, not tuples)."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in dataclasses.asdict(rules).items()}
 
 
 def _kind(ident: dict) -> str:
@@ -217,12 +219,11 @@ def rules_differ(path, kind: str, rules) -> str | None:
     seconds to derive): why ``path`` is not a checkpoint of bjsim ``kind`` under ``rules``, or
     None (`resume` checks the rest). `CheckpointError` for a file that is not a checkpoint."""
     saved = load(path).get("identity", {})
-    current = identity(rules, (), 0, 0, 0)["rules"]
     try:
         if _kind(saved) != kind:
             diff = f"it is a checkpoint of bjsim {_kind(saved)}, not of bjsim {kind}"
         else:
-            diff = _differs({"rules": saved.get("rules", {})}, {"rules": current})
+            diff = _differs({"rules": saved.get("rules", {})}, {"rules": _rules(rules)})
     except (AttributeError, TypeError):
         raise CheckpointError(f"--checkpoint {path}: damaged identity") from None
     return None if diff is None else f"--resume: {path} is a checkpoint of a different run: {diff}"
