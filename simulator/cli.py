@@ -757,16 +757,12 @@ def _default_strategies(rules, quiet: bool, boxes: int) -> tuple[list, list, str
     """The rules' basic strategy for every box where none is given: (strategies, names, note).
     The derived one is named ``DERIVED_BASIC`` in every output, the same on every machine and
     run (its cache file, said on stderr, is not)."""
-    from dataclasses import replace
-
-    from simulator.derived import DERIVED_BASIC
-    from simulator.strategy import load_strategy
+    from simulator.derived import rules_basic
 
     theirs, _ = _derived_basic(rules, quiet)
-    if theirs is None:
-        return [load_strategy("basic")] * boxes, ["basic"] * boxes, None
-    strategy = replace(theirs, name=DERIVED_BASIC)
-    return [strategy] * boxes, [DERIVED_BASIC] * boxes, _derived_note(rules)
+    strategy = rules_basic(rules, theirs)
+    return ([strategy] * boxes, [strategy.name] * boxes,
+            None if theirs is None else _derived_note(rules))
 
 
 def _check_chunk_rounds(rules, chunk_rounds: int) -> None:

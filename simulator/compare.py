@@ -742,10 +742,7 @@ def _basic(rules, made) -> tuple[tuple, tuple[str, ...]]:
     rules or the chart derived for them (``made``: `derived.basic_for_all`'s) is the same, else
     the derived one, named `derived.DERIVED_BASIC` (the same on every machine: not its file)."""
     theirs = made[derived.rules_key(rules)][0] if derived.chart_change(rules) else None
-    if derived.nz_chart_fits(rules, theirs):
-        strat = load_strategy("basic")
-    else:
-        strat = dataclasses.replace(theirs, name=derived.DERIVED_BASIC)
+    strat = derived.rules_basic(rules, theirs)
     return (strat,) * rules.boxes, (strat.name,) * rules.boxes
 
 

@@ -71,6 +71,17 @@ def nz_chart_fits(rules, theirs=None) -> bool:
         theirs, load_strategy("basic"))
 
 
+def rules_basic(rules, theirs=None):
+    """The basic strategy every command plays by default under ``rules``: the shipped ``basic``
+    where `nz_chart_fits` (or no chart was derived: None), else ``theirs`` (the chart derived
+    for them) named `DERIVED_BASIC`."""
+    import dataclasses
+
+    if theirs is None or nz_chart_fits(rules, theirs):
+        return load_strategy("basic")
+    return dataclasses.replace(theirs, name=DERIVED_BASIC)
+
+
 def rules_key(rules) -> str:
     """16 hex digits of SHA-256 over the bjsim version, the analyzer's source and every rule-set
     key the exact analyzer reads (all but `UNSEEN`)."""
