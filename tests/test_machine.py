@@ -130,7 +130,7 @@ def test_sevens_row_decides_7_7_under_super_sevens():
 
 
 def _split_box_net(rules, hands, outcome):
-    """``play._settle_split`` for one box of 8-8 split against a ten, its hands walked from the
+    """``tally.settle_box`` for one box of 8-8 split against a ten, its hands walked from the
     split hand by the card values in ``hands``: (box net, tally)."""
     m = _machine(rules, SPLITTER)
     split = int(m.link[_deal(m, 8, 10, 8)])
@@ -138,10 +138,8 @@ def _split_box_net(rules, hands, outcome):
     for h, values in enumerate(hands):
         sp[h] = _walk(m, split, values)
     tally = np.zeros(L.N_TALLY, np.int64)
-    main, _ = play._settle_split(
-        tuple(m), rules.to_params(), sp, 0, len(hands), outcome, False, 10, tally,
-        np.zeros(L.N_TALLY, np.int64), 0,
-    )  # fmt: skip
+    main, _ = T.settle_box(tally, sp, 0, len(hands), m.kind, m.total, m.wager, outcome, 0,
+                           rules.to_params(), 0)  # fmt: skip
     return main, tally
 
 

@@ -25,15 +25,6 @@ _COUNTERS: dict = {}
 
 
 @njit
-def _add_counts(out, counts, table, fields):
-    """``out[k] += counts[i] * table[i, fields[k]]`` for every state ``i`` counted."""
-    for i in range(counts.size):
-        if counts[i] != 0:
-            for k in range(fields.size):
-                out[k] += counts[i] * table[i, fields[k]]
-
-
-@njit
 def _moved(out, counts, at, seen, sub):
     """``out[k] += (counts[at[t]] - seen[t]) * sub[t, k]``: what the states ``at`` added since
     ``seen``, which then takes their counts."""
@@ -46,14 +37,13 @@ def _moved(out, counts, at, seen, sub):
 
 
 @njit
-def _simulate(p, m, cx, ins_flags, sizes, states, fields, tally, out, trace):
+def _simulate(p, m, cx, ins_flags, sizes, states, fields, tally, counts, wcounts, out, trace):
     """Block ``j``: ``sizes[j]`` rounds from a fresh shuffle with state ``states[j]`` (advanced in
-    place), added into ``tally`` (a counter's, ``cx``, or None, into its counting tally too); its
-    ``fields`` (tally indices) into ``out[j]``, the states' counts (``m``'s ``rows`` and
-    ``wrows``) read only where a state adds to them. 1 if the shoe ran out mid-round with no
-    discards to reshuffle, else 0. ``trace`` (one block): see ``play_rounds``."""
+    place), into ``tally`` and the counts of visits to the rows of ``m``'s ``rows`` and ``wrows``
+    (a counter's, ``cx``, or None, into its counting tally too); its ``fields`` (tally indices)
+    into ``out[j]``. 1 if the shoe ran out mid-round with no discards to reshuffle, else 0.
+    ``trace`` (one block): see ``play_rounds``."""
     rows, wrows, block = m[10], m[14], np.zeros(L.N_TALLY, np.int64)
-    counts, wcounts = np.zeros(rows.shape[0], np.int64), np.zeros(wrows.shape[0], np.int64)
     at = np.flatnonzero((rows[:, fields] != 0).sum(axis=1))
     wat = np.flatnonzero((wrows[:, fields] != 0).sum(axis=1))
     sub, wsub = rows[at][:, fields], wrows[wat][:, fields]
@@ -74,8 +64,6 @@ def _simulate(p, m, cx, ins_flags, sizes, states, fields, tally, out, trace):
             out[j, k] = block[fields[k]]
         _moved(out[j], counts, at, seen, sub)
         _moved(out[j], wcounts, wat, wseen, wsub)
-    _add_counts(tally, counts, rows, np.arange(L.N_TALLY))
-    _add_counts(tally, wcounts, wrows, np.arange(L.N_TALLY))
     return 0
 
 
@@ -170,13 +158,18 @@ def _run(p, m, cx, ins_flags, sizes, states, fields=(), trace=None) -> tuple:
     fields = np.array([_in_range("field", f, 0, L.N_TALLY - 1) for f in fields], np.int64)
     tally, out = np.zeros(L.N_TALLY, np.int64), np.zeros((sizes.size, fields.size), np.int64)
     trace = np.zeros(0, np.int8) if trace is None else trace
+    counts = np.zeros(m.rows.shape[0], np.int64), np.zeros(m.wrows.shape[0], np.int64)
     args = (p, tuple(m), cx, ins_flags)
     name = "simulate" if cx is None else "count"  # (one compiled version each)
-    warm(name, _simulate, *args, sizes[:0], states[:0], fields, tally.copy(), out[:0], trace)
-    if _simulate(*args, sizes, states, fields, tally, out, trace) != 0:
+    warm(name, _simulate, *args, sizes[:0], states[:0], fields, tally.copy(), *counts, out[:0],
+         trace)  # fmt: skip
+    if _simulate(*args, sizes, states, fields, tally, *counts, out, trace) != 0:
         raise ValueError(
             f"kernel: the shoe ran out mid-round with no discards to reshuffle "
             f"(decks = {p[L.P_DECKS]}, boxes = {p[L.P_BOXES]}): use more decks or fewer boxes")
+    for c, rows in zip(counts, (m.rows, m.wrows), strict=True):  # what the states visited add
+        i = np.flatnonzero(c)
+        tally += c[i] @ rows[i]
     return tally, out
 
 

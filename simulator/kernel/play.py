@@ -22,38 +22,6 @@ SS_B, SS_C, SS_D, SS_E, SS_F = 1, 2, 3, 4, 5
 
 
 @njit
-def _settle_split(m, p, sp, b, nh, o, insured, uv, t, scratch, slot):
-    """Settle box ``b``'s ``nh`` split hands against dealer outcome ``o`` into ``scratch`` (for a
-    record) and the tally ``t``. Returns ``(main, ins)``."""
-    kind, total, wager = m[4], m[5], m[6]
-    main = 0
-    wins = losses = pushes = doubles = busts = 0
-    first_live = True
-    for h in range(nh):
-        s = sp[b * MAX_HANDS + h]
-        k = np.int64(kind[s])
-        w = np.int64(wager[s])
-        net = T.hand_net(k, np.int64(total[s]), w, o, p[L.P_DBJ], p[L.P_BJ_WIN], h, first_live)
-        if k == T.K_STOOD:
-            first_live = False
-        main += net
-        wins += net > 0
-        losses += net < 0
-        pushes += net == 0
-        doubles += w == 2 * L.UNIT
-        busts += k == T.K_BUST
-    ins = T.ins_net(insured, o, p[L.P_INS_WIN])
-    bits = (T.X_INS_OFFERED if uv == 1 else 0) | (T.X_INS_TAKEN if insured else 0)
-    wagered = L.UNIT * (nh + doubles)
-    scratch[:] = 0
-    T.add_box(scratch, main, ins, bits, nh, wins, losses, pushes, doubles, busts, 0, wagered, slot)
-    if p[L.P_SS] != 0:
-        T.add_ss(scratch, SS_F, 1, -1, slot)  # (f) as in a final state's row
-    t += scratch
-    return main, ins
-
-
-@njit
 def _take(shoe, ws, stacked, pos, end, n_cards, s0, s1, s2, s3):
     """A card for a seldom step of the round loop, the shoe refilled if it ran out: returns
     ``(code, pos, end, s0, s1, s2, s3)``. (The frequent steps take theirs inline.)"""
@@ -213,8 +181,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     ``pos < cut``, a record a round into ``out``. ``trace``: empty, or (tests) the rounds' cards
     but those of a round dealt partly from reshuffled discards. ``m``: ``tuple(tables.Machine)``;
     ``ins_flags``: each box takes insurance; ``cx``: a counter's arrays (``count``), or None."""
-    (trans, flags, link, fin, _, _, _, peek_t, net, insn, rows, start, wtrans, wflags, _, alt,
-     walt, wtid, _, d_stands, ss_pay, slot) = m  # fmt: skip
+    (trans, flags, link, fin, kind, total, wager, peek_t, net, insn, rows, start, wtrans, wflags,
+     _, alt, walt, wtid, _, d_stands, ss_pay, slot) = m  # fmt: skip
     nb = p[L.P_BOXES]
     stacked = out is not None  # (``out is None``: the records' code left out when compiled)
     peek = p[L.P_HOLE] == L.HOLE_PEEK
@@ -452,9 +420,10 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
         counted = 0  # the counter's net this round
         for b in range(nbr):
             if nsp[b] != 0:
-                insured = uv == 1 and insb[b] != 0
-                main, ins = _settle_split(m, p, hs, b, nsp[b], o, insured, uv, tally, scratch,
-                                          slot[b])  # fmt: skip
+                bits = (T.X_INS_OFFERED | T.X_INS_TAKEN * (insb[b] != 0)) if uv == 1 else 0
+                main, ins = T.settle_box(scratch, hs, b * MAX_HANDS, nsp[b], kind, total, wager, o,
+                                         bits, p, slot[b])  # fmt: skip
+                tally += scratch
                 i = -1
                 nsp[b] = 0
                 if cx is not None:

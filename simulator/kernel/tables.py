@@ -280,19 +280,13 @@ def build(p, tables, bands: int = 0) -> Machine:
     net = np.zeros(len(finals) * no, np.int64)
     ins = np.zeros(len(finals) * no, np.int64)
     rows = np.zeros((len(finals) * no, L.N_TALLY), np.int64)
-    bj_win, ins_win, dbj = int(p[L.P_BJ_WIN]), int(p[L.P_INS_WIN]), int(p[L.P_DBJ])
+    kind, t, w = column(0), column(1), column(2)
     for j, s in enumerate(finals):
-        kind, t, w, _, bits, _ = info[s]
         slot = 0 if bands else bld.order[s][1]  # its strategy's figures (its first box's)
         for o in range(no):
             i = j * no + o
-            net[i] = x = T.hand_net.py_func(kind, t, w, o, dbj, bj_win, 0, True)
-            ins[i] = y = T.ins_net.py_func((bits & T.X_INS_TAKEN) != 0, o, ins_win)
-            T.add_box.py_func(rows[i], x, y, bits, 1, int(x > 0), int(x < 0), int(x == 0),
-                              int(w == 2 * L.UNIT), int(kind == T.K_BUST),
-                              int(kind in (T.K_ES, T.K_LS)), w, slot)  # fmt: skip
-            if p[L.P_SS]:  # the box's Super Sevens bet on (f), until its cards move it
-                T.add_ss.py_func(rows[i], 5, 1, -1, slot)
+            net[i], ins[i] = T.settle_box(rows[i], np.array([s]), 0, 1, kind, t, w, o,
+                                         info[s][4], p, slot)  # fmt: skip
     start = np.array([bld.state(("S", si)) for si in box_si], np.int64)
     if bands:
         start = np.full(int(p[L.P_BOXES]), start[0], np.int64)
@@ -310,7 +304,7 @@ def build(p, tables, bands: int = 0) -> Machine:
     sums = [total(i % 32, i // 32) for i in range(64)]  # the dealer's (ace, hard sum)
     dstand = [T.dealer_stands.py_func(t, t != i % 32, bool(p[L.P_H17])) for i, t in enumerate(sums)]
     return Machine(trans=trans.reshape(-1).astype(np.int16), flags=column(3).astype(np.int8),
-                   link=link, fin=fin, kind=column(0), total=column(1), wager=column(2),
+                   link=link, fin=fin, kind=kind, total=t, wager=w,
                    peek=peek, net=net, ins=ins, rows=rows, start=start, wtrans=wtrans,
                    wflags=wflags, wrows=wrows, alt=alternatives(bld, bld.alt, n if bands else 0),
                    walt=walt, wtid=wtid, wclass=wrows[wt[first]],

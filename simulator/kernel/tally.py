@@ -4,6 +4,8 @@ and a box's fields of the per-round record (``B_*``)."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from simulator import layout as L
 from simulator.jit import njit
 
@@ -99,6 +101,35 @@ def add_box(t, main, ins, bits, hands, wins, losses, pushes, doubles, busts, sur
                   (L.T_LOSSES, losses), (L.T_PUSHES, pushes), (L.T_DOUBLES, doubles),
                   (L.T_BUSTS, busts), (L.T_SURRENDERS, surrs), (L.T_MAIN_WAGERED, wagered)):
         t[at] += x
+
+
+@njit
+def settle_box(row, hs, at, nh, kind, total, wager, o, bits, p, slot):
+    """Settle a box's ``nh`` hands (final states ``hs[at:at + nh]``, ``kind``, ``total``,
+    ``wager`` by state) and its insurance (``bits``) against dealer outcome ``o``: its round
+    (``add_box``, its Super Sevens bet on (f)) into ``row``, cleared first. Returns ``(main,
+    ins)``."""
+    main = wins = losses = pushes = doubles = busts = surrs = 0
+    first_live = True
+    for h in range(nh):
+        s = hs[at + h]
+        k, w = np.int64(kind[s]), np.int64(wager[s])
+        net = hand_net(k, np.int64(total[s]), w, o, p[L.P_DBJ], p[L.P_BJ_WIN], h, first_live)
+        first_live = first_live and k != K_STOOD
+        main += net
+        wins += net > 0
+        losses += net < 0
+        pushes += net == 0
+        doubles += w == 2 * L.UNIT
+        busts += k == K_BUST
+        surrs += k == K_ES or k == K_LS
+    ins = ins_net((bits & X_INS_TAKEN) != 0, o, p[L.P_INS_WIN])
+    row[:] = 0
+    add_box(row, main, ins, bits, nh, wins, losses, pushes, doubles, busts, surrs,
+            L.UNIT * (nh + doubles), slot)  # fmt: skip
+    if p[L.P_SS] != 0:
+        add_ss(row, 5, 1, -1, slot)  # (f), until the box's cards move it
+    return main, ins
 
 
 # ``add_round`` adds each square at its sum's place + 1.
