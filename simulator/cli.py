@@ -76,8 +76,52 @@ class OneLineCommand(click.Command):
         _refuse_repeated(self, args)
         with _usage_error_as_one_line():
             ctx = super().make_context(info_name, args, parent=parent, **extra)
+        if not ctx.resilient_parsing:
+            _fill_from_checkpoint(ctx)
         _refuse_same_file(ctx)
         return ctx
+
+
+# Options a checkpoint does not keep: where and how the result is shown, what plays the chunks.
+# Every other option of a command with --checkpoint is part of what it plays (`_run_command`).
+NOT_KEPT = frozenset({"checkpoint_path", "resume", "output", "fmt", "quiet", "workers",
+                      "scheduler", "with_exact", "no_exact", "plot_path", "list_only"})
+
+
+def _run_command(ctx) -> dict:
+    """What a checkpoint keeps of the command line: the command's name and the value of each of
+    its options but `NOT_KEPT` (as the user wrote a rule or variant file: `given_value`), so that
+    ``--resume`` needs only the file (`_fill_from_checkpoint`)."""
+    options = {}
+    for param in ctx.command.params:
+        if isinstance(param, click.Option) and param.name not in NOT_KEPT:
+            value = given_value(ctx, param.name)
+            value = ctx.params.get(param.name) if value is None else value
+            options[param.name] = list(value) if isinstance(value, tuple) else value
+    return {"name": ctx.command.name, "options": options}
+
+
+def _fill_from_checkpoint(ctx) -> None:
+    """``--resume``: each option the command line leaves out is the one kept in the checkpoint
+    (`_run_command`), read as if given again; an option given is kept, and the run's identity
+    refuses it if it changes the run. A checkpoint of another command, or of a bjsim that kept
+    no options, fills nothing."""
+    from simulator.checkpoint import CheckpointError, saved_options
+
+    path = ctx.params.get("checkpoint_path")
+    if not ctx.params.get("resume") or not path or not os.path.isfile(path):
+        return  # (the command says what is wrong)
+    try:
+        saved = saved_options(path, ctx.command.name)
+    except CheckpointError as err:
+        raise BjsimError(str(err)) from None
+    for param in ctx.command.params:
+        if param.name in saved and param.name not in NOT_KEPT and not _given(ctx, param.name):
+            try:
+                ctx.params[param.name] = param.process_value(ctx, saved[param.name])
+            except click.BadParameter as err:
+                raise BjsimError(f"--checkpoint {path}: an option kept there: "
+                                 f"{err.format_message()}") from None
 
 
 def _refuse_repeated(command, args) -> None:
@@ -884,7 +928,8 @@ def main(argv=None):
 @strategy_option
 @click.option(
     "-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
-    help="Rounds to play, at most 10^15; 10_000_000, 1e7 and 10M are all accepted.",
+    help="Rounds to play, at most 10^15; 10_000_000, 1e7 and 10M are all accepted. With "
+    "--resume: the checkpoint's unless given.",
 )
 @click.option(
     "--seed", type=SEED, default=DEFAULT_SEED, show_default=True,
@@ -925,8 +970,10 @@ def main(argv=None):
 )
 @click.option(
     "--resume", is_flag=True,
-    help="With --checkpoint: carry on the run recorded in FILE (same rules, strategies, seed, "
-    "rounds, chunk size); gives exactly the uninterrupted result.",
+    help="With --checkpoint: carry on the run recorded in FILE, to exactly the uninterrupted "
+    "result. The options of the run left out (--rules, --set, --boxes, --super-sevens, "
+    "--strategy, --rounds, --seed, --chunk-rounds, --precision, --max-rounds) are the ones kept "
+    "in FILE; one given that changes the run is refused.",
 )
 @output_options(["table", "csv", "json"], "table")
 @click.option("-q", "--quiet", is_flag=True,
@@ -957,7 +1004,8 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         bjsim simulate --rules configs/nz1994-8deck.toml --set dealer_hits_soft_17=true
         bjsim simulate --boxes 3 --strategy basic --strategy mimic-dealer --strategy never-bust
         bjsim simulate --precision 0.0005 --max-rounds 1e9    # until ±0.05% (95%)
-        bjsim simulate --rounds 1e10 --checkpoint run.ckpt    # Ctrl-C, then add --resume
+        bjsim simulate --rounds 1e10 --checkpoint run.ckpt    # Ctrl-C, then:
+        bjsim simulate --checkpoint run.ckpt --resume        # the same run carried on
         bjsim simulate --rounds 1e10 --scheduler tcp://10.0.0.5:8786
     """
     from simulator import run, stops
@@ -979,6 +1027,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         checkpoint=checkpoint_path, resume=resume, exact=with_exact, rules_file=rules_path,
         rules_name=file_meta.get("name"),
         overrides=tuple(_changes(overrides, boxes, super_sevens)), strategy_note=label,
+        command=_run_command(ctx),
     )
     try:
         result = run.simulate(plan, quiet=quiet, say=None if quiet or not with_exact else (
@@ -1547,7 +1596,11 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
 @click.option("--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False), default=None,
               metavar="FILE", help="Record finished chunks in FILE; refuses an existing FILE "
               "unless --resume.")
-@click.option("--resume", is_flag=True, help="With --checkpoint: carry on the comparison there.")
+@click.option("--resume", is_flag=True,
+              help="With --checkpoint: carry on the comparison there. The options of what it "
+              "plays left out (baseline, variants, strategies, rounds, seed, chunk and pair "
+              "sizes, precision) are the ones kept in FILE; one given that changes it is "
+              "refused.")
 @click.option("--no-exact", "no_exact", is_flag=True,
               help="Leave out the exact differences (computed once per game, ~10 s, cached).")
 @click.option("--plot", "plot_path", type=OutputPath(formats=_plot_formats), default=None,
@@ -1638,7 +1691,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     plan = cmp.Plan(games, rounds=max_rounds if precision is not None else rounds, seed=seed,
                     chunk_rounds=chunk_rounds, pair_rounds=pair_rounds, workers=workers,
                     precision=precision, scheduler=scheduler, checkpoint=checkpoint_path,
-                    resume=resume, exact=not no_exact)
+                    resume=resume, exact=not no_exact, command=_run_command(ctx))
     result = cmp.compare(plan, quiet=quiet, exact=exact)
     if result.partial and result.stats["rounds"] == 0:
         _nothing_to_report(ctx)
@@ -1878,8 +1931,10 @@ def _count_list(fmt: str = "table") -> str:
               help="Record finished chunks in FILE (as simulate's); refuses an existing FILE "
               "unless --resume. A single run only: not with --penetrations, even one value.")
 @click.option("--resume", is_flag=True,
-              help="With --checkpoint: carry on the run recorded in FILE (same plan, rules, "
-              "seed, rounds, chunk size).")
+              help="With --checkpoint: carry on the run recorded in FILE. The options of the "
+              "run left out (--plan, rules, --strategy, --rounds, --seed, --chunk-rounds, "
+              "--bankroll) are the ones kept in FILE; one given that changes the run is "
+              "refused.")
 @click.option("--list", "list_only", is_flag=True,
               help="List the shipped counting plans and count systems (in --format), and "
               "stop. Takes no option but --format and --output.")
@@ -1909,7 +1964,8 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         bjsim count --plan sevens-super-sevens --strategy basic-super-sevens
         bjsim count --penetrations 0.60,0.70,0.80,0.90 -f markdown
         bjsim count --plan my-plan.toml --bankroll 500 -f json -o counter.json
-        bjsim count --rounds 1e9 --checkpoint count.ckpt   # Ctrl-C, then add --resume
+        bjsim count --rounds 1e9 --checkpoint count.ckpt   # Ctrl-C, then:
+        bjsim count --checkpoint count.ckpt --resume       # the same run carried on
         bjsim count --list
     """
     from simulator import count_runs, stops
@@ -1957,7 +2013,8 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         chunk_rounds=chunk_rounds, workers=workers, rules_file=rules_path,
         rules_name=file_meta.get("name"), overrides=sets, quiet=quiet,
         say=None if quiet else (lambda text: click.echo(f"bjsim: {text}", err=True)),
-        checkpoint=checkpoint_path, resume=resume, strategy_note=label)
+        checkpoint=checkpoint_path, resume=resume, strategy_note=label,
+        command=_run_command(ctx))
     if not runs.runs or runs.partial and runs.runs[0][2].meta["run"]["rounds_played"] == 0:
         _nothing_to_report(ctx)  # (not a report of 0 rounds over -o's file)
     with stops.held():  # a stop after the last chunk: the whole report all the same
