@@ -408,6 +408,19 @@ class CountType(click.ParamType):
 COUNT = CountType()
 
 
+class AnyCaseChoice(click.Choice):
+    """A choice given in any case (``t`` is ``T``) whose error names the choices as the help
+    writes them, ``shown``: click's case-insensitive choice listed them lowercased (``'a'``,
+    ``'t'``)."""
+
+    def __init__(self, choices, shown: str):
+        super().__init__(choices, case_sensitive=False)
+        self.shown = shown
+
+    def get_invalid_choice_message(self, value, ctx) -> str:
+        return f"{value!r} is not one of {self.shown}."
+
+
 class SeedType(click.ParamType):
     """A random seed: a whole number, 0 or more (the root of the run's ``SeedSequence``)."""
 
@@ -1438,6 +1451,7 @@ cli.add_command(OneLineGroup(name="strategies", commands=strategy.commands, hidd
 
 
 UP_CHOICES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "T")  # (index + 1: the card)
+UP_SHOWN = "A, 2-10 or T"
 
 
 def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bool) -> str:
@@ -1481,8 +1495,8 @@ def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bo
               "of every two-card hand against each up card, every later decision at its best "
               "(as the published tables), the best play and its margin, and the play the "
               "strategy's chart takes there with its cost.")
-@click.option("--up", "ups", multiple=True, type=click.Choice(UP_CHOICES, case_sensitive=False),
-              metavar="CARD", help="With --hands: only this dealer up card (A, 2-10 or T; "
+@click.option("--up", "ups", multiple=True, type=AnyCaseChoice(UP_CHOICES, UP_SHOWN),
+              metavar="CARD", help=f"With --hands: only this dealer up card ({UP_SHOWN}; "
               "repeatable).")
 @output_options(["table", "csv", "json"], "table")
 @click.option("-q", "--quiet", is_flag=True, help="No line on stderr while it computes.")
