@@ -77,6 +77,7 @@ class OneLineCommand(click.Command):
         with _usage_error_as_one_line():
             ctx = super().make_context(info_name, args, parent=parent, **extra)
         if not ctx.resilient_parsing:
+            _resume_file(ctx)
             _fill_from_checkpoint(ctx)
         _refuse_same_file(ctx)
         return ctx
@@ -99,6 +100,27 @@ def _run_command(ctx) -> dict:
             value = ctx.params.get(param.name) if value is None else value
             options[param.name] = list(value) if isinstance(value, tuple) else value
     return {"name": ctx.command.name, "options": options}
+
+
+def resume_option(help_text: str):
+    """``--resume [FILE]``: a flag beside ``--checkpoint FILE``, or the file itself."""
+    return click.option(
+        "--resume", "resume", is_flag=False, flag_value="", default=None, metavar="[FILE]",
+        help=f"{help_text} --resume FILE is --checkpoint FILE --resume.")
+
+
+def _resume_file(ctx) -> None:
+    """``--resume FILE`` as ``--checkpoint FILE --resume``; ``resume`` a bool from here on."""
+    if "resume" not in ctx.params:
+        return
+    path, ctx.params["resume"] = ctx.params["resume"], ctx.params["resume"] is not None
+    if not path:
+        return
+    given = ctx.params.get("checkpoint_path")
+    if given is not None and os.path.realpath(given) != os.path.realpath(path):
+        raise BjsimError(f"--resume {path} and --checkpoint {given}: two files: allowed one (the "
+                         "checkpoint of the run to carry on)")
+    ctx.params["checkpoint_path"] = path
 
 
 def _fill_from_checkpoint(ctx) -> None:
@@ -895,7 +917,8 @@ def _check_run_options(ctx, precision, resume, checkpoint_path, scheduler):
             "--max-rounds"
         )
     if resume and checkpoint_path is None:
-        raise BjsimError("--resume: needs --checkpoint FILE (the run to carry on)")
+        raise BjsimError("--resume: needs --checkpoint FILE (the run to carry on), or the file: "
+                         "--resume FILE")
     _check_checkpoint(checkpoint_path, resume)
     if scheduler is not None:
         from simulator import distributed
@@ -981,9 +1004,8 @@ def main(argv=None):
     help="Record finished chunks in FILE (atomically, at most every 5 s and at the end or on "
     "Ctrl-C). Refuses an existing FILE unless --resume.",
 )
-@click.option(
-    "--resume", is_flag=True,
-    help="With --checkpoint: carry on the run recorded in FILE, to exactly the uninterrupted "
+@resume_option(
+    "With --checkpoint: carry on the run recorded in FILE, to exactly the uninterrupted "
     "result. The options of the run left out (--rules, --set, --boxes, --super-sevens, "
     "--strategy, --rounds, --seed, --chunk-rounds, --precision, --max-rounds) are the ones kept "
     "in FILE; one given that changes the run is refused.",
@@ -1018,7 +1040,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         bjsim simulate --boxes 3 --strategy basic --strategy mimic-dealer --strategy never-bust
         bjsim simulate --precision 0.0005 --max-rounds 1e9    # until ±0.05% (95%)
         bjsim simulate --rounds 1e10 --checkpoint run.ckpt    # Ctrl-C, then:
-        bjsim simulate --checkpoint run.ckpt --resume        # the same run carried on
+        bjsim simulate --resume run.ckpt                     # the same run carried on
         bjsim simulate --rounds 1e10 --scheduler tcp://10.0.0.5:8786
     """
     from simulator import run, stops
@@ -1610,11 +1632,10 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
 @click.option("--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False), default=None,
               metavar="FILE", help="Record finished chunks in FILE; refuses an existing FILE "
               "unless --resume.")
-@click.option("--resume", is_flag=True,
-              help="With --checkpoint: carry on the comparison there. The options of what it "
-              "plays left out (baseline, variants, strategies, rounds, seed, chunk and pair "
-              "sizes, precision) are the ones kept in FILE; one given that changes it is "
-              "refused.")
+@resume_option("With --checkpoint: carry on the comparison there. The options of what it "
+               "plays left out (baseline, variants, strategies, rounds, seed, chunk and pair "
+               "sizes, precision) are the ones kept in FILE; one given that changes it is "
+               "refused.")
 @click.option("--no-exact", "no_exact", is_flag=True,
               help="Leave out the exact differences (computed once per game, ~10 s, cached).")
 @click.option("--plot", "plot_path", type=OutputPath(formats=_plot_formats), default=None,
@@ -1944,11 +1965,10 @@ def _count_list(fmt: str = "table") -> str:
               metavar="FILE",
               help="Record finished chunks in FILE (as simulate's); refuses an existing FILE "
               "unless --resume. A single run only: not with --penetrations, even one value.")
-@click.option("--resume", is_flag=True,
-              help="With --checkpoint: carry on the run recorded in FILE. The options of the "
-              "run left out (--plan, rules, --strategy, --rounds, --seed, --chunk-rounds, "
-              "--bankroll) are the ones kept in FILE; one given that changes the run is "
-              "refused.")
+@resume_option("With --checkpoint: carry on the run recorded in FILE. The options of the "
+               "run left out (--plan, rules, --strategy, --rounds, --seed, --chunk-rounds, "
+               "--bankroll) are the ones kept in FILE; one given that changes the run is "
+               "refused.")
 @click.option("--list", "list_only", is_flag=True,
               help="List the shipped counting plans and count systems (in --format), and "
               "stop. Takes no option but --format and --output.")
@@ -1979,7 +1999,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         bjsim count --penetrations 0.60,0.70,0.80,0.90 -f markdown
         bjsim count --plan my-plan.toml --bankroll 500 -f json -o counter.json
         bjsim count --rounds 1e9 --checkpoint count.ckpt   # Ctrl-C, then:
-        bjsim count --checkpoint count.ckpt --resume       # the same run carried on
+        bjsim count --resume count.ckpt                    # the same run carried on
         bjsim count --list
     """
     from simulator import count_runs, stops
@@ -1997,7 +2017,8 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         _emit(_count_list(fmt), output)
         return
     if resume and checkpoint_path is None:
-        raise BjsimError("--resume: needs --checkpoint FILE (the run to carry on)")
+        raise BjsimError("--resume: needs --checkpoint FILE (the run to carry on), or the file: "
+                         "--resume FILE")
     _check_checkpoint(checkpoint_path, resume)
     plan = load_plan(plan_name)
     sets = _changes(overrides, boxes, super_sevens)

@@ -166,6 +166,22 @@ def test_every_command_with_resume_takes_its_options_from_the_checkpoint(tmp_pat
     assert a == b
 
 
+def test_resume_file_is_checkpoint_file_resume(tmp_path):
+    """``bjsim simulate --resume run.ckpt``: the file named by --resume itself."""
+    path = str(tmp_path / "run.ckpt")
+    whole = run_cli("simulate", *RUN, "--checkpoint", path)
+    again = run_cli("simulate", "--resume", path, "-q", "-f", "json")
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.stdout)["results"] == json.loads(whole.stdout)["results"]
+    same = run_cli("simulate", "--resume", path, "--checkpoint", path, "-q", "-f", "json")
+    assert json.loads(same.stdout)["results"] == json.loads(whole.stdout)["results"]
+    assert_user_error(run_cli("simulate", "--resume", path, "--checkpoint", path + "2"),
+                      "two files", "allowed one")
+    assert_user_error(run_cli("simulate", "--resume", "-q"), "--resume: needs --checkpoint",
+                      "--resume FILE")
+    assert_user_error(run_cli("simulate", "--resume", path, "-o", path), "different file")
+
+
 def test_an_option_given_on_resume_that_changes_the_run_is_refused(tmp_path):
     path = str(tmp_path / "run.ckpt")
     assert run_cli("simulate", *RUN, "--checkpoint", path).exit_code == 0
