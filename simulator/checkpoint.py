@@ -1,7 +1,9 @@
 """Checkpoints: what a run has finished, on disk, so that ``--checkpoint FILE --resume`` carries on
 where an interrupted run stopped and gives exactly the uninterrupted result. A small JSON file:
 ``identity`` (everything the result depends on), ``state`` (`engine.RunState`: the finished
-chunks' summed tally and the few past it) and ``sha256`` (of the rest); written atomically, at
+chunks' summed tally and the few past it), ``command`` (the command line's options of the run,
+which a resume takes where they are not given again) and ``sha256`` (of the rest); written
+atomically, at
 most every ``BJSIM_CHECKPOINT_EVERY`` seconds (default 5) and at the end. docs/design.md
 "Checkpoints" has the format and the checks a resume makes."""
 
@@ -121,8 +123,9 @@ def checksum(doc: dict) -> str:
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-def save(path, ident: dict, state) -> None:
-    """Write ``state`` (`engine.RunState`) with ``ident`` to ``path`` atomically."""
+def save(path, ident: dict, state, command: dict | None = None) -> None:
+    """Write ``state`` (`engine.RunState`) with ``ident`` to ``path`` atomically; ``command``
+    (``{"name": ..., "options": {...}}``, from the command line) is kept beside them."""
     doc = {
         "format": FORMAT,
         "version": FORMAT_VERSION,
@@ -138,6 +141,8 @@ def save(path, ident: dict, state) -> None:
         "finished": bool(state.finished),
         "written": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
+    if command is not None:
+        doc["command"] = command
     doc["sha256"] = checksum(doc)
     text = json.dumps(doc, indent=1) + "\n"
     folder = os.path.dirname(os.path.abspath(path))
@@ -212,6 +217,19 @@ def resume(path, ident: dict, state) -> None:
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as err:
         raise CheckpointError(f"--checkpoint {path}: damaged state: {_one_line(err)}") from None
     state.restore(prefix_end, prefix, extra, stop)
+
+
+def saved_options(path, name: str) -> dict:
+    """The options of bjsim ``name`` kept in the checkpoint ``path`` (`save`'s ``command``): {}
+    for a checkpoint of another command or one written without them. `CheckpointError` for a
+    file that is not a checkpoint."""
+    command = load(path).get("command")
+    if not isinstance(command, dict) or command.get("name") != name:
+        return {}
+    options = command.get("options")
+    if not isinstance(options, dict):
+        raise CheckpointError(f"--checkpoint {path}: damaged options")
+    return options
 
 
 def rules_differ(path, kind: str, rules) -> str | None:
@@ -333,9 +351,11 @@ def _every_from_environment() -> float:
 class Writer:
     """Write a run's checkpoint at most every ``every`` seconds (`maybe`), or now (`write`)."""
 
-    def __init__(self, path, ident: dict, every: float | None = None):
+    def __init__(self, path, ident: dict, every: float | None = None,
+                 command: dict | None = None):
         self.path = path
         self.ident = ident
+        self.command = command
         if every is None:
             every = _every_from_environment()
         self.every = float(every)
@@ -350,6 +370,6 @@ class Writer:
         return True
 
     def write(self, state) -> None:
-        save(self.path, self.ident, state)
+        save(self.path, self.ident, state, self.command)
         self.last = time.monotonic()
         self.writes += 1

@@ -76,8 +76,74 @@ class OneLineCommand(click.Command):
         _refuse_repeated(self, args)
         with _usage_error_as_one_line():
             ctx = super().make_context(info_name, args, parent=parent, **extra)
+        if not ctx.resilient_parsing:
+            _resume_file(ctx)
+            _fill_from_checkpoint(ctx)
         _refuse_same_file(ctx)
         return ctx
+
+
+# Options a checkpoint does not keep: where and how the result is shown, what plays the chunks.
+# Every other option of a command with --checkpoint is part of what it plays (`_run_command`).
+NOT_KEPT = frozenset({"checkpoint_path", "resume", "output", "fmt", "quiet", "workers",
+                      "scheduler", "with_exact", "no_exact", "plot_path", "list_only"})
+
+
+def _run_command(ctx) -> dict:
+    """What a checkpoint keeps of the command line: the command's name and the value of each of
+    its options but `NOT_KEPT` (as the user wrote a rule or variant file: `given_value`), so that
+    ``--resume`` needs only the file (`_fill_from_checkpoint`)."""
+    options = {}
+    for param in ctx.command.params:
+        if isinstance(param, click.Option) and param.name not in NOT_KEPT:
+            value = given_value(ctx, param.name)
+            value = ctx.params.get(param.name) if value is None else value
+            options[param.name] = list(value) if isinstance(value, tuple) else value
+    return {"name": ctx.command.name, "options": options}
+
+
+def resume_option(help_text: str):
+    """``--resume [FILE]``: a flag beside ``--checkpoint FILE``, or the file itself."""
+    return click.option(
+        "--resume", "resume", is_flag=False, flag_value="", default=None, metavar="[FILE]",
+        help=f"{help_text} --resume FILE is --checkpoint FILE --resume.")
+
+
+def _resume_file(ctx) -> None:
+    """``--resume FILE`` as ``--checkpoint FILE --resume``; ``resume`` a bool from here on."""
+    if "resume" not in ctx.params:
+        return
+    path, ctx.params["resume"] = ctx.params["resume"], ctx.params["resume"] is not None
+    if not path:
+        return
+    given = ctx.params.get("checkpoint_path")
+    if given is not None and os.path.realpath(given) != os.path.realpath(path):
+        raise BjsimError(f"--resume {path} and --checkpoint {given}: two files: allowed one (the "
+                         "checkpoint of the run to carry on)")
+    ctx.params["checkpoint_path"] = path
+
+
+def _fill_from_checkpoint(ctx) -> None:
+    """``--resume``: each option the command line leaves out is the one kept in the checkpoint
+    (`_run_command`), read as if given again; an option given is kept, and the run's identity
+    refuses it if it changes the run. A checkpoint of another command, or of a bjsim that kept
+    no options, fills nothing."""
+    from simulator.checkpoint import CheckpointError, saved_options
+
+    path = ctx.params.get("checkpoint_path")
+    if not ctx.params.get("resume") or not path or not os.path.isfile(path):
+        return  # (the command says what is wrong)
+    try:
+        saved = saved_options(path, ctx.command.name)
+    except CheckpointError as err:
+        raise BjsimError(str(err)) from None
+    for param in ctx.command.params:
+        if param.name in saved and param.name not in NOT_KEPT and not _given(ctx, param.name):
+            try:
+                ctx.params[param.name] = param.process_value(ctx, saved[param.name])
+            except click.BadParameter as err:
+                raise BjsimError(f"--checkpoint {path}: an option kept there: "
+                                 f"{err.format_message()}") from None
 
 
 def _refuse_repeated(command, args) -> None:
@@ -362,6 +428,19 @@ class CountType(click.ParamType):
 
 
 COUNT = CountType()
+
+
+class AnyCaseChoice(click.Choice):
+    """A choice given in any case (``t`` is ``T``) whose error names the choices as the help
+    writes them, ``shown``: click's case-insensitive choice listed them lowercased (``'a'``,
+    ``'t'``)."""
+
+    def __init__(self, choices, shown: str):
+        super().__init__(choices, case_sensitive=False)
+        self.shown = shown
+
+    def get_invalid_choice_message(self, value, ctx) -> str:
+        return f"{value!r} is not one of {self.shown}."
 
 
 class SeedType(click.ParamType):
@@ -838,7 +917,8 @@ def _check_run_options(ctx, precision, resume, checkpoint_path, scheduler):
             "--max-rounds"
         )
     if resume and checkpoint_path is None:
-        raise BjsimError("--resume: needs --checkpoint FILE (the run to carry on)")
+        raise BjsimError("--resume: needs --checkpoint FILE (the run to carry on), or the file: "
+                         "--resume FILE")
     _check_checkpoint(checkpoint_path, resume)
     if scheduler is not None:
         from simulator import distributed
@@ -884,7 +964,8 @@ def main(argv=None):
 @strategy_option
 @click.option(
     "-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
-    help="Rounds to play, at most 10^15; 10_000_000, 1e7 and 10M are all accepted.",
+    help="Rounds to play, at most 10^15; 10_000_000, 1e7 and 10M are all accepted. With "
+    "--resume: the checkpoint's unless given.",
 )
 @click.option(
     "--seed", type=SEED, default=DEFAULT_SEED, show_default=True,
@@ -923,10 +1004,11 @@ def main(argv=None):
     help="Record finished chunks in FILE (atomically, at most every 5 s and at the end or on "
     "Ctrl-C). Refuses an existing FILE unless --resume.",
 )
-@click.option(
-    "--resume", is_flag=True,
-    help="With --checkpoint: carry on the run recorded in FILE (same rules, strategies, seed, "
-    "rounds, chunk size); gives exactly the uninterrupted result.",
+@resume_option(
+    "With --checkpoint: carry on the run recorded in FILE, to exactly the uninterrupted "
+    "result. The options of the run left out (--rules, --set, --boxes, --super-sevens, "
+    "--strategy, --rounds, --seed, --chunk-rounds, --precision, --max-rounds) are the ones kept "
+    "in FILE; one given that changes the run is refused.",
 )
 @output_options(["table", "csv", "json"], "table")
 @click.option("-q", "--quiet", is_flag=True,
@@ -957,7 +1039,8 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         bjsim simulate --rules configs/nz1994-8deck.toml --set dealer_hits_soft_17=true
         bjsim simulate --boxes 3 --strategy basic --strategy mimic-dealer --strategy never-bust
         bjsim simulate --precision 0.0005 --max-rounds 1e9    # until ±0.05% (95%)
-        bjsim simulate --rounds 1e10 --checkpoint run.ckpt    # Ctrl-C, then add --resume
+        bjsim simulate --rounds 1e10 --checkpoint run.ckpt    # Ctrl-C, then:
+        bjsim simulate --resume run.ckpt                     # the same run carried on
         bjsim simulate --rounds 1e10 --scheduler tcp://10.0.0.5:8786
     """
     from simulator import run, stops
@@ -979,6 +1062,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         checkpoint=checkpoint_path, resume=resume, exact=with_exact, rules_file=rules_path,
         rules_name=file_meta.get("name"),
         overrides=tuple(_changes(overrides, boxes, super_sevens)), strategy_note=label,
+        command=_run_command(ctx),
     )
     try:
         result = run.simulate(plan, quiet=quiet, say=None if quiet or not with_exact else (
@@ -1389,6 +1473,7 @@ cli.add_command(OneLineGroup(name="strategies", commands=strategy.commands, hidd
 
 
 UP_CHOICES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "T")  # (index + 1: the card)
+UP_SHOWN = "A, 2-10 or T"
 
 
 def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bool) -> str:
@@ -1432,8 +1517,8 @@ def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bo
               "of every two-card hand against each up card, every later decision at its best "
               "(as the published tables), the best play and its margin, and the play the "
               "strategy's chart takes there with its cost.")
-@click.option("--up", "ups", multiple=True, type=click.Choice(UP_CHOICES, case_sensitive=False),
-              metavar="CARD", help="With --hands: only this dealer up card (A, 2-10 or T; "
+@click.option("--up", "ups", multiple=True, type=AnyCaseChoice(UP_CHOICES, UP_SHOWN),
+              metavar="CARD", help=f"With --hands: only this dealer up card ({UP_SHOWN}; "
               "repeatable).")
 @output_options(["table", "csv", "json"], "table")
 @click.option("-q", "--quiet", is_flag=True, help="No line on stderr while it computes.")
@@ -1547,7 +1632,10 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
 @click.option("--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False), default=None,
               metavar="FILE", help="Record finished chunks in FILE; refuses an existing FILE "
               "unless --resume.")
-@click.option("--resume", is_flag=True, help="With --checkpoint: carry on the comparison there.")
+@resume_option("With --checkpoint: carry on the comparison there. The options of what it "
+               "plays left out (baseline, variants, strategies, rounds, seed, chunk and pair "
+               "sizes, precision) are the ones kept in FILE; one given that changes it is "
+               "refused.")
 @click.option("--no-exact", "no_exact", is_flag=True,
               help="Leave out the exact differences (computed once per game, ~10 s, cached).")
 @click.option("--plot", "plot_path", type=OutputPath(formats=_plot_formats), default=None,
@@ -1638,7 +1726,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     plan = cmp.Plan(games, rounds=max_rounds if precision is not None else rounds, seed=seed,
                     chunk_rounds=chunk_rounds, pair_rounds=pair_rounds, workers=workers,
                     precision=precision, scheduler=scheduler, checkpoint=checkpoint_path,
-                    resume=resume, exact=not no_exact)
+                    resume=resume, exact=not no_exact, command=_run_command(ctx))
     result = cmp.compare(plan, quiet=quiet, exact=exact)
     if result.partial and result.stats["rounds"] == 0:
         _nothing_to_report(ctx)
@@ -1877,9 +1965,10 @@ def _count_list(fmt: str = "table") -> str:
               metavar="FILE",
               help="Record finished chunks in FILE (as simulate's); refuses an existing FILE "
               "unless --resume. A single run only: not with --penetrations, even one value.")
-@click.option("--resume", is_flag=True,
-              help="With --checkpoint: carry on the run recorded in FILE (same plan, rules, "
-              "seed, rounds, chunk size).")
+@resume_option("With --checkpoint: carry on the run recorded in FILE. The options of the "
+               "run left out (--plan, rules, --strategy, --rounds, --seed, --chunk-rounds, "
+               "--bankroll) are the ones kept in FILE; one given that changes the run is "
+               "refused.")
 @click.option("--list", "list_only", is_flag=True,
               help="List the shipped counting plans and count systems (in --format), and "
               "stop. Takes no option but --format and --output.")
@@ -1909,7 +1998,8 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         bjsim count --plan sevens-super-sevens --strategy basic-super-sevens
         bjsim count --penetrations 0.60,0.70,0.80,0.90 -f markdown
         bjsim count --plan my-plan.toml --bankroll 500 -f json -o counter.json
-        bjsim count --rounds 1e9 --checkpoint count.ckpt   # Ctrl-C, then add --resume
+        bjsim count --rounds 1e9 --checkpoint count.ckpt   # Ctrl-C, then:
+        bjsim count --resume count.ckpt                    # the same run carried on
         bjsim count --list
     """
     from simulator import count_runs, stops
@@ -1927,7 +2017,8 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         _emit(_count_list(fmt), output)
         return
     if resume and checkpoint_path is None:
-        raise BjsimError("--resume: needs --checkpoint FILE (the run to carry on)")
+        raise BjsimError("--resume: needs --checkpoint FILE (the run to carry on), or the file: "
+                         "--resume FILE")
     _check_checkpoint(checkpoint_path, resume)
     plan = load_plan(plan_name)
     sets = _changes(overrides, boxes, super_sevens)
@@ -1957,7 +2048,8 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         chunk_rounds=chunk_rounds, workers=workers, rules_file=rules_path,
         rules_name=file_meta.get("name"), overrides=sets, quiet=quiet,
         say=None if quiet else (lambda text: click.echo(f"bjsim: {text}", err=True)),
-        checkpoint=checkpoint_path, resume=resume, strategy_note=label)
+        checkpoint=checkpoint_path, resume=resume, strategy_note=label,
+        command=_run_command(ctx))
     if not runs.runs or runs.partial and runs.runs[0][2].meta["run"]["rounds_played"] == 0:
         _nothing_to_report(ctx)  # (not a report of 0 rounds over -o's file)
     with stops.held():  # a stop after the last chunk: the whole report all the same

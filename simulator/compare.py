@@ -82,6 +82,7 @@ class Plan:
     checkpoint: str | None = None
     resume: bool = False
     exact: bool = True
+    command: dict | None = None  # the command line's options, kept in the checkpoint (`cli`)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -653,7 +654,8 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
                         plan.pair_rounds)
     writer = None
     if plan.checkpoint is not None:
-        writer = run.open_checkpoint(plan.checkpoint, plan.resume, identity(plan), state)
+        writer = run.open_checkpoint(plan.checkpoint, plan.resume, identity(plan), state,
+                                     plan.command)
     save = run.saver(writer, state)
     save(now=True)
     resumed = state.rounds_done

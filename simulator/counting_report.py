@@ -507,8 +507,15 @@ def _span(x, low, high, d: int = 2, fmt=None) -> str:
     return f"{fmt(x)} ({fmt(low)} to {'no bound' if high is None else fmt(high)})"
 
 
-def _prob(x) -> str:
-    return f"{x:.3g}"
+def sig3(x) -> str:
+    """``x`` (a probability, a risk of ruin) to three significant figures in fixed notation:
+    ``0.0660``'s ``0.066``, and ``0.0000123`` where ``:.3g`` wrote ``1.23e-05``."""
+    if not x or not math.isfinite(x):
+        return f"{x:g}"
+    decimals = max(0, 2 - math.floor(math.log10(abs(x))))
+    text = f"{x:.{decimals}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
 
 
 # What the gains' ± are (`figures`): over flat betting the same rounds, whose errors are
@@ -600,7 +607,7 @@ def _round_rows(f: dict) -> list[list[str]]:
                     _span(p["score"], p["score_ci95_low"], p["score_ci95_high"], 1),
                     _span(p["n0"], p["n0_ci95_low"], p["n0_ci95_high"], 0),
                     _span(p["risk_of_ruin"], p["risk_of_ruin_ci95_low"],
-                          p["risk_of_ruin_ci95_high"], fmt=_prob)])
+                          p["risk_of_ruin_ci95_high"], fmt=sig3)])
     return out
 
 

@@ -49,6 +49,7 @@ class Plan:
     overrides: tuple[str, ...] = ()
     counting: object = None  # a plans.CountingPlan: every box is the counter's (bjsim count)
     strategy_note: str | None = None  # what the report says of the strategy beside its name
+    command: dict | None = None  # the command line's options, kept in the checkpoint (`cli`)
 
 
 @dataclass
@@ -143,7 +144,7 @@ def _checkpoint_writer(plan: Plan, state: engine.RunState):
     if plan.counting is not None:  # its fields apart, so that a refusal names the one changed
         ident["counting"] = {f.name: repr(getattr(plan.counting, f.name))
                              for f in dataclasses.fields(plan.counting)}
-    return open_checkpoint(plan.checkpoint, plan.resume, ident, state)
+    return open_checkpoint(plan.checkpoint, plan.resume, ident, state, plan.command)
 
 
 def _counter(plan: Plan) -> chunks.CountChunk:
@@ -167,15 +168,17 @@ def checkpoint_problem(path: str, resume: bool) -> str | None:
     return None
 
 
-def open_checkpoint(path: str, resume: bool, ident: dict, state) -> checkpoint.Writer:
+def open_checkpoint(path: str, resume: bool, ident: dict, state,
+                    command: dict | None = None) -> checkpoint.Writer:
     """Load ``path`` into ``state`` (``resume``) or refuse a file in the way; the writer of the
-    run ``ident`` (``simulate`` and ``compare``)."""
+    run ``ident`` (``simulate`` and ``compare``), which keeps ``command`` (the command line's
+    options: `checkpoint.save`) in the file."""
     problem = checkpoint_problem(path, resume)
     if problem is not None:
         raise RunError(problem)
     if resume:
         checkpoint.resume(path, ident, state)
-    return checkpoint.Writer(path, ident)
+    return checkpoint.Writer(path, ident, command=command)
 
 
 def saver(writer, state):

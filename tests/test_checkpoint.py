@@ -119,6 +119,105 @@ def test_cli_ctrl_c_saves_and_resume_prints_the_uninterrupted_result(tmp_path, m
     assert json.loads(again.stdout)["results"] == a["results"]
 
 
+def test_resume_needs_only_the_checkpoint_the_options_of_the_run_are_kept_there(
+        tmp_path, monkeypatch):
+    """``--checkpoint FILE --resume`` alone carries on an interrupted run of other rules, boxes,
+    strategy, seed, rounds and chunk size: the report is the uninterrupted run's, labels
+    included (it refused: rounds is 12000 there, 10000000 here)."""
+    run = [*RUN, "--set", "decks=8", "--boxes", "2", "--strategy", "basic"]
+    whole = run_cli("simulate", *run)
+    assert whole.exit_code == 0
+    path = str(tmp_path / "run.ckpt")
+    real = engine.iter_chunks
+
+    def interrupted(*args, **kwargs):
+        gen = real(*args, **kwargs)
+        yield next(gen)
+        gen.close()
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as mp:
+        mp.setattr(engine, "iter_chunks", interrupted)
+        assert run_cli("simulate", *run, "--workers", "1", "--checkpoint", path).exit_code == 130
+    resumed = run_cli("simulate", "--checkpoint", path, "--resume", "-q", "-f", "json")
+    assert resumed.exit_code == 0, resumed.output
+    a, b = json.loads(whole.stdout), json.loads(resumed.stdout)
+    assert 0 < b["timing"]["resumed_rounds"] < 12_000
+    assert a["results"] == b["results"] and a["run"] == b["run"] and a["rules"] == b["rules"]
+    assert b["run"]["rules_name"] == "nz1994 (modified: decks=8, boxes=2)"
+
+
+@pytest.mark.parametrize("command", [
+    ["simulate", "--precision", "0.05", "--max-rounds", "12_000", *RUN[2:]],
+    ["count", "--plan", "hi-lo-flat", "--rounds", "4000", "--chunk-rounds", "1000", "--seed",
+     "3", "-q", "-f", "json"],
+    ["compare", "--vary-strategy", "mimic-dealer", "--rounds", "4000", "--chunk-rounds", "1000",
+     "--seed", "3", "--no-exact", "-q", "-f", "json"],
+], ids=["simulate-precision", "count", "compare"])
+def test_every_command_with_resume_takes_its_options_from_the_checkpoint(tmp_path, command):
+    path = str(tmp_path / "run.ckpt")
+    whole = run_cli(*command, "--checkpoint", path)
+    assert whole.exit_code == 0, whole.output
+    extra = ["--no-exact"] if command[0] == "compare" else []
+    again = run_cli(command[0], "--checkpoint", path, "--resume", "-q", "-f", "json", *extra)
+    assert again.exit_code == 0, again.output
+    a, b = json.loads(whole.stdout), json.loads(again.stdout)
+    a.pop("timing"), b.pop("timing")
+    assert a == b
+
+
+def test_resume_file_is_checkpoint_file_resume(tmp_path):
+    """``bjsim simulate --resume run.ckpt``: the file named by --resume itself."""
+    path = str(tmp_path / "run.ckpt")
+    whole = run_cli("simulate", *RUN, "--checkpoint", path)
+    again = run_cli("simulate", "--resume", path, "-q", "-f", "json")
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.stdout)["results"] == json.loads(whole.stdout)["results"]
+    same = run_cli("simulate", "--resume", path, "--checkpoint", path, "-q", "-f", "json")
+    assert json.loads(same.stdout)["results"] == json.loads(whole.stdout)["results"]
+    assert_user_error(run_cli("simulate", "--resume", path, "--checkpoint", path + "2"),
+                      "two files", "allowed one")
+    assert_user_error(run_cli("simulate", "--resume", "-q"), "--resume: needs --checkpoint",
+                      "--resume FILE")
+    assert_user_error(run_cli("simulate", "--resume", path, "-o", path), "different file")
+
+
+def test_an_option_given_on_resume_that_changes_the_run_is_refused(tmp_path):
+    path = str(tmp_path / "run.ckpt")
+    assert run_cli("simulate", *RUN, "--checkpoint", path).exit_code == 0
+    assert_user_error(run_cli("simulate", "--rounds", "13000", "--checkpoint", path, "--resume"),
+                      "different run", "rounds (or --max-rounds) is 12000 there, 13000 here")
+    assert_user_error(run_cli("simulate", "--set", "decks=8", "--checkpoint", path, "--resume"),
+                      "different run", "rule 'decks' is 6 there, 8 here")
+    # the same value given again is no change
+    assert run_cli("simulate", "--seed", "5", "--checkpoint", path, "--resume").exit_code == 0
+
+
+def test_a_checkpoint_without_kept_options_needs_them_given_again(tmp_path):
+    """One written before the options were kept: the options not given are the defaults, and
+    the identity refuses them, naming the first that differs."""
+    path = tmp_path / "run.ckpt"
+    assert run_cli("simulate", *RUN, "--checkpoint", str(path)).exit_code == 0
+    doc = json.loads(path.read_text())
+    del doc["command"]
+    doc["sha256"] = C.checksum(doc)
+    path.write_text(json.dumps(doc))
+    assert_user_error(run_cli("simulate", "--checkpoint", str(path), "--resume"),
+                      "different run", "seed is 5 there, 1994 here")
+    assert run_cli("simulate", *RUN, "--checkpoint", str(path), "--resume").exit_code == 0
+
+
+def test_a_bad_option_kept_in_a_checkpoint_is_one_line(tmp_path):
+    path = tmp_path / "run.ckpt"
+    assert run_cli("simulate", *RUN, "--checkpoint", str(path)).exit_code == 0
+    doc = json.loads(path.read_text())
+    doc["command"]["options"]["rounds"] = 0
+    doc["sha256"] = C.checksum(doc)
+    path.write_text(json.dumps(doc))
+    assert_user_error(run_cli("simulate", "--checkpoint", str(path), "--resume"),
+                      "an option kept there", "--rounds", "at least 1")
+
+
 # ---------------------------------------------------------------------------------------------
 # A checkpoint of another run is refused
 

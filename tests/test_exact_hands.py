@@ -73,9 +73,12 @@ def test_nz_table_against_a_four_hand_by_hand(tmp_path, monkeypatch):
 def test_up_needs_hands_and_a_card():
     bad = run("exact", "--up", "4")
     assert bad.exit_code == 2 and "--up: only with --hands" in bad.stderr
-    for card in ("11", "-", "1"):
+    for card in ("11", "-", "1", "Z", "z"):
         bad = run("exact", "--hands", "--up", card)
-        assert bad.exit_code == 2 and f"'{card}' is not one of 'a', '2'" in bad.stderr
+        # the choices as the help writes them (click's case-free choice lowercased them: 'a')
+        assert bad.exit_code == 2 and bad.stderr == (
+            f"Error: Invalid value for '--up': '{card}' is not one of A, 2-10 or T.\n")
+    assert "A, 2-10 or T" in " ".join(run("exact", "--help").stdout.split())  # (as the help)
 
 
 def test_early_surrender_and_a_split_the_rules_forbid_are_shown_as_played():

@@ -1205,6 +1205,26 @@ def test_numbers_in_the_report_group_their_thousands():
     assert fmt(1234567, "int") == "1,234,567"
 
 
+def test_every_probability_is_in_fixed_notation_with_1_in_beside_it():
+    # The probability column read 0.0712342320 in one row and 8.6759e-06 in the next.
+    for p, shown in [(0.07123423200593619, "0.0712342320"), (8.6759e-06, "0.0000086759"),
+                     (4e-05, "0.0000400000"), (1.0, "1.0000000000"), (0.0, "0.0000000000")]:
+        assert fmt(p, "prob") == shown
+    assert fmt(1 / 8.6759e-06, "odds") == "115,262" and fmt(14.038, "odds") == "14.0"
+    assert fmt(1.23e-05, "prob3") == "0.0000123" and fmt(0.0660762200503793, "prob3") == "0.0661"
+    assert fmt(0.05, "prob3") == "0.05" and fmt(1.0, "prob3") == "1" and fmt(0, "prob3") == "0"
+    row = {"line": "e", "cards": "three sevens, all one suit", "combinations": 80_640,
+           "of": 9_294_695_280, "probability": 80_640 / 9_294_695_280, "pays": 5000,
+           "contribution": 0.0434, "count": 0, "freq": 0.0, "sim_contribution": 0.0}
+    big = row | {"line": "a", "probability": 0.07123423200593619, "count": 1, "freq": 0.5}
+    table = sections.pay_table({"super_sevens_pays": [big, row]}).blocks[-1]
+    md = render.to_markdown("t", [sections.Section("s", "s", [table])])
+    assert "| 0.0712342320 | 14.0 |" in md and "| 0.0000086759 | 115,262 |" in md
+    assert not re.search(r"\de-\d", md)
+    html = render.to_html("t", [sections.Section("s", "s", [table])])
+    assert '<td class="n">0.0000086759</td><td class="n">115,262</td>' in html
+
+
 def test_chromium_and_the_processes_it_starts_end_with_its_call(tmp_path, monkeypatch):
     # A stop while printing the PDF left Chromium's helper processes behind.
     fake = tmp_path / "fake-chromium"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from simulator.assessment.figures import CONFIDENCES
-from simulator.counting_report import NO_SE, gain_none
+from simulator.counting_report import NO_SE, gain_none, sig3
 from simulator.tally import Z95
 
 LABEL = {1: "A", 10: "10"}
@@ -66,10 +66,12 @@ def fmt(value, kind: str) -> str:
         return f"{value:+.2f}"
     if kind.startswith("num"):
         return f"{value:,.{int(kind[3:] or 4)}f}"
-    if kind == "prob":
-        return f"{value:.10f}" if value >= 1e-4 else f"{value:.4e}"
-    if kind == "prob3":  # a probability estimated, to three significant figures
-        return f"{value:.3g}"
+    if kind == "prob":  # every probability in fixed notation to 10 decimals, points aligned
+        return f"{value:.10f}"
+    if kind == "odds":  # "1 in N" of a probability p, given as N = 1 / p
+        return f"{value:,.1f}" if value < 100 else f"{value:,.0f}"
+    if kind == "prob3":  # a probability estimated, to three significant figures, fixed notation
+        return sig3(value)
     raise ValueError(f"format {kind!r} is not known")
 
 
@@ -187,24 +189,32 @@ def wagers(data: dict) -> Section:
     return Section("wagers", "Wagers: exact and simulated return", blocks)
 
 
+def _one_in(p) -> float | None:
+    """N of "1 in N" for a probability ``p`` (None for 0: never seen)."""
+    return 1 / p if p else None
+
+
 def pay_table(data: dict) -> Section | None:
     rows = data["super_sevens_pays"]
     if not rows:
         return None
     cols = [("line", "line", "text"), ("cards", "cards", "text"),
             ("combinations", "combinations", "int"), ("of", "of", "int"),
-            ("probability", "probability", "prob"), ("pays", "pays", "int"),
+            ("probability", "probability", "prob"), ("one_in", "1 in", "odds"),
+            ("pays", "pays", "int"),
             ("contribution", "contribution", "spct"), ("count", "simulated count", "int"),
             ("freq", "simulated frequency", "prob"),
             ("sim_contribution", "simulated contribution", "spct")]
     t = Table("super_sevens_pay_table", "Super Sevens pay table (rule 14), per bet", cols,
-              [[r[c] for c, _, _ in cols] for r in rows])
+              [[(r | {"one_in": _one_in(r["probability"])})[c] for c, _, _ in cols]
+               for r in rows])
     total = sum(r["contribution"] for r in rows)
     return Section("super-sevens", "Super Sevens pay table", [
         "Combinations: ordered deals of the box's first card, the dealer's up card, the box's "
         "second card and the next card (and the hole card before it in a peek game) that end in "
         "the line, out of all such deals, under the strategy's 7-7 play; probability = "
-        "combinations / of. Contribution = probability x pays (a loss pays -1). "
+        "combinations / of, in fixed notation to 10 decimals, and '1 in' its inverse (one bet "
+        "in how many makes the line). Contribution = probability x pays (a loss pays -1). "
         f"Their sum, the return, is {fmt(total, 'spct')}.", t])
 
 
@@ -218,8 +228,8 @@ def frequencies(data: dict) -> Section:
     n = max(m["rounds"], 1)
     dist = Table("distribution", "Net result per round (main game + insurance)", [
         ("value", "net result, initial wagers", "num1"), ("count", "rounds", "int"),
-        ("probability", "probability", "prob")],
-        [[v, c, c / n] for v, c in zip(m["values"], m["counts"], strict=True)])
+        ("probability", "probability", "prob"), ("one_in", "1 in", "odds")],
+        [[v, c, c / n, _one_in(c / n)] for v, c in zip(m["values"], m["counts"], strict=True)])
     blocks = [
         "Counts from the simulation; rates with their binomial standard errors. 'per' is the "
         "denominator: a box-round (one initial wager), a hand (after splits), a round, or an "
