@@ -1482,20 +1482,20 @@ def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bo
     from simulator.exact import hands
     from simulator.exact.cache import load_hands, save_hands
 
-    kept = {up: load_hands(rules, strat, up) for up in (ups or hands.UP_ORDER)}
+    chart = strat if strat is not None else derived.rules_basic(rules, derived.basic_for(rules)[0])
+    kept = {up: load_hands(rules, chart, up) for up in (ups or hands.UP_ORDER)}
     todo = [up for up, rows in kept.items() if rows is None]
     if todo:
         if not quiet:
             click.echo(f"bjsim: exact analysis by card removal: every play of every two-card "
                        f"hand valued against {len(todo)} up card{'s' if len(todo) > 1 else ''} "
                        f"(about {5 * len(todo)} s of CPU, on every core; then kept)", err=True)
-        chart = strat if strat is not None else derived.basic_for(rules)[0]
         made = hands.hand_values(rules, chart, todo)
         for up in todo:
             kept[up] = [r for r in made if r["up"] == up]
-            save_hands(rules, strat, up, kept[up])
+            save_hands(rules, chart, up, kept[up])
     rows = [r for up in hands.UP_ORDER if up in kept for r in kept[up]]
-    name = strat.name if strat is not None else derived.DERIVED_BASIC
+    name = chart.name
     run_meta = source | {"strategy": name, "seed": None, "partial": False}
     if fmt == "json":
         doc = hands.hands_json(rows, {"bjsim": __version__, "rules": rules_dict(rules),

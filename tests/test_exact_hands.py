@@ -70,6 +70,21 @@ def test_nz_table_against_a_four_hand_by_hand(tmp_path, monkeypatch):
     assert first["up"] == "4" and first["chart_reads"] == "hard 12" and first["split"] == ""
 
 
+def test_the_default_chart_is_every_commands_basic(tmp_path, monkeypatch):
+    # No --strategy: the chart is the rules' basic as every command plays it, under the NZ rules
+    # the shipped basic (it had been the derived chart, named "derived for these rules").
+    from simulator import derived
+    from simulator.strategy import load_strategy
+
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(derived, "basic_for", lambda rules: (load_strategy("basic"), None))
+    default = json.loads(run("exact", "--hands", "--up", "4", "-f", "json").stdout)
+    named = json.loads(run("exact", "--hands", "--up", "4", "--strategy", "basic", "-f",
+                           "json").stdout)
+    assert default["run"]["strategy"] == named["run"]["strategy"] == "basic"
+    assert default["hands"] == named["hands"]
+
+
 def test_up_needs_hands_and_a_card():
     bad = run("exact", "--up", "4")
     assert bad.exit_code == 2 and "--up: only with --hands" in bad.stderr
