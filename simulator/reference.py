@@ -1393,7 +1393,9 @@ def counting_tally(results: list[RoundResult], rules: Rules) -> np.ndarray:
     the count before the deal, floored and clipped) of rounds played with ``Counting``: each
     round's boxes at one unit (flat, seated or not), at the counter's bets when seated, and the
     exact Super Sevens return and mean square of the shoe the round began from, one bet a box
-    dealt (docs/counting.md, "The figures and how each is computed")."""
+    dealt (docs/counting.md, "The figures and how each is computed"). Those moments are
+    `exact.sevens`' own, as the engine's table of them is: what they check is which shoe the
+    engine looks up (its cards and sevens left) and how often."""
     from simulator.exact.sevens import moment_by_sevens_left
 
     ct = np.zeros((L.N_TC, L.N_COUNT), dtype=np.int64)
