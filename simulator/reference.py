@@ -1462,7 +1462,7 @@ def format_round(result: RoundResult, index: int | None = None) -> str:
         b = result.bets
         lines.append(f"  counter: count {b.count:+.3f}, "
                      + (f"bets {b.bet}, Super Sevens {b.super_sevens}" if b.seated
-                        else "watching (wonged out)") + f", {b.boxes} boxes")
+                        else "watching (wonged out)") + f", {b.boxes} box" + "es" * (b.boxes != 1))
     for box in result.boxes:
         parts = []
         for hi, h in enumerate(box.hands):

@@ -5,7 +5,8 @@ even money by count, rule 11.5 under a count, and the index plays themselves (th
 applies the index file cell by cell; the engine plays the band strategies
 `counter.counter_strategies` makes of it). Each shoe is a fresh permutation of
 ``52 * decks`` cards, dealt to a cut card near its end; random index files change cells of every
-chart at counts around zero, so that decisions flip within rounds.
+chart at counts around zero, so that decisions flip within rounds. Then the bets: random plans
+(ramps, wonging, boxes by count) bet by both, and the counting tallies must be equal.
 """
 
 from __future__ import annotations
