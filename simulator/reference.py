@@ -9,6 +9,7 @@ Money is kept in tenths of the initial wager (``layout.UNIT``) and shown in unit
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -24,6 +25,9 @@ __all__ = [
     "RoundResult",
     "play_stacked",
     "Counting",
+    "Bets",
+    "counting_tally",
+    "ramp_at",
     "format_round",
     "card_token",
     "card_value",
@@ -338,6 +342,7 @@ class RoundResult:
     boxes: list[BoxResult]
     events: list[Event]
     rules: Rules
+    bets: Bets | None = None  # a counter's (``Counting``), decided before the deal
 
     def to_dict(self) -> dict:
         return {
@@ -375,6 +380,11 @@ class Counting:
     true: bool
     plays: tuple
 
+    bet: tuple = (1, ())  # the main bet's ramp: (base, ((count at or above, units), ...))
+    super_sevens: tuple = (0, ())  # the Super Sevens bet's ramp (units, 0: no bet)
+    boxes: tuple | None = None  # the boxes' ramp; None: every box of the rules at every count
+    wong: tuple | None = None  # (enter, leave); None: seated at every round
+
     def true_count(self, running: int, left: int) -> float:
         left = max(left, 1)
         if not self.true:
@@ -382,6 +392,52 @@ class Counting:
         if self.step == 0:
             return running * (52.0 / left)
         return running * (52.0 / max(self.step, round(left / self.step) * self.step))
+
+    def bets(self, cards, pos: int, decks: int, boxes: int, seated_before: bool) -> Bets:
+        """The counter's bets for the round that starts at ``cards[pos]``, by the count of the
+        cards before it (docs/counting.md, "How the engine plays a plan"); ``boxes``: the
+        rules'; ``seated_before``: whether the counter played the round before."""
+        seen = cards[:pos]
+        running = self.irc + sum(self.tags[card_value(c) - 1] for c in seen)
+        count = self.true_count(running, len(cards) - pos)
+        if self.wong is None:
+            seated = True
+        else:  # sit out below leave; come back at enter or above
+            enter, leave = self.wong
+            seated = count >= (leave if seated_before else enter)
+        base_boxes = boxes if self.boxes is None else self.boxes[0]
+        return Bets(
+            count=count, seated=seated,
+            bet=ramp_at(self.bet, count) if seated else 0,
+            super_sevens=ramp_at(self.super_sevens, count) if seated else 0,
+            boxes=(boxes if self.boxes is None else ramp_at(self.boxes, count)) if seated
+            else base_boxes,
+            cards_left=len(cards) - pos, sevens_left=4 * decks - sum(map(is_seven, seen)))
+
+
+def ramp_at(ramp: tuple, count: float) -> int:
+    """A ramp's amount at ``count``: its base below the first step, else the units of the last
+    step whose count is at or below ``count`` (steps ascending)."""
+    base, steps = ramp
+    at = [units for at_or_above, units in steps if count >= at_or_above]
+    return at[-1] if at else base
+
+
+@dataclass(frozen=True)
+class Bets:
+    """A counter's bets for one round, decided before the deal: the count then (true, or running
+    for an unbalanced count), whether the counter plays the round (seated) or watches it (bets
+    0, wonged out), the main and Super Sevens bets in units, the boxes dealt (the plan's base
+    when watching), and the shoe then (cards and sevens left) for the exact Super Sevens
+    return."""
+
+    count: float
+    seated: bool
+    bet: int
+    super_sevens: int
+    boxes: int
+    cards_left: int
+    sevens_left: int
 
 
 # =============================================================================================
@@ -1285,7 +1341,8 @@ def play_stacked(cards, rules: Rules, strategies, cut: int | None = None,
     cut : int, optional
     counting : Counting, optional
         A card counter at every box, counting from the first card; its index plays change the
-        cells of ``strategies`` as the count says.
+        cells of ``strategies`` as the count says, and it bets by the count before each deal
+        (``RoundResult.bets``; the boxes dealt are the first ``bets.boxes``; `counting_tally`).
 
     Returns
     -------
@@ -1306,22 +1363,77 @@ def play_stacked(cards, rules: Rules, strategies, cut: int | None = None,
         cut = len(cards)
     results = []
     pos = 0
+    seated = False
     while pos < cut:
+        bets, boxes = None, strategies
+        if counting is not None:
+            bets = counting.bets(cards, pos, rules.decks, rules.boxes, seated)
+            boxes, seated = strategies[: bets.boxes], bets.seated
         try:
-            result = _Round(cards, pos, rules, strategies, counting).play()
+            result = _Round(cards, pos, rules, boxes, counting).play()
         except _OutOfCards:
             break
-        results.append(result)
+        results.append(replace(result, bets=bets))
         pos += int(result.record[L.R_CARDS])
     return results
 
 
 def records(results: list[RoundResult], boxes: int | None = None) -> np.ndarray:
-    """Stack the records of rounds into a (rounds, R_FIXED + boxes * R_BOX) int64 array."""
-    if results:
-        return np.stack([r.record for r in results])
-    width = L.R_FIXED + L.R_BOX * (boxes or 0)
-    return np.zeros((0, width), dtype=np.int64)
+    """Stack the records of rounds into a (rounds, R_FIXED + boxes * R_BOX) int64 array, the
+    boxes a round did not deal (a counter's boxes by count) all zero."""
+    width = max([L.R_FIXED + L.R_BOX * (boxes or 0)] + [r.record.size for r in results])
+    out = np.zeros((len(results), width), dtype=np.int64)
+    for i, r in enumerate(results):
+        out[i, : r.record.size] = r.record
+    return out
+
+
+def counting_tally(results: list[RoundResult], rules: Rules) -> np.ndarray:
+    """A counter's counting tally (``layout.COUNT_NAMES``, one row per count ``TC_MIN..TC_MAX``:
+    the count before the deal, floored and clipped) of rounds played with ``Counting``: each
+    round's boxes at one unit (flat, seated or not), at the counter's bets when seated, and the
+    exact Super Sevens return and mean square of the shoe the round began from, one bet a box
+    dealt (docs/counting.md, "The figures and how each is computed"). Those moments are
+    `exact.sevens`' own, as the engine's table of them is: what they check is which shoe the
+    engine looks up (its cards and sevens left) and how often."""
+    from simulator.exact.sevens import moment_by_sevens_left
+
+    ct = np.zeros((L.N_TC, L.N_COUNT), dtype=np.int64)
+    for result in results:
+        bets = result.bets
+        row = ct[min(max(math.floor(bets.count), L.TC_MIN), L.TC_MAX) - L.TC_MIN]
+        row[L.C_ROUNDS] += 1
+        round_net = 0  # the counter's, tenths
+        for box in result.boxes:
+            net = box.main_net + box.insurance_net  # tenths at one unit
+            row[L.C_FLAT_BOXES] += 1
+            row[L.C_FLAT_NET] += net
+            row[L.C_FLAT_SQ] += net * net
+            if rules.super_sevens:
+                row[L.C_SS_FLAT_BETS] += 1
+                row[L.C_SS_FLAT_NET] += box.ss_net
+                row[L.C_SS_FLAT_SQ] += box.ss_net**2
+            if bets.seated:
+                row[L.C_BOXES] += 1
+                row[L.C_BET] += bets.bet
+                row[L.C_WAGERED] += sum(h.wager for h in box.hands) * bets.bet
+                row[L.C_NET] += net * bets.bet
+                round_net += net * bets.bet
+                if rules.super_sevens and bets.super_sevens:
+                    row[L.C_SS_BET] += bets.super_sevens
+                    row[L.C_SS_NET] += box.ss_net * bets.super_sevens
+                    round_net += L.UNIT * box.ss_net * bets.super_sevens
+        if bets.seated:
+            row[L.C_PLAYED] += 1
+            row[L.C_ROUND_SQ] += round_net**2
+        left, sevens = bets.cards_left, bets.sevens_left
+        if rules.super_sevens and left >= 3 and sevens <= left:  # (else no such shoe: 0)
+            mean = round(moment_by_sevens_left(rules, left, sevens, 1) * L.SS_EXACT_SCALE)
+            square = round(moment_by_sevens_left(rules, left, sevens, 2) * L.SS_EXACT_SQ_SCALE)
+            row[L.C_SS_EXACT] += len(result.boxes) * mean
+            row[L.C_SS_EXACT_SQ] += len(result.boxes) * square
+            row[L.C_SS_PLUS] += mean > 0
+    return ct
 
 
 def format_round(result: RoundResult, index: int | None = None) -> str:
@@ -1346,6 +1458,11 @@ def format_round(result: RoundResult, index: int | None = None) -> str:
         "blackjack" if rec[L.R_DEALER_BJ] else (f"{dtotal}, bust" if dtotal > 21 else str(dtotal))
     )
     lines.append(f"  dealer: {dealer} ({dtxt})")
+    if result.bets is not None:
+        b = result.bets
+        lines.append(f"  counter: count {b.count:+.3f}, "
+                     + (f"bets {b.bet}, Super Sevens {b.super_sevens}" if b.seated
+                        else "watching (wonged out)") + f", {b.boxes} box" + "es" * (b.boxes != 1))
     for box in result.boxes:
         parts = []
         for hi, h in enumerate(box.hands):
