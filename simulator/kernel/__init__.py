@@ -255,7 +255,8 @@ def play_stacked(cards, rules, strategies, cut=None, counter=None):
         raise ValueError(f"cards: card codes must be 0-{L.N_CODES - 1}")
     c = np.ascontiguousarray(c, dtype=np.int8)
     cut = c.size if cut is None else _in_range("cut", cut, 0)
-    out = np.zeros((c.size // (2 * boxes + 1) + 1, L.R_FIXED + boxes * L.R_BOX), np.int64)
+    fewest = 1 if counter is not None else boxes  # the boxes a round deals (a plan's: 1 up)
+    out = np.zeros((c.size // (2 * fewest + 1) + 1, L.R_FIXED + boxes * L.R_BOX), np.int64)
     name = "stacked" if cx is None else "stacked count"
     warm(name, _play_stacked, p, tuple(m), cx, ins_flags, c, np.int64(0), out)
     n = _play_stacked(p, tuple(m), cx, ins_flags, c, np.int64(cut), out)
