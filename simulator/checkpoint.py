@@ -131,6 +131,7 @@ def save(path, ident: dict, state, command: dict | None = None) -> None:
         "version": FORMAT_VERSION,
         "identity": ident,
         "tally_names": list(L.TALLY_NAMES),
+        "count_names": list(L.COUNT_NAMES),
         "state": {
             "prefix_end": int(state.prefix_end),
             "prefix": [int(x) for x in state.prefix],
@@ -188,7 +189,9 @@ def load(path) -> dict:
             f"--checkpoint {path}: its content does not match its sha256 checksum (edited or "
             "damaged): remove it and start the run again"
         )
-    if doc.get("tally_names") != list(L.TALLY_NAMES):
+    counter = isinstance(doc.get("identity"), dict) and "counting" in doc["identity"]
+    if doc.get("tally_names") != list(L.TALLY_NAMES) or counter and doc.get(
+            "count_names") != list(L.COUNT_NAMES):
         raise CheckpointError(f"--checkpoint {path}: its tally layout differs from this bjsim's "
                               "(written by another version): remove it and start the run again")
     return doc

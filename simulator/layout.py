@@ -209,6 +209,9 @@ COUNT_NAMES = (
     "ss_exact",  # the exact Super Sevens return of those bets from the round's start shoe, x 1e9
     "ss_plus",  # rounds whose start shoe gives the Super Sevens bet a positive return
     "ss_exact_sq",  # the exact mean square of those bets' results from that shoe, x 1e6
+    "flat_rsq",  # sum over rounds of (the round's flat net: its boxes' "flat_net")^2
+    "main_sq",  # sum over rounds played of (the counter's main and insurance net, tenths x units)^2
+    "cross",  # sum over rounds played of the counter's main net x the round's flat net
 )
 N_COUNT = len(COUNT_NAMES)
 SS_EXACT_SCALE = 10**9
@@ -216,5 +219,5 @@ SS_EXACT_SQ_SCALE = 10**6
 (
     C_ROUNDS, C_PLAYED, C_BOXES, C_BET, C_WAGERED, C_NET, C_SS_BET, C_SS_NET, C_ROUND_SQ,
     C_FLAT_BOXES, C_FLAT_NET, C_FLAT_SQ, C_SS_FLAT_BETS, C_SS_FLAT_NET, C_SS_FLAT_SQ, C_SS_EXACT,
-    C_SS_PLUS, C_SS_EXACT_SQ,
+    C_SS_PLUS, C_SS_EXACT_SQ, C_FLAT_RSQ, C_MAIN_SQ, C_CROSS,
 ) = range(N_COUNT)

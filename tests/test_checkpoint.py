@@ -301,6 +301,21 @@ def test_a_checkpoint_of_an_older_tally_layout_is_refused_saying_so(tmp_path):
                       "tally layout differs", "another version", "start the run again")
 
 
+def test_a_count_checkpoint_of_an_older_counting_layout_is_refused_saying_so(tmp_path):
+    """A counter's checkpoint written before the counting tally's per-round moments
+    (``flat_rsq``, ``main_sq``, ``cross``): its layout is named, and refused as another one."""
+    path = tmp_path / "count.ckpt"
+    args = ["count", "--plan", "hi-lo-flat", "--rounds", "2000", "--chunk-rounds", "1000", "-q"]
+    assert run_cli(*args, "--checkpoint", str(path)).exit_code == 0
+    doc = json.loads(path.read_text())
+    assert doc["count_names"] == list(L.COUNT_NAMES)
+    del doc["count_names"]
+    doc["sha256"] = C.checksum(doc)
+    path.write_text(json.dumps(doc))
+    assert_user_error(run_cli(*args, "--checkpoint", str(path), "--resume"),
+                      "tally layout differs", "another version", "start the run again")
+
+
 def test_figures_by_strategy_that_do_not_add_up_are_refused(tmp_path):
     """Found by hypothesis: an edit (checksum recomputed) giving a strategy too few box-rounds."""
     path = tmp_path / "run.ckpt"

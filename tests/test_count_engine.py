@@ -137,7 +137,8 @@ def test_bets_follow_the_ramp_at_the_count_before_the_deal():
     assert ct[r9, L.C_BET] == 12 and ct[r9, L.C_ROUNDS] == 1
     assert ct[r9, L.C_NET] == -12 * L.UNIT and ct[r9, L.C_FLAT_NET] == -L.UNIT
     assert ct[r0, L.C_NET] == box(rec[0], L.B_MAIN) and ct[r0, L.C_WAGERED] == 2 * L.UNIT
-    assert ct[r9, L.C_ROUND_SQ] == (12 * L.UNIT) ** 2
+    assert ct[r9, L.C_ROUND_SQ] == ct[r9, L.C_MAIN_SQ] == (12 * L.UNIT) ** 2
+    assert ct[r9, L.C_FLAT_RSQ] == L.UNIT**2 and ct[r9, L.C_CROSS] == 12 * L.UNIT**2
     assert ct.sum(axis=0)[L.C_ROUNDS] == len(rec) == 2
 
 
@@ -370,6 +371,9 @@ def test_the_super_sevens_bet_follows_its_own_ramp():
     assert ct[r0, L.C_SS_BET] == 0 and ct[r0, L.C_SS_FLAT_BETS] == 1
     assert ct[r9, L.C_SS_BET] == 3 and ct[r9, L.C_SS_NET] == -3
     assert ct[r9, L.C_ROUND_SQ] == (L.UNIT * (1 + 3)) ** 2
+    # the per-round moments of the main game alone (the side bet's 3 stakes left out): the
+    # counter's -1 unit, the flat -1 unit, and their product
+    assert ct[r9, L.C_MAIN_SQ] == ct[r9, L.C_FLAT_RSQ] == ct[r9, L.C_CROSS] == L.UNIT**2
 
 
 @pytest.mark.parametrize(

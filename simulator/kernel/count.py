@@ -222,12 +222,16 @@ def add_box(ct, row, seated, bet, ss_bet, main, wagered, ss_pay, ss_on, n):
 
 
 @njit(inline="always")
-def add_round(ct, row, seated, net, n):
-    """``n`` rounds alike into the counting tally (``net``: the counter's, tenths)."""
+def add_round(ct, row, seated, net, bet, flat, n):
+    """``n`` rounds alike into the counting tally: ``net`` the counter's (tenths), ``flat`` its
+    boxes' main net at one unit (the counter's main net is ``bet`` times it: one bet a box)."""
     ct[row, L.C_ROUNDS] += n
+    ct[row, L.C_FLAT_RSQ] += n * flat * flat
     if seated:
         ct[row, L.C_PLAYED] += n
         ct[row, L.C_ROUND_SQ] += n * net * net
+        ct[row, L.C_MAIN_SQ] += n * bet * bet * flat * flat
+        ct[row, L.C_CROSS] += n * bet * flat * flat
 
 
 @njit
@@ -251,4 +255,4 @@ def add_walked(cx, p, trows):
         ss = (pay_a if i % 2 else -1) if ss_on else 0
         net = add_box(ct, row, seated, bet, ss_bet, t[L.T_RTOTAL_SUM], t[L.T_MAIN_WAGERED], ss,
                       ss_on, n)  # fmt: skip
-        add_round(ct, row, seated, net, n)
+        add_round(ct, row, seated, net, bet, t[L.T_RTOTAL_SUM], n)
