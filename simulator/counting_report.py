@@ -114,6 +114,19 @@ def _advantage(net_units: float, bet: float, round_sd, played: int, note=None) -
     return _figure(mean, se) | {"interval_note": note if se is not None else None}
 
 
+def _per_wagered(initial: dict, net_units: float, wagered_units: float, bet: float) -> dict:
+    """The advantage per unit wagered on the main game from the one per unit of initial bet
+    (``initial``, over ``bet`` units): the same net over ``wagered_units``, its SE
+    ``initial``'s scaled by ``bet / wagered_units``, and its note. So it has the main game's own
+    SE wherever `figures` has one for the initial bet (the flat figure's, with Super Sevens
+    bets), not the round SD's with the Super Sevens pays in it. The wagers' own variation
+    (doubles, splits) is left out, as the bets' is (`_advantage`)."""
+    mean = _ratio(net_units, wagered_units)
+    se = None if mean is None or initial["se"] is None else initial["se"] * bet / wagered_units
+    return _figure(mean, se) | {"interval_note": initial["interval_note"] if se is not None
+                                else None}
+
+
 FLAT_BOUND_NOTE = ("an upper bound: a round deals up to {k} boxes, which share the dealer's "
                    "cards, and the tally keeps each box's square only, so the SE takes a "
                    "round's boxes as perfectly correlated")
@@ -299,7 +312,7 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     advantage = {
         "initial_bet": _advantage(net / u, bet, sd, played, main_note),
         "initial_bet_with_super_sevens": _advantage(net / u + ss_net, bet + ss_bet, sd, played),
-        "total_bet": _advantage(net / u, wagered / u, sd, played, main_note),
+        "total_bet": None,  # (from the initial bet's, below)
         "total_bet_with_super_sevens": _advantage(round_net / u, wagered / u + ss_bet, sd,
                                                   played),
     }
@@ -316,6 +329,7 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     if flat_se:
         advantage["initial_bet"] = _figure(adv, flat["se"]) | {
             "interval_note": flat["interval_note"]}
+    advantage["total_bet"] = _per_wagered(advantage["initial_bet"], net / u, wagered / u, bet)
     same_rounds = (same_bets and basic is not None and plan.indices is None
                    and math.isclose(adv, basic["mean"], rel_tol=1e-9, abs_tol=1e-15))
     ss_flat = _flat(tot[L.C_SS_FLAT_NET], tot[L.C_SS_FLAT_SQ], tot[L.C_SS_FLAT_BETS], 1.0)
