@@ -64,19 +64,22 @@ def _ratio(a, b):
     return None if not b else a / b
 
 
-def _per_round(net: int, sq: int, n: int, bankroll) -> dict:
+def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None) -> dict:
     """The counter's net per round (units; Super Sevens included) over ``n`` rounds: mean, SD,
     SE, win per 100 rounds, SCORE, N0 and the risk of ruin of ``bankroll`` units, each with its
     SE (``*_se``: from the mean's SE by the first-order delta method, the SD taken as known; for
-    SCORE, N0 and the risk of ruin only with an edge, where they are smooth in the mean)."""
+    SCORE, N0 and the risk of ruin only with an edge, where they are smooth in the mean) and
+    95% interval. ``few``: why the rounds' Super Sevens bets are too few for any SE or interval
+    (`_few_counter_wins`); the figures stand without them and ``interval_note`` says why."""
     mean, sd = _mean_sd(net, sq, n, float(L.UNIT))
     ok = mean is not None and sd is not None and sd > 0
-    se = sd / math.sqrt(n) if ok else None
-    edge = ok and mean > 0
+    se = sd / math.sqrt(n) if ok and few is None else None
+    edge = se is not None and mean > 0
     out = {
         "rounds": n, "mean": mean, "sd": sd, "se": se,
         "win_per_100": None if mean is None else 100 * mean,
         "win_per_100_se": None if se is None else 100 * se,
+        "interval_note": few if ok else None,
         "score": counting.score(mean, sd) if ok else None,
         "n0": counting.n0(mean, sd) if ok else None,
         "risk_of_ruin": (counting.risk_of_ruin(mean, sd, bankroll)
@@ -125,6 +128,13 @@ def _per_wagered(initial: dict, net_units: float, wagered_units: float, bet: flo
     se = None if mean is None or initial["se"] is None else initial["se"] * bet / wagered_units
     return _figure(mean, se) | {"interval_note": initial["interval_note"] if se is not None
                                 else None}
+
+
+def _without_interval(fig: dict, note: str | None) -> dict:
+    """``fig`` with its SE and interval withheld where ``note`` says why (a figure with a mean)."""
+    if note is None or fig["mean"] is None:
+        return fig
+    return fig | {"se": None, "ci95_low": None, "ci95_high": None, "interval_note": note}
 
 
 FLAT_BOUND_NOTE = ("an upper bound: a round deals up to {k} boxes, which share the dealer's "
@@ -230,6 +240,36 @@ def _too_few_bets(sim: dict, check: dict) -> str | None:
     return None
 
 
+def bets_super_sevens(plan, rules) -> bool:
+    """Whether the plan can bet Super Sevens: its ramp has a stake, with the side bet on."""
+    return bool(rules.super_sevens) and max(plan.super_sevens.values()) > 0
+
+
+def _few_counter_wins(ss_bet: int, plan, rules, check: dict) -> str | None:
+    """Why the counter's figures that hold its Super Sevens results (the advantages with Super
+    Sevens, the net per round's SE, win per 100 rounds, SCORE, N0 and the risk of ruin) have no
+    SE or interval, or None: the plan bets Super Sevens and its bets, ``ss_bet`` units, are too
+    few to expect `MIN_WINS` wins of the rarest line the strategy can make from a full shoe
+    (``check["rare"]``), the rule the flat Super Sevens return and `bjsim simulate` follow
+    (`_too_few_bets`). Its bets are counted as its units over the ramp's largest stake, the
+    fewest they can be. Over the sevens plan's 200,000 rounds (30,017 bets, 0.5 wins of line (e)
+    expected) the "95%" interval of the advantage with Super Sevens held the true value in 83%
+    of 400 runs."""
+    rare = check["rare"]
+    if rare is None or not bets_super_sevens(plan, rules):
+        return None
+    top = max(plan.super_sevens.values())
+    n = -(-ss_bet // top)
+    if n * rare[1] >= MIN_WINS:
+        return None
+    bets = (f"the counter's {n:,} Super Sevens bets" if top == 1 else
+            f"the counter's Super Sevens bets (at least {n:,}: {ss_bet:,} units at up to {top})")
+    wins = math.floor(n * rare[1] * 10) / 10  # (29.99 is not "30.0")
+    return (f"about {wins:,.1f} wins of line ({rare[0]}) expected in {bets}, fewer than "
+            f"{MIN_WINS}: too few for a normal interval (the mean and SD are a handful of big "
+            "pays)")
+
+
 def _ss_z(sim: dict, exact, check: dict, exact_se=None) -> tuple:
     """z of a simulated Super Sevens return against its exact value, or None and the reason:
     the strategy does not play the exact return's convention (`sevens_check`), or too few bets
@@ -302,8 +342,10 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     net, ss_net = tot[L.C_NET], tot[L.C_SS_NET]
     round_net = net + u * ss_net  # tenths
     bankroll = plan.bankroll if bankroll is None else bankroll
-    per_played = _per_round(round_net, tot[L.C_ROUND_SQ], played, bankroll)
-    per_watched = _per_round(round_net, tot[L.C_ROUND_SQ], rounds, bankroll)
+    check = sevens_check(rules, strategy)
+    few = _few_counter_wins(ss_bet, plan, rules, check)
+    per_played = _per_round(round_net, tot[L.C_ROUND_SQ], played, bankroll, few)
+    per_watched = _per_round(round_net, tot[L.C_ROUND_SQ], rounds, bankroll, few)
     sd = per_played["sd"]
     main_note = None
     if ss_bet:
@@ -311,10 +353,11 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
                      "(the tally keeps no second moment of the main game alone)")
     advantage = {
         "initial_bet": _advantage(net / u, bet, sd, played, main_note),
-        "initial_bet_with_super_sevens": _advantage(net / u + ss_net, bet + ss_bet, sd, played),
+        "initial_bet_with_super_sevens": _without_interval(
+            _advantage(net / u + ss_net, bet + ss_bet, sd, played), few),
         "total_bet": None,  # (from the initial bet's, below)
-        "total_bet_with_super_sevens": _advantage(round_net / u, wagered / u + ss_bet, sd,
-                                                  played),
+        "total_bet_with_super_sevens": _without_interval(
+            _advantage(round_net / u, wagered / u + ss_bet, sd, played), few),
     }
     flat = _flat(tot[L.C_FLAT_NET], tot[L.C_FLAT_SQ], tot[L.C_FLAT_BOXES], float(u),
                  _boxes_a_round(tot[L.C_FLAT_BOXES], rounds, plan))
@@ -334,7 +377,6 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
                    and math.isclose(adv, basic["mean"], rel_tol=1e-9, abs_tol=1e-15))
     ss_flat = _flat(tot[L.C_SS_FLAT_NET], tot[L.C_SS_FLAT_SQ], tot[L.C_SS_FLAT_BETS], 1.0)
     ss_exact = _ratio(tot[L.C_SS_EXACT] / L.SS_EXACT_SCALE, tot[L.C_SS_FLAT_BETS])
-    check = sevens_check(rules, strategy)
     rare = check["rare"]
     ss_exact_se = _exact_se(tot[L.C_SS_EXACT_SQ], ss_exact, tot[L.C_SS_FLAT_BETS])
     ss_z, ss_note = _ss_z(ss_flat, ss_exact, check, ss_exact_se)
@@ -485,6 +527,7 @@ def sweep_rows(runs) -> list[dict]:
                      "score_ci95_high": p["score_ci95_high"], "n0": p["n0"],
                      "n0_se": p["n0_se"], "n0_ci95_low": p["n0_ci95_low"],
                      "n0_ci95_high": p["n0_ci95_high"],
+                     "per_round_interval_note": p["interval_note"],
                      "super_sevens_favourable_share": f["super_sevens"]["favourable_share"]})
     return rows
 
@@ -625,6 +668,14 @@ def _round_rows(f: dict) -> list[list[str]]:
     return out
 
 
+def _round_notes(p: dict) -> list[str]:
+    """The lines under the net per round's table: why it has no SE or intervals, if so."""
+    if p.get("interval_note"):
+        return ["", "No SE of the mean and no interval for the win per 100 rounds, SCORE, N0 "
+                f"or the risk of ruin: {p['interval_note']}."]
+    return []
+
+
 ROUND_HEAD = ["net per round, units", "rounds", "mean", "SE", "SD", "win/100 (95%)",
               "SCORE (95%)", "N0 (95%)", "risk of ruin (95%)"]
 
@@ -679,15 +730,20 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
             + ("no bankroll given for the risk of ruin (--bankroll, or the plan's bankroll)."
                if f["bankroll"] is None else
                f"bankroll for the risk of ruin: {_num(f['bankroll'], 0)} units."), ""]
-    notes = {k: a["interval_note"] for k, a in f["advantage"].items() if a.get("interval_note")}
+    notes = {k: a["interval_note"] for k, a in f["advantage"].items()
+             if a.get("interval_note") and k in NOTE_ROWS}
     if len(set(notes.values())) == 1 and len(notes) > 1:
         out += [f"Main + insurance intervals are {next(iter(notes.values()))}.", ""]
     else:
         for k, note in notes.items():
             out += [f"The main + insurance interval {NOTE_ROWS[k]} is {note}.", ""]
+    ss_note = f["advantage"]["initial_bet_with_super_sevens"].get("interval_note")
+    if ss_note:
+        out += [f"With Super Sevens: no SE or interval, {ss_note}.", ""]
     if f["flat"].get("interval_note"):
         out += [f"Flat: its SE (and so its interval) is {f['flat']['interval_note']}.", ""]
     out += grid(ROUND_HEAD, _round_rows(f))
+    out += _round_notes(f["per_round_played"])
     bound = any(b.get("flat_se_at_most") for b in f["by_count"])
     out += ["", f"By {kind} at the round's start (flat: 1 unit on every box dealt; its SE "
             + ("at most: a round's boxes taken as perfectly correlated)" if bound else
@@ -754,6 +810,7 @@ def tidy_rows(f: dict) -> list[dict]:
 
     for k, a in f["advantage"].items():
         add("advantage", k, a["mean"], se=a["se"], lo=a["ci95_low"], hi=a["ci95_high"])
+        add("advantage", k + "_interval_note", a["interval_note"])
     fl = f["flat"]
     add("advantage", "flat", fl["mean"], se=fl["se"], lo=fl["ci95_low"], hi=fl["ci95_high"])
     add("advantage", "gain_over_flat", f["gain_over_flat"], se=f["gain_over_flat_se"])
@@ -885,4 +942,7 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
             "SD, win, SCORE and N0 per round played, in units, with 95% intervals; SS "
             "favourable: the share of rounds whose starting shoe gives the Super Sevens bet a "
             "positive return (- with the side bet off)."]
+    out += [f"At penetration {r['penetration']:.2f}: no interval for the win per 100 rounds, "
+            f"SCORE or N0, {r['per_round_interval_note']}." for r in rows
+            if r.get("per_round_interval_note")]
     return "\n".join(out) + "\n"

@@ -445,7 +445,14 @@ def counting(data: dict) -> Section | None:
            if f["flat"].get("interval_note") else "")
         + " The SE of the win per 100 rounds is from the mean's; SCORE, N0 and the risk of ruin "
         "have 95% intervals, the mean's carried through each, as bjsim count gives them (N0: no "
-        "bound where the mean's interval reaches no edge). Method: docs/counting.md.",
+        "bound where the mean's interval reaches no edge)."
+        + (f" With Super Sevens the advantages have no SE or interval: "
+           f"{adv['initial_bet_with_super_sevens']['interval_note']}."
+           if adv["initial_bet_with_super_sevens"].get("interval_note") else "")
+        + (" The net per round has no SE, and the win per 100 rounds, SCORE, N0 and the risk of "
+           f"ruin no interval: {f['per_round_played']['interval_note']}."
+           if f["per_round_played"].get("interval_note") else "")
+        + " Method: docs/counting.md.",
         Table("counting_advantage", "The counter's advantage", cols, rows)]
     rcols = [("per", "per", "text"), ("rounds", "rounds", "int"), ("mean", "mean, units", "num4"),
              ("se", "SE, units", "num4"), ("sd", "SD, units", "num3"),
@@ -514,7 +521,10 @@ def counting(data: dict) -> Section | None:
                  *_with_ci95("score", "SCORE", "num1"), *_with_ci95("n0", "N0", "int"),
                  ("super_sevens_favourable_share", "Super Sevens favourable", "pct2")]
         blocks += ["The same plan and seed at each penetration (the share of the shoe dealt "
-                   "before the cut card): what the cut card's place is worth to a counter.",
+                   "before the cut card): what the cut card's place is worth to a counter."
+                   + "".join(f" At penetration {r['penetration']:g} the win per 100 rounds, "
+                             f"SCORE and N0 have no interval: {r['per_round_interval_note']}."
+                             for r in c["sweep"] if r.get("per_round_interval_note")),
                    Table("counting_penetration", "The counter's advantage by penetration",
                          wcols, [[_no_bound(r, k) for k, _, _ in wcols] for r in c["sweep"]])]
     return Section("counting", "Card counting", blocks)
