@@ -192,3 +192,21 @@ def test_the_section_withholds_the_super_sevens_intervals_bjsim_count_withholds(
     adv = next(b for b in sec.blocks if getattr(b, "name", "") == "counting_advantage")
     for row in adv.rows[1::2][:2]:  # the two rows with Super Sevens
         assert "Super Sevens included" in row[0] and row[2:] == [None, None, None]
+
+
+def test_the_section_says_score_n0_and_ruin_intervals_are_conservative_with_super_sevens():
+    from simulator import counting_report as CR
+    from simulator.plans import load_plan
+    from tests.test_counting_report import FLAT_ROUNDS, tally_of
+
+    f = CR.figures(tally_of(FLAT_ROUNDS) * 1_000_000, load_plan("sevens-super-sevens"), Rules(),
+                   bankroll=1000)
+    assert f["per_round_played"]["score_ci95_low"] is not None
+    data = {"strategy": "basic-super-sevens",
+            "counting": {"plan": "sevens-super-sevens", "figures": f,
+                         "sweep": CR.sweep_rows([(0.75, f)])}}
+    md = render.to_markdown("t", [sections.counting(data)])
+    assert ("The intervals of SCORE, N0 and the risk of ruin are conservative (the Super Sevens "
+            "pays move the mean and SD together).") in md
+    assert "SCORE and N0 intervals are conservative (the Super Sevens pays move the mean and SD " \
+        "together) where given." in md

@@ -335,6 +335,37 @@ def test_figures_with_super_sevens_have_no_interval_from_too_few_expected_big_wi
     assert h["per_round_played"]["interval_note"] is None and h["per_round_played"]["se"]
 
 
+def test_score_n0_and_ruin_intervals_say_they_are_conservative_with_super_sevens_pays():
+    # With enough bets for their intervals, SCORE's and N0's SEs (the SD held fixed) were 2.2
+    # times the runs' spread, the risk of ruin's 1.4 times, unsaid (40 runs of 15 million
+    # rounds of the sevens plan: the pays move the mean and SD together). Every format says so.
+    plan = load_plan("sevens-super-sevens")
+    need = math.ceil(30 / CR.rarest_line(Rules())[1])
+    f = CR.figures(tally_of(FLAT_ROUNDS) * -(-need // 2), plan, Rules(), bankroll=1000)
+    p = f["per_round_played"]
+    assert p["score_ci95_low"] is not None and p["interval_note"] is None
+    assert p["score_n0_ruin_note"] == f["per_round_watched"]["score_n0_ruin_note"] == (
+        "conservative (the Super Sevens pays move the mean and SD together)")
+    for fmt in ("table", "markdown"):
+        assert ("The intervals of SCORE, N0 and the risk of ruin are conservative (the Super "
+                "Sevens pays move the mean and SD together)") in CR.render(f, fmt), fmt
+    assert json.loads(CR.render(f, "json"))["results"]["per_round_played"][
+        "score_n0_ruin_note"] == p["score_n0_ruin_note"]
+    rows = {(r["section"], r["item"]): r for r in csv.DictReader(io.StringIO(
+        CR.render(f, "csv")))}
+    assert rows[("per_round_played", "score_n0_ruin_note")]["value"] == p["score_n0_ruin_note"]
+    sweep = CR.sweep_rows([(0.75, f)])
+    assert sweep[0]["score_n0_ruin_note"] == p["score_n0_ruin_note"]
+    assert f"SCORE and N0 intervals are {CR.MOVED_TOGETHER} where given." in CR.render_sweep(
+        sweep, "table")
+    # No Super Sevens results in the nets, or no intervals at all: nothing to say.
+    main = CR.figures(tally_of(ROUNDS[:4] * 10), load_plan("hi-lo-1-12"), Rules())
+    assert main["per_round_played"]["score_n0_ruin_note"] is None
+    assert "conservative (the Super Sevens" not in CR.render(main, "table")
+    few = CR.figures(tally_of(FLAT_ROUNDS) * 10, plan, Rules())
+    assert few["per_round_played"]["score_n0_ruin_note"] is None
+
+
 def test_a_flat_main_bet_on_two_boxes_keeps_the_exact_per_round_se():
     # No Super Sevens bets: the round's SE is the main game's own, exact with two boxes a round;
     # the flat figure's per-box SE is only an upper bound there, so it is not taken.

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from simulator.assessment.figures import CONFIDENCES
-from simulator.counting_report import NO_SE, gain_none, sig3
+from simulator.counting_report import MOVED_TOGETHER, NO_SE, gain_none, sig3
 from simulator.tally import Z95
 
 LABEL = {1: "A", 10: "10"}
@@ -452,6 +452,9 @@ def counting(data: dict) -> Section | None:
         + (" The net per round has no SE, and the win per 100 rounds, SCORE, N0 and the risk of "
            f"ruin no interval: {f['per_round_played']['interval_note']}."
            if f["per_round_played"].get("interval_note") else "")
+        + (" The intervals of SCORE, N0 and the risk of ruin are "
+           f"{f['per_round_played']['score_n0_ruin_note']}."
+           if f["per_round_played"].get("score_n0_ruin_note") else "")
         + " Method: docs/counting.md.",
         Table("counting_advantage", "The counter's advantage", cols, rows)]
     rcols = [("per", "per", "text"), ("rounds", "rounds", "int"), ("mean", "mean, units", "num4"),
@@ -524,7 +527,9 @@ def counting(data: dict) -> Section | None:
                    "before the cut card): what the cut card's place is worth to a counter."
                    + "".join(f" At penetration {r['penetration']:g} the win per 100 rounds, "
                              f"SCORE and N0 have no interval: {r['per_round_interval_note']}."
-                             for r in c["sweep"] if r.get("per_round_interval_note")),
+                             for r in c["sweep"] if r.get("per_round_interval_note"))
+                   + (f" SCORE and N0 intervals are {MOVED_TOGETHER} where given."
+                      if any(r.get("score_n0_ruin_note") for r in c["sweep"]) else ""),
                    Table("counting_penetration", "The counter's advantage by penetration",
                          wcols, [[_no_bound(r, k) for k, _, _ in wcols] for r in c["sweep"]])]
     return Section("counting", "Card counting", blocks)
