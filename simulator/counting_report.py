@@ -197,18 +197,48 @@ def plan_dict(plan) -> dict:
             "table_min": plan.table_min, "table_max": plan.table_max, "bankroll": plan.bankroll}
 
 
-def rarest_line(rules, strategy=None) -> tuple[str, float] | None:
-    """The Super Sevens line paying over 3 to 1 that ``strategy`` makes least often from a full
-    shoe (by its 7-7 play; None: hitting every 7-7, the published convention), of those it can
-    make (`tally.ss_lines_possible`) and the shoe can deal (`tally.ss_lines_dealable`), and its
-    chance per bet (rule 14): a sample of bets says little of the return until it has seen a
-    few tens of those."""
+# The sevens a Super Sevens line needs (rule 14: (a) one, (b) and (c) two, (d) and (e) three):
+# the power of the density of sevens left that its chance goes with.
+LINE_SEVENS = {"a": 1, "b": 2, "c": 2, "d": 3, "e": 3}
+
+
+def big_lines(rules, strategy=None) -> list[tuple[str, float]]:
+    """The Super Sevens lines paying over 3 to 1 that ``strategy`` can make (by its 7-7 play;
+    None: hitting every 7-7, the published convention; `tally.ss_lines_possible`) and the shoe
+    can deal (`tally.ss_lines_dealable`), each with its chance per bet from a full shoe (rule
+    14)."""
     chances = line_chances(rules, None if strategy is None else [strategy])[0]
     possible = ss_lines_dealable(rules) if strategy is None else ss_lines_possible([strategy],
                                                                                    rules)
     pays = dict(zip(SS_LINES, list(rules.super_sevens_pays) + [-1], strict=True))
-    rare = [(chances[k], k) for k in possible if pays[k] > 3 and chances[k] > 0]
-    return None if not rare else min(rare)[::-1]
+    return [(k, chances[k]) for k in possible if pays[k] > 3 and chances[k] > 0]
+
+
+def rarest_line(rules, strategy=None) -> tuple[str, float] | None:
+    """The `big_lines` line that ``strategy`` makes least often from a full shoe, and its chance
+    per bet: a sample of bets says little of the return until it has seen a few tens of
+    those."""
+    rare = big_lines(rules, strategy)
+    return None if not rare else min(rare, key=lambda x: (x[1], x[0]))
+
+
+def sevens_density(plan):
+    """For a plan counting sevens (a count tagging every card ``a`` > 0 but the seven, which is
+    ``-12 a``, from 0; the shipped ``sevens`` count) with exact deck estimation: a function of a
+    tally row ``i`` giving the fewest sevens a deck its rounds can begin with, over a full
+    shoe's 4 (its true count ``t`` means ``4 + t / (13 a)`` sevens a deck, and the row holds
+    ``t`` from its count to the next; the bottom row every ``t`` below, so 0), and at most 1.
+    A shoe run down holds fewer sevens at the same density, which makes three less likely
+    (`exact.sevens.moment_by_sevens_left`: ``s (s - 1) (s - 2)`` of ``s`` sevens left); so a
+    count above 0 keeps the full shoe's chance, which at +7 and above is below the chance at
+    the count even at the cut card (79 cards left at 75%). Else None: the count does not say
+    how many sevens are left."""
+    tags, a = plan.count.tags, plan.count.tags[0]
+    if (plan.resolution != "exact" or a <= 0 or plan.count.irc_per_deck
+            or plan.count.irc_constant
+            or tags != tuple(-12 * a if v == 6 else a for v in range(10))):
+        return None
+    return lambda i: 0.0 if i == 0 else min(1.0, max(0.0, 1 + (L.TC_MIN + i) / (52 * a)))
 
 
 def sevens_check(rules, strategy=None) -> dict:
@@ -218,9 +248,9 @@ def sevens_check(rules, strategy=None) -> dict:
     which only a strategy hitting or doubling every 7-7 plays, and only without a peek (a peeked
     dealer blackjack ends the round before the third card). ``strategy`` None: taken to play it."""
     if not rules.super_sevens:
-        return {"rare": None, "why_not": None}
+        return {"rare": None, "lines": [], "why_not": None}
     if strategy is None:
-        return {"rare": rarest_line(rules), "why_not": None}
+        return {"rare": rarest_line(rules), "lines": big_lines(rules), "why_not": None}
     why_not = None
     if rules.hole_card == "peek":
         why_not = ("the exact return deals every box a third card, which a peeked dealer "
@@ -228,7 +258,8 @@ def sevens_check(rules, strategy=None) -> dict:
     elif any(p not in ("hit", "double") for p in sevens_plays(rules, strategy).values()):
         why_not = ("the exact return deals every box a third card, which the strategy's 7-7 play "
                    f"({sevens_play_text(strategy.sevens)}) does not: no z")
-    return {"rare": rarest_line(rules, strategy), "why_not": why_not}
+    return {"rare": rarest_line(rules, strategy), "lines": big_lines(rules, strategy),
+            "why_not": why_not}
 
 
 def _exact_se(sum_sq: int, exact, n: int):
@@ -239,16 +270,30 @@ def _exact_se(sum_sq: int, exact, n: int):
     return math.sqrt(max(sum_sq / L.SS_EXACT_SQ_SCALE / n - exact * exact, 0.0) / n)
 
 
-def _too_few_bets(sim: dict, check: dict) -> str | None:
+def _too_few_bets(sim: dict, check: dict, density: float | None = None) -> str | None:
     """Why a simulated Super Sevens return has no interval or z, or None: fewer bets than expect
     `MIN_WINS` wins of the rarest line the strategy can make from a full shoe (``check["rare"]``,
     as simulate and compare withhold theirs). The mean of so few bets is a handful of big pays,
     far from normal, so no 95% interval or z holds, whichever SE (the sample's or the exact
-    one): one 5000-to-1 win made z = +10.5."""
+    one): one 5000-to-1 win made z = +10.5. ``density``: the sevens a deck the bets' count
+    leaves at least, over a full shoe's (`sevens_density`): each line's chance is scaled by it
+    to the power of the sevens the line needs (`LINE_SEVENS`), and the rarest so scaled
+    decides; at a sevens count of -9 line (e) is 0.57 times as likely as from a full shoe."""
     rare = check["rare"]
-    if rare is not None and sim["n"] * rare[1] < MIN_WINS:
-        return (f"fewer than {MIN_WINS} wins of line ({rare[0]}) expected in {sim['n']:,} bets: "
-                "too few for a normal interval or z")
+    if rare is None:
+        return None
+    if density is None:
+        if sim["n"] * rare[1] < MIN_WINS:
+            return (f"fewer than {MIN_WINS} wins of line ({rare[0]}) expected in {sim['n']:,} "
+                    "bets: too few for a normal interval or z")
+        return None
+    line, p = min(((k, c * density ** LINE_SEVENS[k]) for k, c in check["lines"]),
+                  key=lambda x: (x[1], x[0]))
+    if sim["n"] * p < MIN_WINS:
+        wins = math.floor(sim["n"] * p * 10) / 10
+        return (f"fewer than {MIN_WINS} wins of line ({line}) expected in {sim['n']:,} bets "
+                f"(about {wins:,.1f}, its chance at {4 * density:.2f} sevens a deck: the fewest "
+                "this count leaves, at most a full shoe's 4): too few for a normal interval or z")
     return None
 
 
@@ -282,14 +327,14 @@ def _few_counter_wins(ss_bet: int, plan, rules, check: dict) -> str | None:
             "pays)")
 
 
-def _ss_z(sim: dict, exact, check: dict, exact_se=None) -> tuple:
+def _ss_z(sim: dict, exact, check: dict, exact_se=None, density=None) -> tuple:
     """z of a simulated Super Sevens return against its exact value, or None and the reason:
     the strategy does not play the exact return's convention (`sevens_check`), or too few bets
-    (`_too_few_bets`). The SE is the exact one (``exact_se``) where the tally has it, else the
-    sample's."""
+    (`_too_few_bets`, at ``density``). The SE is the exact one (``exact_se``) where the tally
+    has it, else the sample's."""
     if check["why_not"] is not None:
         return None, check["why_not"]
-    few = _too_few_bets(sim, check)
+    few = _too_few_bets(sim, check, density)
     if few is not None:
         return None, few
     return _z(sim["mean"], exact, sim["se"] if exact_se is None else exact_se), None
@@ -439,12 +484,13 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
             "why_not": check["why_not"],
             "favourable_rounds": tot[L.C_SS_PLUS],
             "favourable_share": _ratio(tot[L.C_SS_PLUS], rounds),
+            "by_count_chance": "full shoe" if sevens_density(plan) is None else "sevens left",
         },
         "by_count": _by_count(c, rounds, plan, flat_se),
         # the by-count counter SE's caveat, or None
         "by_count_counter_note": ("its SE of the round's whole net, Super Sevens included, so "
                                   "conservative") if ss_bet and not flat_se else None,
-        "super_sevens_by_count": _ss_by_count(c, check),
+        "super_sevens_by_count": _ss_by_count(c, check, sevens_density(plan)),
         "tally": dict(zip(L.COUNT_NAMES, tot, strict=True)),
     }
 
@@ -491,11 +537,12 @@ def _by_count(c, rounds: int, plan, flat_se: bool = False) -> list[dict]:
     return out
 
 
-def _ss_by_count(c, check) -> list[dict]:
+def _ss_by_count(c, check, density=None) -> list[dict]:
     """Each bucket with a Super Sevens bet dealt: the simulated return per bet at one stake with
     its SE, the exact return of those bets from their rounds' start shoes, z (where enough bets
-    were dealt: `_ss_z`), how often the bet favoured the player there, and the counter's own
-    bets."""
+    were dealt: `_ss_z`, the lines' chances scaled by ``density`` of the row, `sevens_density`,
+    where the count tells the sevens left; else a full shoe's), how often the bet favoured the
+    player there, and the counter's own bets."""
     out = []
     for i in range(L.N_TC):
         n = c[L.C_SS_FLAT_BETS][i]
@@ -504,7 +551,7 @@ def _ss_by_count(c, check) -> list[dict]:
         sim = _flat(c[L.C_SS_FLAT_NET][i], c[L.C_SS_FLAT_SQ][i], n, 1.0)
         exact = c[L.C_SS_EXACT][i] / L.SS_EXACT_SCALE / n
         exact_se = _exact_se(c[L.C_SS_EXACT_SQ][i], exact, n)
-        z, note = _ss_z(sim, exact, check, exact_se)
+        z, note = _ss_z(sim, exact, check, exact_se, None if density is None else density(i))
         out.append({
             "count": L.TC_MIN + i, "label": bucket_label(i), "bets": n,
             "return": sim["mean"], "se": sim["se"] if n >= MIN_SAMPLE and sim["sd"] else None,
@@ -799,7 +846,11 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                 f" z and the interval only where the bets are enough to expect {MIN_WINS} wins "
                 f"of line ({r['line']}), the rarest the strategy can make above 3 to 1 (one in "
                 f"{1 / r['probability']:,.0f} bets from a full shoe): before that the mean is a "
-                "handful of big pays, far from normal.")
+                "handful of big pays, far from normal. By count "
+                + ("each line's chance is scaled, below 0, by the sevens a deck the count leaves "
+                   "at least, over 4, to the power of the sevens it needs."
+                   if ss["by_count_chance"] == "sevens left" else "the full shoe's chance is "
+                   "used: the count does not say how many sevens are left."))
             out += [("SE: from the exact variance of the bets' starting shoes (the sample's "
                      "misses the rare big pays at most counts); z against it." if ss["exact_se"]
                      is not None else "SE: the sample's (it understates the spread of few "
@@ -857,7 +908,8 @@ def tidy_rows(f: dict) -> list[dict]:
     add("super_sevens", "interval_se", fl["interval_se"])
     add("super_sevens", "exact_se", ss["exact_se"])
     add("super_sevens", "sample_se", fl["se"])
-    for k in ("exact", "z", "favourable_share", "counter_bets", "counter_return"):
+    for k in ("exact", "z", "favourable_share", "counter_bets", "counter_return",
+              "by_count_chance"):
         add("super_sevens", k, ss[k])
     for b in f["by_count"]:
         for k in ("rounds", "frequency", "played", "average_bet"):

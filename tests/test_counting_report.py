@@ -600,6 +600,49 @@ def test_a_super_sevens_z_only_for_the_exact_returns_convention_and_enough_bets(
         "super_sevens"]["z_note"]
 
 
+def test_a_super_sevens_z_by_sevens_count_needs_30_wins_at_the_sevens_the_count_leaves():
+    # 2,000,000 bets at sevens count -9 expect 31.9 wins of line (e) from a full shoe, but the
+    # count leaves 4 - 9/13 = 3.31 sevens a deck or more: (3.31 / 4)^3 of that, 18.0 wins. A z
+    # of -0.52 was printed there. At 0, or with a count that does not tell the sevens left (or
+    # estimates the decks), the full shoe's chance stays.
+    bets = 2_000_000
+    t = ss_tally(bets, -bets // 10, 30 * bets, -0.12, exact_sq=30.0)
+    at = {}
+    for count in (-9, 0):
+        at[count] = np.zeros_like(t)
+        at[count][count - L.TC_MIN] = t[-L.TC_MIN]
+    strategy = load_strategy("basic-super-sevens")
+    sevens = load_plan("sevens-super-sevens")
+    (row,) = CR.figures(at[-9], sevens, Rules(), strategy=strategy)["super_sevens_by_count"]
+    assert row["count"] == -9 and row["z"] is None
+    assert ("fewer than 30 wins of line (e) expected in 2,000,000 bets (about 18.0, its chance "
+            "at 3.31 sevens a deck: the fewest this count leaves") in row["z_note"]
+    f0 = CR.figures(at[0], sevens, Rules(), strategy=strategy)
+    assert f0["super_sevens_by_count"][0]["z"] is not None
+    assert f0["super_sevens"]["by_count_chance"] == "sevens left"
+    assert "each line's chance is scaled, below 0, by the sevens a deck" in CR.render(f0,
+                                                                                    "table")
+    # Above 0 the full shoe's chance stays: a shoe run down holds fewer sevens at the same
+    # density (1,500,000 bets at +13: 23.9 wins from a full shoe, no z).
+    high = np.zeros_like(t)
+    high[13 - L.TC_MIN] = ss_tally(1_500_000, -150_000, 45_000_000, -0.12, exact_sq=30.0)[
+        -L.TC_MIN]
+    (row,) = CR.figures(high, sevens, Rules(), strategy=strategy)["super_sevens_by_count"]
+    assert row["z"] is None and "(about 23.9, its chance at 4.00 sevens a deck" in row["z_note"]
+    # the overall return keeps the full shoe's chance (its bets are of every count)
+    assert CR.figures(at[-9], sevens, Rules(), strategy=strategy)["super_sevens"]["z"] is not None
+    for plan in (load_plan("hi-lo-flat"), dataclasses.replace(sevens, resolution="half")):
+        f = CR.figures(at[-9], plan, Rules(), strategy=strategy)
+        assert f["super_sevens_by_count"][0]["z"] is not None, plan.name
+        assert f["super_sevens"]["by_count_chance"] == "full shoe"
+        assert "the full shoe's chance is used: the count does not say" in CR.render(f, "table")
+    # the bottom row holds every count below -30, down to no sevens at all: never a z
+    bottom = np.zeros_like(t)
+    bottom[0] = t[-L.TC_MIN] * 1000
+    (row,) = CR.figures(bottom, sevens, Rules(), strategy=strategy)["super_sevens_by_count"]
+    assert row["label"] == "<=-30" and row["z"] is None
+
+
 def test_the_end_buckets_hold_every_count_beyond_them():
     t = tally_of([{"count": -45, "bet": 1, "net": 0, "flat": [0]},
                   {"count": 99, "bet": 1, "net": 10, "flat": [10]}])

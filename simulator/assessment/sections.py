@@ -508,7 +508,11 @@ def counting(data: dict) -> Section | None:
                + ("the rarest line the strategy can make above 3 to 1" if ss["rarest_line"] is None
                   else f"line ({ss['rarest_line']['line']}), the rarest the strategy can make "
                   f"above 3 to 1 (one bet in {1 / ss['rarest_line']['probability']:,.0f})")
-               + ": before that the SE understates the spread."),
+               + ": before that the SE understates the spread.")
+            + (" By count a z needs 30 wins expected at that count: each line's chance scaled, "
+               "below 0, by the sevens a deck the count leaves at least, over 4, to the power "
+               "of the sevens it needs." if ss.get("by_count_chance") == "sevens left" and
+               not ss["why_not"] else ""),
             Table("counting_super_sevens", f"Super Sevens return by {kind}", scols,
                   [[b[k] for k, _, _ in scols] for b in f["super_sevens_by_count"]],
                   {"return": "simulated_return", "exact": "exact_return",
