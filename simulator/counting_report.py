@@ -64,19 +64,33 @@ def _ratio(a, b):
     return None if not b else a / b
 
 
-def _per_round(net: int, sq: int, n: int, bankroll) -> dict:
+# What the SEs and intervals of SCORE, N0 and the risk of ruin are where the rounds' nets hold
+# Super Sevens results (``score_n0_ruin_note``): the delta method holds the SD fixed, but the big
+# pays move the mean and the SD together (correlation 0.89 over 40 runs of 15 million rounds of
+# the sevens plan), so they are wider than the runs' spread: SCORE's and N0's 2.2 times, the risk
+# of ruin's 1.4 times.
+MOVED_TOGETHER = "conservative (the Super Sevens pays move the mean and SD together)"
+
+
+def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
+               moved: bool = False) -> dict:
     """The counter's net per round (units; Super Sevens included) over ``n`` rounds: mean, SD,
     SE, win per 100 rounds, SCORE, N0 and the risk of ruin of ``bankroll`` units, each with its
     SE (``*_se``: from the mean's SE by the first-order delta method, the SD taken as known; for
-    SCORE, N0 and the risk of ruin only with an edge, where they are smooth in the mean)."""
+    SCORE, N0 and the risk of ruin only with an edge, where they are smooth in the mean) and
+    95% interval. ``few``: why the rounds' Super Sevens bets are too few for any SE or interval
+    (`_few_counter_wins`); the figures stand without them and ``interval_note`` says why.
+    ``moved``: the nets hold Super Sevens results, so SCORE's, N0's and the risk of ruin's SEs
+    and intervals are conservative (`MOVED_TOGETHER`, ``score_n0_ruin_note``)."""
     mean, sd = _mean_sd(net, sq, n, float(L.UNIT))
     ok = mean is not None and sd is not None and sd > 0
-    se = sd / math.sqrt(n) if ok else None
-    edge = ok and mean > 0
+    se = sd / math.sqrt(n) if ok and few is None else None
+    edge = se is not None and mean > 0
     out = {
         "rounds": n, "mean": mean, "sd": sd, "se": se,
         "win_per_100": None if mean is None else 100 * mean,
         "win_per_100_se": None if se is None else 100 * se,
+        "interval_note": few if ok else None,
         "score": counting.score(mean, sd) if ok else None,
         "n0": counting.n0(mean, sd) if ok else None,
         "risk_of_ruin": (counting.risk_of_ruin(mean, sd, bankroll)
@@ -100,6 +114,7 @@ def _per_round(net: int, sq: int, n: int, bankroll) -> dict:
         "n0_ci95_high": counting.n0(low, sd) if edge else None,
         "risk_of_ruin_ci95_low": counting.risk_of_ruin(high, sd, bankroll) if ruin else None,
         "risk_of_ruin_ci95_high": counting.risk_of_ruin(low, sd, bankroll) if ruin else None,
+        "score_n0_ruin_note": MOVED_TOGETHER if moved and edge else None,
     }
     return out
 
@@ -112,6 +127,26 @@ def _advantage(net_units: float, bet: float, round_sd, played: int, note=None) -
     if mean is not None and round_sd is not None and played:
         se = round_sd * math.sqrt(played) / bet
     return _figure(mean, se) | {"interval_note": note if se is not None else None}
+
+
+def _per_wagered(initial: dict, net_units: float, wagered_units: float, bet: float) -> dict:
+    """The advantage per unit wagered on the main game from the one per unit of initial bet
+    (``initial``, over ``bet`` units): the same net over ``wagered_units``, its SE
+    ``initial``'s scaled by ``bet / wagered_units``, and its note. So it has the main game's own
+    SE wherever `figures` has one for the initial bet (the flat figure's, with Super Sevens
+    bets), not the round SD's with the Super Sevens pays in it. The wagers' own variation
+    (doubles, splits) is left out, as the bets' is (`_advantage`)."""
+    mean = _ratio(net_units, wagered_units)
+    se = None if mean is None or initial["se"] is None else initial["se"] * bet / wagered_units
+    return _figure(mean, se) | {"interval_note": initial["interval_note"] if se is not None
+                                else None}
+
+
+def _without_interval(fig: dict, note: str | None) -> dict:
+    """``fig`` with its SE and interval withheld where ``note`` says why (a figure with a mean)."""
+    if note is None or fig["mean"] is None:
+        return fig
+    return fig | {"se": None, "ci95_low": None, "ci95_high": None, "interval_note": note}
 
 
 FLAT_BOUND_NOTE = ("an upper bound: a round deals up to {k} boxes, which share the dealer's "
@@ -162,18 +197,48 @@ def plan_dict(plan) -> dict:
             "table_min": plan.table_min, "table_max": plan.table_max, "bankroll": plan.bankroll}
 
 
-def rarest_line(rules, strategy=None) -> tuple[str, float] | None:
-    """The Super Sevens line paying over 3 to 1 that ``strategy`` makes least often from a full
-    shoe (by its 7-7 play; None: hitting every 7-7, the published convention), of those it can
-    make (`tally.ss_lines_possible`) and the shoe can deal (`tally.ss_lines_dealable`), and its
-    chance per bet (rule 14): a sample of bets says little of the return until it has seen a
-    few tens of those."""
+# The sevens a Super Sevens line needs (rule 14: (a) one, (b) and (c) two, (d) and (e) three):
+# the power of the density of sevens left that its chance goes with.
+LINE_SEVENS = {"a": 1, "b": 2, "c": 2, "d": 3, "e": 3}
+
+
+def big_lines(rules, strategy=None) -> list[tuple[str, float]]:
+    """The Super Sevens lines paying over 3 to 1 that ``strategy`` can make (by its 7-7 play;
+    None: hitting every 7-7, the published convention; `tally.ss_lines_possible`) and the shoe
+    can deal (`tally.ss_lines_dealable`), each with its chance per bet from a full shoe (rule
+    14)."""
     chances = line_chances(rules, None if strategy is None else [strategy])[0]
     possible = ss_lines_dealable(rules) if strategy is None else ss_lines_possible([strategy],
                                                                                    rules)
     pays = dict(zip(SS_LINES, list(rules.super_sevens_pays) + [-1], strict=True))
-    rare = [(chances[k], k) for k in possible if pays[k] > 3 and chances[k] > 0]
-    return None if not rare else min(rare)[::-1]
+    return [(k, chances[k]) for k in possible if pays[k] > 3 and chances[k] > 0]
+
+
+def rarest_line(rules, strategy=None) -> tuple[str, float] | None:
+    """The `big_lines` line that ``strategy`` makes least often from a full shoe, and its chance
+    per bet: a sample of bets says little of the return until it has seen a few tens of
+    those."""
+    rare = big_lines(rules, strategy)
+    return None if not rare else min(rare, key=lambda x: (x[1], x[0]))
+
+
+def sevens_density(plan):
+    """For a plan counting sevens (a count tagging every card ``a`` > 0 but the seven, which is
+    ``-12 a``, from 0; the shipped ``sevens`` count) with exact deck estimation: a function of a
+    tally row ``i`` giving the fewest sevens a deck its rounds can begin with, over a full
+    shoe's 4 (its true count ``t`` means ``4 + t / (13 a)`` sevens a deck, and the row holds
+    ``t`` from its count to the next; the bottom row every ``t`` below, so 0), and at most 1.
+    A shoe run down holds fewer sevens at the same density, which makes three less likely
+    (`exact.sevens.moment_by_sevens_left`: ``s (s - 1) (s - 2)`` of ``s`` sevens left); so a
+    count above 0 keeps the full shoe's chance, which at +7 and above is below the chance at
+    the count even at the cut card (79 cards left at 75%). Else None: the count does not say
+    how many sevens are left."""
+    tags, a = plan.count.tags, plan.count.tags[0]
+    if (plan.resolution != "exact" or a <= 0 or plan.count.irc_per_deck
+            or plan.count.irc_constant
+            or tags != tuple(-12 * a if v == 6 else a for v in range(10))):
+        return None
+    return lambda i: 0.0 if i == 0 else min(1.0, max(0.0, 1 + (L.TC_MIN + i) / (52 * a)))
 
 
 def sevens_check(rules, strategy=None) -> dict:
@@ -183,9 +248,9 @@ def sevens_check(rules, strategy=None) -> dict:
     which only a strategy hitting or doubling every 7-7 plays, and only without a peek (a peeked
     dealer blackjack ends the round before the third card). ``strategy`` None: taken to play it."""
     if not rules.super_sevens:
-        return {"rare": None, "why_not": None}
+        return {"rare": None, "lines": [], "why_not": None}
     if strategy is None:
-        return {"rare": rarest_line(rules), "why_not": None}
+        return {"rare": rarest_line(rules), "lines": big_lines(rules), "why_not": None}
     why_not = None
     if rules.hole_card == "peek":
         why_not = ("the exact return deals every box a third card, which a peeked dealer "
@@ -193,7 +258,8 @@ def sevens_check(rules, strategy=None) -> dict:
     elif any(p not in ("hit", "double") for p in sevens_plays(rules, strategy).values()):
         why_not = ("the exact return deals every box a third card, which the strategy's 7-7 play "
                    f"({sevens_play_text(strategy.sevens)}) does not: no z")
-    return {"rare": rarest_line(rules, strategy), "why_not": why_not}
+    return {"rare": rarest_line(rules, strategy), "lines": big_lines(rules, strategy),
+            "why_not": why_not}
 
 
 def _exact_se(sum_sq: int, exact, n: int):
@@ -204,27 +270,77 @@ def _exact_se(sum_sq: int, exact, n: int):
     return math.sqrt(max(sum_sq / L.SS_EXACT_SQ_SCALE / n - exact * exact, 0.0) / n)
 
 
-def _too_few_bets(sim: dict, check: dict) -> str | None:
+def _fewer(wins: float) -> float:
+    """Expected wins below `MIN_WINS` to one decimal, rounded down where rounding would reach it
+    (29.97 is "29.9", not "30.0")."""
+    return round(wins, 1) if round(wins, 1) < MIN_WINS else math.floor(wins * 10) / 10
+
+
+def _too_few_bets(sim: dict, check: dict, density: float | None = None) -> str | None:
     """Why a simulated Super Sevens return has no interval or z, or None: fewer bets than expect
     `MIN_WINS` wins of the rarest line the strategy can make from a full shoe (``check["rare"]``,
     as simulate and compare withhold theirs). The mean of so few bets is a handful of big pays,
     far from normal, so no 95% interval or z holds, whichever SE (the sample's or the exact
-    one): one 5000-to-1 win made z = +10.5."""
+    one): one 5000-to-1 win made z = +10.5. ``density``: the sevens a deck the bets' count
+    leaves at least, over a full shoe's (`sevens_density`): each line's chance is scaled by it
+    to the power of the sevens the line needs (`LINE_SEVENS`), and the rarest so scaled
+    decides; at a sevens count of -9 line (e) is 0.57 times as likely as from a full shoe."""
     rare = check["rare"]
-    if rare is not None and sim["n"] * rare[1] < MIN_WINS:
-        return (f"fewer than {MIN_WINS} wins of line ({rare[0]}) expected in {sim['n']:,} bets: "
-                "too few for a normal interval or z")
+    if rare is None:
+        return None
+    if density is None:
+        if sim["n"] * rare[1] < MIN_WINS:
+            return (f"fewer than {MIN_WINS} wins of line ({rare[0]}) expected in {sim['n']:,} "
+                    "bets: too few for a normal interval or z")
+        return None
+    line, p = min(((k, c * density ** LINE_SEVENS[k]) for k, c in check["lines"]),
+                  key=lambda x: (x[1], x[0]))
+    if sim["n"] * p < MIN_WINS:
+        wins = _fewer(sim["n"] * p)
+        return (f"fewer than {MIN_WINS} wins of line ({line}) expected in {sim['n']:,} bets "
+                f"(about {wins:,.1f}, its chance at {4 * density:.2f} sevens a deck: the fewest "
+                "this count leaves, at most a full shoe's 4): too few for a normal interval or z")
     return None
 
 
-def _ss_z(sim: dict, exact, check: dict, exact_se=None) -> tuple:
+def bets_super_sevens(plan, rules) -> bool:
+    """Whether the plan can bet Super Sevens: its ramp has a stake, with the side bet on."""
+    return bool(rules.super_sevens) and max(plan.super_sevens.values()) > 0
+
+
+def _few_counter_wins(ss_bet: int, plan, rules, check: dict) -> str | None:
+    """Why the counter's figures that hold its Super Sevens results (the advantages with Super
+    Sevens, the net per round's SE, win per 100 rounds, SCORE, N0 and the risk of ruin) have no
+    SE or interval, or None: the plan bets Super Sevens and its bets, ``ss_bet`` units, are too
+    few to expect `MIN_WINS` wins of the rarest line the strategy can make from a full shoe
+    (``check["rare"]``), the rule the flat Super Sevens return and `bjsim simulate` follow
+    (`_too_few_bets`). Its bets are counted as its units over the ramp's largest stake, the
+    fewest they can be. Over the sevens plan's 200,000 rounds (30,017 bets, 0.5 wins of line (e)
+    expected) the "95%" interval of the advantage with Super Sevens held the true value in 83%
+    of 400 runs."""
+    rare = check["rare"]
+    if rare is None or not bets_super_sevens(plan, rules):
+        return None
+    top = max(plan.super_sevens.values())
+    n = -(-ss_bet // top)
+    if n * rare[1] >= MIN_WINS:
+        return None
+    bets = (f"the counter's {n:,} Super Sevens bets" if top == 1 else
+            f"the counter's Super Sevens bets (at least {n:,}: {ss_bet:,} units at up to {top})")
+    wins = _fewer(n * rare[1])
+    return (f"about {wins:,.1f} wins of line ({rare[0]}) expected in {bets}, fewer than "
+            f"{MIN_WINS}: too few for a normal interval (the mean and SD are a handful of big "
+            "pays)")
+
+
+def _ss_z(sim: dict, exact, check: dict, exact_se=None, density=None) -> tuple:
     """z of a simulated Super Sevens return against its exact value, or None and the reason:
     the strategy does not play the exact return's convention (`sevens_check`), or too few bets
-    (`_too_few_bets`). The SE is the exact one (``exact_se``) where the tally has it, else the
-    sample's."""
+    (`_too_few_bets`, at ``density``). The SE is the exact one (``exact_se``) where the tally
+    has it, else the sample's."""
     if check["why_not"] is not None:
         return None, check["why_not"]
-    few = _too_few_bets(sim, check)
+    few = _too_few_bets(sim, check, density)
     if few is not None:
         return None, few
     return _z(sim["mean"], exact, sim["se"] if exact_se is None else exact_se), None
@@ -289,8 +405,11 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     net, ss_net = tot[L.C_NET], tot[L.C_SS_NET]
     round_net = net + u * ss_net  # tenths
     bankroll = plan.bankroll if bankroll is None else bankroll
-    per_played = _per_round(round_net, tot[L.C_ROUND_SQ], played, bankroll)
-    per_watched = _per_round(round_net, tot[L.C_ROUND_SQ], rounds, bankroll)
+    check = sevens_check(rules, strategy)
+    few = _few_counter_wins(ss_bet, plan, rules, check)
+    moved = ss_bet > 0 and check["rare"] is not None  # (pays above 3 to 1 in the nets)
+    per_played = _per_round(round_net, tot[L.C_ROUND_SQ], played, bankroll, few, moved)
+    per_watched = _per_round(round_net, tot[L.C_ROUND_SQ], rounds, bankroll, few, moved)
     sd = per_played["sd"]
     main_note = None
     if ss_bet:
@@ -298,10 +417,11 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
                      "(the tally keeps no second moment of the main game alone)")
     advantage = {
         "initial_bet": _advantage(net / u, bet, sd, played, main_note),
-        "initial_bet_with_super_sevens": _advantage(net / u + ss_net, bet + ss_bet, sd, played),
-        "total_bet": _advantage(net / u, wagered / u, sd, played, main_note),
-        "total_bet_with_super_sevens": _advantage(round_net / u, wagered / u + ss_bet, sd,
-                                                  played),
+        "initial_bet_with_super_sevens": _without_interval(
+            _advantage(net / u + ss_net, bet + ss_bet, sd, played), few),
+        "total_bet": None,  # (from the initial bet's, below)
+        "total_bet_with_super_sevens": _without_interval(
+            _advantage(round_net / u, wagered / u + ss_bet, sd, played), few),
     }
     flat = _flat(tot[L.C_FLAT_NET], tot[L.C_FLAT_SQ], tot[L.C_FLAT_BOXES], float(u),
                  _boxes_a_round(tot[L.C_FLAT_BOXES], rounds, plan))
@@ -316,11 +436,11 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     if flat_se:
         advantage["initial_bet"] = _figure(adv, flat["se"]) | {
             "interval_note": flat["interval_note"]}
+    advantage["total_bet"] = _per_wagered(advantage["initial_bet"], net / u, wagered / u, bet)
     same_rounds = (same_bets and basic is not None and plan.indices is None
                    and math.isclose(adv, basic["mean"], rel_tol=1e-9, abs_tol=1e-15))
     ss_flat = _flat(tot[L.C_SS_FLAT_NET], tot[L.C_SS_FLAT_SQ], tot[L.C_SS_FLAT_BETS], 1.0)
     ss_exact = _ratio(tot[L.C_SS_EXACT] / L.SS_EXACT_SCALE, tot[L.C_SS_FLAT_BETS])
-    check = sevens_check(rules, strategy)
     rare = check["rare"]
     ss_exact_se = _exact_se(tot[L.C_SS_EXACT_SQ], ss_exact, tot[L.C_SS_FLAT_BETS])
     ss_z, ss_note = _ss_z(ss_flat, ss_exact, check, ss_exact_se)
@@ -370,12 +490,13 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
             "why_not": check["why_not"],
             "favourable_rounds": tot[L.C_SS_PLUS],
             "favourable_share": _ratio(tot[L.C_SS_PLUS], rounds),
+            "by_count_chance": "full shoe" if sevens_density(plan) is None else "sevens left",
         },
         "by_count": _by_count(c, rounds, plan, flat_se),
         # the by-count counter SE's caveat, or None
         "by_count_counter_note": ("its SE of the round's whole net, Super Sevens included, so "
                                   "conservative") if ss_bet and not flat_se else None,
-        "super_sevens_by_count": _ss_by_count(c, check),
+        "super_sevens_by_count": _ss_by_count(c, check, sevens_density(plan)),
         "tally": dict(zip(L.COUNT_NAMES, tot, strict=True)),
     }
 
@@ -422,11 +543,12 @@ def _by_count(c, rounds: int, plan, flat_se: bool = False) -> list[dict]:
     return out
 
 
-def _ss_by_count(c, check) -> list[dict]:
+def _ss_by_count(c, check, density=None) -> list[dict]:
     """Each bucket with a Super Sevens bet dealt: the simulated return per bet at one stake with
     its SE, the exact return of those bets from their rounds' start shoes, z (where enough bets
-    were dealt: `_ss_z`), how often the bet favoured the player there, and the counter's own
-    bets."""
+    were dealt: `_ss_z`, the lines' chances scaled by ``density`` of the row, `sevens_density`,
+    where the count tells the sevens left; else a full shoe's), how often the bet favoured the
+    player there, and the counter's own bets."""
     out = []
     for i in range(L.N_TC):
         n = c[L.C_SS_FLAT_BETS][i]
@@ -435,7 +557,7 @@ def _ss_by_count(c, check) -> list[dict]:
         sim = _flat(c[L.C_SS_FLAT_NET][i], c[L.C_SS_FLAT_SQ][i], n, 1.0)
         exact = c[L.C_SS_EXACT][i] / L.SS_EXACT_SCALE / n
         exact_se = _exact_se(c[L.C_SS_EXACT_SQ][i], exact, n)
-        z, note = _ss_z(sim, exact, check, exact_se)
+        z, note = _ss_z(sim, exact, check, exact_se, None if density is None else density(i))
         out.append({
             "count": L.TC_MIN + i, "label": bucket_label(i), "bets": n,
             "return": sim["mean"], "se": sim["se"] if n >= MIN_SAMPLE and sim["sd"] else None,
@@ -471,6 +593,8 @@ def sweep_rows(runs) -> list[dict]:
                      "score_ci95_high": p["score_ci95_high"], "n0": p["n0"],
                      "n0_se": p["n0_se"], "n0_ci95_low": p["n0_ci95_low"],
                      "n0_ci95_high": p["n0_ci95_high"],
+                     "per_round_interval_note": p["interval_note"],
+                     "score_n0_ruin_note": p["score_n0_ruin_note"],
                      "super_sevens_favourable_share": f["super_sevens"]["favourable_share"]})
     return rows
 
@@ -611,6 +735,18 @@ def _round_rows(f: dict) -> list[list[str]]:
     return out
 
 
+def _round_notes(p: dict) -> list[str]:
+    """The lines under the net per round's table: why it has no SE or intervals, if so."""
+    if p.get("interval_note"):
+        return ["", "No SE of the mean and no interval for the win per 100 rounds, SCORE, N0 "
+                f"or the risk of ruin: {p['interval_note']}."]
+    if p.get("score_n0_ruin_note"):
+        return ["", "The intervals of SCORE, N0 and the risk of ruin are "
+                f"{p['score_n0_ruin_note']}: the mean's interval carried through each with the "
+                "SD held fixed."]
+    return []
+
+
 ROUND_HEAD = ["net per round, units", "rounds", "mean", "SE", "SD", "win/100 (95%)",
               "SCORE (95%)", "N0 (95%)", "risk of ruin (95%)"]
 
@@ -665,15 +801,20 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
             + ("no bankroll given for the risk of ruin (--bankroll, or the plan's bankroll)."
                if f["bankroll"] is None else
                f"bankroll for the risk of ruin: {_num(f['bankroll'], 0)} units."), ""]
-    notes = {k: a["interval_note"] for k, a in f["advantage"].items() if a.get("interval_note")}
+    notes = {k: a["interval_note"] for k, a in f["advantage"].items()
+             if a.get("interval_note") and k in NOTE_ROWS}
     if len(set(notes.values())) == 1 and len(notes) > 1:
         out += [f"Main + insurance intervals are {next(iter(notes.values()))}.", ""]
     else:
         for k, note in notes.items():
             out += [f"The main + insurance interval {NOTE_ROWS[k]} is {note}.", ""]
+    ss_note = f["advantage"]["initial_bet_with_super_sevens"].get("interval_note")
+    if ss_note:
+        out += [f"With Super Sevens: no SE or interval, {ss_note}.", ""]
     if f["flat"].get("interval_note"):
         out += [f"Flat: its SE (and so its interval) is {f['flat']['interval_note']}.", ""]
     out += grid(ROUND_HEAD, _round_rows(f))
+    out += _round_notes(f["per_round_played"])
     bound = any(b.get("flat_se_at_most") for b in f["by_count"])
     out += ["", f"By {kind} at the round's start (flat: 1 unit on every box dealt; its SE "
             + ("at most: a round's boxes taken as perfectly correlated)" if bound else
@@ -711,7 +852,11 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                 f" z and the interval only where the bets are enough to expect {MIN_WINS} wins "
                 f"of line ({r['line']}), the rarest the strategy can make above 3 to 1 (one in "
                 f"{1 / r['probability']:,.0f} bets from a full shoe): before that the mean is a "
-                "handful of big pays, far from normal.")
+                "handful of big pays, far from normal. By count "
+                + ("each line's chance is scaled, below 0, by the sevens a deck the count leaves "
+                   "at least, over 4, to the power of the sevens it needs."
+                   if ss["by_count_chance"] == "sevens left" else "the full shoe's chance is "
+                   "used: the count does not say how many sevens are left."))
             out += [("SE: from the exact variance of the bets' starting shoes (the sample's "
                      "misses the rare big pays at most counts); z against it." if ss["exact_se"]
                      is not None else "SE: the sample's (it understates the spread of few "
@@ -740,6 +885,7 @@ def tidy_rows(f: dict) -> list[dict]:
 
     for k, a in f["advantage"].items():
         add("advantage", k, a["mean"], se=a["se"], lo=a["ci95_low"], hi=a["ci95_high"])
+        add("advantage", k + "_interval_note", a["interval_note"])
     fl = f["flat"]
     add("advantage", "flat", fl["mean"], se=fl["se"], lo=fl["ci95_low"], hi=fl["ci95_high"])
     add("advantage", "gain_over_flat", f["gain_over_flat"], se=f["gain_over_flat_se"])
@@ -768,7 +914,8 @@ def tidy_rows(f: dict) -> list[dict]:
     add("super_sevens", "interval_se", fl["interval_se"])
     add("super_sevens", "exact_se", ss["exact_se"])
     add("super_sevens", "sample_se", fl["se"])
-    for k in ("exact", "z", "favourable_share", "counter_bets", "counter_return"):
+    for k in ("exact", "z", "favourable_share", "counter_bets", "counter_return",
+              "by_count_chance"):
         add("super_sevens", k, ss[k])
     for b in f["by_count"]:
         for k in ("rounds", "frequency", "played", "average_bet"):
@@ -871,4 +1018,9 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
             "SD, win, SCORE and N0 per round played, in units, with 95% intervals; SS "
             "favourable: the share of rounds whose starting shoe gives the Super Sevens bet a "
             "positive return (- with the side bet off)."]
+    if any(r.get("score_n0_ruin_note") for r in rows):
+        out += [f"SCORE and N0 intervals are {MOVED_TOGETHER} where given."]
+    out += [f"At penetration {r['penetration']:.2f}: no interval for the win per 100 rounds, "
+            f"SCORE or N0, {r['per_round_interval_note']}." for r in rows
+            if r.get("per_round_interval_note")]
     return "\n".join(out) + "\n"

@@ -159,3 +159,54 @@ def test_the_super_sevens_paragraph_names_the_shuffle_not_a_penetration(fake_eng
     assert "of rounds at penetration 0.75" in texts["cut-card"]
     assert "of rounds with a shuffle every round" in texts["every-round"]
     assert "at penetration" not in texts["every-round"]
+
+
+def test_the_section_withholds_the_super_sevens_intervals_bjsim_count_withholds():
+    """Too few of the counter's Super Sevens bets to expect 30 wins of line (e): the section's
+    advantages with Super Sevens and its SCORE, N0 and risk of ruin have no interval, and say
+    why, as ``bjsim count``."""
+    from simulator import counting_report as CR
+    from simulator.plans import load_plan
+    from tests.test_counting_report import FLAT_ROUNDS, tally_of
+
+    f = CR.figures(tally_of(FLAT_ROUNDS) * 1000, load_plan("sevens-super-sevens"), Rules(),
+                   bankroll=1000)
+    note = f["per_round_played"]["interval_note"]
+    assert "fewer than 30: too few for a normal interval" in note
+    data = {"strategy": "basic-super-sevens",
+            "counting": {"plan": "sevens-super-sevens", "figures": f,
+                         "sweep": CR.sweep_rows([(0.75, f)])}}
+    sec = sections.counting(data)
+    md = render.to_markdown("t", [sec])
+    assert f"With Super Sevens the advantages have no SE or interval: {note}." in md
+    assert ("The net per round has no SE, and the win per 100 rounds, SCORE, N0 and the risk of "
+            f"ruin no interval: {note}.") in md
+    assert f"At penetration 0.75 the win per 100 rounds, SCORE and N0 have no interval: {note}." \
+        in md
+    table = next(b for b in sec.blocks if getattr(b, "name", "") == "counting_per_round")
+    keys = [k for k, _, _ in table.columns]
+    for row in table.rows:
+        assert all(row[keys.index(k)] is None for k in keys if k.endswith(("_se", "_ci95_low",
+                                                                           "_ci95_high")))
+        assert row[keys.index("score")] is not None
+    adv = next(b for b in sec.blocks if getattr(b, "name", "") == "counting_advantage")
+    for row in adv.rows[1::2][:2]:  # the two rows with Super Sevens
+        assert "Super Sevens included" in row[0] and row[2:] == [None, None, None]
+
+
+def test_the_section_says_score_n0_and_ruin_intervals_are_conservative_with_super_sevens():
+    from simulator import counting_report as CR
+    from simulator.plans import load_plan
+    from tests.test_counting_report import FLAT_ROUNDS, tally_of
+
+    f = CR.figures(tally_of(FLAT_ROUNDS) * 1_000_000, load_plan("sevens-super-sevens"), Rules(),
+                   bankroll=1000)
+    assert f["per_round_played"]["score_ci95_low"] is not None
+    data = {"strategy": "basic-super-sevens",
+            "counting": {"plan": "sevens-super-sevens", "figures": f,
+                         "sweep": CR.sweep_rows([(0.75, f)])}}
+    md = render.to_markdown("t", [sections.counting(data)])
+    assert ("The intervals of SCORE, N0 and the risk of ruin are conservative (the Super Sevens "
+            "pays move the mean and SD together).") in md
+    assert "SCORE and N0 intervals are conservative (the Super Sevens pays move the mean and SD " \
+        "together) where given." in md

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from simulator.assessment.figures import CONFIDENCES
-from simulator.counting_report import NO_SE, gain_none, sig3
+from simulator.counting_report import MOVED_TOGETHER, NO_SE, gain_none, sig3
 from simulator.tally import Z95
 
 LABEL = {1: "A", 10: "10"}
@@ -445,7 +445,17 @@ def counting(data: dict) -> Section | None:
            if f["flat"].get("interval_note") else "")
         + " The SE of the win per 100 rounds is from the mean's; SCORE, N0 and the risk of ruin "
         "have 95% intervals, the mean's carried through each, as bjsim count gives them (N0: no "
-        "bound where the mean's interval reaches no edge). Method: docs/counting.md.",
+        "bound where the mean's interval reaches no edge)."
+        + (f" With Super Sevens the advantages have no SE or interval: "
+           f"{adv['initial_bet_with_super_sevens']['interval_note']}."
+           if adv["initial_bet_with_super_sevens"].get("interval_note") else "")
+        + (" The net per round has no SE, and the win per 100 rounds, SCORE, N0 and the risk of "
+           f"ruin no interval: {f['per_round_played']['interval_note']}."
+           if f["per_round_played"].get("interval_note") else "")
+        + (" The intervals of SCORE, N0 and the risk of ruin are "
+           f"{f['per_round_played']['score_n0_ruin_note']}."
+           if f["per_round_played"].get("score_n0_ruin_note") else "")
+        + " Method: docs/counting.md.",
         Table("counting_advantage", "The counter's advantage", cols, rows)]
     rcols = [("per", "per", "text"), ("rounds", "rounds", "int"), ("mean", "mean, units", "num4"),
              ("se", "SE, units", "num4"), ("sd", "SD, units", "num3"),
@@ -498,7 +508,11 @@ def counting(data: dict) -> Section | None:
                + ("the rarest line the strategy can make above 3 to 1" if ss["rarest_line"] is None
                   else f"line ({ss['rarest_line']['line']}), the rarest the strategy can make "
                   f"above 3 to 1 (one bet in {1 / ss['rarest_line']['probability']:,.0f})")
-               + ": before that the SE understates the spread."),
+               + ": before that the SE understates the spread.")
+            + (" By count a z needs 30 wins expected at that count: each line's chance scaled, "
+               "below 0, by the sevens a deck the count leaves at least, over 4, to the power "
+               "of the sevens it needs." if ss.get("by_count_chance") == "sevens left" and
+               not ss["why_not"] else ""),
             Table("counting_super_sevens", f"Super Sevens return by {kind}", scols,
                   [[b[k] for k, _, _ in scols] for b in f["super_sevens_by_count"]],
                   {"return": "simulated_return", "exact": "exact_return",
@@ -514,7 +528,12 @@ def counting(data: dict) -> Section | None:
                  *_with_ci95("score", "SCORE", "num1"), *_with_ci95("n0", "N0", "int"),
                  ("super_sevens_favourable_share", "Super Sevens favourable", "pct2")]
         blocks += ["The same plan and seed at each penetration (the share of the shoe dealt "
-                   "before the cut card): what the cut card's place is worth to a counter.",
+                   "before the cut card): what the cut card's place is worth to a counter."
+                   + "".join(f" At penetration {r['penetration']:g} the win per 100 rounds, "
+                             f"SCORE and N0 have no interval: {r['per_round_interval_note']}."
+                             for r in c["sweep"] if r.get("per_round_interval_note"))
+                   + (f" SCORE and N0 intervals are {MOVED_TOGETHER} where given."
+                      if any(r.get("score_n0_ruin_note") for r in c["sweep"]) else ""),
                    Table("counting_penetration", "The counter's advantage by penetration",
                          wcols, [[_no_bound(r, k) for k, _, _ in wcols] for r in c["sweep"]])]
     return Section("counting", "Card counting", blocks)
