@@ -15,6 +15,7 @@ import csv
 import io
 import json
 import math
+from fractions import Fraction
 
 import numpy as np
 
@@ -149,28 +150,33 @@ def _without_interval(fig: dict, note: str | None) -> dict:
     return fig | {"se": None, "ci95_low": None, "ci95_high": None, "interval_note": note}
 
 
-FLAT_BOUND_NOTE = ("an upper bound: a round deals up to {k} boxes, which share the dealer's "
-                   "cards, and the tally keeps each box's square only, so the SE takes a "
-                   "round's boxes as perfectly correlated")
-
-
-def _flat(net: int, sq: int, n: int, scale: float, boxes: int = 1) -> dict:
-    """Mean and SE of ``n`` values (one a box dealt) from their sum and sum of squares. With
-    up to ``boxes`` > 1 boxes a round, which share the dealer's cards, only an upper SE can be
-    had from per-box squares: a round's variance is at most its boxes times the sum of theirs
-    (Cauchy-Schwarz), so SE <= SD sqrt(``boxes`` / n) (``interval_note`` says so)."""
+def _flat(net: int, sq: int, n: int, scale: float, rsq: int | None = None,
+          rounds: int = 0) -> dict:
+    """Mean and SE of ``n`` values (one a box dealt) from their sum and sum of squares, or with
+    ``rsq`` (each round's sum squared, over ``rounds``) the SE of the rounds' sums over the
+    values: a round's boxes share the dealer's cards. ``sd``: of one value."""
     mean, sd = _mean_sd(net, sq, n, scale)
-    se = None if sd is None else sd * math.sqrt(boxes / n)
-    note = FLAT_BOUND_NOTE.format(k=boxes) if boxes > 1 and se is not None else None
-    return _figure(mean, se) | {"n": n, "sd": sd, "interval_note": note}
+    if rsq is None:
+        se = None if sd is None else sd / math.sqrt(n)
+    else:
+        rsd = _mean_sd(net, rsq, rounds, scale)[1]
+        se = None if rsd is None or not n else rsd * math.sqrt(rounds) / n
+    return _figure(mean, se) | {"n": n, "sd": sd, "interval_note": None}
 
 
-def _boxes_a_round(boxes: int, rounds: int, plan) -> int:
-    """The most boxes a round of these dealt: one where ``boxes`` = ``rounds`` (every round deals
-    one at least), else the plan's most (`count_runs.check` holds the rules to it)."""
-    if boxes <= rounds:
-        return 1
-    return max(*plan.boxes.values(), -(-boxes // rounds))
+def _gain_se(tot) -> float | None:
+    """The SE of the gain over flat betting, the same rounds paired: of the counter's main net
+    per unit bet less the flat net per box, from each round's ``d = N / B - F / K`` (``N``, ``F``
+    its counter's and flat nets, ``B``, ``K`` the run's bets and boxes, taken as given as in
+    `_advantage`) by the rounds' moments ``main_sq``, ``cross`` and ``flat_rsq``."""
+    n, b, k = tot[L.C_ROUNDS], tot[L.C_BET], tot[L.C_FLAT_BOXES]
+    if n < 2 or not b or not k:
+        return None
+    sq = (Fraction(tot[L.C_MAIN_SQ], b * b) - 2 * Fraction(tot[L.C_CROSS], b * k)
+          + Fraction(tot[L.C_FLAT_RSQ], k * k))
+    mean = Fraction(tot[L.C_NET], b) - Fraction(tot[L.C_FLAT_NET], k)
+    var = max(sq - mean * mean / n, 0) * n / (n - 1)  # the sum's: n times a round's (ddof 1)
+    return math.sqrt(var) / L.UNIT
 
 
 def _control(control, rules) -> dict:
@@ -366,7 +372,7 @@ def _ss_interval(sim: dict, check: dict, exact_se=None) -> dict:
 
 
 # What each gain's SE is (`figures`; the json's ``*_se_kind``).
-GAIN_SE_KIND = {"gain_over_flat": "upper bound",
+GAIN_SE_KIND = {"gain_over_flat": "paired: the same rounds at both bets",
                 "gain_over_basic": "the two runs taken as independent"}
 SAME_BETS = "none: a flat main bet on every box dealt, so the same bets as the flat figure"
 SAME_ROUNDS = ("none: no index plays and a flat main bet, so the same rounds and bets as the "
@@ -411,12 +417,9 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     per_played = _per_round(round_net, tot[L.C_ROUND_SQ], played, bankroll, few, moved)
     per_watched = _per_round(round_net, tot[L.C_ROUND_SQ], rounds, bankroll, few, moved)
     sd = per_played["sd"]
-    main_note = None
-    if ss_bet:
-        main_note = ("conservative: its SD is of the round's whole net, Super Sevens included "
-                     "(the tally keeps no second moment of the main game alone)")
+    main_sd = _mean_sd(net, tot[L.C_MAIN_SQ], played, float(u))[1]  # (Super Sevens apart)
     advantage = {
-        "initial_bet": _advantage(net / u, bet, sd, played, main_note),
+        "initial_bet": _advantage(net / u, bet, main_sd, played),
         "initial_bet_with_super_sevens": _without_interval(
             _advantage(net / u + ss_net, bet + ss_bet, sd, played), few),
         "total_bet": None,  # (from the initial bet's, below)
@@ -424,18 +427,11 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
             _advantage(round_net / u, wagered / u + ss_bet, sd, played), few),
     }
     flat = _flat(tot[L.C_FLAT_NET], tot[L.C_FLAT_SQ], tot[L.C_FLAT_BOXES], float(u),
-                 _boxes_a_round(tot[L.C_FLAT_BOXES], rounds, plan))
+                 tot[L.C_FLAT_RSQ], rounds)
     basic = None if control is None else _control(control, rules)
     adv = advantage["initial_bet"]["mean"]
     same_bets = (flat_main(plan) and adv is not None and flat["se"] is not None and played > 0
                  and math.isclose(adv, flat["mean"], rel_tol=1e-9, abs_tol=1e-15))
-    # With Super Sevens bets the SE above is of the round's whole net: the same bets' flat SE,
-    # where smaller, is the main game's own (an upper one too with several boxes a round).
-    flat_se = (same_bets and ss_bet > 0
-               and flat["se"] < (advantage["initial_bet"]["se"] or math.inf))
-    if flat_se:
-        advantage["initial_bet"] = _figure(adv, flat["se"]) | {
-            "interval_note": flat["interval_note"]}
     advantage["total_bet"] = _per_wagered(advantage["initial_bet"], net / u, wagered / u, bet)
     same_rounds = (same_bets and basic is not None and plan.indices is None
                    and math.isclose(adv, basic["mean"], rel_tol=1e-9, abs_tol=1e-15))
@@ -463,12 +459,7 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         "flat": flat,
         "gain_over_flat": 0.0 if same_bets else None if adv is None or flat["mean"] is None
         else adv - flat["mean"],
-        # The same rounds at a flat bet (and the same boxes): the two advantages' errors are
-        # positively correlated (every round's result enters both, with a positive weight), so
-        # their SEs in quadrature are an upper SE of the gain.
-        "gain_over_flat_se": 0.0 if same_bets else None if None in (
-            flat["se"], advantage["initial_bet"]["se"]) else math.hypot(
-            flat["se"], advantage["initial_bet"]["se"]),
+        "gain_over_flat_se": 0.0 if same_bets else None if adv is None else _gain_se(tot),
         "gain_over_flat_se_kind": SAME_BETS if same_bets else GAIN_SE_KIND["gain_over_flat"],
         "basic": basic,
         "gain_over_basic": 0.0 if same_rounds else None if adv is None or basic is None
@@ -492,10 +483,7 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
             "favourable_share": _ratio(tot[L.C_SS_PLUS], rounds),
             "by_count_chance": "full shoe" if sevens_density(plan) is None else "sevens left",
         },
-        "by_count": _by_count(c, rounds, plan, flat_se),
-        # the by-count counter SE's caveat, or None
-        "by_count_counter_note": ("its SE of the round's whole net, Super Sevens included, so "
-                                  "conservative") if ss_bet and not flat_se else None,
+        "by_count": _by_count(c, rounds),
         "super_sevens_by_count": _ss_by_count(c, check, sevens_density(plan)),
         "tally": dict(zip(L.COUNT_NAMES, tot, strict=True)),
     }
@@ -509,24 +497,20 @@ MIN_SAMPLE = 30  # rounds (or bets) below which a count's SE is not given: too f
 NO_SE = "no SE from fewer than 30 rounds at a count, or from results without spread"
 
 
-def _by_count(c, rounds: int, plan, flat_se: bool = False) -> list[dict]:
-    """Each bucket that saw a round: its frequency, the flat advantage per box dealt at it (its
-    SE an upper one where a round there dealt more than one box: `_flat`) and the counter's
-    play there; no SE from fewer than `MIN_SAMPLE` rounds."""
+def _by_count(c, rounds: int) -> list[dict]:
+    """Each bucket that saw a round: its frequency, the flat advantage per box dealt at it and
+    the counter's play there (each SE of the main game, from its rounds' sums: `_flat`); no SE
+    from fewer than `MIN_SAMPLE` rounds."""
     out = []
     for i in range(L.N_TC):
         n = c[L.C_ROUNDS][i]
         if not n:
             continue
-        boxes = c[L.C_FLAT_BOXES][i]
-        flat = _flat(c[L.C_FLAT_NET][i], c[L.C_FLAT_SQ][i], boxes, float(L.UNIT),
-                     _boxes_a_round(boxes, n, plan))
+        flat = _flat(c[L.C_FLAT_NET][i], c[L.C_FLAT_SQ][i], c[L.C_FLAT_BOXES][i],
+                     float(L.UNIT), c[L.C_FLAT_RSQ][i], n)
         played, bet = c[L.C_PLAYED][i], c[L.C_BET][i]
-        _, sd = _mean_sd(c[L.C_NET][i] + L.UNIT * c[L.C_SS_NET][i], c[L.C_ROUND_SQ][i], played,
-                         float(L.UNIT))
+        sd = _mean_sd(c[L.C_NET][i], c[L.C_MAIN_SQ][i], played, float(L.UNIT))[1]
         counter = _advantage(c[L.C_NET][i] / L.UNIT, bet, sd, played)
-        if flat_se and played and flat["se"] is not None:  # the same bets: `figures`
-            counter["se"] = min(flat["se"], counter["se"] or math.inf)
         if n < MIN_SAMPLE or not flat["sd"]:
             flat["se"] = None
         if played < MIN_SAMPLE or not sd:
@@ -535,7 +519,6 @@ def _by_count(c, rounds: int, plan, flat_se: bool = False) -> list[dict]:
             "count": L.TC_MIN + i, "label": bucket_label(i), "rounds": n,
             "frequency": n / rounds, "played": played, "played_share": played / n,
             "flat_boxes": flat["n"], "flat_advantage": flat["mean"], "flat_se": flat["se"],
-            "flat_se_at_most": flat["interval_note"] is not None,
             "average_bet": _ratio(bet, played),
             "boxes_per_round_played": _ratio(c[L.C_BOXES][i], played),
             "counter_advantage": counter["mean"], "counter_se": counter["se"],
@@ -642,10 +625,10 @@ def sig3(x) -> str:
 
 
 
-# What the gains' ± are (`figures`): over flat betting the same rounds, whose errors are
-# positively correlated, so the SE from the two in quadrature is an upper one; over the control
-# run two runs whose cards drift apart, close to independent, so the same SE is an estimate.
-GAIN_OVER_FLAT_95 = "(95%, at most)"
+# What the gains' ± are (`figures`): over flat betting the same rounds paired (`_gain_se`);
+# over the control run two runs whose cards drift apart, close to independent, so the SEs in
+# quadrature.
+GAIN_OVER_FLAT_95 = "(95%, paired)"
 GAIN_OVER_BASIC_95 = "(95%, the two runs taken as independent)"
 
 
@@ -811,16 +794,10 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     ss_note = f["advantage"]["initial_bet_with_super_sevens"].get("interval_note")
     if ss_note:
         out += [f"With Super Sevens: no SE or interval, {ss_note}.", ""]
-    if f["flat"].get("interval_note"):
-        out += [f"Flat: its SE (and so its interval) is {f['flat']['interval_note']}.", ""]
     out += grid(ROUND_HEAD, _round_rows(f))
     out += _round_notes(f["per_round_played"])
-    bound = any(b.get("flat_se_at_most") for b in f["by_count"])
-    out += ["", f"By {kind} at the round's start (flat: 1 unit on every box dealt; its SE "
-            + ("at most: a round's boxes taken as perfectly correlated)" if bound else
-               "per box, one a round)")
-            + (f"; counter adv.: the main game's, {f['by_count_counter_note']}"
-               if f.get("by_count_counter_note") else "") + f"; {NO_SE}", ""]
+    out += ["", f"By {kind} at the round's start (flat: 1 unit on every box dealt; each SE the "
+            f"main game's, from the rounds' sums; {NO_SE})", ""]
     out += grid([kind, "rounds", "frequency", "played", "flat adv.", "SE", "avg bet",
                  "counter adv.", "SE"], _count_rows(f))
     ss = f["super_sevens"]
@@ -964,7 +941,7 @@ def render(f: dict, fmt: str, meta: dict | None = None) -> str:
 
 
 SWEEP_HEAD = ["penetration", "advantage", "SE", "95% interval", "with SS", "flat",
-              "gain (95%, at most)", "SD/round", "win/100 (95%)", "SCORE (95%)", "N0 (95%)",
+              "gain (95%, paired)", "SD/round", "win/100 (95%)", "SCORE (95%)", "N0 (95%)",
               "SS favourable"]
 
 
@@ -1012,9 +989,8 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     out += [""] + (_markdown if markdown else _aligned)(SWEEP_HEAD,
                                                         [_sweep_cells(r) for r in rows])
     out += ["", "Advantage: per unit of initial main bet (main + insurance result), 95% "
-            "interval; with "
-            "SS: Super Sevens bets and net included; flat: 1 "
-            "unit on every box dealt; gain: over flat, ± its 95% half-width from an upper SE; "
+            "interval; with SS: Super Sevens bets and net included; flat: 1 unit on every box "
+            "dealt; gain: over flat, ± its 95% half-width, the same rounds paired; "
             "SD, win, SCORE and N0 per round played, in units, with 95% intervals; SS "
             "favourable: the share of rounds whose starting shoe gives the Super Sevens bet a "
             "positive return (- with the side bet off)."]

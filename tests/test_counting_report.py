@@ -42,6 +42,9 @@ def tally_of(rounds: list[dict]) -> np.ndarray:
             row[L.C_SS_BET] += r.get("ss_bet", 0)
             row[L.C_SS_NET] += r.get("ss_net", 0)
             row[L.C_ROUND_SQ] += (r["net"] + U * r.get("ss_net", 0)) ** 2
+            row[L.C_MAIN_SQ] += r["net"] ** 2
+            row[L.C_CROSS] += r["net"] * sum(r["flat"])
+        row[L.C_FLAT_RSQ] += sum(r["flat"]) ** 2
         row[L.C_FLAT_BOXES] += len(r["flat"])
         row[L.C_FLAT_NET] += sum(r["flat"])
         row[L.C_FLAT_SQ] += sum(x * x for x in r["flat"])
@@ -88,11 +91,15 @@ def test_advantage_per_unit_of_initial_and_total_bet(fig):
     # SE: the SD of the net per round played, over the mean bet per round played, / sqrt(n)
     sd = statistics.stdev(played_nets())
     assert a["initial_bet_with_super_sevens"]["se"] == pytest.approx(sd / math.sqrt(4) / 3)
-    assert a["total_bet"]["se"] == pytest.approx(sd / math.sqrt(4) / (11 / 4))
+    # the main game's own SE (main_sq: its SD per round without the Super Sevens results), and
+    # per unit wagered the same scaled by the bets over the wagers
+    main = statistics.stdev([r["net"] / U for r in ROUNDS if r.get("played", True)])
+    assert a["initial_bet"]["se"] == pytest.approx(main / math.sqrt(4) / (10 / 4))
+    assert a["total_bet"]["se"] == pytest.approx(main / math.sqrt(4) / (11 / 4))
     lo, hi = a["initial_bet"]["ci95_low"], a["initial_bet"]["ci95_high"]
     assert (lo + hi) / 2 == pytest.approx(0.1) and hi - lo == pytest.approx(
         2 * 1.959963984540054 * a["initial_bet"]["se"])
-    assert "Super Sevens included" in a["initial_bet"]["interval_note"]
+    assert a["initial_bet"]["interval_note"] is None
     assert a["initial_bet_with_super_sevens"]["interval_note"] is None
 
 
@@ -146,8 +153,12 @@ def test_counter_bets_and_flat_play(fig):
     assert fig["flat"]["mean"] == pytest.approx(statistics.mean(flat))
     assert fig["flat"]["se"] == pytest.approx(statistics.stdev(flat) / math.sqrt(6))
     assert fig["gain_over_flat"] == pytest.approx(0.1 - statistics.mean(flat))
-    assert fig["gain_over_flat_se"] == pytest.approx(math.hypot(
-        fig["flat"]["se"], fig["advantage"]["initial_bet"]["se"]))
+    # the same rounds paired: each round's counter's main net per unit of all bets less its
+    # flat net per box dealt (a watched round bets 0), their SD times sqrt(rounds)
+    d = [r.get("net", 0) / U / 10 - sum(r["flat"]) / U / 6 for r in ROUNDS]
+    assert fig["gain_over_flat_se"] == pytest.approx(statistics.stdev(d) * math.sqrt(6))
+    assert fig["gain_over_flat_se"] < math.hypot(fig["flat"]["se"],
+                                                 fig["advantage"]["initial_bet"]["se"])
 
 
 def test_the_table_by_count(fig):
@@ -163,7 +174,8 @@ def test_the_table_by_count(fig):
     # From so few rounds no SE is given (fewer than 30: `MIN_SAMPLE`) ...
     assert (zero["flat_se"], zero["counter_se"], three["counter_se"]) == (None, None, None)
     # ... and from 15 times as many: the flat one per box dealt, the counter's the SD of its
-    # round nets there (units, Super Sevens in) times sqrt(rounds played) over the units bet.
+    # round's main nets there (units, Super Sevens apart) times sqrt(rounds played) over the
+    # units bet.
     rows = {b["count"]: b for b in CR.figures(tally_of(ROUNDS * 15), load_plan("hi-lo-1-12"),
                                               Rules())["by_count"]}
     zero, three = rows[0], rows[3]
@@ -172,7 +184,7 @@ def test_the_table_by_count(fig):
     assert zero["counter_se"] == pytest.approx(
         statistics.stdev([1, -2] * 15) * math.sqrt(30) / 30)
     assert three["counter_se"] == pytest.approx(
-        statistics.stdev([5, -1] * 15) * math.sqrt(30) / (8 * 15))
+        statistics.stdev([6, -4] * 15) * math.sqrt(30) / (8 * 15))
 
 
 def control_of(rounds: list[list[int]]) -> np.ndarray:
@@ -198,14 +210,14 @@ def test_the_gain_over_the_control_run_has_an_se_of_independent_runs():
                                                  - statistics.mean(nets) / U)
     assert f["gain_over_basic_se"] == pytest.approx(math.hypot(basic_se, f["advantage"][
         "initial_bet"]["se"]))
-    # Two runs close to independent: their SEs in quadrature are no upper bound, and no format
-    # says they are; over flat betting (the same rounds) they are.
+    # Two runs close to independent: their SEs in quadrature; over flat betting (the same
+    # rounds) paired.
     assert f["gain_over_basic_se_kind"] == "the two runs taken as independent"
-    assert f["gain_over_flat_se_kind"] == "upper bound"
+    assert f["gain_over_flat_se_kind"] == "paired: the same rounds at both bets"
     table = CR.render(f, "table")
     assert "(95%, the two runs taken as independent) of the initial bet" in table
     assert "flat betting with the counter's play: +" in table
-    assert table.count("(95%, at most)") == 1
+    assert table.count("(95%, paired)") == 1
     rows = {r["item"]: r for r in csv.DictReader(io.StringIO(CR.render(f, "csv")))}
     assert rows["gain_over_basic_se_kind"]["value"] == "the two runs taken as independent"
 
@@ -252,7 +264,9 @@ def test_a_flat_main_bet_makes_the_flat_bets_and_with_no_index_plays_the_control
     ramped = dataclasses.replace(plan, bet=Ramp(1, ((2.0, 4),)))
     assert not CR.flat_main(ramped)
     h = CR.figures(tally_of(FLAT_ROUNDS), ramped, Rules(), control=control_of([[x] for x in main]))
-    assert h["gain_over_flat_se_kind"] == "upper bound" and h["gain_over_flat_se"] > 0
+    assert h["gain_over_flat_se_kind"] == CR.GAIN_SE_KIND["gain_over_flat"]
+    # (these rounds all bet 1 unit: paired, the same bets, so no gain and no SE)
+    assert h["gain_over_flat"] == 0 and h["gain_over_flat_se"] == pytest.approx(0, abs=1e-12)
     assert not CR.flat_main(dataclasses.replace(plan, wong_enter=1.0, wong_leave=0.0))
 
 
@@ -370,8 +384,8 @@ def test_score_n0_and_ruin_intervals_say_they_are_conservative_with_super_sevens
 
 
 def test_a_flat_main_bet_on_two_boxes_keeps_the_exact_per_round_se():
-    # No Super Sevens bets: the round's SE is the main game's own, exact with two boxes a round;
-    # the flat figure's per-box SE is only an upper bound there, so it is not taken.
+    # No Super Sevens bets: the round's SE is the main game's own, exact with two boxes a round,
+    # and the flat figure's the same (its rounds' sums: flat_rsq).
     rounds = [{"count": 0, "bet": 2, "boxes": 2, "net": a + b, "flat": [a, b]}
               for a, b in ((10, 10), (-10, -10), (15, -10), (-10, 0), (10, -20))] * 6
     plan = dataclasses.replace(load_plan("hi-lo-flat"), bet=Ramp(1, ((2.0, 1),)))
@@ -381,8 +395,9 @@ def test_a_flat_main_bet_on_two_boxes_keeps_the_exact_per_round_se():
     a = f["advantage"]["initial_bet"]
     n = len(rounds)
     assert a["se"] == pytest.approx(statistics.stdev(nets) * math.sqrt(n) / (2 * n))
-    assert a["interval_note"] is None and f["flat"]["interval_note"] is not None
-    assert f["gain_over_flat_se_kind"] == CR.SAME_BETS and f["by_count_counter_note"] is None
+    assert a["interval_note"] is None and f["flat"]["interval_note"] is None
+    assert f["flat"]["se"] == pytest.approx(a["se"])
+    assert f["gain_over_flat_se_kind"] == CR.SAME_BETS
     assert f["by_count"][0]["counter_se"] == pytest.approx(a["se"])
 
 
@@ -403,28 +418,25 @@ def test_the_control_runs_se_is_from_its_rounds_as_simulate_gives_it():
     assert (f["basic"]["n"], f["basic"]["mean"]) == (15, pytest.approx(15 / U / 15))
 
 
-def test_the_flat_se_with_several_boxes_a_round_is_an_upper_bound():
-    """The counting tally keeps each box's square only: with up to k boxes a round the flat SE
-    is SD sqrt(k / boxes), which takes a round's boxes as perfectly correlated, and says so;
-    with one box a round it is the SE of independent boxes, as before."""
+def test_the_flat_se_with_several_boxes_a_round_is_the_rounds_own():
+    """A round's boxes share the dealer's cards: the flat SE is that of the rounds' sums
+    (``flat_rsq``) over the boxes, not of independent boxes, and no note is needed; with one box
+    a round it is the SE of independent boxes, as before."""
     rounds = [{"count": 0, "bet": 3, "net": sum(b), "flat": b, "boxes": 3}
               for b in ([10, 10, 10], [-10, -10, 0], [15, 10, -10], [-10, -10, -10])] * 8
     plan = dataclasses.replace(load_plan("hi-lo-flat"), boxes=Ramp(3))
     f = CR.figures(tally_of(rounds), plan, Rules(boxes=3))
     boxes = [x / U for r in rounds for x in r["flat"]]
-    sd = statistics.stdev(boxes)
-    assert f["flat"]["se"] == pytest.approx(sd * math.sqrt(3 / len(boxes)))
-    # an upper bound: the SE of the per-round means (what the boxes' correlation gives) is less
     per_round = [statistics.mean(r["flat"]) / U for r in rounds]
-    assert f["flat"]["se"] >= statistics.stdev(per_round) / math.sqrt(len(rounds))
-    assert "upper bound" in f["flat"]["interval_note"]
+    assert f["flat"]["se"] == pytest.approx(statistics.stdev(per_round) / math.sqrt(len(rounds)))
+    assert f["flat"]["se"] > statistics.stdev(boxes) / math.sqrt(len(boxes))  # correlated boxes
+    assert f["flat"]["interval_note"] is None
     assert f["by_count"][0]["flat_se"] == pytest.approx(f["flat"]["se"])
-    assert f["by_count"][0]["flat_se_at_most"] is True
     table = CR.render(f, "table")
-    assert "Flat: its SE (and so its interval) is an upper bound" in table
-    assert "its SE at most: a round's boxes taken as perfectly correlated" in table
+    assert "Flat: its SE" not in table and "from the rounds' sums" in table
     one = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules())
-    assert one["flat"]["interval_note"] is None and "Flat: its SE" not in CR.render(one, "table")
+    flat = [x / U for r in ROUNDS for x in r["flat"]]
+    assert one["flat"]["se"] == pytest.approx(statistics.stdev(flat) / math.sqrt(len(flat)))
 
 
 def test_the_super_sevens_table_by_count(fig):
@@ -752,7 +764,7 @@ def test_every_plus_minus_is_labelled_and_no_interval_leaves_its_range():
                                                                   "risk_of_ruin"))
     assert float(ruin["ci95_high"]) == 1.0 and float(ruin["se"]) == p["risk_of_ruin_se"]
     sweep = CR.render_sweep(CR.sweep_rows([(0.75, fig)]), "table", {"plan": {"name": "p"}})
-    assert "gain (95%, at most)" in sweep and "SCORE (95%)" in sweep
+    assert "gain (95%, paired)" in sweep and "SCORE (95%)" in sweep
     assert f"± {100 * 1.959963984540054 * fig['gain_over_flat_se']:.3f}%" in sweep
 
 
@@ -801,14 +813,13 @@ def test_the_csv_tells_the_clamped_end_rows_from_their_counts():
     assert all(r["count_label"] == "" for r in rows if r["section"] == "advantage")
 
 
-def test_a_super_sevens_counter_s_advantage_by_count_says_its_se_is_conservative():
-    # The by-count counter's advantage is the main game's, its SE of the whole round's net
-    # (Super Sevens included): 105.66% against a flat 1.58% at +28, unsaid.
-    t = ss_tally(100, -25, 74 * 100, -0.11)
-    plain = CR.figures(t, load_plan("hi-lo-flat"), Rules())
-    assert "so conservative" not in CR.render(plain, "table")
-    t[-L.TC_MIN, L.C_PLAYED] = t[-L.TC_MIN, L.C_BET] = t[-L.TC_MIN, L.C_SS_BET] = 100
-    sevens = CR.figures(t, load_plan("sevens-super-sevens"), Rules())
-    assert sevens["average_super_sevens_bet"] == 1
-    assert "counter adv.: the main game's, its SE of the round's whole net, Super Sevens " \
-        "included, so conservative" in CR.render(sevens, "table")
+def test_a_super_sevens_counter_s_advantage_by_count_has_the_main_games_se():
+    # The by-count counter's advantage is the main game's, and so is its SE (main_sq): the
+    # round's 50-to-1 Super Sevens pay does not enter it (it had, said to be conservative).
+    f = CR.figures(tally_of(FLAT_ROUNDS * 20), load_plan("sevens-super-sevens"), Rules())
+    nine = next(b for b in f["by_count"] if b["count"] == 9)
+    main = [FLAT_ROUNDS[2]["net"] / U, FLAT_ROUNDS[3]["net"] / U] * 20
+    assert nine["counter_se"] == pytest.approx(statistics.stdev(main) * math.sqrt(40) / 40)
+    assert "conservative" not in CR.render(f, "table").split("By true count")[1].split("\n")[0]
+
+

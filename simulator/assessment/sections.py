@@ -474,13 +474,9 @@ def counting(data: dict) -> Section | None:
              ("average_bet", "counter's average bet", "num2"),
              ("counter_advantage", "counter's advantage", "spct2"),
              ("counter_se", "SE", "pct2")]
-    bound = any(b.get("flat_se_at_most") for b in f["by_count"])
-    blocks += [f"By the {kind} at the round's start (the ends hold every count beyond them; the "
-               + ("flat SE an upper bound: a round's boxes, which share the dealer's cards, "
-                  "taken as perfectly correlated)." if bound else "flat SE per box dealt, one a "
-                  "round).")
-               + (f" The counter's advantage is the main game's, {f['by_count_counter_note']}."
-                  if f.get("by_count_counter_note") else "") + f" {NO_SE.capitalize()}.",
+    blocks += [f"By the {kind} at the round's start (the ends hold every count beyond them; "
+               "each SE the main game's, from the rounds' sums: a round's boxes share the "
+               f"dealer's cards). {NO_SE.capitalize()}.",
                Table("counting_by_count", f"Frequency and advantage by {kind}", bcols,
                      [[b[k] for k, _, _ in bcols] for b in f["by_count"]])]
     ss = f["super_sevens"]
