@@ -133,10 +133,8 @@ def _advantage(net_units: float, bet: float, round_sd, played: int, note=None) -
 def _per_wagered(initial: dict, net_units: float, wagered_units: float, bet: float) -> dict:
     """The advantage per unit wagered on the main game from the one per unit of initial bet
     (``initial``, over ``bet`` units): the same net over ``wagered_units``, its SE
-    ``initial``'s scaled by ``bet / wagered_units``, and its note. So it has the main game's own
-    SE wherever `figures` has one for the initial bet (the flat figure's, with Super Sevens
-    bets), not the round SD's with the Super Sevens pays in it. The wagers' own variation
-    (doubles, splits) is left out, as the bets' is (`_advantage`)."""
+    ``initial``'s (the main game's own) scaled by ``bet / wagered_units``, and its note. The
+    wagers' own variation (doubles, splits) is left out, as the bets' is (`_advantage`)."""
     mean = _ratio(net_units, wagered_units)
     se = None if mean is None or initial["se"] is None else initial["se"] * bet / wagered_units
     return _figure(mean, se) | {"interval_note": initial["interval_note"] if se is not None
