@@ -340,6 +340,50 @@ def test_super_sevens_interval_is_also_given_by_its_exact_sd(built):
                     f"{100 * half:.3f}% (the table's, by the simulated SD: ± 9.800%)."]
 
 
+def test_volatility_with_several_boxes_counts_bets_in_rounds():
+    """With 7 boxes the bets of a round share the dealer's cards: the SD per round (5.32 initial
+    wagers for the NZ game) is not sqrt(7) x the SD per bet (1.130), so N bets are N / 7 rounds
+    and the range is z x SD per round x sqrt(N / 7) / N (1.78 times the independent bets' one);
+    insurance's N bets are N / (bets per round) rounds, its SD per round from its SE; Super
+    Sevens' bets, all but independent, stay per bet; one box is unchanged."""
+    total = {"wager": "total", "label": "Main game and insurance", "per": "initial wager",
+             "exact": -0.005, "sd_bet": 1.130, "sd_round": 5.32, "bets": 7_000_000,
+             "rounds": 1_000_000}
+    ins = {"wager": "insurance", "label": "Insurance", "per": "unit staked", "exact": -0.074,
+           "sd_bet": 1.39, "se": 0.0035, "bets": 1_030_000, "rounds": 2_000_000}
+    ss = {"wager": "super_sevens", "label": "Super Sevens", "per": "unit staked",
+          "exact": -0.114, "sd_bet": 15.0, "exact_sd_bet": 17.14, "bets": 7_000_000,
+          "rounds": 1_000_000}
+    lines = {"a": {"probability": 0.5, "pays": 3}, "f": {"probability": 0.5, "pays": -1}}
+    z95 = 1.959963984540054
+    rows = figures._volatility([total, ins, ss], lines, boxes=7)
+    for r in rows:
+        n = r["rounds"]
+        if r["wager"] == "total":
+            half = z95 * 5.32 * math.sqrt(n / 7) / n
+            assert r["vi_95"] == pytest.approx(z95 * 5.32 / math.sqrt(7), rel=1e-12)
+            assert half == pytest.approx(1.78 * z95 * 1.130 / math.sqrt(n), rel=0.01)
+        elif r["wager"] == "insurance":
+            per_round = 1_030_000 / 2_000_000
+            sd_round = 0.0035 * 1_030_000 / math.sqrt(2_000_000)
+            half = z95 * sd_round * math.sqrt(n / per_round) / n
+            assert r["bets_per_round"] == pytest.approx(per_round)
+        else:  # per bet, as with one box: its VI by the exact SD
+            assert r["sd_round"] is None and r["vi_95"] == pytest.approx(z95 * 17.14)
+            continue
+        assert r["high_95"] - r["house_edge"] == pytest.approx(half, rel=1e-12)
+        assert r["house_edge"] - r["low_95"] == pytest.approx(half, rel=1e-12)
+    for r in figures._volatility([total, ins], None, boxes=1):  # one box: per bet
+        sd = 1.130 if r["wager"] == "total" else 1.39
+        assert r["high_95"] - r["house_edge"] == pytest.approx(z95 * sd / math.sqrt(r["rounds"]),
+                                                               rel=1e-12)
+    sec = sections.volatility({"volatility": rows})
+    t = next(b for b in sec.blocks if isinstance(b, sections.Table))
+    assert "with 7 boxes, N bets = N / 7 rounds" in t.title
+    assert ("N / 7 rounds for the main game, and the range is house edge ± z x SD per round "
+            "x sqrt(N / 7) / N") in sec.blocks[0]
+
+
 def test_volatility_caption_names_the_wagers_the_table_shows():
     """The main game's row is left out where it is the total (no insurance taken): the caption
     and the paragraph then name the total alone, not a 'main game and total'."""

@@ -209,6 +209,7 @@ def _wagers(rules, name, res, fig, ins) -> list[dict]:
     ]
     for w in out:
         w["bets"] = s["box_rounds"]  # one initial wager a box-round
+        w["rounds"] = s["rounds"]
     if ins is not None:
         ins_name, ins_res, ins_fig = ins
         pays = rules.insurance_pays
@@ -220,6 +221,7 @@ def _wagers(rules, name, res, fig, ins) -> list[dict]:
             "unseen over the cards unseen (the box's two cards and the dealer's ace out), "
             f"averaged over those hands from a full shoe (bjsim exact --strategy {ins_name}: "
             "insurance per unit staked).", ins_res["results"]["insurance"], ins_name))
+        out[-1]["rounds"] = ins_res["results"]["rounds"]
     if rules.super_sevens:
         out.append(_wager(
             "super_sevens", "Super Sevens", "unit staked", fig["super_sevens"]["ev"],
@@ -228,6 +230,7 @@ def _wagers(rules, name, res, fig, ins) -> list[dict]:
             "(docs/exact.md step 8), with the strategy's 7-7 play.", s["super_sevens"], name))
         # its SD is exact too (a few big pays make the simulated one rough: 14.15 against 17.14)
         out[-1]["exact_sd_bet"] = fig["super_sevens"]["sd_bet"]
+        out[-1]["rounds"] = s["rounds"]
     return out
 
 
@@ -293,13 +296,36 @@ def _drawn_range(lines: dict, n: int) -> dict:
     return out
 
 
-def _volatility(wagers: list[dict], ss_lines: dict | None = None) -> list[dict]:
+def _round_sd(w: dict, boxes: int) -> tuple[float | None, float | None]:
+    """(SD per round, bets per round) of a wager whose bets share a round with ``boxes`` > 1
+    boxes: the main game's from its per-round sums (a bet a box), insurance's from its SE (the
+    boxes of a round settle it together; a round holds ``bets / rounds`` of its bets on
+    average); (None, None) with one box, or for Super Sevens (each box's bet rests on its own
+    cards: all but independent of the others')."""
+    if boxes <= 1 or w["wager"] == "super_sevens":
+        return None, None
+    if w["wager"] in ("total", "main"):
+        return w["sd_round"], float(boxes)
+    if not w.get("se") or not w.get("bets") or not w.get("rounds"):
+        return None, None
+    per_round = w["bets"] / w["rounds"]
+    return w["se"] * w["bets"] / math.sqrt(w["rounds"]), per_round
+
+
+def _volatility(wagers: list[dict], ss_lines: dict | None = None, boxes: int = 1) -> list[dict]:
     """The casino's result over N bets at each confidence (the PAR sheet's volatility index):
     house edge +- z SD / sqrt(N) per bet (its ``per``: an initial wager, or for insurance and
     Super Sevens a unit staked), from the exact house edge and the SD per bet: exact for Super
     Sevens (``exact_sd_bet``), simulated for the others (``sd_source`` says which). Super
     Sevens' range is drawn from its exact line chances ``ss_lines`` (`_drawn_range`;
-    ``range_source``)."""
+    ``range_source``).
+
+    With ``boxes`` > 1 the bets of a round are not independent (the boxes share the dealer's
+    cards: 7 boxes of the NZ game give an SD per round of 5.3 initial wagers, not sqrt(7) x 1.13
+    = 3.0): N bets are N / (bets per round) rounds (N / boxes for the main game), and the range
+    is house edge +- z SD per round sqrt(rounds) / N (`_round_sd`; ``sd_round``,
+    ``bets_per_round``); ``sd_range`` is the SD per bet that gives it as z sd_range / sqrt(N),
+    ``sd_bet`` with one box."""
     rows = []
     total = next(w for w in wagers if w["wager"] == "total")
     for w in wagers:
@@ -310,17 +336,23 @@ def _volatility(wagers: list[dict], ss_lines: dict | None = None) -> list[dict]:
                                                                   total["sd_bet"]):
             continue  # no insurance taken: the main game is the total
         edge = -w["exact"]
+        sd_round, per_round = _round_sd(w, boxes)
         for n in ROUND_COUNTS:
             row = {"wager": w["wager"], "label": w["label"], "per": w["per"], "rounds": n,
                    "house_edge": edge, "sd_bet": sd, "expected_win": n * edge,
                    "sd_source": "exact" if w.get("exact_sd_bet") else "simulated",
-                   "range_source": "drawn" if w["wager"] == "super_sevens" else "normal"}
+                   "range_source": "drawn" if w["wager"] == "super_sevens" else "normal",
+                   "boxes": boxes, "sd_round": sd_round, "bets_per_round": per_round,
+                   "sd_range": sd if sd_round is None else sd_round / math.sqrt(per_round)}
             for c in CONFIDENCES:
                 z = NormalDist().inv_cdf(0.5 + c / 2)
-                half = z * sd / math.sqrt(n)
+                if sd_round is None:  # independent bets: one box
+                    half = z * sd / math.sqrt(n)
+                else:  # N bets dealt in N / (bets per round) rounds
+                    half = z * sd_round * math.sqrt(n / per_round) / n
                 row[f"low_{round(100 * c)}"] = edge - half
                 row[f"high_{round(100 * c)}"] = edge + half
-                row[f"vi_{round(100 * c)}"] = z * sd
+                row[f"vi_{round(100 * c)}"] = z * row["sd_range"]
             if w["wager"] == "super_sevens":
                 row |= _drawn_range(ss_lines, n)
             rows.append(row)
@@ -825,7 +857,8 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
         "frequencies": _frequencies(summary),
         "frequencies_note": summary.get("frequencies_note"),
         "dealer_note": summary.get("dealer_note"),
-        "volatility": _volatility(wagers, (fig.get("super_sevens") or {}).get("lines")),
+        "volatility": _volatility(wagers, (fig.get("super_sevens") or {}).get("lines"),
+                                  summary["boxes"]),
         "sevens": _sevens(rules, fig, runs) if rules.super_sevens else None,
         "choices": [_choice_row(n, runs[n][1], runs[n][0], exacts[n][1], fig) for n in runs],
         "choices_note": ("The shipped strategies were derived for configs/nz1994.toml; under "

@@ -268,6 +268,28 @@ def _per_bet(rows: list[dict]) -> str:
     return "; ".join(f"per {per}: {', '.join(labels)}" for per, labels in groups.items())
 
 
+def _boxes_text(rows: list[dict]) -> str:
+    """The volatility table's word on several boxes: N bets counted in rounds (`figures.
+    _volatility`); empty with one box."""
+    boxes = max((r.get("boxes") or 1 for r in rows), default=1)
+    if boxes <= 1:
+        return ""
+    sd = {r["wager"]: r for r in rows}.get("total") or rows[0]
+    ins = any(r["wager"] == "insurance" and r.get("sd_round") for r in rows)
+    return (f" With {boxes} boxes the bets of a round are not independent (the boxes share the "
+            f"dealer's cards), so N bets are counted in rounds: N / {boxes} rounds for the main "
+            f"game, and the range is house edge ± z x SD per round x sqrt(N / {boxes}) / N, "
+            f"from the simulated SD per round of all {boxes} boxes summed"
+            + (f" ({fmt(sd['sd_round'], 'num3')} initial wagers, against "
+               f"{fmt(sd['sd_bet'], 'num3')} per bet)" if sd.get("sd_round") else "")
+            + f"; so VI = z x SD per round / sqrt({boxes}), not z x SD per bet"
+            + ("; for insurance, N bets are N / (insurance bets per round) rounds, its SD per "
+               "round from its SE" if ins else "")
+            + ". Super Sevens' bets rest each on its own box's cards, all but independent of "
+            "the other boxes' (they share only the cards removed), so its range is per bet as "
+            "with one box.")
+
+
 def volatility(data: dict) -> Section:
     cols = [("wager", "wager", "text"), ("rounds", "bets", "int"),
             ("house_edge", "house edge", "pct3"), ("expected_win", "expected casino win, units",
@@ -276,7 +298,9 @@ def volatility(data: dict) -> Section:
         p = round(100 * c)
         cols += [(f"low_{p}", f"{p}% low", "spct2"), (f"high_{p}", f"{p}% high", "spct2")]
     per = _per_bet(data["volatility"])
-    t = Table("volatility", f"The casino's result per bet ({per})", cols,
+    boxes = max((r.get("boxes") or 1 for r in data["volatility"]), default=1)
+    counted = "" if boxes <= 1 else f"; with {boxes} boxes, N bets = N / {boxes} rounds"
+    t = Table("volatility", f"The casino's result per bet ({per}{counted})", cols,
               [[r["label"] if c == "wager" else r[c] for c, _, _ in cols]
                for r in data["volatility"]])
     seen, vi = set(), []
@@ -290,7 +314,7 @@ def volatility(data: dict) -> Section:
         f"Over N bets the casino's result per bet ({per}; doubles and splits put more than the "
         "initial wager at stake) lies between house edge - VI / sqrt(N) and house edge + "
         "VI / sqrt(N) with the stated confidence (normal approximation), VI = z x SD per bet "
-        "being the volatility index. House edge: exact; SD: "
+        "being the volatility index." + _boxes_text(data["volatility"]) + " House edge: exact; SD: "
         "simulated, but exact for Super Sevens, whose simulated SD rests on a handful of its "
         "biggest pays. Super Sevens' result is a handful of large pays, far from normal even "
         "over 100,000 bets (for the NZ game a normal 95% range over 100 bets would reach +359%, "
