@@ -303,6 +303,22 @@ def test_the_table_says_which_sign_means_what_and_keeps_exact_edges_apart_from_d
                                 f"{100 * v['difference']['house_edge']['exact']:+.3f}"], row
 
 
+def test_z_of_a_difference_says_it_holds_what_is_left_of_the_cut_card_effect():
+    """Under a cut card z tests the simulated difference against the full-shoe exact one: the
+    table, markdown and json say it holds what is left of the cut-card effect, as simulate
+    --exact and the report say of theirs; with a shuffle every round they do not."""
+    from simulator.compare_report import CUT_CARD_DIFFERENCE_Z
+
+    args = ["compare", *TINY, "--vary", "dealer_hits_soft_17=true"]
+    args.remove("--no-exact")
+    for fmt in ("table", "markdown"):
+        assert CUT_CARD_DIFFERENCE_Z + "." in run(*args, "-f", fmt).stdout, fmt
+    assert json.loads(run(*args, "-f", "json").stdout)["z_note"] == CUT_CARD_DIFFERENCE_Z + "."
+    every = [*args, "--set", "shuffle=every-round"]
+    assert CUT_CARD_DIFFERENCE_Z not in run(*every).stdout
+    assert json.loads(run(*every, "-f", "json").stdout)["z_note"] is None
+
+
 def test_all_variants_runs_every_shipped_file_against_nz():
     from simulator import variants
 

@@ -213,6 +213,42 @@ def test_z_scores_equal_what_simulate_exact_prints(built):
     assert -wager(data, "total")["exact"] == pytest.approx(cmp["house_edge"]["exact"], abs=1e-12)
 
 
+def test_z_against_the_full_shoe_figure_says_it_holds_the_cut_card_effect(built):
+    """The NZ game is dealt to a cut card: each z against the exact (full-shoe) figure says,
+    beside it, that it includes the cut-card effect (about +0.02%), as simulate --exact does;
+    with an SE below 0.01% (10^9 rounds: the effect alone would add about 6) no z is given."""
+    from simulator.exact.compare import CUT_CARD_Z
+
+    out, data, _ = built
+    md = (out / "report.md").read_text()
+    tot = wager(data, "total")
+    assert tot["z"] is not None and tot["z_caveat"] == CUT_CARD_Z and tot["z_note"] is None
+    assert f"z = {fmt(-tot['z'], 'z')} (of the house edge); {CUT_CARD_Z}." in md
+    assert "| z (of the return) ~ |" in md and "| z (of the house edge) ~ |" in md
+    assert md.count(f"~ {CUT_CARD_Z}.") == 2  # below the wagers table and the choices table
+    assert all(r["z_caveat"] == CUT_CARD_Z for r in data["choices"] if r["z"] is not None)
+    assert "z tests each simulated difference against the exact difference" in \
+        data["variants"]["note"]
+    # 10^9 rounds: no z, and why, in the summary and below the table
+    rules = load_rules()
+    fig = {"mean": -0.0054, "se": 0.000036, "ci95_low": -0.00547, "ci95_high": -0.00533}
+    big = figures._wager("total", "Main game and insurance", "initial wager", -0.00519, "",
+                         fig, "basic", rules)
+    assert big["z"] is None and big["z_caveat"] is None
+    assert big["z_note"].startswith("no z: its SE (0.0036%) is below 0.01%")
+    shown = copy.deepcopy(data)
+    shown["wagers"] = [big if w["wager"] == "total" else w for w in shown["wagers"]]
+    text = sections.summary(shown).blocks[1]
+    assert "no z (of the house edge): its SE (0.0036%) is below 0.01%, where the cut-card " \
+        "effect" in text
+    assert any(str(b).startswith("Main game and insurance: no z: its SE")
+               for b in sections.wagers(shown).blocks)
+    every = figures._wager("total", "Main game and insurance", "initial wager", -0.00519, "",
+                           fig, "basic", rules.replace(shuffle="every-round"))
+    assert every["z"] == pytest.approx((-0.0054 + 0.00519) / 0.000036)
+    assert every["z_note"] is None and every["z_caveat"] is None
+
+
 def test_insurance_wager_from_the_strategy_that_takes_it(built):
     _, data, _ = built
     assert list(data["manifest"]["commands"]["choices"]) == ["insurance-taker"]
@@ -1301,5 +1337,5 @@ def test_each_z_says_what_it_is_of(built):
     md = (out / "report.md").read_text()
     tot = wager(data, "total")
     assert f"z = {fmt(-tot['z'], 'z')} (of the house edge)" in md
-    assert "| z (of the return) |" in md
+    assert "| z (of the return) ~ |" in md  # (~: it holds the cut-card effect)
     assert "Each part alone: the main run, the exact figures" in md

@@ -32,6 +32,7 @@ from simulator.derived import DERIVED_BASIC
 from simulator.exact.analyze import UPS
 from simulator.exact.compare import (
     SIDE_BETS,
+    cut_card_z,
     exact_figures,
     exact_figures_all,
     exact_json,
@@ -179,15 +180,24 @@ def _z(sim, exact, se):
     return (sim - exact) / se
 
 
-def _wager(key, label, per, exact, derivation, fig: dict, strategy: str) -> dict:
+def _cut_card(row: dict, rules) -> dict:
+    """``row`` with its z as every output gives it against a full-shoe exact value
+    (`cut_card_z`): under a cut card with ``z_caveat`` (it includes the cut-card effect), or
+    withheld with ``z_note`` where its se is below 0.01%."""
+    z, note, caveat = cut_card_z(rules, row["z"], row["se"])
+    return row | {"z": z, "z_note": note, "z_caveat": caveat}
+
+
+def _wager(key, label, per, exact, derivation, fig: dict, strategy: str, rules) -> dict:
     """A wager's row; no z where the simulated interval is withheld (its se means nothing)."""
     note = fig.get("interval_note")
-    return {"wager": key, "label": label, "per": per, "strategy": strategy, "exact": exact,
-            "derivation": derivation, "simulated": fig["mean"], "se": fig["se"],
-            "ci95_low": fig["ci95_low"], "ci95_high": fig["ci95_high"],
-            "z": None if note else _z(fig["mean"], exact, fig["se"]), "interval_note": note,
-            "sd_bet": fig.get("sd_box_round", fig.get("sd_bet")), "sd_round": fig.get("sd_round"),
-            "bets": fig.get("bets")}
+    return _cut_card({
+        "wager": key, "label": label, "per": per, "strategy": strategy, "exact": exact,
+        "derivation": derivation, "simulated": fig["mean"], "se": fig["se"],
+        "ci95_low": fig["ci95_low"], "ci95_high": fig["ci95_high"],
+        "z": None if note else _z(fig["mean"], exact, fig["se"]), "interval_note": note,
+        "sd_bet": fig.get("sd_box_round", fig.get("sd_bet")), "sd_round": fig.get("sd_round"),
+        "bets": fig.get("bets")}, rules)
 
 
 def _wagers(rules, name, res, fig, ins) -> list[dict]:
@@ -203,9 +213,9 @@ def _wagers(rules, name, res, fig, ins) -> list[dict]:
     out = [
         _wager("total", "Main game and insurance", "initial wager",
                fig["ev"], "The main game's and the insurance's return added, per initial wager "
-               f"(rules 8-12); {main_how}.", s["total"], name),
+               f"(rules 8-12); {main_how}.", s["total"], name, rules),
         _wager("main", "Main game (even money included)", "initial wager", fig["main_ev"],
-               f"Rules 8, 10-12 and 8.3; {main_how}.", s["main"], name),
+               f"Rules 8, 10-12 and 8.3; {main_how}.", s["main"], name, rules),
     ]
     for w in out:
         w["bets"] = s["box_rounds"]  # one initial wager a box-round
@@ -220,14 +230,15 @@ def _wagers(rules, name, res, fig, ins) -> list[dict]:
             "blackjack, which is offered even money) wins with P(ten) = the ten-valued cards "
             "unseen over the cards unseen (the box's two cards and the dealer's ace out), "
             f"averaged over those hands from a full shoe (bjsim exact --strategy {ins_name}: "
-            "insurance per unit staked).", ins_res["results"]["insurance"], ins_name))
+            "insurance per unit staked).", ins_res["results"]["insurance"], ins_name, rules))
         out[-1]["rounds"] = ins_res["results"]["rounds"]
     if rules.super_sevens:
         out.append(_wager(
             "super_sevens", "Super Sevens", "unit staked", fig["super_sevens"]["ev"],
             "Rule 14: exact enumeration of the box's first card, the dealer's up card, the box's "
             "second card and, when 7-7 is hit or doubled (14.4), its third card, suits included "
-            "(docs/exact.md step 8), with the strategy's 7-7 play.", s["super_sevens"], name))
+            "(docs/exact.md step 8), with the strategy's 7-7 play.", s["super_sevens"], name,
+            rules))
         # its SD is exact too (a few big pays make the simulated one rough: 14.15 against 17.14)
         out[-1]["exact_sd_bet"] = fig["super_sevens"]["sd_bet"]
         out[-1]["rounds"] = s["rounds"]
@@ -463,7 +474,13 @@ def _sevens(rules, fig, runs: dict) -> dict:
             "strategy_equals_published": own_is_published}
 
 
-def _choice_row(name, strat, res, fig, main_fig) -> dict:
+def _choice_row(name, strat, res, fig, main_fig, rules=None) -> dict:
+    """A strategy's row of the player's choices; with ``rules`` its z as `_cut_card` gives it."""
+    row = _choice_figures(name, strat, res, fig, main_fig)
+    return row if rules is None else _cut_card(row, rules)
+
+
+def _choice_figures(name, strat, res, fig, main_fig) -> dict:
     s = res["results"]
     he, ss = s["house_edge"], s["super_sevens"]
     exact_ss = fig["super_sevens"]["house_edge"] if fig["super_sevens"] else None
@@ -569,6 +586,8 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
                      "change of the cut-card effect; scope 'none': only the penetration, the "
                      "shuffle or the boxes differ, which the exact analyzer does not see, so no "
                      "exact figure, difference or z, '-')."
+                     + "".join(" " + n for n in (compare_report.cut_card_note(result.stats),)
+                               if n)
                      + _few_blocks_text(result.stats["blocks"])
                      + "".join(" " + n for n in compare_report.shoe_note(
                          result.stats, doc["run"]["pair_rounds"])))}
@@ -860,7 +879,8 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
         "volatility": _volatility(wagers, (fig.get("super_sevens") or {}).get("lines"),
                                   summary["boxes"]),
         "sevens": _sevens(rules, fig, runs) if rules.super_sevens else None,
-        "choices": [_choice_row(n, runs[n][1], runs[n][0], exacts[n][1], fig) for n in runs],
+        "choices": [_choice_row(n, runs[n][1], runs[n][0], exacts[n][1], fig, rules)
+                    for n in runs],
         "choices_note": ("The shipped strategies were derived for configs/nz1994.toml; under "
                          "other rules they are fixed charts, not that game's basic strategy."),
         "running": running,
