@@ -586,7 +586,8 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
                      "change of the cut-card effect; scope 'none': only the penetration, the "
                      "shuffle or the boxes differ, which the exact analyzer does not see, so no "
                      "exact figure, difference or z, '-')."
-                     + "".join(" " + n for n in (compare_report.cut_card_note(result.stats),)
+                     + "".join(" " + n for n in (compare_report.cut_card_note(result.stats),
+                                                 compare_report.multiple_note(result.stats))
                                if n)
                      + _few_blocks_text(result.stats["blocks"])
                      + "".join(" " + n for n in compare_report.shoe_note(
