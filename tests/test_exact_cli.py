@@ -170,6 +170,9 @@ def test_simulate_exact_says_beside_z_that_it_holds_the_cut_card_effect():
     rows = list(csv.DictReader(io.StringIO(run("simulate", *TINY, "--exact", "-f", "csv").stdout)))
     got = {r["item"]: r["value"] for r in rows if r["section"] == "exact"}
     assert got["house_edge:z_caveat"] == compare.CUT_CARD_Z
+    two = run("simulate", *TINY, "--boxes", "2", "--strategy", "basic", "--strategy",
+              "never-bust", "--exact").stdout  # each strategy's z marked, the caveat once
+    assert two.count(compare.CUT_CARD_Z) == 1 and two.count(f"{compare.CUT_CARD_MARK}\n") >= 3
     every = run("simulate", *TINY, "--set", "shuffle=every-round", "--exact")
     assert compare.CUT_CARD_Z not in every.stdout
     assert not next(ln for ln in every.stdout.splitlines()

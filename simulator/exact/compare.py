@@ -310,7 +310,13 @@ def comparison_text(cmp: dict) -> str:
              f"({cmp['exact_note']}; z = difference / standard error)"]
     for by in cmp.get("by_strategy", []):
         lines += ["", *_comparison_lines(by, by["strategy"])]
+    if any((c.get(key) or {}).get("z_caveat") for c in [cmp, *cmp.get("by_strategy", [])]
+           for key in FIGURES):
+        lines.append(f"{CUT_CARD_MARK} {CUT_CARD_Z}")
     return "\n".join(lines) + "\n"
+
+
+FIGURES = ("house_edge", "super_sevens_return", "insurance_return")  # compared with exact ones
 
 
 def _comparison_lines(cmp: dict, title: str) -> list[str]:
@@ -330,8 +336,6 @@ def _comparison_lines(cmp: dict, title: str) -> list[str]:
     for key, label in labels:
         if (cmp.get(key) or {}).get("z_note"):
             lines.append(f"{label}: {cmp[key]['z_note']}")
-    if any((cmp.get(key) or {}).get("z_caveat") for key, _ in labels):
-        lines.append(f"{CUT_CARD_MARK} {CUT_CARD_Z}")
     return lines
 
 
