@@ -203,13 +203,66 @@ def shoe_note(stats: dict, pair_rounds: int) -> list[str]:
             "4096; docs/compare.md)."]
 
 
+CUT_CARD_DIFFERENCE_Z = (
+    "z tests each simulated difference against the exact difference for a full shoe every "
+    "round: dealt to a cut card, each game's simulated figure holds the cut-card effect (about "
+    "+0.02% on the NZ game's house edge, measured; blocks that each start from a fresh shuffle "
+    "hold part of it), which the exact figures do not; with the same shoe it mostly cancels "
+    "in the difference, but what is left of it is in z too, and can make |z| large over many "
+    "rounds with nothing wrong")
+
+
+def cut_card_note(stats: dict) -> str | None:
+    """What z holds where a game is dealt to a cut card (`CUT_CARD_DIFFERENCE_Z`), or None:
+    every game shuffled every round, or no exact figures."""
+    if "exact" not in stats["rows"][0] or len(stats["rows"]) < 2 or all(
+            r["game"].rules.shuffle == "every-round" for r in stats["rows"]):
+        return None
+    return CUT_CARD_DIFFERENCE_Z + "."
+
+
+MANY_VARIANTS = 5  # more variants than this: the note on many comparisons
+
+
+def _intervals(stats: dict) -> int:
+    """How many 95% intervals of a difference the tables show: each variant's house edge, its
+    Super Sevens where the tables show it (`_sections`, `_shown`), and each strategy's; not one
+    of a game played identically to the baseline (se 0: it cannot miss)."""
+    keys = [key for key, _ in _sections(stats)]
+    n = 0
+    for row in stats["rows"][1:]:
+        diff = row["difference"] or {}
+        for key in keys:
+            if not _shown(stats, key, row["game"]):
+                continue
+            n += sum((d.get(key) or {}).get("ci95_low") is not None and bool(d[key]["se"])
+                     for d in [diff, *(diff.get("by_strategy") or [])])
+    return n
+
+
+def multiple_note(stats: dict) -> str | None:
+    """With more than `MANY_VARIANTS` variants, how many of the intervals (and z-scores) are
+    expected to miss by chance alone, one in 20 at 95%; else None."""
+    variants = len(stats["rows"]) - 1
+    n = _intervals(stats)
+    if variants <= MANY_VARIANTS or not n:
+        return None
+    exact = "exact" in stats["rows"][0]
+    return (f"Many comparisons: {variants} variants, {n} differences with a 95% interval; "
+            f"each misses its true value one time in 20 by chance, so about {n / 20:.1f} of "
+            "them are expected to miss with nothing wrong" + (
+                ", and about as many exact differences to fall outside their interval (|z| "
+                "above 1.96)" if exact else "") + ".")
+
+
 def _notes(stats: dict, has_exact: bool) -> list[str]:
-    notes = [n for n in (_withheld_note(stats),) if n]
+    notes = [n for n in (_withheld_note(stats), multiple_note(stats)) if n]
     if has_exact:
         notes.append("exact % = the exact analyzer's house edge of each game (a full shoe "
                      "every round, docs/exact.md); exact diff % = a variant's less the "
                      "baseline's; z = (simulated difference - exact difference) / se of the "
                      "paired difference.")
+        notes += [n for n in (cut_card_note(stats),) if n]
         scopes = {(r["difference"] or {}).get("house_edge", {}).get("exact_scope")
                   for r in stats["rows"][1:]}
         if "cut-card" in scopes:
@@ -450,6 +503,8 @@ def render_json(stats: dict, meta: dict) -> str:
     doc = {"bjsim": meta["version"], "run": meta["run"], "timing": meta["timing"],
            "pairing": pairing_text(meta["run"]["pair_rounds"], stats["blocks"]),
            "shoe_note": next(iter(shoe_note(stats, meta["run"]["pair_rounds"])), None),
+           "z_note": cut_card_note(stats),
+           "multiple_comparisons": multiple_note(stats),
            "baseline": _game_json(stats["rows"][0], base),
            "variants": [_game_json(r, base) | {"same_game_as": same_games(stats).get(
                r["game"].label)} for r in stats["rows"][1:]]}

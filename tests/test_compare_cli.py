@@ -303,6 +303,46 @@ def test_the_table_says_which_sign_means_what_and_keeps_exact_edges_apart_from_d
                                 f"{100 * v['difference']['house_edge']['exact']:+.3f}"], row
 
 
+def test_z_of_a_difference_says_it_holds_what_is_left_of_the_cut_card_effect():
+    """Under a cut card z tests the simulated difference against the full-shoe exact one: the
+    table, markdown and json say it holds what is left of the cut-card effect, as simulate
+    --exact and the report say of theirs; with a shuffle every round they do not."""
+    from simulator.compare_report import CUT_CARD_DIFFERENCE_Z
+
+    args = ["compare", *TINY, "--vary", "dealer_hits_soft_17=true"]
+    args.remove("--no-exact")
+    for fmt in ("table", "markdown"):
+        assert CUT_CARD_DIFFERENCE_Z + "." in run(*args, "-f", fmt).stdout, fmt
+    assert json.loads(run(*args, "-f", "json").stdout)["z_note"] == CUT_CARD_DIFFERENCE_Z + "."
+    every = [*args, "--set", "shuffle=every-round"]
+    assert CUT_CARD_DIFFERENCE_Z not in run(*every).stdout
+    assert json.loads(run(*every, "-f", "json").stdout)["z_note"] is None
+
+
+def test_many_variants_say_how_many_intervals_miss_by_chance():
+    """Six variants or more: one 95% interval in 20 misses by chance, so the table, markdown
+    and json say how many are expected to (a difference played identically, se 0, is not
+    counted: three of these seven play as the NZ game here); five or fewer say nothing of it."""
+    many = ["--vary", "dealer_hits_soft_17=true", "--vary", "double_after_split=false",
+            "--vary", "blackjack_pays=1.2", "--vary", "max_hands=2", "--vary",
+            "surrender=late", "--vary", "resplit_aces=true", "--vary", "double_on=9-11"]
+    said = ("Many comparisons: 7 variants, 4 differences with a 95% interval; each misses its "
+            "true value one time in 20 by chance, so about 0.2 of them are expected to miss with "
+            "nothing wrong.")
+    for fmt in ("table", "markdown"):
+        assert said in run("compare", *TINY, *many, "-f", fmt).stdout, fmt
+    doc = json.loads(run("compare", *TINY, *many, "-f", "json").stdout)
+    assert doc["multiple_comparisons"] == said
+    same = next(v for v in doc["variants"] if v["label"] == "double_on=9-11")
+    assert same["difference"]["house_edge"]["se"] == 0  # (plays as the NZ game: not counted)
+    exact = [a for a in TINY if a != "--no-exact"]
+    assert ("and about as many exact differences to fall outside their interval (|z| above "
+            "1.96).") in run("compare", *exact, *many).stdout
+    few = json.loads(run("compare", *TINY, *many[:10], "-f", "json").stdout)
+    assert few["multiple_comparisons"] is None
+    assert "Many comparisons" not in run("compare", *TINY, *many[:10]).stdout
+
+
 def test_all_variants_runs_every_shipped_file_against_nz():
     from simulator import variants
 

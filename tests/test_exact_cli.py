@@ -151,6 +151,46 @@ def test_simulate_exact_withholds_the_z_its_interval_withholds():
     assert ss["z"] == pytest.approx(ss["difference"] / ss["se"], rel=1e-12)
 
 
+def test_simulate_exact_says_beside_z_that_it_holds_the_cut_card_effect():
+    """Under a cut card z tests the simulation against the full-shoe exact value, so it holds
+    the cut-card effect (about +0.02% on the NZ house edge: +0.6 to z at 10 million rounds, +6
+    at 10^9): every format says so beside z; with an SE below 0.01% no z is given, saying why;
+    with shuffle = every-round neither."""
+    from simulator.exact import compare
+
+    table = run("simulate", *TINY, "--exact").stdout
+    row = next(ln for ln in table.splitlines() if ln.startswith("house edge "))
+    assert row.endswith(compare.CUT_CARD_MARK), row
+    assert f"{compare.CUT_CARD_MARK} z tests the simulation, dealt to a cut card, against the " \
+        "exact value for a full shoe every round, so it includes the cut-card effect" in table
+    assert "a large |z| at 10^8 rounds or more is expected, not a fault" in table
+    he = json.loads(run("simulate", *TINY, "--exact", "-f", "json").stdout)[
+        "results"]["exact"]["house_edge"]
+    assert he["z"] is not None and he["z_caveat"] == compare.CUT_CARD_Z
+    rows = list(csv.DictReader(io.StringIO(run("simulate", *TINY, "--exact", "-f", "csv").stdout)))
+    got = {r["item"]: r["value"] for r in rows if r["section"] == "exact"}
+    assert got["house_edge:z_caveat"] == compare.CUT_CARD_Z
+    two = run("simulate", *TINY, "--boxes", "2", "--strategy", "basic", "--strategy",
+              "never-bust", "--exact").stdout  # each strategy's z marked, the caveat once
+    assert two.count(compare.CUT_CARD_Z) == 1 and two.count(f"{compare.CUT_CARD_MARK}\n") >= 3
+    every = run("simulate", *TINY, "--set", "shuffle=every-round", "--exact")
+    assert compare.CUT_CARD_Z not in every.stdout
+    assert not next(ln for ln in every.stdout.splitlines()
+                    if ln.startswith("house edge ")).endswith(compare.CUT_CARD_MARK)
+    # 10^9 rounds: SE 0.0036%, where the cut-card effect alone moves z by about +6: no z
+    rules = load_rules()
+    big = {"house_edge": {"mean": 0.00540, "se": 0.000036}, "super_sevens": {}}
+    th = {"house_edge": 0.00519, "super_sevens": None}
+    he = compare.compare_with_simulation(big, rules, [], th)["house_edge"]
+    assert he["z"] is None and he["z_caveat"] is None
+    assert he["z_note"].startswith("no z: its SE (0.0036%) is below 0.01%, where the cut-card "
+                                   "effect")
+    assert he["difference"] == pytest.approx(0.00021)
+    z = compare.compare_with_simulation(big, rules.replace(shuffle="every-round"), [], th)
+    assert z["house_edge"]["z"] == pytest.approx(0.00021 / 0.000036)
+    assert z["house_edge"]["z_note"] is None and z["house_edge"]["z_caveat"] is None
+
+
 def test_exact_with_several_boxes_labels_its_figures_per_box(nz_json, monkeypatch):
     """The exact analyzer values one box alone (docs/exact.md, A5): with --boxes 7 its figures
     are the one-box game's, per box, and it says so; the SD of a 7-box round is not given.

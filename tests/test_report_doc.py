@@ -213,6 +213,42 @@ def test_z_scores_equal_what_simulate_exact_prints(built):
     assert -wager(data, "total")["exact"] == pytest.approx(cmp["house_edge"]["exact"], abs=1e-12)
 
 
+def test_z_against_the_full_shoe_figure_says_it_holds_the_cut_card_effect(built):
+    """The NZ game is dealt to a cut card: each z against the exact (full-shoe) figure says,
+    beside it, that it includes the cut-card effect (about +0.02%), as simulate --exact does;
+    with an SE below 0.01% (10^9 rounds: the effect alone would add about 6) no z is given."""
+    from simulator.exact.compare import CUT_CARD_Z
+
+    out, data, _ = built
+    md = (out / "report.md").read_text()
+    tot = wager(data, "total")
+    assert tot["z"] is not None and tot["z_caveat"] == CUT_CARD_Z and tot["z_note"] is None
+    assert f"z = {fmt(-tot['z'], 'z')} (of the house edge); {CUT_CARD_Z}." in md
+    assert "| z (of the return) ~ |" in md and "| z (of the house edge) ~ |" in md
+    assert md.count(f"~ {CUT_CARD_Z}.") == 2  # below the wagers table and the choices table
+    assert all(r["z_caveat"] == CUT_CARD_Z for r in data["choices"] if r["z"] is not None)
+    assert "z tests each simulated difference against the exact difference" in \
+        data["variants"]["note"]
+    # 10^9 rounds: no z, and why, in the summary and below the table
+    rules = load_rules()
+    fig = {"mean": -0.0054, "se": 0.000036, "ci95_low": -0.00547, "ci95_high": -0.00533}
+    big = figures._wager("total", "Main game and insurance", "initial wager", -0.00519, "",
+                         fig, "basic", rules)
+    assert big["z"] is None and big["z_caveat"] is None
+    assert big["z_note"].startswith("no z: its SE (0.0036%) is below 0.01%")
+    shown = copy.deepcopy(data)
+    shown["wagers"] = [big if w["wager"] == "total" else w for w in shown["wagers"]]
+    text = sections.summary(shown).blocks[1]
+    assert "no z (of the house edge): its SE (0.0036%) is below 0.01%, where the cut-card " \
+        "effect" in text
+    assert any(str(b).startswith("Main game and insurance: no z: its SE")
+               for b in sections.wagers(shown).blocks)
+    every = figures._wager("total", "Main game and insurance", "initial wager", -0.00519, "",
+                           fig, "basic", rules.replace(shuffle="every-round"))
+    assert every["z"] == pytest.approx((-0.0054 + 0.00519) / 0.000036)
+    assert every["z_note"] is None and every["z_caveat"] is None
+
+
 def test_insurance_wager_from_the_strategy_that_takes_it(built):
     _, data, _ = built
     assert list(data["manifest"]["commands"]["choices"]) == ["insurance-taker"]
@@ -338,6 +374,50 @@ def test_super_sevens_interval_is_also_given_by_its_exact_sd(built):
     text = [b for b in sections.wagers(data).blocks if said in str(b)]
     assert text == [f"{said}, the 95% interval would be {100 * w['simulated']:.3f}% ± "
                     f"{100 * half:.3f}% (the table's, by the simulated SD: ± 9.800%)."]
+
+
+def test_volatility_with_several_boxes_counts_bets_in_rounds():
+    """With 7 boxes the bets of a round share the dealer's cards: the SD per round (5.32 initial
+    wagers for the NZ game) is not sqrt(7) x the SD per bet (1.130), so N bets are N / 7 rounds
+    and the range is z x SD per round x sqrt(N / 7) / N (1.78 times the independent bets' one);
+    insurance's N bets are N / (bets per round) rounds, its SD per round from its SE; Super
+    Sevens' bets, all but independent, stay per bet; one box is unchanged."""
+    total = {"wager": "total", "label": "Main game and insurance", "per": "initial wager",
+             "exact": -0.005, "sd_bet": 1.130, "sd_round": 5.32, "bets": 7_000_000,
+             "rounds": 1_000_000}
+    ins = {"wager": "insurance", "label": "Insurance", "per": "unit staked", "exact": -0.074,
+           "sd_bet": 1.39, "se": 0.0035, "bets": 1_030_000, "rounds": 2_000_000}
+    ss = {"wager": "super_sevens", "label": "Super Sevens", "per": "unit staked",
+          "exact": -0.114, "sd_bet": 15.0, "exact_sd_bet": 17.14, "bets": 7_000_000,
+          "rounds": 1_000_000}
+    lines = {"a": {"probability": 0.5, "pays": 3}, "f": {"probability": 0.5, "pays": -1}}
+    z95 = 1.959963984540054
+    rows = figures._volatility([total, ins, ss], lines, boxes=7)
+    for r in rows:
+        n = r["rounds"]
+        if r["wager"] == "total":
+            half = z95 * 5.32 * math.sqrt(n / 7) / n
+            assert r["vi_95"] == pytest.approx(z95 * 5.32 / math.sqrt(7), rel=1e-12)
+            assert half == pytest.approx(1.78 * z95 * 1.130 / math.sqrt(n), rel=0.01)
+        elif r["wager"] == "insurance":
+            per_round = 1_030_000 / 2_000_000
+            sd_round = 0.0035 * 1_030_000 / math.sqrt(2_000_000)
+            half = z95 * sd_round * math.sqrt(n / per_round) / n
+            assert r["bets_per_round"] == pytest.approx(per_round)
+        else:  # per bet, as with one box: its VI by the exact SD
+            assert r["sd_round"] is None and r["vi_95"] == pytest.approx(z95 * 17.14)
+            continue
+        assert r["high_95"] - r["house_edge"] == pytest.approx(half, rel=1e-12)
+        assert r["house_edge"] - r["low_95"] == pytest.approx(half, rel=1e-12)
+    for r in figures._volatility([total, ins], None, boxes=1):  # one box: per bet
+        sd = 1.130 if r["wager"] == "total" else 1.39
+        assert r["high_95"] - r["house_edge"] == pytest.approx(z95 * sd / math.sqrt(r["rounds"]),
+                                                               rel=1e-12)
+    sec = sections.volatility({"volatility": rows})
+    t = next(b for b in sec.blocks if isinstance(b, sections.Table))
+    assert "with 7 boxes, N bets = N / 7 rounds" in t.title
+    assert ("N / 7 rounds for the main game, and the range is house edge ± z x SD per round "
+            "x sqrt(N / 7) / N") in sec.blocks[0]
 
 
 def test_volatility_caption_names_the_wagers_the_table_shows():
@@ -1257,5 +1337,5 @@ def test_each_z_says_what_it_is_of(built):
     md = (out / "report.md").read_text()
     tot = wager(data, "total")
     assert f"z = {fmt(-tot['z'], 'z')} (of the house edge)" in md
-    assert "| z (of the return) |" in md
+    assert "| z (of the return) ~ |" in md  # (~: it holds the cut-card effect)
     assert "Each part alone: the main run, the exact figures" in md

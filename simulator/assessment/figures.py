@@ -32,6 +32,7 @@ from simulator.derived import DERIVED_BASIC
 from simulator.exact.analyze import UPS
 from simulator.exact.compare import (
     SIDE_BETS,
+    cut_card_z,
     exact_figures,
     exact_figures_all,
     exact_json,
@@ -179,15 +180,24 @@ def _z(sim, exact, se):
     return (sim - exact) / se
 
 
-def _wager(key, label, per, exact, derivation, fig: dict, strategy: str) -> dict:
+def _cut_card(row: dict, rules) -> dict:
+    """``row`` with its z as every output gives it against a full-shoe exact value
+    (`cut_card_z`): under a cut card with ``z_caveat`` (it includes the cut-card effect), or
+    withheld with ``z_note`` where its se is below 0.01%."""
+    z, note, caveat = cut_card_z(rules, row["z"], row["se"])
+    return row | {"z": z, "z_note": note, "z_caveat": caveat}
+
+
+def _wager(key, label, per, exact, derivation, fig: dict, strategy: str, rules) -> dict:
     """A wager's row; no z where the simulated interval is withheld (its se means nothing)."""
     note = fig.get("interval_note")
-    return {"wager": key, "label": label, "per": per, "strategy": strategy, "exact": exact,
-            "derivation": derivation, "simulated": fig["mean"], "se": fig["se"],
-            "ci95_low": fig["ci95_low"], "ci95_high": fig["ci95_high"],
-            "z": None if note else _z(fig["mean"], exact, fig["se"]), "interval_note": note,
-            "sd_bet": fig.get("sd_box_round", fig.get("sd_bet")), "sd_round": fig.get("sd_round"),
-            "bets": fig.get("bets")}
+    return _cut_card({
+        "wager": key, "label": label, "per": per, "strategy": strategy, "exact": exact,
+        "derivation": derivation, "simulated": fig["mean"], "se": fig["se"],
+        "ci95_low": fig["ci95_low"], "ci95_high": fig["ci95_high"],
+        "z": None if note else _z(fig["mean"], exact, fig["se"]), "interval_note": note,
+        "sd_bet": fig.get("sd_box_round", fig.get("sd_bet")), "sd_round": fig.get("sd_round"),
+        "bets": fig.get("bets")}, rules)
 
 
 def _wagers(rules, name, res, fig, ins) -> list[dict]:
@@ -203,12 +213,13 @@ def _wagers(rules, name, res, fig, ins) -> list[dict]:
     out = [
         _wager("total", "Main game and insurance", "initial wager",
                fig["ev"], "The main game's and the insurance's return added, per initial wager "
-               f"(rules 8-12); {main_how}.", s["total"], name),
+               f"(rules 8-12); {main_how}.", s["total"], name, rules),
         _wager("main", "Main game (even money included)", "initial wager", fig["main_ev"],
-               f"Rules 8, 10-12 and 8.3; {main_how}.", s["main"], name),
+               f"Rules 8, 10-12 and 8.3; {main_how}.", s["main"], name, rules),
     ]
     for w in out:
         w["bets"] = s["box_rounds"]  # one initial wager a box-round
+        w["rounds"] = s["rounds"]
     if ins is not None:
         ins_name, ins_res, ins_fig = ins
         pays = rules.insurance_pays
@@ -219,15 +230,18 @@ def _wagers(rules, name, res, fig, ins) -> list[dict]:
             "blackjack, which is offered even money) wins with P(ten) = the ten-valued cards "
             "unseen over the cards unseen (the box's two cards and the dealer's ace out), "
             f"averaged over those hands from a full shoe (bjsim exact --strategy {ins_name}: "
-            "insurance per unit staked).", ins_res["results"]["insurance"], ins_name))
+            "insurance per unit staked).", ins_res["results"]["insurance"], ins_name, rules))
+        out[-1]["rounds"] = ins_res["results"]["rounds"]
     if rules.super_sevens:
         out.append(_wager(
             "super_sevens", "Super Sevens", "unit staked", fig["super_sevens"]["ev"],
             "Rule 14: exact enumeration of the box's first card, the dealer's up card, the box's "
             "second card and, when 7-7 is hit or doubled (14.4), its third card, suits included "
-            "(docs/exact.md step 8), with the strategy's 7-7 play.", s["super_sevens"], name))
+            "(docs/exact.md step 8), with the strategy's 7-7 play.", s["super_sevens"], name,
+            rules))
         # its SD is exact too (a few big pays make the simulated one rough: 14.15 against 17.14)
         out[-1]["exact_sd_bet"] = fig["super_sevens"]["sd_bet"]
+        out[-1]["rounds"] = s["rounds"]
     return out
 
 
@@ -293,13 +307,36 @@ def _drawn_range(lines: dict, n: int) -> dict:
     return out
 
 
-def _volatility(wagers: list[dict], ss_lines: dict | None = None) -> list[dict]:
+def _round_sd(w: dict, boxes: int) -> tuple[float | None, float | None]:
+    """(SD per round, bets per round) of a wager whose bets share a round with ``boxes`` > 1
+    boxes: the main game's from its per-round sums (a bet a box), insurance's from its SE (the
+    boxes of a round settle it together; a round holds ``bets / rounds`` of its bets on
+    average); (None, None) with one box, or for Super Sevens (each box's bet rests on its own
+    cards: all but independent of the others')."""
+    if boxes <= 1 or w["wager"] == "super_sevens":
+        return None, None
+    if w["wager"] in ("total", "main"):
+        return w["sd_round"], float(boxes)
+    if not w.get("se") or not w.get("bets") or not w.get("rounds"):
+        return None, None
+    per_round = w["bets"] / w["rounds"]
+    return w["se"] * w["bets"] / math.sqrt(w["rounds"]), per_round
+
+
+def _volatility(wagers: list[dict], ss_lines: dict | None = None, boxes: int = 1) -> list[dict]:
     """The casino's result over N bets at each confidence (the PAR sheet's volatility index):
     house edge +- z SD / sqrt(N) per bet (its ``per``: an initial wager, or for insurance and
     Super Sevens a unit staked), from the exact house edge and the SD per bet: exact for Super
     Sevens (``exact_sd_bet``), simulated for the others (``sd_source`` says which). Super
     Sevens' range is drawn from its exact line chances ``ss_lines`` (`_drawn_range`;
-    ``range_source``)."""
+    ``range_source``).
+
+    With ``boxes`` > 1 the bets of a round are not independent (the boxes share the dealer's
+    cards: 7 boxes of the NZ game give an SD per round of 5.3 initial wagers, not sqrt(7) x 1.13
+    = 3.0): N bets are N / (bets per round) rounds (N / boxes for the main game), and the range
+    is house edge +- z SD per round sqrt(rounds) / N (`_round_sd`; ``sd_round``,
+    ``bets_per_round``); ``sd_range`` is the SD per bet that gives it as z sd_range / sqrt(N),
+    ``sd_bet`` with one box."""
     rows = []
     total = next(w for w in wagers if w["wager"] == "total")
     for w in wagers:
@@ -310,17 +347,23 @@ def _volatility(wagers: list[dict], ss_lines: dict | None = None) -> list[dict]:
                                                                   total["sd_bet"]):
             continue  # no insurance taken: the main game is the total
         edge = -w["exact"]
+        sd_round, per_round = _round_sd(w, boxes)
         for n in ROUND_COUNTS:
             row = {"wager": w["wager"], "label": w["label"], "per": w["per"], "rounds": n,
                    "house_edge": edge, "sd_bet": sd, "expected_win": n * edge,
                    "sd_source": "exact" if w.get("exact_sd_bet") else "simulated",
-                   "range_source": "drawn" if w["wager"] == "super_sevens" else "normal"}
+                   "range_source": "drawn" if w["wager"] == "super_sevens" else "normal",
+                   "boxes": boxes, "sd_round": sd_round, "bets_per_round": per_round,
+                   "sd_range": sd if sd_round is None else sd_round / math.sqrt(per_round)}
             for c in CONFIDENCES:
                 z = NormalDist().inv_cdf(0.5 + c / 2)
-                half = z * sd / math.sqrt(n)
+                if sd_round is None:  # independent bets: one box
+                    half = z * sd / math.sqrt(n)
+                else:  # N bets dealt in N / (bets per round) rounds
+                    half = z * sd_round * math.sqrt(n / per_round) / n
                 row[f"low_{round(100 * c)}"] = edge - half
                 row[f"high_{round(100 * c)}"] = edge + half
-                row[f"vi_{round(100 * c)}"] = z * sd
+                row[f"vi_{round(100 * c)}"] = z * row["sd_range"]
             if w["wager"] == "super_sevens":
                 row |= _drawn_range(ss_lines, n)
             rows.append(row)
@@ -431,7 +474,13 @@ def _sevens(rules, fig, runs: dict) -> dict:
             "strategy_equals_published": own_is_published}
 
 
-def _choice_row(name, strat, res, fig, main_fig) -> dict:
+def _choice_row(name, strat, res, fig, main_fig, rules=None) -> dict:
+    """A strategy's row of the player's choices; with ``rules`` its z as `_cut_card` gives it."""
+    row = _choice_figures(name, strat, res, fig, main_fig)
+    return row if rules is None else _cut_card(row, rules)
+
+
+def _choice_figures(name, strat, res, fig, main_fig) -> dict:
     s = res["results"]
     he, ss = s["house_edge"], s["super_sevens"]
     exact_ss = fig["super_sevens"]["house_edge"] if fig["super_sevens"] else None
@@ -537,6 +586,9 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
                      "change of the cut-card effect; scope 'none': only the penetration, the "
                      "shuffle or the boxes differ, which the exact analyzer does not see, so no "
                      "exact figure, difference or z, '-')."
+                     + "".join(" " + n for n in (compare_report.cut_card_note(result.stats),
+                                                 compare_report.multiple_note(result.stats))
+                               if n)
                      + _few_blocks_text(result.stats["blocks"])
                      + "".join(" " + n for n in compare_report.shoe_note(
                          result.stats, doc["run"]["pair_rounds"])))}
@@ -825,9 +877,11 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
         "frequencies": _frequencies(summary),
         "frequencies_note": summary.get("frequencies_note"),
         "dealer_note": summary.get("dealer_note"),
-        "volatility": _volatility(wagers, (fig.get("super_sevens") or {}).get("lines")),
+        "volatility": _volatility(wagers, (fig.get("super_sevens") or {}).get("lines"),
+                                  summary["boxes"]),
         "sevens": _sevens(rules, fig, runs) if rules.super_sevens else None,
-        "choices": [_choice_row(n, runs[n][1], runs[n][0], exacts[n][1], fig) for n in runs],
+        "choices": [_choice_row(n, runs[n][1], runs[n][0], exacts[n][1], fig, rules)
+                    for n in runs],
         "choices_note": ("The shipped strategies were derived for configs/nz1994.toml; under "
                          "other rules they are fixed charts, not that game's basic strategy."),
         "running": running,

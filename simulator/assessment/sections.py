@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from simulator.assessment.figures import CONFIDENCES
 from simulator.counting_report import MOVED_TOGETHER, NO_SE, gain_none, sig3
+from simulator.exact.compare import CUT_CARD_MARK, CUT_CARD_Z
 from simulator.tally import Z95
 
 LABEL = {1: "A", 10: "10"}
@@ -112,8 +113,11 @@ def summary(data: dict) -> Section:
             f"{man['bjsim']})."]
     text.append(f"House edge of the main game with insurance, per initial wager: exact "
                 f"{fmt(-tot['exact'], 'pct')}; simulated {fmt(-tot['simulated'], 'pct')}"
-                f"{_plus_minus(tot, 4)}, "
-                f"{_z_text(None if tot['z'] is None else -tot['z'])} (of the house edge).")
+                f"{_plus_minus(tot, 4)}, " + (
+                    f"no z (of the house edge): {tot['z_note'].removeprefix('no z: ')}"
+                    if tot.get("z_note") else
+                    f"{_z_text(None if tot['z'] is None else -tot['z'])} (of the house edge)"
+                    + (f"; {tot['z_caveat']}" if tot.get("z_caveat") else "")) + ".")
     ss = _wager(data, "super_sevens")
     if ss is not None:
         rows = {r["label"]: r for r in data["sevens"]["rows"]}
@@ -130,6 +134,17 @@ def summary(data: dict) -> Section:
                "these rules: no figure is published for them)") + ". "
             + data["sevens"]["why"])
     return Section("summary", "Summary", text)
+
+
+def _z_column(rows: list[dict], label: str) -> str:
+    """A z column's label, marked `CUT_CARD_MARK` where a z in it holds the cut-card effect."""
+    return label + (f" {CUT_CARD_MARK}" if any(r.get("z_caveat") for r in rows) else "")
+
+
+def _z_notes(rows: list[dict], name: str) -> list[str]:
+    """What the z column's `CUT_CARD_MARK` means, and each z withheld for the cut card, why."""
+    out = [f"{CUT_CARD_MARK} {CUT_CARD_Z}."] if any(r.get("z_caveat") for r in rows) else []
+    return out + [f"{r[name]}: {r['z_note']}." for r in rows if r.get("z_note")]
 
 
 def _z_text(z) -> str:
@@ -157,7 +172,8 @@ def wagers(data: dict) -> Section:
     cols = [("wager", "wager", "text"), ("per", "per", "text"), ("strategy", "strategy", "text"),
             ("exact", "exact return", "spct"), ("simulated", "simulated return", "spct"),
             ("se", "SE", "pct"), ("ci95_low", "95% CI low", "spct"),
-            ("ci95_high", "95% CI high", "spct"), ("z", "z (of the return)", "z"),
+            ("ci95_high", "95% CI high", "spct"),
+            ("z", _z_column(data["wagers"], "z (of the return)"), "z"),
             ("sd_bet", "SD per bet", "num"), ("exact_sd_bet", "SD per bet (exact)", "num"),
             ("sd_round", "SD per round", "num"), ("bets", "bets", "int")]
     t = Table("wagers", "Each wager's return to the player", cols,
@@ -171,7 +187,7 @@ def wagers(data: dict) -> Section:
         "(main game) or per unit staked (insurance, Super Sevens); SD per round sums every box "
         "of a round. Super Sevens' SD per bet is also given exact: its simulated one rests on a "
         "handful of its biggest pays and runs low until the run holds many of them.", t,
-        "How each exact figure is derived:"]
+        *_z_notes(data["wagers"], "label"), "How each exact figure is derived:"]
     blocks += [f"{w['label']}: {w['derivation']}" for w in data["wagers"]]
     blocks += [f"{w['label']}: no 95% interval and no z: {w['interval_note']}."
                for w in data["wagers"] if w["interval_note"]]
@@ -268,6 +284,28 @@ def _per_bet(rows: list[dict]) -> str:
     return "; ".join(f"per {per}: {', '.join(labels)}" for per, labels in groups.items())
 
 
+def _boxes_text(rows: list[dict]) -> str:
+    """The volatility table's word on several boxes: N bets counted in rounds (`figures.
+    _volatility`); empty with one box."""
+    boxes = max((r.get("boxes") or 1 for r in rows), default=1)
+    if boxes <= 1:
+        return ""
+    sd = {r["wager"]: r for r in rows}.get("total") or rows[0]
+    ins = any(r["wager"] == "insurance" and r.get("sd_round") for r in rows)
+    return (f" With {boxes} boxes the bets of a round are not independent (the boxes share the "
+            f"dealer's cards), so N bets are counted in rounds: N / {boxes} rounds for the main "
+            f"game, and the range is house edge ± z x SD per round x sqrt(N / {boxes}) / N, "
+            f"from the simulated SD per round of all {boxes} boxes summed"
+            + (f" ({fmt(sd['sd_round'], 'num3')} initial wagers, against "
+               f"{fmt(sd['sd_bet'], 'num3')} per bet)" if sd.get("sd_round") else "")
+            + f"; so VI = z x SD per round / sqrt({boxes}), not z x SD per bet"
+            + ("; for insurance, N bets are N / (insurance bets per round) rounds, its SD per "
+               "round from its SE" if ins else "")
+            + ". Super Sevens' bets rest each on its own box's cards, all but independent of "
+            "the other boxes' (they share only the cards removed), so its range is per bet as "
+            "with one box.")
+
+
 def volatility(data: dict) -> Section:
     cols = [("wager", "wager", "text"), ("rounds", "bets", "int"),
             ("house_edge", "house edge", "pct3"), ("expected_win", "expected casino win, units",
@@ -276,7 +314,9 @@ def volatility(data: dict) -> Section:
         p = round(100 * c)
         cols += [(f"low_{p}", f"{p}% low", "spct2"), (f"high_{p}", f"{p}% high", "spct2")]
     per = _per_bet(data["volatility"])
-    t = Table("volatility", f"The casino's result per bet ({per})", cols,
+    boxes = max((r.get("boxes") or 1 for r in data["volatility"]), default=1)
+    counted = "" if boxes <= 1 else f"; with {boxes} boxes, N bets = N / {boxes} rounds"
+    t = Table("volatility", f"The casino's result per bet ({per}{counted})", cols,
               [[r["label"] if c == "wager" else r[c] for c, _, _ in cols]
                for r in data["volatility"]])
     seen, vi = set(), []
@@ -290,7 +330,7 @@ def volatility(data: dict) -> Section:
         f"Over N bets the casino's result per bet ({per}; doubles and splits put more than the "
         "initial wager at stake) lies between house edge - VI / sqrt(N) and house edge + "
         "VI / sqrt(N) with the stated confidence (normal approximation), VI = z x SD per bet "
-        "being the volatility index. House edge: exact; SD: "
+        "being the volatility index." + _boxes_text(data["volatility"]) + " House edge: exact; SD: "
         "simulated, but exact for Super Sevens, whose simulated SD rests on a handful of its "
         "biggest pays. Super Sevens' result is a handful of large pays, far from normal even "
         "over 100,000 bets (for the NZ game a normal 95% range over 100 bets would reach +359%, "
@@ -334,7 +374,7 @@ def choices(data: dict) -> Section:
     cols = [("strategy", "strategy", "text"), ("exact", "house edge (exact)", "pct3"),
             ("simulated", "simulated", "pct3"), ("se", "SE", "pct3"),
             ("ci95_low", "95% CI low", "pct3"), ("ci95_high", "95% CI high", "pct3"),
-            ("z", "z (of the house edge)", "z"),
+            ("z", _z_column(data["choices"], "z (of the house edge)"), "z"),
             ("cost", "cost against " + data["strategy"], "spct3"),
             ("ss_exact", "Super Sevens (exact)", "pct3"),
             ("ss_simulated", "Super Sevens (simulated)", "pct3"), ("ss_se", "SE", "pct3"),
@@ -351,7 +391,7 @@ def choices(data: dict) -> Section:
         "edge, the main game's (with insurance, per initial wager) and Super Sevens' (per unit "
         "staked), with its standard error and 95% confidence interval. Cost: how much the "
         "exact house edge rises against the report's strategy. The 7-7 question is in the "
-        f"section above. {data['choices_note']}", t]
+        f"section above. {data['choices_note']}", t, *_z_notes(data["choices"], "strategy")]
         + ([f"Super Sevens simulated with no SE or interval ('-'): {'; '.join(withheld)}."]
            if withheld else []))
 
