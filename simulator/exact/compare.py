@@ -234,7 +234,6 @@ def theory(rules, strategies) -> dict:
 # The cut-card effect: a shoe dealt to a cut card raises the house edge of the NZ game about
 # 0.02% above the full-shoe exact figure (measured: 0.021% in 10^10 rounds, README "Exact
 # analysis"). A z against the exact figure holds it: +0.6 at 10 million rounds, +6 at 10^9.
-CUT_CARD_EFFECT = 0.0002
 Z_MIN_SE = 0.0001  # under a cut card, no z of an SE below 0.01%: the effect would move it 2+
 CUT_CARD_MARK = "~"
 CUT_CARD_Z = (
