@@ -85,20 +85,26 @@ def test_resume_with_a_precision_target_stops_at_the_same_chunk(tmp_path):
     assert np.array_equal(again.total(), whole.total())
 
 
+def interrupted_after(chunks: int):
+    """`engine.iter_chunks` stopped by a Ctrl-C after ``chunks`` chunks."""
+    real = engine.iter_chunks
+
+    def interrupted(*args, **kwargs):
+        gen = real(*args, **kwargs)
+        for _ in range(chunks):
+            yield next(gen)
+        gen.close()
+        raise KeyboardInterrupt
+
+    return interrupted
+
+
 def test_cli_ctrl_c_saves_and_resume_prints_the_uninterrupted_result(tmp_path, monkeypatch):
     whole = run_cli("simulate", *RUN)
     assert whole.exit_code == 0
     path = str(tmp_path / "cli.ckpt")
     real = engine.iter_chunks
-
-    def interrupted(*args, **kwargs):
-        gen = real(*args, **kwargs)
-        for _ in range(3):
-            yield next(gen)
-        gen.close()
-        raise KeyboardInterrupt
-
-    monkeypatch.setattr(engine, "iter_chunks", interrupted)
+    monkeypatch.setattr(engine, "iter_chunks", interrupted_after(3))
     cut = run_cli("simulate", *RUN, "--workers", "1", "--checkpoint", path)
     assert cut.exit_code == 130 and "--resume" in cut.stderr
     partial = json.loads(cut.stdout)
@@ -128,16 +134,8 @@ def test_resume_needs_only_the_checkpoint_the_options_of_the_run_are_kept_there(
     whole = run_cli("simulate", *run)
     assert whole.exit_code == 0
     path = str(tmp_path / "run.ckpt")
-    real = engine.iter_chunks
-
-    def interrupted(*args, **kwargs):
-        gen = real(*args, **kwargs)
-        yield next(gen)
-        gen.close()
-        raise KeyboardInterrupt
-
     with monkeypatch.context() as mp:
-        mp.setattr(engine, "iter_chunks", interrupted)
+        mp.setattr(engine, "iter_chunks", interrupted_after(1))
         assert run_cli("simulate", *run, "--workers", "1", "--checkpoint", path).exit_code == 130
     resumed = run_cli("simulate", "--checkpoint", path, "--resume", "-q", "-f", "json")
     assert resumed.exit_code == 0, resumed.output

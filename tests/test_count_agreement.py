@@ -57,6 +57,24 @@ def _random_indices(path, rng, count: str, plays: int = 40, pairs_only: bool = F
     return str(path)
 
 
+
+def both_play(name, cards, rules, base, counter, counting):
+    """The engine's count mode (``counter``: `counter.counter_strategies`' tables, counter and
+    insurance) and the reference's ``counting`` play ``cards`` to a cut near the end: their
+    records must be the same round for round (the first that differs is shown, with the
+    reference's bets). Returns ``(records, the engine's counting tally, the reference's
+    rounds)``."""
+    cut = len(cards) - 3 * rules.boxes - 12
+    got, tally = K.play_stacked(cards, rules, base, cut=cut, counter=counter)
+    played = reference.play_stacked(cards, rules, base, cut=cut, counting=counting)
+    want = reference.records(played, rules.boxes)
+    assert got.shape == want.shape, (name, got.shape, want.shape)
+    for i in np.flatnonzero((got != want).any(axis=1))[:1]:
+        pytest.fail(f"{name}: round {i}, {played[i].bets}\nengine:    "
+                    f"{describe_record(got[i])}\nreference: {describe_record(want[i])}\n"
+                    + reference.format_round(played[i], int(i)))
+    return want, tally, played
+
 # (id, rules, count, deck estimation, base strategy, seed, shoes); "pairs": every pair cell
 # split or not by the count (rule 11.5: a box that declined splits no later pair)
 CASES = [
@@ -99,20 +117,12 @@ def test_the_engines_counter_plays_as_the_reference_game(case, tmp_path):
     rounds = splits = changed = 0
     for _ in range(shoes):
         cards = rng.permutation(n) % L.N_CODES
-        cut = n - 3 * rules.boxes - 12
-        got, _ = K.play_stacked(cards, rules, base, cut=cut, counter=tables)
-        played = reference.play_stacked(cards, rules, base, cut=cut, counting=counting)
-        want = reference.records(played, rules.boxes)
-        assert got.shape == want.shape, (name, got.shape, want.shape)
-        for i in np.flatnonzero((got != want).any(axis=1))[:1]:
-            pytest.fail(f"{name}: round {i}\nengine:    {describe_record(got[i])}\n"
-                        f"reference: {describe_record(want[i])}\n"
-                        + reference.format_round(played[i], int(i)))
+        want, _, _ = both_play(name, cards, rules, base, tables, counting)
         rounds += len(want)
         hands = want[:, [L.R_FIXED + b * L.R_BOX + L.B_HANDS for b in range(rules.boxes)]]
         splits += int((hands > 1).sum())
-        plain = K.play_stacked(cards, rules, base, cut=cut)  # the base strategy without a count
-        changed += len(plain) != len(got) or bool((plain != got).any())
+        plain = K.play_stacked(cards, rules, base, cut=n - 3 * rules.boxes - 12)  # no count
+        changed += len(plain) != len(want) or bool((plain != want).any())
     assert rounds >= 500 and splits >= 10 and changed >= shoes // 2, (rounds, splits, changed)
 
 
@@ -188,17 +198,8 @@ def test_the_engines_counter_bets_as_the_reference_game(case, tmp_path):
             step={"exact": 0, "half": 26, "whole": 52}[estimation], true=bool(system.balanced),
             plays=plays, bet=ramps["bet"], super_sevens=ramps["super_sevens"],
             boxes=ramps["boxes"], wong=ramps["wong"])  # fmt: skip
-        cards = rng.permutation(n) % L.N_CODES
-        cut = n - 3 * rules.boxes - 12
-        got, got_tally = K.play_stacked(cards, rules, base, cut=cut,
-                                        counter=(stack(strategies), counter, insurance))
-        played = reference.play_stacked(cards, rules, base, cut=cut, counting=counting)
-        want = reference.records(played, rules.boxes)
-        assert got.shape == want.shape, (name, got.shape, want.shape)
-        for i in np.flatnonzero((got != want).any(axis=1))[:1]:
-            pytest.fail(f"{name}: round {i}, {played[i].bets}\nengine:    "
-                        f"{describe_record(got[i])}\nreference: {describe_record(want[i])}\n"
-                        + reference.format_round(played[i], int(i)))
+        _, got_tally, played = both_play(name, rng.permutation(n) % L.N_CODES, rules, base,
+                                         (stack(strategies), counter, insurance), counting)
         want_tally = reference.counting_tally(played, rules)
         for row, field in np.argwhere(got_tally != want_tally)[:1]:
             at = [r for r in played if np.floor(r.bets.count) == row + L.TC_MIN]
