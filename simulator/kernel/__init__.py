@@ -11,7 +11,7 @@ from simulator import layout as L
 from simulator.jit import njit, warm
 from simulator.kernel import count as C
 from simulator.kernel import rng as R
-from simulator.kernel.play import MAX_HANDS, play_rounds
+from simulator.kernel.play import MAX_HANDS, play_rounds, work_arrays
 from simulator.kernel.tables import Machine, build
 from simulator.strategy import stack_for
 
@@ -48,6 +48,7 @@ def _simulate(p, m, cx, ins_flags, sizes, states, fields, tally, counts, wcounts
     wat = np.flatnonzero((wrows[:, fields] != 0).sum(axis=1))
     sub, wsub = rows[at][:, fields], wrows[wat][:, fields]
     seen, wseen = np.zeros(at.size, np.int64), np.zeros(wat.size, np.int64)
+    wk = work_arrays(p)
     for j in range(sizes.size):
         shoe = R.fresh_shoe(p[L.P_DECKS])
         ws = np.zeros(R.N_WS, np.int64)
@@ -55,7 +56,7 @@ def _simulate(p, m, cx, ins_flags, sizes, states, fields, tally, counts, wcounts
         ws[R.WS_NEED_FULL] = 1
         block[:] = 0
         play_rounds(p, m, cx, ins_flags, shoe, ws, states[j], sizes[j], p[L.P_CUT], block, counts,
-                    wcounts, None, trace)  # fmt: skip
+                    wcounts, None, trace, wk)  # fmt: skip
         if ws[R.WS_FAIL] != 0:
             return 1
         block[L.T_SHUFFLES] += ws[R.WS_SHUFFLES]
@@ -78,7 +79,8 @@ def _play_stacked(p, m, cx, ins_flags, cards, cut, out):
     rng = np.arange(1, 5).astype(np.uint64)
     return play_rounds(p, m, cx, ins_flags, shoe, ws, rng, out.shape[0], cut,
                        np.zeros(L.N_TALLY, np.int64), np.zeros(0, np.int64),
-                       np.zeros(0, np.int64), out, np.zeros(0, np.int8))  # fmt: skip
+                       np.zeros(0, np.int64), out, np.zeros(0, np.int8),
+                       work_arrays(p))  # fmt: skip
 
 
 def _in_range(name: str, x, lo: int, hi: float = np.inf) -> int:

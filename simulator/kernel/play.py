@@ -11,7 +11,7 @@ from simulator.kernel import count as C
 from simulator.kernel import rng as R
 from simulator.kernel import tables as M
 from simulator.kernel import tally as T
-from simulator.kernel.rng import SLACK, pick, refill, value
+from simulator.kernel.rng import SLACK, take, value
 
 MAX_HANDS = 4  # rule-set limit on hands per box
 # At most the cards of a one-box round that does not split: the deal and the hole card, 21 hits
@@ -19,19 +19,6 @@ MAX_HANDS = 4  # rule-set limit on hands per box
 WALK_CARDS = 49
 WALK_DONE, WALK_NEAR, WALK_EXIT = 0, 1, 2  # why ``walk`` returned
 SS_B, SS_C, SS_D, SS_E, SS_F = 1, 2, 3, 4, 5
-
-
-@njit
-def _take(shoe, ws, stacked, pos, end, n_cards, s0, s1, s2, s3):
-    """A card for a seldom step of the round loop, the shoe refilled if it ran out: returns
-    ``(code, pos, end, s0, s1, s2, s3)``. (The frequent steps take theirs inline.)"""
-    if pos >= end:
-        pos, end = refill(ws, stacked, pos, n_cards)
-    k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
-    code = np.int64(shoe[k])
-    shoe[k] = shoe[np.uint64(pos)]
-    shoe[np.uint64(pos)] = code
-    return code, pos + 1, end, s0, s1, s2, s3
 
 
 @njit(inline="always")
@@ -127,11 +114,7 @@ def walk(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at
         # before ``stop``.
         stop = min(lim, pos + 3 * (room - n) - 2)
         while True:  # to a decision, an exit, ``stop``
-            k, s0, s1, s2, s3 = pick(False, pos, end, s0, s1, s2, s3)
-            code = np.int64(shoe[k])
-            shoe[k] = shoe[np.uint64(pos)]
-            shoe[np.uint64(pos)] = code
-            pos += 1
+            code, pos, end, s0, s1, s2, s3 = take(shoe, None, False, pos, end, s0, s1, s2, s3)
             v = np.uint64(value(code) - 1)
             s = np.int64(wtrans[np.uint64(s * 10) + v])
             wcounts[np.uint64(s)] += 1
@@ -171,8 +154,18 @@ def walk(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at
 
 
 @njit
+def work_arrays(p):
+    """``play_rounds``' work arrays (it allocates none, so it runs without reference counts): by
+    box and hand, a box's tally, the Super Sevens lines and each strategy's round, a counter's
+    state and its walk's round records."""
+    return (np.zeros((10, p[L.P_BOXES] * MAX_HANDS + 1), np.int64), np.zeros(L.N_TALLY, np.int64),
+            np.zeros((7, 6), np.int64), np.zeros((2, 7), np.int64), np.zeros(C.N_CS, np.int64),
+            np.zeros((3, 52 * p[L.P_DECKS] // 3 + 4), np.int64))  # fmt: skip
+
+
+@njit(_nrt=False)
 def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wcounts, out,
-                trace):  # fmt: skip
+                trace, wk):  # fmt: skip
     """Play up to ``n_rounds`` rounds (design: "One round, in order"); returns the rounds played.
     Simulation: lazy Fisher-Yates dealing with the xoshiro256** state ``rng`` (advanced in
     place); unsplit boxes counted by (final state, outcome) in ``counts``, the rest into
@@ -180,7 +173,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     Stacked (``out`` not None; None in simulation): ``shoe`` in order while
     ``pos < cut``, a record a round into ``out``. ``trace``: empty, or (tests) the rounds' cards
     but those of a round dealt partly from reshuffled discards. ``m``: ``tuple(tables.Machine)``;
-    ``ins_flags``: each box takes insurance; ``cx``: a counter's arrays (``count``), or None."""
+    ``ins_flags``: each box takes insurance; ``cx``: a counter's arrays (``count``), or None;
+    ``wk``: ``work_arrays(p)``."""
     (trans, flags, link, fin, kind, total, wager, peek_t, net, insn, rows, start, wtrans, wflags,
      _, alt, walt, wtid, _, d_stands, ss_pay, slot) = m  # fmt: skip
     nb = p[L.P_BOXES]
@@ -191,33 +185,29 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     draw_all = p[L.P_DRAW_NO_LIVE] != 0
     cut_at = 0 if p[L.P_SHUFFLE] == L.SHUFFLE_EVERY_ROUND else cut  # 7.1: shuffle from there
     n_cards = shoe.size - SLACK
-    st = np.zeros(nb, np.int64)  # each box's state after the deal
+    box, scratch, lines, by_round, cs, rec = wk  # rec: a counter's walk's round records
+    box[:], lines[:], by_round[:], cs[:] = 0, 0, 0, 0
     # Box b's hands' states: hs[b * MAX_HANDS + h]; todo[:n_play]: the hands to play this round
-    # in order, then the last, not played (the start state).
-    hs = np.zeros(nb * MAX_HANDS + 1, np.int64)
-    todo = np.zeros(nb * MAX_HANDS + 1, np.int64)
-    nsp = np.zeros(nb, np.int64)  # a split box's hands (0: not split)
-    c1 = np.zeros(nb, np.int64)  # each box's first card
-    line = np.full(nb, -1, np.int64)  # each box's Super Sevens line
-    scratch = np.zeros(L.N_TALLY, np.int64)
-    lines = np.zeros((7, 6), np.int64)  # boxes moved from Super Sevens line (f), by strategy
-    multi = slot.max() > 0  # boxes of several strategies: each one's per-round squares
-    by_round = np.zeros((2, 7), np.int64)  # this round's total and Super Sevens, by strategy
+    # in order, then the last, not played (the start state). By box: st its state after the
+    # deal, nsp a split box's hands (0: not split), c1 and c2 its first two cards, line its
+    # Super Sevens line, insb it takes insurance, fam its strategies' family (a counter's,
+    # insurance taken), declined it declined to split a pair (11.5).
+    hs, todo, st, nsp, c1, c2, line, insb, fam, declined = (box[0], box[1], box[2], box[3], box[4],
+                                                           box[5], box[6], box[7], box[8], box[9])
+    for b in range(nb):
+        line[b], insb[b] = -1, ins_flags[b]
+    # lines: boxes moved from Super Sevens line (f), by strategy; by_round: this round's total
+    # and Super Sevens, by strategy (boxes of several strategies: each one's per-round squares).
+    multi = slot.sum() > 0  # (slots >= 0)
     pos, end = ws[R.WS_POS], ws[R.WS_END]
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
-    c2 = np.zeros(nb, np.int64)  # each box's second card
-    insb = ins_flags.copy()
     nbr = nb  # boxes this round
     walking = not stacked and wtrans.size > 0 and trace.size == 0
-    cs, rec = np.zeros(C.N_CS, np.int64), np.zeros((3, 0), np.int64)  # a counter's walk
     if cx is not None:  # (``cx is None``: the counter's code is left out when compiled)
         ci, ctab, tg, ramp_v, ct, ev, walked, bt = cx
         nt = alt.size // flags.size  # the counter's strategies
         cs[C.CS_SHUFFLES] = -1
-        fam = np.zeros(nb, np.int64)  # a box took insurance (its strategies' family)
-        declined = np.zeros(nb, np.int64)  # a box declined to split a pair (11.5)
         walking = walking and walked.size > 0
-        rec = np.zeros((3, n_cards // 3 + 4 if walked.size else 0), np.int64)  # the walk's
     s_dealt = traced = r = 0
     while r < n_rounds:
         why = WALK_NEAR
@@ -253,13 +243,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                                     p[L.P_DECKS])  # fmt: skip
             # 1. The deal: a card to each box, the dealer's up card, a second card to each box.
             for i in range(2 * nbr + 1):
-                if pos >= end:
-                    pos, end = refill(ws, stacked, pos, n_cards)
-                k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
-                code = np.int64(shoe[k])
-                shoe[k] = shoe[np.uint64(pos)]
-                shoe[np.uint64(pos)] = code
-                pos += 1
+                code, pos, end, s0, s1, s2, s3 = take(shoe, ws, stacked, pos, end, s0, s1, s2, s3)
                 if i < nbr:
                     c1[i] = code
                     st[i] = trans[np.uint64(start[i] * 10 + value(code) - 1)]
@@ -284,8 +268,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             if why == WALK_EXIT:
                 code = np.int64(shoe[pos - 1])
             else:
-                code, pos, end, s0, s1, s2, s3 = _take(shoe, ws, stacked, pos, end, n_cards, s0,
-                                                       s1, s2, s3)  # fmt: skip
+                code, pos, end, s0, s1, s2, s3 = take(shoe, ws, stacked, pos, end, s0, s1, s2, s3)
             d_hard += value(code)
             d_ace |= np.int64(code < 4)
             d_n = 2
@@ -347,8 +330,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 elif (flags[np.uint64(s)] & M.EXIT) != 0:
                     s = np.int64(link[s])
                     if (flags[s] & M.PLAYER) != 0:  # 7-7 played on: its third card (14)
-                        code, pos, end, s0, s1, s2, s3 = _take(shoe, ws, stacked, pos, end,
-                                                               n_cards, s0, s1, s2, s3)
+                        code, pos, end, s0, s1, s2, s3 = take(shoe, ws, stacked, pos, end, s0,
+                                                              s1, s2, s3)  # fmt: skip
                         if (code >> 2) == L.SEVEN_RANK:  # (d), (e) if all three one suit
                             suited = line[b] == SS_C and (code & 3) == (c1[b] & 3)
                             lines[slot[b], line[b]] -= 1
@@ -366,13 +349,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     j += 1
                     continue
                 while True:
-                    if pos >= end:
-                        pos, end = refill(ws, stacked, pos, n_cards)
-                    k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
-                    code = np.int64(shoe[k])
-                    shoe[k] = shoe[np.uint64(pos)]
-                    shoe[np.uint64(pos)] = code
-                    pos += 1
+                    code, pos, end, s0, s1, s2, s3 = take(shoe, ws, stacked, pos, end, s0, s1, s2,
+                                                          s3)  # fmt: skip
                     s = np.int64(trans[np.uint64(s * 10 + value(code) - 1)])
                     f = flags[np.uint64(s)]
                     if cx is not None and (f & M.INDEX) != 0:
@@ -399,13 +377,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     break
             elif (need & M.STOOD) == 0 or d_stands[np.uint64(d_ace * 32 + d_hard)] != 0:
                 break
-            if pos >= end:
-                pos, end = refill(ws, stacked, pos, n_cards)
-            k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
-            code = np.int64(shoe[k])
-            shoe[k] = shoe[np.uint64(pos)]
-            shoe[np.uint64(pos)] = code
-            pos += 1
+            code, pos, end, s0, s1, s2, s3 = take(shoe, ws, stacked, pos, end, s0, s1, s2, s3)
             d_hard += value(code)
             d_ace |= np.int64(code < 4)
             d_n += 1

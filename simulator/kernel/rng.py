@@ -105,6 +105,20 @@ def pick(stacked, pos, end, s0, s1, s2, s3):
     return np.uint64(pos + k), s0, s1, s2, s3
 
 
+@njit(inline="always")
+def take(shoe, ws, stacked, pos, end, s0, s1, s2, s3):
+    """A card dealt: the shoe refilled if it ran out (``refill``; ``ws`` None: the caller knows
+    it has not, and the test is left out when compiled), the card picked (``pick``) and swapped
+    into ``pos``. Returns ``(code, pos + 1, end, s0, s1, s2, s3)``."""
+    if ws is not None and pos >= end:
+        pos, end = refill(ws, stacked, pos, shoe.size - SLACK)
+    k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
+    code = np.int64(shoe[k])
+    shoe[k] = shoe[np.uint64(pos)]
+    shoe[np.uint64(pos)] = code
+    return code, pos + 1, end, s0, s1, s2, s3
+
+
 @njit
 def deal_shoe(state, decks):
     """A fresh shoe of ``decks`` decks shuffled lazily from the xoshiro256** ``state`` and dealt
