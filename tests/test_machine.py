@@ -5,7 +5,7 @@ The round loop walks ``trans`` one card at a time; these tests walk it in Python
 card values, so the rules the machine encodes for split hands and 7-7 under Super Sevens (11,
 11 (b), 11 (c), 10 after a split, 14.4) are checked card by card. The box rules for a dealer
 blackjack against split hands, which the loop settles in code, are checked on
-``play._settle_split`` with hands built the same way.
+``tally.settle_box`` with hands built the same way.
 """
 
 from __future__ import annotations
