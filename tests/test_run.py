@@ -222,4 +222,8 @@ def test_a_stop_signal_as_the_last_chunk_comes_in_is_not_lost():
     before = signal.getsignal(signal.SIGINT)
     with pytest.raises(KeyboardInterrupt):
         list(iter_jobs(job, iter(range(2)), 1))
+        # On a loaded machine the kernel may hand the signal to an idle thread only after the
+        # runner has ended and put the handlers back: the handler put back raises it then (not
+        # lost either). A stop noted and dropped raises nothing, here or there.
+        time.sleep(1.0)
     assert signal.getsignal(signal.SIGINT) is before
