@@ -120,14 +120,14 @@ def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
     return out
 
 
-def _advantage(net_units: float, bet: float, round_sd, played: int, note=None) -> dict:
+def _advantage(net_units: float, bet: float, round_sd, played: int) -> dict:
     """Net per unit of ``bet`` with its 95% interval: the SE of the mean net per round played
     over the mean bet per round (the bet's own variation adds terms of order advantage^2)."""
     mean = _ratio(net_units, bet)
     se = None
     if mean is not None and round_sd is not None and played:
         se = round_sd * math.sqrt(played) / bet
-    return _figure(mean, se) | {"interval_note": note if se is not None else None}
+    return _figure(mean, se) | {"interval_note": None}
 
 
 def _per_wagered(initial: dict, net_units: float, wagered_units: float, bet: float) -> dict:
