@@ -886,6 +886,9 @@ def _check_checkpoint(path, resume: bool) -> None:
     read-only folder still gives its report)."""
     from simulator.run import checkpoint_problem
 
+    if resume and path is None:
+        raise BjsimError("--resume: needs --checkpoint FILE (the run to carry on), or the file: "
+                         "--resume FILE")
     if path is None:
         return
     problem = checkpoint_problem(path, resume)
@@ -916,9 +919,6 @@ def _check_run_options(ctx, precision, resume, checkpoint_path, scheduler):
             "--rounds: not with --precision, which plays until the target is met: cap it with "
             "--max-rounds"
         )
-    if resume and checkpoint_path is None:
-        raise BjsimError("--resume: needs --checkpoint FILE (the run to carry on), or the file: "
-                         "--resume FILE")
     _check_checkpoint(checkpoint_path, resume)
     if scheduler is not None:
         from simulator import distributed
@@ -1561,9 +1561,9 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
                    "kept)", err=True)
     fig, theirs = exact_figures(rules, strat)
     if strat is None:  # named as every command names the rules' basic strategy
-        from simulator.derived import DERIVED_BASIC, nz_chart_fits
+        from simulator.derived import rules_basic
 
-        fig = fig | {"strategy": "basic" if nz_chart_fits(rules, theirs) else DERIVED_BASIC}
+        fig = fig | {"strategy": rules_basic(rules, theirs).name}
     run_meta = source | {"strategy": fig["strategy"], "seed": None, "partial": False}
     if fmt == "json":
         doc = exact_json(fig, {"version": __version__, "rules": rules_dict(rules),
@@ -1634,8 +1634,8 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
               "unless --resume.")
 @resume_option("With --checkpoint: carry on the comparison there. The options of what it "
                "plays left out (baseline, variants, strategies, rounds, seed, chunk and pair "
-               "sizes, precision) are the ones kept in FILE; one given that changes it is "
-               "refused.")
+               "sizes, precision, max rounds) are the ones kept in FILE; one given that changes "
+               "it is refused.")
 @click.option("--no-exact", "no_exact", is_flag=True,
               help="Leave out the exact differences (computed once per game, ~10 s, cached).")
 @click.option("--plot", "plot_path", type=OutputPath(formats=_plot_formats), default=None,
@@ -2016,9 +2016,6 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
                              f"--format and --output")
         _emit(_count_list(fmt), output)
         return
-    if resume and checkpoint_path is None:
-        raise BjsimError("--resume: needs --checkpoint FILE (the run to carry on), or the file: "
-                         "--resume FILE")
     _check_checkpoint(checkpoint_path, resume)
     plan = load_plan(plan_name)
     sets = _changes(overrides, boxes, super_sevens)
