@@ -3,9 +3,8 @@ where an interrupted run stopped and gives exactly the uninterrupted result. A s
 ``identity`` (everything the result depends on), ``state`` (`engine.RunState`: the finished
 chunks' summed tally and the few past it), ``command`` (the command line's options of the run,
 which a resume takes where they are not given again) and ``sha256`` (of the rest); written
-atomically, at
-most every ``BJSIM_CHECKPOINT_EVERY`` seconds (default 5) and at the end. docs/design.md
-"Checkpoints" has the format and the checks a resume makes."""
+atomically, at most every ``BJSIM_CHECKPOINT_EVERY`` seconds (default 5) and at the end.
+docs/design.md "Checkpoints" has the format and the checks a resume makes."""
 
 from __future__ import annotations
 

@@ -172,8 +172,8 @@ def _gain_se(tot) -> float | None:
         return None
     sq = (Fraction(tot[L.C_MAIN_SQ], b * b) - 2 * Fraction(tot[L.C_CROSS], b * k)
           + Fraction(tot[L.C_FLAT_RSQ], k * k))
-    mean = Fraction(tot[L.C_NET], b) - Fraction(tot[L.C_FLAT_NET], k)
-    var = max(sq - mean * mean / n, 0) * n / (n - 1)  # the sum's: n times a round's (ddof 1)
+    total = Fraction(tot[L.C_NET], b) - Fraction(tot[L.C_FLAT_NET], k)  # the rounds' d summed
+    var = max(sq - total * total / n, 0) * n / (n - 1)  # the sum's: n times a round's (ddof 1)
     return math.sqrt(var) / L.UNIT
 
 

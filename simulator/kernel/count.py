@@ -224,7 +224,8 @@ def add_box(ct, row, seated, bet, ss_bet, main, wagered, ss_pay, ss_on, n):
 @njit(inline="always")
 def add_round(ct, row, seated, net, bet, flat, n):
     """``n`` rounds alike into the counting tally: ``net`` the counter's (tenths), ``flat`` its
-    boxes' main net at one unit (the counter's main net is ``bet`` times it: one bet a box)."""
+    boxes' main and insurance net at one unit (the counter's is ``bet`` times it: one bet a
+    box)."""
     ct[row, L.C_ROUNDS] += n
     ct[row, L.C_FLAT_RSQ] += n * flat * flat
     if seated:
