@@ -168,15 +168,20 @@ def load(path) -> dict:
         with open(path, encoding="utf-8") as f:
             doc = json.load(f)
     except OSError as err:
-        raise CheckpointError(f"--checkpoint {path}: cannot read: {err.strerror or err}") from None
+        raise CheckpointError(f"checkpoint {path}: cannot read: {err.strerror or err}") from None
     except (ValueError, RecursionError) as err:  # UnicodeDecodeError is a ValueError
-        why = "too deeply nested" if isinstance(err, RecursionError) else _one_line(err)
-        raise CheckpointError(f"--checkpoint {path}: not a bjsim checkpoint: {why}") from None
+        if isinstance(err, json.JSONDecodeError):
+            why = f"not JSON (line {err.lineno}, column {err.colno})"
+        elif isinstance(err, UnicodeError):
+            why = "not UTF-8 text"
+        else:
+            why = "too deeply nested" if isinstance(err, RecursionError) else _one_line(err)
+        raise CheckpointError(f"checkpoint {path}: not a bjsim checkpoint: {why}") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise CheckpointError(f"--checkpoint {path}: not a bjsim checkpoint")
+        raise CheckpointError(f"checkpoint {path}: not a bjsim checkpoint")
     if doc.get("version") != FORMAT_VERSION:
         raise CheckpointError(
-            f"--checkpoint {path}: checkpoint format version {_shown(doc.get('version'))}: "
+            f"checkpoint {path}: checkpoint format version {_shown(doc.get('version'))}: "
             f"allowed {FORMAT_VERSION}"
         )
     try:
@@ -185,13 +190,13 @@ def load(path) -> dict:
         ok = False
     if not ok:
         raise CheckpointError(
-            f"--checkpoint {path}: its content does not match its sha256 checksum (edited or "
+            f"checkpoint {path}: its content does not match its sha256 checksum (edited or "
             "damaged): remove it and start the run again"
         )
     counter = isinstance(doc.get("identity"), dict) and "counting" in doc["identity"]
     if doc.get("tally_names") != list(L.TALLY_NAMES) or counter and doc.get(
             "count_names") != list(L.COUNT_NAMES):
-        raise CheckpointError(f"--checkpoint {path}: its tally layout differs from this bjsim's "
+        raise CheckpointError(f"checkpoint {path}: its tally layout differs from this bjsim's "
                               "(written by another version): remove it and start the run again")
     return doc
 
@@ -203,7 +208,7 @@ def resume(path, ident: dict, state) -> None:
     try:
         diff = _differs(doc.get("identity", {}), ident)
     except (AttributeError, TypeError):
-        raise CheckpointError(f"--checkpoint {path}: damaged identity") from None
+        raise CheckpointError(f"checkpoint {path}: damaged identity") from None
     if diff is not None:
         raise CheckpointError(f"--resume: {path} is a checkpoint of a different run: {diff}")
     try:
@@ -217,7 +222,7 @@ def resume(path, ident: dict, state) -> None:
         else:  # a state with a payload of its own reads and checks it (bjsim compare)
             prefix, extra = state.read_checkpoint(prefix_end, s["prefix"], s["extra"], stop)
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as err:
-        raise CheckpointError(f"--checkpoint {path}: damaged state: {_one_line(err)}") from None
+        raise CheckpointError(f"checkpoint {path}: damaged state: {_one_line(err)}") from None
     state.restore(prefix_end, prefix, extra, stop)
 
 
@@ -230,7 +235,7 @@ def saved_options(path, name: str) -> dict:
         return {}
     options = command.get("options")
     if not isinstance(options, dict):
-        raise CheckpointError(f"--checkpoint {path}: damaged options")
+        raise CheckpointError(f"checkpoint {path}: damaged options")
     return options
 
 
@@ -245,7 +250,7 @@ def rules_differ(path, kind: str, rules) -> str | None:
         else:
             diff = _differs({"rules": saved.get("rules", {})}, {"rules": _rules(rules)})
     except (AttributeError, TypeError):
-        raise CheckpointError(f"--checkpoint {path}: damaged identity") from None
+        raise CheckpointError(f"checkpoint {path}: damaged identity") from None
     return None if diff is None else f"--resume: {path} is a checkpoint of a different run: {diff}"
 
 

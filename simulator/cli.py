@@ -19,6 +19,7 @@ import re
 import signal
 import sys
 import threading
+from pathlib import Path
 
 import click
 
@@ -97,9 +98,27 @@ def _run_command(ctx) -> dict:
     for param in ctx.command.params:
         if isinstance(param, click.Option) and param.name not in NOT_KEPT:
             value = given_value(ctx, param.name)
-            value = ctx.params.get(param.name) if value is None else value
+            if value is None:
+                value = ctx.params.get(param.name)
+            elif isinstance(value, (tuple, list)):
+                value = [_kept_file(v) for v in value]
+            else:
+                value = _kept_file(value)
             options[param.name] = list(value) if isinstance(value, tuple) else value
     return {"name": ctx.command.name, "options": options}
+
+
+def _kept_file(given: str) -> str:
+    """A rule or variant file as a checkpoint keeps it, so that a resume finds it from any
+    folder: a shipped one by its name under ``configs/``, any other by its absolute path."""
+    from simulator.rules import DEFAULT_RULES_PATH, shipped_rule_file, shown_rule_file
+
+    found = shipped_rule_file(given)
+    if not os.path.isfile(found):
+        return given  # (the command has refused it)
+    if Path(found).resolve().is_relative_to(DEFAULT_RULES_PATH.parent.resolve()):
+        return shown_rule_file(found)
+    return os.path.abspath(found)
 
 
 def resume_option(help_text: str):
@@ -142,7 +161,7 @@ def _fill_from_checkpoint(ctx) -> None:
             try:
                 ctx.params[param.name] = param.process_value(ctx, saved[param.name])
             except click.BadParameter as err:
-                raise BjsimError(f"--checkpoint {path}: an option kept there: "
+                raise BjsimError(f"checkpoint {path}: an option kept there: "
                                  f"{err.format_message()}") from None
 
 

@@ -16,7 +16,7 @@ from simulator import checkpoint as C
 from simulator import engine
 from simulator import layout as L
 from simulator.cli import cli
-from simulator.rules import Rules
+from simulator.rules import DEFAULT_RULES_PATH, Rules
 from simulator.strategy import load_strategy
 
 NZ = Rules()
@@ -164,6 +164,25 @@ def test_every_command_with_resume_takes_its_options_from_the_checkpoint(tmp_pat
     assert a == b
 
 
+def test_a_resume_from_another_folder_finds_the_rule_files(tmp_path, monkeypatch):
+    """The checkpoint keeps a rule file given by a relative path as its absolute path, and a
+    shipped one by its name under configs/, so a resume from another folder finds both."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "mine.toml").write_text(DEFAULT_RULES_PATH.read_text())
+    for rules, kept in (("mine.toml", str(tmp_path / "a" / "mine.toml")),
+                        ("nz1994-8deck", "configs/nz1994-8deck.toml")):
+        monkeypatch.chdir(tmp_path / "a")
+        whole = run_cli("simulate", *RUN, "--rules", rules, "--checkpoint", "../run.ckpt")
+        assert whole.exit_code == 0, whole.output
+        assert json.load(open("../run.ckpt"))["command"]["options"]["rules_path"] == kept
+        monkeypatch.chdir(tmp_path / "b")
+        again = run_cli("simulate", "--resume", "../run.ckpt", "-q", "-f", "json")
+        assert again.exit_code == 0, again.output
+        assert json.loads(again.stdout)["results"] == json.loads(whole.stdout)["results"]
+        os.unlink("../run.ckpt")
+
+
 def test_resume_file_is_checkpoint_file_resume(tmp_path):
     """``bjsim simulate --resume run.ckpt``: the file named by --resume itself."""
     path = str(tmp_path / "run.ckpt")
@@ -280,7 +299,12 @@ def test_a_file_that_is_not_a_checkpoint_is_refused(tmp_path):
     bad = tmp_path / "bad.ckpt"
     bad.write_text("{not json")
     assert_user_error(run_cli("simulate", *RUN, "--checkpoint", str(bad), "--resume"),
-                      "not a bjsim checkpoint")
+                      "not a bjsim checkpoint: not JSON (line 1, column 2)")
+    # Named as the file whichever option gave it, without the JSON parser's own words.
+    bad.write_bytes(b"\xff\xfe binary")
+    result = run_cli("simulate", "--resume", str(bad))
+    assert_user_error(result, f"checkpoint {bad}: not a bjsim checkpoint: not UTF-8 text")
+    assert "--checkpoint" not in result.output
     bad.write_text('{"format": "something else"}')
     assert_user_error(run_cli("simulate", *RUN, "--checkpoint", str(bad), "--resume"),
                       "not a bjsim checkpoint")
