@@ -12,6 +12,7 @@ import math
 
 import pandas as pd
 
+from simulator.exact.compare import CUT_CARD_EFFECT
 from simulator.report import as_edge, by_strategy, precision_text, strategy_label, with_note
 from simulator.rules import rules_dict
 from simulator.tally import Z95
@@ -205,11 +206,10 @@ def shoe_note(stats: dict, pair_rounds: int) -> list[str]:
 
 CUT_CARD_DIFFERENCE_Z = (
     "z tests each simulated difference against the exact difference for a full shoe every "
-    "round: dealt to a cut card, each game's simulated figure holds the cut-card effect (about "
-    "+0.02% on the NZ game's house edge, measured; blocks that each start from a fresh shuffle "
-    "hold part of it), which the exact figures do not; with the same shoe it mostly cancels "
-    "in the difference, but what is left of it is in z too, and can make |z| large over many "
-    "rounds with nothing wrong")
+    f"round: dealt to a cut card, each game's simulated figure holds {CUT_CARD_EFFECT} (blocks "
+    "that each start from a fresh shuffle hold part of it), which the exact figures do not; "
+    "with the same shoe it mostly cancels in the difference, but what is left of it is in z "
+    "too, and can make |z| large over many rounds with nothing wrong")
 
 
 def cut_card_note(stats: dict) -> str | None:

@@ -236,12 +236,13 @@ def theory(rules, strategies) -> dict:
 # analysis"). A z against the exact figure holds it: +0.6 at 10 million rounds, +6 at 10^9.
 Z_MIN_SE = 0.0001  # under a cut card, no z of an SE below 0.01%: the effect would move it 2+
 CUT_CARD_MARK = "~"
+CUT_CARD_EFFECT = ("the cut-card effect (about +0.02% on the NZ game's house edge, measured; more "
+                   "with fewer decks)")
 CUT_CARD_Z = (
     "z tests the simulation, dealt to a cut card, against the exact value for a full shoe "
-    "every round, so it includes the cut-card effect (about +0.02% on the NZ game's house "
-    "edge, measured; more with fewer decks), which adds about 0.02% / SE to z: +0.6 at 10 "
-    "million rounds, +1.9 at 100 million, so a large |z| at 10^8 rounds or more is expected, "
-    "not a fault (--set shuffle=every-round tests agreement alone)")
+    f"every round, so it includes {CUT_CARD_EFFECT}, which adds about 0.02% / SE to z: +0.6 at "
+    "10 million rounds, +1.9 at 100 million, so a large |z| at 10^8 rounds or more is "
+    "expected, not a fault (--set shuffle=every-round tests agreement alone)")
 
 
 def cut_card_z(rules, z, se) -> tuple[float | None, str | None, str | None]:
@@ -255,10 +256,9 @@ def cut_card_z(rules, z, se) -> tuple[float | None, str | None, str | None]:
         return z, None, None
     if se is not None and se < Z_MIN_SE:
         return None, (f"no z: its SE ({100 * se:.4f}%) is below {100 * Z_MIN_SE:.2f}%, where "
-                      "the cut-card effect (about +0.02% on the NZ game's house edge, measured; "
-                      "the exact value is for a full shoe every round) would move z by 2 or "
-                      "more: the difference is that effect plus any fault, so no z is given "
-                      "(--set shuffle=every-round for a z of agreement)"), None
+                      f"{CUT_CARD_EFFECT} would move z by 2 or more (the exact value is for a "
+                      "full shoe every round): the difference is that effect plus any fault, "
+                      "so no z is given (--set shuffle=every-round for a z of agreement)"), None
     return z, None, CUT_CARD_Z
 
 
