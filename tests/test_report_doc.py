@@ -307,8 +307,8 @@ def test_choices_table_gives_each_simulated_house_edge_its_se_and_interval():
 
     fig = {"house_edge": 0.005, "super_sevens": {"house_edge": 0.2277}}
     basic = load_strategy("basic")
-    rows = [figures._choice_row("basic", basic, res(0.05), fig, fig),
-            figures._choice_row("other", basic, res(None), fig, fig)]
+    rows = [figures._choice_row("basic", basic, res(0.05), fig, fig, load_rules()),
+            figures._choice_row("other", basic, res(None), fig, fig, load_rules())]
     assert (rows[0]["ss_ci95_low"], rows[0]["ss_ci95_high"]) == pytest.approx((0.102, 0.298))
     sec = sections.choices({"strategy": "basic", "choices": rows, "choices_note": ""})
     t = next(b for b in sec.blocks if isinstance(b, sections.Table))

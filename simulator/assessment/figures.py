@@ -474,28 +474,24 @@ def _sevens(rules, fig, runs: dict) -> dict:
             "strategy_equals_published": own_is_published}
 
 
-def _choice_row(name, strat, res, fig, main_fig, rules=None) -> dict:
-    """A strategy's row of the player's choices; with ``rules`` its z as `_cut_card` gives it."""
-    row = _choice_figures(name, strat, res, fig, main_fig)
-    return row if rules is None else _cut_card(row, rules)
-
-
-def _choice_figures(name, strat, res, fig, main_fig) -> dict:
+def _choice_row(name, strat, res, fig, main_fig, rules) -> dict:
+    """A strategy's row of the player's choices, its z as `_cut_card` gives it."""
     s = res["results"]
     he, ss = s["house_edge"], s["super_sevens"]
     exact_ss = fig["super_sevens"]["house_edge"] if fig["super_sevens"] else None
     sentences = strat.description.strip().split(". ")
     # several sentences: the first names the rules it was derived for, the rest what it does
     desc = ". ".join(sentences[1:] if len(sentences) > 1 else sentences)
-    return {"strategy": name, "description": desc, "exact": fig["house_edge"],
-            "simulated": he["mean"], "se": he["se"], "ci95_low": he["ci95_low"],
-            "ci95_high": he["ci95_high"], "z": _z(he["mean"], fig["house_edge"], he["se"]),
-            "cost": fig["house_edge"] - main_fig["house_edge"],
-            "ss_exact": exact_ss, "ss_simulated": ss["house_edge"], "ss_se": ss["se"],
-            # the house edge's interval: the return's, negated
-            "ss_ci95_low": None if ss["ci95_high"] is None else -ss["ci95_high"],
-            "ss_ci95_high": None if ss["ci95_low"] is None else -ss["ci95_low"],
-            "ss_interval_note": ss.get("interval_note")}
+    row = {"strategy": name, "description": desc, "exact": fig["house_edge"],
+           "simulated": he["mean"], "se": he["se"], "ci95_low": he["ci95_low"],
+           "ci95_high": he["ci95_high"], "z": _z(he["mean"], fig["house_edge"], he["se"]),
+           "cost": fig["house_edge"] - main_fig["house_edge"],
+           "ss_exact": exact_ss, "ss_simulated": ss["house_edge"], "ss_se": ss["se"],
+           # the house edge's interval: the return's, negated
+           "ss_ci95_low": None if ss["ci95_high"] is None else -ss["ci95_high"],
+           "ss_ci95_high": None if ss["ci95_low"] is None else -ss["ci95_low"],
+           "ss_interval_note": ss.get("interval_note")}
+    return _cut_card(row, rules)
 
 
 def _distribution(rules, strat, spec, summary, n) -> dict:
