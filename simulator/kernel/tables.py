@@ -240,7 +240,7 @@ def build(p, tables, bands: int = 0) -> Machine:
     then as many taking insurance): an ``INDEX`` state ``s``'s state under strategy ``j`` is
     ``alt[s * len(tables) + j]`` (in the walk ``walt``). ``link``: an exit's or ``PAIR`` state's
     state to play on; ``fin``: a final state's index (else -1); ``peek``: a box's final state
-    when a peeked dealer blackjack ends the round; ``net``, ``ins``, ``rows`` (``tally.add_box``)
+    when a peeked dealer blackjack ends the round; ``net``, ``ins``, ``rows`` (``tally.settle_box``)
     by ``fin * N_OUTCOMES + o``; ``dstand[ace * 32 + hard]``: the dealer stands (12.3);
     ``sspay``: the Super Sevens result by line; ``wtid``: a walk terminal's class (by the
     round's net and wager, all a counter's bets need), ``wclass`` each class's ``wrows`` row;
