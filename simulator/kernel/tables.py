@@ -139,10 +139,8 @@ class Builder:
 
     def after(self, si, a, hard, ace, u, w=L.UNIT):
         """The state a decision leads to (a split is the caller's)."""
-        if a == A_HIT:
-            return self.state(("P", si, hard, ace, u), flags=PLAYER)
-        if a == A_DOUBLE:
-            return self.state(("PD", si, hard, ace, u), flags=PLAYER)
+        if a in (A_HIT, A_DOUBLE):
+            return self.state(("P" if a == A_HIT else "PD", si, hard, ace, u), flags=PLAYER)
         if a == A_STAND:
             t = max(total(hard, ace), 16)
             return self.final(("D", si, t, w, u), T.K_STOOD, t, w, STOOD | NEED2)
@@ -276,17 +274,13 @@ def build(p, tables, bands: int = 0) -> Machine:
     finals = [s for s, i in enumerate(info) if i[0] != T.K_NONE]
     fin = np.full(n, -1, np.int32)
     fin[finals] = np.arange(len(finals))
-    no = T.N_OUTCOMES
-    net = np.zeros(len(finals) * no, np.int64)
-    ins = np.zeros(len(finals) * no, np.int64)
-    rows = np.zeros((len(finals) * no, L.N_TALLY), np.int64)
+    rows = np.zeros((len(finals) * T.N_OUTCOMES, L.N_TALLY), np.int64)
+    net, ins = np.zeros((2, len(rows)), np.int64)
     kind, t, w = column(0), column(1), column(2)
-    for j, s in enumerate(finals):
-        slot = 0 if bands else bld.order[s][1]  # its strategy's figures (its first box's)
-        for o in range(no):
-            i = j * no + o
-            net[i], ins[i] = T.settle_box(rows[i], np.array([s]), 0, 1, kind, t, w, o,
-                                         info[s][4], p, slot)  # fmt: skip
+    for i in range(len(rows)):  # by (final state, outcome); its strategy's figures at its first box
+        s, o = finals[i // T.N_OUTCOMES], i % T.N_OUTCOMES
+        net[i], ins[i] = T.settle_box(rows[i], np.array([s]), 0, 1, kind, t, w, o, info[s][4], p,
+                                     0 if bands else bld.order[s][1])  # fmt: skip
     start = np.array([bld.state(("S", si)) for si in box_si], np.int64)
     if bands:
         start = np.full(int(p[L.P_BOXES]), start[0], np.int64)
@@ -356,11 +350,10 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
 
     def dealer(f, dh, da, first):
         """The dealer holds ``dh`` (hard), ``da`` (ace) against final state ``f``."""
-        k = order[f]
         if first and dh == 11 and da:
             return terminal(f, T.O_BJ)
         t = total(dh, da)
-        more = draw_all or (bld.info[k][3] & STOOD) != 0
+        more = draw_all or (bld.info[order[f]][3] & STOOD) != 0
         stands = T.dealer_stands.py_func(t, t != dh, h17)
         if more and not stands:
             return sid(("DS", cls(f), dh, da))
