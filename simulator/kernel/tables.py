@@ -97,13 +97,6 @@ class Builder:
                 return A_SURRENDER if can_surrender else A_SPLIT
         return self.resolve(code, can_double, can_surrender, t)
 
-    def splits_again(self, si, v, u) -> bool:
-        """A split hand dealt its own value again: does the pair table split it (11, 11.5)?"""
-        if v == 1 and not self.p[L.P_RSA]:
-            return False
-        cell = self.pairs[si, v - 1, 9 if u == 1 else u - 2]
-        return cell in (L.P, L.RP) or (cell == L.PD and bool(self.p[L.P_DAS]))
-
     def canon(self, key):
         """A counter's hand is one state under every band's strategy, kept apart by its
         insurance family only when the up card is an ace (``step`` makes the choices)."""
@@ -193,7 +186,8 @@ class Builder:
             return self.dealt(si, key[2], c, key[3])
         if kind == "SH":
             v, u = key[2], key[3]
-            if c == v and self.splits_again(si, v, u):
+            again = c == v and (v != 1 or self.p[L.P_RSA])  # the pair table decides (11, 11.5)
+            if again and self.decide(si, 2 * v, int(v == 1), 2, u, v1=v, v2=v) == A_SPLIT:
                 link = self.order[self.played_on(si, v, v, u)]
                 return self.state(("SX", si, v, link, u), flags=PAIR, link=link)
             return self.played_on(si, v, c, u)
