@@ -24,7 +24,6 @@ INDEX = 64  # a counter's hand whose decision the count's band makes: played on 
 # Flags of the one-box round walk (``walk``).
 TERMINAL = 1  # a round has just ended
 BOUNDARY = 2  # between rounds: the start state and every terminal
-SPECIAL = 4  # the loop plays on in code (an exit)
 DECIDE = 16  # a counter's ``INDEX`` state: played on from ``walt``
 W_EXIT = 32  # a pair to split or 7-7 under Super Sevens: the round is played on in code
 FIRST = 64  # DECIDE after the deal: insurance by the count too
@@ -394,10 +393,10 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
         return sid(("WH", s, hole))
 
     for k in order[:n0]:
-        info[k] = SPECIAL | W_EXIT if bld.info[k][3] & EXIT else 0
+        info[k] = W_EXIT if bld.info[k][3] & EXIT else 0
     walt = {}
     for k, a in bld.alt.items():
-        info[k] = SPECIAL | DECIDE | (FIRST if k[1][0] == "PU" else 0)
+        info[k] = DECIDE | (FIRST if k[1][0] == "PU" else 0)
         walt[k] = [walk_of(s) for s in a]
     table = {}
     for i, k in enumerate(order):  # (the order grows as the walk reaches new states)
