@@ -175,11 +175,16 @@ def _run(p, m, cx, ins_flags, sizes, states, fields=(), trace=None) -> tuple:
     return tally, out
 
 
-def _game(params, tables) -> tuple:
-    """``(p, machine, ins_flags)`` of a game: its rules and one strategy a box, checked."""
+def _game(params, tables, counter=None, insurance=False) -> tuple:
+    """``(p, machine, ins_flags)`` of a game, checked: its rules and one strategy a box, or a
+    ``counter``'s strategies (``count_chunk``) and whether those without a count insure."""
     p = _check_params(params)
-    tables = _check_tables(tables, int(p[L.P_BOXES]))
-    return p, machine_for(p, tables), tables[4][:, 0].astype(np.int64)
+    if counter is None:
+        tables = _check_tables(tables, int(p[L.P_BOXES]))
+        return p, machine_for(p, tables), tables[4][:, 0].astype(np.int64)
+    n_bands = counter.bands.size + 1
+    tables = _check_tables(tables, n_bands * (2 if counter.insurance is not None else 1))
+    return p, machine_for(p, tables, n_bands), np.full(int(p[L.P_BOXES]), int(insurance), np.int64)
 
 
 def simulate_chunk(params, tables, n_rounds: int, state, trace=None) -> np.ndarray:
@@ -207,12 +212,8 @@ def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
     ``tables``: the counter's strategies (``counter.counter_for``), one a band of the count, then
     as many again taking insurance when ``counter.insurance`` is set; ``insurance``: whether
     the strategies without a count for it take insurance. The rest as ``simulate_chunk``."""
-    p = _check_params(params)
-    n_bands = counter.bands.size + 1
-    tables = _check_tables(tables, n_bands * (2 if counter.insurance is not None else 1))
-    m = machine_for(p, tables, n_bands)
+    p, m, ins_flags = _game(params, tables, counter, insurance)
     cx = _count_arrays(counter, int(p[L.P_DECKS]), m.wclass.shape[0])
-    ins_flags = np.full(int(p[L.P_BOXES]), int(insurance), np.int64)
     n_rounds = _in_range("n_rounds", n_rounds, 0)
     tally = _run(p, m, cx, ins_flags, [n_rounds], [_check_state(state)], trace=trace)[0]
     if cx[6].size:
@@ -239,17 +240,10 @@ def play_stacked(cards, rules, strategies, cut=None, counter=None):
     runs out of cards ends play unreported. ``strategies``: one Strategy for every box, or one
     per box; ``counter``: ``(tables, Counter, insurance)`` (``counter.counter_for``), a counter
     playing every box from a fresh shoe's count, its counting tally returned too."""
-    p = _check_params(rules.to_params())
+    tables, ctr, insurance = counter or (stack_for(rules, strategies), None, False)
+    p, m, ins_flags = _game(rules.to_params(), tables, ctr, insurance)
+    cx = None if ctr is None else ctr.arrays(int(p[L.P_DECKS]))
     boxes = int(p[L.P_BOXES])
-    if counter is not None:
-        tables, ctr, insurance = counter
-        m = machine_for(p, _check_tables(tables, len(tables[0])), ctr.bands.size + 1)
-        cx = ctr.arrays(int(p[L.P_DECKS]))
-        ins_flags = np.full(boxes, int(insurance), np.int64)
-    else:
-        tables = _check_tables(stack_for(rules, strategies), boxes)
-        m, cx = machine_for(p, tables), None
-        ins_flags = tables[4][:, 0].astype(np.int64)
     c = np.asarray(cards)
     if c.ndim != 1:
         raise ValueError(f"cards: expected a flat sequence of card codes, got shape {c.shape}")

@@ -159,7 +159,7 @@ def table_at(ci, ctab, tg, cs, shoe, ws, pos, end, fam):
 
 
 @njit
-def round_start(ci, ctab, tg, ramp_v, ev, cs, shoe, ws, pos, end, decks):
+def round_start(ci, ctab, tg, ramp_v, cs, shoe, ws, pos, end, decks):
     """At a round's start, kept in ``cs``: seated (wonging), the bets, the tally row and the
     shoe's place in the exact Super Sevens table (``exact_at``). Returns the boxes dealt."""
     e = count_now(ci, ctab, tg, cs, shoe, ws, pos, end)

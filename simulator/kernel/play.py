@@ -148,7 +148,7 @@ def walk(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at
         cs[C.CS_SHUFFLES] = ws[R.WS_SHUFFLES]
         if why == WALK_EXIT:  # the bets of the round left to the loop, at the count at its start
             cs[C.CS_RC], cs[C.CS_SEEN] = rec[0, n], rec[1, n]
-            C.round_start(ci, ctab, tg, ramp_v, ev, cs, shoe, ws, rec[1, n], end, decks)
+            C.round_start(ci, ctab, tg, ramp_v, cs, shoe, ws, rec[1, n], end, decks)
         cs[C.CS_RC], cs[C.CS_SEEN] = rcp, pos
     return r + n, pos, end, s0, s1, s2, s3, why, s
 
@@ -239,8 +239,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             ws[R.WS_ROUND_START] = pos
             ws[R.WS_BEFORE] = 0
             if cx is not None:  # the counter's bets and boxes, at the count before the deal
-                nbr = C.round_start(ci, ctab, tg, ramp_v, ev, cs, shoe, ws, pos, end,
-                                    p[L.P_DECKS])  # fmt: skip
+                nbr = C.round_start(ci, ctab, tg, ramp_v, cs, shoe, ws, pos, end, p[L.P_DECKS])
             # 1. The deal: a card to each box, the dealer's up card, a second card to each box.
             for i in range(2 * nbr + 1):
                 code, pos, end, s0, s1, s2, s3 = take(shoe, ws, stacked, pos, end, s0, s1, s2, s3)

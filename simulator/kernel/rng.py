@@ -94,25 +94,18 @@ def refill(ws, stacked, pos, n_cards):
 
 
 @njit(inline="always")
-def pick(stacked, pos, end, s0, s1, s2, s3):
-    """Position of the next card (design: "Shoe and shuffle"): ``pos`` itself (stacked), or
-    uniform in ``pos..end-1`` (one lazy Fisher-Yates step: the caller swaps it into ``pos``).
-    Returns ``(k, s0, s1, s2, s3)``, ``k`` as uint64 (the shoe is indexed unsigned: no
-    negative-index wraparound)."""
-    if stacked:
-        return np.uint64(pos), s0, s1, s2, s3
-    k, s0, s1, s2, s3 = bounded(end - pos, s0, s1, s2, s3)
-    return np.uint64(pos + k), s0, s1, s2, s3
-
-
-@njit(inline="always")
 def take(shoe, ws, stacked, pos, end, s0, s1, s2, s3):
-    """A card dealt: the shoe refilled if it ran out (``refill``; ``ws`` None: the caller knows
-    it has not, and the test is left out when compiled), the card picked (``pick``) and swapped
-    into ``pos``. Returns ``(code, pos + 1, end, s0, s1, s2, s3)``."""
+    """A card dealt (design: "Shoe and shuffle"): the shoe refilled if it ran out (``refill``;
+    ``ws`` None: the caller knows it has not, and the test is left out when compiled), then the
+    card at ``pos`` (stacked) or one uniform in ``pos..end-1`` swapped into ``pos`` (one lazy
+    Fisher-Yates step; the shoe indexed unsigned: no negative-index wraparound). Returns
+    ``(code, pos + 1, end, s0, s1, s2, s3)``."""
     if ws is not None and pos >= end:
         pos, end = refill(ws, stacked, pos, shoe.size - SLACK)
-    k, s0, s1, s2, s3 = pick(stacked, pos, end, s0, s1, s2, s3)
+    k = np.uint64(pos)
+    if not stacked:
+        j, s0, s1, s2, s3 = bounded(end - pos, s0, s1, s2, s3)
+        k = np.uint64(pos + j)
     code = np.int64(shoe[k])
     shoe[k] = shoe[np.uint64(pos)]
     shoe[np.uint64(pos)] = code
@@ -128,7 +121,5 @@ def deal_shoe(state, decks):
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
     out = np.empty(n, np.int64)
     for pos in range(n):
-        k, s0, s1, s2, s3 = pick(False, pos, n, s0, s1, s2, s3)
-        out[pos] = shoe[k]
-        shoe[k] = shoe[pos]
+        out[pos], _, _, s0, s1, s2, s3 = take(shoe, None, False, pos, n, s0, s1, s2, s3)
     return out

@@ -24,7 +24,6 @@ INDEX = 64  # a counter's hand whose decision the count's band makes: played on 
 # Flags of the one-box round walk (``walk``).
 TERMINAL = 1  # a round has just ended
 BOUNDARY = 2  # between rounds: the start state and every terminal
-SPECIAL = 4  # the loop plays on in code (an exit)
 DECIDE = 16  # a counter's ``INDEX`` state: played on from ``walt``
 W_EXIT = 32  # a pair to split or 7-7 under Super Sevens: the round is played on in code
 FIRST = 64  # DECIDE after the deal: insurance by the count too
@@ -97,13 +96,6 @@ class Builder:
                 return A_SURRENDER if can_surrender else A_SPLIT
         return self.resolve(code, can_double, can_surrender, t)
 
-    def splits_again(self, si, v, u) -> bool:
-        """A split hand dealt its own value again: does the pair table split it (11, 11.5)?"""
-        if v == 1 and not self.p[L.P_RSA]:
-            return False
-        cell = self.pairs[si, v - 1, 9 if u == 1 else u - 2]
-        return cell in (L.P, L.RP) or (cell == L.PD and bool(self.p[L.P_DAS]))
-
     def canon(self, key):
         """A counter's hand is one state under every band's strategy, kept apart by its
         insurance family only when the up card is an ace (``step`` makes the choices)."""
@@ -139,10 +131,8 @@ class Builder:
 
     def after(self, si, a, hard, ace, u, w=L.UNIT):
         """The state a decision leads to (a split is the caller's)."""
-        if a == A_HIT:
-            return self.state(("P", si, hard, ace, u), flags=PLAYER)
-        if a == A_DOUBLE:
-            return self.state(("PD", si, hard, ace, u), flags=PLAYER)
+        if a in (A_HIT, A_DOUBLE):
+            return self.state(("P" if a == A_HIT else "PD", si, hard, ace, u), flags=PLAYER)
         if a == A_STAND:
             t = max(total(hard, ace), 16)
             return self.final(("D", si, t, w, u), T.K_STOOD, t, w, STOOD | NEED2)
@@ -195,7 +185,8 @@ class Builder:
             return self.dealt(si, key[2], c, key[3])
         if kind == "SH":
             v, u = key[2], key[3]
-            if c == v and self.splits_again(si, v, u):
+            again = c == v and (v != 1 or self.p[L.P_RSA])  # the pair table decides (11, 11.5)
+            if again and self.decide(si, 2 * v, int(v == 1), 2, u, v1=v, v2=v) == A_SPLIT:
                 link = self.order[self.played_on(si, v, v, u)]
                 return self.state(("SX", si, v, link, u), flags=PAIR, link=link)
             return self.played_on(si, v, c, u)
@@ -240,7 +231,7 @@ def build(p, tables, bands: int = 0) -> Machine:
     then as many taking insurance): an ``INDEX`` state ``s``'s state under strategy ``j`` is
     ``alt[s * len(tables) + j]`` (in the walk ``walt``). ``link``: an exit's or ``PAIR`` state's
     state to play on; ``fin``: a final state's index (else -1); ``peek``: a box's final state
-    when a peeked dealer blackjack ends the round; ``net``, ``ins``, ``rows`` (``tally.add_box``)
+    when a peeked dealer blackjack ends the round; ``net``, ``ins``, ``rows`` (``tally.settle_box``)
     by ``fin * N_OUTCOMES + o``; ``dstand[ace * 32 + hard]``: the dealer stands (12.3);
     ``sspay``: the Super Sevens result by line; ``wtid``: a walk terminal's class (by the
     round's net and wager, all a counter's bets need), ``wclass`` each class's ``wrows`` row;
@@ -276,17 +267,13 @@ def build(p, tables, bands: int = 0) -> Machine:
     finals = [s for s, i in enumerate(info) if i[0] != T.K_NONE]
     fin = np.full(n, -1, np.int32)
     fin[finals] = np.arange(len(finals))
-    no = T.N_OUTCOMES
-    net = np.zeros(len(finals) * no, np.int64)
-    ins = np.zeros(len(finals) * no, np.int64)
-    rows = np.zeros((len(finals) * no, L.N_TALLY), np.int64)
+    rows = np.zeros((len(finals) * T.N_OUTCOMES, L.N_TALLY), np.int64)
+    net, ins = np.zeros((2, len(rows)), np.int64)
     kind, t, w = column(0), column(1), column(2)
-    for j, s in enumerate(finals):
-        slot = 0 if bands else bld.order[s][1]  # its strategy's figures (its first box's)
-        for o in range(no):
-            i = j * no + o
-            net[i], ins[i] = T.settle_box(rows[i], np.array([s]), 0, 1, kind, t, w, o,
-                                         info[s][4], p, slot)  # fmt: skip
+    for i in range(len(rows)):  # by (final state, outcome); its strategy's figures at its first box
+        s, o = finals[i // T.N_OUTCOMES], i % T.N_OUTCOMES
+        net[i], ins[i] = T.settle_box(rows[i], np.array([s]), 0, 1, kind, t, w, o, info[s][4], p,
+                                     0 if bands else bld.order[s][1])  # fmt: skip
     start = np.array([bld.state(("S", si)) for si in box_si], np.int64)
     if bands:
         start = np.full(int(p[L.P_BOXES]), start[0], np.int64)
@@ -356,11 +343,10 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
 
     def dealer(f, dh, da, first):
         """The dealer holds ``dh`` (hard), ``da`` (ace) against final state ``f``."""
-        k = order[f]
         if first and dh == 11 and da:
             return terminal(f, T.O_BJ)
         t = total(dh, da)
-        more = draw_all or (bld.info[k][3] & STOOD) != 0
+        more = draw_all or (bld.info[order[f]][3] & STOOD) != 0
         stands = T.dealer_stands.py_func(t, t != dh, h17)
         if more and not stands:
             return sid(("DS", cls(f), dh, da))
@@ -407,10 +393,10 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
         return sid(("WH", s, hole))
 
     for k in order[:n0]:
-        info[k] = SPECIAL | W_EXIT if bld.info[k][3] & EXIT else 0
+        info[k] = W_EXIT if bld.info[k][3] & EXIT else 0
     walt = {}
     for k, a in bld.alt.items():
-        info[k] = SPECIAL | DECIDE | (FIRST if k[1][0] == "PU" else 0)
+        info[k] = DECIDE | (FIRST if k[1][0] == "PU" else 0)
         walt[k] = [walk_of(s) for s in a]
     table = {}
     for i, k in enumerate(order):  # (the order grows as the walk reaches new states)

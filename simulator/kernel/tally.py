@@ -74,41 +74,11 @@ def hand_net(kind, total, wager, o, dbj, bj_win, h, first_live):
 
 
 @njit
-def ins_net(insured, o, ins_win):
-    """The insurance wager's net (9.1, 9.5, 9.6): settled by the dealer's blackjack."""
-    if not insured:
-        return 0
-    return ins_win if o == O_BJ else -L.INSURANCE_STAKE
-
-
-@njit
-def add_box(t, main, ins, bits, hands, wins, losses, pushes, doubles, busts, surrs, wagered,
-            slot):  # fmt: skip
-    """Add one box's round (one initial wager) into the tally ``t``, its strategy's figures at
-    ``slot`` (``layout.T_BY``)."""
-    tot = main + ins
-    by = L.T_BY + slot * L.N_BY
-    for at, x in ((L.BY_BOX_ROUNDS, 1), (L.BY_MAIN_SUM, main), (L.BY_MAIN_SQ, main * main),
-                  (L.BY_TOTAL_SUM, tot), (L.BY_TOTAL_SQ, tot * tot)):  # fmt: skip
-        t[by + at] += x
-    for at, x in ((L.T_BOX_ROUNDS, 1), (L.T_MAIN_SUM, main), (L.T_MAIN_SQ, main * main),
-                  (L.T_TOTAL_SUM, tot), (L.T_TOTAL_SQ, tot * tot),
-                  (L.T_INS_OFFERED, int((bits & X_INS_OFFERED) != 0)),
-                  (L.T_INS_TAKEN, int((bits & X_INS_TAKEN) != 0)), (L.T_INS_WON, int(ins > 0)),
-                  (L.T_INS_SUM, ins), (L.T_EM_OFFERED, int((bits & X_EM_OFFERED) != 0)),
-                  (L.T_EM_TAKEN, int((bits & X_EM) != 0)), (L.T_PLAYER_BJ, int((bits & X_BJ) != 0)),
-                  (L.T_HANDS, hands), (L.T_SPLITS, hands - 1), (L.T_WINS, wins),
-                  (L.T_LOSSES, losses), (L.T_PUSHES, pushes), (L.T_DOUBLES, doubles),
-                  (L.T_BUSTS, busts), (L.T_SURRENDERS, surrs), (L.T_MAIN_WAGERED, wagered)):
-        t[at] += x
-
-
-@njit
 def settle_box(row, hs, at, nh, kind, total, wager, o, bits, p, slot):
     """Settle a box's ``nh`` hands (final states ``hs[at:at + nh]``, ``kind``, ``total``,
-    ``wager`` by state) and its insurance (``bits``) against dealer outcome ``o``: its round
-    (``add_box``, its Super Sevens bet on (f)) into ``row``, cleared first. Returns ``(main,
-    ins)``."""
+    ``wager`` by state) and its insurance (``bits``) against dealer outcome ``o``: its round (one
+    initial wager, its Super Sevens bet on (f)) into ``row``, cleared first, its strategy's
+    figures at ``slot`` (``layout.T_BY``). Returns ``(main, ins)``."""
     main = wins = losses = pushes = doubles = busts = surrs = 0
     first_live = True
     for h in range(nh):
@@ -123,10 +93,26 @@ def settle_box(row, hs, at, nh, kind, total, wager, o, bits, p, slot):
         doubles += w == 2 * L.UNIT
         busts += k == K_BUST
         surrs += k == K_ES or k == K_LS
-    ins = ins_net((bits & X_INS_TAKEN) != 0, o, p[L.P_INS_WIN])
+    ins = 0  # the insurance wager (9.1, 9.5, 9.6): settled by the dealer's blackjack
+    if (bits & X_INS_TAKEN) != 0:
+        ins = p[L.P_INS_WIN] if o == O_BJ else -L.INSURANCE_STAKE
+    tot = main + ins
     row[:] = 0
-    add_box(row, main, ins, bits, nh, wins, losses, pushes, doubles, busts, surrs,
-            L.UNIT * (nh + doubles), slot)  # fmt: skip
+    by = L.T_BY + slot * L.N_BY
+    for at, x in ((L.BY_BOX_ROUNDS, 1), (L.BY_MAIN_SUM, main), (L.BY_MAIN_SQ, main * main),
+                  (L.BY_TOTAL_SUM, tot), (L.BY_TOTAL_SQ, tot * tot)):  # fmt: skip
+        row[by + at] += x
+    for at, x in ((L.T_BOX_ROUNDS, 1), (L.T_MAIN_SUM, main), (L.T_MAIN_SQ, main * main),
+                  (L.T_TOTAL_SUM, tot), (L.T_TOTAL_SQ, tot * tot),
+                  (L.T_INS_OFFERED, int((bits & X_INS_OFFERED) != 0)),
+                  (L.T_INS_TAKEN, int((bits & X_INS_TAKEN) != 0)), (L.T_INS_WON, int(ins > 0)),
+                  (L.T_INS_SUM, ins), (L.T_EM_OFFERED, int((bits & X_EM_OFFERED) != 0)),
+                  (L.T_EM_TAKEN, int((bits & X_EM) != 0)), (L.T_PLAYER_BJ, int((bits & X_BJ) != 0)),
+                  (L.T_HANDS, nh), (L.T_SPLITS, nh - 1), (L.T_WINS, wins),
+                  (L.T_LOSSES, losses), (L.T_PUSHES, pushes), (L.T_DOUBLES, doubles),
+                  (L.T_BUSTS, busts), (L.T_SURRENDERS, surrs),
+                  (L.T_MAIN_WAGERED, L.UNIT * (nh + doubles))):  # fmt: skip
+        row[at] += x
     if p[L.P_SS] != 0:
         add_ss(row, 5, 1, -1, slot)  # (f), until the box's cards move it
     return main, ins
@@ -139,7 +125,7 @@ assert all(sq == sm + 1 for sm, sq in ((L.T_RMAIN_SUM, L.T_RMAIN_SQ), (L.T_RINS_
 
 @njit
 def add_round(t, cards, o, main, ins, ss):
-    """Add one round's own fields into the tally ``t`` (its boxes' are ``add_box``'s): its cards,
+    """Add one round's own fields into the tally ``t`` (its boxes' are ``settle_box``'s): its cards,
     the dealer's outcome ``o``, and the sums and squares of its main, insurance, total and Super
     Sevens results."""
     t[L.T_ROUNDS] += 1
@@ -185,7 +171,7 @@ BOX_FIELDS = ((L.B_MAIN, L.T_MAIN_SUM), (L.B_INS, L.T_INS_SUM), (L.B_HANDS, L.T_
 
 @njit
 def write_box(rec, b, t, line, p):
-    """Box ``b``'s fields of its round's record, from the box's own tally ``t`` (``add_box`` of
+    """Box ``b``'s fields of its round's record, from the box's own tally ``t`` (``settle_box`` of
     that box alone) and its Super Sevens ``line``."""
     o = L.R_FIXED + b * L.R_BOX
     for at, f in BOX_FIELDS:
