@@ -603,6 +603,35 @@ def test_incomplete_round_and_cut_in_stacked_mode():
     assert K.play_stacked(two, NZ, MIMIC, cut=3).shape[0] == 1
 
 
+@pytest.mark.parametrize("boxes, counted", [(1, False), (3, False), (1, True)])
+def test_rows_of_cards_are_a_fresh_shoe_a_round(boxes, counted):
+    """``cards`` 2-D (a shuffle every round): one round off each row, as a row alone dealt to a
+    cut card at 1 plays it, a counter's count fresh from each."""
+    from simulator.counter import counter_for
+    from simulator.plans import load_plan
+
+    rules = Rules(boxes=boxes, shuffle="every-round")
+    basic = basic_strategy()
+    counter = counter_for(rules, basic, load_plan("hi-lo-1-12")) if counted else None
+    rng = np.random.default_rng(boxes)
+    rows = np.array([rng.permutation(312) % 52 for _ in range(40)])
+    got = K.play_stacked(rows, rules, [basic] * boxes, counter=counter)
+    alone = [K.play_stacked(r, rules, [basic] * boxes, cut=1, counter=counter) for r in rows]
+    if counted:
+        got, tally = got
+        assert tally.any() and (tally == sum(a[1] for a in alone)).all()
+        alone = [a[0] for a in alone]
+    assert all(len(a) == 1 for a in alone)
+    assert (got == np.concatenate(alone)).all()
+
+
+def test_a_row_of_cards_that_runs_out_mid_round_ends_play():
+    full = shoe(deal(["Tc 7d"], up="9h", then="8s"))  # a round of five cards
+    aces = [0] * len(full)  # aces only: the hand draws past the row's five cards
+    assert K.play_stacked(np.array([full, full]), NZ, MIMIC).shape[0] == 2
+    assert K.play_stacked(np.array([full, aces, full]), NZ, MIMIC).shape[0] == 1
+
+
 def test_the_machines_a_process_keeps_are_bounded_the_least_recently_used_going(monkeypatch):
     """A long-lived process (a Dask worker, a library caller) playing many games keeps at most
     ``MACHINE_BYTES`` of machines; the one used again since is kept, the oldest rebuilt."""

@@ -160,11 +160,13 @@ def _sample(rules, strategy, n: int, seed: int) -> np.ndarray:
     by the kernel's stacked mode from shoes shuffled by ``SeedSequence(seed, SAMPLE_STREAM)``."""
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(SAMPLE_STREAM,)))
     shoe = fresh_shoe(rules.decks)
-    cut = 1 if rules.shuffle == "every-round" else rules.cut
+    every = rules.shuffle == "every-round"  # (a fresh shoe a round: rows of them, one a round)
     cols = [L.R_FIXED + b * L.R_BOX + k for b in range(rules.boxes) for k in (L.B_MAIN, L.B_INS)]
     parts, got = [], 0
     while got < n:
-        rec = kernel.play_stacked(rng.permutation(shoe), rules, strategy, cut=cut)
+        cards = rng.permuted(np.tile(shoe, (min(n - got, 20_000), 1)), axis=1) if every else (
+            rng.permutation(shoe))
+        rec = kernel.play_stacked(cards, rules, strategy, cut=None if every else rules.cut)
         parts.append(rec[:, cols].sum(axis=1))
         got += len(rec)
     return np.concatenate(parts)[:n]

@@ -70,17 +70,23 @@ def _simulate(p, m, cx, ins_flags, sizes, states, fields, tally, counts, wcounts
 
 @njit
 def _play_stacked(p, m, cx, ins_flags, cards, cut, out):
-    """Rounds off ``cards`` in order while ``pos < cut``, records into ``out``; returns the
-    number of complete rounds."""
-    shoe = np.full(cards.size + R.SLACK, R.TEN_CODE, np.int8)
-    shoe[: cards.size] = cards
-    ws = np.zeros(R.N_WS, np.int64)
-    ws[R.WS_END] = cards.size
-    rng = np.arange(1, 5).astype(np.uint64)
-    return play_rounds(p, m, cx, ins_flags, shoe, ws, rng, out.shape[0], cut,
-                       np.zeros(L.N_TALLY, np.int64), np.zeros(0, np.int64),
-                       np.zeros(0, np.int64), out, np.zeros(0, np.int8),
-                       work_arrays(p))  # fmt: skip
+    """Rounds off each row of ``cards`` in order while ``pos < cut`` (one row: as many as it
+    holds; more: one a row), records into ``out``; returns the number of complete rounds."""
+    shoe = np.full(cards.shape[1] + R.SLACK, R.TEN_CODE, np.int8)
+    rng, wk = np.arange(1, 5).astype(np.uint64), work_arrays(p)
+    tally, none, trace = np.zeros(L.N_TALLY, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int8)
+    each = 1 if cards.shape[0] > 1 else out.shape[0]  # rounds a row
+    n = 0
+    for i in range(cards.shape[0]):
+        shoe[: cards.shape[1]] = cards[i]
+        ws = np.zeros(R.N_WS, np.int64)
+        ws[R.WS_END] = cards.shape[1]
+        k = play_rounds(p, m, cx, ins_flags, shoe, ws, rng, each, cut, tally, none, none, out[n:],
+                        trace, wk)  # fmt: skip
+        n += k
+        if k == 0:
+            break
+    return n
 
 
 def _in_range(name: str, x, lo: int, hi: float = np.inf) -> int:
@@ -237,22 +243,25 @@ def _count_arrays(counter: C.Counter, decks: int, classes: int) -> tuple:
 def play_stacked(cards, rules, strategies, cut=None, counter=None):
     """One record per complete round (int64, (rounds, R_FIXED + boxes * R_BOX)) played off
     ``cards`` (codes 0..51) in order while ``pos < cut`` (default ``len(cards)``); a round that
-    runs out of cards ends play unreported. ``strategies``: one Strategy for every box, or one
-    per box; ``counter``: ``(tables, Counter, insurance)`` (``counter.counter_for``), a counter
-    playing every box from a fresh shoe's count, its counting tally returned too."""
+    runs out of cards ends play unreported. ``cards`` 2-D: one round off each row, each a fresh
+    shoe (a shuffle every round). ``strategies``: one Strategy for every box, or one per box;
+    ``counter``: ``(tables, Counter, insurance)`` (``counter.counter_for``), a counter playing
+    every box from a fresh shoe's count, its counting tally returned too."""
     tables, ctr, insurance = counter or (stack_for(rules, strategies), None, False)
     p, m, ins_flags = _game(rules.to_params(), tables, ctr, insurance)
     cx = None if ctr is None else ctr.arrays(int(p[L.P_DECKS]))
     boxes = int(p[L.P_BOXES])
     c = np.asarray(cards)
-    if c.ndim != 1:
-        raise ValueError(f"cards: expected a flat sequence of card codes, got shape {c.shape}")
+    if c.ndim not in (1, 2):
+        raise ValueError(f"cards: expected a sequence of card codes, or rows of them (one shoe "
+                         f"a round), got shape {c.shape}")
     if c.size and (c.min() < 0 or c.max() >= L.N_CODES):
         raise ValueError(f"cards: card codes must be 0-{L.N_CODES - 1}")
-    c = np.ascontiguousarray(c, dtype=np.int8)
-    cut = c.size if cut is None else _in_range("cut", cut, 0)
+    c = np.ascontiguousarray(c.reshape(1, -1) if c.ndim == 1 else c, dtype=np.int8)
+    cut = c.shape[1] if cut is None else _in_range("cut", cut, 0)
     fewest = 1 if counter is not None else boxes  # the boxes a round deals (a plan's: 1 up)
-    out = np.zeros((c.size // (2 * fewest + 1) + 1, L.R_FIXED + boxes * L.R_BOX), np.int64)
+    rows = c.shape[1] // (2 * fewest + 1) + 1 if c.shape[0] == 1 else c.shape[0]
+    out = np.zeros((rows, L.R_FIXED + boxes * L.R_BOX), np.int64)
     name = "stacked" if cx is None else "stacked count"
     warm(name, _play_stacked, p, tuple(m), cx, ins_flags, c, np.int64(0), out)
     n = _play_stacked(p, tuple(m), cx, ins_flags, c, np.int64(cut), out)
