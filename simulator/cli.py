@@ -1161,12 +1161,10 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
         label = _chart_label(rules, strategy_names, False)
     else:
         strategies, names, label = _default_strategies(rules, False, rules.boxes)
-    unused = [k for k in ("penetration", "shuffle") if any(o.split("=")[0].strip() == k
-                                                           for o in overrides)]
+    unused = _shoe_keys_set(overrides)
     if unused:
-        click.echo(f"bjsim: warning: replay deals the cards as given, in order: "
-                   f"{' and '.join(unused)} {'do' if len(unused) > 1 else 'does'} not apply "
-                   "here (--cut stops play as a cut card would)", err=True)
+        click.echo(f"bjsim: warning: replay deals the cards as given, in order: {unused} not "
+                   "apply here (--cut stops play as a cut card would)", err=True)
     results = reference.play_stacked(stacked, rules, strategies, cut=cut)
     used = sum(len(r.cards) for r in results)
     if not results:
@@ -1526,6 +1524,14 @@ def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bo
     return hands.hands_table(rows, source["rules_name"], name, rules)
 
 
+def _shoe_keys_set(overrides) -> str:
+    """The shoe's keys (penetration, shuffle) a --set changes, as "penetration does" or
+    "penetration and shuffle do", or "" for none: for the commands they do not apply to."""
+    keys = [k for k in ("penetration", "shuffle")
+            if any(o.split("=")[0].strip() == k for o in overrides)]
+    return f"{' and '.join(keys)} {'do' if len(keys) > 1 else 'does'}" if keys else ""
+
+
 @cli.command()
 @rules_options
 @click.option("--strategy", "strategy_name", default=None, metavar="NAME|FILE",
@@ -1568,6 +1574,10 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
     rules, meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     source = _rules_source(rules_path, meta, _changes(overrides, boxes, super_sevens))
     strat = load_strategy(strategy_name) if strategy_name else None  # None: derive basic
+    unused = _shoe_keys_set(overrides)
+    if unused:
+        click.echo(f"bjsim: warning: exact values every round from a full shoe: {unused} not "
+                   "change its figures (bjsim simulate deals to the cut card)", err=True)
     if by_hand:
         cards = [min(UP_CHOICES.index(u.upper()) + 1, 10) for u in ups]  # (T: 10)
         _emit(_exact_hands(rules, strat, source, cards, fmt, quiet), output)

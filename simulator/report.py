@@ -203,7 +203,7 @@ def tidy_frame(summary: dict, strategy=None) -> pd.DataFrame:
 
 
 RUN_ROWS = ("rules_name", "rules_file", "overrides", "strategy", "seed", "rounds", "rounds_played",
-            "chunk_rounds", "boxes", "partial", "per_box_note", "strategy_note")
+            "chunk_rounds", "boxes", "partial", "per_box_note", "strategy_note", "basis")
 
 
 def _cell(v) -> str:

@@ -60,6 +60,22 @@ def test_exact_table_and_csv_with_a_strategy():
     assert not any(r["section"] == "super_sevens" for r in rows)
 
 
+def test_every_format_of_exact_says_its_figures_are_for_a_full_shoe(nz_json):
+    """The exact house edge is a full shoe's every round: json, csv and the table say so, and a
+    --set of the shoe's penetration or shuffle, which cannot change it, is warned of."""
+    assert nz_json["exact"]["basis"].startswith("every round from a full shoe")
+    assert "cut-card effect" in nz_json["exact"]["basis"]
+    rows = list(csv.DictReader(io.StringIO(run("exact", "-f", "csv").stdout)))
+    assert [r["value"] for r in rows if r["item"] == "basis"] == [nz_json["exact"]["basis"]]
+    result = CliRunner().invoke(cli, ["exact", "--set", "penetration=0.5", "--set",
+                                      "shuffle=every-round", "-q"])
+    assert result.exit_code == 0
+    assert ("warning: exact values every round from a full shoe: penetration and shuffle do not "
+            "change its figures") in result.stderr
+    assert "every round from a full shoe" in result.stdout
+    assert "warning" not in CliRunner().invoke(cli, ["exact", "--set", "decks=6", "-q"]).stderr
+
+
 def test_exact_errors_are_one_line(tmp_path):
     result = CliRunner().invoke(cli, ["exact", "--set", "decks=12"])
     assert result.exit_code == 2 and "decks" in result.stderr

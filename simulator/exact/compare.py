@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import math
+import textwrap
 
 import numpy as np
 
@@ -238,6 +239,9 @@ Z_MIN_SE = 0.0001  # under a cut card, no z of an SE below 0.01%: the effect wou
 CUT_CARD_MARK = "~"
 CUT_CARD_EFFECT = ("the cut-card effect (about +0.02% on the NZ game's house edge, measured; more "
                    "with fewer decks)")
+FULL_SHOE = ("every round from a full shoe, as a shuffle every round deals it: the rules' "
+             f"penetration and shuffle do not enter, and under a cut card {CUT_CARD_EFFECT} "
+             "comes on top")
 CUT_CARD_Z = (
     "z tests the simulation, dealt to a cut card, against the exact value for a full shoe "
     f"every round, so it includes {CUT_CARD_EFFECT}, which adds about 0.02% / SE to z: +0.6 at "
@@ -421,7 +425,8 @@ def exact_rows(fig: dict) -> list[tuple]:
 def exact_json(fig: dict, meta: dict) -> dict:
     """The json document of `bjsim exact`."""
     doc = {"bjsim": meta.get("version"), "rules": meta.get("rules"),
-           "strategy": fig["strategy"], "run": meta.get("run", {}), "exact": dict(fig)}
+           "strategy": fig["strategy"], "run": meta.get("run", {}),
+           "exact": {"basis": FULL_SHOE} | dict(fig)}
     q = fig.get("sevens_question")
     if q:
         plays = [_own_plays_text(q)]
@@ -452,7 +457,7 @@ def exact_table(fig: dict, title: str) -> str:
         sd = (f"SD per box-round                {fig['sd_box_round']:.4f}  (one box; a round of "
               f"{fig['boxes']} boxes: not computed)")
     out = [f"Exact (combinatorial) figures: {title}, strategy {fig['strategy']}",
-           "(every round from a full shoe; method and approximations: docs/exact.md)",
+           *textwrap.wrap(f"({FULL_SHOE}; method and approximations: docs/exact.md)", 100),
            *([f"({fig['per_box_note']})"] if fig["per_box_note"] else []), "",
            f"house edge (main + insurance)   {_pct(fig['house_edge'])}",
            f"main game return                {_pct(fig['main_ev'])}  per initial wager",
@@ -521,8 +526,8 @@ def exact_csv(fig: dict, run: dict | None = None) -> str:
     frame = pd.DataFrame([(sec, item, per, None if v is None else float(v))
                           for sec, item, per, v in exact_rows(fig)],
                          columns=["section", "item", "per", "value"])
-    meta = {"run": (run or {}) | ({"per_box_note": fig["per_box_note"]}
-                                  if fig.get("per_box_note") else {})}
+    meta = {"run": (run or {}) | {"basis": FULL_SHOE} | (
+        {"per_box_note": fig["per_box_note"]} if fig.get("per_box_note") else {})}
     if fig.get("sevens_question"):
         meta["sevens_play"] = [_own_plays_text(fig["sevens_question"])]
     return csv_text(frame, meta)
