@@ -1031,7 +1031,8 @@ def main(argv=None):
 )
 @output_options(["table", "csv", "json"], "table")
 @click.option("-q", "--quiet", is_flag=True,
-              help="No progress bar on stderr, nor the line of the time taken.")
+              help="No progress bar on stderr, nor the line of the time taken, nor the lines "
+              "saying a strategy is derived and which file it is in (every format names it).")
 @click.option(
     "--exact", "with_exact", is_flag=True,
     help="Also print the exact (combinatorial) house edge and Super Sevens return beside the "
@@ -1672,7 +1673,8 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
               "the exact values, as PNG, PDF, SVG, ... by FILE's suffix (needs pip install "
               "'bjsim[plot]').")
 @output_options(["table", "csv", "json", "markdown"], "table")
-@click.option("-q", "--quiet", is_flag=True, help="No progress on stderr.")
+@click.option("-q", "--quiet", is_flag=True,
+              help="No progress on stderr, nor the lines saying a strategy is derived.")
 @click.pass_context
 @user_errors
 def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, vary, variant_files,
@@ -1830,7 +1832,8 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
               "replaced whole once the new one is made; until then it stays as it was. Files "
               "of your own in it stay.")
 @click.option("-q", "--quiet", is_flag=True,
-              help="No progress bars (the line per step stays on stderr).")
+              help="No progress bars, nor the lines saying a strategy is derived and which file "
+              "it is in (the manifest names it; the line per step stays on stderr).")
 @click.pass_context
 @user_errors
 def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choices,
@@ -2003,7 +2006,8 @@ def _count_list(fmt: str = "table") -> str:
               "stop. Takes no option but --format and --output.")
 @output_options(["table", "json", "csv", "markdown"], "table")
 @click.option("-q", "--quiet", is_flag=True,
-              help="No progress bar on stderr, nor the line of the time taken.")
+              help="No progress bar on stderr, nor the line of the time taken, nor the lines "
+              "saying a strategy is derived and which file it is in (every format names it).")
 @click.pass_context
 @user_errors
 def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_name, rounds,
