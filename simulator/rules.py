@@ -130,9 +130,10 @@ DECLARATIONS: tuple[Key, ...] = (
         allowed="a number 1-3 in steps of 0.1 (1.5 = 3 to 2, 1.2 = 6 to 5)", lo=1.0, hi=3.0,
         steps=L.UNIT, step_error="is not a whole number of tenths of the wager"),
     Key("insurance_pays", "float", 2.0, "9.5", "gazette",
-        "odds paid on a winning insurance wager (stake: half the wager, 9.3)",
-        lambda r: f"Insurance (half the wager, offered on a dealer ace) pays "
-                  f"{_odds(r.insurance_pays)}",
+        "odds paid on a winning insurance wager (stake: up to half the wager, 9.3; bjsim "
+        "stakes half)",
+        lambda r: f"Insurance (up to half the wager, bjsim stakes half; offered on a dealer ace) "
+                  f"pays {_odds(r.insurance_pays)}",
         ("P_INS_WIN",), lambda r: int(round(r.insurance_pays * L.INSURANCE_STAKE)),
         allowed="a number above 0 up to 5 in steps of 0.2 (2 = 2 to 1)", lo=0.0, hi=5.0,
         lo_open=True, steps=L.INSURANCE_STAKE,
