@@ -983,8 +983,8 @@ def main(argv=None):
 @strategy_option
 @click.option(
     "-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
-    help="Rounds to play, at most 10^15; 10_000_000, 1e7 and 10M are all accepted. With "
-    "--resume: the checkpoint's unless given.",
+    help="Rounds to play, at most 10^15; 10_000_000, 1e7, 10M and 2G (suffixes k, M, G, T) are "
+    "all accepted. With --resume: the checkpoint's unless given.",
 )
 @click.option(
     "--seed", type=SEED, default=DEFAULT_SEED, show_default=True,

@@ -287,6 +287,11 @@ def test_overrides_are_typed_by_key():
                                      "false: allowed true or false"),
         ("shuffle=csm", "--set: key 'shuffle' = \"csm\" is not a choice: allowed \"cut-card\", "
                         "\"every-round\""),
+        ("decks=8,penetration=0.8", "--set: 'decks=8,penetration=0.8': one KEY=VALUE each: "
+                                    "repeat it, e.g. --set decks=8 --set penetration=0.8"),
+        ("shuffle=every-round,decks=8", "--set: 'shuffle=every-round,decks=8': one KEY=VALUE "
+                                        "each: repeat it, e.g. --set decks=8 --set "
+                                        "penetration=0.8"),
     ],
 )
 def test_override_errors(item, message):
