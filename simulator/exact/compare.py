@@ -244,9 +244,10 @@ FULL_SHOE = ("every round from a full shoe, as a shuffle every round deals it: t
              "comes on top")
 CUT_CARD_Z = (
     "z tests the simulation, dealt to a cut card, against the exact value for a full shoe "
-    f"every round, so it includes {CUT_CARD_EFFECT}, which adds about 0.02% / SE to z: +0.6 at "
-    "10 million rounds, +1.9 at 100 million, so a large |z| at 10^8 rounds or more is "
-    "expected, not a fault (--set shuffle=every-round tests agreement alone)")
+    f"every round, so it includes {CUT_CARD_EFFECT}, which moves z's centre by about 0.02% / "
+    "SE (+0.6 at 10 million rounds, +1.9 at 100 million; z still varies by about 2 either side "
+    "of it, at 95%), so a large |z| at 10^8 rounds or more is expected, not a fault (--set "
+    "shuffle=every-round tests agreement alone)")
 
 
 def cut_card_z(rules, z, se) -> tuple[float | None, str | None, str | None]:
