@@ -1076,6 +1076,10 @@ def test_report_help_has_an_example():
     (["-o", "x", "--strategy", "no-such"], ["no-such", "basic"]),
     (["-o", "x", "--set", "decks=99"], ["decks"]),
     (["-o", "x", "--no-variants", "--variant", "configs/variants/h17.toml"], ["--no-variants"]),
+    # (small runs: a report that takes the pair silently is soon written, and the test fails)
+    (["-o", "x", "--no-variants", "--variant-rounds", "5M", "--rounds", "5000", "--chunk-rounds",
+      "5000", "--sample-rounds", "1000", "--choice", "basic", "-q"],
+     ["--variant-rounds", "--no-variants"]),
 ])
 def test_report_user_errors_are_one_line(args, words, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
