@@ -969,6 +969,30 @@ def test_report_with_a_precision_target(tmp_path):
     assert "Missing" not in page and "Chart not drawn (Rule-variant" not in page
     assert m["sample_rounds"] == m["sample_rounds_asked"] == 2000  # within the rounds played
     assert "capped" not in result.stderr
+    p = data["precision"]  # met, and said so in the summary
+    assert p == sim["run"]["precision"] and p["met"]
+    assert (f"Precision: target ±3.0000% (95% half-width of the house edge) met: "
+            f"±{100 * p['half_width']:.4f}%.") in (tmp_path / "report.md").read_text()
+
+
+def test_a_precision_target_not_met_is_said_in_the_report(tmp_path):
+    """A --precision run stopped at --max-rounds says so in the summary (report.md, .html) and
+    report.json, with the half-width it reached, as simulate's "Precision:" line; not only on
+    stderr."""
+    result = run("report", "--precision", "0.001", "--max-rounds", "10k", "--chunk-rounds",
+                 "5000", "--sample-rounds", "2000", "--choice", "basic", "--seed", "3",
+                 "--no-variants", "-q", "-o", tmp_path)
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "report.json").read_text())
+    p = data["precision"]
+    assert p == data["simulation"]["basic"]["run"]["precision"]
+    assert (p["target"], p["max_rounds"], p["met"]) == (0.001, 10_000, False)
+    assert p["half_width"] > 0.001 and data["manifest"]["rounds_played"] == 10_000
+    said = (f"Precision: target ±0.1000% (95% half-width of the house edge) NOT met (stopped at "
+            f"--max-rounds 10,000): ±{100 * p['half_width']:.4f}%.")
+    md = (tmp_path / "report.md").read_text()
+    assert said in md.split("## Rules")[0]  # in the summary
+    assert said in (tmp_path / "report.html").read_text()
 
 
 def test_report_records_the_distribution_sample_it_dealt(tmp_path):

@@ -863,6 +863,9 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
             spec.rules_file, spec.rules_name, spec.overrides)["rules_name"],
         "strategy": shown,
         "strategy_derived": _derived(spec),
+        # --precision: the target, whether the main run met it and the half-width it reached
+        # (simulate's run.precision); None for a run of fixed length
+        "precision": main_res["run"].get("precision"),
         "rules": [{"rule": r, "key": kv.split(" = ")[0], "value": _rule_value(kv),
                    "from": origin(rules, kv.split(" = ")[0]), "words": w}
                   for r, kv, w in describe(rules)],

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from simulator.assessment.figures import CONFIDENCES
 from simulator.counting_report import MOVED_TOGETHER, NO_SE, gain_none, sig3
 from simulator.exact.compare import CUT_CARD_MARK, CUT_CARD_Z
+from simulator.report import precision_text
 from simulator.tally import Z95
 
 LABEL = {1: "A", 10: "10"}
@@ -111,6 +112,8 @@ def summary(data: dict) -> Section:
     text = [f"Strategy played: {_strategy_shown(data)}; {man['rounds_played']:,} simulated "
             f"rounds, seed {man['seed']}, chunks of {man['chunk_rounds']:,} rounds (bjsim "
             f"{man['bjsim']})."]
+    if data.get("precision"):  # as simulate's "Precision:" line
+        text.append(f"Precision: {precision_text(data['precision'])}.")
     text.append(f"House edge of the main game with insurance, per initial wager: exact "
                 f"{fmt(-tot['exact'], 'pct')}; simulated {fmt(-tot['simulated'], 'pct')}"
                 f"{_plus_minus(tot, 4)}, " + (
