@@ -603,6 +603,25 @@ def test_super_sevens_combinations_counted_by_hand(built):
         assert r["probability"] == pytest.approx(r["combinations"] / r["of"], rel=1e-12)
 
 
+def test_super_sevens_pay_table_gives_each_simulated_frequency_its_se(built, simulated):
+    """The pay table's simulated frequencies come with simulate's binomial SE (csv, markdown;
+    '-' and a note for a line of too few deals), and its contributions' SE is in the json."""
+    out, data, _ = built
+    lines = simulated["results"]["super_sevens"]["lines"]
+    with open(out / "csv" / "super_sevens_pay_table.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    md = (out / "report.md").read_text()
+    for r, row in zip(rows, data["super_sevens_pays"], strict=True):
+        se = lines[r["line"]]["freq_se"]
+        assert row["freq_se"] == se and (r["freq_se"] == "" if se is None else
+                                         float(r["freq_se"]) == se)
+        assert row["sim_contribution_se"] == lines[r["line"]]["contribution_se"]
+        cells = f"| {fmt(row['freq'], 'prob')} | {fmt(se, 'prob')} | "
+        assert cells in md, cells
+    assert any(lines[k]["freq_se"] is None for k in lines)  # (60,000 rounds: lines d and e)
+    assert "a line of fewer than 30 deals in the run has none ('-')" in md
+
+
 def test_sevens_section_has_every_play_and_the_published_convention(built):
     _, data, _ = built
     s = data["sevens"]

@@ -273,7 +273,8 @@ def _pay_table(rules, fig, summary) -> list[dict]:
             "combinations": round(combos) if abs(combos - round(combos)) < 1e-3 else None,
             "of": deals, "probability": v["probability"], "contribution": v["contribution"],
             "count": sim["count"], "freq": sim["freq"], "freq_se": sim["freq_se"],
-            "sim_contribution": sim["contribution"]})
+            "sim_contribution": sim["contribution"],
+            "sim_contribution_se": sim["contribution_se"]})
     return rows
 
 

@@ -10,7 +10,7 @@ from simulator.assessment.figures import CONFIDENCES
 from simulator.counting_report import MOVED_TOGETHER, NO_SE, gain_none, sig3
 from simulator.exact.compare import CUT_CARD_MARK, CUT_CARD_Z
 from simulator.report import precision_text
-from simulator.tally import Z95
+from simulator.tally import MIN_WINS, Z95
 
 LABEL = {1: "A", 10: "10"}
 
@@ -222,19 +222,24 @@ def pay_table(data: dict) -> Section | None:
             ("probability", "probability", "prob"), ("one_in", "1 in", "odds"),
             ("pays", "pays", "int"),
             ("contribution", "contribution", "spct"), ("count", "simulated count", "int"),
-            ("freq", "simulated frequency", "prob"),
+            ("freq", "simulated frequency", "prob"), ("freq_se", "SE", "prob"),
             ("sim_contribution", "simulated contribution", "spct")]
     t = Table("super_sevens_pay_table", "Super Sevens pay table (rule 14), per bet", cols,
-              [[(r | {"one_in": _one_in(r["probability"])})[c] for c, _, _ in cols]
+              [[(r | {"one_in": _one_in(r["probability"])}).get(c) for c, _, _ in cols]
                for r in rows])
     total = sum(r["contribution"] for r in rows)
+    no_se = any(r.get("freq_se") is None and r.get("count") is not None for r in rows)
     return Section("super-sevens", "Super Sevens pay table", [
         "Combinations: ordered deals of the box's first card, the dealer's up card, the box's "
         "second card and the next card (and the hole card before it in a peek game) that end in "
         "the line, out of all such deals, under the strategy's 7-7 play; probability = "
         "combinations / of, in fixed notation to 10 decimals, and '1 in' its inverse (one bet "
         "in how many makes the line). Contribution = probability x pays (a loss pays -1). "
-        f"Their sum, the return, is {fmt(total, 'spct')}.", t])
+        f"Their sum, the return, is {fmt(total, 'spct')}. The simulated frequency comes with "
+        "its binomial standard error (SE), as bjsim simulate gives it; the simulated "
+        "contribution's SE is pays x that SE (json sim_contribution_se)"
+        + (f"; a line of fewer than {MIN_WINS} deals in the run has none ('-'): the normal "
+           "approximation does not hold" if no_se else "") + ".", t])
 
 
 def frequencies(data: dict) -> Section:
