@@ -787,6 +787,19 @@ def test_distribution_sample_is_reproducible_and_agrees_with_the_run(built):
     assert sum(ss["counts"]) == ss["bets"] == 60_000
 
 
+def test_distribution_means_come_with_their_se(built):
+    """The sample's mean and the run's, side by side, each with its SE (SD / sqrt(rounds))."""
+    out, data, _ = built
+    d = data["distribution"]["main"]
+    assert d["mean_se"] == pytest.approx(d["sd"] / math.sqrt(d["rounds"]), rel=1e-12)
+    assert d["run_mean_se"] == pytest.approx(wager(data, "total")["se"], rel=1e-12)  # one box
+    assert d["run_mean_se"] == pytest.approx(d["run_sd"] / math.sqrt(60_000), rel=1e-9)
+    said = (f"Sample mean {fmt(d['mean'], 'num4')} (SE {fmt(d['mean_se'], 'num4')}) and SD "
+            f"{fmt(d['sd'], 'num4')}; the run's {fmt(d['run_mean'], 'num4')} (SE "
+            f"{fmt(d['run_mean_se'], 'num4')}) and {fmt(d['run_sd'], 'num4')}")
+    assert said in (out / "report.md").read_text()
+
+
 def test_distribution_sample_deals_full_shuffled_shoes(monkeypatch):
     """Each shoe handed to the kernel holds every card decks times, in a new order."""
     from simulator import kernel

@@ -502,7 +502,11 @@ def _distribution(rules, strat, spec, summary, n) -> dict:
         "rounds": int(n), "values": v.tolist(), "counts": c.tolist(),
         "mean": float(values.mean()) if n else None,
         "sd": float(values.std(ddof=1)) if n > 1 else None,
+        # the means' SEs: SD / sqrt(rounds), each round taken as one draw (as the run's SE)
+        "mean_se": float(values.std(ddof=1) / math.sqrt(n)) if n > 1 else None,
         "run_mean": summary["total"]["mean"] * summary["boxes"],
+        "run_mean_se": None if summary["total"]["se"] is None else
+        summary["total"]["se"] * summary["boxes"],
         "run_sd": summary["total"]["sd_round"],
         "source": f"{n:,} rounds dealt by the kernel's stacked mode (the simulation's own game) "
                   f"from shoes shuffled with SeedSequence({spec.seed}, "

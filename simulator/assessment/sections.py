@@ -262,8 +262,11 @@ def frequencies(data: dict) -> Section:
            if data.get("dealer_note") else ""),
         t,
         f"The distribution of the net result per round: {m['source']} Sample mean "
-        f"{fmt(m['mean'], 'num4')} and SD {fmt(m['sd'], 'num4')}; the run's "
-        f"{fmt(m['run_mean'], 'num4')} and {fmt(m['run_sd'], 'num4')}.", dist]
+        f"{fmt(m['mean'], 'num4')} (SE {fmt(m.get('mean_se'), 'num4')}) and SD "
+        f"{fmt(m['sd'], 'num4')}; the run's {fmt(m['run_mean'], 'num4')} (SE "
+        f"{fmt(m.get('run_mean_se'), 'num4')}) and {fmt(m['run_sd'], 'num4')}, in initial "
+        "wagers. Each mean's SE is its SD / sqrt(rounds), a round taken as one draw (an SD is "
+        "shown without one, as in every table of the report).", dist]
     if d.get("super_sevens"):
         blocks.append(f"Super Sevens per bet: from {d['super_sevens']['source']}.")
     blocks.append(_chart(data, "distribution", "Distribution of the net result per round "
