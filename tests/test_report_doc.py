@@ -356,6 +356,31 @@ def test_volatility_is_edge_plus_minus_z_sd_over_root_n(built):
     assert wager(data, "super_sevens")["exact_sd_bet"] == pytest.approx(exact_sd, rel=1e-12)
 
 
+def test_the_main_games_exact_sd_is_bjsim_exacts_and_the_volatility_names_its_sd(built):
+    """The wagers table's exact SD per bet of the main game is bjsim exact's SD per round (one
+    box; basic takes no insurance, so the main game alone has it too; insurance alone has none);
+    the volatility table still ranges by the simulated SD but for Super Sevens, and says so."""
+    out, data, _ = built
+    exact = command_json(data["manifest"]["commands"]["exact"])["exact"]
+    assert wager(data, "total")["exact_sd_bet"] == exact["sd_box_round"] == exact["sd_round"]
+    assert wager(data, "main")["exact_sd_bet"] == exact["sd_box_round"]
+    assert wager(data, "insurance").get("exact_sd_bet") is None
+    assert exact["sd_box_round"] == pytest.approx(wager(data, "total")["sd_bet"], rel=0.02)
+    md = (out / "report.md").read_text()
+    row = next(ln for ln in md.splitlines() if ln.startswith("| Main game and insurance |"))
+    assert f"| {fmt(exact['sd_box_round'], 'num')} |" in row
+    vols = {r["wager"]: r for r in data["volatility"]}
+    assert (vols["total"]["sd_source"], vols["total"]["sd_bet"]) == (
+        "simulated", wager(data, "total")["sd_bet"])
+    assert vols["super_sevens"]["sd_source"] == "exact"
+    assert (f"Main game and insurance (SD per bet {fmt(wager(data, 'total')['sd_bet'], 'num4')}, "
+            "simulated): ") in md
+    assert (f"Super Sevens (SD per bet {fmt(wager(data, 'super_sevens')['exact_sd_bet'], 'num4')}"
+            ", exact): ") in md
+    # the interval by the exact SD is Super Sevens' alone (its simulated SD runs low)
+    assert "Main game and insurance: with the exact SD per bet" not in md
+
+
 def test_super_sevens_interval_is_also_given_by_its_exact_sd(built):
     # Its simulated SD runs low (the text says so): the interval by the exact SD is given too,
     # where an interval is given (this short run withholds it: too few rounds).
@@ -755,9 +780,9 @@ def test_csv_and_markdown_hold_the_json_figures(built):
         for key, head in (("exact", "exact_return"), ("simulated", "simulated_return"),
                           ("se", "se"), ("z", "z"), ("sd_bet", "sd_bet"),
                           ("exact_sd_bet", "exact_sd_bet")):
-            v = w.get(key)  # (the exact SD per bet: Super Sevens' only)
+            v = w.get(key)  # (the exact SD per bet: none for insurance)
             assert (r[head] == "" if v is None else float(r[head]) == v), key
-    assert [r["wager"] for r in rows if r["exact_sd_bet"]] == ["Super Sevens"]
+    assert [r["wager"] for r in rows if not r["exact_sd_bet"]] == ["Insurance"]
     with open(out / "csv" / "rules.csv", newline="") as f:  # plain values, no TOML quotes
         rules = {r["key"]: r["value"] for r in csv.DictReader(f)}
     assert (rules["shuffle"], rules["decks"], rules["super_sevens"]) == ("cut-card", "6", "true")

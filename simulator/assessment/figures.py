@@ -220,6 +220,10 @@ def _wagers(rules, name, res, fig, ins) -> list[dict]:
     for w in out:
         w["bets"] = s["box_rounds"]  # one initial wager a box-round
         w["rounds"] = s["rounds"]
+    # The exact SD per initial wager (bjsim exact's sd_box_round) is the main game's with the
+    # insurance the strategy takes: the main game alone's too where it takes none.
+    out[0]["exact_sd_bet"] = fig["sd_box_round"]
+    out[1]["exact_sd_bet"] = None if fig["insurance"]["taken"] else fig["sd_box_round"]
     if ins is not None:
         ins_name, ins_res, ins_fig = ins
         pays = rules.insurance_pays
@@ -328,7 +332,9 @@ def _volatility(wagers: list[dict], ss_lines: dict | None = None, boxes: int = 1
     """The casino's result over N bets at each confidence (the PAR sheet's volatility index):
     house edge +- z SD / sqrt(N) per bet (its ``per``: an initial wager, or for insurance and
     Super Sevens a unit staked), from the exact house edge and the SD per bet: exact for Super
-    Sevens (``exact_sd_bet``), simulated for the others (``sd_source`` says which). Super
+    Sevens (``exact_sd_bet``), simulated for the others (``sd_source`` says which: the main
+    game's exact SD is for a full shoe every round, its split rounds approximated, while the
+    simulated one is the game as dealt, to the cut card, and measured closely). Super
     Sevens' range is drawn from its exact line chances ``ss_lines`` (`_drawn_range`;
     ``range_source``).
 
@@ -341,7 +347,8 @@ def _volatility(wagers: list[dict], ss_lines: dict | None = None, boxes: int = 1
     rows = []
     total = next(w for w in wagers if w["wager"] == "total")
     for w in wagers:
-        sd = w.get("exact_sd_bet") or w["sd_bet"]
+        exact_sd = w.get("exact_sd_bet") if w["wager"] == "super_sevens" else None
+        sd = exact_sd or w["sd_bet"]
         if w["exact"] is None or sd is None:
             continue
         if w["wager"] == "main" and (w["exact"], w["sd_bet"]) == (total["exact"],
@@ -352,7 +359,7 @@ def _volatility(wagers: list[dict], ss_lines: dict | None = None, boxes: int = 1
         for n in ROUND_COUNTS:
             row = {"wager": w["wager"], "label": w["label"], "per": w["per"], "rounds": n,
                    "house_edge": edge, "sd_bet": sd, "expected_win": n * edge,
-                   "sd_source": "exact" if w.get("exact_sd_bet") else "simulated",
+                   "sd_source": "exact" if exact_sd else "simulated",
                    "range_source": "drawn" if w["wager"] == "super_sevens" else "normal",
                    "boxes": boxes, "sd_round": sd_round, "bets_per_round": per_round,
                    "sd_range": sd if sd_round is None else sd_round / math.sqrt(per_round)}

@@ -188,14 +188,20 @@ def wagers(data: dict) -> Section:
         "combinatorial (bjsim exact); simulated ones come with their standard error (SE), 95% "
         "confidence interval and z = (simulated - exact) / SE. SD per bet is per initial wager "
         "(main game) or per unit staked (insurance, Super Sevens); SD per round sums every box "
-        "of a round. Super Sevens' SD per bet is also given exact: its simulated one rests on a "
-        "handful of its biggest pays and runs low until the run holds many of them.", t,
+        "of a round. SD per bet (exact): bjsim exact's, from a full shoe every round: for the "
+        "main game with insurance its SD per initial wager (json sd_box_round; split rounds' SD "
+        "approximated, docs/exact.md A3), which is also the main game's alone where the strategy "
+        "takes no insurance; for Super Sevens its SD per unit staked, whose simulated one rests "
+        "on a handful of its biggest pays and runs low until the run holds many of them. The "
+        "exact analyzer gives none for insurance alone, or for the main game alone where "
+        "insurance is taken ('-'). The volatility table uses the simulated SD but for Super "
+        "Sevens (below).", t,
         *_z_notes(data["wagers"], "label"), "How each exact figure is derived:"]
     blocks += [f"{w['label']}: {w['derivation']}" for w in data["wagers"]]
     blocks += [f"{w['label']}: no 95% interval and no z: {w['interval_note']}."
                for w in data["wagers"] if w["interval_note"]]
-    blocks += [_exact_sd_interval(w) for w in data["wagers"]
-               if w.get("exact_sd_bet") and w.get("bets") and w["se"] and not w["interval_note"]]
+    blocks += [_exact_sd_interval(w) for w in data["wagers"] if w["wager"] == "super_sevens"
+               and w.get("exact_sd_bet") and w.get("bets") and w["se"] and not w["interval_note"]]
     em = data["even_money"]
     blocks.append(f"Even money (rule 8.3), per initial wager: {em['derivation']} Taking it "
                   f"gives up {fmt(em['cost'], 'num4')} of the initial wager each time "
@@ -334,16 +340,20 @@ def volatility(data: dict) -> Section:
     for r in data["volatility"]:
         if r["wager"] not in seen:
             seen.add(r["wager"])
-            vi.append(f"{r['label']}: " + ", ".join(
-                f"{fmt(r[f'vi_{round(100 * c)}'], 'num3')} at {round(100 * c)}%"
-                for c in CONFIDENCES))
+            vi.append(f"{r['label']} (SD per bet {fmt(r['sd_range'], 'num4')}, {r['sd_source']}"
+                      f"{'' if r.get('sd_round') is None else ', from the SD per round'}): "
+                      + ", ".join(f"{fmt(r[f'vi_{round(100 * c)}'], 'num3')} at "
+                                  f"{round(100 * c)}%" for c in CONFIDENCES))
     return Section("volatility", "Volatility: the casino's result over many bets", [
         f"Over N bets the casino's result per bet ({per}; doubles and splits put more than the "
         "initial wager at stake) lies between house edge - VI / sqrt(N) and house edge + "
         "VI / sqrt(N) with the stated confidence (normal approximation), VI = z x SD per bet "
         "being the volatility index." + _boxes_text(data["volatility"]) + " House edge: exact; SD: "
-        "simulated, but exact for Super Sevens, whose simulated SD rests on a handful of its "
-        "biggest pays. Super Sevens' result is a handful of large pays, far from normal even "
+        "simulated (the wagers table's SD per bet: the game as dealt, to the cut card, where the "
+        "exact SD beside it is for a full shoe every round with split rounds approximated), but "
+        "exact for Super Sevens, whose simulated SD rests on a handful of its biggest pays; the "
+        "volatility index below names the SD each wager's range uses. Super Sevens' result is "
+        "a handful of large pays, far from normal even "
         "over 100,000 bets (for the NZ game a normal 95% range over 100 bets would reach +359%, "
         "more than the casino can win): its low and high are the central range of 400,000 "
         "sets of N bets drawn from its exact line chances (seed 1994; each tail's chance within "
