@@ -736,6 +736,37 @@ def test_variant_figures_equal_what_compare_prints(built):
     assert "Missing" not in (out / "report.html").read_text()
 
 
+def test_a_super_sevens_difference_without_its_interval_is_not_shown_bare(built, tmp_path):
+    """Where a variant's Super Sevens difference has no interval (too few big-line wins), the
+    HTML and Markdown show '-', the note says why, and the CSV and json keep the value with
+    ss_interval_note, as bjsim compare's table shows a dagger: the decks-4 case, a simulated
+    -3.122% beside an exact +2.924%."""
+    data = copy.deepcopy(built[1])
+    note = ("decks-4: too few rounds for a meaningful interval: about 1.2 win(s) of line (e) "
+            "paying 5000 to 1 expected in 200,000 bets, fewer than 30")
+    row = copy.deepcopy(data["variants"]["rows"][0]) | {
+        "variant": "decks-4", "changes": "decks=4", "ss_touched": True,
+        "ss_house_edge": 0.2232, "ss_half_width": None, "ss_exact_house_edge": 0.25691,
+        "ss_difference": -0.03122, "ss_ci95_low": None, "ss_ci95_high": None,
+        "ss_exact": 0.02924, "ss_interval_note": note}
+    data["variants"]["rows"].append(row)
+    section = sections.variants(data)
+    (t,) = [b for b in section.blocks if isinstance(b, sections.Table)
+            and b.name == "rule_variants_super_sevens"]
+    md = render.to_markdown("t", [section])
+    line = next(ln for ln in md.splitlines() if ln.startswith("| decks-4 | decks=4 | 22.320%"))
+    assert "-3.122%" not in md and "-3.122%" not in render.to_html("t", [section])
+    assert line.endswith("| 22.320% | - | 25.691% | - | - | - | +2.924% |"), line
+    assert "The simulated difference of decks-4 rests on such a figure" in md
+    assert "even opposite in sign" in md and "why no interval" not in md
+    output._csv(t, tmp_path / "t.csv")
+    with open(tmp_path / "t.csv", newline="") as f:
+        rows = {r["variant"]: r for r in csv.DictReader(f)}
+    assert float(rows["decks-4"]["ss_difference"]) == -0.03122
+    assert rows["decks-4"]["ss_interval_note"] == note
+    assert float(rows["decks-4"]["ss_exact_difference"]) == 0.02924
+
+
 def test_variant_table_starts_with_the_comparisons_own_baseline(built):
     """Each difference is from compare's own run of the rule set, not the main run: that run is
     the table's first row (json, csv, markdown, html), so a variant's house edge minus its

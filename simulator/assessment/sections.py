@@ -29,6 +29,24 @@ class Table:
     def csv_header(self) -> list[str]:
         return [self.csv_names.get(key, key) for key, _, _ in self.columns]
 
+    def shown(self) -> tuple[list[tuple[str, str, str]], list[list]]:
+        """The columns and rows HTML and Markdown show: all but the CSV's own (format
+        ``csv``, as a withheld figure's note)."""
+        keep = [i for i, (_, _, kind) in enumerate(self.columns) if kind != CSV_ONLY]
+        return ([self.columns[i] for i in keep], [[row[i] for i in keep] for row in self.rows])
+
+
+CSV_ONLY = "csv"  # a column's format: in the CSV file only
+
+
+@dataclass(frozen=True)
+class Withheld:
+    """A figure whose interval is withheld: the CSV keeps its raw value (its note in a column
+    of its own), HTML and Markdown show ``-``, so that no bare number is left to quote without
+    the caveat."""
+
+    value: float
+
 
 @dataclass
 class Chart:
@@ -53,8 +71,8 @@ class Section:
 
 
 def fmt(value, kind: str) -> str:
-    """A raw value as the report prints it; ``-`` for a missing one."""
-    if value is None:
+    """A raw value as the report prints it; ``-`` for a missing one or a `Withheld` one."""
+    if value is None or isinstance(value, Withheld):
         return "-"
     if kind == "text" or isinstance(value, str):  # a word in a column of numbers: "no bound"
         return str(value)
@@ -445,8 +463,10 @@ def variants(data: dict) -> Section:
                  ("ss_exact_house_edge", "SS house edge (exact)", "pct3"),
                  ("ss_difference", "difference", "spct3"), ("ss_ci95_low", "95% CI low", "spct3"),
                  ("ss_ci95_high", "95% CI high", "spct3"),
-                 ("ss_exact", "exact difference", "spct3")]
+                 ("ss_exact", "exact difference", "spct3"),
+                 ("ss_interval_note", "why no interval", CSV_ONLY)]
         withheld = sum(r["ss_half_width"] is None for r in games)
+        hidden = [r["variant"] for r in games if _ss_difference_withheld(r)]
         blocks += [
             "Super Sevens (rule 14), per unit staked, in each game whose Super Sevens can "
             "differ from this rule set's (a change of decks, hole card or pays, or of the 7-7 "
@@ -455,11 +475,25 @@ def variants(data: dict) -> Section:
             "every round) and the difference from this rule set, paired as above. "
             + (f"{withheld} of the {len(games)} simulated figures have no interval ('-'): "
                "their runs hold too few wins of the rare big lines for a standard error to "
-               "mean much (docs/compare.md); the exact figures stand." if withheld else ""),
+               "mean much (docs/compare.md); the exact figures stand." if withheld else "")
+            + (f" The simulated difference of {', '.join(hidden)} rests on such a figure (its "
+               "own or this rule set's) or on too few paired blocks, so it has no interval and "
+               "is not shown either ('-'): from a handful of big pays it can lie far from the "
+               "exact difference, even opposite in sign. The exact difference stands; "
+               "csv/rule_variants_super_sevens.csv and report.json keep the simulated one with "
+               "why it has no interval (ss_interval_note)." if hidden else ""),
             Table("rule_variants_super_sevens", "The effect of each rule variant on the Super "
-                  "Sevens house edge", scols, [[r.get(c) for c, _, _ in scols] for r in games],
+                  "Sevens house edge", scols,
+                  [[Withheld(r[c]) if c == "ss_difference" and _ss_difference_withheld(r)
+                    else r.get(c) for c, _, _ in scols] for r in games],
                   {"ss_exact": "ss_exact_difference"})]
     return Section("variants", "Rule variants", blocks)
+
+
+def _ss_difference_withheld(row: dict) -> bool:
+    """Is a variant's Super Sevens difference without the interval it needs (withheld, as
+    bjsim compare withholds it: too few big-line wins, or too few paired blocks)?"""
+    return row.get("ss_difference") is not None and row.get("ss_ci95_low") is None
 
 
 def counting(data: dict) -> Section | None:
