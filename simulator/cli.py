@@ -1789,7 +1789,8 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
               type=click.Path(dir_okay=False), callback=_shipped,
               help="A rule variant compared with the rule set (bjsim compare --variant FILE); "
               "repeatable. Default: every file in configs/variants/.")
-@click.option("--no-variants", is_flag=True, help="Leave out the rule-variant comparison.")
+@click.option("--no-variants", is_flag=True, help="Leave out the rule-variant comparison (not "
+              "with --variant or --variant-rounds).")
 @click.option("--variant-rounds", type=COUNT, default=10_000_000, show_default="10,000,000",
               help="Rounds each game of the rule-variant comparison plays (the 24 shipped "
               "games at 10 million each: about 20 s on two cores).")
@@ -1868,6 +1869,8 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     _check_run_options(ctx, precision, False, None, None)
     if no_variants and variant_files:
         raise BjsimError("--no-variants: not with --variant FILE")
+    if no_variants and _given(ctx, "variant_rounds"):
+        raise BjsimError("--variant-rounds: not with --no-variants, which plays no rule variant")
     sets = _changes(overrides, boxes, super_sevens)
     rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
     _check_chunk_rounds(rules, chunk_rounds)

@@ -161,8 +161,11 @@ def _withheld_note(stats: dict) -> str | None:
     from simulator.compare import _few_blocks
 
     few = _few_blocks(stats["blocks"]) if len(stats["rows"]) > 1 else None
+    ss_too = any(key == "super_sevens" for key, _ in _sections(stats))
     few = None if few is None else (f"{WITHHELD} no 95% interval, x var, se ratio or z for the "
-                                    f"differences: {few}.")
+                                    "differences" + (", and no Super Sevens difference shown "
+                                                     "(csv and json keep it)" if ss_too else "")
+                                    + f": {few}.")
     ss = _withheld_ss(stats)
     return " ".join(n for n in (few, ss) if n) or None
 
@@ -181,7 +184,9 @@ def _withheld_ss(stats: dict) -> str | None:
     if not notes:
         return None
     return (f"{WITHHELD} no 95% interval; a difference resting on it has no interval, x var, "
-            f"se ratio or z either: {'; '.join(notes)}.")
+            f"se ratio or z either, and is not shown ({WITHHELD}): from a handful of big pays it "
+            "can lie far from the exact difference, even opposite in sign (csv and json keep it, "
+            f"with its difference_interval_note): {'; '.join(notes)}.")
 
 
 SHOE_BLOCKS = 1024  # blocks of fewer rounds hold few shoes: a cut-card question is diluted
@@ -318,7 +323,9 @@ def _cells(f: dict, key: str, d: dict | None, ex: dict | None, has_exact: bool,
     """A figure ``f`` (as a house edge, with its 95% half-width) and its paired difference
     ``d`` from the baseline (None: the baseline's row, or with ``baseline`` False a figure not
     paired); with ``has_exact`` the exact house edge (``ex``: the exact figures), the exact
-    difference and z."""
+    difference and z. A Super Sevens difference whose interval is withheld is not shown either
+    (`WITHHELD`; csv and json keep it with its note): resting on a handful of big pays, it can
+    lie far from the exact difference, even opposite in sign."""
     mean = f["mean"] if key == "house_edge" else f["house_edge"]
     hw_text = WITHHELD if f.get("interval_note") else \
         "-" if f["se"] is None else f"±{_pct(Z95 * f['se'])}"
@@ -328,9 +335,12 @@ def _cells(f: dict, key: str, d: dict | None, ex: dict | None, has_exact: bool,
     else:
         ci = "-" if d["ci95_low"] is None else \
             f"[{_pct(d['ci95_low'], sign=True)}, {_pct(d['ci95_high'], sign=True)}]"
+        diff = _pct(d["mean"], sign=True)
         if d.get("interval_note"):
             ci = WITHHELD
-        cells += [_pct(d["mean"], sign=True), ci, _num(d.get("variance_reduction"), ".1f"),
+            if key == "super_sevens":
+                diff = WITHHELD
+        cells += [diff, ci, _num(d.get("variance_reduction"), ".1f"),
                   _num(d.get("se_ratio"), ".2f"), _num(d.get("correlation"), ".3f")]
     if has_exact:
         ex = ex or {}

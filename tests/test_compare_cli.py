@@ -359,7 +359,9 @@ def test_all_variants_runs_every_shipped_file_against_nz():
 
 def test_a_withheld_super_sevens_interval_is_withheld_in_every_format():
     """4,000 rounds: too few wins of (e) for a Super Sevens interval, in the table and markdown
-    as in json and csv; the paired difference resting on it has no interval, x var or z."""
+    as in json and csv; the paired difference resting on it has no interval, x var or z, and
+    the table and markdown show no bare difference either (json and csv keep it, with its
+    note), as the report's table."""
     args = ["compare", *TINY, "--vary", "decks=8"]
     doc = json.loads(run(*args, "-f", "json").stdout)
     for game in (doc["baseline"], doc["variants"][0]):
@@ -373,12 +375,16 @@ def test_a_withheld_super_sevens_interval_is_withheld_in_every_format():
     ss_rows = [r for r in rows if r["figure"] == "super_sevens"]
     assert all(r["ci95_low"] == "" and "line (e)" in r["interval_note"] for r in ss_rows)
     assert ss_rows[1]["difference_ci95_low"] == "" and ss_rows[1]["difference_interval_note"]
+    assert float(ss_rows[1]["difference"]) == d["mean"]  # kept where its note is beside it
+    bare = f"{100 * d['mean']:+.3f}"
     for fmt in ("table", "markdown"):
         out = run(*args, "-f", fmt).stdout
         ss_part = out.split("Super Sevens (rule 14)")[1].split("Variants:")[0]
-        assert "±" not in ss_part and "[" not in ss_part and ss_part.count("†") == 3
+        assert "±" not in ss_part and "[" not in ss_part and ss_part.count("†") == 4
+        assert bare not in ss_part, (fmt, ss_part)
         assert "† no 95% interval" in out and "nz1994: too few rounds for a meaningful " \
             "interval" in out
+        assert "is not shown (†)" in out and "even opposite in sign" in out
 
 
 def test_compare_gives_the_super_sevens_interval_simulate_gives():

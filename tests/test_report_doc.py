@@ -356,6 +356,31 @@ def test_volatility_is_edge_plus_minus_z_sd_over_root_n(built):
     assert wager(data, "super_sevens")["exact_sd_bet"] == pytest.approx(exact_sd, rel=1e-12)
 
 
+def test_the_main_games_exact_sd_is_bjsim_exacts_and_the_volatility_names_its_sd(built):
+    """The wagers table's exact SD per bet of the main game is bjsim exact's SD per round (one
+    box; basic takes no insurance, so the main game alone has it too; insurance alone has none);
+    the volatility table still ranges by the simulated SD but for Super Sevens, and says so."""
+    out, data, _ = built
+    exact = command_json(data["manifest"]["commands"]["exact"])["exact"]
+    assert wager(data, "total")["exact_sd_bet"] == exact["sd_box_round"] == exact["sd_round"]
+    assert wager(data, "main")["exact_sd_bet"] == exact["sd_box_round"]
+    assert wager(data, "insurance").get("exact_sd_bet") is None
+    assert exact["sd_box_round"] == pytest.approx(wager(data, "total")["sd_bet"], rel=0.02)
+    md = (out / "report.md").read_text()
+    row = next(ln for ln in md.splitlines() if ln.startswith("| Main game and insurance |"))
+    assert f"| {fmt(exact['sd_box_round'], 'num')} |" in row
+    vols = {r["wager"]: r for r in data["volatility"]}
+    assert (vols["total"]["sd_source"], vols["total"]["sd_bet"]) == (
+        "simulated", wager(data, "total")["sd_bet"])
+    assert vols["super_sevens"]["sd_source"] == "exact"
+    assert (f"Main game and insurance (SD per bet {fmt(wager(data, 'total')['sd_bet'], 'num4')}, "
+            "simulated): ") in md
+    assert (f"Super Sevens (SD per bet {fmt(wager(data, 'super_sevens')['exact_sd_bet'], 'num4')}"
+            ", exact): ") in md
+    # the interval by the exact SD is Super Sevens' alone (its simulated SD runs low)
+    assert "Main game and insurance: with the exact SD per bet" not in md
+
+
 def test_super_sevens_interval_is_also_given_by_its_exact_sd(built):
     # Its simulated SD runs low (the text says so): the interval by the exact SD is given too,
     # where an interval is given (this short run withholds it: too few rounds).
@@ -603,6 +628,25 @@ def test_super_sevens_combinations_counted_by_hand(built):
         assert r["probability"] == pytest.approx(r["combinations"] / r["of"], rel=1e-12)
 
 
+def test_super_sevens_pay_table_gives_each_simulated_frequency_its_se(built, simulated):
+    """The pay table's simulated frequencies come with simulate's binomial SE (csv, markdown;
+    '-' and a note for a line of too few deals), and its contributions' SE is in the json."""
+    out, data, _ = built
+    lines = simulated["results"]["super_sevens"]["lines"]
+    with open(out / "csv" / "super_sevens_pay_table.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    md = (out / "report.md").read_text()
+    for r, row in zip(rows, data["super_sevens_pays"], strict=True):
+        se = lines[r["line"]]["freq_se"]
+        assert row["freq_se"] == se and (r["freq_se"] == "" if se is None else
+                                         float(r["freq_se"]) == se)
+        assert row["sim_contribution_se"] == lines[r["line"]]["contribution_se"]
+        cells = f"| {fmt(row['freq'], 'prob')} | {fmt(se, 'prob')} | "
+        assert cells in md, cells
+    assert any(lines[k]["freq_se"] is None for k in lines)  # (60,000 rounds: lines d and e)
+    assert "a line of fewer than 30 deals in the run has none ('-')" in md
+
+
 def test_sevens_section_has_every_play_and_the_published_convention(built):
     _, data, _ = built
     s = data["sevens"]
@@ -692,6 +736,37 @@ def test_variant_figures_equal_what_compare_prints(built):
     assert "Missing" not in (out / "report.html").read_text()
 
 
+def test_a_super_sevens_difference_without_its_interval_is_not_shown_bare(built, tmp_path):
+    """Where a variant's Super Sevens difference has no interval (too few big-line wins), the
+    HTML and Markdown show '-', the note says why, and the CSV and json keep the value with
+    ss_interval_note, as bjsim compare's table shows a dagger: the decks-4 case, a simulated
+    -3.122% beside an exact +2.924%."""
+    data = copy.deepcopy(built[1])
+    note = ("decks-4: too few rounds for a meaningful interval: about 1.2 win(s) of line (e) "
+            "paying 5000 to 1 expected in 200,000 bets, fewer than 30")
+    row = copy.deepcopy(data["variants"]["rows"][0]) | {
+        "variant": "decks-4", "changes": "decks=4", "ss_touched": True,
+        "ss_house_edge": 0.2232, "ss_half_width": None, "ss_exact_house_edge": 0.25691,
+        "ss_difference": -0.03122, "ss_ci95_low": None, "ss_ci95_high": None,
+        "ss_exact": 0.02924, "ss_interval_note": note}
+    data["variants"]["rows"].append(row)
+    section = sections.variants(data)
+    (t,) = [b for b in section.blocks if isinstance(b, sections.Table)
+            and b.name == "rule_variants_super_sevens"]
+    md = render.to_markdown("t", [section])
+    line = next(ln for ln in md.splitlines() if ln.startswith("| decks-4 | decks=4 | 22.320%"))
+    assert "-3.122%" not in md and "-3.122%" not in render.to_html("t", [section])
+    assert line.endswith("| 22.320% | - | 25.691% | - | - | - | +2.924% |"), line
+    assert "The simulated difference of decks-4 rests on such a figure" in md
+    assert "even opposite in sign" in md and "why no interval" not in md
+    output._csv(t, tmp_path / "t.csv")
+    with open(tmp_path / "t.csv", newline="") as f:
+        rows = {r["variant"]: r for r in csv.DictReader(f)}
+    assert float(rows["decks-4"]["ss_difference"]) == -0.03122
+    assert rows["decks-4"]["ss_interval_note"] == note
+    assert float(rows["decks-4"]["ss_exact_difference"]) == 0.02924
+
+
 def test_variant_table_starts_with_the_comparisons_own_baseline(built):
     """Each difference is from compare's own run of the rule set, not the main run: that run is
     the table's first row (json, csv, markdown, html), so a variant's house edge minus its
@@ -736,9 +811,9 @@ def test_csv_and_markdown_hold_the_json_figures(built):
         for key, head in (("exact", "exact_return"), ("simulated", "simulated_return"),
                           ("se", "se"), ("z", "z"), ("sd_bet", "sd_bet"),
                           ("exact_sd_bet", "exact_sd_bet")):
-            v = w.get(key)  # (the exact SD per bet: Super Sevens' only)
+            v = w.get(key)  # (the exact SD per bet: none for insurance)
             assert (r[head] == "" if v is None else float(r[head]) == v), key
-    assert [r["wager"] for r in rows if r["exact_sd_bet"]] == ["Super Sevens"]
+    assert [r["wager"] for r in rows if not r["exact_sd_bet"]] == ["Insurance"]
     with open(out / "csv" / "rules.csv", newline="") as f:  # plain values, no TOML quotes
         rules = {r["key"]: r["value"] for r in csv.DictReader(f)}
     assert (rules["shuffle"], rules["decks"], rules["super_sevens"]) == ("cut-card", "6", "true")
@@ -766,6 +841,19 @@ def test_distribution_sample_is_reproducible_and_agrees_with_the_run(built):
     assert d["sd"] == pytest.approx(d["run_sd"], rel=0.05)
     ss = data["distribution"]["super_sevens"]
     assert sum(ss["counts"]) == ss["bets"] == 60_000
+
+
+def test_distribution_means_come_with_their_se(built):
+    """The sample's mean and the run's, side by side, each with its SE (SD / sqrt(rounds))."""
+    out, data, _ = built
+    d = data["distribution"]["main"]
+    assert d["mean_se"] == pytest.approx(d["sd"] / math.sqrt(d["rounds"]), rel=1e-12)
+    assert d["run_mean_se"] == pytest.approx(wager(data, "total")["se"], rel=1e-12)  # one box
+    assert d["run_mean_se"] == pytest.approx(d["run_sd"] / math.sqrt(60_000), rel=1e-9)
+    said = (f"Sample mean {fmt(d['mean'], 'num4')} (SE {fmt(d['mean_se'], 'num4')}) and SD "
+            f"{fmt(d['sd'], 'num4')}; the run's {fmt(d['run_mean'], 'num4')} (SE "
+            f"{fmt(d['run_mean_se'], 'num4')}) and {fmt(d['run_sd'], 'num4')}")
+    assert said in (out / "report.md").read_text()
 
 
 def test_distribution_sample_deals_full_shuffled_shoes(monkeypatch):
@@ -985,6 +1073,30 @@ def test_report_with_a_precision_target(tmp_path):
     assert "Missing" not in page and "Chart not drawn (Rule-variant" not in page
     assert m["sample_rounds"] == m["sample_rounds_asked"] == 2000  # within the rounds played
     assert "capped" not in result.stderr
+    p = data["precision"]  # met, and said so in the summary
+    assert p == sim["run"]["precision"] and p["met"]
+    assert (f"Precision: target ±3.0000% (95% half-width of the house edge) met: "
+            f"±{100 * p['half_width']:.4f}%.") in (tmp_path / "report.md").read_text()
+
+
+def test_a_precision_target_not_met_is_said_in_the_report(tmp_path):
+    """A --precision run stopped at --max-rounds says so in the summary (report.md, .html) and
+    report.json, with the half-width it reached, as simulate's "Precision:" line; not only on
+    stderr."""
+    result = run("report", "--precision", "0.001", "--max-rounds", "10k", "--chunk-rounds",
+                 "5000", "--sample-rounds", "2000", "--choice", "basic", "--seed", "3",
+                 "--no-variants", "-q", "-o", tmp_path)
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "report.json").read_text())
+    p = data["precision"]
+    assert p == data["simulation"]["basic"]["run"]["precision"]
+    assert (p["target"], p["max_rounds"], p["met"]) == (0.001, 10_000, False)
+    assert p["half_width"] > 0.001 and data["manifest"]["rounds_played"] == 10_000
+    said = (f"Precision: target ±0.1000% (95% half-width of the house edge) NOT met (stopped at "
+            f"--max-rounds 10,000): ±{100 * p['half_width']:.4f}%.")
+    md = (tmp_path / "report.md").read_text()
+    assert said in md.split("## Rules")[0]  # in the summary
+    assert said in (tmp_path / "report.html").read_text()
 
 
 def test_report_records_the_distribution_sample_it_dealt(tmp_path):
@@ -1092,6 +1204,10 @@ def test_report_help_has_an_example():
     (["-o", "x", "--strategy", "no-such"], ["no-such", "basic"]),
     (["-o", "x", "--set", "decks=99"], ["decks"]),
     (["-o", "x", "--no-variants", "--variant", "configs/variants/h17.toml"], ["--no-variants"]),
+    # (small runs: a report that takes the pair silently is soon written, and the test fails)
+    (["-o", "x", "--no-variants", "--variant-rounds", "5M", "--rounds", "5000", "--chunk-rounds",
+      "5000", "--sample-rounds", "1000", "--choice", "basic", "-q"],
+     ["--variant-rounds", "--no-variants"]),
 ])
 def test_report_user_errors_are_one_line(args, words, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)

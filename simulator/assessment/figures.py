@@ -222,6 +222,10 @@ def _wagers(rules, name, res, fig, ins) -> list[dict]:
     for w in out:
         w["bets"] = s["box_rounds"]  # one initial wager a box-round
         w["rounds"] = s["rounds"]
+    # The exact SD per initial wager (bjsim exact's sd_box_round) is the main game's with the
+    # insurance the strategy takes: the main game alone's too where it takes none.
+    out[0]["exact_sd_bet"] = fig["sd_box_round"]
+    out[1]["exact_sd_bet"] = None if fig["insurance"]["taken"] else fig["sd_box_round"]
     if ins is not None:
         ins_name, ins_res, ins_fig = ins
         pays = rules.insurance_pays
@@ -275,7 +279,8 @@ def _pay_table(rules, fig, summary) -> list[dict]:
             "combinations": round(combos) if abs(combos - round(combos)) < 1e-3 else None,
             "of": deals, "probability": v["probability"], "contribution": v["contribution"],
             "count": sim["count"], "freq": sim["freq"], "freq_se": sim["freq_se"],
-            "sim_contribution": sim["contribution"]})
+            "sim_contribution": sim["contribution"],
+            "sim_contribution_se": sim["contribution_se"]})
     return rows
 
 
@@ -329,7 +334,9 @@ def _volatility(wagers: list[dict], ss_lines: dict | None = None, boxes: int = 1
     """The casino's result over N bets at each confidence (the PAR sheet's volatility index):
     house edge +- z SD / sqrt(N) per bet (its ``per``: an initial wager, or for insurance and
     Super Sevens a unit staked), from the exact house edge and the SD per bet: exact for Super
-    Sevens (``exact_sd_bet``), simulated for the others (``sd_source`` says which). Super
+    Sevens (``exact_sd_bet``), simulated for the others (``sd_source`` says which: the main
+    game's exact SD is for a full shoe every round, its split rounds approximated, while the
+    simulated one is the game as dealt, to the cut card, and measured closely). Super
     Sevens' range is drawn from its exact line chances ``ss_lines`` (`_drawn_range`;
     ``range_source``).
 
@@ -342,7 +349,8 @@ def _volatility(wagers: list[dict], ss_lines: dict | None = None, boxes: int = 1
     rows = []
     total = next(w for w in wagers if w["wager"] == "total")
     for w in wagers:
-        sd = w.get("exact_sd_bet") or w["sd_bet"]
+        exact_sd = w.get("exact_sd_bet") if w["wager"] == "super_sevens" else None
+        sd = exact_sd or w["sd_bet"]
         if w["exact"] is None or sd is None:
             continue
         if w["wager"] == "main" and (w["exact"], w["sd_bet"]) == (total["exact"],
@@ -353,7 +361,7 @@ def _volatility(wagers: list[dict], ss_lines: dict | None = None, boxes: int = 1
         for n in ROUND_COUNTS:
             row = {"wager": w["wager"], "label": w["label"], "per": w["per"], "rounds": n,
                    "house_edge": edge, "sd_bet": sd, "expected_win": n * edge,
-                   "sd_source": "exact" if w.get("exact_sd_bet") else "simulated",
+                   "sd_source": "exact" if exact_sd else "simulated",
                    "range_source": "drawn" if w["wager"] == "super_sevens" else "normal",
                    "boxes": boxes, "sd_round": sd_round, "bets_per_round": per_round,
                    "sd_range": sd if sd_round is None else sd_round / math.sqrt(per_round)}
@@ -503,7 +511,11 @@ def _distribution(rules, strat, spec, summary, n) -> dict:
         "rounds": int(n), "values": v.tolist(), "counts": c.tolist(),
         "mean": float(values.mean()) if n else None,
         "sd": float(values.std(ddof=1)) if n > 1 else None,
+        # the means' SEs: SD / sqrt(rounds), each round taken as one draw (as the run's SE)
+        "mean_se": float(values.std(ddof=1) / math.sqrt(n)) if n > 1 else None,
         "run_mean": summary["total"]["mean"] * summary["boxes"],
+        "run_mean_se": None if summary["total"]["se"] is None else
+        summary["total"]["se"] * summary["boxes"],
         "run_sd": summary["total"]["sd_round"],
         "source": f"{n:,} rounds dealt by the kernel's stacked mode (the simulation's own game) "
                   f"from shoes shuffled with SeedSequence({spec.seed}, "
@@ -865,6 +877,9 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
             spec.rules_file, spec.rules_name, spec.overrides)["rules_name"],
         "strategy": shown,
         "strategy_derived": _derived(spec),
+        # --precision: the target, whether the main run met it and the half-width it reached
+        # (simulate's run.precision); None for a run of fixed length
+        "precision": main_res["run"].get("precision"),
         "rules": [{"rule": r, "key": kv.split(" = ")[0], "value": _rule_value(kv),
                    "from": origin(rules, kv.split(" = ")[0]), "words": w}
                   for r, kv, w in describe(rules)],

@@ -23,7 +23,8 @@ def _csv(table: sections.Table, path: Path) -> None:
     with open(path, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(table.csv_header())
-        w.writerows([["" if v is None else v for v in row] for row in table.rows])
+        w.writerows([["" if v is None else v.value if isinstance(v, sections.Withheld) else v
+                      for v in row] for row in table.rows])
 
 
 # What a report folder holds: an earlier report's are replaced together. In the folders, only

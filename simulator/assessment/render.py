@@ -35,12 +35,13 @@ def _is_num(kind: str) -> bool:
 
 def _html_table(t: Table) -> str:
     e = html.escape
-    head = "".join(f"<th>{e(label)}</th>" for _, label, _ in t.columns)
+    columns, rows = t.shown()
+    head = "".join(f"<th>{e(label)}</th>" for _, label, _ in columns)
     body = []
-    for row in t.rows:
+    for row in rows:
         cells = "".join(
             f'<td class="n">{e(fmt(v, k))}</td>' if _is_num(k) else f"<td>{e(fmt(v, k))}</td>"
-            for v, (_, _, k) in zip(row, t.columns, strict=True))
+            for v, (_, _, k) in zip(row, columns, strict=True))
         body.append(f"<tr>{cells}</tr>")
     return (f'<table id="t-{e(t.name)}"><caption>{e(t.title)} '
             f'<small>(<a href="csv/{e(t.name)}.csv">CSV</a>)</small></caption>'
@@ -78,10 +79,11 @@ def _md_cell(text: str) -> str:
 
 def _md_block(b) -> str:
     if isinstance(b, Table):
-        head = "| " + " | ".join(_md_cell(label) for _, label, _ in b.columns) + " |"
-        align = "|" + "|".join("---:" if _is_num(k) else "---" for _, _, k in b.columns) + "|"
+        columns, shown = b.shown()
+        head = "| " + " | ".join(_md_cell(label) for _, label, _ in columns) + " |"
+        align = "|" + "|".join("---:" if _is_num(k) else "---" for _, _, k in columns) + "|"
         rows = ["| " + " | ".join(_md_cell(fmt(v, k)) for v, (_, _, k) in
-                                  zip(r, b.columns, strict=True)) + " |" for r in b.rows]
+                                  zip(r, columns, strict=True)) + " |" for r in shown]
         return "\n".join([f"**{b.title}** ([CSV](csv/{b.name}.csv))", "", head, align, *rows])
     if isinstance(b, Code):
         return f"```sh\n{b.text}\n```"

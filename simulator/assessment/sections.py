@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from simulator.assessment.figures import CONFIDENCES
 from simulator.counting_report import MOVED_TOGETHER, NO_SE, gain_none, sig3
 from simulator.exact.compare import CUT_CARD_MARK, CUT_CARD_Z
-from simulator.tally import Z95
+from simulator.report import precision_text
+from simulator.tally import MIN_WINS, Z95
 
 LABEL = {1: "A", 10: "10"}
 
@@ -27,6 +28,24 @@ class Table:
 
     def csv_header(self) -> list[str]:
         return [self.csv_names.get(key, key) for key, _, _ in self.columns]
+
+    def shown(self) -> tuple[list[tuple[str, str, str]], list[list]]:
+        """The columns and rows HTML and Markdown show: all but the CSV's own (format
+        ``csv``, as a withheld figure's note)."""
+        keep = [i for i, (_, _, kind) in enumerate(self.columns) if kind != CSV_ONLY]
+        return ([self.columns[i] for i in keep], [[row[i] for i in keep] for row in self.rows])
+
+
+CSV_ONLY = "csv"  # a column's format: in the CSV file only
+
+
+@dataclass(frozen=True)
+class Withheld:
+    """A figure whose interval is withheld: the CSV keeps its raw value (its note in a column
+    of its own), HTML and Markdown show ``-``, so that no bare number is left to quote without
+    the caveat."""
+
+    value: float
 
 
 @dataclass
@@ -52,8 +71,8 @@ class Section:
 
 
 def fmt(value, kind: str) -> str:
-    """A raw value as the report prints it; ``-`` for a missing one."""
-    if value is None:
+    """A raw value as the report prints it; ``-`` for a missing one or a `Withheld` one."""
+    if value is None or isinstance(value, Withheld):
         return "-"
     if kind == "text" or isinstance(value, str):  # a word in a column of numbers: "no bound"
         return str(value)
@@ -111,6 +130,8 @@ def summary(data: dict) -> Section:
     text = [f"Strategy played: {_strategy_shown(data)}; {man['rounds_played']:,} simulated "
             f"rounds, seed {man['seed']}, chunks of {man['chunk_rounds']:,} rounds (bjsim "
             f"{man['bjsim']})."]
+    if data.get("precision"):  # as simulate's "Precision:" line
+        text.append(f"Precision: {precision_text(data['precision'])}.")
     text.append(f"House edge of the main game with insurance, per initial wager: exact "
                 f"{fmt(-tot['exact'], 'pct')}; simulated {fmt(-tot['simulated'], 'pct')}"
                 f"{_plus_minus(tot, 4)}, " + (
@@ -185,14 +206,20 @@ def wagers(data: dict) -> Section:
         "combinatorial (bjsim exact); simulated ones come with their standard error (SE), 95% "
         "confidence interval and z = (simulated - exact) / SE. SD per bet is per initial wager "
         "(main game) or per unit staked (insurance, Super Sevens); SD per round sums every box "
-        "of a round. Super Sevens' SD per bet is also given exact: its simulated one rests on a "
-        "handful of its biggest pays and runs low until the run holds many of them.", t,
+        "of a round. SD per bet (exact): bjsim exact's, from a full shoe every round: for the "
+        "main game with insurance its SD per initial wager (json sd_box_round; split rounds' SD "
+        "approximated, docs/exact.md A3), which is also the main game's alone where the strategy "
+        "takes no insurance; for Super Sevens its SD per unit staked, whose simulated one rests "
+        "on a handful of its biggest pays and runs low until the run holds many of them. The "
+        "exact analyzer gives none for insurance alone, or for the main game alone where "
+        "insurance is taken ('-'). The volatility table uses the simulated SD but for Super "
+        "Sevens (below).", t,
         *_z_notes(data["wagers"], "label"), "How each exact figure is derived:"]
     blocks += [f"{w['label']}: {w['derivation']}" for w in data["wagers"]]
     blocks += [f"{w['label']}: no 95% interval and no z: {w['interval_note']}."
                for w in data["wagers"] if w["interval_note"]]
-    blocks += [_exact_sd_interval(w) for w in data["wagers"]
-               if w.get("exact_sd_bet") and w.get("bets") and w["se"] and not w["interval_note"]]
+    blocks += [_exact_sd_interval(w) for w in data["wagers"] if w["wager"] == "super_sevens"
+               and w.get("exact_sd_bet") and w.get("bets") and w["se"] and not w["interval_note"]]
     em = data["even_money"]
     blocks.append(f"Even money (rule 8.3), per initial wager: {em['derivation']} Taking it "
                   f"gives up {fmt(em['cost'], 'num4')} of the initial wager each time "
@@ -219,19 +246,24 @@ def pay_table(data: dict) -> Section | None:
             ("probability", "probability", "prob"), ("one_in", "1 in", "odds"),
             ("pays", "pays", "int"),
             ("contribution", "contribution", "spct"), ("count", "simulated count", "int"),
-            ("freq", "simulated frequency", "prob"),
+            ("freq", "simulated frequency", "prob"), ("freq_se", "SE", "prob"),
             ("sim_contribution", "simulated contribution", "spct")]
     t = Table("super_sevens_pay_table", "Super Sevens pay table (rule 14), per bet", cols,
-              [[(r | {"one_in": _one_in(r["probability"])})[c] for c, _, _ in cols]
+              [[(r | {"one_in": _one_in(r["probability"])}).get(c) for c, _, _ in cols]
                for r in rows])
     total = sum(r["contribution"] for r in rows)
+    no_se = any(r.get("freq_se") is None and r.get("count") is not None for r in rows)
     return Section("super-sevens", "Super Sevens pay table", [
         "Combinations: ordered deals of the box's first card, the dealer's up card, the box's "
         "second card and the next card (and the hole card before it in a peek game) that end in "
         "the line, out of all such deals, under the strategy's 7-7 play; probability = "
         "combinations / of, in fixed notation to 10 decimals, and '1 in' its inverse (one bet "
         "in how many makes the line). Contribution = probability x pays (a loss pays -1). "
-        f"Their sum, the return, is {fmt(total, 'spct')}.", t])
+        f"Their sum, the return, is {fmt(total, 'spct')}. The simulated frequency comes with "
+        "its binomial standard error (SE), as bjsim simulate gives it; the simulated "
+        "contribution's SE is pays x that SE (json sim_contribution_se)"
+        + (f"; a line of fewer than {MIN_WINS} deals in the run has none ('-'): the normal "
+           "approximation does not hold" if no_se else "") + ".", t])
 
 
 def frequencies(data: dict) -> Section:
@@ -254,8 +286,11 @@ def frequencies(data: dict) -> Section:
            if data.get("dealer_note") else ""),
         t,
         f"The distribution of the net result per round: {m['source']} Sample mean "
-        f"{fmt(m['mean'], 'num4')} and SD {fmt(m['sd'], 'num4')}; the run's "
-        f"{fmt(m['run_mean'], 'num4')} and {fmt(m['run_sd'], 'num4')}.", dist]
+        f"{fmt(m['mean'], 'num4')} (SE {fmt(m.get('mean_se'), 'num4')}) and SD "
+        f"{fmt(m['sd'], 'num4')}; the run's {fmt(m['run_mean'], 'num4')} (SE "
+        f"{fmt(m.get('run_mean_se'), 'num4')}) and {fmt(m['run_sd'], 'num4')}, in initial "
+        "wagers. Each mean's SE is its SD / sqrt(rounds), a round taken as one draw (an SD is "
+        "shown without one, as in every table of the report).", dist]
     if d.get("super_sevens"):
         blocks.append(f"Super Sevens per bet: from {d['super_sevens']['source']}.")
     blocks.append(_chart(data, "distribution", "Distribution of the net result per round "
@@ -323,16 +358,20 @@ def volatility(data: dict) -> Section:
     for r in data["volatility"]:
         if r["wager"] not in seen:
             seen.add(r["wager"])
-            vi.append(f"{r['label']}: " + ", ".join(
-                f"{fmt(r[f'vi_{round(100 * c)}'], 'num3')} at {round(100 * c)}%"
-                for c in CONFIDENCES))
+            vi.append(f"{r['label']} (SD per bet {fmt(r['sd_range'], 'num4')}, {r['sd_source']}"
+                      f"{'' if r.get('sd_round') is None else ', from the SD per round'}): "
+                      + ", ".join(f"{fmt(r[f'vi_{round(100 * c)}'], 'num3')} at "
+                                  f"{round(100 * c)}%" for c in CONFIDENCES))
     return Section("volatility", "Volatility: the casino's result over many bets", [
         f"Over N bets the casino's result per bet ({per}; doubles and splits put more than the "
         "initial wager at stake) lies between house edge - VI / sqrt(N) and house edge + "
         "VI / sqrt(N) with the stated confidence (normal approximation), VI = z x SD per bet "
         "being the volatility index." + _boxes_text(data["volatility"]) + " House edge: exact; SD: "
-        "simulated, but exact for Super Sevens, whose simulated SD rests on a handful of its "
-        "biggest pays. Super Sevens' result is a handful of large pays, far from normal even "
+        "simulated (the wagers table's SD per bet: the game as dealt, to the cut card, where the "
+        "exact SD beside it is for a full shoe every round with split rounds approximated), but "
+        "exact for Super Sevens, whose simulated SD rests on a handful of its biggest pays; the "
+        "volatility index below names the SD each wager's range uses. Super Sevens' result is "
+        "a handful of large pays, far from normal even "
         "over 100,000 bets (for the NZ game a normal 95% range over 100 bets would reach +359%, "
         "more than the casino can win): its low and high are the central range of 400,000 "
         "sets of N bets drawn from its exact line chances (seed 1994; each tail's chance within "
@@ -424,8 +463,10 @@ def variants(data: dict) -> Section:
                  ("ss_exact_house_edge", "SS house edge (exact)", "pct3"),
                  ("ss_difference", "difference", "spct3"), ("ss_ci95_low", "95% CI low", "spct3"),
                  ("ss_ci95_high", "95% CI high", "spct3"),
-                 ("ss_exact", "exact difference", "spct3")]
+                 ("ss_exact", "exact difference", "spct3"),
+                 ("ss_interval_note", "why no interval", CSV_ONLY)]
         withheld = sum(r["ss_half_width"] is None for r in games)
+        hidden = [r["variant"] for r in games if _ss_difference_withheld(r)]
         blocks += [
             "Super Sevens (rule 14), per unit staked, in each game whose Super Sevens can "
             "differ from this rule set's (a change of decks, hole card or pays, or of the 7-7 "
@@ -434,11 +475,25 @@ def variants(data: dict) -> Section:
             "every round) and the difference from this rule set, paired as above. "
             + (f"{withheld} of the {len(games)} simulated figures have no interval ('-'): "
                "their runs hold too few wins of the rare big lines for a standard error to "
-               "mean much (docs/compare.md); the exact figures stand." if withheld else ""),
+               "mean much (docs/compare.md); the exact figures stand." if withheld else "")
+            + (f" The simulated difference of {', '.join(hidden)} rests on such a figure (its "
+               "own or this rule set's) or on too few paired blocks, so it has no interval and "
+               "is not shown either ('-'): from a handful of big pays it can lie far from the "
+               "exact difference, even opposite in sign. The exact difference stands; "
+               "csv/rule_variants_super_sevens.csv and report.json keep the simulated one with "
+               "why it has no interval (ss_interval_note)." if hidden else ""),
             Table("rule_variants_super_sevens", "The effect of each rule variant on the Super "
-                  "Sevens house edge", scols, [[r.get(c) for c, _, _ in scols] for r in games],
+                  "Sevens house edge", scols,
+                  [[Withheld(r[c]) if c == "ss_difference" and _ss_difference_withheld(r)
+                    else r.get(c) for c, _, _ in scols] for r in games],
                   {"ss_exact": "ss_exact_difference"})]
     return Section("variants", "Rule variants", blocks)
+
+
+def _ss_difference_withheld(row: dict) -> bool:
+    """Is a variant's Super Sevens difference without the interval it needs (withheld, as
+    bjsim compare withholds it: too few big-line wins, or too few paired blocks)?"""
+    return row.get("ss_difference") is not None and row.get("ss_ci95_low") is None
 
 
 def counting(data: dict) -> Section | None:
