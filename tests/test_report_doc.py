@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from simulator import engine
+from simulator import __version__, engine
 from simulator import layout as L
 from simulator.assessment import charts, chromium, figures, output, render, sections
 from simulator.assessment.sections import fmt
@@ -509,8 +509,12 @@ def test_under_other_rules_the_report_plays_their_basic_strategy_by_default(tmp_
     plain = run("report", "--rounds", "20_000", "--chunk-rounds", "10_000", "--sample-rounds",
                 "10_000", "--choice", "basic", "--no-variants", "-o", tmp_path / "nz")
     assert json.loads((tmp_path / "nz" / "report.json").read_text())["strategy"] == "basic"
-    assert "\nStrategy played: basic; 20,000 simulated rounds" in (tmp_path / "nz" / "report.md"
-                                                                 ).read_text()
+    md = (tmp_path / "nz" / "report.md").read_text()
+    assert "\nStrategy played: basic; 20,000 simulated rounds" in md
+    # how to play the same rounds with simulate, and what the exact figure is for
+    assert (f"chunks of 10,000 rounds (bjsim {__version__}): `bjsim simulate` with the same "
+            "seed and --chunk-rounds 10,000 plays the same rounds") in md.replace("\n", " ")
+    assert "per initial wager: exact 0.5191% (a full shoe every round); simulated" in md
     assert "strategy derived" not in plain.stderr
 
 

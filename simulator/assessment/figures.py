@@ -231,10 +231,11 @@ def _wagers(rules, name, res, fig, ins) -> list[dict]:
         pays = rules.insurance_pays
         out.append(_wager(
             "insurance", "Insurance", "unit staked", ins_fig["insurance"]["per_unit_staked"],
-            f"Rule 9: half the wager, paid {pays:g} to 1 when the dealer's second card is "
-            f"ten-valued. Each hand offered it (the dealer's ace up, the box's two cards not a "
-            "blackjack, which is offered even money) wins with P(ten) = the ten-valued cards "
-            "unseen over the cards unseen (the box's two cards and the dealer's ace out), "
+            f"Rule 9: up to half the wager (bjsim stakes half), paid {pays:g} to 1 when the "
+            "dealer's second card is ten-valued. Each hand offered it (the dealer's ace up, "
+            "the box's two cards not a blackjack, which is offered even money) wins with "
+            "P(ten) = the ten-valued cards unseen over the cards unseen (the box's two cards "
+            "and the dealer's ace out), "
             f"averaged over those hands from a full shoe (bjsim exact --strategy {ins_name}: "
             "insurance per unit staked).", ins_res["results"]["insurance"], ins_name, rules))
         out[-1]["rounds"] = ins_res["results"]["rounds"]

@@ -129,12 +129,14 @@ def summary(data: dict) -> Section:
     man = data["manifest"]
     text = [f"Strategy played: {_strategy_shown(data)}; {man['rounds_played']:,} simulated "
             f"rounds, seed {man['seed']}, chunks of {man['chunk_rounds']:,} rounds (bjsim "
-            f"{man['bjsim']})."]
+            f"{man['bjsim']}): `bjsim simulate` with the same seed and --chunk-rounds "
+            f"{man['chunk_rounds']:,} plays the same rounds (its default chunks, of 1,000,000, "
+            "deal another sample)."]
     if data.get("precision"):  # as simulate's "Precision:" line
         text.append(f"Precision: {precision_text(data['precision'])}.")
     text.append(f"House edge of the main game with insurance, per initial wager: exact "
-                f"{fmt(-tot['exact'], 'pct')}; simulated {fmt(-tot['simulated'], 'pct')}"
-                f"{_plus_minus(tot, 4)}, " + (
+                f"{fmt(-tot['exact'], 'pct')} (a full shoe every round); simulated "
+                f"{fmt(-tot['simulated'], 'pct')}{_plus_minus(tot, 4)}, " + (
                     f"no z (of the house edge): {tot['z_note'].removeprefix('no z: ')}"
                     if tot.get("z_note") else
                     f"{_z_text(None if tot['z'] is None else -tot['z'])} (of the house edge)"
