@@ -233,7 +233,8 @@ def test_exact_with_several_boxes_labels_its_figures_per_box(nz_json, monkeypatc
     assert "SD per round" not in table and "per round against" not in table
     assert "SD per box-round                1.1297  (one box; a round of 7 boxes: not computed)" \
         in table
-    assert "7 boxes: every figure is per box" in table.splitlines()[2]
+    head = table.split("\n\n")[0]  # the title and its notes, before the first figure
+    assert "7 boxes: every figure is per box" in head
     rows = list(csv.DictReader(io.StringIO(run("exact", "--boxes", "7", "-f", "csv").stdout)))
     sd = {r["per"]: r["value"] for r in rows if r["section"] == "sd"}
     assert sd["round"] == "" and float(sd["box_round"]) == ex["sd_box_round"]
