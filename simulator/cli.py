@@ -23,11 +23,10 @@ from pathlib import Path
 
 import click
 
-from simulator import __version__
+from simulator import DEFAULT_CHUNK_ROUNDS, __version__
 
 DEFAULT_SEED = 1994  # the Gazette's year: every run is reproducible unless --seed says otherwise
 DEFAULT_ROUNDS = 10_000_000
-DEFAULT_CHUNK_ROUNDS = 1_000_000
 DEFAULT_RULES_SHOWN = "configs/nz1994.toml"  # as rules.shown_rule_file(None)
 _STOPPED_BY = [signal.SIGINT]  # the last stop signal seen: SIGINT (Ctrl-C) or SIGTERM
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
@@ -92,7 +91,7 @@ NOT_KEPT = frozenset({"checkpoint_path", "resume", "output", "fmt", "quiet", "wo
 
 def _run_command(ctx) -> dict:
     """What a checkpoint keeps of the command line: the command's name and the value of each of
-    its options but `NOT_KEPT` (as the user wrote a rule or variant file: `given_value`), so that
+    its options but `NOT_KEPT` (a rule or variant file as `_kept_file` names it), so that
     ``--resume`` needs only the file (`_fill_from_checkpoint`)."""
     options = {}
     for param in ctx.command.params:
@@ -1032,7 +1031,8 @@ def main(argv=None):
 @output_options(["table", "csv", "json"], "table")
 @click.option("-q", "--quiet", is_flag=True,
               help="No progress bar on stderr, nor the line of the time taken, nor the lines "
-              "saying a strategy is derived and which file it is in (every format names it).")
+              "saying a strategy is derived and which file it is in (every format still says "
+              "it is derived).")
 @click.option(
     "--exact", "with_exact", is_flag=True,
     help="Also print the exact (combinatorial) house edge and Super Sevens return beside the "
@@ -1577,8 +1577,10 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
     strat = load_strategy(strategy_name) if strategy_name else None  # None: derive basic
     unused = _shoe_keys_set(overrides)
     if unused:
+        dealt = ("deals to the cut card" if rules.shuffle == "cut-card" else
+                 "shuffles every round, as these figures assume")
         click.echo(f"bjsim: warning: exact values every round from a full shoe: {unused} not "
-                   "change its figures (bjsim simulate deals to the cut card)", err=True)
+                   f"change its figures (bjsim simulate {dealt})", err=True)
     if by_hand:
         cards = [min(UP_CHOICES.index(u.upper()) + 1, 10) for u in ups]  # (T: 10)
         _emit(_exact_hands(rules, strat, source, cards, fmt, quiet), output)
@@ -2010,7 +2012,8 @@ def _count_list(fmt: str = "table") -> str:
 @output_options(["table", "json", "csv", "markdown"], "table")
 @click.option("-q", "--quiet", is_flag=True,
               help="No progress bar on stderr, nor the line of the time taken, nor the lines "
-              "saying a strategy is derived and which file it is in (every format names it).")
+              "saying a strategy is derived and which file it is in (every format still says "
+              "it is derived).")
 @click.pass_context
 @user_errors
 def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_name, rounds,

@@ -211,8 +211,8 @@ def shoe_note(stats: dict, pair_rounds: int) -> list[str]:
 
 CUT_CARD_DIFFERENCE_Z = (
     "z tests each simulated difference against the exact difference for a full shoe every "
-    f"round: dealt to a cut card, each game's simulated figure holds {CUT_CARD_EFFECT} (blocks "
-    "that each start from a fresh shuffle hold part of it), which the exact figures do not; "
+    f"round: dealt to a cut card, each game's simulated figure holds {CUT_CARD_EFFECT}, in part "
+    "where blocks each start from a fresh shuffle, which the exact figures do not; "
     "with the same shoe it mostly cancels in the difference, but what is left of it is in z "
     "too, and can make |z| large over many rounds with nothing wrong")
 

@@ -26,7 +26,7 @@ from collections.abc import Callable, Container, Iterator
 
 import numpy as np
 
-from simulator import distributed
+from simulator import DEFAULT_CHUNK_ROUNDS, distributed
 from simulator import layout as L
 from simulator import tally as T
 from simulator.chunks import (  # noqa: F401 - chunk_state and chunk_size are part of the API
@@ -98,7 +98,7 @@ def iter_chunks(
     strategies,
     rounds: int,
     seed: int,
-    chunk_rounds: int = 1_000_000,
+    chunk_rounds: int = DEFAULT_CHUNK_ROUNDS,
     workers=None,
     *,
     skip: Container[int] | None = None,
@@ -176,7 +176,7 @@ def run(
     strategies,
     rounds: int,
     seed: int,
-    chunk_rounds: int = 1_000_000,
+    chunk_rounds: int = DEFAULT_CHUNK_ROUNDS,
     workers=None,
     progress: Callable[[int, np.ndarray], None] | None = None,
     *,

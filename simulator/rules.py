@@ -701,7 +701,7 @@ def apply_overrides(rules: Rules, overrides: list[str], source: str = "--set") -
         key = key.strip()
         if key not in KIND:
             raise unknown_key(key, source)
-        if "=" in text and source == "--set":  # decks=8,penetration=0.8
+        if source == "--set" and re.search(r",\s*\w+\s*=", text):  # decks=8,penetration=0.8
             raise RuleError(f"{source}: '{_q(item)}': one KEY=VALUE each: repeat it, e.g. --set "
                             "decks=8 --set penetration=0.8")
         value = _parse_override_value(key, text, source)

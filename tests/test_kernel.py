@@ -623,6 +623,8 @@ def test_rows_of_cards_are_a_fresh_shoe_a_round(boxes, counted):
         alone = [a[0] for a in alone]
     assert all(len(a) == 1 for a in alone)
     assert (got == np.concatenate(alone)).all()
+    one = K.play_stacked(rows[:1], rules, [basic] * boxes, counter=counter)  # a row is a round
+    assert ((one[0] if counted else one) == alone[0]).all()
 
 
 def test_a_row_of_cards_that_runs_out_mid_round_ends_play():

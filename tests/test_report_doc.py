@@ -466,6 +466,12 @@ def test_volatility_caption_names_the_wagers_the_table_shows():
         assert f"the casino's result per bet ({per}; doubles" in sec.blocks[0]
         shown = list(dict.fromkeys(r[0] for r in t.rows))
         assert all(label.lower() in per for label in shown)
+    # the simulated SD's game as dealt: to the cut card, or a fresh shoe each round
+    for shuffle, dealt in (("cut-card", "to the cut card"), ("every-round", "a fresh shoe every "
+                                                                           "round")):
+        sec = sections.volatility({"volatility": figures._volatility([total]),
+                                   "rules": [{"key": "shuffle", "value": shuffle}]})
+        assert f"the game as dealt, {dealt}, where the exact SD" in sec.blocks[0]
 
 
 def test_under_other_rules_the_report_plays_their_basic_strategy_by_default(tmp_path):
@@ -512,8 +518,9 @@ def test_under_other_rules_the_report_plays_their_basic_strategy_by_default(tmp_
     md = (tmp_path / "nz" / "report.md").read_text()
     assert "\nStrategy played: basic; 20,000 simulated rounds" in md
     # how to play the same rounds with simulate, and what the exact figure is for
-    assert (f"chunks of 10,000 rounds (bjsim {__version__}): `bjsim simulate` with the same "
-            "seed and --chunk-rounds 10,000 plays the same rounds") in md.replace("\n", " ")
+    assert (f"chunks of 10,000 rounds (bjsim {__version__}): bjsim simulate with the same "
+            "seed and --chunk-rounds 10,000 plays the same rounds (its default chunks, of "
+            "1,000,000, deal another sample).") in md.replace("\n", " ")
     assert "per initial wager: exact 0.5191% (a full shoe every round); simulated" in md
     assert "strategy derived" not in plain.stderr
 
@@ -743,8 +750,8 @@ def test_variant_figures_equal_what_compare_prints(built):
 def test_a_super_sevens_difference_without_its_interval_is_not_shown_bare(built, tmp_path):
     """Where a variant's Super Sevens difference has no interval (too few big-line wins), the
     HTML and Markdown show '-', the note says why, and the CSV and json keep the value with
-    ss_interval_note, as bjsim compare's table shows a dagger: the decks-4 case, a simulated
-    -3.122% beside an exact +2.924%."""
+    ss_interval_note, as bjsim compare's table shows a dagger. The row is made up, after the
+    decks-4 case (compare at 200,000 rounds: a simulated -6.151% beside an exact +2.924%)."""
     data = copy.deepcopy(built[1])
     note = ("decks-4: too few rounds for a meaningful interval: about 1.2 win(s) of line (e) "
             "paying 5000 to 1 expected in 200,000 bets, fewer than 30")

@@ -289,6 +289,7 @@ def test_overrides_are_typed_by_key():
                         "\"every-round\""),
         ("decks=8,penetration=0.8", "--set: 'decks=8,penetration=0.8': one KEY=VALUE each: "
                                     "repeat it, e.g. --set decks=8 --set penetration=0.8"),
+        ("decks==8", "--set: key 'decks' = '=8' is not an integer: allowed an integer 1-8"),
         ("shuffle=every-round,decks=8", "--set: 'shuffle=every-round,decks=8': one KEY=VALUE "
                                         "each: repeat it, e.g. --set decks=8 --set "
                                         "penetration=0.8"),

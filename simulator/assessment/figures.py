@@ -337,7 +337,7 @@ def _volatility(wagers: list[dict], ss_lines: dict | None = None, boxes: int = 1
     Super Sevens a unit staked), from the exact house edge and the SD per bet: exact for Super
     Sevens (``exact_sd_bet``), simulated for the others (``sd_source`` says which: the main
     game's exact SD is for a full shoe every round, its split rounds approximated, while the
-    simulated one is the game as dealt, to the cut card, and measured closely). Super
+    simulated one is the game as dealt, and measured closely). Super
     Sevens' range is drawn from its exact line chances ``ss_lines`` (`_drawn_range`;
     ``range_source``).
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from simulator import DEFAULT_CHUNK_ROUNDS
 from simulator.assessment.figures import CONFIDENCES
 from simulator.counting_report import MOVED_TOGETHER, NO_SE, gain_none, sig3
 from simulator.exact.compare import CUT_CARD_MARK, CUT_CARD_Z
@@ -129,9 +130,11 @@ def summary(data: dict) -> Section:
     man = data["manifest"]
     text = [f"Strategy played: {_strategy_shown(data)}; {man['rounds_played']:,} simulated "
             f"rounds, seed {man['seed']}, chunks of {man['chunk_rounds']:,} rounds (bjsim "
-            f"{man['bjsim']}): `bjsim simulate` with the same seed and --chunk-rounds "
-            f"{man['chunk_rounds']:,} plays the same rounds (its default chunks, of 1,000,000, "
-            "deal another sample)."]
+            f"{man['bjsim']}): bjsim simulate with the same seed and --chunk-rounds "
+            f"{man['chunk_rounds']:,} plays the same rounds" + (
+                "" if man["chunk_rounds"] == DEFAULT_CHUNK_ROUNDS else
+                f" (its default chunks, of {DEFAULT_CHUNK_ROUNDS:,}, deal another sample)")
+            + "."]
     if data.get("precision"):  # as simulate's "Precision:" line
         text.append(f"Precision: {precision_text(data['precision'])}.")
     text.append(f"House edge of the main game with insurance, per initial wager: exact "
@@ -263,7 +266,7 @@ def pay_table(data: dict) -> Section | None:
         "in how many makes the line). Contribution = probability x pays (a loss pays -1). "
         f"Their sum, the return, is {fmt(total, 'spct')}. The simulated frequency comes with "
         "its binomial standard error (SE), as bjsim simulate gives it; the simulated "
-        "contribution's SE is pays x that SE (json sim_contribution_se)"
+        "contribution's SE is |pays| x that SE (json sim_contribution_se)"
         + (f"; a line of fewer than {MIN_WINS} deals in the run has none ('-'): the normal "
            "approximation does not hold" if no_se else "") + ".", t])
 
@@ -351,6 +354,9 @@ def volatility(data: dict) -> Section:
         p = round(100 * c)
         cols += [(f"low_{p}", f"{p}% low", "spct2"), (f"high_{p}", f"{p}% high", "spct2")]
     per = _per_bet(data["volatility"])
+    shuffle = {r["key"]: r["value"] for r in data.get("rules", [])}.get("shuffle")
+    dealt = {"cut-card": ", to the cut card", "every-round": ", a fresh shoe every round"}.get(
+        shuffle, "")
     boxes = max((r.get("boxes") or 1 for r in data["volatility"]), default=1)
     counted = "" if boxes <= 1 else f"; with {boxes} boxes, N bets = N / {boxes} rounds"
     t = Table("volatility", f"The casino's result per bet ({per}{counted})", cols,
@@ -369,7 +375,7 @@ def volatility(data: dict) -> Section:
         "initial wager at stake) lies between house edge - VI / sqrt(N) and house edge + "
         "VI / sqrt(N) with the stated confidence (normal approximation), VI = z x SD per bet "
         "being the volatility index." + _boxes_text(data["volatility"]) + " House edge: exact; SD: "
-        "simulated (the wagers table's SD per bet: the game as dealt, to the cut card, where the "
+        f"simulated (the wagers table's SD per bet: the game as dealt{dealt}, where the "
         "exact SD beside it is for a full shoe every round with split rounds approximated), but "
         "exact for Super Sevens, whose simulated SD rests on a handful of its biggest pays; the "
         "volatility index below names the SD each wager's range uses. Super Sevens' result is "

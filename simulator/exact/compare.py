@@ -240,8 +240,8 @@ CUT_CARD_MARK = "~"
 CUT_CARD_EFFECT = ("the cut-card effect (about +0.02% on the NZ game's house edge, measured; more "
                    "with fewer decks)")
 FULL_SHOE = ("every round from a full shoe, as a shuffle every round deals it: the rules' "
-             f"penetration and shuffle do not enter, and under a cut card {CUT_CARD_EFFECT} "
-             "comes on top")
+             "penetration and shuffle do not enter; a game dealt to a cut card has a house edge "
+             f"higher by {CUT_CARD_EFFECT}, which these figures leave out")
 CUT_CARD_Z = (
     "z tests the simulation, dealt to a cut card, against the exact value for a full shoe "
     f"every round, so it includes {CUT_CARD_EFFECT}, which moves z's centre by about 0.02% / "

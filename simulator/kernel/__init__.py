@@ -69,13 +69,12 @@ def _simulate(p, m, cx, ins_flags, sizes, states, fields, tally, counts, wcounts
 
 
 @njit
-def _play_stacked(p, m, cx, ins_flags, cards, cut, out):
-    """Rounds off each row of ``cards`` in order while ``pos < cut`` (one row: as many as it
-    holds; more: one a row), records into ``out``; returns the number of complete rounds."""
+def _play_stacked(p, m, cx, ins_flags, cards, cut, out, each):
+    """Rounds off each row of ``cards`` in order while ``pos < cut``, ``each`` a row at most,
+    records into ``out``; returns the number of complete rounds."""
     shoe = np.full(cards.shape[1] + R.SLACK, R.TEN_CODE, np.int8)
     rng, wk = np.arange(1, 5).astype(np.uint64), work_arrays(p)
     tally, none, trace = np.zeros(L.N_TALLY, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int8)
-    each = 1 if cards.shape[0] > 1 else out.shape[0]  # rounds a row
     n = 0
     for i in range(cards.shape[0]):
         shoe[: cards.shape[1]] = cards[i]
@@ -183,7 +182,8 @@ def _run(p, m, cx, ins_flags, sizes, states, fields=(), trace=None) -> tuple:
 
 def _game(params, tables, counter=None, insurance=False) -> tuple:
     """``(p, machine, ins_flags)`` of a game, checked: its rules and one strategy a box, or a
-    ``counter``'s strategies (``count_chunk``) and whether those without a count insure."""
+    ``counter``'s strategies (``count_chunk``, ``play_stacked``) and whether those without a
+    count insure."""
     p = _check_params(params)
     if counter is None:
         tables = _check_tables(tables, int(p[L.P_BOXES]))
@@ -242,11 +242,11 @@ def _count_arrays(counter: C.Counter, decks: int, classes: int) -> tuple:
 
 def play_stacked(cards, rules, strategies, cut=None, counter=None):
     """One record per complete round (int64, (rounds, R_FIXED + boxes * R_BOX)) played off
-    ``cards`` (codes 0..51) in order while ``pos < cut`` (default ``len(cards)``); a round that
+    ``cards`` (codes 0..51) in order while ``pos < cut`` (default: every card); a round that
     runs out of cards ends play unreported. ``cards`` 2-D: one round off each row, each a fresh
-    shoe (a shuffle every round). ``strategies``: one Strategy for every box, or one per box;
-    ``counter``: ``(tables, Counter, insurance)`` (``counter.counter_for``), a counter playing
-    every box from a fresh shoe's count, its counting tally returned too."""
+    shoe (a shuffle every round), ``cut`` in each. ``strategies``: one Strategy for every box,
+    or one per box; ``counter``: ``(tables, Counter, insurance)`` (``counter.counter_for``), a
+    counter playing every box from a fresh shoe's count, its counting tally returned too."""
     tables, ctr, insurance = counter or (stack_for(rules, strategies), None, False)
     p, m, ins_flags = _game(rules.to_params(), tables, ctr, insurance)
     cx = None if ctr is None else ctr.arrays(int(p[L.P_DECKS]))
@@ -257,12 +257,12 @@ def play_stacked(cards, rules, strategies, cut=None, counter=None):
                          f"a round), got shape {c.shape}")
     if c.size and (c.min() < 0 or c.max() >= L.N_CODES):
         raise ValueError(f"cards: card codes must be 0-{L.N_CODES - 1}")
+    fewest = 1 if counter is not None else boxes  # the boxes a round deals (a plan's: 1 up)
+    each = 1 if c.ndim == 2 else c.size // (2 * fewest + 1) + 1  # rounds a row, at most
     c = np.ascontiguousarray(c.reshape(1, -1) if c.ndim == 1 else c, dtype=np.int8)
     cut = c.shape[1] if cut is None else _in_range("cut", cut, 0)
-    fewest = 1 if counter is not None else boxes  # the boxes a round deals (a plan's: 1 up)
-    rows = c.shape[1] // (2 * fewest + 1) + 1 if c.shape[0] == 1 else c.shape[0]
-    out = np.zeros((rows, L.R_FIXED + boxes * L.R_BOX), np.int64)
+    out = np.zeros((c.shape[0] * each, L.R_FIXED + boxes * L.R_BOX), np.int64)
     name = "stacked" if cx is None else "stacked count"
-    warm(name, _play_stacked, p, tuple(m), cx, ins_flags, c, np.int64(0), out)
-    n = _play_stacked(p, tuple(m), cx, ins_flags, c, np.int64(cut), out)
+    warm(name, _play_stacked, p, tuple(m), cx, ins_flags, c, np.int64(0), out, np.int64(1))
+    n = _play_stacked(p, tuple(m), cx, ins_flags, c, np.int64(cut), out, np.int64(each))
     return out[:n].copy() if counter is None else (out[:n].copy(), cx[4])
