@@ -1108,6 +1108,7 @@ def test_a_precision_target_not_met_is_said_in_the_report(tmp_path):
     md = (tmp_path / "report.md").read_text()
     assert said in md.split("## Rules")[0]  # in the summary
     assert said in (tmp_path / "report.html").read_text()
+    assert f"| precision target | {said.removeprefix('Precision: ')[:-1]} |" in md  # manifest
 
 
 def test_report_records_the_distribution_sample_it_dealt(tmp_path):

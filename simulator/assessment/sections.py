@@ -670,7 +670,9 @@ def manifest(data: dict) -> Section:
              for s in m["strategies"]]
     asked = "rounds asked" if m["precision"] is None else "rounds at most (--max-rounds)"
     rows += [["seed", m["seed"]], [asked, m["rounds"]],
-             ["rounds played", m["rounds_played"]], ["precision target", m["precision"]],
+             ["rounds played", m["rounds_played"]],
+             ["precision target", m["precision"] if not data.get("precision") else
+              precision_text(data["precision"])],
              ["chunk size (rounds)", m["chunk_rounds"]],
              ["distribution sample (rounds)", m["sample_rounds"]],
              ["distribution sample asked (--sample-rounds, at most the rounds played)",
