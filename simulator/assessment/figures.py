@@ -508,12 +508,12 @@ def _choice_row(name, strat, res, fig, main_fig, rules) -> dict:
 def _distribution(rules, strat, spec, summary, n) -> dict:
     values = _sample(rules, strat, n, spec.seed) / L.UNIT
     v, c = np.unique(values, return_counts=True)
+    sd = float(values.std(ddof=1)) if n > 1 else None
     out = {"main": {
         "rounds": int(n), "values": v.tolist(), "counts": c.tolist(),
-        "mean": float(values.mean()) if n else None,
-        "sd": float(values.std(ddof=1)) if n > 1 else None,
+        "mean": float(values.mean()) if n else None, "sd": sd,
         # the means' SEs: SD / sqrt(rounds), each round taken as one draw (as the run's SE)
-        "mean_se": float(values.std(ddof=1) / math.sqrt(n)) if n > 1 else None,
+        "mean_se": None if sd is None else sd / math.sqrt(n),
         "run_mean": summary["total"]["mean"] * summary["boxes"],
         "run_mean_se": None if summary["total"]["se"] is None else
         summary["total"]["se"] * summary["boxes"],

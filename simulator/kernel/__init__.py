@@ -75,10 +75,11 @@ def _play_stacked(p, m, cx, ins_flags, cards, cut, out, each):
     shoe = np.full(cards.shape[1] + R.SLACK, R.TEN_CODE, np.int8)
     rng, wk = np.arange(1, 5).astype(np.uint64), work_arrays(p)
     tally, none, trace = np.zeros(L.N_TALLY, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int8)
+    ws = np.zeros(R.N_WS, np.int64)
     n = 0
     for i in range(cards.shape[0]):
         shoe[: cards.shape[1]] = cards[i]
-        ws = np.zeros(R.N_WS, np.int64)
+        ws[:] = 0
         ws[R.WS_END] = cards.shape[1]
         k = play_rounds(p, m, cx, ins_flags, shoe, ws, rng, each, cut, tally, none, none, out[n:],
                         trace, wk)  # fmt: skip
