@@ -12,18 +12,14 @@ import dataclasses
 import hashlib
 import json
 import os
-import tempfile
 import time
 from types import SimpleNamespace
 
 import numpy as np
 
-from simulator import __version__, engine
+from simulator import __version__, atomic, engine
 from simulator import layout as L
 from simulator.tally import max_per_round
-
-_UMASK = os.umask(0o022)  # the process's umask, read once (setting it is the only way to read it)
-os.umask(_UMASK)
 
 FORMAT = "bjsim-checkpoint"
 FORMAT_VERSION = 2  # 2: with the sha256 checksum
@@ -144,22 +140,7 @@ def save(path, ident: dict, state, command: dict | None = None) -> None:
     if command is not None:
         doc["command"] = command
     doc["sha256"] = checksum(doc)
-    text = json.dumps(doc, indent=1) + "\n"
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", suffix=".tmp", dir=folder)
-    try:
-        os.fchmod(fd, 0o666 & ~_UMASK)  # as a file the user writes (mkstemp makes it 0600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    atomic.write(path, json.dumps(doc, indent=1) + "\n", mode=atomic.USER_MODE, durable=True)
 
 
 def load(path) -> dict:

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from simulator import atomic, engine
 from simulator import checkpoint as C
-from simulator import engine
 from simulator import layout as L
 from simulator.cli import cli
 from simulator.rules import DEFAULT_RULES_PATH, Rules
@@ -422,4 +422,4 @@ def test_a_checkpoint_is_made_with_the_users_umask(tmp_path):
     # mkstemp made it 0600 whatever the umask, and each save made it so again.
     path = tmp_path / "m.ckpt"
     C.save(path, ident(), play(engine.RunState(12_000, 1000), stop_after=1))
-    assert os.stat(path).st_mode & 0o777 == 0o666 & ~C._UMASK
+    assert os.stat(path).st_mode & 0o777 == atomic.USER_MODE

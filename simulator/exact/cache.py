@@ -5,15 +5,13 @@ derived strategies and house edges in the same folder."""
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import os
 import pickle
-import tempfile
 from pathlib import Path
 
-from simulator import __version__
+from simulator import __version__, atomic
 from simulator.rules import rules_dict
 
 CACHE_ENV = "BJSIM_CACHE_DIR"
@@ -38,20 +36,13 @@ def analyzer_hash() -> str:
 
 
 def write_atomic(path: Path, data: str | bytes) -> bool:
-    """Write ``data`` to ``path`` through a temporary file renamed over it; False if the folder
-    cannot be written (then nothing is kept)."""
-    tmp = None
+    """`atomic.write` to ``path`` (0600: a cache only the user reads), its folder made first;
+    False if it cannot be written (then nothing is kept)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data.encode("utf-8") if isinstance(data, str) else data)
-        os.replace(tmp, path)
+        atomic.write(path, data)
         return True
     except OSError:
-        if tmp is not None:  # (a full disk: no half-written file left behind)
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
         return False
 
 

@@ -1,0 +1,34 @@
+"""Atomic file writes: a temporary file in the target's folder renamed over it, so that a reader
+finds the old file or the new one whole, and a failed write leaves no temporary file."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+
+_UMASK = os.umask(0o022)  # the process's umask, read once (setting it is the only way to read it)
+os.umask(_UMASK)
+USER_MODE = 0o666 & ~_UMASK  # a file the user writes, as the shell would make it
+
+
+def write(path, data: str | bytes, mode: int | None = None, durable: bool = False) -> None:
+    """Write ``data`` (text as UTF-8) to ``path`` atomically, with permissions ``mode`` (None:
+    0600, a file only the user reads) and, if ``durable``, on disk before the rename. Raises
+    OSError."""
+    path = os.fspath(path)
+    fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", suffix=".tmp",
+                               dir=os.path.dirname(os.path.abspath(path)))
+    try:
+        if mode is not None:
+            os.fchmod(fd, mode)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
