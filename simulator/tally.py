@@ -28,11 +28,10 @@ SS_LINE_TALLY = (L.T_SS_A, L.T_SS_B, L.T_SS_C, L.T_SS_D, L.T_SS_E, L.T_SS_F)
 # shoe of ``decks`` decks holds ``decks`` sevens of each suit.
 SS_SUITED_SEVENS = {"c": 2, "e": 3}
 
-# What the dealer's rows count, said beside them where some round left the dealer unfinished.
-DEALER_NOTE = ("dealer_*: how the dealer's hand ended, per round; the dealer draws no further "
-               "when no box is left for the cards to decide (rule 12.4: every box busted, a "
-               "blackjack paid at once or surrendered), so those rounds are dealer_not_finished "
-               "and a blackjack or bust the dealer would have made there is not counted")
+# The dealer's rows (dealer_*) are rates over the rounds the dealer completed its hand: the
+# dealer draws no further when no box is left for the cards to decide (rule 12.4), and those
+# rounds are ``dealer_not_finished``, a rate per round. `dealer_note` says what that means.
+DEALER_PER = "completed_dealer_hand"
 
 # Frequencies: (key, tally index, denominator name). Denominators: see `_denominators`.
 FREQUENCIES = (
@@ -50,13 +49,13 @@ FREQUENCIES = (
     ("insurance_won", L.T_INS_WON, "insurance_taken"),
     ("even_money_offered", L.T_EM_OFFERED, "box_round"),
     ("even_money_taken", L.T_EM_TAKEN, "even_money_offered"),
-    ("dealer_blackjack", L.T_DEALER_BJ, "round"),
-    ("dealer_bust", L.T_DEALER_BUST, "round"),
-    ("dealer_17", L.T_DEALER_17, "round"),
-    ("dealer_18", L.T_DEALER_18, "round"),
-    ("dealer_19", L.T_DEALER_19, "round"),
-    ("dealer_20", L.T_DEALER_20, "round"),
-    ("dealer_21", L.T_DEALER_21, "round"),
+    ("dealer_blackjack", L.T_DEALER_BJ, DEALER_PER),
+    ("dealer_bust", L.T_DEALER_BUST, DEALER_PER),
+    ("dealer_17", L.T_DEALER_17, DEALER_PER),
+    ("dealer_18", L.T_DEALER_18, DEALER_PER),
+    ("dealer_19", L.T_DEALER_19, DEALER_PER),
+    ("dealer_20", L.T_DEALER_20, DEALER_PER),
+    ("dealer_21", L.T_DEALER_21, DEALER_PER),
 )
 
 
@@ -331,7 +330,9 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
     }
 
     # --- frequencies
+    finished = sum(t[L.T_DEALER_BJ + o] for o in range(7))  # the dealer's hands it completed
     denominators = {
+        DEALER_PER: finished,
         "box_round": box_rounds,
         "hand": hands,
         "round": rounds,
@@ -342,9 +343,8 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
     frequencies = {
         key: {"per": per} | _rate(t[idx], denominators[per]) for key, idx, per in FREQUENCIES
     }
-    # The rounds whose dealer drew no further (12.4: no box left for the cards to decide), so
-    # that the dealer's rows add up to every round; its blackjacks there are not seen.
-    finished = sum(t[L.T_DEALER_BJ + o] for o in range(7))
+    # The rounds whose dealer drew no further (12.4: no box left for the cards to decide); its
+    # blackjacks there are not seen.
     frequencies["dealer_not_finished"] = {"per": "round"} | _rate(rounds - finished, rounds)
     # Hands a box-round are one and its splits: the splits' SE (p(1 - p) of a mean above 1 is 0).
     frequencies["hands_per_box_round"]["se"] = frequencies["splits"]["se"]
@@ -353,7 +353,7 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
         for f in frequencies.values():
             if f["se"] is not None and f["per"] == "box_round":
                 f["se"] *= math.sqrt(boxes)  # Var(sum of B boxes) <= B * sum of their variances
-            elif f["per"] != "round":
+            elif f["per"] not in ("round", DEALER_PER):  # (one a round: binomial)
                 f["se"] = None
         frequencies_note = (f"the {boxes} boxes of a round share the dealer's cards: an SE per "
                             f"box-round is an upper bound (the binomial one x sqrt({boxes})); "
@@ -382,10 +382,28 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
                                     chances),
         "frequencies": frequencies,
         "frequencies_note": frequencies_note,
-        "dealer_note": DEALER_NOTE if rounds > finished else None,
+        "dealer_note": dealer_note(rules, t[L.T_DEALER_BJ], rounds) if rounds > finished else None,
         "shoe": shoe,
         "tally": dict(zip(L.TALLY_NAMES, t, strict=True)),
     }
+
+
+def dealer_note(rules, blackjacks: int, rounds: int) -> str:
+    """What the dealer's rows (dealer_*) are over, said where some round left the dealer's hand
+    unfinished (rule 12.4), with the two per-round figures a reader may want instead: the
+    dealer blackjacks seen per round, and the chance of one had the dealer always drawn its
+    second card from a full shoe, 2 a t / (n (n - 1)) for a aces and t tens in n cards (the
+    up card and the second card are two cards of the shuffled shoe)."""
+    a, ten, n = 4 * int(rules.decks), 16 * int(rules.decks), 52 * int(rules.decks)
+    full = 2 * a * ten / (n * (n - 1))
+    return ("dealer_*: rates per completed dealer hand, not per round: "
+            "the dealer draws no further when no box is left for the cards to decide (rule "
+            "12.4: every box busted, a blackjack paid at once or surrendered), and those rounds "
+            "(dealer_not_finished, per round) are not a random sample of rounds, so "
+            "dealer_blackjack is not the dealer's chance of a blackjack: dealer blackjacks were "
+            f"seen in {100 * blackjacks / rounds:.2f}% of all rounds, and a dealer always "
+            f"drawing its second card from a full shoe of {int(rules.decks)} deck(s) has one "
+            f"in {100 * full:.2f}% (2 x {a} aces x {ten} tens / ({n} x {n - 1}) cards)")
 
 
 def _by_strategy(t: list, lines: dict, dealable, possible: list,

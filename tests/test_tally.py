@@ -253,14 +253,18 @@ def test_frequencies_of_several_boxes_give_an_se_only_where_it_is_a_bound():
     # the sum of their variances); a rate per hand or per offer has no SE; one per round keeps
     # its own. One box: binomial SEs, no note.
     rounds = [[(10, 10, None), (-10, -5, None), (0, None, None)]] * 40
-    s = summarize(build_tally(rounds), Rules(boxes=3, super_sevens=False))
+    t = build_tally(rounds)
+    t[L.T_DEALER_BUST], t[L.T_DEALER_17] = 10, 20  # (10 rounds left the dealer unfinished)
+    s = summarize(t, Rules(boxes=3, super_sevens=False))
     f = s["frequencies"]
     n = 120
     p = f["insurance_offered"]["rate"]
     assert p == pytest.approx(2 / 3)
     assert f["insurance_offered"]["se"] == pytest.approx(math.sqrt(p * (1 - p) / n) * math.sqrt(3))
     assert f["wins"]["se"] is None and f["insurance_won"]["se"] is None
-    assert f["dealer_bust"]["per"] == "round" and f["dealer_bust"]["se"] is not None
+    assert f["dealer_bust"]["per"] == "completed_dealer_hand"  # (one a round, as per round)
+    assert f["dealer_bust"]["se"] == pytest.approx(math.sqrt(1 / 3 * 2 / 3 / 30))
+    assert f["dealer_not_finished"]["se"] == pytest.approx(math.sqrt(0.25 * 0.75 / 40))
     assert "3 boxes of a round share the dealer's cards" in s["frequencies_note"]
     one = summarize(build_tally([[b] for b in rounds[0]] * 40), Rules(boxes=1,
                                                                       super_sevens=False))
@@ -278,27 +282,60 @@ def test_insurance_of_several_boxes_counts_rounds_before_an_interval():
     assert one["insurance"]["interval_note"] is None
 
 
-def test_the_dealers_rows_add_up_to_every_round():
-    # dealer_blackjack read 3.4% a round in the NZ game, where the dealer draws no second card
-    # once no box is left for it to decide (12.4): those rounds now have their own row.
+DEALER_ROWS = ["dealer_blackjack", "dealer_bust"] + [f"dealer_{k}" for k in range(17, 22)]
+
+
+def _dealer_run(rules, rounds=50_000):
     from simulator import engine
     from simulator import kernel as K
     from simulator.strategy import load_strategy, stack_for
 
+    t = K.simulate_chunk(rules.to_params(), stack_for(rules, [load_strategy("basic")]), rounds,
+                         engine.chunk_state(3, 0))
+    return summarize(t, rules)
+
+
+def test_the_dealers_rows_are_rates_per_completed_dealer_hand_and_say_so():
+    # dealer_blackjack read 3.4% "per round" in the NZ game, where the dealer draws no second
+    # card once no box is left for it to decide (12.4): a reader quoted it as the dealer's
+    # blackjack rate (4.7%). Its rows are now over the hands the dealer completed, and say so.
+    from simulator.report import tidy_frame
+
     for draw, rules in ((False, Rules()), (True, Rules(dealer_draws_when_no_live_box=True))):
-        t = K.simulate_chunk(rules.to_params(), stack_for(rules, [load_strategy("basic")]),
-                             50_000, engine.chunk_state(3, 0))
-        s = summarize(t, rules)
+        s = _dealer_run(rules)
         f = s["frequencies"]
-        dealer = ["dealer_blackjack", "dealer_bust"] + [f"dealer_{k}" for k in range(17, 22)]
-        assert sum(f[k]["count"] for k in dealer) + f["dealer_not_finished"]["count"] == 50_000
-        assert f["dealer_not_finished"]["per"] == "round"
-        assert (f["dealer_not_finished"]["count"] == 0) == draw
-        # and the outputs say why, where it happens (the reviewer read 3.4% as the chance)
-        assert (s["dealer_note"] is None) == draw
+        unfinished = f["dealer_not_finished"]["count"]
+        assert sum(f[k]["count"] for k in DEALER_ROWS) + unfinished == 50_000
+        assert f["dealer_not_finished"]["per"] == "round" and f["dealer_not_finished"]["n"] \
+            == 50_000
+        assert (unfinished == 0) == draw
+        for k in DEALER_ROWS:  # the denominator is what `per` says: the completed hands
+            assert f[k]["per"] == "completed_dealer_hand" and f[k]["n"] == 50_000 - unfinished
+            assert f[k]["rate"] == f[k]["count"] / (50_000 - unfinished)
+        assert sum(f[k]["rate"] for k in DEALER_ROWS) == pytest.approx(1.0)
         text = render(s, "table")
-        assert ("a blackjack or bust the dealer would have made there is not counted" in text) \
+        assert "dealer_blackjack     completed dealer hand" in text
+        assert set(tidy_frame(s).query("item in @DEALER_ROWS")["per"]) == {
+            "completed_dealer_hand"}
+        # the note says what the rows are not, with the per-round figures, where it matters
+        assert (s["dealer_note"] is None) == draw
+        seen = f"seen in {100 * f['dealer_blackjack']['count'] / 50_000:.2f}% of all rounds"
+        assert ("rates per completed dealer hand, not per round" in text) != draw
+        assert (seen in text) != draw and ("has one in 4.75% (2 x 24 aces x 96 tens" in text) \
             != draw
+
+
+@pytest.mark.parametrize("decks", [1, 6])
+def test_dealer_blackjack_of_a_dealer_completing_every_hand_is_its_exact_chance(decks):
+    # With the dealer drawing every round from a full shoe, its up card and second card are two
+    # cards of the shuffled shoe (the second is drawn when the boxes are done, but the next card
+    # of a shuffled shoe is uniform over the unseen ones whenever it is drawn): a blackjack in
+    # 2 a t / (n (n - 1)) of rounds, a aces and t tens in n cards; within 4 SE.
+    rules = Rules(decks=decks, shuffle="every-round", dealer_draws_when_no_live_box=True)
+    f = _dealer_run(rules, 400_000)["frequencies"]["dealer_blackjack"]
+    a, ten, n = 4 * decks, 16 * decks, 52 * decks
+    assert f["n"] == 400_000
+    assert abs(f["rate"] - 2 * a * ten / (n * (n - 1))) < 4 * f["se"]
 
 
 def test_a_figure_without_an_interval_says_why_and_no_bets_have_no_sd():

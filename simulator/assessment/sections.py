@@ -285,8 +285,10 @@ def frequencies(data: dict) -> Section:
         [[v, c, c / n, _one_in(c / n)] for v, c in zip(m["values"], m["counts"], strict=True)])
     blocks = [
         "Counts from the simulation; rates with their binomial standard errors. 'per' is the "
-        "denominator: a box-round (one initial wager), a hand (after splits), a round, or an "
-        "offer." + (f" SE: {data['frequencies_note']}." if data.get("frequencies_note") else "")
+        "denominator: a box-round (one initial wager), a hand (after splits), a round, an "
+        "offer, or (the dealer_* rows but dealer_not_finished) a completed dealer hand, one "
+        "a round the dealer completed: its final hand's outcomes add up to 1."
+        + (f" SE: {data['frequencies_note']}." if data.get("frequencies_note") else "")
         + (f" {data['dealer_note'][0].upper()}{data['dealer_note'][1:]}."
            if data.get("dealer_note") else ""),
         t,
