@@ -375,6 +375,8 @@ GAIN_SE_KIND = {"gain_over_flat": "paired: the same rounds at both bets",
 SAME_BETS = "none: a flat main bet on every box dealt, so the same bets as the flat figure"
 SAME_ROUNDS = ("none: no index plays and a flat main bet, so the same rounds and bets as the "
                "control run")
+AS_FLAT = ("paired: no index plays and fixed boxes, so the control run's rounds are the flat "
+           "figure's and the gain over it is the gain over flat betting")
 
 
 def gain_none(f: dict, over: str) -> str | None:
@@ -385,6 +387,20 @@ def gain_none(f: dict, over: str) -> str | None:
     if over == "basic" and f.get("gain_over_basic_se_kind") == SAME_ROUNDS:
         return "none (no index plays and a flat main bet: the same rounds and bets)"
     return None
+
+
+def control_is_flat(plan, tot: list, control) -> bool:
+    """Whether the control run played the very rounds of the flat figure: a plan without index
+    plays on a fixed number of boxes plays the strategy as the control does on the same cards
+    (wonged-out rounds are still dealt and count in the flat figure), and the two runs' sums of
+    the flat net, its squares by box and by round, rounds and boxes are equal. Then the gain
+    over the control is the gain over flat, with its paired SE (`_gain_se`)."""
+    if control is None or plan.indices is not None or len(set(plan.boxes.values())) != 1:
+        return False
+    t = [int(x) for x in control]
+    return (tot[L.C_ROUNDS], tot[L.C_FLAT_BOXES], tot[L.C_FLAT_NET], tot[L.C_FLAT_SQ],
+            tot[L.C_FLAT_RSQ]) == (t[L.T_ROUNDS], t[L.T_BOX_ROUNDS], t[L.T_TOTAL_SUM],
+                                   t[L.T_TOTAL_SQ], t[L.T_RTOTAL_SQ])
 
 
 def flat_main(plan) -> bool:
@@ -433,6 +449,7 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     advantage["total_bet"] = _per_wagered(advantage["initial_bet"], net / u, wagered / u, bet)
     same_rounds = (same_bets and basic is not None and plan.indices is None
                    and math.isclose(adv, basic["mean"], rel_tol=1e-9, abs_tol=1e-15))
+    as_flat = not same_rounds and adv is not None and control_is_flat(plan, tot, control)
     ss_flat = _flat(tot[L.C_SS_FLAT_NET], tot[L.C_SS_FLAT_SQ], tot[L.C_SS_FLAT_BETS], 1.0)
     ss_exact = _ratio(tot[L.C_SS_EXACT] / L.SS_EXACT_SCALE, tot[L.C_SS_FLAT_BETS])
     rare = check["rare"]
@@ -461,15 +478,17 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         "gain_over_flat_se_kind": SAME_BETS if same_bets else GAIN_SE_KIND["gain_over_flat"],
         "basic": basic,
         "gain_over_basic": 0.0 if same_rounds else None if adv is None or basic is None
-        else adv - basic["mean"],
-        # Two runs: they share their seed, but the counter's cards drift off the control's within
-        # a shoe, so their errors are close to independent (30 seeds: correlation -0.26, not
-        # significant). The SE takes them as independent; it is no upper bound.
-        "gain_over_basic_se": 0.0 if same_rounds else None if basic is None or None in (
-            basic["se"], advantage["initial_bet"]["se"]) else math.hypot(
-            basic["se"], advantage["initial_bet"]["se"]),
+        else adv - flat["mean"] if as_flat else adv - basic["mean"],
+        # Where the control's rounds are the flat figure's (`control_is_flat`) the gain is the
+        # gain over flat, paired. Else two runs: they share their seed, but the counter's cards
+        # drift off the control's within a shoe, so their errors are close to independent (30
+        # seeds: correlation -0.26, not significant). The SE takes them as independent; it is
+        # no upper bound.
+        "gain_over_basic_se": 0.0 if same_rounds else _gain_se(tot) if as_flat
+        else None if basic is None or None in (basic["se"], advantage["initial_bet"]["se"])
+        else math.hypot(basic["se"], advantage["initial_bet"]["se"]),
         "gain_over_basic_se_kind": None if basic is None else SAME_ROUNDS if same_rounds
-        else GAIN_SE_KIND["gain_over_basic"],
+        else AS_FLAT if as_flat else GAIN_SE_KIND["gain_over_basic"],
         "super_sevens": {
             "counter_bets": ss_bet, "counter_net": ss_net,
             "counter_return": _ratio(ss_net, ss_bet),
@@ -625,7 +644,7 @@ def sig3(x) -> str:
 
 # What the gains' ± are (`figures`): over flat betting the same rounds paired (`_gain_se`);
 # over the control run two runs whose cards drift apart, close to independent, so the SEs in
-# quadrature.
+# quadrature, unless the control's rounds are the flat figure's (`AS_FLAT`: one gain, paired).
 GAIN_OVER_FLAT_95 = "(95%, paired)"
 GAIN_OVER_BASIC_95 = "(95%, the two runs taken as independent)"
 
@@ -770,7 +789,11 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     flat_gain = gain_none(f, "flat") or (
         f"{_gain95(f['gain_over_flat'], f['gain_over_flat_se'])} {GAIN_OVER_FLAT_95}")
     gains = f"Gain over flat betting with the counter's play: {flat_gain} of the initial bet."
-    if f.get("gain_over_basic") is not None:
+    if f.get("gain_over_basic_se_kind") == AS_FLAT:
+        gains = ("Gain over the strategy alone at a flat bet (control run), the same as over "
+                 f"flat betting with the counter's play (no index plays, fixed boxes: the same "
+                 f"rounds): {flat_gain} of the initial bet.")
+    elif f.get("gain_over_basic") is not None:
         basic_gain = gain_none(f, "basic") or (
             f"{_gain95(f['gain_over_basic'], f['gain_over_basic_se'])} {GAIN_OVER_BASIC_95} of "
             "the initial bet")

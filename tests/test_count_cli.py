@@ -286,6 +286,40 @@ def test_the_control_run_is_the_strategy_alone_for_the_same_seed():
     assert count["gain_over_basic"] == (count["advantage"]["initial_bet"]["mean"]
                                         - count["basic"]["mean"])
     assert count["basic"]["mean"] != count["flat"]["mean"]  # the index plays change the game
+    # two runs of other rounds: their SEs in quadrature
+    assert count["gain_over_basic_se_kind"] == "the two runs taken as independent"
+
+
+KO_RAMP = """name = "ko-ramp"
+count = "ko"
+deck_estimation = "exact"
+table_min = 1
+table_max = 8
+
+[bet]
+base = 1
+steps = [[1, 2], [2, 4], [3, 8]]
+"""
+
+
+@needs_engine
+def test_a_ramp_without_index_plays_gains_over_the_control_what_it_gains_over_flat(tmp_path):
+    # The review's KO plan: no index plays, one box, a bet ramp. The control run plays the very
+    # rounds of the flat row, so the gain over it is paired (it printed +-0.281 "as
+    # independent" beside +-0.175 paired over flat), in every format.
+    plan = tmp_path / "ko.toml"
+    plan.write_text(KO_RAMP)
+    count = _json("count", "--plan", plan, *TINY)["results"]
+    assert count["basic"]["mean"] == count["flat"]["mean"]
+    assert count["gain_over_basic"] == count["gain_over_flat"] != 0
+    assert count["gain_over_basic_se"] == count["gain_over_flat_se"] > 0
+    assert count["gain_over_basic_se_kind"].startswith("paired: no index plays and fixed boxes")
+    table = invoke("count", "--plan", plan, *TINY).stdout
+    assert "the same as over flat betting with the counter's play" in table
+    assert "independent" not in table
+    rows = {r["item"]: r for r in csv.DictReader(io.StringIO(
+        invoke("count", "--plan", plan, *TINY, "-f", "csv").stdout))}
+    assert float(rows["gain_over_basic"]["se"]) == count["gain_over_flat_se"]
 
 
 @needs_engine

@@ -222,6 +222,54 @@ def test_the_gain_over_the_control_run_has_an_se_of_independent_runs():
     assert rows["gain_over_basic_se_kind"]["value"] == "the two runs taken as independent"
 
 
+# A bet ramp without index plays on one box: the control plays the flat figure's very rounds.
+RAMP_ROUNDS = [
+    {"count": 0, "bet": 1, "net": 10, "flat": [10]},
+    {"count": 0, "bet": 1, "wagered": 20, "net": -20, "flat": [-20]},
+    {"count": 3, "bet": 4, "net": 60, "flat": [15]},
+    {"count": 3, "bet": 4, "net": -40, "flat": [-10]},
+    {"count": 1, "bet": 2, "net": 20, "flat": [10]},
+]
+
+
+def test_the_gain_over_a_control_of_the_flat_rounds_is_the_gain_over_flat_paired():
+    # No index plays and fixed boxes: the control run deals and plays the flat figure's rounds
+    # (the two rows were equal), so the gain over it is the gain over flat with its paired SE,
+    # not the two SEs in quadrature (the review saw +-0.281 where the paired one was +-0.175).
+    plan = dataclasses.replace(load_plan("hi-lo-flat"), bet=Ramp(1, ((1.0, 2), (3.0, 4))))
+    assert plan.indices is None and not CR.flat_main(plan)
+    control = control_of([r["flat"] for r in RAMP_ROUNDS])
+    f = CR.figures(tally_of(RAMP_ROUNDS), plan, Rules(), control=control)
+    assert f["basic"]["mean"] == f["flat"]["mean"]
+    assert f["basic"]["se"] == pytest.approx(f["flat"]["se"], rel=1e-12)
+    assert f["gain_over_basic_se_kind"] == CR.AS_FLAT
+    assert f["gain_over_basic"] == f["gain_over_flat"] != 0
+    assert f["gain_over_basic_se"] == f["gain_over_flat_se"]
+    independent = math.hypot(f["basic"]["se"], f["advantage"]["initial_bet"]["se"])
+    assert f["gain_over_basic_se"] < independent / 2
+    for fmt in ("table", "markdown"):
+        text = CR.render(f, fmt)
+        assert ("control run), the same as over flat betting with the counter's play (no index "
+                "plays, fixed boxes: the same rounds): +") in text
+        assert "independent" not in text and text.count("(95%, paired)") == 1
+    rows = {r["item"]: r for r in csv.DictReader(io.StringIO(CR.render(f, "csv")))}
+    assert rows["gain_over_basic_se_kind"]["value"] == CR.AS_FLAT
+    assert float(rows["gain_over_basic"]["se"]) == f["gain_over_flat_se"]
+    # with index plays the counter's rounds are not the control's: two runs, independent
+    g = CR.figures(tally_of(RAMP_ROUNDS), dataclasses.replace(plan, indices="hi-lo-nz"), Rules(),
+                   control=control)
+    assert g["gain_over_basic_se_kind"] == CR.GAIN_SE_KIND["gain_over_basic"]
+    assert g["gain_over_basic_se"] == pytest.approx(independent)
+    assert "(95%, the two runs taken as independent)" in CR.render(g, "table")
+    # boxes by count, or a control of other rounds: independent too
+    boxed = dataclasses.replace(plan, boxes=Ramp(1, ((3.0, 2),)))
+    assert CR.figures(tally_of(RAMP_ROUNDS), boxed, Rules(), control=control)[
+        "gain_over_basic_se_kind"] == CR.GAIN_SE_KIND["gain_over_basic"]
+    other = control_of([[10], [-20], [15], [-10], [0]])
+    assert CR.figures(tally_of(RAMP_ROUNDS), plan, Rules(), control=other)[
+        "gain_over_basic_se_kind"] == CR.GAIN_SE_KIND["gain_over_basic"]
+
+
 # A flat main bet with Super Sevens bets (the sevens plan): the counter's main bets are the flat
 # figure's, and with no index plays the control's, round for round.
 FLAT_ROUNDS = [

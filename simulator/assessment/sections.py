@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from simulator import DEFAULT_CHUNK_ROUNDS
 from simulator.assessment.figures import CONFIDENCES
-from simulator.counting_report import MOVED_TOGETHER, NO_SE, gain_none, sig3
+from simulator.counting_report import AS_FLAT, MOVED_TOGETHER, NO_SE, gain_none, sig3
 from simulator.exact.compare import CUT_CARD_MARK, CUT_CARD_Z
 from simulator.report import precision_text
 from simulator.tally import MIN_WINS, Z95
@@ -542,7 +542,10 @@ def counting(data: dict) -> Section | None:
         "plays (index plays included); the control run: the strategy alone at a flat bet, the "
         "same seed. Gain over the control run: "
         + (gain_none(f, "basic") or f"{fmt(f.get('gain_over_basic'), 'spct3')} (SE "
-           f"{fmt(f.get('gain_over_basic_se'), 'pct3')}, the two runs taken as independent)")
+           f"{fmt(f.get('gain_over_basic_se'), 'pct3')}, "
+           + ("paired: no index plays and fixed boxes, so the same rounds as the flat figure and "
+              "the same gain as over flat betting)" if f.get("gain_over_basic_se_kind") == AS_FLAT
+              else "the two runs taken as independent)"))
         + "; over flat betting: "
         + (gain_none(f, "flat") or f"{fmt(f['gain_over_flat'], 'spct3')} (SE at most "
            f"{fmt(f.get('gain_over_flat_se'), 'pct3')}, the same rounds)") + "."
