@@ -91,7 +91,9 @@ def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
         "rounds": n, "mean": mean, "sd": sd, "se": se,
         "win_per_100": None if mean is None else 100 * mean,
         "win_per_100_se": None if se is None else 100 * se,
-        "interval_note": few if ok else None,
+        "interval_note": few if ok else None if mean is None else
+        "a standard error needs two rounds or more" if n < 2 else
+        "the results have no spread (SD 0)",
         "score": counting.score(mean, sd) if ok else None,
         "n0": counting.n0(mean, sd) if ok else None,
         "risk_of_ruin": (counting.risk_of_ruin(mean, sd, bankroll)
@@ -632,13 +634,16 @@ def _span(x, low, high, d: int = 2, fmt=None) -> str:
 
 
 def sig3(x) -> str:
-    """``x`` (a probability, a risk of ruin) to three significant figures in fixed notation:
-    ``0.0660``'s ``0.066``, and ``0.0000123`` where ``:.3g`` wrote ``1.23e-05``."""
+    """``x`` (a probability, a risk of ruin) to three significant figures in fixed notation,
+    trailing zeros kept so that a figure and its interval's bounds show as many: ``0.140``,
+    ``1.00``, and ``0.0000123`` where ``:.3g`` wrote ``1.23e-05``."""
     if not x or not math.isfinite(x):
         return f"{x:g}"
     decimals = max(0, 2 - math.floor(math.log10(abs(x))))
     text = f"{x:.{decimals}f}"
-    return text.rstrip("0").rstrip(".") if "." in text else text
+    if decimals and abs(float(text)) >= 10 ** (3 - decimals):  # rounded up a power of ten
+        text = f"{x:.{decimals - 1}f}"  # (0.09996: 0.100, not 0.1000)
+    return text
 
 
 
@@ -647,16 +652,21 @@ def sig3(x) -> str:
 # quadrature, unless the control's rounds are the flat figure's (`AS_FLAT`: one gain, paired).
 GAIN_OVER_FLAT_95 = "(95%, paired)"
 GAIN_OVER_BASIC_95 = "(95%, the two runs taken as independent)"
+NO_INTERVAL = "no interval: too few rounds"  # a gain without an SE (fewer than two rounds)
 
 
-def _gain95(gain, se) -> str:
-    """A gain ± the 95% half-width of its SE (`GAIN_OVER_FLAT_95`, `GAIN_OVER_BASIC_95`), or
-    "none" where the bets compared are the same (an SE of 0: `SAME_BETS`, `SAME_ROUNDS`)."""
+def _gain95(gain, se, label: str = "") -> str:
+    """A gain ± the 95% half-width of its SE and ``label`` (`GAIN_OVER_FLAT_95`,
+    `GAIN_OVER_BASIC_95`), "none" where the bets compared are the same (an SE of 0:
+    `SAME_BETS`, `SAME_ROUNDS`), or the gain and `NO_INTERVAL` without an SE (no label: there
+    is no half-width for it to name)."""
     if se == 0 and gain == 0:
         return "none"
+    if gain is None:
+        return "-"
     if se is None:
-        return _pct(gain)
-    return f"{_pct(gain)} ± {_pct(Z95 * se, sign=False)}"
+        return f"{_pct(gain)} ({NO_INTERVAL})"
+    return f"{_pct(gain)} ± {_pct(Z95 * se, sign=False)}" + (f" {label}" if label else "")
 
 
 def _interval(fig: dict) -> str:
@@ -786,8 +796,8 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     out = [ln + "  " for ln in head] if markdown else head
     out += ["", "The counter's advantage (units won per unit bet, 95% intervals)", ""]
     out += grid(["advantage", "mean", "SE", "95% interval"], _summary_rows(f))
-    flat_gain = gain_none(f, "flat") or (
-        f"{_gain95(f['gain_over_flat'], f['gain_over_flat_se'])} {GAIN_OVER_FLAT_95}")
+    flat_gain = gain_none(f, "flat") or _gain95(f["gain_over_flat"], f["gain_over_flat_se"],
+                                                GAIN_OVER_FLAT_95)
     gains = f"Gain over flat betting with the counter's play: {flat_gain} of the initial bet."
     if f.get("gain_over_basic_se_kind") == AS_FLAT:
         gains = ("Gain over the strategy alone at a flat bet (control run), the same as over "
@@ -795,7 +805,7 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                  f"rounds): {flat_gain} of the initial bet.")
     elif f.get("gain_over_basic") is not None:
         basic_gain = gain_none(f, "basic") or (
-            f"{_gain95(f['gain_over_basic'], f['gain_over_basic_se'])} {GAIN_OVER_BASIC_95} of "
+            f"{_gain95(f['gain_over_basic'], f['gain_over_basic_se'], GAIN_OVER_BASIC_95)} of "
             "the initial bet")
         gains = (f"Gain over the strategy alone at a flat bet (control run): {basic_gain}; over "
                  f"flat betting with the counter's play: {flat_gain}.")

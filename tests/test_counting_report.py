@@ -802,7 +802,8 @@ def test_every_plus_minus_is_labelled_and_no_interval_leaves_its_range():
         text = CR.render(fig, fmt)
         for head in ("win/100 (95%)", "SCORE (95%)", "N0 (95%)", "risk of ruin (95%)"):
             assert head in text, (fmt, head)
-        assert f"{p['risk_of_ruin']:.3g} ({p['risk_of_ruin_ci95_low']:.3g} to 1)" in text
+        assert (f"{CR.sig3(p['risk_of_ruin'])} ({CR.sig3(p['risk_of_ruin_ci95_low'])} to "
+                "1.00)") in text
         assert "to no bound)" in text and "(SE at most)" not in text
         for line in text.splitlines():  # a ± outside a table column says what it is
             if "±" in line and "|" not in line and not line.startswith("per round"):
@@ -871,3 +872,38 @@ def test_a_super_sevens_counter_s_advantage_by_count_has_the_main_games_se():
     assert "conservative" not in CR.render(f, "table").split("By true count")[1].split("\n")[0]
 
 
+
+
+@pytest.mark.parametrize("x, text", [
+    (0.14, "0.140"), (0.118, "0.118"), (0.1674, "0.167"), (1.0, "1.00"), (0.0660762, "0.0661"),
+    (0.0000123, "0.0000123"), (0.09996, "0.100"), (0.5, "0.500"), (0.0, "0"), (123.4, "123"),
+])
+def test_sig3_keeps_three_significant_figures_trailing_zeros_too(x, text):
+    # The risk of ruin read "0.14 (0.118 to 0.167)": the point had fewer figures than its bounds.
+    assert CR.sig3(x) == text
+
+
+def test_a_risk_of_ruin_and_its_interval_show_as_many_significant_figures():
+    fig = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules(), bankroll=10)
+    p = fig["per_round_played"] | {"risk_of_ruin": 0.14, "risk_of_ruin_ci95_low": 0.1181,
+                                   "risk_of_ruin_ci95_high": 0.1674}
+    for fmt in ("table", "markdown"):
+        assert "0.140 (0.118 to 0.167)" in CR.render(fig | {"per_round_played": p}, fmt)
+
+
+def test_a_gain_without_an_se_has_no_interval_label():
+    # --rounds 1 printed "+0.000% (95%, paired)": a 95% label with no half-width to label.
+    one = [{"count": 0, "bet": 1, "net": 10, "flat": [10]}]
+    for plan in (load_plan("hi-lo-1-12"),  # index plays: the control's gain independent
+                 dataclasses.replace(load_plan("hi-lo-flat"), bet=Ramp(1, ((1.0, 2),)))):
+        f = CR.figures(tally_of(one), plan, Rules(), control=control_of([[10]]))
+        assert f["gain_over_flat_se"] is None and f["gain_over_basic_se"] is None
+        for fmt in ("table", "markdown"):
+            text = CR.render(f, fmt)
+            assert "+0.000% (no interval: too few rounds)" in text
+            assert "(95%, paired)" not in text and "(95%, the two runs" not in text
+            assert ("No SE of the mean and no interval for the win per 100 rounds, SCORE, N0 or "
+                    "the risk of ruin: a standard error needs two rounds or more.") in text
+        sweep = CR.render_sweep(CR.sweep_rows([(0.75, f)]), "table", {"plan": {"name": "p"}})
+        assert "+0.000% (no interval: too few rounds)" in sweep
+        assert f["per_round_played"]["interval_note"] == "a standard error needs two rounds or more"

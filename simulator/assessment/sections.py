@@ -8,7 +8,14 @@ from dataclasses import dataclass, field
 
 from simulator import DEFAULT_CHUNK_ROUNDS
 from simulator.assessment.figures import CONFIDENCES
-from simulator.counting_report import AS_FLAT, MOVED_TOGETHER, NO_SE, gain_none, sig3
+from simulator.counting_report import (
+    AS_FLAT,
+    MOVED_TOGETHER,
+    NO_INTERVAL,
+    NO_SE,
+    gain_none,
+    sig3,
+)
 from simulator.exact.compare import CUT_CARD_MARK, CUT_CARD_Z
 from simulator.report import precision_text
 from simulator.tally import MIN_WINS, Z95
@@ -305,6 +312,13 @@ def frequencies(data: dict) -> Section:
     return Section("frequencies", "Hit frequencies and the distribution of results", blocks)
 
 
+def _gain_text(gain, se, kind: str) -> str:
+    """A counter's gain with its SE and what kind of SE it is, or `NO_INTERVAL` without one."""
+    if se is None:
+        return f"{fmt(gain, 'spct3')} ({NO_INTERVAL})"
+    return f"{fmt(gain, 'spct3')} (SE {fmt(se, 'pct3')}, {kind})"
+
+
 def _strategy_shown(data: dict) -> str:
     """The strategy as the summary names it: the report's default under rules other than the
     NZ chart's, the basic strategy derived for them, says so."""
@@ -541,14 +555,14 @@ def counting(data: dict) -> Section | None:
         "counter's net per unit bet; flat: every box dealt at one unit, played as the counter "
         "plays (index plays included); the control run: the strategy alone at a flat bet, the "
         "same seed. Gain over the control run: "
-        + (gain_none(f, "basic") or f"{fmt(f.get('gain_over_basic'), 'spct3')} (SE "
-           f"{fmt(f.get('gain_over_basic_se'), 'pct3')}, "
-           + ("paired: no index plays and fixed boxes, so the same rounds as the flat figure and "
-              "the same gain as over flat betting)" if f.get("gain_over_basic_se_kind") == AS_FLAT
-              else "the two runs taken as independent)"))
+        + (gain_none(f, "basic") or _gain_text(
+            f.get("gain_over_basic"), f.get("gain_over_basic_se"),
+            "paired: no index plays and fixed boxes, so the same rounds as the flat figure and "
+            "the same gain as over flat betting" if f.get("gain_over_basic_se_kind") == AS_FLAT
+            else "the two runs taken as independent"))
         + "; over flat betting: "
-        + (gain_none(f, "flat") or f"{fmt(f['gain_over_flat'], 'spct3')} (SE at most "
-           f"{fmt(f.get('gain_over_flat_se'), 'pct3')}, the same rounds)") + "."
+        + (gain_none(f, "flat") or _gain_text(f["gain_over_flat"], f.get("gain_over_flat_se"),
+                                              "paired, the same rounds")) + "."
         + (f" The flat advantage's SE is {f['flat']['interval_note']}."
            if f["flat"].get("interval_note") else "")
         + " The SE of the win per 100 rounds is from the mean's; SCORE, N0 and the risk of ruin "
@@ -626,7 +640,7 @@ def counting(data: dict) -> Section | None:
                  ("se", "SE", "pct3"),
                  ("advantage_with_super_sevens", "with Super Sevens", "spct3"),
                  ("flat_advantage", "flat", "spct3"),
-                 ("gain_over_flat", "gain", "spct3"), ("gain_over_flat_se", "SE at most", "pct3"),
+                 ("gain_over_flat", "gain", "spct3"), ("gain_over_flat_se", "SE (paired)", "pct3"),
                  ("sd_round", "SD per round", "num3"),
                  ("win_per_100", "win per 100 rounds", "num2"), ("win_per_100_se", "SE", "num2"),
                  *_with_ci95("score", "SCORE", "num1"), *_with_ci95("n0", "N0", "int"),
