@@ -91,6 +91,22 @@ def test_report_writes_every_rendering_and_says_each_step(built):
     assert re.search(r"wrote \d+ files to", stderr)
 
 
+def test_the_dealers_rows_are_per_completed_dealer_hand_in_the_report(built):
+    # The hit-frequency table read dealer_blackjack 3.4% "per round" (the review): its rows are
+    # per completed dealer hand, in every rendering, and the text says what that is.
+    out, data, _ = built
+    rows = {r["event"]: r for r in data["frequencies"]}
+    finished = rows["dealer_bust"]["n"]
+    assert finished == rows["dealer_not_finished"]["n"] - rows["dealer_not_finished"]["count"]
+    assert rows["dealer_blackjack"]["per"] == "completed_dealer_hand"
+    with open(out / "csv" / "hit_frequencies.csv", newline="") as fh:
+        shown = {r["event"]: r for r in csv.DictReader(fh)}
+    assert shown["dealer_blackjack"]["per"] == "completed_dealer_hand"
+    md = (out / "report.md").read_text()
+    assert "for the dealer_* rows other than dealer_not_finished, a completed dealer hand" in md
+    assert "rates per completed dealer hand, not per round" in md
+
+
 def test_manifest_names_hashes_and_the_rebuild_command(built):
     import hashlib
 

@@ -293,8 +293,8 @@ def frequencies(data: dict) -> Section:
     blocks = [
         "Counts from the simulation; rates with their binomial standard errors. 'per' is the "
         "denominator: a box-round (one initial wager), a hand (after splits), a round, an "
-        "offer, or (the dealer_* rows but dealer_not_finished) a completed dealer hand, one "
-        "a round the dealer completed: its final hand's outcomes add up to 1."
+        "offer, or, for the dealer_* rows other than dealer_not_finished, a completed dealer "
+        "hand (one for each round the dealer completed; those rows add up to 1)."
         + (f" SE: {data['frequencies_note']}." if data.get("frequencies_note") else "")
         + (f" {data['dealer_note'][0].upper()}{data['dealer_note'][1:]}."
            if data.get("dealer_note") else ""),
