@@ -144,17 +144,21 @@ def _resume_file(ctx) -> None:
 def _fill_from_checkpoint(ctx) -> None:
     """``--resume``: each option the command line leaves out is the one kept in the checkpoint
     (`_run_command`), read as if given again; an option given is kept, and the run's identity
-    refuses it if it changes the run. A checkpoint of another command, or of a bjsim that kept
-    no options, fills nothing."""
-    from simulator.checkpoint import CheckpointError, saved_options
+    refuses it if it changes the run. A checkpoint of another command is refused first, before
+    anything else is read or checked (its options fill nothing: compare would ask for a
+    variant); one of a bjsim that kept no options fills nothing."""
+    from simulator.checkpoint import CheckpointError, kind_problem, saved_options
 
     path = ctx.params.get("checkpoint_path")
     if not ctx.params.get("resume") or not path or not os.path.isfile(path):
         return  # (the command says what is wrong)
     try:
+        problem = kind_problem(path, ctx.command.name)
         saved = saved_options(path, ctx.command.name)
     except CheckpointError as err:
         raise BjsimError(str(err)) from None
+    if problem is not None:
+        raise BjsimError(problem)
     for param in ctx.command.params:
         if param.name in saved and param.name not in NOT_KEPT and not _given(ctx, param.name):
             try:
