@@ -18,6 +18,7 @@ import os
 import re
 import signal
 import sys
+import tempfile
 import threading
 from pathlib import Path
 
@@ -532,6 +533,30 @@ def output_problem(path: str, folder: bool = False) -> str | None:
         return f"cannot write: {parent} is not a folder"
     if not os.access(parent, os.W_OK | os.X_OK):
         return f"cannot write in {parent}: permission denied"
+    return None
+
+
+def folder_probe(path: str) -> str | None:
+    """Why the folder ``path`` cannot be written, found by doing it: the folder (and any missing
+    above it) is made and a temporary file written in it, then both removed again; None if it
+    worked. `output_problem` reads permissions, which a root user passes where the system still
+    refuses (``/proc/x``); this is for a command that would otherwise find out after its run."""
+    made, target = [], os.path.abspath(path)
+    while not os.path.isdir(target):
+        made.append(target)
+        target = os.path.dirname(target)
+    try:
+        for folder in reversed(made):
+            os.mkdir(folder)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".bjsim-probe-"):
+            pass
+    except OSError as err:
+        above = err.filename in made[1:]  # a folder above it could not be made
+        return f"cannot write{f' {err.filename}' if above else ''}: {err.strerror or err}"
+    finally:
+        for folder in made:
+            with contextlib.suppress(OSError):
+                os.rmdir(folder)
     return None
 
 
@@ -1873,6 +1898,9 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     from simulator.assessment import Spec, compute, write_report
 
     _check_run_options(ctx, precision, False, None, None)
+    problem = folder_probe(out_dir)  # before any run, not after it
+    if problem is not None:
+        raise BjsimError(f"--output {out_dir}: {problem}")
     if no_variants and variant_files:
         raise BjsimError("--no-variants: not with --variant FILE")
     if no_variants and _given(ctx, "variant_rounds"):
