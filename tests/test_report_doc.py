@@ -574,6 +574,33 @@ def test_a_strategy_file_of_its_own_is_removed_when_the_run_ends(tmp_path):
     assert list(temp.glob("bjsim-basic-*")) == []
 
 
+# Sentences of the report about Super Sevens bets, each from another section
+SEVENS_PHRASES = ("per unit staked (insurance, Super Sevens)", "but for Super Sevens",
+                  "per Super Sevens bet", "+359%", "but exact for Super Sevens",
+                  "The 7-7 question is in the section above", "Super Sevens (exact)",
+                  "Sevens row")
+
+
+def test_a_report_without_super_sevens_says_nothing_of_them(tmp_path, built):
+    """--no-super-sevens left the volatility paragraph's Super Sevens range (+359%), 'the 7-7
+    question is in the section above' (a section left out), the distribution caption's 'per
+    Super Sevens bet', ...: a game without them is named so only in its rules table."""
+    out = tmp_path / "r"
+    result = run("report", "--no-super-sevens", "--rounds", "20_000", "--chunk-rounds",
+                 "10_000", "--sample-rounds", "10_000", "--no-variants", "--seed", SEED,
+                 "--choice", "insurance-taker", "-q", "-o", out)
+    assert result.exit_code == 0, result.output
+    md, html = (out / "report.md").read_text(), (out / "report.html").read_text()
+    csvs = "".join(f.read_text() for f in (out / "csv").iterdir() if f.name != "rules.csv")
+    for phrase in SEVENS_PHRASES:
+        assert phrase not in md and phrase not in html and phrase not in csvs, phrase
+    # every line of the Markdown naming them is a row of the rules table (rule 14, 'false')
+    assert all(line.startswith("| 14.") for line in md.splitlines() if "Super Sevens" in line)
+    with_them = (built[0] / "report.md").read_text()
+    for phrase in SEVENS_PHRASES:
+        assert phrase in with_them, phrase
+
+
 def test_a_changed_pay_table_is_named_by_its_pays_and_not_called_published(tmp_path, built):
     out = tmp_path / "rep"
     result = run("report", "--set", "super_sevens_pays=[3,50,100,500,2500]", "--rounds",

@@ -492,7 +492,10 @@ def _choice_row(name, strat, res, fig, main_fig, rules) -> dict:
     exact_ss = fig["super_sevens"]["house_edge"] if fig["super_sevens"] else None
     sentences = strat.description.strip().split(". ")
     # several sentences: the first names the rules it was derived for, the rest what it does
-    desc = ". ".join(sentences[1:] if len(sentences) > 1 else sentences)
+    # (but its 7-7 play with a Super Sevens bet up, in a game without them)
+    said = [t for t in (sentences[1:] if len(sentences) > 1 else sentences)
+            if rules.super_sevens or not t.startswith("Sevens row")]
+    desc = ". ".join(said)
     row = {"strategy": name, "description": desc, "exact": fig["house_edge"],
            "simulated": he["mean"], "se": he["se"], "ci95_low": he["ci95_low"],
            "ci95_high": he["ci95_high"], "z": _z(he["mean"], fig["house_edge"], he["se"]),
