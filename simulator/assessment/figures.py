@@ -191,13 +191,15 @@ def _cut_card(row: dict, rules) -> dict:
 
 
 def _wager(key, label, per, exact, derivation, fig: dict, strategy: str, rules) -> dict:
-    """A wager's row; no z where the simulated interval is withheld (its se means nothing)."""
+    """A wager's row: its returns, and the z of its house edge (as every z of the report: the
+    exact return minus the simulated one, over the se); no z where the simulated interval is
+    withheld (its se means nothing)."""
     note = fig.get("interval_note")
     return _cut_card({
         "wager": key, "label": label, "per": per, "strategy": strategy, "exact": exact,
         "derivation": derivation, "simulated": fig["mean"], "se": fig["se"],
         "ci95_low": fig["ci95_low"], "ci95_high": fig["ci95_high"],
-        "z": None if note else _z(fig["mean"], exact, fig["se"]), "interval_note": note,
+        "z": None if note else _z(exact, fig["mean"], fig["se"]), "interval_note": note,
         "sd_bet": fig.get("sd_box_round", fig.get("sd_bet")), "sd_round": fig.get("sd_round"),
         "bets": fig.get("bets")}, rules)
 

@@ -148,7 +148,7 @@ def summary(data: dict) -> Section:
                 f"{fmt(-tot['simulated'], 'pct')}{_plus_minus(tot, 4)}, " + (
                     f"no z (of the house edge): {tot['z_note'].removeprefix('no z: ')}"
                     if tot.get("z_note") else
-                    f"{_z_text(None if tot['z'] is None else -tot['z'])} (of the house edge)"
+                    f"{_z_text(tot['z'])} (of the house edge, as every z of this report)"
                     + (f"; {tot['z_caveat']}" if tot.get("z_caveat") else "")) + ".")
     ss = _wager(data, "super_sevens")
     if ss is not None:
@@ -205,18 +205,19 @@ def wagers(data: dict) -> Section:
             ("exact", "exact return", "spct"), ("simulated", "simulated return", "spct"),
             ("se", "SE", "pct"), ("ci95_low", "95% CI low", "spct"),
             ("ci95_high", "95% CI high", "spct"),
-            ("z", _z_column(data["wagers"], "z (of the return)"), "z"),
+            ("z", _z_column(data["wagers"], "z (of the house edge)"), "z"),
             ("sd_bet", "SD per bet", "num"), ("exact_sd_bet", "SD per bet (exact)", "num"),
             ("sd_round", "SD per round", "num"), ("bets", "bets", "int")]
     t = Table("wagers", "Each wager's return to the player", cols,
               [[w["label"] if c == "wager" else w.get(c) for c, _, _ in cols]
                for w in data["wagers"]],
-              {"exact": "exact_return", "simulated": "simulated_return"})
+              {"exact": "exact_return", "simulated": "simulated_return", "z": "z_house_edge"})
     ss = _has_sevens(data["wagers"])
     blocks = [
         "Returns are to the player (the house edge is minus the return). Exact figures are "
         "combinatorial (bjsim exact); simulated ones come with their standard error (SE), 95% "
-        "confidence interval and z = (simulated - exact) / SE. SD per bet is per initial wager "
+        "confidence interval, and z of the house edge (exact return - simulated return) / SE, "
+        "+ where the simulated house edge is higher. SD per bet is per initial wager "
         f"(main game) or per unit staked (insurance{', Super Sevens' if ss else ''}); SD per "
         "round sums every box of a round. SD per bet (exact): bjsim exact's, from a full shoe "
         "every round: for the main game with insurance its SD per initial wager (json "
@@ -602,7 +603,7 @@ def counting(data: dict) -> Section | None:
     if f["super_sevens_by_count"]:
         scols = [("label", kind, "text"), ("bets", "bets", "int"), ("return", "simulated", "spct2"),
                  ("se", "SE (sample)", "pct2"), ("exact", "exact", "spct2"),
-                 ("exact_se", "SE (exact)", "pct2"), ("z", "z", "z"),
+                 ("exact_se", "SE (exact)", "pct2"), ("z", "z (of the house edge)", "z"),
                  ("favourable_share", "rounds favourable", "pct1"),
                  ("counter_bets", "counter's bets", "int")]
         blocks += [
@@ -613,7 +614,8 @@ def counting(data: dict) -> Section | None:
             + ("with a shuffle every round" if f["rules"].get("shuffle") == "every-round" else
                f"at penetration {f['rules']['penetration']:g}")
             + f"; overall simulated {fmt(ss['flat']['mean'], 'spct3')}, "
-            f"exact {fmt(ss['exact'], 'spct3')}, {_z_text(ss['z'])}. The exact return is "
+            f"exact {fmt(ss['exact'], 'spct3')}, {_z_text(_minus(ss['z']))} (of the house "
+            "edge: exact return - simulated, over the SE). The exact return is "
             "the published convention's (a third card always dealt), which a strategy hitting "
             "every 7-7 plays; "
             + (f"here {ss['why_not']}." if ss["why_not"] else
@@ -629,9 +631,10 @@ def counting(data: dict) -> Section | None:
                "of the sevens it needs." if ss.get("by_count_chance") == "sevens left" and
                not ss["why_not"] else ""),
             Table("counting_super_sevens", f"Super Sevens return by {kind}", scols,
-                  [[b[k] for k, _, _ in scols] for b in f["super_sevens_by_count"]],
+                  [[_minus(b[k]) if k == "z" else b[k] for k, _, _ in scols]
+                   for b in f["super_sevens_by_count"]],
                   {"return": "simulated_return", "exact": "exact_return",
-                   "exact_se": "exact_return_se"})]
+                   "exact_se": "exact_return_se", "z": "z_house_edge"})]
     if c.get("sweep"):
         wcols = [("penetration", "penetration", "num2"), ("advantage", "advantage", "spct3"),
                  ("se", "SE", "pct3"),
@@ -652,6 +655,11 @@ def counting(data: dict) -> Section | None:
                    Table("counting_penetration", "The counter's advantage by penetration",
                          wcols, [[_no_bound(r, k) for k, _, _ in wcols] for r in c["sweep"]])]
     return Section("counting", "Card counting", blocks)
+
+
+def _minus(z):
+    """bjsim count's z of a return as the report gives every z: of the house edge."""
+    return None if z is None else -z
 
 
 def _with_ci95(key: str, label: str, kind: str) -> list[tuple[str, str, str]]:
