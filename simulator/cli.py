@@ -39,11 +39,13 @@ def _interrupted() -> int:
     return 128 + int(_STOPPED_BY[0])
 
 
-def _nothing_to_report(ctx) -> None:
+def _nothing_to_report(ctx, compiling: bool = False) -> None:
     """A run stopped before any chunk finished: ``bjsim: interrupted before any chunk
-    finished`` alone (not the run's lines of 0 rounds), no report (none is written over an
-    earlier one), exit 130."""
-    click.echo("bjsim: interrupted before any chunk finished: nothing to report", err=True)
+    finished`` (``while compiling`` where it was) alone (not the run's lines of 0 rounds), no
+    report (none is written over an earlier one), exit 130."""
+    when = "while compiling, " if compiling else ""
+    click.echo(f"bjsim: interrupted {when}before any chunk finished: nothing to report",
+               err=True)
     ctx.exit(_interrupted())
 
 
@@ -1117,7 +1119,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         result = run.simulate(plan, quiet=quiet, say=None if quiet or not with_exact else (
             lambda text: click.echo(f"bjsim: {text}", err=True)))
         if result.partial and result.summary["rounds"] == 0:
-            _nothing_to_report(ctx)
+            _nothing_to_report(ctx, result.stopped_compiling)
         with stops.held():  # a stop after the last chunk: the whole report all the same
             _emit(run.render(result, fmt), output)
     except KeyboardInterrupt:  # after the chunks (Ctrl-C in them gives a partial result)

@@ -261,6 +261,22 @@ def test_ctrl_c_before_any_chunk_writes_no_report(monkeypatch, tmp_path, command
     assert "0 rounds" not in result.stderr  # one line, not the run's lines of nothing
 
 
+def test_ctrl_c_while_compiling_draws_no_bar_and_says_so(monkeypatch):
+    """Ctrl-C during a first run's compile drew a 0% progress bar, then 'interrupted before any
+    chunk finished': the bar is drawn only once compiling is done, and the line says when."""
+    from simulator import chunks
+
+    def compiling(self):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(chunks.PlayChunk, "warm", compiling)
+    result = run("simulate", "--rounds", "20_000", "--chunk-rounds", "5000")
+    assert result.exit_code == 130
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+    assert lines == ["bjsim: interrupted while compiling, before any chunk finished: nothing "
+                     "to report"], lines  # (no bar: tqdm would have written 'bjsim: 0%|')
+
+
 def test_rules_show_says_where_each_value_comes_from():
     out = CliRunner().invoke(cli, ["rules", "show", "--set", "decks=8"]).output
     line = next(x for x in out.splitlines() if "decks = 8" in x)
