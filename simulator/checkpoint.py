@@ -12,6 +12,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import shlex
 import time
 from types import SimpleNamespace
 
@@ -187,7 +188,10 @@ def resume(path, ident: dict, state) -> None:
     the run ``ident``; else `CheckpointError` naming what differs."""
     doc = load(path)
     try:
-        diff = _differs(doc.get("identity", {}), ident)
+        saved = doc.get("identity", {})
+        if _kind(saved) != _kind(ident):
+            raise CheckpointError(other_command(path, _kind(saved), _kind(ident)))
+        diff = _differs(saved, ident)
     except (AttributeError, TypeError):
         raise CheckpointError(f"checkpoint {path}: damaged identity") from None
     if diff is not None:
@@ -220,6 +224,22 @@ def saved_options(path, name: str) -> dict:
     return options
 
 
+def kind_problem(path, kind: str) -> str | None:
+    """Why ``path`` cannot be resumed by bjsim ``kind``: it is a checkpoint of another command
+    (its identity says which), or None. `CheckpointError` for a file that is not a checkpoint.
+    The first check of a resume, before options are read from it."""
+    saved = load(path).get("identity")
+    if not isinstance(saved, dict):
+        raise CheckpointError(f"checkpoint {path}: damaged identity")
+    return None if _kind(saved) == kind else other_command(path, _kind(saved), kind)
+
+
+def other_command(path, saved: str, current: str) -> str:
+    """The refusal of a checkpoint of bjsim ``saved`` given to bjsim ``current``."""
+    return (f"--resume: {path} is a checkpoint of bjsim {saved}, not of bjsim {current}: "
+            f"resume it with bjsim {saved} --resume {shlex.quote(str(path))}")
+
+
 def rules_differ(path, kind: str, rules) -> str | None:
     """A resumed run's early refusal, before its strategies are made (the default one may take
     seconds to derive): why ``path`` is not a checkpoint of bjsim ``kind`` under ``rules``, or
@@ -227,9 +247,8 @@ def rules_differ(path, kind: str, rules) -> str | None:
     saved = load(path).get("identity", {})
     try:
         if _kind(saved) != kind:
-            diff = f"it is a checkpoint of bjsim {_kind(saved)}, not of bjsim {kind}"
-        else:
-            diff = _differs({"rules": saved.get("rules", {})}, {"rules": _rules(rules)})
+            return other_command(path, _kind(saved), kind)
+        diff = _differs({"rules": saved.get("rules", {})}, {"rules": _rules(rules)})
     except (AttributeError, TypeError):
         raise CheckpointError(f"checkpoint {path}: damaged identity") from None
     return None if diff is None else f"--resume: {path} is a checkpoint of a different run: {diff}"

@@ -18,6 +18,7 @@ import os
 import re
 import signal
 import sys
+import tempfile
 import threading
 from pathlib import Path
 
@@ -38,11 +39,13 @@ def _interrupted() -> int:
     return 128 + int(_STOPPED_BY[0])
 
 
-def _nothing_to_report(ctx) -> None:
+def _nothing_to_report(ctx, compiling: bool = False) -> None:
     """A run stopped before any chunk finished: ``bjsim: interrupted before any chunk
-    finished`` alone (not the run's lines of 0 rounds), no report (none is written over an
-    earlier one), exit 130."""
-    click.echo("bjsim: interrupted before any chunk finished: nothing to report", err=True)
+    finished`` (``while compiling`` where it was) alone (not the run's lines of 0 rounds), no
+    report (none is written over an earlier one), exit 130."""
+    when = "while compiling, " if compiling else ""
+    click.echo(f"bjsim: interrupted {when}before any chunk finished: nothing to report",
+               err=True)
     ctx.exit(_interrupted())
 
 
@@ -144,17 +147,21 @@ def _resume_file(ctx) -> None:
 def _fill_from_checkpoint(ctx) -> None:
     """``--resume``: each option the command line leaves out is the one kept in the checkpoint
     (`_run_command`), read as if given again; an option given is kept, and the run's identity
-    refuses it if it changes the run. A checkpoint of another command, or of a bjsim that kept
-    no options, fills nothing."""
-    from simulator.checkpoint import CheckpointError, saved_options
+    refuses it if it changes the run. A checkpoint of another command is refused first, before
+    anything else is read or checked (its options fill nothing: compare would ask for a
+    variant); one of a bjsim that kept no options fills nothing."""
+    from simulator.checkpoint import CheckpointError, kind_problem, saved_options
 
     path = ctx.params.get("checkpoint_path")
     if not ctx.params.get("resume") or not path or not os.path.isfile(path):
         return  # (the command says what is wrong)
     try:
+        problem = kind_problem(path, ctx.command.name)
         saved = saved_options(path, ctx.command.name)
     except CheckpointError as err:
         raise BjsimError(str(err)) from None
+    if problem is not None:
+        raise BjsimError(problem)
     for param in ctx.command.params:
         if param.name in saved and param.name not in NOT_KEPT and not _given(ctx, param.name):
             try:
@@ -528,6 +535,30 @@ def output_problem(path: str, folder: bool = False) -> str | None:
         return f"cannot write: {parent} is not a folder"
     if not os.access(parent, os.W_OK | os.X_OK):
         return f"cannot write in {parent}: permission denied"
+    return None
+
+
+def folder_probe(path: str) -> str | None:
+    """Why the folder ``path`` cannot be written, found by doing it: the folder (and any missing
+    above it) is made and a temporary file written in it, then both removed again; None if it
+    worked. `output_problem` reads permissions, which a root user passes where the system still
+    refuses (``/proc/x``); this is for a command that would otherwise find out after its run."""
+    made, target = [], os.path.abspath(path)
+    while not os.path.isdir(target):
+        made.append(target)
+        target = os.path.dirname(target)
+    try:
+        for folder in reversed(made):
+            os.mkdir(folder)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".bjsim-probe-"):
+            pass
+    except OSError as err:
+        above = err.filename in made[1:]  # a folder above it could not be made
+        return f"cannot write{f' {err.filename}' if above else ''}: {err.strerror or err}"
+    finally:
+        for folder in made:
+            with contextlib.suppress(OSError):
+                os.rmdir(folder)
     return None
 
 
@@ -1088,7 +1119,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         result = run.simulate(plan, quiet=quiet, say=None if quiet or not with_exact else (
             lambda text: click.echo(f"bjsim: {text}", err=True)))
         if result.partial and result.summary["rounds"] == 0:
-            _nothing_to_report(ctx)
+            _nothing_to_report(ctx, result.stopped_compiling)
         with stops.held():  # a stop after the last chunk: the whole report all the same
             _emit(run.render(result, fmt), output)
     except KeyboardInterrupt:  # after the chunks (Ctrl-C in them gives a partial result)
@@ -1869,6 +1900,9 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     from simulator.assessment import Spec, compute, write_report
 
     _check_run_options(ctx, precision, False, None, None)
+    problem = folder_probe(out_dir)  # before any run, not after it
+    if problem is not None:
+        raise BjsimError(f"--output {out_dir}: {problem}")
     if no_variants and variant_files:
         raise BjsimError("--no-variants: not with --variant FILE")
     if no_variants and _given(ctx, "variant_rounds"):

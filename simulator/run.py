@@ -65,6 +65,7 @@ class Result:
     counting: np.ndarray | None = None  # a counter's counting tally (layout COUNT_NAMES)
     exact_stopped: bool = False  # Ctrl-C while the exact figures were computed: none given
     stopped_after: int | None = None  # a stop signal noted after the last chunk (`stops`)
+    stopped_compiling: bool = False  # Ctrl-C while the kernel compiled: no chunk, no bar drawn
 
 
 class CountState(engine.RunState):
@@ -264,7 +265,7 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
     save = saver(_checkpoint_writer(plan, state), state)
     save(now=True)  # a path that cannot be written fails now, not after an hour
     resumed = int(state.total()[L.T_ROUNDS])
-    partial = False
+    partial = compiling = False
     job = _counter(plan) if counting else None
     try:  # a first run's compile before the bar and the clock start (a cluster's is its own)
         if not state.finished and plan.scheduler is None:
@@ -272,10 +273,10 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
                 plan.rules, list(plan.strategies)), plan.seed, plan.rounds, plan.chunk_rounds)
              ).warm()
     except KeyboardInterrupt:
-        partial = True  # stopped while compiling: no chunk played
+        partial = compiling = True  # stopped while compiling: no chunk played, no bar drawn
     bar = tqdm(
         total=None if plan.precision is not None else plan.rounds, initial=resumed,
-        unit="round", unit_scale=True, file=sys.stderr, disable=quiet, desc="bjsim",
+        unit="round", unit_scale=True, file=sys.stderr, disable=quiet or compiling, desc="bjsim",
         dynamic_ncols=True, leave=False,
     )
     start = time.perf_counter()
@@ -326,7 +327,8 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         messages.append("bjsim: interrupted while the exact figures were computed: the report "
                         "is the whole run's, without them")
         return Result(total, summary, meta, partial, messages, counted, exact_stopped=True)
-    return Result(total, summary, meta, partial, messages, counted, stopped_after=noted)
+    return Result(total, summary, meta, partial, messages, counted, stopped_after=noted,
+                  stopped_compiling=compiling)
 
 
 def _add_exact(plan: Plan, summary: dict, say) -> None:

@@ -277,7 +277,34 @@ def test_resume_under_other_rules_is_refused_before_the_strategy_is_derived(
     assert_user_error(run_cli(*command, *h17, "--checkpoint", path, "--resume"),
                       "different run", "rule 'dealer_hits_soft_17' is false there, true here")
     assert_user_error(run_cli(*other, *h17, "--checkpoint", path, "--resume"),
-                      f"it is a checkpoint of bjsim {command[0]}, not of bjsim {other[0]}")
+                      f"is a checkpoint of bjsim {command[0]}, not of bjsim {other[0]}")
+
+
+@pytest.fixture(scope="module")
+def checkpoints(tmp_path_factory):
+    """A small finished checkpoint of each command that takes --resume."""
+    folder = tmp_path_factory.mktemp("kinds")
+    small = ["--rounds", "2000", "--chunk-rounds", "1000", "-q", "-f", "json"]
+    runs = {"simulate": ["--strategy", "basic"], "compare": ["--vary", "decks=8", "--no-exact"],
+            "count": []}
+    out = {}
+    for name, extra in runs.items():
+        out[name] = str(folder / f"{name}.ckpt")
+        r = run_cli(name, *small, *extra, "--checkpoint", out[name])
+        assert r.exit_code == 0, r.output
+    return out
+
+
+@pytest.mark.parametrize("saved, given", [(a, b) for a in ("simulate", "compare", "count")
+                                          for b in ("simulate", "compare", "count") if a != b])
+def test_a_checkpoint_of_another_command_is_named_as_such_before_anything_else(
+        checkpoints, saved, given):
+    """``compare --resume simulate.ckpt`` with no --vary said "no variant": the checkpoint's
+    command is checked first, and the refusal says which command resumes it."""
+    path = checkpoints[saved]
+    r = run_cli(given, "--resume", path)
+    assert_user_error(r, f"{path} is a checkpoint of bjsim {saved}, not of bjsim {given}",
+                      f"resume it with bjsim {saved} --resume {path}")
 
 
 def test_precision_target_is_part_of_the_identity(tmp_path):

@@ -261,6 +261,22 @@ def test_ctrl_c_before_any_chunk_writes_no_report(monkeypatch, tmp_path, command
     assert "0 rounds" not in result.stderr  # one line, not the run's lines of nothing
 
 
+def test_ctrl_c_while_compiling_draws_no_bar_and_says_so(monkeypatch):
+    """Ctrl-C during a first run's compile drew a 0% progress bar, then 'interrupted before any
+    chunk finished': the bar is drawn only once compiling is done, and the line says when."""
+    from simulator import chunks
+
+    def compiling(self):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(chunks.PlayChunk, "warm", compiling)
+    result = run("simulate", "--rounds", "20_000", "--chunk-rounds", "5000")
+    assert result.exit_code == 130
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+    assert lines == ["bjsim: interrupted while compiling, before any chunk finished: nothing "
+                     "to report"], lines  # (no bar: tqdm would have written 'bjsim: 0%|')
+
+
 def test_rules_show_says_where_each_value_comes_from():
     out = CliRunner().invoke(cli, ["rules", "show", "--set", "decks=8"]).output
     line = next(x for x in out.splitlines() if "decks = 8" in x)
@@ -298,6 +314,42 @@ def test_an_output_that_cannot_be_written_is_refused_before_any_round(monkeypatc
                          (exact_compare, "exact_figures")]:
         monkeypatch.setattr(module, name, played)
     assert_user_error(run(*args), option, args[-1])
+
+
+def _refused_at_once(monkeypatch, *args):
+    """``report`` with ``args``: refused with an Error line before any analysis or run."""
+    from simulator import assessment
+
+    def compute(*_a, **_k):
+        raise AssertionError("the report's runs started before its folder was checked")
+
+    monkeypatch.setattr(assessment, "compute", compute)
+    return run("report", "--rounds", "1000", "--no-variants", "-q", *args)
+
+
+@pytest.mark.parametrize("where", ["under a file", "/proc", "/sys"])
+def test_a_report_folder_that_cannot_be_made_is_refused_before_the_run(
+        tmp_path, monkeypatch, where):
+    """``report -o /proc/x`` as root passed the permission check (root may write anywhere, by
+    os.access), played the whole run, then failed: the folder is now made, and a file written in
+    it, before anything else."""
+    import os
+
+    path = {"under a file": str(tmp_path / "file" / "x"), "/proc": "/proc/bjsim-x",
+            "/sys": "/sys/bjsim-x/y"}[where]
+    if where == "under a file":
+        (tmp_path / "file").write_text("a file\n")
+    elif not os.path.isdir(path.split("/bjsim-")[0]):
+        pytest.skip(f"no {where} here")
+    assert_user_error(_refused_at_once(monkeypatch, "-o", path), "--output", path)
+
+
+def test_the_folder_probe_leaves_nothing_behind(tmp_path, monkeypatch):
+    """The folders made to check -o are removed again when the command stops before its run."""
+    out = tmp_path / "new" / "report"
+    assert_user_error(_refused_at_once(monkeypatch, "-o", str(out), "--variant",
+                                       "configs/variants/h17.toml"), "--no-variants")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_an_output_is_neither_created_nor_truncated_when_the_run_is_refused(tmp_path):

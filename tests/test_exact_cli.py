@@ -139,7 +139,7 @@ def test_simulate_exact_beside_the_simulation(tmp_path, monkeypatch):
     assert "cut-card" in ex["exact_note"]
     assert he["z_note"] is None
     # 20,000 rounds: the Super Sevens interval is withheld, and so is its z
-    ss = ex["super_sevens_return"]
+    ss = ex["super_sevens_house_edge"]
     assert doc["results"]["super_sevens"]["interval_note"] is not None
     assert ss["z"] is None and ss["difference"] is not None
     assert "no z" in ss["z_note"] and "line (e)" in ss["z_note"]
@@ -148,23 +148,50 @@ def test_simulate_exact_beside_the_simulation(tmp_path, monkeypatch):
     assert "exact" not in plain["results"]
 
 
+def test_simulate_exact_gives_every_figure_and_z_as_a_house_edge():
+    """simulate --exact set a house-edge row beside a Super Sevens return row, their z of
+    opposite conventions: every row is now a house edge, as the report's z."""
+    args = ["--rounds", "100k", "--seed", "7", "--quiet", "--strategy", "insurance-taker",
+            "--set", "super_sevens_pays=[3,50,100,500,50]", "--exact"]
+    table = run("simulate", *args).stdout
+    lines = table.splitlines()
+    top = next(i for i, ln in enumerate(lines) if ln.startswith("figure "))
+    rows = {ln[:26].strip(): ln[26:].split() for ln in lines[top + 1:top + 4]}
+    assert list(rows) == ["house edge", "Super Sevens house edge", "insurance house edge"]
+    ss_line = next(ln for ln in table.splitlines() if ln.startswith("SUPER SEVENS house edge"))
+    assert ss_line.split(": ")[1].startswith(rows["Super Sevens house edge"][0][:5])
+    assert "every figure a house edge" in table
+    doc = json.loads(run("simulate", *args, "-f", "json").stdout)
+    res = doc["results"]
+    assert set(res["exact"]) >= {"house_edge", "super_sevens_house_edge", "insurance_house_edge"}
+    for key, fig in (("super_sevens_house_edge", res["super_sevens"]),
+                     ("insurance_house_edge", res["insurance"])):
+        c = res["exact"][key]
+        assert c["simulated"] == -fig["mean"] and c["difference"] == pytest.approx(
+            c["simulated"] - c["exact"], abs=1e-15)
+        if c["z"] is not None:
+            assert (c["z"] > 0) == (c["difference"] > 0)
+
+
 def test_simulate_exact_withholds_the_z_its_interval_withholds():
     table = run("simulate", *TINY, "--exact").stdout
-    row = next(ln for ln in table.splitlines() if ln.startswith("Super Sevens return "))
+    row = next(ln for ln in table.splitlines() if ln.startswith("Super Sevens house edge "))
     assert row.split()[-1] == "-"
-    assert "Super Sevens return: no z: its standard error is not meaningful (too few rounds" \
+    assert "Super Sevens house edge: no z: its standard error is not meaningful (too few rounds" \
         in table
     rows = list(csv.DictReader(io.StringIO(run("simulate", *TINY, "--exact", "-f", "csv").stdout)))
     got = {r["item"]: r["value"] for r in rows if r["section"] == "exact"}
-    assert got["super_sevens_return:z"] == "" and got["house_edge:z"] != ""
-    assert got["super_sevens_return:z_note"].startswith("no z: ")
+    assert got["super_sevens_house_edge:z"] == "" and got["house_edge:z"] != ""
+    assert got["super_sevens_house_edge:z_note"].startswith("no z: ")
     # a strategy that never hits 7-7 makes no 7-7-7: 100,000 rounds give an interval and a z
     args = ["--rounds", "100k", "--seed", "7", "--quiet", "--strategy", "never-bust", "--exact"]
     doc = json.loads(run("simulate", *args, "-f", "json").stdout)
-    ss = doc["results"]["exact"]["super_sevens_return"]
+    ss = doc["results"]["exact"]["super_sevens_house_edge"]
     assert doc["results"]["super_sevens"]["interval_note"] is None
     assert ss["z_note"] is None and abs(ss["z"]) < 4
     assert ss["z"] == pytest.approx(ss["difference"] / ss["se"], rel=1e-12)
+    # a house edge, as the main game's: minus the return simulate gives beside it
+    assert ss["simulated"] == -doc["results"]["super_sevens"]["mean"]
 
 
 def test_simulate_exact_says_beside_z_that_it_holds_the_cut_card_effect():

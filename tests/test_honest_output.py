@@ -295,13 +295,13 @@ def test_simulate_exact_puts_insurance_beside_its_exact_return_when_a_box_insure
 
     doc = json.loads(run("simulate", "--strategy", "insurance-taker", "--rounds", "200000",
                          "--exact", "-f", "json").stdout)
-    ins, cmp = doc["results"]["insurance"], doc["results"]["exact"]["insurance_return"]
-    assert cmp["simulated"] == ins["mean"] and cmp["se"] == ins["se"]
-    assert cmp["exact"] == pytest.approx(insurance_per_unit_staked(Rules()), rel=1e-12)
-    assert cmp["z"] == pytest.approx((ins["mean"] - cmp["exact"]) / ins["se"], rel=1e-9)
+    ins, cmp = doc["results"]["insurance"], doc["results"]["exact"]["insurance_house_edge"]
+    assert cmp["simulated"] == -ins["mean"] and cmp["se"] == ins["se"]  # a house edge
+    assert cmp["exact"] == pytest.approx(-insurance_per_unit_staked(Rules()), rel=1e-12)
+    assert cmp["z"] == pytest.approx((-cmp["exact"] - ins["mean"]) / ins["se"], rel=1e-9)
     assert abs(cmp["z"]) < 4
     basic = json.loads(run("simulate", "--rounds", "100000", "--exact", "-f", "json").stdout)
-    assert "insurance_return" not in basic["results"]["exact"]
+    assert "insurance_house_edge" not in basic["results"]["exact"]
 
 
 def test_insurance_per_unit_staked_by_hand_for_a_single_deck():

@@ -424,7 +424,7 @@ def test_a_hand_edited_tally_is_refused_by_its_checksum_not_a_traceback(saved):
     # them; a checkpoint of another command named as such (all were "strategy tables differ")
     ({}, ["--boxes", "2"], "rule 'boxes' is 1 there, 2 here"),
     ({}, ["--no-super-sevens"], "rule 'super_sevens' is true there, false here"),
-    ({"kind": "compare"}, [], "it is a checkpoint of bjsim compare, not of bjsim simulate"),
+    ({"kind": "compare"}, [], "is a checkpoint of bjsim compare, not of bjsim simulate"),
     ({"counting": {"count": "hi-lo"}}, [], "a checkpoint of bjsim count, not of bjsim simulate"),
 ])
 def test_a_checkpoint_of_another_run_version_or_strategy_is_refused(saved, change, extra, words):

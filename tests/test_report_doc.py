@@ -218,15 +218,32 @@ def test_z_scores_equal_what_simulate_exact_prints(built):
     _, data, _ = built
     doc = command_json(data["manifest"]["commands"]["simulate"], "--quiet", "--exact")
     cmp = doc["results"]["exact"]
-    # the wagers table is in returns; simulate --exact's z is of the house edge, minus the return
-    assert wager(data, "total")["z"] == pytest.approx(-cmp["house_edge"]["z"], rel=1e-9)
-    ss = cmp["super_sevens_return"]
+    # every z is of the house edge, in the wagers table (of returns) too, as simulate --exact's
+    assert wager(data, "total")["z"] == pytest.approx(cmp["house_edge"]["z"], rel=1e-9)
+    ss = cmp["super_sevens_house_edge"]
     if ss["z_note"] is None:
         assert wager(data, "super_sevens")["z"] == pytest.approx(ss["z"], rel=1e-9)
     else:  # too few rounds for its interval: neither gives a z
         assert ss["z"] is None and wager(data, "super_sevens")["z"] is None
         assert wager(data, "super_sevens")["interval_note"] in ss["z_note"]
     assert -wager(data, "total")["exact"] == pytest.approx(cmp["house_edge"]["exact"], abs=1e-12)
+
+
+def test_the_summary_and_the_wagers_table_give_one_z_of_the_house_edge(built):
+    """The summary said z = +1.79 (of the house edge) where the wagers table said -1.79 (of
+    the return), for the same figure: one z, of the house edge, in every table and sentence."""
+    out, data, _ = built
+    md = (out / "report.md").read_text()
+    tot = wager(data, "total")
+    said = re.search(r"simulated [^;]*?, z = ([+-]\d+\.\d\d) \(of the house edge", md).group(1)
+    row = next(ln for ln in md.splitlines() if ln.startswith("| Main game and insurance |"))
+    head = next(ln for ln in md.splitlines() if ln.startswith("| wager | per | strategy |"))
+    cells = dict(zip(head.split("|"), row.split("|"), strict=True))
+    assert cells[" z (of the house edge) ~ "].strip() == said == fmt(tot["z"], "z")
+    # of the house edge: + where the simulated house edge (minus the return) is above the exact
+    assert (tot["z"] > 0) == (-tot["simulated"] > -tot["exact"])
+    basic = data["choices"][0]  # the same run: the choices' z of its house edge is the same z
+    assert basic["z"] == pytest.approx(tot["z"], rel=1e-12)
 
 
 def test_z_against_the_full_shoe_figure_says_it_holds_the_cut_card_effect(built):
@@ -239,8 +256,9 @@ def test_z_against_the_full_shoe_figure_says_it_holds_the_cut_card_effect(built)
     md = (out / "report.md").read_text()
     tot = wager(data, "total")
     assert tot["z"] is not None and tot["z_caveat"] == CUT_CARD_Z and tot["z_note"] is None
-    assert f"z = {fmt(-tot['z'], 'z')} (of the house edge); {CUT_CARD_Z}." in md
-    assert "| z (of the return) ~ |" in md and "| z (of the house edge) ~ |" in md
+    assert f"z = {fmt(tot['z'], 'z')} (of the house edge, as every z of this report); " \
+        f"{CUT_CARD_Z}." in md
+    assert md.count("| z (of the house edge) ~ |") == 2 and "of the return)" not in md
     assert md.count(f"~ {CUT_CARD_Z}.") == 2  # below the wagers table and the choices table
     assert all(r["z_caveat"] == CUT_CARD_Z for r in data["choices"] if r["z"] is not None)
     assert "z tests each simulated difference against the exact difference" in \
@@ -261,7 +279,7 @@ def test_z_against_the_full_shoe_figure_says_it_holds_the_cut_card_effect(built)
                for b in sections.wagers(shown).blocks)
     every = figures._wager("total", "Main game and insurance", "initial wager", -0.00519, "",
                            fig, "basic", rules.replace(shuffle="every-round"))
-    assert every["z"] == pytest.approx((-0.0054 + 0.00519) / 0.000036)
+    assert every["z"] == pytest.approx((-0.00519 + 0.0054) / 0.000036)  # of the house edge
     assert every["z_note"] is None and every["z_caveat"] is None
 
 
@@ -590,6 +608,33 @@ def test_a_strategy_file_of_its_own_is_removed_when_the_run_ends(tmp_path):
     assert list(temp.glob("bjsim-basic-*")) == []
 
 
+# Sentences of the report about Super Sevens bets, each from another section
+SEVENS_PHRASES = ("per unit staked (insurance, Super Sevens)", "but for Super Sevens",
+                  "per Super Sevens bet", "+359%", "but exact for Super Sevens",
+                  "The 7-7 question is in the section above", "Super Sevens (exact)",
+                  "Sevens row")
+
+
+def test_a_report_without_super_sevens_says_nothing_of_them(tmp_path, built):
+    """--no-super-sevens left the volatility paragraph's Super Sevens range (+359%), 'the 7-7
+    question is in the section above' (a section left out), the distribution caption's 'per
+    Super Sevens bet', ...: a game without them is named so only in its rules table."""
+    out = tmp_path / "r"
+    result = run("report", "--no-super-sevens", "--rounds", "20_000", "--chunk-rounds",
+                 "10_000", "--sample-rounds", "10_000", "--no-variants", "--seed", SEED,
+                 "--choice", "insurance-taker", "-q", "-o", out)
+    assert result.exit_code == 0, result.output
+    md, html = (out / "report.md").read_text(), (out / "report.html").read_text()
+    csvs = "".join(f.read_text() for f in (out / "csv").iterdir() if f.name != "rules.csv")
+    for phrase in SEVENS_PHRASES:
+        assert phrase not in md and phrase not in html and phrase not in csvs, phrase
+    # every line of the Markdown naming them is a row of the rules table (rule 14, 'false')
+    assert all(line.startswith("| 14.") for line in md.splitlines() if "Super Sevens" in line)
+    with_them = (built[0] / "report.md").read_text()
+    for phrase in SEVENS_PHRASES:
+        assert phrase in with_them, phrase
+
+
 def test_a_changed_pay_table_is_named_by_its_pays_and_not_called_published(tmp_path, built):
     out = tmp_path / "rep"
     result = run("report", "--set", "super_sevens_pays=[3,50,100,500,2500]", "--rounds",
@@ -836,7 +881,7 @@ def test_csv_and_markdown_hold_the_json_figures(built):
     assert [r["wager"] for r in rows] == [w["label"] for w in data["wagers"]]
     for r, w in zip(rows, data["wagers"], strict=True):
         for key, head in (("exact", "exact_return"), ("simulated", "simulated_return"),
-                          ("se", "se"), ("z", "z"), ("sd_bet", "sd_bet"),
+                          ("se", "se"), ("z", "z_house_edge"), ("sd_bet", "sd_bet"),
                           ("exact_sd_bet", "exact_sd_bet")):
             v = w.get(key)  # (the exact SD per bet: none for insurance)
             assert (r[head] == "" if v is None else float(r[head]) == v), key
@@ -1491,11 +1536,11 @@ def test_chromium_and_the_processes_it_starts_end_with_its_call(tmp_path, monkey
 
 
 def test_each_z_says_what_it_is_of(built):
-    # The summary's z (of the house edge) and the wagers table's (of the return) have opposite
-    # signs for the same comparison: each now says which.
+    # The summary's z (of the house edge) and the wagers table's (of the return) had opposite
+    # signs for the same comparison: each is now of the house edge, and says so.
     out, data, _ = built
     md = (out / "report.md").read_text()
     tot = wager(data, "total")
-    assert f"z = {fmt(-tot['z'], 'z')} (of the house edge)" in md
-    assert "| z (of the return) ~ |" in md  # (~: it holds the cut-card effect)
+    assert f"z = {fmt(tot['z'], 'z')} (of the house edge" in md
+    assert "| z (of the house edge) ~ |" in md  # (~: it holds the cut-card effect)
     assert "Each part alone: the main run, the exact figures" in md

@@ -191,13 +191,15 @@ def _cut_card(row: dict, rules) -> dict:
 
 
 def _wager(key, label, per, exact, derivation, fig: dict, strategy: str, rules) -> dict:
-    """A wager's row; no z where the simulated interval is withheld (its se means nothing)."""
+    """A wager's row: its returns, and the z of its house edge (as every z of the report: the
+    exact return minus the simulated one, over the se); no z where the simulated interval is
+    withheld (its se means nothing)."""
     note = fig.get("interval_note")
     return _cut_card({
         "wager": key, "label": label, "per": per, "strategy": strategy, "exact": exact,
         "derivation": derivation, "simulated": fig["mean"], "se": fig["se"],
         "ci95_low": fig["ci95_low"], "ci95_high": fig["ci95_high"],
-        "z": None if note else _z(fig["mean"], exact, fig["se"]), "interval_note": note,
+        "z": None if note else _z(exact, fig["mean"], fig["se"]), "interval_note": note,
         "sd_bet": fig.get("sd_box_round", fig.get("sd_bet")), "sd_round": fig.get("sd_round"),
         "bets": fig.get("bets")}, rules)
 
@@ -492,7 +494,10 @@ def _choice_row(name, strat, res, fig, main_fig, rules) -> dict:
     exact_ss = fig["super_sevens"]["house_edge"] if fig["super_sevens"] else None
     sentences = strat.description.strip().split(". ")
     # several sentences: the first names the rules it was derived for, the rest what it does
-    desc = ". ".join(sentences[1:] if len(sentences) > 1 else sentences)
+    # (but its 7-7 play with a Super Sevens bet up, in a game without them)
+    said = [t for t in (sentences[1:] if len(sentences) > 1 else sentences)
+            if rules.super_sevens or not t.startswith("Sevens row")]
+    desc = ". ".join(said)
     row = {"strategy": name, "description": desc, "exact": fig["house_edge"],
            "simulated": he["mean"], "se": he["se"], "ci95_low": he["ci95_low"],
            "ci95_high": he["ci95_high"], "z": _z(he["mean"], fig["house_edge"], he["se"]),

@@ -121,6 +121,12 @@ def _wager(data: dict, key: str):
     return next((w for w in data["wagers"] if w["wager"] == key), None)
 
 
+def _has_sevens(rows: list[dict]) -> bool:
+    """Do a section's wager rows (wagers, volatility) hold Super Sevens (rule 14)? A game without
+    them has no sentence about them."""
+    return any(r.get("wager") == "super_sevens" for r in rows)
+
+
 # ---------------------------------------------------------------------------------------------
 # Sections
 
@@ -149,7 +155,7 @@ def summary(data: dict) -> Section:
                 f"{fmt(-tot['simulated'], 'pct')}{_plus_minus(tot, 4)}, " + (
                     f"no z (of the house edge): {tot['z_note'].removeprefix('no z: ')}"
                     if tot.get("z_note") else
-                    f"{_z_text(None if tot['z'] is None else -tot['z'])} (of the house edge)"
+                    f"{_z_text(tot['z'])} (of the house edge, as every z of this report)"
                     + (f"; {tot['z_caveat']}" if tot.get("z_caveat") else "")) + ".")
     ss = _wager(data, "super_sevens")
     if ss is not None:
@@ -206,26 +212,29 @@ def wagers(data: dict) -> Section:
             ("exact", "exact return", "spct"), ("simulated", "simulated return", "spct"),
             ("se", "SE", "pct"), ("ci95_low", "95% CI low", "spct"),
             ("ci95_high", "95% CI high", "spct"),
-            ("z", _z_column(data["wagers"], "z (of the return)"), "z"),
+            ("z", _z_column(data["wagers"], "z (of the house edge)"), "z"),
             ("sd_bet", "SD per bet", "num"), ("exact_sd_bet", "SD per bet (exact)", "num"),
             ("sd_round", "SD per round", "num"), ("bets", "bets", "int")]
     t = Table("wagers", "Each wager's return to the player", cols,
               [[w["label"] if c == "wager" else w.get(c) for c, _, _ in cols]
                for w in data["wagers"]],
-              {"exact": "exact_return", "simulated": "simulated_return"})
+              {"exact": "exact_return", "simulated": "simulated_return", "z": "z_house_edge"})
+    ss = _has_sevens(data["wagers"])
     blocks = [
         "Returns are to the player (the house edge is minus the return). Exact figures are "
         "combinatorial (bjsim exact); simulated ones come with their standard error (SE), 95% "
-        "confidence interval and z = (simulated - exact) / SE. SD per bet is per initial wager "
-        "(main game) or per unit staked (insurance, Super Sevens); SD per round sums every box "
-        "of a round. SD per bet (exact): bjsim exact's, from a full shoe every round: for the "
-        "main game with insurance its SD per initial wager (json sd_box_round; split rounds' SD "
-        "approximated, docs/exact.md A3), which is also the main game's alone where the strategy "
-        "takes no insurance; for Super Sevens its SD per unit staked, whose simulated one rests "
-        "on a handful of its biggest pays and runs low until the run holds many of them. The "
-        "exact analyzer gives none for insurance alone, or for the main game alone where "
-        "insurance is taken ('-'). The volatility table uses the simulated SD but for Super "
-        "Sevens (below).", t,
+        "confidence interval, and z of the house edge (exact return - simulated return) / SE, "
+        "+ where the simulated house edge is higher. SD per bet is per initial wager "
+        f"(main game) or per unit staked (insurance{', Super Sevens' if ss else ''}); SD per "
+        "round sums every box of a round. SD per bet (exact): bjsim exact's, from a full shoe "
+        "every round: for the main game with insurance its SD per initial wager (json "
+        "sd_box_round; split rounds' SD approximated, docs/exact.md A3), which is also the main "
+        "game's alone where the strategy takes no insurance"
+        + ("; for Super Sevens its SD per unit staked, whose simulated one rests on a handful "
+           "of its biggest pays and runs low until the run holds many of them" if ss else "")
+        + ". The exact analyzer gives none for insurance alone, or for the main game alone "
+        "where insurance is taken ('-'). The volatility table uses the simulated SD"
+        + (" but for Super Sevens (below)." if ss else "."), t,
         *_z_notes(data["wagers"], "label"), "How each exact figure is derived:"]
     blocks += [f"{w['label']}: {w['derivation']}" for w in data["wagers"]]
     blocks += [f"{w['label']}: no 95% interval and no z: {w['interval_note']}."
@@ -308,7 +317,8 @@ def frequencies(data: dict) -> Section:
     if d.get("super_sevens"):
         blocks.append(f"Super Sevens per bet: from {d['super_sevens']['source']}.")
     blocks.append(_chart(data, "distribution", "Distribution of the net result per round "
-                         "(sampled) and per Super Sevens bet (the run's tally), log scale."))
+                         "(sampled)" + (" and per Super Sevens bet (the run's tally)"
+                                        if d.get("super_sevens") else "") + ", log scale."))
     return Section("frequencies", "Hit frequencies and the distribution of results", blocks)
 
 
@@ -340,7 +350,7 @@ def _per_bet(rows: list[dict]) -> str:
     return "; ".join(f"per {per}: {', '.join(labels)}" for per, labels in groups.items())
 
 
-def _boxes_text(rows: list[dict]) -> str:
+def _boxes_text(rows: list[dict], sevens: bool) -> str:
     """The volatility table's word on several boxes: N bets counted in rounds (`figures.
     _volatility`); empty with one box."""
     boxes = max((r.get("boxes") or 1 for r in rows), default=1)
@@ -357,9 +367,9 @@ def _boxes_text(rows: list[dict]) -> str:
             + f"; so VI = z x SD per round / sqrt({boxes}), not z x SD per bet"
             + ("; for insurance, N bets are N / (insurance bets per round) rounds, its SD per "
                "round from its SE" if ins else "")
-            + ". Super Sevens' bets rest each on its own box's cards, all but independent of "
-            "the other boxes' (they share only the cards removed), so its range is per bet as "
-            "with one box.")
+            + "." + (" Super Sevens' bets rest each on its own box's cards, all but independent "
+                     "of the other boxes' (they share only the cards removed), so its range is "
+                     "per bet as with one box." if sevens else ""))
 
 
 def volatility(data: dict) -> Section:
@@ -386,20 +396,23 @@ def volatility(data: dict) -> Section:
                       f"{'' if r.get('sd_round') is None else ', from the SD per round'}): "
                       + ", ".join(f"{fmt(r[f'vi_{round(100 * c)}'], 'num3')} at "
                                   f"{round(100 * c)}%" for c in CONFIDENCES))
+    ss = _has_sevens(data["volatility"])
     return Section("volatility", "Volatility: the casino's result over many bets", [
         f"Over N bets the casino's result per bet ({per}; doubles and splits put more than the "
         "initial wager at stake) lies between house edge - VI / sqrt(N) and house edge + "
         "VI / sqrt(N) with the stated confidence (normal approximation), VI = z x SD per bet "
-        "being the volatility index." + _boxes_text(data["volatility"]) + " House edge: exact; SD: "
-        f"simulated (the wagers table's SD per bet: the game as dealt{dealt}, where the "
-        "exact SD beside it is for a full shoe every round with split rounds approximated), but "
-        "exact for Super Sevens, whose simulated SD rests on a handful of its biggest pays; the "
-        "volatility index below names the SD each wager's range uses. Super Sevens' result is "
-        "a handful of large pays, far from normal even "
-        "over 100,000 bets (for the NZ game a normal 95% range over 100 bets would reach +359%, "
-        "more than the casino can win): its low and high are the central range of 400,000 "
-        "sets of N bets drawn from its exact line chances (seed 1994; each tail's chance within "
-        "about 0.07 percentage points at 95%), and its VI is given only as the PAR-sheet index.",
+        "being the volatility index." + _boxes_text(data["volatility"], ss) + " House edge: "
+        f"exact; SD: simulated (the wagers table's SD per bet: the game as dealt{dealt}, where "
+        "the exact SD beside it is for a full shoe every round with split rounds approximated)"
+        + (", but exact for Super Sevens, whose simulated SD rests on a handful of its biggest "
+           "pays" if ss else "")
+        + "; the volatility index below names the SD each wager's range uses."
+        + (" Super Sevens' result is a handful of large pays, far from normal even over "
+           "100,000 bets (for the NZ game a normal 95% range over 100 bets would reach +359%, "
+           "more than the casino can win): its low and high are the central range of 400,000 "
+           "sets of N bets drawn from its exact line chances (seed 1994; each tail's chance "
+           "within about 0.07 percentage points at 95%), and its VI is given only as the "
+           "PAR-sheet index." if ss else ""),
         t, "Volatility index: " + "; ".join(vi) + "."])
 
 
@@ -434,15 +447,17 @@ def sevens(data: dict) -> Section | None:
 
 
 def choices(data: dict) -> Section:
+    ss = any(r.get("ss_exact") is not None for r in data["choices"])  # (exact: every strategy)
     cols = [("strategy", "strategy", "text"), ("exact", "house edge (exact)", "pct3"),
             ("simulated", "simulated", "pct3"), ("se", "SE", "pct3"),
             ("ci95_low", "95% CI low", "pct3"), ("ci95_high", "95% CI high", "pct3"),
             ("z", _z_column(data["choices"], "z (of the house edge)"), "z"),
-            ("cost", "cost against " + data["strategy"], "spct3"),
-            ("ss_exact", "Super Sevens (exact)", "pct3"),
-            ("ss_simulated", "Super Sevens (simulated)", "pct3"), ("ss_se", "SE", "pct3"),
-            ("ss_ci95_low", "95% CI low", "pct3"), ("ss_ci95_high", "95% CI high", "pct3"),
-            ("description", "what it does", "text")]
+            ("cost", "cost against " + data["strategy"], "spct3")]
+    if ss:
+        cols += [("ss_exact", "Super Sevens (exact)", "pct3"),
+                 ("ss_simulated", "Super Sevens (simulated)", "pct3"), ("ss_se", "SE", "pct3"),
+                 ("ss_ci95_low", "95% CI low", "pct3"), ("ss_ci95_high", "95% CI high", "pct3")]
+    cols.append(("description", "what it does", "text"))
     t = Table("player_choices", "The player's choices: house edge by strategy", cols,
               [[r.get(c) for c, _, _ in cols] for r in data["choices"]],
               {"exact": "exact_house_edge", "simulated": "simulated_house_edge",
@@ -451,10 +466,12 @@ def choices(data: dict) -> Section:
                 if r.get("ss_interval_note")]
     return Section("choices", "The effect of the player's choices", [
         "Each strategy plays the same number of rounds with the same seed; each simulated house "
-        "edge, the main game's (with insurance, per initial wager) and Super Sevens' (per unit "
-        "staked), with its standard error and 95% confidence interval. Cost: how much the "
-        "exact house edge rises against the report's strategy. The 7-7 question is in the "
-        f"section above. {data['choices_note']}", t, *_z_notes(data["choices"], "strategy")]
+        "edge, the main game's (with insurance, per initial wager)"
+        + (" and Super Sevens' (per unit staked)" if ss else "")
+        + ", with its standard error and 95% confidence interval. Cost: how much the exact "
+        "house edge rises against the report's strategy."
+        + (" The 7-7 question is in the section above." if ss else "")
+        + f" {data['choices_note']}", t, *_z_notes(data["choices"], "strategy")]
         + ([f"Super Sevens simulated with no SE or interval ('-'): {'; '.join(withheld)}."]
            if withheld else []))
 
@@ -605,7 +622,7 @@ def counting(data: dict) -> Section | None:
     if f["super_sevens_by_count"]:
         scols = [("label", kind, "text"), ("bets", "bets", "int"), ("return", "simulated", "spct2"),
                  ("se", "SE (sample)", "pct2"), ("exact", "exact", "spct2"),
-                 ("exact_se", "SE (exact)", "pct2"), ("z", "z", "z"),
+                 ("exact_se", "SE (exact)", "pct2"), ("z", "z (of the house edge)", "z"),
                  ("favourable_share", "rounds favourable", "pct1"),
                  ("counter_bets", "counter's bets", "int")]
         blocks += [
@@ -616,7 +633,8 @@ def counting(data: dict) -> Section | None:
             + ("with a shuffle every round" if f["rules"].get("shuffle") == "every-round" else
                f"at penetration {f['rules']['penetration']:g}")
             + f"; overall simulated {fmt(ss['flat']['mean'], 'spct3')}, "
-            f"exact {fmt(ss['exact'], 'spct3')}, {_z_text(ss['z'])}. The exact return is "
+            f"exact {fmt(ss['exact'], 'spct3')}, {_z_text(_minus(ss['z']))} (of the house "
+            "edge: exact return - simulated, over the SE). The exact return is "
             "the published convention's (a third card always dealt), which a strategy hitting "
             "every 7-7 plays; "
             + (f"here {ss['why_not']}." if ss["why_not"] else
@@ -632,9 +650,10 @@ def counting(data: dict) -> Section | None:
                "of the sevens it needs." if ss.get("by_count_chance") == "sevens left" and
                not ss["why_not"] else ""),
             Table("counting_super_sevens", f"Super Sevens return by {kind}", scols,
-                  [[b[k] for k, _, _ in scols] for b in f["super_sevens_by_count"]],
+                  [[_minus(b[k]) if k == "z" else b[k] for k, _, _ in scols]
+                   for b in f["super_sevens_by_count"]],
                   {"return": "simulated_return", "exact": "exact_return",
-                   "exact_se": "exact_return_se"})]
+                   "exact_se": "exact_return_se", "z": "z_house_edge"})]
     if c.get("sweep"):
         wcols = [("penetration", "penetration", "num2"), ("advantage", "advantage", "spct3"),
                  ("se", "SE", "pct3"),
@@ -655,6 +674,11 @@ def counting(data: dict) -> Section | None:
                    Table("counting_penetration", "The counter's advantage by penetration",
                          wcols, [[_no_bound(r, k) for k, _, _ in wcols] for r in c["sweep"]])]
     return Section("counting", "Card counting", blocks)
+
+
+def _minus(z):
+    """bjsim count's z of a return as the report gives every z: of the house edge."""
+    return None if z is None else -z
 
 
 def _with_ci95(key: str, label: str, kind: str) -> list[tuple[str, str, str]]:

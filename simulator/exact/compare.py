@@ -6,7 +6,7 @@
   and dealer card, for side bets of 0.5, 1 and 2 times the main wager, and how far the Super
   Sevens house edge moves when every 7-7 is played one way.
 - `compare_with_simulation(summary, rules, strategies)`: theory, difference and z-score of the
-  simulated house edge and Super Sevens return.
+  simulated house edges (main game, Super Sevens, insurance): every z of a house edge.
 """
 
 from __future__ import annotations
@@ -268,7 +268,9 @@ def cut_card_z(rules, z, se) -> tuple[float | None, str | None, str | None]:
 
 
 def compare_with_simulation(summary: dict, rules, strategies, th=None) -> dict:
-    """Theory beside the simulated figures: {figure: {simulated, se, exact, difference, z}}.
+    """Theory beside the simulated figures: {figure: {simulated, se, exact, difference, z}},
+    each figure a house edge (the main game's, Super Sevens' and insurance's: minus their
+    returns), so that every z is of a house edge, + where the simulated one is higher.
 
     ``z`` = (simulated - exact) / se, or None where the simulated figure's interval is withheld
     (its ``interval_note``: too few wins of a big Super Sevens line for its se to mean
@@ -282,9 +284,11 @@ def compare_with_simulation(summary: dict, rules, strategies, th=None) -> dict:
     out = {}
     pairs = [("house_edge", summary["house_edge"], th["house_edge"])]
     if rules.super_sevens and th["super_sevens"] is not None:
-        pairs.append(("super_sevens_return", summary["super_sevens"], th["super_sevens"]))
+        pairs.append(("super_sevens_house_edge", _house_edge(summary["super_sevens"]),
+                      -th["super_sevens"]))
     if (summary.get("insurance") or {}).get("mean") is not None:  # some box insures
-        pairs.append(("insurance_return", summary["insurance"], insurance_per_unit_staked(rules)))
+        pairs.append(("insurance_house_edge", _house_edge(summary["insurance"]),
+                      -insurance_per_unit_staked(rules)))
     for key, sim, exact in pairs:
         mean, se = sim.get("mean"), sim.get("se")
         diff = None if mean is None else mean - exact
@@ -307,11 +311,20 @@ def compare_with_simulation(summary: dict, rules, strategies, th=None) -> dict:
     return out
 
 
+def _house_edge(fig: dict) -> dict:
+    """A simulated return (``mean``, ``se``, ``interval_note``) as the house edge: its mean
+    negated."""
+    mean = fig.get("mean")
+    return {"mean": None if mean is None else -mean, "se": fig.get("se"),
+            "interval_note": fig.get("interval_note")}
+
+
 def comparison_text(cmp: dict) -> str:
     """The comparison as lines for the table report (with ``by_strategy``, each strategy's)."""
     lines = ["", "Exact (combinatorial) figures beside the simulated ones", "",
              *_comparison_lines(cmp, "figure"),
-             f"({cmp['exact_note']}; z = difference / standard error)"]
+             f"({cmp['exact_note']}; every figure a house edge, minus the return; z = "
+             "difference / standard error, + where the simulated house edge is higher)"]
     for by in cmp.get("by_strategy", []):
         lines += ["", *_comparison_lines(by, by["strategy"])]
     if any((c.get(key) or {}).get("z_caveat") for c in [cmp, *cmp.get("by_strategy", [])]
@@ -320,14 +333,14 @@ def comparison_text(cmp: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-FIGURES = ("house_edge", "super_sevens_return", "insurance_return")  # compared with exact ones
+FIGURES = ("house_edge", "super_sevens_house_edge", "insurance_house_edge")  # beside exact ones
 
 
 def _comparison_lines(cmp: dict, title: str) -> list[str]:
-    width = max(22, len(title) + 2)
+    width = max(26, len(title) + 2)
     lines = [f"{title:<{width}}{'simulated':>12}{'exact':>12}{'difference':>12}{'z':>8}"]
-    labels = (("house_edge", "house edge"), ("super_sevens_return", "Super Sevens return"),
-              ("insurance_return", "insurance return"))
+    labels = (("house_edge", "house edge"), ("super_sevens_house_edge", "Super Sevens house edge"),
+              ("insurance_house_edge", "insurance house edge"))
     for key, label in labels:
         c = cmp.get(key)
         if not c:
@@ -348,12 +361,12 @@ def comparison_csv(cmp: dict) -> str:
     rows = []
     for prefix, c_all in [("", cmp)] + [(f"{by['strategy']}: ", by)
                                         for by in cmp.get("by_strategy", [])]:
-        for key in ("house_edge", "super_sevens_return", "insurance_return"):
+        for key in FIGURES:
             c = c_all.get(key)
             if not c:
                 continue
-            per = {"house_edge": "initial wager", "super_sevens_return": "bet"}.get(key,
-                                                                                  "unit staked")
+            per = {"house_edge": "initial wager", "super_sevens_house_edge": "bet"}.get(
+                key, "unit staked")
             for item in ("exact", "difference", "z"):
                 v = c[item]
                 se = c["se"] if item == "difference" else None
