@@ -1497,7 +1497,8 @@ def test_every_probability_is_in_fixed_notation_with_1_in_beside_it():
         assert fmt(p, "prob") == shown
     assert fmt(1 / 8.6759e-06, "odds") == "115,262" and fmt(14.038, "odds") == "14.0"
     assert fmt(1.23e-05, "prob3") == "0.0000123" and fmt(0.0660762200503793, "prob3") == "0.0661"
-    assert fmt(0.05, "prob3") == "0.05" and fmt(1.0, "prob3") == "1" and fmt(0, "prob3") == "0"
+    # three significant figures kept, trailing zeros too (as bjsim count prints a risk of ruin)
+    assert fmt(0.05, "prob3") == "0.0500" and fmt(1.0, "prob3") == "1.00" and fmt(0, "prob3") == "0"
     row = {"line": "e", "cards": "three sevens, all one suit", "combinations": 80_640,
            "of": 9_294_695_280, "probability": 80_640 / 9_294_695_280, "pays": 5000,
            "contribution": 0.0434, "count": 0, "freq": 0.0, "sim_contribution": 0.0}
