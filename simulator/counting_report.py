@@ -23,7 +23,7 @@ from simulator import __version__, counting
 from simulator import layout as L
 from simulator.compare_report import _aligned, _markdown
 from simulator.exact.sevens import sevens_plays
-from simulator.report import sevens_play_text, with_note
+from simulator.report import PER_UNIT_WAGERED, sevens_play_text, with_note
 from simulator.tally import (
     MIN_WINS,
     SS_LINES,
@@ -130,17 +130,6 @@ def _advantage(net_units: float, bet: float, round_sd, played: int) -> dict:
     if mean is not None and round_sd is not None and played:
         se = round_sd * math.sqrt(played) / bet
     return _figure(mean, se) | {"interval_note": None}
-
-
-def _per_wagered(initial: dict, net_units: float, wagered_units: float, bet: float) -> dict:
-    """The advantage per unit wagered on the main game from the one per unit of initial bet
-    (``initial``, over ``bet`` units): the same net over ``wagered_units``, its SE
-    ``initial``'s (the main game's own) scaled by ``bet / wagered_units``, and its note. The
-    wagers' own variation (doubles, splits) is left out, as the bets' is (`_advantage`)."""
-    mean = _ratio(net_units, wagered_units)
-    se = None if mean is None or initial["se"] is None else initial["se"] * bet / wagered_units
-    return _figure(mean, se) | {"interval_note": initial["interval_note"] if se is not None
-                                else None}
 
 
 def _without_interval(fig: dict, note: str | None) -> dict:
@@ -434,11 +423,13 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     per_watched = _per_round(round_net, tot[L.C_ROUND_SQ], rounds, bankroll, few, moved)
     sd = per_played["sd"]
     main_sd = _mean_sd(net, tot[L.C_MAIN_SQ], played, float(u))[1]  # (Super Sevens apart)
+    game = net - tot[L.C_INS_NET]  # the main game's result alone (`PER_UNIT_WAGERED`)
+    game_sd = _mean_sd(game, tot[L.C_MAIN_ALONE_SQ], played, float(u))[1]
     advantage = {
         "initial_bet": _advantage(net / u, bet, main_sd, played),
         "initial_bet_with_super_sevens": _without_interval(
             _advantage(net / u + ss_net, bet + ss_bet, sd, played), few),
-        "total_bet": None,  # (from the initial bet's, below)
+        "total_bet": _advantage(game / u, wagered / u, game_sd, played),
         "total_bet_with_super_sevens": _without_interval(
             _advantage(round_net / u, wagered / u + ss_bet, sd, played), few),
     }
@@ -448,7 +439,6 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     adv = advantage["initial_bet"]["mean"]
     same_bets = (flat_main(plan) and adv is not None and flat["se"] is not None and played > 0
                  and math.isclose(adv, flat["mean"], rel_tol=1e-9, abs_tol=1e-15))
-    advantage["total_bet"] = _per_wagered(advantage["initial_bet"], net / u, wagered / u, bet)
     same_rounds = (same_bets and basic is not None and plan.indices is None
                    and math.isclose(adv, basic["mean"], rel_tol=1e-9, abs_tol=1e-15))
     as_flat = not same_rounds and adv is not None and control_is_flat(plan, tot, control)
@@ -469,6 +459,7 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         "average_bet": _ratio(bet, played),
         "average_super_sevens_bet": _ratio(ss_bet, played),
         "wagered_per_initial_bet": _ratio(wagered / u, bet),
+        "insurance_per_initial_bet": _ratio(tot[L.C_INS_NET] / u, bet),
         "bankroll": bankroll,
         "advantage": advantage,
         "per_round_played": per_played,
@@ -702,19 +693,20 @@ def _head(f: dict, meta: dict) -> list[str]:
     return lines
 
 
-# The advantages' rows: the net is main + insurance (Super Sevens where said); the bet it is per is
-# the main game's alone (its initial bets; or all it wagered: doubles and splits too) plus, with
-# Super Sevens, their stakes.
+# The advantages' rows, each saying what its net and its bet are: per initial bet the main +
+# insurance result (the house edge's); per unit wagered the main game's result alone, as
+# `bjsim simulate` gives it (`PER_UNIT_WAGERED`); with Super Sevens, their bets and result added.
 ADVANTAGE_LABELS = (
     ("initial_bet", "per unit of initial main bet (main + insurance result)"),
     ("initial_bet_with_super_sevens", "  with Super Sevens (bets and result)"),
-    ("total_bet", "per unit wagered on the main game (main + insurance result)"),
-    ("total_bet_with_super_sevens", "  with Super Sevens (bets and result)"),
+    ("total_bet", PER_UNIT_WAGERED),
+    ("total_bet_with_super_sevens",
+     "per unit wagered on the main game and Super Sevens (main + insurance + Super Sevens "
+     "result)"),
 )
 
 
-NOTE_ROWS = {"initial_bet": "per unit of initial main bet",
-             "total_bet": "per unit wagered on the main game"}
+NOTE_ROWS = {"initial_bet": "per unit of initial main bet"}
 
 
 def _summary_rows(f: dict) -> list[list[str]]:
@@ -815,6 +807,9 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
             + ("no bankroll given for the risk of ruin (--bankroll, or the plan's bankroll)."
                if f["bankroll"] is None else
                f"bankroll for the risk of ruin: {_num(f['bankroll'], 0)} units."), ""]
+    ins = _pct(f["insurance_per_initial_bet"])
+    out += [f"Insurance result per unit of initial main bet: {ins} (in the main + insurance rows, "
+            "apart from the main game result per unit wagered).", ""]
     notes = {k: a["interval_note"] for k, a in f["advantage"].items()
              if a.get("interval_note") and k in NOTE_ROWS}
     if len(set(notes.values())) == 1 and len(notes) > 1:
@@ -911,7 +906,8 @@ def tidy_rows(f: dict) -> list[dict]:
                 add(key, k, v, se=p["se"] if k == "mean" else p.get(k + "_se"),
                     lo=p.get(k + "_ci95_low"), hi=p.get(k + "_ci95_high"))
     for k in ("rounds", "rounds_played", "played_share", "boxes_per_round_played",
-              "average_bet", "average_super_sevens_bet", "wagered_per_initial_bet", "bankroll"):
+              "average_bet", "average_super_sevens_bet", "wagered_per_initial_bet",
+              "insurance_per_initial_bet", "bankroll"):
         add("counter", k, f[k])
     ss = f["super_sevens"]
     # The return's se: the one its interval and z are from (the exact one where there is one).

@@ -1403,7 +1403,7 @@ def counting_tally(results: list[RoundResult], rules: Rules) -> np.ndarray:
         bets = result.bets
         row = ct[min(max(math.floor(bets.count), L.TC_MIN), L.TC_MAX) - L.TC_MIN]
         row[L.C_ROUNDS] += 1
-        round_net = main_net = flat_net = 0  # the counter's (all, main) and flat, tenths
+        round_net = main_net = ins_net = flat_net = 0  # the counter's and flat, tenths
         for box in result.boxes:
             net = box.main_net + box.insurance_net  # tenths at one unit
             flat_net += net
@@ -1419,8 +1419,10 @@ def counting_tally(results: list[RoundResult], rules: Rules) -> np.ndarray:
                 row[L.C_BET] += bets.bet
                 row[L.C_WAGERED] += sum(h.wager for h in box.hands) * bets.bet
                 row[L.C_NET] += net * bets.bet
+                row[L.C_INS_NET] += box.insurance_net * bets.bet
                 round_net += net * bets.bet
                 main_net += net * bets.bet
+                ins_net += box.insurance_net * bets.bet
                 if rules.super_sevens and bets.super_sevens:
                     row[L.C_SS_BET] += bets.super_sevens
                     row[L.C_SS_NET] += box.ss_net * bets.super_sevens
@@ -1431,6 +1433,7 @@ def counting_tally(results: list[RoundResult], rules: Rules) -> np.ndarray:
             row[L.C_ROUND_SQ] += round_net**2
             row[L.C_MAIN_SQ] += main_net**2
             row[L.C_CROSS] += main_net * flat_net
+            row[L.C_MAIN_ALONE_SQ] += (main_net - ins_net) ** 2
         left, sevens = bets.cards_left, bets.sevens_left
         if rules.super_sevens and left >= 3 and sevens <= left:  # (else no such shoe: 0)
             mean = round(moment_by_sevens_left(rules, left, sevens, 1) * L.SS_EXACT_SCALE)

@@ -45,6 +45,10 @@ WAGERS = (
     ("insurance", "Insurance", "unit staked"),
     ("super_sevens", "Super Sevens", "unit staked"),
 )
+# The main game's result per unit wagered on it (`tally.summarize`'s ``main.mean_per_unit_wagered``,
+# `bjsim count`'s ``total_bet``): one definition, one label, in every output.
+PER_UNIT_WAGERED = ("per unit wagered on the main game (initial bets, doubles, splits; main game "
+                    "result, insurance apart)")
 SS_LINE_TEXT = {
     "a": "first card a seven, second not",
     "b": "two sevens, different suits",
@@ -168,7 +172,11 @@ def tidy_frame(summary: dict, strategy=None) -> pd.DataFrame:
         sd = f.get("sd_box_round", f.get("sd_bet"))
         add("sd", key, "box_round" if "sd_box_round" in f else "bet", sd)
         add("sd", key, "round", f.get("sd_round"))
-    add("wagered", "main", "initial wager", summary["main"]["wagered_per_initial"])
+    m = summary["main"]
+    lo, hi = _ci(m["mean_per_unit_wagered"], m["se_per_unit_wagered"])
+    add("return", "main", "unit wagered on the main game", m["mean_per_unit_wagered"],
+        m["se_per_unit_wagered"], lo, hi)
+    add("wagered", "main", "initial wager", m["wagered_per_initial"])
     add("return", "insurance", "initial wager", summary["insurance"]["per_initial_wager"])
     for k, v in summary["super_sevens"]["lines"].items():
         lo, hi = _ci(v["freq"], v["freq_se"], 0, 1)
@@ -355,6 +363,12 @@ def _table(summary: dict, meta: dict) -> str:
     })
     w("\nReturn to the player (the house edge is minus the return)\n")
     w(_grid(shown, left=("wager", "per")))
+    m = summary["main"]
+    if m["mean_per_unit_wagered"] is not None:
+        se = m["se_per_unit_wagered"]
+        pm = "" if se is None else f" ± {_pct(Z95 * se)}"
+        w(f"  Return {PER_UNIT_WAGERED}: {_pct(m['mean_per_unit_wagered'])}{pm} (95%); "
+          f"{_num(m['wagered_per_initial'])} units wagered per initial wager\n")
     w(_by_strategy_table(by_strategy(summary, meta.get("strategy"))))
 
     if ss["bets"]:

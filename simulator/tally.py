@@ -244,7 +244,12 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
         "sd_round": main_sd_round,
         "se_exact": True,
         "wagered_per_initial": _ratio(t[L.T_MAIN_WAGERED] / u, box_rounds),
+        # the main game's result (insurance apart) over all it wagered: initial bets, doubles,
+        # splits; its SE the main game's scaled by initial over all wagered (the wagers' own
+        # variation left out), as `bjsim count`'s ``total_bet``
         "mean_per_unit_wagered": _ratio(t[L.T_MAIN_SUM], t[L.T_MAIN_WAGERED]),
+        "se_per_unit_wagered": None if main_se is None or not t[L.T_MAIN_WAGERED]
+        else main_se * box_rounds * u / t[L.T_MAIN_WAGERED],
     }
 
     # --- insurance, per unit staked (rule 9). A bet wins w tenths or loses the 5-tenth stake.

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from simulator import run as run_mod
 from simulator.cli import cli
 from simulator.plans import list_plans
+from simulator.report import PER_UNIT_WAGERED
 from tests.test_counting_report import ROUNDS, tally_of
 from tests.test_hostile_input import (
     SETTINGS,
@@ -276,6 +277,37 @@ def test_the_flat_hi_lo_control_is_the_basic_strategy_result_for_the_same_seed()
         basic["box_rounds"],) * 2
     assert t["net"] == basic["total_sum"] and t["wagered"] == basic["main_wagered"]
     assert t["flat_net"] == basic["total_sum"] and t["round_sq"] == basic["round_total_sq"]
+
+
+@needs_engine
+def test_per_unit_wagered_is_one_figure_with_one_label_in_simulate_and_count():
+    # A flat plan without index plays is simulate's game for the same seed, round for round.
+    # With a strategy that insures, the main game's result per unit wagered on it (insurance
+    # apart) is one figure in both, json and text, under the same words; count's was the main +
+    # insurance result over the same wagers (-0.740% against simulate's -0.637% here).
+    args = (*TINY, "--strategy", "insurance-taker")
+    count = _json("count", "--plan", "hi-lo-flat", *args)["results"]
+    sim = _json("simulate", *args)["results"]
+    t, m = count["tally"], sim["main"]
+    assert sim["insurance"]["bets"] > 100 and t["ins_net"] == sim["tally"]["ins_sum"] != 0
+    w = count["advantage"]["total_bet"]
+    assert w["mean"] == pytest.approx(m["mean_per_unit_wagered"], rel=1e-12)
+    assert w["se"] == pytest.approx(m["se_per_unit_wagered"], rel=1e-9)
+    assert count["insurance_per_initial_bet"] == pytest.approx(
+        sim["insurance"]["per_initial_wager"], rel=1e-12)
+    assert w["mean"] != pytest.approx(count["advantage"]["initial_bet"]["mean"]
+                                      / count["wagered_per_initial_bet"], rel=1e-3)
+    sim_table = invoke("simulate", *args).stdout
+    count_table = invoke("count", "--plan", "hi-lo-flat", *args).stdout
+    pct = f"{100 * w['mean']:+.3f}%"
+    assert f"per unit wagered on the main game (initial bets, doubles, splits; main game result, " \
+           f"insurance apart): {pct}" in sim_table
+    line = next(ln for ln in count_table.splitlines() if ln.startswith(PER_UNIT_WAGERED))
+    assert line.split()[-5] == pct  # its mean, then SE and the interval
+    rows = list(csv.DictReader(io.StringIO(invoke("simulate", *args, "-f", "csv").stdout)))
+    row = next(r for r in rows if r["section"] == "return" and r["item"] == "main"
+               and r["per"] == "unit wagered on the main game")
+    assert float(row["value"]) == pytest.approx(w["mean"], rel=1e-12)
 
 
 @needs_engine

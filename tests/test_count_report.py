@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from simulator.assessment import figures, render, sections
 from simulator.cli import cli
+from simulator.report import PER_UNIT_WAGERED
 from simulator.rules import Rules
 from tests.test_count_cli import install_fake_engine, needs_engine
 from tests.test_hostile_input import is_one_line_error
@@ -75,7 +76,7 @@ def test_the_section_renders_every_table(fake_engine):
     f = data["counting"]["figures"]
     md = render.to_markdown("t", [sec])
     assert "| per unit of initial main bet (main + insurance result) | +10.000% |" in md
-    assert "| per unit wagered on the main game (main + insurance result) |" in md
+    assert f"| {PER_UNIT_WAGERED} |" in md  # simulate's words: the same figure
     assert "total bet" not in md
     assert f"| round played | 4 | {f['per_round_played']['mean']:.4f} |" in md
     assert "| +3 | 2 | 33.333% | 100.0% | +25.00% |" in md  # the count +3 of the hand tally
@@ -191,7 +192,7 @@ def test_the_section_withholds_the_super_sevens_intervals_bjsim_count_withholds(
         assert row[keys.index("score")] is not None
     adv = next(b for b in sec.blocks if getattr(b, "name", "") == "counting_advantage")
     for row in adv.rows[1::2][:2]:  # the two rows with Super Sevens
-        assert "Super Sevens included" in row[0] and row[2:] == [None, None, None]
+        assert "Super Sevens" in row[0] and row[2:] == [None, None, None]
 
 
 def test_the_section_says_score_n0_and_ruin_intervals_are_conservative_with_super_sevens():

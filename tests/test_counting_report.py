@@ -17,6 +17,7 @@ from simulator import counting
 from simulator import counting_report as CR
 from simulator import layout as L
 from simulator.plans import Ramp, load_plan
+from simulator.report import PER_UNIT_WAGERED
 from simulator.rules import Rules
 from simulator.strategy import load_strategy
 from tests.helpers import make_strategy
@@ -26,9 +27,10 @@ U = L.UNIT
 
 def tally_of(rounds: list[dict]) -> np.ndarray:
     """A counting tally from rounds: ``count`` (bucket), and the counter's ``bet`` (units),
-    ``wagered`` and ``net`` (tenths x units), ``ss_bet`` (units) and ``ss_net`` (stakes x units)
-    when ``played``; ``flat`` the net of each box dealt at one unit (tenths); ``ss_flat`` the net
-    of each Super Sevens bet at one stake, ``ss_exact`` the exact return of each."""
+    ``wagered``, ``net`` and ``ins`` (its insurance part) (tenths x units), ``ss_bet`` (units) and
+    ``ss_net`` (stakes x units) when ``played``; ``flat`` the net of each box dealt at one unit
+    (tenths); ``ss_flat`` the net of each Super Sevens bet at one stake, ``ss_exact`` the exact
+    return of each."""
     t = np.zeros((L.N_TC, L.N_COUNT), dtype=np.int64)
     for r in rounds:
         row = t[min(max(r["count"], L.TC_MIN), L.TC_MAX) - L.TC_MIN]
@@ -44,6 +46,8 @@ def tally_of(rounds: list[dict]) -> np.ndarray:
             row[L.C_ROUND_SQ] += (r["net"] + U * r.get("ss_net", 0)) ** 2
             row[L.C_MAIN_SQ] += r["net"] ** 2
             row[L.C_CROSS] += r["net"] * sum(r["flat"])
+            row[L.C_INS_NET] += r.get("ins", 0)
+            row[L.C_MAIN_ALONE_SQ] += (r["net"] - r.get("ins", 0)) ** 2
         row[L.C_FLAT_RSQ] += sum(r["flat"]) ** 2
         row[L.C_FLAT_BOXES] += len(r["flat"])
         row[L.C_FLAT_NET] += sum(r["flat"])
@@ -907,3 +911,24 @@ def test_a_gain_without_an_se_has_no_interval_label():
         sweep = CR.render_sweep(CR.sweep_rows([(0.75, f)]), "table", {"plan": {"name": "p"}})
         assert "+0.000% (no interval: too few rounds)" in sweep
         assert f["per_round_played"]["interval_note"] == "a standard error needs two rounds or more"
+
+
+def test_the_advantage_per_unit_wagered_is_the_main_games_result_without_insurance():
+    # Two rounds of one unit: a won insurance bet (+1 unit) beside a lost main hand (-1), then a
+    # lost double (-2 of 2 wagered) beside a lost insurance bet (-0.5). Main + insurance: -2.5
+    # units on 2 initial units; the main game's result alone: -3 units on 3 units wagered, as
+    # `bjsim simulate` gives ``main.mean_per_unit_wagered``; insurance apart: +0.5 units on 2.
+    rounds = [{"count": 0, "bet": 1, "net": 0, "ins": 10, "flat": [0]},
+              {"count": 0, "bet": 1, "wagered": 20, "net": -25, "ins": -5, "flat": [-25]}]
+    f = CR.figures(tally_of(rounds * 3), load_plan("hi-lo-flat"), Rules())
+    a = f["advantage"]
+    assert a["initial_bet"]["mean"] == pytest.approx(-2.5 / 2)
+    assert a["total_bet"]["mean"] == pytest.approx(-3 / 3)
+    assert f["insurance_per_initial_bet"] == pytest.approx(0.5 / 2)
+    # its SE: the SD of the round's main result without insurance, over the mean wagered a round
+    game = [-1, -2] * 3
+    assert a["total_bet"]["se"] == pytest.approx(statistics.stdev(game) / math.sqrt(6) / 1.5)
+    assert a["total_bet_with_super_sevens"]["mean"] == pytest.approx(-2.5 / 3)
+    table = CR.render(f, "table")
+    assert PER_UNIT_WAGERED in table and "Insurance result per unit of initial main bet: +25.000%" \
+        in table

@@ -50,6 +50,7 @@ from simulator.rules import (
     shown_rule_file,
 )
 from simulator.strategy import list_strategies, load_strategy, strategy_path
+from simulator.tally import Z95
 
 ROUND_COUNTS = (100, 1_000, 10_000, 100_000)  # the volatility table's columns
 CONFIDENCES = (0.90, 0.95, 0.99)
@@ -252,6 +253,16 @@ def _wagers(rules, name, res, fig, ins) -> list[dict]:
         out[-1]["exact_sd_bet"] = fig["super_sevens"]["sd_bet"]
         out[-1]["rounds"] = s["rounds"]
     return out
+
+
+def _per_unit_wagered(main: dict) -> dict:
+    """The main game's result per unit wagered on it (simulate's ``main.mean_per_unit_wagered``
+    and its SE; `report.PER_UNIT_WAGERED`), with its 95% interval."""
+    mean, se = main["mean_per_unit_wagered"], main["se_per_unit_wagered"]
+    ok = mean is not None and se is not None
+    return {"mean": mean, "se": se, "ci95_low": mean - Z95 * se if ok else None,
+            "ci95_high": mean + Z95 * se if ok else None,
+            "wagered_per_initial": main["wagered_per_initial"]}
 
 
 def _even_money(rules) -> dict | None:
@@ -892,6 +903,7 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
         "wagers": wagers,
         "insurance_missing": no_insurance,  # why no insurance wager is shown, or None
         "even_money": _even_money(rules),
+        "main_per_unit_wagered": _per_unit_wagered(summary["main"]),
         "super_sevens_pays": _pay_table(rules, fig, summary) if rules.super_sevens else None,
         "frequencies": _frequencies(summary),
         "frequencies_note": summary.get("frequencies_note"),

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from simulator import DEFAULT_CHUNK_ROUNDS
 from simulator.assessment.figures import CONFIDENCES
 from simulator.counting_report import (
+    ADVANTAGE_LABELS,
     AS_FLAT,
     MOVED_TOGETHER,
     NO_INTERVAL,
@@ -17,7 +18,7 @@ from simulator.counting_report import (
     sig3,
 )
 from simulator.exact.compare import CUT_CARD_MARK, CUT_CARD_Z
-from simulator.report import precision_text
+from simulator.report import PER_UNIT_WAGERED, precision_text
 from simulator.tally import MIN_WINS, Z95
 
 LABEL = {1: "A", 10: "10"}
@@ -241,6 +242,11 @@ def wagers(data: dict) -> Section:
                for w in data["wagers"] if w["interval_note"]]
     blocks += [_exact_sd_interval(w) for w in data["wagers"] if w["wager"] == "super_sevens"
                and w.get("exact_sd_bet") and w.get("bets") and w["se"] and not w["interval_note"]]
+    pw = data["main_per_unit_wagered"]
+    blocks.append(f"Main game return {PER_UNIT_WAGERED}: {fmt(pw['mean'], 'spct3')} (95% CI "
+                  f"{fmt(pw['ci95_low'], 'spct3')} to {fmt(pw['ci95_high'], 'spct3')}); "
+                  f"{fmt(pw['wagered_per_initial'], 'num4')} units wagered per initial wager. "
+                  "bjsim count's advantage of the same name is the same quantity.")
     em = data["even_money"]
     blocks.append(f"Even money (rule 8.3), per initial wager: {em['derivation']} Taking it "
                   f"gives up {fmt(em['cost'], 'num4')} of the initial wager each time "
@@ -537,6 +543,9 @@ def _ss_difference_withheld(row: dict) -> bool:
     return row.get("ss_difference") is not None and row.get("ss_ci95_low") is None
 
 
+ADVANTAGE_NAMES = dict(ADVANTAGE_LABELS)
+
+
 def counting(data: dict) -> Section | None:
     """The card counter's figures (``bjsim count``), the tables by count and the penetration
     sweep."""
@@ -549,9 +558,8 @@ def counting(data: dict) -> Section | None:
     labels = (("initial_bet", "per unit of initial main bet (main + insurance result)"),
               ("initial_bet_with_super_sevens",
                "per unit of initial main bet and Super Sevens bet, Super Sevens included"),
-              ("total_bet", "per unit wagered on the main game (main + insurance result)"),
-              ("total_bet_with_super_sevens",
-               "per unit wagered on the main game and Super Sevens, Super Sevens included"))
+              ("total_bet", ADVANTAGE_NAMES["total_bet"]),
+              ("total_bet_with_super_sevens", ADVANTAGE_NAMES["total_bet_with_super_sevens"]))
     cols = [("advantage", "advantage", "text"), ("mean", "mean", "spct3"), ("se", "SE", "pct3"),
             ("ci95_low", "95% CI low", "spct3"), ("ci95_high", "95% CI high", "spct3")]
     rows = [[label] + [adv[k][c] for c, _, _ in cols[1:]] for k, label in labels]

@@ -198,9 +198,10 @@ def decided(ci, cs, e):
 
 
 @njit(inline="always")
-def add_box(ct, row, seated, bet, ss_bet, main, wagered, ss_pay, ss_on, n):
+def add_box(ct, row, seated, bet, ss_bet, main, ins, wagered, ss_pay, ss_on, n):
     """``n`` boxes alike into the counting tally's ``row`` (the counter's when ``seated``, at
-    ``bet`` and ``ss_bet``); returns one box's part of the counter's round."""
+    ``bet`` and ``ss_bet``; ``main`` the box's main and insurance net at one unit, ``ins`` its
+    insurance part); returns one box's part of the counter's round."""
     ct[row, L.C_FLAT_BOXES] += n
     ct[row, L.C_FLAT_NET] += n * main
     ct[row, L.C_FLAT_SQ] += n * main * main
@@ -214,6 +215,7 @@ def add_box(ct, row, seated, bet, ss_bet, main, wagered, ss_pay, ss_on, n):
     ct[row, L.C_BET] += n * bet
     ct[row, L.C_WAGERED] += n * wagered * bet
     ct[row, L.C_NET] += n * main * bet
+    ct[row, L.C_INS_NET] += n * ins * bet
     if ss_on and ss_bet > 0:
         ct[row, L.C_SS_BET] += n * ss_bet
         ct[row, L.C_SS_NET] += n * ss_pay * ss_bet
@@ -222,10 +224,10 @@ def add_box(ct, row, seated, bet, ss_bet, main, wagered, ss_pay, ss_on, n):
 
 
 @njit(inline="always")
-def add_round(ct, row, seated, net, bet, flat, n):
+def add_round(ct, row, seated, net, bet, flat, flat_ins, n):
     """``n`` rounds alike into the counting tally: ``net`` the counter's (tenths), ``flat`` its
     boxes' main and insurance net at one unit (the counter's is ``bet`` times it: one bet a
-    box)."""
+    box), ``flat_ins`` the insurance part of it."""
     ct[row, L.C_ROUNDS] += n
     ct[row, L.C_FLAT_RSQ] += n * flat * flat
     if seated:
@@ -233,6 +235,7 @@ def add_round(ct, row, seated, net, bet, flat, n):
         ct[row, L.C_ROUND_SQ] += n * net * net
         ct[row, L.C_MAIN_SQ] += n * bet * bet * flat * flat
         ct[row, L.C_CROSS] += n * bet * flat * flat
+        ct[row, L.C_MAIN_ALONE_SQ] += n * bet * bet * (flat - flat_ins) * (flat - flat_ins)
 
 
 @njit
@@ -254,6 +257,6 @@ def add_walked(cx, p, trows):
         bet = ramp_v[R_MAIN, (level - 1) // n_ss] if seated else 0
         ss_bet = ramp_v[R_SS, (level - 1) % n_ss] if seated else 0
         ss = (pay_a if i % 2 else -1) if ss_on else 0
-        net = add_box(ct, row, seated, bet, ss_bet, t[L.T_RTOTAL_SUM], t[L.T_MAIN_WAGERED], ss,
-                      ss_on, n)  # fmt: skip
-        add_round(ct, row, seated, net, bet, t[L.T_RTOTAL_SUM], n)
+        net = add_box(ct, row, seated, bet, ss_bet, t[L.T_RTOTAL_SUM], t[L.T_RINS_SUM],
+                      t[L.T_MAIN_WAGERED], ss, ss_on, n)  # fmt: skip
+        add_round(ct, row, seated, net, bet, t[L.T_RTOTAL_SUM], t[L.T_RINS_SUM], n)

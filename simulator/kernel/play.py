@@ -417,13 +417,13 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             if cx is not None:
                 wagered = scratch[L.T_MAIN_WAGERED] if i < 0 else rows[i, L.T_MAIN_WAGERED]
                 counted += C.add_box(ct, cs[C.CS_ROW], cs[C.CS_SEATED], cs[C.CS_BET],
-                                     cs[C.CS_SS_BET], main + ins, wagered,
+                                     cs[C.CS_SS_BET], main + ins, ins, wagered,
                                      ss_pay[line[b]] if ss_on else 0, ss_on, 1)  # fmt: skip
         if cx is not None:
             if ss_on and ev.size > 0:  # the round's start shoe's exact Super Sevens return
                 C.add_exact(ct, cs[C.CS_ROW], ev, cs[C.CS_SS_AT], nbr)
             C.add_round(ct, cs[C.CS_ROW], cs[C.CS_SEATED], counted, cs[C.CS_BET],
-                        round_main + round_ins, 1)  # fmt: skip
+                        round_main + round_ins, round_ins, 1)  # fmt: skip
         if multi:
             for k in range(7):
                 for f, x in ((L.BY_RTOTAL_SQ, by_round[0, k]), (L.BY_SS_RSQ, by_round[1, k])):

@@ -284,8 +284,9 @@ def build(p, tables, bands: int = 0) -> Machine:
         wtrans, wflags, walt = np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros(0, np.int16)
         wrows = np.zeros((0, L.N_TALLY), np.int64)
     wt = np.flatnonzero(wflags & TERMINAL)
-    _, first, cls = np.unique(wrows[wt][:, [L.T_RTOTAL_SUM, L.T_MAIN_WAGERED]], axis=0,
-                              return_index=True, return_inverse=True)
+    classed = [L.T_RTOTAL_SUM, L.T_RINS_SUM, L.T_MAIN_WAGERED]  # what the counting tally adds
+    _, first, cls = np.unique(wrows[wt][:, classed], axis=0, return_index=True,
+                              return_inverse=True)
     wtid = np.zeros(wflags.size, np.int64)
     wtid[wt] = cls.reshape(-1)
     sums = [total(i % 32, i // 32) for i in range(64)]  # the dealer's (ace, hard sum)
