@@ -1633,9 +1633,9 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
                                "run": run_meta})
         text = json.dumps(doc, indent=2, allow_nan=False) + "\n"
     elif fmt == "csv":
-        text = exact_csv(fig, run_meta)
+        text = exact_csv(fig, rules_dict(rules), run_meta)
     else:
-        text = exact_table(fig, source["rules_name"])
+        text = exact_table(fig, source["rules_name"], rules_dict(rules))
     _emit(text, output)
 
 
