@@ -1793,7 +1793,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
                     resume=resume, exact=not no_exact, command=_run_command(ctx))
     result = cmp.compare(plan, quiet=quiet, exact=exact)
     if result.partial and result.stats["rounds"] == 0:
-        _nothing_to_report(ctx)
+        _nothing_to_report(ctx, result.stopped_compiling)
     with stops.held():  # a stop after the last chunk: the whole report all the same
         _emit(compare_report.render(result.stats, result.meta, fmt), output)
         if plot_path is not None:
@@ -2121,7 +2121,8 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         checkpoint=checkpoint_path, resume=resume, strategy_note=label,
         command=_run_command(ctx))
     if not runs.runs or runs.partial and runs.runs[0][2].meta["run"]["rounds_played"] == 0:
-        _nothing_to_report(ctx)  # (not a report of 0 rounds over -o's file)
+        _nothing_to_report(ctx, bool(runs.runs) and runs.runs[0][2].stopped_compiling)
+        # (not a report of 0 rounds over -o's file)
     with stops.held():  # a stop after the last chunk: the whole report all the same
         _count_report(runs, plan, bankroll, penetrations, rules_path, file_meta, sets, fmt,
                       output)

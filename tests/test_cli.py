@@ -261,20 +261,30 @@ def test_ctrl_c_before_any_chunk_writes_no_report(monkeypatch, tmp_path, command
     assert "0 rounds" not in result.stderr  # one line, not the run's lines of nothing
 
 
-def test_ctrl_c_while_compiling_draws_no_bar_and_says_so(monkeypatch):
+@pytest.mark.parametrize("command, job", [(["simulate"], "simulator.chunks.PlayChunk"),
+                                          (["compare", "--vary", "decks=8"],
+                                           "simulator.compare.PlayVariants"),
+                                          (["count"], "simulator.chunks.CountChunk")])
+def test_ctrl_c_while_compiling_draws_no_bar_and_says_so(monkeypatch, command, job):
     """Ctrl-C during a first run's compile drew a 0% progress bar, then 'interrupted before any
-    chunk finished': the bar is drawn only once compiling is done, and the line says when."""
-    from simulator import chunks
+    chunk finished': the bar is drawn only once compiling is done, and the line says when (in
+    simulate, compare and count, which share `run.compile_then_bar`)."""
+    import importlib
+
+    module, name = job.rsplit(".", 1)
 
     def compiling(self):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(chunks.PlayChunk, "warm", compiling)
-    result = run("simulate", "--rounds", "20_000", "--chunk-rounds", "5000")
+    monkeypatch.setattr(getattr(importlib.import_module(module), name), "warm", compiling)
+    result = run(*command, "--rounds", "20_000", "--chunk-rounds", "5000")
     assert result.exit_code == 130
     lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
-    assert lines == ["bjsim: interrupted while compiling, before any chunk finished: nothing "
-                     "to report"], lines  # (no bar: tqdm would have written 'bjsim: 0%|')
+    # (compare's line of its exact figures comes first, before any compile)
+    assert lines[-1:] == ["bjsim: interrupted while compiling, before any chunk finished: "
+                          "nothing to report"], lines
+    assert not any("0%|" in ln for ln in lines), lines  # no bar: tqdm writes 'bjsim: 0%|'
+    assert len(lines) == 1 + (command[0] == "compare"), lines
 
 
 def test_rules_show_says_where_each_value_comes_from():
