@@ -562,10 +562,25 @@ def folder_probe(path: str) -> str | None:
     return None
 
 
+def file_probe(path: str) -> str | None:
+    """Why the file ``path`` cannot be written, or None: `output_problem`, then `folder_probe`
+    of the folder it goes in (a temporary file made there and removed, which a root user's
+    permissions do not pass where the system refuses: ``/proc/x``). The file itself is neither
+    created nor truncated."""
+    problem = output_problem(path)
+    if problem is not None:
+        return problem
+    folder = os.path.dirname(os.path.abspath(path))
+    problem = folder_probe(folder)
+    return None if problem is None else (
+        f"cannot write in {folder}: {problem.removeprefix('cannot write: ')}")
+
+
 class OutputPath(click.ParamType):
     """A file (or with ``folder`` a folder) a command writes, checked when the options are read,
-    before any round is played (`output_problem`); ``formats()``: the suffixes allowed, or None
-    for any."""
+    before any round is played (a file by `file_probe`, a folder by `output_problem`: the command
+    then probes it with `folder_probe`); ``formats()``: the suffixes allowed, or None for
+    any."""
 
     name = "path"
 
@@ -577,7 +592,7 @@ class OutputPath(click.ParamType):
         path = os.fspath(value)
         if path == "-" and not self.folder and param is not None and param.name == "output":
             return None  # stdout, as --cards - reads stdin
-        problem = output_problem(path, self.folder)
+        problem = output_problem(path, True) if self.folder else file_probe(path)
         if problem is not None:
             self.fail(f"{path}: {problem}" if path else problem, param, ctx)
         suffix = os.path.splitext(path)[1].lower().lstrip(".")
@@ -943,7 +958,7 @@ def _check_checkpoint(path, resume: bool) -> None:
     problem = checkpoint_problem(path, resume)
     if problem is not None:
         raise BjsimError(problem)
-    problem = None if resume else output_problem(path)
+    problem = None if resume else file_probe(path)
     if problem is not None:
         raise BjsimError(f"--checkpoint {path}: {problem}" if path else f"--checkpoint: {problem}")
 

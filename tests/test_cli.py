@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+import os
 import re
 import shlex
 
@@ -657,3 +658,36 @@ def test_an_empty_output_path_is_named_as_such():
         assert_user_error(result, "an empty path: name a file")
         assert ": :" not in result.stderr and "checkpoint  " not in result.stderr
     assert_user_error(run("report", "-o", ""), "an empty path: name a folder")
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "-o", "{path}"], ["simulate", "--checkpoint", "{path}"],
+    ["compare", "--vary", "decks=8", "--plot", "{path}.png"], ["compare", "-o", "{path}"],
+    ["count", "-o", "{path}"], ["count", "--checkpoint", "{path}"], ["exact", "-o", "{path}"]])
+@pytest.mark.parametrize("where", ["/proc/x", "under a file"])
+def test_a_file_output_the_system_refuses_fails_before_the_run(monkeypatch, tmp_path, args,
+                                                                where):
+    """Single-file outputs were checked by permission alone (os.access), which root passes where
+    the write fails (/proc/x): a temporary file made and removed in the target's folder, as
+    report -o's, refuses them at once, the target itself neither created nor truncated."""
+    from simulator import compare
+    from simulator import run as run_mod
+    from simulator.exact import compare as exact_compare
+
+    def started(*a, **k):
+        raise AssertionError("the run started")
+
+    for module, name in [(run_mod, "simulate"), (compare, "compare"),
+                         (exact_compare, "exact_figures")]:
+        monkeypatch.setattr(module, name, started)
+    if where == "under a file":
+        (tmp_path / "file").write_text("")
+        path = str(tmp_path / "file" / "x")
+    else:
+        path = where
+    result = run(*[a.format(path=path) for a in args], "-q")
+    assert result.exit_code == 2, result.output
+    line = result.stderr.strip().splitlines()[-1]
+    assert path in line and "cannot write" in line, line
+    assert "Traceback" not in result.output
+    assert not os.path.exists(path) and not os.path.exists(path + ".png")
