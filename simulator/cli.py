@@ -562,10 +562,25 @@ def folder_probe(path: str) -> str | None:
     return None
 
 
+def file_probe(path: str) -> str | None:
+    """Why the file ``path`` cannot be written, or None: `output_problem`, then `folder_probe`
+    of the folder it goes in (a temporary file made there and removed, which a root user's
+    permissions do not pass where the system refuses: ``/proc/x``). The file itself is neither
+    created nor truncated."""
+    problem = output_problem(path)
+    if problem is not None:
+        return problem
+    folder = os.path.dirname(os.path.abspath(path))
+    problem = folder_probe(folder)
+    return None if problem is None else (
+        f"cannot write in {folder}: {problem.removeprefix('cannot write: ')}")
+
+
 class OutputPath(click.ParamType):
     """A file (or with ``folder`` a folder) a command writes, checked when the options are read,
-    before any round is played (`output_problem`); ``formats()``: the suffixes allowed, or None
-    for any."""
+    before any round is played (a file by `file_probe`, a folder by `output_problem`: the command
+    then probes it with `folder_probe`); ``formats()``: the suffixes allowed, or None for
+    any."""
 
     name = "path"
 
@@ -577,7 +592,7 @@ class OutputPath(click.ParamType):
         path = os.fspath(value)
         if path == "-" and not self.folder and param is not None and param.name == "output":
             return None  # stdout, as --cards - reads stdin
-        problem = output_problem(path, self.folder)
+        problem = output_problem(path, True) if self.folder else file_probe(path)
         if problem is not None:
             self.fail(f"{path}: {problem}" if path else problem, param, ctx)
         suffix = os.path.splitext(path)[1].lower().lstrip(".")
@@ -943,7 +958,7 @@ def _check_checkpoint(path, resume: bool) -> None:
     problem = checkpoint_problem(path, resume)
     if problem is not None:
         raise BjsimError(problem)
-    problem = None if resume else output_problem(path)
+    problem = None if resume else file_probe(path)
     if problem is not None:
         raise BjsimError(f"--checkpoint {path}: {problem}" if path else f"--checkpoint: {problem}")
 
@@ -1633,9 +1648,9 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
                                "run": run_meta})
         text = json.dumps(doc, indent=2, allow_nan=False) + "\n"
     elif fmt == "csv":
-        text = exact_csv(fig, run_meta)
+        text = exact_csv(fig, rules_dict(rules), run_meta)
     else:
-        text = exact_table(fig, source["rules_name"])
+        text = exact_table(fig, source["rules_name"], rules_dict(rules))
     _emit(text, output)
 
 
@@ -1793,7 +1808,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
                     resume=resume, exact=not no_exact, command=_run_command(ctx))
     result = cmp.compare(plan, quiet=quiet, exact=exact)
     if result.partial and result.stats["rounds"] == 0:
-        _nothing_to_report(ctx)
+        _nothing_to_report(ctx, result.stopped_compiling)
     with stops.held():  # a stop after the last chunk: the whole report all the same
         _emit(compare_report.render(result.stats, result.meta, fmt), output)
         if plot_path is not None:
@@ -2121,7 +2136,8 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         checkpoint=checkpoint_path, resume=resume, strategy_note=label,
         command=_run_command(ctx))
     if not runs.runs or runs.partial and runs.runs[0][2].meta["run"]["rounds_played"] == 0:
-        _nothing_to_report(ctx)  # (not a report of 0 rounds over -o's file)
+        _nothing_to_report(ctx, bool(runs.runs) and runs.runs[0][2].stopped_compiling)
+        # (not a report of 0 rounds over -o's file)
     with stops.held():  # a stop after the last chunk: the whole report all the same
         _count_report(runs, plan, bankroll, penetrations, rules_path, file_meta, sets, fmt,
                       output)

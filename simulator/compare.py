@@ -25,7 +25,6 @@ import math
 import operator
 import os
 import signal
-import sys
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -554,6 +553,7 @@ class Result:
     partial: bool
     messages: list[str] = field(default_factory=list)
     stopped_after: int | None = None  # a stop signal noted after the last chunk (`stops`)
+    stopped_compiling: bool = False  # Ctrl-C while the kernel compiled: no chunk, no bar drawn
 
 
 def identity(plan: Plan) -> dict:
@@ -638,8 +638,6 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
     progress bar on stderr (rounds per game and the running differences) unless ``quiet``.
     Ctrl-C stops it: the finished chunks make a partial result, kept in the checkpoint.
     ``exact``: the games' exact figures (`exact_figures`), reported beside the differences."""
-    from tqdm import tqdm
-
     if len(plan.games) < 2:
         raise ValueError("compare: give at least one variant (--vary, --variant, "
                          "--vary-strategy or --all-variants)")
@@ -663,15 +661,11 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
                        [engine.stack_tables(g.rules, list(g.strategies)) for g in plan.games],
                        plan.seed, plan.rounds, plan.chunk_rounds, plan.pair_rounds,
                        paired_slots(plan.games))
-    partial = False
-    try:  # a first run's compile before the bar and the clock start (a cluster's is its own)
-        if not state.finished and plan.scheduler is None:
-            job.warm()
-    except KeyboardInterrupt:
-        partial = True  # stopped while compiling: no chunk played
-    bar = tqdm(total=None if plan.precision is not None else plan.rounds, initial=resumed,
-               unit="round", unit_scale=True, file=sys.stderr, disable=quiet,
-               desc=f"compare {len(plan.games)} games", dynamic_ncols=True, leave=False)
+    bar, compiling = run.compile_then_bar(
+        job, not state.finished and plan.scheduler is None, quiet,
+        total=None if plan.precision is not None else plan.rounds, initial=resumed,
+        desc=f"compare {len(plan.games)} games")
+    partial = compiling  # stopped while compiling: no chunk played, no bar drawn
     start = time.perf_counter()
     timing: dict = {}  # a Dask cluster's start-up, left out of the run's time
     chunks = engine.advance_job(state, job, plan.workers, scheduler=plan.scheduler,
@@ -717,6 +711,7 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
         result = Result(payload, stats, meta, partial,
                         _messages(plan, meta, partial, quiet, resumed) + run.save_failed_line(save))
     result.stopped_after = (late + later + [None])[0]
+    result.stopped_compiling = compiling
     return result
 
 

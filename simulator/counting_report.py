@@ -846,6 +846,8 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                 "favoured the player in "
                 f"{_pct(ss['favourable_share'], 2, sign=False)} of rounds; the counter bet it "
                 f"{ss['counter_bets']:,} units for a return of {_pct(ss['counter_return'])}."]
+        if meta.get("sevens_note"):  # as simulate's, exact's and report's
+            out += [f"The Super Sevens return {meta['sevens_note']}."]
         if ss["why_not"] is not None:
             out += [f"No z: {ss['why_not'].removesuffix(': no z')} (compare with a strategy "
                     "that hits every 7-7, basic-super-sevens)."]
@@ -869,7 +871,11 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
 
 
 def document(f: dict, meta: dict) -> dict:
-    """The json document: bjsim version, rules, strategy, run, results (the figures), timing."""
+    """The json document: bjsim version, rules, strategy, run, results (the figures), timing;
+    ``results.super_sevens.seven_seven_play`` as simulate's."""
+    if meta.get("sevens_note") and f["super_sevens_by_count"]:
+        f = f | {"super_sevens": f["super_sevens"] | {"seven_seven_play": {
+            "by_box": list(meta["sevens_play"]), "note": meta["sevens_note"]}}}
     return {"bjsim": meta.get("version", __version__), "rules": meta.get("rules", {}),
             "strategy": meta.get("strategy"), "run": meta.get("run", {}), "results": f,
             "timing": meta.get("timing", {})}
@@ -952,6 +958,9 @@ def _csv(rows: list[dict], meta: dict) -> str:
               "partial"):
         if k in run:
             w.writerow({"section": "run", "item": k, "value": run[k]})
+    if meta.get("sevens_note") and any(r["section"] == "super_sevens_by_count" for r in rows):
+        w.writerow({"section": "run", "item": "super_sevens_7_7_play",
+                    "value": meta["sevens_note"]})
     return out.getvalue()
 
 

@@ -12,9 +12,10 @@ json renderings.
     ``rules_file``, ``partial`` (true when interrupted), ...
 ``timing``
     what it does not depend on: ``seconds``, ``rounds_per_second``, ``workers``
-``sevens_play``
+``sevens_play``, ``sevens_note``
     optional: each box's 7-7 play with a Super Sevens bet up (`sevens_play_text` of its
-    strategy's sevens row), which the Super Sevens figure depends on (rule 14.4)
+    strategy's sevens row), which the Super Sevens figure depends on (rule 14.4), and
+    `sevens_note` of them
 
 Every format names the rules (with the command line's changes), the strategy, the seed and
 whether the result is partial: the table in its header, json in ``"run"``, csv in rows of the
@@ -34,6 +35,7 @@ import pandas as pd
 
 from simulator import __version__
 from simulator import layout as L
+from simulator.exact.sevens import convention
 from simulator.tally import MIN_WINS, Z95
 
 FORMATS = ("table", "csv", "json")
@@ -62,12 +64,6 @@ SS_LINE_TEXT = {
 SEVENS_PLAY_WORDS = {L.S: "stand", L.H: "hit", L.D: "double", L.DS: "double", L.P: "split"}
 UP_ORDER = (*range(9), 9)  # strategy up-card index 0..8 = 2..10, then 9 = ace
 UP_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")
-SEVENS_PUBLISHED = (
-    "the published 11.40% (for the NZ game: 6 decks, pays 3/50/100/500/5000) assumes the third "
-    "card is always dealt (hit every 7-7, as the basic-super-sevens strategy)"
-)
-
-
 def sevens_play_text(row) -> str:
     """A strategy's sevens row in words, up cards grouped: ``split v 2-7, hit v 8-A``."""
     words = [SEVENS_PLAY_WORDS.get(int(row[i]), L.ACTION_NAMES[int(row[i])]) for i in UP_ORDER]
@@ -80,17 +76,33 @@ def sevens_play_text(row) -> str:
     return ", ".join(parts)
 
 
-def sevens_note(meta: dict) -> str | None:
-    """One line: the 7-7 play the Super Sevens figure depends on, and what the published figure
-    assumes; None without ``meta["sevens_play"]``."""
-    plays = list(meta.get("sevens_play") or ())
+def sevens_convention(rules: dict) -> str:
+    """What the published Super Sevens figures' convention (a third card always dealt) gives
+    under ``rules`` (a `rules.rules_dict`), and the figure published for exactly those rules,
+    or that none is (`exact.sevens.convention`)."""
+    c = convention(rules["decks"], rules["super_sevens_pays"])
+    decks = rules["decks"]
+    pays = "/".join(f"{p:g}" for p in rules["super_sevens_pays"])
+    how = ("hit every 7-7, as the basic-super-sevens strategy" if rules["hole_card"] == "none"
+           else "which no 7-7 play gives with a peek")
+    said = (f"published for them: {_pct(c['published'], 2)} ({c['source']})"
+            if c["published"] is not None else "no figure is published for them")
+    return (f"the published figures' convention, a third card always dealt ({how}), gives "
+            f"{_pct(c['house_edge'])} for these rules ({decks} "
+            f"deck{'s' if decks != 1 else ''}, pays {pays}); {said}")
+
+
+def sevens_note(plays, rules: dict) -> str | None:
+    """One line: the 7-7 play (``plays``, each box's `sevens_play_text`) the Super Sevens figure
+    depends on, and `sevens_convention` of ``rules``; None without ``plays``."""
+    plays = list(plays or ())
     if not plays:
         return None
     if len(set(plays)) == 1:
         said = plays[0]
     else:
         said = "; ".join(f"box {i + 1}: {text}" for i, text in enumerate(plays))
-    return f"depends on the 7-7 play (14.4): {said}; {SEVENS_PUBLISHED}"
+    return f"depends on the 7-7 play (14.4): {said}; {sevens_convention(rules)}"
 
 
 def wagers_frame(summary: dict) -> pd.DataFrame:
@@ -239,7 +251,7 @@ def meta_rows(meta: dict) -> list[dict]:
             rows.append({"section": "run", "item": k, "per": "", "value": _cell(run[k])})
     for k, v in (run.get("precision") or {}).items():  # json's run.precision, key by key
         rows.append({"section": "run", "item": f"precision:{k}", "per": "", "value": _cell(v)})
-    note = sevens_note(meta)
+    note = meta.get("sevens_note")
     if note:
         rows.append({"section": "run", "item": "super_sevens_7_7_play", "per": "",
                      "value": note})
@@ -347,7 +359,7 @@ def _table(summary: dict, meta: dict) -> str:
         if ss.get("interval_note"):
             pm = f" ({ss['interval_note']})"
         w(f"SUPER SEVENS house edge (per unit staked): {_pct(ss['house_edge'])}{pm}\n")
-        note = sevens_note(meta)
+        note = meta.get("sevens_note")
         if note:
             w(f"  {note}\n")
 
@@ -468,7 +480,7 @@ def _isnan(x) -> bool:
 
 def document(summary: dict, meta: dict) -> dict:
     """The json document: bjsim version, rules, strategy, run, results, timing."""
-    note = sevens_note(meta)
+    note = meta.get("sevens_note")
     if note and summary["super_sevens"]["mean"] is not None:
         ss = summary["super_sevens"] | {"seven_seven_play": {
             "by_box": list(meta["sevens_play"]), "note": note}}

@@ -149,6 +149,24 @@ def _checkpoint_writer(plan: Plan, state: engine.RunState):
     return open_checkpoint(plan.checkpoint, plan.resume, ident, state, plan.command)
 
 
+def compile_then_bar(job, needed: bool, quiet: bool, **options) -> tuple:
+    """A first run's compile (``job.warm()``, where ``needed``: not for a finished run, nor on a
+    cluster, which compiles its own), before the bar and the clock start; then the run's
+    progress bar (tqdm on stderr, ``options`` its total, initial and desc), none drawn when
+    ``quiet`` or when Ctrl-C stopped the compile. Returns ``(bar, stopped_compiling)``."""
+    from tqdm import tqdm
+
+    compiling = False
+    try:
+        if needed:
+            job.warm()
+    except KeyboardInterrupt:
+        compiling = True  # no chunk played: the caller says 'interrupted while compiling'
+    bar = tqdm(unit="round", unit_scale=True, file=sys.stderr, disable=quiet or compiling,
+               dynamic_ncols=True, leave=False, **options)
+    return bar, compiling
+
+
 def _counter(plan: Plan) -> chunks.CountChunk:
     """The job of a counter's run (``plan.counting``, every box playing ``plan.strategies[0]``
     with its index plays)."""
@@ -257,28 +275,19 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         One-line messages for the command line (a checkpoint in the way, of another run, or that
         cannot be written).
     """
-    from tqdm import tqdm
-
     counting = plan.counting is not None
     kind = CountState if counting else engine.RunState
     state = kind(plan.rounds, plan.chunk_rounds, plan.precision)
     save = saver(_checkpoint_writer(plan, state), state)
     save(now=True)  # a path that cannot be written fails now, not after an hour
     resumed = int(state.total()[L.T_ROUNDS])
-    partial = compiling = False
     job = _counter(plan) if counting else None
-    try:  # a first run's compile before the bar and the clock start (a cluster's is its own)
-        if not state.finished and plan.scheduler is None:
-            (job or chunks.PlayChunk(plan.rules.to_params(), engine.stack_tables(
-                plan.rules, list(plan.strategies)), plan.seed, plan.rounds, plan.chunk_rounds)
-             ).warm()
-    except KeyboardInterrupt:
-        partial = compiling = True  # stopped while compiling: no chunk played, no bar drawn
-    bar = tqdm(
-        total=None if plan.precision is not None else plan.rounds, initial=resumed,
-        unit="round", unit_scale=True, file=sys.stderr, disable=quiet or compiling, desc="bjsim",
-        dynamic_ncols=True, leave=False,
-    )
+    bar, compiling = compile_then_bar(
+        job or chunks.PlayChunk(plan.rules.to_params(), engine.stack_tables(
+            plan.rules, list(plan.strategies)), plan.seed, plan.rounds, plan.chunk_rounds),
+        not state.finished and plan.scheduler is None, quiet,
+        total=None if plan.precision is not None else plan.rounds, initial=resumed, desc="bjsim")
+    partial = compiling  # stopped while compiling: no chunk played, no bar drawn
     start = time.perf_counter()
     timing: dict = {}  # a Dask cluster's start-up, left out of the run's time
     if counting:
@@ -396,9 +405,10 @@ def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float,
         },
     }
     if plan.rules.super_sevens:
-        from simulator.report import sevens_play_text
+        from simulator.report import sevens_note, sevens_play_text
 
         meta["sevens_play"] = [sevens_play_text(s.sevens) for s in plan.strategies]
+        meta["sevens_note"] = sevens_note(meta["sevens_play"], meta["rules"])
     if plan.precision is not None:
         meta["run"]["precision"] = {
             "target": plan.precision,

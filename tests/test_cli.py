@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+import os
 import re
 import shlex
 
@@ -261,20 +262,30 @@ def test_ctrl_c_before_any_chunk_writes_no_report(monkeypatch, tmp_path, command
     assert "0 rounds" not in result.stderr  # one line, not the run's lines of nothing
 
 
-def test_ctrl_c_while_compiling_draws_no_bar_and_says_so(monkeypatch):
+@pytest.mark.parametrize("command, job", [(["simulate"], "simulator.chunks.PlayChunk"),
+                                          (["compare", "--vary", "decks=8"],
+                                           "simulator.compare.PlayVariants"),
+                                          (["count"], "simulator.chunks.CountChunk")])
+def test_ctrl_c_while_compiling_draws_no_bar_and_says_so(monkeypatch, command, job):
     """Ctrl-C during a first run's compile drew a 0% progress bar, then 'interrupted before any
-    chunk finished': the bar is drawn only once compiling is done, and the line says when."""
-    from simulator import chunks
+    chunk finished': the bar is drawn only once compiling is done, and the line says when (in
+    simulate, compare and count, which share `run.compile_then_bar`)."""
+    import importlib
+
+    module, name = job.rsplit(".", 1)
 
     def compiling(self):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(chunks.PlayChunk, "warm", compiling)
-    result = run("simulate", "--rounds", "20_000", "--chunk-rounds", "5000")
+    monkeypatch.setattr(getattr(importlib.import_module(module), name), "warm", compiling)
+    result = run(*command, "--rounds", "20_000", "--chunk-rounds", "5000")
     assert result.exit_code == 130
     lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
-    assert lines == ["bjsim: interrupted while compiling, before any chunk finished: nothing "
-                     "to report"], lines  # (no bar: tqdm would have written 'bjsim: 0%|')
+    # (compare's line of its exact figures comes first, before any compile)
+    assert lines[-1:] == ["bjsim: interrupted while compiling, before any chunk finished: "
+                          "nothing to report"], lines
+    assert not any("0%|" in ln for ln in lines), lines  # no bar: tqdm writes 'bjsim: 0%|'
+    assert len(lines) == 1 + (command[0] == "compare"), lines
 
 
 def test_rules_show_says_where_each_value_comes_from():
@@ -647,3 +658,36 @@ def test_an_empty_output_path_is_named_as_such():
         assert_user_error(result, "an empty path: name a file")
         assert ": :" not in result.stderr and "checkpoint  " not in result.stderr
     assert_user_error(run("report", "-o", ""), "an empty path: name a folder")
+
+
+@pytest.mark.parametrize("args", [
+    ["simulate", "-o", "{path}"], ["simulate", "--checkpoint", "{path}"],
+    ["compare", "--vary", "decks=8", "--plot", "{path}.png"], ["compare", "-o", "{path}"],
+    ["count", "-o", "{path}"], ["count", "--checkpoint", "{path}"], ["exact", "-o", "{path}"]])
+@pytest.mark.parametrize("where", ["/proc/x", "under a file"])
+def test_a_file_output_the_system_refuses_fails_before_the_run(monkeypatch, tmp_path, args,
+                                                                where):
+    """Single-file outputs were checked by permission alone (os.access), which root passes where
+    the write fails (/proc/x): a temporary file made and removed in the target's folder, as
+    report -o's, refuses them at once, the target itself neither created nor truncated."""
+    from simulator import compare
+    from simulator import run as run_mod
+    from simulator.exact import compare as exact_compare
+
+    def started(*a, **k):
+        raise AssertionError("the run started")
+
+    for module, name in [(run_mod, "simulate"), (compare, "compare"),
+                         (exact_compare, "exact_figures")]:
+        monkeypatch.setattr(module, name, started)
+    if where == "under a file":
+        (tmp_path / "file").write_text("")
+        path = str(tmp_path / "file" / "x")
+    else:
+        path = where
+    result = run(*[a.format(path=path) for a in args], "-q")
+    assert result.exit_code == 2, result.output
+    line = result.stderr.strip().splitlines()[-1]
+    assert path in line and "cannot write" in line, line
+    assert "Traceback" not in result.output
+    assert not os.path.exists(path) and not os.path.exists(path + ".png")

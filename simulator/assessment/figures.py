@@ -37,9 +37,9 @@ from simulator.exact.compare import (
     exact_figures_all,
     exact_json,
 )
-from simulator.exact.sevens import sevens_plays, super_sevens
+from simulator.exact.sevens import convention, sevens_plays, super_sevens
 from simulator.processes import processes_for
-from simulator.report import SS_LINE_TEXT, document
+from simulator.report import SS_LINE_TEXT, document, sevens_convention
 from simulator.rules import (
     DEFAULT_RULES_PATH,
     Rules,
@@ -459,9 +459,8 @@ def _sevens(rules, fig, runs: dict) -> dict:
                     {f"{b:g}": d_main + b * d_ss for b in SIDE_BETS}))
     published = super_sevens(rules, "hit", guaranteed_third=True)
     hit = super_sevens(rules, "hit")
-    # the game of the published 11.40%; elsewhere the convention's figure is ours alone
-    game = (rules.decks == 6 and rules.hole_card == "none"
-            and tuple(rules.super_sevens_pays) == (3, 50, 100, 500, 5000))
+    # a figure is published for these decks and pays (`sevens.PUBLISHED`), or ours alone
+    game = convention(rules.decks, rules.super_sevens_pays)["published"] is not None
     fig_word = "the published figure" if game else "the convention's figure"
     rows.append({"label": ("published convention" if game else "the published figures' "
                            "convention") + ": the first three cards always settle the bet",
@@ -495,6 +494,7 @@ def _sevens(rules, fig, runs: dict) -> dict:
                                    else peeked + "."))
     return {"rows": rows, "why": why, "side_bets": [f"{b:g}" for b in SIDE_BETS],
             "bet": bet, "published_equals_hit": same, "published_game": game,
+            "convention_note": sevens_convention(rules_dict(rules)),
             "strategy_equals_published": own_is_published}
 
 

@@ -161,7 +161,6 @@ def summary(data: dict) -> Section:
     ss = _wager(data, "super_sevens")
     if ss is not None:
         rows = {r["label"]: r for r in data["sevens"]["rows"]}
-        pub = next(r for r in rows.values() if r.get("convention"))
         hit = rows.get("hit every 7-7")
         text.append(
             f"Super Sevens house edge, per unit staked: exact {fmt(-ss['exact'], 'pct3')} with "
@@ -169,10 +168,7 @@ def summary(data: dict) -> Section:
             f"{_plus_minus(ss, 3)}. It is "
             + (f"{fmt(hit['super_sevens_house_edge'], 'pct3')} if every 7-7 is hit, and " if hit
                else "")
-            + f"the published convention gives {fmt(pub['super_sevens_house_edge'], 'pct3')}"
-            + ("" if data["sevens"]["published_game"] else " (the convention's figure for "
-               "these rules: no figure is published for them)") + ". "
-            + data["sevens"]["why"])
+            + data["sevens"]["convention_note"] + ". " + data["sevens"]["why"])
     return Section("summary", "Summary", text)
 
 

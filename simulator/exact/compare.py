@@ -445,7 +445,7 @@ def exact_json(fig: dict, meta: dict) -> dict:
     if q:
         plays = [_own_plays_text(q)]
         doc["exact"]["super_sevens"] = dict(fig["super_sevens"]) | {"seven_seven_play": {
-            "by_box": plays, "note": sevens_note({"sevens_play": plays})}}
+            "by_box": plays, "note": sevens_note(plays, meta["rules"])}}
         doc["exact"]["sevens_question"] = {
             "by_up": {UP_LABELS.get(up, str(up)): {
                 play: {"main": v["main"], "super_sevens": v["super_sevens"],
@@ -462,8 +462,9 @@ def exact_json(fig: dict, meta: dict) -> dict:
     return doc
 
 
-def exact_table(fig: dict, title: str) -> str:
-    """The people's report of `bjsim exact`; ``title`` names the rules with their changes."""
+def exact_table(fig: dict, title: str, rules: dict) -> str:
+    """The people's report of `bjsim exact`; ``title`` names the rules with their changes,
+    ``rules`` is their `rules.rules_dict`."""
     per_round = "per round" if fig["boxes"] == 1 else "per box-round"
     if fig["boxes"] == 1:
         sd = f"SD per round                    {fig['sd_round']:.4f}"
@@ -487,7 +488,7 @@ def exact_table(fig: dict, title: str) -> str:
     q = fig["sevens_question"]
     out += ["", f"Super Sevens house edge         {_pct(ss['house_edge'])}  per unit staked "
             f"(SD {ss['sd_bet']:.2f})",
-            "  " + sevens_note({"sevens_play": [_own_plays_text(q)]}), "",
+            "  " + sevens_note([_own_plays_text(q)], rules), "",
             "line  probability    pays  contribution"]
     for k, v in ss["lines"].items():
         out.append(f"({k})  {v['probability']:>11.8f}  {v['pays']:>6}  {_pct(v['contribution'])}")
@@ -530,9 +531,10 @@ def _own_plays_text(q: dict) -> str:
     return sevens_play_text(row)
 
 
-def exact_csv(fig: dict, run: dict | None = None) -> str:
-    """The tidy csv of `bjsim exact` (section, item, per, value), then the ``run`` rows (rules
-    name with the changes, strategy, partial: false) as `simulator.report.meta_rows`."""
+def exact_csv(fig: dict, rules: dict, run: dict | None = None) -> str:
+    """The tidy csv of `bjsim exact` (section, item, per, value) under ``rules`` (a
+    `rules.rules_dict`), then the ``run`` rows (rules name with the changes, strategy, partial:
+    false) as `simulator.report.meta_rows`."""
     import pandas as pd
 
     from simulator.report import csv_text
@@ -544,6 +546,7 @@ def exact_csv(fig: dict, run: dict | None = None) -> str:
         {"per_box_note": fig["per_box_note"]} if fig.get("per_box_note") else {})}
     if fig.get("sevens_question"):
         meta["sevens_play"] = [_own_plays_text(fig["sevens_question"])]
+        meta["sevens_note"] = sevens_note(meta["sevens_play"], rules)
     return csv_text(frame, meta)
 
 

@@ -13,9 +13,24 @@ import numpy as np
 
 from simulator import layout as L
 from simulator.exact.player import double_allowed_by_rule, hand_of, up_index
+from simulator.rules import Rules
 
 LINES = ("a", "b", "c", "d", "e", "f")
 PLAYS = ("split", "stand", "hit", "double")
+
+# The published Super Sevens house edges, all under the convention (``guaranteed_third``), by
+# decks and pays of lines (a)-(e): (figure as published, source). Reproduced by
+# tests/test_super_sevens_exact.py; docs/exact.md "Published figures reproduced".
+_JACOBSON = ("Eliot Jacobson, 'Card Counting the Super Sevens Blackjack Side Bet', 888casino "
+             "blog")
+_SUPER7 = "webdelautomovil.com, 'How to play Super 7'"
+_GAZETTE_PAYS = (3, 50, 100, 500, 5000)
+PUBLISHED = {
+    (4, _GAZETTE_PAYS): (0.1592, _SUPER7),
+    (5, _GAZETTE_PAYS): (0.1325, _SUPER7),
+    (6, _GAZETTE_PAYS): (0.1140, f"{_JACOBSON}; {_SUPER7}"),
+    (8, _GAZETTE_PAYS): (0.0901, _SUPER7),
+}
 
 
 def sevens_plays(rules, sevens_play) -> dict:
@@ -151,6 +166,17 @@ def _next_seven(c, s1, s2):
     e = c[s1] / n if s1 == s2 else 0.0
     d = c[:4].sum() / n - e
     return {"d": d, "e": e, "none": 1.0 - d - e}
+
+
+def convention(decks: int, pays) -> dict:
+    """The convention's Super Sevens house edge for ``decks`` and ``pays`` (lines (a)-(e)), the
+    only keys it depends on, and the figure published for exactly those, if any:
+    ``house_edge``, ``published`` (None, or the figure as published) and ``source``."""
+    pays = tuple(pays)
+    edge = super_sevens(Rules(decks=int(decks), super_sevens_pays=pays), "hit",
+                        guaranteed_third=True)["house_edge"]
+    published, source = PUBLISHED.get((int(decks), pays), (None, None))
+    return {"house_edge": float(edge), "published": published, "source": source}
 
 
 def value_by_sevens_left(rules, cards_left: int, sevens_left: int) -> float:

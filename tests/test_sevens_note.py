@@ -1,0 +1,118 @@
+"""The Super Sevens note: the published figures' convention (a third card always dealt) computed
+for the rules in play, a published figure named only for exactly the decks and pays it was
+published for (`exact.sevens.PUBLISHED`), and the same line from simulate, exact, count and
+report."""
+
+import csv
+import io
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from simulator.cli import cli
+from simulator.exact import super_sevens
+from simulator.exact.sevens import PUBLISHED, convention
+from simulator.report import sevens_convention
+from simulator.rules import Rules, rules_dict
+
+NZ_PAYS = "super_sevens_pays=[3,50,100,500,5000]"
+GAMES = {  # --set changes: decks, pays
+    "6 decks": ["--set", "decks=6"],
+    "8 decks": ["--set", "decks=8"],
+    "1 deck": ["--set", "decks=1"],
+    "changed pays": ["--set", "super_sevens_pays=[3,50,100,500,1000]"],
+}
+
+
+def rules_of(changes):
+    pairs = dict(c.split("=", 1) for c in changes[1::2])
+    decks = int(pairs.get("decks", 6))
+    pays = tuple(int(x) for x in pairs.get("super_sevens_pays", NZ_PAYS.split("=")[1])
+                 .strip("[]").split(","))
+    return Rules(decks=decks, super_sevens_pays=pays)
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_convention_is_computed_and_named_published_only_where_it_is(game):
+    rules = rules_of(GAMES[game])
+    text = sevens_convention(rules_dict(rules))
+    edge = super_sevens(rules, "hit", guaranteed_third=True)["house_edge"]
+    assert f"gives {100 * edge:.3f}% for these rules" in text
+    published = PUBLISHED.get((rules.decks, tuple(rules.super_sevens_pays)))
+    if published is None:
+        assert "no figure is published for them" in text and "published for them:" not in text
+    else:
+        figure, source = published
+        assert f"published for them: {100 * figure:.2f}% ({source})" in text
+        assert abs(edge - figure) < 5e-5  # the figure as published is the convention's, rounded
+    if game == "6 decks":
+        assert "11.400%" in text and "11.40% (Eliot Jacobson" in text
+    if game == "8 decks":  # 9.01% is published for 8 decks, not 6 decks' 11.40%
+        assert "9.008%" in text and "9.01%" in text and "11.40" not in text
+    if game in ("1 deck", "changed pays"):
+        assert "11.40" not in text and "no figure is published" in text
+
+
+def test_the_published_table_is_what_the_convention_gives():
+    for (decks, pays), (figure, _) in PUBLISHED.items():
+        c = convention(decks, pays)
+        assert c["published"] == figure and abs(c["house_edge"] - figure) < 5e-5
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_exact_and_simulate_give_the_same_note(game):
+    changes = GAMES[game]
+    want = sevens_convention(rules_dict(rules_of(changes)))
+    exact_table = run("exact", "-q", *changes)
+    assert exact_table.exit_code == 0, exact_table.output
+    exact_doc = json.loads(run("exact", "-q", "-f", "json", *changes).stdout)
+    exact_csv = run("exact", "-q", "-f", "csv", *changes).stdout
+    sim = ["simulate", "-q", "--rounds", "2000", "--chunk-rounds", "1000", *changes]
+    sim_table = run(*sim)
+    assert sim_table.exit_code == 0, sim_table.output
+    sim_doc = json.loads(run(*sim, "-f", "json").stdout)
+    sim_csv = run(*sim, "-f", "csv").stdout
+    notes = [exact_doc["exact"]["super_sevens"]["seven_seven_play"]["note"],
+             sim_doc["results"]["super_sevens"]["seven_seven_play"]["note"]]
+    for text in (exact_csv, sim_csv):
+        notes += [r["value"] for r in csv.DictReader(io.StringIO(text))
+                  if r["item"] == "super_sevens_7_7_play"]
+    assert len(notes) == 4
+    for note in notes:
+        assert note.endswith(want), note
+    for table in (exact_table.stdout, sim_table.stdout):
+        assert want in table
+        if game != "6 decks":
+            assert "11.40" not in table.split("7-7 play (14.4)")[1].split("\n")[0]
+
+
+@pytest.mark.parametrize("game", ["8 decks", "changed pays"])
+def test_count_gives_the_same_note(game):
+    changes = GAMES[game]
+    want = sevens_convention(rules_dict(rules_of(changes)))
+    args = ["count", "-q", "--rounds", "4000", "--chunk-rounds", "2000", *changes]
+    table = run(*args)
+    assert table.exit_code == 0, table.output
+    assert f"{want}." in table.stdout
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    assert doc["results"]["super_sevens"]["seven_seven_play"]["note"].endswith(want)
+    rows = list(csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout)))
+    assert [r["value"] for r in rows if r["item"] == "super_sevens_7_7_play"][0].endswith(want)
+
+
+@pytest.mark.parametrize("game", ["8 decks", "changed pays"])
+def test_report_gives_the_same_note(tmp_path, game):
+    changes = GAMES[game]
+    want = sevens_convention(rules_dict(rules_of(changes)))
+    out = tmp_path / "rep"
+    result = run("report", *changes, "--rounds", "20_000", "--chunk-rounds", "10_000",
+                 "--sample-rounds", "10_000", "--choice", "basic", "--no-variants", "--quiet",
+                 "-o", out)
+    assert result.exit_code == 0, result.output
+    summary = (out / "report.md").read_text().split("## ")[1]
+    assert want in " ".join(summary.split())
