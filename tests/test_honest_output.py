@@ -150,7 +150,7 @@ def test_the_super_sevens_figure_names_the_7_7_play_and_what_the_published_figur
     i = next(k for k, ln in enumerate(lines) if ln.startswith("SUPER SEVENS house edge"))
     note = lines[i + 1]
     assert "split v 2-7, hit v 8-A" in note and "11.40%" in note
-    assert "third card is always dealt" in note
+    assert "a third card always dealt" in note and "published for them: 11.40%" in note
     doc = json.loads(run("simulate", *TINY, "-f", "json").stdout)
     play = doc["results"]["super_sevens"]["seven_seven_play"]
     assert play["by_box"] == ["split v 2-7, hit v 8-A"] and "11.40%" in play["note"]

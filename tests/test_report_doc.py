@@ -644,7 +644,7 @@ def test_a_changed_pay_table_is_named_by_its_pays_and_not_called_published(tmp_p
     summary = (out / "report.md").read_text().split("## ")[1]
     assert "the 500 and 2500 pays of three sevens" in summary and "5000" not in summary
     assert "pays 3/50/100/500/2500); no figure is published for them" in summary
-    assert "the published figure" not in summary and "the convention's figure assumes" in summary
+    assert "published for them:" not in summary and "the convention's figure assumes" in summary
     nz = (built[0] / "report.md").read_text().split("## ")[1]
     assert "the 500 and 5000 pays of three sevens" in nz and "no figure is published" not in nz
 

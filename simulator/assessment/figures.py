@@ -696,6 +696,7 @@ def counting_figures(spec: Spec, say: Say, quiet: bool) -> dict:
     if runs.partial:
         raise KeyboardInterrupt
     ((_, fig),) = count_runs.figures(runs, plan)
+    fig = counting_report.document(fig, runs.runs[0][2].meta)["results"]  # as bjsim count's json
     sweep = None
     if spec.count_penetrations:
         games = count_runs.check(spec.rules, plan, spec.count_penetrations)
