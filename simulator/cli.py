@@ -550,9 +550,11 @@ class OutputPath(click.ParamType):
         if problem is not None:
             self.fail(f"{path}: {problem}" if path else problem, param, ctx)
         suffix = os.path.splitext(path)[1].lower().lstrip(".")
-        allowed = self.formats() if self.formats is not None and suffix else None
+        allowed = self.formats() if self.formats is not None else None
         if allowed is not None and suffix not in allowed:
-            self.fail(f"{path}: format '{suffix}' is not one matplotlib writes: allowed "
+            # no suffix is refused too: matplotlib would write FILE.png, a name never checked
+            what = f"format '{suffix}' is not one" if suffix else "no suffix naming a format"
+            self.fail(f"{path}: {what} matplotlib writes: allowed "
                       + ", ".join(f".{f}" for f in sorted(allowed)), param, ctx)
         return path
 
