@@ -11,6 +11,7 @@ import dataclasses
 import io
 import json
 import math
+import re
 import subprocess
 import sys
 import tomllib
@@ -545,3 +546,51 @@ def test_simulate_says_beside_the_strategy_when_basic_is_the_nz_chart_under_othe
     assert f"run,strategy_note,,{note}" in run(*args, "-f", "csv").stdout
     plain = json.loads(run("simulate", "--rounds", "20000", "-f", "json").stdout)
     assert plain["run"]["strategy_note"] is None
+
+
+NEGATIVE_ZERO = re.compile(r"(?<![\w.])-0(\.0*)?(?![\d.])")  # -0, -0.0, -0.000 (and -0.000%)
+
+
+def _negative_zeros(fmt: str, text: str) -> list:
+    """The zeros printed with a minus sign in ``text``: json values, else words of the text."""
+    if fmt == "json":
+        found = []
+
+        def walk(x):
+            if isinstance(x, float) and x == 0 and math.copysign(1.0, x) < 0:
+                found.append(x)
+            elif isinstance(x, dict):
+                for v in x.values():
+                    walk(v)
+            elif isinstance(x, list):
+                for v in x:
+                    walk(v)
+
+        walk(json.loads(text))
+        return found
+    return [m.group(0) for m in NEGATIVE_ZERO.finditer(text)]
+
+
+@pytest.mark.parametrize("args", [["-f", "table"], ["-f", "csv"], ["-f", "json"],
+                                  ["-f", "table", "--exact"]])
+def test_simulate_prints_an_even_house_edge_as_0_not_minus_0(args):
+    """One round of seed 5 breaks even: the house edge (minus the return) is 0 in every format,
+    not -0.0 (csv, json) nor -0.0000% (the --exact table)."""
+    result = run("simulate", "-q", "--rounds", "1", "--seed", "5", *args)
+    assert result.exit_code == 0, result.output
+    fmt = args[1]
+    if fmt == "json":
+        assert json.loads(result.stdout)["results"]["house_edge"]["mean"] == 0
+    assert _negative_zeros(fmt, result.stdout) == [], result.stdout
+
+
+@pytest.mark.parametrize("fmt", ["table", "csv", "json", "markdown"])
+def test_compare_prints_an_even_house_edge_as_0_not_minus_0(fmt):
+    """The 8-deck game of 100 rounds breaks even: its house edge reads 0 in every format (it
+    read -0.000 in the table and markdown, -0 in csv, -0.0 in json)."""
+    result = run("compare", "-q", "--rounds", "100", "--vary", "decks=8", "--strategy", "basic",
+                 "--same-strategy", "--no-exact", "-f", fmt)
+    assert result.exit_code == 0, result.output
+    if fmt == "json":
+        assert json.loads(result.stdout)["variants"][0]["house_edge"]["mean"] == 0
+    assert _negative_zeros(fmt, result.stdout) == [], result.stdout
