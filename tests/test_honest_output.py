@@ -135,7 +135,7 @@ def test_replay_names_its_rules_and_strategy(tmp_path):
     cards.write_text("7h 9c Td 7s 5d\n")
     text = run("replay", "--cards", str(cards), "--set", "hole_card=peek", "--strategy",
                "basic").stdout
-    assert text.startswith("bjsim ") and "nz1994 (modified: hole_card=peek)" in text
+    assert text.startswith("bjsim ") and "nz1994 (modified: hole_card=\"peek\")" in text
     assert "strategy basic (basic is the NZ rules' chart" in text
     doc = json.loads(run("replay", "--cards", str(cards), "-f", "json").stdout)
     assert doc["run"]["rules_name"] == "nz1994" and doc["run"]["partial"] is False
@@ -354,8 +354,9 @@ def test_replay_names_a_rule_file_without_a_name_once(tmp_path):
     rules.write_text("decks = 6\n")
     path = tmp_path / "cards.txt"
     path.write_text("7h 9c Td 7s 5d\n")
-    head = run("replay", "--cards", str(path), "--rules", str(rules), "--boxes", "1").stdout
-    assert f"rules {rules} (modified: boxes=1); strategy basic" in head.splitlines()[0]
+    head = run("replay", "--cards", str(path), "--rules", str(rules), "--boxes", "1",
+               "--set", "hole_card=peek").stdout
+    assert f"rules {rules} (modified: hole_card=\"peek\"); strategy basic" in head.splitlines()[0]
     assert head.count(str(rules)) == 1
 
 
@@ -594,3 +595,33 @@ def test_compare_prints_an_even_house_edge_as_0_not_minus_0(fmt):
     if fmt == "json":
         assert json.loads(result.stdout)["variants"][0]["house_edge"]["mean"] == 0
     assert _negative_zeros(fmt, result.stdout) == [], result.stdout
+
+
+@pytest.mark.parametrize("sets, name", [
+    (["dealer_hits_soft_17=no"], "nz1994"),
+    (["blackjack_pays=3:2", "decks=6"], "nz1994"),
+    (["dealer_hits_soft_17=yes"], "nz1994 (modified: dealer_hits_soft_17=true)"),
+    (["dealer_hits_soft_17=1"], "nz1994 (modified: dealer_hits_soft_17=true)"),
+    (["dealer_hits_soft_17=True"], "nz1994 (modified: dealer_hits_soft_17=true)"),
+    (["decks= 8", "blackjack_pays=6:5"], "nz1994 (modified: decks=8, blackjack_pays=1.2)"),
+    (["hole_card='peek'", "super_sevens_pays=3,50,100,500,1000"],
+     'nz1994 (modified: hole_card="peek", super_sevens_pays=[3, 50, 100, 500, 1000])'),
+])
+def test_set_names_only_real_changes_as_the_rule_file_writes_them(sets, name):
+    """The rules' name heads a report: one game has one name however --set is spelt, and a
+    --set of the file's own value is no modification (it read "nz1994 (modified:
+    dealer_hits_soft_17=no)")."""
+    args = [a for s in sets for a in ("--set", s)]
+    doc = json.loads(run("simulate", "-q", "--rounds", "10", *args, "-f", "json").stdout)
+    assert doc["run"]["rules_name"] == name
+    changes = name.partition(" (modified: ")[2][:-1]
+    assert ", ".join(doc["run"]["overrides"]) == changes
+    shown = json.loads(run("rules", "show", *args, "-f", "json").stdout)
+    assert shown["meta"]["name"] == name
+    for change in doc["run"]["overrides"]:  # each as `rules show --format toml` writes it
+        key, value = change.split("=", 1)
+        assert f"{key} = {value}\n" in run("rules", "show", *args, "-f", "toml").stdout
+    table = run("compare", "-q", "--rounds", "100", *args, "--vary-strategy", "mimic-dealer",
+                "--strategy", "basic", "--no-exact").stdout
+    assert "(configs/nz1994.toml" + "".join(f" --set {c}" for c in doc["run"]["overrides"]) \
+        + ")" in table
