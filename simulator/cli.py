@@ -858,11 +858,20 @@ def _default_strategies(rules, quiet: bool, boxes: int) -> tuple[list, list, str
             None if theirs is None else _derived_note(rules))
 
 
-def _check_chunk_rounds(rules, chunk_rounds: int) -> None:
-    """Refuse a --chunk-rounds whose tally could overflow under ``rules``, before any round."""
+def _check_chunk_rounds(rules, chunk_rounds: int, runs: dict) -> None:
+    """Refuse a --chunk-rounds whose tally could overflow under ``rules``, before any round.
+    ``runs``: the rounds of each run that plays chunks of that size, by the option giving
+    them (``{"--rounds": n}``): a chunk holds at most the most of them."""
     from simulator.engine import check_headroom
 
-    check_headroom(rules, chunk_rounds, "--chunk-rounds")
+    option, rounds = max(runs.items(), key=lambda kv: kv[1])
+    check_headroom(rules, chunk_rounds, "--chunk-rounds", rounds, option)
+
+
+def _run_rounds(precision, rounds: int, max_rounds: int) -> dict:
+    """The rounds a run plays at most, by the option giving them: --max-rounds with
+    --precision, else --rounds."""
+    return {"--max-rounds": max_rounds} if precision is not None else {"--rounds": rounds}
 
 
 def _load_strategies(names, boxes: int):
@@ -1064,7 +1073,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
     scheduler = _check_run_options(ctx, precision, resume, checkpoint_path, scheduler)
 
     rules, file_meta, changes = _load_rules(rules_path, overrides, boxes, super_sevens)
-    _check_chunk_rounds(rules, chunk_rounds)
+    _check_chunk_rounds(rules, chunk_rounds, _run_rounds(precision, rounds, max_rounds))
     _check_resumed_rules(checkpoint_path, resume, "simulate", rules)
     if strategy_names:
         strategies, names = _load_strategies(strategy_names, rules.boxes)
@@ -1741,7 +1750,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     source = shown_rule_file(base_file) + "".join(f" --set {o}" for o in changes)
     games = cmp.build_games(rules, label, source, base_strats, asked, same_strategy, log, workers)
     for game in games:
-        _check_chunk_rounds(game.rules, chunk_rounds)
+        _check_chunk_rounds(game.rules, chunk_rounds, _run_rounds(precision, rounds, max_rounds))
     shoe_rounds = cmp.default_pair_rounds(games)
     if pair_rounds is None and chunk_rounds < shoe_rounds and log is not None:
         log(f"blocks of {chunk_rounds:,} rounds (--chunk-rounds), shorter than the "
@@ -1870,7 +1879,10 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     if no_variants and _given(ctx, "variant_rounds"):
         raise BjsimError("--variant-rounds: not with --no-variants, which plays no rule variant")
     rules, file_meta, sets = _load_rules(rules_path, overrides, boxes, super_sevens)
-    _check_chunk_rounds(rules, chunk_rounds)
+    _check_chunk_rounds(rules, chunk_rounds, {"--rounds": rounds}  # (the choices' runs)
+                        | _run_rounds(precision, rounds, max_rounds)
+                        | ({} if no_variants else {"--variant-rounds": variant_rounds})
+                        | ({} if count_plan is None else {"--count-rounds": count_rounds}))
     if count_plan is None and (count_penetrations is not None
                                or ctx.get_parameter_source("count_rounds").name == "COMMANDLINE"):
         raise BjsimError("--count-rounds, --count-penetrations: only with --count PLAN")
@@ -2058,7 +2070,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
                          "plays its own penetration: allowed one of the two")
     rules, file_meta, sets = _load_rules(rules_path, overrides, boxes, super_sevens)
     games = count_runs.check(rules, plan, penetrations, given=plan_name)
-    _check_chunk_rounds(rules, chunk_rounds)
+    _check_chunk_rounds(rules, chunk_rounds, {"--rounds": rounds})
     _check_resumed_rules(checkpoint_path, resume, "count", rules)
     if rules.shuffle == "every-round" and not quiet:
         click.echo("bjsim: the rule set shuffles every round, so the count never builds: "

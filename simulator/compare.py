@@ -649,7 +649,7 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
     if plan.pair_rounds < 1:
         raise ValueError(f"pair_rounds = {plan.pair_rounds} is out of range: allowed >= 1")
     for game in plan.games:
-        engine.check_headroom(game.rules, plan.chunk_rounds)
+        engine.check_headroom(game.rules, plan.chunk_rounds, rounds=plan.rounds)
     state = PairedState(plan.rounds, plan.chunk_rounds, plan.precision, plan.games,
                         plan.pair_rounds)
     writer = None
