@@ -596,9 +596,11 @@ class OutputPath(click.ParamType):
         if problem is not None:
             self.fail(f"{path}: {problem}" if path else problem, param, ctx)
         suffix = os.path.splitext(path)[1].lower().lstrip(".")
-        allowed = self.formats() if self.formats is not None and suffix else None
+        allowed = self.formats() if self.formats is not None else None
         if allowed is not None and suffix not in allowed:
-            self.fail(f"{path}: format '{suffix}' is not one matplotlib writes: allowed "
+            # no suffix is refused too: matplotlib would write FILE.png, a name never checked
+            what = f"format '{suffix}' is not one" if suffix else "no suffix naming a format"
+            self.fail(f"{path}: {what} matplotlib writes: allowed "
                       + ", ".join(f".{f}" for f in sorted(allowed)), param, ctx)
         return path
 
@@ -759,30 +761,24 @@ def _refuse_set_twice(overrides, boxes=None, super_sevens=None) -> None:
 
 
 def _load_rules(rules_path, overrides, boxes=None, super_sevens=None):
-    """Rules from the file, then --set, then --boxes and --super-sevens; plus the file's meta."""
-    from simulator.rules import apply_overrides, load_rule_file
+    """Rules from the file, then --set, then --boxes and --super-sevens; the file's meta; and the
+    changes made to the file (`rules.changes_made`: ``key=value`` as a rule file writes it,
+    leaving out a key set to the file's own value), which name the rules in every output."""
+    from simulator.rules import apply_overrides, changes_made, load_rule_file
 
     _refuse_set_twice(overrides, boxes, super_sevens)
-    rules, meta = load_rule_file(rules_path)
-    rules = apply_overrides(rules, list(overrides), source="--set")
+    file_rules, meta = load_rule_file(rules_path)
+    rules = apply_overrides(file_rules, list(overrides), source="--set")
+    keys = [item.split("=", 1)[0].strip() for item in overrides]
     if boxes is not None:
         rules = apply_overrides(rules, [f"boxes={boxes}"], source="--boxes")
+        keys.append("boxes")
     if super_sevens is not None:
         rules = apply_overrides(
             rules, [f"super_sevens={'true' if super_sevens else 'false'}"], source="--super-sevens"
         )
-    return rules, meta or {}
-
-
-def _changes(overrides, boxes=None, super_sevens=None) -> list[str]:
-    """Every change made to the rule file on the command line, as KEY=VALUE (--set, --boxes,
-    --super-sevens), in the order `_load_rules` applies them (and refuses a key set twice)."""
-    out = list(overrides)
-    if boxes is not None:
-        out.append(f"boxes={boxes}")
-    if super_sevens is not None:
-        out.append(f"super_sevens={'true' if super_sevens else 'false'}")
-    return out
+        keys.append("super_sevens")
+    return rules, meta or {}, changes_made(file_rules, rules, keys)
 
 
 def _rules_source(rules_path, file_meta, changes) -> dict:
@@ -908,11 +904,20 @@ def _default_strategies(rules, quiet: bool, boxes: int) -> tuple[list, list, str
             None if theirs is None else _derived_note(rules))
 
 
-def _check_chunk_rounds(rules, chunk_rounds: int) -> None:
-    """Refuse a --chunk-rounds whose tally could overflow under ``rules``, before any round."""
+def _check_chunk_rounds(rules, chunk_rounds: int, runs: dict) -> None:
+    """Refuse a --chunk-rounds whose tally could overflow under ``rules``, before any round.
+    ``runs``: the rounds of each run that plays chunks of that size, by the option giving
+    them (``{"--rounds": n}``): a chunk holds at most the most of them."""
     from simulator.engine import check_headroom
 
-    check_headroom(rules, chunk_rounds, "--chunk-rounds")
+    option, rounds = max(runs.items(), key=lambda kv: kv[1])
+    check_headroom(rules, chunk_rounds, "--chunk-rounds", rounds, option)
+
+
+def _run_rounds(precision, rounds: int, max_rounds: int) -> dict:
+    """The rounds a run plays at most, by the option giving them: --max-rounds with
+    --precision, else --rounds."""
+    return {"--max-rounds": max_rounds} if precision is not None else {"--rounds": rounds}
 
 
 def _load_strategies(names, boxes: int):
@@ -1113,8 +1118,8 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
 
     scheduler = _check_run_options(ctx, precision, resume, checkpoint_path, scheduler)
 
-    rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
-    _check_chunk_rounds(rules, chunk_rounds)
+    rules, file_meta, changes = _load_rules(rules_path, overrides, boxes, super_sevens)
+    _check_chunk_rounds(rules, chunk_rounds, _run_rounds(precision, rounds, max_rounds))
     _check_resumed_rules(checkpoint_path, resume, "simulate", rules)
     if strategy_names:
         strategies, names = _load_strategies(strategy_names, rules.boxes)
@@ -1127,7 +1132,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         chunk_rounds=chunk_rounds, workers=workers, precision=precision, scheduler=scheduler,
         checkpoint=checkpoint_path, resume=resume, exact=with_exact, rules_file=rules_path,
         rules_name=file_meta.get("name"),
-        overrides=tuple(_changes(overrides, boxes, super_sevens)), strategy_note=label,
+        overrides=tuple(changes), strategy_note=label,
         command=_run_command(ctx),
     )
     try:
@@ -1186,8 +1191,8 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
     from simulator import cards as cards_mod
     from simulator import reference
 
-    rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
-    source = _rules_source(rules_path, file_meta, _changes(overrides, boxes, super_sevens))
+    rules, file_meta, changes = _load_rules(rules_path, overrides, boxes, super_sevens)
+    source = _rules_source(rules_path, file_meta, changes)
     given = _load_strategies(strategy_names, rules.boxes) if strategy_names else None
     # (a bad --strategy is refused before the cards are read)
     where = "<stdin>" if cards_path == "-" else cards_path
@@ -1293,8 +1298,8 @@ def rules_show(rules_path, overrides, boxes, super_sevens, fmt, output):
     """
     from simulator.rules import describe, dumps_rules, modified_meta, origin, shown_rule_file
 
-    r, meta = _load_rules(rules_path, overrides, boxes, super_sevens)
-    meta = modified_meta(meta, _changes(overrides, boxes, super_sevens)) or {}
+    r, meta, changes = _load_rules(rules_path, overrides, boxes, super_sevens)
+    meta = modified_meta(meta, changes) or {}
     if fmt == "toml":
         text = dumps_rules(r, meta or None)
     elif fmt == "json":
@@ -1459,7 +1464,7 @@ def strategy_generate(rules_path, overrides, boxes, super_sevens, with_super_sev
     from simulator.exact import basic_strategy
     from simulator.strategy import dumps_strategy
 
-    rules, _ = _load_rules(rules_path, overrides, boxes, super_sevens)
+    rules, _, _ = _load_rules(rules_path, overrides, boxes, super_sevens)
     if with_super_sevens and not rules.super_sevens:
         raise BjsimError("--with-super-sevens: the rule set has no Super Sevens (super_sevens = "
                          "false): allowed with a rule set that has it")
@@ -1506,7 +1511,7 @@ def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, dec
     from simulator.counting import load_count
     from simulator.exact.indices import derive_indices, dumps_indices
 
-    rules, meta = _load_rules(rules_path, overrides, boxes, super_sevens)
+    rules, meta, _ = _load_rules(rules_path, overrides, boxes, super_sevens)
     system = load_count(count_name)
     depth = rules.decks / 2 if decks_left is None else decks_left
     if depth > rules.decks:
@@ -1618,8 +1623,8 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
 
     if ups and not by_hand:
         raise BjsimError("--up: only with --hands (the up cards of its table)")
-    rules, meta = _load_rules(rules_path, overrides, boxes, super_sevens)
-    source = _rules_source(rules_path, meta, _changes(overrides, boxes, super_sevens))
+    rules, meta, changes = _load_rules(rules_path, overrides, boxes, super_sevens)
+    source = _rules_source(rules_path, meta, changes)
     strat = load_strategy(strategy_name) if strategy_name else None  # None: derive basic
     unused = _shoe_keys_set(overrides)
     if unused:
@@ -1780,7 +1785,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
             click.echo(f"bjsim: warning: --rules {shown_rule_file(rules_path)} is the baseline, "
                        f"not {named}, which {which} name{'s' if len(by) == 1 else ''}",
                        err=True)
-    rules, file_meta = _load_rules(base_file, overrides, boxes, super_sevens)
+    rules, file_meta, changes = _load_rules(base_file, overrides, boxes, super_sevens)
     base_strats = _load_strategies(strategy_names, rules.boxes) if strategy_names else None
     asked = ([variants.from_vary(rules, v) for v in vary]
              + [variants.from_file(rules, f) for f in files]
@@ -1788,10 +1793,10 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     log = None if quiet else (lambda text: click.echo(f"bjsim: {text}", err=True))
     label = file_meta.get("name") or (os.path.splitext(os.path.basename(base_file))[0]
                                       if base_file else "nz1994")
-    source = shown_rule_file(base_file) + "".join(f" --set {o}" for o in overrides)
+    source = shown_rule_file(base_file) + "".join(f" --set {o}" for o in changes)
     games = cmp.build_games(rules, label, source, base_strats, asked, same_strategy, log, workers)
     for game in games:
-        _check_chunk_rounds(game.rules, chunk_rounds)
+        _check_chunk_rounds(game.rules, chunk_rounds, _run_rounds(precision, rounds, max_rounds))
     shoe_rounds = cmp.default_pair_rounds(games)
     if pair_rounds is None and chunk_rounds < shoe_rounds and log is not None:
         log(f"blocks of {chunk_rounds:,} rounds (--chunk-rounds), shorter than the "
@@ -1922,9 +1927,11 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         raise BjsimError("--no-variants: not with --variant FILE")
     if no_variants and _given(ctx, "variant_rounds"):
         raise BjsimError("--variant-rounds: not with --no-variants, which plays no rule variant")
-    sets = _changes(overrides, boxes, super_sevens)
-    rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
-    _check_chunk_rounds(rules, chunk_rounds)
+    rules, file_meta, sets = _load_rules(rules_path, overrides, boxes, super_sevens)
+    _check_chunk_rounds(rules, chunk_rounds, {"--rounds": rounds}  # (the choices' runs)
+                        | _run_rounds(precision, rounds, max_rounds)
+                        | ({} if no_variants else {"--variant-rounds": variant_rounds})
+                        | ({} if count_plan is None else {"--count-rounds": count_rounds}))
     if count_plan is None and (count_penetrations is not None
                                or ctx.get_parameter_source("count_rounds").name == "COMMANDLINE"):
         raise BjsimError("--count-rounds, --count-penetrations: only with --count PLAN")
@@ -2106,13 +2113,13 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         return
     _check_checkpoint(checkpoint_path, resume)
     plan = load_plan(plan_name)
-    sets = _changes(overrides, boxes, super_sevens)
-    if penetrations is not None and any(s.split("=")[0].strip() == "penetration" for s in sets):
+    if penetrations is not None and any(s.split("=")[0].strip() == "penetration"
+                                        for s in overrides):
         raise BjsimError("--penetrations: not with --set penetration=P: each run of the sweep "
                          "plays its own penetration: allowed one of the two")
-    rules, file_meta = _load_rules(rules_path, overrides, boxes, super_sevens)
+    rules, file_meta, sets = _load_rules(rules_path, overrides, boxes, super_sevens)
     games = count_runs.check(rules, plan, penetrations, given=plan_name)
-    _check_chunk_rounds(rules, chunk_rounds)
+    _check_chunk_rounds(rules, chunk_rounds, {"--rounds": rounds})
     _check_resumed_rules(checkpoint_path, resume, "count", rules)
     if rules.shuffle == "every-round" and not quiet:
         click.echo("bjsim: the rule set shuffles every round, so the count never builds: "

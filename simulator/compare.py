@@ -346,7 +346,7 @@ def differences(payload, games, slots=None) -> list[dict | None]:
 
 def _negate(diff: dict) -> dict:
     """A difference of returns as a difference of house edges, with its 95% interval."""
-    mean = None if diff["mean"] is None else 0.0 - diff["mean"]  # 0.0 - 0.0 is +0.0
+    mean = tally.house_edge_of(diff["mean"])
     se = diff["se"]
     low = high = None
     if mean is not None and se is not None:
@@ -533,7 +533,7 @@ def _add_exact(d: dict, key: str, ex: tuple, scope: str) -> None:
         return
     exact_diff = ex[0][field_] - ex[1][field_]
     if key == "super_sevens":
-        exact_diff = 0.0 - exact_diff  # a return: the house edge is minus it
+        exact_diff = tally.house_edge_of(exact_diff)  # a return: the edge is minus it
     d["exact"] = exact_diff
     if d["mean"] is not None and d["se"]:
         d["z"] = (d["mean"] - exact_diff) / d["se"]
@@ -647,7 +647,7 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
     if plan.pair_rounds < 1:
         raise ValueError(f"pair_rounds = {plan.pair_rounds} is out of range: allowed >= 1")
     for game in plan.games:
-        engine.check_headroom(game.rules, plan.chunk_rounds)
+        engine.check_headroom(game.rules, plan.chunk_rounds, rounds=plan.rounds)
     state = PairedState(plan.rounds, plan.chunk_rounds, plan.precision, plan.games,
                         plan.pair_rounds)
     writer = None

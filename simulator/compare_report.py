@@ -15,7 +15,7 @@ import pandas as pd
 from simulator.exact.compare import CUT_CARD_EFFECT
 from simulator.report import as_edge, by_strategy, precision_text, strategy_label, with_note
 from simulator.rules import rules_dict
-from simulator.tally import Z95
+from simulator.tally import Z95, house_edge_of
 
 FORMATS = ("table", "csv", "json", "markdown")
 PLOT_HINT = "pip install 'bjsim[plot]'"
@@ -466,7 +466,7 @@ def _exact_edges(ex: dict | None) -> dict | None:
         return None
     ev = ex.get("super_sevens_ev")
     out = {"house_edge": ex.get("house_edge"),
-           "super_sevens_house_edge": None if ev is None else 0.0 - ev}
+           "super_sevens_house_edge": house_edge_of(ev)}
     if "first_box" in ex:
         out = {"first_box": ex["first_box"]} | out
     if "by_strategy" in ex:

@@ -73,12 +73,16 @@ def _check_run(rounds, chunk_rounds, workers) -> tuple[int, int, int]:
     return rounds, chunk_rounds, workers
 
 
-def check_headroom(rules, chunk_rounds: int, option: str = "chunk_rounds =") -> None:
+def check_headroom(rules, chunk_rounds: int, option: str = "chunk_rounds =",
+                   rounds: int | None = None, rounds_option: str = "rounds =") -> None:
     """Refuse a chunk size whose int64 tally could overflow under ``rules``
     (`simulator.tally.max_chunk_rounds`), naming the field that binds and why; ``option``: how
-    the message names the chunk size. The run adds chunks in Python integers, exactly."""
+    the message names the chunk size. With ``rounds`` (the most the run plays, named by
+    ``rounds_option``), a chunk holds at most ``min(chunk_rounds, rounds)`` rounds, and only
+    those are checked. The run adds chunks in Python integers, exactly."""
     limit = T.max_chunk_rounds(rules)
-    if int(chunk_rounds) <= limit:
+    held = int(chunk_rounds) if rounds is None else min(int(chunk_rounds), int(rounds))
+    if held <= limit:
         return
     per = T.max_per_round(rules)
     field = max(per, key=per.get)  # the largest a round can add binds
@@ -87,9 +91,11 @@ def check_headroom(rules, chunk_rounds: int, option: str = "chunk_rounds =") -> 
                f"{rules.boxes} box(es)")
     else:
         why = f"{rules.boxes} box(es) of up to {rules.max_hands} hand(s), each doubled"
+    played = f" with {rounds_option} {held:,}" if held < int(chunk_rounds) else ""
     raise ValueError(
-        f"{option} {int(chunk_rounds):,} could overflow a chunk's 64-bit tally field '{field}' "
-        f"under these rules ({why}): allowed at most {limit:,}"
+        f"{option} {int(chunk_rounds):,}{played} could overflow a chunk's 64-bit tally field "
+        f"'{field}' under these rules ({why}): allowed at most {limit:,} rounds a chunk: give "
+        f"{option} {limit:,} or fewer"
     )
 
 
@@ -137,7 +143,7 @@ def iter_chunks(
         With ``scheduler``: ``timing["startup"]``, the seconds the cluster took to be ready.
     """
     rounds, chunk_rounds, workers = _check_run(rounds, chunk_rounds, workers)
-    check_headroom(rules, chunk_rounds)
+    check_headroom(rules, chunk_rounds, rounds=rounds)
     params = rules.to_params()  # computed once for the whole run
     tables = stack_tables(rules, strategies)
     job = PlayChunk(params, tables, seed, rounds, chunk_rounds)

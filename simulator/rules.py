@@ -776,6 +776,15 @@ def dumps_rules(rules: Rules, meta: dict | None = None) -> str:
     return "\n".join(head + [""] + lines) if meta else "\n".join(head) + "\n"
 
 
+def changes_made(file_rules: Rules, rules: Rules, keys) -> list[str]:
+    """The changes the command line made to a rule file, as ``key=value`` for each of ``keys``
+    (in their order) whose value in ``rules`` is not the file's (``file_rules``), the value as
+    `dumps_rules` writes it: ``--set blackjack_pays=6:5`` is ``blackjack_pays=1.2``, and
+    ``--set decks=6`` on a 6-deck file no change."""
+    return [f"{k}={_fmt(getattr(rules, k))}" for k in dict.fromkeys(keys)
+            if getattr(rules, k) != getattr(file_rules, k)]
+
+
 def modified_name(name: str, changes) -> str:
     """A rule set's name with the command line's changes named: ``nz1994 (modified: decks=8)``."""
     changes = list(changes)

@@ -162,6 +162,12 @@ def _mean_sd(total: int, sq: int, n: int, scale: float = 1.0):
     return mean, math.sqrt(var) / scale
 
 
+def house_edge_of(ret):
+    """The house edge of a mean return: minus it, 0.0 for an even game (``-ret`` gives -0.0,
+    which every format would print as -0), None for None."""
+    return None if ret is None else 0.0 - ret
+
+
 def _figure(mean, se) -> dict:
     """mean, se and the 95% confidence interval (normal approximation)."""
     if mean is None or se is None:
@@ -230,7 +236,7 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
     if total_mean is None:
         house_edge = _too_short(_figure(None, None), None)
     else:
-        house_edge = _too_short(_figure(-total_mean, total_se), None)
+        house_edge = _too_short(_figure(house_edge_of(total_mean), total_se), None)
 
     # --- main wagers alone (even money included)
     main_mean, main_sd = _mean_sd(t[L.T_MAIN_SUM], t[L.T_MAIN_SQ], box_rounds, u)
@@ -327,7 +333,7 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
                     f"{MIN_WINS}")
     super_sevens = _too_short(_figure(ss_mean, ss_se), few_wins)
     super_sevens |= {
-        "house_edge": None if ss_mean is None else -ss_mean,
+        "house_edge": house_edge_of(ss_mean),
         "sd_bet": ss_sd,
         "sd_round": ss_round_sd if bets else None,  # (no bets: no figure, as the others)
         "bets": bets,
@@ -445,7 +451,7 @@ def _by_strategy(t: list, lines: dict, dealable, possible: list,
                         f"fewer than {MIN_WINS}")
             ss, sd, sd_round = _boxes_figure(f[L.BY_SS_SUM], f[L.BY_SS_SQ], f[L.BY_SS_RSQ],
                                              rounds, boxes, 1.0, note)
-            entry["super_sevens"] = ss | {"house_edge": -ss["mean"], "sd_bet": sd,
+            entry["super_sevens"] = ss | {"house_edge": house_edge_of(ss["mean"]), "sd_bet": sd,
                                           "sd_round": sd_round, "bets": n}
         out.append(entry)
     return out

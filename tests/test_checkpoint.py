@@ -145,6 +145,32 @@ def test_resume_needs_only_the_checkpoint_the_options_of_the_run_are_kept_there(
     assert b["run"]["rules_name"] == "nz1994 (modified: decks=8, boxes=2)"
 
 
+def test_resume_of_a_set_spelt_otherwise_names_the_changes_as_the_rule_file_writes_them(
+        tmp_path, monkeypatch):
+    """A checkpoint keeps --set as typed (``dealer_hits_soft_17=no``, ``decks= 8``), as one
+    written before the changes were named canonically did: resumed, the report is the
+    uninterrupted run's and names only the change, as ``decks=8``."""
+    run = [*RUN, "--set", "dealer_hits_soft_17=no", "--set", "decks= 8"]
+    path = str(tmp_path / "run.ckpt")
+    with monkeypatch.context() as mp:
+        mp.setattr(engine, "iter_chunks", interrupted_after(1))
+        assert run_cli("simulate", *run, "--workers", "1", "--checkpoint", path).exit_code == 130
+    kept = json.load(open(path))["command"]["options"]["overrides"]
+    assert kept == ["dealer_hits_soft_17=no", "decks= 8"]
+    resumed = run_cli("simulate", "--checkpoint", path, "--resume", "-q", "-f", "json")
+    assert resumed.exit_code == 0, resumed.output
+    whole = json.loads(run_cli("simulate", *RUN, "--set", "decks=8").stdout)
+    b = json.loads(resumed.stdout)
+    assert 0 < b["timing"]["resumed_rounds"] < 12_000 and b["results"] == whole["results"]
+    assert b["run"]["rules_name"] == whole["run"]["rules_name"] == "nz1994 (modified: decks=8)"
+    assert b["run"]["overrides"] == ["decks=8"]
+    # the same game spelt otherwise on the command line resumes it too
+    again = run_cli("simulate", "--checkpoint", path, "--resume", "-q", "-f", "json",
+                    "--set", "decks=8", "--set", "dealer_hits_soft_17=false")
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.stdout)["results"] == whole["results"]
+
+
 @pytest.mark.parametrize("command", [
     ["simulate", "--precision", "0.05", "--max-rounds", "12_000", *RUN[2:]],
     ["count", "--plan", "hi-lo-flat", "--rounds", "4000", "--chunk-rounds", "1000", "--seed",

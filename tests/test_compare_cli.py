@@ -198,6 +198,17 @@ def test_plot_writes_a_png(tmp_path):
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.parametrize("name", ["plotx", "plot.xyz"])
+def test_plot_needs_a_suffix_matplotlib_writes(tmp_path, name):
+    """A --plot FILE without a suffix is refused as an unknown one is: matplotlib would write
+    FILE.png, a name never checked, and might overwrite it silently."""
+    pytest.importorskip("matplotlib")
+    path = tmp_path / name
+    result = run("compare", *TINY, "--vary", "decks=8", "--plot", str(path))
+    assert_user_error(result, "--plot", str(path), ".png", ".pdf", ".svg")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_plot_without_matplotlib_is_one_line(monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import fails as if not installed
     result = run("compare", *TINY, "--vary", "decks=8", "--plot", "x.png")

@@ -354,6 +354,21 @@ def test_generate_with_super_sevens_needs_a_rule_set_that_has_it():
     assert result.stderr.startswith("Error: --with-super-sevens: the rule set has no Super Sevens")
 
 
+def test_json_keys_up_cards_as_the_table_and_strategy_files_ace_last(nz_json):
+    """Every up-card key of the json is 2..10 then A, as the table and strategy files write
+    them: the 7-7 plays read "1": "hit", "2": ... "10" (ace as 1, listed first)."""
+    ex = nz_json["exact"]
+    labels = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "A"]
+    plays = ex["super_sevens"]["plays"]
+    q = ex["sevens_question"]
+    for keyed in (plays, q["by_up"], q["strategy_plays"], *q["best"].values()):
+        assert list(keyed) == labels
+    assert plays == q["strategy_plays"]  # the strategy's own 7-7 row, as the table prints it
+    row = " ".join(f"{k}:{v}" for k, v in plays.items())
+    assert row.startswith("2:split") and row.endswith("A:hit")
+    assert f"(the strategy's own row: {row})" in run("exact").stdout
+
+
 def test_no_split_row_in_the_sevens_question_where_no_split_is_allowed():
     # With max_hands = 1 the "split" row repeated the strategy's own (a split it cannot make).
     doc = json.loads(run("exact", "-q", "--set", "max_hands=1", "-f", "json").stdout)

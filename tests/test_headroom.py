@@ -115,3 +115,64 @@ def test_a_game_without_splits_runs():
     # and `bjsim simulate --set max_hands=1` stopped with a ZeroDivisionError traceback)
     t = engine.run(Rules(max_hands=1), load_strategy("basic"), 20_000, 1)
     assert t[L.T_ROUNDS] == 20_000 and t[L.T_SPLITS] == 0 and t[L.T_HANDS] == 20_000
+
+
+RICH_FILE = "boxes = 7\nsuper_sevens_pays = [3, 50, 100, 500, 1000000]\n"  # at most 188,232
+SMALL = {  # each command's options for a run of 1,000 rounds a game
+    "simulate": ["--rounds", "1000"],
+    "compare": ["--rounds", "1000", "--vary", "decks=8", "--no-exact", "--strategy", "basic",
+                "--same-strategy"],
+    "count": ["--rounds", "1000"],
+    "report": ["--rounds", "1000", "--variant-rounds", "1000", "--strategy", "basic"],
+}
+
+
+class _Checked(Exception):
+    """Raised in place of the report's runs: the options passed every check before them."""
+
+
+@pytest.mark.parametrize("command", list(SMALL))
+def test_the_chunk_check_takes_the_rounds_a_chunk_can_hold(tmp_path, monkeypatch, command):
+    """A run of 1,000 rounds plays chunks of 1,000 rounds whatever --chunk-rounds says: under
+    rules that allow at most 188,232 rounds a chunk it is not refused (it was, for the default
+    --chunk-rounds 1,000,000); one of 200,000 rounds is, saying what to give."""
+    from click.testing import CliRunner
+
+    import simulator.assessment
+    from simulator.cli import cli
+
+    path = tmp_path / "rich.toml"
+    path.write_text(RICH_FILE)
+    assert tally.max_chunk_rounds(dataclasses.replace(Rules(), boxes=7, super_sevens_pays=(
+        3, 50, 100, 500, 1_000_000))) == 188_232
+
+    def checked(*args, **kwargs):
+        raise _Checked
+
+    monkeypatch.setattr(simulator.assessment, "compute", checked)
+    args = [command, "--rules", str(path), "-q", "--chunk-rounds", "1_000_000", *SMALL[command]]
+    if command == "report":
+        args += ["-o", str(tmp_path / "out")]
+    runner = CliRunner()
+    small = runner.invoke(cli, args)
+    if command == "report":
+        assert isinstance(small.exception, _Checked), small.output
+    else:
+        assert small.exit_code == 0, small.output
+    big = [a if a != "1000" else "200000" for a in args]
+    refused = runner.invoke(cli, big)
+    assert refused.exit_code == 2 and "Traceback" not in refused.output
+    assert ("Error: --chunk-rounds 1,000,000 with --rounds 200,000 could overflow a chunk's "
+            "64-bit tally field 'ss_round_sq'") in refused.stderr
+    assert "allowed at most 188,232 rounds a chunk: give --chunk-rounds 188,232 or fewer" \
+        in refused.stderr
+
+
+def test_a_precision_run_is_checked_by_its_max_rounds_and_the_engine_by_its_rounds():
+    rich = dataclasses.replace(NZ7, super_sevens_pays=(3, 50, 100, 500, 1_000_000))
+    limit = tally.max_chunk_rounds(rich)
+    engine.check_headroom(rich, 1_000_000, rounds=limit)  # a chunk holds the limit: accepted
+    next(engine.iter_chunks(rich, load_strategy("basic"), 1000, 1, 1_000_000, 1))
+    with pytest.raises(ValueError, match=r"--chunk-rounds 1,000,000 with --max-rounds "
+                                         rf"{limit + 1:,} could overflow"):
+        engine.check_headroom(rich, 1_000_000, "--chunk-rounds", limit + 1, "--max-rounds")

@@ -11,6 +11,7 @@ import dataclasses
 import io
 import json
 import math
+import re
 import subprocess
 import sys
 import tomllib
@@ -134,7 +135,7 @@ def test_replay_names_its_rules_and_strategy(tmp_path):
     cards.write_text("7h 9c Td 7s 5d\n")
     text = run("replay", "--cards", str(cards), "--set", "hole_card=peek", "--strategy",
                "basic").stdout
-    assert text.startswith("bjsim ") and "nz1994 (modified: hole_card=peek)" in text
+    assert text.startswith("bjsim ") and "nz1994 (modified: hole_card=\"peek\")" in text
     assert "strategy basic (basic is the NZ rules' chart" in text
     doc = json.loads(run("replay", "--cards", str(cards), "-f", "json").stdout)
     assert doc["run"]["rules_name"] == "nz1994" and doc["run"]["partial"] is False
@@ -353,8 +354,9 @@ def test_replay_names_a_rule_file_without_a_name_once(tmp_path):
     rules.write_text("decks = 6\n")
     path = tmp_path / "cards.txt"
     path.write_text("7h 9c Td 7s 5d\n")
-    head = run("replay", "--cards", str(path), "--rules", str(rules), "--boxes", "1").stdout
-    assert f"rules {rules} (modified: boxes=1); strategy basic" in head.splitlines()[0]
+    head = run("replay", "--cards", str(path), "--rules", str(rules), "--boxes", "1",
+               "--set", "hole_card=peek").stdout
+    assert f"rules {rules} (modified: hole_card=\"peek\"); strategy basic" in head.splitlines()[0]
     assert head.count(str(rules)) == 1
 
 
@@ -545,3 +547,81 @@ def test_simulate_says_beside_the_strategy_when_basic_is_the_nz_chart_under_othe
     assert f"run,strategy_note,,{note}" in run(*args, "-f", "csv").stdout
     plain = json.loads(run("simulate", "--rounds", "20000", "-f", "json").stdout)
     assert plain["run"]["strategy_note"] is None
+
+
+NEGATIVE_ZERO = re.compile(r"(?<![\w.])-0(\.0*)?(?![\d.])")  # -0, -0.0, -0.000 (and -0.000%)
+
+
+def _negative_zeros(fmt: str, text: str) -> list:
+    """The zeros printed with a minus sign in ``text``: json values, else words of the text."""
+    if fmt == "json":
+        found = []
+
+        def walk(x):
+            if isinstance(x, float) and x == 0 and math.copysign(1.0, x) < 0:
+                found.append(x)
+            elif isinstance(x, dict):
+                for v in x.values():
+                    walk(v)
+            elif isinstance(x, list):
+                for v in x:
+                    walk(v)
+
+        walk(json.loads(text))
+        return found
+    return [m.group(0) for m in NEGATIVE_ZERO.finditer(text)]
+
+
+@pytest.mark.parametrize("args", [["-f", "table"], ["-f", "csv"], ["-f", "json"],
+                                  ["-f", "table", "--exact"]])
+def test_simulate_prints_an_even_house_edge_as_0_not_minus_0(args):
+    """One round of seed 5 breaks even: the house edge (minus the return) is 0 in every format,
+    not -0.0 (csv, json) nor -0.0000% (the --exact table)."""
+    result = run("simulate", "-q", "--rounds", "1", "--seed", "5", *args)
+    assert result.exit_code == 0, result.output
+    fmt = args[1]
+    if fmt == "json":
+        assert json.loads(result.stdout)["results"]["house_edge"]["mean"] == 0
+    assert _negative_zeros(fmt, result.stdout) == [], result.stdout
+
+
+@pytest.mark.parametrize("fmt", ["table", "csv", "json", "markdown"])
+def test_compare_prints_an_even_house_edge_as_0_not_minus_0(fmt):
+    """The 8-deck game of 100 rounds breaks even: its house edge reads 0 in every format (it
+    read -0.000 in the table and markdown, -0 in csv, -0.0 in json)."""
+    result = run("compare", "-q", "--rounds", "100", "--vary", "decks=8", "--strategy", "basic",
+                 "--same-strategy", "--no-exact", "-f", fmt)
+    assert result.exit_code == 0, result.output
+    if fmt == "json":
+        assert json.loads(result.stdout)["variants"][0]["house_edge"]["mean"] == 0
+    assert _negative_zeros(fmt, result.stdout) == [], result.stdout
+
+
+@pytest.mark.parametrize("sets, name", [
+    (["dealer_hits_soft_17=no"], "nz1994"),
+    (["blackjack_pays=3:2", "decks=6"], "nz1994"),
+    (["dealer_hits_soft_17=yes"], "nz1994 (modified: dealer_hits_soft_17=true)"),
+    (["dealer_hits_soft_17=1"], "nz1994 (modified: dealer_hits_soft_17=true)"),
+    (["dealer_hits_soft_17=True"], "nz1994 (modified: dealer_hits_soft_17=true)"),
+    (["decks= 8", "blackjack_pays=6:5"], "nz1994 (modified: decks=8, blackjack_pays=1.2)"),
+    (["hole_card='peek'", "super_sevens_pays=3,50,100,500,1000"],
+     'nz1994 (modified: hole_card="peek", super_sevens_pays=[3, 50, 100, 500, 1000])'),
+])
+def test_set_names_only_real_changes_as_the_rule_file_writes_them(sets, name):
+    """The rules' name heads a report: one game has one name however --set is spelt, and a
+    --set of the file's own value is no modification (it read "nz1994 (modified:
+    dealer_hits_soft_17=no)")."""
+    args = [a for s in sets for a in ("--set", s)]
+    doc = json.loads(run("simulate", "-q", "--rounds", "10", *args, "-f", "json").stdout)
+    assert doc["run"]["rules_name"] == name
+    changes = name.partition(" (modified: ")[2][:-1]
+    assert ", ".join(doc["run"]["overrides"]) == changes
+    shown = json.loads(run("rules", "show", *args, "-f", "json").stdout)
+    assert shown["meta"]["name"] == name
+    for change in doc["run"]["overrides"]:  # each as `rules show --format toml` writes it
+        key, value = change.split("=", 1)
+        assert f"{key} = {value}\n" in run("rules", "show", *args, "-f", "toml").stdout
+    table = run("compare", "-q", "--rounds", "100", *args, "--vary-strategy", "mimic-dealer",
+                "--strategy", "basic", "--no-exact").stdout
+    assert "(configs/nz1994.toml" + "".join(f" --set {c}" for c in doc["run"]["overrides"]) \
+        + ")" in table

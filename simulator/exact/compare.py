@@ -178,7 +178,7 @@ def _exact_figures(rules, strategy) -> tuple:
         ss = res["super_sevens"]
         out["super_sevens"] = {
             "house_edge": ss["house_edge"], "ev": ss["ev"], "sd_bet": ss["sd"],
-            "plays": {str(k): v for k, v in ss["plays"].items()},
+            "plays": {UP_LABELS.get(up, str(up)): ss["plays"][up] for up in UPS},  # as the table
             "lines": ss["lines"],
         }
         out["sevens_question"] = sevens_question(rules, strat, ups)
