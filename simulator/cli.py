@@ -1138,7 +1138,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
     try:
         result = run.simulate(plan, quiet=quiet, say=None if quiet or not with_exact else (
             lambda text: click.echo(f"bjsim: {text}", err=True)))
-        if result.partial and result.summary["rounds"] == 0:
+        if result.nothing_played:
             _nothing_to_report(ctx, result.stopped_compiling)
         with stops.held():  # a stop after the last chunk: the whole report all the same
             _emit(run.render(result, fmt), output)
@@ -1812,7 +1812,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
                     precision=precision, scheduler=scheduler, checkpoint=checkpoint_path,
                     resume=resume, exact=not no_exact, command=_run_command(ctx))
     result = cmp.compare(plan, quiet=quiet, exact=exact)
-    if result.partial and result.stats["rounds"] == 0:
+    if result.nothing_played:
         _nothing_to_report(ctx, result.stopped_compiling)
     with stops.held():  # a stop after the last chunk: the whole report all the same
         _emit(compare_report.render(result.stats, result.meta, fmt), output)
@@ -2142,8 +2142,8 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         say=None if quiet else (lambda text: click.echo(f"bjsim: {text}", err=True)),
         checkpoint=checkpoint_path, resume=resume, strategy_note=label,
         command=_run_command(ctx))
-    if not runs.runs or runs.partial and runs.runs[0][2].meta["run"]["rounds_played"] == 0:
-        _nothing_to_report(ctx, bool(runs.runs) and runs.runs[0][2].stopped_compiling)
+    if runs.nothing_played:
+        _nothing_to_report(ctx, runs.stopped_compiling)
         # (not a report of 0 rounds over -o's file)
     with stops.held():  # a stop after the last chunk: the whole report all the same
         _count_report(runs, plan, bankroll, penetrations, rules_path, file_meta, sets, fmt,

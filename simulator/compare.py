@@ -555,6 +555,11 @@ class Result:
     stopped_after: int | None = None  # a stop signal noted after the last chunk (`stops`)
     stopped_compiling: bool = False  # Ctrl-C while the kernel compiled: no chunk, no bar drawn
 
+    @property
+    def nothing_played(self) -> bool:
+        """A stop came before any chunk finished: no round to report."""
+        return self.partial and self.stats["rounds"] == 0
+
 
 def identity(plan: Plan) -> dict:
     """Everything a comparison's result depends on (for its checkpoint)."""

@@ -28,6 +28,15 @@ class Runs:
     stopped_after: int | None = None  # a stop noted after the last run's end (`stops`)
 
     @property
+    def nothing_played(self) -> bool:
+        """A stop came before the first run's first chunk finished: no round to report."""
+        return not self.runs or self.partial and self.runs[0][2].meta["run"]["rounds_played"] == 0
+
+    @property
+    def stopped_compiling(self) -> bool:
+        return bool(self.runs) and self.runs[0][2].stopped_compiling
+
+    @property
     def partial(self) -> bool:
         return (self.stopped or len(self.runs) < self.asked
                 or any(r.partial for _, _, r in self.runs))

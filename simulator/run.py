@@ -67,6 +67,11 @@ class Result:
     stopped_after: int | None = None  # a stop signal noted after the last chunk (`stops`)
     stopped_compiling: bool = False  # Ctrl-C while the kernel compiled: no chunk, no bar drawn
 
+    @property
+    def nothing_played(self) -> bool:
+        """A stop came before any chunk finished: no round to report."""
+        return self.partial and self.meta["run"]["rounds_played"] == 0
+
 
 class CountState(engine.RunState):
     """`engine.RunState` of a counter: the payload is a chunk's tally then its counting tally."""
