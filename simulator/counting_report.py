@@ -276,10 +276,11 @@ def _too_few_bets(sim: dict, check: dict, density: float | None = None) -> str |
     `MIN_WINS` wins of the rarest line the strategy can make from a full shoe (``check["rare"]``,
     as simulate and compare withhold theirs). The mean of so few bets is a handful of big pays,
     far from normal, so no 95% interval or z holds, whichever SE (the sample's or the exact
-    one): one 5000-to-1 win made z = +10.5. ``density``: the sevens a deck the bets' count
-    leaves at least, over a full shoe's (`sevens_density`): each line's chance is scaled by it
-    to the power of the sevens the line needs (`LINE_SEVENS`), and the rarest so scaled
-    decides; at a sevens count of -9 line (e) is 0.57 times as likely as from a full shoe."""
+    one): one 5000-to-1 win made z = -10.5 (of the house edge). ``density``: the sevens a deck
+    the bets' count leaves at least, over a full shoe's (`sevens_density`): each line's chance
+    is scaled by it to the power of the sevens the line needs (`LINE_SEVENS`), and the rarest
+    so scaled decides; at a sevens count of -9 line (e) is 0.57 times as likely as from a full
+    shoe."""
     rare = check["rare"]
     if rare is None:
         return None
@@ -329,16 +330,17 @@ def _few_counter_wins(ss_bet: int, plan, rules, check: dict) -> str | None:
 
 
 def _ss_z(sim: dict, exact, check: dict, exact_se=None, density=None) -> tuple:
-    """z of a simulated Super Sevens return against its exact value, or None and the reason:
-    the strategy does not play the exact return's convention (`sevens_check`), or too few bets
-    (`_too_few_bets`, at ``density``). The SE is the exact one (``exact_se``) where the tally
-    has it, else the sample's."""
+    """z of the Super Sevens house edge, as every z bjsim prints: the simulated house edge less
+    the exact one over the SE, ``(exact - simulated return) / SE`` (+ where the simulated house
+    edge is higher), or None and the reason: the strategy does not play the exact return's
+    convention (`sevens_check`), or too few bets (`_too_few_bets`, at ``density``). The SE is
+    the exact one (``exact_se``) where the tally has it, else the sample's."""
     if check["why_not"] is not None:
         return None, check["why_not"]
     few = _too_few_bets(sim, check, density)
     if few is not None:
         return None, few
-    return _z(sim["mean"], exact, sim["se"] if exact_se is None else exact_se), None
+    return _z_house_edge(sim["mean"], exact, sim["se"] if exact_se is None else exact_se), None
 
 
 def _ss_interval(sim: dict, check: dict, exact_se=None) -> dict:
@@ -485,7 +487,8 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         "super_sevens": {
             "counter_bets": ss_bet, "counter_net": ss_net,
             "counter_return": _ratio(ss_net, ss_bet),
-            "flat": ss_flat, "exact": ss_exact, "exact_se": ss_exact_se, "z": ss_z,
+            "flat": ss_flat, "exact": ss_exact, "exact_se": ss_exact_se,
+            "z_house_edge": ss_z,
             "z_note": ss_note,
             "rarest_line": None if rare is None else {"line": rare[0], "probability": rare[1]},
             "why_not": check["why_not"],
@@ -499,8 +502,9 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     }
 
 
-def _z(sim, exact, se):
-    return None if sim is None or exact is None or not se else (sim - exact) / se
+def _z_house_edge(sim, exact, se):
+    """z of the house edge from a simulated and an exact return: (exact - sim) / se."""
+    return None if sim is None or exact is None or not se else (exact - sim) / se
 
 
 MIN_SAMPLE = 30  # rounds (or bets) below which a count's SE is not given: too few to mean much
@@ -555,7 +559,7 @@ def _ss_by_count(c, check, density=None) -> list[dict]:
             "count": L.TC_MIN + i, "label": bucket_label(i), "bets": n,
             "return": sim["mean"], "se": sim["se"] if n >= MIN_SAMPLE and sim["sd"] else None,
             "exact": exact, "exact_se": exact_se,
-            "z": z, "z_note": note,
+            "z_house_edge": z, "z_note": note,
             "favourable_share": _ratio(c[L.C_SS_PLUS][i], c[L.C_ROUNDS][i]),
             "counter_bets": c[L.C_SS_BET][i],
             "counter_return": _ratio(c[L.C_SS_NET][i], c[L.C_SS_BET][i]),
@@ -608,6 +612,11 @@ def _num(x, d: int = 2) -> str:
     if isinstance(x, int):
         return f"{x:,}"
     return f"{x:,.{d}f}"
+
+
+def _z_num(z) -> str:
+    """A z with its sign (``+1.23``), as the report gives it; ``-`` for none."""
+    return "-" if z is None else f"{z:+.2f}"
 
 
 def _pm95(x, se, d: int = 2) -> str:
@@ -776,7 +785,8 @@ def _ss_rows(f: dict) -> list[list[str]]:
     return [[b["label"], _num(b["bets"]), _pct(b["return"], 2),
              _pct(b["exact_se"] if exact and b["exact_se"] is not None else b["se"], 2,
                   sign=False),
-             _pct(b["exact"], 2), _num(b["z"], 2), _pct(b["favourable_share"], 1, sign=False),
+             _pct(b["exact"], 2), _z_num(b["z_house_edge"]),
+             _pct(b["favourable_share"], 1, sign=False),
              _num(b["counter_bets"])] for b in f["super_sevens_by_count"]]
 
 
@@ -832,8 +842,8 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                 "start shoe, by the published convention: a third card always dealt; "
                 f"no sample SE from fewer than 30 bets at a count, or from results without "
                 "spread)", ""]
-        out += grid([kind, "bets", "simulated", _ss_se_head(f), "exact", "z", "favourable",
-                     "counter's bets"], _ss_rows(f))
+        out += grid([kind, "bets", "simulated", _ss_se_head(f), "exact",
+                     "z (of the house edge)", "favourable", "counter's bets"], _ss_rows(f))
         fl = ss["flat"]
         if fl["ci95_low"] is not None:
             se = ss["exact_se"] if fl["interval_se"] == "exact" else fl["se"]
@@ -842,7 +852,8 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
         else:
             spread = f" (no interval: {fl['interval_note'] or 'no SE'})"
         out += ["", f"Super Sevens overall: simulated {_pct(fl['mean'])}{spread}, exact "
-                f"(published convention) {_pct(ss['exact'])}, z {_num(ss['z'], 2)}; the bet "
+                f"(published convention) {_pct(ss['exact'])}, z (of the house edge) "
+                f"{_z_num(ss['z_house_edge'])}; the bet "
                 "favoured the player in "
                 f"{_pct(ss['favourable_share'], 2, sign=False)} of rounds; the counter bet it "
                 f"{ss['counter_bets']:,} units for a return of {_pct(ss['counter_return'])}."]
@@ -924,7 +935,7 @@ def tidy_rows(f: dict) -> list[dict]:
     add("super_sevens", "interval_se", fl["interval_se"])
     add("super_sevens", "exact_se", ss["exact_se"])
     add("super_sevens", "sample_se", fl["se"])
-    for k in ("exact", "z", "favourable_share", "counter_bets", "counter_return",
+    for k in ("exact", "z_house_edge", "favourable_share", "counter_bets", "counter_return",
               "by_count_chance"):
         add("super_sevens", k, ss[k])
     for b in f["by_count"]:
@@ -934,7 +945,7 @@ def tidy_rows(f: dict) -> list[dict]:
             se=b["counter_se"])
         add("by_count", "flat_advantage", b["flat_advantage"], count=b["count"], se=b["flat_se"])
     for b in f["super_sevens_by_count"]:
-        for k in ("bets", "exact", "z", "favourable_share", "counter_bets"):
+        for k in ("bets", "exact", "z_house_edge", "favourable_share", "counter_bets"):
             add("super_sevens_by_count", k, b[k], count=b["count"])
         add("super_sevens_by_count", "return", b["return"], count=b["count"],
             se=b["se"] if b["exact_se"] is None else b["exact_se"])

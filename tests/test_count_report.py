@@ -211,3 +211,43 @@ def test_the_section_says_score_n0_and_ruin_intervals_are_conservative_with_supe
             "pays move the mean and SD together).") in md
     assert "SCORE and N0 intervals are conservative (the Super Sevens pays move the mean and SD " \
         "together) where given." in md
+
+
+def test_count_and_the_report_give_the_super_sevens_z_of_the_house_edge_with_one_sign():
+    """bjsim count printed z -0.61 (of the return, unlabelled) where the report gave the same
+    run's z = +0.61 (of the house edge): both give the z of the house edge, (exact return -
+    simulated return) / SE, labelled, in every format."""
+    import csv
+    import io
+    import math
+    import re
+
+    from simulator import counting_report as CR
+    from simulator.plans import load_plan
+    from simulator.strategy import load_strategy
+    from tests.test_counting_report import ss_tally
+
+    bets = 2_000_000  # losing 12% a bet against an exact -11%: the house edge simulated higher
+    f = CR.figures(ss_tally(bets, -bets * 12 // 100, 500 * bets, -0.11, exact_sq=525.0),
+                   load_plan("hi-lo-flat"), Rules(), strategy=load_strategy("basic-super-sevens"))
+    ss, (row,) = f["super_sevens"], f["super_sevens_by_count"]
+    z = -(ss["flat"]["mean"] - ss["exact"]) / ss["exact_se"]
+    assert z == pytest.approx(0.01 / math.sqrt((525 - 0.11**2) / bets)) and z > 0
+    assert ss["z_house_edge"] == pytest.approx(z) and row["z_house_edge"] == pytest.approx(z)
+    table = CR.render(f, "table", {})
+    assert f"z (of the house edge) {z:+.2f};" in table
+    by_count = table.splitlines()[table.splitlines().index(
+        next(ln for ln in table.splitlines() if "z (of the house edge)" in ln
+             and "favourable" in ln)) + 1]
+    assert f"{z:+.2f}" in by_count.split()
+    assert json.loads(CR.render(f, "json", {}))["results"]["super_sevens"]["z_house_edge"] == \
+        pytest.approx(z)
+    rows = {r["item"]: r for r in csv.DictReader(io.StringIO(CR.render(f, "csv", {})))
+            if r["section"] == "super_sevens"}
+    assert "z" not in rows and float(rows["z_house_edge"]["value"]) == pytest.approx(z)
+    data = {"strategy": "basic-super-sevens",
+            "counting": {"plan": "hi-lo-flat", "figures": f, "sweep": None}}
+    md = render.to_markdown("t", [sections.counting(data)])
+    said = re.search(r"z = ([+-]\d+\.\d\d) \(of the house edge", md).group(1)
+    assert said == f"{z:+.2f}"
+    assert f"| {z:+.2f} |" in md.replace("  ", " ")

@@ -502,8 +502,8 @@ def test_the_super_sevens_table_by_count(fig):
                          Rules())["super_sevens_by_count"]
     assert many["se"] == pytest.approx(statistics.stdev([-1, 3] * 15) / math.sqrt(30))
     assert row["exact"] == pytest.approx(0.3)
-    assert row["z"] is None and "fewer than 30 wins of line (e) expected in 2 bets" in row[
-        "z_note"]  # two bets say nothing of a 5000 to 1 pay
+    assert row["z_house_edge"] is None  # two bets say nothing of a 5000 to 1 pay
+    assert "fewer than 30 wins of line (e) expected in 2 bets" in row["z_note"]
     assert row["favourable_share"] == 1.0 and row["counter_bets"] == 2
     ss = fig["super_sevens"]
     assert ss["favourable_share"] == pytest.approx(2 / 6) and ss["exact"] == pytest.approx(0.3)
@@ -529,7 +529,7 @@ def test_a_super_sevens_z_needs_30_expected_wins_of_the_rarest_line():
         sim = {"n": n, "mean": -0.1, "se": 0.05}
         z, note = CR._ss_z(sim, -0.12, {"rare": (line, p), "why_not": None})
         assert (z is not None, note is None) == (has_z, has_z)
-    assert z == pytest.approx(0.4)
+    assert z == pytest.approx(-0.4)  # of the house edge: 10% simulated, 12% exact
 
 
 def ss_tally(bets: int, net: int, sq: int, exact: float, exact_sq: float = 0.0) -> np.ndarray:
@@ -584,7 +584,7 @@ def test_a_strategy_off_the_convention_has_its_samples_interval_not_the_conventi
     t = ss_tally(bets, -bets // 4, 74 * bets, -0.11, exact_sq=525.0)
     f = CR.figures(t, load_plan("hi-lo-flat"), Rules(), strategy=load_strategy("basic"))
     ss, fl = f["super_sevens"], f["super_sevens"]["flat"]
-    assert ss["z"] is None and "does not: no z" in ss["z_note"]
+    assert ss["z_house_edge"] is None and "does not: no z" in ss["z_note"]
     assert fl["interval_se"] == "sample" and fl["interval_note"] is None
     half = 1.959963984540054 * fl["se"]
     assert (fl["ci95_low"], fl["ci95_high"]) == (pytest.approx(-0.25 - half),
@@ -610,10 +610,10 @@ def test_with_the_exact_variance_too_few_bets_still_give_no_z_or_interval():
                    strategy=load_strategy("basic-super-sevens"))
     ss, fl = f["super_sevens"], f["super_sevens"]["flat"]
     assert ss["exact_se"] == pytest.approx(math.sqrt((525 - 0.11**2) / bets))
-    assert ss["z"] is None and (fl["ci95_low"], fl["ci95_high"]) == (None, None)
+    assert ss["z_house_edge"] is None and (fl["ci95_low"], fl["ci95_high"]) == (None, None)
     assert "fewer than 30 wins of line (e) expected in 200,000 bets" in fl["interval_note"]
     (row,) = f["super_sevens_by_count"]
-    assert row["z"] is None and row["exact_se"] is not None
+    assert row["z_house_edge"] is None and row["exact_se"] is not None
     assert "fewer than 30 wins of line (e)" in row["z_note"]
     for fmt in ("table", "markdown"):
         assert "simulated +200.000% (no interval: fewer than 30 wins" in CR.render(f, fmt), fmt
@@ -627,7 +627,7 @@ def test_without_the_exact_variance_no_format_shows_an_interval_too_few_bets_lea
     fl = few["super_sevens"]["flat"]
     assert (fl["ci95_low"], fl["ci95_high"], fl["interval_se"]) == (None, None, None)
     assert "fewer than 30 wins of line (e) expected in 200,000 bets" in fl["interval_note"]
-    assert few["super_sevens"]["z"] is None
+    assert few["super_sevens"]["z_house_edge"] is None
     doc = json.loads(CR.render(few, "json"))["results"]["super_sevens"]["flat"]
     assert doc["ci95_low"] is None and doc["interval_note"] == fl["interval_note"]
     assert _ss_csv_row(few)["flat_return"]["ci95_low"] == ""
@@ -652,18 +652,21 @@ def test_a_super_sevens_z_only_for_the_exact_returns_convention_and_enough_bets(
     ss, (row,) = hits["super_sevens"], hits["super_sevens_by_count"]
     se = math.sqrt((30 - 0.01) * bets / (bets - 1)) / math.sqrt(bets)
     assert ss["flat"]["se"] == pytest.approx(se) and row["se"] == pytest.approx(se)
-    assert ss["z"] == pytest.approx(0.02 / se) and row["z"] == pytest.approx(0.02 / se)
+    # z of the house edge: 10% simulated against 12% exact
+    assert ss["z_house_edge"] == pytest.approx(-0.02 / se)
+    assert row["z_house_edge"] == pytest.approx(-0.02 / se)
     assert ss["why_not"] is None and ss["rarest_line"]["line"] == "e"
     # basic splits or stands on 7-7: no third card, so not the exact return's convention
     basic = CR.figures(t, plan, Rules(), strategy=load_strategy("basic"))
-    assert basic["super_sevens"]["z"] is None and basic["super_sevens_by_count"][0]["z"] is None
+    assert basic["super_sevens"]["z_house_edge"] is None
+    assert basic["super_sevens_by_count"][0]["z_house_edge"] is None
     assert "7-7 play (split v" in basic["super_sevens"]["why_not"]
     assert "No z: the exact return deals every box a third card" in CR.render(basic, "table")
     peek = CR.figures(t, plan, Rules(hole_card="peek"),
                       strategy=load_strategy("basic-super-sevens"))
     assert "peeked dealer blackjack" in peek["super_sevens"]["why_not"]
     few = CR.figures(ss_tally(bets // 2, -bets // 20, 15 * bets, -0.12), plan, Rules())
-    assert few["super_sevens"]["z"] is None and "fewer than 30 wins of line (e)" in few[
+    assert few["super_sevens"]["z_house_edge"] is None and "fewer than 30 wins of line (e)" in few[
         "super_sevens"]["z_note"]
 
 
@@ -681,11 +684,11 @@ def test_a_super_sevens_z_by_sevens_count_needs_30_wins_at_the_sevens_the_count_
     strategy = load_strategy("basic-super-sevens")
     sevens = load_plan("sevens-super-sevens")
     (row,) = CR.figures(at[-9], sevens, Rules(), strategy=strategy)["super_sevens_by_count"]
-    assert row["count"] == -9 and row["z"] is None
+    assert row["count"] == -9 and row["z_house_edge"] is None
     assert ("fewer than 30 wins of line (e) expected in 2,000,000 bets (about 18.0, its chance "
             "at 3.31 sevens a deck: the fewest this count leaves") in row["z_note"]
     f0 = CR.figures(at[0], sevens, Rules(), strategy=strategy)
-    assert f0["super_sevens_by_count"][0]["z"] is not None
+    assert f0["super_sevens_by_count"][0]["z_house_edge"] is not None
     assert f0["super_sevens"]["by_count_chance"] == "sevens left"
     assert "each line's chance is scaled, below 0, by the sevens a deck" in CR.render(f0,
                                                                                     "table")
@@ -695,19 +698,21 @@ def test_a_super_sevens_z_by_sevens_count_needs_30_wins_at_the_sevens_the_count_
     high[13 - L.TC_MIN] = ss_tally(1_500_000, -150_000, 45_000_000, -0.12, exact_sq=30.0)[
         -L.TC_MIN]
     (row,) = CR.figures(high, sevens, Rules(), strategy=strategy)["super_sevens_by_count"]
-    assert row["z"] is None and "(about 23.9, its chance at 4.00 sevens a deck" in row["z_note"]
+    assert row["z_house_edge"] is None
+    assert "(about 23.9, its chance at 4.00 sevens a deck" in row["z_note"]
     # the overall return keeps the full shoe's chance (its bets are of every count)
-    assert CR.figures(at[-9], sevens, Rules(), strategy=strategy)["super_sevens"]["z"] is not None
+    f9 = CR.figures(at[-9], sevens, Rules(), strategy=strategy)
+    assert f9["super_sevens"]["z_house_edge"] is not None
     for plan in (load_plan("hi-lo-flat"), dataclasses.replace(sevens, resolution="half")):
         f = CR.figures(at[-9], plan, Rules(), strategy=strategy)
-        assert f["super_sevens_by_count"][0]["z"] is not None, plan.name
+        assert f["super_sevens_by_count"][0]["z_house_edge"] is not None, plan.name
         assert f["super_sevens"]["by_count_chance"] == "full shoe"
         assert "the full shoe's chance is used: the count does not say" in CR.render(f, "table")
     # the bottom row holds every count below -30, down to no sevens at all: never a z
     bottom = np.zeros_like(t)
     bottom[0] = t[-L.TC_MIN] * 1000
     (row,) = CR.figures(bottom, sevens, Rules(), strategy=strategy)["super_sevens_by_count"]
-    assert row["label"] == "<=-30" and row["z"] is None
+    assert row["label"] == "<=-30" and row["z_house_edge"] is None
 
 
 def test_the_end_buckets_hold_every_count_beyond_them():

@@ -626,7 +626,8 @@ def counting(data: dict) -> Section | None:
     if f["super_sevens_by_count"]:
         scols = [("label", kind, "text"), ("bets", "bets", "int"), ("return", "simulated", "spct2"),
                  ("se", "SE (sample)", "pct2"), ("exact", "exact", "spct2"),
-                 ("exact_se", "SE (exact)", "pct2"), ("z", "z (of the house edge)", "z"),
+                 ("exact_se", "SE (exact)", "pct2"),
+                 ("z_house_edge", "z (of the house edge)", "z"),
                  ("favourable_share", "rounds favourable", "pct1"),
                  ("counter_bets", "counter's bets", "int")]
         blocks += [
@@ -637,7 +638,7 @@ def counting(data: dict) -> Section | None:
             + ("with a shuffle every round" if f["rules"].get("shuffle") == "every-round" else
                f"at penetration {f['rules']['penetration']:g}")
             + f"; overall simulated {fmt(ss['flat']['mean'], 'spct3')}, "
-            f"exact {fmt(ss['exact'], 'spct3')}, {_z_text(_minus(ss['z']))} (of the house "
+            f"exact {fmt(ss['exact'], 'spct3')}, {_z_text(ss['z_house_edge'])} (of the house "
             "edge: exact return - simulated, over the SE). The exact return is "
             "the published convention's (a third card always dealt), which a strategy hitting "
             "every 7-7 plays; "
@@ -654,10 +655,10 @@ def counting(data: dict) -> Section | None:
                "of the sevens it needs." if ss.get("by_count_chance") == "sevens left" and
                not ss["why_not"] else ""),
             Table("counting_super_sevens", f"Super Sevens return by {kind}", scols,
-                  [[_minus(b[k]) if k == "z" else b[k] for k, _, _ in scols]
+                  [[b[k] for k, _, _ in scols]
                    for b in f["super_sevens_by_count"]],
                   {"return": "simulated_return", "exact": "exact_return",
-                   "exact_se": "exact_return_se", "z": "z_house_edge"})]
+                   "exact_se": "exact_return_se"})]
     if c.get("sweep"):
         wcols = [("penetration", "penetration", "num2"), ("advantage", "advantage", "spct3"),
                  ("se", "SE", "pct3"),
@@ -678,11 +679,6 @@ def counting(data: dict) -> Section | None:
                    Table("counting_penetration", "The counter's advantage by penetration",
                          wcols, [[_no_bound(r, k) for k, _, _ in wcols] for r in c["sweep"]])]
     return Section("counting", "Card counting", blocks)
-
-
-def _minus(z):
-    """bjsim count's z of a return as the report gives every z: of the house edge."""
-    return None if z is None else -z
 
 
 def _with_ci95(key: str, label: str, kind: str) -> list[tuple[str, str, str]]:
