@@ -396,6 +396,13 @@ def control_is_flat(plan, tot: list, control) -> bool:
                                    t[L.T_TOTAL_SQ], t[L.T_RTOTAL_SQ])
 
 
+# The advantages with Super Sevens where the counter bet none: no figures (they would repeat
+# the rows without, or add only insurance to the main game's per unit wagered).
+NO_SS_BET = "the counter bet no Super Sevens"
+NONE_BET = {"mean": None, "se": None, "ci95_low": None, "ci95_high": None,
+            "interval_note": NO_SS_BET}
+
+
 def flat_main(plan) -> bool:
     """Whether the plan bets the main game flat on every box dealt in every round: then its
     main-game advantage is the flat figure's, the same bets' (Super Sevens bets aside)."""
@@ -430,10 +437,11 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     advantage = {
         "initial_bet": _advantage(net / u, bet, main_sd, played),
         "initial_bet_with_super_sevens": _without_interval(
-            _advantage(net / u + ss_net, bet + ss_bet, sd, played), few),
+            _advantage(net / u + ss_net, bet + ss_bet, sd, played), few) if ss_bet else NONE_BET,
         "total_bet": _advantage(game / u, wagered / u, game_sd, played),
         "total_bet_with_super_sevens": _without_interval(
-            _advantage(round_net / u, wagered / u + ss_bet, sd, played), few),
+            _advantage(round_net / u, wagered / u + ss_bet, sd, played), few) if ss_bet
+        else NONE_BET,
     }
     flat = _flat(tot[L.C_FLAT_NET], tot[L.C_FLAT_SQ], tot[L.C_FLAT_BOXES], float(u),
                  tot[L.C_FLAT_RSQ], rounds)
@@ -710,8 +718,8 @@ ADVANTAGE_LABELS = (
     ("initial_bet_with_super_sevens", "  with Super Sevens (bets and result)"),
     ("total_bet", PER_UNIT_WAGERED),
     ("total_bet_with_super_sevens",
-     "per unit wagered on the main game and Super Sevens (main + insurance + Super Sevens "
-     "result)"),
+     "per unit wagered on the main game and Super Sevens (main game + insurance + Super Sevens "
+     "result: insurance in, unlike the row above)"),
 )
 
 
@@ -720,7 +728,8 @@ NOTE_ROWS = {"initial_bet": "per unit of initial main bet"}
 
 def _summary_rows(f: dict) -> list[list[str]]:
     a = f["advantage"]
-    rows = [[label, _pct(a[k]["mean"]), _pct(a[k]["se"], sign=False), _interval(a[k])]
+    rows = [[label, _pct(a[k]["mean"]), _pct(a[k]["se"], sign=False),
+             "no Super Sevens bet" if a[k]["interval_note"] == NO_SS_BET else _interval(a[k])]
             for k, label in ADVANTAGE_LABELS]
     fl = f["flat"]
     rows.append(["flat 1 unit on every box dealt (the counter's play)", _pct(fl["mean"]),
@@ -828,7 +837,9 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
         for k, note in notes.items():
             out += [f"The main + insurance interval {NOTE_ROWS[k]} is {note}.", ""]
     ss_note = f["advantage"]["initial_bet_with_super_sevens"].get("interval_note")
-    if ss_note:
+    if ss_note == NO_SS_BET:
+        out += [f"With Super Sevens: no figures, {NO_SS_BET}.", ""]
+    elif ss_note:
         out += [f"With Super Sevens: no SE or interval, {ss_note}.", ""]
     out += grid(ROUND_HEAD, _round_rows(f))
     out += _round_notes(f["per_round_played"])

@@ -933,7 +933,34 @@ def test_the_advantage_per_unit_wagered_is_the_main_games_result_without_insuran
     # its SE: the SD of the round's main result without insurance, over the mean wagered a round
     game = [-1, -2] * 3
     assert a["total_bet"]["se"] == pytest.approx(statistics.stdev(game) / math.sqrt(6) / 1.5)
-    assert a["total_bet_with_super_sevens"]["mean"] == pytest.approx(-2.5 / 3)
+    assert a["total_bet_with_super_sevens"]["mean"] is None  # no Super Sevens bet
     table = CR.render(f, "table")
     assert PER_UNIT_WAGERED in table and "Insurance result per unit of initial main bet: +25.000%" \
         in table
+
+
+def test_the_advantages_with_super_sevens_say_none_was_bet_rather_than_repeat_a_row():
+    """hi-lo-1-12 bets no Super Sevens: its fourth row (main + insurance + Super Sevens per
+    unit wagered) read +0.511% against the third's +0.467%, the insurance alone apart, and
+    the second repeated the first. Both say no Super Sevens was bet; the fourth row's label
+    says it holds insurance, unlike the third."""
+    rounds = [{"count": 0, "bet": 1, "net": 10, "flat": [10]},
+              {"count": 1, "bet": 1, "wagered": 20, "net": -20, "ins": -5, "flat": [-20]}] * 20
+    f = CR.figures(tally_of(rounds), load_plan("hi-lo-1-12"), Rules())
+    assert f["super_sevens"]["counter_bets"] == 0
+    for k in ("initial_bet_with_super_sevens", "total_bet_with_super_sevens"):
+        a = f["advantage"][k]
+        assert a["mean"] is None and a["interval_note"] == "the counter bet no Super Sevens"
+    table = CR.render(f, "table")
+    rows = [ln for ln in table.splitlines() if ln.startswith(("  with Super Sevens",
+                                                              "per unit wagered on the main "
+                                                              "game and Super Sevens"))]
+    assert len(rows) == 2 and all(ln.rstrip().endswith("no Super Sevens bet") for ln in rows)
+    assert "insurance in, unlike the row above" in rows[1]
+    assert "With Super Sevens: no figures, the counter bet no Super Sevens." in table
+    from simulator.assessment import render, sections
+    data = {"strategy": "basic", "counting": {"plan": "hi-lo-1-12", "figures": f,
+                                              "sweep": None}}
+    md = render.to_markdown("t", [sections.counting(data)])
+    assert "The advantages with Super Sevens have no figures: the counter bet no Super " \
+        "Sevens." in md

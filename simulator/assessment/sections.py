@@ -14,6 +14,7 @@ from simulator.counting_report import (
     MOVED_TOGETHER,
     NO_INTERVAL,
     NO_SE,
+    NO_SS_BET,
     gain_none,
     sig3,
 )
@@ -589,7 +590,9 @@ def counting(data: dict) -> Section | None:
         + " The SE of the win per 100 rounds is from the mean's; SCORE, N0 and the risk of ruin "
         "have 95% intervals, the mean's carried through each, as bjsim count gives them (N0: no "
         "bound where the mean's interval reaches no edge)."
-        + (f" With Super Sevens the advantages have no SE or interval: "
+        + (" The advantages with Super Sevens have no figures: "
+           f"{NO_SS_BET}." if adv["initial_bet_with_super_sevens"].get("interval_note")
+           == NO_SS_BET else " With Super Sevens the advantages have no SE or interval: "
            f"{adv['initial_bet_with_super_sevens']['interval_note']}."
            if adv["initial_bet_with_super_sevens"].get("interval_note") else "")
         + (" The net per round has no SE, and the win per 100 rounds, SCORE, N0 and the risk of "
