@@ -862,8 +862,9 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                       f"{fl['interval_se']} SE {_pct(se, sign=False)})")
         else:
             spread = f" (no interval: {fl['interval_note'] or 'no SE'})"
-        out += ["", f"Super Sevens overall: simulated {_pct(fl['mean'])}{spread}, exact "
-                f"(published convention) {_pct(ss['exact'])}, z (of the house edge) "
+        out += ["", f"Super Sevens overall, return per unit staked: simulated {_pct(fl['mean'])}"
+                f"{spread}, exact: mean over the rounds' starting shoes (published convention) "
+                f"{_pct(ss['exact'])}, z (of the house edge) "
                 f"{_z_num(ss['z_house_edge'])}; the bet "
                 "favoured the player in "
                 f"{_pct(ss['favourable_share'], 2, sign=False)} of rounds; the counter bet it "

@@ -752,7 +752,7 @@ def test_the_renderings_show_the_same_figures(fig):
     assert "| advantage | mean | SE | 95% interval |" in md and "+10.000%" in md
     assert "| ↳ with Super Sevens (bets and result) |" in md  # (markdown drops leading spaces)
     # its exact Super Sevens figure is the published convention's, not the strategy's 7-7 play
-    assert "exact (published convention)" in text
+    assert "starting shoes (published convention)" in text
     assert "|   " not in md
     doc = json.loads(CR.render(fig, "json", META))
     assert doc["results"] == json.loads(json.dumps(fig)) and doc["run"]["seed"] == 7
@@ -964,3 +964,20 @@ def test_the_advantages_with_super_sevens_say_none_was_bet_rather_than_repeat_a_
     md = render.to_markdown("t", [sections.counting(data)])
     assert "The advantages with Super Sevens have no figures: the counter bet no Super " \
         "Sevens." in md
+
+
+def test_counts_super_sevens_line_names_each_figure_and_its_sign():
+    """count printed "exact (published convention) -11.574%" (a return, averaged over the
+    rounds' starting shoes) beside the note's "gives 11.400% for these rules" (a house edge,
+    from a full shoe), neither named: each is named."""
+    from simulator.report import sevens_note
+    from simulator.rules import rules_dict
+
+    bets = 2_000_000
+    f = CR.figures(ss_tally(bets, -bets * 12 // 100, 500 * bets, -0.11, exact_sq=525.0),
+                   load_plan("hi-lo-flat"), Rules(), strategy=load_strategy("basic-super-sevens"))
+    note = sevens_note(["hit v 2-A"], rules_dict(Rules(super_sevens=True)))
+    text = CR.render(f, "table", {"sevens_note": note})
+    assert ("Super Sevens overall, return per unit staked: simulated -12.000% ±" in text)
+    assert "exact: mean over the rounds' starting shoes (published convention) -11.000%" in text
+    assert "11.400% house edge (full shoe) for these rules" in text
