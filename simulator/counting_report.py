@@ -799,6 +799,18 @@ def _ss_rows(f: dict) -> list[list[str]]:
              _num(b["counter_bets"])] for b in f["super_sevens_by_count"]]
 
 
+def ss_spread(ss: dict) -> str:
+    """The overall simulated Super Sevens return's ``± half-width (95%: low to high; exact SE
+    x%)`` (its SE named: `_ss_interval`), or why it has no interval; ``ss``: the figures'
+    ``super_sevens``. As count and the report give it."""
+    fl = ss["flat"]
+    if fl["ci95_low"] is None:
+        return f" (no interval: {fl['interval_note'] or 'no SE'})"
+    se = ss["exact_se"] if fl["interval_se"] == "exact" else fl["se"]
+    return (f" ± {_pct(Z95 * se, sign=False)} (95%: {_interval(fl)}; "
+            f"{fl['interval_se']} SE {_pct(se, sign=False)})")
+
+
 def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     """The figures as aligned text, or as markdown tables."""
     grid = _markdown if markdown else _aligned
@@ -856,15 +868,9 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
         out += grid([kind, "bets", "simulated", _ss_se_head(f), "exact",
                      "z (of the house edge)", "favourable", "counter's bets"], _ss_rows(f))
         fl = ss["flat"]
-        if fl["ci95_low"] is not None:
-            se = ss["exact_se"] if fl["interval_se"] == "exact" else fl["se"]
-            spread = (f" ± {_pct(Z95 * se, sign=False)} (95%: {_interval(fl)}; "
-                      f"{fl['interval_se']} SE {_pct(se, sign=False)})")
-        else:
-            spread = f" (no interval: {fl['interval_note'] or 'no SE'})"
         out += ["", f"Super Sevens overall, return per unit staked: simulated {_pct(fl['mean'])}"
-                f"{spread}, exact: mean over the rounds' starting shoes (published convention) "
-                f"{_pct(ss['exact'])}, z (of the house edge) "
+                f"{ss_spread(ss)}, exact: mean over the rounds' starting shoes (published "
+                f"convention) {_pct(ss['exact'])}, z (of the house edge) "
                 f"{_z_num(ss['z_house_edge'])}; the bet "
                 "favoured the player in "
                 f"{_pct(ss['favourable_share'], 2, sign=False)} of rounds; the counter bet it "

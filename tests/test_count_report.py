@@ -251,3 +251,30 @@ def test_count_and_the_report_give_the_super_sevens_z_of_the_house_edge_with_one
     said = re.search(r"z = ([+-]\d+\.\d\d) \(of the house edge", md).group(1)
     assert said == f"{z:+.2f}"
     assert f"| {z:+.2f} |" in md.replace("  ", " ")
+
+
+def test_the_reports_super_sevens_return_has_counts_interval_and_se():
+    """The report gave "overall simulated -12.326%, exact -11.338%, z = +0.61" with no SE or
+    interval where count gives "± 3.160% (95%: ...; exact SE 1.612%)": the same words now."""
+    from simulator import counting_report as CR
+    from simulator.plans import load_plan
+    from simulator.strategy import load_strategy
+    from tests.test_counting_report import ss_tally
+
+    bets = 2_000_000
+    for bet_net in (-bets * 12 // 100, -bets // 4):
+        f = CR.figures(ss_tally(bets, bet_net, 500 * bets, -0.11, exact_sq=525.0),
+                       load_plan("hi-lo-flat"), Rules(),
+                       strategy=load_strategy("basic-super-sevens"))
+        spread = f" ± {100 * 1.959963984540054 * f['super_sevens']['exact_se']:.3f}% (95%: "
+        assert spread in CR.render(f, "table")
+        data = {"strategy": "basic-super-sevens",
+                "counting": {"plan": "hi-lo-flat", "figures": f, "sweep": None}}
+        md = render.to_markdown("t", [sections.counting(data)])
+        assert f"simulated {100 * f['super_sevens']['flat']['mean']:+.3f}%{spread}" in md
+        assert f"exact SE {100 * f['super_sevens']['exact_se']:.3f}%)" in md
+    few = CR.figures(ss_tally(1000, -100, 500 * 1000, -0.11), load_plan("hi-lo-flat"), Rules())
+    data = {"strategy": "basic", "counting": {"plan": "hi-lo-flat", "figures": few,
+                                              "sweep": None}}
+    md = render.to_markdown("t", [sections.counting(data)])
+    assert "-10.000% (no interval: fewer than 30 wins of line (e)" in md

@@ -17,6 +17,7 @@ from simulator.counting_report import (
     NO_SS_BET,
     gain_none,
     sig3,
+    ss_spread,
 )
 from simulator.exact.compare import CUT_CARD_MARK, CUT_CARD_Z
 from simulator.report import PER_UNIT_WAGERED, precision_text
@@ -640,8 +641,9 @@ def counting(data: dict) -> Section | None:
             f"{fmt(ss['favourable_share'], 'pct2')} of rounds "
             + ("with a shuffle every round" if f["rules"].get("shuffle") == "every-round" else
                f"at penetration {f['rules']['penetration']:g}")
-            + f"; overall simulated {fmt(ss['flat']['mean'], 'spct3')}, "
-            f"exact {fmt(ss['exact'], 'spct3')}, {_z_text(ss['z_house_edge'])} (of the house "
+            + f"; overall return per unit staked: simulated {fmt(ss['flat']['mean'], 'spct3')}"
+            f"{ss_spread(ss)}, exact (mean over the rounds' starting shoes) "
+            f"{fmt(ss['exact'], 'spct3')}, {_z_text(ss['z_house_edge'])} (of the house "
             "edge: exact return - simulated, over the SE). The exact return is "
             "the published convention's (a third card always dealt), which a strategy hitting "
             "every 7-7 plays; "
