@@ -278,3 +278,21 @@ def test_the_reports_super_sevens_return_has_counts_interval_and_se():
                                               "sweep": None}}
     md = render.to_markdown("t", [sections.counting(data)])
     assert "-10.000% (no interval: fewer than 30 wins of line (e)" in md
+
+
+def test_sentences_begin_with_a_capital_and_keep_acronyms_and_names():
+    """The counting section read "No se from fewer than 30 rounds" (str.capitalize lowers the
+    rest), and the dealer note began "Dealer_*:" where the rows are named dealer_*."""
+    from simulator import counting_report as CR
+    from simulator.plans import load_plan
+    from simulator.tally import dealer_note
+    from tests.test_counting_report import FLAT_ROUNDS, tally_of
+
+    assert sections.sentence(CR.NO_SE).startswith("No SE from fewer than 30 rounds")
+    assert sections.sentence("SE: the sample's") == "SE: the sample's"
+    note = dealer_note(Rules(), 5, 100)
+    assert sections.sentence(note) == note and note.startswith("dealer_*:")
+    f = CR.figures(tally_of(FLAT_ROUNDS), load_plan("hi-lo-1-12"), Rules())
+    md = render.to_markdown("t", [sections.counting({"strategy": "basic", "counting": {
+        "plan": "hi-lo-1-12", "figures": f, "sweep": None}})])
+    assert "No SE from fewer than 30 rounds at a count" in md and "No se " not in md

@@ -81,6 +81,15 @@ class Section:
     blocks: list = field(default_factory=list)
 
 
+def sentence(text: str) -> str:
+    """``text`` begun as a sentence: its first letter raised and nothing else lowered (``SE``
+    stays), unless its first word is a name as written (``dealer_*``, ``SE``)."""
+    first = text.split(" ", 1)[0]
+    if "_" in first or first.isupper():
+        return text
+    return text[:1].upper() + text[1:]
+
+
 def fmt(value, kind: str) -> str:
     """A raw value as the report prints it; ``-`` for a missing one or a `Withheld` one."""
     if value is None or isinstance(value, Withheld):
@@ -309,8 +318,7 @@ def frequencies(data: dict) -> Section:
         "offer, or, for the dealer_* rows other than dealer_not_finished, a completed dealer "
         "hand (one for each round the dealer completed; those rows add up to 1)."
         + (f" SE: {data['frequencies_note']}." if data.get("frequencies_note") else "")
-        + (f" {data['dealer_note'][0].upper()}{data['dealer_note'][1:]}."
-           if data.get("dealer_note") else ""),
+        + (f" {sentence(data['dealer_note'])}." if data.get("dealer_note") else ""),
         t,
         f"The distribution of the net result per round: {m['source']} Sample mean "
         f"{fmt(m['mean'], 'num4')} (SE {fmt(m.get('mean_se'), 'num4')}) and SD "
@@ -483,8 +491,7 @@ def choices(data: dict) -> Section:
 def variants(data: dict) -> Section:
     v = data["variants"]
     if not v["available"]:
-        return Section("variants", "Rule variants", [f"{v['reason'][0].upper()}"
-                                                     f"{v['reason'][1:]}."])
+        return Section("variants", "Rule variants", [f"{sentence(v['reason'])}."])
     cols = [("variant", "variant", "text"), ("changes", "changes", "text"),
             ("house_edge", "house edge", "pct3"), ("house_edge_half_width", "95% ±", "pct3"),
             ("exact_house_edge", "house edge (exact)", "pct3"),
@@ -623,7 +630,7 @@ def counting(data: dict) -> Section | None:
              ("counter_se", "SE", "pct2")]
     blocks += [f"By the {kind} at the round's start (the ends hold every count beyond them; "
                "each SE the main game's, from the rounds' sums: a round's boxes share the "
-               f"dealer's cards). {NO_SE.capitalize()}.",
+               f"dealer's cards). {sentence(NO_SE)}.",
                Table("counting_by_count", f"Frequency and advantage by {kind}", bcols,
                      [[b[k] for k, _, _ in bcols] for b in f["by_count"]])]
     ss = f["super_sevens"]
