@@ -296,3 +296,27 @@ def test_sentences_begin_with_a_capital_and_keep_acronyms_and_names():
     md = render.to_markdown("t", [sections.counting({"strategy": "basic", "counting": {
         "plan": "hi-lo-1-12", "figures": f, "sweep": None}})])
     assert "No SE from fewer than 30 rounds at a count" in md and "No se " not in md
+
+
+def test_the_counting_tables_name_every_se_and_interval_column():
+    """The per-round table read "SCORE | 95% CI low | 95% CI high | N0 | 95% CI low | ..." and
+    a bare "SE" after "win per 100 rounds": each column names its figure, in every table of
+    the section."""
+    from simulator import counting_report as CR
+    from simulator.plans import load_plan
+    from tests.test_counting_report import FLAT_ROUNDS, tally_of
+
+    f = CR.figures(tally_of(FLAT_ROUNDS) * 1000, load_plan("hi-lo-1-12"), Rules(), bankroll=100)
+    sec = sections.counting({"strategy": "basic", "counting": {
+        "plan": "hi-lo-1-12", "figures": f, "sweep": CR.sweep_rows([(0.75, f)])}})
+    tables = {b.name: b for b in sec.blocks if isinstance(b, sections.Table)}
+    per_round = [label for _, label, _ in tables["counting_per_round"].columns]
+    for name in ("SCORE", "N0", "risk of ruin"):
+        assert f"{name} 95% low" in per_round and f"{name} 95% high" in per_round
+    assert "win per 100 rounds SE" in per_round
+    for t in ("counting_per_round", "counting_by_count", "counting_penetration"):
+        labels = [label for _, label, _ in tables[t].columns]
+        assert len(set(labels)) == len(labels), t
+        assert not any(label == "SE" or label.startswith("95%") for label in labels), t
+    md = render.to_markdown("t", [sec])
+    assert "| SCORE | SCORE 95% low | SCORE 95% high | N0 | N0 95% low |" in md

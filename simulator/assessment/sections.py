@@ -613,21 +613,23 @@ def counting(data: dict) -> Section | None:
         Table("counting_advantage", "The counter's advantage", cols, rows)]
     rcols = [("per", "per", "text"), ("rounds", "rounds", "int"), ("mean", "mean, units", "num4"),
              ("se", "SE, units", "num4"), ("sd", "SD, units", "num3"),
-             ("win_per_100", "win per 100 rounds", "num2"), ("win_per_100_se", "SE", "num2"),
+             ("win_per_100", "win per 100 rounds", "num2"),
+             ("win_per_100_se", "win per 100 rounds SE", "num2"),
              *_with_ci95("score", "SCORE", "num1"), *_with_ci95("n0", "N0", "int"),
              *_with_ci95("risk_of_ruin", "risk of ruin"
                          + (f" ({fmt(f['bankroll'], 'num0')} units)" if f["bankroll"]
-                            else " (no bankroll given)"), "prob3")]
+                            else " (no bankroll given)"), "prob3", "risk of ruin")]
     blocks.append(Table("counting_per_round", "The counter's net per round", rcols, [
         [label] + [_no_bound(f[key], k) for k, _, _ in rcols[1:]]
         for key, label in (("per_round_played", "round played"),
                            ("per_round_watched", "round watched"))]))
     bcols = [("label", kind, "text"), ("rounds", "rounds", "int"),
              ("frequency", "frequency", "pct3"), ("played_share", "played", "pct1"),
-             ("flat_advantage", "flat advantage", "spct2"), ("flat_se", "SE", "pct2"),
+             ("flat_advantage", "flat advantage", "spct2"),
+             ("flat_se", "flat advantage SE", "pct2"),
              ("average_bet", "counter's average bet", "num2"),
              ("counter_advantage", "counter's advantage", "spct2"),
-             ("counter_se", "SE", "pct2")]
+             ("counter_se", "counter's advantage SE", "pct2")]
     blocks += [f"By the {kind} at the round's start (the ends hold every count beyond them; "
                "each SE the main game's, from the rounds' sums: a round's boxes share the "
                f"dealer's cards). {sentence(NO_SE)}.",
@@ -673,12 +675,14 @@ def counting(data: dict) -> Section | None:
                    "exact_se": "exact_return_se"})]
     if c.get("sweep"):
         wcols = [("penetration", "penetration", "num2"), ("advantage", "advantage", "spct3"),
-                 ("se", "SE", "pct3"),
+                 ("se", "advantage SE", "pct3"),
                  ("advantage_with_super_sevens", "with Super Sevens", "spct3"),
                  ("flat_advantage", "flat", "spct3"),
-                 ("gain_over_flat", "gain", "spct3"), ("gain_over_flat_se", "SE (paired)", "pct3"),
+                 ("gain_over_flat", "gain", "spct3"),
+                 ("gain_over_flat_se", "gain SE (paired)", "pct3"),
                  ("sd_round", "SD per round", "num3"),
-                 ("win_per_100", "win per 100 rounds", "num2"), ("win_per_100_se", "SE", "num2"),
+                 ("win_per_100", "win per 100 rounds", "num2"),
+                 ("win_per_100_se", "win per 100 rounds SE", "num2"),
                  *_with_ci95("score", "SCORE", "num1"), *_with_ci95("n0", "N0", "int"),
                  ("super_sevens_favourable_share", "Super Sevens favourable", "pct2")]
         blocks += ["The same plan and seed at each penetration (the share of the shoe dealt "
@@ -693,10 +697,13 @@ def counting(data: dict) -> Section | None:
     return Section("counting", "Card counting", blocks)
 
 
-def _with_ci95(key: str, label: str, kind: str) -> list[tuple[str, str, str]]:
-    """A figure's columns with its 95% interval (``bjsim count``'s ``*_ci95_low``, ``_high``)."""
-    return [(key, label, kind), (key + "_ci95_low", "95% CI low", kind),
-            (key + "_ci95_high", "95% CI high", kind)]
+def _with_ci95(key: str, label: str, kind: str, name: str | None = None
+               ) -> list[tuple[str, str, str]]:
+    """A figure's columns with its 95% interval (``bjsim count``'s ``*_ci95_low``, ``_high``),
+    each bound named after the figure (``name``, else ``label``): ``SCORE 95% low``."""
+    name = name or label
+    return [(key, label, kind), (key + "_ci95_low", f"{name} 95% low", kind),
+            (key + "_ci95_high", f"{name} 95% high", kind)]
 
 
 def _no_bound(fig: dict, key: str):
