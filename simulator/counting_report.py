@@ -236,6 +236,12 @@ def sevens_density(plan):
     return lambda i: 0.0 if i == 0 else min(1.0, max(0.0, 1 + (L.TC_MIN + i) / (52 * a)))
 
 
+# How the lines' chances are taken by count where the count tells the sevens left
+# (`sevens_density`, `_too_few_bets`), in words count and the report share.
+SEVENS_SCALING = ("below a count of 0, each line's chance is multiplied by (s/4)^k: s the "
+                  "fewest sevens a deck the count allows, k the sevens the line needs")
+
+
 def sevens_check(rules, strategy=None) -> dict:
     """What a Super Sevens z-score against the exact return needs. ``rare``: the `rarest_line` of
     the lines ``strategy`` can make; ``why_not``: None, or why no z can be given at all. The
@@ -886,11 +892,10 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                 f" z and the interval only where the bets are enough to expect {MIN_WINS} wins "
                 f"of line ({r['line']}), the rarest the strategy can make above 3 to 1 (one in "
                 f"{1 / r['probability']:,.0f} bets from a full shoe): before that the mean is a "
-                "handful of big pays, far from normal. By count "
-                + ("each line's chance is scaled, below 0, by the sevens a deck the count leaves "
-                   "at least, over 4, to the power of the sevens it needs."
-                   if ss["by_count_chance"] == "sevens left" else "the full shoe's chance is "
-                   "used: the count does not say how many sevens are left."))
+                "handful of big pays, far from normal. "
+                + (f"{SEVENS_SCALING[0].upper()}{SEVENS_SCALING[1:]}."
+                   if ss["by_count_chance"] == "sevens left" else "By count the full shoe's "
+                   "chance is used: the count does not say how many sevens are left."))
             out += [("SE: from the exact variance of the bets' starting shoes (the sample's "
                      "misses the rare big pays at most counts); z against it." if ss["exact_se"]
                      is not None else "SE: the sample's (it understates the spread of few "

@@ -690,8 +690,16 @@ def test_a_super_sevens_z_by_sevens_count_needs_30_wins_at_the_sevens_the_count_
     f0 = CR.figures(at[0], sevens, Rules(), strategy=strategy)
     assert f0["super_sevens_by_count"][0]["z_house_edge"] is not None
     assert f0["super_sevens"]["by_count_chance"] == "sevens left"
-    assert "each line's chance is scaled, below 0, by the sevens a deck" in CR.render(f0,
+    # it read "By count each line's chance is scaled, below 0, by the sevens a deck the count
+    # leaves at least, over 4, to the power of the sevens it needs."
+    assert ("Below a count of 0, each line's chance is multiplied by (s/4)^k: s the fewest "
+            "sevens a deck the count allows, k the sevens the line needs.") in CR.render(f0,
                                                                                     "table")
+    from simulator.assessment import render, sections
+    md = render.to_markdown("t", [sections.counting({"strategy": strategy.name, "counting": {
+        "plan": sevens.name, "figures": f0, "sweep": None}})])
+    assert ("By count a z needs 30 wins expected at that count; below a count of 0, each "
+            "line's chance is multiplied by (s/4)^k: s the fewest sevens") in md
     # Above 0 the full shoe's chance stays: a shoe run down holds fewer sevens at the same
     # density (1,500,000 bets at +13: 23.9 wins from a full shoe, no z).
     high = np.zeros_like(t)

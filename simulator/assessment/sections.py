@@ -15,6 +15,7 @@ from simulator.counting_report import (
     NO_INTERVAL,
     NO_SE,
     NO_SS_BET,
+    SEVENS_SCALING,
     gain_none,
     sig3,
     ss_spread,
@@ -664,9 +665,8 @@ def counting(data: dict) -> Section | None:
                   else f"line ({ss['rarest_line']['line']}), the rarest the strategy can make "
                   f"above 3 to 1 (one bet in {1 / ss['rarest_line']['probability']:,.0f})")
                + ": before that the SE understates the spread.")
-            + (" By count a z needs 30 wins expected at that count: each line's chance scaled, "
-               "below 0, by the sevens a deck the count leaves at least, over 4, to the power "
-               "of the sevens it needs." if ss.get("by_count_chance") == "sevens left" and
+            + (f" By count a z needs 30 wins expected at that count; {SEVENS_SCALING}."
+               if ss.get("by_count_chance") == "sevens left" and
                not ss["why_not"] else ""),
             Table("counting_super_sevens", f"Super Sevens return by {kind}", scols,
                   [[b[k] for k, _, _ in scols]
