@@ -22,6 +22,7 @@ import numpy as np
 from simulator import __version__, counting
 from simulator import layout as L
 from simulator.compare_report import _aligned, _markdown
+from simulator.counter import counter_strategies
 from simulator.exact.sevens import sevens_plays
 from simulator.report import PER_UNIT_WAGERED, sevens_play_text, with_note
 from simulator.tally import (
@@ -409,6 +410,14 @@ NONE_BET = {"mean": None, "se": None, "ci95_low": None, "ci95_high": None,
             "interval_note": NO_SS_BET}
 
 
+def _insures(rules, strategy, plan) -> bool | None:
+    """Whether the counter can take insurance: some strategy it plays (the base strategy with
+    the plan's index plays, `counter.counter_strategies`) insures; None without ``strategy``."""
+    if strategy is None:
+        return None
+    return any(s.insurance for s in counter_strategies(rules, strategy, plan)[0])
+
+
 def flat_main(plan) -> bool:
     """Whether the plan bets the main game flat on every box dealt in every round: then its
     main-game advantage is the flat figure's, the same bets' (Super Sevens bets aside)."""
@@ -476,6 +485,7 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         "average_super_sevens_bet": _ratio(ss_bet, played),
         "wagered_per_initial_bet": _ratio(wagered / u, bet),
         "insurance_per_initial_bet": _ratio(tot[L.C_INS_NET] / u, bet),
+        "insures": _insures(rules, strategy, plan),
         "bankroll": bankroll,
         "advantage": advantage,
         "per_round_played": per_played,
@@ -844,9 +854,13 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
             + ("no bankroll given for the risk of ruin (--bankroll, or the plan's bankroll)."
                if f["bankroll"] is None else
                f"bankroll for the risk of ruin: {_num(f['bankroll'], 0)} units."), ""]
-    ins = _pct(f["insurance_per_initial_bet"])
-    out += [f"Insurance result per unit of initial main bet: {ins} (in the main + insurance rows, "
-            "apart from the main game result per unit wagered).", ""]
+    if f.get("insures") is False:
+        out += ["Insurance: no insurance taken (neither the strategy nor the index plays "
+                "insure).", ""]
+    else:
+        ins = _pct(f["insurance_per_initial_bet"])
+        out += [f"Insurance result per unit of initial main bet: {ins} (in the main + insurance "
+                "rows, apart from the main game result per unit wagered).", ""]
     notes = {k: a["interval_note"] for k, a in f["advantage"].items()
              if a.get("interval_note") and k in NOTE_ROWS}
     if len(set(notes.values())) == 1 and len(notes) > 1:
@@ -879,8 +893,10 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                 f"convention) {_pct(ss['exact'])}, z (of the house edge) "
                 f"{_z_num(ss['z_house_edge'])}; the bet "
                 "favoured the player in "
-                f"{_pct(ss['favourable_share'], 2, sign=False)} of rounds; the counter bet it "
-                f"{ss['counter_bets']:,} units for a return of {_pct(ss['counter_return'])}."]
+                f"{_pct(ss['favourable_share'], 2, sign=False)} of rounds; "
+                + ("the counter never bet it." if not ss["counter_bets"] else
+                   f"the counter bet it {ss['counter_bets']:,} units for a return of "
+                   f"{_pct(ss['counter_return'])}.")]
         if meta.get("sevens_note"):  # as simulate's, exact's and report's
             out += [f"The Super Sevens return {meta['sevens_note']}."]
         if ss["why_not"] is not None:

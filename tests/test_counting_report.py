@@ -989,3 +989,21 @@ def test_counts_super_sevens_line_names_each_figure_and_its_sign():
     assert ("Super Sevens overall, return per unit staked: simulated -12.000% ±" in text)
     assert "exact: mean over the rounds' starting shoes (published convention) -11.000%" in text
     assert "11.400% house edge (full shoe) for these rules" in text
+
+
+def test_count_says_no_insurance_was_taken_and_no_super_sevens_bet_rather_than_zeros():
+    """It printed "Insurance result per unit of initial main bet: +0.000%" for a counter that
+    never insures, and "the counter bet it 0 units for a return of -." for Super Sevens."""
+    bets = 2_000_000
+    t = ss_tally(bets, -bets // 10, 30 * bets, -0.12)
+    t[-L.TC_MIN][L.C_PLAYED] = t[-L.TC_MIN][L.C_BET] = bets
+    never = CR.render(CR.figures(t, load_plan("hi-lo-flat"), Rules(),
+                                 strategy=load_strategy("basic-super-sevens")), "table")
+    assert "Insurance: no insurance taken" in never and "+0.000%" not in never.split(
+        "Insurance")[1].splitlines()[0]
+    assert "the counter never bet it." in never and "0 units for a return of -" not in never
+    # hi-lo-1-12's index plays insure at +3: the insurance result is given
+    insures = CR.figures(t, load_plan("hi-lo-1-12"), Rules(), strategy=load_strategy("basic"))
+    assert insures["insures"] is True
+    assert "Insurance result per unit of initial main bet: +0.000%" in CR.render(insures,
+                                                                                 "table")
