@@ -767,8 +767,8 @@ def test_sevens_changes_are_of_the_house_edge_as_the_choices_cost():
 
 
 @pytest.mark.parametrize("name, peek, equal, says, never", [
-    ("basic", False, False, "They differ because rule 14.4", "gives the published figure"),
-    ("mimic-dealer", False, True, "gives the published figure", "differ"),
+    ("basic", False, False, "(a third card always dealt) differ because rule 14.4", "agree"),
+    ("mimic-dealer", False, True, "and the published figure's agree", "differ"),
     ("mimic-dealer", True, False, "which no 7-7 play achieves here", "split or stood on, so"),
 ])
 def test_sevens_sentence_explains_a_difference_only_where_there_is_one(name, peek, equal, says,
@@ -790,6 +790,10 @@ def test_sevens_sentence_explains_a_difference_only_where_there_is_one(name, pee
     diff = abs(fig["super_sevens"]["house_edge"] - pub["super_sevens_house_edge"])
     assert bool(diff < 1e-12) is equal is bool(s.get("strategy_equals_published"))
     assert says in s["why"] and never not in s["why"]
+    # each figure named (it read "They differ"): the strategy's own, then the convention's
+    assert "They" not in s["why"] and s["why"].startswith(
+        f"The strategy's own 7-7 play's {100 * fig['super_sevens']['house_edge']:.3f}% and "
+        + ("" if equal else f"the published figure's {100 * pub['super_sevens_house_edge']:.3f}%"))
 
 
 def test_variant_figures_equal_what_compare_prints(built):
@@ -1545,3 +1549,16 @@ def test_each_z_says_what_it_is_of(built):
     assert f"z = {fmt(tot['z'], 'z')} (of the house edge" in md
     assert "| z (of the house edge) ~ |" in md  # (~: it holds the cut-card effect)
     assert "Each part alone: the main run, the exact figures" in md
+
+
+def test_the_summarys_super_sevens_sentence_names_the_two_figures_it_compares(built):
+    """It read "It is 11.400% if every 7-7 is hit, and the published figures' convention ...
+    gives 11.400%" (one figure twice) and "They differ because ..." (which they?)."""
+    out, data, _ = built
+    summary = (out / "report.md").read_text().split("## ")[1]
+    line = next(ln for ln in summary.splitlines() if ln.startswith("Super Sevens house edge"))
+    assert data["sevens"]["published_equals_hit"] and "if every 7-7 is hit" not in line
+    pub = next(r for r in data["sevens"]["rows"] if r.get("convention"))
+    edge = f"{100 * pub['super_sevens_house_edge']:.3f}%"
+    assert line.count(edge) == 2  # the convention's note, and the comparison: not a third time
+    assert "They " not in line and (". The strategy's own 7-7 play's " in line)

@@ -177,10 +177,11 @@ def summary(data: dict) -> Section:
         text.append(
             f"Super Sevens house edge, per unit staked: exact {fmt(-ss['exact'], 'pct3')} with "
             f"the strategy's own 7-7 play; simulated {fmt(-ss['simulated'], 'pct3')}"
-            f"{_plus_minus(ss, 3)}. It is "
-            + (f"{fmt(hit['super_sevens_house_edge'], 'pct3')} if every 7-7 is hit, and " if hit
-               else "")
-            + data["sevens"]["convention_note"] + ". " + data["sevens"]["why"])
+            f"{_plus_minus(ss, 3)}. "
+            # hitting every 7-7 is named only where it is not the convention's figure (a peek)
+            + (f"It is {fmt(hit['super_sevens_house_edge'], 'pct3')} if every 7-7 is hit; "
+               if hit and not data["sevens"]["published_equals_hit"] else "")
+            + sentence(data["sevens"]["convention_note"]) + ". " + data["sevens"]["why"])
     return Section("summary", "Summary", text)
 
 
