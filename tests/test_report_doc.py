@@ -320,6 +320,8 @@ def test_choices_table_reads_each_strategys_run_and_exact_figures(built):
     for r, row in zip(rows, data["choices"], strict=True):
         ss = data["simulation"][row["strategy"]]["results"]["super_sevens"]
         assert float(r["se"]) == row["se"]
+        # named as wagers.csv names its z (it was "z"): of the house edge, simulated - exact
+        assert "z" not in r and float(r["z_house_edge"]) == pytest.approx(row["z"])
         assert (r["ss_se"], r["ss_ci95_low"]) == ("", "") if ss["se"] is None else (
             float(r["ss_se"]), float(r["ss_ci95_low"])) == (ss["se"], -ss["ci95_high"])
     if any(r["ss_interval_note"] for r in data["choices"]):  # (60,000 rounds: too few)
@@ -866,6 +868,12 @@ def test_variant_table_starts_with_the_comparisons_own_baseline(built):
     assert float(rows[0]["house_edge"]) == base["house_edge"] and rows[0]["difference"] == ""
     # each column says what it holds, as compare's csv: the exact difference, not "exact"
     assert float(rows[1]["exact_difference"]) == row["exact"] and "exact" not in rows[1]
+    # its z is of the house edge (the simulated change less the exact one), labelled as such
+    assert "z" not in rows[1] and float(rows[1]["z_house_edge"]) == pytest.approx(
+        (row["difference"] - row["exact"]) / row["se"])
+    head = next(ln for ln in (out / "report.md").read_text().splitlines()
+                if ln.startswith("| variant | changes | house edge |"))
+    assert "| z (of the house edge) |" in head and "| z |" not in head
     cells = (f"| {doc['label']} | (baseline) | {fmt(base['house_edge'], 'pct3')} | "
              f"{fmt(base['house_edge_half_width'], 'pct3')} | "
              f"{fmt(base['exact_house_edge'], 'pct3')} | - |")

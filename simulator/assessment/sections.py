@@ -475,7 +475,8 @@ def choices(data: dict) -> Section:
     t = Table("player_choices", "The player's choices: house edge by strategy", cols,
               [[r.get(c) for c, _, _ in cols] for r in data["choices"]],
               {"exact": "exact_house_edge", "simulated": "simulated_house_edge",
-               "ss_exact": "ss_exact_house_edge", "ss_simulated": "ss_simulated_house_edge"})
+               "ss_exact": "ss_exact_house_edge", "ss_simulated": "ss_simulated_house_edge",
+               "z": "z_house_edge"})
     withheld = [f"{r['strategy']}: {r['ss_interval_note']}" for r in data["choices"]
                 if r.get("ss_interval_note")]
     return Section("choices", "The effect of the player's choices", [
@@ -500,12 +501,12 @@ def variants(data: dict) -> Section:
             ("difference", "difference", "spct3"),
             ("ci95_low", "95% CI low", "spct3"), ("ci95_high", "95% CI high", "spct3"),
             ("variance_reduction", "x var", "num1"), ("exact", "exact difference", "spct3"),
-            ("exact_scope", "exact scope", "text"), ("z", "z", "z"),
+            ("exact_scope", "exact scope", "text"), ("z", "z (of the house edge)", "z"),
             ("strategy", "strategy", "text")]
     t = Table("rule_variants", "The effect of each rule variant on the house edge (the first "
               "row: the comparison's own run of the rule set)", cols,
               [[r.get(c) for c, _, _ in cols] for r in [v["baseline"], *v["rows"]]],
-              {"exact": "exact_difference"})  # (as compare's csv)
+              {"exact": "exact_difference", "z": "z_house_edge"})  # (as compare's csv)
     blocks = [v["note"], t, _chart(
         data, "rule_effects", "Change in house edge of each variant, with its 95% interval "
         "(paired with this rule set) and the exact change.")]
