@@ -361,10 +361,14 @@ def test_choices_table_gives_each_simulated_house_edge_its_se_and_interval():
 
 
 def test_volatility_is_edge_plus_minus_z_sd_over_root_n(built):
-    _, data, _ = built
+    out, data, _ = built
     rows = data["volatility"]
     assert {r["wager"] for r in rows} == {"total", "insurance", "super_sevens"}
-    assert sorted({r["rounds"] for r in rows}) == [100, 1_000, 10_000, 100_000]
+    # N is in bets, as the table's column says (with k boxes N bets are N / k rounds)
+    assert sorted({r["bets"] for r in rows}) == [100, 1_000, 10_000, 100_000]
+    assert all("rounds" not in r for r in rows)
+    with open(out / "csv" / "volatility.csv", newline="") as f:
+        assert next(csv.reader(f))[:2] == ["wager", "bets"]
     z = {90: 1.6448536269514722, 95: 1.959963984540054, 99: 2.5758293035489004}
     for r in rows:
         w = wager(data, r["wager"])
@@ -374,10 +378,10 @@ def test_volatility_is_edge_plus_minus_z_sd_over_root_n(built):
         sd = w["exact_sd_bet"] if ss else w["sd_bet"]
         assert r["sd_source"] == ("exact" if ss else "simulated")
         assert r["house_edge"] == -w["exact"] and r["sd_bet"] == sd
-        assert r["expected_win"] == pytest.approx(r["rounds"] * r["house_edge"])
+        assert r["expected_win"] == pytest.approx(r["bets"] * r["house_edge"])
         assert r["range_source"] == ("drawn" if ss else "normal")
         for c, zc in z.items():
-            half = zc * sd / math.sqrt(r["rounds"])
+            half = zc * sd / math.sqrt(r["bets"])
             assert r[f"vi_{c}"] == pytest.approx(zc * sd, rel=1e-12)
             if ss:  # drawn from the exact line chances: within what the casino can win or lose
                 assert -5000 <= r[f"low_{c}"] < r["house_edge"] < r[f"high_{c}"] <= 1
@@ -455,7 +459,7 @@ def test_volatility_with_several_boxes_counts_bets_in_rounds():
     z95 = 1.959963984540054
     rows = figures._volatility([total, ins, ss], lines, boxes=7)
     for r in rows:
-        n = r["rounds"]
+        n = r["bets"]
         if r["wager"] == "total":
             half = z95 * 5.32 * math.sqrt(n / 7) / n
             assert r["vi_95"] == pytest.approx(z95 * 5.32 / math.sqrt(7), rel=1e-12)
@@ -472,7 +476,7 @@ def test_volatility_with_several_boxes_counts_bets_in_rounds():
         assert r["house_edge"] - r["low_95"] == pytest.approx(half, rel=1e-12)
     for r in figures._volatility([total, ins], None, boxes=1):  # one box: per bet
         sd = 1.130 if r["wager"] == "total" else 1.39
-        assert r["high_95"] - r["house_edge"] == pytest.approx(z95 * sd / math.sqrt(r["rounds"]),
+        assert r["high_95"] - r["house_edge"] == pytest.approx(z95 * sd / math.sqrt(r["bets"]),
                                                                rel=1e-12)
     sec = sections.volatility({"volatility": rows})
     t = next(b for b in sec.blocks if isinstance(b, sections.Table))

@@ -373,7 +373,7 @@ def _volatility(wagers: list[dict], ss_lines: dict | None = None, boxes: int = 1
         edge = -w["exact"]
         sd_round, per_round = _round_sd(w, boxes)
         for n in ROUND_COUNTS:
-            row = {"wager": w["wager"], "label": w["label"], "per": w["per"], "rounds": n,
+            row = {"wager": w["wager"], "label": w["label"], "per": w["per"], "bets": n,
                    "house_edge": edge, "sd_bet": sd, "expected_win": n * edge,
                    "sd_source": "exact" if exact_sd else "simulated",
                    "range_source": "drawn" if w["wager"] == "super_sevens" else "normal",

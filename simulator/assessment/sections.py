@@ -387,7 +387,7 @@ def _boxes_text(rows: list[dict], sevens: bool) -> str:
 
 
 def volatility(data: dict) -> Section:
-    cols = [("wager", "wager", "text"), ("rounds", "bets", "int"),
+    cols = [("wager", "wager", "text"), ("bets", "bets", "int"),
             ("house_edge", "house edge", "pct3"), ("expected_win", "expected casino win, units",
                                                    "num2")]
     for c in CONFIDENCES:
