@@ -787,8 +787,14 @@ ROUND_HEAD = ["net per round, units", "rounds", "mean", "SE", "SD", "win/100 (95
               "SCORE (95%)", "N0 (95%)", "risk of ruin (95%)"]
 
 
+def _freq(x) -> str:
+    """A count's frequency to three decimals of a percent, ``<0.001%`` for one seen less often
+    (never ``0.000%`` for a count that was seen)."""
+    return "<0.001%" if x and 100 * x < 0.0005 else _pct(x, 3, sign=False)
+
+
 def _count_rows(f: dict) -> list[list[str]]:
-    return [[b["label"], _num(b["rounds"]), _pct(b["frequency"], 3, sign=False),
+    return [[b["label"], _num(b["rounds"]), _freq(b["frequency"]),
              _pct(b["played_share"], 1, sign=False), _pct(b["flat_advantage"], 2),
              _pct(b["flat_se"], 2, sign=False), _num(b["average_bet"], 2),
              _pct(b["counter_advantage"], 2), _pct(b["counter_se"], 2, sign=False)]

@@ -1007,3 +1007,14 @@ def test_count_says_no_insurance_was_taken_and_no_super_sevens_bet_rather_than_z
     assert insures["insures"] is True
     assert "Insurance result per unit of initial main bet: +0.000%" in CR.render(insures,
                                                                                  "table")
+
+
+def test_a_count_seen_shows_a_frequency_above_zero():
+    """A count seen in 1 round of 10 million showed "0.000%": it shows "<0.001%"."""
+    rounds = [{"count": 0, "bet": 1, "net": 10, "flat": [10]}]
+    t = tally_of(rounds) * 10_000_000
+    t += tally_of([{"count": 9, "bet": 1, "net": 10, "flat": [10]}])
+    text = CR.render(CR.figures(t, load_plan("hi-lo-flat"), Rules()), "table")
+    row = next(ln for ln in text.splitlines() if ln.startswith("+9 "))
+    assert "<0.001%" in row.split() and "0.000%" not in row.split()
+    assert "100.000%" in next(ln for ln in text.splitlines() if ln.startswith("0 ")).split()

@@ -763,10 +763,13 @@ def test_sevens_changes_are_of_the_house_edge_as_the_choices_cost():
     row = next(r for r in t.rows if r[0] == "hit every 7-7")
     main, combined = row[keys.index("main_house_edge_change")], row[keys.index("combined_1")]
     assert cost > 0 and main == pytest.approx(cost, abs=1e-9)
-    assert fmt(main, "spct4") == fmt(cost, "spct4") and fmt(main, "spct4").startswith("+")
+    assert fmt(main, "spct3") == fmt(cost, "spct3") and fmt(main, "spct3").startswith("+")
     assert combined < 0
     own = next(r for r in t.rows if r[0] == "the strategy's own 7-7 play")
-    assert [fmt(v, "spct4") for v in own[6:]] == ["+0.0000%"] * 4  # (no change, not -0)
+    assert [fmt(v, "spct3") for v in own[6:]] == ["+0.000%"] * 4  # (no change, not -0)
+    # every change column to 3 decimals (the main game's had 4)
+    assert {kind for k, _, kind in t.columns if "change" in k or k.startswith("combined")} == {
+        "spct3"}
     assert "combined_house_edge_change_1" in t.csv_header()
     assert "changes are in the house edge" in sec.blocks[0] and "+ means the player loses " \
         "more" in sec.blocks[0]
@@ -1574,3 +1577,23 @@ def test_the_summarys_super_sevens_sentence_names_the_two_figures_it_compares(bu
     edge = f"{100 * pub['super_sevens_house_edge']:.3f}%"
     assert line.count(edge) == 2  # the convention's note, and the comparison: not a third time
     assert "They " not in line and (". The strategy's own 7-7 play's " in line)
+
+
+@NEEDS_MATPLOTLIB
+@pytest.mark.parametrize("rounds", [[200_000 * i for i in range(1, 11)],
+                                    [10_000 * i for i in range(1, 101)]])
+def test_the_running_chart_counts_rounds_in_plain_figures(tmp_path, monkeypatch, rounds):
+    """Its x axis showed "1e6" (matplotlib's offset notation) beside ticks of 0.2 ... 2.0."""
+    kept = []
+    monkeypatch.setattr(charts, "_save", lambda plt, fig, path: kept.append(fig))
+    n = len(rounds)
+    data = {"running": {"rounds": rounds, "house_edge": [0.005] * n, "half_width": [0.001] * n},
+            "wagers": [{"wager": "total", "exact": -0.005}]}
+    charts.running_house_edge(data, tmp_path / "r.png")
+    (fig,) = kept
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+    assert ax.xaxis.get_offset_text().get_text() == ""
+    assert labels and all(re.fullmatch(r"\d{1,3}(,\d{3})*", s) for s in labels), labels
+    assert any("," in s for s in labels)

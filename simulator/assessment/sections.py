@@ -439,7 +439,7 @@ def sevens(data: dict) -> Section | None:
             ("super_sevens_house_edge", "Super Sevens house edge (exact)", "pct3"),
             ("simulated", "simulated", "pct3"), ("se", "SE", "pct3"),
             ("simulated_by", "simulated with", "text"),
-            ("main_house_edge_change", "main game: house edge change per round", "spct4")]
+            ("main_house_edge_change", "main game: house edge change per round", "spct3")]
     cols += [(f"combined_{b}", f"main game + side bet {b}: house edge change", "spct3")
              for b in bets]
     rows = []
