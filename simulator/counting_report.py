@@ -896,8 +896,9 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
         fl = ss["flat"]
         out += ["", f"Super Sevens overall, return per unit staked: simulated {_pct(fl['mean'])}"
                 f"{ss_spread(ss)}, exact: mean over the rounds' starting shoes (published "
-                f"convention) {_pct(ss['exact'])}, z (of the house edge) "
-                f"{_z_num(ss['z_house_edge'])}; the bet "
+                f"convention) {_pct(ss['exact'])}, "
+                + ("no z" if ss["z_house_edge"] is None else
+                   f"z (of the house edge) {_z_num(ss['z_house_edge'])}") + "; the bet "
                 "favoured the player in "
                 f"{_pct(ss['favourable_share'], 2, sign=False)} of rounds; "
                 + ("the counter never bet it." if not ss["counter_bets"] else

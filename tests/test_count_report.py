@@ -278,6 +278,8 @@ def test_the_reports_super_sevens_return_has_counts_interval_and_se():
                                               "sweep": None}}
     md = render.to_markdown("t", [sections.counting(data)])
     assert "-10.000% (no interval: fewer than 30 wins of line (e)" in md
+    text = CR.render(few, "table")  # no z: said so, not "z (of the house edge) -"
+    assert "(published convention) -11.000%, no z; " in text and "house edge) -;" not in text
 
 
 def test_sentences_begin_with_a_capital_and_keep_acronyms_and_names():
