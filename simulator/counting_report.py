@@ -22,6 +22,7 @@ import numpy as np
 from simulator import __version__, counting
 from simulator import layout as L
 from simulator.compare_report import _aligned, _markdown
+from simulator.counter import counter_strategies
 from simulator.exact.sevens import sevens_plays
 from simulator.report import PER_UNIT_WAGERED, sevens_play_text, with_note
 from simulator.tally import (
@@ -236,6 +237,12 @@ def sevens_density(plan):
     return lambda i: 0.0 if i == 0 else min(1.0, max(0.0, 1 + (L.TC_MIN + i) / (52 * a)))
 
 
+# How the lines' chances are taken by count where the count tells the sevens left
+# (`sevens_density`, `_too_few_bets`), in words count and the report share.
+SEVENS_SCALING = ("below a count of 0, each line's chance is multiplied by (s/4)^k: s the "
+                  "fewest sevens a deck the count allows, k the sevens the line needs")
+
+
 def sevens_check(rules, strategy=None) -> dict:
     """What a Super Sevens z-score against the exact return needs. ``rare``: the `rarest_line` of
     the lines ``strategy`` can make; ``why_not``: None, or why no z can be given at all. The
@@ -276,10 +283,11 @@ def _too_few_bets(sim: dict, check: dict, density: float | None = None) -> str |
     `MIN_WINS` wins of the rarest line the strategy can make from a full shoe (``check["rare"]``,
     as simulate and compare withhold theirs). The mean of so few bets is a handful of big pays,
     far from normal, so no 95% interval or z holds, whichever SE (the sample's or the exact
-    one): one 5000-to-1 win made z = +10.5. ``density``: the sevens a deck the bets' count
-    leaves at least, over a full shoe's (`sevens_density`): each line's chance is scaled by it
-    to the power of the sevens the line needs (`LINE_SEVENS`), and the rarest so scaled
-    decides; at a sevens count of -9 line (e) is 0.57 times as likely as from a full shoe."""
+    one): one 5000-to-1 win made z = -10.5 (of the house edge). ``density``: the sevens a deck
+    the bets' count leaves at least, over a full shoe's (`sevens_density`): each line's chance
+    is scaled by it to the power of the sevens the line needs (`LINE_SEVENS`), and the rarest
+    so scaled decides; at a sevens count of -9 line (e) is 0.57 times as likely as from a full
+    shoe."""
     rare = check["rare"]
     if rare is None:
         return None
@@ -329,16 +337,17 @@ def _few_counter_wins(ss_bet: int, plan, rules, check: dict) -> str | None:
 
 
 def _ss_z(sim: dict, exact, check: dict, exact_se=None, density=None) -> tuple:
-    """z of a simulated Super Sevens return against its exact value, or None and the reason:
-    the strategy does not play the exact return's convention (`sevens_check`), or too few bets
-    (`_too_few_bets`, at ``density``). The SE is the exact one (``exact_se``) where the tally
-    has it, else the sample's."""
+    """z of the Super Sevens house edge, as every z bjsim prints: the simulated house edge less
+    the exact one over the SE, ``(exact - simulated return) / SE`` (+ where the simulated house
+    edge is higher), or None and the reason: the strategy does not play the exact return's
+    convention (`sevens_check`), or too few bets (`_too_few_bets`, at ``density``). The SE is
+    the exact one (``exact_se``) where the tally has it, else the sample's."""
     if check["why_not"] is not None:
         return None, check["why_not"]
     few = _too_few_bets(sim, check, density)
     if few is not None:
         return None, few
-    return _z(sim["mean"], exact, sim["se"] if exact_se is None else exact_se), None
+    return _z_house_edge(sim["mean"], exact, sim["se"] if exact_se is None else exact_se), None
 
 
 def _ss_interval(sim: dict, check: dict, exact_se=None) -> dict:
@@ -394,6 +403,21 @@ def control_is_flat(plan, tot: list, control) -> bool:
                                    t[L.T_TOTAL_SQ], t[L.T_RTOTAL_SQ])
 
 
+# The advantages with Super Sevens where the counter bet none: no figures (they would repeat
+# the rows without, or add only insurance to the main game's per unit wagered).
+NO_SS_BET = "the counter bet no Super Sevens"
+NONE_BET = {"mean": None, "se": None, "ci95_low": None, "ci95_high": None,
+            "interval_note": NO_SS_BET}
+
+
+def _insures(rules, strategy, plan) -> bool | None:
+    """Whether the counter can take insurance: some strategy it plays (the base strategy with
+    the plan's index plays, `counter.counter_strategies`) insures; None without ``strategy``."""
+    if strategy is None:
+        return None
+    return any(s.insurance for s in counter_strategies(rules, strategy, plan)[0])
+
+
 def flat_main(plan) -> bool:
     """Whether the plan bets the main game flat on every box dealt in every round: then its
     main-game advantage is the flat figure's, the same bets' (Super Sevens bets aside)."""
@@ -428,10 +452,11 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     advantage = {
         "initial_bet": _advantage(net / u, bet, main_sd, played),
         "initial_bet_with_super_sevens": _without_interval(
-            _advantage(net / u + ss_net, bet + ss_bet, sd, played), few),
+            _advantage(net / u + ss_net, bet + ss_bet, sd, played), few) if ss_bet else NONE_BET,
         "total_bet": _advantage(game / u, wagered / u, game_sd, played),
         "total_bet_with_super_sevens": _without_interval(
-            _advantage(round_net / u, wagered / u + ss_bet, sd, played), few),
+            _advantage(round_net / u, wagered / u + ss_bet, sd, played), few) if ss_bet
+        else NONE_BET,
     }
     flat = _flat(tot[L.C_FLAT_NET], tot[L.C_FLAT_SQ], tot[L.C_FLAT_BOXES], float(u),
                  tot[L.C_FLAT_RSQ], rounds)
@@ -460,6 +485,7 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         "average_super_sevens_bet": _ratio(ss_bet, played),
         "wagered_per_initial_bet": _ratio(wagered / u, bet),
         "insurance_per_initial_bet": _ratio(tot[L.C_INS_NET] / u, bet),
+        "insures": _insures(rules, strategy, plan),
         "bankroll": bankroll,
         "advantage": advantage,
         "per_round_played": per_played,
@@ -485,7 +511,8 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         "super_sevens": {
             "counter_bets": ss_bet, "counter_net": ss_net,
             "counter_return": _ratio(ss_net, ss_bet),
-            "flat": ss_flat, "exact": ss_exact, "exact_se": ss_exact_se, "z": ss_z,
+            "flat": ss_flat, "exact": ss_exact, "exact_se": ss_exact_se,
+            "z_house_edge": ss_z,
             "z_note": ss_note,
             "rarest_line": None if rare is None else {"line": rare[0], "probability": rare[1]},
             "why_not": check["why_not"],
@@ -499,8 +526,9 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     }
 
 
-def _z(sim, exact, se):
-    return None if sim is None or exact is None or not se else (sim - exact) / se
+def _z_house_edge(sim, exact, se):
+    """z of the house edge from a simulated and an exact return: (exact - sim) / se."""
+    return None if sim is None or exact is None or not se else (exact - sim) / se
 
 
 MIN_SAMPLE = 30  # rounds (or bets) below which a count's SE is not given: too few to mean much
@@ -555,7 +583,7 @@ def _ss_by_count(c, check, density=None) -> list[dict]:
             "count": L.TC_MIN + i, "label": bucket_label(i), "bets": n,
             "return": sim["mean"], "se": sim["se"] if n >= MIN_SAMPLE and sim["sd"] else None,
             "exact": exact, "exact_se": exact_se,
-            "z": z, "z_note": note,
+            "z_house_edge": z, "z_note": note,
             "favourable_share": _ratio(c[L.C_SS_PLUS][i], c[L.C_ROUNDS][i]),
             "counter_bets": c[L.C_SS_BET][i],
             "counter_return": _ratio(c[L.C_SS_NET][i], c[L.C_SS_BET][i]),
@@ -608,6 +636,11 @@ def _num(x, d: int = 2) -> str:
     if isinstance(x, int):
         return f"{x:,}"
     return f"{x:,.{d}f}"
+
+
+def _z_num(z) -> str:
+    """A z with its sign (``+1.23``), as the report gives it; ``-`` for none."""
+    return "-" if z is None else f"{z:+.2f}"
 
 
 def _pm95(x, se, d: int = 2) -> str:
@@ -701,8 +734,8 @@ ADVANTAGE_LABELS = (
     ("initial_bet_with_super_sevens", "  with Super Sevens (bets and result)"),
     ("total_bet", PER_UNIT_WAGERED),
     ("total_bet_with_super_sevens",
-     "per unit wagered on the main game and Super Sevens (main + insurance + Super Sevens "
-     "result)"),
+     "per unit wagered on the main game and Super Sevens (main game + insurance + Super Sevens "
+     "result: insurance in, unlike the row above)"),
 )
 
 
@@ -711,7 +744,8 @@ NOTE_ROWS = {"initial_bet": "per unit of initial main bet"}
 
 def _summary_rows(f: dict) -> list[list[str]]:
     a = f["advantage"]
-    rows = [[label, _pct(a[k]["mean"]), _pct(a[k]["se"], sign=False), _interval(a[k])]
+    rows = [[label, _pct(a[k]["mean"]), _pct(a[k]["se"], sign=False),
+             "no Super Sevens bet" if a[k]["interval_note"] == NO_SS_BET else _interval(a[k])]
             for k, label in ADVANTAGE_LABELS]
     fl = f["flat"]
     rows.append(["flat 1 unit on every box dealt (the counter's play)", _pct(fl["mean"]),
@@ -753,8 +787,14 @@ ROUND_HEAD = ["net per round, units", "rounds", "mean", "SE", "SD", "win/100 (95
               "SCORE (95%)", "N0 (95%)", "risk of ruin (95%)"]
 
 
+def _freq(x) -> str:
+    """A count's frequency to three decimals of a percent, ``<0.001%`` for one seen less often
+    (never ``0.000%`` for a count that was seen)."""
+    return "<0.001%" if x and 100 * x < 0.0005 else _pct(x, 3, sign=False)
+
+
 def _count_rows(f: dict) -> list[list[str]]:
-    return [[b["label"], _num(b["rounds"]), _pct(b["frequency"], 3, sign=False),
+    return [[b["label"], _num(b["rounds"]), _freq(b["frequency"]),
              _pct(b["played_share"], 1, sign=False), _pct(b["flat_advantage"], 2),
              _pct(b["flat_se"], 2, sign=False), _num(b["average_bet"], 2),
              _pct(b["counter_advantage"], 2), _pct(b["counter_se"], 2, sign=False)]
@@ -776,8 +816,21 @@ def _ss_rows(f: dict) -> list[list[str]]:
     return [[b["label"], _num(b["bets"]), _pct(b["return"], 2),
              _pct(b["exact_se"] if exact and b["exact_se"] is not None else b["se"], 2,
                   sign=False),
-             _pct(b["exact"], 2), _num(b["z"], 2), _pct(b["favourable_share"], 1, sign=False),
+             _pct(b["exact"], 2), _z_num(b["z_house_edge"]),
+             _pct(b["favourable_share"], 1, sign=False),
              _num(b["counter_bets"])] for b in f["super_sevens_by_count"]]
+
+
+def ss_spread(ss: dict) -> str:
+    """The overall simulated Super Sevens return's ``± half-width (95%: low to high; exact SE
+    x%)`` (its SE named: `_ss_interval`), or why it has no interval; ``ss``: the figures'
+    ``super_sevens``. As count and the report give it."""
+    fl = ss["flat"]
+    if fl["ci95_low"] is None:
+        return f" (no interval: {fl['interval_note'] or 'no SE'})"
+    se = ss["exact_se"] if fl["interval_se"] == "exact" else fl["se"]
+    return (f" ± {_pct(Z95 * se, sign=False)} (95%: {_interval(fl)}; "
+            f"{fl['interval_se']} SE {_pct(se, sign=False)})")
 
 
 def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
@@ -807,9 +860,13 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
             + ("no bankroll given for the risk of ruin (--bankroll, or the plan's bankroll)."
                if f["bankroll"] is None else
                f"bankroll for the risk of ruin: {_num(f['bankroll'], 0)} units."), ""]
-    ins = _pct(f["insurance_per_initial_bet"])
-    out += [f"Insurance result per unit of initial main bet: {ins} (in the main + insurance rows, "
-            "apart from the main game result per unit wagered).", ""]
+    if f.get("insures") is False:
+        out += ["Insurance: no insurance taken (neither the strategy nor the index plays "
+                "insure).", ""]
+    else:
+        ins = _pct(f["insurance_per_initial_bet"])
+        out += [f"Insurance result per unit of initial main bet: {ins} (in the main + insurance "
+                "rows, apart from the main game result per unit wagered).", ""]
     notes = {k: a["interval_note"] for k, a in f["advantage"].items()
              if a.get("interval_note") and k in NOTE_ROWS}
     if len(set(notes.values())) == 1 and len(notes) > 1:
@@ -818,7 +875,9 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
         for k, note in notes.items():
             out += [f"The main + insurance interval {NOTE_ROWS[k]} is {note}.", ""]
     ss_note = f["advantage"]["initial_bet_with_super_sevens"].get("interval_note")
-    if ss_note:
+    if ss_note == NO_SS_BET:
+        out += [f"With Super Sevens: no figures, {NO_SS_BET}.", ""]
+    elif ss_note:
         out += [f"With Super Sevens: no SE or interval, {ss_note}.", ""]
     out += grid(ROUND_HEAD, _round_rows(f))
     out += _round_notes(f["per_round_played"])
@@ -832,20 +891,19 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                 "start shoe, by the published convention: a third card always dealt; "
                 f"no sample SE from fewer than 30 bets at a count, or from results without "
                 "spread)", ""]
-        out += grid([kind, "bets", "simulated", _ss_se_head(f), "exact", "z", "favourable",
-                     "counter's bets"], _ss_rows(f))
+        out += grid([kind, "bets", "simulated", _ss_se_head(f), "exact",
+                     "z (of the house edge)", "favourable", "counter's bets"], _ss_rows(f))
         fl = ss["flat"]
-        if fl["ci95_low"] is not None:
-            se = ss["exact_se"] if fl["interval_se"] == "exact" else fl["se"]
-            spread = (f" ± {_pct(Z95 * se, sign=False)} (95%: {_interval(fl)}; "
-                      f"{fl['interval_se']} SE {_pct(se, sign=False)})")
-        else:
-            spread = f" (no interval: {fl['interval_note'] or 'no SE'})"
-        out += ["", f"Super Sevens overall: simulated {_pct(fl['mean'])}{spread}, exact "
-                f"(published convention) {_pct(ss['exact'])}, z {_num(ss['z'], 2)}; the bet "
+        out += ["", f"Super Sevens overall, return per unit staked: simulated {_pct(fl['mean'])}"
+                f"{ss_spread(ss)}, exact: mean over the rounds' starting shoes (published "
+                f"convention) {_pct(ss['exact'])}, "
+                + ("no z" if ss["z_house_edge"] is None else
+                   f"z (of the house edge) {_z_num(ss['z_house_edge'])}") + "; the bet "
                 "favoured the player in "
-                f"{_pct(ss['favourable_share'], 2, sign=False)} of rounds; the counter bet it "
-                f"{ss['counter_bets']:,} units for a return of {_pct(ss['counter_return'])}."]
+                f"{_pct(ss['favourable_share'], 2, sign=False)} of rounds; "
+                + ("the counter never bet it." if not ss["counter_bets"] else
+                   f"the counter bet it {ss['counter_bets']:,} units for a return of "
+                   f"{_pct(ss['counter_return'])}.")]
         if meta.get("sevens_note"):  # as simulate's, exact's and report's
             out += [f"The Super Sevens return {meta['sevens_note']}."]
         if ss["why_not"] is not None:
@@ -857,11 +915,10 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                 f" z and the interval only where the bets are enough to expect {MIN_WINS} wins "
                 f"of line ({r['line']}), the rarest the strategy can make above 3 to 1 (one in "
                 f"{1 / r['probability']:,.0f} bets from a full shoe): before that the mean is a "
-                "handful of big pays, far from normal. By count "
-                + ("each line's chance is scaled, below 0, by the sevens a deck the count leaves "
-                   "at least, over 4, to the power of the sevens it needs."
-                   if ss["by_count_chance"] == "sevens left" else "the full shoe's chance is "
-                   "used: the count does not say how many sevens are left."))
+                "handful of big pays, far from normal. "
+                + (f"{SEVENS_SCALING[0].upper()}{SEVENS_SCALING[1:]}."
+                   if ss["by_count_chance"] == "sevens left" else "By count the full shoe's "
+                   "chance is used: the count does not say how many sevens are left."))
             out += [("SE: from the exact variance of the bets' starting shoes (the sample's "
                      "misses the rare big pays at most counts); z against it." if ss["exact_se"]
                      is not None else "SE: the sample's (it understates the spread of few "
@@ -924,7 +981,7 @@ def tidy_rows(f: dict) -> list[dict]:
     add("super_sevens", "interval_se", fl["interval_se"])
     add("super_sevens", "exact_se", ss["exact_se"])
     add("super_sevens", "sample_se", fl["se"])
-    for k in ("exact", "z", "favourable_share", "counter_bets", "counter_return",
+    for k in ("exact", "z_house_edge", "favourable_share", "counter_bets", "counter_return",
               "by_count_chance"):
         add("super_sevens", k, ss[k])
     for b in f["by_count"]:
@@ -934,7 +991,7 @@ def tidy_rows(f: dict) -> list[dict]:
             se=b["counter_se"])
         add("by_count", "flat_advantage", b["flat_advantage"], count=b["count"], se=b["flat_se"])
     for b in f["super_sevens_by_count"]:
-        for k in ("bets", "exact", "z", "favourable_share", "counter_bets"):
+        for k in ("bets", "exact", "z_house_edge", "favourable_share", "counter_bets"):
             add("super_sevens_by_count", k, b[k], count=b["count"])
         add("super_sevens_by_count", "return", b["return"], count=b["count"],
             se=b["se"] if b["exact_se"] is None else b["exact_se"])

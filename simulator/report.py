@@ -85,10 +85,10 @@ def sevens_convention(rules: dict) -> str:
     pays = "/".join(f"{p:g}" for p in rules["super_sevens_pays"])
     how = ("hit every 7-7, as the basic-super-sevens strategy" if rules["hole_card"] == "none"
            else "which no 7-7 play gives with a peek")
-    said = (f"published for them: {_pct(c['published'], 2)} ({c['source']})"
+    said = (f"published for them: {_pct(c['published'], 2)} house edge ({c['source']})"
             if c["published"] is not None else "no figure is published for them")
     return (f"the published figures' convention, a third card always dealt ({how}), gives "
-            f"{_pct(c['house_edge'])} for these rules ({decks} "
+            f"{_pct(c['house_edge'])} house edge (full shoe) for these rules ({decks} "
             f"deck{'s' if decks != 1 else ''}, pays {pays}); {said}")
 
 

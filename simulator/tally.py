@@ -413,8 +413,9 @@ def dealer_note(rules, blackjacks: int, rounds: int) -> str:
             "(dealer_not_finished, per round) are not a random sample of rounds, so "
             "dealer_blackjack is not the dealer's chance of a blackjack: dealer blackjacks were "
             f"seen in {100 * blackjacks / rounds:.2f}% of all rounds, and a dealer always "
-            f"drawing its second card from a full shoe of {int(rules.decks)} deck(s) has one "
-            f"in {100 * full:.2f}% (2 x {a} aces x {ten} tens / ({n} x {n - 1}) cards)")
+            f"drawing its second card from a full shoe of {int(rules.decks)} "
+            f"deck{'s' if int(rules.decks) != 1 else ''} has a blackjack {100 * full:.2f}% of "
+            f"the time (2 × {a} aces × {ten} tens / ({n} × {n - 1}))")
 
 
 def _by_strategy(t: list, lines: dict, dealable, possible: list,

@@ -211,3 +211,114 @@ def test_the_section_says_score_n0_and_ruin_intervals_are_conservative_with_supe
             "pays move the mean and SD together).") in md
     assert "SCORE and N0 intervals are conservative (the Super Sevens pays move the mean and SD " \
         "together) where given." in md
+
+
+def test_count_and_the_report_give_the_super_sevens_z_of_the_house_edge_with_one_sign():
+    """bjsim count printed z -0.61 (of the return, unlabelled) where the report gave the same
+    run's z = +0.61 (of the house edge): both give the z of the house edge, (exact return -
+    simulated return) / SE, labelled, in every format."""
+    import csv
+    import io
+    import math
+    import re
+
+    from simulator import counting_report as CR
+    from simulator.plans import load_plan
+    from simulator.strategy import load_strategy
+    from tests.test_counting_report import ss_tally
+
+    bets = 2_000_000  # losing 12% a bet against an exact -11%: the house edge simulated higher
+    f = CR.figures(ss_tally(bets, -bets * 12 // 100, 500 * bets, -0.11, exact_sq=525.0),
+                   load_plan("hi-lo-flat"), Rules(), strategy=load_strategy("basic-super-sevens"))
+    ss, (row,) = f["super_sevens"], f["super_sevens_by_count"]
+    z = -(ss["flat"]["mean"] - ss["exact"]) / ss["exact_se"]
+    assert z == pytest.approx(0.01 / math.sqrt((525 - 0.11**2) / bets)) and z > 0
+    assert ss["z_house_edge"] == pytest.approx(z) and row["z_house_edge"] == pytest.approx(z)
+    table = CR.render(f, "table", {})
+    assert f"z (of the house edge) {z:+.2f};" in table
+    by_count = table.splitlines()[table.splitlines().index(
+        next(ln for ln in table.splitlines() if "z (of the house edge)" in ln
+             and "favourable" in ln)) + 1]
+    assert f"{z:+.2f}" in by_count.split()
+    assert json.loads(CR.render(f, "json", {}))["results"]["super_sevens"]["z_house_edge"] == \
+        pytest.approx(z)
+    rows = {r["item"]: r for r in csv.DictReader(io.StringIO(CR.render(f, "csv", {})))
+            if r["section"] == "super_sevens"}
+    assert "z" not in rows and float(rows["z_house_edge"]["value"]) == pytest.approx(z)
+    data = {"strategy": "basic-super-sevens",
+            "counting": {"plan": "hi-lo-flat", "figures": f, "sweep": None}}
+    md = render.to_markdown("t", [sections.counting(data)])
+    said = re.search(r"z = ([+-]\d+\.\d\d) \(of the house edge", md).group(1)
+    assert said == f"{z:+.2f}"
+    assert f"| {z:+.2f} |" in md.replace("  ", " ")
+
+
+def test_the_reports_super_sevens_return_has_counts_interval_and_se():
+    """The report gave "overall simulated -12.326%, exact -11.338%, z = +0.61" with no SE or
+    interval where count gives "± 3.160% (95%: ...; exact SE 1.612%)": the same words now."""
+    from simulator import counting_report as CR
+    from simulator.plans import load_plan
+    from simulator.strategy import load_strategy
+    from tests.test_counting_report import ss_tally
+
+    bets = 2_000_000
+    for bet_net in (-bets * 12 // 100, -bets // 4):
+        f = CR.figures(ss_tally(bets, bet_net, 500 * bets, -0.11, exact_sq=525.0),
+                       load_plan("hi-lo-flat"), Rules(),
+                       strategy=load_strategy("basic-super-sevens"))
+        spread = f" ± {100 * 1.959963984540054 * f['super_sevens']['exact_se']:.3f}% (95%: "
+        assert spread in CR.render(f, "table")
+        data = {"strategy": "basic-super-sevens",
+                "counting": {"plan": "hi-lo-flat", "figures": f, "sweep": None}}
+        md = render.to_markdown("t", [sections.counting(data)])
+        assert f"simulated {100 * f['super_sevens']['flat']['mean']:+.3f}%{spread}" in md
+        assert f"exact SE {100 * f['super_sevens']['exact_se']:.3f}%)" in md
+    few = CR.figures(ss_tally(1000, -100, 500 * 1000, -0.11), load_plan("hi-lo-flat"), Rules())
+    data = {"strategy": "basic", "counting": {"plan": "hi-lo-flat", "figures": few,
+                                              "sweep": None}}
+    md = render.to_markdown("t", [sections.counting(data)])
+    assert "-10.000% (no interval: fewer than 30 wins of line (e)" in md
+    text = CR.render(few, "table")  # no z: said so, not "z (of the house edge) -"
+    assert "(published convention) -11.000%, no z; " in text and "house edge) -;" not in text
+
+
+def test_sentences_begin_with_a_capital_and_keep_acronyms_and_names():
+    """The counting section read "No se from fewer than 30 rounds" (str.capitalize lowers the
+    rest), and the dealer note began "Dealer_*:" where the rows are named dealer_*."""
+    from simulator import counting_report as CR
+    from simulator.plans import load_plan
+    from simulator.tally import dealer_note
+    from tests.test_counting_report import FLAT_ROUNDS, tally_of
+
+    assert sections.sentence(CR.NO_SE).startswith("No SE from fewer than 30 rounds")
+    assert sections.sentence("SE: the sample's") == "SE: the sample's"
+    note = dealer_note(Rules(), 5, 100)
+    assert sections.sentence(note) == note and note.startswith("dealer_*:")
+    f = CR.figures(tally_of(FLAT_ROUNDS), load_plan("hi-lo-1-12"), Rules())
+    md = render.to_markdown("t", [sections.counting({"strategy": "basic", "counting": {
+        "plan": "hi-lo-1-12", "figures": f, "sweep": None}})])
+    assert "No SE from fewer than 30 rounds at a count" in md and "No se " not in md
+
+
+def test_the_counting_tables_name_every_se_and_interval_column():
+    """The per-round table read "SCORE | 95% CI low | 95% CI high | N0 | 95% CI low | ..." and
+    a bare "SE" after "win per 100 rounds": each column names its figure, in every table of
+    the section."""
+    from simulator import counting_report as CR
+    from simulator.plans import load_plan
+    from tests.test_counting_report import FLAT_ROUNDS, tally_of
+
+    f = CR.figures(tally_of(FLAT_ROUNDS) * 1000, load_plan("hi-lo-1-12"), Rules(), bankroll=100)
+    sec = sections.counting({"strategy": "basic", "counting": {
+        "plan": "hi-lo-1-12", "figures": f, "sweep": CR.sweep_rows([(0.75, f)])}})
+    tables = {b.name: b for b in sec.blocks if isinstance(b, sections.Table)}
+    per_round = [label for _, label, _ in tables["counting_per_round"].columns]
+    for name in ("SCORE", "N0", "risk of ruin"):
+        assert f"{name} 95% low" in per_round and f"{name} 95% high" in per_round
+    assert "win per 100 rounds SE" in per_round
+    for t in ("counting_per_round", "counting_by_count", "counting_penetration"):
+        labels = [label for _, label, _ in tables[t].columns]
+        assert len(set(labels)) == len(labels), t
+        assert not any(label == "SE" or label.startswith("95%") for label in labels), t
+    md = render.to_markdown("t", [sec])
+    assert "| SCORE | SCORE 95% low | SCORE 95% high | N0 | N0 95% low |" in md

@@ -502,8 +502,8 @@ def test_the_super_sevens_table_by_count(fig):
                          Rules())["super_sevens_by_count"]
     assert many["se"] == pytest.approx(statistics.stdev([-1, 3] * 15) / math.sqrt(30))
     assert row["exact"] == pytest.approx(0.3)
-    assert row["z"] is None and "fewer than 30 wins of line (e) expected in 2 bets" in row[
-        "z_note"]  # two bets say nothing of a 5000 to 1 pay
+    assert row["z_house_edge"] is None  # two bets say nothing of a 5000 to 1 pay
+    assert "fewer than 30 wins of line (e) expected in 2 bets" in row["z_note"]
     assert row["favourable_share"] == 1.0 and row["counter_bets"] == 2
     ss = fig["super_sevens"]
     assert ss["favourable_share"] == pytest.approx(2 / 6) and ss["exact"] == pytest.approx(0.3)
@@ -529,7 +529,7 @@ def test_a_super_sevens_z_needs_30_expected_wins_of_the_rarest_line():
         sim = {"n": n, "mean": -0.1, "se": 0.05}
         z, note = CR._ss_z(sim, -0.12, {"rare": (line, p), "why_not": None})
         assert (z is not None, note is None) == (has_z, has_z)
-    assert z == pytest.approx(0.4)
+    assert z == pytest.approx(-0.4)  # of the house edge: 10% simulated, 12% exact
 
 
 def ss_tally(bets: int, net: int, sq: int, exact: float, exact_sq: float = 0.0) -> np.ndarray:
@@ -584,7 +584,7 @@ def test_a_strategy_off_the_convention_has_its_samples_interval_not_the_conventi
     t = ss_tally(bets, -bets // 4, 74 * bets, -0.11, exact_sq=525.0)
     f = CR.figures(t, load_plan("hi-lo-flat"), Rules(), strategy=load_strategy("basic"))
     ss, fl = f["super_sevens"], f["super_sevens"]["flat"]
-    assert ss["z"] is None and "does not: no z" in ss["z_note"]
+    assert ss["z_house_edge"] is None and "does not: no z" in ss["z_note"]
     assert fl["interval_se"] == "sample" and fl["interval_note"] is None
     half = 1.959963984540054 * fl["se"]
     assert (fl["ci95_low"], fl["ci95_high"]) == (pytest.approx(-0.25 - half),
@@ -610,10 +610,10 @@ def test_with_the_exact_variance_too_few_bets_still_give_no_z_or_interval():
                    strategy=load_strategy("basic-super-sevens"))
     ss, fl = f["super_sevens"], f["super_sevens"]["flat"]
     assert ss["exact_se"] == pytest.approx(math.sqrt((525 - 0.11**2) / bets))
-    assert ss["z"] is None and (fl["ci95_low"], fl["ci95_high"]) == (None, None)
+    assert ss["z_house_edge"] is None and (fl["ci95_low"], fl["ci95_high"]) == (None, None)
     assert "fewer than 30 wins of line (e) expected in 200,000 bets" in fl["interval_note"]
     (row,) = f["super_sevens_by_count"]
-    assert row["z"] is None and row["exact_se"] is not None
+    assert row["z_house_edge"] is None and row["exact_se"] is not None
     assert "fewer than 30 wins of line (e)" in row["z_note"]
     for fmt in ("table", "markdown"):
         assert "simulated +200.000% (no interval: fewer than 30 wins" in CR.render(f, fmt), fmt
@@ -627,7 +627,7 @@ def test_without_the_exact_variance_no_format_shows_an_interval_too_few_bets_lea
     fl = few["super_sevens"]["flat"]
     assert (fl["ci95_low"], fl["ci95_high"], fl["interval_se"]) == (None, None, None)
     assert "fewer than 30 wins of line (e) expected in 200,000 bets" in fl["interval_note"]
-    assert few["super_sevens"]["z"] is None
+    assert few["super_sevens"]["z_house_edge"] is None
     doc = json.loads(CR.render(few, "json"))["results"]["super_sevens"]["flat"]
     assert doc["ci95_low"] is None and doc["interval_note"] == fl["interval_note"]
     assert _ss_csv_row(few)["flat_return"]["ci95_low"] == ""
@@ -652,18 +652,21 @@ def test_a_super_sevens_z_only_for_the_exact_returns_convention_and_enough_bets(
     ss, (row,) = hits["super_sevens"], hits["super_sevens_by_count"]
     se = math.sqrt((30 - 0.01) * bets / (bets - 1)) / math.sqrt(bets)
     assert ss["flat"]["se"] == pytest.approx(se) and row["se"] == pytest.approx(se)
-    assert ss["z"] == pytest.approx(0.02 / se) and row["z"] == pytest.approx(0.02 / se)
+    # z of the house edge: 10% simulated against 12% exact
+    assert ss["z_house_edge"] == pytest.approx(-0.02 / se)
+    assert row["z_house_edge"] == pytest.approx(-0.02 / se)
     assert ss["why_not"] is None and ss["rarest_line"]["line"] == "e"
     # basic splits or stands on 7-7: no third card, so not the exact return's convention
     basic = CR.figures(t, plan, Rules(), strategy=load_strategy("basic"))
-    assert basic["super_sevens"]["z"] is None and basic["super_sevens_by_count"][0]["z"] is None
+    assert basic["super_sevens"]["z_house_edge"] is None
+    assert basic["super_sevens_by_count"][0]["z_house_edge"] is None
     assert "7-7 play (split v" in basic["super_sevens"]["why_not"]
     assert "No z: the exact return deals every box a third card" in CR.render(basic, "table")
     peek = CR.figures(t, plan, Rules(hole_card="peek"),
                       strategy=load_strategy("basic-super-sevens"))
     assert "peeked dealer blackjack" in peek["super_sevens"]["why_not"]
     few = CR.figures(ss_tally(bets // 2, -bets // 20, 15 * bets, -0.12), plan, Rules())
-    assert few["super_sevens"]["z"] is None and "fewer than 30 wins of line (e)" in few[
+    assert few["super_sevens"]["z_house_edge"] is None and "fewer than 30 wins of line (e)" in few[
         "super_sevens"]["z_note"]
 
 
@@ -681,33 +684,43 @@ def test_a_super_sevens_z_by_sevens_count_needs_30_wins_at_the_sevens_the_count_
     strategy = load_strategy("basic-super-sevens")
     sevens = load_plan("sevens-super-sevens")
     (row,) = CR.figures(at[-9], sevens, Rules(), strategy=strategy)["super_sevens_by_count"]
-    assert row["count"] == -9 and row["z"] is None
+    assert row["count"] == -9 and row["z_house_edge"] is None
     assert ("fewer than 30 wins of line (e) expected in 2,000,000 bets (about 18.0, its chance "
             "at 3.31 sevens a deck: the fewest this count leaves") in row["z_note"]
     f0 = CR.figures(at[0], sevens, Rules(), strategy=strategy)
-    assert f0["super_sevens_by_count"][0]["z"] is not None
+    assert f0["super_sevens_by_count"][0]["z_house_edge"] is not None
     assert f0["super_sevens"]["by_count_chance"] == "sevens left"
-    assert "each line's chance is scaled, below 0, by the sevens a deck" in CR.render(f0,
+    # it read "By count each line's chance is scaled, below 0, by the sevens a deck the count
+    # leaves at least, over 4, to the power of the sevens it needs."
+    assert ("Below a count of 0, each line's chance is multiplied by (s/4)^k: s the fewest "
+            "sevens a deck the count allows, k the sevens the line needs.") in CR.render(f0,
                                                                                     "table")
+    from simulator.assessment import render, sections
+    md = render.to_markdown("t", [sections.counting({"strategy": strategy.name, "counting": {
+        "plan": sevens.name, "figures": f0, "sweep": None}})])
+    assert ("By count a z needs 30 wins expected at that count; below a count of 0, each "
+            "line's chance is multiplied by (s/4)^k: s the fewest sevens") in md
     # Above 0 the full shoe's chance stays: a shoe run down holds fewer sevens at the same
     # density (1,500,000 bets at +13: 23.9 wins from a full shoe, no z).
     high = np.zeros_like(t)
     high[13 - L.TC_MIN] = ss_tally(1_500_000, -150_000, 45_000_000, -0.12, exact_sq=30.0)[
         -L.TC_MIN]
     (row,) = CR.figures(high, sevens, Rules(), strategy=strategy)["super_sevens_by_count"]
-    assert row["z"] is None and "(about 23.9, its chance at 4.00 sevens a deck" in row["z_note"]
+    assert row["z_house_edge"] is None
+    assert "(about 23.9, its chance at 4.00 sevens a deck" in row["z_note"]
     # the overall return keeps the full shoe's chance (its bets are of every count)
-    assert CR.figures(at[-9], sevens, Rules(), strategy=strategy)["super_sevens"]["z"] is not None
+    f9 = CR.figures(at[-9], sevens, Rules(), strategy=strategy)
+    assert f9["super_sevens"]["z_house_edge"] is not None
     for plan in (load_plan("hi-lo-flat"), dataclasses.replace(sevens, resolution="half")):
         f = CR.figures(at[-9], plan, Rules(), strategy=strategy)
-        assert f["super_sevens_by_count"][0]["z"] is not None, plan.name
+        assert f["super_sevens_by_count"][0]["z_house_edge"] is not None, plan.name
         assert f["super_sevens"]["by_count_chance"] == "full shoe"
         assert "the full shoe's chance is used: the count does not say" in CR.render(f, "table")
     # the bottom row holds every count below -30, down to no sevens at all: never a z
     bottom = np.zeros_like(t)
     bottom[0] = t[-L.TC_MIN] * 1000
     (row,) = CR.figures(bottom, sevens, Rules(), strategy=strategy)["super_sevens_by_count"]
-    assert row["label"] == "<=-30" and row["z"] is None
+    assert row["label"] == "<=-30" and row["z_house_edge"] is None
 
 
 def test_the_end_buckets_hold_every_count_beyond_them():
@@ -747,7 +760,7 @@ def test_the_renderings_show_the_same_figures(fig):
     assert "| advantage | mean | SE | 95% interval |" in md and "+10.000%" in md
     assert "| ↳ with Super Sevens (bets and result) |" in md  # (markdown drops leading spaces)
     # its exact Super Sevens figure is the published convention's, not the strategy's 7-7 play
-    assert "exact (published convention)" in text
+    assert "starting shoes (published convention)" in text
     assert "|   " not in md
     doc = json.loads(CR.render(fig, "json", META))
     assert doc["results"] == json.loads(json.dumps(fig)) and doc["run"]["seed"] == 7
@@ -928,7 +941,80 @@ def test_the_advantage_per_unit_wagered_is_the_main_games_result_without_insuran
     # its SE: the SD of the round's main result without insurance, over the mean wagered a round
     game = [-1, -2] * 3
     assert a["total_bet"]["se"] == pytest.approx(statistics.stdev(game) / math.sqrt(6) / 1.5)
-    assert a["total_bet_with_super_sevens"]["mean"] == pytest.approx(-2.5 / 3)
+    assert a["total_bet_with_super_sevens"]["mean"] is None  # no Super Sevens bet
     table = CR.render(f, "table")
     assert PER_UNIT_WAGERED in table and "Insurance result per unit of initial main bet: +25.000%" \
         in table
+
+
+def test_the_advantages_with_super_sevens_say_none_was_bet_rather_than_repeat_a_row():
+    """hi-lo-1-12 bets no Super Sevens: its fourth row (main + insurance + Super Sevens per
+    unit wagered) read +0.511% against the third's +0.467%, the insurance alone apart, and
+    the second repeated the first. Both say no Super Sevens was bet; the fourth row's label
+    says it holds insurance, unlike the third."""
+    rounds = [{"count": 0, "bet": 1, "net": 10, "flat": [10]},
+              {"count": 1, "bet": 1, "wagered": 20, "net": -20, "ins": -5, "flat": [-20]}] * 20
+    f = CR.figures(tally_of(rounds), load_plan("hi-lo-1-12"), Rules())
+    assert f["super_sevens"]["counter_bets"] == 0
+    for k in ("initial_bet_with_super_sevens", "total_bet_with_super_sevens"):
+        a = f["advantage"][k]
+        assert a["mean"] is None and a["interval_note"] == "the counter bet no Super Sevens"
+    table = CR.render(f, "table")
+    rows = [ln for ln in table.splitlines() if ln.startswith(("  with Super Sevens",
+                                                              "per unit wagered on the main "
+                                                              "game and Super Sevens"))]
+    assert len(rows) == 2 and all(ln.rstrip().endswith("no Super Sevens bet") for ln in rows)
+    assert "insurance in, unlike the row above" in rows[1]
+    assert "With Super Sevens: no figures, the counter bet no Super Sevens." in table
+    from simulator.assessment import render, sections
+    data = {"strategy": "basic", "counting": {"plan": "hi-lo-1-12", "figures": f,
+                                              "sweep": None}}
+    md = render.to_markdown("t", [sections.counting(data)])
+    assert "The advantages with Super Sevens have no figures: the counter bet no Super " \
+        "Sevens." in md
+
+
+def test_counts_super_sevens_line_names_each_figure_and_its_sign():
+    """count printed "exact (published convention) -11.574%" (a return, averaged over the
+    rounds' starting shoes) beside the note's "gives 11.400% for these rules" (a house edge,
+    from a full shoe), neither named: each is named."""
+    from simulator.report import sevens_note
+    from simulator.rules import rules_dict
+
+    bets = 2_000_000
+    f = CR.figures(ss_tally(bets, -bets * 12 // 100, 500 * bets, -0.11, exact_sq=525.0),
+                   load_plan("hi-lo-flat"), Rules(), strategy=load_strategy("basic-super-sevens"))
+    note = sevens_note(["hit v 2-A"], rules_dict(Rules(super_sevens=True)))
+    text = CR.render(f, "table", {"sevens_note": note})
+    assert ("Super Sevens overall, return per unit staked: simulated -12.000% ±" in text)
+    assert "exact: mean over the rounds' starting shoes (published convention) -11.000%" in text
+    assert "11.400% house edge (full shoe) for these rules" in text
+
+
+def test_count_says_no_insurance_was_taken_and_no_super_sevens_bet_rather_than_zeros():
+    """It printed "Insurance result per unit of initial main bet: +0.000%" for a counter that
+    never insures, and "the counter bet it 0 units for a return of -." for Super Sevens."""
+    bets = 2_000_000
+    t = ss_tally(bets, -bets // 10, 30 * bets, -0.12)
+    t[-L.TC_MIN][L.C_PLAYED] = t[-L.TC_MIN][L.C_BET] = bets
+    never = CR.render(CR.figures(t, load_plan("hi-lo-flat"), Rules(),
+                                 strategy=load_strategy("basic-super-sevens")), "table")
+    assert "Insurance: no insurance taken" in never and "+0.000%" not in never.split(
+        "Insurance")[1].splitlines()[0]
+    assert "the counter never bet it." in never and "0 units for a return of -" not in never
+    # hi-lo-1-12's index plays insure at +3: the insurance result is given
+    insures = CR.figures(t, load_plan("hi-lo-1-12"), Rules(), strategy=load_strategy("basic"))
+    assert insures["insures"] is True
+    assert "Insurance result per unit of initial main bet: +0.000%" in CR.render(insures,
+                                                                                 "table")
+
+
+def test_a_count_seen_shows_a_frequency_above_zero():
+    """A count seen in 1 round of 10 million showed "0.000%": it shows "<0.001%"."""
+    rounds = [{"count": 0, "bet": 1, "net": 10, "flat": [10]}]
+    t = tally_of(rounds) * 10_000_000
+    t += tally_of([{"count": 9, "bet": 1, "net": 10, "flat": [10]}])
+    text = CR.render(CR.figures(t, load_plan("hi-lo-flat"), Rules()), "table")
+    row = next(ln for ln in text.splitlines() if ln.startswith("+9 "))
+    assert "<0.001%" in row.split() and "0.000%" not in row.split()
+    assert "100.000%" in next(ln for ln in text.splitlines() if ln.startswith("0 ")).split()

@@ -320,6 +320,8 @@ def test_choices_table_reads_each_strategys_run_and_exact_figures(built):
     for r, row in zip(rows, data["choices"], strict=True):
         ss = data["simulation"][row["strategy"]]["results"]["super_sevens"]
         assert float(r["se"]) == row["se"]
+        # named as wagers.csv names its z (it was "z"): of the house edge, simulated - exact
+        assert "z" not in r and float(r["z_house_edge"]) == pytest.approx(row["z"])
         assert (r["ss_se"], r["ss_ci95_low"]) == ("", "") if ss["se"] is None else (
             float(r["ss_se"]), float(r["ss_ci95_low"])) == (ss["se"], -ss["ci95_high"])
     if any(r["ss_interval_note"] for r in data["choices"]):  # (60,000 rounds: too few)
@@ -359,10 +361,14 @@ def test_choices_table_gives_each_simulated_house_edge_its_se_and_interval():
 
 
 def test_volatility_is_edge_plus_minus_z_sd_over_root_n(built):
-    _, data, _ = built
+    out, data, _ = built
     rows = data["volatility"]
     assert {r["wager"] for r in rows} == {"total", "insurance", "super_sevens"}
-    assert sorted({r["rounds"] for r in rows}) == [100, 1_000, 10_000, 100_000]
+    # N is in bets, as the table's column says (with k boxes N bets are N / k rounds)
+    assert sorted({r["bets"] for r in rows}) == [100, 1_000, 10_000, 100_000]
+    assert all("rounds" not in r for r in rows)
+    with open(out / "csv" / "volatility.csv", newline="") as f:
+        assert next(csv.reader(f))[:2] == ["wager", "bets"]
     z = {90: 1.6448536269514722, 95: 1.959963984540054, 99: 2.5758293035489004}
     for r in rows:
         w = wager(data, r["wager"])
@@ -372,10 +378,10 @@ def test_volatility_is_edge_plus_minus_z_sd_over_root_n(built):
         sd = w["exact_sd_bet"] if ss else w["sd_bet"]
         assert r["sd_source"] == ("exact" if ss else "simulated")
         assert r["house_edge"] == -w["exact"] and r["sd_bet"] == sd
-        assert r["expected_win"] == pytest.approx(r["rounds"] * r["house_edge"])
+        assert r["expected_win"] == pytest.approx(r["bets"] * r["house_edge"])
         assert r["range_source"] == ("drawn" if ss else "normal")
         for c, zc in z.items():
-            half = zc * sd / math.sqrt(r["rounds"])
+            half = zc * sd / math.sqrt(r["bets"])
             assert r[f"vi_{c}"] == pytest.approx(zc * sd, rel=1e-12)
             if ss:  # drawn from the exact line chances: within what the casino can win or lose
                 assert -5000 <= r[f"low_{c}"] < r["house_edge"] < r[f"high_{c}"] <= 1
@@ -453,7 +459,7 @@ def test_volatility_with_several_boxes_counts_bets_in_rounds():
     z95 = 1.959963984540054
     rows = figures._volatility([total, ins, ss], lines, boxes=7)
     for r in rows:
-        n = r["rounds"]
+        n = r["bets"]
         if r["wager"] == "total":
             half = z95 * 5.32 * math.sqrt(n / 7) / n
             assert r["vi_95"] == pytest.approx(z95 * 5.32 / math.sqrt(7), rel=1e-12)
@@ -470,7 +476,7 @@ def test_volatility_with_several_boxes_counts_bets_in_rounds():
         assert r["house_edge"] - r["low_95"] == pytest.approx(half, rel=1e-12)
     for r in figures._volatility([total, ins], None, boxes=1):  # one box: per bet
         sd = 1.130 if r["wager"] == "total" else 1.39
-        assert r["high_95"] - r["house_edge"] == pytest.approx(z95 * sd / math.sqrt(r["rounds"]),
+        assert r["high_95"] - r["house_edge"] == pytest.approx(z95 * sd / math.sqrt(r["bets"]),
                                                                rel=1e-12)
     sec = sections.volatility({"volatility": rows})
     t = next(b for b in sec.blocks if isinstance(b, sections.Table))
@@ -757,18 +763,21 @@ def test_sevens_changes_are_of_the_house_edge_as_the_choices_cost():
     row = next(r for r in t.rows if r[0] == "hit every 7-7")
     main, combined = row[keys.index("main_house_edge_change")], row[keys.index("combined_1")]
     assert cost > 0 and main == pytest.approx(cost, abs=1e-9)
-    assert fmt(main, "spct4") == fmt(cost, "spct4") and fmt(main, "spct4").startswith("+")
+    assert fmt(main, "spct3") == fmt(cost, "spct3") and fmt(main, "spct3").startswith("+")
     assert combined < 0
     own = next(r for r in t.rows if r[0] == "the strategy's own 7-7 play")
-    assert [fmt(v, "spct4") for v in own[6:]] == ["+0.0000%"] * 4  # (no change, not -0)
+    assert [fmt(v, "spct3") for v in own[6:]] == ["+0.000%"] * 4  # (no change, not -0)
+    # every change column to 3 decimals (the main game's had 4)
+    assert {kind for k, _, kind in t.columns if "change" in k or k.startswith("combined")} == {
+        "spct3"}
     assert "combined_house_edge_change_1" in t.csv_header()
     assert "changes are in the house edge" in sec.blocks[0] and "+ means the player loses " \
         "more" in sec.blocks[0]
 
 
 @pytest.mark.parametrize("name, peek, equal, says, never", [
-    ("basic", False, False, "They differ because rule 14.4", "gives the published figure"),
-    ("mimic-dealer", False, True, "gives the published figure", "differ"),
+    ("basic", False, False, "(a third card always dealt) differ because rule 14.4", "agree"),
+    ("mimic-dealer", False, True, "and the published figure's agree", "differ"),
     ("mimic-dealer", True, False, "which no 7-7 play achieves here", "split or stood on, so"),
 ])
 def test_sevens_sentence_explains_a_difference_only_where_there_is_one(name, peek, equal, says,
@@ -790,6 +799,10 @@ def test_sevens_sentence_explains_a_difference_only_where_there_is_one(name, pee
     diff = abs(fig["super_sevens"]["house_edge"] - pub["super_sevens_house_edge"])
     assert bool(diff < 1e-12) is equal is bool(s.get("strategy_equals_published"))
     assert says in s["why"] and never not in s["why"]
+    # each figure named (it read "They differ"): the strategy's own, then the convention's
+    assert "They" not in s["why"] and s["why"].startswith(
+        f"The strategy's own 7-7 play's {100 * fig['super_sevens']['house_edge']:.3f}% and "
+        + ("" if equal else f"the published figure's {100 * pub['super_sevens_house_edge']:.3f}%"))
 
 
 def test_variant_figures_equal_what_compare_prints(built):
@@ -862,6 +875,12 @@ def test_variant_table_starts_with_the_comparisons_own_baseline(built):
     assert float(rows[0]["house_edge"]) == base["house_edge"] and rows[0]["difference"] == ""
     # each column says what it holds, as compare's csv: the exact difference, not "exact"
     assert float(rows[1]["exact_difference"]) == row["exact"] and "exact" not in rows[1]
+    # its z is of the house edge (the simulated change less the exact one), labelled as such
+    assert "z" not in rows[1] and float(rows[1]["z_house_edge"]) == pytest.approx(
+        (row["difference"] - row["exact"]) / row["se"])
+    head = next(ln for ln in (out / "report.md").read_text().splitlines()
+                if ln.startswith("| variant | changes | house edge |"))
+    assert "| z (of the house edge) |" in head and "| z |" not in head
     cells = (f"| {doc['label']} | (baseline) | {fmt(base['house_edge'], 'pct3')} | "
              f"{fmt(base['house_edge_half_width'], 'pct3')} | "
              f"{fmt(base['exact_house_edge'], 'pct3')} | - |")
@@ -1545,3 +1564,36 @@ def test_each_z_says_what_it_is_of(built):
     assert f"z = {fmt(tot['z'], 'z')} (of the house edge" in md
     assert "| z (of the house edge) ~ |" in md  # (~: it holds the cut-card effect)
     assert "Each part alone: the main run, the exact figures" in md
+
+
+def test_the_summarys_super_sevens_sentence_names_the_two_figures_it_compares(built):
+    """It read "It is 11.400% if every 7-7 is hit, and the published figures' convention ...
+    gives 11.400%" (one figure twice) and "They differ because ..." (which they?)."""
+    out, data, _ = built
+    summary = (out / "report.md").read_text().split("## ")[1]
+    line = next(ln for ln in summary.splitlines() if ln.startswith("Super Sevens house edge"))
+    assert data["sevens"]["published_equals_hit"] and "if every 7-7 is hit" not in line
+    pub = next(r for r in data["sevens"]["rows"] if r.get("convention"))
+    edge = f"{100 * pub['super_sevens_house_edge']:.3f}%"
+    assert line.count(edge) == 2  # the convention's note, and the comparison: not a third time
+    assert "They " not in line and (". The strategy's own 7-7 play's " in line)
+
+
+@NEEDS_MATPLOTLIB
+@pytest.mark.parametrize("rounds", [[200_000 * i for i in range(1, 11)],
+                                    [10_000 * i for i in range(1, 101)]])
+def test_the_running_chart_counts_rounds_in_plain_figures(tmp_path, monkeypatch, rounds):
+    """Its x axis showed "1e6" (matplotlib's offset notation) beside ticks of 0.2 ... 2.0."""
+    kept = []
+    monkeypatch.setattr(charts, "_save", lambda plt, fig, path: kept.append(fig))
+    n = len(rounds)
+    data = {"running": {"rounds": rounds, "house_edge": [0.005] * n, "half_width": [0.001] * n},
+            "wagers": [{"wager": "total", "exact": -0.005}]}
+    charts.running_house_edge(data, tmp_path / "r.png")
+    (fig,) = kept
+    fig.canvas.draw()
+    ax = fig.axes[0]
+    labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+    assert ax.xaxis.get_offset_text().get_text() == ""
+    assert labels and all(re.fullmatch(r"\d{1,3}(,\d{3})*", s) for s in labels), labels
+    assert any("," in s for s in labels)

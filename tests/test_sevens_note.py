@@ -10,6 +10,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from simulator.assessment.sections import sentence
 from simulator.cli import cli
 from simulator.exact import super_sevens
 from simulator.exact.sevens import PUBLISHED, convention
@@ -42,16 +43,17 @@ def test_the_convention_is_computed_and_named_published_only_where_it_is(game):
     rules = rules_of(GAMES[game])
     text = sevens_convention(rules_dict(rules))
     edge = super_sevens(rules, "hit", guaranteed_third=True)["house_edge"]
-    assert f"gives {100 * edge:.3f}% for these rules" in text
+    # each figure named: a house edge (the return's minus), from a full shoe
+    assert f"gives {100 * edge:.3f}% house edge (full shoe) for these rules" in text
     published = PUBLISHED.get((rules.decks, tuple(rules.super_sevens_pays)))
     if published is None:
         assert "no figure is published for them" in text and "published for them:" not in text
     else:
         figure, source = published
-        assert f"published for them: {100 * figure:.2f}% ({source})" in text
+        assert f"published for them: {100 * figure:.2f}% house edge ({source})" in text
         assert abs(edge - figure) < 5e-5  # the figure as published is the convention's, rounded
     if game == "6 decks":
-        assert "11.400%" in text and "11.40% (Eliot Jacobson" in text
+        assert "11.400%" in text and "11.40% house edge (Eliot Jacobson" in text
     if game == "8 decks":  # 9.01% is published for 8 decks, not 6 decks' 11.40%
         assert "9.008%" in text and "9.01%" in text and "11.40" not in text
     if game in ("1 deck", "changed pays"):
@@ -115,4 +117,4 @@ def test_report_gives_the_same_note(tmp_path, game):
                  "-o", out)
     assert result.exit_code == 0, result.output
     summary = (out / "report.md").read_text().split("## ")[1]
-    assert want in " ".join(summary.split())
+    assert sentence(want) in " ".join(summary.split())  # (a sentence of its own there)

@@ -59,6 +59,10 @@ def running_house_edge(data: dict, path: Path) -> None:
                label=f"exact (full shoe every round): {100 * exact:.4f}%")
     if len(x) > 1 and x[-1] / x[0] >= 20:
         ax.set_xscale("log")
+    from matplotlib.ticker import StrMethodFormatter
+
+    # plain rounds with thousands separators, never a "1e6" offset or 10^6 ticks
+    ax.xaxis.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
     ax.set_xlabel("rounds played")
     ax.set_ylabel("house edge, % of the initial wager")
     ax.set_title("Running house edge after each chunk, with its 95% confidence band")

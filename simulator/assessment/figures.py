@@ -373,7 +373,7 @@ def _volatility(wagers: list[dict], ss_lines: dict | None = None, boxes: int = 1
         edge = -w["exact"]
         sd_round, per_round = _round_sd(w, boxes)
         for n in ROUND_COUNTS:
-            row = {"wager": w["wager"], "label": w["label"], "per": w["per"], "rounds": n,
+            row = {"wager": w["wager"], "label": w["label"], "per": w["per"], "bets": n,
                    "house_edge": edge, "sd_bet": sd, "expected_win": n * edge,
                    "sd_source": "exact" if exact_sd else "simulated",
                    "range_source": "drawn" if w["wager"] == "super_sevens" else "normal",
@@ -477,18 +477,22 @@ def _sevens(rules, fig, runs: dict) -> dict:
               "the third card)")
     three = (f"{rules.super_sevens_pays[3]:g} and {rules.super_sevens_pays[4]:g} pays of three "
              "sevens, lines d and e")
+    # the two figures compared, each named: the strategy's own and the convention's
+    pair = (f"The strategy's own 7-7 play's {100 * own_edge:.3f}% and {fig_word}'s "
+            f"{100 * published['house_edge']:.3f}% (a third card always dealt)")
     if own_is_published:  # the strategy takes a third card to every 7-7: nothing to explain
-        why = (f"The strategy's own 7-7 play gives {fig_word}: it takes a third card "
+        why = (f"The strategy's own 7-7 play's {100 * own_edge:.3f}% and {fig_word}'s agree: "
+               "it takes a third card "
                "to every 7-7 (a hit or a double), which is what the published convention "
                "assumes. (Rule 14.4 settles the bet on the first two cards when 7-7 is split "
                f"or stood on, so a strategy that does either gives up part of the {three}.)")
     elif abs(own_edge - hit["house_edge"]) < 1e-12:
-        why = (f"They differ because {fig_word} assumes the third card is always "
+        why = (f"{pair} differ because {fig_word} assumes the third card is always "
                f"dealt, {peeked}; the strategy's own 7-7 play, a third card to every 7-7, "
                "gives the return of hitting every 7-7.")
     else:
-        why = ("They differ because rule 14.4 settles the bet on the first two cards when 7-7 "
-               f"is split or stood on, so the {three.replace(', lines', ' (lines') + ')'} "
+        why = (f"{pair} differ because rule 14.4 settles the bet on the first two cards when "
+               f"7-7 is split or stood on, so the {three.replace(', lines', ' (lines') + ')'} "
                f"need a hit or a double, while {fig_word} assumes the third card is "
                "always dealt, " + ("which is exactly the return when every 7-7 is hit." if same
                                    else peeked + "."))

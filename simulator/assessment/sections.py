@@ -14,8 +14,11 @@ from simulator.counting_report import (
     MOVED_TOGETHER,
     NO_INTERVAL,
     NO_SE,
+    NO_SS_BET,
+    SEVENS_SCALING,
     gain_none,
     sig3,
+    ss_spread,
 )
 from simulator.exact.compare import CUT_CARD_MARK, CUT_CARD_Z
 from simulator.report import PER_UNIT_WAGERED, precision_text
@@ -77,6 +80,15 @@ class Section:
     id: str
     title: str
     blocks: list = field(default_factory=list)
+
+
+def sentence(text: str) -> str:
+    """``text`` begun as a sentence: its first letter raised and nothing else lowered (``SE``
+    stays), unless its first word is a name as written (``dealer_*``, ``SE``)."""
+    first = text.split(" ", 1)[0]
+    if "_" in first or first.isupper():
+        return text
+    return text[:1].upper() + text[1:]
 
 
 def fmt(value, kind: str) -> str:
@@ -165,10 +177,11 @@ def summary(data: dict) -> Section:
         text.append(
             f"Super Sevens house edge, per unit staked: exact {fmt(-ss['exact'], 'pct3')} with "
             f"the strategy's own 7-7 play; simulated {fmt(-ss['simulated'], 'pct3')}"
-            f"{_plus_minus(ss, 3)}. It is "
-            + (f"{fmt(hit['super_sevens_house_edge'], 'pct3')} if every 7-7 is hit, and " if hit
-               else "")
-            + data["sevens"]["convention_note"] + ". " + data["sevens"]["why"])
+            f"{_plus_minus(ss, 3)}. "
+            # hitting every 7-7 is named only where it is not the convention's figure (a peek)
+            + (f"It is {fmt(hit['super_sevens_house_edge'], 'pct3')} if every 7-7 is hit; "
+               if hit and not data["sevens"]["published_equals_hit"] else "")
+            + sentence(data["sevens"]["convention_note"]) + ". " + data["sevens"]["why"])
     return Section("summary", "Summary", text)
 
 
@@ -307,8 +320,7 @@ def frequencies(data: dict) -> Section:
         "offer, or, for the dealer_* rows other than dealer_not_finished, a completed dealer "
         "hand (one for each round the dealer completed; those rows add up to 1)."
         + (f" SE: {data['frequencies_note']}." if data.get("frequencies_note") else "")
-        + (f" {data['dealer_note'][0].upper()}{data['dealer_note'][1:]}."
-           if data.get("dealer_note") else ""),
+        + (f" {sentence(data['dealer_note'])}." if data.get("dealer_note") else ""),
         t,
         f"The distribution of the net result per round: {m['source']} Sample mean "
         f"{fmt(m['mean'], 'num4')} (SE {fmt(m.get('mean_se'), 'num4')}) and SD "
@@ -375,7 +387,7 @@ def _boxes_text(rows: list[dict], sevens: bool) -> str:
 
 
 def volatility(data: dict) -> Section:
-    cols = [("wager", "wager", "text"), ("rounds", "bets", "int"),
+    cols = [("wager", "wager", "text"), ("bets", "bets", "int"),
             ("house_edge", "house edge", "pct3"), ("expected_win", "expected casino win, units",
                                                    "num2")]
     for c in CONFIDENCES:
@@ -427,7 +439,7 @@ def sevens(data: dict) -> Section | None:
             ("super_sevens_house_edge", "Super Sevens house edge (exact)", "pct3"),
             ("simulated", "simulated", "pct3"), ("se", "SE", "pct3"),
             ("simulated_by", "simulated with", "text"),
-            ("main_house_edge_change", "main game: house edge change per round", "spct4")]
+            ("main_house_edge_change", "main game: house edge change per round", "spct3")]
     cols += [(f"combined_{b}", f"main game + side bet {b}: house edge change", "spct3")
              for b in bets]
     rows = []
@@ -463,7 +475,8 @@ def choices(data: dict) -> Section:
     t = Table("player_choices", "The player's choices: house edge by strategy", cols,
               [[r.get(c) for c, _, _ in cols] for r in data["choices"]],
               {"exact": "exact_house_edge", "simulated": "simulated_house_edge",
-               "ss_exact": "ss_exact_house_edge", "ss_simulated": "ss_simulated_house_edge"})
+               "ss_exact": "ss_exact_house_edge", "ss_simulated": "ss_simulated_house_edge",
+               "z": "z_house_edge"})
     withheld = [f"{r['strategy']}: {r['ss_interval_note']}" for r in data["choices"]
                 if r.get("ss_interval_note")]
     return Section("choices", "The effect of the player's choices", [
@@ -481,20 +494,19 @@ def choices(data: dict) -> Section:
 def variants(data: dict) -> Section:
     v = data["variants"]
     if not v["available"]:
-        return Section("variants", "Rule variants", [f"{v['reason'][0].upper()}"
-                                                     f"{v['reason'][1:]}."])
+        return Section("variants", "Rule variants", [f"{sentence(v['reason'])}."])
     cols = [("variant", "variant", "text"), ("changes", "changes", "text"),
             ("house_edge", "house edge", "pct3"), ("house_edge_half_width", "95% ±", "pct3"),
             ("exact_house_edge", "house edge (exact)", "pct3"),
             ("difference", "difference", "spct3"),
             ("ci95_low", "95% CI low", "spct3"), ("ci95_high", "95% CI high", "spct3"),
             ("variance_reduction", "x var", "num1"), ("exact", "exact difference", "spct3"),
-            ("exact_scope", "exact scope", "text"), ("z", "z", "z"),
+            ("exact_scope", "exact scope", "text"), ("z", "z (of the house edge)", "z"),
             ("strategy", "strategy", "text")]
     t = Table("rule_variants", "The effect of each rule variant on the house edge (the first "
               "row: the comparison's own run of the rule set)", cols,
               [[r.get(c) for c, _, _ in cols] for r in [v["baseline"], *v["rows"]]],
-              {"exact": "exact_difference"})  # (as compare's csv)
+              {"exact": "exact_difference", "z": "z_house_edge"})  # (as compare's csv)
     blocks = [v["note"], t, _chart(
         data, "rule_effects", "Change in house edge of each variant, with its 95% interval "
         "(paired with this rule set) and the exact change.")]
@@ -589,7 +601,9 @@ def counting(data: dict) -> Section | None:
         + " The SE of the win per 100 rounds is from the mean's; SCORE, N0 and the risk of ruin "
         "have 95% intervals, the mean's carried through each, as bjsim count gives them (N0: no "
         "bound where the mean's interval reaches no edge)."
-        + (f" With Super Sevens the advantages have no SE or interval: "
+        + (" The advantages with Super Sevens have no figures: "
+           f"{NO_SS_BET}." if adv["initial_bet_with_super_sevens"].get("interval_note")
+           == NO_SS_BET else " With Super Sevens the advantages have no SE or interval: "
            f"{adv['initial_bet_with_super_sevens']['interval_note']}."
            if adv["initial_bet_with_super_sevens"].get("interval_note") else "")
         + (" The net per round has no SE, and the win per 100 rounds, SCORE, N0 and the risk of "
@@ -602,31 +616,34 @@ def counting(data: dict) -> Section | None:
         Table("counting_advantage", "The counter's advantage", cols, rows)]
     rcols = [("per", "per", "text"), ("rounds", "rounds", "int"), ("mean", "mean, units", "num4"),
              ("se", "SE, units", "num4"), ("sd", "SD, units", "num3"),
-             ("win_per_100", "win per 100 rounds", "num2"), ("win_per_100_se", "SE", "num2"),
+             ("win_per_100", "win per 100 rounds", "num2"),
+             ("win_per_100_se", "win per 100 rounds SE", "num2"),
              *_with_ci95("score", "SCORE", "num1"), *_with_ci95("n0", "N0", "int"),
              *_with_ci95("risk_of_ruin", "risk of ruin"
                          + (f" ({fmt(f['bankroll'], 'num0')} units)" if f["bankroll"]
-                            else " (no bankroll given)"), "prob3")]
+                            else " (no bankroll given)"), "prob3", "risk of ruin")]
     blocks.append(Table("counting_per_round", "The counter's net per round", rcols, [
         [label] + [_no_bound(f[key], k) for k, _, _ in rcols[1:]]
         for key, label in (("per_round_played", "round played"),
                            ("per_round_watched", "round watched"))]))
     bcols = [("label", kind, "text"), ("rounds", "rounds", "int"),
              ("frequency", "frequency", "pct3"), ("played_share", "played", "pct1"),
-             ("flat_advantage", "flat advantage", "spct2"), ("flat_se", "SE", "pct2"),
+             ("flat_advantage", "flat advantage", "spct2"),
+             ("flat_se", "flat advantage SE", "pct2"),
              ("average_bet", "counter's average bet", "num2"),
              ("counter_advantage", "counter's advantage", "spct2"),
-             ("counter_se", "SE", "pct2")]
+             ("counter_se", "counter's advantage SE", "pct2")]
     blocks += [f"By the {kind} at the round's start (the ends hold every count beyond them; "
                "each SE the main game's, from the rounds' sums: a round's boxes share the "
-               f"dealer's cards). {NO_SE.capitalize()}.",
+               f"dealer's cards). {sentence(NO_SE)}.",
                Table("counting_by_count", f"Frequency and advantage by {kind}", bcols,
                      [[b[k] for k, _, _ in bcols] for b in f["by_count"]])]
     ss = f["super_sevens"]
     if f["super_sevens_by_count"]:
         scols = [("label", kind, "text"), ("bets", "bets", "int"), ("return", "simulated", "spct2"),
                  ("se", "SE (sample)", "pct2"), ("exact", "exact", "spct2"),
-                 ("exact_se", "SE (exact)", "pct2"), ("z", "z (of the house edge)", "z"),
+                 ("exact_se", "SE (exact)", "pct2"),
+                 ("z_house_edge", "z (of the house edge)", "z"),
                  ("favourable_share", "rounds favourable", "pct1"),
                  ("counter_bets", "counter's bets", "int")]
         blocks += [
@@ -636,8 +653,9 @@ def counting(data: dict) -> Section | None:
             f"{fmt(ss['favourable_share'], 'pct2')} of rounds "
             + ("with a shuffle every round" if f["rules"].get("shuffle") == "every-round" else
                f"at penetration {f['rules']['penetration']:g}")
-            + f"; overall simulated {fmt(ss['flat']['mean'], 'spct3')}, "
-            f"exact {fmt(ss['exact'], 'spct3')}, {_z_text(_minus(ss['z']))} (of the house "
+            + f"; overall return per unit staked: simulated {fmt(ss['flat']['mean'], 'spct3')}"
+            f"{ss_spread(ss)}, exact (mean over the rounds' starting shoes) "
+            f"{fmt(ss['exact'], 'spct3')}, {_z_text(ss['z_house_edge'])} (of the house "
             "edge: exact return - simulated, over the SE). The exact return is "
             "the published convention's (a third card always dealt), which a strategy hitting "
             "every 7-7 plays; "
@@ -649,23 +667,24 @@ def counting(data: dict) -> Section | None:
                   else f"line ({ss['rarest_line']['line']}), the rarest the strategy can make "
                   f"above 3 to 1 (one bet in {1 / ss['rarest_line']['probability']:,.0f})")
                + ": before that the SE understates the spread.")
-            + (" By count a z needs 30 wins expected at that count: each line's chance scaled, "
-               "below 0, by the sevens a deck the count leaves at least, over 4, to the power "
-               "of the sevens it needs." if ss.get("by_count_chance") == "sevens left" and
+            + (f" By count a z needs 30 wins expected at that count; {SEVENS_SCALING}."
+               if ss.get("by_count_chance") == "sevens left" and
                not ss["why_not"] else ""),
             Table("counting_super_sevens", f"Super Sevens return by {kind}", scols,
-                  [[_minus(b[k]) if k == "z" else b[k] for k, _, _ in scols]
+                  [[b[k] for k, _, _ in scols]
                    for b in f["super_sevens_by_count"]],
                   {"return": "simulated_return", "exact": "exact_return",
-                   "exact_se": "exact_return_se", "z": "z_house_edge"})]
+                   "exact_se": "exact_return_se"})]
     if c.get("sweep"):
         wcols = [("penetration", "penetration", "num2"), ("advantage", "advantage", "spct3"),
-                 ("se", "SE", "pct3"),
+                 ("se", "advantage SE", "pct3"),
                  ("advantage_with_super_sevens", "with Super Sevens", "spct3"),
                  ("flat_advantage", "flat", "spct3"),
-                 ("gain_over_flat", "gain", "spct3"), ("gain_over_flat_se", "SE (paired)", "pct3"),
+                 ("gain_over_flat", "gain", "spct3"),
+                 ("gain_over_flat_se", "gain SE (paired)", "pct3"),
                  ("sd_round", "SD per round", "num3"),
-                 ("win_per_100", "win per 100 rounds", "num2"), ("win_per_100_se", "SE", "num2"),
+                 ("win_per_100", "win per 100 rounds", "num2"),
+                 ("win_per_100_se", "win per 100 rounds SE", "num2"),
                  *_with_ci95("score", "SCORE", "num1"), *_with_ci95("n0", "N0", "int"),
                  ("super_sevens_favourable_share", "Super Sevens favourable", "pct2")]
         blocks += ["The same plan and seed at each penetration (the share of the shoe dealt "
@@ -680,15 +699,13 @@ def counting(data: dict) -> Section | None:
     return Section("counting", "Card counting", blocks)
 
 
-def _minus(z):
-    """bjsim count's z of a return as the report gives every z: of the house edge."""
-    return None if z is None else -z
-
-
-def _with_ci95(key: str, label: str, kind: str) -> list[tuple[str, str, str]]:
-    """A figure's columns with its 95% interval (``bjsim count``'s ``*_ci95_low``, ``_high``)."""
-    return [(key, label, kind), (key + "_ci95_low", "95% CI low", kind),
-            (key + "_ci95_high", "95% CI high", kind)]
+def _with_ci95(key: str, label: str, kind: str, name: str | None = None
+               ) -> list[tuple[str, str, str]]:
+    """A figure's columns with its 95% interval (``bjsim count``'s ``*_ci95_low``, ``_high``),
+    each bound named after the figure (``name``, else ``label``): ``SCORE 95% low``."""
+    name = name or label
+    return [(key, label, kind), (key + "_ci95_low", f"{name} 95% low", kind),
+            (key + "_ci95_high", f"{name} 95% high", kind)]
 
 
 def _no_bound(fig: dict, key: str):
