@@ -195,12 +195,16 @@ def test_a_stop_signal_while_chunks_play_is_raised_where_the_runner_looks():
 
     before = signal.getsignal(signal.SIGINT)
     jobs = iter_jobs(job, iter(range(1000)), 2)
-    assert next(jobs)[0] == 0
-    os.kill(os.getpid(), signal.SIGINT)
-    time.sleep(0.1)  # noted, not raised here
-    with pytest.raises(KeyboardInterrupt):
-        for _ in range(100):
-            next(jobs)
+    try:
+        # the first to finish of the two started together (on a loaded machine, either)
+        assert next(jobs)[0] in (0, 1)
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.1)  # noted, not raised here
+        with pytest.raises(KeyboardInterrupt):
+            for _ in range(100):
+                next(jobs)
+    finally:
+        jobs.close()  # (a failure above must not leave the runner's handler to the next test)
     assert signal.getsignal(signal.SIGINT) is before
 
 
