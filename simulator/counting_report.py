@@ -331,9 +331,9 @@ def _few_counter_wins(ss_bet: int, plan, rules, check: dict) -> str | None:
     bets = (f"the counter's {n:,} Super Sevens bets" if top == 1 else
             f"the counter's Super Sevens bets (at least {n:,}: {ss_bet:,} units at up to {top})")
     wins = _fewer(n * rare[1])
-    return (f"about {wins:,.1f} wins of line ({rare[0]}) expected in {bets}, fewer than "
-            f"{MIN_WINS}: too few for a normal interval (the mean and SD are a handful of big "
-            "pays)")
+    return (f"about {wins:,.1f} wins of line ({rare[0]}) expected in {bets} at a full shoe's "
+            f"chance (more where the count leaves more sevens), fewer than {MIN_WINS}: too few "
+            "for a normal interval (the mean and SD are a handful of big pays)")
 
 
 def _ss_z(sim: dict, exact, check: dict, exact_se=None, density=None) -> tuple:

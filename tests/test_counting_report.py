@@ -384,7 +384,8 @@ def test_figures_with_super_sevens_have_no_interval_from_too_few_expected_big_wi
     assert rows[("per_round_played", "interval_note")]["value"] == note
     sweep = CR.sweep_rows([(0.75, few)])
     assert sweep[0]["per_round_interval_note"] == note and sweep[0]["score_ci95_low"] is None
-    assert "about 0.5 wins of line (e) expected in the counter's 30,017 Super Sevens" in CR.figures(
+    assert ("about 0.5 wins of line (e) expected in the counter's 30,017 Super Sevens bets at a "
+            "full shoe's chance (more where the count leaves more sevens)") in CR.figures(
         tally_of(FLAT_ROUNDS) * 15_008 + tally_of(FLAT_ROUNDS[2:3]), plan, Rules())[
         "per_round_played"]["interval_note"]  # (0.48 to one decimal)
     assert f"At penetration 0.75: no interval for the win per 100 rounds, SCORE or N0, {note}." \
