@@ -734,8 +734,7 @@ ADVANTAGE_LABELS = (
     ("initial_bet_with_super_sevens", "  with Super Sevens (bets and result)"),
     ("total_bet", PER_UNIT_WAGERED),
     ("total_bet_with_super_sevens",
-     "per unit wagered on the main game and Super Sevens (main game + insurance + Super Sevens "
-     "result: insurance in, unlike the row above)"),
+     "  with Super Sevens (bets and result; insurance in, unlike the row above)"),
 )
 
 
