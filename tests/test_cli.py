@@ -351,7 +351,8 @@ def test_a_report_folder_that_cannot_be_made_is_refused_before_the_run(
     if where == "under a file":
         (tmp_path / "file").write_text("a file\n")
     elif not os.path.isdir(path.split("/bjsim-")[0]):
-        pytest.skip(f"no {where} here")
+        pytest.skip(f"{where} does not exist on this system (not Linux); the case of a path "
+                    "under a file runs everywhere")
     assert_user_error(_refused_at_once(monkeypatch, "-o", path), "--output", path)
 
 

@@ -202,7 +202,8 @@ def test_plot_writes_a_png(tmp_path):
 def test_plot_needs_a_suffix_matplotlib_writes(tmp_path, name):
     """A --plot FILE without a suffix is refused as an unknown one is: matplotlib would write
     FILE.png, a name never checked, and might overwrite it silently."""
-    pytest.importorskip("matplotlib")
+    pytest.importorskip("matplotlib", reason="--plot's suffixes are the formats matplotlib "
+                        "writes; without it (the plot extra) --plot is refused whatever the name")
     path = tmp_path / name
     result = run("compare", *TINY, "--vary", "decks=8", "--plot", str(path))
     assert_user_error(result, "--plot", str(path), ".png", ".pdf", ".svg")
