@@ -407,12 +407,14 @@ def dealer_note(rules, blackjacks: int, rounds: int) -> str:
     up card and the second card are two cards of the shuffled shoe)."""
     a, ten, n = 4 * int(rules.decks), 16 * int(rules.decks), 52 * int(rules.decks)
     full = 2 * a * ten / (n * (n - 1))
+    seen = blackjacks / rounds
+    se = math.sqrt(seen * (1 - seen) / rounds)  # binomial: at most one a round
     return ("dealer_*: rates per completed dealer hand, not per round: "
             "the dealer draws no further when no box is left for the cards to decide (rule "
             "12.4: every box busted, a blackjack paid at once or surrendered), and those rounds "
             "(dealer_not_finished, per round) are not a random sample of rounds, so "
             "dealer_blackjack is not the dealer's chance of a blackjack: dealer blackjacks were "
-            f"seen in {100 * blackjacks / rounds:.2f}% of all rounds, and a dealer always "
+            f"seen in {100 * seen:.2f}% (SE {100 * se:.2f}%) of all rounds, and a dealer always "
             f"drawing its second card from a full shoe of {int(rules.decks)} "
             f"deck{'s' if int(rules.decks) != 1 else ''} has a blackjack {100 * full:.2f}% of "
             f"the time (2 × {a} aces × {ten} tens / ({n} × {n - 1}))")

@@ -319,7 +319,9 @@ def test_the_dealers_rows_are_rates_per_completed_dealer_hand_and_say_so():
             "completed_dealer_hand"}
         # the note says what the rows are not, with the per-round figures, where it matters
         assert (s["dealer_note"] is None) == draw
-        seen = f"seen in {100 * f['dealer_blackjack']['count'] / 50_000:.2f}% of all rounds"
+        p = f["dealer_blackjack"]["count"] / 50_000
+        seen = (f"seen in {100 * p:.2f}% (SE {100 * math.sqrt(p * (1 - p) / 50_000):.2f}%) of "
+                "all rounds")
         assert ("rates per completed dealer hand, not per round" in text) != draw
         said = ("from a full shoe of 6 decks has a blackjack 4.75% of the time (2 × 24 aces × "
                 "96 tens / (312 × 311))")  # it read "has one in 4.75% (... / (312 x 311) cards)"
