@@ -865,7 +865,8 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     else:
         ins = _pct(f["insurance_per_initial_bet"])
         out += [f"Insurance result per unit of initial main bet: {ins} (in the main + insurance "
-                "rows, apart from the main game result per unit wagered).", ""]
+                "rows, apart from the main game result per unit wagered; no SE: the counting "
+                "tally keeps no squares of it).", ""]
     notes = {k: a["interval_note"] for k, a in f["advantage"].items()
              if a.get("interval_note") and k in NOTE_ROWS}
     if len(set(notes.values())) == 1 and len(notes) > 1:
