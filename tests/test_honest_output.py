@@ -625,3 +625,16 @@ def test_set_names_only_real_changes_as_the_rule_file_writes_them(sets, name):
                 "--strategy", "basic", "--no-exact").stdout
     assert "(configs/nz1994.toml" + "".join(f" --set {c}" for c in doc["run"]["overrides"]) \
         + ")" in table
+
+
+def test_simulate_exact_gives_an_even_return_as_a_house_edge_of_0_not_minus_0():
+    """`simulate --exact` turns each simulated return (Super Sevens, insurance) into a house
+    edge; an even return (a 3-to-1 win and three losses) read -0.0 there."""
+    import math
+
+    from simulator.exact.compare import _house_edge
+
+    edge = _house_edge({"mean": 0.0, "se": 0.5, "interval_note": None})
+    assert edge["mean"] == 0 and math.copysign(1.0, edge["mean"]) == 1.0
+    assert _house_edge({"mean": 0.25, "se": None})["mean"] == -0.25
+    assert _house_edge({"mean": None})["mean"] is None

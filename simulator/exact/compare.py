@@ -313,9 +313,10 @@ def compare_with_simulation(summary: dict, rules, strategies, th=None) -> dict:
 
 def _house_edge(fig: dict) -> dict:
     """A simulated return (``mean``, ``se``, ``interval_note``) as the house edge: its mean
-    negated."""
-    mean = fig.get("mean")
-    return {"mean": None if mean is None else -mean, "se": fig.get("se"),
+    negated (`tally.house_edge_of`: an even result is 0, not -0)."""
+    from simulator.tally import house_edge_of
+
+    return {"mean": house_edge_of(fig.get("mean")), "se": fig.get("se"),
             "interval_note": fig.get("interval_note")}
 
 
