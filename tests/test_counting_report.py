@@ -48,6 +48,7 @@ def tally_of(rounds: list[dict]) -> np.ndarray:
             row[L.C_CROSS] += r["net"] * sum(r["flat"])
             row[L.C_INS_NET] += r.get("ins", 0)
             row[L.C_MAIN_ALONE_SQ] += (r["net"] - r.get("ins", 0)) ** 2
+            row[L.C_INS_SQ] += r.get("ins", 0) ** 2
         row[L.C_FLAT_RSQ] += sum(r["flat"]) ** 2
         row[L.C_FLAT_BOXES] += len(r["flat"])
         row[L.C_FLAT_NET] += sum(r["flat"])
