@@ -449,6 +449,8 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     main_sd = _mean_sd(net, tot[L.C_MAIN_SQ], played, float(u))[1]  # (Super Sevens apart)
     game = net - tot[L.C_INS_NET]  # the main game's result alone (`PER_UNIT_WAGERED`)
     game_sd = _mean_sd(game, tot[L.C_MAIN_ALONE_SQ], played, float(u))[1]
+    ins_sd = _mean_sd(tot[L.C_INS_NET], tot[L.C_INS_SQ], played, float(u))[1]  # (by round)
+    insurance = _advantage(tot[L.C_INS_NET] / u, bet, ins_sd or None, played)  # (SD 0: no SE)
     advantage = {
         "initial_bet": _advantage(net / u, bet, main_sd, played),
         "initial_bet_with_super_sevens": _without_interval(
@@ -484,7 +486,10 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         "average_bet": _ratio(bet, played),
         "average_super_sevens_bet": _ratio(ss_bet, played),
         "wagered_per_initial_bet": _ratio(wagered / u, bet),
-        "insurance_per_initial_bet": _ratio(tot[L.C_INS_NET] / u, bet),
+        "insurance_per_initial_bet": insurance["mean"],
+        "insurance_per_initial_bet_se": insurance["se"],
+        "insurance_per_initial_bet_ci95_low": insurance["ci95_low"],
+        "insurance_per_initial_bet_ci95_high": insurance["ci95_high"],
         "insures": _insures(rules, strategy, plan),
         "bankroll": bankroll,
         "advantage": advantage,
@@ -756,6 +761,21 @@ def _summary_rows(f: dict) -> list[list[str]]:
     return rows
 
 
+def _insurance_text(f: dict) -> str:
+    """The counter's insurance result with its SE and 95% interval, or why it has none."""
+    mean, se = f["insurance_per_initial_bet"], f["insurance_per_initial_bet_se"]
+    if se is not None:
+        return (f"{_pct(mean)}, SE {_pct(se, sign=False)}, 95% interval "
+                f"{_pct(f['insurance_per_initial_bet_ci95_low'])} to "
+                f"{_pct(f['insurance_per_initial_bet_ci95_high'])}")
+    if mean is None:
+        return "-"
+    why = ("a standard error needs two rounds or more" if f["rounds_played"] < 2 else
+           "no insurance bet in the rounds played" if mean == 0 else
+           "the results have no spread (SD 0)")
+    return f"{_pct(mean)}, no SE ({why})"
+
+
 def _round_rows(f: dict) -> list[list[str]]:
     out = []
     for key, label in (("per_round_played", "per round played"),
@@ -863,10 +883,8 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
         out += ["Insurance: no insurance taken (neither the strategy nor the index plays "
                 "insure).", ""]
     else:
-        ins = _pct(f["insurance_per_initial_bet"])
-        out += [f"Insurance result per unit of initial main bet: {ins} (in the main + insurance "
-                "rows, apart from the main game result per unit wagered; no SE: the counting "
-                "tally keeps no squares of it).", ""]
+        out += [f"Insurance result per unit of initial main bet: {_insurance_text(f)} (in the "
+                "main + insurance rows, apart from the main game result per unit wagered).", ""]
     notes = {k: a["interval_note"] for k, a in f["advantage"].items()
              if a.get("interval_note") and k in NOTE_ROWS}
     if len(set(notes.values())) == 1 and len(notes) > 1:
@@ -970,8 +988,9 @@ def tidy_rows(f: dict) -> list[dict]:
                     lo=p.get(k + "_ci95_low"), hi=p.get(k + "_ci95_high"))
     for k in ("rounds", "rounds_played", "played_share", "boxes_per_round_played",
               "average_bet", "average_super_sevens_bet", "wagered_per_initial_bet",
-              "insurance_per_initial_bet", "bankroll"):
-        add("counter", k, f[k])
+              "insurance_per_initial_bet", "bankroll"):  # (only insurance's with an SE)
+        add("counter", k, f[k], se=f.get(k + "_se"), lo=f.get(k + "_ci95_low"),
+            hi=f.get(k + "_ci95_high"))
     ss = f["super_sevens"]
     # The return's se: the one its interval and z are from (the exact one where there is one).
     fl = ss["flat"]

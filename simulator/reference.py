@@ -1434,6 +1434,7 @@ def counting_tally(results: list[RoundResult], rules: Rules) -> np.ndarray:
             row[L.C_MAIN_SQ] += main_net**2
             row[L.C_CROSS] += main_net * flat_net
             row[L.C_MAIN_ALONE_SQ] += (main_net - ins_net) ** 2
+            row[L.C_INS_SQ] += ins_net**2
         left, sevens = bets.cards_left, bets.sevens_left
         if rules.super_sevens and left >= 3 and sevens <= left:  # (else no such shoe: 0)
             mean = round(moment_by_sevens_left(rules, left, sevens, 1) * L.SS_EXACT_SCALE)

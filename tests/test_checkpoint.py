@@ -391,6 +391,25 @@ def test_a_count_checkpoint_of_an_older_counting_layout_is_refused_saying_so(tmp
                       "tally layout differs", "another version", "start the run again")
 
 
+def test_a_count_checkpoint_from_before_ins_sq_is_refused_saying_so(tmp_path):
+    """A counter's checkpoint written before the counting tally kept the square of the insurance
+    result (``ins_sq``, the last column): its names and payload one column fewer a count row, as
+    that bjsim wrote them. Refused as another layout, not read with the columns shifted."""
+    path = tmp_path / "count.ckpt"
+    args = ["count", "--plan", "hi-lo-flat", "--rounds", "2000", "--chunk-rounds", "1000", "-q"]
+    assert run_cli(*args, "--checkpoint", str(path)).exit_code == 0
+    doc = json.loads(path.read_text())
+    assert doc["count_names"][-1] == "ins_sq" == L.COUNT_NAMES[L.C_INS_SQ]
+    doc["count_names"] = doc["count_names"][:-1]
+    prefix = doc["state"]["prefix"]
+    rows = [prefix[L.N_TALLY + r * L.N_COUNT:][: L.N_COUNT - 1] for r in range(L.N_TC)]
+    doc["state"]["prefix"] = prefix[: L.N_TALLY] + [x for row in rows for x in row]
+    doc["sha256"] = C.checksum(doc)
+    path.write_text(json.dumps(doc))
+    assert_user_error(run_cli(*args, "--checkpoint", str(path), "--resume"),
+                      "tally layout differs", "another version", "start the run again")
+
+
 def test_figures_by_strategy_that_do_not_add_up_are_refused(tmp_path):
     """Found by hypothesis: an edit (checksum recomputed) giving a strategy too few box-rounds."""
     path = tmp_path / "run.ckpt"

@@ -239,3 +239,52 @@ def test_a_counter_on_fewer_boxes_plays_the_whole_stacked_shoe():
     one_box = K.play_stacked(cards, NZ.replace(decks=1, boxes=1), base)
     assert len(one_box) == 8
     assert len(got) == tally[:, L.C_ROUNDS].sum() == 8
+
+
+def test_the_insurance_results_se_is_the_one_its_rounds_give(tmp_path):
+    """count's SE of the insurance result per unit of initial main bet (`counting_report.figures`
+    from the engine's counting tally: ``ins_sq``) against the SE computed here from the rounds:
+    the sample SD of each round played's insurance result at the counter's bet (the reference's
+    boxes, which share the dealer's cards, so that their insurance bets win or lose together),
+    times the square root of the rounds played, over the initial bets. Three boxes, a bet ramp,
+    wonging, and insurance at a Hi-Lo true count of 0 or more; seed 21."""
+    import math
+    import statistics
+
+    from simulator import counting_report as CR
+    from simulator.plans import load_plan
+
+    rules, base = NZ.replace(decks=2, boxes=3), load_strategy("basic")
+    rng = np.random.default_rng(21)
+    path = tmp_path / "ins.toml"
+    path.write_text('count = "hi-lo"\n[[play]]\nchart = "insurance"\nrow = "insurance"\n'
+                    'up = "A"\nbelow = "N"\nat_or_above = "Y"\nindex = 0\n')
+    system, ramp = load_count("hi-lo"), (1, ((1.0, 2), (3.0, 5)))
+    plan = SimpleNamespace(count=system, resolution="half", indices=str(path),
+                           bet=SimpleNamespace(base=ramp[0], steps=ramp[1]), super_sevens=_ramp(0),
+                           boxes=_ramp(3), wong_enter=-1.0, wong_leave=-2.0)  # fmt: skip
+    strategies, counter, insurance = counter_strategies(rules, base, plan)
+    counting = reference.Counting(
+        tags=tuple(system.tags), irc=int(system.initial_running_count(rules.decks)), step=26,
+        true=True, plays=load_indices(str(path)).plays, bet=ramp, boxes=(3, ()),
+        wong=(-1.0, -2.0))  # fmt: skip
+    tally, ins, per_box, bets = np.zeros((L.N_TC, L.N_COUNT), np.int64), [], [], 0
+    for _ in range(120):
+        _, got, played = both_play("insurance-se", rng.permutation(104) % L.N_CODES, rules, base,
+                                   (stack(strategies), counter, insurance), counting)
+        tally += got
+        for r in (r for r in played if r.bets.seated):
+            ins.append(sum(b.insurance_net for b in r.boxes) * r.bets.bet / L.UNIT)
+            per_box += [b.insurance_net * r.bets.bet / L.UNIT for b in r.boxes]
+            bets += r.bets.bet * len(r.boxes)
+    won, lost = sum(x > 0 for x in ins), sum(x < 0 for x in ins)
+    assert won >= 5 and lost >= 10 and len(ins) < tally[:, L.C_ROUNDS].sum(), (won, lost)
+    assert tally[:, L.C_INS_SQ].sum() == sum(round(x * L.UNIT) ** 2 for x in ins)
+    f = CR.figures(tally, load_plan("hi-lo-1-12"), rules)
+    se = statistics.stdev(ins) * math.sqrt(len(ins)) / bets
+    assert f["insurance_per_initial_bet"] == pytest.approx(sum(ins) / bets, rel=1e-12)
+    assert f["insurance_per_initial_bet_se"] == pytest.approx(se, rel=1e-9)
+    # Each box's square alone, as though its insurance bet were independent of the others',
+    # would understate it: the boxes insure together, so about 1 / sqrt(3) of it.
+    by_box = statistics.stdev(per_box) * math.sqrt(len(per_box)) / bets
+    assert by_box < 0.75 * se, (by_box, se)

@@ -311,6 +311,31 @@ def test_per_unit_wagered_is_one_figure_with_one_label_in_simulate_and_count():
 
 
 @needs_engine
+def test_the_insurance_results_se_is_the_one_simulates_rounds_give_for_a_flat_plan():
+    """A flat plan without index plays is simulate's game for the same seed, round for round:
+    count's square of each round's insurance result (``ins_sq``) is simulate's
+    ``round_ins_sq``, and the insurance result's SE, computed here from simulate's per-round
+    sums as the advantage's (the SD of a round's result times sqrt(rounds), over the bets), is
+    count's, printed beside it (count printed the figure alone: "no SE")."""
+    import math
+
+    args = (*TINY, "--strategy", "insurance-taker")
+    count = _json("count", "--plan", "hi-lo-flat", *args)["results"]
+    sim = _json("simulate", *args)["results"]["tally"]
+    t, n = count["tally"], count["rounds_played"]
+    assert n == sim["rounds"] and t["ins_sq"] == sim["round_ins_sq"] > 0
+    s, sq = sim["round_ins_sum"], sim["round_ins_sq"]
+    se = math.sqrt((n * sq - s * s) / (n * (n - 1))) / 10 * math.sqrt(n) / t["bet"]
+    assert count["insurance_per_initial_bet_se"] == pytest.approx(se, rel=1e-9)
+    ins = count["insurance_per_initial_bet"]
+    assert count["insurance_per_initial_bet_ci95_low"] < ins < count[
+        "insurance_per_initial_bet_ci95_high"]
+    table = invoke("count", "--plan", "hi-lo-flat", *args).stdout
+    assert (f"Insurance result per unit of initial main bet: {100 * ins:+.3f}%, SE "
+            f"{100 * se:.3f}%, 95% interval ") in table
+
+
+@needs_engine
 def test_the_control_run_is_the_strategy_alone_for_the_same_seed():
     count = _json("count", *TINY)["results"]
     basic = _json("simulate", *TINY)["results"]["tally"]

@@ -322,3 +322,36 @@ def test_the_counting_tables_name_every_se_and_interval_column():
         assert not any(label == "SE" or label.startswith("95%") for label in labels), t
     md = render.to_markdown("t", [sec])
     assert "| SCORE | SCORE 95% low | SCORE 95% high | N0 | N0 95% low |" in md
+
+
+def test_the_advantage_table_gives_the_insurance_result_with_its_interval_as_bjsim_count():
+    """The section left the counter's insurance result out; it is a row of the advantage table
+    with the SE and 95% interval `bjsim count` gives, where the counter can insure, and no row
+    where it cannot."""
+    from simulator import counting_report as CR
+    from simulator.plans import load_plan
+    from simulator.strategy import load_strategy
+    from tests.test_counting_report import tally_of
+
+    rounds = [{"count": 0, "bet": 1, "net": 0, "ins": 10, "flat": [0]},
+              {"count": 3, "bet": 4, "net": -60, "ins": -20, "flat": [-15]},
+              {"count": -1, "bet": 1, "net": 10, "flat": [10]}] * 4
+    label = "insurance result per unit of initial main bet (in the first row)"
+    for plan, insures in (("hi-lo-1-12", True), ("hi-lo-flat", False)):
+        f = CR.figures(tally_of(rounds), load_plan(plan), Rules(),
+                       strategy=load_strategy("basic"))
+        assert f["insures"] is insures
+        data = {"strategy": "basic", "counting": {"plan": plan, "figures": f,
+                                                  "sweep": CR.sweep_rows([(0.75, f)])}}
+        sec = sections.counting(data)
+        adv = next(b for b in sec.blocks if getattr(b, "name", "") == "counting_advantage")
+        rows = [r for r in adv.rows if r[0] == label]
+        if not insures:
+            assert rows == []
+            continue
+        ins = "insurance_per_initial_bet"
+        assert rows == [[label, f[ins], f[ins + "_se"], f[ins + "_ci95_low"],
+                         f[ins + "_ci95_high"]]]
+        assert f[ins + "_se"] is not None and f[ins + "_ci95_low"] < f[ins] < f[ins + "_ci95_high"]
+        md = render.to_markdown("t", [sec])
+        assert f"| {label} | {100 * f[ins]:+.3f}% | {100 * f[ins + '_se']:.3f}% |" in md

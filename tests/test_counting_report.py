@@ -48,6 +48,7 @@ def tally_of(rounds: list[dict]) -> np.ndarray:
             row[L.C_CROSS] += r["net"] * sum(r["flat"])
             row[L.C_INS_NET] += r.get("ins", 0)
             row[L.C_MAIN_ALONE_SQ] += (r["net"] - r.get("ins", 0)) ** 2
+            row[L.C_INS_SQ] += r.get("ins", 0) ** 2
         row[L.C_FLAT_RSQ] += sum(r["flat"]) ** 2
         row[L.C_FLAT_BOXES] += len(r["flat"])
         row[L.C_FLAT_NET] += sum(r["flat"])
@@ -990,6 +991,59 @@ def test_counts_super_sevens_line_names_each_figure_and_its_sign():
     assert ("Super Sevens overall, return per unit staked: simulated -12.000% ±" in text)
     assert "exact: mean over the rounds' starting shoes (published convention) -11.000%" in text
     assert "11.400% house edge (full shoe) for these rules" in text
+
+
+def test_the_insurance_result_has_its_se_and_interval_in_every_format():
+    """The insurance result per unit of initial main bet was a bare figure ("no SE: the counting
+    tally keeps no squares of it"). Its SE is the advantage's: the SD of each round played's
+    insurance result at the counter's bet (``ins_sq``), times the square root of the rounds
+    played, over the initial bets; here from the rounds themselves. Rounds at 1 and 4 units: an
+    insurance bet won (+1 unit, +4) and lost (-0.5, -2), a round without one, a round watched."""
+    rounds = [{"count": 0, "bet": 1, "net": 0, "ins": 10, "flat": [0]},
+              {"count": 0, "bet": 1, "net": -15, "ins": -5, "flat": [-15]},
+              {"count": 3, "bet": 4, "net": 40, "ins": 40, "flat": [10]},
+              {"count": 3, "bet": 4, "net": -60, "ins": -20, "flat": [-15]},
+              {"count": -1, "bet": 1, "net": 10, "flat": [10]},
+              {"count": -2, "played": False, "flat": [10]}] * 5
+    played = [r for r in rounds if r.get("played", True)]
+    ins = [r.get("ins", 0) / U for r in played]
+    bet = sum(r["bet"] for r in played)
+    mean, se = sum(ins) / bet, statistics.stdev(ins) * math.sqrt(len(played)) / bet
+    f = CR.figures(tally_of(rounds), load_plan("hi-lo-1-12"), Rules(),
+                   strategy=load_strategy("basic"))
+    z = statistics.NormalDist().inv_cdf(0.975)
+    low, high = mean - z * se, mean + z * se
+    assert f["insurance_per_initial_bet"] == pytest.approx(mean, rel=1e-12)
+    assert f["insurance_per_initial_bet_se"] == pytest.approx(se, rel=1e-12)
+    assert f["insurance_per_initial_bet_ci95_low"] == pytest.approx(low, rel=1e-9)
+    assert f["insurance_per_initial_bet_ci95_high"] == pytest.approx(high, rel=1e-9)
+    # the main + insurance advantage's SE is the same rule on the round's whole main net
+    main = [r["net"] / U for r in played]
+    assert f["advantage"]["initial_bet"]["se"] == pytest.approx(
+        statistics.stdev(main) * math.sqrt(len(played)) / bet, rel=1e-12)
+
+    def pct(x, sign="+"):
+        return f"{100 * x:{sign}.3f}%"
+
+    text = CR.render(f, "table")
+    assert (f"Insurance result per unit of initial main bet: {pct(mean)}, SE {pct(se, '')}, 95% "
+            f"interval {pct(low)} to {pct(high)} (in the main + insurance rows") in text
+    line = next(ln for ln in text.splitlines() if ln.startswith("Insurance result"))
+    assert "no squares" not in line and "no SE" not in line
+    doc = json.loads(CR.render(f, "json"))["results"]
+    assert doc["insurance_per_initial_bet_se"] == pytest.approx(se, rel=1e-12)
+    assert doc["tally"]["ins_sq"] == sum(r.get("ins", 0) ** 2 for r in played)
+    row = next(r for r in csv.DictReader(io.StringIO(CR.render(f, "csv")))
+               if r["item"] == "insurance_per_initial_bet")
+    assert row["section"] == "counter" and float(row["se"]) == pytest.approx(se, rel=1e-9)
+    assert float(row["ci95_low"]) == pytest.approx(low, rel=1e-9)
+    assert float(row["ci95_high"]) == pytest.approx(high, rel=1e-9)
+    # No insurance bet in the rounds played (a counter that can insure): no SE, saying why.
+    none = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules(),
+                      strategy=load_strategy("basic"))
+    assert none["insurance_per_initial_bet"] == 0 and none["insurance_per_initial_bet_se"] is None
+    assert ("Insurance result per unit of initial main bet: +0.000%, no SE (no insurance bet in "
+            "the rounds played)") in CR.render(none, "table")
 
 
 def test_count_says_no_insurance_was_taken_and_no_super_sevens_bet_rather_than_zeros():

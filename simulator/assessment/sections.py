@@ -571,6 +571,10 @@ def counting(data: dict) -> Section | None:
     cols = [("advantage", "advantage", "text"), ("mean", "mean", "spct3"), ("se", "SE", "pct3"),
             ("ci95_low", "95% CI low", "spct3"), ("ci95_high", "95% CI high", "spct3")]
     rows = [[label] + [adv[k][c] for c, _, _ in cols[1:]] for k, label in labels]
+    if f.get("insures") is not False:  # (part of the first row's result; not in the third's)
+        ins = "insurance_per_initial_bet"
+        rows.append(["insurance result per unit of initial main bet (in the first row)"]
+                    + [f[ins + s] for s in ("", "_se", "_ci95_low", "_ci95_high")])
     rows.append(["flat 1 unit on every box dealt (the counter's play)"]
                 + [f["flat"][c] for c, _, _ in cols[1:]])
     if f.get("basic") is not None:

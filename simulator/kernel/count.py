@@ -78,10 +78,9 @@ class Counter:
         return ctab
 
     def arrays(self, decks: int, classes: int = 0) -> tuple:
-        """``play_rounds``' ``cx`` for a shoe of ``decks`` decks, with a fresh counting tally
-        (and the one-box walk's count of rounds, ``add_walked``, for its terminals' ``classes``,
-        ``tables.build``'s ``wtid``; none, and so no walk, where ``bet_table`` could not place
-        them: the round loop bets)."""
+        """``play_rounds``' ``cx`` for ``decks`` decks with a fresh counting tally and the
+        one-box walk's round counts (``add_walked``) for ``tables.build``'s terminal ``classes``
+        (``wtid``); none (no walk: the round loop bets) where ``bet_table`` cannot place them."""
         width = max(len(r[0]) for r in self.ramps) + 2  # each ramp's values, the last repeated
         ramp_v = np.array([list(v) + [v[-1]] * (width - len(v)) for _, v in self.ramps], np.int64)
         main, ss = len(self.ramps[R_MAIN][0]) + 1, len(self.ramps[R_SS][0]) + 1
@@ -236,14 +235,14 @@ def add_round(ct, row, seated, net, bet, flat, flat_ins, n):
         ct[row, L.C_MAIN_SQ] += n * bet * bet * flat * flat
         ct[row, L.C_CROSS] += n * bet * flat * flat
         ct[row, L.C_MAIN_ALONE_SQ] += n * bet * bet * (flat - flat_ins) * (flat - flat_ins)
+        ct[row, L.C_INS_SQ] += n * bet * bet * flat_ins * flat_ins
 
 
 @njit
 def add_walked(cx, p, trows):
-    """The rounds the walk counted into the counting tally after the chunk: ``cx[6][((row *
-    levels + level) * classes + t) * 2 + seven]`` rounds at tally row ``row`` and bets' level
-    ``level`` ended in a terminal of class ``t`` (tally row ``trows[t]``), the first card a
-    seven or not."""
+    """The walk's rounds into the counting tally after the chunk: ``cx[6][((row * levels +
+    level) * classes + t) * 2 + seven]`` rounds at tally row ``row`` and bets' level ``level``
+    ended in a terminal of class ``t`` (tally row ``trows[t]``), the first card a seven or not."""
     ci, ramp_v, ct, walked = cx[0], cx[3], cx[4], cx[6]
     ss_on, pay_a = p[L.P_SS] != 0, T.ss_net(0, p)
     levels, n_ss, n_term = ci[CI_LEVELS], ci[CI_SS_LEVELS], trows.shape[0]
