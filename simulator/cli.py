@@ -642,8 +642,13 @@ def given_value(ctx, name: str):
     return ctx.meta.get(f"bjsim.given.{name}")
 
 
-def rules_options(func):
-    """--rules, --set, --boxes, --super-sevens/--no-super-sevens."""
+BOXES_HELP = "Boxes played each round, 1-7 (the rule-set key 'boxes'; rule 13)."
+
+
+def rules_options(func=None, *, boxes=BOXES_HELP):
+    """--rules, --set, --boxes (its help ``boxes``), --super-sevens/--no-super-sevens."""
+    if func is None:
+        return lambda f: rules_options(f, boxes=boxes)
     options = [
         click.option(
             "--rules", "rules_path", type=click.Path(dir_okay=False), default=None,
@@ -658,8 +663,7 @@ def rules_options(func):
             "Repeatable.",
         ),
         click.option(
-            "--boxes", type=click.IntRange(1, 7), default=None,
-            help="Boxes played each round, 1-7 (the rule-set key 'boxes'; rule 13).",
+            "--boxes", type=click.IntRange(1, 7), default=None, help=boxes,
         ),
         click.option(
             "--super-sevens/--no-super-sevens", "super_sevens", default=None,
@@ -2035,7 +2039,8 @@ def _count_list(fmt: str = "table") -> str:
               metavar="NAME|FILE",
               help="The counting plan: a shipped name (see --list) or a TOML file "
               "(docs/counting.md): count, deck estimation, index plays, bets by count.")
-@rules_options
+@rules_options(boxes="The most boxes the table has, 1-7 (the rule-set key 'boxes'; rule 13): "
+               "the plan's [boxes] decides how many the counter plays, up to it.")
 @click.option("--strategy", "strategy_name", default=None, metavar="NAME|FILE",
               help="The chart the counter plays where no index play applies (every box). "
               f"Default: {RULES_BASIC}.")

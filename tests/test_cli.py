@@ -69,6 +69,16 @@ def test_every_command_starts_with_a_one_line_summary_and_shows_an_example():
         assert "Example" in cmd.help, name
 
 
+def test_counts_boxes_help_says_the_plan_decides_the_boxes_played():
+    # count plays the boxes its plan's [boxes] says; --boxes is only the most the table has
+    # (the shared help said "Boxes played each round", as it is for the other commands).
+    text = " ".join(run("count", "--help").stdout.split())
+    assert "--boxes INTEGER RANGE The most boxes the table has" in text
+    assert "Boxes played each round" not in text
+    assert "--boxes INTEGER RANGE Boxes played each round" in " ".join(
+        run("simulate", "--help").stdout.split())
+
+
 def test_version():
     result = run("--version")
     assert result.exit_code == 0
