@@ -642,8 +642,13 @@ def given_value(ctx, name: str):
     return ctx.meta.get(f"bjsim.given.{name}")
 
 
-def rules_options(func):
-    """--rules, --set, --boxes, --super-sevens/--no-super-sevens."""
+BOXES_HELP = "Boxes played each round, 1-7 (the rule-set key 'boxes'; rule 13)."
+
+
+def rules_options(func=None, *, boxes=BOXES_HELP):
+    """--rules, --set, --boxes (its help ``boxes``), --super-sevens/--no-super-sevens."""
+    if func is None:
+        return lambda f: rules_options(f, boxes=boxes)
     options = [
         click.option(
             "--rules", "rules_path", type=click.Path(dir_okay=False), default=None,
@@ -658,8 +663,7 @@ def rules_options(func):
             "Repeatable.",
         ),
         click.option(
-            "--boxes", type=click.IntRange(1, 7), default=None,
-            help="Boxes played each round, 1-7 (the rule-set key 'boxes'; rule 13).",
+            "--boxes", type=click.IntRange(1, 7), default=None, help=boxes,
         ),
         click.option(
             "--super-sevens/--no-super-sevens", "super_sevens", default=None,
@@ -1004,16 +1008,18 @@ def _check_run_options(ctx, precision, resume, checkpoint_path, scheduler):
 @click.group(name="bjsim", cls=MainGroup, context_settings=CONTEXT_SETTINGS)
 @click.version_option(__version__, "--version", prog_name="bjsim", message="%(prog)s %(version)s")
 def cli():
-    """Monte Carlo house edge of blackjack as approved in the New Zealand Gazette 1994 No. 112,
-    its Super Sevens side bet, and variants of the game.
+    """Monte Carlo house edge of blackjack as approved in the New Zealand Gazette 1994 No. 112.
+
+    The main game, its Super Sevens side bet, and variants of the game: other rules, other
+    strategies, a card counter.
 
     \b
     Example:
-        bjsim simulate                      # 10 million rounds of the NZ game, seed 1994
+        bjsim simulate                                # 10 million rounds of the NZ game, seed 1994
         bjsim simulate --set decks=8 --rounds 1e8 --format json -o nz8.json
-        bjsim compare --vary dealer_hits_soft_17=true     # what H17 costs, paired
-        bjsim report -o nz-report                   # the regulator's assessment
-        bjsim count --plan hi-lo-1-12               # what a card counter gains
+        bjsim compare --vary dealer_hits_soft_17=true # what H17 costs, paired
+        bjsim report -o nz-report                     # the regulator's assessment
+        bjsim count --plan hi-lo-1-12                 # what a card counter gains
         bjsim rules show
         bjsim replay --cards shoe.txt
     """
@@ -1323,13 +1329,13 @@ def rules_show(rules_path, overrides, boxes, super_sevens, fmt, output):
 @rules.command("check")
 @click.argument("files", nargs=-1, required=True, type=click.Path())
 def rules_check(files):
-    """Check rule files and variant files: print 'ok' for each good one, the problems of each
-    bad one (of a rule file every key's, of a variant file the first).
+    """Check rule files and variant files: 'ok' for each good one, else its problems.
 
-    A shipped rule set may be named as --rules takes it (nz1994-8deck). A variant file (bjsim
-    compare --variant) is checked against the baseline it names (else the NZ rule set): its
-    changes, and the strategy it names. Exit code 2 if any file has a problem (a folder, or a
-    missing file, is one).
+    A bad rule file's problems are every key's, a bad variant file's the first. A shipped rule
+    set may be named as --rules takes it (nz1994-8deck). A variant file (bjsim compare
+    --variant) is checked against the baseline it names (else the NZ rule set): its changes, and
+    the strategy it names. Exit code 2 if any file has a problem (a folder, or a missing file, is
+    one).
 
     \b
     Examples:
@@ -2033,7 +2039,8 @@ def _count_list(fmt: str = "table") -> str:
               metavar="NAME|FILE",
               help="The counting plan: a shipped name (see --list) or a TOML file "
               "(docs/counting.md): count, deck estimation, index plays, bets by count.")
-@rules_options
+@rules_options(boxes="The most boxes the table has, 1-7 (the rule-set key 'boxes'; rule 13): "
+               "the plan's [boxes] decides how many the counter plays, up to it.")
 @click.option("--strategy", "strategy_name", default=None, metavar="NAME|FILE",
               help="The chart the counter plays where no index play applies (every box). "
               f"Default: {RULES_BASIC}.")

@@ -44,19 +44,39 @@ def test_every_command_has_help_with_an_example(args):
         assert "Example" in result.stdout
 
 
-def test_every_option_has_help():
+def every_command(cmd=cli, path=("bjsim",)):
+    """(path, command) of ``cmd`` and every command under it."""
     from click import Group
 
-    def walk(cmd):
-        yield cmd
-        if isinstance(cmd, Group):
-            for sub in cmd.commands.values():
-                yield from walk(sub)
+    yield " ".join(path), cmd
+    if isinstance(cmd, Group):
+        for name, sub in cmd.commands.items():
+            yield from every_command(sub, (*path, name))
 
-    for cmd in walk(cli):
+
+def test_every_option_has_help():
+    for name, cmd in every_command():
         for p in cmd.params:
             if p.param_type_name == "option":
-                assert p.help, (cmd.name, p.name)
+                assert p.help, (name, p.name)
+
+
+def test_every_command_starts_with_a_one_line_summary_and_shows_an_example():
+    # The summary is what a group's command list shows; `rules check`'s ran onto a second line.
+    for name, cmd in every_command():
+        summary = cmd.help.split("\n\n", 1)[0].strip()
+        assert "\n" not in summary and summary.endswith("."), (name, summary)
+        assert "Example" in cmd.help, name
+
+
+def test_counts_boxes_help_says_the_plan_decides_the_boxes_played():
+    # count plays the boxes its plan's [boxes] says; --boxes is only the most the table has
+    # (the shared help said "Boxes played each round", as it is for the other commands).
+    text = " ".join(run("count", "--help").stdout.split())
+    assert "--boxes INTEGER RANGE The most boxes the table has" in text
+    assert "Boxes played each round" not in text
+    assert "--boxes INTEGER RANGE Boxes played each round" in " ".join(
+        run("simulate", "--help").stdout.split())
 
 
 def test_version():

@@ -37,8 +37,9 @@ def test_nz_table_against_a_four_hand_by_hand(tmp_path, monkeypatch):
     result = run("exact", "--hands", "--up", "4", "--strategy", "basic", "-f", "json")
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
-    rows = {tuple(r["hand"]): r for r in doc["hands"]}
-    assert len(rows) == 54 and {r["up"] for r in doc["hands"]} == {4}
+    value = {"A": 1} | {str(v): v for v in range(2, 11)}  # (the json's cards: 2..10, A)
+    rows = {tuple(value[c] for c in r["hand"]): r for r in doc["hands"]}
+    assert len(rows) == 54 and {r["up"] for r in doc["hands"]} == {"4"}
     shoe = 24 * 13  # every hand's chance and a blackjack's make the chance of a 4 up: 1/13
     blackjack = (24 / (shoe - 1)) * (96 / (shoe - 2)) * 2 * 24 / shoe
     assert sum(r["probability"] for r in rows.values()) + blackjack == pytest.approx(1 / 13)
@@ -68,6 +69,22 @@ def test_nz_table_against_a_four_hand_by_hand(tmp_path, monkeypatch):
     first = next(r for r in frame if r["hand"] == "2,T")
     assert float(first["hit"]) == pytest.approx(t2["values"]["hit"], rel=1e-9)
     assert first["up"] == "4" and first["chart_reads"] == "hard 12" and first["split"] == ""
+
+
+def test_json_spells_the_cards_as_the_rest_of_exacts_json():
+    # The rest of `exact -f json` keys its up cards 2..10 then A (exact.compare.UP_LABELS); the
+    # hands gave their up card and two cards as card values, the ace as 1.
+    from simulator.exact.compare import UP_LABELS
+    from simulator.exact.hands import UP_ORDER, hands_json
+
+    row = {"values": {"stand": -0.5, "hit": -0.4}, "best": "hit", "margin": 0.1, "chart": "hit",
+           "chart_cost": 0.0, "probability": 0.001}
+    rows = [row | {"up": up, "hand": hand} for up in UP_ORDER for hand in ((1, 7), (2, 10))]
+    doc = hands_json(rows, {}, Rules())
+    ups = [UP_LABELS.get(up, str(up)) for up in UP_ORDER]
+    assert [r["up"] for r in doc["hands"]] == [up for up in ups for _ in range(2)]
+    assert ups[-2:] == ["10", "A"]
+    assert [r["hand"] for r in doc["hands"][:2]] == [["A", "7"], ["2", "10"]]
 
 
 def test_the_default_chart_is_every_commands_basic(tmp_path, monkeypatch):

@@ -21,6 +21,8 @@ def hand_label(a: int, b: int) -> str:
 
 
 def up_label(up: int) -> str:
+    """``2`` .. ``10``, ``A``: a card as the table, csv, json and strategy files write an up
+    card."""
     return "A" if up == 1 else str(up)
 
 
@@ -129,12 +131,14 @@ def hands_frame(rows: list[dict], run: dict, rules):
 
 
 def hands_json(rows: list[dict], meta: dict, rules) -> dict:
-    """The json document: ``meta`` (version, rules, run) and the rows."""
+    """The json document: ``meta`` (version, rules, run) and the rows, each card (the up card,
+    the hand's two) spelt as the rest of `bjsim exact`'s json spells an up card (``up_label``)."""
     return meta | {"value_convention": _CONVENTION,
                    "given_no_dealer_blackjack": _conditioned(rules), "hands": [
-        {"up": r["up"], "hand": list(r["hand"]), "chart_reads": kind_label(*r["hand"], rules),
-         "values": r["values"], "best": r["best"], "margin": r["margin"], "chart": r["chart"],
-         "chart_cost": r["chart_cost"], "probability": r["probability"]} for r in rows]}
+        {"up": up_label(r["up"]), "hand": [up_label(c) for c in r["hand"]],
+         "chart_reads": kind_label(*r["hand"], rules), "values": r["values"], "best": r["best"],
+         "margin": r["margin"], "chart": r["chart"], "chart_cost": r["chart_cost"],
+         "probability": r["probability"]} for r in rows]}
 
 
 _CONVENTION = ("the box's expected net per initial wager of each first play, every later "
