@@ -223,17 +223,14 @@ def build(p, tables, bands: int = 0) -> Machine:
     n = len(bld.order)
     assert n < 2**15, n  # int16 states
     info = [bld.info[k] for k in bld.order]
-
-    def column(j):
-        return np.array([i[j] for i in info], np.int32)
+    kind, t, w, flags = np.array([i[:4] for i in info], np.int32).T.copy()  # each contiguous
 
     def peeked(k):
         """A peeked dealer blackjack (step 4): blackjack, even money and early surrender stand
         as they are (a 7-7 exit by its link); any other hand is live and loses 10."""
         k = bld.info[k][5] if k[0] == "X" else k
-        if k[0] in ("S", "P1", "PU", "I") or bld.info[k][0] in (T.K_BJ, T.K_EM, T.K_ES, T.K_LIVE):
-            return bld.keys[k]
-        return bld.keys[("LIVE", k[1], k[-1])]
+        stays = k[0] in ("S", "P1", "PU", "I", "BJ", "EM", "ES", "LIVE")
+        return bld.keys[k if stays else ("LIVE", k[1], k[-1])]
 
     trans = np.array([succ.get(k, [0] * 10) for k in bld.order], np.int32)
     link = np.array([-1 if i[5] is None else bld.keys[i[5]] for i in info], np.int32)
@@ -243,36 +240,31 @@ def build(p, tables, bands: int = 0) -> Machine:
     fin[finals] = np.arange(len(finals))
     rows = np.zeros((len(finals) * T.N_OUTCOMES, L.N_TALLY), np.int64)
     net, ins = np.zeros((2, len(rows)), np.int64)
-    kind, t, w = column(0), column(1), column(2)
     for i in range(len(rows)):  # by (final state, outcome); its strategy's figures at its first box
         s, o = finals[i // T.N_OUTCOMES], i % T.N_OUTCOMES
         net[i], ins[i] = T.settle_box(rows[i], np.array([s]), 0, 1, kind, t, w, o, info[s][4], p,
                                      0 if bands else bld.order[s][1])  # fmt: skip
-    start = np.array([bld.state(("S", si)) for si in box_si], np.int64)
-    if bands:
-        start = np.full(int(p[L.P_BOXES]), start[0], np.int64)
-    one_box = len(box_si) == 1
-    if one_box and not bands or bands and p[L.P_BOXES] == 1 and p[L.P_HOLE] != L.HOLE_PEEK:
+    slot = [0] * int(p[L.P_BOXES]) if bands else box_si  # a counter's boxes: the first's
+    if not bands and len(box_si) == 1 or bands and p[L.P_BOXES] == 1 and p[L.P_HOLE] != L.HOLE_PEEK:
         wtrans, wflags, wrows, walt = walk_tables(bld, p, trans, rows, net, ins, fin, peek)
     else:
         wtrans, wflags, walt = np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros(0, np.int16)
         wrows = np.zeros((0, L.N_TALLY), np.int64)
-    wt = np.flatnonzero(wflags & TERMINAL)
-    classed = [L.T_RTOTAL_SUM, L.T_RINS_SUM, L.T_MAIN_WAGERED]  # what the counting tally adds
-    _, first, cls = np.unique(wrows[wt][:, classed], axis=0, return_index=True,
-                              return_inverse=True)
+    wt = np.flatnonzero(wflags & TERMINAL)  # classed by what the counting tally adds:
+    classed = wrows[wt][:, [L.T_RTOTAL_SUM, L.T_RINS_SUM, L.T_MAIN_WAGERED]]
+    _, first, cls = np.unique(classed, axis=0, return_index=True, return_inverse=True)
     wtid = np.zeros(wflags.size, np.int64)
     wtid[wt] = cls.reshape(-1)
     sums = [total(i % 32, i // 32) for i in range(64)]  # the dealer's (ace, hard sum)
     dstand = [T.dealer_stands.py_func(t, t != i % 32, bool(p[L.P_H17])) for i, t in enumerate(sums)]
-    return Machine(trans=trans.reshape(-1).astype(np.int16), flags=column(3).astype(np.int8),
-                   link=link, fin=fin, kind=kind, total=t, wager=w,
-                   peek=peek, net=net, ins=ins, rows=rows, start=start, wtrans=wtrans,
-                   wflags=wflags, wrows=wrows, alt=alternatives(bld, bld.alt, n if bands else 0),
-                   walt=walt, wtid=wtid, wclass=wrows[wt[first]],
-                   dstand=np.array(dstand, np.int8),
+    return Machine(trans=trans.reshape(-1).astype(np.int16), flags=flags.astype(np.int8),
+                   link=link, fin=fin, kind=kind, total=t, wager=w, peek=peek, net=net, ins=ins,
+                   rows=rows, start=np.array([bld.state(("S", si)) for si in slot], np.int64),
+                   wtrans=wtrans, wflags=wflags, wrows=wrows,
+                   alt=alternatives(bld, bld.alt, n if bands else 0), walt=walt, wtid=wtid,
+                   wclass=wrows[wt[first]], dstand=np.array(dstand, np.int8),
                    sspay=np.array([T.ss_net.py_func(i, p) for i in range(6)], np.int64),
-                   slot=np.array([0] * int(p[L.P_BOXES]) if bands else box_si, np.int64))
+                   slot=np.array(slot, np.int64))
 
 
 def alternatives(bld, alt, n):
