@@ -19,8 +19,7 @@ NEED2 = 4  # the dealer's second card matters to this hand (or its box's insuran
 STOOD = 8  # the hand stood (or a blackjack waits, 8.2): the dealer draws to 17 (12.3)
 PAIR = 16  # a split hand dealt its own value again: split again if the box may (11)
 SPLIT_HAND = 32  # a split hand's first state (one card, its second next)
-INDEX = 64  # a counter's hand whose decision the count's band makes: played on from ``alt``
-# (its ``link`` itself where the decision is whether to split a pair: 11.5)
+INDEX = 64  # a counter's hand the count's band decides: played on from ``alt`` (11.5: ``link``)
 # Flags of the one-box round walk (``walk``).
 TERMINAL = 1  # a round has just ended
 BOUNDARY = 2  # between rounds: the start state and every terminal
@@ -29,7 +28,6 @@ W_EXIT = 32  # a pair to split or 7-7 under Super Sevens: the round is played on
 FIRST = 64  # DECIDE after the deal: insurance by the count too
 
 A_STAND, A_HIT, A_DOUBLE, A_SPLIT, A_SURRENDER, A_BUST = range(6)
-DECIDING = ("PU", "P", "SH")  # states whose next card brings a decision of the strategy
 
 
 def total(hard: int, ace: int) -> int:
@@ -49,52 +47,44 @@ class Builder:
         self.box_si = box_si  # each table's first copy (boxes with one strategy share states)
         self.bands = bands  # a counter's strategies a family (0: not a counter)
         self.alt: dict = {}  # an INDEX state's key -> its state under each strategy
+        self.late = (1, 10) if p[L.P_HOLE] != L.HOLE_PEEK else ()  # up cards: blackjack seen late
 
-    @staticmethod
-    def resolve(code: int, can_double: bool, can_surrender: bool, t: int) -> int:
-        """A table code filtered by the rules; 12.1 (d): 11 or less that would stand draws."""
-        act = {
-            L.H: A_HIT,
-            L.D: A_DOUBLE if can_double else A_HIT,
-            L.DS: A_DOUBLE if can_double else A_STAND,
-            L.RH: A_SURRENDER if can_surrender else A_HIT,
-            L.RS: A_SURRENDER if can_surrender else A_STAND,
-        }.get(int(code), A_STAND)
-        return A_HIT if act == A_STAND and t <= 11 else act
-
-    def decide(self, si, hard, ace, n, u, split=False, split_ace=False, v1=0, v2=0,
-               surrender=False, sevens=False) -> int:  # fmt: skip
-        """The action of strategy ``si`` for a hand (hard sum, ace, ``n`` cards, up value ``u``;
-        ``split``: the box has split; ``v1``, ``v2`` its two cards' values when ``n == 2``)."""
+    def decide(self, si, hard, ace, n, u, split=0, pair=0, surrender=False, sevens=False) -> int:
+        """The action of strategy ``si`` for a hand (hard sum, ace, ``n`` cards, up value ``u``):
+        ``split``: the value of the pair its box split; its first two cards: ``pair`` their value
+        if a pair, ``surrender`` allowed, ``sevens`` 7-7 under a Super Sevens bet."""
         p = self.p
         t = total(hard, ace)
         if t > 21:
             return A_BUST
-        if t == 21 or (split_ace and not p[L.P_HSA]):
+        if t == 21 or (split == 1 and not p[L.P_HSA]):
             return A_STAND  # 12.1 (a); 11 (b): one card to a split ace
         up = 9 if u == 1 else u - 2
         soft = t != hard
-        two = n == 2
         rule = p[L.P_DOUBLE_ON]
         on_total = rule == L.DOUBLE_HARD or (9 if rule == L.DOUBLE_9_11 else 10) <= t <= 11
-        can_double = (two and (not split_ace or p[L.P_HSA]) and (not split or p[L.P_DAS])
+        can_double = (n == 2 and (not split or p[L.P_DAS])
                       and (rule == L.DOUBLE_ANY or not soft and on_total))
-        can_surrender = surrender and two and not split
         code = (self.soft if soft else self.hard)[si, t, up]
-        if two and sevens:  # 7-7 under a Super Sevens bet: the sevens row decides (14.4)
+        if sevens:  # 7-7 under a Super Sevens bet: the sevens row decides (14.4) ...
             code7 = self.sevens[si, up]
-            if code7 == L.P:
-                if p[L.P_MAX_HANDS] > 1:
-                    return A_SPLIT
-            else:
-                code = code7
-        elif two and v1 == v2 and not split and p[L.P_MAX_HANDS] > 1:
-            cell = self.pairs[si, v1 - 1, up]
+            if code7 == L.P and p[L.P_MAX_HANDS] > 1:
+                return A_SPLIT
+            code = code if code7 == L.P else code7  # (... the hard row where it may not split)
+        elif pair and p[L.P_MAX_HANDS] > 1:
+            cell = self.pairs[si, pair - 1, up]
             if cell == L.P or (cell == L.PD and p[L.P_DAS]):
                 return A_SPLIT
             if cell == L.RP:
-                return A_SURRENDER if can_surrender else A_SPLIT
-        return self.resolve(code, can_double, can_surrender, t)
+                return A_SURRENDER if surrender else A_SPLIT
+        act = {  # the table's code as the rules allow; 12.1 (d): 11 or less that would stand draws
+            L.H: A_HIT,
+            L.D: A_DOUBLE if can_double else A_HIT,
+            L.DS: A_DOUBLE if can_double else A_STAND,
+            L.RH: A_SURRENDER if surrender else A_HIT,
+            L.RS: A_SURRENDER if surrender else A_STAND,
+        }.get(int(code), A_STAND)
+        return A_HIT if act == A_STAND and t <= 11 else act
 
     def canon(self, key):
         """A counter's hand is one state under every band's strategy, kept apart by its
@@ -114,20 +104,12 @@ class Builder:
             self.info[key] = (kind, t, wager, flags, bits, link)
         return self.keys[key]
 
-    def box_bits(self, si, u) -> int:
-        """Insurance offered, and taken, for a box without blackjack."""
-        if u != 1:
-            return 0
-        return T.X_INS_OFFERED | (T.X_INS_TAKEN if self.flags[si, 0] else 0)
-
     def final(self, key, kind, t, w, need=0):
         """A final state of a box without blackjack (strategy ``key[1]``, up card ``key[-1]``),
         ``NEED2`` if ``need`` or its box took insurance (settled by the second card)."""
-        bits = self.box_bits(key[1], key[-1])
-        return self.state(key, kind, t, w, need | (NEED2 if bits & T.X_INS_TAKEN else 0), bits)
-
-    def ten_or_ace_no_hole(self, u) -> bool:
-        return self.p[L.P_HOLE] != L.HOLE_PEEK and u in (1, 10)
+        taken = key[-1] == 1 and bool(self.flags[key[1], 0])  # insurance, offered under an ace
+        bits = (T.X_INS_OFFERED if key[-1] == 1 else 0) | (T.X_INS_TAKEN if taken else 0)
+        return self.state(key, kind, t, w, need | (NEED2 if taken else 0), bits)
 
     def after(self, si, a, hard, ace, u, w=L.UNIT):
         """The state a decision leads to (a split is the caller's)."""
@@ -137,43 +119,34 @@ class Builder:
             t = max(total(hard, ace), 16)
             return self.final(("D", si, t, w, u), T.K_STOOD, t, w, STOOD | NEED2)
         if a == A_SURRENDER:
-            need = NEED2 if self.ten_or_ace_no_hole(u) else 0
-            return self.final(("LS", si, u), T.K_LS, 0, w, need)
+            return self.final(("LS", si, u), T.K_LS, 0, w, NEED2 * (u in self.late))
         assert a == A_BUST, a
-        need = self.p[L.P_DBJ] == L.DBJ_ORIGINAL and self.ten_or_ace_no_hole(u)
+        need = self.p[L.P_DBJ] == L.DBJ_ORIGINAL and u in self.late
         return self.final(("BU", si, w, u), T.K_BUST, 0, w, NEED2 if need else 0)
 
     def dealt(self, si, v1, c, u):
         """The box's state after its first two cards (steps 2, 3 and the first decision)."""
-        unit, hard, ace = L.UNIT, v1 + c, int(v1 == 1 or c == 1)
+        hard, ace = v1 + c, int(v1 == 1 or c == 1)
         if hard == 11 and ace:  # blackjack (8.2); even money (8.3)
-            if u == 1 and self.flags[si, 1]:
-                return self.state(("EM", si), T.K_EM, 0, unit, 0, T.X_BJ | T.X_EM | T.X_EM_OFFERED)
-            # 8.2: a blackjack waits for the dealer's second card, who then completes the hand
-            need = NEED2 | STOOD if self.ten_or_ace_no_hole(u) else 0
             bits = T.X_BJ | (T.X_EM_OFFERED if u == 1 else 0)
-            return self.state(("BJ", si, u), T.K_BJ, 0, unit, need, bits)
+            if u == 1 and self.flags[si, 1]:
+                return self.state(("EM", si), T.K_EM, 0, L.UNIT, 0, bits | T.X_EM)
+            # 8.2: a blackjack waits for the dealer's second card, who then completes the hand
+            need = NEED2 | STOOD if u in self.late else 0
+            return self.state(("BJ", si, u), T.K_BJ, 0, L.UNIT, need, bits)
         sevens = bool(self.p[L.P_SS]) and v1 == 7 and c == 7
-        rule, kw = self.p[L.P_SURRENDER], {"v1": v1, "v2": c, "sevens": sevens}
-        early = rule == L.SURRENDER_EARLY
-        if early and self.decide(si, hard, ace, 2, u, surrender=True, **kw) == A_SURRENDER:
-            a = A_SURRENDER
-            s = self.final(("ES", si, u), T.K_ES, 0, unit)
+        rule = self.p[L.P_SURRENDER]
+        a = self.decide(si, hard, ace, 2, u, pair=v1 if v1 == c else 0,
+                        surrender=rule != L.SURRENDER_NONE, sevens=sevens)
+        if a == A_SPLIT:
+            s = self.state(("SH", si, v1, u), flags=PLAYER | SPLIT_HAND)
+        elif a == A_SURRENDER and rule == L.SURRENDER_EARLY:
+            s = self.final(("ES", si, u), T.K_ES, 0, L.UNIT)
         else:
-            a = self.decide(si, hard, ace, 2, u, surrender=rule == L.SURRENDER_LATE, **kw)
-            if a == A_SPLIT:
-                s = self.state(("SH", si, v1, u), flags=PLAYER | SPLIT_HAND)
-            else:
-                s = self.after(si, a, hard, ace, u)
+            s = self.after(si, a, hard, ace, u)
         if sevens or a == A_SPLIT:
             return self.state(("X", si, v1, self.order[s], u), flags=EXIT, link=self.order[s])
         return s
-
-    def played_on(self, si, v, c, u):
-        """A split hand ``v``, ``c`` played on as it is (not split again)."""
-        hard, ace = v + c, int(v == 1 or c == 1)
-        a = self.decide(si, hard, ace, 2, u, split=True, split_ace=v == 1)
-        return self.after(si, a, hard, ace, u)
 
     def trans(self, key, c):
         kind, si = key[0], key[1]
@@ -183,13 +156,14 @@ class Builder:
             return self.state(("PU", si, key[2], c))
         if kind == "PU":
             return self.dealt(si, key[2], c, key[3])
-        if kind == "SH":
+        if kind == "SH":  # a split hand's second card: played on as it is, or split again
             v, u = key[2], key[3]
+            hard, ace = v + c, int(v == 1 or c == 1)
+            s = self.after(si, self.decide(si, hard, ace, 2, u, split=v), hard, ace, u)
             again = c == v and (v != 1 or self.p[L.P_RSA])  # the pair table decides (11, 11.5)
-            if again and self.decide(si, 2 * v, int(v == 1), 2, u, v1=v, v2=v) == A_SPLIT:
-                link = self.order[self.played_on(si, v, v, u)]
-                return self.state(("SX", si, v, link, u), flags=PAIR, link=link)
-            return self.played_on(si, v, c, u)
+            if again and self.decide(si, hard, ace, 2, u, pair=v) == A_SPLIT:
+                return self.state(("SX", si, v, self.order[s], u), flags=PAIR, link=self.order[s])
+            return s
         _, _, hard, ace, u = key
         hard, ace = hard + c, int(ace or c == 1)
         if kind == "PD":  # 12.1 (b): one card to a doubled hand
@@ -199,7 +173,7 @@ class Builder:
     def step(self, key, c) -> int:
         """``trans``, or for a counter whose strategies differ here an ``INDEX`` state (its state
         under each strategy in ``alt``: after the deal all, later the hand's family's)."""
-        if not self.bands or key[0] not in DECIDING:
+        if not self.bands or key[0] not in ("PU", "P", "SH"):  # its next card brings a decision
             return self.trans(key, c)
         n = len(self.box_si)
         fam = 0 if key[0] == "PU" else key[1] // self.bands * self.bands
@@ -241,7 +215,7 @@ def build(p, tables, bands: int = 0) -> Machine:
     for si in dict.fromkeys(box_si):
         bld.state(("S", si))
         for u in range(1, 11):
-            bld.state(("LIVE", si, u), T.K_LIVE, 0, L.UNIT, 0, bld.box_bits(si, u))
+            bld.final(("LIVE", si, u), T.K_LIVE, 0, L.UNIT)
     succ = {}
     for key in bld.order:  # every state reachable from the starts, breadth first (order grows)
         if key[0] not in ("X", "SX", "I") and bld.info[key][0] == T.K_NONE:
@@ -249,17 +223,14 @@ def build(p, tables, bands: int = 0) -> Machine:
     n = len(bld.order)
     assert n < 2**15, n  # int16 states
     info = [bld.info[k] for k in bld.order]
-
-    def column(j):
-        return np.array([i[j] for i in info], np.int32)
+    kind, t, w, flags = np.array([i[:4] for i in info], np.int32).T.copy()  # each contiguous
 
     def peeked(k):
         """A peeked dealer blackjack (step 4): blackjack, even money and early surrender stand
         as they are (a 7-7 exit by its link); any other hand is live and loses 10."""
         k = bld.info[k][5] if k[0] == "X" else k
-        if k[0] in ("S", "P1", "PU", "I") or bld.info[k][0] in (T.K_BJ, T.K_EM, T.K_ES, T.K_LIVE):
-            return bld.keys[k]
-        return bld.keys[("LIVE", k[1], k[-1])]
+        stays = k[0] in ("S", "P1", "PU", "I", "BJ", "EM", "ES", "LIVE")
+        return bld.keys[k if stays else ("LIVE", k[1], k[-1])]
 
     trans = np.array([succ.get(k, [0] * 10) for k in bld.order], np.int32)
     link = np.array([-1 if i[5] is None else bld.keys[i[5]] for i in info], np.int32)
@@ -269,36 +240,31 @@ def build(p, tables, bands: int = 0) -> Machine:
     fin[finals] = np.arange(len(finals))
     rows = np.zeros((len(finals) * T.N_OUTCOMES, L.N_TALLY), np.int64)
     net, ins = np.zeros((2, len(rows)), np.int64)
-    kind, t, w = column(0), column(1), column(2)
     for i in range(len(rows)):  # by (final state, outcome); its strategy's figures at its first box
         s, o = finals[i // T.N_OUTCOMES], i % T.N_OUTCOMES
         net[i], ins[i] = T.settle_box(rows[i], np.array([s]), 0, 1, kind, t, w, o, info[s][4], p,
                                      0 if bands else bld.order[s][1])  # fmt: skip
-    start = np.array([bld.state(("S", si)) for si in box_si], np.int64)
-    if bands:
-        start = np.full(int(p[L.P_BOXES]), start[0], np.int64)
-    one_box = len(box_si) == 1
-    if one_box and not bands or bands and p[L.P_BOXES] == 1 and p[L.P_HOLE] != L.HOLE_PEEK:
+    slot = [0] * int(p[L.P_BOXES]) if bands else box_si  # a counter's boxes: the first's
+    if not bands and len(box_si) == 1 or bands and p[L.P_BOXES] == 1 and p[L.P_HOLE] != L.HOLE_PEEK:
         wtrans, wflags, wrows, walt = walk_tables(bld, p, trans, rows, net, ins, fin, peek)
     else:
         wtrans, wflags, walt = np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros(0, np.int16)
         wrows = np.zeros((0, L.N_TALLY), np.int64)
-    wt = np.flatnonzero(wflags & TERMINAL)
-    classed = [L.T_RTOTAL_SUM, L.T_RINS_SUM, L.T_MAIN_WAGERED]  # what the counting tally adds
-    _, first, cls = np.unique(wrows[wt][:, classed], axis=0, return_index=True,
-                              return_inverse=True)
+    wt = np.flatnonzero(wflags & TERMINAL)  # classed by what the counting tally adds:
+    classed = wrows[wt][:, [L.T_RTOTAL_SUM, L.T_RINS_SUM, L.T_MAIN_WAGERED]]
+    _, first, cls = np.unique(classed, axis=0, return_index=True, return_inverse=True)
     wtid = np.zeros(wflags.size, np.int64)
     wtid[wt] = cls.reshape(-1)
     sums = [total(i % 32, i // 32) for i in range(64)]  # the dealer's (ace, hard sum)
     dstand = [T.dealer_stands.py_func(t, t != i % 32, bool(p[L.P_H17])) for i, t in enumerate(sums)]
-    return Machine(trans=trans.reshape(-1).astype(np.int16), flags=column(3).astype(np.int8),
-                   link=link, fin=fin, kind=kind, total=t, wager=w,
-                   peek=peek, net=net, ins=ins, rows=rows, start=start, wtrans=wtrans,
-                   wflags=wflags, wrows=wrows, alt=alternatives(bld, bld.alt, n if bands else 0),
-                   walt=walt, wtid=wtid, wclass=wrows[wt[first]],
-                   dstand=np.array(dstand, np.int8),
+    return Machine(trans=trans.reshape(-1).astype(np.int16), flags=flags.astype(np.int8),
+                   link=link, fin=fin, kind=kind, total=t, wager=w, peek=peek, net=net, ins=ins,
+                   rows=rows, start=np.array([bld.state(("S", si)) for si in slot], np.int64),
+                   wtrans=wtrans, wflags=wflags, wrows=wrows,
+                   alt=alternatives(bld, bld.alt, n if bands else 0), walt=walt, wtid=wtid,
+                   wclass=wrows[wt[first]], dstand=np.array(dstand, np.int8),
                    sspay=np.array([T.ss_net.py_func(i, p) for i in range(6)], np.int64),
-                   slot=np.array([0] * int(p[L.P_BOXES]) if bands else box_si, np.int64))
+                   slot=np.array(slot, np.int64))
 
 
 def alternatives(bld, alt, n):

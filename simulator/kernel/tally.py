@@ -34,9 +34,7 @@ def outcome(d_bj, d_total):
         return O_BJ
     if d_total > 21:
         return O_BUST
-    if d_total >= 17:
-        return d_total - 15
-    return O_NONE
+    return d_total - 15 if d_total >= 17 else O_NONE
 
 
 @njit
@@ -50,21 +48,18 @@ def dealer_stands(total, soft, h17):
 def hand_net(kind, total, wager, o, dbj, bj_win, h, first_live):
     """The net of a finished hand in tenths (step 8 of "One round, in order"): hand ``h`` of its
     box (``first_live``: no unbusted hand before it in the box), against dealer outcome ``o``."""
-    unit = L.UNIT
     if kind == K_EM:
-        return unit
-    if kind == K_ES:
-        return -L.INSURANCE_STAKE
+        return L.UNIT
+    if kind == K_ES or kind == K_LS:
+        return -L.UNIT if kind == K_LS and o == O_BJ else -L.INSURANCE_STAKE
     if kind == K_BJ:
         return 0 if o == O_BJ else bj_win
-    if kind == K_LS:
-        return -unit if o == O_BJ else -L.INSURANCE_STAKE
     if o == O_BJ:
         if dbj == L.DBJ_ORIGINAL:
-            return -unit if h == 0 else 0  # the box's net is exactly -10
+            return -L.UNIT if h == 0 else 0  # the box's net is exactly -10
         if kind == K_BUST or dbj == L.DBJ_ALL:
             return -wager
-        return -unit if first_live else 0  # original-and-busted: 10 from the unbusted hands
+        return -L.UNIT if first_live else 0  # original-and-busted: 10 from the unbusted hands
     if kind != K_STOOD:
         return -wager  # busted (a live hand never meets any other outcome)
     if o == O_BUST:
@@ -98,19 +93,15 @@ def settle_box(row, hs, at, nh, kind, total, wager, o, bits, p, slot):
         ins = p[L.P_INS_WIN] if o == O_BJ else -L.INSURANCE_STAKE
     tot = main + ins
     row[:] = 0
-    by = L.T_BY + slot * L.N_BY
-    for at, x in ((L.BY_BOX_ROUNDS, 1), (L.BY_MAIN_SUM, main), (L.BY_MAIN_SQ, main * main),
-                  (L.BY_TOTAL_SUM, tot), (L.BY_TOTAL_SQ, tot * tot)):  # fmt: skip
-        row[by + at] += x
-    for at, x in ((L.T_BOX_ROUNDS, 1), (L.T_MAIN_SUM, main), (L.T_MAIN_SQ, main * main),
-                  (L.T_TOTAL_SUM, tot), (L.T_TOTAL_SQ, tot * tot),
-                  (L.T_INS_OFFERED, int((bits & X_INS_OFFERED) != 0)),
+    for at in (L.T_BOX_ROUNDS, L.T_BY + slot * L.N_BY):  # the box's figures, then its strategy's
+        for i, x in enumerate((1, main, main * main, tot, tot * tot)):
+            row[at + i] += x
+    for at, x in ((L.T_INS_OFFERED, int((bits & X_INS_OFFERED) != 0)), (L.T_INS_SUM, ins),
                   (L.T_INS_TAKEN, int((bits & X_INS_TAKEN) != 0)), (L.T_INS_WON, int(ins > 0)),
-                  (L.T_INS_SUM, ins), (L.T_EM_OFFERED, int((bits & X_EM_OFFERED) != 0)),
+                  (L.T_EM_OFFERED, int((bits & X_EM_OFFERED) != 0)), (L.T_HANDS, nh),
                   (L.T_EM_TAKEN, int((bits & X_EM) != 0)), (L.T_PLAYER_BJ, int((bits & X_BJ) != 0)),
-                  (L.T_HANDS, nh), (L.T_SPLITS, nh - 1), (L.T_WINS, wins),
-                  (L.T_LOSSES, losses), (L.T_PUSHES, pushes), (L.T_DOUBLES, doubles),
-                  (L.T_BUSTS, busts), (L.T_SURRENDERS, surrs),
+                  (L.T_SPLITS, nh - 1), (L.T_WINS, wins), (L.T_LOSSES, losses), (L.T_BUSTS, busts),
+                  (L.T_PUSHES, pushes), (L.T_DOUBLES, doubles), (L.T_SURRENDERS, surrs),
                   (L.T_MAIN_WAGERED, L.UNIT * (nh + doubles))):  # fmt: skip
         row[at] += x
     if p[L.P_SS] != 0:
@@ -118,16 +109,18 @@ def settle_box(row, hs, at, nh, kind, total, wager, o, bits, p, slot):
     return main, ins
 
 
-# ``add_round`` adds each square at its sum's place + 1.
+# ``add_round`` and ``add_ss`` add each square at its sum's place + 1; ``settle_box`` a box's
+# first five figures in the order of its strategy's.
 assert all(sq == sm + 1 for sm, sq in ((L.T_RMAIN_SUM, L.T_RMAIN_SQ), (L.T_RINS_SUM, L.T_RINS_SQ),
-           (L.T_RTOTAL_SUM, L.T_RTOTAL_SQ), (L.T_SS_RSUM, L.T_SS_RSQ))), "tally layout"  # fmt: skip
+           (L.T_RTOTAL_SUM, L.T_RTOTAL_SQ), (L.T_SS_RSUM, L.T_SS_RSQ), (L.T_SS_SUM, L.T_SS_SQ),
+           (L.BY_SS_SUM, L.BY_SS_SQ))), "tally layout"  # fmt: skip
+assert L.TALLY_NAMES[L.T_BOX_ROUNDS : L.T_BOX_ROUNDS + 5] == L.BY_STRATEGY[:5], "tally layout"
 
 
 @njit
 def add_round(t, cards, o, main, ins, ss):
-    """Add one round's own fields into the tally ``t`` (its boxes' are ``settle_box``'s): its cards,
-    the dealer's outcome ``o``, and the sums and squares of its main, insurance, total and Super
-    Sevens results."""
+    """Add a round's own fields to the tally ``t`` (its boxes' are ``settle_box``'s): its cards, the
+    dealer's outcome ``o``, the sums and squares of its main, insurance, total and Super Sevens."""
     t[L.T_ROUNDS] += 1
     t[L.T_CARDS_DEALT] += cards
     if o != O_NONE:
@@ -144,10 +137,9 @@ def add_ss(t, line, n, pay, slot):
     by boxes of the strategy at ``slot``."""
     t[L.T_SS_BETS] += n
     t[L.T_SS_A + line] += n
-    by = L.T_BY + slot * L.N_BY
-    for at, x in ((L.T_SS_SUM, n * pay), (L.T_SS_SQ, n * pay * pay), (by + L.BY_SS_SUM, n * pay),
-                  (by + L.BY_SS_SQ, n * pay * pay)):  # fmt: skip
-        t[at] += x
+    for at in (L.T_SS_SUM, L.T_BY + slot * L.N_BY + L.BY_SS_SUM):  # all boxes', its strategy's
+        t[at] += n * pay
+        t[at + 1] += n * pay * pay
 
 
 @njit
@@ -156,9 +148,7 @@ def ss_net(line, p):
     the line's pay (rule 14), or the stake lost on (f)."""
     if line < 0:
         return 0
-    if line == 5:
-        return -1
-    return p[L.P_SS_PAY_A + line]
+    return -1 if line == 5 else p[L.P_SS_PAY_A + line]
 
 
 # A box's record fields from its own tally (``write_box``).
