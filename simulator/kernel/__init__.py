@@ -38,11 +38,10 @@ def _moved(out, counts, at, seen, sub):
 
 @njit
 def _simulate(p, m, cx, ins_flags, sizes, states, fields, tally, counts, wcounts, out, trace):
-    """Block ``j``: ``sizes[j]`` rounds from a fresh shuffle with state ``states[j]`` (advanced in
-    place), into ``tally`` and the counts of visits to the rows of ``m``'s ``rows`` and ``wrows``
-    (a counter's, ``cx``, or None, into its counting tally too); its ``fields`` (tally indices)
-    into ``out[j]``. 1 if the shoe ran out mid-round with no discards to reshuffle, else 0.
-    ``trace`` (one block): see ``play_rounds``."""
+    """Block ``j``: ``sizes[j]`` rounds from a fresh shuffle with state ``states[j]`` into ``tally``
+    and the counts of visits to ``m``'s ``rows`` and ``wrows`` (a counter's, ``cx``, or None: into
+    its counting tally too), its ``fields`` (tally indices) into ``out[j]``. 1 if the shoe ran out
+    mid-round with no discards to reshuffle, else 0. ``trace`` (one block): see ``play_rounds``."""
     rows, wrows, block = m[10], m[14], np.zeros(L.N_TALLY, np.int64)
     at = np.flatnonzero((rows[:, fields] != 0).sum(axis=1))
     wat = np.flatnonzero((wrows[:, fields] != 0).sum(axis=1))
@@ -52,7 +51,6 @@ def _simulate(p, m, cx, ins_flags, sizes, states, fields, tally, counts, wcounts
     for j in range(sizes.size):
         shoe = R.fresh_shoe(p[L.P_DECKS])
         ws = np.zeros(R.N_WS, np.int64)
-        ws[R.WS_END] = shoe.size - R.SLACK
         ws[R.WS_NEED_FULL] = 1
         block[:] = 0
         play_rounds(p, m, cx, ins_flags, shoe, ws, states[j], sizes[j], p[L.P_CUT], block, counts,
@@ -75,14 +73,11 @@ def _play_stacked(p, m, cx, ins_flags, cards, cut, out, each):
     shoe = np.full(cards.shape[1] + R.SLACK, R.TEN_CODE, np.int8)
     rng, wk = np.arange(1, 5).astype(np.uint64), work_arrays(p)
     tally, none, trace = np.zeros(L.N_TALLY, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int8)
-    ws = np.zeros(R.N_WS, np.int64)
     n = 0
     for i in range(cards.shape[0]):
         shoe[: cards.shape[1]] = cards[i]
-        ws[:] = 0
-        ws[R.WS_END] = cards.shape[1]
-        k = play_rounds(p, m, cx, ins_flags, shoe, ws, rng, each, cut, tally, none, none, out[n:],
-                        trace, wk)  # fmt: skip
+        k = play_rounds(p, m, cx, ins_flags, shoe, np.zeros(R.N_WS, np.int64), rng, each, cut,
+                        tally, none, none, out[n:], trace, wk)  # fmt: skip
         n += k
         if k == 0:
             break
