@@ -210,8 +210,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 cs, ss_on, p[L.P_DECKS])  # fmt: skip
             if why == WALK_DONE:
                 break
-        if why == WALK_EXIT:
-            # The walk dealt this round (in place from its start) and left it to this loop.
+        if why == WALK_EXIT:  # the walk dealt this round (in place from its start) and left it
             rs = pos - 4 if peek else pos - 3
             ws[R.WS_ROUND_START] = rs
             ws[R.WS_BEFORE] = 0
@@ -232,8 +231,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             ws[R.WS_BEFORE] = 0
             if cx is not None:  # the counter's bets and boxes, at the count before the deal
                 nbr = C.round_start(ci, ctab, tg, ramp_v, cs, shoe, ws, pos, end, p[L.P_DECKS])
-            # 1. The deal: a card to each box, the dealer's up card, a second card to each box.
-            for i in range(2 * nbr + 1):
+            for i in range(2 * nbr + 1):  # 1. The deal: a card a box, the up card, a card a box
                 code, pos, end, s0, s1, s2, s3 = take(shoe, ws, stacked, pos, end, s0, s1, s2, s3)
                 if i < nbr:
                     c1[i] = code
