@@ -647,7 +647,7 @@ def test_the_machines_a_process_keeps_are_bounded_the_least_recently_used_going(
     for g in games[2:]:
         K.machine_for(*g)
         assert K.machine_for(*games[0]) is built[0]  # used again each time: never the oldest
-        assert sum(h[1] for h in K._MACHINES.values()) <= K.MACHINE_BYTES
+        assert sum(a.nbytes for m in K._MACHINES.values() for a in m) <= K.MACHINE_BYTES
     assert len(K._MACHINES) < len(games)
     assert K.machine_for(*games[1]) is not built[1]  # the least recently used went: built again
     assert (K.machine_for(*games[1]).trans == built[1].trans).all()
@@ -700,7 +700,7 @@ def test_blocks_are_chunks_one_after_another(boxes, peek):
 
 
 @pytest.mark.parametrize("sizes, states, fields, words", [
-    ([-1], [[1, 2, 3, 4]], [0], "size >= 0"),
+    ([-1], [[1, 2, 3, 4]], [0], "n_rounds = -1"),
     ([5], [[0, 0, 0, 0]], [0], "not all zero"),
     ([5, 5], [[1, 2, 3, 4]], [0], "a state"),
     ([5], [[1, 2, 3, 4]], [L.N_TALLY], "field"),

@@ -18,9 +18,8 @@ from simulator.strategy import stack_for
 __all__ = ["simulate_chunk", "simulate_blocks", "count_chunk", "play_stacked", "deal_shoe",
            "machine_for"]
 
-MAX_BOXES = 7
 MACHINE_BYTES = 1 << 30  # the machines a process keeps, at most (the least recently used go)
-_MACHINES: dict = {}  # key -> (machine, its bytes), the most recently used last
+_MACHINES: dict = {}  # key -> machine, the most recently used last
 _COUNTERS: dict = {}
 
 
@@ -38,11 +37,10 @@ def _moved(out, counts, at, seen, sub):
 
 @njit
 def _simulate(p, m, cx, ins_flags, sizes, states, fields, tally, counts, wcounts, out, trace):
-    """Block ``j``: ``sizes[j]`` rounds from a fresh shuffle with state ``states[j]`` (advanced in
-    place), into ``tally`` and the counts of visits to the rows of ``m``'s ``rows`` and ``wrows``
-    (a counter's, ``cx``, or None, into its counting tally too); its ``fields`` (tally indices)
-    into ``out[j]``. 1 if the shoe ran out mid-round with no discards to reshuffle, else 0.
-    ``trace`` (one block): see ``play_rounds``."""
+    """Block ``j``: ``sizes[j]`` rounds from a fresh shuffle with state ``states[j]`` into ``tally``
+    and the counts of visits to ``m``'s ``rows`` and ``wrows`` (a counter's, ``cx``, or None: into
+    its counting tally too), its ``fields`` (tally indices) into ``out[j]``. 1 if the shoe ran out
+    mid-round with no discards to reshuffle, else 0. ``trace`` (one block): see ``play_rounds``."""
     rows, wrows, block = m[10], m[14], np.zeros(L.N_TALLY, np.int64)
     at = np.flatnonzero((rows[:, fields] != 0).sum(axis=1))
     wat = np.flatnonzero((wrows[:, fields] != 0).sum(axis=1))
@@ -52,7 +50,6 @@ def _simulate(p, m, cx, ins_flags, sizes, states, fields, tally, counts, wcounts
     for j in range(sizes.size):
         shoe = R.fresh_shoe(p[L.P_DECKS])
         ws = np.zeros(R.N_WS, np.int64)
-        ws[R.WS_END] = shoe.size - R.SLACK
         ws[R.WS_NEED_FULL] = 1
         block[:] = 0
         play_rounds(p, m, cx, ins_flags, shoe, ws, states[j], sizes[j], p[L.P_CUT], block, counts,
@@ -75,14 +72,11 @@ def _play_stacked(p, m, cx, ins_flags, cards, cut, out, each):
     shoe = np.full(cards.shape[1] + R.SLACK, R.TEN_CODE, np.int8)
     rng, wk = np.arange(1, 5).astype(np.uint64), work_arrays(p)
     tally, none, trace = np.zeros(L.N_TALLY, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int8)
-    ws = np.zeros(R.N_WS, np.int64)
     n = 0
     for i in range(cards.shape[0]):
         shoe[: cards.shape[1]] = cards[i]
-        ws[:] = 0
-        ws[R.WS_END] = cards.shape[1]
-        k = play_rounds(p, m, cx, ins_flags, shoe, ws, rng, each, cut, tally, none, none, out[n:],
-                        trace, wk)  # fmt: skip
+        k = play_rounds(p, m, cx, ins_flags, shoe, np.zeros(R.N_WS, np.int64), rng, each, cut,
+                        tally, none, none, out[n:], trace, wk)  # fmt: skip
         n += k
         if k == 0:
             break
@@ -100,10 +94,9 @@ def _in_range(name: str, x, lo: int, hi: float = np.inf) -> int:
 def _check_params(params) -> np.ndarray:
     p = np.ascontiguousarray(params, dtype=np.int64)
     if p.shape != (L.N_PARAMS,):
-        raise ValueError(
-            f"kernel: params has shape {p.shape}: expected ({L.N_PARAMS},) from Rules.to_params()"
-        )
-    for name, key, hi in (("decks", L.P_DECKS, 8), ("boxes", L.P_BOXES, MAX_BOXES),
+        raise ValueError(f"kernel: params has shape {p.shape}: expected ({L.N_PARAMS},) from "
+                         "Rules.to_params()")
+    for name, key, hi in (("decks", L.P_DECKS, 8), ("boxes", L.P_BOXES, 7),
                           ("max_hands", L.P_MAX_HANDS, MAX_HANDS)):  # fmt: skip
         _in_range("params " + name, p[key], 1, hi)
     return p
@@ -117,19 +110,16 @@ def _check_tables(tables, boxes: int) -> tuple:
     out = tuple(np.ascontiguousarray(t, dtype=np.int8) for t in tables)
     for (name, shape), t in zip(shapes.items(), out, strict=True):
         if t.shape != (boxes,) + shape:
-            raise ValueError(
-                f"kernel: table '{name}' has shape {t.shape}: expected {(boxes,) + shape} "
-                f"(one strategy per box, boxes = {boxes})"
-            )
+            raise ValueError(f"kernel: table '{name}' has shape {t.shape}: expected "
+                             f"{(boxes,) + shape} (one strategy per box, boxes = {boxes})")
         if name != "flags" and (t.min() < 0 or t.max() >= len(L.ACTION_NAMES)):
-            raise ValueError(
-                f"kernel: table '{name}' holds a code outside 0-{len(L.ACTION_NAMES) - 1}"
-            )
+            raise ValueError(f"kernel: table '{name}' holds a code outside "
+                             f"0-{len(L.ACTION_NAMES) - 1}")
     return out
 
 
 def _check_state(state) -> np.ndarray:
-    rng = np.array(state, dtype=np.uint64).reshape(-1).copy()
+    rng = np.array(state, dtype=np.uint64).reshape(-1)
     if rng.shape != (4,) or not rng.any():
         raise ValueError("kernel: state must be four uint64 words, not all zero")
     return rng
@@ -139,38 +129,35 @@ def machine_for(p, tables, bands: int = 0) -> Machine:
     """The machine of rules ``p`` and stacked strategy ``tables`` (``tables.build``), built
     once per process while ``MACHINE_BYTES`` holds it."""
     key = (bands, p.tobytes()) + tuple(t.tobytes() for t in tables)
-    hit = _MACHINES.pop(key, None)
-    if hit is None:
-        m = build(p, tables, bands)
-        hit = (m, sum(a.nbytes for a in m))
-        while _MACHINES and sum(h[1] for h in _MACHINES.values()) + hit[1] > MACHINE_BYTES:
-            del _MACHINES[next(iter(_MACHINES))]
-    _MACHINES[key] = hit
-    return hit[0]
+    m = _MACHINES[key] = _MACHINES.pop(key, None) or build(p, tables, bands)
+    held = [sum(a.nbytes for a in x) for x in _MACHINES.values()]
+    while len(held) > 1 and sum(held) > MACHINE_BYTES:
+        del _MACHINES[next(iter(_MACHINES))], held[0]
+    return m
 
 
 def deal_shoe(state, decks: int) -> np.ndarray:
-    """Every card of a fresh shoe of ``decks`` decks, shuffled from the xoshiro256** ``state``
-    (four uint64, not all zero; not modified) as a chunk shuffles it, in dealing order (card
-    codes, int64)."""
+    """The card codes (int64) of a fresh shoe of ``decks`` decks in dealing order, shuffled as a
+    chunk shuffles it from the xoshiro256** ``state`` (four uint64, not all zero; not modified)."""
     return R.deal_shoe(_check_state(state), _in_range("decks", decks, 1, 8))
 
 
-def _run(p, m, cx, ins_flags, sizes, states, fields=(), trace=None) -> tuple:
-    """``_simulate`` checked and compiled (or loaded) first: ``(tally, per_block)``."""
-    sizes = np.array(sizes, np.int64).reshape(-1)
-    states = np.array(states, np.uint64).reshape(-1, 4)
-    if sizes.size and sizes.min() < 0 or states.shape[0] != sizes.size or not states.any(1).all():
-        raise ValueError("kernel: blocks need a size >= 0 each and a state of four uint64 words, "
-                         "not all zero")
+def _run(params, tables, sizes, states, fields=(), trace=None, counter=None, insurance=False):
+    """``_simulate`` of a game (``_game``) checked and compiled (or loaded) first: ``(tally,
+    per_block, counting)``, ``counting`` the ``counter``'s counting tally (None without one)."""
+    p, m, ins_flags = _game(params, tables, counter, insurance)
+    cx = None if counter is None else _count_arrays(counter, int(p[L.P_DECKS]), m.wclass.shape[0])
+    sizes = np.array([_in_range("n_rounds", n, 0) for n in np.reshape(sizes, -1)], np.int64)
+    states = np.array([_check_state(s) for s in states], np.uint64).reshape(-1, 4)
+    if states.shape[0] != sizes.size:
+        raise ValueError(f"kernel: {sizes.size} blocks need a state each, got {states.shape[0]}")
     fields = np.array([_in_range("field", f, 0, L.N_TALLY - 1) for f in fields], np.int64)
     tally, out = np.zeros(L.N_TALLY, np.int64), np.zeros((sizes.size, fields.size), np.int64)
     trace = np.zeros(0, np.int8) if trace is None else trace
     counts = np.zeros(m.rows.shape[0], np.int64), np.zeros(m.wrows.shape[0], np.int64)
-    args = (p, tuple(m), cx, ins_flags)
-    name = "simulate" if cx is None else "count"  # (one compiled version each)
-    warm(name, _simulate, *args, sizes[:0], states[:0], fields, tally.copy(), *counts, out[:0],
-         trace)  # fmt: skip
+    args = (p, tuple(m), cx, ins_flags)  # (a version compiled without a counter, one with)
+    warm("simulate" if cx is None else "count", _simulate, *args, sizes[:0], states[:0], fields,
+         tally.copy(), *counts, out[:0], trace)  # fmt: skip
     if _simulate(*args, sizes, states, fields, tally, *counts, out, trace) != 0:
         raise ValueError(
             f"kernel: the shoe ran out mid-round with no discards to reshuffle "
@@ -178,7 +165,9 @@ def _run(p, m, cx, ins_flags, sizes, states, fields=(), trace=None) -> tuple:
     for c, rows in zip(counts, (m.rows, m.wrows), strict=True):  # what the states visited add
         i = np.flatnonzero(c)
         tally += c[i] @ rows[i]
-    return tally, out
+    if cx is not None and cx[6].size:
+        C.add_walked(cx, p, m.wclass)
+    return tally, out, None if cx is None else cx[4]
 
 
 def _game(params, tables, counter=None, insurance=False) -> tuple:
@@ -199,17 +188,14 @@ def simulate_chunk(params, tables, n_rounds: int, state, trace=None) -> np.ndarr
     under ``params`` (``Rules.to_params()``) and ``tables`` (``strategy.stack``: one strategy
     a box), from the xoshiro256** ``state`` (four uint64, not all zero; not modified).
     ``trace`` (int8, tests): filled with the rounds' cards (see ``play.play_rounds``)."""
-    p, m, ins_flags = _game(params, tables)
-    n_rounds = _in_range("n_rounds", n_rounds, 0)
-    return _run(p, m, None, ins_flags, [n_rounds], [_check_state(state)], trace=trace)[0]
+    return _run(params, tables, [n_rounds], [state], trace=trace)[0]
 
 
 def simulate_blocks(params, tables, sizes, states, fields) -> tuple:
     """``(tally, per_block)``: blocks of ``sizes[j]`` rounds, each from a fresh shuffle with the
     xoshiro256** state ``states[j]`` (as ``simulate_chunk`` each), their tallies summed, and
     ``per_block[j, k]`` block ``j``'s tally field ``fields[k]`` (``bjsim compare``'s pairing)."""
-    p, m, ins_flags = _game(params, tables)
-    return _run(p, m, None, ins_flags, sizes, states, fields)
+    return _run(params, tables, sizes, states, fields)[:2]
 
 
 def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
@@ -219,25 +205,19 @@ def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
     ``tables``: the counter's strategies (``counter.counter_for``), one a band of the count, then
     as many again taking insurance when ``counter.insurance`` is set; ``insurance``: whether
     the strategies without a count for it take insurance. The rest as ``simulate_chunk``."""
-    p, m, ins_flags = _game(params, tables, counter, insurance)
-    cx = _count_arrays(counter, int(p[L.P_DECKS]), m.wclass.shape[0])
-    n_rounds = _in_range("n_rounds", n_rounds, 0)
-    tally = _run(p, m, cx, ins_flags, [n_rounds], [_check_state(state)], trace=trace)[0]
-    if cx[6].size:
-        C.add_walked(cx, p, m.wclass)
-    return tally, cx[4]
+    tally, _, counting = _run(params, tables, [n_rounds], [state], (), trace, counter, insurance)
+    return tally, counting
 
 
 def _count_arrays(counter: C.Counter, decks: int, classes: int) -> tuple:
     """``counter.arrays(decks, classes)``, its tables made once per counter, shoe and walk in a
     process; a fresh counting tally and round counts each call."""
-    key = (id(counter), decks, classes)
-    hit = _COUNTERS.get(key)
-    if hit is None or hit[0] is not counter:  # (an id can be a new object's)
+    key = (id(counter), decks, classes)  # (the counter kept with them: its id not reused)
+    if key not in _COUNTERS:
         if len(_COUNTERS) >= 32:
             _COUNTERS.clear()
-        hit = _COUNTERS[key] = (counter, counter.arrays(decks, classes))
-    ci, ctab, tg, ramp_v, ct, ev, walked, bt = hit[1]
+        _COUNTERS[key] = (counter, counter.arrays(decks, classes))
+    ci, ctab, tg, ramp_v, ct, ev, walked, bt = _COUNTERS[key][1]
     return ci, ctab, tg, ramp_v, np.zeros_like(ct), ev, np.zeros_like(walked), bt
 
 
@@ -260,7 +240,7 @@ def play_stacked(cards, rules, strategies, cut=None, counter=None):
         raise ValueError(f"cards: card codes must be 0-{L.N_CODES - 1}")
     fewest = 1 if counter is not None else boxes  # the boxes a round deals (a plan's: 1 up)
     each = 1 if c.ndim == 2 else c.size // (2 * fewest + 1) + 1  # rounds a row, at most
-    c = np.ascontiguousarray(c.reshape(1, -1) if c.ndim == 1 else c, dtype=np.int8)
+    c = np.ascontiguousarray(np.atleast_2d(c), dtype=np.int8)
     cut = c.shape[1] if cut is None else _in_range("cut", cut, 0)
     out = np.zeros((c.shape[0] * each, L.R_FIXED + boxes * L.R_BOX), np.int64)
     name = "stacked" if cx is None else "stacked count"

@@ -26,10 +26,8 @@ def _round_start(ws, pos, end, need_full, cut_at, n_cards):
     """7.1 at a round's start: shuffle when the cut card came out (or every round, or for a
     fresh chunk). Returns ``(pos, end, need_full)``."""
     if need_full != 0 or pos >= cut_at:
-        pos = 0
-        end = n_cards
         ws[R.WS_SHUFFLES] += 1
-        need_full = 0
+        return 0, n_cards, 0
     return pos, end, need_full
 
 
@@ -166,40 +164,35 @@ def work_arrays(p):
 @njit(_nrt=False)
 def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wcounts, out,
                 trace, wk):  # fmt: skip
-    """Play up to ``n_rounds`` rounds (design: "One round, in order"); returns the rounds played.
-    Simulation: lazy Fisher-Yates dealing with the xoshiro256** state ``rng`` (advanced in
-    place); unsplit boxes counted by (final state, outcome) in ``counts``, the rest into
-    ``tally``; one box walks (``walk``, visits in ``wcounts``) but for the rounds it leaves here.
-    Stacked (``out`` not None; None in simulation): ``shoe`` in order while
-    ``pos < cut``, a record a round into ``out``. ``trace``: empty, or (tests) the rounds' cards
-    but those of a round dealt partly from reshuffled discards. ``m``: ``tuple(tables.Machine)``;
-    ``ins_flags``: each box takes insurance; ``cx``: a counter's arrays (``count``), or None;
-    ``wk``: ``work_arrays(p)``."""
+    """Play up to ``n_rounds`` rounds (design: "One round, in order") off a new shoe (``ws``: its
+    first card next); returns the rounds played. Simulation (``out`` None): lazy Fisher-Yates
+    dealing with the xoshiro256** state ``rng`` (not written back); unsplit boxes counted by (final
+    state, outcome) in ``counts``, the rest into ``tally``; one box walks (``walk``, visits in
+    ``wcounts``) but for the rounds it leaves here. Stacked: ``shoe`` in order while ``pos < cut``,
+    a record a round into ``out``. ``trace``: empty, or (tests) the rounds' cards but those of a
+    round dealt partly from reshuffled discards. ``m``: ``tuple(tables.Machine)``; ``cx``: a
+    counter's arrays (``count``), or None; ``ins_flags``: each box insures; ``wk``:
+    ``work_arrays(p)``."""
     (trans, flags, link, fin, kind, total, wager, peek_t, net, insn, rows, start, wtrans, wflags,
      _, alt, walt, wtid, _, d_stands, ss_pay, slot) = m  # fmt: skip
     nb = p[L.P_BOXES]
     stacked = out is not None  # (``out is None``: the records' code left out when compiled)
     peek = p[L.P_HOLE] == L.HOLE_PEEK
     ss_on = p[L.P_SS] != 0
-    max_hands = p[L.P_MAX_HANDS]
-    draw_all = p[L.P_DRAW_NO_LIVE] != 0
     cut_at = 0 if p[L.P_SHUFFLE] == L.SHUFFLE_EVERY_ROUND else cut  # 7.1: shuffle from there
-    n_cards = shoe.size - SLACK
     box, scratch, lines, by_round, cs, rec = wk  # rec: a counter's walk's round records
     box[:], lines[:], by_round[:], cs[:] = 0, 0, 0, 0
-    # Box b's hands' states: hs[b * MAX_HANDS + h]; todo[:n_play]: the hands to play this round
-    # in order, then the last, not played (the start state). By box: st its state after the
-    # deal, nsp a split box's hands (0: not split), c1 and c2 its first two cards, line its
-    # Super Sevens line, insb it takes insurance, fam its strategies' family (a counter's,
-    # insurance taken), declined it declined to split a pair (11.5).
-    hs, todo, st, nsp, c1, c2, line, insb, fam, declined = (box[0], box[1], box[2], box[3], box[4],
-                                                           box[5], box[6], box[7], box[8], box[9])
+    # Box b's hands' states: hs[b * MAX_HANDS + h]; todo[:n_play]: the hands to play this round in
+    # order, then the last, not played (the start state). By box: st its state after the deal, nsp
+    # a split box's hands (else 0), c1 and c2 its first two cards, line its Super Sevens line, insb
+    # it insures, fam its strategies' family (a counter's, insured), declined it refused a split.
+    hs, todo, st, nsp, c1, c2, line, insb, fam, declined = box
     for b in range(nb):
         line[b], insb[b] = -1, ins_flags[b]
     # lines: boxes moved from Super Sevens line (f), by strategy; by_round: this round's total
     # and Super Sevens, by strategy (boxes of several strategies: each one's per-round squares).
     multi = slot.sum() > 0  # (slots >= 0)
-    pos, end = ws[R.WS_POS], ws[R.WS_END]
+    pos, end = 0, shoe.size - SLACK
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
     nbr = nb  # boxes this round
     walking = not stacked and wtrans.size > 0 and trace.size == 0
@@ -212,14 +205,12 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     while r < n_rounds:
         why = WALK_NEAR
         if walking:
-            r, pos, end, s0, s1, s2, s3, why, s_dealt = walk(
-                wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at, peek,
-                start[0], pos, end, s0, s1, s2, s3, cx, cs, ss_on, p[L.P_DECKS],
-            )  # fmt: skip
+            r, pos, end, s0, s1, s2, s3, why, s_dealt = walk(wtrans, wflags, wcounts, wtid, walt,
+                rec, shoe, ws, r, n_rounds, cut_at, peek, start[0], pos, end, s0, s1, s2, s3, cx,
+                cs, ss_on, p[L.P_DECKS])  # fmt: skip
             if why == WALK_DONE:
                 break
-        if why == WALK_EXIT:
-            # The walk dealt this round (in place from its start) and left it to this loop.
+        if why == WALK_EXIT:  # the walk dealt this round (in place from its start) and left it
             rs = pos - 4 if peek else pos - 3
             ws[R.WS_ROUND_START] = rs
             ws[R.WS_BEFORE] = 0
@@ -235,13 +226,12 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 break
             if not stacked:
                 pos, end, ws[R.WS_NEED_FULL] = _round_start(ws, pos, end, ws[R.WS_NEED_FULL],
-                                                            cut_at, n_cards)
+                                                            cut_at, shoe.size - SLACK)
             ws[R.WS_ROUND_START] = pos
             ws[R.WS_BEFORE] = 0
             if cx is not None:  # the counter's bets and boxes, at the count before the deal
                 nbr = C.round_start(ci, ctab, tg, ramp_v, cs, shoe, ws, pos, end, p[L.P_DECKS])
-            # 1. The deal: a card to each box, the dealer's up card, a second card to each box.
-            for i in range(2 * nbr + 1):
+            for i in range(2 * nbr + 1):  # 1. The deal: a card a box, the up card, a card a box
                 code, pos, end, s0, s1, s2, s3 = take(shoe, ws, stacked, pos, end, s0, s1, s2, s3)
                 if i < nbr:
                     c1[i] = code
@@ -272,10 +262,9 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             d_ace |= np.int64(code < 4)
             d_n = 2
             if cx is not None:  # not seen until the dealer's play
-                cs[C.CS_HID_TAG] = tg[value(code) - 1]
-                cs[C.CS_HID_N] = 1
+                cs[C.CS_HID_TAG], cs[C.CS_HID_N] = tg[value(code) - 1], 1
         d_bj = peek and d_hard == 11 and d_ace != 0
-        need = M.NEED2 | M.STOOD if draw_all else 0  # what the dealer's cards matter to (step 7)
+        need = M.NEED2 | M.STOOD if p[L.P_DRAW_NO_LIVE] != 0 else 0  # what step 7 draws for
         n_play = 0
         ssr = nbr * ss_pay[SS_F] if ss_on else 0  # the round's Super Sevens result
         for b in range(nbr):
@@ -299,24 +288,19 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     lines[slot[b], line[b]] += 1  # the lines' counts and sums: at the end
                     ssr += ss_pay[line[b]] - ss_pay[SS_F]
         todo[n_play] = nb * MAX_HANDS
-        if d_bj:
-            # 4. A peeked dealer blackjack ends the round before play.
+        if d_bj:  # 4. A peeked dealer blackjack ends the round before play.
             for b in range(nbr):
                 hs[b * MAX_HANDS] = peek_t[st[b]]
         else:
-            # 6. Each box in turn, each hand to its end: one loop takes the cards of the hands
-            # in ``todo`` without a branch on the cards, from hand to hand, leaving it at 7-7
-            # under Super Sevens or a split hand dealt its own value again.
+            # 6. Each box in turn, each hand to its end: one loop takes the cards of ``todo``'s
+            # hands without a branch on the cards, leaving it at 7-7 (14) or a split pair again.
             j = 0
             while j < n_play:
                 q = todo[np.uint64(j)]
                 b = q // MAX_HANDS
                 s = np.int64(hs[np.uint64(q)])
                 if (flags[np.uint64(s)] & M.PAIR) != 0:  # split again (a hand after the last)?
-                    can = nsp[b] < max_hands
-                    if cx is not None:
-                        can = can and declined[b] == 0
-                    if can:
+                    if nsp[b] < p[L.P_MAX_HANDS] and declined[b] == 0:  # (declined: a counter's)
                         for i in range(n_play, j + nsp[b] - q % MAX_HANDS - 1, -1):
                             todo[i + 1] = todo[i]
                         todo[j + nsp[b] - q % MAX_HANDS] = b * MAX_HANDS + nsp[b]
@@ -387,8 +371,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             break
         drawn = ws[R.WS_BEFORE] + pos - ws[R.WS_ROUND_START]
         # 8. Settle, and add the round to the tally (or write its record).
-        round_main = round_ins = 0
-        counted = 0  # the counter's net this round
+        round_main = round_ins = counted = 0  # counted: the counter's net this round
         for b in range(nbr):
             if nsp[b] != 0:
                 bits = (T.X_INS_OFFERED | T.X_INS_TAKEN * (insb[b] != 0)) if uv == 1 else 0
@@ -396,15 +379,12 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                                          bits, p, slot[b])  # fmt: skip
                 tally += scratch
                 i = -1
-                nsp[b] = 0
-                if cx is not None:
-                    declined[b] = 0
+                nsp[b] = declined[b] = 0
                 if out is not None:
                     T.write_box(out[r], b, scratch, line[b], p)
             else:
                 i = np.int64(fin[np.uint64(hs[b * MAX_HANDS])]) * T.N_OUTCOMES + o
-                main = net[np.uint64(i)]
-                ins = insn[np.uint64(i)]
+                main, ins = net[np.uint64(i)], insn[np.uint64(i)]
                 if out is not None:
                     T.write_box(out[r], b, rows[i], line[b], p)
                 else:
@@ -434,15 +414,12 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             out[r, L.R_DEALER_TOTAL], out[r, L.R_DEALER_BJ] = d_total, o == T.O_BJ
         else:
             T.add_round(tally, drawn, o, round_main, round_ins, ssr)
-            if trace.size > 0 and ws[R.WS_NEED_FULL] == 0:
-                for i in range(drawn):
-                    if traced < trace.size:
-                        trace[traced] = shoe[ws[R.WS_ROUND_START] + i]
-                        traced += 1
+            if ws[R.WS_NEED_FULL] == 0:  # (tests) the round's cards, as many as ``trace`` holds
+                for i in range(min(drawn, trace.size - traced)):
+                    trace[traced] = shoe[ws[R.WS_ROUND_START] + i]
+                    traced += 1
         r += 1
     for k in range(7):  # each box's Super Sevens bet (14)
         for i in range(6):
             T.add_ss(tally, i, lines[k, i], ss_pay[i], k)
-    ws[R.WS_POS], ws[R.WS_END] = pos, end
-    rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, s3
     return r

@@ -11,21 +11,17 @@ MASK32 = np.uint64(0xFFFFFFFF)
 TWO32 = np.uint64(0x100000000)
 U5, U7, U9, U17, U19, U32, U45, U57 = (np.uint64(k) for k in (5, 7, 9, 17, 19, 32, 45, 57))
 
-# The shoe array holds the real cards followed by SLACK tens: after the cards have run out
-# (stacked: an incomplete round; simulation: no discards left) the doomed round is dealt tens
-# from there so that it runs to its end, and is then discarded.
+# The shoe array: its cards, then SLACK tens to end a round that ran out of them (``WS_FAIL``).
 SLACK = 256
 TEN_CODE = 36  # ten of clubs
 
-# Shoe workspace ``ws`` (int64): the cold part of the shoe state.
-WS_POS = 0  # next position to deal
-WS_END = 1  # end of the undealt region
-WS_ROUND_START = 2  # position of this round's first card (discards are 0..ROUND_START-1)
-WS_FAIL = 3  # 1: ran out of cards (stacked: incomplete round; simulation: no discards left)
-WS_SHUFFLES = 4  # shuffles made
-WS_BEFORE = 5  # cards of this round dealt before a mid-round reshuffle of the discards
-WS_NEED_FULL = 6  # 1: the next round starts with a full shuffle
-N_WS = 7
+# Shoe workspace ``ws`` (int64, zeros for a new shoe): the cold part of the shoe state.
+WS_ROUND_START = 0  # position of this round's first card (discards are 0..ROUND_START-1)
+WS_FAIL = 1  # 1: ran out of cards (stacked: incomplete round; simulation: no discards left)
+WS_SHUFFLES = 2  # shuffles made
+WS_BEFORE = 3  # cards of this round dealt before a mid-round reshuffle of the discards
+WS_NEED_FULL = 4  # 1: the next round starts with a full shuffle
+N_WS = 5
 
 
 @njit(inline="always")
@@ -56,20 +52,16 @@ def bounded(n, s0, s1, s2, s3):
     nn = np.uint64(n)
     r, s0, s1, s2, s3 = next_u64(s0, s1, s2, s3)
     m = (r >> U32) * nn
-    low = m & MASK32
-    if low < nn:
-        threshold = (TWO32 - nn) % nn
-        while low < threshold:
+    if (m & MASK32) < nn:  # (only then can it fall below 2**32 mod n: no division otherwise)
+        while (m & MASK32) < (TWO32 - nn) % nn:
             r, s0, s1, s2, s3 = next_u64(s0, s1, s2, s3)
             m = (r >> U32) * nn
-            low = m & MASK32
     return np.int64(m >> U32), s0, s1, s2, s3
 
 
 @njit
 def fresh_shoe(decks):
-    """Every card code ``decks`` times, ordered (the lazy shuffle makes the order irrelevant),
-    then the ``SLACK`` tens."""
+    """Every card code ``decks`` times in order (the lazy shuffle needs no other), then the tens."""
     shoe = np.full(52 * decks + SLACK, TEN_CODE, np.int8)
     for i in range(52 * decks):  # (a loop: an array assigned here compiles numba's error text)
         shoe[i] = i % 52
@@ -114,12 +106,9 @@ def take(shoe, ws, stacked, pos, end, s0, s1, s2, s3):
 
 @njit
 def deal_shoe(state, decks):
-    """A fresh shoe of ``decks`` decks shuffled lazily from the xoshiro256** ``state`` and dealt
-    whole: its card codes in dealing order."""
-    shoe = fresh_shoe(decks)
-    n = shoe.size - SLACK
+    """A fresh shoe of ``decks`` decks dealt whole from the xoshiro256** ``state``: its codes."""
+    shoe, n = fresh_shoe(decks), 52 * decks
     s0, s1, s2, s3 = state[0], state[1], state[2], state[3]
-    out = np.empty(n, np.int64)
-    for pos in range(n):
-        out[pos], _, _, s0, s1, s2, s3 = take(shoe, None, False, pos, n, s0, s1, s2, s3)
-    return out
+    for pos in range(n):  # each card dealt is swapped into ``pos``: the shoe in dealing order
+        _, _, _, s0, s1, s2, s3 = take(shoe, None, False, pos, n, s0, s1, s2, s3)
+    return shoe[:n].astype(np.int64)
