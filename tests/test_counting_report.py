@@ -27,10 +27,10 @@ U = L.UNIT
 
 def tally_of(rounds: list[dict]) -> np.ndarray:
     """A counting tally from rounds: ``count`` (bucket), and the counter's ``bet`` (units),
-    ``wagered``, ``net`` and ``ins`` (its insurance part) (tenths x units), ``ss_bet`` (units) and
-    ``ss_net`` (stakes x units) when ``played``; ``flat`` the net of each box dealt at one unit
-    (tenths); ``ss_flat`` the net of each Super Sevens bet at one stake, ``ss_exact`` the exact
-    return of each."""
+    ``wagered``, ``net`` and ``ins`` (its insurance part, a bet a box) (tenths x units),
+    ``ss_bet`` (units) and ``ss_net`` (stakes x units) when ``played``; ``flat`` the net of each
+    box dealt at one unit (tenths); ``ss_flat`` the net of each Super Sevens bet at one stake,
+    ``ss_exact`` the exact return of each."""
     t = np.zeros((L.N_TC, L.N_COUNT), dtype=np.int64)
     for r in rounds:
         row = t[min(max(r["count"], L.TC_MIN), L.TC_MAX) - L.TC_MIN]
@@ -49,6 +49,8 @@ def tally_of(rounds: list[dict]) -> np.ndarray:
             row[L.C_INS_NET] += r.get("ins", 0)
             row[L.C_MAIN_ALONE_SQ] += (r["net"] - r.get("ins", 0)) ** 2
             row[L.C_INS_SQ] += r.get("ins", 0) ** 2
+            if r.get("ins"):  # an insurance bet on each of the round's boxes, won or lost
+                row[L.C_INS_WON if r["ins"] > 0 else L.C_INS_LOST] += r.get("boxes", 1)
         row[L.C_FLAT_RSQ] += sum(r["flat"]) ** 2
         row[L.C_FLAT_BOXES] += len(r["flat"])
         row[L.C_FLAT_NET] += sum(r["flat"])
