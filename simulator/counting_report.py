@@ -28,9 +28,11 @@ from simulator.report import PER_UNIT_WAGERED, sevens_play_text, with_note
 from simulator.tally import (
     MIN_WINS,
     SS_LINES,
+    TOO_FEW,
     Z95,
     _figure,
     _mean_sd,
+    few_insurance_bets,
     line_chances,
     ss_lines_dealable,
     ss_lines_possible,
@@ -410,6 +412,24 @@ NONE_BET = {"mean": None, "se": None, "ci95_low": None, "ci95_high": None,
             "interval_note": NO_SS_BET}
 
 
+def _insurance_note(tot: list[int], plan, mean, se) -> str | None:
+    """Why the counter's insurance result (``mean``, ``se``) has no SE or interval, or None:
+    fewer than two rounds played, no insurance bet, too few insurance bets won or lost for a
+    normal interval (`tally.few_insurance_bets`: simulate's rule and words, the rounds at most
+    the plan's most boxes), or results without spread."""
+    won, lost = tot[L.C_INS_WON], tot[L.C_INS_LOST]
+    if mean is None:
+        return None
+    if tot[L.C_PLAYED] < 2:
+        return "a standard error needs two rounds or more"
+    if not won + lost:
+        return "no insurance bet in the rounds played"
+    few = few_insurance_bets(won, lost, max(plan.boxes.values()))
+    if few is not None:
+        return f"{TOO_FEW}: {few}"
+    return None if se is not None else "the results have no spread (SD 0)"
+
+
 def _insures(rules, strategy, plan) -> bool | None:
     """Whether the counter can take insurance: some strategy it plays (the base strategy with
     the plan's index plays, `counter.counter_strategies`) insures; None without ``strategy``."""
@@ -451,6 +471,8 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     game_sd = _mean_sd(game, tot[L.C_MAIN_ALONE_SQ], played, float(u))[1]
     ins_sd = _mean_sd(tot[L.C_INS_NET], tot[L.C_INS_SQ], played, float(u))[1]  # (by round)
     insurance = _advantage(tot[L.C_INS_NET] / u, bet, ins_sd or None, played)  # (SD 0: no SE)
+    insurance = _without_interval(insurance, _insurance_note(tot, plan, insurance["mean"],
+                                                             insurance["se"]))
     advantage = {
         "initial_bet": _advantage(net / u, bet, main_sd, played),
         "initial_bet_with_super_sevens": _without_interval(
@@ -490,6 +512,7 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         "insurance_per_initial_bet_se": insurance["se"],
         "insurance_per_initial_bet_ci95_low": insurance["ci95_low"],
         "insurance_per_initial_bet_ci95_high": insurance["ci95_high"],
+        "insurance_per_initial_bet_interval_note": insurance["interval_note"],
         "insures": _insures(rules, strategy, plan),
         "bankroll": bankroll,
         "advantage": advantage,
@@ -770,10 +793,7 @@ def _insurance_text(f: dict) -> str:
                 f"{_pct(f['insurance_per_initial_bet_ci95_high'])}")
     if mean is None:
         return "-"
-    why = ("a standard error needs two rounds or more" if f["rounds_played"] < 2 else
-           "no insurance bet in the rounds played" if mean == 0 else
-           "the results have no spread (SD 0)")
-    return f"{_pct(mean)}, no SE ({why})"
+    return f"{_pct(mean)}, no SE ({f['insurance_per_initial_bet_interval_note']})"
 
 
 def _round_rows(f: dict) -> list[list[str]]:
@@ -991,6 +1011,8 @@ def tidy_rows(f: dict) -> list[dict]:
               "insurance_per_initial_bet", "bankroll"):  # (only insurance's with an SE)
         add("counter", k, f[k], se=f.get(k + "_se"), lo=f.get(k + "_ci95_low"),
             hi=f.get(k + "_ci95_high"))
+    add("counter", "insurance_per_initial_bet_interval_note",
+        f["insurance_per_initial_bet_interval_note"])
     ss = f["super_sevens"]
     # The return's se: the one its interval and z are from (the exact one where there is one).
     fl = ss["flat"]

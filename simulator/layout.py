@@ -215,6 +215,8 @@ COUNT_NAMES = (
     "ins_net",  # the counter's insurance net (also in "net"), tenths x units
     "main_alone_sq",  # sum over rounds played of (the counter's main net less insurance)^2
     "ins_sq",  # sum over rounds played of (the counter's insurance net, tenths x units)^2
+    "ins_won",  # the counter's insurance bets won (one a box insured; "ins_lost" next to it)
+    "ins_lost",  # and lost: `tally.few_insurance_bets` holds back the interval of too few
 )
 N_COUNT = len(COUNT_NAMES)
 SS_EXACT_SCALE = 10**9
@@ -223,5 +225,5 @@ SS_EXACT_SQ_SCALE = 10**6
     C_ROUNDS, C_PLAYED, C_BOXES, C_BET, C_WAGERED, C_NET, C_SS_BET, C_SS_NET, C_ROUND_SQ,
     C_FLAT_BOXES, C_FLAT_NET, C_FLAT_SQ, C_SS_FLAT_BETS, C_SS_FLAT_NET, C_SS_FLAT_SQ, C_SS_EXACT,
     C_SS_PLUS, C_SS_EXACT_SQ, C_FLAT_RSQ, C_MAIN_SQ, C_CROSS, C_INS_NET, C_MAIN_ALONE_SQ,
-    C_INS_SQ,
+    C_INS_SQ, C_INS_WON, C_INS_LOST,
 ) = range(N_COUNT)

@@ -1420,6 +1420,8 @@ def counting_tally(results: list[RoundResult], rules: Rules) -> np.ndarray:
                 row[L.C_WAGERED] += sum(h.wager for h in box.hands) * bets.bet
                 row[L.C_NET] += net * bets.bet
                 row[L.C_INS_NET] += box.insurance_net * bets.bet
+                if box.insurance_stake:  # an insurance bet, won (9.5) or lost (9.6)
+                    row[L.C_INS_WON if box.insurance_net > 0 else L.C_INS_LOST] += 1
                 round_net += net * bets.bet
                 main_net += net * bets.bet
                 ins_net += box.insurance_net * bets.bet

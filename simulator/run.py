@@ -124,7 +124,8 @@ _NONNEGATIVE = frozenset(
     + [L.N_TALLY + r * L.N_COUNT + f for r in range(L.N_TC)
        for f in (L.C_ROUNDS, L.C_PLAYED, L.C_BOXES, L.C_BET, L.C_FLAT_BOXES, L.C_SS_FLAT_BETS,
                  L.C_ROUND_SQ, L.C_FLAT_SQ, L.C_SS_FLAT_SQ, L.C_SS_PLUS, L.C_FLAT_RSQ,
-                 L.C_MAIN_SQ, L.C_CROSS, L.C_MAIN_ALONE_SQ, L.C_INS_SQ)])  # fmt: skip
+                 L.C_MAIN_SQ, L.C_CROSS, L.C_MAIN_ALONE_SQ, L.C_INS_SQ, L.C_INS_WON,
+                 L.C_INS_LOST)])  # fmt: skip
 
 
 def rules_source(rules_file: str | None, rules_name: str | None, changes) -> dict:

@@ -175,6 +175,9 @@ def _figure(mean, se) -> dict:
     return {"mean": mean, "se": se, "ci95_low": mean - Z95 * se, "ci95_high": mean + Z95 * se}
 
 
+TOO_FEW = "too few rounds for a meaningful interval"  # an interval_note's start (`_too_short`)
+
+
 def _too_short(figure: dict, note: str | None) -> dict:
     """``figure`` with its interval replaced by ``note`` (when there is one)."""
     if note is None and figure["mean"] is not None and figure["se"] is None:
@@ -182,7 +185,21 @@ def _too_short(figure: dict, note: str | None) -> dict:
     if note is None or figure["mean"] is None:
         return figure | {"interval_note": None}
     return figure | {"se": None, "ci95_low": None, "ci95_high": None,
-                     "interval_note": f"too few rounds for a meaningful interval: {note}"}
+                     "interval_note": f"{TOO_FEW}: {note}"}
+
+
+def few_insurance_bets(won: int, lost: int, boxes: int) -> str | None:
+    """Why ``won`` and ``lost`` insurance bets, in rounds of ``boxes`` boxes at most, are too
+    few for a normal interval: fewer than `MIN_WINS` rounds of the rarer result (the boxes of a
+    round win or lose their insurance together, so at least ceil(bets / boxes) rounds); None
+    when they are enough. `summarize`'s rule for insurance, and `bjsim count`'s."""
+    few = min(won, lost)
+    few_rounds = -(-few // boxes)
+    what = "winning" if few == won else "losing"
+    return None if few_rounds >= MIN_WINS else (
+        f"{few:,} {what} insurance bet(s), fewer than {MIN_WINS}" if boxes == 1 else
+        f"{few:,} {what} insurance bet(s), in at least {few_rounds:,} round(s) (the boxes of a "
+        f"round settle insurance together), fewer than {MIN_WINS} rounds")
 
 
 def _ratio(a, b):
@@ -278,16 +295,7 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
             _, ins_sd_round = _mean_sd(t[L.T_RINS_SUM], t[L.T_RINS_SQ], rounds)
             if ins_sd_round is not None:
                 ins_se = ins_sd_round * math.sqrt(rounds) / taken / stake
-    few = min(won, lost)
-    # the boxes of a round win or lose their insurance together: count rounds (at least
-    # ceil(bets / boxes) of them)
-    few_rounds = -(-few // boxes)
-    what = "winning" if few == won else "losing"
-    few_bets = None if few_rounds >= MIN_WINS else (
-        f"{few:,} {what} insurance bet(s), fewer than {MIN_WINS}" if boxes == 1 else
-        f"{few:,} {what} insurance bet(s), in at least {few_rounds:,} round(s) (the boxes of a "
-        f"round settle insurance together), fewer than {MIN_WINS} rounds")
-    insurance = _too_short(_figure(ins_mean, ins_se), few_bets) | {
+    insurance = _too_short(_figure(ins_mean, ins_se), few_insurance_bets(won, lost, boxes)) | {
         "sd_bet": ins_sd,
         "bets": taken,
         # with several boxes the SE treats the number of insurance bets as fixed (not a full

@@ -246,13 +246,17 @@ def test_the_insurance_results_se_is_the_one_its_rounds_give(tmp_path):
     from the engine's counting tally: ``ins_sq``) against the SE computed here from the rounds:
     the sample SD of each round played's insurance result at the counter's bet (the reference's
     boxes, which share the dealer's cards, so that their insurance bets win or lose together),
-    times the square root of the rounds played, over the initial bets. Three boxes, a bet ramp,
-    wonging, and insurance at a Hi-Lo true count of 0 or more; seed 21."""
+    times the square root of the rounds played, over the initial bets; and the insurance bets
+    won and lost (``ins_won``, ``ins_lost``) as the boxes', with simulate's rule for an interval
+    on them. Three boxes, a bet ramp, wonging, and insurance at a Hi-Lo true count of 0 or more;
+    seed 21."""
+    import dataclasses
     import math
     import statistics
 
     from simulator import counting_report as CR
-    from simulator.plans import load_plan
+    from simulator.plans import Ramp, load_plan
+    from simulator.tally import MIN_WINS, TOO_FEW
 
     rules, base = NZ.replace(decks=2, boxes=3), load_strategy("basic")
     rng = np.random.default_rng(21)
@@ -280,6 +284,18 @@ def test_the_insurance_results_se_is_the_one_its_rounds_give(tmp_path):
     won, lost = sum(x > 0 for x in ins), sum(x < 0 for x in ins)
     assert won >= 5 and lost >= 10 and len(ins) < tally[:, L.C_ROUNDS].sum(), (won, lost)
     assert tally[:, L.C_INS_SQ].sum() == sum(round(x * L.UNIT) ** 2 for x in ins)
+    # The insurance bets won and lost, one a box insured (not every box of a round insures: a
+    # blackjack takes even money), which simulate's rule for an interval counts.
+    n_won, n_lost = tally[:, L.C_INS_WON].sum(), tally[:, L.C_INS_LOST].sum()
+    assert won <= n_won == sum(x > 0 for x in per_box) <= 3 * won
+    assert lost <= n_lost == sum(x < 0 for x in per_box) <= 3 * lost
+    # By this plan's 3 boxes they are at least ceil(bets / 3) rounds, too few for an interval
+    # (simulate's words); by a one-box plan's, bets are rounds, enough for one.
+    few = dataclasses.replace(load_plan("hi-lo-1-12"), boxes=Ramp(3))
+    assert math.ceil(n_won / 3) <= won < MIN_WINS <= n_won < n_lost
+    assert CR.figures(tally, few, rules)["insurance_per_initial_bet_interval_note"] == (
+        f"{TOO_FEW}: {n_won} winning insurance bet(s), in at least {math.ceil(n_won / 3)} "
+        "round(s) (the boxes of a round settle insurance together), fewer than 30 rounds")
     f = CR.figures(tally, load_plan("hi-lo-1-12"), rules)
     se = statistics.stdev(ins) * math.sqrt(len(ins)) / bets
     assert f["insurance_per_initial_bet"] == pytest.approx(sum(ins) / bets, rel=1e-12)

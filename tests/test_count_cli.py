@@ -316,14 +316,20 @@ def test_the_insurance_results_se_is_the_one_simulates_rounds_give_for_a_flat_pl
     count's square of each round's insurance result (``ins_sq``) is simulate's
     ``round_ins_sq``, and the insurance result's SE, computed here from simulate's per-round
     sums as the advantage's (the SD of a round's result times sqrt(rounds), over the bets), is
-    count's, printed beside it (count printed the figure alone: "no SE")."""
+    count's, printed beside it (count printed the figure alone: "no SE"). Its insurance bets won
+    and lost (``ins_won``, ``ins_lost``) are simulate's ``ins_won`` and ``ins_taken`` less it,
+    enough for simulate's interval and so for count's."""
     import math
 
     args = (*TINY, "--strategy", "insurance-taker")
     count = _json("count", "--plan", "hi-lo-flat", *args)["results"]
-    sim = _json("simulate", *args)["results"]["tally"]
+    doc = _json("simulate", *args)["results"]
+    sim = doc["tally"]
     t, n = count["tally"], count["rounds_played"]
     assert n == sim["rounds"] and t["ins_sq"] == sim["round_ins_sq"] > 0
+    assert t["ins_won"] == sim["ins_won"] >= 30 and doc["insurance"]["interval_note"] is None
+    assert t["ins_lost"] == sim["ins_taken"] - sim["ins_won"] >= 30
+    assert count["insurance_per_initial_bet_interval_note"] is None
     s, sq = sim["round_ins_sum"], sim["round_ins_sq"]
     se = math.sqrt((n * sq - s * s) / (n * (n - 1))) / 10 * math.sqrt(n) / t["bet"]
     assert count["insurance_per_initial_bet_se"] == pytest.approx(se, rel=1e-9)
@@ -333,6 +339,39 @@ def test_the_insurance_results_se_is_the_one_simulates_rounds_give_for_a_flat_pl
     table = invoke("count", "--plan", "hi-lo-flat", *args).stdout
     assert (f"Insurance result per unit of initial main bet: {100 * ins:+.3f}%, SE "
             f"{100 * se:.3f}%, 95% interval ") in table
+
+
+@needs_engine
+def test_a_short_count_run_gives_the_insurance_result_no_interval_as_simulate_does_not():
+    """count gave the insurance result a normal interval however few insurance bets the counter
+    made (600 rounds: 10 won of 38); simulate withholds its insurance interval from fewer than
+    30 bets won or lost, and count now does too, in simulate's words, for the same seed and game
+    (a flat plan: simulate's rounds); a long run gives it. Text, json and csv."""
+    from simulator.tally import TOO_FEW
+
+    ins = "insurance_per_initial_bet"
+    for rounds, few in (("600", True), ("20_000", False)):
+        args = ("--rounds", rounds, "--chunk-rounds", "5000", "--seed", "7", "--quiet",
+                "--strategy", "insurance-taker")
+        count = _json("count", "--plan", "hi-lo-flat", *args)["results"]
+        sim = _json("simulate", *args)["results"]
+        assert count["tally"]["ins_won"] == sim["tally"]["ins_won"]
+        assert count[ins + "_interval_note"] == sim["insurance"]["interval_note"]
+        if not few:
+            assert count[ins + "_se"] is not None and count[ins + "_interval_note"] is None
+            continue
+        note = sim["insurance"]["interval_note"]
+        assert note.startswith(f"{TOO_FEW}: ") and note.endswith("insurance bet(s), fewer than 30")
+        assert count[ins] is not None
+        assert count[ins + "_se"] is count[ins + "_ci95_low"] is count[ins + "_ci95_high"] is None
+        table = invoke("count", "--plan", "hi-lo-flat", *args).stdout
+        assert (f"Insurance result per unit of initial main bet: {100 * count[ins]:+.3f}%, no SE "
+                f"({note})") in table
+        rows = {r["item"]: r for r in csv.DictReader(io.StringIO(
+            invoke("count", "--plan", "hi-lo-flat", *args, "-f", "csv").stdout))
+            if r["section"] == "counter"}
+        assert rows[ins]["se"] == rows[ins]["ci95_low"] == "" and rows[ins]["value"] != ""
+        assert rows[ins + "_interval_note"]["value"] == note
 
 
 @needs_engine

@@ -404,6 +404,12 @@ def test_the_counted_walk_equals_the_round_loop(rules, counter):
     assert (walked == looped).all()
     differ = np.argwhere(ct_walked != ct_looped)
     assert differ.size == 0, [(L.COUNT_NAMES[c], r + L.TC_MIN) for r, c in differ[:5]]
+    # the index plays insure at +3 (not reached from a fresh shoe each round): the walk counts
+    # those insurance bets, won and lost, by the terminal's insurance result (``add_walked``),
+    # as the round loop by the box's
+    ins = ct_walked[:, [L.C_INS_WON, L.C_INS_LOST]].sum(axis=0)
+    insures = counter.indices is not None and rules.shuffle != "every-round"
+    assert ins.min() > 0 if insures else ins.max() == 0, ins
 
 
 def test_index_plays_add_states_only_where_the_strategies_differ():

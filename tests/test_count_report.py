@@ -335,7 +335,7 @@ def test_the_advantage_table_gives_the_insurance_result_with_its_interval_as_bjs
 
     rounds = [{"count": 0, "bet": 1, "net": 0, "ins": 10, "flat": [0]},
               {"count": 3, "bet": 4, "net": -60, "ins": -20, "flat": [-15]},
-              {"count": -1, "bet": 1, "net": 10, "flat": [10]}] * 4
+              {"count": -1, "bet": 1, "net": 10, "flat": [10]}] * 30  # 30 bets won, 30 lost
     label = "insurance result per unit of initial main bet (in the first row)"
     for plan, insures in (("hi-lo-1-12", True), ("hi-lo-flat", False)):
         f = CR.figures(tally_of(rounds), load_plan(plan), Rules(),
@@ -355,3 +355,32 @@ def test_the_advantage_table_gives_the_insurance_result_with_its_interval_as_bjs
         assert f[ins + "_se"] is not None and f[ins + "_ci95_low"] < f[ins] < f[ins + "_ci95_high"]
         md = render.to_markdown("t", [sec])
         assert f"| {label} | {100 * f[ins]:+.3f}% | {100 * f[ins + '_se']:.3f}% |" in md
+        assert "The insurance result has no SE or interval" not in md
+
+
+def test_the_insurance_results_interval_is_withheld_in_the_report_as_bjsim_count_withholds_it():
+    """From fewer than 30 insurance bets won or lost `bjsim count` gives the insurance result no
+    SE or interval (simulate's rule); the section's row has none either, and its text says why
+    in count's words."""
+    from simulator import counting_report as CR
+    from simulator.plans import load_plan
+    from simulator.strategy import load_strategy
+    from tests.test_counting_report import tally_of
+
+    rounds = [{"count": 0, "bet": 1, "net": 0, "ins": 10, "flat": [0]},
+              {"count": 3, "bet": 4, "net": -60, "ins": -20, "flat": [-15]},
+              {"count": -1, "bet": 1, "net": 10, "flat": [10]}] * 4
+    f = CR.figures(tally_of(rounds), load_plan("hi-lo-1-12"), Rules(),
+                   strategy=load_strategy("basic"))
+    ins = "insurance_per_initial_bet"
+    note = f[ins + "_interval_note"]
+    assert note == ("too few rounds for a meaningful interval: 4 winning insurance bet(s), fewer "
+                    "than 30") and f[ins + "_se"] is None
+    sec = sections.counting({"strategy": "basic", "counting": {
+        "plan": "hi-lo-1-12", "figures": f, "sweep": CR.sweep_rows([(0.75, f)])}})
+    adv = next(b for b in sec.blocks if getattr(b, "name", "") == "counting_advantage")
+    label = "insurance result per unit of initial main bet (in the first row)"
+    assert [r for r in adv.rows if r[0] == label] == [[label, f[ins], None, None, None]]
+    md = render.to_markdown("t", [sec])
+    assert f"| {label} | {100 * f[ins]:+.3f}% | - |" in md
+    assert f"The insurance result has no SE or interval: {note}." in md

@@ -27,10 +27,10 @@ U = L.UNIT
 
 def tally_of(rounds: list[dict]) -> np.ndarray:
     """A counting tally from rounds: ``count`` (bucket), and the counter's ``bet`` (units),
-    ``wagered``, ``net`` and ``ins`` (its insurance part) (tenths x units), ``ss_bet`` (units) and
-    ``ss_net`` (stakes x units) when ``played``; ``flat`` the net of each box dealt at one unit
-    (tenths); ``ss_flat`` the net of each Super Sevens bet at one stake, ``ss_exact`` the exact
-    return of each."""
+    ``wagered``, ``net`` and ``ins`` (its insurance part, a bet a box) (tenths x units),
+    ``ss_bet`` (units) and ``ss_net`` (stakes x units) when ``played``; ``flat`` the net of each
+    box dealt at one unit (tenths); ``ss_flat`` the net of each Super Sevens bet at one stake,
+    ``ss_exact`` the exact return of each."""
     t = np.zeros((L.N_TC, L.N_COUNT), dtype=np.int64)
     for r in rounds:
         row = t[min(max(r["count"], L.TC_MIN), L.TC_MAX) - L.TC_MIN]
@@ -49,6 +49,8 @@ def tally_of(rounds: list[dict]) -> np.ndarray:
             row[L.C_INS_NET] += r.get("ins", 0)
             row[L.C_MAIN_ALONE_SQ] += (r["net"] - r.get("ins", 0)) ** 2
             row[L.C_INS_SQ] += r.get("ins", 0) ** 2
+            if r.get("ins"):  # an insurance bet on each of the round's boxes, won or lost
+                row[L.C_INS_WON if r["ins"] > 0 else L.C_INS_LOST] += r.get("boxes", 1)
         row[L.C_FLAT_RSQ] += sum(r["flat"]) ** 2
         row[L.C_FLAT_BOXES] += len(r["flat"])
         row[L.C_FLAT_NET] += sum(r["flat"])
@@ -993,18 +995,24 @@ def test_counts_super_sevens_line_names_each_figure_and_its_sign():
     assert "11.400% house edge (full shoe) for these rules" in text
 
 
+# Rounds at 1 and 4 units: an insurance bet won (+1 unit, +4) and lost (-0.5, -2), a round
+# without one, a round watched.
+INSURANCE_ROUNDS = [{"count": 0, "bet": 1, "net": 0, "ins": 10, "flat": [0]},
+                    {"count": 0, "bet": 1, "net": -15, "ins": -5, "flat": [-15]},
+                    {"count": 3, "bet": 4, "net": 40, "ins": 40, "flat": [10]},
+                    {"count": 3, "bet": 4, "net": -60, "ins": -20, "flat": [-15]},
+                    {"count": -1, "bet": 1, "net": 10, "flat": [10]},
+                    {"count": -2, "played": False, "flat": [10]}]
+
+
 def test_the_insurance_result_has_its_se_and_interval_in_every_format():
     """The insurance result per unit of initial main bet was a bare figure ("no SE: the counting
     tally keeps no squares of it"). Its SE is the advantage's: the SD of each round played's
     insurance result at the counter's bet (``ins_sq``), times the square root of the rounds
     played, over the initial bets; here from the rounds themselves. Rounds at 1 and 4 units: an
-    insurance bet won (+1 unit, +4) and lost (-0.5, -2), a round without one, a round watched."""
-    rounds = [{"count": 0, "bet": 1, "net": 0, "ins": 10, "flat": [0]},
-              {"count": 0, "bet": 1, "net": -15, "ins": -5, "flat": [-15]},
-              {"count": 3, "bet": 4, "net": 40, "ins": 40, "flat": [10]},
-              {"count": 3, "bet": 4, "net": -60, "ins": -20, "flat": [-15]},
-              {"count": -1, "bet": 1, "net": 10, "flat": [10]},
-              {"count": -2, "played": False, "flat": [10]}] * 5
+    insurance bet won (+1 unit, +4) and lost (-0.5, -2), a round without one, a round watched;
+    15 times, for 30 insurance bets won and 30 lost (fewer, and there is no interval: below)."""
+    rounds = INSURANCE_ROUNDS * 15
     played = [r for r in rounds if r.get("played", True)]
     ins = [r.get("ins", 0) / U for r in played]
     bet = sum(r["bet"] for r in played)
@@ -1044,6 +1052,56 @@ def test_the_insurance_result_has_its_se_and_interval_in_every_format():
     assert none["insurance_per_initial_bet"] == 0 and none["insurance_per_initial_bet_se"] is None
     assert ("Insurance result per unit of initial main bet: +0.000%, no SE (no insurance bet in "
             "the rounds played)") in CR.render(none, "table")
+
+
+def test_too_few_insurance_bets_won_or_lost_give_no_insurance_interval_as_in_simulate():
+    """count gave the insurance result a normal interval however few insurance bets the counter
+    made: from fewer than 30 bets won or lost (`tally.MIN_WINS`) simulate withholds it, and so
+    does count now, saying why in simulate's words (`tally.few_insurance_bets`), in text, json
+    (null, and ``insurance_per_initial_bet_interval_note``) and csv (the note's row). 28 won and
+    28 lost: none; 30 and 30: an interval. Several boxes: rounds of them, at the least."""
+    from simulator.tally import MIN_WINS, TOO_FEW, few_insurance_bets
+
+    assert MIN_WINS == 30
+    plan = load_plan("hi-lo-1-12")
+    ins = "insurance_per_initial_bet"
+    for times, few in ((14, True), (15, False)):
+        f = CR.figures(tally_of(INSURANCE_ROUNDS * times), plan, Rules(),
+                       strategy=load_strategy("basic"))
+        assert f["tally"]["ins_won"] == f["tally"]["ins_lost"] == 2 * times
+        note = f"{TOO_FEW}: {2 * times} winning insurance bet(s), fewer than 30"
+        text = CR.render(f, "table")
+        doc = json.loads(CR.render(f, "json"))["results"]
+        rows = {r["item"]: r for r in csv.DictReader(io.StringIO(CR.render(f, "csv")))
+                if r["section"] == "counter"}
+        if not few:
+            assert f[ins + "_se"] is not None and f[ins + "_interval_note"] is None
+            assert doc[ins + "_interval_note"] is None and rows[ins]["se"] != ""
+            assert rows[ins + "_interval_note"]["value"] == ""
+            continue
+        assert note == f"{TOO_FEW}: {few_insurance_bets(28, 28, 1)}"
+        assert f[ins] is not None and f[ins + "_interval_note"] == note
+        assert [f[ins + k] for k in ("_se", "_ci95_low", "_ci95_high")] == [None] * 3
+        assert (f"Insurance result per unit of initial main bet: {100 * f[ins]:+.3f}%, no SE "
+                f"({note}) (in the main + insurance rows") in text
+        assert doc[ins] == pytest.approx(f[ins]) and doc[ins + "_interval_note"] == note
+        assert doc[ins + "_se"] is doc[ins + "_ci95_low"] is doc[ins + "_ci95_high"] is None
+        assert rows[ins]["se"] == rows[ins]["ci95_low"] == rows[ins]["ci95_high"] == ""
+        assert rows[ins + "_interval_note"]["value"] == note
+    # Insurance bets lost the rarer: its count. Three boxes a round at most (a plan's boxes): 60
+    # bets won are at least 20 rounds, too few; 90 are enough.
+    t = tally_of([{"count": 0, "bet": 1, "net": -15, "ins": -5, "flat": [-15]}] * 29
+                 + [{"count": 0, "bet": 1, "net": 10, "ins": 10, "flat": [10]}] * 40)
+    assert CR.figures(t, plan, Rules())[ins + "_interval_note"] == (
+        f"{TOO_FEW}: 29 losing insurance bet(s), fewer than 30")
+    three = dataclasses.replace(plan, boxes=Ramp(1, ((2.0, 3),)))
+    for won, note in ((60, f"{TOO_FEW}: 60 winning insurance bet(s), in at least 20 round(s) (the "
+                       "boxes of a round settle insurance together), fewer than 30 rounds"),
+                      (90, None)):
+        rounds = [{"count": 3, "bet": 3, "boxes": 3, "net": 0, "ins": 30, "flat": [0] * 3},
+                  {"count": 3, "bet": 3, "boxes": 3, "net": -15, "ins": -15, "flat": [-5] * 3}]
+        t = tally_of(rounds[:1] * (won // 3) + rounds[1:] * 40)
+        assert CR.figures(t, three, Rules())[ins + "_interval_note"] == note
 
 
 def test_count_says_no_insurance_was_taken_and_no_super_sevens_bet_rather_than_zeros():

@@ -602,6 +602,9 @@ def counting(data: dict) -> Section | None:
                                               "paired, the same rounds")) + "."
         + (f" The flat advantage's SE is {f['flat']['interval_note']}."
            if f["flat"].get("interval_note") else "")
+        + (" The insurance result has no SE or interval: "
+           f"{f['insurance_per_initial_bet_interval_note']}." if f.get("insures") is not False
+           and f.get("insurance_per_initial_bet_interval_note") else "")
         + " The SE of the win per 100 rounds is from the mean's; SCORE, N0 and the risk of ruin "
         "have 95% intervals, the mean's carried through each, as bjsim count gives them (N0: no "
         "bound where the mean's interval reaches no edge)."

@@ -200,7 +200,7 @@ def decided(ci, cs, e):
 def add_box(ct, row, seated, bet, ss_bet, main, ins, wagered, ss_pay, ss_on, n):
     """``n`` boxes alike into the counting tally's ``row`` (the counter's when ``seated``, at
     ``bet`` and ``ss_bet``; ``main`` the box's main and insurance net at one unit, ``ins`` its
-    insurance part); returns one box's part of the counter's round."""
+    insurance part, won or lost by its sign); returns one box's part of the counter's round."""
     ct[row, L.C_FLAT_BOXES] += n
     ct[row, L.C_FLAT_NET] += n * main
     ct[row, L.C_FLAT_SQ] += n * main * main
@@ -215,6 +215,7 @@ def add_box(ct, row, seated, bet, ss_bet, main, ins, wagered, ss_pay, ss_on, n):
     ct[row, L.C_WAGERED] += n * wagered * bet
     ct[row, L.C_NET] += n * main * bet
     ct[row, L.C_INS_NET] += n * ins * bet
+    ct[row, L.C_INS_WON + (ins < 0)] += n * (ins != 0)  # won, or lost: the next column
     if ss_on and ss_bet > 0:
         ct[row, L.C_SS_BET] += n * ss_bet
         ct[row, L.C_SS_NET] += n * ss_pay * ss_bet
@@ -224,9 +225,8 @@ def add_box(ct, row, seated, bet, ss_bet, main, ins, wagered, ss_pay, ss_on, n):
 
 @njit(inline="always")
 def add_round(ct, row, seated, net, bet, flat, flat_ins, n):
-    """``n`` rounds alike into the counting tally: ``net`` the counter's (tenths), ``flat`` its
-    boxes' main and insurance net at one unit (the counter's is ``bet`` times it: one bet a
-    box), ``flat_ins`` the insurance part of it."""
+    """``n`` rounds alike into the counting tally: ``net`` the counter's (tenths); ``flat`` its
+    boxes' net and ``flat_ins`` its insurance part at one unit (the counter's: ``bet`` times)."""
     ct[row, L.C_ROUNDS] += n
     ct[row, L.C_FLAT_RSQ] += n * flat * flat
     if seated:
