@@ -653,6 +653,41 @@ def test_the_machines_a_process_keeps_are_bounded_the_least_recently_used_going(
     assert (K.machine_for(*games[1]).trans == built[1].trans).all()
 
 
+def test_the_machine_cache_holds_under_threads(monkeypatch):
+    """Chunks run on threads, each asking for its machine while others move theirs to the most
+    recently used place: CI saw 'dictionary keys changed during iteration' from an unguarded
+    cache (``bjsim compare``, two games a chunk on two threads)."""
+    import sys
+    import threading
+
+    from helpers import random_strategy
+
+    rng = np.random.default_rng(11)
+    games = [(NZ.to_params(), stack_for(NZ, [random_strategy(rng)])) for _ in range(3)]
+    monkeypatch.setattr(K, "_MACHINES", {})
+    built = [K.machine_for(*g) for g in games]
+    errors = []
+
+    def ask(k):
+        try:
+            for i in range(3000):
+                assert K.machine_for(*games[(k + i) % len(games)]) is built[(k + i) % len(games)]
+        except Exception as e:  # noqa: BLE001 (any error is the failure)
+            errors.append(e)
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter can
+    try:
+        threads = [threading.Thread(target=ask, args=(k,)) for k in range(4)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+    finally:
+        sys.setswitchinterval(old)
+    assert errors == []
+
+
 def test_each_compiled_version_of_the_engine_says_what_it_compiles(monkeypatch):
     # warm() names the version it compiles; stderr's notice (after 2 s) gives its words and time.
     import simulator.jit as J

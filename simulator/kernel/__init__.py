@@ -5,6 +5,8 @@ round). Modules, each importing only those before it: ``rng``, ``tally``, ``tabl
 
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from simulator import layout as L
@@ -21,6 +23,7 @@ __all__ = ["simulate_chunk", "simulate_blocks", "count_chunk", "play_stacked", "
 MACHINE_BYTES = 1 << 30  # the machines a process keeps, at most (the least recently used go)
 _MACHINES: dict = {}  # key -> machine, the most recently used last
 _COUNTERS: dict = {}
+_CACHES = threading.Lock()  # chunks run on threads: one at a time in the caches
 
 
 @njit
@@ -129,10 +132,11 @@ def machine_for(p, tables, bands: int = 0) -> Machine:
     """The machine of rules ``p`` and stacked strategy ``tables`` (``tables.build``), built
     once per process while ``MACHINE_BYTES`` holds it."""
     key = (bands, p.tobytes()) + tuple(t.tobytes() for t in tables)
-    m = _MACHINES[key] = _MACHINES.pop(key, None) or build(p, tables, bands)
-    held = [sum(a.nbytes for a in x) for x in _MACHINES.values()]
-    while len(held) > 1 and sum(held) > MACHINE_BYTES:
-        del _MACHINES[next(iter(_MACHINES))], held[0]
+    with _CACHES:
+        m = _MACHINES[key] = _MACHINES.pop(key, None) or build(p, tables, bands)
+        held = [sum(a.nbytes for a in x) for x in _MACHINES.values()]
+        while len(held) > 1 and sum(held) > MACHINE_BYTES:
+            del _MACHINES[next(iter(_MACHINES))], held[0]
     return m
 
 
@@ -213,11 +217,12 @@ def _count_arrays(counter: C.Counter, decks: int, classes: int) -> tuple:
     """``counter.arrays(decks, classes)``, its tables made once per counter, shoe and walk in a
     process; a fresh counting tally and round counts each call."""
     key = (id(counter), decks, classes)  # (the counter kept with them: its id not reused)
-    if key not in _COUNTERS:
-        if len(_COUNTERS) >= 32:
-            _COUNTERS.clear()
-        _COUNTERS[key] = (counter, counter.arrays(decks, classes))
-    ci, ctab, tg, ramp_v, ct, ev, walked, bt = _COUNTERS[key][1]
+    with _CACHES:
+        if key not in _COUNTERS:
+            if len(_COUNTERS) >= 32:
+                _COUNTERS.clear()
+            _COUNTERS[key] = (counter, counter.arrays(decks, classes))
+        ci, ctab, tg, ramp_v, ct, ev, walked, bt = _COUNTERS[key][1]
     return ci, ctab, tg, ramp_v, np.zeros_like(ct), ev, np.zeros_like(walked), bt
 
 
