@@ -282,68 +282,61 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
     Returns ``(wtrans, wflags, wrows, walt)``; ``wrows[s]``: what a visit to ``s`` adds to the
     tally. Peek: the hole card is a step (``HOLE``), carried along the hand (``WH``). Exits
     are ``W_EXIT``; a counter's ``INDEX`` states ``DECIDE``, their states in ``walt``."""
-    keys, order = dict(bld.keys), list(bld.order)
-    info = {k: W_EXIT if i[3] & EXIT else 0 for k, i in bld.info.items()}  # a state's flags
+    keys, order, hand = dict(bld.keys), list(bld.order), [bld.info[k] for k in bld.order]
+    flags = {k: W_EXIT for k, i in bld.info.items() if i[3] & EXIT}  # and by kind, below
     peek, draw_all, h17 = p[L.P_HOLE] == L.HOLE_PEEK, bool(p[L.P_DRAW_NO_LIVE]), bool(p[L.P_H17])
-    ss_on = bool(p[L.P_SS])
     rep: dict = {}  # a settlement class's first final state
 
-    def sid(key, flags=0):
+    def sid(key):  # a walk state's number, numbered when first seen
         if key not in keys:
-            keys[key], info[key] = len(order), flags
+            keys[key] = len(order)
             order.append(key)
         return keys[key]
 
     def cls(f):
         """What settles final state ``f`` (its hand and box), the same for many up cards."""
-        c = bld.info[order[f]][:5]
-        rep.setdefault(c, f)
-        return c
+        rep.setdefault(hand[f][:5], f)
+        return hand[f][:5]
 
-    def up(f):
-        """The dealer's up card against final state ``f``, as (hard, ace)."""
-        u = 1 if order[f][0] == "EM" else order[f][-1]
-        return u, int(u == 1)
-
-    def terminal(c, o):
-        return sid(("T", c, o), TERMINAL | BOUNDARY)
-
-    def dealer(c, dh, da, card, first=False):
-        """The dealer, holding ``dh`` (hard) and ``da`` (ace) against a final state of class
-        ``c``, draws ``card`` (``first``: the second card)."""
-        dh, da = dh + card, int(da or card == 1)
+    def dealer(c, dh, da, first=False):
+        """The dealer holds ``dh`` (hard), ``da`` (ace; ``first``: 2 cards) against class ``c``."""
         if first and dh == 11 and da:
-            return terminal(c, T.O_BJ)
+            return sid(("T", c, T.O_BJ))
         t = total(dh, da)
         if (draw_all or c[3] & STOOD) and not T.dealer_stands.py_func(t, t != dh, h17):
             return sid(("DS", c, dh, da))
-        return terminal(c, int(T.outcome.py_func(False, t)))
+        return sid(("T", c, int(T.outcome.py_func(False, t))))
+
+    def second(f, c, first=False):
+        """The dealer's second card ``c`` against final state ``f`` (even money's up: an ace)."""
+        u = 1 if order[f][0] == "EM" else order[f][-1]
+        return dealer(cls(f), u + c, int(u == 1 or c == 1), first)
 
     def walk_of(s, hole=None):
         """The walk's state for the hand machine's state ``s`` (after the peek game's ``hole``
         card: the hand's state with the hole card carried along, or the dealer's play)."""
-        if bld.info[order[s]][0] == T.K_NONE:
+        if hand[s][0] == T.K_NONE:
             return s if hole is None else sid(("WH", s, hole))
         if hole is not None:
-            return dealer(cls(s), *up(s), hole)
-        if draw_all or bld.info[order[s]][3] & NEED2:
+            return second(s, hole)
+        if draw_all or hand[s][3] & NEED2:
             return sid(("W2", s))  # the dealer's second card is next
-        return terminal(cls(s), int(T.outcome.py_func(False, total(*up(s)))))
+        return sid(("T", cls(s), T.O_NONE))  # settled by the up card alone
 
     def step(key, c):
         kind = key[0]
         if kind in ("T", "S"):  # the next round's first card (its first box's start)
             return int(trans[keys[("S", 0)], c - 1])
         if kind == "W2":
-            return dealer(cls(key[1]), *up(key[1]), c, True)
+            return second(key[1], c, True)
         if kind == "DS":
-            return dealer(key[1], key[2], key[3], c)
+            return dealer(key[1], key[2] + c, int(key[3] or c == 1))
         if kind == "HOLE":  # the hole card: a peeked blackjack ends the round (step 4)
             _, post, u = key
-            if bld.info[order[post]][3] & EXIT:
+            if hand[post][3] & EXIT:
                 return post  # the loop plays the peek itself
             if u + c == 11 and (u == 1 or c == 1):
-                return terminal(cls(int(peek_t[post])), T.O_BJ)
+                return sid(("T", cls(int(peek_t[post])), T.O_BJ))
             return walk_of(post, c)
         if kind == "WH":  # the peek game's hands, the hole card carried along
             return walk_of(int(trans[key[1], c - 1]), key[2])
@@ -351,25 +344,25 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
         return sid(("HOLE", s, key[3])) if kind == "PU" and peek else walk_of(s)
 
     walt = {k: [walk_of(s) for s in a] for k, a in bld.alt.items()}
-    info.update({k: DECIDE | (FIRST if k[1][0] == "PU" else 0) for k in walt})
-    table = []
+    flags.update({k: DECIDE | (FIRST if k[1][0] == "PU" else 0) for k in walt})
+    table = []  # ten next states a state, flat
     for i, k in enumerate(order):  # (the order grows as the walk reaches new states)
         walks = k[0] in ("S", "P1", "PU", "P", "PD", "T", "W2", "DS", "HOLE", "WH")
-        table.append([step(k, c) for c in range(1, 11)] if walks else [i] * 10)
+        table += [step(k, c) for c in range(1, 11)] if walks else [i] * 10
     n = len(order)
     assert n < 2**15, n  # int16 states: the table stays small (a few thousand states)
-    wtrans = np.array(table, np.int16).reshape(-1)
-    wflags = np.array([info[k] | (BOUNDARY if k[0] == "S" else 0) for k in order], np.int8)
+    by_kind = {"S": BOUNDARY, "T": TERMINAL | BOUNDARY}
+    wflags = np.array([flags.get(k, 0) | by_kind.get(k[0], 0) for k in order], np.int8)
     wrows = np.zeros((n, L.N_TALLY), np.int64)
     wrows[:, L.T_CARDS_DEALT] = 1  # a visit is a card
     pay_a = int(p[L.P_SS_PAY_A])
     for row, k in zip(wrows, order, strict=True):
-        if k[0] == "P1" and k[2] == 7 and ss_on:  # Super Sevens (a): the first card a seven
+        if k[0] == "P1" and k[2] == 7 and p[L.P_SS]:  # Super Sevens (a): the first card a seven
             T.add_ss.py_func(row, 0, 1, pay_a, 0)
             T.add_ss.py_func(row, 5, -1, -1, 0)
             row[[L.T_SS_RSUM, L.T_SS_RSQ]] += (pay_a + 1, pay_a * pay_a - 1)
         if k[0] == "T":  # the box's and the round's fields, Super Sevens (f) until (a) is seen
             i = int(fin[rep[k[1]]]) * T.N_OUTCOMES + k[2]
             row += rows[i]
-            T.add_round.py_func(row, 0, k[2], int(net[i]), int(ins[i]), -1 if ss_on else 0)
-    return wtrans, wflags, wrows, alternatives(bld, walt, n if walt else 0)
+            T.add_round.py_func(row, 0, k[2], int(net[i]), int(ins[i]), -1 if p[L.P_SS] else 0)
+    return np.array(table, np.int16), wflags, wrows, alternatives(bld, walt, n if walt else 0)
