@@ -94,8 +94,7 @@ def walk(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at
             if end - pos < WALK_CARDS:
                 why = WALK_NEAR
                 break
-        # A round takes 3 cards at least (the first, under way, 1): the rounds left cannot end
-        # before ``stop``.
+        # Rounds take 3 cards at least (the one under way, 1): those left cannot end before ``stop``
         stop = min(lim, pos + 3 * (room - n) - 2)
         while True:  # to a decision, an exit, ``stop``
             code, pos, end, s0, s1, s2, s3 = take(shoe, None, False, pos, end, s0, s1, s2, s3)
