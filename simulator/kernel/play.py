@@ -31,35 +31,22 @@ def _round_start(ws, pos, end, need_full, cut_at, n_cards):
     return pos, end, need_full
 
 
-@njit(inline="always")
-def _undo_deal(wtrans, wcounts, shoe, start, s, pos, peek):
-    """A round the walk leaves to the loop after its deal (and hole card): its visits taken
-    back, the last (the exit ``s``) included."""
-    rstart = pos - 4 if peek else pos - 3
-    for i in range(3 if peek else 2):
-        start = np.int64(wtrans[start * 10 + value(np.int64(shoe[rstart + i])) - 1])
-        wcounts[start] -= 1
-    wcounts[s] -= 1
-
-
 @njit(_nrt=False)
 def _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe):
-    """The ``n`` rounds a counter's ``walk`` recorded (``rec[0, i]``, ``rec[1, i]``: round ``i``'s
-    running count and first card's place; ``rec[2, i + 1]``: its terminal), bet in turn by the
-    count (``count.bet_table``), into ``walked`` (``count.add_walked``) and the exact Super
-    Sevens moments; ``cs`` keeps seated."""
+    """Bet the ``n`` rounds ``walk`` recorded (``rec[0, i]``, ``rec[1, i]``: round ``i``'s running
+    count and first card's place, ``rec[2, i + 1]`` its terminal) by the count (``count.bet_table``)
+    into ``walked`` (``count.add_walked``), the exact Super Sevens moments; ``cs`` keeps seated."""
     ci, ctab, tg, ramp_v, ct, ev, walked, bt = cx
     seated, lo, top = cs[C.CS_SEATED], ci[C.CI_RC_LO], bt.shape[0] - 1
     exact = ss_on and ev.size > 0
     for i in range(n):
-        rcp, p0 = rec[0, i], rec[1, i]
-        rc, sevens = C.running(rcp)
-        left = end - p0
+        rc, sevens = C.running(rec[0, i])
+        left = end - rec[1, i]
         a, b = np.uint64(min(max(left, 1), top)), np.uint64(rc - lo)
         x0, x1 = np.int64(bt[a, b, 0]), np.int64(bt[a, b, 1])
         x = x0 + seated * (x1 - x0)  # (both read: no round waits on the last one's lookup)
         seated = x & 1
-        seven = np.int64((shoe[np.uint64(p0)] >> 2) == L.SEVEN_RANK)
+        seven = np.int64((shoe[np.uint64(rec[1, i])] >> 2) == L.SEVEN_RANK)
         walked[np.uint64((x >> 7) + wtid[np.uint64(rec[2, i + 1])] * 2 + seven)] += 1
         if exact:
             C.add_exact(ct, np.uint64((x >> 1) & 0x3F), ev, C.exact_at(left, sevens, decks), 1)
@@ -69,17 +56,15 @@ def _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe):
 @njit(_nrt=False)
 def walk(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at, peek, start, pos,
          end, s0, s1, s2, s3, cx, cs, ss_on, decks):  # fmt: skip
-    """One box, simulation: rounds as a walk of the round table (``tables.walk_tables``), one
-    lazy Fisher-Yates step and one table read a card, each visit counted in ``wcounts``.
-    Returns ``(r, pos, end, s0, s1, s2, s3, why, state)``, ``why``: ``WALK_DONE`` (``n_rounds``
-    played), ``WALK_NEAR`` (fewer than ``WALK_CARDS`` cards left: the loop plays the round) or
-    ``WALK_EXIT`` (a round dealt that the loop plays on, its visits uncounted; ``state``).
-    ``cut_at``: a shuffle before a round from there (``_round_start``). A counter (``cx``,
-    ``cs``; ``count``; None: none), no peek: the running count kept card by card, a ``DECIDE``
-    state played on by the count (``walt``), each round's start and terminal recorded in
-    ``rec``, bet and counted (``_add_rounds``) before a shuffle and on return (the bets of a
-    round left to the loop in ``cs``). The inner loop leaves only at a decision, an exit,
-    ``lim`` or the last round (its values stay in registers)."""
+    """One box, simulation: rounds walk the round table (``tables.walk_tables``), a lazy
+    Fisher-Yates step and a table read a card, each visit counted in ``wcounts``. Returns ``(r,
+    pos, end, s0, s1, s2, s3, why, state)``, ``why``: ``WALK_DONE`` (``n_rounds`` played), or the
+    loop plays the round: ``WALK_NEAR`` (under ``WALK_CARDS`` cards left), ``WALK_EXIT`` (dealt
+    to ``state``, its visits uncounted). ``cut_at``: shuffle before a round from there. A counter
+    (``count``'s ``cx``, ``cs``; None: none), no peek: the count card by card, ``DECIDE`` states
+    played by it (``walt``), rounds' starts and terminals in ``rec``, bet (``_add_rounds``) before
+    a shuffle and on return (a round left to the loop: in ``cs``). The inner loop leaves only at
+    a decision, an exit, ``lim`` or the last round (its values stay in registers)."""
     n_cards = shoe.size - SLACK
     need_full = ws[R.WS_NEED_FULL]
     lim = -1 if need_full != 0 else min(cut_at, end - WALK_CARDS + 1)
@@ -102,14 +87,12 @@ def walk(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at
             pos, end, need_full = _round_start(ws, pos, end, need_full, cut_at, n_cards)
             lim = min(cut_at, end - WALK_CARDS + 1)
             if cx is not None:
-                if ws[R.WS_SHUFFLES] != shuffles:
-                    rcp = ci[C.CI_IRC]
+                rcp = ci[C.CI_IRC] if ws[R.WS_SHUFFLES] != shuffles else rcp  # a fresh count
                 rec[0, 0], rec[1, 0] = rcp, pos
             if end - pos < WALK_CARDS:
                 why = WALK_NEAR
                 break
-        # A round takes 3 cards at least (the first, under way, 1): the rounds left cannot end
-        # before ``stop``.
+        # Rounds take 3 cards at least (the one under way, 1): those left cannot end before ``stop``
         stop = min(lim, pos + 3 * (room - n) - 2)
         while True:  # to a decision, an exit, ``stop``
             code, pos, end, s0, s1, s2, s3 = take(shoe, None, False, pos, end, s0, s1, s2, s3)
@@ -136,8 +119,12 @@ def walk(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at
             f = np.int64(wflags[np.uint64(s)])
             rec[0, n + 1], rec[1, n + 1], rec[2, n + 1] = rcp, pos, s  # the next round's start
             n += f & M.TERMINAL
-        if (f & M.W_EXIT) != 0:
-            _undo_deal(wtrans, wcounts, shoe, start, s, pos, peek)
+        if (f & M.W_EXIT) != 0:  # left to the loop after its deal: its visits taken back
+            t = start
+            for i in range(pos - 4 if peek else pos - 3, pos - 1):
+                t = np.int64(wtrans[t * 10 + value(np.int64(shoe[i])) - 1])
+                wcounts[t] -= 1
+            wcounts[s] -= 1
             why = WALK_EXIT
             break
     ws[R.WS_NEED_FULL] = need_full

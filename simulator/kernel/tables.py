@@ -282,108 +282,87 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
     Returns ``(wtrans, wflags, wrows, walt)``; ``wrows[s]``: what a visit to ``s`` adds to the
     tally. Peek: the hole card is a step (``HOLE``), carried along the hand (``WH``). Exits
     are ``W_EXIT``; a counter's ``INDEX`` states ``DECIDE``, their states in ``walt``."""
-    n0, keys, order = len(bld.order), dict(bld.keys), list(bld.order)
-    info: dict = {}  # walk state key -> its flags
-    no, peek = T.N_OUTCOMES, p[L.P_HOLE] == L.HOLE_PEEK
-    draw_all, h17, ss_on = bool(p[L.P_DRAW_NO_LIVE]), bool(p[L.P_H17]), bool(p[L.P_SS])
-    si = next(k[1] for k in order if k[0] == "S")
+    keys, order, hand = dict(bld.keys), list(bld.order), [bld.info[k] for k in bld.order]
+    flags = {k: W_EXIT for k, i in bld.info.items() if i[3] & EXIT}  # and by kind, below
+    peek, draw_all, h17 = p[L.P_HOLE] == L.HOLE_PEEK, bool(p[L.P_DRAW_NO_LIVE]), bool(p[L.P_H17])
     rep: dict = {}  # a settlement class's first final state
 
-    def sid(key, flags=0):
+    def sid(key):  # a walk state's number, numbered when first seen
         if key not in keys:
             keys[key] = len(order)
             order.append(key)
-            info[key] = flags
         return keys[key]
-
-    def up(k):
-        return 1 if k[0] == "EM" else k[-1]
 
     def cls(f):
         """What settles final state ``f`` (its hand and box), the same for many up cards."""
-        c = bld.info[order[f]][:5]
-        rep.setdefault(c, f)
-        return c
+        rep.setdefault(hand[f][:5], f)
+        return hand[f][:5]
 
-    def terminal(f, o):
-        return sid(("T", cls(f), o), TERMINAL | BOUNDARY)
-
-    def dealer(f, dh, da, first):
-        """The dealer holds ``dh`` (hard), ``da`` (ace) against final state ``f``."""
+    def dealer(c, dh, da, first=False):
+        """The dealer holds ``dh`` (hard), ``da`` (ace; ``first``: 2 cards) against class ``c``."""
         if first and dh == 11 and da:
-            return terminal(f, T.O_BJ)
+            return sid(("T", c, T.O_BJ))
         t = total(dh, da)
-        more = draw_all or (bld.info[order[f]][3] & STOOD) != 0
-        stands = T.dealer_stands.py_func(t, t != dh, h17)
-        if more and not stands:
-            return sid(("DS", cls(f), dh, da))
-        return terminal(f, int(T.outcome.py_func(False, t)))
+        if (draw_all or c[3] & STOOD) and not T.dealer_stands.py_func(t, t != dh, h17):
+            return sid(("DS", c, dh, da))
+        return sid(("T", c, int(T.outcome.py_func(False, t))))
 
-    def entry(f):
-        """Where the walk goes when the hand reaches final state ``f`` (no-hole game)."""
-        if draw_all or (bld.info[order[f]][3] & NEED2) != 0:
-            return sid(("W2", f))  # the dealer's second card is next
-        return terminal(f, int(T.outcome.py_func(False, total(up(order[f]), up(order[f]) == 1))))
-
-    def step(key, c):
-        kind = key[0]
-        if kind in ("T", "S"):
-            return int(trans[keys[("S", si)], c - 1])
-        if kind == "W2":
-            u = up(order[key[1]])
-            return dealer(key[1], u + c, int(u == 1 or c == 1), True)
-        if kind == "DS":
-            return dealer(rep[key[1]], key[2] + c, int(key[3] or c == 1), False)
-        if kind == "HOLE":  # the hole card: a peeked blackjack ends the round (step 4)
-            post, u = key[1], key[2]
-            if bld.info[order[post]][3] & EXIT:
-                return post  # the loop plays the peek itself
-            if u + c == 11 and (u == 1 or c == 1):
-                return terminal(int(peek_t[post]), T.O_BJ)
-            return walk_of(post, c)
-        if kind == "WH":  # the peek game's hands, the hole card carried along
-            return walk_of(int(trans[key[1], c - 1]), key[2])
-        s = int(trans[keys[key], c - 1])
-        if kind == "PU" and peek:
-            return sid(("HOLE", s, key[3]))
-        return walk_of(s)
+    def second(f, c, first=False):
+        """The dealer's second card ``c`` against final state ``f`` (even money's up: an ace)."""
+        u = 1 if order[f][0] == "EM" else order[f][-1]
+        return dealer(cls(f), u + c, int(u == 1 or c == 1), first)
 
     def walk_of(s, hole=None):
         """The walk's state for the hand machine's state ``s`` (after the peek game's ``hole``
         card: the hand's state with the hole card carried along, or the dealer's play)."""
-        final = bld.info[order[s]][0] != T.K_NONE
-        if hole is None:
-            return entry(s) if final else s
-        if final:
-            u = up(order[s])
-            return dealer(s, u + hole, int(u == 1 or hole == 1), False)
-        return sid(("WH", s, hole))
+        if hand[s][0] == T.K_NONE:
+            return s if hole is None else sid(("WH", s, hole))
+        if hole is not None:
+            return second(s, hole)
+        if draw_all or hand[s][3] & NEED2:
+            return sid(("W2", s))  # the dealer's second card is next
+        return sid(("T", cls(s), T.O_NONE))  # settled by the up card alone
 
-    for k in order[:n0]:
-        info[k] = W_EXIT if bld.info[k][3] & EXIT else 0
-    walt = {}
-    for k, a in bld.alt.items():
-        info[k] = DECIDE | (FIRST if k[1][0] == "PU" else 0)
-        walt[k] = [walk_of(s) for s in a]
-    table = {}
+    def step(key, c):
+        kind = key[0]
+        if kind in ("T", "S"):  # the next round's first card (its first box's start)
+            return int(trans[keys[("S", 0)], c - 1])
+        if kind == "W2":
+            return second(key[1], c, True)
+        if kind == "DS":
+            return dealer(key[1], key[2] + c, int(key[3] or c == 1))
+        if kind == "HOLE":  # the hole card: a peeked blackjack ends the round (step 4)
+            _, post, u = key
+            if hand[post][3] & EXIT:
+                return post  # the loop plays the peek itself
+            if u + c == 11 and (u == 1 or c == 1):
+                return sid(("T", cls(int(peek_t[post])), T.O_BJ))
+            return walk_of(post, c)
+        if kind == "WH":  # the peek game's hands, the hole card carried along
+            return walk_of(int(trans[key[1], c - 1]), key[2])
+        s = int(trans[keys[key], c - 1])
+        return sid(("HOLE", s, key[3])) if kind == "PU" and peek else walk_of(s)
+
+    walt = {k: [walk_of(s) for s in a] for k, a in bld.alt.items()}
+    flags.update({k: DECIDE | (FIRST if k[1][0] == "PU" else 0) for k in walt})
+    table = []  # ten next states a state, flat
     for i, k in enumerate(order):  # (the order grows as the walk reaches new states)
-        if k[0] in ("S", "P1", "PU", "P", "PD", "T", "W2", "DS", "HOLE", "WH"):
-            table[i] = [step(k, c) for c in range(1, 11)]
+        walks = k[0] in ("S", "P1", "PU", "P", "PD", "T", "W2", "DS", "HOLE", "WH")
+        table += [step(k, c) for c in range(1, 11)] if walks else [i] * 10
     n = len(order)
     assert n < 2**15, n  # int16 states: the table stays small (a few thousand states)
-    wtrans = np.array([table.get(j, [j] * 10) for j in range(n)], np.int16).reshape(-1)
-    wflags = np.array([info.get(k, 0) | (BOUNDARY if k[0] == "S" else 0) for k in order], np.int8)
+    by_kind = {"S": BOUNDARY, "T": TERMINAL | BOUNDARY}
+    wflags = np.array([flags.get(k, 0) | by_kind.get(k[0], 0) for k in order], np.int8)
     wrows = np.zeros((n, L.N_TALLY), np.int64)
     wrows[:, L.T_CARDS_DEALT] = 1  # a visit is a card
+    pay_a = int(p[L.P_SS_PAY_A])
     for row, k in zip(wrows, order, strict=True):
-        if k[0] == "P1" and k[2] == 7 and ss_on:  # Super Sevens (a): the first card a seven
-            pay_a = int(p[L.P_SS_PAY_A])
+        if k[0] == "P1" and k[2] == 7 and p[L.P_SS]:  # Super Sevens (a): the first card a seven
             T.add_ss.py_func(row, 0, 1, pay_a, 0)
             T.add_ss.py_func(row, 5, -1, -1, 0)
             row[[L.T_SS_RSUM, L.T_SS_RSQ]] += (pay_a + 1, pay_a * pay_a - 1)
         if k[0] == "T":  # the box's and the round's fields, Super Sevens (f) until (a) is seen
-            f, o = rep[k[1]], k[2]
-            i = int(fin[f]) * no + o
+            i = int(fin[rep[k[1]]]) * T.N_OUTCOMES + k[2]
             row += rows[i]
-            T.add_round.py_func(row, 0, o, int(net[i]), int(ins[i]), -1 if ss_on else 0)
-    return wtrans, wflags, wrows, alternatives(bld, walt, n if walt else 0)
+            T.add_round.py_func(row, 0, k[2], int(net[i]), int(ins[i]), -1 if p[L.P_SS] else 0)
+    return np.array(table, np.int16), wflags, wrows, alternatives(bld, walt, n if walt else 0)
