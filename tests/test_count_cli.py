@@ -4,7 +4,6 @@ end-to-end runs against ``bjsim simulate`` on the same seed."""
 from __future__ import annotations
 
 import csv
-import dataclasses
 import io
 import json
 import types
@@ -31,9 +30,6 @@ from tests.test_plans import plan_tables
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ["--rounds", "20_000", "--chunk-rounds", "5000", "--seed", "7", "--quiet"]
-ENGINE = "counting" in {f.name for f in dataclasses.fields(run_mod.Plan)}
-needs_engine = pytest.mark.skipif(not ENGINE, reason="the engine's count mode (run.Plan.counting)"
-                                  " is not on this branch yet")
 
 
 def fake_result(plan, rounds, partial=False):
@@ -268,7 +264,6 @@ def _json(*args) -> dict:
     return json.loads(result.stdout)
 
 
-@needs_engine
 def test_the_flat_hi_lo_control_is_the_basic_strategy_result_for_the_same_seed():
     count = _json("count", "--plan", "hi-lo-flat", *TINY)["results"]
     basic = _json("simulate", *TINY)["results"]["tally"]
@@ -279,7 +274,6 @@ def test_the_flat_hi_lo_control_is_the_basic_strategy_result_for_the_same_seed()
     assert t["flat_net"] == basic["total_sum"] and t["round_sq"] == basic["round_total_sq"]
 
 
-@needs_engine
 def test_per_unit_wagered_is_one_figure_with_one_label_in_simulate_and_count():
     # A flat plan without index plays is simulate's game for the same seed, round for round.
     # With a strategy that insures, the main game's result per unit wagered on it (insurance
@@ -310,7 +304,6 @@ def test_per_unit_wagered_is_one_figure_with_one_label_in_simulate_and_count():
     assert float(row["value"]) == pytest.approx(w["mean"], rel=1e-12)
 
 
-@needs_engine
 def test_the_insurance_results_se_is_the_one_simulates_rounds_give_for_a_flat_plan():
     """A flat plan without index plays is simulate's game for the same seed, round for round:
     count's square of each round's insurance result (``ins_sq``) is simulate's
@@ -341,7 +334,6 @@ def test_the_insurance_results_se_is_the_one_simulates_rounds_give_for_a_flat_pl
             f"{100 * se:.3f}%, 95% interval ") in table
 
 
-@needs_engine
 def test_a_short_count_run_gives_the_insurance_result_no_interval_as_simulate_does_not():
     """count gave the insurance result a normal interval however few insurance bets the counter
     made (600 rounds: 10 won of 38); simulate withholds its insurance interval from fewer than
@@ -374,7 +366,6 @@ def test_a_short_count_run_gives_the_insurance_result_no_interval_as_simulate_do
         assert rows[ins + "_interval_note"]["value"] == note
 
 
-@needs_engine
 def test_the_control_run_is_the_strategy_alone_for_the_same_seed():
     count = _json("count", *TINY)["results"]
     basic = _json("simulate", *TINY)["results"]["tally"]
@@ -398,7 +389,6 @@ steps = [[1, 2], [2, 4], [3, 8]]
 """
 
 
-@needs_engine
 def test_a_ramp_without_index_plays_gains_over_the_control_what_it_gains_over_flat(tmp_path):
     # The review's KO plan: no index plays, one box, a bet ramp. The control run plays the very
     # rounds of the flat row, so the gain over it is paired (it printed +-0.281 "as
@@ -418,7 +408,6 @@ def test_a_ramp_without_index_plays_gains_over_the_control_what_it_gains_over_fl
     assert float(rows["gain_over_basic"]["se"]) == count["gain_over_flat_se"]
 
 
-@needs_engine
 @pytest.mark.parametrize("plan", ["hi-lo-flat", "sevens-super-sevens"])
 def test_a_plan_that_plays_and_bets_the_main_game_as_the_control_gains_nothing_over_it(plan):
     # no index plays and a flat main bet: the counter's main game is the control's, round for
@@ -431,7 +420,6 @@ def test_a_plan_that_plays_and_bets_the_main_game_as_the_control_gains_nothing_o
     assert count["advantage"]["initial_bet"]["se"] == count["flat"]["se"]
 
 
-@needs_engine
 def test_a_sweep_row_is_the_single_run_at_that_penetration():
     single = _json("count", "--set", "penetration=0.6", *TINY)["results"]
     sweep = _json("count", "--penetrations", "0.6,0.8", *TINY)["sweep"]
@@ -440,7 +428,6 @@ def test_a_sweep_row_is_the_single_run_at_that_penetration():
     assert sweep[1]["advantage"] != sweep[0]["advantage"]
 
 
-@needs_engine
 def test_a_checkpointed_count_interrupted_and_resumed_is_the_uninterrupted_run(tmp_path,
                                                                                monkeypatch):
     from simulator import engine
@@ -471,7 +458,6 @@ def test_a_checkpointed_count_interrupted_and_resumed_is_the_uninterrupted_run(t
     assert "the counting plan's name is 'hi-lo-1-12' there, 'hi-lo-flat' here" in line, line
 
 
-@needs_engine
 def test_a_wonging_plan_with_boxes_by_count_adds_up():
     path = scratch("wong.toml", 'count = "hi-lo"\ndeck_estimation = "whole"\ntable_max = 4\n'
                    '[bet]\nbase = 1\nsteps = [[2, 4]]\n[wong]\nenter = 0\nleave = -1\n'
@@ -558,7 +544,6 @@ def test_more_boxes_than_the_plan_plays_is_said_on_stderr(fake_engine):
     assert "the plan plays 1 box a round at most" in result.stderr
 
 
-@needs_engine
 def test_the_bar_shows_the_counters_advantage_as_it_ends():
     result = invoke("count", *[a for a in TINY if a != "--quiet"], "-f", "json")
     advantage = json.loads(result.stdout)["results"]["advantage"]["initial_bet"]["mean"]
@@ -566,7 +551,6 @@ def test_the_bar_shows_the_counters_advantage_as_it_ends():
     assert f"counter's advantage {100 * advantage:+.3f}%" in bar
 
 
-@needs_engine
 def test_a_plan_without_a_bankroll_says_so():
     # hi-lo-flat has none: the table read "bankroll for the risk of ruin: - units".
     out = invoke("count", "--plan", "hi-lo-flat", *TINY).stdout
