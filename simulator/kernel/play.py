@@ -401,7 +401,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             out[r, L.R_DEALER_TOTAL], out[r, L.R_DEALER_BJ] = d_total, o == T.O_BJ
         else:
             T.add_round(tally, drawn, o, round_main, round_ins, ssr)
-            if ws[R.WS_NEED_FULL] == 0:  # (tests) the round's cards, as many as ``trace`` holds
+            if trace.size > traced and ws[R.WS_NEED_FULL] == 0:  # (tests) the round's cards
                 for i in range(min(drawn, trace.size - traced)):
                     trace[traced] = shoe[ws[R.WS_ROUND_START] + i]
                     traced += 1
