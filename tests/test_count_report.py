@@ -13,7 +13,7 @@ from simulator.assessment import figures, render, sections
 from simulator.cli import cli
 from simulator.report import PER_UNIT_WAGERED
 from simulator.rules import Rules
-from tests.test_count_cli import install_fake_engine, needs_engine
+from tests.test_count_cli import install_fake_engine
 from tests.test_hostile_input import is_one_line_error
 
 
@@ -128,7 +128,6 @@ def test_report_count_errors_are_one_line_before_any_run(args, words, tmp_path, 
     assert words in line and not fake_engine
 
 
-@needs_engine
 def test_a_report_with_a_counting_section_has_bjsim_counts_figures(tmp_path):
     result = invoke("report", "--rounds", "20_000", "--chunk-rounds", "5000", "--sample-rounds",
                     "2000", "--choice", "basic", "--no-variants", "--seed", "3", "--count",
