@@ -681,8 +681,10 @@ def _parse_override_value(key: str, text: str, source: str):
         ) from None
 
 
-def apply_overrides(rules: Rules, overrides: list[str], source: str = "--set") -> Rules:
-    """Apply ``KEY=VALUE`` overrides (typed by the key), validate and return the new rules.
+def parse_overrides(overrides: list[str], source: str = "--set") -> dict:
+    """``KEY=VALUE`` overrides as ``{key: value}``, each value typed by its key and checked
+    alone (a later item of a key wins): ``["decks=08", "penetration=4/5"]`` -> ``{"decks": 8,
+    "penetration": 0.8}``.
 
     Values: integers; numbers as decimals or fractions (``blackjack_pays=6/5``); booleans as
     ``true/false`` (also yes/no, on/off, 1/0); strings bare or quoted; ``super_sevens_pays`` as
@@ -708,7 +710,18 @@ def apply_overrides(rules: Rules, overrides: list[str], source: str = "--set") -
         value = _check_type(key, value, source)
         _check_value(key, value, source)
         changes[key] = value
-    return validate(rules.replace(**changes), source)
+    return changes
+
+
+def apply_overrides(rules: Rules, overrides: list[str], source: str = "--set") -> Rules:
+    """Apply ``KEY=VALUE`` overrides (`parse_overrides`), validate and return the new rules.
+
+    Raises
+    ------
+    RuleError
+        ``--set: ...`` naming the override, the key and what is allowed.
+    """
+    return validate(rules.replace(**parse_overrides(overrides, source)), source)
 
 
 # ---------------------------------------------------------------------------------------------

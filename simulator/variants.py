@@ -27,14 +27,15 @@ from simulator.rules import (
     DEFAULT_RULES_PATH,
     KIND,
     RuleError,
-    apply_overrides,
     load_rule_file,
+    parse_overrides,
     read_text,
     rules_dict,
     rules_from_dict,
     shipped_rule_file,
     toml_error_line,
     unknown_key,
+    validate,
 )
 from simulator.strategy import load_strategy
 
@@ -75,8 +76,9 @@ def split_vary(text: str) -> list[str]:
     return [p.strip() for p in re.split(r",(?=\s*[A-Za-z_][A-Za-z0-9_]*\s*=)", text) if p.strip()]
 
 
-def from_vary(base, text: str) -> Variant:
-    """The variant of ``--vary KEY=VALUE[,KEY=VALUE...]``."""
+def vary_values(text: str) -> dict:
+    """The keys and values of ``--vary KEY=VALUE[,KEY=VALUE...]``, each typed and checked
+    (`simulator.rules.parse_overrides`)."""
     items = split_vary(text)
     if not items:
         raise RuleError(f"--vary '{text}': give KEY=VALUE[,KEY=VALUE...], e.g. decks=8")
@@ -87,8 +89,21 @@ def from_vary(base, text: str) -> Variant:
     twice = next((k for i, k in enumerate(keys) if k in keys[:i]), None)
     if twice is not None:
         raise RuleError(f"--vary '{text}': sets '{twice}' twice: allowed once a variant")
-    rules = apply_overrides(base, items, source=f"--vary {text}")
-    return Variant(",".join(items), rules, changes_of(base, rules), "--vary")
+    return parse_overrides(items, source=f"--vary {text}")
+
+
+def vary_label(text: str) -> str:
+    """The label of ``--vary`` ``text``: its items in the rule set's key order, each value as a
+    variant's changes write it, so that every spelling of one variant has one label:
+    ``"penetration=.8, decks=08"`` -> ``"decks=8,penetration=0.8"``."""
+    values = vary_values(text)
+    return ",".join(f"{k}={_fmt_value(values[k])}" for k in KIND if k in values)
+
+
+def from_vary(base, text: str) -> Variant:
+    """The variant of ``--vary KEY=VALUE[,KEY=VALUE...]``, labelled by `vary_label`."""
+    rules = validate(base.replace(**vary_values(text)), f"--vary {text}")
+    return Variant(vary_label(text), rules, changes_of(base, rules), "--vary")
 
 
 def from_strategy(base, name: str) -> Variant:
@@ -175,10 +190,10 @@ def from_file(base, path) -> Variant:
 
 
 def twice(vary, files, strategies) -> str | None:
-    """The first variant asked for twice (the same ``--vary`` items, variant file or strategy),
+    """The first variant asked for twice (the same ``--vary`` label, variant file or strategy),
     as an error's words; None if none is."""
     seen: dict = {}
-    asked = ([("--vary", v, frozenset(split_vary(v))) for v in vary]
+    asked = ([("--vary", v, vary_label(v)) for v in vary]
              + [("--variant", f, os.path.realpath(f)) for f in files]
              + [("--vary-strategy", s, s) for s in strategies])
     for opt, text, key in asked:

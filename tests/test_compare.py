@@ -477,6 +477,24 @@ def test_vary_changes_the_keys_and_names_a_bad_one():
         variants.from_vary(NZ, "deks=8")
 
 
+@pytest.mark.parametrize("text, label", [
+    (" penetration = .8 , decks=08", "decks=8,penetration=0.8"),
+    ("decks=+8,penetration=4/5", "decks=8,penetration=0.8"),
+    ("dealer_hits_soft_17=YES", "dealer_hits_soft_17=true"),
+    ("surrender='late'", "surrender=late"),
+    ("blackjack_pays=6:5", "blackjack_pays=1.2"),
+    ("insurance_pays=2", "insurance_pays=2.0"),
+    ("super_sevens_pays=[3, 50, 100, 500, 4000]", "super_sevens_pays=3,50,100,500,4000"),
+    ("decks=6", "decks=6"),  # the baseline's own value: no change, but the label says what
+])
+def test_a_vary_label_is_its_keys_in_order_with_each_value_as_bjsim_writes_it(text, label):
+    # The label was the text as typed: "--vary decks=08" made a row "decks=08", and two
+    # spellings of one variant two labels.
+    v = variants.from_vary(NZ, text)
+    assert v.label == label == variants.vary_label(text)
+    assert set(v.changes) <= set(variants.split_vary(label))  # the items that change a key
+
+
 ISSUE_LIST = {  # configs/variants/ must ship every question of issue 10, item 5
     "dbj-all": {"dealer_blackjack_takes": "all"},
     "dbj-original-and-busted": {},

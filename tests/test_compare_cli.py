@@ -142,6 +142,23 @@ def test_csv_json_and_markdown_agree():
         (str(doc["run"]["rounds_played"]), str(doc["run"]["seed"]), "False", "")}
 
 
+def test_a_vary_label_is_written_one_way_in_every_format():
+    # The label was the text as typed (" penetration = .8 , decks=08" in every format): one
+    # variant had as many labels as spellings. Now its keys in order, the values as bjsim
+    # writes them.
+    args = ["compare", *TINY, "--vary", " penetration = .8 , decks=08"]
+    label = "decks=8,penetration=0.8"
+    table = run(*args).stdout
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    rows = list(csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout)))
+    md = run(*args, "-f", "markdown").stdout
+    assert [v["label"] for v in doc["variants"]] == [label]
+    assert {r["variant"] for r in rows} == {"nz1994", label}
+    assert f"\n{label}  " in table and f"| {label} |" in md
+    for out in (table, md, json.dumps(doc), str(rows)):
+        assert "decks=08" not in out and "= .8" not in out
+
+
 def test_csv_says_whether_a_precision_target_was_met():
     tiny = [a for a in TINY if a not in ("--rounds", "4000")]
     args = ["compare", *tiny, "--max-rounds", "4000", "--vary", "decks=8", "--precision", "0.5",

@@ -61,12 +61,12 @@ def test_nz_table_against_a_four_hand_by_hand(tmp_path, monkeypatch):
     # the table and csv hold the same figures; a second run reads them from the cache
     table = run("exact", "--hands", "--up", "4", "--strategy", "basic")
     assert table.stderr == ""  # (kept: nothing to compute)
-    line = next(ln for ln in table.stdout.splitlines() if ln.startswith("2,T "))
+    line = next(ln for ln in table.stdout.splitlines() if ln.startswith("2,10 "))
     assert f"{t2['values']['hit']:+.6f}" in line and line.split()[-2:] == [
         "stand", f"{t2['chart_cost']:.6f}"]
     frame = list(csv.DictReader(io.StringIO(run("exact", "--hands", "--up", "4", "--strategy",
                                                 "basic", "-f", "csv").stdout)))
-    first = next(r for r in frame if r["hand"] == "2,T")
+    first = next(r for r in frame if r["hand"] == "2,10")
     assert float(first["hit"]) == pytest.approx(t2["values"]["hit"], rel=1e-9)
     assert first["up"] == "4" and first["chart_reads"] == "hard 12" and first["split"] == ""
 
@@ -85,6 +85,30 @@ def test_json_spells_the_cards_as_the_rest_of_exacts_json():
     assert [r["up"] for r in doc["hands"]] == [up for up in ups for _ in range(2)]
     assert ups[-2:] == ["10", "A"]
     assert [r["hand"] for r in doc["hands"][:2]] == [["A", "7"], ["2", "10"]]
+
+
+def test_every_format_spells_a_ten_as_the_json_does():
+    # The json's cards are 2..10 then A; the table's and csv's hands wrote a ten T ("2,T",
+    # "T,T") and every format's chart_reads "pair Ts".
+    from simulator.exact.hands import hands_frame, hands_json, hands_table
+
+    row = {"values": {"stand": -0.5, "hit": -0.4}, "best": "hit", "margin": 0.1, "chart": "hit",
+           "chart_cost": 0.0, "probability": 0.001}
+    rows = [row | {"up": up, "hand": hand} for up in (10, 1) for hand in ((2, 10), (10, 10))]
+    rules = Rules()
+    doc = hands_json(rows, {}, rules)
+    frame = hands_frame(rows, {}, rules)
+    table = hands_table(rows, "nz1994", "basic", rules)
+    assert [r["hand"] for r in doc["hands"]] == [["2", "10"], ["10", "10"]] * 2
+    assert [r["chart_reads"] for r in doc["hands"]] == ["hard 12", "pair 10s"] * 2
+    assert list(frame["hand"]) == ["2,10", "10,10"] * 2 and list(frame["up"]) == ["10"] * 2 + [
+        "A"] * 2
+    assert list(frame["chart_reads"]) == ["hard 12", "pair 10s"] * 2
+    lines = [ln.split()[:3] for ln in table.splitlines() if ln[:1].isdigit()]
+    assert lines == [["2,10", "hard", "12"], ["10,10", "pair", "10s"]] * 2
+    assert "dealer shows 10" in table and "dealer shows A" in table
+    for out in (json.dumps(doc), frame.to_csv(), table):
+        assert "T," not in out and ",T" not in out and "Ts" not in out
 
 
 def test_the_default_chart_is_every_commands_basic(tmp_path, monkeypatch):

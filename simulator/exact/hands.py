@@ -12,18 +12,17 @@ from simulator.processes import map_spawned
 
 PLAYS = ("stand", "hit", "double", "split", "surrender")
 UP_ORDER = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
-CARD = {1: "A", 10: "T"}
-
-
-def hand_label(a: int, b: int) -> str:
-    """``A,7``, ``T,6``, ``8,8``: a two-card hand by its values (ten-valued cards as T)."""
-    return f"{CARD.get(a, str(a))},{CARD.get(b, str(b))}"
 
 
 def up_label(up: int) -> str:
-    """``2`` .. ``10``, ``A``: a card as the table, csv, json and strategy files write an up
-    card."""
+    """``2`` .. ``10``, ``A``: a card as every output of `bjsim exact` and strategy files write
+    an up card (and the hands' cards)."""
     return "A" if up == 1 else str(up)
+
+
+def hand_label(a: int, b: int) -> str:
+    """``A,7``, ``6,10``, ``8,8``: a two-card hand by its values, each card as `up_label`."""
+    return f"{up_label(a)},{up_label(b)}"
 
 
 def kind_label(a: int, b: int, rules=None) -> str:
@@ -32,7 +31,7 @@ def kind_label(a: int, b: int, rules=None) -> str:
     if a == b == 7 and rules is not None and rules.super_sevens:
         return "sevens"
     if a == b and (rules is None or rules.max_hands >= 2):
-        return f"pair {CARD.get(a, str(a))}s"
+        return f"pair {up_label(a)}s"
     total, soft = hand_total(hand_of(a, b))
     return f"{'soft' if soft else 'hard'} {total}"
 
