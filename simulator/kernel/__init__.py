@@ -39,15 +39,14 @@ def _moved(out, counts, at, seen, sub):
 
 
 @njit
-def _simulate(p, m, cx, ins_flags, sizes, states, fields, tally, counts, wcounts, out, trace):
+def _simulate(p, m, cx, ins_flags, sizes, states, picked, tally, counts, wcounts, out, trace):
     """Block ``j``: ``sizes[j]`` rounds from a fresh shuffle with state ``states[j]`` into ``tally``
     and the counts of visits to ``m``'s ``rows`` and ``wrows`` (a counter's, ``cx``, or None: into
-    its counting tally too), its ``fields`` (tally indices) into ``out[j]``. 1 if the shoe ran out
-    mid-round with no discards to reshuffle, else 0. ``trace`` (one block): see ``play_rounds``."""
-    rows, wrows, block = m[10], m[14], np.zeros(L.N_TALLY, np.int64)
-    at = np.flatnonzero((rows[:, fields] != 0).sum(axis=1))
-    wat = np.flatnonzero((wrows[:, fields] != 0).sum(axis=1))
-    sub, wsub = rows[at][:, fields], wrows[wat][:, fields]
+    its counting tally too), the tally fields ``picked`` (``_picked``) into ``out[j]``. 1 if the
+    shoe ran out mid-round with no discards to reshuffle, else 0. ``trace`` (one block): see
+    ``play_rounds``."""
+    fields, at, sub, wat, wsub = picked
+    block = np.zeros(L.N_TALLY, np.int64)
     seen, wseen = np.zeros(at.size, np.int64), np.zeros(wat.size, np.int64)
     wk = work_arrays(p)
     for j in range(sizes.size):
@@ -156,13 +155,14 @@ def _run(params, tables, sizes, states, fields=(), trace=None, counter=None, ins
     if states.shape[0] != sizes.size:
         raise ValueError(f"kernel: {sizes.size} blocks need a state each, got {states.shape[0]}")
     fields = np.array([_in_range("field", f, 0, L.N_TALLY - 1) for f in fields], np.int64)
+    picked = (fields, *_picked(m.rows, fields), *_picked(m.wrows, fields))
     tally, out = np.zeros(L.N_TALLY, np.int64), np.zeros((sizes.size, fields.size), np.int64)
     trace = np.zeros(0, np.int8) if trace is None else trace
     counts = np.zeros(m.rows.shape[0], np.int64), np.zeros(m.wrows.shape[0], np.int64)
     args = (p, tuple(m), cx, ins_flags)  # (a version compiled without a counter, one with)
-    warm("simulate" if cx is None else "count", _simulate, *args, sizes[:0], states[:0], fields,
+    warm("simulate" if cx is None else "count", _simulate, *args, sizes[:0], states[:0], picked,
          tally.copy(), *counts, out[:0], trace)  # fmt: skip
-    if _simulate(*args, sizes, states, fields, tally, *counts, out, trace) != 0:
+    if _simulate(*args, sizes, states, picked, tally, *counts, out, trace) != 0:
         raise ValueError(
             f"kernel: the shoe ran out mid-round with no discards to reshuffle "
             f"(decks = {p[L.P_DECKS]}, boxes = {p[L.P_BOXES]}): use more decks or fewer boxes")
@@ -172,6 +172,14 @@ def _run(params, tables, sizes, states, fields=(), trace=None, counter=None, ins
     if cx is not None and cx[6].size:
         C.add_walked(cx, p, m.wclass)
     return tally, out, None if cx is None else cx[4]
+
+
+def _picked(rows, fields) -> tuple:
+    """``(at, sub)``: the states whose tally ``rows`` add to a tally field of ``fields``, and
+    those rows' ``fields``."""
+    sub = rows[:, fields]
+    at = np.flatnonzero(sub.any(axis=1))
+    return at, np.ascontiguousarray(sub[at])
 
 
 def _game(params, tables, counter=None, insurance=False) -> tuple:

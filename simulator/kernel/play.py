@@ -69,7 +69,7 @@ def walk(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at
     need_full = ws[R.WS_NEED_FULL]
     lim = -1 if need_full != 0 else min(cut_at, end - WALK_CARDS + 1)
     s = start
-    n = 0  # rounds played (a counter's: recorded) since the last shuffle
+    n = np.int64(0)  # rounds played (a counter's: recorded) since the last shuffle
     room = n_rounds - r  # rounds to play
     why = WALK_DONE
     if cx is not None:
@@ -179,7 +179,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     # lines: boxes moved from Super Sevens line (f), by strategy; by_round: this round's total
     # and Super Sevens, by strategy (boxes of several strategies: each one's per-round squares).
     multi = slot.sum() > 0  # (slots >= 0)
-    pos, end = 0, shoe.size - SLACK
+    pos, end = np.int64(0), shoe.size - SLACK  # (np.int64: a literal 0 compiles callees twice)
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
     nbr = nb  # boxes this round
     walking = not stacked and wtrans.size > 0 and trace.size == 0
@@ -188,7 +188,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
         nt = alt.size // flags.size  # the counter's strategies
         cs[C.CS_SHUFFLES] = -1
         walking = walking and walked.size > 0
-    s_dealt = traced = r = 0
+    s_dealt = traced = r = np.int64(0)
     while r < n_rounds:
         why = WALK_NEAR
         if walking:
@@ -358,12 +358,12 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             break
         drawn = ws[R.WS_BEFORE] + pos - ws[R.WS_ROUND_START]
         # 8. Settle, and add the round to the tally (or write its record).
-        round_main = round_ins = counted = 0  # counted: the counter's net this round
+        round_main = round_ins = counted = np.int64(0)  # counted: the counter's net this round
         for b in range(nbr):
             if nsp[b] != 0:
                 bits = (T.X_INS_OFFERED | T.X_INS_TAKEN * (insb[b] != 0)) if uv == 1 else 0
-                main, ins = T.settle_box(scratch, hs, b * MAX_HANDS, nsp[b], kind, total, wager, o,
-                                         bits, p, slot[b])  # fmt: skip
+                main, ins = T.settle_box(scratch, box[0], b * MAX_HANDS, nsp[b], kind, total,
+                                         wager, o, bits, p, slot[b])  # (box[0]: hs, typed once)
                 tally += scratch
                 i = -1
                 nsp[b] = declined[b] = 0

@@ -75,7 +75,7 @@ def settle_box(row, hs, at, nh, kind, total, wager, o, bits, p, slot):
     initial wager, its Super Sevens bet on (f)) into ``row``, cleared first, its strategy's
     figures at ``slot`` (``layout.T_BY``). Returns ``(main, ins)``."""
     main = wins = losses = pushes = doubles = busts = surrs = 0
-    first_live = True
+    first_live = nh > 0  # (True, not typed as a literal: hand_net compiled once)
     for h in range(nh):
         s = hs[at + h]
         k, w = np.int64(kind[s]), np.int64(wager[s])
@@ -105,7 +105,7 @@ def settle_box(row, hs, at, nh, kind, total, wager, o, bits, p, slot):
                   (L.T_MAIN_WAGERED, L.UNIT * (nh + doubles))):  # fmt: skip
         row[at] += x
     if p[L.P_SS] != 0:
-        add_ss(row, 5, 1, -1, slot)  # (f), until the box's cards move it
+        add_ss(row, np.int64(5), np.int64(1), np.int64(-1), slot)  # (f), until the cards move it
     return main, ins
 
 
