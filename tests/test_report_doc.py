@@ -1439,10 +1439,11 @@ def test_the_variant_table_of_a_changed_rule_set_names_it_and_its_unchanged_vari
     # row "nz1994" (with H17's house edge), the h17 variant an empty "changes" cell; and its
     # note explained 'corr' and 'se ratio', columns the report's table does not have.
     out = tmp_path / "r"
-    # (one choice, basic: the choices table is not what this test reads; the default, every
-    # shipped strategy, values each under these rules by exact analysis first)
+    # (one choice, insurance-taker, whose insurance wager the Markdown's "per unit staked"
+    # reads; the default, every shipped strategy, values each under these rules by exact
+    # analysis first, and nothing here reads the others)
     result = CliRunner().invoke(cli, ["report", "-q", "-n", "20000", "--variant-rounds", "1000",
-                                      "--choice", "basic",
+                                      "--choice", "insurance-taker",
                                       "--set", "dealer_hits_soft_17=true", "--variant",
                                       "variants/h17", "--variant", "variants/decks-8",
                                       "--variant", "variants/penetration-0.85", "-o", str(out)])
