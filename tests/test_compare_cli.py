@@ -208,7 +208,8 @@ def test_every_format_gives_each_strategys_figures_and_paired_differences():
 
 
 def test_plot_writes_a_png(tmp_path):
-    pytest.importorskip("matplotlib")
+    pytest.importorskip("matplotlib", reason="--plot needs matplotlib: pip install 'bjsim[plot]' "
+                        "(the test extra, which CI installs, has it)")
     path = tmp_path / "d.png"
     result = run("compare", *TINY, "--vary", "decks=8", "--plot", str(path))
     assert result.exit_code == 0, result.output
