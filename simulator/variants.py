@@ -96,14 +96,18 @@ def vary_label(text: str) -> str:
     """The label of ``--vary`` ``text``: its items in the rule set's key order, each value as a
     variant's changes write it, so that every spelling of one variant has one label:
     ``"penetration=.8, decks=08"`` -> ``"decks=8,penetration=0.8"``."""
-    values = vary_values(text)
+    return _label(vary_values(text))
+
+
+def _label(values: dict) -> str:
     return ",".join(f"{k}={_fmt_value(values[k])}" for k in KIND if k in values)
 
 
 def from_vary(base, text: str) -> Variant:
     """The variant of ``--vary KEY=VALUE[,KEY=VALUE...]``, labelled by `vary_label`."""
-    rules = validate(base.replace(**vary_values(text)), f"--vary {text}")
-    return Variant(vary_label(text), rules, changes_of(base, rules), "--vary")
+    values = vary_values(text)  # (read once: its label and its rules)
+    rules = validate(base.replace(**values), f"--vary {text}")
+    return Variant(_label(values), rules, changes_of(base, rules), "--vary")
 
 
 def from_strategy(base, name: str) -> Variant:
