@@ -1467,17 +1467,21 @@ def strategy_generate(rules_path, overrides, boxes, super_sevens, with_super_sev
         bjsim strategy generate --rules configs/nz1994.toml --insurance -o ins.toml
         bjsim strategy generate --rules configs/us-6deck-s17-das-peek.toml
     """
+    from simulator import derived
     from simulator.exact import basic_strategy
+    from simulator.exact.analyze import strategy_from_tables
     from simulator.strategy import dumps_strategy
 
     rules, _, _ = _load_rules(rules_path, overrides, boxes, super_sevens)
     if with_super_sevens and not rules.super_sevens:
         raise BjsimError("--with-super-sevens: the rule set has no Super Sevens (super_sevens = "
                          "false): allowed with a rule set that has it")
-    if not quiet:
+    if not quiet and (with_super_sevens or derived.cached_basic(rules) is None):
         click.echo("bjsim: deriving the basic strategy by card removal (some seconds)", err=True)
-    strat = basic_strategy(rules, with_super_sevens=with_super_sevens, name=name,
-                           insurance=insurance)
+    if with_super_sevens:
+        strat = basic_strategy(rules, with_super_sevens=True, name=name, insurance=insurance)
+    else:  # the chart every command derives and plays, kept on disk (`simulator.derived`)
+        strat = strategy_from_tables(rules, derived.basic_for(rules)[0], False, name, insurance)
     command = " ".join(["bjsim strategy generate", f"--rules {rules_path}" if rules_path else "",
                         *(f"--set {o}" for o in overrides),
                         "--with-super-sevens" if with_super_sevens else "",

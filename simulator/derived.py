@@ -28,13 +28,11 @@ from pathlib import Path
 from simulator import __version__
 from simulator.checkpoint import tables_hash
 from simulator.engine import stack_tables
-from simulator.exact.cache import analyzer_hash, cache_dir, write_atomic
+from simulator.exact.cache import UNSEEN, analyzer_hash, cache_dir, one_at_a_time, write_atomic
 from simulator.processes import map_spawned, processes_for
 from simulator.rules import rules_dict
 from simulator.strategy import dumps_strategy, load_strategy
 
-# keys the exact analyzer does not read: it values one box from a full shoe
-UNSEEN = ("penetration", "shuffle", "boxes")
 DERIVED_BASIC = "basic (derived for these rules)"  # a derived strategy's name in every output
 BASELINE_BASIC = "basic (derived for the baseline's rules)"  # compare --same-strategy's variants
 # The rule keys that change what the basic strategy should be (not the cut card, the boxes,
@@ -112,6 +110,12 @@ def basic_for(rules) -> tuple[object, Path | None]:
     path, kept = basic_path(rules), cached_basic(rules)
     if kept is not None:
         return kept, path
+    with one_at_a_time(path):  # (another process deriving it: its file, when it has done)
+        kept = cached_basic(rules)
+        return (kept, path) if kept is not None else _derive(rules, path)
+
+
+def _derive(rules, path):
     from simulator.exact import analyze
 
     res = analyze(rules)

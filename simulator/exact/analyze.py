@@ -13,6 +13,7 @@ from dataclasses import replace
 import numpy as np
 
 from simulator import layout as L
+from simulator.exact.cache import one_box
 from simulator.exact.dealer import BJ
 from simulator.exact.player import (
     EV,
@@ -423,8 +424,9 @@ def analyze(rules, strategy=None, optimal: bool = False) -> dict:
         probability, the option values, the choice), ``super_sevens`` (or None). The process
         keeps its last ``ANALYSES_KEPT`` analyses: asked again, it returns a copy.
     """
-    return remembered(("analyze", rules, None if optimal else strategy, optimal),
-                      lambda: _analyze(rules, strategy, optimal))
+    one = one_box(rules)  # (its figures are those of any boxes and cut card)
+    return remembered(("analyze", one, None if optimal else strategy, optimal),
+                      lambda: _analyze(one, strategy, optimal))
 
 
 def remembered(key, compute):

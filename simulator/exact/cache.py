@@ -1,10 +1,13 @@
 """The exact analyzer's results kept on disk between runs: the cache folder, the analyzer's
 source hash every key includes, atomic writes, and `bjsim exact`'s figures (``figures-<key>
-.pickle``: Python pickles, in a folder only the user writes). `simulator.derived` keeps its
-derived strategies and house edges in the same folder."""
+.pickle``: Python pickles, in a folder only the user writes), each computed by one process at a
+time (`one_at_a_time`). `simulator.derived` keeps its derived strategies and house edges in the
+same folder."""
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import functools
 import hashlib
 import os
@@ -12,9 +15,23 @@ import pickle
 from pathlib import Path
 
 from simulator import __version__, atomic
-from simulator.rules import rules_dict
+from simulator.rules import Rules, rules_dict
+
+try:
+    import fcntl
+except ImportError:  # (not on Windows: there two processes may compute one result)
+    fcntl = None
 
 CACHE_ENV = "BJSIM_CACHE_DIR"
+# The rule-set keys the exact analyzer does not read: it values one box from a full shoe.
+UNSEEN = ("penetration", "shuffle", "boxes")
+
+
+def one_box(rules):
+    """``rules`` with the keys the analyzer does not read (`UNSEEN`) at their defaults: one box,
+    the default cut card and shuffle. Its results are those of ``rules`` (per box)."""
+    nz = Rules()
+    return dataclasses.replace(rules, **{k: getattr(nz, k) for k in UNSEEN})
 
 
 def cache_dir() -> Path:
@@ -46,11 +63,30 @@ def write_atomic(path: Path, data: str | bytes) -> bool:
         return False
 
 
+@contextlib.contextmanager
+def one_at_a_time(path: Path):
+    """Held while the result kept at ``path`` is looked for and computed: another process asking
+    for it meanwhile waits, then finds it kept (the lock file ``path.lock`` stays; without a
+    writable folder, or without ``fcntl``, no waiting)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        f = open(path.with_name(path.name + ".lock"), "a")  # noqa: SIM115 (closed below)
+    except OSError:
+        f = None
+    try:
+        if f is not None and fcntl is not None:
+            fcntl.flock(f, fcntl.LOCK_EX)  # (released by the system if the process dies)
+        yield
+    finally:
+        if f is not None:
+            f.close()
+
+
 def _path(kind: str, rules, strategy) -> Path:
     """Where a result ``kind`` of (rules, strategy) is kept: keyed by the bjsim version, the
-    analyzer's source, every rule-set key and the strategy (None: derived), name and
-    description included (the figures name it)."""
-    key = pickle.dumps((__version__, analyzer_hash(), rules_dict(rules), strategy))
+    analyzer's source, every rule-set key it reads (`one_box`) and the strategy (None:
+    derived), name and description included (the figures name it)."""
+    key = pickle.dumps((__version__, analyzer_hash(), rules_dict(one_box(rules)), strategy))
     return cache_dir() / f"{kind}-{hashlib.sha256(key).hexdigest()[:20]}.pickle"
 
 
@@ -66,6 +102,11 @@ def _save(kind: str, rules, strategy, value) -> None:
     """Kept atomically; a folder that cannot be written only means no caching."""
     write_atomic(_path(kind, rules, strategy),
                  pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def figures_path(rules, strategy) -> Path:
+    """Where ``exact_figures(rules, strategy)`` is kept."""
+    return _path("figures", rules, strategy)
 
 
 def load_figures(rules, strategy):

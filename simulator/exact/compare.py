@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import math
+import pickle
 import textwrap
 
 import numpy as np
@@ -110,23 +111,37 @@ def sevens_question(rules, strategy, policy_ups=None) -> dict:
 def exact_figures(rules, strategy=None) -> tuple:
     """Every exact figure `bjsim exact` reports (JSON-ready apart from the Strategy object), and
     the strategy; computed once for a game and kept, in the process (`analyze.remembered`) and
-    on disk (`cache.load_figures`)."""
+    on disk (`cache.load_figures`), the same for every cut card, shuffle and number of boxes."""
+    one = cache.one_box(rules)
+
     def compute():
-        hit = cache.load_figures(rules, strategy)
+        hit = cache.load_figures(one, strategy)
         if hit is None:
-            hit = _exact_figures(rules, strategy)
-            cache.save_figures(rules, strategy, hit)
+            with cache.one_at_a_time(cache.figures_path(one, strategy)):  # (or another's)
+                hit = cache.load_figures(one, strategy)
+                if hit is None:
+                    hit = _exact_figures(one, strategy)
+                    cache.save_figures(one, strategy, hit)
         return hit
 
-    return remembered(("exact", rules, strategy), compute)
+    figures, strat = remembered(("exact", one, strategy), compute)
+    return _boxes(figures, int(rules.boxes)), strat
+
+
+def _boxes(figures: dict, boxes: int) -> dict:
+    """One box's ``figures`` as those of each box of ``boxes``."""
+    sd_round = figures["sd_box_round"] if boxes == 1 else None
+    return figures | {"boxes": boxes, "per_box_note": per_box_note(boxes), "sd_round": sd_round}
 
 
 def exact_figures_all(pairs, workers: int | None = None) -> int:
     """``exact_figures`` of each ``(rules, strategy)`` neither the process nor the disk keeps
     yet, side by side on up to ``workers`` processes (`simulator.processes`), kept for the calls
     that follow; returns how many were computed."""
-    todo = []
-    for r, s in pairs:
+    todo, asked = [], {}
+    for r, s in pairs:  # (strategies hold arrays: told apart by their pickles)
+        asked.setdefault(pickle.dumps((cache.one_box(r), s)), (cache.one_box(r), s))
+    for r, s in asked.values():
         if kept(("exact", r, s)):
             continue
         hit = cache.load_figures(r, s)
