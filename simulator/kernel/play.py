@@ -197,10 +197,10 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 cs, ss_on, p[L.P_DECKS])  # fmt: skip
             if why == WALK_DONE:
                 break
+        ws[R.WS_BEFORE] = 0  # (a refill mid-round sets it)
         if why == WALK_EXIT:  # the walk dealt this round (in place from its start) and left it
             rs = pos - 4 if peek else pos - 3
             ws[R.WS_ROUND_START] = rs
-            ws[R.WS_BEFORE] = 0
             c1[0] = shoe[rs]
             uv = value(np.int64(shoe[rs + 1]))
             c2[0] = shoe[rs + 2]
@@ -215,7 +215,6 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 pos, end, ws[R.WS_NEED_FULL] = _round_start(ws, pos, end, ws[R.WS_NEED_FULL],
                                                             cut_at, shoe.size - SLACK)
             ws[R.WS_ROUND_START] = pos
-            ws[R.WS_BEFORE] = 0
             if cx is not None:  # the counter's bets and boxes, at the count before the deal
                 nbr = C.round_start(ci, ctab, tg, ramp_v, cs, shoe, ws, pos, end, p[L.P_DECKS])
             for i in range(2 * nbr + 1):  # 1. The deal: a card a box, the up card, a card a box
@@ -253,7 +252,6 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
         d_bj = peek and d_hard == 11 and d_ace != 0
         need = M.NEED2 | M.STOOD if p[L.P_DRAW_NO_LIVE] != 0 else 0  # what step 7 draws for
         n_play = 0
-        ssr = nbr * ss_pay[SS_F] if ss_on else 0  # the round's Super Sevens result
         for b in range(nbr):
             s = np.int64(st[b])
             f = flags[np.uint64(s)]
@@ -271,9 +269,6 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 if (c1[b] >> 2) == L.SEVEN_RANK:
                     x2 = np.int64((c2[b] >> 2) == L.SEVEN_RANK)
                     line[b] = x2 * (SS_B + np.int64((c1[b] & 3) == (c2[b] & 3)))
-                    lines[slot[b], SS_F] -= 1  # (f) is in its final state's tally row
-                    lines[slot[b], line[b]] += 1  # the lines' counts and sums: at the end
-                    ssr += ss_pay[line[b]] - ss_pay[SS_F]
         todo[n_play] = nb * MAX_HANDS
         if d_bj:  # 4. A peeked dealer blackjack ends the round before play.
             for b in range(nbr):
@@ -304,11 +299,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                                                               s1, s2, s3)  # fmt: skip
                         if (code >> 2) == L.SEVEN_RANK:  # (d), (e) if all three one suit
                             suited = line[b] == SS_C and (code & 3) == (c1[b] & 3)
-                            lines[slot[b], line[b]] -= 1
-                            ssr -= ss_pay[line[b]]
                             line[b] = SS_E if suited else SS_D
-                            lines[slot[b], line[b]] += 1
-                            ssr += ss_pay[line[b]]
                         s = np.int64(trans[s * 10 + value(code) - 1])
                         if cx is not None and (flags[s] & M.INDEX) != 0:
                             s = np.int64(alt[s * nt + C.table_at(ci, ctab, tg, cs, shoe, ws,
@@ -358,34 +349,36 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             break
         drawn = ws[R.WS_BEFORE] + pos - ws[R.WS_ROUND_START]
         # 8. Settle, and add the round to the tally (or write its record).
-        round_main = round_ins = counted = np.int64(0)  # counted: the counter's net this round
+        round_main = round_ins = counted = ssr = np.int64(0)  # counted: the counter's net
         for b in range(nbr):
             if nsp[b] != 0:
                 bits = (T.X_INS_OFFERED | T.X_INS_TAKEN * (insb[b] != 0)) if uv == 1 else 0
                 main, ins = T.settle_box(scratch, box[0], b * MAX_HANDS, nsp[b], kind, total,
                                          wager, o, bits, p, slot[b])  # (box[0]: hs, typed once)
                 tally += scratch
-                i = -1
+                row = scratch
                 nsp[b] = declined[b] = 0
-                if out is not None:
-                    T.write_box(out[r], b, scratch, line[b], p)
             else:
                 i = np.int64(fin[np.uint64(hs[b * MAX_HANDS])]) * T.N_OUTCOMES + o
-                main, ins = net[np.uint64(i)], insn[np.uint64(i)]
-                if out is not None:
-                    T.write_box(out[r], b, rows[i], line[b], p)
-                else:
+                main, ins, row = net[np.uint64(i)], insn[np.uint64(i)], rows[i]
+                if out is None:
                     counts[np.uint64(i)] += 1
+            if out is not None:
+                T.write_box(out[r], b, row, line[b], p)
+            ss = ss_pay[line[b]] if ss_on else 0
+            if ss_on and line[b] != SS_F:  # 14: the box's tally row has it on (f)
+                lines[slot[b], SS_F] -= 1
+                lines[slot[b], line[b]] += 1  # (the lines' counts and sums: at the end)
             round_main += main
             round_ins += ins
+            ssr += ss
             if multi:
                 by_round[0, slot[b]] += main + ins
-                by_round[1, slot[b]] += ss_pay[line[b]] if ss_on else 0
+                by_round[1, slot[b]] += ss
             if cx is not None:
-                wagered = scratch[L.T_MAIN_WAGERED] if i < 0 else rows[i, L.T_MAIN_WAGERED]
                 counted += C.add_box(ct, cs[C.CS_ROW], cs[C.CS_SEATED], cs[C.CS_BET],
-                                     cs[C.CS_SS_BET], main + ins, ins, wagered,
-                                     ss_pay[line[b]] if ss_on else 0, ss_on, 1)  # fmt: skip
+                                     cs[C.CS_SS_BET], main + ins, ins, row[L.T_MAIN_WAGERED], ss,
+                                     ss_on, 1)  # fmt: skip
         if cx is not None:
             if ss_on and ev.size > 0:  # the round's start shoe's exact Super Sevens return
                 C.add_exact(ct, cs[C.CS_ROW], ev, cs[C.CS_SS_AT], nbr)
