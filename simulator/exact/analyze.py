@@ -32,6 +32,8 @@ from simulator.strategy import Strategy
 UPS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)  # strategy column order
 ANALYSES_KEPT = 8  # the analyses a process keeps (``remembered``), the least recently used go
 _ANALYSES: dict = {}
+TREES_KEPT = 4  # the hand trees a process keeps (``trees``, ``derive``)
+_TREES: dict = {}
 
 
 def _two_card_hands(comp):
@@ -156,13 +158,32 @@ def _ups(rules, policy):
     return {up: UpCard(rules, up, policy) for up in range(1, 11)}
 
 
+def _kept_trees(key, make):
+    """``make()``'s hand trees, made once for ``key`` while the process keeps its last
+    ``TREES_KEPT`` (each some hundred MB)."""
+    key = pickle.dumps(key)
+    hit = _TREES.pop(key, None) or make()
+    _TREES[key] = hit
+    while len(_TREES) > TREES_KEPT:
+        del _TREES[next(iter(_TREES))]
+    return hit
+
+
+def trees(rules, policy):
+    """The hand trees ``{up: UpCard}`` of ``policy`` (a `Tables`, or None: optimal play), one set
+    for every policy with its hit/stand rows (an `UpCard` reads no other) under rules that differ
+    only in keys the analyzer does not read (`cache.one_box`)."""
+    rows = None if policy is None else (policy.hard.tobytes(), policy.soft.tobytes())
+    return _kept_trees(("trees", one_box(rules), rows), lambda: _ups(rules, policy))
+
+
 def evaluate(rules, policy, ups=None, ss_value=None):
     """Expected return, SD per round and the per-hand option table under ``policy``.
 
     ``policy``: a `Tables` (the kernel's semantics) or None (composition-dependent optimal play,
     the combinatorial analyzers' convention; no insurance).
     """
-    ups = ups or _ups(rules, policy)
+    ups = ups or trees(rules, policy)
     shoe = full_shoe(rules.decks)
     n = shoe.sum()
     ev = ex2 = ins_ev = 0.0
@@ -355,7 +376,11 @@ def derive(rules, with_super_sevens: bool = False):
     """
     if with_super_sevens and rules.super_sevens:
         return derive_tables(rules, _ss_values(rules))
-    tables, ups = derive_tables(rules, None)
+    one = one_box(rules)
+    derived, ups = _kept_trees(("derive", one), lambda: derive_tables(rules, None))
+    rows = (derived.hard.tobytes(), derived.soft.tobytes())  # its trees: any policy's of its rows
+    _kept_trees(("trees", one, rows), lambda: ups)
+    tables = Tables(derived.hard, derived.soft, derived.pairs, derived.sevens)  # (copies)
     _main_sevens_row(tables)
     return tables, ups
 

@@ -160,7 +160,7 @@ def _exact_pair(pair) -> tuple:
 
 
 def _exact_figures(rules, strategy) -> tuple:
-    from simulator.exact.analyze import _describe, _ups, derive, evaluate, tables_to_strategy
+    from simulator.exact.analyze import _describe, derive, evaluate, tables_to_strategy, trees
     from simulator.exact.player import Tables
 
     if strategy is None:  # derive and evaluate on the same hand trees (one pass, ~2x faster)
@@ -169,7 +169,7 @@ def _exact_figures(rules, strategy) -> tuple:
     else:
         strat = strategy
         tables = Tables.of(strategy)
-        ups = _ups(rules, tables)
+        ups = trees(rules, tables)
     res, _ = evaluate(rules, tables, ups)
     res["house_edge"] = -res["ev"]
     if rules.super_sevens:
