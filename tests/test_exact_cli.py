@@ -93,13 +93,17 @@ def test_strategy_generate_reproduces_the_shipped_files(tmp_path):
         assert f.read() == out.read_text()
 
 
-def test_strategy_generate_other_rules_to_stdout():
+def test_strategy_generate_other_rules_to_stdout(monkeypatch, tmp_path):
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(tmp_path))  # (empty: it derives, and keeps it)
     result = run("strategy", "generate", "--rules", "configs/us-6deck-s17-das-peek.toml",
                  "--name", "us6")
     assert result.exit_code == 0, result.output
     s = loads_strategy(result.stdout)
     assert s.name == "us6" and "6 decks" in s.description and "hole card peek" in s.description
     assert result.stderr == "bjsim: deriving the basic strategy by card removal (some seconds)\n"
+    again = run("strategy", "generate", "--rules", "configs/us-6deck-s17-das-peek.toml",
+                "--name", "us6")  # the chart kept: nothing derived, the same file
+    assert again.stderr == "" and again.stdout == result.stdout
     quiet = run("strategy", "generate", "--rules", "configs/us-6deck-s17-das-peek.toml",
                 "--name", "us6", "-q")
     assert quiet.stderr == "" and quiet.stdout == result.stdout

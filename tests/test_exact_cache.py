@@ -1,0 +1,70 @@
+"""The exact analyzer's results kept: once for every cut card, shuffle and number of boxes, one
+process computing a kept result at a time, and hand trees shared by strategies with the same
+hit/stand rows giving the figures that fresh trees give."""
+
+import importlib
+import threading
+import time
+
+from simulator.exact import cache
+from simulator.exact.player import Tables
+from simulator.rules import Rules
+from simulator.strategy import load_strategy
+
+A = importlib.import_module("simulator.exact.analyze")
+X = importlib.import_module("simulator.exact.compare")
+
+
+def test_figures_are_computed_once_for_every_cut_card_shuffle_and_number_of_boxes(
+        monkeypatch, tmp_path):
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(A, "_ANALYSES", {})
+    made = []
+    real = X._exact_figures
+    monkeypatch.setattr(X, "_exact_figures", lambda r, s: made.append(r) or real(r, s))
+    never_bust = load_strategy("never-bust")  # (a strategy no other test values at 1 deck)
+    one, _ = X.exact_figures(Rules(decks=1, super_sevens=False), never_bust)
+    three, _ = X.exact_figures(Rules(decks=1, super_sevens=False, penetration=0.6,
+                                     shuffle="every-round", boxes=3), never_bust)
+    assert len(made) == 1 and made[0].boxes == 1
+    assert three["house_edge"] == one["house_edge"] and three["sd_box_round"] == one["sd_box_round"]
+    assert (one["boxes"], three["boxes"]) == (1, 3)
+    assert one["sd_round"] == one["sd_box_round"] and three["sd_round"] is None
+    assert one["per_box_note"] is None and "3 boxes" in three["per_box_note"]
+    monkeypatch.setattr(A, "_ANALYSES", {})  # a new process: from the disk, under one key
+    X.exact_figures(Rules(decks=1, super_sevens=False, boxes=7), never_bust)
+    assert len(made) == 1 and len(list(tmp_path.glob("figures-*.pickle"))) == 1
+
+
+def test_a_second_process_waits_for_the_first_to_compute_a_kept_result(tmp_path):
+    # flock locks an open file, so two threads opening the lock file exclude each other as two
+    # processes would
+    path, order, inside = tmp_path / "figures-x.pickle", [], threading.Event()
+
+    def first():
+        with cache.one_at_a_time(path):
+            inside.set()
+            time.sleep(0.3)
+            order.append("first done")
+
+    t = threading.Thread(target=first)
+    t.start()
+    inside.wait(5)
+    with cache.one_at_a_time(path):
+        order.append("second in")
+    t.join()
+    assert order == ["first done", "second in"]
+
+
+def test_strategies_with_one_hit_stand_chart_share_trees_and_get_fresh_trees_figures(
+        monkeypatch):
+    monkeypatch.setattr(A, "_TREES", {})
+    rules = Rules(decks=2, dealer_hits_soft_17=True)
+    derived, _ = A.derive(rules)
+    kept, ups = A.evaluate(rules, derived)
+    insurer = Tables(derived.hard, derived.soft, derived.pairs, derived.sevens, insurance=True)
+    assert A.evaluate(rules, insurer)[1] is ups  # the same rows: the same trees
+    monkeypatch.setattr(A, "_TREES", {})
+    fresh, fresh_ups = A.evaluate(rules, derived)
+    assert fresh_ups is not ups
+    assert repr(fresh) == repr(kept)  # every figure and hand, bit for bit
