@@ -356,15 +356,17 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 main, ins = T.settle_box(scratch, box[0], b * MAX_HANDS, nsp[b], kind, total,
                                          wager, o, bits, p, slot[b])  # (box[0]: hs, typed once)
                 tally += scratch
-                row = scratch
+                i = -1
                 nsp[b] = declined[b] = 0
+                if out is not None:
+                    T.write_box(out[r], b, scratch, line[b], p)
             else:
                 i = np.int64(fin[np.uint64(hs[b * MAX_HANDS])]) * T.N_OUTCOMES + o
-                main, ins, row = net[np.uint64(i)], insn[np.uint64(i)], rows[i]
-                if out is None:
+                main, ins = net[np.uint64(i)], insn[np.uint64(i)]
+                if out is not None:
+                    T.write_box(out[r], b, rows[i], line[b], p)
+                else:
                     counts[np.uint64(i)] += 1
-            if out is not None:
-                T.write_box(out[r], b, row, line[b], p)
             ss = ss_pay[line[b]] if ss_on else 0
             if ss_on and line[b] != SS_F:  # 14: the box's tally row has it on (f)
                 lines[slot[b], SS_F] -= 1
@@ -376,9 +378,9 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 by_round[0, slot[b]] += main + ins
                 by_round[1, slot[b]] += ss
             if cx is not None:
+                wagered = scratch[L.T_MAIN_WAGERED] if i < 0 else rows[i, L.T_MAIN_WAGERED]
                 counted += C.add_box(ct, cs[C.CS_ROW], cs[C.CS_SEATED], cs[C.CS_BET],
-                                     cs[C.CS_SS_BET], main + ins, ins, row[L.T_MAIN_WAGERED], ss,
-                                     ss_on, 1)  # fmt: skip
+                                     cs[C.CS_SS_BET], main + ins, ins, wagered, ss, ss_on, 1)
         if cx is not None:
             if ss_on and ev.size > 0:  # the round's start shoe's exact Super Sevens return
                 C.add_exact(ct, cs[C.CS_ROW], ev, cs[C.CS_SS_AT], nbr)
