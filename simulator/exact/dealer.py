@@ -6,7 +6,8 @@ second card ten or ace make a blackjack. The probability of drawing a given *seq
 composition depends only on the *multiset* of cards drawn (a product of falling factorials), so
 for each up card and hit rule we enumerate once the multisets the dealer can finish with, with
 the number of legal drawing orders of each and its final total. The probabilities for any
-composition are then a sum over those few thousand multisets, done in a numba kernel.
+composition are then a sum over those few thousand multisets, each multiset's chance taken from
+a shorter one's (`dealer_tree`), in a numba kernel.
 
 Outcome index: 0..4 = final 17..21, 5 = bust, 6 = blackjack.
 """
@@ -71,43 +72,55 @@ def dealer_multisets(up: int, h17: bool):
     return counts, orders, counts.sum(axis=1), outcome
 
 
+@cache
+def dealer_tree(up: int, h17: bool):
+    """`dealer_multisets` as a prefix tree, for `_dealer_probs`: node 0 is no card drawn, and
+    node ``i`` is its parent with one more card of value index ``card[i]``, of which the parent
+    holds ``held[i]`` among ``drawn[i]`` cards; a multiset's parent lacks one of its highest
+    cards. Returns (parent, card, held, drawn, final node, orders, outcome) as int64 / float64
+    arrays, the last three per multiset."""
+    counts, orders, _, outcome = dealer_multisets(up, bool(h17))
+    index = {(0,) * 10: 0}
+    rows = [(0, 0, 0, 0)]
+
+    def node(m):
+        i = index.get(m)
+        if i is None:
+            v = max(j for j in range(10) if m[j])
+            parent = node(m[:v] + (m[v] - 1,) + m[v + 1:])
+            i = index[m] = len(rows)
+            rows.append((parent, v, m[v] - 1, sum(m) - 1))
+        return i
+
+    final = np.array([node(tuple(int(x) for x in m)) for m in counts], dtype=np.int64)
+    parent, card, held, drawn = (np.array(col, dtype=np.int64) for col in zip(*rows, strict=True))
+    return parent, card, held, drawn, final, orders, outcome
+
+
 @numba.njit(cache=True, nogil=True)
-def _dealer_probs(comp, counts, orders, ncards, outcome, out):
-    """Unconditional outcome probabilities (blackjack included) for one composition."""
-    n_total = 0
-    for v in range(10):
-        n_total += comp[v]
-    maxm = 0
-    for i in range(counts.shape[0]):
-        if ncards[i] > maxm:
-            maxm = ncards[i]
-    # falling factorials: ff[v, j] = comp_v (comp_v - 1) ... (comp_v - j + 1)
-    ff = np.ones((10, maxm + 1))
-    for v in range(10):
-        for j in range(1, maxm + 1):
-            ff[v, j] = ff[v, j - 1] * max(comp[v] - j + 1, 0)
-    inv = np.ones(maxm + 1)
-    for j in range(1, maxm + 1):
-        d = n_total - j + 1
-        inv[j] = inv[j - 1] / d if d > 0 else 0.0
-    for k in range(out.shape[0]):
-        out[k] = 0.0
-    for i in range(counts.shape[0]):
-        p = orders[i] * inv[ncards[i]]
-        for v in range(10):
-            c = counts[i, v]
-            if c:
-                p *= ff[v, c]
-                if p == 0.0:
-                    break
-        out[outcome[i]] += p
+def _dealer_probs(comp, parent, card, held, drawn, final, orders, outcome, out):
+    """Unconditional outcome probabilities (blackjack included) for one composition: each
+    node's chance of its cards in one given order, from its parent's."""
+    n_total = comp.sum()
+    inv = np.zeros(drawn.max() + 1)
+    for d in range(inv.shape[0]):
+        if n_total - d > 0:
+            inv[d] = 1.0 / (n_total - d)
+    p = np.empty(parent.shape[0])
+    p[0] = 1.0
+    for i in range(1, parent.shape[0]):
+        c = comp[card[i]] - held[i]
+        p[i] = p[parent[i]] * c * inv[drawn[i]] if c > 0 else 0.0
+    out[:] = 0.0
+    for f in range(final.shape[0]):
+        out[outcome[f]] += orders[f] * p[final[f]]
     return out
 
 
 def dealer_vector(up: int, h17: bool, comp: np.ndarray) -> np.ndarray:
     """Outcome probabilities (7, blackjack included, not conditioned) for ``comp`` (up card out)."""
-    counts, orders, ncards, outcome = dealer_multisets(up, bool(h17))
-    return _dealer_probs(comp, counts, orders, ncards, outcome, np.zeros(N_OUT))
+    return _dealer_probs(np.asarray(comp, dtype=np.float64), *dealer_tree(up, bool(h17)),
+                         np.zeros(N_OUT))
 
 
 def dealer_probabilities(rules, composition, up: int, no_blackjack: bool = False) -> dict:

@@ -17,15 +17,24 @@ from functools import cache
 import numpy as np
 
 from simulator import layout as L
-from simulator.exact.dealer import BJ, BUST, N_OUT, dealer_vector
+from simulator.exact import tree
+from simulator.exact.dealer import BJ, N_OUT, dealer_tree, dealer_vector
 from simulator.exact.shoe import full_shoe
-
-EV, EX2, G0, PBB = 0, 1, 2, 2 + N_OUT
-N_STATS = PBB + 1
+from simulator.exact.tree import (
+    BEST,
+    EV,
+    EX2,
+    G0,
+    HIT,
+    MODE_ALL,
+    MODE_OAB,
+    MODE_ORIGINAL,
+    N_STATS,
+    PBB,
+    STAND,
+)
 
 # per-hand treatment of the dealer-blackjack branch (no-hole game), see docs/exact.md
-MODE_ALL, MODE_ORIGINAL, MODE_OAB = 0, 1, 2
-
 _HIT_CODES = (L.H, L.D, L.RH)  # the hit/stand part of a hard/soft code
 
 
@@ -41,18 +50,6 @@ def hand_total(h) -> tuple[int, bool]:
     if h[0] and hard + 10 <= 21:
         return hard + 10, True
     return hard, False
-
-
-def _sign_tables():
-    sign = np.zeros((32, N_OUT))
-    for t in range(32):
-        for d in range(5):
-            sign[t, d] = np.sign(t - (17 + d))
-        sign[t, BUST] = 1.0
-    return sign, np.abs(sign)
-
-
-SIGN, ABS_SIGN = _sign_tables()
 
 
 def double_allowed_by_rule(double_on: str, h) -> bool:
@@ -115,11 +112,13 @@ class UpCard:
                      "original-and-busted": MODE_OAB}[dbj]
         self.bj_card = {1: 9, 10: 0}.get(up, -1)  # index of the card giving the dealer blackjack
         self._dealer: dict = {}
-        self._memo: dict = {}
         self._opts: dict = {}  # two-card option values (after the hit/stand rows are final)
-        self._stand: dict = {}
-        self._bust: dict = {}
+        self._contexts: dict = {}  # (extra, split): `tree.context`
+        self._decisions = (None, None)  # (the policy's rows, `decisions()` of them)
         self.base_dealer = self.dealer(())
+        self._tree = (tree.HANDS, tree.TOTAL, tree.SOFT, tree.CHILD,
+                      np.asarray(self.base, dtype=np.float64))
+        self._dealer_tree = (*dealer_tree(up, self.h17), self.base_dealer)
 
     # -- shoe and dealer ------------------------------------------------------------------
     def comp(self, removed) -> np.ndarray:
@@ -145,114 +144,46 @@ class UpCard:
         n = c.sum()
         return [(v, c[v - 1] / n) for v in range(1, 11) if c[v - 1] > 0]
 
-    # -- dealer-blackjack payoffs of one hand (no-hole game) ----------------------------
-    def bj_unbusted(self, w, split):
-        if self.mode == MODE_ALL:
-            return -w
-        if self.mode == MODE_ORIGINAL:
-            return 0.0
-        return 0.0 if split else -1.0
+    # -- hand values (simulator.exact.tree) ---------------------------------------------------
+    def decisions(self) -> np.ndarray:
+        """Each hand's hit/stand decision where the rules leave one (`tree.HANDS` order): the
+        policy's table cell, or the better of the two (optimal play)."""
+        if self.policy is None:
+            return np.full(len(tree.HANDS), BEST, dtype=np.int8)
+        rows = np.where(tree.SOFT[:, None], self.policy.soft[tree.TOTAL],
+                        self.policy.hard[tree.TOTAL])[:, self.ui]
+        return np.where(np.isin(rows, _HIT_CODES), HIT, STAND).astype(np.int8)
 
-    def bj_busted(self, w, split):
-        return 0.0 if self.mode == MODE_ORIGINAL else -w
+    def _ask(self, what, h, extra, split):
+        rows = None if self.policy is None else (self.policy.hard.tobytes(),
+                                                 self.policy.soft.tobytes())
+        if self._decisions[0] != rows or self._decisions[1] is None:
+            self._decisions = (rows, self.decisions())
+        key = (tuple(extra), bool(split))
+        c = self._contexts.get(key)
+        if c is None:
+            c = self._contexts[key] = tree.context(extra)
+        par = np.array([self.mode, self.bj_card, int(split)], dtype=np.int64)
+        out = np.zeros(N_STATS)
+        tree.ask(what, tree.INDEX[tuple(h)], self._tree, self._dealer_tree, c, par,
+                 self._decisions[1], out)
+        return out
 
-    # -- terminal values --------------------------------------------------------------------
     def stand(self, h, extra, w, split):
-        key = (h, extra, w, split)
-        s = self._stand.get(key)
-        if s is None:
-            s = self._stand[key] = self._stand_value(h, extra, w, split)
-        return s
-
-    def _stand_value(self, h, extra, w, split):
-        removed = tuple(a + b for a, b in zip(h, extra, strict=True))
-        p = self.dealer(removed)
-        t, _ = hand_total(h)
-        s = np.zeros(N_STATS)
-        g = w * SIGN[t] * p
-        bjp = self.bj_unbusted(w, split)
-        g[BJ] = p[BJ] * bjp
-        s[G0:G0 + N_OUT] = g
-        s[EV] = g.sum()
-        s[EX2] = w * w * (ABS_SIGN[t] * p).sum() + p[BJ] * bjp * bjp
-        return s
-
-    def bust(self, h, extra, w, split):
-        """A busted hand: its value depends on the cards removed only through the dealer's
-        chance of blackjack (the number of cards out, and of the card that makes it)."""
-        j = self.bj_card
-        key = (sum(h) + sum(extra), h[j] + extra[j] if j >= 0 else 0, w, split)
-        s = self._bust.get(key)
-        if s is None:  # (the chance from the key alone: the same whichever hand comes first)
-            pbj = 0.0 if j < 0 else (self.base[j] - key[1]) / (self.base_total - key[0])
-            s = self._bust[key] = self._bust_value(pbj, w, split)
-        return s
-
-    def _bust_value(self, pbj, w, split):
-        s = np.zeros(N_STATS)
-        bb = self.bj_busted(w, split)
-        nobj = self.base_dealer[:BJ]
-        tot = nobj.sum()
-        s[G0:G0 + BJ] = -w * (1.0 - pbj) * nobj / tot
-        s[G0 + BJ] = pbj * bb
-        s[EV] = -w * (1.0 - pbj) + pbj * bb
-        s[EX2] = w * w * (1.0 - pbj) + pbj * bb * bb
-        s[PBB] = pbj
-        return s
-
-    # -- play after the first decision: hit or stand ------------------------------------------
-    def after_card(self, h, extra, split):
-        t, _ = hand_total(h)
-        if t > 21:
-            return self.bust(h, extra, 1.0, split)
-        return self.cont(h, extra, split)
+        """A hand standing (``w`` = 1: one wager)."""
+        assert w == 1.0, "a standing double is valued by `double`"
+        return self._ask(0, h, extra, split)
 
     def hit(self, h, extra, split):
-        removed = tuple(a + b for a, b in zip(h, extra, strict=True))
-        s = np.zeros(N_STATS)
-        for v, pv in self.draw_probs(removed):
-            s += pv * self.after_card(add_card(h, v), extra, split)
-        return s
+        """A hand taking a card and played on by the policy."""
+        return self._ask(1, h, extra, split)
+
+    def double(self, h, extra, split):
+        return self._ask(2, h, extra, split)
 
     def cont(self, h, extra, split):
         """Value of a live hand whose play goes on by hit/stand (one wager)."""
-        key = (h, extra, split)
-        s = self._memo.get(key)
-        if s is not None:
-            return s
-        t, soft = hand_total(h)
-        if t == 21:  # 12.1 (a)
-            s = self.stand(h, extra, 1.0, split)
-        elif t <= 11 and not soft:  # 12.1 (d): forced draw
-            s = self.hit(h, extra, split)
-        else:
-            s = self.hit_or_stand(h, extra, split, t, soft)
-        self._memo[key] = s
-        return s
-
-    def hit_or_stand(self, h, extra, split, t, soft):
-        """A free hit/stand decision (total ``t``): the better of the two (optimal policy) or the
-        strategy table's; `simulator.exact.splits` decides by the hand's own cards instead."""
-        if self.policy is None:
-            a = self.stand(h, extra, 1.0, split)
-            b = self.hit(h, extra, split)
-            return a if a[EV] >= b[EV] else b
-        code = (self.policy.soft if soft else self.policy.hard)[t, self.ui]
-        if code in _HIT_CODES:
-            return self.hit(h, extra, split)
-        return self.stand(h, extra, 1.0, split)
-
-    def double(self, h, extra, split):
-        removed = tuple(a + b for a, b in zip(h, extra, strict=True))
-        s = np.zeros(N_STATS)
-        for v, pv in self.draw_probs(removed):
-            hh = add_card(h, v)
-            t, _ = hand_total(hh)
-            if t > 21:
-                s += pv * self.bust(hh, extra, 2.0, split)
-            else:
-                s += pv * self.stand(hh, extra, 2.0, split)
-        return s
+        return self._ask(3, h, extra, split)
 
     # -- two-card hands ----------------------------------------------------------------------
     def two_card_options(self, h, extra=(0,) * 10, split=False, split_aces=False):
@@ -352,9 +283,6 @@ class UpCard:
             s[G0 + BJ] -= extra_loss
             s[EX2] += extra_loss
         return s
-
-    def memo_size(self):
-        return len(self._memo), len(self._dealer)
 
 
 @cache

@@ -10,8 +10,13 @@ The argument in full: docs/exact.md, "Exact split values".
 
 from __future__ import annotations
 
+import numpy as np
+
+from simulator.exact import tree
 from simulator.exact.player import (
     EV,
+    HIT,
+    STAND,
     UpCard,
     add_card,
     hand_of,
@@ -59,10 +64,10 @@ class _OwnCardsUpCard(UpCard):
         super().__init__(rules, up, None)
         self.decider = decider
 
-    def hit_or_stand(self, h, extra, split, t, soft):
-        if self.decider.hits(h):
-            return self.hit(h, extra, split)
-        return self.stand(h, extra, 1.0, split)
+    def decisions(self):
+        hits = [self.decider.hits(tuple(h)) if 12 <= t <= 20 else False
+                for h, t in zip(tree.HANDS.tolist(), tree.TOTAL.tolist(), strict=True)]
+        return np.where(hits, HIT, STAND).astype(np.int8)
 
     def split_hand(self, h, extra, aces=False):
         """A post-split two-card hand played by the decider (for `UpCard.split`, the A1
@@ -71,10 +76,8 @@ class _OwnCardsUpCard(UpCard):
         return opts[self.decider.two_card(h, aces)]
 
     def clear(self):
-        self._memo.clear()
+        self._contexts.clear()
         self._opts.clear()
-        self._stand.clear()
-        self._bust.clear()
         self._dealer.clear()
 
 
