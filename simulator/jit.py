@@ -8,8 +8,9 @@ take ``inline="always"``.
 
 Numba checks a cached function against its own source file only, yet a compiled function holds
 the code of the functions it calls from other modules. The engine's functions (``simulator/
-kernel/``, ``layout.py``, this file) are therefore stamped with one hash of all those sources:
-a change in any of them recompiles every one of them. ``warm`` compiles (or loads) each version
+kernel/``, ``layout.py``, this file) are therefore stamped with one hash of all those sources,
+and the exact analyzer's (``exact/dealer.py``, ``exact/tree.py``) with one of theirs: a change
+in any file of a group recompiles every function of it. ``warm`` compiles (or loads) each version
 of the engine once a process, saying so on stderr while a cold compile lasts.
 """
 
@@ -27,19 +28,35 @@ JIT_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy"}
 njit = functools.partial(numba.njit, **JIT_OPTIONS)
 
 _HERE = Path(__file__).resolve().parent
-_ENGINE = sorted((_HERE / "kernel").glob("*.py")) + [_HERE / "layout.py", _HERE / "jit.py"]
-_STAMP = hashlib.sha256(b"".join(p.read_bytes() for p in _ENGINE)).hexdigest()
+
+
+def _stamps(*groups) -> dict:
+    """{source file: the hash of its group's sources}."""
+    out = {}
+    for group in groups:
+        stamp = hashlib.sha256(b"".join(p.read_bytes() for p in group)).hexdigest()
+        out |= dict.fromkeys(group, stamp)
+    return out
+
+
+_STAMPS = _stamps(
+    sorted((_HERE / "kernel").glob("*.py")) + [_HERE / "layout.py", _HERE / "jit.py"],
+    [_HERE / "exact" / "dealer.py", _HERE / "exact" / "tree.py", _HERE / "jit.py"])
 
 
 class _EngineStamp:
-    """A cache locator's stamp for the engine's modules: the hash of all their sources."""
+    """A cache locator's stamp for a group's modules: the hash of all their sources."""
+
+    def __init__(self, py_func, py_file):
+        super().__init__(py_func, py_file)
+        self._stamp = _STAMPS[Path(py_file).resolve()]
 
     def get_source_stamp(self):
-        return _STAMP
+        return self._stamp
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        if Path(py_file).resolve() not in _ENGINE:
+        if Path(py_file).resolve() not in _STAMPS:
             return None
         return super().from_function(py_func, py_file)
 
@@ -57,10 +74,12 @@ caching.CacheImpl._locator_classes[:0] = [_EngineUserCache, _EngineInTreeCache]
 
 # Each compiled version of the engine (``warm``'s names) and its cold compile on the project's
 # 2-core machine (session 28, load 3), in seconds: bjsim simulate from an empty cache (24 s), then
-# a first bjsim count (30 s), play_stacked (21 s) and play_stacked with a counter (37 s).
+# a first bjsim count (30 s), play_stacked (21 s) and play_stacked with a counter (37 s); and the
+# exact analyzer's kernels (session 30: 20 s).
 VERSIONS = {"simulate": ("the simulation kernel", 25), "count": ("the counter's kernel", 30),
             "stacked": ("the kernel's stacked mode", 20),
-            "stacked count": ("the counter's stacked mode", 35)}  # fmt: skip
+            "stacked count": ("the counter's stacked mode", 35),
+            "exact": ("the exact analyzer", 20)}  # fmt: skip
 
 
 def compiling(name: str) -> str:

@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections import defaultdict
 from functools import cache
 
-import numba
 import numpy as np
 
 from simulator.exact.shoe import as_composition
+from simulator.jit import njit
 
 OUTCOMES = ("17", "18", "19", "20", "21", "bust", "blackjack")
 N_OUT = 7
@@ -97,7 +97,7 @@ def dealer_tree(up: int, h17: bool):
     return parent, card, held, drawn, final, orders, outcome
 
 
-@numba.njit(cache=True, nogil=True)
+@njit
 def _dealer_probs(comp, parent, card, held, drawn, final, orders, outcome, out):
     """Unconditional outcome probabilities (blackjack included) for one composition: each
     node's chance of its cards in one given order, from its parent's."""

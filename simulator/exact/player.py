@@ -16,6 +16,7 @@ from functools import cache
 
 import numpy as np
 
+from simulator import jit
 from simulator import layout as L
 from simulator.exact import tree
 from simulator.exact.dealer import BJ, N_OUT, dealer_tree, dealer_vector
@@ -97,6 +98,7 @@ class UpCard:
     """Hand values against one dealer up card under one policy (a `Tables` or None = optimal)."""
 
     def __init__(self, rules, up: int, policy: Tables | None, shoe=None):
+        jit.warm("exact", tree.compile_kernels)
         self.rules = rules
         self.up = up
         self.ui = up_index(up)

@@ -9,10 +9,10 @@ computed the first time it is asked for. Values are stats vectors (`simulator.ex
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
-from simulator.exact.dealer import BJ, BUST, N_OUT, _dealer_probs
+from simulator.exact.dealer import BJ, BUST, N_OUT, _dealer_probs, dealer_tree
+from simulator.jit import njit
 
 EV, EX2, G0, PBB = 0, 1, 2, 2 + N_OUT
 N_STATS = PBB + 1
@@ -66,14 +66,14 @@ def context(extra):
             np.zeros((n, N_OUT)), np.zeros(n, np.bool_))
 
 
-@numba.njit(cache=True, nogil=True)
+@njit
 def _left(i, g, c):
     """The shoe less hand ``i`` and the context's cards."""
     hands, _, _, _, base = g
     return base - (hands[i] + c[0])
 
 
-@numba.njit(cache=True, nogil=True)
+@njit
 def _dealer(i, g, dl, c):
     """Hand ``i``'s dealer outcome vector in context ``c``."""
     _, _, _, vectors, dealt = c
@@ -85,7 +85,7 @@ def _dealer(i, g, dl, c):
     return vectors[i]
 
 
-@numba.njit(cache=True, nogil=True)
+@njit
 def _stand(i, w, g, dl, c, par, out):
     """Hand ``i`` stands with ``w`` wagers."""
     p = _dealer(i, g, dl, c)
@@ -104,7 +104,7 @@ def _stand(i, w, g, dl, c, par, out):
     out[PBB] = 0.0
 
 
-@numba.njit(cache=True, nogil=True)
+@njit
 def _bust(i, v, w, g, dl, c, par, out):
     """Hand ``i`` and a card ``v`` (index) bust with ``w`` wagers: the value depends on the cards
     out only through the dealer's chance of blackjack."""
@@ -129,7 +129,7 @@ def _bust(i, v, w, g, dl, c, par, out):
     out[PBB] = pbj
 
 
-@numba.njit(cache=True, nogil=True)
+@njit
 def _draw(i, w, g, dl, c, par, out):
     """Hand ``i`` takes one card with ``w`` wagers: the sum over the card of its chance times the
     hand played on (one wager, already valued) or standing (two: a double)."""
@@ -154,7 +154,7 @@ def _draw(i, w, g, dl, c, par, out):
             out[k] += pv * s[k]
 
 
-@numba.njit(cache=True, nogil=True)
+@njit
 def _play(i, g, dl, c, par, hs):
     """Value hand ``i`` played on (12.1: stand on 21, draw to 11 or less, else as ``hs``)."""
     _, value, done, _, _ = c
@@ -179,7 +179,7 @@ def _play(i, g, dl, c, par, hs):
     done[i] = True
 
 
-@numba.njit(cache=True, nogil=True)
+@njit
 def ask(what, i, g, dl, c, par, hs, out):
     """``what`` of hand ``i`` into ``out``: 0 stand, 1 hit, 2 double, 3 play on."""
     if what == 0:
@@ -195,3 +195,12 @@ def ask(what, i, g, dl, c, par, hs, out):
     else:
         _play(i, g, dl, c, par, hs)
         out[:] = c[1][i]
+
+
+def compile_kernels():
+    """Compile the kernels (or load them from numba's cache): one hand stands once."""
+    base = np.full(10, 4.0)
+    base[9] = 16.0
+    ask(0, 1, (HANDS, TOTAL, SOFT, CHILD, base), (*dealer_tree(10, False), np.zeros(N_OUT)),
+        context((0,) * 10), np.array([MODE_ALL, -1, 0]), np.zeros(len(HANDS), np.int8),
+        np.zeros(N_STATS))
