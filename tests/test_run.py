@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 
@@ -178,6 +179,18 @@ def test_a_finished_checkpoint_resumes_without_writing(tmp_path, monkeypatch):
     assert not any("cannot write" in m for m in again.messages)
 
 
+@contextlib.contextmanager
+def _ctrl_c_raises():
+    """Ctrl-C's own handler for the block: a test process may start with SIGINT ignored (a
+    background job of a non-interactive shell does, and pytest-xdist's workers inherit it), and
+    then a stop the runner hands on raises nothing."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 def test_a_stop_signal_while_chunks_play_is_raised_where_the_runner_looks():
     # Raised wherever it landed, a Ctrl-C could come as concurrent.futures.wait held some
     # futures' locks: a worker finishing its chunk then waited on them forever, and the stop
@@ -193,19 +206,19 @@ def test_a_stop_signal_while_chunks_play_is_raised_where_the_runner_looks():
         time.sleep(0.05)
         return i, 1, None
 
-    before = signal.getsignal(signal.SIGINT)
-    jobs = iter_jobs(job, iter(range(1000)), 2)
-    try:
-        # the first to finish of the two started together (on a loaded machine, either)
-        assert next(jobs)[0] in (0, 1)
-        os.kill(os.getpid(), signal.SIGINT)
-        time.sleep(0.1)  # noted, not raised here
-        with pytest.raises(KeyboardInterrupt):
-            for _ in range(100):
-                next(jobs)
-    finally:
-        jobs.close()  # (a failure above must not leave the runner's handler to the next test)
-    assert signal.getsignal(signal.SIGINT) is before
+    with _ctrl_c_raises():
+        jobs = iter_jobs(job, iter(range(1000)), 2)
+        try:
+            # the first to finish of the two started together (on a loaded machine, either)
+            assert next(jobs)[0] in (0, 1)
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.1)  # noted, not raised here
+            with pytest.raises(KeyboardInterrupt):
+                for _ in range(100):
+                    next(jobs)
+        finally:
+            jobs.close()  # (a failure above must not leave the runner's handler to the next test)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
 def test_a_stop_signal_as_the_last_chunk_comes_in_is_not_lost():
@@ -223,11 +236,11 @@ def test_a_stop_signal_as_the_last_chunk_comes_in_is_not_lost():
             os.kill(os.getpid(), signal.SIGINT)  # (a worker thread: the main thread notes it)
         return i, 1, None
 
-    before = signal.getsignal(signal.SIGINT)
-    with pytest.raises(KeyboardInterrupt):
-        list(iter_jobs(job, iter(range(2)), 1))
-        # On a loaded machine the kernel may hand the signal to an idle thread only after the
-        # runner has ended and put the handlers back: the handler put back raises it then (not
-        # lost either). A stop noted and dropped raises nothing, here or there.
-        time.sleep(1.0)
-    assert signal.getsignal(signal.SIGINT) is before
+    with _ctrl_c_raises():
+        with pytest.raises(KeyboardInterrupt):
+            list(iter_jobs(job, iter(range(2)), 1))
+            # On a loaded machine the kernel may hand the signal to an idle thread only after
+            # the runner has ended and put the handlers back: the handler put back raises it
+            # then (not lost either). A stop noted and dropped raises nothing, here or there.
+            time.sleep(1.0)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
