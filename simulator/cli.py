@@ -866,7 +866,7 @@ def _derived_basic(rules, quiet: bool) -> tuple:
     if not quiet and derived.cached_basic(rules) is None:
         again = f" (the cached {cached} does not load)" if cached.exists() else ""
         click.echo(f"bjsim: deriving the basic strategy for these rules{again} (exact analyzer, "
-                   "about 10 s; then cached)", err=True)
+                   "a few seconds; then cached)", err=True)
     theirs, path = derived.basic_for(rules)
     if derived.nz_chart_fits(rules, theirs):
         return None, None
@@ -1730,7 +1730,8 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
                "sizes, precision, max rounds) are the ones kept in FILE; one given that changes "
                "it is refused.")
 @click.option("--no-exact", "no_exact", is_flag=True,
-              help="Leave out the exact differences (computed once per game, ~10 s, cached).")
+              help="Leave out the exact differences (computed once per game, a few seconds, "
+              "cached).")
 @click.option("--plot", "plot_path", type=OutputPath(formats=_plot_formats), default=None,
               metavar="FILE.png", help="Also draw the differences with their 95% intervals and "
               "the exact values, as PNG, PDF, SVG, ... by FILE's suffix (needs pip install "
@@ -1843,7 +1844,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
 @click.option("--strategy", "strategy_name", default=None, metavar="NAME|FILE",
               help="The strategy assessed (every box plays it): a shipped name or a TOML file. "
               "Default: the basic strategy of the rules: the shipped basic for the NZ rules' "
-              "chart, else the one derived for them (exact analyzer, about 10 s once, then "
+              "chart, else the one derived for them (exact analyzer, a few seconds once, then "
               "cached), as compare's baseline plays.")
 @click.option("--choice", "choices", multiple=True, metavar="NAME|FILE",
               help="A strategy set against --strategy under 'the player's choices'; "

@@ -773,8 +773,8 @@ def build_games(base_rules, base_label: str, base_source: str, base_strategies,
         if log is not None:
             names = "; ".join(", ".join(_changed(r)) or "the baseline" for r in todo)
             many = f"{len(todo)} rule sets on {processes} processes, " if processes > 1 else ""
-            log(f"deriving the basic strategy for {names} (exact analyzer, {many}~10 s each; "
-                "cached)")
+            log(f"deriving the basic strategy for {names} (exact analyzer, {many}a few seconds "
+                "each; cached)")
 
     def done(k, n):
         if log is not None and n > 1:

@@ -2,8 +2,8 @@
 
 Every command plays by default the basic strategy of its rules: the shipped ``basic`` (the NZ
 rules' chart) where no chart key (`CHART_KEYS`) differs from the NZ rules or the chart derived
-for them (`simulator.exact.analyze`, ~10 s a rule set) is the same (`nz_chart_fits`), else the
-derived one, named `DERIVED_BASIC`; ``bjsim compare`` shows the exact house edge beside the
+for them (`simulator.exact.analyze`, a few seconds a rule set) is the same (`nz_chart_fits`),
+else the derived one, named `DERIVED_BASIC`; ``bjsim compare`` shows the exact house edge beside the
 simulated one. Both are computed once and kept in a user cache folder, keyed by a SHA-256 of
 the bjsim version, the exact analyzer's source and every rule-set key the analyzer reads
 (penetration, the shuffle and boxes are not: it values one box from a full shoe), and, for

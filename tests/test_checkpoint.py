@@ -289,7 +289,7 @@ def test_resume_refuses_a_checkpoint_of_another_run(tmp_path, change, words):
 def test_resume_under_other_rules_is_refused_before_the_strategy_is_derived(
         tmp_path, monkeypatch, command, other):
     """Other rules (here H17, whose basic strategy is derived) or another command's checkpoint:
-    refused at once, not after the rules' own strategy has been derived (about 10 s)."""
+    refused at once, not after the rules' own strategy has been derived."""
     from simulator import cli as cli_module
 
     path = str(tmp_path / "x.ckpt")

@@ -659,7 +659,7 @@ def test_rules_check_gives_every_problem_of_a_rule_file(tmp_path):
 
 
 def test_a_damaged_cached_strategy_is_derived_again_and_stderr_says_so(tmp_path, monkeypatch):
-    # it was derived again in silence (about 10 s) because the file existed
+    # it was derived again in silence because the file existed
     from simulator import derived
     from simulator.rules import load_rules
 
