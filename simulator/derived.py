@@ -146,6 +146,10 @@ def basic_for_all(rules_list, workers: int | None = None, say=None, done=None) -
     n = processes_for(len(todo), workers)
     if say is not None and todo:
         say(list(todo.values()), n)
+    if todo:
+        from simulator.exact.player import compile_here
+
+        compile_here()
     made = dict(zip(todo, map_spawned(basic_for, todo.values(), n, done), strict=True))
     for rules in rules_list:
         key = rules_key(rules)

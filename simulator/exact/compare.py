@@ -19,7 +19,7 @@ import numpy as np
 
 from simulator.exact import cache
 from simulator.exact.analyze import UPS, _Box, _two_card_hands, analyze, kept, remembered
-from simulator.exact.player import EV, UpCard
+from simulator.exact.player import EV, UpCard, compile_here
 from simulator.exact.sevens import PLAYS, sevens_plays, super_sevens
 from simulator.exact.shoe import full_shoe
 from simulator.processes import map_spawned
@@ -149,6 +149,8 @@ def exact_figures_all(pairs, workers: int | None = None) -> int:
             todo.append((r, s))
         else:
             remembered(("exact", r, s), lambda hit=hit: hit)
+    if todo:
+        compile_here()
     for (r, s), figures in zip(todo, map_spawned(_exact_pair, todo, workers), strict=True):
         cache.save_figures(r, s, figures)
         remembered(("exact", r, s), lambda figures=figures: figures)

@@ -6,7 +6,7 @@ takes there. docs/exact.md: "Hand by hand"."""
 from __future__ import annotations
 
 from simulator.exact.analyze import _Box, _two_card_hands
-from simulator.exact.player import EV, Tables, UpCard, hand_of, hand_total
+from simulator.exact.player import EV, Tables, UpCard, compile_here, hand_of, hand_total
 from simulator.exact.shoe import full_shoe
 from simulator.processes import map_spawned
 
@@ -46,6 +46,7 @@ def hand_values(rules, strategy, ups=UP_ORDER, workers: int | None = None) -> li
     ``margin`` (its value less the next best's), ``chart`` (the play ``strategy``'s chart takes)
     and ``chart_cost`` (the best value less the chart's). Up cards ``ups`` (1 for an ace),
     side by side on up to ``workers`` processes."""
+    compile_here()
     done = map_spawned(_up_rows, [(rules, up, strategy) for up in ups], workers)
     return [row for rows in done for row in rows]
 

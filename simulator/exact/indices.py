@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.exact.analyze import _Box, _row_hands
-from simulator.exact.player import UpCard, hand_of, hand_total
+from simulator.exact.player import UpCard, compile_here, hand_of, hand_total
 from simulator.processes import map_spawned
 
 DECK = np.array([4] * 9 + [16], dtype=np.float64)  # one deck by value, A..T
@@ -137,6 +137,7 @@ def derive_indices(rules, system, plays=ILLUSTRIOUS_18, decks_left: float | None
     d = rules.decks / 2 if decks_left is None else decks_left
     tasks = [(rules, system.tags, hand, up, low, high, d) for _, hand, up, low, high, _ in plays]
     out = []
+    compile_here()
     for (name, hand, up, low, high, published), x in zip(
             plays, map_spawned(_crossing_of, tasks, workers), strict=True):
         chart, row, col = _cell(hand, up)

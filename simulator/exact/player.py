@@ -94,11 +94,18 @@ class Tables:
                    strategy.insurance, strategy.even_money)
 
 
+def compile_here():
+    """The analyzer's kernels compiled (or loaded) in this process, saying so on stderr while a
+    first run compiles them: before processes that use them start, so that they load them from
+    numba's cache instead of each compiling them unseen."""
+    jit.warm("exact", tree.compile_kernels)
+
+
 class UpCard:
     """Hand values against one dealer up card under one policy (a `Tables` or None = optimal)."""
 
     def __init__(self, rules, up: int, policy: Tables | None, shoe=None):
-        jit.warm("exact", tree.compile_kernels)
+        compile_here()
         self.rules = rules
         self.up = up
         self.ui = up_index(up)
