@@ -627,6 +627,20 @@ def test_rows_of_cards_are_a_fresh_shoe_a_round(boxes, counted):
     assert ((one[0] if counted else one) == alone[0]).all()
 
 
+@pytest.mark.parametrize("boxes", [1, 3])
+def test_rows_of_shoes_are_each_dealt_to_the_cut_card(boxes):
+    """``shoes=True``: each row a shoe dealt to the cut card, the records those of the rows
+    played one at a time (the report's distribution sample, 256 shoes a call)."""
+    rules = Rules(boxes=boxes)
+    basic = [basic_strategy()] * boxes
+    rng = np.random.default_rng(boxes)
+    rows = np.array([rng.permutation(312) % 52 for _ in range(30)])
+    got = K.play_stacked(rows, rules, basic, cut=rules.cut, shoes=True)
+    alone = [K.play_stacked(r, rules, basic, cut=rules.cut) for r in rows]
+    assert all(len(a) > 10 for a in alone)
+    assert (got == np.concatenate(alone)).all()
+
+
 def test_a_row_of_cards_that_runs_out_mid_round_ends_play():
     full = shoe(deal(["Tc 7d"], up="9h", then="8s"))  # a round of five cards
     aces = [0] * len(full)  # aces only: the hand draws past the row's five cards

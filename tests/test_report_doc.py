@@ -957,28 +957,29 @@ def test_distribution_sample_deals_full_shuffled_shoes(monkeypatch):
     """Each shoe handed to the kernel holds every card decks times, in a new order."""
     from simulator import kernel
 
-    shoes = []
+    calls = []
     real = kernel.play_stacked
 
-    def spy(cards, rules, strategy, cut=None):
-        shoes.append((np.array(cards), cut))
-        return real(cards, rules, strategy, cut=cut)
+    def spy(cards, rules, strategy, cut=None, shoes=False):
+        calls.append((np.array(cards), cut, shoes))
+        return real(cards, rules, strategy, cut=cut, shoes=shoes)
 
     monkeypatch.setattr(kernel, "play_stacked", spy)
     rules = load_rules()
     figures._sample(rules, load_strategy("basic"), 200, 5)
-    assert len(shoes) >= 2
-    for cards, cut in shoes:
-        assert np.array_equal(np.bincount(cards, minlength=52), [6] * 52)
-        assert cut == rules.cut == 234
-    assert not np.array_equal(shoes[0][0], shoes[1][0])
-    # A shuffle every round: a full shoe a round, handed over as rows, one round off each.
-    shoes.clear()
-    values = figures._sample(rules.replace(shuffle="every-round"), load_strategy("basic"), 300, 5)
-    assert len(values) == 300 and [(c.shape, cut) for c, cut in shoes] == [((300, 312), None)]
-    for row in shoes[0][0]:
+    # To the cut card: rows of shoes (256 a call), each dealt to the cut card.
+    assert [(c.shape, cut, shoes) for c, cut, shoes in calls] == [((256, 312), 234, True)]
+    for row in calls[0][0]:
         assert np.array_equal(np.bincount(row, minlength=52), [6] * 52)
-    assert len({row.tobytes() for row in shoes[0][0]}) == 300
+    assert len({row.tobytes() for row in calls[0][0]}) == 256
+    # A shuffle every round: a full shoe a round, handed over as rows, one round off each.
+    calls.clear()
+    values = figures._sample(rules.replace(shuffle="every-round"), load_strategy("basic"), 300, 5)
+    assert len(values) == 300
+    assert [(c.shape, cut, shoes) for c, cut, shoes in calls] == [((300, 312), None, False)]
+    for row in calls[0][0]:
+        assert np.array_equal(np.bincount(row, minlength=52), [6] * 52)
+    assert len({row.tobytes() for row in calls[0][0]}) == 300
 
 
 def test_an_every_round_sample_agrees_with_the_exact_house_edge():

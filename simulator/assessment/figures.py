@@ -164,10 +164,11 @@ def _sample(rules, strategy, n: int, seed: int) -> np.ndarray:
     every = rules.shuffle == "every-round"  # (a fresh shoe a round: rows of them, one a round)
     cols = [L.R_FIXED + b * L.R_BOX + k for b in range(rules.boxes) for k in (L.B_MAIN, L.B_INS)]
     parts, got = [], 0
-    while got < n:
+    while got < n:  # (rows of shoes, each dealt to the cut card, 256 a call)
         cards = rng.permuted(np.tile(shoe, (min(n - got, 20_000), 1)), axis=1) if every else (
-            rng.permutation(shoe))
-        rec = kernel.play_stacked(cards, rules, strategy, cut=None if every else rules.cut)
+            np.array([rng.permutation(shoe) for _ in range(256)]))
+        rec = kernel.play_stacked(cards, rules, strategy, cut=None if every else rules.cut,
+                                  shoes=not every)
         parts.append(rec[:, cols].sum(axis=1))
         got += len(rec)
     return np.concatenate(parts)[:n]

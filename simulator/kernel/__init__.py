@@ -234,11 +234,12 @@ def _count_arrays(counter: C.Counter, decks: int, classes: int) -> tuple:
     return ci, ctab, tg, ramp_v, np.zeros_like(ct), ev, np.zeros_like(walked), bt
 
 
-def play_stacked(cards, rules, strategies, cut=None, counter=None):
+def play_stacked(cards, rules, strategies, cut=None, counter=None, shoes=False):
     """One record per complete round (int64, (rounds, R_FIXED + boxes * R_BOX)) played off
     ``cards`` (codes 0..51) in order while ``pos < cut`` (default: every card); a round that
     runs out of cards ends play unreported. ``cards`` 2-D: one round off each row, each a fresh
-    shoe (a shuffle every round), ``cut`` in each. ``strategies``: one Strategy for every box,
+    shoe (a shuffle every round), ``cut`` in each; with ``shoes``, each row played as ``cards``
+    1-D is, one after the other. ``strategies``: one Strategy for every box,
     or one per box; ``counter``: ``(tables, Counter, insurance)`` (``counter.counter_for``), a
     counter playing every box from a fresh shoe's count, its counting tally returned too."""
     tables, ctr, insurance = counter or (stack_for(rules, strategies), None, False)
@@ -252,7 +253,7 @@ def play_stacked(cards, rules, strategies, cut=None, counter=None):
     if c.size and (c.min() < 0 or c.max() >= L.N_CODES):
         raise ValueError(f"cards: card codes must be 0-{L.N_CODES - 1}")
     fewest = 1 if counter is not None else boxes  # the boxes a round deals (a plan's: 1 up)
-    each = 1 if c.ndim == 2 else c.size // (2 * fewest + 1) + 1  # rounds a row, at most
+    each = 1 if c.ndim == 2 and not shoes else c.shape[-1] // (2 * fewest + 1) + 1  # a row's
     c = np.ascontiguousarray(np.atleast_2d(c), dtype=np.int8)
     cut = c.shape[1] if cut is None else _in_range("cut", cut, 0)
     out = np.zeros((c.shape[0] * each, L.R_FIXED + boxes * L.R_BOX), np.int64)
