@@ -181,7 +181,11 @@ def _play(i, g, dl, c, par, hs):
 
 @njit
 def ask(what, i, g, dl, c, par, hs, out):
-    """``what`` of hand ``i`` into ``out``: 0 stand, 1 hit, 2 double, 3 play on."""
+    """``what`` of hand ``i`` into ``out``: 0 stand, 1 hit, 2 double, 3 play on. ``g``: (HANDS,
+    TOTAL, SOFT, CHILD, the shoe less the up card as float64); ``dl``: `dealer_tree` of the up
+    card and its outcome vector from that shoe; ``c``: a `context`; ``par``: (the dealer-blackjack
+    mode ``MODE_*``, the index of the card that gives the dealer blackjack or -1, split or not);
+    ``hs``: each hand's decision (``STAND``, ``HIT``, ``BEST``)."""
     if what == 0:
         _stand(i, 1.0, g, dl, c, par, out)
     elif what == 1:
