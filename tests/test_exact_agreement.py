@@ -1,0 +1,43 @@
+"""Every rule key at a value other than the NZ rules': the engine's house edge, a shuffle every
+round (the exact analyzer's full shoe), within 4 standard errors of the exact analyzer's, each
+game played by the basic strategy derived for its rules."""
+
+import dataclasses
+
+import pytest
+
+from simulator import engine, tally
+from simulator.exact.analyze import analyze, basic_strategy
+from simulator.rules import Rules
+
+ROUNDS = 20_000_000
+VARIANTS = [
+    {"decks": 1}, {"decks": 2}, {"decks": 8},
+    {"dealer_hits_soft_17": True}, {"hole_card": "peek"},
+    {"dealer_blackjack_takes": "all"}, {"dealer_blackjack_takes": "original"},
+    {"double_on": "any"}, {"double_on": "9-11"}, {"double_on": "10-11"},
+    {"double_after_split": False}, {"max_hands": 2}, {"max_hands": 4},
+    {"resplit_aces": True, "max_hands": 4}, {"hit_split_aces": True},
+    {"surrender": "late"}, {"surrender": "early"},
+    {"blackjack_pays": 1.2}, {"super_sevens": False},
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("changes", VARIANTS, ids=lambda c: ",".join(f"{k}={v}" for k, v in
+                                                                      c.items()))
+def test_the_simulated_house_edge_agrees_with_the_exact_one(changes):
+    rules = dataclasses.replace(Rules(), shuffle="every-round", **changes)
+    basic = basic_strategy(rules)
+    exact = analyze(rules, basic)
+    seed = 30 + VARIANTS.index(changes)
+    he = tally.summarize(engine.run(rules, basic, ROUNDS, seed), rules)["house_edge"]
+    assert abs(he["mean"] - exact["house_edge"]) < 4 * he["se"], (he, exact["house_edge"])
+
+
+def test_an_insurance_taker_agrees_with_the_exact_house_edge():
+    rules = dataclasses.replace(Rules(), shuffle="every-round")
+    taker = basic_strategy(rules, insurance=True)
+    exact = analyze(rules, taker)
+    he = tally.summarize(engine.run(rules, taker, ROUNDS, 29), rules)["house_edge"]
+    assert exact["insurance_ev"] < 0
+    assert abs(he["mean"] - exact["house_edge"]) < 4 * he["se"], (he, exact["house_edge"])
