@@ -1,7 +1,7 @@
 """The player's expected values by card removal, for one up card (rules 4.1, 8.2, 10, 11, 12.1).
 
-`UpCard` holds the shoe with the up card out, a cache of dealer outcome vectors by the cards the
-player has taken, and the hand trees of one *policy*: either a total-dependent strategy table
+`UpCard` holds the shoe with the up card out and the hand trees of one *policy*
+(`simulator.exact.tree`, each hand valued once): either a total-dependent strategy table
 (``simulator.strategy.Strategy`` layout) or ``None`` for composition-dependent optimal play.
 
 A hand's result is a stats vector (``EV``, ``EX2``, then ``G``: E[X; dealer outcome d] for the
@@ -35,7 +35,6 @@ from simulator.exact.tree import (
     STAND,
 )
 
-# per-hand treatment of the dealer-blackjack branch (no-hole game), see docs/exact.md
 _HIT_CODES = (L.H, L.D, L.RH)  # the hit/stand part of a hard/soft code
 
 
@@ -115,7 +114,6 @@ class UpCard:
         # be fractional, e.g. a shoe depleted to a true count, simulator.exact.indices).
         self.base = full_shoe(rules.decks) if shoe is None else np.array(shoe, dtype=np.float64)
         self.base[up - 1] -= 1
-        self.base_total = self.base.sum()
         dbj = "original" if rules.hole_card == "peek" else rules.dealer_blackjack_takes
         self.mode = {"all": MODE_ALL, "original": MODE_ORIGINAL,
                      "original-and-busted": MODE_OAB}[dbj]
@@ -147,11 +145,6 @@ class UpCard:
         if self.bj_card < 0:
             return 0.0
         return comp[self.bj_card] / comp.sum()
-
-    def draw_probs(self, removed):
-        c = self.comp(removed)
-        n = c.sum()
-        return [(v, c[v - 1] / n) for v in range(1, 11) if c[v - 1] > 0]
 
     # -- hand values (simulator.exact.tree) ---------------------------------------------------
     def decisions(self) -> np.ndarray:
