@@ -179,7 +179,7 @@ def _play(i, g, dl, c, par, hs):
     done[i] = True
 
 
-@njit
+@njit(nogil=False)  # (it writes the context's kept values: a second thread waits its turn)
 def ask(what, i, g, dl, c, par, hs, out):
     """``what`` of hand ``i`` into ``out``: 0 stand, 1 hit, 2 double, 3 play on. ``g``: (HANDS,
     TOTAL, SOFT, CHILD, the shoe less the up card as float64); ``dl``: `dealer_tree` of the up
