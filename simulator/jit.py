@@ -9,9 +9,10 @@ take ``inline="always"``.
 Numba checks a cached function against its own source file only, yet a compiled function holds
 the code of the functions it calls from other modules. The engine's functions (``simulator/
 kernel/``, ``layout.py``, this file) are therefore stamped with one hash of all those sources,
-and the exact analyzer's (``exact/dealer.py``, ``exact/tree.py``) with one of theirs: a change
-in any file of a group recompiles every function of it. ``warm`` compiles (or loads) each version
-of the engine once a process, saying so on stderr while a cold compile lasts.
+and the exact analyzer's (``exact/dealer.py``, ``exact/tree.py``, this file: its options compile
+both) with one of theirs: a change in any file of a group recompiles every function of it.
+``warm`` compiles (or loads) each version of the engine, and the analyzer's kernels, once a
+process, saying so on stderr while a cold compile lasts.
 """
 
 import functools
