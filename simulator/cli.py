@@ -1510,8 +1510,7 @@ def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, dec
     Each play (the Illustrious 18: insurance, 16 v 10, 15 v 10, ...) is valued on shoes depleted
     to each true count from -10 to +10 (docs/counting.md); its index is the true count where the
     better action changes. The shipped strategies/indices/hi-lo-nz.toml is this command's output
-    for the NZ rules. Takes about 20 s on one core; the plays are valued side by side on every
-    CPU.
+    for the NZ rules. Takes about 7 s of CPU; the plays are valued side by side on every CPU.
 
     \b
     Examples:
@@ -1568,7 +1567,7 @@ def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bo
         if not quiet:
             click.echo(f"bjsim: exact analysis by card removal: every play of every two-card "
                        f"hand valued against {len(todo)} up card{'s' if len(todo) > 1 else ''} "
-                       f"(about {5 * len(todo)} s of CPU, on every core; then kept)", err=True)
+                       f"(about a second of CPU an up card, on every core; then kept)", err=True)
         made = hands.hand_values(rules, chart, todo)
         for up in todo:
             kept[up] = [r for r in made if r["up"] == up]

@@ -527,9 +527,11 @@ def render(stats: dict, meta: dict, fmt: str) -> str:
         return render_json(stats, meta)
     if fmt == "csv":
         run, target = meta["run"], meta["run"].get("precision") or {}
+        met = target.get("met")  # (true and false as simulate's csv writes them)
         df = frame(stats).assign(  # the run on every row: rounds, seed, interrupted, precision
-            rounds=run["rounds_played"], seed=run["seed"], partial=run["partial"],
-            precision_target=target.get("target"), precision_met=target.get("met"))
+            rounds=run["rounds_played"], seed=run["seed"], partial=str(run["partial"]).lower(),
+            precision_target=target.get("target"),
+            precision_met=None if met is None else str(met).lower())
         return df.to_csv(index=False, float_format="%.10g")
     return render_text(stats, meta, markdown=fmt == "markdown")
 

@@ -139,7 +139,7 @@ def test_csv_json_and_markdown_agree():
     assert float(ss["difference"]) == pytest.approx(d["mean"])
     # the run on every csv row, as json's run says it
     assert {(r["rounds"], r["seed"], r["partial"], r["precision_target"]) for r in rows} == {
-        (str(doc["run"]["rounds_played"]), str(doc["run"]["seed"]), "False", "")}
+        (str(doc["run"]["rounds_played"]), str(doc["run"]["seed"]), "false", "")}
 
 
 def test_a_vary_label_is_written_one_way_in_every_format():
@@ -166,7 +166,7 @@ def test_csv_says_whether_a_precision_target_was_met():
     doc = json.loads(run(*args, "json").stdout)
     rows = list(csv.DictReader(io.StringIO(run(*args, "csv").stdout)))
     assert doc["run"]["precision"]["met"] is True
-    assert {(r["precision_target"], r["precision_met"]) for r in rows} == {("0.5", "True")}
+    assert {(r["precision_target"], r["precision_met"]) for r in rows} == {("0.5", "true")}
 
 
 def test_json_gives_each_strategy_of_a_game_of_several():

@@ -187,6 +187,11 @@ def test_simulate_exact_withholds_the_z_its_interval_withholds():
     got = {r["item"]: r["value"] for r in rows if r["section"] == "exact"}
     assert got["super_sevens_house_edge:z"] == "" and got["house_edge:z"] != ""
     assert got["super_sevens_house_edge:z_note"].startswith("no z: ")
+    # per what, as simulate's own rows of the same figures
+    per = {(r["section"], r["item"]): r["per"] for r in rows}
+    assert per[("exact", "super_sevens_house_edge:exact")] == per[("return", "super_sevens")] \
+        == "unit staked"
+    assert per[("exact", "house_edge:exact")] == "initial wager"
     # a strategy that never hits 7-7 makes no 7-7-7: 100,000 rounds give an interval and a z
     args = ["--rounds", "100k", "--seed", "7", "--quiet", "--strategy", "never-bust", "--exact"]
     doc = json.loads(run("simulate", *args, "-f", "json").stdout)

@@ -383,8 +383,7 @@ def comparison_csv(cmp: dict) -> str:
             c = c_all.get(key)
             if not c:
                 continue
-            per = {"house_edge": "initial wager", "super_sevens_house_edge": "bet"}.get(
-                key, "unit staked")
+            per = "initial wager" if key == "house_edge" else "unit staked"  # (as simulate's)
             for item in ("exact", "difference", "z"):
                 v = c[item]
                 se = c["se"] if item == "difference" else None
