@@ -1062,7 +1062,8 @@ def main(argv=None):
     metavar="HALF_WIDTH",
     help="Play whole chunks until the 95% confidence half-width of the house edge is at most "
     "this (a fraction of the wager: 0.0005 = ±0.05%), capped by --max-rounds. The stop is "
-    "decided on chunks 0..k in order, so the same seed stops at the same chunk.",
+    "decided on chunks 0..k in order, from 1,000 rounds on, so the same seed stops at the same "
+    "chunk.",
 )
 @click.option(
     "--max-rounds", type=COUNT, default=1_000_000_000, show_default="1,000,000,000",
@@ -1716,7 +1717,7 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
               metavar="HALF_WIDTH",
               help="Play whole chunks until every variant's house-edge difference (the whole "
               "game's) has a 95% half-width of at most this (a fraction: 0.0005 = ±0.05%), "
-              "capped by --max-rounds.")
+              "capped by --max-rounds; checked from 30 paired blocks and 1,000 rounds on.")
 @click.option("--max-rounds", type=COUNT, default=1_000_000_000, show_default="1,000,000,000",
               help="With --precision: the most rounds per game.")
 @click.option("--scheduler", default=None, metavar="local|tcp://HOST:PORT",

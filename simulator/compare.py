@@ -191,7 +191,8 @@ class PairedState(engine.RunState):
         return total
 
     def measure(self, prefix) -> float | None:
-        return widest(prefix, self.games)
+        """`widest`, once the differences have intervals (`MIN_BLOCKS` paired blocks)."""
+        return widest(prefix, self.games) if int(prefix[-2]) >= MIN_BLOCKS else None
 
     def read_checkpoint(self, prefix_end: int, prefix, extra: dict, stop) -> tuple:
         """The prefix and finished chunks of a checkpoint (`simulator.checkpoint.resume`),

@@ -219,6 +219,11 @@ def run(
 # Precision targets and resumable runs
 
 
+# Rounds before a precision target is checked: the SD of fewer (of two alike: 0) is no ground
+# to stop on.
+MIN_TARGET_ROUNDS = 1_000
+
+
 def half_width(tally) -> float | None:
     """The 95% confidence half-width of the house edge of ``tally`` (``Z95 * se``, as
     `simulator.tally.summarize` computes it); None with fewer than two rounds."""
@@ -330,7 +335,7 @@ class RunState:
         return self.finished
 
     def _check_target(self) -> None:
-        if self.precision is None:
+        if self.precision is None or int(self.prefix[L.T_ROUNDS]) < MIN_TARGET_ROUNDS:
             return
         hw = self.measure(self.prefix)
         if hw is not None and hw <= self.precision:

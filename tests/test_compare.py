@@ -339,6 +339,21 @@ def test_h17_paired_se_is_at_least_three_times_smaller_than_independent_runs(h17
 # Bookkeeping: precision target, checkpoints
 
 
+def test_precision_waits_for_the_blocks_an_interval_needs():
+    # 10 paired blocks a chunk: a target any half-width meets is met once the differences have
+    # intervals (MIN_BLOCKS blocks, as the report withholds them below), at the third chunk
+    games = [_game("base"), _game("h17", NZ.replace(dealer_hits_soft_17=True))]
+    state = C.PairedState(20_000, 1_000, 1.0, games, 100)
+    job = C.PlayVariants([g.rules.to_params() for g in games],
+                         [engine.stack_tables(g.rules, list(g.strategies)) for g in games],
+                         5, 20_000, 1_000, 100)
+    for i in range(3):
+        assert not state.finished and state.half_width() is None
+        state.add(i, job(i)[2])
+    assert C.MIN_BLOCKS == 30 and state.finished and state.stop_chunk == 2
+    assert C.widest(state.total(), games) is not None
+
+
 def test_precision_stops_at_the_first_prefix_within_the_target():
     games = [_game("base"), _game("h17", NZ.replace(dealer_hits_soft_17=True))]
     state = C.PairedState(20_000, 1_000, None, games, 50)

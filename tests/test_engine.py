@@ -163,6 +163,24 @@ def test_precision_not_met_plays_every_chunk_up_to_the_cap():
     assert state.total()[L.T_ROUNDS] == 3_000
 
 
+def test_precision_is_not_met_on_the_spread_of_a_few_rounds():
+    # Chunks of one round: two rounds alike have an SD of 0, hence a half-width of 0. The target
+    # is checked only from MIN_TARGET_ROUNDS rounds on, where an SD means something.
+    parts = chunk_tallies(NZ, 40, 1, 1)
+    alike = next(i for i in range(39) if parts[i][L.T_RTOTAL_SUM] == parts[i + 1][L.T_RTOTAL_SUM])
+    assert engine.half_width(parts[alike] + parts[alike + 1]) == 0.0  # what the rule once took
+    state = engine.RunState(10_000, 1, precision=1e-6)
+    state.add(0, parts[alike])
+    state.add(1, parts[alike + 1])
+    assert not state.finished and state.stop_chunk is None
+    halves = chunk_tallies(NZ, 1_000, 2, 500)
+    few = engine.RunState(10_000, 500, precision=1.0)  # any half-width meets it ...
+    few.add(0, halves[0])
+    assert not few.finished  # ... but not on 500 rounds
+    few.add(1, halves[1])
+    assert few.finished and few.stop_chunk == 1 and engine.MIN_TARGET_ROUNDS == 1_000
+
+
 # ---------------------------------------------------------------------------------------------
 # simulate --precision / --max-rounds
 
