@@ -276,6 +276,11 @@ class MainGroup(OneLineGroup):
             previous = {}
         try:
             return super().main(*args, **kwargs)
+        except OSError as err:  # stdout itself failing (a full disk) where no command says so
+            if isinstance(err, BrokenPipeError) or not _writing_stdout(err):
+                raise
+            click.echo(f"Error: stdout: cannot write: {err.strerror or err}", err=True)
+            sys.exit(OutputError.exit_code)
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
@@ -293,6 +298,18 @@ class MainGroup(OneLineGroup):
     def invoke(self, ctx):
         with _interrupt_exits():
             return super().invoke(ctx)
+
+
+def _writing_stdout(err: OSError) -> bool:
+    """Whether ``err`` was raised writing to stdout (`click.echo`'s ``file``: descriptor 1)."""
+    tb = err.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    stream = None if tb is None else tb.tb_frame.f_locals.get("file")
+    try:
+        return stream is not None and stream.fileno() == 1
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 @contextlib.contextmanager

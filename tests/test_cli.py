@@ -6,6 +6,8 @@ import json
 import os
 import re
 import shlex
+import subprocess
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -523,6 +525,19 @@ def test_an_output_that_cannot_be_written_loses_no_report(tmp_path, monkeypatch)
     monkeypatch.setattr(click, "echo", echo)
     done = run("rules", "show")
     assert done.exit_code == 1 and "Traceback" not in done.output
+    assert done.stderr.strip() == "Error: stdout: cannot write: No space left on device"
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("args", [["strategy", "list"], ["rules", "check", "nz1994"],
+                                  ["--version"], ["simulate", "--help"]])
+def test_a_full_stdout_is_one_line_for_every_command(args):
+    # /dev/full refuses every write: a command with no output handling of its own (a listing,
+    # a check, click's --version and --help) says so in one line too, exit code 1
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "simulator", *args], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=120)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert done.stderr.strip() == "Error: stdout: cannot write: No space left on device"
 
 
