@@ -609,6 +609,9 @@ class OutputPath(click.ParamType):
         path = os.fspath(value)
         if path == "-" and not self.folder and param is not None and param.name == "output":
             return None  # stdout, as --cards - reads stdin
+        if path == "-" and self.folder:
+            self.fail("-: a folder is written here, not stdout: name a folder (./- for one "
+                      "called '-')", param, ctx)
         problem = output_problem(path, True) if self.folder else file_probe(path)
         if problem is not None:
             self.fail(f"{path}: {problem}" if path else problem, param, ctx)
@@ -637,6 +640,14 @@ OUTPUT_FILE = OutputPath()
 
 # ---------------------------------------------------------------------------------------------
 # Shared options
+
+
+def _a_name(ctx, param, value):
+    """A ``--name``: not empty (outputs and reports label the file by it)."""
+    if value is not None and not value.strip():
+        raise click.BadParameter("an empty name: give one, or leave --name out for the default",
+                                 ctx, param)
+    return value
 
 
 def _shipped(ctx, param, value):
@@ -1464,7 +1475,7 @@ def strategies_show(name, output):
               "Default: the pair table's 7,7 play, best for the main wager alone.")
 @click.option("--insurance", is_flag=True,
               help="Take insurance and even money (the insurance-taker); default: never.")
-@click.option("--name", default=None, metavar="NAME",
+@click.option("--name", default=None, metavar="NAME", callback=_a_name,
               help="The strategy's name. Default: basic (basic-super-sevens with "
               "--with-super-sevens, insurance-taker with --insurance).")
 @click.option("-o", "--output", type=OUTPUT_FILE, default=None,
@@ -1515,7 +1526,7 @@ def strategy_generate(rules_path, overrides, boxes, super_sevens, with_super_sev
               help="A balanced count system: a shipped one (strategies/counts/) or a file.")
 @click.option("--decks-left", type=FiniteRange(0.5, 8), default=None, metavar="D",
               help="The depth the plays are valued at, in decks left. Default: half the shoe.")
-@click.option("--name", default=None, metavar="NAME",
+@click.option("--name", default=None, metavar="NAME", callback=_a_name,
               help="The index set's name. Default: COUNT-RULES, e.g. hi-lo-nz1994.")
 @click.option("-o", "--output", type=OUTPUT_FILE, default=None,
               metavar="FILE", help="Write the index file to FILE instead of stdout.")

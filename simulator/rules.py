@@ -516,6 +516,8 @@ def read_text(path, kind: str, error=None, source=None, missing=None) -> str:
     line of ``error`` (default `RuleError`) starting with ``source`` (default the path);
     ``missing``: the line for a missing file, if not the default."""
     error = RuleError if error is None else error
+    if str(path) == "":  # (Path("") would read as the folder ".")
+        raise error(f"{source + ': ' if source else ''}an empty path: name a {kind} file")
     source = str(path) if source is None else source
     try:
         raw = Path(path).read_bytes()
@@ -549,6 +551,8 @@ def read_toml(path, kind: str, error=None) -> dict:
 
 def load_rule_file(path=None) -> tuple[Rules, dict]:
     """Read, check and return ``(rules, meta)`` from a TOML rule file (None: the NZ set)."""
+    if path is not None and str(path) == "":
+        raise RuleError("an empty path: name a rule file (or a shipped one by name)")
     path = Path(DEFAULT_RULES_PATH if path is None else path)
     if not path.exists():
         names = ", ".join(sorted(f.stem for f in DEFAULT_RULES_PATH.parent.glob("*.toml")))
@@ -672,12 +676,14 @@ def _parse_override_value(key: str, text: str, source: str):
     except (ValueError, ZeroDivisionError, OverflowError):
         what = {
             "int": "not an integer",
-            "float": "not a number",
+            "float": "not a number (a decimal, or a fraction such as 6/5 or 6:5 with a "
+                     "denominator above 0)",
             "bool": "not true or false",
             "pays": "not a list of integers",
         }[kind]
+        also = " (also yes/no, on/off, 1/0)" if kind == "bool" else ""
         raise RuleError(
-            f"{source}: key '{key}' = '{_q(text)}' is {what}: allowed {_allowed(key)}"
+            f"{source}: key '{key}' = '{_q(text)}' is {what}: allowed {_allowed(key)}{also}"
         ) from None
 
 

@@ -116,6 +116,13 @@ def from_strategy(base, name: str) -> Variant:
     return Variant(f"strategy={label}", base, (f"strategy={label}",), "--vary-strategy", name)
 
 
+def _path(path) -> Path:
+    """``--variant``'s ``path`` as a Path; "" (which a Path reads as the folder ".") refused."""
+    if str(path) == "":
+        raise RuleError("--variant: an empty path: name a variant file (or a shipped one)")
+    return Path(path)
+
+
 def _read_toml(path: Path) -> dict:
     src = str(path)
     names = ", ".join(f"variants/{f.stem}" for f in shipped())
@@ -134,7 +141,7 @@ def is_variant_file(data: dict) -> bool:
 def read_variant_file(path) -> dict:
     """The checked ``[variant]`` table of a variant file with its ``changes`` (a dict) and its
     ``baseline`` resolved to a path; None-valued ``baseline`` means the NZ rule set."""
-    path = Path(path)
+    path = _path(path)
     data = _read_toml(path)
     src = str(path)
     for key in data:
@@ -165,7 +172,7 @@ def read_variant_file(path) -> dict:
 
 def baseline_of(path) -> Path | None:
     """The baseline rule file a variant file names (None for a plain rule file or none named)."""
-    data = _read_toml(Path(path))
+    data = _read_toml(_path(path))
     if not is_variant_file(data):
         return None
     return read_variant_file(path)["baseline"]
@@ -174,7 +181,7 @@ def baseline_of(path) -> Path | None:
 def from_file(base, path) -> Variant:
     """The variant of ``--variant FILE``: a variant file's changes applied to ``base``, or a
     whole rule file."""
-    path = Path(path)
+    path = _path(path)
     data = _read_toml(path)
     if not is_variant_file(data):
         rules, meta = load_rule_file(path)

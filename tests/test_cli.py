@@ -528,6 +528,26 @@ def test_an_output_that_cannot_be_written_loses_no_report(tmp_path, monkeypatch)
     assert done.stderr.strip() == "Error: stdout: cannot write: No space left on device"
 
 
+@pytest.mark.parametrize("args, words", [
+    (["simulate", "--rules", ""], ["an empty path", "rule file"]),
+    (["rules", "check", ""], ["an empty path", "rule file"]),
+    (["replay", "--cards", ""], ["an empty path", "card file"]),
+    (["compare", "--variant", ""], ["--variant", "an empty path", "variant file"]),
+    (["report", "--variant", "", "-o", "unused"], ["--variant", "an empty path"]),
+    (["report", "--no-variants", "-o", "-"], ["--output", "not stdout", "./-"]),
+    (["strategy", "generate", "--name", ""], ["--name", "an empty name"]),
+    (["strategy", "indices", "--name", " "], ["--name", "an empty name"]),
+])
+def test_empty_paths_names_and_a_report_to_stdout_are_refused_saying_why(args, words, tmp_path,
+                                                                          monkeypatch):
+    monkeypatch.chdir(tmp_path)  # (nothing made in the checkout, should one be accepted)
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code in (1, 2) and "Traceback" not in result.output, result.output
+    line = [ln for ln in result.stderr.splitlines() if ln.strip()][-1]
+    assert line.startswith("Error:") and all(w in line for w in words), line
+    assert not (tmp_path / "-").exists() and not (tmp_path / "unused").exists()
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
 @pytest.mark.parametrize("args", [["strategy", "list"], ["rules", "check", "nz1994"],
                                   ["--version"], ["simulate", "--help"]])

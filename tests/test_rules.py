@@ -284,7 +284,11 @@ def test_overrides_are_typed_by_key():
         ("deck=6", "--set: unknown key 'deck': did you mean 'decks'?"),
         ("decks", "--set: 'decks' is not KEY=VALUE: e.g. decks=8"),
         ("double_after_split=maybe", "--set: key 'double_after_split' = 'maybe' is not true or "
-                                     "false: allowed true or false"),
+                                     "false: allowed true or false (also yes/no, on/off, 1/0)"),
+        ("blackjack_pays=6:0", "--set: key 'blackjack_pays' = '6:0' is not a number (a decimal, "
+                               "or a fraction such as 6/5 or 6:5 with a denominator above 0): "
+                               "allowed a number 1-3 in steps of 0.1 (1.5 = 3 to 2, 1.2 = 6 to "
+                               "5)"),
         ("shuffle=csm", "--set: key 'shuffle' = \"csm\" is not a choice: allowed \"cut-card\", "
                         "\"every-round\""),
         ("decks=8,penetration=0.8", "--set: 'decks=8,penetration=0.8': one KEY=VALUE each: "
