@@ -68,3 +68,21 @@ def test_strategies_with_one_hit_stand_chart_share_trees_and_get_fresh_trees_fig
     fresh, fresh_ups = A.evaluate(rules, derived)
     assert fresh_ups is not ups
     assert repr(fresh) == repr(kept)  # every figure and hand, bit for bit
+
+
+def test_a_cache_folder_that_cannot_be_written_is_said_once(tmp_path, monkeypatch, capsys):
+    # BJSIM_CACHE_DIR naming a file: nothing can be kept, and stderr says so once a process
+    not_a_folder = tmp_path / "cachefile"
+    not_a_folder.write_text("")
+    monkeypatch.setenv(cache.CACHE_ENV, str(not_a_folder))
+    monkeypatch.setattr(cache, "_WARNED", [])
+    assert not cache.write_atomic(cache.cache_dir() / "a" / "x.json", "{}")
+    assert not cache.write_atomic(cache.cache_dir() / "b" / "y.json", "{}")
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"bjsim: the cache folder {not_a_folder} "
+                                                   "cannot be written (")
+    assert "results are not kept" in err and cache.CACHE_ENV in err
+    ok = tmp_path / "ok"
+    monkeypatch.setenv(cache.CACHE_ENV, str(ok))
+    assert cache.write_atomic(cache.cache_dir() / "x.json", "{}")
+    assert capsys.readouterr().err == ""

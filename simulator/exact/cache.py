@@ -12,6 +12,7 @@ import functools
 import hashlib
 import os
 import pickle
+import sys
 from pathlib import Path
 
 from simulator import __version__, atomic
@@ -59,8 +60,16 @@ def write_atomic(path: Path, data: str | bytes) -> bool:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic.write(path, data)
         return True
-    except OSError:
+    except OSError as err:
+        if not _WARNED:  # once a process: every later result is not kept either
+            _WARNED.append(path)
+            sys.stderr.write(f"bjsim: the cache folder {cache_dir()} cannot be written "
+                             f"({err.strerror or err}): results are not kept, and are worked "
+                             f"out again each run (set {CACHE_ENV} to a folder you can write)\n")
         return False
+
+
+_WARNED: list = []
 
 
 @contextlib.contextmanager
