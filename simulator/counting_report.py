@@ -606,10 +606,12 @@ def _ss_by_count(c, check, density=None) -> list[dict]:
         sim = _flat(c[L.C_SS_FLAT_NET][i], c[L.C_SS_FLAT_SQ][i], n, 1.0)
         exact = c[L.C_SS_EXACT][i] / L.SS_EXACT_SCALE / n
         exact_se = _exact_se(c[L.C_SS_EXACT_SQ][i], exact, n)
-        z, note = _ss_z(sim, exact, check, exact_se, None if density is None else density(i))
-        out.append({
+        at = None if density is None else density(i)
+        z, note = _ss_z(sim, exact, check, exact_se, at)
+        few = n < MIN_SAMPLE or not sim["sd"] or _too_few_bets(sim, check, at) is not None
+        out.append({  # (a sample SE from fewer bets than the rarest line's 30 wins runs low)
             "count": L.TC_MIN + i, "label": bucket_label(i), "bets": n,
-            "return": sim["mean"], "se": sim["se"] if n >= MIN_SAMPLE and sim["sd"] else None,
+            "return": sim["mean"], "se": None if few else sim["se"],
             "exact": exact, "exact_se": exact_se,
             "z_house_edge": z, "z_note": note,
             "favourable_share": _ratio(c[L.C_SS_PLUS][i], c[L.C_ROUNDS][i]),
@@ -847,7 +849,7 @@ def _exact_ses(f: dict) -> bool:
 
 
 def _ss_se_head(f: dict) -> str:
-    return "SE (exact)" if _exact_ses(f) else "SE (sample)"
+    return "SE (exact SD)" if _exact_ses(f) else "SE (sample)"
 
 
 def _ss_rows(f: dict) -> list[list[str]]:
@@ -927,8 +929,8 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     if f["super_sevens_by_count"]:
         out += ["", f"Super Sevens by {kind} (return per unit staked; exact: from each round's "
                 "start shoe, by the published convention: a third card always dealt; "
-                f"no sample SE from fewer than 30 bets at a count, or from results without "
-                "spread)", ""]
+                f"no sample SE from fewer than 30 bets at a count, from fewer than 30 wins of the "
+                "rarest line above 3 to 1 expected, or from results without spread)", ""]
         out += grid([kind, "bets", "simulated", _ss_se_head(f), "exact",
                      "z (of the house edge)", "favourable", "counter's bets"], _ss_rows(f))
         fl = ss["flat"]
@@ -936,8 +938,8 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                 f"{ss_spread(ss)}, exact: mean over the rounds' starting shoes (published "
                 f"convention) {_pct(ss['exact'])}, "
                 + ("no z" if ss["z_house_edge"] is None else
-                   f"z (of the house edge) {_z_num(ss['z_house_edge'])}") + "; the bet "
-                "favoured the player in "
+                   f"z (of the house edge) {_z_num(ss['z_house_edge'])}") + "; by that "
+                "convention's exact return the bet favoured the player in "
                 f"{_pct(ss['favourable_share'], 2, sign=False)} of rounds; "
                 + ("the counter never bet it." if not ss["counter_bets"] else
                    f"the counter bet it {ss['counter_bets']:,} units for a return of "

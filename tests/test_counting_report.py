@@ -504,6 +504,10 @@ def test_the_super_sevens_table_by_count(fig):
     assert none["bets"] == 40 and none["se"] is None  # 40 losses: no spread, no SE
     (many,) = CR.figures(tally_of(ROUNDS * 15), load_plan("hi-lo-1-12"),
                          Rules())["super_sevens_by_count"]
+    assert many["bets"] == 30 and many["se"] is None  # 30 bets: no 5000 to 1 pay seen yet
+    flat_pays = Rules(super_sevens_pays=(3, 3, 3, 3, 3))  # no line above 3 to 1: 30 bets do
+    (many,) = CR.figures(tally_of(ROUNDS * 15), load_plan("hi-lo-1-12"),
+                         flat_pays)["super_sevens_by_count"]
     assert many["se"] == pytest.approx(statistics.stdev([-1, 3] * 15) / math.sqrt(30))
     assert row["exact"] == pytest.approx(0.3)
     assert row["z_house_edge"] is None  # two bets say nothing of a 5000 to 1 pay
@@ -577,7 +581,7 @@ def test_the_super_sevens_interval_is_the_exact_ses_in_every_format():
         for fmt in ("table", "markdown"):
             text = CR.render(f, fmt)
             assert f"-25.000% ± {100 * half:.3f}% (95%: " in text, fmt
-            assert f"exact SE {100 * exact_se:.3f}%)" in text and "SE (exact)" in text
+            assert f"exact SE {100 * exact_se:.3f}%)" in text and "SE (exact SD)" in text
 
 
 def test_a_strategy_off_the_convention_has_its_samples_interval_not_the_conventions_se():
@@ -595,7 +599,7 @@ def test_a_strategy_off_the_convention_has_its_samples_interval_not_the_conventi
                                                  pytest.approx(-0.25 + half))
     assert float(_ss_csv_row(f)["flat_return"]["se"]) == pytest.approx(fl["se"])
     text = CR.render(f, "table")  # the by-count table's SE column is the sample's too
-    assert "SE (sample)" in text and "SE (exact)" not in text
+    assert "SE (sample)" in text and "SE (exact SD)" not in text
     assert f"{100 * f['super_sevens_by_count'][0]['se']:.2f}%" in text
     # basic's own line (e) chance sets how many bets an interval needs: 2,000,000 are too few
     few = CR.figures(ss_tally(2_000_000, -500_000, 74 * 2_000_000, -0.11, exact_sq=525.0),

@@ -649,14 +649,15 @@ def counting(data: dict) -> Section | None:
     if f["super_sevens_by_count"]:
         scols = [("label", kind, "text"), ("bets", "bets", "int"), ("return", "simulated", "spct2"),
                  ("se", "SE (sample)", "pct2"), ("exact", "exact", "spct2"),
-                 ("exact_se", "SE (exact)", "pct2"),
+                 ("exact_se", "SE (exact SD)", "pct2"),
                  ("z_house_edge", "z (of the house edge)", "z"),
                  ("favourable_share", "rounds favourable", "pct1"),
                  ("counter_bets", "counter's bets", "int")]
         blocks += [
             f"Super Sevens by {kind}: the simulated return of every Super Sevens bet dealt at "
-            "that count, beside its exact return from each round's starting shoe "
-            f"(simulator.exact.sevens). The bet favoured the player in "
+            "that count, beside its exact return by the published convention (a third card "
+            "always dealt) from each round's starting shoe "
+            f"(simulator.exact.sevens). By that exact return the bet favoured the player in "
             f"{fmt(ss['favourable_share'], 'pct2')} of rounds "
             + ("with a shuffle every round" if f["rules"].get("shuffle") == "every-round" else
                f"at penetration {f['rules']['penetration']:g}")
