@@ -485,15 +485,17 @@ def _sevens(rules, fig, runs: dict) -> dict:
         why = (f"The strategy's own 7-7 play's {100 * own_edge:.3f}% and {fig_word}'s agree: "
                "it takes a third card "
                "to every 7-7 (a hit or a double), which is what the published convention "
-               "assumes. (Rule 14.4 settles the bet on the first two cards when 7-7 is split "
-               f"or stood on, so a strategy that does either gives up part of the {three}.)")
+               "assumes. (The bet is settled on the first two cards when 7-7 is split (14.4) "
+               "or stood on (lines (b) and (c): no third card), so a strategy that does either "
+               f"gives up part of the {three}.)")
     elif abs(own_edge - hit["house_edge"]) < 1e-12:
         why = (f"{pair} differ because {fig_word} assumes the third card is always "
                f"dealt, {peeked}; the strategy's own 7-7 play, a third card to every 7-7, "
                "gives the return of hitting every 7-7.")
     else:
-        why = (f"{pair} differ because rule 14.4 settles the bet on the first two cards when "
-               f"7-7 is split or stood on, so the {three.replace(', lines', ' (lines') + ')'} "
+        why = (f"{pair} differ because the bet is settled on the first two cards when 7-7 is "
+               "split (14.4) or stood on (lines (b) and (c): no third card), so the "
+               f"{three.replace(', lines', ' (lines') + ')'} "
                f"need a hit or a double, while {fig_word} assumes the third card is "
                "always dealt, " + ("which is exactly the return when every 7-7 is hit." if same
                                    else peeked + "."))

@@ -241,7 +241,8 @@ def wagers(data: dict) -> Section:
         "sd_box_round; split rounds' SD approximated, docs/exact.md A3), which is also the main "
         "game's alone where the strategy takes no insurance"
         + ("; for Super Sevens its SD per unit staked, whose simulated one rests on a handful "
-           "of its biggest pays and runs low until the run holds many of them" if ss else "")
+           "of its biggest pays and is far from the exact one (most often below it) until the run "
+           "holds many of them" if ss else "")
         + ". The exact analyzer gives none for insurance alone, or for the main game alone "
         "where insurance is taken ('-'). The volatility table uses the simulated SD"
         + (" but for Super Sevens (below)." if ss else "."), t,
