@@ -782,7 +782,8 @@ def test_sevens_changes_are_of_the_house_edge_as_the_choices_cost():
 
 
 @pytest.mark.parametrize("name, peek, equal, says, never", [
-    ("basic", False, False, "(a third card always dealt) differ because rule 14.4", "agree"),
+    ("basic", False, False, "(a third card always dealt) differ because the bet is settled on "
+     "the first two cards when 7-7 is split (14.4) or stood on (lines (b) and (c)", "agree"),
     ("mimic-dealer", False, True, "and the published figure's agree", "differ"),
     ("mimic-dealer", True, False, "which no 7-7 play achieves here", "split or stood on, so"),
 ])
