@@ -83,11 +83,14 @@ def _play(d, src: str, i: int) -> IndexPlay:
     if (isinstance(index, bool) or not isinstance(index, (int, float))
             or not math.isfinite(index) or abs(index) > 100):
         raise IndexFileError(f"{where}: index = {index!r}: allowed a number -100 to 100")
-    allowed = {"insurance": ("Y", "N"), "pairs": ("P", "Pd", "Rp", "N", "S", "H", "D")}.get(
+    allowed = {"insurance": ("Y", "N"), "pairs": ("P", "Pd", "Rp", "N")}.get(
         chart, tuple(L.ACTION_NAMES[c] for c in L.HARD_ACTIONS))
     for key in ("below", "at_or_above"):
         if d[key] not in allowed:
-            raise IndexFileError(f"{where}: {key} = {d[key]!r}: allowed " + " ".join(allowed))
+            why = " (N: not split, the hard or soft chart then plays the hand)" * (
+                chart == "pairs")
+            raise IndexFileError(f"{where}: {key} = {d[key]!r}: allowed " + " ".join(allowed)
+                                 + why)
     if chart == "insurance" and (row != "insurance" or up != "A"):
         raise IndexFileError(f"{where}: the insurance play's row and up: allowed 'insurance', 'A'")
     if chart == "insurance" and (d["below"], d["at_or_above"]) == ("Y", "N"):
@@ -95,8 +98,13 @@ def _play(d, src: str, i: int) -> IndexPlay:
                              "below = 'N', at_or_above = 'Y'")
     if chart == "pairs" and row not in PAIR_ROWS:
         raise IndexFileError(f"{where}: row = {row!r}: allowed " + " ".join(PAIR_ROWS))
-    if chart in ("hard", "soft") and not (row.isdigit() and 4 <= int(row) <= 21):
-        raise IndexFileError(f"{where}: row = {row!r}: allowed a total 4-21")
+    lo = 12 if chart == "soft" else 4  # (a soft hand holds an ace counted 11: 12 at least)
+    if chart in ("hard", "soft") and not (row.isdigit() and lo <= int(row) <= 21):
+        raise IndexFileError(f"{where}: row = {row!r}: allowed a total {lo}-21"
+                             + " (soft rows by total: A,7 is 18)" * (chart == "soft"))
+    if chart in ("hard", "soft") and int(row) == 21 and {d["below"], d["at_or_above"]} != {"S"}:
+        raise IndexFileError(f"{where}: row 21 stands at every count (rule 12.1 (a)): allowed "
+                             "below = at_or_above = 'S'")
     return IndexPlay(str(d.get("name", f"{row} v {up}")), chart, row, up, d["below"],
                      d["at_or_above"], float(index))  # fmt: skip
 

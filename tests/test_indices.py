@@ -153,6 +153,16 @@ def test_an_unreadable_index_file_is_one_line_naming_it(tmp_path):
     ('[[play]]\nchart = "hard"\nrow = "16"\nup = "10"\nbelow = "H"\nat_or_above = "S"\n'
      'index = 0\n', "key 'count' is missing: the count system the indices are for (as bjsim "
      "strategy indices writes it)"),
+    # each of these was taken and then played as something else, or never
+    ('count = "hi-lo"\n[[play]]\nchart = "pairs"\nrow = "8,8"\nup = "10"\nbelow = "S"\n'
+     'at_or_above = "P"\nindex = 0\n', "play 1: below = 'S': allowed P Pd Rp N (N: not split, "
+     "the hard or soft chart then plays the hand)"),
+    ('count = "hi-lo"\n[[play]]\nchart = "hard"\nrow = "21"\nup = "10"\nbelow = "H"\n'
+     'at_or_above = "S"\nindex = 0\n', "play 1: row 21 stands at every count (rule 12.1 (a)): "
+     "allowed below = at_or_above = 'S'"),
+    ('count = "hi-lo"\n[[play]]\nchart = "soft"\nrow = "5"\nup = "10"\nbelow = "H"\n'
+     'at_or_above = "S"\nindex = 0\n', "play 1: row = '5': allowed a total 12-21 (soft rows by "
+     "total: A,7 is 18)"),
 ])
 def test_an_index_file_without_plays_a_count_or_a_finite_index_is_refused(tmp_path, text, words):
     from simulator.index_plays import IndexFileError, load_indices
@@ -167,8 +177,8 @@ def test_an_index_file_without_plays_a_count_or_a_finite_index_is_refused(tmp_pa
 def test_an_index_file_with_more_counts_than_bands_the_engine_holds_is_refused(tmp_path):
     from simulator.index_plays import MAX_INDEX_COUNTS, IndexFileError, load_indices
 
-    cells = [(chart, str(t), up) for chart in ("hard", "soft") for t in range(4, 22)
-             for up in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")]
+    cells = [(chart, str(t), up) for chart, low in (("hard", 4), ("soft", 12))
+             for t in range(low, 21) for up in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")]
     plays = "".join(f'[[play]]\nchart = "{c}"\nrow = "{r}"\nup = "{u}"\nbelow = "H"\n'
                     f'at_or_above = "S"\nindex = {i / 10}\n\n'
                     for i, (c, r, u) in enumerate(cells[:MAX_INDEX_COUNTS + 1]))

@@ -141,9 +141,10 @@ def derive_indices(rules, system, plays=ILLUSTRIOUS_18, decks_left: float | None
     for (name, hand, up, low, high, published), x in zip(
             plays, map_spawned(_crossing_of, tasks, workers), strict=True):
         chart, row, col = _cell(hand, up)
-        out.append({
-            "name": name, "chart": chart, "row": row, "up": col, "below": CODES[low],
-            "at_or_above": CODES[high],
+        code = {k: "N" if chart == "pairs" and k != "split" else v for k, v in CODES.items()}
+        out.append({  # (a pair not split is N: the total's chart then plays it)
+            "name": name, "chart": chart, "row": row, "up": col, "below": code[low],
+            "at_or_above": code[high],
             "index": None if x is None else (-99 if x == float("-inf") else int(np.floor(x + 0.5))),
             "crossing": None if x is None or x == float("-inf") else round(float(x), 3),
             "published_hi_lo_s17_peek": published,
