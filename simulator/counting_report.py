@@ -473,11 +473,12 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     insurance = _advantage(tot[L.C_INS_NET] / u, bet, ins_sd or None, played)  # (SD 0: no SE)
     insurance = _without_interval(insurance, _insurance_note(tot, plan, insurance["mean"],
                                                              insurance["se"]))
+    short = "a standard error needs two rounds or more" if played < 2 else None  # (as simulate)
     advantage = {
-        "initial_bet": _advantage(net / u, bet, main_sd, played),
+        "initial_bet": _without_interval(_advantage(net / u, bet, main_sd, played), short),
         "initial_bet_with_super_sevens": _without_interval(
             _advantage(net / u + ss_net, bet + ss_bet, sd, played), few) if ss_bet else NONE_BET,
-        "total_bet": _advantage(game / u, wagered / u, game_sd, played),
+        "total_bet": _without_interval(_advantage(game / u, wagered / u, game_sd, played), short),
         "total_bet_with_super_sevens": _without_interval(
             _advantage(round_net / u, wagered / u + ss_bet, sd, played), few) if ss_bet
         else NONE_BET,
@@ -491,6 +492,8 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     same_rounds = (same_bets and basic is not None and plan.indices is None
                    and math.isclose(adv, basic["mean"], rel_tol=1e-9, abs_tol=1e-15))
     as_flat = not same_rounds and adv is not None and control_is_flat(plan, tot, control)
+    gain_flat = None if adv is None or flat["mean"] is None else float(  # (in fractions: the
+        Fraction(net, bet) - Fraction(tot[L.C_FLAT_NET], tot[L.C_FLAT_BOXES])) / u  # same bets, 0)
     ss_flat = _flat(tot[L.C_SS_FLAT_NET], tot[L.C_SS_FLAT_SQ], tot[L.C_SS_FLAT_BETS], 1.0)
     ss_exact = _ratio(tot[L.C_SS_EXACT] / L.SS_EXACT_SCALE, tot[L.C_SS_FLAT_BETS])
     rare = check["rare"]
@@ -519,13 +522,12 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         "per_round_played": per_played,
         "per_round_watched": per_watched,
         "flat": flat,
-        "gain_over_flat": 0.0 if same_bets else None if adv is None or flat["mean"] is None
-        else adv - flat["mean"],
+        "gain_over_flat": 0.0 if same_bets else gain_flat,
         "gain_over_flat_se": 0.0 if same_bets else None if adv is None else _gain_se(tot),
         "gain_over_flat_se_kind": SAME_BETS if same_bets else GAIN_SE_KIND["gain_over_flat"],
         "basic": basic,
         "gain_over_basic": 0.0 if same_rounds else None if adv is None or basic is None
-        else adv - flat["mean"] if as_flat else adv - basic["mean"],
+        else gain_flat if as_flat else adv - basic["mean"],
         # Where the control's rounds are the flat figure's (`control_is_flat`) the gain is the
         # gain over flat, paired. Else two runs: they share their seed, but the counter's cards
         # drift off the control's within a shoe, so their errors are close to independent (30
@@ -910,10 +912,10 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     notes = {k: a["interval_note"] for k, a in f["advantage"].items()
              if a.get("interval_note") and k in NOTE_ROWS}
     if len(set(notes.values())) == 1 and len(notes) > 1:
-        out += [f"Main + insurance intervals are {next(iter(notes.values()))}.", ""]
+        out += [f"Main + insurance intervals: none ({next(iter(notes.values()))}).", ""]
     else:
         for k, note in notes.items():
-            out += [f"The main + insurance interval {NOTE_ROWS[k]} is {note}.", ""]
+            out += [f"The main + insurance interval {NOTE_ROWS[k]}: none ({note}).", ""]
     ss_note = f["advantage"]["initial_bet_with_super_sevens"].get("interval_note")
     if ss_note == NO_SS_BET:
         out += [f"With Super Sevens: no figures, {NO_SS_BET}.", ""]

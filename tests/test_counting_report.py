@@ -1135,3 +1135,27 @@ def test_a_count_seen_shows_a_frequency_above_zero():
     row = next(ln for ln in text.splitlines() if ln.startswith("+9 "))
     assert "<0.001%" in row.split() and "0.000%" not in row.split()
     assert "100.000%" in next(ln for ln in text.splitlines() if ln.startswith("0 ")).split()
+
+
+def test_a_count_seen_once_is_never_printed_as_zero_in_the_report():
+    # a count seen once in 10^6 rounds: 0.0001%, printed as bjsim count prints it
+    from simulator.assessment.sections import fmt
+
+    assert fmt(1e-6, "freq") == "<0.001%" and fmt(0.0, "freq") == "0.000%"
+    assert fmt(0.0123456, "freq") == "1.235%" and fmt(5e-6, "freq") == "0.001%"
+
+
+def test_one_round_says_why_the_advantage_has_no_interval_and_equal_bets_gain_exactly_none():
+    plan = load_plan("hi-lo-1-12")
+    one = CR.figures(tally_of([{"count": 0, "bet": 1, "net": -10, "flat": [-10]}]), plan, Rules())
+    for key in ("initial_bet", "total_bet"):
+        assert one["advantage"][key]["se"] is None
+        assert one["advantage"][key]["interval_note"] == "a standard error needs two rounds or more"
+    assert "interval per unit of initial main bet: none (a standard error needs two rounds" in (
+        CR.render(one, "table", {}))
+    # a ramp plan whose rounds all came at one unit: the gain over flat is 0 exactly, not a
+    # rounding residue printed as -0.000% (the sums as fractions)
+    for nets in ([-20, -40, -20], [-80, 10, -10, 0, 10, -10, 0, -10, 10, 0, -75]):
+        f = CR.figures(tally_of([{"count": 0, "bet": 1, "net": x, "flat": [x]} for x in nets]),
+                       plan, Rules())
+        assert f["gain_over_flat"] == 0.0 and f["gain_over_flat_se"] == 0.0

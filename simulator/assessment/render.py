@@ -26,7 +26,7 @@ nav ol { columns: 2; } .missing { color: #a33; }
                table, figure { page-break-inside: avoid; } }
 """
 
-NUMERIC = ("int", "pct", "spct", "num", "prob", "odds", "z")
+NUMERIC = ("int", "pct", "spct", "num", "prob", "odds", "z", "freq")
 
 
 def _is_num(kind: str) -> bool:

@@ -99,6 +99,8 @@ def fmt(value, kind: str) -> str:
         return str(value)
     if kind == "int":
         return f"{round(value):,}"
+    if kind == "freq":  # a frequency to 0.001%, never 0.000% for one seen (as bjsim count's)
+        return "<0.001%" if value and 100 * value < 0.0005 else f"{100 * value:.3f}%"
     if kind.startswith("pct"):  # pct, pct2, ...: percent with that many decimals (4 by default)
         return f"{100 * value:.{int(kind[3:] or 4)}f}%"
     if kind.startswith("spct"):
@@ -635,7 +637,7 @@ def counting(data: dict) -> Section | None:
         for key, label in (("per_round_played", "round played"),
                            ("per_round_watched", "round watched"))]))
     bcols = [("label", kind, "text"), ("rounds", "rounds", "int"),
-             ("frequency", "frequency", "pct3"), ("played_share", "played", "pct1"),
+             ("frequency", "frequency", "freq"), ("played_share", "played", "pct1"),
              ("flat_advantage", "flat advantage", "spct2"),
              ("flat_se", "flat advantage SE", "pct2"),
              ("average_bet", "counter's average bet", "num2"),
