@@ -229,10 +229,11 @@ def cut_card_note(stats: dict) -> str | None:
 MANY_VARIANTS = 5  # more variants than this: the note on many comparisons
 
 
-def _intervals(stats: dict) -> int:
+def _intervals(stats: dict, zero: bool = False) -> int:
     """How many 95% intervals of a difference the tables show: each variant's house edge, its
     Super Sevens where the tables show it (`_sections`, `_shown`), and each strategy's; not one
-    of a game played identically to the baseline (se 0: it cannot miss)."""
+    of a game played identically to the baseline (se 0: it cannot miss), or with ``zero`` only
+    those."""
     keys = [key for key, _ in _sections(stats)]
     n = 0
     for row in stats["rows"][1:]:
@@ -240,7 +241,7 @@ def _intervals(stats: dict) -> int:
         for key in keys:
             if not _shown(stats, key, row["game"]):
                 continue
-            n += sum((d.get(key) or {}).get("ci95_low") is not None and bool(d[key]["se"])
+            n += sum((d.get(key) or {}).get("ci95_low") is not None and bool(d[key]["se"]) != zero
                      for d in [diff, *(diff.get("by_strategy") or [])])
     return n
 
@@ -253,7 +254,13 @@ def multiple_note(stats: dict) -> str | None:
     if variants <= MANY_VARIANTS or not n:
         return None
     exact = "exact" in stats["rows"][0]
-    return (f"Many comparisons: {variants} variants, {n} differences with a 95% interval; "
+    same = _intervals(stats, zero=True)
+    if same:  # (shown as +0.000% to +0.000%: every round played as in the baseline)
+        n_text = (f"{n} differences with a 95% interval (and {same} of a game that played every "
+                  "round as the baseline did: exactly 0, they cannot miss)")
+    else:
+        n_text = f"{n} differences with a 95% interval"
+    return (f"Many comparisons: {variants} variants, {n_text}; "
             f"each misses its true value one time in 20 by chance, so about {n / 20:.1f} of "
             "them are expected to miss with nothing wrong" + (
                 ", and about as many exact differences to fall outside their interval (|z| "
