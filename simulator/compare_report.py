@@ -136,14 +136,41 @@ def same_games(stats: dict) -> dict[str, str]:
     return out
 
 
+def same_main_games(stats: dict) -> dict[str, str]:
+    """Where the baseline bets no Super Sevens (so no table shows that bet's difference): each
+    variant whose game is an earlier one's but for the Super Sevens keys, and not the same game
+    (`same_games`): its label -> that one's."""
+    if stats["rows"][0]["game"].rules.super_sevens:
+        return {}
+    same, seen, out = same_games(stats), {}, {}
+    for row in stats["rows"]:
+        game = row["game"]
+        main = {k: v for k, v in rules_dict(game.rules).items() if not k.startswith("super_")}
+        key = (json.dumps(main, sort_keys=True), tuple(game.names))
+        if key in seen and row is not stats["rows"][0] and game.label not in same:
+            out[game.label] = seen[key]
+        seen.setdefault(key, game.label)
+    return out
+
+
+def same_text(same_as: str | None, main_as: str | None) -> str:
+    """The words after a variant's changes for its `same_games` and `same_main_games`, or ""."""
+    if same_as:
+        return f" (the same game as {same_as})"
+    if main_as:
+        return (f" (the main game of {main_as}: its Super Sevens bet has no figure here, as "
+                "the baseline bets none)")
+    return ""
+
+
 def _legend(stats: dict, markdown: bool) -> list[str]:
     out = []
-    same = same_games(stats)
+    same, main = same_games(stats), same_main_games(stats)
     for row in stats["rows"][1:]:
         game = row["game"]
         changes = ", ".join(game.changes) or "(none)"
-        if game.label in same and game.changes:
-            changes += f" (the same game as {same[game.label]})"
+        if game.changes:
+            changes += same_text(same.get(game.label), main.get(game.label))
         item = (f"- **{game.label}**: {changes}; strategy {_strategy_text(game)}; "
                 f"{row['pairing']}" if markdown else
                 f"  {game.label}: {changes}; strategy {_strategy_text(game)}; {row['pairing']}")
@@ -523,8 +550,10 @@ def render_json(stats: dict, meta: dict) -> str:
            "z_note": cut_card_note(stats),
            "multiple_comparisons": multiple_note(stats),
            "baseline": _game_json(stats["rows"][0], base),
-           "variants": [_game_json(r, base) | {"same_game_as": same_games(stats).get(
-               r["game"].label)} for r in stats["rows"][1:]]}
+           "variants": [_game_json(r, base) | {
+               "same_game_as": same_games(stats).get(r["game"].label),
+               "same_main_game_as": same_main_games(stats).get(r["game"].label)}
+               for r in stats["rows"][1:]]}
     return json.dumps(_finite(doc), indent=2, allow_nan=False) + "\n"
 
 

@@ -574,3 +574,19 @@ def test_a_cut_card_question_in_short_blocks_says_what_the_blocks_do_to_it():
     # no cut card in either game: no question of one
     every = run(*args, "--set", "shuffle=every-round").stdout
     assert "question of the cut card" not in every
+
+
+def test_a_variant_that_only_turns_super_sevens_on_says_whose_main_game_it_is():
+    # Under rules without Super Sevens no table shows that bet, so super-sevens-8-decks printed
+    # decks-8's row again with nothing said; now its changes name whose main game it plays
+    args = ["compare", *TINY, "--set", "super_sevens=false", "--variant", "variants/decks-8",
+            "--variant", "variants/super-sevens-8-decks"]
+    said = "(the main game of decks-8: its Super Sevens bet has no figure here"
+    assert said in run(*args).stdout
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    ss8 = next(v for v in doc["variants"] if v["label"] == "super-sevens-8-decks")
+    assert ss8["same_main_game_as"] == "decks-8" and ss8["same_game_as"] is None
+    nz = json.loads(run("compare", *TINY, "--variant", "variants/decks-8", "--variant",
+                        "variants/super-sevens-8-decks", "-f", "json").stdout)
+    ss8 = next(v for v in nz["variants"] if v["label"] == "super-sevens-8-decks")
+    assert ss8["same_game_as"] == "decks-8" and ss8["same_main_game_as"] is None

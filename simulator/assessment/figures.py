@@ -640,15 +640,17 @@ def _variant_row(game: dict) -> dict:
     """A row of the rule-variant table from a game of compare's json document: its house edge
     with the 95% half-width and its exact figure, and for a variant (not the baseline) the
     paired difference from the baseline."""
+    from simulator.compare_report import same_text
+
     he, exact = game["house_edge"], game.get("exact") or {}
     d = (game.get("difference") or {}).get("house_edge") or {}
     baseline = "difference" not in game
     shown_exact = baseline or d.get("exact") is not None  # none where the analyzer is blind
     return {"variant": game["label"],
             "changes": "(baseline)" if baseline else (", ".join(game["changes"])
-            or "(none: the rule set has it already)") + (
-                f" (the same game as {game['same_game_as']})" if game.get("same_game_as")
-                and game["changes"] else ""),
+            or "(none: the rule set has it already)") + (same_text(
+                game.get("same_game_as"), game.get("same_main_game_as"))
+                if game["changes"] else ""),
             # "the baseline's" (its strategy played under the variant's rules), else the names
             "strategy": game["strategy_note"].split(",")[0] or ", ".join(
                 sorted(set(game["strategy"]))),
