@@ -130,13 +130,15 @@ def _name(spec: Spec) -> str:
     return DERIVED_NAME if _derived(spec) else spec.strategy
 
 
-def _exact_doc(spec: Spec, strategy):
-    """`bjsim exact --strategy NAME -f json`'s document, and the figures behind it."""
+def _exact_doc(spec: Spec, strategy, name: str | None = None):
+    """`bjsim exact --strategy NAME -f json`'s document, and the figures behind it; ``name``:
+    the strategy's as the commands name it (a derived one's, `DERIVED_NAME`)."""
     fig, strat = exact_figures(spec.rules, strategy)
     source = run.rules_source(spec.rules_file, spec.rules_name, spec.overrides)
+    name = name or fig["strategy"]
     meta = {"version": __version__, "rules": rules_dict(spec.rules),
-            "run": source | {"strategy": fig["strategy"], "seed": None, "partial": False}}
-    return _plain(exact_json(fig, meta)), fig
+            "run": source | {"strategy": name, "seed": None, "partial": False}}
+    return _plain(exact_json(fig | {"strategy": name}, meta)), fig
 
 
 def _running(chunks: dict, rounds_played: int, total) -> dict:
@@ -858,7 +860,7 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
         f" and the {len(strategies) - 1} player's choices, side by side on {n} processes"
         if n > 1 else "") + " (bjsim exact)")
     exact_figures_all([(rules, s) for s in strategies.values()], spec.workers)
-    exact_doc, fig = _exact_doc(spec, main)
+    exact_doc, fig = _exact_doc(spec, main, DERIVED_NAME if _derived(spec) else None)
 
     say(f"simulation of {shown} (bjsim simulate)")
     chunks: dict = {}

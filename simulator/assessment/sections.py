@@ -318,7 +318,8 @@ def frequencies(data: dict) -> Section:
         ("probability", "probability", "prob"), ("one_in", "1 in", "odds")],
         [[v, c, c / n, _one_in(c / n)] for v, c in zip(m["values"], m["counts"], strict=True)])
     blocks = [
-        "Counts from the simulation; rates with their binomial standard errors. 'per' is the "
+        "Counts from the simulation; rates with their binomial standard errors "
+        "(hands_per_box_round, one plus the splits' rate, with the splits' SE). 'per' is the "
         "denominator: a box-round (one initial wager), a hand (after splits), a round, an "
         "offer, or, for the dealer_* rows other than dealer_not_finished, a completed dealer "
         "hand (one for each round the dealer completed; those rows add up to 1)."
