@@ -132,6 +132,12 @@ def test_manifest_names_hashes_and_the_rebuild_command(built):
     md = (out / "report.md").read_text()  # the rendered manifest holds them too
     assert f"rule variant configs/variants/h17.toml SHA-256 | {m['variant_sha256'][0]}" in md
     assert m["commands"]["choices"]["insurance-taker"] in md
+    # a choice's exact figures (its exact house edge and cost, the insurance return) have a
+    # command too, and it prints them
+    assert m["commands"]["choices_exact"]["insurance-taker"] in md
+    doc = command_json(m["commands"]["choices_exact"]["insurance-taker"])
+    row = next(c for c in data["choices"] if c["strategy"] == "insurance-taker")
+    assert row["exact"] == doc["exact"]["house_edge"]
 
 
 def _figures_only(data: dict) -> dict:

@@ -770,6 +770,8 @@ def _argv(spec: Spec, played: int, choices=()) -> dict:
         "choices": {n: line("bjsim", "simulate", *common, "--strategy", n, "--rounds",
                             str(played), "-f", "json") for n in choices},
         "exact": line("bjsim", "exact", *rules, *sets, *strat, "-f", "json"),
+        "choices_exact": {n: line("bjsim", "exact", *rules, *sets, "--strategy", n, "-f",
+                                  "json") for n in choices},
         "compare": line("bjsim", "compare", *_compare_rules(spec),
                         *sets, *strat, *compare_vary, "--rounds", str(spec.variant_rounds),
                         "--seed", str(spec.seed), "--chunk-rounds", str(spec.chunk_rounds),

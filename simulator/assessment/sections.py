@@ -775,9 +775,12 @@ def manifest(data: dict) -> Section:
         + (", the rule-variant comparison" if c.get("compare") else "")
         + (", the counting run" if c.get("count") else "")
         + (", the penetration sweep" if c.get("count_sweep") else "")
-        + (", each player's choice" if c.get("choices") else "") + ":",
+        + (", each player's choice (its run, then its exact figures: the choices' exact house "
+           "edge and cost, and an insuring one's insurance return)" if c.get("choices") else "")
+        + ":",
         Code("\n".join(x for x in (c["simulate"], c["exact"], c.get("compare"), c.get("count"),
-                                   c.get("count_sweep"), *(c.get("choices") or {}).values())
+                                   c.get("count_sweep"), *(c.get("choices") or {}).values(),
+                                   *(c.get("choices_exact") or {}).values())
                         if x)), t])
 
 
