@@ -136,13 +136,13 @@ def same_games(stats: dict) -> dict[str, str]:
     return out
 
 
-def same_main_games(stats: dict) -> dict[str, str]:
+def same_main_games(stats: dict, same: dict) -> dict[str, str]:
     """Where the baseline bets no Super Sevens (so no table shows that bet's difference): each
     variant whose game is an earlier one's but for the Super Sevens keys, and not the same game
-    (`same_games`): its label -> that one's."""
+    (``same``, `same_games`): its label -> that one's."""
     if stats["rows"][0]["game"].rules.super_sevens:
         return {}
-    same, seen, out = same_games(stats), {}, {}
+    seen, out = {}, {}
     for row in stats["rows"]:
         game = row["game"]
         main = {k: v for k, v in rules_dict(game.rules).items() if not k.startswith("super_")}
@@ -165,7 +165,8 @@ def same_text(same_as: str | None, main_as: str | None) -> str:
 
 def _legend(stats: dict, markdown: bool) -> list[str]:
     out = []
-    same, main = same_games(stats), same_main_games(stats)
+    same = same_games(stats)
+    main = same_main_games(stats, same)
     for row in stats["rows"][1:]:
         game = row["game"]
         changes = ", ".join(game.changes) or "(none)"
@@ -544,16 +545,17 @@ def _finite(x):
 
 def render_json(stats: dict, meta: dict) -> str:
     base = stats["rows"][0]["game"]
+    same = same_games(stats)
+    main = same_main_games(stats, same)
     doc = {"bjsim": meta["version"], "run": meta["run"], "timing": meta["timing"],
            "pairing": pairing_text(meta["run"]["pair_rounds"], stats["blocks"]),
            "shoe_note": next(iter(shoe_note(stats, meta["run"]["pair_rounds"])), None),
            "z_note": cut_card_note(stats),
            "multiple_comparisons": multiple_note(stats),
            "baseline": _game_json(stats["rows"][0], base),
-           "variants": [_game_json(r, base) | {
-               "same_game_as": same_games(stats).get(r["game"].label),
-               "same_main_game_as": same_main_games(stats).get(r["game"].label)}
-               for r in stats["rows"][1:]]}
+           "variants": [_game_json(r, base) | {"same_game_as": same.get(r["game"].label),
+                                                "same_main_game_as": main.get(r["game"].label)}
+                        for r in stats["rows"][1:]]}
     return json.dumps(_finite(doc), indent=2, allow_nan=False) + "\n"
 
 

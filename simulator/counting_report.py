@@ -492,8 +492,9 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     same_rounds = (same_bets and basic is not None and plan.indices is None
                    and math.isclose(adv, basic["mean"], rel_tol=1e-9, abs_tol=1e-15))
     as_flat = not same_rounds and adv is not None and control_is_flat(plan, tot, control)
-    gain_flat = None if adv is None or flat["mean"] is None else float(  # (in fractions: the
-        Fraction(net, bet) - Fraction(tot[L.C_FLAT_NET], tot[L.C_FLAT_BOXES])) / u  # same bets, 0)
+    # the gain over flat from the integer sums as fractions: the same bets give 0 exactly
+    gain_flat = None if adv is None or flat["mean"] is None else float(
+        Fraction(net, bet) - Fraction(tot[L.C_FLAT_NET], tot[L.C_FLAT_BOXES])) / u
     ss_flat = _flat(tot[L.C_SS_FLAT_NET], tot[L.C_SS_FLAT_SQ], tot[L.C_SS_FLAT_BETS], 1.0)
     ss_exact = _ratio(tot[L.C_SS_EXACT] / L.SS_EXACT_SCALE, tot[L.C_SS_FLAT_BETS])
     rare = check["rare"]

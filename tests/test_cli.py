@@ -548,7 +548,10 @@ def test_empty_paths_names_and_a_report_to_stdout_are_refused_saying_why(args, w
     assert not (tmp_path / "-").exists() and not (tmp_path / "unused").exists()
 
 
-@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.skipif(not os.path.exists("/dev/full"),
+                    reason="needs /dev/full, the device that refuses every write (Linux only; "
+                    "test_an_output_that_cannot_be_written_loses_no_report tests a failing "
+                    "stdout in-process)")
 @pytest.mark.parametrize("args", [["strategy", "list"], ["rules", "check", "nz1994"],
                                   ["--version"], ["simulate", "--help"]])
 def test_a_full_stdout_is_one_line_for_every_command(args):
