@@ -40,11 +40,9 @@ def _moved(out, counts, at, seen, sub):
 
 @njit
 def _simulate(p, m, cx, ins_flags, sizes, states, picked, tally, counts, wcounts, out, trace):
-    """Block ``j``: ``sizes[j]`` rounds from a fresh shuffle with state ``states[j]`` into ``tally``
-    and the counts of visits to ``m``'s ``rows`` and ``wrows`` (a counter's, ``cx``, or None: into
-    its counting tally too), the tally fields ``picked`` (``_picked``) into ``out[j]``. 1 if the
-    shoe ran out mid-round with no discards to reshuffle, else 0. ``trace`` (one block): see
-    ``play_rounds``."""
+    """Block ``j``: ``sizes[j]`` rounds from a fresh shuffle, state ``states[j]``, into ``tally``,
+    the visit counts of ``m``'s ``rows`` and ``wrows`` (and counter ``cx``'s tally), its fields
+    ``picked`` into ``out[j]``. 1 if the shoe ran out with no discards to reshuffle, else 0."""
     fields, at, sub, wat, wsub = picked
     block = np.zeros(L.N_TALLY, np.int64)
     seen, wseen = np.zeros(at.size, np.int64), np.zeros(wat.size, np.int64)
@@ -121,15 +119,13 @@ def _check_tables(tables, boxes: int) -> tuple:
 
 
 def _check_state(state) -> np.ndarray:
-    rng = np.array(state, dtype=np.uint64).reshape(-1)
-    if rng.shape != (4,) or not rng.any():
+    if (rng := np.array(state, dtype=np.uint64).reshape(-1)).shape != (4,) or not rng.any():
         raise ValueError("kernel: state must be four uint64 words, not all zero")
     return rng
 
 
 def machine_for(p, tables, bands: int = 0) -> Machine:
-    """The machine of rules ``p`` and stacked strategy ``tables`` (``tables.build``), built
-    once per process while ``MACHINE_BYTES`` holds it."""
+    """``tables.build(p, tables, bands)``, kept in the process while ``MACHINE_BYTES`` holds it."""
     key = (bands, p.tobytes()) + tuple(t.tobytes() for t in tables)
     with _CACHES:
         m = _MACHINES[key] = _MACHINES.pop(key, None) or build(p, tables, bands)
@@ -146,8 +142,8 @@ def deal_shoe(state, decks: int) -> np.ndarray:
 
 
 def _run(params, tables, sizes, states, fields=(), trace=None, counter=None, insurance=False):
-    """``_simulate`` of a game (``_game``) checked and compiled (or loaded) first: ``(tally,
-    per_block, counting)``, ``counting`` the ``counter``'s counting tally (None without one)."""
+    """``(tally, per_block, counting)``: ``_simulate`` of a game (``_game``), compiled first;
+    ``counting`` the ``counter``'s counting tally (or None)."""
     p, m, ins_flags = _game(params, tables, counter, insurance)
     cx = None if counter is None else _count_arrays(counter, int(p[L.P_DECKS]), m.wclass.shape[0])
     sizes = np.array([_in_range("n_rounds", n, 0) for n in np.reshape(sizes, -1)], np.int64)
@@ -175,17 +171,15 @@ def _run(params, tables, sizes, states, fields=(), trace=None, counter=None, ins
 
 
 def _picked(rows, fields) -> tuple:
-    """``(at, sub)``: the states whose tally ``rows`` add to a tally field of ``fields``, and
-    those rows' ``fields``."""
+    """``(at, sub)``: the states whose ``rows`` add to a tally field of ``fields``, their fields."""
     sub = rows[:, fields]
     at = np.flatnonzero(sub.any(axis=1))
     return at, np.ascontiguousarray(sub[at])
 
 
 def _game(params, tables, counter=None, insurance=False) -> tuple:
-    """``(p, machine, ins_flags)`` of a game, checked: its rules and one strategy a box, or a
-    ``counter``'s strategies (``count_chunk``, ``play_stacked``) and whether those without a
-    count insure."""
+    """``(p, machine, ins_flags)``, checked: rules and one strategy a box, or a ``counter``'s
+    strategies and whether those without a count insure (``count_chunk``)."""
     p = _check_params(params)
     if counter is None:
         tables = _check_tables(tables, int(p[L.P_BOXES]))
@@ -196,34 +190,30 @@ def _game(params, tables, counter=None, insurance=False) -> tuple:
 
 
 def simulate_chunk(params, tables, n_rounds: int, state, trace=None) -> np.ndarray:
-    """The tally (int64, layout ``TALLY_NAMES``) of ``n_rounds`` rounds from a fresh shuffle,
-    under ``params`` (``Rules.to_params()``) and ``tables`` (``strategy.stack``: one strategy
-    a box), from the xoshiro256** ``state`` (four uint64, not all zero; not modified).
-    ``trace`` (int8, tests): filled with the rounds' cards (see ``play.play_rounds``)."""
+    """The tally (int64, ``TALLY_NAMES``) of ``n_rounds`` rounds from a fresh shuffle under
+    ``params`` (``Rules.to_params()``) and ``tables`` (``strategy.stack``, one strategy a box)
+    from the xoshiro256** ``state`` (four uint64, not all zero). ``trace``: ``play_rounds``'."""
     return _run(params, tables, [n_rounds], [state], trace=trace)[0]
 
 
 def simulate_blocks(params, tables, sizes, states, fields) -> tuple:
-    """``(tally, per_block)``: blocks of ``sizes[j]`` rounds, each from a fresh shuffle with the
-    xoshiro256** state ``states[j]`` (as ``simulate_chunk`` each), their tallies summed, and
-    ``per_block[j, k]`` block ``j``'s tally field ``fields[k]`` (``bjsim compare``'s pairing)."""
+    """``(tally, per_block)``: blocks ``j`` of ``sizes[j]`` rounds from ``states[j]`` (each as
+    ``simulate_chunk``) summed, and ``per_block[j, k]`` block ``j``'s field ``fields[k]``."""
     return _run(params, tables, sizes, states, fields)[:2]
 
 
 def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
                 insurance: bool = False, trace=None) -> tuple:
-    """``(tally, counting)`` of ``n_rounds`` rounds from a fresh shuffle as ``counter`` plays
-    them: the tally of every box dealt at one unit and the counting tally (``COUNT_NAMES``).
-    ``tables``: the counter's strategies (``counter.counter_for``), one a band of the count, then
-    as many again taking insurance when ``counter.insurance`` is set; ``insurance``: whether
-    the strategies without a count for it take insurance. The rest as ``simulate_chunk``."""
+    """``(tally, counting)``: ``simulate_chunk`` as ``counter`` plays (every box at one unit),
+    and the counting tally (``COUNT_NAMES``). ``tables``: its strategies, one a band of the
+    count, then as many insured if ``counter.insurance`` is set (``counter.counter_for``);
+    ``insurance``: whether the strategies without a count for it insure."""
     tally, _, counting = _run(params, tables, [n_rounds], [state], (), trace, counter, insurance)
     return tally, counting
 
 
 def _count_arrays(counter: C.Counter, decks: int, classes: int) -> tuple:
-    """``counter.arrays(decks, classes)``, its tables made once per counter, shoe and walk in a
-    process; a fresh counting tally and round counts each call."""
+    """``counter.arrays(decks, classes)``, made once in a process; the tallies fresh each call."""
     key = (id(counter), decks, classes)  # (the counter kept with them: its id not reused)
     with _CACHES:
         if key not in _COUNTERS:
@@ -235,13 +225,11 @@ def _count_arrays(counter: C.Counter, decks: int, classes: int) -> tuple:
 
 
 def play_stacked(cards, rules, strategies, cut=None, counter=None, shoes=False):
-    """One record per complete round (int64, (rounds, R_FIXED + boxes * R_BOX)) played off
-    ``cards`` (codes 0..51) in order while ``pos < cut`` (default: every card); a round that
-    runs out of cards ends play unreported. ``cards`` 2-D: one round off each row, each a fresh
-    shoe (a shuffle every round), ``cut`` in each; with ``shoes``, each row played as ``cards``
-    1-D is, one after the other. ``strategies``: one Strategy for every box,
-    or one per box; ``counter``: ``(tables, Counter, insurance)`` (``counter.counter_for``), a
-    counter playing every box from a fresh shoe's count, its counting tally returned too."""
+    """A record per complete round (int64, (rounds, R_FIXED + boxes * R_BOX)) off ``cards``
+    (codes 0..51) in order while ``pos < cut`` (default: every card); a round short of cards ends
+    play unreported. 2-D ``cards``: a round off each row, a fresh shoe, ``cut`` in each (with
+    ``shoes``: each row as 1-D ``cards``). ``strategies``: one Strategy, or one a box;
+    ``counter``: ``counter.counter_for``'s, playing every box, its counting tally returned too."""
     tables, ctr, insurance = counter or (stack_for(rules, strategies), None, False)
     p, m, ins_flags = _game(rules.to_params(), tables, ctr, insurance)
     cx = None if ctr is None else ctr.arrays(int(p[L.P_DECKS]))

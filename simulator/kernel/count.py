@@ -28,11 +28,11 @@ WALKED_MAX = 1 << 21  # the walk's round counts (``add_walked``) at most: 16 MB;
 
 @dataclass(frozen=True)
 class Counter:
-    """A counter as the engine takes it. ``tags`` by value A..T; ``step``: the deck estimate's
-    step in cards (0 exact); ``true``: key on the true count, else the running count; ``bands``:
-    the counts where the strategy changes (insurance by ``insurance``, a count or None);
-    ``ramps``: ``(steps, values)`` of the main bet, the Super Sevens bet and the boxes; ``ev``:
-    the Super Sevens return and mean square by (cards left, sevens left), or empty."""
+    """A counter: ``tags`` by value A..T; ``step``: the deck estimate's step in cards (0 exact);
+    ``true``: the true count, else the running count, decides; ``bands``: the counts where the
+    strategy changes (insurance at ``insurance``, or None); ``ramps``: ``(steps, values)`` of the
+    main bet, the Super Sevens bet, the boxes; ``ev``: Super Sevens return and mean square by
+    (cards left, sevens left), or empty."""
 
     tags: tuple
     irc: int
@@ -78,9 +78,8 @@ class Counter:
         return ctab
 
     def arrays(self, decks: int, classes: int = 0) -> tuple:
-        """``play_rounds``' ``cx`` for ``decks`` decks with a fresh counting tally and the
-        one-box walk's round counts (``add_walked``) for ``tables.build``'s terminal ``classes``
-        (``wtid``); none (no walk: the round loop bets) where ``bet_table`` cannot place them."""
+        """``play_rounds``' ``cx`` for ``decks`` decks: a fresh counting tally and walk counts
+        (``add_walked``) for ``classes`` terminal classes (``wtid``; none: the round loop bets)."""
         width = max(len(r[0]) for r in self.ramps) + 2  # each ramp's values, the last repeated
         ramp_v = np.array([list(v) + [v[-1]] * (width - len(v)) for _, v in self.ramps], np.int64)
         main, ss = len(self.ramps[R_MAIN][0]) + 1, len(self.ramps[R_SS][0]) + 1
@@ -99,9 +98,9 @@ class Counter:
 
 
 def bet_table(ctab, ci, classes: int) -> np.ndarray:
-    """The one-box walk's bets (``play._add_rounds``) by (cards left, running count less its
-    lowest, seated before): ``round_start`` of ``ctab``'s entry as the round's place in ``walked``
-    but for terminal class and first card (shifted 7), its tally row (shifted 1) and seated."""
+    """The walk's bets (``play._add_rounds``) by (cards left, running count less its lowest,
+    seated before): ``round_start``'s as the place in ``walked`` but for the terminal class and
+    first card (shifted 7), the tally row (shifted 1) and seated."""
     if not classes:
         return np.zeros((1, 1, 2), np.int32)
     levels = int(ci[CI_LEVELS])
@@ -124,8 +123,7 @@ def running(rcp):
 
 @njit(inline="always")
 def said(ci, ctab, rcp, left):
-    """What the count says (``Counter.count_table``'s entry) at running count ``rcp`` (sevens
-    marked) with ``left`` cards left."""
+    """``Counter.count_table``'s entry at running count ``rcp`` (sevens marked), ``left`` left."""
     return ctab[min(max(left, 1), ctab.shape[0] - 1), running(rcp)[0] - ci[CI_RC_LO]]
 
 
@@ -136,9 +134,8 @@ def field(e, at, bits=8):
 
 @njit
 def count_now(ci, ctab, tg, cs, shoe, ws, pos, end):
-    """What the count says (``said``) after the cards dealt so far (``shoe[:pos]`` since the
-    shuffle) less a card not yet turned (``cs[CS_HID_*]``: the peek game's hole card). After a
-    shuffle the shoe is every card not on the table (7.1; ``rng.refill``)."""
+    """``said`` after the cards seen since the shuffle (``shoe[:pos]``; after a refill, the round's
+    on the table) less a card not turned (``cs[CS_HID_*]``: the peek game's hole card)."""
     if cs[CS_SHUFFLES] != ws[WS_SHUFFLES]:
         cs[CS_SHUFFLES] = ws[WS_SHUFFLES]
         cs[CS_RC] = ci[CI_IRC]
@@ -159,8 +156,8 @@ def table_at(ci, ctab, tg, cs, shoe, ws, pos, end, fam):
 
 @njit
 def round_start(ci, ctab, tg, ramp_v, cs, shoe, ws, pos, end, decks):
-    """At a round's start, kept in ``cs``: seated (wonging), the bets, the tally row and the
-    shoe's place in the exact Super Sevens table (``exact_at``). Returns the boxes dealt."""
+    """At a round's start, into ``cs``: seated (wonging), the bets, the tally row, the shoe's
+    place in the exact Super Sevens table (``exact_at``). Returns the boxes dealt."""
     e = count_now(ci, ctab, tg, cs, shoe, ws, pos, end)
     seated = field(e, E_LEAVE if cs[CS_SEATED] != 0 else E_ENTER, 1)
     cs[CS_SEATED] = seated
@@ -174,15 +171,14 @@ def round_start(ci, ctab, tg, ramp_v, cs, shoe, ws, pos, end, decks):
 
 @njit(inline="always")
 def exact_at(left, sevens, decks):
-    """The column of ``ev`` (the exact Super Sevens return and mean square, x 1e9) for a shoe
-    of ``decks`` decks with ``left`` cards left and ``sevens`` sevens seen."""
+    """``ev``'s column for a shoe of ``decks`` decks, ``left`` cards left, ``sevens`` seen."""
     return np.uint64(left * (4 * decks + 1) + 4 * decks - sevens)
 
 
 @njit(inline="always")
 def add_exact(ct, row, ev, at, boxes):
-    """``boxes`` Super Sevens bets from the shoe at ``ev``'s column ``at`` into the counting
-    tally's ``row``: their exact return and mean square, and whether it favours the player."""
+    """``boxes`` Super Sevens bets at ``ev``'s column ``at`` into the counting tally's ``row``:
+    their exact return and mean square, and whether it favours the player."""
     ct[row, L.C_SS_EXACT] += boxes * ev[0, at]
     ct[row, L.C_SS_EXACT_SQ] += boxes * ev[1, at]
     ct[row, L.C_SS_PLUS] += ev[0, at] > 0
@@ -190,8 +186,7 @@ def add_exact(ct, row, ev, at, boxes):
 
 @njit(inline="always")
 def decided(ci, cs, e):
-    """The strategy after the deal where the count says ``e``: insurance by the count (its
-    family, kept in ``cs``), the first decision by the band."""
+    """The strategy after the deal where the count says ``e``: its family (insured) in ``cs``."""
     cs[CS_FAM] = ci[CI_INS] & field(e, E_INS, 1)
     return cs[CS_FAM] * ci[CI_BANDS] + field(e, E_BAND)
 
@@ -240,9 +235,9 @@ def add_round(ct, row, seated, net, bet, flat, flat_ins, n):
 
 @njit
 def add_walked(cx, p, trows):
-    """The walk's rounds into the counting tally after the chunk: ``cx[6][((row * levels +
-    level) * classes + t) * 2 + seven]`` rounds at tally row ``row`` and bets' level ``level``
-    ended in a terminal of class ``t`` (tally row ``trows[t]``), the first card a seven or not."""
+    """The walk's rounds into the counting tally: ``cx[6][((row * levels + level) * classes + t)
+    * 2 + seven]`` at tally row ``row``, bets' level ``level``, terminal class ``t`` (tally row
+    ``trows[t]``), the first card a seven or not."""
     ci, ramp_v, ct, walked = cx[0], cx[3], cx[4], cx[6]
     ss_on, pay_a = p[L.P_SS] != 0, T.ss_net(0, p)
     levels, n_ss, n_term = ci[CI_LEVELS], ci[CI_SS_LEVELS], trows.shape[0]

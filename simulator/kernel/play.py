@@ -33,9 +33,8 @@ def _round_start(ws, pos, end, need_full, cut_at, n_cards):
 
 @njit(_nrt=False)
 def _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe):
-    """Bet the ``n`` rounds ``walk`` recorded (``rec[0, i]``, ``rec[1, i]``: round ``i``'s running
-    count and first card's place, ``rec[2, i + 1]`` its terminal) by the count (``count.bet_table``)
-    into ``walked`` (``count.add_walked``), the exact Super Sevens moments; ``cs`` keeps seated."""
+    """Bet the ``n`` rounds ``walk`` recorded (round ``i``'s running count ``rec[0, i]``, first
+    card ``rec[1, i]``, terminal ``rec[2, i + 1]``) by ``count.bet_table`` into ``walked``."""
     ci, ctab, tg, ramp_v, ct, ev, walked, bt = cx
     seated, lo, top = cs[C.CS_SEATED], ci[C.CI_RC_LO], bt.shape[0] - 1
     exact = ss_on and ev.size > 0
@@ -56,15 +55,12 @@ def _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe):
 @njit(_nrt=False)
 def walk(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at, peek, start, pos,
          end, s0, s1, s2, s3, cx, cs, ss_on, decks):  # fmt: skip
-    """One box, simulation: rounds walk the round table (``tables.walk_tables``), a lazy
-    Fisher-Yates step and a table read a card, each visit counted in ``wcounts``. Returns ``(r,
-    pos, end, s0, s1, s2, s3, why, state)``, ``why``: ``WALK_DONE`` (``n_rounds`` played), or the
-    loop plays the round: ``WALK_NEAR`` (under ``WALK_CARDS`` cards left), ``WALK_EXIT`` (dealt
-    to ``state``, its visits uncounted). ``cut_at``: shuffle before a round from there. A counter
-    (``count``'s ``cx``, ``cs``; None: none), no peek: the count card by card, ``DECIDE`` states
-    played by it (``walt``), rounds' starts and terminals in ``rec``, bet (``_add_rounds``) before
-    a shuffle and on return (a round left to the loop: in ``cs``). The inner loop leaves only at
-    a decision, an exit, ``lim`` or the last round (its values stay in registers)."""
+    """One box, simulation: rounds walk ``tables.walk_tables``, a lazy Fisher-Yates step and a
+    table read a card, visits counted in ``wcounts``. Returns ``(r, pos, end, s0, s1, s2, s3,
+    why, state)``: ``WALK_DONE`` (``n_rounds`` played), or the loop plays the round: ``WALK_NEAR``
+    (under ``WALK_CARDS`` left), ``WALK_EXIT`` (dealt to ``state``, uncounted). A counter (``cx``,
+    ``cs``; no peek): the count card by card, ``DECIDE`` states by it (``walt``), rounds in
+    ``rec``, bet (``_add_rounds``) before a shuffle and on return."""
     n_cards = shoe.size - SLACK
     need_full = ws[R.WS_NEED_FULL]
     lim = -1 if need_full != 0 else min(cut_at, end - WALK_CARDS + 1)
@@ -140,9 +136,8 @@ def walk(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at
 
 @njit
 def work_arrays(p):
-    """``play_rounds``' work arrays (it allocates none, so it runs without reference counts): by
-    box and hand, a box's tally, the Super Sevens lines and each strategy's round, a counter's
-    state and its walk's round records."""
+    """``play_rounds``' work arrays (it allocates none: no reference counts): by box and hand, a
+    box's tally, Super Sevens lines and rounds by strategy, a counter's state and walk records."""
     return (np.zeros((10, p[L.P_BOXES] * MAX_HANDS + 1), np.int64), np.zeros(L.N_TALLY, np.int64),
             np.zeros((7, 6), np.int64), np.zeros((2, 7), np.int64), np.zeros(C.N_CS, np.int64),
             np.zeros((3, 52 * p[L.P_DECKS] // 3 + 4), np.int64))  # fmt: skip
@@ -151,15 +146,13 @@ def work_arrays(p):
 @njit(_nrt=False)
 def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts, wcounts, out,
                 trace, wk):  # fmt: skip
-    """Play up to ``n_rounds`` rounds (design: "One round, in order") off a new shoe (``ws``: its
-    first card next); returns the rounds played. Simulation (``out`` None): lazy Fisher-Yates
-    dealing with the xoshiro256** state ``rng`` (not written back); unsplit boxes counted by (final
-    state, outcome) in ``counts``, the rest into ``tally``; one box walks (``walk``, visits in
-    ``wcounts``) but for the rounds it leaves here. Stacked: ``shoe`` in order while ``pos < cut``,
-    a record a round into ``out``. ``trace``: empty, or (tests) the rounds' cards but those of a
-    round dealt partly from reshuffled discards. ``m``: ``tuple(tables.Machine)``; ``cx``: a
-    counter's arrays (``count``), or None; ``ins_flags``: each box insures; ``wk``:
-    ``work_arrays(p)``."""
+    """Up to ``n_rounds`` rounds (design: "One round, in order") off a new shoe (``ws``); returns
+    the rounds played. Simulation (``out`` None): lazy Fisher-Yates from the xoshiro256** ``rng``;
+    unsplit boxes counted by (final state, outcome) in ``counts``, the rest into ``tally``; one box
+    walks (``walk``, visits in ``wcounts``). Stacked: ``shoe`` in order while ``pos < cut``, a
+    record a round into ``out``. ``trace`` (tests): the rounds' cards, but a round's dealt partly
+    from reshuffled discards. ``m``: ``tuple(tables.Machine)``; ``cx``: a counter's arrays, or
+    None; ``ins_flags``: each box insures; ``wk``: ``work_arrays(p)``."""
     (trans, flags, link, fin, kind, total, wager, peek_t, net, insn, rows, start, wtrans, wflags,
      _, alt, walt, wtid, _, d_stands, ss_pay, slot) = m  # fmt: skip
     nb = p[L.P_BOXES]

@@ -50,9 +50,9 @@ class Builder:
         self.late = (1, 10) if p[L.P_HOLE] != L.HOLE_PEEK else ()  # up cards: blackjack seen late
 
     def decide(self, si, hard, ace, n, u, split=0, pair=0, surrender=False, sevens=False) -> int:
-        """The action of strategy ``si`` for a hand (hard sum, ace, ``n`` cards, up value ``u``):
-        ``split``: the value of the pair its box split; its first two cards: ``pair`` their value
-        if a pair, ``surrender`` allowed, ``sevens`` 7-7 under a Super Sevens bet."""
+        """Strategy ``si``'s action for a hand (hard sum, ace, ``n`` cards, up ``u``; ``split``:
+        the value its box split). Its first two cards: ``pair`` their value if a pair,
+        ``surrender`` allowed, ``sevens`` 7-7 under a Super Sevens bet."""
         p = self.p
         t = total(hard, ace)
         if t > 21:
@@ -105,8 +105,8 @@ class Builder:
         return self.keys[key]
 
     def final(self, key, kind, t, w, need=0):
-        """A final state of a box without blackjack (strategy ``key[1]``, up card ``key[-1]``),
-        ``NEED2`` if ``need`` or its box took insurance (settled by the second card)."""
+        """A final state (no blackjack; strategy ``key[1]``, up ``key[-1]``), ``NEED2`` if
+        ``need`` or its box insured."""
         taken = key[-1] == 1 and bool(self.flags[key[1], 0])  # insurance, offered under an ace
         bits = (T.X_INS_OFFERED if key[-1] == 1 else 0) | (T.X_INS_TAKEN if taken else 0)
         return self.state(key, kind, t, w, need | (NEED2 if taken else 0), bits)
@@ -171,8 +171,8 @@ class Builder:
         return self.after(si, self.decide(si, hard, ace, 3, u), hard, ace, u)
 
     def step(self, key, c) -> int:
-        """``trans``, or for a counter whose strategies differ here an ``INDEX`` state (its state
-        under each strategy in ``alt``: after the deal all, later the hand's family's)."""
+        """``trans``, or where a counter's strategies differ an ``INDEX`` state (``alt``: after
+        the deal all strategies', later its family's)."""
         if not self.bands or key[0] not in ("PU", "P", "SH"):  # its next card brings a decision
             return self.trans(key, c)
         n = len(self.box_si)
@@ -200,16 +200,14 @@ def first_boxes(tables) -> list[int]:
 
 
 def build(p, tables, bands: int = 0) -> Machine:
-    """The machine for rules ``p`` and strategies ``tables`` (``strategy.stack``, one a box;
-    boxes with one strategy share its states), or with ``bands`` a counter's (``bands`` a family,
-    then as many taking insurance): an ``INDEX`` state ``s``'s state under strategy ``j`` is
-    ``alt[s * len(tables) + j]`` (in the walk ``walt``). ``link``: an exit's or ``PAIR`` state's
-    state to play on; ``fin``: a final state's index (else -1); ``peek``: a box's final state
-    when a peeked dealer blackjack ends the round; ``net``, ``ins``, ``rows`` (``tally.settle_box``)
-    by ``fin * N_OUTCOMES + o``; ``dstand[ace * 32 + hard]``: the dealer stands (12.3);
-    ``sspay``: the Super Sevens result by line; ``wtid``: a walk terminal's class (by the
-    round's net and wager, all a counter's bets need), ``wclass`` each class's ``wrows`` row;
-    ``slot``: each box's strategy's figures in the tally (``layout.T_BY``)."""
+    """The machine for rules ``p`` and strategies ``tables`` (``strategy.stack``, one a box), or
+    a counter's (``bands`` a family, then as many insured): ``INDEX`` state ``s`` under strategy
+    ``j`` is ``alt[s * len(tables) + j]`` (walk: ``walt``). ``link``: an exit's or ``PAIR``'s state
+    to play on; ``fin``: a final state's index (else -1); ``peek``: a box's final state after a
+    peeked dealer blackjack; ``net``, ``ins``, ``rows`` (``tally.settle_box``) by ``fin *
+    N_OUTCOMES + o``; ``dstand[ace * 32 + hard]``: the dealer stands; ``sspay``: Super Sevens by
+    line; ``wtid``: a walk terminal's class (its net and wager), ``wclass`` each class's ``wrows``
+    row; ``slot``: each box's strategy's place in the tally (``layout.T_BY``)."""
     box_si = first_boxes(tables)
     bld = Builder(p, tables, box_si, bands)
     for si in dict.fromkeys(box_si):
@@ -268,8 +266,7 @@ def build(p, tables, bands: int = 0) -> Machine:
 
 
 def alternatives(bld, alt, n):
-    """``alt`` (an ``INDEX`` state's key -> its state under each strategy) as ``n`` rows of the
-    box strategies' width, flat (none: ``n == 0``)."""
+    """``alt`` (an ``INDEX`` state's key -> its state by strategy) as ``n`` rows, flat."""
     out = np.zeros((n, len(bld.box_si)), np.int16)
     for k, a in alt.items():
         out[bld.keys[k]] = a
@@ -277,11 +274,10 @@ def alternatives(bld, alt, n):
 
 
 def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
-    """The one-box round walk (``play.walk``): the hand machine's states, then the dealer's
-    cards, to a terminal per (settlement, outcome) leading to the next round's first card.
-    Returns ``(wtrans, wflags, wrows, walt)``; ``wrows[s]``: what a visit to ``s`` adds to the
-    tally. Peek: the hole card is a step (``HOLE``), carried along the hand (``WH``). Exits
-    are ``W_EXIT``; a counter's ``INDEX`` states ``DECIDE``, their states in ``walt``."""
+    """``(wtrans, wflags, wrows, walt)`` of the one-box round walk (``play.walk``): the hand's
+    states, then the dealer's cards, to a terminal per (settlement, outcome), then the next round.
+    ``wrows[s]``: what a visit to ``s`` adds to the tally. Peek: the hole card a step (``HOLE``),
+    carried along the hand (``WH``). A counter's ``INDEX`` states are ``DECIDE`` (``walt``)."""
     keys, order, hand = dict(bld.keys), list(bld.order), [bld.info[k] for k in bld.order]
     flags = {k: W_EXIT for k, i in bld.info.items() if i[3] & EXIT}  # and by kind, below
     peek, draw_all, h17 = p[L.P_HOLE] == L.HOLE_PEEK, bool(p[L.P_DRAW_NO_LIVE]), bool(p[L.P_H17])
