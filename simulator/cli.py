@@ -10,6 +10,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import csv
+import dataclasses
 import functools
 import io
 import json
@@ -1664,6 +1665,8 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
     rules, meta, changes = _load_rules(rules_path, overrides, boxes, super_sevens)
     source = _rules_source(rules_path, meta, changes)
     strat = load_strategy(strategy_name) if strategy_name else None  # None: derive basic
+    if strat is not None and strat.name != strategy_name:  # a file: named as simulate names it
+        strat = dataclasses.replace(strat, name=strategy_name)
     unused = _shoe_keys_set(overrides)
     if unused:
         dealt = ("deals to the cut card" if rules.shuffle == "cut-card" else

@@ -462,8 +462,14 @@ def toml_error_line(err: tomllib.TOMLDecodeError, text: str) -> str:
     msg = str(err).splitlines()[0] if str(err) else "invalid TOML"
     m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
     if m:
-        text = msg[: m.start()].strip()
-        return f"line {m.group(1)}, column {m.group(2)}: not valid TOML: {text}"
+        what, lines = msg[: m.start()].strip(), text.splitlines()
+        n = int(m.group(1))
+        src = lines[n - 1].strip() if 0 < n <= len(lines) else ""
+        if what.startswith(("Cannot overwrite", "Cannot declare")) and src:  # a key given twice
+            head = re.fullmatch(r"\[+\s*([^\]]+?)\s*\]+.*", src)
+            what = (f"'{head.group(1)}' given twice (as a table or a key)" if head else
+                    f"key '{src.split('=')[0].strip()}' given twice")
+        return f"line {n}, column {m.group(2)}: not valid TOML: {what}"
     m = re.search(r"\(at end of document\)", msg)
     if m:
         line = text.count("\n") + (0 if text.endswith("\n") else 1)

@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -11,6 +12,7 @@ from simulator.cli import cli
 from simulator.rules import load_rules
 from simulator.strategy import load_strategy, loads_strategy, strategies_equal
 
+ROOT = Path(__file__).resolve().parent.parent
 TINY = ["--rounds", "20_000", "--chunk-rounds", "5000", "--seed", "7", "--quiet"]
 
 
@@ -398,3 +400,19 @@ def test_a_failed_cache_write_leaves_no_temporary_file(tmp_path, monkeypatch):
     assert write_atomic(tmp_path / "x.pickle", b"1" * 100_000) is False
     monkeypatch.undo()
     assert list(tmp_path.iterdir()) == []
+
+
+def test_exact_names_a_strategy_file_as_given(tmp_path):
+    # an edited copy of basic keeps the file's name key "basic": exact named its figures
+    # "basic" (a chart 0.27% dearer labelled as the shipped one); simulate names it by the file
+    text = (ROOT / "strategies" / "basic.toml").read_text()
+    row = next(line for line in text.splitlines() if line.startswith("12 "))
+    mine = tmp_path / "mine.toml"
+    mine.write_text(text.replace(row, "12" + "     S" * 10))
+    assert load_strategy(str(mine)).name == "basic"
+    doc = json.loads(run("exact", "-q", "--strategy", str(mine), "-f", "json").stdout)
+    assert doc["exact"]["strategy"] == doc["run"]["strategy"] == str(mine)
+    assert f"strategy {mine}" in run("exact", "-q", "--strategy", str(mine)).stdout.splitlines()[0]
+    hands = run("exact", "-q", "--strategy", str(mine), "--hands", "--up", "6")
+    assert f"chart of strategy {mine}" in hands.stdout
+    assert json.loads(run("exact", "-q", "-f", "json").stdout)["exact"]["strategy"] == "basic"

@@ -196,7 +196,10 @@ def test_malformed_toml_names_file_and_line(tmp_path):
     msg = error_of(load_rules, path)
     assert msg.startswith(f"{path}: line 2, column ") and "not valid TOML" in msg
     path = write(tmp_path, "decks = 6\ndecks = 7\n")
-    assert error_of(load_rules, path).startswith(f"{path}: line 2")
+    assert error_of(load_rules, path) == (f"{path}: line 2, column 10: not valid TOML: key "
+                                          "'decks' given twice")
+    path = write(tmp_path, '[meta]\nname = "a"\n  [ meta ]  # again\n')
+    assert error_of(load_rules, path).endswith("'meta' given twice (as a table or a key)")
 
 
 def test_missing_and_unreadable_files(tmp_path):
