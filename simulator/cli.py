@@ -10,7 +10,6 @@ from __future__ import annotations
 import atexit
 import contextlib
 import csv
-import dataclasses
 import functools
 import io
 import json
@@ -1584,8 +1583,10 @@ UP_CHOICES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "T")  # (index 
 UP_SHOWN = "A, 2-10 or T"
 
 
-def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bool) -> str:
-    """`bjsim exact --hands` in ``fmt``: `exact.hands.hand_values`, cached."""
+def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bool,
+                 label: str | None = None) -> str:
+    """`bjsim exact --hands` in ``fmt``: `exact.hands.hand_values`, cached; the chart named
+    ``label`` (default: its own name)."""
     from simulator import derived
     from simulator.exact import hands
     from simulator.exact.cache import load_hands, save_hands
@@ -1603,7 +1604,7 @@ def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bo
             kept[up] = [r for r in made if r["up"] == up]
             save_hands(rules, chart, up, kept[up])
     rows = [r for up in hands.UP_ORDER if up in kept for r in kept[up]]
-    name = chart.name
+    name = label or chart.name
     run_meta = source | {"strategy": name, "seed": None, "partial": False}
     if fmt == "json":
         doc = hands.hands_json(rows, {"bjsim": __version__, "rules": rules_dict(rules),
@@ -1665,8 +1666,8 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
     rules, meta, changes = _load_rules(rules_path, overrides, boxes, super_sevens)
     source = _rules_source(rules_path, meta, changes)
     strat = load_strategy(strategy_name) if strategy_name else None  # None: derive basic
-    if strat is not None and strat.name != strategy_name:  # a file: named as simulate names it
-        strat = dataclasses.replace(strat, name=strategy_name)
+    # a file is named as given, as simulate names it (an edited copy of basic says "basic")
+    label = strategy_name if strat is not None else None
     unused = _shoe_keys_set(overrides)
     if unused:
         dealt = ("deals to the cut card" if rules.shuffle == "cut-card" else
@@ -1675,12 +1676,12 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
                    f"change its figures (bjsim simulate {dealt})", err=True)
     if by_hand:
         cards = [min(UP_CHOICES.index(u.upper()) + 1, 10) for u in ups]  # (T: 10)
-        _emit(_exact_hands(rules, strat, source, cards, fmt, quiet), output)
+        _emit(_exact_hands(rules, strat, source, cards, fmt, quiet, label), output)
         return
     # (kept: nothing to wait for; a damaged file is computed again, so it is read here, a few
     # milliseconds)
     if not quiet and load_figures(rules, strat) is None:
-        what = "the basic strategy derived, then" if strat is None else f"strategy {strat.name}"
+        what = "the basic strategy derived, then" if strat is None else f"strategy {label}"
         click.echo(f"bjsim: exact analysis by card removal: {what} valued (some seconds, then "
                    "kept)", err=True)
     fig, theirs = exact_figures(rules, strat)
@@ -1688,6 +1689,8 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
         from simulator.derived import rules_basic
 
         fig = fig | {"strategy": rules_basic(rules, theirs).name}
+    else:
+        fig = fig | {"strategy": label}
     run_meta = source | {"strategy": fig["strategy"], "seed": None, "partial": False}
     if fmt == "json":
         doc = exact_json(fig, {"version": __version__, "rules": rules_dict(rules),

@@ -54,6 +54,7 @@ def test_exact_table_and_csv_with_a_strategy():
     assert "strategy basic-super-sevens" in out and "Super Sevens house edge" in out
     assert "11.4000%" in out  # hit every 7-7: the published 6-deck figure
     assert "The 7-7 question" in out and "bet 0.5" in out
+    assert "split: a 7 dealt to a split 7 split again as the rules allow" in out  # (as valued)
     result = run("exact", "--strategy", "insurance-taker", "--no-super-sevens", "-f", "csv")
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader(io.StringIO(result.stdout)))

@@ -132,7 +132,7 @@ def _name(spec: Spec) -> str:
 
 def _exact_doc(spec: Spec, strategy, name: str | None = None):
     """`bjsim exact --strategy NAME -f json`'s document, and the figures behind it; ``name``:
-    the strategy's as the commands name it (a derived one's, `DERIVED_NAME`)."""
+    the strategy's as the commands name it (as given; a derived one's, `DERIVED_NAME`)."""
     fig, strat = exact_figures(spec.rules, strategy)
     source = run.rules_source(spec.rules_file, spec.rules_name, spec.overrides)
     name = name or fig["strategy"]
@@ -862,7 +862,7 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
         f" and the {len(strategies) - 1} player's choices, side by side on {n} processes"
         if n > 1 else "") + " (bjsim exact)")
     exact_figures_all([(rules, s) for s in strategies.values()], spec.workers)
-    exact_doc, fig = _exact_doc(spec, main, DERIVED_NAME if _derived(spec) else None)
+    exact_doc, fig = _exact_doc(spec, main, shown)
 
     say(f"simulation of {shown} (bjsim simulate)")
     chunks: dict = {}
@@ -883,7 +883,7 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
         if name == spec.strategy:
             continue
         say(f"player's choice {name}: exact analysis and {played:,} rounds")
-        exacts[name] = _exact_doc(spec, strat)
+        exacts[name] = _exact_doc(spec, strat, name)
         res = run.simulate(_plan(spec, strat, name, played, None), quiet=quiet)
         stops.deliver(res.stopped_after)
         if res.partial:

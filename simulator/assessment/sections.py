@@ -459,8 +459,9 @@ def sevens(data: dict) -> Section | None:
         "player loses more, as the cost in the player's choices below. They are per round, as a "
         "share of the main wager: the main game's alone, and with a side bet of "
         f"{', '.join(bets[:-1])} or {bets[-1]} times the main wager, the main game's change + "
-        "side bet x the Super Sevens change. A "
-        "simulated figure is shown where one of the report's strategies plays 7-7 that way.",
+        "side bet x the Super Sevens change. Split: a 7 dealt to a split 7 is split again as "
+        "the rules allow. A simulated figure is shown where one of the report's strategies "
+        "plays 7-7 that way.",
         t, s["why"]])
 
 

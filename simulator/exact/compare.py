@@ -520,7 +520,8 @@ def exact_table(fig: dict, title: str, rules: dict) -> str:
                    f"{_pct(r['main_ev_change'], 5):>16}"
                    + "".join(f"{_pct(r['combined_change'][b], 5):>20}" for b in SIDE_BETS))
     out += [f"(changes {per_round} against the strategy's own 7-7 row; combined = main + bet "
-            "x side bet, per main wager)", "",
+            "x side bet, per main wager; split: a 7 dealt to a split 7 split again as the rules "
+            "allow)", "",
             "EV of each 7-7 play given 7,7 v the up card: main wager / Super Sevens per unit / "
             "combined for side bet 1", "",
             f"{'up':<4}" + "".join(f"{p:>24}" for p in PLAYS)]
