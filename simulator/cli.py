@@ -1838,6 +1838,9 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     log = None if quiet else (lambda text: click.echo(f"bjsim: {text}", err=True))
     label = file_meta.get("name") or (os.path.splitext(os.path.basename(base_file))[0]
                                       if base_file else "nz1994")
+    clash = variants.same_label(label, asked)
+    if clash is not None:
+        raise BjsimError(f"compare: {clash}")
     source = shown_rule_file(base_file) + "".join(f" --set {o}" for o in changes)
     games = cmp.build_games(rules, label, source, base_strats, asked, same_strategy, log, workers)
     for game in games:

@@ -297,13 +297,16 @@ def list_strategies() -> list[str]:
     return sorted(p.stem for p in STRATEGY_DIR.glob("*.toml"))
 
 
+def looks_like_path(name_or_path) -> bool:
+    """Is ``name_or_path`` a file's path (a Path, a separator, ``.toml``), not a shipped name?"""
+    text = str(name_or_path)
+    return isinstance(name_or_path, Path) or "/" in text or "\\" in text or text.endswith(".toml")
+
+
 def strategy_path(name_or_path) -> Path:
     """The file of a shipped strategy name, or the given path."""
     text = str(name_or_path)
-    looks_like_path = (
-        isinstance(name_or_path, Path) or "/" in text or "\\" in text or text.endswith(".toml")
-    )
-    if looks_like_path:
+    if looks_like_path(name_or_path):
         return Path(name_or_path)
     path = STRATEGY_DIR / f"{text}.toml"
     if not path.is_file():

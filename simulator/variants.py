@@ -37,7 +37,7 @@ from simulator.rules import (
     unknown_key,
     validate,
 )
-from simulator.strategy import load_strategy
+from simulator.strategy import load_strategy, looks_like_path
 
 VARIANTS_DIR = DEFAULT_RULES_PATH.parent / "variants"
 VARIANT_KEYS = ("name", "description", "baseline", "strategy")
@@ -158,6 +158,9 @@ def read_variant_file(path) -> dict:
                             + ", ".join(VARIANT_KEYS))
         if not isinstance(value, str):
             raise RuleError(f"{src}: key 'variant.{key}' must be a string")
+        if key == "name" and (not value.strip() or not value.isprintable()):
+            raise RuleError(f"{src}: key 'variant.name' = {value!r}: allowed a label of "
+                            "printable characters, not empty (it names the variant's row)")
     for key in changes:
         if key not in KIND:
             raise unknown_key(key, src, where=" in [changes] (not a rule-set key)")
@@ -166,6 +169,8 @@ def read_variant_file(path) -> dict:
     out = dict(head)
     out["changes"] = changes
     out["baseline"] = (path.parent / head["baseline"]).resolve() if "baseline" in head else None
+    if "strategy" in head and looks_like_path(head["strategy"]):  # a file: beside this one
+        out["strategy"] = str(path.parent / head["strategy"])
     out.setdefault("name", path.stem)
     return out
 
@@ -213,6 +218,18 @@ def twice(vary, files, strategies) -> str | None:
             same = f"'{text}'" if first == text else f"'{text}' (the same as '{first}')"
             return f"{opt} {same} is asked for twice: allowed each variant once"
         seen[(opt, key)] = text
+    return None
+
+
+def same_label(baseline: str, asked) -> str | None:
+    """The first game whose label is the baseline's (``baseline``) or an earlier variant's,
+    as an error's words (a row of the table, csv and json is known by its label); None."""
+    seen = {baseline: "the baseline"}
+    for v in asked:
+        if v.label in seen:
+            return (f"{v.source} '{v.label}' has the label of {seen[v.label]}: allowed each "
+                    "game its own (variant.name in a variant file, [meta] name in a rule file)")
+        seen[v.label] = f"{v.source} '{v.label}'"
     return None
 
 

@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from simulator.cli import cli
 
 # the baseline's strategy for every game, no exact figures: no derivation, a second or two
+ROOT = Path(__file__).resolve().parent.parent
 TINY = ["--rounds", "4000", "--chunk-rounds", "2000", "--pair-rounds", "50", "--seed", "3",
         "--quiet", "--strategy", "basic", "--same-strategy", "--no-exact"]
 
@@ -70,6 +71,35 @@ def test_a_variant_files_bad_strategy_or_baseline_names_the_file_and_key(tmp_pat
     assert_user_error(run("compare", *TINY, "--variant", str(v)),
                       f"--variant {v}: key 'baseline' names {tmp_path / 'x.toml'}: no such rule "
                       "file")
+
+
+def test_each_game_has_a_label_of_its_own(tmp_path, monkeypatch):
+    # Two variants both labelled h17 (one of them 8 decks), or a variant labelled as the
+    # baseline, printed rows a reader could not tell apart; csv and json rows go by label.
+    fake = tmp_path / "fake.toml"
+    fake.write_text('[variant]\nname = "h17"\n[changes]\ndecks = 8\n')
+    assert_user_error(run("compare", *TINY, "--variant", str(fake), "--variant", "variants/h17"),
+                      "'h17' has the label of", str(fake))
+    fake.write_text('[variant]\nname = "nz1994"\n[changes]\ndecks = 4\n')
+    assert_user_error(run("compare", *TINY, "--variant", str(fake)),
+                      "'nz1994' has the label of the baseline")
+    for name in ('""', '"  "', '"a\\nb"'):  # an empty row label, a row split in two
+        fake.write_text(f'[variant]\nname = {name}\n[changes]\ndecks = 8\n')
+        assert_user_error(run("compare", *TINY, "--variant", str(fake)), "variant.name")
+
+
+def test_a_variant_files_strategy_file_is_found_beside_it(tmp_path, monkeypatch):
+    # It was read from the current folder (and the baseline from the file's own): the same
+    # file worked from its folder and not from another.
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "mine.toml").write_text((ROOT / "strategies" / "mimic-dealer.toml").read_text())
+    (sub / "v.toml").write_text('[variant]\nstrategy = "mine.toml"\n')
+    monkeypatch.chdir(tmp_path)
+    result = run("compare", *TINY, "--variant", "sub/v.toml", "-f", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["variants"][0]["label"] == "v"
+    assert run("rules", "check", "sub/v.toml").exit_code == 0
 
 
 def test_table_names_the_pairing_and_each_variant():
