@@ -191,8 +191,8 @@ class PairedState(engine.RunState):
         return total
 
     def measure(self, prefix) -> float | None:
-        """`widest`, once the differences have intervals (`MIN_BLOCKS` paired blocks)."""
-        return widest(prefix, self.games) if int(prefix[-2]) >= MIN_BLOCKS else None
+        """`widest` (None before `MIN_BLOCKS` paired blocks)."""
+        return widest(prefix, self.games)
 
     def read_checkpoint(self, prefix_end: int, prefix, extra: dict, stop) -> tuple:
         """The prefix and finished chunks of a checkpoint (`simulator.checkpoint.resume`),
@@ -357,7 +357,10 @@ def _negate(diff: dict) -> dict:
 
 
 def widest(payload, games) -> float | None:
-    """The largest 95% half-width of a house-edge difference (None if one is not known)."""
+    """The largest 95% half-width of a house-edge difference (None if one is not known, or
+    before `MIN_BLOCKS` paired blocks: the intervals are withheld)."""
+    if int(payload[-2]) < MIN_BLOCKS:
+        return None
     worst = 0.0
     for row in differences(payload, games)[1:]:
         se = row["house_edge"]["se"]
@@ -396,6 +399,9 @@ def same_play(base: Game, game: Game) -> bool:
     return a == b or len(set(a) | set(b)) == 1
 
 
+IDENTICAL = "identical game: the same cards and decisions, difference 0"
+
+
 def pairing_note(base: Game, game: Game) -> str:
     """How the random numbers of ``game`` are paired with the baseline's, in words."""
     same_tables = all(
@@ -404,7 +410,7 @@ def pairing_note(base: Game, game: Game) -> str:
             engine.stack_tables(game.rules, list(game.strategies)), strict=True)
     ) if base.rules.boxes == game.rules.boxes else False
     if rules_dict(base.rules) == rules_dict(game.rules) and same_tables:
-        return "identical game: the same cards and decisions, difference 0"
+        return IDENTICAL
     if base.rules.decks != game.rules.decks:
         return "different shoes (decks differ): seeds shared, cards not"
     if base.rules.hole_card != game.rules.hole_card:
@@ -437,14 +443,18 @@ def statistics(payload, games, exact: list | None = None) -> dict:
                                   game.strategies)
         row = {"game": game, "summary": summary, "difference": diffs[g],
                "pairing": None if g == 0 else pairing_note(games[0], game)}
+        identical = g > 0 and row["pairing"] == IDENTICAL  # the same rules and charts
         if g > 0 and diffs[g]["house_edge"]["se"] == 0 and diffs[g]["house_edge"]["mean"] == 0:
-            row["pairing"] = "plays identically to the baseline: the same cards and decisions"
+            row["pairing"] = ("plays identically to the baseline: the same cards and decisions"
+                              if identical else "played identically to the baseline in these "
+                              "rounds: the same cards and decisions in every block")
         if exact is not None:
             row["exact"] = exact[g]
         if g > 0:
             base = rows[0]
             ex = (row["exact"], base["exact"]) if exact is not None else None
             few = _few_blocks(int(payload[-2]))
+            few = None if identical else few  # (exactly 0 however few the blocks)
             _add_figures(diffs[g], summary, base["summary"], (base, row), ex, games[0], game,
                          few)
             for d in diffs[g].get("by_strategy") or []:
@@ -488,7 +498,7 @@ def _add_figures(diff: dict, fig: dict, fig0: dict, rows: tuple, ex, base, game,
         same_pays = all(getattr(base.rules, k) == getattr(game.rules, k) for k in PAYS[key])
         _withhold(d, [f"{r['game'].label}: {f[key]['interval_note']}"
                       for r, f in zip(rows, (fig0, fig), strict=True)
-                      if f[key].get("interval_note")] + ([few] if few else []), same_pays)
+                      if f[key].get("interval_note")], same_pays, few)
 
 
 # The rule keys that pay a figure's wagers: a game that changes one is not the baseline's game
@@ -497,14 +507,15 @@ PAYS = {"house_edge": ("blackjack_pays", "insurance_pays", "dealer_blackjack_tak
         "super_sevens": ("super_sevens_pays",)}
 
 
-def _withhold(d: dict, notes: list[str], same_pays: bool = True) -> None:
+def _withhold(d: dict, notes: list[str], same_pays: bool = True, few=None) -> None:
     """A difference resting on a figure whose interval `tally.summarize` withholds (too few wins
-    of a big Super Sevens line, in the variant or the baseline), or on too few blocks
-    (``notes``), gets no se, interval, variance reduction, se ratio or z either:
-    ``interval_note`` says why (None where they stand, as for a game played identically, with
+    of a big Super Sevens line, in the variant or the baseline: ``notes``), or on too few blocks
+    (``few``), gets no se, interval, variance reduction, se ratio or z either: ``interval_note``
+    says why (None where they stand, as for a game played identically in enough blocks, with
     the same pays: ``same_pays``)."""
     if d.get("se") == 0 and d.get("mean") == 0 and same_pays:
         notes = []  # played identically, the same cards and decisions: exactly 0
+    notes = notes + ([few] if few else [])
     d["interval_note"] = "; ".join(notes) or None
     if notes:
         d |= {"se": None, "ci95_low": None, "ci95_high": None, "variance_reduction": None,

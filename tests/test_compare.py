@@ -186,6 +186,26 @@ def test_a_variant_identical_to_the_baseline_differs_by_exactly_zero():
     assert res.stats["rows"][1]["pairing"].startswith("plays identically")
 
 
+def test_a_game_that_played_alike_in_a_few_blocks_gets_no_interval():
+    # H17 over 100 rounds (3 blocks) dealt the same cards as S17: the table showed the interval
+    # [+0.000, +0.000] beside its own "too few blocks" note, json se 0, and the Variants line
+    # said the rule "plays identically" to the baseline, a claim about 100 rounds
+    h17 = _game("h17", NZ.replace(dealer_hits_soft_17=True))
+    res = C.compare(_plan([_game("base"), h17], rounds=100, chunk_rounds=100, pair_rounds=48,
+                          seed=1994, precision=0.01), quiet=True)
+    row = res.stats["rows"][1]
+    d = row["difference"]["house_edge"]
+    assert res.stats["blocks"] == 3 and d["mean"] == 0.0
+    assert d["se"] is None and d["ci95_low"] is None and "only 3 paired" in d["interval_note"]
+    assert row["pairing"].startswith("played identically to the baseline in these rounds")
+    assert res.meta["run"]["precision"]["half_width"] is None
+    same = C.compare(_plan([_game("base"), _game("same")], rounds=100, chunk_rounds=100,
+                           pair_rounds=48), quiet=True).stats["rows"][1]
+    assert same["difference"]["house_edge"]["se"] == 0.0  # the same game: exactly 0 however few
+    assert same["difference"]["house_edge"]["interval_note"] is None
+    assert same["pairing"].startswith("plays identically")
+
+
 def test_a_changed_pay_with_no_win_of_it_yet_is_not_an_identical_game():
     # Line (e) paid 4000, not 5000: the same cards and decisions, and with no (e) win in the
     # sample a difference of 0, se 0 and the interval [0, 0] beside an exact +0.87%. The
