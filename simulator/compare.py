@@ -375,16 +375,16 @@ def exact_scope(base, rules, same_play: bool = True) -> str:
     between two rule sets: ``"full"``; ``"none"`` when only keys it does not read
     (`derived.UNSEEN`: penetration, the shuffle, the boxes) differ, with a cut card in either
     game and ``same_play`` (the same charts at the boxes, `same_play`): its difference is 0
-    whatever the change does; ``"cut-card"`` when the decks, the penetration or the shuffle
-    differ with a cut card in either game otherwise (the simulated difference also holds the
-    change of the cut-card effect, which the exact analyzer does not see)."""
+    whatever the change does; ``"cut-card"`` when the decks, the penetration, the shuffle or the
+    boxes differ with a cut card in either game otherwise (the simulated difference also holds
+    the change of the cut-card effect, which the exact analyzer does not see)."""
     if base.shuffle == rules.shuffle == "every-round":
         return "full"
     a, b = rules_dict(base), rules_dict(rules)
     if same_play and a != b and all(a[k] == b[k] for k in a if k not in derived.UNSEEN):
         return "none"
-    same_shoe = (base.shuffle, base.penetration, base.decks) == (rules.shuffle,
-                                                                 rules.penetration, rules.decks)
+    keys = ("shuffle", "penetration", "decks", "boxes")  # (the boxes: the rounds a shoe deals)
+    same_shoe = all(a[k] == b[k] for k in keys)
     return "full" if same_shoe else "cut-card"
 
 
@@ -495,6 +495,8 @@ def _add_figures(diff: dict, fig: dict, fig0: dict, rows: tuple, ex, base, game,
         _add_independent(d, fig[key]["se"], fig0[key]["se"])
         if ex is not None:
             _add_exact(d, key, ex, exact_scope(base.rules, game.rules, same_play(base, game)))
+        else:  # (--no-exact: the same keys, null)
+            d |= {"exact_scope": None, "exact": None, "z": None}
         same_pays = all(getattr(base.rules, k) == getattr(game.rules, k) for k in PAYS[key])
         _withhold(d, [f"{r['game'].label}: {f[key]['interval_note']}"
                       for r, f in zip(rows, (fig0, fig), strict=True)

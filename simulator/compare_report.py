@@ -306,9 +306,9 @@ def _notes(stats: dict, has_exact: bool) -> list[str]:
         scopes = {(r["difference"] or {}).get("house_edge", {}).get("exact_scope")
                   for r in stats["rows"][1:]}
         if "cut-card" in scopes:
-            notes.append("~ marks decks, penetration or the shuffle changed with a cut card: the "
-                         "simulated difference also holds the change of the cut-card effect, "
-                         "which the exact one (a full shoe every round) does not.")
+            notes.append("~ marks the decks, penetration, shuffle or boxes changed with a cut "
+                         "card: the simulated difference also holds the change of the cut-card "
+                         "effect, which the exact one (a full shoe every round) does not.")
         if "none" in scopes:
             notes.append(f"{NOT_SEEN}: no exact difference or z where only the penetration, the "
                          "shuffle or the boxes change with a cut card: the exact analyzer (one "

@@ -591,6 +591,9 @@ def test_exact_scope():
     assert C.exact_scope(NZ, NZ.replace(shuffle="every-round")) == "none"
     assert C.exact_scope(NZ, NZ.replace(boxes=3)) == "none"
     assert C.exact_scope(NZ, NZ.replace(penetration=0.6), same_play=False) == "cut-card"
+    # the boxes beside a rule change the rounds a shoe deals, so the cut-card effect (docs)
+    assert C.exact_scope(NZ, NZ.replace(boxes=2, dealer_hits_soft_17=True)) == "cut-card"
+    assert C.exact_scope(NZ, NZ.replace(boxes=3), same_play=False) == "cut-card"
     er = NZ.replace(shuffle="every-round")
     assert C.exact_scope(er, er.replace(decks=1)) == "full"
     assert C.exact_scope(er, er.replace(penetration=0.6)) == "full"  # (no cut card: no effect)

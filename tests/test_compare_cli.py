@@ -142,6 +142,10 @@ def test_csv_json_and_markdown_agree():
     assert float(he["difference_se"]) == pytest.approx(v["difference"]["house_edge"]["se"])
     assert "| decks=8 |" in md and f"{100 * v['difference']['house_edge']['mean']:+.3f}" in md
     assert {r["exact_value"] for r in rows} == {""}  # --no-exact
+    no_exact = doc["variants"][0]["difference"]  # the documented keys, null (they were missing)
+    for key in ("house_edge", "super_sevens"):
+        assert {k: no_exact[key][k] for k in ("exact_scope", "exact", "z")} == dict.fromkeys(
+            ("exact_scope", "exact", "z"))
     # each game's exact figure, as a house edge (json: its exact house edge and Super Sevens ev)
     args.remove("--no-exact")
     doc = json.loads(run(*args, "-f", "json").stdout)
