@@ -75,6 +75,14 @@ class OneLineCommand(click.Command):
     """A click command whose usage errors are one line (`_usage_error_as_one_line`), and whose
     written files (`WRITTEN`) are distinct."""
 
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except click.ClickException as err:
+            if RESUMED in ctx.meta and not getattr(err, "resume_words", False):
+                err.message, err.resume_words = _resume_words(ctx, err.message), True
+            raise
+
     def make_context(self, info_name, args, parent=None, **extra):
         _refuse_repeated(self, args)
         with _usage_error_as_one_line():
@@ -94,27 +102,38 @@ NOT_KEPT = frozenset({"checkpoint_path", "resume", "output", "fmt", "quiet", "wo
 
 def _run_command(ctx) -> dict:
     """What a checkpoint keeps of the command line: the command's name and the value of each of
-    its options but `NOT_KEPT` (a rule or variant file as `_kept_file` names it), so that
-    ``--resume`` needs only the file (`_fill_from_checkpoint`)."""
-    options = {}
+    its options but `NOT_KEPT` (a file as `_kept_file` names it, and in ``typed`` as given), so
+    that ``--resume`` needs only the file (`_fill_from_checkpoint`)."""
+    options, typed = {}, {}
     for param in ctx.command.params:
         if isinstance(param, click.Option) and param.name not in NOT_KEPT:
             value = given_value(ctx, param.name)
             if value is None:
                 value = ctx.params.get(param.name)
-            elif isinstance(value, (tuple, list)):
-                value = [_kept_file(v) for v in value]
+            if isinstance(value, (tuple, list)):
+                kept = [_kept_file(v, param.name) for v in value]
             else:
-                value = _kept_file(value)
+                kept = _kept_file(value, param.name)
             options[param.name] = list(value) if isinstance(value, tuple) else value
-    return {"name": ctx.command.name, "options": options}
+            if kept != options[param.name]:
+                options[param.name], typed[param.name] = kept, options[param.name]
+    return {"name": ctx.command.name, "options": options, "typed": typed}
 
 
-def _kept_file(given: str) -> str:
-    """A rule or variant file as a checkpoint keeps it, so that a resume finds it from any
-    folder: a shipped one by its name under ``configs/``, any other by its absolute path."""
+STRATEGY_OPTIONS = ("strategy_names", "strategy_name", "choices", "vary_strategies")
+
+
+def _kept_file(given, name: str = ""):
+    """A file an option names as a checkpoint keeps it, so that a resume finds it from any
+    folder: a shipped rule or variant file by its name under ``configs/``, any other file by its
+    absolute path (a strategy: a shipped one by its name, as given)."""
     from simulator.rules import DEFAULT_RULES_PATH, shipped_rule_file, shown_rule_file
+    from simulator.strategy import looks_like_path
 
+    if not isinstance(given, str):
+        return given
+    if name in STRATEGY_OPTIONS:
+        return os.path.abspath(given) if looks_like_path(given) and os.path.isfile(given) else given
     found = shipped_rule_file(given)
     if not os.path.isfile(found):
         return given  # (the command has refused it)
@@ -150,7 +169,7 @@ def _fill_from_checkpoint(ctx) -> None:
     refuses it if it changes the run. A checkpoint of another command is refused first, before
     anything else is read or checked (its options fill nothing: compare would ask for a
     variant); one of a bjsim that kept no options fills nothing."""
-    from simulator.checkpoint import CheckpointError, kind_problem, saved_options
+    from simulator.checkpoint import CheckpointError, kind_problem, load, saved_options
 
     path = ctx.params.get("checkpoint_path")
     if not ctx.params.get("resume") or not path or not os.path.isfile(path):
@@ -162,13 +181,53 @@ def _fill_from_checkpoint(ctx) -> None:
         raise BjsimError(str(err)) from None
     if problem is not None:
         raise BjsimError(problem)
+    typed = (load(path).get("command") or {}).get("typed") or {}
+    filled, replaced = ctx.meta.setdefault(RESUMED, ([], []))
     for param in ctx.command.params:
-        if param.name in saved and param.name not in NOT_KEPT and not _given(ctx, param.name):
-            try:
-                ctx.params[param.name] = param.process_value(ctx, saved[param.name])
-            except click.BadParameter as err:
-                raise BjsimError(f"checkpoint {path}: an option kept there: "
-                                 f"{err.format_message()}") from None
+        if param.name not in saved or param.name in NOT_KEPT:
+            continue
+        value = saved[param.name]
+        if _given(ctx, param.name):
+            now = given_value(ctx, param.name) or ctx.params[param.name]
+            now = list(now) if isinstance(now, tuple) else now
+            if not _same_files(now, value):
+                replaced.append(param.opts[0])  # (given again, not as kept: refused if it differs)
+            continue
+        if param.name in typed and _same_files(typed[param.name], value):
+            value = typed[param.name]  # as given, where it names the same files from here
+        try:
+            ctx.params[param.name] = param.process_value(ctx, value)
+        except click.BadParameter as err:
+            raise BjsimError(f"checkpoint {path}: an option kept there: "
+                             f"{err.format_message()}") from None
+        if ctx.params[param.name] != param.get_default(ctx) and value not in (None, False, []):
+            filled.append(param.opts[0])  # (kept there, not the default)
+
+
+RESUMED = "bjsim.resumed"  # ctx.meta: (options filled from the checkpoint, options given again)
+
+
+def _same_files(typed, kept) -> bool:
+    """Do the values as given (``typed``) name the files kept, read from this folder?"""
+    pairs = zip(typed, kept, strict=False) if isinstance(typed, list) else [(typed, kept)]
+    if isinstance(typed, list) != isinstance(kept, list) or (
+            isinstance(typed, list) and len(typed) != len(kept)):
+        return False
+    return all(a == b or isinstance(a, str) and isinstance(b, str) and os.path.isfile(a)
+               and os.path.isfile(b) and os.path.samefile(a, b) for a, b in pairs)
+
+
+def _resume_words(ctx, message: str) -> str:
+    """A refusal during ``--resume``, with the options behind it that the user did not type as
+    the checkpoint has them: given again (they replace the kept ones whole), or kept there."""
+    filled, replaced = ctx.meta.get(RESUMED, ([], []))
+    words = []
+    if replaced and message.startswith("--resume:"):
+        words.append(f"given here in place of the checkpoint's: {', '.join(replaced)}")
+    kept = [o for o in filled if re.search(rf"(?<![\w-]){o}(?![\w-])", message)]
+    if kept:
+        words.append(f"{', '.join(kept)}: the checkpoint's")
+    return message + (f" ({'; '.join(words)})" if words else "")
 
 
 def _refuse_repeated(command, args) -> None:

@@ -17,7 +17,7 @@ from simulator import checkpoint as C
 from simulator import layout as L
 from simulator.cli import cli
 from simulator.rules import DEFAULT_RULES_PATH, Rules
-from simulator.strategy import load_strategy
+from simulator.strategy import dumps_strategy, load_strategy
 
 NZ = Rules()
 BASIC = load_strategy("basic")
@@ -207,6 +207,48 @@ def test_a_resume_from_another_folder_finds_the_rule_files(tmp_path, monkeypatch
         assert again.exit_code == 0, again.output
         assert json.loads(again.stdout)["results"] == json.loads(whole.stdout)["results"]
         os.unlink("../run.ckpt")
+
+
+def test_a_resume_prints_the_report_as_typed_and_finds_a_strategy_file_anywhere(
+        tmp_path, monkeypatch):
+    """A resume printed the rule file by its absolute path (the uninterrupted run: as typed),
+    and a strategy file given by a relative path was not found from another folder."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    (tmp_path / "a" / "mine.toml").write_text(DEFAULT_RULES_PATH.read_text())
+    (tmp_path / "a" / "s.toml").write_text(dumps_strategy(load_strategy("mimic-dealer")))
+    monkeypatch.chdir(tmp_path / "a")
+    args = ("simulate", "--rounds", "12_000", "--chunk-rounds", "1000", "--seed", "5", "-q",
+            "--rules", "mine.toml", "--strategy", "s.toml")
+    whole = run_cli(*args, "--checkpoint", "run.ckpt")
+    assert whole.exit_code == 0, whole.output
+    again = run_cli("simulate", "--resume", "run.ckpt", "-q")
+    assert again.stdout == run_cli(*args).stdout  # the same report, to the byte
+    assert "(mine.toml)" in again.stdout and "s.toml" in again.stdout
+    monkeypatch.chdir(tmp_path / "b")
+    there = run_cli("simulate", "--resume", "../a/run.ckpt", "-q", "-f", "json")
+    assert there.exit_code == 0, there.output
+    here = run_cli(*args[:-4], "-f", "json", "--rules", "../a/mine.toml", "--strategy",
+                   "../a/s.toml")
+    assert json.loads(there.stdout)["results"] == json.loads(here.stdout)["results"]
+
+
+def test_a_refused_resume_names_the_options_behind_it(tmp_path):
+    """An option given again replaces the checkpoint's whole (one --set of two: the refusal named
+    only the other key); an option kept there can be what a given one clashes with."""
+    path = str(tmp_path / "run.ckpt")
+    two = ("--set", "decks=8", "--set", "dealer_hits_soft_17=true")
+    assert run_cli("simulate", *RUN, *two, "--checkpoint", path).exit_code == 0
+    assert_user_error(run_cli("simulate", "--resume", path, "--set", "decks=8"),
+                      "rule 'dealer_hits_soft_17' is true there, false here",
+                      "(given here in place of the checkpoint's: --set)")
+    assert run_cli("simulate", "--resume", path, *two, "-q").exit_code == 0  # the same: no change
+    prec = str(tmp_path / "prec.ckpt")
+    assert run_cli("simulate", "--precision", "0.05", "--max-rounds", "4000", "--chunk-rounds",
+                   "1000", "--checkpoint", prec, "-q").exit_code == 0
+    assert_user_error(run_cli("simulate", "--resume", prec, "--rounds", "1000"),
+                      "--rounds: not with --precision", "(--precision, --max-rounds: the "
+                      "checkpoint's)")
 
 
 def test_resume_file_is_checkpoint_file_resume(tmp_path):
