@@ -675,7 +675,13 @@ def _parse_override_value(key: str, text: str, source: str):
             raise ValueError
         if kind == "str":
             return unq
-        parts = [p for p in re.split(r"[\s,]+", unq.strip("[]() ")) if p]
+        body = unq.strip()
+        for open_, close in ("[]", "()"):  # brackets in pairs, or none
+            if body[:1] == open_ or body[-1:] == close:
+                if body[:1] != open_ or body[-1:] != close:
+                    raise ValueError
+                body = body[1:-1]
+        parts = [p for p in re.split(r"[\s,]+", body.strip()) if p]
         if not all(re.fullmatch(r"[+-]?\d+", p) for p in parts):
             raise ValueError
         return tuple(int(p) for p in parts)

@@ -312,6 +312,11 @@ def test_override_errors_more():
     assert "not a number" in error_of(apply_overrides, Rules(), ["penetration=nan"])
     assert "tenths" in error_of(apply_overrides, Rules(), ["blackjack_pays=4/3"])
     assert "not a list of integers" in error_of(apply_overrides, Rules(), ["super_sevens_pays=a"])
+    for unpaired in ("[3,50,100,500,5000", "3,50,100,500,5000]", "(3,50,100,500,5000]",
+                     "[[3,50,100,500,5000]]"):  # (they were read as the list)
+        msg = error_of(apply_overrides, Rules(), [f"super_sevens_pays={unpaired}"])
+        assert "not a list of integers" in msg, unpaired
+    assert apply_overrides(Rules(), ["super_sevens_pays=(3, 50, 100, 500, 5000)"]) == Rules()
     assert "5" in error_of(apply_overrides, Rules(), ["super_sevens_pays=1,2"])
     msg = error_of(apply_overrides, Rules(), ["resplit_aces=true", "max_hands=2"])
     assert msg.startswith("--set: key 'resplit_aces'")
