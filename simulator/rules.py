@@ -757,8 +757,24 @@ def describe(rules: Rules) -> list[tuple[str, str, str]]:
     ``("12.3", "dealer_hits_soft_17 = false", "The dealer draws to 17 and stands on all 17s,
     soft or hard")``.
     """
-    return [(k.rule, f"{k.name} = {_fmt(getattr(rules, k.name))}", k.words(rules))
+    return [(k.rule, f"{k.name} = {_fmt(getattr(rules, k.name))}", k.words(rules)
+             + (f" (no effect: {why})" if (why := no_effect(rules, k.name)) else ""))
             for k in DECLARATIONS]
+
+
+def no_effect(rules: Rules, key: str) -> str | None:
+    """Why ``key`` changes nothing under the other keys of ``rules`` (in words), or None."""
+    if rules.max_hands == 1 and key in ("double_after_split", "resplit_aces", "hit_split_aces"):
+        return "max_hands = 1, pairs are not split"
+    if rules.max_hands == 2 and key == "resplit_aces":
+        return "max_hands = 2, a box splits once"
+    if not rules.super_sevens and key in ("super_sevens_bet", "super_sevens_pays"):
+        return "super_sevens = false, no Super Sevens wager"
+    if rules.hole_card == "peek" and key == "dealer_blackjack_takes":
+        return "hole_card = peek, a dealer blackjack ends the round before any double or split"
+    if rules.shuffle == "every-round" and key == "penetration":
+        return "shuffle = every-round, no cut card"
+    return None
 
 
 def origin(rules: Rules, key: str) -> str:

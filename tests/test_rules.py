@@ -345,6 +345,35 @@ def test_describe_words_follow_the_values():
     assert "soft 17" in rows["dealer_hits_soft_17 = true"]
     assert "hole card" in rows['hole_card = "peek"']
     assert rows["max_hands = 1"] == "Pairs may not be split"
+    # keys the others make moot say so (rules show printed "Pairs may not be split" beside
+    # "Doubling down is allowed after a split")
+    assert rows["double_after_split = true"].endswith("(no effect: max_hands = 1, pairs are not "
+                                                      "split)")
+    assert "(no effect: hole_card = peek" in rows['dealer_blackjack_takes = "original-and-busted"']
+    assert not any("no effect" in w for _, _, w in describe(Rules()))
+
+
+@pytest.mark.parametrize("rules, change", [
+    (Rules(max_hands=1), dict(double_after_split=False)),
+    (Rules(max_hands=1), dict(hit_split_aces=True)),
+    (Rules(max_hands=2), dict(resplit_aces=True)),
+    (Rules(super_sevens=False), dict(super_sevens_pays=(2, 20, 40, 200, 1000))),
+    (Rules(hole_card="peek"), dict(dealer_blackjack_takes="all")),
+    (Rules(hole_card="peek"), dict(dealer_blackjack_takes="original")),
+    (Rules(shuffle="every-round"), dict(penetration=0.5)),
+])
+def test_a_key_said_to_have_no_effect_changes_no_tally(rules, change):
+    from simulator import engine, kernel
+    from simulator.rules import no_effect
+    from simulator.strategy import load_strategy
+
+    other = rules.replace(**change)
+    key = next(iter(change))
+    assert no_effect(rules, key) and no_effect(other, key)
+    basic = load_strategy("basic")
+    tallies = [kernel.simulate_chunk(r.to_params(), engine.stack_tables(r, basic),
+                                     20_000, engine.chunk_state(3, 0)) for r in (rules, other)]
+    assert np.array_equal(*tallies)
 
 
 VALID = {
