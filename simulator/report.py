@@ -378,8 +378,8 @@ def _table(summary: dict, meta: dict) -> str:
     m = summary["main"]
     if m["mean_per_unit_wagered"] is not None:
         se = m["se_per_unit_wagered"]
-        pm = "" if se is None else f" ± {_pct(Z95 * se)}"
-        w(f"  Return {PER_UNIT_WAGERED}: {_pct(m['mean_per_unit_wagered'])}{pm} (95%); "
+        pm = " (no interval: too few rounds)" if se is None else f" ± {_pct(Z95 * se)} (95%)"
+        w(f"  Return {PER_UNIT_WAGERED}: {_pct(m['mean_per_unit_wagered'])}{pm}; "
           f"{_num(m['wagered_per_initial'])} units wagered per initial wager\n")
     w(_by_strategy_table(by_strategy(summary, meta.get("strategy"))))
 

@@ -177,6 +177,10 @@ def test_a_run_too_short_says_so_instead_of_an_interval():
     ret = next(r for r in rows if r["section"] == "return" and r["item"] == "super_sevens")
     assert ret["ci95_low"] == "" and ret["value"] != ""
     assert any(r["section"] == "note" and r["item"] == "super_sevens" for r in rows)
+    # one round: the return per unit wagered had a bare "(95%)" beside no interval
+    one = run("simulate", "-q", "--rounds", "1").stdout
+    line = next(ln for ln in one.splitlines() if "Return per unit wagered" in ln)
+    assert "(95%)" not in line and "(no interval: too few rounds)" in line
 
 
 def test_enough_bets_to_expect_30_wins_of_every_line_give_an_interval():
