@@ -41,9 +41,12 @@ def _interrupted() -> int:
 
 def _nothing_to_report(ctx, compiling: bool = False) -> None:
     """A run stopped before any chunk finished: ``bjsim: interrupted before any chunk
-    finished`` (``while compiling`` where it was) alone (not the run's lines of 0 rounds), no
-    report (none is written over an earlier one), exit 130."""
-    when = "while compiling, " if compiling else ""
+    finished`` (``while compiling`` where it was, as stderr said; ``while starting`` where the
+    kernel loaded from the cache) alone (not the run's lines of 0 rounds), no report (none is
+    written over an earlier one), exit 130."""
+    from simulator.jit import compile_said
+
+    when = ("while compiling, " if compile_said() else "while starting, ") if compiling else ""
     click.echo(f"bjsim: interrupted {when}before any chunk finished: nothing to report",
                err=True)
     ctx.exit(_interrupted())

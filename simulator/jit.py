@@ -91,6 +91,17 @@ def compiling(name: str) -> str:
 
 _WARM = threading.Lock()
 _warmed: set = set()
+_said: set = set()  # the versions whose compiling() stderr has said (a cold cache)
+
+
+def compile_said() -> bool:
+    """Has stderr said in this process that a version is compiling (``warm``)?"""
+    return bool(_said)
+
+
+def _say_compiling(name: str) -> None:
+    _said.add(name)
+    print("\n" + compiling(name), file=sys.stderr, flush=True)
 
 
 def warm(name: str, fn, *args) -> None:
@@ -99,8 +110,7 @@ def warm(name: str, fn, *args) -> None:
     with _WARM:
         if name in _warmed:
             return
-        timer = threading.Timer(2.0, lambda: print("\n" + compiling(name), file=sys.stderr,
-                                                   flush=True))  # fmt: skip
+        timer = threading.Timer(2.0, _say_compiling, (name,))
         timer.daemon = True
         timer.start()
         try:
