@@ -200,11 +200,11 @@ DECLARATIONS: tuple[Key, ...] = (
         "known (late); before it (early)",
         lambda r: {
             "none": "Surrender is not offered",
-            "late": ("Late surrender: give up half the wager on the first two cards, after the "
-                     "dealer's blackjack is known: " + (
-                         "the peek game's is known before play" if r.hole_card == "peek" else
-                         "without a hole card a surrendered hand loses its whole wager if the "
-                         "dealer's second card then makes blackjack")),
+            "late": ("Late surrender: give up half the wager on the first two cards, " + (
+                         "after the dealer has checked for blackjack (the peek game's is known "
+                         "before play)" if r.hole_card == "peek" else
+                         "before the dealer's second card: without a hole card a surrendered "
+                         "hand still loses its whole wager if that card makes blackjack")),
             "early": (
                 "Early surrender: give up half the wager before the dealer's blackjack is known"
             ),
