@@ -2168,8 +2168,8 @@ def _count_list(fmt: str = "table") -> str:
               "result.")
 @click.option("--bankroll", type=FiniteRange(min=0, min_open=True, max=1e12), default=None,
               metavar="UNITS",
-              help="Bankroll for the risk of ruin, in units of the table minimum. Default: the "
-              "plan's 'bankroll'.")
+              help="Bankroll for the risk of ruin, in the plan's units (those of its bets and "
+              "table_min). Default: the plan's 'bankroll'.")
 @click.option("--penetrations", type=PenetrationsType(), default=None, metavar="P,P,...",
               help="A penetration sweep: one run per value (same seed), and a table of the "
               "counter's advantage, SD, SCORE and N0 by penetration, e.g. 0.60,0.70,0.80,0.90.")

@@ -447,7 +447,7 @@ def flat_main(plan) -> bool:
 def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
             control=None) -> dict:
     """Every figure of the counter's run from its counting tally (JSON-ready; fractions, not
-    percents; money in units of the table minimum; ``tally``: the fields summed over the
+    percents; money in the plan's units; ``tally``: the fields summed over the
     counts). ``bankroll`` (units) overrides the plan's for the risk of ruin; ``strategy``: the
     one played, which decides whether and from how many bets a Super Sevens z-score can be
     given (`sevens_check`); ``control``: the tally of the strategy alone at a flat bet
