@@ -108,19 +108,20 @@ def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
     out["n0_se"] = 2 * out["n0"] * se / mean if edge else None
     out["risk_of_ruin_se"] = (2 * bankroll * out["risk_of_ruin"] * se / sd**2
                               if edge and bankroll is not None else None)
-    # 95% intervals: each figure is monotone in the mean, so the mean's interval carried
-    # through it, which stays in the figure's range (SCORE 0 and ruin 1 without an edge, N0
-    # without a bound: None).
-    low, high = (mean - Z95 * se, mean + Z95 * se) if edge else (None, None)
-    ruin = edge and bankroll is not None
+    # 95% intervals, with or without an edge: each figure is monotone in the mean, so the
+    # mean's interval carried through it, which stays in the figure's range (SCORE 0 and ruin 1
+    # where the mean is at most 0, N0 without a bound: None).
+    ci = se is not None
+    low, high = (mean - Z95 * se, mean + Z95 * se) if ci else (None, None)
+    ruin = ci and bankroll is not None
     out |= {
-        "score_ci95_low": counting.score(low, sd) if edge else None,
-        "score_ci95_high": counting.score(high, sd) if edge else None,
-        "n0_ci95_low": counting.n0(high, sd) if edge else None,
-        "n0_ci95_high": counting.n0(low, sd) if edge else None,
+        "score_ci95_low": counting.score(low, sd) if ci else None,
+        "score_ci95_high": counting.score(high, sd) if ci else None,
+        "n0_ci95_low": counting.n0(high, sd) if ci else None,
+        "n0_ci95_high": counting.n0(low, sd) if ci else None,
         "risk_of_ruin_ci95_low": counting.risk_of_ruin(high, sd, bankroll) if ruin else None,
         "risk_of_ruin_ci95_high": counting.risk_of_ruin(low, sd, bankroll) if ruin else None,
-        "score_n0_ruin_note": MOVED_TOGETHER if moved and edge else None,
+        "score_n0_ruin_note": MOVED_TOGETHER if moved and ci else None,
     }
     return out
 
@@ -685,6 +686,8 @@ def _span(x, low, high, d: int = 2, fmt=None) -> str:
     """``x (low to high)``: a figure with its 95% interval (``high`` None: no bound); ``x``
     alone without an interval."""
     fmt = fmt or (lambda v: _num(v, d))
+    if x is None and low is not None:  # (N0 of no edge, its interval reaching an edge)
+        return f"no bound ({fmt(low)} to no bound)"
     if x is None or low is None:
         return fmt(x) if x is not None else "-"
     return f"{fmt(x)} ({fmt(low)} to {'no bound' if high is None else fmt(high)})"

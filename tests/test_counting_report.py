@@ -147,6 +147,18 @@ def test_win_score_n0_and_ruin_have_their_delta_method_se(fig):
     loss = CR._per_round(-3 * U, 9 * U * U + 1, 4, 1000)  # no edge: no SE of SCORE, N0, ruin
     assert loss["win_per_100_se"] is not None
     assert (loss["score_se"], loss["n0_se"], loss["risk_of_ruin_se"]) == (None, None, None)
+    # ... but the intervals, the mean's carried through each, whose upper end reaches an edge
+    # (they were withheld whenever the mean was not above 0, however wide its own interval)
+    high = loss["mean"] + 1.959963984540054 * loss["se"]
+    assert loss["mean"] < 0 < high
+    assert (loss["score"], loss["score_ci95_low"]) == (0.0, 0.0)
+    assert loss["score_ci95_high"] == pytest.approx(counting.score(high, loss["sd"]))
+    assert loss["n0"] is None and loss["n0_ci95_high"] is None
+    assert loss["n0_ci95_low"] == pytest.approx(counting.n0(high, loss["sd"]))
+    assert (loss["risk_of_ruin"], loss["risk_of_ruin_ci95_high"]) == (1.0, 1.0)
+    assert loss["risk_of_ruin_ci95_low"] == pytest.approx(
+        counting.risk_of_ruin(high, loss["sd"], 1000))
+    assert CR._span(None, 12.0, None, 0) == "no bound (12 to no bound)"
     table = CR.render(fig, "table")
     assert f"{p['win_per_100']:,.2f} ± {1.959963984540054 * p['win_per_100_se']:,.2f}" in table
 
