@@ -471,11 +471,27 @@ class FiniteRange(click.FloatRange):
         return f"{lo}x{hi}"
 
     def convert(self, value, param, ctx):
-        rv = super().convert(value, param, ctx)
+        try:
+            rv = float(value)
+        except (TypeError, ValueError):
+            rv = math.nan
         if not math.isfinite(rv):
             self.fail(f"{value!r} is not a number in the range {self._describe_range()}.", param,
                       ctx)
-        return rv
+        return super().convert(rv, param, ctx)
+
+
+class WholeRange(click.IntRange):
+    """``click.IntRange`` whose refusal of a value that is not a whole number says the range."""
+
+    def convert(self, value, param, ctx):
+        if not isinstance(value, int):
+            try:
+                value = int(str(value).strip())
+            except ValueError:
+                self.fail(f"{value!r} is not a whole number in the range "
+                          f"{self._describe_range()}.", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 class CountType(click.ParamType):
@@ -753,7 +769,7 @@ def rules_options(func=None, *, boxes=BOXES_HELP):
             "Repeatable.",
         ),
         click.option(
-            "--boxes", type=click.IntRange(1, 7), default=None, help=boxes,
+            "--boxes", type=WholeRange(1, 7), default=None, help=boxes,
         ),
         click.option(
             "--super-sevens/--no-super-sevens", "super_sevens", default=None,
@@ -1143,7 +1159,7 @@ def main(argv=None):
     "(part of what makes a result reproducible).",
 )
 @click.option(
-    "--workers", type=click.IntRange(min=1), default=None,
+    "--workers", type=WholeRange(min=1), default=None,
     help="Threads playing chunks at once (with --scheduler local: worker processes). Default: "
     "every CPU. Does not change the result.",
 )
@@ -1263,7 +1279,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
 @rules_options
 @strategy_option
 @click.option(
-    "--cut", type=click.IntRange(min=1), default=None,
+    "--cut", type=WholeRange(min=1), default=None,
     help="Start no new round once this many cards are dealt, 1 or more (the first round always "
     "starts). Default: play until the cards run out; a round the cards run out in is not "
     "played, and a warning says so.",
@@ -1814,7 +1830,7 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
               "differences) and costs about 2 us a block and game; under a cut card a "
               "block shorter than a shoe never reaches the cut card, and a block cuts its last "
               "shoe short (docs/compare.md).")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=WholeRange(min=1), default=None,
               help="Threads (with --scheduler local: worker processes), and processes deriving "
               "the basic strategies not yet cached. Default: every CPU.")
 @click.option("--precision", type=FiniteRange(min=0, min_open=True, max=1), default=None,
@@ -1985,7 +2001,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
 @click.option("--sample-rounds", type=COUNT, default=1_000_000, show_default="1,000,000",
               help="Rounds dealt apart to draw the distribution of the net result per round "
               "(at most the rounds played).")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=WholeRange(min=1), default=None,
               help="Threads playing chunks at once, and processes for the exact analyses of the "
               "strategies and the variants' basic strategies not yet cached. Default: every CPU. "
               "Does not change a figure.")
@@ -2163,7 +2179,7 @@ def _count_list(fmt: str = "table") -> str:
 @click.option("--chunk-rounds", type=COUNT, default=DEFAULT_CHUNK_ROUNDS,
               show_default="1,000,000",
               help="Rounds per chunk (with the seed, what makes a result reproducible).")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
+@click.option("--workers", type=WholeRange(min=1), default=None,
               help="Threads playing chunks at once. Default: every CPU. Does not change the "
               "result.")
 @click.option("--bankroll", type=FiniteRange(min=0, min_open=True, max=1e12), default=None,

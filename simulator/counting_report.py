@@ -938,7 +938,7 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                 f"no sample SE from fewer than 30 bets at a count, from fewer than 30 wins of the "
                 "rarest line above 3 to 1 expected, or from results without spread)", ""]
         out += grid([kind, "bets", "simulated", _ss_se_head(f), "exact",
-                     "z (of the house edge)", "favourable", "counter's bets"], _ss_rows(f))
+                     "z (of the house edge)", "favourable", "counter's units staked"], _ss_rows(f))
         fl = ss["flat"]
         out += ["", f"Super Sevens overall, return per unit staked: simulated {_pct(fl['mean'])}"
                 f"{ss_spread(ss)}, exact: mean over the rounds' starting shoes (published "

@@ -657,7 +657,7 @@ def counting(data: dict) -> Section | None:
                  ("exact_se", "SE (exact SD)", "pct2"),
                  ("z_house_edge", "z (of the house edge)", "z"),
                  ("favourable_share", "rounds favourable", "pct1"),
-                 ("counter_bets", "counter's bets", "int")]
+                 ("counter_bets", "counter's units staked", "int")]
         blocks += [
             f"Super Sevens by {kind}: the simulated return of every Super Sevens bet dealt at "
             "that count, beside its exact return by the published convention (a third card "
