@@ -289,7 +289,7 @@ def multiple_note(stats: dict) -> str | None:
     else:
         n_text = f"{n} differences with a 95% interval"
     return (f"Many comparisons: {variants} variants, {n_text}; "
-            f"each misses its true value one time in 20 by chance, so about {n / 20:.1f} of "
+            f"each misses its true value one time in 20 by chance, so about {n / 20:g} of "
             "them are expected to miss with nothing wrong" + (
                 ", and about as many exact differences to fall outside their interval (|z| "
                 "above 1.96)" if exact else "") + ".")
