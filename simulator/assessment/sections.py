@@ -20,7 +20,7 @@ from simulator.counting_report import (
     sig3,
     ss_spread,
 )
-from simulator.exact.compare import CUT_CARD_MARK, CUT_CARD_Z
+from simulator.exact.compare import CUT_CARD_MARK
 from simulator.report import PER_UNIT_WAGERED, precision_text
 from simulator.tally import MIN_WINS, Z95
 
@@ -194,7 +194,8 @@ def _z_column(rows: list[dict], label: str) -> str:
 
 def _z_notes(rows: list[dict], name: str) -> list[str]:
     """What the z column's `CUT_CARD_MARK` means, and each z withheld for the cut card, why."""
-    out = [f"{CUT_CARD_MARK} {CUT_CARD_Z}."] if any(r.get("z_caveat") for r in rows) else []
+    out = [f"{CUT_CARD_MARK} {c}." for c in dict.fromkeys(r["z_caveat"] for r in rows
+                                                        if r.get("z_caveat"))]
     return out + [f"{r[name]}: {r['z_note']}." for r in rows if r.get("z_note")]
 
 

@@ -249,39 +249,87 @@ def theory(rules, strategies) -> dict:
     return {"house_edge": mean["house_edge"], "super_sevens": mean["super_sevens_ev"]}
 
 
-# The cut-card effect: a shoe dealt to a cut card raises the house edge of the NZ game about
-# 0.02% above the full-shoe exact figure (measured: 0.021% in 10^10 rounds, README "Exact
-# analysis"). A z against the exact figure holds it: +0.6 at 10 million rounds, +6 at 10^9.
-Z_MIN_SE = 0.0001  # under a cut card, no z of an SE below 0.01%: the effect would move it 2+
+# The cut-card effect: a shoe dealt to a cut card has a higher house edge than the full-shoe
+# exact figure. Measured by bjsim (basic strategy, one box, the NZ rules with these decks, cut
+# card at 75%): simulated less exact, 4 x 10^8 rounds a deck count (SE 0.006%); six decks
+# 10^10 rounds (0.021%, README "Exact analysis"). A z against the exact figure holds it.
+CUT_CARD_MEASURED = {1: 0.00122, 2: 0.00063, 4: 0.00035, 6: 0.00021, 8: 0.00029}
 CUT_CARD_MARK = "~"
-CUT_CARD_EFFECT = ("the cut-card effect (about +0.02% on the NZ game's house edge, measured; more "
-                   "with fewer decks)")
-FULL_SHOE = ("every round from a full shoe, as a shuffle every round deals it: the rules' "
-             "penetration and shuffle do not enter; a game dealt to a cut card has a house edge "
-             f"higher by {CUT_CARD_EFFECT}, which these figures leave out")
-CUT_CARD_Z = (
-    "z tests the simulation, dealt to a cut card, against the exact value for a full shoe "
-    f"every round, so it includes {CUT_CARD_EFFECT}, which moves z's centre by about 0.02% / "
-    "SE (+0.6 at 10 million rounds, +1.9 at 100 million; z still varies by about 2 either side "
-    "of it, at 95%), so a large |z| at 10^8 rounds or more is expected, not a fault (--set "
-    "shuffle=every-round tests agreement alone)")
+SD_ROUND = 1.15  # about the SD of one box's result a round (NZ game: 1.15 to 1.17)
+CUT_CARD_EFFECT = ("the cut-card effect (as bjsim measured it for basic strategy at 75% "
+                   "penetration: about +0.02% on the house edge with 6 decks, +0.035% with 4, "
+                   "+0.06% with 2, +0.12% with 1)")
+
+
+def cut_card_effect(decks: int) -> float:
+    """The measured cut-card effect of ``decks`` decks (`CUT_CARD_MEASURED`; between two deck
+    counts measured, the larger)."""
+    m = CUT_CARD_MEASURED
+    if decks in m:
+        return m[decks]
+    return max(m[max(d for d in m if d < decks)], m[min(d for d in m if d > decks)])
+
+
+def cut_card_words(decks: int) -> str:
+    """`CUT_CARD_EFFECT` for a shoe of ``decks`` decks."""
+    return (f"the cut-card effect (about +{100 * cut_card_effect(decks):.2f}% on the house edge "
+            f"with {decks} {'deck' if decks == 1 else 'decks'}, as bjsim measured it for basic "
+            "strategy at 75% penetration; more with fewer decks)")
+
+
+def z_min_se(rules) -> float:
+    """Under a cut card, the SE below which no z is given: the cut-card effect alone would move
+    z by 2 or more."""
+    return cut_card_effect(rules.decks) / 2
+
+
+def basis(decks: int) -> str:
+    """What the exact figures of a shoe of ``decks`` decks are for, in words."""
+    return ("every round from a full shoe, as a shuffle every round deals it: the rules' "
+            "penetration and shuffle do not enter; a game dealt to a cut card has a house edge "
+            f"higher by {cut_card_words(decks)}, which these figures leave out")
+
+
+def cut_card_caveat(rules) -> str:
+    """What a z against a full-shoe exact figure holds under a cut card (``z_caveat``)."""
+    e = cut_card_effect(rules.decks)
+    at = [e / (SD_ROUND / math.sqrt(n)) for n in (1e7, 1e8)]
+    large = (2 * SD_ROUND / e) ** 2  # the rounds from which the effect alone moves z by 2
+    return ("z tests the simulation, dealt to a cut card, against the exact value for a full "
+            f"shoe every round, so it includes {cut_card_words(rules.decks)}, which moves z's "
+            f"centre by about {100 * e:.2f}% / SE (+{at[0]:.1f} at 10 million rounds of one box, "
+            f"+{at[1]:.1f} at 100 million; z still varies by about 2 either side of it, at 95%), "
+            f"so a large |z| from about {_rounds_words(large)} rounds on is expected, not a fault "
+            "(--set shuffle=every-round tests agreement alone)")
+
+
+def _rounds_words(n: float) -> str:
+    """``n`` rounds to one significant figure, in words: ``4 million``, ``100 million``."""
+    digits = int(math.floor(math.log10(n)))
+    lead = round(n / 10**digits)
+    if lead == 10:
+        lead, digits = 1, digits + 1
+    scale = next((w, 10**k) for k, w in ((9, "billion"), (6, "million"), (3, "thousand"),
+                                         (0, "")) if digits >= k)
+    return f"{lead * 10**digits // scale[1]:,} {scale[0]}".strip()
 
 
 def cut_card_z(rules, z, se) -> tuple[float | None, str | None, str | None]:
     """A z against a full-shoe exact value, as every output gives it: ``(z, z_note,
     z_caveat)``. With ``shuffle = "every-round"`` the z as it is, no note and no caveat; under
-    a cut card the z with the caveat `CUT_CARD_Z`, or, where ``se`` is below `Z_MIN_SE` (0.01%:
-    the cut-card effect alone would move z by 2 or more), no z and a note saying why: a z that
-    large tests the cut-card effect, not the simulation, and the difference beside it says as
-    much."""
+    a cut card the z with the caveat `cut_card_caveat`, or, where ``se`` is below `z_min_se`
+    (half the cut-card effect of the rules' decks: it alone would move z by 2 or more), no z
+    and a note saying why: a z that large tests the cut-card effect, not the simulation, and
+    the difference beside it says as much."""
     if rules.shuffle == "every-round" or z is None:
         return z, None, None
-    if se is not None and se < Z_MIN_SE:
-        return None, (f"no z: its SE ({100 * se:.4f}%) is below {100 * Z_MIN_SE:.2f}%, where "
-                      f"{CUT_CARD_EFFECT} would move z by 2 or more (the exact value is for a "
-                      "full shoe every round): the difference is that effect plus any fault, "
-                      "so no z is given (--set shuffle=every-round for a z of agreement)"), None
-    return z, None, CUT_CARD_Z
+    if se is not None and se < z_min_se(rules):
+        return None, (f"no z: its SE ({100 * se:.4f}%) is below {100 * z_min_se(rules):.3f}%, "
+                      f"where {cut_card_words(rules.decks)} would move z by 2 or more (the "
+                      "exact value is for a full shoe every round): the difference is that "
+                      "effect plus any fault, so no z is given (--set shuffle=every-round for a "
+                      "z of agreement)"), None
+    return z, None, cut_card_caveat(rules)
 
 
 def compare_with_simulation(summary: dict, rules, strategies, th=None) -> dict:
@@ -294,7 +342,7 @@ def compare_with_simulation(summary: dict, rules, strategies, th=None) -> dict:
     anything), and ``z_note`` then says why. The exact figure is for a full shoe every round:
     compare with ``shuffle = "every-round"``; under a cut card the simulated figure also holds
     the cut-card effect (and ``exact_note`` says so): ``z_caveat`` says z includes it, or, with
-    an se below `Z_MIN_SE`, ``z_note`` why no z is given (`cut_card_z`). ``th``: `theory` of
+    an se below `z_min_se`, ``z_note`` why no z is given (`cut_card_z`). ``th``: `theory` of
     the game, if known.
     """
     th = theory(rules, strategies) if th is None else th
@@ -345,9 +393,9 @@ def comparison_text(cmp: dict) -> str:
              "difference / standard error, + where the simulated house edge is higher)"]
     for by in cmp.get("by_strategy", []):
         lines += ["", *_comparison_lines(by, by["strategy"])]
-    if any((c.get(key) or {}).get("z_caveat") for c in [cmp, *cmp.get("by_strategy", [])]
-           for key in FIGURES):
-        lines.append(f"{CUT_CARD_MARK} {CUT_CARD_Z}")
+    caveats = [(c.get(key) or {}).get("z_caveat") for c in [cmp, *cmp.get("by_strategy", [])]
+               for key in FIGURES]
+    lines += [f"{CUT_CARD_MARK} {c}" for c in dict.fromkeys(c for c in caveats if c)]
     return "\n".join(lines) + "\n"
 
 
@@ -457,7 +505,7 @@ def exact_json(fig: dict, meta: dict) -> dict:
     """The json document of `bjsim exact`."""
     doc = {"bjsim": meta.get("version"), "rules": meta.get("rules"),
            "strategy": fig["strategy"], "run": meta.get("run", {}),
-           "exact": {"basis": FULL_SHOE} | dict(fig)}
+           "exact": {"basis": basis(meta["rules"]["decks"])} | dict(fig)}
     q = fig.get("sevens_question")
     if q:
         plays = [_own_plays_text(q)]
@@ -489,7 +537,8 @@ def exact_table(fig: dict, title: str, rules: dict) -> str:
         sd = (f"SD per box-round                {fig['sd_box_round']:.4f}  (one box; a round of "
               f"{fig['boxes']} boxes: not computed)")
     out = [f"Exact (combinatorial) figures: {title}, strategy {fig['strategy']}",
-           *textwrap.wrap(f"({FULL_SHOE}; method and approximations: docs/exact.md)", 100),
+           *textwrap.wrap(f"({basis(rules['decks'])}; method and approximations: docs/exact.md)",
+                          100),
            *([f"({fig['per_box_note']})"] if fig["per_box_note"] else []), "",
            f"house edge (main + insurance)   {_pct(fig['house_edge'])}",
            f"main game return                {_pct(fig['main_ev'])}  per initial wager",
@@ -560,7 +609,7 @@ def exact_csv(fig: dict, rules: dict, run: dict | None = None) -> str:
     frame = pd.DataFrame([(sec, item, per, None if v is None else float(v))
                           for sec, item, per, v in exact_rows(fig)],
                          columns=["section", "item", "per", "value"])
-    meta = {"run": (run or {}) | {"basis": FULL_SHOE} | (
+    meta = {"run": (run or {}) | {"basis": basis(rules["decks"])} | (
         {"per_box_note": fig["per_box_note"]} if fig.get("per_box_note") else {})}
     if fig.get("sevens_question"):
         meta["sevens_play"] = [_own_plays_text(fig["sevens_question"])]
@@ -568,6 +617,6 @@ def exact_csv(fig: dict, rules: dict, run: dict | None = None) -> str:
     return csv_text(frame, meta)
 
 
-__all__ = ["CUT_CARD_MARK", "CUT_CARD_Z", "SIDE_BETS", "UPS", "compare_with_simulation",
+__all__ = ["CUT_CARD_MARK", "SIDE_BETS", "cut_card_caveat", "UPS", "compare_with_simulation",
            "comparison_csv", "comparison_text", "cut_card_z", "exact_figures", "sevens_question",
            "theory"]
