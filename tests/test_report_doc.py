@@ -268,6 +268,8 @@ def test_z_against_the_full_shoe_figure_says_it_holds_the_cut_card_effect(built)
         f"{CUT_CARD_Z}." in md
     assert md.count("| z (of the house edge) ~ |") == 2 and "of the return)" not in md
     assert md.count(f"~ {CUT_CARD_Z}.") == 2  # below the wagers table and the choices table
+    n_z = sum(r["z"] is not None for r in data["choices"])  # (several above 2 read as faults)
+    assert n_z > 1 and f"Of {n_z} z-scores, about one in 20 is above 1.96 in size by chance" in md
     assert all(r["z_caveat"] == CUT_CARD_Z for r in data["choices"] if r["z"] is not None)
     assert "z tests each simulated difference against the exact difference" in \
         data["variants"]["note"]

@@ -485,6 +485,11 @@ def choices(data: dict) -> Section:
                "z": "z_house_edge"})
     withheld = [f"{r['strategy']}: {r['ss_interval_note']}" for r in data["choices"]
                 if r.get("ss_interval_note")]
+    n_z = sum(r.get("z") is not None for r in data["choices"])
+    many = ([f"Of {n_z} z-scores, about one in 20 is above 1.96 in size by chance alone with "
+             f"nothing wrong ({n_z / 20:g} expected here); the strategies share the seed, so "
+             "their z-scores tend to move together, and several can be large at once."]
+            if n_z > 1 else [])
     return Section("choices", "The effect of the player's choices", [
         "Each strategy plays the same number of rounds with the same seed; each simulated house "
         "edge, the main game's (with insurance, per initial wager)"
@@ -492,7 +497,7 @@ def choices(data: dict) -> Section:
         + ", with its standard error and 95% confidence interval. Cost: how much the exact "
         "house edge rises against the report's strategy."
         + (" The 7-7 question is in the section above." if ss else "")
-        + f" {data['choices_note']}", t, *_z_notes(data["choices"], "strategy")]
+        + f" {data['choices_note']}", t, *_z_notes(data["choices"], "strategy"), *many]
         + ([f"Super Sevens simulated with no SE or interval ('-'): {'; '.join(withheld)}."]
            if withheld else []))
 
