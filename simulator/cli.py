@@ -1426,9 +1426,10 @@ def rules_show(rules_path, overrides, boxes, super_sevens, fmt, output):
         lines = [f"Rule set: {title}", ""]
         lines += ["  ".join(f"{x:<{w}}" for x, w in zip(row[:3], widths, strict=True))
                   + "  " + row[3] for row in [head] + rows]
-        lines += ["", "from: gazette = the Gazette text in hand; inferred = the NZ value, from "
-                  "elsewhere than the Gazette (configs/nz1994.toml says where); choice = a "
-                  "setting of the simulation; changed = not the NZ value"]
+        lines += ["", "from: gazette = the NZ value, as the Gazette text in hand gives it; "
+                  "inferred = the NZ value, from elsewhere than the Gazette (configs/nz1994.toml "
+                  "says where); choice = a setting of the simulation; changed = not the NZ "
+                  "value"]
         text = "\n".join(lines) + "\n"
     _emit(text, output)
 

@@ -323,7 +323,7 @@ def test_rules_show_says_where_each_value_comes_from():
     line = next(x for x in out.splitlines() if "decks = 8" in x)
     assert "changed" in line
     assert "gazette" in next(x for x in out.splitlines() if "blackjack_pays" in x)
-    assert "from: gazette = the Gazette text in hand" in out
+    assert "from: gazette = the NZ value, as the Gazette text in hand gives it" in out
     assert out.startswith("Rule set: nz1994 (modified: decks=8) (configs/nz1994.toml)\n")
     out = CliRunner().invoke(cli, ["rules", "show", "--rules", "us-6deck-s17-das-peek"]).output
     assert out.startswith("Rule set: us-6deck-s17-das-peek (configs/us-6deck-s17-das-peek.toml)")

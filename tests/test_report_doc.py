@@ -549,6 +549,9 @@ def test_under_other_rules_the_report_plays_their_basic_strategy_by_default(tmp_
     (kept,) = [s for s in data["manifest"]["strategies"] if s["name"] == data["strategy"]]
     assert kept["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
     assert str(path) not in (out / "report.md").read_text().split("## Reproduc")[0]
+    # gazette marks keys kept from the NZ game, not rules approved for this table
+    assert "gazette and inferred mark the keys it shares with the NZ game" in \
+        (out / "report.md").read_text()
     fig, _ = exact_figures(rules, strat)
     assert wager(data, "total")["exact"] == pytest.approx(fig["ev"], rel=1e-12)
     h17 = next(r for r in data["variants"]["rows"] if r["variant"] == "h17")

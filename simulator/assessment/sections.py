@@ -212,12 +212,16 @@ def rules(data: dict) -> Section:
     m = data["manifest"]
     src = m["rules_file"] + (f", changed by {', '.join(m['overrides'])}" if m["overrides"]
                              else "")
+    other = any(r["from"] == "changed" for r in data["rules"])
     return Section("rules", "Rules", [
         f"Rule file {src}. Each key's Gazette rule (New Zealand Gazette 1994 No. 112; rule 7.1 "
         "as amended in 1999); 'from' "
-        "says where the value comes from: gazette = the Gazette text; inferred = from elsewhere "
-        "(the rule file says where); choice = a setting of the assessment; changed = not the "
-        "NZ value.", t])
+        "says where the value comes from: gazette = the NZ value, as the Gazette text gives it; "
+        "inferred = the NZ value, from elsewhere than the Gazette (configs/nz1994.toml says "
+        "where); choice = a setting of the assessment; changed = not the NZ value."
+        + (" This rule set differs from the NZ one: gazette and inferred mark the keys it "
+           "shares with the NZ game, not rules the Gazette approved for this table." if other
+           else ""), t])
 
 
 def wagers(data: dict) -> Section:
