@@ -287,6 +287,11 @@ def test_z_against_the_full_shoe_figure_says_it_holds_the_cut_card_effect(built)
         "effect" in text
     assert any(str(b).startswith("Main game and insurance: no z: its SE")
                for b in sections.wagers(shown).blocks)
+    assert "valued alone" not in text  # one box; with two, the exact figure says what it is
+    for r in shown["rules"]:
+        r["value"] = "2" if r["key"] == "boxes" else r["value"]
+    assert "(a full shoe every round; each of the 2 boxes valued alone, without the others' " \
+        "cards: docs/exact.md, A5)" in sections.summary(shown).blocks[1]
     every = figures._wager("total", "Main game and insurance", "initial wager", -0.00519, "",
                            fig, "basic", rules.replace(shuffle="every-round"))
     assert every["z"] == pytest.approx((-0.00519 + 0.0054) / 0.000036)  # of the house edge

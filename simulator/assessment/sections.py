@@ -165,8 +165,11 @@ def summary(data: dict) -> Section:
             + "."]
     if data.get("precision"):  # as simulate's "Precision:" line
         text.append(f"Precision: {precision_text(data['precision'])}.")
+    boxes = int(next(r["value"] for r in data["rules"] if r["key"] == "boxes"))
+    alone = (f"; each of the {boxes} boxes valued alone, without the others' cards: docs/exact.md,"
+             " A5" if boxes > 1 else "")
     text.append(f"House edge of the main game with insurance, per initial wager: exact "
-                f"{fmt(-tot['exact'], 'pct')} (a full shoe every round); simulated "
+                f"{fmt(-tot['exact'], 'pct')} (a full shoe every round{alone}); simulated "
                 f"{fmt(-tot['simulated'], 'pct')}{_plus_minus(tot, 4)}, " + (
                     f"no z (of the house edge): {tot['z_note'].removeprefix('no z: ')}"
                     if tot.get("z_note") else
