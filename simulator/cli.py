@@ -2261,6 +2261,9 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         click.echo("bjsim: the rule set shuffles every round, so the count never builds: "
                    "every round is bet as at a fresh shoe and the counter cannot gain by its "
                    "bets (a control)", err=True)
+    note = count_runs.indices_note(rules, plan)
+    if note is not None and not quiet:
+        click.echo(f"bjsim: {note}", err=True)
     most = max(plan.boxes.values())
     if rules.boxes > most and not quiet:
         click.echo(f"bjsim: the plan plays {most} box{'es' if most > 1 else ''} a round at most "

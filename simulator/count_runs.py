@@ -72,6 +72,25 @@ def check(rules, plan, penetrations=None, options=("--plan", "--penetrations"),
             for p in penetrations]
 
 
+def indices_note(rules, plan) -> str | None:
+    """Where ``plan`` plays shipped index plays (derived for the NZ rules) under rules that call
+    for another chart, a line saying so; else None."""
+    from pathlib import Path
+
+    from simulator.derived import chart_change
+    from simulator.index_plays import INDEX_DIR
+
+    text = str(plan.indices or "")
+    shipped = text and not ("/" in text or text.endswith(".toml")) or (
+        text and Path(text).resolve().parent == INDEX_DIR.resolve())
+    changed = chart_change(rules)
+    if not shipped or not changed:
+        return None
+    return (f"the index plays {Path(text).stem} were derived for the NZ rules; these rules "
+            f"differ ({changed}), which can move the indices: bjsim strategy indices derives "
+            "them for these rules")
+
+
 def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chunk_rounds: int,
          workers=None, rules_file=None, rules_name=None, overrides=(), quiet=False,
          say=None, checkpoint=None, resume=False, strategy_note=None, command=None) -> Runs:

@@ -559,3 +559,28 @@ def test_a_plan_without_a_bankroll_says_so():
     assert "no bankroll given for the risk of ruin (--bankroll, or the plan's bankroll)." in out
     assert "bankroll for the risk of ruin: 250 units." in invoke(
         "count", "--plan", "hi-lo-flat", "--bankroll", "250", *TINY).stdout
+
+
+def test_shipped_index_plays_under_other_rules_say_they_were_derived_for_nz(tmp_path):
+    # hi-lo-nz under H17 (or a US game) was played without a word that its indices were
+    # derived for the NZ rules; the report's counting section said nothing either
+    from simulator import count_runs
+    from simulator.plans import load_plan
+    from simulator.rules import Rules
+
+    args = ["count", "--rounds", "2000", "--chunk-rounds", "2000", "--strategy", "basic"]
+    h17 = CliRunner().invoke(cli, [*args, "--set", "dealer_hits_soft_17=true"])
+    assert h17.exit_code == 0, h17.output
+    assert ("bjsim: the index plays hi-lo-nz were derived for the NZ rules; these rules differ "
+            "(dealer_hits_soft_17=true)") in h17.stderr
+    nz = CliRunner().invoke(cli, [*args, "--set", "penetration=0.8"])  # no chart key changed
+    assert nz.exit_code == 0 and "index plays" not in nz.stderr
+    plan = load_plan("hi-lo-1-12")
+    h17_rules = Rules(dealer_hits_soft_17=True)
+    shipped = ROOT / "strategies" / "indices" / "hi-lo-nz.toml"
+    own = tmp_path / "mine.toml"
+    own.write_text(shipped.read_text())
+    for indices, said in (("hi-lo-nz", True), (str(shipped), True), (str(own), False)):
+        note = count_runs.indices_note(h17_rules, types.SimpleNamespace(indices=indices))
+        assert (note is not None) == said, indices
+    assert count_runs.indices_note(Rules(), plan) is None

@@ -159,6 +159,12 @@ def test_the_super_sevens_paragraph_names_the_shuffle_not_a_penetration(fake_eng
     assert "of rounds at penetration 0.75" in texts["cut-card"]
     assert "of rounds with a shuffle every round" in texts["every-round"]
     assert "at penetration" not in texts["every-round"]
+    assert "derived for the NZ rules" not in texts["cut-card"]
+    spec = figures.Spec(Rules(dealer_hits_soft_17=True), count_plan="hi-lo-1-12",
+                        count_rounds=8000)  # (shipped index plays, another chart)
+    data = {"strategy": "basic", "counting": figures.counting_figures(spec, print, True)}
+    assert "Note: the index plays hi-lo-nz were derived for the NZ rules" in \
+        render.to_markdown("t", [sections.counting(data)])
 
 
 def test_the_section_withholds_the_super_sevens_intervals_bjsim_count_withholds():

@@ -717,7 +717,8 @@ def counting_figures(spec: Spec, say: Say, quiet: bool) -> dict:
         if runs.partial:
             raise KeyboardInterrupt
         sweep = counting_report.sweep_rows(count_runs.figures(runs, plan))
-    return {"plan": spec.count_plan, "figures": fig, "sweep": sweep}
+    return {"plan": spec.count_plan, "figures": fig, "sweep": sweep,
+            "indices_note": count_runs.indices_note(spec.rules, plan)}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -618,6 +618,7 @@ def counting(data: dict) -> Section | None:
         + "; over flat betting: "
         + (gain_none(f, "flat") or _gain_text(f["gain_over_flat"], f.get("gain_over_flat_se"),
                                               "paired, the same rounds")) + "."
+        + (f" Note: {c['indices_note']}." if c.get("indices_note") else "")
         + (f" The flat advantage's SE is {f['flat']['interval_note']}."
            if f["flat"].get("interval_note") else "")
         + (" The insurance result has no SE or interval: "
