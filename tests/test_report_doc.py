@@ -113,6 +113,7 @@ def test_manifest_names_hashes_and_the_rebuild_command(built):
     out, data, _ = built
     m = data["manifest"]
     root = Path(__file__).resolve().parent.parent
+    assert m["bjsim_folder"] == str(root)  # (configs/... and strategies/... are there)
     assert m["rules_sha256"] == hashlib.sha256((root / "configs/nz1994.toml").read_bytes()
                                                ).hexdigest()
     assert [s["name"] for s in m["strategies"]] == ["basic", "insurance-taker"]

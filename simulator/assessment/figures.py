@@ -832,6 +832,7 @@ def _manifest(spec: Spec, names: list[str], played: int, seconds: float) -> dict
         "count_plan": spec.count_plan,
         "count_rounds": spec.count_rounds if spec.count_plan else None,
         "count_penetrations": list(spec.count_penetrations or ()) or None,
+        "bjsim_folder": str(Path(DEFAULT_RULES_PATH).resolve().parent.parent),
         "platform": platform.platform(), "machine": platform.machine(),
         "python": sys.version.split()[0], "numpy": np.__version__, "numba": numba.__version__,
         "seconds": seconds,

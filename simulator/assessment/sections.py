@@ -754,7 +754,10 @@ def _ramp_text(r: dict) -> str:
 
 def manifest(data: dict) -> Section:
     m = data["manifest"]
-    rows = [["bjsim version", m["bjsim"]], ["rule file", m["rules_file"]],
+    rows = [["bjsim version", m["bjsim"]],
+            *([["bjsim's folder (of the files named configs/... and strategies/...)",
+                m["bjsim_folder"]]] if m.get("bjsim_folder") else []),
+            ["rule file", m["rules_file"]],
             ["rule file SHA-256", m["rules_sha256"]],
             ["--set", ", ".join(m["overrides"]) or "none"]]
     rows += [[f"strategy {s['name']} ({s['file']}) SHA-256", s["sha256"]]
