@@ -527,5 +527,7 @@ def test_late_surrender_words_say_what_a_dealer_blackjack_takes_without_a_hole_c
         return next(w for _, k, w in describe(rules) if k.startswith("surrender ="))
 
     late = Rules(surrender="late")
-    assert "loses its whole wager if the dealer's second card then makes blackjack" in words(late)
+    assert ("before the dealer's second card: without a hole card a surrendered hand still loses "
+            "its whole wager if that card makes blackjack") in words(late)
+    assert "blackjack is known" not in words(late)  # (it cannot be, without a hole card)
     assert "known before play" in words(Rules(surrender="late", hole_card="peek"))
