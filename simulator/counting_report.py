@@ -242,8 +242,9 @@ def sevens_density(plan):
 
 # How the lines' chances are taken by count where the count tells the sevens left
 # (`sevens_density`, `_too_few_bets`), in words count and the report share.
-SEVENS_SCALING = ("below a count of 0, each line's chance is multiplied by (s/4)^k: s the "
-                  "fewest sevens a deck the count allows, k the sevens the line needs")
+SEVENS_SCALING = ("below a count of 0, each line's chance is taken with s sevens a deck, the "
+                  "fewest the count allows, among the cards left at the cut card, where it is "
+                  "least: k sevens in a row, k the sevens the line needs")
 
 
 def sevens_check(rules, strategy=None) -> dict:
@@ -252,10 +253,12 @@ def sevens_check(rules, strategy=None) -> dict:
     exact return is the published convention's (the box's first three cards settle the bet),
     which only a strategy hitting or doubling every 7-7 plays, and only without a peek (a peeked
     dealer blackjack ends the round before the third card). ``strategy`` None: taken to play it."""
+    shoe = {"decks": rules.decks, "left_min": 52 * rules.decks - (
+        rules.cut if rules.shuffle == "cut-card" else 0)}  # (the fewest cards a round starts at)
     if not rules.super_sevens:
-        return {"rare": None, "lines": [], "why_not": None}
+        return {"rare": None, "lines": [], "why_not": None} | shoe
     if strategy is None:
-        return {"rare": rarest_line(rules), "lines": big_lines(rules), "why_not": None}
+        return {"rare": rarest_line(rules), "lines": big_lines(rules), "why_not": None} | shoe
     why_not = None
     if rules.hole_card == "peek":
         why_not = ("the exact return deals every box a third card, which a peeked dealer "
@@ -264,7 +267,29 @@ def sevens_check(rules, strategy=None) -> dict:
         why_not = ("the exact return deals every box a third card, which the strategy's 7-7 play "
                    f"({sevens_play_text(strategy.sevens)}) does not: no z")
     return {"rare": rarest_line(rules, strategy), "lines": big_lines(rules, strategy),
-            "why_not": why_not}
+            "why_not": why_not} | shoe
+
+
+def _falling(x: float, k: int) -> float:
+    """``x (x - 1) ... (x - k + 1)``, 0 where ``x`` is below ``k - 1``."""
+    out = 1.0
+    for j in range(k):
+        out *= max(x - j, 0.0)
+    return out
+
+
+def sevens_factor(density: float, k: int, check: dict) -> float:
+    """How likely ``k`` given sevens are, in a row, at ``density`` (the sevens a deck the count
+    leaves at least, over a full shoe's 4), against a full shoe: 1 from a count of 0 up (above
+    it a full shoe's chance stays, `sevens_density`); below, the least over the shoe's depth,
+    from a full shoe to the cut card (``check``'s ``left_min`` cards left), where a shoe run down
+    holds fewer sevens at the same density."""
+    if density >= 1:
+        return 1.0
+    n = 52 * check["decks"]
+    full = _falling(4 * check["decks"], k) / _falling(n, k)
+    return min(_falling(4 * density * r / 52, k) / _falling(r, k) / full
+               for r in range(max(check["left_min"], k), n + 1))
 
 
 def _exact_se(sum_sq: int, exact, n: int):
@@ -288,9 +313,9 @@ def _too_few_bets(sim: dict, check: dict, density: float | None = None) -> str |
     far from normal, so no 95% interval or z holds, whichever SE (the sample's or the exact
     one): one 5000-to-1 win made z = -10.5 (of the house edge). ``density``: the sevens a deck
     the bets' count leaves at least, over a full shoe's (`sevens_density`): each line's chance
-    is scaled by it to the power of the sevens the line needs (`LINE_SEVENS`), and the rarest
-    so scaled decides; at a sevens count of -9 line (e) is 0.57 times as likely as from a full
-    shoe."""
+    is scaled by it for the sevens the line needs (`LINE_SEVENS`), and the rarest
+    so scaled decides (`sevens_factor`); at a sevens count of -9 line (e) is 0.32 times as
+    likely as from a full shoe with 78 cards left."""
     rare = check["rare"]
     if rare is None:
         return None
@@ -299,13 +324,16 @@ def _too_few_bets(sim: dict, check: dict, density: float | None = None) -> str |
             return (f"fewer than {MIN_WINS} wins of line ({rare[0]}) expected in {sim['n']:,} "
                     "bets: too few for a normal interval or z")
         return None
-    line, p = min(((k, c * density ** LINE_SEVENS[k]) for k, c in check["lines"]),
-                  key=lambda x: (x[1], x[0]))
+    line, p = min(((k, c * sevens_factor(density, LINE_SEVENS[k], check))
+                   for k, c in check["lines"]), key=lambda x: (x[1], x[0]))
     if sim["n"] * p < MIN_WINS:
         wins = _fewer(sim["n"] * p)
+        depth = (f" among the {check['left_min']} cards left at the cut card" if density < 1
+                 else "")
         return (f"fewer than {MIN_WINS} wins of line ({line}) expected in {sim['n']:,} bets "
-                f"(about {wins:,.1f}, its chance at {4 * density:.2f} sevens a deck: the fewest "
-                "this count leaves, at most a full shoe's 4): too few for a normal interval or z")
+                f"(about {wins:,.1f}, its chance at {4 * density:.2f} sevens a deck{depth}: the "
+                "fewest this count leaves, at most a full shoe's 4): too few for a normal "
+                "interval or z")
     return None
 
 

@@ -692,8 +692,11 @@ def test_a_super_sevens_z_only_for_the_exact_returns_convention_and_enough_bets(
 
 def test_a_super_sevens_z_by_sevens_count_needs_30_wins_at_the_sevens_the_count_leaves():
     # 2,000,000 bets at sevens count -9 expect 31.9 wins of line (e) from a full shoe, but the
-    # count leaves 4 - 9/13 = 3.31 sevens a deck or more: (3.31 / 4)^3 of that, 18.0 wins. A z
-    # of -0.52 was printed there. At 0, or with a count that does not tell the sevens left (or
+    # count leaves 4 - 9/13 = 3.31 sevens a deck or more: (3.31 / 4)^3 of that, 18.0 wins, and
+    # with 78 cards left at the cut card 3.31 x 1.5 = 4.96 sevens among them, three in a row
+    # 0.316 times a full shoe's chance: 10.1 wins. A z of -0.52 was printed there (and the
+    # full-depth 18.0 alone let a z through at 30 wins from a full shoe's depth that the cut
+    # card's held far fewer of). At 0, or with a count that does not tell the sevens left (or
     # estimates the decks), the full shoe's chance stays.
     bets = 2_000_000
     t = ss_tally(bets, -bets // 10, 30 * bets, -0.12, exact_sq=30.0)
@@ -705,21 +708,27 @@ def test_a_super_sevens_z_by_sevens_count_needs_30_wins_at_the_sevens_the_count_
     sevens = load_plan("sevens-super-sevens")
     (row,) = CR.figures(at[-9], sevens, Rules(), strategy=strategy)["super_sevens_by_count"]
     assert row["count"] == -9 and row["z_house_edge"] is None
-    assert ("fewer than 30 wins of line (e) expected in 2,000,000 bets (about 18.0, its chance "
-            "at 3.31 sevens a deck: the fewest this count leaves") in row["z_note"]
+    assert ("fewer than 30 wins of line (e) expected in 2,000,000 bets (about 10.1, its chance "
+            "at 3.31 sevens a deck among the 78 cards left at the cut card: the fewest this "
+            "count leaves") in row["z_note"]
+    check = CR.sevens_check(Rules(), strategy)
+    sv = 4 * (1 - 9 / 52) * 78 / 52  # the sevens among the 78 cards left
+    assert CR.sevens_factor(1 - 9 / 52, 3, check) == pytest.approx(
+        (sv * (sv - 1) * (sv - 2) / (78 * 77 * 76)) / (24 * 23 * 22 / (312 * 311 * 310)))
+    assert CR.sevens_factor(1.0, 3, check) == 1.0
     f0 = CR.figures(at[0], sevens, Rules(), strategy=strategy)
     assert f0["super_sevens_by_count"][0]["z_house_edge"] is not None
     assert f0["super_sevens"]["by_count_chance"] == "sevens left"
     # it read "By count each line's chance is scaled, below 0, by the sevens a deck the count
     # leaves at least, over 4, to the power of the sevens it needs."
-    assert ("Below a count of 0, each line's chance is multiplied by (s/4)^k: s the fewest "
-            "sevens a deck the count allows, k the sevens the line needs.") in CR.render(f0,
-                                                                                    "table")
+    assert ("Below a count of 0, each line's chance is taken with s sevens a deck, the fewest "
+            "the count allows, among the cards left at the cut card, where it is least: k "
+            "sevens in a row, k the sevens the line needs.") in CR.render(f0, "table")
     from simulator.assessment import render, sections
     md = render.to_markdown("t", [sections.counting({"strategy": strategy.name, "counting": {
         "plan": sevens.name, "figures": f0, "sweep": None}})])
     assert ("By count a z needs 30 wins expected at that count; below a count of 0, each "
-            "line's chance is multiplied by (s/4)^k: s the fewest sevens") in md
+            "line's chance is taken with s sevens a deck, the fewest") in md
     # Above 0 the full shoe's chance stays: a shoe run down holds fewer sevens at the same
     # density (1,500,000 bets at +13: 23.9 wins from a full shoe, no z).
     high = np.zeros_like(t)
