@@ -1464,6 +1464,8 @@ def rules_check(files):
     bad = 0
     for path in map(shipped_rule_file, files):
         try:
+            if path and not os.path.exists(path):
+                raise RuleError(variants.no_such_rule_or_variant_file(path))
             if os.path.isfile(path) and variants.is_variant_file(read_toml(path, "rule")):
                 named = variants.baseline_of(path)
                 if named is not None and not named.is_file():

@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from simulator.rules import read_toml
+from simulator.rules import no_such_file, read_toml
 
 COUNT_DIR = Path(__file__).resolve().parent.parent / "strategies" / "counts"
 VALUES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
@@ -110,7 +110,9 @@ def load_count(name_or_path) -> CountSystem:
         if not path.is_file():
             raise CountError(f"unknown count system '{text}': allowed "
                              + ", ".join(list_counts()) + ", or the path of a .toml file")
-    return count_from_dict(read_toml(path, "count", CountError), str(path), name=path.stem)
+    missing = no_such_file(path, "count", list_counts(), what="count system")
+    return count_from_dict(read_toml(path, "count", CountError, missing=missing), str(path),
+                           name=path.stem)
 
 
 def decks_remaining(cards_left: int, resolution: str = "exact") -> float:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from simulator.counting import RESOLUTIONS, CountError, CountSystem, _shown, load_count
-from simulator.rules import read_toml
+from simulator.rules import no_such_file, read_toml
 
 PLAN_DIR = Path(__file__).resolve().parent.parent / "strategies" / "plans"
 INDEX_DIR = Path(__file__).resolve().parent.parent / "strategies" / "indices"
@@ -264,5 +264,5 @@ def files_named(path) -> list[Path]:
 def load_plan(name_or_path) -> CountingPlan:
     """A counting plan by shipped name (``hi-lo-1-12``, ...) or from a TOML file."""
     path = plan_path(name_or_path)
-    data = read_toml(path, "plan", PlanError)
+    data = read_toml(path, "plan", PlanError, missing=no_such_file(path, "plan", list_plans()))
     return plan_from_dict(data, str(path), name=path.stem)

@@ -540,13 +540,21 @@ def read_text(path, kind: str, error=None, source=None, missing=None) -> str:
         raise error(f"{source}: line {line}: not valid UTF-8 text") from None
 
 
-def read_toml(path, kind: str, error=None) -> dict:
+def no_such_file(path, kind: str, shipped, what: str | None = None) -> str:
+    """The line for a missing ``kind`` file ``path`` where a shipped one may be named instead:
+    what is allowed, the ``shipped`` names (of a ``what``, default ``kind``) or a .toml path."""
+    return (f"{path}: no such {kind} file: allowed a shipped {what or kind} by name "
+            f"({', '.join(shipped)}) or the path of a .toml {kind} file")
+
+
+def read_toml(path, kind: str, error=None, missing=None) -> dict:
     """The table of the TOML file ``path``, a ``kind`` file (``rule``, ``plan``, ``count``, ...):
     every way it cannot be read (`read_text`, not TOML, nested too deeply) is one line of
-    ``error`` (default `RuleError`) naming the file."""
+    ``error`` (default `RuleError`) naming the file; ``missing``: the line for a missing file,
+    if not the default."""
     error = RuleError if error is None else error
     source = str(path)
-    text = read_text(path, kind, error)
+    text = read_text(path, kind, error, missing=missing)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -555,13 +563,18 @@ def read_toml(path, kind: str, error=None) -> dict:
         raise error(f"{source}: nested too deeply to be a {kind} file") from None
 
 
+def shipped_rule_sets() -> list[str]:
+    """Names of the shipped rule sets (``configs/*.toml``), sorted."""
+    return sorted(f.stem for f in DEFAULT_RULES_PATH.parent.glob("*.toml"))
+
+
 def load_rule_file(path=None) -> tuple[Rules, dict]:
     """Read, check and return ``(rules, meta)`` from a TOML rule file (None: the NZ set)."""
     if path is not None and str(path) == "":
         raise RuleError("an empty path: name a rule file (or a shipped one by name)")
     path = Path(DEFAULT_RULES_PATH if path is None else path)
     if not path.exists():
-        names = ", ".join(sorted(f.stem for f in DEFAULT_RULES_PATH.parent.glob("*.toml")))
+        names = ", ".join(shipped_rule_sets())
         raise RuleError(f"{path}: no such rule file (shipped ones, by name: {names})")
     data = read_toml(path, "rule")
     if isinstance(data.get("variant"), dict):

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from simulator import layout as L
-from simulator.rules import read_text, toml_error_line
+from simulator.rules import no_such_file, read_text, toml_error_line
 
 
 @dataclass(frozen=True, eq=False)
@@ -331,7 +331,8 @@ def load_strategy(name_or_path) -> Strategy:
         one not allowed in that chart.
     """
     path = strategy_path(name_or_path)
-    text = read_text(path, "strategy", StrategyError)
+    text = read_text(path, "strategy", StrategyError,
+                     missing=no_such_file(path, "strategy", list_strategies()))
     return loads_strategy(text, str(path), name=path.stem)
 
 

@@ -33,6 +33,7 @@ from simulator.rules import (
     rules_dict,
     rules_from_dict,
     shipped_rule_file,
+    shipped_rule_sets,
     toml_error_line,
     unknown_key,
     validate,
@@ -236,6 +237,22 @@ def same_label(baseline: str, asked) -> str | None:
 def shipped() -> list[Path]:
     """The variant files of ``configs/variants/``, sorted by name."""
     return sorted(VARIANTS_DIR.glob("*.toml"))
+
+
+def no_such_rule_or_variant_file(path) -> str:
+    """The line for a missing file given to ``bjsim rules check``: what it takes, the shipped rule
+    sets by name and the shipped variants as ``variants/NAME``; for a pattern (which the shell
+    passes as it is where no file matches it), the folder it was expanded in and the shipped
+    variants' folder in place of their names."""
+    rule_sets = ", ".join(shipped_rule_sets())
+    if any(c in str(path) for c in "*?["):
+        return (f"{path}: no such rule or variant file: a pattern is expanded by the shell, in "
+                f"the folder it runs in ({Path.cwd()}), and passed as it is where no file "
+                f"matches it; allowed a path, a shipped rule set by name ({rule_sets}) or a "
+                f"shipped variant as variants/NAME (the files of {VARIANTS_DIR})")
+    names = ", ".join(f.stem for f in shipped())
+    return (f"{path}: no such rule or variant file: allowed a path, a shipped rule set by name "
+            f"({rule_sets}) or a shipped variant as variants/NAME ({names})")
 
 
 def baseline_file(rules_path, files) -> str | None:

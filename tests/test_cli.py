@@ -685,6 +685,34 @@ def test_rules_check_checks_a_variant_file_against_its_baseline(tmp_path):
         assert len(bad.stderr.strip().splitlines()) == 1
 
 
+def test_rules_check_of_a_missing_file_names_the_shipped_rule_sets_and_variants(tmp_path,
+                                                                                monkeypatch):
+    # From another folder `rules check configs/variants/*.toml` (bash passes a pattern that
+    # matches nothing as it is) and `rules check variants/nosuch` said "no such rule file
+    # (shipped ones, by name: nz1994, ...)": no word of the variants or of variants/NAME.
+    from simulator import variants
+    from simulator.rules import shipped_rule_sets
+
+    monkeypatch.chdir(tmp_path)
+    rule_sets = ", ".join(shipped_rule_sets())
+    result = run("rules", "check", "variants/nosuch", "variants/h17")
+    assert result.exit_code == 2
+    assert result.stdout.endswith("configs/variants/h17.toml: ok (a variant of "
+                                  "configs/nz1994.toml: dealer_hits_soft_17=true)\n")
+    names = ", ".join(f.stem for f in variants.shipped())
+    assert "h17" in names.split(", ") and len(names.split(", ")) == len(variants.shipped()) > 20
+    assert result.stderr == (
+        f"Error: variants/nosuch: no such rule or variant file: allowed a path, a shipped rule "
+        f"set by name ({rule_sets}) or a shipped variant as variants/NAME ({names})\n")
+    result = run("rules", "check", "configs/variants/*.toml")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (
+        f"Error: configs/variants/*.toml: no such rule or variant file: a pattern is expanded "
+        f"by the shell, in the folder it runs in ({tmp_path}), and passed as it is where no "
+        f"file matches it; allowed a path, a shipped rule set by name ({rule_sets}) or a "
+        f"shipped variant as variants/NAME (the files of {variants.VARIANTS_DIR})\n")
+
+
 def test_rules_check_gives_every_problem_of_a_rule_file(tmp_path):
     path = tmp_path / "typo.toml"
     path.write_text('decks = 9\npenetration = 80\nsurrender = "Late"\nh17 = true\n')

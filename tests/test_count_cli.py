@@ -146,6 +146,25 @@ def test_bad_input_is_one_line(args, words, fake_engine):
     assert not fake_engine  # refused before any run
 
 
+def test_a_missing_plan_strategy_or_count_file_says_what_is_allowed(tmp_path, fake_engine):
+    # `--plan my-plan.toml` with no such file said "my-plan.toml: no such plan file" alone;
+    # now it names the shipped plans and the path form, as an unknown plan name does.
+    plans = ", ".join(list_plans())
+    line = is_one_line_error(invoke("count", "--plan", tmp_path / "my-plan.toml"))
+    assert line == (f"Error: {tmp_path / 'my-plan.toml'}: no such plan file: allowed a shipped "
+                    f"plan by name ({plans}) or the path of a .toml plan file")
+    assert plans == "hi-lo-1-12, hi-lo-flat, sevens-super-sevens"
+    line = is_one_line_error(invoke("count", "--strategy", tmp_path / "mine.toml"))
+    assert "mine.toml: no such strategy file: allowed a shipped strategy by name (basic, " in line
+    assert line.endswith(") or the path of a .toml strategy file")
+    plan = scratch("plan.toml", f'count = "{tmp_path / "my-count.toml"}"\n[bet]\nbase = 1\n')
+    line = is_one_line_error(invoke("count", "--plan", plan))
+    assert f"key 'count': {tmp_path / 'my-count.toml'}: no such count file: allowed a shipped " \
+        "count system by name (hi-lo, hi-opt-ii, ko, omega-ii, sevens, zen) or the path of a " \
+        ".toml count file" in line
+    assert not fake_engine  # refused before any run
+
+
 def test_a_bad_plan_file_is_one_line_naming_the_file_and_key():
     path = scratch("plan.toml", 'count = "hi-lo"\n[bet]\nbase = 1\nsteps = [[3, 2], [2, 4]]\n')
     line = is_one_line_error(invoke("count", "--plan", path))

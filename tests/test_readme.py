@@ -1,0 +1,62 @@
+"""README.md against the command line: each command's section lists every option its --help
+shows."""
+
+import re
+from pathlib import Path
+
+import click
+import pytest
+
+from simulator.cli import cli
+
+README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+
+# Each command (its words after ``bjsim``) and the heading of the README section that lists its
+# options; the section runs to the next heading of any level.
+SECTIONS = {
+    "simulate": "### `bjsim simulate`",
+    "compare": "### `bjsim compare`",
+    "replay": "### `bjsim replay`",
+    "rules show": "### `bjsim rules show` and `bjsim rules check`",
+    "rules check": "### `bjsim rules show` and `bjsim rules check`",
+    "strategy list": "### `bjsim strategy list` and `bjsim strategy show`",
+    "strategy show": "### `bjsim strategy list` and `bjsim strategy show`",
+    "strategy generate": "### `bjsim strategy generate`",
+    "strategy indices": "### `bjsim strategy indices`",
+    "exact": "## Exact analysis and the 7-7 question",
+    "report": "## The assessment report: `bjsim report`",
+    "count": "## Card counting: `bjsim count`",
+}
+
+
+def commands(group=cli, words=()):
+    """Every command ``bjsim`` offers (not the hidden aliases), as (words, command)."""
+    for name, command in sorted(group.commands.items()):
+        if command.hidden:
+            continue
+        if isinstance(command, click.Group):
+            yield from commands(command, (*words, name))
+        else:
+            yield " ".join((*words, name)), command
+
+
+def section(heading: str) -> str:
+    lines = README.splitlines()
+    assert heading in lines, f"README has no heading {heading!r}"
+    start = lines.index(heading) + 1
+    end = next((i for i in range(start, len(lines)) if lines[i].startswith("#")), len(lines))
+    return "\n".join(lines[start:end])
+
+
+def test_every_command_has_a_readme_section():
+    assert sorted(name for name, _ in commands()) == sorted(SECTIONS)
+
+
+@pytest.mark.parametrize("name, command", list(commands()), ids=lambda v: getattr(v, "name", v))
+def test_readme_lists_every_option_of_the_command(name, command):
+    text = section(SECTIONS[name])
+    missing = [opt for param in command.params
+               if isinstance(param, click.Option) and param.name != "help"
+               for opt in (*param.opts, *param.secondary_opts)
+               if not re.search(rf"(?<![\w-]){re.escape(opt)}(?![\w-])", text)]
+    assert not missing, f"README's section for bjsim {name} does not list {', '.join(missing)}"
