@@ -14,6 +14,7 @@ same version) installed, since tasks run ``simulator.chunks.PlayChunk``.
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import logging
 import os
@@ -85,11 +86,63 @@ def connect(scheduler: str, workers: int | None = None):
             if cluster is not None:
                 cluster.close()
             raise
-    try:
-        return Client(address, timeout=CONNECT_TIMEOUT), None
-    except (OSError, TimeoutError) as err:
-        msg = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-        raise SchedulerError(f"--scheduler {address}: cannot connect: {msg}") from None
+    return _client(address), None
+
+
+def _client(address: str):
+    """``Client(address)``, the whole connection (Dask's handshake and first exchange with the
+    scheduler included) bounded by `CONNECT_TIMEOUT`; else `SchedulerError` (one line), whatever
+    the failure: a service that is not a Dask scheduler may answer nothing, or bytes that Dask's
+    protocol reads as a frame of exabytes. The client is made on a thread of its own, since a
+    read in the handshake has no timeout; one made after the wait is closed."""
+    from dask.utils import parse_timedelta
+    from distributed import Client
+
+    def cannot(reason: str) -> SchedulerError:
+        return SchedulerError(f"--scheduler {address}: cannot connect ({reason})")
+
+    seconds = parse_timedelta(CONNECT_TIMEOUT, default="s")
+    made: concurrent.futures.Future = concurrent.futures.Future()
+
+    def make():
+        try:
+            made.set_result(Client(address, timeout=seconds))
+        except Exception as err:  # noqa: BLE001 - in a few words, without Dask's frames
+            made.set_exception(cannot(_reason(err, CONNECT_TIMEOUT)))
+
+    threading.Thread(target=make, name="bjsim-connect", daemon=True).start()
+    try:  # (a little longer than Dask's own timeout, whose error says more)
+        return made.result(timeout=seconds + 2)
+    except TimeoutError:
+        raise cannot(f"no answer in {CONNECT_TIMEOUT}") from None
+    finally:  # gave up (no answer in time, Ctrl-C): a client made later is closed
+        if not made.done():
+            made.add_done_callback(_close_late)
+
+
+def _close_late(made: concurrent.futures.Future) -> None:
+    """Close the client of ``made``, made after its caller stopped waiting (if it was made)."""
+    if made.exception() is None:
+        made.result().close()
+
+
+def _reason(err: BaseException, timeout: str) -> str:
+    """Why a connection failed, in a few words: the socket's error (connection refused, ...), no
+    answer in time, or an answer that is not a Dask scheduler's."""
+    from distributed.comm import CommClosedError
+
+    chain = [err]
+    while len(chain) < 20 and (chain[-1].__cause__ or chain[-1].__context__) is not None:
+        chain.append(chain[-1].__cause__ or chain[-1].__context__)
+    for e in chain:
+        if isinstance(e, OSError) and e.strerror:
+            return e.strerror[:1].lower() + e.strerror[1:]
+    if any(isinstance(e, TimeoutError) for e in chain):
+        return f"no answer in {timeout}"
+    if any(isinstance(e, CommClosedError) for e in chain):
+        return "not a Dask scheduler? it closed the connection"
+    text = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+    return f"not a Dask scheduler? {text}"
 
 
 @contextlib.contextmanager

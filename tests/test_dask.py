@@ -7,10 +7,12 @@ Skipped when dask/distributed are not installed (they are in the ``test`` extra)
 from __future__ import annotations
 
 import builtins
+import contextlib
 import json
 import logging
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -111,6 +113,57 @@ def test_unreachable_scheduler_is_one_line(monkeypatch):
     assert r.exit_code == 2, r.output
     last = [ln for ln in r.stderr.splitlines() if ln.strip()][-1]
     assert last.startswith("Error: --scheduler tcp://127.0.0.1:9: cannot connect")
+
+
+@contextlib.contextmanager
+def not_a_scheduler(reply: bytes | None):
+    """A TCP server on a free local port that, to each connection, sends ``reply`` and keeps it
+    open, or (``None``) sends nothing; yields its ``tcp://`` address."""
+    server = socket.create_server(("127.0.0.1", 0))
+    server.settimeout(0.1)
+    stop, held = threading.Event(), []
+
+    def serve():
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except TimeoutError:
+                continue
+            held.append(conn)
+            if reply is not None:
+                conn.sendall(reply)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        stop.set()
+        thread.join(timeout=5)
+        for conn in held:
+            conn.close()
+        server.close()
+
+
+@pytest.mark.parametrize("reply, reason", [
+    (None, "no answer in 1s"),  # waited for ever: a read in Dask's handshake has no timeout
+    # read as a frame's length: numpy's ArrayMemoryError, a traceback
+    (b"HTTP/1.0 400 Bad request\r\n\r\n<html>bad</html>\n", "not a Dask scheduler? "),
+    (b"\xff" * 64, "not a Dask scheduler? "),  # "Error: Maximum allowed dimension exceeded"
+], ids=["silent", "http", "junk"])
+def test_a_service_that_is_not_a_scheduler_is_one_line(monkeypatch, reply, reason):
+    pytest.importorskip("distributed", reason=NO_DASK)
+    monkeypatch.setattr(D, "CONNECT_TIMEOUT", "1s")
+    with not_a_scheduler(reply) as address:
+        began = time.monotonic()
+        r = CliRunner().invoke(cli, ["simulate", *RUN, "--scheduler", address])
+        seconds = time.monotonic() - began
+    assert r.exit_code == 2, r.output
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, r.stderr
+    assert lines[0].startswith(f"Error: --scheduler {address}: cannot connect ({reason}"), lines
+    assert lines[0].endswith(")")
+    assert seconds < 15, seconds  # the 1 s timeout, and 2 s more for Dask's own error
 
 
 def test_scheduler_without_dask_installed_is_one_line(monkeypatch):
