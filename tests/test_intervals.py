@@ -15,7 +15,7 @@ import math
 import numpy as np
 import pytest
 
-from simulator import engine, kernel, tally
+from simulator import compare, engine, kernel, tally
 from simulator.exact.compare import exact_figures
 from simulator.rules import Rules
 from simulator.strategy import load_strategy
@@ -44,4 +44,33 @@ def test_house_edge_z_scores_are_standard_normal(boxes, strategy, rounds):
     assert abs(z.mean()) < 4 / math.sqrt(RUNS), z.mean()
     assert abs(z.var(ddof=1) - 1) < 4 * math.sqrt(2 / (RUNS - 1)), z.var(ddof=1)
     # coverage 0.95: SE sqrt(0.95 * 0.05 / RUNS)
+    assert abs(covered / RUNS - 0.95) < 4 * math.sqrt(0.95 * 0.05 / RUNS), covered
+
+
+@pytest.mark.parametrize("boxes, change, rounds", [
+    (1, {"dealer_hits_soft_17": True}, 20_000),
+    (3, {"double_on": "9-11", "max_hands": 2}, 15_000),  # three correlated boxes
+])
+def test_compare_paired_difference_z_scores_are_standard_normal(boxes, change, rounds):
+    """compare's paired difference from the baseline, the same statistics over many runs: the
+    block-level standard error is honest whatever the pairing gains (blocks of 200 rounds, the
+    two games' cards drifting apart within a block)."""
+    strat = load_strategy("basic")
+    base = Rules(shuffle="every-round", boxes=boxes)
+    games = [compare.Game(label, rules, (strat,) * boxes, (strat.name,) * boxes, ())
+             for label, rules in (("base", base), ("variant", base.replace(**change)))]
+    exact = compare.exact_figures(games)
+    job = [[g.rules.to_params() for g in games],
+           [engine.stack_tables(g.rules, list(g.strategies)) for g in games]]
+    z, covered = [], 0
+    for i in range(RUNS):
+        play = compare.PlayVariants(*job, seed=3000 + i, rounds=rounds, chunk_rounds=rounds,
+                                    pair_rounds=200, slots=compare.paired_slots(games))
+        d = compare.statistics(play(0)[2], games, exact)["rows"][1]["difference"]["house_edge"]
+        assert d["exact_scope"] == "full"
+        z.append((d["mean"] - d["exact"]) / d["se"])
+        covered += d["ci95_low"] <= d["exact"] <= d["ci95_high"]
+    z = np.array(z)
+    assert abs(z.mean()) < 4 / math.sqrt(RUNS), z.mean()
+    assert abs(z.var(ddof=1) - 1) < 4 * math.sqrt(2 / (RUNS - 1)), z.var(ddof=1)
     assert abs(covered / RUNS - 0.95) < 4 * math.sqrt(0.95 * 0.05 / RUNS), covered
