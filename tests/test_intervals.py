@@ -1,6 +1,7 @@
 """The standard errors are honest: over many independent runs of one game, the z-scores of the
 house edge against its exact value have mean 0 and variance 1, and the 95% intervals cover the
-exact value about 95% of the time.
+exact value about 95% of the time; so too compare's paired differences. A counter has no exact
+figure: its SE is checked against the spread of independent runs.
 
 Each game shuffles every round, so the exact analyzer's figure (a full shoe every round) is the
 game's expectation; seven boxes share a round's cards and its dealer, so their results are
@@ -15,8 +16,10 @@ import math
 import numpy as np
 import pytest
 
-from simulator import compare, engine, kernel, tally
+from simulator import compare, counting_report, engine, kernel, tally
+from simulator.counter import counter_for
 from simulator.exact.compare import exact_figures
+from simulator.plans import load_plan
 from simulator.rules import Rules
 from simulator.strategy import load_strategy
 
@@ -74,3 +77,44 @@ def test_compare_paired_difference_z_scores_are_standard_normal(boxes, change, r
     assert abs(z.mean()) < 4 / math.sqrt(RUNS), z.mean()
     assert abs(z.var(ddof=1) - 1) < 4 * math.sqrt(2 / (RUNS - 1)), z.var(ddof=1)
     assert abs(covered / RUNS - 0.95) < 4 * math.sqrt(0.95 * 0.05 / RUNS), covered
+
+
+BOX_PLAN = """name = "wong-and-boxes"
+count = "hi-lo"
+deck_estimation = "half"
+indices = "hi-lo-nz"
+table_min = 1
+table_max = 12
+[bet]
+base = 1
+steps = [[2, 2], [3, 4], [4, 8], [5, 12]]
+[wong]
+enter = 1
+leave = -1
+[boxes]
+base = 1
+steps = [[2, 3], [4, 7]]
+"""
+
+
+@pytest.mark.parametrize("plan_name, boxes", [("hi-lo-1-12", 1), (None, 7)])
+def test_a_counters_advantage_se_is_the_spread_of_independent_runs(plan_name, boxes, tmp_path):
+    """The counter's advantage (per initial and per total bet) over many independent runs of a
+    cut-card shoe: the standard deviation of the runs' figures agrees with the SE each run
+    states, within 4 SEs of the ratio (about 1/sqrt(2 (runs - 1))). The second plan wongs and
+    plays up to seven correlated boxes at high counts, its bets spread 1 to 84 units a round."""
+    if plan_name is None:
+        (tmp_path / "plan.toml").write_text(BOX_PLAN)
+        plan_name = str(tmp_path / "plan.toml")
+    plan, strat, rules = load_plan(plan_name), load_strategy("basic"), Rules(boxes=boxes)
+    tables, counter, insurance = counter_for(rules, strat, plan)
+    runs = 300
+    means, ses = np.zeros((2, runs)), np.zeros((2, runs))
+    for i in range(runs):
+        _, counting = kernel.count_chunk(rules.to_params(), tables, 30_000,
+                                         engine.chunk_state(4000 + i, 0), counter, insurance)
+        adv = counting_report.figures(counting, plan, rules, strategy=strat)["advantage"]
+        for k, kind in enumerate(("initial_bet", "total_bet")):
+            means[k, i], ses[k, i] = adv[kind]["mean"], adv[kind]["se"]
+    ratio = means.std(axis=1, ddof=1) / ses.mean(axis=1)
+    assert np.all(abs(ratio - 1) < 4 / math.sqrt(2 * (runs - 1))), ratio
