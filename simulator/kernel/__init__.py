@@ -124,6 +124,21 @@ def _check_state(state) -> np.ndarray:
     return rng
 
 
+def _check_blocks(sizes, states) -> tuple:
+    """``(sizes, states)`` as int64 and ``(n, 4)`` uint64, checked in numpy as a whole (a block
+    at a time costs more than a short block's rounds); else block by block, naming the fault."""
+    try:
+        n, s = np.asarray(sizes).reshape(-1), np.asarray(states)
+    except (TypeError, ValueError):  # (ragged: named below)
+        n = s = np.zeros(0, bool)
+    if (n.dtype.kind in "iu" and s.dtype.kind in "iu" and s.ndim == 2 and s.shape[1] == 4
+            and (n.size == 0 or n.min() >= 0) and (s.size == 0 or s.min() >= 0)
+            and s.any(axis=1).all()):  # fmt: skip
+        return n.astype(np.int64), np.ascontiguousarray(s, np.uint64)
+    return (np.array([_in_range("n_rounds", x, 0) for x in np.reshape(sizes, -1)], np.int64),
+            np.array([_check_state(x) for x in states], np.uint64).reshape(-1, 4))
+
+
 def machine_for(p, tables, bands: int = 0) -> Machine:
     """``tables.build(p, tables, bands)``, kept in the process while ``MACHINE_BYTES`` holds it."""
     key = (bands, p.tobytes()) + tuple(t.tobytes() for t in tables)
@@ -146,8 +161,7 @@ def _run(params, tables, sizes, states, fields=(), trace=None, counter=None, ins
     ``counting`` the ``counter``'s counting tally (or None)."""
     p, m, ins_flags = _game(params, tables, counter, insurance)
     cx = None if counter is None else _count_arrays(counter, int(p[L.P_DECKS]), m.wclass.shape[0])
-    sizes = np.array([_in_range("n_rounds", n, 0) for n in np.reshape(sizes, -1)], np.int64)
-    states = np.array([_check_state(s) for s in states], np.uint64).reshape(-1, 4)
+    sizes, states = _check_blocks(sizes, states)
     if states.shape[0] != sizes.size:
         raise ValueError(f"kernel: {sizes.size} blocks need a state each, got {states.shape[0]}")
     fields = np.array([_in_range("field", f, 0, L.N_TALLY - 1) for f in fields], np.int64)
