@@ -35,11 +35,11 @@ from simulator.strategy import dumps_strategy, load_strategy
 
 DERIVED_BASIC = "basic (derived for these rules)"  # a derived strategy's name in every output
 BASELINE_BASIC = "basic (derived for the baseline's rules)"  # compare --same-strategy's variants
-# The rule keys that change what the basic strategy should be (not the cut card, the boxes,
-# the side bet's pays, or a payoff the chart does not decide).
+# The rule keys that change what the basic strategy should be: its charts, or whether it takes
+# insurance and even money (not the cut card, the boxes, or the side bet's pays).
 CHART_KEYS = ("decks", "hole_card", "double_on", "double_after_split", "max_hands",
               "resplit_aces", "hit_split_aces", "dealer_hits_soft_17", "dealer_blackjack_takes",
-              "surrender")
+              "surrender", "blackjack_pays", "insurance_pays")
 
 
 def chart_change(rules) -> str:
@@ -53,12 +53,14 @@ def chart_change(rules) -> str:
 
 
 def same_chart(a, b) -> bool:
-    """Whether strategies ``a`` and ``b`` play the same charts (hard, soft, pairs, sevens)."""
+    """Whether strategies ``a`` and ``b`` play the same charts (hard, soft, pairs, sevens) and
+    take insurance and even money alike."""
     import numpy as np
 
     from simulator.strategy import CHARTS
 
-    return all(np.array_equal(getattr(a, t), getattr(b, t)) for t in CHARTS)
+    return (all(np.array_equal(getattr(a, t), getattr(b, t)) for t in CHARTS)
+            and (a.insurance, a.even_money) == (b.insurance, b.even_money))
 
 
 def nz_chart_fits(rules, theirs=None) -> bool:

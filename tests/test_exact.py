@@ -336,6 +336,35 @@ def test_shipped_basic_is_the_derived_basic_strategy(nz_derived):
         assert np.array_equal(getattr(shipped, t), getattr(load_strategy("basic"), t))
 
 
+@pytest.mark.parametrize("change, taken", [
+    ({}, (False, False)),  # the Gazette's pays: neither
+    ({"blackjack_pays": 1.2}, (False, True)),  # 6 to 5: +1 beats 1.2 x P(no dealer blackjack)
+    ({"blackjack_pays": 1.0}, (False, True)),
+    ({"blackjack_pays": 1.2, "decks": 1}, (False, True)),
+    ({"insurance_pays": 2.2}, (False, False)),  # P(ten) about 0.309: it gains above 2.24 to 1
+    ({"insurance_pays": 2.3}, (True, False)),
+    ({"insurance_pays": 3.0, "blackjack_pays": 1.2}, (True, True)),
+])
+def test_the_derived_basic_strategy_takes_insurance_and_even_money_where_they_gain(
+        nz_derived, change, taken):
+    """Each of insurance and even money is taken exactly where the exact analyzer values the
+    strategy with it above the same charts without it (and the other as derived)."""
+    from dataclasses import replace
+
+    from simulator.exact.analyze import strategy_from_tables, worth_taking
+
+    rules = nz_derived[0].replace(**change)
+    assert worth_taking(rules) == taken
+    if change.get("decks", 6) != 6:
+        return  # (the charts below are the 6-deck ones)
+    strat = strategy_from_tables(rules, nz_derived[1])
+    assert (strat.insurance, strat.even_money) == taken
+    base = analyze(rules, strat)["house_edge"]
+    for key in ("insurance", "even_money"):
+        flipped = analyze(rules, replace(strat, **{key: not getattr(strat, key)}))["house_edge"]
+        assert flipped > base, (key, flipped, base)  # the other choice costs the player
+
+
 def test_shipped_basic_super_sevens(nz_derived):
     from simulator.exact.analyze import strategy_from_tables
     from simulator.strategy import load_strategy, strategies_equal

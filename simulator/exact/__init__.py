@@ -4,7 +4,8 @@
 - `analyze(rules, strategy=None, optimal=False)`: the main game's expected return and SD, the
   value of every first decision, and the Super Sevens figures.
 - `basic_strategy(rules, with_super_sevens=False, name=None, insurance=False)`: the optimal
-  total-dependent strategy as a `Strategy` (what `bjsim strategy generate` writes).
+  total-dependent strategy as a `Strategy` (what `bjsim strategy generate` writes), insurance
+  and even money each taken where it gains (`analyze.worth_taking`), both with ``insurance``.
 - `simulator.exact.compare`: the figures of `bjsim exact` (the 7-7 question included) and of
   `bjsim simulate --exact` (theory, difference and z-score beside a simulated summary).
 - `super_sevens(rules, sevens_play, guaranteed_third=False)`: Super Sevens line by line.

@@ -389,7 +389,8 @@ def basic_strategy(rules, with_super_sevens: bool = False, name: str | None = No
                    insurance: bool = False) -> Strategy:
     """The optimal total-dependent basic strategy for ``rules``.
 
-    Insurance and even money off unless ``insurance`` (then both on: the insurance-taker).
+    Insurance and even money each where it gains (`worth_taking`: neither under the Gazette's
+    pays), or both with ``insurance`` (the insurance-taker).
     ``with_super_sevens``: the sevens row maximises main wager + side bet (see `derive`).
     The name, description and source are fixed texts, so a generated file is reproducible.
     """
@@ -397,19 +398,36 @@ def basic_strategy(rules, with_super_sevens: bool = False, name: str | None = No
     return strategy_from_tables(rules, tables, with_super_sevens, name, insurance)
 
 
+def worth_taking(rules) -> tuple[bool, bool]:
+    """Whether insurance, and even money, gain the player from a full shoe less the dealer's ace
+    and the player's two cards: insurance on average over the hands it is offered to (one choice
+    a strategy), even money (+1) against the blackjack's pay where the dealer has none."""
+    shoe = full_shoe(rules.decks).astype(float)
+    shoe[0] -= 1
+    n, ins = shoe.sum(), 0.0
+    for a, b, p in _two_card_hands(shoe):
+        if (a, b) != (1, 10):
+            pbj = (shoe[9] - (a == 10) - (b == 10)) / (n - 2)
+            ins += p * (0.5 * rules.insurance_pays * pbj - 0.5 * (1 - pbj))
+    pbj = (shoe[9] - 1) / (n - 2)
+    return bool(ins > 0), bool(rules.blackjack_pays * (1 - pbj) < 1)
+
+
 def strategy_from_tables(rules, tables, with_super_sevens=False, name=None, insurance=False):
-    """The `Strategy` `basic_strategy` makes of derived tables (names and texts included)."""
+    """The `Strategy` `basic_strategy` makes of derived tables (names and texts included):
+    insurance and even money each taken where it gains (`worth_taking`), or both (``insurance``,
+    to measure their cost)."""
     if name is None:
         name = ("insurance-taker" if insurance else
                 "basic-super-sevens" if with_super_sevens else "basic")
+    worth = worth_taking(rules)
     strat = tables_to_strategy(tables, name=name,
-                               description=_describe(rules, with_super_sevens, insurance))
-    if insurance:
-        strat = replace(strat, insurance=True, even_money=True)
-    return strat
+                               description=_describe(rules, with_super_sevens, insurance, worth))
+    taken = (True, True) if insurance else worth
+    return replace(strat, insurance=taken[0], even_money=taken[1])
 
 
-def _describe(rules, with_super_sevens=False, insurance=False):
+def _describe(rules, with_super_sevens=False, insurance=False, worth=(False, False)):
     text = (f"Exact total-dependent basic strategy: {rules.decks} decks, "
             f"{'H17' if rules.dealer_hits_soft_17 else 'S17'}, hole card {rules.hole_card}, "
             f"dealer blackjack takes {rules.dealer_blackjack_takes}, double {rules.double_on}, "
@@ -421,10 +439,15 @@ def _describe(rules, with_super_sevens=False, insurance=False):
                  f"{rules.super_sevens_bet:g} times it.")
     else:
         text += " Sevens row: the pair table's 7,7 play (main wager only)."
-    if insurance:
+    if insurance and worth == (False, False):
         text += " Takes insurance and even money (a losing bet, to measure its cost)."
-    else:
-        text += " No insurance, no even money."
+    elif insurance:
+        text += " Takes insurance and even money every time (to measure them)."
+    else:  # each where it gains: a low blackjack pay, a high insurance pay
+        text += {(False, False): " No insurance, no even money.",
+                 (True, True): " Takes insurance and even money (each gains here).",
+                 (True, False): " Takes insurance (it gains here); no even money.",
+                 (False, True): " Takes even money (it gains here); no insurance."}[worth]
     return text
 
 
@@ -478,8 +501,8 @@ def _analyze(rules, strategy, optimal) -> dict:
         strat = None
     elif strategy is None:
         tables, ups = derive(rules)
-        strat = tables_to_strategy(tables, name="basic", description=_describe(rules))
-        res, _ = evaluate(rules, tables, ups)
+        strat = strategy_from_tables(rules, tables)
+        res, _ = evaluate(rules, Tables.of(strat), ups)
     else:
         strat = strategy
         res, _ = evaluate(rules, Tables.of(strategy))

@@ -162,12 +162,13 @@ def _exact_pair(pair) -> tuple:
 
 
 def _exact_figures(rules, strategy) -> tuple:
-    from simulator.exact.analyze import _describe, derive, evaluate, tables_to_strategy, trees
+    from simulator.exact.analyze import derive, evaluate, strategy_from_tables, trees
     from simulator.exact.player import Tables
 
     if strategy is None:  # derive and evaluate on the same hand trees (one pass, ~2x faster)
-        tables, ups = derive(rules)
-        strat = tables_to_strategy(tables, name="basic", description=_describe(rules))
+        derived, ups = derive(rules)
+        strat = strategy_from_tables(rules, derived)
+        tables = Tables.of(strat)
     else:
         strat = strategy
         tables = Tables.of(strategy)
