@@ -630,6 +630,14 @@ def output_problem(path: str, folder: bool = False) -> str | None:
         return f"cannot write: {parent} is not a folder"
     if not os.access(parent, os.W_OK | os.X_OK):
         return f"cannot write in {parent}: permission denied"
+    try:
+        longest = os.pathconf(parent, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        longest = 255
+    for name in os.path.relpath(target, parent).split(os.sep):  # the names to be made
+        if len(os.fsencode(name)) > longest:
+            return (f"cannot write: a name of {len(os.fsencode(name))} bytes ({name[:20]}...): "
+                    f"allowed at most {longest} in {parent}")
     return None
 
 
@@ -1616,7 +1624,8 @@ def _rules_words(rules_path, overrides, boxes, super_sevens) -> str:
 @click.option("--decks-left", type=FiniteRange(0.5, 8), default=None, metavar="D",
               help="The depth the plays are valued at, in decks left. Default: half the shoe.")
 @click.option("--name", default=None, metavar="NAME", callback=_a_name,
-              help="The index set's name. Default: COUNT-RULES, e.g. hi-lo-nz1994.")
+              help="The index set's name. Default: COUNT-RULES, e.g. hi-lo-nz1994, and each "
+                   "--set KEY=VALUE after it (hi-lo-nz1994-decks-2).")
 @click.option("-o", "--output", type=OUTPUT_FILE, default=None,
               metavar="FILE", help="Write the index file to FILE instead of stdout.")
 @click.option("-q", "--quiet", is_flag=True, help="No line on stderr while it derives.")
@@ -1653,7 +1662,8 @@ def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, dec
                         f"--count {count_name}" if count_name != "hi-lo" else "",
                         f"--decks-left {decks_left:g}" if decks_left is not None else "",
                         f"--name {name}" if name else ""])  # (the options given)
-    name = name or f"{system.name}-{meta.get('name') or 'rules'}"
+    name = name or "-".join([system.name, meta.get("name") or "rules",
+                             *(o.replace("=", "-") for o in overrides)])
     _emit(dumps_indices(plays, name, rules, system, depth, " ".join(command.split())), output)
 
 
@@ -1778,9 +1788,12 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
         from simulator.derived import rules_basic
 
         fig = fig | {"strategy": rules_basic(rules, theirs).name}
-    else:
-        fig = fig | {"strategy": label}
-    run_meta = source | {"strategy": fig["strategy"], "seed": None, "partial": False}
+        note = None
+    else:  # the shipped basic under rules that may call for another chart: said, as simulate
+        note = _chart_label(rules, [label], quiet)
+        fig = fig | {"strategy": label if note is None else f"{label} ({note})"}
+    run_meta = source | {"strategy": label or fig["strategy"], "strategy_note": note,
+                         "seed": None, "partial": False}
     if fmt == "json":
         doc = exact_json(fig, {"version": __version__, "rules": rules_dict(rules),
                                "run": run_meta})

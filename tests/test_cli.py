@@ -342,7 +342,9 @@ NO_FOLDER = "/nonexistent_dir/x"
     (["strategy", "show", "basic", "-o", NO_FOLDER + ".toml"], "--output"),
     (["rules", "show", "-o", "/"], "--output"),
     (["report", "-o", "/etc/hostname"], "--output"),
-], ids=lambda a: " ".join(a) if isinstance(a, list) else a)
+    (["simulate", "-n", "400M", "-o", "/tmp/" + "a" * 300 + ".txt"], "--output"),  # name > 255
+    (["report", "-o", "/tmp/" + "b" * 300], "--output"),
+], ids=lambda a: " ".join(a)[:60] if isinstance(a, list) else a)
 def test_an_output_that_cannot_be_written_is_refused_before_any_round(monkeypatch, args, option):
     from simulator import compare, count_runs
     from simulator import run as run_mod

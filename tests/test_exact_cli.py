@@ -445,3 +445,19 @@ def test_the_cut_card_effect_and_the_z_it_withholds_go_by_the_decks():
     assert compare.cut_card_z(six, 1.0, 0.0004) == (1.0, None, compare.cut_card_caveat(six))
     assert compare.cut_card_z(one.replace(shuffle="every-round"), 3.0, 0.0004) == (3.0, None,
                                                                                    None)
+
+
+def test_the_shipped_basic_under_other_rules_is_said_to_be_the_nz_chart():
+    """As simulate, replay and count say it: the shipped basic is the NZ rules' chart, and the
+    one derived for these rules differs (text on stdout and stderr, json's run.strategy_note)."""
+    args = ("exact", "--strategy", "basic", "--set", "dealer_hits_soft_17=true")
+    text = run(*args)
+    assert "strategy basic (basic is the NZ rules' chart; the one derived for these rules " \
+           "(dealer_hits_soft_17=true) differs)" in text.stdout
+    assert "bjsim: strategy basic is the NZ rules' chart" in text.stderr
+    doc = json.loads(run(*args, "-q", "-f", "json").stdout)
+    assert doc["run"]["strategy"] == "basic"
+    assert "the one derived for these rules (dealer_hits_soft_17=true) differs" in \
+        doc["run"]["strategy_note"]
+    assert json.loads(run("exact", "--strategy", "basic", "-q", "-f", "json").stdout)[
+        "run"]["strategy_note"] is None  # the NZ rules: their own chart

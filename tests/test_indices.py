@@ -196,3 +196,24 @@ def test_index_plays_valued_side_by_side_are_those_valued_one_by_one():
     plays = X.ILLUSTRIOUS_18[:3]
     assert X.derive_indices(r, HI_LO, plays, workers=2) == X.derive_indices(r, HI_LO, plays,
                                                                           workers=1)
+
+
+@pytest.mark.parametrize("args, name", [
+    ([], "hi-lo-nz1994"),
+    (["--set", "decks=2"], "hi-lo-nz1994-decks-2"),  # not the 6-deck set's name
+    (["--rules", "us-6deck-s17-das-peek", "--set", "decks=2", "--set", "surrender=late"],
+     "hi-lo-us-6deck-s17-das-peek-decks-2-surrender-late"),
+    (["--set", "decks=2", "--name", "mine"], "mine"),
+])
+def test_the_default_index_set_name_holds_the_rules_changes(monkeypatch, args, name):
+    import tomllib
+
+    from click.testing import CliRunner
+
+    from simulator.cli import cli
+    from simulator.exact import indices
+
+    monkeypatch.setattr(indices, "derive_indices", lambda *_a, **_k: [])  # (the name alone)
+    result = CliRunner().invoke(cli, ["strategy", "indices", "-q", *args])
+    assert result.exit_code == 0, result.output
+    assert tomllib.loads(result.stdout)["name"] == name
