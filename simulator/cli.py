@@ -1357,7 +1357,7 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
             f"{len(stacked) - 1}: {incomplete['cards']}): that round is not played", err=True,
         )
     run_meta = source | {"strategy": names, "strategy_note": label, "cards_file": where,
-                         "seed": None, "partial": incomplete is not None}
+                         "cut": cut, "seed": None, "partial": incomplete is not None}
     if fmt == "json":
         doc = {
             "bjsim": __version__,
@@ -1447,11 +1447,12 @@ def rules_show(rules_path, overrides, boxes, super_sevens, fmt, output):
 def rules_check(files):
     """Check rule files and variant files: 'ok' for each good one, else its problems.
 
-    A bad rule file's problems are every key's, a bad variant file's the first. A shipped rule
-    set may be named as --rules takes it (nz1994-8deck). A variant file (bjsim compare
-    --variant) is checked against the baseline it names (else the NZ rule set): its changes, and
-    the strategy it names. Exit code 2 if any file has a problem (a folder, or a missing file, is
-    one).
+    A bad rule file's problems are all listed, one line each: every key's wrong type or value
+    and every unknown key in the file's order, then every combination the good keys cannot make
+    together; a bad variant file's the first. A shipped rule set may be named as --rules takes it
+    (nz1994-8deck). A variant file (bjsim compare --variant) is checked against the baseline it
+    names (else the NZ rule set): its changes, and the strategy it names. Exit code 2 if any file
+    has a problem (a folder, or a missing file, is one).
 
     \b
     Examples:
@@ -1471,6 +1472,7 @@ def rules_check(files):
 
     bad = 0
     for path in map(shipped_rule_file, files):
+        said = ""
         try:
             if path and not os.path.exists(path):
                 raise RuleError(variants.no_such_rule_or_variant_file(path))
@@ -1483,15 +1485,15 @@ def rules_check(files):
                 v = variants.from_file(base, path)
                 said = (f"a variant of {shown_rule_file(None if named is None else str(named))}"
                         f": {', '.join(v.changes) or 'no change'}")
+                problems = []
             else:
-                problems = rule_file_problems(path)
-                if problems:
-                    raise RuleError("\n".join(problems))
-                said = ""
+                problems = rule_file_problems(path)  # every one, a line each
         except ValueError as err:
+            problems = [str(err)]  # a variant file's first problem
+        for line in problems:
+            click.echo(f"Error: {_one_line(line)}", err=True)
+        if problems:
             bad += 1
-            for line in str(err).splitlines() if isinstance(err, RuleError) else [str(err)]:
-                click.echo(f"Error: {_one_line(line)}", err=True)
         else:
             click.echo(f"{path}: ok" + (f" ({said})" if said else ""))
     if bad:

@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -405,21 +406,40 @@ def _check_value(key: str, value, source: str) -> None:
         raise RuleError(f"{source}: key '{key}' = {shown} {k.step_error}: allowed {k.allows()}")
 
 
+class Clash(NamedTuple):
+    """A combination of keys that cannot happen at a table: the keys and the one-line message."""
+
+    keys: tuple[str, ...]
+    message: str
+
+
 # Combinations that cannot happen at a table. Settings that merely have no effect under another
 # key (double_after_split with max_hands = 1, dealer_blackjack_takes in the peek game, penetration
 # with shuffle = "every-round", the Super Sevens pays with super_sevens = false) are allowed: they
 # are documented in docs/rules-format.md as having no effect.
-def _check_combinations(r: Rules, source: str) -> None:
+def _clashes(r: Rules, source: str) -> list[Clash]:
+    """Every combination of ``r`` that cannot happen at a table, in the order they are checked."""
+    out = []
     if r.resplit_aces and r.max_hands < 3:
-        raise RuleError(
+        out.append(Clash(
+            ("resplit_aces", "max_hands"),
             f"{source}: key 'resplit_aces' = true needs at least 3 hands per box, but "
-            f"'max_hands' = {r.max_hands}: allowed resplit_aces = false, or max_hands 3-4"
-        )
+            f"'max_hands' = {r.max_hands}: allowed resplit_aces = false, or max_hands 3-4",
+        ))
     if r.hit_split_aces and r.max_hands < 2:
-        raise RuleError(
+        out.append(Clash(
+            ("hit_split_aces", "max_hands"),
             f"{source}: key 'hit_split_aces' = true but 'max_hands' = 1 forbids every split: "
-            "allowed hit_split_aces = false, or max_hands 2-4"
-        )
+            "allowed hit_split_aces = false, or max_hands 2-4",
+        ))
+    return out
+
+
+def _check_combinations(r: Rules, source: str) -> None:
+    """Raise the first of `_clashes`, if any."""
+    clashes = _clashes(r, source)
+    if clashes:
+        raise RuleError(clashes[0].message)
 
 
 def validate(rules: Rules, source: str = "<rules>") -> Rules:
@@ -477,6 +497,29 @@ def toml_error_line(err: tomllib.TOMLDecodeError, text: str) -> str:
     return f"not valid TOML: {msg}"
 
 
+def _check_meta(value, source: str) -> None:
+    """Check that a rule file's ``meta`` is a table (its keys: `_check_meta_key`)."""
+    if not isinstance(value, dict):
+        raise RuleError(
+            f"{source}: key 'meta' must be a table: allowed [meta] with " + ", ".join(META_KEYS)
+        )
+
+
+def _check_meta_key(mkey, mvalue, source: str) -> None:
+    """Check one key of a rule file's ``[meta]`` table: ``name`` or ``description``, a string."""
+    if mkey not in META_KEYS:
+        if mkey in KIND:
+            raise RuleError(
+                f"{source}: rule key '{mkey}' is inside the [meta] table: allowed in "
+                "[meta] only name, description; put rule keys before [meta]"
+            )
+        raise unknown_key(mkey, source, META_KEYS, where=" in [meta]")
+    if not isinstance(mvalue, str):
+        raise RuleError(
+            f"{source}: key 'meta.{mkey}' = {_fmt(mvalue)} is not a string: allowed a string"
+        )
+
+
 def rules_from_dict(data: dict, source: str = "<rules>") -> tuple[Rules, dict]:
     """Build and validate a rule set from a TOML-like dict; return (rules, meta).
 
@@ -489,24 +532,9 @@ def rules_from_dict(data: dict, source: str = "<rules>") -> tuple[Rules, dict]:
     values = {}
     for key, value in data.items():
         if key == "meta":
-            if not isinstance(value, dict):
-                raise RuleError(
-                    f"{source}: key 'meta' must be a table: allowed [meta] with "
-                    + ", ".join(META_KEYS)
-                )
+            _check_meta(value, source)
             for mkey, mvalue in value.items():
-                if mkey not in META_KEYS:
-                    if mkey in KIND:
-                        raise RuleError(
-                            f"{source}: rule key '{mkey}' is inside the [meta] table: allowed in "
-                            "[meta] only name, description; put rule keys before [meta]"
-                        )
-                    raise unknown_key(mkey, source, META_KEYS, where=" in [meta]")
-                if not isinstance(mvalue, str):
-                    raise RuleError(
-                        f"{source}: key 'meta.{mkey}' = {_fmt(mvalue)} is not a string: "
-                        "allowed a string"
-                    )
+                _check_meta_key(mkey, mvalue, source)
                 meta[mkey] = mvalue
             continue
         if key not in KIND:
@@ -587,27 +615,52 @@ def load_rule_file(path=None) -> tuple[Rules, dict]:
 
 
 def rule_file_problems(path) -> list[str]:
-    """Every problem of a rule file, one line each (empty: it loads): the first that loading
-    meets, then each other key's own (its type and range, key by key against the NZ rules)."""
+    """Every problem of a rule file, one line each, in the words `load_rule_file` gives the first
+    (empty: the file loads); for ``bjsim rules check``.
+
+    A file that is no table of keys (missing, not TOML, a variant file, nested too deeply) has its
+    one line. Otherwise: first each key's own problem in the file's key order (a wrong type or
+    value, an unknown key, a bad ``[meta]`` key), then each combination that cannot happen among
+    the keys that are themselves good (`_clashes`; a key not given is its NZ value), e.g.
+    ``r.toml: key 'decks' = 9 is out of range: allowed 1-8`` then ``r.toml: key 'resplit_aces' =
+    true needs at least 3 hands per box, but 'max_hands' = 1: ...``.
+    """
     try:
         load_rule_file(path)
         return []
     except RuleError as err:
-        first = str(err)
+        first = [str(err)]
+    source = str(Path(path))  # (as load_rule_file names it)
     try:
-        data = read_toml(Path(path), "rule")
+        data = read_toml(path, "rule")
     except RuleError:
-        return [first]
-    out = [first]
-    for key, value in data.items():
-        try:
-            rules_from_dict({key: value}, str(path))
-        except RuleError as err:
-            if str(err) not in out:
-                out.append(str(err))
-        except RecursionError:  # (said by the first: nested too deeply)
-            pass
-    return out
+        return first
+    if isinstance(data.get("variant"), dict):
+        return first
+    problems, good, bad = [], {}, set()
+    try:
+        for key, value in data.items():
+            try:
+                if key == "meta":
+                    _check_meta(value, source)
+                    for mkey, mvalue in value.items():
+                        try:
+                            _check_meta_key(mkey, mvalue, source)
+                        except RuleError as err:
+                            problems.append(str(err))
+                elif key not in KIND:
+                    raise unknown_key(key, source, KEYS + ("meta",))
+                else:
+                    value = _check_type(key, value, source)
+                    _check_value(key, value, source)
+                    good[key] = value
+            except RuleError as err:
+                problems.append(str(err))
+                bad.add(key)
+    except RecursionError:  # a value nested too deeply to print: the file's one line says so
+        return first
+    problems += [c.message for c in _clashes(Rules(**good), source) if not bad & set(c.keys)]
+    return problems or first
 
 
 def shipped_rule_file(path) -> str:

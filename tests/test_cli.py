@@ -239,6 +239,22 @@ def test_replay_text_and_json(tmp_path):
     assert len(one["rounds"]) == 1
 
 
+def test_replay_json_run_records_the_cut(tmp_path):
+    # README "JSON output": with cards left and no incomplete round, run.cut says why play stopped.
+    path = tmp_path / "cards.txt"
+    path.write_text("7h 9c Td 7s 5d   8h Ks 2c 9d 9h\n")  # two rounds of five cards
+    cut = json.loads(run("replay", "--cards", str(path), "--cut", "5", "-f", "json").stdout)
+    assert cut["run"]["cut"] == 5 and cut["run"]["partial"] is False
+    assert cut["incomplete_round"] is None and len(cut["rounds"]) == 1
+    last = cut["rounds"][-1]
+    dealt = last["start"] + len(last["cards"])
+    assert dealt == last["record"][0] == 5 and cut["cards"] == 10  # 5 cards left, by the cut
+    whole = json.loads(run("replay", "--cards", str(path), "-f", "json").stdout)
+    assert whole["run"]["cut"] is None and len(whole["rounds"]) == 2
+    last = whole["rounds"][-1]
+    assert last["start"] + len(last["cards"]) == whole["cards"] == 10  # every card played
+
+
 def test_replay_bad_cards(tmp_path):
     path = tmp_path / "shoe.txt"
     path.write_text("Th 9c 1x 8d\n")

@@ -5,10 +5,12 @@ import tomllib
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simulator import layout as L
+from simulator.cli import cli
 from simulator.rules import (
     DEFAULT_RULES_PATH,
     KEYS,
@@ -21,6 +23,7 @@ from simulator.rules import (
     dumps_rules,
     load_rule_file,
     load_rules,
+    rule_file_problems,
     rules_from_dict,
     validate,
 )
@@ -246,6 +249,102 @@ def test_validate_normalizes_and_names_its_source():
     msg = error_of(validate, Rules(decks=np.int64(0)), "my-source")
     assert msg.startswith("my-source: key 'decks' = 0 ")
     assert error_of(validate, "rules").startswith("<rules>: not a rule set")
+
+
+# ---------------------------------------------------------------------------------------------
+# Every problem of a rule file (bjsim rules check)
+
+
+def rules_check(*paths):
+    return CliRunner().invoke(cli, ["rules", "check", *map(str, paths)], catch_exceptions=False)
+
+
+def test_rules_check_lists_every_bad_key_then_every_clash_in_one_run(tmp_path):
+    # It said only the decks line; fixed, only the resplit_aces clash; fixed, the hit_split_aces
+    # one: three runs for one file.
+    path = write(tmp_path, "decks = 9\nhit_split_aces = true\nmax_hands = 1\nresplit_aces=true\n",
+                 "r12.toml")
+    lines = [
+        f"{path}: key 'decks' = 9 is out of range: allowed 1-8",
+        f"{path}: key 'resplit_aces' = true needs at least 3 hands per box, but 'max_hands' = 1: "
+        "allowed resplit_aces = false, or max_hands 3-4",
+        f"{path}: key 'hit_split_aces' = true but 'max_hands' = 1 forbids every split: allowed "
+        "hit_split_aces = false, or max_hands 2-4",
+    ]
+    assert rule_file_problems(path) == lines
+    assert error_of(load_rules, path) == lines[0]  # every other command: the first, as before
+    result = rules_check(path)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == "".join(f"Error: {line}\n" for line in lines)
+
+
+def test_rules_check_lists_an_unknown_key_and_a_bad_value_in_the_files_order(tmp_path):
+    path = write(tmp_path, 'surrender = "Late"\nblackjack_payz = 1.5\ndecks = "six"\n')
+    lines = [
+        f'{path}: key \'surrender\' = "Late" is not a choice: allowed "none", "late", "early" '
+        '(lower case: did you mean "late"?)',
+        f"{path}: unknown key 'blackjack_payz': did you mean 'blackjack_pays'?",
+        f'{path}: key \'decks\' = "six" is not an integer: allowed an integer 1-8',
+    ]
+    assert rule_file_problems(path) == lines
+    result = rules_check(path, "nz1994")
+    assert result.exit_code == 2
+    assert result.stderr == "".join(f"Error: {line}\n" for line in lines)
+    assert result.stdout.endswith("configs/nz1994.toml: ok\n")  # the next file is still checked
+
+
+def test_rules_check_lists_each_bad_meta_key(tmp_path):
+    path = write(tmp_path, 'decks = 0\n[meta]\nname = 3\nnam = "x"\n')
+    problems = rule_file_problems(path)
+    assert [p.split(": ", 1)[1][:16] for p in problems] == [
+        "key 'decks' = 0 ", "key 'meta.name' ", "unknown key 'nam"]
+
+
+def test_rules_check_says_no_clash_against_a_bad_key(tmp_path):
+    # max_hands = 0 is itself the problem: resplit_aces and hit_split_aces clash with no value
+    # of the file's, and with max_hands 1-4 they are checked again.
+    path = write(tmp_path, "max_hands = 0\nresplit_aces = true\nhit_split_aces = true\n")
+    assert rule_file_problems(path) == [f"{path}: key 'max_hands' = 0 is out of range: allowed 1-4"]
+    path = write(tmp_path, "max_hands = 2\nresplit_aces = true\nhit_split_aces = true\n")
+    (line,) = rule_file_problems(path)
+    assert "'resplit_aces' = true needs at least 3 hands" in line
+
+
+def test_rules_check_of_a_good_file_says_ok(tmp_path):
+    path = write(tmp_path, "decks = 8\nresplit_aces = true\nmax_hands = 4\n")
+    assert rule_file_problems(path) == []
+    result = rules_check(path)
+    assert result.exit_code == 0 and result.stdout == f"{path}: ok\n" and result.stderr == ""
+
+
+def test_a_file_that_is_no_rule_table_has_one_problem(tmp_path):
+    missing = tmp_path / "nope.toml"
+    bad_toml = write(tmp_path, "decks = 9\npenetration = = 0.7\n")
+    variant = write(tmp_path, 'decks = 9\n[variant]\nname = "x"\n', "v.toml")
+    for path in (missing, bad_toml, variant):
+        assert rule_file_problems(path) == [error_of(load_rules, path)]
+
+
+toml_values = st.sampled_from(["9", "0", "6", "1", "2", "true", "false", "0.8", "80", '"x"',
+                               '"Late"', '"late"', "[1, 2]", "[3, 50, 100, 500, 5000]", "-1"])
+
+
+@settings(max_examples=200)
+@given(st.lists(st.tuples(st.sampled_from(KEYS + ("deckz", "h17")), toml_values),
+                max_size=6, unique_by=lambda kv: kv[0]))
+def test_rule_file_problems_hold_what_loading_says(tmp_path_factory, items):
+    # None exactly when the file loads; else one line each, the loader's first among them.
+    path = tmp_path_factory.mktemp("r") / "r.toml"
+    path.write_text("".join(f"{k} = {v}\n" for k, v in items), encoding="utf-8")
+    problems = rule_file_problems(path)
+    try:
+        load_rules(path)
+    except RuleError as err:
+        assert str(err) in problems
+        assert len(set(problems)) == len(problems)
+        assert all(p.startswith(f"{path}: ") and "\n" not in p for p in problems)
+    else:
+        assert problems == []
 
 
 # ---------------------------------------------------------------------------------------------
