@@ -440,6 +440,10 @@ def test_the_cut_card_effect_and_the_z_it_withholds_go_by_the_decks():
     assert "+0.12% on the house edge with 1 deck" in compare.cut_card_caveat(one)
     assert "from about 4 million rounds on" in compare.cut_card_caveat(one)
     assert "+0.02% on the house edge with 6 decks" in compare.cut_card_caveat(six)
+    # a shoe not measured is said to borrow its neighbours' larger figure, not "measured"
+    assert ("+0.03% on the house edge with 7 decks, the larger of bjsim's measurements at 6 and "
+            "8 decks" in compare.cut_card_words(7))
+    assert "as bjsim measured it" in compare.cut_card_words(8)
     z, note, caveat = compare.cut_card_z(one, 3.0, 0.0004)  # 10 million rounds' SE
     assert z is None and caveat is None and "below 0.061%" in note
     assert compare.cut_card_z(six, 1.0, 0.0004) == (1.0, None, compare.cut_card_caveat(six))

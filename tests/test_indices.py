@@ -217,3 +217,21 @@ def test_the_default_index_set_name_holds_the_rules_changes(monkeypatch, args, n
     result = CliRunner().invoke(cli, ["strategy", "indices", "-q", *args])
     assert result.exit_code == 0, result.output
     assert tomllib.loads(result.stdout)["name"] == name
+
+
+def test_a_count_too_narrow_for_the_scan_is_refused_saying_what_is_allowed(tmp_path):
+    """A count tagging two values empties one of them in the average shoe of true count 10:
+    refused in one line naming the count and what a count needs, not a bare ValueError."""
+    from click.testing import CliRunner
+
+    from simulator.cli import cli
+
+    narrow = tmp_path / "narrow.toml"
+    narrow.write_text('name = "narrow"\ntags = [-1, 0, 0, 0, 0, 1, 0, 0, 0, 0]\n')
+    result = CliRunner().invoke(cli, ["strategy", "indices", "-q", "--count", str(narrow)])
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        "Error: count 'narrow': index plays are valued at true counts -10 to +10, and at one of "
+        "them its average shoe holds no card of value A: allowed a count whose tags squared, "
+        "over a deck (8), exceed 10 times its largest tag (1), as every shipped one's do (tag "
+        "more card values)"]

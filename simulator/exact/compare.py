@@ -273,9 +273,13 @@ def cut_card_effect(decks: int) -> float:
 
 def cut_card_words(decks: int) -> str:
     """`CUT_CARD_EFFECT` for a shoe of ``decks`` decks."""
+    d = sorted(CUT_CARD_MEASURED)
+    how = ("as bjsim measured it" if decks in CUT_CARD_MEASURED else "the larger of bjsim's "
+           f"measurements at {max(x for x in d if x < decks)} and "
+           f"{min(x for x in d if x > decks)} decks")
     return (f"the cut-card effect (about +{100 * cut_card_effect(decks):.2f}% on the house edge "
-            f"with {decks} {'deck' if decks == 1 else 'decks'}, as bjsim measured it for basic "
-            "strategy at 75% penetration; more with fewer decks)")
+            f"with {decks} {'deck' if decks == 1 else 'decks'}, {how} for basic strategy at "
+            f"75% penetration{'; +0.12% with 1 deck' if decks > 2 else ''})")
 
 
 def z_min_se(rules) -> float:

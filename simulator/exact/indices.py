@@ -134,6 +134,15 @@ def derive_indices(rules, system, plays=ILLUSTRIOUS_18, decks_left: float | None
     if not system.balanced:
         raise ValueError(f"count '{system.name}' is unbalanced: index plays are derived for "
                          "balanced counts (true counts)")
+    g = np.abs(np.asarray(system.tags, dtype=np.float64))
+    spread = float((DECK * g * g).sum())  # (an average shoe at true count t lacks a value where
+    if 10 * g.max() >= spread:            # |t| x its tag reaches this: `depleted_shoe`)
+        value = "A23456789T"[int(g.argmax())]
+        raise ValueError(f"count '{system.name}': index plays are valued at true counts -10 to "
+                         f"+10, and at one of them its average shoe holds no card of value "
+                         f"{value}: allowed a count whose tags squared, over a deck ({spread:g}), "
+                         f"exceed 10 times its largest tag ({g.max():g}), as every shipped one's "
+                         "do (tag more card values)")
     d = rules.decks / 2 if decks_left is None else decks_left
     tasks = [(rules, system.tags, hand, up, low, high, d) for _, hand, up, low, high, _ in plays]
     out = []
