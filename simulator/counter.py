@@ -54,14 +54,15 @@ def counter_strategies(rules, base, plan) -> tuple:
     ins = plays.insurance if plays is not None else None
     if ins is not None and ins.below == ins.at_or_above:  # the same either side: no index
         taken = ins.below == "Y"  # (even money with it: 8.3, a blackjack insured)
-        base = dataclasses.replace(base, insurance=taken, even_money=taken)
+        base = dataclasses.replace(base, insurance=taken, even_money=taken or base.even_money)
         ins = None
     if ins is None:
         strategies = band_strategies(base, plays, base.insurance)
     else:  # a second family, insured: a box takes it when the count says so, and even money
-        # with it (8.3: even money is a blackjack insured, worth taking exactly when insurance is)
+        # with it (8.3: at 3 to 2 and 2 to 1 even money is a blackjack insured, worth taking
+        # exactly when insurance is), or always where the rules' basic strategy takes it (6 to 5)
         strategies = [s for taken in (False, True) for s in band_strategies(
-            dataclasses.replace(base, even_money=taken), plays, taken)]
+            dataclasses.replace(base, even_money=taken or base.even_money), plays, taken)]
     cs = plan.count
     boxes = _ramp(plan.boxes)  # the boxes dealt; the rules' boxes are the most there can be
     if max(boxes[1]) > rules.boxes:

@@ -607,9 +607,10 @@ class _Round:
         for box in self.boxes:
             strategy = self.strategies[box.index]
             said = self.count_play(box, 0, "insurance", "insurance")  # a counter's, Y or N
-            if said is not None:  # even money with it (8.3: a blackjack insured)
-                taken = said[0] == "Y"
-                strategy = replace(strategy, insurance=taken, even_money=taken)
+            if said is not None:  # even money with it (8.3: a blackjack insured), or always
+                taken = said[0] == "Y"  # where the strategy takes it anyway (6 to 5)
+                strategy = replace(strategy, insurance=taken,
+                                   even_money=taken or strategy.even_money)
             if box.blackjack:
                 if strategy.even_money:
                     box.even_money = True

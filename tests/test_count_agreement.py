@@ -11,6 +11,7 @@ chart at counts around zero, so that decisions flip within rounds. Then the bets
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import SimpleNamespace
 
 import numpy as np
@@ -92,6 +93,9 @@ CASES = [
      "textbook", 5, 200),  # fmt: skip
     ("sevens-ss-7box", NZ.replace(decks=6, boxes=7), "sevens", "half", "basic-super-sevens", 6,
      60),
+    # 6 to 5: even money taken at every count, insurance by the count (not the same bet now)
+    ("bj65-even-money-1deck-2box", NZ.replace(decks=1, boxes=2, blackjack_pays=1.2), "hi-lo",
+     "exact", "basic-even-money", 8, 400),
 ]
 
 
@@ -100,7 +104,8 @@ def test_the_engines_counter_plays_as_the_reference_game(case, tmp_path):
     name, rules, count, estimation, base_name, seed, shoes = case
     rng = np.random.default_rng(seed)
     base = basic_strategy() if base_name == "textbook" else load_strategy(
-        "basic" if base_name == "pairs" else base_name)
+        "basic" if base_name in ("pairs", "basic-even-money") else base_name)
+    base = replace(base, even_money=True) if base_name == "basic-even-money" else base
     indices = _random_indices(tmp_path / "idx.toml", rng, count, 100 if base_name == "pairs"
                               else 40, pairs_only=base_name == "pairs")  # fmt: skip
     plan = SimpleNamespace(count=load_count(count), resolution=estimation, indices=indices,

@@ -117,6 +117,25 @@ def test_even_money_is_taken_where_the_count_takes_insurance():
         assert box(r, L.B_MAIN) == (L.UNIT if taken else 3 * L.UNIT // 2)
 
 
+def test_under_6_to_5_even_money_is_taken_at_every_count():
+    # At 6 to 5 even money (+1) beats a blackjack not insured (1.2 x P(no dealer blackjack)) at
+    # any count, so the rules' basic strategy takes it (exact.analyze.worth_taking); a counter
+    # whose index plays insure by count still takes it below the insurance index, as insured
+    # it is no longer the same bet (it would pay 1.2 - 0.5 against +1).
+    from dataclasses import replace
+
+    from simulator.exact.analyze import worth_taking
+
+    rules = ONE_DECK.replace(blackjack_pays=1.2)
+    assert worth_taking(rules) == (False, True)
+    base = replace(BASIC, even_money=True)
+    c = codes("Ac Ad Th 9c")  # a fresh shoe: a true count of -3 after the deal, not insured
+    shoe = c + codes("8c 9d") * ((52 - len(c)) // 2 + 1)
+    rec, _ = K.play_stacked(shoe[:52], rules, base, cut=len(c),
+                            counter=counter_for(rules, base, plan(indices="hi-lo-nz")))
+    assert box(rec[0], L.B_EVEN_MONEY) == 1 and box(rec[0], L.B_MAIN) == L.UNIT
+
+
 def test_an_index_file_that_always_insures_takes_even_money_too(tmp_path):
     # Insurance Y on both sides of its count: no index, every box insures, and even money with it.
     path = tmp_path / "idx.toml"
