@@ -35,7 +35,7 @@ from simulator import __version__, derived, engine, run, stops, tally
 from simulator import layout as L
 from simulator.checkpoint import tables_hash, tally_problem
 from simulator.chunks import chunk_size
-from simulator.kernel import simulate_blocks
+from simulator.kernel import machine_for, simulate_blocks
 from simulator.kernel.tables import first_boxes
 from simulator.rules import Rules, rules_dict
 from simulator.strategy import load_strategy
@@ -362,10 +362,10 @@ def widest(payload, games) -> float | None:
     if int(payload[-2]) < MIN_BLOCKS:
         return None
     worst = 0.0
-    for row in differences(payload, games)[1:]:
+    for game, row in zip(games[1:], differences(payload, games)[1:], strict=True):
         se = row["house_edge"]["se"]
-        if se is None:
-            return None
+        if se is None or se == 0 and not same_game(games[0], game, "house_edge"):
+            return None  # (se 0 of another game: not measured yet, `_withhold`)
         worst = max(worst, Z95 * se)
     return worst
 
@@ -402,14 +402,44 @@ def same_play(base: Game, game: Game) -> bool:
 IDENTICAL = "identical game: the same cards and decisions, difference 0"
 
 
-def pairing_note(base: Game, game: Game) -> str:
-    """How the random numbers of ``game`` are paired with the baseline's, in words."""
-    same_tables = all(
+def _same_tables(base: Game, game: Game) -> bool:
+    """Whether two games play the same engine tables (charts, insurance) at the same boxes."""
+    return base.rules.boxes == game.rules.boxes and all(
         np.array_equal(a, b) for a, b in zip(
             engine.stack_tables(base.rules, list(base.strategies)),
-            engine.stack_tables(game.rules, list(game.strategies)), strict=True)
-    ) if base.rules.boxes == game.rules.boxes else False
-    if rules_dict(base.rules) == rules_dict(game.rules) and same_tables:
+            engine.stack_tables(game.rules, list(game.strategies)), strict=True))
+
+
+# The rule parameters the round loop reads itself; the rest it reads only through the tables
+# `kernel.tables.build` makes of them.
+LOOP_PARAMS = (L.P_BJ_WIN, L.P_BOXES, L.P_CUT, L.P_DBJ, L.P_DECKS, L.P_DRAW_NO_LIVE, L.P_HOLE,
+               L.P_INS_WIN, L.P_MAX_HANDS, L.P_SHUFFLE, L.P_SS, *range(L.P_SS_PAY_A,
+                                                                         L.P_SS_PAY_E + 1))
+
+
+def same_game(base: Game, game: Game, key: str) -> bool:
+    """Whether ``game`` plays the baseline's game for the figure ``key`` ("house_edge" or
+    "super_sevens") on every shoe: with the other figure's pays (`PAYS`) set to the baseline's,
+    the engine's tables and the parameters its round loop reads are the same (a rule that no
+    chart cell reaches, as doubling on 9-11 for a chart doubling no lower hard total, changes
+    neither). Its difference is then exactly 0 however few the rounds; another game's se of 0
+    means only that no round yet reached what it changes."""
+    if base.rules.boxes != game.rules.boxes:
+        return False
+    other = PAYS["super_sevens" if key == "house_edge" else "house_edge"]
+    rules = game.rules.replace(**{k: getattr(base.rules, k) for k in other})
+    (pb, tb), (pg, tg) = [(r.to_params(), engine.stack_tables(r, list(g.strategies)))
+                          for r, g in ((base.rules, base), (rules, game))]
+    if any(pb[i] != pg[i] for i in LOOP_PARAMS) or not all(
+            np.array_equal(a, b) for a, b in zip(tb, tg, strict=True)):
+        return False
+    return all(np.array_equal(a, b) for a, b in zip(machine_for(pb, tb), machine_for(pg, tg),
+                                                    strict=True))
+
+
+def pairing_note(base: Game, game: Game) -> str:
+    """How the random numbers of ``game`` are paired with the baseline's, in words."""
+    if rules_dict(base.rules) == rules_dict(game.rules) and _same_tables(base, game):
         return IDENTICAL
     if base.rules.decks != game.rules.decks:
         return "different shoes (decks differ): seeds shared, cards not"
@@ -443,7 +473,8 @@ def statistics(payload, games, exact: list | None = None) -> dict:
                                   game.strategies)
         row = {"game": game, "summary": summary, "difference": diffs[g],
                "pairing": None if g == 0 else pairing_note(games[0], game)}
-        identical = g > 0 and row["pairing"] == IDENTICAL  # the same rules and charts
+        identical = g > 0 and (row["pairing"] == IDENTICAL or all(  # the same on every shoe
+            same_game(games[0], game, k) for k in ("house_edge", "super_sevens")))
         if g > 0 and diffs[g]["house_edge"]["se"] == 0 and diffs[g]["house_edge"]["mean"] == 0:
             row["pairing"] = ("plays identically to the baseline: the same cards and decisions"
                               if identical else "played identically to the baseline in these "
@@ -497,26 +528,30 @@ def _add_figures(diff: dict, fig: dict, fig0: dict, rows: tuple, ex, base, game,
             _add_exact(d, key, ex, exact_scope(base.rules, game.rules, same_play(base, game)))
         else:  # (--no-exact: the same keys, null)
             d |= {"exact_scope": None, "exact": None, "z": None}
-        same_pays = all(getattr(base.rules, k) == getattr(game.rules, k) for k in PAYS[key])
         _withhold(d, [f"{r['game'].label}: {f[key]['interval_note']}"
                       for r, f in zip(rows, (fig0, fig), strict=True)
-                      if f[key].get("interval_note")], same_pays, few)
+                      if f[key].get("interval_note")], same_game(base, game, key), few)
 
 
-# The rule keys that pay a figure's wagers: a game that changes one is not the baseline's game
-# for that figure, whatever its sample shows (a changed line (e) pay with no (e) win yet).
+# The rule keys that pay a figure's wagers and change nothing else: a game that changes only
+# the other figure's is that figure's baseline game (`same_game`).
 PAYS = {"house_edge": ("blackjack_pays", "insurance_pays", "dealer_blackjack_takes"),
-        "super_sevens": ("super_sevens_pays",)}
+        "super_sevens": ("super_sevens_pays", "super_sevens_bet")}
+NOT_REACHED = ("every round played as in the baseline, but the rules or charts differ where no "
+               "round reached yet: the difference is not measured (more rounds)")
 
 
-def _withhold(d: dict, notes: list[str], same_pays: bool = True, few=None) -> None:
+def _withhold(d: dict, notes: list[str], same: bool = False, few=None) -> None:
     """A difference resting on a figure whose interval `tally.summarize` withholds (too few wins
-    of a big Super Sevens line, in the variant or the baseline: ``notes``), or on too few blocks
-    (``few``), gets no se, interval, variance reduction, se ratio or z either: ``interval_note``
-    says why (None where they stand, as for a game played identically in enough blocks, with
-    the same pays: ``same_pays``)."""
-    if d.get("se") == 0 and d.get("mean") == 0 and same_pays:
-        notes = []  # played identically, the same cards and decisions: exactly 0
+    of a big Super Sevens line, in the variant or the baseline: ``notes``), on too few blocks
+    (``few``), or with an se of 0 in a game not the baseline's (``same``, `same_game`: no round
+    reached what it changes, `NOT_REACHED`) gets no se, interval, variance reduction, se ratio
+    or z either: ``interval_note`` says why (None where they stand; the baseline's own game is
+    exactly 0 however few its blocks)."""
+    if same and d.get("se") == 0 and d.get("mean") == 0:
+        notes, few = [], None  # the same cards, decisions and pays: exactly 0
+    elif d.get("se") == 0:
+        notes = notes + [NOT_REACHED]
     notes = notes + ([few] if few else [])
     d["interval_note"] = "; ".join(notes) or None
     if notes:

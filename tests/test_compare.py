@@ -769,3 +769,26 @@ def test_json_gives_a_super_sevens_return_as_a_house_edge_with_its_interval_turn
                                 "by_strategy": [{"first_box": 1, "house_edge": 0.004,
                                                  "super_sevens_house_edge": 0.3}]}
 
+
+
+def test_a_game_that_played_alike_in_many_blocks_is_not_measured_but_one_that_always_does_is():
+    # Four hands a box, 2,000 rounds in 42 blocks: no round resplit, so every block matched the
+    # NZ game's; the table showed [+0.000, +0.000] (se 0) beside an exact -0.007%, --precision
+    # called a 0.01% target met, and the many-comparisons note counted it as unable to miss.
+    games = [_game("base"), _game("hands-4", NZ.replace(max_hands=4)),
+             _game("double-9-11", NZ.replace(double_on="9-11"))]
+    res = C.compare(_plan(games, rounds=2_000, chunk_rounds=1_000, pair_rounds=48, seed=2,
+                          precision=0.0001), quiet=True)
+    rows = res.stats["rows"]
+    assert res.stats["blocks"] >= C.MIN_BLOCKS
+    d = rows[1]["difference"]["house_edge"]
+    assert d["mean"] == 0.0 and d["se"] is None and d["ci95_low"] is None
+    assert d["interval_note"] == C.NOT_REACHED
+    assert rows[1]["pairing"].startswith("played identically to the baseline in these rounds")
+    assert res.meta["run"]["precision"]["half_width"] is None  # not met: not measured
+    # basic doubles no hard total below 9: doubling on 9-11 is the NZ game on every shoe
+    same = rows[2]["difference"]["house_edge"]
+    assert same["se"] == 0.0 and same["interval_note"] is None
+    assert rows[2]["pairing"].startswith("plays identically to the baseline")
+    assert C.same_game(games[0], games[2], "house_edge")
+    assert not C.same_game(games[0], games[1], "house_edge")
