@@ -1830,9 +1830,10 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
 @click.option("--all-variants", is_flag=True,
               help="Every variant in configs/variants/ (the rule-effect table).")
 @click.option("--same-strategy", is_flag=True,
-              help="Play every rule variant with the baseline's strategy. Default: each plays "
-              "its own rules' basic strategy (the shipped basic where the NZ chart is theirs, "
-              "else the one the exact analyzer derives, cached).")
+              help="Play every rule variant with the baseline's strategy. Default: where the "
+              "baseline plays basic, each plays its own rules' basic strategy (the shipped basic "
+              "where the NZ chart is theirs, else the one the exact analyzer derives, cached); "
+              "with --strategy other than basic, the baseline's.")
 @click.option("-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
               help="Rounds each game plays.")
 @click.option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True,
@@ -2203,10 +2204,11 @@ def _count_list(fmt: str = "table") -> str:
 @click.option("--bankroll", type=FiniteRange(min=0, min_open=True, max=1e12), default=None,
               metavar="UNITS",
               help="Bankroll for the risk of ruin, in the plan's units (those of its bets and "
-              "table_min). Default: the plan's 'bankroll'.")
+              "table_min), at each penetration of a sweep too. Default: the plan's 'bankroll'.")
 @click.option("--penetrations", type=PenetrationsType(), default=None, metavar="P,P,...",
               help="A penetration sweep: one run per value (same seed), and a table of the "
-              "counter's advantage, SD, SCORE and N0 by penetration, e.g. 0.60,0.70,0.80,0.90.")
+              "counter's advantage, SD, SCORE, N0 and risk of ruin by penetration, e.g. "
+              "0.60,0.70,0.80,0.90.")
 @click.option("--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False), default=None,
               metavar="FILE",
               help="Record finished chunks in FILE (as simulate's); refuses an existing FILE "
@@ -2324,6 +2326,8 @@ def _count_report(runs, plan, bankroll, penetrations, rules_path, file_meta, set
     else:
         meta["run"] = meta["run"] | _rules_source(rules_path, file_meta, sets) | {
             "penetrations": list(penetrations), "partial": runs.partial}
+        # each run its own penetration (its sweep row's; the list: run.penetrations)
+        meta["rules"] = meta["rules"] | {"penetration": None}
         text = counting_report.render_sweep(counting_report.sweep_rows(figs), fmt, meta)
     _emit(text, output)
 

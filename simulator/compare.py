@@ -808,12 +808,15 @@ def build_games(base_rules, base_label: str, base_source: str, base_strategies,
 
     ``base_strategies``: ``(strategies, names)`` from ``--strategy`` (one per box), or None for
     the basic strategy of the baseline's rules (`_basic`). A rule variant plays the basic
-    strategy of its own rules, or with ``same_strategy`` the baseline's; a variant naming a
-    strategy plays it on every box. The strategies not yet derived are derived side by side on
-    up to ``workers`` processes (`derived.basic_for_all`); ``log(text)`` names them first, in
-    one line (slow once).
+    strategy of its own rules where the baseline plays basic, else (a strategy other than
+    ``basic`` given: a fixed chart, not one a rule adapts), or with ``same_strategy``, the
+    baseline's; a variant naming a strategy plays it on every box. The strategies not yet
+    derived are derived side by side on up to ``workers`` processes (`derived.basic_for_all`);
+    ``log(text)`` names them first, in one line (slow once).
     """
     wanted = [base_rules] if base_strategies is None else []
+    same_strategy = same_strategy or base_strategies is not None and set(base_strategies[1]) != {
+        "basic"}  # (a chart of its own: a variant keeps it)
     if not same_strategy:
         wanted += [v.rules for v in variants if v.strategy is None]
     wanted = [r for r in wanted if derived.chart_change(r)]  # (the others play the NZ chart)

@@ -24,7 +24,7 @@ from simulator import layout as L
 from simulator.compare_report import _aligned, _markdown
 from simulator.counter import counter_strategies
 from simulator.exact.sevens import sevens_plays
-from simulator.report import PER_UNIT_WAGERED, sevens_play_text, with_note
+from simulator.report import PER_UNIT_WAGERED, _cell, sevens_play_text, with_note
 from simulator.tally import (
     MIN_WINS,
     SS_LINES,
@@ -183,7 +183,9 @@ def _control(control, rules) -> dict:
 
 
 def plan_dict(plan) -> dict:
-    """A counting plan as plain data (what the figures were played with)."""
+    """A counting plan as plain data, as written (what the figures were played with); its
+    ``bankroll`` the plan's own, the figures' ``bankroll`` the one their risk of ruin is for
+    (``--bankroll`` where given)."""
     def ramp(r):
         return {"base": r.base, "steps": [list(s) for s in r.steps]}
 
@@ -658,7 +660,8 @@ def _ss_by_count(c, check, density=None) -> list[dict]:
 
 
 def sweep_rows(runs) -> list[dict]:
-    """One row per run: ``runs`` is a list of (penetration, figures)."""
+    """One row per run: ``runs`` is a list of (penetration, figures); ``bankroll`` the one the
+    risk of ruin is for (each figures' own: ``--bankroll``, else the plan's)."""
     rows = []
     for pen, f in runs:
         a, p = f["advantage"]["initial_bet"], f["per_round_played"]
@@ -675,7 +678,10 @@ def sweep_rows(runs) -> list[dict]:
                      "score_ci95_low": p["score_ci95_low"],
                      "score_ci95_high": p["score_ci95_high"], "n0": p["n0"],
                      "n0_se": p["n0_se"], "n0_ci95_low": p["n0_ci95_low"],
-                     "n0_ci95_high": p["n0_ci95_high"],
+                     "n0_ci95_high": p["n0_ci95_high"], "bankroll": f["bankroll"],
+                     "risk_of_ruin": p["risk_of_ruin"], "risk_of_ruin_se": p["risk_of_ruin_se"],
+                     "risk_of_ruin_ci95_low": p["risk_of_ruin_ci95_low"],
+                     "risk_of_ruin_ci95_high": p["risk_of_ruin_ci95_high"],
                      "per_round_interval_note": p["interval_note"],
                      "score_n0_ruin_note": p["score_n0_ruin_note"],
                      "super_sevens_favourable_share": f["super_sevens"]["favourable_share"]})
@@ -955,8 +961,8 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
         out += [f"With Super Sevens: no SE or interval, {ss_note}.", ""]
     out += grid(ROUND_HEAD, _round_rows(f))
     out += _round_notes(f["per_round_played"])
-    out += ["", f"By {kind} at the round's start (flat: 1 unit on every box dealt; each SE the "
-            f"main game's, from the rounds' sums; {NO_SE})", ""]
+    out += ["", f"By {kind} at the round's start (flat: 1 unit on every box dealt, the counter's "
+            f"play; each SE the main game's, from the rounds' sums; {NO_SE})", ""]
     out += grid([kind, "rounds", "frequency", "played", "flat adv.", "SE", "avg bet",
                  "counter adv.", "SE"], _count_rows(f))
     ss = f["super_sevens"]
@@ -1076,10 +1082,22 @@ def tidy_rows(f: dict) -> list[dict]:
     return rows
 
 
+class _CsvWriter(csv.DictWriter):
+    """A csv.DictWriter writing each value as simulate's and compare's csv do: booleans
+    ``true`` and ``false``, None empty."""
+
+    def writerow(self, row):
+        return super().writerow({k: _cell(v) for k, v in row.items()})
+
+    def writerows(self, rows):
+        for row in rows:
+            self.writerow(row)
+
+
 def _csv(rows: list[dict], meta: dict) -> str:
     out = io.StringIO()
     fields = list(rows[0]) if rows else ["section", "item", "value"]
-    w = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
+    w = _CsvWriter(out, fieldnames=fields, lineterminator="\n")
     w.writeheader()
     w.writerows(rows)
     run = meta.get("run", {})
@@ -1112,7 +1130,7 @@ def render(f: dict, fmt: str, meta: dict | None = None) -> str:
 
 SWEEP_HEAD = ["penetration", "advantage", "SE", "95% interval", "with SS", "flat",
               "gain (95%, paired)", "SD/round", "win/100 (95%)", "SCORE (95%)", "N0 (95%)",
-              "SS favourable"]
+              "risk of ruin (95%)", "SS favourable"]
 
 
 def _sweep_cells(r: dict) -> list[str]:
@@ -1123,12 +1141,14 @@ def _sweep_cells(r: dict) -> list[str]:
             _num(r["sd_round"], 3), _pm95(r["win_per_100"], r["win_per_100_se"], 2),
             _span(r["score"], r.get("score_ci95_low"), r.get("score_ci95_high"), 1),
             _span(r["n0"], r.get("n0_ci95_low"), r.get("n0_ci95_high"), 0),
+            _span(r.get("risk_of_ruin"), r.get("risk_of_ruin_ci95_low"),
+                  r.get("risk_of_ruin_ci95_high"), fmt=sig3),
             _pct(r["super_sevens_favourable_share"], 2, sign=False)]
 
 
 def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     """The penetration sweep in ``fmt``: the counter's advantage (per unit of initial bet), SD,
-    SCORE and N0 at each penetration."""
+    SCORE, N0 and the risk of ruin at each penetration."""
     meta = meta or {}
     if fmt == "json":
         doc = {"bjsim": meta.get("version", __version__), "rules": meta.get("rules", {}),
@@ -1137,7 +1157,7 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
         return json.dumps(doc, indent=2, allow_nan=False) + "\n"
     if fmt == "csv":
         out = io.StringIO()
-        w = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+        w = _CsvWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
         w.writeheader()
         w.writerows(rows)
         return out.getvalue()
@@ -1150,7 +1170,10 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
             f"{plan.get('name', '?')}",
             f"Rules: {run.get('rules_name') or run.get('rules_file') or 'rules'}; "
             f"{rows[0]['rounds']:,} rounds a penetration"
-            + (f"; seed {run['seed']} (the same for every penetration)" if "seed" in run else "")]
+            + (f"; seed {run['seed']} (the same for every penetration)" if "seed" in run else "")
+            + ("; no bankroll given for the risk of ruin (--bankroll, or the plan's bankroll)"
+               if rows[0].get("bankroll") is None else
+               f"; bankroll for the risk of ruin: {_num(rows[0]['bankroll'], 0)} units")]
     if run.get("partial"):
         head.append(f"PARTIAL RESULT: interrupted after {len(rows)} of "
                     f"{len(run.get('penetrations') or rows)} penetrations (the last one may be "
@@ -1160,13 +1183,14 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
                                                         [_sweep_cells(r) for r in rows])
     out += ["", "Advantage: per unit of initial main bet (main + insurance result), 95% "
             "interval; with SS: Super Sevens bets and net included; flat: 1 unit on every box "
-            "dealt; gain: over flat, ± its 95% half-width, the same rounds paired; "
-            "SD, win, SCORE and N0 per round played, in units, with 95% intervals; SS "
+            "dealt (the counter's play); gain: over flat, ± its 95% half-width, the same rounds "
+            "paired; SD, win, SCORE, N0 and the risk of ruin (of the bankroll above) per round "
+            "played, in units, with 95% intervals; SS "
             "favourable: the share of rounds whose starting shoe gives the Super Sevens bet a "
             "positive return (- with the side bet off)."]
     if any(r.get("score_n0_ruin_note") for r in rows):
-        out += [f"SCORE and N0 intervals are {MOVED_TOGETHER} where given."]
+        out += [f"SCORE, N0 and risk of ruin intervals are {MOVED_TOGETHER} where given."]
     out += [f"At penetration {r['penetration']:.2f}: no interval for the win per 100 rounds, "
-            f"SCORE or N0, {r['per_round_interval_note']}." for r in rows
+            f"SCORE, N0 or the risk of ruin, {r['per_round_interval_note']}." for r in rows
             if r.get("per_round_interval_note")]
     return "\n".join(out) + "\n"

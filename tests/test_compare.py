@@ -792,3 +792,15 @@ def test_a_game_that_played_alike_in_many_blocks_is_not_measured_but_one_that_al
     assert rows[2]["pairing"].startswith("plays identically to the baseline")
     assert C.same_game(games[0], games[2], "house_edge")
     assert not C.same_game(games[0], games[1], "house_edge")
+
+
+def test_a_variant_keeps_a_baseline_strategy_other_than_basic():
+    # --strategy mimic-dealer --vary dealer_hits_soft_17=true played the variant with H17's
+    # derived basic strategy: its difference, -4.8%, was a change of strategy, not the rule's.
+    from simulator.variants import from_vary
+
+    h17 = [from_vary(NZ, "dealer_hits_soft_17=true")]
+    games = C.build_games(NZ, "nz", "", ((MIMIC,), ("mimic-dealer",)), h17)
+    assert games[1].names == ("mimic-dealer",) and games[1].strategy_note == "the baseline's"
+    games = C.build_games(NZ, "nz", "", ((BASIC,), ("basic",)), h17)  # basic: adapted to H17
+    assert games[1].names == (C.derived.DERIVED_BASIC,)

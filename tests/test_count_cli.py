@@ -230,6 +230,46 @@ def test_a_sweep_plays_one_run_per_penetration_on_the_same_seed(fake_engine, tmp
     assert "0.60" in text and "0.90" in text and "SCORE" in text
 
 
+def test_a_sweep_gives_the_risk_of_ruin_of_the_bankroll_used(fake_engine):
+    # --bankroll with --penetrations was taken and shown nowhere: each penetration's risk of
+    # ruin is now the single run's for that bankroll (--bankroll, else the plan's).
+    pens = ["--penetrations", "0.6,0.9"]
+    single = _json("count", *TINY, "--bankroll", "500")
+    ruin = single["results"]["per_round_played"]
+    assert single["results"]["bankroll"] == 500
+    assert single["results"]["plan"]["bankroll"] == 1000  # the plan as written
+    doc = _json("count", *pens, *TINY, "--bankroll", "500")
+    assert doc["plan"]["bankroll"] == 1000
+    for row in doc["sweep"]:
+        assert row["bankroll"] == 500
+        for k in ("risk_of_ruin", "risk_of_ruin_ci95_low", "risk_of_ruin_ci95_high"):
+            assert row[k] == ruin[k], k
+    assert doc["rules"]["penetration"] is None  # each run's own: run.penetrations, the rows
+    assert single["rules"]["penetration"] == 0.75
+    plans = _json("count", *pens, *TINY)
+    assert {r["bankroll"] for r in plans["sweep"]} == {1000}
+    assert plans["sweep"][0]["risk_of_ruin"] != ruin["risk_of_ruin"]
+    table = invoke("count", *pens, *TINY, "--bankroll", "500").stdout
+    assert "risk of ruin (95%)" in table and "bankroll for the risk of ruin: 500 units" in table
+    rows = list(csv.DictReader(io.StringIO(
+        invoke("count", *pens, *TINY, "--bankroll", "500", "-f", "csv").stdout)))
+    assert [float(r["risk_of_ruin"]) for r in rows] == [ruin["risk_of_ruin"]] * 2
+
+
+@pytest.mark.parametrize("partial, code", [(False, 0), (True, 130)])
+def test_csv_writes_partial_lowercase_as_simulate_does(monkeypatch, fake_engine, partial, code):
+    def simulate(p, quiet=False):  # (the control run whole)
+        if getattr(p, "counting", None) is None:
+            return types.SimpleNamespace(partial=False, tally=None, stopped_after=None)
+        return fake_result(p, ROUNDS, partial=partial)
+
+    monkeypatch.setattr(run_mod, "simulate", simulate)
+    result = invoke("count", *TINY, "-f", "csv")
+    assert result.exit_code == code, result.output
+    assert f"run,partial,,,{str(partial).lower()}," in result.stdout
+    assert "True" not in result.stdout and "False" not in result.stdout
+
+
 def test_ctrl_c_prints_the_partial_result_with_exit_130(monkeypatch, fake_engine):
     monkeypatch.setattr(run_mod, "simulate",
                         lambda p, quiet=False: fake_result(p, ROUNDS, partial=True))

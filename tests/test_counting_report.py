@@ -403,8 +403,8 @@ def test_figures_with_super_sevens_have_no_interval_from_too_few_expected_big_wi
             "full shoe's chance (more where the count leaves more sevens)") in CR.figures(
         tally_of(FLAT_ROUNDS) * 15_008 + tally_of(FLAT_ROUNDS[2:3]), plan, Rules())[
         "per_round_played"]["interval_note"]  # (0.48 to one decimal)
-    assert f"At penetration 0.75: no interval for the win per 100 rounds, SCORE or N0, {note}." \
-        in CR.render_sweep(sweep, "table")
+    assert (f"At penetration 0.75: no interval for the win per 100 rounds, SCORE, N0 or the "
+            f"risk of ruin, {note}.") in CR.render_sweep(sweep, "table")
     # Enough bets to expect 30 wins: every interval.
     enough = CR.figures(tally_of(FLAT_ROUNDS) * -(-need // 2), plan, Rules(), bankroll=1000)
     assert enough["advantage"]["initial_bet_with_super_sevens"]["ci95_low"] is not None
@@ -441,8 +441,8 @@ def test_score_n0_and_ruin_intervals_say_they_are_conservative_with_super_sevens
     assert rows[("per_round_played", "score_n0_ruin_note")]["value"] == p["score_n0_ruin_note"]
     sweep = CR.sweep_rows([(0.75, f)])
     assert sweep[0]["score_n0_ruin_note"] == p["score_n0_ruin_note"]
-    assert f"SCORE and N0 intervals are {CR.MOVED_TOGETHER} where given." in CR.render_sweep(
-        sweep, "table")
+    assert (f"SCORE, N0 and risk of ruin intervals are {CR.MOVED_TOGETHER} where given."
+            in CR.render_sweep(sweep, "table"))
     # No Super Sevens results in the nets, or no intervals at all: nothing to say.
     main = CR.figures(tally_of(ROUNDS[:4] * 10), load_plan("hi-lo-1-12"), Rules())
     assert main["per_round_played"]["score_n0_ruin_note"] is None
@@ -817,6 +817,58 @@ def test_the_penetration_sweep_puts_runs_side_by_side(fig):
     assert json.loads(CR.render_sweep(rows, "json", meta))["sweep"][1]["n0"] == rows[1]["n0"]
     assert len(list(csv.DictReader(io.StringIO(CR.render_sweep(rows, "csv", meta))))) == 2
     assert "| penetration |" in CR.render_sweep(rows, "markdown", meta)
+
+
+def test_the_sweep_gives_the_risk_of_ruin_of_the_bankroll_at_each_penetration():
+    # It took --bankroll and showed no risk of ruin anywhere: now each penetration's, with the
+    # single run's interval, in every format, for the bankroll the figures are of.
+    plan = load_plan("hi-lo-1-12")
+    f = CR.figures(tally_of(ROUNDS), plan, Rules(), bankroll=500)
+    p = f["per_round_played"]
+    assert p["risk_of_ruin_ci95_low"] is not None  # (an interval to carry)
+    (row,) = CR.sweep_rows([(0.75, f)])
+    assert row["bankroll"] == 500
+    for k in ("risk_of_ruin", "risk_of_ruin_se", "risk_of_ruin_ci95_low",
+              "risk_of_ruin_ci95_high"):
+        assert row[k] == p[k], k
+    meta = META | {"plan": CR.plan_dict(plan)}
+    span = (f"{CR.sig3(p['risk_of_ruin'])} ({CR.sig3(p['risk_of_ruin_ci95_low'])} to "
+            f"{CR.sig3(p['risk_of_ruin_ci95_high'])})")
+    for fmt in ("table", "markdown"):
+        text = CR.render_sweep([row], fmt, meta)
+        assert "risk of ruin (95%)" in text and span in text, fmt
+        assert "bankroll for the risk of ruin: 500 units" in text, fmt
+        assert span in CR.render(f, fmt, meta), fmt  # the single run's figure
+    doc = json.loads(CR.render_sweep([row], "json", meta))
+    assert doc["sweep"][0]["risk_of_ruin"] == p["risk_of_ruin"]
+    assert doc["sweep"][0]["bankroll"] == 500 and doc["plan"]["bankroll"] == 1000  # as written
+    (cells,) = csv.DictReader(io.StringIO(CR.render_sweep([row], "csv", meta)))
+    assert float(cells["risk_of_ruin"]) == p["risk_of_ruin"] and cells["bankroll"] == "500"
+    assert float(cells["risk_of_ruin_ci95_high"]) == p["risk_of_ruin_ci95_high"]
+    # No bankroll anywhere: said, and no figure.
+    g = CR.figures(tally_of(ROUNDS), dataclasses.replace(plan, bankroll=None), Rules())
+    (none,) = CR.sweep_rows([(0.75, g)])
+    assert none["bankroll"] is None and none["risk_of_ruin"] is None
+    assert "no bankroll given for the risk of ruin" in CR.render_sweep([none], "table", meta)
+
+
+def test_the_sweep_legend_calls_the_flat_column_the_counters_play_as_the_single_run(fig):
+    single = CR.render(fig, "table", META)
+    sweep = CR.render_sweep(CR.sweep_rows([(0.75, fig)]), "table", META)
+    assert "flat 1 unit on every box dealt (the counter's play)" in single
+    assert "flat: 1 unit on every box dealt (the counter's play);" in sweep
+
+
+@pytest.mark.parametrize("partial", [False, True])
+def test_csv_booleans_are_lowercase_as_simulate_and_compare_write_them(fig, partial):
+    meta = META | {"run": META["run"] | {"partial": partial}}
+    text = CR.render(fig, "csv", meta)
+    row = next(r for r in csv.DictReader(io.StringIO(text)) if r["item"] == "partial")
+    assert row["section"] == "run" and row["value"] == str(partial).lower()
+    sweep = CR.render_sweep(CR.sweep_rows([(0.75, fig)]), "csv", meta)
+    for out in (text, sweep):  # no Python spelling of a boolean in any cell
+        cells = {c for r in csv.reader(io.StringIO(out)) for c in r}
+        assert not cells & {"True", "False"}
 
 
 def test_every_json_key_is_documented(fig):
