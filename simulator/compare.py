@@ -370,6 +370,10 @@ def widest(payload, games) -> float | None:
     return worst
 
 
+CARDS_ONLY = ("dealer_draws_when_no_live_box",)  # keys that change the cards a round uses, not
+# its money: from a full shoe every round nothing; under a cut card only the cut-card effect
+
+
 def exact_scope(base, rules, same_play: bool = True) -> str:
     """How far the exact analyzer (one box, a full shoe every round) covers the difference
     between two rule sets: ``"full"``; ``"none"`` when only keys it does not read
@@ -381,9 +385,11 @@ def exact_scope(base, rules, same_play: bool = True) -> str:
     if base.shuffle == rules.shuffle == "every-round":
         return "full"
     a, b = rules_dict(base), rules_dict(rules)
-    if same_play and a != b and all(a[k] == b[k] for k in a if k not in derived.UNSEEN):
+    unseen = (*derived.UNSEEN, *CARDS_ONLY)
+    if same_play and a != b and all(a[k] == b[k] for k in a if k not in unseen):
         return "none"
-    keys = ("shuffle", "penetration", "decks", "boxes")  # (the boxes: the rounds a shoe deals)
+    keys = ("shuffle", "penetration", "decks", "boxes", *CARDS_ONLY)  # (the boxes: the rounds
+    # a shoe deals)
     same_shoe = all(a[k] == b[k] for k in keys)
     return "full" if same_shoe else "cut-card"
 

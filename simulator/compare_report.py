@@ -311,9 +311,9 @@ def _notes(stats: dict, has_exact: bool) -> list[str]:
                          "effect, which the exact one (a full shoe every round) does not.")
         if "none" in scopes:
             notes.append(f"{NOT_SEEN}: no exact difference or z where only the penetration, the "
-                         "shuffle or the boxes change with a cut card: the exact analyzer (one "
-                         "box, a full shoe every round) does not see them, and its difference "
-                         "would be 0 whatever they do.")
+                         "shuffle, the boxes or whether the dealer draws with no live box change "
+                         "with a cut card: the exact analyzer (one box, a full shoe every round) "
+                         "does not see them, and its difference would be 0 whatever they do.")
     return notes
 
 

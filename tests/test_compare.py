@@ -597,6 +597,12 @@ def test_exact_scope():
     er = NZ.replace(shuffle="every-round")
     assert C.exact_scope(er, er.replace(decks=1)) == "full"
     assert C.exact_scope(er, er.replace(penetration=0.6)) == "full"  # (no cut card: no effect)
+    # the dealer drawing with no live box changes the cards used, not the money: under a cut
+    # card only the cut-card effect (it had an exact difference of 0 and a z, 'full')
+    draws = {"dealer_draws_when_no_live_box": True}
+    assert C.exact_scope(NZ, NZ.replace(**draws)) == "none"
+    assert C.exact_scope(NZ, NZ.replace(dealer_hits_soft_17=True, **draws)) == "cut-card"
+    assert C.exact_scope(er, er.replace(**draws)) == "full"
 
 
 # ---------------------------------------------------------------------------------------------
