@@ -10,6 +10,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import csv
+import dataclasses
 import functools
 import io
 import json
@@ -1948,6 +1949,9 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
         raise BjsimError(f"compare: {clash}")
     source = shown_rule_file(base_file) + "".join(f" --set {o}" for o in changes)
     games = cmp.build_games(rules, label, source, base_strats, asked, same_strategy, log, workers)
+    nz_chart = base_strats and _chart_label(rules, base_strats[1], quiet)  # --strategy basic
+    if nz_chart:  # under rules that may call for another chart: said, as simulate says it
+        games = (dataclasses.replace(games[0], strategy_note=nz_chart), *games[1:])
     for game in games:
         _check_chunk_rounds(game.rules, chunk_rounds, _run_rounds(precision, rounds, max_rounds))
     shoe_rounds = cmp.default_pair_rounds(games)

@@ -634,3 +634,16 @@ def test_a_variant_that_only_turns_super_sevens_on_says_whose_main_game_it_is():
                         "variants/super-sevens-8-decks", "-f", "json").stdout)
     ss8 = next(v for v in nz["variants"] if v["label"] == "super-sevens-8-decks")
     assert ss8["same_game_as"] == "decks-8" and ss8["same_main_game_as"] is None
+
+
+def test_the_shipped_basic_under_other_rules_is_said_to_be_the_nz_chart():
+    # compare was the one command besides exact not to say it (json strategy_note '')
+    args = ["compare", "--rules", "single-deck-h17", "--strategy", "basic", "--vary", "decks=2",
+            *TINY[:8], "--no-exact"]
+    doc = json.loads(run(*args, "-q", "-f", "json").stdout)
+    assert doc["baseline"]["strategy_note"].startswith("basic is the NZ rules' chart; the one "
+                                                       "derived for these rules (decks=1")
+    assert "strategy basic (basic is the NZ rules' chart" in run(*args, "-q").stdout
+    nz = json.loads(run("compare", "--strategy", "basic", "--vary", "decks=2", *TINY[:8],
+                        "--no-exact", "-q", "-f", "json").stdout)
+    assert nz["baseline"]["strategy_note"] == ""  # the NZ rules: their own chart
