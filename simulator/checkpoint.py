@@ -66,14 +66,21 @@ def _kind(ident: dict) -> str:
 
 
 def _differs(saved: dict, current: dict) -> str | None:
-    """The first difference between two identities, in words; None if equal: the command, then
-    the run's settings, the rules (which also change the strategy tables' shape: boxes), the
-    tables themselves."""
+    """The first difference between two identities, in words; None if equal: the command, the
+    run's settings, a comparison's games, the rules (which also change the strategy tables'
+    shape, boxes, and a comparison's default pair_rounds), the other settings, the tables."""
     if _kind(saved) != _kind(current):
         return (f"it is a checkpoint of bjsim {_kind(saved)}, not of bjsim {_kind(current)}")
     common = ("bjsim", "seed", "chunk_rounds", "rounds", "precision")
     more = sorted((set(saved) | set(current)) - set(common) - {"rules", "strategies_sha256"})
-    for key in (*common, *more):
+    # the games, then their rules, before the settings a rule changes by default (pair_rounds)
+    games = ["games"] if "games" in more else []
+    for key in (*common, *games, "rules", *(k for k in more if k != "games")):
+        if key == "rules":
+            problem = _rule_problem(saved.get("rules", {}), current.get("rules", {}))
+            if problem:
+                return problem
+            continue
         a, b = saved.get(key), current.get(key)
         if key == "games" and a is not None and a != b:  # (a compare checkpoint's labels)
             return (f"the games compared are {', '.join(map(str, a))} there, "
@@ -86,11 +93,6 @@ def _differs(saved: dict, current: dict) -> str | None:
                              if a.get(k) != b.get(k))  # (a plan's name first: another plan)
                 name, a, b = f"{name} {field}", a.get(field), b.get(field)
             return f"{name} is {_cut(a)} there, {_cut(b)} here"
-    rs, rc = saved.get("rules", {}), current.get("rules", {})
-    for key in sorted(set(rs) | set(rc)):
-        if rs.get(key) != rc.get(key):
-            return (f"rule '{key}' is {_as_toml(rs.get(key))} there, {_as_toml(rc.get(key))} "
-                    "here")
     if saved.get("strategies_sha256") != current.get("strategies_sha256"):
         return ("strategy tables differ (--strategy, or a counter's index plays; with no "
                 "--strategy, under rules that change the chart, the rules' own basic strategy is "
@@ -314,6 +316,18 @@ def _check_state(state, prefix_end, prefix, extra, stop, rules: dict) -> None:
 SIGNED = {"main_sum", "total_sum", "round_total_sum", "ins_sum", "ss_sum", "ss_round_sum",
           "round_main_sum", "round_ins_sum"}
 SIGNED |= {f"strategy{k + 1}_{f}" for k in range(7) for f in L.BY_STRATEGY if f in SIGNED}
+
+
+def _rule_problem(rs: dict, rc: dict) -> str | None:
+    """The first rule that differs between a checkpoint's rules ``rs`` and this run's ``rc``
+    (a comparison's keyed ``i:label.key``: named as the game's), or None."""
+    for key in sorted(set(rs) | set(rc)):
+        if rs.get(key) != rc.get(key):
+            game, _, name = key.rpartition(".") if ":" in key else ("", "", key)
+            where = f"game '{game.partition(':')[2]}': " if game else ""
+            return (f"{where}rule '{name}' is {_as_toml(rs.get(key))} there, "
+                    f"{_as_toml(rc.get(key))} here")
+    return None
 
 
 def tally_problem(t, rules: dict) -> str | None:

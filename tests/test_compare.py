@@ -407,6 +407,12 @@ def test_checkpoint_resume_gives_the_same_result_and_refuses_another_comparison(
     with pytest.raises(ValueError, match="the games compared are base, mimic there, base, "
                        "decks-8 here"):
         C.compare(_plan(other, checkpoint=str(path), resume=True), quiet=True)
+    # a game's rule changed under the same label (a variant file edited): said as that rule,
+    # not as the pair_rounds it moves by default (it said "pair_rounds is 48 there, 64 here")
+    edited = [games[0], _game("mimic", NZ.replace(surrender="early"), MIMIC)]
+    with pytest.raises(ValueError, match="game 'mimic': rule 'surrender' is \"none\" there, "
+                       "\"early\" here"):
+        C.compare(_plan(edited, checkpoint=str(path), resume=True, pair_rounds=60), quiet=True)
     # a checkpoint written before the games were kept is still resumed
     doc = json.loads(path.read_text())
     del doc["identity"]["games"]
