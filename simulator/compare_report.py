@@ -12,7 +12,7 @@ import math
 
 import pandas as pd
 
-from simulator.exact.compare import CUT_CARD_EFFECT
+from simulator.exact.compare import cut_card_words
 from simulator.report import as_edge, by_strategy, precision_text, strategy_label, with_note
 from simulator.rules import rules_dict
 from simulator.tally import Z95, house_edge_of
@@ -237,21 +237,24 @@ def shoe_note(stats: dict, pair_rounds: int) -> list[str]:
             "4096; docs/compare.md)."]
 
 
-CUT_CARD_DIFFERENCE_Z = (
-    "z tests each simulated difference against the exact difference for a full shoe every "
-    f"round: dealt to a cut card, each game's simulated figure holds {CUT_CARD_EFFECT}, in part "
-    "where blocks each start from a fresh shuffle, which the exact figures do not; "
-    "with the same shoe it mostly cancels in the difference, but what is left of it is in z "
-    "too, and can make |z| large over many rounds with nothing wrong")
+def cut_card_difference_z(decks: int) -> str:
+    """What a difference's z holds where a game is dealt to a cut card, the effect given for
+    the baseline's ``decks`` (`cut_card_words`)."""
+    return ("z tests each simulated difference against the exact difference for a full shoe "
+            f"every round: dealt to a cut card, each game's simulated figure holds "
+            f"{cut_card_words(decks)}, in part where blocks each start from a fresh shuffle, "
+            "which the exact figures do not; with the same shoe it mostly cancels in the "
+            "difference, but what is left of it is in z too, and can make |z| large over many "
+            "rounds with nothing wrong")
 
 
 def cut_card_note(stats: dict) -> str | None:
-    """What z holds where a game is dealt to a cut card (`CUT_CARD_DIFFERENCE_Z`), or None:
+    """What z holds where a game is dealt to a cut card (`cut_card_difference_z`), or None:
     every game shuffled every round, or no exact figures."""
     if "exact" not in stats["rows"][0] or len(stats["rows"]) < 2 or all(
             r["game"].rules.shuffle == "every-round" for r in stats["rows"]):
         return None
-    return CUT_CARD_DIFFERENCE_Z + "."
+    return cut_card_difference_z(stats["rows"][0]["game"].rules.decks) + "."
 
 
 MANY_VARIANTS = 5  # more variants than this: the note on many comparisons

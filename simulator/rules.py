@@ -845,8 +845,11 @@ def no_effect(rules: Rules, key: str) -> str | None:
 
 def origin(rules: Rules, key: str) -> str:
     """Where a key's value comes from: its NZ default's source (``gazette``, ``inferred`` or
-    ``choice``) when the value is the default, else ``changed``."""
+    ``choice``) when the value is the default, else ``changed``; a choice (the boxes, the Super
+    Sevens bet: a setting, not a rule of the game) is ``choice`` whatever its value."""
     k = DECLARED[key]
+    if k.source == "choice":
+        return "choice"
     return k.source if getattr(rules, key) == k.default else "changed"
 
 

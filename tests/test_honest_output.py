@@ -109,7 +109,8 @@ def test_exact_names_the_changed_rules_in_every_format():
     args = ["exact", "--set", "decks=8", "--no-super-sevens", "--strategy", "basic"]
     name = "nz1994 (modified: decks=8, super_sevens=false)"
     table = run(*args).stdout
-    assert table.splitlines()[0] == f"Exact (combinatorial) figures: {name}, strategy basic"
+    assert table.splitlines()[0].startswith(f"Exact (combinatorial) figures: {name}, strategy "
+                                            "basic")  # (and whether it is the NZ chart's)
     doc = json.loads(run(*args, "-f", "json").stdout)
     assert doc["run"]["rules_name"] == name
     assert doc["run"]["overrides"] == ["decks=8", "super_sevens=false"]

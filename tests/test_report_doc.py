@@ -570,8 +570,9 @@ def test_under_other_rules_the_report_plays_their_basic_strategy_by_default(tmp_
     sim = command_json(data["manifest"]["commands"]["simulate"], "--quiet")
     assert sim["results"] == command_json(
         data["manifest"]["commands"]["simulate"] + f" --strategy {path}", "--quiet")["results"]
-    assert "Strategy played: the basic strategy derived for these rules (exact analyzer);" in (
-        out / "report.md").read_text()
+    assert ("Strategy played: the basic strategy derived for these rules (the exact analyzer's "
+            "for dealer_hits_soft_17=true, surrender=late; the shipped basic is the NZ rules' "
+            "chart);") in (out / "report.md").read_text()
     # the NZ rules keep the shipped basic, said nowhere
     plain = run("report", "--rounds", "20_000", "--chunk-rounds", "10_000", "--sample-rounds",
                 "10_000", "--choice", "basic", "--no-variants", "-o", tmp_path / "nz")
@@ -1476,7 +1477,10 @@ def test_the_variant_table_of_a_changed_rule_set_names_it_and_its_unchanged_vari
     v = data["variants"]
     shown = "nz1994 (modified: dealer_hits_soft_17=true)"
     assert v["baseline"]["variant"] == shown
-    assert v["rows"][0]["changes"] == "(none: the rule set has it already)"
+    assert v["rows"][0]["changes"] == ("(none: the rule set has it already, in place of the NZ "
+                                       "game's dealer_hits_soft_17=false)")
+    assert v["rows"][0]["in_rule_set"] and v["rows"][0]["nz_departure"] == [
+        "dealer_hits_soft_17=true"]
     assert f"3 variants of {shown}," in v["note"]
     assert "'corr'" not in v["note"] and "se ratio" not in v["note"] and "x var" in v["note"]
     assert v["document"]["baseline"]["label"] == "nz1994"  # compare's own document, as printed
@@ -1631,3 +1635,253 @@ def test_the_running_chart_counts_rounds_in_plain_figures(tmp_path, monkeypatch,
     assert ax.xaxis.get_offset_text().get_text() == ""
     assert labels and all(re.fullmatch(r"\d{1,3}(,\d{3})*", s) for s in labels), labels
     assert any("," in s for s in labels)
+
+
+# ---------------------------------------------------------------------------------------------
+# A table proposed against the NZ game (the regulator's review of reports from other rules)
+
+PROPOSED = ["--set", "blackjack_pays=1.2", "--set", "decks=8", "--set",
+            "dealer_hits_soft_17=true"]
+
+
+@pytest.fixture(scope="module")
+def proposed(tmp_path_factory):
+    """A small report of a 6-to-5, 8-deck, H17 table, with the variants it already plays."""
+    out = tmp_path_factory.mktemp("proposed")
+    result = run("report", *PROPOSED, "--rounds", "20_000", "--chunk-rounds", "10_000",
+                 "--sample-rounds", "10_000", "--seed", SEED, "--choice", "basic", "--choice",
+                 "insurance-taker", "--choice", "mimic-dealer", "--variant", "variants/bj-6-5",
+                 "--variant", "variants/h17", "--variant", "variants/dbj-original-and-busted",
+                 "--variant", "variants/no-das", "--variant-rounds", "20_000", "-q", "-o", out)
+    assert result.exit_code == 0, result.output
+    return out, json.loads((out / "report.json").read_text())
+
+
+def _section(md: str, title: str) -> str:
+    return next(s for s in md.split("\n## ") if s.startswith(title))
+
+
+def test_a_proposed_table_says_what_its_departures_from_the_nz_game_cost_together(proposed):
+    """Its variants were measured against itself, so bj-6-5 and h17 plotted as 0, and nowhere
+    did the report give the NZ game's exact house edge or what the changes cost together."""
+    from simulator.exact.compare import exact_figures
+    from simulator.rules import apply_overrides
+
+    out, data = proposed
+    a = data["against_nz"]
+    assert set(a["changes"]) == {"blackjack_pays=1.2", "decks=8", "dealer_hits_soft_17=true"}
+    rules = apply_overrides(load_rules(), [s for s in PROPOSED if s != "--set"])
+    nz, _ = exact_figures(Rules(), None)
+    here, _ = exact_figures(rules, None)
+    assert a["nz_house_edge"] == pytest.approx(nz["house_edge"], rel=1e-12)
+    assert a["nz_house_edge"] == pytest.approx(0.005191, abs=1e-6)  # (the NZ report's figure)
+    assert a["house_edge"] == pytest.approx(here["house_edge"], rel=1e-12)
+    assert a["house_edge"] == pytest.approx(-wager(data, "total")["exact"], rel=1e-12)
+    assert a["difference"] == pytest.approx(a["house_edge"] - a["nz_house_edge"], rel=1e-12)
+    assert a["difference"] > 0.01  # 6 to 5 alone costs about 1.3%
+    md = (out / "report.md").read_text()
+    said = (f"the NZ game's exact house edge is {100 * a['nz_house_edge']:.4f}% and this "
+            f"table's {100 * a['house_edge']:.4f}%: the changes from the NZ game cost the player "
+            f"+{100 * a['difference']:.4f}% together (exact, full shoe).")
+    assert said in _section(md, "Summary")
+    assert (f"cost the player +{100 * a['difference']:.4f}% (exact, each game with its own "
+            "basic strategy") in _section(md, "Rules")
+
+
+def test_the_nz_game_and_a_table_of_choices_alone_have_no_cost_against_the_nz_game(built):
+    from simulator.assessment.sections import against_nz_text
+
+    assert built[1]["against_nz"] is None
+    assert "changes from the NZ game" not in (built[0] / "report.md").read_text()
+    assert figures.against_nz(Rules(boxes=3, super_sevens=False)) is None
+    # what the exact figures do not see is named, with no figure
+    a = figures.against_nz(Rules(penetration=0.6))
+    assert a["changes"] == ["penetration=0.6"] and a["difference"] is None
+    assert against_nz_text(a).startswith("This table differs from the NZ game only in "
+                                         "penetration=0.6, which the exact figures")
+    # a change that lowers the house edge is worth something to the player, not a cost
+    a = figures.against_nz(Rules(surrender="late", penetration=0.6))
+    assert a["difference"] < 0 and a["unseen"] == ["penetration=0.6"]
+    text = against_nz_text(a)
+    assert f"are worth {100 * -a['difference']:.4f}% to the player together" in text
+    assert "penetration=0.6 not included" in text
+
+
+def test_variants_a_proposed_table_already_plays_are_marked_in_its_table_and_chart(proposed):
+    out, data = proposed
+    rows = {r["variant"]: r for r in data["variants"]["rows"]}
+    assert rows["bj-6-5"]["in_rule_set"] and rows["bj-6-5"]["nz_departure"] == [
+        "blackjack_pays=1.2"]
+    assert rows["bj-6-5"]["changes"] == ("(none: the rule set has it already, in place of the "
+                                         "NZ game's blackjack_pays=1.5)")
+    assert rows["h17"]["nz_departure"] == ["dealer_hits_soft_17=true"]
+    # the NZ rule itself: in this table, but no departure from the NZ game
+    dbj = rows["dbj-original-and-busted"]
+    assert dbj["in_rule_set"] and dbj["nz_departure"] == []
+    assert dbj["changes"] == "(none: the rule set has it already)"
+    assert not rows["no-das"]["in_rule_set"]
+    md = (out / "report.md").read_text()
+    cost = 100 * data["against_nz"]["difference"]
+    assert ("Marked '(in this table)': bj-6-5, h17, dbj-original-and-busted, rules this table "
+            "already has, so they change nothing here and are drawn at 0; bj-6-5, h17 are among "
+            f"its departures from the NZ game, which cost the player +{cost:.4f}% together "
+            "(exact: the summary).") in md
+
+
+def test_the_rule_effects_chart_marks_and_names_a_variant_in_the_table(tmp_path, monkeypatch):
+    kept = []
+    monkeypatch.setattr(charts, "_save", lambda plt, fig, path: kept.append(fig))
+    rows = [{"variant": "bj-6-5", "difference": 0.0, "ci95_low": 0.0, "exact": 0.0,
+             "in_rule_set": True},
+            {"variant": "no-das", "difference": 0.0015, "ci95_low": 0.001, "exact": 0.0014}]
+    charts.rule_effects({"variants": {"rows": rows}}, tmp_path / "x.png")
+    (fig,) = kept
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["bj-6-5 (in this table)", "no-das"]
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == [
+        "simulated change, 95% interval", "exact", "in this table: no change here (0)"]
+    marks = [ln for ln in ax.get_lines() if ln.get_label().startswith("in this table")]
+    assert len(marks) == 1 and list(marks[0].get_xdata()) == [0] and list(
+        marks[0].get_ydata()) == [1]  # (bj-6-5: the top row)
+
+
+def test_even_money_says_taking_it_gains_where_it_gains_and_what_the_strategy_does(proposed,
+                                                                                    built):
+    """At 6 to 5 it read "Taking it gives up -0.1689 of the initial wager each time"."""
+    out, data = proposed
+    em = data["even_money"]
+    assert em["cost"] < 0 and em["strategy_takes"] and em["offers_taken"] == em["offers"] > 0
+    md = (out / "report.md").read_text()
+    assert "gives up -" not in md
+    assert (f"Taking it gains {-em['cost']:.4f} of the initial wager each time. The assessed "
+            f"strategy, basic (derived for these rules), takes it: it took {em['offers']:,} of "
+            f"the {em['offers']:,} offers in the main run") in md
+    nz = built[1]["even_money"]
+    assert nz["cost"] > 0 and not nz["strategy_takes"] and nz["offers_taken"] == 0
+    assert (f"Taking it gives up {nz['cost']:.4f} of the initial wager each time. The assessed "
+            f"strategy, basic, declines it: it took 0 of the {nz['offers']:,} offers in the main "
+            "run") in (built[0] / "report.md").read_text()
+
+
+def test_the_choices_words_on_insurance_and_even_money_follow_the_rules(proposed, built):
+    """At 6 to 5 the insurance-taker's row read "Takes insurance and even money (a losing bet,
+    to measure its cost)", while even money gains there and the assessed strategy takes it."""
+    from simulator.exact.analyze import worth_taking
+
+    _, data = proposed
+    assert worth_taking(Rules(blackjack_pays=1.2, decks=8)) == (False, True)
+    rows = {r["strategy"]: r["description"] for r in data["choices"]}
+    assert rows["insurance-taker"].endswith(
+        "Takes insurance (a losing bet here, to measure its cost) as well as even money (it "
+        "gains here and the assessed strategy takes it too).")
+    assert rows["basic"].endswith(
+        "No insurance; no even money, though it gains here and the assessed strategy takes it.")
+    assert rows["basic (derived for these rules)"].endswith(
+        "Takes even money (it gains here); no insurance.")
+    nz = {r["strategy"]: r["description"] for r in built[1]["choices"]}
+    assert nz["insurance-taker"].endswith(
+        "Takes insurance and even money (a losing bet, to measure its cost).")
+    assert nz["basic"].endswith("No insurance, no even money.")
+
+
+def test_the_dealers_mimic_says_it_does_not_mimic_a_dealer_who_hits_soft_17(proposed):
+    _, data = proposed
+    (row,) = [r for r in data["choices"] if r["strategy"] == "mimic-dealer"]
+    assert row["description"].startswith("Play like the dealer: hit below 17, stand on 17 or "
+                                         "more (soft or hard)")
+    assert row["description"].endswith(
+        "It stands on soft 17, as a dealer who stands on all 17s; this table's dealer hits soft "
+        "17 (rule 12.3 changed), so it does not play like this dealer.")
+    mimic = load_strategy("mimic-dealer")
+    assert "hits soft 17" not in figures._describe(mimic, Rules())
+    assert "hits soft 17" not in figures._describe(load_strategy("basic"),
+                                                   Rules(dealer_hits_soft_17=True))
+
+
+def test_the_strategy_notes_are_simulates_and_exacts_and_the_summary_says_them(proposed):
+    """report.json's simulation["basic (derived for these rules)"].run.strategy_note was null
+    where bjsim simulate says which rules the chart was derived for."""
+    out, data = proposed
+    derived = "basic (derived for these rules)"
+    c = data["manifest"]["commands"]
+    note = data["simulation"][derived]["run"]["strategy_note"]
+    assert note == ("the exact analyzer's for decks=8, dealer_hits_soft_17=true, "
+                    "blackjack_pays=1.2; the shipped basic is the NZ rules' chart")
+    assert note == data["strategy_note"]
+    assert command_json(c["simulate"], "--quiet")["run"]["strategy_note"] == note
+    basic = command_json(c["choices"]["basic"], "--quiet")["run"]["strategy_note"]
+    assert basic and basic == data["simulation"]["basic"]["run"]["strategy_note"]
+    assert command_json(c["choices_exact"]["basic"]) == data["exact"]["basic"]
+    assert command_json(c["exact"]) == data["exact"][derived]
+    summary = _section((out / "report.md").read_text(), "Summary")
+    assert f"Strategy played: the basic strategy derived for these rules ({note});" in summary
+
+
+def test_the_choices_note_on_fixed_charts_only_where_a_chart_key_differs(proposed, tmp_path):
+    _, data = proposed
+    assert data["choices_note"] == (
+        "The shipped strategies were derived for configs/nz1994.toml; under these rules "
+        "(decks=8, dealer_hits_soft_17=true, blackjack_pays=1.2) they are fixed charts, not the "
+        "basic strategy of these rules.")
+    out = tmp_path / "r"
+    result = run("report", "--boxes", "3", "--rounds", "20_000", "--chunk-rounds", "10_000",
+                 "--sample-rounds", "10_000", "--choice", "basic", "--variant", "variants/h17",
+                 "--variant-rounds", "2_000", "-q", "-o", out)
+    assert result.exit_code == 0, result.output
+    boxes = json.loads((out / "report.json").read_text())
+    assert boxes["choices_note"] == ""
+    md = (out / "report.md").read_text()
+    assert "fixed charts" not in md
+    # --boxes is a choice, not a departure from the Gazette (item 4 of the review)
+    assert {r["key"]: r["from"] for r in boxes["rules"]}["boxes"] == "choice"
+    assert "| 13 | boxes | 3 | choice |" in md
+    assert "differs from the NZ one" not in md and "modified" not in boxes["title"]
+    assert boxes["title"] == "Mathematical assessment of nz1994 (choices: boxes=3)"
+    assert "Rule file configs/nz1994.toml, with the choice boxes=3." in md
+    assert boxes["variants"]["baseline"]["variant"] == "nz1994 (choices: boxes=3)"
+    assert boxes["against_nz"] is None
+    # the cut-card caveat for this table's three boxes, not one box's
+    caveat = wager(boxes, "total")["z_caveat"]
+    assert "of one box" not in caveat and "at 10 million rounds of this table's 3 boxes" in caveat
+    sd = wager(boxes, "total")["sd_round"] / 3
+    assert f"its SE per initial wager is about {sd:.2f} / sqrt(rounds)" in caveat
+    assert caveat in _section(md, "Summary")
+
+
+def test_the_title_names_choices_apart_from_changes():
+    assert figures.shown_name("nz1994", ["boxes=3"]) == "nz1994 (choices: boxes=3)"
+    assert figures.shown_name("nz1994", ["decks=8", "boxes=3", "super_sevens=false"]) == (
+        "nz1994 (modified: decks=8; choices: boxes=3, super_sevens=false)")
+    assert figures.shown_name("nz1994", ["decks=8"]) == "nz1994 (modified: decks=8)"
+    assert figures.shown_name("nz1994", []) == "nz1994"
+
+
+def test_the_cut_card_caveat_of_several_boxes_goes_by_their_se():
+    """With 3 boxes the summary said "+0.6 at 10 million rounds of one box ... from about 100
+    million rounds": the SE per initial wager of several boxes is smaller."""
+    from simulator.exact.compare import SD_ROUND, cut_card_caveat
+
+    rules = Rules(boxes=3)
+    assert figures.table_caveat(Rules(), 1.13) is None  # one box: the caveat as it is
+    # boxes as independent as one box's: one box's figures again
+    same = figures.table_caveat(rules, 3 * SD_ROUND)
+    one = cut_card_caveat(Rules())
+    assert "(+0.6 at 10 million rounds of one box, +1.8 at 100 million;" in one
+    assert "(+0.6 at 10 million rounds of this table's 3 boxes, +1.8 at 100 million:" in same
+    assert "from about 100 million rounds on" in one
+    assert "from about 100 million rounds of this table on" in same
+    # the NZ game's 3 boxes: SD per round 2.57 initial wagers, 0.86 a box
+    text = figures.table_caveat(rules, 2.57)
+    at = 0.00021 / (2.57 / 3 / math.sqrt(1e7))
+    assert f"+{at:.1f} at 10 million rounds of this table's 3 boxes" in text
+    assert "from about 70 million rounds of this table on" in text
+
+
+def test_the_variant_note_gives_the_cut_card_effect_of_the_baselines_decks(proposed):
+    """An 8-deck table's variant note gave the effect "for 6 decks, +0.035% with 4, +0.06% with
+    2, +0.12% with 1" (compare's words for the NZ shoe)."""
+    from simulator.exact.compare import CUT_CARD_EFFECT, cut_card_words
+
+    note = proposed[1]["variants"]["note"]
+    assert CUT_CARD_EFFECT not in note and "+0.035% with 4" not in note
+    assert f"each game's simulated figure holds {cut_card_words(8)}, in part" in note

@@ -1,6 +1,7 @@
 """The report's charts as PNG files (matplotlib, the optional ``plot`` extra), drawn from the
 figures dict alone: the running house edge with its 95% band, the distribution of the net result
-per round (and per Super Sevens bet), and the rule-variant effects with their intervals.
+per round (and per Super Sevens bet), and the rule-variant effects with their intervals (a
+variant the rule set already plays marked "in this table" at 0).
 
 Every chart has a fixed size in pixels (`SIZES`), so a test can check the file's header.
 """
@@ -16,6 +17,7 @@ SIZES = {  # name: (width, height) in pixels
     "rule_effects": (900, 560),
 }
 LEGEND_STRIP = 0.06  # the rule-effects chart's legend: this fraction of its height, at the bottom
+IN_TABLE = "in this table"  # the rule-effects chart's mark of a variant the rule set plays
 
 
 def available() -> bool:
@@ -113,17 +115,24 @@ def rule_effects(data: dict, path: Path) -> None:
     handles = [ax.barh(ys, diffs, xerr=errs, color="#9e9ac8", ecolor="#3f007d", capsize=3,
             label="simulated change, 95% interval" + (" (where given)" if withheld else ""))]
     ex = [(y, 100 * r["exact"]) for y, r in zip(ys, rows, strict=True)
-          if r.get("exact") is not None]
+          if r.get("exact") is not None and not r.get("in_rule_set")]
     if ex:
         handles += ax.plot([e for _, e in ex], [y for y, _ in ex], "D", color="#d62728", ms=6,
                            label="exact")
-    ax.set_yticks(ys, [r["variant"] for r in rows], fontsize=8)
+    # a variant the rule set already plays changes nothing: a 0 of its own, marked and named
+    kept = [y for y, r in zip(ys, rows, strict=True) if r.get("in_rule_set")]
+    if kept:
+        handles += ax.plot([0] * len(kept), kept, "o", mfc="white", mec="#3f007d", mew=1.5,
+                           ms=8, zorder=3, label=f"{IN_TABLE}: no change here (0)")
+    ax.set_yticks(ys, [r["variant"] + (f" ({IN_TABLE})" if r.get("in_rule_set") else "")
+                       for r in rows], fontsize=8)
     ax.axvline(0, color="black", lw=0.8)
     ax.set_xlabel("change in house edge, percentage points")
     ax.set_title("Effect of each rule variant on the house edge")
     ax.grid(alpha=0.3, axis="x")
     # Below the axes, in a strip kept for it: inside, it covered a bar.
-    fig.legend(handles=handles, loc="lower center", ncol=2, fontsize=8, frameon=False)
+    fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=8,
+               frameon=False)
     fig.tight_layout(rect=(0, LEGEND_STRIP, 1, 1))
     _save(plt, fig, path)
 

@@ -10,6 +10,7 @@ and nowhere else. With a counting plan, the counting section's runs are ``bjsim 
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -28,10 +29,12 @@ import numpy as np
 from simulator import __version__, engine, kernel, run, stops
 from simulator import layout as L
 from simulator.cards import fresh_shoe
-from simulator.derived import DERIVED_BASIC
-from simulator.exact.analyze import UPS
+from simulator.derived import DERIVED_BASIC, cached_basic, chart_change, nz_chart_fits
+from simulator.exact.analyze import UPS, worth_taking
+from simulator.exact.cache import UNSEEN
 from simulator.exact.compare import (
     SIDE_BETS,
+    cut_card_caveat,
     cut_card_z,
     exact_figures,
     exact_figures_all,
@@ -41,16 +44,18 @@ from simulator.exact.sevens import convention, sevens_plays, super_sevens
 from simulator.processes import processes_for
 from simulator.report import SS_LINE_TEXT, document, sevens_convention
 from simulator.rules import (
+    DECLARATIONS,
     DEFAULT_RULES_PATH,
+    KEYS,
     Rules,
     describe,
-    modified_name,
     origin,
     rules_dict,
     shown_rule_file,
 )
 from simulator.strategy import list_strategies, load_strategy, strategy_path
 from simulator.tally import Z95
+from simulator.variants import changes_of, is_variant_file, read_variant_file
 
 ROUND_COUNTS = (100, 1_000, 10_000, 100_000)  # the volatility table's columns
 CONFIDENCES = (0.90, 0.95, 0.99)
@@ -114,10 +119,77 @@ def _plan(spec: Spec, strategy, name: str, rounds: int, precision) -> run.Plan:
         spec.rules, (strategy,) * boxes, (name,) * boxes, rounds=rounds, seed=spec.seed,
         chunk_rounds=spec.chunk_rounds, workers=spec.workers, precision=precision,
         rules_file=spec.rules_file, rules_name=spec.rules_name, overrides=spec.overrides,
+        strategy_note=strategy_note(spec.rules, name),
     )
 
 
 DERIVED_NAME = DERIVED_BASIC  # (as every command names it)
+CHOICE_KEYS = tuple(k.name for k in DECLARATIONS if k.source == "choice")  # boxes, Super Sevens
+
+
+def strategy_note(rules, name: str) -> str | None:
+    """What ``bjsim simulate`` says beside a strategy played under ``rules`` (its json
+    ``run.strategy_note``): for the chart derived for them (`DERIVED_NAME`), which rules it was
+    derived for; for the shipped ``basic`` under rules whose chart keys differ from the NZ
+    rules, that it is the NZ rules' chart; else None. (The words of the CLI's
+    ``_derived_note`` and ``_nz_chart_note``.)"""
+    changed = chart_change(rules)
+    if name == DERIVED_NAME:
+        return f"the exact analyzer's for {changed}; the shipped basic is the NZ rules' chart"
+    if name != "basic" or not changed:
+        return None
+    theirs = cached_basic(rules)
+    if theirs is None:
+        return f"basic is the NZ rules' chart; these rules ({changed}) may call for another"
+    if nz_chart_fits(rules, theirs):
+        return None
+    return f"basic is the NZ rules' chart; the one derived for these rules ({changed}) differs"
+
+
+def shown_name(name: str, overrides) -> str:
+    """A rule set's name with the command line's changes, as the report's title and its
+    variant table give it: changes of the rules as every command names them (``nz1994
+    (modified: decks=8)``), but the choices (`CHOICE_KEYS`: the boxes, the Super Sevens bet, a
+    setting and no rule of the game) apart, not as a modification: ``nz1994 (choices:
+    boxes=3)``, ``nz1994 (modified: decks=8; choices: boxes=3)``."""
+    chosen = [o for o in overrides if o.split("=", 1)[0].strip() in CHOICE_KEYS]
+    changed = [o for o in overrides if o not in chosen]
+    parts = ([f"modified: {', '.join(changed)}"] if changed else []) + (
+        [f"choices: {', '.join(chosen)}"] if chosen else [])
+    return f"{name} ({'; '.join(parts)})" if parts else name
+
+
+def nz_game(rules):
+    """The NZ rules (configs/nz1994.toml's, `Rules()`) with the choices of ``rules``: its boxes
+    and Super Sevens bet, which are no rule of the game."""
+    return dataclasses.replace(Rules(), **{k: getattr(rules, k) for k in CHOICE_KEYS})
+
+
+def against_nz(rules) -> dict | None:
+    """What the departures of ``rules`` from the NZ game cost together: the keys other than
+    the choices in which they differ from `nz_game`, and the exact house edge (and Super
+    Sevens') of each game's own basic strategy (derived by the exact analyzer for it, a full
+    shoe every round) with the difference; None where no such key differs. The penetration
+    and the shuffle the exact figures do not see (``unseen``): with only they changed, no
+    figure."""
+    nz = nz_game(rules)
+    changes = list(changes_of(nz, rules))
+    if not changes:
+        return None
+    unseen = [c for c in changes if c.split("=", 1)[0] in UNSEEN]
+    out = {"changes": changes, "unseen": unseen, "nz_house_edge": None, "house_edge": None,
+           "difference": None, "nz_super_sevens_house_edge": None,
+           "super_sevens_house_edge": None, "super_sevens_difference": None}
+    if len(unseen) == len(changes):
+        return out
+    (nz_fig, _), (fig, _) = exact_figures(nz, None), exact_figures(rules, None)
+    out |= {"nz_house_edge": nz_fig["house_edge"], "house_edge": fig["house_edge"],
+            "difference": fig["house_edge"] - nz_fig["house_edge"]}
+    if nz_fig["super_sevens"] and fig["super_sevens"]:
+        a, b = nz_fig["super_sevens"]["house_edge"], fig["super_sevens"]["house_edge"]
+        out |= {"nz_super_sevens_house_edge": a, "super_sevens_house_edge": b,
+                "super_sevens_difference": b - a}
+    return out
 
 
 def _derived(spec: Spec) -> bool:
@@ -136,9 +208,14 @@ def _exact_doc(spec: Spec, strategy, name: str | None = None):
     fig, strat = exact_figures(spec.rules, strategy)
     source = run.rules_source(spec.rules_file, spec.rules_name, spec.overrides)
     name = name or fig["strategy"]
+    # as exact says it: the shipped basic under rules that may call for another chart (the
+    # rules' own basic, exact's default, has no note)
+    note = None if name == DERIVED_NAME else strategy_note(spec.rules, name)
     meta = {"version": __version__, "rules": rules_dict(spec.rules),
-            "run": source | {"strategy": name, "seed": None, "partial": False}}
-    return _plain(exact_json(fig | {"strategy": name}, meta)), fig
+            "run": source | {"strategy": name, "strategy_note": note, "seed": None,
+                             "partial": False}}
+    shown = name if note is None else f"{name} ({note})"
+    return _plain(exact_json(fig | {"strategy": shown}, meta)), fig
 
 
 def _running(chunks: dict, rounds_played: int, total) -> dict:
@@ -186,15 +263,23 @@ def _z(sim, exact, se):
     return (sim - exact) / se
 
 
-def _cut_card(row: dict, rules) -> dict:
+def _cut_card(row: dict, rules, caveat: str | None = None) -> dict:
     """``row`` with its z as every output gives it against a full-shoe exact value
-    (`cut_card_z`): under a cut card with ``z_caveat`` (it includes the cut-card effect), or
-    withheld with ``z_note`` where its se is below 0.01%."""
-    z, note, caveat = cut_card_z(rules, row["z"], row["se"])
-    return row | {"z": z, "z_note": note, "z_caveat": caveat}
+    (`cut_card_z`): under a cut card with ``z_caveat`` (it includes the cut-card effect; this
+    table's ``caveat`` where given, `table_caveat`), or withheld with ``z_note`` where its se is
+    below 0.01%."""
+    z, note, said = cut_card_z(rules, row["z"], row["se"])
+    return row | {"z": z, "z_note": note, "z_caveat": said and (caveat or said)}
 
 
-def _wager(key, label, per, exact, derivation, fig: dict, strategy: str, rules) -> dict:
+def table_caveat(rules, sd_round) -> str | None:
+    """`cut_card_caveat` of a table of several boxes, by its simulated SD per round
+    ``sd_round``; None with one box (the caveat as it is) or without an SD."""
+    return cut_card_caveat(rules, sd_round) if rules.boxes > 1 and sd_round else None
+
+
+def _wager(key, label, per, exact, derivation, fig: dict, strategy: str, rules,
+           caveat: str | None = None) -> dict:
     """A wager's row: its returns, and the z of its house edge (as every z of the report: the
     exact return minus the simulated one, over the se); no z where the simulated interval is
     withheld (its se means nothing)."""
@@ -205,11 +290,12 @@ def _wager(key, label, per, exact, derivation, fig: dict, strategy: str, rules) 
         "ci95_low": fig["ci95_low"], "ci95_high": fig["ci95_high"],
         "z": None if note else _z(exact, fig["mean"], fig["se"]), "interval_note": note,
         "sd_bet": fig.get("sd_box_round", fig.get("sd_bet")), "sd_round": fig.get("sd_round"),
-        "bets": fig.get("bets")}, rules)
+        "bets": fig.get("bets")}, rules, caveat)
 
 
-def _wagers(rules, name, res, fig, ins) -> list[dict]:
-    """Each wager: exact return, derivation, simulated return with its 95% CI and z, SDs."""
+def _wagers(rules, name, res, fig, ins, caveat: str | None = None) -> list[dict]:
+    """Each wager: exact return, derivation, simulated return with its 95% CI and z, SDs
+    (``caveat``: the cut-card caveat of this table, `table_caveat`)."""
     s = res["results"]
     shuffle = ("every round from a full shoe" if rules.shuffle == "every-round" else
                "every round from a full shoe, while the simulation deals to a cut card (so its "
@@ -221,9 +307,9 @@ def _wagers(rules, name, res, fig, ins) -> list[dict]:
     out = [
         _wager("total", "Main game and insurance", "initial wager",
                fig["ev"], "The main game's and the insurance's return added, per initial wager "
-               f"(rules 8-12); {main_how}.", s["total"], name, rules),
+               f"(rules 8-12); {main_how}.", s["total"], name, rules, caveat),
         _wager("main", "Main game (even money included)", "initial wager", fig["main_ev"],
-               f"Rules 8, 10-12 and 8.3; {main_how}.", s["main"], name, rules),
+               f"Rules 8, 10-12 and 8.3; {main_how}.", s["main"], name, rules, caveat),
     ]
     for w in out:
         w["bets"] = s["box_rounds"]  # one initial wager a box-round
@@ -243,7 +329,8 @@ def _wagers(rules, name, res, fig, ins) -> list[dict]:
             "P(ten) = the ten-valued cards unseen over the cards unseen (the box's two cards "
             "and the dealer's ace out), "
             f"averaged over those hands from a full shoe (bjsim exact --strategy {ins_name}: "
-            "insurance per unit staked).", ins_res["results"]["insurance"], ins_name, rules))
+            "insurance per unit staked).", ins_res["results"]["insurance"], ins_name, rules,
+            caveat))
         out[-1]["rounds"] = ins_res["results"]["rounds"]
     if rules.super_sevens:
         out.append(_wager(
@@ -251,7 +338,7 @@ def _wagers(rules, name, res, fig, ins) -> list[dict]:
             "Rule 14: exact enumeration of the box's first card, the dealer's up card, the box's "
             "second card and, when 7-7 is hit or doubled (14.4), its third card, suits included "
             "(docs/exact.md step 8), with the strategy's 7-7 play.", s["super_sevens"], name,
-            rules))
+            rules, caveat))
         # its SD is exact too (a few big pays make the simulated one rough: 14.15 against 17.14)
         out[-1]["exact_sd_bet"] = fig["super_sevens"]["sd_bet"]
         out[-1]["rounds"] = s["rounds"]
@@ -268,14 +355,20 @@ def _per_unit_wagered(main: dict) -> dict:
             "wagered_per_initial": main["wagered_per_initial"]}
 
 
-def _even_money(rules) -> dict | None:
-    """Even money (rule 8.3) against declining it, per initial wager: exact from the shoe."""
+def _even_money(rules, strategy, name: str, summary: dict) -> dict | None:
+    """Even money (rule 8.3) against declining it, per initial wager: exact from the shoe.
+    ``cost``: what taking it gives up each time (declining's worth less 1: + where taking
+    loses, - where it gains, as at 6 to 5); whether the assessed ``strategy`` (named ``name``)
+    takes it, and the offers it took in the main run (``summary``'s frequencies)."""
     tens = 16 * rules.decks - 1  # the box's blackjack holds a ten
     left = 52 * rules.decks - 3  # less the box's ace and ten and the dealer's ace
     p_bj = tens / left
     declined = rules.blackjack_pays * (1 - p_bj)  # a dealer blackjack stands off (8.2)
+    took = summary["frequencies"].get("even_money_taken") or {}
     return {"p_dealer_blackjack": p_bj, "declined": declined, "taken": 1.0,
-            "cost": declined - 1.0,
+            "cost": declined - 1.0, "strategy": name,
+            "strategy_takes": bool(strategy.even_money),
+            "offers": took.get("n"), "offers_taken": took.get("count"),
             "derivation": f"A blackjack against an ace: even money pays 1 at once; declined, it "
             f"pays {rules.blackjack_pays:g} unless the dealer's second card is one of the "
             f"{tens} ten-valued cards among the {left} unseen, P = {tens}/{left}; so declining is "
@@ -507,17 +600,77 @@ def _sevens(rules, fig, runs: dict) -> dict:
             "strategy_equals_published": own_is_published}
 
 
-def _choice_row(name, strat, res, fig, main_fig, rules) -> dict:
-    """A strategy's row of the player's choices, its z as `_cut_card` gives it."""
+# What a strategy generated by `bjsim strategy generate` says of insurance and even money
+# (`simulator.exact.analyze`), for the rules it was derived for: its words for other rules are
+# `_insurance_words`.
+INSURANCE_SENTENCES = (
+    "Takes insurance and even money (a losing bet, to measure its cost)",
+    "Takes insurance and even money every time (to measure them)",
+    "No insurance, no even money", "Takes insurance and even money (each gains here)",
+    "Takes insurance (it gains here); no even money",
+    "Takes even money (it gains here); no insurance")
+
+
+def _insurance_words(strat, rules, assessed=None) -> str:
+    """What ``strat`` does with insurance and even money under ``rules``, each said to lose or
+    gain there (`worth_taking`), and where even money gains, whether the ``assessed`` strategy
+    takes it too (None, or ``strat`` itself: not said)."""
+    own = assessed is None or assessed is strat
+    ins_gains, em_gains = worth_taking(rules)
+    if strat.insurance and strat.even_money and not ins_gains and not em_gains:
+        return INSURANCE_SENTENCES[0] + "."  # (as shipped: the NZ rules')
+    ins_taken = ("insurance (it gains here)" if ins_gains else
+                 "insurance (a losing bet here, to measure its cost)")
+    ins_not = "no insurance, though it gains here" if ins_gains else "no insurance"
+    assessed_em = "" if own else (" and the assessed strategy takes it too" if assessed.even_money
+                                  else "; the assessed strategy declines it")
+    em_taken = (f"even money (it gains here{assessed_em})" if em_gains else
+                "even money (a losing bet here)")
+    em_not = (f"no even money, though it gains here{assessed_em.replace(' too', '')}"
+              if em_gains else "no even money")
+    if strat.insurance and strat.even_money:
+        return f"Takes {ins_taken} as well as {em_taken}."
+    if strat.insurance:
+        return f"Takes {ins_taken}; {em_not}."
+    if strat.even_money:
+        return f"Takes {em_taken}; {ins_not}."
+    both = ("; " if "," in ins_not + em_not else ", ").join((ins_not, em_not))
+    return both[:1].upper() + both[1:] + "."
+
+
+def _describe(strat, rules, assessed=None) -> str:
+    """What a strategy does, for the player's choices: its description without the first
+    sentence where it has several (the rules it was derived for), nor its 7-7 play with a Super
+    Sevens bet up in a game without them; insurance and even money in words for these rules
+    (`_insurance_words`); and a strategy that plays like the dealer (stands on soft 17) said
+    not to play like this one where the dealer hits soft 17 (rule 12.3 changed)."""
+    sentences = strat.description.strip().split(". ")
+    said = [t for t in (sentences[1:] if len(sentences) > 1 else sentences)
+            if rules.super_sevens or not t.startswith("Sevens row")]
+    said = [_insurance_words(strat, rules, assessed).rstrip(".") + t[len(t.rstrip(".")):]
+            if t.rstrip(".") in INSURANCE_SENTENCES else t for t in said]
+    desc = ". ".join(said)
+    if rules.dealer_hits_soft_17 and _plays_like_s17_dealer(strat):
+        desc += (" It stands on soft 17, as a dealer who stands on all 17s; this table's dealer "
+                 "hits soft 17 (rule 12.3 changed), so it does not play like this dealer.")
+    return desc
+
+
+def _plays_like_s17_dealer(strat) -> bool:
+    """Does ``strat`` draw as a dealer who stands on all 17s (12.3): hit hard and soft 16,
+    stand on hard and soft 17, against every up card?"""
+    return bool((strat.hard[16] == L.H).all() and (strat.soft[16] == L.H).all()
+                and (strat.hard[17] == L.S).all() and (strat.soft[17] == L.S).all())
+
+
+def _choice_row(name, strat, res, fig, main_fig, rules, assessed=None,
+                caveat: str | None = None) -> dict:
+    """A strategy's row of the player's choices, its z as `_cut_card` gives it; ``assessed``:
+    the report's strategy (`_describe`), ``caveat`` as for `_cut_card`."""
     s = res["results"]
     he, ss = s["house_edge"], s["super_sevens"]
     exact_ss = fig["super_sevens"]["house_edge"] if fig["super_sevens"] else None
-    sentences = strat.description.strip().split(". ")
-    # several sentences: the first names the rules it was derived for, the rest what it does
-    # (but its 7-7 play with a Super Sevens bet up, in a game without them)
-    said = [t for t in (sentences[1:] if len(sentences) > 1 else sentences)
-            if rules.super_sevens or not t.startswith("Sevens row")]
-    desc = ". ".join(said)
+    desc = _describe(strat, rules, assessed)
     row = {"strategy": name, "description": desc, "exact": fig["house_edge"],
            "simulated": he["mean"], "se": he["se"], "ci95_low": he["ci95_low"],
            "ci95_high": he["ci95_high"], "z": _z(he["mean"], fig["house_edge"], he["se"]),
@@ -527,7 +680,7 @@ def _choice_row(name, strat, res, fig, main_fig, rules) -> dict:
            "ss_ci95_low": None if ss["ci95_high"] is None else -ss["ci95_high"],
            "ss_ci95_high": None if ss["ci95_low"] is None else -ss["ci95_low"],
            "ss_interval_note": ss.get("interval_note")}
-    return _cut_card(row, rules)
+    return _cut_card(row, rules, caveat)
 
 
 def _distribution(rules, strat, spec, summary, n) -> dict:
@@ -601,8 +754,10 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
         raise KeyboardInterrupt
     doc = _plain(json.loads(compare_report.render_json(result.stats, result.meta)))
     base = _variant_row(doc["baseline"])
-    rows = [_variant_row(v) for v in doc["variants"]]
-    shown = base["variant"] = modified_name(label, spec.overrides)  # (--set: not the file's)
+    by_label = {v.label: v for v in asked}
+    rows = [_variant_row(v) | _in_rule_set(v, by_label.get(v["label"]), spec.rules)
+            for v in doc["variants"]]
+    shown = base["variant"] = shown_name(label, spec.overrides)  # (--set: not the file's)
     pairing = compare_report.pairing_text(doc["run"]["pair_rounds"], result.stats["blocks"],
                                           columns=False)
     return {"available": True, "baseline": base, "rows": rows, "document": doc, "reason": None,
@@ -622,12 +777,31 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
                      "change of the cut-card effect; scope 'none': only the penetration, the "
                      "shuffle or the boxes differ, which the exact analyzer does not see, so no "
                      "exact figure, difference or z, '-')."
-                     + "".join(" " + n for n in (compare_report.cut_card_note(result.stats),
-                                                 compare_report.multiple_note(result.stats))
-                               if n)
+                     + "".join(" " + n for n in (
+                         compare_report.cut_card_note(result.stats),
+                         compare_report.multiple_note(result.stats)) if n)
                      + _few_blocks_text(result.stats["blocks"])
                      + "".join(" " + n for n in compare_report.shoe_note(
                          result.stats, doc["run"]["pair_rounds"])))}
+
+
+
+def _in_rule_set(game: dict, variant, rules) -> dict:
+    """A variant row's word on a variant the rule set already plays (compare's ``changes``
+    empty): ``in_rule_set``, and ``nz_departure``, the keys of it (``key=value``) that are this
+    table's departures from the NZ game (`nz_game`), so that the row changes nothing here but
+    the table does against the NZ game; its ``changes`` say so, with the NZ value."""
+    if game["changes"] or variant is None or variant.strategy:
+        return {"in_rule_set": False, "nz_departure": []}
+    path = Path(variant.source)
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    keys = set(read_variant_file(path)["changes"]) if is_variant_file(data) else set(KEYS)
+    nz = nz_game(rules)
+    ours = [c for c in changes_of(nz, rules) if c.split("=", 1)[0] in keys]
+    theirs = [c for c in changes_of(rules, nz) if c.split("=", 1)[0] in keys]
+    return {"in_rule_set": True, "nz_departure": ours} | ({"changes": (
+        f"(none: the rule set has it already, in place of the NZ game's {', '.join(theirs)})")}
+        if ours else {})
 
 
 def _few_blocks_text(blocks: int) -> str:
@@ -863,7 +1037,12 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
     say(f"exact analysis of {shown}" + (
         f" and the {len(strategies) - 1} player's choices, side by side on {n} processes"
         if n > 1 else "") + " (bjsim exact)")
-    exact_figures_all([(rules, s) for s in strategies.values()], spec.workers)
+    # (with the NZ game's and this table's basic strategy, where it departs from the NZ game:
+    # `against_nz`)
+    departs = any(c.split("=", 1)[0] not in UNSEEN for c in changes_of(nz_game(rules), rules))
+    exact_figures_all([(rules, s) for s in strategies.values()]
+                      + ([(nz_game(rules), None), (rules, None)] if departs else []),
+                      spec.workers)
     exact_doc, fig = _exact_doc(spec, main, shown)
 
     say(f"simulation of {shown} (bjsim simulate)")
@@ -903,22 +1082,27 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
         "no strategy in this report takes it, so it is not simulated" if not takers else
         f"{takers[0]} takes it, but its run of {runs[takers[0]][0]['results']['rounds']:,} "
         "rounds made no insurance bet, so it is not shown")
-    wagers = _wagers(rules, shown, main_res, fig, ins)
     summary = main_res["results"]
+    caveat = table_caveat(rules, summary["total"]["sd_round"])
+    wagers = _wagers(rules, shown, main_res, fig, ins, caveat)
     data = {
-        "title": "Mathematical assessment of " + run.rules_source(
-            spec.rules_file, spec.rules_name, spec.overrides)["rules_name"],
+        "title": "Mathematical assessment of " + shown_name(run.rules_source(
+            spec.rules_file, spec.rules_name, ())["rules_name"], spec.overrides),
         "strategy": shown,
         "strategy_derived": _derived(spec),
+        # what simulate says beside the strategy (its run.strategy_note), or None
+        "strategy_note": main_res["run"].get("strategy_note"),
         # --precision: the target, whether the main run met it and the half-width it reached
         # (simulate's run.precision); None for a run of fixed length
         "precision": main_res["run"].get("precision"),
         "rules": [{"rule": r, "key": kv.split(" = ")[0], "value": _rule_value(kv),
                    "from": origin(rules, kv.split(" = ")[0]), "words": w}
                   for r, kv, w in describe(rules)],
+        # what the departures from the NZ game cost together (exact), or None: no departure
+        "against_nz": against_nz(rules),
         "wagers": wagers,
         "insurance_missing": no_insurance,  # why no insurance wager is shown, or None
-        "even_money": _even_money(rules),
+        "even_money": _even_money(rules, main, shown, summary),
         "main_per_unit_wagered": _per_unit_wagered(summary["main"]),
         "super_sevens_pays": _pay_table(rules, fig, summary) if rules.super_sevens else None,
         "frequencies": _frequencies(summary),
@@ -927,10 +1111,12 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
         "volatility": _volatility(wagers, (fig.get("super_sevens") or {}).get("lines"),
                                   summary["boxes"]),
         "sevens": _sevens(rules, fig, runs) if rules.super_sevens else None,
-        "choices": [_choice_row(n, runs[n][1], runs[n][0], exacts[n][1], fig, rules)
-                    for n in runs],
+        "choices": [_choice_row(n, runs[n][1], runs[n][0], exacts[n][1], fig, rules, main,
+                                caveat) for n in runs],
+        # only where a key that decides the basic strategy's chart differs from the NZ rules'
         "choices_note": ("The shipped strategies were derived for configs/nz1994.toml; under "
-                         "other rules they are fixed charts, not that game's basic strategy."),
+                         f"these rules ({chart_change(rules)}) they are fixed charts, not the "
+                         "basic strategy of these rules." if chart_change(rules) else ""),
         "running": running,
     }
     sample = sample_size(spec, played)

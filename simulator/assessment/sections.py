@@ -175,6 +175,8 @@ def summary(data: dict) -> Section:
                     if tot.get("z_note") else
                     f"{_z_text(tot['z'])} (of the house edge, as every z of this report)"
                     + (f"; {tot['z_caveat']}" if tot.get("z_caveat") else "")) + ".")
+    if data.get("against_nz"):
+        text.append(against_nz_text(data["against_nz"]))
     ss = _wager(data, "super_sevens")
     if ss is not None:
         rows = {r["label"]: r for r in data["sevens"]["rows"]}
@@ -188,6 +190,40 @@ def summary(data: dict) -> Section:
                if hit and not data["sevens"]["published_equals_hit"] else "")
             + sentence(data["sevens"]["convention_note"]) + ". " + data["sevens"]["why"])
     return Section("summary", "Summary", text)
+
+
+def _cost_words(d: float) -> str:
+    """What changes that raise the house edge by ``d`` do to the player, together: ``cost the
+    player +0.1000% together``, or where they lower it, ``are worth 0.1000% to the player``."""
+    return (f"cost the player {fmt(d, 'spct4')} together" if d > 0 else
+            f"are worth {fmt(-d, 'pct4')} to the player together" if d < 0 else
+            "leave the house edge as it is, together")
+
+
+def against_nz_text(a: dict) -> str:
+    """The table's departures from the NZ game (`figures.against_nz`) and what they cost the
+    player together: each game's exact house edge under its own basic strategy and the
+    difference (sign-aware); those the exact figures cannot see named apart."""
+    changes = ", ".join(a["changes"])
+    unseen = ", ".join(a["unseen"])
+    if a["difference"] is None:
+        return (f"This table differs from the NZ game only in {changes}, which the exact "
+                "figures (a full shoe every round) do not see: no exact figure of what it costs "
+                "is given (the rule-variant table's penetration and shuffle rows measure such a "
+                "change by simulation).")
+    cost = _cost_words(a["difference"])
+    text = (f"This table differs from the NZ game in {changes}. With each game's own basic "
+            "strategy (derived by the exact analyzer for its rules), the NZ game's exact house "
+            f"edge is {fmt(a['nz_house_edge'], 'pct4')} and this table's "
+            f"{fmt(a['house_edge'], 'pct4')}: the changes from the NZ game {cost} (exact, full "
+            "shoe" + (f"; {unseen} not included: the exact figures do not see it"
+                      if unseen else "") + ").")
+    if a.get("super_sevens_difference"):
+        text += (f" Super Sevens, per unit staked, with that strategy's 7-7 play: "
+                 f"{fmt(a['nz_super_sevens_house_edge'], 'pct3')} in the NZ game, "
+                 f"{fmt(a['super_sevens_house_edge'], 'pct3')} here "
+                 f"({fmt(a['super_sevens_difference'], 'spct3')}).")
+    return text
 
 
 def _z_column(rows: list[dict], label: str) -> str:
@@ -213,18 +249,29 @@ def rules(data: dict) -> Section:
         ("from", "from", "text"), ("words", "in words", "text")],
         [[r["rule"], r["key"], r["value"], r["from"], r["words"]] for r in data["rules"]])
     m = data["manifest"]
-    src = m["rules_file"] + (f", changed by {', '.join(m['overrides'])}" if m["overrides"]
-                             else "")
+    choice = {r["key"] for r in data["rules"] if r["from"] == "choice"}
+    chosen = [o for o in m["overrides"] if o.split("=", 1)[0].strip() in choice]
+    changed = [o for o in m["overrides"] if o not in chosen]
+    src = m["rules_file"] + (f", changed by {', '.join(changed)}" if changed else "") + (
+        f", with the choice{'s' if len(chosen) > 1 else ''} {', '.join(chosen)}" if chosen
+        else "")
     other = any(r["from"] == "changed" for r in data["rules"])
+    a = data.get("against_nz")
     return Section("rules", "Rules", [
         f"Rule file {src}. Each key's Gazette rule (New Zealand Gazette 1994 No. 112; rule 7.1 "
         "as amended in 1999); 'from' "
         "says where the value comes from: gazette = the NZ value, as the Gazette text gives it; "
         "inferred = the NZ value, from elsewhere than the Gazette (configs/nz1994.toml says "
-        "where); choice = a setting of the assessment; changed = not the NZ value."
+        "where); choice = a setting of the assessment, not a rule of the game, whatever its "
+        "value; changed = not the NZ value."
         + (" This rule set differs from the NZ one: gazette and inferred mark the keys it "
            "shares with the NZ game, not rules the Gazette approved for this table." if other
-           else ""), t])
+           else "")
+        + (f" Together its changes from the NZ game ({', '.join(a['changes'])}) "
+           f"{_cost_words(a['difference']).removesuffix(' together')} (exact, each game with "
+           f"its own basic strategy: {fmt(a['house_edge'], 'pct4')} against "
+           f"{fmt(a['nz_house_edge'], 'pct4')}; the summary says more)."
+           if a and a["difference"] is not None else ""), t])
 
 
 def wagers(data: dict) -> Section:
@@ -267,16 +314,29 @@ def wagers(data: dict) -> Section:
                   f"{fmt(pw['ci95_low'], 'spct3')} to {fmt(pw['ci95_high'], 'spct3')}); "
                   f"{fmt(pw['wagered_per_initial'], 'num4')} units wagered per initial wager. "
                   "bjsim count's advantage of the same name is the same quantity.")
-    em = data["even_money"]
-    blocks.append(f"Even money (rule 8.3), per initial wager: {em['derivation']} Taking it "
-                  f"gives up {fmt(em['cost'], 'num4')} of the initial wager each time "
-                  f"(the simulation counts it within the main game).")
+    blocks.append(even_money_text(data["even_money"]))
     if not _wager(data, "insurance"):
         blocks.append(f"Insurance: {data['insurance_missing']}.")
     blocks.append(_chart(data, "running_house_edge",
                          "The simulated house edge after each chunk of the run (chunks in "
                          "index order), its 95% confidence band, and the exact figure."))
     return Section("wagers", "Wagers: exact and simulated return", blocks)
+
+
+def even_money_text(em: dict) -> str:
+    """Even money (rule 8.3) against declining it: what taking it gives up, or gains where the
+    blackjack pays too little (6 to 5), and whether the assessed strategy takes it."""
+    cost = em["cost"]
+    worth = (f"Taking it gives up {fmt(cost, 'num4')} of the initial wager each time"
+             if cost > 0 else f"Taking it gains {fmt(-cost, 'num4')} of the initial wager each "
+             "time" if cost < 0 else "Taking it or not is worth the same")
+    takes = em.get("strategy_takes")
+    strategy = "" if takes is None else (
+        f". The assessed strategy, {em['strategy']}, {'takes' if takes else 'declines'} it"
+        + ("" if em.get("offers") is None else
+           f": it took {em['offers_taken']:,} of the {em['offers']:,} offers in the main run"))
+    return (f"Even money (rule 8.3), per initial wager: {em['derivation']} {worth}{strategy} "
+            "(the simulation counts it within the main game).")
 
 
 def _one_in(p) -> float | None:
@@ -358,9 +418,11 @@ def _gain_text(gain, se, kind: str) -> str:
 def _strategy_shown(data: dict) -> str:
     """The strategy as the summary names it: the report's default under rules other than the
     NZ chart's, the basic strategy derived for them, says so."""
+    note = data.get("strategy_note")
     if data.get("strategy_derived"):  # (its file: the manifest's strategies)
-        return "the basic strategy derived for these rules (exact analyzer)"
-    return data["strategy"]
+        return "the basic strategy derived for these rules (" + (
+            note or "exact analyzer") + ")"
+    return data["strategy"] + (f" ({note})" if note else "")
 
 
 def _per_bet(rows: list[dict]) -> str:
@@ -504,7 +566,8 @@ def choices(data: dict) -> Section:
         + ", with its standard error and 95% confidence interval. Cost: how much the exact "
         "house edge rises against the report's strategy."
         + (" The 7-7 question is in the section above." if ss else "")
-        + f" {data['choices_note']}", t, *_z_notes(data["choices"], "strategy"), *many]
+        + (f" {data['choices_note']}" if data["choices_note"] else ""), t,
+        *_z_notes(data["choices"], "strategy"), *many]
         + ([f"Super Sevens simulated with no SE or interval ('-'): {'; '.join(withheld)}."]
            if withheld else []))
 
@@ -527,7 +590,8 @@ def variants(data: dict) -> Section:
               {"exact": "exact_difference", "z": "z_house_edge"})  # (as compare's csv)
     blocks = [v["note"], t, _chart(
         data, "rule_effects", "Change in house edge of each variant, with its 95% interval "
-        "(paired with this rule set) and the exact change.")]
+        "(paired with this rule set) and the exact change."
+        + _in_table_text(v["rows"], (data.get("against_nz") or {}).get("difference")))]
     games = [r for r in [v["baseline"], *v["rows"]]
              if r.get("ss_house_edge") is not None and r.get("ss_touched", True)]
     if len(games) > 1:
@@ -561,6 +625,26 @@ def variants(data: dict) -> Section:
                     else r.get(c) for c, _, _ in scols] for r in games],
                   {"ss_exact": "ss_exact_difference"})]
     return Section("variants", "Rule variants", blocks)
+
+
+def _in_table_text(rows: list[dict], cost) -> str:
+    """The rule-effects caption's word on the variants the rule set already plays (marked "in
+    this table" at 0), and which of them are its departures from the NZ game (``cost``: what
+    those cost together, exact, which the summary gives; None: no exact figure)."""
+    kept = [r["variant"] for r in rows if r.get("in_rule_set")]
+    if not kept:
+        return ""
+    nz = [r["variant"] for r in rows if r.get("nz_departure")]
+    one = len(kept) == 1
+    return (f" Marked '(in this table)': {', '.join(kept)}, "
+            + ("a rule this table already has, so it changes nothing here and is drawn at 0"
+               if one else "rules this table already has, so they change nothing here and are "
+               "drawn at 0")
+            + (f"; {', '.join(nz)} {'is' if len(nz) == 1 else 'are'} among its departures "
+               "from the NZ game" + (f", which {_cost_words(cost)} (exact: the summary)"
+                                     if cost is not None else "")
+               if nz else "")
+            + ".")
 
 
 def _ss_difference_withheld(row: dict) -> bool:

@@ -295,17 +295,25 @@ def basis(decks: int) -> str:
             f"higher by {cut_card_words(decks)}, which these figures leave out")
 
 
-def cut_card_caveat(rules) -> str:
-    """What a z against a full-shoe exact figure holds under a cut card (``z_caveat``)."""
-    e = cut_card_effect(rules.decks)
-    at = [e / (SD_ROUND / math.sqrt(n)) for n in (1e7, 1e8)]
-    large = (2 * SD_ROUND / e) ** 2  # the rounds from which the effect alone moves z by 2
+def cut_card_caveat(rules, sd_round: float | None = None) -> str:
+    """What a z against a full-shoe exact figure holds under a cut card (``z_caveat``): for one
+    box, or given ``sd_round`` (the simulated SD per round of several boxes together) for the
+    table's boxes, whose SE per initial wager is ``sd_round / boxes / sqrt(rounds)``."""
+    e, boxes = cut_card_effect(rules.decks), int(rules.boxes)
+    table = boxes > 1 and bool(sd_round)
+    sd = sd_round / boxes if table else SD_ROUND  # SE per initial wager x sqrt(rounds)
+    at = [e / (sd / math.sqrt(n)) for n in (1e7, 1e8)]
+    large = (2 * sd / e) ** 2  # the rounds from which the effect alone moves z by 2
+    whose = (f"this table's {boxes} boxes, +{at[1]:.1f} at 100 million: its SE per initial "
+             f"wager is about {sd:.2f} / sqrt(rounds), the SD per round of its {boxes} boxes "
+             f"together, {sd_round:.2f} (simulated), over {boxes}, against one box's "
+             f"{SD_ROUND:.2f}" if table else f"one box, +{at[1]:.1f} at 100 million")
     return ("z tests the simulation, dealt to a cut card, against the exact value for a full "
             f"shoe every round, so it includes {cut_card_words(rules.decks)}, which moves z's "
-            f"centre by about {100 * e:.2f}% / SE (+{at[0]:.1f} at 10 million rounds of one box, "
-            f"+{at[1]:.1f} at 100 million; z still varies by about 2 either side of it, at 95%), "
-            f"so a large |z| from about {_rounds_words(large)} rounds on is expected, not a fault "
-            "(--set shuffle=every-round tests agreement alone)")
+            f"centre by about {100 * e:.2f}% / SE (+{at[0]:.1f} at 10 million rounds of {whose}; "
+            f"z still varies by about 2 either side of it, at 95%), so a large |z| from about "
+            f"{_rounds_words(large)} rounds{' of this table' if table else ''} on is expected, "
+            "not a fault (--set shuffle=every-round tests agreement alone)")
 
 
 def _rounds_words(n: float) -> str:
