@@ -918,19 +918,17 @@ def _nz_chart_note(rules, names) -> tuple[str, str] | None:
     changed = derived.chart_change(rules) if "basic" in names else ""
     if not changed:
         return None
-    path = derived.basic_path(rules)
     theirs = derived.cached_basic(rules)
+    label = derived.nz_chart_words(rules, theirs)
+    if label is None:
+        return None
     if theirs is not None:
-        if derived.nz_chart_fits(rules, theirs):
-            return None
         return (f"bjsim: strategy basic is the NZ rules' chart, and the one derived for these "
-                f"rules ({changed}) differs: --strategy {path} plays it",
-                f"basic is the NZ rules' chart; the one derived for these rules ({changed}) "
-                "differs")
+                f"rules ({changed}) differs: --strategy {derived.basic_path(rules)} plays it",
+                label)
     return (f"bjsim: strategy basic is the NZ rules' chart; these rules ({changed}) may call for "
             "another: bjsim strategy generate with the same --rules/--set and -o FILE writes "
-            "theirs, for --strategy FILE (exact and compare use theirs)",
-            f"basic is the NZ rules' chart; these rules ({changed}) may call for another")
+            "theirs, for --strategy FILE (exact and compare use theirs)", label)
 
 
 def _chart_label(rules, names, quiet: bool) -> str | None:
@@ -1005,10 +1003,9 @@ def remove_temporary() -> None:
 
 
 def _derived_note(rules) -> str:
-    from simulator.derived import chart_change
+    from simulator.derived import derived_words
 
-    return (f"the exact analyzer's for {chart_change(rules)}; the shipped basic is the NZ rules' "
-            "chart")
+    return derived_words(rules)
 
 
 def _default_strategies(rules, quiet: bool, boxes: int) -> tuple[list, list, str | None]:

@@ -479,8 +479,8 @@ def statistics(payload, games, exact: list | None = None) -> dict:
                                   game.strategies)
         row = {"game": game, "summary": summary, "difference": diffs[g],
                "pairing": None if g == 0 else pairing_note(games[0], game)}
-        identical = g > 0 and (row["pairing"] == IDENTICAL or all(  # the same on every shoe
-            same_game(games[0], game, k) for k in ("house_edge", "super_sevens")))
+        same = {k: g > 0 and same_game(games[0], game, k) for k in PAYS}  # on every shoe
+        identical = g > 0 and (row["pairing"] == IDENTICAL or all(same.values()))
         if g > 0 and diffs[g]["house_edge"]["se"] == 0 and diffs[g]["house_edge"]["mean"] == 0:
             row["pairing"] = ("plays identically to the baseline: the same cards and decisions"
                               if identical else "played identically to the baseline in these "
@@ -493,12 +493,12 @@ def statistics(payload, games, exact: list | None = None) -> dict:
             few = _few_blocks(int(payload[-2]))
             few = None if identical else few  # (exactly 0 however few the blocks)
             _add_figures(diffs[g], summary, base["summary"], (base, row), ex, games[0], game,
-                         few)
+                         same, few)
             for d in diffs[g].get("by_strategy") or []:
                 mine, theirs = (_strategy_entry(r["summary"], d) for r in (row, base))
                 ex_k = None if ex is None else tuple(_strategy_entry(e, d) for e in ex)
                 if mine is not None and theirs is not None:
-                    _add_figures(d, mine, theirs, (base, row), ex_k, games[0], game, few)
+                    _add_figures(d, mine, theirs, (base, row), ex_k, games[0], game, same, few)
         rows.append(row)
     return {"rows": rows, "rounds": int(payload[L.T_ROUNDS]), "blocks": int(payload[-2])}
 
@@ -519,12 +519,13 @@ def _few_blocks(blocks: int) -> str | None:
             "(more rounds, or a smaller --pair-rounds)")
 
 
-def _add_figures(diff: dict, fig: dict, fig0: dict, rows: tuple, ex, base, game,
+def _add_figures(diff: dict, fig: dict, fig0: dict, rows: tuple, ex, base, game, same: dict,
                  few=None) -> None:
     """Beside each paired difference in ``diff`` (of the game's figures ``fig``, the baseline's
     ``fig0``): the independent runs' se and what pairing saves (`_add_independent`), the exact
     difference and z (``ex``: the game's and the baseline's exact figures, or None), and no
-    interval where it rests on a withheld one or on ``few`` blocks (`_withhold`)."""
+    interval where it rests on a withheld one or on ``few`` blocks (`_withhold`; ``same``:
+    `same_game` by figure)."""
     for key in ("house_edge", "super_sevens"):
         d = diff[key]
         if d is None:
@@ -536,7 +537,7 @@ def _add_figures(diff: dict, fig: dict, fig0: dict, rows: tuple, ex, base, game,
             d |= {"exact_scope": None, "exact": None, "z": None}
         _withhold(d, [f"{r['game'].label}: {f[key]['interval_note']}"
                       for r, f in zip(rows, (fig0, fig), strict=True)
-                      if f[key].get("interval_note")], same_game(base, game, key), few)
+                      if f[key].get("interval_note")], same[key], few)
 
 
 # The rule keys that pay a figure's wagers and change nothing else: a game that changes only

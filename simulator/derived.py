@@ -82,6 +82,33 @@ def rules_basic(rules, theirs=None):
     return dataclasses.replace(theirs, name=DERIVED_BASIC)
 
 
+def derived_words(rules) -> str:
+    """What every output says beside the strategy derived for ``rules`` (``strategy_note``)."""
+    return (f"the exact analyzer's for {chart_change(rules)}; the shipped basic is the NZ rules' "
+            "chart")
+
+
+def nz_chart_words(rules, theirs=None) -> str | None:
+    """What every output says beside the shipped ``basic`` played under ``rules``: None where no
+    chart key differs or the chart derived for them (``theirs``, if derived) is the NZ one;
+    else that it is the NZ rules' chart, and the derived one differs (or, not derived yet, may)."""
+    changed = chart_change(rules)
+    if not changed or theirs is not None and nz_chart_fits(rules, theirs):
+        return None
+    if theirs is None:
+        return f"basic is the NZ rules' chart; these rules ({changed}) may call for another"
+    return f"basic is the NZ rules' chart; the one derived for these rules ({changed}) differs"
+
+
+def strategy_note(rules, name: str) -> str | None:
+    """The words beside strategy ``name`` played under ``rules`` (``run.strategy_note``): the
+    derived one's rules (`derived_words`), or for the shipped ``basic`` `nz_chart_words` by the
+    cached chart; else None."""
+    if name == DERIVED_BASIC:
+        return derived_words(rules)
+    return nz_chart_words(rules, cached_basic(rules)) if name == "basic" else None
+
+
 def rules_key(rules) -> str:
     """16 hex digits of SHA-256 over the bjsim version, the analyzer's source and every rule-set
     key the exact analyzer reads (all but `UNSEEN`)."""

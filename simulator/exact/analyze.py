@@ -439,16 +439,19 @@ def _describe(rules, with_super_sevens=False, insurance=False, worth=(False, Fal
                  f"{rules.super_sevens_bet:g} times it.")
     else:
         text += " Sevens row: the pair table's 7,7 play (main wager only)."
-    if insurance and worth == (False, False):
-        text += " Takes insurance and even money (a losing bet, to measure its cost)."
-    elif insurance:
-        text += " Takes insurance and even money every time (to measure them)."
-    else:  # each where it gains: a low blackjack pay, a high insurance pay
-        text += {(False, False): " No insurance, no even money.",
-                 (True, True): " Takes insurance and even money (each gains here).",
-                 (True, False): " Takes insurance (it gains here); no even money.",
-                 (False, True): " Takes even money (it gains here); no insurance."}[worth]
-    return text
+    key = ("taker" if worth == (False, False) else "every") if insurance else worth
+    return text + " " + INSURANCE_WORDS[key] + "."
+
+
+# A generated strategy's words on insurance and even money (`_describe`): the insurance-taker's
+# where they lose, or where one gains; else each taken where it gains (`worth_taking`).
+INSURANCE_WORDS = {
+    "taker": "Takes insurance and even money (a losing bet, to measure its cost)",
+    "every": "Takes insurance and even money every time (to measure them)",
+    (False, False): "No insurance, no even money",
+    (True, True): "Takes insurance and even money (each gains here)",
+    (True, False): "Takes insurance (it gains here); no even money",
+    (False, True): "Takes even money (it gains here); no insurance"}
 
 
 def analyze(rules, strategy=None, optimal: bool = False) -> dict:
