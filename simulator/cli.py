@@ -1445,10 +1445,10 @@ def rules_show(rules_path, overrides, boxes, super_sevens, fmt, output):
 def rules_check(files):
     """Check rule files and variant files: 'ok' for each good one, else its problems.
 
-    A bad rule file's problems are all listed, one line each: every key's wrong type or value
-    and every unknown key in the file's order, then every combination the good keys cannot make
-    together; a bad variant file's the first. A shipped rule set may be named as --rules takes it
-    (nz1994-8deck). A variant file (bjsim compare --variant) is checked against the baseline it
+    A bad file's problems are all listed, one line each: every key's wrong type or value and
+    every unknown key in the file's order, then every combination the good keys cannot make
+    together (a variant file's changes over its baseline). A shipped rule set may be named as
+    --rules takes it (nz1994-8deck). A variant file (bjsim compare --variant) is checked against the baseline it
     names (else the NZ rule set): its changes, and the strategy it names. Exit code 2 if any file
     has a problem (a folder, or a missing file, is one).
 
@@ -1475,19 +1475,16 @@ def rules_check(files):
             if path and not os.path.exists(path):
                 raise RuleError(variants.no_such_rule_or_variant_file(path))
             if os.path.isfile(path) and variants.is_variant_file(read_toml(path, "rule")):
-                named = variants.baseline_of(path)
-                if named is not None and not named.is_file():
-                    raise ValueError(f"{path}: key 'variant.baseline' names {named}: no such "
-                                     "rule file")
-                base, _ = load_rule_file(named)  # (None: the NZ rule set)
-                v = variants.from_file(base, path)
-                said = (f"a variant of {shown_rule_file(None if named is None else str(named))}"
-                        f": {', '.join(v.changes) or 'no change'}")
-                problems = []
+                problems = variants.variant_file_problems(path)  # every one, a line each
+                if not problems:
+                    named = variants.baseline_of(path)
+                    v = variants.from_file(load_rule_file(named)[0], path)
+                    said = (f"a variant of {shown_rule_file(None if named is None else str(named))}"
+                            f": {', '.join(v.changes) or 'no change'}")
             else:
                 problems = rule_file_problems(path)  # every one, a line each
         except ValueError as err:
-            problems = [str(err)]  # a variant file's first problem
+            problems = [str(err)]  # a file that cannot be read
         for line in problems:
             click.echo(f"Error: {_one_line(line)}", err=True)
         if problems:

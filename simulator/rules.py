@@ -637,30 +637,37 @@ def rule_file_problems(path) -> list[str]:
         return first
     if isinstance(data.get("variant"), dict):
         return first
-    problems, good, bad = [], {}, set()
     try:
-        for key, value in data.items():
-            try:
-                if key == "meta":
-                    _check_meta(value, source)
-                    for mkey, mvalue in value.items():
-                        try:
-                            _check_meta_key(mkey, mvalue, source)
-                        except RuleError as err:
-                            problems.append(str(err))
-                elif key not in KIND:
-                    raise unknown_key(key, source, KEYS + ("meta",))
-                else:
-                    value = _check_type(key, value, source)
-                    _check_value(key, value, source)
-                    good[key] = value
-            except RuleError as err:
-                problems.append(str(err))
-                bad.add(key)
+        return dict_problems(data, source) or first
     except RecursionError:  # a value nested too deeply to print: the file's one line says so
         return first
-    problems += [c.message for c in _clashes(Rules(**good), source) if not bad & set(c.keys)]
-    return problems or first
+
+
+def dict_problems(data: dict, source: str, base: dict | None = None) -> list[str]:
+    """Every problem of a rule set's ``data`` (`rule_file_problems`), each key over ``base``
+    (a rule set's keys; default the NZ set's): each key's own problem in ``data``'s order, then
+    each combination the good keys cannot make (`_clashes`)."""
+    problems, good, bad = [], dict(base or {}), set()
+    for key, value in data.items():
+        try:
+            if key == "meta":
+                _check_meta(value, source)
+                for mkey, mvalue in value.items():
+                    try:
+                        _check_meta_key(mkey, mvalue, source)
+                    except RuleError as err:
+                        problems.append(str(err))
+            elif key not in KIND:
+                raise unknown_key(key, source, KEYS + ("meta",))
+            else:
+                value = _check_type(key, value, source)
+                _check_value(key, value, source)
+                good[key] = value
+        except RuleError as err:
+            problems.append(str(err))
+            bad.add(key)
+    return problems + [c.message for c in _clashes(Rules(**good), source)
+                       if not bad & set(c.keys)]  # fmt: skip
 
 
 def shipped_rule_file(path) -> str:

@@ -27,6 +27,7 @@ from simulator.rules import (
     DEFAULT_RULES_PATH,
     KIND,
     RuleError,
+    dict_problems,
     load_rule_file,
     parse_overrides,
     read_text,
@@ -139,41 +140,71 @@ def is_variant_file(data: dict) -> bool:
     return "variant" in data or "changes" in data
 
 
-def read_variant_file(path) -> dict:
+def read_variant_file(path, problems: list | None = None) -> dict:
     """The checked ``[variant]`` table of a variant file with its ``changes`` (a dict) and its
-    ``baseline`` resolved to a path; None-valued ``baseline`` means the NZ rule set."""
+    ``baseline`` resolved to a path; None-valued ``baseline`` means the NZ rule set. A problem
+    raises `RuleError`, or with ``problems`` is added to it (the changes' unknown keys left out)
+    where the rest can still be read."""
     path = _path(path)
     data = _read_toml(path)
     src = str(path)
+
+    def bad(message: str) -> None:
+        if problems is None:
+            raise RuleError(message)
+        problems.append(message)
+
     for key in data:
         if key not in ("variant", "changes"):
-            raise RuleError(f"{src}: key '{key}' is not allowed at the top of a variant file: "
-                            "allowed [variant] and [changes]")
+            bad(f"{src}: key '{key}' is not allowed at the top of a variant file: "
+                "allowed [variant] and [changes]")
     head = data.get("variant", {})
     changes = data.get("changes", {})
     if not isinstance(head, dict) or not isinstance(changes, dict):
         raise RuleError(f"{src}: [variant] and [changes] must be tables")
     for key, value in head.items():
         if key not in VARIANT_KEYS:
-            raise RuleError(f"{src}: key 'variant.{key}' is not allowed: allowed "
-                            + ", ".join(VARIANT_KEYS))
-        if not isinstance(value, str):
-            raise RuleError(f"{src}: key 'variant.{key}' must be a string")
-        if key == "name" and (not value.strip() or not value.isprintable()):
-            raise RuleError(f"{src}: key 'variant.name' = {value!r}: allowed a label of "
-                            "printable characters, not empty (it names the variant's row)")
+            bad(f"{src}: key 'variant.{key}' is not allowed: allowed " + ", ".join(VARIANT_KEYS))
+        elif not isinstance(value, str):
+            bad(f"{src}: key 'variant.{key}' must be a string")
+        elif key == "name" and (not value.strip() or not value.isprintable()):
+            bad(f"{src}: key 'variant.name' = {value!r}: allowed a label of printable "
+                "characters, not empty (it names the variant's row)")
     for key in changes:
         if key not in KIND:
-            raise unknown_key(key, src, where=" in [changes] (not a rule-set key)")
+            bad(str(unknown_key(key, src, where=" in [changes] (not a rule-set key)")))
     if not changes and "strategy" not in head:
-        raise RuleError(f"{src}: a variant file needs [changes] or variant.strategy")
-    out = dict(head)
-    out["changes"] = changes
-    out["baseline"] = (path.parent / head["baseline"]).resolve() if "baseline" in head else None
-    if "strategy" in head and looks_like_path(head["strategy"]):  # a file: beside this one
-        out["strategy"] = str(path.parent / head["strategy"])
+        bad(f"{src}: a variant file needs [changes] or variant.strategy")
+    out = {k: v for k, v in head.items() if k in VARIANT_KEYS and isinstance(v, str)}
+    out["changes"] = {k: v for k, v in changes.items() if k in KIND}
+    out["baseline"] = (path.parent / out["baseline"]).resolve() if "baseline" in out else None
+    if "strategy" in out and looks_like_path(out["strategy"]):  # a file: beside this one
+        out["strategy"] = str(path.parent / out["strategy"])
     out.setdefault("name", path.stem)
     return out
+
+
+def variant_file_problems(path) -> list[str]:
+    """Every problem of a variant file, one line each (empty: it loads), for ``bjsim rules
+    check``: its own keys', then its changes' over its baseline (`rules.dict_problems`), then
+    its strategy's; a file that cannot be read, or a baseline that cannot, has its one line."""
+    problems: list[str] = []
+    try:
+        v = read_variant_file(path, problems)
+        if v["baseline"] is not None and not v["baseline"].is_file():
+            raise RuleError(f"{path}: key 'variant.baseline' names {v['baseline']}: no such "
+                            "rule file")
+        base, _ = load_rule_file(v["baseline"])
+    except (RuleError, RecursionError) as err:
+        return problems + [str(err) if isinstance(err, RuleError) else
+                           f"{path}: nested too deeply to be a variant file"]
+    problems += dict_problems(v["changes"], f"{path} [changes]", rules_dict(base))
+    if v.get("strategy"):
+        try:
+            load_strategy(v["strategy"])
+        except ValueError as err:
+            problems.append(f"{path}: key 'strategy' = {v['strategy']!r}: {err}")
+    return problems
 
 
 def baseline_of(path) -> Path | None:

@@ -804,3 +804,32 @@ def test_a_file_output_the_system_refuses_fails_before_the_run(monkeypatch, tmp_
     assert path in line and "cannot write" in line, line
     assert "Traceback" not in result.output
     assert not os.path.exists(path) and not os.path.exists(path + ".png")
+
+
+def test_rules_check_gives_every_problem_of_a_variant_file(tmp_path):
+    # It gave a variant file's first problem only: a casino's draft with three mistakes needed
+    # three runs to find them.
+    base = tmp_path / "base.toml"
+    base.write_text("max_hands = 2\n")
+    path = tmp_path / "v.toml"
+    path.write_text('[variant]\nname = "x"\nbaseline = "base.toml"\ncolour = "red"\n'
+                    'strategy = "basik"\n[changes]\ndecks = 9\nh17 = true\nresplit_aces = true\n')
+    result = CliRunner().invoke(cli, ["rules", "check", str(path), "variants/h17"])
+    assert result.exit_code == 2
+    lines = result.stderr.strip().splitlines()
+    said = ["key 'variant.colour' is not allowed", "unknown key 'h17' in [changes]",
+            "[changes]: key 'decks' = 9 is out of range",
+            # a clash with the baseline's own key, as the variant would meet it
+            "[changes]: key 'resplit_aces' = true needs at least 3 hands per box, but "
+            "'max_hands' = 2", "key 'strategy' = 'basik': unknown strategy"]
+    assert len(lines) == len(said) and all(ln.startswith("Error: ") for ln in lines), lines
+    for line, words in zip(lines, said, strict=True):
+        assert words in line, (words, line)
+    assert result.stdout.endswith("h17.toml: ok (a variant of configs/nz1994.toml: "
+                                  "dealer_hits_soft_17=true)\n")
+    (line,) = CliRunner().invoke(cli, ["rules", "check", str(tmp_path / "nope.toml")]
+                                 ).stderr.strip().splitlines()
+    path.write_text('[variant]\nbaseline = "gone.toml"\nname = 3\n[changes]\ndecks = 9\n')
+    lines = CliRunner().invoke(cli, ["rules", "check", str(path)]).stderr.strip().splitlines()
+    assert len(lines) == 2 and "'variant.name' must be a string" in lines[0], lines
+    assert "key 'variant.baseline' names" in lines[1] and "no such rule file" in lines[1]
