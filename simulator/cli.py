@@ -1448,9 +1448,9 @@ def rules_check(files):
     A bad file's problems are all listed, one line each: every key's wrong type or value and
     every unknown key in the file's order, then every combination the good keys cannot make
     together (a variant file's changes over its baseline). A shipped rule set may be named as
-    --rules takes it (nz1994-8deck). A variant file (bjsim compare --variant) is checked against the baseline it
-    names (else the NZ rule set): its changes, and the strategy it names. Exit code 2 if any file
-    has a problem (a folder, or a missing file, is one).
+    --rules takes it (nz1994-8deck). A variant file (bjsim compare --variant) is checked against
+    the baseline it names (else the NZ rule set): its changes, and the strategy it names. Exit
+    code 2 if any file has a problem (a folder, or a missing file, is one).
 
     \b
     Examples:

@@ -48,7 +48,8 @@ VARIANT_KEYS = ("name", "description", "baseline", "strategy")
 @dataclass(frozen=True)
 class Variant:
     """One variant as asked for: ``rules`` (the baseline's with ``changes`` applied) and, for a
-    strategy variant, ``strategy`` (a shipped name or file; None: the default strategy)."""
+    strategy variant, ``strategy`` (a shipped name or file; None: the default strategy);
+    ``sets``: the rule keys it sets, whether or not they differ from the baseline's."""
 
     label: str
     rules: object
@@ -56,6 +57,7 @@ class Variant:
     source: str
     strategy: str | None = None
     description: str = ""
+    sets: tuple[str, ...] = ()
 
 
 def _fmt_value(value) -> str:
@@ -109,7 +111,7 @@ def from_vary(base, text: str) -> Variant:
     """The variant of ``--vary KEY=VALUE[,KEY=VALUE...]``, labelled by `vary_label`."""
     values = vary_values(text)  # (read once: its label and its rules)
     rules = validate(base.replace(**values), f"--vary {text}")
-    return Variant(_label(values), rules, changes_of(base, rules), "--vary")
+    return Variant(_label(values), rules, changes_of(base, rules), "--vary", sets=tuple(values))
 
 
 def from_strategy(base, name: str) -> Variant:
@@ -223,7 +225,7 @@ def from_file(base, path) -> Variant:
     if not is_variant_file(data):
         rules, meta = load_rule_file(path)
         return Variant(meta.get("name") or path.stem, rules, changes_of(base, rules), str(path),
-                       description=meta.get("description", ""))
+                       description=meta.get("description", ""), sets=tuple(KIND))
     v = read_variant_file(path)
     rules, _ = rules_from_dict({**rules_dict(base), **v["changes"]}, f"{path} [changes]")
     changes = changes_of(base, rules)
@@ -234,7 +236,7 @@ def from_file(base, path) -> Variant:
             raise RuleError(f"{path}: key 'strategy' = {v['strategy']!r}: {err}") from None
         changes += (f"strategy={v['strategy']}",)
     return Variant(v["name"], rules, changes, str(path), v.get("strategy"),
-                   v.get("description", ""))
+                   v.get("description", ""), tuple(v["changes"]))
 
 
 def twice(vary, files, strategies) -> str | None:

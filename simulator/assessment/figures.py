@@ -46,7 +46,6 @@ from simulator.report import SS_LINE_TEXT, document, sevens_convention
 from simulator.rules import (
     DECLARATIONS,
     DEFAULT_RULES_PATH,
-    KEYS,
     Rules,
     describe,
     origin,
@@ -55,7 +54,7 @@ from simulator.rules import (
 )
 from simulator.strategy import list_strategies, load_strategy, strategy_path
 from simulator.tally import Z95
-from simulator.variants import changes_of, is_variant_file, read_variant_file
+from simulator.variants import changes_of
 
 ROUND_COUNTS = (100, 1_000, 10_000, 100_000)  # the volatility table's columns
 CONFIDENCES = (0.90, 0.95, 0.99)
@@ -768,9 +767,7 @@ def _in_rule_set(game: dict, variant, rules) -> dict:
     the table does against the NZ game; its ``changes`` say so, with the NZ value."""
     if game["changes"] or variant is None or variant.strategy:
         return {"in_rule_set": False, "nz_departure": []}
-    path = Path(variant.source)
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
-    keys = set(read_variant_file(path)["changes"]) if is_variant_file(data) else set(KEYS)
+    keys = set(variant.sets)
     nz = nz_game(rules)
     ours = [c for c in changes_of(nz, rules) if c.split("=", 1)[0] in keys]
     theirs = [c for c in changes_of(rules, nz) if c.split("=", 1)[0] in keys]
