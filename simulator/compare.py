@@ -723,7 +723,7 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
                        plan.seed, plan.rounds, plan.chunk_rounds, plan.pair_rounds,
                        paired_slots(plan.games))
     bar, compiling = run.compile_then_bar(
-        job, not state.finished and plan.scheduler is None, quiet,
+        job, state.finished, plan.scheduler, quiet,
         total=None if plan.precision is not None else plan.rounds, initial=resumed,
         desc=f"compare {len(plan.games)} games")
     partial = compiling  # stopped while compiling: no chunk played, no bar drawn

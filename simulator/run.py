@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simulator import __version__, checkpoint, chunks, engine, stops, tally
+from simulator import __version__, checkpoint, chunks, distributed, engine, stops, tally
 from simulator import layout as L
 from simulator.rules import Rules, rules_dict
 
@@ -155,17 +155,23 @@ def _checkpoint_writer(plan: Plan, state: engine.RunState):
     return open_checkpoint(plan.checkpoint, plan.resume, ident, state, plan.command)
 
 
-def compile_then_bar(job, needed: bool, quiet: bool, **options) -> tuple:
-    """A first run's compile (``job.warm()``, where ``needed``: not for a finished run, nor on a
-    cluster, which compiles its own), before the bar and the clock start; then the run's
-    progress bar (tqdm on stderr, ``options`` its total, initial and desc), none drawn when
-    ``quiet`` or when Ctrl-C stopped the compile. Returns ``(bar, stopped_compiling)``."""
+def compile_then_bar(job, finished: bool, scheduler: str | None, quiet: bool,
+                     **options) -> tuple:
+    """A first run's compile (``job.warm()``; not for a ``finished`` run, nor on a ``scheduler``'s
+    cluster, which compiles its own: stderr says the cluster is awaited), before the bar and the
+    clock start; then the run's progress bar (tqdm on stderr, ``options`` its total, initial and
+    desc), none drawn when ``quiet`` or when Ctrl-C stopped the compile. Returns ``(bar,
+    stopped_compiling)``."""
     from tqdm import tqdm
 
     compiling = False
     try:
-        if needed:
+        if not finished and scheduler is None:
             job.warm()
+        elif not finished and not quiet:  # (the bar waits at 0% meanwhile)
+            print("bjsim: starting a local Dask cluster" if scheduler == "local" else
+                  f"bjsim: connecting to the Dask scheduler at {scheduler} (at most "
+                  f"{distributed.CONNECT_TIMEOUT})", file=sys.stderr, flush=True)
     except KeyboardInterrupt:
         compiling = True  # no chunk played: the caller says 'interrupted while compiling'
     bar = tqdm(unit="round", unit_scale=True, file=sys.stderr, disable=quiet or compiling,
@@ -291,7 +297,7 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
     bar, compiling = compile_then_bar(
         job or chunks.PlayChunk(plan.rules.to_params(), engine.stack_tables(
             plan.rules, list(plan.strategies)), plan.seed, plan.rounds, plan.chunk_rounds),
-        not state.finished and plan.scheduler is None, quiet,
+        state.finished, plan.scheduler, quiet,
         total=None if plan.precision is not None else plan.rounds, initial=resumed, desc="bjsim")
     partial = compiling  # stopped while compiling: no chunk played, no bar drawn
     start = time.perf_counter()

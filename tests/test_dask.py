@@ -113,6 +113,12 @@ def test_unreachable_scheduler_is_one_line(monkeypatch):
     assert r.exit_code == 2, r.output
     last = [ln for ln in r.stderr.splitlines() if ln.strip()][-1]
     assert last.startswith("Error: --scheduler tcp://127.0.0.1:9: cannot connect")
+    assert "connecting" not in r.stderr  # (-q)
+    # without -q the bar sat at 0% for the whole wait, with no word of what it waited for
+    loud = run_cli("simulate", *[a for a in RUN if a != "-q"], "--scheduler", "tcp://127.0.0.1:9")
+    assert loud.exit_code == 2
+    assert loud.stderr.startswith("bjsim: connecting to the Dask scheduler at tcp://127.0.0.1:9 "
+                                  "(at most 1s)\n")
 
 
 @contextlib.contextmanager
