@@ -931,9 +931,18 @@ def _nz_chart_note(rules, names) -> tuple[str, str] | None:
             "theirs, for --strategy FILE (exact and compare use theirs)", label)
 
 
-def _chart_label(rules, names, quiet: bool) -> str | None:
+def _chart_label(rules, names, quiet: bool, derive: bool = False) -> str | None:
     """`_nz_chart_note`'s note said on stderr (unless ``quiet``); its words for beside the
-    strategy, or None."""
+    strategy, or None. ``derive``: the rules' own chart derived first if not yet (a few seconds,
+    where the command's own work takes as long), so that the note says whether it differs."""
+    from simulator import derived
+
+    if derive and "basic" in names and derived.chart_change(rules) and \
+            derived.cached_basic(rules) is None:
+        if not quiet:
+            click.echo("bjsim: deriving the basic strategy for these rules, to compare with "
+                       "basic (exact analyzer, a few seconds; then cached)", err=True)
+        derived.basic_for(rules)
     note, label = _nz_chart_note(rules, names) or (None, None)
     if note is not None and not quiet:
         click.echo(note, err=True)
@@ -1787,7 +1796,7 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
         fig = fig | {"strategy": rules_basic(rules, theirs).name}
         note = None
     else:  # the shipped basic under rules that may call for another chart: said, as simulate
-        note = _chart_label(rules, [label], quiet)
+        note = _chart_label(rules, [label], quiet, derive=True)
         fig = fig | {"strategy": label if note is None else f"{label} ({note})"}
     run_meta = source | {"strategy": label or fig["strategy"], "strategy_note": note,
                          "seed": None, "partial": False}
@@ -2101,7 +2110,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     if not given:
         strategy_name = _basic_of(rules, quiet)
     else:
-        _chart_label(rules, [strategy_name], quiet)
+        _chart_label(rules, [strategy_name], quiet, derive=True)
     spec = Spec(rules, strategy=strategy_name, strategy_given=given, rules_file=rules_path,
                 rules_name=file_meta.get("name"), overrides=tuple(sets),
                 rounds=max_rounds if precision is not None else rounds, precision=precision,

@@ -465,3 +465,19 @@ def test_the_shipped_basic_under_other_rules_is_said_to_be_the_nz_chart():
         doc["run"]["strategy_note"]
     assert json.loads(run("exact", "--strategy", "basic", "-q", "-f", "json").stdout)[
         "run"]["strategy_note"] is None  # the NZ rules: their own chart
+
+
+def test_the_shipped_basic_under_rules_not_yet_derived_is_compared_with_theirs(tmp_path,
+                                                                               monkeypatch):
+    # With the rules' chart not yet derived, exact said "these rules may call for another",
+    # where it takes a few seconds more to say whether they do.
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(tmp_path))
+    args = ("exact", "--strategy", "basic", "-f", "json")
+    late = run(*args, "--set", "decks=3", "--set", "surrender=late")
+    assert "bjsim: deriving the basic strategy for these rules, to compare with basic" in \
+        late.stderr
+    assert json.loads(late.stdout)["run"]["strategy_note"] == (
+        "basic is the NZ rules' chart; the one derived for these rules (decks=3, "
+        "surrender=late) differs")
+    eight = run(*args, "-q", "--set", "decks=8")  # derived, and the NZ chart: no note
+    assert json.loads(eight.stdout)["run"]["strategy_note"] is None and eight.stderr == ""
