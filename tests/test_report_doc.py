@@ -1652,7 +1652,8 @@ def proposed(tmp_path_factory):
                  "--sample-rounds", "10_000", "--seed", SEED, "--choice", "basic", "--choice",
                  "insurance-taker", "--choice", "mimic-dealer", "--variant", "variants/bj-6-5",
                  "--variant", "variants/h17", "--variant", "variants/dbj-original-and-busted",
-                 "--variant", "variants/no-das", "--variant-rounds", "20_000", "-q", "-o", out)
+                 "--variant", "variants/no-das", "--variant", "variants/surrender-late",
+                 "--variant-rounds", "20_000", "-q", "-o", out)
     assert result.exit_code == 0, result.output
     return out, json.loads((out / "report.json").read_text())
 
@@ -1726,6 +1727,20 @@ def test_variants_a_proposed_table_already_plays_are_marked_in_its_table_and_cha
             "already has, so they change nothing here and are drawn at 0; bj-6-5, h17 are among "
             f"its departures from the NZ game, which cost the player +{cost:.4f}% together "
             "(exact: the summary).") in md
+
+
+def test_a_tables_own_derived_chart_leaves_each_rule_variant_its_own_basic_strategy(proposed):
+    """The report passed its derived chart to compare as a fixed strategy, which every variant
+    then kept: late surrender on this table was worth +0.000% (the chart has no surrender)."""
+    from simulator import derived
+
+    out, data = proposed
+    rows = {r["variant"]: r for r in data["variants"]["rows"]}
+    late = rows["surrender-late"]
+    assert late["strategy"] == derived.DERIVED_BASIC
+    assert late["exact"] < -0.0005 and late["difference"] < 0  # (exact: about -0.08%)
+    assert rows["no-das"]["strategy"] == derived.DERIVED_BASIC
+    assert data["variants"]["baseline"]["strategy"] == derived.DERIVED_BASIC
 
 
 def test_the_rule_effects_chart_marks_and_names_a_variant_in_the_table(tmp_path, monkeypatch):

@@ -715,7 +715,9 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
     label = spec.rules_name or Path(rules_file).stem
     source = rules_file + "".join(f" --set {o}" for o in spec.overrides)
     boxes = spec.rules.boxes
-    base = ((load_strategy(spec.strategy),) * boxes, (_name(spec),) * boxes)
+    # The rules' basic (the report's default) as compare's default: each variant its own rules'
+    base = ((load_strategy(spec.strategy),) * boxes, (_name(spec),) * boxes) if \
+        spec.strategy_given else None
     asked = [variants.from_file(spec.rules, f) for f in files]
     games = cmp.build_games(spec.rules, label, source, base, asked, False, say, spec.workers)
     say(f"exact figures of the {len(games)} games (cached after the first time)")
