@@ -213,10 +213,10 @@ RESUMED = "bjsim.resumed"  # ctx.meta: (options filled from the checkpoint, opti
 
 def _same_files(typed, kept) -> bool:
     """Do the values as given (``typed``) name the files kept, read from this folder?"""
-    pairs = zip(typed, kept, strict=False) if isinstance(typed, list) else [(typed, kept)]
     if isinstance(typed, list) != isinstance(kept, list) or (
             isinstance(typed, list) and len(typed) != len(kept)):
-        return False
+        return False  # (one a list, the other not: a value kept as None, say)
+    pairs = zip(typed, kept, strict=True) if isinstance(typed, list) else [(typed, kept)]
     return all(a == b or isinstance(a, str) and isinstance(b, str) and os.path.isfile(a)
                and os.path.isfile(b) and os.path.samefile(a, b) for a, b in pairs)
 

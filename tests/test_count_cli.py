@@ -517,6 +517,10 @@ def test_a_checkpointed_count_interrupted_and_resumed_is_the_uninterrupted_run(t
     line = is_one_line_error(invoke("count", *TINY, "--plan", "hi-lo-flat", "--checkpoint", ckpt,
                                     "--resume"))
     assert "the counting plan's name is 'hi-lo-1-12' there, 'hi-lo-flat' here" in line, line
+    # a sweep asked on resume (the checkpoint keeps none): a traceback, as zip met None
+    for args in (["--resume", ckpt], ["--checkpoint", ckpt, "--resume"]):
+        line = is_one_line_error(invoke("count", *args, "--penetrations", "0.6"))
+        assert "--checkpoint: not with --penetrations (even one)" in line, line
 
 
 def test_a_wonging_plan_with_boxes_by_count_adds_up():
