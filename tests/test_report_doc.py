@@ -1900,3 +1900,19 @@ def test_the_variant_note_gives_the_cut_card_effect_of_the_baselines_decks(propo
     note = proposed[1]["variants"]["note"]
     assert CUT_CARD_EFFECT not in note and "+0.035% with 4" not in note
     assert f"each game's simulated figure holds {cut_card_words(8)}, in part" in note
+
+
+def test_the_sevens_words_for_one_deck_name_no_pay_it_cannot_deal():
+    """A 1-deck report said "the 500 and 5000 pays of three sevens (lines d and e) need a hit or
+    a double": one deck holds one seven of a suit, so line (e) is never dealt."""
+    from simulator.exact.compare import exact_figures
+
+    for decks, words in ((1, "the 500 pay of three sevens (line d; line e, three of one suit, "
+                              "cannot be dealt from one deck) needs a hit or a double"),
+                         (6, "the 500 and 5000 pays of three sevens (lines d and e) need a hit "
+                             "or a double")):
+        rules = load_rules().replace(decks=decks)
+        fig, _ = exact_figures(rules, load_strategy("basic"))
+        why = figures._sevens(rules, fig, {})["why"]
+        assert words in why, why
+        assert why.count("(") == why.count(")")

@@ -316,7 +316,8 @@ def _wagers(rules, name, res, fig, ins, caveat: str | None = None) -> list[dict]
         out.append(_wager(
             "super_sevens", "Super Sevens", "unit staked", fig["super_sevens"]["ev"],
             "Rule 14: exact enumeration of the box's first card, the dealer's up card, the box's "
-            "second card and, when 7-7 is hit or doubled (14.4), its third card, suits included "
+            "second card and, when 7-7 is hit or doubled (14.3 (d), (e); split, the bet is paid "
+            "at once: 14.4), its third card, suits included "
             "(docs/exact.md step 8), with the strategy's 7-7 play.", s["super_sevens"], name,
             rules, caveat))
         # its SD is exact too (a few big pays make the simulated one rough: 14.15 against 17.14)
@@ -551,8 +552,14 @@ def _sevens(rules, fig, runs: dict) -> dict:
     own_is_published = abs(own_edge - published["house_edge"]) < 1e-12
     peeked = ("which no 7-7 play achieves here (a peeked dealer blackjack ends the round before "
               "the third card)")
-    three = (f"{rules.super_sevens_pays[3]:g} and {rules.super_sevens_pays[4]:g} pays of three "
-             "sevens, lines d and e")
+    d, e = rules.super_sevens_pays[3], rules.super_sevens_pays[4]
+    if rules.decks > 1:  # (the pays of three sevens, in a sentence and in brackets; its verb)
+        three = (f"{d:g} and {e:g} pays of three sevens, lines d and e",
+                 f"{d:g} and {e:g} pays of three sevens (lines d and e)", "need")
+    else:  # one seven of a suit: no (c) or (e)
+        one = "line e, three of one suit, cannot be dealt from one deck"
+        three = (f"{d:g} pay of three sevens, line d ({one})",
+                 f"{d:g} pay of three sevens (line d; {one})", "needs")
     # the two figures compared, each named: the strategy's own and the convention's
     pair = (f"The strategy's own 7-7 play's {100 * own_edge:.3f}% and {fig_word}'s "
             f"{100 * published['house_edge']:.3f}% (a third card always dealt)")
@@ -562,7 +569,7 @@ def _sevens(rules, fig, runs: dict) -> dict:
                "to every 7-7 (a hit or a double), which is what the published convention "
                "assumes. (The bet is settled on the first two cards when 7-7 is split (14.4) "
                "or stood on (lines (b) and (c): no third card), so a strategy that does either "
-               f"gives up part of the {three}.)")
+               f"gives up part of the {three[0]}.)")
     elif abs(own_edge - hit["house_edge"]) < 1e-12:
         why = (f"{pair} differ because {fig_word} assumes the third card is always "
                f"dealt, {peeked}; the strategy's own 7-7 play, a third card to every 7-7, "
@@ -570,8 +577,8 @@ def _sevens(rules, fig, runs: dict) -> dict:
     else:
         why = (f"{pair} differ because the bet is settled on the first two cards when 7-7 is "
                "split (14.4) or stood on (lines (b) and (c): no third card), so the "
-               f"{three.replace(', lines', ' (lines') + ')'} "
-               f"need a hit or a double, while {fig_word} assumes the third card is "
+               f"{three[1]} {three[2]} a hit or a double, while {fig_word} assumes the third "
+               "card is "
                "always dealt, " + ("which is exactly the return when every 7-7 is hit." if same
                                    else peeked + "."))
     return {"rows": rows, "why": why, "side_bets": [f"{b:g}" for b in SIDE_BETS],
