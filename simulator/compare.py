@@ -37,7 +37,7 @@ from simulator.checkpoint import tables_hash, tally_problem
 from simulator.chunks import chunk_size
 from simulator.kernel import machine_for, simulate_blocks
 from simulator.kernel.tables import first_boxes
-from simulator.rules import Rules, rules_dict
+from simulator.rules import KEYS, Rules, no_effect, rules_dict
 from simulator.strategy import load_strategy
 from simulator.variants import changes_of
 
@@ -434,6 +434,10 @@ def same_game(base: Game, game: Game, key: str) -> bool:
         return False
     other = PAYS["super_sevens" if key == "house_edge" else "house_edge"]
     rules = game.rules.replace(**{k: getattr(base.rules, k) for k in other})
+    # a key with no effect in either game (`rules.no_effect`: dealer_blackjack_takes under peek,
+    # whose outcome against a dealer blackjack a table holds but no round reaches) as the base's
+    rules = rules.replace(**{k: getattr(base.rules, k) for k in KEYS
+                             if no_effect(base.rules, k) and no_effect(rules, k)})
     (pb, tb), (pg, tg) = [(r.to_params(), engine.stack_tables(r, list(g.strategies)))
                           for r, g in ((base.rules, base), (rules, game))]
     if any(pb[i] != pg[i] for i in LOOP_PARAMS) or not all(

@@ -804,6 +804,15 @@ def test_a_game_that_played_alike_in_many_blocks_is_not_measured_but_one_that_al
     assert rows[2]["pairing"].startswith("plays identically to the baseline")
     assert C.same_game(games[0], games[2], "house_edge")
     assert not C.same_game(games[0], games[1], "house_edge")
+    # under peek the dealer's blackjack ends the round first: dealer_blackjack_takes is the
+    # same game (it was given '-' and "not reached yet: more rounds", which more never change)
+    peek = NZ.replace(hole_card="peek")
+    base = _game("peek", peek)
+    for dbj in ("all", "original"):
+        assert C.same_game(base, _game(dbj, peek.replace(dealer_blackjack_takes=dbj)),
+                           "house_edge")
+    assert not C.same_game(games[0], _game("all", NZ.replace(dealer_blackjack_takes="all")),
+                           "house_edge")
 
 
 def test_a_variant_keeps_a_baseline_strategy_other_than_basic():
