@@ -260,37 +260,44 @@ def cut_card_note(stats: dict) -> str | None:
 MANY_VARIANTS = 5  # more variants than this: the note on many comparisons
 
 
-def _intervals(stats: dict, zero: bool = False) -> int:
-    """How many 95% intervals of a difference the tables show: each variant's house edge, its
-    Super Sevens where the tables show it (`_sections`, `_shown`), and each strategy's; not one
-    of a game played identically to the baseline (se 0: it cannot miss), or with ``zero`` only
-    those."""
-    keys = [key for key, _ in _sections(stats)]
-    n = 0
+def _intervals(stats: dict, zero: bool = False) -> dict:
+    """How many 95% intervals of a difference each table shows (by key): each variant's house
+    edge, its Super Sevens where the tables show it (`_sections`, `_shown`), and each
+    strategy's; not one of a game played identically to the baseline (se 0: it cannot miss),
+    or with ``zero`` only those."""
+    n = {key: 0 for key, _ in _sections(stats)}
     for row in stats["rows"][1:]:
         diff = row["difference"] or {}
-        for key in keys:
+        for key in n:
             if not _shown(stats, key, row["game"]):
                 continue
-            n += sum((d.get(key) or {}).get("ci95_low") is not None and bool(d[key]["se"]) != zero
-                     for d in [diff, *(diff.get("by_strategy") or [])])
+            n[key] += sum((d.get(key) or {}).get("ci95_low") is not None
+                          and bool(d[key]["se"]) != zero
+                          for d in [diff, *(diff.get("by_strategy") or [])])
     return n
+
+
+def _in_tables(n: dict) -> str:
+    """``n`` (`_intervals`) in words by table, where there are two."""
+    words = {"house_edge": "of the house edge", "super_sevens": "of Super Sevens"}
+    return "" if sum(v > 0 for v in n.values()) < 2 else " (" + ", ".join(
+        f"{v} {words[k]}" for k, v in n.items() if v) + ")"
 
 
 def multiple_note(stats: dict) -> str | None:
     """With more than `MANY_VARIANTS` variants, how many of the intervals (and z-scores) are
     expected to miss by chance alone, one in 20 at 95%; else None."""
     variants = len(stats["rows"]) - 1
-    n = _intervals(stats)
+    by_table, zeros = _intervals(stats), _intervals(stats, zero=True)
+    n, same = sum(by_table.values()), sum(zeros.values())
     if variants <= MANY_VARIANTS or not n:
         return None
     exact = "exact" in stats["rows"][0]
-    same = _intervals(stats, zero=True)
+    tables = " in the tables" if len(by_table) > 1 else ""
+    n_text = f"{n} differences with a 95% interval{tables}{_in_tables(by_table)}"
     if same:  # (shown as +0.000% to +0.000%: every round played as in the baseline)
-        n_text = (f"{n} differences with a 95% interval (and {same} of a game that played every "
-                  "round as the baseline did: exactly 0, they cannot miss)")
-    else:
-        n_text = f"{n} differences with a 95% interval"
+        n_text += (f", and {same} of a game that plays every round as the baseline does"
+                   f"{_in_tables(zeros)}: exactly 0, they cannot miss")
     return (f"Many comparisons: {variants} variants, {n_text}; "
             f"each misses its true value one time in 20 by chance, so about {n / 20:g} of "
             "them are expected to miss with nothing wrong" + (

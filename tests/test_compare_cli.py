@@ -388,9 +388,18 @@ def test_z_of_a_difference_says_it_holds_what_is_left_of_the_cut_card_effect():
 def test_the_intervals_expected_to_miss_are_not_rounded_down(monkeypatch):
     from simulator import compare_report
 
-    monkeypatch.setattr(compare_report, "_intervals", lambda stats, zero=False: 0 if zero else 3)
+    monkeypatch.setattr(compare_report, "_intervals",
+                        lambda stats, zero=False: {"house_edge": 0 if zero else 3})
     note = compare_report.multiple_note({"rows": [{}] * 8})
     assert "so about 0.15 of them are expected to miss" in note  # (it said 0.1)
+    # two tables: each one's count (the report's "23 variants, 27 differences" read as a fault)
+    monkeypatch.setattr(compare_report, "_intervals", lambda stats, zero=False: {
+        "house_edge": 1 if zero else 21, "super_sevens": 1 if zero else 6})
+    note = compare_report.multiple_note({"rows": [{}] * 24})
+    assert note.startswith("Many comparisons: 23 variants, 27 differences with a 95% interval "
+                           "in the tables (21 of the house edge, 6 of Super Sevens), and 2 of a "
+                           "game that plays every round as the baseline does (1 of the house "
+                           "edge, 1 of Super Sevens): exactly 0, they cannot miss; each misses")
 
 
 def test_many_variants_say_how_many_intervals_miss_by_chance():
@@ -402,8 +411,8 @@ def test_many_variants_say_how_many_intervals_miss_by_chance():
     many = ["--vary", "dealer_hits_soft_17=true", "--vary", "double_after_split=false",
             "--vary", "blackjack_pays=1.2", "--vary", "max_hands=2", "--vary",
             "surrender=late", "--vary", "resplit_aces=true", "--vary", "double_on=9-11"]
-    said = ("Many comparisons: 7 variants, 4 differences with a 95% interval (and 2 of a game "
-            "that played every round as the baseline did: exactly 0, they cannot miss); each "
+    said = ("Many comparisons: 7 variants, 4 differences with a 95% interval, and 2 of a game "
+            "that plays every round as the baseline does: exactly 0, they cannot miss; each "
             "misses its true value one time in 20 by chance, so about 0.2 of them are expected "
             "to miss with nothing wrong.")
     for fmt in ("table", "markdown"):
