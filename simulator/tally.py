@@ -422,7 +422,9 @@ def dealer_note(rules, blackjacks: int, rounds: int) -> str:
             "12.4: every box busted, a blackjack paid at once or surrendered), and those rounds "
             "(dealer_not_finished, per round) are not a random sample of rounds, so "
             "dealer_blackjack is not the dealer's chance of a blackjack: dealer blackjacks were "
-            f"seen in {100 * seen:.2f}% (SE {100 * se:.2f}%) of all rounds, and a dealer always "
+            f"seen in {100 * seen:.2f}% (SE {100 * se:.2f}%) of all rounds"
+            + (" (the peek sees every one: this is its chance)" if rules.hole_card == "peek"
+               else "") + ", and a dealer always "
             f"drawing its second card from a full shoe of {int(rules.decks)} "
             f"deck{'s' if int(rules.decks) != 1 else ''} has a blackjack {100 * full:.2f}% of "
             f"the time (2 × {a} aces × {ten} tens / ({n} × {n - 1}))")

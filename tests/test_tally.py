@@ -359,3 +359,14 @@ def test_a_figure_that_rounds_to_zero_is_not_printed_negative():
 
     assert (_pct(-1e-9), _pct(-0.0), _pct(-0.00001), _pct(0.0)) == ("0.000%",) * 2 + (
         "-0.001%", "0.000%")
+
+
+def test_the_dealer_note_says_a_peek_sees_every_dealer_blackjack():
+    # Under peek every dealer blackjack is seen, so the rate per round is the chance; the note
+    # said only that the per-hand rate is not.
+    from simulator.tally import dealer_note
+
+    nz, peek = dealer_note(Rules(), 473, 10_000), dealer_note(Rules(hole_card="peek"), 473, 10_000)
+    assert "seen in 4.73% (SE 0.21%) of all rounds, and a dealer always" in nz
+    assert "seen in 4.73% (SE 0.21%) of all rounds (the peek sees every one: this is its " \
+        "chance), and a dealer always" in peek

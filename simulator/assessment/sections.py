@@ -186,7 +186,7 @@ def summary(data: dict) -> Section:
             f"the strategy's own 7-7 play; simulated {fmt(-ss['simulated'], 'pct3')}"
             f"{_plus_minus(ss, 3)}. "
             # hitting every 7-7 is named only where it is not the convention's figure (a peek)
-            + (f"It is {fmt(hit['super_sevens_house_edge'], 'pct3')} if every 7-7 is hit; "
+            + (f"It is {fmt(hit['super_sevens_house_edge'], 'pct3')} if every 7-7 is hit. "
                if hit and not data["sevens"]["published_equals_hit"] else "")
             + sentence(data["sevens"]["convention_note"]) + ". " + data["sevens"]["why"])
     return Section("summary", "Summary", text)
