@@ -1710,7 +1710,9 @@ def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bo
             save_hands(rules, chart, up, kept[up])
     rows = [r for up in hands.UP_ORDER if up in kept for r in kept[up]]
     name = label or chart.name
-    run_meta = source | {"strategy": name, "seed": None, "partial": False}
+    note = (derived.strategy_note(rules, name) if strat is None else  # (as exact's figures)
+            _chart_label(rules, [name], quiet, derive=True))
+    run_meta = source | {"strategy": name, "strategy_note": note, "seed": None, "partial": False}
     if fmt == "json":
         doc = hands.hands_json(rows, {"bjsim": __version__, "rules": rules_dict(rules),
                                       "run": run_meta}, rules)
@@ -1718,7 +1720,8 @@ def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bo
     if fmt == "csv":
         return hands.hands_frame(rows, run_meta, rules).to_csv(index=False, float_format="%.10g",
                                                        lineterminator="\n")
-    return hands.hands_table(rows, source["rules_name"], name, rules)
+    return hands.hands_table(rows, source["rules_name"], name if note is None else
+                             f"{name} ({note})", rules)
 
 
 def _shoe_keys_set(overrides) -> str:
@@ -1790,15 +1793,15 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
         click.echo(f"bjsim: exact analysis by card removal: {what} valued (some seconds, then "
                    "kept)", err=True)
     fig, theirs = exact_figures(rules, strat)
-    if strat is None:  # named as every command names the rules' basic strategy
-        from simulator.derived import rules_basic
+    if strat is None:  # named as every command names the rules' basic strategy, with its note
+        from simulator.derived import rules_basic, strategy_note
 
-        fig = fig | {"strategy": rules_basic(rules, theirs).name}
-        note = None
+        name = rules_basic(rules, theirs).name
+        note = strategy_note(rules, name)
     else:  # the shipped basic under rules that may call for another chart: said, as simulate
-        note = _chart_label(rules, [label], quiet, derive=True)
-        fig = fig | {"strategy": label if note is None else f"{label} ({note})"}
-    run_meta = source | {"strategy": label or fig["strategy"], "strategy_note": note,
+        name, note = label, _chart_label(rules, [label], quiet, derive=True)
+    fig = fig | {"strategy": name if note is None else f"{name} ({note})"}
+    run_meta = source | {"strategy": name, "strategy_note": note,
                          "seed": None, "partial": False}
     if fmt == "json":
         doc = exact_json(fig, {"version": __version__, "rules": rules_dict(rules),

@@ -481,3 +481,24 @@ def test_the_shipped_basic_under_rules_not_yet_derived_is_compared_with_theirs(t
         "surrender=late) differs")
     eight = run(*args, "-q", "--set", "decks=8")  # derived, and the NZ chart: no note
     assert json.loads(eight.stdout)["run"]["strategy_note"] is None and eight.stderr == ""
+
+
+def test_the_rules_own_basic_and_the_hands_table_carry_the_strategy_note_as_simulate():
+    # exact's default under other rules had no note (simulate's run.strategy_note gives the
+    # rules the chart was derived for), and --hands had no strategy_note key at all.
+    h17 = ("--set", "dealer_hits_soft_17=true", "-q")
+    words = ("the exact analyzer's for dealer_hits_soft_17=true; the shipped basic is the NZ "
+             "rules' chart")
+    doc = json.loads(run("exact", *h17, "-f", "json").stdout)
+    assert doc["run"]["strategy"] == "basic (derived for these rules)"
+    assert doc["run"]["strategy_note"] == words
+    assert f"strategy basic (derived for these rules) ({words})" in run("exact", *h17).stdout
+    hands = json.loads(run("exact", *h17, "--hands", "--up", "A", "-f", "json").stdout)
+    assert hands["run"]["strategy_note"] == words
+    basic = run("exact", *h17[:2], "--hands", "--up", "A", "--strategy", "basic", "-f", "json")
+    assert json.loads(basic.stdout)["run"]["strategy_note"] == (
+        "basic is the NZ rules' chart; the one derived for these rules "
+        "(dealer_hits_soft_17=true) differs")
+    assert "bjsim: strategy basic is the NZ rules' chart" in basic.stderr
+    nz = json.loads(run("exact", "-q", "--hands", "--up", "A", "-f", "json").stdout)
+    assert nz["run"]["strategy_note"] is None
