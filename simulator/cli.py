@@ -1427,7 +1427,8 @@ def rules_show(rules_path, overrides, boxes, super_sevens, fmt, output):
     from simulator.rules import describe, dumps_rules, modified_meta, origin, shown_rule_file
 
     r, meta, changes = _load_rules(rules_path, overrides, boxes, super_sevens)
-    meta = modified_meta(meta, changes) or {}
+    shown = shown_rule_file(rules_path)
+    meta = modified_meta(meta, changes, shown) or {}  # (named as the other commands name it)
     if fmt == "toml":
         text = dumps_rules(r, meta or None)
     elif fmt == "json":
@@ -1436,8 +1437,8 @@ def rules_show(rules_path, overrides, boxes, super_sevens, fmt, output):
         rows = [(a, b, origin(r, b.split(" = ")[0]), c) for a, b, c in describe(r)]
         head = ("rule", "setting", "from", "in words")
         widths = [max(len(row[i]) for row in rows + [head]) for i in range(3)]
-        shown = shown_rule_file(rules_path)
-        title = f"{meta['name']} ({shown})" if meta.get("name") else shown
+        name = meta.get("name") or shown
+        title = name if name.startswith(shown) else f"{name} ({shown})"
         lines = [f"Rule set: {title}", ""]
         lines += ["  ".join(f"{x:<{w}}" for x, w in zip(row[:3], widths, strict=True))
                   + "  " + row[3] for row in [head] + rows]

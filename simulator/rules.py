@@ -914,14 +914,15 @@ def modified_name(name: str, changes) -> str:
     return f"{name} (modified: {', '.join(changes)})" if changes else name
 
 
-def modified_meta(meta: dict | None, changes) -> dict | None:
-    """A rule file's ``[meta]`` after ``changes`` (``KEY=VALUE``): the name says it was modified and
-    the description what changed, so a dumped file does not pass for the original."""
+def modified_meta(meta: dict | None, changes, unnamed: str = "rules") -> dict | None:
+    """A rule file's ``[meta]`` after ``changes`` (``KEY=VALUE``): the name (``unnamed`` where it
+    has none: the file, as every command names it) says it was modified and the description what
+    changed, so a dumped file does not pass for the original."""
     changes = list(changes)
     if not changes:
         return meta
     meta = dict(meta or {})
-    name = meta.get("name") or "rules"
+    name = meta.get("name") or unnamed
     meta["name"] = modified_name(name, changes)
     was = meta.get("description")
     meta["description"] = f"{name} changed by {', '.join(changes)}" + (

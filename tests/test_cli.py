@@ -833,3 +833,18 @@ def test_rules_check_gives_every_problem_of_a_variant_file(tmp_path):
     lines = CliRunner().invoke(cli, ["rules", "check", str(path)]).stderr.strip().splitlines()
     assert len(lines) == 2 and "'variant.name' must be a string" in lines[0], lines
     assert "key 'variant.baseline' names" in lines[1] and "no such rule file" in lines[1]
+
+
+def test_rules_show_names_a_file_without_a_name_as_simulate_does(tmp_path, monkeypatch):
+    # `rules show --rules d4.toml --set decks=2` said "rules (modified: decks=2)" where simulate
+    # and exact say "d4.toml (modified: decks=2)", and its toml kept that name.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "d4.toml").write_text("decks = 4\n")
+    args = ["--rules", "d4.toml", "--set", "decks=2"]
+    out = run("rules", "show", *args).stdout
+    assert out.startswith("Rule set: d4.toml (modified: decks=2)\n")
+    assert 'name = "d4.toml (modified: decks=2)"' in run("rules", "show", *args, "-f",
+                                                          "toml").stdout
+    sim = run("simulate", *args, "-n", "1000", "-q", "-f", "json").stdout
+    assert json.loads(sim)["run"]["rules_name"] == "d4.toml (modified: decks=2)"
+    assert run("rules", "show", "--rules", "d4.toml").stdout.startswith("Rule set: d4.toml\n")
