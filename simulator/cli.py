@@ -1103,11 +1103,17 @@ def _check_resumed_rules(path, resume: bool, kind: str, rules) -> None:
         raise BjsimError(problem)
 
 
-def _check_run_options(ctx, precision, resume, checkpoint_path, scheduler):
-    """The option combinations `simulate` and `compare` refuse; the checked scheduler address."""
+def _check_run_options(ctx, precision, resume, checkpoint_path, scheduler,
+                       least: int | None = None):
+    """The option combinations `simulate` and `compare` refuse; the checked scheduler address.
+    ``least``: the rounds from which a precision target is judged (`simulate`'s), which
+    ``--max-rounds`` must reach."""
 
     if precision is None and _given(ctx, "max_rounds"):
         raise BjsimError("--max-rounds: only with --precision (--rounds sets a fixed run)")
+    if precision is not None and least and ctx.params["max_rounds"] < least:
+        raise BjsimError(f"--max-rounds {ctx.params['max_rounds']:,}: a precision target is judged "
+                         f"from {least:,} rounds on: allowed at least {least:,} with --precision")
     if precision is not None and _given(ctx, "rounds"):
         raise BjsimError(
             "--rounds: not with --precision, which plays until the target is met: cap it with "
@@ -1242,9 +1248,10 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         bjsim simulate --resume run.ckpt                     # the same run carried on
         bjsim simulate --rounds 1e10 --scheduler tcp://10.0.0.5:8786
     """
-    from simulator import run, stops
+    from simulator import engine, run, stops
 
-    scheduler = _check_run_options(ctx, precision, resume, checkpoint_path, scheduler)
+    scheduler = _check_run_options(ctx, precision, resume, checkpoint_path, scheduler,
+                                   engine.MIN_TARGET_ROUNDS)
 
     rules, file_meta, changes = _load_rules(rules_path, overrides, boxes, super_sevens)
     _check_chunk_rounds(rules, chunk_rounds, _run_rounds(precision, rounds, max_rounds))
@@ -1914,10 +1921,11 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     from pathlib import Path
 
     from simulator import compare as cmp
-    from simulator import compare_report, stops, variants
+    from simulator import compare_report, engine, stops, variants
     from simulator.rules import shipped_rule_file, shown_rule_file
 
-    scheduler = _check_run_options(ctx, precision, resume, checkpoint_path, scheduler)
+    scheduler = _check_run_options(ctx, precision, resume, checkpoint_path, scheduler,
+                                   engine.MIN_TARGET_ROUNDS)
     if pair_rounds is not None and pair_rounds > chunk_rounds:
         raise BjsimError(f"--pair-rounds {pair_rounds:,} is larger than --chunk-rounds "
                          f"{chunk_rounds:,}: allowed at most the chunk")
@@ -2081,9 +2089,10 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     """
     import time
 
+    from simulator import engine
     from simulator.assessment import Spec, compute, write_report
 
-    _check_run_options(ctx, precision, False, None, None)
+    _check_run_options(ctx, precision, False, None, None, engine.MIN_TARGET_ROUNDS)
     problem = folder_probe(out_dir)  # before any run, not after it
     if problem is not None:
         raise BjsimError(f"--output {out_dir}: {problem}")

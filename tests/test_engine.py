@@ -219,6 +219,9 @@ def test_cli_precision_reports_a_target_not_met():
         (["--max-rounds", "1000"], ["--max-rounds", "--precision"]),
         (["--precision", "0.01", "--rounds", "1000"], ["--rounds", "--max-rounds"]),
         (["--precision", "0.01", "--max-rounds", "0"], ["--max-rounds"]),
+        # a target is judged from 1,000 rounds on: it said "NOT met" beside a half-width within
+        (["--precision", "0.9", "--max-rounds", "500"],
+         ["--max-rounds 500: a precision target is judged from 1,000 rounds on"]),
         (["--scheduler", "nowhere"], ["--scheduler", "tcp://HOST:PORT"]),
         (["--resume"], ["--resume", "--checkpoint"]),
     ],
