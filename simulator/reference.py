@@ -864,7 +864,7 @@ class _Round:
                 label = f"sevens v {up_label(self.up)}"
                 if code == L.P:
                     if self.split_possible(box, hi):
-                        self.split(box, hi, f"strategy: {label} = P", "14.4")
+                        self.split(box, hi, f"strategy: {label} = P", "11")
                         continue
                     # no split possible (max_hands = 1): the hard table decides
                     table, code, label = self.table_code(box, hi)

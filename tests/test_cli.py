@@ -848,3 +848,14 @@ def test_rules_show_names_a_file_without_a_name_as_simulate_does(tmp_path, monke
     sim = run("simulate", *args, "-n", "1000", "-q", "-f", "json").stdout
     assert json.loads(sim)["run"]["rules_name"] == "d4.toml (modified: decks=2)"
     assert run("rules", "show", "--rules", "d4.toml").stdout.startswith("Rule set: d4.toml\n")
+
+
+def test_replay_cites_rule_11_for_a_7_7_split_and_14_4_for_its_paid_bet(tmp_path):
+    # Under Super Sevens the split itself was cited [14.4], which is the bet's payment only.
+    cards = tmp_path / "s.txt"
+    cards.write_text("7s 6d 7h 3c 9c Td 7c 5c\n")
+    out = run("replay", "--cards", str(cards)).stdout
+    split = next(ln for ln in out.splitlines() if "splits, draws 3c" in ln)
+    assert split.endswith("(strategy: sevens v 6 = P)  [11]"), split
+    paid = next(ln for ln in out.splitlines() if "Super Sevens wins +50" in ln)
+    assert paid.endswith("[14.4]"), paid
