@@ -36,7 +36,7 @@ from simulator import layout as L
 from simulator.checkpoint import tables_hash, tally_problem
 from simulator.chunks import chunk_size
 from simulator.kernel import machine_for, simulate_blocks
-from simulator.kernel.tables import first_boxes
+from simulator.kernel.tables import Builder, first_boxes
 from simulator.rules import KEYS, Rules, no_effect, rules_dict
 from simulator.strategy import load_strategy
 from simulator.variants import changes_of
@@ -423,6 +423,18 @@ LOOP_PARAMS = (L.P_BJ_WIN, L.P_BOXES, L.P_CUT, L.P_DBJ, L.P_DECKS, L.P_DRAW_NO_L
                                                                          L.P_SS_PAY_E + 1))
 
 
+def _sevens_alike(rules, strategies) -> bool:
+    """Whether each of ``strategies`` plays 7-7 under ``rules`` with a Super Sevens bet up (its
+    sevens row, 14.4) as without one (its pair and hard rows), against every up card."""
+    on = rules.replace(super_sevens=True)
+    tables = engine.stack_tables(on, list(strategies))
+    bld = Builder(on.to_params(), tables, first_boxes(tables))
+    late = on.surrender != "none"
+    return all(bld.decide(si, 14, 0, 2, u, pair=7, surrender=late, sevens=True)
+               == bld.decide(si, 14, 0, 2, u, pair=7, surrender=late)
+               for si in range(len(strategies)) for u in range(1, 11))
+
+
 def same_game(base: Game, game: Game, key: str) -> bool:
     """Whether ``game`` plays the baseline's game for the figure ``key`` ("house_edge" or
     "super_sevens") on every shoe: with the other figure's pays (`PAYS`) set to the baseline's,
@@ -438,6 +450,12 @@ def same_game(base: Game, game: Game, key: str) -> bool:
     # whose outcome against a dealer blackjack a table holds but no round reaches) as the base's
     rules = rules.replace(**{k: getattr(base.rules, k) for k in KEYS
                              if no_effect(base.rules, k) and no_effect(rules, k)})
+    if key == "house_edge":  # the main game alone: the side bet off, or no insurance to pay
+        if rules.super_sevens != base.rules.super_sevens and all(
+                _sevens_alike(r, g.strategies) for r, g in ((base.rules, base), (rules, game))):
+            rules = rules.replace(super_sevens=base.rules.super_sevens)
+        if not any(s.insurance for g in (base, game) for s in g.strategies):
+            rules = rules.replace(insurance_pays=base.rules.insurance_pays)
     (pb, tb), (pg, tg) = [(r.to_params(), engine.stack_tables(r, list(g.strategies)))
                           for r, g in ((base.rules, base), (rules, game))]
     if any(pb[i] != pg[i] for i in LOOP_PARAMS) or not all(

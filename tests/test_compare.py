@@ -813,6 +813,18 @@ def test_a_game_that_played_alike_in_many_blocks_is_not_measured_but_one_that_al
                            "house_edge")
     assert not C.same_game(games[0], _game("all", NZ.replace(dealer_blackjack_takes="all")),
                            "house_edge")
+    # the side bet off, or another insurance pay where no box insures: the same main game (they
+    # were withheld for good, and a --precision run never stopped)
+    for rules in (NZ.replace(super_sevens=False), NZ.replace(insurance_pays=2.2)):
+        assert C.same_game(games[0], _game("x", rules), "house_edge")
+        assert C.same_game(games[0], _game("x", rules), "super_sevens") == rules.super_sevens
+    taker = load_strategy("insurance-taker")
+    assert not C.same_game(_game("t", NZ, taker), _game("t2", NZ.replace(insurance_pays=2.2),
+                                                        taker), "house_edge")
+    # a strategy whose sevens row plays 7-7 otherwise than its pair row: not the same main game
+    sevens = load_strategy("basic-super-sevens")  # (hits every 7-7, splits it without the bet)
+    assert not C.same_game(_game("s", NZ, sevens), _game("s", NZ.replace(super_sevens=False),
+                                                         sevens), "house_edge")
 
 
 def test_a_variant_keeps_a_baseline_strategy_other_than_basic():
