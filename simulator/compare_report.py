@@ -183,19 +183,23 @@ WITHHELD = "†"  # marks an interval withheld (too few wins of a big Super Seve
 
 
 def _withheld_note(stats: dict) -> str | None:
-    """The footnote of `WITHHELD`: too few paired blocks for any difference's interval, and each
-    game whose Super Sevens interval is withheld, and why; None if none is (in a table that is
-    shown)."""
-    from simulator.compare import _few_blocks
+    """The footnote of `WITHHELD`: too few paired blocks for any difference's interval, the games
+    whose rules differ where no round reached yet (`NOT_REACHED`), and each game whose Super
+    Sevens interval is withheld, and why; None if none is (in a table that is shown)."""
+    from simulator.compare import NOT_REACHED, _few_blocks
 
     few = _few_blocks(stats["blocks"]) if len(stats["rows"]) > 1 else None
+    keys = [key for key, _ in _sections(stats)]
+    unmeasured = [r["game"].label for r in stats["rows"][1:] if any(
+        ((r["difference"] or {}).get(k) or {}).get("interval_note") == NOT_REACHED for k in keys)]
+    unmeasured = f"{WITHHELD} {', '.join(unmeasured)}: {NOT_REACHED}." if unmeasured else None
     ss_too = any(key == "super_sevens" for key, _ in _sections(stats))
     few = None if few is None else (f"{WITHHELD} no 95% interval, x var, se ratio or z for the "
                                     "differences" + (", and no Super Sevens difference shown "
                                                      "(csv and json keep it)" if ss_too else "")
                                     + f": {few}.")
     ss = _withheld_ss(stats)
-    return " ".join(n for n in (few, ss) if n) or None
+    return " ".join(n for n in (few, unmeasured, ss) if n) or None
 
 
 def _withheld_ss(stats: dict) -> str | None:

@@ -797,6 +797,10 @@ def test_a_game_that_played_alike_in_many_blocks_is_not_measured_but_one_that_al
     assert d["mean"] == 0.0 and d["se"] is None and d["ci95_low"] is None
     assert d["interval_note"] == C.NOT_REACHED
     assert rows[1]["pairing"].startswith("played identically to the baseline in these rounds")
+    from simulator import compare_report
+
+    text = compare_report.render_text(res.stats, res.meta)  # the † had no footnote
+    assert f"† hands-4: {C.NOT_REACHED}." in text
     assert res.meta["run"]["precision"]["half_width"] is None  # not met: not measured
     # basic doubles no hard total below 9: doubling on 9-11 is the NZ game on every shoe
     same = rows[2]["difference"]["house_edge"]
