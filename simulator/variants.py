@@ -186,6 +186,19 @@ def read_variant_file(path, problems: list | None = None) -> dict:
     return out
 
 
+def baseline_problem(path, baseline) -> str | None:
+    """Why the rule file ``baseline`` that variant file ``path`` names cannot be its baseline
+    (it is itself a variant file, or does not load), in a line naming ``path``; else None."""
+    try:
+        load_rule_file(baseline)
+        return None
+    except RuleError as err:
+        why = (f"{baseline} is a variant file, not a rule file: allowed the path of a rule file"
+               if is_variant_file(_read_toml(Path(baseline))) else
+               f"{baseline} does not load as a rule file: {err}")
+    return f"{path}: key 'variant.baseline': {why}"
+
+
 def variant_file_problems(path) -> list[str]:
     """Every problem of a variant file, one line each (empty: it loads), for ``bjsim rules
     check``: its own keys', then its changes' over its baseline (`rules.dict_problems`), then
@@ -196,6 +209,8 @@ def variant_file_problems(path) -> list[str]:
         if v["baseline"] is not None and not v["baseline"].is_file():
             raise RuleError(f"{path}: key 'variant.baseline' names {v['baseline']}: no such "
                             "rule file")
+        if v["baseline"] is not None and (why := baseline_problem(path, v["baseline"])):
+            raise RuleError(why)
         base, _ = load_rule_file(v["baseline"])
     except (RuleError, RecursionError) as err:
         return problems + [str(err) if isinstance(err, RuleError) else
@@ -308,5 +323,8 @@ def baseline_file(rules_path, files) -> str | None:
     if not Path(shipped_rule_file(found)).is_file():
         raise RuleError(f"--variant {named[found]}: key 'baseline' names {found}: no such rule "
                         "file")
+    problem = baseline_problem(named[found], shipped_rule_file(found))
+    if problem is not None:
+        raise RuleError(f"--variant {problem}")
     rel = os.path.relpath(found)
     return found if rel.startswith("..") else rel

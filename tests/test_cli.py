@@ -859,3 +859,24 @@ def test_replay_cites_rule_11_for_a_7_7_split_and_14_4_for_its_paid_bet(tmp_path
     assert split.endswith("(strategy: sevens v 6 = P)  [11]"), split
     paid = next(ln for ln in out.splitlines() if "Super Sevens wins +50" in ln)
     assert paid.endswith("[14.4]"), paid
+
+
+def test_a_variant_files_bad_baseline_is_named_by_the_variant_file(tmp_path, monkeypatch):
+    # rules check and compare named only the baseline file ("r.toml: unknown key 'deck'"),
+    # and a variant file given as a baseline was told to run `compare --variant` on itself.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "r.toml").write_text("deck = 4\n")
+    (tmp_path / "a.toml").write_text('[variant]\nbaseline = "r.toml"\n[changes]\ndecks = 2\n')
+    h17 = tmp_path / "h17.toml"
+    h17.write_text("[variant]\n[changes]\ndealer_hits_soft_17 = true\n")
+    (tmp_path / "b.toml").write_text('[variant]\nbaseline = "h17.toml"\n[changes]\ndecks = 2\n')
+    lines = run("rules", "check", "a.toml", "b.toml").stderr.strip().splitlines()
+    assert lines == [
+        f"Error: a.toml: key 'variant.baseline': {tmp_path / 'r.toml'} does not load as a rule "
+        f"file: {tmp_path / 'r.toml'}: unknown key 'deck': did you mean 'decks'?",
+        f"Error: b.toml: key 'variant.baseline': {h17} is a variant file, not a rule file: "
+        "allowed the path of a rule file"]
+    for name, line in zip(("a.toml", "b.toml"), lines, strict=True):
+        result = run("compare", "--variant", name, "-n", "1000", "-q")
+        assert result.exit_code == 2
+        assert result.stderr == line.replace("Error: ", "Error: --variant ") + "\n"
