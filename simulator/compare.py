@@ -680,17 +680,19 @@ def exact_figures(games, progress=None) -> list[dict | None]:
 
 def _progress_text(state: PairedState) -> str:
     """The progress bar's running differences (the first three variants) and target."""
-    rows = differences(state.total(), state.games)[1:]
+    total = state.total()
+    rows = differences(total, state.games)[1:]
+    few = int(total[-2]) < MIN_BLOCKS  # (no interval yet, as the result gives none)
     parts = []
     for game, row in zip(state.games[1:4], rows[:3], strict=False):
         d = row["house_edge"]
         if d["mean"] is None:
             continue
-        hw = "" if d["se"] is None else f"±{100 * Z95 * d['se']:.3f}"
+        hw = "" if d["se"] is None or few else f"±{100 * Z95 * d['se']:.3f}"
         parts.append(f"{game.label} {100 * d['mean']:+.3f}{hw}%")
     if len(rows) > 3:
         parts.append(f"+{len(rows) - 3} more")
-    hw = widest(state.total(), state.games)
+    hw = widest(total, state.games)
     if state.precision is not None:
         parts.append(f"widest ±{'-' if hw is None else f'{100 * hw:.4f}'}% "
                      f"(target ±{100 * state.precision:.4f}%)")
@@ -881,8 +883,10 @@ def build_games(base_rules, base_label: str, base_source: str, base_strategies,
         else:
             (g_strats, g_names), g_note = _basic(v.rules, made), ""
         if len(g_strats) != v.rules.boxes:
-            raise ValueError(f"{v.label}: {len(g_strats)} strategies for boxes = "
-                             f"{v.rules.boxes}: --same-strategy needs the same boxes")
+            where = v.source if v.source.startswith("--") else f"--variant {v.source}"
+            raise ValueError(f"{where} {v.label}: the baseline plays {len(g_strats)} strategies, "
+                             f"one a box, and this variant {v.rules.boxes} boxes: allowed the "
+                             "baseline's boxes, or one --strategy for every box")
         games.append(Game(v.label, v.rules, tuple(g_strats), tuple(g_names), v.changes,
                           v.source, g_note, v.description))
     return tuple(games)

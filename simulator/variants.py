@@ -176,7 +176,9 @@ def read_variant_file(path, problems: list | None = None) -> dict:
         if key not in KIND:
             bad(str(unknown_key(key, src, where=" in [changes] (not a rule-set key)")))
     if not changes and "strategy" not in head:
-        bad(f"{src}: a variant file needs [changes] or variant.strategy")
+        bad(f"{src}: [changes] is empty: allowed at least one rule-set key in it, or "
+            "variant.strategy" if "changes" in data else
+            f"{src}: a variant file needs [changes] or variant.strategy")
     out = {k: v for k, v in head.items() if k in VARIANT_KEYS and isinstance(v, str)}
     out["changes"] = {k: v for k, v in changes.items() if k in KIND}
     out["baseline"] = (path.parent / out["baseline"]).resolve() if "baseline" in out else None

@@ -880,3 +880,14 @@ def test_a_variant_files_bad_baseline_is_named_by_the_variant_file(tmp_path, mon
         result = run("compare", "--variant", name, "-n", "1000", "-q")
         assert result.exit_code == 2
         assert result.stderr == line.replace("Error: ", "Error: --variant ") + "\n"
+
+
+def test_an_empty_changes_table_is_called_empty(tmp_path):
+    (tmp_path / "e.toml").write_text('[variant]\nname = "e"\n[changes]\n')
+    (tmp_path / "n.toml").write_text('[variant]\nname = "n"\n')
+    lines = run("rules", "check", str(tmp_path / "e.toml"), str(tmp_path / "n.toml")
+                ).stderr.strip().splitlines()
+    assert lines == [f"Error: {tmp_path / 'e.toml'}: [changes] is empty: allowed at least one "
+                     "rule-set key in it, or variant.strategy",
+                     f"Error: {tmp_path / 'n.toml'}: a variant file needs [changes] or "
+                     "variant.strategy"]

@@ -841,3 +841,17 @@ def test_a_variant_keeps_a_baseline_strategy_other_than_basic():
     assert games[1].names == ("mimic-dealer",) and games[1].strategy_note == "the baseline's"
     games = C.build_games(NZ, "nz", "", ((BASIC,), ("basic",)), h17)  # basic: adapted to H17
     assert games[1].names == (C.derived.DERIVED_BASIC,)
+
+
+def test_the_progress_bar_gives_no_interval_before_the_result_would(monkeypatch):
+    # With fewer than MIN_BLOCKS paired blocks the bar read "h17 +2.300±3.012%", where the
+    # result withholds the interval.
+    said = []
+    real = C._progress_text
+    monkeypatch.setattr(C, "_progress_text", lambda state: said.append(real(state)) or "")
+    games = [_game("base"), _game("h17", NZ.replace(dealer_hits_soft_17=True))]
+    C.compare(_plan(games, rounds=2_000, chunk_rounds=1_000, pair_rounds=50, workers=1),
+              quiet=True)
+    assert len(said) == 2 and C.MIN_BLOCKS == 30  # 20 blocks, then 40
+    assert said[0].startswith("h17 ") and "±" not in said[0]
+    assert "±" in said[1]

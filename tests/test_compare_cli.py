@@ -658,3 +658,14 @@ def test_the_shipped_basic_under_other_rules_is_said_to_be_the_nz_chart():
     nz = json.loads(run("compare", "--strategy", "basic", "--vary", "decks=2", *TINY[:8],
                         "--no-exact", "-q", "-f", "json").stdout)
     assert nz["baseline"]["strategy_note"] == ""  # the NZ rules: their own chart
+
+
+def test_more_boxes_than_the_per_box_strategies_is_refused_in_words():
+    # It said "boxes=3: 2 strategies for boxes = 3: --same-strategy needs the same boxes",
+    # naming an option not given.
+    result = run("compare", "--boxes", "2", "--strategy", "basic", "--strategy", "mimic-dealer",
+                 "--vary", "boxes=3", "--rounds", "10k", "-q")
+    assert result.exit_code == 2
+    assert result.stderr == ("Error: --vary boxes=3: the baseline plays 2 strategies, one a box, "
+                             "and this variant 3 boxes: allowed the baseline's boxes, or one "
+                             "--strategy for every box\n")
