@@ -1989,7 +1989,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     with stops.held():  # a stop after the last chunk: the whole report all the same
         _emit(compare_report.render(result.stats, result.meta, fmt), output)
         if plot_path is not None:
-            compare_report.plot(result.stats, plot_path)
+            compare_report.plot(result.stats, plot_path, result.partial)
     for line in result.messages:
         click.echo(line, err=True)
     if result.partial:

@@ -600,10 +600,23 @@ def require_matplotlib():
     return plt
 
 
-def plot(stats: dict, path: str) -> None:
+def plot(stats: dict, path: str, partial: bool = False) -> None:
     """Draw each variant's house-edge difference with its 95% interval, and the exact difference
-    where there is one, to ``path`` (PNG, PDF, SVG: by its extension)."""
+    where there is one, to ``path`` (PNG, PDF, SVG: by its extension); ``partial``: an
+    interrupted run's, said in the title."""
     plt = require_matplotlib()
+    fig = figure(plt, stats, partial)
+    try:
+        fig.savefig(path)
+    except OSError as err_:
+        raise ValueError(f"--plot {path}: cannot write: {err_.strerror or err_}") from None
+    finally:
+        plt.close(fig)
+
+
+def figure(plt, stats: dict, partial: bool = False):
+    """`plot`'s figure: an exact difference whose simulated one also holds the change of the
+    cut-card effect (``exact_scope`` "cut-card", the table's ``~``) drawn apart."""
     rows = [r for r in stats["rows"][1:] if r["difference"]["house_edge"]["mean"] is not None]
     labels = [r["game"].label for r in rows]
     d = [r["difference"]["house_edge"] for r in rows]
@@ -614,19 +627,19 @@ def plot(stats: dict, path: str) -> None:
     ax.errorbar([100 * x["mean"] for x in d], y, xerr=err, fmt="o", color="tab:blue",
                 capsize=3,
                 label="simulated, 95% interval" + (" (where given)" if withheld else ""))
-    ex = [(100 * x["exact"], yy) for x, yy in zip(d, y, strict=True) if x.get("exact") is not None]
-    if ex:
-        ax.plot([e[0] for e in ex], [e[1] for e in ex], "x", color="tab:red", label="exact",
-                zorder=3, markersize=8)
+    for cut, marker, label in ((False, "x", "exact"), (True, "1", "exact, full shoe (~: the "
+                                                             "simulated also holds the cut-card "
+                                                             "effect)")):
+        ex = [(100 * x["exact"], yy) for x, yy in zip(d, y, strict=True)
+              if x.get("exact") is not None and (x.get("exact_scope") == "cut-card") == cut]
+        if ex:
+            ax.plot([e[0] for e in ex], [e[1] for e in ex], marker, color="tab:red",
+                    label=label, zorder=3, markersize=8)
     ax.axvline(0, color="grey", lw=0.8)
     ax.set_yticks(y, labels)
     ax.set_xlabel("house edge difference from the baseline, % of the initial wager")
-    ax.set_title(f"{stats['rows'][0]['game'].label}: {stats['rounds']:,} rounds per game")
+    ax.set_title(f"{stats['rows'][0]['game'].label}: {stats['rounds']:,} rounds per game"
+                 + (" (partial: interrupted)" if partial else ""))
     ax.legend(loc="best", fontsize="small")
     fig.tight_layout()
-    try:
-        fig.savefig(path)
-    except OSError as err_:
-        raise ValueError(f"--plot {path}: cannot write: {err_.strerror or err_}") from None
-    finally:
-        plt.close(fig)
+    return fig

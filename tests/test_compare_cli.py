@@ -669,3 +669,35 @@ def test_more_boxes_than_the_per_box_strategies_is_refused_in_words():
     assert result.stderr == ("Error: --vary boxes=3: the baseline plays 2 strategies, one a box, "
                              "and this variant 3 boxes: allowed the baseline's boxes, or one "
                              "--strategy for every box\n")
+
+
+def test_the_plot_marks_a_partial_run_and_a_cut_card_exact_point():
+    # An interrupted run's plot said only "14,100,000 rounds per game", and a decks-1 exact
+    # point, whose simulated difference holds the cut-card effect too (the table's ~), was
+    # drawn like the others, far from its interval as if at fault.
+    pytest.importorskip("matplotlib", reason="--plot needs matplotlib: pip install 'bjsim[plot]' "
+                        "(the test extra, which CI installs, has it)")
+    from types import SimpleNamespace
+
+    from simulator import compare_report
+
+    def row(label, exact, scope):
+        return {"game": SimpleNamespace(label=label), "difference": {"house_edge": {
+            "mean": 0.001, "se": 0.0002, "exact": exact, "exact_scope": scope}}}
+
+    stats = {"rounds": 1000, "rows": [row("nz", None, None), row("h17", 0.002, "full"),
+                                      row("decks-1", -0.004, "cut-card")]}
+    plt = compare_report.require_matplotlib()
+    fig = compare_report.figure(plt, stats, partial=True)
+    ax = fig.axes[0]
+    assert ax.get_title() == "nz: 1,000 rounds per game (partial: interrupted)"
+    cut = "exact, full shoe (~: the simulated also holds the cut-card effect)"
+    legend = {t.get_text() for t in ax.get_legend().get_texts()}
+    assert legend == {"simulated, 95% interval", "exact", cut}
+    marks = {ln.get_label(): (ln.get_marker(), list(ln.get_xdata())) for ln in ax.get_lines()
+             if ln.get_label().startswith("exact")}
+    assert marks["exact"] == ("x", [0.2]) and marks[cut] == ("1", [-0.4])
+    plt.close(fig)
+    fig = compare_report.figure(plt, stats)
+    assert fig.axes[0].get_title() == "nz: 1,000 rounds per game"
+    plt.close(fig)
