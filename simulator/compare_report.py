@@ -267,13 +267,16 @@ MANY_VARIANTS = 5  # more variants than this: the note on many comparisons
 def _intervals(stats: dict, zero: bool = False) -> dict:
     """How many 95% intervals of a difference each table shows (by key): each variant's house
     edge, its Super Sevens where the tables show it (`_sections`, `_shown`), and each
-    strategy's; not one of a game played identically to the baseline (se 0: it cannot miss),
-    or with ``zero`` only those."""
+    strategy's, a game given twice (`same_games`) once; not one of a game played identically to
+    the baseline (se 0: it cannot miss), or with ``zero`` only those."""
     n = {key: 0 for key, _ in _sections(stats)}
+    same = same_games(stats)
+    main = same_main_games(stats, same)
     for row in stats["rows"][1:]:
         diff = row["difference"] or {}
         for key in n:
-            if not _shown(stats, key, row["game"]):
+            again = row["game"].label in same or key == "house_edge" and row["game"].label in main
+            if again or not _shown(stats, key, row["game"]):  # (a game given twice: once)
                 continue
             n[key] += sum((d.get(key) or {}).get("ci95_low") is not None
                           and bool(d[key]["se"]) != zero
@@ -298,7 +301,8 @@ def multiple_note(stats: dict) -> str | None:
         return None
     exact = "exact" in stats["rows"][0]
     tables = " in the tables" if len(by_table) > 1 else ""
-    n_text = f"{n} differences with a 95% interval{tables}{_in_tables(by_table)}"
+    twice = " (a game given twice, once)" if same_games(stats) else ""
+    n_text = f"{n} differences with a 95% interval{tables}{twice}{_in_tables(by_table)}"
     if same:  # (shown as +0.000% to +0.000%: every round played as in the baseline)
         n_text += (f", and {same} of a game that plays every round as the baseline does"
                    f"{_in_tables(zeros)}: exactly 0, they cannot miss")

@@ -855,3 +855,17 @@ def test_the_progress_bar_gives_no_interval_before_the_result_would(monkeypatch)
     assert len(said) == 2 and C.MIN_BLOCKS == 30  # 20 blocks, then 40
     assert said[0].startswith("h17 ") and "±" not in said[0]
     assert "±" in said[1]
+
+
+def test_a_game_given_twice_counts_once_among_the_intervals_expected_to_miss():
+    # --all-variants holds decks-8 and super-sevens-8-decks, one game: the many-comparisons
+    # note counted its interval twice.
+    from simulator import compare_report
+
+    eight = NZ.replace(decks=8)
+    games = [_game("base"), _game("decks-8", eight), _game("ss-8", eight),
+             _game("h17", NZ.replace(dealer_hits_soft_17=True))]
+    res = C.compare(_plan(games, rounds=2_000, chunk_rounds=1_000, pair_rounds=50, workers=1),
+                    quiet=True)
+    assert compare_report.same_games(res.stats) == {"ss-8": "decks-8"}
+    assert compare_report._intervals(res.stats)["house_edge"] == 2
