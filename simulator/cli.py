@@ -1649,9 +1649,11 @@ def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, dec
     """Derive index plays for a count system exactly and write them as an index file.
 
     Each play (the Illustrious 18: insurance, 16 v 10, 15 v 10, ...) is valued on shoes depleted
-    to each true count from -10 to +10 (docs/counting.md); its index is the true count where the
-    better action changes. The shipped strategies/indices/hi-lo-nz.toml is this command's output
-    for the NZ rules. Takes about 7 s of CPU; the plays are valued side by side on every CPU.
+    to each true count from -10 to +10 (times the count's level: -20 to +20 for Zen, say;
+    docs/counting.md); its index is the true count where the better action changes. A play
+    whose better action does not change there is left out, and said so. The shipped
+    strategies/indices/hi-lo-nz.toml is this command's output for the NZ rules. Takes about 7 s
+    of CPU; the plays are valued side by side on every CPU.
 
     \b
     Examples:
@@ -1659,7 +1661,7 @@ def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, dec
         bjsim strategy indices --count zen --rules configs/us-6deck-s17-das-peek.toml
     """
     from simulator.counting import load_count
-    from simulator.exact.indices import derive_indices, dumps_indices
+    from simulator.exact.indices import derive_indices, dumps_indices, scan_top
 
     rules, meta, _ = _load_rules(rules_path, overrides, boxes, super_sevens)
     system = load_count(count_name)
@@ -1671,6 +1673,11 @@ def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, dec
         click.echo("bjsim: valuing the index plays by card removal on shoes depleted to each true "
                    "count (some seconds)", err=True)
     plays = derive_indices(rules, system, decks_left=depth)
+    missing = [p["name"] for p in plays if p["index"] is None]
+    if missing and not quiet:
+        top = scan_top(system.tags)
+        click.echo(f"bjsim: not written (the better action does not change at a true count from "
+                   f"-{top} to +{top}): {', '.join(missing)}", err=True)
     command = " ".join(["bjsim strategy indices", _rules_words(rules_path, overrides, boxes,
                                                                super_sevens),
                         f"--count {count_name}" if count_name != "hi-lo" else "",

@@ -235,3 +235,26 @@ def test_a_count_too_narrow_for_the_scan_is_refused_saying_what_is_allowed(tmp_p
         "them its average shoe holds no card of value A: allowed a count whose tags squared, "
         "over a deck (8), exceed 10 times its largest tag (1), as every shipped one's do (tag "
         "more card values)"]
+
+
+def test_a_level_two_count_and_the_sevens_count_give_index_files_count_can_load(tmp_path):
+    """Scanned at -10 to +10 only, Zen's 16 v 9 (about +12) was written without an index, and
+    `bjsim count` refused the file: a level-2 count is scanned twice as far, and a play whose
+    better action does not change in the scan is left out, with a comment saying so."""
+    from simulator.index_plays import load_indices
+
+    zen, sevens = load_count("zen"), load_count("sevens")
+    assert [X.scan_top(c.tags) for c in (HI_LO, zen, sevens)] == [10, 20, 51]
+    r = load_rules()
+    plays = X.ILLUSTRIOUS_18[12:13]  # 16 v 9
+    (zen_169,) = X.derive_indices(r, zen, plays)
+    assert zen_169["index"] is not None and 10 < zen_169["crossing"] < 20
+    for system in (zen, sevens):
+        got = X.derive_indices(r, system, X.ILLUSTRIOUS_18[:3] + plays)
+        path = tmp_path / f"{system.name}.toml"
+        path.write_text(X.dumps_indices(got, system.name, r, system, 3.0))
+        loaded = load_indices(path)
+        assert len(loaded.plays) == sum(p["index"] is not None for p in got)
+        missing = [p["name"] for p in got if p["index"] is None]
+        assert (f"# Not written: {', '.join(missing)}:" in path.read_text()) == bool(missing)
+    assert missing  # (the sevens count moves few of these plays)

@@ -125,11 +125,21 @@ def _cell(hand, up: int) -> tuple[str, str, str]:
     return ("soft" if soft else "hard"), str(total), col
 
 
+def scan_top(tags) -> int:
+    """The highest true count `derive_indices` values a count at (and its lowest, negated): 10
+    times the count's level (its largest tag, rounded up: a level-2 count's true counts run
+    about twice Hi-Lo's), short of the count where its average shoe runs out of a card value."""
+    g = np.abs(np.asarray(tags, dtype=np.float64))
+    spread = float((DECK * g * g).sum())
+    return int(min(10 * np.ceil(g.max()), np.ceil(spread / g.max()) - 1))
+
+
 def derive_indices(rules, system, plays=ILLUSTRIOUS_18, decks_left: float | None = None,
                    workers: int | None = None):
     """Index plays for ``rules`` and a balanced count ``system`` (`simulator.counting`): for each
     play, its chart cell, the code below and at or above the index, the index and the exact
-    crossing. ``decks_left``: the depth valued (default: half the shoe). The plays are valued
+    crossing (each None where the better action does not change at a true count of the scan,
+    `scan_top`). ``decks_left``: the depth valued (default: half the shoe). The plays are valued
     side by side on up to ``workers`` processes (`simulator.processes`; default every CPU)."""
     if not system.balanced:
         raise ValueError(f"count '{system.name}' is unbalanced: index plays are derived for "
@@ -144,7 +154,9 @@ def derive_indices(rules, system, plays=ILLUSTRIOUS_18, decks_left: float | None
                          f"exceed 10 times its largest tag ({g.max():g}), as every shipped one's "
                          "do (tag more card values)")
     d = rules.decks / 2 if decks_left is None else decks_left
-    tasks = [(rules, system.tags, hand, up, low, high, d) for _, hand, up, low, high, _ in plays]
+    top = scan_top(system.tags)
+    tasks = [(rules, system.tags, hand, up, low, high, d, range(-top, top + 1))
+             for _, hand, up, low, high, _ in plays]
     out = []
     compile_here()
     for (name, hand, up, low, high, published), x in zip(
@@ -185,7 +197,14 @@ def dumps_indices(plays: list[dict], name: str, rules, system, decks_left: float
                         "decks left (the Illustrious 18 plays of D. Schlesinger, Blackjack "
                         "Attack, re-derived for these rules)"),
     ]
+    missing = [p["name"] for p in plays if p["index"] is None]
+    if missing:  # (a play needs an index: `simulator.index_plays`)
+        top = scan_top(system.tags)
+        lines += [f"# Not written: {', '.join(missing)}: the better action does not change at a "
+                  f"true count from -{top} to +{top}."]
     for p in plays:
+        if p["index"] is None:
+            continue
         lines += ["", "[[play]]"]
         for k, v in p.items():
             if v is None:
