@@ -2331,8 +2331,8 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         _nothing_to_report(ctx, runs.stopped_compiling)
         # (not a report of 0 rounds over -o's file)
     with stops.held():  # a stop after the last chunk: the whole report all the same
-        _count_report(runs, plan, bankroll, penetrations, rules_path, file_meta, sets, fmt,
-                      output)
+        _count_report(runs, plan, bankroll, penetrations, rules, rules_path, file_meta, sets,
+                      fmt, output)
     for _, _, r in runs.runs:
         for line in r.messages:
             click.echo(line, err=True)
@@ -2340,12 +2340,15 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         ctx.exit(_interrupted())
 
 
-def _count_report(runs, plan, bankroll, penetrations, rules_path, file_meta, sets, fmt, output):
+def _count_report(runs, plan, bankroll, penetrations, rules, rules_path, file_meta, sets, fmt,
+                  output):
     """`bjsim count`'s report of ``runs`` written to ``output``."""
     from simulator import count_runs, counting_report
 
     figs = count_runs.figures(runs, plan, bankroll)
     meta = runs.runs[0][2].meta | {"plan": counting_report.plan_dict(plan)}
+    # (stderr says it too, not with -q: every format keeps it)
+    meta["run"] = meta["run"] | {"indices_note": count_runs.indices_note(rules, plan)}
     if penetrations is None:
         if runs.stopped:  # the counter's run whole, its control cut short
             meta["run"] = meta["run"] | {"partial": True, "control_interrupted": True}

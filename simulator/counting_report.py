@@ -781,6 +781,7 @@ def _head(f: dict, meta: dict) -> list[str]:
              f"{'on' if r['super_sevens'] else 'off'}",
              f"Plan:      {p['description'] or p['name']} (count {p['count']}, deck estimation "
              f"{p['deck_estimation']}, index plays {p['indices'] or 'none'})",
+             *([f"Note:      {run['indices_note']}"] if run.get("indices_note") else []),
              "Strategy:  " + with_note(", ".join(dict.fromkeys(meta.get("strategy") or ["?"])),
                                        run.get("strategy_note")),
              f"Rounds:    {f['rounds']:,} dealt, {f['rounds_played']:,} played"
@@ -1106,8 +1107,8 @@ def _csv(rows: list[dict], meta: dict) -> str:
     if meta.get("strategy"):  # (every box plays one)
         w.writerow({"section": "run", "item": "strategy",
                     "value": ", ".join(dict.fromkeys(meta["strategy"]))})
-    for k in ("strategy_note", "rules_name", "rules_file", "seed", "rounds", "chunk_rounds",
-              "partial"):
+    for k in ("strategy_note", "indices_note", "rules_name", "rules_file", "seed", "rounds",
+              "chunk_rounds", "partial"):
         if k in run:
             w.writerow({"section": "run", "item": k, "value": run[k]})
     if meta.get("sevens_note") and any(r["section"] == "super_sevens_by_count" for r in rows):
@@ -1174,6 +1175,8 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
             + ("; no bankroll given for the risk of ruin (--bankroll, or the plan's bankroll)"
                if rows[0].get("bankroll") is None else
                f"; bankroll for the risk of ruin: {_num(rows[0]['bankroll'], 0)} units")]
+    if run.get("indices_note"):
+        head.append(f"Note: {run['indices_note']}")
     if run.get("partial"):
         head.append(f"PARTIAL RESULT: interrupted after {len(rows)} of "
                     f"{len(run.get('penetrations') or rows)} penetrations (the last one may be "

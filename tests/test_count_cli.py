@@ -638,6 +638,18 @@ def test_shipped_index_plays_under_other_rules_say_they_were_derived_for_nz(tmp_
             "(dealer_hits_soft_17=true)") in h17.stderr
     nz = CliRunner().invoke(cli, [*args, "--set", "penetration=0.8"])  # no chart key changed
     assert nz.exit_code == 0 and "index plays" not in nz.stderr
+    # every format keeps it, -q or not (with -q nothing said it)
+    quiet = [*args, "--set", "dealer_hits_soft_17=true", "-q"]
+    said = h17.stderr.split("bjsim: ", 2)[1].splitlines()[0]
+    assert f"\nNote:      {said}\n" in CliRunner().invoke(cli, quiet).stdout
+    doc = json.loads(CliRunner().invoke(cli, [*quiet, "-f", "json"]).stdout)
+    assert doc["run"]["indices_note"] == said
+    rows = list(csv.DictReader(io.StringIO(CliRunner().invoke(cli, [*quiet, "-f", "csv"]).stdout)))
+    assert [r["value"] for r in rows if r.get("item") == "indices_note"] == [said]
+    sweep = CliRunner().invoke(cli, [*quiet, "--penetrations", "0.6,0.8"]).stdout
+    assert f"\nNote: {said}\n" in sweep
+    assert json.loads(CliRunner().invoke(cli, [*args, "-q", "-f", "json"]).stdout)["run"][
+        "indices_note"] is None
     plan = load_plan("hi-lo-1-12")
     h17_rules = Rules(dealer_hits_soft_17=True)
     shipped = ROOT / "strategies" / "indices" / "hi-lo-nz.toml"
