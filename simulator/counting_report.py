@@ -1077,8 +1077,8 @@ def tidy_rows(f: dict) -> list[dict]:
     for b in f["super_sevens_by_count"]:
         for k in ("bets", "exact", "z_house_edge", "favourable_share", "counter_bets"):
             add("super_sevens_by_count", k, b[k], count=b["count"])
-        add("super_sevens_by_count", "return", b["return"], count=b["count"],
-            se=b["se"] if b["exact_se"] is None else b["exact_se"])
+        add("super_sevens_by_count", "return", b["return"], count=b["count"],  # (the table's)
+            se=b["exact_se"] if _exact_ses(f) and b["exact_se"] is not None else b["se"])
         add("super_sevens_by_count", "sample_se", b["se"], count=b["count"])
     return rows
 

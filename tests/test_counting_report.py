@@ -613,6 +613,11 @@ def test_a_strategy_off_the_convention_has_its_samples_interval_not_the_conventi
     text = CR.render(f, "table")  # the by-count table's SE column is the sample's too
     assert "SE (sample)" in text and "SE (exact SD)" not in text
     assert f"{100 * f['super_sevens_by_count'][0]['se']:.2f}%" in text
+    # and so is the csv's (it gave the exact SE, as json and the table did not)
+    by = [r for r in csv.DictReader(io.StringIO(CR.render(f, "csv", {})))
+          if r["section"] == "super_sevens_by_count" and r["item"] == "return"]
+    assert [float(r["se"]) for r in by] == [pytest.approx(b["se"])
+                                            for b in f["super_sevens_by_count"]]
     # basic's own line (e) chance sets how many bets an interval needs: 2,000,000 are too few
     few = CR.figures(ss_tally(2_000_000, -500_000, 74 * 2_000_000, -0.11, exact_sq=525.0),
                      load_plan("hi-lo-flat"), Rules(), strategy=load_strategy("basic"))
