@@ -17,7 +17,7 @@ class Runs:
     """The runs played: (penetration or None, rules, run.Result) each, how many were asked for,
     and the strategy played; ``controls``: each run's control, the tally of the strategy alone
     at a flat bet (the same seed and rounds, the plan's base boxes), or None where Ctrl-C came
-    first (``stopped``). ``partial``: Ctrl-C cut a run or its control short, or stopped the
+    first (``stopped``) or in a sweep of penetrations (whose rows do not give it). ``partial``: Ctrl-C cut a run or its control short, or stopped the
     sweep."""
 
     runs: list
@@ -120,6 +120,16 @@ def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chun
         out.runs.append((pen, rules, result))
         if result.partial:
             break
+        if pen is not None:  # a sweep's rows give no gain over the control: none is run
+            if i + 1 == len(games):
+                out.stopped_after = result.stopped_after  # (the caller's: nothing is lost)
+                break
+            try:
+                stops.deliver(result.stopped_after)  # after the run's end: no next run
+            except KeyboardInterrupt:
+                out.stopped = True
+                break
+            continue
         try:
             stops.deliver(result.stopped_after)  # a stop after the run's end: no control run
             control = _control(rules, plan, strategy, name, rounds, seed, chunk_rounds, workers,
