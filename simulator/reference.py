@@ -389,9 +389,9 @@ class Counting:
         left = max(left, 1)
         if not self.true:
             return float(running)
-        if self.step == 0:
-            return running * (52.0 / left)
-        return running * (52.0 / max(self.step, round(left / self.step) * self.step))
+        if self.step == 0:  # (one rounding: a whole true count is exact, as +13 at 23 / 92)
+            return running * 52.0 / left
+        return running * 52.0 / max(self.step, round(left / self.step) * self.step)
 
     def bets(self, cards, pos: int, decks: int, boxes: int, seated_before: bool) -> Bets:
         """The counter's bets for the round that starts at ``cards[pos]``, by the count of the

@@ -480,3 +480,19 @@ def test_a_counter_past_the_walks_bound_bets_in_the_round_loop(monkeypatch):
     assert counter.arrays(6, 14)[6].size == 0
     looped = K.count_chunk(p, tables, 30_000, chunk_state(5, 0), counter, ins)
     assert all(np.array_equal(a, b) for a, b in zip(walked, looped, strict=True))
+
+
+def test_a_whole_true_count_is_exact_in_the_engine_and_the_reference():
+    # rc * (52 / left) gave 12.999999999999998 for +23 at 92 cards left: floored into the +12
+    # row, and a step at +13 missed; rc * 52 / left rounds once, and a whole count is exact.
+    from simulator.counter import counter_for
+    from simulator.reference import Counting
+
+    pl = plan(resolution="exact", bet=ramp(1, (13, 2)))
+    _, counter, _ = counter_for(Rules(), load_strategy("basic"), pl)
+    lo = counter.running_counts(6)[0]
+    e = counter.count_table(6)[92, 23 - lo]
+    assert (e >> C.E_ROW) & 0xFF == 13 - L.TC_MIN  # the +13 row
+    assert (e >> C.E_RAMP) & 0xFF == 1  # the step at +13
+    ref = Counting(tags=tuple(counter.tags), irc=0, step=0, true=True, plays=())
+    assert ref.true_count(23, 92) == 13.0

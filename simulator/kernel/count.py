@@ -57,12 +57,12 @@ class Counter:
         lo, hi = self.running_counts(decks)
         left = np.maximum(np.arange(52 * decks + 2), 1)
         if not self.true:
-            per_left = np.ones(left.size)
-        elif self.step == 0:
-            per_left = 52.0 / left
-        else:
-            per_left = 52.0 / np.maximum(self.step, np.rint(left / self.step) * self.step)
-        tc = np.arange(lo, hi + 1)[None, :] * per_left[:, None]
+            per, cards = 1.0, np.ones(left.size)
+        else:  # (rc * 52 / cards, one rounding: a whole true count is exact, as +13 at 23 / 92)
+            per = 52.0
+            cards = left if self.step == 0 else np.maximum(
+                self.step, np.rint(left / self.step) * self.step)
+        tc = np.arange(lo, hi + 1)[None, :] * per / cards[:, None]
         ins = np.inf if self.insurance is None else self.insurance
         bands = np.asarray(self.bands, np.float64)
         fields = [(E_BAND, np.searchsorted(bands, tc, "right")), (E_INS, tc >= ins),
