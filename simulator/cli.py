@@ -766,7 +766,7 @@ def rules_options(func=None, *, boxes=BOXES_HELP):
         return lambda f: rules_options(f, boxes=boxes)
     options = [
         click.option(
-            "--rules", "rules_path", type=click.Path(dir_okay=False), default=None,
+            "--rules", "rules_path", type=click.Path(), default=None,
             metavar="FILE", callback=_shipped,
             help=f"Rule set (TOML, see docs/rules-format.md), or a shipped one by name (configs/: "
             f"nz1994-8deck, us-6deck-s17-das-peek, ...). Default: {DEFAULT_RULES_SHOWN}, the NZ "

@@ -17,8 +17,8 @@ class Runs:
     """The runs played: (penetration or None, rules, run.Result) each, how many were asked for,
     and the strategy played; ``controls``: each run's control, the tally of the strategy alone
     at a flat bet (the same seed and rounds, the plan's base boxes), or None where Ctrl-C came
-    first (``stopped``) or in a sweep of penetrations (whose rows do not give it). ``partial``: Ctrl-C cut a run or its control short, or stopped the
-    sweep."""
+    first (``stopped``) or in a sweep of penetrations (whose rows do not give it).
+    ``partial``: Ctrl-C cut a run or its control short, or stopped the sweep."""
 
     runs: list
     asked: int

@@ -223,7 +223,8 @@ DECLARATIONS: tuple[Key, ...] = (
     Key("super_sevens_bet", "float", 1.0, "14.2", "choice",
         "the Super Sevens stake per initial wager",
         lambda r: f"The Super Sevens wager is {r.super_sevens_bet:g} times the initial wager",
-        (), lambda r: (), allowed="a positive number (the Super Sevens stake per initial wager)",
+        (), lambda r: (), allowed="a number above 0 up to 1000 (the Super Sevens stake per "
+                                  "initial wager)",
         lo=0.0, hi=1000.0, lo_open=True, range_words="a number above 0 up to 1000"),
     Key("super_sevens_pays", "pays", (3, 50, 100, 500, 5000), "14.3", "gazette",
         "pays (to 1) of lines (a) a first seven, (b) two sevens, (c) two suited sevens, (d) three "
@@ -601,9 +602,11 @@ def load_rule_file(path=None) -> tuple[Rules, dict]:
     if path is not None and str(path) == "":
         raise RuleError("an empty path: name a rule file (or a shipped one by name)")
     path = Path(DEFAULT_RULES_PATH if path is None else path)
-    if not path.exists():
+    if not path.exists() or path.is_dir():
         names = ", ".join(shipped_rule_sets())
-        raise RuleError(f"{path}: no such rule file (shipped ones, by name: {names})")
+        raise RuleError(f"{path}: a folder, not a rule file: allowed the path of a .toml rule file"
+                        f", or a shipped rule set by name ({names})" if path.exists() else
+                        f"{path}: no such rule file (shipped ones, by name: {names})")
     data = read_toml(path, "rule")
     if isinstance(data.get("variant"), dict):
         raise RuleError(f"{path}: a variant file (a baseline and its changes), not a rule file: "
@@ -909,9 +912,18 @@ def changes_made(file_rules: Rules, rules: Rules, keys) -> list[str]:
 
 
 def modified_name(name: str, changes) -> str:
-    """A rule set's name with the command line's changes named: ``nz1994 (modified: decks=8)``."""
+    """A rule set's name with the command line's changes named: ``nz1994 (modified: decks=8)``;
+    a name that already says so (a file `bjsim rules show` wrote) has the changes added to its
+    list: ``nz1994 (modified: decks=8, boxes=7)``."""
     changes = list(changes)
-    return f"{name} (modified: {', '.join(changes)})" if changes else name
+    if not changes:
+        return name
+    before = re.fullmatch(r"(.*) \(modified: (.*)\)", name)
+    if before:  # (by key: a key changed again shows its new value)
+        done = {c.split("=", 1)[0]: c for c in before.group(2).split(", ")}
+        name, changes = before.group(1), list((done | {c.split("=", 1)[0]: c
+                                                      for c in changes}).values())
+    return f"{name} (modified: {', '.join(changes)})"
 
 
 def modified_meta(meta: dict | None, changes, unnamed: str = "rules") -> dict | None:

@@ -253,7 +253,9 @@ def strategy_from_dict(data: dict, source: str = "<strategy>", name: str = "") -
         )
     for key in ("insurance", "even_money"):
         if not isinstance(data[key], bool):
-            raise StrategyError(f"{src}: key '{key}' must be true or false")
+            shown = repr(data[key]).replace("'", '"') if isinstance(data[key], str) else data[key]
+            raise StrategyError(f"{src}: key '{key}' = {shown} is not true or false: allowed "
+                                "true or false (TOML booleans, unquoted)")
     hard = _total_table(_parse_chart(data["hard"], "hard", src), "hard", HARD_ROWS, src)
     soft = _total_table(_parse_chart(data["soft"], "soft", src), "soft", SOFT_ROWS, src)
     pair_rows = _parse_chart(data["pairs"], "pairs", src)

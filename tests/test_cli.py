@@ -457,7 +457,16 @@ def test_rules_check_reports_a_folder_and_checks_the_other_files(tmp_path):
     result = run("rules", "check", "configs/nz1994.toml", str(tmp_path), "configs/nz1994.toml")
     assert result.exit_code == 2
     assert result.stdout.splitlines() == ["configs/nz1994.toml: ok"] * 2
-    assert result.stderr.splitlines() == [f"Error: {tmp_path}: a folder, not a rule file"]
+    from simulator.rules import shipped_rule_sets
+
+    line = (f"Error: {tmp_path}: a folder, not a rule file: allowed the path of a .toml rule "
+            f"file, or a shipped rule set by name ({', '.join(shipped_rule_sets())})")
+    assert result.stderr.splitlines() == [line]
+    # --rules FOLDER: click's "Invalid value for '--rules': File '/tmp' is a directory." said
+    # nothing of what is allowed
+    for command in (["simulate"], ["compare", "--vary", "decks=8"], ["exact"]):
+        refused = run(*command, "--rules", str(tmp_path), "-q")
+        assert refused.exit_code == 2 and refused.stderr == line + "\n", refused.stderr
 
 
 def test_shipped_rule_sets_and_variants_are_found_from_any_folder(tmp_path, monkeypatch):

@@ -118,7 +118,9 @@ def test_super_sevens_by_sevens_left_against_enumeration(n, s):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["--count", "ko"], "count 'ko' is unbalanced"),
+    (["--count", "ko"], "count 'ko' is unbalanced: index plays are derived for balanced counts "
+                          "(true counts): allowed hi-lo, hi-opt-ii, omega-ii, sevens, zen, or a "
+                          "balanced count file"),
     (["--count", "hilo"], "unknown count system 'hilo'"),
     (["--decks-left", "7"], "--decks-left 7: allowed at most the shoe's 6 decks"),
 ])

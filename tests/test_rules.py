@@ -630,3 +630,16 @@ def test_late_surrender_words_say_what_a_dealer_blackjack_takes_without_a_hole_c
             "its whole wager if that card makes blackjack") in words(late)
     assert "blackjack is known" not in words(late)  # (it cannot be, without a hole card)
     assert "known before play" in words(Rules(surrender="late", hole_card="peek"))
+
+
+def test_a_name_already_modified_has_the_new_changes_added_to_its_list():
+    # A file `rules show --set decks=8 -f toml` wrote, changed again, read "nz1994 (modified:
+    # decks=8) (modified: boxes=7)".
+    from simulator.rules import modified_name
+
+    assert modified_name("nz1994", ["decks=8"]) == "nz1994 (modified: decks=8)"
+    assert modified_name("nz1994 (modified: decks=8)", ["boxes=7"]) == (
+        "nz1994 (modified: decks=8, boxes=7)")
+    assert modified_name("nz1994 (modified: decks=8)", ["boxes=7", "decks=4"]) == (
+        "nz1994 (modified: decks=4, boxes=7)")
+    assert modified_name("nz1994 (modified: decks=8)", []) == "nz1994 (modified: decks=8)"

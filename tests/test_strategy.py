@@ -296,8 +296,10 @@ def test_bad_keys():
     assert "missing key even_money" in error_of(make(head="insurance = false\n"))
     assert "missing keys insurance, even_money, sevens" in error_of(make(head="",
                                                                          drop=("sevens",)))
-    assert "key 'insurance' must be true or false" in error_of(
-        make(head='insurance = "no"\neven_money = false\n'))
+    assert ("key 'insurance' = \"no\" is not true or false: allowed true or false (TOML "
+            "booleans, unquoted)") in error_of(make(head='insurance = "no"\neven_money = false\n'))
+    assert "key 'even_money' = 1 is not true or false" in error_of(
+        make(head='insurance = false\neven_money = 1\n'))
     assert "key 'name' must be a string" in error_of(
         make(head="name = 1\ninsurance = false\neven_money = false\n"))
 

@@ -142,8 +142,12 @@ def derive_indices(rules, system, plays=ILLUSTRIOUS_18, decks_left: float | None
     `scan_top`). ``decks_left``: the depth valued (default: half the shoe). The plays are valued
     side by side on up to ``workers`` processes (`simulator.processes`; default every CPU)."""
     if not system.balanced:
+        from simulator.counting import list_counts, load_count
+
+        balanced = [c for c in list_counts() if load_count(c).balanced]
         raise ValueError(f"count '{system.name}' is unbalanced: index plays are derived for "
-                         "balanced counts (true counts)")
+                         f"balanced counts (true counts): allowed {', '.join(balanced)}, or a "
+                         "balanced count file")
     g = np.abs(np.asarray(system.tags, dtype=np.float64))
     spread = float((DECK * g * g).sum())  # (an average shoe at true count t lacks a value where
     if 10 * g.max() >= spread:            # |t| x its tag reaches this: `depleted_shoe`)
