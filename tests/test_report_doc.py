@@ -551,7 +551,8 @@ def test_under_other_rules_the_report_plays_their_basic_strategy_by_default(tmp_
     # named as every command names it, not by this machine's cache file (the manifest has it)
     assert data["strategy"] == "basic (derived for these rules)"
     ex = data["exact"][data["strategy"]]  # as bjsim exact names it, not "basic" (the NZ chart's)
-    assert ex["strategy"] == ex["run"]["strategy"] == data["strategy"]
+    assert ex["run"]["strategy"] == data["strategy"]
+    assert ex["strategy"] == f"{data['strategy']} ({ex['run']['strategy_note']})"  # (as exact)
     (kept,) = [s for s in data["manifest"]["strategies"] if s["name"] == data["strategy"]]
     assert kept["sha256"] == hashlib.sha256(path.read_bytes()).hexdigest()
     assert str(path) not in (out / "report.md").read_text().split("## Reproduc")[0]

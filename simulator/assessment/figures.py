@@ -188,9 +188,9 @@ def _exact_doc(spec: Spec, strategy, name: str | None = None):
     fig, strat = exact_figures(spec.rules, strategy)
     source = run.rules_source(spec.rules_file, spec.rules_name, spec.overrides)
     name = name or fig["strategy"]
-    # as exact says it: the shipped basic under rules that may call for another chart (the
-    # rules' own basic, exact's default, has no note)
-    note = None if name == DERIVED_NAME else strategy_note(spec.rules, name)
+    # as exact says it: the shipped basic under rules that may call for another chart, or for
+    # which rules the rules' own basic (exact's default) was derived
+    note = strategy_note(spec.rules, name)
     meta = {"version": __version__, "rules": rules_dict(spec.rules),
             "run": source | {"strategy": name, "strategy_note": note, "seed": None,
                              "partial": False}}
