@@ -722,7 +722,8 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
     """Play ``plan``: every chunk not in its checkpoint, all games of a chunk together, with one
     progress bar on stderr (rounds per game and the running differences) unless ``quiet``.
     Ctrl-C stops it: the finished chunks make a partial result, kept in the checkpoint.
-    ``exact``: the games' exact figures (`exact_figures`), reported beside the differences."""
+    ``exact``: the games' exact figures (`exact_figures`), reported beside the differences;
+    None: computed here if ``plan.exact``."""
     if len(plan.games) < 2:
         raise ValueError("compare: give at least one variant (--vary, --variant, "
                          "--vary-strategy or --all-variants)")
@@ -733,6 +734,8 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
         raise ValueError(f"pair_rounds = {plan.pair_rounds} is out of range: allowed >= 1")
     for game in plan.games:
         engine.check_headroom(game.rules, plan.chunk_rounds, rounds=plan.rounds)
+    if exact is None and plan.exact:  # (the command line computes them first, saying so)
+        exact = exact_figures(plan.games)
     state = PairedState(plan.rounds, plan.chunk_rounds, plan.precision, plan.games,
                         plan.pair_rounds)
     writer = None

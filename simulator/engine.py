@@ -39,6 +39,7 @@ from simulator.chunks import (  # noqa: F401 - chunk_state and chunk_size are pa
     lookahead_for,
     schedule,
 )
+from simulator.rules import validate
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile (as simulator.tally)
 
@@ -60,16 +61,22 @@ def stack_tables(rules, strategies) -> tuple:
     return stack(strategies)
 
 
+def whole(name: str, x, lo: int = 0) -> int:
+    """``x`` as an int where it is a whole number of at least ``lo`` (an integral float too);
+    else a ValueError naming it and what is allowed (``rounds=1.5`` had played 1 round)."""
+    try:
+        ok = not isinstance(x, (bool, str)) and float(x) == int(x) and int(x) >= lo
+    except (TypeError, ValueError, OverflowError):
+        ok = False
+    if not ok:
+        raise ValueError(f"{name} = {x!r}: allowed a whole number >= {lo}")
+    return int(x)
+
+
 def _check_run(rounds, chunk_rounds, workers) -> tuple[int, int, int]:
-    rounds = int(rounds)
-    chunk_rounds = int(chunk_rounds)
-    if rounds < 0:
-        raise ValueError(f"rounds = {rounds} is out of range: allowed >= 0")
-    if chunk_rounds < 1:
-        raise ValueError(f"chunk_rounds = {chunk_rounds} is out of range: allowed >= 1")
-    workers = (os.cpu_count() or 1) if workers is None else int(workers)
-    if workers < 1:
-        raise ValueError(f"workers = {workers} is out of range: allowed >= 1")
+    rounds = whole("rounds", rounds)
+    chunk_rounds = whole("chunk_rounds", chunk_rounds, 1)
+    workers = (os.cpu_count() or 1) if workers is None else whole("workers", workers, 1)
     return rounds, chunk_rounds, workers
 
 
@@ -143,6 +150,8 @@ def iter_chunks(
         With ``scheduler``: ``timing["startup"]``, the seconds the cluster took to be ready.
     """
     rounds, chunk_rounds, workers = _check_run(rounds, chunk_rounds, workers)
+    rules = validate(rules, "rules")  # (a Rules built in code: played only as a file could say)
+    seed = whole("seed", seed)
     check_headroom(rules, chunk_rounds, rounds=rounds)
     params = rules.to_params()  # computed once for the whole run
     tables = stack_tables(rules, strategies)

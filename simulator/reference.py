@@ -1349,12 +1349,22 @@ def play_stacked(cards, rules: Rules, strategies, cut: int | None = None,
     -------
     list of RoundResult, one per complete round.
     """
-    cards = [int(c) for c in np.asarray(cards).ravel()]
+    array = np.asarray(cards)
+    if array.ndim != 1 or array.size and not np.issubdtype(array.dtype, np.integer):
+        raise ValueError(f"cards: expected one shoe, a sequence of whole card codes, got shape "
+                         f"{array.shape} of {array.dtype} (the engine's play_stacked takes rows)")
+    cards = [int(c) for c in array]
     for c in cards:
         if not 0 <= c < L.N_CODES:
             raise ValueError(f"cards: code {c} is out of range: allowed 0-{L.N_CODES - 1}")
+    if cut is not None and (isinstance(cut, bool) or not isinstance(cut, (int, np.integer))
+                            or cut < 0):
+        raise ValueError(f"cut: {cut!r}: allowed a whole number of cards, 0 or more")
     if isinstance(strategies, Strategy):
         strategies = [strategies] * rules.boxes
+    if isinstance(strategies, str) or not all(isinstance(s, Strategy) for s in strategies):
+        raise ValueError("strategies: a Strategy (load_strategy(NAME)) or one a box, not "
+                         f"{strategies!r:.60}")
     strategies = list(strategies)
     if len(strategies) != rules.boxes:
         raise ValueError(

@@ -701,7 +701,8 @@ def shown_rule_file(path) -> str:
 
 
 def load_rules(path=None) -> Rules:
-    """Read a TOML rule file (None: ``configs/nz1994.toml``), validate it and return the `Rules`.
+    """Read a TOML rule file (None: ``configs/nz1994.toml``; a shipped one also by name, as
+    ``--rules`` takes it: ``nz1994-8deck``), validate it and return the `Rules`.
 
     Raises
     ------
@@ -709,7 +710,7 @@ def load_rules(path=None) -> Rules:
         One line naming the file: a missing file, malformed TOML (with its line), an unknown key
         (with the closest known key), a wrong type, a value out of range or a contradiction.
     """
-    return load_rule_file(path)[0]
+    return load_rule_file(None if path is None else shipped_rule_file(path))[0]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ import numpy as np
 
 from simulator import __version__, checkpoint, chunks, distributed, engine, stops, tally
 from simulator import layout as L
-from simulator.rules import Rules, rules_dict
+from simulator.rules import KEYS, Rules, changes_made, rules_dict, validate
 
 
 class RunError(ValueError):
@@ -50,6 +50,34 @@ class Plan:
     counting: object = None  # a plans.CountingPlan: every box is the counter's (bjsim count)
     strategy_note: str | None = None  # what the report says of the strategy beside its name
     command: dict | None = None  # the command line's options, kept in the checkpoint (`cli`)
+
+    def __post_init__(self):
+        """Checked as the command line's options are (a Plan made in code too): ValueError
+        naming the field and what is allowed. Rules made in code with no ``rules_file`` or
+        ``overrides`` are labelled by their changes from the NZ rule set."""
+        from simulator.strategy import Strategy
+
+        rules = validate(self.rules, "rules")
+        n = rules.boxes
+        if not isinstance(self.strategies, (tuple, list)) or len(self.strategies) != n or not all(
+                isinstance(s, Strategy) for s in self.strategies):
+            raise ValueError(f"strategies: {self.strategies!r:.60}: allowed a tuple of {n} "
+                             f"Strategy (load_strategy), one a box (boxes = {n})")
+        if isinstance(self.names, str) or len(self.names) != n or not all(
+                isinstance(x, str) for x in self.names):
+            raise ValueError(f"names: {self.names!r:.60}: allowed a tuple of {n} strategy names, "
+                             "one a box")
+        for name, lo in (("rounds", 0), ("seed", 0), ("chunk_rounds", 1)):
+            object.__setattr__(self, name, engine.whole(name, getattr(self, name), lo))
+        if self.precision is not None and not (isinstance(self.precision, (int, float))
+                                               and 0 < self.precision <= 1):
+            raise ValueError(f"precision = {self.precision!r}: allowed a number above 0 up to 1 "
+                             "(a fraction: 0.0005 is ±0.05%)")
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "strategies", tuple(self.strategies))
+        object.__setattr__(self, "names", tuple(self.names))
+        if self.rules_file is None and not self.overrides:
+            object.__setattr__(self, "overrides", tuple(changes_made(Rules(), rules, KEYS)))
 
 
 @dataclass

@@ -46,7 +46,19 @@ class Strategy:
 
 
 def stack(strategies: list[Strategy]):
-    """Stack per-box strategies on a leading box axis: (hard, soft, pairs, sevens, flags), int8."""
+    """Stack per-box strategies on a leading box axis: (hard, soft, pairs, sevens, flags), int8;
+    each one's charts checked as a strategy file's are (a Strategy made in code too)."""
+    for s in strategies:
+        if not isinstance(s, Strategy):
+            raise StrategyError(f"strategies: {s!r:.40} is not a Strategy: allowed "
+                                "load_strategy(NAME or FILE)'s")
+        for chart, allowed in CHART_ACTIONS.items():
+            bad = sorted(set(np.unique(getattr(s, chart)).tolist()) - set(allowed))
+            if bad:
+                shown = ", ".join(L.ACTION_NAMES[c] if 0 <= c < len(L.ACTION_NAMES) else str(c)
+                                  for c in bad)
+                raise StrategyError(f"strategy '{s.name}': chart '{chart}' holds {shown}: "
+                                    f"allowed {_names(allowed)}")
     return (
         np.ascontiguousarray(np.stack([s.hard for s in strategies]).astype(np.int8)),
         np.ascontiguousarray(np.stack([s.soft for s in strategies]).astype(np.int8)),

@@ -1,0 +1,101 @@
+"""The Python API refuses what the command line refuses, naming the argument (docs/api.md): a
+review as a programmer found rules, counts and strategies made in code played as given."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from simulator import compare as C
+from simulator import engine, reference, run
+from simulator import layout as L
+from simulator.rules import RuleError, Rules, load_rules
+from simulator.strategy import StrategyError, load_strategy, stack
+
+BASIC = load_strategy("basic")
+
+
+@pytest.mark.parametrize("rules, words", [
+    # blackjack_pays=1.25 played as 1.2 (to_params keeps whole tenths), reported as 1.25
+    (Rules(blackjack_pays=1.25), "key 'blackjack_pays' = 1.25 is not a whole number of tenths"),
+    (Rules(penetration=1.5), "key 'penetration' = 1.5 is out of range"),
+    (Rules(surrender="yes"), "key 'surrender' = \"yes\" is not a choice"),  # (tuple.index)
+])
+def test_rules_made_in_code_are_checked_before_a_run(rules, words):
+    with pytest.raises(RuleError, match=words):
+        engine.run(rules, BASIC, rounds=1000, seed=1)
+    with pytest.raises(RuleError, match=words):
+        run.Plan(rules, (BASIC,) * rules.boxes, ("basic",) * rules.boxes)
+
+
+@pytest.mark.parametrize("kw, words", [
+    ({"rounds": 1.5}, "rounds = 1.5: allowed a whole number >= 0"),  # (it played 1 round)
+    ({"seed": 1.5}, "seed = 1.5: allowed a whole number >= 0"),  # (seed 1's result)
+    ({"seed": -1}, "seed = -1: allowed a whole number >= 0"),
+    ({"rounds": "abc"}, "rounds = 'abc': allowed a whole number >= 0"),
+    ({"chunk_rounds": 0}, "chunk_rounds = 0: allowed a whole number >= 1"),
+])
+def test_run_counts_are_whole_numbers_named_when_not(kw, words):
+    args = {"rounds": 1000, "seed": 1} | kw
+    with pytest.raises(ValueError, match=words):
+        engine.run(Rules(), BASIC, **args)
+    assert engine.run(Rules(), BASIC, rounds=1000.0, seed=1)[L.T_ROUNDS] == 1000
+
+
+def test_a_plan_made_in_code_is_checked_and_labelled_by_its_changes():
+    with pytest.raises(ValueError, match="names: 'basic': allowed a tuple of 1 strategy names"):
+        run.Plan(Rules(), (BASIC,), "basic")  # (the report named five strategies b, a, s, i, c)
+    with pytest.raises(ValueError, match="strategies: .*allowed a tuple of 1 Strategy"):
+        run.Plan(Rules(), ("basic",), ("basic",))
+    with pytest.raises(ValueError, match="precision = -1: allowed a number above 0 up to 1"):
+        run.Plan(Rules(), (BASIC,), ("basic",), precision=-1)
+    # Rules(decks=8, ...) made in code was reported as configs/nz1994.toml, unchanged
+    plan = run.Plan(Rules(decks=8, dealer_hits_soft_17=True), (BASIC,), ("basic",),
+                    rounds=2000, chunk_rounds=1000, workers=1)
+    meta = run.simulate(plan, quiet=True).meta["run"]
+    assert meta["rules_name"] == ("configs/nz1994.toml (modified: decks=8, "
+                                  "dealer_hits_soft_17=true)")
+    assert meta["overrides"] == ["decks=8", "dealer_hits_soft_17=true"]
+
+
+def test_a_strategy_made_in_code_with_an_action_its_chart_does_not_allow_is_refused():
+    # P across hard 16 was played by the engine and refused by the reference game
+    hard = BASIC.hard.copy()
+    hard[16, 5] = L.P
+    bad = dataclasses.replace(BASIC, hard=hard)
+    with pytest.raises(StrategyError, match="strategy 'basic': chart 'hard' holds P: allowed S, "
+                       "H, D, Ds, Rh, Rs"):
+        stack([bad])
+    with pytest.raises(StrategyError, match="chart 'hard' holds P"):
+        engine.run(Rules(), bad, rounds=1000, seed=1)
+    with pytest.raises(StrategyError, match="not a Strategy"):
+        engine.run(Rules(), "basic", rounds=1000, seed=1)
+
+
+def test_compare_plan_exact_gives_the_exact_figures():
+    # Plan.exact (True by default) was read nowhere: exact None for every game
+    games = (C.Game("nz", Rules(), (BASIC,), ("basic",)),
+             C.Game("h17", Rules(dealer_hits_soft_17=True), (BASIC,), ("basic",)))
+    plan = C.Plan(games, rounds=1000, chunk_rounds=1000, pair_rounds=50, workers=1)
+    rows = C.compare(plan, quiet=True).stats["rows"]
+    assert rows[1]["difference"]["house_edge"]["exact"] == pytest.approx(
+        rows[1]["exact"]["house_edge"] - rows[0]["exact"]["house_edge"])
+    off = C.compare(dataclasses.replace(plan, exact=False), quiet=True).stats["rows"]
+    assert "exact" not in off[0]
+
+
+def test_the_reference_games_stacked_mode_refuses_what_it_cannot_play_as_the_engine_does():
+    cards = np.arange(52)
+    with pytest.raises(ValueError, match=r"cards: expected one shoe.*got shape \(4, 13\)"):
+        reference.play_stacked(cards.reshape(4, 13), Rules(), BASIC)  # (it flattened them)
+    with pytest.raises(ValueError, match="cut: -1: allowed a whole number of cards, 0 or more"):
+        reference.play_stacked(cards, Rules(), BASIC, cut=-1)  # (it played no round)
+    with pytest.raises(ValueError, match="strategies: a Strategy"):
+        reference.play_stacked(cards, Rules(), "basic")  # (read as five strategies)
+    assert reference.play_stacked(cards, Rules(), BASIC, cut=0) == []
+
+
+def test_load_rules_takes_a_shipped_name_as_its_error_offers():
+    assert load_rules("nz1994-8deck").decks == 8
