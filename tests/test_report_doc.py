@@ -10,6 +10,7 @@ import io
 import json
 import math
 import os
+import html
 import re
 import shlex
 import signal
@@ -129,7 +130,8 @@ def test_manifest_names_hashes_and_the_rebuild_command(built):
     for a, b in (("--seed", str(SEED)), ("--rounds", "60000"), ("--chunk-rounds", "10000"),
                  ("--sample-rounds", "20000"), ("--choice", "insurance-taker")):
         assert cmd[cmd.index(a) + 1] == b
-    assert m["commands"]["report"] in (out / "report.html").read_text()
+    page = html.unescape(re.sub(r"<[^>]+>", "", (out / "report.html").read_text()))
+    assert m["commands"]["report"] in page  # (each word of a command in a span of its own)
     md = (out / "report.md").read_text()  # the rendered manifest holds them too
     assert f"rule variant configs/variants/h17.toml SHA-256 | {m['variant_sha256'][0]}" in md
     assert m["commands"]["choices"]["insurance-taker"] in md
@@ -1141,6 +1143,27 @@ def test_pdf_is_printed_from_the_html(built):
     assert len(boxes) > 1  # every page A4, 210 x 297 mm (595.3 x 841.9 pt), not US Letter
     for w, h in boxes:
         assert abs(float(w) - 595.3) < 1.5 and abs(float(h) - 841.9) < 1.5, (w, h)
+
+
+def test_the_printed_page_numbers_its_pages_and_links_to_no_folder(built):
+    """report.pdf linked each CSV to the hidden folder it was printed in (file:///.../.bjsim-
+    report-.../csv/..., gone once the report is written), and its pages had no number, title or
+    date; a command broke after the hyphens of --penetrations."""
+    out, data, _ = built
+    if (out / "report.pdf").exists():
+        assert b"file://" not in (out / "report.pdf").read_bytes()
+        assert b"/URI" not in (out / "report.pdf").read_bytes()
+    assert not (out / "print.html").exists()
+    secs = sections.build(data)
+    printed = render.to_html(data["title"], secs, printed="2026-12-05")
+    assert '<a href="csv/' not in printed and "(csv/wagers.csv)" in printed
+    assert ('content: "printed 2026-12-05, page " counter(page) " of " counter(pages)'
+            in printed)
+    assert f'@bottom-left {{ content: "{data["title"]}"' in printed
+    page = render.to_html(data["title"], secs)  # on screen: linked, no print margins
+    assert '<a href="csv/wagers.csv">CSV</a>' in page and "@bottom-left" not in page
+    assert ('<span class="w">--penetrations</span>' in render._code("x --penetrations 0.6")
+            and "code .w { white-space: nowrap; }" in page)
 
 
 def test_report_without_matplotlib_or_chromium_still_builds_and_says_so(built, tmp_path,

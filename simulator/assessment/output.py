@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import datetime
 import json
 import os
 import shutil
@@ -122,8 +123,13 @@ def _write(data: dict, out: Path, say: Callable[[str], None]) -> dict:
             "BJSIM_CHROMIUM)")
     else:
         say("report.pdf (headless Chromium)")
-        pdf = out / "report.pdf"
-        res = chromium.print_pdf(out / "report.html", pdf)
+        pdf, page = out / "report.pdf", out / "print.html"  # (the page printed: then removed)
+        today = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d")
+        page.write_text(render.to_html(data["title"], secs, printed=today), encoding="utf-8")
+        try:
+            res = chromium.print_pdf(page, pdf)
+        finally:
+            page.unlink(missing_ok=True)
         if pdf.is_file() and pdf.stat().st_size > 0:
             written["report.pdf"] = pdf
         else:

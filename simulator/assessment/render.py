@@ -4,6 +4,7 @@ files beside it) and as Markdown."""
 from __future__ import annotations
 
 import html
+import re
 
 from simulator.assessment.sections import Chart, Code, Section, Table, fmt
 
@@ -21,9 +22,20 @@ pre { background: #f4f4f4; padding: .6em; overflow-x: auto; white-space: pre-wra
 figure { margin: 1em 0; } figcaption { font-size: 13px; color: #444; }
 img { max-width: 100%; height: auto; border: 1px solid #ddd; }
 nav ol { columns: 2; } .missing { color: #a33; }
-@page { size: A4; margin: 15mm; }
-@media print { body { max-width: none; margin: 0; } h2 { page-break-after: avoid; }
-               table, figure { page-break-inside: avoid; } }
+.wide { overflow-x: auto; } code .w { white-space: nowrap; }
+@page { size: A4; margin: 15mm 12mm 17mm; }
+@media print { body { max-width: none; margin: 0; font-size: 11px; }
+               h2 { break-after: avoid; } caption { break-after: avoid; }
+               tr, figure, pre { break-inside: avoid; }
+               table { font-size: 8px; width: 100%; } th, td { padding: .15em .3em; }
+               .wide { overflow: visible; } }
+"""
+
+# The printed report's margins (report.pdf): its title, the date it was printed, page x of y.
+PRINT_CSS = """
+@page {{ @bottom-left {{ content: "{title}"; font-size: 8px; color: #555; }}
+        @bottom-right {{ content: "printed {date}, page " counter(page) " of " counter(pages);
+                         font-size: 8px; color: #555; }} }}
 """
 
 NUMERIC = ("int", "pct", "spct", "num", "prob", "odds", "z", "freq")
@@ -33,7 +45,12 @@ def _is_num(kind: str) -> bool:
     return kind.startswith(NUMERIC)
 
 
-def _html_table(t: Table) -> str:
+def _css_string(text: str) -> str:
+    """``text`` inside a CSS string's quotes."""
+    return text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+
+
+def _html_table(t: Table, printing: bool = False) -> str:
     e = html.escape
     columns, rows = t.shown()
     head = "".join(f"<th>{e(label)}</th>" for _, label, _ in columns)
@@ -43,17 +60,25 @@ def _html_table(t: Table) -> str:
             f'<td class="n">{e(fmt(v, k))}</td>' if _is_num(k) else f"<td>{e(fmt(v, k))}</td>"
             for v, (_, _, k) in zip(row, columns, strict=True))
         body.append(f"<tr>{cells}</tr>")
-    return (f'<table id="t-{e(t.name)}"><caption>{e(t.title)} '
-            f'<small>(<a href="csv/{e(t.name)}.csv">CSV</a>)</small></caption>'
-            f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>")
+    # printed, the CSV's name (a link would name the folder it was printed in)
+    csv = (f"csv/{e(t.name)}.csv" if printing else f'<a href="csv/{e(t.name)}.csv">CSV</a>')
+    return (f'<div class="wide"><table id="t-{e(t.name)}"><caption>{e(t.title)} '
+            f'<small>({csv})</small></caption>'
+            f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>")
 
 
-def _html_block(b) -> str:
+def _code(text: str) -> str:
+    """A command, each word kept whole where the line wraps (``--penetrations`` broke after
+    its hyphens)."""
+    return re.sub(r"\S+", lambda m: f'<span class="w">{html.escape(m.group())}</span>', text)
+
+
+def _html_block(b, printing: bool = False) -> str:
     e = html.escape
     if isinstance(b, Table):
-        return _html_table(b)
+        return _html_table(b, printing)
     if isinstance(b, Code):
-        return f"<pre><code>{e(b.text)}</code></pre>"
+        return f"<pre><code>{_code(b.text)}</code></pre>"
     if isinstance(b, Chart):
         if b.file is None:
             return f'<p class="missing">Chart not drawn ({e(b.caption)}): {e(b.missing or "")}</p>'
@@ -62,13 +87,19 @@ def _html_block(b) -> str:
     return f"<p>{e(str(b))}</p>"
 
 
-def to_html(title: str, sections: list[Section]) -> str:
+def to_html(title: str, sections: list[Section], printed: str | None = None) -> str:
+    """The page; ``printed`` (a date): the page report.pdf is printed from, with its title, that
+    date and page numbers in the margins and each CSV named rather than linked."""
     e = html.escape
+    printing = printed is not None
+    css = CSS + (PRINT_CSS.format(title=_css_string(title).replace("<", "\\3C "),
+                                  date=_css_string(printed)) if printing else "")
     nav = "".join(f'<li><a href="#{s.id}">{e(s.title)}</a></li>' for s in sections)
     parts = [f'<section id="{s.id}"><h2>{e(s.title)}</h2>'
-             + "\n".join(_html_block(b) for b in s.blocks) + "</section>" for s in sections]
+             + "\n".join(_html_block(b, printing) for b in s.blocks) + "</section>"
+             for s in sections]
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{e(title)}</title><style>{CSS}</style></head>\n<body>\n"
+            f"<title>{e(title)}</title><style>{css}</style></head>\n<body>\n"
             f"<h1>{e(title)}</h1>\n<nav><ol>{nav}</ol></nav>\n" + "\n".join(parts)
             + "\n</body></html>\n")
 
