@@ -308,7 +308,7 @@ def multiple_note(stats: dict) -> str | None:
                    f"{_in_tables(zeros)}: exactly 0, they cannot miss")
     return (f"Many comparisons: {variants} variants, {n_text}; "
             f"each misses its true value one time in 20 by chance, so about {n / 20:g} of "
-            "them are expected to miss with nothing wrong" + (
+            f"them {'is' if n == 20 else 'are'} expected to miss with nothing wrong" + (
                 ", and about as many exact differences to fall outside their interval (|z| "
                 "above 1.96)" if exact else "") + ".")
 

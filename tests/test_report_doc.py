@@ -6,11 +6,11 @@ Chromium is missing: .ci/run installs it)."""
 import copy
 import csv
 import hashlib
+import html
 import io
 import json
 import math
 import os
-import html
 import re
 import shlex
 import signal
@@ -1940,3 +1940,15 @@ def test_the_sevens_words_for_one_deck_name_no_pay_it_cannot_deal():
         why = figures._sevens(rules, fig, {})["why"]
         assert words in why, why
         assert why.count("(") == why.count(")")
+
+
+def test_the_markdown_has_contents_and_sub_rows_keep_their_indent(built):
+    """report.md had no table of contents, and a sub-row's indent ("  with Super Sevens") was
+    lost in the HTML and Markdown tables."""
+    out, data, _ = built
+    md = (out / "report.md").read_text()
+    head = md.split("\n## ", 1)[0]
+    assert "1. [Summary](#summary)" in head
+    assert "[Wagers: exact and simulated return](#wagers-exact-and-simulated-return)" in head
+    assert sum(line[:1].isdigit() for line in head.splitlines()) == md.count("\n## ")
+    assert render._indented("  with Super Sevens") == "\u00a0" * 4 + "with Super Sevens"

@@ -57,14 +57,22 @@ def _html_table(t: Table, printing: bool = False) -> str:
     body = []
     for row in rows:
         cells = "".join(
-            f'<td class="n">{e(fmt(v, k))}</td>' if _is_num(k) else f"<td>{e(fmt(v, k))}</td>"
-            for v, (_, _, k) in zip(row, columns, strict=True))
+            f'<td class="n">{e(fmt(v, k))}</td>' if _is_num(k) else
+            f"<td>{e(_indented(fmt(v, k)))}</td>" for v, (_, _, k) in zip(row, columns,
+                                                                         strict=True))
         body.append(f"<tr>{cells}</tr>")
     # printed, the CSV's name (a link would name the folder it was printed in)
     csv = (f"csv/{e(t.name)}.csv" if printing else f'<a href="csv/{e(t.name)}.csv">CSV</a>')
     return (f'<div class="wide"><table id="t-{e(t.name)}"><caption>{e(t.title)} '
             f'<small>({csv})</small></caption>'
             f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>")
+
+
+def _indented(text: str) -> str:
+    """A row label's leading spaces (a sub-row's indent) kept: no-break spaces, which neither
+    HTML nor a Markdown table collapses."""
+    body = text.lstrip(" ")
+    return "\u00a0" * 2 * (len(text) - len(body)) + body
 
 
 def _code(text: str) -> str:
@@ -105,7 +113,7 @@ def to_html(title: str, sections: list[Section], printed: str | None = None) -> 
 
 
 def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    return _indented(text).replace("|", "\\|").replace("\n", " ")
 
 
 def _md_block(b) -> str:
@@ -125,8 +133,14 @@ def _md_block(b) -> str:
     return str(b)
 
 
+def _slug(heading: str) -> str:
+    """The anchor a Markdown viewer (GitHub's rule) gives a heading."""
+    return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+
+
 def to_markdown(title: str, sections: list[Section]) -> str:
     out = [f"# {title}", ""]
+    out += [f"{i}. [{s.title}](#{_slug(s.title)})" for i, s in enumerate(sections, 1)] + [""]
     for s in sections:
         out += [f"## {s.title}", ""]
         for b in s.blocks:
