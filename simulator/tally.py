@@ -236,8 +236,13 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
     -------
     dict
         JSON-ready (ints, floats, None, str, lists, dicts), under stable keys documented in
-        README.md ("JSON output"). Money figures are fractions of the stake they are per (1.0 = one
-        initial wager, or one unit staked on the side bet), not percents.
+        README.md ("JSON output"), but for those that name strategies (each ``by_strategy``
+        entry's ``strategy`` and ``box_numbers``, ``super_sevens``' ``seven_seven_play``), which
+        `simulator.run.render` adds from the run's strategies. Money figures are fractions of
+        the stake they are per (1.0 = one initial wager, or one unit staked on the side bet), not
+        percents. Without ``strategies`` the Super Sevens interval is judged as for every 7-7
+        hit (more wins of lines (d) and (e) than a strategy that splits some), so its note may
+        differ from the command line's.
     """
     t = [int(x) for x in _check(tally)]
     rounds, box_rounds, hands = t[L.T_ROUNDS], t[L.T_BOX_ROUNDS], t[L.T_HANDS]
