@@ -1506,8 +1506,8 @@ def rules_check(files):
             click.echo(f"Error: {_one_line(line)}", err=True)
         if problems:
             bad += 1
-        else:
-            click.echo(f"{path}: ok" + (f" ({said})" if said else ""))
+        else:  # (a shipped file as configs/..., as every output names it)
+            click.echo(f"{shown_rule_file(path)}: ok" + (f" ({said})" if said else ""))
     if bad:
         raise click.exceptions.Exit(2)
 
@@ -1577,7 +1577,10 @@ def strategies_show(name, output):
               "for the main wager plus the side bet (its size: the rule set's super_sevens_bet). "
               "Default: the pair table's 7,7 play, best for the main wager alone.")
 @click.option("--insurance", is_flag=True,
-              help="Take insurance and even money (the insurance-taker); default: never.")
+              help="Take insurance and even money always (the insurance-taker). Default: each "
+              "where it gains from a full shoe (even money where a blackjack pays less than "
+              "about 1.44 to 1, as 6 to 5; insurance where it pays more than about 2.24 to 1); "
+              "never under the Gazette's pays.")
 @click.option("--name", default=None, metavar="NAME", callback=_a_name,
               help="The strategy's name. Default: basic (basic-super-sevens with "
               "--with-super-sevens, insurance-taker with --insurance).")
@@ -1625,7 +1628,9 @@ def strategy_generate(rules_path, overrides, boxes, super_sevens, with_super_sev
 
 def _rules_words(rules_path, overrides, boxes, super_sevens) -> str:
     """The rules options as given (``rules_options``), as a command line writes them."""
-    return " ".join([f"--rules {rules_path}" if rules_path else "",
+    from simulator.rules import shown_rule_file
+
+    return " ".join([f"--rules {shown_rule_file(rules_path)}" if rules_path else "",
                      *(f"--set {o}" for o in overrides),
                      f"--boxes {boxes}" if boxes is not None else "",
                      {True: "--super-sevens", False: "--no-super-sevens"}.get(super_sevens, "")])
@@ -1868,9 +1873,9 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
               "the NZ game, more where a game's shoe lasts longer (64 with 8 decks)",
               help="Rounds per paired block: every game plays block j of a chunk from the same "
               "fresh shuffle. Smaller pairs more rounds (smaller standard errors of the "
-              "differences) and costs about 2 us a block and game; under a cut card a "
-              "block shorter than a shoe never reaches the cut card, and a block cuts its last "
-              "shoe short (docs/compare.md).")
+              "differences) and costs about 1.2 us a block and game beyond its rounds; under a "
+              "cut card a block shorter than a shoe never reaches the cut card, and a block cuts "
+              "its last shoe short (docs/compare.md).")
 @click.option("--workers", type=WholeRange(min=1), default=None,
               help="Threads (with --scheduler local: worker processes), and processes deriving "
               "the basic strategies not yet cached. Default: every CPU.")
