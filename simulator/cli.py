@@ -25,7 +25,7 @@ from pathlib import Path
 
 import click
 
-from simulator import DEFAULT_CHUNK_ROUNDS, __version__
+from simulator import DEFAULT_CHUNK_ROUNDS, __version__, atomic
 
 DEFAULT_SEED = 1994  # the Gazette's year: every run is reproducible unless --seed says otherwise
 DEFAULT_ROUNDS = 10_000_000
@@ -835,8 +835,12 @@ def _emit(text: str, output: str | None) -> None:
     so that a long run's report is not lost; then exit code 1."""
     if output is not None:
         try:
-            with open(output, "w", encoding="utf-8") as f:
-                f.write(text)
+            if os.path.exists(output) and not os.path.isfile(output):
+                with open(output, "w", encoding="utf-8") as f:  # a device or a pipe: as it is
+                    f.write(text)
+            else:  # a temporary file renamed over it (a link's file: the link kept), so that a
+                # failed write leaves the earlier file whole
+                atomic.write(os.path.realpath(output), text, mode=atomic.USER_MODE)
             return
         except OSError as err:
             failed = f"--output {output}: cannot write: {err.strerror or err}"

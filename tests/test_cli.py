@@ -900,3 +900,44 @@ def test_an_empty_changes_table_is_called_empty(tmp_path):
                      "rule-set key in it, or variant.strategy",
                      f"Error: {tmp_path / 'n.toml'}: a variant file needs [changes] or "
                      "variant.strategy"]
+
+
+def test_an_output_that_fails_to_be_written_leaves_the_earlier_file_whole(tmp_path,
+                                                                          monkeypatch):
+    # -o was written in place: a full disk left it cut off mid-way, the earlier result gone,
+    # where README says the file is neither created nor emptied until the result is written.
+    import errno
+
+    from simulator import atomic
+
+    out = tmp_path / "out.json"
+    out.write_text('{"earlier": "kept"}\n')
+    real = os.fdopen
+
+    class Full:
+        def __init__(self, fd, mode):
+            self.f = real(fd, mode)
+
+        def write(self, data):
+            self.f.write(data[: len(data) // 2])
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.f.close()
+
+    monkeypatch.setattr(atomic.os, "fdopen", Full)
+    result = run("simulate", "-n", "1000", "-q", "-f", "json", "-o", str(out))
+    assert result.exit_code == 1
+    assert "cannot write: No space left on device: the report is on stdout instead" in \
+        result.stderr
+    assert json.loads(result.stdout)["results"]["rounds"] == 1000
+    assert out.read_text() == '{"earlier": "kept"}\n'
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.json"]  # no temporary file left
+    monkeypatch.undo()
+    link = tmp_path / "link.json"
+    link.symlink_to(out)
+    assert run("simulate", "-n", "1000", "-q", "-f", "json", "-o", str(link)).exit_code == 0
+    assert link.is_symlink() and json.loads(out.read_text())["results"]["rounds"] == 1000
