@@ -143,7 +143,8 @@ def save(path, ident: dict, state, command: dict | None = None) -> None:
     if command is not None:
         doc["command"] = command
     doc["sha256"] = checksum(doc)
-    atomic.write(path, json.dumps(doc, indent=1) + "\n", mode=atomic.USER_MODE, durable=True)
+    atomic.write(os.path.realpath(path), json.dumps(doc, indent=1) + "\n", mode=atomic.USER_MODE,
+                 durable=True)  # (a link's file: the link, to a store elsewhere, kept)
 
 
 def load(path) -> dict:

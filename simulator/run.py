@@ -221,6 +221,9 @@ def checkpoint_problem(path: str, resume: bool) -> str | None:
     """Why ``path`` cannot be a run's checkpoint (``resume``: one to carry on), or None."""
     if not path:
         return "--checkpoint: an empty path: name a file"
+    if os.path.exists(path) and not os.path.isfile(path):  # (a device read without end, a pipe)
+        return (f"--checkpoint: {path} is not a regular file: allowed the path of a checkpoint "
+                "file (a new one is made there)")
     if resume and not os.path.exists(path):
         return f"--resume: checkpoint {path} does not exist"
     if not resume and os.path.exists(path):

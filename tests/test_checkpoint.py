@@ -542,3 +542,35 @@ def test_a_checkpoint_is_made_with_the_users_umask(tmp_path):
     path = tmp_path / "m.ckpt"
     C.save(path, ident(), play(engine.RunState(12_000, 1000), stop_after=1))
     assert os.stat(path).st_mode & 0o777 == atomic.USER_MODE
+
+
+@pytest.mark.parametrize("path", ["/dev/null", "/dev/zero", "FIFO"])
+def test_a_checkpoint_that_is_not_a_regular_file_is_refused_before_it_is_read(tmp_path, path):
+    # --resume /dev/full read without end until the kernel killed bjsim; a FIFO hung; and
+    # --checkpoint /dev/null told root to remove /dev/null.
+    if path == "FIFO":
+        path = tmp_path / "ff.ckpt"
+        os.mkfifo(path)
+    elif not os.path.exists(path):
+        pytest.skip(f"{path}: not on this system")
+    for args in (["--resume", str(path)], ["--checkpoint", str(path)]):
+        result = CliRunner().invoke(cli, ["simulate", "-n", "1000", "-q", *args])
+        assert result.exit_code == 2, result.output
+        assert result.stderr == (f"Error: --checkpoint: {path} is not a regular file: allowed "
+                                 "the path of a checkpoint file (a new one is made there)\n")
+
+
+def test_a_linked_checkpoint_is_kept_up_to_date_where_it_links(tmp_path, monkeypatch):
+    # The link was replaced by a plain file and its target (a store elsewhere) left stale.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "store").mkdir()
+    link = tmp_path / "run.ckpt"
+    link.symlink_to(tmp_path / "store" / "real.ckpt")  # (dangling: made on the first save)
+    args = ["simulate", "-n", "2000", "--chunk-rounds", "1000", "-q", "-f", "json"]
+    first = CliRunner().invoke(cli, [*args, "--checkpoint", "run.ckpt"])
+    assert first.exit_code == 0, first.output
+    assert link.is_symlink() and json.loads(link.read_text())["finished"]
+    again = CliRunner().invoke(cli, ["simulate", "--resume", "run.ckpt", "-q", "-f", "json"])
+    assert again.exit_code == 0 and json.loads(again.stdout)["results"] == json.loads(
+        first.stdout)["results"]
+    assert link.is_symlink()

@@ -521,28 +521,21 @@ def test_replays_help_examples_run(tmp_path, monkeypatch):
 def test_an_output_that_cannot_be_written_loses_no_report(tmp_path, monkeypatch):
     # stdout on a full disk gave a traceback; -o failing at the end (checked before the run, so
     # the disk filled since) lost the whole result with exit code 2, as for bad input.
-    import builtins
-
     import click
 
-    from simulator import cli as cli_module
+    from simulator import atomic
 
     full = OSError(28, "No space left on device")
     target = str(tmp_path / "out.txt")
 
-    class Full:  # a file on a full disk: opens, then refuses what is written
-        def __enter__(self):
-            return self
+    real_write = atomic.write
 
-        def __exit__(self, *exc):
-            return False
-
-        def write(self, text):
+    def write(path, *a, **k):  # (-o is written through a temporary file renamed over it)
+        if str(path) == target:
             raise full
+        return real_write(path, *a, **k)
 
-    real_open = builtins.open
-    monkeypatch.setattr(cli_module, "open", lambda path, *a, **k: Full() if str(path) == target
-                        else real_open(path, *a, **k), raising=False)
+    monkeypatch.setattr(atomic, "write", write)
     result = run("simulate", *TINY, "-o", target)
     assert result.exit_code == 1
     assert result.stdout.startswith("bjsim ") and "HOUSE EDGE" in result.stdout
