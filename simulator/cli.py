@@ -857,6 +857,29 @@ def _emit(text: str, output: str | None) -> None:
         raise OutputError(f"{failed}: the report is on stdout instead")
 
 
+def _emit_run(text: str, output: str | None) -> OutputError | None:
+    """`_emit` of a run's report, an output that cannot be written returned rather than raised,
+    so that the run's closing lines (interrupted, where its chunks are saved) and its exit code
+    still follow: `_closing`."""
+    try:
+        _emit(text, output)
+    except OutputError as err:
+        return err
+    return None
+
+
+def _closing(ctx, messages, partial: bool, failed: OutputError | None) -> None:
+    """A run's closing lines on stderr, then the output's failure if any; exit 130 or 143 for a
+    stopped run (its checkpoint to carry on), else 1 for the failure."""
+    for line in messages:
+        click.echo(line, err=True)
+    if failed is not None:
+        failed.show()
+        ctx.exit(_interrupted() if partial else failed.exit_code)
+    if partial:
+        ctx.exit(_interrupted())
+
+
 def rules_dict(rules) -> dict:
     from simulator.rules import rules_dict as as_dict
 
@@ -1280,16 +1303,13 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         if result.nothing_played:
             _nothing_to_report(ctx, result.stopped_compiling)
         with stops.held():  # a stop after the last chunk: the whole report all the same
-            _emit(run.render(result, fmt), output)
+            failed = _emit_run(run.render(result, fmt), output)
     except KeyboardInterrupt:  # after the chunks (Ctrl-C in them gives a partial result)
         saved = f": carry on with --resume --checkpoint {checkpoint_path}"
         click.echo("bjsim: interrupted before the report was written"
                    + (saved if checkpoint_path else ""), err=True)
         ctx.exit(_interrupted())
-    for line in result.messages:
-        click.echo(line, err=True)
-    if result.partial or result.exact_stopped:
-        ctx.exit(_interrupted())
+    _closing(ctx, result.messages, result.partial or result.exact_stopped, failed)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -2003,13 +2023,10 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     if result.nothing_played:
         _nothing_to_report(ctx, result.stopped_compiling)
     with stops.held():  # a stop after the last chunk: the whole report all the same
-        _emit(compare_report.render(result.stats, result.meta, fmt), output)
+        failed = _emit_run(compare_report.render(result.stats, result.meta, fmt), output)
         if plot_path is not None:
             compare_report.plot(result.stats, plot_path, result.partial)
-    for line in result.messages:
-        click.echo(line, err=True)
-    if result.partial:
-        ctx.exit(_interrupted())
+    _closing(ctx, result.messages, result.partial, failed)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -2340,18 +2357,14 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         _nothing_to_report(ctx, runs.stopped_compiling)
         # (not a report of 0 rounds over -o's file)
     with stops.held():  # a stop after the last chunk: the whole report all the same
-        _count_report(runs, plan, bankroll, penetrations, rules, rules_path, file_meta, sets,
-                      fmt, output)
-    for _, _, r in runs.runs:
-        for line in r.messages:
-            click.echo(line, err=True)
-    if runs.partial:
-        ctx.exit(_interrupted())
+        failed = _count_report(runs, plan, bankroll, penetrations, rules, rules_path, file_meta,
+                               sets, fmt, output)
+    _closing(ctx, [line for _, _, r in runs.runs for line in r.messages], runs.partial, failed)
 
 
 def _count_report(runs, plan, bankroll, penetrations, rules, rules_path, file_meta, sets, fmt,
-                  output):
-    """`bjsim count`'s report of ``runs`` written to ``output``."""
+                  output) -> OutputError | None:
+    """`bjsim count`'s report of ``runs`` written to ``output`` (`_emit_run`)."""
     from simulator import count_runs, counting_report
 
     figs = count_runs.figures(runs, plan, bankroll)
@@ -2368,7 +2381,7 @@ def _count_report(runs, plan, bankroll, penetrations, rules, rules_path, file_me
         # each run its own penetration (its sweep row's; the list: run.penetrations)
         meta["rules"] = meta["rules"] | {"penetration": None}
         text = counting_report.render_sweep(counting_report.sweep_rows(figs), fmt, meta)
-    _emit(text, output)
+    return _emit_run(text, output)
 
 
 if __name__ == "__main__":  # pragma: no cover

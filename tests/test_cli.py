@@ -934,3 +934,34 @@ def test_an_output_that_fails_to_be_written_leaves_the_earlier_file_whole(tmp_pa
     link.symlink_to(out)
     assert run("simulate", "-n", "1000", "-q", "-f", "json", "-o", str(link)).exit_code == 0
     assert link.is_symlink() and json.loads(out.read_text())["results"]["rounds"] == 1000
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["compare", "--vary", "decks=8"], ["count"]])
+def test_a_stopped_run_whose_output_fails_still_says_where_to_carry_on(tmp_path, monkeypatch,
+                                                                       command):
+    # SIGTERM, then -o on a full disk: exit 1 and the Error line alone; no "interrupted" line,
+    # no "carry on with --resume", and a batch scheduler saw a plain failure.
+    from simulator import atomic, engine
+    from tests.helpers import interrupt_after_first_chunk
+
+    target, ckpt = str(tmp_path / "out.json"), tmp_path / "run.ckpt"
+
+    saved = atomic.write
+
+    def write(path, *a, **k):  # the disk full for -o (the checkpoint is written)
+        if str(path) == target:
+            raise OSError(28, "No space left on device")
+        return saved(path, *a, **k)
+
+    monkeypatch.setattr(atomic, "write", write)
+    gen = "iter_job_chunks" if command[0] != "simulate" else "iter_chunks"
+    interrupt_after_first_chunk(monkeypatch, engine, gen)
+    result = run(*command, "-n", "40000", "--chunk-rounds", "1000", "--workers", "1", "-q",
+                 "-f", "json", "--checkpoint", str(ckpt), "-o", target)  # (not done at once)
+    assert result.exit_code == 130, result.output
+    lines = result.stderr.splitlines()
+    assert any(ln.startswith("bjsim: finished chunks saved in") and "--resume" in ln
+               for ln in lines), lines
+    assert lines[-1].startswith(f"Error: --output {target}: cannot write: No space left on "
+                                "device: the report is on stdout instead")
+    assert json.loads(result.stdout)["run"]["partial"] is True
