@@ -2177,14 +2177,19 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     except KeyboardInterrupt:
         click.echo("bjsim report: interrupted: no report written", err=True)
         ctx.exit(_interrupted())
+    new = [p for p in (Path(out_dir), *Path(out_dir).resolve().parents) if not p.exists()]
     try:
         written = write_report(data, out_dir, say)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, OSError) as err:
+        for folder in new:  # (made for this report, deepest first: gone again, if empty)
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        if isinstance(err, OSError):  # (the disk filled since the probe: not the user's doing)
+            raise OutputError(f"--output {out_dir}: cannot write: {err.strerror or err}: "
+                              f"{out_dir} is as it was") from None
         click.echo(f"bjsim report: interrupted while writing: {out_dir} is as it was",
                    err=True)
         ctx.exit(_interrupted())
-    except OSError as err:
-        raise BjsimError(f"--output {out_dir}: cannot write: {err.strerror or err}") from None
     say(f"wrote {len(written)} files to {out_dir}: open {os.path.join(out_dir, 'report.html')}")
 
 # ---------------------------------------------------------------------------------------------

@@ -1952,3 +1952,39 @@ def test_the_markdown_has_contents_and_sub_rows_keep_their_indent(built):
     assert "[Wagers: exact and simulated return](#wagers-exact-and-simulated-return)" in head
     assert sum(line[:1].isdigit() for line in head.splitlines()) == md.count("\n## ")
     assert render._indented("  with Super Sevens") == "\u00a0" * 4 + "with Super Sevens"
+
+
+def test_a_report_that_cannot_be_written_exits_1_and_leaves_no_folder_it_made(tmp_path,
+                                                                              monkeypatch):
+    # A full disk at the write gave exit 2 (a user's mistake) and left the folder it had made;
+    # so did Ctrl-C, saying the folder "is as it was".
+    import errno
+
+    from simulator import assessment
+
+    monkeypatch.setattr(assessment, "compute", lambda spec, say, quiet=False: {})
+
+    def full(data, out_dir, say):
+        (Path(out_dir) / ".bjsim-report-x").mkdir(parents=True)
+        (Path(out_dir) / ".bjsim-report-x").rmdir()  # (write_report's stage: removed)
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(assessment, "write_report", full)
+    out = tmp_path / "new" / "sub"
+    result = run("report", "-q", "-o", out)
+    assert result.exit_code == 1, result.output
+    assert result.stderr.strip() == (f"Error: --output {out}: cannot write: No space left on "
+                                     f"device: {out} is as it was")
+    assert not (tmp_path / "new").exists()
+
+    def stopped(data, out_dir, say):
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(assessment, "write_report", stopped)
+    result = run("report", "-q", "-o", out)
+    assert result.exit_code == 130 and "is as it was" in result.stderr
+    assert not (tmp_path / "new").exists()
+    (tmp_path / "kept").mkdir()
+    assert run("report", "-q", "-o", tmp_path / "kept").exit_code == 130
+    assert (tmp_path / "kept").is_dir()  # (there before: kept)
