@@ -797,7 +797,8 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
                                         "met": bool(state.target_met),
                                         "stop_chunk": state.stop_chunk}
         result = Result(payload, stats, meta, partial,
-                        _messages(plan, meta, partial, quiet, resumed) + run.save_failed_line(save))
+                        run.with_save_failed(_messages(plan, meta, partial, quiet, resumed),
+                                             save))
     result.stopped_after = (late + later + [None])[0]
     result.stopped_compiling = compiling
     return result

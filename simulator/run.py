@@ -277,12 +277,18 @@ def saver(writer, state):
     return save
 
 
-def save_failed_line(save) -> list[str]:
-    """The closing line of a run whose last checkpoint write failed (`saver`), if it did."""
+SAVED = "bjsim: finished chunks saved in "  # (`end_lines`: where a stopped run carries on)
+
+
+def with_save_failed(lines: list[str], save) -> list[str]:
+    """A run's closing ``lines``, and where its last checkpoint write failed (`saver`) the line
+    that says so in place of `end_lines`' "finished chunks saved" (which it contradicts)."""
     failed = getattr(save, "failed", None)
-    return [] if failed is None else [
+    if failed is None:
+        return lines
+    return [ln for ln in lines if not ln.startswith(SAVED)] + [
         f"bjsim: {failed}: the report has every chunk played, but the checkpoint holds only what "
-        "an earlier save wrote"]
+        "an earlier save wrote (--resume carries on from there)"]
 
 
 def _progress_text(state: engine.RunState, precision: float | None) -> str:
@@ -368,7 +374,7 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         summary = tally.summarize(total, plan.rules, tally.ss_lines_possible(
             plan.strategies, plan.rules), plan.strategies)
         meta = _meta(plan, state, total, partial, resumed, seconds, startup)
-        messages = _messages(plan, meta, resumed, partial, quiet) + save_failed_line(save)
+        messages = with_save_failed(_messages(plan, meta, resumed, partial, quiet), save)
     noted = (late + later + [None])[0]
     try:
         if plan.exact:
@@ -496,8 +502,7 @@ def end_lines(precision: dict | None, done: int, partial: bool, checkpoint_path,
     if partial:
         out.append(f"bjsim: interrupted: partial result of {done:,} {rounds}")
         if checkpoint_path is not None:
-            out.append(f"bjsim: finished chunks saved in {checkpoint_path}: carry on with "
-                       "--resume")
+            out.append(f"{SAVED}{checkpoint_path}: carry on with --resume")
     return out
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import signal
+import types
 
 import numpy as np
 import pytest
@@ -157,7 +158,12 @@ def test_a_checkpoint_that_stops_being_writable_does_not_stop_the_run(tmp_path, 
     assert err.count("the run goes on") == 1 and len(calls) > 2  # once, however many fail
     assert result.messages[-1] == (
         f"bjsim: --checkpoint {path}: cannot write: No space left on device: the report has "
-        "every chunk played, but the checkpoint holds only what an earlier save wrote")
+        "every chunk played, but the checkpoint holds only what an earlier save wrote (--resume "
+        "carries on from there)")
+    # stopped: no "finished chunks saved in" beside it, which it contradicts
+    stopped = run.with_save_failed([f"{run.SAVED}{path}: carry on with --resume", "x"],
+                                   types.SimpleNamespace(failed="f"))
+    assert stopped[0] == "x" and len(stopped) == 2 and "earlier save wrote" in stopped[1]
     with pytest.raises(run.RunError, match="cannot write"):  # before the run: refused
         monkeypatch.setattr(checkpoint.Writer, "write", lambda self, state: write(self, state))
         run.simulate(_plan(checkpoint=str(tmp_path / "other.ckpt")), quiet=True)
