@@ -120,29 +120,21 @@ def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chun
         out.runs.append((pen, rules, result))
         if result.partial:
             break
-        if pen is not None:  # a sweep's rows give no gain over the control: none is run
-            if i + 1 == len(games):
-                out.stopped_after = result.stopped_after  # (the caller's: nothing is lost)
-                break
+        last = result
+        if pen is None:  # the control (a sweep's rows give no gain over it: none is run)
             try:
-                stops.deliver(result.stopped_after)  # after the run's end: no next run
-            except KeyboardInterrupt:
+                stops.deliver(result.stopped_after)  # a stop after the run's end: no control
+                last = _control(rules, plan, strategy, name, rounds, seed, chunk_rounds, workers,
+                                quiet)  # fmt: skip
+                out.controls.append(last.tally)
+            except KeyboardInterrupt:  # in the control: the sweep stops here too
                 out.stopped = True
                 break
-            continue
-        try:
-            stops.deliver(result.stopped_after)  # a stop after the run's end: no control run
-            control = _control(rules, plan, strategy, name, rounds, seed, chunk_rounds, workers,
-                               quiet)  # fmt: skip
-            out.controls.append(control.tally)
-        except KeyboardInterrupt:  # in the control: the sweep stops here too
-            out.stopped = True
-            break
         if i + 1 == len(games):
-            out.stopped_after = control.stopped_after  # (the caller's: nothing is lost)
+            out.stopped_after = last.stopped_after  # (the caller's: nothing is lost)
             break
         try:
-            stops.deliver(control.stopped_after)  # after the control's end: no next run
+            stops.deliver(last.stopped_after)  # after the run's end: no next run
         except KeyboardInterrupt:
             out.stopped = True
             break
