@@ -16,6 +16,11 @@ import shlex
 import time
 from types import SimpleNamespace
 
+try:
+    import fcntl
+except ImportError:  # (not on Windows: no lock, two runs of one checkpoint not refused)
+    fcntl = None
+
 import numpy as np
 
 from simulator import __version__, atomic, engine
@@ -383,6 +388,31 @@ class Writer:
         self.every = float(every)
         self.last = time.monotonic()
         self.writes = 0
+        self.held = None  # the descriptor of the file locked (`hold`)
+
+    def hold(self) -> bool:
+        """Lock the checkpoint file now at ``path`` (``flock``, released when this process
+        ends), the earlier one let go; False where another run holds it."""
+        try:
+            fd = os.open(os.path.realpath(self.path), os.O_RDONLY)
+        except OSError:
+            return True
+        try:
+            if fcntl is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return False
+        if self.held is not None:
+            os.close(self.held)
+        self.held = fd
+        return True
+
+    def release(self) -> None:
+        """Let the checkpoint file go (`hold`): the run has written its last."""
+        if self.held is not None:
+            os.close(self.held)
+            self.held = None
 
     def maybe(self, state) -> bool:
         """Write if ``every`` seconds have passed since the last write; True if it wrote."""
@@ -393,5 +423,6 @@ class Writer:
 
     def write(self, state) -> None:
         save(self.path, self.ident, state, self.command)
+        self.hold()  # (the file just renamed into place: a run resuming it meanwhile is refused)
         self.last = time.monotonic()
         self.writes += 1

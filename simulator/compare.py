@@ -771,6 +771,7 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
         with stops.held() as late:  # (a stop from here on is the caller's: nothing is lost)
             bar.close()
             save(now=True)
+            save.release()
     if partial and state.finished:  # a stop after the last chunk: the caller's too
         late.insert(0, signal.SIGINT)
     with stops.held() as later:  # (to the result: a stop here loses nothing)

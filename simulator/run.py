@@ -239,9 +239,17 @@ def open_checkpoint(path: str, resume: bool, ident: dict, state,
     problem = checkpoint_problem(path, resume)
     if problem is not None:
         raise RunError(problem)
+    writer = checkpoint.Writer(path, ident, command=command)
+    if resume and not writer.hold():  # (both would play its chunks and overwrite each other)
+        raise RunError(f"--resume: checkpoint {path} is in use by another bjsim run: allowed "
+                       "once that run has ended")
     if resume:
-        checkpoint.resume(path, ident, state)
-    return checkpoint.Writer(path, ident, command=command)
+        try:
+            checkpoint.resume(path, ident, state)
+        except BaseException:  # (refused: let it go at once, not when the writer is collected)
+            writer.release()
+            raise
+    return writer
 
 
 def saver(writer, state):
@@ -274,6 +282,7 @@ def saver(writer, state):
             save.tried = True
 
     save.tried, save.failed = False, None
+    save.release = writer.release if writer is not None else lambda: None  # (after the last)
     return save
 
 
@@ -360,6 +369,7 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         with stops.held() as late:  # (a stop from here on is the caller's: nothing is lost)
             bar.close()
             save(now=True)
+            save.release()
     if partial and state.finished:  # a stop after the last chunk: the caller's too
         late.insert(0, signal.SIGINT)
     with stops.held() as later:

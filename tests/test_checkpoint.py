@@ -574,3 +574,26 @@ def test_a_linked_checkpoint_is_kept_up_to_date_where_it_links(tmp_path, monkeyp
     assert again.exit_code == 0 and json.loads(again.stdout)["results"] == json.loads(
         first.stdout)["results"]
     assert link.is_symlink()
+
+
+def test_a_checkpoint_another_run_is_playing_is_not_resumed(tmp_path):
+    # Two processes resumed one checkpoint at once: both played its chunks and took turns
+    # overwriting it, the slower one able to roll back a finished file.
+    import fcntl
+
+    ckpt = tmp_path / "run.ckpt"
+    args = ["simulate", "-n", "2000", "--chunk-rounds", "1000", "-q", "-f", "json"]
+    first = CliRunner().invoke(cli, [*args, "--checkpoint", str(ckpt)])
+    assert first.exit_code == 0, first.output
+    fd = os.open(ckpt, os.O_RDONLY)  # another run, holding the file as a run does (`Writer.hold`)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        busy = CliRunner().invoke(cli, ["simulate", "--resume", str(ckpt), "-q"])
+        assert busy.exit_code == 2
+        assert busy.stderr == (f"Error: --resume: checkpoint {ckpt} is in use by another bjsim "
+                               "run: allowed once that run has ended\n")
+    finally:
+        os.close(fd)
+    again = CliRunner().invoke(cli, ["simulate", "--resume", str(ckpt), "-q", "-f", "json"])
+    assert again.exit_code == 0 and json.loads(again.stdout)["results"] == json.loads(
+        first.stdout)["results"]
