@@ -99,3 +99,20 @@ def test_the_reference_games_stacked_mode_refuses_what_it_cannot_play_as_the_eng
 
 def test_load_rules_takes_a_shipped_name_as_its_error_offers():
     assert load_rules("nz1994-8deck").decks == 8
+
+
+def test_the_kernels_public_functions_name_a_wrong_argument():
+    # numpy's UFuncTypeError for card tokens, a TypeError for a Strategy as tables, numba's
+    # TypingError for a list as trace (after a compile line): now each names the argument.
+    from simulator import kernel as K
+    from simulator.chunks import chunk_state
+
+    with pytest.raises(ValueError, match="cards: card codes must be whole numbers 0-51"):
+        K.play_stacked(["7h", "Kd"], Rules(), BASIC)
+    with pytest.raises(ValueError, match="cards: card codes must be whole numbers 0-51"):
+        K.play_stacked([1.5, 2.5], Rules(), BASIC)  # (played as 1 and 2)
+    p, state = Rules().to_params(), chunk_state(1, 0)
+    with pytest.raises(ValueError, match=r"kernel: tables must be \(hard, soft, pairs"):
+        K.simulate_chunk(p, BASIC, 100, state)
+    with pytest.raises(ValueError, match="kernel: trace must be a 1-D numpy int8 array"):
+        K.simulate_chunk(p, stack([BASIC]), 100, state, trace=[0] * 10)

@@ -105,7 +105,7 @@ def _check_params(params) -> np.ndarray:
 def _check_tables(tables, boxes: int) -> tuple:
     shapes = {"hard": (L.N_TOTALS, L.N_UP), "soft": (L.N_TOTALS, L.N_UP),
               "pairs": (L.N_PAIRS, L.N_UP), "sevens": (L.N_UP,), "flags": (2,)}  # fmt: skip
-    if len(tables) != len(shapes):
+    if not isinstance(tables, (tuple, list)) or len(tables) != len(shapes):
         raise ValueError(f"kernel: tables must be ({', '.join(shapes)}) from strategy.stack")
     out = tuple(np.ascontiguousarray(t, dtype=np.int8) for t in tables)
     for (name, shape), t in zip(shapes.items(), out, strict=True):
@@ -167,7 +167,9 @@ def _run(params, tables, sizes, states, fields=(), trace=None, counter=None, ins
     fields = np.array([_in_range("field", f, 0, L.N_TALLY - 1) for f in fields], np.int64)
     picked = (fields, *_picked(m.rows, fields), *_picked(m.wrows, fields))
     tally, out = np.zeros(L.N_TALLY, np.int64), np.zeros((sizes.size, fields.size), np.int64)
-    trace = np.zeros(0, np.int8) if trace is None else trace
+    trace = np.zeros(0, np.int8) if trace is None else trace  # (filled in place: no copy)
+    if not isinstance(trace, np.ndarray) or trace.dtype != np.int8 or trace.ndim != 1:
+        raise ValueError("kernel: trace must be a 1-D numpy int8 array (filled in place)")
     counts = np.zeros(m.rows.shape[0], np.int64), np.zeros(m.wrows.shape[0], np.int64)
     args = (p, tuple(m), cx, ins_flags)  # (a version compiled without a counter, one with)
     warm("simulate" if cx is None else "count", _simulate, *args, sizes[:0], states[:0], picked,
@@ -252,8 +254,9 @@ def play_stacked(cards, rules, strategies, cut=None, counter=None, shoes=False):
     if c.ndim not in (1, 2):
         raise ValueError(f"cards: expected a sequence of card codes, or rows of them (one shoe "
                          f"a round), got shape {c.shape}")
-    if c.size and (c.min() < 0 or c.max() >= L.N_CODES):
-        raise ValueError(f"cards: card codes must be 0-{L.N_CODES - 1}")
+    if c.size and (c.dtype.kind not in "iu" or c.min() < 0 or c.max() >= L.N_CODES):
+        raise ValueError(f"cards: card codes must be whole numbers 0-{L.N_CODES - 1} "
+                         "(cards.parse_cards reads tokens such as 7h)")
     fewest = 1 if counter is not None else boxes  # the boxes a round deals (a plan's: 1 up)
     each = 1 if c.ndim == 2 and not shoes else c.shape[-1] // (2 * fewest + 1) + 1  # a row's
     c = np.ascontiguousarray(np.atleast_2d(c), dtype=np.int8)
