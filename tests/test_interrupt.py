@@ -50,13 +50,21 @@ def finish(proc: subprocess.Popen, timeout: float) -> tuple[str, str]:
         pytest.fail(f"the run did not end within {timeout} s; its threads:\n{err[-6000:]}")
 
 
+def from_a_terminal() -> None:
+    """A child's Ctrl-C as a terminal gives it: SIGINT at its default. A background job of a
+    non-interactive shell (CI run with ``&``) starts with SIGINT ignored, which Python then
+    keeps until bjsim installs its own handler: a signal sent while it still imports was lost
+    (exit 0, the run played to its end)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(args, checkpoint: Path, resume: bool = False) -> subprocess.Popen:
     env = dict(os.environ, BJSIM_CHECKPOINT_EVERY="0.05", PYTHONPATH=str(ROOT),
                PYTHONFAULTHANDLER="1")
     cmd = [sys.executable, "-m", "simulator", "simulate", *args, "-q", "-f", "json",
            "--checkpoint", str(checkpoint)] + (["--resume"] if resume else [])
     return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=from_a_terminal)
 
 
 def _rounds_saved(checkpoint: Path) -> int:
@@ -261,7 +269,8 @@ def test_ctrl_c_at_any_moment_of_a_run_exits_130(delay):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.Popen([sys.executable, "-m", "simulator", "simulate", "-n", "1e9", "-q",
                              "--chunk-rounds", "100k", "--workers", "1"], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=from_a_terminal)
     time.sleep(delay)
     proc.send_signal(signal.SIGINT)
     # One Ctrl-C is enough: one lost in a numba callback is sent again. Lost for good, the run
@@ -373,7 +382,8 @@ def test_a_stop_while_basic_strategies_are_derived_side_by_side_ends_them_cleanl
     cmd = [sys.executable, "-m", "simulator", "compare", "--vary", "decks=1", "--vary",
            "decks=2", "--rounds", "1000", "--workers", "2"]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=from_a_terminal)
     said = proc.stderr.readline()
     assert "on 2 processes" in said, said
     time.sleep(1.5)
