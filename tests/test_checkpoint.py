@@ -547,12 +547,11 @@ def test_a_checkpoint_is_made_with_the_users_umask(tmp_path):
 @pytest.mark.parametrize("path", ["/dev/null", "/dev/zero", "FIFO"])
 def test_a_checkpoint_that_is_not_a_regular_file_is_refused_before_it_is_read(tmp_path, path):
     # --resume /dev/full read without end until the kernel killed bjsim; a FIFO hung; and
-    # --checkpoint /dev/null told root to remove /dev/null.
+    # --checkpoint /dev/null told root to remove /dev/null. (The suite runs where POSIX does:
+    # /dev/null and /dev/zero are there, as os.mkfifo and the interrupt tests' signals are.)
     if path == "FIFO":
         path = tmp_path / "ff.ckpt"
         os.mkfifo(path)
-    elif not os.path.exists(path):
-        pytest.skip(f"{path}: not on this system")
     for args in (["--resume", str(path)], ["--checkpoint", str(path)]):
         result = CliRunner().invoke(cli, ["simulate", "-n", "1000", "-q", *args])
         assert result.exit_code == 2, result.output
