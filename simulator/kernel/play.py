@@ -154,7 +154,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     from reshuffled discards. ``m``: ``tuple(tables.Machine)``; ``cx``: a counter's arrays, or
     None; ``ins_flags``: each box insures; ``wk``: ``work_arrays(p)``."""
     (trans, flags, link, fin, kind, total, wager, peek_t, net, insn, rows, start, wtrans, wflags,
-     _, alt, walt, wtid, _, d_stands, ss_pay, slot) = m  # fmt: skip
+     _, alt, walt, wtid, _, d_stands, ss_pay, slot, deal) = m  # fmt: skip
     nb = p[L.P_BOXES]
     stacked = out is not None  # (``out is None``: the records' code left out when compiled)
     peek = p[L.P_HOLE] == L.HOLE_PEEK
@@ -214,14 +214,13 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 code, pos, end, s0, s1, s2, s3 = take(shoe, ws, stacked, pos, end, s0, s1, s2, s3)
                 if i < nbr:
                     c1[i] = code
-                    st[i] = trans[np.uint64(start[i] * 10 + value(code) - 1)]
                 elif i == nbr:
                     uv = value(code)
-                else:
+                else:  # the box's state after its two cards and the up card: one table read
                     b = i - nbr - 1
                     c2[b] = code
-                    st[b] = trans[np.uint64(st[b] * 10 + uv - 1)]
-                    st[b] = trans[np.uint64(st[b] * 10 + value(code) - 1)]
+                    st[b] = deal[np.uint64(slot[b] * 1000 + value(np.int64(c1[b])) * 100 + uv * 10
+                                           + value(code) - 111)]
             if cx is not None:  # the first decisions and insurance, at the count after the deal
                 t = C.decided(ci, cs, C.count_now(ci, ctab, tg, cs, shoe, ws, pos, end))
                 for b in range(nbr):

@@ -188,7 +188,7 @@ class Builder:
 
 # The engine's tables (``build``), in the order the compiled functions take them.
 Machine = namedtuple("Machine", "trans flags link fin kind total wager peek net ins rows start "
-                     "wtrans wflags wrows alt walt wtid wclass dstand sspay slot")  # fmt: skip
+                     "wtrans wflags wrows alt walt wtid wclass dstand sspay slot deal")  # fmt: skip
 
 
 def first_boxes(tables) -> list[int]:
@@ -253,16 +253,19 @@ def build(p, tables, bands: int = 0) -> Machine:
     _, first, cls = np.unique(classed, axis=0, return_index=True, return_inverse=True)
     wtid = np.zeros(wflags.size, np.int64)
     wtid[wt] = cls.reshape(-1)
+    start = np.array([bld.state(("S", si)) for si in slot], np.int64)
+    v = np.arange(10)  # each box's state after the deal, by (first card, up card, second card)
+    deal = trans.reshape(-1)[trans[trans[start[:, None], v][..., None], v][..., None] * 10 + v]
     sums = [total(i % 32, i // 32) for i in range(64)]  # the dealer's (ace, hard sum)
     dstand = [T.dealer_stands.py_func(t, t != i % 32, bool(p[L.P_H17])) for i, t in enumerate(sums)]
     return Machine(trans=trans.reshape(-1).astype(np.int16), flags=flags.astype(np.int8),
                    link=link, fin=fin, kind=kind, total=t, wager=w, peek=peek, net=net, ins=ins,
-                   rows=rows, start=np.array([bld.state(("S", si)) for si in slot], np.int64),
+                   rows=rows, start=start,
                    wtrans=wtrans, wflags=wflags, wrows=wrows,
                    alt=alternatives(bld, bld.alt, n if bands else 0), walt=walt, wtid=wtid,
                    wclass=wrows[wt[first]], dstand=np.array(dstand, np.int8),
                    sspay=np.array([T.ss_net.py_func(i, p) for i in range(6)], np.int64),
-                   slot=np.array(slot, np.int64))
+                   slot=np.array(slot, np.int64), deal=deal.reshape(-1).astype(np.int16))
 
 
 def alternatives(bld, alt, n):
