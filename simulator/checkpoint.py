@@ -8,6 +8,7 @@ docs/design.md "Checkpoints" has the format and the checks a resume makes."""
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import hashlib
 import json
@@ -97,6 +98,8 @@ def _differs(saved: dict, current: dict) -> str | None:
                 field = next(k for k in sorted(set(a) | set(b), key=lambda k: (k != "name", k))
                              if a.get(k) != b.get(k))  # (a plan's name first: another plan)
                 name, a, b = f"{name} {field}", a.get(field), b.get(field)
+                if key == "counting":
+                    a, b = _plan_value(a), _plan_value(b)
             return f"{name} is {_cut(a)} there, {_cut(b)} here"
     if saved.get("strategies_sha256") != current.get("strategies_sha256"):
         return ("strategy tables differ (--strategy, or a counter's index plays; with no "
@@ -110,6 +113,18 @@ def _as_toml(value) -> str:
     if value is None:
         return "(none)"
     return json.dumps(value) if isinstance(value, (bool, str, list)) else str(value)
+
+
+def _plan_value(text):
+    """A counting plan's field as an identity keeps it (its repr) in the plan file's terms: a
+    ramp's or a count's fields as ``key = value`` (lists as TOML writes them)."""
+    try:
+        call = ast.parse(str(text), mode="eval").body
+        fields = {k.arg: ast.literal_eval(k.value) for k in call.keywords}
+    except (SyntaxError, ValueError, AttributeError, TypeError):
+        return text
+    return ", ".join(f"{k} = {json.dumps(v)}" for k, v in fields.items()
+                     if k not in ("description", "source")) or text
 
 
 def _cut(value, most: int = 120) -> str:

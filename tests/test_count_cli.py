@@ -505,14 +505,15 @@ def test_a_checkpointed_count_interrupted_and_resumed_is_the_uninterrupted_run(t
     again = _json("count", *TINY, "--workers", "1", "--checkpoint", ckpt, "--resume")
     assert again["results"] == whole
     assert "exists" in is_one_line_error(invoke("count", *TINY, "--checkpoint", ckpt))
-    # a plan changed in one key: the refusal names it (it was the whole plan's repr, cut off)
+    # a plan changed in one key: the refusal names it in the plan file's terms (it was the whole
+    # plan's repr, cut off; then the ramp's repr)
     text = (ROOT / "strategies/plans/hi-lo-1-12.toml").read_text()
     plan = scratch("ramp.toml", text.replace("steps = [[2, 2], [3, 4], [4, 8], [5, 12]]",
                                              "steps = [[1, 6], [2, 12]]"))
     line = is_one_line_error(invoke("count", *TINY, "--plan", plan, "--checkpoint", ckpt,
                                     "--resume"))
-    assert ("different run: the counting plan's bet is Ramp(base=1, steps=((2, 2), (3, 4), "
-            "(4, 8), (5, 12))) there, Ramp(base=1, steps=((1, 6), (2, 12))) here") in line, line
+    assert ("different run: the counting plan's bet is base = 1, steps = [[2, 2], [3, 4], "
+            "[4, 8], [5, 12]] there, base = 1, steps = [[1, 6], [2, 12]] here") in line, line
     # another plan: named as such (it named the first field in order, the bankroll)
     line = is_one_line_error(invoke("count", *TINY, "--plan", "hi-lo-flat", "--checkpoint", ckpt,
                                     "--resume"))
