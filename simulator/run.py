@@ -19,7 +19,7 @@ import numpy as np
 
 from simulator import __version__, checkpoint, chunks, distributed, engine, stops, tally
 from simulator import layout as L
-from simulator.rules import KEYS, Rules, changes_made, rules_dict, validate
+from simulator.rules import KEYS, Rules, changes_made, load_rule_file, rules_dict, validate
 
 
 class RunError(ValueError):
@@ -78,6 +78,8 @@ class Plan:
         object.__setattr__(self, "names", tuple(self.names))
         if self.rules_file is None and not self.overrides:
             object.__setattr__(self, "overrides", tuple(changes_made(Rules(), rules, KEYS)))
+        if self.rules_file is None and self.rules_name is None:  # the NZ set's, as its file's
+            object.__setattr__(self, "rules_name", load_rule_file()[1].get("name"))
 
 
 @dataclass

@@ -55,9 +55,13 @@ def test_a_plan_made_in_code_is_checked_and_labelled_by_its_changes():
     plan = run.Plan(Rules(decks=8, dealer_hits_soft_17=True), (BASIC,), ("basic",),
                     rounds=2000, chunk_rounds=1000, workers=1)
     meta = run.simulate(plan, quiet=True).meta["run"]
-    assert meta["rules_name"] == ("configs/nz1994.toml (modified: decks=8, "
-                                  "dealer_hits_soft_17=true)")
+    # named as the command line names them (the NZ file's name, its changes), not by the path
+    assert meta["rules_name"] == "nz1994 (modified: decks=8, dealer_hits_soft_17=true)"
+    assert meta["rules_file"] == "configs/nz1994.toml"
     assert meta["overrides"] == ["decks=8", "dealer_hits_soft_17=true"]
+    same = run.Plan(Rules(), (BASIC,), ("basic",), rounds=1000, chunk_rounds=1000, workers=1)
+    shown = run.render(run.simulate(same, quiet=True), "table").splitlines()[1]
+    assert shown == "Rules:     nz1994 (configs/nz1994.toml)", shown
 
 
 def test_a_strategy_made_in_code_with_an_action_its_chart_does_not_allow_is_refused():
