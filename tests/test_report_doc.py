@@ -980,7 +980,8 @@ def test_distribution_means_come_with_their_se(built):
 
 
 def test_distribution_sample_deals_full_shuffled_shoes(monkeypatch):
-    """Each shoe handed to the kernel holds every card decks times, in a new order."""
+    """Each shoe handed to the kernel is shuffled anew: whole under a cut card; with a shuffle
+    every round its first cards, or the whole shoe for a round that needs more."""
     from simulator import kernel
 
     calls = []
@@ -998,14 +999,33 @@ def test_distribution_sample_deals_full_shuffled_shoes(monkeypatch):
     for row in calls[0][0]:
         assert np.array_equal(np.bincount(row, minlength=52), [6] * 52)
     assert len({row.tobytes() for row in calls[0][0]}) == 256
-    # A shuffle every round: a full shoe a round, handed over as rows, one round off each.
+    # A shuffle every round: a fresh shoe a round, handed over as rows, one round off each, each
+    # shuffled as far as a round mostly needs (32 cards and 16 a box; it had been the whole shoe)
     calls.clear()
     values = figures._sample(rules.replace(shuffle="every-round"), load_strategy("basic"), 300, 5)
     assert len(values) == 300
-    assert [(c.shape, cut, shoes) for c, cut, shoes in calls] == [((300, 312), None, False)]
+    assert [(c.shape, cut, shoes) for c, cut, shoes in calls] == [((300, 48), None, False)]
     for row in calls[0][0]:
-        assert np.array_equal(np.bincount(row, minlength=52), [6] * 52)
+        assert np.bincount(row, minlength=52).max() <= 6  # (cards of one shoe)
     assert len({row.tobytes() for row in calls[0][0]}) == 300
+    # A round that needs more cards than that: its shoe shuffled on, the round dealt from it whole
+    monkeypatch.setattr(figures, "SAMPLE_CARDS", -10)  # (6 cards: many rounds need more)
+    dealt = []
+
+    def counted(cards, rules, strategy, cut=None, shoes=False):
+        rec = real(cards, rules, strategy, cut=cut, shoes=shoes)
+        dealt.append((np.array(cards), len(rec)))
+        return rec
+
+    monkeypatch.setattr(kernel, "play_stacked", counted)
+    values = figures._sample(rules.replace(shuffle="every-round"), load_strategy("basic"), 300, 5)
+    assert len(values) == 300
+    pairs = list(zip(dealt[::2], dealt[1::2], strict=False))  # (rows of 6 cards, a whole shoe)
+    assert len(pairs) > 20
+    for (part, k), (full, one) in pairs:  # the round after the k dealt ran short: dealt whole
+        assert part.shape[1] == 6 and full.shape == (1, 312) and one == 1
+        assert np.array_equal(part[k], full[0, :6])
+        assert np.array_equal(np.bincount(full[0], minlength=52), [6] * 52)
 
 
 def test_an_every_round_sample_agrees_with_the_exact_house_edge():

@@ -215,22 +215,54 @@ def _running(chunks: dict, rounds_played: int, total) -> dict:
     return out
 
 
+SAMPLE_CARDS = 32  # cards a fresh shoe is shuffled to at first for a sampled round, and 16 a box
+
+
 def _sample(rules, strategy, n: int, seed: int) -> np.ndarray:
     """Net result (main game and insurance, every box, in initial wagers) of ``n`` rounds dealt
     by the kernel's stacked mode from shoes shuffled by ``SeedSequence(seed, SAMPLE_STREAM)``."""
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(SAMPLE_STREAM,)))
     shoe = fresh_shoe(rules.decks)
-    every = rules.shuffle == "every-round"  # (a fresh shoe a round: rows of them, one a round)
     cols = [L.R_FIXED + b * L.R_BOX + k for b in range(rules.boxes) for k in (L.B_MAIN, L.B_INS)]
     parts, got = [], 0
     while got < n:  # (rows of shoes, each dealt to the cut card, 256 a call)
-        cards = rng.permuted(np.tile(shoe, (min(n - got, 20_000), 1)), axis=1) if every else (
-            np.array([rng.permutation(shoe) for _ in range(256)]))
-        rec = kernel.play_stacked(cards, rules, strategy, cut=None if every else rules.cut,
-                                  shoes=not every)
+        if rules.shuffle == "every-round":
+            rec = _fresh_shoe_rounds(rng, shoe, min(n - got, 20_000), rules, strategy)
+        else:
+            cards = np.array([rng.permutation(shoe) for _ in range(256)])
+            rec = kernel.play_stacked(cards, rules, strategy, cut=rules.cut, shoes=True)
         parts.append(rec[:, cols].sum(axis=1))
         got += len(rec)
     return np.concatenate(parts)[:n]
+
+
+def _fresh_shoe_rounds(rng, shoe, rows: int, rules, strategy) -> np.ndarray:
+    """The records of ``rows`` rounds, each off a fresh shoe: each shoe shuffled (Fisher-Yates)
+    only as far as a round mostly needs; a round that needs more gets its shoe's rest shuffled
+    on and is dealt again from the whole shoe."""
+    cards = np.asfortranarray(np.tile(shoe.astype(np.int8), (rows, 1)))  # (a place at once)
+    first = min(shoe.size, SAMPLE_CARDS + 16 * rules.boxes)
+    _shuffle(rng, cards, 0, first)
+    parts, at = [], 0
+    while at < rows:  # (stacked mode stops at a round short of cards: its row is ``at``)
+        rec = kernel.play_stacked(cards[at:, :first], rules, strategy)
+        parts.append(rec)
+        at += len(rec)
+        if at < rows:
+            _shuffle(rng, cards[at : at + 1], first, shoe.size)
+            parts.append(kernel.play_stacked(cards[at : at + 1], rules, strategy))
+            at += 1  # (a round a whole shoe cannot deal is no round of the game: none)
+    return np.concatenate(parts)
+
+
+def _shuffle(rng, cards, lo: int, hi: int) -> None:
+    """Fisher-Yates steps ``lo..hi - 1`` on each row of ``cards``, in place: its places ``lo..hi
+    - 1`` become a uniform draw, in order, from the cards in places ``lo`` and on."""
+    r, n = np.arange(len(cards)), cards.shape[1]
+    picks = np.arange(lo, hi) + rng.integers(0, n - np.arange(lo, hi), size=(len(cards), hi - lo))
+    for i in range(lo, hi):
+        j = picks[:, i - lo]
+        cards[r, i], cards[r, j] = cards[r, j], cards[r, i].copy()
 
 
 # ---------------------------------------------------------------------------------------------
