@@ -16,6 +16,7 @@ allowed, e.g. ``configs/x.toml: key 'decks' = 9 is out of range: allowed 1-8``.
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import difflib
 import json
 import math
@@ -304,7 +305,16 @@ def _fmt(value) -> str:
         return json.dumps(value, ensure_ascii=False)
     if isinstance(value, (tuple, list)):
         return "[" + ", ".join(_fmt(v) for v in value) + "]"
+    if isinstance(value, dict):  # an inline table
+        return "{" + ", ".join(f"{_fmt_key(k)} = {_fmt(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (datetime.date, datetime.time)):  # (a datetime is a date too)
+        return _q(value.isoformat())
     return _q(repr(value))
+
+
+def _fmt_key(key) -> str:
+    """A key as TOML writes it: bare where it may be, else quoted."""
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", str(key)) else json.dumps(str(key))
 
 
 def _q(text, limit: int = 80) -> str:

@@ -188,6 +188,11 @@ def read_variant_file(path, problems: list | None = None) -> dict:
     return out
 
 
+def _not_a_rule_file(path: Path) -> str:
+    return ("a folder, not a rule file: allowed the path of a .toml rule file" if path.is_dir()
+            else "no such rule file")
+
+
 def baseline_problem(path, baseline) -> str | None:
     """Why the rule file ``baseline`` that variant file ``path`` names cannot be its baseline
     (it is itself a variant file, or does not load), in a line naming ``path``; else None."""
@@ -209,8 +214,8 @@ def variant_file_problems(path) -> list[str]:
     try:
         v = read_variant_file(path, problems)
         if v["baseline"] is not None and not v["baseline"].is_file():
-            raise RuleError(f"{path}: key 'variant.baseline' names {v['baseline']}: no such "
-                            "rule file")
+            raise RuleError(f"{path}: key 'variant.baseline' names {v['baseline']}: "
+                            f"{_not_a_rule_file(v['baseline'])}")
         if v["baseline"] is not None and (why := baseline_problem(path, v["baseline"])):
             raise RuleError(why)
         base, _ = load_rule_file(v["baseline"])
@@ -323,8 +328,8 @@ def baseline_file(rules_path, files) -> str | None:
     if found is None:
         return None
     if not Path(shipped_rule_file(found)).is_file():
-        raise RuleError(f"--variant {named[found]}: key 'baseline' names {found}: no such rule "
-                        "file")
+        raise RuleError(f"--variant {named[found]}: key 'baseline' names {found}: "
+                        f"{_not_a_rule_file(Path(shipped_rule_file(found)))}")
     problem = baseline_problem(named[found], shipped_rule_file(found))
     if problem is not None:
         raise RuleError(f"--variant {problem}")

@@ -835,6 +835,13 @@ def test_rules_check_gives_every_problem_of_a_variant_file(tmp_path):
     lines = CliRunner().invoke(cli, ["rules", "check", str(path)]).stderr.strip().splitlines()
     assert len(lines) == 2 and "'variant.name' must be a string" in lines[0], lines
     assert "key 'variant.baseline' names" in lines[1] and "no such rule file" in lines[1]
+    # a folder named as the baseline: said so, as --rules FOLDER does (it said "no such file")
+    path.write_text('[variant]\nbaseline = "."\n[changes]\ndecks = 8\n')
+    folder = f"names {tmp_path}: a folder, not a rule file: allowed the path of a .toml rule file"
+    (line,) = CliRunner().invoke(cli, ["rules", "check", str(path)]).stderr.strip().splitlines()
+    assert line == f"Error: {path}: key 'variant.baseline' {folder}", line
+    result = CliRunner().invoke(cli, ["compare", "--variant", str(path), "-n", "1000"])
+    assert result.exit_code == 2 and folder in result.stderr, result.stderr
 
 
 def test_rules_show_names_a_file_without_a_name_as_simulate_does(tmp_path, monkeypatch):

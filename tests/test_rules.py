@@ -293,6 +293,18 @@ def test_rules_check_lists_an_unknown_key_and_a_bad_value_in_the_files_order(tmp
     assert result.stdout.endswith("configs/nz1994.toml: ok\n")  # the next file is still checked
 
 
+def test_a_value_of_another_toml_type_is_written_back_as_toml_writes_it(tmp_path):
+    """A date, a time or an inline table where a number belongs (they were Python reprs:
+    datetime.date(1979, 5, 27), {'n': 6})."""
+    for text, shown in (("decks = 1979-05-27", "1979-05-27"), ("decks = 07:32:00", "07:32:00"),
+                        ("decks = 1979-05-27T07:32:00Z", "1979-05-27T07:32:00+00:00"),
+                        ("[decks]\nn = 6", "{n = 6}"),
+                        ('decks = {"a b" = 1, c = [1, true]}', '{"a b" = 1, c = [1, true]}')):
+        path = write(tmp_path, text + "\n")
+        assert rule_file_problems(path) == [
+            f"{path}: key 'decks' = {shown} is not an integer: allowed an integer 1-8"]
+
+
 def test_rules_check_lists_each_bad_meta_key(tmp_path):
     path = write(tmp_path, 'decks = 0\n[meta]\nname = 3\nnam = "x"\n')
     problems = rule_file_problems(path)
