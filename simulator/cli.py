@@ -2000,6 +2000,11 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
         raise BjsimError(f"compare: {clash}")
     source = shown_rule_file(base_file) + "".join(f" --set {o}" for o in changes)
     games = cmp.build_games(rules, label, source, base_strats, asked, same_strategy, log, workers)
+    for game in games[1:]:  # (a shipped variant may be a baseline's own rules: not refused)
+        if cmp.identical(games[0], game):
+            asked_as = game.source if game.source.startswith("--") else f"--variant {game.source}"
+            click.echo(f"bjsim: warning: {asked_as} '{game.label}' is the baseline's game (its "
+                       "rules and strategy are the baseline's): its difference is 0", err=True)
     nz_chart = base_strats and _chart_label(rules, base_strats[1], quiet)  # --strategy basic
     if nz_chart:  # under rules that may call for another chart: said, as simulate says it
         games = (dataclasses.replace(games[0], strategy_note=nz_chart), *games[1:])

@@ -435,6 +435,14 @@ def _sevens_alike(rules, strategies) -> bool:
                for si in range(len(strategies)) for u in range(1, 11))
 
 
+def identical(base: Game, game: Game) -> bool:
+    """Whether ``game`` has the baseline's rules and strategy tables (not merely plays alike)."""
+    return game.rules == base.rules and all(
+        np.array_equal(a, b) for a, b in zip(engine.stack_tables(base.rules, base.strategies),
+                                             engine.stack_tables(game.rules, game.strategies),
+                                             strict=True))
+
+
 def same_game(base: Game, game: Game, key: str) -> bool:
     """Whether ``game`` plays the baseline's game for the figure ``key`` ("house_edge" or
     "super_sevens") on every shoe: with the other figure's pays (`PAYS`) set to the baseline's,

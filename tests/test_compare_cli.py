@@ -702,3 +702,22 @@ def test_the_plot_marks_a_partial_run_and_a_cut_card_exact_point():
     fig = compare_report.figure(plt, stats)
     assert fig.axes[0].get_title() == "nz: 1,000 rounds per game"
     plt.close(fig)
+
+
+def test_a_variant_with_the_baselines_own_rules_and_strategy_is_run_with_a_warning():
+    # `--vary decks=6` on a 6-deck baseline ran without a word, a row of +0.000 labelled as a
+    # change. Not refused: a shipped variant may be the baseline's own rules (NZ's
+    # dealer_blackjack_takes), and a whole folder of variants is compared at once.
+    shipped = str(Path(__file__).resolve().parent.parent
+                  / "configs/variants/dbj-original-and-busted.toml")
+    result = run("compare", "--vary", "decks=6", "--vary", "decks=8", "--variant", shipped,
+                 "--vary-strategy", "basic", "-n", "2000", "--no-exact", "-q")
+    assert result.exit_code == 0
+    warned = [ln for ln in result.stderr.splitlines() if "warning" in ln]
+    assert warned == [
+        "bjsim: warning: --vary 'decks=6' is the baseline's game (its rules and strategy are the "
+        "baseline's): its difference is 0",
+        f"bjsim: warning: --variant {shipped} 'dbj-original-and-busted' is the baseline's game "
+        "(its rules and strategy are the baseline's): its difference is 0",
+        "bjsim: warning: --vary-strategy 'strategy=basic' is the baseline's game (its rules and "
+        "strategy are the baseline's): its difference is 0"], warned
