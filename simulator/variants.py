@@ -115,8 +115,9 @@ def from_vary(base, text: str) -> Variant:
 
 
 def from_strategy(base, name: str) -> Variant:
-    """The variant of ``--vary-strategy NAME|FILE``: the baseline's rules, another strategy."""
-    label = Path(name).stem if name.endswith(".toml") else name
+    """The variant of ``--vary-strategy NAME|FILE``: the baseline's rules, another strategy,
+    labelled by its name (a file's ``name``, by default its file name)."""
+    label = load_strategy(name).name if looks_like_path(name) else name
     return Variant(f"strategy={label}", base, (f"strategy={label}",), "--vary-strategy", name)
 
 
@@ -284,7 +285,8 @@ def same_label(baseline: str, asked) -> str | None:
     for v in asked:
         if v.label in seen:
             return (f"{v.source} '{v.label}' has the label of {seen[v.label]}: allowed each "
-                    "game its own (variant.name in a variant file, [meta] name in a rule file)")
+                    "game its own (variant.name in a variant file, [meta] name in a rule file, "
+                    "name in a strategy file)")
         seen[v.label] = f"{v.source} '{v.label}'"
     return None
 

@@ -721,3 +721,22 @@ def test_a_variant_with_the_baselines_own_rules_and_strategy_is_run_with_a_warni
         "(its rules and strategy are the baseline's): its difference is 0",
         "bjsim: warning: --vary-strategy 'strategy=basic' is the baseline's game (its rules and "
         "strategy are the baseline's): its difference is 0"], warned
+
+
+def test_a_strategy_file_varied_is_labelled_by_its_name(tmp_path):
+    # Two files a/s.toml and b/s.toml were both 'strategy=s' and refused as one label, with a
+    # hint (variant.name, [meta] name) that a strategy file has no use for.
+    basic = (Path(__file__).resolve().parent.parent / "strategies/basic.toml").read_text()
+    for d, name in (("a", "mine-a"), ("b", "mine-b"), ("c", None)):
+        (tmp_path / d).mkdir()
+        text = "\n".join(ln for ln in basic.splitlines() if not ln.startswith("name ="))
+        (tmp_path / d / "s.toml").write_text(text + (f'\nname = "{name}"\n' if name else "\n"))
+    a, b, c = (str(tmp_path / d / "s.toml") for d in "abc")
+    result = run("compare", "--vary-strategy", a, "--vary-strategy", b, "-n", "2000",
+                 "--no-exact", "-q", "-f", "json")
+    assert result.exit_code == 0, result.stderr
+    assert [g["label"] for g in json.loads(result.stdout)["variants"]] == [
+        "strategy=mine-a", "strategy=mine-b"]
+    result = run("compare", "--vary-strategy", c, "--vary-strategy", c.replace("/c/", "/c/./"),
+                 "-n", "2000", "--no-exact")
+    assert_user_error(result, "'strategy=s' has the label of", "name in a strategy file")
