@@ -1502,7 +1502,6 @@ def rules_check(files):
     from simulator import variants
     from simulator.rules import (
         RuleError,
-        load_rule_file,
         read_toml,
         rule_file_problems,
         shipped_rule_file,
@@ -1515,15 +1514,14 @@ def rules_check(files):
         try:
             if path and not os.path.exists(path):
                 raise RuleError(variants.no_such_rule_or_variant_file(path))
-            if os.path.isfile(path) and variants.is_variant_file(read_toml(path, "rule")):
-                problems = variants.variant_file_problems(path)  # every one, a line each
-                if not problems:
-                    named = variants.baseline_of(path)
-                    v = variants.from_file(load_rule_file(named)[0], path)
+            data = read_toml(path, "rule") if os.path.isfile(path) else None  # (read once)
+            if data is not None and variants.is_variant_file(data):
+                problems, named, v = variants.check_variant_file(path, data)  # a line each
+                if v is not None:
                     said = (f"a variant of {shown_rule_file(None if named is None else str(named))}"
                             f": {', '.join(v.changes) or 'no change'}")
             else:
-                problems = rule_file_problems(path)  # every one, a line each
+                problems = rule_file_problems(path, data)  # every one, a line each
         except ValueError as err:
             problems = [str(err)]  # a file that cannot be read
         for line in problems:

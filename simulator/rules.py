@@ -617,7 +617,11 @@ def load_rule_file(path=None) -> tuple[Rules, dict]:
         raise RuleError(f"{path}: a folder, not a rule file: allowed the path of a .toml rule file"
                         f", or a shipped rule set by name ({names})" if path.exists() else
                         f"{path}: no such rule file (shipped ones, by name: {names})")
-    data = read_toml(path, "rule")
+    return _rules_of(read_toml(path, "rule"), path)
+
+
+def _rules_of(data: dict, path: Path) -> tuple[Rules, dict]:
+    """``(rules, meta)`` of the table ``data`` of the rule file ``path``, checked."""
     if isinstance(data.get("variant"), dict):
         raise RuleError(f"{path}: a variant file (a baseline and its changes), not a rule file: "
                         f"compare it with `bjsim compare --variant {path}`")
@@ -627,7 +631,7 @@ def load_rule_file(path=None) -> tuple[Rules, dict]:
         raise RuleError(f"{path}: nested too deeply to be a rule file") from None
 
 
-def rule_file_problems(path) -> list[str]:
+def rule_file_problems(path, data: dict | None = None) -> list[str]:
     """Every problem of a rule file, one line each, in the words `load_rule_file` gives the first
     (empty: the file loads); for ``bjsim rules check``.
 
@@ -636,16 +640,20 @@ def rule_file_problems(path) -> list[str]:
     value, an unknown key, a bad ``[meta]`` key), then each combination that cannot happen among
     the keys that are themselves good (`_clashes`; a key not given is its NZ value), e.g.
     ``r.toml: key 'decks' = 9 is out of range: allowed 1-8`` then ``r.toml: key 'resplit_aces' =
-    true needs at least 3 hands per box, but 'max_hands' = 1: ...``.
+    true needs at least 3 hands per box, but 'max_hands' = 1: ...``. ``data``: the file's
+    table, where it was read already (it is read and parsed once).
     """
     try:
-        load_rule_file(path)
+        if data is None:
+            load_rule_file(path)
+        else:
+            _rules_of(data, Path(path))
         return []
     except RuleError as err:
         first = [str(err)]
     source = str(Path(path))  # (as load_rule_file names it)
     try:
-        data = read_toml(path, "rule")
+        data = read_toml(path, "rule") if data is None else data
     except RuleError:
         return first
     if isinstance(data.get("variant"), dict):

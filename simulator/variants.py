@@ -143,13 +143,13 @@ def is_variant_file(data: dict) -> bool:
     return "variant" in data or "changes" in data
 
 
-def read_variant_file(path, problems: list | None = None) -> dict:
+def read_variant_file(path, problems: list | None = None, data: dict | None = None) -> dict:
     """The checked ``[variant]`` table of a variant file with its ``changes`` (a dict) and its
     ``baseline`` resolved to a path; None-valued ``baseline`` means the NZ rule set. A problem
     raises `RuleError`, or with ``problems`` is added to it (the changes' unknown keys left out)
-    where the rest can still be read."""
+    where the rest can still be read. ``data``: the file's table, where it was read already."""
     path = _path(path)
-    data = _read_toml(path)
+    data = _read_toml(path) if data is None else data
     src = str(path)
 
     def bad(message: str) -> None:
@@ -207,29 +207,42 @@ def baseline_problem(path, baseline) -> str | None:
     return f"{path}: key 'variant.baseline': {why}"
 
 
-def variant_file_problems(path) -> list[str]:
+def check_variant_file(path, data: dict | None = None
+                       ) -> tuple[list[str], Path | None, Variant | None]:
     """Every problem of a variant file, one line each (empty: it loads), for ``bjsim rules
     check``: its own keys', then its changes' over its baseline (`rules.dict_problems`), then
-    its strategy's; a file that cannot be read, or a baseline that cannot, has its one line."""
+    its strategy's; a file that cannot be read, or a baseline that cannot, has its one line.
+    With them the baseline it names (None: the NZ rule set, or not read) and, where there is no
+    problem, the `Variant` over it. ``data``: the file's table, where it was read already; the
+    file is read and parsed once, its baseline once."""
     problems: list[str] = []
     try:
-        v = read_variant_file(path, problems)
+        v = read_variant_file(path, problems, data)
         if v["baseline"] is not None and not v["baseline"].is_file():
             raise RuleError(f"{path}: key 'variant.baseline' names {v['baseline']}: "
                             f"{_not_a_rule_file(v['baseline'])}")
-        if v["baseline"] is not None and (why := baseline_problem(path, v["baseline"])):
-            raise RuleError(why)
-        base, _ = load_rule_file(v["baseline"])
+        base = _baseline_rules(path, v["baseline"])
     except (RuleError, RecursionError) as err:
         return problems + [str(err) if isinstance(err, RuleError) else
-                           f"{path}: nested too deeply to be a variant file"]
+                           f"{path}: nested too deeply to be a variant file"], None, None
     problems += dict_problems(v["changes"], f"{path} [changes]", rules_dict(base))
     if v.get("strategy"):
         try:
             load_strategy(v["strategy"])
         except ValueError as err:
             problems.append(f"{path}: key 'strategy' = {v['strategy']!r}: {err}")
-    return problems
+    return problems, v["baseline"], None if problems else _variant(base, path, v)
+
+
+def _baseline_rules(path, baseline):
+    """The rules of the ``baseline`` variant file ``path`` names (None: the NZ rule set); one
+    that does not load raises `baseline_problem`'s line."""
+    try:
+        return load_rule_file(baseline)[0]
+    except RuleError as err:
+        if baseline is None:
+            raise
+        raise RuleError(baseline_problem(path, baseline) or str(err)) from None
 
 
 def baseline_of(path) -> Path | None:
@@ -237,7 +250,7 @@ def baseline_of(path) -> Path | None:
     data = _read_toml(_path(path))
     if not is_variant_file(data):
         return None
-    return read_variant_file(path)["baseline"]
+    return read_variant_file(path, data=data)["baseline"]
 
 
 def from_file(base, path) -> Variant:
@@ -249,14 +262,21 @@ def from_file(base, path) -> Variant:
         rules, meta = load_rule_file(path)
         return Variant(meta.get("name") or path.stem, rules, changes_of(base, rules), str(path),
                        description=meta.get("description", ""), sets=tuple(KIND))
-    v = read_variant_file(path)
-    rules, _ = rules_from_dict({**rules_dict(base), **v["changes"]}, f"{path} [changes]")
-    changes = changes_of(base, rules)
+    v = read_variant_file(path, data=data)
+    variant = _variant(base, path, v)
     if v.get("strategy"):
         try:
             load_strategy(v["strategy"])
         except ValueError as err:  # (StrategyError) named here: the file and its key
             raise RuleError(f"{path}: key 'strategy' = {v['strategy']!r}: {err}") from None
+    return variant
+
+
+def _variant(base, path, v: dict) -> Variant:
+    """The variant of a variant file's table ``v`` (`read_variant_file`) over ``base``."""
+    rules, _ = rules_from_dict({**rules_dict(base), **v["changes"]}, f"{path} [changes]")
+    changes = changes_of(base, rules)
+    if v.get("strategy"):
         changes += (f"strategy={v['strategy']}",)
     return Variant(v["name"], rules, changes, str(path), v.get("strategy"),
                    v.get("description", ""), tuple(v["changes"]))

@@ -120,3 +120,22 @@ def test_the_kernels_public_functions_name_a_wrong_argument():
         K.simulate_chunk(p, BASIC, 100, state)
     with pytest.raises(ValueError, match="kernel: trace must be a 1-D numpy int8 array"):
         K.simulate_chunk(p, stack([BASIC]), 100, state, trace=[0] * 10)
+
+
+def test_machine_for_takes_any_sequence_of_tables_and_names_a_wrong_one():
+    # A list of lists gave "AttributeError: 'list' object has no attribute 'tobytes'", as did a
+    # list for params and a list of Strategy objects; three tables "not enough values to
+    # unpack" from the machine's builder.
+    from simulator import kernel as K
+
+    p, tables = Rules().to_params(), stack([BASIC])
+    m = K.machine_for(p, tables)
+    for same in (list(tables), [t.tolist() for t in tables]):
+        assert K.machine_for(p, same) is m
+    assert K.machine_for(list(p), tables) is m
+    for wrong in ([BASIC], BASIC, tables[:3]):
+        with pytest.raises(ValueError, match=r"kernel: tables must be \(hard, soft, pairs"):
+            K.machine_for(p, wrong)
+    with pytest.raises(ValueError, match="kernel: table 'hard' has shape"):
+        K.machine_for(p, [t[0] for t in tables])  # (no box axis)
+

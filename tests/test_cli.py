@@ -705,6 +705,34 @@ def test_rules_check_checks_a_variant_file_against_its_baseline(tmp_path):
         assert len(bad.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("path, files", [
+    ("configs/variants/h17.toml", {"h17.toml": 1, "nz1994.toml": 1}),
+    ("configs/variants/us-peek.toml", {"us-peek.toml": 1, "nz1994.toml": 1}),
+    ("configs/nz1994-8deck.toml", {"nz1994-8deck.toml": 1}),
+])
+def test_rules_check_reads_and_parses_a_good_file_once(path, files, monkeypatch):
+    # A good variant file was read and parsed six times (its baseline three), a rule file twice:
+    # to tell a variant file, for its problems, for its baseline, for its changes.
+    import tomllib
+    from pathlib import Path
+
+    from simulator import rules, variants
+
+    reads, parses = {}, []
+
+    def read_text(p, *args, **kwargs):
+        reads[Path(p).name] = reads.get(Path(p).name, 0) + 1
+        return real_read(p, *args, **kwargs)
+
+    real_read, real_loads = rules.read_text, tomllib.loads
+    for module in (rules, variants):
+        monkeypatch.setattr(module, "read_text", read_text)
+    monkeypatch.setattr(tomllib, "loads", lambda text: parses.append(text) or real_loads(text))
+    result = CliRunner().invoke(cli, ["rules", "check", path])
+    assert result.exit_code == 0 and result.stdout.startswith(f"{path}: ok")
+    assert reads == files and len(parses) == len(files)
+
+
 def test_rules_check_of_a_missing_file_names_the_shipped_rule_sets_and_variants(tmp_path,
                                                                                 monkeypatch):
     # From another folder `rules check configs/variants/*.toml` (bash passes a pattern that

@@ -389,3 +389,57 @@ def test_the_insurance_results_interval_is_withheld_in_the_report_as_bjsim_count
     md = render.to_markdown("t", [sec])
     assert f"| {label} | {100 * f[ins]:+.3f}% | - |" in md
     assert f"The insurance result has no SE or interval: {note}." in md
+
+
+def _ss_table(data: dict) -> tuple[str, sections.Table, list[str]]:
+    """The counting section's Super Sevens-by-count paragraph, its table and the headers shown
+    in Markdown, in the HTML and in the HTML report.pdf is printed from (each the same)."""
+    sec = sections.counting(data)
+    i, table = next((i, b) for i, b in enumerate(sec.blocks)
+                    if getattr(b, "name", "") == "counting_super_sevens")
+    md = render.to_markdown("t", [sec])
+    heads = [md[md.index("**Super Sevens return by"):].splitlines()[2]]
+    for printed in (None, "2026-01-01"):
+        page = render.to_html("t", [sec], printed)
+        page = page[page.index('id="t-counting_super_sevens"'):]
+        heads.append(page[page.index("<thead>"):page.index("</thead>")])
+    return sec.blocks[i - 1], table, heads
+
+
+def test_the_super_sevens_table_leaves_out_the_columns_that_cannot_hold_a_value(fake_engine):
+    """hi-lo-1-12 places no Super Sevens bet: no column of the counter's stakes (it had one of
+    zeros); 8,000 rounds are too few for a sample SE or z at any count, and basic's 7-7 play
+    allows no z (they had columns of '-'). Left out of the HTML, the PDF and the Markdown alike,
+    with a sentence saying why; the CSV keeps every column."""
+    spec = figures.Spec(Rules(), count_plan="hi-lo-1-12", count_rounds=8000)
+    data = {"strategy": "basic", "counting": figures.counting_figures(spec, print, True)}
+    text, table, heads = _ss_table(data)
+    for head in heads:
+        assert "simulated" in head and "rounds favourable" in head
+        for gone in ("counter", "SE (sample)", "z (of the house edge)"):
+            assert gone not in head, (gone, head)
+    assert ("Left out of the table, holding no value at any count: the counter's units staked "
+            "(the plan places no Super Sevens bet); the sample SE (too few bets at any count: "
+            "fewer than 30 wins of line (e) expected in all 2 together); z (no z at any count, "
+            "as said above). The CSV keeps every column.") in text
+    assert {"counter_bets", "se", "z_house_edge"} <= set(table.csv_header())
+
+
+def test_the_super_sevens_table_keeps_every_column_that_can_hold_a_value():
+    """A plan betting Super Sevens, a strategy hitting every 7-7 and bets enough for 30 wins of
+    line (e): every column shown, and no sentence of columns left out."""
+    from simulator import counting_report as CR
+    from simulator.plans import load_plan
+    from simulator.strategy import load_strategy
+    from tests.test_counting_report import ROUNDS, tally_of
+
+    f = CR.figures(tally_of(ROUNDS) * 2_000_000, load_plan("sevens-super-sevens"), Rules(),
+                   strategy=load_strategy("basic-super-sevens"))
+    data = {"strategy": "basic-super-sevens",
+            "counting": {"plan": "sevens-super-sevens", "figures": f, "sweep": None}}
+    text, table, heads = _ss_table(data)
+    for head in heads:
+        for label in ("SE (sample)", "z (of the house edge)", "units staked"):
+            assert label in head, (label, head)
+    assert "Left out of the table" not in text
+    assert all(kind != sections.CSV_ONLY for _, _, kind in table.columns)

@@ -665,8 +665,11 @@ def test_a_report_without_super_sevens_says_nothing_of_them(tmp_path, built):
     csvs = "".join(f.read_text() for f in (out / "csv").iterdir() if f.name != "rules.csv")
     for phrase in SEVENS_PHRASES:
         assert phrase not in md and phrase not in html and phrase not in csvs, phrase
-    # every line of the Markdown naming them is a row of the rules table (rule 14, 'false')
-    assert all(line.startswith("| 14.") for line in md.splitlines() if "Super Sevens" in line)
+    # every line of the Markdown naming them is a row of the rules table (rule 14, 'false'),
+    # but the title, which names the choice
+    title, *rest = md.splitlines()
+    assert title.endswith("(with the choice: no Super Sevens wagers are placed)")
+    assert all(line.startswith("| 14.") for line in rest if "Super Sevens" in line)
     with_them = (built[0] / "report.md").read_text()
     for phrase in SEVENS_PHRASES:
         assert phrase in with_them, phrase
@@ -1895,7 +1898,9 @@ def test_the_choices_note_on_fixed_charts_only_where_a_chart_key_differs(propose
     assert {r["key"]: r["from"] for r in boxes["rules"]}["boxes"] == "choice"
     assert "| 13 | boxes | 3 | choice |" in md
     assert "differs from the NZ one" not in md and "modified" not in boxes["title"]
-    assert boxes["title"] == "Mathematical assessment of nz1994 (choices: boxes=3)"
+    assert boxes["title"] == ("Mathematical assessment of nz1994 (with the choice: 3 boxes in "
+                              "play each round, all played by the simulation)")
+    assert boxes["rules_label"] == "nz1994 (choices: boxes=3)"
     assert "Rule file configs/nz1994.toml, with the choice boxes=3." in md
     assert boxes["variants"]["baseline"]["variant"] == "nz1994 (choices: boxes=3)"
     assert boxes["against_nz"] is None
@@ -1913,6 +1918,47 @@ def test_the_title_names_choices_apart_from_changes():
         "nz1994 (modified: decks=8; choices: boxes=3, super_sevens=false)")
     assert figures.shown_name("nz1994", ["decks=8"]) == "nz1994 (modified: decks=8)"
     assert figures.shown_name("nz1994", []) == "nz1994"
+
+
+def test_the_title_says_the_changes_in_the_rules_tables_words():
+    rules = Rules(decks=8, blackjack_pays=1.2, boxes=3)
+    assert figures.reader_name("nz1994", rules, ["blackjack_pays=1.2", "decks=8", "boxes=3"]) == (
+        "nz1994, changed: the shoe holds 8 decks of 52 cards (416 cards); a player blackjack is "
+        "paid 6 to 5 (with the choice: 3 boxes in play each round, all played by the "
+        "simulation)")
+    assert figures.reader_name("nz1994", Rules(super_sevens_pays=(3, 50, 100, 500, 1000)),
+                               ["super_sevens_pays=[3, 50, 100, 500, 1000]"]).startswith(
+        "nz1994, changed: Super Sevens pays 3 to 1")  # (a name stays as written)
+    assert figures.reader_name("nz1994", Rules(boxes=2, super_sevens=False),
+                               ["super_sevens=false", "boxes=2"]) == (
+        "nz1994 (with the choices: 2 boxes in play each round, all played by the simulation; "
+        "no Super Sevens wagers are placed)")
+    assert figures.reader_name("nz1994", Rules(), []) == "nz1994"
+
+
+def test_a_proposed_table_is_titled_in_words_and_its_label_kept_to_reproduce_it(proposed):
+    """The title (report.md, report.html, report.pdf's page margins) read "Mathematical
+    assessment of nz1994 (modified: blackjack_pays=1.2, decks=8, dealer_hits_soft_17=true)":
+    now the changes are in the rules table's words; the label the commands print stays in
+    report.json (``rules_label``), the manifest and the variant table, and the commands' --set."""
+    out, data = proposed
+    title = ("Mathematical assessment of nz1994, changed: the shoe holds 8 decks of 52 cards "
+             "(416 cards); a player blackjack is paid 6 to 5; the dealer draws on soft 17 and "
+             "stands on hard 17 and on 18 or more")
+    assert data["title"] == title
+    label = "nz1994 (modified: blackjack_pays=1.2, decks=8, dealer_hits_soft_17=true)"
+    assert data["rules_label"] == label == data["variants"]["baseline"]["variant"]
+    md = (out / "report.md").read_text()
+    assert md.startswith(f"# {title}\n")
+    assert f"| rule set, as bjsim's commands name it | {label} |" in md
+    page, shown = (out / "report.html").read_text(), html.escape(title)
+    assert f"<title>{shown}</title>" in page and f"<h1>{shown}</h1>" in page
+    printed = render.to_html(data["title"], sections.build(data), printed="2026-12-05")
+    assert f'@bottom-left {{ content: "{title}"' in printed
+    assert "=" not in title
+    for name in ("simulate", "report"):
+        assert "--set blackjack_pays=1.2 --set decks=8 --set dealer_hits_soft_17=true" in \
+            data["manifest"]["commands"][name]
 
 
 def test_the_cut_card_caveat_of_several_boxes_goes_by_their_se():

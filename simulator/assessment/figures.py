@@ -139,6 +139,30 @@ def shown_name(name: str, overrides) -> str:
     return f"{name} ({'; '.join(parts)})" if parts else name
 
 
+def reader_name(name: str, rules, overrides) -> str:
+    """A rule set's name with the command line's changes in the words of the rules table (its
+    ``in words`` column), in the table's order, the choices (`CHOICE_KEYS`) apart, as the
+    report's title gives it: ``nz1994, changed: the shoe holds 8 decks of 52 cards (416
+    cards) (with the choice: 3 boxes in play each round, all played by the simulation)``.
+    `shown_name` is the label every command prints."""
+    keys = {o.split("=", 1)[0].strip() for o in overrides}
+
+    def said(choice: bool) -> list[str]:
+        return [_in_line(k.words(rules)) for k in DECLARATIONS
+                if k.name in keys and (k.source == "choice") == choice]
+
+    changed, chosen = said(False), said(True)
+    return (name + (f", changed: {'; '.join(changed)}" if changed else "")
+            + (f" (with the choice{'s' if len(chosen) > 1 else ''}: {'; '.join(chosen)})"
+               if chosen else ""))
+
+
+def _in_line(words: str) -> str:
+    """A rule's words (a sentence of the rules table) inside a line: the first letter lowered
+    but in the name Super Sevens."""
+    return words if words.startswith("Super Sevens") else words[:1].lower() + words[1:]
+
+
 def nz_game(rules):
     """The NZ rules (configs/nz1994.toml's, `Rules()`) with the choices of ``rules``: its boxes
     and Super Sevens bet, which are no rule of the game."""
@@ -1098,9 +1122,10 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
     summary = main_res["results"]
     caveat = table_caveat(rules, summary["total"]["sd_round"])
     wagers = _wagers(rules, shown, main_res, fig, ins, caveat)
+    label = run.rules_source(spec.rules_file, spec.rules_name, ())["rules_name"]
     data = {
-        "title": "Mathematical assessment of " + shown_name(run.rules_source(
-            spec.rules_file, spec.rules_name, ())["rules_name"], spec.overrides),
+        "title": "Mathematical assessment of " + reader_name(label, rules, spec.overrides),
+        "rules_label": shown_name(label, spec.overrides),  # (as the commands name the rules)
         "strategy": shown,
         "strategy_derived": _derived(spec),
         # what simulate says beside the strategy (its run.strategy_note), or None

@@ -35,7 +35,7 @@ nav ol { columns: 2; } .missing { color: #a33; }
 PRINT_CSS = """
 @page {{ @bottom-left {{ content: "{title}"; font-size: 8px; color: #555; }}
         @bottom-right {{ content: "printed {date}, page " counter(page) " of " counter(pages);
-                         font-size: 8px; color: #555; }} }}
+                         font-size: 8px; color: #555; white-space: nowrap; }} }}
 """
 
 NUMERIC = ("int", "pct", "spct", "num", "prob", "odds", "z", "freq")

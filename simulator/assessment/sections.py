@@ -750,12 +750,14 @@ def counting(data: dict) -> Section | None:
                      [[b[k] for k, _, _ in bcols] for b in f["by_count"]])]
     ss = f["super_sevens"]
     if f["super_sevens_by_count"]:
-        scols = [("label", kind, "text"), ("bets", "bets", "int"), ("return", "simulated", "spct2"),
-                 ("se", "SE (sample)", "pct2"), ("exact", "exact", "spct2"),
-                 ("exact_se", "SE (exact SD)", "pct2"),
-                 ("z_house_edge", "z (of the house edge)", "z"),
-                 ("favourable_share", "rounds favourable", "pct1"),
-                 ("counter_bets", "counter's units staked", "int")]
+        out = _ss_columns_out(f)
+        scols = [(k, label, CSV_ONLY if k in out else kind) for k, label, kind in (
+            ("label", kind, "text"), ("bets", "bets", "int"), ("return", "simulated", "spct2"),
+            ("se", "SE (sample)", "pct2"), ("exact", "exact", "spct2"),
+            ("exact_se", "SE (exact SD)", "pct2"),
+            ("z_house_edge", "z (of the house edge)", "z"),
+            ("favourable_share", "rounds favourable", "pct1"),
+            ("counter_bets", "counter's units staked", "int"))]
         blocks += [
             f"Super Sevens by {kind}: the simulated return of every Super Sevens bet dealt at "
             "that count, beside its exact return by the published convention (a third card "
@@ -780,7 +782,10 @@ def counting(data: dict) -> Section | None:
                + ": before that the SE understates the spread.")
             + (f" By count a z needs 30 wins expected at that count; {SEVENS_SCALING}."
                if ss.get("by_count_chance") == "sevens left" and
-               not ss["why_not"] else ""),
+               not ss["why_not"] else "")
+            + (" Left out of the table, holding no value at any count: "
+               + "; ".join(f"{cols} ({why})" for why, cols in _by_reason(out).items())
+               + ". The CSV keeps every column." if out else ""),
             Table("counting_super_sevens", f"Super Sevens return by {kind}", scols,
                   [[b[k] for k, _, _ in scols]
                    for b in f["super_sevens_by_count"]],
@@ -808,6 +813,34 @@ def counting(data: dict) -> Section | None:
                    Table("counting_penetration", "The counter's advantage by penetration",
                          wcols, [[_no_bound(r, k) for k, _, _ in wcols] for r in c["sweep"]])]
     return Section("counting", "Card counting", blocks)
+
+
+def _ss_columns_out(f: dict) -> dict[str, tuple[str, str]]:
+    """The Super Sevens-by-count columns that cannot hold a value in this run, each with its
+    words and why: the counter's stakes where the plan places no Super Sevens bet; z where
+    none can be given at all (``why_not``); the sample SE and z where all the bets together are
+    too few to expect `MIN_WINS` wins of the rarest line, so those at any one count are too
+    (a count's chance of it is at most a full shoe's: `counting_report._too_few_bets`)."""
+    ss, ramp, out = f["super_sevens"], f["plan"]["super_sevens"], {}
+    if not max([ramp["base"], *(units for _, units in ramp["steps"])]):
+        out["counter_bets"] = ("the counter's units staked", "the plan places no Super Sevens bet")
+    rare = ss["rarest_line"]
+    if rare is not None and ss["flat"]["n"] * rare["probability"] < MIN_WINS:
+        few = (f"too few bets at any count: fewer than {MIN_WINS} wins of line ({rare['line']}) "
+               f"expected in all {ss['flat']['n']:,} together")
+        out["se"] = ("the sample SE", few)
+        out["z_house_edge"] = ("z", few)
+    if ss["why_not"] is not None:
+        out["z_house_edge"] = ("z", "no z at any count, as said above")
+    return out
+
+
+def _by_reason(out: dict[str, tuple[str, str]]) -> dict[str, str]:
+    """The columns left out, joined by the reason they share: ``{why: "the sample SE and z"}``."""
+    joined: dict[str, list[str]] = {}
+    for words, why in out.values():
+        joined.setdefault(why, []).append(words)
+    return {why: " and ".join(words) for why, words in joined.items()}
 
 
 def _with_ci95(key: str, label: str, kind: str, name: str | None = None
@@ -843,7 +876,8 @@ def manifest(data: dict) -> Section:
                 m["bjsim_folder"]]] if m.get("bjsim_folder") else []),
             ["rule file", m["rules_file"]],
             ["rule file SHA-256", m["rules_sha256"]],
-            ["--set", ", ".join(m["overrides"]) or "none"]]
+            ["--set", ", ".join(m["overrides"]) or "none"],
+            ["rule set, as bjsim's commands name it", data["rules_label"]]]
     rows += [[f"strategy {s['name']} ({s['file']}) SHA-256", s["sha256"]]
              for s in m["strategies"]]
     asked = "rounds asked" if m["precision"] is None else "rounds at most (--max-rounds)"

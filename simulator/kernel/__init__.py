@@ -102,12 +102,13 @@ def _check_params(params) -> np.ndarray:
     return p
 
 
-def _check_tables(tables, boxes: int) -> tuple:
+def _check_tables(tables, boxes: int | None) -> tuple:
     shapes = {"hard": (L.N_TOTALS, L.N_UP), "soft": (L.N_TOTALS, L.N_UP),
               "pairs": (L.N_PAIRS, L.N_UP), "sevens": (L.N_UP,), "flags": (2,)}  # fmt: skip
     if not isinstance(tables, (tuple, list)) or len(tables) != len(shapes):
         raise ValueError(f"kernel: tables must be ({', '.join(shapes)}) from strategy.stack")
     out = tuple(np.ascontiguousarray(t, dtype=np.int8) for t in tables)
+    boxes = (len(out[0]) if out[0].ndim else 0) if boxes is None else boxes
     for (name, shape), t in zip(shapes.items(), out, strict=True):
         if t.shape != (boxes,) + shape:
             raise ValueError(f"kernel: table '{name}' has shape {t.shape}: expected "
@@ -141,6 +142,8 @@ def _check_blocks(sizes, states) -> tuple:
 
 def machine_for(p, tables, bands: int = 0) -> Machine:
     """``tables.build(p, tables, bands)``, kept in the process while ``MACHINE_BYTES`` holds it."""
+    p = _check_params(p)
+    tables = _check_tables(tables, None if bands else int(p[L.P_BOXES]))  # (a counter's: any)
     key = (bands, p.tobytes()) + tuple(t.tobytes() for t in tables)
     with _CACHES:
         m = _MACHINES[key] = _MACHINES.pop(key, None) or build(p, tables, bands)
