@@ -2005,7 +2005,10 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
         games = (dataclasses.replace(games[0], strategy_note=nz_chart), *games[1:])
     for game in games:
         _check_chunk_rounds(game.rules, chunk_rounds, _run_rounds(precision, rounds, max_rounds))
-    shoe_rounds = cmp.default_pair_rounds(games)
+    try:  # (the probe of a shoe's length: a first run compiles the kernel here)
+        shoe_rounds = cmp.default_pair_rounds(games)
+    except KeyboardInterrupt:
+        _nothing_to_report(ctx, compiling=True)
     if pair_rounds is None and chunk_rounds < shoe_rounds and log is not None:
         log(f"blocks of {chunk_rounds:,} rounds (--chunk-rounds), shorter than the "
             f"{shoe_rounds} that hold a shoe of every game: each block's shoe is cut short "
