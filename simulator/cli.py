@@ -118,6 +118,7 @@ def _run_command(ctx) -> dict:
                 kept = [_kept_file(v, param.name) for v in value]
             else:
                 kept = _kept_file(value, param.name)
+            value = _as_named(ctx, value)
             options[param.name] = list(value) if isinstance(value, tuple) else value
             if kept != options[param.name]:
                 options[param.name], typed[param.name] = kept, options[param.name]
@@ -199,6 +200,8 @@ def _fill_from_checkpoint(ctx) -> None:
             continue
         if param.name in typed and _same_files(typed[param.name], value):
             value = typed[param.name]  # as given, where it names the same files from here
+        elif param.name in typed:  # (read where kept, named as given)
+            _name_as(ctx, value, typed[param.name])
         try:
             ctx.params[param.name] = param.process_value(ctx, value)
         except click.BadParameter as err:
@@ -209,6 +212,31 @@ def _fill_from_checkpoint(ctx) -> None:
 
 
 RESUMED = "bjsim.resumed"  # ctx.meta: (options filled from the checkpoint, options given again)
+NAMED = "bjsim.named"  # ctx.meta: {a file kept by its absolute path: the name it was given}
+
+
+def _name_as(ctx, kept, typed) -> None:
+    """Name each file of ``kept`` (a value kept in a checkpoint) that it keeps by its absolute
+    path as ``typed`` has it (as given) in this command's outputs (`_as_named`). (A shipped one,
+    kept as ``configs/...``, is named so from any folder.)"""
+    if isinstance(kept, list) and isinstance(typed, list) and len(kept) == len(typed):
+        pairs = zip(kept, typed, strict=True)
+    else:
+        pairs = [(kept, typed)]
+    ctx.meta.setdefault(NAMED, {}).update(
+        (k, t) for k, t in pairs
+        if isinstance(k, str) and isinstance(t, str) and os.path.isabs(k) and k != t)
+
+
+def _as_named(ctx, value):
+    """A file option's value (or each of a tuple or list) as the run names it: as given,
+    except a file that ``--resume`` from another folder read where the checkpoint keeps it
+    (its absolute path): the name the run was started with, as every output of the run
+    uninterrupted names it."""
+    named = ctx.meta.get(NAMED, {})
+    if isinstance(value, (tuple, list)):
+        return type(value)(named.get(v, v) if isinstance(v, str) else v for v in value)
+    return named.get(value, value) if isinstance(value, str) else value
 
 
 def _same_files(typed, kept) -> bool:
@@ -1289,10 +1317,11 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
     else:
         strategies, names, label = _default_strategies(rules, quiet, rules.boxes)
     plan = run.Plan(
-        rules, tuple(strategies), tuple(names),
+        rules, tuple(strategies), tuple(_as_named(ctx, names)),
         rounds=max_rounds if precision is not None else rounds, seed=seed,
         chunk_rounds=chunk_rounds, workers=workers, precision=precision, scheduler=scheduler,
-        checkpoint=checkpoint_path, resume=resume, exact=with_exact, rules_file=rules_path,
+        checkpoint=checkpoint_path, resume=resume, exact=with_exact,
+        rules_file=_as_named(ctx, rules_path),
         rules_name=file_meta.get("name"),
         overrides=tuple(changes), strategy_note=label,
         command=_run_command(ctx),
@@ -1982,13 +2011,18 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
                 aside.setdefault(shown_rule_file(str(named)), []).append(f)
         for named, by in aside.items():
             which = by[0] if len(by) == 1 else f"{len(by)} variant files"
-            click.echo(f"bjsim: warning: --rules {shown_rule_file(rules_path)} is the baseline, "
-                       f"not {named}, which {which} name{'s' if len(by) == 1 else ''}",
+            click.echo(f"bjsim: warning: --rules {shown_rule_file(_as_named(ctx, rules_path))} "
+                       f"is the baseline, not {named}, which {which} "
+                       f"name{'s' if len(by) == 1 else ''}",
                        err=True)
     rules, file_meta, changes = _load_rules(base_file, overrides, boxes, super_sevens)
-    base_strats = _load_strategies(strategy_names, rules.boxes) if strategy_names else None
+    base_strats = None
+    if strategy_names:
+        strats, names = _load_strategies(strategy_names, rules.boxes)
+        base_strats = strats, _as_named(ctx, names)
+    from_files = [variants.from_file(rules, f) for f in files]
     asked = ([variants.from_vary(rules, v) for v in vary]
-             + [variants.from_file(rules, f) for f in files]
+             + [dataclasses.replace(v, source=_as_named(ctx, v.source)) for v in from_files]
              + [variants.from_strategy(rules, s) for s in vary_strategies])
     log = None if quiet else (lambda text: click.echo(f"bjsim: {text}", err=True))
     label = file_meta.get("name") or (os.path.splitext(os.path.basename(base_file))[0]
@@ -1996,7 +2030,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     clash = variants.same_label(label, asked)
     if clash is not None:
         raise BjsimError(f"compare: {clash}")
-    source = shown_rule_file(base_file) + "".join(f" --set {o}" for o in changes)
+    source = shown_rule_file(_as_named(ctx, base_file)) + "".join(f" --set {o}" for o in changes)
     games = cmp.build_games(rules, label, source, base_strats, asked, same_strategy, log, workers)
     for game in games[1:]:  # (a shipped variant may be a baseline's own rules: not refused)
         if cmp.identical(games[0], game):
@@ -2008,7 +2042,10 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
         games = (dataclasses.replace(games[0], strategy_note=nz_chart), *games[1:])
     for game in games:
         _check_chunk_rounds(game.rules, chunk_rounds, _run_rounds(precision, rounds, max_rounds))
-    shoe_rounds = cmp.default_pair_rounds(games)
+    try:  # (the probe of a shoe's length: a first run compiles the kernel here)
+        shoe_rounds = cmp.default_pair_rounds(games)
+    except KeyboardInterrupt:
+        _nothing_to_report(ctx, compiling=True)
     if pair_rounds is None and chunk_rounds < shoe_rounds and log is not None:
         log(f"blocks of {chunk_rounds:,} rounds (--chunk-rounds), shorter than the "
             f"{shoe_rounds} that hold a shoe of every game: each block's shoe is cut short "
@@ -2329,6 +2366,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         return
     _check_checkpoint(checkpoint_path, resume)
     plan = load_plan(plan_name)
+    plan = dataclasses.replace(plan, source=_as_named(ctx, plan.source))
     if penetrations is not None and any(s.split("=")[0].strip() == "penetration"
                                         for s in overrides):
         raise BjsimError("--penetrations: not with --set penetration=P: each run of the sweep "
@@ -2355,8 +2393,8 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         strategy = load_strategy(strategy_name)
         label = _chart_label(rules, [strategy_name], quiet)
     runs = count_runs.play(
-        games, plan, strategy, strategy_name, rounds=rounds, seed=seed,
-        chunk_rounds=chunk_rounds, workers=workers, rules_file=rules_path,
+        games, plan, strategy, _as_named(ctx, strategy_name), rounds=rounds, seed=seed,
+        chunk_rounds=chunk_rounds, workers=workers, rules_file=_as_named(ctx, rules_path),
         rules_name=file_meta.get("name"), overrides=sets, quiet=quiet,
         say=None if quiet else (lambda text: click.echo(f"bjsim: {text}", err=True)),
         checkpoint=checkpoint_path, resume=resume, strategy_note=label,
@@ -2365,8 +2403,8 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         _nothing_to_report(ctx, runs.stopped_compiling)
         # (not a report of 0 rounds over -o's file)
     with stops.held():  # a stop after the last chunk: the whole report all the same
-        failed = _count_report(runs, plan, bankroll, penetrations, rules, rules_path, file_meta,
-                               sets, fmt, output)
+        failed = _count_report(runs, plan, bankroll, penetrations, rules,
+                               _as_named(ctx, rules_path), file_meta, sets, fmt, output)
     _closing(ctx, [line for _, _, r in runs.runs for line in r.messages], runs.partial, failed)
 
 

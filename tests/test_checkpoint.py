@@ -233,6 +233,45 @@ def test_a_resume_prints_the_report_as_typed_and_finds_a_strategy_file_anywhere(
     assert json.loads(there.stdout)["results"] == json.loads(here.stdout)["results"]
 
 
+@pytest.mark.parametrize("command", [
+    ["simulate"],
+    ["compare", "--variant", "configs/h17.toml", "--no-exact"],
+    ["count", "--plan", "plans/flat.toml"],
+])
+def test_a_resume_from_another_folder_names_the_files_as_the_run_was_started(
+        tmp_path, monkeypatch, command):
+    """Resumed from another folder, a run named the files given by relative paths (rules,
+    strategy, variant, plan) by the absolute paths it read them from, in its report and in the
+    checkpoint it saved again; count refused to resume at all (its plan's source, part of the
+    run, differed). Now the report is the uninterrupted run's, resumed once or twice."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    for folder in (a / "configs", a / "strategies", a / "plans", b):
+        folder.mkdir(parents=True)
+    (a / "configs" / "mine.toml").write_text(DEFAULT_RULES_PATH.read_text())
+    (a / "configs" / "h17.toml").write_text(
+        '[variant]\nname = "h17"\n\n[changes]\ndealer_hits_soft_17 = true\n')
+    (a / "strategies" / "s.toml").write_text(dumps_strategy(load_strategy("mimic-dealer")))
+    (a / "plans" / "flat.toml").write_text(
+        (DEFAULT_RULES_PATH.parent.parent / "strategies" / "plans" / "hi-lo-flat.toml")
+        .read_text())
+    args = [*command, "--rules", "configs/mine.toml", "--strategy", "strategies/s.toml",
+            "--rounds", "4000", "--chunk-rounds", "1000", "--seed", "3", "-q", "-f", "json"]
+    monkeypatch.chdir(a)
+    whole = run_cli(*args, "--checkpoint", "run.ckpt")
+    assert whole.exit_code == 0, whole.output
+    expected = json.loads(whole.stdout)
+    expected.pop("timing")
+    assert "configs/mine.toml" in whole.stdout and str(a) not in whole.stdout
+    monkeypatch.chdir(b)
+    for _ in range(2):  # (the second from the checkpoint the first saved again)
+        again = run_cli(command[0], "--resume", "../a/run.ckpt", "-q", "-f", "json",
+                        *(["--no-exact"] if command[0] == "compare" else []))
+        assert again.exit_code == 0, again.output
+        got = json.loads(again.stdout)
+        assert got.pop("timing")["resumed_rounds"] == 4000
+        assert got == expected
+
+
 def test_a_refused_resume_names_the_options_behind_it(tmp_path):
     """An option given again replaces the checkpoint's whole (one --set of two: the refusal named
     only the other key); an option kept there can be what a given one clashes with."""

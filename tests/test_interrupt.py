@@ -242,6 +242,25 @@ def test_ctrl_c_in_a_command_without_a_run_exits_130_in_one_line(monkeypatch, tm
         assert "Aborted!" not in result.output and "Traceback" not in result.output
 
 
+def test_ctrl_c_while_compare_compiles_says_what_simulate_says(monkeypatch):
+    """compare's first kernel call, the probe of how long a shoe lasts, compiles the kernel on a
+    first run: a Ctrl-C there said only ``bjsim: interrupted``, where simulate says the run was
+    stopped while compiling."""
+    from simulator import chunks, compare, jit
+
+    monkeypatch.setattr(jit, "_said", {"simulate"})  # (a cold cache: stderr said it compiles)
+    _ctrl_c_in(monkeypatch, chunks.PlayChunk, "warm")
+    _ctrl_c_in(monkeypatch, compare, "rounds_per_shoe")
+    said = {}
+    for args in (["simulate"], ["compare", "--vary", "decks=8", "--same-strategy", "--no-exact"]):
+        result = CliRunner().invoke(cli, [*args, "-n", "1000", "-q"])
+        assert result.exit_code == 130, (args, result.output)
+        assert "Traceback" not in result.output and result.stdout == ""
+        said[args[0]] = result.stderr.strip().splitlines()
+    assert said["compare"] == said["simulate"] == [
+        "bjsim: interrupted while compiling, before any chunk finished: nothing to report"]
+
+
 def test_ctrl_c_between_click_steps_exits_130_not_aborted(monkeypatch):
     """A Ctrl-C after the command has run, as its context closes (outside the parts of click's
     ``main`` that `cli.MainGroup` wraps), is no ``Aborted!``, exit 1 either."""

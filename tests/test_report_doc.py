@@ -1640,6 +1640,39 @@ def test_chromium_and_the_processes_it_starts_end_with_its_call(tmp_path, monkey
     assert alive == "", alive
 
 
+@pytest.mark.parametrize("step", ["mkdtemp", "rmtree"])
+def test_a_stop_as_chromiums_profile_is_made_or_removed_leaves_none_behind(tmp_path, monkeypatch,
+                                                                          step):
+    # Ctrl-C as the throwaway profile was removed, once the PDF was printed, left it (2 MB) in
+    # the temporary folder.
+    import shutil
+    import tempfile
+
+    fake = tmp_path / "fake-chromium"
+    fake.write_text("#!/bin/sh\nexit 0\n")
+    fake.chmod(0o755)
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    module = {"mkdtemp": tempfile, "rmtree": shutil}[step]
+    real = getattr(module, step)
+
+    def stopped(*args, **kwargs):  # the folder made, then the stop; the stop, then removed
+        made = real(*args, **kwargs) if step == "mkdtemp" else None
+        os.kill(os.getpid(), signal.SIGINT)
+        return made or real(*args, **kwargs)
+
+    monkeypatch.setattr(module, step, stopped)
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)  # (as bjsim's own)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            chromium.run(tmp_path / "page.html", exe=str(fake))
+            time.sleep(5)  # (a stop not raised in the call: raised here)
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert list(temp.iterdir()) == []
+
+
 def test_each_z_says_what_it_is_of(built):
     # The summary's z (of the house edge) and the wagers table's (of the return) had opposite
     # signs for the same comparison: each is now of the house edge, and says so.

@@ -14,6 +14,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from simulator import stops
+
 NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run",
@@ -35,7 +37,7 @@ def run(page: Path, *args: str, exe: str | None = None) -> subprocess.CompletedP
     if exe is None:
         raise FileNotFoundError("Chromium not found: install it (e.g. apt-get install chromium) "
                                 "or name it in BJSIM_CHROMIUM")
-    with tempfile.TemporaryDirectory(prefix="bjsim-chromium-") as profile:
+    with _profile() as profile:
         cmd = [exe, *FLAGS, f"--user-data-dir={profile}", *args, Path(page).resolve().as_uri()]
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 stdin=subprocess.DEVNULL, text=True, start_new_session=True)
@@ -50,6 +52,21 @@ def run(page: Path, *args: str, exe: str | None = None) -> subprocess.CompletedP
             raise
         _end(proc)  # the helper processes it may have left
         return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+
+
+@contextlib.contextmanager
+def _profile():
+    """A throwaway profile folder for the browser, made and removed with Ctrl-C and SIGTERM held
+    back (then delivered), so that a stop leaves none in the temporary folder."""
+    with stops.held() as noted:
+        path = tempfile.mkdtemp(prefix="bjsim-chromium-")
+    try:
+        stops.deliver(noted)
+        yield path
+    finally:
+        with stops.held() as noted:
+            shutil.rmtree(path, ignore_errors=True)
+        stops.deliver(noted)
 
 
 def _end(proc: subprocess.Popen) -> None:
