@@ -2164,6 +2164,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
 
     from simulator import engine
     from simulator.assessment import Spec, compute, write_report
+    from simulator.assessment.output import Written
 
     _check_run_options(ctx, precision, False, None, None, engine.MIN_TARGET_ROUNDS)
     problem = folder_probe(out_dir)  # before any run, not after it
@@ -2220,6 +2221,10 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     new = [p for p in (Path(out_dir), *Path(out_dir).resolve().parents) if not p.exists()]
     try:
         written = write_report(data, out_dir, say)
+    except Written:
+        click.echo(f"bjsim report: interrupted as the report was put in place: {out_dir} holds "
+                   "it whole", err=True)
+        ctx.exit(_interrupted())
     except (KeyboardInterrupt, OSError) as err:
         for folder in new:  # (made for this report, deepest first: gone again, if empty)
             with contextlib.suppress(OSError):

@@ -1428,7 +1428,7 @@ def test_a_stop_while_a_report_moves_into_place_waits_until_it_is_all_there(buil
     monkeypatch.setattr(output.os, "replace", replace)
     before = signal.signal(sig, bjsims)
     try:
-        with pytest.raises(KeyboardInterrupt):
+        with pytest.raises(output.Written):  # (a KeyboardInterrupt: the report is whole)
             output.write_report(copy.deepcopy(data), tmp_path)
         assert signal.getsignal(sig) is bjsims  # the handler before, back in place
     finally:
@@ -2084,6 +2084,18 @@ def test_a_report_that_cannot_be_written_exits_1_and_leaves_no_folder_it_made(tm
     result = run("report", "-q", "-o", out)
     assert result.exit_code == 130 and "is as it was" in result.stderr
     assert not (tmp_path / "new").exists()
+
+    def put_in_place(data, out_dir, say):  # a stop held back as the report moved: delivered after
+        Path(out_dir).mkdir(parents=True, exist_ok=True)
+        (Path(out_dir) / "report.html").write_text("the new report")
+        raise output.Written({})
+
+    monkeypatch.setattr(assessment, "write_report", put_in_place)
+    result = run("report", "-q", "-o", out)  # (it said "is as it was", the new report there)
+    assert result.exit_code == 130
+    assert result.stderr.strip() == (f"bjsim report: interrupted as the report was put in place: "
+                                     f"{out} holds it whole")
+    assert (out / "report.html").read_text() == "the new report"
     (tmp_path / "kept").mkdir()
     assert run("report", "-q", "-o", tmp_path / "kept").exit_code == 130
     assert (tmp_path / "kept").is_dir()  # (there before: kept)

@@ -48,7 +48,7 @@ def write_report(data: dict, out_dir, say: Callable[[str], None] = lambda _m: No
         written = _write(data, stage, say)
         if (out / "report.pdf").exists() and "report.pdf" not in written:
             say("an earlier report.pdf removed: it held another report")
-        with _held_back():
+        with _held_back(written):
             for part in PARTS:
                 old = out / part
                 if old.is_dir() and not old.is_symlink():
@@ -87,13 +87,20 @@ def _earlier_files(out: Path) -> list[str]:
             and (out / f).is_file() and not (out / f).is_symlink()]
 
 
+class Written(KeyboardInterrupt):
+    """A stop held back while the report was moved into place, delivered after: it is whole."""
+
+
 @contextmanager
-def _held_back():
+def _held_back(written):
     """Ctrl-C and SIGTERM held back until the block has run, then delivered (to the handlers
-    before): no report is left half moved."""
+    before; their KeyboardInterrupt as `Written`): no report is left half moved."""
     with stops.held() as noted:
         yield
-    stops.deliver(noted)
+    try:
+        stops.deliver(noted)
+    except KeyboardInterrupt as err:
+        raise Written(written) from err
 
 
 def _write(data: dict, out: Path, say: Callable[[str], None]) -> dict:
