@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from simulator.rules import no_such_file, read_toml
+from simulator.rules import _fmt, no_such_file, read_toml
 
 COUNT_DIR = Path(__file__).resolve().parent.parent / "strategies" / "counts"
 VALUES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
@@ -95,6 +95,23 @@ def count_from_dict(data: dict, source: str = "<count>", name: str = "") -> Coun
     return count
 
 
+def _not_passing_for_a_shipped_count(count: CountSystem, source: str, named: bool) -> None:
+    """A count file named as a shipped count (by its ``name``, or by its file name where it has
+    none: ``named`` False) must be that count: index plays and reports know a count by its name."""
+    shipped = load_count(count.name)
+    differ = [(key, getattr(count, key), getattr(shipped, key))
+              for key in ("tags", "irc_per_deck", "irc_constant")
+              if getattr(count, key) != getattr(shipped, key)]
+    if differ:
+        key, mine, theirs = differ[0]
+        raise CountError(f"{source}: name = {_fmt(count.name)}"
+                         + ("" if named else " (the file's name: it has no 'name' key)")
+                         + f" names the shipped count {count.name}, but its {key} = "
+                         f"{_fmt(mine)} {'are' if key == 'tags' else 'is'} not "
+                         f"{count.name}'s {_fmt(theirs)}: allowed another name for another "
+                         "count (index plays and reports know a count by its name)")
+
+
 def list_counts() -> list[str]:
     """Names of the shipped count systems, sorted."""
     return sorted(p.stem for p in COUNT_DIR.glob("*.toml"))
@@ -111,8 +128,12 @@ def load_count(name_or_path) -> CountSystem:
             raise CountError(f"unknown count system '{text}': allowed "
                              + ", ".join(list_counts()) + ", or the path of a .toml file")
     missing = no_such_file(path, "count", list_counts(), what="count system")
-    return count_from_dict(read_toml(path, "count", CountError, missing=missing), str(path),
-                           name=path.stem)
+    data = read_toml(path, "count", CountError, missing=missing)
+    count = count_from_dict(data, str(path), name=path.stem)
+    if count.name in list_counts() and path.resolve() != (COUNT_DIR / f"{count.name}.toml"
+                                                          ).resolve():
+        _not_passing_for_a_shipped_count(count, str(path), isinstance(data.get("name"), str))
+    return count
 
 
 def decks_remaining(cards_left: int, resolution: str = "exact") -> float:

@@ -570,6 +570,19 @@ def test_index_plays_made_for_another_count_are_refused(tmp_path, fake_engine):
     assert "for the count hi-lo, the plan counts zen" in line and not fake_engine
 
 
+def test_a_count_file_passing_for_a_shipped_count_is_refused(tmp_path, fake_engine):
+    # Zen's tags named hi-lo: the plan ran hi-lo-nz's plays on a Zen count (header: count
+    # hi-lo), and `strategy indices` wrote count = "hi-lo" for it.
+    fake = tmp_path / "fakehilo.toml"
+    fake.write_text('name = "hi-lo"\ntags = [-1, 1, 1, 2, 2, 2, 1, 0, 0, -2]\n')
+    line = is_one_line_error(invoke("count", "--plan", _plan_file(tmp_path, "hi-lo-nz", fake),
+                                    *TINY))
+    assert f"key 'count': {fake}: name = \"hi-lo\" names the shipped count hi-lo" in line
+    assert not fake_engine
+    line = is_one_line_error(invoke("strategy", "indices", "-q", "--count", fake))
+    assert "names the shipped count hi-lo, but its tags" in line
+
+
 def test_a_plan_file_is_named_as_given_not_by_its_name_key(tmp_path, fake_engine):
     # A copy of the shipped plan (its name key still hi-lo-1-12) counting KO: the message names
     # the file the user gave.

@@ -79,6 +79,43 @@ def test_bad_count_systems_give_one_line_naming_the_key(data, words):
     assert "\n" not in str(err.value) and str(err.value).startswith("x.toml: ")
 
 
+ZEN_TAGS = "[-1, 1, 1, 2, 2, 2, 1, 0, 0, -2]"
+
+
+@pytest.mark.parametrize("text, words", [
+    # Zen's tags under Hi-Lo's name: a plan playing hi-lo-nz ran Hi-Lo's indices on a Zen count
+    (f'name = "hi-lo"\ntags = {ZEN_TAGS}\n', 'name = "hi-lo" names the shipped count hi-lo, '
+     f"but its tags = {ZEN_TAGS} are not hi-lo's [-1, 1, 1, 1, 1, 1, 0, 0, 0, -1]: allowed "
+     "another name for another count (index plays and reports know a count by its name)"),
+    ('name = "ko"\ntags = [-1, 1, 1, 1, 1, 1, 1, 0, 0, -1]\nirc_per_deck = -4\n',
+     'name = "ko" names the shipped count ko, but its irc_constant = 0 is not ko\'s 4'),
+])
+def test_a_count_file_cannot_pass_for_a_shipped_count_of_another_tally(tmp_path, text, words):
+    path = tmp_path / "mine.toml"
+    path.write_text(text)
+    with pytest.raises(C.CountError) as err:
+        C.load_count(path)
+    assert str(err.value).startswith(f"{path}: {words}") and "\n" not in str(err.value)
+
+
+def test_a_count_file_named_by_its_file_name_cannot_pass_for_a_shipped_count(tmp_path):
+    path = tmp_path / "hi-lo.toml"  # no name key: its name is the file's
+    path.write_text(f"tags = {ZEN_TAGS}\n")
+    with pytest.raises(C.CountError, match=r"hi-lo.toml: name = \"hi-lo\" \(the file's name: it "
+                       r"has no 'name' key\) names the shipped count hi-lo, but its tags"):
+        C.load_count(path)
+
+
+def test_a_copy_of_a_shipped_count_or_another_name_loads(tmp_path):
+    for name in C.list_counts():  # the same count under its own name: the same system
+        path = tmp_path / f"{name}.toml"
+        path.write_text((C.COUNT_DIR / f"{name}.toml").read_text())
+        assert C.load_count(path) == C.load_count(name)
+    path = tmp_path / "myzen.toml"
+    path.write_text(f'name = "my-zen"\ntags = {ZEN_TAGS}\n')
+    assert C.load_count(path).name == "my-zen"
+
+
 def test_unknown_and_malformed_count_files(tmp_path):
     with pytest.raises(C.CountError, match="unknown count system 'hilo': allowed .*hi-lo"):
         C.load_count("hilo")
