@@ -92,6 +92,11 @@ def count_from_dict(data: dict, source: str = "<count>", name: str = "") -> Coun
                          "deck) needs its initial running count: irc_per_deck, irc_constant or "
                          "both (KO: -4 and 4, so that it starts at 4 - 4 x decks; 0 to start at "
                          "0)")
+    starts = [f"{k} = {out[k]}" for k in ("irc_per_deck", "irc_constant") if out[k]]
+    if count.balanced and starts:  # (a balanced count starts at 0: this shifts every true count)
+        raise CountError(f"{source}: " + " and ".join(starts) + ": a balanced count (its tags "
+                         "sum to 0 a deck) starts at 0: allowed 0 or left out (irc_per_deck "
+                         "and irc_constant are for an unbalanced count)")
     return count
 
 

@@ -116,6 +116,20 @@ def test_a_copy_of_a_shipped_count_or_another_name_loads(tmp_path):
     assert C.load_count(path).name == "my-zen"
 
 
+def test_a_balanced_count_with_a_starting_count_is_refused_naming_the_keys():
+    # It was taken, and every true count shifted by the start over the decks left.
+    hi_lo = [-1, 1, 1, 1, 1, 1, 0, 0, 0, -1]
+    with pytest.raises(C.CountError) as err:
+        C.count_from_dict({"tags": hi_lo, "irc_per_deck": 3, "irc_constant": 2}, "x.toml")
+    assert str(err.value) == (
+        "x.toml: irc_per_deck = 3 and irc_constant = 2: a balanced count (its tags sum to 0 a "
+        "deck) starts at 0: allowed 0 or left out (irc_per_deck and irc_constant are for an "
+        "unbalanced count)")
+    with pytest.raises(C.CountError, match="x.toml: irc_constant = -1: a balanced count"):
+        C.count_from_dict({"tags": hi_lo, "irc_constant": -1}, "x.toml")
+    assert C.count_from_dict({"tags": hi_lo, "irc_per_deck": 0, "irc_constant": 0}).balanced
+
+
 def test_unknown_and_malformed_count_files(tmp_path):
     with pytest.raises(C.CountError, match="unknown count system 'hilo': allowed .*hi-lo"):
         C.load_count("hilo")
