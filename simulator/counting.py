@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from simulator.rules import _fmt, no_such_file, read_toml
+from simulator.rules import _fmt, _q, no_such_file, read_toml, shown
 
 COUNT_DIR = Path(__file__).resolve().parent.parent / "strategies" / "counts"
 VALUES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
@@ -50,29 +50,24 @@ class CountSystem:
         return self.irc_constant + self.irc_per_deck * decks
 
 
-def _shown(text) -> str:
-    """A user's text made safe for a one-line message (control characters escaped)."""
-    return "'" + "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text)) + "'"
-
-
 def count_from_dict(data: dict, source: str = "<count>", name: str = "") -> CountSystem:
     """Build and check a count system from a TOML-like dict."""
     if not isinstance(data, dict):
         raise CountError(f"{source}: a count system must be a table of keys")
     for key in data:
         if key not in KEYS:
-            raise CountError(f"{source}: unknown key {_shown(key)}: allowed " + ", ".join(KEYS))
+            raise CountError(f"{source}: unknown key '{_q(key, 40)}': allowed " + ", ".join(KEYS))
     tags = data.get("tags")
     if tags is None:
         raise CountError(f"{source}: key 'tags' is missing: allowed a list of 10 integers, the "
                          "tags of A 2 3 4 5 6 7 8 9 T")
     if (not isinstance(tags, list) or len(tags) != 10
             or not all(isinstance(t, int) and not isinstance(t, bool) for t in tags)):
-        raise CountError(f"{source}: key 'tags' = {tags!r:.60} is not a list of 10 integers: "
-                         "allowed the tags of A 2 3 4 5 6 7 8 9 T, e.g. [-1, 1, 1, 1, 1, 1, 0, 0, "
-                         "0, -1]")
+        raise CountError(f"{source}: key 'tags' = {shown(tags, 60)} is not a list of 10 "
+                         "integers: allowed the tags of A 2 3 4 5 6 7 8 9 T, e.g. [-1, 1, 1, 1, "
+                         "1, 1, 0, 0, 0, -1]")
     if any(abs(t) > MAX_TAG for t in tags) or not any(tags):
-        raise CountError(f"{source}: key 'tags' = {tags}: allowed integers -{MAX_TAG} to "
+        raise CountError(f"{source}: key 'tags' = {_fmt(tags)}: allowed integers -{MAX_TAG} to "
                          f"{MAX_TAG}, not all zero")
     out = {}
     for key in ("name", "description", "source"):
@@ -83,8 +78,8 @@ def count_from_dict(data: dict, source: str = "<count>", name: str = "") -> Coun
     for key in ("irc_per_deck", "irc_constant"):
         value = data.get(key, 0)
         if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 10_000:
-            raise CountError(f"{source}: key '{key}' = {value!r:.40} is not an integer: allowed "
-                             "an integer -10000 to 10000")
+            raise CountError(f"{source}: key '{key}' = {shown(value)} is not an integer: "
+                             "allowed an integer -10000 to 10000")
         out[key] = value
     count = CountSystem(tags=tuple(tags), **out)
     if not count.balanced and "irc_per_deck" not in data and "irc_constant" not in data:

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from simulator import layout as L
-from simulator.rules import read_toml
+from simulator.rules import _q, read_toml, shown
 
 INDEX_DIR = Path(__file__).resolve().parent.parent / "strategies" / "indices"
 CHARTS = ("hard", "soft", "pairs", "insurance")
@@ -70,41 +70,43 @@ def _play(d, src: str, i: int) -> IndexPlay:
         raise IndexFileError(f"{where}: not a table: allowed [[play]] tables")
     for key in d:
         if key not in PLAY_KEYS:
-            raise IndexFileError(f"{where}: unknown key '{key}': allowed " + ", ".join(PLAY_KEYS))
+            raise IndexFileError(f"{where}: unknown key '{_q(key, 40)}': allowed "
+                                 + ", ".join(PLAY_KEYS))
     for key in ("chart", "row", "up", "below", "at_or_above", "index"):
         if key not in d:
             raise IndexFileError(f"{where}: key '{key}' is missing")
     chart, row, up = d["chart"], str(d["row"]), str(d["up"])
     if chart not in CHARTS:
-        raise IndexFileError(f"{where}: chart = {chart!r}: allowed " + ", ".join(CHARTS))
+        raise IndexFileError(f"{where}: chart = {shown(chart)}: allowed " + ", ".join(CHARTS))
     if up not in UPS:
-        raise IndexFileError(f"{where}: up = {up!r}: allowed " + " ".join(UPS))
+        raise IndexFileError(f"{where}: up = {shown(d['up'])}: allowed " + " ".join(UPS))
     index = d["index"]
     if (isinstance(index, bool) or not isinstance(index, (int, float))
             or not math.isfinite(index) or abs(index) > 100):
-        raise IndexFileError(f"{where}: index = {index!r}: allowed a number -100 to 100")
+        raise IndexFileError(f"{where}: index = {shown(index)}: allowed a number -100 to 100")
     allowed = {"insurance": ("Y", "N"), "pairs": ("P", "Pd", "Rp", "N")}.get(
         chart, tuple(L.ACTION_NAMES[c] for c in L.HARD_ACTIONS))
     for key in ("below", "at_or_above"):
         if d[key] not in allowed:
             why = " (N: not split, the hard or soft chart then plays the hand)" * (
                 chart == "pairs")
-            raise IndexFileError(f"{where}: {key} = {d[key]!r}: allowed " + " ".join(allowed)
+            raise IndexFileError(f"{where}: {key} = {shown(d[key])}: allowed " + " ".join(allowed)
                                  + why)
     if chart == "insurance" and (row != "insurance" or up != "A"):
-        raise IndexFileError(f"{where}: the insurance play's row and up: allowed 'insurance', 'A'")
+        raise IndexFileError(f"{where}: the insurance play's row = {shown(d['row'])} and up = "
+                             f"{shown(d['up'])}: allowed row = \"insurance\", up = \"A\"")
     if chart == "insurance" and (d["below"], d["at_or_above"]) == ("Y", "N"):
         raise IndexFileError(f"{where}: insurance taken below the index and not from it: allowed "
-                             "below = 'N', at_or_above = 'Y'")
+                             'below = "N", at_or_above = "Y"')
     if chart == "pairs" and row not in PAIR_ROWS:
-        raise IndexFileError(f"{where}: row = {row!r}: allowed " + " ".join(PAIR_ROWS))
+        raise IndexFileError(f"{where}: row = {shown(d['row'])}: allowed " + " ".join(PAIR_ROWS))
     lo = 12 if chart == "soft" else 4  # (a soft hand holds an ace counted 11: 12 at least)
     if chart in ("hard", "soft") and not (row.isdigit() and lo <= int(row) <= 21):
-        raise IndexFileError(f"{where}: row = {row!r}: allowed a total {lo}-21"
+        raise IndexFileError(f"{where}: row = {shown(d['row'])}: allowed a total {lo}-21"
                              + " (soft rows by total: A,7 is 18)" * (chart == "soft"))
     if chart in ("hard", "soft") and int(row) == 21 and {d["below"], d["at_or_above"]} != {"S"}:
         raise IndexFileError(f"{where}: row 21 stands at every count (rule 12.1 (a)): allowed "
-                             "below = at_or_above = 'S'")
+                             'below = at_or_above = "S"')
     return IndexPlay(str(d.get("name", f"{row} v {up}")), chart, row, up, d["below"],
                      d["at_or_above"], float(index))  # fmt: skip
 
@@ -119,7 +121,8 @@ def load_indices(name_or_path) -> IndexSet:
     data = read_toml(path, "index", IndexFileError)
     for key in data:
         if key not in FILE_KEYS:
-            raise IndexFileError(f"{path}: unknown key '{key}': allowed " + ", ".join(FILE_KEYS))
+            raise IndexFileError(f"{path}: unknown key '{_q(key, 40)}': allowed "
+                                 + ", ".join(FILE_KEYS))
     if "count" not in data:
         raise IndexFileError(f"{path}: key 'count' is missing: the count system the indices "
                              "are for (as bjsim strategy indices writes it)")
@@ -133,8 +136,9 @@ def load_indices(name_or_path) -> IndexSet:
     cells = [(q.chart, q.row, q.up) for q in out]
     for i, c in enumerate(cells):
         if c in cells[:i]:
-            raise IndexFileError(f"{path}: play {i + 1}: cell {c} has a play already: allowed one "
-                              "play a cell")
+            raise IndexFileError(f"{path}: play {i + 1}: the cell chart = {shown(c[0])}, row = "
+                                 f"{shown(c[1])}, up = {shown(c[2])} has a play already: "
+                                 "allowed one play a cell")
     counts = {q.index for q in out if q.chart != "insurance"}
     if len(counts) > MAX_INDEX_COUNTS:
         raise IndexFileError(f"{path}: {len(counts)} different index counts: allowed at most "

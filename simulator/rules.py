@@ -16,6 +16,7 @@ allowed, e.g. ``configs/x.toml: key 'decks' = 9 is out of range: allowed 1-8``.
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import difflib
 import json
 import math
@@ -297,14 +298,26 @@ SOURCE = {k.name: k.source for k in DECLARATIONS}
 
 
 def _fmt(value) -> str:
-    """A value written as in a TOML file (always one line)."""
+    """A value written as in a TOML file (always one line): ``true``, ``"text"``, ``[1, 2]``,
+    ``{n = 6}``, ``1979-05-27``."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
         return json.dumps(value, ensure_ascii=False)
     if isinstance(value, (tuple, list)):
         return "[" + ", ".join(_fmt(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k if re.fullmatch(r'[A-Za-z0-9_-]+', str(k)) else _fmt(str(k))}"
+                               f" = {_fmt(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (datetime.date, datetime.time)):  # (a datetime is a date)
+        return value.isoformat()
     return _q(repr(value))
+
+
+def shown(value, limit: int = 40) -> str:
+    """A user's value for a one-line message: as TOML writes it (`_fmt`), made safe and cut to
+    ``limit`` characters (`_q`)."""
+    return _q(_fmt(value), limit)
 
 
 def _q(text, limit: int = 80) -> str:
@@ -545,6 +558,11 @@ def rules_from_dict(data: dict, source: str = "<rules>") -> tuple[Rules, dict]:
     return rules, meta
 
 
+def _a(word: str) -> str:
+    """``word`` after its article: "a rule", "an index"."""
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+
+
 def read_text(path, kind: str, error=None, source=None, missing=None) -> str:
     """The text of the UTF-8 file ``path`` (a leading BOM, as Notepad writes, dropped), a
     ``kind`` file: every way it cannot be read (missing, a folder, unreadable, not UTF-8) is one
@@ -552,14 +570,14 @@ def read_text(path, kind: str, error=None, source=None, missing=None) -> str:
     ``missing``: the line for a missing file, if not the default."""
     error = RuleError if error is None else error
     if str(path) == "":  # (Path("") would read as the folder ".")
-        raise error(f"{source + ': ' if source else ''}an empty path: name a {kind} file")
+        raise error(f"{source + ': ' if source else ''}an empty path: name {_a(kind)} file")
     source = str(path) if source is None else source
     try:
         raw = Path(path).read_bytes()
     except FileNotFoundError:
         raise error(missing or f"{source}: no such {kind} file") from None
     except IsADirectoryError:
-        raise error(f"{source}: a folder, not a {kind} file") from None
+        raise error(f"{source}: a folder, not {_a(kind)} file") from None
     except OSError as err:
         raise error(f"{source}: cannot read the {kind} file: {err.strerror or err}") from None
     try:

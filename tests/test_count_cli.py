@@ -555,12 +555,12 @@ def test_a_bad_index_file_is_refused_before_the_run_in_one_line(tmp_path, fake_e
                    '[[play]]\nchart = "hard"\nrow = "16"\nup = "10"\nbelow = "H"\n'
                    'at_or_above = "Q"\nindex = 0\n')
     line = is_one_line_error(invoke("count", "--plan", _plan_file(tmp_path, idx), *TINY))
-    assert "at_or_above = 'Q'" in line and str(idx) in line
+    assert 'at_or_above = "Q"' in line and str(idx) in line
     assert not fake_engine  # no run was started
     idx.write_text('count = "hi-lo"\n'
                    '[[play]]\nchart = "insurance"\nrow = "insurance"\nup = "A"\nbelow = "Y"\n'
                    'at_or_above = "N"\nindex = 3\n')
-    assert "below = 'N'" in is_one_line_error(
+    assert 'below = "N"' in is_one_line_error(
         invoke("count", "--plan", _plan_file(tmp_path, idx), *TINY))
 
 

@@ -69,6 +69,9 @@ def test_decks_remaining_by_resolution(cards, resolution, want):
     ({"tags": [1] * 10, "colour": "red"}, "unknown key 'colour'"),
     ({"tags": [1] * 10, "irc_constant": 1.5}, "key 'irc_constant'"),
     ({"tags": [1] * 10, "name": 3}, "key 'name' is not a string"),
+    # shown as TOML writes them, not as Python's True and 1.5 in a repr cut at 40 characters
+    ({"tags": [True] * 10}, "key 'tags' = \\[true, true, true"),
+    ({"tags": [1] * 10, "irc_constant": {"n": 6}}, "key 'irc_constant' = {n = 6} is not an "),
     # an unbalanced count's running count silently started at 0 (KO's pivot 24 counts off)
     ({"tags": [-1, 1, 1, 1, 1, 1, 1, 0, 0, -1]}, "an unbalanced count \\(its tags sum to \\+4 a "
      "deck\\) needs its initial running count: irc_per_deck, irc_constant or both"),

@@ -157,13 +157,13 @@ def test_an_unreadable_index_file_is_one_line_naming_it(tmp_path):
      "strategy indices writes it)"),
     # each of these was taken and then played as something else, or never
     ('count = "hi-lo"\n[[play]]\nchart = "pairs"\nrow = "8,8"\nup = "10"\nbelow = "S"\n'
-     'at_or_above = "P"\nindex = 0\n', "play 1: below = 'S': allowed P Pd Rp N (N: not split, "
+     'at_or_above = "P"\nindex = 0\n', 'play 1: below = "S": allowed P Pd Rp N (N: not split, '
      "the hard or soft chart then plays the hand)"),
     ('count = "hi-lo"\n[[play]]\nchart = "hard"\nrow = "21"\nup = "10"\nbelow = "H"\n'
      'at_or_above = "S"\nindex = 0\n', "play 1: row 21 stands at every count (rule 12.1 (a)): "
-     "allowed below = at_or_above = 'S'"),
+     'allowed below = at_or_above = "S"'),
     ('count = "hi-lo"\n[[play]]\nchart = "soft"\nrow = "5"\nup = "10"\nbelow = "H"\n'
-     'at_or_above = "S"\nindex = 0\n', "play 1: row = '5': allowed a total 12-21 (soft rows by "
+     'at_or_above = "S"\nindex = 0\n', 'play 1: row = "5": allowed a total 12-21 (soft rows by '
      "total: A,7 is 18)"),
 ])
 def test_an_index_file_without_plays_a_count_or_a_finite_index_is_refused(tmp_path, text, words):

@@ -3,6 +3,7 @@ one line naming the file and the key."""
 
 from __future__ import annotations
 
+import datetime
 import json
 
 import pytest
@@ -79,21 +80,22 @@ def _error(data: dict) -> str:
     ({"spread": 3}, "unknown key 'spread': allowed name, description, count"),
     ({"count": "hi-low"}, "key 'count': unknown count system 'hi-low': allowed hi-lo"),
     ({"count": 3}, "key 'count' is not a string"),
-    ({"deck_estimation": "quarter"}, "'deck_estimation' = 'quarter': allowed exact, half, whole"),
-    ({"indices": "nope"}, "'indices' = 'nope': allowed a shipped index set (hi-lo-nz)"),
+    ({"deck_estimation": "quarter"}, "'deck_estimation' = \"quarter\": allowed exact, half, "
+     "whole"),
+    ({"indices": "nope"}, "'indices' = \"nope\": allowed a shipped index set (hi-lo-nz)"),
     ({"table_min": 0}, "'table_min' = 0: allowed a whole number 1 to"),
     ({"table_max": 2.5}, "'table_max' = 2.5: allowed a whole number"),
     ({"table_min": 5, "table_max": 4}, "'table_max' = 4 is below table_min = 5"),
     ({"table_max": 3}, "a bet of 4 units is outside the table limits: allowed table_min 1 to "
      "table_max 3"),
-    ({"table_min": 2}, "a bet of 1 units is outside the table limits"),
+    ({"table_min": 2}, "a bet of 1 unit is outside the table limits"),
     ({"table_min": 1, "table_max": None}, "allowed table_min 1 to table_max 1 (table_max not "
      "given: it is table_min)"),
     ({"bet": {"base": 1, "steps": [[2, 2], [2, 4]]}},
      "'bet.steps[1]': count 2 is not above the step before it (2): allowed counts in ascending"),
     ({"bet": {"base": 1, "steps": [[3, 2], [2, 4]]}}, "not above the step before it"),
     ({"bet": {"base": 1, "steps": [[2]]}}, "'bet.steps[0]' = [2]: allowed a pair"),
-    ({"bet": {"base": 1, "steps": [["2", 2]]}}, "'bet.steps[0][0]' = '2': allowed a number"),
+    ({"bet": {"base": 1, "steps": [["2", 2]]}}, "'bet.steps[0][0]' = \"2\": allowed a number"),
     ({"bet": {"base": 1, "steps": [[float("nan"), 2]]}}, "'bet.steps[0][0]' = nan: allowed"),
     ({"bet": {"base": 1, "steps": [[2, 2.0]]}}, "'bet.steps[0][1]' = 2.0: allowed a whole"),
     ({"bet": {"base": 1, "steps": {"2": 2}}}, "'bet.steps' is not a list"),
@@ -102,7 +104,7 @@ def _error(data: dict) -> str:
     ({"bet": {"steps": []}}, "'bet.base' is missing"),
     ({"bet": {"base": 1, "step": []}}, "unknown key 'bet.step': allowed bet.base, bet.steps"),
     ({"bet": 1}, "key 'bet' is not a table"),
-    ({"bet": {"base": True}}, "'bet.base' = True: allowed a whole number"),
+    ({"bet": {"base": True}}, "'bet.base' = true: allowed a whole number"),
     ({"super_sevens": {"base": -1}}, "'super_sevens.base' = -1: allowed a whole number 0 to"),
     ({"super_sevens": {"base": 0, "steps": [[3, -2]]}}, "'super_sevens.steps[0][1]' = -2"),
     ({"boxes": {"base": 0}}, "'boxes.base' = 0: allowed a whole number 1 to 7"),
@@ -114,13 +116,39 @@ def _error(data: dict) -> str:
     ({"wong": {"enter": 1, "leave": -1, "back": 0}}, "unknown key 'wong.back'"),
     ({"bankroll": 0}, "'bankroll' = 0: allowed a number above 0, at most 1e+12"),
     ({"bankroll": -5}, "'bankroll' = -5: allowed a number above 0, at most 1e+12"),
-    ({"indices": "no/such.toml"}, "'indices' = 'no/such.toml': no such index file (a path is "
+    ({"indices": "no/such.toml"}, "'indices' = \"no/such.toml\": no such index file (a path is "
      "read from the working directory, "),
-    ({"bankroll": "lots"}, "'bankroll' = 'lots': allowed a number"),
+    ({"bankroll": "lots"}, "'bankroll' = \"lots\": allowed a number"),
     ({"description": 7}, "key 'description' is not a string"),
 ])
 def test_a_bad_plan_is_refused_in_one_line_naming_the_key(change, words):
     assert words in _error({k: v for k, v in (GOOD | change).items() if v is not None})
+
+
+@pytest.mark.parametrize("change, words", [
+    # shown as TOML writes them, not as Python's True, {'n': 6}, datetime.date(...), 'Half'
+    ({"deck_estimation": "Half"}, "key 'deck_estimation' = \"Half\": allowed exact, half, whole"),
+    ({"bet": {"base": True}}, "key 'bet.base' = true: allowed a whole number 1 to 10,000"),
+    ({"bet": {"base": {"n": 6}}}, "key 'bet.base' = {n = 6}: allowed a whole number 1 to"),
+    ({"table_max": datetime.date(1979, 5, 27)}, "key 'table_max' = 1979-05-27: allowed a whole"),
+    ({"wong": {"enter": [1, "2"], "leave": 0}}, "key 'wong.enter' = [1, \"2\"]: allowed a number"),
+    ({"table_min": 2}, "key 'bet': a bet of 1 unit is outside the table limits"),
+])
+def test_a_bad_value_is_shown_as_toml_writes_it(change, words):
+    assert words in _error(GOOD | change)
+
+
+def test_a_bad_index_file_is_named_as_the_plans_indices(tmp_path):
+    idx = tmp_path / "idx.toml"
+    idx.write_text('count = "hi-lo"\n[[play]]\nchart = "hard"\nrow = "16"\nup = "10"\n'
+                   'below = "H"\nat_or_above = "Q"\nindex = true\n')
+    assert _error(GOOD | {"indices": str(idx)}) == (
+        f"plan.toml: key 'indices': {idx}: play 1: index = true: allowed a number -100 to 100")
+    idx.write_text('count = "hi-lo"\n[[play]]\nchart = "Hard"\nrow = "16"\nup = "10"\n'
+                   'below = "H"\nat_or_above = "S"\nindex = 1\n')
+    assert _error(GOOD | {"indices": str(idx)}) == (
+        f"plan.toml: key 'indices': {idx}: play 1: chart = \"Hard\": allowed hard, soft, pairs, "
+        "insurance")
 
 
 def test_a_plan_needs_a_count_and_a_bet():
