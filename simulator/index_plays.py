@@ -114,10 +114,13 @@ def _play(d, src: str, i: int) -> IndexPlay:
 def load_indices(name_or_path) -> IndexSet:
     """An index file by shipped name (``hi-lo-nz``) or path."""
     text = str(name_or_path)
-    path = Path(text) if ("/" in text or text.endswith(".toml")) else INDEX_DIR / f"{text}.toml"
-    if not path.is_file():
-        raise IndexFileError(f"unknown index plays '{text}': allowed " + ", ".join(list_indices())
-                             + ", or the path of a .toml file")
+    if "/" in text or text.endswith(".toml"):
+        path = Path(text)  # (missing, a folder, unreadable: one line from read_toml)
+    else:
+        path = INDEX_DIR / f"{text}.toml"
+        if not path.is_file():
+            raise IndexFileError(f"unknown index plays '{_q(text, 40)}': allowed "
+                                 + ", ".join(list_indices()) + ", or the path of a .toml file")
     data = read_toml(path, "index", IndexFileError)
     for key in data:
         if key not in FILE_KEYS:

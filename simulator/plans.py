@@ -215,7 +215,7 @@ def _check_indices(src: str, indices: str) -> None:
     """The index plays a plan names: a shipped set or a file, loaded and checked here, a bad
     one refused as the plan's ``indices`` (`index_plays.load_indices`)."""
     if "/" in indices or indices.endswith(".toml"):
-        if not Path(indices).is_file():
+        if not Path(indices).exists():  # (a folder: load_indices says so)
             raise PlanError(f"{src}: key 'indices' = {shown(indices)}: no such index file "
                             f"(a path is read from the working directory, {Path.cwd()})")
     elif not (INDEX_DIR / f"{indices}.toml").is_file():

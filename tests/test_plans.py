@@ -151,6 +151,15 @@ def test_a_bad_index_file_is_named_as_the_plans_indices(tmp_path):
         "insurance")
 
 
+def test_a_folder_named_as_the_index_file_is_said_to_be_a_folder(tmp_path):
+    # It was "no such index file", of a folder that is there.
+    for name in ("idir.toml", "idir"):
+        folder = tmp_path / name
+        folder.mkdir()
+        assert _error(GOOD | {"indices": str(folder)}) == (
+            f"plan.toml: key 'indices': {folder}: a folder, not an index file")
+
+
 def test_a_plan_needs_a_count_and_a_bet():
     assert "key 'count' is missing" in _error({"bet": {"base": 1}})
     assert "key 'bet' is missing" in _error({"count": "hi-lo"})
