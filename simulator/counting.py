@@ -13,6 +13,8 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from simulator.rules import _fmt, _q, no_such_file, read_toml, shown
 
 COUNT_DIR = Path(__file__).resolve().parent.parent / "strategies" / "counts"
@@ -149,6 +151,22 @@ def decks_remaining(cards_left: int, resolution: str = "exact") -> float:
 def true_count(running: int, cards_left: int, resolution: str = "exact") -> float:
     """The running count per deck remaining (`decks_remaining`)."""
     return running / decks_remaining(cards_left, resolution)
+
+
+def start_counts(count: CountSystem, resolution: str, decks: int, starts: int) -> tuple:
+    """The lowest and highest count a round can start at (the true count for a balanced count,
+    else the running count): in a shoe of ``decks`` decks whose rounds start with 0 to
+    ``starts - 1`` cards dealt (``rules.cut``; 1 for a shuffle every round), the decks left
+    estimated to ``resolution`` as the engine estimates them (`kernel.count.Counter`)."""
+    tags = np.sort(np.repeat(np.array(count.tags), [4 * decks] * 9 + [16 * decks]))
+    seen = np.arange(starts)  # the cards dealt: the lowest and highest tags of so many
+    low = count.initial_running_count(decks) + np.concatenate([[0], np.cumsum(tags)])[seen]
+    high = count.initial_running_count(decks) + np.concatenate([[0], np.cumsum(tags[::-1])])[seen]
+    if not count.balanced:
+        return int(low.min()), int(high.max())
+    left, step = 52 * decks - seen, 52 * RESOLUTIONS[resolution]
+    cards = left if step == 0 else np.maximum(step, np.rint(left / step) * step)
+    return float((low * 52.0 / cards).min()), float((high * 52.0 / cards).max())
 
 
 # ---------------------------------------------------------------------------------------------

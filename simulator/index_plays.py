@@ -130,11 +130,17 @@ def _play(d, src: str, i: int) -> IndexPlay:
     lo = 12 if chart == "soft" else 4  # (a soft hand holds an ace counted 11: 12 at least)
     if chart in ("hard", "soft") and (isinstance(d["row"], bool) or not (
             row.isdigit() and lo <= int(row) <= 21)):
-        raise IndexFileError(f"{where}: row = {shown(d['row'])}: allowed a total {lo}-21"
+        raise IndexFileError(f"{where}: row = {shown(d['row'])}: allowed a total {lo}-20"
                              + " (soft rows by total: A,7 is 18)" * (chart == "soft"))
-    if chart in ("hard", "soft") and int(row) == 21 and {below, above} != {"S"}:
-        raise IndexFileError(f"{where}: row 21 stands at every count (rule 12.1 (a)): allowed "
-                             'below = at_or_above = "S"')
+    if chart in ("hard", "soft") and int(row) == 21:
+        raise IndexFileError(f"{where}: row 21 stands at every count (rule 12.1 (a)), so no play "
+                             f"changes it: allowed a total {lo}-20")
+    if below == above:
+        raise IndexFileError(f"{where}: below = at_or_above = {shown(below)}: the play is the "
+                             "same at every count, so it changes nothing: allowed two different "
+                             "actions" + (" (to insure at every count: the strategy's insurance = "
+                                          "true)" if chart == "insurance" else " (to play one "
+                                          "action at every count: the strategy's chart)"))
     name = _text(where, "name", d.get("name", f"{row} v {up}"), "a name for the play")
     return IndexPlay(name, chart, row, up, below, above, float(index))
 

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from simulator.counting import RESOLUTIONS, CountError, CountSystem, load_count
+from simulator.counting import RESOLUTIONS, CountError, CountSystem, load_count, start_counts
 from simulator.index_plays import INDEX_DIR, IndexFileError, list_indices, load_indices
 from simulator.rules import _q, no_such_file, read_toml, shown
 
@@ -225,6 +225,58 @@ def _check_indices(src: str, indices: str) -> None:
         load_indices(indices)
     except IndexFileError as err:
         raise PlanError(f"{src}: key 'indices': {err}") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# What a plan says that is odd, but may be meant
+
+RAMP_WORDS = {"bet": ("the bet", "unit"), "super_sevens": ("the Super Sevens bet", "unit"),
+              "boxes": ("the boxes played", "box")}
+
+
+def _amount(n: int, unit: str) -> str:
+    return f"{n} {unit}" + ("" if n == 1 else "es" if unit == "box" else "s")
+
+
+def warnings(plan: CountingPlan, games) -> list[str]:
+    """A line for each thing ``plan`` says that changes nothing or runs against the count, which
+    a user may still mean (the command line prints each as a warning and plays on), naming the
+    plan's file and key: a main or Super Sevens bet that falls as the count rises, a step that
+    changes nothing, a step at a count no round of ``games`` (the rule sets it is played under)
+    starts at, and a ``wong.enter`` no round starts at (`counting.start_counts`). (A shuffle
+    every round starts every round at a fresh shoe's count, as the command line says: its
+    steps are not named one by one, but a counter who never sits down is.)"""
+    def top(rules_seq):
+        return max((start_counts(plan.count, plan.resolution, r.decks,
+                                 r.cut if r.shuffle == "cut-card" else 1)[1] for r in rules_seq),
+                   default=math.inf)
+
+    def never(count, most):
+        return (f"no round of this game starts at a {plan.count_kind} of {count:g} or more (at "
+                f"most {most:+.4g})")
+
+    dealt = top([r for r in games if r.shuffle == "cut-card"])  # (the count builds)
+    out = []
+    for key, (what, unit) in RAMP_WORDS.items():
+        ramp = getattr(plan, key)
+        before = ramp.base
+        for i, (count, units) in enumerate(ramp.steps):
+            where = f"{plan.source}: key '{key}.steps[{i}]' = {shown([count, units])}"
+            if units == before:
+                out.append(f"{where}: {_amount(units, unit)} at this count and below it too: the "
+                           "step changes nothing")
+            elif units < before and key != "boxes":
+                out.append(f"{where}: {what} falls from {before} to {_amount(units, unit)} as "
+                           f"the count rises to {count:g}: a counter bets more as the count rises")
+            if count > dealt:
+                out.append(f"{where}: {never(count, dealt)}, so the step is never taken")
+            before = units
+    most = top(games)
+    if plan.wong_enter is not None and plan.wong_enter > most:
+        out.append(f"{plan.source}: key 'wong.enter' = {plan.wong_enter:g}: "
+                   f"{never(plan.wong_enter, most)}, so the counter, who begins each shoe "
+                   "sitting out, never plays a round")
+    return out
 
 
 # ---------------------------------------------------------------------------------------------

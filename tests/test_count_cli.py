@@ -583,6 +583,35 @@ def test_a_count_file_passing_for_a_shipped_count_is_refused(tmp_path, fake_engi
     assert "names the shipped count hi-lo, but its tags" in line
 
 
+def test_a_plan_odd_but_maybe_meant_is_played_with_a_warning_line_each(tmp_path, fake_engine):
+    # A bet falling as the count rises, a step changing nothing, a step and wonging out of reach:
+    # each was played without a word.
+    path = tmp_path / "odd.toml"
+    path.write_text('count = "hi-lo"\ntable_max = 8\n[bet]\nbase = 1\n'
+                    'steps = [[2, 4], [3, 2], [4, 2], [1000, 8]]\n[wong]\nenter = 900\n'
+                    'leave = 0\n')
+    result = invoke("count", "--plan", path, *TINY)
+    assert result.exit_code == 0 and len(fake_engine) == 1, result.output
+    assert [ln for ln in result.stderr.splitlines() if "warning" in ln] == [
+        f"bjsim: warning: {path}: key 'bet.steps[1]' = [3, 2]: the bet falls from 4 to 2 units "
+        "as the count rises to 3: a counter bets more as the count rises",
+        f"bjsim: warning: {path}: key 'bet.steps[2]' = [4, 2]: 2 units at this count and below "
+        "it too: the step changes nothing",
+        f"bjsim: warning: {path}: key 'bet.steps[3]' = [1000, 8]: no round of this game starts "
+        "at a true count of 1000 or more (at most +52), so the step is never taken",
+        f"bjsim: warning: {path}: key 'wong.enter' = 900: no round of this game starts at a true "
+        "count of 900 or more (at most +52), so the counter, who begins each shoe sitting out, "
+        "never plays a round"]
+    # a sweep warns of a step out of reach at every penetration only: +30 is out of reach with
+    # 93 cards dealt at most (93 x 52 / 219 = +22.08), not with 192 (+52)
+    path.write_text('count = "hi-lo"\ntable_max = 2\n[bet]\nbase = 1\nsteps = [[30, 2]]\n')
+    swept = invoke("count", "--plan", path, "--penetrations", "0.3,0.9", *TINY)
+    assert swept.exit_code == 0 and "warning" not in swept.stderr
+    result = invoke("count", "--plan", path, "--set", "penetration=0.3", *TINY)
+    assert "a true count of 30 or more (at most +22.08), so the step is never taken" in (
+        result.stderr)
+
+
 def test_a_plan_file_is_named_as_given_not_by_its_name_key(tmp_path, fake_engine):
     # A copy of the shipped plan (its name key still hi-lo-1-12) counting KO: the message names
     # the file the user gave.

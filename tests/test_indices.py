@@ -161,10 +161,13 @@ def test_an_unreadable_index_file_is_one_line_naming_it(tmp_path):
      'at_or_above = "P"\nindex = 0\n', 'play 1: below = "S": allowed P Pd Rp N (N: not split, '
      "the hard or soft chart then plays the hand)"),
     ('count = "hi-lo"\n[[play]]\nchart = "hard"\nrow = "21"\nup = "10"\nbelow = "H"\n'
-     'at_or_above = "S"\nindex = 0\n', "play 1: row 21 stands at every count (rule 12.1 (a)): "
-     'allowed below = at_or_above = "S"'),
+     'at_or_above = "S"\nindex = 0\n', "play 1: row 21 stands at every count (rule 12.1 (a)), "
+     "so no play changes it: allowed a total 4-20"),
+    ('count = "hi-lo"\n[[play]]\nchart = "soft"\nrow = "21"\nup = "10"\nbelow = "S"\n'
+     'at_or_above = "S"\nindex = 0\n', "play 1: row 21 stands at every count (rule 12.1 (a)), "
+     "so no play changes it: allowed a total 12-20"),
     ('count = "hi-lo"\n[[play]]\nchart = "soft"\nrow = "5"\nup = "10"\nbelow = "H"\n'
-     'at_or_above = "S"\nindex = 0\n', 'play 1: row = "5": allowed a total 12-21 (soft rows by '
+     'at_or_above = "S"\nindex = 0\n', 'play 1: row = "5": allowed a total 12-20 (soft rows by '
      "total: A,7 is 18)"),
 ])
 def test_an_index_file_without_plays_a_count_or_a_finite_index_is_refused(tmp_path, text, words):
@@ -322,7 +325,7 @@ def test_an_index_play_is_written_as_a_strategy_file_writes_it(tmp_path, cell, a
 @pytest.mark.parametrize("cell, words", [
     ({"up": "11"}, 'up = "11": allowed 2 3 4 5 6 7 8 9 10 A (T for 10)'),
     ({"up": True}, "up = true: allowed 2 3 4 5 6 7 8 9 10 A"),
-    ({"row": True}, "row = true: allowed a total 4-21"),
+    ({"row": True}, "row = true: allowed a total 4-20"),
     ({"chart": "pairs", "row": "J,J", "below": "N", "at_or_above": "P"},
      'row = "J,J": allowed A,A 2,2'),
     ({"at_or_above": "sS"}, 'at_or_above = "sS": allowed S H D Ds Rh Rs'),
@@ -355,3 +358,26 @@ def test_an_index_file_s_count_and_name_are_strings(tmp_path, head, words):
     with pytest.raises(IndexFileError) as err:
         load_indices(path)
     assert str(err.value).startswith(f"{path}: {words}")
+
+
+@pytest.mark.parametrize("cell, words", [
+    # each was taken, a play that plays the chart's own action or none at every count
+    ({"below": "H", "at_or_above": "H"}, 'below = at_or_above = "H": the play is the same at '
+     "every count, so it changes nothing: allowed two different actions (to play one action at "
+     "every count: the strategy's chart)"),
+    ({"below": "ds", "at_or_above": "Ds"}, 'below = at_or_above = "Ds": the play is the same'),
+    ({"chart": "pairs", "row": "8,8", "below": "P", "at_or_above": "P"},
+     'below = at_or_above = "P": the play is the same at every count'),
+    ({"chart": "insurance", "row": "insurance", "up": "A", "below": "Y", "at_or_above": "Y"},
+     'below = at_or_above = "Y": the play is the same at every count, so it changes nothing: '
+     "allowed two different actions (to insure at every count: the strategy's insurance = true)"),
+    ({"chart": "insurance", "row": "insurance", "up": "A", "below": "N", "at_or_above": "N"},
+     'below = at_or_above = "N": the play is the same at every count'),
+])
+def test_an_index_play_the_same_either_side_of_its_index_is_refused(tmp_path, cell, words):
+    from simulator.index_plays import IndexFileError, load_indices
+
+    path = _one_play(tmp_path, **cell)
+    with pytest.raises(IndexFileError) as err:
+        load_indices(path)
+    assert str(err.value).startswith(f"{path}: play 1: {words}"), str(err.value)

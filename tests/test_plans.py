@@ -191,6 +191,67 @@ def test_bad_files_are_refused_in_one_line(tmp_path):
         P.load_plan("hi-low")
 
 
+def _warnings(change: dict, rules=None) -> list[str]:
+    return P.warnings(P.plan_from_dict(GOOD | change, "plan.toml"), [rules or Rules()])
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"table_max": 8, "bet": {"base": 1, "steps": [[2, 4], [3, 2]]}},
+     "key 'bet.steps[1]' = [3, 2]: the bet falls from 4 to 2 units as the count rises to 3: a "
+     "counter bets more as the count rises"),
+    ({"table_max": 1, "bet": {"base": 1}, "super_sevens": {"base": 0, "steps": [[3, 2], [4, 1]]}},
+     "key 'super_sevens.steps[1]' = [4, 1]: the Super Sevens bet falls from 2 to 1 unit as the "
+     "count rises to 4"),
+    ({"bet": {"base": 1, "steps": [[2, 4], [3, 4]]}},
+     "key 'bet.steps[1]' = [3, 4]: 4 units at this count and below it too: the step changes "
+     "nothing"),
+    ({"bet": {"base": 1, "steps": [[2.5, 1]]}},
+     "key 'bet.steps[0]' = [2.5, 1]: 1 unit at this count and below it too"),
+    ({"super_sevens": {"base": 0, "steps": [[1, 0]]}}, "key 'super_sevens.steps[0]' = [1, 0]: 0 "
+     "units at this count and below it too"),
+    ({"boxes": {"base": 2, "steps": [[1, 2]]}}, "key 'boxes.steps[0]' = [1, 2]: 2 boxes at this "
+     "count and below it too"),
+    # Hi-Lo, 6 decks to the cut card at 234: at most +52 (120 small cards seen with 120 left)
+    ({"bet": {"base": 1, "steps": [[1000, 2]]}, "table_max": 2},
+     "key 'bet.steps[0]' = [1000, 2]: no round of this game starts at a true count of 1000 or "
+     "more (at most +52), so the step is never taken"),
+    ({"wong": {"enter": 1000, "leave": 999}},
+     "key 'wong.enter' = 1000: no round of this game starts at a true count of 1000 or more (at "
+     "most +52), so the counter, who begins each shoe sitting out, never plays a round"),
+    ({"count": "ko", "wong": {"enter": 125, "leave": 0}},
+     "key 'wong.enter' = 125: no round of this game starts at a running count of 125 or more (at "
+     "most +124)"),
+])
+def test_a_plan_that_is_odd_but_may_be_meant_is_warned_of_naming_the_key(change, words):
+    assert [f"plan.toml: {words}" in line for line in _warnings(change)] == [True]
+
+
+def test_a_step_or_wonging_within_reach_is_not_warned_of():
+    assert not _warnings({"bet": {"base": 1, "steps": [[2, 2], [52, 4]]}})
+    assert not _warnings({"count": "ko", "wong": {"enter": 124, "leave": 0}})
+    assert not _warnings({"deck_estimation": "half", "bet": {"base": 1, "steps": [[60, 4]]}})
+    assert "+60)" in _warnings({"deck_estimation": "half",
+                                "bet": {"base": 1, "steps": [[60.5, 4]]}})[0]
+    for name in P.list_plans():
+        assert P.warnings(P.load_plan(name), [Rules()]) == [], name
+    # A shuffle every round: the command line says the count never builds, so the steps are
+    # not named one by one; a counter who never sits down still is.
+    every = Rules(shuffle="every-round")
+    assert P.warnings(P.load_plan("hi-lo-1-12"), [every]) == []
+    assert "never plays a round" in _warnings({"wong": {"enter": 1, "leave": 0}}, every)[0]
+
+
+def test_the_highest_count_a_round_starts_at_is_reached_by_some_shoe():
+    # The bound is attained: a shoe dealing the highest tags first reaches it at a round's start.
+    from simulator.counting import load_count, start_counts
+
+    hi_lo = load_count("hi-lo")
+    assert start_counts(hi_lo, "exact", 6, 234) == (-52.0, 52.0)  # 120 of one sign, 120 left
+    assert start_counts(hi_lo, "exact", 6, 100) == pytest.approx((-99 * 52 / 213, 99 * 52 / 213))
+    assert start_counts(hi_lo, "exact", 6, 1) == (0.0, 0.0)
+    assert start_counts(load_count("ko"), "exact", 6, 234) == (-20 - 120, -20 + 144)
+
+
 plan_keys = st.one_of(st.sampled_from(P.KEYS), st.sampled_from(["Bet", "spread", "x"]))
 ramps = st.fixed_dictionaries({}, optional={
     "base": st.one_of(st.integers(-3, 15), values),
