@@ -2191,8 +2191,10 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         from simulator import count_runs
         from simulator.plans import load_plan
 
-        count_runs.check(rules, load_plan(count_plan), count_penetrations,
-                         ("--count", "--count-penetrations"), given=count_plan)
+        plan = load_plan(count_plan)
+        games = count_runs.check(rules, plan, count_penetrations,
+                                 ("--count", "--count-penetrations"), given=count_plan)
+        _plan_warnings(plan, [r for _, r in games])
     given = strategy_name is not None
     if not given:
         strategy_name = _basic_of(rules, quiet)
@@ -2239,6 +2241,15 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
 
 # ---------------------------------------------------------------------------------------------
 # count
+
+
+def _plan_warnings(plan, games) -> None:
+    """A counting plan's odd steps and wonging (`plans.warnings`), a warning line each: played
+    as written, as the user may mean them."""
+    from simulator.plans import warnings
+
+    for line in warnings(plan, games):
+        click.echo(f"bjsim: warning: {line}", err=True)
 
 
 def _count_list(fmt: str = "table") -> str:
@@ -2378,6 +2389,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
                          "plays its own penetration: allowed one of the two")
     rules, file_meta, sets = _load_rules(rules_path, overrides, boxes, super_sevens)
     games = count_runs.check(rules, plan, penetrations, given=plan_name)
+    _plan_warnings(plan, [r for _, r in games])
     _check_chunk_rounds(rules, chunk_rounds, {"--rounds": rounds})
     _check_resumed_rules(checkpoint_path, resume, "count", rules)
     if rules.shuffle == "every-round" and not quiet:

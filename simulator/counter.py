@@ -51,11 +51,7 @@ def counter_strategies(rules, base, plan) -> tuple:
     (one a band of the count, then as many again taking insurance where the index plays insure
     by count; ``insurance``: whether the strategies without such a count take insurance)."""
     plays = load_indices(plan.indices) if plan.indices else None
-    ins = plays.insurance if plays is not None else None
-    if ins is not None and ins.below == ins.at_or_above:  # the same either side: no index
-        taken = ins.below == "Y"  # (even money with it: 8.3, a blackjack insured)
-        base = dataclasses.replace(base, insurance=taken, even_money=taken or base.even_money)
-        ins = None
+    ins = plays.insurance if plays is not None else None  # (N below its index, Y from it)
     if ins is None:
         strategies = band_strategies(base, plays, base.insurance)
     else:  # a second family, insured: a box takes it when the count says so, and even money

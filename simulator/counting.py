@@ -13,7 +13,9 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from simulator.rules import no_such_file, read_toml
+import numpy as np
+
+from simulator.rules import _fmt, _q, no_such_file, read_toml, shown
 
 COUNT_DIR = Path(__file__).resolve().parent.parent / "strategies" / "counts"
 VALUES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
@@ -50,29 +52,24 @@ class CountSystem:
         return self.irc_constant + self.irc_per_deck * decks
 
 
-def _shown(text) -> str:
-    """A user's text made safe for a one-line message (control characters escaped)."""
-    return "'" + "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text)) + "'"
-
-
 def count_from_dict(data: dict, source: str = "<count>", name: str = "") -> CountSystem:
     """Build and check a count system from a TOML-like dict."""
     if not isinstance(data, dict):
         raise CountError(f"{source}: a count system must be a table of keys")
     for key in data:
         if key not in KEYS:
-            raise CountError(f"{source}: unknown key {_shown(key)}: allowed " + ", ".join(KEYS))
+            raise CountError(f"{source}: unknown key '{_q(key, 40)}': allowed " + ", ".join(KEYS))
     tags = data.get("tags")
     if tags is None:
         raise CountError(f"{source}: key 'tags' is missing: allowed a list of 10 integers, the "
                          "tags of A 2 3 4 5 6 7 8 9 T")
     if (not isinstance(tags, list) or len(tags) != 10
             or not all(isinstance(t, int) and not isinstance(t, bool) for t in tags)):
-        raise CountError(f"{source}: key 'tags' = {tags!r:.60} is not a list of 10 integers: "
-                         "allowed the tags of A 2 3 4 5 6 7 8 9 T, e.g. [-1, 1, 1, 1, 1, 1, 0, 0, "
-                         "0, -1]")
+        raise CountError(f"{source}: key 'tags' = {shown(tags, 60)} is not a list of 10 "
+                         "integers: allowed the tags of A 2 3 4 5 6 7 8 9 T, e.g. [-1, 1, 1, 1, "
+                         "1, 1, 0, 0, 0, -1]")
     if any(abs(t) > MAX_TAG for t in tags) or not any(tags):
-        raise CountError(f"{source}: key 'tags' = {tags}: allowed integers -{MAX_TAG} to "
+        raise CountError(f"{source}: key 'tags' = {_fmt(tags)}: allowed integers -{MAX_TAG} to "
                          f"{MAX_TAG}, not all zero")
     out = {}
     for key in ("name", "description", "source"):
@@ -83,8 +80,8 @@ def count_from_dict(data: dict, source: str = "<count>", name: str = "") -> Coun
     for key in ("irc_per_deck", "irc_constant"):
         value = data.get(key, 0)
         if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 10_000:
-            raise CountError(f"{source}: key '{key}' = {value!r:.40} is not an integer: allowed "
-                             "an integer -10000 to 10000")
+            raise CountError(f"{source}: key '{key}' = {shown(value)} is not an integer: "
+                             "allowed an integer -10000 to 10000")
         out[key] = value
     count = CountSystem(tags=tuple(tags), **out)
     if not count.balanced and "irc_per_deck" not in data and "irc_constant" not in data:
@@ -92,7 +89,29 @@ def count_from_dict(data: dict, source: str = "<count>", name: str = "") -> Coun
                          "deck) needs its initial running count: irc_per_deck, irc_constant or "
                          "both (KO: -4 and 4, so that it starts at 4 - 4 x decks; 0 to start at "
                          "0)")
+    starts = [f"{k} = {out[k]}" for k in ("irc_per_deck", "irc_constant") if out[k]]
+    if count.balanced and starts:  # (a balanced count starts at 0: this shifts every true count)
+        raise CountError(f"{source}: " + " and ".join(starts) + ": a balanced count (its tags "
+                         "sum to 0 a deck) starts at 0: allowed 0 or left out (irc_per_deck "
+                         "and irc_constant are for an unbalanced count)")
     return count
+
+
+def _not_passing_for_a_shipped_count(count: CountSystem, source: str, named: bool) -> None:
+    """A count file named as a shipped count (by its ``name``, or by its file name where it has
+    none: ``named`` False) must be that count: index plays and reports know a count by its name."""
+    shipped = load_count(count.name)
+    differ = [(key, getattr(count, key), getattr(shipped, key))
+              for key in ("tags", "irc_per_deck", "irc_constant")
+              if getattr(count, key) != getattr(shipped, key)]
+    if differ:
+        key, mine, theirs = differ[0]
+        raise CountError(f"{source}: name = {_fmt(count.name)}"
+                         + ("" if named else " (the file's name: it has no 'name' key)")
+                         + f" names the shipped count {count.name}, but its {key} = "
+                         f"{_fmt(mine)} {'are' if key == 'tags' else 'is'} not "
+                         f"{count.name}'s {_fmt(theirs)}: allowed another name for another "
+                         "count (index plays and reports know a count by its name)")
 
 
 def list_counts() -> list[str]:
@@ -111,8 +130,12 @@ def load_count(name_or_path) -> CountSystem:
             raise CountError(f"unknown count system '{text}': allowed "
                              + ", ".join(list_counts()) + ", or the path of a .toml file")
     missing = no_such_file(path, "count", list_counts(), what="count system")
-    return count_from_dict(read_toml(path, "count", CountError, missing=missing), str(path),
-                           name=path.stem)
+    data = read_toml(path, "count", CountError, missing=missing)
+    count = count_from_dict(data, str(path), name=path.stem)
+    if count.name in list_counts() and path.resolve() != (COUNT_DIR / f"{count.name}.toml"
+                                                          ).resolve():
+        _not_passing_for_a_shipped_count(count, str(path), isinstance(data.get("name"), str))
+    return count
 
 
 def decks_remaining(cards_left: int, resolution: str = "exact") -> float:
@@ -128,6 +151,22 @@ def decks_remaining(cards_left: int, resolution: str = "exact") -> float:
 def true_count(running: int, cards_left: int, resolution: str = "exact") -> float:
     """The running count per deck remaining (`decks_remaining`)."""
     return running / decks_remaining(cards_left, resolution)
+
+
+def start_counts(count: CountSystem, resolution: str, decks: int, starts: int) -> tuple:
+    """The lowest and highest count a round can start at (the true count for a balanced count,
+    else the running count): in a shoe of ``decks`` decks whose rounds start with 0 to
+    ``starts - 1`` cards dealt (``rules.cut``; 1 for a shuffle every round), the decks left
+    estimated to ``resolution`` as the engine estimates them (`kernel.count.Counter`)."""
+    tags = np.sort(np.repeat(np.array(count.tags), [4 * decks] * 9 + [16 * decks]))
+    seen = np.arange(starts)  # the cards dealt: the lowest and highest tags of so many
+    low = count.initial_running_count(decks) + np.concatenate([[0], np.cumsum(tags)])[seen]
+    high = count.initial_running_count(decks) + np.concatenate([[0], np.cumsum(tags[::-1])])[seen]
+    if not count.balanced:
+        return int(low.min()), int(high.max())
+    left, step = 52 * decks - seen, 52 * RESOLUTIONS[resolution]
+    cards = left if step == 0 else np.maximum(step, np.rint(left / step) * step)
+    return float((low * 52.0 / cards).min()), float((high * 52.0 / cards).max())
 
 
 # ---------------------------------------------------------------------------------------------

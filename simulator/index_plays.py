@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from simulator import layout as L
-from simulator.rules import read_toml
+from simulator.rules import _q, read_toml, shown
 
 INDEX_DIR = Path(__file__).resolve().parent.parent / "strategies" / "indices"
 CHARTS = ("hard", "soft", "pairs", "insurance")
@@ -64,65 +64,110 @@ def list_indices() -> list[str]:
     return sorted(p.stem for p in INDEX_DIR.glob("*.toml"))
 
 
+def _text(where: str, key: str, value, what: str, empty: bool = False) -> str:
+    """``value`` if a string (not empty, unless ``empty``), else one line saying ``what``."""
+    if not isinstance(value, str) or not (value or empty):
+        raise IndexFileError(f"{where}: key '{key}' = {shown(value)}: allowed {what}"
+                             + ", a string" * (not empty))
+    return value
+
+
+def _action(where: str, key: str, value, chart: str) -> str:
+    """An action code of ``chart`` as the layout names it, given in any case (``ds`` = ``Ds``)."""
+    allowed = {"insurance": ("Y", "N"), "pairs": ("P", "Pd", "Rp", "N")}.get(
+        chart, tuple(L.ACTION_NAMES[c] for c in L.HARD_ACTIONS))
+    code = next((a for a in allowed if isinstance(value, str) and value.lower() == a.lower()),
+                None)
+    if code is None:
+        why = " (N: not split, the hard or soft chart then plays the hand)" * (chart == "pairs")
+        raise IndexFileError(f"{where}: {key} = {shown(value)}: allowed " + " ".join(allowed)
+                             + why)
+    return code
+
+
 def _play(d, src: str, i: int) -> IndexPlay:
+    """Play ``i`` of an index file, its cell and actions written as the strategy files write
+    them (``up`` 2-10 or A, T for 10; action codes in any case), kept in one spelling."""
     where = f"{src}: play {i + 1}"
     if not isinstance(d, dict):
         raise IndexFileError(f"{where}: not a table: allowed [[play]] tables")
     for key in d:
         if key not in PLAY_KEYS:
-            raise IndexFileError(f"{where}: unknown key '{key}': allowed " + ", ".join(PLAY_KEYS))
+            raise IndexFileError(f"{where}: unknown key '{_q(key, 40)}': allowed "
+                                 + ", ".join(PLAY_KEYS))
     for key in ("chart", "row", "up", "below", "at_or_above", "index"):
         if key not in d:
             raise IndexFileError(f"{where}: key '{key}' is missing")
-    chart, row, up = d["chart"], str(d["row"]), str(d["up"])
+    chart = d["chart"]
     if chart not in CHARTS:
-        raise IndexFileError(f"{where}: chart = {chart!r}: allowed " + ", ".join(CHARTS))
-    if up not in UPS:
-        raise IndexFileError(f"{where}: up = {up!r}: allowed " + " ".join(UPS))
+        raise IndexFileError(f"{where}: chart = {shown(chart)}: allowed " + ", ".join(CHARTS))
+    up = str(d["up"]).upper()
+    up = "10" if up == "T" else up
+    if isinstance(d["up"], bool) or up not in UPS:
+        raise IndexFileError(f"{where}: up = {shown(d['up'])}: allowed " + " ".join(UPS)
+                             + " (T for 10)")
     index = d["index"]
     if (isinstance(index, bool) or not isinstance(index, (int, float))
             or not math.isfinite(index) or abs(index) > 100):
-        raise IndexFileError(f"{where}: index = {index!r}: allowed a number -100 to 100")
-    allowed = {"insurance": ("Y", "N"), "pairs": ("P", "Pd", "Rp", "N")}.get(
-        chart, tuple(L.ACTION_NAMES[c] for c in L.HARD_ACTIONS))
-    for key in ("below", "at_or_above"):
-        if d[key] not in allowed:
-            why = " (N: not split, the hard or soft chart then plays the hand)" * (
-                chart == "pairs")
-            raise IndexFileError(f"{where}: {key} = {d[key]!r}: allowed " + " ".join(allowed)
-                                 + why)
+        raise IndexFileError(f"{where}: index = {shown(index)}: allowed a number -100 to 100")
+    for key in ("crossing", "published_hi_lo_s17_peek"):  # (notes: not read)
+        x = d.get(key, 0)
+        if isinstance(x, bool) or not isinstance(x, (int, float)) or not math.isfinite(x):
+            raise IndexFileError(f"{where}: {key} = {shown(x)}: allowed a number")
+    below, above = (_action(where, key, d[key], chart) for key in ("below", "at_or_above"))
+    row = d["row"] if isinstance(d["row"], str) else str(d["row"])
     if chart == "insurance" and (row != "insurance" or up != "A"):
-        raise IndexFileError(f"{where}: the insurance play's row and up: allowed 'insurance', 'A'")
-    if chart == "insurance" and (d["below"], d["at_or_above"]) == ("Y", "N"):
+        raise IndexFileError(f"{where}: the insurance play's row = {shown(d['row'])} and up = "
+                             f"{shown(d['up'])}: allowed row = \"insurance\", up = \"A\"")
+    if chart == "insurance" and (below, above) == ("Y", "N"):
         raise IndexFileError(f"{where}: insurance taken below the index and not from it: allowed "
-                             "below = 'N', at_or_above = 'Y'")
-    if chart == "pairs" and row not in PAIR_ROWS:
-        raise IndexFileError(f"{where}: row = {row!r}: allowed " + " ".join(PAIR_ROWS))
+                             'below = "N", at_or_above = "Y"')
+    if chart == "pairs":
+        row = row.upper().replace("T", "10")  # (T,T: any two ten-valued cards, as 10,10)
+        if isinstance(d["row"], bool) or row not in PAIR_ROWS:
+            raise IndexFileError(f"{where}: row = {shown(d['row'])}: allowed "
+                                 + " ".join(PAIR_ROWS) + " (T for 10)")
     lo = 12 if chart == "soft" else 4  # (a soft hand holds an ace counted 11: 12 at least)
-    if chart in ("hard", "soft") and not (row.isdigit() and lo <= int(row) <= 21):
-        raise IndexFileError(f"{where}: row = {row!r}: allowed a total {lo}-21"
+    if chart in ("hard", "soft") and (isinstance(d["row"], bool) or not (
+            row.isdigit() and lo <= int(row) <= 21)):
+        raise IndexFileError(f"{where}: row = {shown(d['row'])}: allowed a total {lo}-20"
                              + " (soft rows by total: A,7 is 18)" * (chart == "soft"))
-    if chart in ("hard", "soft") and int(row) == 21 and {d["below"], d["at_or_above"]} != {"S"}:
-        raise IndexFileError(f"{where}: row 21 stands at every count (rule 12.1 (a)): allowed "
-                             "below = at_or_above = 'S'")
-    return IndexPlay(str(d.get("name", f"{row} v {up}")), chart, row, up, d["below"],
-                     d["at_or_above"], float(index))  # fmt: skip
+    if chart in ("hard", "soft") and int(row) == 21:
+        raise IndexFileError(f"{where}: row 21 stands at every count (rule 12.1 (a)), so no play "
+                             f"changes it: allowed a total {lo}-20")
+    if below == above:
+        raise IndexFileError(f"{where}: below = at_or_above = {shown(below)}: the play is the "
+                             "same at every count, so it changes nothing: allowed two different "
+                             "actions" + (" (to insure at every count: the strategy's insurance = "
+                                          "true)" if chart == "insurance" else " (to play one "
+                                          "action at every count: the strategy's chart)"))
+    name = _text(where, "name", d.get("name", f"{row} v {up}"), "a name for the play")
+    return IndexPlay(name, chart, row, up, below, above, float(index))
 
 
 def load_indices(name_or_path) -> IndexSet:
     """An index file by shipped name (``hi-lo-nz``) or path."""
     text = str(name_or_path)
-    path = Path(text) if ("/" in text or text.endswith(".toml")) else INDEX_DIR / f"{text}.toml"
-    if not path.is_file():
-        raise IndexFileError(f"unknown index plays '{text}': allowed " + ", ".join(list_indices())
-                             + ", or the path of a .toml file")
+    if "/" in text or text.endswith(".toml"):
+        path = Path(text)  # (missing, a folder, unreadable: one line from read_toml)
+    else:
+        path = INDEX_DIR / f"{text}.toml"
+        if not path.is_file():
+            raise IndexFileError(f"unknown index plays '{_q(text, 40)}': allowed "
+                                 + ", ".join(list_indices()) + ", or the path of a .toml file")
     data = read_toml(path, "index", IndexFileError)
     for key in data:
         if key not in FILE_KEYS:
-            raise IndexFileError(f"{path}: unknown key '{key}': allowed " + ", ".join(FILE_KEYS))
+            raise IndexFileError(f"{path}: unknown key '{_q(key, 40)}': allowed "
+                                 + ", ".join(FILE_KEYS))
     if "count" not in data:
         raise IndexFileError(f"{path}: key 'count' is missing: the count system the indices "
                              "are for (as bjsim strategy indices writes it)")
+    count = _text(str(path), "count", data["count"], "the name of the count system the "
+                  "indices are for")
+    name = _text(str(path), "name", data.get("name", path.stem), "a name")
+    description, _ = (_text(str(path), key, data.get(key, ""), "a string", empty=True)
+                      for key in ("description", "source"))
     plays = data.get("play", [])
     if not isinstance(plays, list):
         raise IndexFileError(f"{path}: key 'play': allowed [[play]] tables")
@@ -133,14 +178,14 @@ def load_indices(name_or_path) -> IndexSet:
     cells = [(q.chart, q.row, q.up) for q in out]
     for i, c in enumerate(cells):
         if c in cells[:i]:
-            raise IndexFileError(f"{path}: play {i + 1}: cell {c} has a play already: allowed one "
-                              "play a cell")
+            raise IndexFileError(f"{path}: play {i + 1}: the cell chart = {shown(c[0])}, row = "
+                                 f"{shown(c[1])}, up = {shown(c[2])} has a play already: "
+                                 "allowed one play a cell")
     counts = {q.index for q in out if q.chart != "insurance"}
     if len(counts) > MAX_INDEX_COUNTS:
         raise IndexFileError(f"{path}: {len(counts)} different index counts: allowed at most "
                              f"{MAX_INDEX_COUNTS} (each one splits the count into another band)")
-    return IndexSet(str(data.get("name", path.stem)), str(data.get("count", "")), out,
-                    str(data.get("description", "")), str(path))  # fmt: skip
+    return IndexSet(name, count, out, description, str(path))
 
 
 SURRENDERS = ("Rh", "Rs", "Rp")

@@ -12,11 +12,11 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from simulator.counting import RESOLUTIONS, CountError, CountSystem, _shown, load_count
-from simulator.rules import no_such_file, read_toml
+from simulator.counting import RESOLUTIONS, CountError, CountSystem, load_count, start_counts
+from simulator.index_plays import INDEX_DIR, IndexFileError, list_indices, load_indices
+from simulator.rules import _q, no_such_file, read_toml, shown
 
 PLAN_DIR = Path(__file__).resolve().parent.parent / "strategies" / "plans"
-INDEX_DIR = Path(__file__).resolve().parent.parent / "strategies" / "indices"
 KEYS = ("name", "description", "count", "deck_estimation", "indices", "table_min", "table_max",
         "bankroll", "bet", "super_sevens", "wong", "boxes")
 RAMP_KEYS = ("base", "steps")
@@ -25,12 +25,6 @@ MAX_UNITS = 10_000  # the largest bet, table limit or Super Sevens bet a plan ma
 MAX_COUNT = 1_000.0  # counts in steps and wonging lie within +-this
 MAX_STEPS = 255  # steps of a ramp (the engine's count table holds a step in 8 bits)
 MAX_BANKROLL = 1e12
-
-
-def _value(value) -> str:
-    """A user's value for a one-line message: a string quoted and made safe, else its repr."""
-    text = _shown(value) if isinstance(value, str) else repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 class PlanError(ValueError):
@@ -91,7 +85,7 @@ class CountingPlan:
 
 def _integer(src: str, key: str, value, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise PlanError(f"{src}: key '{key}' = {_value(value)}: allowed a whole number "
+        raise PlanError(f"{src}: key '{key}' = {shown(value)}: allowed a whole number "
                         f"{low} to {high:,}")
     return value
 
@@ -100,7 +94,7 @@ def _number(src: str, key: str, value, low: float, high: float, above: bool = Fa
     """``value`` if a number in ``low..high`` (``above``: over ``low``, not at it)."""
     if (isinstance(value, bool) or not isinstance(value, int | float)
             or not math.isfinite(value) or not low <= value <= high or above and value == low):
-        raise PlanError(f"{src}: key '{key}' = {_value(value)}: allowed a number "
+        raise PlanError(f"{src}: key '{key}' = {shown(value)}: allowed a number "
                         + (f"above {low:g}, at most {high:g}" if above else
                            f"{low:g} to {high:g}"))
     return float(value) if isinstance(value, float) else value
@@ -118,7 +112,7 @@ def _table(src: str, key: str, value, keys: tuple[str, ...]) -> dict:
                         + ", ".join(keys))
     for k in value:
         if k not in keys:
-            raise PlanError(f"{src}: unknown key {_value(f'{key}.{k}')}: allowed "
+            raise PlanError(f"{src}: unknown key '{_q(f'{key}.{k}', 40)}': allowed "
                             + ", ".join(f"{key}.{x}" for x in keys))
     return value
 
@@ -143,7 +137,7 @@ def _ramp(src: str, key: str, value, low: int, high: int, default: int | None) -
     for i, step in enumerate(raw):
         where = f"{key}.steps[{i}]"
         if not isinstance(step, list) or len(step) != 2:
-            raise PlanError(f"{src}: key '{where}' = {_value(step)}: allowed a pair "
+            raise PlanError(f"{src}: key '{where}' = {shown(step)}: allowed a pair "
                             "[count at or above, units], e.g. [2, 4]")
         count = _number(src, f"{where}[0]", step[0], -MAX_COUNT, MAX_COUNT)
         units = _integer(src, f"{where}[1]", step[1], low, high)
@@ -161,7 +155,7 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "") -> Counti
         raise PlanError(f"{src}: a counting plan must be a table of keys")
     for key in data:
         if key not in KEYS:
-            raise PlanError(f"{src}: unknown key {_value(key)}: allowed " + ", ".join(KEYS))
+            raise PlanError(f"{src}: unknown key '{_q(key, 40)}': allowed " + ", ".join(KEYS))
     for key in ("count", "bet"):
         if key not in data:
             raise PlanError(f"{src}: key '{key}' is missing: a plan needs count (a count "
@@ -173,7 +167,7 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "") -> Counti
         raise PlanError(f"{src}: key 'count': {err}") from None
     resolution = _text(src, "deck_estimation", data.get("deck_estimation", "exact"))
     if resolution not in RESOLUTIONS:
-        raise PlanError(f"{src}: key 'deck_estimation' = {_value(resolution)}: allowed "
+        raise PlanError(f"{src}: key 'deck_estimation' = {shown(resolution)}: allowed "
                         + ", ".join(RESOLUTIONS))
     indices = data.get("indices")
     if indices is not None:
@@ -187,8 +181,9 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "") -> Counti
     bet = _ramp(src, "bet", data["bet"], 1, MAX_UNITS, None)
     for units in bet.values():
         if not table_min <= units <= table_max:
-            raise PlanError(f"{src}: key 'bet': a bet of {units} units is outside the table "
-                            f"limits: allowed table_min {table_min} to table_max {table_max}"
+            raise PlanError(f"{src}: key 'bet': a bet of {units} unit{'s' * (units != 1)} is "
+                            f"outside the table limits: allowed table_min {table_min} to "
+                            f"table_max {table_max}"
                             + ("" if "table_max" in data else
                                " (table_max not given: it is table_min)"))
     super_sevens = _ramp(src, "super_sevens", data.get("super_sevens"), 0, MAX_UNITS, 0)
@@ -217,16 +212,71 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "") -> Counti
 
 
 def _check_indices(src: str, indices: str) -> None:
-    """An index set named by the plan must exist (the engine loads and checks its plays)."""
+    """The index plays a plan names: a shipped set or a file, loaded and checked here, a bad
+    one refused as the plan's ``indices`` (`index_plays.load_indices`)."""
     if "/" in indices or indices.endswith(".toml"):
-        if not Path(indices).is_file():  # (its plays are read when the run starts)
-            raise PlanError(f"{src}: key 'indices' = {_value(indices)}: no such index file "
+        if not Path(indices).exists():  # (a folder: load_indices says so)
+            raise PlanError(f"{src}: key 'indices' = {shown(indices)}: no such index file "
                             f"(a path is read from the working directory, {Path.cwd()})")
-        return
-    if not (INDEX_DIR / f"{indices}.toml").is_file():
-        shipped = ", ".join(sorted(p.stem for p in INDEX_DIR.glob("*.toml")))
-        raise PlanError(f"{src}: key 'indices' = {_value(indices)}: allowed a shipped index "
-                        f"set ({shipped}) or the path of a .toml index file")
+    elif not (INDEX_DIR / f"{indices}.toml").is_file():
+        raise PlanError(f"{src}: key 'indices' = {shown(indices)}: allowed a shipped index "
+                        f"set ({', '.join(list_indices())}) or the path of a .toml index file")
+    try:
+        load_indices(indices)
+    except IndexFileError as err:
+        raise PlanError(f"{src}: key 'indices': {err}") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# What a plan says that is odd, but may be meant
+
+RAMP_WORDS = {"bet": ("the bet", "unit"), "super_sevens": ("the Super Sevens bet", "unit"),
+              "boxes": ("the boxes played", "box")}
+
+
+def _amount(n: int, unit: str) -> str:
+    return f"{n} {unit}" + ("" if n == 1 else "es" if unit == "box" else "s")
+
+
+def warnings(plan: CountingPlan, games) -> list[str]:
+    """A line for each thing ``plan`` says that changes nothing or runs against the count, which
+    a user may still mean (the command line prints each as a warning and plays on), naming the
+    plan's file and key: a main or Super Sevens bet that falls as the count rises, a step that
+    changes nothing, a step at a count no round of ``games`` (the rule sets it is played under)
+    starts at, and a ``wong.enter`` no round starts at (`counting.start_counts`). (A shuffle
+    every round starts every round at a fresh shoe's count, as the command line says: its
+    steps are not named one by one, but a counter who never sits down is.)"""
+    def top(rules_seq):
+        return max((start_counts(plan.count, plan.resolution, r.decks,
+                                 r.cut if r.shuffle == "cut-card" else 1)[1] for r in rules_seq),
+                   default=math.inf)
+
+    def never(count, most):
+        return (f"no round of this game starts at a {plan.count_kind} of {count:g} or more (at "
+                f"most {most:+.4g})")
+
+    dealt = top([r for r in games if r.shuffle == "cut-card"])  # (the count builds)
+    out = []
+    for key, (what, unit) in RAMP_WORDS.items():
+        ramp = getattr(plan, key)
+        before = ramp.base
+        for i, (count, units) in enumerate(ramp.steps):
+            where = f"{plan.source}: key '{key}.steps[{i}]' = {shown([count, units])}"
+            if units == before:
+                out.append(f"{where}: {_amount(units, unit)} at this count and below it too: the "
+                           "step changes nothing")
+            elif units < before and key != "boxes":
+                out.append(f"{where}: {what} falls from {before} to {_amount(units, unit)} as "
+                           f"the count rises to {count:g}: a counter bets more as the count rises")
+            if count > dealt:
+                out.append(f"{where}: {never(count, dealt)}, so the step is never taken")
+            before = units
+    most = top(games)
+    if plan.wong_enter is not None and plan.wong_enter > most:
+        out.append(f"{plan.source}: key 'wong.enter' = {plan.wong_enter:g}: "
+                   f"{never(plan.wong_enter, most)}, so the counter, who begins each shoe "
+                   "sitting out, never plays a round")
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -245,7 +295,7 @@ def plan_path(name_or_path) -> Path:
         return Path(text)
     path = PLAN_DIR / f"{text}.toml"
     if not path.is_file():
-        raise PlanError(f"unknown counting plan {_value(text)}: allowed "
+        raise PlanError(f"unknown counting plan '{_q(text, 40)}': allowed "
                         + ", ".join(list_plans()) + ", or the path of a .toml plan file")
     return path
 

@@ -298,7 +298,8 @@ SOURCE = {k.name: k.source for k in DECLARATIONS}
 
 
 def _fmt(value) -> str:
-    """A value written as in a TOML file (always one line)."""
+    """A value written as in a TOML file (always one line): ``true``, ``"text"``, ``[1, 2]``,
+    ``{n = 6}``, ``1979-05-27``."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
@@ -315,6 +316,12 @@ def _fmt(value) -> str:
 def _fmt_key(key) -> str:
     """A key as TOML writes it: bare where it may be, else quoted."""
     return key if re.fullmatch(r"[A-Za-z0-9_-]+", str(key)) else json.dumps(str(key))
+
+
+def shown(value, limit: int = 40) -> str:
+    """A user's value for a one-line message: as TOML writes it (`_fmt`), made safe and cut to
+    ``limit`` characters (`_q`)."""
+    return _q(_fmt(value), limit)
 
 
 def _q(text, limit: int = 80) -> str:
@@ -555,6 +562,11 @@ def rules_from_dict(data: dict, source: str = "<rules>") -> tuple[Rules, dict]:
     return rules, meta
 
 
+def _a(word: str) -> str:
+    """``word`` after its article: "a rule", "an index"."""
+    return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
+
+
 def read_text(path, kind: str, error=None, source=None, missing=None) -> str:
     """The text of the UTF-8 file ``path`` (a leading BOM, as Notepad writes, dropped), a
     ``kind`` file: every way it cannot be read (missing, a folder, unreadable, not UTF-8) is one
@@ -562,14 +574,14 @@ def read_text(path, kind: str, error=None, source=None, missing=None) -> str:
     ``missing``: the line for a missing file, if not the default."""
     error = RuleError if error is None else error
     if str(path) == "":  # (Path("") would read as the folder ".")
-        raise error(f"{source + ': ' if source else ''}an empty path: name a {kind} file")
+        raise error(f"{source + ': ' if source else ''}an empty path: name {_a(kind)} file")
     source = str(path) if source is None else source
     try:
         raw = Path(path).read_bytes()
     except FileNotFoundError:
         raise error(missing or f"{source}: no such {kind} file") from None
     except IsADirectoryError:
-        raise error(f"{source}: a folder, not a {kind} file") from None
+        raise error(f"{source}: a folder, not {_a(kind)} file") from None
     except OSError as err:
         raise error(f"{source}: cannot read the {kind} file: {err.strerror or err}") from None
     try:

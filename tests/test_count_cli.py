@@ -555,12 +555,12 @@ def test_a_bad_index_file_is_refused_before_the_run_in_one_line(tmp_path, fake_e
                    '[[play]]\nchart = "hard"\nrow = "16"\nup = "10"\nbelow = "H"\n'
                    'at_or_above = "Q"\nindex = 0\n')
     line = is_one_line_error(invoke("count", "--plan", _plan_file(tmp_path, idx), *TINY))
-    assert "at_or_above = 'Q'" in line and str(idx) in line
+    assert 'at_or_above = "Q"' in line and str(idx) in line
     assert not fake_engine  # no run was started
     idx.write_text('count = "hi-lo"\n'
                    '[[play]]\nchart = "insurance"\nrow = "insurance"\nup = "A"\nbelow = "Y"\n'
                    'at_or_above = "N"\nindex = 3\n')
-    assert "below = 'N'" in is_one_line_error(
+    assert 'below = "N"' in is_one_line_error(
         invoke("count", "--plan", _plan_file(tmp_path, idx), *TINY))
 
 
@@ -568,6 +568,48 @@ def test_index_plays_made_for_another_count_are_refused(tmp_path, fake_engine):
     line = is_one_line_error(invoke("count", "--plan", _plan_file(tmp_path, "hi-lo-nz", "zen"),
                                     *TINY))
     assert "for the count hi-lo, the plan counts zen" in line and not fake_engine
+
+
+def test_a_count_file_passing_for_a_shipped_count_is_refused(tmp_path, fake_engine):
+    # Zen's tags named hi-lo: the plan ran hi-lo-nz's plays on a Zen count (header: count
+    # hi-lo), and `strategy indices` wrote count = "hi-lo" for it.
+    fake = tmp_path / "fakehilo.toml"
+    fake.write_text('name = "hi-lo"\ntags = [-1, 1, 1, 2, 2, 2, 1, 0, 0, -2]\n')
+    line = is_one_line_error(invoke("count", "--plan", _plan_file(tmp_path, "hi-lo-nz", fake),
+                                    *TINY))
+    assert f"key 'count': {fake}: name = \"hi-lo\" names the shipped count hi-lo" in line
+    assert not fake_engine
+    line = is_one_line_error(invoke("strategy", "indices", "-q", "--count", fake))
+    assert "names the shipped count hi-lo, but its tags" in line
+
+
+def test_a_plan_odd_but_maybe_meant_is_played_with_a_warning_line_each(tmp_path, fake_engine):
+    # A bet falling as the count rises, a step changing nothing, a step and wonging out of reach:
+    # each was played without a word.
+    path = tmp_path / "odd.toml"
+    path.write_text('count = "hi-lo"\ntable_max = 8\n[bet]\nbase = 1\n'
+                    'steps = [[2, 4], [3, 2], [4, 2], [1000, 8]]\n[wong]\nenter = 900\n'
+                    'leave = 0\n')
+    result = invoke("count", "--plan", path, *TINY)
+    assert result.exit_code == 0 and len(fake_engine) == 1, result.output
+    assert [ln for ln in result.stderr.splitlines() if "warning" in ln] == [
+        f"bjsim: warning: {path}: key 'bet.steps[1]' = [3, 2]: the bet falls from 4 to 2 units "
+        "as the count rises to 3: a counter bets more as the count rises",
+        f"bjsim: warning: {path}: key 'bet.steps[2]' = [4, 2]: 2 units at this count and below "
+        "it too: the step changes nothing",
+        f"bjsim: warning: {path}: key 'bet.steps[3]' = [1000, 8]: no round of this game starts "
+        "at a true count of 1000 or more (at most +52), so the step is never taken",
+        f"bjsim: warning: {path}: key 'wong.enter' = 900: no round of this game starts at a true "
+        "count of 900 or more (at most +52), so the counter, who begins each shoe sitting out, "
+        "never plays a round"]
+    # a sweep warns of a step out of reach at every penetration only: +30 is out of reach with
+    # 93 cards dealt at most (93 x 52 / 219 = +22.08), not with 192 (+52)
+    path.write_text('count = "hi-lo"\ntable_max = 2\n[bet]\nbase = 1\nsteps = [[30, 2]]\n')
+    swept = invoke("count", "--plan", path, "--penetrations", "0.3,0.9", *TINY)
+    assert swept.exit_code == 0 and "warning" not in swept.stderr
+    result = invoke("count", "--plan", path, "--set", "penetration=0.3", *TINY)
+    assert "a true count of 30 or more (at most +22.08), so the step is never taken" in (
+        result.stderr)
 
 
 def test_a_plan_file_is_named_as_given_not_by_its_name_key(tmp_path, fake_engine):

@@ -136,15 +136,6 @@ def test_under_6_to_5_even_money_is_taken_at_every_count():
     assert box(rec[0], L.B_EVEN_MONEY) == 1 and box(rec[0], L.B_MAIN) == L.UNIT
 
 
-def test_an_index_file_that_always_insures_takes_even_money_too(tmp_path):
-    # Insurance Y on both sides of its count: no index, every box insures, and even money with it.
-    path = tmp_path / "idx.toml"
-    path.write_text('count = "hi-lo"\n[[play]]\nchart = "insurance"\nrow = "insurance"\n'
-                    'up = "A"\nbelow = "Y"\nat_or_above = "Y"\nindex = 3\n')
-    rec, _ = stacked(ONE_DECK, "Ac Ad Th 9c", plan(indices=str(path)))
-    assert box(rec[0], L.B_EVEN_MONEY) == 1 and box(rec[0], L.B_MAIN) == L.UNIT
-
-
 def test_bets_follow_the_ramp_at_the_count_before_the_deal():
     cards = LOW_ROUND + " Tc Td 6d 7c"
     pl = plan(bet=ramp(1, (2, 4), (5, 12)))

@@ -69,6 +69,9 @@ def test_decks_remaining_by_resolution(cards, resolution, want):
     ({"tags": [1] * 10, "colour": "red"}, "unknown key 'colour'"),
     ({"tags": [1] * 10, "irc_constant": 1.5}, "key 'irc_constant'"),
     ({"tags": [1] * 10, "name": 3}, "key 'name' is not a string"),
+    # shown as TOML writes them, not as Python's True and 1.5 in a repr cut at 40 characters
+    ({"tags": [True] * 10}, "key 'tags' = \\[true, true, true"),
+    ({"tags": [1] * 10, "irc_constant": {"n": 6}}, "key 'irc_constant' = {n = 6} is not an "),
     # an unbalanced count's running count silently started at 0 (KO's pivot 24 counts off)
     ({"tags": [-1, 1, 1, 1, 1, 1, 1, 0, 0, -1]}, "an unbalanced count \\(its tags sum to \\+4 a "
      "deck\\) needs its initial running count: irc_per_deck, irc_constant or both"),
@@ -77,6 +80,57 @@ def test_bad_count_systems_give_one_line_naming_the_key(data, words):
     with pytest.raises(C.CountError, match=words) as err:
         C.count_from_dict(data, "x.toml")
     assert "\n" not in str(err.value) and str(err.value).startswith("x.toml: ")
+
+
+ZEN_TAGS = "[-1, 1, 1, 2, 2, 2, 1, 0, 0, -2]"
+
+
+@pytest.mark.parametrize("text, words", [
+    # Zen's tags under Hi-Lo's name: a plan playing hi-lo-nz ran Hi-Lo's indices on a Zen count
+    (f'name = "hi-lo"\ntags = {ZEN_TAGS}\n', 'name = "hi-lo" names the shipped count hi-lo, '
+     f"but its tags = {ZEN_TAGS} are not hi-lo's [-1, 1, 1, 1, 1, 1, 0, 0, 0, -1]: allowed "
+     "another name for another count (index plays and reports know a count by its name)"),
+    ('name = "ko"\ntags = [-1, 1, 1, 1, 1, 1, 1, 0, 0, -1]\nirc_per_deck = -4\n',
+     'name = "ko" names the shipped count ko, but its irc_constant = 0 is not ko\'s 4'),
+])
+def test_a_count_file_cannot_pass_for_a_shipped_count_of_another_tally(tmp_path, text, words):
+    path = tmp_path / "mine.toml"
+    path.write_text(text)
+    with pytest.raises(C.CountError) as err:
+        C.load_count(path)
+    assert str(err.value).startswith(f"{path}: {words}") and "\n" not in str(err.value)
+
+
+def test_a_count_file_named_by_its_file_name_cannot_pass_for_a_shipped_count(tmp_path):
+    path = tmp_path / "hi-lo.toml"  # no name key: its name is the file's
+    path.write_text(f"tags = {ZEN_TAGS}\n")
+    with pytest.raises(C.CountError, match=r"hi-lo.toml: name = \"hi-lo\" \(the file's name: it "
+                       r"has no 'name' key\) names the shipped count hi-lo, but its tags"):
+        C.load_count(path)
+
+
+def test_a_copy_of_a_shipped_count_or_another_name_loads(tmp_path):
+    for name in C.list_counts():  # the same count under its own name: the same system
+        path = tmp_path / f"{name}.toml"
+        path.write_text((C.COUNT_DIR / f"{name}.toml").read_text())
+        assert C.load_count(path) == C.load_count(name)
+    path = tmp_path / "myzen.toml"
+    path.write_text(f'name = "my-zen"\ntags = {ZEN_TAGS}\n')
+    assert C.load_count(path).name == "my-zen"
+
+
+def test_a_balanced_count_with_a_starting_count_is_refused_naming_the_keys():
+    # It was taken, and every true count shifted by the start over the decks left.
+    hi_lo = [-1, 1, 1, 1, 1, 1, 0, 0, 0, -1]
+    with pytest.raises(C.CountError) as err:
+        C.count_from_dict({"tags": hi_lo, "irc_per_deck": 3, "irc_constant": 2}, "x.toml")
+    assert str(err.value) == (
+        "x.toml: irc_per_deck = 3 and irc_constant = 2: a balanced count (its tags sum to 0 a "
+        "deck) starts at 0: allowed 0 or left out (irc_per_deck and irc_constant are for an "
+        "unbalanced count)")
+    with pytest.raises(C.CountError, match="x.toml: irc_constant = -1: a balanced count"):
+        C.count_from_dict({"tags": hi_lo, "irc_constant": -1}, "x.toml")
+    assert C.count_from_dict({"tags": hi_lo, "irc_per_deck": 0, "irc_constant": 0}).balanced
 
 
 def test_unknown_and_malformed_count_files(tmp_path):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 
@@ -157,13 +158,16 @@ def test_an_unreadable_index_file_is_one_line_naming_it(tmp_path):
      "strategy indices writes it)"),
     # each of these was taken and then played as something else, or never
     ('count = "hi-lo"\n[[play]]\nchart = "pairs"\nrow = "8,8"\nup = "10"\nbelow = "S"\n'
-     'at_or_above = "P"\nindex = 0\n', "play 1: below = 'S': allowed P Pd Rp N (N: not split, "
+     'at_or_above = "P"\nindex = 0\n', 'play 1: below = "S": allowed P Pd Rp N (N: not split, '
      "the hard or soft chart then plays the hand)"),
     ('count = "hi-lo"\n[[play]]\nchart = "hard"\nrow = "21"\nup = "10"\nbelow = "H"\n'
-     'at_or_above = "S"\nindex = 0\n', "play 1: row 21 stands at every count (rule 12.1 (a)): "
-     "allowed below = at_or_above = 'S'"),
+     'at_or_above = "S"\nindex = 0\n', "play 1: row 21 stands at every count (rule 12.1 (a)), "
+     "so no play changes it: allowed a total 4-20"),
+    ('count = "hi-lo"\n[[play]]\nchart = "soft"\nrow = "21"\nup = "10"\nbelow = "S"\n'
+     'at_or_above = "S"\nindex = 0\n', "play 1: row 21 stands at every count (rule 12.1 (a)), "
+     "so no play changes it: allowed a total 12-20"),
     ('count = "hi-lo"\n[[play]]\nchart = "soft"\nrow = "5"\nup = "10"\nbelow = "H"\n'
-     'at_or_above = "S"\nindex = 0\n', "play 1: row = '5': allowed a total 12-21 (soft rows by "
+     'at_or_above = "S"\nindex = 0\n', 'play 1: row = "5": allowed a total 12-20 (soft rows by '
      "total: A,7 is 18)"),
 ])
 def test_an_index_file_without_plays_a_count_or_a_finite_index_is_refused(tmp_path, text, words):
@@ -260,3 +264,120 @@ def test_a_level_two_count_and_the_sevens_count_give_index_files_count_can_load(
         missing = [p["name"] for p in got if p["index"] is None]
         assert (f"# Not written: {', '.join(missing)}:" in path.read_text()) == bool(missing)
     assert missing  # (the sevens count moves few of these plays)
+
+
+# ---------------------------------------------------------------------------------------------
+# The index file format (simulator.index_plays, docs/counting.md "Index files")
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "counting.md"
+
+
+def test_the_documented_index_file_loads_as_it_says(tmp_path):
+    from simulator.index_plays import PLAY_KEYS, load_indices
+    from simulator.plans import plan_from_dict
+
+    section = DOCS.read_text().split("### Index files\n", 1)[1].split("\n## ", 1)[0]
+    for key in PLAY_KEYS + ("count", "description", "source", "[[play]]"):
+        assert f"`{key}`" in section, key  # every key the loader reads is documented
+    path = tmp_path / "mine.toml"
+    path.write_text(section.split("```toml\n", 1)[1].split("```", 1)[0])
+    plays = load_indices(path)
+    assert (plays.name, plays.count) == ("my-hi-lo", "hi-lo")
+    assert [(q.chart, q.row, q.up, q.below, q.at_or_above, q.index) for q in plays.plays] == [
+        ("insurance", "insurance", "A", "N", "Y", 3.0), ("hard", "16", "10", "H", "S", 0.0),
+        ("pairs", "10,10", "6", "N", "P", 4.5)]
+    plan = plan_from_dict({"count": "hi-lo", "indices": str(path), "bet": {"base": 1}})
+    assert plan.indices == str(path)
+
+
+def _one_play(tmp_path, **cell) -> str:
+    play = {"chart": "hard", "row": "16", "up": "10", "below": "H", "at_or_above": "S",
+            "index": 0} | cell
+    path = tmp_path / "idx.toml"
+    path.write_text('count = "hi-lo"\n[[play]]\n' + "".join(
+        f"{k} = {json.dumps(v)}\n" for k, v in play.items()))
+    return str(path)
+
+
+@pytest.mark.parametrize("cell, as_read", [
+    # as the strategy files take them: T for 10, action codes in any case (both were refused)
+    ({"up": "T"}, ("hard", "16", "10", "H", "S")),
+    ({"up": "t", "below": "h", "at_or_above": "s"}, ("hard", "16", "10", "H", "S")),
+    ({"row": "11", "up": "a", "below": "h", "at_or_above": "d"}, ("hard", "11", "A", "H", "D")),
+    ({"chart": "soft", "row": 18, "up": 2, "below": "s", "at_or_above": "ds"},
+     ("soft", "18", "2", "S", "Ds")),
+    ({"chart": "hard", "row": "15", "below": "rh", "at_or_above": "RS"},
+     ("hard", "15", "10", "Rh", "Rs")),
+    ({"chart": "pairs", "row": "T,T", "up": "5", "below": "n", "at_or_above": "pd"},
+     ("pairs", "10,10", "5", "N", "Pd")),
+    ({"chart": "pairs", "row": "a,a", "up": "T", "below": "rp", "at_or_above": "p"},
+     ("pairs", "A,A", "10", "Rp", "P")),
+    ({"chart": "insurance", "row": "insurance", "up": "a", "below": "n", "at_or_above": "y"},
+     ("insurance", "insurance", "A", "N", "Y")),
+])
+def test_an_index_play_is_written_as_a_strategy_file_writes_it(tmp_path, cell, as_read):
+    from simulator.index_plays import load_indices
+
+    (q,) = load_indices(_one_play(tmp_path, **cell)).plays
+    assert (q.chart, q.row, q.up, q.below, q.at_or_above) == as_read
+
+
+@pytest.mark.parametrize("cell, words", [
+    ({"up": "11"}, 'up = "11": allowed 2 3 4 5 6 7 8 9 10 A (T for 10)'),
+    ({"up": True}, "up = true: allowed 2 3 4 5 6 7 8 9 10 A"),
+    ({"row": True}, "row = true: allowed a total 4-20"),
+    ({"chart": "pairs", "row": "J,J", "below": "N", "at_or_above": "P"},
+     'row = "J,J": allowed A,A 2,2'),
+    ({"at_or_above": "sS"}, 'at_or_above = "sS": allowed S H D Ds Rh Rs'),
+    ({"name": 16}, "key 'name' = 16: allowed a name for the play, a string"),
+    ({"crossing": "1.3"}, 'crossing = "1.3": allowed a number'),
+])
+def test_a_bad_index_play_is_refused_naming_the_play_and_key(tmp_path, cell, words):
+    from simulator.index_plays import IndexFileError, load_indices
+
+    path = _one_play(tmp_path, **cell)
+    with pytest.raises(IndexFileError) as err:
+        load_indices(path)
+    assert str(err.value).startswith(f"{path}: play 1: {words}"), str(err.value)
+
+
+@pytest.mark.parametrize("head, words", [
+    ('count = ""', "key 'count' = \"\": allowed the name of the count system the indices are "
+     "for, a string"),
+    ("count = 5", "key 'count' = 5: allowed the name of the count system"),
+    ('count = "hi-lo"\nname = [1]', "key 'name' = [1]: allowed a name, a string"),
+    ('count = "hi-lo"\ndescription = 2', "key 'description' = 2: allowed a string"),
+])
+def test_an_index_file_s_count_and_name_are_strings(tmp_path, head, words):
+    # count = "" was taken, and a plan of any count then played the file
+    from simulator.index_plays import IndexFileError, load_indices
+
+    path = tmp_path / "idx.toml"
+    path.write_text(head + '\n[[play]]\nchart = "hard"\nrow = "16"\nup = "10"\nbelow = "H"\n'
+                    'at_or_above = "S"\nindex = 0\n')
+    with pytest.raises(IndexFileError) as err:
+        load_indices(path)
+    assert str(err.value).startswith(f"{path}: {words}")
+
+
+@pytest.mark.parametrize("cell, words", [
+    # each was taken, a play that plays the chart's own action or none at every count
+    ({"below": "H", "at_or_above": "H"}, 'below = at_or_above = "H": the play is the same at '
+     "every count, so it changes nothing: allowed two different actions (to play one action at "
+     "every count: the strategy's chart)"),
+    ({"below": "ds", "at_or_above": "Ds"}, 'below = at_or_above = "Ds": the play is the same'),
+    ({"chart": "pairs", "row": "8,8", "below": "P", "at_or_above": "P"},
+     'below = at_or_above = "P": the play is the same at every count'),
+    ({"chart": "insurance", "row": "insurance", "up": "A", "below": "Y", "at_or_above": "Y"},
+     'below = at_or_above = "Y": the play is the same at every count, so it changes nothing: '
+     "allowed two different actions (to insure at every count: the strategy's insurance = true)"),
+    ({"chart": "insurance", "row": "insurance", "up": "A", "below": "N", "at_or_above": "N"},
+     'below = at_or_above = "N": the play is the same at every count'),
+])
+def test_an_index_play_the_same_either_side_of_its_index_is_refused(tmp_path, cell, words):
+    from simulator.index_plays import IndexFileError, load_indices
+
+    path = _one_play(tmp_path, **cell)
+    with pytest.raises(IndexFileError) as err:
+        load_indices(path)
+    assert str(err.value).startswith(f"{path}: play 1: {words}"), str(err.value)

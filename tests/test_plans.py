@@ -3,6 +3,7 @@ one line naming the file and the key."""
 
 from __future__ import annotations
 
+import datetime
 import json
 
 import pytest
@@ -79,21 +80,22 @@ def _error(data: dict) -> str:
     ({"spread": 3}, "unknown key 'spread': allowed name, description, count"),
     ({"count": "hi-low"}, "key 'count': unknown count system 'hi-low': allowed hi-lo"),
     ({"count": 3}, "key 'count' is not a string"),
-    ({"deck_estimation": "quarter"}, "'deck_estimation' = 'quarter': allowed exact, half, whole"),
-    ({"indices": "nope"}, "'indices' = 'nope': allowed a shipped index set (hi-lo-nz)"),
+    ({"deck_estimation": "quarter"}, "'deck_estimation' = \"quarter\": allowed exact, half, "
+     "whole"),
+    ({"indices": "nope"}, "'indices' = \"nope\": allowed a shipped index set (hi-lo-nz)"),
     ({"table_min": 0}, "'table_min' = 0: allowed a whole number 1 to"),
     ({"table_max": 2.5}, "'table_max' = 2.5: allowed a whole number"),
     ({"table_min": 5, "table_max": 4}, "'table_max' = 4 is below table_min = 5"),
     ({"table_max": 3}, "a bet of 4 units is outside the table limits: allowed table_min 1 to "
      "table_max 3"),
-    ({"table_min": 2}, "a bet of 1 units is outside the table limits"),
+    ({"table_min": 2}, "a bet of 1 unit is outside the table limits"),
     ({"table_min": 1, "table_max": None}, "allowed table_min 1 to table_max 1 (table_max not "
      "given: it is table_min)"),
     ({"bet": {"base": 1, "steps": [[2, 2], [2, 4]]}},
      "'bet.steps[1]': count 2 is not above the step before it (2): allowed counts in ascending"),
     ({"bet": {"base": 1, "steps": [[3, 2], [2, 4]]}}, "not above the step before it"),
     ({"bet": {"base": 1, "steps": [[2]]}}, "'bet.steps[0]' = [2]: allowed a pair"),
-    ({"bet": {"base": 1, "steps": [["2", 2]]}}, "'bet.steps[0][0]' = '2': allowed a number"),
+    ({"bet": {"base": 1, "steps": [["2", 2]]}}, "'bet.steps[0][0]' = \"2\": allowed a number"),
     ({"bet": {"base": 1, "steps": [[float("nan"), 2]]}}, "'bet.steps[0][0]' = nan: allowed"),
     ({"bet": {"base": 1, "steps": [[2, 2.0]]}}, "'bet.steps[0][1]' = 2.0: allowed a whole"),
     ({"bet": {"base": 1, "steps": {"2": 2}}}, "'bet.steps' is not a list"),
@@ -102,7 +104,7 @@ def _error(data: dict) -> str:
     ({"bet": {"steps": []}}, "'bet.base' is missing"),
     ({"bet": {"base": 1, "step": []}}, "unknown key 'bet.step': allowed bet.base, bet.steps"),
     ({"bet": 1}, "key 'bet' is not a table"),
-    ({"bet": {"base": True}}, "'bet.base' = True: allowed a whole number"),
+    ({"bet": {"base": True}}, "'bet.base' = true: allowed a whole number"),
     ({"super_sevens": {"base": -1}}, "'super_sevens.base' = -1: allowed a whole number 0 to"),
     ({"super_sevens": {"base": 0, "steps": [[3, -2]]}}, "'super_sevens.steps[0][1]' = -2"),
     ({"boxes": {"base": 0}}, "'boxes.base' = 0: allowed a whole number 1 to 7"),
@@ -114,13 +116,48 @@ def _error(data: dict) -> str:
     ({"wong": {"enter": 1, "leave": -1, "back": 0}}, "unknown key 'wong.back'"),
     ({"bankroll": 0}, "'bankroll' = 0: allowed a number above 0, at most 1e+12"),
     ({"bankroll": -5}, "'bankroll' = -5: allowed a number above 0, at most 1e+12"),
-    ({"indices": "no/such.toml"}, "'indices' = 'no/such.toml': no such index file (a path is "
+    ({"indices": "no/such.toml"}, "'indices' = \"no/such.toml\": no such index file (a path is "
      "read from the working directory, "),
-    ({"bankroll": "lots"}, "'bankroll' = 'lots': allowed a number"),
+    ({"bankroll": "lots"}, "'bankroll' = \"lots\": allowed a number"),
     ({"description": 7}, "key 'description' is not a string"),
 ])
 def test_a_bad_plan_is_refused_in_one_line_naming_the_key(change, words):
     assert words in _error({k: v for k, v in (GOOD | change).items() if v is not None})
+
+
+@pytest.mark.parametrize("change, words", [
+    # shown as TOML writes them, not as Python's True, {'n': 6}, datetime.date(...), 'Half'
+    ({"deck_estimation": "Half"}, "key 'deck_estimation' = \"Half\": allowed exact, half, whole"),
+    ({"bet": {"base": True}}, "key 'bet.base' = true: allowed a whole number 1 to 10,000"),
+    ({"bet": {"base": {"n": 6}}}, "key 'bet.base' = {n = 6}: allowed a whole number 1 to"),
+    ({"table_max": datetime.date(1979, 5, 27)}, "key 'table_max' = 1979-05-27: allowed a whole"),
+    ({"wong": {"enter": [1, "2"], "leave": 0}}, "key 'wong.enter' = [1, \"2\"]: allowed a number"),
+    ({"table_min": 2}, "key 'bet': a bet of 1 unit is outside the table limits"),
+])
+def test_a_bad_value_is_shown_as_toml_writes_it(change, words):
+    assert words in _error(GOOD | change)
+
+
+def test_a_bad_index_file_is_named_as_the_plans_indices(tmp_path):
+    idx = tmp_path / "idx.toml"
+    idx.write_text('count = "hi-lo"\n[[play]]\nchart = "hard"\nrow = "16"\nup = "10"\n'
+                   'below = "H"\nat_or_above = "Q"\nindex = true\n')
+    assert _error(GOOD | {"indices": str(idx)}) == (
+        f"plan.toml: key 'indices': {idx}: play 1: index = true: allowed a number -100 to 100")
+    idx.write_text('count = "hi-lo"\n[[play]]\nchart = "Hard"\nrow = "16"\nup = "10"\n'
+                   'below = "H"\nat_or_above = "S"\nindex = 1\n')
+    assert _error(GOOD | {"indices": str(idx)}) == (
+        f"plan.toml: key 'indices': {idx}: play 1: chart = \"Hard\": allowed hard, soft, pairs, "
+        "insurance")
+
+
+def test_a_folder_named_as_the_index_file_is_said_to_be_a_folder(tmp_path):
+    # It was "no such index file", of a folder that is there.
+    for name in ("idir.toml", "idir"):
+        folder = tmp_path / name
+        folder.mkdir()
+        assert _error(GOOD | {"indices": str(folder)}) == (
+            f"plan.toml: key 'indices': {folder}: a folder, not an index file")
 
 
 def test_a_plan_needs_a_count_and_a_bet():
@@ -152,6 +189,67 @@ def test_bad_files_are_refused_in_one_line(tmp_path):
     with pytest.raises(P.PlanError, match="unknown counting plan 'hi-low': allowed hi-lo-1-12, "
                        "hi-lo-flat, sevens-super-sevens, or the path"):
         P.load_plan("hi-low")
+
+
+def _warnings(change: dict, rules=None) -> list[str]:
+    return P.warnings(P.plan_from_dict(GOOD | change, "plan.toml"), [rules or Rules()])
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"table_max": 8, "bet": {"base": 1, "steps": [[2, 4], [3, 2]]}},
+     "key 'bet.steps[1]' = [3, 2]: the bet falls from 4 to 2 units as the count rises to 3: a "
+     "counter bets more as the count rises"),
+    ({"table_max": 1, "bet": {"base": 1}, "super_sevens": {"base": 0, "steps": [[3, 2], [4, 1]]}},
+     "key 'super_sevens.steps[1]' = [4, 1]: the Super Sevens bet falls from 2 to 1 unit as the "
+     "count rises to 4"),
+    ({"bet": {"base": 1, "steps": [[2, 4], [3, 4]]}},
+     "key 'bet.steps[1]' = [3, 4]: 4 units at this count and below it too: the step changes "
+     "nothing"),
+    ({"bet": {"base": 1, "steps": [[2.5, 1]]}},
+     "key 'bet.steps[0]' = [2.5, 1]: 1 unit at this count and below it too"),
+    ({"super_sevens": {"base": 0, "steps": [[1, 0]]}}, "key 'super_sevens.steps[0]' = [1, 0]: 0 "
+     "units at this count and below it too"),
+    ({"boxes": {"base": 2, "steps": [[1, 2]]}}, "key 'boxes.steps[0]' = [1, 2]: 2 boxes at this "
+     "count and below it too"),
+    # Hi-Lo, 6 decks to the cut card at 234: at most +52 (120 small cards seen with 120 left)
+    ({"bet": {"base": 1, "steps": [[1000, 2]]}, "table_max": 2},
+     "key 'bet.steps[0]' = [1000, 2]: no round of this game starts at a true count of 1000 or "
+     "more (at most +52), so the step is never taken"),
+    ({"wong": {"enter": 1000, "leave": 999}},
+     "key 'wong.enter' = 1000: no round of this game starts at a true count of 1000 or more (at "
+     "most +52), so the counter, who begins each shoe sitting out, never plays a round"),
+    ({"count": "ko", "wong": {"enter": 125, "leave": 0}},
+     "key 'wong.enter' = 125: no round of this game starts at a running count of 125 or more (at "
+     "most +124)"),
+])
+def test_a_plan_that_is_odd_but_may_be_meant_is_warned_of_naming_the_key(change, words):
+    assert [f"plan.toml: {words}" in line for line in _warnings(change)] == [True]
+
+
+def test_a_step_or_wonging_within_reach_is_not_warned_of():
+    assert not _warnings({"bet": {"base": 1, "steps": [[2, 2], [52, 4]]}})
+    assert not _warnings({"count": "ko", "wong": {"enter": 124, "leave": 0}})
+    assert not _warnings({"deck_estimation": "half", "bet": {"base": 1, "steps": [[60, 4]]}})
+    assert "+60)" in _warnings({"deck_estimation": "half",
+                                "bet": {"base": 1, "steps": [[60.5, 4]]}})[0]
+    for name in P.list_plans():
+        assert P.warnings(P.load_plan(name), [Rules()]) == [], name
+    # A shuffle every round: the command line says the count never builds, so the steps are
+    # not named one by one; a counter who never sits down still is.
+    every = Rules(shuffle="every-round")
+    assert P.warnings(P.load_plan("hi-lo-1-12"), [every]) == []
+    assert "never plays a round" in _warnings({"wong": {"enter": 1, "leave": 0}}, every)[0]
+
+
+def test_the_highest_count_a_round_starts_at_is_reached_by_some_shoe():
+    # The bound is attained: a shoe dealing the highest tags first reaches it at a round's start.
+    from simulator.counting import load_count, start_counts
+
+    hi_lo = load_count("hi-lo")
+    assert start_counts(hi_lo, "exact", 6, 234) == (-52.0, 52.0)  # 120 of one sign, 120 left
+    assert start_counts(hi_lo, "exact", 6, 100) == pytest.approx((-99 * 52 / 213, 99 * 52 / 213))
+    assert start_counts(hi_lo, "exact", 6, 1) == (0.0, 0.0)
+    assert start_counts(load_count("ko"), "exact", 6, 234) == (-20 - 120, -20 + 144)
 
 
 plan_keys = st.one_of(st.sampled_from(P.KEYS), st.sampled_from(["Bet", "spread", "x"]))

@@ -151,6 +151,10 @@ def test_out_of_range(tmp_path, line, words):
         ("super_sevens_pays = [3, 50, 100]", ["3 numbers, not 5"]),
         ("super_sevens_pays = [3, 50, 100, 500, 5000.0]", ["not all integers"]),
         ("hole_card = [1]", ["not a string"]),
+        # shown as TOML writes them, not as Python's datetime.date(1979, 5, 27) and {'n': 6}
+        ("decks = 1979-05-27", ["'decks' = 1979-05-27 is not an integer"]),
+        ("decks = 07:32:00", ["'decks' = 07:32:00 is not an integer"]),
+        ('decks = {n = 6, "a b" = [true]}', ["'decks' = {n = 6, \"a b\" = [true]} is not an"]),
     ],
 )
 def test_wrong_type(tmp_path, line, words):
