@@ -74,6 +74,11 @@ def _ratio(a, b):
 # the sevens plan), so they are wider than the runs' spread: SCORE's and N0's 2.2 times, the risk
 # of ruin's 1.4 times.
 MOVED_TOGETHER = "conservative (the Super Sevens pays move the mean and SD together)"
+# The risk of ruin (the diffusion formula) needs near-normal round results; with Super Sevens in
+# the nets it is withheld: the pays add to the variance, never to a round's loss.
+RUIN_WITHHELD = ("not given where the counter bets Super Sevens: its pays (up to thousands to 1) "
+                 "make a round's net far from normal, and the diffusion formula exp(-2 m B / "
+                 "s^2) would count their variance as risk, though they only ever win")
 
 
 def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
@@ -84,8 +89,9 @@ def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
     SCORE, N0 and the risk of ruin only with an edge, where they are smooth in the mean) and
     95% interval. ``few``: why the rounds' Super Sevens bets are too few for any SE or interval
     (`_few_counter_wins`); the figures stand without them and ``interval_note`` says why.
-    ``moved``: the nets hold Super Sevens results, so SCORE's, N0's and the risk of ruin's SEs
-    and intervals are conservative (`MOVED_TOGETHER`, ``score_n0_ruin_note``)."""
+    ``moved``: the nets hold Super Sevens results, so SCORE's and N0's SEs and intervals are
+    conservative (`MOVED_TOGETHER`, ``score_n0_ruin_note``) and the risk of ruin is not given
+    (`RUIN_WITHHELD`, ``risk_of_ruin_note``)."""
     mean, sd = _mean_sd(net, sq, n, float(L.UNIT))
     ok = mean is not None and sd is not None and sd > 0
     se = sd / math.sqrt(n) if ok and few is None else None
@@ -100,20 +106,21 @@ def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
         "score": counting.score(mean, sd) if ok else None,
         "n0": counting.n0(mean, sd) if ok else None,
         "risk_of_ruin": (counting.risk_of_ruin(mean, sd, bankroll)
-                         if ok and bankroll is not None else None),
+                         if ok and bankroll is not None and not moved else None),
+        "risk_of_ruin_note": RUIN_WITHHELD if moved and bankroll is not None else None,
     }
     # d SCORE / d mean = 2 SCORE / mean; d N0 / d mean = -2 N0 / mean;
     # d ruin / d mean = -2 bankroll ruin / sd^2.
     out["score_se"] = 2 * out["score"] * se / mean if edge else None
     out["n0_se"] = 2 * out["n0"] * se / mean if edge else None
     out["risk_of_ruin_se"] = (2 * bankroll * out["risk_of_ruin"] * se / sd**2
-                              if edge and bankroll is not None else None)
+                              if edge and out["risk_of_ruin"] is not None else None)
     # 95% intervals, with or without an edge: each figure is monotone in the mean, so the
     # mean's interval carried through it, which stays in the figure's range (SCORE 0 and ruin 1
     # where the mean is at most 0, N0 without a bound: None).
     ci = se is not None
     low, high = (mean - Z95 * se, mean + Z95 * se) if ci else (None, None)
-    ruin = ci and bankroll is not None
+    ruin = ci and out["risk_of_ruin"] is not None
     out |= {
         "score_ci95_low": counting.score(low, sd) if ci else None,
         "score_ci95_high": counting.score(high, sd) if ci else None,
@@ -684,6 +691,7 @@ def sweep_rows(runs) -> list[dict]:
                      "risk_of_ruin_ci95_high": p["risk_of_ruin_ci95_high"],
                      "per_round_interval_note": p["interval_note"],
                      "score_n0_ruin_note": p["score_n0_ruin_note"],
+                     "risk_of_ruin_note": p["risk_of_ruin_note"],
                      "super_sevens_favourable_share": f["super_sevens"]["favourable_share"]})
     return rows
 
@@ -858,11 +866,13 @@ def _round_notes(p: dict) -> list[str]:
     if p.get("interval_note"):
         return ["", "No SE of the mean and no interval for the win per 100 rounds, SCORE, N0 "
                 f"or the risk of ruin: {p['interval_note']}."]
+    out = []
     if p.get("score_n0_ruin_note"):
-        return ["", "The intervals of SCORE, N0 and the risk of ruin are "
-                f"{p['score_n0_ruin_note']}: the mean's interval carried through each with the "
-                "SD held fixed."]
-    return []
+        out += ["", f"The intervals of SCORE and N0 are {p['score_n0_ruin_note']}: the mean's "
+                "interval carried through each with the SD held fixed."]
+    if p.get("risk_of_ruin_note"):
+        out += ["", f"The risk of ruin is {p['risk_of_ruin_note']}."]
+    return out
 
 
 ROUND_HEAD = ["net per round, units", "rounds", "mean", "SE", "SD", "win/100 (95%)",
@@ -1192,7 +1202,9 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
             "favourable: the share of rounds whose starting shoe gives the Super Sevens bet a "
             "positive return (- with the side bet off)."]
     if any(r.get("score_n0_ruin_note") for r in rows):
-        out += [f"SCORE, N0 and risk of ruin intervals are {MOVED_TOGETHER} where given."]
+        out += [f"SCORE and N0 intervals are {MOVED_TOGETHER} where given."]
+    if any(r.get("risk_of_ruin_note") for r in rows):
+        out += [f"The risk of ruin is {RUIN_WITHHELD}."]
     out += [f"At penetration {r['penetration']:.2f}: no interval for the win per 100 rounds, "
             f"SCORE, N0 or the risk of ruin, {r['per_round_interval_note']}." for r in rows
             if r.get("per_round_interval_note")]

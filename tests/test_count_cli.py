@@ -18,7 +18,7 @@ from simulator import run as run_mod
 from simulator.cli import cli
 from simulator.plans import list_plans
 from simulator.report import PER_UNIT_WAGERED
-from tests.test_counting_report import ROUNDS, tally_of
+from tests.test_counting_report import MAIN_ROUNDS, ROUNDS, tally_of
 from tests.test_hostile_input import (
     SETTINGS,
     is_one_line_error,
@@ -52,10 +52,10 @@ def invoke(*args):
     return CliRunner().invoke(cli, [str(a) for a in args])
 
 
-def install_fake_engine(monkeypatch) -> list:
+def install_fake_engine(monkeypatch, rounds=ROUNDS) -> list:
     """run.Plan and run.simulate replaced: every counter's run returns the hand-made tally of
-    tests/test_counting_report.py (the control run nothing); the counters' plans asked for are
-    recorded in the list returned."""
+    tests/test_counting_report.py (``rounds``; the control run nothing); the counters' plans
+    asked for are recorded in the list returned."""
     asked = []
 
     def plan(*args, **kwargs):
@@ -67,7 +67,7 @@ def install_fake_engine(monkeypatch) -> list:
     def simulate(p, quiet=False):
         if getattr(p, "counting", None) is None:
             return types.SimpleNamespace(partial=False, tally=None, stopped_after=None)
-        return fake_result(p, ROUNDS)
+        return fake_result(p, rounds)
 
     monkeypatch.setattr(run_mod, "Plan", plan)
     monkeypatch.setattr(run_mod, "simulate", simulate)
@@ -230,9 +230,11 @@ def test_a_sweep_plays_one_run_per_penetration_on_the_same_seed(fake_engine, tmp
     assert "0.60" in text and "0.90" in text and "SCORE" in text
 
 
-def test_a_sweep_gives_the_risk_of_ruin_of_the_bankroll_used(fake_engine):
+def test_a_sweep_gives_the_risk_of_ruin_of_the_bankroll_used(monkeypatch):
     # --bankroll with --penetrations was taken and shown nowhere: each penetration's risk of
-    # ruin is now the single run's for that bankroll (--bankroll, else the plan's).
+    # ruin is now the single run's for that bankroll (--bankroll, else the plan's). (Rounds
+    # without Super Sevens bets: with them no risk of ruin is given.)
+    install_fake_engine(monkeypatch, MAIN_ROUNDS)
     pens = ["--penetrations", "0.6,0.9"]
     single = _json("count", *TINY, "--bankroll", "500")
     ruin = single["results"]["per_round_played"]

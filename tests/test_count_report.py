@@ -212,8 +212,9 @@ def test_the_section_says_score_n0_and_ruin_intervals_are_conservative_with_supe
             "counting": {"plan": "sevens-super-sevens", "figures": f,
                          "sweep": CR.sweep_rows([(0.75, f)])}}
     md = render.to_markdown("t", [sections.counting(data)])
-    assert ("The intervals of SCORE, N0 and the risk of ruin are conservative (the Super Sevens "
-            "pays move the mean and SD together).") in md
+    assert ("The intervals of SCORE and N0 are conservative (the Super Sevens pays move the mean "
+            "and SD together).") in md
+    assert f"The risk of ruin is {CR.RUIN_WITHHELD}." in md
     assert "SCORE and N0 intervals are conservative (the Super Sevens pays move the mean and SD " \
         "together) where given." in md
 

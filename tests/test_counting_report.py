@@ -77,6 +77,10 @@ ROUNDS = [
 ]
 
 
+# The same rounds without their Super Sevens bets: a risk of ruin is given only without them.
+MAIN_ROUNDS = [{k: v for k, v in r.items() if not k.startswith("ss")} for r in ROUNDS]
+
+
 @pytest.fixture
 def fig():
     return CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules())
@@ -124,8 +128,14 @@ def test_per_round_figures_score_n0_and_risk_of_ruin(fig):
     m, s = p["mean"], p["sd"]
     assert p["score"] == pytest.approx(1e6 * (m / s) ** 2)
     assert p["n0"] == pytest.approx((s / m) ** 2)
-    assert p["risk_of_ruin"] == pytest.approx(math.exp(-2 * m * 1000 / s**2))  # the plan's
-    other = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules(), bankroll=10)
+    # With Super Sevens in the nets no risk of ruin (the diffusion formula counts the pays'
+    # variance as risk: a reviewer's model put it 3 times too high for the sevens plan)
+    assert p["risk_of_ruin"] is None and p["risk_of_ruin_note"] == CR.RUIN_WITHHELD
+    main = CR.figures(tally_of(MAIN_ROUNDS), load_plan("hi-lo-1-12"), Rules())["per_round_played"]
+    m, s = main["mean"], main["sd"]
+    assert main["risk_of_ruin"] == pytest.approx(math.exp(-2 * m * 1000 / s**2))  # the plan's
+    assert main["risk_of_ruin_note"] is None
+    other = CR.figures(tally_of(MAIN_ROUNDS), load_plan("hi-lo-1-12"), Rules(), bankroll=10)
     assert other["per_round_played"]["risk_of_ruin"] == pytest.approx(
         counting.risk_of_ruin(m, s, 10))
     assert CR.figures(tally_of(ROUNDS), load_plan("hi-lo-flat"), Rules())[
@@ -140,10 +150,15 @@ def test_win_score_n0_and_ruin_have_their_delta_method_se(fig):
     assert p["win_per_100_se"] == pytest.approx(100 * e)
     # Each figure moved by the mean's SE, to first order: f(m + e) - f(m) ~ f'(m) e.
     h = 1e-7
-    for key, f in (("score", lambda x: counting.score(x, s)), ("n0", lambda x: counting.n0(x, s)),
-                   ("risk_of_ruin", lambda x: counting.risk_of_ruin(x, s, 1000))):
+    for key, f in (("score", lambda x: counting.score(x, s)), ("n0", lambda x: counting.n0(x, s))):
         slope = (f(m + h) - f(m - h)) / (2 * h)
         assert p[key + "_se"] == pytest.approx(abs(slope) * e, rel=1e-5), key
+    main = CR.figures(tally_of(MAIN_ROUNDS), load_plan("hi-lo-1-12"), Rules())["per_round_played"]
+    mm, ms, me = main["mean"], main["sd"], main["se"]
+    slope = (counting.risk_of_ruin(mm + h, ms, 1000) - counting.risk_of_ruin(mm - h, ms, 1000)) / (
+        2 * h)
+    assert main["risk_of_ruin_se"] == pytest.approx(abs(slope) * me, rel=1e-5)
+    assert p["risk_of_ruin_se"] is None  # (Super Sevens in the nets: no risk of ruin)
     loss = CR._per_round(-3 * U, 9 * U * U + 1, 4, 1000)  # no edge: no SE of SCORE, N0, ruin
     assert loss["win_per_100_se"] is not None
     assert (loss["score_se"], loss["n0_se"], loss["risk_of_ruin_se"]) == (None, None, None)
@@ -376,8 +391,8 @@ def test_figures_with_super_sevens_have_no_interval_from_too_few_expected_big_wi
     assert few["advantage"]["initial_bet"]["se"] is not None  # the main game's: not withheld
     for key in ("per_round_played", "per_round_watched"):
         p = few[key]
-        assert None not in (p["mean"], p["sd"], p["win_per_100"], p["score"], p["n0"],
-                            p["risk_of_ruin"])
+        assert None not in (p["mean"], p["sd"], p["win_per_100"], p["score"], p["n0"])
+        assert p["risk_of_ruin"] is None and p["risk_of_ruin_note"] == CR.RUIN_WITHHELD
         assert all(p[k] is None for k in p if k.endswith(("se", "_ci95_low", "_ci95_high")))
         assert f"expected in the counter's {need - 1:,} Super Sevens bets" in p["interval_note"]
     note = few["per_round_played"]["interval_note"]
@@ -432,8 +447,10 @@ def test_score_n0_and_ruin_intervals_say_they_are_conservative_with_super_sevens
     assert p["score_n0_ruin_note"] == f["per_round_watched"]["score_n0_ruin_note"] == (
         "conservative (the Super Sevens pays move the mean and SD together)")
     for fmt in ("table", "markdown"):
-        assert ("The intervals of SCORE, N0 and the risk of ruin are conservative (the Super "
-                "Sevens pays move the mean and SD together)") in CR.render(f, fmt), fmt
+        text = CR.render(f, fmt)
+        assert ("The intervals of SCORE and N0 are conservative (the Super Sevens pays move the "
+                "mean and SD together)") in text, fmt
+        assert f"The risk of ruin is {CR.RUIN_WITHHELD}." in text, fmt
     assert json.loads(CR.render(f, "json"))["results"]["per_round_played"][
         "score_n0_ruin_note"] == p["score_n0_ruin_note"]
     rows = {(r["section"], r["item"]): r for r in csv.DictReader(io.StringIO(
@@ -441,8 +458,11 @@ def test_score_n0_and_ruin_intervals_say_they_are_conservative_with_super_sevens
     assert rows[("per_round_played", "score_n0_ruin_note")]["value"] == p["score_n0_ruin_note"]
     sweep = CR.sweep_rows([(0.75, f)])
     assert sweep[0]["score_n0_ruin_note"] == p["score_n0_ruin_note"]
-    assert (f"SCORE, N0 and risk of ruin intervals are {CR.MOVED_TOGETHER} where given."
+    assert (f"SCORE and N0 intervals are {CR.MOVED_TOGETHER} where given."
             in CR.render_sweep(sweep, "table"))
+    assert f"The risk of ruin is {CR.RUIN_WITHHELD}." in CR.render_sweep(sweep, "table")
+    assert sweep[0]["risk_of_ruin"] is None and sweep[0]["risk_of_ruin_note"] == CR.RUIN_WITHHELD
+    assert rows[("per_round_played", "risk_of_ruin_note")]["value"] == CR.RUIN_WITHHELD
     # No Super Sevens results in the nets, or no intervals at all: nothing to say.
     main = CR.figures(tally_of(ROUNDS[:4] * 10), load_plan("hi-lo-1-12"), Rules())
     assert main["per_round_played"]["score_n0_ruin_note"] is None
@@ -828,7 +848,7 @@ def test_the_sweep_gives_the_risk_of_ruin_of_the_bankroll_at_each_penetration():
     # It took --bankroll and showed no risk of ruin anywhere: now each penetration's, with the
     # single run's interval, in every format, for the bankroll the figures are of.
     plan = load_plan("hi-lo-1-12")
-    f = CR.figures(tally_of(ROUNDS), plan, Rules(), bankroll=500)
+    f = CR.figures(tally_of(MAIN_ROUNDS), plan, Rules(), bankroll=500)
     p = f["per_round_played"]
     assert p["risk_of_ruin_ci95_low"] is not None  # (an interval to carry)
     (row,) = CR.sweep_rows([(0.75, f)])
@@ -851,7 +871,7 @@ def test_the_sweep_gives_the_risk_of_ruin_of_the_bankroll_at_each_penetration():
     assert float(cells["risk_of_ruin"]) == p["risk_of_ruin"] and cells["bankroll"] == "500"
     assert float(cells["risk_of_ruin_ci95_high"]) == p["risk_of_ruin_ci95_high"]
     # No bankroll anywhere: said, and no figure.
-    g = CR.figures(tally_of(ROUNDS), dataclasses.replace(plan, bankroll=None), Rules())
+    g = CR.figures(tally_of(MAIN_ROUNDS), dataclasses.replace(plan, bankroll=None), Rules())
     (none,) = CR.sweep_rows([(0.75, g)])
     assert none["bankroll"] is None and none["risk_of_ruin"] is None
     assert "no bankroll given for the risk of ruin" in CR.render_sweep([none], "table", meta)
@@ -893,7 +913,7 @@ def test_every_json_key_is_documented(fig):
 def test_every_plus_minus_is_labelled_and_no_interval_leaves_its_range():
     # The rounds' edge is under 2 SE: its interval reaches no edge, where SCORE is 0, the risk
     # of ruin 1 and N0 unbounded; a ± of one SE would have shown negative probabilities.
-    fig = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules(), bankroll=10)
+    fig = CR.figures(tally_of(MAIN_ROUNDS), load_plan("hi-lo-1-12"), Rules(), bankroll=10)
     p = fig["per_round_played"]
     assert p["score_ci95_low"] == 0 and p["risk_of_ruin_ci95_high"] == 1.0
     assert p["n0_ci95_high"] is None and p["n0_ci95_low"] == pytest.approx(

@@ -719,9 +719,11 @@ def counting(data: dict) -> Section | None:
         + (" The net per round has no SE, and the win per 100 rounds, SCORE, N0 and the risk of "
            f"ruin no interval: {f['per_round_played']['interval_note']}."
            if f["per_round_played"].get("interval_note") else "")
-        + (" The intervals of SCORE, N0 and the risk of ruin are "
+        + (" The intervals of SCORE and N0 are "
            f"{f['per_round_played']['score_n0_ruin_note']}."
            if f["per_round_played"].get("score_n0_ruin_note") else "")
+        + (f" The risk of ruin is {f['per_round_played']['risk_of_ruin_note']}."
+           if f["per_round_played"].get("risk_of_ruin_note") else "")
         + " Method: docs/counting.md.",
         Table("counting_advantage", "The counter's advantage", cols, rows)]
     rcols = [("per", "per", "text"), ("rounds", "rounds", "int"), ("mean", "mean, units", "num4"),
