@@ -2311,7 +2311,9 @@ def _count_list(fmt: str = "table") -> str:
               help="Random seed (the same for every penetration of a sweep).")
 @click.option("--chunk-rounds", type=COUNT, default=DEFAULT_CHUNK_ROUNDS,
               show_default="1,000,000",
-              help="Rounds per chunk (with the seed, what makes a result reproducible).")
+              help="Rounds per chunk (with the seed, what makes a result reproducible). Each "
+              "chunk starts from a fresh shoe, a wonging counter sitting out: small chunks "
+              "change what it plays.")
 @click.option("--workers", type=WholeRange(min=1), default=None,
               help="Threads playing chunks at once. Default: every CPU. Does not change the "
               "result.")
