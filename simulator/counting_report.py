@@ -33,6 +33,7 @@ from simulator.tally import (
     _figure,
     _mean_sd,
     few_insurance_bets,
+    fewer,
     line_chances,
     ss_lines_dealable,
     ss_lines_possible,
@@ -309,12 +310,6 @@ def _exact_se(sum_sq: int, exact, n: int):
     return math.sqrt(max(sum_sq / L.SS_EXACT_SQ_SCALE / n - exact * exact, 0.0) / n)
 
 
-def _fewer(wins: float) -> float:
-    """Expected wins below `MIN_WINS` to one decimal, rounded down where rounding would reach it
-    (29.97 is "29.9", not "30.0")."""
-    return round(wins, 1) if round(wins, 1) < MIN_WINS else math.floor(wins * 10) / 10
-
-
 def _too_few_bets(sim: dict, check: dict, density: float | None = None) -> str | None:
     """Why a simulated Super Sevens return has no interval or z, or None: fewer bets than expect
     `MIN_WINS` wins of the rarest line the strategy can make from a full shoe (``check["rare"]``,
@@ -336,7 +331,7 @@ def _too_few_bets(sim: dict, check: dict, density: float | None = None) -> str |
     line, p = min(((k, c * sevens_factor(density, LINE_SEVENS[k], check))
                    for k, c in check["lines"]), key=lambda x: (x[1], x[0]))
     if sim["n"] * p < MIN_WINS:
-        wins = _fewer(sim["n"] * p)
+        wins = fewer(sim["n"] * p)
         depth = (f" among the {check['left_min']} cards left at the cut card" if density < 1
                  else "")
         return (f"fewer than {MIN_WINS} wins of line ({line}) expected in {sim['n']:,} bets "
@@ -370,7 +365,7 @@ def _few_counter_wins(ss_bet: int, plan, rules, check: dict) -> str | None:
         return None
     bets = (f"the counter's {n:,} Super Sevens bets" if top == 1 else
             f"the counter's Super Sevens bets (at least {n:,}: {ss_bet:,} units at up to {top})")
-    wins = _fewer(n * rare[1])
+    wins = fewer(n * rare[1])
     return (f"about {wins:,.1f} wins of line ({rare[0]}) expected in {bets} at a full shoe's "
             f"chance (more where the count leaves more sevens), fewer than {MIN_WINS}: too few "
             "for a normal interval (the mean and SD are a handful of big pays)")

@@ -22,6 +22,7 @@ from simulator.exact.sevens import sevens_plays, super_sevens
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 MIN_WINS = 30  # wins of each Super Sevens line above 3 to 1 before its interval means anything
+MIN_ROUNDS = 30  # rounds before the house edge's interval does (at 10, 95% intervals held 89%)
 SS_LINES = ("a", "b", "c", "d", "e", "f")
 SS_LINE_TALLY = (L.T_SS_A, L.T_SS_B, L.T_SS_C, L.T_SS_D, L.T_SS_E, L.T_SS_F)
 # Sevens of one suit a line needs (rule 14 (c): a suited 7-7, (e): three sevens of one suit); a
@@ -188,6 +189,12 @@ def _too_short(figure: dict, note: str | None) -> dict:
                      "interval_note": f"{TOO_FEW}: {note}"}
 
 
+def fewer(wins: float) -> float:
+    """Expected wins below `MIN_WINS` to one decimal, rounded down where rounding would reach it
+    (29.97 is "29.9", not "30.0")."""
+    return round(wins, 1) if round(wins, 1) < MIN_WINS else math.floor(wins * 10) / 10
+
+
 def few_insurance_bets(won: int, lost: int, boxes: int) -> str | None:
     """Why ``won`` and ``lost`` insurance bets, in rounds of ``boxes`` boxes at most, are too
     few for a normal interval: fewer than `MIN_WINS` rounds of the rarer result (the boxes of a
@@ -253,12 +260,14 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
     total_mean, total_sd = _mean_sd(t[L.T_TOTAL_SUM], t[L.T_TOTAL_SQ], box_rounds, u)
     _, round_sd = _mean_sd(t[L.T_RTOTAL_SUM], t[L.T_RTOTAL_SQ], rounds, u)
     total_se = None if round_sd is None else round_sd / math.sqrt(rounds) / boxes
-    total = _too_short(_figure(total_mean, total_se), None) | {
+    # (from 2 to 29 rounds a normal interval covers too seldom: 2 rounds alike have an SD of 0)
+    short = f"{rounds:,} rounds, fewer than {MIN_ROUNDS}" if 2 <= rounds < MIN_ROUNDS else None
+    total = _too_short(_figure(total_mean, total_se), short) | {
         "sd_box_round": total_sd, "sd_round": round_sd}
     if total_mean is None:
         house_edge = _too_short(_figure(None, None), None)
     else:
-        house_edge = _too_short(_figure(house_edge_of(total_mean), total_se), None)
+        house_edge = _too_short(_figure(house_edge_of(total_mean), total_se), short)
 
     # --- main wagers alone (even money included)
     main_mean, main_sd = _mean_sd(t[L.T_MAIN_SUM], t[L.T_MAIN_SQ], box_rounds, u)
@@ -267,7 +276,7 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
     else:
         _, main_sd_round = _mean_sd(t[L.T_RMAIN_SUM], t[L.T_RMAIN_SQ], rounds, u)
     main_se = None if main_sd_round is None else main_sd_round / math.sqrt(rounds) / boxes
-    main = _too_short(_figure(main_mean, main_se), None) | {
+    main = _too_short(_figure(main_mean, main_se), short) | {
         "sd_box_round": main_sd,
         "sd_round": main_sd_round,
         "se_exact": True,
@@ -341,7 +350,7 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
     few_wins = rare_line = None
     if bets and rare and min(rare)[0] < MIN_WINS:
         expected, rare_line = min(rare)
-        few_wins = (f"about {expected:,.1f} win(s) of line ({rare_line}) paying "
+        few_wins = (f"about {fewer(expected):,.1f} win(s) of line ({rare_line}) paying "
                     f"{lines[rare_line]['pays']} to 1 expected in {bets:,} bets, fewer than "
                     f"{MIN_WINS}")
     super_sevens = _too_short(_figure(ss_mean, ss_se), few_wins)
@@ -465,8 +474,8 @@ def _by_strategy(t: list, lines: dict, dealable, possible: list,
                         if v["pays"] > 3 and name in possible[k] and name in dealable]
             if expected and min(expected)[0] < MIN_WINS:
                 x, name = min(expected)
-                note = (f"about {x:,.1f} win(s) of line ({name}) expected in its {n:,} bets, "
-                        f"fewer than {MIN_WINS}")
+                note = (f"about {fewer(x):,.1f} win(s) of line ({name}) expected in its "
+                        f"{n:,} bets, fewer than {MIN_WINS}")
             ss, sd, sd_round = _boxes_figure(f[L.BY_SS_SUM], f[L.BY_SS_SQ], f[L.BY_SS_RSQ],
                                              rounds, boxes, 1.0, note)
             entry["super_sevens"] = ss | {"house_edge": house_edge_of(ss["mean"]), "sd_bet": sd,

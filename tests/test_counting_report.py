@@ -234,7 +234,7 @@ def control_of(rounds: list[list[int]]) -> np.ndarray:
 
 
 def test_the_gain_over_the_control_run_has_an_se_of_independent_runs():
-    nets = [10, -10, 0, -10, 15]  # a box a round, tenths
+    nets = [10, -10, 0, -10, 15] * 6  # a box a round, tenths (30 rounds: an interval)
     f = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules(),
                    control=control_of([[x] for x in nets]))
     basic_se = statistics.stdev([x / U for x in nets]) / math.sqrt(len(nets))
@@ -272,8 +272,8 @@ def test_the_gain_over_a_control_of_the_flat_rounds_is_the_gain_over_flat_paired
     # not the two SEs in quadrature (the review saw +-0.281 where the paired one was +-0.175).
     plan = dataclasses.replace(load_plan("hi-lo-flat"), bet=Ramp(1, ((1.0, 2), (3.0, 4))))
     assert plan.indices is None and not CR.flat_main(plan)
-    control = control_of([r["flat"] for r in RAMP_ROUNDS])
-    f = CR.figures(tally_of(RAMP_ROUNDS), plan, Rules(), control=control)
+    control = control_of([r["flat"] for r in RAMP_ROUNDS * 6])  # (30 rounds: an interval)
+    f = CR.figures(tally_of(RAMP_ROUNDS * 6), plan, Rules(), control=control)
     assert f["basic"]["mean"] == f["flat"]["mean"]
     assert f["basic"]["se"] == pytest.approx(f["flat"]["se"], rel=1e-12)
     assert f["gain_over_basic_se_kind"] == CR.AS_FLAT
@@ -290,8 +290,8 @@ def test_the_gain_over_a_control_of_the_flat_rounds_is_the_gain_over_flat_paired
     assert rows["gain_over_basic_se_kind"]["value"] == CR.AS_FLAT
     assert float(rows["gain_over_basic"]["se"]) == f["gain_over_flat_se"]
     # with index plays the counter's rounds are not the control's: two runs, independent
-    g = CR.figures(tally_of(RAMP_ROUNDS), dataclasses.replace(plan, indices="hi-lo-nz"), Rules(),
-                   control=control)
+    g = CR.figures(tally_of(RAMP_ROUNDS * 6), dataclasses.replace(plan, indices="hi-lo-nz"),
+                   Rules(), control=control)
     assert g["gain_over_basic_se_kind"] == CR.GAIN_SE_KIND["gain_over_basic"]
     assert g["gain_over_basic_se"] == pytest.approx(independent)
     assert "(95%, the two runs taken as independent)" in CR.render(g, "table")
@@ -494,16 +494,16 @@ def test_the_control_runs_se_is_from_its_rounds_as_simulate_gives_it():
     `tally.summarize` (as `bjsim simulate`), not the per-box SD over the boxes dealt."""
     from simulator.tally import summarize
 
-    rounds = [[10, 10, 10], [-10, -10, 0], [15, 10, -10], [-10, -10, -10], [0, 10, 10]]
+    rounds = [[10, 10, 10], [-10, -10, 0], [15, 10, -10], [-10, -10, -10], [0, 10, 10]] * 6
     control = control_of(rounds)
     f = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules(boxes=3), control=control)
     per_round = [sum(r) / U / 3 for r in rounds]  # the mean per box of each round
     se = statistics.stdev(per_round) / math.sqrt(len(rounds))
     assert f["basic"]["se"] == pytest.approx(se)
     assert f["basic"]["se"] == pytest.approx(summarize(control, Rules(boxes=3))["total"]["se"])
-    per_box = statistics.stdev([x / U for r in rounds for x in r]) / math.sqrt(15)
+    per_box = statistics.stdev([x / U for r in rounds for x in r]) / math.sqrt(90)
     assert f["basic"]["se"] > 1.2 * per_box  # what it was
-    assert (f["basic"]["n"], f["basic"]["mean"]) == (15, pytest.approx(15 / U / 15))
+    assert (f["basic"]["n"], f["basic"]["mean"]) == (90, pytest.approx(90 / U / 90))
 
 
 def test_the_flat_se_with_several_boxes_a_round_is_the_rounds_own():

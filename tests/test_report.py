@@ -13,11 +13,11 @@ from simulator.rules import Rules
 from simulator.tally import summarize
 from tests.test_tally import build_tally
 
-ROUNDS = [[(10, None, 5)], [(-10, -5, 5)], [(15, None, 0)], [(0, 10, 1)], [(-20, None, 5)]] * 3
+ROUNDS = [[(10, None, 5)], [(-10, -5, 5)], [(15, None, 0)], [(0, 10, 1)], [(-20, None, 5)]] * 6
 META = {
     "rules": dataclasses.asdict(Rules()),
     "strategy": ["basic"],
-    "run": {"seed": 7, "rounds": 15, "chunk_rounds": 5, "boxes": 1,
+    "run": {"seed": 7, "rounds": 30, "chunk_rounds": 5, "boxes": 1,
             "rules_file": "configs/nz1994.toml", "rules_name": "NZ 1994", "partial": False},
     "timing": {"seconds": 0.5, "rounds_per_second": 30.0, "workers": 2},
 }
