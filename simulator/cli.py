@@ -2046,6 +2046,12 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
         shoe_rounds = cmp.default_pair_rounds(games)
     except KeyboardInterrupt:
         _nothing_to_report(ctx, compiling=True)
+    blocks_of = pair_rounds or min(shoe_rounds, chunk_rounds)
+    (most,) = _run_rounds(precision, rounds, max_rounds).values()
+    too_many = cmp.too_many_blocks(chunk_rounds, blocks_of, most, ("--chunk-rounds",
+                                                                   "--pair-rounds"))
+    if too_many is not None:
+        raise BjsimError(too_many)
     if pair_rounds is None and chunk_rounds < shoe_rounds and log is not None:
         log(f"blocks of {chunk_rounds:,} rounds (--chunk-rounds), shorter than the "
             f"{shoe_rounds} that hold a shoe of every game: each block's shoe is cut short "

@@ -718,6 +718,24 @@ def rounds_per_shoe(game: Game) -> float:
     return int(t[L.T_ROUNDS]) / max(int(t[L.T_SHUFFLES]), 1)
 
 
+MAX_BLOCKS = 1 << 20  # blocks a chunk (each one's seed, size and figures held while it plays)
+
+
+def too_many_blocks(chunk_rounds: int, pair_rounds: int, rounds: int,
+                    options=("chunk_rounds =", "pair_rounds =")) -> str | None:
+    """Why chunks of ``chunk_rounds`` (at most ``rounds``) cut into blocks of ``pair_rounds``
+    hold too many blocks (`MAX_BLOCKS`: a chunk's memory grows with them), naming the
+    ``options``; None if they do not."""
+    blocks = -(-min(int(chunk_rounds), int(rounds)) // int(pair_rounds))
+    if blocks <= MAX_BLOCKS:
+        return None
+    chunk, pair = options
+    return (f"{chunk} {int(chunk_rounds):,} makes {blocks:,} blocks of {int(pair_rounds):,} "
+            f"rounds ({pair} {int(pair_rounds):,}) a chunk: allowed at most {MAX_BLOCKS:,}, "
+            "whose seeds and figures are held in memory while the chunk plays: give "
+            f"{chunk} {MAX_BLOCKS * int(pair_rounds):,} or fewer, or larger blocks")
+
+
 def default_pair_rounds(games) -> int:
     """The default block: the shortest multiple of `PAIR_STEP` rounds that holds a whole shoe
     (its mean length and 5%) of every game, so that each block plays its first shoe to the cut
@@ -740,6 +758,8 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
             plan, pair_rounds=min(default_pair_rounds(plan.games), plan.chunk_rounds))
     if plan.pair_rounds < 1:
         raise ValueError(f"pair_rounds = {plan.pair_rounds} is out of range: allowed >= 1")
+    if (why := too_many_blocks(plan.chunk_rounds, plan.pair_rounds, plan.rounds)) is not None:
+        raise ValueError(why)
     for game in plan.games:
         engine.check_headroom(game.rules, plan.chunk_rounds, rounds=plan.rounds)
     if exact is None and plan.exact:  # (the command line computes them first, saying so)

@@ -740,3 +740,22 @@ def test_a_strategy_file_varied_is_labelled_by_its_name(tmp_path):
     result = run("compare", "--vary-strategy", c, "--vary-strategy", c.replace("/c/", "/c/./"),
                  "-n", "2000", "--no-exact")
     assert_user_error(result, "'strategy=s' has the label of", "name in a strategy file")
+
+
+def test_a_chunk_of_too_many_blocks_is_refused_before_any_round():
+    # --chunk-rounds 1e11 gave numpy's "Unable to allocate 62.1 GiB" traceback, and 1e9 grew
+    # past 2 GB unstoppable: a chunk's blocks are held in memory while it plays.
+    result = run("compare", "--vary", "dealer_hits_soft_17=true", "--rounds", "1e12",
+                 "--chunk-rounds", "5e7", "--pair-rounds", "40", "--no-exact")
+    assert_user_error(result, "--chunk-rounds 50,000,000 makes 1,250,000 blocks of 40 rounds "
+                      "(--pair-rounds 40) a chunk: allowed at most 1,048,576", "give "
+                      "--chunk-rounds 41,943,040 or fewer, or larger blocks")
+    # a chunk holds at most the run's rounds: a short run of a large chunk size is fine
+    ok = run("compare", "--vary", "dealer_hits_soft_17=true", "--rounds", "2000",
+             "--chunk-rounds", "1e9", "--no-exact", "-q")
+    assert ok.exit_code == 0, ok.stderr
+    from simulator import compare as C
+
+    assert C.too_many_blocks(41_943_040, 40, 10**12) is None
+    assert "chunk_rounds = 41,943,041 makes 1,048,577 blocks" in C.too_many_blocks(
+        41_943_041, 40, 10**12)
