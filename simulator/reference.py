@@ -1169,9 +1169,8 @@ class _Round:
             self.log(
                 "dealer",
                 f"stands on {self.describe(self.dealer)}",
-                "hits soft 17, stands on other 17s"
-                if rules.dealer_hits_soft_17
-                else "stands on all 17s",
+                ("stands on 17 or more" if total > 17 else "hits soft 17, stands on hard 17"
+                 if rules.dealer_hits_soft_17 else "stands on all 17s"),
                 "12.3",
             )
 

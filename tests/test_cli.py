@@ -898,6 +898,20 @@ def test_replay_cites_rule_11_for_a_7_7_split_and_14_4_for_its_paid_bet(tmp_path
     assert paid.endswith("[14.4]"), paid
 
 
+def test_replay_gives_the_dealers_own_reason_to_stand(tmp_path):
+    # "stands on soft 18 (stands on all 17s)": the reason was the rule's, whatever the total.
+    cards = tmp_path / "d.txt"
+    for text, extra, why in (("Ts Ad 8h 5c 2d", [], "stands on soft 18  (stands on 17 or more)"),
+                             ("Ts 7d 8h Tc", [], "stands on hard 17  (stands on all 17s)"),
+                             ("Ts 7d 8h Tc", ["--set", "dealer_hits_soft_17=true"],
+                              "stands on hard 17  (hits soft 17, stands on hard 17)")):
+        cards.write_text(text + "\n")
+        out = run("replay", "--cards", str(cards), *extra).stdout
+        line = next(ln for ln in out.splitlines() if ln.lstrip().startswith("dealer")
+                    and "stands on" in ln)
+        assert line.endswith(f"{why}  [12.3]"), line
+
+
 def test_a_variant_files_bad_baseline_is_named_by_the_variant_file(tmp_path, monkeypatch):
     # rules check and compare named only the baseline file ("r.toml: unknown key 'deck'"),
     # and a variant file given as a baseline was told to run `compare --variant` on itself.
