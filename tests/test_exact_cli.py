@@ -502,3 +502,18 @@ def test_the_rules_own_basic_and_the_hands_table_carry_the_strategy_note_as_simu
     assert "bjsim: strategy basic is the NZ rules' chart" in basic.stderr
     nz = json.loads(run("exact", "-q", "--hands", "--up", "A", "-f", "json").stdout)
     assert nz["run"]["strategy_note"] is None
+
+
+def test_exact_says_whether_the_strategy_takes_even_money():
+    # Under 6:5 the rules' derived basic takes even money (it gains there), worth about 0.06% of
+    # the house edge, and exact said so nowhere: a rule-effect table that declines it read 6:5
+    # as 0.06% dearer. Every format says it.
+    six_five = ["exact", "--rules", "us-6deck-s17-das-peek", "--set", "blackjack_pays=6:5"]
+    table = run(*six_five).stdout
+    assert "even money                      taken  (8.3: a blackjack against an ace paid 1 to " \
+        "1 at once; in the main game return)" in table
+    assert json.loads(run(*six_five, "-f", "json").stdout)["exact"]["even_money_taken"] is True
+    rows = {(r["section"], r["item"]): r for r in csv.DictReader(io.StringIO(
+        run(*six_five, "-f", "csv").stdout))}
+    assert float(rows[("even_money", "taken")]["value"]) == 1.0
+    assert "even money                      declined" in run("exact").stdout  # NZ basic

@@ -189,6 +189,7 @@ def _exact_figures(rules, strategy) -> tuple:
         "insurance": {"taken": bool(strat.insurance), "per_initial_wager": res["insurance_ev"],
                       "per_unit_staked": insurance_per_unit_staked(rules)},
         "main_ev": res["ev"] - res["insurance_ev"],
+        "even_money_taken": bool(strat.even_money),
         "super_sevens": None,
         "sevens_question": None,
     }
@@ -485,6 +486,7 @@ def exact_rows(fig: dict) -> list[tuple]:
             ("return", "main", "initial wager", fig["main_ev"]),
             ("return", "insurance", "initial wager", fig["insurance"]["per_initial_wager"]),
             ("return", "insurance", "unit staked", fig["insurance"]["per_unit_staked"]),
+            ("even_money", "taken", "strategy", float(fig["even_money_taken"])),
             ("sd", "total", "round", fig["sd_round"]),
             ("sd", "total", "box_round", fig["sd_box_round"])]
     ss = fig.get("super_sevens")
@@ -559,6 +561,8 @@ def exact_table(fig: dict, title: str, rules: dict) -> str:
            f"per initial wager ({'taken' if fig['insurance']['taken'] else 'not taken'})",
            f"                                {_pct(fig['insurance']['per_unit_staked'])}  "
            f"per unit staked on insurance{'' if fig['insurance']['taken'] else ' (if taken)'}",
+           f"even money                      {'taken' if fig['even_money_taken'] else 'declined'}"
+           "  (8.3: a blackjack against an ace paid 1 to 1 at once; in the main game return)",
            sd]
     ss = fig.get("super_sevens")
     if not ss:
