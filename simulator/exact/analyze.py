@@ -181,7 +181,7 @@ def evaluate(rules, policy, ups=None, ss_value=None):
     """Expected return, SD per round and the per-hand option table under ``policy``.
 
     ``policy``: a `Tables` (the kernel's semantics) or None (composition-dependent optimal play,
-    the combinatorial analyzers' convention; no insurance).
+    the combinatorial analyzers' convention; no insurance, even money where it gains).
     """
     ups = ups or trees(rules, policy)
     shoe = full_shoe(rules.decks)
@@ -198,6 +198,8 @@ def evaluate(rules, policy, ups=None, ss_value=None):
             w = pu * ph
             if (a, b) == (1, 10):
                 s = box.natural(policy is not None and policy.even_money)
+                if policy is None:  # optimal play: even money where it gains (under 6:5)
+                    s = max(s, box.natural(True), key=lambda x: x[EV])
                 ev += w * s[EV]
                 ex2 += w * s[EX2]
                 hands.append({"up": up, "hand": (a, b), "prob": w, "choice": "blackjack",
@@ -464,7 +466,8 @@ def analyze(rules, strategy=None, optimal: bool = False) -> dict:
         The strategy to evaluate; None derives `basic_strategy` and evaluates it.
     optimal : bool
         Evaluate composition-dependent optimal play instead (the convention of the published
-        combinatorial analyzers; no insurance); ``strategy`` is then ignored.
+        combinatorial analyzers; no insurance, and even money where it gains, as under 6:5);
+        ``strategy`` is then ignored.
 
     Returns
     -------
