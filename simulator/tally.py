@@ -189,6 +189,12 @@ def _too_short(figure: dict, note: str | None) -> dict:
                      "interval_note": f"{TOO_FEW}: {note}"}
 
 
+def _few_rounds(rounds: int) -> str | None:
+    """Why a house edge over ``rounds`` has no interval, from 2 to `MIN_ROUNDS` - 1 (a normal
+    interval covers too seldom there: 2 rounds alike have an SD of 0); else None."""
+    return f"{rounds:,} rounds, fewer than {MIN_ROUNDS}" if 2 <= rounds < MIN_ROUNDS else None
+
+
 def fewer(wins: float) -> float:
     """Expected wins below `MIN_WINS` to one decimal, rounded down where rounding would reach it
     (29.97 is "29.9", not "30.0")."""
@@ -260,8 +266,7 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
     total_mean, total_sd = _mean_sd(t[L.T_TOTAL_SUM], t[L.T_TOTAL_SQ], box_rounds, u)
     _, round_sd = _mean_sd(t[L.T_RTOTAL_SUM], t[L.T_RTOTAL_SQ], rounds, u)
     total_se = None if round_sd is None else round_sd / math.sqrt(rounds) / boxes
-    # (from 2 to 29 rounds a normal interval covers too seldom: 2 rounds alike have an SD of 0)
-    short = f"{rounds:,} rounds, fewer than {MIN_ROUNDS}" if 2 <= rounds < MIN_ROUNDS else None
+    short = _few_rounds(rounds)
     total = _too_short(_figure(total_mean, total_se), short) | {
         "sd_box_round": total_sd, "sd_round": round_sd}
     if total_mean is None:
@@ -462,8 +467,9 @@ def _by_strategy(t: list, lines: dict, dealable, possible: list,
         boxes = n // rounds
         if not boxes:
             continue
+        short = _few_rounds(rounds)
         edge, sd, sd_round = _boxes_figure(-f[L.BY_TOTAL_SUM], f[L.BY_TOTAL_SQ],
-                                           f[L.BY_RTOTAL_SQ], rounds, boxes, u)
+                                           f[L.BY_RTOTAL_SQ], rounds, boxes, u, short)
         entry = {"first_box": k + 1, "boxes": boxes, "box_rounds": n,
                  "house_edge": edge | {"sd_box_round": sd, "sd_round": sd_round},
                  "super_sevens": None}  # fmt: skip

@@ -28,22 +28,25 @@ def _by(t, k, **fields):
 
 
 def test_each_strategys_edge_and_se_from_its_sums():
-    """Strategy 1 at two boxes, strategy 3 at one, 4 rounds: strategy 1's boxes net -10 and -10,
-    +10 and -10, 0 and -10, -10 and +10 (tenths); strategy 3's box +10, +10, -10, 0."""
+    """Strategy 1 at two boxes, strategy 3 at one, 4 rounds 8 times (32: an interval from 30):
+    strategy 1's boxes net -10 and -10, +10 and -10, 0 and -10, -10 and +10 (tenths); strategy
+    3's box +10, +10, -10, 0."""
     t = np.zeros(L.N_TALLY, np.int64)
-    t[L.T_ROUNDS], t[L.T_BOX_ROUNDS] = 4, 12
-    _by(t, 0, box_rounds=8, total_sum=-30, total_sq=700, round_total_sq=500)
-    _by(t, 2, box_rounds=4, total_sum=10, total_sq=300, round_total_sq=300)
+    t[L.T_ROUNDS], t[L.T_BOX_ROUNDS] = 32, 96
+    _by(t, 0, box_rounds=64, total_sum=-240, total_sq=5600, round_total_sq=4000)
+    _by(t, 2, box_rounds=32, total_sum=80, total_sq=2400, round_total_sq=2400)
     by = summarize(t, Rules(boxes=3, super_sevens=False))["by_strategy"]
-    assert [(e["first_box"], e["boxes"], e["box_rounds"]) for e in by] == [(1, 2, 8), (3, 1, 4)]
+    assert [(e["first_box"], e["boxes"], e["box_rounds"]) for e in by] == [(1, 2, 64), (3, 1, 32)]
     # strategy 1: box-rounds -1, -1, 1, -1, 0, -1, -1, 1 (units), rounds -2, 0, -1, 0
-    sd1 = math.sqrt((8 * 7 - 3**2) / (8 * 7))
-    round_sd1 = math.sqrt((4 * 5 - 3**2) / (4 * 3))
-    sd3 = math.sqrt((4 * 3 - 1) / (4 * 3))
-    for e, edge, sd, se in ((by[0], 3 / 8, sd1, round_sd1 / 2 / 2), (by[1], -1 / 4, sd3, sd3 / 2)):
+    sd1 = np.tile([-1, -1, 1, -1, 0, -1, -1, 1], 8).std(ddof=1)
+    round_sd1 = np.tile([-2, 0, -1, 0], 8).std(ddof=1)
+    sd3 = np.tile([1, 1, -1, 0], 8).std(ddof=1)
+    root = math.sqrt(32)
+    for e, edge, sd, se in ((by[0], 3 / 8, sd1, round_sd1 / root / 2),
+                            (by[1], -1 / 4, sd3, sd3 / root)):
         he = e["house_edge"]
         assert he["mean"] == pytest.approx(edge) and he["sd_box_round"] == pytest.approx(sd)
-        assert he["se"] == pytest.approx(se)  # sd of the round sum / sqrt(4) / its boxes
+        assert he["se"] == pytest.approx(se)  # sd of the round sum / sqrt(32) / its boxes
         assert he["ci95_low"] == pytest.approx(edge - 1.959963984540054 * se)
         assert e["super_sevens"] is None
 
