@@ -34,6 +34,20 @@ _STOPPED_BY = [signal.SIGINT]  # the last stop signal seen: SIGINT (Ctrl-C) or S
 CONTEXT_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
 
+class _Option(click.Option):
+    """An option whose default given as text shows as written: [default: 1,000,000], where
+    click writes [default: (1,000,000)]."""
+
+    def get_help_extra(self, ctx):
+        extra = super().get_help_extra(ctx)
+        if isinstance(self.show_default, str):
+            extra["default"] = self.show_default
+        return extra
+
+
+_option = functools.partial(click.option, cls=_Option)  # (every option of bjsim's)
+
+
 def _interrupted() -> int:
     """The exit code of a command a stop signal ended: 130 (128 + SIGINT) for Ctrl-C, 143 for
     SIGTERM."""
@@ -149,7 +163,7 @@ def _kept_file(given, name: str = ""):
 
 def resume_option(help_text: str):
     """``--resume [FILE]``: a flag beside ``--checkpoint FILE``, or the file itself."""
-    return click.option(
+    return _option(
         "--resume", "resume", is_flag=False, flag_value="", default=None, metavar="[FILE]",
         help=f"{help_text} --resume FILE is --checkpoint FILE --resume.")
 
@@ -793,22 +807,22 @@ def rules_options(func=None, *, boxes=BOXES_HELP):
     if func is None:
         return lambda f: rules_options(f, boxes=boxes)
     options = [
-        click.option(
+        _option(
             "--rules", "rules_path", type=click.Path(), default=None,
             metavar="FILE", callback=_shipped,
             help=f"Rule set (TOML, see docs/rules-format.md), or a shipped one by name (configs/: "
             f"nz1994-8deck, us-6deck-s17-das-peek, ...). Default: {DEFAULT_RULES_SHOWN}, the NZ "
             "Gazette 1994 game.",
         ),
-        click.option(
+        _option(
             "--set", "overrides", multiple=True, metavar="KEY=VALUE",
             help="Change one rule-set key, e.g. --set decks=8 --set dealer_hits_soft_17=true. "
             "Repeatable.",
         ),
-        click.option(
+        _option(
             "--boxes", type=WholeRange(1, 7), default=None, help=boxes,
         ),
-        click.option(
+        _option(
             "--super-sevens/--no-super-sevens", "super_sevens", default=None,
             help="Bet Super Sevens (rule 14) on every box, or not. Default: the rule set's "
             "'super_sevens'.",
@@ -825,7 +839,7 @@ RULES_BASIC = ("the rules' basic strategy: basic (the NZ chart) under the NZ rul
 
 def strategy_option(func=None, *, default=RULES_BASIC):
     def decorate(f):
-        return click.option(
+        return _option(
             "--strategy", "strategy_names", multiple=True, metavar="NAME|FILE",
             help="Strategy: a shipped name (see `bjsim strategy list`) or a TOML file "
             "(docs/strategy-format.md). Give it once for every box, or once per box in box "
@@ -837,11 +851,11 @@ def strategy_option(func=None, *, default=RULES_BASIC):
 
 def output_options(formats, default):
     def decorate(func):
-        func = click.option(
+        func = _option(
             "-o", "--output", type=OUTPUT_FILE, default=None,
             metavar="FILE", help="Write the result to FILE instead of stdout ('-': stdout).",
         )(func)
-        func = click.option(
+        func = _option(
             "-f", "--format", "fmt", type=click.Choice(formats), default=default,
             show_default=True, help="Output format.",
         )(func)
@@ -1219,27 +1233,27 @@ def main(argv=None):
 @cli.command()
 @rules_options
 @strategy_option
-@click.option(
+@_option(
     "-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
     help="Rounds to play, at most 10^15; 10_000_000, 1e7, 10M and 2G (suffixes k, M, G, T) are "
     "all accepted. With --resume: the checkpoint's unless given.",
 )
-@click.option(
+@_option(
     "--seed", type=SEED, default=DEFAULT_SEED, show_default=True,
     help="Random seed. The same seed, rules, strategies and --chunk-rounds give the same result "
     "to the last digit, whatever --workers.",
 )
-@click.option(
+@_option(
     "--chunk-rounds", type=COUNT, default=DEFAULT_CHUNK_ROUNDS, show_default="1,000,000",
     help="Rounds per chunk: each chunk starts from a fresh shuffle and its own random stream "
     "(part of what makes a result reproducible).",
 )
-@click.option(
+@_option(
     "--workers", type=WholeRange(min=1), default=None,
     help="Threads playing chunks at once (with --scheduler local: worker processes). Default: "
     "every CPU. Does not change the result.",
 )
-@click.option(
+@_option(
     "--precision", type=FiniteRange(min=0, min_open=True, max=1), default=None,
     metavar="HALF_WIDTH",
     help="Play whole chunks until the 95% confidence half-width of the house edge is at most "
@@ -1247,16 +1261,16 @@ def main(argv=None):
     "decided on chunks 0..k in order, from 1,000 rounds on, so the same seed stops at the same "
     "chunk.",
 )
-@click.option(
+@_option(
     "--max-rounds", type=COUNT, default=1_000_000_000, show_default="1,000,000,000",
     help="With --precision: the most rounds to play if the target is not met first.",
 )
-@click.option(
+@_option(
     "--scheduler", default=None, metavar="local|tcp://HOST:PORT",
     help="Run the chunks on a Dask cluster: 'local' starts one on this machine, tcp://HOST:PORT "
     "uses a running scheduler. Same result as threads. Needs pip install 'bjsim[dask]'.",
 )
-@click.option(
+@_option(
     "--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False), default=None,
     metavar="FILE",
     help="Record finished chunks in FILE (atomically, at most every 5 s and at the end or on "
@@ -1269,11 +1283,11 @@ def main(argv=None):
     "in FILE; one given that changes the run is refused.",
 )
 @output_options(["table", "csv", "json"], "table")
-@click.option("-q", "--quiet", is_flag=True,
+@_option("-q", "--quiet", is_flag=True,
               help="No progress bar on stderr, nor the line of the time taken, nor the lines "
               "saying a strategy is derived and which file it is in (every format still says "
               "it is derived).")
-@click.option(
+@_option(
     "--exact", "with_exact", is_flag=True,
     help="Also print the exact (combinatorial) house edge and Super Sevens return beside the "
     "simulated ones, with the z-score of the difference (exact = full shoe every round: "
@@ -1346,14 +1360,14 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
 
 
 @cli.command()
-@click.option(
+@_option(
     "--cards", "cards_path", required=True, type=click.Path(dir_okay=False, allow_dash=True),
     metavar="FILE",
     help="Card file: tokens like 7h Kd As 10c in dealing order, # comments ('-' reads stdin).",
 )
 @rules_options
 @strategy_option
-@click.option(
+@_option(
     "--cut", type=WholeRange(min=1), default=None,
     help="Start no new round once this many cards are dealt, 1 or more (the first round always "
     "starts). Default: play until the cards run out; a round the cards run out in is not "
@@ -1603,7 +1617,7 @@ def strategies_list():
 
 @strategy.command("show")
 @click.argument("name", metavar="NAME|FILE")
-@click.option("-o", "--output", type=OUTPUT_FILE, default=None,
+@_option("-o", "--output", type=OUTPUT_FILE, default=None,
               metavar="FILE", help="Write the strategy file to FILE instead of stdout.")
 @user_errors
 def strategies_show(name, output):
@@ -1623,21 +1637,21 @@ def strategies_show(name, output):
 
 @strategy.command("generate")
 @rules_options
-@click.option("--with-super-sevens", is_flag=True,
+@_option("--with-super-sevens", is_flag=True,
               help="Sevens row (first decision on 7,7 with a Super Sevens bet up): the best play "
               "for the main wager plus the side bet (its size: the rule set's super_sevens_bet). "
               "Default: the pair table's 7,7 play, best for the main wager alone.")
-@click.option("--insurance", is_flag=True,
+@_option("--insurance", is_flag=True,
               help="Take insurance and even money always (the insurance-taker). Default: each "
               "where it gains from a full shoe (even money where a blackjack pays less than "
               "about 1.44 to 1, as 6 to 5; insurance where it pays more than about 2.24 to 1); "
               "never under the Gazette's pays.")
-@click.option("--name", default=None, metavar="NAME", callback=_a_name,
+@_option("--name", default=None, metavar="NAME", callback=_a_name,
               help="The strategy's name. Default: basic (basic-super-sevens with "
               "--with-super-sevens, insurance-taker with --insurance).")
-@click.option("-o", "--output", type=OUTPUT_FILE, default=None,
+@_option("-o", "--output", type=OUTPUT_FILE, default=None,
               metavar="FILE", help="Write the strategy file to FILE instead of stdout.")
-@click.option("-q", "--quiet", is_flag=True, help="No line on stderr while it derives.")
+@_option("-q", "--quiet", is_flag=True, help="No line on stderr while it derives.")
 @user_errors
 def strategy_generate(rules_path, overrides, boxes, super_sevens, with_super_sevens, insurance,
                       name, output, quiet):
@@ -1689,16 +1703,16 @@ def _rules_words(rules_path, overrides, boxes, super_sevens) -> str:
 
 @strategy.command("indices")
 @rules_options
-@click.option("--count", "count_name", default="hi-lo", show_default=True, metavar="NAME|FILE",
+@_option("--count", "count_name", default="hi-lo", show_default=True, metavar="NAME|FILE",
               help="A balanced count system: a shipped one (strategies/counts/) or a file.")
-@click.option("--decks-left", type=FiniteRange(0.5, 8), default=None, metavar="D",
+@_option("--decks-left", type=FiniteRange(0.5, 8), default=None, metavar="D",
               help="The depth the plays are valued at, in decks left. Default: half the shoe.")
-@click.option("--name", default=None, metavar="NAME", callback=_a_name,
+@_option("--name", default=None, metavar="NAME", callback=_a_name,
               help="The index set's name. Default: COUNT-RULES, e.g. hi-lo-nz1994, and each "
                    "--set KEY=VALUE after it (hi-lo-nz1994-decks-2).")
-@click.option("-o", "--output", type=OUTPUT_FILE, default=None,
+@_option("-o", "--output", type=OUTPUT_FILE, default=None,
               metavar="FILE", help="Write the index file to FILE instead of stdout.")
-@click.option("-q", "--quiet", is_flag=True, help="No line on stderr while it derives.")
+@_option("-q", "--quiet", is_flag=True, help="No line on stderr while it derives.")
 @user_errors
 def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, decks_left, name,
                      output, quiet):
@@ -1805,19 +1819,19 @@ def _shoe_keys_set(overrides) -> str:
 
 @cli.command()
 @rules_options
-@click.option("--strategy", "strategy_name", default=None, metavar="NAME|FILE",
+@_option("--strategy", "strategy_name", default=None, metavar="NAME|FILE",
               help="Strategy to evaluate: a shipped name or a TOML file. Default: the basic "
               "strategy derived for the rule set (as `bjsim strategy generate`).")
-@click.option("--hands", "by_hand", is_flag=True,
+@_option("--hands", "by_hand", is_flag=True,
               help="Instead: the value of each first play (stand, hit, double, split, surrender) "
               "of every two-card hand against each up card, every later decision at its best "
               "(as the published tables), the best play and its margin, and the play the "
               "strategy's chart takes there with its cost.")
-@click.option("--up", "ups", multiple=True, type=AnyCaseChoice(UP_CHOICES, UP_SHOWN),
+@_option("--up", "ups", multiple=True, type=AnyCaseChoice(UP_CHOICES, UP_SHOWN),
               metavar="CARD", help=f"With --hands: only this dealer up card ({UP_SHOWN}; "
               "repeatable).")
 @output_options(["table", "csv", "json"], "table")
-@click.option("-q", "--quiet", is_flag=True, help="No line on stderr while it computes.")
+@_option("-q", "--quiet", is_flag=True, help="No line on stderr while it computes.")
 @user_errors
 def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, ups, fmt, output,
           quiet):
@@ -1893,33 +1907,33 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
 @rules_options
 @strategy_option(default="the baseline rules' basic strategy: the shipped basic (the NZ "
                  "chart) where it is theirs, else the one the exact analyzer derives (cached)")
-@click.option("--vary", "vary", multiple=True, metavar="KEY=VALUE[,KEY=VALUE...]",
+@_option("--vary", "vary", multiple=True, metavar="KEY=VALUE[,KEY=VALUE...]",
               help="A variant: the baseline with these keys changed, e.g. --vary "
               "dealer_hits_soft_17=true or --vary decks=8,penetration=0.8. Repeatable: each "
               "occurrence is one variant.")
-@click.option("--variant", "variant_files", multiple=True, type=click.Path(dir_okay=False),
+@_option("--variant", "variant_files", multiple=True, type=click.Path(dir_okay=False),
               metavar="FILE", callback=_shipped,
               help="A variant from a file: a variant file naming its baseline and changes "
               "(configs/variants/, docs/compare.md; a shipped one also by name, e.g. "
               "variants/h17) or a whole rule file. Repeatable.")
-@click.option("--vary-strategy", "vary_strategies", multiple=True, metavar="NAME|FILE",
+@_option("--vary-strategy", "vary_strategies", multiple=True, metavar="NAME|FILE",
               help="A variant with the baseline's rules and another strategy (its price), e.g. "
               "mimic-dealer. Repeatable.")
-@click.option("--all-variants", is_flag=True,
+@_option("--all-variants", is_flag=True,
               help="Every variant in configs/variants/ (the rule-effect table).")
-@click.option("--same-strategy", is_flag=True,
+@_option("--same-strategy", is_flag=True,
               help="Play every rule variant with the baseline's strategy. Default: where the "
               "baseline plays basic, each plays its own rules' basic strategy (the shipped basic "
               "where the NZ chart is theirs, else the one the exact analyzer derives, cached); "
               "with --strategy other than basic, the baseline's.")
-@click.option("-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
+@_option("-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
               help="Rounds each game plays.")
-@click.option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True,
+@_option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True,
               help="Random seed (shared by every game).")
-@click.option("--chunk-rounds", type=COUNT, default=100_000, show_default="100,000",
+@_option("--chunk-rounds", type=COUNT, default=100_000, show_default="100,000",
               help="Rounds per chunk: every game's chunk i runs in one job (the unit of "
               "progress, checkpoints and the precision stop).")
-@click.option("--pair-rounds", type=COUNT, default=None,
+@_option("--pair-rounds", type=COUNT, default=None,
               show_default="the shortest multiple of 16 that holds a shoe of every game: 48 for "
               "the NZ game, more where a game's shoe lasts longer (64 with 8 decks)",
               help="Rounds per paired block: every game plays block j of a chunk from the same "
@@ -1927,34 +1941,34 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
               "differences) and costs about 1.2 us a block and game beyond its rounds; under a "
               "cut card a block shorter than a shoe never reaches the cut card, and a block cuts "
               "its last shoe short (docs/compare.md).")
-@click.option("--workers", type=WholeRange(min=1), default=None,
+@_option("--workers", type=WholeRange(min=1), default=None,
               help="Threads (with --scheduler local: worker processes), and processes deriving "
               "the basic strategies not yet cached. Default: every CPU.")
-@click.option("--precision", type=FiniteRange(min=0, min_open=True, max=1), default=None,
+@_option("--precision", type=FiniteRange(min=0, min_open=True, max=1), default=None,
               metavar="HALF_WIDTH",
               help="Play whole chunks until every variant's house-edge difference (the whole "
               "game's) has a 95% half-width of at most this (a fraction: 0.0005 = ±0.05%), "
               "capped by --max-rounds; checked from 30 paired blocks and 1,000 rounds on.")
-@click.option("--max-rounds", type=COUNT, default=1_000_000_000, show_default="1,000,000,000",
+@_option("--max-rounds", type=COUNT, default=1_000_000_000, show_default="1,000,000,000",
               help="With --precision: the most rounds per game.")
-@click.option("--scheduler", default=None, metavar="local|tcp://HOST:PORT",
+@_option("--scheduler", default=None, metavar="local|tcp://HOST:PORT",
               help="Run the chunks on a Dask cluster (pip install 'bjsim[dask]').")
-@click.option("--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False), default=None,
+@_option("--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False), default=None,
               metavar="FILE", help="Record finished chunks in FILE; refuses an existing FILE "
               "unless --resume.")
 @resume_option("With --checkpoint: carry on the comparison there. The options of what it "
                "plays left out (baseline, variants, strategies, rounds, seed, chunk and pair "
                "sizes, precision, max rounds) are the ones kept in FILE; one given that changes "
                "it is refused.")
-@click.option("--no-exact", "no_exact", is_flag=True,
+@_option("--no-exact", "no_exact", is_flag=True,
               help="Leave out the exact differences (computed once per game, a few seconds, "
               "cached).")
-@click.option("--plot", "plot_path", type=OutputPath(formats=_plot_formats), default=None,
+@_option("--plot", "plot_path", type=OutputPath(formats=_plot_formats), default=None,
               metavar="FILE.png", help="Also draw the differences with their 95% intervals and "
               "the exact values, as PNG, PDF, SVG, ... by FILE's suffix (needs pip install "
               "'bjsim[plot]').")
 @output_options(["table", "csv", "json", "markdown"], "table")
-@click.option("-q", "--quiet", is_flag=True,
+@_option("-q", "--quiet", is_flag=True,
               help="No progress on stderr, nor the lines saying a strategy is derived.")
 @click.pass_context
 @user_errors
@@ -2081,62 +2095,62 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
 
 @cli.command()
 @rules_options
-@click.option("--strategy", "strategy_name", default=None, metavar="NAME|FILE",
+@_option("--strategy", "strategy_name", default=None, metavar="NAME|FILE",
               help="The strategy assessed (every box plays it): a shipped name or a TOML file. "
               "Default: the basic strategy of the rules: the shipped basic for the NZ rules' "
               "chart, else the one derived for them (exact analyzer, a few seconds once, then "
               "cached), as compare's baseline plays.")
-@click.option("--choice", "choices", multiple=True, metavar="NAME|FILE",
+@_option("--choice", "choices", multiple=True, metavar="NAME|FILE",
               help="A strategy set against --strategy under 'the player's choices'; "
               "repeatable. Default: every shipped strategy.")
-@click.option("--variant", "variant_files", multiple=True, metavar="FILE",
+@_option("--variant", "variant_files", multiple=True, metavar="FILE",
               type=click.Path(dir_okay=False), callback=_shipped,
               help="A rule variant compared with the rule set (bjsim compare --variant FILE); "
               "repeatable. Default: every file in configs/variants/.")
-@click.option("--no-variants", is_flag=True, help="Leave out the rule-variant comparison (not "
+@_option("--no-variants", is_flag=True, help="Leave out the rule-variant comparison (not "
               "with --variant or --variant-rounds).")
-@click.option("--variant-rounds", type=COUNT, default=10_000_000, show_default="10,000,000",
+@_option("--variant-rounds", type=COUNT, default=10_000_000, show_default="10,000,000",
               help="Rounds each game of the rule-variant comparison plays (the 24 shipped "
               "games at 10 million each: about 20 s on two cores).")
-@click.option(
+@_option(
     "-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
     help="Rounds of the main run and of each choice's run.",
 )
-@click.option(
+@_option(
     "--precision", type=FiniteRange(min=0, min_open=True, max=1), default=None,
     metavar="HALF_WIDTH",
     help="Play the main run until the 95% half-width of the house edge is at most this (0.0005 "
     "= ±0.05%), capped by --max-rounds; each choice then plays as many rounds.",
 )
-@click.option("--max-rounds", type=COUNT, default=1_000_000_000, show_default="1,000,000,000",
+@_option("--max-rounds", type=COUNT, default=1_000_000_000, show_default="1,000,000,000",
               help="With --precision: the most rounds to play.")
-@click.option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True,
+@_option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True,
               help="Random seed of every run (and of the distribution sample).")
-@click.option("--chunk-rounds", type=COUNT, default=100_000, show_default="100,000",
+@_option("--chunk-rounds", type=COUNT, default=100_000, show_default="100,000",
               help="Rounds per chunk: the running house-edge chart has a point per chunk. Part "
               "of what makes the figures reproducible (as simulate's option).")
-@click.option("--sample-rounds", type=COUNT, default=1_000_000, show_default="1,000,000",
+@_option("--sample-rounds", type=COUNT, default=1_000_000, show_default="1,000,000",
               help="Rounds dealt apart to draw the distribution of the net result per round "
               "(at most the rounds played).")
-@click.option("--workers", type=WholeRange(min=1), default=None,
+@_option("--workers", type=WholeRange(min=1), default=None,
               help="Threads playing chunks at once, and processes for the exact analyses of the "
               "strategies and the variants' basic strategies not yet cached. Default: every CPU. "
               "Does not change a figure.")
-@click.option("--count", "count_plan", default=None, metavar="PLAN|FILE",
+@_option("--count", "count_plan", default=None, metavar="PLAN|FILE",
               help="Add a card-counting section: this counting plan (bjsim count --list) "
               "played with the report's rules, strategy and seed.")
-@click.option("--count-rounds", type=COUNT, default=1_000_000, show_default="1,000,000",
+@_option("--count-rounds", type=COUNT, default=1_000_000, show_default="1,000,000",
               help="With --count: rounds the counting run (and each penetration) deals.")
-@click.option("--count-penetrations", type=PenetrationsType(), default=None,
+@_option("--count-penetrations", type=PenetrationsType(), default=None,
               metavar="P,P,...",
               help="With --count: also a penetration sweep, e.g. 0.60,0.70,0.80,0.90 (bjsim "
               "count --penetrations).")
-@click.option("-o", "--output", "out_dir", required=True, metavar="DIR",
+@_option("-o", "--output", "out_dir", required=True, metavar="DIR",
               type=OutputPath(folder=True),
               help="The folder to write (made if missing). An earlier report in it is "
               "replaced whole once the new one is made; until then it stays as it was. Files "
               "of your own in it stay.")
-@click.option("-q", "--quiet", is_flag=True,
+@_option("-q", "--quiet", is_flag=True,
               help="No progress bars, nor the lines saying a strategy is derived and which file "
               "it is in (the manifest names it; the line per step stays on stderr).")
 @click.pass_context
@@ -2302,36 +2316,36 @@ def _count_list(fmt: str = "table") -> str:
 
 
 @cli.command()
-@click.option("--plan", "plan_name", default="hi-lo-1-12", show_default=True,
+@_option("--plan", "plan_name", default="hi-lo-1-12", show_default=True,
               metavar="NAME|FILE",
               help="The counting plan: a shipped name (see --list) or a TOML file "
               "(docs/counting.md): count, deck estimation, index plays, bets by count.")
 @rules_options(boxes="The most boxes the table has, 1-7 (the rule-set key 'boxes'; rule 13): "
                "the plan's [boxes] decides how many the counter plays, up to it.")
-@click.option("--strategy", "strategy_name", default=None, metavar="NAME|FILE",
+@_option("--strategy", "strategy_name", default=None, metavar="NAME|FILE",
               help="The chart the counter plays where no index play applies (every box). "
               f"Default: {RULES_BASIC}.")
-@click.option("-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
+@_option("-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
               help="Rounds dealt (watched or played), at each penetration.")
-@click.option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True,
+@_option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True,
               help="Random seed (the same for every penetration of a sweep).")
-@click.option("--chunk-rounds", type=COUNT, default=DEFAULT_CHUNK_ROUNDS,
+@_option("--chunk-rounds", type=COUNT, default=DEFAULT_CHUNK_ROUNDS,
               show_default="1,000,000",
               help="Rounds per chunk (with the seed, what makes a result reproducible). Each "
               "chunk starts from a fresh shoe, a wonging counter sitting out: small chunks "
               "change what it plays.")
-@click.option("--workers", type=WholeRange(min=1), default=None,
+@_option("--workers", type=WholeRange(min=1), default=None,
               help="Threads playing chunks at once. Default: every CPU. Does not change the "
               "result.")
-@click.option("--bankroll", type=FiniteRange(min=0, min_open=True, max=1e12), default=None,
+@_option("--bankroll", type=FiniteRange(min=0, min_open=True, max=1e12), default=None,
               metavar="UNITS",
               help="Bankroll for the risk of ruin, in the plan's units (those of its bets and "
               "table_min), at each penetration of a sweep too. Default: the plan's 'bankroll'.")
-@click.option("--penetrations", type=PenetrationsType(), default=None, metavar="P,P,...",
+@_option("--penetrations", type=PenetrationsType(), default=None, metavar="P,P,...",
               help="A penetration sweep: one run per value (same seed), and a table of the "
               "counter's advantage, SD, SCORE, N0 and risk of ruin by penetration, e.g. "
               "0.60,0.70,0.80,0.90.")
-@click.option("--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False), default=None,
+@_option("--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False), default=None,
               metavar="FILE",
               help="Record finished chunks in FILE (as simulate's); refuses an existing FILE "
               "unless --resume. A single run only: not with --penetrations, even one value.")
@@ -2339,11 +2353,11 @@ def _count_list(fmt: str = "table") -> str:
                "run left out (--plan, rules, --strategy, --rounds, --seed, --chunk-rounds, "
                "--bankroll) are the ones kept in FILE; one given that changes the run is "
                "refused.")
-@click.option("--list", "list_only", is_flag=True,
+@_option("--list", "list_only", is_flag=True,
               help="List the shipped counting plans and count systems (in --format), and "
               "stop. Takes no option but --format and --output.")
 @output_options(["table", "json", "csv", "markdown"], "table")
-@click.option("-q", "--quiet", is_flag=True,
+@_option("-q", "--quiet", is_flag=True,
               help="No progress bar on stderr, nor the line of the time taken, nor the lines "
               "saying a strategy is derived and which file it is in (every format still says "
               "it is derived).")

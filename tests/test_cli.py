@@ -1014,3 +1014,11 @@ def test_a_stopped_run_whose_output_fails_still_says_where_to_carry_on(tmp_path,
     assert lines[-1].startswith(f"Error: --output {target}: cannot write: No space left on "
                                 "device: the report is on stdout instead")
     assert json.loads(result.stdout)["run"]["partial"] is True
+
+
+def test_a_default_given_as_text_shows_as_written_in_help():
+    # click wrote a text default in parentheses: "[default: (1,000,000)]".
+    for command in ("simulate", "compare", "count", "report", "exact", "replay"):
+        text = run(command, "--help").stdout
+        assert "default: (" not in " ".join(text.split()), command
+    assert "[default: 1,000,000]" in " ".join(run("simulate", "--help").stdout.split())
