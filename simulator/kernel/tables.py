@@ -26,6 +26,9 @@ BOUNDARY = 2  # between rounds: the start state and every terminal
 DECIDE = 16  # a counter's ``INDEX`` state: played on from ``walt``
 W_EXIT = 32  # a pair to split or 7-7 under Super Sevens: the round is played on in code
 FIRST = 64  # DECIDE after the deal: insurance by the count too
+SS77 = 4  # 7-7 under Super Sevens, not split, walked on: its line (b) or (c) by the suits
+HIT3 = 8  # ... and its third card next: a seven moves the line to (d) or (e)
+MOVES = ((0, 1), (0, 2), (1, 3), (2, 3), (2, 4))  # the line moves of a walked 7-7 (last states)
 
 A_STAND, A_HIT, A_DOUBLE, A_SPLIT, A_SURRENDER, A_BUST = range(6)
 
@@ -280,7 +283,9 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
     """``(wtrans, wflags, wrows, walt)`` of the one-box round walk (``play.walk``): the hand's
     states, then the dealer's cards, to a terminal per (settlement, outcome), then the next round.
     ``wrows[s]``: what a visit to ``s`` adds to the tally. Peek: the hole card a step (``HOLE``),
-    carried along the hand (``WH``). A counter's ``INDEX`` states are ``DECIDE`` (``walt``)."""
+    carried along the hand (``WH``). A counter's ``INDEX`` states are ``DECIDE`` (``walt``). A
+    7-7 not split under Super Sevens is its play's state, ``SS77``; the last states, ``MOVES``,
+    move a Super Sevens bet between lines."""
     keys, order, hand = dict(bld.keys), list(bld.order), [bld.info[k] for k in bld.order]
     flags = {k: W_EXIT for k, i in bld.info.items() if i[3] & EXIT}  # and by kind, below
     peek, draw_all, h17 = p[L.P_HOLE] == L.HOLE_PEEK, bool(p[L.P_DRAW_NO_LIVE]), bool(p[L.P_H17])
@@ -344,17 +349,31 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
 
     walt = {k: [walk_of(s) for s in a] for k, a in bld.alt.items()}
     flags.update({k: DECIDE | (FIRST if k[1][0] == "PU" else 0) for k in walt})
+    on = {}  # a 7-7 not split under Super Sevens (no peek, no counter): walked on as its link
+    if p[L.P_SS] and not peek and not bld.bands:
+        on = {k: walk_of(keys[i[5]]) for k, i in bld.info.items()
+              if k[0] == "X" and not bld.info[i[5]][3] & SPLIT_HAND}
+        flags.update({k: SS77 | (HIT3 if bld.info[k[3]][3] & PLAYER else 0) for k in on})
     table = []  # ten next states a state, flat
     for i, k in enumerate(order):  # (the order grows as the walk reaches new states)
         walks = k[0] in ("S", "P1", "PU", "P", "PD", "T", "W2", "DS", "HOLE", "WH")
-        table += [step(k, c) for c in range(1, 11)] if walks else [i] * 10
+        table += ([step(order[on[k]], c) for c in range(1, 11)] if k in on else
+                  [step(k, c) for c in range(1, 11)] if walks else [i] * 10)
+    order += [("MV", m) for m in MOVES]  # (no card leads to them: a walked 7-7's line moves)
+    table += [0] * 10 * len(MOVES)
     n = len(order)
     assert n < 2**15, n  # int16 states: the table stays small (a few thousand states)
     by_kind = {"S": BOUNDARY, "T": TERMINAL | BOUNDARY}
-    wflags = np.array([flags.get(k, 0) | by_kind.get(k[0], 0) for k in order], np.int8)
+    wflags = [flags.get(k, 0) | by_kind.get(k[0], 0) for k in order]
     wrows = np.zeros((n, L.N_TALLY), np.int64)
     wrows[:, L.T_CARDS_DEALT] = 1  # a visit is a card
     pay_a = int(p[L.P_SS_PAY_A])
+    pay = [T.ss_net.py_func(i, p) for i in range(6)]
+    for (a, b), row in zip(MOVES, wrows[n - len(MOVES):], strict=True):  # a line moved
+        row[L.T_CARDS_DEALT] = 0
+        T.add_ss.py_func(row, a, -1, pay[a], 0)
+        T.add_ss.py_func(row, b, 1, pay[b], 0)
+        row[[L.T_SS_RSUM, L.T_SS_RSQ]] += (pay[b] - pay[a], pay[b] ** 2 - pay[a] ** 2)
     for row, k in zip(wrows, order, strict=True):
         if k[0] == "P1" and k[2] == 7 and p[L.P_SS]:  # Super Sevens (a): the first card a seven
             T.add_ss.py_func(row, 0, 1, pay_a, 0)
@@ -364,4 +383,8 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
             i = int(fin[rep[k[1]]]) * T.N_OUTCOMES + k[2]
             row += rows[i]
             T.add_round.py_func(row, 0, k[2], int(net[i]), int(ins[i]), -1 if p[L.P_SS] else 0)
+    for k, c in on.items():  # a walked 7-7 is its link's state, its line moved in the walk
+        wrows[keys[k]] = wrows[c]
+        wflags[keys[k]] |= wflags[c]
+    wflags = np.array(wflags, np.int8)
     return np.array(table, np.int16), wflags, wrows, alternatives(bld, walt, n if walt else 0)
