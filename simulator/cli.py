@@ -1122,8 +1122,7 @@ def _load_strategies(names, boxes: int):
     if len(names) not in (1, boxes):
         raise BjsimError(
             f"--strategy: given {len(names)} times for {boxes} box(es): allowed once (every box "
-            f"plays it) or once per box ({boxes} times)"
-        )
+            + (f"plays it) or once per box ({boxes} times)" if boxes > 1 else "plays it)"))
     loaded = {}
     for name in names:
         if name not in loaded:

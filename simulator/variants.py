@@ -39,7 +39,7 @@ from simulator.rules import (
     unknown_key,
     validate,
 )
-from simulator.strategy import load_strategy, looks_like_path
+from simulator.strategy import list_strategies, load_strategy, looks_like_path
 
 VARIANTS_DIR = DEFAULT_RULES_PATH.parent / "variants"
 VARIANT_KEYS = ("name", "description", "baseline", "strategy")
@@ -116,8 +116,11 @@ def from_vary(base, text: str) -> Variant:
 
 def from_strategy(base, name: str) -> Variant:
     """The variant of ``--vary-strategy NAME|FILE``: the baseline's rules, another strategy,
-    labelled by its name (a file's ``name``, by default its file name)."""
+    labelled by its name (a file's ``name``, by default its file name; a file named as a shipped
+    strategy, by its path: it may be another chart)."""
     label = load_strategy(name).name if looks_like_path(name) else name
+    if looks_like_path(name) and label in list_strategies():
+        label = name
     return Variant(f"strategy={label}", base, (f"strategy={label}",), "--vary-strategy", name)
 
 

@@ -1022,3 +1022,11 @@ def test_a_default_given_as_text_shows_as_written_in_help():
         text = run(command, "--help").stdout
         assert "default: (" not in " ".join(text.split()), command
     assert "[default: 1,000,000]" in " ".join(run("simulate", "--help").stdout.split())
+
+
+def test_one_box_given_two_strategies_is_told_once_is_allowed():
+    # It said "allowed once (every box plays it) or once per box (1 times)".
+    result = run("simulate", "--strategy", "basic", "--strategy", "never-bust", "-n", "100")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == ("Error: --strategy: given 2 times for 1 box(es): allowed "
+                                     "once (every box plays it)")

@@ -740,6 +740,11 @@ def test_a_strategy_file_varied_is_labelled_by_its_name(tmp_path):
     result = run("compare", "--vary-strategy", c, "--vary-strategy", c.replace("/c/", "/c/./"),
                  "-n", "2000", "--no-exact")
     assert_user_error(result, "'strategy=s' has the label of", "name in a strategy file")
+    # a file named as a shipped strategy is labelled by its path: it may be another chart
+    (tmp_path / "hog.toml").write_text(text + '\nname = "basic"\n')
+    hog = str(tmp_path / "hog.toml")
+    result = run("compare", "--vary-strategy", hog, "-n", "2000", "--no-exact", "-q", "-f", "json")
+    assert [g["label"] for g in json.loads(result.stdout)["variants"]] == [f"strategy={hog}"]
 
 
 def test_a_chunk_of_too_many_blocks_is_refused_before_any_round():
