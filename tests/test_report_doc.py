@@ -792,7 +792,8 @@ def test_sevens_changes_are_of_the_house_edge_as_the_choices_cost():
     t = next(b for b in sec.blocks if isinstance(b, sections.Table))
     keys = [k for k, _, _ in t.columns]
     labels = {k: label for k, label, _ in t.columns}
-    assert labels["main_house_edge_change"] == "main game: house edge change per round"
+    # (per initial wager: the same with one box and three; it said "per round")
+    assert labels["main_house_edge_change"] == "main game: house edge change per initial wager"
     assert labels["combined_1"] == "main game + side bet 1: house edge change"
     row = next(r for r in t.rows if r[0] == "hit every 7-7")
     main, combined = row[keys.index("main_house_edge_change")], row[keys.index("combined_1")]

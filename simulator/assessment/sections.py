@@ -168,7 +168,8 @@ def summary(data: dict) -> Section:
     boxes = int(next(r["value"] for r in data["rules"] if r["key"] == "boxes"))
     alone = (f"; each of the {boxes} boxes valued alone, without the others' cards: docs/exact.md,"
              " A5" if boxes > 1 else "")
-    text.append(f"House edge of the main game with insurance, per initial wager: exact "
+    text.append(f"House edge of the main game (with insurance where the strategy takes it), "
+                f"per initial wager: exact "
                 f"{fmt(-tot['exact'], 'pct')} (a full shoe every round{alone}); simulated "
                 f"{fmt(-tot['simulated'], 'pct')}{_plus_minus(tot, 4)}, " + (
                     f"no z (of the house edge): {tot['z_note'].removeprefix('no z: ')}"
@@ -513,7 +514,8 @@ def sevens(data: dict) -> Section | None:
             ("super_sevens_house_edge", "Super Sevens house edge (exact)", "pct3"),
             ("simulated", "simulated", "pct3"), ("se", "SE", "pct3"),
             ("simulated_by", "simulated with", "text"),
-            ("main_house_edge_change", "main game: house edge change per round", "spct3")]
+            ("main_house_edge_change", "main game: house edge change per initial wager",
+             "spct3")]
     cols += [(f"combined_{b}", f"main game + side bet {b}: house edge change", "spct3")
              for b in bets]
     rows = []
@@ -770,8 +772,9 @@ def counting(data: dict) -> Section | None:
                f"at penetration {f['rules']['penetration']:g}")
             + f"; overall return per unit staked: simulated {fmt(ss['flat']['mean'], 'spct3')}"
             f"{ss_spread(ss)}, exact (mean over the rounds' starting shoes) "
-            f"{fmt(ss['exact'], 'spct3')}, {_z_text(ss['z_house_edge'])} (of the house "
-            "edge: exact return - simulated, over the SE). The exact return is "
+            f"{fmt(ss['exact'], 'spct3')}, {_z_text(ss['z_house_edge'])}"
+            + ("" if ss["z_house_edge"] is None else " (of the house edge: the exact return "
+               "less the simulated, over the SE)") + ". The exact return is "
             "the published convention's (a third card always dealt), which a strategy hitting "
             "every 7-7 plays; "
             + (f"here {ss['why_not']}." if ss["why_not"] else
