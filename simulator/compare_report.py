@@ -13,7 +13,14 @@ import math
 import pandas as pd
 
 from simulator.exact.compare import cut_card_words
-from simulator.report import as_edge, by_strategy, precision_text, strategy_label, with_note
+from simulator.report import (
+    as_edge,
+    by_strategy,
+    precision_text,
+    strategy_label,
+    strategy_text,
+    with_note,
+)
 from simulator.rules import rules_dict
 from simulator.tally import Z95, house_edge_of
 
@@ -53,9 +60,7 @@ def _num(x, fmt) -> str:
 
 
 def _strategy_text(game) -> str:
-    names = sorted(set(game.names), key=game.names.index)
-    text = "/".join(names)
-    return with_note(text, game.strategy_note)
+    return with_note(strategy_text(list(game.names)), game.strategy_note)
 
 
 def frame(stats: dict) -> pd.DataFrame:
@@ -87,7 +92,7 @@ def frame(stats: dict) -> pd.DataFrame:
                 x = ex.get("house_edge" if key == "house_edge" else "super_sevens_ev")
                 rows.append({
                     "variant": game.label, "changes": " ".join(game.changes),
-                    "strategy": "/".join(dict.fromkeys(game.names)), "figures_of": of,
+                    "strategy": strategy_text(list(game.names)), "figures_of": of,
                     "figure": key, "value": edge, "se": f["se"], "ci95_low": lo,
                     "ci95_high": hi,
                     "exact_value": None if x is None else x if key == "house_edge" else -x,

@@ -297,7 +297,8 @@ def with_note(name: str, note: str | None) -> str:
     return f"{name[:-1]}: {note})" if name.endswith(")") else f"{name} ({note})"
 
 
-def _strategy_text(strategy) -> str:
+def strategy_text(strategy) -> str:
+    """A game's strategies as its outputs name them: one name, or each box's in box order."""
     if isinstance(strategy, (list, tuple)):
         if len(set(strategy)) == 1:
             return str(strategy[0])
@@ -326,7 +327,7 @@ def _table(summary: dict, meta: dict) -> str:
           f"Super Sevens {'on' if rules.get('super_sevens') else 'off'}, "
           f"hole card {rules.get('hole_card')}, blackjack pays {rules.get('blackjack_pays')}\n")
     note = run.get("strategy_note")
-    w(f"Strategy:  {with_note(_strategy_text(meta.get('strategy', '?')), note)}\n")
+    w(f"Strategy:  {with_note(strategy_text(meta.get('strategy', '?')), note)}\n")
     w(f"Rounds:    {summary['rounds']:,} played ({summary['box_rounds']:,} box-rounds)")
     if "seed" in run:
         w(f"; seed {run['seed']}")

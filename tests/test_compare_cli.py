@@ -764,3 +764,15 @@ def test_a_chunk_of_too_many_blocks_is_refused_before_any_round():
     assert C.too_many_blocks(41_943_040, 40, 10**12) is None
     assert "chunk_rounds = 41,943,041 makes 1,048,577 blocks" in C.too_many_blocks(
         41_943_041, 40, 10**12)
+
+
+def test_a_table_of_several_strategies_is_named_box_by_box():
+    # "strategy mimic-dealer/basic" named a mimic-dealer, basic, mimic-dealer table as if two
+    # boxes; simulate names each box.
+    args = ["compare", "-q", "--boxes", "3", "--strategy", "mimic-dealer", "--strategy", "basic",
+            "--strategy", "mimic-dealer", "--vary", "dealer_hits_soft_17=true",
+            "--same-strategy", "-n", "2000", "--no-exact"]
+    named = "box 1: mimic-dealer, box 2: basic, box 3: mimic-dealer"
+    assert f"strategy {named}" in run(*args).stdout.splitlines()[0]
+    rows = list(csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout)))
+    assert {r["strategy"] for r in rows if r.get("strategy")} == {named}
