@@ -1764,10 +1764,10 @@ def test_a_proposed_table_says_what_its_departures_from_the_nz_game_cost_togethe
     md = (out / "report.md").read_text()
     said = (f"the NZ game's exact house edge is {100 * a['nz_house_edge']:.4f}% and this "
             f"table's {100 * a['house_edge']:.4f}%: the changes from the NZ game cost the player "
-            f"+{100 * a['difference']:.4f}% together (exact, full shoe).")
+            f"{100 * a['difference']:.4f} percentage points together (exact, full shoe).")
     assert said in _section(md, "Summary")
-    assert (f"cost the player +{100 * a['difference']:.4f}% (exact, each game with its own "
-            "basic strategy") in _section(md, "Rules")
+    assert (f"cost the player {100 * a['difference']:.4f} percentage points (exact, each game "
+            "with its own basic strategy") in _section(md, "Rules")
 
 
 def test_the_nz_game_and_a_table_of_choices_alone_have_no_cost_against_the_nz_game(built):
@@ -1785,7 +1785,9 @@ def test_the_nz_game_and_a_table_of_choices_alone_have_no_cost_against_the_nz_ga
     a = figures.against_nz(Rules(surrender="late", penetration=0.6))
     assert a["difference"] < 0 and a["unseen"] == ["penetration=0.6"]
     text = against_nz_text(a)
-    assert f"are worth {100 * -a['difference']:.4f}% to the player together" in text
+    # (in percentage points: "+1.3230%" read as a relative change, a report review found)
+    assert f"are worth {100 * -a['difference']:.4f} percentage points to the player together" \
+        in text
     assert "penetration=0.6 not included" in text
 
 
@@ -1806,8 +1808,8 @@ def test_variants_a_proposed_table_already_plays_are_marked_in_its_table_and_cha
     cost = 100 * data["against_nz"]["difference"]
     assert ("Marked '(in this table)': bj-6-5, h17, dbj-original-and-busted, rules this table "
             "already has, so they change nothing here and are drawn at 0; bj-6-5, h17 are among "
-            f"its departures from the NZ game, which cost the player +{cost:.4f}% together "
-            "(exact: the summary).") in md
+            f"its departures from the NZ game, which cost the player {cost:.4f} percentage "
+            "points together (exact: the summary).") in md
 
 
 def test_a_tables_own_derived_chart_leaves_each_rule_variant_its_own_basic_strategy(proposed):

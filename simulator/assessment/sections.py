@@ -195,9 +195,11 @@ def summary(data: dict) -> Section:
 
 def _cost_words(d: float) -> str:
     """What changes that raise the house edge by ``d`` do to the player, together: ``cost the
-    player +0.1000% together``, or where they lower it, ``are worth 0.1000% to the player``."""
-    return (f"cost the player {fmt(d, 'spct4')} together" if d > 0 else
-            f"are worth {fmt(-d, 'pct4')} to the player together" if d < 0 else
+    player 0.1000 percentage points together``, or where they lower it, ``are worth 0.1000
+    percentage points to the player``."""
+    points = fmt(abs(d), "pct4").removesuffix("%") + " percentage points"  # (of house edge)
+    return (f"cost the player {points} together" if d > 0 else
+            f"are worth {points} to the player together" if d < 0 else
             "leave the house edge as it is, together")
 
 
