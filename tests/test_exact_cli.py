@@ -305,6 +305,20 @@ def test_simulate_exact_with_several_boxes_compares_per_box():
     assert "3 boxes: each box valued alone" in run("simulate", *args).stdout
 
 
+def test_simulate_exact_with_several_boxes_gives_the_tables_own_cut_card_caveat():
+    # It gave one box's figures ("+0.6 at 10 million rounds of one box"), where the report gives
+    # the table's (its SE per initial wager from the SD per round of its boxes together).
+    doc = json.loads(run("simulate", "--boxes", "3", "--rounds", "200k", "--seed", "7", "-q",
+                         "--exact", "-f", "json").stdout)["results"]
+    caveat = doc["exact"]["house_edge"]["z_caveat"]
+    sd = doc["total"]["sd_round"]
+    assert ("rounds of this table's 3 boxes" in caveat and f"{sd:.2f} (simulated), over 3"
+            in caveat), caveat
+    one = json.loads(run("simulate", "--rounds", "200k", "--seed", "7", "-q", "--exact", "-f",
+                         "json").stdout)["results"]["exact"]["house_edge"]["z_caveat"]
+    assert "rounds of one box" in one
+
+
 def test_exact_says_on_stderr_that_it_computes_and_keeps_the_figures(tmp_path, monkeypatch):
     # It sat silent for several seconds (about 6 s for the NZ game on two cores), and took them
     # again every time: the figures are now kept on disk, and a second run waits for nothing.

@@ -328,13 +328,14 @@ def _rounds_words(n: float) -> str:
     return f"{lead * 10**digits // scale[1]:,} {scale[0]}".strip()
 
 
-def cut_card_z(rules, z, se) -> tuple[float | None, str | None, str | None]:
+def cut_card_z(rules, z, se, sd_round=None) -> tuple[float | None, str | None, str | None]:
     """A z against a full-shoe exact value, as every output gives it: ``(z, z_note,
     z_caveat)``. With ``shuffle = "every-round"`` the z as it is, no note and no caveat; under
     a cut card the z with the caveat `cut_card_caveat`, or, where ``se`` is below `z_min_se`
     (half the cut-card effect of the rules' decks: it alone would move z by 2 or more), no z
     and a note saying why: a z that large tests the cut-card effect, not the simulation, and
-    the difference beside it says as much."""
+    the difference beside it says as much. ``sd_round``: the simulated SD per round of several
+    boxes together, for a caveat of the table's boxes (`cut_card_caveat`)."""
     if rules.shuffle == "every-round" or z is None:
         return z, None, None
     if se is not None and se < z_min_se(rules):
@@ -343,7 +344,7 @@ def cut_card_z(rules, z, se) -> tuple[float | None, str | None, str | None]:
                       "exact value is for a full shoe every round): the difference is that "
                       "effect plus any fault, so no z is given (--set shuffle=every-round for a "
                       "z of agreement)"), None
-    return z, None, cut_card_caveat(rules)
+    return z, None, cut_card_caveat(rules, sd_round)
 
 
 def compare_with_simulation(summary: dict, rules, strategies, th=None) -> dict:
@@ -377,8 +378,9 @@ def compare_with_simulation(summary: dict, rules, strategies, th=None) -> dict:
         caveat = None
         if z_note is not None:
             z = None
-        else:
-            z, z_note, caveat = cut_card_z(rules, z, se)
+        else:  # (the house edge's caveat for the table's boxes, as the report gives it)
+            table_sd = (summary.get("total") or {}).get("sd_round") if key == "house_edge" else None
+            z, z_note, caveat = cut_card_z(rules, z, se, table_sd)
         out[key] = {"simulated": mean, "se": se, "exact": exact, "difference": diff, "z": z,
                     "z_note": z_note, "z_caveat": caveat}
     out["exact_note"] = ("exact: full shoe every round" if rules.shuffle == "every-round" else
