@@ -36,11 +36,12 @@ SEED = 11
 ARGS = ["--rounds", "60_000", "--chunk-rounds", "10_000", "--sample-rounds", "20_000",
         "--seed", str(SEED), "--choice", "insurance-taker", "--variant",
         "configs/variants/h17.toml", "--variant-rounds", "20_000", "--quiet"]
+# Chromium is a system package, which the README's `pip install -e '.[test]'` cannot bring: the
+# PDF tests skip where it is missing, but not under .ci/run (BJSIM_NEED_CHROMIUM=1), which
+# installs it, so that a failed install fails CI. (matplotlib comes with the test extra.)
 NEEDS_CHROMIUM = pytest.mark.skipif(
-    chromium.find() is None,
+    chromium.find() is None and not os.environ.get("BJSIM_NEED_CHROMIUM"),
     reason="headless Chromium not installed (apt-get install chromium; .ci/run installs it)")
-NEEDS_MATPLOTLIB = pytest.mark.skipif(not charts.available(),
-                                      reason="matplotlib not installed (pip install 'bjsim[plot]')")
 
 
 def run(*args):
@@ -1096,7 +1097,6 @@ def colours(path: Path) -> int:
         return len(im.convert("RGB").getcolors(maxcolors=1 << 20) or [])
 
 
-@NEEDS_MATPLOTLIB
 def test_charts_are_real_pngs_of_their_size(built):
     out, data, _ = built
     drawn = {k: v for k, v in data["charts"].items() if "file" in v}
@@ -1109,7 +1109,6 @@ def test_charts_are_real_pngs_of_their_size(built):
         assert f'src="{c["file"]}"' in (out / "report.html").read_text()
 
 
-@NEEDS_MATPLOTLIB
 def test_rule_effects_legend_covers_no_bar(tmp_path, monkeypatch):
     # The legend sat inside the axes (lower right) and could cover a bar or its interval.
     kept = []
@@ -1698,7 +1697,6 @@ def test_the_summarys_super_sevens_sentence_names_the_two_figures_it_compares(bu
     assert "They " not in line and (". The strategy's own 7-7 play's " in line)
 
 
-@NEEDS_MATPLOTLIB
 @pytest.mark.parametrize("rounds", [[200_000 * i for i in range(1, 11)],
                                     [10_000 * i for i in range(1, 101)]])
 def test_the_running_chart_counts_rounds_in_plain_figures(tmp_path, monkeypatch, rounds):
