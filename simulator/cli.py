@@ -1283,9 +1283,9 @@ def main(argv=None):
 )
 @output_options(["table", "csv", "json"], "table")
 @_option("-q", "--quiet", is_flag=True,
-              help="No progress bar on stderr, nor the line of the time taken, nor the lines "
-              "saying a strategy is derived and which file it is in (every format still says "
-              "it is derived).")
+         help="No progress bar on stderr, nor the line of the time taken, nor the lines "
+         "saying a strategy is derived and which file it is in (every format still says "
+         "it is derived).")
 @_option(
     "--exact", "with_exact", is_flag=True,
     help="Also print the exact (combinatorial) house edge and Super Sevens return beside the "
@@ -1617,7 +1617,7 @@ def strategies_list():
 @strategy.command("show")
 @click.argument("name", metavar="NAME|FILE")
 @_option("-o", "--output", type=OUTPUT_FILE, default=None,
-              metavar="FILE", help="Write the strategy file to FILE instead of stdout.")
+         metavar="FILE", help="Write the strategy file to FILE instead of stdout.")
 @user_errors
 def strategies_show(name, output):
     """Print a strategy's charts as a strategy file (hard, soft, pairs, sevens, flags).
@@ -1637,19 +1637,19 @@ def strategies_show(name, output):
 @strategy.command("generate")
 @rules_options
 @_option("--with-super-sevens", is_flag=True,
-              help="Sevens row (first decision on 7,7 with a Super Sevens bet up): the best play "
-              "for the main wager plus the side bet (its size: the rule set's super_sevens_bet). "
-              "Default: the pair table's 7,7 play, best for the main wager alone.")
+         help="Sevens row (first decision on 7,7 with a Super Sevens bet up): the best play "
+         "for the main wager plus the side bet (its size: the rule set's super_sevens_bet). "
+         "Default: the pair table's 7,7 play, best for the main wager alone.")
 @_option("--insurance", is_flag=True,
-              help="Take insurance and even money always (the insurance-taker). Default: each "
-              "where it gains from a full shoe (even money where a blackjack pays less than "
-              "about 1.44 to 1, as 6 to 5; insurance where it pays more than about 2.24 to 1); "
-              "never under the Gazette's pays.")
+         help="Take insurance and even money always (the insurance-taker). Default: each "
+         "where it gains from a full shoe (even money where a blackjack pays less than "
+         "about 1.44 to 1, as 6 to 5; insurance where it pays more than about 2.24 to 1); "
+         "never under the Gazette's pays.")
 @_option("--name", default=None, metavar="NAME", callback=_a_name,
-              help="The strategy's name. Default: basic (basic-super-sevens with "
-              "--with-super-sevens, insurance-taker with --insurance).")
+         help="The strategy's name. Default: basic (basic-super-sevens with "
+         "--with-super-sevens, insurance-taker with --insurance).")
 @_option("-o", "--output", type=OUTPUT_FILE, default=None,
-              metavar="FILE", help="Write the strategy file to FILE instead of stdout.")
+         metavar="FILE", help="Write the strategy file to FILE instead of stdout.")
 @_option("-q", "--quiet", is_flag=True, help="No line on stderr while it derives.")
 @user_errors
 def strategy_generate(rules_path, overrides, boxes, super_sevens, with_super_sevens, insurance,
@@ -1703,14 +1703,14 @@ def _rules_words(rules_path, overrides, boxes, super_sevens) -> str:
 @strategy.command("indices")
 @rules_options
 @_option("--count", "count_name", default="hi-lo", show_default=True, metavar="NAME|FILE",
-              help="A balanced count system: a shipped one (strategies/counts/) or a file.")
+         help="A balanced count system: a shipped one (strategies/counts/) or a file.")
 @_option("--decks-left", type=FiniteRange(0.5, 8), default=None, metavar="D",
-              help="The depth the plays are valued at, in decks left. Default: half the shoe.")
+         help="The depth the plays are valued at, in decks left. Default: half the shoe.")
 @_option("--name", default=None, metavar="NAME", callback=_a_name,
-              help="The index set's name. Default: COUNT-RULES, e.g. hi-lo-nz1994, and each "
+         help="The index set's name. Default: COUNT-RULES, e.g. hi-lo-nz1994, and each "
                    "--set KEY=VALUE after it (hi-lo-nz1994-decks-2).")
 @_option("-o", "--output", type=OUTPUT_FILE, default=None,
-              metavar="FILE", help="Write the index file to FILE instead of stdout.")
+         metavar="FILE", help="Write the index file to FILE instead of stdout.")
 @_option("-q", "--quiet", is_flag=True, help="No line on stderr while it derives.")
 @user_errors
 def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, decks_left, name,
@@ -1819,16 +1819,16 @@ def _shoe_keys_set(overrides) -> str:
 @cli.command()
 @rules_options
 @_option("--strategy", "strategy_name", default=None, metavar="NAME|FILE",
-              help="Strategy to evaluate: a shipped name or a TOML file. Default: the basic "
-              "strategy derived for the rule set (as `bjsim strategy generate`).")
+         help="Strategy to evaluate: a shipped name or a TOML file. Default: the basic "
+         "strategy derived for the rule set (as `bjsim strategy generate`).")
 @_option("--hands", "by_hand", is_flag=True,
-              help="Instead: the value of each first play (stand, hit, double, split, surrender) "
-              "of every two-card hand against each up card, every later decision at its best "
-              "(as the published tables), the best play and its margin, and the play the "
-              "strategy's chart takes there with its cost.")
+         help="Instead: the value of each first play (stand, hit, double, split, surrender) "
+         "of every two-card hand against each up card, every later decision at its best "
+         "(as the published tables), the best play and its margin, and the play the "
+         "strategy's chart takes there with its cost.")
 @_option("--up", "ups", multiple=True, type=AnyCaseChoice(UP_CHOICES, UP_SHOWN),
-              metavar="CARD", help=f"With --hands: only this dealer up card ({UP_SHOWN}; "
-              "repeatable).")
+         metavar="CARD", help=f"With --hands: only this dealer up card ({UP_SHOWN}; "
+         "repeatable).")
 @output_options(["table", "csv", "json"], "table")
 @_option("-q", "--quiet", is_flag=True, help="No line on stderr while it computes.")
 @user_errors
@@ -1907,68 +1907,68 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
 @strategy_option(default="the baseline rules' basic strategy: the shipped basic (the NZ "
                  "chart) where it is theirs, else the one the exact analyzer derives (cached)")
 @_option("--vary", "vary", multiple=True, metavar="KEY=VALUE[,KEY=VALUE...]",
-              help="A variant: the baseline with these keys changed, e.g. --vary "
-              "dealer_hits_soft_17=true or --vary decks=8,penetration=0.8. Repeatable: each "
-              "occurrence is one variant.")
+         help="A variant: the baseline with these keys changed, e.g. --vary "
+         "dealer_hits_soft_17=true or --vary decks=8,penetration=0.8. Repeatable: each "
+         "occurrence is one variant.")
 @_option("--variant", "variant_files", multiple=True, type=click.Path(dir_okay=False),
-              metavar="FILE", callback=_shipped,
-              help="A variant from a file: a variant file naming its baseline and changes "
-              "(configs/variants/, docs/compare.md; a shipped one also by name, e.g. "
-              "variants/h17) or a whole rule file. Repeatable.")
+         metavar="FILE", callback=_shipped,
+         help="A variant from a file: a variant file naming its baseline and changes "
+         "(configs/variants/, docs/compare.md; a shipped one also by name, e.g. "
+         "variants/h17) or a whole rule file. Repeatable.")
 @_option("--vary-strategy", "vary_strategies", multiple=True, metavar="NAME|FILE",
-              help="A variant with the baseline's rules and another strategy (its price), e.g. "
-              "mimic-dealer. Repeatable.")
+         help="A variant with the baseline's rules and another strategy (its price), e.g. "
+         "mimic-dealer. Repeatable.")
 @_option("--all-variants", is_flag=True,
-              help="Every variant in configs/variants/ (the rule-effect table).")
+         help="Every variant in configs/variants/ (the rule-effect table).")
 @_option("--same-strategy", is_flag=True,
-              help="Play every rule variant with the baseline's strategy. Default: where the "
-              "baseline plays basic, each plays its own rules' basic strategy (the shipped basic "
-              "where the NZ chart is theirs, else the one the exact analyzer derives, cached); "
-              "with --strategy other than basic, the baseline's.")
+         help="Play every rule variant with the baseline's strategy. Default: where the "
+         "baseline plays basic, each plays its own rules' basic strategy (the shipped basic "
+         "where the NZ chart is theirs, else the one the exact analyzer derives, cached); "
+         "with --strategy other than basic, the baseline's.")
 @_option("-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
-              help="Rounds each game plays.")
+         help="Rounds each game plays.")
 @_option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True,
-              help="Random seed (shared by every game).")
+         help="Random seed (shared by every game).")
 @_option("--chunk-rounds", type=COUNT, default=100_000, show_default="100,000",
-              help="Rounds per chunk: every game's chunk i runs in one job (the unit of "
-              "progress, checkpoints and the precision stop).")
+         help="Rounds per chunk: every game's chunk i runs in one job (the unit of "
+         "progress, checkpoints and the precision stop).")
 @_option("--pair-rounds", type=COUNT, default=None,
-              show_default="the shortest multiple of 16 that holds a shoe of every game: 48 for "
-              "the NZ game, more where a game's shoe lasts longer (64 with 8 decks)",
-              help="Rounds per paired block: every game plays block j of a chunk from the same "
-              "fresh shuffle. Smaller pairs more rounds (smaller standard errors of the "
-              "differences) and costs about 1.2 us a block and game beyond its rounds; under a "
-              "cut card a block shorter than a shoe never reaches the cut card, and a block cuts "
-              "its last shoe short (docs/compare.md).")
+         show_default="the shortest multiple of 16 that holds a shoe of every game: 48 for "
+         "the NZ game, more where a game's shoe lasts longer (64 with 8 decks)",
+         help="Rounds per paired block: every game plays block j of a chunk from the same "
+         "fresh shuffle. Smaller pairs more rounds (smaller standard errors of the "
+         "differences) and costs about 1.2 us a block and game beyond its rounds; under a "
+         "cut card a block shorter than a shoe never reaches the cut card, and a block cuts "
+         "its last shoe short (docs/compare.md).")
 @_option("--workers", type=WholeRange(min=1), default=None,
-              help="Threads (with --scheduler local: worker processes), and processes deriving "
-              "the basic strategies not yet cached. Default: every CPU.")
+         help="Threads (with --scheduler local: worker processes), and processes deriving "
+         "the basic strategies not yet cached. Default: every CPU.")
 @_option("--precision", type=FiniteRange(min=0, min_open=True, max=1), default=None,
-              metavar="HALF_WIDTH",
-              help="Play whole chunks until every variant's house-edge difference (the whole "
-              "game's) has a 95% half-width of at most this (a fraction: 0.0005 = ±0.05%), "
-              "capped by --max-rounds; checked from 30 paired blocks and 1,000 rounds on.")
+         metavar="HALF_WIDTH",
+         help="Play whole chunks until every variant's house-edge difference (the whole "
+         "game's) has a 95% half-width of at most this (a fraction: 0.0005 = ±0.05%), "
+         "capped by --max-rounds; checked from 30 paired blocks and 1,000 rounds on.")
 @_option("--max-rounds", type=COUNT, default=1_000_000_000, show_default="1,000,000,000",
-              help="With --precision: the most rounds per game.")
+         help="With --precision: the most rounds per game.")
 @_option("--scheduler", default=None, metavar="local|tcp://HOST:PORT",
-              help="Run the chunks on a Dask cluster (pip install 'bjsim[dask]').")
+         help="Run the chunks on a Dask cluster (pip install 'bjsim[dask]').")
 @_option("--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False), default=None,
-              metavar="FILE", help="Record finished chunks in FILE; refuses an existing FILE "
-              "unless --resume.")
+         metavar="FILE", help="Record finished chunks in FILE; refuses an existing FILE "
+         "unless --resume.")
 @resume_option("With --checkpoint: carry on the comparison there. The options of what it "
                "plays left out (baseline, variants, strategies, rounds, seed, chunk and pair "
                "sizes, precision, max rounds) are the ones kept in FILE; one given that changes "
                "it is refused.")
 @_option("--no-exact", "no_exact", is_flag=True,
-              help="Leave out the exact differences (computed once per game, a few seconds, "
-              "cached).")
+         help="Leave out the exact differences (computed once per game, a few seconds, "
+         "cached).")
 @_option("--plot", "plot_path", type=OutputPath(formats=_plot_formats), default=None,
-              metavar="FILE.png", help="Also draw the differences with their 95% intervals and "
-              "the exact values, as PNG, PDF, SVG, ... by FILE's suffix (needs pip install "
-              "'bjsim[plot]').")
+         metavar="FILE.png", help="Also draw the differences with their 95% intervals and "
+         "the exact values, as PNG, PDF, SVG, ... by FILE's suffix (needs pip install "
+         "'bjsim[plot]').")
 @output_options(["table", "csv", "json", "markdown"], "table")
 @_option("-q", "--quiet", is_flag=True,
-              help="No progress on stderr, nor the lines saying a strategy is derived.")
+         help="No progress on stderr, nor the lines saying a strategy is derived.")
 @click.pass_context
 @user_errors
 def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, vary, variant_files,
@@ -2095,22 +2095,22 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
 @cli.command()
 @rules_options
 @_option("--strategy", "strategy_name", default=None, metavar="NAME|FILE",
-              help="The strategy assessed (every box plays it): a shipped name or a TOML file. "
-              "Default: the basic strategy of the rules: the shipped basic for the NZ rules' "
-              "chart, else the one derived for them (exact analyzer, a few seconds once, then "
-              "cached), as compare's baseline plays.")
+         help="The strategy assessed (every box plays it): a shipped name or a TOML file. "
+         "Default: the basic strategy of the rules: the shipped basic for the NZ rules' "
+         "chart, else the one derived for them (exact analyzer, a few seconds once, then "
+         "cached), as compare's baseline plays.")
 @_option("--choice", "choices", multiple=True, metavar="NAME|FILE",
-              help="A strategy set against --strategy under 'the player's choices'; "
-              "repeatable. Default: every shipped strategy.")
+         help="A strategy set against --strategy under 'the player's choices'; "
+         "repeatable. Default: every shipped strategy.")
 @_option("--variant", "variant_files", multiple=True, metavar="FILE",
-              type=click.Path(dir_okay=False), callback=_shipped,
-              help="A rule variant compared with the rule set (bjsim compare --variant FILE); "
-              "repeatable. Default: every file in configs/variants/.")
+         type=click.Path(dir_okay=False), callback=_shipped,
+         help="A rule variant compared with the rule set (bjsim compare --variant FILE); "
+         "repeatable. Default: every file in configs/variants/.")
 @_option("--no-variants", is_flag=True, help="Leave out the rule-variant comparison (not "
-              "with --variant or --variant-rounds).")
+         "with --variant or --variant-rounds).")
 @_option("--variant-rounds", type=COUNT, default=10_000_000, show_default="10,000,000",
-              help="Rounds each game of the rule-variant comparison plays (the 24 shipped "
-              "games at 10 million each: about 20 s on two cores).")
+         help="Rounds each game of the rule-variant comparison plays (the 24 shipped "
+         "games at 10 million each: about 20 s on two cores).")
 @_option(
     "-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
     help="Rounds of the main run and of each choice's run.",
@@ -2122,36 +2122,36 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     "= ±0.05%), capped by --max-rounds; each choice then plays as many rounds.",
 )
 @_option("--max-rounds", type=COUNT, default=1_000_000_000, show_default="1,000,000,000",
-              help="With --precision: the most rounds to play.")
+         help="With --precision: the most rounds to play.")
 @_option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True,
-              help="Random seed of every run (and of the distribution sample).")
+         help="Random seed of every run (and of the distribution sample).")
 @_option("--chunk-rounds", type=COUNT, default=100_000, show_default="100,000",
-              help="Rounds per chunk: the running house-edge chart has a point per chunk. Part "
-              "of what makes the figures reproducible (as simulate's option).")
+         help="Rounds per chunk: the running house-edge chart has a point per chunk. Part "
+         "of what makes the figures reproducible (as simulate's option).")
 @_option("--sample-rounds", type=COUNT, default=1_000_000, show_default="1,000,000",
-              help="Rounds dealt apart to draw the distribution of the net result per round "
-              "(at most the rounds played).")
+         help="Rounds dealt apart to draw the distribution of the net result per round "
+         "(at most the rounds played).")
 @_option("--workers", type=WholeRange(min=1), default=None,
-              help="Threads playing chunks at once, and processes for the exact analyses of the "
-              "strategies and the variants' basic strategies not yet cached. Default: every CPU. "
-              "Does not change a figure.")
+         help="Threads playing chunks at once, and processes for the exact analyses of the "
+         "strategies and the variants' basic strategies not yet cached. Default: every CPU. "
+         "Does not change a figure.")
 @_option("--count", "count_plan", default=None, metavar="PLAN|FILE",
-              help="Add a card-counting section: this counting plan (bjsim count --list) "
-              "played with the report's rules, strategy and seed.")
+         help="Add a card-counting section: this counting plan (bjsim count --list) "
+         "played with the report's rules, strategy and seed.")
 @_option("--count-rounds", type=COUNT, default=1_000_000, show_default="1,000,000",
-              help="With --count: rounds the counting run (and each penetration) deals.")
+         help="With --count: rounds the counting run (and each penetration) deals.")
 @_option("--count-penetrations", type=PenetrationsType(), default=None,
-              metavar="P,P,...",
-              help="With --count: also a penetration sweep, e.g. 0.60,0.70,0.80,0.90 (bjsim "
-              "count --penetrations).")
+         metavar="P,P,...",
+         help="With --count: also a penetration sweep, e.g. 0.60,0.70,0.80,0.90 (bjsim "
+         "count --penetrations).")
 @_option("-o", "--output", "out_dir", required=True, metavar="DIR",
-              type=OutputPath(folder=True),
-              help="The folder to write (made if missing). An earlier report in it is "
-              "replaced whole once the new one is made; until then it stays as it was. Files "
-              "of your own in it stay.")
+         type=OutputPath(folder=True),
+         help="The folder to write (made if missing). An earlier report in it is "
+         "replaced whole once the new one is made; until then it stays as it was. Files "
+         "of your own in it stay.")
 @_option("-q", "--quiet", is_flag=True,
-              help="No progress bars, nor the lines saying a strategy is derived and which file "
-              "it is in (the manifest names it; the line per step stays on stderr).")
+         help="No progress bars, nor the lines saying a strategy is derived and which file "
+         "it is in (the manifest names it; the line per step stays on stderr).")
 @click.pass_context
 @user_errors
 def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choices,
@@ -2316,50 +2316,50 @@ def _count_list(fmt: str = "table") -> str:
 
 @cli.command()
 @_option("--plan", "plan_name", default="hi-lo-1-12", show_default=True,
-              metavar="NAME|FILE",
-              help="The counting plan: a shipped name (see --list) or a TOML file "
-              "(docs/counting.md): count, deck estimation, index plays, bets by count.")
+         metavar="NAME|FILE",
+         help="The counting plan: a shipped name (see --list) or a TOML file "
+         "(docs/counting.md): count, deck estimation, index plays, bets by count.")
 @rules_options(boxes="The most boxes the table has, 1-7 (the rule-set key 'boxes'; rule 13): "
                "the plan's [boxes] decides how many the counter plays, up to it.")
 @_option("--strategy", "strategy_name", default=None, metavar="NAME|FILE",
-              help="The chart the counter plays where no index play applies (every box). "
-              f"Default: {RULES_BASIC}.")
+         help="The chart the counter plays where no index play applies (every box). "
+         f"Default: {RULES_BASIC}.")
 @_option("-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
-              help="Rounds dealt (watched or played), at each penetration.")
+         help="Rounds dealt (watched or played), at each penetration.")
 @_option("--seed", type=SEED, default=DEFAULT_SEED, show_default=True,
-              help="Random seed (the same for every penetration of a sweep).")
+         help="Random seed (the same for every penetration of a sweep).")
 @_option("--chunk-rounds", type=COUNT, default=DEFAULT_CHUNK_ROUNDS,
-              show_default="1,000,000",
-              help="Rounds per chunk (with the seed, what makes a result reproducible). Each "
-              "chunk starts from a fresh shoe, a wonging counter sitting out: small chunks "
-              "change what it plays.")
+         show_default="1,000,000",
+         help="Rounds per chunk (with the seed, what makes a result reproducible). Each "
+         "chunk starts from a fresh shoe, a wonging counter sitting out: small chunks "
+         "change what it plays.")
 @_option("--workers", type=WholeRange(min=1), default=None,
-              help="Threads playing chunks at once. Default: every CPU. Does not change the "
-              "result.")
+         help="Threads playing chunks at once. Default: every CPU. Does not change the "
+         "result.")
 @_option("--bankroll", type=FiniteRange(min=0, min_open=True, max=1e12), default=None,
-              metavar="UNITS",
-              help="Bankroll for the risk of ruin, in the plan's units (those of its bets and "
-              "table_min), at each penetration of a sweep too. Default: the plan's 'bankroll'.")
+         metavar="UNITS",
+         help="Bankroll for the risk of ruin, in the plan's units (those of its bets and "
+         "table_min), at each penetration of a sweep too. Default: the plan's 'bankroll'.")
 @_option("--penetrations", type=PenetrationsType(), default=None, metavar="P,P,...",
-              help="A penetration sweep: one run per value (same seed), and a table of the "
-              "counter's advantage, SD, SCORE, N0 and risk of ruin by penetration, e.g. "
-              "0.60,0.70,0.80,0.90.")
+         help="A penetration sweep: one run per value (same seed), and a table of the "
+         "counter's advantage, SD, SCORE, N0 and risk of ruin by penetration, e.g. "
+         "0.60,0.70,0.80,0.90.")
 @_option("--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False), default=None,
-              metavar="FILE",
-              help="Record finished chunks in FILE (as simulate's); refuses an existing FILE "
-              "unless --resume. A single run only: not with --penetrations, even one value.")
+         metavar="FILE",
+         help="Record finished chunks in FILE (as simulate's); refuses an existing FILE "
+         "unless --resume. A single run only: not with --penetrations, even one value.")
 @resume_option("With --checkpoint: carry on the run recorded in FILE. The options of the "
                "run left out (--plan, rules, --strategy, --rounds, --seed, --chunk-rounds, "
                "--bankroll) are the ones kept in FILE; one given that changes the run is "
                "refused.")
 @_option("--list", "list_only", is_flag=True,
-              help="List the shipped counting plans and count systems (in --format), and "
-              "stop. Takes no option but --format and --output.")
+         help="List the shipped counting plans and count systems (in --format), and "
+         "stop. Takes no option but --format and --output.")
 @output_options(["table", "json", "csv", "markdown"], "table")
 @_option("-q", "--quiet", is_flag=True,
-              help="No progress bar on stderr, nor the line of the time taken, nor the lines "
-              "saying a strategy is derived and which file it is in (every format still says "
-              "it is derived).")
+         help="No progress bar on stderr, nor the line of the time taken, nor the lines "
+         "saying a strategy is derived and which file it is in (every format still says "
+         "it is derived).")
 @click.pass_context
 @user_errors
 def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_name, rounds,
