@@ -17,7 +17,7 @@ from simulator import layout as L
 from simulator.jit import njit
 from simulator.kernel import rng as R
 from simulator.rules import Rules
-from simulator.strategy import stack_for
+from simulator.strategy import load_strategy, stack_for
 
 NZ = Rules()
 MIMIC = make_strategy()  # hit below 17, stand 17+
@@ -213,6 +213,22 @@ def test_one_box_walk_equals_the_round_loop_random_games():
         assert (walked == looped).all(), (rules, [
             (L.TALLY_NAMES[i], walked[i], looped[i]) for i in np.nonzero(walked != looped)[0]
         ])  # fmt: skip
+
+
+@pytest.mark.parametrize("decks", [1, 6])
+@pytest.mark.parametrize("strategy", ["basic", "basic-super-sevens"])
+def test_a_walked_7_7_moves_its_line_as_the_round_loop_does(decks, strategy):
+    """Under Super Sevens a 7-7 not split is walked on, its line moved by the suits (b, c) and a
+    third seven (d, e) in the walk (``tables.MOVES``); the round loop (a trace) finds the line
+    from the cards. Enough rounds for lines (d) and, with 6 decks, (e): the same tally."""
+    rules = NZ.replace(decks=decks)
+    strat = load_strategy(strategy)
+    walked = _sim(rules, [strat], 1_500_000)
+    looped = K.simulate_chunk(rules.to_params(), stack_for(rules, [strat]), 1_500_000, STATE,
+                              np.zeros(1, np.int8))  # (a trace: the round loop plays every round)
+    assert walked[L.T_SS_D] > 0 and (decks == 1 or walked[L.T_SS_E] > 0)
+    assert (walked == looped).all(), [
+        (L.TALLY_NAMES[i], walked[i], looped[i]) for i in np.nonzero(walked != looped)[0]]
 
 
 def test_boxes_with_the_same_strategy_share_its_states():

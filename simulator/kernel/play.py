@@ -106,8 +106,9 @@ def walk(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at
             if (f & (M.W_EXIT | M.SS77)) != 0 or pos >= stop:
                 break
         if cx is None and (f & M.SS77) != 0:  # 14: 7-7 walked on: (b), or (c) suited, moved
+            mv = wcounts.size - len(M.MOVES)  # (the moves' states, in MOVES' order)
             suited = np.int64((shoe[pos - 3] & 3) == (shoe[pos - 1] & 3))
-            wcounts[np.uint64(wcounts.size - 5 + suited)] += 1
+            wcounts[np.uint64(mv + suited)] += 1
             if (f & M.HIT3) != 0:  # its third card: a seven moves it on to (d), or (e) suited
                 code, pos, end, s0, s1, s2, s3 = take(shoe, None, False, pos, end, s0, s1, s2, s3)
                 s = np.int64(wtrans[np.uint64(s * 10 + value(code) - 1)])
@@ -116,7 +117,7 @@ def walk(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at
                 n += f & M.TERMINAL
                 if (code >> 2) == L.SEVEN_RANK:
                     e = suited & np.int64((code & 3) == (shoe[pos - 4] & 3))
-                    wcounts[np.uint64(wcounts.size - 3 + suited + e)] += 1
+                    wcounts[np.uint64(mv + 2 + suited + e)] += 1
             continue
         if cx is not None and (f & M.DECIDE) != 0:  # the count decides (its visit the card's)
             e = C.said(ci, ctab, rcp, end - pos)
