@@ -280,8 +280,8 @@ def _fresh_shoe_rounds(rng, shoe, rows: int, rules, strategy) -> np.ndarray:
 
 
 def _shuffle(rng, cards, lo: int, hi: int) -> None:
-    """Fisher-Yates steps ``lo..hi - 1`` on each row of ``cards``, in place: its places ``lo..hi
-    - 1`` become a uniform draw, in order, from the cards in places ``lo`` and on."""
+    """Fisher-Yates steps ``lo`` to ``hi - 1`` on each row of ``cards``, in place: those places
+    become a uniform draw, in order, from the row's cards in places ``lo`` and on."""
     r, n = np.arange(len(cards)), cards.shape[1]
     picks = np.arange(lo, hi) + rng.integers(0, n - np.arange(lo, hi), size=(len(cards), hi - lo))
     for i in range(lo, hi):
