@@ -224,17 +224,15 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             ws[R.WS_ROUND_START] = pos
             if cx is not None:  # the counter's bets and boxes, at the count before the deal
                 nbr = C.round_start(ci, ctab, tg, ramp_v, cs, shoe, ws, pos, end, p[L.P_DECKS])
-            for i in range(2 * nbr + 1):  # 1. The deal: a card a box, the up card, a card a box
+            for b in range(nbr):  # 1. The deal: a card a box, the up card, a card a box
+                c1[b], pos, end, s0, s1, s2, s3 = take(shoe, ws, stacked, pos, end, s0, s1, s2, s3)
+            code, pos, end, s0, s1, s2, s3 = take(shoe, ws, stacked, pos, end, s0, s1, s2, s3)
+            uv = value(code)
+            for b in range(nbr):  # the box's state after its two cards and the up card: one read
                 code, pos, end, s0, s1, s2, s3 = take(shoe, ws, stacked, pos, end, s0, s1, s2, s3)
-                if i < nbr:
-                    c1[i] = code
-                elif i == nbr:
-                    uv = value(code)
-                else:  # the box's state after its two cards and the up card: one table read
-                    b = i - nbr - 1
-                    c2[b] = code
-                    st[b] = deal[np.uint64(slot[b] * 1000 + value(np.int64(c1[b])) * 100 + uv * 10
-                                           + value(code) - 111)]
+                c2[b] = code
+                st[b] = deal[np.uint64(slot[b] * 1000 + value(np.int64(c1[b])) * 100 + uv * 10
+                                       + value(code) - 111)]
             if cx is not None:  # the first decisions and insurance, at the count after the deal
                 t = C.decided(ci, cs, C.count_now(ci, ctab, tg, cs, shoe, ws, pos, end))
                 for b in range(nbr):
