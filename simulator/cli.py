@@ -2228,7 +2228,8 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
                 variant_rounds=variant_rounds, out_dir=out_dir, count_plan=count_plan,
                 count_rounds=count_rounds, count_penetrations=count_penetrations,
                 rules_given=given_value(ctx, "rules_path"),
-                variants_given=tuple(given_value(ctx, "variant_files") or ()) or None)
+                variants_given=tuple(given_value(ctx, "variant_files") or ()) or None,
+                rules_description=file_meta.get("description"))
     start = time.perf_counter()
 
     def say(msg: str) -> None:

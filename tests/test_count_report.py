@@ -399,7 +399,7 @@ def _ss_table(data: dict) -> tuple[str, sections.Table, list[str]]:
     i, table = next((i, b) for i, b in enumerate(sec.blocks)
                     if getattr(b, "name", "") == "counting_super_sevens")
     md = render.to_markdown("t", [sec])
-    heads = [md[md.index("**Super Sevens return by"):].splitlines()[2]]
+    heads = [md[md.index("**Super Sevens return to the player by"):].splitlines()[2]]
     for printed in (None, "2026-01-01"):
         page = render.to_html("t", [sec], printed)
         page = page[page.index('id="t-counting_super_sevens"'):]

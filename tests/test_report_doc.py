@@ -269,9 +269,9 @@ def test_z_against_the_full_shoe_figure_says_it_holds_the_cut_card_effect(built)
     tot = wager(data, "total")
     assert tot["z"] is not None and tot["z_caveat"] == CUT_CARD_Z and tot["z_note"] is None
     assert f"z = {fmt(tot['z'], 'z')} (of the house edge, as every z of this report); " \
-        f"{CUT_CARD_Z}." in md
+        "it includes the cut-card effect, which the note under the wagers table sizes." in md
     assert md.count("| z (of the house edge) ~ |") == 2 and "of the return)" not in md
-    assert md.count(f"~ {CUT_CARD_Z}.") == 2  # below the wagers table and the choices table
+    assert md.count(f"~ {CUT_CARD_Z}.") == 1  # below the wagers table; the choices' points to it
     n_z = sum(r["z"] is not None for r in data["choices"])  # (several above 2 read as faults)
     assert n_z > 1 and f"Of {n_z} z-scores, about one in 20 is above 1.96 in size by chance" in md
     assert all(r["z_caveat"] == CUT_CARD_Z for r in data["choices"] if r["z"] is not None)
@@ -286,7 +286,7 @@ def test_z_against_the_full_shoe_figure_says_it_holds_the_cut_card_effect(built)
     assert big["z_note"].startswith("no z: its SE (0.0036%) is below 0.011%")
     shown = copy.deepcopy(data)
     shown["wagers"] = [big if w["wager"] == "total" else w for w in shown["wagers"]]
-    text = sections.summary(shown).blocks[1]
+    text = sections.summary(shown).blocks[2]
     assert "no z (of the house edge): its SE (0.0036%) is below 0.011%, where the cut-card " \
         "effect" in text
     assert any(str(b).startswith("Main game and insurance: no z: its SE")
@@ -295,7 +295,7 @@ def test_z_against_the_full_shoe_figure_says_it_holds_the_cut_card_effect(built)
     for r in shown["rules"]:
         r["value"] = "2" if r["key"] == "boxes" else r["value"]
     assert "(a full shoe every round; each of the 2 boxes valued alone, without the others' " \
-        "cards: docs/exact.md, A5)" in sections.summary(shown).blocks[1]
+        "cards: docs/exact.md, A5)" in sections.summary(shown).blocks[2]
     every = figures._wager("total", "Main game and insurance", "initial wager", -0.00519, "",
                            fig, "basic", rules.replace(shuffle="every-round"))
     assert every["z"] == pytest.approx((-0.00519 + 0.0054) / 0.000036)  # of the house edge
@@ -440,24 +440,36 @@ def test_the_main_games_exact_sd_is_bjsim_exacts_and_the_volatility_names_its_sd
     assert "Main game and insurance: with the exact SD per bet" not in md
 
 
-def test_super_sevens_interval_is_also_given_by_its_exact_sd(built):
-    # Its simulated SD runs low (the text says so): the interval by the exact SD is given too,
-    # where an interval is given (this short run withholds it: too few rounds).
-    import copy
-
-    from simulator.assessment import sections
-
+def test_the_super_sevens_headline_interval_is_by_its_exact_sd(built):
+    """The summary's Super Sevens interval was by the simulated SD, which the wagers text calls
+    too low (a handful of the biggest pays): where an interval is given it is by the exact SD,
+    and says so; the wagers table keeps bjsim simulate's (by the simulated SD) and says both.
+    This short run withholds it (too few rounds): no interval at all."""
     _, data, _ = built
-    said = "Super Sevens: with the exact SD per bet"
-    assert wager(data, "super_sevens")["interval_note"]
-    assert not any(said in str(b) for b in sections.wagers(data).blocks)
-    data = copy.deepcopy(data)
+    said = "Super Sevens: the 95% interval by the exact SD per bet"
     w = wager(data, "super_sevens")
-    w["interval_note"], w["se"] = None, 0.05
-    half = 1.959963984540054 * w["exact_sd_bet"] / math.sqrt(w["bets"])
-    text = [b for b in sections.wagers(data).blocks if said in str(b)]
-    assert text == [f"{said}, the 95% interval would be {100 * w['simulated']:.3f}% ± "
-                    f"{100 * half:.3f}% (the table's, by the simulated SD: ± 9.800%)."]
+    assert w["interval_note"] and w["half_width_exact_sd"] is None
+    assert not any(said in str(b) for b in sections.wagers(data).blocks)
+    # as figures._wagers computes it where the run holds enough bets
+    rules = load_rules()
+    fig, _ = __import__("simulator.exact.compare", fromlist=["x"]).exact_figures(
+        rules, load_strategy("basic"))
+    res = copy.deepcopy(data["simulation"]["basic"])
+    res["results"]["super_sevens"] |= {"interval_note": None, "se": 0.0005,
+                                       "ci95_low": -0.24, "ci95_high": -0.22}
+    ss = figures._wagers(rules, "basic", res, fig, None)[-1]
+    half = 1.959963984540054 * ss["exact_sd_bet"] / math.sqrt(ss["bets"])
+    assert ss["half_width_exact_sd"] == pytest.approx(half, rel=1e-12)
+    shown = copy.deepcopy(data)
+    shown["wagers"] = [ss if x["wager"] == "super_sevens" else x for x in shown["wagers"]]
+    summary = next(b for b in sections.summary(shown).blocks if b.startswith("Super Sevens"))
+    assert (f"simulated {100 * -ss['simulated']:.3f}% ± {100 * half:.3f}% (95%, by the exact SD "
+            f"per bet, {ss['exact_sd_bet']:.2f}: the simulated SD, {ss['sd_bet']:.2f}, rests "
+            "on a handful of the biggest pays and is most often below it)") in summary
+    text = [b for b in sections.wagers(shown).blocks if said in str(b)]
+    assert text == [f"{said}, as the summary gives it, is {100 * ss['simulated']:.3f}% ± "
+                    f"{100 * half:.3f}%; the table's, by the simulated SD, as bjsim simulate "
+                    "prints it: ± 0.098%."]
 
 
 def test_volatility_with_several_boxes_counts_bets_in_rounds():
@@ -667,10 +679,12 @@ def test_a_report_without_super_sevens_says_nothing_of_them(tmp_path, built):
     for phrase in SEVENS_PHRASES:
         assert phrase not in md and phrase not in html and phrase not in csvs, phrase
     # every line of the Markdown naming them is a row of the rules table (rule 14, 'false'),
-    # but the title, which names the choice
+    # but the title and the summary's first sentence, which name the choice
     title, *rest = md.splitlines()
-    assert title.endswith("(with the choice: no Super Sevens wagers are placed)")
-    assert all(line.startswith("| 14.") for line in rest if "Super Sevens" in line)
+    assert title.endswith("(no Super Sevens)")
+    said = "(with the choice: no Super Sevens wagers are placed)."
+    assert all(line.startswith("| 14.") or line.startswith("The game assessed: ")
+               and line.endswith(said) for line in rest if "Super Sevens" in line)
     with_them = (built[0] / "report.md").read_text()
     for phrase in SEVENS_PHRASES:
         assert phrase in with_them, phrase
@@ -682,12 +696,14 @@ def test_a_changed_pay_table_is_named_by_its_pays_and_not_called_published(tmp_p
                  "20_000", "--chunk-rounds", "10_000", "--sample-rounds", "10_000", "--choice",
                  "basic", "--no-variants", "--quiet", "-o", out)
     assert result.exit_code == 0, result.output
-    summary = (out / "report.md").read_text().split("## ")[1]
-    assert "the 500 and 2500 pays of three sevens" in summary and "5000" not in summary
+    md = (out / "report.md").read_text()
+    summary, sevens = md.split("## ")[1], _section(md, "Super Sevens and the 7-7 play")
+    assert "the 500 and 2500 pays of three sevens" in sevens and "5000" not in summary + sevens
     assert "pays 3/50/100/500/2500); no figure is published for them" in summary
-    assert "published for them:" not in summary and "the convention's figure assumes" in summary
-    nz = (built[0] / "report.md").read_text().split("## ")[1]
-    assert "the 500 and 5000 pays of three sevens" in nz and "no figure is published" not in nz
+    assert "published for them:" not in summary and "the convention's figure assumes" in sevens
+    nz = (built[0] / "report.md").read_text()
+    assert "the 500 and 5000 pays of three sevens" in _section(nz, "Super Sevens and the 7-7")
+    assert "no figure is published" not in nz.split("## ")[1]
 
 
 def test_the_super_sevens_range_over_100_bets_holds_its_confidence_exactly():
@@ -794,8 +810,9 @@ def test_sevens_changes_are_of_the_house_edge_as_the_choices_cost():
     keys = [k for k, _, _ in t.columns]
     labels = {k: label for k, label, _ in t.columns}
     # (per initial wager: the same with one box and three; it said "per round")
-    assert labels["main_house_edge_change"] == "main game: house edge change per initial wager"
-    assert labels["combined_1"] == "main game + side bet 1: house edge change"
+    assert labels["main_house_edge_change"] == ("main game: house edge change per initial "
+                                                "wager, pp")
+    assert labels["combined_1"] == "main game + side bet 1: house edge change, pp"
     row = next(r for r in t.rows if r[0] == "hit every 7-7")
     main, combined = row[keys.index("main_house_edge_change")], row[keys.index("combined_1")]
     assert cost > 0 and main == pytest.approx(cost, abs=1e-9)
@@ -805,7 +822,7 @@ def test_sevens_changes_are_of_the_house_edge_as_the_choices_cost():
     assert [fmt(v, "spct3") for v in own[6:]] == ["+0.000%"] * 4  # (no change, not -0)
     # every change column to 3 decimals (the main game's had 4)
     assert {kind for k, _, kind in t.columns if "change" in k or k.startswith("combined")} == {
-        "spct3"}
+        "spp3"}
     assert "combined_house_edge_change_1" in t.csv_header()
     assert "changes are in the house edge" in sec.blocks[0] and "+ means the player loses " \
         "more" in sec.blocks[0]
@@ -878,7 +895,7 @@ def test_a_super_sevens_difference_without_its_interval_is_not_shown_bare(built,
     md = render.to_markdown("t", [section])
     line = next(ln for ln in md.splitlines() if ln.startswith("| decks-4 | decks=4 | 22.320%"))
     assert "-3.122%" not in md and "-3.122%" not in render.to_html("t", [section])
-    assert line.endswith("| 22.320% | - | 25.691% | - | - | - | +2.924% |"), line
+    assert line.endswith("| 22.320% | - | 25.691% | - | - | - | +2.924 pp |"), line
     assert "The simulated difference of decks-4 rests on such a figure" in md
     assert "even opposite in sign" in md and "why no interval" not in md
     output._csv(t, tmp_path / "t.csv")
@@ -1529,7 +1546,8 @@ def test_the_variant_table_of_a_changed_rule_set_names_it_and_its_unchanged_vari
     assert v["rows"][0]["in_rule_set"] and v["rows"][0]["nz_departure"] == [
         "dealer_hits_soft_17=true"]
     assert f"3 variants of {shown}," in v["note"]
-    assert "'corr'" not in v["note"] and "se ratio" not in v["note"] and "x var" in v["note"]
+    assert "'corr'" not in v["note"] and "se ratio" not in v["note"] and "x var" not in v["note"]
+    assert "variance reduction: how many times smaller" in v["note"]
     assert v["document"]["baseline"]["label"] == "nz1994"  # compare's own document, as printed
     md = (out / "report.md").read_text()
     assert "per unit staked: insurance, Super Sevens)" in md and "z = -." not in md
@@ -1693,8 +1711,8 @@ def test_the_summarys_super_sevens_sentence_names_the_two_figures_it_compares(bu
     assert data["sevens"]["published_equals_hit"] and "if every 7-7 is hit" not in line
     pub = next(r for r in data["sevens"]["rows"] if r.get("convention"))
     edge = f"{100 * pub['super_sevens_house_edge']:.3f}%"
-    assert line.count(edge) == 2  # the convention's note, and the comparison: not a third time
-    assert "They " not in line and (". The strategy's own 7-7 play's " in line)
+    assert line.count(edge) == 1  # the convention's note; why they differ: the 7-7 section's
+    assert "They " not in line and "The section Super Sevens and the 7-7 play says why" in line
 
 
 @pytest.mark.parametrize("rounds", [[200_000 * i for i in range(1, 11)],
@@ -1932,8 +1950,11 @@ def test_the_choices_note_on_fixed_charts_only_where_a_chart_key_differs(propose
     assert {r["key"]: r["from"] for r in boxes["rules"]}["boxes"] == "choice"
     assert "| 13 | boxes | 3 | choice |" in md
     assert "differs from the NZ one" not in md and "modified" not in boxes["title"]
-    assert boxes["title"] == ("Mathematical assessment of nz1994 (with the choice: 3 boxes in "
-                              "play each round, all played by the simulation)")
+    assert boxes["title"] == ("Mathematical assessment of New Zealand Gazette 1994 No. 112 "
+                              "blackjack (3 boxes)")
+    assert ("The game assessed: New Zealand Gazette 1994 No. 112 blackjack (rule file "
+            "configs/nz1994.toml) (with the choice: 3 boxes in play each round, all played by "
+            "the simulation).") in md
     assert boxes["rules_label"] == "nz1994 (choices: boxes=3)"
     assert "Rule file configs/nz1994.toml, with the choice boxes=3." in md
     assert boxes["variants"]["baseline"]["variant"] == "nz1994 (choices: boxes=3)"
@@ -1943,7 +1964,7 @@ def test_the_choices_note_on_fixed_charts_only_where_a_chart_key_differs(propose
     assert "of one box" not in caveat and "at 10 million rounds of this table's 3 boxes" in caveat
     sd = wager(boxes, "total")["sd_round"] / 3
     assert f"its SE per initial wager is about {sd:.2f} / sqrt(rounds)" in caveat
-    assert caveat in _section(md, "Summary")
+    assert caveat in _section(md, "Wagers")
 
 
 def test_the_title_names_choices_apart_from_changes():
@@ -1970,29 +1991,53 @@ def test_the_title_says_the_changes_in_the_rules_tables_words():
     assert figures.reader_name("nz1994", Rules(), []) == "nz1994"
 
 
-def test_a_proposed_table_is_titled_in_words_and_its_label_kept_to_reproduce_it(proposed):
-    """The title (report.md, report.html, report.pdf's page margins) read "Mathematical
-    assessment of nz1994 (modified: blackjack_pays=1.2, decks=8, dealer_hits_soft_17=true)":
-    now the changes are in the rules table's words; the label the commands print stays in
+def test_a_proposed_table_is_titled_short_by_its_game_and_its_label_kept_to_reproduce_it(
+        proposed):
+    """The title (report.md, report.html, report.pdf's page foot) ran to about 40 words, every
+    change in words, wrapped the PDF's page foot, and named the rule file's key (nz1994): now it
+    names the game (the rule file's description) and how many rules are changed; the changes
+    are in words in the summary's first sentence, and the label the commands print stays in
     report.json (``rules_label``), the manifest and the variant table, and the commands' --set."""
     out, data = proposed
-    title = ("Mathematical assessment of nz1994, changed: the shoe holds 8 decks of 52 cards "
-             "(416 cards); a player blackjack is paid 6 to 5; the dealer draws on soft 17 and "
-             "stands on hard 17 and on 18 or more")
-    assert data["title"] == title
+    title = ("Mathematical assessment of New Zealand Gazette 1994 No. 112 blackjack, with 3 "
+             "rules changed")
+    assert data["title"] == title and len(title.split()) <= 16 and len(title) <= 100
+    assert "nz1994" not in title and "=" not in title
     label = "nz1994 (modified: blackjack_pays=1.2, decks=8, dealer_hits_soft_17=true)"
     assert data["rules_label"] == label == data["variants"]["baseline"]["variant"]
     md = (out / "report.md").read_text()
     assert md.startswith(f"# {title}\n")
+    words = ("the shoe holds 8 decks of 52 cards (416 cards); a player blackjack is paid 6 to 5; "
+             "the dealer draws on soft 17 and stands on hard 17 and on 18 or more")
+    assert (f"The game assessed: New Zealand Gazette 1994 No. 112 blackjack (rule file "
+            f"configs/nz1994.toml), changed: {words}.") in _section(md, "Summary")
     assert f"| rule set, as bjsim's commands name it | {label} |" in md
     page, shown = (out / "report.html").read_text(), html.escape(title)
     assert f"<title>{shown}</title>" in page and f"<h1>{shown}</h1>" in page
     printed = render.to_html(data["title"], sections.build(data), printed="2026-12-05")
     assert f'@bottom-left {{ content: "{title}"' in printed
-    assert "=" not in title
     for name in ("simulate", "report"):
         assert "--set blackjack_pays=1.2 --set decks=8 --set dealer_hits_soft_17=true" in \
             data["manifest"]["commands"][name]
+
+
+def test_the_title_names_the_game_and_counts_the_changes():
+    nz = figures.game_name("nz1994", "New Zealand Gazette 1994 No. 112 blackjack: 6 decks, "
+                           "no hole card")
+    assert nz == "New Zealand Gazette 1994 No. 112 blackjack"
+    assert figures.game_name("nz1994-8deck", "The NZ 1994 rules with an eight-deck shoe (rule "
+                             "3.1 allows six to eight decks)") == (
+        "The NZ 1994 rules with an eight-deck shoe")
+    assert figures.game_name("mine", None) == "mine"
+    assert figures.game_name("single-deck-h17", "Single deck, H17, double any two, no DAS, "
+                             "peek, resplit to 4 hands, 3 to 2, 60% penetration") == (
+        "single-deck-h17")  # (too long for a title: the name)
+    rules = Rules(decks=8, boxes=3, super_sevens=False)
+    assert figures.report_title(nz, rules, ["decks=8", "boxes=3", "super_sevens=false"]) == (
+        f"Mathematical assessment of {nz}, with 1 rule changed (3 boxes, no Super Sevens)")
+    assert figures.report_title(nz, Rules(), []) == f"Mathematical assessment of {nz}"
+    assert figures.report_title(nz, Rules(super_sevens_bet=2.0), ["super_sevens_bet=2"]) == (
+        f"Mathematical assessment of {nz} (Super Sevens at 2 times the wager)")
 
 
 def test_the_cut_card_caveat_of_several_boxes_goes_by_their_se():
@@ -2100,3 +2145,114 @@ def test_a_report_that_cannot_be_written_exits_1_and_leaves_no_folder_it_made(tm
     (tmp_path / "kept").mkdir()
     assert run("report", "-q", "-o", tmp_path / "kept").exit_code == 130
     assert (tmp_path / "kept").is_dir()  # (there before: kept)
+
+
+def test_every_signed_figure_says_whose_side_it_is_on(built, proposed):
+    """The variant table's "difference", the pay table's "contribution" and the distribution's
+    "net result" were signed with no word of whether + is the player's or the house's: every
+    table with a signed column names it in its title or the column's header."""
+    for _, data in (built[:2], proposed):
+        for t in sections.tables(sections.build(data)):
+            assert not sections.unsigned_columns(t), (t.name, sections.unsigned_columns(t))
+    bare = sections.Table("x", "Results", [("d", "difference", "spp3"), ("n", "net", "num1")],
+                          [[0.01, -2.0]])
+    assert sections.unsigned_columns(bare) == ["difference", "net"]
+
+
+def test_differences_of_percentages_print_as_percentage_points(built, proposed):
+    """The variant and 7-7 tables printed "+0.213%" under a note saying percentage points: a
+    difference of two percentages prints as "+0.213 pp", its header says pp, every such
+    column (the variants', the 7-7 changes, the choices' cost)."""
+    assert fmt(0.00213, "spp3") == "+0.213 pp" and fmt(0.00213, "pp3") == "0.213 pp"
+    for _, data in (built[:2], proposed):
+        tabs = {t.name: t for t in sections.tables(sections.build(data))}
+        for name, keys in (("rule_variants", ("difference", "ci95_low", "ci95_high", "exact")),
+                           ("sevens_plays", ("main_house_edge_change", "combined_1")),
+                           ("player_choices", ("cost",))):
+            cols = {k: (label, kind) for k, label, kind in tabs[name].columns}
+            for k in keys:
+                assert cols[k][1] == "spp3" and cols[k][0].endswith("pp"), (name, k)
+    md = (proposed[0] / "report.md").read_text()
+    row = next(ln for ln in md.splitlines() if ln.startswith("| no-das |"))
+    assert re.search(r"\| [+-]\d\.\d{3} pp \|", row)
+    assert "+0.200 pp takes 0.519% to 0.719%" in md
+
+
+def _sentences(md: str) -> list[str]:
+    """The sentences of a report's paragraphs (not its tables, code or headings)."""
+    text = [ln for ln in md.split("## Reproducibility")[0].splitlines()
+            if ln and not ln.startswith(("|", "#", "```", "!", "*", "**"))]
+    return [x.strip() for ln in text for x in re.split(r"(?<=[.;:])\s+(?=[A-Z~])", ln)]
+
+
+def test_each_long_sentence_is_said_once(built, proposed):
+    """The cut-card caveat was printed three times (the summary, under the wagers and the
+    choices tables) and the 7-7 paragraph twice (the summary, the 7-7 section): each is said
+    once, and pointed to elsewhere."""
+    for out, data in (built[:2], proposed):
+        said = [x for x in _sentences((out / "report.md").read_text()) if len(x) > 120]
+        twice = {x for x in said if said.count(x) > 1}
+        assert not twice, twice
+        md = (out / "report.md").read_text()
+        assert md.count(data["sevens"]["why"]) == 1
+        caveat = wager(data, "total")["z_caveat"]
+        assert md.count(caveat) == 1 and f"~ {caveat}." in _section(md, "Wagers")
+        assert "it includes the cut-card effect, which the note under the wagers table sizes" \
+            in _section(md, "Summary")
+        assert ("~ z includes the cut-card effect, as the note under the wagers table says."
+                in _section(md, "The effect of the player's choices"))
+
+
+JARGON = ("kernel", "stacked mode", "SeedSequence", "spawn_key", "PAR-sheet", "PAR sheet",
+          "x var", "json ", "sd_box_round", "sim_contribution_se", "ss_interval_note")
+
+
+def test_the_report_speaks_plainly_outside_its_manifest(built, proposed):
+    """A regulator's reader did not know "the kernel's stacked mode", "SeedSequence", "the
+    PAR-sheet index" or "x var": plain words in the report, the technical names in the
+    manifest (the appendix) alone."""
+    for out, _ in (built[:2], proposed):
+        md = (out / "report.md").read_text()
+        body, manifest = md.split("## Reproducibility")
+        assert not [w for w in JARGON if w in body], [w for w in JARGON if w in body]
+        assert "distribution sample's random numbers | numpy SeedSequence(" in manifest
+
+
+def test_the_volatility_text_gives_this_tables_own_normal_reach(proposed, built):
+    """A changed table's report said "for the NZ game a normal 95% range over 100 bets would
+    reach +359%": each report gives its own table's figure."""
+    for out, data in (built[:2], proposed):
+        row = next(r for r in data["volatility"] if r["wager"] == "super_sevens"
+                   and r["bets"] == 100)
+        w = wager(data, "super_sevens")
+        reach = row["house_edge"] + 1.959963984540054 * w["exact_sd_bet"] / 10
+        assert row["normal_high_95"] == pytest.approx(reach, rel=1e-12)
+        md = (out / "report.md").read_text()
+        assert (f"here a normal 95% range over 100 bets would reach {100 * reach:+.0f}%, more "
+                "than the casino can win") in _section(md, "Volatility")
+        assert "for the NZ game" not in md
+    assert f"{100 * proposed[1]['volatility'][-4]['normal_high_95']:+.0f}%" != "+359%"
+
+
+def test_several_boxes_name_the_sd_each_table_uses():
+    """With 3 boxes the volatility index said "SD per bet 1.4775" where the wagers table's SD per
+    bet was 1.1169: the volatility names its SD as the SD per round over sqrt(boxes), beside the
+    wagers table's SD per bet, and the wagers text says which the volatility uses."""
+    total = {"wager": "total", "label": "Main game and insurance", "per": "initial wager",
+             "exact": -0.005, "sd_bet": 1.130, "sd_round": 5.32, "bets": 7_000_000,
+             "rounds": 1_000_000}
+    rows = figures._volatility([total], None, boxes=7)
+    text = sections.volatility({"volatility": rows}).blocks[-1]
+    assert ("Main game and insurance (2.0108 a bet: the simulated SD per round, 5.3200, over "
+            "sqrt(7), the boxes in a round; not the wagers table's SD per bet, 1.1300, which "
+            "takes them as independent)") in text
+    assert "SD per bet 2.0108" not in text
+    one = sections.volatility({"volatility": figures._volatility([total], None, boxes=1)})
+    assert "(SD per bet 1.1300, simulated)" in one.blocks[-1]
+    data = {"rules": [{"key": "boxes", "value": "7"}], "wagers": [total]}
+    assert ("With 7 boxes the SD per bet takes each box's bet alone; the boxes share the dealer's "
+            "cards, so the SD per round of the main game, 5.3200, is not sqrt(7) x 1.1300 = "
+            "2.9897, as for independent bets: the volatility section counts the main game's "
+            "bets in rounds, by the SD per round over sqrt(7), 2.0108 a bet, and says so.") == \
+        sections._boxes_sd_text(data).strip()
+    assert sections._boxes_sd_text(data | {"rules": [{"key": "boxes", "value": "1"}]}) == ""

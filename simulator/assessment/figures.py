@@ -94,6 +94,7 @@ class Spec:
     count_penetrations: tuple[float, ...] | None = None
     rules_given: str | None = None
     variants_given: tuple[str, ...] | None = None
+    rules_description: str | None = None
 
 
 Say = Callable[[str], None]
@@ -140,11 +141,18 @@ def shown_name(name: str, overrides) -> str:
 
 
 def reader_name(name: str, rules, overrides) -> str:
-    """A rule set's name with the command line's changes in the words of the rules table (its
-    ``in words`` column), in the table's order, the choices (`CHOICE_KEYS`) apart, as the
-    report's title gives it: ``nz1994, changed: the shoe holds 8 decks of 52 cards (416
-    cards) (with the choice: 3 boxes in play each round, all played by the simulation)``.
-    `shown_name` is the label every command prints."""
+    """A rule set's name with the command line's changes in the words of the rules table
+    (`changes_words`): ``nz1994, changed: the shoe holds 8 decks of 52 cards (416 cards) (with
+    the choice: 3 boxes in play each round, all played by the simulation)``. `shown_name` is
+    the label every command prints."""
+    return name + changes_words(rules, overrides)
+
+
+def changes_words(rules, overrides) -> str:
+    """The command line's changes in the words of the rules table (its ``in words`` column),
+    in the table's order, the choices (`CHOICE_KEYS`) apart: ``, changed: the shoe holds 8
+    decks of 52 cards (416 cards) (with the choice: 3 boxes in play each round, all played by
+    the simulation)``, as the summary gives them after the game; empty without changes."""
     keys = {o.split("=", 1)[0].strip() for o in overrides}
 
     def said(choice: bool) -> list[str]:
@@ -152,9 +160,43 @@ def reader_name(name: str, rules, overrides) -> str:
                 if k.name in keys and (k.source == "choice") == choice]
 
     changed, chosen = said(False), said(True)
-    return (name + (f", changed: {'; '.join(changed)}" if changed else "")
+    return ((f", changed: {'; '.join(changed)}" if changed else "")
             + (f" (with the choice{'s' if len(chosen) > 1 else ''}: {'; '.join(chosen)})"
                if chosen else ""))
+
+
+GAME_WORDS = 60  # the longest rule-file description taken as the game's name (`game_name`)
+
+
+def game_name(name: str, description: str | None) -> str:
+    """The game a rule file describes, as the report's title names it: its ``[meta]``
+    description up to a colon or a bracket (``New Zealand Gazette 1994 No. 112 blackjack``),
+    where that is at most `GAME_WORDS` characters; else the rule set's name."""
+    head = (description or "").split(":", 1)[0].split(" (", 1)[0].strip().rstrip(".")
+    return head if head and len(head) <= GAME_WORDS else name
+
+
+def report_title(game: str, rules, overrides) -> str:
+    """The report's title: the game, and how many of its rules the command line changes, each
+    change in words in the summary and the rules section (`reader_name`), with the choices
+    (`CHOICE_KEYS`) that differ briefly: ``Mathematical assessment of New Zealand Gazette 1994
+    No. 112 blackjack, with 3 rules changed (3 boxes)``; short enough for the page foot."""
+    keys = list(dict.fromkeys(o.split("=", 1)[0].strip() for o in overrides))
+    changed = [k for k in keys if k not in CHOICE_KEYS]
+    chosen = [_choice_words(k, rules) for k in keys if k in CHOICE_KEYS]
+    n = len(changed)
+    return (f"Mathematical assessment of {game}"
+            + (f", with {n} rule{'s' if n > 1 else ''} changed" if n else "")
+            + (f" ({', '.join(chosen)})" if chosen else ""))
+
+
+def _choice_words(key: str, rules) -> str:
+    """A choice (`CHOICE_KEYS`) in two or three words, for the title."""
+    if key == "boxes":
+        return f"{rules.boxes} box{'es' if rules.boxes > 1 else ''}"
+    if key == "super_sevens":
+        return "Super Sevens bet" if rules.super_sevens else "no Super Sevens"
+    return f"Super Sevens at {rules.super_sevens_bet:g} times the wager"
 
 
 def _in_line(words: str) -> str:
@@ -345,7 +387,8 @@ def _wagers(rules, name, res, fig, ins, caveat: str | None = None) -> list[dict]
                fig["ev"], "The main game's and the insurance's return added, per initial wager "
                f"(rules 8-12); {main_how}.", s["total"], name, rules, caveat),
         _wager("main", "Main game (even money included)", "initial wager", fig["main_ev"],
-               f"Rules 8, 10-12 and 8.3; {main_how}.", s["main"], name, rules, caveat),
+               "Rules 8, 10-12 and 8.3; by the same analysis as the row above.", s["main"],
+               name, rules, caveat),
     ]
     for w in out:
         w["bets"] = s["box_rounds"]  # one initial wager a box-round
@@ -376,9 +419,13 @@ def _wagers(rules, name, res, fig, ins, caveat: str | None = None) -> list[dict]
             "at once: 14.4), its third card, suits included "
             "(docs/exact.md step 8), with the strategy's 7-7 play.", s["super_sevens"], name,
             rules, caveat))
-        # its SD is exact too (a few big pays make the simulated one rough: 14.15 against 17.14)
-        out[-1]["exact_sd_bet"] = fig["super_sevens"]["sd_bet"]
-        out[-1]["rounds"] = s["rounds"]
+        # its SD is exact too (a few big pays make the simulated one rough: 14.15 against 17.14),
+        # so the summary's 95% interval is by the exact SD (the table's stays simulate's)
+        w = out[-1]
+        w["exact_sd_bet"] = fig["super_sevens"]["sd_bet"]
+        w["rounds"] = s["rounds"]
+        w["half_width_exact_sd"] = (Z95 * w["exact_sd_bet"] / math.sqrt(w["bets"])
+                                    if w["bets"] and not w["interval_note"] else None)
     return out
 
 
@@ -449,7 +496,8 @@ def _drawn_range(lines: dict, n: int) -> dict:
     each confidence: quantiles of ``SS_DRAWS`` sets of ``n`` bets drawn (seed 1994) from the
     exact line chances (each tail's chance within about 0.07 percentage points at 95%). A few
     big pays decide it, so the normal approximation fails there (for the NZ game its 95% range
-    over 100 bets reached +359%, more than the casino can win)."""
+    over 100 bets reached +359%, more than the casino can win: the volatility table's
+    ``normal_high_95``)."""
     p = np.array([v["probability"] for v in lines.values()])
     pays = np.array([v["pays"] for v in lines.values()], np.float64)
     counts = np.random.default_rng(1994).multinomial(n, p / p.sum(), size=SS_DRAWS)
@@ -521,7 +569,8 @@ def _volatility(wagers: list[dict], ss_lines: dict | None = None, boxes: int = 1
                 row[f"low_{round(100 * c)}"] = edge - half
                 row[f"high_{round(100 * c)}"] = edge + half
                 row[f"vi_{round(100 * c)}"] = z * row["sd_range"]
-            if w["wager"] == "super_sevens":
+            if w["wager"] == "super_sevens":  # (the normal one kept, to say why not)
+                row["normal_high_95"] = row["high_95"]
                 row |= _drawn_range(ss_lines, n)
             rows.append(row)
     return rows
@@ -733,11 +782,11 @@ def _distribution(rules, strat, spec, summary, n) -> dict:
         "run_mean_se": None if summary["total"]["se"] is None else
         summary["total"]["se"] * summary["boxes"],
         "run_sd": summary["total"]["sd_round"],
-        "source": f"{n:,} rounds dealt by the kernel's stacked mode (the simulation's own game) "
-                  f"from shoes shuffled with SeedSequence({spec.seed}, "
-                  f"spawn_key=({SAMPLE_STREAM},)), "
-                  "a stream apart from the run's chunks: the run's tally keeps sums and sums of "
-                  "squares, not a histogram. Its mean and SD are shown beside the run's."}}
+        "source": f"{n:,} rounds dealt apart by the simulation's own game code from shuffled "
+                  f"full shoes, with random numbers of their own from the seed {spec.seed}, "
+                  "apart from the main run's (the manifest names the stream): the run's tally "
+                  "keeps sums and sums of squares, not a histogram. Its mean and SD are shown "
+                  "beside the run's."}}
     ss = summary["super_sevens"]
     if ss["bets"]:
         lines = ss["lines"]
@@ -807,11 +856,12 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
                      "(docs/compare.md), which deals other cards than the main run, so its "
                      "simulated house edge differs from the summary's by chance (as a rule within "
                      "their 95% intervals); each variant's difference is from this row. "
-                     f"{pairing} Difference: the variant's house edge "
-                     "minus this rule set's, in percentage points of house edge (+0.200% takes "
-                     "0.519% to 0.719%), with the 95% interval of the paired difference; "
-                     "x var: how many times smaller its variance is than that of two "
-                     "independent runs; exact: the exact analyzer's figure and difference (a "
+                     f"{pairing} House edge difference: the variant's house edge "
+                     "minus this rule set's, in percentage points (pp) of house edge (+0.200 pp "
+                     "takes 0.519% to 0.719%; + is worse for the player), with the 95% interval "
+                     "of the paired difference; variance reduction: how many times smaller its "
+                     "variance is than that of two unpaired runs; exact: the exact analyzer's "
+                     "figure and difference (a "
                      "full shoe every round; scope 'cut-card': the decks, penetration or "
                      "shuffle differ with a cut card, so the simulated difference also holds the "
                      "change of the cut-card effect; scope 'none': only the penetration, the "
@@ -847,7 +897,8 @@ def _few_blocks_text(blocks: int) -> str:
     from simulator.compare import _few_blocks
 
     few = _few_blocks(blocks)
-    return "" if few is None else f" No difference has an interval ('-'): {few}."
+    return "" if few is None else (" No difference has an interval ('-'): "
+                                   f"{few.replace('x var', 'variance reduction')}.")
 
 
 def _variant_row(game: dict) -> dict:
@@ -1038,6 +1089,8 @@ def _manifest(spec: Spec, names: list[str], played: int, seconds: float) -> dict
         "seed": spec.seed, "rounds": spec.rounds, "rounds_played": played,
         "precision": spec.precision, "chunk_rounds": spec.chunk_rounds,
         "sample_rounds": sample_size(spec, played), "sample_rounds_asked": spec.sample_rounds,
+        "sample_stream": f"numpy SeedSequence({spec.seed}, spawn_key=({SAMPLE_STREAM},)), dealt "
+                         "by the kernel's stacked mode",
         "variant_files": [_shown_path(f) for f in _variant_files(spec)],
         "variant_sha256": [_sha256(f) for f in _variant_files(spec)],
         "variant_rounds": None if spec.variants == () else spec.variant_rounds,
@@ -1124,8 +1177,12 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
     caveat = table_caveat(rules, summary["total"]["sd_round"])
     wagers = _wagers(rules, shown, main_res, fig, ins, caveat)
     label = run.rules_source(spec.rules_file, spec.rules_name, ())["rules_name"]
+    game = game_name(label, spec.rules_description)
     data = {
-        "title": "Mathematical assessment of " + reader_name(label, rules, spec.overrides),
+        "title": report_title(game, rules, spec.overrides),
+        "game": game,  # (the rule file's description, else its name: `game_name`)
+        # the command line's changes in the rules table's words ("" without): the summary's
+        "changes_in_words": changes_words(rules, spec.overrides),
         "rules_label": shown_name(label, spec.overrides),  # (as the commands name the rules)
         "strategy": shown,
         "strategy_derived": _derived(spec),

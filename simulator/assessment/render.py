@@ -26,19 +26,23 @@ nav ol { columns: 2; } .missing { color: #a33; }
 @page { size: A4; margin: 15mm 12mm 17mm; }
 @media print { body { max-width: none; margin: 0; font-size: 11px; }
                h2 { break-after: avoid; } caption { break-after: avoid; }
-               tr, figure, pre { break-inside: avoid; }
+               tr, figure { break-inside: avoid; }
+               thead { display: table-header-group; break-after: avoid; }
+               tbody tr:nth-child(-n+3) { break-before: avoid; }
+               pre { orphans: 3; widows: 3; }
                table { font-size: 8px; width: 100%; } th, td { padding: .15em .3em; }
                .wide { overflow: visible; } }
 """
 
 # The printed report's margins (report.pdf): its title, the date it was printed, page x of y.
 PRINT_CSS = """
-@page {{ @bottom-left {{ content: "{title}"; font-size: 8px; color: #555; }}
+@page {{ @bottom-left {{ content: "{title}"; font-size: 8px; color: #555; width: 68%;
+                        white-space: nowrap; }}
         @bottom-right {{ content: "printed {date}, page " counter(page) " of " counter(pages);
-                         font-size: 8px; color: #555; white-space: nowrap; }} }}
+                         font-size: 8px; color: #555; width: 32%; white-space: nowrap; }} }}
 """
 
-NUMERIC = ("int", "pct", "spct", "num", "prob", "odds", "z", "freq")
+NUMERIC = ("int", "pct", "spct", "spp", "pp", "num", "prob", "odds", "z", "freq")
 
 
 def _is_num(kind: str) -> bool:
@@ -48,6 +52,17 @@ def _is_num(kind: str) -> bool:
 def _css_string(text: str) -> str:
     """``text`` inside a CSS string's quotes."""
     return text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+
+
+FOOT_CHARS = 100  # the longest title the page foot holds on one line, beside the page number
+
+
+def _foot(title: str) -> str:
+    """The title as the printed page's foot gives it: whole up to `FOOT_CHARS`, else cut at a
+    word and marked, so that the foot stays one line (a margin box does not clip)."""
+    if len(title) <= FOOT_CHARS:
+        return title
+    return title[: FOOT_CHARS - 1].rsplit(" ", 1)[0].rstrip(",;:") + "\u2026"
 
 
 def _html_table(t: Table, printing: bool = False) -> str:
@@ -100,7 +115,7 @@ def to_html(title: str, sections: list[Section], printed: str | None = None) -> 
     date and page numbers in the margins and each CSV named rather than linked."""
     e = html.escape
     printing = printed is not None
-    css = CSS + (PRINT_CSS.format(title=_css_string(title).replace("<", "\\3C "),
+    css = CSS + (PRINT_CSS.format(title=_css_string(_foot(title)).replace("<", "\\3C "),
                                   date=_css_string(printed)) if printing else "")
     nav = "".join(f'<li><a href="#{s.id}">{e(s.title)}</a></li>' for s in sections)
     parts = [f'<section id="{s.id}"><h2>{e(s.title)}</h2>'

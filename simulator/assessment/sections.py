@@ -105,6 +105,10 @@ def fmt(value, kind: str) -> str:
         return f"{100 * value:.{int(kind[3:] or 4)}f}%"
     if kind.startswith("spct"):
         return f"{100 * value:+.{int(kind[4:] or 4)}f}%"
+    if kind.startswith("spp"):  # a difference of two percentages: percentage points
+        return f"{100 * value:+.{int(kind[3:] or 4)}f} pp"
+    if kind.startswith("pp"):  # the SE of such a difference
+        return f"{100 * value:.{int(kind[2:] or 4)}f} pp"
     if kind == "z":
         return f"{value:+.2f}"
     if kind.startswith("num"):
@@ -118,12 +122,32 @@ def fmt(value, kind: str) -> str:
     raise ValueError(f"format {kind!r} is not known")
 
 
+# Words that say which side a signed figure is of: every table with one names it (its title or
+# the column's header).
+SIGN_WORDS = ("house edge", "return to the player", "player's", "casino's", "counter's")
+
+
+def unsigned_columns(t: Table) -> list[str]:
+    """The columns of ``t`` (as shown) holding a signed figure (+/- printed, or a value below
+    0) whose side, the player's or the house's, neither the title nor the header names."""
+    columns, rows = t.shown()
+    out = []
+    for i, (_, label, kind) in enumerate(columns):
+        signed = kind.startswith(("spct", "spp", "z")) or (
+            kind.startswith(("num", "pct")) and any(
+                isinstance(r[i], int | float) and r[i] < 0 for r in rows))
+        if signed and not any(w in f"{t.title} {label}".lower() for w in SIGN_WORDS):
+            out.append(label)
+    return out
+
+
 def _exact_sd_interval(w: dict) -> str:
-    """A wager's 95% interval by its exact SD, beside the table's by the simulated one."""
-    half = Z95 * w["exact_sd_bet"] / w["bets"] ** 0.5
-    return (f"{w['label']}: with the exact SD per bet, the 95% interval would be "
-            f"{fmt(w['simulated'], 'pct3')} ± {fmt(half, 'pct3')} (the table's, by the simulated "
-            f"SD: ± {fmt(Z95 * w['se'], 'pct3')}).")
+    """Super Sevens' 95% interval by its exact SD (the summary's), beside the table's by the
+    simulated one (bjsim simulate's)."""
+    return (f"{w['label']}: the 95% interval by the exact SD per bet, as the summary gives it, "
+            f"is {fmt(w['simulated'], 'pct3')} ± {fmt(w['half_width_exact_sd'], 'pct3')}; the "
+            f"table's, by the simulated SD, as bjsim simulate prints it: ± "
+            f"{fmt(Z95 * w['se'], 'pct3')}.")
 
 
 def _chart(data: dict, name: str, caption: str) -> Chart:
@@ -156,7 +180,9 @@ def _plus_minus(w: dict, digits: int) -> str:
 def summary(data: dict) -> Section:
     tot = _wager(data, "total")
     man = data["manifest"]
-    text = [f"Strategy played: {_strategy_shown(data)}; {man['rounds_played']:,} simulated "
+    text = [f"The game assessed: {data.get('game') or data['rules_label']} (rule file "
+            f"{man['rules_file']}){data.get('changes_in_words') or ''}.",
+            f"Strategy played: {_strategy_shown(data)}; {man['rounds_played']:,} simulated "
             f"rounds, seed {man['seed']}, chunks of {man['chunk_rounds']:,} rounds (bjsim "
             f"{man['bjsim']}): bjsim simulate with the same seed and --chunk-rounds "
             f"{man['chunk_rounds']:,} plays the same rounds" + (
@@ -175,7 +201,8 @@ def summary(data: dict) -> Section:
                     f"no z (of the house edge): {tot['z_note'].removeprefix('no z: ')}"
                     if tot.get("z_note") else
                     f"{_z_text(tot['z'])} (of the house edge, as every z of this report)"
-                    + (f"; {tot['z_caveat']}" if tot.get("z_caveat") else "")) + ".")
+                    + ("; it includes the cut-card effect, which the note under the wagers "
+                       "table sizes" if tot.get("z_caveat") else "")) + ".")
     if data.get("against_nz"):
         text.append(against_nz_text(data["against_nz"]))
     ss = _wager(data, "super_sevens")
@@ -185,11 +212,16 @@ def summary(data: dict) -> Section:
         text.append(
             f"Super Sevens house edge, per unit staked: exact {fmt(-ss['exact'], 'pct3')} with "
             f"the strategy's own 7-7 play; simulated {fmt(-ss['simulated'], 'pct3')}"
-            f"{_plus_minus(ss, 3)}. "
+            + (_plus_minus(ss, 3) if not ss.get("half_width_exact_sd") else
+               f" ± {fmt(ss['half_width_exact_sd'], 'pct3')} (95%, by the exact SD per bet, "
+               f"{fmt(ss['exact_sd_bet'], 'num2')}: the simulated SD, "
+               f"{fmt(ss['sd_bet'], 'num2')}, rests on a handful of the biggest pays and is "
+               "most often below it)") + ". "
             # hitting every 7-7 is named only where it is not the convention's figure (a peek)
             + (f"It is {fmt(hit['super_sevens_house_edge'], 'pct3')} if every 7-7 is hit. "
                if hit and not data["sevens"]["published_equals_hit"] else "")
-            + sentence(data["sevens"]["convention_note"]) + ". " + data["sevens"]["why"])
+            + sentence(data["sevens"]["convention_note"]) + ". The section Super Sevens and "
+            "the 7-7 play says why the two figures differ.")
     return Section("summary", "Summary", text)
 
 
@@ -225,7 +257,8 @@ def against_nz_text(a: dict) -> str:
         text += (f" Super Sevens, per unit staked, with that strategy's 7-7 play: "
                  f"{fmt(a['nz_super_sevens_house_edge'], 'pct3')} in the NZ game, "
                  f"{fmt(a['super_sevens_house_edge'], 'pct3')} here "
-                 f"({fmt(a['super_sevens_difference'], 'spct3')}).")
+                 f"({fmt(a['super_sevens_difference'], 'spp3').removesuffix(' pp')} "
+                 "percentage points of house edge).")
     return text
 
 
@@ -234,10 +267,12 @@ def _z_column(rows: list[dict], label: str) -> str:
     return label + (f" {CUT_CARD_MARK}" if any(r.get("z_caveat") for r in rows) else "")
 
 
-def _z_notes(rows: list[dict], name: str) -> list[str]:
-    """What the z column's `CUT_CARD_MARK` means, and each z withheld for the cut card, why."""
-    out = [f"{CUT_CARD_MARK} {c}." for c in dict.fromkeys(r["z_caveat"] for r in rows
-                                                        if r.get("z_caveat"))]
+def _z_notes(rows: list[dict], name: str, said: tuple = ()) -> list[str]:
+    """What the z column's `CUT_CARD_MARK` means, and each z withheld for the cut card, why; a
+    caveat already ``said`` (under the wagers table) is pointed to, not said again."""
+    out = [f"{CUT_CARD_MARK} {c}." if c not in said else
+           f"{CUT_CARD_MARK} z includes the cut-card effect, as the note under the wagers table "
+           "says." for c in dict.fromkeys(r["z_caveat"] for r in rows if r.get("z_caveat"))]
     return out + [f"{r[name]}: {r['z_note']}." for r in rows if r.get("z_note")]
 
 
@@ -297,21 +332,21 @@ def wagers(data: dict) -> Section:
         "+ where the simulated house edge is higher. SD per bet is per initial wager "
         f"(main game) or per unit staked (insurance{', Super Sevens' if ss else ''}); SD per "
         "round sums every box of a round. SD per bet (exact): bjsim exact's, from a full shoe "
-        "every round: for the main game with insurance its SD per initial wager (json "
-        "sd_box_round; split rounds' SD approximated, docs/exact.md A3), which is also the main "
+        "every round: for the main game with insurance its SD per initial wager (split "
+        "rounds' SD approximated, docs/exact.md A3), which is also the main "
         "game's alone where the strategy takes no insurance"
         + ("; for Super Sevens its SD per unit staked, whose simulated one rests on a handful "
            "of its biggest pays and is far from the exact one (most often below it) until the run "
            "holds many of them" if ss else "")
         + ". The exact analyzer gives none for insurance alone, or for the main game alone "
         "where insurance is taken ('-'). The volatility table uses the simulated SD"
-        + (" but for Super Sevens (below)." if ss else "."), t,
+        + (" but for Super Sevens (below)." if ss else ".") + _boxes_sd_text(data), t,
         *_z_notes(data["wagers"], "label"), "How each exact figure is derived:"]
     blocks += [f"{w['label']}: {w['derivation']}" for w in data["wagers"]]
     blocks += [f"{w['label']}: no 95% interval and no z: {w['interval_note']}."
                for w in data["wagers"] if w["interval_note"]]
-    blocks += [_exact_sd_interval(w) for w in data["wagers"] if w["wager"] == "super_sevens"
-               and w.get("exact_sd_bet") and w.get("bets") and w["se"] and not w["interval_note"]]
+    blocks += [_exact_sd_interval(w) for w in data["wagers"] if w.get("half_width_exact_sd")
+               and w["se"]]
     pw = data["main_per_unit_wagered"]
     blocks.append(f"Main game return {PER_UNIT_WAGERED}: {fmt(pw['mean'], 'spct3')} (95% CI "
                   f"{fmt(pw['ci95_low'], 'spct3')} to {fmt(pw['ci95_high'], 'spct3')}); "
@@ -324,6 +359,21 @@ def wagers(data: dict) -> Section:
                          "The simulated house edge after each chunk of the run (chunks in "
                          "index order), its 95% confidence band, and the exact figure."))
     return Section("wagers", "Wagers: exact and simulated return", blocks)
+
+
+def _boxes_sd_text(data: dict) -> str:
+    """The wagers table's word, with several boxes, on its SD per bet against the SD per round
+    the volatility section ranges the main game by; empty with one box."""
+    boxes = int(next((r["value"] for r in data.get("rules", []) if r["key"] == "boxes"), 1))
+    tot = _wager(data, "total")
+    if boxes <= 1 or not tot or not tot.get("sd_round"):
+        return ""
+    return (f" With {boxes} boxes the SD per bet takes each box's bet alone; the boxes share the "
+            f"dealer's cards, so the SD per round of the main game, {fmt(tot['sd_round'], 'num4')}"
+            f", is not sqrt({boxes}) x {fmt(tot['sd_bet'], 'num4')} = "
+            f"{fmt(tot['sd_bet'] * boxes ** 0.5, 'num4')}, as for independent bets: the volatility "
+            f"section counts the main game's bets in rounds, by the SD per round over sqrt("
+            f"{boxes}), {fmt(tot['sd_round'] / boxes ** 0.5, 'num4')} a bet, and says so.")
 
 
 def even_money_text(em: dict) -> str:
@@ -355,9 +405,10 @@ def pay_table(data: dict) -> Section | None:
             ("combinations", "combinations", "int"), ("of", "of", "int"),
             ("probability", "probability", "prob"), ("one_in", "1 in", "odds"),
             ("pays", "pays", "int"),
-            ("contribution", "contribution", "spct"), ("count", "simulated count", "int"),
+            ("contribution", "contribution to the player's return", "spct"),
+            ("count", "simulated count", "int"),
             ("freq", "simulated frequency", "prob"), ("freq_se", "SE", "prob"),
-            ("sim_contribution", "simulated contribution", "spct")]
+            ("sim_contribution", "simulated contribution to the player's return", "spct")]
     t = Table("super_sevens_pay_table", "Super Sevens pay table (rule 14), per bet", cols,
               [[(r | {"one_in": _one_in(r["probability"])}).get(c) for c, _, _ in cols]
                for r in rows])
@@ -371,7 +422,7 @@ def pay_table(data: dict) -> Section | None:
         "in how many makes the line). Contribution = probability x pays (a loss pays -1). "
         f"Their sum, the return, is {fmt(total, 'spct')}. The simulated frequency comes with "
         "its binomial standard error (SE), as bjsim simulate gives it; the simulated "
-        "contribution's SE is |pays| x that SE (json sim_contribution_se)"
+        "contribution's SE is |pays| x that SE"
         + (f"; a line of fewer than {MIN_WINS} deals in the run has none ('-'): the normal "
            "approximation does not hold" if no_se else "") + ".", t])
 
@@ -384,8 +435,8 @@ def frequencies(data: dict) -> Section:
     d = data["distribution"]
     m = d["main"]
     n = max(m["rounds"], 1)
-    dist = Table("distribution", "Net result per round (main game + insurance)", [
-        ("value", "net result, initial wagers", "num1"), ("count", "rounds", "int"),
+    dist = Table("distribution", "The player's net result per round (main game + insurance)", [
+        ("value", "player's net result, initial wagers", "num1"), ("count", "rounds", "int"),
         ("probability", "probability", "prob"), ("one_in", "1 in", "odds")],
         [[v, c, c / n, _one_in(c / n)] for v, c in zip(m["values"], m["counts"], strict=True)])
     blocks = [
@@ -414,8 +465,8 @@ def frequencies(data: dict) -> Section:
 def _gain_text(gain, se, kind: str) -> str:
     """A counter's gain with its SE and what kind of SE it is, or `NO_INTERVAL` without one."""
     if se is None:
-        return f"{fmt(gain, 'spct3')} ({NO_INTERVAL})"
-    return f"{fmt(gain, 'spct3')} (SE {fmt(se, 'pct3')}, {kind})"
+        return f"{fmt(gain, 'spp3')} ({NO_INTERVAL})"
+    return f"{fmt(gain, 'spp3')} (SE {fmt(se, 'pct3').removesuffix('%')} pp, {kind})"
 
 
 def _strategy_shown(data: dict) -> str:
@@ -439,6 +490,21 @@ def _per_bet(rows: list[dict]) -> str:
         if label not in labels:
             labels.append(label)
     return "; ".join(f"per {per}: {', '.join(labels)}" for per, labels in groups.items())
+
+
+def _vi_sd(r: dict) -> str:
+    """The SD a wager's volatility index and range use, named as the wagers table names its SDs:
+    with one box (or Super Sevens) the SD per bet; with several boxes the SD per round over the
+    root of the bets in a round, which is not the wagers table's SD per bet (that takes the
+    boxes' bets as independent)."""
+    if r.get("sd_round") is None:
+        return f"SD per bet {fmt(r['sd_range'], 'num4')}, {r['sd_source']}"
+    per = r["bets_per_round"]
+    root = f"sqrt({per:g})" if float(per).is_integer() else f"sqrt({fmt(per, 'num3')})"
+    what = "boxes" if r["wager"] in ("total", "main") else "insurance bets"
+    return (f"{fmt(r['sd_range'], 'num4')} a bet: the {r['sd_source']} SD per round, "
+            f"{fmt(r['sd_round'], 'num4')}, over {root}, the {what} in a round; not the wagers "
+            f"table's SD per bet, {fmt(r['sd_bet'], 'num4')}, which takes them as independent")
 
 
 def _boxes_text(rows: list[dict], sevens: bool) -> str:
@@ -483,8 +549,7 @@ def volatility(data: dict) -> Section:
     for r in data["volatility"]:
         if r["wager"] not in seen:
             seen.add(r["wager"])
-            vi.append(f"{r['label']} (SD per bet {fmt(r['sd_range'], 'num4')}, {r['sd_source']}"
-                      f"{'' if r.get('sd_round') is None else ', from the SD per round'}): "
+            vi.append(f"{r['label']} ({_vi_sd(r)}): "
                       + ", ".join(f"{fmt(r[f'vi_{round(100 * c)}'], 'num3')} at "
                                   f"{round(100 * c)}%" for c in CONFIDENCES))
     ss = _has_sevens(data["volatility"])
@@ -499,12 +564,24 @@ def volatility(data: dict) -> Section:
            "pays" if ss else "")
         + "; the volatility index below names the SD each wager's range uses."
         + (" Super Sevens' result is a handful of large pays, far from normal even over "
-           "100,000 bets (for the NZ game a normal 95% range over 100 bets would reach +359%, "
-           "more than the casino can win): its low and high are the central range of 400,000 "
+           f"100,000 bets ({_normal_reach(data['volatility'])}): its low and high are the "
+           "central range of 400,000 "
            "sets of N bets drawn from its exact line chances (seed 1994; each tail's chance "
-           "within about 0.07 percentage points at 95%), and its VI is given only as the "
-           "PAR-sheet index." if ss else ""),
+           "within about 0.07 percentage points at 95%), and its VI only for comparison with "
+           "other games' volatility indexes." if ss else ""),
         t, "Volatility index: " + "; ".join(vi) + "."])
+
+
+def _normal_reach(rows: list[dict]) -> str:
+    """How far this table's normal 95% range of Super Sevens over the fewest bets would reach
+    (its own figure, not the NZ game's), and that it is more than the casino can win."""
+    r = min((r for r in rows if r["wager"] == "super_sevens" and r.get("normal_high_95")
+             is not None), key=lambda r: r["bets"], default=None)
+    if r is None:
+        return "a normal range would not hold"
+    return (f"here a normal 95% range over {r['bets']:,} bets would reach "
+            f"{100 * r['normal_high_95']:+.0f}%"
+            + (", more than the casino can win" if r["normal_high_95"] > 1 else ""))
 
 
 def sevens(data: dict) -> Section | None:
@@ -516,9 +593,9 @@ def sevens(data: dict) -> Section | None:
             ("super_sevens_house_edge", "Super Sevens house edge (exact)", "pct3"),
             ("simulated", "simulated", "pct3"), ("se", "SE", "pct3"),
             ("simulated_by", "simulated with", "text"),
-            ("main_house_edge_change", "main game: house edge change per initial wager",
-             "spct3")]
-    cols += [(f"combined_{b}", f"main game + side bet {b}: house edge change", "spct3")
+            ("main_house_edge_change", "main game: house edge change per initial wager, pp",
+             "spp3")]
+    cols += [(f"combined_{b}", f"main game + side bet {b}: house edge change, pp", "spp3")
              for b in bets]
     rows = []
     for r in s["rows"]:
@@ -529,8 +606,9 @@ def sevens(data: dict) -> Section | None:
               | {f"combined_{b}": f"combined_house_edge_change_{b}" for b in bets})
     return Section("sevens", "Super Sevens and the 7-7 play", [
         "With a Super Sevens bet up, the Super Sevens house edge depends on how 7-7 is played. "
-        "The changes are in the house edge, against the strategy's own 7-7 play: + means the "
-        "player loses more, as the cost in the player's choices below. They are per round, as a "
+        "The changes are in the house edge, in percentage points (pp), against the strategy's "
+        "own 7-7 play: + means the player loses more, as the cost in the player's choices "
+        "below. They are per round, as a "
         "share of the main wager: the main game's alone, and with a side bet of "
         f"{', '.join(bets[:-1])} or {bets[-1]} times the main wager, the main game's change + "
         "side bet x the Super Sevens change. Split: a 7 dealt to a split 7 is split again as "
@@ -545,7 +623,7 @@ def choices(data: dict) -> Section:
             ("simulated", "simulated", "pct3"), ("se", "SE", "pct3"),
             ("ci95_low", "95% CI low", "pct3"), ("ci95_high", "95% CI high", "pct3"),
             ("z", _z_column(data["choices"], "z (of the house edge)"), "z"),
-            ("cost", "cost against " + data["strategy"], "spct3")]
+            ("cost", f"cost against {data['strategy']}: house edge change, pp", "spp3")]
     if ss:
         cols += [("ss_exact", "Super Sevens (exact)", "pct3"),
                  ("ss_simulated", "Super Sevens (simulated)", "pct3"), ("ss_se", "SE", "pct3"),
@@ -568,10 +646,13 @@ def choices(data: dict) -> Section:
         "edge, the main game's (with insurance, per initial wager)"
         + (" and Super Sevens' (per unit staked)" if ss else "")
         + ", with its standard error and 95% confidence interval. Cost: how much the exact "
-        "house edge rises against the report's strategy."
+        "house edge rises against the report's strategy, in percentage points (pp; + the "
+        "player loses more)."
         + (" The 7-7 question is in the section above." if ss else "")
         + (f" {data['choices_note']}" if data["choices_note"] else ""), t,
-        *_z_notes(data["choices"], "strategy"), *many]
+        *_z_notes(data["choices"], "strategy",
+                  tuple(w["z_caveat"] for w in data.get("wagers", [])
+                        if w.get("z_caveat"))), *many]
         + ([f"Super Sevens simulated with no SE or interval ('-'): {'; '.join(withheld)}."]
            if withheld else []))
 
@@ -583,9 +664,10 @@ def variants(data: dict) -> Section:
     cols = [("variant", "variant", "text"), ("changes", "changes", "text"),
             ("house_edge", "house edge", "pct3"), ("house_edge_half_width", "95% ±", "pct3"),
             ("exact_house_edge", "house edge (exact)", "pct3"),
-            ("difference", "difference", "spct3"),
-            ("ci95_low", "95% CI low", "spct3"), ("ci95_high", "95% CI high", "spct3"),
-            ("variance_reduction", "x var", "num1"), ("exact", "exact difference", "spct3"),
+            ("difference", "house edge difference, pp", "spp3"),
+            ("ci95_low", "95% CI low, pp", "spp3"), ("ci95_high", "95% CI high, pp", "spp3"),
+            ("variance_reduction", "variance reduction (times)", "num1"),
+            ("exact", "exact house edge difference, pp", "spp3"),
             ("exact_scope", "exact scope", "text"), ("z", "z (of the house edge)", "z"),
             ("strategy", "strategy", "text")]
     t = Table("rule_variants", "The effect of each rule variant on the house edge (the first "
@@ -600,11 +682,13 @@ def variants(data: dict) -> Section:
              if r.get("ss_house_edge") is not None and r.get("ss_touched", True)]
     if len(games) > 1:
         scols = [("variant", "variant", "text"), ("changes", "changes", "text"),
-                 ("ss_house_edge", "SS house edge", "pct3"), ("ss_half_width", "95% ±", "pct3"),
-                 ("ss_exact_house_edge", "SS house edge (exact)", "pct3"),
-                 ("ss_difference", "difference", "spct3"), ("ss_ci95_low", "95% CI low", "spct3"),
-                 ("ss_ci95_high", "95% CI high", "spct3"),
-                 ("ss_exact", "exact difference", "spct3"),
+                 ("ss_house_edge", "Super Sevens house edge", "pct3"),
+                 ("ss_half_width", "95% ±", "pct3"),
+                 ("ss_exact_house_edge", "Super Sevens house edge (exact)", "pct3"),
+                 ("ss_difference", "Super Sevens house edge difference, pp", "spp3"),
+                 ("ss_ci95_low", "95% CI low, pp", "spp3"),
+                 ("ss_ci95_high", "95% CI high, pp", "spp3"),
+                 ("ss_exact", "exact Super Sevens house edge difference, pp", "spp3"),
                  ("ss_interval_note", "why no interval", CSV_ONLY)]
         withheld = sum(r["ss_half_width"] is None for r in games)
         hidden = [r["variant"] for r in games if _ss_difference_withheld(r)]
@@ -621,8 +705,8 @@ def variants(data: dict) -> Section:
                "own or this rule set's) or on too few paired blocks, so it has no interval and "
                "is not shown either ('-'): from a handful of big pays it can lie far from the "
                "exact difference, even opposite in sign. The exact difference stands; "
-               "csv/rule_variants_super_sevens.csv and report.json keep the simulated one with "
-               "why it has no interval (ss_interval_note)." if hidden else ""),
+               "the CSV file of the table and report.json keep the simulated one with why it "
+               "has no interval." if hidden else ""),
             Table("rule_variants_super_sevens", "The effect of each rule variant on the Super "
                   "Sevens house edge", scols,
                   [[Withheld(r[c]) if c == "ss_difference" and _ss_difference_withheld(r)
@@ -674,7 +758,8 @@ def counting(data: dict) -> Section | None:
                "per unit of initial main bet and Super Sevens bet, Super Sevens included"),
               ("total_bet", ADVANTAGE_NAMES["total_bet"]),
               ("total_bet_with_super_sevens", ADVANTAGE_NAMES["total_bet_with_super_sevens"]))
-    cols = [("advantage", "advantage", "text"), ("mean", "mean", "spct3"), ("se", "SE", "pct3"),
+    cols = [("advantage", "advantage", "text"), ("mean", "mean (+: the player's gain)", "spct3"),
+            ("se", "SE", "pct3"),
             ("ci95_low", "95% CI low", "spct3"), ("ci95_high", "95% CI high", "spct3")]
     rows = [[label] + [adv[k][c] for c, _, _ in cols[1:]] for k, label in labels]
     if f.get("insures") is not False:  # (part of the first row's result; not in the third's)
@@ -744,7 +829,7 @@ def counting(data: dict) -> Section | None:
                            ("per_round_watched", "round watched"))]))
     bcols = [("label", kind, "text"), ("rounds", "rounds", "int"),
              ("frequency", "frequency", "freq"), ("played_share", "played", "pct1"),
-             ("flat_advantage", "flat advantage", "spct2"),
+             ("flat_advantage", "player's flat advantage", "spct2"),
              ("flat_se", "flat advantage SE", "pct2"),
              ("average_bet", "counter's average bet", "num2"),
              ("counter_advantage", "counter's advantage", "spct2"),
@@ -752,14 +837,16 @@ def counting(data: dict) -> Section | None:
     blocks += [f"By the {kind} at the round's start (the ends hold every count beyond them; "
                "each SE the main game's, from the rounds' sums: a round's boxes share the "
                f"dealer's cards). {sentence(NO_SE)}.",
-               Table("counting_by_count", f"Frequency and advantage by {kind}", bcols,
+               Table("counting_by_count", f"Frequency and the player's advantage by {kind}",
+                     bcols,
                      [[b[k] for k, _, _ in bcols] for b in f["by_count"]])]
     ss = f["super_sevens"]
     if f["super_sevens_by_count"]:
         out = _ss_columns_out(f)
         scols = [(k, label, CSV_ONLY if k in out else kind) for k, label, kind in (
-            ("label", kind, "text"), ("bets", "bets", "int"), ("return", "simulated", "spct2"),
-            ("se", "SE (sample)", "pct2"), ("exact", "exact", "spct2"),
+            ("label", kind, "text"), ("bets", "bets", "int"),
+            ("return", "simulated return to the player", "spct2"),
+            ("se", "SE (sample)", "pct2"), ("exact", "exact return to the player", "spct2"),
             ("exact_se", "SE (exact SD)", "pct2"),
             ("z_house_edge", "z (of the house edge)", "z"),
             ("favourable_share", "rounds favourable", "pct1"),
@@ -793,7 +880,8 @@ def counting(data: dict) -> Section | None:
             + (" Left out of the table, holding no value at any count: "
                + "; ".join(f"{cols} ({why})" for why, cols in _by_reason(out).items())
                + ". The CSV keeps every column." if out else ""),
-            Table("counting_super_sevens", f"Super Sevens return by {kind}", scols,
+            Table("counting_super_sevens", f"Super Sevens return to the player by {kind}",
+                  scols,
                   [[b[k] for k, _, _ in scols]
                    for b in f["super_sevens_by_count"]],
                   {"return": "simulated_return", "exact": "exact_return",
@@ -803,8 +891,8 @@ def counting(data: dict) -> Section | None:
                  ("se", "advantage SE", "pct3"),
                  ("advantage_with_super_sevens", "with Super Sevens", "spct3"),
                  ("flat_advantage", "flat", "spct3"),
-                 ("gain_over_flat", "gain", "spct3"),
-                 ("gain_over_flat_se", "gain SE (paired)", "pct3"),
+                 ("gain_over_flat", "gain over flat, pp", "spp3"),
+                 ("gain_over_flat_se", "gain SE (paired), pp", "pp3"),
                  ("sd_round", "SD per round", "num3"),
                  ("win_per_100", "win per 100 rounds", "num2"),
                  ("win_per_100_se", "win per 100 rounds SE", "num2"),
@@ -896,6 +984,8 @@ def manifest(data: dict) -> Section:
              ["distribution sample (rounds)", m["sample_rounds"]],
              ["distribution sample asked (--sample-rounds, at most the rounds played)",
               m["sample_rounds_asked"]],
+             *([["distribution sample's random numbers", m["sample_stream"]]]
+               if m.get("sample_stream") else []),
              ["rule variants (files)", ", ".join(m["variant_files"]) or "none"],
              *[[f"rule variant {f} SHA-256", h] for f, h in zip(
                  m["variant_files"], m.get("variant_sha256") or [], strict=False)],

@@ -1,0 +1,75 @@
+"""report.pdf's pages (headless Chromium, read back with poppler's pdftotext): a table keeps its
+header with its first rows, a long command list breaks rather than leaving a page half blank,
+and the page foot is one line. Skipped, saying why, without Chromium or pdftotext (.ci/run
+installs both)."""
+
+import os
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from simulator.assessment import chromium, render, sections
+
+NEEDS_PRINTING = pytest.mark.skipif(
+    (chromium.find() is None or shutil.which("pdftotext") is None)
+    and not os.environ.get("BJSIM_NEED_CHROMIUM"),
+    reason="headless Chromium or pdftotext not installed (apt-get install chromium "
+           "poppler-utils; .ci/run installs them)")
+
+
+def printed(tmp_path, blocks, title="Title") -> list[str]:
+    """The text of each page of ``blocks`` printed as report.pdf is."""
+    page, pdf = tmp_path / "print.html", tmp_path / "print.pdf"
+    page.write_text(render.to_html(title, [sections.Section("s", "S", blocks)],
+                                   printed="2026-12-05"), encoding="utf-8")
+    res = chromium.print_pdf(page, pdf)
+    assert pdf.is_file(), res.stderr[-2000:]
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    return text.split("\f")[:-1]
+
+
+@NEEDS_PRINTING
+def test_a_table_keeps_its_header_with_its_first_rows(tmp_path):
+    """A page of the review's report ended on a table's header row, its rows on the next; here
+    150 tables of 12 rows, each after a paragraph of another length, so that some header lands
+    at a page's foot (7 did under the old style): each is printed with at least 3 rows."""
+    blocks = []
+    for k in range(150):
+        blocks.append("Filler words here " * (3 + (37 * k) % 61))
+        blocks.append(sections.Table(f"t{k}", f"Table T{k}Z", [("a", f"HDR{k}Z", "text"),
+                                                                ("b", "b", "int")],
+                                     [[f"ROW{k}x{i}Z", 5] for i in range(12)]))
+    pages = printed(tmp_path, blocks)
+    short = []
+    for k in range(150):
+        at = next(i for i, t in enumerate(pages) if f"T{k}Z" in t)
+        rows = len(re.findall(rf"ROW{k}x\d+Z", pages[at]))
+        if f"HDR{k}Z" not in pages[at] or rows < 3:
+            short.append((k, at + 1, rows))
+    assert not short, short
+
+
+@NEEDS_PRINTING
+def test_a_long_command_list_breaks_rather_than_leaving_a_page_half_blank(tmp_path):
+    """The manifest's list of commands moved whole to the next page (pre kept unbroken), leaving
+    the page before half blank: it starts where it stands and runs on."""
+    lines = "\n".join(f"bjsim simulate --strategy s{i} --rounds 1000 LINE{i}Z" for i in range(80))
+    pages = printed(tmp_path, ["Filler words here " * 400, sections.Code(lines)])
+    assert "LINE0Z" in pages[0] and "LINE79Z" in pages[-1]
+
+
+@NEEDS_PRINTING
+def test_the_page_foot_is_one_line(tmp_path):
+    """A title of 40 words wrapped the page foot onto several lines, into the page number: the
+    foot holds the title on one line (cut at a word where it must be), then the date and page."""
+    title = " ".join(["Mathematical assessment of a table with a very long title"] * 5)
+    pages = printed(tmp_path, ["Some words."], title=title)
+    lines = [ln for ln in pages[0].splitlines() if ln.strip()]
+    assert lines[-1].split()[:4] == ["Mathematical", "assessment", "of", "a"]
+    assert lines[-1].rstrip().endswith("printed 2026-12-05, page 1 of 1")
+    assert "Some words." in lines[-2]  # (nothing of the foot above its line)
+    assert render._foot(title).endswith("\u2026") and len(render._foot(title)) <= 100
+    assert render._foot("A short title") == "A short title"
