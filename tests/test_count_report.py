@@ -117,6 +117,12 @@ def test_score_n0_and_ruin_have_bjsim_counts_95_intervals(fake_engine):
     (["--count", "nope"], "unknown counting plan 'nope'"),
     (["--count-rounds", "1000"], "only with --count PLAN"),
     (["--count-penetrations", "0.6"], "only with --count PLAN"),
+    (["--bankroll", "500"], "only with --count PLAN"),
+    (["--count", "hi-lo-1-12", "--bankroll", "0"], "--bankroll"),
+    (["--count", "hi-lo-1-12", "--bankroll", "nan"],
+     "'--bankroll': 'nan' is not a number in the range 0<x<=1e+12."),
+    (["--count", "hi-lo-1-12", "--bankroll", "2e12"],
+     "'--bankroll': 2000000000000.0 is not in the range"),
     (["--count", "sevens-super-sevens", "--no-super-sevens"],
      "--count sevens-super-sevens: it bets Super Sevens"),
     (["--count", "hi-lo-1-12", "--count-penetrations", "0.6,2"], "--count-penetrations"),
@@ -126,6 +132,44 @@ def test_score_n0_and_ruin_have_bjsim_counts_95_intervals(fake_engine):
 def test_report_count_errors_are_one_line_before_any_run(args, words, tmp_path, fake_engine):
     line = is_one_line_error(invoke("report", *args, "-o", tmp_path / "r"))
     assert words in line and not fake_engine
+
+
+def test_the_report_takes_bjsim_counts_bankroll(monkeypatch, fake_engine):
+    """--bankroll, as bjsim count's: without it a plan with no bankroll (hi-lo-flat) showed no
+    risk of ruin in the report, whatever the user wanted. The section's figures are count's
+    with the same --bankroll, for the single run and the sweep, and the manifest's commands
+    give it (count's, and the one that rebuilds the report)."""
+    from simulator import assessment
+    from tests.test_counting_report import MAIN_ROUNDS
+
+    install_fake_engine(monkeypatch, MAIN_ROUNDS)  # (no Super Sevens bets: a risk of ruin)
+    asked = []
+
+    def compute(spec, say, quiet=False):
+        asked.append(spec)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(assessment, "compute", compute)
+    out = invoke("report", "--count", "hi-lo-flat", "--bankroll", "250", "-q", "-o", "r")
+    assert out.exit_code == 130 and asked[0].count_bankroll == 250
+    spec = figures.Spec(Rules(), seed=5, chunk_rounds=2000, count_plan="hi-lo-flat",
+                        count_rounds=8000, count_penetrations=(0.6, 0.9), count_bankroll=250)
+    data = figures.counting_figures(spec, print, True)
+    f = data["figures"]
+    assert f["bankroll"] == 250 and f["plan"]["bankroll"] is None
+    assert f["per_round_played"]["risk_of_ruin"] is not None
+    assert {r["bankroll"] for r in data["sweep"]} == {250}
+    commands = figures._argv(spec, 10_000)
+    for key in ("count", "count_sweep", "report"):
+        words = shlex.split(commands[key])
+        assert words[words.index("--bankroll") + 1] == "250", key
+    single = json.loads(invoke(*shlex.split(commands["count"])[1:], "-q").stdout)
+    sweep = json.loads(invoke(*shlex.split(commands["count_sweep"])[1:], "-q").stdout)
+    assert single["results"] == f and sweep["sweep"] == data["sweep"]
+    assert "bankroll" not in figures._argv(figures.Spec(Rules(), count_plan="hi-lo-flat"),
+                                           10)["count"]
+    md = render.to_markdown("t", [sections.counting({"strategy": "basic", "counting": data})])
+    assert "risk of ruin (250 units)" in md
 
 
 def test_a_report_with_a_counting_section_has_bjsim_counts_figures(tmp_path):

@@ -905,6 +905,8 @@ def manifest(data: dict) -> Section:
              ["counting (rounds a run)", m.get("count_rounds")],
              ["counting penetrations", ", ".join(f"{p:g}" for p in m.get("count_penetrations")
                                                  or ()) or "none"],
+             *([["counting bankroll (--bankroll, units)", f"{m['count_bankroll']:,g}"]]
+               if m.get("count_bankroll") is not None else []),
              ["platform", f"{m['platform']} ({m['machine']})"],
              ["Python, numpy, numba", f"{m['python']}, {m['numpy']}, {m['numba']}"]]
     t = Table("manifest", "Reproducibility manifest", [("item", "item", "text"),
