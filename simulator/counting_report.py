@@ -77,6 +77,11 @@ def _ratio(a, b):
 MOVED_TOGETHER = "conservative (the Super Sevens pays move the mean and SD together)"
 # The risk of ruin (the diffusion formula) needs near-normal round results; with Super Sevens in
 # the nets it is withheld: the pays add to the variance, never to a round's loss.
+# SCORE and N0 where the mean net per round is not above 0 (``no_edge_note``): null, not 0 and
+# not a number of rounds, in every format.
+NO_EDGE = ("not applicable without an edge (the mean net per round is not above 0): SCORE, the "
+           "win per 100 rounds of optimal bets, and N0, the rounds for the win to reach one SD, "
+           "assume the counter wins")
 RUIN_WITHHELD = ("not given where the counter bets Super Sevens: its pays (up to thousands to 1) "
                  "make a round's net far from normal, and the diffusion formula exp(-2 m B / "
                  "s^2) would count their variance as risk, though they only ever win")
@@ -92,7 +97,8 @@ def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
     (`_few_counter_wins`); the figures stand without them and ``interval_note`` says why.
     ``moved``: the nets hold Super Sevens results, so SCORE's and N0's SEs and intervals are
     conservative (`MOVED_TOGETHER`, ``score_n0_ruin_note``) and the risk of ruin is not given
-    (`RUIN_WITHHELD`, ``risk_of_ruin_note``)."""
+    (`RUIN_WITHHELD`, ``risk_of_ruin_note``). Without an edge SCORE and N0 are None
+    (`NO_EDGE`, ``no_edge_note``); their intervals stand where the mean's reaches an edge."""
     mean, sd = _mean_sd(net, sq, n, float(L.UNIT))
     ok = mean is not None and sd is not None and sd > 0
     se = sd / math.sqrt(n) if ok and few is None else None
@@ -106,6 +112,7 @@ def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
         "the results have no spread (SD 0)",
         "score": counting.score(mean, sd) if ok else None,
         "n0": counting.n0(mean, sd) if ok else None,
+        "no_edge_note": NO_EDGE if ok and mean <= 0 else None,
         "risk_of_ruin": (counting.risk_of_ruin(mean, sd, bankroll)
                          if ok and bankroll is not None and not moved else None),
         "risk_of_ruin_note": RUIN_WITHHELD if moved and bankroll is not None else None,
@@ -117,13 +124,14 @@ def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
     out["risk_of_ruin_se"] = (2 * bankroll * out["risk_of_ruin"] * se / sd**2
                               if edge and out["risk_of_ruin"] is not None else None)
     # 95% intervals, with or without an edge: each figure is monotone in the mean, so the
-    # mean's interval carried through it, which stays in the figure's range (SCORE 0 and ruin 1
-    # where the mean is at most 0, N0 without a bound: None).
+    # mean's interval carried through it, which stays in the figure's range (where the
+    # interval reaches no edge SCORE's low end 0, ruin's high end 1, N0 without a bound: None;
+    # an interval with no edge in it gives SCORE and N0 none).
     ci = se is not None
     low, high = (mean - Z95 * se, mean + Z95 * se) if ci else (None, None)
     ruin = ci and out["risk_of_ruin"] is not None
     out |= {
-        "score_ci95_low": counting.score(low, sd) if ci else None,
+        "score_ci95_low": (counting.score(low, sd) or 0.0) if ci and high > 0 else None,
         "score_ci95_high": counting.score(high, sd) if ci else None,
         "n0_ci95_low": counting.n0(high, sd) if ci else None,
         "n0_ci95_high": counting.n0(low, sd) if ci else None,
@@ -686,6 +694,7 @@ def sweep_rows(runs) -> list[dict]:
                      "risk_of_ruin_ci95_high": p["risk_of_ruin_ci95_high"],
                      "per_round_interval_note": p["interval_note"],
                      "score_n0_ruin_note": p["score_n0_ruin_note"],
+                     "no_edge_note": p["no_edge_note"],
                      "risk_of_ruin_note": p["risk_of_ruin_note"],
                      "super_sevens_favourable_share": f["super_sevens"]["favourable_share"]})
     return rows
@@ -719,14 +728,17 @@ def _pm95(x, se, d: int = 2) -> str:
     return _num(x, d) if se is None or x is None else f"{_num(x, d)} ± {_num(Z95 * se, d)}"
 
 
-def _span(x, low, high, d: int = 2, fmt=None) -> str:
+NOT_APPLICABLE = "n/a"  # SCORE and N0 without an edge (`NO_EDGE`)
+
+
+def _span(x, low, high, d: int = 2, fmt=None, none: str = "-") -> str:
     """``x (low to high)``: a figure with its 95% interval (``high`` None: no bound); ``x``
-    alone without an interval."""
+    alone without an interval; ``none`` for an ``x`` of None (`NOT_APPLICABLE`: no edge)."""
     fmt = fmt or (lambda v: _num(v, d))
-    if x is None and low is not None:  # (N0 of no edge, its interval reaching an edge)
-        return f"no bound ({fmt(low)} to no bound)"
+    if x is None and low is not None:  # (no edge, its interval reaching one)
+        return f"{none} ({fmt(low)} to {'no bound' if high is None else fmt(high)})"
     if x is None or low is None:
-        return fmt(x) if x is not None else "-"
+        return fmt(x) if x is not None else none
     return f"{fmt(x)} ({fmt(low)} to {'no bound' if high is None else fmt(high)})"
 
 
@@ -849,19 +861,32 @@ def _round_rows(f: dict) -> list[list[str]]:
         p = f[key]
         out.append([label, _num(p["rounds"]), _num(p["mean"], 4), _num(p["se"], 4),
                     _num(p["sd"], 3), _pm95(p["win_per_100"], p["win_per_100_se"], 2),
-                    _span(p["score"], p["score_ci95_low"], p["score_ci95_high"], 1),
-                    _span(p["n0"], p["n0_ci95_low"], p["n0_ci95_high"], 0),
+                    _span(p["score"], p["score_ci95_low"], p["score_ci95_high"], 1,
+                          none=_no_edge(p)),
+                    _span(p["n0"], p["n0_ci95_low"], p["n0_ci95_high"], 0, none=_no_edge(p)),
                     _span(p["risk_of_ruin"], p["risk_of_ruin_ci95_low"],
                           p["risk_of_ruin_ci95_high"], fmt=sig3)])
     return out
 
 
+def _no_edge(p: dict) -> str:
+    """How SCORE and N0 of None are shown: `NOT_APPLICABLE` without an edge, else ``-``."""
+    return NOT_APPLICABLE if p.get("no_edge_note") else "-"
+
+
+def no_edge_line(notes) -> list[str]:
+    """The line saying SCORE and N0 are n/a, where any of ``notes`` (``no_edge_note``) is."""
+    return ([f"SCORE and N0: {NOT_APPLICABLE}, {NO_EDGE}."] if any(notes) else [])
+
+
 def _round_notes(p: dict) -> list[str]:
-    """The lines under the net per round's table: why it has no SE or intervals, if so."""
+    """The lines under the net per round's table: why it has no SE or intervals, if so; that
+    SCORE and N0 do not apply, without an edge."""
+    edge = ["", *no_edge_line([p.get("no_edge_note")])] if p.get("no_edge_note") else []
     if p.get("interval_note"):
         return ["", "No SE of the mean and no interval for the win per 100 rounds, SCORE, N0 "
-                f"or the risk of ruin: {p['interval_note']}."]
-    out = []
+                f"or the risk of ruin: {p['interval_note']}.", *edge]
+    out = edge
     if p.get("score_n0_ruin_note"):
         out += ["", f"The intervals of SCORE and N0 are {p['score_n0_ruin_note']}: the mean's "
                 "interval carried through each with the SD held fixed."]
@@ -1145,8 +1170,9 @@ def _sweep_cells(r: dict) -> list[str]:
             _pct(r["flat_advantage"]),
             _gain95(r["gain_over_flat"], r["gain_over_flat_se"]),
             _num(r["sd_round"], 3), _pm95(r["win_per_100"], r["win_per_100_se"], 2),
-            _span(r["score"], r.get("score_ci95_low"), r.get("score_ci95_high"), 1),
-            _span(r["n0"], r.get("n0_ci95_low"), r.get("n0_ci95_high"), 0),
+            _span(r["score"], r.get("score_ci95_low"), r.get("score_ci95_high"), 1,
+                  none=_no_edge(r)),
+            _span(r["n0"], r.get("n0_ci95_low"), r.get("n0_ci95_high"), 0, none=_no_edge(r)),
             _span(r.get("risk_of_ruin"), r.get("risk_of_ruin_ci95_low"),
                   r.get("risk_of_ruin_ci95_high"), fmt=sig3),
             _pct(r["super_sevens_favourable_share"], 2, sign=False)]
@@ -1198,6 +1224,7 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
             "positive return (- with the side bet off)."]
     if any(r.get("score_n0_ruin_note") for r in rows):
         out += [f"SCORE and N0 intervals are {MOVED_TOGETHER} where given."]
+    out += no_edge_line(r.get("no_edge_note") for r in rows)
     if any(r.get("risk_of_ruin_note") for r in rows):
         out += [f"The risk of ruin is {RUIN_WITHHELD}."]
     out += [f"At penetration {r['penetration']:.2f}: no interval for the win per 100 rounds, "

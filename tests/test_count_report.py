@@ -3,6 +3,7 @@ rules, strategy and seed, rendered in every format; end to end once the engine c
 
 from __future__ import annotations
 
+import csv
 import json
 import shlex
 
@@ -488,3 +489,29 @@ def test_the_super_sevens_table_keeps_every_column_that_can_hold_a_value():
             assert label in head, (label, head)
     assert "Left out of the table" not in text
     assert all(kind != sections.CSV_ONLY for _, _, kind in table.columns)
+
+
+def test_the_report_shows_score_and_n0_as_not_applicable_without_an_edge(tmp_path):
+    """SCORE read 0.0 in the report for a losing counter: n/a now, N0 too, empty in the CSV,
+    with a sentence saying why; in the penetration table too."""
+    from simulator import counting_report as CR
+    from simulator.assessment.output import _csv
+    from simulator.plans import load_plan
+    from tests.test_counting_report import MAIN_ROUNDS, tally_of
+
+    losing = [r | {"net": -abs(r["net"])} if "net" in r else r for r in MAIN_ROUNDS]
+    f = CR.figures(tally_of(losing * 20), load_plan("hi-lo-1-12"), Rules())
+    data = {"strategy": "basic", "counting": {"plan": "hi-lo-1-12", "figures": f,
+                                              "sweep": CR.sweep_rows([(0.75, f)])}}
+    sec = sections.counting(data)
+    md = render.to_markdown("t", [sec])
+    assert md.count("SCORE and N0: n/a") == 2 and CR.NO_EDGE in md
+    for name in ("counting_per_round", "counting_penetration"):
+        table = next(b for b in sec.blocks if getattr(b, "name", "") == name)
+        keys = [k for k, _, _ in table.columns]
+        shown = [sections.fmt(v, kind) for v, (_, _, kind) in zip(table.rows[0], table.columns,
+                                                                  strict=True)]
+        assert shown[keys.index("score")] == "n/a" and shown[keys.index("n0")] == "n/a", name
+        _csv(table, tmp_path / f"{name}.csv")
+        (row, *_) = csv.DictReader((tmp_path / f"{name}.csv").read_text().splitlines())
+        assert row["score"] == "" and row["n0"] == "", name

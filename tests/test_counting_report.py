@@ -166,14 +166,14 @@ def test_win_score_n0_and_ruin_have_their_delta_method_se(fig):
     # (they were withheld whenever the mean was not above 0, however wide its own interval)
     high = loss["mean"] + 1.959963984540054 * loss["se"]
     assert loss["mean"] < 0 < high
-    assert (loss["score"], loss["score_ci95_low"]) == (0.0, 0.0)
+    assert (loss["score"], loss["score_ci95_low"]) == (None, 0.0)  # (no edge: n/a)
     assert loss["score_ci95_high"] == pytest.approx(counting.score(high, loss["sd"]))
     assert loss["n0"] is None and loss["n0_ci95_high"] is None
     assert loss["n0_ci95_low"] == pytest.approx(counting.n0(high, loss["sd"]))
     assert (loss["risk_of_ruin"], loss["risk_of_ruin_ci95_high"]) == (1.0, 1.0)
     assert loss["risk_of_ruin_ci95_low"] == pytest.approx(
         counting.risk_of_ruin(high, loss["sd"], 1000))
-    assert CR._span(None, 12.0, None, 0) == "no bound (12 to no bound)"
+    assert CR._span(None, 12.0, None, 0, none="n/a") == "n/a (12 to no bound)"
     table = CR.render(fig, "table")
     assert f"{p['win_per_100']:,.2f} ± {1.959963984540054 * p['win_per_100_se']:,.2f}" in table
 
@@ -1257,3 +1257,41 @@ def test_one_round_says_why_the_advantage_has_no_interval_and_equal_bets_gain_ex
         f = CR.figures(tally_of([{"count": 0, "bet": 1, "net": x, "flat": [x]} for x in nets]),
                        plan, Rules())
         assert f["gain_over_flat"] == 0.0 and f["gain_over_flat_se"] == 0.0
+
+
+def test_score_and_n0_are_not_applicable_without_an_edge_in_every_format():
+    """SCORE read 0.0 (0.0 to 0.0) for a losing counter, as if a figure: it does not apply
+    without an edge. Now null in json, empty in csv, n/a with a line saying why in the table,
+    markdown and the sweep, as N0 (null) is; an interval reaching an edge keeps its bounds."""
+    losing = [r | {"net": -abs(r["net"])} if "net" in r else r for r in MAIN_ROUNDS]
+    f = CR.figures(tally_of(losing * 20), load_plan("hi-lo-1-12"), Rules())
+    p = f["per_round_played"]
+    assert p["mean"] < 0 and p["se"] is not None
+    assert (p["score"], p["n0"]) == (None, None)
+    assert (p["score_ci95_low"], p["score_ci95_high"]) == (None, None)  # no edge in it either
+    assert p["no_edge_note"] == CR.NO_EDGE and f["per_round_watched"]["no_edge_note"]
+    doc = json.loads(CR.render(f, "json"))["results"]["per_round_played"]
+    assert doc["score"] is None and doc["no_edge_note"] == CR.NO_EDGE
+    rows = {(r["section"], r["item"]): r for r in csv.DictReader(io.StringIO(
+        CR.render(f, "csv")))}
+    assert rows[("per_round_played", "score")]["value"] == ""
+    assert rows[("per_round_played", "no_edge_note")]["value"] == CR.NO_EDGE
+    line = f"SCORE and N0: n/a, {CR.NO_EDGE}."
+    for fmt in ("table", "markdown"):
+        text = CR.render(f, fmt)
+        assert line in text and "0.0 (0.0 to 0.0)" not in text
+        played = next(ln for ln in text.splitlines() if "per round played" in ln)
+        assert played.count("n/a") == 2, played  # SCORE and N0
+    sweep = CR.sweep_rows([(0.75, f)])
+    assert sweep[0]["score"] is None and sweep[0]["no_edge_note"] == CR.NO_EDGE
+    text = CR.render_sweep(sweep, "table", {"plan": {"name": "p"}})
+    assert line in text and "0.0 (0.0 to 0.0)" not in text
+    assert list(csv.DictReader(io.StringIO(CR.render_sweep(sweep, "csv"))))[0]["score"] == ""
+    # a mean below 0 whose interval reaches an edge: n/a, with the bounds the edge gives
+    near = CR._per_round(-1, 9 * U * U, 4, None)
+    assert near["score"] is None and near["score_ci95_low"] == 0.0 < near["score_ci95_high"]
+    assert CR._span(near["score"], near["score_ci95_low"], near["score_ci95_high"], 1,
+                    none=CR.NOT_APPLICABLE).startswith("n/a (0.0 to ")
+    with_edge = CR.figures(tally_of(MAIN_ROUNDS), load_plan("hi-lo-1-12"), Rules())
+    assert with_edge["per_round_played"]["no_edge_note"] is None
+    assert "n/a" not in CR.render(with_edge, "table")

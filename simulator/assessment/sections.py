@@ -12,9 +12,11 @@ from simulator.counting_report import (
     ADVANTAGE_LABELS,
     AS_FLAT,
     MOVED_TOGETHER,
+    NO_EDGE,
     NO_INTERVAL,
     NO_SE,
     NO_SS_BET,
+    NOT_APPLICABLE,
     SEVENS_SCALING,
     gain_none,
     sig3,
@@ -55,9 +57,11 @@ CSV_ONLY = "csv"  # a column's format: in the CSV file only
 class Withheld:
     """A figure whose interval is withheld: the CSV keeps its raw value (its note in a column
     of its own), HTML and Markdown show ``-``, so that no bare number is left to quote without
-    the caveat."""
+    the caveat; or (``value`` None) a figure that does not apply, shown as ``shown`` (``n/a``)
+    and empty in the CSV."""
 
-    value: float
+    value: float | None
+    shown: str = "-"
 
 
 @dataclass
@@ -93,8 +97,10 @@ def sentence(text: str) -> str:
 
 def fmt(value, kind: str) -> str:
     """A raw value as the report prints it; ``-`` for a missing one or a `Withheld` one."""
-    if value is None or isinstance(value, Withheld):
+    if value is None:
         return "-"
+    if isinstance(value, Withheld):
+        return value.shown
     if kind == "text" or isinstance(value, str):  # a word in a column of numbers: "no bound"
         return str(value)
     if kind == "int":
@@ -726,6 +732,8 @@ def counting(data: dict) -> Section | None:
         + (" The intervals of SCORE and N0 are "
            f"{f['per_round_played']['score_n0_ruin_note']}."
            if f["per_round_played"].get("score_n0_ruin_note") else "")
+        + (f" SCORE and N0: {NOT_APPLICABLE}, {NO_EDGE}."
+           if f["per_round_played"].get("no_edge_note") else "")
         + (f" The risk of ruin is {f['per_round_played']['risk_of_ruin_note']}."
            if f["per_round_played"].get("risk_of_ruin_note") else "")
         + " Method: docs/counting.md.",
@@ -816,7 +824,9 @@ def counting(data: dict) -> Section | None:
                              f"SCORE and N0 have no interval: {r['per_round_interval_note']}."
                              for r in c["sweep"] if r.get("per_round_interval_note"))
                    + (f" SCORE and N0 intervals are {MOVED_TOGETHER} where given."
-                      if any(r.get("score_n0_ruin_note") for r in c["sweep"]) else ""),
+                      if any(r.get("score_n0_ruin_note") for r in c["sweep"]) else "")
+                   + (f" SCORE and N0: {NOT_APPLICABLE} where the counter has no edge, "
+                      f"{NO_EDGE}." if any(r.get("no_edge_note") for r in c["sweep"]) else ""),
                    Table("counting_penetration", "The counter's advantage by penetration",
                          wcols, [[_no_bound(r, k) for k, _, _ in wcols] for r in c["sweep"]])]
     return Section("counting", "Card counting", blocks)
@@ -861,7 +871,10 @@ def _with_ci95(key: str, label: str, kind: str, name: str | None = None
 
 def _no_bound(fig: dict, key: str):
     """``fig[key]``; ``no bound`` for an interval's missing high end where its low end is there
-    (N0 where the mean's interval reaches no edge)."""
+    (N0 where the mean's interval reaches no edge); SCORE and N0 without an edge ``n/a`` (empty
+    in the CSV, as in bjsim count's)."""
+    if key in ("score", "n0") and fig.get(key) is None and fig.get("no_edge_note"):
+        return Withheld(None, NOT_APPLICABLE)
     if key.endswith("_ci95_high") and fig.get(key) is None and fig.get(
             key.removesuffix("high") + "low") is not None:
         return "no bound"
