@@ -515,3 +515,37 @@ def test_the_report_shows_score_and_n0_as_not_applicable_without_an_edge(tmp_pat
         _csv(table, tmp_path / f"{name}.csv")
         (row, *_) = csv.DictReader((tmp_path / f"{name}.csv").read_text().splitlines())
         assert row["score"] == "" and row["n0"] == "", name
+
+
+def test_the_penetration_table_gives_the_risk_of_ruin_where_a_bankroll_is_given():
+    """The report's penetration table had no risk of ruin (bjsim count's sweep has one): now
+    its column with the 95% interval where a bankroll is given, a sentence where none is, and
+    where it is withheld (Super Sevens in the nets) the sentence saying why."""
+    from simulator import counting_report as CR
+    from simulator.plans import load_plan
+    from simulator.strategy import load_strategy
+    from tests.test_counting_report import MAIN_ROUNDS, ROUNDS, tally_of
+
+    def sweep_table(rounds, plan, bankroll, strategy=None):
+        f = CR.figures(tally_of(rounds), load_plan(plan), Rules(), bankroll,
+                       strategy and load_strategy(strategy))
+        data = {"strategy": "basic", "counting": {"plan": plan, "figures": f, "sweep":
+                                                  CR.sweep_rows([(0.6, f), (0.9, f)])}}
+        sec = sections.counting(data)
+        i, table = next((i, b) for i, b in enumerate(sec.blocks)
+                        if getattr(b, "name", "") == "counting_penetration")
+        return f, sec.blocks[i - 1], table, render.to_markdown("t", [sec])
+
+    f, text, table, md = sweep_table(MAIN_ROUNDS, "hi-lo-1-12", 500)
+    keys = [k for k, _, _ in table.columns]
+    for k in ("risk_of_ruin", "risk_of_ruin_ci95_low", "risk_of_ruin_ci95_high"):
+        assert table.rows[0][keys.index(k)] == f["per_round_played"][k], k
+    assert "risk of ruin (500 units)" in md and "risk of ruin 95% low" in md
+    assert "No risk of ruin" not in text
+    _, text, table, _ = sweep_table(MAIN_ROUNDS, "hi-lo-flat", None)  # (no bankroll)
+    assert "risk_of_ruin" not in [k for k, _, _ in table.columns]
+    assert "No risk of ruin: no bankroll given (--bankroll, or the plan's bankroll)." in text
+    f, text, _, _ = sweep_table(ROUNDS * 100_000, "sevens-super-sevens", 500,
+                                "basic-super-sevens")
+    assert f["per_round_played"]["risk_of_ruin_note"] == CR.RUIN_WITHHELD
+    assert f"The risk of ruin is {CR.RUIN_WITHHELD}." in text

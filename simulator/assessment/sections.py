@@ -816,13 +816,23 @@ def counting(data: dict) -> Section | None:
                  ("sd_round", "SD per round", "num3"),
                  ("win_per_100", "win per 100 rounds", "num2"),
                  ("win_per_100_se", "win per 100 rounds SE", "num2"),
-                 *_with_ci95("score", "SCORE", "num1"), *_with_ci95("n0", "N0", "int"),
-                 ("super_sevens_favourable_share", "Super Sevens favourable", "pct2")]
+                 *_with_ci95("score", "SCORE", "num1"), *_with_ci95("n0", "N0", "int")]
+        bankroll = c["sweep"][0].get("bankroll")  # (every row's: --bankroll, else the plan's)
+        if bankroll is not None:
+            wcols += _with_ci95("risk_of_ruin", f"risk of ruin ({fmt(bankroll, 'num0')} units)",
+                                "prob3", "risk of ruin")
+        wcols.append(("super_sevens_favourable_share", "Super Sevens favourable", "pct2"))
         blocks += ["The same plan and seed at each penetration (the share of the shoe dealt "
                    "before the cut card): what the cut card's place is worth to a counter."
+                   + ("" if bankroll is not None else " No risk of ruin: no bankroll given "
+                      "(--bankroll, or the plan's bankroll).")
                    + "".join(f" At penetration {r['penetration']:g} the win per 100 rounds, "
-                             f"SCORE and N0 have no interval: {r['per_round_interval_note']}."
+                             "SCORE and N0 have no interval"
+                             + (", nor the risk of ruin" if r.get("risk_of_ruin") is not None
+                                else "") + f": {r['per_round_interval_note']}."
                              for r in c["sweep"] if r.get("per_round_interval_note"))
+                   + (f" The risk of ruin is {c['sweep'][0]['risk_of_ruin_note']}."
+                      if any(r.get("risk_of_ruin_note") for r in c["sweep"]) else "")
                    + (f" SCORE and N0 intervals are {MOVED_TOGETHER} where given."
                       if any(r.get("score_n0_ruin_note") for r in c["sweep"]) else "")
                    + (f" SCORE and N0: {NOT_APPLICABLE} where the counter has no edge, "
