@@ -636,33 +636,74 @@ def _by_count(c, rounds: int) -> list[dict]:
     return out
 
 
+def tail_groups(bets: list[int], least: int = MIN_SAMPLE) -> list[list[int]]:
+    """The buckets with bets, in groups: one each, but for the ends, where a bucket with fewer
+    than ``least`` bets is merged into the next one inward until the end group holds ``least``
+    (or all of them): the figures of a few bets (one bet at -13 read -100%) say nothing."""
+    groups = [[i] for i, n in enumerate(bets) if n]
+
+    def total(g):
+        return sum(bets[i] for i in g)
+
+    while len(groups) > 1 and total(groups[0]) < least:
+        groups[:2] = [groups[0] + groups[1]]
+    while len(groups) > 1 and total(groups[-1]) < least:
+        groups[-2:] = [groups[-2] + groups[-1]]
+    return groups
+
+
+def _group_label(group: list[int], first: bool) -> tuple[int, str]:
+    """A row's count and label: a bucket's own (`bucket_label`), or for end buckets merged
+    (`tail_groups`) ``<=-10`` at the low end (its highest count), ``>=+12`` at the high end."""
+    if len(group) == 1:
+        return L.TC_MIN + group[0], bucket_label(group[0])
+    i = group[-1] if first else group[0]
+    count = L.TC_MIN + i
+    return count, ("<=" if first else ">=") + (f"{count:+d}" if count else "0")
+
+
+MERGED_TAILS = (f"end rows with fewer than {MIN_SAMPLE} bets are merged into the next count "
+                "inward, each end row holding every count beyond it")
+
+
 def _ss_by_count(c, check, density=None) -> list[dict]:
-    """Each bucket with a Super Sevens bet dealt: the simulated return per bet at one stake with
-    its SE, the exact return of those bets from their rounds' start shoes, z (where enough bets
-    were dealt: `_ss_z`, the lines' chances scaled by ``density`` of the row, `sevens_density`,
-    where the count tells the sevens left; else a full shoe's), how often the bet favoured the
-    player there, and the counter's own bets."""
+    """Each bucket with a Super Sevens bet dealt (the ends merged until each holds
+    `MIN_SAMPLE` bets: `tail_groups`): the simulated return per bet at one stake with its SE,
+    the exact return of those bets from their rounds' start shoes, z (where enough bets were
+    dealt: `_ss_z`, the lines' chances scaled by ``density`` of the row's lowest count,
+    `sevens_density`, where the count tells the sevens left; else a full shoe's), how often the
+    bet favoured the player there, and the counter's own bets. ``counts``: the lowest and
+    highest count the row holds."""
     out = []
-    for i in range(L.N_TC):
-        n = c[L.C_SS_FLAT_BETS][i]
-        if not n:
-            continue
-        sim = _flat(c[L.C_SS_FLAT_NET][i], c[L.C_SS_FLAT_SQ][i], n, 1.0)
-        exact = c[L.C_SS_EXACT][i] / L.SS_EXACT_SCALE / n
-        exact_se = _exact_se(c[L.C_SS_EXACT_SQ][i], exact, n)
-        at = None if density is None else density(i)
+    groups = tail_groups(c[L.C_SS_FLAT_BETS])
+    for k, group in enumerate(groups):
+        def add(field, g=group):
+            return sum(c[field][i] for i in g)
+
+        n = add(L.C_SS_FLAT_BETS)
+        sim = _flat(add(L.C_SS_FLAT_NET), add(L.C_SS_FLAT_SQ), n, 1.0)
+        exact = add(L.C_SS_EXACT) / L.SS_EXACT_SCALE / n
+        exact_se = _exact_se(add(L.C_SS_EXACT_SQ), exact, n)
+        at = None if density is None else density(group[0])  # (the fewest sevens)
         z, note = _ss_z(sim, exact, check, exact_se, at)
         few = n < MIN_SAMPLE or not sim["sd"] or _too_few_bets(sim, check, at) is not None
+        count, label = _group_label(group, k == 0)
         out.append({  # (a sample SE from fewer bets than the rarest line's 30 wins runs low)
-            "count": L.TC_MIN + i, "label": bucket_label(i), "bets": n,
+            "count": count, "label": label,
+            "counts": [L.TC_MIN + group[0], L.TC_MIN + group[-1]], "bets": n,
             "return": sim["mean"], "se": None if few else sim["se"],
             "exact": exact, "exact_se": exact_se,
             "z_house_edge": z, "z_note": note,
-            "favourable_share": _ratio(c[L.C_SS_PLUS][i], c[L.C_ROUNDS][i]),
-            "counter_bets": c[L.C_SS_BET][i],
-            "counter_return": _ratio(c[L.C_SS_NET][i], c[L.C_SS_BET][i]),
+            "favourable_share": _ratio(add(L.C_SS_PLUS), add(L.C_ROUNDS)),
+            "counter_bets": add(L.C_SS_BET),
+            "counter_return": _ratio(add(L.C_SS_NET), add(L.C_SS_BET)),
         })
     return out
+
+
+def merged_tails(rows: list[dict]) -> bool:
+    """Whether a Super Sevens-by-count row holds several counts (`tail_groups`)."""
+    return any(r["counts"][0] != r["counts"][1] for r in rows)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1001,7 +1042,9 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
         out += ["", f"Super Sevens by {kind} (return per unit staked; exact: from each round's "
                 "start shoe, by the published convention: a third card always dealt; "
                 f"no sample SE from fewer than 30 bets at a count, from fewer than 30 wins of the "
-                "rarest line above 3 to 1 expected, or from results without spread)", ""]
+                "rarest line above 3 to 1 expected, or from results without spread"
+                + (f"; {MERGED_TAILS}" if merged_tails(f["super_sevens_by_count"]) else "")
+                + ")", ""]
         out += grid([kind, "bets", "simulated", _ss_se_head(f), "exact",
                      "z (of the house edge)", "favourable", "counter's units staked"], _ss_rows(f))
         fl = ss["flat"]
@@ -1055,8 +1098,9 @@ def tidy_rows(f: dict) -> list[dict]:
     ci95_low, ci95_high."""
     rows = []
 
-    def add(section, item, value, count=None, se=None, lo=None, hi=None):
-        label = None if count is None else bucket_label(count - L.TC_MIN)
+    def add(section, item, value, count=None, se=None, lo=None, hi=None, label=None):
+        if label is None and count is not None:
+            label = bucket_label(count - L.TC_MIN)
         rows.append({"section": section, "item": item, "count": count, "count_label": label,
                      "value": value, "se": se, "ci95_low": lo, "ci95_high": hi})
 
@@ -1104,12 +1148,13 @@ def tidy_rows(f: dict) -> list[dict]:
         add("by_count", "counter_advantage", b["counter_advantage"], count=b["count"],
             se=b["counter_se"])
         add("by_count", "flat_advantage", b["flat_advantage"], count=b["count"], se=b["flat_se"])
-    for b in f["super_sevens_by_count"]:
+    for b in f["super_sevens_by_count"]:  # (an end row may hold several counts: its label)
+        at = {"count": b["count"], "label": b["label"]}
         for k in ("bets", "exact", "z_house_edge", "favourable_share", "counter_bets"):
-            add("super_sevens_by_count", k, b[k], count=b["count"])
-        add("super_sevens_by_count", "return", b["return"], count=b["count"],  # (the table's)
+            add("super_sevens_by_count", k, b[k], **at)
+        add("super_sevens_by_count", "return", b["return"], **at,  # (the table's)
             se=b["exact_se"] if _exact_ses(f) and b["exact_se"] is not None else b["se"])
-        add("super_sevens_by_count", "sample_se", b["se"], count=b["count"])
+        add("super_sevens_by_count", "sample_se", b["se"], **at)
     return rows
 
 

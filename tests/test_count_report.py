@@ -549,3 +549,24 @@ def test_the_penetration_table_gives_the_risk_of_ruin_where_a_bankroll_is_given(
                                 "basic-super-sevens")
     assert f["per_round_played"]["risk_of_ruin_note"] == CR.RUIN_WITHHELD
     assert f"The risk of ruin is {CR.RUIN_WITHHELD}." in text
+
+
+def test_the_reports_super_sevens_table_merges_the_counts_of_few_bets_into_the_tails():
+    """As bjsim count's: a count at either end with fewer than 30 bets merged into the next one
+    inward, in the table and its CSV, the paragraph saying so."""
+    from simulator import counting_report as CR
+    from simulator.plans import load_plan
+    from tests.test_counting_report import tally_of
+
+    def bets(count, n):
+        return [{"count": count, "bet": 1, "net": 0, "flat": [0], "ss_flat": [-1],
+                 "ss_exact": [-0.1]} for _ in range(n)]
+
+    f = CR.figures(tally_of(bets(-13, 1) + bets(-11, 30) + bets(0, 40) + bets(12, 2)
+                            + bets(4, 30)), load_plan("hi-lo-1-12"), Rules())
+    data = {"strategy": "basic", "counting": {"plan": "hi-lo-1-12", "figures": f,
+                                              "sweep": None}}
+    text, table, _ = _ss_table(data)
+    assert [r[0] for r in table.rows] == ["<=-11", "0", ">=+4"]
+    assert [r[1] for r in table.rows] == [31, 40, 32]
+    assert f"{sections.sentence(CR.MERGED_TAILS)}." in text

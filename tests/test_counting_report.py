@@ -1295,3 +1295,37 @@ def test_score_and_n0_are_not_applicable_without_an_edge_in_every_format():
     with_edge = CR.figures(tally_of(MAIN_ROUNDS), load_plan("hi-lo-1-12"), Rules())
     assert with_edge["per_round_played"]["no_edge_note"] is None
     assert "n/a" not in CR.render(with_edge, "table")
+
+
+def test_super_sevens_counts_with_few_bets_are_merged_into_the_tails():
+    """The Super Sevens-by-count rows of 1-5 bets printed -100% from one bet, as if a figure:
+    at each end a count with fewer than 30 bets is merged into the next one inward until the
+    end row holds 30 (labelled <=, >= as the clamped rows are), in every format; the middle
+    rows stay one a count; the sums are kept (no bet dropped)."""
+    def bets(count, n, net):
+        return [{"count": count, "bet": 1, "net": 0, "flat": [0], "ss_flat": [net],
+                 "ss_exact": [-0.1]} for _ in range(n)]
+
+    rounds = (bets(-13, 1, -1) + bets(-12, 5, -1) + bets(-11, 30, 3) + bets(0, 40, -1)
+              + bets(1, 40, -1) + bets(9, 27, -1) + bets(11, 2, 500) + bets(12, 1, -1))
+    f = CR.figures(tally_of(rounds), load_plan("hi-lo-1-12"), Rules())
+    rows = f["super_sevens_by_count"]
+    assert [(r["label"], r["bets"], r["counts"]) for r in rows] == [
+        ("<=-11", 36, [-13, -11]), ("0", 40, [0, 0]), ("+1", 40, [1, 1]),
+        (">=+9", 30, [9, 12])]
+    assert rows[0]["return"] == pytest.approx((-6 + 90) / 36)
+    assert rows[-1]["return"] == pytest.approx((-27 + 1000 - 1) / 30)
+    assert sum(r["bets"] for r in rows) == f["super_sevens"]["flat"]["n"]
+    for fmt in ("table", "markdown"):
+        text = CR.render(f, fmt)
+        text = text[text.index("Super Sevens by true count"):]  # (its table)
+        assert CR.MERGED_TAILS in text and "<=-11" in text and ">=+9" in text
+        assert "\n-13 " not in text and "| -13 |" not in text
+    out = [r for r in csv.DictReader(io.StringIO(CR.render(f, "csv")))
+           if r["section"] == "super_sevens_by_count" and r["item"] == "bets"]
+    assert [(r["count_label"], r["value"]) for r in out] == [
+        ("<=-11", "36"), ("0", "40"), ("+1", "40"), (">=+9", "30")]
+    assert CR.tail_groups([0, 3, 40, 0, 40, 2]) == [[1, 2], [4, 5]]
+    assert CR.tail_groups([0, 3, 4]) == [[1, 2]]
+    unmerged = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules())
+    assert CR.MERGED_TAILS not in CR.render(unmerged, "table")

@@ -11,6 +11,7 @@ from simulator.assessment.figures import CONFIDENCES
 from simulator.counting_report import (
     ADVANTAGE_LABELS,
     AS_FLAT,
+    MERGED_TAILS,
     MOVED_TOGETHER,
     NO_EDGE,
     NO_INTERVAL,
@@ -19,6 +20,7 @@ from simulator.counting_report import (
     NOT_APPLICABLE,
     SEVENS_SCALING,
     gain_none,
+    merged_tails,
     sig3,
     ss_spread,
 )
@@ -798,6 +800,8 @@ def counting(data: dict) -> Section | None:
             + (f" By count a z needs 30 wins expected at that count; {SEVENS_SCALING}."
                if ss.get("by_count_chance") == "sevens left" and
                not ss["why_not"] else "")
+            + (f" {sentence(MERGED_TAILS)}." if merged_tails(f["super_sevens_by_count"])
+               else "")
             + (" Left out of the table, holding no value at any count: "
                + "; ".join(f"{cols} ({why})" for why, cols in _by_reason(out).items())
                + ". The CSV keeps every column." if out else ""),
