@@ -870,9 +870,9 @@ NOTE_ROWS = {"initial_bet": "per unit of initial main bet"}
 
 def _summary_rows(f: dict) -> list[list[str]]:
     a = f["advantage"]
-    rows = [[label, _pct(a[k]["mean"]), _pct(a[k]["se"], sign=False),
-             "no Super Sevens bet" if a[k]["interval_note"] == NO_SS_BET else _interval(a[k])]
-            for k, label in ADVANTAGE_LABELS]
+    rows = [[label, _pct(a[k]["mean"]), _pct(a[k]["se"], sign=False), _interval(a[k])]
+            for k, label in ADVANTAGE_LABELS
+            if a[k]["interval_note"] != NO_SS_BET]  # (no rows: the line under says why)
     fl = f["flat"]
     rows.append(["flat 1 unit on every box dealt (the counter's play)", _pct(fl["mean"]),
                  _pct(fl["se"], sign=False), _interval(fl)])
@@ -936,6 +936,9 @@ def _round_notes(p: dict) -> list[str]:
     return out
 
 
+# The by-count table's columns as a note names them (its heads repeat "SE").
+COUNT_NAMES = ["count", "rounds", "frequency", "played", "flat adv.", "flat adv. SE", "avg bet",
+               "counter adv.", "counter adv. SE"]
 ROUND_HEAD = ["net per round, units", "rounds", "mean", "SE", "SD", "win/100 (95%)",
               "SCORE (95%)", "N0 (95%)", "risk of ruin (95%)"]
 
@@ -974,6 +977,85 @@ def _ss_rows(f: dict) -> list[list[str]]:
              _num(b["counter_bets"])] for b in f["super_sevens_by_count"]]
 
 
+# ---------------------------------------------------------------------------------------------
+# Columns and rows that say nothing: left out of the tables shown, with a line saying which
+
+
+EMPTY_CELLS = ("-", "", NOT_APPLICABLE)
+
+
+def left_out(head: list[str], rows: list[list[str]], every: str, names=None, why=None,
+             constant: bool = False, same_rows: bool = False) -> tuple[list, list, list]:
+    """Which columns and rows of a table (its cells as shown) to show: (column indices, row
+    indices, notes), ``notes`` a list of (what, why) left out. A column (not the first) is left
+    out that has no value in any row (``why[i]`` says why, else "no value ``every``"), that
+    repeats an earlier column shown (from two rows up: one row's cells can agree by chance),
+    or (``constant``, from two rows up too) that holds one value in every row (the plan has no
+    such feature: ``played`` 100.0% without wonging); with ``same_rows`` a row that repeats an
+    earlier one (its cells after the label), or has no value, is left out too. ``names``: each
+    column's name in a note (else its head)."""
+    names, why = names or head, why or {}
+    rows_kept, notes = [], []
+    for r, row in enumerate(rows):
+        if same_rows:
+            twin = next((k for k in rows_kept if rows[k][1:] == row[1:]), None)
+            if twin is not None:
+                notes.append((row[0].strip(), f"the same as {rows[twin][0].strip()}"))
+                continue
+            if all(x.strip() in EMPTY_CELLS for x in row[1:]):
+                notes.append((row[0].strip(), "no figures"))
+                continue
+        rows_kept.append(r)
+    kept = [rows[r] for r in rows_kept]
+    cols = [0]
+    for c in range(1, len(head)):
+        cells = [row[c].strip() for row in kept]
+        twin = next((k for k in cols[1:] if [row[k].strip() for row in kept] == cells), None)
+        if all(x in EMPTY_CELLS for x in cells):
+            notes.append((names[c], why.get(c, f"no value {every.replace('every', 'any')}")))
+        elif len(kept) < 2:  # (one row's cells can agree by chance)
+            cols.append(c)
+        elif twin is not None:
+            notes.append((names[c], f"the same as {names[twin]} {every}"))
+        elif constant and len(set(cells)) == 1:
+            notes.append((names[c], f"{cells[0]} {every}"))
+        else:
+            cols.append(c)
+    return cols, rows_kept, notes
+
+
+def left_out_text(notes: list) -> str:
+    """``notes`` of `left_out` in words: ``played (100.0% at every count); SCORE and N0 (...)``,
+    those that share a reason joined."""
+    joined: dict[str, list[str]] = {}
+    for what, reason in notes:
+        joined.setdefault(reason, []).append(what)
+    return "; ".join(f"{' and '.join(w)} ({reason})" for reason, w in joined.items())
+
+
+def _pruned_grid(grid, head, rows, every, **kw) -> list[str]:
+    """``grid`` (aligned text or markdown) of the table without the columns and rows that say
+    nothing (`left_out`), and a line saying what was left out."""
+    cols, kept, notes = left_out(head, rows, every, **kw)
+    out = grid([head[c] for c in cols], [[rows[r][c] for c in cols] for r in kept])
+    if notes:
+        out += ["", f"Left out of the table: {left_out_text(notes)}."]
+    return out
+
+
+def _round_why(p: dict, bankroll, score: int, n0: int, ruin: int) -> dict:
+    """Why the per-round (or sweep) columns of SCORE, N0 and the risk of ruin hold no value,
+    by their indices: no edge; no bankroll; the risk withheld with Super Sevens bets."""
+    why = {}
+    if p.get("no_edge_note"):
+        why |= {score: f"{NOT_APPLICABLE}: no edge, below", n0: f"{NOT_APPLICABLE}: no edge, below"}
+    if bankroll is None:
+        why[ruin] = "no bankroll given"
+    elif p.get("risk_of_ruin_note"):
+        why[ruin] = "not given where the counter bets Super Sevens, below"
+    return why
+
+
 def ss_spread(ss: dict) -> str:
     """The overall simulated Super Sevens return's ``± half-width (95%: low to high; exact SE
     x%)`` (its SE named: `_ss_interval`), or why it has no interval; ``ss``: the figures'
@@ -993,7 +1075,8 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     head = _head(f, meta)
     out = [ln + "  " for ln in head] if markdown else head
     out += ["", "The counter's advantage (units won per unit bet, 95% intervals)", ""]
-    out += grid(["advantage", "mean", "SE", "95% interval"], _summary_rows(f))
+    out += _pruned_grid(grid, ["advantage", "mean", "SE", "95% interval"], _summary_rows(f),
+                        "in every row", same_rows=True)
     flat_gain = gain_none(f, "flat") or _gain95(f["gain_over_flat"], f["gain_over_flat_se"],
                                                 GAIN_OVER_FLAT_95)
     gains = f"Gain over flat betting with the counter's play: {flat_gain} of the initial bet."
@@ -1031,12 +1114,15 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
         out += [f"With Super Sevens: no figures, {NO_SS_BET}.", ""]
     elif ss_note:
         out += [f"With Super Sevens: no SE or interval, {ss_note}.", ""]
-    out += grid(ROUND_HEAD, _round_rows(f))
+    p = f["per_round_played"]
+    out += _pruned_grid(grid, ROUND_HEAD, _round_rows(f), "in every row", same_rows=True,
+                        why=_round_why(p, f["bankroll"], 6, 7, 8))
     out += _round_notes(f["per_round_played"])
     out += ["", f"By {kind} at the round's start (flat: 1 unit on every box dealt, the counter's "
             f"play; each SE the main game's, from the rounds' sums; {NO_SE})", ""]
-    out += grid([kind, "rounds", "frequency", "played", "flat adv.", "SE", "avg bet",
-                 "counter adv.", "SE"], _count_rows(f))
+    out += _pruned_grid(grid, [kind, "rounds", "frequency", "played", "flat adv.", "SE",
+                               "avg bet", "counter adv.", "SE"], _count_rows(f),
+                        "at every count", constant=True, names=COUNT_NAMES)
     ss = f["super_sevens"]
     if f["super_sevens_by_count"]:
         out += ["", f"Super Sevens by {kind} (return per unit staked; exact: from each round's "
@@ -1045,8 +1131,10 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                 "rarest line above 3 to 1 expected, or from results without spread"
                 + (f"; {MERGED_TAILS}" if merged_tails(f["super_sevens_by_count"]) else "")
                 + ")", ""]
-        out += grid([kind, "bets", "simulated", _ss_se_head(f), "exact",
-                     "z (of the house edge)", "favourable", "counter's units staked"], _ss_rows(f))
+        out += _pruned_grid(grid, [kind, "bets", "simulated", _ss_se_head(f), "exact",
+                                   "z (of the house edge)", "favourable",
+                                   "counter's units staked"], _ss_rows(f), "at every count",
+                            constant=True)
         fl = ss["flat"]
         out += ["", f"Super Sevens overall, return per unit staked: simulated {_pct(fl['mean'])}"
                 f"{ss_spread(ss)}, exact: mean over the rounds' starting shoes (published "
@@ -1258,8 +1346,10 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
                     f"{len(run.get('penetrations') or rows)} penetrations (the last one may be "
                     "cut short); not reproducible as it stands")
     out = [ln + "  " for ln in head] if markdown else head
-    out += [""] + (_markdown if markdown else _aligned)(SWEEP_HEAD,
-                                                        [_sweep_cells(r) for r in rows])
+    why = _round_why(rows[0], rows[0].get("bankroll"), 9, 10, 11)
+    why |= {4: "no Super Sevens bet", 12: "the side bet is off"}
+    out += [""] + _pruned_grid(_markdown if markdown else _aligned, SWEEP_HEAD,
+                               [_sweep_cells(r) for r in rows], "in every row", why=why)
     out += ["", "Advantage: per unit of initial main bet (main + insurance result), 95% "
             "interval; with SS: Super Sevens bets and net included; flat: 1 unit on every box "
             "dealt (the counter's play); gain: over flat, ± its 95% half-width, the same rounds "

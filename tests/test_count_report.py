@@ -487,8 +487,10 @@ def test_the_super_sevens_table_keeps_every_column_that_can_hold_a_value():
     for head in heads:
         for label in ("SE (sample)", "z (of the house edge)", "units staked"):
             assert label in head, (label, head)
-    assert "Left out of the table" not in text
-    assert all(kind != sections.CSV_ONLY for _, _, kind in table.columns)
+    assert "Left out of the table, holding no value" not in text
+    # (the hand-made tally keeps no exact second moments: that SE column has no value)
+    assert "Left out of the table: SE (exact SD) (no value at any count)" in text
+    assert [k for k, _, kind in table.columns if kind == sections.CSV_ONLY] == ["exact_se"]
 
 
 def test_the_report_shows_score_and_n0_as_not_applicable_without_an_edge(tmp_path):
@@ -508,9 +510,14 @@ def test_the_report_shows_score_and_n0_as_not_applicable_without_an_edge(tmp_pat
     assert md.count("SCORE and N0: n/a") == 2 and CR.NO_EDGE in md
     for name in ("counting_per_round", "counting_penetration"):
         table = next(b for b in sec.blocks if getattr(b, "name", "") == name)
-        keys = [k for k, _, _ in table.columns]
-        shown = [sections.fmt(v, kind) for v, (_, _, kind) in zip(table.rows[0], table.columns,
-                                                                  strict=True)]
+        columns, rows = table.shown()
+        keys = [k for k, _, _ in columns]
+        shown = [sections.fmt(v, kind) for v, (_, _, kind) in zip(rows[0], columns, strict=True)]
+        if "score" not in keys:  # (n/a in every row: left out, the CSV keeps it)
+            assert "SCORE and SCORE 95% low and SCORE 95% high and N0" in md
+            keys = [k for k, _, _ in table.columns]
+            shown = [sections.fmt(v, "text" if kind == sections.CSV_ONLY else kind) for v, (
+                _, _, kind) in zip(table.rows[0], table.columns, strict=True)]
         assert shown[keys.index("score")] == "n/a" and shown[keys.index("n0")] == "n/a", name
         _csv(table, tmp_path / f"{name}.csv")
         (row, *_) = csv.DictReader((tmp_path / f"{name}.csv").read_text().splitlines())
@@ -570,3 +577,42 @@ def test_the_reports_super_sevens_table_merges_the_counts_of_few_bets_into_the_t
     assert [r[0] for r in table.rows] == ["<=-11", "0", ">=+4"]
     assert [r[1] for r in table.rows] == [31, 40, 32]
     assert f"{sections.sentence(CR.MERGED_TAILS)}." in text
+
+
+def test_the_reports_counting_tables_leave_out_what_says_nothing_and_the_csv_keeps_it(
+        tmp_path):
+    """As bjsim count's tables: the columns of one value at every count, repeated columns and
+    rows, and those of no value are left out of the HTML, PDF and Markdown, a sentence saying
+    which; the CSV keeps them."""
+    from simulator import counting_report as CR
+    from simulator.assessment.output import _csv
+    from simulator.plans import load_plan
+    from tests.test_counting_report import _flat_rounds, tally_of
+
+    f = CR.figures(tally_of(_flat_rounds()), load_plan("hi-lo-flat"), Rules())
+    data = {"strategy": "basic", "counting": {"plan": "hi-lo-flat", "figures": f,
+                                              "sweep": CR.sweep_rows([(0.6, f), (0.9, f)])}}
+    sec = sections.counting(data)
+    md = render.to_markdown("t", [sec])
+    tables = {b.name: b for b in sec.blocks if isinstance(b, sections.Table)}
+    by_count = tables["counting_by_count"]
+    shown = [k for k, _, _ in by_count.shown()[0]]
+    assert shown == ["label", "rounds", "frequency", "flat_advantage", "flat_se"]
+    assert ("Left out of the table: played (100.0% at every count); counter's average bet "
+            "(1.00 at every count); counter's advantage (the same as flat advantage at every "
+            "count); counter's advantage SE (the same as flat advantage SE at every count); the "
+            "CSV keeps them.") in md
+    per_round = tables["counting_per_round"]
+    assert [r[0] for r in per_round.shown()[1]] == ["round played"]
+    assert "round watched (the same as round played)" in md
+    advantage = tables["counting_advantage"]
+    assert not any(r[0].startswith("flat 1 unit") for r in advantage.shown()[1])
+    assert "| round watched |" not in md and "| played |" not in md
+    ss = tables["counting_super_sevens"]
+    assert "counter_bets" not in [k for k, _, _ in ss.shown()[0]]
+    for name, table in tables.items():  # the CSV keeps every row and column
+        _csv(table, tmp_path / f"{name}.csv")
+        rows = list(csv.reader((tmp_path / f"{name}.csv").read_text().splitlines()))
+        assert len(rows) == len(table.rows) + 1 and rows[0] == table.csv_header(), name
+    assert "counter_advantage" in (tmp_path / "counting_by_count.csv").read_text()
+    assert "round watched" in (tmp_path / "counting_per_round.csv").read_text()

@@ -1069,9 +1069,10 @@ def test_the_advantages_with_super_sevens_say_none_was_bet_rather_than_repeat_a_
     rows = [ln for ln in table.splitlines() if ln.startswith(("  with Super Sevens",
                                                               "per unit wagered on the main "
                                                               "game and Super Sevens"))]
-    assert len(rows) == 2 and all(ln.rstrip().endswith("no Super Sevens bet") for ln in rows)
-    assert "insurance in, unlike the row above" in rows[1]
+    # (rows of no figures are left out of the table now: the line under it says why)
+    assert rows == [] and "no Super Sevens bet" not in table
     assert "With Super Sevens: no figures, the counter bet no Super Sevens." in table
+    assert "insurance in, unlike the row above" in CR.ADVANTAGE_LABELS[3][1]
     from simulator.assessment import render, sections
     data = {"strategy": "basic", "counting": {"plan": "hi-lo-1-12", "figures": f,
                                               "sweep": None}}
@@ -1280,8 +1281,8 @@ def test_score_and_n0_are_not_applicable_without_an_edge_in_every_format():
     for fmt in ("table", "markdown"):
         text = CR.render(f, fmt)
         assert line in text and "0.0 (0.0 to 0.0)" not in text
-        played = next(ln for ln in text.splitlines() if "per round played" in ln)
-        assert played.count("n/a") == 2, played  # SCORE and N0
+        # SCORE and N0 n/a in every row: left out of the table, saying so (defect 4's rule)
+        assert "SCORE (95%) and N0 (95%) (n/a: no edge, below)" in text
     sweep = CR.sweep_rows([(0.75, f)])
     assert sweep[0]["score"] is None and sweep[0]["no_edge_note"] == CR.NO_EDGE
     text = CR.render_sweep(sweep, "table", {"plan": {"name": "p"}})
@@ -1329,3 +1330,61 @@ def test_super_sevens_counts_with_few_bets_are_merged_into_the_tails():
     assert CR.tail_groups([0, 3, 4]) == [[1, 2]]
     unmerged = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules())
     assert CR.MERGED_TAILS not in CR.render(unmerged, "table")
+
+
+def _flat_rounds():
+    """A flat 1-unit counter that plays every round dealt, at three counts, and never bets
+    Super Sevens (every box's is dealt): tables with columns and rows that say nothing."""
+    out = []
+    for count, nets in ((-1, (10, -10, -10)), (0, (10, 20, -10, 0)), (2, (-10, 10, 15))):
+        out += [{"count": count, "bet": 1, "net": n, "wagered": 10 * max(1, abs(n) // 10),
+                 "flat": [n], "ss_flat": [-1], "ss_exact": [-0.1]} for n in nets * 12]
+    return out
+
+
+def test_columns_and_rows_that_say_nothing_are_left_out_saying_so():
+    """Columns of one value at every count because the plan has no such feature (played 100%
+    without wonging, the average bet of a flat bet, the counter's Super Sevens stakes of 0), a
+    column repeating another (the counter's advantage and SE, the flat ones for a flat bet),
+    rows repeating another (per round watched where every round is played, the flat row of a
+    flat bet) and rows or columns of no value (with Super Sevens where none was bet, the risk
+    of ruin without a bankroll): left out of the table and the markdown, a line saying which."""
+    f = CR.figures(tally_of(_flat_rounds()), load_plan("hi-lo-flat"), Rules())
+    for fmt in ("table", "markdown"):
+        text = CR.render(f, fmt)
+        lines = text.splitlines()
+        assert not any(ln.lstrip("| ").startswith("per round watched") for ln in lines)
+        assert not any(ln.lstrip("| ").startswith("flat 1 unit") for ln in lines)
+        head = next(ln for ln in lines if "frequency" in ln and "rounds" in ln)
+        for gone in ("played", "avg bet", "counter adv."):
+            assert gone not in head, (fmt, gone)
+        ss_head = [ln for ln in lines if ln.lstrip("| ").startswith("true count")][-1]
+        round_head = next(ln for ln in lines if ln.lstrip("| ").startswith("net per round"))
+        assert "units staked" not in ss_head and "risk of ruin" not in round_head
+        assert ("Left out of the table: played (100.0% at every count); avg bet (1.00 at every "
+                "count); counter adv. (the same as flat adv. at every count); counter adv. SE "
+                "(the same as flat adv. SE at every count).") in text
+        assert ("Left out of the table: flat 1 unit on every box dealt (the counter's play) (the "
+                "same as per unit of initial main bet (main + insurance result)).") in text
+        assert "per round watched (the same as per round played)" in text
+        assert "risk of ruin (95%) (no bankroll given)" in text
+        assert "counter's units staked (0 at every count)" in text
+    # the json and csv keep every figure
+    rows = list(csv.DictReader(io.StringIO(CR.render(f, "csv"))))
+    assert {r["item"] for r in rows if r["section"] == "by_count"} >= {"played", "average_bet"}
+    assert "per_round_watched" in {r["section"] for r in rows}
+    # a plan with those features keeps the columns
+    ramp = CR.render(CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules()), "table")
+    assert "avg bet" in ramp and "counter adv." in ramp and "per round watched" in ramp
+
+
+def test_left_out_keeps_what_one_row_can_agree_on_by_chance():
+    head = ["count", "a", "b", "c"]
+    assert CR.left_out(head, [["0", "1", "1", "-"]], "at every count", constant=True) == (
+        [0, 1, 2], [0], [("c", "no value at any count")])
+    cols, rows, notes = CR.left_out(head, [["0", "1", "1", "2"], ["1", "1", "1", "3"]],
+                                    "at every count", constant=True)
+    assert cols == [0, 3] and notes == [("a", "1 at every count"), ("b", "1 at every count")]
+    cols, rows, notes = CR.left_out(head, [["0", "1", "1", "2"], ["1", "2", "2", "3"]],
+                                    "at every count", constant=True)
+    assert cols == [0, 1, 3] and notes == [("b", "the same as a at every count")]

@@ -20,6 +20,8 @@ from simulator.counting_report import (
     NOT_APPLICABLE,
     SEVENS_SCALING,
     gain_none,
+    left_out,
+    left_out_text,
     merged_tails,
     sig3,
     ss_spread,
@@ -41,15 +43,38 @@ class Table:
     columns: list[tuple[str, str, str]]
     rows: list[list]
     csv_names: dict = field(default_factory=dict)  # a key's CSV header where it is not the key
+    csv_rows: set = field(default_factory=set)  # indices of rows in the CSV only
 
     def csv_header(self) -> list[str]:
         return [self.csv_names.get(key, key) for key, _, _ in self.columns]
 
     def shown(self) -> tuple[list[tuple[str, str, str]], list[list]]:
         """The columns and rows HTML and Markdown show: all but the CSV's own (format
-        ``csv``, as a withheld figure's note)."""
+        ``csv``, as a withheld figure's note; rows ``csv_rows``, as one that repeats another)."""
         keep = [i for i, (_, _, kind) in enumerate(self.columns) if kind != CSV_ONLY]
-        return ([self.columns[i] for i in keep], [[row[i] for i in keep] for row in self.rows])
+        return ([self.columns[i] for i in keep],
+                [[row[i] for i in keep] for r, row in enumerate(self.rows)
+                 if r not in self.csv_rows])
+
+
+def _left_out(table: Table, every: str, why=None, **kw) -> str:
+    """Leave out of the HTML, PDF and Markdown the columns and rows of ``table`` that say
+    nothing (`counting_report.left_out`: no value anywhere, a repeat of another, with
+    ``constant`` one value throughout), the CSV keeping them; the sentence saying which and
+    why, or "". ``why``: by column key, why it holds no value."""
+    cols = [i for i, (_, _, kind) in enumerate(table.columns) if kind != CSV_ONLY]
+    head = [table.columns[i][1] for i in cols]
+    cells = [[fmt(row[i], table.columns[i][2]) for i in cols] for row in table.rows]
+    by_key = {table.columns[i][0]: j for j, i in enumerate(cols)}
+    keep, rows, notes = left_out(head, cells, every, why={
+        by_key[k]: w for k, w in (why or {}).items() if k in by_key}, **kw)
+    if not notes:
+        return ""
+    for j in set(range(len(cols))) - set(keep):
+        key, label, _ = table.columns[cols[j]]
+        table.columns[cols[j]] = (key, label, CSV_ONLY)
+    table.csv_rows |= set(range(len(table.rows))) - set(rows)
+    return f" Left out of the table: {left_out_text(notes)}; the CSV keeps them."
 
 
 CSV_ONLY = "csv"  # a column's format: in the CSV file only
@@ -843,7 +868,38 @@ def counting(data: dict) -> Section | None:
                       f"{NO_EDGE}." if any(r.get("no_edge_note") for r in c["sweep"]) else ""),
                    Table("counting_penetration", "The counter's advantage by penetration",
                          wcols, [[_no_bound(r, k) for k, _, _ in wcols] for r in c["sweep"]])]
+    _leave_out(blocks, f["per_round_played"], f["bankroll"])
     return Section("counting", "Card counting", blocks)
+
+
+def _leave_out(blocks: list, p: dict, bankroll) -> None:
+    """Leave out of the counting tables shown the columns and rows that say nothing
+    (`_left_out`), each table's sentence added to the paragraph before it (or put there).
+    ``p``: the net per round played; ``bankroll``: the risk of ruin's."""
+    no_edge = f"{NOT_APPLICABLE}: no edge, as said above"
+    ruin = ("no bankroll given" if bankroll is None else
+            "not given where the counter bets Super Sevens, as said above"
+            if p.get("risk_of_ruin_note") else None)
+    why = {k: w for k, w in (("score", no_edge if p.get("no_edge_note") else None),
+                             ("n0", no_edge if p.get("no_edge_note") else None),
+                             ("risk_of_ruin", ruin)) if w}
+    how = {"counting_advantage": ("in every row", {"same_rows": True}),
+           "counting_per_round": ("in every row", {"same_rows": True, "why": why}),
+           "counting_by_count": ("at every count", {"constant": True}),
+           "counting_super_sevens": ("at every count", {"constant": True}),
+           "counting_penetration": ("in every row", {"why": {
+               "advantage_with_super_sevens": "no Super Sevens bet",
+               "super_sevens_favourable_share": "the side bet is off"} | {
+               k: w for k, w in why.items() if k == "risk_of_ruin"}})}
+    for i, b in reversed(list(enumerate(blocks))):
+        if not isinstance(b, Table) or b.name not in how:
+            continue
+        every, kw = how[b.name]
+        text = _left_out(b, every, **kw)
+        if text and isinstance(blocks[i - 1], str):
+            blocks[i - 1] += text
+        elif text:
+            blocks.insert(i, text.strip())
 
 
 def _ss_columns_out(f: dict) -> dict[str, tuple[str, str]]:
