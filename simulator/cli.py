@@ -2349,8 +2349,8 @@ def _count_list(fmt: str = "table") -> str:
          "table_min), at each penetration of a sweep too. Default: the plan's 'bankroll'.")
 @_option("--penetrations", type=PenetrationsType(), default=None, metavar="P,P,...",
          help="A penetration sweep: one run per value (same seed), and a table of the "
-         "counter's advantage, SD, SCORE, N0 and risk of ruin by penetration, e.g. "
-         "0.60,0.70,0.80,0.90.")
+         "counter's advantage, SD, SCORE, N0 and (with a bankroll) risk of ruin by "
+         "penetration, e.g. 0.60,0.70,0.80,0.90.")
 @_option("--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False), default=None,
          metavar="FILE",
          help="Record finished chunks in FILE (as simulate's); refuses an existing FILE "
