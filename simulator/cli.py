@@ -2144,6 +2144,11 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
          metavar="P,P,...",
          help="With --count: also a penetration sweep, e.g. 0.60,0.70,0.80,0.90 (bjsim "
          "count --penetrations).")
+@_option("--bankroll", type=FiniteRange(min=0, min_open=True, max=1e12), default=None,
+         metavar="UNITS",
+         help="With --count: bankroll for the risk of ruin, in the plan's units (those of its "
+         "bets and table_min), at each penetration of a sweep too. Default: the plan's "
+         "'bankroll' (bjsim count --bankroll).")
 @_option("-o", "--output", "out_dir", required=True, metavar="DIR",
          type=OutputPath(folder=True),
          help="The folder to write (made if missing). An earlier report in it is "
@@ -2157,7 +2162,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
 def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choices,
            variant_files, no_variants, variant_rounds, rounds, precision, max_rounds, seed,
            chunk_rounds, sample_rounds, workers, count_plan, count_rounds, count_penetrations,
-           out_dir, quiet):
+           bankroll, out_dir, quiet):
     """Write a mathematical assessment of a rule set, as a regulator asks for it, to a folder.
 
     report.html (readable offline, charts beside it in charts/), report.md, report.pdf (printed
@@ -2178,6 +2183,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         bjsim report --variant configs/variants/h17.toml --variant-rounds 50M -o nz-h17
         bjsim report --precision 0.0005 --no-variants -o nz-precise
         bjsim report --count hi-lo-1-12 --count-penetrations 0.6,0.75,0.9 -o nz-counting
+        bjsim report --count hi-lo-flat --bankroll 500 -o nz-counting
     """
     import time
 
@@ -2198,9 +2204,10 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
                         | _run_rounds(precision, rounds, max_rounds)
                         | ({} if no_variants else {"--variant-rounds": variant_rounds})
                         | ({} if count_plan is None else {"--count-rounds": count_rounds}))
-    if count_plan is None and (count_penetrations is not None
+    if count_plan is None and (count_penetrations is not None or bankroll is not None
                                or ctx.get_parameter_source("count_rounds").name == "COMMANDLINE"):
-        raise BjsimError("--count-rounds, --count-penetrations: only with --count PLAN")
+        raise BjsimError("--count-rounds, --count-penetrations, --bankroll: only with --count "
+                         "PLAN")
     if variant_files:  # a bad variant file is refused before any run, not after the others
         from simulator import variants
 
@@ -2227,7 +2234,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
                 variants=() if no_variants else (tuple(variant_files) or None),
                 variant_rounds=variant_rounds, out_dir=out_dir, count_plan=count_plan,
                 count_rounds=count_rounds, count_penetrations=count_penetrations,
-                rules_given=given_value(ctx, "rules_path"),
+                count_bankroll=bankroll, rules_given=given_value(ctx, "rules_path"),
                 variants_given=tuple(given_value(ctx, "variant_files") or ()) or None,
                 rules_description=file_meta.get("description"))
     start = time.perf_counter()
@@ -2343,8 +2350,8 @@ def _count_list(fmt: str = "table") -> str:
          "table_min), at each penetration of a sweep too. Default: the plan's 'bankroll'.")
 @_option("--penetrations", type=PenetrationsType(), default=None, metavar="P,P,...",
          help="A penetration sweep: one run per value (same seed), and a table of the "
-         "counter's advantage, SD, SCORE, N0 and risk of ruin by penetration, e.g. "
-         "0.60,0.70,0.80,0.90.")
+         "counter's advantage, SD, SCORE, N0 and (with a bankroll) risk of ruin by "
+         "penetration, e.g. 0.60,0.70,0.80,0.90.")
 @_option("--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False), default=None,
          metavar="FILE",
          help="Record finished chunks in FILE (as simulate's); refuses an existing FILE "

@@ -173,10 +173,11 @@ def start_counts(count: CountSystem, resolution: str, decks: int, starts: int) -
 # Advantage-player figures, from the mean and SD of the net result per round (in units)
 
 
-def score(mean: float, sd: float) -> float:
+def score(mean: float, sd: float) -> float | None:
     """SCORE (Schlesinger): the expected win per 100 rounds, in units, of optimal (Kelly) bets
-    with a bankroll of 10,000 units: ``10**6 * (mean / sd)**2`` (0 for a game without an edge)."""
-    return 1e6 * (mean / sd) ** 2 if mean > 0 and sd > 0 else 0.0
+    with a bankroll of 10,000 units: ``10**6 * (mean / sd)**2``; None without an edge, where it
+    does not apply (the square would read a loss as a win; Kelly bets nothing), as `n0`."""
+    return 1e6 * (mean / sd) ** 2 if mean > 0 and sd > 0 else None
 
 
 def n0(mean: float, sd: float) -> float | None:

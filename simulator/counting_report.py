@@ -77,6 +77,11 @@ def _ratio(a, b):
 MOVED_TOGETHER = "conservative (the Super Sevens pays move the mean and SD together)"
 # The risk of ruin (the diffusion formula) needs near-normal round results; with Super Sevens in
 # the nets it is withheld: the pays add to the variance, never to a round's loss.
+# SCORE and N0 where the mean net per round is not above 0 (``no_edge_note``): null, not 0 and
+# not a number of rounds, in every format.
+NO_EDGE = ("not applicable without an edge (the mean net per round is not above 0): SCORE, the "
+           "win per 100 rounds of optimal bets, and N0, the rounds for the win to reach one SD, "
+           "assume the counter wins")
 RUIN_WITHHELD = ("not given where the counter bets Super Sevens: its pays (up to thousands to 1) "
                  "make a round's net far from normal, and the diffusion formula exp(-2 m B / "
                  "s^2) would count their variance as risk, though they only ever win")
@@ -92,7 +97,8 @@ def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
     (`_few_counter_wins`); the figures stand without them and ``interval_note`` says why.
     ``moved``: the nets hold Super Sevens results, so SCORE's and N0's SEs and intervals are
     conservative (`MOVED_TOGETHER`, ``score_n0_ruin_note``) and the risk of ruin is not given
-    (`RUIN_WITHHELD`, ``risk_of_ruin_note``)."""
+    (`RUIN_WITHHELD`, ``risk_of_ruin_note``). Without an edge SCORE and N0 are None
+    (`NO_EDGE`, ``no_edge_note``); their intervals stand where the mean's reaches an edge."""
     mean, sd = _mean_sd(net, sq, n, float(L.UNIT))
     ok = mean is not None and sd is not None and sd > 0
     se = sd / math.sqrt(n) if ok and few is None else None
@@ -106,6 +112,7 @@ def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
         "the results have no spread (SD 0)",
         "score": counting.score(mean, sd) if ok else None,
         "n0": counting.n0(mean, sd) if ok else None,
+        "no_edge_note": NO_EDGE if ok and mean <= 0 else None,
         "risk_of_ruin": (counting.risk_of_ruin(mean, sd, bankroll)
                          if ok and bankroll is not None and not moved else None),
         "risk_of_ruin_note": RUIN_WITHHELD if moved and bankroll is not None else None,
@@ -117,13 +124,14 @@ def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
     out["risk_of_ruin_se"] = (2 * bankroll * out["risk_of_ruin"] * se / sd**2
                               if edge and out["risk_of_ruin"] is not None else None)
     # 95% intervals, with or without an edge: each figure is monotone in the mean, so the
-    # mean's interval carried through it, which stays in the figure's range (SCORE 0 and ruin 1
-    # where the mean is at most 0, N0 without a bound: None).
+    # mean's interval carried through it, which stays in the figure's range (where the
+    # interval reaches no edge SCORE's low end 0, ruin's high end 1, N0 without a bound: None;
+    # an interval with no edge in it gives SCORE and N0 none).
     ci = se is not None
     low, high = (mean - Z95 * se, mean + Z95 * se) if ci else (None, None)
     ruin = ci and out["risk_of_ruin"] is not None
     out |= {
-        "score_ci95_low": counting.score(low, sd) if ci else None,
+        "score_ci95_low": (counting.score(low, sd) or 0.0) if ci and high > 0 else None,
         "score_ci95_high": counting.score(high, sd) if ci else None,
         "n0_ci95_low": counting.n0(high, sd) if ci else None,
         "n0_ci95_high": counting.n0(low, sd) if ci else None,
@@ -628,33 +636,74 @@ def _by_count(c, rounds: int) -> list[dict]:
     return out
 
 
+def tail_groups(bets: list[int], least: int = MIN_SAMPLE) -> list[list[int]]:
+    """The buckets with bets, in groups: one each, but for the ends, where a bucket with fewer
+    than ``least`` bets is merged into the next one inward until the end group holds ``least``
+    (or all of them): the figures of a few bets (one bet at -13 read -100%) say nothing."""
+    groups = [[i] for i, n in enumerate(bets) if n]
+
+    def total(g):
+        return sum(bets[i] for i in g)
+
+    while len(groups) > 1 and total(groups[0]) < least:
+        groups[:2] = [groups[0] + groups[1]]
+    while len(groups) > 1 and total(groups[-1]) < least:
+        groups[-2:] = [groups[-2] + groups[-1]]
+    return groups
+
+
+def _group_label(group: list[int], first: bool) -> tuple[int, str]:
+    """A row's count and label: a bucket's own (`bucket_label`), or for end buckets merged
+    (`tail_groups`) ``<=-10`` at the low end (its highest count), ``>=+12`` at the high end."""
+    if len(group) == 1:
+        return L.TC_MIN + group[0], bucket_label(group[0])
+    i = group[-1] if first else group[0]
+    count = L.TC_MIN + i
+    return count, ("<=" if first else ">=") + (f"{count:+d}" if count else "0")
+
+
+MERGED_TAILS = (f"end rows with fewer than {MIN_SAMPLE} bets are merged into the next count "
+                "inward, each end row holding every count beyond it")
+
+
 def _ss_by_count(c, check, density=None) -> list[dict]:
-    """Each bucket with a Super Sevens bet dealt: the simulated return per bet at one stake with
-    its SE, the exact return of those bets from their rounds' start shoes, z (where enough bets
-    were dealt: `_ss_z`, the lines' chances scaled by ``density`` of the row, `sevens_density`,
-    where the count tells the sevens left; else a full shoe's), how often the bet favoured the
-    player there, and the counter's own bets."""
+    """Each bucket with a Super Sevens bet dealt (the ends merged until each holds
+    `MIN_SAMPLE` bets: `tail_groups`): the simulated return per bet at one stake with its SE,
+    the exact return of those bets from their rounds' start shoes, z (where enough bets were
+    dealt: `_ss_z`, the lines' chances scaled by ``density`` of the row's lowest count,
+    `sevens_density`, where the count tells the sevens left; else a full shoe's), how often the
+    bet favoured the player there, and the counter's own bets. ``counts``: the lowest and
+    highest count the row holds."""
     out = []
-    for i in range(L.N_TC):
-        n = c[L.C_SS_FLAT_BETS][i]
-        if not n:
-            continue
-        sim = _flat(c[L.C_SS_FLAT_NET][i], c[L.C_SS_FLAT_SQ][i], n, 1.0)
-        exact = c[L.C_SS_EXACT][i] / L.SS_EXACT_SCALE / n
-        exact_se = _exact_se(c[L.C_SS_EXACT_SQ][i], exact, n)
-        at = None if density is None else density(i)
+    groups = tail_groups(c[L.C_SS_FLAT_BETS])
+    for k, group in enumerate(groups):
+        def add(field, g=group):
+            return sum(c[field][i] for i in g)
+
+        n = add(L.C_SS_FLAT_BETS)
+        sim = _flat(add(L.C_SS_FLAT_NET), add(L.C_SS_FLAT_SQ), n, 1.0)
+        exact = add(L.C_SS_EXACT) / L.SS_EXACT_SCALE / n
+        exact_se = _exact_se(add(L.C_SS_EXACT_SQ), exact, n)
+        at = None if density is None else density(group[0])  # (the fewest sevens)
         z, note = _ss_z(sim, exact, check, exact_se, at)
         few = n < MIN_SAMPLE or not sim["sd"] or _too_few_bets(sim, check, at) is not None
+        count, label = _group_label(group, k == 0)
         out.append({  # (a sample SE from fewer bets than the rarest line's 30 wins runs low)
-            "count": L.TC_MIN + i, "label": bucket_label(i), "bets": n,
+            "count": count, "label": label,
+            "counts": [L.TC_MIN + group[0], L.TC_MIN + group[-1]], "bets": n,
             "return": sim["mean"], "se": None if few else sim["se"],
             "exact": exact, "exact_se": exact_se,
             "z_house_edge": z, "z_note": note,
-            "favourable_share": _ratio(c[L.C_SS_PLUS][i], c[L.C_ROUNDS][i]),
-            "counter_bets": c[L.C_SS_BET][i],
-            "counter_return": _ratio(c[L.C_SS_NET][i], c[L.C_SS_BET][i]),
+            "favourable_share": _ratio(add(L.C_SS_PLUS), add(L.C_ROUNDS)),
+            "counter_bets": add(L.C_SS_BET),
+            "counter_return": _ratio(add(L.C_SS_NET), add(L.C_SS_BET)),
         })
     return out
+
+
+def merged_tails(rows: list[dict]) -> bool:
+    """Whether a Super Sevens-by-count row holds several counts (`tail_groups`)."""
+    return any(r["counts"][0] != r["counts"][1] for r in rows)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -686,6 +735,7 @@ def sweep_rows(runs) -> list[dict]:
                      "risk_of_ruin_ci95_high": p["risk_of_ruin_ci95_high"],
                      "per_round_interval_note": p["interval_note"],
                      "score_n0_ruin_note": p["score_n0_ruin_note"],
+                     "no_edge_note": p["no_edge_note"],
                      "risk_of_ruin_note": p["risk_of_ruin_note"],
                      "super_sevens_favourable_share": f["super_sevens"]["favourable_share"]})
     return rows
@@ -719,14 +769,17 @@ def _pm95(x, se, d: int = 2) -> str:
     return _num(x, d) if se is None or x is None else f"{_num(x, d)} ± {_num(Z95 * se, d)}"
 
 
-def _span(x, low, high, d: int = 2, fmt=None) -> str:
+NOT_APPLICABLE = "n/a"  # SCORE and N0 without an edge (`NO_EDGE`)
+
+
+def _span(x, low, high, d: int = 2, fmt=None, none: str = "-") -> str:
     """``x (low to high)``: a figure with its 95% interval (``high`` None: no bound); ``x``
-    alone without an interval."""
+    alone without an interval; ``none`` for an ``x`` of None (`NOT_APPLICABLE`: no edge)."""
     fmt = fmt or (lambda v: _num(v, d))
-    if x is None and low is not None:  # (N0 of no edge, its interval reaching an edge)
-        return f"no bound ({fmt(low)} to no bound)"
+    if x is None and low is not None:  # (no edge, its interval reaching one)
+        return f"{none} ({fmt(low)} to {'no bound' if high is None else fmt(high)})"
     if x is None or low is None:
-        return fmt(x) if x is not None else "-"
+        return fmt(x) if x is not None else none
     return f"{fmt(x)} ({fmt(low)} to {'no bound' if high is None else fmt(high)})"
 
 
@@ -817,9 +870,9 @@ NOTE_ROWS = {"initial_bet": "per unit of initial main bet"}
 
 def _summary_rows(f: dict) -> list[list[str]]:
     a = f["advantage"]
-    rows = [[label, _pct(a[k]["mean"]), _pct(a[k]["se"], sign=False),
-             "no Super Sevens bet" if a[k]["interval_note"] == NO_SS_BET else _interval(a[k])]
-            for k, label in ADVANTAGE_LABELS]
+    rows = [[label, _pct(a[k]["mean"]), _pct(a[k]["se"], sign=False), _interval(a[k])]
+            for k, label in ADVANTAGE_LABELS
+            if a[k]["interval_note"] != NO_SS_BET]  # (no rows: the line under says why)
     fl = f["flat"]
     rows.append(["flat 1 unit on every box dealt (the counter's play)", _pct(fl["mean"]),
                  _pct(fl["se"], sign=False), _interval(fl)])
@@ -849,19 +902,32 @@ def _round_rows(f: dict) -> list[list[str]]:
         p = f[key]
         out.append([label, _num(p["rounds"]), _num(p["mean"], 4), _num(p["se"], 4),
                     _num(p["sd"], 3), _pm95(p["win_per_100"], p["win_per_100_se"], 2),
-                    _span(p["score"], p["score_ci95_low"], p["score_ci95_high"], 1),
-                    _span(p["n0"], p["n0_ci95_low"], p["n0_ci95_high"], 0),
+                    _span(p["score"], p["score_ci95_low"], p["score_ci95_high"], 1,
+                          none=_no_edge(p)),
+                    _span(p["n0"], p["n0_ci95_low"], p["n0_ci95_high"], 0, none=_no_edge(p)),
                     _span(p["risk_of_ruin"], p["risk_of_ruin_ci95_low"],
                           p["risk_of_ruin_ci95_high"], fmt=sig3)])
     return out
 
 
+def _no_edge(p: dict) -> str:
+    """How SCORE and N0 of None are shown: `NOT_APPLICABLE` without an edge, else ``-``."""
+    return NOT_APPLICABLE if p.get("no_edge_note") else "-"
+
+
+def no_edge_line(notes) -> list[str]:
+    """The line saying SCORE and N0 are n/a, where any of ``notes`` (``no_edge_note``) is."""
+    return ([f"SCORE and N0: {NOT_APPLICABLE}, {NO_EDGE}."] if any(notes) else [])
+
+
 def _round_notes(p: dict) -> list[str]:
-    """The lines under the net per round's table: why it has no SE or intervals, if so."""
+    """The lines under the net per round's table: why it has no SE or intervals, if so; that
+    SCORE and N0 do not apply, without an edge."""
+    edge = ["", *no_edge_line([p.get("no_edge_note")])] if p.get("no_edge_note") else []
     if p.get("interval_note"):
         return ["", "No SE of the mean and no interval for the win per 100 rounds, SCORE, N0 "
-                f"or the risk of ruin: {p['interval_note']}."]
-    out = []
+                f"or the risk of ruin: {p['interval_note']}.", *edge]
+    out = edge
     if p.get("score_n0_ruin_note"):
         out += ["", f"The intervals of SCORE and N0 are {p['score_n0_ruin_note']}: the mean's "
                 "interval carried through each with the SD held fixed."]
@@ -870,6 +936,9 @@ def _round_notes(p: dict) -> list[str]:
     return out
 
 
+# The by-count table's columns as a note names them (its heads repeat "SE").
+COUNT_NAMES = ["count", "rounds", "frequency", "played", "flat adv.", "flat adv. SE", "avg bet",
+               "counter adv.", "counter adv. SE"]
 ROUND_HEAD = ["net per round, units", "rounds", "mean", "SE", "SD", "win/100 (95%)",
               "SCORE (95%)", "N0 (95%)", "risk of ruin (95%)"]
 
@@ -908,6 +977,85 @@ def _ss_rows(f: dict) -> list[list[str]]:
              _num(b["counter_bets"])] for b in f["super_sevens_by_count"]]
 
 
+# ---------------------------------------------------------------------------------------------
+# Columns and rows that say nothing: left out of the tables shown, with a line saying which
+
+
+EMPTY_CELLS = ("-", "", NOT_APPLICABLE)
+
+
+def left_out(head: list[str], rows: list[list[str]], every: str, names=None, why=None,
+             constant: bool = False, same_rows: bool = False) -> tuple[list, list, list]:
+    """Which columns and rows of a table (its cells as shown) to show: (column indices, row
+    indices, notes), ``notes`` a list of (what, why) left out. A column (not the first) is left
+    out that has no value in any row (``why[i]`` says why, else "no value ``every``"), that
+    repeats an earlier column shown (from two rows up: one row's cells can agree by chance),
+    or (``constant``, from two rows up too) that holds one value in every row (the plan has no
+    such feature: ``played`` 100.0% without wonging); with ``same_rows`` a row that repeats an
+    earlier one (its cells after the label), or has no value, is left out too. ``names``: each
+    column's name in a note (else its head)."""
+    names, why = names or head, why or {}
+    rows_kept, notes = [], []
+    for r, row in enumerate(rows):
+        if same_rows:
+            twin = next((k for k in rows_kept if rows[k][1:] == row[1:]), None)
+            if twin is not None:
+                notes.append((row[0].strip(), f"the same as {rows[twin][0].strip()}"))
+                continue
+            if all(x.strip() in EMPTY_CELLS for x in row[1:]):
+                notes.append((row[0].strip(), "no figures"))
+                continue
+        rows_kept.append(r)
+    kept = [rows[r] for r in rows_kept]
+    cols = [0]
+    for c in range(1, len(head)):
+        cells = [row[c].strip() for row in kept]
+        twin = next((k for k in cols[1:] if [row[k].strip() for row in kept] == cells), None)
+        if all(x in EMPTY_CELLS for x in cells):
+            notes.append((names[c], why.get(c, f"no value {every.replace('every', 'any')}")))
+        elif len(kept) < 2:  # (one row's cells can agree by chance)
+            cols.append(c)
+        elif twin is not None:
+            notes.append((names[c], f"the same as {names[twin]} {every}"))
+        elif constant and len(set(cells)) == 1:
+            notes.append((names[c], f"{cells[0]} {every}"))
+        else:
+            cols.append(c)
+    return cols, rows_kept, notes
+
+
+def left_out_text(notes: list) -> str:
+    """``notes`` of `left_out` in words: ``played (100.0% at every count); SCORE and N0 (...)``,
+    those that share a reason joined."""
+    joined: dict[str, list[str]] = {}
+    for what, reason in notes:
+        joined.setdefault(reason, []).append(what)
+    return "; ".join(f"{' and '.join(w)} ({reason})" for reason, w in joined.items())
+
+
+def _pruned_grid(grid, head, rows, every, **kw) -> list[str]:
+    """``grid`` (aligned text or markdown) of the table without the columns and rows that say
+    nothing (`left_out`), and a line saying what was left out."""
+    cols, kept, notes = left_out(head, rows, every, **kw)
+    out = grid([head[c] for c in cols], [[rows[r][c] for c in cols] for r in kept])
+    if notes:
+        out += ["", f"Left out of the table: {left_out_text(notes)}."]
+    return out
+
+
+def _round_why(p: dict, bankroll, score: int, n0: int, ruin: int) -> dict:
+    """Why the per-round (or sweep) columns of SCORE, N0 and the risk of ruin hold no value,
+    by their indices: no edge; no bankroll; the risk withheld with Super Sevens bets."""
+    why = {}
+    if p.get("no_edge_note"):
+        why |= {score: f"{NOT_APPLICABLE}: no edge, below", n0: f"{NOT_APPLICABLE}: no edge, below"}
+    if bankroll is None:
+        why[ruin] = "no bankroll given"
+    elif p.get("risk_of_ruin_note"):
+        why[ruin] = "not given where the counter bets Super Sevens, below"
+    return why
+
+
 def ss_spread(ss: dict) -> str:
     """The overall simulated Super Sevens return's ``± half-width (95%: low to high; exact SE
     x%)`` (its SE named: `_ss_interval`), or why it has no interval; ``ss``: the figures'
@@ -927,7 +1075,8 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     head = _head(f, meta)
     out = [ln + "  " for ln in head] if markdown else head
     out += ["", "The counter's advantage (units won per unit bet, 95% intervals)", ""]
-    out += grid(["advantage", "mean", "SE", "95% interval"], _summary_rows(f))
+    out += _pruned_grid(grid, ["advantage", "mean", "SE", "95% interval"], _summary_rows(f),
+                        "in every row", same_rows=True)
     flat_gain = gain_none(f, "flat") or _gain95(f["gain_over_flat"], f["gain_over_flat_se"],
                                                 GAIN_OVER_FLAT_95)
     gains = f"Gain over flat betting with the counter's play: {flat_gain} of the initial bet."
@@ -965,20 +1114,27 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
         out += [f"With Super Sevens: no figures, {NO_SS_BET}.", ""]
     elif ss_note:
         out += [f"With Super Sevens: no SE or interval, {ss_note}.", ""]
-    out += grid(ROUND_HEAD, _round_rows(f))
+    p = f["per_round_played"]
+    out += _pruned_grid(grid, ROUND_HEAD, _round_rows(f), "in every row", same_rows=True,
+                        why=_round_why(p, f["bankroll"], 6, 7, 8))
     out += _round_notes(f["per_round_played"])
     out += ["", f"By {kind} at the round's start (flat: 1 unit on every box dealt, the counter's "
             f"play; each SE the main game's, from the rounds' sums; {NO_SE})", ""]
-    out += grid([kind, "rounds", "frequency", "played", "flat adv.", "SE", "avg bet",
-                 "counter adv.", "SE"], _count_rows(f))
+    out += _pruned_grid(grid, [kind, "rounds", "frequency", "played", "flat adv.", "SE",
+                               "avg bet", "counter adv.", "SE"], _count_rows(f),
+                        "at every count", constant=True, names=COUNT_NAMES)
     ss = f["super_sevens"]
     if f["super_sevens_by_count"]:
         out += ["", f"Super Sevens by {kind} (return per unit staked; exact: from each round's "
                 "start shoe, by the published convention: a third card always dealt; "
                 f"no sample SE from fewer than 30 bets at a count, from fewer than 30 wins of the "
-                "rarest line above 3 to 1 expected, or from results without spread)", ""]
-        out += grid([kind, "bets", "simulated", _ss_se_head(f), "exact",
-                     "z (of the house edge)", "favourable", "counter's units staked"], _ss_rows(f))
+                "rarest line above 3 to 1 expected, or from results without spread"
+                + (f"; {MERGED_TAILS}" if merged_tails(f["super_sevens_by_count"]) else "")
+                + ")", ""]
+        out += _pruned_grid(grid, [kind, "bets", "simulated", _ss_se_head(f), "exact",
+                                   "z (of the house edge)", "favourable",
+                                   "counter's units staked"], _ss_rows(f), "at every count",
+                            constant=True)
         fl = ss["flat"]
         out += ["", f"Super Sevens overall, return per unit staked: simulated {_pct(fl['mean'])}"
                 f"{ss_spread(ss)}, exact: mean over the rounds' starting shoes (published "
@@ -1030,8 +1186,9 @@ def tidy_rows(f: dict) -> list[dict]:
     ci95_low, ci95_high."""
     rows = []
 
-    def add(section, item, value, count=None, se=None, lo=None, hi=None):
-        label = None if count is None else bucket_label(count - L.TC_MIN)
+    def add(section, item, value, count=None, se=None, lo=None, hi=None, label=None):
+        if label is None and count is not None:
+            label = bucket_label(count - L.TC_MIN)
         rows.append({"section": section, "item": item, "count": count, "count_label": label,
                      "value": value, "se": se, "ci95_low": lo, "ci95_high": hi})
 
@@ -1079,12 +1236,13 @@ def tidy_rows(f: dict) -> list[dict]:
         add("by_count", "counter_advantage", b["counter_advantage"], count=b["count"],
             se=b["counter_se"])
         add("by_count", "flat_advantage", b["flat_advantage"], count=b["count"], se=b["flat_se"])
-    for b in f["super_sevens_by_count"]:
+    for b in f["super_sevens_by_count"]:  # (an end row may hold several counts: its label)
+        at = {"count": b["count"], "label": b["label"]}
         for k in ("bets", "exact", "z_house_edge", "favourable_share", "counter_bets"):
-            add("super_sevens_by_count", k, b[k], count=b["count"])
-        add("super_sevens_by_count", "return", b["return"], count=b["count"],  # (the table's)
+            add("super_sevens_by_count", k, b[k], **at)
+        add("super_sevens_by_count", "return", b["return"], **at,  # (the table's)
             se=b["exact_se"] if _exact_ses(f) and b["exact_se"] is not None else b["se"])
-        add("super_sevens_by_count", "sample_se", b["se"], count=b["count"])
+        add("super_sevens_by_count", "sample_se", b["se"], **at)
     return rows
 
 
@@ -1145,8 +1303,9 @@ def _sweep_cells(r: dict) -> list[str]:
             _pct(r["flat_advantage"]),
             _gain95(r["gain_over_flat"], r["gain_over_flat_se"]),
             _num(r["sd_round"], 3), _pm95(r["win_per_100"], r["win_per_100_se"], 2),
-            _span(r["score"], r.get("score_ci95_low"), r.get("score_ci95_high"), 1),
-            _span(r["n0"], r.get("n0_ci95_low"), r.get("n0_ci95_high"), 0),
+            _span(r["score"], r.get("score_ci95_low"), r.get("score_ci95_high"), 1,
+                  none=_no_edge(r)),
+            _span(r["n0"], r.get("n0_ci95_low"), r.get("n0_ci95_high"), 0, none=_no_edge(r)),
             _span(r.get("risk_of_ruin"), r.get("risk_of_ruin_ci95_low"),
                   r.get("risk_of_ruin_ci95_high"), fmt=sig3),
             _pct(r["super_sevens_favourable_share"], 2, sign=False)]
@@ -1187,8 +1346,10 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
                     f"{len(run.get('penetrations') or rows)} penetrations (the last one may be "
                     "cut short); not reproducible as it stands")
     out = [ln + "  " for ln in head] if markdown else head
-    out += [""] + (_markdown if markdown else _aligned)(SWEEP_HEAD,
-                                                        [_sweep_cells(r) for r in rows])
+    why = _round_why(rows[0], rows[0].get("bankroll"), 9, 10, 11)
+    why |= {4: "no Super Sevens bet", 12: "the side bet is off"}
+    out += [""] + _pruned_grid(_markdown if markdown else _aligned, SWEEP_HEAD,
+                               [_sweep_cells(r) for r in rows], "in every row", why=why)
     out += ["", "Advantage: per unit of initial main bet (main + insurance result), 95% "
             "interval; with SS: Super Sevens bets and net included; flat: 1 unit on every box "
             "dealt (the counter's play); gain: over flat, ± its 95% half-width, the same rounds "
@@ -1198,6 +1359,7 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
             "positive return (- with the side bet off)."]
     if any(r.get("score_n0_ruin_note") for r in rows):
         out += [f"SCORE and N0 intervals are {MOVED_TOGETHER} where given."]
+    out += no_edge_line(r.get("no_edge_note") for r in rows)
     if any(r.get("risk_of_ruin_note") for r in rows):
         out += [f"The risk of ruin is {RUIN_WITHHELD}."]
     out += [f"At penetration {r['penetration']:.2f}: no interval for the win per 100 rounds, "

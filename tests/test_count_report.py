@@ -3,6 +3,7 @@ rules, strategy and seed, rendered in every format; end to end once the engine c
 
 from __future__ import annotations
 
+import csv
 import json
 import shlex
 
@@ -117,6 +118,12 @@ def test_score_n0_and_ruin_have_bjsim_counts_95_intervals(fake_engine):
     (["--count", "nope"], "unknown counting plan 'nope'"),
     (["--count-rounds", "1000"], "only with --count PLAN"),
     (["--count-penetrations", "0.6"], "only with --count PLAN"),
+    (["--bankroll", "500"], "only with --count PLAN"),
+    (["--count", "hi-lo-1-12", "--bankroll", "0"], "--bankroll"),
+    (["--count", "hi-lo-1-12", "--bankroll", "nan"],
+     "'--bankroll': 'nan' is not a number in the range 0<x<=1e+12."),
+    (["--count", "hi-lo-1-12", "--bankroll", "2e12"],
+     "'--bankroll': 2000000000000.0 is not in the range"),
     (["--count", "sevens-super-sevens", "--no-super-sevens"],
      "--count sevens-super-sevens: it bets Super Sevens"),
     (["--count", "hi-lo-1-12", "--count-penetrations", "0.6,2"], "--count-penetrations"),
@@ -126,6 +133,44 @@ def test_score_n0_and_ruin_have_bjsim_counts_95_intervals(fake_engine):
 def test_report_count_errors_are_one_line_before_any_run(args, words, tmp_path, fake_engine):
     line = is_one_line_error(invoke("report", *args, "-o", tmp_path / "r"))
     assert words in line and not fake_engine
+
+
+def test_the_report_takes_bjsim_counts_bankroll(monkeypatch, fake_engine):
+    """--bankroll, as bjsim count's: without it a plan with no bankroll (hi-lo-flat) showed no
+    risk of ruin in the report, whatever the user wanted. The section's figures are count's
+    with the same --bankroll, for the single run and the sweep, and the manifest's commands
+    give it (count's, and the one that rebuilds the report)."""
+    from simulator import assessment
+    from tests.test_counting_report import MAIN_ROUNDS
+
+    install_fake_engine(monkeypatch, MAIN_ROUNDS)  # (no Super Sevens bets: a risk of ruin)
+    asked = []
+
+    def compute(spec, say, quiet=False):
+        asked.append(spec)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(assessment, "compute", compute)
+    out = invoke("report", "--count", "hi-lo-flat", "--bankroll", "250", "-q", "-o", "r")
+    assert out.exit_code == 130 and asked[0].count_bankroll == 250
+    spec = figures.Spec(Rules(), seed=5, chunk_rounds=2000, count_plan="hi-lo-flat",
+                        count_rounds=8000, count_penetrations=(0.6, 0.9), count_bankroll=250)
+    data = figures.counting_figures(spec, print, True)
+    f = data["figures"]
+    assert f["bankroll"] == 250 and f["plan"]["bankroll"] is None
+    assert f["per_round_played"]["risk_of_ruin"] is not None
+    assert {r["bankroll"] for r in data["sweep"]} == {250}
+    commands = figures._argv(spec, 10_000)
+    for key in ("count", "count_sweep", "report"):
+        words = shlex.split(commands[key])
+        assert words[words.index("--bankroll") + 1] == "250", key
+    single = json.loads(invoke(*shlex.split(commands["count"])[1:], "-q").stdout)
+    sweep = json.loads(invoke(*shlex.split(commands["count_sweep"])[1:], "-q").stdout)
+    assert single["results"] == f and sweep["sweep"] == data["sweep"]
+    assert "bankroll" not in figures._argv(figures.Spec(Rules(), count_plan="hi-lo-flat"),
+                                           10)["count"]
+    md = render.to_markdown("t", [sections.counting({"strategy": "basic", "counting": data})])
+    assert "risk of ruin (250 units)" in md
 
 
 def test_a_report_with_a_counting_section_has_bjsim_counts_figures(tmp_path):
@@ -442,5 +487,132 @@ def test_the_super_sevens_table_keeps_every_column_that_can_hold_a_value():
     for head in heads:
         for label in ("SE (sample)", "z (of the house edge)", "units staked"):
             assert label in head, (label, head)
-    assert "Left out of the table" not in text
-    assert all(kind != sections.CSV_ONLY for _, _, kind in table.columns)
+    assert "Left out of the table, holding no value" not in text
+    # (the hand-made tally keeps no exact second moments: that SE column has no value)
+    assert "Left out of the table: SE (exact SD) (no value at any count)" in text
+    assert [k for k, _, kind in table.columns if kind == sections.CSV_ONLY] == ["exact_se"]
+
+
+def test_the_report_shows_score_and_n0_as_not_applicable_without_an_edge(tmp_path):
+    """SCORE read 0.0 in the report for a losing counter: n/a now, N0 too, empty in the CSV,
+    with a sentence saying why; in the penetration table too."""
+    from simulator import counting_report as CR
+    from simulator.assessment.output import _csv
+    from simulator.plans import load_plan
+    from tests.test_counting_report import MAIN_ROUNDS, tally_of
+
+    losing = [r | {"net": -abs(r["net"])} if "net" in r else r for r in MAIN_ROUNDS]
+    f = CR.figures(tally_of(losing * 20), load_plan("hi-lo-1-12"), Rules())
+    data = {"strategy": "basic", "counting": {"plan": "hi-lo-1-12", "figures": f,
+                                              "sweep": CR.sweep_rows([(0.75, f)])}}
+    sec = sections.counting(data)
+    md = render.to_markdown("t", [sec])
+    assert md.count("SCORE and N0: n/a") == 2 and CR.NO_EDGE in md
+    for name in ("counting_per_round", "counting_penetration"):
+        table = next(b for b in sec.blocks if getattr(b, "name", "") == name)
+        columns, rows = table.shown()
+        keys = [k for k, _, _ in columns]
+        shown = [sections.fmt(v, kind) for v, (_, _, kind) in zip(rows[0], columns, strict=True)]
+        if "score" not in keys:  # (n/a in every row: left out, the CSV keeps it)
+            assert "SCORE and SCORE 95% low and SCORE 95% high and N0" in md
+            keys = [k for k, _, _ in table.columns]
+            shown = [sections.fmt(v, "text" if kind == sections.CSV_ONLY else kind) for v, (
+                _, _, kind) in zip(table.rows[0], table.columns, strict=True)]
+        assert shown[keys.index("score")] == "n/a" and shown[keys.index("n0")] == "n/a", name
+        _csv(table, tmp_path / f"{name}.csv")
+        (row, *_) = csv.DictReader((tmp_path / f"{name}.csv").read_text().splitlines())
+        assert row["score"] == "" and row["n0"] == "", name
+
+
+def test_the_penetration_table_gives_the_risk_of_ruin_where_a_bankroll_is_given():
+    """The report's penetration table had no risk of ruin (bjsim count's sweep has one): now
+    its column with the 95% interval where a bankroll is given, a sentence where none is, and
+    where it is withheld (Super Sevens in the nets) the sentence saying why."""
+    from simulator import counting_report as CR
+    from simulator.plans import load_plan
+    from simulator.strategy import load_strategy
+    from tests.test_counting_report import MAIN_ROUNDS, ROUNDS, tally_of
+
+    def sweep_table(rounds, plan, bankroll, strategy=None):
+        f = CR.figures(tally_of(rounds), load_plan(plan), Rules(), bankroll,
+                       strategy and load_strategy(strategy))
+        data = {"strategy": "basic", "counting": {"plan": plan, "figures": f, "sweep":
+                                                  CR.sweep_rows([(0.6, f), (0.9, f)])}}
+        sec = sections.counting(data)
+        i, table = next((i, b) for i, b in enumerate(sec.blocks)
+                        if getattr(b, "name", "") == "counting_penetration")
+        return f, sec.blocks[i - 1], table, render.to_markdown("t", [sec])
+
+    f, text, table, md = sweep_table(MAIN_ROUNDS, "hi-lo-1-12", 500)
+    keys = [k for k, _, _ in table.columns]
+    for k in ("risk_of_ruin", "risk_of_ruin_ci95_low", "risk_of_ruin_ci95_high"):
+        assert table.rows[0][keys.index(k)] == f["per_round_played"][k], k
+    assert "risk of ruin (500 units)" in md and "risk of ruin 95% low" in md
+    assert "No risk of ruin" not in text
+    _, text, table, _ = sweep_table(MAIN_ROUNDS, "hi-lo-flat", None)  # (no bankroll)
+    assert "risk_of_ruin" not in [k for k, _, _ in table.columns]
+    assert "No risk of ruin: no bankroll given (--bankroll, or the plan's bankroll)." in text
+    f, text, _, _ = sweep_table(ROUNDS * 100_000, "sevens-super-sevens", 500,
+                                "basic-super-sevens")
+    assert f["per_round_played"]["risk_of_ruin_note"] == CR.RUIN_WITHHELD
+    assert f"The risk of ruin is {CR.RUIN_WITHHELD}." in text
+
+
+def test_the_reports_super_sevens_table_merges_the_counts_of_few_bets_into_the_tails():
+    """As bjsim count's: a count at either end with fewer than 30 bets merged into the next one
+    inward, in the table and its CSV, the paragraph saying so."""
+    from simulator import counting_report as CR
+    from simulator.plans import load_plan
+    from tests.test_counting_report import tally_of
+
+    def bets(count, n):
+        return [{"count": count, "bet": 1, "net": 0, "flat": [0], "ss_flat": [-1],
+                 "ss_exact": [-0.1]} for _ in range(n)]
+
+    f = CR.figures(tally_of(bets(-13, 1) + bets(-11, 30) + bets(0, 40) + bets(12, 2)
+                            + bets(4, 30)), load_plan("hi-lo-1-12"), Rules())
+    data = {"strategy": "basic", "counting": {"plan": "hi-lo-1-12", "figures": f,
+                                              "sweep": None}}
+    text, table, _ = _ss_table(data)
+    assert [r[0] for r in table.rows] == ["<=-11", "0", ">=+4"]
+    assert [r[1] for r in table.rows] == [31, 40, 32]
+    assert f"{sections.sentence(CR.MERGED_TAILS)}." in text
+
+
+def test_the_reports_counting_tables_leave_out_what_says_nothing_and_the_csv_keeps_it(
+        tmp_path):
+    """As bjsim count's tables: the columns of one value at every count, repeated columns and
+    rows, and those of no value are left out of the HTML, PDF and Markdown, a sentence saying
+    which; the CSV keeps them."""
+    from simulator import counting_report as CR
+    from simulator.assessment.output import _csv
+    from simulator.plans import load_plan
+    from tests.test_counting_report import _flat_rounds, tally_of
+
+    f = CR.figures(tally_of(_flat_rounds()), load_plan("hi-lo-flat"), Rules())
+    data = {"strategy": "basic", "counting": {"plan": "hi-lo-flat", "figures": f,
+                                              "sweep": CR.sweep_rows([(0.6, f), (0.9, f)])}}
+    sec = sections.counting(data)
+    md = render.to_markdown("t", [sec])
+    tables = {b.name: b for b in sec.blocks if isinstance(b, sections.Table)}
+    by_count = tables["counting_by_count"]
+    shown = [k for k, _, _ in by_count.shown()[0]]
+    assert shown == ["label", "rounds", "frequency", "flat_advantage", "flat_se"]
+    assert ("Left out of the table: played (100.0% at every count); counter's average bet "
+            "(1.00 at every count); counter's advantage (the same as flat advantage at every "
+            "count); counter's advantage SE (the same as flat advantage SE at every count); the "
+            "CSV keeps them.") in md
+    per_round = tables["counting_per_round"]
+    assert [r[0] for r in per_round.shown()[1]] == ["round played"]
+    assert "round watched (the same as round played)" in md
+    advantage = tables["counting_advantage"]
+    assert not any(r[0].startswith("flat 1 unit") for r in advantage.shown()[1])
+    assert "| round watched |" not in md and "| played |" not in md
+    ss = tables["counting_super_sevens"]
+    assert "counter_bets" not in [k for k, _, _ in ss.shown()[0]]
+    for name, table in tables.items():  # the CSV keeps every row and column
+        _csv(table, tmp_path / f"{name}.csv")
+        rows = list(csv.reader((tmp_path / f"{name}.csv").read_text().splitlines()))
+        assert len(rows) == len(table.rows) + 1 and rows[0] == table.csv_header(), name
+    assert "counter_advantage" in (tmp_path / "counting_by_count.csv").read_text()
+    assert "round watched" in (tmp_path / "counting_per_round.csv").read_text()

@@ -165,3 +165,5 @@ def test_score_n0_and_risk_of_ruin():
     assert C.risk_of_ruin(0.01, 1.15, 0) == 1.0
     assert C.risk_of_ruin(0.01, 1.15, 500) == pytest.approx(math.exp(-10 / 1.3225))
     assert C.risk_of_ruin(-0.005, 1.15, 10_000) == 1.0 and C.n0(-0.01, 1) is None
+    # SCORE without an edge does not apply (it read 0, a figure), as N0
+    assert C.score(-0.01, 1) is None and C.score(0.0, 1) is None

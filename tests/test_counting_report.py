@@ -166,14 +166,14 @@ def test_win_score_n0_and_ruin_have_their_delta_method_se(fig):
     # (they were withheld whenever the mean was not above 0, however wide its own interval)
     high = loss["mean"] + 1.959963984540054 * loss["se"]
     assert loss["mean"] < 0 < high
-    assert (loss["score"], loss["score_ci95_low"]) == (0.0, 0.0)
+    assert (loss["score"], loss["score_ci95_low"]) == (None, 0.0)  # (no edge: n/a)
     assert loss["score_ci95_high"] == pytest.approx(counting.score(high, loss["sd"]))
     assert loss["n0"] is None and loss["n0_ci95_high"] is None
     assert loss["n0_ci95_low"] == pytest.approx(counting.n0(high, loss["sd"]))
     assert (loss["risk_of_ruin"], loss["risk_of_ruin_ci95_high"]) == (1.0, 1.0)
     assert loss["risk_of_ruin_ci95_low"] == pytest.approx(
         counting.risk_of_ruin(high, loss["sd"], 1000))
-    assert CR._span(None, 12.0, None, 0) == "no bound (12 to no bound)"
+    assert CR._span(None, 12.0, None, 0, none="n/a") == "n/a (12 to no bound)"
     table = CR.render(fig, "table")
     assert f"{p['win_per_100']:,.2f} ± {1.959963984540054 * p['win_per_100_se']:,.2f}" in table
 
@@ -1069,9 +1069,10 @@ def test_the_advantages_with_super_sevens_say_none_was_bet_rather_than_repeat_a_
     rows = [ln for ln in table.splitlines() if ln.startswith(("  with Super Sevens",
                                                               "per unit wagered on the main "
                                                               "game and Super Sevens"))]
-    assert len(rows) == 2 and all(ln.rstrip().endswith("no Super Sevens bet") for ln in rows)
-    assert "insurance in, unlike the row above" in rows[1]
+    # (rows of no figures are left out of the table now: the line under it says why)
+    assert rows == [] and "no Super Sevens bet" not in table
     assert "With Super Sevens: no figures, the counter bet no Super Sevens." in table
+    assert "insurance in, unlike the row above" in CR.ADVANTAGE_LABELS[3][1]
     from simulator.assessment import render, sections
     data = {"strategy": "basic", "counting": {"plan": "hi-lo-1-12", "figures": f,
                                               "sweep": None}}
@@ -1257,3 +1258,133 @@ def test_one_round_says_why_the_advantage_has_no_interval_and_equal_bets_gain_ex
         f = CR.figures(tally_of([{"count": 0, "bet": 1, "net": x, "flat": [x]} for x in nets]),
                        plan, Rules())
         assert f["gain_over_flat"] == 0.0 and f["gain_over_flat_se"] == 0.0
+
+
+def test_score_and_n0_are_not_applicable_without_an_edge_in_every_format():
+    """SCORE read 0.0 (0.0 to 0.0) for a losing counter, as if a figure: it does not apply
+    without an edge. Now null in json, empty in csv, n/a with a line saying why in the table,
+    markdown and the sweep, as N0 (null) is; an interval reaching an edge keeps its bounds."""
+    losing = [r | {"net": -abs(r["net"])} if "net" in r else r for r in MAIN_ROUNDS]
+    f = CR.figures(tally_of(losing * 20), load_plan("hi-lo-1-12"), Rules())
+    p = f["per_round_played"]
+    assert p["mean"] < 0 and p["se"] is not None
+    assert (p["score"], p["n0"]) == (None, None)
+    assert (p["score_ci95_low"], p["score_ci95_high"]) == (None, None)  # no edge in it either
+    assert p["no_edge_note"] == CR.NO_EDGE and f["per_round_watched"]["no_edge_note"]
+    doc = json.loads(CR.render(f, "json"))["results"]["per_round_played"]
+    assert doc["score"] is None and doc["no_edge_note"] == CR.NO_EDGE
+    rows = {(r["section"], r["item"]): r for r in csv.DictReader(io.StringIO(
+        CR.render(f, "csv")))}
+    assert rows[("per_round_played", "score")]["value"] == ""
+    assert rows[("per_round_played", "no_edge_note")]["value"] == CR.NO_EDGE
+    line = f"SCORE and N0: n/a, {CR.NO_EDGE}."
+    for fmt in ("table", "markdown"):
+        text = CR.render(f, fmt)
+        assert line in text and "0.0 (0.0 to 0.0)" not in text
+        # SCORE and N0 n/a in every row: left out of the table, saying so (defect 4's rule)
+        assert "SCORE (95%) and N0 (95%) (n/a: no edge, below)" in text
+    sweep = CR.sweep_rows([(0.75, f)])
+    assert sweep[0]["score"] is None and sweep[0]["no_edge_note"] == CR.NO_EDGE
+    text = CR.render_sweep(sweep, "table", {"plan": {"name": "p"}})
+    assert line in text and "0.0 (0.0 to 0.0)" not in text
+    assert list(csv.DictReader(io.StringIO(CR.render_sweep(sweep, "csv"))))[0]["score"] == ""
+    # a mean below 0 whose interval reaches an edge: n/a, with the bounds the edge gives
+    near = CR._per_round(-1, 9 * U * U, 4, None)
+    assert near["score"] is None and near["score_ci95_low"] == 0.0 < near["score_ci95_high"]
+    assert CR._span(near["score"], near["score_ci95_low"], near["score_ci95_high"], 1,
+                    none=CR.NOT_APPLICABLE).startswith("n/a (0.0 to ")
+    with_edge = CR.figures(tally_of(MAIN_ROUNDS), load_plan("hi-lo-1-12"), Rules())
+    assert with_edge["per_round_played"]["no_edge_note"] is None
+    assert "n/a" not in CR.render(with_edge, "table")
+
+
+def test_super_sevens_counts_with_few_bets_are_merged_into_the_tails():
+    """The Super Sevens-by-count rows of 1-5 bets printed -100% from one bet, as if a figure:
+    at each end a count with fewer than 30 bets is merged into the next one inward until the
+    end row holds 30 (labelled <=, >= as the clamped rows are), in every format; the middle
+    rows stay one a count; the sums are kept (no bet dropped)."""
+    def bets(count, n, net):
+        return [{"count": count, "bet": 1, "net": 0, "flat": [0], "ss_flat": [net],
+                 "ss_exact": [-0.1]} for _ in range(n)]
+
+    rounds = (bets(-13, 1, -1) + bets(-12, 5, -1) + bets(-11, 30, 3) + bets(0, 40, -1)
+              + bets(1, 40, -1) + bets(9, 27, -1) + bets(11, 2, 500) + bets(12, 1, -1))
+    f = CR.figures(tally_of(rounds), load_plan("hi-lo-1-12"), Rules())
+    rows = f["super_sevens_by_count"]
+    assert [(r["label"], r["bets"], r["counts"]) for r in rows] == [
+        ("<=-11", 36, [-13, -11]), ("0", 40, [0, 0]), ("+1", 40, [1, 1]),
+        (">=+9", 30, [9, 12])]
+    assert rows[0]["return"] == pytest.approx((-6 + 90) / 36)
+    assert rows[-1]["return"] == pytest.approx((-27 + 1000 - 1) / 30)
+    assert sum(r["bets"] for r in rows) == f["super_sevens"]["flat"]["n"]
+    for fmt in ("table", "markdown"):
+        text = CR.render(f, fmt)
+        text = text[text.index("Super Sevens by true count"):]  # (its table)
+        assert CR.MERGED_TAILS in text and "<=-11" in text and ">=+9" in text
+        assert "\n-13 " not in text and "| -13 |" not in text
+    out = [r for r in csv.DictReader(io.StringIO(CR.render(f, "csv")))
+           if r["section"] == "super_sevens_by_count" and r["item"] == "bets"]
+    assert [(r["count_label"], r["value"]) for r in out] == [
+        ("<=-11", "36"), ("0", "40"), ("+1", "40"), (">=+9", "30")]
+    assert CR.tail_groups([0, 3, 40, 0, 40, 2]) == [[1, 2], [4, 5]]
+    assert CR.tail_groups([0, 3, 4]) == [[1, 2]]
+    unmerged = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules())
+    assert CR.MERGED_TAILS not in CR.render(unmerged, "table")
+
+
+def _flat_rounds():
+    """A flat 1-unit counter that plays every round dealt, at three counts, and never bets
+    Super Sevens (every box's is dealt): tables with columns and rows that say nothing."""
+    out = []
+    for count, nets in ((-1, (10, -10, -10)), (0, (10, 20, -10, 0)), (2, (-10, 10, 15))):
+        out += [{"count": count, "bet": 1, "net": n, "wagered": 10 * max(1, abs(n) // 10),
+                 "flat": [n], "ss_flat": [-1], "ss_exact": [-0.1]} for n in nets * 12]
+    return out
+
+
+def test_columns_and_rows_that_say_nothing_are_left_out_saying_so():
+    """Columns of one value at every count because the plan has no such feature (played 100%
+    without wonging, the average bet of a flat bet, the counter's Super Sevens stakes of 0), a
+    column repeating another (the counter's advantage and SE, the flat ones for a flat bet),
+    rows repeating another (per round watched where every round is played, the flat row of a
+    flat bet) and rows or columns of no value (with Super Sevens where none was bet, the risk
+    of ruin without a bankroll): left out of the table and the markdown, a line saying which."""
+    f = CR.figures(tally_of(_flat_rounds()), load_plan("hi-lo-flat"), Rules())
+    for fmt in ("table", "markdown"):
+        text = CR.render(f, fmt)
+        lines = text.splitlines()
+        assert not any(ln.lstrip("| ").startswith("per round watched") for ln in lines)
+        assert not any(ln.lstrip("| ").startswith("flat 1 unit") for ln in lines)
+        head = next(ln for ln in lines if "frequency" in ln and "rounds" in ln)
+        for gone in ("played", "avg bet", "counter adv."):
+            assert gone not in head, (fmt, gone)
+        ss_head = [ln for ln in lines if ln.lstrip("| ").startswith("true count")][-1]
+        round_head = next(ln for ln in lines if ln.lstrip("| ").startswith("net per round"))
+        assert "units staked" not in ss_head and "risk of ruin" not in round_head
+        assert ("Left out of the table: played (100.0% at every count); avg bet (1.00 at every "
+                "count); counter adv. (the same as flat adv. at every count); counter adv. SE "
+                "(the same as flat adv. SE at every count).") in text
+        assert ("Left out of the table: flat 1 unit on every box dealt (the counter's play) (the "
+                "same as per unit of initial main bet (main + insurance result)).") in text
+        assert "per round watched (the same as per round played)" in text
+        assert "risk of ruin (95%) (no bankroll given)" in text
+        assert "counter's units staked (0 at every count)" in text
+    # the json and csv keep every figure
+    rows = list(csv.DictReader(io.StringIO(CR.render(f, "csv"))))
+    assert {r["item"] for r in rows if r["section"] == "by_count"} >= {"played", "average_bet"}
+    assert "per_round_watched" in {r["section"] for r in rows}
+    # a plan with those features keeps the columns
+    ramp = CR.render(CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules()), "table")
+    assert "avg bet" in ramp and "counter adv." in ramp and "per round watched" in ramp
+
+
+def test_left_out_keeps_what_one_row_can_agree_on_by_chance():
+    head = ["count", "a", "b", "c"]
+    assert CR.left_out(head, [["0", "1", "1", "-"]], "at every count", constant=True) == (
+        [0, 1, 2], [0], [("c", "no value at any count")])
+    cols, rows, notes = CR.left_out(head, [["0", "1", "1", "2"], ["1", "1", "1", "3"]],
+                                    "at every count", constant=True)
+    assert cols == [0, 3] and notes == [("a", "1 at every count"), ("b", "1 at every count")]
+    cols, rows, notes = CR.left_out(head, [["0", "1", "1", "2"], ["1", "2", "2", "3"]],
+                                    "at every count", constant=True)
+    assert cols == [0, 1, 3] and notes == [("b", "the same as a at every count")]

@@ -68,7 +68,8 @@ class Spec:
     ``variants`` the variant files compared with it (None: every shipped one; empty: none).
     ``rounds`` is the main run's length, or with ``precision`` its cap. ``count_plan``: a
     counting plan played ``count_rounds`` rounds (and at each of ``count_penetrations``) for
-    the counting section (None: no section). ``out_dir`` only goes into the rebuild command,
+    the counting section (None: no section), its risk of ruin for ``count_bankroll`` units
+    (None: the plan's bankroll). ``out_dir`` only goes into the rebuild command,
     and ``rules_given`` and ``variants_given`` only into the manifest's commands: ``--rules`` and
     each ``--variant`` as the user gave them (a shipped one by its name, not by the path on this
     machine it was found at; None: ``rules_file`` and ``variants``)."""
@@ -92,6 +93,7 @@ class Spec:
     count_plan: str | None = None
     count_rounds: int = 1_000_000
     count_penetrations: tuple[float, ...] | None = None
+    count_bankroll: float | None = None
     rules_given: str | None = None
     variants_given: tuple[str, ...] | None = None
     rules_description: str | None = None
@@ -969,7 +971,7 @@ def counting_figures(spec: Spec, say: Say, quiet: bool) -> dict:
     stops.deliver(runs.stopped_after)
     if runs.partial:
         raise KeyboardInterrupt
-    ((_, fig),) = count_runs.figures(runs, plan)
+    ((_, fig),) = count_runs.figures(runs, plan, spec.count_bankroll)
     fig = counting_report.document(fig, runs.runs[0][2].meta)["results"]  # as bjsim count's json
     sweep = None
     if spec.count_penetrations:
@@ -979,7 +981,8 @@ def counting_figures(spec: Spec, say: Say, quiet: bool) -> dict:
         stops.deliver(runs.stopped_after)
         if runs.partial:
             raise KeyboardInterrupt
-        sweep = counting_report.sweep_rows(count_runs.figures(runs, plan))
+        sweep = counting_report.sweep_rows(count_runs.figures(runs, plan,
+                                                              spec.count_bankroll))
     return {"plan": spec.count_plan, "figures": fig, "sweep": sweep,
             "indices_note": count_runs.indices_note(spec.rules, plan)}
 
@@ -1012,17 +1015,19 @@ def _argv(spec: Spec, played: int, choices=()) -> dict:
         return " ".join(shlex.quote(w) for w in words)
 
     count = []
+    bankroll = [] if spec.count_bankroll is None else ["--bankroll", _number(spec.count_bankroll)]
     if spec.count_plan is not None:
         count = ["--count", spec.count_plan, "--count-rounds", str(spec.count_rounds)]
         if spec.count_penetrations:
             count += ["--count-penetrations", ",".join(repr(p) for p in spec.count_penetrations)]
+        count += bankroll
     count_line = None if spec.count_plan is None else line(
         "bjsim", "count", "--plan", spec.count_plan, *common, *strat, "--rounds",
-        str(spec.count_rounds), "-f", "json")
+        str(spec.count_rounds), *bankroll, "-f", "json")
     sweep_line = None if not spec.count_penetrations else line(
         "bjsim", "count", "--plan", spec.count_plan, *common, *strat, "--rounds",
-        str(spec.count_rounds), "--penetrations", ",".join(repr(p) for p in
-                                                           spec.count_penetrations), "-f", "json")
+        str(spec.count_rounds), *bankroll, "--penetrations",
+        ",".join(repr(p) for p in spec.count_penetrations), "-f", "json")
     return {
         "report": line("bjsim", "report", *rules, *sets, *own, *choose, *vary, *count, *length,
                        "--seed", str(spec.seed), "--chunk-rounds", str(spec.chunk_rounds),
@@ -1041,6 +1046,11 @@ def _argv(spec: Spec, played: int, choices=()) -> dict:
                         "--seed", str(spec.seed), "--chunk-rounds", str(spec.chunk_rounds),
                         "-f", "json") if compare_vary else None,
     }
+
+
+def _number(x: float) -> str:
+    """A number as a command line gives it: ``500``, not ``500.0``; else its repr (exact)."""
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
 
 
 def _compare_rules(spec: Spec) -> list[str]:
@@ -1097,6 +1107,7 @@ def _manifest(spec: Spec, names: list[str], played: int, seconds: float) -> dict
         "count_plan": spec.count_plan,
         "count_rounds": spec.count_rounds if spec.count_plan else None,
         "count_penetrations": list(spec.count_penetrations or ()) or None,
+        "count_bankroll": spec.count_bankroll if spec.count_plan else None,
         "bjsim_folder": str(Path(DEFAULT_RULES_PATH).resolve().parent.parent),
         "platform": platform.platform(), "machine": platform.machine(),
         "python": sys.version.split()[0], "numpy": np.__version__, "numba": numba.__version__,

@@ -11,12 +11,18 @@ from simulator.assessment.figures import CONFIDENCES
 from simulator.counting_report import (
     ADVANTAGE_LABELS,
     AS_FLAT,
+    MERGED_TAILS,
     MOVED_TOGETHER,
+    NO_EDGE,
     NO_INTERVAL,
     NO_SE,
     NO_SS_BET,
+    NOT_APPLICABLE,
     SEVENS_SCALING,
     gain_none,
+    left_out,
+    left_out_text,
+    merged_tails,
     sig3,
     ss_spread,
 )
@@ -37,15 +43,38 @@ class Table:
     columns: list[tuple[str, str, str]]
     rows: list[list]
     csv_names: dict = field(default_factory=dict)  # a key's CSV header where it is not the key
+    csv_rows: set = field(default_factory=set)  # indices of rows in the CSV only
 
     def csv_header(self) -> list[str]:
         return [self.csv_names.get(key, key) for key, _, _ in self.columns]
 
     def shown(self) -> tuple[list[tuple[str, str, str]], list[list]]:
         """The columns and rows HTML and Markdown show: all but the CSV's own (format
-        ``csv``, as a withheld figure's note)."""
+        ``csv``, as a withheld figure's note; rows ``csv_rows``, as one that repeats another)."""
         keep = [i for i, (_, _, kind) in enumerate(self.columns) if kind != CSV_ONLY]
-        return ([self.columns[i] for i in keep], [[row[i] for i in keep] for row in self.rows])
+        return ([self.columns[i] for i in keep],
+                [[row[i] for i in keep] for r, row in enumerate(self.rows)
+                 if r not in self.csv_rows])
+
+
+def _left_out(table: Table, every: str, why=None, **kw) -> str:
+    """Leave out of the HTML, PDF and Markdown the columns and rows of ``table`` that say
+    nothing (`counting_report.left_out`: no value anywhere, a repeat of another, with
+    ``constant`` one value throughout), the CSV keeping them; the sentence saying which and
+    why, or "". ``why``: by column key, why it holds no value."""
+    cols = [i for i, (_, _, kind) in enumerate(table.columns) if kind != CSV_ONLY]
+    head = [table.columns[i][1] for i in cols]
+    cells = [[fmt(row[i], table.columns[i][2]) for i in cols] for row in table.rows]
+    by_key = {table.columns[i][0]: j for j, i in enumerate(cols)}
+    keep, rows, notes = left_out(head, cells, every, why={
+        by_key[k]: w for k, w in (why or {}).items() if k in by_key}, **kw)
+    if not notes:
+        return ""
+    for j in set(range(len(cols))) - set(keep):
+        key, label, _ = table.columns[cols[j]]
+        table.columns[cols[j]] = (key, label, CSV_ONLY)
+    table.csv_rows |= set(range(len(table.rows))) - set(rows)
+    return f" Left out of the table: {left_out_text(notes)}; the CSV keeps them."
 
 
 CSV_ONLY = "csv"  # a column's format: in the CSV file only
@@ -55,9 +84,11 @@ CSV_ONLY = "csv"  # a column's format: in the CSV file only
 class Withheld:
     """A figure whose interval is withheld: the CSV keeps its raw value (its note in a column
     of its own), HTML and Markdown show ``-``, so that no bare number is left to quote without
-    the caveat."""
+    the caveat; or (``value`` None) a figure that does not apply, shown as ``shown`` (``n/a``)
+    and empty in the CSV."""
 
-    value: float
+    value: float | None
+    shown: str = "-"
 
 
 @dataclass
@@ -93,8 +124,10 @@ def sentence(text: str) -> str:
 
 def fmt(value, kind: str) -> str:
     """A raw value as the report prints it; ``-`` for a missing one or a `Withheld` one."""
-    if value is None or isinstance(value, Withheld):
+    if value is None:
         return "-"
+    if isinstance(value, Withheld):
+        return value.shown
     if kind == "text" or isinstance(value, str):  # a word in a column of numbers: "no bound"
         return str(value)
     if kind == "int":
@@ -811,6 +844,8 @@ def counting(data: dict) -> Section | None:
         + (" The intervals of SCORE and N0 are "
            f"{f['per_round_played']['score_n0_ruin_note']}."
            if f["per_round_played"].get("score_n0_ruin_note") else "")
+        + (f" SCORE and N0: {NOT_APPLICABLE}, {NO_EDGE}."
+           if f["per_round_played"].get("no_edge_note") else "")
         + (f" The risk of ruin is {f['per_round_played']['risk_of_ruin_note']}."
            if f["per_round_played"].get("risk_of_ruin_note") else "")
         + " Method: docs/counting.md.",
@@ -877,6 +912,8 @@ def counting(data: dict) -> Section | None:
             + (f" By count a z needs 30 wins expected at that count; {SEVENS_SCALING}."
                if ss.get("by_count_chance") == "sevens left" and
                not ss["why_not"] else "")
+            + (f" {sentence(MERGED_TAILS)}." if merged_tails(f["super_sevens_by_count"])
+               else "")
             + (" Left out of the table, holding no value at any count: "
                + "; ".join(f"{cols} ({why})" for why, cols in _by_reason(out).items())
                + ". The CSV keeps every column." if out else ""),
@@ -896,18 +933,61 @@ def counting(data: dict) -> Section | None:
                  ("sd_round", "SD per round", "num3"),
                  ("win_per_100", "win per 100 rounds", "num2"),
                  ("win_per_100_se", "win per 100 rounds SE", "num2"),
-                 *_with_ci95("score", "SCORE", "num1"), *_with_ci95("n0", "N0", "int"),
-                 ("super_sevens_favourable_share", "Super Sevens favourable", "pct2")]
+                 *_with_ci95("score", "SCORE", "num1"), *_with_ci95("n0", "N0", "int")]
+        bankroll = c["sweep"][0].get("bankroll")  # (every row's: --bankroll, else the plan's)
+        if bankroll is not None:
+            wcols += _with_ci95("risk_of_ruin", f"risk of ruin ({fmt(bankroll, 'num0')} units)",
+                                "prob3", "risk of ruin")
+        wcols.append(("super_sevens_favourable_share", "Super Sevens favourable", "pct2"))
         blocks += ["The same plan and seed at each penetration (the share of the shoe dealt "
                    "before the cut card): what the cut card's place is worth to a counter."
+                   + ("" if bankroll is not None else " No risk of ruin: no bankroll given "
+                      "(--bankroll, or the plan's bankroll).")
                    + "".join(f" At penetration {r['penetration']:g} the win per 100 rounds, "
-                             f"SCORE and N0 have no interval: {r['per_round_interval_note']}."
+                             "SCORE and N0 have no interval"
+                             + (", nor the risk of ruin" if r.get("risk_of_ruin") is not None
+                                else "") + f": {r['per_round_interval_note']}."
                              for r in c["sweep"] if r.get("per_round_interval_note"))
+                   + (f" The risk of ruin is {c['sweep'][0]['risk_of_ruin_note']}."
+                      if any(r.get("risk_of_ruin_note") for r in c["sweep"]) else "")
                    + (f" SCORE and N0 intervals are {MOVED_TOGETHER} where given."
-                      if any(r.get("score_n0_ruin_note") for r in c["sweep"]) else ""),
+                      if any(r.get("score_n0_ruin_note") for r in c["sweep"]) else "")
+                   + (f" SCORE and N0: {NOT_APPLICABLE} where the counter has no edge, "
+                      f"{NO_EDGE}." if any(r.get("no_edge_note") for r in c["sweep"]) else ""),
                    Table("counting_penetration", "The counter's advantage by penetration",
                          wcols, [[_no_bound(r, k) for k, _, _ in wcols] for r in c["sweep"]])]
+    _leave_out(blocks, f["per_round_played"], f["bankroll"])
     return Section("counting", "Card counting", blocks)
+
+
+def _leave_out(blocks: list, p: dict, bankroll) -> None:
+    """Leave out of the counting tables shown the columns and rows that say nothing
+    (`_left_out`), each table's sentence added to the paragraph before it (or put there).
+    ``p``: the net per round played; ``bankroll``: the risk of ruin's."""
+    no_edge = f"{NOT_APPLICABLE}: no edge, as said above"
+    ruin = ("no bankroll given" if bankroll is None else
+            "not given where the counter bets Super Sevens, as said above"
+            if p.get("risk_of_ruin_note") else None)
+    why = {k: w for k, w in (("score", no_edge if p.get("no_edge_note") else None),
+                             ("n0", no_edge if p.get("no_edge_note") else None),
+                             ("risk_of_ruin", ruin)) if w}
+    how = {"counting_advantage": ("in every row", {"same_rows": True}),
+           "counting_per_round": ("in every row", {"same_rows": True, "why": why}),
+           "counting_by_count": ("at every count", {"constant": True}),
+           "counting_super_sevens": ("at every count", {"constant": True}),
+           "counting_penetration": ("in every row", {"why": {
+               "advantage_with_super_sevens": "no Super Sevens bet",
+               "super_sevens_favourable_share": "the side bet is off"} | {
+               k: w for k, w in why.items() if k == "risk_of_ruin"}})}
+    for i, b in reversed(list(enumerate(blocks))):
+        if not isinstance(b, Table) or b.name not in how:
+            continue
+        every, kw = how[b.name]
+        text = _left_out(b, every, **kw)
+        if text and isinstance(blocks[i - 1], str):
+            blocks[i - 1] += text
+        elif text:
+            blocks.insert(i, text.strip())
 
 
 def _ss_columns_out(f: dict) -> dict[str, tuple[str, str]]:
@@ -949,7 +1029,10 @@ def _with_ci95(key: str, label: str, kind: str, name: str | None = None
 
 def _no_bound(fig: dict, key: str):
     """``fig[key]``; ``no bound`` for an interval's missing high end where its low end is there
-    (N0 where the mean's interval reaches no edge)."""
+    (N0 where the mean's interval reaches no edge); SCORE and N0 without an edge ``n/a`` (empty
+    in the CSV, as in bjsim count's)."""
+    if key in ("score", "n0") and fig.get(key) is None and fig.get("no_edge_note"):
+        return Withheld(None, NOT_APPLICABLE)
     if key.endswith("_ci95_high") and fig.get(key) is None and fig.get(
             key.removesuffix("high") + "low") is not None:
         return "no bound"
@@ -995,6 +1078,8 @@ def manifest(data: dict) -> Section:
              ["counting (rounds a run)", m.get("count_rounds")],
              ["counting penetrations", ", ".join(f"{p:g}" for p in m.get("count_penetrations")
                                                  or ()) or "none"],
+             *([["counting bankroll (--bankroll, units)", f"{m['count_bankroll']:,g}"]]
+               if m.get("count_bankroll") is not None else []),
              ["platform", f"{m['platform']} ({m['machine']})"],
              ["Python, numpy, numba", f"{m['python']}, {m['numpy']}, {m['numba']}"]]
     t = Table("manifest", "Reproducibility manifest", [("item", "item", "text"),
