@@ -2263,11 +2263,11 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
 
 
 def _plan_warnings(plan, games) -> None:
-    """A counting plan's odd steps and wonging (`plans.warnings`), a warning line each: played
+    """A counting plan's odd steps and wonging (`plans.plan_warnings`), a warning line each: played
     as written, as the user may mean them."""
-    from simulator.plans import warnings
+    from simulator.plans import plan_warnings
 
-    for line in warnings(plan, games):
+    for line in plan_warnings(plan, games):
         click.echo(f"bjsim: warning: {line}", err=True)
 
 
