@@ -253,6 +253,17 @@ def _as_named(ctx, value):
     return named.get(value, value) if isinstance(value, str) else value
 
 
+def _started_in(ctx) -> str | None:
+    """The folder a run resumed from another folder was started in, as a file it named by a
+    relative path tells it (`_name_as`: its absolute path ends with the name given); None where
+    none tells it (not resumed from another folder, or every file named by its absolute path)."""
+    for kept, typed in ctx.meta.get(NAMED, {}).items():
+        parts, tail = Path(kept).parts, Path(os.path.normpath(typed)).parts
+        if not os.path.isabs(typed) and ".." not in tail and parts[-len(tail):] == tail:
+            return str(Path(*parts[:-len(tail)]))
+    return None
+
+
 def _same_files(typed, kept) -> bool:
     """Do the values as given (``typed``) name the files kept, read from this folder?"""
     if isinstance(typed, list) != isinstance(kept, list) or (
@@ -2043,7 +2054,12 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     clash = variants.same_label(label, asked)
     if clash is not None:
         raise BjsimError(f"compare: {clash}")
-    source = shown_rule_file(_as_named(ctx, base_file)) + "".join(f" --set {o}" for o in changes)
+    shown = shown_rule_file(_as_named(ctx, base_file))
+    started = _started_in(ctx)
+    if rules_path is None and shown == base_file and started is not None:  # (not a shipped one)
+        shown = variants.baseline_file(None, files, started)  # the variant files' baseline, as
+        # the run named it where it was started
+    source = shown + "".join(f" --set {o}" for o in changes)
     games = cmp.build_games(rules, label, source, base_strats, asked, same_strategy, log, workers)
     for game in games[1:]:  # (a shipped variant may be a baseline's own rules: not refused)
         if cmp.identical(games[0], game):

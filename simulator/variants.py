@@ -344,9 +344,10 @@ def no_such_rule_or_variant_file(path) -> str:
             f"({rule_sets}) or a shipped variant as variants/NAME ({names})")
 
 
-def baseline_file(rules_path, files) -> str | None:
+def baseline_file(rules_path, files, start=None) -> str | None:
     """The baseline rule file of a comparison: ``--rules`` if given, else the one the variant
-    files name (they must agree), else None (the NZ rule set)."""
+    files name (they must agree; by its path from the folder ``start``, default this one, where
+    it is under it, else by its absolute path), else None (the NZ rule set)."""
     if rules_path is not None:
         return rules_path
     named = {}
@@ -367,5 +368,5 @@ def baseline_file(rules_path, files) -> str | None:
     problem = baseline_problem(named[found], shipped_rule_file(found))
     if problem is not None:
         raise RuleError(f"--variant {problem}")
-    rel = os.path.relpath(found)
+    rel = os.path.relpath(found, start)
     return found if rel.startswith("..") else rel
