@@ -384,7 +384,7 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         if counting:
             total, counted = total[: L.N_TALLY], total[L.N_TALLY:].reshape(L.N_TC, L.N_COUNT)
         summary = tally.summarize(total, plan.rules, tally.ss_lines_possible(
-            plan.strategies, plan.rules), plan.strategies)
+            plan.strategies, plan.rules), plan.strategies, plan.names)
         meta = _meta(plan, state, total, partial, resumed, seconds, startup)
         messages = with_save_failed(_messages(plan, meta, resumed, partial, quiet), save)
     noted = (late + later + [None])[0]
