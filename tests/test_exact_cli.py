@@ -319,6 +319,25 @@ def test_simulate_exact_with_several_boxes_gives_the_tables_own_cut_card_caveat(
     assert "rounds of one box" in one
 
 
+def test_simulate_exact_gives_each_strategy_the_cut_card_caveat_of_its_own_boxes():
+    # Each strategy's caveat was one box's ("+0.6 at 10 million rounds of one box") where basic
+    # plays two boxes: its SE per initial wager is from the SD per round of its two boxes.
+    args = ("simulate", "--boxes", "3", "--strategy", "basic", "--strategy", "mimic-dealer",
+            "--strategy", "basic", "--rounds", "200k", "--seed", "7", "-q", "--exact")
+    doc = json.loads(run(*args, "-f", "json").stdout)["results"]
+    basic, mimic = doc["exact"]["by_strategy"]
+    sd = doc["by_strategy"][0]["house_edge"]["sd_round"]
+    caveat = basic["house_edge"]["z_caveat"]
+    assert ("rounds of this strategy's 2 boxes" in caveat and f"{sd:.2f} (simulated), over 2"
+            in caveat and "rounds of this table on" in caveat), caveat
+    assert "rounds of one box" in mimic["house_edge"]["z_caveat"]  # (its one box)
+    # the table names what each caveat is of
+    lines = [ln for ln in run(*args).stdout.splitlines() if ln.startswith("~ ")]
+    assert lines == [f"~ {of}: {c}" for of, c in (
+        ("the table", doc["exact"]["house_edge"]["z_caveat"]),
+        ("basic (boxes 1, 3)", caveat), ("mimic-dealer (box 2)", mimic["house_edge"]["z_caveat"]))]
+
+
 def test_exact_says_on_stderr_that_it_computes_and_keeps_the_figures(tmp_path, monkeypatch):
     # It sat silent for several seconds (about 6 s for the NZ game on two cores), and took them
     # again every time: the figures are now kept on disk, and a second run waits for nothing.

@@ -296,24 +296,27 @@ def basis(decks: int) -> str:
             f"higher by {cut_card_words(decks)}, which these figures leave out")
 
 
-def cut_card_caveat(rules, sd_round: float | None = None) -> str:
+def cut_card_caveat(rules, sd_round: float | None = None, boxes: int | None = None) -> str:
     """What a z against a full-shoe exact figure holds under a cut card (``z_caveat``): for one
     box, or given ``sd_round`` (the simulated SD per round of several boxes together) for the
-    table's boxes, whose SE per initial wager is ``sd_round / boxes / sqrt(rounds)``."""
-    e, boxes = cut_card_effect(rules.decks), int(rules.boxes)
-    table = boxes > 1 and bool(sd_round)
-    sd = sd_round / boxes if table else SD_ROUND  # SE per initial wager x sqrt(rounds)
-    at = [e / (sd / math.sqrt(n)) for n in (1e7, 1e8)]
+    table's boxes, whose SE per initial wager is ``sd_round / boxes / sqrt(rounds)``; with
+    ``boxes`` for one strategy's boxes of the table (``rules`` then one box's), likewise."""
+    e = cut_card_effect(rules.decks)
+    n = int(rules.boxes if boxes is None else boxes)
+    several = n > 1 and bool(sd_round)
+    sd = sd_round / n if several else SD_ROUND  # SE per initial wager x sqrt(rounds)
+    at = [e / (sd / math.sqrt(k)) for k in (1e7, 1e8)]
     large = (2 * sd / e) ** 2  # the rounds from which the effect alone moves z by 2
-    whose = (f"this table's {boxes} boxes, +{at[1]:.1f} at 100 million: its SE per initial "
-             f"wager is about {sd:.2f} / sqrt(rounds), the SD per round of its {boxes} boxes "
-             f"together, {sd_round:.2f} (simulated), over {boxes}, against one box's "
-             f"{SD_ROUND:.2f}" if table else f"one box, +{at[1]:.1f} at 100 million")
+    whose = (f"{'this table' if boxes is None else 'this strategy'}'s {n} boxes, +{at[1]:.1f} "
+             f"at 100 million: its SE per initial wager is about {sd:.2f} / sqrt(rounds), the SD "
+             f"per round of its {n} boxes together, {sd_round:.2f} (simulated), over {n}, "
+             f"against one box's {SD_ROUND:.2f}" if several
+             else f"one box, +{at[1]:.1f} at 100 million")
     return ("z tests the simulation, dealt to a cut card, against the exact value for a full "
             f"shoe every round, so it includes {cut_card_words(rules.decks)}, which moves z's "
             f"centre by about {100 * e:.2f}% / SE (+{at[0]:.1f} at 10 million rounds of {whose}; "
             f"z still varies by about 2 either side of it, at 95%), so a large |z| from about "
-            f"{_rounds_words(large)} rounds{' of this table' if table else ''} on is expected, "
+            f"{_rounds_words(large)} rounds{' of this table' if several else ''} on is expected, "
             "not a fault (--set shuffle=every-round tests agreement alone)")
 
 
@@ -328,14 +331,16 @@ def _rounds_words(n: float) -> str:
     return f"{lead * 10**digits // scale[1]:,} {scale[0]}".strip()
 
 
-def cut_card_z(rules, z, se, sd_round=None) -> tuple[float | None, str | None, str | None]:
+def cut_card_z(rules, z, se, sd_round=None, boxes=None) -> tuple[float | None, str | None,
+                                                                   str | None]:
     """A z against a full-shoe exact value, as every output gives it: ``(z, z_note,
     z_caveat)``. With ``shuffle = "every-round"`` the z as it is, no note and no caveat; under
     a cut card the z with the caveat `cut_card_caveat`, or, where ``se`` is below `z_min_se`
     (half the cut-card effect of the rules' decks: it alone would move z by 2 or more), no z
     and a note saying why: a z that large tests the cut-card effect, not the simulation, and
     the difference beside it says as much. ``sd_round``: the simulated SD per round of several
-    boxes together, for a caveat of the table's boxes (`cut_card_caveat`)."""
+    boxes together, for a caveat of the table's boxes, or with ``boxes`` of a strategy's boxes
+    (`cut_card_caveat`)."""
     if rules.shuffle == "every-round" or z is None:
         return z, None, None
     if se is not None and se < z_min_se(rules):
@@ -344,10 +349,10 @@ def cut_card_z(rules, z, se, sd_round=None) -> tuple[float | None, str | None, s
                       "exact value is for a full shoe every round): the difference is that "
                       "effect plus any fault, so no z is given (--set shuffle=every-round for a "
                       "z of agreement)"), None
-    return z, None, cut_card_caveat(rules, sd_round)
+    return z, None, cut_card_caveat(rules, sd_round, boxes)
 
 
-def compare_with_simulation(summary: dict, rules, strategies, th=None) -> dict:
+def compare_with_simulation(summary: dict, rules, strategies, th=None, boxes=None) -> dict:
     """Theory beside the simulated figures: {figure: {simulated, se, exact, difference, z}},
     each figure a house edge (the main game's, Super Sevens' and insurance's: minus their
     returns), so that every z is of a house edge, + where the simulated one is higher.
@@ -357,8 +362,10 @@ def compare_with_simulation(summary: dict, rules, strategies, th=None) -> dict:
     anything), and ``z_note`` then says why. The exact figure is for a full shoe every round:
     compare with ``shuffle = "every-round"``; under a cut card the simulated figure also holds
     the cut-card effect (and ``exact_note`` says so): ``z_caveat`` says z includes it, or, with
-    an se below `z_min_se`, ``z_note`` why no z is given (`cut_card_z`). ``th``: `theory` of
-    the game, if known.
+    an se below `z_min_se`, ``z_note`` why no z is given (`cut_card_z`): the house edge's for
+    the table's boxes (``summary["total"]["sd_round"]``, their SD per round together), or with
+    ``boxes`` for one strategy's boxes of a table, ``summary`` its figures and ``rules`` one
+    box's. ``th``: `theory` of the game, if known.
     """
     th = theory(rules, strategies) if th is None else th
     out = {}
@@ -380,7 +387,8 @@ def compare_with_simulation(summary: dict, rules, strategies, th=None) -> dict:
             z = None
         else:  # (the house edge's caveat for the table's boxes, as the report gives it)
             table_sd = (summary.get("total") or {}).get("sd_round") if key == "house_edge" else None
-            z, z_note, caveat = cut_card_z(rules, z, se, table_sd)
+            z, z_note, caveat = cut_card_z(rules, z, se, table_sd,
+                                           boxes if key == "house_edge" else None)
         out[key] = {"simulated": mean, "se": se, "exact": exact, "difference": diff, "z": z,
                     "z_note": z_note, "z_caveat": caveat}
     out["exact_note"] = ("exact: full shoe every round" if rules.shuffle == "every-round" else
@@ -407,11 +415,16 @@ def comparison_text(cmp: dict) -> str:
              *_comparison_lines(cmp, "figure"),
              f"({cmp['exact_note']}; every figure a house edge, minus the return; z = "
              "difference / standard error, + where the simulated house edge is higher)"]
-    for by in cmp.get("by_strategy", []):
+    by_strategy = cmp.get("by_strategy", [])
+    for by in by_strategy:
         lines += ["", *_comparison_lines(by, by["strategy"])]
-    caveats = [(c.get(key) or {}).get("z_caveat") for c in [cmp, *cmp.get("by_strategy", [])]
-               for key in FIGURES]
-    lines += [f"{CUT_CARD_MARK} {c}" for c in dict.fromkeys(c for c in caveats if c)]
+    caveats: dict = {}  # each caveat, once, with the blocks it is of (the strategies' by name)
+    for title, c in [("the table", cmp), *[(by["strategy"], by) for by in by_strategy]]:
+        for key in FIGURES:
+            if (c.get(key) or {}).get("z_caveat"):
+                caveats.setdefault(c[key]["z_caveat"], {})[title] = None
+    lines += [f"{CUT_CARD_MARK} " + (f"{', '.join(of)}: " if by_strategy else "") + c
+              for c, of in caveats.items()]
     return "\n".join(lines) + "\n"
 
 
