@@ -253,7 +253,8 @@ def tidy_frame(summary: dict, strategy=None) -> pd.DataFrame:
 
 
 RUN_ROWS = ("rules_name", "rules_file", "overrides", "strategy", "seed", "rounds", "rounds_played",
-            "chunk_rounds", "boxes", "partial", "per_box_note", "strategy_note", "basis")
+            "chunk_rounds", "boxes", "partial", "per_box_note", "strategy_note", "play",
+            "play_note", "basis")
 
 
 def _cell(v) -> str:
