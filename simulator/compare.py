@@ -667,6 +667,9 @@ def identity(plan: Plan) -> dict:
     h = hashlib.sha256()
     for t in tables:
         h.update(tables_hash(t).encode())
+    # games of one set of charts under several names, whose strategy is paired on its own
+    # (`strategy_slots`): a checkpoint written before kept none of its moments, so is refused
+    by_name = [g.label for g in plan.games if len(set(_groups(g))) == 1 and len(set(g.names)) > 1]
     return {
         "bjsim": __version__,
         "kind": "compare",
@@ -679,7 +682,7 @@ def identity(plan: Plan) -> dict:
         "pair_rounds": int(plan.pair_rounds),
         "rounds": int(plan.rounds),
         "precision": None if plan.precision is None else float(plan.precision),
-    }
+    } | ({"one_chart_several_names": by_name} if by_name else {})
 
 
 def exact_figures(games, progress=None) -> list[dict | None]:

@@ -237,6 +237,18 @@ def test_boxes_of_two_names_and_one_set_of_charts_are_reported_and_paired_by_str
     for key in ("mean", "se"):
         assert d["house_edge"][key] == pytest.approx(diff["house_edge"][key]), key
     assert f"basic (box 1) and {copy} (box 2), the same charts" in run(*args, "table").stdout
+    # A checkpoint written before kept none of that strategy's moments: refused on --resume.
+    from simulator import checkpoint
+
+    path = tmp_path / "run.ckpt"
+    assert run(*args, "json", "--checkpoint", str(path)).exit_code == 0
+    doc = json.loads(path.read_text())
+    assert doc["identity"].pop("one_chart_several_names") == ["nz1994",
+                                                               "dealer_hits_soft_17=true"]
+    doc["sha256"] = checkpoint.checksum(doc)
+    path.write_text(json.dumps(doc))
+    assert_user_error(run("compare", "--resume", str(path), "--no-exact", "-q"),
+                      "a checkpoint of a different run: one_chart_several_names is None there")
 
 
 def test_every_format_gives_each_strategys_figures_and_paired_differences():
