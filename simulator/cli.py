@@ -253,6 +253,17 @@ def _as_named(ctx, value):
     return named.get(value, value) if isinstance(value, str) else value
 
 
+def _started_in(ctx) -> str | None:
+    """The folder a run resumed from another folder was started in, as a file it named by a
+    relative path tells it (`_name_as`: its absolute path ends with the name given); None where
+    none tells it (not resumed from another folder, or every file named by its absolute path)."""
+    for kept, typed in ctx.meta.get(NAMED, {}).items():
+        parts, tail = Path(kept).parts, Path(os.path.normpath(typed)).parts
+        if not os.path.isabs(typed) and ".." not in tail and parts[-len(tail):] == tail:
+            return str(Path(*parts[:-len(tail)]))
+    return None
+
+
 def _same_files(typed, kept) -> bool:
     """Do the values as given (``typed``) name the files kept, read from this folder?"""
     if isinstance(typed, list) != isinstance(kept, list) or (
@@ -1821,6 +1832,11 @@ def _shoe_keys_set(overrides) -> str:
 @_option("--strategy", "strategy_name", default=None, metavar="NAME|FILE",
          help="Strategy to evaluate: a shipped name or a TOML file. Default: the basic "
          "strategy derived for the rule set (as `bjsim strategy generate`).")
+@_option("--optimal", is_flag=True,
+         help="Value composition-dependent optimal play instead of a chart: each decision the "
+         "best for the cards held and the up card, as published combinatorial analyzers "
+         "headline the house edge (no insurance, even money where it gains). Not with "
+         "--strategy or --hands.")
 @_option("--hands", "by_hand", is_flag=True,
          help="Instead: the value of each first play (stand, hit, double, split, surrender) "
          "of every two-card hand against each up card, every later decision at its best "
@@ -1832,19 +1848,22 @@ def _shoe_keys_set(overrides) -> str:
 @output_options(["table", "csv", "json"], "table")
 @_option("-q", "--quiet", is_flag=True, help="No line on stderr while it computes.")
 @user_errors
-def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, ups, fmt, output,
-          quiet):
+def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by_hand, ups, fmt,
+          output, quiet):
     """Theoretical (combinatorial) figures of a rule set and strategy, no simulation.
 
     The house edge (main game and insurance), the Super Sevens house edge line by line, and the
     7-7 question: with a Super Sevens bet up, the combined EV of main wager and side bet for each
     7-7 play (split, stand, hit, double) and dealer card, for side bets 0.5, 1 and 2 times the
     main wager, and how far the Super Sevens house edge moves between the plays. Every round is
-    valued from a full shoe (the every-round shuffle). Method: docs/exact.md.
+    valued from a full shoe (the every-round shuffle). The play valued is a strategy's chart
+    (default: the rules' basic strategy), or with --optimal composition-dependent optimal play;
+    every format says which. Method: docs/exact.md.
 
     \b
     Examples:
         bjsim exact
+        bjsim exact --optimal                       # what published calculators headline
         bjsim exact --strategy basic-super-sevens
         bjsim exact --set decks=8 --format json -o nz8-exact.json
         bjsim exact --hands --up 10 --up A          # each play's value, hand by hand
@@ -1855,6 +1874,10 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
 
     if ups and not by_hand:
         raise BjsimError("--up: only with --hands (the up cards of its table)")
+    if optimal and (strategy_name or by_hand):
+        raise BjsimError(f"--optimal: not with {'--strategy' if strategy_name else '--hands'}: "
+                         "optimal play follows no chart" + (
+                             "" if strategy_name else " (--hands gives each hand's best play)"))
     rules, meta, changes = _load_rules(rules_path, overrides, boxes, super_sevens)
     source = _rules_source(rules_path, meta, changes)
     strat = load_strategy(strategy_name) if strategy_name else None  # None: derive basic
@@ -1872,12 +1895,15 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
         return
     # (kept: nothing to wait for; a damaged file is computed again, so it is read here, a few
     # milliseconds)
-    if not quiet and load_figures(rules, strat) is None:
-        what = "the basic strategy derived, then" if strat is None else f"strategy {label}"
+    if not quiet and load_figures(rules, strat, optimal) is None:
+        what = ("composition-dependent optimal play" if optimal else
+                "the basic strategy derived, then" if strat is None else f"strategy {label}")
         click.echo(f"bjsim: exact analysis by card removal: {what} valued (some seconds, then "
                    "kept)", err=True)
-    fig, theirs = exact_figures(rules, strat)
-    if strat is None:  # named as every command names the rules' basic strategy, with its note
+    fig, theirs = exact_figures(rules, strat, optimal)
+    if optimal:  # no chart: the figures name the play
+        name, note = fig["strategy"], None
+    elif strat is None:  # named as every command names the rules' basic strategy, with its note
         from simulator.derived import rules_basic, strategy_note
 
         name = rules_basic(rules, theirs).name
@@ -1885,7 +1911,7 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, by_hand, up
     else:  # the shipped basic under rules that may call for another chart: said, as simulate
         name, note = label, _chart_label(rules, [label], quiet, derive=True)
     fig = fig | {"strategy": name if note is None else f"{name} ({note})"}
-    run_meta = source | {"strategy": name, "strategy_note": note,
+    run_meta = source | {"strategy": name, "strategy_note": note, "play": fig["play"],
                          "seed": None, "partial": False}
     if fmt == "json":
         doc = exact_json(fig, {"version": __version__, "rules": rules_dict(rules),
@@ -2043,7 +2069,12 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     clash = variants.same_label(label, asked)
     if clash is not None:
         raise BjsimError(f"compare: {clash}")
-    source = shown_rule_file(_as_named(ctx, base_file)) + "".join(f" --set {o}" for o in changes)
+    shown = shown_rule_file(_as_named(ctx, base_file))
+    started = _started_in(ctx)
+    if rules_path is None and shown == base_file and started is not None:  # (not a shipped one)
+        shown = variants.baseline_file(None, files, started)  # the variant files' baseline, as
+        # the run named it where it was started
+    source = shown + "".join(f" --set {o}" for o in changes)
     games = cmp.build_games(rules, label, source, base_strats, asked, same_strategy, log, workers)
     for game in games[1:]:  # (a shipped variant may be a baseline's own rules: not refused)
         if cmp.identical(games[0], game):
@@ -2271,11 +2302,11 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
 
 
 def _plan_warnings(plan, games) -> None:
-    """A counting plan's odd steps and wonging (`plans.warnings`), a warning line each: played
+    """A counting plan's odd steps and wonging (`plans.plan_warnings`), a warning line each: played
     as written, as the user may mean them."""
-    from simulator.plans import warnings
+    from simulator.plans import plan_warnings
 
-    for line in warnings(plan, games):
+    for line in plan_warnings(plan, games):
         click.echo(f"bjsim: warning: {line}", err=True)
 
 

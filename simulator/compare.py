@@ -112,16 +112,28 @@ def _moment(n_games: int, g: int, k: int, slot: int | None = None) -> int:
     return n_games * (L.N_TALLY + N_MOMENTS) + (g * SLOTS + slot) * N_MOMENTS + k
 
 
-def paired_slots(games) -> list[list[int]]:
-    """For each game, the strategies (first boxes less 1, `kernel.tables.first_boxes`) whose
-    differences from the baseline's same boxes are paired: a game of the baseline's boxes and
-    strategies, when these are several; the baseline's when some game's are."""
-    def slots(g):
-        return first_boxes(engine.stack_tables(g.rules, list(g.strategies)))
+def _groups(g) -> list[int]:
+    """Each box of game ``g``'s strategy as the engine keeps its figures: the first box (less 1)
+    with its charts (`kernel.tables.first_boxes`)."""
+    return first_boxes(engine.stack_tables(g.rules, list(g.strategies)))
 
-    base = slots(games[0])
-    out = [sorted(set(base)) if len(set(base)) > 1 and g.names == games[0].names
-           and slots(g) == base else [] for g in games]
+
+def strategy_slots(g) -> list[int]:
+    """The strategies of game ``g`` reported one by one (first boxes less 1): every one, where
+    its boxes play more than one set of charts or carry more than one name (boxes of two names
+    with the same charts are one strategy to the engine, reported under both names); else
+    none."""
+    groups = _groups(g)
+    return sorted(set(groups)) if len(set(groups)) > 1 or len(set(g.names)) > 1 else []
+
+
+def paired_slots(games) -> list[list[int]]:
+    """For each game, the strategies (`strategy_slots`) whose differences from the baseline's
+    same boxes are paired: a game of the baseline's boxes, names and charts, where the
+    baseline's are reported one by one; the baseline's when some game's are."""
+    base, shown = _groups(games[0]), strategy_slots(games[0])
+    out = [shown if shown and g.names == games[0].names and _groups(g) == base else []
+           for g in games]
     out[0] = out[0] if any(out[1:]) else []
     return out
 
@@ -321,7 +333,8 @@ def differences(payload, games, slots=None) -> list[dict | None]:
     of the Super Sevens house edge (per unit staked; None unless both games bet it): ``mean``,
     ``se``, ``ci95_low``, ``ci95_high``, ``correlation`` (of the blocks' nets). With ``slots``
     (`paired_slots`), ``"by_strategy"``: the same for each paired strategy's boxes (its
-    ``first_box`` and ``boxes``), or None where the game's strategies are not the baseline's."""
+    ``first_box``, ``boxes`` and ``box_numbers``), or None where the game's strategies are not
+    the baseline's."""
     v = len(games)
     rounds = int(payload[L.T_ROUNDS])
     blocks, n2 = int(payload[-2]), int(payload[-1])
@@ -338,10 +351,11 @@ def differences(payload, games, slots=None) -> list[dict | None]:
     for g in range(1, v):
         out.append(pair(g, _boxes(games[0].rules), _boxes(games[g].rules)))
         if slots is not None:
-            first = first_boxes(engine.stack_tables(games[g].rules, list(games[g].strategies)))
-            out[g]["by_strategy"] = [{"first_box": k + 1, "boxes": first.count(k)}
-                                     | pair(g, first.count(k), first.count(k), k)
-                                     for k in slots[g]] or None
+            first = _groups(games[g])
+            out[g]["by_strategy"] = [
+                {"first_box": k + 1, "boxes": first.count(k),
+                 "box_numbers": [b + 1 for b, x in enumerate(first) if x == k]}
+                | pair(g, first.count(k), first.count(k), k) for k in slots[g]] or None
     return out
 
 
@@ -506,7 +520,7 @@ def statistics(payload, games, exact: list | None = None) -> dict:
         t = tally_of(payload, v, g)
         summary = tally.summarize(t, game.rules,
                                   tally.ss_lines_possible(game.strategies, game.rules),
-                                  game.strategies)
+                                  game.strategies, game.names)
         row = {"game": game, "summary": summary, "difference": diffs[g],
                "pairing": None if g == 0 else pairing_note(games[0], game)}
         same = {k: g > 0 and same_game(games[0], game, k) for k in PAYS}  # on every shoe
@@ -653,6 +667,9 @@ def identity(plan: Plan) -> dict:
     h = hashlib.sha256()
     for t in tables:
         h.update(tables_hash(t).encode())
+    # games of one set of charts under several names, whose strategy is paired on its own
+    # (`strategy_slots`): a checkpoint written before kept none of its moments, so is refused
+    by_name = [g.label for g in plan.games if len(set(_groups(g))) == 1 and len(set(g.names)) > 1]
     return {
         "bjsim": __version__,
         "kind": "compare",
@@ -665,20 +682,20 @@ def identity(plan: Plan) -> dict:
         "pair_rounds": int(plan.pair_rounds),
         "rounds": int(plan.rounds),
         "precision": None if plan.precision is None else float(plan.precision),
-    }
+    } | ({"one_chart_several_names": by_name} if by_name else {})
 
 
 def exact_figures(games, progress=None) -> list[dict | None]:
     """Exact house edge and Super Sevens return of each game (`simulator.derived`, cached); of a
-    game of several strategies, each strategy's one-box figures too (``by_strategy``, by
-    ``first_box``)."""
+    game of several strategies (`strategy_slots`), each strategy's one-box figures too
+    (``by_strategy``, by ``first_box``)."""
     out = []
     for g in games:
         if progress is not None:
             progress(g)
         figures = derived.exact_for(g.rules, g.strategies)
-        first = sorted(set(first_boxes(engine.stack_tables(g.rules, list(g.strategies)))))
-        if len(first) > 1:
+        first = strategy_slots(g)
+        if first:
             one = g.rules.replace(boxes=1)
             figures = figures | {"by_strategy": [
                 {"first_box": k + 1} | derived.exact_for(one, [g.strategies[k]]) for k in first]}

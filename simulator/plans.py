@@ -238,7 +238,7 @@ def _amount(n: int, unit: str) -> str:
     return f"{n} {unit}" + ("" if n == 1 else "es" if unit == "box" else "s")
 
 
-def warnings(plan: CountingPlan, games) -> list[str]:
+def plan_warnings(plan: CountingPlan, games) -> list[str]:
     """A line for each thing ``plan`` says that changes nothing or runs against the count, which
     a user may still mean (the command line prints each as a warning and plays on), naming the
     plan's file and key: a main or Super Sevens bet that falls as the count rises, a step that

@@ -134,18 +134,41 @@ def frequencies_frame(summary: dict) -> pd.DataFrame:
 
 
 def by_strategy(summary: dict, strategy) -> list[dict]:
-    """``summary``'s figures by strategy, each with its ``strategy`` name and ``box_numbers``
-    from ``strategy`` (one name a box, or one for all); where boxes of two names play the same
-    charts, ``box_numbers`` is None and the name is its first box's."""
+    """``summary``'s figures by strategy, each with its ``strategy`` name, its boxes
+    (``box_numbers``) and ``strategies``: each name it is played under with its boxes, from
+    ``strategy`` (one name a box, or one for all). Boxes of two names with the same charts are
+    one strategy to the engine (`kernel.tables.first_boxes`): its ``strategy`` names them all
+    (``basic and copy.toml``). A summary made without the strategies has no ``box_numbers``:
+    they are its first box's name's boxes where their number is its, else None (and
+    ``strategies`` None)."""
     names = list(strategy) if isinstance(strategy, (list, tuple)) else [strategy]
     out = []
     for e in summary.get("by_strategy") or []:
-        k = e["first_box"] - 1
-        name = names[k] if k < len(names) else None
-        boxes = [b + 1 for b, x in enumerate(names) if x == name]
-        out.append({"strategy": name, "box_numbers": boxes if len(boxes) == e["boxes"] else None}
+        boxes = e.get("box_numbers")
+        if boxes is None:  # (summed without the strategies: by the names, where they tell)
+            name = _name_of(names, e["first_box"])
+            boxes = [b for b in range(1, len(names) + 1) if _name_of(names, b) == name]
+            boxes = boxes if len(boxes) == e["boxes"] else None
+        if boxes is None:
+            out.append({"strategy": name, "box_numbers": None, "strategies": None} | e)
+            continue
+        own: dict = {}  # each name with its boxes, in the order of their first box
+        for b in boxes:
+            own.setdefault(_name_of(names, b), []).append(b)
+        out.append({"strategy": _and([str(n) for n in own]), "box_numbers": boxes,
+                    "strategies": [{"strategy": n, "box_numbers": b} for n, b in own.items()]}
                    | e)
     return out
+
+
+def _name_of(names: list, box: int):
+    """The strategy name of box ``box`` (1-based) in ``names`` (one a box, or one for all)."""
+    return names[0] if len(names) == 1 else names[box - 1] if box <= len(names) else None
+
+
+def _and(words: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def as_edge(key: str, f: dict) -> tuple:
@@ -158,11 +181,18 @@ def as_edge(key: str, f: dict) -> tuple:
 
 
 def strategy_label(e: dict) -> str:
-    """A strategy of ``by_strategy`` and its boxes: ``basic (boxes 1, 3)``."""
+    """A strategy of ``by_strategy`` and its boxes: ``basic (boxes 1, 3)``; played under several
+    names, each with its boxes: ``basic (box 1) and copy.toml (box 2), the same charts``."""
     if e["box_numbers"] is None:
         return f"{e['strategy']} (box {e['first_box']} and {e['boxes'] - 1} more with its charts)"
-    many = len(e["box_numbers"]) > 1
-    return f"{e['strategy']} (box{'es' if many else ''} {', '.join(map(str, e['box_numbers']))})"
+    own = e.get("strategies") or [{"strategy": e["strategy"], "box_numbers": e["box_numbers"]}]
+    text = _and([f"{x['strategy']} ({_boxes_text(x['box_numbers'])})" for x in own])
+    return text + (", the same charts" if len(own) > 1 else "")
+
+
+def _boxes_text(boxes: list[int]) -> str:
+    """``box 2``, ``boxes 1, 3``."""
+    return f"box{'es' if len(boxes) > 1 else ''} {', '.join(map(str, boxes))}"
 
 
 def tidy_frame(summary: dict, strategy=None) -> pd.DataFrame:
@@ -223,7 +253,8 @@ def tidy_frame(summary: dict, strategy=None) -> pd.DataFrame:
 
 
 RUN_ROWS = ("rules_name", "rules_file", "overrides", "strategy", "seed", "rounds", "rounds_played",
-            "chunk_rounds", "boxes", "partial", "per_box_note", "strategy_note", "basis")
+            "chunk_rounds", "boxes", "partial", "per_box_note", "strategy_note", "play",
+            "play_note", "basis")
 
 
 def _cell(v) -> str:

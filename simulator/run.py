@@ -384,7 +384,7 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         if counting:
             total, counted = total[: L.N_TALLY], total[L.N_TALLY:].reshape(L.N_TC, L.N_COUNT)
         summary = tally.summarize(total, plan.rules, tally.ss_lines_possible(
-            plan.strategies, plan.rules), plan.strategies)
+            plan.strategies, plan.rules), plan.strategies, plan.names)
         meta = _meta(plan, state, total, partial, resumed, seconds, startup)
         messages = with_save_failed(_messages(plan, meta, resumed, partial, quiet), save)
     noted = (late + later + [None])[0]
@@ -431,9 +431,9 @@ def _exact_of(entry: dict, plan: Plan, say=None) -> dict:
     one, strategy = plan.rules.replace(boxes=1), plan.strategies[entry["first_box"] - 1]
     figures = derived.exact_for(one, [strategy], say)
     th = {"house_edge": figures["house_edge"], "super_sevens": figures["super_sevens_ev"]}
-    cmp = compare.compare_with_simulation(
-        {"house_edge": entry["house_edge"], "super_sevens": entry["super_sevens"] or {}}, one,
-        [strategy], th)
+    cmp = compare.compare_with_simulation(  # (its SD per round: of its boxes together)
+        {"house_edge": entry["house_edge"], "super_sevens": entry["super_sevens"] or {},
+         "total": entry["house_edge"]}, one, [strategy], th, entry["boxes"])
     cmp.pop("exact_note")
     return {"strategy": report.strategy_label(entry)} | cmp
 

@@ -228,7 +228,7 @@ def _rate(count: int, n: int) -> dict:
     return {"count": count, "n": n, "rate": p, "se": math.sqrt(max(p * (1.0 - p), 0.0) / n)}
 
 
-def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict:
+def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=None) -> dict:
     """Every reported figure, from an integer tally.
 
     Parameters
@@ -243,14 +243,19 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
     strategies : sequence of Strategy, optional
         The boxes' strategies, one a box: the Super Sevens interval waits for the wins of each
         line the bets are expected to hold by each one's 7-7 play (else every 7-7 hit), and
-        each strategy's (``by_strategy``) is judged by the lines it can make.
+        each strategy's (``by_strategy``) is judged by the lines it can make, and each one's
+        entry gives its boxes (``box_numbers``: the boxes playing its charts).
+    names : sequence of str, optional
+        The boxes' strategy names, one a box: where they are more than one, ``by_strategy`` is
+        given even if every box plays the same charts (boxes of two names, one set of charts,
+        are one strategy to the engine: `kernel.tables.first_boxes`).
 
     Returns
     -------
     dict
         JSON-ready (ints, floats, None, str, lists, dicts), under stable keys documented in
         README.md ("JSON output"), but for those that name strategies (each ``by_strategy``
-        entry's ``strategy`` and ``box_numbers``, ``super_sevens``' ``seven_seven_play``), which
+        entry's ``strategy`` and ``strategies``, ``super_sevens``' ``seven_seven_play``), which
         `simulator.run.render` adds from the run's strategies. Money figures are fractions of
         the stake they are per (1.0 = one initial wager, or one unit staked on the side bet), not
         percents. Without ``strategies`` the Super Sevens interval is judged as for every 7-7
@@ -417,7 +422,8 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None) -> dict
         "super_sevens": super_sevens,
         "by_strategy": _by_strategy(t, lines, dealable,
                                     _possible_by_slot(strategies, rules, ss_lines_possible),
-                                    chances),
+                                    chances, _box_groups(rules, strategies),
+                                    names is not None and len(set(names)) > 1),
         "frequencies": frequencies,
         "frequencies_note": frequencies_note,
         "dealer_note": dealer_note(rules, t[L.T_DEALER_BJ], rounds) if rounds > finished else None,
@@ -449,18 +455,35 @@ def dealer_note(rules, blackjacks: int, rounds: int) -> str:
             f"the time (2 × {a} aces × {ten} tens / ({n} × {n - 1}))")
 
 
-def _by_strategy(t: list, lines: dict, dealable, possible: list,
-                 chances: list) -> list[dict]:
+def _box_groups(rules, strategies) -> list[int] | None:
+    """Each box's strategy as the engine keeps its figures: the first box with its charts
+    (`kernel.tables.first_boxes`); None without ``strategies``."""
+    if strategies is None:
+        return None
+    from simulator.kernel.tables import first_boxes
+    from simulator.strategy import stack_for
+
+    return first_boxes(stack_for(rules, list(strategies)))
+
+
+def _by_strategy(t: list, lines: dict, dealable, possible: list, chances: list,
+                 groups: list[int] | None = None, named: bool = False) -> list[dict]:
     """Each strategy's house edge and Super Sevens return when the boxes play more than one
-    (``layout.T_BY``; else none), the SE from its per-round sums (its boxes share the dealer's
-    cards). Its Super Sevens interval is withheld where its bets are expected to hold fewer
-    than ``MIN_WINS`` wins of a line above 3 to 1 that it can make (``possible[k]``: of the
-    strategy of first box ``k + 1``; ``chances[k]``, `line_chances`), so wherever the whole
-    game's is for such a line, and the note quotes its own bets."""
+    (``layout.T_BY``; else none, unless ``named``: boxes of more than one name), the SE from its
+    per-round sums (its boxes share the dealer's cards), and with ``groups`` (`_box_groups`) its
+    boxes, ``box_numbers``. Its Super Sevens interval is withheld where its bets are expected to
+    hold fewer than ``MIN_WINS`` wins of a line above 3 to 1 that it can make (``possible[k]``:
+    of the strategy of first box ``k + 1``; ``chances[k]``, `line_chances`), so wherever the
+    whole game's is for such a line, and the note quotes its own bets."""
     rounds, u, bets = t[L.T_ROUNDS], float(L.UNIT), t[L.T_SS_BETS]
     by = [t[L.T_BY + k * L.N_BY: L.T_BY + (k + 1) * L.N_BY] for k in range(7)]
-    if sum(1 for f in by if f[L.BY_BOX_ROUNDS]) < 2:
+    used = sum(1 for f in by if f[L.BY_BOX_ROUNDS])
+    if not rounds or used < 2 and not named:
         return []
+    if used == 1:  # one set of charts on every box: its per-round squares are the game's (the
+        by = [list(f) for f in by]  # engine keeps none by strategy then)
+        for f in by:
+            f[L.BY_RTOTAL_SQ], f[L.BY_SS_RSQ] = t[L.T_RTOTAL_SQ], t[L.T_SS_RSQ]
     out = []
     for k, f in enumerate(by):
         n = f[L.BY_BOX_ROUNDS]
@@ -473,6 +496,8 @@ def _by_strategy(t: list, lines: dict, dealable, possible: list,
         entry = {"first_box": k + 1, "boxes": boxes, "box_rounds": n,
                  "house_edge": edge | {"sd_box_round": sd, "sd_round": sd_round},
                  "super_sevens": None}  # fmt: skip
+        if groups is not None:
+            entry["box_numbers"] = [b + 1 for b, g in enumerate(groups) if g == k]
         if bets:  # (its bets are some of the game's: where the game's is withheld, so is its)
             note = None
             expected = [(n * chances[min(k, len(chances) - 1)][name], name)

@@ -35,6 +35,7 @@ from simulator.rules import (
     rules_from_dict,
     shipped_rule_file,
     shipped_rule_sets,
+    shown,
     toml_error_line,
     unknown_key,
     validate,
@@ -174,7 +175,7 @@ def read_variant_file(path, problems: list | None = None, data: dict | None = No
         elif not isinstance(value, str):
             bad(f"{src}: key 'variant.{key}' must be a string")
         elif key == "name" and (not value.strip() or not value.isprintable()):
-            bad(f"{src}: key 'variant.name' = {value!r}: allowed a label of printable "
+            bad(f"{src}: key 'variant.name' = {shown(value)}: allowed a label of printable "
                 "characters, not empty (it names the variant's row)")
     for key in changes:
         if key not in KIND:
@@ -229,11 +230,9 @@ def check_variant_file(path, data: dict | None = None
         return problems + [str(err) if isinstance(err, RuleError) else
                            f"{path}: nested too deeply to be a variant file"], None, None
     problems += dict_problems(v["changes"], f"{path} [changes]", rules_dict(base))
-    if v.get("strategy"):
-        try:
-            load_strategy(v["strategy"])
-        except ValueError as err:
-            problems.append(f"{path}: key 'strategy' = {v['strategy']!r}: {err}")
+    problem = _strategy_problem(path, v)
+    if problem is not None:
+        problems.append(problem)
     return problems, v["baseline"], None if problems else _variant(base, path, v)
 
 
@@ -267,12 +266,22 @@ def from_file(base, path) -> Variant:
                        description=meta.get("description", ""), sets=tuple(KIND))
     v = read_variant_file(path, data=data)
     variant = _variant(base, path, v)
-    if v.get("strategy"):
-        try:
-            load_strategy(v["strategy"])
-        except ValueError as err:  # (StrategyError) named here: the file and its key
-            raise RuleError(f"{path}: key 'strategy' = {v['strategy']!r}: {err}") from None
+    problem = _strategy_problem(path, v)
+    if problem is not None:
+        raise RuleError(problem)
     return variant
+
+
+def _strategy_problem(path, v: dict) -> str | None:
+    """Why the strategy variant file ``path`` names (its table ``v``) does not load, in a line
+    naming the file and its key, the value as the file writes it (`rules.shown`); else None."""
+    if not v.get("strategy"):
+        return None
+    try:
+        load_strategy(v["strategy"])
+    except ValueError as err:  # (StrategyError)
+        return f"{path}: key 'variant.strategy' = {shown(v['strategy'])}: {err}"
+    return None
 
 
 def _variant(base, path, v: dict) -> Variant:
@@ -335,9 +344,10 @@ def no_such_rule_or_variant_file(path) -> str:
             f"({rule_sets}) or a shipped variant as variants/NAME ({names})")
 
 
-def baseline_file(rules_path, files) -> str | None:
+def baseline_file(rules_path, files, start=None) -> str | None:
     """The baseline rule file of a comparison: ``--rules`` if given, else the one the variant
-    files name (they must agree), else None (the NZ rule set)."""
+    files name (they must agree; by its path from the folder ``start``, default this one, where
+    it is under it, else by its absolute path), else None (the NZ rule set)."""
     if rules_path is not None:
         return rules_path
     named = {}
@@ -358,5 +368,5 @@ def baseline_file(rules_path, files) -> str | None:
     problem = baseline_problem(named[found], shipped_rule_file(found))
     if problem is not None:
         raise RuleError(f"--variant {problem}")
-    rel = os.path.relpath(found)
+    rel = os.path.relpath(found, start)
     return found if rel.startswith("..") else rel

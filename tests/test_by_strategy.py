@@ -4,6 +4,7 @@ from the kernel's ``strategyK_*`` sums, the report's three formats and ``simulat
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import math
@@ -18,7 +19,7 @@ from simulator import layout as L
 from simulator.cli import cli
 from simulator.report import by_strategy, render, strategy_label
 from simulator.rules import Rules
-from simulator.strategy import load_strategy, stack_for
+from simulator.strategy import STRATEGY_DIR, load_strategy, stack_for
 from simulator.tally import line_chances, summarize
 
 
@@ -91,12 +92,55 @@ def test_the_three_formats_name_each_strategy_and_its_boxes(mixed):
     assert mean == pytest.approx(summary["house_edge"]["mean"])
 
 
-def test_two_names_with_the_same_charts_are_one_strategy(mixed):
-    summary, _ = mixed
-    by = by_strategy(summary, ["basic", "mimic-dealer", "my-copy-of-basic"])
-    assert by[0]["strategy"] == "basic" and by[0]["box_numbers"] is None
-    text = render(summary, "table", {"strategy": ["basic", "mimic-dealer", "my-copy-of-basic"]})
-    assert "basic (box 1 and 1 more with its charts)" in text
+def test_two_names_with_the_same_charts_are_one_strategy_named_with_each_ones_boxes():
+    """Basic on box 1, mimic-dealer on 2, basic's charts under another name on 3: the engine
+    keeps boxes 1 and 3 together (one set of charts). They were labelled "basic (box 1 and 1
+    more with its charts)", json box_numbers null: now each name with its boxes."""
+    rules = Rules(boxes=3)
+    names = ["basic", "mimic-dealer", "my-copy-of-basic"]
+    strategies = [load_strategy("basic"), load_strategy("mimic-dealer"),
+                  dataclasses.replace(load_strategy("basic"), name="my-copy-of-basic")]
+    t = K.simulate_chunk(rules.to_params(), stack_for(rules, strategies), 2000,
+                         engine.chunk_state(5, 0))
+    summary = summarize(t, rules, strategies=strategies, names=names)
+    by = by_strategy(summary, names)
+    assert [(e["strategy"], e["box_numbers"], e["strategies"]) for e in by] == [
+        ("basic and my-copy-of-basic", [1, 3], [{"strategy": "basic", "box_numbers": [1]},
+                                                {"strategy": "my-copy-of-basic",
+                                                 "box_numbers": [3]}]),
+        ("mimic-dealer", [2], [{"strategy": "mimic-dealer", "box_numbers": [2]}])]
+    assert [strategy_label(e) for e in by] == [
+        "basic (box 1) and my-copy-of-basic (box 3), the same charts", "mimic-dealer (box 2)"]
+    meta = {"strategy": names}
+    assert "basic (box 1) and my-copy-of-basic (box 3), the same charts" in render(
+        summary, "table", meta)
+    doc = json.loads(render(summary, "json", meta))["results"]["by_strategy"]
+    assert [e["box_numbers"] for e in doc] == [[1, 3], [2]]
+
+
+def test_boxes_of_two_names_and_one_set_of_charts_have_figures_by_strategy(tmp_path):
+    """Two boxes, basic and a copy of its charts under another name: the by-strategy section
+    was left out (the engine saw one strategy). Its one entry names both, with the game's
+    figures (every box is its), its per-round SE the game's (the engine keeps no by-strategy
+    per-round squares for one set of charts)."""
+    copy = tmp_path / "copy.toml"
+    copy.write_text((STRATEGY_DIR / "basic.toml").read_text().replace(
+        'name = "basic"', 'name = "copy"'))
+    args = ["simulate", "--boxes", "2", "--strategy", "basic", "--strategy", str(copy), "-n",
+            "2000", "--chunk-rounds", "1000", "-q"]
+    result = CliRunner().invoke(cli, [*args, "-f", "json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)["results"]
+    (e,) = doc["by_strategy"]
+    assert (e["strategy"], e["box_numbers"]) == (f"basic and {copy}", [1, 2])
+    assert e["strategies"] == [{"strategy": "basic", "box_numbers": [1]},
+                               {"strategy": str(copy), "box_numbers": [2]}]
+    for key in ("mean", "se", "ci95_low", "ci95_high", "sd_round"):
+        assert e["house_edge"][key] == pytest.approx(
+            (doc["total"] if key == "sd_round" else doc["house_edge"])[key]), key
+    assert e["super_sevens"]["sd_round"] == pytest.approx(doc["super_sevens"]["sd_round"])
+    text = CliRunner().invoke(cli, args).stdout
+    assert f"basic (box 1) and {copy} (box 2), the same charts" in text
 
 
 def test_a_strategys_super_sevens_interval_is_withheld_by_the_wins_its_bets_expect(mixed):

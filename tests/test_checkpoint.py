@@ -272,6 +272,33 @@ def test_a_resume_from_another_folder_names_the_files_as_the_run_was_started(
         assert got == expected
 
 
+def test_a_resumed_compare_names_its_variant_files_baseline_as_the_run_was_started(
+        tmp_path, monkeypatch):
+    """A compare whose baseline is the one its variant file names (no --rules) named it by its
+    absolute path when resumed from another folder (the uninterrupted run: from the folder it
+    was started in, cfg/base.toml), from a folder above as from one beside it."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    (a / "cfg").mkdir(parents=True)
+    b.mkdir()
+    (a / "cfg" / "base.toml").write_text(DEFAULT_RULES_PATH.read_text())
+    (a / "cfg" / "var.toml").write_text('[variant]\nname = "h17"\nbaseline = "base.toml"\n\n'
+                                        '[changes]\ndealer_hits_soft_17 = true\n')
+    monkeypatch.chdir(a)
+    whole = run_cli("compare", "--variant", "cfg/var.toml", "--rounds", "2000", "--chunk-rounds",
+                    "1000", "--no-exact", "-q", "-f", "json", "--checkpoint", "run.ckpt")
+    assert whole.exit_code == 0, whole.output
+    expected = json.loads(whole.stdout)
+    expected.pop("timing")
+    assert expected["baseline"]["source"] == "cfg/base.toml"
+    for folder, ckpt in ((b, "../a/run.ckpt"), (tmp_path, "a/run.ckpt")):
+        monkeypatch.chdir(folder)
+        again = run_cli("compare", "--resume", ckpt, "-q", "-f", "json", "--no-exact")
+        assert again.exit_code == 0, again.output
+        got = json.loads(again.stdout)
+        got.pop("timing")
+        assert got == expected
+
+
 def test_a_refused_resume_names_the_options_behind_it(tmp_path):
     """An option given again replaces the checkpoint's whole (one --set of two: the refusal named
     only the other key); an option kept there can be what a given one clashes with."""

@@ -694,7 +694,11 @@ def test_rules_check_checks_a_variant_file_against_its_baseline(tmp_path):
         '[variant]\nname = "x"\nbaseline = "nope.toml"\n[changes]\ndecks = 8\n':
             "key 'variant.baseline' names",
         '[variant]\nname = "x"\nstrategy = "basik"\n[changes]\ndecks = 8\n':
-            "key 'strategy' = 'basik': unknown strategy 'basik': did you mean 'basic'?",
+            # (it named the value by Python's repr, 'basik', and the key without its table)
+            "key 'variant.strategy' = \"basik\": unknown strategy 'basik': did you mean "
+            "'basic'?",
+        '[variant]\nname = " "\n[changes]\ndecks = 8\n':
+            "key 'variant.name' = \" \": allowed a label of printable characters, not empty",
         '[variant]\nname = "x"\n[changes]\ndecks = 9\n': "key 'decks' = 9 is out of range",
     }
     for i, (text, said) in enumerate(cases.items()):
@@ -851,7 +855,7 @@ def test_rules_check_gives_every_problem_of_a_variant_file(tmp_path):
             "[changes]: key 'decks' = 9 is out of range",
             # a clash with the baseline's own key, as the variant would meet it
             "[changes]: key 'resplit_aces' = true needs at least 3 hands per box, but "
-            "'max_hands' = 2", "key 'strategy' = 'basik': unknown strategy"]
+            "'max_hands' = 2", "key 'variant.strategy' = \"basik\": unknown strategy"]
     assert len(lines) == len(said) and all(ln.startswith("Error: ") for ln in lines), lines
     for line, words in zip(lines, said, strict=True):
         assert words in line, (words, line)

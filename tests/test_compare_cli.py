@@ -66,7 +66,7 @@ def test_a_variant_files_bad_strategy_or_baseline_names_the_file_and_key(tmp_pat
     v = tmp_path / "v.toml"
     v.write_text('[variant]\nstrategy = "nosuch"\n[changes]\ndecks = 8\n')
     assert_user_error(run("compare", *TINY, "--variant", str(v)),
-                      f"{v}: key 'strategy' = 'nosuch': unknown strategy 'nosuch'")
+                      f'{v}: key \'variant.strategy\' = "nosuch": unknown strategy \'nosuch\'')
     v.write_text('[variant]\nbaseline = "x.toml"\n[changes]\ndecks = 8\n')
     assert_user_error(run("compare", *TINY, "--variant", str(v)),
                       f"--variant {v}: key 'baseline' names {tmp_path / 'x.toml'}: no such rule "
@@ -213,6 +213,42 @@ def test_json_gives_each_strategy_of_a_game_of_several():
             ("basic", [1]), ("mimic-dealer", [2])]
         mean = sum(e["house_edge"]["mean"] for e in by) / 2  # one box each
         assert mean == pytest.approx(game["house_edge"]["mean"])
+
+
+def test_boxes_of_two_names_and_one_set_of_charts_are_reported_and_paired_by_strategy(
+        tmp_path):
+    """Two boxes, basic and its charts under another name: compare gave no figures by strategy
+    (the engine keeps them as one). Their one entry names both, and its paired difference is
+    the whole game's (every box is its)."""
+    copy = tmp_path / "copy.toml"
+    copy.write_text((ROOT / "strategies" / "basic.toml").read_text().replace(
+        'name = "basic"', 'name = "copy"'))
+    tiny = [a for a in TINY if a not in ("--strategy", "basic")]
+    args = ["compare", *tiny, "--boxes", "2", "--strategy", "basic", "--strategy", str(copy),
+            "--vary", "dealer_hits_soft_17=true", "-f"]
+    doc = json.loads(run(*args, "json").stdout)
+    for game in (doc["baseline"], doc["variants"][0]):
+        (e,) = game["by_strategy"]
+        assert (e["strategy"], e["box_numbers"]) == (f"basic and {copy}", [1, 2])
+        assert e["house_edge"]["mean"] == pytest.approx(game["house_edge"]["mean"])
+    diff = doc["variants"][0]["difference"]
+    (d,) = diff["by_strategy"]
+    assert d["box_numbers"] == [1, 2]
+    for key in ("mean", "se"):
+        assert d["house_edge"][key] == pytest.approx(diff["house_edge"][key]), key
+    assert f"basic (box 1) and {copy} (box 2), the same charts" in run(*args, "table").stdout
+    # A checkpoint written before kept none of that strategy's moments: refused on --resume.
+    from simulator import checkpoint
+
+    path = tmp_path / "run.ckpt"
+    assert run(*args, "json", "--checkpoint", str(path)).exit_code == 0
+    doc = json.loads(path.read_text())
+    assert doc["identity"].pop("one_chart_several_names") == ["nz1994",
+                                                               "dealer_hits_soft_17=true"]
+    doc["sha256"] = checkpoint.checksum(doc)
+    path.write_text(json.dumps(doc))
+    assert_user_error(run("compare", "--resume", str(path), "--no-exact", "-q"),
+                      "a checkpoint of a different run: one_chart_several_names is None there")
 
 
 def test_every_format_gives_each_strategys_figures_and_paired_differences():

@@ -263,10 +263,10 @@ def test_exact_with_several_boxes_labels_its_figures_per_box(nz_json, monkeypatc
 
     analyse, kept = cmp.exact_figures, {}
 
-    def once(rules, strategy=None):
-        key = (repr(rules), strategy is None)
+    def once(rules, strategy=None, optimal=False):
+        key = (repr(rules), strategy is None, optimal)
         if key not in kept:
-            kept[key] = analyse(rules, strategy)
+            kept[key] = analyse(rules, strategy, optimal)
         return kept[key]
 
     monkeypatch.setattr(cmp, "exact_figures", once)
@@ -317,6 +317,64 @@ def test_simulate_exact_with_several_boxes_gives_the_tables_own_cut_card_caveat(
     one = json.loads(run("simulate", "--rounds", "200k", "--seed", "7", "-q", "--exact", "-f",
                          "json").stdout)["results"]["exact"]["house_edge"]["z_caveat"]
     assert "rounds of one box" in one
+
+
+def test_exact_optimal_values_composition_dependent_play_and_every_format_says_which():
+    """`bjsim exact` valued only a chart; --optimal values composition-dependent optimal play
+    (`analyze(optimal=True)`, what published calculators headline), its 7-7 play the main
+    wager's best against each up card, and every format says which play it valued."""
+    from simulator.exact.analyze import analyze
+
+    doc = json.loads(run("exact", "--optimal", "-f", "json").stdout)
+    ex, best = doc["exact"], analyze(Rules(), optimal=True)
+    assert (ex["play"], doc["strategy"], doc["run"]["play"]) == (
+        "optimal", "optimal (composition-dependent)", "optimal")
+    assert "composition-dependent optimal play" in ex["play_note"]
+    assert ex["house_edge"] == pytest.approx(best["house_edge"], abs=1e-12)
+    assert ex["sd_box_round"] == pytest.approx(best["sd"], abs=1e-12)
+    assert ex["insurance"]["taken"] is False and ex["even_money_taken"] is False  # (3 to 2)
+    sevens = {h["up"]: h["choice"] for h in best["hands"] if h["hand"] == (7, 7)}
+    assert ex["super_sevens"]["plays"] == {("A" if up == 1 else str(up)): sevens[up]
+                                           for up in (*range(2, 11), 1)}
+    assert ex["sevens_question"]["strategy_plays"] == ex["super_sevens"]["plays"]
+    table = run("exact", "--optimal").stdout
+    assert table.startswith("Exact (combinatorial) figures: nz1994, strategy optimal "
+                            "(composition-dependent)\nplay valued: composition-dependent optimal")
+    assert f"house edge (main + insurance)   {100 * best['house_edge']:.4f}%" in table
+    rows = list(csv.DictReader(io.StringIO(run("exact", "--optimal", "-f", "csv").stdout)))
+    run_rows = {r["item"]: r["value"] for r in rows if r["section"] == "run"}
+    assert run_rows["play"] == "optimal" and run_rows["play_note"] == ex["play_note"]
+    # a chart's figures say so too
+    chart = json.loads(run("exact", "-f", "json").stdout)
+    assert (chart["exact"]["play"], chart["run"]["play"]) == ("chart", "chart")
+    assert "play valued: the strategy's chart" in run("exact").stdout
+
+
+@pytest.mark.parametrize("other, words", [(("--strategy", "basic"), "not with --strategy"),
+                                          (("--hands",), "not with --hands")])
+def test_exact_optimal_is_refused_with_a_chart_to_value(other, words):
+    result = CliRunner().invoke(cli, ["exact", "--optimal", *other])
+    assert result.exit_code == 2 and f"--optimal: {words}" in result.stderr, result.output
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_simulate_exact_gives_each_strategy_the_cut_card_caveat_of_its_own_boxes():
+    # Each strategy's caveat was one box's ("+0.6 at 10 million rounds of one box") where basic
+    # plays two boxes: its SE per initial wager is from the SD per round of its two boxes.
+    args = ("simulate", "--boxes", "3", "--strategy", "basic", "--strategy", "mimic-dealer",
+            "--strategy", "basic", "--rounds", "200k", "--seed", "7", "-q", "--exact")
+    doc = json.loads(run(*args, "-f", "json").stdout)["results"]
+    basic, mimic = doc["exact"]["by_strategy"]
+    sd = doc["by_strategy"][0]["house_edge"]["sd_round"]
+    caveat = basic["house_edge"]["z_caveat"]
+    assert ("rounds of this strategy's 2 boxes" in caveat and f"{sd:.2f} (simulated), over 2"
+            in caveat and "rounds of this table on" in caveat), caveat
+    assert "rounds of one box" in mimic["house_edge"]["z_caveat"]  # (its one box)
+    # the table names what each caveat is of
+    lines = [ln for ln in run(*args).stdout.splitlines() if ln.startswith("~ ")]
+    assert lines == [f"~ {of}: {c}" for of, c in (
+        ("the table", doc["exact"]["house_edge"]["z_caveat"]),
+        ("basic (boxes 1, 3)", caveat), ("mimic-dealer (box 2)", mimic["house_edge"]["z_caveat"]))]
 
 
 def test_exact_says_on_stderr_that_it_computes_and_keeps_the_figures(tmp_path, monkeypatch):

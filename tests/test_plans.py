@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import datetime
 import json
+import sys
+import types
 
 import pytest
 from hypothesis import given
@@ -192,7 +194,7 @@ def test_bad_files_are_refused_in_one_line(tmp_path):
 
 
 def _warnings(change: dict, rules=None) -> list[str]:
-    return P.warnings(P.plan_from_dict(GOOD | change, "plan.toml"), [rules or Rules()])
+    return P.plan_warnings(P.plan_from_dict(GOOD | change, "plan.toml"), [rules or Rules()])
 
 
 @pytest.mark.parametrize("change, words", [
@@ -233,12 +235,20 @@ def test_a_step_or_wonging_within_reach_is_not_warned_of():
     assert "+60)" in _warnings({"deck_estimation": "half",
                                 "bet": {"base": 1, "steps": [[60.5, 4]]}})[0]
     for name in P.list_plans():
-        assert P.warnings(P.load_plan(name), [Rules()]) == [], name
+        assert P.plan_warnings(P.load_plan(name), [Rules()]) == [], name
     # A shuffle every round: the command line says the count never builds, so the steps are
     # not named one by one; a counter who never sits down still is.
     every = Rules(shuffle="every-round")
-    assert P.warnings(P.load_plan("hi-lo-1-12"), [every]) == []
+    assert P.plan_warnings(P.load_plan("hi-lo-1-12"), [every]) == []
     assert "never plays a round" in _warnings({"wong": {"enter": 1, "leave": 0}}, every)[0]
+
+
+def test_no_name_of_the_module_shadows_a_standard_library_module():
+    # `plans.warnings` shadowed the `warnings` module in any code importing it by name (and
+    # read as the module's in `from simulator.plans import *`): renamed `plan_warnings`.
+    shadows = sorted(n for n in vars(P) if not n.startswith("_") and n in
+                     sys.stdlib_module_names and not isinstance(getattr(P, n), types.ModuleType))
+    assert shadows == []
 
 
 def test_the_highest_count_a_round_starts_at_is_reached_by_some_shoe():

@@ -260,8 +260,8 @@ def _exact_doc(spec: Spec, strategy, name: str | None = None):
     # which rules the rules' own basic (exact's default) was derived
     note = strategy_note(spec.rules, name)
     meta = {"version": __version__, "rules": rules_dict(spec.rules),
-            "run": source | {"strategy": name, "strategy_note": note, "seed": None,
-                             "partial": False}}
+            "run": source | {"strategy": name, "strategy_note": note, "play": fig["play"],
+                             "seed": None, "partial": False}}
     shown = name if note is None else f"{name} ({note})"
     return _plain(exact_json(fig | {"strategy": shown}, meta)), fig
 

@@ -1,8 +1,8 @@
 """The exact analyzer's results kept on disk between runs: the cache folder, the analyzer's
 source hash every key includes, atomic writes, and `bjsim exact`'s figures (``figures-<key>
-.pickle``: Python pickles, in a folder only the user writes), each computed by one process at a
-time (`one_at_a_time`). `simulator.derived` keeps its derived strategies and house edges in the
-same folder."""
+.pickle``, ``figures-optimal-<key>.pickle`` with ``--optimal``: Python pickles, in a folder only
+the user writes), each computed by one process at a time (`one_at_a_time`). `simulator.derived`
+keeps its derived strategies and house edges in the same folder."""
 
 from __future__ import annotations
 
@@ -113,21 +113,25 @@ def _save(kind: str, rules, strategy, value) -> None:
                  pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
 
 
-def figures_path(rules, strategy) -> Path:
-    """Where ``exact_figures(rules, strategy)`` is kept."""
-    return _path("figures", rules, strategy)
+def _figures_kind(optimal: bool) -> str:
+    return "figures-optimal" if optimal else "figures"
 
 
-def load_figures(rules, strategy):
-    """The cached ``exact_figures(rules, strategy)`` (a pair: the figures and the strategy), or
-    None (not cached, or a file that does not load: computed again)."""
-    hit = _load("figures", rules, strategy)
+def figures_path(rules, strategy, optimal: bool = False) -> Path:
+    """Where ``exact_figures(rules, strategy, optimal)`` is kept."""
+    return _path(_figures_kind(optimal), rules, strategy)
+
+
+def load_figures(rules, strategy, optimal: bool = False):
+    """The cached ``exact_figures(rules, strategy, optimal)`` (a pair: the figures and the
+    strategy), or None (not cached, or a file that does not load: computed again)."""
+    hit = _load(_figures_kind(optimal), rules, strategy)
     return hit if isinstance(hit, tuple) and len(hit) == 2 and isinstance(hit[0], dict) else None
 
 
-def save_figures(rules, strategy, figures) -> None:
-    """Keep ``exact_figures(rules, strategy)``'s result for the next run."""
-    _save("figures", rules, strategy, figures)
+def save_figures(rules, strategy, figures, optimal: bool = False) -> None:
+    """Keep ``exact_figures(rules, strategy, optimal)``'s result for the next run."""
+    _save(_figures_kind(optimal), rules, strategy, figures)
 
 
 def load_hands(rules, strategy, up: int):

@@ -1,7 +1,8 @@
 """Exact figures for the command line: `bjsim exact`, and `bjsim simulate --exact`.
 
-- `exact_figures(rules, strategy=None)`: main game, insurance, Super Sevens and the 7-7 question
-  for a rule set and strategy (None: the derived basic strategy), JSON-ready.
+- `exact_figures(rules, strategy=None, optimal=False)`: main game, insurance, Super Sevens and
+  the 7-7 question for a rule set and strategy (None: the derived basic strategy), or of
+  composition-dependent optimal play, JSON-ready.
 - `sevens_question(rules, strategy)`: combined EV of main wager + Super Sevens for each 7-7 play
   and dealer card, for side bets of 0.5, 1 and 2 times the main wager, and how far the Super
   Sevens house edge moves when every 7-7 is played one way.
@@ -65,11 +66,12 @@ def sevens_question(rules, strategy, policy_ups=None) -> dict:
     combined = main + bet x super sevens), ``best``: {bet: {up: play}}, and ``plays``: one row per
     way of playing every 7-7 (split, stand, hit, double, and the strategy's own row): the Super
     Sevens house edge, the change of the main game's EV per round against the strategy's row,
-    and the combined change per round for each side bet.
+    and the combined change per round for each side bet. ``strategy``: a Strategy, or (with
+    ``policy_ups``, the up cards' values of the play valued) its 7-7 play by up card.
     """
     from simulator.exact.player import Tables
 
-    tables = Tables.of(strategy)
+    tables = None if policy_ups else Tables.of(strategy)
     ss_by_up = super_sevens(rules, "stand")["by_up"]
     p77 = _p_sevens(rules)
     own = sevens_plays(rules, strategy)
@@ -108,23 +110,27 @@ def sevens_question(rules, strategy, policy_ups=None) -> dict:
     return {"by_up": by_up, "best": best, "plays": rows, "p_sevens": p77, "strategy_plays": own}
 
 
-def exact_figures(rules, strategy=None) -> tuple:
+def exact_figures(rules, strategy=None, optimal: bool = False) -> tuple:
     """Every exact figure `bjsim exact` reports (JSON-ready apart from the Strategy object), and
     the strategy; computed once for a game and kept, in the process (`analyze.remembered`) and
-    on disk (`cache.load_figures`), the same for every cut card, shuffle and number of boxes."""
+    on disk (`cache.load_figures`), the same for every cut card, shuffle and number of boxes.
+    ``optimal``: of composition-dependent optimal play (`analyze.analyze`'s ``optimal``; no
+    strategy: ``strategy`` is not read, and None is returned for it)."""
     one = cache.one_box(rules)
+    strategy = None if optimal else strategy
 
     def compute():
-        hit = cache.load_figures(one, strategy)
-        if hit is None:
-            with cache.one_at_a_time(cache.figures_path(one, strategy)):  # (or another's)
-                hit = cache.load_figures(one, strategy)
+        hit = cache.load_figures(one, strategy, optimal)
+        if hit is None:  # (or another process's, once it has computed them)
+            with cache.one_at_a_time(cache.figures_path(one, strategy, optimal)):
+                hit = cache.load_figures(one, strategy, optimal)
                 if hit is None:
-                    hit = _exact_figures(one, strategy)
-                    cache.save_figures(one, strategy, hit)
+                    hit = _optimal_figures(one) if optimal else _exact_figures(one, strategy)
+                    cache.save_figures(one, strategy, hit, optimal)
         return hit
 
-    figures, strat = remembered(("exact", one, strategy), compute)
+    figures, strat = remembered(("exact-optimal", one) if optimal else ("exact", one, strategy),
+                                compute)
     return _boxes(figures, int(rules.boxes)), strat
 
 
@@ -174,34 +180,66 @@ def _exact_figures(rules, strategy) -> tuple:
         tables = Tables.of(strategy)
         ups = trees(rules, tables)
     res, _ = evaluate(rules, tables, ups)
-    res["house_edge"] = -res["ev"]
-    if rules.super_sevens:
-        res["super_sevens"] = super_sevens(rules, strat)
+    return _figures(rules, res, ups, strat, strat.name, bool(strat.insurance),
+                    bool(strat.even_money), "chart"), strat
+
+
+# Which play the figures value (``play``), and in words (``play_note``).
+PLAYS_VALUED = {
+    "chart": "the strategy's chart, as the engine plays it: each decision by the chart's cell "
+             "(the hand's hard or soft total, its pair, the sevens row), whatever cards make it",
+    "optimal": "composition-dependent optimal play, as published combinatorial analyzers "
+               "headline it: each decision the best for the cards held and the up card (later "
+               "ones too; splits by the published tables' convention, docs/exact.md), no "
+               "insurance, even money where it gains; no chart is played",
+}
+OPTIMAL_NAME = "optimal (composition-dependent)"  # the figures' strategy with --optimal
+
+
+def _optimal_figures(rules) -> tuple:
+    """`exact_figures` of composition-dependent optimal play (`analyze.evaluate`'s ``None``
+    policy): its 7-7 play against each up card, the main wager's best, for the Super Sevens
+    figures and the 7-7 question (a surrender there deals no third card: as a stand)."""
+    from simulator.exact.analyze import evaluate
+
+    res, ups = evaluate(rules, None)
+    sevens = {h["up"]: h["choice"] for h in res["hands"] if h["hand"] == (7, 7)}
+    sevens = {up: "stand" if p == "surrender" else p for up, p in sevens.items()}
+    box = _Box(ups[1])  # even money where it gains (`evaluate`): against the ace, the blackjack
+    even_money = bool(box.natural(True)[EV] > box.natural(False)[EV])
+    return _figures(rules, res, ups, sevens, OPTIMAL_NAME, False, even_money, "optimal"), None
+
+
+def _figures(rules, res, ups, sevens, name, insured, even_money, play) -> dict:
+    """`exact_figures` from an evaluation ``res`` (`analyze.evaluate`) on the up cards ``ups``,
+    with the 7-7 play ``sevens`` (a Strategy, or a play by up card)."""
     boxes = int(rules.boxes)
     out = {
-        "strategy": strat.name,
+        "strategy": name,
+        "play": play,
+        "play_note": PLAYS_VALUED[play],
         "boxes": boxes,
         "per_box_note": per_box_note(boxes),
-        "house_edge": res["house_edge"],
+        "house_edge": -res["ev"],
         "ev": res["ev"],
         "sd_box_round": res["sd"],
         "sd_round": res["sd"] if boxes == 1 else None,
-        "insurance": {"taken": bool(strat.insurance), "per_initial_wager": res["insurance_ev"],
+        "insurance": {"taken": insured, "per_initial_wager": res["insurance_ev"],
                       "per_unit_staked": insurance_per_unit_staked(rules)},
         "main_ev": res["ev"] - res["insurance_ev"],
-        "even_money_taken": bool(strat.even_money),
+        "even_money_taken": even_money,
         "super_sevens": None,
         "sevens_question": None,
     }
     if rules.super_sevens:
-        ss = res["super_sevens"]
+        ss = super_sevens(rules, sevens)
         out["super_sevens"] = {
             "house_edge": ss["house_edge"], "ev": ss["ev"], "sd_bet": ss["sd"],
             "plays": {UP_LABELS.get(up, str(up)): ss["plays"][up] for up in UPS},  # as the table
             "lines": ss["lines"],
         }
-        out["sevens_question"] = sevens_question(rules, strat, ups)
-    return out, strat
+        out["sevens_question"] = sevens_question(rules, sevens, ups)
+    return out
 
 
 def per_box_note(boxes: int) -> str | None:
@@ -296,24 +334,27 @@ def basis(decks: int) -> str:
             f"higher by {cut_card_words(decks)}, which these figures leave out")
 
 
-def cut_card_caveat(rules, sd_round: float | None = None) -> str:
+def cut_card_caveat(rules, sd_round: float | None = None, boxes: int | None = None) -> str:
     """What a z against a full-shoe exact figure holds under a cut card (``z_caveat``): for one
     box, or given ``sd_round`` (the simulated SD per round of several boxes together) for the
-    table's boxes, whose SE per initial wager is ``sd_round / boxes / sqrt(rounds)``."""
-    e, boxes = cut_card_effect(rules.decks), int(rules.boxes)
-    table = boxes > 1 and bool(sd_round)
-    sd = sd_round / boxes if table else SD_ROUND  # SE per initial wager x sqrt(rounds)
-    at = [e / (sd / math.sqrt(n)) for n in (1e7, 1e8)]
+    table's boxes, whose SE per initial wager is ``sd_round / boxes / sqrt(rounds)``; with
+    ``boxes`` for one strategy's boxes of the table (``rules`` then one box's), likewise."""
+    e = cut_card_effect(rules.decks)
+    n = int(rules.boxes if boxes is None else boxes)
+    several = n > 1 and bool(sd_round)
+    sd = sd_round / n if several else SD_ROUND  # SE per initial wager x sqrt(rounds)
+    at = [e / (sd / math.sqrt(k)) for k in (1e7, 1e8)]
     large = (2 * sd / e) ** 2  # the rounds from which the effect alone moves z by 2
-    whose = (f"this table's {boxes} boxes, +{at[1]:.1f} at 100 million: its SE per initial "
-             f"wager is about {sd:.2f} / sqrt(rounds), the SD per round of its {boxes} boxes "
-             f"together, {sd_round:.2f} (simulated), over {boxes}, against one box's "
-             f"{SD_ROUND:.2f}" if table else f"one box, +{at[1]:.1f} at 100 million")
+    whose = (f"{'this table' if boxes is None else 'this strategy'}'s {n} boxes, +{at[1]:.1f} "
+             f"at 100 million: its SE per initial wager is about {sd:.2f} / sqrt(rounds), the SD "
+             f"per round of its {n} boxes together, {sd_round:.2f} (simulated), over {n}, "
+             f"against one box's {SD_ROUND:.2f}" if several
+             else f"one box, +{at[1]:.1f} at 100 million")
     return ("z tests the simulation, dealt to a cut card, against the exact value for a full "
             f"shoe every round, so it includes {cut_card_words(rules.decks)}, which moves z's "
             f"centre by about {100 * e:.2f}% / SE (+{at[0]:.1f} at 10 million rounds of {whose}; "
             f"z still varies by about 2 either side of it, at 95%), so a large |z| from about "
-            f"{_rounds_words(large)} rounds{' of this table' if table else ''} on is expected, "
+            f"{_rounds_words(large)} rounds{' of this table' if several else ''} on is expected, "
             "not a fault (--set shuffle=every-round tests agreement alone)")
 
 
@@ -328,14 +369,16 @@ def _rounds_words(n: float) -> str:
     return f"{lead * 10**digits // scale[1]:,} {scale[0]}".strip()
 
 
-def cut_card_z(rules, z, se, sd_round=None) -> tuple[float | None, str | None, str | None]:
+def cut_card_z(rules, z, se, sd_round=None, boxes=None) -> tuple[float | None, str | None,
+                                                                   str | None]:
     """A z against a full-shoe exact value, as every output gives it: ``(z, z_note,
     z_caveat)``. With ``shuffle = "every-round"`` the z as it is, no note and no caveat; under
     a cut card the z with the caveat `cut_card_caveat`, or, where ``se`` is below `z_min_se`
     (half the cut-card effect of the rules' decks: it alone would move z by 2 or more), no z
     and a note saying why: a z that large tests the cut-card effect, not the simulation, and
     the difference beside it says as much. ``sd_round``: the simulated SD per round of several
-    boxes together, for a caveat of the table's boxes (`cut_card_caveat`)."""
+    boxes together, for a caveat of the table's boxes, or with ``boxes`` of a strategy's boxes
+    (`cut_card_caveat`)."""
     if rules.shuffle == "every-round" or z is None:
         return z, None, None
     if se is not None and se < z_min_se(rules):
@@ -344,10 +387,10 @@ def cut_card_z(rules, z, se, sd_round=None) -> tuple[float | None, str | None, s
                       "exact value is for a full shoe every round): the difference is that "
                       "effect plus any fault, so no z is given (--set shuffle=every-round for a "
                       "z of agreement)"), None
-    return z, None, cut_card_caveat(rules, sd_round)
+    return z, None, cut_card_caveat(rules, sd_round, boxes)
 
 
-def compare_with_simulation(summary: dict, rules, strategies, th=None) -> dict:
+def compare_with_simulation(summary: dict, rules, strategies, th=None, boxes=None) -> dict:
     """Theory beside the simulated figures: {figure: {simulated, se, exact, difference, z}},
     each figure a house edge (the main game's, Super Sevens' and insurance's: minus their
     returns), so that every z is of a house edge, + where the simulated one is higher.
@@ -357,8 +400,10 @@ def compare_with_simulation(summary: dict, rules, strategies, th=None) -> dict:
     anything), and ``z_note`` then says why. The exact figure is for a full shoe every round:
     compare with ``shuffle = "every-round"``; under a cut card the simulated figure also holds
     the cut-card effect (and ``exact_note`` says so): ``z_caveat`` says z includes it, or, with
-    an se below `z_min_se`, ``z_note`` why no z is given (`cut_card_z`). ``th``: `theory` of
-    the game, if known.
+    an se below `z_min_se`, ``z_note`` why no z is given (`cut_card_z`): the house edge's for
+    the table's boxes (``summary["total"]["sd_round"]``, their SD per round together), or with
+    ``boxes`` for one strategy's boxes of a table, ``summary`` its figures and ``rules`` one
+    box's. ``th``: `theory` of the game, if known.
     """
     th = theory(rules, strategies) if th is None else th
     out = {}
@@ -380,7 +425,8 @@ def compare_with_simulation(summary: dict, rules, strategies, th=None) -> dict:
             z = None
         else:  # (the house edge's caveat for the table's boxes, as the report gives it)
             table_sd = (summary.get("total") or {}).get("sd_round") if key == "house_edge" else None
-            z, z_note, caveat = cut_card_z(rules, z, se, table_sd)
+            z, z_note, caveat = cut_card_z(rules, z, se, table_sd,
+                                           boxes if key == "house_edge" else None)
         out[key] = {"simulated": mean, "se": se, "exact": exact, "difference": diff, "z": z,
                     "z_note": z_note, "z_caveat": caveat}
     out["exact_note"] = ("exact: full shoe every round" if rules.shuffle == "every-round" else
@@ -407,11 +453,16 @@ def comparison_text(cmp: dict) -> str:
              *_comparison_lines(cmp, "figure"),
              f"({cmp['exact_note']}; every figure a house edge, minus the return; z = "
              "difference / standard error, + where the simulated house edge is higher)"]
-    for by in cmp.get("by_strategy", []):
+    by_strategy = cmp.get("by_strategy", [])
+    for by in by_strategy:
         lines += ["", *_comparison_lines(by, by["strategy"])]
-    caveats = [(c.get(key) or {}).get("z_caveat") for c in [cmp, *cmp.get("by_strategy", [])]
-               for key in FIGURES]
-    lines += [f"{CUT_CARD_MARK} {c}" for c in dict.fromkeys(c for c in caveats if c)]
+    caveats: dict = {}  # each caveat, once, with the blocks it is of (the strategies' by name)
+    for title, c in [("the table", cmp), *[(by["strategy"], by) for by in by_strategy]]:
+        for key in FIGURES:
+            if (c.get(key) or {}).get("z_caveat"):
+                caveats.setdefault(c[key]["z_caveat"], {})[title] = None
+    lines += [f"{CUT_CARD_MARK} " + (f"{', '.join(of)}: " if by_strategy else "") + c
+              for c, of in caveats.items()]
     return "\n".join(lines) + "\n"
 
 
@@ -554,6 +605,7 @@ def exact_table(fig: dict, title: str, rules: dict) -> str:
         sd = (f"SD per box-round                {fig['sd_box_round']:.4f}  (one box; a round of "
               f"{fig['boxes']} boxes: not computed)")
     out = [f"Exact (combinatorial) figures: {title}, strategy {fig['strategy']}",
+           *textwrap.wrap(f"play valued: {fig['play_note']}", 100),
            *textwrap.wrap(f"({basis(rules['decks'])}; method and approximations: docs/exact.md)",
                           100),
            *([f"({fig['per_box_note']})"] if fig["per_box_note"] else []), "",
@@ -579,7 +631,8 @@ def exact_table(fig: dict, title: str, rules: dict) -> str:
         out.append(f"({k})  {v['probability']:>11.8f}  {v['pays']:>6}  {_pct(v['contribution'])}")
     q = fig["sevens_question"]
     own = " ".join(f"{UP_LABELS.get(up, str(up))}:{q['strategy_plays'][up]}" for up in UPS)
-    out += ["", "The 7-7 question: every 7-7 played one way", f"(the strategy's own row: {own})",
+    whose = "optimal play's" if fig["play"] == "optimal" else "strategy's"
+    out += ["", "The 7-7 question: every 7-7 played one way", f"(the {whose} own row: {own})",
             "",
             f"{'7-7 play':<10}{'SS house edge':>15}{'main EV change':>16}"
             + "".join(f"{'combined, bet ' + format(b, 'g'):>20}" for b in SIDE_BETS)]
@@ -587,7 +640,7 @@ def exact_table(fig: dict, title: str, rules: dict) -> str:
         out.append(f"{r['play']:<10}{_pct(r['super_sevens_house_edge'], 3):>15}"
                    f"{_pct(r['main_ev_change'], 5):>16}"
                    + "".join(f"{_pct(r['combined_change'][b], 5):>20}" for b in SIDE_BETS))
-    out += [f"(changes {per_round} against the strategy's own 7-7 row; combined = main + bet "
+    out += [f"(changes {per_round} against the {whose} own 7-7 row; combined = main + bet "
             "x side bet, per main wager; split: a 7 dealt to a split 7 split again as the rules "
             "allow)", "",
             "EV of each 7-7 play given 7,7 v the up card: main wager / Super Sevens per unit / "
@@ -628,7 +681,8 @@ def exact_csv(fig: dict, rules: dict, run: dict | None = None) -> str:
     frame = pd.DataFrame([(sec, item, per, None if v is None else float(v))
                           for sec, item, per, v in exact_rows(fig)],
                          columns=["section", "item", "per", "value"])
-    meta = {"run": (run or {}) | {"basis": basis(rules["decks"])} | (
+    meta = {"run": (run or {}) | {"play": fig["play"], "play_note": fig["play_note"],
+                                  "basis": basis(rules["decks"])} | (
         {"per_box_note": fig["per_box_note"]} if fig.get("per_box_note") else {})}
     if fig.get("sevens_question"):
         meta["sevens_play"] = [_own_plays_text(fig["sevens_question"])]
