@@ -599,9 +599,11 @@ def test_the_reports_counting_tables_leave_out_what_says_nothing_and_the_csv_kee
     shown = [k for k, _, _ in by_count.shown()[0]]
     assert shown == ["label", "rounds", "frequency", "flat_advantage", "flat_se"]
     assert ("Left out of the table: played (100.0% at every count); counter's average bet "
-            "(1.00 at every count); counter's advantage (the same as flat advantage at every "
-            "count); counter's advantage SE (the same as flat advantage SE at every count); the "
-            "CSV keeps them.") in md
+            "(1.00 at every count); counter's advantage (the same as player's flat advantage at "
+            "every count); counter's advantage SE (the same as flat advantage SE at every count); "
+            "the CSV keeps them.") in md
+    assert ("Left out of the table: round watched (the same as round played); risk of ruin (no "
+            "bankroll given); risk of ruin 95% low") in md  # (its reason once)
     per_round = tables["counting_per_round"]
     assert [r[0] for r in per_round.shown()[1]] == ["round played"]
     assert "round watched (the same as round played)" in md

@@ -856,8 +856,8 @@ def counting(data: dict) -> Section | None:
              ("win_per_100_se", "win per 100 rounds SE", "num2"),
              *_with_ci95("score", "SCORE", "num1"), *_with_ci95("n0", "N0", "int"),
              *_with_ci95("risk_of_ruin", "risk of ruin"
-                         + (f" ({fmt(f['bankroll'], 'num0')} units)" if f["bankroll"]
-                            else " (no bankroll given)"), "prob3", "risk of ruin")]
+                         + (f" ({fmt(f['bankroll'], 'num0')} units)" if f["bankroll"] else ""),
+                         "prob3", "risk of ruin")]
     blocks.append(Table("counting_per_round", "The counter's net per round", rcols, [
         [label] + [_no_bound(f[key], k) for k, _, _ in rcols[1:]]
         for key, label in (("per_round_played", "round played"),
