@@ -608,29 +608,33 @@ NO_SE = "no SE from fewer than 30 rounds at a count, or from results without spr
 
 
 def _by_count(c, rounds: int) -> list[dict]:
-    """Each bucket that saw a round: its frequency, the flat advantage per box dealt at it and
-    the counter's play there (each SE of the main game, from its rounds' sums: `_flat`); no SE
-    from fewer than `MIN_SAMPLE` rounds."""
+    """Each bucket that saw a round (the ends merged until each holds `MIN_SAMPLE` rounds:
+    `tail_groups`): its frequency, the flat advantage per box dealt at it and the counter's play
+    there (each SE of the main game, from its rounds' sums: `_flat`); no SE from fewer than
+    `MIN_SAMPLE` rounds. ``counts``: the lowest and highest count the row holds."""
     out = []
-    for i in range(L.N_TC):
-        n = c[L.C_ROUNDS][i]
-        if not n:
-            continue
-        flat = _flat(c[L.C_FLAT_NET][i], c[L.C_FLAT_SQ][i], c[L.C_FLAT_BOXES][i],
-                     float(L.UNIT), c[L.C_FLAT_RSQ][i], n)
-        played, bet = c[L.C_PLAYED][i], c[L.C_BET][i]
-        sd = _mean_sd(c[L.C_NET][i], c[L.C_MAIN_SQ][i], played, float(L.UNIT))[1]
-        counter = _advantage(c[L.C_NET][i] / L.UNIT, bet, sd, played)
+    groups = tail_groups(c[L.C_ROUNDS])
+    for k, group in enumerate(groups):
+        def add(field, g=group):
+            return sum(c[field][i] for i in g)
+
+        n = add(L.C_ROUNDS)
+        flat = _flat(add(L.C_FLAT_NET), add(L.C_FLAT_SQ), add(L.C_FLAT_BOXES), float(L.UNIT),
+                     add(L.C_FLAT_RSQ), n)
+        played, bet = add(L.C_PLAYED), add(L.C_BET)
+        sd = _mean_sd(add(L.C_NET), add(L.C_MAIN_SQ), played, float(L.UNIT))[1]
+        counter = _advantage(add(L.C_NET) / L.UNIT, bet, sd, played)
         if n < MIN_SAMPLE or not flat["sd"]:
             flat["se"] = None
         if played < MIN_SAMPLE or not sd:
             counter["se"] = None
+        count, label = _group_label(group, k == 0, k == len(groups) - 1)
         out.append({
-            "count": L.TC_MIN + i, "label": bucket_label(i), "rounds": n,
-            "frequency": n / rounds, "played": played, "played_share": played / n,
+            "count": count, "label": label, "counts": [L.TC_MIN + group[0], L.TC_MIN + group[-1]],
+            "rounds": n, "frequency": n / rounds, "played": played, "played_share": played / n,
             "flat_boxes": flat["n"], "flat_advantage": flat["mean"], "flat_se": flat["se"],
             "average_bet": _ratio(bet, played),
-            "boxes_per_round_played": _ratio(c[L.C_BOXES][i], played),
+            "boxes_per_round_played": _ratio(add(L.C_BOXES), played),
             "counter_advantage": counter["mean"], "counter_se": counter["se"],
         })
     return out
@@ -652,18 +656,26 @@ def tail_groups(bets: list[int], least: int = MIN_SAMPLE) -> list[list[int]]:
     return groups
 
 
-def _group_label(group: list[int], first: bool) -> tuple[int, str]:
+def _group_label(group: list[int], first: bool, last: bool) -> tuple[int, str]:
     """A row's count and label: a bucket's own (`bucket_label`), or for end buckets merged
-    (`tail_groups`) ``<=-10`` at the low end (its highest count), ``>=+12`` at the high end."""
+    (`tail_groups`) ``<=-10`` at the low end (its highest count), ``>=+12`` at the high end, and
+    ``-2 to +3`` where one row holds every count seen."""
     if len(group) == 1:
         return L.TC_MIN + group[0], bucket_label(group[0])
     i = group[-1] if first else group[0]
     count = L.TC_MIN + i
+    if first and last:
+        return count, f"{bucket_label(group[0])} to {bucket_label(group[-1])}"
     return count, ("<=" if first else ">=") + (f"{count:+d}" if count else "0")
 
 
-MERGED_TAILS = (f"end rows with fewer than {MIN_SAMPLE} bets are merged into the next count "
-                "inward, each end row holding every count beyond it")
+def merged_text(what: str) -> str:
+    """The note on end rows merged (`tail_groups`) of ``what`` (rounds, bets)."""
+    return (f"end rows with fewer than {MIN_SAMPLE} {what} are merged into the next count inward, "
+            "each end row holding every count beyond it")
+
+
+MERGED_TAILS = merged_text("bets")
 
 
 def _ss_by_count(c, check, density=None) -> list[dict]:
@@ -687,7 +699,7 @@ def _ss_by_count(c, check, density=None) -> list[dict]:
         at = None if density is None else density(group[0])  # (the fewest sevens)
         z, note = _ss_z(sim, exact, check, exact_se, at)
         few = n < MIN_SAMPLE or not sim["sd"] or _too_few_bets(sim, check, at) is not None
-        count, label = _group_label(group, k == 0)
+        count, label = _group_label(group, k == 0, k == len(groups) - 1)
         out.append({  # (a sample SE from fewer bets than the rarest line's 30 wins runs low)
             "count": count, "label": label,
             "counts": [L.TC_MIN + group[0], L.TC_MIN + group[-1]], "bets": n,
@@ -702,7 +714,7 @@ def _ss_by_count(c, check, density=None) -> list[dict]:
 
 
 def merged_tails(rows: list[dict]) -> bool:
-    """Whether a Super Sevens-by-count row holds several counts (`tail_groups`)."""
+    """Whether a by-count row holds several counts (`tail_groups`)."""
     return any(r["counts"][0] != r["counts"][1] for r in rows)
 
 
@@ -1119,7 +1131,8 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                         why=_round_why(p, f["bankroll"], 6, 7, 8))
     out += _round_notes(f["per_round_played"])
     out += ["", f"By {kind} at the round's start (flat: 1 unit on every box dealt, the counter's "
-            f"play; each SE the main game's, from the rounds' sums; {NO_SE})", ""]
+            f"play; each SE the main game's, from the rounds' sums; {NO_SE}"
+            + (f"; {merged_text('rounds')}" if merged_tails(f["by_count"]) else "") + ")", ""]
     out += _pruned_grid(grid, [kind, "rounds", "frequency", "played", "flat adv.", "SE",
                                "avg bet", "counter adv.", "SE"], _count_rows(f),
                         "at every count", constant=True, names=COUNT_NAMES)
@@ -1230,12 +1243,12 @@ def tidy_rows(f: dict) -> list[dict]:
     for k in ("exact", "z_house_edge", "favourable_share", "counter_bets", "counter_return",
               "by_count_chance"):
         add("super_sevens", k, ss[k])
-    for b in f["by_count"]:
+    for b in f["by_count"]:  # (an end row may hold several counts: its label)
+        at = {"count": b["count"], "label": b["label"]}
         for k in ("rounds", "frequency", "played", "average_bet"):
-            add("by_count", k, b[k], count=b["count"])
-        add("by_count", "counter_advantage", b["counter_advantage"], count=b["count"],
-            se=b["counter_se"])
-        add("by_count", "flat_advantage", b["flat_advantage"], count=b["count"], se=b["flat_se"])
+            add("by_count", k, b[k], **at)
+        add("by_count", "counter_advantage", b["counter_advantage"], **at, se=b["counter_se"])
+        add("by_count", "flat_advantage", b["flat_advantage"], **at, se=b["flat_se"])
     for b in f["super_sevens_by_count"]:  # (an end row may hold several counts: its label)
         at = {"count": b["count"], "label": b["label"]}
         for k in ("bets", "exact", "z_house_edge", "favourable_share", "counter_bets"):

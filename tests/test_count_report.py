@@ -80,7 +80,9 @@ def test_the_section_renders_every_table(fake_engine):
     assert f"| {PER_UNIT_WAGERED} |" in md  # simulate's words: the same figure
     assert "total bet" not in md
     assert f"| round played | 4 | {f['per_round_played']['mean']:.4f} |" in md
-    assert "| +3 | 2 | 33.333% | 100.0% | +25.00% |" in md  # the count +3 of the hand tally
+    # the hand tally's counts 0 and +3, 6 rounds: one row (an end row holds 30 rounds)
+    assert "| 0 to +3 | 6 | 100.000% |" in md
+    assert "End rows with fewer than 30 rounds are merged into the next count inward" in md
     html = render.to_html("t", [sec])
     assert "Card counting" in html and "counting_penetration.csv" in html
     assert sections.counting({"counting": None}) is None

@@ -196,29 +196,36 @@ def test_counter_bets_and_flat_play(fig):
 
 
 def test_the_table_by_count(fig):
-    rows = {b["count"]: b for b in fig["by_count"]}
+    # the hand tally's 4 rounds at 0 and 2 at +3: too few for a row each, one row holds both,
+    # and from so few rounds no SE is given (fewer than 30: `MIN_SAMPLE`)
+    ((row),) = fig["by_count"]
+    assert (row["label"], row["counts"], row["rounds"], row["frequency"]) == ("0 to +3", [0, 3],
+                                                                              6, 1.0)
+    assert (row["flat_se"], row["counter_se"]) == (None, None)
+    # 15 times over (60 rounds at 0, 30 at +3): a row a count, with its SEs: the flat one per
+    # box dealt, the counter's the SD of its round's main nets there (units, Super Sevens apart)
+    # times sqrt(rounds played) over the units bet
+    rows = {b["count"]: b for b in CR.figures(tally_of(ROUNDS * 15), load_plan("hi-lo-1-12"),
+                                              Rules())["by_count"]}
     assert list(rows) == [0, 3]  # only counts that were seen
     zero, three = rows[0], rows[3]
-    assert (zero["rounds"], zero["frequency"], zero["played_share"]) == (4, 4 / 6, 0.5)
+    assert (zero["rounds"], zero["frequency"], zero["played_share"]) == (60, 4 / 6, 0.5)
     assert zero["flat_advantage"] == pytest.approx(statistics.mean([1, -2, 1, -1]))
     assert zero["average_bet"] == 1 and zero["counter_advantage"] == pytest.approx(-1 / 2)
     assert three["flat_advantage"] == pytest.approx(0.25)
     assert three["average_bet"] == 4 and three["counter_advantage"] == pytest.approx(2 / 8)
     assert three["label"] == "+3" and zero["label"] == "0"
-    # From so few rounds no SE is given (fewer than 30: `MIN_SAMPLE`) ...
-    assert (zero["flat_se"], zero["counter_se"], three["counter_se"]) == (None, None, None)
-    # ... and from 15 times as many: the flat one per box dealt, the counter's the SD of its
-    # round's main nets there (units, Super Sevens apart) times sqrt(rounds played) over the
-    # units bet.
-    rows = {b["count"]: b for b in CR.figures(tally_of(ROUNDS * 15), load_plan("hi-lo-1-12"),
-                                              Rules())["by_count"]}
-    zero, three = rows[0], rows[3]
     assert zero["flat_se"] == pytest.approx(statistics.stdev([1, -2, 1, -1] * 15) / math.sqrt(60))
     assert three["flat_se"] == pytest.approx(statistics.stdev([1.5, -1] * 15) / math.sqrt(30))
     assert zero["counter_se"] == pytest.approx(
         statistics.stdev([1, -2] * 15) * math.sqrt(30) / 30)
     assert three["counter_se"] == pytest.approx(
         statistics.stdev([6, -4] * 15) * math.sqrt(30) / (8 * 15))
+    # a count of one round between them keeps its row (only the ends merge), without an SE
+    one = tally_of(ROUNDS * 15) + tally_of([{"count": 1, "bet": 1, "net": 10, "flat": [10]}])
+    rows = {b["label"]: b for b in CR.figures(one, load_plan("hi-lo-1-12"), Rules())["by_count"]}
+    assert list(rows) == ["0", "+1", "+3"] and rows["+1"]["rounds"] == 1
+    assert (rows["+1"]["flat_se"], rows["+1"]["counter_se"]) == (None, None)
 
 
 def control_of(rounds: list[list[int]]) -> np.ndarray:
@@ -779,7 +786,7 @@ def test_a_super_sevens_z_by_sevens_count_needs_30_wins_at_the_sevens_the_count_
 
 def test_the_end_buckets_hold_every_count_beyond_them():
     t = tally_of([{"count": -45, "bet": 1, "net": 0, "flat": [0]},
-                  {"count": 99, "bet": 1, "net": 10, "flat": [10]}])
+                  {"count": 99, "bet": 1, "net": 10, "flat": [10]}]) * CR.MIN_SAMPLE
     rows = CR.figures(t, load_plan("hi-lo-flat"), Rules())["by_count"]
     assert [(b["count"], b["label"]) for b in rows] == [(L.TC_MIN, "<=-30"), (L.TC_MAX, ">=+30")]
     assert [CR.bucket_label(i) for i in (1, -L.TC_MIN, L.N_TC - 2)] == ["-29", "0", "+29"]
@@ -823,7 +830,7 @@ def test_the_renderings_show_the_same_figures(fig):
     assert (first["section"], first["item"]) == ("advantage", "initial_bet")
     assert float(first["value"]) == pytest.approx(0.1)
     by = [r for r in rows if r["section"] == "by_count" and r["item"] == "flat_advantage"]
-    assert [int(r["count"]) for r in by] == [0, 3]
+    assert [r["count_label"] for r in by] == ["0 to +3"]  # (4 and 2 rounds: one row)
     assert any(r["section"] == "run" and r["item"] == "seed" and r["value"] == "7" for r in rows)
     with pytest.raises(ValueError, match="allowed table, markdown, json, csv"):
         CR.render(fig, "xml", META)
@@ -1226,10 +1233,11 @@ def test_count_says_no_insurance_was_taken_and_no_super_sevens_bet_rather_than_z
 
 
 def test_a_count_seen_shows_a_frequency_above_zero():
-    """A count seen in 1 round of 10 million showed "0.000%": it shows "<0.001%"."""
+    """A count seen in 1 round of 10 million showed "0.000%": it shows "<0.001%" (here 30
+    rounds of 100 million, the fewest an end row holds alone)."""
     rounds = [{"count": 0, "bet": 1, "net": 10, "flat": [10]}]
-    t = tally_of(rounds) * 10_000_000
-    t += tally_of([{"count": 9, "bet": 1, "net": 10, "flat": [10]}])
+    t = tally_of(rounds) * 100_000_000
+    t += tally_of([{"count": 9, "bet": 1, "net": 10, "flat": [10]}]) * CR.MIN_SAMPLE
     text = CR.render(CR.figures(t, load_plan("hi-lo-flat"), Rules()), "table")
     row = next(ln for ln in text.splitlines() if ln.startswith("+9 "))
     assert "<0.001%" in row.split() and "0.000%" not in row.split()

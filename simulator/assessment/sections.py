@@ -23,6 +23,7 @@ from simulator.counting_report import (
     left_out,
     left_out_text,
     merged_tails,
+    merged_text,
     sig3,
     ss_spread,
 )
@@ -871,7 +872,8 @@ def counting(data: dict) -> Section | None:
              ("counter_se", "counter's advantage SE", "pct2")]
     blocks += [f"By the {kind} at the round's start (the ends hold every count beyond them; "
                "each SE the main game's, from the rounds' sums: a round's boxes share the "
-               f"dealer's cards). {sentence(NO_SE)}.",
+               f"dealer's cards). {sentence(NO_SE)}."
+               + (f" {sentence(merged_text('rounds'))}." if merged_tails(f["by_count"]) else ""),
                Table("counting_by_count", f"Frequency and the player's advantage by {kind}",
                      bcols,
                      [[b[k] for k, _, _ in bcols] for b in f["by_count"]])]
