@@ -505,7 +505,8 @@ def render_text(stats: dict, meta: dict, markdown: bool = False) -> str:
         out += _markdown(headers, rows) if markdown else _aligned(headers, rows)
     out += ["", "Variants:", *(["" ] if markdown else []), *_legend(stats, markdown)]
     notes = [pairing_text(meta["run"]["pair_rounds"], stats["blocks"]),
-             *_notes(stats, has_exact), *shoe_note(stats, meta["run"]["pair_rounds"])]
+             *_notes(stats, has_exact), *shoe_note(stats, meta["run"]["pair_rounds"]),
+             *meta.get("notes", ())]
     for note in notes:
         out += ["", note] if markdown or note is notes[0] else [note]
     return "\n".join(out) + "\n"
@@ -580,6 +581,8 @@ def render_json(stats: dict, meta: dict) -> str:
            "shoe_note": next(iter(shoe_note(stats, meta["run"]["pair_rounds"])), None),
            "z_note": cut_card_note(stats),
            "multiple_comparisons": multiple_note(stats),
+           # what the command line said of the variants asked for: left out, baselines set aside
+           "notes": list(meta.get("notes", ())),
            "baseline": _game_json(stats["rows"][0], base),
            "variants": [_game_json(r, base) | {"same_game_as": same.get(r["game"].label),
                                                 "same_main_game_as": main.get(r["game"].label)}

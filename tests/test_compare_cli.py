@@ -673,6 +673,68 @@ def test_rules_given_set_aside_a_baseline_a_variant_file_names_and_say_so(tmp_pa
     assert "warning" not in run(*args, "--rules", "nz1994-8deck").stderr
 
 
+def test_a_variant_files_baseline_set_aside_is_said_under_quiet_and_in_the_notes(tmp_path):
+    # With -q nothing said that h17-on-8, whose file names 8 decks, played the 6-deck game.
+    eight = Path("configs/nz1994-8deck.toml").resolve()
+    v = tmp_path / "v8h17.toml"
+    v.write_text(f'[variant]\nname = "h17-on-8"\nbaseline = "{eight}"\n[changes]\n'
+                 "dealer_hits_soft_17 = true\n")
+    said = (f"--rules configs/nz1994.toml is the baseline, not configs/nz1994-8deck.toml, which "
+            f"{v} names")
+    args = ["compare", *TINY, "--rules", "nz1994", "--variant", str(v)]
+    result = run(*args, "-f", "json")
+    assert result.exit_code == 0, result.output
+    assert f"bjsim: warning: {said}\n" in result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["notes"] == [said] and doc["variants"][0]["rules"]["decks"] == 6
+    for fmt in ("table", "markdown"):
+        assert said in run(*args, "-f", fmt).stdout, fmt
+    assert json.loads(run("compare", *TINY, "--variant", str(v), "-f", "json").stdout)[
+        "notes"] == []  # (its own baseline)
+
+
+@pytest.mark.parametrize("rule, left, why", [
+    ("max_hands=2", "resplit-aces", "key 'resplit_aces' = true needs at least 3 hands per box, "
+                                    "but 'max_hands' = 2"),
+    ("resplit_aces=true", "hands-2", "key 'resplit_aces' = true needs at least 3 hands per box, "
+                                     "but 'max_hands' = 2"),
+])
+def test_all_variants_leaves_out_a_shipped_variant_that_cannot_apply_saying_so(rule, left, why):
+    # The whole run stopped: "Error: .../variants/resplit-aces.toml [changes]: key
+    # 'resplit_aces' = true needs at least 3 hands per box, but 'max_hands' = 2".
+    from simulator import variants
+
+    args = ["compare", "--all-variants", "--set", rule, "--rounds", "640", "--chunk-rounds",
+            "640", "--pair-rounds", "64", "--quiet", "--strategy", "basic", "--same-strategy",
+            "--no-exact"]
+    result = run(*args, "-f", "json")
+    assert result.exit_code == 0, result.output
+    said = f"--all-variants: variants/{left} is left out: its changes cannot apply to this " \
+           f"baseline: {why}"
+    assert result.stderr.count("left out") == 1 and f"bjsim: warning: {said}\n" in result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["notes"] == [said]
+    assert [v["label"] for v in doc["variants"]] == [p.stem for p in variants.shipped()
+                                                     if p.stem != left]
+    assert said in run(*args).stdout
+
+
+def test_a_variant_named_that_cannot_apply_is_refused_before_any_round(monkeypatch):
+    from simulator import compare as cmp
+    from simulator import derived
+
+    def no_run(*args, **kwargs):
+        raise AssertionError("a game was set up or played")
+
+    monkeypatch.setattr(cmp, "compare", no_run)
+    monkeypatch.setattr(derived, "basic_for_all", no_run)
+    args = ["compare", *TINY, "--set", "max_hands=2"]
+    assert_user_error(run(*args, "--variant", "variants/resplit-aces"), "resplit-aces.toml",
+                      "'resplit_aces' = true needs at least 3 hands per box")
+    assert_user_error(run(*args, "--all-variants", "--vary", "resplit_aces=true"),
+                      "--vary resplit_aces=true", "needs at least 3 hands per box")
+
+
 def test_a_cut_card_question_in_short_blocks_says_what_the_blocks_do_to_it():
     args = ["compare", *TINY, "--vary", "penetration=0.6", "--vary", "decks=8"]
     text = run(*args).stdout
