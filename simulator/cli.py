@@ -1945,7 +1945,8 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
          help="A variant with the baseline's rules and another strategy (its price), e.g. "
          "mimic-dealer. Repeatable.")
 @_option("--all-variants", is_flag=True,
-         help="Every variant in configs/variants/ (the rule-effect table).")
+         help="Every variant in configs/variants/ (the rule-effect table); one that cannot "
+         "apply to the baseline (resplit-aces with --set max_hands=2) is left out, saying so.")
 @_option("--same-strategy", is_flag=True,
          help="Play every rule variant with the baseline's strategy. Default: where the "
          "baseline plays basic, each plays its own rules' basic strategy (the shipped basic "
@@ -2020,11 +2021,9 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
         bjsim compare --boxes 3 --strategy basic --strategy mimic-dealer --strategy basic \\
             --vary dealer_hits_soft_17=true --same-strategy    # what H17 costs each
     """
-    from pathlib import Path
-
     from simulator import compare as cmp
     from simulator import compare_report, engine, stops, variants
-    from simulator.rules import shipped_rule_file, shown_rule_file
+    from simulator.rules import shown_rule_file
 
     scheduler = _check_run_options(ctx, precision, resume, checkpoint_path, scheduler,
                                    engine.MIN_TARGET_ROUNDS)
@@ -2042,27 +2041,26 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
         raise BjsimError(f"compare: {again}" + (" (--all-variants asks for every shipped one)"
                                                if all_variants and "--variant " in again else ""))
     base_file = variants.baseline_file(rules_path, files)
-    if rules_path is not None and not quiet:  # baselines the variant files name, set aside
-        given, aside = Path(shipped_rule_file(rules_path)).resolve(), {}
-        for f in files:
-            named = variants.baseline_of(f)
-            if named is not None and Path(shipped_rule_file(named)).resolve() != given:
-                aside.setdefault(shown_rule_file(str(named)), []).append(f)
-        for named, by in aside.items():
-            which = by[0] if len(by) == 1 else f"{len(by)} variant files"
-            click.echo(f"bjsim: warning: --rules {shown_rule_file(_as_named(ctx, rules_path))} "
-                       f"is the baseline, not {named}, which {which} "
-                       f"name{'s' if len(by) == 1 else ''}",
-                       err=True)
+    shipped = files[len(variant_files):]  # (--all-variants)
+    notes = []  # (said on stderr, and in the output's notes)
+    if rules_path is not None:  # baselines the variant files name, set aside
+        used = f"--rules {shown_rule_file(_as_named(ctx, rules_path))}"
+        notes += variants.baselines_set_aside(rules_path, variant_files, used)  # the user's
+        if not quiet:  # (the shipped ones, made to apply to any baseline: not a note)
+            for line in variants.baselines_set_aside(rules_path, shipped, used):
+                click.echo(f"bjsim: warning: {line}", err=True)
     rules, file_meta, changes = _load_rules(base_file, overrides, boxes, super_sevens)
     base_strats = None
     if strategy_names:
         strats, names = _load_strategies(strategy_names, rules.boxes)
         base_strats = strats, _as_named(ctx, names)
-    from_files = [variants.from_file(rules, f) for f in files]
+    from_files, left = variants.from_files(rules, files, whole=shipped)
+    notes += [f"--all-variants: {line}" for line in left]
     asked = ([variants.from_vary(rules, v) for v in vary]
              + [dataclasses.replace(v, source=_as_named(ctx, v.source)) for v in from_files]
              + [variants.from_strategy(rules, s) for s in vary_strategies])
+    for line in notes:  # (once every variant asked for is read: a mistake is said alone)
+        click.echo(f"bjsim: warning: {line}", err=True)
     log = None if quiet else (lambda text: click.echo(f"bjsim: {text}", err=True))
     label = file_meta.get("name") or (os.path.splitext(os.path.basename(base_file))[0]
                                       if base_file else "nz1994")
@@ -2112,6 +2110,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     result = cmp.compare(plan, quiet=quiet, exact=exact)
     if result.nothing_played:
         _nothing_to_report(ctx, result.stopped_compiling)
+    result.meta["notes"] = notes
     with stops.held():  # a stop after the last chunk: the whole report all the same
         failed = _emit_run(compare_report.render(result.stats, result.meta, fmt), output)
         if plot_path is not None:
@@ -2136,7 +2135,8 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
 @_option("--variant", "variant_files", multiple=True, metavar="FILE",
          type=click.Path(dir_okay=False), callback=_shipped,
          help="A rule variant compared with the rule set (bjsim compare --variant FILE); "
-         "repeatable. Default: every file in configs/variants/.")
+         "repeatable. Default: every file in configs/variants/ (one that cannot apply to "
+         "the rules left out, saying so).")
 @_option("--no-variants", is_flag=True, help="Leave out the rule-variant comparison (not "
          "with --variant or --variant-rounds).")
 @_option("--variant-rounds", type=COUNT, default=10_000_000, show_default="10,000,000",
@@ -2239,11 +2239,15 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
                                or ctx.get_parameter_source("count_rounds").name == "COMMANDLINE"):
         raise BjsimError("--count-rounds, --count-penetrations, --bankroll: only with --count "
                          "PLAN")
-    if variant_files:  # a bad variant file is refused before any run, not after the others
-        from simulator import variants
+    notes = []  # (said on stderr once the options are checked; the report's note says them)
+    if not no_variants:  # a variant file that cannot apply: refused, or (a shipped one of the
+        from simulator import variants  # default set) left out, before any run
+        from simulator.rules import shown_rule_file
 
-        for path in variant_files:
-            variants.from_file(rules, path)
+        shipped = [] if variant_files else [str(p) for p in variants.shipped()]
+        _, notes = variants.from_files(rules, list(variant_files) or shipped, whole=shipped)
+        used = f"the report's rule set, {shown_rule_file(_as_named(ctx, rules_path))},"
+        notes += variants.baselines_set_aside(rules_path, variant_files, used)
     if count_plan is not None:  # a plan the rules cannot play is refused before any run
         from simulator import count_runs
         from simulator.plans import load_plan
@@ -2252,6 +2256,8 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         games = count_runs.check(rules, plan, count_penetrations,
                                  ("--count", "--count-penetrations"), given=count_plan)
         _plan_warnings(plan, [r for _, r in games])
+    for line in notes:
+        click.echo(f"bjsim: warning: {line}", err=True)
     given = strategy_name is not None
     if not given:
         strategy_name = _basic_of(rules, quiet)

@@ -269,19 +269,21 @@ def cut_card_note(stats: dict) -> str | None:
 MANY_VARIANTS = 5  # more variants than this: the note on many comparisons
 
 
-def _intervals(stats: dict, zero: bool = False) -> dict:
+def _intervals(stats: dict, zero: bool = False, again: bool = False) -> dict:
     """How many 95% intervals of a difference each table shows (by key): each variant's house
     edge, its Super Sevens where the tables show it (`_sections`, `_shown`), and each
-    strategy's, a game given twice (`same_games`) once; not one of a game played identically to
-    the baseline (se 0: it cannot miss), or with ``zero`` only those."""
+    strategy's; not one of a game played identically to the baseline (se 0: it cannot miss),
+    or with ``zero`` only those, each variant's (the baseline's own game given as a variant is
+    one of them). A game given twice (`same_games`, `same_main_games`: an earlier variant's) is
+    counted once, or with ``again`` only its second time."""
     n = {key: 0 for key, _ in _sections(stats)}
     same = same_games(stats)
     main = same_main_games(stats, same)
     for row in stats["rows"][1:]:
         diff = row["difference"] or {}
         for key in n:
-            again = row["game"].label in same or key == "house_edge" and row["game"].label in main
-            if again or not _shown(stats, key, row["game"]):  # (a game given twice: once)
+            twice = row["game"].label in same or key == "house_edge" and row["game"].label in main
+            if not _shown(stats, key, row["game"]) or twice != again and not zero:
                 continue
             n[key] += sum((d.get(key) or {}).get("ci95_low") is not None
                           and bool(d[key]["se"]) != zero
@@ -306,11 +308,14 @@ def multiple_note(stats: dict) -> str | None:
         return None
     exact = "exact" in stats["rows"][0]
     tables = " in the tables" if len(by_table) > 1 else ""
-    twice = " (a game given twice, once)" if same_games(stats) else ""
+    # (not a game that plays as the baseline does: each of those is counted below)
+    twice = " (a game given twice, once)" if any(_intervals(stats, again=True).values()) else ""
     n_text = f"{n} differences with a 95% interval{tables}{twice}{_in_tables(by_table)}"
     if same:  # (shown as +0.000% to +0.000%: every round played as in the baseline)
-        n_text += (f", and {same} of a game that plays every round as the baseline does"
-                   f"{_in_tables(zeros)}: exactly 0, they cannot miss")
+        n_text += (f", and {same} of "
+                   + ("a variant that plays" if same == 1 else "variants that play")
+                   + f" every round as the baseline does{_in_tables(zeros)}: exactly 0, "
+                   + ("it cannot" if same == 1 else "they cannot") + " miss")
     return (f"Many comparisons: {variants} variants, {n_text}; "
             f"each misses its true value one time in 20 by chance, so about {n / 20:g} of "
             f"them {'is' if n == 20 else 'are'} expected to miss with nothing wrong" + (
@@ -500,7 +505,8 @@ def render_text(stats: dict, meta: dict, markdown: bool = False) -> str:
         out += _markdown(headers, rows) if markdown else _aligned(headers, rows)
     out += ["", "Variants:", *(["" ] if markdown else []), *_legend(stats, markdown)]
     notes = [pairing_text(meta["run"]["pair_rounds"], stats["blocks"]),
-             *_notes(stats, has_exact), *shoe_note(stats, meta["run"]["pair_rounds"])]
+             *_notes(stats, has_exact), *shoe_note(stats, meta["run"]["pair_rounds"]),
+             *meta.get("notes", ())]
     for note in notes:
         out += ["", note] if markdown or note is notes[0] else [note]
     return "\n".join(out) + "\n"
@@ -575,6 +581,8 @@ def render_json(stats: dict, meta: dict) -> str:
            "shoe_note": next(iter(shoe_note(stats, meta["run"]["pair_rounds"])), None),
            "z_note": cut_card_note(stats),
            "multiple_comparisons": multiple_note(stats),
+           # what the command line said of the variants asked for: left out, baselines set aside
+           "notes": list(meta.get("notes", ())),
            "baseline": _game_json(stats["rows"][0], base),
            "variants": [_game_json(r, base) | {"same_game_as": same.get(r["game"].label),
                                                 "same_main_game_as": main.get(r["game"].label)}

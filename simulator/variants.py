@@ -36,6 +36,7 @@ from simulator.rules import (
     shipped_rule_file,
     shipped_rule_sets,
     shown,
+    shown_rule_file,
     toml_error_line,
     unknown_key,
     validate,
@@ -292,6 +293,47 @@ def _variant(base, path, v: dict) -> Variant:
         changes += (f"strategy={v['strategy']}",)
     return Variant(v["name"], rules, changes, str(path), v.get("strategy"),
                    v.get("description", ""), tuple(v["changes"]))
+
+
+def from_files(base, files, whole=()) -> tuple[list[Variant], list[str]]:
+    """`from_file` of each of ``files`` over ``base``, in order, and a line for each left out: a
+    file of ``whole`` (the shipped set asked for as a whole: ``--all-variants``, the report's
+    default) whose changes cannot apply to ``base`` (with it, a combination that cannot happen
+    at a table: resplit-aces where ``max_hands = 2``) is left out, the line naming it and why.
+    Any other file's problem raises, as a file the user named must apply."""
+    whole = {str(f) for f in whole}
+    out, left = [], []
+    for f in files:
+        try:
+            out.append(from_file(base, f))
+        except RuleError as err:
+            if str(f) not in whole:
+                raise
+            left.append(left_out_line(f, err))
+    return out, left
+
+
+def left_out_line(path, err: RuleError) -> str:
+    """The line of a shipped variant file ``path`` left out for ``err``, its changes' problem
+    over the baseline, without the file (named first) or the values its own keys allow."""
+    why = str(err).removeprefix(f"{path} [changes]: ").split(": allowed ")[0]
+    name = f"variants/{Path(path).stem}" if Path(path).parent == VARIANTS_DIR else str(path)
+    return f"{name} is left out: its changes cannot apply to this baseline: {why}"
+
+
+def baselines_set_aside(rules_path, files, used: str) -> list[str]:
+    """A line for each baseline other than ``rules_path`` (None: the NZ rule set) that variant
+    files ``files`` name, set aside: their changes are applied to ``rules_path`` (``used``: its
+    words). It names ``used``, the baseline named and the file (or how many)."""
+    given = Path(shipped_rule_file(rules_path or DEFAULT_RULES_PATH)).resolve()
+    aside: dict = {}
+    for f in files:
+        named = baseline_of(f)
+        if named is not None and Path(shipped_rule_file(named)).resolve() != given:
+            aside.setdefault(shown_rule_file(str(named)), []).append(f)
+    return [f"{used} is the baseline, not {named}, which "
+            f"{by[0] + ' names' if len(by) == 1 else f'{len(by)} variant files name'}"
+            for named, by in aside.items()]
 
 
 def twice(vary, files, strategies) -> str | None:

@@ -869,3 +869,27 @@ def test_a_game_given_twice_counts_once_among_the_intervals_expected_to_miss():
                     quiet=True)
     assert compare_report.same_games(res.stats) == {"ss-8": "decks-8"}
     assert compare_report._intervals(res.stats)["house_edge"] == 2
+
+
+def test_a_variant_that_is_the_baseline_counts_among_the_differences_of_exactly_0():
+    # A variant with the baseline's own rules (--vary decks=6 on the NZ game) was taken for a
+    # game given twice (same_games names the baseline) and left out of both counts: "7
+    # variants, 4 differences ... (a game given twice, once), and 1" where 3 were exactly 0.
+    from simulator import compare_report
+
+    eight = NZ.replace(decks=8)
+    games = [_game("base"), _game("decks=6", NZ), _game("dbj", NZ), _game("decks-8", eight),
+             _game("ss-8", eight), _game("h17", NZ.replace(dealer_hits_soft_17=True))]
+    res = C.compare(_plan(games, rounds=2_000, chunk_rounds=1_000, pair_rounds=50, workers=1),
+                    quiet=True)
+    assert compare_report.same_games(res.stats) == {"decks=6": "base", "dbj": "base",
+                                                    "ss-8": "decks-8"}
+    assert compare_report._intervals(res.stats, zero=True)["house_edge"] == 2
+    assert compare_report._intervals(res.stats)["house_edge"] == 2  # decks-8 and h17
+    assert compare_report._intervals(res.stats, again=True)["house_edge"] == 1  # ss-8
+    # a game given twice that is the baseline's own: each time exactly 0, each counted
+    same = [_game("base"), _game("a", NZ), _game("b", NZ)]
+    res = C.compare(_plan(same, rounds=2_000, chunk_rounds=1_000, pair_rounds=50, workers=1),
+                    quiet=True)
+    assert compare_report._intervals(res.stats, zero=True)["house_edge"] == 2
+    assert compare_report._intervals(res.stats, again=True)["house_edge"] == 0

@@ -424,18 +424,18 @@ def test_z_of_a_difference_says_it_holds_what_is_left_of_the_cut_card_effect():
 def test_the_intervals_expected_to_miss_are_not_rounded_down(monkeypatch):
     from simulator import compare_report
 
-    monkeypatch.setattr(compare_report, "_intervals",
-                        lambda stats, zero=False: {"house_edge": 0 if zero else 3})
-    monkeypatch.setattr(compare_report, "same_games", lambda stats: {})
+    monkeypatch.setattr(compare_report, "_intervals", lambda stats, zero=False, again=False:
+                        {"house_edge": 0 if zero or again else 3})
     note = compare_report.multiple_note({"rows": [{}] * 8})
     assert "so about 0.15 of them are expected to miss" in note  # (it said 0.1)
     # two tables: each one's count (the report's "23 variants, 27 differences" read as a fault)
-    monkeypatch.setattr(compare_report, "_intervals", lambda stats, zero=False: {
-        "house_edge": 1 if zero else 21, "super_sevens": 1 if zero else 6})
+    monkeypatch.setattr(compare_report, "_intervals", lambda stats, zero=False, again=False: {
+        "house_edge": 0 if again else 1 if zero else 21,
+        "super_sevens": 0 if again else 1 if zero else 6})
     note = compare_report.multiple_note({"rows": [{}] * 24})
     assert note.startswith("Many comparisons: 23 variants, 27 differences with a 95% interval "
-                           "in the tables (21 of the house edge, 6 of Super Sevens), and 2 of a "
-                           "game that plays every round as the baseline does (1 of the house "
+                           "in the tables (21 of the house edge, 6 of Super Sevens), and 2 of "
+                           "variants that play every round as the baseline does (1 of the house "
                            "edge, 1 of Super Sevens): exactly 0, they cannot miss; each misses")
 
 
@@ -448,8 +448,8 @@ def test_many_variants_say_how_many_intervals_miss_by_chance():
     many = ["--vary", "dealer_hits_soft_17=true", "--vary", "double_after_split=false",
             "--vary", "blackjack_pays=1.2", "--vary", "max_hands=2", "--vary",
             "surrender=late", "--vary", "resplit_aces=true", "--vary", "double_on=9-11"]
-    said = ("Many comparisons: 7 variants, 4 differences with a 95% interval, and 2 of a game "
-            "that plays every round as the baseline does: exactly 0, they cannot miss; each "
+    said = ("Many comparisons: 7 variants, 4 differences with a 95% interval, and 2 of variants "
+            "that play every round as the baseline does: exactly 0, they cannot miss; each "
             "misses its true value one time in 20 by chance, so about 0.2 of them are expected "
             "to miss with nothing wrong.")
     for fmt in ("table", "markdown"):
@@ -464,6 +464,28 @@ def test_many_variants_say_how_many_intervals_miss_by_chance():
     few = json.loads(run("compare", *TINY, *many[:10], "-f", "json").stdout)
     assert few["multiple_comparisons"] is None
     assert "Many comparisons" not in run("compare", *TINY, *many[:10]).stdout
+
+
+def test_the_many_comparisons_note_counts_each_variant_that_plays_as_the_baseline():
+    """Variants of the baseline's own rules (decks=6, the NZ dealer-blackjack rule) were taken
+    for a game given twice and counted nowhere: "7 variants, 4 differences with a 95% interval
+    (a game given twice, once), and 1 of a game that plays every round as the baseline does".
+    Each of the three (with double_on=9-11, which the NZ chart plays alike) is exactly 0."""
+    many = ["--vary", "decks=6", "--vary", "double_on=9-11", "--vary",
+            "dealer_blackjack_takes=original-and-busted", "--vary", "dealer_hits_soft_17=true",
+            "--vary", "double_after_split=false", "--vary", "blackjack_pays=1.2", "--vary",
+            "max_hands=2"]
+    doc = json.loads(run("compare", *TINY, *many, "-f", "json").stdout)
+    assert doc["multiple_comparisons"].startswith(
+        "Many comparisons: 7 variants, 4 differences with a 95% interval, and 3 of variants "
+        "that play every round as the baseline does: exactly 0, they cannot miss; each misses")
+    zero = [v["label"] for v in doc["variants"] if v["difference"]["house_edge"]["se"] == 0]
+    assert zero == ["decks=6", "double_on=9-11", "dealer_blackjack_takes=original-and-busted"]
+    # a game given twice (not the baseline's) is still counted once, and said
+    twice = json.loads(run("compare", *TINY, *many, "--vary", "dealer_hits_soft_17=true,decks=6",
+                           "-f", "json").stdout)["multiple_comparisons"]
+    assert twice.startswith("Many comparisons: 8 variants, 4 differences with a 95% interval "
+                            "(a game given twice, once), and 3 of variants that play")
 
 
 def test_all_variants_runs_every_shipped_file_against_nz():
@@ -649,6 +671,68 @@ def test_rules_given_set_aside_a_baseline_a_variant_file_names_and_say_so(tmp_pa
     assert both.count("warning") == 1 and "which 2 variant files name" in both
     assert "warning" not in run(*args).stderr  # its own baseline
     assert "warning" not in run(*args, "--rules", "nz1994-8deck").stderr
+
+
+def test_a_variant_files_baseline_set_aside_is_said_under_quiet_and_in_the_notes(tmp_path):
+    # With -q nothing said that h17-on-8, whose file names 8 decks, played the 6-deck game.
+    eight = Path("configs/nz1994-8deck.toml").resolve()
+    v = tmp_path / "v8h17.toml"
+    v.write_text(f'[variant]\nname = "h17-on-8"\nbaseline = "{eight}"\n[changes]\n'
+                 "dealer_hits_soft_17 = true\n")
+    said = (f"--rules configs/nz1994.toml is the baseline, not configs/nz1994-8deck.toml, which "
+            f"{v} names")
+    args = ["compare", *TINY, "--rules", "nz1994", "--variant", str(v)]
+    result = run(*args, "-f", "json")
+    assert result.exit_code == 0, result.output
+    assert f"bjsim: warning: {said}\n" in result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["notes"] == [said] and doc["variants"][0]["rules"]["decks"] == 6
+    for fmt in ("table", "markdown"):
+        assert said in run(*args, "-f", fmt).stdout, fmt
+    assert json.loads(run("compare", *TINY, "--variant", str(v), "-f", "json").stdout)[
+        "notes"] == []  # (its own baseline)
+
+
+@pytest.mark.parametrize("rule, left, why", [
+    ("max_hands=2", "resplit-aces", "key 'resplit_aces' = true needs at least 3 hands per box, "
+                                    "but 'max_hands' = 2"),
+    ("resplit_aces=true", "hands-2", "key 'resplit_aces' = true needs at least 3 hands per box, "
+                                     "but 'max_hands' = 2"),
+])
+def test_all_variants_leaves_out_a_shipped_variant_that_cannot_apply_saying_so(rule, left, why):
+    # The whole run stopped: "Error: .../variants/resplit-aces.toml [changes]: key
+    # 'resplit_aces' = true needs at least 3 hands per box, but 'max_hands' = 2".
+    from simulator import variants
+
+    args = ["compare", "--all-variants", "--set", rule, "--rounds", "640", "--chunk-rounds",
+            "640", "--pair-rounds", "64", "--quiet", "--strategy", "basic", "--same-strategy",
+            "--no-exact"]
+    result = run(*args, "-f", "json")
+    assert result.exit_code == 0, result.output
+    said = f"--all-variants: variants/{left} is left out: its changes cannot apply to this " \
+           f"baseline: {why}"
+    assert result.stderr.count("left out") == 1 and f"bjsim: warning: {said}\n" in result.stderr
+    doc = json.loads(result.stdout)
+    assert doc["notes"] == [said]
+    assert [v["label"] for v in doc["variants"]] == [p.stem for p in variants.shipped()
+                                                     if p.stem != left]
+    assert said in run(*args).stdout
+
+
+def test_a_variant_named_that_cannot_apply_is_refused_before_any_round(monkeypatch):
+    from simulator import compare as cmp
+    from simulator import derived
+
+    def no_run(*args, **kwargs):
+        raise AssertionError("a game was set up or played")
+
+    monkeypatch.setattr(cmp, "compare", no_run)
+    monkeypatch.setattr(derived, "basic_for_all", no_run)
+    args = ["compare", *TINY, "--set", "max_hands=2"]
+    assert_user_error(run(*args, "--variant", "variants/resplit-aces"), "resplit-aces.toml",
+                      "'resplit_aces' = true needs at least 3 hands per box")
+    assert_user_error(run(*args, "--all-variants", "--vary", "resplit_aces=true"),
+                      "--vary resplit_aces=true", "needs at least 3 hands per box")
 
 
 def test_a_cut_card_question_in_short_blocks_says_what_the_blocks_do_to_it():

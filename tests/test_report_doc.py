@@ -1593,6 +1593,69 @@ def test_a_bad_variant_file_is_refused_before_any_run(tmp_path, monkeypatch, con
     assert not (tmp_path / "out").exists()
 
 
+SMALL = ["-q", "-n", "2000", "--chunk-rounds", "1000", "--sample-rounds", "1000",
+         "--variant-rounds", "1000", "--choice", "basic"]  # (the choices table is not read)
+
+
+def test_a_shipped_variant_that_cannot_apply_is_left_out_of_the_default_set(tmp_path,
+                                                                            monkeypatch):
+    # report --set max_hands=2 exited 2 with no report, after the main run and the choices'
+    # runs: "Error: .../variants/resplit-aces.toml [changes]: key 'resplit_aces' = true needs
+    # at least 3 hands per box, but 'max_hands' = 2 ...".
+    from simulator import variants
+
+    two = [variants.VARIANTS_DIR / "h17.toml", variants.VARIANTS_DIR / "resplit-aces.toml"]
+    monkeypatch.setattr(variants, "shipped", lambda: two)  # (the default set, made small)
+    monkeypatch.setattr(charts, "available", lambda: False)
+    monkeypatch.setattr(chromium, "find", lambda: None)
+    out = tmp_path / "r"
+    result = run("report", *SMALL, "--set", "max_hands=2", "-o", out)
+    assert result.exit_code == 0, result.output
+    said = ("variants/resplit-aces is left out: its changes cannot apply to this baseline: key "
+            "'resplit_aces' = true needs at least 3 hands per box, but 'max_hands' = 2")
+    assert f"bjsim: warning: {said}\n" in result.stderr
+    assert result.stderr.index(said) < result.stderr.index("simulation of basic")  # (first)
+    v = json.loads((out / "report.json").read_text())["variants"]
+    assert [r["variant"] for r in v["rows"]] == ["h17"]
+    assert f"The shipped variant {said}." in v["note"]
+    assert v["document"]["notes"] == [f"--all-variants: {said}"]  # (as compare says it)
+    assert f"The shipped variant {said}." in (out / "report.md").read_text()
+
+
+def test_a_variant_named_that_cannot_apply_is_refused_before_any_run(tmp_path, monkeypatch):
+    from simulator import assessment
+
+    def no_run(*args, **kwargs):
+        raise AssertionError("a run was started")
+
+    monkeypatch.setattr(assessment, "compute", no_run)
+    result = run("report", "--set", "max_hands=2", "--variant", "variants/resplit-aces", "-o",
+                 tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    assert ("resplit-aces.toml [changes]: key 'resplit_aces' = true needs at least 3 hands per "
+            "box, but 'max_hands' = 2") in result.stderr
+    assert "warning" not in result.stderr and not (tmp_path / "out").exists()
+
+
+def test_a_variant_files_own_baseline_set_aside_is_said(tmp_path, monkeypatch):
+    # A file naming the 8-deck rules was compared with the report's 6-deck game, unsaid.
+    monkeypatch.setattr(charts, "available", lambda: False)
+    monkeypatch.setattr(chromium, "find", lambda: None)
+    eight = Path("configs/nz1994-8deck.toml").resolve()
+    v = tmp_path / "v8h17.toml"
+    v.write_text(f'[variant]\nname = "h17-on-8"\nbaseline = "{eight}"\n[changes]\n'
+                 "dealer_hits_soft_17 = true\n")
+    out = tmp_path / "r"
+    result = run("report", *SMALL, "--variant", v, "-o", out)
+    assert result.exit_code == 0, result.output
+    said = (f"the report's rule set, configs/nz1994.toml, is the baseline, not "
+            f"configs/nz1994-8deck.toml, which {v} names")
+    assert f"bjsim: warning: {said}\n" in result.stderr
+    data = json.loads((out / "report.json").read_text())["variants"]
+    assert f" T{said[1:]}." in data["note"]
+    assert data["document"]["variants"][0]["rules"]["decks"] == 6
+
+
 def test_why_no_insurance_wager_is_shown(tmp_path):
     # Ten rounds: insurance-taker made no insurance bet, and the report said that no strategy
     # in it takes insurance.

@@ -832,7 +832,16 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
     # The rules' basic (the report's default) as compare's default: each variant its own rules'
     base = ((load_strategy(spec.strategy),) * boxes, (_name(spec),) * boxes) if \
         spec.strategy_given else None
-    asked = [variants.from_file(spec.rules, f) for f in files]
+    # A shipped variant that cannot apply to these rules is left out of the default set, said
+    # in the note; a file given (--variant) must apply (the command line checked it first).
+    asked, left = variants.from_files(spec.rules, files,
+                                      whole=files if spec.variants is None else ())
+    aside = variants.baselines_set_aside(
+        spec.rules_file, () if spec.variants is None else files,
+        f"the report's rule set, {rules_file},")
+    if not asked:
+        return {"available": False, "baseline": None, "rows": [], "document": None,
+                "reason": "no rule variant compared: " + "; ".join(left)}
     games = cmp.build_games(spec.rules, label, source, base, asked, False, say, spec.workers)
     say(f"exact figures of the {len(games)} games (cached after the first time)")
     exact = cmp.exact_figures(games)
@@ -842,6 +851,10 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
     stops.deliver(result.stopped_after)
     if result.partial:
         raise KeyboardInterrupt
+    result.meta["notes"] = (  # as the manifest's compare command says them
+        [f"--all-variants: {line}" for line in left]
+        + variants.baselines_set_aside(spec.rules_file, () if spec.variants is None else files,
+                                       f"--rules {rules_file}"))
     doc = _plain(json.loads(compare_report.render_json(result.stats, result.meta)))
     base = _variant_row(doc["baseline"])
     by_label = {v.label: v for v in asked}
@@ -874,7 +887,9 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
                          compare_report.multiple_note(result.stats)) if n)
                      + _few_blocks_text(result.stats["blocks"])
                      + "".join(" " + n for n in compare_report.shoe_note(
-                         result.stats, doc["run"]["pair_rounds"])))}
+                         result.stats, doc["run"]["pair_rounds"]))
+                     + "".join(f" The shipped variant {n}." for n in left)
+                     + "".join(f" {n[:1].upper()}{n[1:]}." for n in aside))}
 
 
 
