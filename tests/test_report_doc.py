@@ -1548,7 +1548,8 @@ def test_the_variant_table_of_a_changed_rule_set_names_it_and_its_unchanged_vari
     assert f"3 variants of {shown}," in v["note"]
     assert "'corr'" not in v["note"] and "se ratio" not in v["note"] and "x var" not in v["note"]
     assert "variance reduction: how many times smaller" in v["note"]
-    assert v["document"]["baseline"]["label"] == "nz1994"  # compare's own document, as printed
+    assert v["document"]["baseline"]["label"] == shown  # compare's own document, as printed
+    assert v["document"]["baseline"]["changes"] == ["dealer_hits_soft_17=true"]
     md = (out / "report.md").read_text()
     assert "per unit staked: insurance, Super Sevens)" in md and "z = -." not in md
     # Super Sevens by variant: it was in report.json's document only. H17 leaves the side bet

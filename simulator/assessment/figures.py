@@ -833,7 +833,8 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
     base = ((load_strategy(spec.strategy),) * boxes, (_name(spec),) * boxes) if \
         spec.strategy_given else None
     asked = [variants.from_file(spec.rules, f) for f in files]
-    games = cmp.build_games(spec.rules, label, source, base, asked, False, say, spec.workers)
+    games = cmp.build_games(spec.rules, label, source, base, asked, False, say, spec.workers,
+                            base_changes=spec.overrides)  # (its label as compare prints it)
     say(f"exact figures of the {len(games)} games (cached after the first time)")
     exact = cmp.exact_figures(games)
     plan = cmp.Plan(games, rounds=spec.variant_rounds, seed=spec.seed,
