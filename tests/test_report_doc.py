@@ -1860,6 +1860,39 @@ def test_the_rule_effects_chart_marks_and_names_a_variant_in_the_table(tmp_path,
         marks[0].get_ydata()) == [1]  # (bj-6-5: the top row)
 
 
+def test_the_rule_effects_chart_draws_a_cut_card_exact_change_apart_as_compare_does(
+        tmp_path, monkeypatch):
+    # The exact changes of decks-1/2/4/8 (exact scope cut-card: for a full shoe, while the
+    # simulated change also holds the cut-card effect) were the same red diamond as the full
+    # exact values, where compare --plot and docs/compare.md draw them apart.
+    kept = []
+    monkeypatch.setattr(charts, "_save", lambda plt, fig, path: kept.append(fig))
+    rows = [{"variant": "h17", "difference": 0.0021, "ci95_low": 0.0018, "exact": 0.0022,
+             "exact_scope": "full"},
+            {"variant": "decks-1", "difference": -0.0042, "ci95_low": -0.005, "exact": -0.0051,
+             "exact_scope": "cut-card"},
+            {"variant": "penetration-0.60", "difference": 0.0001, "ci95_low": -0.0004,
+             "exact": None, "exact_scope": "none"}]
+    charts.rule_effects({"variants": {"rows": rows}}, tmp_path / "x.png")
+    (fig,) = kept
+    ax = fig.axes[0]
+    marks = {ln.get_label(): (ln.get_marker(), list(ln.get_xdata()), list(ln.get_ydata()))
+             for ln in ax.get_lines() if ln.get_label().startswith("exact")}
+    assert marks == {"exact": ("D", [pytest.approx(0.22)], [2]),
+                     charts.CUT_CARD_EXACT: ("1", [pytest.approx(-0.51)], [1])}
+    assert "cut-card effect" in charts.CUT_CARD_EXACT
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == [
+        "simulated change, 95% interval", "exact", charts.CUT_CARD_EXACT]
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    legend = fig.legends[0].get_window_extent(renderer)
+    axes = ax.get_tightbbox(renderer)
+    assert legend.y1 <= axes.y0 and legend.x0 >= 0 and legend.x1 <= fig.bbox.x1, (legend, axes)
+    caption = sections._cut_card_text(rows)
+    assert "decks-1 (exact scope cut-card) is drawn apart" in caption
+    assert sections._cut_card_text(rows[:1]) == ""
+
+
 def test_even_money_says_taking_it_gains_where_it_gains_and_what_the_strategy_does(proposed,
                                                                                     built):
     """At 6 to 5 it read "Taking it gives up -0.1689 of the initial wager each time"."""
