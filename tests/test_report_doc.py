@@ -2290,3 +2290,16 @@ def test_several_boxes_name_the_sd_each_table_uses():
             "bets in rounds, by the SD per round over sqrt(7), 2.0108 a bet, and says so.") == \
         sections._boxes_sd_text(data).strip()
     assert sections._boxes_sd_text(data | {"rules": [{"key": "boxes", "value": "1"}]}) == ""
+
+
+def test_the_super_sevens_change_from_the_nz_game_is_in_percentage_points():
+    # It read "22.767% in the NZ game, 24.936% here (+2.169%)" (super_sevens_pays=...,2500):
+    # a difference of two house edges, which "+2.169%" gives as a relative change.
+    a = {"changes": ["penetration=0.85", "super_sevens_pays=3,50,100,500,2500"],
+         "unseen": ["penetration=0.85"], "difference": 0.0, "nz_house_edge": 0.005191,
+         "house_edge": 0.005191, "nz_super_sevens_house_edge": 0.22767,
+         "super_sevens_house_edge": 0.24936, "super_sevens_difference": 0.02169}
+    text = sections.against_nz_text(a)
+    assert ("22.767% in the NZ game, 24.936% here (+2.169 percentage points of house edge)"
+            in text), text
+    assert "+2.169%" not in text
