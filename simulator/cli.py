@@ -1973,7 +1973,8 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
 @_option("--precision", type=FiniteRange(min=0, min_open=True, max=1), default=None,
          metavar="HALF_WIDTH",
          help="Play whole chunks until every variant's house-edge difference (the whole "
-         "game's) has a 95% half-width of at most this (a fraction: 0.0005 = ±0.05%), "
+         "game's) has a 95% half-width of at most this (a fraction: 0.0005 = ±0.05 "
+         "percentage points), "
          "capped by --max-rounds; checked from 30 paired blocks and 1,000 rounds on.")
 @_option("--max-rounds", type=COUNT, default=1_000_000_000, show_default="1,000,000,000",
          help="With --precision: the most rounds per game.")
@@ -2073,7 +2074,8 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
         shown = variants.baseline_file(None, files, started)  # the variant files' baseline, as
         # the run named it where it was started
     source = shown + "".join(f" --set {o}" for o in changes)
-    games = cmp.build_games(rules, label, source, base_strats, asked, same_strategy, log, workers)
+    games = cmp.build_games(rules, label, source, base_strats, asked, same_strategy, log, workers,
+                            base_changes=changes)  # (labelled "nz1994 (modified: ...)")
     for game in games[1:]:  # (a shipped variant may be a baseline's own rules: not refused)
         if cmp.identical(games[0], game):
             asked_as = game.source if game.source.startswith("--") else f"--variant {game.source}"

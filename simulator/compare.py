@@ -37,7 +37,7 @@ from simulator.checkpoint import tables_hash, tally_problem
 from simulator.chunks import chunk_size
 from simulator.kernel import machine_for, simulate_blocks
 from simulator.kernel.tables import Builder, first_boxes
-from simulator.rules import KEYS, Rules, no_effect, rules_dict
+from simulator.rules import KEYS, Rules, modified_name, no_effect, rules_dict
 from simulator.strategy import load_strategy
 from simulator.variants import changes_of
 
@@ -713,14 +713,14 @@ def _progress_text(state: PairedState) -> str:
         d = row["house_edge"]
         if d["mean"] is None:
             continue
-        hw = "" if d["se"] is None or few else f"±{100 * Z95 * d['se']:.3f}"
-        parts.append(f"{game.label} {100 * d['mean']:+.3f}{hw}%")
+        hw = "" if d["se"] is None or few else f" ± {100 * Z95 * d['se']:.3f}"
+        parts.append(f"{game.label} {100 * d['mean']:+.3f}{hw} pp")  # (percentage points)
     if len(rows) > 3:
         parts.append(f"+{len(rows) - 3} more")
     hw = widest(total, state.games)
     if state.precision is not None:
-        parts.append(f"widest ±{'-' if hw is None else f'{100 * hw:.4f}'}% "
-                     f"(target ±{100 * state.precision:.4f}%)")
+        parts.append(f"widest ±{'-' if hw is None else f'{100 * hw:.4f}'} pp "
+                     f"(target ±{100 * state.precision:.4f} pp)")
     return "; ".join(parts)
 
 
@@ -861,7 +861,7 @@ def _messages(plan: Plan, meta: dict, partial: bool, quiet: bool, resumed: int) 
         out.append(f"bjsim: only {run_['blocks']} paired blocks: no interval for the differences "
                    "(more rounds, or a smaller --pair-rounds)")
     return out + run.end_lines(run_.get("precision"), done, partial, plan.checkpoint,
-                           "widest half-width", "rounds per game")
+                           "widest half-width", "rounds per game", unit=" pp")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -884,8 +884,12 @@ def _changed(rules) -> list[str]:
 
 def build_games(base_rules, base_label: str, base_source: str, base_strategies,
                 variants, same_strategy: bool = False, log=None,
-                workers: int | None = None) -> tuple[Game, ...]:
+                workers: int | None = None, base_changes=()) -> tuple[Game, ...]:
     """The baseline and one `Game` per `simulator.variants.Variant`.
+
+    ``base_changes``: the command line's changes to the baseline's rule file (``KEY=VALUE``,
+    `rules.changes_made`), its ``changes`` and named in its label as every command names a
+    changed rule set (`rules.modified_name`: ``nz1994 (modified: decks=8)``).
 
     ``base_strategies``: ``(strategies, names)`` from ``--strategy`` (one per box), or None for
     the basic strategy of the baseline's rules (`_basic`). A rule variant plays the basic
@@ -918,7 +922,8 @@ def build_games(base_rules, base_label: str, base_source: str, base_strategies,
         strats, names = _basic(base_rules, made)
     else:
         strats, names = tuple(base_strategies[0]), tuple(base_strategies[1])
-    games = [Game(base_label, base_rules, strats, names, (), base_source)]
+    games = [Game(modified_name(base_label, base_changes), base_rules, strats, names,
+                  tuple(base_changes), base_source)]
     for v in variants:
         if v.strategy is not None:
             s = load_strategy(v.strategy)

@@ -2,7 +2,9 @@
 and the ``--plot`` figure (matplotlib, the optional ``plot`` extra).
 
 Every money figure is a fraction of the stake it is per (house edge: per initial wager; Super
-Sevens: per unit staked); the table and markdown show percents.
+Sevens: per unit staked); the table and markdown show percents, and a difference of two house
+edges in percentage points (pp), as the report prints it: +0.213 pp, not +0.213%, which reads as
+a relative change.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import pandas as pd
 
 from simulator.exact.compare import cut_card_words
 from simulator.report import (
+    _cell,
     as_edge,
     by_strategy,
     precision_text,
@@ -71,7 +74,10 @@ def frame(stats: dict) -> pd.DataFrame:
     and interval, the independent
     runs' se, the variance reduction, the correlation left, the exact difference, its scope
     and z; then why an interval is withheld (``interval_note`` of the figure,
-    ``difference_interval_note``), or empty."""
+    ``difference_interval_note``), or empty. After them each game's rules, a row a key
+    (``figures_of`` ``rules``, ``figure`` ``rules.KEY`` as json's path, not to be taken for a
+    figure: ``rules.super_sevens``; ``value`` as `bjsim simulate`'s csv writes it), so that
+    every game, the baseline too, can be told from the csv alone."""
     rows = []
     for row in stats["rows"]:
         game, s = row["game"], row["summary"]
@@ -106,11 +112,27 @@ def frame(stats: dict) -> pd.DataFrame:
                     "interval_note": f.get("interval_note"),
                     "difference_interval_note": d.get("interval_note"),
                 })
+    for row in stats["rows"]:  # (as simulate's csv: section rules, item the key)
+        game = row["game"]
+        rows += [{"variant": game.label, "changes": " ".join(game.changes),
+                  "strategy": strategy_text(list(game.names)), "figures_of": "rules",
+                  "figure": f"rules.{k}", "value": _cell(v)}
+                 for k, v in rules_dict(game.rules).items()]
     return pd.DataFrame(rows)
 
 
-SIGNS = ("difference = the variant's house edge less the baseline's: + the house edge rises "
-         "(worse for the player), - it falls (better for the player)")
+def _csv_number(x):
+    """A cell of a column holding numbers and words (``value``: the rules' too) as the csv writes
+    a number (``%.10g``), a word as it is, nothing for none."""
+    if x is None or isinstance(x, float) and math.isnan(x):
+        return None
+    return format(x, ".10g") if isinstance(x, float) else x
+
+
+SIGNS = ("difference = the variant's house edge less the baseline's, in percentage points (pp) "
+         "of house edge: + the house edge rises (worse for the player), - it falls (better for "
+         "the player)")
+PP = "pp"  # a difference of two percentages: percentage points, never "%"
 
 
 def _head(stats: dict, meta: dict) -> list[str]:
@@ -124,7 +146,7 @@ def _head(stats: dict, meta: dict) -> list[str]:
     if run.get("precision"):
         lines.append("precision " + precision_text(
             run["precision"], run.get("partial", False),
-            of="widest 95% half-width of a house-edge difference"))
+            of="widest 95% half-width of a house-edge difference", unit=f" {PP}"))
     return lines + [SIGNS]
 
 
@@ -327,9 +349,9 @@ def _notes(stats: dict, has_exact: bool) -> list[str]:
     notes = [n for n in (_withheld_note(stats), multiple_note(stats)) if n]
     if has_exact:
         notes.append("exact % = the exact analyzer's house edge of each game (a full shoe "
-                     "every round, docs/exact.md); exact diff % = a variant's less the "
-                     "baseline's; z = (simulated difference - exact difference) / se of the "
-                     "paired difference.")
+                     f"every round, docs/exact.md); exact diff ({PP}) = a variant's less the "
+                     "baseline's, in percentage points; z = (simulated difference - exact "
+                     "difference) / se of the paired difference.")
         notes += [n for n in (cut_card_note(stats),) if n]
         scopes = {(r["difference"] or {}).get("house_edge", {}).get("exact_scope")
                   for r in stats["rows"][1:]}
@@ -421,8 +443,9 @@ def _cells(f: dict, key: str, d: dict | None, ex: dict | None, has_exact: bool,
 
 def _headers(key: str, has_exact: bool) -> list[str]:
     what = "house edge %" if key == "house_edge" else "SS house edge %"
-    h = ["variant", what, "95%", "difference %", "95% interval", "x var", "se ratio", "corr"]
-    return h + (["exact %", "exact diff %", "z"] if has_exact else [])
+    h = ["variant", what, "95%", f"difference ({PP})", f"95% interval ({PP})", "x var",
+         "se ratio", "corr"]
+    return h + (["exact %", f"exact diff ({PP})", "z"] if has_exact else [])
 
 
 def _aligned(headers, rows) -> list[str]:
@@ -601,6 +624,7 @@ def render(stats: dict, meta: dict, fmt: str) -> str:
             rounds=run["rounds_played"], seed=run["seed"], partial=str(run["partial"]).lower(),
             precision_target=target.get("target"),
             precision_met=None if met is None else str(met).lower())
+        df["value"] = df["value"].map(_csv_number)  # (numbers as the others: %.10g)
         return df.to_csv(index=False, float_format="%.10g")
     return render_text(stats, meta, markdown=fmt == "markdown")
 
@@ -631,32 +655,39 @@ def plot(stats: dict, path: str, partial: bool = False) -> None:
         plt.close(fig)
 
 
+LEGEND_ROW = 0.25  # inches a line of the plot's legend takes, below the axes
+
+
 def figure(plt, stats: dict, partial: bool = False):
     """`plot`'s figure: an exact difference whose simulated one also holds the change of the
-    cut-card effect (``exact_scope`` "cut-card", the table's ``~``) drawn apart."""
+    cut-card effect (``exact_scope`` "cut-card", the table's ``~``) drawn apart. The legend is
+    below the axes, outside them, in height added for it: inside, it covered points and
+    intervals (wherever "best" put it)."""
     rows = [r for r in stats["rows"][1:] if r["difference"]["house_edge"]["mean"] is not None]
     labels = [r["game"].label for r in rows]
     d = [r["difference"]["house_edge"] for r in rows]
     y = list(range(len(rows)))[::-1]
-    fig, ax = plt.subplots(figsize=(8, 0.35 * len(rows) + 1.5))
+    entries = 1 + len({x.get("exact_scope") == "cut-card" for x in d
+                       if x.get("exact") is not None})  # (the legend's lines)
+    fig, ax = plt.subplots(figsize=(8, 0.35 * len(rows) + 1.5 + LEGEND_ROW * (entries + 1)),
+                           layout="constrained")
     err = [Z95 * (x["se"] or 0) * 100 for x in d]  # (none where the table withholds it)
     withheld = any(x["se"] is None for x in d)
-    ax.errorbar([100 * x["mean"] for x in d], y, xerr=err, fmt="o", color="tab:blue",
-                capsize=3,
-                label="simulated, 95% interval" + (" (where given)" if withheld else ""))
+    handles = [ax.errorbar([100 * x["mean"] for x in d], y, xerr=err, fmt="o",
+                           color="tab:blue", capsize=3, label="simulated, 95% interval"
+                           + (" (where given)" if withheld else ""))]
     for cut, marker, label in ((False, "x", "exact"), (True, "1", "exact, full shoe (~: the "
                                                              "simulated also holds the cut-card "
                                                              "effect)")):
         ex = [(100 * x["exact"], yy) for x, yy in zip(d, y, strict=True)
               if x.get("exact") is not None and (x.get("exact_scope") == "cut-card") == cut]
         if ex:
-            ax.plot([e[0] for e in ex], [e[1] for e in ex], marker, color="tab:red",
-                    label=label, zorder=3, markersize=8)
+            handles += ax.plot([e[0] for e in ex], [e[1] for e in ex], marker,
+                               color="tab:red", label=label, zorder=3, markersize=8)
     ax.axvline(0, color="grey", lw=0.8)
     ax.set_yticks(y, labels)
-    ax.set_xlabel("house edge difference from the baseline, % of the initial wager")
+    ax.set_xlabel("house edge difference from the baseline, percentage points (pp)")
     ax.set_title(f"{stats['rows'][0]['game'].label}: {stats['rounds']:,} rounds per game"
                  + (" (partial: interrupted)" if partial else ""))
-    ax.legend(loc="best", fontsize="small")
-    fig.tight_layout()
+    fig.legend(handles=handles, loc="outside lower center", fontsize="small", frameon=False)
     return fig

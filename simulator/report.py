@@ -451,11 +451,12 @@ def _table(summary: dict, meta: dict) -> str:
 
 
 def precision_text(p: dict, partial: bool = False,
-                   of: str = "95% half-width of the house edge") -> str:
+                   of: str = "95% half-width of the house edge", unit: str = "%") -> str:
     """A ``--precision`` run's target, whether it was met and the half-width reached, in words
-    (``p``: json's ``run.precision``; ``of``: what the half-width is of)."""
-    target = f"target ±{100 * p['target']:.4f}% ({of})"
-    hw = "-" if p.get("half_width") is None else f"±{100 * p['half_width']:.4f}%"
+    (``p``: json's ``run.precision``; ``of``: what the half-width is of; ``unit``: after the
+    percents, " pp" for a difference of house edges)."""
+    target = f"target ±{100 * p['target']:.4f}{unit} ({of})"
+    hw = "-" if p.get("half_width") is None else f"±{100 * p['half_width']:.4f}{unit}"
     if p["met"]:
         return f"{target} met: {hw}"
     why = "interrupted" if partial else f"stopped at --max-rounds {p['max_rounds']:,}"

@@ -497,14 +497,16 @@ def _messages(plan: Plan, meta: dict, resumed: int, partial: bool, quiet: bool) 
 
 
 def end_lines(precision: dict | None, done: int, partial: bool, checkpoint_path,
-              half_width: str = "half-width", rounds: str = "rounds") -> list[str]:
+              half_width: str = "half-width", rounds: str = "rounds",
+              unit: str = "%") -> list[str]:
     """The stderr lines on how a run ended: its precision target (``meta["run"]["precision"]``)
-    met or not, or an interruption and where its chunks were saved."""
+    met or not, or an interruption and where its chunks were saved. ``unit``: after the
+    percents (" pp" for a difference of house edges)."""
     out = []
     if precision is not None and not partial:
         p = precision
-        hw = "-" if p["half_width"] is None else f"±{100 * p['half_width']:.4f}%"
-        target = f"±{100 * p['target']:.4f}%"
+        hw = "-" if p["half_width"] is None else f"±{100 * p['half_width']:.4f}{unit}"
+        target = f"±{100 * p['target']:.4f}{unit}"
         if p["met"]:
             out.append(f"bjsim: precision target {target} met after {done:,} {rounds} "
                        f"({half_width} {hw})")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -176,6 +177,55 @@ def test_csv_json_and_markdown_agree():
         (str(doc["run"]["rounds_played"]), str(doc["run"]["seed"]), "false", "")}
 
 
+def test_a_changed_baseline_is_named_and_its_rules_given_in_every_format():
+    # --set decks=8 --set dealer_hits_soft_17=true labelled the baseline plain "nz1994" with no
+    # changes in every format (csv: an empty changes column and no rules), where simulate and
+    # report name it "nz1994 (modified: ...)": an 8-deck H17 game read as the NZ one.
+    sets = ["--set", "decks=8", "--set", "dealer_hits_soft_17=true"]
+    args = ["compare", *TINY, *sets, "--vary", "blackjack_pays=6:5"]
+    label = "nz1994 (modified: decks=8, dealer_hits_soft_17=true)"
+    simulated = list(csv.DictReader(io.StringIO(run(
+        "simulate", "-q", "-n", "1000", *sets, "-f", "csv").stdout)))
+    assert {r["item"]: r["value"] for r in simulated if r["section"] == "run"}[
+        "rules_name"] == label  # (as simulate names it)
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    assert doc["baseline"]["label"] == label
+    assert doc["baseline"]["changes"] == ["decks=8", "dealer_hits_soft_17=true"]
+    rows = list(csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout)))
+    assert (rows[0]["variant"], rows[0]["changes"]) == (label, "decks=8 dealer_hits_soft_17=true")
+    for game in (doc["baseline"], *doc["variants"]):  # each game's rules, as simulate's csv
+        rules = {r["figure"]: r["value"] for r in rows
+                 if r["variant"] == game["label"] and r["figures_of"] == "rules"}
+        want = {f"rules.{r['item']}": r["value"] for r in simulated if r["section"] == "rules"}
+        if game is not doc["baseline"]:
+            want["rules.blackjack_pays"] = "1.2"
+        assert rules == want, game["label"]
+    figures = [r for r in rows if r["figures_of"] != "rules"]  # (the figures first)
+    assert rows[:len(figures)] == figures and {r["figure"] for r in figures} == {
+        "house_edge", "super_sevens"}
+    assert float(rows[0]["value"]) == pytest.approx(doc["baseline"]["house_edge"]["mean"])
+    table, md = run(*args).stdout, run(*args, "-f", "markdown").stdout
+    assert f"\n{label}  " in table and f"| {label} |" in md
+    assert f"against the baseline {label} (configs/nz1994.toml --set decks=8 --set " \
+           "dealer_hits_soft_17=true)" in table.splitlines()[0]
+
+
+def test_differences_are_in_percentage_points_in_every_text_format():
+    # The columns read "difference %" and "exact diff %", and the plot "% of the initial wager":
+    # a difference of two house edges is in percentage points, and "+0.213%" reads as a relative
+    # change. The report prints "+0.213 pp".
+    args = ["compare", *TINY, "--vary", "dealer_hits_soft_17=true"]
+    args.remove("--no-exact")
+    for fmt in ("table", "markdown"):
+        out = run(*args, "-f", fmt).stdout
+        head = next(ln for ln in out.splitlines() if "variant" in ln and "exact" in ln)
+        for column in ("difference (pp)", "95% interval (pp)", "exact diff (pp)",
+                       "house edge %", "exact %"):
+            assert column in head, (fmt, column, head)
+        assert "diff %" not in out and "difference %" not in out, fmt
+        assert "exact diff (pp) = a variant's less the baseline's, in percentage points" in out
+
+
 def test_a_vary_label_is_written_one_way_in_every_format():
     # The label was the text as typed (" penetration = .8 , decks=08" in every format): one
     # variant had as many labels as spellings. Now its keys in order, the values as bjsim
@@ -243,7 +293,7 @@ def test_boxes_of_two_names_and_one_set_of_charts_are_reported_and_paired_by_str
     path = tmp_path / "run.ckpt"
     assert run(*args, "json", "--checkpoint", str(path)).exit_code == 0
     doc = json.loads(path.read_text())
-    assert doc["identity"].pop("one_chart_several_names") == ["nz1994",
+    assert doc["identity"].pop("one_chart_several_names") == ["nz1994 (modified: boxes=2)",
                                                                "dealer_hits_soft_17=true"]
     doc["sha256"] = checkpoint.checksum(doc)
     path.write_text(json.dumps(doc))
@@ -274,7 +324,7 @@ def test_every_format_gives_each_strategys_figures_and_paired_differences():
         assert f"| dealer_hits_soft_17=true | {label} |" in md
     assert "House edge by strategy" in table and "**House edge by strategy" in md
     assert {r["figures_of"] for r in rows} == {"game", "basic (boxes 1, 3)",
-                                               "mimic-dealer (box 2)"}
+                                               "mimic-dealer (box 2)", "rules"}
 
 
 def test_plot_writes_a_png(tmp_path):
@@ -373,7 +423,8 @@ def test_no_exact_difference_or_z_where_the_exact_analyzer_cannot_see_the_change
     eight = by["decks=8"]["house_edge"]
     assert eight["exact_scope"] == "cut-card" and eight["exact"] is not None
     rows = list(csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout)))
-    blind = [r for r in rows if r["variant"] in ("penetration=0.85", "shuffle=every-round")]
+    blind = [r for r in rows if r["variant"] in ("penetration=0.85", "shuffle=every-round")
+             and r["figures_of"] != "rules"]
     assert blind and {(r["exact_difference"], r["z"], r["exact_scope"]) for r in blind} == {
         ("", "", "none")}
     for fmt in ("table", "markdown"):
@@ -391,10 +442,11 @@ def test_the_table_says_which_sign_means_what_and_keeps_exact_edges_apart_from_d
     doc = json.loads(run(*args, "-f", "json").stdout)
     for fmt in ("table", "markdown"):
         out = run(*args, "-f", fmt).stdout
-        assert ("difference = the variant's house edge less the baseline's: + the house edge "
-                "rises (worse for the player), - it falls (better for the player)") in out
+        assert ("difference = the variant's house edge less the baseline's, in percentage "
+                "points (pp) of house edge: + the house edge rises (worse for the player), - it "
+                "falls (better for the player)") in out
         head = next(ln for ln in out.splitlines() if "variant" in ln and "exact" in ln)
-        assert "exact %" in head and "exact diff %" in head, head
+        assert "exact %" in head and "exact diff (pp)" in head, head
         row = next(ln for ln in out.splitlines() if ln.lstrip("| ").startswith("dealer_hits"))
         cells = row.replace("|", " ").split()
         v = doc["variants"][0]
@@ -582,8 +634,8 @@ def test_precision_result_is_in_the_table_head():
             "--same-strategy", "--no-exact", "--vary", "decks=8"]
     p = json.loads(run(*args, "-f", "json").stdout)["run"]["precision"]
     head = run(*args).stdout.splitlines()[2]
-    assert p["met"] is False and head.startswith("precision target ±0.1000%")
-    assert f"NOT met (stopped at --max-rounds 4,000): ±{100 * p['half_width']:.4f}%" in head
+    assert p["met"] is False and head.startswith("precision target ±0.1000 pp")
+    assert f"NOT met (stopped at --max-rounds 4,000): ±{100 * p['half_width']:.4f} pp" in head
     md = run(*args, "-f", "markdown").stdout.splitlines()  # markdown's third line too
     assert md[1].endswith("  ") and md[2] == head + "  " and md[3].startswith("difference = ")
     assert md[4] == ""
@@ -598,8 +650,8 @@ def test_the_bar_ends_on_the_final_difference():
     args = [a for a in TINY if a != "--quiet"]
     result = run("compare", "--vary", "dealer_hits_soft_17=true", *args, "-f", "json")
     diff = json.loads(result.stdout)["variants"][0]["difference"]["house_edge"]
-    assert f"dealer_hits_soft_17=true {100 * diff['mean']:+.3f}±" in _last_bar(result.stderr,
-                                                                                "100%")
+    assert f"dealer_hits_soft_17=true {100 * diff['mean']:+.3f} ± " in _last_bar(result.stderr,
+                                                                                  "100%")
 
 
 def test_with_a_precision_target_the_bar_ends_on_the_widest_half_width_met():
@@ -608,8 +660,8 @@ def test_with_a_precision_target_the_bar_ends_on_the_widest_half_width_met():
                  "--max-rounds", "40000", "-f", "json")
     precision = json.loads(result.stdout)["run"]["precision"]
     assert precision["met"]
-    assert f"widest ±{100 * precision['half_width']:.4f}%" in _last_bar(result.stderr,
-                                                                        "(target ±")
+    assert f"widest ±{100 * precision['half_width']:.4f} pp" in _last_bar(result.stderr,
+                                                                          "(target ±")
 
 
 def test_too_few_blocks_are_said_in_the_table_and_markdown():
@@ -813,7 +865,7 @@ def test_the_plot_marks_a_partial_run_and_a_cut_card_exact_point():
     ax = fig.axes[0]
     assert ax.get_title() == "nz: 1,000 rounds per game (partial: interrupted)"
     cut = "exact, full shoe (~: the simulated also holds the cut-card effect)"
-    legend = {t.get_text() for t in ax.get_legend().get_texts()}
+    legend = {t.get_text() for t in fig.legends[0].get_texts()}
     assert legend == {"simulated, 95% interval", "exact", cut}
     marks = {ln.get_label(): (ln.get_marker(), list(ln.get_xdata())) for ln in ax.get_lines()
              if ln.get_label().startswith("exact")}
@@ -822,6 +874,47 @@ def test_the_plot_marks_a_partial_run_and_a_cut_card_exact_point():
     fig = compare_report.figure(plt, stats)
     assert fig.axes[0].get_title() == "nz: 1,000 rounds per game"
     plt.close(fig)
+
+
+@pytest.mark.parametrize("means", [[0.001], [-0.0006, 0.0027, 0.0005]])
+def test_the_plots_legend_covers_no_point_or_interval(means):
+    # The legend sat inside the axes ("best"): with --vary decks=8 --vary
+    # dealer_hits_soft_17=true --vary penetration=0.6 it hid the left half of penetration's
+    # interval and its point, with H17 alone its interval's upper end. Now it is below the axes,
+    # clear of everything they draw (points, intervals, ticks, labels).
+    pytest.importorskip("matplotlib", reason="--plot needs matplotlib: pip install 'bjsim[plot]' "
+                        "(the test extra, which CI installs, has it)")
+    from types import SimpleNamespace
+
+    from simulator import compare_report
+
+    def row(label, mean, scope="full"):
+        return {"game": SimpleNamespace(label=label), "difference": {"house_edge": {
+            "mean": mean, "se": 0.0012, "exact": None if mean is None else mean + 0.0004,
+            "exact_scope": scope}}}
+
+    scopes = ["cut-card", "full", "none"]
+    stats = {"rounds": 200_000, "rows": [row("nz1994", None)] + [
+        row(f"v{i}", m, scopes[i % 3]) for i, m in enumerate(means)]}
+    plt = compare_report.require_matplotlib()
+    fig = compare_report.figure(plt, stats)
+    try:
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        ax = fig.axes[0]
+        (box,) = fig.legends or [ax.get_legend()]
+        legend = box.get_window_extent(renderer)
+        drawn = [(a, a.get_window_extent(renderer)) for a in ax.get_children()
+                 if a.get_visible() and a not in (ax.patch, box, *ax.spines.values())]
+        data = [(a, b) for a, b in drawn if all(map(math.isfinite, b.bounds))
+                and (b.width > 0 or b.height > 0)]  # (not an empty collection's)
+        assert len(data) > 3 and not [a for a, b in data if legend.overlaps(b)], (legend, data)
+        assert ax.get_legend() is None and len(fig.legends) == 1  # (outside the axes)
+        whole = ax.get_tightbbox(renderer)  # with its tick labels, x label and title
+        assert legend.y1 <= whole.y0 and legend.y0 >= 0, (legend, whole)
+        assert legend.x0 >= 0 and legend.x1 <= fig.bbox.x1
+    finally:
+        plt.close(fig)
 
 
 def test_a_variant_with_the_baselines_own_rules_and_strategy_is_run_with_a_warning():

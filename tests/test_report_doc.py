@@ -1548,7 +1548,8 @@ def test_the_variant_table_of_a_changed_rule_set_names_it_and_its_unchanged_vari
     assert f"3 variants of {shown}," in v["note"]
     assert "'corr'" not in v["note"] and "se ratio" not in v["note"] and "x var" not in v["note"]
     assert "variance reduction: how many times smaller" in v["note"]
-    assert v["document"]["baseline"]["label"] == "nz1994"  # compare's own document, as printed
+    assert v["document"]["baseline"]["label"] == shown  # compare's own document, as printed
+    assert v["document"]["baseline"]["changes"] == ["dealer_hits_soft_17=true"]
     md = (out / "report.md").read_text()
     assert "per unit staked: insurance, Super Sevens)" in md and "z = -." not in md
     # Super Sevens by variant: it was in report.json's document only. H17 leaves the side bet
@@ -1920,6 +1921,39 @@ def test_the_rule_effects_chart_marks_and_names_a_variant_in_the_table(tmp_path,
     marks = [ln for ln in ax.get_lines() if ln.get_label().startswith("in this table")]
     assert len(marks) == 1 and list(marks[0].get_xdata()) == [0] and list(
         marks[0].get_ydata()) == [1]  # (bj-6-5: the top row)
+
+
+def test_the_rule_effects_chart_draws_a_cut_card_exact_change_apart_as_compare_does(
+        tmp_path, monkeypatch):
+    # The exact changes of decks-1/2/4/8 (exact scope cut-card: for a full shoe, while the
+    # simulated change also holds the cut-card effect) were the same red diamond as the full
+    # exact values, where compare --plot and docs/compare.md draw them apart.
+    kept = []
+    monkeypatch.setattr(charts, "_save", lambda plt, fig, path: kept.append(fig))
+    rows = [{"variant": "h17", "difference": 0.0021, "ci95_low": 0.0018, "exact": 0.0022,
+             "exact_scope": "full"},
+            {"variant": "decks-1", "difference": -0.0042, "ci95_low": -0.005, "exact": -0.0051,
+             "exact_scope": "cut-card"},
+            {"variant": "penetration-0.60", "difference": 0.0001, "ci95_low": -0.0004,
+             "exact": None, "exact_scope": "none"}]
+    charts.rule_effects({"variants": {"rows": rows}}, tmp_path / "x.png")
+    (fig,) = kept
+    ax = fig.axes[0]
+    marks = {ln.get_label(): (ln.get_marker(), list(ln.get_xdata()), list(ln.get_ydata()))
+             for ln in ax.get_lines() if ln.get_label().startswith("exact")}
+    assert marks == {"exact": ("D", [pytest.approx(0.22)], [2]),
+                     charts.CUT_CARD_EXACT: ("1", [pytest.approx(-0.51)], [1])}
+    assert "cut-card effect" in charts.CUT_CARD_EXACT
+    assert [t.get_text() for t in fig.legends[0].get_texts()] == [
+        "simulated change, 95% interval", "exact", charts.CUT_CARD_EXACT]
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    legend = fig.legends[0].get_window_extent(renderer)
+    axes = ax.get_tightbbox(renderer)
+    assert legend.y1 <= axes.y0 and legend.x0 >= 0 and legend.x1 <= fig.bbox.x1, (legend, axes)
+    caption = sections._cut_card_text(rows)
+    assert "decks-1 (exact scope cut-card) is drawn apart" in caption
+    assert sections._cut_card_text(rows[:1]) == ""
 
 
 def test_even_money_says_taking_it_gains_where_it_gains_and_what_the_strategy_does(proposed,
@@ -2319,3 +2353,16 @@ def test_several_boxes_name_the_sd_each_table_uses():
             "bets in rounds, by the SD per round over sqrt(7), 2.0108 a bet, and says so.") == \
         sections._boxes_sd_text(data).strip()
     assert sections._boxes_sd_text(data | {"rules": [{"key": "boxes", "value": "1"}]}) == ""
+
+
+def test_the_super_sevens_change_from_the_nz_game_is_in_percentage_points():
+    # It read "22.767% in the NZ game, 24.936% here (+2.169%)" (super_sevens_pays=...,2500):
+    # a difference of two house edges, which "+2.169%" gives as a relative change.
+    a = {"changes": ["penetration=0.85", "super_sevens_pays=3,50,100,500,2500"],
+         "unseen": ["penetration=0.85"], "difference": 0.0, "nz_house_edge": 0.005191,
+         "house_edge": 0.005191, "nz_super_sevens_house_edge": 0.22767,
+         "super_sevens_house_edge": 0.24936, "super_sevens_difference": 0.02169}
+    text = sections.against_nz_text(a)
+    assert ("22.767% in the NZ game, 24.936% here (+2.169 percentage points of house edge)"
+            in text), text
+    assert "+2.169%" not in text

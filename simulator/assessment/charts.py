@@ -18,6 +18,10 @@ SIZES = {  # name: (width, height) in pixels
 }
 LEGEND_STRIP = 0.06  # the rule-effects chart's legend: this fraction of its height, at the bottom
 IN_TABLE = "in this table"  # the rule-effects chart's mark of a variant the rule set plays
+# an exact change of scope cut-card (decks, or penetration or shuffle beside a rule, under a cut
+# card): drawn apart, as `bjsim compare --plot` draws the table's ~, not as a full exact value
+CUT_CARD_EXACT = ("exact, full shoe (exact scope cut-card: the simulated change also holds the "
+                  "cut-card effect)")
 
 
 def available() -> bool:
@@ -114,11 +118,13 @@ def rule_effects(data: dict, path: Path) -> None:
     withheld = any(r["ci95_low"] is None for r in rows)
     handles = [ax.barh(ys, diffs, xerr=errs, color="#9e9ac8", ecolor="#3f007d", capsize=3,
             label="simulated change, 95% interval" + (" (where given)" if withheld else ""))]
-    ex = [(y, 100 * r["exact"]) for y, r in zip(ys, rows, strict=True)
-          if r.get("exact") is not None and not r.get("in_rule_set")]
-    if ex:
-        handles += ax.plot([e for _, e in ex], [y for y, _ in ex], "D", color="#d62728", ms=6,
-                           label="exact")
+    for cut, marker, ms, label in ((False, "D", 6, "exact"), (True, "1", 9, CUT_CARD_EXACT)):
+        ex = [(y, 100 * r["exact"]) for y, r in zip(ys, rows, strict=True)
+              if r.get("exact") is not None and not r.get("in_rule_set")
+              and (r.get("exact_scope") == "cut-card") == cut]
+        if ex:  # (the marks of compare --plot's: a tri marker where the scope is cut-card)
+            handles += ax.plot([e for _, e in ex], [y for y, _ in ex], marker, color="#d62728",
+                               ms=ms, mew=1.5 if cut else 1, label=label)
     # a variant the rule set already plays changes nothing: a 0 of its own, marked and named
     kept = [y for y, r in zip(ys, rows, strict=True) if r.get("in_rule_set")]
     if kept:
@@ -131,7 +137,7 @@ def rule_effects(data: dict, path: Path) -> None:
     ax.set_title("Effect of each rule variant on the house edge")
     ax.grid(alpha=0.3, axis="x")
     # Below the axes, in a strip kept for it: inside, it covered a bar.
-    fig.legend(handles=handles, loc="lower center", ncol=len(handles), fontsize=8,
+    fig.legend(handles=handles, loc="lower center", ncol=min(len(handles), 2), fontsize=8,
                frameon=False)
     fig.tight_layout(rect=(0, LEGEND_STRIP, 1, 1))
     _save(plt, fig, path)

@@ -842,7 +842,8 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
     if not asked:
         return {"available": False, "baseline": None, "rows": [], "document": None,
                 "reason": "no rule variant compared: " + "; ".join(left)}
-    games = cmp.build_games(spec.rules, label, source, base, asked, False, say, spec.workers)
+    games = cmp.build_games(spec.rules, label, source, base, asked, False, say, spec.workers,
+                            base_changes=spec.overrides)  # (its label as compare prints it)
     say(f"exact figures of the {len(games)} games (cached after the first time)")
     exact = cmp.exact_figures(games)
     plan = cmp.Plan(games, rounds=spec.variant_rounds, seed=spec.seed,

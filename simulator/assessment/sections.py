@@ -711,6 +711,7 @@ def variants(data: dict) -> Section:
     blocks = [v["note"], t, _chart(
         data, "rule_effects", "Change in house edge of each variant, with its 95% interval "
         "(paired with this rule set) and the exact change."
+        + _cut_card_text(v["rows"])
         + _in_table_text(v["rows"], (data.get("against_nz") or {}).get("difference")))]
     games = [r for r in [v["baseline"], *v["rows"]]
              if r.get("ss_house_edge") is not None and r.get("ss_touched", True)]
@@ -747,6 +748,18 @@ def variants(data: dict) -> Section:
                     else r.get(c) for c, _, _ in scols] for r in games],
                   {"ss_exact": "ss_exact_difference"})]
     return Section("variants", "Rule variants", blocks)
+
+
+def _cut_card_text(rows: list[dict]) -> str:
+    """The rule-effects caption's word on the exact changes of scope cut-card, drawn apart (as
+    bjsim compare --plot draws them), or "" where there is none."""
+    cut = [r["variant"] for r in rows
+           if r.get("exact_scope") == "cut-card" and r.get("exact") is not None]
+    if not cut:
+        return ""
+    return (f" The exact change of {', '.join(cut)} (exact scope cut-card) is drawn apart, as "
+            "a three-pronged mark, not a diamond: it is for a full shoe every round, while the "
+            "simulated change also holds the change of the cut-card effect.")
 
 
 def _in_table_text(rows: list[dict], cost) -> str:
