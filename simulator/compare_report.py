@@ -251,21 +251,51 @@ def _withheld_ss(stats: dict) -> str | None:
 SHOE_BLOCKS = 1024  # blocks of fewer rounds hold few shoes: a cut-card question is diluted
 
 
-def shoe_note(stats: dict, pair_rounds: int) -> list[str]:
+def cut_card_questions(games) -> list:
+    """The variants of ``games[1:]`` that change the penetration or the shuffle against the
+    baseline ``games[0]``, a cut card in either: questions of the cut card itself."""
+    base = games[0].rules
+    return [g for g in games[1:]
+            if (g.rules.penetration, g.rules.shuffle) != (base.penetration, base.shuffle)
+            and "cut-card" in (base.shuffle, g.rules.shuffle)]
+
+
+def shoe_note(stats: dict, pair_rounds: int, option: bool = True) -> list[str]:
     """A note where a variant changes the penetration or the shuffle and the blocks are short:
     each block starts from a fresh shuffle, so its last shoe is cut short and the cut-card
-    effect such a variant asks about is diluted (docs/compare.md)."""
-    base = stats["rows"][0]["game"].rules
-    asked = [r["game"].label for r in stats["rows"][1:]
-             if (r["game"].rules.penetration, r["game"].rules.shuffle)
-             != (base.penetration, base.shuffle)
-             and "cut-card" in (base.shuffle, r["game"].rules.shuffle)]
+    effect such a variant asks about is diluted; by how much at most, beside the differences'
+    95% intervals (docs/compare.md). ``option``: name compare's --pair-rounds, which removes it."""
+    from simulator.compare import rounds_per_shoe
+    from simulator.exact.compare import cut_card_effect
+
+    games = [r["game"] for r in stats["rows"]]
+    asked = cut_card_questions(games)
     if not asked or pair_rounds >= SHOE_BLOCKS:
         return []
-    return [f"{', '.join(asked)}: a question of the cut card, played here in blocks of "
-            f"{pair_rounds:,} rounds, each from a fresh shuffle, which cut the last shoe short "
-            "and dilute the cut-card effect: for these, blocks of many shoes (--pair-rounds "
-            "4096; docs/compare.md)."]
+    short = max(_cut_short(pair_rounds, rounds_per_shoe(g)) for g in [games[0], *asked]
+                if g.rules.shuffle == "cut-card")
+    decks = games[0].rules.decks
+    shift = short * cut_card_effect(decks)
+    widths = [Z95 * d["house_edge"]["se"] for r in stats["rows"][1:] if r["game"] in asked
+              and (d := r["difference"] or {}).get("house_edge") and d["house_edge"]["se"]]
+    small = bool(widths) and shift < min(widths) / 4
+    return [f"{', '.join(g.label for g in asked)}: a question of the cut card, played here in "
+            f"blocks of {pair_rounds:,} rounds, each from a fresh shuffle: a block's last shoe "
+            f"is cut short (up to {100 * short:.0f}% of a game's rounds here), where the cut card "
+            f"plays no part, so a difference holds up to {100 * short:.0f}% less of the change "
+            "in the cut-card effect (an effect of about "
+            f"+{100 * cut_card_effect(decks):.3f}% on the house edge in all with {decks} "
+            f"deck{'s' if decks != 1 else ''}): a shift of about {100 * shift:.4f} pp"
+            + ("" if not widths else (", well inside" if small else ", not small beside")
+               + f" the 95% interval{'s' if len(widths) != 1 else ''} of "
+               + f"±{100 * min(widths):.3f} pp{' or more' if len(widths) > 1 else ''}")
+            + ("; blocks of many shoes (--pair-rounds 4096; docs/compare.md) remove it, but pair "
+               "less and widen the intervals." if option else ".")]
+
+
+def _cut_short(pair_rounds: int, per_shoe: float) -> float:
+    """The share of a block's rounds dealt from its last shoe, cut short by the block's end."""
+    return (pair_rounds % per_shoe) / pair_rounds if per_shoe <= pair_rounds else 1.0
 
 
 def cut_card_difference_z(decks: int) -> str:

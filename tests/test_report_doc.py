@@ -2366,3 +2366,17 @@ def test_the_super_sevens_change_from_the_nz_game_is_in_percentage_points():
     assert ("22.767% in the NZ game, 24.936% here (+2.169 percentage points of house edge)"
             in text), text
     assert "+2.169%" not in text
+
+
+def test_a_cut_card_question_says_what_short_blocks_do_to_it_without_an_option_report_lacks(
+        tmp_path, monkeypatch):
+    # The note said "for these, blocks of many shoes (--pair-rounds 4096)", an option report has
+    # not: it says by how much the short blocks dilute the difference, beside its interval.
+    monkeypatch.setattr(charts, "available", lambda: False)
+    monkeypatch.setattr(chromium, "find", lambda: None)
+    out = tmp_path / "r"
+    result = run("report", *SMALL, "--variant", "variants/penetration-0.60", "-o", out)
+    assert result.exit_code == 0, result.output
+    note = json.loads((out / "report.json").read_text())["variants"]["note"]
+    assert "penetration-0.60: a question of the cut card, played here in blocks of" in note
+    assert "a shift of about 0.00" in note and "--pair-rounds" not in note

@@ -888,7 +888,7 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
                          compare_report.multiple_note(result.stats)) if n)
                      + _few_blocks_text(result.stats["blocks"])
                      + "".join(" " + n for n in compare_report.shoe_note(
-                         result.stats, doc["run"]["pair_rounds"]))
+                         result.stats, doc["run"]["pair_rounds"], option=False))
                      + "".join(f" The shipped variant {n}." for n in left)
                      + "".join(f" {n[:1].upper()}{n[1:]}." for n in aside))}
 
@@ -915,8 +915,9 @@ def _few_blocks_text(blocks: int) -> str:
     from simulator.compare import _few_blocks
 
     few = _few_blocks(blocks)
-    return "" if few is None else (" No difference has an interval ('-'): "
-                                   f"{few.replace('x var', 'variance reduction')}.")
+    return "" if few is None else (  # (report has no --pair-rounds: more rounds, by its name)
+        " No difference has an interval ('-'): " + few.replace("x var", "variance reduction")
+        .replace("more rounds, or a smaller --pair-rounds", "more rounds: --variant-rounds") + ".")
 
 
 def _variant_row(game: dict) -> dict:
