@@ -198,8 +198,9 @@ DECLARATIONS: tuple[Key, ...] = (
         ("P_DBJ",), lambda r: DEALER_BJ_TAKES.index(r.dealer_blackjack_takes),
         choices=DEALER_BJ_TAKES),
     Key("surrender", "choice", "none", "n/a", "inferred",
-        "surrender half the wager on the first two cards: never; after the dealer's blackjack is "
-        "known (late); before it (early)",
+        "surrender half the wager on the first two cards: never; late, against a dealer "
+        "blackjack the whole wager lost (peek: known before play; no hole card: its second card "
+        "makes it); early, half lost whatever the dealer has",
         lambda r: {
             "none": "Surrender is not offered",
             "late": ("Late surrender: give up half the wager on the first two cards, " + (
