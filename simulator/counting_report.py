@@ -868,6 +868,13 @@ def sig3(x) -> str:
     return text
 
 
+def ruin_pct(x) -> str:
+    """A risk of ruin (a fraction, as json keeps it) as a percentage to three significant
+    figures (`sig3` of the percent): ``33.0%``, ``100%``, ``0.00123%``; a bare ``0.330`` beside
+    columns of percents read as 0.33%."""
+    return f"{sig3(100 * x)}%"
+
+
 
 # What the gains' ± are (`figures`): over flat betting the same rounds paired (`_gain_se`);
 # over the control run two runs whose cards drift apart, close to independent, so the SEs in
@@ -897,6 +904,25 @@ def _interval(fig: dict) -> str:
     return f"{_pct(fig['ci95_low'])} to {_pct(fig['ci95_high'])}"
 
 
+# A plan's deck estimation and shipped index plays in plain words (`plan_words`).
+ESTIMATION_WORDS = {"exact": "the decks left counted exactly (cards left / 52)",
+                    "half": "the decks left estimated to the nearest half deck",
+                    "whole": "the decks left estimated to the nearest whole deck"}
+INDEX_WORDS = {"hi-lo-nz": "the NZ Illustrious 18"}
+
+
+def plan_words(p: dict, kind: str | None = None) -> str:
+    """A plan's count (with ``kind``: ``true count``), deck estimation and index plays
+    (`plan_dict`) in plain words: ``count hi-lo, the decks left estimated to the nearest half
+    deck; index plays: the NZ Illustrious 18 (hi-lo-nz)``."""
+    indices = p["indices"]
+    name = None if not indices else str(indices)
+    words = None if name is None else INDEX_WORDS.get(name)
+    est = ESTIMATION_WORDS.get(p["deck_estimation"], p["deck_estimation"])
+    return (f"count {p['count']}{'' if kind is None else f' ({kind})'}, {est}; index plays: " + ("none" if name is None else f"{words} ({name})" if words
+                                 else name))
+
+
 def _head(f: dict, meta: dict) -> list[str]:
     run = meta.get("run", {})
     p = f["plan"]
@@ -907,8 +933,7 @@ def _head(f: dict, meta: dict) -> list[str]:
     lines = [f"bjsim {meta.get('version', __version__)}: card counting, plan {p['name']}",
              f"Rules:     {title}; {r['decks']} decks, {shoe}, Super Sevens "
              f"{'on' if r['super_sevens'] else 'off'}",
-             f"Plan:      {p['description'] or p['name']} (count {p['count']}, deck estimation "
-             f"{p['deck_estimation']}, index plays {p['indices'] or 'none'})",
+             f"Plan:      {p['description'] or p['name']} ({plan_words(p)})",
              *([f"Note:      {run['indices_note']}"] if run.get("indices_note") else []),
              "Strategy:  " + with_note(", ".join(dict.fromkeys(meta.get("strategy") or ["?"])),
                                        run.get("strategy_note")),
@@ -978,7 +1003,7 @@ def _round_rows(f: dict) -> list[list[str]]:
                           none=_no_edge(p)),
                     _span(p["n0"], p["n0_ci95_low"], p["n0_ci95_high"], 0, none=_no_edge(p)),
                     _span(p["risk_of_ruin"], p["risk_of_ruin_ci95_low"],
-                          p["risk_of_ruin_ci95_high"], fmt=sig3)])
+                          p["risk_of_ruin_ci95_high"], fmt=ruin_pct)])
     return out
 
 
@@ -1104,7 +1129,13 @@ def left_out_text(notes: list) -> str:
     joined: dict[str, list[str]] = {}
     for what, reason in notes:
         joined.setdefault(reason, []).append(what)
-    return "; ".join(f"{' and '.join(w)} ({reason})" for reason, w in joined.items())
+
+    def names(w):  # (labels holding "and" or commas quoted, so that two read as two)
+        if len(w) > 1 and any(" and " in x or "," in x for x in w):
+            return "the rows " + " and ".join(f'"{x}"' for x in w)
+        return " and ".join(w)
+
+    return "; ".join(f"{names(w)} ({reason})" for reason, w in joined.items())
 
 
 def _pruned_grid(grid, head, rows, every, **kw) -> list[str]:
@@ -1387,7 +1418,7 @@ def _sweep_cells(r: dict) -> list[str]:
                   none=_no_edge(r)),
             _span(r["n0"], r.get("n0_ci95_low"), r.get("n0_ci95_high"), 0, none=_no_edge(r)),
             _span(r.get("risk_of_ruin"), r.get("risk_of_ruin_ci95_low"),
-                  r.get("risk_of_ruin_ci95_high"), fmt=sig3),
+                  r.get("risk_of_ruin_ci95_high"), fmt=ruin_pct),
             _pct(r["super_sevens_favourable_share"], 2, sign=False)]
 
 
