@@ -919,8 +919,8 @@ def plan_words(p: dict, kind: str | None = None) -> str:
     name = None if not indices else str(indices)
     words = None if name is None else INDEX_WORDS.get(name)
     est = ESTIMATION_WORDS.get(p["deck_estimation"], p["deck_estimation"])
-    return (f"count {p['count']}{'' if kind is None else f' ({kind})'}, {est}; index plays: " + ("none" if name is None else f"{words} ({name})" if words
-                                 else name))
+    plays = "none" if name is None else f"{words} ({name})" if words else name
+    return f"count {p['count']}{'' if kind is None else f' ({kind})'}, {est}; index plays: {plays}"
 
 
 def _head(f: dict, meta: dict) -> list[str]:
@@ -1249,7 +1249,9 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
         out += ["", f"Super Sevens overall, return per unit staked: simulated {_pct(fl['mean'])}"
                 f"{ss_spread(ss)}"
                 + (f"; no exact return ({ss['why_not']})" if ss["why_not"] is not None else
-                   f", exact: mean over the rounds' starting shoes {_pct(ss['exact'])}, "
+                   ", exact: mean over the rounds' starting shoes ("
+                   + ("published convention" if play == CONVENTION else "the strategy's 7-7 play")
+                   + f") {_pct(ss['exact'])}, "
                    + ("no z" if ss["z_house_edge"] is None else
                       f"z (of the house edge) {_z_num(ss['z_house_edge'])}") + "; by that "
                    "exact return (the cards and sevens left at the round's start) the bet "
