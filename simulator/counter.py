@@ -18,11 +18,12 @@ STEPS = {"exact": 0, "half": 26, "whole": 52}  # the deck estimate's step, in ca
 
 
 @lru_cache(maxsize=16)
-def super_sevens_by_sevens_left(rules) -> np.ndarray:
+def super_sevens_by_sevens_left(rules, plays=None) -> np.ndarray:
     """``ev[k - 1, left * (4 decks + 1) + sevens_left]``: the Super Sevens return per stake
     (``k = 1``) and its mean square (``k = 2``) from a shoe of ``left`` cards holding
     ``sevens_left`` sevens (``exact.sevens.moment_by_sevens_left``), 0 where no such shoe is
-    (fewer than 3 cards, more sevens than cards)."""
+    (fewer than 3 cards, more sevens than cards). ``plays``: the 7-7 play valued, a tuple by up
+    card (`exact_plays`), or None: the published convention (a third card always dealt)."""
     from simulator.exact.sevens import moment_by_sevens_left
 
     n, s = 52 * rules.decks, 4 * rules.decks
@@ -30,9 +31,37 @@ def super_sevens_by_sevens_left(rules) -> np.ndarray:
     for left in range(3, n + 1):
         for sl in range(min(left, s) + 1):
             for k in (1, 2):
-                ev[k - 1, left * (s + 1) + sl] = moment_by_sevens_left(rules, left, sl, k)
+                ev[k - 1, left * (s + 1) + sl] = moment_by_sevens_left(rules, left, sl, k, plays)
     ev.setflags(write=False)
     return ev
+
+
+def seven_seven_play(rules, strategies) -> tuple | None:
+    """The 7-7 play under a Super Sevens bet (rule 14.4) of the counter's ``strategies`` (one
+    a band of the count: `counter_strategies`), a tuple by up card A, 2, ..., 10 of ``split``,
+    ``stand``, ``hit`` or ``double`` (`exact.sevens.sevens_plays`), or None where the index plays
+    make it differ between bands: it then changes with the count."""
+    from simulator.exact.sevens import sevens_plays
+
+    found = {tuple(sevens_plays(rules, s)[up] for up in range(1, 11)) for s in strategies}
+    return next(iter(found)) if len(found) == 1 else None
+
+
+def counter_seven_seven_play(rules, base, plan) -> tuple | None:
+    """`seven_seven_play` of the strategies a counter playing ``base`` with ``plan``'s index
+    plays has (`index_plays.band_strategies`; insurance changes no 7-7 play)."""
+    plays = load_indices(plan.indices) if plan is not None and plan.indices else None
+    return seven_seven_play(rules, band_strategies(base, plays, base.insurance))
+
+
+def exact_plays(rules, play) -> tuple | None:
+    """What `super_sevens_by_sevens_left` values for a counter whose 7-7 play is ``play``
+    (`seven_seven_play`): None, the published convention, where it is that (a hit or double
+    against every up card, no peek: the box's first three cards settle the bet) or where the
+    play changes with the count (no one play to value); else ``play``."""
+    if play is None or rules.hole_card != "peek" and all(p in ("hit", "double") for p in play):
+        return None
+    return play
 
 
 def _ramp(r) -> tuple:
@@ -64,7 +93,8 @@ def counter_strategies(rules, base, plan) -> tuple:
     if max(boxes[1]) > rules.boxes:
         raise ValueError(f"boxes: the plan plays up to {max(boxes[1])} boxes: allowed up to the "
                          f"rules' boxes = {rules.boxes} (set boxes=N)")
-    ev = super_sevens_by_sevens_left(rules) if rules.super_sevens else np.zeros((2, 0))
+    ev = (super_sevens_by_sevens_left(rules, exact_plays(rules, seven_seven_play(
+        rules, strategies))) if rules.super_sevens else np.zeros((2, 0)))
     enter = -np.inf if plan.wong_enter is None else float(plan.wong_enter)
     leave = -np.inf if plan.wong_leave is None else float(plan.wong_leave)
     counter = Counter(

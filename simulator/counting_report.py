@@ -22,9 +22,8 @@ import numpy as np
 from simulator import __version__, counting
 from simulator import layout as L
 from simulator.compare_report import _aligned, _markdown
-from simulator.counter import counter_strategies
-from simulator.exact.sevens import sevens_plays
-from simulator.report import PER_UNIT_WAGERED, _cell, sevens_play_text, with_note
+from simulator.counter import counter_seven_seven_play, counter_strategies, exact_plays
+from simulator.report import PER_UNIT_WAGERED, _cell, with_note
 from simulator.tally import (
     MIN_WINS,
     SS_LINES,
@@ -265,27 +264,76 @@ SEVENS_SCALING = ("below a count of 0, each line's chance is taken with s sevens
                   "least: k sevens in a row, k the sevens the line needs")
 
 
-def sevens_check(rules, strategy=None) -> dict:
+def plays_text(play) -> str:
+    """A 7-7 play by up card (A, 2, ..., 10) in words, up cards grouped: ``split v 2-7, hit v
+    8-A``."""
+    order = (*range(1, 10), 0)  # 2..10, then A
+    words = [play[i] for i in order]
+    names = [str(i + 1) for i in order[:-1]] + ["A"]
+    parts, start = [], 0
+    for i in range(1, len(words) + 1):
+        if i == len(words) or words[i] != words[start]:
+            ups = names[start] if i - 1 == start else f"{names[start]}-{names[i - 1]}"
+            parts.append(f"{words[start]} v {ups}")
+            start = i
+    return ", ".join(parts)
+
+
+def _others_matter(rules, play) -> bool:
+    """Whether the return of the 7-7 play ``play`` (by up card) depends on the cards other than
+    sevens: a third card against some up cards and not others, or a peek (a dealer blackjack
+    stops the third card) where it hits against an ace or a ten."""
+    third = [p in ("hit", "double") for p in play]
+    return len(set(third)) > 1 or rules.hole_card == "peek" and (third[0] or third[9])
+
+
+def _count_of_sevens(plan) -> bool:
+    """Whether the plan's count is a function of the cards and sevens left (every card but the
+    seven tagged alike: the sevens count), so that its rows are too."""
+    tags = plan.count.tags
+    return len({t for v, t in enumerate(tags) if v != 6}) == 1
+
+
+def sevens_check(rules, strategy=None, plan=None) -> dict:
     """What a Super Sevens z-score against the exact return needs. ``rare``: the `rarest_line` of
-    the lines ``strategy`` can make; ``why_not``: None, or why no z can be given at all. The
-    exact return is the published convention's (the box's first three cards settle the bet),
-    which only a strategy hitting or doubling every 7-7 plays, and only without a peek (a peeked
-    dealer blackjack ends the round before the third card). ``strategy`` None: taken to play it."""
+    the lines ``strategy`` can make; ``why_not``: None, or why no exact return can be set beside
+    the simulated one at all: the index plays change the strategy's 7-7 play with the count
+    (``plan``'s), and the exact table is of one play. The exact return is that of the
+    strategy's own 7-7 play (``play``: its words) from the cards and sevens left at each round's
+    start (`counter.exact_plays`: the published convention, a third card always dealt, where the
+    strategy plays that). ``by_count_exact``: whether it is exact at each count too, or only
+    overall: where the play's return depends on the cards other than sevens (`_others_matter`)
+    and the count says something of them (any count but the sevens count), the rounds at a count
+    hold other cards than the cards and sevens left say. ``strategy`` None: taken to play the
+    convention."""
     shoe = {"decks": rules.decks, "left_min": 52 * rules.decks - (
         rules.cut if rules.shuffle == "cut-card" else 0)}  # (the fewest cards a round starts at)
+    convention = {"play": CONVENTION, "by_count_exact": True, "by_count_note": None}
     if not rules.super_sevens:
-        return {"rare": None, "lines": [], "why_not": None} | shoe
+        return {"rare": None, "lines": [], "why_not": None} | convention | shoe
     if strategy is None:
-        return {"rare": rarest_line(rules), "lines": big_lines(rules), "why_not": None} | shoe
-    why_not = None
-    if rules.hole_card == "peek":
-        why_not = ("the exact return deals every box a third card, which a peeked dealer "
-                   "blackjack prevents: no z")
-    elif any(p not in ("hit", "double") for p in sevens_plays(rules, strategy).values()):
-        why_not = ("the exact return deals every box a third card, which the strategy's 7-7 play "
-                   f"({sevens_play_text(strategy.sevens)}) does not: no z")
-    return {"rare": rarest_line(rules, strategy), "lines": big_lines(rules, strategy),
-            "why_not": why_not} | shoe
+        return {"rare": rarest_line(rules), "lines": big_lines(rules),
+                "why_not": None} | convention | shoe
+    play = counter_seven_seven_play(rules, strategy, plan)
+    valued = exact_plays(rules, play)
+    out = {"rare": rarest_line(rules, strategy), "lines": big_lines(rules, strategy),
+           "why_not": None} | convention | shoe
+    if play is None:
+        return out | {"why_not": (
+            "the index plays change the strategy's 7-7 play with the count, and the exact return "
+            "is of one play: no exact return, z or favourable share"), "play": None}
+    if valued is None:
+        return out
+    at_count = plan is None or _count_of_sevens(plan) or not _others_matter(rules, valued)
+    return out | {"play": f"the strategy's 7-7 play ({plays_text(valued)})",
+                  "by_count_exact": at_count, "by_count_note": None if at_count else (
+                      "the exact return is by the cards and sevens left, and the count tells of "
+                      "the other cards too, which move this 7-7 play's return at a count: exact "
+                      "overall, not at each count")}
+
+
+# The exact return's play where the strategy plays the published convention.
+CONVENTION = "the published convention (a third card always dealt)"
 
 
 def _falling(x: float, k: int) -> float:
@@ -501,7 +549,7 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     net, ss_net = tot[L.C_NET], tot[L.C_SS_NET]
     round_net = net + u * ss_net  # tenths
     bankroll = plan.bankroll if bankroll is None else bankroll
-    check = sevens_check(rules, strategy)
+    check = sevens_check(rules, strategy, plan)
     few = _few_counter_wins(ss_bet, plan, rules, check)
     moved = ss_bet > 0 and check["rare"] is not None  # (pays above 3 to 1 in the nets)
     per_played = _per_round(round_net, tot[L.C_ROUND_SQ], played, bankroll, few, moved)
@@ -540,6 +588,9 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     ss_exact = _ratio(tot[L.C_SS_EXACT] / L.SS_EXACT_SCALE, tot[L.C_SS_FLAT_BETS])
     rare = check["rare"]
     ss_exact_se = _exact_se(tot[L.C_SS_EXACT_SQ], ss_exact, tot[L.C_SS_FLAT_BETS])
+    favourable = _ratio(tot[L.C_SS_PLUS], rounds)
+    if check["why_not"] is not None:  # (another play's: none beside the simulated return)
+        ss_exact = ss_exact_se = favourable = None
     ss_z, ss_note = _ss_z(ss_flat, ss_exact, check, ss_exact_se)
     ss_flat = _ss_interval(ss_flat, check, ss_exact_se)
     return {
@@ -588,8 +639,11 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
             "z_note": ss_note,
             "rarest_line": None if rare is None else {"line": rare[0], "probability": rare[1]},
             "why_not": check["why_not"],
-            "favourable_rounds": tot[L.C_SS_PLUS],
-            "favourable_share": _ratio(tot[L.C_SS_PLUS], rounds),
+            "exact_play": check["play"],
+            "by_count_exact": check["by_count_exact"],
+            "by_count_note": check["by_count_note"],
+            "favourable_rounds": None if favourable is None else tot[L.C_SS_PLUS],
+            "favourable_share": favourable,
             "by_count_chance": "full shoe" if sevens_density(plan) is None else "sevens left",
         },
         "by_count": _by_count(c, rounds),
@@ -698,6 +752,12 @@ def _ss_by_count(c, check, density=None) -> list[dict]:
         exact_se = _exact_se(add(L.C_SS_EXACT_SQ), exact, n)
         at = None if density is None else density(group[0])  # (the fewest sevens)
         z, note = _ss_z(sim, exact, check, exact_se, at)
+        favourable = _ratio(add(L.C_SS_PLUS), add(L.C_ROUNDS))
+        if check["why_not"] is not None:
+            exact = exact_se = favourable = None
+        elif not check["by_count_exact"]:  # (exact overall only: `sevens_check`)
+            exact = exact_se = z = None
+            note = check["by_count_note"]
         few = n < MIN_SAMPLE or not sim["sd"] or _too_few_bets(sim, check, at) is not None
         count, label = _group_label(group, k == 0, k == len(groups) - 1)
         out.append({  # (a sample SE from fewer bets than the rarest line's 30 wins runs low)
@@ -706,7 +766,7 @@ def _ss_by_count(c, check, density=None) -> list[dict]:
             "return": sim["mean"], "se": None if few else sim["se"],
             "exact": exact, "exact_se": exact_se,
             "z_house_edge": z, "z_note": note,
-            "favourable_share": _ratio(add(L.C_SS_PLUS), add(L.C_ROUNDS)),
+            "favourable_share": favourable,
             "counter_bets": add(L.C_SS_BET),
             "counter_return": _ratio(add(L.C_SS_NET), add(L.C_SS_BET)),
         })
@@ -808,6 +868,13 @@ def sig3(x) -> str:
     return text
 
 
+def ruin_pct(x) -> str:
+    """A risk of ruin (a fraction, as json keeps it) as a percentage to three significant
+    figures (`sig3` of the percent): ``33.0%``, ``100%``, ``0.00123%``; a bare ``0.330`` beside
+    columns of percents read as 0.33%."""
+    return f"{sig3(100 * x)}%"
+
+
 
 # What the gains' ± are (`figures`): over flat betting the same rounds paired (`_gain_se`);
 # over the control run two runs whose cards drift apart, close to independent, so the SEs in
@@ -837,6 +904,25 @@ def _interval(fig: dict) -> str:
     return f"{_pct(fig['ci95_low'])} to {_pct(fig['ci95_high'])}"
 
 
+# A plan's deck estimation and shipped index plays in plain words (`plan_words`).
+ESTIMATION_WORDS = {"exact": "the decks left counted exactly (cards left / 52)",
+                    "half": "the decks left estimated to the nearest half deck",
+                    "whole": "the decks left estimated to the nearest whole deck"}
+INDEX_WORDS = {"hi-lo-nz": "the NZ Illustrious 18"}
+
+
+def plan_words(p: dict, kind: str | None = None) -> str:
+    """A plan's count (with ``kind``: ``true count``), deck estimation and index plays
+    (`plan_dict`) in plain words: ``count hi-lo, the decks left estimated to the nearest half
+    deck; index plays: the NZ Illustrious 18 (hi-lo-nz)``."""
+    indices = p["indices"]
+    name = None if not indices else str(indices)
+    words = None if name is None else INDEX_WORDS.get(name)
+    est = ESTIMATION_WORDS.get(p["deck_estimation"], p["deck_estimation"])
+    plays = "none" if name is None else f"{words} ({name})" if words else name
+    return f"count {p['count']}{'' if kind is None else f' ({kind})'}, {est}; index plays: {plays}"
+
+
 def _head(f: dict, meta: dict) -> list[str]:
     run = meta.get("run", {})
     p = f["plan"]
@@ -847,8 +933,7 @@ def _head(f: dict, meta: dict) -> list[str]:
     lines = [f"bjsim {meta.get('version', __version__)}: card counting, plan {p['name']}",
              f"Rules:     {title}; {r['decks']} decks, {shoe}, Super Sevens "
              f"{'on' if r['super_sevens'] else 'off'}",
-             f"Plan:      {p['description'] or p['name']} (count {p['count']}, deck estimation "
-             f"{p['deck_estimation']}, index plays {p['indices'] or 'none'})",
+             f"Plan:      {p['description'] or p['name']} ({plan_words(p)})",
              *([f"Note:      {run['indices_note']}"] if run.get("indices_note") else []),
              "Strategy:  " + with_note(", ".join(dict.fromkeys(meta.get("strategy") or ["?"])),
                                        run.get("strategy_note")),
@@ -918,7 +1003,7 @@ def _round_rows(f: dict) -> list[list[str]]:
                           none=_no_edge(p)),
                     _span(p["n0"], p["n0_ci95_low"], p["n0_ci95_high"], 0, none=_no_edge(p)),
                     _span(p["risk_of_ruin"], p["risk_of_ruin_ci95_low"],
-                          p["risk_of_ruin_ci95_high"], fmt=sig3)])
+                          p["risk_of_ruin_ci95_high"], fmt=ruin_pct)])
     return out
 
 
@@ -970,9 +1055,11 @@ def _count_rows(f: dict) -> list[list[str]]:
 
 
 def _exact_ses(f: dict) -> bool:
-    """Whether the Super Sevens tables' SE is the exact one: the tally has it, and it is of the
-    game the strategy plays (the convention's: `sevens_check`); else the sample's."""
-    return f["super_sevens"]["exact_se"] is not None and f["super_sevens"]["why_not"] is None
+    """Whether the Super Sevens by-count table's SE is the exact one: the tally has it, and it is
+    of the strategy's 7-7 play at each count (`sevens_check`); else the sample's."""
+    ss = f["super_sevens"]
+    return (ss["exact_se"] is not None and ss["why_not"] is None
+            and ss.get("by_count_exact", True))
 
 
 def _ss_se_head(f: dict) -> str:
@@ -1042,7 +1129,13 @@ def left_out_text(notes: list) -> str:
     joined: dict[str, list[str]] = {}
     for what, reason in notes:
         joined.setdefault(reason, []).append(what)
-    return "; ".join(f"{' and '.join(w)} ({reason})" for reason, w in joined.items())
+
+    def names(w):  # (labels holding "and" or commas quoted, so that two read as two)
+        if len(w) > 1 and any(" and " in x or "," in x for x in w):
+            return "the rows " + " and ".join(f'"{x}"' for x in w)
+        return " and ".join(w)
+
+    return "; ".join(f"{names(w)} ({reason})" for reason, w in joined.items())
 
 
 def _pruned_grid(grid, head, rows, every, **kw) -> list[str]:
@@ -1138,33 +1231,39 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                         "at every count", constant=True, names=COUNT_NAMES)
     ss = f["super_sevens"]
     if f["super_sevens_by_count"]:
-        out += ["", f"Super Sevens by {kind} (return per unit staked; exact: from each round's "
-                "start shoe, by the published convention: a third card always dealt; "
+        play = ss.get("exact_play")
+        exact_what = ("" if play is None else f"exact: the return of {play} from the cards and "
+                      "sevens left at each round's start; ")
+        out += ["", f"Super Sevens by {kind} (return per unit staked; {exact_what}"
                 f"no sample SE from fewer than 30 bets at a count, from fewer than 30 wins of the "
                 "rarest line above 3 to 1 expected, or from results without spread"
                 + (f"; {MERGED_TAILS}" if merged_tails(f["super_sevens_by_count"]) else "")
                 + ")", ""]
+        none_why = ss["why_not"] or ss.get("by_count_note")
         out += _pruned_grid(grid, [kind, "bets", "simulated", _ss_se_head(f), "exact",
                                    "z (of the house edge)", "favourable",
                                    "counter's units staked"], _ss_rows(f), "at every count",
-                            constant=True)
+                            constant=True, why={} if none_why is None else {
+                                4: none_why, 5: none_why, 6: none_why})
         fl = ss["flat"]
         out += ["", f"Super Sevens overall, return per unit staked: simulated {_pct(fl['mean'])}"
-                f"{ss_spread(ss)}, exact: mean over the rounds' starting shoes (published "
-                f"convention) {_pct(ss['exact'])}, "
-                + ("no z" if ss["z_house_edge"] is None else
-                   f"z (of the house edge) {_z_num(ss['z_house_edge'])}") + "; by that "
-                "convention's exact return the bet favoured the player in "
-                f"{_pct(ss['favourable_share'], 2, sign=False)} of rounds; "
-                + ("the counter never bet it." if not ss["counter_bets"] else
-                   f"the counter bet it {ss['counter_bets']:,} units for a return of "
-                   f"{_pct(ss['counter_return'])}.")]
+                f"{ss_spread(ss)}"
+                + (f"; no exact return ({ss['why_not']})" if ss["why_not"] is not None else
+                   ", exact: mean over the rounds' starting shoes ("
+                   + ("published convention" if play == CONVENTION else "the strategy's 7-7 play")
+                   + f") {_pct(ss['exact'])}, "
+                   + ("no z" if ss["z_house_edge"] is None else
+                      f"z (of the house edge) {_z_num(ss['z_house_edge'])}") + "; by that "
+                   "exact return (the cards and sevens left at the round's start) the bet "
+                   f"favoured the player in {_pct(ss['favourable_share'], 2, sign=False)} of "
+                   "rounds")
+                + "; " + ("the counter never bet it." if not ss["counter_bets"] else
+                          f"the counter bet it {ss['counter_bets']:,} units for a return of "
+                          f"{_pct(ss['counter_return'])}.")]
         if meta.get("sevens_note"):  # as simulate's, exact's and report's
             out += [f"The Super Sevens return {meta['sevens_note']}."]
-        if ss["why_not"] is not None:
-            out += [f"No z: {ss['why_not'].removesuffix(': no z')} (compare with a strategy "
-                    "that hits every 7-7, basic-super-sevens)."]
-        elif ss["exact_se"] is not None or ss["rarest_line"] is not None:
+        if ss["why_not"] is None and (ss["exact_se"] is not None
+                                      or ss["rarest_line"] is not None):
             r = ss["rarest_line"]
             enough = "" if r is None else (
                 f" z and the interval only where the bets are enough to expect {MIN_WINS} wins "
@@ -1177,8 +1276,9 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
             out += [("SE: from the exact variance of the bets' starting shoes (the sample's "
                      "misses the rare big pays at most counts); z against it." if ss["exact_se"]
                      is not None else "SE: the sample's (it understates the spread of few "
-                     "bets).") + enough + " Exact: the published convention (a third card "
-                    "always dealt)."]
+                     "bets).") + enough + f" Exact: {play}."
+                    + (f" By count: {ss['by_count_note']}; the SE by count is the sample's."
+                       if ss.get("by_count_note") else "")]
     return "\n".join(out) + "\n"
 
 
@@ -1240,9 +1340,9 @@ def tidy_rows(f: dict) -> list[dict]:
     add("super_sevens", "interval_se", fl["interval_se"])
     add("super_sevens", "exact_se", ss["exact_se"])
     add("super_sevens", "sample_se", fl["se"])
-    for k in ("exact", "z_house_edge", "favourable_share", "counter_bets", "counter_return",
-              "by_count_chance"):
-        add("super_sevens", k, ss[k])
+    for k in ("exact", "exact_play", "why_not", "z_house_edge", "favourable_share",
+              "counter_bets", "counter_return", "by_count_chance", "by_count_note"):
+        add("super_sevens", k, ss.get(k))
     for b in f["by_count"]:  # (an end row may hold several counts: its label)
         at = {"count": b["count"], "label": b["label"]}
         for k in ("rounds", "frequency", "played", "average_bet"):
@@ -1320,7 +1420,7 @@ def _sweep_cells(r: dict) -> list[str]:
                   none=_no_edge(r)),
             _span(r["n0"], r.get("n0_ci95_low"), r.get("n0_ci95_high"), 0, none=_no_edge(r)),
             _span(r.get("risk_of_ruin"), r.get("risk_of_ruin_ci95_low"),
-                  r.get("risk_of_ruin_ci95_high"), fmt=sig3),
+                  r.get("risk_of_ruin_ci95_high"), fmt=ruin_pct),
             _pct(r["super_sevens_favourable_share"], 2, sign=False)]
 
 

@@ -12,7 +12,14 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from simulator.counting import RESOLUTIONS, CountError, CountSystem, load_count, start_counts
+from simulator.counting import (
+    COUNT_DIR,
+    RESOLUTIONS,
+    CountError,
+    CountSystem,
+    load_count,
+    start_counts,
+)
 from simulator.index_plays import INDEX_DIR, IndexFileError, list_indices, load_indices
 from simulator.rules import _q, no_such_file, read_toml, shown
 
@@ -309,6 +316,23 @@ def files_named(path) -> list[Path]:
         return []
     return [Path(v) for v in (data.get("count"), data.get("indices"))
             if isinstance(v, str) and ("/" in v or v.endswith(".toml"))]
+
+
+def plan_files(name_or_path) -> list[tuple[str, Path]]:
+    """The files a plan's figures depend on, ``(what, path)``: the plan file, then the count
+    system and the index plays it names (a shipped name as the file it loads, a path as given,
+    read from the working directory; no index plays, no entry), for the SHA-256 of each in the
+    report's manifest."""
+    path = plan_path(name_or_path)
+    data = read_toml(path, "plan", PlanError, missing=no_such_file(path, "plan", list_plans()))
+    out = [("plan", path)]
+    for key, what, folder in (("count", "count system", COUNT_DIR),
+                              ("indices", "index plays", INDEX_DIR)):
+        v = data.get(key)
+        if isinstance(v, str) and v:
+            out.append((what, Path(v) if "/" in v or v.endswith(".toml")
+                        else folder / f"{v}.toml"))
+    return out
 
 
 def load_plan(name_or_path) -> CountingPlan:

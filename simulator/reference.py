@@ -1398,14 +1398,15 @@ def records(results: list[RoundResult], boxes: int | None = None) -> np.ndarray:
     return out
 
 
-def counting_tally(results: list[RoundResult], rules: Rules) -> np.ndarray:
+def counting_tally(results: list[RoundResult], rules: Rules, plays=None) -> np.ndarray:
     """A counter's counting tally (``layout.COUNT_NAMES``, one row per count ``TC_MIN..TC_MAX``:
     the count before the deal, floored and clipped) of rounds played with ``Counting``: each
     round's boxes at one unit (flat, seated or not), at the counter's bets when seated, and the
     exact Super Sevens return and mean square of the shoe the round began from, one bet a box
     dealt (docs/counting.md, "The figures and how each is computed"). Those moments are
-    `exact.sevens`' own, as the engine's table of them is: what they check is which shoe the
-    engine looks up (its cards and sevens left) and how often."""
+    `exact.sevens`' own, as the engine's table of them is, for the 7-7 play ``plays`` (None: the
+    published convention; `counter.exact_plays`): what they check is which shoe the engine
+    looks up (its cards and sevens left) and how often."""
     from simulator.exact.sevens import moment_by_sevens_left
 
     ct = np.zeros((L.N_TC, L.N_COUNT), dtype=np.int64)
@@ -1449,8 +1450,9 @@ def counting_tally(results: list[RoundResult], rules: Rules) -> np.ndarray:
             row[L.C_INS_SQ] += ins_net**2
         left, sevens = bets.cards_left, bets.sevens_left
         if rules.super_sevens and left >= 3 and sevens <= left:  # (else no such shoe: 0)
-            mean = round(moment_by_sevens_left(rules, left, sevens, 1) * L.SS_EXACT_SCALE)
-            square = round(moment_by_sevens_left(rules, left, sevens, 2) * L.SS_EXACT_SQ_SCALE)
+            mean = round(moment_by_sevens_left(rules, left, sevens, 1, plays) * L.SS_EXACT_SCALE)
+            square = round(moment_by_sevens_left(rules, left, sevens, 2, plays)
+                           * L.SS_EXACT_SQ_SCALE)
             row[L.C_SS_EXACT] += len(result.boxes) * mean
             row[L.C_SS_EXACT_SQ] += len(result.boxes) * square
             row[L.C_SS_PLUS] += mean > 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import shlex
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -110,7 +111,7 @@ def test_score_n0_and_ruin_have_bjsim_counts_95_intervals(fake_engine):
     for k in ("score", "n0", "risk_of_ruin"):
         assert keys[keys.index(k) + 1: keys.index(k) + 3] == [k + "_ci95_low", k + "_ci95_high"]
     md = render.to_markdown("t", [sec])
-    assert "| 17.0 | 0.3 | 59.4 | 58,663 | 16,835 | no bound | 0.0661 | 0.00627 | 0.696 |" in md
+    assert "| 17.0 | 0.3 | 59.4 | 58,663 | 16,835 | no bound | 6.61% | 0.627% | 69.6% |" in md
     sweep = next(b for b in sec.blocks if getattr(b, "name", "") == "counting_penetration")
     assert "score_ci95_low" in [k for k, _, _ in sweep.columns]
     assert "n0_se" not in [k for k, _, _ in sweep.columns]
@@ -457,20 +458,24 @@ def _ss_table(data: dict) -> tuple[str, sections.Table, list[str]]:
 def test_the_super_sevens_table_leaves_out_the_columns_that_cannot_hold_a_value(fake_engine):
     """hi-lo-1-12 places no Super Sevens bet: no column of the counter's stakes (it had one of
     zeros); 8,000 rounds are too few for a sample SE or z at any count, and basic's 7-7 play
-    allows no z (they had columns of '-'). Left out of the HTML, the PDF and the Markdown alike,
-    with a sentence saying why; the CSV keeps every column."""
+    has an exact return overall but not at each Hi-Lo count, which tells of the up cards that
+    decide it (they had columns of '-', or of the convention's return, another play's). Left
+    out of the HTML, the PDF and the Markdown alike, with a sentence saying why; the CSV keeps
+    every column."""
     spec = figures.Spec(Rules(), count_plan="hi-lo-1-12", count_rounds=8000)
     data = {"strategy": "basic", "counting": figures.counting_figures(spec, print, True)}
     text, table, heads = _ss_table(data)
     for head in heads:
         assert "simulated" in head and "rounds favourable" in head
-        for gone in ("counter", "SE (sample)", "z (of the house edge)"):
+        for gone in ("counter", "SE (sample)", "z (of the house edge)", "exact"):
             assert gone not in head, (gone, head)
     assert ("Left out of the table, holding no value at any count: the counter's units staked "
             "(the plan places no Super Sevens bet); the sample SE (too few bets at any count: "
-            "fewer than 30 wins of line (e) expected in all 2 together); z (no z at any count, "
-            "as said above). The CSV keeps every column.") in text
-    assert {"counter_bets", "se", "z_house_edge"} <= set(table.csv_header())
+            "fewer than 30 wins of line (e) expected in all 2 together); z and the exact return "
+            "and its SE (exact overall only, as said above). The CSV keeps every column.") in text
+    assert "(simulator.exact.sevens)" not in text
+    assert "the exact return of the strategy's 7-7 play (split v 2-7, hit v 8-A)" in text
+    assert {"counter_bets", "se", "z_house_edge", "exact_return"} <= set(table.csv_header())
 
 
 def test_the_super_sevens_table_keeps_every_column_that_can_hold_a_value():
@@ -620,3 +625,37 @@ def test_the_reports_counting_tables_leave_out_what_says_nothing_and_the_csv_kee
         assert len(rows) == len(table.rows) + 1 and rows[0] == table.csv_header(), name
     assert "counter_advantage" in (tmp_path / "counting_by_count.csv").read_text()
     assert "round watched" in (tmp_path / "counting_per_round.csv").read_text()
+
+
+def test_the_manifest_pins_the_counting_plan_and_the_files_it_names(tmp_path):
+    # The manifest gave only "counting plan | hi-lo-1-12": the plan, count and index files
+    # were not pinned as the rule, strategy and variant files are.
+    import hashlib
+
+    from simulator.assessment.sections import manifest
+
+    got = figures._count_files("hi-lo-1-12")
+    assert [(x["what"], x["file"]) for x in got] == [
+        ("plan", "strategies/plans/hi-lo-1-12.toml"),
+        ("count system", "strategies/counts/hi-lo.toml"),
+        ("index plays", "strategies/indices/hi-lo-nz.toml")]
+    root = Path(figures.DEFAULT_RULES_PATH).resolve().parent.parent
+    for x in got:
+        assert x["sha256"] == hashlib.sha256((root / x["file"]).read_bytes()).hexdigest()
+    count = tmp_path / "my-count.toml"
+    count.write_text((root / "strategies/counts/hi-lo.toml").read_text().replace(
+        'name = "hi-lo"', 'name = "my-count"'))
+    plan = tmp_path / "p.toml"
+    plan.write_text(f'count = "{count}"\n[bet]\nbase = 1\n')
+    assert [x["what"] for x in figures._count_files(str(plan))] == ["plan", "count system"]
+    assert figures._count_files(None) is None
+    m = {"bjsim": "0", "rules_file": "r", "rules_sha256": "x", "overrides": [], "strategies": [],
+         "precision": None, "seed": 1, "rounds": 1, "rounds_played": 1, "chunk_rounds": 1,
+         "sample_rounds": 1, "sample_rounds_asked": 1, "variant_files": [],
+         "variant_rounds": None, "count_plan": "hi-lo-1-12", "count_rounds": 1,
+         "count_penetrations": None, "platform": "p", "machine": "m", "python": "3",
+         "numpy": "1", "numba": "1", "commands": {"report": "r", "simulate": "s", "exact": "e"},
+         "count_files": got}
+    rows = manifest({"manifest": m, "rules_label": "NZ"}).blocks[-1].rows
+    assert ["counting index plays (strategies/indices/hi-lo-nz.toml) SHA-256",
+            got[2]["sha256"]] in rows

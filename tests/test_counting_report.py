@@ -624,23 +624,26 @@ def test_the_super_sevens_interval_is_the_exact_ses_in_every_format():
 
 
 def test_a_strategy_off_the_convention_has_its_samples_interval_not_the_conventions_se():
-    # basic stands or splits 7-7 against 2-7: the exact moments the tally keeps are of the
-    # convention (a third card to every 7-7), not of basic's game, so its interval is the
-    # sample's (with 4,000,000 bets, enough wins of basic's own rarest line)
+    # basic stands or splits 7-7 against 2-7: the exact moments the tally keeps are those of
+    # basic's own 7-7 play (counter.exact_plays), so its interval and z are from the exact SE
+    # overall (they were the sample's, against the convention's return: no z); by the Hi-Lo
+    # count, which tells of the cards that decide basic's 7-7 play, the exact return is not
+    # exact at each count: the by-count table gives the sample's SE and no exact or z
     bets = 4_000_000
     t = ss_tally(bets, -bets // 4, 74 * bets, -0.11, exact_sq=525.0)
     f = CR.figures(t, load_plan("hi-lo-flat"), Rules(), strategy=load_strategy("basic"))
     ss, fl = f["super_sevens"], f["super_sevens"]["flat"]
-    assert ss["z_house_edge"] is None and "does not: no z" in ss["z_note"]
-    assert fl["interval_se"] == "sample" and fl["interval_note"] is None
-    half = 1.959963984540054 * fl["se"]
-    assert (fl["ci95_low"], fl["ci95_high"]) == (pytest.approx(-0.25 - half),
-                                                 pytest.approx(-0.25 + half))
-    assert float(_ss_csv_row(f)["flat_return"]["se"]) == pytest.approx(fl["se"])
-    text = CR.render(f, "table")  # the by-count table's SE column is the sample's too
+    assert ss["why_not"] is None and ss["z_house_edge"] is not None
+    assert ss["exact_play"] == "the strategy's 7-7 play (split v 2-7, hit v 8-A)"
+    assert fl["interval_se"] == "exact" and fl["interval_note"] is None
+    assert ss["by_count_exact"] is False and "exact overall, not at each count" in ss[
+        "by_count_note"]
+    (row,) = f["super_sevens_by_count"]
+    assert row["exact"] is None and row["exact_se"] is None and row["z_house_edge"] is None
+    text = CR.render(f, "table")  # the by-count table's SE column is the sample's
     assert "SE (sample)" in text and "SE (exact SD)" not in text
     assert f"{100 * f['super_sevens_by_count'][0]['se']:.2f}%" in text
-    # and so is the csv's (it gave the exact SE, as json and the table did not)
+    assert "(the strategy's 7-7 play) -11.000%" in text
     by = [r for r in csv.DictReader(io.StringIO(CR.render(f, "csv", {})))
           if r["section"] == "super_sevens_by_count" and r["item"] == "return"]
     assert [float(r["se"]) for r in by] == [pytest.approx(b["se"])
@@ -708,15 +711,16 @@ def test_a_super_sevens_z_only_for_the_exact_returns_convention_and_enough_bets(
     assert ss["z_house_edge"] == pytest.approx(-0.02 / se)
     assert row["z_house_edge"] == pytest.approx(-0.02 / se)
     assert ss["why_not"] is None and ss["rarest_line"]["line"] == "e"
-    # basic splits or stands on 7-7: no third card, so not the exact return's convention
+    # basic splits 7-7 against 2-7: its exact return is its own play's, so a z overall; by
+    # the Hi-Lo count, which tells of the up cards that decide that play, none
     basic = CR.figures(t, plan, Rules(), strategy=load_strategy("basic"))
-    assert basic["super_sevens"]["z_house_edge"] is None
+    assert basic["super_sevens"]["why_not"] is None
     assert basic["super_sevens_by_count"][0]["z_house_edge"] is None
-    assert "7-7 play (split v" in basic["super_sevens"]["why_not"]
-    assert "No z: the exact return deals every box a third card" in CR.render(basic, "table")
+    assert "No z" not in CR.render(basic, "table")
     peek = CR.figures(t, plan, Rules(hole_card="peek"),
                       strategy=load_strategy("basic-super-sevens"))
-    assert "peeked dealer blackjack" in peek["super_sevens"]["why_not"]
+    assert peek["super_sevens"]["why_not"] is None  # (a peeked blackjack: in the exact table)
+    assert peek["super_sevens"]["by_count_exact"] is False
     few = CR.figures(ss_tally(bets // 2, -bets // 20, 15 * bets, -0.12), plan, Rules())
     assert few["super_sevens"]["z_house_edge"] is None and "fewer than 30 wins of line (e)" in few[
         "super_sevens"]["z_note"]
@@ -864,8 +868,8 @@ def test_the_sweep_gives_the_risk_of_ruin_of_the_bankroll_at_each_penetration():
               "risk_of_ruin_ci95_high"):
         assert row[k] == p[k], k
     meta = META | {"plan": CR.plan_dict(plan)}
-    span = (f"{CR.sig3(p['risk_of_ruin'])} ({CR.sig3(p['risk_of_ruin_ci95_low'])} to "
-            f"{CR.sig3(p['risk_of_ruin_ci95_high'])})")
+    span = (f"{CR.ruin_pct(p['risk_of_ruin'])} ({CR.ruin_pct(p['risk_of_ruin_ci95_low'])} to "
+            f"{CR.ruin_pct(p['risk_of_ruin_ci95_high'])})")
     for fmt in ("table", "markdown"):
         text = CR.render_sweep([row], fmt, meta)
         assert "risk of ruin (95%)" in text and span in text, fmt
@@ -932,8 +936,8 @@ def test_every_plus_minus_is_labelled_and_no_interval_leaves_its_range():
         text = CR.render(fig, fmt)
         for head in ("win/100 (95%)", "SCORE (95%)", "N0 (95%)", "risk of ruin (95%)"):
             assert head in text, (fmt, head)
-        assert (f"{CR.sig3(p['risk_of_ruin'])} ({CR.sig3(p['risk_of_ruin_ci95_low'])} to "
-                "1.00)") in text
+        assert (f"{CR.ruin_pct(p['risk_of_ruin'])} ({CR.ruin_pct(p['risk_of_ruin_ci95_low'])} to "
+                "100%)") in text
         assert "to no bound)" in text and "(SE at most)" not in text
         for line in text.splitlines():  # a ± outside a table column says what it is
             if "±" in line and "|" not in line and not line.startswith("per round"):
@@ -1018,7 +1022,7 @@ def test_a_risk_of_ruin_and_its_interval_show_as_many_significant_figures():
     p = fig["per_round_played"] | {"risk_of_ruin": 0.14, "risk_of_ruin_ci95_low": 0.1181,
                                    "risk_of_ruin_ci95_high": 0.1674}
     for fmt in ("table", "markdown"):
-        assert "0.140 (0.118 to 0.167)" in CR.render(fig | {"per_round_played": p}, fmt)
+        assert "14.0% (11.8% to 16.7%)" in CR.render(fig | {"per_round_played": p}, fmt)
 
 
 def test_a_gain_without_an_se_has_no_interval_label():
@@ -1396,3 +1400,29 @@ def test_left_out_keeps_what_one_row_can_agree_on_by_chance():
     cols, rows, notes = CR.left_out(head, [["0", "1", "1", "2"], ["1", "2", "2", "3"]],
                                     "at every count", constant=True)
     assert cols == [0, 1, 3] and notes == [("b", "the same as a at every count")]
+
+
+@pytest.mark.parametrize("x, text", [(0.330, "33.0%"), (0.133, "13.3%"), (1.0, "100%"),
+                                     (0.0000123, "0.00123%"), (0.0, "0%")])
+def test_a_risk_of_ruin_is_printed_as_a_percentage(x, text):
+    # "risk of ruin (500 units) 0.330 | 0.133 | 0.823" beside columns of percents read as 0.33%.
+    assert CR.ruin_pct(x) == text
+
+
+def test_the_plan_is_told_in_plain_words():
+    # "deck estimation half, index plays hi-lo-nz" was the plan file's keys, not words.
+    p = CR.plan_dict(load_plan("hi-lo-1-12"))
+    assert CR.plan_words(p, "true count") == (
+        "count hi-lo (true count), the decks left estimated to the nearest half deck; index "
+        "plays: the NZ Illustrious 18 (hi-lo-nz)")
+
+
+def test_left_out_rows_whose_labels_hold_and_are_named_apart():
+    # "per unit of initial main bet and Super Sevens bet, Super Sevens included and with Super
+    # Sevens (...)": two labels run together by " and ".
+    text = CR.left_out_text([("per unit of initial main bet and Super Sevens bet", "no figures"),
+                             ("per unit wagered on the main game and Super Sevens bet",
+                              "no figures")])
+    assert text == ('the rows "per unit of initial main bet and Super Sevens bet" and "per unit '
+                    'wagered on the main game and Super Sevens bet" (no figures)')
+    assert CR.left_out_text([("SCORE", "n/a"), ("N0", "n/a")]) == "SCORE and N0 (n/a)"

@@ -381,3 +381,103 @@ def test_an_index_play_the_same_either_side_of_its_index_is_refused(tmp_path, ce
     with pytest.raises(IndexFileError) as err:
         load_indices(path)
     assert str(err.value).startswith(f"{path}: play 1: {words}"), str(err.value)
+
+
+def _strategy_play_by_enumeration(rules, n, s, plays):
+    """The Super Sevens return from every shoe of ``n`` cards holding ``s`` sevens of one deck,
+    each weighted by its chance as what is left of a shuffled deck (its sevens any ``s`` of
+    the four, its other cards any ``n - s`` of the 48), every ordered deal enumerated: the box's
+    first card, the up card, the box's second card, in the peek game the hole card (a dealer
+    blackjack settles the bet on two cards), then the third card where the 7-7 play hits."""
+    from itertools import combinations
+    from math import comb
+
+    a, b, c, d, e = rules.super_sevens_pays
+    values = [v for v in range(1, 11) if v != 7]
+    full = {v: 16 if v == 10 else 4 for v in values}
+    peek = rules.hole_card == "peek"
+
+    def multisets(k, vs):
+        if not vs:
+            yield {} if k == 0 else None
+            return
+        for j in range(min(k, full[vs[0]]) + 1):
+            for rest in multisets(k - j, vs[1:]):
+                if rest is not None:
+                    yield {vs[0]: j} | rest
+
+    total = 0.0
+    weight = 0.0
+    for suits in combinations(range(4), s):
+        for others in multisets(n - s, values):
+            w = 1.0
+            for v, k in others.items():
+                w *= comb(full[v], k)
+            shoe = {("7", x): 1 for x in suits} | {v: k for v, k in others.items() if k}
+
+            def draw(cards):
+                left = sum(cards.values())
+                for card, k in cards.items():
+                    if k:
+                        yield card, k / left, cards | {card: k - 1}
+
+            value = 0.0
+            for c1, p1, r1 in draw(shoe):
+                if not isinstance(c1, tuple):
+                    value += p1 * -1
+                    continue
+                for up, pu, r2 in draw(r1):
+                    u = 7 if isinstance(up, tuple) else up
+                    for c2, p2, r3 in draw(r2):
+                        p = p1 * pu * p2
+                        if not isinstance(c2, tuple):
+                            value += p * a
+                            continue
+                        two = c if c1[1] == c2[1] else b
+                        if plays[u] in ("split", "stand"):
+                            value += p * two
+                            continue
+                        holes = list(draw(r3)) if peek and u in (1, 10) else [(None, 1.0, r3)]
+                        for hole, ph, r4 in holes:
+                            if hole == (10 if u == 1 else 1):
+                                value += p * ph * two
+                                continue
+                            for c3, p3, _ in draw(r4):
+                                if isinstance(c3, tuple):
+                                    pay = e if c1[1] == c2[1] == c3[1] else d
+                                else:
+                                    pay = two
+                                value += p * ph * p3 * pay
+            total += w * value
+            weight += w
+    return total / weight
+
+
+@pytest.mark.parametrize("hole_card", ["none", "peek"])
+@pytest.mark.parametrize("n, s", [(6, 3), (7, 4)])
+def test_super_sevens_by_sevens_left_of_a_7_7_play_against_enumeration(n, s, hole_card):
+    # The strategy's own 7-7 play (basic: split against 2-7, hit against 8-A), the cards other
+    # than sevens any of the deck's: the exact return a counter playing basic gets by the cards
+    # and sevens left (the convention's deals every box a third card).
+    from simulator.exact.sevens import value_by_sevens_left
+
+    r = Rules(decks=1, hole_card=hole_card)
+    plays = {u: "split" if 2 <= u <= 7 else "hit" for u in range(1, 11)}
+    want = _strategy_play_by_enumeration(r, n, s, plays)
+    assert value_by_sevens_left(r, n, s, plays) == pytest.approx(want, rel=1e-12)
+    assert value_by_sevens_left(r, n, s) != pytest.approx(want, rel=1e-3)
+
+
+@pytest.mark.parametrize("hole_card", ["none", "peek"])
+@pytest.mark.parametrize("strategy", ["basic", "basic-super-sevens"])
+def test_super_sevens_by_sevens_left_of_a_7_7_play_is_exact_on_a_full_shoe(strategy, hole_card):
+    from simulator.exact.sevens import moment_by_sevens_left, sevens_plays, super_sevens
+    from simulator.strategy import load_strategy
+
+    r = Rules(hole_card=hole_card, super_sevens=True)
+    st = load_strategy(strategy)
+    ex = super_sevens(r, st)
+    plays = sevens_plays(r, st)
+    assert moment_by_sevens_left(r, 312, 24, 1, plays) == pytest.approx(ex["ev"], abs=1e-12)
+    assert moment_by_sevens_left(r, 312, 24, 2, plays) == pytest.approx(
+        sum(x["probability"] * x["pays"] ** 2 for x in ex["lines"].values()), rel=1e-12)

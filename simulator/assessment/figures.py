@@ -1101,6 +1101,18 @@ def sample_size(spec: Spec, played: int) -> int:
     return min(spec.sample_rounds, played)
 
 
+def _count_files(plan) -> list[dict] | None:
+    """The counting plan's file and the count system and index files it names, each
+    ``{"what", "file", "sha256"}`` (`plans.plan_files`), as the rule and strategy files are
+    given; None without a counting section."""
+    from simulator.plans import plan_files
+
+    if not plan:
+        return None
+    return [{"what": what, "file": _shown_path(path), "sha256": _sha256(path)}
+            for what, path in plan_files(plan)]
+
+
 def _manifest(spec: Spec, names: list[str], played: int, seconds: float) -> dict:
     import numba
 
@@ -1125,6 +1137,7 @@ def _manifest(spec: Spec, names: list[str], played: int, seconds: float) -> dict
         "count_rounds": spec.count_rounds if spec.count_plan else None,
         "count_penetrations": list(spec.count_penetrations or ()) or None,
         "count_bankroll": spec.count_bankroll if spec.count_plan else None,
+        "count_files": _count_files(spec.count_plan),
         "bjsim_folder": str(Path(DEFAULT_RULES_PATH).resolve().parent.parent),
         "platform": platform.platform(), "machine": platform.machine(),
         "python": sys.version.split()[0], "numpy": np.__version__, "numba": numba.__version__,

@@ -42,7 +42,7 @@ PRINT_CSS = """
                          font-size: 8px; color: #555; width: 32%; white-space: nowrap; }} }}
 """
 
-NUMERIC = ("int", "pct", "spct", "spp", "pp", "num", "prob", "odds", "z", "freq")
+NUMERIC = ("int", "pct", "spct", "spp", "pp", "num", "prob", "odds", "z", "freq", "ruin")
 
 
 def _is_num(kind: str) -> bool:

@@ -24,6 +24,8 @@ from simulator.counting_report import (
     left_out_text,
     merged_tails,
     merged_text,
+    plan_words,
+    ruin_pct,
     sig3,
     ss_spread,
 )
@@ -153,6 +155,8 @@ def fmt(value, kind: str) -> str:
         return f"{value:,.1f}" if value < 100 else f"{value:,.0f}"
     if kind == "prob3":  # a probability estimated, to three significant figures, fixed notation
         return sig3(value)
+    if kind == "ruin":  # a risk of ruin, a percentage to three significant figures
+        return ruin_pct(value)
     raise ValueError(f"format {kind!r} is not known")
 
 
@@ -801,10 +805,11 @@ def counting(data: dict) -> Section | None:
     p, kind = f["plan"], f["count_kind"]
     adv = f["advantage"]
     labels = (("initial_bet", "per unit of initial main bet (main + insurance result)"),
-              ("initial_bet_with_super_sevens",
-               "per unit of initial main bet and Super Sevens bet, Super Sevens included"),
+              ("initial_bet_with_super_sevens", "per unit of initial main bet and Super Sevens "
+               "bet (main, insurance and Super Sevens result)"),
               ("total_bet", ADVANTAGE_NAMES["total_bet"]),
-              ("total_bet_with_super_sevens", ADVANTAGE_NAMES["total_bet_with_super_sevens"]))
+              ("total_bet_with_super_sevens", "per unit wagered on the main game and Super "
+               "Sevens bet (main game, insurance and Super Sevens result)"))
     cols = [("advantage", "advantage", "text"), ("mean", "mean (+: the player's gain)", "spct3"),
             ("se", "SE", "pct3"),
             ("ci95_low", "95% CI low", "spct3"), ("ci95_high", "95% CI high", "spct3")]
@@ -819,9 +824,9 @@ def counting(data: dict) -> Section | None:
         rows.append(["the strategy alone, flat 1 unit (control run)"]
                     + [f["basic"][c] for c, _, _ in cols[1:]])
     blocks = [
-        f"Plan {p['name']}: {p['description'].rstrip('.')}. Count {p['count']} ({kind}), "
-        "deck estimation "
-        f"{p['deck_estimation']}, index plays {p['indices'] or 'none'}; main bet "
+        f"Plan {p['name']}: {p['description'].rstrip('.')}. "
+        f"{sentence(plan_words(p, kind))}; "
+        "main bet "
         f"{_ramp_text(p['bet'])}; Super Sevens {_ramp_text(p['super_sevens'])}"
         + (f"; wonging out below {p['wong']['leave']:g}, in at {p['wong']['enter']:g}"
            if p["wong"] else "")
@@ -871,7 +876,7 @@ def counting(data: dict) -> Section | None:
              *_with_ci95("score", "SCORE", "num1"), *_with_ci95("n0", "N0", "int"),
              *_with_ci95("risk_of_ruin", "risk of ruin"
                          + (f" ({fmt(f['bankroll'], 'num0')} units)" if f["bankroll"] else ""),
-                         "prob3", "risk of ruin")]
+                         "ruin", "risk of ruin")]
     blocks.append(Table("counting_per_round", "The counter's net per round", rcols, [
         [label] + [_no_bound(f[key], k) for k, _, _ in rcols[1:]]
         for key, label in (("per_round_played", "round played"),
@@ -883,8 +888,8 @@ def counting(data: dict) -> Section | None:
              ("average_bet", "counter's average bet", "num2"),
              ("counter_advantage", "counter's advantage", "spct2"),
              ("counter_se", "counter's advantage SE", "pct2")]
-    blocks += [f"By the {kind} at the round's start (the ends hold every count beyond them; "
-               "each SE the main game's, from the rounds' sums: a round's boxes share the "
+    blocks += [f"By the {kind} at the round's start (each SE the main game's, from the "
+               "rounds' sums: a round's boxes share the "
                f"dealer's cards). {sentence(NO_SE)}."
                + (f" {sentence(merged_text('rounds'))}." if merged_tails(f["by_count"]) else ""),
                Table("counting_by_count", f"Frequency and the player's advantage by {kind}",
@@ -901,29 +906,33 @@ def counting(data: dict) -> Section | None:
             ("z_house_edge", "z (of the house edge)", "z"),
             ("favourable_share", "rounds favourable", "pct1"),
             ("counter_bets", "counter's units staked", "int"))]
+        where = ("with a shuffle every round" if f["rules"].get("shuffle") == "every-round"
+                 else f"at penetration {f['rules']['penetration']:g}")
+        overall = (f"overall return per unit staked: simulated {fmt(ss['flat']['mean'], 'spct3')}"
+                   f"{ss_spread(ss)}")
         blocks += [
             f"Super Sevens by {kind}: the simulated return of every Super Sevens bet dealt at "
-            "that count, beside its exact return by the published convention (a third card "
-            "always dealt) from each round's starting shoe "
-            f"(simulator.exact.sevens). By that exact return the bet favoured the player in "
-            f"{fmt(ss['favourable_share'], 'pct2')} of rounds "
-            + ("with a shuffle every round" if f["rules"].get("shuffle") == "every-round" else
-               f"at penetration {f['rules']['penetration']:g}")
-            + f"; overall return per unit staked: simulated {fmt(ss['flat']['mean'], 'spct3')}"
-            f"{ss_spread(ss)}, exact (mean over the rounds' starting shoes) "
-            f"{fmt(ss['exact'], 'spct3')}, {_z_text(ss['z_house_edge'])}"
-            + ("" if ss["z_house_edge"] is None else " (of the house edge: the exact return "
-               "less the simulated, over the SE)") + ". The exact return is "
-            "the published convention's (a third card always dealt), which a strategy hitting "
-            "every 7-7 plays; "
-            + (f"here {ss['why_not']}." if ss["why_not"] else
-               "z is against the SE from the exact variance of the bets' starting shoes (the "
-               "sample's misses the rare big pays at most counts)." if ss["exact_se"] is not None
-               else "z is shown only where the bets are enough to expect 30 wins of "
-               + ("the rarest line the strategy can make above 3 to 1" if ss["rarest_line"] is None
-                  else f"line ({ss['rarest_line']['line']}), the rarest the strategy can make "
-                  f"above 3 to 1 (one bet in {1 / ss['rarest_line']['probability']:,.0f})")
-               + ": before that the SE understates the spread.")
+            "that count"
+            + (f"; {overall}. No exact return is set beside it: {ss['why_not']}."
+               if ss["why_not"] else
+               f", beside the exact return of {ss['exact_play']}, from the cards and sevens left "
+               "at each round's start (the sevens' suits and the other cards taken as any of the "
+               "shoe's). By that exact return the bet favoured the player in "
+               f"{fmt(ss['favourable_share'], 'pct2')} of rounds {where}; {overall}, exact "
+               f"(mean over the rounds' starting shoes) {fmt(ss['exact'], 'spct3')}, "
+               f"{_z_text(ss['z_house_edge'])}"
+               + ("" if ss["z_house_edge"] is None else " (of the house edge: the exact return "
+                  "less the simulated, over the SE)") + ". "
+               + ("z is against the SE from the exact variance of the bets' starting shoes (the "
+                  "sample's misses the rare big pays at most counts)" if ss["exact_se"] is not None
+                  else "z is shown only where the bets are enough to expect 30 wins of "
+                  + ("the rarest line the strategy can make above 3 to 1"
+                     if ss["rarest_line"] is None
+                     else f"line ({ss['rarest_line']['line']}), the rarest the strategy can make "
+                     f"above 3 to 1 (one bet in {1 / ss['rarest_line']['probability']:,.0f})")
+                  + ": before that the SE understates the spread")
+               + (f". By count: {ss['by_count_note']}; the by-count SE is the sample's"
+                  if ss.get("by_count_note") else "") + ".")
             + (f" By count a z needs 30 wins expected at that count; {SEVENS_SCALING}."
                if ss.get("by_count_chance") == "sevens left" and
                not ss["why_not"] else "")
@@ -952,7 +961,7 @@ def counting(data: dict) -> Section | None:
         bankroll = c["sweep"][0].get("bankroll")  # (every row's: --bankroll, else the plan's)
         if bankroll is not None:
             wcols += _with_ci95("risk_of_ruin", f"risk of ruin ({fmt(bankroll, 'num0')} units)",
-                                "prob3", "risk of ruin")
+                                "ruin", "risk of ruin")
         wcols.append(("super_sevens_favourable_share", "Super Sevens favourable", "pct2"))
         blocks += ["The same plan and seed at each penetration (the share of the shoe dealt "
                    "before the cut card): what the cut card's place is worth to a counter."
@@ -1021,7 +1030,13 @@ def _ss_columns_out(f: dict) -> dict[str, tuple[str, str]]:
         out["se"] = ("the sample SE", few)
         out["z_house_edge"] = ("z", few)
     if ss["why_not"] is not None:
-        out["z_house_edge"] = ("z", "no z at any count, as said above")
+        for k, words in (("exact", "the exact return"), ("exact_se", "its SE"),
+                         ("z_house_edge", "z"), ("favourable_share", "the rounds favourable")):
+            out[k] = (words, "no exact return, as said above")
+    elif ss.get("by_count_note"):
+        for k, words in (("exact", "the exact return"), ("exact_se", "its SE"),
+                         ("z_house_edge", "z")):
+            out[k] = (words, "exact overall only, as said above")
     return out
 
 
@@ -1090,6 +1105,8 @@ def manifest(data: dict) -> Section:
              *([["rule variants (rounds a game)", m["variant_rounds"]]]
                if m["variant_rounds"] is not None else []),
              ["counting plan", m.get("count_plan") or "none"],
+             *[[f"counting {x['what']} ({x['file']}) SHA-256", x["sha256"]]
+               for x in m.get("count_files") or ()],
              ["counting (rounds a run)", m.get("count_rounds")],
              ["counting penetrations", ", ".join(f"{p:g}" for p in m.get("count_penetrations")
                                                  or ()) or "none"],

@@ -179,18 +179,22 @@ def convention(decks: int, pays) -> dict:
     return {"house_edge": float(edge), "published": published, "source": source}
 
 
-def value_by_sevens_left(rules, cards_left: int, sevens_left: int) -> float:
-    """Super Sevens return per unit staked, under the published convention (the box's first
-    three cards settle the bet), from a shoe of ``cards_left`` cards holding ``sevens_left``
-    sevens, their suits unknown: the sevens left are taken as a random few of the shoe's
-    ``4 x decks`` (``decks`` of each suit), as a sevens count leaves them. The full shoe gives
-    ``super_sevens(rules, guaranteed_third=True)['ev']``."""
-    return moment_by_sevens_left(rules, cards_left, sevens_left, 1)
+def value_by_sevens_left(rules, cards_left: int, sevens_left: int, plays=None) -> float:
+    """Super Sevens return per unit staked from a shoe of ``cards_left`` cards holding
+    ``sevens_left`` sevens, their suits unknown: the sevens left are taken as a random few of the
+    shoe's ``4 x decks`` (``decks`` of each suit), as a sevens count leaves them. ``plays``: None,
+    the published convention (the box's first three cards settle the bet; the full shoe gives
+    ``super_sevens(rules, guaranteed_third=True)['ev']``); else the 7-7 play by up card
+    (`sevens_plays`' dict, or a tuple of 10 plays, up card A, 2, ..., 10), the cards other than
+    sevens taken as a random few of the shoe's (the full shoe gives ``super_sevens(rules,
+    plays)['ev']``)."""
+    return moment_by_sevens_left(rules, cards_left, sevens_left, 1, plays)
 
 
-def moment_by_sevens_left(rules, cards_left: int, sevens_left: int, k: int) -> float:
+def moment_by_sevens_left(rules, cards_left: int, sevens_left: int, k: int, plays=None) -> float:
     """The ``k``-th moment of the Super Sevens result per unit staked (``k = 1``: the return,
-    `value_by_sevens_left`; ``k = 2``: its mean square, for the variance)."""
+    `value_by_sevens_left`; ``k = 2``: its mean square, for the variance), under the
+    convention (``plays`` None) or a 7-7 play by up card."""
     n, s, d = float(cards_left), float(sevens_left), rules.decks
     if not (3 <= n and 0 <= s <= min(n, 4 * d)):
         raise ValueError(f"cards_left = {cards_left}, sevens_left = {sevens_left}: allowed at "
@@ -198,9 +202,61 @@ def moment_by_sevens_left(rules, cards_left: int, sevens_left: int, k: int) -> f
     a, b, c, dd, e = (x**k for x in rules.super_sevens_pays)
     q2 = (d - 1) / (4 * d - 1)  # two sevens left share a suit
     q3 = q2 * (d - 2) / (4 * d - 2) if d >= 2 else 0.0  # three do
+    two, three = c * q2 + b * (1 - q2), e * q3 + dd * (1 - q3)  # 7-7 and 7-7-7, the suits unknown
     p_first = s / n
     p_a = p_first * (n - s) / (n - 1)
-    p_77x = p_first * (s - 1) / (n - 1) * (n - s) / (n - 2)  # two sevens, then another card
-    p_777 = p_first * (s - 1) / (n - 1) * (s - 2) / (n - 2)
-    return (a * p_a + (c * q2 + b * (1 - q2)) * p_77x
-            + (e * q3 + dd * (1 - q3)) * p_777 + (-1) ** k * (1 - p_first))
+    if plays is None:
+        p_77x = p_first * (s - 1) / (n - 1) * (n - s) / (n - 2)  # two sevens, then another card
+        p_777 = p_first * (s - 1) / (n - 1) * (s - 2) / (n - 2)
+        return a * p_a + two * p_77x + three * p_777 + (-1) ** k * (1 - p_first)
+    return (a * p_a + (-1) ** k * (1 - p_first)
+            + p_first * _two_sevens(rules, n, s, _plays_by_up(plays), two, three))
+
+
+def _plays_by_up(plays) -> dict:
+    return dict(plays) if isinstance(plays, dict) else dict(zip(range(1, 11), plays, strict=True))
+
+
+def _two_sevens(rules, n: float, s: float, plays: dict, two: float, three: float) -> float:
+    """Given a first card seven from ``n`` cards holding ``s`` sevens: the chance-weighted pay
+    (``two``: 7-7 settles it; ``three``: 7-7-7) of a second seven and what follows, by the
+    dealer's up card (dealt between the box's two cards) and the 7-7 play against it. The cards
+    other than sevens are a random few of the full shoe's, so each is a value ``v`` in its full
+    shoe's share; in the peek game a dealer blackjack, the hole card drawn before the third card,
+    ends the round on two cards."""
+    d = rules.decks
+    full = {v: (16 * d if v == 10 else 4 * d) for v in range(1, 11) if v != 7}
+    others = sum(full.values())
+    peek = rules.hole_card == "peek"
+
+    def frac(x, y):
+        return x / y if y > 0 and x > 0 else 0.0
+
+    def third(r, sl):  # the pay once the third card comes from r cards holding sl sevens
+        p = frac(sl, r)
+        return p * three + (1 - p) * two
+
+    out = 0.0
+    rest = n - 1  # after the first seven
+    for up in range(1, 11):
+        if up == 7:
+            p_up, sl = frac(s - 1, rest), s - 3  # sevens left after 7, up 7, 7
+            bj = 0.0
+        else:
+            p_up, sl = frac(rest - (s - 1), rest) * full[up] / others, s - 2
+            bj = full[11 - up] / (others - 1) if peek and up in (1, 10) else 0.0
+        if not p_up:
+            continue
+        p_77 = p_up * frac(sl + 1, n - 2)  # the up card, then the box's second seven
+        r = n - 3
+        if plays[up] in ("split", "stand"):
+            pay = two
+        elif not bj:
+            pay = third(r, sl)
+        else:  # the hole card: the dealer's blackjack, another card, or a seven
+            p_bj = frac(r - sl, r) * bj
+            p_seven = frac(sl, r)
+            pay = (p_bj * two + p_seven * third(r - 1, sl - 1)
+                   + (1 - p_bj - p_seven) * third(r - 1, sl))
+        out += p_77 * pay
+    return out
