@@ -93,7 +93,12 @@ def _differs(saved: dict, current: dict) -> str | None:
                     f"{', '.join(map(str, b or []))} here")
         if a != b and not (key == "games" and a is None):  # (one written before they were kept)
             name = {"bjsim": "bjsim version", "counting": "the counting plan's",
-                    "rounds": "rounds (or --max-rounds)"}.get(key, key)
+                    "rounds": "rounds (or --max-rounds)",
+                    "super_sevens_exact": "the 7-7 play of the exact Super Sevens sums"}.get(
+                key, key)
+            if a is None:  # (a key kept since the checkpoint was written)
+                return (f"{name} is not recorded there (a checkpoint of an earlier bjsim), "
+                        f"{_cut(b)} here: start the run again")
             if isinstance(a, dict) and isinstance(b, dict):  # the first field that differs
                 field = next(k for k in sorted(set(a) | set(b), key=lambda k: (k != "name", k))
                              if a.get(k) != b.get(k))  # (a plan's name first: another plan)

@@ -182,7 +182,20 @@ def _checkpoint_writer(plan: Plan, state: engine.RunState):
     if plan.counting is not None:  # its fields apart, so that a refusal names the one changed
         ident["counting"] = {f.name: repr(getattr(plan.counting, f.name))
                              for f in dataclasses.fields(plan.counting)}
+        if plan.rules.super_sevens:  # the 7-7 play its exact Super Sevens sums are of
+            ident["super_sevens_exact"] = _exact_play_words(plan)
     return open_checkpoint(plan.checkpoint, plan.resume, ident, state, plan.command)
+
+
+def _exact_play_words(plan: Plan) -> str:
+    """The 7-7 play a counter's exact Super Sevens sums value (`counter.exact_plays`)."""
+    from simulator.counter import counter_seven_seven_play, exact_plays
+
+    play = counter_seven_seven_play(plan.rules, plan.strategies[0], plan.counting)
+    valued = exact_plays(plan.rules, play)
+    if valued is None:
+        return "none (the play changes with the count)" if play is None else "the convention"
+    return "by up card A, 2-10: " + ", ".join(valued)
 
 
 def compile_then_bar(job, finished: bool, scheduler: str | None, quiet: bool,

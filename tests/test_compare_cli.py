@@ -298,7 +298,8 @@ def test_boxes_of_two_names_and_one_set_of_charts_are_reported_and_paired_by_str
     doc["sha256"] = checkpoint.checksum(doc)
     path.write_text(json.dumps(doc))
     assert_user_error(run("compare", "--resume", str(path), "--no-exact", "-q"),
-                      "a checkpoint of a different run: one_chart_several_names is None there")
+                      "a checkpoint of a different run: one_chart_several_names is not "
+                      "recorded there (a checkpoint of an earlier bjsim)")
 
 
 def test_every_format_gives_each_strategys_figures_and_paired_differences():

@@ -520,6 +520,18 @@ def test_a_checkpointed_count_interrupted_and_resumed_is_the_uninterrupted_run(t
     line = is_one_line_error(invoke("count", *TINY, "--plan", "hi-lo-flat", "--checkpoint", ckpt,
                                     "--resume"))
     assert "the counting plan's name is 'hi-lo-1-12' there, 'hi-lo-flat' here" in line, line
+    # a checkpoint written before its exact Super Sevens sums were of the counter's own 7-7 play
+    # (they were the published convention's) keeps no word of the play: refused, not mixed
+    from simulator import checkpoint
+
+    doc = json.loads(ckpt.read_text())
+    assert doc["identity"].pop("super_sevens_exact") == (
+        "by up card A, 2-10: hit, split, split, split, split, split, split, hit, hit, hit")
+    doc["sha256"] = checkpoint.checksum(doc)
+    ckpt.write_text(json.dumps(doc))
+    line = is_one_line_error(invoke("count", *TINY, "--checkpoint", ckpt, "--resume"))
+    assert ("the 7-7 play of the exact Super Sevens sums is not recorded there (a checkpoint of "
+            "an earlier bjsim)") in line, line
     # a sweep asked on resume (the checkpoint keeps none): a traceback, as zip met None
     for args in (["--resume", ckpt], ["--checkpoint", ckpt, "--resume"]):
         line = is_one_line_error(invoke("count", *args, "--penetrations", "0.6"))
