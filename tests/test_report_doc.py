@@ -699,11 +699,11 @@ def test_a_changed_pay_table_is_named_by_its_pays_and_not_called_published(tmp_p
     md = (out / "report.md").read_text()
     summary, sevens = md.split("## ")[1], _section(md, "Super Sevens and the 7-7 play")
     assert "the 500 and 2500 pays of three sevens" in sevens and "5000" not in summary + sevens
-    assert "pays 3/50/100/500/2500); no figure is published for them" in summary
+    assert "pays 3/50/100/500/2500); no published figure is cited for them" in summary
     assert "published for them:" not in summary and "the convention's figure assumes" in sevens
     nz = (built[0] / "report.md").read_text()
     assert "the 500 and 5000 pays of three sevens" in _section(nz, "Super Sevens and the 7-7")
-    assert "no figure is published" not in nz.split("## ")[1]
+    assert "no published figure is cited" not in nz.split("## ")[1]
 
 
 def test_the_super_sevens_range_over_100_bets_holds_its_confidence_exactly():
@@ -881,7 +881,7 @@ def test_a_super_sevens_difference_without_its_interval_is_not_shown_bare(built,
     ss_interval_note, as bjsim compare's table shows a dagger. The row is made up, after the
     decks-4 case (compare at 200,000 rounds: a simulated -6.151% beside an exact +2.924%)."""
     data = copy.deepcopy(built[1])
-    note = ("decks-4: too few rounds for a meaningful interval: about 1.2 win(s) of line (e) "
+    note = ("decks-4: too few rounds for a meaningful interval: about 1.2 wins of line (e) "
             "paying 5000 to 1 expected in 200,000 bets, fewer than 30")
     row = copy.deepcopy(data["variants"]["rows"][0]) | {
         "variant": "decks-4", "changes": "decks=4", "ss_touched": True,
