@@ -855,7 +855,7 @@ def variants(data: dict) -> Section:
     blocks = [v["note"] + _twins_text(twins), t, _chart(
         data, "rule_effects", "Change in house edge of each variant, with its 95% interval "
         "(paired with this rule set) and the exact change."
-        + _cut_card_text(v["rows"])
+        + _cut_card_text([r for r in v["rows"] if r["variant"] not in twins], names)
         + _in_table_text(v["rows"], (data.get("against_nz") or {}).get("difference")))]
     games = [r for r in [v["baseline"], *v["rows"]]
              if r.get("ss_house_edge") is not None and r.get("ss_touched", True)]
@@ -908,7 +908,8 @@ def same_game_names(rows: list[dict]) -> tuple[dict[str, str], set[str]]:
     super-sevens-8-decks is decks-8 where Super Sevens is on already): ({first: its name
     with theirs, ``decks-8 (also super-sevens-8-decks)``}, {the later ones}), so that the
     tables and the chart give the game once (the CSV keeps each row)."""
-    labels = {r["variant"] for r in rows}
+    labels = {r["variant"] for r in rows if r.get("changes") != "(baseline)"
+              and not r.get("in_rule_set")}  # (a game the baseline's: its own row, marked)
     also: dict[str, list[str]] = {}
     for r in rows:
         if r.get("same_game_as") in labels and r["variant"] != r["same_game_as"]:
@@ -933,10 +934,11 @@ def _twins_text(twins: set[str]) -> str:
             "as an earlier variant here: one row names both (the CSV keeps a row for each).")
 
 
-def _cut_card_text(rows: list[dict]) -> str:
+def _cut_card_text(rows: list[dict], names: dict | None = None) -> str:
     """The rule-effects caption's word on the exact changes of scope cut-card, drawn apart (as
-    bjsim compare --plot draws them), or "" where there is none."""
-    cut = [r["variant"] for r in rows
+    bjsim compare --plot draws them), or "" where there is none; ``names``: the variants as the
+    chart names them (`same_game_names`)."""
+    cut = [(names or {}).get(r["variant"], r["variant"]) for r in rows
            if r.get("exact_scope") == "cut-card" and r.get("exact") is not None]
     if not cut:
         return ""
