@@ -284,7 +284,7 @@ def shoe_note(stats: dict, pair_rounds: int, option: bool = True) -> list[str]:
             f"is cut short (up to {100 * short:.0f}% of a game's rounds here), where the cut card "
             f"plays no part, so a difference holds up to {100 * short:.0f}% less of the change "
             "in the cut-card effect (an effect of about "
-            f"+{100 * cut_card_effect(decks):.3f}% on the house edge in all with {decks} "
+            f"+{100 * cut_card_effect(decks):.3f} pp on the house edge in all with {decks} "
             f"deck{'s' if decks != 1 else ''}): a shift of about {100 * shift:.4f} pp"
             + ("" if not widths else (", well inside" if small else ", not small beside")
                + f" the 95% interval{'s' if len(widths) != 1 else ''} of "
@@ -361,10 +361,11 @@ def multiple_note(stats: dict) -> str | None:
     exact = "exact" in stats["rows"][0]
     tables = " in the tables" if len(by_table) > 1 else ""
     # (not a game that plays as the baseline does: each of those is counted below)
-    twice = " (a game given twice, once)" if any(_intervals(stats, again=True).values()) else ""
+    twice = (" (a game given twice counted once)" if any(_intervals(stats, again=True).values())
+             else "")
     n_text = f"{n} differences with a 95% interval{tables}{twice}{_in_tables(by_table)}"
     if same:  # (shown as +0.000% to +0.000%: every round played as in the baseline)
-        n_text += (f", and {same} of "
+        n_text += (f", and {same} difference{'s' if same != 1 else ''} of "
                    + ("a variant that plays" if same == 1 else "variants that play")
                    + f" every round as the baseline does{_in_tables(zeros)}: exactly 0, "
                    + ("it cannot" if same == 1 else "they cannot") + " miss")

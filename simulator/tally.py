@@ -360,7 +360,7 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
     few_wins = rare_line = None
     if bets and rare and min(rare)[0] < MIN_WINS:
         expected, rare_line = min(rare)
-        few_wins = (f"about {fewer(expected):,.1f} win(s) of line ({rare_line}) paying "
+        few_wins = (f"about {_wins(fewer(expected))} of line ({rare_line}) paying "
                     f"{lines[rare_line]['pays']} to 1 expected in {bets:,} bets, fewer than "
                     f"{MIN_WINS}")
     super_sevens = _too_short(_figure(ss_mean, ss_se), few_wins)
@@ -432,21 +432,32 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
     }
 
 
-def dealer_note(rules, blackjacks: int, rounds: int) -> str:
+def _wins(x: float) -> str:
+    """``1.7 wins``, ``1.0 win``: an expected number of wins in words."""
+    shown = f"{x:,.1f}"
+    return f"{shown} win" + ("" if shown == "1.0" else "s")
+
+
+def dealer_note(rules, blackjacks: int, rounds: int, plain: bool = False) -> str:
     """What the dealer's rows (dealer_*) are over, said where some round left the dealer's hand
     unfinished (rule 12.4), with the two per-round figures a reader may want instead: the
     dealer blackjacks seen per round, and the chance of one had the dealer always drawn its
     second card from a full shoe, 2 a t / (n (n - 1)) for a aces and t tens in n cards (the
-    up card and the second card are two cards of the shuffled shoe)."""
+    up card and the second card are two cards of the shuffled shoe). ``plain``: the rows named
+    in words, as the assessment report's table names them (`figures.EVENT_WORDS`), not by key."""
     a, ten, n = 4 * int(rules.decks), 16 * int(rules.decks), 52 * int(rules.decks)
     full = 2 * a * ten / (n * (n - 1))
     seen = blackjacks / rounds
     se = math.sqrt(seen * (1 - seen) / rounds)  # binomial: at most one a round
-    return ("dealer_*: rates per completed dealer hand, not per round: "
+    rows, unfinished, bj = (("the dealer's rows (dealer blackjack to dealer ends on 21) are",
+                             "the row 'dealer's hand not completed', per round",
+                             "the dealer blackjack row") if plain else
+                            ("dealer_*:", "dealer_not_finished, per round", "dealer_blackjack"))
+    return (f"{rows} rates per completed dealer hand, not per round: "
             "the dealer draws no further when no box is left for the cards to decide (rule "
             "12.4: every box busted, a blackjack paid at once or surrendered), and those rounds "
-            "(dealer_not_finished, per round) are not a random sample of rounds, so "
-            "dealer_blackjack is not the dealer's chance of a blackjack: dealer blackjacks were "
+            f"({unfinished}) are not a random sample of rounds, so "
+            f"{bj} is not the dealer's chance of a blackjack: dealer blackjacks were "
             f"seen in {100 * seen:.2f}% (SE {100 * se:.2f}%) of all rounds"
             + (" (the peek sees every one: this is its chance)" if rules.hole_card == "peek"
                else "") + ", and a dealer always "
@@ -505,7 +516,7 @@ def _by_strategy(t: list, lines: dict, dealable, possible: list, chances: list,
                         if v["pays"] > 3 and name in possible[k] and name in dealable]
             if expected and min(expected)[0] < MIN_WINS:
                 x, name = min(expected)
-                note = (f"about {fewer(x):,.1f} win(s) of line ({name}) expected in its "
+                note = (f"about {_wins(fewer(x))} of line ({name}) expected in its "
                         f"{n:,} bets, fewer than {MIN_WINS}")
             ss, sd, sd_round = _boxes_figure(f[L.BY_SS_SUM], f[L.BY_SS_SQ], f[L.BY_SS_RSQ],
                                              rounds, boxes, 1.0, note)

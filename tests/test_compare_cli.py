@@ -487,9 +487,10 @@ def test_the_intervals_expected_to_miss_are_not_rounded_down(monkeypatch):
         "super_sevens": 0 if again else 1 if zero else 6})
     note = compare_report.multiple_note({"rows": [{}] * 24})
     assert note.startswith("Many comparisons: 23 variants, 27 differences with a 95% interval "
-                           "in the tables (21 of the house edge, 6 of Super Sevens), and 2 of "
-                           "variants that play every round as the baseline does (1 of the house "
-                           "edge, 1 of Super Sevens): exactly 0, they cannot miss; each misses")
+                           "in the tables (21 of the house edge, 6 of Super Sevens), and 2 "
+                           "differences of variants that play every round as the baseline does "
+                           "(1 of the house edge, 1 of Super Sevens): exactly 0, they cannot "
+                           "miss; each misses")
 
 
 def test_many_variants_say_how_many_intervals_miss_by_chance():
@@ -530,15 +531,17 @@ def test_the_many_comparisons_note_counts_each_variant_that_plays_as_the_baselin
             "max_hands=2"]
     doc = json.loads(run("compare", *TINY, *many, "-f", "json").stdout)
     assert doc["multiple_comparisons"].startswith(
-        "Many comparisons: 7 variants, 4 differences with a 95% interval, and 3 of variants "
-        "that play every round as the baseline does: exactly 0, they cannot miss; each misses")
+        "Many comparisons: 7 variants, 4 differences with a 95% interval, and 3 differences "
+        "of variants that play every round as the baseline does: exactly 0, they cannot miss; "
+        "each misses")
     zero = [v["label"] for v in doc["variants"] if v["difference"]["house_edge"]["se"] == 0]
     assert zero == ["decks=6", "double_on=9-11", "dealer_blackjack_takes=original-and-busted"]
     # a game given twice (not the baseline's) is still counted once, and said
     twice = json.loads(run("compare", *TINY, *many, "--vary", "dealer_hits_soft_17=true,decks=6",
                            "-f", "json").stdout)["multiple_comparisons"]
     assert twice.startswith("Many comparisons: 8 variants, 4 differences with a 95% interval "
-                            "(a game given twice, once), and 3 of variants that play")
+                            "(a game given twice counted once), and 3 differences of variants "
+                            "that play")
 
 
 def test_all_variants_runs_every_shipped_file_against_nz():
@@ -805,7 +808,7 @@ def test_a_cut_card_question_in_short_blocks_says_what_the_blocks_do_to_it():
     assert 0.05 < short < 0.5
     assert (f"(up to {100 * short:.0f}% of a game's rounds here), where the cut card plays no "
             f"part, so a difference holds up to {100 * short:.0f}% less of the change in the "
-            "cut-card effect (an effect of about +0.021% on the house edge in all with 6 decks): "
+            "cut-card effect (an effect of about +0.021 pp on the house edge in all with 6 decks): "
             f"a shift of about {100 * short * 0.00021:.4f} pp, ") in text
     assert "blocks of many shoes (--pair-rounds 4096; docs/compare.md) remove it" in text
     assert "decks=8:" not in text.split("question of the cut card")[0].splitlines()[-1]

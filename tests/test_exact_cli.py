@@ -509,13 +509,17 @@ def test_the_cut_card_effect_and_the_z_it_withholds_go_by_the_decks():
     one, six = Rules(decks=1), Rules()
     assert compare.cut_card_effect(1) > 5 * compare.cut_card_effect(6)
     assert compare.cut_card_effect(3) == compare.cut_card_effect(2)  # (the larger neighbour)
-    assert "+0.12% on the house edge with 1 deck" in compare.cut_card_caveat(one)
+    pp = "pp, percentage points, on the house edge with"
+    assert f"+0.12 {pp} 1 deck" in compare.cut_card_caveat(one)
     assert "from about 4 million rounds on" in compare.cut_card_caveat(one)
-    assert "+0.02% on the house edge with 6 decks" in compare.cut_card_caveat(six)
+    assert f"+0.02 {pp} 6 decks" in compare.cut_card_caveat(six)
     # a shoe not measured is said to borrow its neighbours' larger figure, not "measured"
-    assert ("+0.03% on the house edge with 7 decks, the larger of bjsim's measurements at 6 and "
+    assert (f"+0.03 {pp} 7 decks, the larger of bjsim's measurements at 6 and "
             "8 decks" in compare.cut_card_words(7))
     assert "as bjsim measured it" in compare.cut_card_words(8)
+    # a difference of two house edges, in percentage points (it read "+0.02% ... 0.02% / SE")
+    assert "+0.02% " not in compare.cut_card_words(6) and "0.02 pp / SE" in \
+        compare.cut_card_caveat(six)
     z, note, caveat = compare.cut_card_z(one, 3.0, 0.0004)  # 10 million rounds' SE
     assert z is None and caveat is None and "below 0.061%" in note
     assert compare.cut_card_z(six, 1.0, 0.0004) == (1.0, None, compare.cut_card_caveat(six))

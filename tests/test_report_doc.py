@@ -105,7 +105,8 @@ def test_the_dealers_rows_are_per_completed_dealer_hand_in_the_report(built):
         shown = {r["event"]: r for r in csv.DictReader(fh)}
     assert shown["dealer_blackjack"]["per"] == "completed_dealer_hand"
     md = (out / "report.md").read_text()
-    assert "for the dealer_* rows other than dealer_not_finished, a completed dealer hand" in md
+    assert ("for the dealer's rows (dealer blackjack to dealer ends on 21), a completed dealer "
+            "hand") in md
     assert "rates per completed dealer hand, not per round" in md
 
 
@@ -344,8 +345,9 @@ def test_choices_table_reads_each_strategys_run_and_exact_figures(built):
         assert (r["ss_se"], r["ss_ci95_low"]) == ("", "") if ss["se"] is None else (
             float(r["ss_se"]), float(r["ss_ci95_low"])) == (ss["se"], -ss["ci95_high"])
     if any(r["ss_interval_note"] for r in data["choices"]):  # (60,000 rounds: too few)
-        assert "Super Sevens simulated with no SE or interval ('-'): basic: too few rounds" in (
-            out / "report.md").read_text()
+        assert ("Super Sevens simulated with no SE or interval ('-'): too few rounds for a "
+                "meaningful interval: basic, insurance-taker (about") in (out / "report.md"
+                                                                         ).read_text()
 
 
 def test_choices_table_gives_each_simulated_house_edge_its_se_and_interval():
@@ -374,7 +376,7 @@ def test_choices_table_gives_each_simulated_house_edge_its_se_and_interval():
     assert (cells["ss_simulated_house_edge"], cells["ss_se"]) == (0.2, 0.05)
     md = render.to_markdown("t", [sec])
     assert "| 20.000% | 5.000% | 10.200% | 29.800% |" in md
-    assert "Super Sevens simulated with no SE or interval ('-'): other: too few rounds." in md
+    assert "Super Sevens simulated with no SE or interval ('-'): other (too few rounds)." in md
 
 
 
@@ -465,7 +467,7 @@ def test_the_super_sevens_headline_interval_is_by_its_exact_sd(built):
     summary = next(b for b in sections.summary(shown).blocks if b.startswith("Super Sevens"))
     assert (f"simulated {100 * -ss['simulated']:.3f}% ± {100 * half:.3f}% (95%, by the exact SD "
             f"per bet, {ss['exact_sd_bet']:.2f}: the simulated SD, {ss['sd_bet']:.2f}, rests "
-            "on a handful of the biggest pays and is most often below it)") in summary
+            f"on a handful of the biggest pays; {sections._sd_against_exact(ss)})") in summary
     text = [b for b in sections.wagers(shown).blocks if said in str(b)]
     assert text == [f"{said}, as the summary gives it, is {100 * ss['simulated']:.3f}% ± "
                     f"{100 * half:.3f}%; the table's, by the simulated SD, as bjsim simulate "
@@ -699,11 +701,17 @@ def test_a_changed_pay_table_is_named_by_its_pays_and_not_called_published(tmp_p
     md = (out / "report.md").read_text()
     summary, sevens = md.split("## ")[1], _section(md, "Super Sevens and the 7-7 play")
     assert "the 500 and 2500 pays of three sevens" in sevens and "5000" not in summary + sevens
-    assert "pays 3/50/100/500/2500); no figure is published for them" in summary
+    assert "pays 3/50/100/500/2500); no published figure is cited for them" in summary
     assert "published for them:" not in summary and "the convention's figure assumes" in sevens
     nz = (built[0] / "report.md").read_text()
     assert "the 500 and 5000 pays of three sevens" in _section(nz, "Super Sevens and the 7-7")
-    assert "no figure is published" not in nz.split("## ")[1]
+    assert "no published figure is cited" not in nz.split("## ")[1]
+    # the pay table in one form, as --set takes it (it read "super_sevens_pays=[3, 50, 100, 500,
+    # 2500]" in the rules text, the manifest and its commands); no variant: said in plain words
+    assert "super_sevens_pays=3,50,100,500,2500" in _section(md, "Rules")
+    assert "[3, 50" not in md and "[3,50" not in md
+    assert "--no-variants" not in md.split("## Reproducibility")[0]
+    assert "No rule variant was compared: the report was asked to leave them out." in md
 
 
 def test_the_super_sevens_range_over_100_bets_holds_its_confidence_exactly():
@@ -813,13 +821,13 @@ def test_sevens_changes_are_of_the_house_edge_as_the_choices_cost():
     assert labels["main_house_edge_change"] == ("main game: house edge change per initial "
                                                 "wager, pp")
     assert labels["combined_1"] == "main game + side bet 1: house edge change, pp"
-    row = next(r for r in t.rows if r[0] == "hit every 7-7")
+    row = next(r for r in t.rows if r[0] == "hit every 7-7")  # (the CSV's label)
     main, combined = row[keys.index("main_house_edge_change")], row[keys.index("combined_1")]
     assert cost > 0 and main == pytest.approx(cost, abs=1e-9)
     assert fmt(main, "spct3") == fmt(cost, "spct3") and fmt(main, "spct3").startswith("+")
     assert combined < 0
     own = next(r for r in t.rows if r[0] == "the strategy's own 7-7 play")
-    assert [fmt(v, "spct3") for v in own[6:]] == ["+0.000%"] * 4  # (no change, not -0)
+    assert [fmt(v, "spct3") for v in own[7:]] == ["+0.000%"] * 4  # (no change, not -0)
     # every change column to 3 decimals (the main game's had 4)
     assert {kind for k, _, kind in t.columns if "change" in k or k.startswith("combined")} == {
         "spp3"}
@@ -881,7 +889,7 @@ def test_a_super_sevens_difference_without_its_interval_is_not_shown_bare(built,
     ss_interval_note, as bjsim compare's table shows a dagger. The row is made up, after the
     decks-4 case (compare at 200,000 rounds: a simulated -6.151% beside an exact +2.924%)."""
     data = copy.deepcopy(built[1])
-    note = ("decks-4: too few rounds for a meaningful interval: about 1.2 win(s) of line (e) "
+    note = ("decks-4: too few rounds for a meaningful interval: about 1.2 wins of line (e) "
             "paying 5000 to 1 expected in 200,000 bets, fewer than 30")
     row = copy.deepcopy(data["variants"]["rows"][0]) | {
         "variant": "decks-4", "changes": "decks=4", "ss_touched": True,
@@ -895,7 +903,8 @@ def test_a_super_sevens_difference_without_its_interval_is_not_shown_bare(built,
     md = render.to_markdown("t", [section])
     line = next(ln for ln in md.splitlines() if ln.startswith("| decks-4 | decks=4 | 22.320%"))
     assert "-3.122%" not in md and "-3.122%" not in render.to_html("t", [section])
-    assert line.endswith("| 22.320% | - | 25.691% | - | - | - | +2.924 pp |"), line
+    # (the columns with no value in any row left out, saying so: the interval and difference)
+    assert line.endswith("| 22.320% | 25.691% | +2.924 pp |"), line
     assert "The simulated difference of decks-4 rests on such a figure" in md
     assert "even opposite in sign" in md and "why no interval" not in md
     output._csv(t, tmp_path / "t.csv")
@@ -962,7 +971,7 @@ def test_csv_and_markdown_hold_the_json_figures(built):
     with open(out / "csv" / "rules.csv", newline="") as f:  # plain values, no TOML quotes
         rules = {r["key"]: r["value"] for r in csv.DictReader(f)}
     assert (rules["shuffle"], rules["decks"], rules["super_sevens"]) == ("cut-card", "6", "true")
-    assert rules["super_sevens_pays"] == "[3, 50, 100, 500, 5000]"
+    assert rules["super_sevens_pays"] == "3,50,100,500,5000"  # (as --set takes it)
     assert "7.1,shuffle,cut-card,inferred," in (out / "csv" / "rules.csv").read_text()
     md = (out / "report.md").read_text()
     html = (out / "report.html").read_text()
@@ -1248,13 +1257,14 @@ def test_report_with_a_precision_target(tmp_path):
                        "--chunk-rounds 5000 -f json", "--quiet")
     assert sim["results"] == data["simulation"]["basic"]["results"]
     assert [c["strategy"] for c in data["choices"]] == ["basic"]
-    assert not data["variants"]["available"] and "--no-variants" in data["variants"]["reason"]
+    assert not data["variants"]["available"] and "asked to leave them out" in data["variants"][
+        "reason"]
     assert "--no-variants" in cmd and m["commands"]["compare"] is None
     # no variant played: no rounds of theirs in the command or the settings
     assert "--variant-rounds" not in cmd and m["variant_rounds"] is None
     assert "rule variants (rounds a game)" not in (tmp_path / "report.md").read_text()
     page = (tmp_path / "report.html").read_text()  # said as what was asked, not as a fault
-    assert "<p>No rule variant compared, as asked (--no-variants).</p>" in page
+    assert "<p>No rule variant was compared: the report was asked to leave them out.</p>" in page
     assert "Missing" not in page and "Chart not drawn (Rule-variant" not in page
     assert m["sample_rounds"] == m["sample_rounds_asked"] == 2000  # within the rounds played
     assert "capped" not in result.stderr
@@ -2272,7 +2282,7 @@ def test_differences_of_percentages_print_as_percentage_points(built, proposed):
     md = (proposed[0] / "report.md").read_text()
     row = next(ln for ln in md.splitlines() if ln.startswith("| no-das |"))
     assert re.search(r"\| [+-]\d\.\d{3} pp \|", row)
-    assert "+0.200 pp takes 0.519% to 0.719%" in md
+    assert "0.519% to 0.719%" not in md  # (the NZ game's, not this table's: below)
 
 
 def _sentences(md: str) -> list[str]:
@@ -2380,3 +2390,169 @@ def test_a_cut_card_question_says_what_short_blocks_do_to_it_without_an_option_r
     note = json.loads((out / "report.json").read_text())["variants"]["note"]
     assert "penetration-0.60: a question of the cut card, played here in blocks of" in note
     assert "a shift of about 0.00" in note and "--pair-rounds" not in note
+
+
+# ---------------------------------------------------------------------------------------------
+# A regulator's review of three reports (the NZ game; 8 decks, H17, Super Sevens 2500, 3 boxes)
+
+
+def test_the_variant_notes_pp_example_is_the_baselines_own_house_edge(proposed, built):
+    # It read "+0.200 pp takes 0.519% to 0.719%" in every report: the NZ game's edge.
+    for _, data in (built[:2], proposed):
+        edge = data["variants"]["baseline"]["exact_house_edge"]
+        assert (f"+0.200 pp takes this rule set's {100 * edge:.3f}% (exact) to "
+                f"{100 * (edge + 0.002):.3f}%") in data["variants"]["note"]
+    assert "0.519%" not in proposed[1]["variants"]["note"]
+
+
+def test_the_super_sevens_pays_change_is_not_in_the_main_games_cost():
+    # "Together its changes from the NZ game (decks=8, dealer_hits_soft_17=true,
+    # super_sevens_pays=...) cost the player 0.2450 percentage points": the main game only.
+    a = figures.against_nz(Rules(decks=8, dealer_hits_soft_17=True,
+                                 super_sevens_pays=(3, 50, 100, 500, 2500)))
+    assert a["main_changes"] == ["decks=8", "dealer_hits_soft_17=true"]
+    assert a["side_changes"] == ["super_sevens_pays=3,50,100,500,2500"]
+    rules_text, summary = sections._rules_cost(a), sections.against_nz_text(a)
+    cost = f"{100 * a['difference']:.4f}"
+    assert (f"its changes of the main game (decks=8, dealer_hits_soft_17=true) cost the player "
+            f"{cost} percentage points of the main game's house edge") in rules_text
+    assert "(super_sevens_pays=3,50,100,500,2500) is not in that figure" in rules_text
+    assert (f"Super Sevens house edge from {100 * a['nz_super_sevens_house_edge']:.3f}% to "
+            f"{100 * a['super_sevens_house_edge']:.3f}%") in rules_text
+    assert (f"the changes of the main game (decks=8, dealer_hits_soft_17=true) cost the player "
+            f"{cost} percentage points together") in summary
+    assert "changes from the NZ game (decks=8, dealer_hits_soft_17=true, super" not in \
+        rules_text + summary
+    pays = figures.against_nz(Rules(super_sevens_pays=(3, 50, 100, 500, 2500)))
+    assert pays["main_changes"] == [] and pays["difference"] == 0
+    assert "changes the Super Sevens bet alone" in sections._rules_cost(pays)
+    assert "cost the player" not in sections.against_nz_text(pays)
+
+
+def test_hit_frequencies_are_in_plain_words_and_percent_and_leave_out_empty_rows(built):
+    # Key names as labels and units (player_blackjack, per box_round, "dealer_* rows"), rates as
+    # fractions (0.047284), and rows with nothing to count (surrenders where none is offered).
+    out, data, _ = built
+    part = _section((out / "report.md").read_text(), "Hit frequencies")
+    for key in ("player_blackjack", "hands_per_box_round", "dealer_not_finished",
+                "super_sevens_win", "box_round", "completed_dealer_hand", "insurance_offered",
+                "dealer_*"):
+        assert key not in part.split("The distribution of")[0].replace(
+            "hit_frequencies.csv", ""), key
+    rows = {r["event"]: r for r in data["frequencies"]}
+    bj = rows["player_blackjack"]
+    assert (f"| player blackjack | box-round | {bj['count']:,} | {bj['n']:,} | "
+            f"{100 * bj['rate']:.4f}% | {100 * bj['se']:.4f}% |") in part
+    assert "| surrendered |" not in part and "| insurance won |" not in part
+    assert ("Left out of the table, with nothing to count: surrendered (surrender is not "
+            "offered); insurance taken, insurance won (the strategy takes no insurance)") in part
+    with open(out / "csv" / "hit_frequencies.csv", newline="") as fh:
+        kept = {r["event"]: r for r in csv.DictReader(fh)}
+    assert kept["surrenders"]["event_words"] == "surrendered"
+    assert float(kept["player_blackjack"]["rate"]) == bj["rate"]  # (a fraction in the CSV)
+
+
+def test_rows_and_columns_that_repeat_another_are_shown_once(built):
+    out, data, _ = built
+    md = (out / "report.md").read_text()
+    wagers = _section(md, "Wagers")
+    # the strategy takes no insurance: the main game alone repeats the main game and insurance
+    assert "| Main game (even money included) |" not in wagers
+    assert "The main game alone (even money included) is not shown apart" in wagers
+    with open(out / "csv" / "wagers.csv", newline="") as fh:
+        assert len(list(csv.DictReader(fh))) == len(data["wagers"])
+    sevens = _section(md, "Super Sevens and the 7-7 play")
+    assert "| plays |" not in sevens and "| the best play with a side bet" not in sevens
+    assert "| hit every 7-7; also the best play with a side bet of 1 up |" in sevens
+    assert "| the strategy's own 7-7 play: split v 2-7, hit v 8-A |" in sevens
+
+
+def test_a_variant_that_plays_an_earlier_variants_game_is_one_row_naming_both(built):
+    # "super-sevens-8-decks | decks=8 (the same game as decks-8)" repeated the decks-8 row.
+    rows = [{"variant": "nz1994", "changes": "(baseline)"},
+            {"variant": "decks-8", "same_game_as": None},
+            {"variant": "super-sevens-8-decks", "same_game_as": "decks-8"},
+            {"variant": "dbj", "same_game_as": "nz1994", "in_rule_set": True}]
+    assert sections.same_game_names(rows) == (
+        {"decks-8": "decks-8 (also super-sevens-8-decks)"}, {"super-sevens-8-decks"})
+    data = copy.deepcopy(built[1])
+    h17 = data["variants"]["rows"][0]
+    data["variants"]["rows"].append(h17 | {"variant": "h17-again", "same_game_as": "h17",
+                                           "changes": "dealer_hits_soft_17=true (the same game "
+                                           "as h17)"})
+    md = render.to_markdown("t", [sections.variants(data)])
+    assert "| h17 (also h17-again) |" in md and "| h17-again |" not in md
+    assert "h17-again plays the same game as an earlier variant here" in md
+
+
+def test_super_sevens_variant_columns_with_no_value_are_left_out_saying_why(built):
+    data = copy.deepcopy(built[1])
+    base = data["variants"]["baseline"]
+    row = copy.deepcopy(base) | {
+        "variant": "decks-4", "changes": "decks=4", "ss_touched": True, "ss_half_width": None,
+        "ss_difference": -0.03, "ss_ci95_low": None, "ss_ci95_high": None, "ss_exact": 0.029,
+        "ss_interval_note": "too few rounds"}
+    data["variants"]["rows"].append(row)
+    md = render.to_markdown("t", [sections.variants(data)])
+    assert "95% CI low, pp" not in md.split("**The effect of each rule variant on the Super")[1]
+    assert ("95% CI low, pp and 95% CI high, pp (no interval: too few wins of the rare big "
+            "lines, as said above)") in md
+    assert "Super Sevens house edge difference, pp (not shown without its interval" in md
+
+
+def test_the_cut_card_effect_is_a_difference_in_percentage_points(built):
+    md = (built[0] / "report.md").read_text()
+    note = wager(built[1], "total")["z_caveat"]
+    assert "0.02 pp / SE" in note and "% / SE" not in md and "+0.02% on the house edge" not in md
+
+
+def test_the_volatility_cites_no_insurance_sd_the_wagers_table_does_not_show():
+    # "Insurance (2.3647 a bet: the simulated SD per round, 1.1123 ...)" where the wagers
+    # table's insurance SD per round was "-".
+    total = {"wager": "total", "label": "Main game and insurance", "per": "initial wager",
+             "exact": -0.0076, "sd_bet": 1.1335, "sd_round": 2.5822, "bets": 600_000,
+             "rounds": 200_000}
+    ins = {"wager": "insurance", "label": "Insurance", "per": "unit staked", "exact": -0.0746,
+           "sd_bet": 1.3815, "sd_round": None, "se": 0.011235, "bets": 44_090,
+           "rounds": 200_000}
+    rows = figures._volatility([total, ins], None, boxes=3)
+    text = sections.volatility({"volatility": rows}).blocks[-1]
+    part = text.split("Insurance (")[1]
+    assert "SD per round" not in part.split(")")[0]
+    assert part.startswith(f"{0.011235 * math.sqrt(44_090):.4f} a bet: the wagers table's SE "
+                           "x sqrt(bets)")
+
+
+def test_the_super_sevens_sd_words_follow_the_figures(built):
+    # "the simulated SD, 11.95 ... is most often below it" of an exact 11.93; "far from the
+    # exact one" where the two agreed to 0.2%.
+    assert sections._sd_against_exact({"sd_bet": 11.95, "exact_sd_bet": 11.93}) == \
+        "here 0.2% above it"
+    assert sections._sd_against_exact({"sd_bet": 14.15, "exact_sd_bet": 17.14}).startswith(
+        "here 17% below it, as it most often is")
+    wagers = _section((built[0] / "report.md").read_text(), "Wagers")
+    w = wager(built[1], "super_sevens")
+    assert "far from the exact one" not in wagers
+    assert f"biggest pays ({sections._sd_against_exact(w)})" in wagers
+
+
+def test_why_a_choices_super_sevens_has_no_interval_is_said_once(built):
+    # The same "too few rounds ... win(s) of line (e)" sentence was repeated for each strategy.
+    rows = [{"strategy": "basic", "ss_interval_note": "too few rounds: about 6.1 wins of (e)"},
+            {"strategy": "insurance-taker",
+             "ss_interval_note": "too few rounds: about 6.1 wins of (e)"},
+            {"strategy": "mimic-dealer", "ss_interval_note": "too few rounds: about 11.3 wins"},
+            {"strategy": "never-bust", "ss_interval_note": None}]
+    assert sections._withheld_by_note(rows) == (
+        "too few rounds: basic, insurance-taker (about 6.1 wins of (e)); mimic-dealer (about "
+        "11.3 wins)")
+    part = _section((built[0] / "report.md").read_text(), "The effect of the player's choices")
+    assert part.count("too few rounds for a meaningful interval") <= 1 and "win(s)" not in part
+
+
+def test_the_manifest_speaks_plainly_and_cites_one_source(built):
+    md = (built[0] / "report.md").read_text()
+    manifest = md.split("## Reproducibility")[1]
+    assert "stacked mode" not in manifest and "kernel" not in manifest
+    assert "webdelautomovil" not in md
+    assert "Eliot Jacobson, 'Card Counting the Super Sevens Blackjack Side Bet'" in md

@@ -73,3 +73,18 @@ def test_the_page_foot_is_one_line(tmp_path):
     assert "Some words." in lines[-2]  # (nothing of the foot above its line)
     assert render._foot(title).endswith("\u2026") and len(render._foot(title)) <= 100
     assert render._foot("A short title") == "A short title"
+
+
+def test_the_page_foot_cuts_a_long_title_at_a_clause_never_inside_a_bracket():
+    # The foot read "...blackjack, with 3 rules changed (3…" (101 characters, cut at 100): an
+    # unclosed bracket. A long title loses whole clauses, the bracketed tail first.
+    title = ("Mathematical assessment of New Zealand Gazette 1994 No. 112 blackjack, with 3 "
+             "rules changed (3 boxes)")
+    assert len(title) > 100
+    assert render._foot(title) == ("Mathematical assessment of New Zealand Gazette 1994 No. 112 "
+                                   "blackjack, with 3 rules changed\u2026")
+    long = "Mathematical assessment of " + "a very long game name " * 5 + "(with a bracket)"
+    foot = render._foot(long)
+    assert len(foot) <= 100 and foot.count("(") == foot.count(")") and foot.endswith("\u2026")
+    one = "A" + " word (in brackets" * 10 + ")"
+    assert render._foot(one).count("(") == render._foot(one).count(")")

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from simulator.assessment.sections import same_game_names
+
 DPI = 100
 SIZES = {  # name: (width, height) in pixels
     "running_house_edge": (900, 500),
@@ -108,7 +110,9 @@ def distribution(data: dict, path: Path) -> None:
 
 
 def rule_effects(data: dict, path: Path) -> None:
-    rows = data["variants"]["rows"]
+    names, twins = same_game_names(data["variants"]["rows"])  # (a game given twice: drawn once)
+    rows = [r | {"variant": names.get(r["variant"], r["variant"])}
+            for r in data["variants"]["rows"] if r["variant"] not in twins]
     plt, fig = _figure("rule_effects")
     ax = fig.add_subplot()
     ys = list(range(len(rows)))[::-1]

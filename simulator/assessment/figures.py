@@ -53,7 +53,7 @@ from simulator.rules import (
     shown_rule_file,
 )
 from simulator.strategy import list_strategies, load_strategy, strategy_path
-from simulator.tally import Z95
+from simulator.tally import Z95, dealer_note
 from simulator.variants import changes_of
 
 ROUND_COUNTS = (100, 1_000, 10_000, 100_000)  # the volatility table's columns
@@ -142,6 +142,23 @@ def shown_name(name: str, overrides) -> str:
     return f"{name} ({'; '.join(parts)})" if parts else name
 
 
+def set_form(change: str) -> str:
+    """A change ``key=value``, its value as a rule file writes it (every command's rule-set
+    name: ``super_sevens_pays=[3, 50, 100, 500, 2500]``, ``hole_card="peek"``), in the form a
+    user types after --set, which the report uses throughout: ``super_sevens_pays=3,50,100,
+    500,2500``, ``hole_card=peek``."""
+    key, value = change.split("=", 1)
+    try:
+        (v,) = tomllib.loads(f"v = {value}").values()
+    except tomllib.TOMLDecodeError:
+        return change
+    if isinstance(v, bool):
+        return f"{key}={'true' if v else 'false'}"
+    if isinstance(v, list):
+        return f"{key}={','.join(str(x) for x in v)}"
+    return f"{key}={v}"
+
+
 def reader_name(name: str, rules, overrides) -> str:
     """A rule set's name with the command line's changes in the words of the rules table
     (`changes_words`): ``nz1994, changed: the shoe holds 8 decks of 52 cards (416 cards) (with
@@ -225,7 +242,12 @@ def against_nz(rules) -> dict | None:
     if not changes:
         return None
     unseen = [c for c in changes if c.split("=", 1)[0] in UNSEEN]
-    out = {"changes": changes, "unseen": unseen, "nz_house_edge": None, "house_edge": None,
+    out = {"changes": changes, "unseen": unseen,
+           # the changes of the main game, and those of the Super Sevens bet alone (its pays),
+           # which leave the main game's house edge as it is
+           "main_changes": [c for c in changes if not c.startswith("super_sevens")],
+           "side_changes": [c for c in changes if c.startswith("super_sevens")],
+           "nz_house_edge": None, "house_edge": None,
            "difference": None, "nz_super_sevens_house_edge": None,
            "super_sevens_house_edge": None, "super_sevens_difference": None}
     if len(unseen) == len(changes):
@@ -480,13 +502,49 @@ def _pay_table(rules, fig, summary) -> list[dict]:
     return rows
 
 
-def _frequencies(summary) -> list[dict]:
+# Each hit frequency (simulate's key) and its denominator in plain words, as the report shows
+# them (its CSV keeps the keys beside them).
+EVENT_WORDS = {
+    "player_blackjack": "player blackjack", "splits": "split", "hands_per_box_round":
+    "hands played (after splits)", "wins": "won", "losses": "lost", "pushes": "pushed",
+    "doubles": "doubled", "busts": "busted", "surrenders": "surrendered",
+    "insurance_offered": "insurance offered", "insurance_taken": "insurance taken",
+    "insurance_won": "insurance won", "even_money_offered": "even money offered",
+    "even_money_taken": "even money taken", "dealer_blackjack": "dealer blackjack",
+    "dealer_bust": "dealer busts", "dealer_17": "dealer ends on 17",
+    "dealer_18": "dealer ends on 18", "dealer_19": "dealer ends on 19",
+    "dealer_20": "dealer ends on 20", "dealer_21": "dealer ends on 21 (not a blackjack)",
+    "dealer_not_finished": "dealer's hand not completed (rule 12.4)",
+    "super_sevens_win": "Super Sevens bet won"}
+PER_WORDS = {"box_round": "box-round", "hand": "hand", "round": "round",
+             "insurance_offered": "insurance offer", "insurance_taken": "insurance bet",
+             "even_money_offered": "even-money offer",
+             "completed_dealer_hand": "completed dealer hand", "bet": "Super Sevens bet"}
+
+
+def _frequencies(summary, rules=None, strategy=None) -> list[dict]:
+    """The hit frequencies (simulate's), each with its words (``label``, ``per_words``) and,
+    where the rules or the ``strategy`` leave it nothing to count, why (``left_out``): the
+    report leaves such a row out of its table, saying which."""
     rows = [{"event": k} | v for k, v in summary["frequencies"].items()]
     ss = summary["super_sevens"]
     if ss["bets"]:
         f = ss["lines"]["f"]
         rows.append({"event": "super_sevens_win", "per": "bet", "count": ss["bets"] - f["count"],
                      "n": ss["bets"], "rate": 1 - f["freq"], "se": f["freq_se"]})
+    never = {}
+    if rules is not None and rules.surrender == "none":
+        never["surrenders"] = "surrender is not offered"
+    if strategy is not None and not strategy.insurance:
+        never |= dict.fromkeys(("insurance_taken", "insurance_won"),
+                               "the strategy takes no insurance")
+    if strategy is not None and not strategy.even_money:
+        never["even_money_taken"] = "the strategy takes no even money"
+    for r in rows:
+        r["label"] = EVENT_WORDS.get(r["event"], r["event"].replace("_", " "))
+        r["per_words"] = PER_WORDS.get(r["per"], r["per"].replace("_", " "))
+        r["left_out"] = (never.get(r["event"]) if not r["count"] else None) or (
+            "none to count" if not r["n"] else None)
     return rows
 
 
@@ -595,9 +653,12 @@ def plays_text(plays: dict) -> str:
 
 def _rule_value(line: str) -> str:
     """The value of a rule file's ``key = value`` line as the rules table gives it: a string
-    without its TOML quotes (``cut-card``), any other value as the file writes it."""
+    without its TOML quotes (``cut-card``), a list as --set takes it (``3,50,100,500,5000``),
+    any other value as the file writes it."""
     value = tomllib.loads(line)
     (v,) = value.values()
+    if isinstance(v, list):  # (as --set takes it, the report's one form: `set_form`)
+        return ",".join(str(x) for x in v)
     return v if isinstance(v, str) else line.split(" = ", 1)[1]
 
 
@@ -822,7 +883,7 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
     files = _variant_files(spec)
     if not files:
         return {"available": False, "baseline": None, "rows": [], "document": None,
-                "reason": "no rule variant compared, as asked (--no-variants)"
+                "reason": "no rule variant was compared: the report was asked to leave them out"
                 if spec.variants == () else
                 "no rule variant compared: configs/variants/ holds none"}
     rules_file = shown_rule_file(spec.rules_file)  # as compare --rules FILE
@@ -861,7 +922,8 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
     by_label = {v.label: v for v in asked}
     rows = [_variant_row(v) | _in_rule_set(v, by_label.get(v["label"]), spec.rules)
             for v in doc["variants"]]
-    shown = base["variant"] = shown_name(label, spec.overrides)  # (--set: not the file's)
+    shown = base["variant"] = shown_name(  # (--set: not the file's)
+        label, [set_form(o) for o in spec.overrides])
     pairing = compare_report.pairing_text(doc["run"]["pair_rounds"], result.stats["blocks"],
                                           columns=False)
     return {"available": True, "baseline": base, "rows": rows, "document": doc, "reason": None,
@@ -873,8 +935,8 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
                      "simulated house edge differs from the summary's by chance (as a rule within "
                      "their 95% intervals); each variant's difference is from this row. "
                      f"{pairing} House edge difference: the variant's house edge "
-                     "minus this rule set's, in percentage points (pp) of house edge (+0.200 pp "
-                     "takes 0.519% to 0.719%; + is worse for the player), with the 95% interval "
+                     "minus this rule set's, in percentage points (pp) of house edge ("
+                     + _pp_example(base) + "; + is worse for the player), with the 95% interval "
                      "of the paired difference; variance reduction: how many times smaller its "
                      "variance is than that of two unpaired runs; exact: the exact analyzer's "
                      "figure and difference (a "
@@ -892,6 +954,15 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
                      + "".join(f" The shipped variant {n}." for n in left)
                      + "".join(f" {n[:1].upper()}{n[1:]}." for n in aside))}
 
+
+
+def _pp_example(base: dict) -> str:
+    """What +0.200 pp does to the baseline row's own house edge (its exact one where given):
+    ``+0.200 pp takes this rule set's 0.764% (exact) to 0.964%``."""
+    exact = base.get("exact_house_edge") is not None
+    edge = base["exact_house_edge"] if exact else base["house_edge"]
+    return (f"+0.200 pp takes this rule set's {100 * edge:.3f}%"
+            + (" (exact)" if exact else " (simulated)") + f" to {100 * (edge + 0.002):.3f}%")
 
 
 def _in_rule_set(game: dict, variant, rules) -> dict:
@@ -945,6 +1016,8 @@ def _variant_row(game: dict) -> dict:
             "difference": d.get("mean"), "se": d.get("se"), "ci95_low": d.get("ci95_low"),
             "ci95_high": d.get("ci95_high"), "variance_reduction": d.get("variance_reduction"),
             "exact": d.get("exact"), "exact_scope": d.get("exact_scope"), "z": d.get("z"),
+            # the earlier variant whose game it is (compare's same_game_as), or None
+            "same_game_as": game.get("same_game_as"),
             **_variant_sevens(game, exact, shown_exact)}
 
 
@@ -1010,7 +1083,7 @@ def counting_figures(spec: Spec, say: Say, quiet: bool) -> dict:
 
 def _argv(spec: Spec, played: int, choices=()) -> dict:
     rules = [] if spec.rules_file is None else ["--rules", spec.rules_given or spec.rules_file]
-    sets = [x for o in spec.overrides for x in ("--set", o)]
+    sets = [x for o in spec.overrides for x in ("--set", set_form(o))]
     length = (["--precision", repr(spec.precision), "--max-rounds", str(spec.rounds)]
               if spec.precision is not None else ["--rounds", str(spec.rounds)])
     common = rules + sets + ["--seed", str(spec.seed), "--chunk-rounds", str(spec.chunk_rounds)]
@@ -1122,14 +1195,14 @@ def _manifest(spec: Spec, names: list[str], played: int, seconds: float) -> dict
     return {
         "bjsim": __version__,
         "rules_file": shown, "rules_sha256": _sha256(rules_path),
-        "overrides": list(spec.overrides),
+        "overrides": [set_form(o) for o in spec.overrides],  # (as --set takes them)
         "strategies": [{"name": n, "file": _shown_path(strategy_path(files.get(n, n))),
                         "sha256": _sha256(strategy_path(files.get(n, n)))} for n in names],
         "seed": spec.seed, "rounds": spec.rounds, "rounds_played": played,
         "precision": spec.precision, "chunk_rounds": spec.chunk_rounds,
         "sample_rounds": sample_size(spec, played), "sample_rounds_asked": spec.sample_rounds,
         "sample_stream": f"numpy SeedSequence({spec.seed}, spawn_key=({SAMPLE_STREAM},)), dealt "
-                         "by the kernel's stacked mode",
+                         "by the simulation's own game code from shuffled full shoes",
         "variant_files": [_shown_path(f) for f in _variant_files(spec)],
         "variant_sha256": [_sha256(f) for f in _variant_files(spec)],
         "variant_rounds": None if spec.variants == () else spec.variant_rounds,
@@ -1224,7 +1297,8 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
         "game": game,  # (the rule file's description, else its name: `game_name`)
         # the command line's changes in the rules table's words ("" without): the summary's
         "changes_in_words": changes_words(rules, spec.overrides),
-        "rules_label": shown_name(label, spec.overrides),  # (as the commands name the rules)
+        # the rule set's name, its changes as --set takes them (`set_form`)
+        "rules_label": shown_name(label, [set_form(o) for o in spec.overrides]),
         "strategy": shown,
         "strategy_derived": _derived(spec),
         # what simulate says beside the strategy (its run.strategy_note), or None
@@ -1242,9 +1316,12 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
         "even_money": _even_money(rules, main, shown, summary),
         "main_per_unit_wagered": _per_unit_wagered(summary["main"]),
         "super_sevens_pays": _pay_table(rules, fig, summary) if rules.super_sevens else None,
-        "frequencies": _frequencies(summary),
+        "frequencies": _frequencies(summary, rules, main),
         "frequencies_note": summary.get("frequencies_note"),
-        "dealer_note": summary.get("dealer_note"),
+        # simulate's note on the dealer's rows, in the report's words for them
+        "dealer_note": summary.get("dealer_note") and dealer_note(
+            rules, summary["frequencies"]["dealer_blackjack"]["count"], summary["rounds"],
+            plain=True),
         "volatility": _volatility(wagers, (fig.get("super_sevens") or {}).get("lines"),
                                   summary["boxes"]),
         "sevens": _sevens(rules, fig, runs) if rules.super_sevens else None,

@@ -59,10 +59,24 @@ FOOT_CHARS = 100  # the longest title the page foot holds on one line, beside th
 
 def _foot(title: str) -> str:
     """The title as the printed page's foot gives it: whole up to `FOOT_CHARS`, else cut at a
-    word and marked, so that the foot stays one line (a margin box does not clip)."""
+    clause (a bracketed tail, then a part after a comma) and marked, so that the foot stays one
+    line (a margin box does not clip) and never ends inside a bracket: ``Mathematical assessment
+    of ... blackjack, with 3 rules changed…``, not ``... changed (3…``."""
     if len(title) <= FOOT_CHARS:
         return title
-    return title[: FOOT_CHARS - 1].rsplit(" ", 1)[0].rstrip(",;:") + "\u2026"
+    cut = title
+    while len(cut) > FOOT_CHARS - 1:
+        if cut.endswith(")") and " (" in cut:
+            cut = cut[: cut.rindex(" (")]
+        elif ", " in cut:
+            cut = cut[: cut.rindex(", ")]
+        else:
+            break
+    if len(cut) > FOOT_CHARS - 1:  # one clause too long: at a word
+        cut = cut[: FOOT_CHARS - 1].rsplit(" ", 1)[0]
+    while cut.count("(") > cut.count(")"):  # before any bracket left open
+        cut = cut[: cut.rindex("(")]
+    return cut.rstrip(",;: ") + "\u2026"
 
 
 def _html_table(t: Table, printing: bool = False) -> str:

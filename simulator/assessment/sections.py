@@ -253,14 +253,34 @@ def summary(data: dict) -> Section:
             + (_plus_minus(ss, 3) if not ss.get("half_width_exact_sd") else
                f" ± {fmt(ss['half_width_exact_sd'], 'pct3')} (95%, by the exact SD per bet, "
                f"{fmt(ss['exact_sd_bet'], 'num2')}: the simulated SD, "
-               f"{fmt(ss['sd_bet'], 'num2')}, rests on a handful of the biggest pays and is "
-               "most often below it)") + ". "
+               f"{fmt(ss['sd_bet'], 'num2')}, rests on a handful of the biggest pays; "
+               f"{_sd_against_exact(ss)})") + ". "
             # hitting every 7-7 is named only where it is not the convention's figure (a peek)
             + (f"It is {fmt(hit['super_sevens_house_edge'], 'pct3')} if every 7-7 is hit. "
                if hit and not data["sevens"]["published_equals_hit"] else "")
             + sentence(data["sevens"]["convention_note"]) + ". The section Super Sevens and "
             "the 7-7 play says why the two figures differ.")
     return Section("summary", "Summary", text)
+
+
+SD_CLOSE = 0.05  # a simulated SD within 5% of the exact one is close to it
+
+
+def _sd_against_exact(w: dict) -> str:
+    """Super Sevens' simulated SD per bet against its exact one, in words that follow the two
+    figures: ``here 0.2% above it``, ``here 31% below it, as it most often is until the run
+    holds many of the biggest pays``."""
+    sim, exact = w["sd_bet"], w["exact_sd_bet"]
+    if not sim or not exact:
+        return "no simulated SD to set beside it"
+    r = sim / exact - 1
+    side = "above" if r > 0 else "below"
+    size = f"{100 * abs(r):.1f}%" if abs(r) < SD_CLOSE else f"{100 * abs(r):.0f}%"
+    if abs(r) < 0.0005:
+        return "here the two agree"
+    return (f"here {size} {side} it" + ("" if abs(r) < SD_CLOSE else
+                                        ", as it most often is until the run holds many of them"
+                                        if r < 0 else ": a few big pays more than their share"))
 
 
 def _cost_words(d: float) -> str:
@@ -285,19 +305,57 @@ def against_nz_text(a: dict) -> str:
                 "is given (the rule-variant table's penetration and shuffle rows measure such a "
                 "change by simulation).")
     cost = _cost_words(a["difference"])
-    text = (f"This table differs from the NZ game in {changes}. With each game's own basic "
-            "strategy (derived by the exact analyzer for its rules), the NZ game's exact house "
-            f"edge is {fmt(a['nz_house_edge'], 'pct4')} and this table's "
-            f"{fmt(a['house_edge'], 'pct4')}: the changes from the NZ game {cost} (exact, full "
-            "shoe" + (f"; {unseen} not included: the exact figures do not see it"
-                      if unseen else "") + ").")
+    main, side = a.get("main_changes", a["changes"]), a.get("side_changes", [])
+    seen = ("exact, full shoe" + (f"; {unseen} not included: the exact figures do not see it"
+                                  if unseen else ""))
+    if side and not main:
+        text = (f"This table differs from the NZ game only in {changes}, the Super Sevens bet's "
+                "pays, which leave the main game as it is: its exact house edge, with the basic "
+                f"strategy derived for these rules, is the NZ game's, "
+                f"{fmt(a['house_edge'], 'pct4')} ({seen}).")
+    else:
+        whose = ("the changes from the NZ game" if not side else
+                 f"the changes of the main game ({', '.join(main)})")
+        text = (f"This table differs from the NZ game in {changes}. With each game's own basic "
+                "strategy (derived by the exact analyzer for its rules), the NZ game's exact "
+                f"house edge is {fmt(a['nz_house_edge'], 'pct4')} and this table's "
+                f"{fmt(a['house_edge'], 'pct4')}: {whose} {cost} ({seen})."
+                + (f" The change of the Super Sevens pays ({', '.join(side)}) is not in that "
+                   "figure: it changes the side bet alone." if side else ""))
     if a.get("super_sevens_difference"):
         text += (f" Super Sevens, per unit staked, with that strategy's 7-7 play: "
                  f"{fmt(a['nz_super_sevens_house_edge'], 'pct3')} in the NZ game, "
                  f"{fmt(a['super_sevens_house_edge'], 'pct3')} here "
                  f"({fmt(a['super_sevens_difference'], 'spp3').removesuffix(' pp')} "
-                 "percentage points of house edge).")
+                 "percentage points of house edge" + (", with every change, the pays' among "
+                                                      "them" if side and main else "") + ").")
     return text
+
+
+def _rules_cost(a: dict | None) -> str:
+    """The rules section's word on what the departures from the NZ game cost (exact): the main
+    game's changes, and the Super Sevens pays' apart (they leave the main game as it is)."""
+    if not a or a["difference"] is None:
+        return ""
+    main, side = a.get("main_changes", a["changes"]), a.get("side_changes", [])
+    edges = (f"(exact, each game with its own basic strategy: {fmt(a['house_edge'], 'pct4')} "
+             f"against {fmt(a['nz_house_edge'], 'pct4')}; the summary says more)")
+    if not side:
+        return (f" Together its changes from the NZ game ({', '.join(a['changes'])}) "
+                f"{_cost_words(a['difference']).removesuffix(' together')} {edges}.")
+    ss = ("" if a.get("super_sevens_difference") is None else
+          f": with the other changes it takes the Super Sevens house edge from "
+          f"{fmt(a['nz_super_sevens_house_edge'], 'pct3')} to "
+          f"{fmt(a['super_sevens_house_edge'], 'pct3')}")
+    if not main:
+        return (f" Its change from the NZ game, {', '.join(side)}, changes the Super Sevens bet "
+                f"alone: the main game's exact house edge is the NZ game's, "
+                f"{fmt(a['house_edge'], 'pct4')}{ss} (the summary says more).")
+    return (f" Together its changes of the main game ({', '.join(main)}) "
+            f"{_cost_words(a['difference']).removesuffix(' together')} of the main game's "
+            f"house edge {edges.removesuffix('; the summary says more)')}); its change of the "
+            f"Super Sevens pays ({', '.join(side)}) is not in that figure, as it changes the side "
+            f"bet alone{ss} (the summary says more).")
 
 
 def _z_column(rows: list[dict], label: str) -> str:
@@ -343,11 +401,7 @@ def rules(data: dict) -> Section:
         + (" This rule set differs from the NZ one: gazette and inferred mark the keys it "
            "shares with the NZ game, not rules the Gazette approved for this table." if other
            else "")
-        + (f" Together its changes from the NZ game ({', '.join(a['changes'])}) "
-           f"{_cost_words(a['difference']).removesuffix(' together')} (exact, each game with "
-           f"its own basic strategy: {fmt(a['house_edge'], 'pct4')} against "
-           f"{fmt(a['nz_house_edge'], 'pct4')}; the summary says more)."
-           if a and a["difference"] is not None else ""), t])
+        + _rules_cost(a), t])
 
 
 def wagers(data: dict) -> Section:
@@ -363,6 +417,8 @@ def wagers(data: dict) -> Section:
                for w in data["wagers"]],
               {"exact": "exact_return", "simulated": "simulated_return", "z": "z_house_edge"})
     ss = _has_sevens(data["wagers"])
+    same = _same_main_row(t)
+    ss_sd = _wager(data, "super_sevens") or {}
     blocks = [
         "Returns are to the player (the house edge is minus the return). Exact figures are "
         "combinatorial (bjsim exact); simulated ones come with their standard error (SE), 95% "
@@ -374,13 +430,16 @@ def wagers(data: dict) -> Section:
         "rounds' SD approximated, docs/exact.md A3), which is also the main "
         "game's alone where the strategy takes no insurance"
         + ("; for Super Sevens its SD per unit staked, whose simulated one rests on a handful "
-           "of its biggest pays and is far from the exact one (most often below it) until the run "
-           "holds many of them" if ss else "")
+           f"of its biggest pays ({_sd_against_exact(ss_sd)})" if ss else "")
         + ". The exact analyzer gives none for insurance alone, or for the main game alone "
         "where insurance is taken ('-'). The volatility table uses the simulated SD"
-        + (" but for Super Sevens (below)." if ss else ".") + _boxes_sd_text(data), t,
+        + (" but for Super Sevens (below)." if ss else ".") + _boxes_sd_text(data)
+        + (" The main game alone (even money included) is not shown apart: the strategy takes "
+           "no insurance, so its row would repeat the first in every figure (the CSV keeps it)."
+           if same else ""), t,
         *_z_notes(data["wagers"], "label"), "How each exact figure is derived:"]
-    blocks += [f"{w['label']}: {w['derivation']}" for w in data["wagers"]]
+    blocks += [f"{w['label']}: {w['derivation']}" for w in data["wagers"]
+               if not (same and w["wager"] == "main")]
     blocks += [f"{w['label']}: no 95% interval and no z: {w['interval_note']}."
                for w in data["wagers"] if w["interval_note"]]
     blocks += [_exact_sd_interval(w) for w in data["wagers"] if w.get("half_width_exact_sd")
@@ -397,6 +456,22 @@ def wagers(data: dict) -> Section:
                          "The simulated house edge after each chunk of the run (chunks in "
                          "index order), its 95% confidence band, and the exact figure."))
     return Section("wagers", "Wagers: exact and simulated return", blocks)
+
+
+def _same_main_row(t: Table) -> bool:
+    """Does the wagers table's main-game row repeat the first (main game and insurance) in every
+    cell shown, as where the strategy takes no insurance? It is then left out of the HTML, PDF
+    and Markdown (``csv_rows``: the CSV keeps it); True where it is."""
+    labels = [r[0] for r in t.rows]
+    if "Main game (even money included)" not in labels or len(t.rows) < 2:
+        return False
+    i = labels.index("Main game (even money included)")
+    shown = [j for j, (k, _, kind) in enumerate(t.columns) if kind != CSV_ONLY and k != "wager"]
+    if [fmt(t.rows[0][j], t.columns[j][2]) for j in shown] != [
+            fmt(t.rows[i][j], t.columns[j][2]) for j in shown]:
+        return False
+    t.csv_rows.add(i)
+    return True
 
 
 def _boxes_sd_text(data: dict) -> str:
@@ -466,10 +541,21 @@ def pay_table(data: dict) -> Section | None:
 
 
 def frequencies(data: dict) -> Section:
-    cols = [("event", "event", "text"), ("per", "per", "text"), ("count", "count", "int"),
-            ("n", "out of", "int"), ("rate", "rate", "num6"), ("se", "SE", "num6")]
+    cols = [("event", "key", CSV_ONLY), ("per", "per (key)", CSV_ONLY),
+            ("label", "event", "text"), ("per_words", "per", "text"), ("count", "count", "int"),
+            ("n", "out of", "int"), ("rate", "rate", "pct4"), ("se", "SE", "pct4")]
+    rows = data["frequencies"]
     t = Table("hit_frequencies", "Hit frequencies", cols,
-              [[r[c] for c, _, _ in cols] for r in data["frequencies"]])
+              [[r.get(c) for c, _, _ in cols] for r in rows],
+              {"label": "event_words", "per_words": "per_words"})
+    hands = next((r for r in rows if r["event"] == "hands_per_box_round"), None)
+    empty: dict[str, list[str]] = {}
+    for i, r in enumerate(rows):
+        if r is hands or r.get("left_out"):
+            t.csv_rows.add(i)
+        if r is not hands and r.get("left_out"):
+            empty.setdefault(r["left_out"], []).append(r["label"])
+    dealer = [r["label"] for r in rows if r["per"] == "completed_dealer_hand"]
     d = data["distribution"]
     m = d["main"]
     n = max(m["rounds"], 1)
@@ -478,13 +564,21 @@ def frequencies(data: dict) -> Section:
         ("probability", "probability", "prob"), ("one_in", "1 in", "odds")],
         [[v, c, c / n, _one_in(c / n)] for v, c in zip(m["values"], m["counts"], strict=True)])
     blocks = [
-        "Counts from the simulation; rates with their binomial standard errors "
-        "(hands_per_box_round, one plus the splits' rate, with the splits' SE). 'per' is the "
-        "denominator: a box-round (one initial wager), a hand (after splits), a round, an "
-        "offer, or, for the dealer_* rows other than dealer_not_finished, a completed dealer "
-        "hand (one for each round the dealer completed; those rows add up to 1)."
+        "Counts from the simulation; rates in % with their binomial standard errors (SE). "
+        "'per' is the denominator: a box-round (one initial wager), a hand (after splits), a "
+        "round, an offer or a bet"
+        + (f", or, for the dealer's rows ({dealer[0]} to {dealer[-1].split(' (')[0]}), a "
+           "completed dealer "
+           "hand (one for each round the dealer completed; those rows add up to 100%)"
+           if dealer else "") + "."
+        + (f" Hands played, after splits: {hands['count']:,} in {hands['n']:,} box-rounds, "
+           f"{fmt(hands['rate'], 'num4')} a box-round (one and the splits' rate; the CSV keeps "
+           "it as a row)." if hands else "")
         + (f" SE: {data['frequencies_note']}." if data.get("frequencies_note") else "")
-        + (f" {sentence(data['dealer_note'])}." if data.get("dealer_note") else ""),
+        + (f" {sentence(data['dealer_note'])}." if data.get("dealer_note") else "")
+        + (" Left out of the table, with nothing to count: " + "; ".join(
+            f"{', '.join(labels)} ({why})" for why, labels in empty.items())
+           + "; the CSV keeps them." if empty else ""),
         t,
         f"The distribution of the net result per round: {m['source']} Sample mean "
         f"{fmt(m['mean'], 'num4')} (SE {fmt(m.get('mean_se'), 'num4')}) and SD "
@@ -538,10 +632,14 @@ def _vi_sd(r: dict) -> str:
     if r.get("sd_round") is None:
         return f"SD per bet {fmt(r['sd_range'], 'num4')}, {r['sd_source']}"
     per = r["bets_per_round"]
+    if r["wager"] not in ("total", "main"):  # (insurance: from its SE, as the wagers table's)
+        return (f"{fmt(r['sd_range'], 'num4')} a bet: the wagers table's SE x sqrt(bets), which "
+                "counts the insurance bets of a round together, as the dealer's card settles "
+                f"them together ({fmt(per, 'num3')} a round); not the wagers table's SD per bet, "
+                f"{fmt(r['sd_bet'], 'num4')}, which takes them as independent")
     root = f"sqrt({per:g})" if float(per).is_integer() else f"sqrt({fmt(per, 'num3')})"
-    what = "boxes" if r["wager"] in ("total", "main") else "insurance bets"
     return (f"{fmt(r['sd_range'], 'num4')} a bet: the {r['sd_source']} SD per round, "
-            f"{fmt(r['sd_round'], 'num4')}, over {root}, the {what} in a round; not the wagers "
+            f"{fmt(r['sd_round'], 'num4')}, over {root}, the boxes in a round; not the wagers "
             f"table's SD per bet, {fmt(r['sd_bet'], 'num4')}, which takes them as independent")
 
 
@@ -627,7 +725,8 @@ def sevens(data: dict) -> Section | None:
     if not s:
         return None
     bets = s["side_bets"]
-    cols = [("label", "7-7 played", "text"), ("plays", "plays", "text"),
+    cols = [("label", "label", CSV_ONLY), ("plays", "plays", CSV_ONLY),
+            ("shown", "7-7 played", "text"),
             ("super_sevens_house_edge", "Super Sevens house edge (exact)", "pct3"),
             ("simulated", "simulated", "pct3"), ("se", "SE", "pct3"),
             ("simulated_by", "simulated with", "text"),
@@ -635,13 +734,15 @@ def sevens(data: dict) -> Section | None:
              "spp3")]
     cols += [(f"combined_{b}", f"main game + side bet {b}: house edge change, pp", "spp3")
              for b in bets]
+    shown, same = _sevens_shown(s["rows"])
     rows = []
-    for r in s["rows"]:
+    for r, words in zip(s["rows"], shown, strict=True):
         comb = r["combined_house_edge_change"] or {}
-        rows.append([r[c] for c, _, _ in cols[:7]] + [comb.get(b) for b in bets])
+        rows.append([r["label"], r["plays"], words] + [r[c] for c, _, _ in cols[3:8]]
+                    + [comb.get(b) for b in bets])
     t = Table("sevens_plays", "Super Sevens house edge under each 7-7 play (rule 14.4)", cols,
-              rows, {"simulated": "simulated_house_edge"}
-              | {f"combined_{b}": f"combined_house_edge_change_{b}" for b in bets})
+              rows, {"simulated": "simulated_house_edge", "shown": "played"}
+              | {f"combined_{b}": f"combined_house_edge_change_{b}" for b in bets}, set(same))
     return Section("sevens", "Super Sevens and the 7-7 play", [
         "With a Super Sevens bet up, the Super Sevens house edge depends on how 7-7 is played. "
         "The changes are in the house edge, in percentage points (pp), against the strategy's "
@@ -651,8 +752,32 @@ def sevens(data: dict) -> Section | None:
         f"{', '.join(bets[:-1])} or {bets[-1]} times the main wager, the main game's change + "
         "side bet x the Super Sevens change. Split: a 7 dealt to a split 7 is split again as "
         "the rules allow. A simulated figure is shown where one of the report's strategies "
-        "plays 7-7 that way.",
+        "plays 7-7 that way." + (" A play that is another row's too is given once, its row "
+                                 "naming both (the CSV keeps a row for each)." if same else ""),
         t, s["why"]])
+
+
+def _sevens_shown(rows: list[dict]) -> tuple[list[str], list[int]]:
+    """The 7-7 table's words for each row, a name and, where it says more, what it plays (``the
+    strategy's own 7-7 play: split v 2-7, hit v 8-A``), and the rows whose play is an earlier
+    row's (left out of the HTML, PDF and Markdown; the earlier row names both: ``hit every 7-7;
+    also the best play with a side bet of 1 up``)."""
+    words, same, first = [], [], {}
+    for i, r in enumerate(rows):
+        w = r["label"] if r["plays"] == r["label"] else (
+            f"{r['label']} ({r['plays']})" if r.get("convention") else
+            f"{r['label']}: {r['plays']}")
+        words.append(w)
+        if r.get("convention"):
+            continue
+        if r["plays"] in first:
+            j = first[r["plays"]]
+            if r["label"] not in words[j]:
+                words[j] += f"; also {r['label']}"
+            same.append(i)
+        else:
+            first[r["plays"]] = i
+    return words, same
 
 
 def choices(data: dict) -> Section:
@@ -672,8 +797,7 @@ def choices(data: dict) -> Section:
               {"exact": "exact_house_edge", "simulated": "simulated_house_edge",
                "ss_exact": "ss_exact_house_edge", "ss_simulated": "ss_simulated_house_edge",
                "z": "z_house_edge"})
-    withheld = [f"{r['strategy']}: {r['ss_interval_note']}" for r in data["choices"]
-                if r.get("ss_interval_note")]
+    withheld = _withheld_by_note(data["choices"])
     n_z = sum(r.get("z") is not None for r in data["choices"])
     many = ([f"Of {n_z} z-scores, about one in 20 is above 1.96 in size by chance alone with "
              f"nothing wrong ({n_z / 20:g} expected here); the strategies share the seed, so "
@@ -691,8 +815,25 @@ def choices(data: dict) -> Section:
         *_z_notes(data["choices"], "strategy",
                   tuple(w["z_caveat"] for w in data.get("wagers", [])
                         if w.get("z_caveat"))), *many]
-        + ([f"Super Sevens simulated with no SE or interval ('-'): {'; '.join(withheld)}."]
+        + ([f"Super Sevens simulated with no SE or interval ('-'): {withheld}."]
            if withheld else []))
+
+
+def _withheld_by_note(rows: list[dict]) -> str:
+    """Why each choice's simulated Super Sevens has no interval, each reason said once with the
+    strategies it holds for: ``too few rounds for a meaningful interval: basic, insurance-taker
+    (about 6.1 wins of line (e) ...); basic-super-sevens (about 11.3 wins ...)``; "" for none."""
+    by_note: dict[str, list[str]] = {}
+    for r in rows:
+        if r.get("ss_interval_note"):
+            by_note.setdefault(r["ss_interval_note"], []).append(r["strategy"])
+    heads: dict[str, list[str]] = {}
+    for note, names in by_note.items():
+        head, _, rest = note.partition(": ")
+        heads.setdefault(head if rest else "", []).append(
+            f"{', '.join(names)} ({rest or note})")
+    return "; ".join((f"{head}: " if head else "") + "; ".join(parts)
+                     for head, parts in heads.items())
 
 
 def variants(data: dict) -> Section:
@@ -708,14 +849,17 @@ def variants(data: dict) -> Section:
             ("exact", "exact house edge difference, pp", "spp3"),
             ("exact_scope", "exact scope", "text"), ("z", "z (of the house edge)", "z"),
             ("strategy", "strategy", "text")]
+    every = [v["baseline"], *v["rows"]]
+    names, twins = same_game_names(every)
     t = Table("rule_variants", "The effect of each rule variant on the house edge (the first "
               "row: the comparison's own run of the rule set)", cols,
-              [[r.get(c) for c, _, _ in cols] for r in [v["baseline"], *v["rows"]]],
-              {"exact": "exact_difference", "z": "z_house_edge"})  # (as compare's csv)
-    blocks = [v["note"], t, _chart(
+              [[_variant_cell(r, c, names) for c, _, _ in cols] for r in every],
+              {"exact": "exact_difference", "z": "z_house_edge"},  # (as compare's csv)
+              {i for i, r in enumerate(every) if r["variant"] in twins})
+    blocks = [v["note"] + _twins_text(twins), t, _chart(
         data, "rule_effects", "Change in house edge of each variant, with its 95% interval "
         "(paired with this rule set) and the exact change."
-        + _cut_card_text(v["rows"])
+        + _cut_card_text([r for r in v["rows"] if r["variant"] not in twins], names)
         + _in_table_text(v["rows"], (data.get("against_nz") or {}).get("difference")))]
     games = [r for r in [v["baseline"], *v["rows"]]
              if r.get("ss_house_edge") is not None and r.get("ss_touched", True)]
@@ -729,8 +873,21 @@ def variants(data: dict) -> Section:
                  ("ss_ci95_high", "95% CI high, pp", "spp3"),
                  ("ss_exact", "exact Super Sevens house edge difference, pp", "spp3"),
                  ("ss_interval_note", "why no interval", CSV_ONLY)]
-        withheld = sum(r["ss_half_width"] is None for r in games)
-        hidden = [r["variant"] for r in games if _ss_difference_withheld(r)]
+        withheld = sum(r["ss_half_width"] is None for r in games
+                       if r["variant"] not in twins)
+        hidden = [r["variant"] for r in games if _ss_difference_withheld(r)
+                  and r["variant"] not in twins]
+        ss_table = Table(
+            "rule_variants_super_sevens", "The effect of each rule variant on the Super Sevens "
+            "house edge", scols,
+            [[Withheld(r[c]) if c == "ss_difference" and _ss_difference_withheld(r)
+              else _variant_cell(r, c, names) for c, _, _ in scols] for r in games],
+            {"ss_exact": "ss_exact_difference"},
+            {i for i, r in enumerate(games) if r["variant"] in twins})
+        no_interval = "no interval: too few wins of the rare big lines, as said above"
+        empty = _left_out(ss_table, "in every row", why={
+            "ss_half_width": no_interval, "ss_difference": "not shown without its interval, as "
+            "said above", "ss_ci95_low": no_interval, "ss_ci95_high": no_interval})
         blocks += [
             "Super Sevens (rule 14), per unit staked, in each game whose Super Sevens can "
             "differ from this rule set's (a change of decks, hole card or pays, or of the 7-7 "
@@ -745,19 +902,47 @@ def variants(data: dict) -> Section:
                "is not shown either ('-'): from a handful of big pays it can lie far from the "
                "exact difference, even opposite in sign. The exact difference stands; "
                "the CSV file of the table and report.json keep the simulated one with why it "
-               "has no interval." if hidden else ""),
-            Table("rule_variants_super_sevens", "The effect of each rule variant on the Super "
-                  "Sevens house edge", scols,
-                  [[Withheld(r[c]) if c == "ss_difference" and _ss_difference_withheld(r)
-                    else r.get(c) for c, _, _ in scols] for r in games],
-                  {"ss_exact": "ss_exact_difference"})]
+               "has no interval." if hidden else "") + empty,
+            ss_table]
     return Section("variants", "Rule variants", blocks)
 
 
-def _cut_card_text(rows: list[dict]) -> str:
+def same_game_names(rows: list[dict]) -> tuple[dict[str, str], set[str]]:
+    """The variant rows that play an earlier variant's game (compare's ``same_game_as``, as
+    super-sevens-8-decks is decks-8 where Super Sevens is on already): ({first: its name
+    with theirs, ``decks-8 (also super-sevens-8-decks)``}, {the later ones}), so that the
+    tables and the chart give the game once (the CSV keeps each row)."""
+    labels = {r["variant"] for r in rows if r.get("changes") != "(baseline)"
+              and not r.get("in_rule_set")}  # (a game the baseline's: its own row, marked)
+    also: dict[str, list[str]] = {}
+    for r in rows:
+        if r.get("same_game_as") in labels and r["variant"] != r["same_game_as"]:
+            also.setdefault(r["same_game_as"], []).append(r["variant"])
+    return ({k: f"{k} (also {', '.join(v)})" for k, v in also.items()},
+            {x for v in also.values() for x in v})
+
+
+def _variant_cell(row: dict, key: str, names: dict[str, str]):
+    """A variant table's cell: the variant's name with those of the later variants that play its
+    game (`same_game_names`; the CSV keeps its own name), else the row's value."""
+    if key == "variant" and row["variant"] in names:
+        return Withheld(row["variant"], names[row["variant"]])
+    return row.get(key)
+
+
+def _twins_text(twins: set[str]) -> str:
+    """The variant note's word on the games given twice, each shown once."""
+    if not twins:
+        return ""
+    return (f" {', '.join(sorted(twins))} {'plays' if len(twins) == 1 else 'play'} the same game "
+            "as an earlier variant here: one row names both (the CSV keeps a row for each).")
+
+
+def _cut_card_text(rows: list[dict], names: dict | None = None) -> str:
     """The rule-effects caption's word on the exact changes of scope cut-card, drawn apart (as
-    bjsim compare --plot draws them), or "" where there is none."""
-    cut = [r["variant"] for r in rows
+    bjsim compare --plot draws them), or "" where there is none; ``names``: the variants as the
+    chart names them (`same_game_names`)."""
+    cut = [(names or {}).get(r["variant"], r["variant"]) for r in rows
            if r.get("exact_scope") == "cut-card" and r.get("exact") is not None]
     if not cut:
         return ""

@@ -297,8 +297,8 @@ CUT_CARD_MEASURED = {1: 0.00122, 2: 0.00063, 4: 0.00035, 6: 0.00021, 8: 0.00029}
 CUT_CARD_MARK = "~"
 SD_ROUND = 1.15  # about the SD of one box's result a round (NZ game: 1.15 to 1.17)
 CUT_CARD_EFFECT = ("the cut-card effect (as bjsim measured it for basic strategy at 75% "
-                   "penetration: about +0.02% on the house edge with 6 decks, +0.035% with 4, "
-                   "+0.06% with 2, +0.12% with 1)")
+                   "penetration: about +0.02 pp on the house edge with 6 decks, +0.035 pp with 4, "
+                   "+0.06 pp with 2, +0.12 pp with 1; pp: percentage points)")
 
 
 def cut_card_effect(decks: int) -> float:
@@ -311,14 +311,16 @@ def cut_card_effect(decks: int) -> float:
 
 
 def cut_card_words(decks: int) -> str:
-    """`CUT_CARD_EFFECT` for a shoe of ``decks`` decks."""
+    """`CUT_CARD_EFFECT` for a shoe of ``decks`` decks, in percentage points (pp): a difference
+    of two house edges."""
     d = sorted(CUT_CARD_MEASURED)
     how = ("as bjsim measured it" if decks in CUT_CARD_MEASURED else "the larger of bjsim's "
            f"measurements at {max(x for x in d if x < decks)} and "
            f"{min(x for x in d if x > decks)} decks")
-    return (f"the cut-card effect (about +{100 * cut_card_effect(decks):.2f}% on the house edge "
-            f"with {decks} {'deck' if decks == 1 else 'decks'}, {how} for basic strategy at "
-            f"75% penetration{'; +0.12% with 1 deck' if decks > 2 else ''})")
+    return (f"the cut-card effect (about +{100 * cut_card_effect(decks):.2f} pp, percentage "
+            f"points, on the house edge with {decks} {'deck' if decks == 1 else 'decks'}, {how} "
+            f"for basic strategy at 75% penetration{'; +0.12 pp with 1 deck' if decks > 2 else ''}"
+            ")")
 
 
 def z_min_se(rules) -> float:
@@ -352,7 +354,7 @@ def cut_card_caveat(rules, sd_round: float | None = None, boxes: int | None = No
              else f"one box, +{at[1]:.1f} at 100 million")
     return ("z tests the simulation, dealt to a cut card, against the exact value for a full "
             f"shoe every round, so it includes {cut_card_words(rules.decks)}, which moves z's "
-            f"centre by about {100 * e:.2f}% / SE (+{at[0]:.1f} at 10 million rounds of {whose}; "
+            f"centre by about {100 * e:.2f} pp / SE (+{at[0]:.1f} at 10 million rounds of {whose}; "
             f"z still varies by about 2 either side of it, at 95%), so a large |z| from about "
             f"{_rounds_words(large)} rounds{' of this table' if several else ''} on is expected, "
             "not a fault (--set shuffle=every-round tests agreement alone)")
