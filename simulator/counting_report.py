@@ -283,7 +283,7 @@ def sevens_check(rules, strategy=None) -> dict:
                    "blackjack prevents: no z")
     elif any(p not in ("hit", "double") for p in sevens_plays(rules, strategy).values()):
         why_not = ("the exact return deals every box a third card, which the strategy's 7-7 play "
-                   f"({sevens_play_text(strategy.sevens)}) does not: no z")
+                   f"({sevens_play_text(strategy.sevens, rules)}) does not: no z")
     return {"rare": rarest_line(rules, strategy), "lines": big_lines(rules, strategy),
             "why_not": why_not} | shoe
 
