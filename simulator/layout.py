@@ -42,7 +42,7 @@ ACTION_NAMES = ("S", "H", "D", "Ds", "Rh", "Rs", "P", "N", "Pd", "Rp")
 ACTION_CODES = {name: code for code, name in enumerate(ACTION_NAMES)}
 HARD_ACTIONS = (S, H, D, DS, RH, RS)  # hard and soft tables
 PAIR_ACTIONS = (P, N, PD, RP)  # pair table
-SEVENS_ACTIONS = (S, H, D, DS, P)  # 7-7 with a Super Sevens bet up
+SEVENS_ACTIONS = (S, H, D, DS, RH, RS, P, RP)  # 7-7 with a Super Sevens bet up
 N_TOTALS = 22  # hard and soft tables are indexed by total 0..21
 N_PAIRS = 10  # pair table index: value - 1 (A=0, 2=1, ..., ten-valued=9)
 

@@ -645,9 +645,11 @@ class _Round:
         cards = hand.cards
         if self.sevens_row_applies(box, hi):
             code = int(strategy.sevens[col])
-            if code != L.P or self.split_possible(box, hi):
+            surrenders = code == L.RP and self.rules.surrender != "none"
+            if code not in (L.P, L.RP) or surrenders or self.split_possible(box, hi):
                 return "sevens", code, f"sevens v {up}"
-            # sevens row says P where no split is possible: the hard table decides
+            # sevens row says P (or Rp, no surrender) where no split is possible: the hard table
+            # decides
         elif self.split_possible(box, hi):
             row = card_value(cards[0]) - 1
             code = self.counted(box, hi, "pairs", _pair_row(cards[0]),
@@ -862,13 +864,20 @@ class _Round:
                 strategy = self.strategies[box.index]
                 code = int(strategy.sevens[up_index(self.up)])
                 label = f"sevens v {up_label(self.up)}"
-                if code == L.P:
+                name = L.ACTION_NAMES[code]
+                if code == L.RP and self.late_surrender_allowed(box, hi):
+                    self.surrender_late(box, hi, f"strategy: {label} = Rp")
+                    return
+                if code in (L.P, L.RP):
+                    why = f"strategy: {label} = {name}"
+                    if code == L.RP:
+                        why += ", surrender not allowed here, so split"
                     if self.split_possible(box, hi):
-                        self.split(box, hi, f"strategy: {label} = P", "11")
+                        self.split(box, hi, why, "11")
                         continue
                     # no split possible (max_hands = 1): the hard table decides
                     table, code, label = self.table_code(box, hi)
-                    label += " (sevens row says P, no split possible)"
+                    label += f" (sevens row says {name}, no split possible)"
                 action = self.resolve_table_code(box, hi, code, label)
             elif self.split_possible(box, hi):
                 if self.pair_decision(box, hi):

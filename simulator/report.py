@@ -62,11 +62,30 @@ SS_LINE_TEXT = {
 
 
 SEVENS_PLAY_WORDS = {L.S: "stand", L.H: "hit", L.D: "double", L.DS: "double", L.P: "split"}
+SURRENDER_FALLBACK = {L.RH: L.H, L.RS: L.S, L.RP: L.P}  # a surrender code's play without it
 UP_ORDER = (*range(9), 9)  # strategy up-card index 0..8 = 2..10, then 9 = ace
 UP_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")
-def sevens_play_text(row) -> str:
-    """A strategy's sevens row in words, up cards grouped: ``split v 2-7, hit v 8-A``."""
-    words = [SEVENS_PLAY_WORDS.get(int(row[i]), L.ACTION_NAMES[int(row[i])]) for i in UP_ORDER]
+
+
+def sevens_play_text(row, rules=None) -> str:
+    """A strategy's sevens row in words, up cards grouped: ``split v 2-7, hit v 8-A``; a
+    surrender code (``Rh``, ``Rs``, ``Rp``) as ``surrender`` where ``rules`` (a `Rules`) allow
+    it, else as its fallback (``hit``, ``stand``, ``split``); without ``rules`` both
+    (``surrender or hit``)."""
+    def word(code):
+        if code in SURRENDER_FALLBACK:
+            fallback = SEVENS_PLAY_WORDS[SURRENDER_FALLBACK[code]]
+            if rules is None:
+                return f"surrender or {fallback}"
+            return "surrender" if rules.surrender != "none" else fallback
+        return SEVENS_PLAY_WORDS.get(code, L.ACTION_NAMES[code])
+
+    return plays_by_up_text([word(int(row[i])) for i in UP_ORDER])
+
+
+def plays_by_up_text(words) -> str:
+    """A play for each up card (2 to 10, then A) in words, up cards grouped: ``split v 2-7,
+    hit v 8-A``."""
     parts, start = [], 0
     for i in range(1, len(words) + 1):
         if i == len(words) or words[i] != words[start]:

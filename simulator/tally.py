@@ -570,9 +570,12 @@ def ss_lines_dealable(rules) -> tuple[str, ...]:
 
 def ss_lines_possible(strategies, rules) -> tuple[str, ...]:
     """The Super Sevens lines some strategy can make with the shoe (`ss_lines_dealable`): (d)
-    and (e) need a third card on 7-7, so they are left out when every sevens row only stands or
-    splits (with ``max_hands`` = 1 a split is played from the hard table, which may hit)."""
-    third = {L.H, L.D, L.DS} | (set() if rules.max_hands >= 2 else {L.P})
+    and (e) need a third card on 7-7, so they are left out when every sevens row only stands,
+    splits or surrenders (with ``max_hands`` = 1 a split is played from the hard table, which
+    may hit; ``Rh`` hits where surrender is not allowed)."""
+    surrender = rules.surrender != "none"
+    third = ({L.H, L.D, L.DS} | (set() if surrender else {L.RH})
+             | (set() if rules.max_hands >= 2 else {L.P} | (set() if surrender else {L.RP})))
     dealable = ss_lines_dealable(rules)
     if any(int(c) in third for s in strategies for c in s.sevens):
         return dealable

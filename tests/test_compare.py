@@ -644,20 +644,27 @@ def test_nz_rule_effect_table_agrees_with_the_exact_differences(tmp_path, monkey
     assert sum(abs(z) > 1.959963984540054 for z in zs.values()) <= 3, zs
 
 
-def test_main_sevens_row_has_no_surrender_code():
-    """Under surrender rules hard 14 may be Rh (surrender, else hit): the derived sevens row takes
-    the fallback, since the sevens row allows S, H, D, Ds, P only (found by --all-variants:
-    surrender=early's derived strategy did not load)."""
+def test_main_sevens_row_keeps_the_surrender_codes():
+    """Under surrender rules hard 14 may be Rh (surrender, else hit) and the pair table Rp: the
+    derived sevens row keeps them (it once took the fallback, hit, so the main game's chart
+    played 7-7 differently with a Super Sevens bet up), and the strategy loads."""
+    from dataclasses import replace
+
     from simulator.exact.analyze import _main_sevens_row
     from simulator.exact.player import Tables
+    from simulator.strategy import dumps_strategy, loads_strategy, strategies_equal
 
     s = load_strategy("basic")
     t = Tables(s.hard.copy(), s.soft.copy(), s.pairs.copy(), s.sevens.copy())
     t.pairs[6, :] = L.N
+    t.pairs[6, 0] = L.P
+    t.pairs[6, 1] = L.RP
     t.hard[14, :] = L.H
     t.hard[14, 8], t.hard[14, 9] = L.RH, L.RS  # v 10: surrender else hit; v A: else stand
     _main_sevens_row(t)
-    assert list(t.sevens[:8]) == [L.H] * 8 and t.sevens[8] == L.H and t.sevens[9] == L.S
+    assert list(t.sevens) == [L.P, L.RP] + [L.H] * 6 + [L.RH, L.RS]
+    made = replace(s, hard=t.hard, pairs=t.pairs, sevens=t.sevens)
+    assert strategies_equal(loads_strategy(dumps_strategy(made), "made.toml"), made)
 
 
 def test_derived_strategy_and_exact_figures_are_cached_by_the_rules(tmp_path, monkeypatch):

@@ -412,6 +412,91 @@ def test_sevens_question_nz():
     assert rows["hit"]["combined_change"][1.0] > 0.1
 
 
+def _main_sevens(s):
+    """The sevens row of the main game alone: the pair table's 7,7 play (P, Rp), else hard 14."""
+    u7 = s.pairs[6]
+    return np.where((u7 == L.P) | (u7 == L.RP), u7, s.hard[14])
+
+
+@pytest.mark.parametrize("surrender", ["early", "late"])
+def test_surrender_basic_main_game_is_the_same_with_the_side_bet_on_and_off(surrender):
+    """`basic` is the main game's basic strategy whatever side bet is up: under surrender its
+    sevens row keeps the pair table's 7,7 play, a surrender too (early: 7,7 v 10 and v A
+    surrender, -0.5, where a hit is -0.515 and -0.620), so the chart's main game is the same
+    with the Super Sevens bet on and off (early, it was 0.0079 pp lower with the bet on: its
+    sevens row hit there). (Late, no hole card: hard 14 never surrenders.)"""
+    on = analyze(Rules(surrender=surrender))
+    off = analyze(Rules(surrender=surrender, super_sevens=False))
+    assert on["house_edge"] == pytest.approx(off["house_edge"], abs=1e-12)
+    s = on["strategy"]
+    assert np.array_equal(s.sevens, _main_sevens(s))
+    if surrender == "early":
+        assert [L.ACTION_NAMES[c] for c in s.sevens] == ["P"] * 6 + ["H", "H", "Rh", "Rh"]
+        assert on["house_edge"] == pytest.approx(-0.0011841, abs=5e-8)
+        # the side bet under that row: no third card against 10 and A (a surrender: (b), (c))
+        ss = on["super_sevens"]
+        assert ss["plays"][10] == ss["plays"][1] == "surrender"
+        from simulator.exact.sevens import super_sevens
+
+        stood = super_sevens(Rules(surrender="early"), ss["plays"] | {10: "stand", 1: "stand"})
+        assert ss["ev"] == pytest.approx(stood["ev"], abs=1e-15)
+
+
+def test_a_chart_surrendering_7_7_late_is_valued_so_for_both_bets():
+    """A chart whose hard 14 and sevens row surrender late against 10 and A: the main game the
+    same with the side bet on and off, and the side bet settled on the two sevens there (no
+    third card: as a stand), not as a hit."""
+    from dataclasses import replace
+
+    from simulator.exact.sevens import super_sevens
+
+    rules = Rules(surrender="late")
+    base = analyze(rules)["strategy"]
+    hard = base.hard.copy()
+    hard[14, 8:] = (L.RH, L.RS)
+    strat = replace(base, hard=hard)
+    strat = replace(strat, sevens=_main_sevens(strat).astype(np.int8))
+    assert [L.ACTION_NAMES[c] for c in strat.sevens[8:]] == ["Rh", "Rs"]
+    on = analyze(rules, strat)
+    off = analyze(rules.replace(super_sevens=False), strat)
+    assert on["house_edge"] == pytest.approx(off["house_edge"], abs=1e-12)
+    hands = {(h["up"], h["hand"]): h for h in on["hands"]}
+    assert hands[(10, (7, 7))]["choice"] == hands[(1, (7, 7))]["choice"] == "surrender"
+    ss = on["super_sevens"]
+    assert ss["plays"][10] == ss["plays"][1] == "surrender"
+    stood = super_sevens(rules, ss["plays"] | {10: "stand", 1: "stand"})
+    hit = super_sevens(rules, ss["plays"] | {10: "hit", 1: "hit"})
+    assert ss["ev"] == pytest.approx(stood["ev"], abs=1e-15) and ss["ev"] < hit["ev"] - 0.05
+    assert ss["lines"]["d"]["probability"] == pytest.approx(stood["lines"]["d"]["probability"])
+
+
+def test_optimal_play_surrendering_7_7_says_surrender(tmp_path, monkeypatch):
+    """--optimal under early surrender: the main wager's best 7-7 play against 10 and A is a
+    surrender (-0.5); the 7-7 question says so (it said "stand") and values it so: the side
+    bet as a stand's (no third card), the main wager -0.5, and every row's change against it."""
+    from simulator.exact.compare import exact_figures
+
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(tmp_path))
+    rules = Rules(surrender="early")
+    fig, strat = exact_figures(rules, optimal=True)
+    assert strat is None
+    q = fig["sevens_question"]
+    assert q["strategy_plays"][10] == q["strategy_plays"][1] == "surrender"
+    assert fig["super_sevens"]["plays"]["10"] == fig["super_sevens"]["plays"]["A"] == "surrender"
+    for up in range(1, 11):
+        v = q["by_up"][up]
+        assert v["surrender"]["main"] == pytest.approx(-0.5, abs=1e-12)
+        assert v["surrender"]["super_sevens"] == v["stand"]["super_sevens"]
+    rows = {r["play"]: r for r in q["plays"]}
+    assert rows["strategy"]["main_ev_change"] == 0
+    p77 = q["p_sevens"]
+    want = sum(p77[up] * (q["by_up"][up]["stand"]["main"] - q["by_up"][up][q["strategy_plays"][
+        up]]["main"]) for up in range(1, 11))
+    assert rows["stand"]["main_ev_change"] == pytest.approx(want, abs=1e-15)
+    assert rows["surrender"]["super_sevens_house_edge"] == pytest.approx(
+        rows["stand"]["super_sevens_house_edge"], abs=1e-12)
+
+
 def test_an_analysis_is_computed_once_a_process_and_handed_out_as_copies(monkeypatch):
     import importlib
 

@@ -856,6 +856,74 @@ def test_rule_14_4_sevens_row_decides_without_a_split_too(play):
     assert (b.hands, b.ss_line, b.ss, b.main) == (1, 3, 500, 10)
 
 
+@pytest.mark.parametrize("code", ["Rh", "Rs"])
+def test_rule_14_4_sevens_row_surrenders_early_no_third_card(play, code):
+    # early surrender: 7c 7d v Th (Rh/Rs) surrenders before the dealer's card, -5 even against
+    # the blackjack; the side bet stays on (b) with no third card (the 7h left in the shoe is
+    # not dealt to the box); the dealer draws nothing for it
+    strat = make_strategy(sevens={"*": code}, hard={14: "H"})
+    r, (b,) = one_round(play(deal(["7c 7d"], "Th", then="Ac 7h"), EARLY, strat))
+    assert (b.main, b.surrenders, b.losses, b.hands) == (-5, 1, 1, 1)
+    assert (b.ss_line, b.ss) == (1, 50)
+    assert (r.cards, r.dealer_cards) == (3, 1)
+
+
+def test_rule_14_4_sevens_row_surrenders_early_suited_sevens_line_c(play):
+    strat = make_strategy(sevens={"A": "Rh"})
+    r, (b,) = one_round(play(deal(["7h 7h"], "Ac", then="Kd 7h"), EARLY, strat))
+    assert (b.main, b.surrenders, b.ss_line, b.ss, r.cards) == (-5, 1, 2, 100, 3)
+
+
+def test_rule_14_4_sevens_row_surrenders_late_no_third_card(play):
+    # late surrender, no hole card: against a 9 nothing depends on the dealer's card: -5, (b)
+    strat = make_strategy(sevens={"9": "Rs"})
+    r, (b,) = one_round(play(deal(["7c 7d"], "9h", then="7h Kc"), LATE, strat))
+    assert (b.main, b.surrenders, b.ss_line, b.ss) == (-5, 1, 1, 50)
+    assert (r.cards, r.dealer_cards) == (3, 1)
+
+
+def test_rule_14_4_sevens_row_surrenders_late_dealer_blackjack_takes_the_wager(play):
+    # late surrender against a ten, no hole card: the dealer's Ac makes blackjack and takes the
+    # whole wager (as for any late surrender); the side bet is (b), no third card
+    strat = make_strategy(sevens={"10": "Rh"})
+    r, (b,) = one_round(play(deal(["7c 7d"], "Th", then="Ac"), LATE, strat))
+    assert (r.dealer_bj, b.main, b.surrenders, b.ss_line, b.ss) == (1, -10, 1, 1, 50)
+
+
+def test_rule_14_4_sevens_row_surrenders_late_peek(play):
+    strat = make_strategy(sevens={"10": "Rh"})
+    rules = LATE.replace(hole_card="peek")
+    r, (b,) = one_round(play(deal(["7c 7d"], "Th", hole="9c", then="7h"), rules, strat))
+    assert (b.main, b.surrenders, b.ss_line, b.ss, r.cards) == (-5, 1, 1, 50, 4)
+
+
+@pytest.mark.parametrize(
+    "surrender, main, hands, line, ss",
+    [("late", -5, 1, 1, 50), ("early", -5, 1, 1, 50), ("none", 10, 1, 3, 500)],
+)
+def test_rule_14_4_sevens_row_rh_surrenders_else_hits(play, surrender, main, hands, line, ss):
+    # Rh: surrender where the rules allow it (no third card: (b)); else hit: 7h makes 21 and (d)
+    strat = make_strategy(sevens={"*": "Rh"})
+    rules = NZ.replace(surrender=surrender)
+    _, (b,) = one_round(play(deal(["7c 7d"], "9h", then="7h 9c"), rules, strat))
+    assert (b.main, b.hands, b.ss_line, b.ss) == (main, hands, line, ss)
+
+
+@pytest.mark.parametrize(
+    "surrender, max_hands, main, hands, line, ss",
+    [("late", 3, -5, 1, 1, 50), ("none", 3, 0, 2, 1, 50), ("none", 1, 10, 1, 3, 500)],
+)
+def test_rule_14_4_sevens_row_rp_surrenders_else_splits(play, surrender, max_hands, main, hands,
+                                                        line, ss):
+    # Rp: surrender where allowed; else split (paid (b) at once: 7c Kc 17, 7d Kd 17 v 9h 8c 17);
+    # else (max_hands 1) the hard 14 row: hits 7h, 21, (d)
+    strat = make_strategy(sevens={"*": "Rp"}, hard={14: "H"})
+    rules = NZ.replace(surrender=surrender, max_hands=max_hands)
+    then = "7h 8c" if max_hands == 1 else "Kc Kd 8c"
+    _, (b,) = one_round(play(deal(["7c 7d"], "9h", then=then), rules, strat))
+    assert (b.main, b.hands, b.ss_line, b.ss) == (main, hands, line, ss)
+
+
 def test_rule_14_super_sevens_no_third_card_when_peek_ends_round(play):
     r, (b,) = one_round(play(deal(["7c 7d"], "Th", hole="As"), PEEK))
     assert (r.dealer_bj, b.ss_line, b.ss, b.main) == (1, 1, 50, -10)

@@ -434,7 +434,7 @@ def _strategy_play_by_enumeration(rules, n, s, plays):
                             value += p * a
                             continue
                         two = c if c1[1] == c2[1] else b
-                        if plays[u] in ("split", "stand"):
+                        if plays[u] in ("split", "stand", "surrender"):  # (no third card)
                             value += p * two
                             continue
                         holes = list(draw(r3)) if peek and u in (1, 10) else [(None, 1.0, r3)]
@@ -481,3 +481,20 @@ def test_super_sevens_by_sevens_left_of_a_7_7_play_is_exact_on_a_full_shoe(strat
     assert moment_by_sevens_left(r, 312, 24, 1, plays) == pytest.approx(ex["ev"], abs=1e-12)
     assert moment_by_sevens_left(r, 312, 24, 2, plays) == pytest.approx(
         sum(x["probability"] * x["pays"] ** 2 for x in ex["lines"].values()), rel=1e-12)
+
+
+@pytest.mark.parametrize("hole_card", ["none", "peek"])
+def test_a_surrendered_7_7_is_settled_on_its_two_sevens_by_the_sevens_left(hole_card):
+    # Under surrender a chart may surrender 7-7 (against 10 and A under early surrender): no
+    # third card, as a stand; it had been valued as a hit, a third card dealt.
+    from simulator.exact.sevens import super_sevens, value_by_sevens_left
+
+    plays = {u: "split" if 2 <= u <= 7 else "hit" if u in (8, 9) else "surrender"
+             for u in range(1, 11)}
+    r = Rules(decks=1, hole_card=hole_card, surrender="early")
+    for n, s in ((6, 3), (7, 4)):
+        want = _strategy_play_by_enumeration(r, n, s, plays)
+        assert value_by_sevens_left(r, n, s, plays) == pytest.approx(want, rel=1e-12)
+    six = Rules(hole_card=hole_card, surrender="early", super_sevens=True)
+    assert value_by_sevens_left(six, 312, 24, plays) == pytest.approx(
+        super_sevens(six, plays)["ev"], abs=1e-12)

@@ -231,6 +231,26 @@ def test_a_walked_7_7_moves_its_line_as_the_round_loop_does(decks, strategy):
         (L.TALLY_NAMES[i], walked[i], looped[i]) for i in np.nonzero(walked != looped)[0]]
 
 
+@pytest.mark.parametrize("surrender", ["none", "late", "early"])
+def test_a_walked_surrendered_7_7_takes_no_third_card(surrender):
+    """A 7-7 whose sevens row says Rh surrenders where the rules allow it: walked on (one box)
+    as in the round loop, the side bet stays on (b) or (c), no third card, so no (d) or (e);
+    without surrender Rh hits, and the third card makes (d). The same tally either way."""
+    rules = NZ.replace(decks=1, surrender=surrender)
+    strat = make_strategy(sevens={"*": "Rh"})
+    walked = _sim(rules, [strat], 400_000)
+    looped = K.simulate_chunk(rules.to_params(), stack_for(rules, [strat]), 400_000, STATE,
+                              np.zeros(1, np.int8))  # (a trace: the round loop plays every round)
+    assert (walked == looped).all(), [
+        (L.TALLY_NAMES[i], walked[i], looped[i]) for i in np.nonzero(walked != looped)[0]]
+    assert walked[L.T_SS_B] > 0
+    if surrender == "none":
+        assert walked[L.T_SS_D] > 0 and walked[L.T_SURRENDERS] == 0
+    else:
+        assert walked[L.T_SS_D] == walked[L.T_SS_E] == 0
+        assert walked[L.T_SURRENDERS] == walked[L.T_SS_B] + walked[L.T_SS_C]
+
+
 def test_boxes_with_the_same_strategy_share_its_states():
     p = NZ.replace(boxes=3).to_params()
     t = stack_for(NZ.replace(boxes=3), [basic_strategy(), MIMIC, basic_strategy()])

@@ -254,12 +254,26 @@ def test_unknown_action():
          "P, N, Pd, Rp"),
         ({"sevens": {"7,7": "N " * 10}},
          "chart 'sevens', row 7,7, column 2: action 'N' is not allowed in the sevens chart: "
-         "allowed S, H, D, Ds, P"),
-        ({"sevens": {"7,7": "Rh " * 10}}, "action 'Rh' is not allowed in the sevens chart"),
+         "allowed S, H, D, Ds, Rh, Rs, P, Rp"),
+        ({"sevens": {"7,7": "Pd " * 10}}, "action 'Pd' is not allowed in the sevens chart"),
     ],
 )
 def test_action_not_allowed_in_that_chart(charts, words):
     assert words in error_of(make(charts))
+
+
+def test_sevens_row_holds_the_surrender_codes():
+    """The sevens row takes Rh, Rs and Rp as the hard and pair charts do (surrender where the
+    rules allow it, else hit, stand, split): a file with them loads, with no rules in sight (as
+    Rh in the hard chart does), and round-trips; a made Strategy with them stacks."""
+    text = make({"sevens": {"7,7": "P  P  P  P  P  P  H  Rp Rh Rs"},
+                 "hard": {"4-13": ALL["H"], "14": "H  H  H  H  H  H  H  H  Rh Rs",
+                          "15-16": ALL["H"], "17-20": ALL["S"]}})
+    s = loads_strategy(text, "s.toml")
+    assert [L.ACTION_NAMES[c] for c in s.sevens] == ["P"] * 6 + ["H", "Rp", "Rh", "Rs"]
+    again = loads_strategy(dumps_strategy(s), "again.toml")
+    assert strategies_equal(s, again)
+    assert stack([s])[3].tolist() == [list(s.sevens)]
 
 
 @pytest.mark.parametrize(

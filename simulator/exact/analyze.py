@@ -124,7 +124,9 @@ class _Box:
         code = None
         if a == b == 7 and r.super_sevens:  # the sevens row decides (14.4), as in the kernel
             code = int(tables.sevens[ui])
-            if code == L.P:
+            if code == L.RP and "surrender" in opts:
+                return "surrender"
+            if code in (L.P, L.RP):
                 if "split" in opts:
                     return "split"
                 code = None  # no split allowed: the hard total's cell
@@ -311,18 +313,22 @@ def derive_tables(rules, ss_values=None):
                 else:
                     code = L.N
                 pairs[pv - 1, ui] = code
-        # sevens row: the first decision on 7-7 with a Super Sevens bet up
+        # sevens row: the first decision on 7-7 with a Super Sevens bet up (a surrender settles
+        # the side bet on the two sevens, as a stand does)
         if comp[6] >= 2:
             opts = box.options(7, 7, _resplit(tables, 7, ui, rules))
-            opts.pop("surrender", None)
             val = {k: v[EV] for k, v in opts.items()}
             if rules.super_sevens and ss_values is not None:
                 for k in val:
                     val[k] += rules.super_sevens_bet * ss_values[up][k]
             best = max(val, key=val.get)
             hs_hit = val.get("hit", -9) >= val.get("stand", -9)
-            sevens[ui] = {"split": L.P, "stand": L.S, "hit": L.H}.get(
-                best, L.D if hs_hit else L.DS)
+            if best == "surrender":  # its fallback where surrender is not allowed: split or
+                split = val.get("split", -9) > max(val.get("hit", -9), val.get("stand", -9))
+                sevens[ui] = L.RP if split else L.RH if hs_hit else L.RS  # (hit or stand)
+            else:
+                sevens[ui] = {"split": L.P, "stand": L.S, "hit": L.H}.get(
+                    best, L.D if hs_hit else L.DS)
     return tables, ups
 
 
@@ -360,13 +366,13 @@ def _ss_values(rules):
 
 
 def _main_sevens_row(tables):
-    """The sevens row of the main game alone: the pair table's 7,7 play (split, or the hard 14
-    play when 7,7 is not split; a surrender code there becomes its fallback, since the sevens
-    row has no surrender)."""
-    no_surrender = {L.RH: L.H, L.RS: L.S}
+    """The sevens row of the main game alone: the pair table's 7,7 play (``P`` split, ``Rp``
+    surrender else split), or the hard 14 play where 7,7 is not split (its surrender codes
+    ``Rh`` and ``Rs`` kept: a surrendered 7-7 settles the side bet on its two sevens), so the
+    main game is played the same whether a Super Sevens bet is up or not."""
     for ui in range(L.N_UP):
-        hard14 = int(tables.hard[14, ui])
-        tables.sevens[ui] = L.P if tables.pairs[6, ui] == L.P else no_surrender.get(hard14, hard14)
+        pair = int(tables.pairs[6, ui])
+        tables.sevens[ui] = pair if pair in (L.P, L.RP) else int(tables.hard[14, ui])
 
 
 def derive(rules, with_super_sevens: bool = False):

@@ -199,12 +199,12 @@ OPTIMAL_NAME = "optimal (composition-dependent)"  # the figures' strategy with -
 def _optimal_figures(rules) -> tuple:
     """`exact_figures` of composition-dependent optimal play (`analyze.evaluate`'s ``None``
     policy): its 7-7 play against each up card, the main wager's best, for the Super Sevens
-    figures and the 7-7 question (a surrender there deals no third card: as a stand)."""
+    figures and the 7-7 question (a surrender there deals no third card: the side bet settles
+    on the two sevens)."""
     from simulator.exact.analyze import evaluate
 
     res, ups = evaluate(rules, None)
     sevens = {h["up"]: h["choice"] for h in res["hands"] if h["hand"] == (7, 7)}
-    sevens = {up: "stand" if p == "surrender" else p for up, p in sevens.items()}
     box = _Box(ups[1])  # even money where it gains (`evaluate`): against the ace, the blackjack
     even_money = bool(box.natural(True)[EV] > box.natural(False)[EV])
     return _figures(rules, res, ups, sevens, OPTIMAL_NAME, False, even_money, "optimal"), None
@@ -646,11 +646,12 @@ def exact_table(fig: dict, title: str, rules: dict) -> str:
             "x side bet, per main wager; split: a 7 dealt to a split 7 split again as the rules "
             "allow)", "",
             "EV of each 7-7 play given 7,7 v the up card: main wager / Super Sevens per unit / "
-            "combined for side bet 1", "",
-            f"{'up':<4}" + "".join(f"{p:>24}" for p in PLAYS)]
+            "combined for side bet 1", ""]
+    shown = [p for p in PLAYS if p != "surrender" or any(p in q["by_up"][u] for u in UPS)]
+    out.append(f"{'up':<4}" + "".join(f"{p:>24}" for p in shown))
     for up in UPS:
         row = f"{UP_LABELS.get(up, str(up)):<4}"
-        for p in PLAYS:
+        for p in shown:
             v = q["by_up"][up].get(p)
             row += f"{'-':>24}" if v is None else (
                 f"{v['main']:>+8.3f}/{v['super_sevens']:>+6.2f}/{v['combined'][1.0]:>+7.3f}")
@@ -664,12 +665,9 @@ def exact_table(fig: dict, title: str, rules: dict) -> str:
 
 def _own_plays_text(q: dict) -> str:
     """The strategy's own 7-7 row (`sevens_question`'s ``strategy_plays``) in words."""
-    from simulator import layout as L
-    from simulator.report import sevens_play_text
+    from simulator.report import plays_by_up_text
 
-    code = {"stand": L.S, "hit": L.H, "double": L.D, "split": L.P}
-    row = [code[q["strategy_plays"][up]] for up in (*range(2, 11), 1)]
-    return sevens_play_text(row)
+    return plays_by_up_text([q["strategy_plays"][up] for up in (*range(2, 11), 1)])
 
 
 def exact_csv(fig: dict, rules: dict, run: dict | None = None) -> str:

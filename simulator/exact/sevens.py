@@ -1,8 +1,9 @@
 """Super Sevens (rule 14), exactly, suits included, for a given 7-7 play per dealer up card.
 
 Cards 1 and 2 of the box, and its third card when the player hits or doubles 7-7, decide the bet
-(14.3). Rule 14.4: splitting 7-7 is paid at once under (b) or (c); standing leaves (b) or (c); a
-hit or a double gives the third card, which may make (d) or (e). In the peek game a dealer
+(14.3). Rule 14.4: splitting 7-7 is paid at once under (b) or (c); standing or surrendering (a
+rule-set variant: the box takes no third card) leaves (b) or (c); a hit or a double gives the
+third card, which may make (d) or (e). In the peek game a dealer
 blackjack ends the round before any third card. ``guaranteed_third=True`` is the convention of
 the published figures: the first three cards of the box always settle the bet.
 """
@@ -16,7 +17,8 @@ from simulator.exact.player import double_allowed_by_rule, hand_of, up_index
 from simulator.rules import Rules
 
 LINES = ("a", "b", "c", "d", "e", "f")
-PLAYS = ("split", "stand", "hit", "double")
+PLAYS = ("split", "stand", "hit", "double", "surrender")
+TWO_CARD_PLAYS = ("split", "stand", "surrender")  # the side bet settled on the two sevens
 
 # The published Super Sevens house edge every output cites, under the convention
 # (``guaranteed_third``), by decks and pays of lines (a)-(e): (figure as published, source), from
@@ -39,17 +41,20 @@ SECONDARY = {
 
 
 def sevens_plays(rules, sevens_play) -> dict:
-    """Normalise a 7-7 play to {up value: 'split' | 'stand' | 'hit' | 'double'} under the rules.
+    """Normalise a 7-7 play to {up value: 'split' | 'stand' | 'hit' | 'double' | 'surrender'}
+    under the rules.
 
     ``sevens_play``: a play name for every up card, a {up value: name} dict, a sevens row of
     action codes (10, strategy column order), or a Strategy (its ``sevens`` row and, where a
-    split is impossible, its hard 14 row).
+    split is impossible, its hard 14 row). A code is played as the engine plays it: ``Rh``,
+    ``Rs`` and ``Rp`` surrender where the rules allow it, else hit, stand and split.
     """
     hard = None
     if hasattr(sevens_play, "sevens"):
         hard = sevens_play.hard
         sevens_play = sevens_play.sevens
     can_double = double_allowed_by_rule(rules.double_on, hand_of(7, 7))
+    surrender = rules.surrender != "none"
     out = {}
     for up in range(1, 11):
         if isinstance(sevens_play, str):
@@ -58,10 +63,15 @@ def sevens_plays(rules, sevens_play) -> dict:
             play = sevens_play[up]
         else:
             code = int(np.asarray(sevens_play)[up_index(up)])
+            if code == L.RP and not surrender:
+                code = L.P
             if code == L.P and rules.max_hands < 2 and hard is not None:
                 code = int(hard[14, up_index(up)])
-            play = {L.S: "stand", L.H: "hit", L.P: "split", L.RH: "hit", L.RS: "stand"}.get(code)
-            if code == L.D:
+            play = {L.S: "stand", L.H: "hit", L.P: "split", L.RH: "hit", L.RS: "stand",
+                    L.RP: "surrender"}.get(code)
+            if code in (L.RH, L.RS) and surrender:
+                play = "surrender"
+            elif code == L.D:
                 play = "double" if can_double else "hit"
             elif code == L.DS:
                 play = "double" if can_double else "stand"
@@ -69,8 +79,10 @@ def sevens_plays(rules, sevens_play) -> dict:
             play = "stand"
         if play == "double" and not can_double:
             play = "hit"
-        if play not in PLAYS:
-            raise ValueError(f"sevens play {play!r} for up card {up}: allowed {', '.join(PLAYS)}")
+        if play not in PLAYS or play == "surrender" and not surrender:
+            allowed = PLAYS if surrender else PLAYS[:-1]
+            raise ValueError(f"sevens play {play!r} for up card {up}: allowed "
+                             f"{', '.join(allowed)}")
         out[up] = play
     return out
 
@@ -94,7 +106,8 @@ def super_sevens(rules, sevens_play="stand", guaranteed_third: bool = False) -> 
     p7 = 4 * d / n
     prob["f"] = 1 - p7
     prob["a"] = p7 * (1 - (4 * d - 1) / (n - 1))
-    by_up = {up: {k: [0.0, 0.0] for k in PLAYS} for up in range(1, 11)}  # pay-weighted, weight
+    valued = PLAYS if rules.surrender != "none" else PLAYS[:-1]
+    by_up = {up: {k: [0.0, 0.0] for k in valued} for up in range(1, 11)}  # pay-weighted, weight
     peek = rules.hole_card == "peek"
     for s1 in range(4):
         c = counts.copy()
@@ -116,8 +129,8 @@ def super_sevens(rules, sevens_play="stand", guaranteed_third: bool = False) -> 
                 w = pr1 * pru * pr2
                 two = "c" if s1 == s2 else "b"
                 third = _third_card(c2, s1, s2, up, peek and not guaranteed_third)
-                for play in PLAYS:
-                    if play in ("split", "stand") and not guaranteed_third:
+                for play in valued:
+                    if play in TWO_CARD_PLAYS and not guaranteed_third:
                         dist = {two: 1.0}
                     else:
                         dist = {k: v for k, v in third.items()}
@@ -254,7 +267,7 @@ def _two_sevens(rules, n: float, s: float, plays: dict, two: float, three: float
             continue
         p_77 = p_up * frac(sl + 1, n - 2)  # the up card, then the box's second seven
         r = n - 3
-        if plays[up] in ("split", "stand"):
+        if plays[up] in ("split", "stand", "surrender"):  # (settled on the two sevens)
             pay = two
         elif not bj:
             pay = third(r, sl)

@@ -71,9 +71,11 @@ class Builder:
         code = (self.soft if soft else self.hard)[si, t, up]
         if sevens:  # 7-7 under a Super Sevens bet: the sevens row decides (14.4) ...
             code7 = self.sevens[si, up]
-            if code7 == L.P and p[L.P_MAX_HANDS] > 1:
+            if code7 == L.RP and surrender:
+                return A_SURRENDER
+            if code7 in (L.P, L.RP) and p[L.P_MAX_HANDS] > 1:
                 return A_SPLIT
-            code = code if code7 == L.P else code7  # (... the hard row where it may not split)
+            code = code if code7 in (L.P, L.RP) else code7  # (... the hard row: may not split)
         elif pair and p[L.P_MAX_HANDS] > 1:
             cell = self.pairs[si, pair - 1, up]
             if cell == L.P or (cell == L.PD and p[L.P_DAS]):
