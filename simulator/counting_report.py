@@ -1130,9 +1130,10 @@ def left_out_text(notes: list) -> str:
     for what, reason in notes:
         joined.setdefault(reason, []).append(what)
 
-    def names(w):  # (labels holding "and" or commas quoted, so that two read as two)
-        if len(w) > 1 and any(" and " in x or "," in x for x in w):
-            return "the rows " + " and ".join(f'"{x}"' for x in w)
+    def names(w):  # (labels holding "and" or commas quoted, so that two read as two; rows or
+        if len(w) > 1 and any(" and " in x or "," in x for x in w):  # columns alike)
+            q = [f'"{x}"' for x in w]
+            return ", ".join(q[:-1]) + " and " + q[-1]
         return " and ".join(w)
 
     return "; ".join(f"{names(w)} ({reason})" for reason, w in joined.items())

@@ -502,10 +502,10 @@ def test_many_variants_say_how_many_intervals_miss_by_chance():
     many = ["--vary", "dealer_hits_soft_17=true", "--vary", "double_after_split=false",
             "--vary", "blackjack_pays=1.2", "--vary", "max_hands=2", "--vary",
             "surrender=late", "--vary", "resplit_aces=true", "--vary", "double_on=9-11"]
-    said = ("Many comparisons: 7 variants, 4 differences with a 95% interval, and 2 of variants "
-            "that play every round as the baseline does: exactly 0, they cannot miss; each "
-            "misses its true value one time in 20 by chance, so about 0.2 of them are expected "
-            "to miss with nothing wrong.")
+    said = ("Many comparisons: 7 variants, 4 differences with a 95% interval, and 2 differences "
+            "of variants that play every round as the baseline does: exactly 0, they cannot "
+            "miss; each misses its true value one time in 20 by chance, so about 0.2 of them are "
+            "expected to miss with nothing wrong.")
     for fmt in ("table", "markdown"):
         assert said in run("compare", *TINY, *many, "-f", fmt).stdout, fmt
     doc = json.loads(run("compare", *TINY, *many, "-f", "json").stdout)

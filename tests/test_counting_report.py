@@ -1423,6 +1423,10 @@ def test_left_out_rows_whose_labels_hold_and_are_named_apart():
     text = CR.left_out_text([("per unit of initial main bet and Super Sevens bet", "no figures"),
                              ("per unit wagered on the main game and Super Sevens bet",
                               "no figures")])
-    assert text == ('the rows "per unit of initial main bet and Super Sevens bet" and "per unit '
-                    'wagered on the main game and Super Sevens bet" (no figures)')
+    assert text == ('"per unit of initial main bet and Super Sevens bet" and "per unit wagered '
+                    'on the main game and Super Sevens bet" (no figures)')
+    # columns too (the report's Super Sevens variant table: it said "the rows" of columns)
+    assert CR.left_out_text([("95% ±", "none"), ("95% CI low, pp", "none"),
+                             ("95% CI high, pp", "none")]) == (
+        '"95% ±", "95% CI low, pp" and "95% CI high, pp" (none)')
     assert CR.left_out_text([("SCORE", "n/a"), ("N0", "n/a")]) == "SCORE and N0 (n/a)"

@@ -2495,8 +2495,8 @@ def test_super_sevens_variant_columns_with_no_value_are_left_out_saying_why(buil
     data["variants"]["rows"].append(row)
     md = render.to_markdown("t", [sections.variants(data)])
     assert "95% CI low, pp" not in md.split("**The effect of each rule variant on the Super")[1]
-    assert ("95% CI low, pp and 95% CI high, pp (no interval: too few wins of the rare big "
-            "lines, as said above)") in md
+    assert ('"95% CI low, pp" and "95% CI high, pp" (no interval: too few wins of the rare '
+            "big lines, as said above)") in md
     assert "Super Sevens house edge difference, pp (not shown without its interval" in md
 
 
