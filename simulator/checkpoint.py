@@ -96,7 +96,7 @@ def _differs(saved: dict, current: dict) -> str | None:
                     "rounds": "rounds (or --max-rounds)",
                     "super_sevens_exact": "the 7-7 play of the exact Super Sevens sums"}.get(
                 key, key)
-            if a is None:  # (a key kept since the checkpoint was written)
+            if key not in saved:  # (a key kept since the checkpoint was written)
                 return (f"{name} is not recorded there (a checkpoint of an earlier bjsim), "
                         f"{_cut(b)} here: start the run again")
             if isinstance(a, dict) and isinstance(b, dict):  # the first field that differs

@@ -340,6 +340,10 @@ def test_an_option_given_on_resume_that_changes_the_run_is_refused(tmp_path):
                       "different run", "rounds (or --max-rounds) is 12000 there, 13000 here")
     assert_user_error(run_cli("simulate", "--set", "decks=8", "--checkpoint", path, "--resume"),
                       "different run", "rule 'decks' is 6 there, 8 here")
+    # a value the run had as none (no --precision): its own words, not "not recorded there"
+    assert_user_error(run_cli("simulate", "--precision", "0.01", "--max-rounds", "12000",
+                              "--checkpoint", path, "--resume"),
+                      "different run", "precision is None there, 0.01 here")
     # the same value given again is no change
     assert run_cli("simulate", "--seed", "5", "--checkpoint", path, "--resume").exit_code == 0
 
