@@ -368,7 +368,8 @@ def test_simulate_exact_gives_each_strategy_the_cut_card_caveat_of_its_own_boxes
     sd = doc["by_strategy"][0]["house_edge"]["sd_round"]
     caveat = basic["house_edge"]["z_caveat"]
     assert ("rounds of this strategy's 2 boxes" in caveat and f"{sd:.2f} (simulated), over 2"
-            in caveat and "rounds of this table on" in caveat), caveat
+            in caveat and "rounds of its boxes on" in caveat and "table" not in caveat), caveat
+    assert "rounds of this table on" in doc["exact"]["house_edge"]["z_caveat"]
     assert "rounds of one box" in mimic["house_edge"]["z_caveat"]  # (its one box)
     # the table names what each caveat is of
     lines = [ln for ln in run(*args).stdout.splitlines() if ln.startswith("~ ")]

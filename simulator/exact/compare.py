@@ -356,7 +356,9 @@ def cut_card_caveat(rules, sd_round: float | None = None, boxes: int | None = No
             f"shoe every round, so it includes {cut_card_words(rules.decks)}, which moves z's "
             f"centre by about {100 * e:.2f} pp / SE (+{at[0]:.1f} at 10 million rounds of {whose}; "
             f"z still varies by about 2 either side of it, at 95%), so a large |z| from about "
-            f"{_rounds_words(large)} rounds{' of this table' if several else ''} on is expected, "
+            f"{_rounds_words(large)} rounds"
+            f"{(' of this table' if boxes is None else ' of its boxes') if several else ''} on "
+            "is expected, "
             "not a fault (--set shuffle=every-round tests agreement alone)")
 
 
