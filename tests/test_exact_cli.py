@@ -594,3 +594,13 @@ def test_exact_says_whether_the_strategy_takes_even_money():
         run(*six_five, "-f", "csv").stdout))}
     assert float(rows[("even_money", "taken")]["value"]) == 1.0
     assert "even money                      declined" in run("exact").stdout  # NZ basic
+
+
+def test_simulate_exact_gives_the_difference_of_two_house_edges_in_percentage_points():
+    # "difference +0.2997%" beside a caveat in pp: the simulated less the exact house edge is a
+    # difference of two percentages
+    out = run("simulate", "--rounds", "20k", "--seed", "7", "-q", "--exact").stdout
+    row = next(ln for ln in out.splitlines() if ln.startswith("house edge "))
+    sim, exact, diff = row.split()[2], row.split()[3], row.split()[4:6]
+    assert sim.endswith("%") and exact.endswith("%") and diff[1] == "pp", row
+    assert float(diff[0]) == pytest.approx(float(sim[:-1]) - float(exact[:-1]), abs=2e-4)

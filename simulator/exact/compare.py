@@ -475,7 +475,7 @@ FIGURES = ("house_edge", "super_sevens_house_edge", "insurance_house_edge")  # b
 
 def _comparison_lines(cmp: dict, title: str) -> list[str]:
     width = max(26, len(title) + 2)
-    lines = [f"{title:<{width}}{'simulated':>12}{'exact':>12}{'difference':>12}{'z':>8}"]
+    lines = [f"{title:<{width}}{'simulated':>12}{'exact':>12}{'difference':>14}{'z':>8}"]
     labels = (("house_edge", "house edge"), ("super_sevens_house_edge", "Super Sevens house edge"),
               ("insurance_house_edge", "insurance house edge"))
     for key, label in labels:
@@ -483,10 +483,10 @@ def _comparison_lines(cmp: dict, title: str) -> list[str]:
         if not c:
             continue
         sim = "-" if c["simulated"] is None else f"{100 * c['simulated']:.4f}%"
-        diff = "-" if c["difference"] is None else f"{100 * c['difference']:+.4f}%"
+        diff = "-" if c["difference"] is None else f"{100 * c['difference']:+.4f} pp"
         z = "-" if c["z"] is None else f"{c['z']:+.2f}"
         mark = CUT_CARD_MARK if c.get("z_caveat") else ""
-        lines.append(f"{label:<{width}}{sim:>12}{100 * c['exact']:>11.4f}%{diff:>12}{z:>8}{mark}")
+        lines.append(f"{label:<{width}}{sim:>12}{100 * c['exact']:>11.4f}%{diff:>14}{z:>8}{mark}")
     for key, label in labels:
         if (cmp.get(key) or {}).get("z_note"):
             lines.append(f"{label}: {cmp[key]['z_note']}")
