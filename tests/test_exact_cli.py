@@ -604,3 +604,12 @@ def test_simulate_exact_gives_the_difference_of_two_house_edges_in_percentage_po
     sim, exact, diff = row.split()[2], row.split()[3], row.split()[4:6]
     assert sim.endswith("%") and exact.endswith("%") and diff[1] == "pp", row
     assert float(diff[0]) == pytest.approx(float(sim[:-1]) - float(exact[:-1]), abs=2e-4)
+
+
+def test_the_7_7_questions_changes_are_in_percentage_points():
+    # "main EV change -0.05384%": a change of the player's return, a difference of percentages
+    out = run("exact", "-q").stdout
+    head = next(ln for ln in out.splitlines() if ln.startswith("7-7 play"))
+    assert "main EV change, pp" in head and "combined, bet 1, pp" in head
+    split = next(ln for ln in out.splitlines() if ln.startswith("split "))
+    assert split.split()[2] == "-0.05384" and "%" not in split.split()[2:]
