@@ -23,7 +23,7 @@ from simulator import __version__, counting
 from simulator import layout as L
 from simulator.compare_report import _aligned, _markdown
 from simulator.counter import counter_seven_seven_play, counter_strategies, exact_plays
-from simulator.report import PER_UNIT_WAGERED, _cell, with_note
+from simulator.report import PER_UNIT_WAGERED, _cell, plays_by_up_text, with_note
 from simulator.tally import (
     MIN_WINS,
     SS_LINES,
@@ -264,19 +264,14 @@ SEVENS_SCALING = ("below a count of 0, each line's chance is taken with s sevens
                   "least: k sevens in a row, k the sevens the line needs")
 
 
+NO_FAVOURABLE = ("no exact Super Sevens return: the side bet off, or the 7-7 play changing with "
+                 "the count")
+
+
 def plays_text(play) -> str:
     """A 7-7 play by up card (A, 2, ..., 10) in words, up cards grouped: ``split v 2-7, hit v
-    8-A``."""
-    order = (*range(1, 10), 0)  # 2..10, then A
-    words = [play[i] for i in order]
-    names = [str(i + 1) for i in order[:-1]] + ["A"]
-    parts, start = [], 0
-    for i in range(1, len(words) + 1):
-        if i == len(words) or words[i] != words[start]:
-            ups = names[start] if i - 1 == start else f"{names[start]}-{names[i - 1]}"
-            parts.append(f"{words[start]} v {ups}")
-            start = i
-    return ", ".join(parts)
+    8-A`` (`report.plays_by_up_text`, which takes them from 2 to A)."""
+    return plays_by_up_text([play[i] for i in (*range(1, 10), 0)])
 
 
 def _others_matter(rules, play) -> bool:
@@ -1461,7 +1456,7 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
                     "cut short); not reproducible as it stands")
     out = [ln + "  " for ln in head] if markdown else head
     why = _round_why(rows[0], rows[0].get("bankroll"), 9, 10, 11)
-    why |= {4: "no Super Sevens bet", 12: "the side bet is off"}
+    why |= {4: "no Super Sevens bet", 12: NO_FAVOURABLE}
     out += [""] + _pruned_grid(_markdown if markdown else _aligned, SWEEP_HEAD,
                                [_sweep_cells(r) for r in rows], "in every row", why=why)
     out += ["", "Advantage: per unit of initial main bet (main + insurance result), 95% "

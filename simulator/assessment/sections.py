@@ -14,6 +14,7 @@ from simulator.counting_report import (
     MERGED_TAILS,
     MOVED_TOGETHER,
     NO_EDGE,
+    NO_FAVOURABLE,
     NO_INTERVAL,
     NO_SE,
     NO_SS_BET,
@@ -1186,7 +1187,7 @@ def _leave_out(blocks: list, p: dict, bankroll) -> None:
            "counting_super_sevens": ("at every count", {"constant": True}),
            "counting_penetration": ("in every row", {"why": {
                "advantage_with_super_sevens": "no Super Sevens bet",
-               "super_sevens_favourable_share": "the side bet is off"} | {
+               "super_sevens_favourable_share": NO_FAVOURABLE} | {
                k: w for k, w in why.items() if k == "risk_of_ruin"}})}
     for i, b in reversed(list(enumerate(blocks))):
         if not isinstance(b, Table) or b.name not in how:

@@ -64,10 +64,11 @@ def sevens_question(rules, strategy, policy_ups=None) -> dict:
     Returns ``by_up``: {up: {play: {main, super_sevens, combined: {bet: value}}}} (values per
     7-7 hand against that up card: main wager per initial wager, Super Sevens per unit staked,
     combined = main + bet x super sevens), ``best``: {bet: {up: play}}, and ``plays``: one row per
-    way of playing every 7-7 (split, stand, hit, double, and the strategy's own row): the Super
-    Sevens house edge, the change of the main game's EV per round against the strategy's row,
-    and the combined change per round for each side bet. ``strategy``: a Strategy, or (with
-    ``policy_ups``, the up cards' values of the play valued) its 7-7 play by up card.
+    way of playing every 7-7 (split, stand, hit, double, surrender where the rules allow it, and
+    the strategy's own row): the Super Sevens house edge, the change of the main game's EV per
+    round against the strategy's row, and the combined change per round for each side bet.
+    ``strategy``: a Strategy, or (with ``policy_ups``, the up cards' values of the play valued)
+    its 7-7 play by up card.
     """
     from simulator.exact.player import Tables
 
