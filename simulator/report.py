@@ -85,7 +85,9 @@ def sevens_play_text(row, rules=None) -> str:
 
 def plays_by_up_text(words) -> str:
     """A play for each up card (2 to 10, then A) in words, up cards grouped: ``split v 2-7,
-    hit v 8-A``."""
+    hit v 8-A``; one play against every up card: ``hit every 7-7``."""
+    if len(set(words)) == 1:
+        return f"{words[0]} every 7-7"
     parts, start = [], 0
     for i in range(1, len(words) + 1):
         if i == len(words) or words[i] != words[start]:

@@ -158,7 +158,7 @@ def test_the_super_sevens_figure_names_the_7_7_play_and_what_the_published_figur
     assert play["by_box"] == ["split v 2-7, hit v 8-A"] and "11.40%" in play["note"]
     ss = json.loads(run("simulate", *TINY, "-f", "json", "--strategy",
                         "basic-super-sevens").stdout)
-    assert ss["results"]["super_sevens"]["seven_seven_play"]["by_box"] == ["hit v 2-A"]
+    assert ss["results"]["super_sevens"]["seven_seven_play"]["by_box"] == ["hit every 7-7"]
     exact = run("exact").stdout
     assert "depends on the 7-7 play (14.4): split v 2-7, hit v 8-A" in exact
 

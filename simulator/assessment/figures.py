@@ -42,7 +42,7 @@ from simulator.exact.compare import (
 )
 from simulator.exact.sevens import convention, sevens_plays, super_sevens
 from simulator.processes import processes_for
-from simulator.report import SS_LINE_TEXT, document, sevens_convention
+from simulator.report import SS_LINE_TEXT, document, plays_by_up_text, sevens_convention
 from simulator.rules import (
     DECLARATIONS,
     DEFAULT_RULES_PATH,
@@ -637,18 +637,9 @@ def _volatility(wagers: list[dict], ss_lines: dict | None = None, boxes: int = 1
 
 
 def plays_text(plays: dict) -> str:
-    """{up value: play} as runs in chart order: ``split v 2-7, hit v 8-A``."""
-    label = {1: "A", 10: "10"}
-    runs = []
-    for up in UPS:
-        if runs and runs[-1][0] == plays[up]:
-            runs[-1][2] = up
-        else:
-            runs.append([plays[up], up, up])
-    if len(runs) == 1:
-        return f"{runs[0][0]} every 7-7"
-    return ", ".join(f"{p} v {label.get(a, a)}" + (f"-{label.get(b, b)}" if b != a else "")
-                     for p, a, b in runs)
+    """{up value: play} as runs in chart order: ``split v 2-7, hit v 8-A``
+    (`report.plays_by_up_text`)."""
+    return plays_by_up_text([plays[up] for up in (*range(2, 11), 1)])
 
 
 def _rule_value(line: str) -> str:
