@@ -79,8 +79,8 @@ MOVED_TOGETHER = "conservative (the Super Sevens pays move the mean and SD toget
 # SCORE and N0 where the mean net per round is not above 0 (``no_edge_note``): null, not 0 and
 # not a number of rounds, in every format.
 NO_EDGE = ("not applicable without an edge (the mean net per round is not above 0): SCORE, the "
-           "win per 100 rounds of optimal bets, and N0, the rounds for the win to reach one SD, "
-           "assume the counter wins")
+           "win per 100 rounds of optimal (Kelly) bets with a 10,000-unit bankroll, and N0, the "
+           "rounds for the win to reach one SD, assume the counter wins")
 RUIN_WITHHELD = ("not given where the counter bets Super Sevens: its pays (up to thousands to 1) "
                  "make a round's net far from normal, and the diffusion formula exp(-2 m B / "
                  "s^2) would count their variance as risk, though they only ever win")
@@ -323,8 +323,9 @@ def sevens_check(rules, strategy=None, plan=None) -> dict:
     return out | {"play": f"the strategy's 7-7 play ({plays_text(valued)})",
                   "by_count_exact": at_count, "by_count_note": None if at_count else (
                       "the exact return is by the cards and sevens left, and the count tells of "
-                      "the other cards too, which move this 7-7 play's return at a count: exact "
-                      "overall, not at each count")}
+                      "cards other than sevens, which move this 7-7 play's return at a count: "
+                      "exact overall, not at each count, nor the share of rounds it favours "
+                      "there")}
 
 
 # The exact return's play where the strategy plays the published convention.
@@ -751,7 +752,7 @@ def _ss_by_count(c, check, density=None) -> list[dict]:
         if check["why_not"] is not None:
             exact = exact_se = favourable = None
         elif not check["by_count_exact"]:  # (exact overall only: `sevens_check`)
-            exact = exact_se = z = None
+            exact = exact_se = z = favourable = None  # (its favourable share: by that return)
             note = check["by_count_note"]
         few = n < MIN_SAMPLE or not sim["sd"] or _too_few_bets(sim, check, at) is not None
         count, label = _group_label(group, k == 0, k == len(groups) - 1)

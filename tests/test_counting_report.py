@@ -640,6 +640,9 @@ def test_a_strategy_off_the_convention_has_its_samples_interval_not_the_conventi
         "by_count_note"]
     (row,) = f["super_sevens_by_count"]
     assert row["exact"] is None and row["exact_se"] is None and row["z_house_edge"] is None
+    # nor the share of rounds favourable at a count, judged by that same return (it stayed)
+    assert row["favourable_share"] is None and ss["favourable_share"] is not None
+    assert "nor the share of rounds it favours there" in ss["by_count_note"]
     text = CR.render(f, "table")  # the by-count table's SE column is the sample's
     assert "SE (sample)" in text and "SE (exact SD)" not in text
     assert f"{100 * f['super_sevens_by_count'][0]['se']:.2f}%" in text

@@ -1221,7 +1221,7 @@ def _ss_columns_out(f: dict) -> dict[str, tuple[str, str]]:
             out[k] = (words, "no exact return, as said above")
     elif ss.get("by_count_note"):
         for k, words in (("exact", "the exact return"), ("exact_se", "its SE"),
-                         ("z_house_edge", "z")):
+                         ("z_house_edge", "z"), ("favourable_share", "the rounds favourable")):
             out[k] = (words, "exact overall only, as said above")
     return out
 
