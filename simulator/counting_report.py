@@ -1017,16 +1017,17 @@ def _round_notes(p: dict) -> list[str]:
     """The lines under the net per round's table: why it has no SE or intervals, if so; that
     SCORE and N0 do not apply, without an edge."""
     edge = ["", *no_edge_line([p.get("no_edge_note")])] if p.get("no_edge_note") else []
-    if p.get("interval_note"):
-        return ["", "No SE of the mean and no interval for the win per 100 rounds, SCORE, N0 "
-                f"or the risk of ruin: {p['interval_note']}.", *edge]
+    ruin = ["", f"The risk of ruin is {p['risk_of_ruin_note']}."] if p.get(
+        "risk_of_ruin_note") else []
+    if p.get("interval_note"):  # (a risk of ruin not given at all: said apart)
+        return ["", "No SE of the mean and no interval for the win per 100 rounds, SCORE"
+                + (" or N0" if ruin else ", N0 or the risk of ruin")
+                + f": {p['interval_note']}.", *edge, *ruin]
     out = edge
     if p.get("score_n0_ruin_note"):
         out += ["", f"The intervals of SCORE and N0 are {p['score_n0_ruin_note']}: the mean's "
                 "interval carried through each with the SD held fixed."]
-    if p.get("risk_of_ruin_note"):
-        out += ["", f"The risk of ruin is {p['risk_of_ruin_note']}."]
-    return out
+    return out + ruin
 
 
 # The by-count table's columns as a note names them (its heads repeat "SE").

@@ -407,8 +407,9 @@ def test_figures_with_super_sevens_have_no_interval_from_too_few_expected_big_wi
         text = CR.render(few, fmt)
         assert "about 29.9 wins of line (e)" in text  # (not 30.0: fewer than 30)
         assert f"With Super Sevens: no SE or interval, {note}." in text, fmt
-        assert ("No SE of the mean and no interval for the win per 100 rounds, SCORE, N0 or "
-                f"the risk of ruin: {note}.") in text, fmt
+        assert ("No SE of the mean and no interval for the win per 100 rounds, SCORE or N0: "
+                f"{note}.") in text, fmt  # (the risk of ruin not given at all: said apart)
+        assert f"The risk of ruin is {CR.RUIN_WITHHELD}." in text, fmt
         assert "to no bound" not in text and "(0.0 to" not in text
     doc = json.loads(CR.render(few, "json"))["results"]
     assert doc["advantage"]["total_bet_with_super_sevens"]["interval_note"] == note
@@ -470,6 +471,13 @@ def test_score_n0_and_ruin_intervals_say_they_are_conservative_with_super_sevens
     assert f"The risk of ruin is {CR.RUIN_WITHHELD}." in CR.render_sweep(sweep, "table")
     assert sweep[0]["risk_of_ruin"] is None and sweep[0]["risk_of_ruin_note"] == CR.RUIN_WITHHELD
     assert rows[("per_round_played", "risk_of_ruin_note")]["value"] == CR.RUIN_WITHHELD
+    # With too few bets for any interval the risk of ruin's reason is still said below the
+    # table (the left-out line's "below" pointed to nothing), and not as one without interval
+    few = CR.figures(tally_of(FLAT_ROUNDS), plan, Rules(), bankroll=1000)
+    assert few["per_round_played"]["interval_note"] is not None
+    text = CR.render(few, "table")
+    assert f"The risk of ruin is {CR.RUIN_WITHHELD}." in text
+    assert "no interval for the win per 100 rounds, SCORE or N0: " in text
     # No Super Sevens results in the nets, or no intervals at all: nothing to say.
     main = CR.figures(tally_of(ROUNDS[:4] * 10), load_plan("hi-lo-1-12"), Rules())
     assert main["per_round_played"]["score_n0_ruin_note"] is None
