@@ -1336,6 +1336,7 @@ def tidy_rows(f: dict) -> list[dict]:
         se=ss["exact_se"] if fl["interval_se"] == "exact" else fl["se"], lo=fl["ci95_low"],
         hi=fl["ci95_high"])
     add("super_sevens", "interval_se", fl["interval_se"])
+    add("super_sevens", "interval_note", fl.get("interval_note"))  # (why none, where none)
     add("super_sevens", "exact_se", ss["exact_se"])
     add("super_sevens", "sample_se", fl["se"])
     for k in ("exact", "exact_play", "why_not", "z_house_edge", "favourable_share",

@@ -413,6 +413,10 @@ def test_figures_with_super_sevens_have_no_interval_from_too_few_expected_big_wi
         assert "to no bound" not in text and "(0.0 to" not in text
     doc = json.loads(CR.render(few, "json"))["results"]
     assert doc["advantage"]["total_bet_with_super_sevens"]["interval_note"] == note
+    rows = {(r["section"], r["item"]): r["value"] for r in csv.DictReader(io.StringIO(
+        CR.render(few, "csv")))}  # (the csv gave the return's se and no word of why no interval)
+    assert rows[("super_sevens", "interval_note")] == few["super_sevens"]["flat"]["interval_note"]
+    assert rows[("super_sevens", "interval_note")]
     assert doc["per_round_played"]["score_ci95_low"] is None
     rows = {(r["section"], r["item"]): r for r in csv.DictReader(io.StringIO(
         CR.render(few, "csv")))}
