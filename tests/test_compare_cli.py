@@ -329,8 +329,6 @@ def test_every_format_gives_each_strategys_figures_and_paired_differences():
 
 
 def test_plot_writes_a_png(tmp_path):
-    pytest.importorskip("matplotlib", reason="--plot needs matplotlib: pip install 'bjsim[plot]' "
-                        "(the test extra, which CI installs, has it)")
     path = tmp_path / "d.png"
     result = run("compare", *TINY, "--vary", "decks=8", "--plot", str(path))
     assert result.exit_code == 0, result.output
@@ -341,8 +339,6 @@ def test_plot_writes_a_png(tmp_path):
 def test_plot_needs_a_suffix_matplotlib_writes(tmp_path, name):
     """A --plot FILE without a suffix is refused as an unknown one is: matplotlib would write
     FILE.png, a name never checked, and might overwrite it silently."""
-    pytest.importorskip("matplotlib", reason="--plot's suffixes are the formats matplotlib "
-                        "writes; without it (the plot extra) --plot is refused whatever the name")
     path = tmp_path / name
     result = run("compare", *TINY, "--vary", "decks=8", "--plot", str(path))
     assert_user_error(result, "--plot", str(path), ".png", ".pdf", ".svg")
@@ -867,8 +863,6 @@ def test_the_plot_marks_a_partial_run_and_a_cut_card_exact_point():
     # An interrupted run's plot said only "14,100,000 rounds per game", and a decks-1 exact
     # point, whose simulated difference holds the cut-card effect too (the table's ~), was
     # drawn like the others, far from its interval as if at fault.
-    pytest.importorskip("matplotlib", reason="--plot needs matplotlib: pip install 'bjsim[plot]' "
-                        "(the test extra, which CI installs, has it)")
     from types import SimpleNamespace
 
     from simulator import compare_report
@@ -901,8 +895,6 @@ def test_the_plots_legend_covers_no_point_or_interval(means):
     # dealer_hits_soft_17=true --vary penetration=0.6 it hid the left half of penetration's
     # interval and its point, with H17 alone its interval's upper end. Now it is below the axes,
     # clear of everything they draw (points, intervals, ticks, labels).
-    pytest.importorskip("matplotlib", reason="--plot needs matplotlib: pip install 'bjsim[plot]' "
-                        "(the test extra, which CI installs, has it)")
     from types import SimpleNamespace
 
     from simulator import compare_report

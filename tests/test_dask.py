@@ -29,9 +29,6 @@ from simulator.cli import cli
 from simulator.rules import Rules
 from simulator.strategy import load_strategy
 
-NO_DASK = ("Dask's distributed not installed: pip install 'bjsim[dask]' (the test extra, which "
-           "CI installs, has it)")
-
 NZ = Rules()
 BASIC = load_strategy("basic")
 # The scheduler's HTTP server (metrics) listens even with the dashboard off; with two clusters up
@@ -46,7 +43,8 @@ def run_cli(*args):
 
 @pytest.fixture(scope="module")
 def scheduler():
-    dd = pytest.importorskip("distributed", reason=NO_DASK)
+    import distributed as dd
+
     cluster = dd.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
         silence_logs=logging.ERROR,
@@ -94,7 +92,6 @@ def test_cli_scheduler_address_gives_the_threads_report(scheduler):
 
 
 def test_cli_scheduler_local_starts_its_own_cluster():
-    pytest.importorskip("distributed", reason=NO_DASK)
     threads = run_cli("simulate", *RUN)
     local = run_cli("simulate", *RUN, "--scheduler", "local", "--workers", "2")
     assert local.exit_code == 0, local.output
@@ -107,7 +104,6 @@ def test_cli_scheduler_local_starts_its_own_cluster():
 
 
 def test_unreachable_scheduler_is_one_line(monkeypatch):
-    pytest.importorskip("distributed", reason=NO_DASK)
     monkeypatch.setattr(D, "CONNECT_TIMEOUT", "1s")
     r = run_cli("simulate", *RUN, "--scheduler", "tcp://127.0.0.1:9")
     assert r.exit_code == 2, r.output
@@ -158,7 +154,6 @@ def not_a_scheduler(reply: bytes | None):
     (b"\xff" * 64, "not a Dask scheduler? "),  # "Error: Maximum allowed dimension exceeded"
 ], ids=["silent", "http", "junk"])
 def test_a_service_that_is_not_a_scheduler_is_one_line(monkeypatch, reply, reason):
-    pytest.importorskip("distributed", reason=NO_DASK)
     monkeypatch.setattr(D, "CONNECT_TIMEOUT", "1s")
     with not_a_scheduler(reply) as address:
         began = time.monotonic()
@@ -219,7 +214,6 @@ def test_compare_on_the_cluster_equals_threads(scheduler):
 def test_a_stop_with_scheduler_local_ends_its_workers_without_a_traceback(tmp_path, sig):
     # Ctrl-C in a terminal reaches the whole process group: each Dask worker process printed a
     # traceback (and SIGTERM the scheduler's "Couldn't gather keys"), before bjsim's own line.
-    pytest.importorskip("distributed", reason=NO_DASK)
     root = Path(__file__).resolve().parents[1]
     cmd = [sys.executable, "-m", "simulator", "simulate", "--scheduler", "local", "--workers",
            "2", "--rounds", "1e10", "--chunk-rounds", "1e6"]
