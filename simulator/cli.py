@@ -602,6 +602,8 @@ class CountType(click.ParamType):
 
 
 COUNT = CountType()
+BANKROLL = {"type": FiniteRange(min=0, min_open=True, max=1e12), "default": None,
+            "metavar": "UNITS"}  # count's and report's --bankroll
 
 
 class AnyCaseChoice(click.Choice):
@@ -2177,8 +2179,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
          metavar="P,P,...",
          help="With --count: also a penetration sweep, e.g. 0.60,0.70,0.80,0.90 (bjsim "
          "count --penetrations).")
-@_option("--bankroll", type=FiniteRange(min=0, min_open=True, max=1e12), default=None,
-         metavar="UNITS",
+@_option("--bankroll", **BANKROLL,
          help="With --count: bankroll for the risk of ruin, in the plan's units (those of its "
          "bets and table_min), at each penetration of a sweep too. Default: the plan's "
          "'bankroll' (bjsim count --bankroll).")
@@ -2383,8 +2384,7 @@ def _count_list(fmt: str = "table") -> str:
 @_option("--workers", type=WholeRange(min=1), default=None,
          help="Threads playing chunks at once. Default: every CPU. Does not change the "
          "result.")
-@_option("--bankroll", type=FiniteRange(min=0, min_open=True, max=1e12), default=None,
-         metavar="UNITS",
+@_option("--bankroll", **BANKROLL,
          help="Bankroll for the risk of ruin, in the plan's units (those of its bets and "
          "table_min), at each penetration of a sweep too. Default: the plan's 'bankroll'.")
 @_option("--penetrations", type=PenetrationsType(), default=None, metavar="P,P,...",
