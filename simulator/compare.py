@@ -19,6 +19,7 @@ Integer sums of products are kept as Python integers, exactly.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import itertools
 import math
@@ -724,9 +725,11 @@ def _progress_text(state: PairedState) -> str:
     return "; ".join(parts)
 
 
+@functools.lru_cache(maxsize=128)
 def rounds_per_shoe(game: Game) -> float:
     """The mean rounds a shoe of ``game`` lasts (1 with a shuffle every round), measured on
-    `SHOE_PROBE_ROUNDS` rounds of a fixed seed (so a plan's default block is reproducible)."""
+    `SHOE_PROBE_ROUNDS` rounds of a fixed seed (so a plan's default block is reproducible);
+    measured once a game in a process (the default block and the short-blocks note ask it)."""
     if game.rules.shuffle == "every-round":
         return 1.0
     params = game.rules.to_params()
