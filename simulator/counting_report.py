@@ -1330,11 +1330,17 @@ def tidy_rows(f: dict) -> list[dict]:
     add("counter", "insurance_per_initial_bet_interval_note",
         f["insurance_per_initial_bet_interval_note"])
     ss = f["super_sevens"]
-    # The return's se: the one its interval and z are from (the exact one where there is one).
+    # Each return's se: the exact one where the tally has it for the strategy's 7-7 play (the
+    # one its interval and z are from, or would be where withheld), by count only where it is
+    # exact at each count (`_exact_ses`); else the sample's. The *_se_kind rows say which.
     fl = ss["flat"]
     add("super_sevens", "flat_return", fl["mean"],
-        se=ss["exact_se"] if fl["interval_se"] == "exact" else fl["se"], lo=fl["ci95_low"],
+        se=fl["se"] if ss["exact_se"] is None else ss["exact_se"], lo=fl["ci95_low"],
         hi=fl["ci95_high"])
+    add("super_sevens", "flat_return_se_kind", "exact" if ss["exact_se"] is not None
+        else "sample" if fl["se"] is not None else None)
+    add("super_sevens", "by_count_return_se_kind", None if not f["super_sevens_by_count"]
+        else "exact" if _exact_ses(f) else "sample")
     add("super_sevens", "interval_se", fl["interval_se"])
     add("super_sevens", "interval_note", fl.get("interval_note"))  # (why none, where none)
     add("super_sevens", "exact_se", ss["exact_se"])

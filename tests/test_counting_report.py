@@ -1445,3 +1445,27 @@ def test_left_out_rows_whose_labels_hold_and_are_named_apart():
                              ("95% CI high, pp", "none")]) == (
         '"95% ±", "95% CI low, pp" and "95% CI high, pp" (none)')
     assert CR.left_out_text([("SCORE", "n/a"), ("N0", "n/a")]) == "SCORE and N0 (n/a)"
+
+
+def test_the_csv_gives_both_super_sevens_returns_the_same_kind_of_se_and_names_it():
+    # 200,000 bets, too few for an interval: the overall row's se was the sample's (0.5% here)
+    # while the by-count rows under it gave the exact one (2.2%); now the exact one in both
+    # where it is exact at each count, and rows saying which is which.
+    bets = 200_000
+    t = ss_tally(bets, -bets // 4, 74 * bets, -0.11, exact_sq=525.0)
+    f = CR.figures(t, load_plan("hi-lo-flat"), Rules(),
+                   strategy=load_strategy("basic-super-sevens"))
+    exact_se = math.sqrt((525 - 0.11**2) / bets)
+    assert f["super_sevens"]["flat"]["ci95_low"] is None  # (the interval withheld)
+    rows = list(csv.DictReader(io.StringIO(CR.render(f, "csv", {}))))
+    ss = {r["item"]: r for r in rows if r["section"] == "super_sevens"}
+    (by,) = [r for r in rows if (r["section"], r["item"]) == ("super_sevens_by_count", "return")]
+    assert float(ss["flat_return"]["se"]) == pytest.approx(exact_se)
+    assert float(by["se"]) == pytest.approx(exact_se)
+    assert ss["flat_return_se_kind"]["value"] == ss["by_count_return_se_kind"]["value"] == "exact"
+    # Hi-Lo with basic's 7-7 play: exact overall, the sample's by count; each named.
+    g = CR.figures(ss_tally(bets, -bets // 4, 74 * bets, -0.11, exact_sq=525.0),
+                   load_plan("hi-lo-flat"), Rules(), strategy=load_strategy("basic"))
+    ss = {r["item"]: r["value"] for r in csv.DictReader(io.StringIO(CR.render(g, "csv", {})))
+          if r["section"] == "super_sevens"}
+    assert (ss["flat_return_se_kind"], ss["by_count_return_se_kind"]) == ("exact", "sample")
