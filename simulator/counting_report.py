@@ -380,6 +380,10 @@ def _too_few_bets(sim: dict, check: dict, density: float | None = None) -> str |
             return (f"fewer than {MIN_WINS} wins of line ({rare[0]}) expected in {sim['n']:,} "
                     "bets: too few for a normal interval or z")
         return None
+    if density == 0:  # (the bottom row, every count of -30 or less: `sevens_density`)
+        return (f"no win of a line above 3 to 1 expected in {sim['n']:,} bets: the row's counts "
+                "go down to a shoe with no sevens left, where no line can be made: too few "
+                "for a normal interval or z")
     line, p = min(((k, c * sevens_factor(density, LINE_SEVENS[k], check))
                    for k, c in check["lines"]), key=lambda x: (x[1], x[0]))
     if sim["n"] * p < MIN_WINS:
@@ -680,7 +684,7 @@ def _by_count(c, rounds: int) -> list[dict]:
             counter["se"] = None
         count, label = _group_label(group, k == 0, k == len(groups) - 1)
         out.append({
-            "count": count, "label": label, "counts": [L.TC_MIN + group[0], L.TC_MIN + group[-1]],
+            "count": count, "label": label, "counts": _counts(group),
             "rounds": n, "frequency": n / rounds, "played": played, "played_share": played / n,
             "flat_boxes": flat["n"], "flat_advantage": flat["mean"], "flat_se": flat["se"],
             "average_bet": _ratio(bet, played),
@@ -717,6 +721,14 @@ def _group_label(group: list[int], first: bool, last: bool) -> tuple[int, str]:
     if first and last:
         return count, f"{bucket_label(group[0])} to {bucket_label(group[-1])}"
     return count, ("<=" if first else ">=") + (f"{count:+d}" if count else "0")
+
+
+def _counts(group: list[int]) -> list[int | None]:
+    """The lowest and highest count a row of buckets ``group`` holds, None at an end the tally
+    clamps (its first bucket holds every count of `L.TC_MIN` or less, its last every count of
+    `L.TC_MAX` or more): no bound, as the label's ``<=-30`` and ``>=+30`` say."""
+    return [None if group[0] == 0 else L.TC_MIN + group[0],
+            None if group[-1] == L.N_TC - 1 else L.TC_MIN + group[-1]]
 
 
 def merged_text(what: str) -> str:
@@ -757,8 +769,7 @@ def _ss_by_count(c, check, density=None) -> list[dict]:
         few = n < MIN_SAMPLE or not sim["sd"] or _too_few_bets(sim, check, at) is not None
         count, label = _group_label(group, k == 0, k == len(groups) - 1)
         out.append({  # (a sample SE from fewer bets than the rarest line's 30 wins runs low)
-            "count": count, "label": label,
-            "counts": [L.TC_MIN + group[0], L.TC_MIN + group[-1]], "bets": n,
+            "count": count, "label": label, "counts": _counts(group), "bets": n,
             "return": sim["mean"], "se": None if few else sim["se"],
             "exact": exact, "exact_se": exact_se,
             "z_house_edge": z, "z_note": note,
@@ -770,8 +781,10 @@ def _ss_by_count(c, check, density=None) -> list[dict]:
 
 
 def merged_tails(rows: list[dict]) -> bool:
-    """Whether a by-count row holds several counts (`tail_groups`)."""
-    return any(r["counts"][0] != r["counts"][1] for r in rows)
+    """Whether a by-count row holds several buckets (`tail_groups`; a clamped end, ``counts``
+    None, is one bucket)."""
+    return any((L.TC_MIN if lo is None else lo) != (L.TC_MAX if hi is None else hi)
+               for lo, hi in (r["counts"] for r in rows))
 
 
 # ---------------------------------------------------------------------------------------------

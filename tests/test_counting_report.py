@@ -1469,3 +1469,23 @@ def test_the_csv_gives_both_super_sevens_returns_the_same_kind_of_se_and_names_i
     ss = {r["item"]: r["value"] for r in csv.DictReader(io.StringIO(CR.render(g, "csv", {})))
           if r["section"] == "super_sevens"}
     assert (ss["flat_return_se_kind"], ss["by_count_return_se_kind"]) == ("exact", "sample")
+
+
+def test_the_clamped_end_rows_say_they_hold_every_count_beyond():
+    # The rows of -30 or less and +30 or more gave counts [-30, -30] and [30, 30], as if of one
+    # count; the bottom row's z note named line (b), the first of lines that all have no chance
+    # where the counts go down to no sevens left.
+    def bets(count, n):
+        return [{"count": count, "bet": 1, "net": 0, "flat": [0], "ss_flat": [-1],
+                 "ss_exact": [-0.1]} for _ in range(n)]
+
+    f = CR.figures(tally_of(bets(-41, 20) + bets(-30, 20) + bets(0, 40) + bets(35, 40)),
+                   load_plan("sevens-super-sevens"), Rules())
+    for key in ("by_count", "super_sevens_by_count"):
+        rows = json.loads(CR.render(f, "json"))["results"][key]
+        assert [(r["label"], r["counts"]) for r in rows] == [
+            ("<=-30", [None, -30]), ("0", [0, 0]), (">=+30", [30, None])], key
+        assert not CR.merged_tails(f[key])  # (each end row is one bucket)
+    low = f["super_sevens_by_count"][0]
+    assert "line (" not in low["z_note"] and "no sevens left" in low["z_note"]
+    assert CR.MERGED_TAILS not in CR.render(f, "table")
