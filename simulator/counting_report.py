@@ -1149,11 +1149,22 @@ def left_out_text(notes: list) -> str:
     return "; ".join(f"{names(w)} ({reason})" for reason, w in joined.items())
 
 
+def _as_shown(head: str, cells: list[str]) -> str:
+    """``head`` (``win/100 (95%)``) without its ``(95%...)`` where no cell under it shows an
+    interval (a ± or a range): where the intervals are withheld the figures stand bare, and a
+    head says what is under it."""
+    if " (95%" not in head or any(m in x for x in cells for m in (" ± ", " to ")):
+        return head
+    return head.split(" (95%")[0]
+
+
 def _pruned_grid(grid, head, rows, every, **kw) -> list[str]:
     """``grid`` (aligned text or markdown) of the table without the columns and rows that say
     nothing (`left_out`), and a line saying what was left out."""
     cols, kept, notes = left_out(head, rows, every, **kw)
-    out = grid([head[c] for c in cols], [[rows[r][c] for c in cols] for r in kept])
+    shown = [[rows[r][c] for c in cols] for r in kept]
+    out = grid([_as_shown(head[c], [row[j] for row in shown]) for j, c in enumerate(cols)],
+               shown)
     if notes:
         out += ["", f"Left out of the table: {left_out_text(notes)}."]
     return out

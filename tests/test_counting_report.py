@@ -1489,3 +1489,18 @@ def test_the_clamped_end_rows_say_they_hold_every_count_beyond():
     low = f["super_sevens_by_count"][0]
     assert "line (" not in low["z_note"] and "no sevens left" in low["z_note"]
     assert CR.MERGED_TAILS not in CR.render(f, "table")
+
+
+def test_a_head_says_95_percent_only_over_intervals():
+    # With too few Super Sevens bets the intervals are withheld: "win/100 (95%)", "SCORE (95%)"
+    # and "N0 (95%)" stood over bare figures.
+    f = CR.figures(tally_of(ROUNDS), load_plan("sevens-super-sevens"), Rules())
+    assert f["per_round_played"]["interval_note"] is not None
+    (row,) = CR.sweep_rows([(0.75, f)])
+    for fmt in ("table", "markdown"):
+        for text in (CR.render(f, fmt), CR.render_sweep([row], fmt, META)):
+            head = next(ln for ln in text.splitlines() if "win/100" in ln)
+            for name in ("win/100", "SCORE", "N0"):
+                assert name in head and f"{name} (95%" not in head, head
+    with_ci = CR.figures(tally_of(MAIN_ROUNDS), load_plan("hi-lo-1-12"), Rules())
+    assert "win/100 (95%)" in CR.render(with_ci, "table")
