@@ -588,7 +588,8 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     ss_exact = _ratio(tot[L.C_SS_EXACT] / L.SS_EXACT_SCALE, tot[L.C_SS_FLAT_BETS])
     rare = check["rare"]
     ss_exact_se = _exact_se(tot[L.C_SS_EXACT_SQ], ss_exact, tot[L.C_SS_FLAT_BETS])
-    favourable = _ratio(tot[L.C_SS_PLUS], rounds)
+    # (none where no Super Sevens bet was dealt, the side bet off: not 0% of rounds)
+    favourable = _ratio(tot[L.C_SS_PLUS], rounds) if tot[L.C_SS_FLAT_BETS] else None
     if check["why_not"] is not None:  # (another play's: none beside the simulated return)
         ss_exact = ss_exact_se = favourable = None
     ss_z, ss_note = _ss_z(ss_flat, ss_exact, check, ss_exact_se)
@@ -818,7 +819,8 @@ def sweep_rows(runs) -> list[dict]:
                      "score_n0_ruin_note": p["score_n0_ruin_note"],
                      "no_edge_note": p["no_edge_note"],
                      "risk_of_ruin_note": p["risk_of_ruin_note"],
-                     "super_sevens_favourable_share": f["super_sevens"]["favourable_share"]})
+                     "super_sevens_favourable_share": f["super_sevens"]["favourable_share"],
+                     "super_sevens_exact_play": f["super_sevens"]["exact_play"]})
     return rows
 
 
@@ -1453,6 +1455,11 @@ def _sweep_cells(r: dict) -> list[str]:
             _pct(r["super_sevens_favourable_share"], 2, sign=False)]
 
 
+def _and(words: list[str]) -> str:
+    """``a, b and c``."""
+    return " and ".join(filter(None, [", ".join(words[:-1]), *words[-1:]]))
+
+
 def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     """The penetration sweep in ``fmt``: the counter's advantage (per unit of initial bet), SD,
     SCORE, N0 and the risk of ruin at each penetration."""
@@ -1490,15 +1497,28 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     out = [ln + "  " for ln in head] if markdown else head
     why = _round_why(rows[0], rows[0].get("bankroll"), 9, 10, 11)
     why |= {4: "no Super Sevens bet", 12: NO_FAVOURABLE}
-    out += [""] + _pruned_grid(_markdown if markdown else _aligned, SWEEP_HEAD,
-                               [_sweep_cells(r) for r in rows], "in every row", why=why)
-    out += ["", "Advantage: per unit of initial main bet (main + insurance result), 95% "
-            "interval; with SS: Super Sevens bets and net included; flat: 1 unit on every box "
-            "dealt (the counter's play); gain: over flat, ± its 95% half-width, the same rounds "
-            "paired; SD, win, SCORE, N0 and the risk of ruin (of the bankroll above) per round "
-            "played, in units, with 95% intervals; SS "
-            "favourable: the share of rounds whose starting shoe gives the Super Sevens bet a "
-            "positive return (- with the side bet off)."]
+    cells = [_sweep_cells(r) for r in rows]
+    shown = {SWEEP_HEAD[c] for c in left_out(SWEEP_HEAD, cells, "in every row", why=why)[0]}
+    out += [""] + _pruned_grid(_markdown if markdown else _aligned, SWEEP_HEAD, cells,
+                               "in every row", why=why)
+    play = next((r.get("super_sevens_exact_play") for r in rows
+                 if r.get("super_sevens_exact_play")), None)
+    legend = [  # (each column's words, where the table shows it)
+        ("advantage", "Advantage: per unit of initial main bet (main + insurance result), 95% "
+         "interval"),
+        ("with SS", "with SS: Super Sevens bets and net included"),
+        ("flat", "flat: 1 unit on every box dealt (the counter's play)"),
+        ("gain (95%, paired)", "gain: over flat" + (
+            ", ± its 95% half-width, the same rounds paired"
+            if any(" ± " in r[SWEEP_HEAD.index("gain (95%, paired)")] for r in cells) else "")),
+        ("SD/round", _and([words for col, words in (
+            ("SD/round", "SD"), ("win/100 (95%)", "win"), ("SCORE (95%)", "SCORE"),
+            ("N0 (95%)", "N0"), ("risk of ruin (95%)", "the risk of ruin (of the bankroll above)"))
+            if col in shown]) + " per round played, in units (with 95% intervals where the "
+         "head says so)"),
+        ("SS favourable", "SS favourable: the share of rounds whose starting shoe gives the "
+         f"Super Sevens bet a positive return, by {play}")]
+    out += ["", "; ".join(words for col, words in legend if col in shown) + "."]
     if any(r.get("score_n0_ruin_note") for r in rows):
         out += [f"SCORE and N0 intervals are {MOVED_TOGETHER} where given."]
     out += no_edge_line(r.get("no_edge_note") for r in rows)

@@ -660,3 +660,20 @@ def test_the_manifest_pins_the_counting_plan_and_the_files_it_names(tmp_path):
     rows = manifest({"manifest": m, "rules_label": "NZ"}).blocks[-1].rows
     assert ["counting index plays (strategies/indices/hi-lo-nz.toml) SHA-256",
             got[2]["sha256"]] in rows
+
+
+def test_the_sweeps_super_sevens_favourable_column_says_by_which_7_7_play():
+    """The report's sweep gave the share of rounds the Super Sevens bet favoured the player at
+    each penetration without saying by which 7-7 play's exact return, as bjsim count's did."""
+    from simulator import counting_report as CR
+    from simulator.plans import load_plan
+    from simulator.strategy import load_strategy
+    from tests.test_counting_report import ROUNDS, tally_of
+
+    f = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules(),
+                   strategy=load_strategy("basic"))
+    sec = sections.counting({"strategy": "basic", "counting": {
+        "plan": "hi-lo-1-12", "figures": f, "sweep": CR.sweep_rows([(0.75, f)])}})
+    md = render.to_markdown("t", [sec])
+    assert ("Super Sevens favourable: the share of rounds whose starting shoe gives the bet a "
+            "positive return, by the strategy's 7-7 play (split v 2-7, hit v 8-A).") in md

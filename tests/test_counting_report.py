@@ -1491,6 +1491,26 @@ def test_the_clamped_end_rows_say_they_hold_every_count_beyond():
     assert CR.MERGED_TAILS not in CR.render(f, "table")
 
 
+def test_the_sweep_legend_describes_the_columns_shown_and_the_7_7_play_of_ss_favourable():
+    # It described a "with SS" column left out of the table, and its SS favourable share did
+    # not say by which 7-7 play; with the side bet off that share read 0.00%, not none.
+    dealt = [r | {"ss_flat": [-1], "ss_exact": [0.3], "ss_plus": 1} for r in MAIN_ROUNDS]
+    f = CR.figures(tally_of(dealt), load_plan("hi-lo-1-12"), Rules(),
+                   strategy=load_strategy("basic"))
+    (row,) = CR.sweep_rows([(0.75, f)])
+    assert row["super_sevens_exact_play"] == "the strategy's 7-7 play (split v 2-7, hit v 8-A)"
+    for fmt in ("table", "markdown"):
+        text = CR.render_sweep([row], fmt, META)
+        assert "with SS (no Super Sevens bet)" in text and "with SS:" not in text, fmt
+        assert ("positive return, by the strategy's 7-7 play (split v 2-7, hit v 8-A)."
+                in text), fmt
+    off = CR.figures(tally_of(MAIN_ROUNDS), load_plan("hi-lo-1-12"), Rules(super_sevens=False),
+                     strategy=load_strategy("basic"))
+    assert off["super_sevens"]["favourable_share"] is None
+    text = CR.render_sweep(CR.sweep_rows([(0.75, off)]), "table", META)
+    assert "SS favourable (no exact Super Sevens return" in text and "SS favourable:" not in text
+
+
 def test_a_head_says_95_percent_only_over_intervals():
     # With too few Super Sevens bets the intervals are withheld: "win/100 (95%)", "SCORE (95%)"
     # and "N0 (95%)" stood over bare figures.

@@ -1151,6 +1151,11 @@ def counting(data: dict) -> Section | None:
         wcols.append(("super_sevens_favourable_share", "Super Sevens favourable", "pct2"))
         blocks += ["The same plan and seed at each penetration (the share of the shoe dealt "
                    "before the cut card): what the cut card's place is worth to a counter."
+                   + "".join(f" Super Sevens favourable: the share of rounds whose starting "
+                             f"shoe gives the bet a positive return, by {play}."
+                             for play in dict.fromkeys(
+                                 r.get("super_sevens_exact_play") for r in c["sweep"]
+                                 if r.get("super_sevens_favourable_share") is not None))
                    + ("" if bankroll is not None else " No risk of ruin: no bankroll given "
                       "(--bankroll, or the plan's bankroll).")
                    + "".join(f" At penetration {r['penetration']:g} the win per 100 rounds, "
