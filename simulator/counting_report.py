@@ -1221,7 +1221,9 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                  f"flat betting with the counter's play: {flat_gain}.")
     out += ["", f"{gains} Rounds played "
             f"{_pct(f['played_share'], 1, sign=False)}; average bet {_num(f['average_bet'])} "
-            f"units a round played ({_num(f['boxes_per_round_played'])} boxes); "
+            f"units a round played ({_num(f['boxes_per_round_played'])} boxes)"
+            + (f", and {_num(f['average_super_sevens_bet'], 3)} units of Super Sevens"
+               if f.get("average_super_sevens_bet") else "") + "; "
             + ("no bankroll given for the risk of ruin (--bankroll, or the plan's bankroll)."
                if f["bankroll"] is None else
                f"bankroll for the risk of ruin: {_num(f['bankroll'], 0)} units."), ""]

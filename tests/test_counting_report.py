@@ -1524,3 +1524,15 @@ def test_a_head_says_95_percent_only_over_intervals():
                 assert name in head and f"{name} (95%" not in head, head
     with_ci = CR.figures(tally_of(MAIN_ROUNDS), load_plan("hi-lo-1-12"), Rules())
     assert "win/100 (95%)" in CR.render(with_ci, "table")
+
+
+def test_the_average_super_sevens_stake_is_beside_the_average_bet_in_every_format(fig):
+    # json and csv gave it, the table and markdown did not: 2 units over 4 rounds played.
+    assert fig["average_super_sevens_bet"] == pytest.approx(0.5)
+    for fmt in ("table", "markdown"):
+        assert "(1.00 boxes), and 0.500 units of Super Sevens;" in CR.render(fig, fmt), fmt
+    row = next(r for r in csv.DictReader(io.StringIO(CR.render(fig, "csv")))
+               if r["item"] == "average_super_sevens_bet")
+    assert float(row["value"]) == 0.5
+    none = CR.figures(tally_of(MAIN_ROUNDS), load_plan("hi-lo-1-12"), Rules())
+    assert "units of Super Sevens" not in CR.render(none, "table")
