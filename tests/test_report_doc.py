@@ -1633,6 +1633,25 @@ def test_a_shipped_variant_that_cannot_apply_is_left_out_of_the_default_set(tmp_
     assert f"The shipped variant {said}." in (out / "report.md").read_text()
 
 
+def test_the_cut_card_caveat_is_in_plain_words(built):
+    """The shared z caveat ended "(--set shuffle=every-round tests agreement alone)", an option
+    in a regulator's document: it says so in words, as the note of a withheld z does."""
+    from simulator.exact.compare import cut_card_caveat, cut_card_z
+
+    out, data, _ = built
+    plain = ("with a shuffle before every round, as the exact value is dealt, there is no "
+             "cut-card effect, and z tests only whether the simulation agrees with the exact "
+             "value")
+    caveat = wager(data, "total")["z_caveat"]
+    assert caveat == cut_card_caveat(Rules()) and caveat.endswith(f"not a fault ({plain})")
+    withheld = cut_card_z(Rules(), 1.0, 1e-5)[1]
+    assert "z tests only whether the simulation agrees with the exact value" in withheld
+    md = (out / "report.md").read_text()
+    assert plain in md
+    for text in (caveat, withheld, md):
+        assert "shuffle=every-round" not in text and "--set" not in text.split("## Reprod")[0]
+
+
 def test_a_variant_named_that_cannot_apply_is_refused_before_any_run(tmp_path, monkeypatch):
     from simulator import assessment
 
