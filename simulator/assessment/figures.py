@@ -1187,6 +1187,10 @@ def _manifest(spec: Spec, names: list[str], played: int, seconds: float) -> dict
         "bjsim": __version__,
         "rules_file": shown, "rules_sha256": _sha256(rules_path),
         "overrides": [set_form(o) for o in spec.overrides],  # (as --set takes them)
+        # the rule set's name as every command's output gives it (simulate's run.rules_name):
+        # its changes as a rule file writes them, hole_card="peek", a line of a rule file
+        "rules_name": run.rules_source(spec.rules_file, spec.rules_name,
+                                       spec.overrides)["rules_name"],
         "strategies": [{"name": n, "file": _shown_path(strategy_path(files.get(n, n))),
                         "sha256": _sha256(strategy_path(files.get(n, n)))} for n in names],
         "seed": spec.seed, "rounds": spec.rounds, "rounds_played": played,
