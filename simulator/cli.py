@@ -2244,13 +2244,9 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
                          "PLAN")
     notes = []  # (said on stderr once the options are checked; the report's note says them)
     if not no_variants:  # a variant file that cannot apply: refused, or (a shipped one of the
-        from simulator import variants  # default set) left out, before any run
-        from simulator.rules import shown_rule_file
-
-        shipped = [] if variant_files else [str(p) for p in variants.shipped()]
-        _, notes = variants.from_files(rules, list(variant_files) or shipped, whole=shipped)
-        used = f"the report's rule set, {shown_rule_file(_as_named(ctx, rules_path))},"
-        notes += variants.baselines_set_aside(rules_path, variant_files, used)
+        from simulator.assessment.figures import variant_notes  # default set) left out, before
+        # any run, in the words of the variant table's note
+        _, _, notes = variant_notes(rules, rules_path, tuple(variant_files) or None)
     if count_plan is not None:  # a plan the rules cannot play is refused before any run
         from simulator import count_runs
         from simulator.plans import load_plan

@@ -1628,13 +1628,42 @@ def test_a_shipped_variant_that_cannot_apply_is_left_out_of_the_default_set(tmp_
     assert result.exit_code == 0, result.output
     said = ("variants/resplit-aces is left out: its changes cannot apply to this baseline: key "
             "'resplit_aces' = true needs at least 3 hands per box, but 'max_hands' = 2")
-    assert f"bjsim: warning: {said}\n" in result.stderr
+    # stderr and the note in one wording (`figures.variant_notes`): stderr said it without
+    # "the shipped variant"
+    assert f"bjsim: warning: the shipped variant {said}\n" in result.stderr
     assert result.stderr.index(said) < result.stderr.index("simulation of basic")  # (first)
     v = json.loads((out / "report.json").read_text())["variants"]
     assert [r["variant"] for r in v["rows"]] == ["h17"]
     assert f"The shipped variant {said}." in v["note"]
     assert v["document"]["notes"] == [f"--all-variants: {said}"]  # (as compare says it)
     assert f"The shipped variant {said}." in (out / "report.md").read_text()
+
+
+def test_the_variant_notes_said_on_stderr_are_the_notes_sentences(tmp_path, monkeypatch):
+    """The report's notes on its variants were made twice, in cli.py for stderr and in the
+    figures for the note, and worded apart ("variants/x is left out" on stderr, "The shipped
+    variant variants/x is left out" in the note): one function (`figures.variant_notes`) makes
+    both, each stderr warning a sentence of the note."""
+    from simulator import variants
+
+    asked, left, notes = figures.variant_notes(Rules(max_hands=2), None, None)
+    assert "resplit-aces" not in {v.label for v in asked} and len(left) == len(notes) == 1
+    assert notes == [f"the shipped variant {left[0]}"]
+    two = [variants.VARIANTS_DIR / "h17.toml", variants.VARIANTS_DIR / "resplit-aces.toml"]
+    monkeypatch.setattr(variants, "shipped", lambda: two)
+    monkeypatch.setattr(charts, "available", lambda: False)
+    monkeypatch.setattr(chromium, "find", lambda: None)
+    eight = Path("configs/nz1994-8deck.toml").resolve()
+    v = tmp_path / "v8h17.toml"
+    v.write_text(f'[variant]\nname = "h17-on-8"\nbaseline = "{eight}"\n[changes]\n'
+                 "dealer_hits_soft_17 = true\n")
+    for args in (["--set", "max_hands=2"], ["--variant", v]):
+        result = run("report", *SMALL, *args, "-o", tmp_path / "r")
+        assert result.exit_code == 0, result.output
+        said = [ln.removeprefix("bjsim: warning: ") for ln in result.stderr.splitlines()
+                if ln.startswith("bjsim: warning: ")]
+        note = json.loads((tmp_path / "r" / "report.json").read_text())["variants"]["note"]
+        assert len(said) == 1 and f" {said[0][:1].upper()}{said[0][1:]}." in note, (said, note)
 
 
 def test_the_cut_card_caveat_is_in_plain_words(built):

@@ -855,12 +855,30 @@ def _distribution(rules, strat, spec, summary, n) -> dict:
 # Rule variants (bjsim compare)
 
 
-def _variant_files(spec: Spec) -> list[str]:
+def _variant_files(given) -> list[str]:
+    """The variant files of the report: ``given`` (`Spec.variants`), None every shipped one."""
     from simulator import variants
 
-    if spec.variants is None:
+    if given is None:
         return [str(p) for p in variants.shipped()]
-    return list(spec.variants)
+    return list(given)
+
+
+def variant_notes(rules, rules_file, given) -> tuple[list, list[str], list[str]]:
+    """The rule variants the report compares with ``rules`` (`variants.from_files` of the
+    variant files ``given``; None: every shipped one), the lines of the shipped ones left out
+    (`variants.left_out_line`), and every note on them in the report's words, one a line: a
+    shipped variant left out, its changes not applying to these rules; the baseline a variant
+    file names, set aside for the report's rule file (``rules_file``). One function for what
+    stderr says before any run and the variant table's note. A file given that cannot apply
+    raises (`rules.RuleError`)."""
+    from simulator import variants
+
+    files = _variant_files(given)
+    asked, left = variants.from_files(rules, files, whole=files if given is None else ())
+    aside = variants.baselines_set_aside(rules_file, () if given is None else files,
+                                         f"the report's rule set, {shown_rule_file(rules_file)},")
+    return asked, left, [f"the shipped variant {line}" for line in left] + aside
 
 
 def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
@@ -871,7 +889,7 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
     from simulator import compare as cmp
     from simulator import compare_report, variants
 
-    files = _variant_files(spec)
+    files = _variant_files(spec.variants)
     if not files:
         return {"available": False, "baseline": None, "rows": [], "document": None,
                 "reason": "no rule variant was compared: the report was asked to leave them out"
@@ -886,11 +904,7 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
         spec.strategy_given else None
     # A shipped variant that cannot apply to these rules is left out of the default set, said
     # in the note; a file given (--variant) must apply (the command line checked it first).
-    asked, left = variants.from_files(spec.rules, files,
-                                      whole=files if spec.variants is None else ())
-    aside = variants.baselines_set_aside(
-        spec.rules_file, () if spec.variants is None else files,
-        f"the report's rule set, {rules_file},")
+    asked, left, notes = variant_notes(spec.rules, spec.rules_file, spec.variants)
     if not asked:
         return {"available": False, "baseline": None, "rows": [], "document": None,
                 "reason": "no rule variant compared: " + "; ".join(left)}
@@ -942,8 +956,7 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
                      + _few_blocks_text(result.stats["blocks"])
                      + "".join(" " + n for n in compare_report.shoe_note(
                          result.stats, doc["run"]["pair_rounds"], option=False))
-                     + "".join(f" The shipped variant {n}." for n in left)
-                     + "".join(f" {n[:1].upper()}{n[1:]}." for n in aside))}
+                     + "".join(f" {n[:1].upper()}{n[1:]}." for n in notes))}
 
 
 
@@ -1198,8 +1211,8 @@ def _manifest(spec: Spec, names: list[str], played: int, seconds: float) -> dict
         "sample_rounds": sample_size(spec, played), "sample_rounds_asked": spec.sample_rounds,
         "sample_stream": f"numpy SeedSequence({spec.seed}, spawn_key=({SAMPLE_STREAM},)), dealt "
                          "by the simulation's own game code from shuffled full shoes",
-        "variant_files": [_shown_path(f) for f in _variant_files(spec)],
-        "variant_sha256": [_sha256(f) for f in _variant_files(spec)],
+        "variant_files": [_shown_path(f) for f in _variant_files(spec.variants)],
+        "variant_sha256": [_sha256(f) for f in _variant_files(spec.variants)],
         "variant_rounds": None if spec.variants == () else spec.variant_rounds,
         "count_plan": spec.count_plan,
         "count_rounds": spec.count_rounds if spec.count_plan else None,
