@@ -1666,6 +1666,33 @@ def test_the_variant_notes_said_on_stderr_are_the_notes_sentences(tmp_path, monk
         assert len(said) == 1 and f" {said[0][:1].upper()}{said[0][1:]}." in note, (said, note)
 
 
+def test_a_report_names_only_its_own_options_for_too_few_or_too_many_blocks(tmp_path):
+    """Its variant comparison gave compare's words: a Super Sevens difference of too few blocks
+    "(more rounds, or a smaller --pair-rounds)" in csv/rule_variants_super_sevens.csv and
+    report.json's rows, and chunks of too many blocks "Error: chunk_rounds = ... (pair_rounds =
+    64) ... or larger blocks": the report has no --pair-rounds (nor chunk_rounds =)."""
+    out = tmp_path / "r"
+    result = run("report", *SMALL, "--variant", "variants/decks-8", "-o", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "report.json").read_text())["variants"]
+    rows = [data["baseline"], *data["rows"]]
+    mine = json.dumps([rows, data["note"]])  # (the document is compare's own, as printed)
+    assert "--pair-rounds" not in mine and "more rounds: --variant-rounds" in mine
+    for path in [out / "report.md", *(out / "csv").iterdir()]:
+        assert "--pair-rounds" not in path.read_text(), path
+    with open(out / "csv" / "rule_variants_super_sevens.csv", newline="") as fh:
+        why = [r["ss_interval_note"] for r in csv.DictReader(fh) if r["changes"] == "decks=8"]
+    assert why and "too few for the se (more rounds: --variant-rounds)" in why[0]
+    result = run("report", "-q", "-n", "2000", "--sample-rounds", "1000", "--chunk-rounds",
+                 "100000000", "--variant-rounds", "100000000", "--choice", "basic", "--variant",
+                 "variants/h17", "-o", out)
+    assert result.exit_code == 2, result.output
+    last = result.stderr.strip().splitlines()[-1]
+    assert re.fullmatch(r"Error: --chunk-rounds 100,000,000 makes [\d,]+ blocks of 48 rounds a "
+                        r"chunk: allowed at most 1,048,576, .*: give --chunk-rounds 50,331,648 "
+                        r"or fewer", last), last
+
+
 def test_the_cut_card_caveat_is_in_plain_words(built):
     """The shared z caveat ended "(--set shuffle=every-round tests agreement alone)", an option
     in a regulator's document: it says so in words, as the note of a withheld z does."""

@@ -910,6 +910,13 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
                 "reason": "no rule variant compared: " + "; ".join(left)}
     games = cmp.build_games(spec.rules, label, source, base, asked, False, say, spec.workers,
                             base_changes=spec.overrides)  # (its label as compare prints it)
+    # blocks as compare's default (a shoe of every game), refused as compare refuses too many,
+    # in the report's words: its --chunk-rounds, no option for the blocks' size
+    pair = min(cmp.default_pair_rounds(games), spec.chunk_rounds)
+    too_many = cmp.too_many_blocks(spec.chunk_rounds, pair, spec.variant_rounds,
+                                   ("--chunk-rounds", None))
+    if too_many is not None:
+        raise ValueError(too_many)
     say(f"exact figures of the {len(games)} games (cached after the first time)")
     exact = cmp.exact_figures(games)
     plan = cmp.Plan(games, rounds=spec.variant_rounds, seed=spec.seed,
@@ -923,10 +930,11 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
         + variants.baselines_set_aside(spec.rules_file, () if spec.variants is None else files,
                                        f"--rules {rules_file}"))
     doc = _plain(json.loads(compare_report.render_json(result.stats, result.meta)))
-    base = _variant_row(doc["baseline"])
     by_label = {v.label: v for v in asked}
-    rows = [_variant_row(v) | _in_rule_set(v, by_label.get(v["label"]), spec.rules)
-            for v in doc["variants"]]
+    base, *rows = _in_report_words(
+        [_variant_row(doc["baseline"])] + [_variant_row(v) | _in_rule_set(
+            v, by_label.get(v["label"]), spec.rules) for v in doc["variants"]],
+        result.stats["blocks"])
     shown = base["variant"] = shown_name(  # (--set: not the file's)
         label, [set_form(o) for o in spec.overrides])
     pairing = compare_report.pairing_text(doc["run"]["pair_rounds"], result.stats["blocks"],
@@ -985,14 +993,27 @@ def _in_rule_set(game: dict, variant, rules) -> dict:
         if ours else {})
 
 
+MORE_BLOCKS = "more rounds: --variant-rounds"  # (the report has no --pair-rounds)
+
+
 def _few_blocks_text(blocks: int) -> str:
     """The variant table's word on differences without an interval for too few blocks."""
     from simulator.compare import _few_blocks
 
-    few = _few_blocks(blocks)
-    return "" if few is None else (  # (report has no --pair-rounds: more rounds, by its name)
-        " No difference has an interval ('-'): " + few.replace("x var", "variance reduction")
-        .replace("more rounds, or a smaller --pair-rounds", "more rounds: --variant-rounds") + ".")
+    few = _few_blocks(blocks, MORE_BLOCKS)
+    return "" if few is None else " No difference has an interval ('-'): " + few + "."
+
+
+def _in_report_words(rows: list[dict], blocks: int) -> list[dict]:
+    """The variant rows with compare's reason for too few blocks (in its document, as compare
+    prints it) in the report's words: its own option for more of them (`MORE_BLOCKS`)."""
+    from simulator.compare import _few_blocks
+
+    theirs, ours = _few_blocks(blocks), _few_blocks(blocks, MORE_BLOCKS)
+    if theirs is None:
+        return rows
+    return [r | {k: r[k].replace(theirs, ours) for k in ("ss_interval_note",) if r.get(k)}
+            for r in rows]
 
 
 def _variant_row(game: dict) -> dict:
