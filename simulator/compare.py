@@ -39,7 +39,7 @@ from simulator.chunks import chunk_size
 from simulator.kernel import machine_for, simulate_blocks
 from simulator.kernel.tables import Builder, first_boxes
 from simulator.rules import KEYS, Rules, modified_name, no_effect, rules_dict
-from simulator.strategy import load_strategy
+from simulator.strategy import load_strategy, shown_names
 from simulator.variants import changes_of
 
 DEFAULT_PAIR_ROUNDS = None  # one shoe of the comparison's games: `default_pair_rounds`
@@ -935,7 +935,8 @@ def build_games(base_rules, base_label: str, base_source: str, base_strategies,
     for v in variants:
         if v.strategy is not None:
             s = load_strategy(v.strategy)
-            g_strats, g_names = (s,) * v.rules.boxes, (s.name,) * v.rules.boxes
+            shown = v.shown or shown_names([v.strategy], [s])[0][0]
+            g_strats, g_names = (s,) * v.rules.boxes, (shown,) * v.rules.boxes
             g_note = ""
         elif same_strategy:
             g_strats, g_names, g_note = strats, names, "the baseline's"

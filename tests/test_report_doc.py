@@ -1693,6 +1693,41 @@ def test_a_report_names_only_its_own_options_for_too_few_or_too_many_blocks(tmp_
                         r"or fewer", last), last
 
 
+def test_a_strategy_file_and_the_rule_set_are_named_as_every_command_names_them(tmp_path):
+    """The report named a strategy file by its path, where simulate now names it by the name in
+    it (a shipped one's way), its path kept for the manifest; and the manifest's "rule set, as
+    bjsim's commands name it" gave the changes as --set takes them, shuffle=every-round, where
+    every command prints them as a rule file writes them, shuffle="every-round"."""
+    text = (Path("strategies/never-bust.toml").resolve()).read_text()
+    mine = tmp_path / "mine.toml"
+    mine.write_text(text.replace('name = "never-bust"', 'name = "my-chart"'))
+    out = tmp_path / "r"
+    result = run("report", "-q", "-n", "2000", "--chunk-rounds", "1000", "--sample-rounds",
+                 "1000", "--no-variants", "--choice", "basic", "--strategy", mine, "--set",
+                 "shuffle=every-round", "-o", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "report.json").read_text())
+    assert data["strategy"] == "my-chart" and list(data["simulation"]) == ["my-chart", "basic"]
+    assert [r["strategy"] for r in data["choices"]] == ["my-chart", "basic"]
+    assert data["simulation"]["my-chart"]["run"]["strategy_files"] == {"my-chart": str(mine)}
+    assert data["manifest"]["strategies"][0] == {
+        "name": "my-chart", "file": str(mine),
+        "sha256": hashlib.sha256(mine.read_bytes()).hexdigest()}
+    md = (out / "report.md").read_text()
+    before, manifest = md.split("\n## Reproducibility")
+    assert "Strategy played: my-chart;" in before and str(mine) not in before
+    assert f"| strategy my-chart ({mine}) SHA-256 |" in manifest
+    c = data["manifest"]["commands"]
+    simulated = command_json(c["simulate"], "--quiet")
+    assert simulated["strategy"] == ["my-chart"] and simulated["results"] == \
+        data["simulation"]["my-chart"]["results"]
+    assert command_json(c["exact"]) == data["exact"]["my-chart"]
+    name = simulated["run"]["rules_name"]
+    assert name == 'nz1994 (modified: shuffle="every-round")' == data["manifest"]["rules_name"]
+    assert f"| rule set, as bjsim's commands name it | {name} |" in manifest
+    assert "| --set | shuffle=every-round |" in manifest  # (the --set row: as --set takes it)
+
+
 def test_the_cut_card_caveat_is_in_plain_words(built):
     """The shared z caveat ended "(--set shuffle=every-round tests agreement alone)", an option
     in a regulator's document: it says so in words, as the note of a withheld z does."""

@@ -42,7 +42,13 @@ from simulator.exact.compare import (
 )
 from simulator.exact.sevens import convention, sevens_plays, super_sevens
 from simulator.processes import processes_for
-from simulator.report import SS_LINE_TEXT, document, plays_by_up_text, sevens_convention
+from simulator.report import (
+    SS_LINE_TEXT,
+    document,
+    files_text,
+    plays_by_up_text,
+    sevens_convention,
+)
 from simulator.rules import (
     DECLARATIONS,
     DEFAULT_RULES_PATH,
@@ -52,7 +58,7 @@ from simulator.rules import (
     rules_dict,
     shown_rule_file,
 )
-from simulator.strategy import list_strategies, load_strategy, strategy_path
+from simulator.strategy import list_strategies, load_strategy, shown_names, strategy_path
 from simulator.tally import Z95, dealer_note
 from simulator.variants import changes_of
 
@@ -115,14 +121,23 @@ def _sha256(path) -> str:
 # Runs
 
 
-def _plan(spec: Spec, strategy, name: str, rounds: int, precision) -> run.Plan:
+def _plan(spec: Spec, strategy, name: str, rounds: int, precision,
+          files: dict | None = None) -> run.Plan:
+    """The run of ``strategy``, named ``name``, as simulate plays it (``files``: the report's
+    strategy files, `_shown_all`: its own, where it is one, in the run's metadata)."""
     boxes = spec.rules.boxes
     return run.Plan(
         spec.rules, (strategy,) * boxes, (name,) * boxes, rounds=rounds, seed=spec.seed,
         chunk_rounds=spec.chunk_rounds, workers=spec.workers, precision=precision,
         rules_file=spec.rules_file, rules_name=spec.rules_name, overrides=spec.overrides,
-        strategy_note=strategy_note(spec.rules, name),
+        strategy_note=strategy_note(spec.rules, name), strategy_files=_own(files, name),
     )
+
+
+def _own(files: dict | None, name: str) -> dict | None:
+    """``{name: its file}`` of ``files`` where ``name`` is a strategy read from a file, else
+    None."""
+    return {name: files[name]} if files and name in files else None
 
 
 DERIVED_NAME = DERIVED_BASIC  # (as every command names it)
@@ -268,23 +283,48 @@ def _derived(spec: Spec) -> bool:
 
 
 def _name(spec: Spec) -> str:
-    """The report's strategy as every output names it: a derived one not by its cache file."""
-    return DERIVED_NAME if _derived(spec) else spec.strategy
+    """The report's strategy as every output names it: a derived one not by its cache file, a
+    file by its own name, as simulate names it (`_shown_all`)."""
+    return _shown(spec)[0]
 
 
-def _exact_doc(spec: Spec, strategy, name: str | None = None):
+def _shown(spec: Spec) -> tuple[str, dict | None]:
+    """The report's strategy as every output names it (`_name`), and ``{name: its file}`` where
+    it is read from a file given, else None."""
+    shown_of, files = _shown_all(spec, {spec.strategy: load_strategy(spec.strategy)})
+    return shown_of[spec.strategy], files or None
+
+
+def _shown_all(spec: Spec, strategies: dict) -> tuple[dict, dict]:
+    """The name each of ``strategies`` (by the name or file given, the report's own first) is
+    shown by, as every command shows it (`strategy.shown_names`: a file by its own name), and
+    the files behind them (``{name: path}``); the report's own, where derived, `DERIVED_NAME`,
+    not its cache file."""
+    given = list(strategies)
+    names, files = shown_names(given, list(strategies.values()))
+    if _derived(spec):
+        files.pop(names[0], None)
+        names[0] = DERIVED_NAME
+    return dict(zip(given, names, strict=True)), files
+
+
+def _exact_doc(spec: Spec, strategy, name: str | None = None, files: dict | None = None):
     """`bjsim exact --strategy NAME -f json`'s document, and the figures behind it; ``name``:
-    the strategy's as the commands name it (as given; a derived one's, `DERIVED_NAME`)."""
+    the strategy's as the commands name it (`_shown_all`; a derived one's, `DERIVED_NAME`),
+    ``files``: where the report's strategy files are."""
     fig, strat = exact_figures(spec.rules, strategy)
     source = run.rules_source(spec.rules_file, spec.rules_name, spec.overrides)
     name = name or fig["strategy"]
     # as exact says it: the shipped basic under rules that may call for another chart, or for
     # which rules the rules' own basic (exact's default) was derived
     note = strategy_note(spec.rules, name)
+    own = _own(files, name)
     meta = {"version": __version__, "rules": rules_dict(spec.rules),
             "run": source | {"strategy": name, "strategy_note": note, "play": fig["play"],
-                             "seed": None, "partial": False}}
-    shown = name if note is None else f"{name} ({note})"
+                             "seed": None, "partial": False} | (
+                {"strategy_files": own} if own else {})}
+    shown = (name if note is None else f"{name} ({note})") + (
+        f"; {files_text(own)}" if own else "")  # (as bjsim exact's)
     return _plain(exact_json(fig | {"strategy": shown}, meta)), fig
 
 
@@ -925,6 +965,9 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
     stops.deliver(result.stopped_after)
     if result.partial:
         raise KeyboardInterrupt
+    own = _shown(spec)[1]
+    if own:  # (as compare's json says where a strategy file is)
+        result.meta["run"]["strategy_files"] = own
     result.meta["notes"] = (  # as the manifest's compare command says them
         [f"--all-variants: {line}" for line in left]
         + variants.baselines_set_aside(spec.rules_file, () if spec.variants is None else files,
@@ -1079,7 +1122,8 @@ def counting_figures(spec: Spec, say: Say, quiet: bool) -> dict:
     strategy = load_strategy(spec.strategy)
     kwargs = {"rounds": spec.count_rounds, "seed": spec.seed, "chunk_rounds": spec.chunk_rounds,
               "workers": spec.workers, "rules_file": spec.rules_file,
-              "rules_name": spec.rules_name, "overrides": spec.overrides, "quiet": quiet}
+              "rules_name": spec.rules_name, "overrides": spec.overrides, "quiet": quiet,
+              "strategy_files": _shown(spec)[1]}
     say(f"card counting: plan {plan.name}, {spec.count_rounds:,} rounds (bjsim count)")
     runs = count_runs.play(count_runs.check(spec.rules, plan), plan, strategy, _name(spec),
                            **kwargs)
@@ -1211,12 +1255,13 @@ def _count_files(plan) -> list[dict] | None:
             for what, path in plan_files(plan)]
 
 
-def _manifest(spec: Spec, names: list[str], played: int, seconds: float) -> dict:
+def _manifest(spec: Spec, given: dict, played: int, seconds: float) -> dict:
+    """The reproducibility manifest; ``given``: each strategy's name (`_shown_all`) -> the name or
+    file given (the report's own, where derived, its cache file)."""
     import numba
 
     rules_path = spec.rules_file or DEFAULT_RULES_PATH
     shown = shown_rule_file(spec.rules_file)
-    files = {_name(spec): spec.strategy}  # (a derived strategy's file: its cache file)
     return {
         "bjsim": __version__,
         "rules_file": shown, "rules_sha256": _sha256(rules_path),
@@ -1225,8 +1270,8 @@ def _manifest(spec: Spec, names: list[str], played: int, seconds: float) -> dict
         # its changes as a rule file writes them, hole_card="peek", a line of a rule file
         "rules_name": run.rules_source(spec.rules_file, spec.rules_name,
                                        spec.overrides)["rules_name"],
-        "strategies": [{"name": n, "file": _shown_path(strategy_path(files.get(n, n))),
-                        "sha256": _sha256(strategy_path(files.get(n, n)))} for n in names],
+        "strategies": [{"name": n, "file": _shown_path(strategy_path(g)),
+                        "sha256": _sha256(strategy_path(g))} for n, g in given.items()],
         "seed": spec.seed, "rounds": spec.rounds, "rounds_played": played,
         "precision": spec.precision, "chunk_rounds": spec.chunk_rounds,
         "sample_rounds": sample_size(spec, played), "sample_rounds_asked": spec.sample_rounds,
@@ -1244,7 +1289,7 @@ def _manifest(spec: Spec, names: list[str], played: int, seconds: float) -> dict
         "platform": platform.platform(), "machine": platform.machine(),
         "python": sys.version.split()[0], "numpy": np.__version__, "numba": numba.__version__,
         "seconds": seconds,
-        "commands": _argv(spec, played, [n for n in names if n != _name(spec)]),
+        "commands": _argv(spec, played, [g for g in given.values() if g != spec.strategy]),
     }
 
 
@@ -1267,7 +1312,8 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
                                           if n != spec.strategy}
 
     n = processes_for(len(strategies), spec.workers)
-    shown = _name(spec)
+    shown_of, files = _shown_all(spec, strategies)
+    shown = shown_of[spec.strategy]
     say(f"exact analysis of {shown}" + (
         f" and the {len(strategies) - 1} player's choices, side by side on {n} processes"
         if n > 1 else "") + " (bjsim exact)")
@@ -1277,11 +1323,11 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
     exact_figures_all([(rules, s) for s in strategies.values()]
                       + ([(nz_game(rules), None), (rules, None)] if departs else []),
                       spec.workers)
-    exact_doc, fig = _exact_doc(spec, main, shown)
+    exact_doc, fig = _exact_doc(spec, main, shown, files)
 
     say(f"simulation of {shown} (bjsim simulate)")
     chunks: dict = {}
-    result = run.simulate(_plan(spec, main, shown, spec.rounds, spec.precision),
+    result = run.simulate(_plan(spec, main, shown, spec.rounds, spec.precision, files),
                           quiet=quiet, on_chunk=lambda i, n, t: chunks.__setitem__(i, t.copy()))
     stops.deliver(result.stopped_after)  # (noted after the run's last chunk: it stops here)
     if result.partial:
@@ -1294,12 +1340,13 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
 
     runs = {shown: (main_res, main)}
     exacts = {shown: (exact_doc, fig)}
-    for name, strat in strategies.items():
-        if name == spec.strategy:
+    for given, strat in strategies.items():
+        if given == spec.strategy:
             continue
+        name = shown_of[given]
         say(f"player's choice {name}: exact analysis and {played:,} rounds")
-        exacts[name] = _exact_doc(spec, strat, name)
-        res = run.simulate(_plan(spec, strat, name, played, None), quiet=quiet)
+        exacts[name] = _exact_doc(spec, strat, name, files)
+        res = run.simulate(_plan(spec, strat, name, played, None, files), quiet=quiet)
         stops.deliver(res.stopped_after)
         if res.partial:
             raise KeyboardInterrupt
@@ -1373,7 +1420,8 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
     data["counting"] = None if spec.count_plan is None else counting_figures(spec, say, quiet)
     data["simulation"] = {n: r for n, (r, _) in runs.items()}
     data["exact"] = {n: d for n, (d, _) in exacts.items()}
-    data["manifest"] = _manifest(spec, list(runs), played, time.perf_counter() - start)
+    data["manifest"] = _manifest(spec, {shown_of[g]: g for g in strategies}, played,
+                                 time.perf_counter() - start)
     return _plain(data)
 
 
