@@ -1145,6 +1145,16 @@ def _load_strategies(names, boxes: int):
     return [loaded[n] for n in names], names
 
 
+def _shown_strategies(ctx, given, strategies) -> tuple[list[str], dict]:
+    """The names every output shows ``strategies`` by, ``given`` as the user gave them, and the
+    files behind them for the metadata (`strategy.shown_names`): a file by its own name, its
+    path as the run was started with it (`_as_named`)."""
+    from simulator.strategy import shown_names
+
+    names, files = shown_names(given, strategies)
+    return _as_named(ctx, names), {n: _as_named(ctx, f) for n, f in files.items()}
+
+
 def _given(ctx, name: str) -> bool:
     """Was option ``name`` given (on the command line or by the environment), not defaulted?"""
     from click.core import ParameterSource
@@ -1337,13 +1347,15 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
     rules, file_meta, changes = _load_rules(rules_path, overrides, boxes, super_sevens)
     _check_chunk_rounds(rules, chunk_rounds, _run_rounds(precision, rounds, max_rounds))
     _check_resumed_rules(checkpoint_path, resume, "simulate", rules)
+    files = None
     if strategy_names:
-        strategies, names = _load_strategies(strategy_names, rules.boxes)
-        label = _chart_label(rules, names, quiet)
+        strategies, given = _load_strategies(strategy_names, rules.boxes)
+        names, files = _shown_strategies(ctx, given, strategies)
+        label = _chart_label(rules, names, quiet)  # (basic by its name or its file)
     else:
         strategies, names, label = _default_strategies(rules, quiet, rules.boxes)
     plan = run.Plan(
-        rules, tuple(strategies), tuple(_as_named(ctx, names)),
+        rules, tuple(strategies), tuple(names), strategy_files=files or None,
         rounds=max_rounds if precision is not None else rounds, seed=seed,
         chunk_rounds=chunk_rounds, workers=workers, precision=precision, scheduler=scheduler,
         checkpoint=checkpoint_path, resume=resume, exact=with_exact,
@@ -1420,11 +1432,13 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
                          for i in np.flatnonzero(copies > rules.decks)[:5])
         click.echo(f"bjsim: warning: the cards hold more of a card than {rules.decks} deck(s) "
                    f"do ({many}): played as given", err=True)
-    from simulator.report import rules_title, with_note
+    from simulator.report import files_text, rules_title, with_note
 
+    files = {}
     if given is not None:
         strategies, names = given
-        label = _chart_label(rules, strategy_names, False)
+        names, files = _shown_strategies(click.get_current_context(), names, strategies)
+        label = _chart_label(rules, names, False)
     else:
         strategies, names, label = _default_strategies(rules, False, rules.boxes)
     unused = _shoe_keys_set(overrides)
@@ -1450,7 +1464,8 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
             f"{len(stacked) - 1}: {incomplete['cards']}): that round is not played", err=True,
         )
     run_meta = source | {"strategy": names, "strategy_note": label, "cards_file": where,
-                         "cut": cut, "seed": None, "partial": incomplete is not None}
+                         "cut": cut, "seed": None, "partial": incomplete is not None} | (
+        {"strategy_files": files} if files else {})
     if fmt == "json":
         doc = {
             "bjsim": __version__,
@@ -1465,7 +1480,8 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
         text = json.dumps(doc, indent=2) + "\n"
     else:
         head = (f"bjsim {__version__} replay: rules {rules_title(source)}; strategy "
-                f"{with_note(', '.join(dict.fromkeys(names)), label)}; cards {where}")
+                f"{with_note(', '.join(dict.fromkeys(names)), label)}"
+                + (f"; {files_text(files)}" if files else "") + f"; cards {where}")
         parts = [head] + [reference.format_round(r, i) for i, r in enumerate(results)]
         tail = (f"{len(results)} complete round(s) from {len(stacked)} card(s); "
                 f"{len(stacked) - used} card(s) left")
@@ -1883,8 +1899,11 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
     rules, meta, changes = _load_rules(rules_path, overrides, boxes, super_sevens)
     source = _rules_source(rules_path, meta, changes)
     strat = load_strategy(strategy_name) if strategy_name else None  # None: derive basic
-    # a file is named as given, as simulate names it (an edited copy of basic says "basic")
-    label = strategy_name if strat is not None else None
+    # a file by its own name, as simulate names it (`strategy.shown_names`: an edited copy of
+    # basic, which says "basic", by its path)
+    label, files = None, {}
+    if strat is not None:
+        (label,), files = _shown_strategies(click.get_current_context(), [strategy_name], [strat])
     unused = _shoe_keys_set(overrides)
     if unused:
         dealt = ("deals to the cut card" if rules.shuffle == "cut-card" else
@@ -1893,7 +1912,8 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
                    f"change its figures (bjsim simulate under these rules {dealt})", err=True)
     if by_hand:
         cards = [min(UP_CHOICES.index(u.upper()) + 1, 10) for u in ups]  # (T: 10)
-        _emit(_exact_hands(rules, strat, source, cards, fmt, quiet, label), output)
+        _emit(_exact_hands(rules, strat, source | ({"strategy_files": files} if files else {}),
+                           cards, fmt, quiet, label), output)
         return
     # (kept: nothing to wait for; a damaged file is computed again, so it is read here, a few
     # milliseconds)
@@ -1912,9 +1932,13 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
         note = strategy_note(rules, name)
     else:  # the shipped basic under rules that may call for another chart: said, as simulate
         name, note = label, _chart_label(rules, [label], quiet, derive=True)
-    fig = fig | {"strategy": name if note is None else f"{name} ({note})"}
+    from simulator.report import files_text
+
+    fig = fig | {"strategy": (name if note is None else f"{name} ({note})")
+                 + (f"; {files_text(files)}" if files else "")}  # (as simulate's table)
     run_meta = source | {"strategy": name, "strategy_note": note, "play": fig["play"],
-                         "seed": None, "partial": False}
+                         "seed": None, "partial": False} | (
+        {"strategy_files": files} if files else {})
     if fmt == "json":
         doc = exact_json(fig, {"version": __version__, "rules": rules_dict(rules),
                                "run": run_meta})
@@ -2027,6 +2051,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     from simulator import compare as cmp
     from simulator import compare_report, engine, stops, variants
     from simulator.rules import shown_rule_file
+    from simulator.strategy import load_strategy
 
     scheduler = _check_run_options(ctx, precision, resume, checkpoint_path, scheduler,
                                    engine.MIN_TARGET_ROUNDS)
@@ -2053,15 +2078,20 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
             for line in variants.baselines_set_aside(rules_path, shipped, used):
                 click.echo(f"bjsim: warning: {line}", err=True)
     rules, file_meta, changes = _load_rules(base_file, overrides, boxes, super_sevens)
-    base_strats = None
+    base_strats, strats, given = None, [], []
     if strategy_names:
-        strats, names = _load_strategies(strategy_names, rules.boxes)
-        base_strats = strats, _as_named(ctx, names)
+        strats, given = _load_strategies(strategy_names, rules.boxes)
     from_files, left = variants.from_files(rules, files, whole=shipped)
     notes += [f"--all-variants: {line}" for line in left]
     asked = ([variants.from_vary(rules, v) for v in vary]
-             + [dataclasses.replace(v, source=_as_named(ctx, v.source)) for v in from_files]
-             + [variants.from_strategy(rules, s) for s in vary_strategies])
+             + [dataclasses.replace(v, source=_as_named(ctx, v.source)) for v in from_files])
+    # the baseline's and --vary-strategy's named together: one name, one chart
+    names, strategy_files = _shown_strategies(
+        ctx, [*given, *vary_strategies], [*strats, *map(load_strategy, vary_strategies)])
+    if strategy_names:
+        base_strats = strats, names[:len(given)]
+    asked += [variants.from_strategy(rules, s, n)
+              for s, n in zip(vary_strategies, names[len(given):], strict=True)]
     for line in notes:  # (once every variant asked for is read: a mistake is said alone)
         click.echo(f"bjsim: warning: {line}", err=True)
     log = None if quiet else (lambda text: click.echo(f"bjsim: {text}", err=True))
@@ -2115,6 +2145,8 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     if result.nothing_played:
         _nothing_to_report(ctx, result.stopped_compiling)
     result.meta["notes"] = notes
+    if strategy_files:  # (where a reader finds each strategy read from a file)
+        result.meta["run"]["strategy_files"] = strategy_files
     with stops.held():  # a stop after the last chunk: the whole report all the same
         failed = _emit_run(compare_report.render(result.stats, result.meta, fmt), output)
         if plot_path is not None:
@@ -2244,13 +2276,9 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
                          "PLAN")
     notes = []  # (said on stderr once the options are checked; the report's note says them)
     if not no_variants:  # a variant file that cannot apply: refused, or (a shipped one of the
-        from simulator import variants  # default set) left out, before any run
-        from simulator.rules import shown_rule_file
-
-        shipped = [] if variant_files else [str(p) for p in variants.shipped()]
-        _, notes = variants.from_files(rules, list(variant_files) or shipped, whole=shipped)
-        used = f"the report's rule set, {shown_rule_file(_as_named(ctx, rules_path))},"
-        notes += variants.baselines_set_aside(rules_path, variant_files, used)
+        from simulator.assessment.figures import variant_notes  # default set) left out, before
+        # any run, in the words of the variant table's note
+        _, _, notes = variant_notes(rules, rules_path, tuple(variant_files) or None)
     if count_plan is not None:  # a plan the rules cannot play is refused before any run
         from simulator import count_runs
         from simulator.plans import load_plan
@@ -2264,8 +2292,11 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     given = strategy_name is not None
     if not given:
         strategy_name = _basic_of(rules, quiet)
-    else:
-        _chart_label(rules, [strategy_name], quiet, derive=True)
+    else:  # (named as the report names it: basic by its name or its file)
+        from simulator.strategy import load_strategy
+
+        shown, _ = _shown_strategies(ctx, [strategy_name], [load_strategy(strategy_name)])
+        _chart_label(rules, shown, quiet, derive=True)
     spec = Spec(rules, strategy=strategy_name, strategy_given=given, rules_file=rules_path,
                 rules_name=file_meta.get("name"), overrides=tuple(sets),
                 rounds=max_rounds if precision is not None else rounds, precision=precision,
@@ -2472,13 +2503,15 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         click.echo(f"bjsim: the plan plays {most} box{'es' if most > 1 else ''} a round at most "
                    f"(its [boxes] table); the rule set's {rules.boxes} is only the most it may",
                    err=True)  # fmt: skip
+    files = None
     if strategy_name is None:
-        (strategy,), (strategy_name,), label = _default_strategies(rules, quiet, 1)
+        (strategy,), (name,), label = _default_strategies(rules, quiet, 1)
     else:
         strategy = load_strategy(strategy_name)
-        label = _chart_label(rules, [strategy_name], quiet)
+        (name,), files = _shown_strategies(ctx, [strategy_name], [strategy])
+        label = _chart_label(rules, [name], quiet)
     runs = count_runs.play(
-        games, plan, strategy, _as_named(ctx, strategy_name), rounds=rounds, seed=seed,
+        games, plan, strategy, name, strategy_files=files or None, rounds=rounds, seed=seed,
         chunk_rounds=chunk_rounds, workers=workers, rules_file=_as_named(ctx, rules_path),
         rules_name=file_meta.get("name"), overrides=sets, quiet=quiet,
         say=None if quiet else (lambda text: click.echo(f"bjsim: {text}", err=True)),

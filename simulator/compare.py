@@ -39,7 +39,7 @@ from simulator.chunks import chunk_size
 from simulator.kernel import machine_for, simulate_blocks
 from simulator.kernel.tables import Builder, first_boxes
 from simulator.rules import KEYS, Rules, modified_name, no_effect, rules_dict
-from simulator.strategy import load_strategy
+from simulator.strategy import load_strategy, shown_names
 from simulator.variants import changes_of
 
 DEFAULT_PAIR_ROUNDS = None  # one shoe of the comparison's games: `default_pair_rounds`
@@ -555,13 +555,16 @@ def _strategy_entry(figures: dict | None, d: dict) -> dict | None:
     return next((e for e in entries if e["first_box"] == d["first_box"]), None)
 
 
-def _few_blocks(blocks: int) -> str | None:
+MORE_BLOCKS = "more rounds, or a smaller --pair-rounds"  # compare's way to more blocks
+
+
+def _few_blocks(blocks: int, more: str = MORE_BLOCKS) -> str | None:
     """Why a paired difference's se, from the variance over ``blocks`` blocks, is too rough to
-    give an interval (fewer than `MIN_BLOCKS`), or None."""
+    give an interval (fewer than `MIN_BLOCKS`), or None; ``more``: how the command run gets
+    more blocks, in its options."""
     if blocks >= MIN_BLOCKS:
         return None
-    return (f"only {blocks} paired block(s), fewer than {MIN_BLOCKS}: too few for the se "
-            "(more rounds, or a smaller --pair-rounds)")
+    return f"only {blocks} paired block(s), fewer than {MIN_BLOCKS}: too few for the se ({more})"
 
 
 def _add_figures(diff: dict, fig: dict, fig0: dict, rows: tuple, ex, base, game, same: dict,
@@ -745,15 +748,17 @@ def too_many_blocks(chunk_rounds: int, pair_rounds: int, rounds: int,
                     options=("chunk_rounds =", "pair_rounds =")) -> str | None:
     """Why chunks of ``chunk_rounds`` (at most ``rounds``) cut into blocks of ``pair_rounds``
     hold too many blocks (`MAX_BLOCKS`: a chunk's memory grows with them), naming the
-    ``options``; None if they do not."""
+    ``options`` (the chunk's, and the blocks' or None where the command has none); None if
+    they do not."""
     blocks = -(-min(int(chunk_rounds), int(rounds)) // int(pair_rounds))
     if blocks <= MAX_BLOCKS:
         return None
-    chunk, pair = options
+    chunk, pair = options  # (pair None: the command has no option for the blocks' size)
     return (f"{chunk} {int(chunk_rounds):,} makes {blocks:,} blocks of {int(pair_rounds):,} "
-            f"rounds ({pair} {int(pair_rounds):,}) a chunk: allowed at most {MAX_BLOCKS:,}, "
-            "whose seeds and figures are held in memory while the chunk plays: give "
-            f"{chunk} {MAX_BLOCKS * int(pair_rounds):,} or fewer, or larger blocks")
+            f"rounds{f' ({pair} {int(pair_rounds):,})' if pair else ''} a chunk: allowed at most "
+            f"{MAX_BLOCKS:,}, whose seeds and figures are held in memory while the chunk plays: "
+            f"give {chunk} {MAX_BLOCKS * int(pair_rounds):,} or fewer"
+            + (", or larger blocks" if pair else ""))
 
 
 def default_pair_rounds(games) -> int:
@@ -862,7 +867,7 @@ def _messages(plan: Plan, meta: dict, partial: bool, quiet: bool, resumed: int) 
         + (f"; {resumed:,} more from {plan.checkpoint}" if resumed else "")]
     if run_["blocks"] < MIN_BLOCKS and not partial:
         out.append(f"bjsim: only {run_['blocks']} paired blocks: no interval for the differences "
-                   "(more rounds, or a smaller --pair-rounds)")
+                   f"({MORE_BLOCKS})")
     return out + run.end_lines(run_.get("precision"), done, partial, plan.checkpoint,
                            "widest half-width", "rounds per game", unit=" pp")
 
@@ -930,7 +935,8 @@ def build_games(base_rules, base_label: str, base_source: str, base_strategies,
     for v in variants:
         if v.strategy is not None:
             s = load_strategy(v.strategy)
-            g_strats, g_names = (s,) * v.rules.boxes, (s.name,) * v.rules.boxes
+            shown = v.shown or shown_names([v.strategy], [s])[0][0]
+            g_strats, g_names = (s,) * v.rules.boxes, (shown,) * v.rules.boxes
             g_note = ""
         elif same_strategy:
             g_strats, g_names, g_note = strats, names, "the baseline's"

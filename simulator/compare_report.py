@@ -19,6 +19,7 @@ from simulator.report import (
     _cell,
     as_edge,
     by_strategy,
+    files_text,
     precision_text,
     strategy_label,
     strategy_text,
@@ -66,7 +67,7 @@ def _strategy_text(game) -> str:
     return with_note(strategy_text(list(game.names)), game.strategy_note)
 
 
-def frame(stats: dict) -> pd.DataFrame:
+def frame(stats: dict, files: dict | None = None) -> pd.DataFrame:
     """One row per game, figure (house_edge, super_sevens) and ``figures_of`` (``game``: its
     boxes together; else a strategy, where a game's boxes play several: its boxes): the figure
     with its se and interval, its exact value (as a house edge: the game's, or with several
@@ -77,7 +78,9 @@ def frame(stats: dict) -> pd.DataFrame:
     ``difference_interval_note``), or empty. After them each game's rules, a row a key
     (``figures_of`` ``rules``, ``figure`` ``rules.KEY`` as json's path, not to be taken for a
     figure: ``rules.super_sevens``; ``value`` as `bjsim simulate`'s csv writes it), so that
-    every game, the baseline too, can be told from the csv alone."""
+    every game, the baseline too, can be told from the csv alone; and where a game plays a
+    strategy read from a file (``files``: run.strategy_files), a row naming it (``figures_of``
+    ``strategy_file``, ``figure`` its name, ``value`` its path)."""
     rows = []
     for row in stats["rows"]:
         game, s = row["game"], row["summary"]
@@ -118,6 +121,10 @@ def frame(stats: dict) -> pd.DataFrame:
                   "strategy": strategy_text(list(game.names)), "figures_of": "rules",
                   "figure": f"rules.{k}", "value": _cell(v)}
                  for k, v in rules_dict(game.rules).items()]
+        rows += [{"variant": game.label, "changes": " ".join(game.changes),  # (json's
+                  "strategy": strategy_text(list(game.names)),  # run.strategy_files)
+                  "figures_of": "strategy_file", "figure": name, "value": files[name]}
+                 for name in dict.fromkeys(game.names) if name in (files or {})]
     return pd.DataFrame(rows)
 
 
@@ -139,7 +146,8 @@ def _head(stats: dict, meta: dict) -> list[str]:
     base = stats["rows"][0]["game"]
     run = meta["run"]
     lines = [f"bjsim compare: {len(stats['rows']) - 1} variant(s) against the baseline "
-             f"{base.label} ({base.source or 'rules'}), strategy {_strategy_text(base)}",
+             f"{base.label} ({base.source or 'rules'}), strategy {_strategy_text(base)}"
+             + (f"; {files_text(run['strategy_files'])}" if run.get("strategy_files") else ""),
              f"{stats['rounds']:,} rounds per game, seed {run['seed']}, chunks of "
              f"{run['chunk_rounds']:,} rounds in blocks of {run['pair_rounds']:,}"
              + ("  (PARTIAL: interrupted)" if run.get("partial") else "")]
@@ -651,7 +659,9 @@ def render(stats: dict, meta: dict, fmt: str) -> str:
     if fmt == "csv":
         run, target = meta["run"], meta["run"].get("precision") or {}
         met = target.get("met")  # (true and false as simulate's csv writes them)
-        df = frame(stats).assign(  # the run on every row: rounds, seed, interrupted, precision
+        files = run.get("strategy_files")
+        df = frame(stats, files).assign(  # the run on every row: rounds, seed, interrupted,
+            # precision
             rounds=run["rounds_played"], seed=run["seed"], partial=str(run["partial"]).lower(),
             precision_target=target.get("target"),
             precision_met=None if met is None else str(met).lower())

@@ -93,12 +93,13 @@ def indices_note(rules, plan) -> str | None:
 
 def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chunk_rounds: int,
          workers=None, rules_file=None, rules_name=None, overrides=(), quiet=False,
-         say=None, checkpoint=None, resume=False, strategy_note=None, command=None) -> Runs:
+         say=None, checkpoint=None, resume=False, strategy_note=None, strategy_files=None,
+         command=None) -> Runs:
     """Play ``plan`` once for each of ``games`` (from `check`), every box playing ``strategy``
     (named ``name``) where no index play applies. ``say(text)``: a line before each run of a
     sweep. Ctrl-C stops the sweep: the runs finished, and the one cut short, are kept.
-    ``checkpoint``, ``resume``, ``strategy_note``, ``command``: as `run.Plan`'s, for a single
-    game."""
+    ``checkpoint``, ``resume``, ``strategy_note``, ``strategy_files``, ``command``: as
+    `run.Plan`'s (the first two for a single game)."""
     if checkpoint is not None and (len(games) != 1 or games[0][0] is not None):
         raise ValueError("--checkpoint: not with --penetrations (even one): allowed with a "
                          "single run at the rule set's penetration (--set penetration=P for "
@@ -112,7 +113,8 @@ def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chun
                         seed=seed, chunk_rounds=chunk_rounds, workers=workers,
                         rules_file=rules_file, rules_name=rules_name, overrides=changes,
                         checkpoint=checkpoint, resume=resume, counting=plan,
-                        strategy_note=strategy_note, command=command)
+                        strategy_note=strategy_note, strategy_files=strategy_files,
+                        command=command)
         try:
             result = run.simulate(game, quiet=quiet)
         except KeyboardInterrupt:  # before any chunk started: nothing of this run to show

@@ -23,7 +23,7 @@ from simulator import __version__, counting
 from simulator import layout as L
 from simulator.compare_report import _aligned, _markdown
 from simulator.counter import counter_seven_seven_play, counter_strategies, exact_plays
-from simulator.report import PER_UNIT_WAGERED, _cell, plays_by_up_text, with_note
+from simulator.report import PER_UNIT_WAGERED, _cell, files_text, plays_by_up_text, with_note
 from simulator.tally import (
     MIN_WINS,
     SS_LINES,
@@ -948,6 +948,8 @@ def _head(f: dict, meta: dict) -> list[str]:
              *([f"Note:      {run['indices_note']}"] if run.get("indices_note") else []),
              "Strategy:  " + with_note(", ".join(dict.fromkeys(meta.get("strategy") or ["?"])),
                                        run.get("strategy_note")),
+             *([f"           {files_text(run['strategy_files'])}"]
+               if run.get("strategy_files") else []),
              f"Rounds:    {f['rounds']:,} dealt, {f['rounds_played']:,} played"
              + (f"; seed {run['seed']}" if "seed" in run else "")
              + (f"; chunks of {run['chunk_rounds']:,} rounds" if "chunk_rounds" in run else "")]

@@ -273,9 +273,9 @@ def tidy_frame(summary: dict, strategy=None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-RUN_ROWS = ("rules_name", "rules_file", "overrides", "strategy", "seed", "rounds", "rounds_played",
-            "chunk_rounds", "boxes", "partial", "per_box_note", "strategy_note", "play",
-            "play_note", "basis")
+RUN_ROWS = ("rules_name", "rules_file", "overrides", "strategy", "strategy_files", "seed", "rounds",
+            "rounds_played", "chunk_rounds", "boxes", "partial", "per_box_note", "strategy_note",
+            "play", "play_note", "basis")
 
 
 def _cell(v) -> str:
@@ -285,6 +285,8 @@ def _cell(v) -> str:
         return "true" if v else "false"
     if isinstance(v, (list, tuple)):
         return "; ".join(_cell(x) for x in v)
+    if isinstance(v, dict):  # (strategy_files: each name, then its file)
+        return "; ".join(f"{k}: {_cell(x)}" for k, x in v.items())
     return str(v)
 
 
@@ -358,6 +360,13 @@ def strategy_text(strategy) -> str:
     return str(strategy)
 
 
+def files_text(files: dict) -> str:
+    """Where the strategies read from files are (run.strategy_files, ``{name: path}``), for
+    after their names: ``file my-chart: charts/my.toml``."""
+    return (f"file{'s' if len(files) > 1 else ''} "
+            + ", ".join(f"{name}: {path}" for name, path in files.items()))
+
+
 def rules_title(run: dict) -> str:
     """The rules' name with its changes, then its file where the name is not the file's."""
     title = run.get("rules_name") or run.get("rules_file") or "rules"
@@ -380,6 +389,8 @@ def _table(summary: dict, meta: dict) -> str:
           f"hole card {rules.get('hole_card')}, blackjack pays {rules.get('blackjack_pays')}\n")
     note = run.get("strategy_note")
     w(f"Strategy:  {with_note(strategy_text(meta.get('strategy', '?')), note)}\n")
+    if run.get("strategy_files"):
+        w(f"           {files_text(run['strategy_files'])}\n")
     w(f"Rounds:    {summary['rounds']:,} played ({summary['box_rounds']:,} box-rounds)")
     if "seed" in run:
         w(f"; seed {run['seed']}")

@@ -49,6 +49,7 @@ class Plan:
     overrides: tuple[str, ...] = ()
     counting: object = None  # a plans.CountingPlan: every box is the counter's (bjsim count)
     strategy_note: str | None = None  # what the report says of the strategy beside its name
+    strategy_files: dict | None = None  # {name: path} of those read from a file (the metadata)
     command: dict | None = None  # the command line's options, kept in the checkpoint (`cli`)
 
     def __post_init__(self):
@@ -467,7 +468,7 @@ def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float,
             "super_sevens": plan.rules.super_sevens,
             "partial": partial,
             "strategy_note": plan.strategy_note,
-        },
+        } | ({"strategy_files": dict(plan.strategy_files)} if plan.strategy_files else {}),
         "timing": {
             "seconds": seconds,
             "rounds_per_second": (done - resumed) / seconds if seconds > 0 else None,

@@ -334,6 +334,31 @@ def strategy_path(name_or_path) -> Path:
     return path
 
 
+def shown_names(given, strategies) -> tuple[list[str], dict[str, str]]:
+    """The names every output shows ``strategies`` by, one for each of ``given`` (a shipped name
+    or a file's path, as the user gave it), and the files behind them (``{name: path}``, for the
+    metadata, where a reader finds them).
+
+    A shipped strategy is shown by its name; a file by its own ``name`` (its file name where it
+    gives none), as a shipped one is, but by its path where that name is a shipped strategy's
+    (an edited copy of basic says ``name = "basic"``) or another file's of ``given``: one name,
+    one chart in every table."""
+    names, files, owner = [], {}, {}
+    for g, s in zip(given, strategies, strict=True):
+        g = str(g)
+        path = strategy_path(g).resolve()
+        shipped = path == (STRATEGY_DIR / f"{s.name}.toml").resolve()
+        name = s.name if looks_like_path(g) else g
+        if looks_like_path(g) and not shipped and (
+                not name or name in list_strategies() or owner.get(name, path) != path):
+            name = g
+        owner.setdefault(name, path)
+        if name != g and not shipped:
+            files[name] = g
+        names.append(name)
+    return names, files
+
+
 def load_strategy(name_or_path) -> Strategy:
     """A strategy by shipped name (``basic``, ``mimic-dealer``, ...) or from a TOML file.
 

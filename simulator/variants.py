@@ -41,7 +41,7 @@ from simulator.rules import (
     unknown_key,
     validate,
 )
-from simulator.strategy import list_strategies, load_strategy, looks_like_path
+from simulator.strategy import load_strategy, looks_like_path, shown_names
 
 VARIANTS_DIR = DEFAULT_RULES_PATH.parent / "variants"
 VARIANT_KEYS = ("name", "description", "baseline", "strategy")
@@ -60,6 +60,7 @@ class Variant:
     strategy: str | None = None
     description: str = ""
     sets: tuple[str, ...] = ()
+    shown: str = ""  # the name the outputs show ``strategy`` by (`strategy.shown_names`)
 
 
 def _fmt_value(value) -> str:
@@ -116,14 +117,14 @@ def from_vary(base, text: str) -> Variant:
     return Variant(_label(values), rules, changes_of(base, rules), "--vary", sets=tuple(values))
 
 
-def from_strategy(base, name: str) -> Variant:
+def from_strategy(base, name: str, shown: str | None = None) -> Variant:
     """The variant of ``--vary-strategy NAME|FILE``: the baseline's rules, another strategy,
-    labelled by its name (a file's ``name``, by default its file name; a file named as a shipped
-    strategy, by its path: it may be another chart)."""
-    label = load_strategy(name).name if looks_like_path(name) else name
-    if looks_like_path(name) and label in list_strategies():
-        label = name
-    return Variant(f"strategy={label}", base, (f"strategy={label}",), "--vary-strategy", name)
+    labelled by the name the outputs show it by (``shown``, else `strategy.shown_names`': a
+    file's ``name``, by default its file name; a file named as a shipped strategy, by its path:
+    it may be another chart)."""
+    label = shown or shown_names([name], [load_strategy(name)])[0][0]
+    return Variant(f"strategy={label}", base, (f"strategy={label}",), "--vary-strategy", name,
+                   shown=label)
 
 
 def _path(path) -> Path:

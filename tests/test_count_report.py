@@ -650,7 +650,8 @@ def test_the_manifest_pins_the_counting_plan_and_the_files_it_names(tmp_path):
     plan.write_text(f'count = "{count}"\n[bet]\nbase = 1\n')
     assert [x["what"] for x in figures._count_files(str(plan))] == ["plan", "count system"]
     assert figures._count_files(None) is None
-    m = {"bjsim": "0", "rules_file": "r", "rules_sha256": "x", "overrides": [], "strategies": [],
+    m = {"bjsim": "0", "rules_file": "r", "rules_sha256": "x", "overrides": [],
+         "rules_name": "NZ", "strategies": [],
          "precision": None, "seed": 1, "rounds": 1, "rounds_played": 1, "chunk_rounds": 1,
          "sample_rounds": 1, "sample_rounds_asked": 1, "variant_files": [],
          "variant_rounds": None, "count_plan": "hi-lo-1-12", "count_rounds": 1,

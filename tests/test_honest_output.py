@@ -75,6 +75,51 @@ def test_simulate_names_rules_changes_strategy_seed_and_completeness_in_every_fo
     assert rules_rows["decks"] == "8" and rules_rows["boxes"] == "2"
 
 
+def _chart_file(path: Path, name: str, like: str = "never-bust") -> str:
+    """A strategy file at ``path``: the shipped ``like``'s charts under the name ``name``."""
+    text = (ROOT / "strategies" / f"{like}.toml").read_text()
+    path.write_text(text.replace(f'name = "{like}"', f'name = "{name}"'))
+    return str(path)
+
+
+def test_a_strategy_file_is_shown_by_its_own_name_in_every_format(tmp_path):
+    """A strategy file was shown by its path (Strategy: /tmp/x/mine.toml, json's strategy, the
+    csv's run row, compare's tables), where a shipped one is shown by its name: now by the name
+    in the file, as a shipped one, its path kept in the metadata (run.strategy_files) and under
+    the table's Strategy line."""
+    mine = _chart_file(tmp_path / "mine.toml", "my-chart")
+    table = run("simulate", *TINY, "--strategy", mine).stdout
+    assert f"Strategy:  my-chart\n           file my-chart: {mine}\n" in table
+    doc = json.loads(run("simulate", *TINY, "--strategy", mine, "-f", "json").stdout)
+    assert doc["strategy"] == ["my-chart"] and doc["run"]["strategy_files"] == {"my-chart": mine}
+    meta = run_section(csv_rows(run("simulate", *TINY, "--strategy", mine, "-f", "csv").stdout))
+    assert meta["strategy"] == "my-chart" and meta["strategy_files"] == f"my-chart: {mine}"
+    # a shipped strategy, by name or by its file, has no file to say
+    plain = json.loads(run("simulate", *TINY, "--strategy", str(ROOT / "strategies/basic.toml"),
+                           "-f", "json").stdout)
+    assert plain["strategy"] == ["basic"] and "strategy_files" not in plain["run"]
+    # another chart under a name already shown (a shipped one's, another file's): by its path
+    copy = _chart_file(tmp_path / "copy.toml", "basic", like="mimic-dealer")
+    twin = _chart_file(tmp_path / "twin.toml", "my-chart", like="insurance-taker")
+    doc = json.loads(run("simulate", *TINY, "--boxes", "3", "--strategy", mine, "--strategy",
+                         copy, "--strategy", twin, "-f", "json").stdout)
+    assert doc["strategy"] == ["my-chart", copy, twin]
+    assert [e["strategy"] for e in doc["results"]["by_strategy"]] == ["my-chart", copy, twin]
+    # exact, and compare's baseline and --vary-strategy, named as simulate names them
+    exact = json.loads(run("exact", "-q", "--strategy", mine, "-f", "json").stdout)
+    assert exact["run"]["strategy"] == "my-chart"
+    assert exact["run"]["strategy_files"] == {"my-chart": mine}
+    cmp = ["compare", *TINY, "--strategy", mine, "--vary-strategy", twin, "--no-exact"]
+    doc = json.loads(run(*cmp, "-f", "json").stdout)
+    assert doc["baseline"]["strategy"] == ["my-chart"] and doc["variants"][0]["strategy"] == [twin]
+    assert doc["run"]["strategy_files"] == {"my-chart": mine}
+    assert f"strategy my-chart; file my-chart: {mine}" in run(*cmp).stdout.splitlines()[0]
+    rows = [r for r in csv_rows(run(*cmp, "-f", "csv").stdout)
+            if r["figures_of"] == "strategy_file"]
+    assert [(r["variant"], r["figure"], r["value"]) for r in rows] == [
+        ("nz1994", "my-chart", mine)]
+
+
 def _interrupt_after_first_chunk(monkeypatch):
     real = engine.advance
 

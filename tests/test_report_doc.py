@@ -707,9 +707,13 @@ def test_a_changed_pay_table_is_named_by_its_pays_and_not_called_published(tmp_p
     assert "the 500 and 5000 pays of three sevens" in _section(nz, "Super Sevens and the 7-7")
     assert "no published figure is cited" not in nz.split("## ")[1]
     # the pay table in one form, as --set takes it (it read "super_sevens_pays=[3, 50, 100, 500,
-    # 2500]" in the rules text, the manifest and its commands); no variant: said in plain words
-    assert "super_sevens_pays=3,50,100,500,2500" in _section(md, "Rules")
-    assert "[3, 50" not in md and "[3,50" not in md
+    # 2500]" in the rules text, the manifest and its commands); no variant: said in plain words.
+    # But for the manifest's row of the rule set as the commands print it (run.rules_name), as a
+    # rule file writes the change
+    named = "| rule set, as bjsim's commands name it | nz1994 (modified: super_sevens_pays=[3, " \
+            "50, 100, 500, 2500]) |\n"
+    assert "super_sevens_pays=3,50,100,500,2500" in _section(md, "Rules") and named in md
+    assert "[3, 50" not in md.replace(named, "") and "[3,50" not in md
     assert "--no-variants" not in md.split("## Reproducibility")[0]
     assert "No rule variant was compared: the report was asked to leave them out." in md
 
@@ -1624,13 +1628,123 @@ def test_a_shipped_variant_that_cannot_apply_is_left_out_of_the_default_set(tmp_
     assert result.exit_code == 0, result.output
     said = ("variants/resplit-aces is left out: its changes cannot apply to this baseline: key "
             "'resplit_aces' = true needs at least 3 hands per box, but 'max_hands' = 2")
-    assert f"bjsim: warning: {said}\n" in result.stderr
+    # stderr and the note in one wording (`figures.variant_notes`): stderr said it without
+    # "the shipped variant"
+    assert f"bjsim: warning: the shipped variant {said}\n" in result.stderr
     assert result.stderr.index(said) < result.stderr.index("simulation of basic")  # (first)
     v = json.loads((out / "report.json").read_text())["variants"]
     assert [r["variant"] for r in v["rows"]] == ["h17"]
     assert f"The shipped variant {said}." in v["note"]
     assert v["document"]["notes"] == [f"--all-variants: {said}"]  # (as compare says it)
     assert f"The shipped variant {said}." in (out / "report.md").read_text()
+
+
+def test_the_variant_notes_said_on_stderr_are_the_notes_sentences(tmp_path, monkeypatch):
+    """The report's notes on its variants were made twice, in cli.py for stderr and in the
+    figures for the note, and worded apart ("variants/x is left out" on stderr, "The shipped
+    variant variants/x is left out" in the note): one function (`figures.variant_notes`) makes
+    both, each stderr warning a sentence of the note."""
+    from simulator import variants
+
+    asked, left, notes = figures.variant_notes(Rules(max_hands=2), None, None)
+    assert "resplit-aces" not in {v.label for v in asked} and len(left) == len(notes) == 1
+    assert notes == [f"the shipped variant {left[0]}"]
+    two = [variants.VARIANTS_DIR / "h17.toml", variants.VARIANTS_DIR / "resplit-aces.toml"]
+    monkeypatch.setattr(variants, "shipped", lambda: two)
+    monkeypatch.setattr(charts, "available", lambda: False)
+    monkeypatch.setattr(chromium, "find", lambda: None)
+    eight = Path("configs/nz1994-8deck.toml").resolve()
+    v = tmp_path / "v8h17.toml"
+    v.write_text(f'[variant]\nname = "h17-on-8"\nbaseline = "{eight}"\n[changes]\n'
+                 "dealer_hits_soft_17 = true\n")
+    for args in (["--set", "max_hands=2"], ["--variant", v]):
+        result = run("report", *SMALL, *args, "-o", tmp_path / "r")
+        assert result.exit_code == 0, result.output
+        said = [ln.removeprefix("bjsim: warning: ") for ln in result.stderr.splitlines()
+                if ln.startswith("bjsim: warning: ")]
+        note = json.loads((tmp_path / "r" / "report.json").read_text())["variants"]["note"]
+        assert len(said) == 1 and f" {said[0][:1].upper()}{said[0][1:]}." in note, (said, note)
+
+
+def test_a_report_names_only_its_own_options_for_too_few_or_too_many_blocks(tmp_path):
+    """Its variant comparison gave compare's words: a Super Sevens difference of too few blocks
+    "(more rounds, or a smaller --pair-rounds)" in csv/rule_variants_super_sevens.csv and
+    report.json's rows, and chunks of too many blocks "Error: chunk_rounds = ... (pair_rounds =
+    64) ... or larger blocks": the report has no --pair-rounds (nor chunk_rounds =)."""
+    out = tmp_path / "r"
+    result = run("report", *SMALL, "--variant", "variants/decks-8", "-o", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "report.json").read_text())["variants"]
+    rows = [data["baseline"], *data["rows"]]
+    mine = json.dumps([rows, data["note"]])  # (the document is compare's own, as printed)
+    assert "--pair-rounds" not in mine and "more rounds: --variant-rounds" in mine
+    for path in [out / "report.md", *(out / "csv").iterdir()]:
+        assert "--pair-rounds" not in path.read_text(), path
+    with open(out / "csv" / "rule_variants_super_sevens.csv", newline="") as fh:
+        why = [r["ss_interval_note"] for r in csv.DictReader(fh) if r["changes"] == "decks=8"]
+    assert why and "too few for the se (more rounds: --variant-rounds)" in why[0]
+    result = run("report", "-q", "-n", "2000", "--sample-rounds", "1000", "--chunk-rounds",
+                 "100000000", "--variant-rounds", "100000000", "--choice", "basic", "--variant",
+                 "variants/h17", "-o", out)
+    assert result.exit_code == 2, result.output
+    last = result.stderr.strip().splitlines()[-1]
+    assert re.fullmatch(r"Error: --chunk-rounds 100,000,000 makes [\d,]+ blocks of 48 rounds a "
+                        r"chunk: allowed at most 1,048,576, .*: give --chunk-rounds 50,331,648 "
+                        r"or fewer", last), last
+
+
+def test_a_strategy_file_and_the_rule_set_are_named_as_every_command_names_them(tmp_path):
+    """The report named a strategy file by its path, where simulate now names it by the name in
+    it (a shipped one's way), its path kept for the manifest; and the manifest's "rule set, as
+    bjsim's commands name it" gave the changes as --set takes them, shuffle=every-round, where
+    every command prints them as a rule file writes them, shuffle="every-round"."""
+    text = (Path("strategies/never-bust.toml").resolve()).read_text()
+    mine = tmp_path / "mine.toml"
+    mine.write_text(text.replace('name = "never-bust"', 'name = "my-chart"'))
+    out = tmp_path / "r"
+    result = run("report", "-q", "-n", "2000", "--chunk-rounds", "1000", "--sample-rounds",
+                 "1000", "--no-variants", "--choice", "basic", "--strategy", mine, "--set",
+                 "shuffle=every-round", "-o", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "report.json").read_text())
+    assert data["strategy"] == "my-chart" and list(data["simulation"]) == ["my-chart", "basic"]
+    assert [r["strategy"] for r in data["choices"]] == ["my-chart", "basic"]
+    assert data["simulation"]["my-chart"]["run"]["strategy_files"] == {"my-chart": str(mine)}
+    assert data["manifest"]["strategies"][0] == {
+        "name": "my-chart", "file": str(mine),
+        "sha256": hashlib.sha256(mine.read_bytes()).hexdigest()}
+    md = (out / "report.md").read_text()
+    before, manifest = md.split("\n## Reproducibility")
+    assert "Strategy played: my-chart;" in before and str(mine) not in before
+    assert f"| strategy my-chart ({mine}) SHA-256 |" in manifest
+    c = data["manifest"]["commands"]
+    simulated = command_json(c["simulate"], "--quiet")
+    assert simulated["strategy"] == ["my-chart"] and simulated["results"] == \
+        data["simulation"]["my-chart"]["results"]
+    assert command_json(c["exact"]) == data["exact"]["my-chart"]
+    name = simulated["run"]["rules_name"]
+    assert name == 'nz1994 (modified: shuffle="every-round")' == data["manifest"]["rules_name"]
+    assert f"| rule set, as bjsim's commands name it | {name} |" in manifest
+    assert "| --set | shuffle=every-round |" in manifest  # (the --set row: as --set takes it)
+
+
+def test_the_cut_card_caveat_is_in_plain_words(built):
+    """The shared z caveat ended "(--set shuffle=every-round tests agreement alone)", an option
+    in a regulator's document: it says so in words, as the note of a withheld z does."""
+    from simulator.exact.compare import cut_card_caveat, cut_card_z
+
+    out, data, _ = built
+    plain = ("with a shuffle before every round, as the exact value is dealt, there is no "
+             "cut-card effect, and z tests only whether the simulation agrees with the exact "
+             "value")
+    caveat = wager(data, "total")["z_caveat"]
+    assert caveat == cut_card_caveat(Rules()) and caveat.endswith(f"not a fault ({plain})")
+    withheld = cut_card_z(Rules(), 1.0, 1e-5)[1]
+    assert "z tests only whether the simulation agrees with the exact value" in withheld
+    md = (out / "report.md").read_text()
+    assert plain in md
+    for text in (caveat, withheld, md):
+        assert "shuffle=every-round" not in text and "--set" not in text.split("## Reprod")[0]
 
 
 def test_a_variant_named_that_cannot_apply_is_refused_before_any_run(tmp_path, monkeypatch):

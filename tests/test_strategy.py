@@ -14,6 +14,7 @@ from simulator.strategy import (
     list_strategies,
     load_strategy,
     loads_strategy,
+    shown_names,
     stack,
     strategies_equal,
 )
@@ -173,6 +174,27 @@ def test_minimal_file_and_name_default(tmp_path):
     path.write_text(make(head="insurance = true\neven_money = false\n"))
     s = load_strategy(path)
     assert s.name == "mine" and s.insurance and not s.even_money
+
+
+def test_a_strategy_file_is_shown_by_its_own_name_and_its_path_kept(tmp_path, monkeypatch):
+    """A file was shown by its path in every output, where a shipped strategy is shown by its
+    name: now by its own name, its path kept apart (``files``) for the metadata; by its path
+    where its name is a shipped strategy's (an edited copy of basic) or another file's."""
+    basic = (STRATEGY_DIR / "basic.toml").read_text()
+    mine, other, copy = tmp_path / "mine.toml", tmp_path / "b" / "mine.toml", tmp_path / "c.toml"
+    other.parent.mkdir()
+    mine.write_text(basic.replace('name = "basic"', 'name = "my-chart"'))
+    other.write_text(basic.replace('name = "basic"', 'name = "my-chart"'))
+    copy.write_text(basic)  # (name = "basic": an edited copy would pass for the shipped one)
+    given = ["basic", str(mine), str(other), str(copy), str(mine), str(STRATEGY_DIR / "basic.toml")]
+    names, files = shown_names(given, [load_strategy(g) for g in given])
+    assert names == ["basic", "my-chart", str(other), str(copy), "my-chart", "basic"]
+    assert files == {"my-chart": str(mine)}
+    nameless = tmp_path / "nameless.toml"  # (no name key: its file name)
+    nameless.write_text(basic.replace('name = "basic"\n', ""))
+    monkeypatch.chdir(tmp_path)
+    assert shown_names(["nameless.toml"], [load_strategy("nameless.toml")]) == (
+        ["nameless"], {"nameless": "nameless.toml"})
 
 
 def test_format_conveniences():

@@ -42,7 +42,13 @@ from simulator.exact.compare import (
 )
 from simulator.exact.sevens import convention, sevens_plays, super_sevens
 from simulator.processes import processes_for
-from simulator.report import SS_LINE_TEXT, document, plays_by_up_text, sevens_convention
+from simulator.report import (
+    SS_LINE_TEXT,
+    document,
+    files_text,
+    plays_by_up_text,
+    sevens_convention,
+)
 from simulator.rules import (
     DECLARATIONS,
     DEFAULT_RULES_PATH,
@@ -52,7 +58,7 @@ from simulator.rules import (
     rules_dict,
     shown_rule_file,
 )
-from simulator.strategy import list_strategies, load_strategy, strategy_path
+from simulator.strategy import list_strategies, load_strategy, shown_names, strategy_path
 from simulator.tally import Z95, dealer_note
 from simulator.variants import changes_of
 
@@ -115,14 +121,23 @@ def _sha256(path) -> str:
 # Runs
 
 
-def _plan(spec: Spec, strategy, name: str, rounds: int, precision) -> run.Plan:
+def _plan(spec: Spec, strategy, name: str, rounds: int, precision,
+          files: dict | None = None) -> run.Plan:
+    """The run of ``strategy``, named ``name``, as simulate plays it (``files``: the report's
+    strategy files, `_shown_all`: its own, where it is one, in the run's metadata)."""
     boxes = spec.rules.boxes
     return run.Plan(
         spec.rules, (strategy,) * boxes, (name,) * boxes, rounds=rounds, seed=spec.seed,
         chunk_rounds=spec.chunk_rounds, workers=spec.workers, precision=precision,
         rules_file=spec.rules_file, rules_name=spec.rules_name, overrides=spec.overrides,
-        strategy_note=strategy_note(spec.rules, name),
+        strategy_note=strategy_note(spec.rules, name), strategy_files=_own(files, name),
     )
+
+
+def _own(files: dict | None, name: str) -> dict | None:
+    """``{name: its file}`` of ``files`` where ``name`` is a strategy read from a file, else
+    None."""
+    return {name: files[name]} if files and name in files else None
 
 
 DERIVED_NAME = DERIVED_BASIC  # (as every command names it)
@@ -268,23 +283,48 @@ def _derived(spec: Spec) -> bool:
 
 
 def _name(spec: Spec) -> str:
-    """The report's strategy as every output names it: a derived one not by its cache file."""
-    return DERIVED_NAME if _derived(spec) else spec.strategy
+    """The report's strategy as every output names it: a derived one not by its cache file, a
+    file by its own name, as simulate names it (`_shown_all`)."""
+    return _shown(spec)[0]
 
 
-def _exact_doc(spec: Spec, strategy, name: str | None = None):
+def _shown(spec: Spec) -> tuple[str, dict | None]:
+    """The report's strategy as every output names it (`_name`), and ``{name: its file}`` where
+    it is read from a file given, else None."""
+    shown_of, files = _shown_all(spec, {spec.strategy: load_strategy(spec.strategy)})
+    return shown_of[spec.strategy], files or None
+
+
+def _shown_all(spec: Spec, strategies: dict) -> tuple[dict, dict]:
+    """The name each of ``strategies`` (by the name or file given, the report's own first) is
+    shown by, as every command shows it (`strategy.shown_names`: a file by its own name), and
+    the files behind them (``{name: path}``); the report's own, where derived, `DERIVED_NAME`,
+    not its cache file."""
+    given = list(strategies)
+    names, files = shown_names(given, list(strategies.values()))
+    if _derived(spec):
+        files.pop(names[0], None)
+        names[0] = DERIVED_NAME
+    return dict(zip(given, names, strict=True)), files
+
+
+def _exact_doc(spec: Spec, strategy, name: str | None = None, files: dict | None = None):
     """`bjsim exact --strategy NAME -f json`'s document, and the figures behind it; ``name``:
-    the strategy's as the commands name it (as given; a derived one's, `DERIVED_NAME`)."""
+    the strategy's as the commands name it (`_shown_all`; a derived one's, `DERIVED_NAME`),
+    ``files``: where the report's strategy files are."""
     fig, strat = exact_figures(spec.rules, strategy)
     source = run.rules_source(spec.rules_file, spec.rules_name, spec.overrides)
     name = name or fig["strategy"]
     # as exact says it: the shipped basic under rules that may call for another chart, or for
     # which rules the rules' own basic (exact's default) was derived
     note = strategy_note(spec.rules, name)
+    own = _own(files, name)
     meta = {"version": __version__, "rules": rules_dict(spec.rules),
             "run": source | {"strategy": name, "strategy_note": note, "play": fig["play"],
-                             "seed": None, "partial": False}}
-    shown = name if note is None else f"{name} ({note})"
+                             "seed": None, "partial": False} | (
+                {"strategy_files": own} if own else {})}
+    shown = (name if note is None else f"{name} ({note})") + (
+        f"; {files_text(own)}" if own else "")  # (as bjsim exact's)
     return _plain(exact_json(fig | {"strategy": shown}, meta)), fig
 
 
@@ -855,12 +895,30 @@ def _distribution(rules, strat, spec, summary, n) -> dict:
 # Rule variants (bjsim compare)
 
 
-def _variant_files(spec: Spec) -> list[str]:
+def _variant_files(given) -> list[str]:
+    """The variant files of the report: ``given`` (`Spec.variants`), None every shipped one."""
     from simulator import variants
 
-    if spec.variants is None:
+    if given is None:
         return [str(p) for p in variants.shipped()]
-    return list(spec.variants)
+    return list(given)
+
+
+def variant_notes(rules, rules_file, given) -> tuple[list, list[str], list[str]]:
+    """The rule variants the report compares with ``rules`` (`variants.from_files` of the
+    variant files ``given``; None: every shipped one), the lines of the shipped ones left out
+    (`variants.left_out_line`), and every note on them in the report's words, one a line: a
+    shipped variant left out, its changes not applying to these rules; the baseline a variant
+    file names, set aside for the report's rule file (``rules_file``). One function for what
+    stderr says before any run and the variant table's note. A file given that cannot apply
+    raises (`rules.RuleError`)."""
+    from simulator import variants
+
+    files = _variant_files(given)
+    asked, left = variants.from_files(rules, files, whole=files if given is None else ())
+    aside = variants.baselines_set_aside(rules_file, () if given is None else files,
+                                         f"the report's rule set, {shown_rule_file(rules_file)},")
+    return asked, left, [f"the shipped variant {line}" for line in left] + aside
 
 
 def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
@@ -871,7 +929,7 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
     from simulator import compare as cmp
     from simulator import compare_report, variants
 
-    files = _variant_files(spec)
+    files = _variant_files(spec.variants)
     if not files:
         return {"available": False, "baseline": None, "rows": [], "document": None,
                 "reason": "no rule variant was compared: the report was asked to leave them out"
@@ -886,16 +944,19 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
         spec.strategy_given else None
     # A shipped variant that cannot apply to these rules is left out of the default set, said
     # in the note; a file given (--variant) must apply (the command line checked it first).
-    asked, left = variants.from_files(spec.rules, files,
-                                      whole=files if spec.variants is None else ())
-    aside = variants.baselines_set_aside(
-        spec.rules_file, () if spec.variants is None else files,
-        f"the report's rule set, {rules_file},")
+    asked, left, notes = variant_notes(spec.rules, spec.rules_file, spec.variants)
     if not asked:
         return {"available": False, "baseline": None, "rows": [], "document": None,
                 "reason": "no rule variant compared: " + "; ".join(left)}
     games = cmp.build_games(spec.rules, label, source, base, asked, False, say, spec.workers,
                             base_changes=spec.overrides)  # (its label as compare prints it)
+    # blocks as compare's default (a shoe of every game), refused as compare refuses too many,
+    # in the report's words: its --chunk-rounds, no option for the blocks' size
+    pair = min(cmp.default_pair_rounds(games), spec.chunk_rounds)
+    too_many = cmp.too_many_blocks(spec.chunk_rounds, pair, spec.variant_rounds,
+                                   ("--chunk-rounds", None))
+    if too_many is not None:
+        raise ValueError(too_many)
     say(f"exact figures of the {len(games)} games (cached after the first time)")
     exact = cmp.exact_figures(games)
     plan = cmp.Plan(games, rounds=spec.variant_rounds, seed=spec.seed,
@@ -904,15 +965,19 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
     stops.deliver(result.stopped_after)
     if result.partial:
         raise KeyboardInterrupt
+    own = _shown(spec)[1]
+    if own:  # (as compare's json says where a strategy file is)
+        result.meta["run"]["strategy_files"] = own
     result.meta["notes"] = (  # as the manifest's compare command says them
         [f"--all-variants: {line}" for line in left]
         + variants.baselines_set_aside(spec.rules_file, () if spec.variants is None else files,
                                        f"--rules {rules_file}"))
     doc = _plain(json.loads(compare_report.render_json(result.stats, result.meta)))
-    base = _variant_row(doc["baseline"])
     by_label = {v.label: v for v in asked}
-    rows = [_variant_row(v) | _in_rule_set(v, by_label.get(v["label"]), spec.rules)
-            for v in doc["variants"]]
+    base, *rows = _in_report_words(
+        [_variant_row(doc["baseline"])] + [_variant_row(v) | _in_rule_set(
+            v, by_label.get(v["label"]), spec.rules) for v in doc["variants"]],
+        result.stats["blocks"])
     shown = base["variant"] = shown_name(  # (--set: not the file's)
         label, [set_form(o) for o in spec.overrides])
     pairing = compare_report.pairing_text(doc["run"]["pair_rounds"], result.stats["blocks"],
@@ -942,8 +1007,7 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
                      + _few_blocks_text(result.stats["blocks"])
                      + "".join(" " + n for n in compare_report.shoe_note(
                          result.stats, doc["run"]["pair_rounds"], option=False))
-                     + "".join(f" The shipped variant {n}." for n in left)
-                     + "".join(f" {n[:1].upper()}{n[1:]}." for n in aside))}
+                     + "".join(f" {n[:1].upper()}{n[1:]}." for n in notes))}
 
 
 
@@ -972,14 +1036,27 @@ def _in_rule_set(game: dict, variant, rules) -> dict:
         if ours else {})
 
 
+MORE_BLOCKS = "more rounds: --variant-rounds"  # (the report has no --pair-rounds)
+
+
 def _few_blocks_text(blocks: int) -> str:
     """The variant table's word on differences without an interval for too few blocks."""
     from simulator.compare import _few_blocks
 
-    few = _few_blocks(blocks)
-    return "" if few is None else (  # (report has no --pair-rounds: more rounds, by its name)
-        " No difference has an interval ('-'): " + few.replace("x var", "variance reduction")
-        .replace("more rounds, or a smaller --pair-rounds", "more rounds: --variant-rounds") + ".")
+    few = _few_blocks(blocks, MORE_BLOCKS)
+    return "" if few is None else " No difference has an interval ('-'): " + few + "."
+
+
+def _in_report_words(rows: list[dict], blocks: int) -> list[dict]:
+    """The variant rows with compare's reason for too few blocks (in its document, as compare
+    prints it) in the report's words: its own option for more of them (`MORE_BLOCKS`)."""
+    from simulator.compare import _few_blocks
+
+    theirs, ours = _few_blocks(blocks), _few_blocks(blocks, MORE_BLOCKS)
+    if theirs is None:
+        return rows
+    return [r | {k: r[k].replace(theirs, ours) for k in ("ss_interval_note",) if r.get(k)}
+            for r in rows]
 
 
 def _variant_row(game: dict) -> dict:
@@ -1045,7 +1122,8 @@ def counting_figures(spec: Spec, say: Say, quiet: bool) -> dict:
     strategy = load_strategy(spec.strategy)
     kwargs = {"rounds": spec.count_rounds, "seed": spec.seed, "chunk_rounds": spec.chunk_rounds,
               "workers": spec.workers, "rules_file": spec.rules_file,
-              "rules_name": spec.rules_name, "overrides": spec.overrides, "quiet": quiet}
+              "rules_name": spec.rules_name, "overrides": spec.overrides, "quiet": quiet,
+              "strategy_files": _shown(spec)[1]}
     say(f"card counting: plan {plan.name}, {spec.count_rounds:,} rounds (bjsim count)")
     runs = count_runs.play(count_runs.check(spec.rules, plan), plan, strategy, _name(spec),
                            **kwargs)
@@ -1177,25 +1255,30 @@ def _count_files(plan) -> list[dict] | None:
             for what, path in plan_files(plan)]
 
 
-def _manifest(spec: Spec, names: list[str], played: int, seconds: float) -> dict:
+def _manifest(spec: Spec, given: dict, played: int, seconds: float) -> dict:
+    """The reproducibility manifest; ``given``: each strategy's name (`_shown_all`) -> the name or
+    file given (the report's own, where derived, its cache file)."""
     import numba
 
     rules_path = spec.rules_file or DEFAULT_RULES_PATH
     shown = shown_rule_file(spec.rules_file)
-    files = {_name(spec): spec.strategy}  # (a derived strategy's file: its cache file)
     return {
         "bjsim": __version__,
         "rules_file": shown, "rules_sha256": _sha256(rules_path),
         "overrides": [set_form(o) for o in spec.overrides],  # (as --set takes them)
-        "strategies": [{"name": n, "file": _shown_path(strategy_path(files.get(n, n))),
-                        "sha256": _sha256(strategy_path(files.get(n, n)))} for n in names],
+        # the rule set's name as every command's output gives it (simulate's run.rules_name):
+        # its changes as a rule file writes them, hole_card="peek", a line of a rule file
+        "rules_name": run.rules_source(spec.rules_file, spec.rules_name,
+                                       spec.overrides)["rules_name"],
+        "strategies": [{"name": n, "file": _shown_path(strategy_path(g)),
+                        "sha256": _sha256(strategy_path(g))} for n, g in given.items()],
         "seed": spec.seed, "rounds": spec.rounds, "rounds_played": played,
         "precision": spec.precision, "chunk_rounds": spec.chunk_rounds,
         "sample_rounds": sample_size(spec, played), "sample_rounds_asked": spec.sample_rounds,
         "sample_stream": f"numpy SeedSequence({spec.seed}, spawn_key=({SAMPLE_STREAM},)), dealt "
                          "by the simulation's own game code from shuffled full shoes",
-        "variant_files": [_shown_path(f) for f in _variant_files(spec)],
-        "variant_sha256": [_sha256(f) for f in _variant_files(spec)],
+        "variant_files": [_shown_path(f) for f in _variant_files(spec.variants)],
+        "variant_sha256": [_sha256(f) for f in _variant_files(spec.variants)],
         "variant_rounds": None if spec.variants == () else spec.variant_rounds,
         "count_plan": spec.count_plan,
         "count_rounds": spec.count_rounds if spec.count_plan else None,
@@ -1206,7 +1289,7 @@ def _manifest(spec: Spec, names: list[str], played: int, seconds: float) -> dict
         "platform": platform.platform(), "machine": platform.machine(),
         "python": sys.version.split()[0], "numpy": np.__version__, "numba": numba.__version__,
         "seconds": seconds,
-        "commands": _argv(spec, played, [n for n in names if n != _name(spec)]),
+        "commands": _argv(spec, played, [g for g in given.values() if g != spec.strategy]),
     }
 
 
@@ -1229,7 +1312,8 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
                                           if n != spec.strategy}
 
     n = processes_for(len(strategies), spec.workers)
-    shown = _name(spec)
+    shown_of, files = _shown_all(spec, strategies)
+    shown = shown_of[spec.strategy]
     say(f"exact analysis of {shown}" + (
         f" and the {len(strategies) - 1} player's choices, side by side on {n} processes"
         if n > 1 else "") + " (bjsim exact)")
@@ -1239,11 +1323,11 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
     exact_figures_all([(rules, s) for s in strategies.values()]
                       + ([(nz_game(rules), None), (rules, None)] if departs else []),
                       spec.workers)
-    exact_doc, fig = _exact_doc(spec, main, shown)
+    exact_doc, fig = _exact_doc(spec, main, shown, files)
 
     say(f"simulation of {shown} (bjsim simulate)")
     chunks: dict = {}
-    result = run.simulate(_plan(spec, main, shown, spec.rounds, spec.precision),
+    result = run.simulate(_plan(spec, main, shown, spec.rounds, spec.precision, files),
                           quiet=quiet, on_chunk=lambda i, n, t: chunks.__setitem__(i, t.copy()))
     stops.deliver(result.stopped_after)  # (noted after the run's last chunk: it stops here)
     if result.partial:
@@ -1256,12 +1340,13 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
 
     runs = {shown: (main_res, main)}
     exacts = {shown: (exact_doc, fig)}
-    for name, strat in strategies.items():
-        if name == spec.strategy:
+    for given, strat in strategies.items():
+        if given == spec.strategy:
             continue
+        name = shown_of[given]
         say(f"player's choice {name}: exact analysis and {played:,} rounds")
-        exacts[name] = _exact_doc(spec, strat, name)
-        res = run.simulate(_plan(spec, strat, name, played, None), quiet=quiet)
+        exacts[name] = _exact_doc(spec, strat, name, files)
+        res = run.simulate(_plan(spec, strat, name, played, None, files), quiet=quiet)
         stops.deliver(res.stopped_after)
         if res.partial:
             raise KeyboardInterrupt
@@ -1335,7 +1420,8 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
     data["counting"] = None if spec.count_plan is None else counting_figures(spec, say, quiet)
     data["simulation"] = {n: r for n, (r, _) in runs.items()}
     data["exact"] = {n: d for n, (d, _) in exacts.items()}
-    data["manifest"] = _manifest(spec, list(runs), played, time.perf_counter() - start)
+    data["manifest"] = _manifest(spec, {shown_of[g]: g for g in strategies}, played,
+                                 time.perf_counter() - start)
     return _plain(data)
 
 

@@ -1276,7 +1276,7 @@ def manifest(data: dict) -> Section:
             ["rule file", m["rules_file"]],
             ["rule file SHA-256", m["rules_sha256"]],
             ["--set", ", ".join(m["overrides"]) or "none"],
-            ["rule set, as bjsim's commands name it", data["rules_label"]]]
+            ["rule set, as bjsim's commands name it", m["rules_name"]]]
     rows += [[f"strategy {s['name']} ({s['file']}) SHA-256", s["sha256"]]
              for s in m["strategies"]]
     asked = "rounds asked" if m["precision"] is None else "rounds at most (--max-rounds)"

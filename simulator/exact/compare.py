@@ -359,8 +359,9 @@ def cut_card_caveat(rules, sd_round: float | None = None, boxes: int | None = No
             f"z still varies by about 2 either side of it, at 95%), so a large |z| from about "
             f"{_rounds_words(large)} rounds"
             f"{(' of this table' if boxes is None else ' of its boxes') if several else ''} on "
-            "is expected, "
-            "not a fault (--set shuffle=every-round tests agreement alone)")
+            "is expected, not a fault (with a shuffle before every round, as the exact value "
+            "is dealt, there is no cut-card effect, and z tests only whether the simulation "
+            "agrees with the exact value)")
 
 
 def _rounds_words(n: float) -> str:
@@ -390,8 +391,9 @@ def cut_card_z(rules, z, se, sd_round=None, boxes=None) -> tuple[float | None, s
         return None, (f"no z: its SE ({100 * se:.4f}%) is below {100 * z_min_se(rules):.3f}%, "
                       f"where {cut_card_words(rules.decks)} would move z by 2 or more (the "
                       "exact value is for a full shoe every round): the difference is that "
-                      "effect plus any fault, so no z is given (--set shuffle=every-round for a "
-                      "z of agreement)"), None
+                      "effect plus any fault, so no z is given (with a shuffle before every "
+                      "round, as the exact value is dealt, z tests only whether the simulation "
+                      "agrees with the exact value)"), None
     return z, None, cut_card_caveat(rules, sd_round, boxes)
 
 
