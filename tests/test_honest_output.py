@@ -142,6 +142,28 @@ def test_replay_names_its_rules_and_strategy(tmp_path):
     assert doc["run"]["rules_name"] == "nz1994" and doc["run"]["partial"] is False
 
 
+def test_replay_does_not_name_another_rules_chart_basic(tmp_path):
+    # A chart derived for other rules went by the name basic (strategy generate named every one
+    # so, and bjsim's cache files are): replay's box line read "box 1 (basic)", the NZ chart's.
+    changes = ["--set", "decks=2", "--set", "dealer_hits_soft_17=true", "--set", "double_on=any"]
+    cards = tmp_path / "shoe.txt"
+    cards.write_text("9h 6d 2c 5c Th Ts\n")
+    made = tmp_path / "two-h17.toml"
+    assert run("strategy", "generate", "-q", *changes, "-o", str(made)).exit_code == 0
+    old = tmp_path / "old.toml"  # as the older command wrote it
+    old.write_text(re.sub(r'(?m)^name = .*$', 'name = "basic"', made.read_text()))
+    shipped = tmp_path / "basic.toml"  # the shipped chart in a file: basic it is
+    shipped.write_text(run("strategy", "show", "basic").stdout)
+    for strategy, box in [
+            (made, "basic (derived for decks=2, double_on=any, dealer_hits_soft_17=true)"),
+            (old, f"{old}, not the shipped basic"), (shipped, "basic"), ("basic", "basic")]:
+        args = ["replay", "--cards", str(cards), *changes, "--strategy", str(strategy)]
+        text = run(*args).stdout
+        assert f"box 1 ({box}): main" in text, text
+        doc = json.loads(run(*args, "-f", "json").stdout)
+        assert doc["rounds"][0]["boxes"][0]["strategy"] == box
+
+
 # ---------------------------------------------------------------------------------------------
 # Super Sevens: the 7-7 play, and an interval only where it means something
 
