@@ -18,8 +18,9 @@ json renderings.
     `sevens_note` of them
 
 Every format names the rules (with the command line's changes), the strategy, the seed and
-whether the result is partial: the table in its header, json in ``"run"``, csv in rows of the
-sections ``run`` and ``rules`` after the figures.
+whether the result is partial: the table in its header (with every key unlike the NZ rules',
+`rules.nz_changes`), json in ``"run"``, csv in rows of the sections ``run`` and ``rules`` after
+the figures.
 
 The json document keeps the two apart, so two runs with the same seed, rules, strategies and chunk
 size have identical ``"results"`` (and ``"run"``); only ``"timing"`` differs.
@@ -35,6 +36,7 @@ import pandas as pd
 
 from simulator import __version__
 from simulator.exact.sevens import convention, sevens_plays
+from simulator.rules import nz_changes
 from simulator.tally import MIN_WINS, Z95
 
 FORMATS = ("table", "csv", "json")
@@ -365,6 +367,9 @@ def _table(summary: dict, meta: dict) -> str:
     w(f"Rules:     {rules_title(run)}\n")
     if run.get("overrides"):
         w(f"Changed:   {', '.join(run['overrides'])}\n")
+    unlike = nz_changes(rules) if rules else []
+    if unlike and set(unlike) != set(run.get("overrides") or ()):  # (the file's changes too)
+        w(f"Unlike NZ: {', '.join(unlike)}\n")
     if rules:
         w(f"           {rules.get('decks')} decks, {rules.get('boxes')} box(es), "
           f"Super Sevens {'on' if rules.get('super_sevens') else 'off'}, "

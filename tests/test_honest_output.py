@@ -120,6 +120,27 @@ def test_exact_names_the_changed_rules_in_every_format():
     assert meta["strategy"] == "basic" and meta["partial"] == "false"
 
 
+def test_simulate_table_names_every_key_unlike_the_nz_rules_from_a_file_or_set(tmp_path):
+    # A rule file's rules were not in the table: its summary line picked decks, boxes, Super
+    # Sevens, the hole card and the blackjack pay, and only --set's changes were listed.
+    path = tmp_path / "h17.toml"
+    path.write_text('decks = 2\npenetration = 0.5\ndealer_hits_soft_17 = true\n'
+                    'double_on = "any"\nsurrender = "late"\n')
+    head = run("simulate", *TINY, "--rules", str(path)).stdout.split("\nStrategy:")[0]
+    assert ('\nUnlike NZ: decks=2, penetration=0.5, double_on="any", dealer_hits_soft_17=true, '
+            'surrender="late"\n') in head and "Changed:" not in head
+    head = run("simulate", *TINY, "--rules", str(path), "--set", "decks=4", "--set",
+               "max_hands=2").stdout.split("\nStrategy:")[0]
+    assert "\nChanged:   decks=4, max_hands=2\n" in head
+    assert ('\nUnlike NZ: decks=4, penetration=0.5, double_on="any", max_hands=2, '
+            'dealer_hits_soft_17=true, surrender="late"\n') in head
+    eight = run("simulate", *TINY, "--rules", "nz1994-8deck").stdout  # a shipped file
+    assert "\nUnlike NZ: decks=8\n" in eight.split("\nStrategy:")[0]
+    for args in ([], ["--set", "decks=8", "--boxes", "2"]):  # the NZ file: its changes, once
+        head = run("simulate", *TINY, *args).stdout.split("\nStrategy:")[0]
+        assert "Unlike NZ:" not in head and ("Changed:" in head) == bool(args)
+
+
 def test_rules_show_toml_with_changes_does_not_pass_for_the_original(tmp_path):
     text = run("rules", "show", "--set", "decks=8", "-f", "toml").stdout
     meta = tomllib.loads(text)["meta"]
