@@ -1155,6 +1155,22 @@ def _shown_strategies(ctx, given, strategies) -> tuple[list[str], dict]:
     return _as_named(ctx, names), {n: _as_named(ctx, f) for n, f in files.items()}
 
 
+def _box_named(strategy, given: str):
+    """``strategy`` (given as ``given``) named as replay's box lines show it: by its own name,
+    but where that is a shipped strategy's and the file plays other charts (a chart derived
+    for other rules and named ``basic``, as bjsim's cache files are) by its file, saying so:
+    ``b.toml, not the shipped basic``."""
+    import dataclasses
+
+    from simulator.derived import same_chart
+    from simulator.strategy import list_strategies, load_strategy, looks_like_path
+
+    if not looks_like_path(given) or strategy.name not in list_strategies() or same_chart(
+            strategy, load_strategy(strategy.name)):
+        return strategy
+    return dataclasses.replace(strategy, name=f"{given}, not the shipped {strategy.name}")
+
+
 def _given(ctx, name: str) -> bool:
     """Was option ``name`` given (on the command line or by the environment), not defaulted?"""
     from click.core import ParameterSource
@@ -1437,7 +1453,9 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
     files = {}
     if given is not None:
         strategies, names = given
+        given_names = names
         names, files = _shown_strategies(click.get_current_context(), names, strategies)
+        strategies = [_box_named(s, n) for s, n in zip(strategies, given_names, strict=True)]
         label = _chart_label(rules, names, False)
     else:
         strategies, names, label = _default_strategies(rules, False, rules.boxes)
@@ -1676,7 +1694,9 @@ def strategies_show(name, output):
          "never under the Gazette's pays.")
 @_option("--name", default=None, metavar="NAME", callback=_a_name,
          help="The strategy's name. Default: basic (basic-super-sevens with "
-         "--with-super-sevens, insurance-taker with --insurance).")
+         "--with-super-sevens, insurance-taker with --insurance), and under rules other than "
+         "the NZ ones the keys it is derived for that differ from them: basic (derived for "
+         "decks=2, dealer_hits_soft_17=true).")
 @_option("-o", "--output", type=OUTPUT_FILE, default=None,
          metavar="FILE", help="Write the strategy file to FILE instead of stdout.")
 @_option("-q", "--quiet", is_flag=True, help="No line on stderr while it derives.")
@@ -1706,10 +1726,11 @@ def strategy_generate(rules_path, overrides, boxes, super_sevens, with_super_sev
                          "false): allowed with a rule set that has it")
     if not quiet and (with_super_sevens or derived.cached_basic(rules) is None):
         click.echo("bjsim: deriving the basic strategy by card removal (some seconds)", err=True)
+    named = name or derived.generated_name(rules, with_super_sevens, insurance)
     if with_super_sevens:
-        strat = basic_strategy(rules, with_super_sevens=True, name=name, insurance=insurance)
+        strat = basic_strategy(rules, with_super_sevens=True, name=named, insurance=insurance)
     else:  # the chart every command derives and plays, kept on disk (`simulator.derived`)
-        strat = strategy_from_tables(rules, derived.basic_for(rules)[0], False, name, insurance)
+        strat = strategy_from_tables(rules, derived.basic_for(rules)[0], False, named, insurance)
     command = " ".join(["bjsim strategy generate", _rules_words(rules_path, overrides, boxes,
                                                                 super_sevens),
                         "--with-super-sevens" if with_super_sevens else "",

@@ -42,14 +42,34 @@ CHART_KEYS = ("decks", "hole_card", "double_on", "double_after_split", "max_hand
               "surrender", "blackjack_pays", "insurance_pays")
 
 
-def chart_change(rules) -> str:
-    """The chart keys in which ``rules`` differ from the NZ rules, as ``key=value`` words
-    ("" where none does)."""
+# ... and those a sevens row chosen for the main wager plus a Super Sevens bet depends on too.
+SIDE_BET_KEYS = ("super_sevens_pays", "super_sevens_bet")
+
+
+def chart_change(rules, keys=CHART_KEYS) -> str:
+    """The ``keys`` (the chart keys) in which ``rules`` differ from the NZ rules, as
+    ``key=value`` words, each value as ``--set`` takes it ("" where none does)."""
     from simulator.rules import Rules
 
+    def value(v):
+        return (str(v).lower() if isinstance(v, bool) else
+                ",".join(str(x) for x in v) if isinstance(v, (list, tuple)) else str(v))
+
     nz, here = rules_dict(Rules()), rules_dict(rules)
-    return ", ".join(f"{k}={str(here[k]).lower() if isinstance(here[k], bool) else here[k]}"
-                     for k in CHART_KEYS if here[k] != nz[k])
+    return ", ".join(f"{k}={value(here[k])}" for k in keys if here[k] != nz[k])
+
+
+def generated_name(rules, with_super_sevens: bool = False, insurance: bool = False) -> str:
+    """The name `bjsim strategy generate` gives the strategy it derives for ``rules`` unless told
+    another: the shipped strategy it is under the NZ rules (``basic``, ``basic-super-sevens``
+    with ``with_super_sevens``, ``insurance-taker`` with ``insurance``), and under others that
+    name with the keys it was derived for that differ from them, as `DERIVED_BASIC` names a
+    derived chart in a run: ``basic (derived for decks=2, dealer_hits_soft_17=true)``. So no
+    other rules' chart goes by a shipped strategy's name."""
+    base = ("insurance-taker" if insurance else
+            "basic-super-sevens" if with_super_sevens else "basic")
+    changed = chart_change(rules, CHART_KEYS + (SIDE_BET_KEYS if with_super_sevens else ()))
+    return f"{base} (derived for {changed})" if changed else base
 
 
 def same_chart(a, b) -> bool:

@@ -14,12 +14,13 @@ json renderings.
     what it does not depend on: ``seconds``, ``rounds_per_second``, ``workers``
 ``sevens_play``, ``sevens_note``
     optional: each box's 7-7 play with a Super Sevens bet up (`sevens_play_text` of its
-    strategy's sevens row), which the Super Sevens figure depends on (rule 14.4), and
+    strategy under the rules), which the Super Sevens figure depends on (rule 14.4), and
     `sevens_note` of them
 
 Every format names the rules (with the command line's changes), the strategy, the seed and
-whether the result is partial: the table in its header, json in ``"run"``, csv in rows of the
-sections ``run`` and ``rules`` after the figures.
+whether the result is partial: the table in its header (with every key unlike the NZ rules',
+`rules.nz_changes`), json in ``"run"``, csv in rows of the sections ``run`` and ``rules`` after
+the figures.
 
 The json document keeps the two apart, so two runs with the same seed, rules, strategies and chunk
 size have identical ``"results"`` (and ``"run"``); only ``"timing"`` differs.
@@ -34,8 +35,8 @@ import math
 import pandas as pd
 
 from simulator import __version__
-from simulator import layout as L
-from simulator.exact.sevens import convention
+from simulator.exact.sevens import convention, sevens_plays
+from simulator.rules import nz_changes
 from simulator.tally import MIN_WINS, Z95
 
 FORMATS = ("table", "csv", "json")
@@ -61,26 +62,18 @@ SS_LINE_TEXT = {
 }
 
 
-SEVENS_PLAY_WORDS = {L.S: "stand", L.H: "hit", L.D: "double", L.DS: "double", L.P: "split"}
-SURRENDER_FALLBACK = {L.RH: L.H, L.RS: L.S, L.RP: L.P}  # a surrender code's play without it
-UP_ORDER = (*range(9), 9)  # strategy up-card index 0..8 = 2..10, then 9 = ace
 UP_TEXT = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")
 
 
-def sevens_play_text(row, rules=None) -> str:
-    """A strategy's sevens row in words, up cards grouped: ``split v 2-7, hit v 8-A``; a
-    surrender code (``Rh``, ``Rs``, ``Rp``) as ``surrender`` where ``rules`` (a `Rules`) allow
-    it, else as its fallback (``hit``, ``stand``, ``split``); without ``rules`` both
-    (``surrender or hit``)."""
-    def word(code):
-        if code in SURRENDER_FALLBACK:
-            fallback = SEVENS_PLAY_WORDS[SURRENDER_FALLBACK[code]]
-            if rules is None:
-                return f"surrender or {fallback}"
-            return "surrender" if rules.surrender != "none" else fallback
-        return SEVENS_PLAY_WORDS.get(code, L.ACTION_NAMES[code])
-
-    return plays_by_up_text([word(int(row[i])) for i in UP_ORDER])
+def sevens_play_text(strategy, rules) -> str:
+    """A Strategy's first play on 7-7 with a Super Sevens bet up (rule 14.4) under ``rules`` (a
+    `Rules`), in words, up cards grouped: ``split v 2-7, hit v 8-A``. Each code is taken as the
+    engine plays it (`exact.sevens.sevens_plays`): ``D`` and ``Ds`` double only where the rules
+    allow a double on hard 14, else hit and stand; ``P`` splits only where a box may hold two
+    hands, else the hard 14 row plays; ``Rh``, ``Rs`` and ``Rp`` surrender where the rules allow
+    it, else hit, stand and split."""
+    plays = sevens_plays(rules, strategy)
+    return plays_by_up_text([plays[up] for up in (*range(2, 11), 1)])
 
 
 def plays_by_up_text(words) -> str:
@@ -383,6 +376,9 @@ def _table(summary: dict, meta: dict) -> str:
     w(f"Rules:     {rules_title(run)}\n")
     if run.get("overrides"):
         w(f"Changed:   {', '.join(run['overrides'])}\n")
+    unlike = nz_changes(rules) if rules else []
+    if unlike and set(unlike) != set(run.get("overrides") or ()):  # (the file's changes too)
+        w(f"Unlike NZ: {', '.join(unlike)}\n")
     if rules:
         w(f"           {rules.get('decks')} decks, {rules.get('boxes')} box(es), "
           f"Super Sevens {'on' if rules.get('super_sevens') else 'off'}, "

@@ -943,6 +943,14 @@ def changes_made(file_rules: Rules, rules: Rules, keys) -> list[str]:
             if getattr(rules, k) != getattr(file_rules, k)]
 
 
+def nz_changes(rules: dict) -> list[str]:
+    """``key=value`` (as `changes_made` writes it) for every key in which ``rules`` (a
+    `rules_dict`) differs from the NZ rule set (`Rules()`, configs/nz1994.toml), in the rule
+    set's key order, whether a rule file or the command line made it."""
+    nz = rules_dict(Rules())
+    return [f"{k}={_fmt(v)}" for k, v in rules.items() if k in nz and v != nz[k]]
+
+
 def modified_name(name: str, changes) -> str:
     """A rule set's name with the command line's changes named: ``nz1994 (modified: decks=8)``;
     a name that already says so (a file `bjsim rules show` wrote) has the changes added to its

@@ -482,7 +482,7 @@ def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float,
     if plan.rules.super_sevens:
         from simulator.report import sevens_note, sevens_play_text
 
-        meta["sevens_play"] = [sevens_play_text(s.sevens, plan.rules) for s in plan.strategies]
+        meta["sevens_play"] = [sevens_play_text(s, plan.rules) for s in plan.strategies]
         meta["sevens_note"] = sevens_note(meta["sevens_play"], meta["rules"])
     if plan.precision is not None:
         meta["run"]["precision"] = {

@@ -112,6 +112,36 @@ def test_strategy_generate_other_rules_to_stdout(monkeypatch, tmp_path):
     assert quiet.stderr == "" and quiet.stdout == result.stdout
 
 
+def test_a_strategy_generated_for_other_rules_is_named_for_them():
+    # Every generated strategy was named basic, the shipped NZ chart's name: replay's box line
+    # then read "box 1 (basic)" for a chart of other rules.
+    changes = ["--set", "decks=2", "--set", "dealer_hits_soft_17=true", "--set", "double_on=any"]
+    made = loads_strategy(run("strategy", "generate", "-q", *changes).stdout)
+    assert made.name == "basic (derived for decks=2, double_on=any, dealer_hits_soft_17=true)"
+    assert loads_strategy(run("strategy", "generate", "-q", *changes, "--name", "mine").stdout
+                          ).name == "mine"
+    nz = loads_strategy(run("strategy", "generate", "-q", "--set", "penetration=0.5").stdout)
+    assert nz.name == "basic"  # (no chart key changed: the NZ chart, the shipped basic)
+
+
+@pytest.mark.parametrize("changes, with_super_sevens, insurance, name", [
+    ({}, False, False, "basic"),
+    ({}, True, False, "basic-super-sevens"),
+    ({}, False, True, "insurance-taker"),
+    ({"penetration": 0.5, "boxes": 3}, False, False, "basic"),  # not what the chart depends on
+    ({"surrender": "late"}, False, True, "insurance-taker (derived for surrender=late)"),
+    ({"super_sevens_bet": 2.0}, False, False, "basic"),
+    ({"super_sevens_bet": 2.0, "hole_card": "peek"}, True, False,
+     "basic-super-sevens (derived for hole_card=peek, super_sevens_bet=2.0)"),
+    ({"super_sevens_pays": (3, 50, 100, 500, 1000)}, True, False,
+     "basic-super-sevens (derived for super_sevens_pays=3,50,100,500,1000)"),
+])
+def test_generated_names(changes, with_super_sevens, insurance, name):
+    from simulator.derived import generated_name
+
+    assert generated_name(Rules(**changes), with_super_sevens, insurance) == name
+
+
 def test_a_generated_file_names_the_options_given():
     # --boxes was dropped from the header's command, and indices wrote a --name not given
     out = run("strategy", "generate", "-q", "--boxes", "2", "--no-super-sevens", "--set",

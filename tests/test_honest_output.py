@@ -165,6 +165,27 @@ def test_exact_names_the_changed_rules_in_every_format():
     assert meta["strategy"] == "basic" and meta["partial"] == "false"
 
 
+def test_simulate_table_names_every_key_unlike_the_nz_rules_from_a_file_or_set(tmp_path):
+    # A rule file's rules were not in the table: its summary line picked decks, boxes, Super
+    # Sevens, the hole card and the blackjack pay, and only --set's changes were listed.
+    path = tmp_path / "h17.toml"
+    path.write_text('decks = 2\npenetration = 0.5\ndealer_hits_soft_17 = true\n'
+                    'double_on = "any"\nsurrender = "late"\n')
+    head = run("simulate", *TINY, "--rules", str(path)).stdout.split("\nStrategy:")[0]
+    assert ('\nUnlike NZ: decks=2, penetration=0.5, double_on="any", dealer_hits_soft_17=true, '
+            'surrender="late"\n') in head and "Changed:" not in head
+    head = run("simulate", *TINY, "--rules", str(path), "--set", "decks=4", "--set",
+               "max_hands=2").stdout.split("\nStrategy:")[0]
+    assert "\nChanged:   decks=4, max_hands=2\n" in head
+    assert ('\nUnlike NZ: decks=4, penetration=0.5, double_on="any", max_hands=2, '
+            'dealer_hits_soft_17=true, surrender="late"\n') in head
+    eight = run("simulate", *TINY, "--rules", "nz1994-8deck").stdout  # a shipped file
+    assert "\nUnlike NZ: decks=8\n" in eight.split("\nStrategy:")[0]
+    for args in ([], ["--set", "decks=8", "--boxes", "2"]):  # the NZ file: its changes, once
+        head = run("simulate", *TINY, *args).stdout.split("\nStrategy:")[0]
+        assert "Unlike NZ:" not in head and ("Changed:" in head) == bool(args)
+
+
 def test_rules_show_toml_with_changes_does_not_pass_for_the_original(tmp_path):
     text = run("rules", "show", "--set", "decks=8", "-f", "toml").stdout
     meta = tomllib.loads(text)["meta"]
@@ -185,6 +206,28 @@ def test_replay_names_its_rules_and_strategy(tmp_path):
     assert "strategy basic (basic is the NZ rules' chart" in text
     doc = json.loads(run("replay", "--cards", str(cards), "-f", "json").stdout)
     assert doc["run"]["rules_name"] == "nz1994" and doc["run"]["partial"] is False
+
+
+def test_replay_does_not_name_another_rules_chart_basic(tmp_path):
+    # A chart derived for other rules went by the name basic (strategy generate named every one
+    # so, and bjsim's cache files are): replay's box line read "box 1 (basic)", the NZ chart's.
+    changes = ["--set", "decks=2", "--set", "dealer_hits_soft_17=true", "--set", "double_on=any"]
+    cards = tmp_path / "shoe.txt"
+    cards.write_text("9h 6d 2c 5c Th Ts\n")
+    made = tmp_path / "two-h17.toml"
+    assert run("strategy", "generate", "-q", *changes, "-o", str(made)).exit_code == 0
+    old = tmp_path / "old.toml"  # as the older command wrote it
+    old.write_text(re.sub(r'(?m)^name = .*$', 'name = "basic"', made.read_text()))
+    shipped = tmp_path / "basic.toml"  # the shipped chart in a file: basic it is
+    shipped.write_text(run("strategy", "show", "basic").stdout)
+    for strategy, box in [
+            (made, "basic (derived for decks=2, double_on=any, dealer_hits_soft_17=true)"),
+            (old, f"{old}, not the shipped basic"), (shipped, "basic"), ("basic", "basic")]:
+        args = ["replay", "--cards", str(cards), *changes, "--strategy", str(strategy)]
+        text = run(*args).stdout
+        assert f"box 1 ({box}): main" in text, text
+        doc = json.loads(run(*args, "-f", "json").stdout)
+        assert doc["rounds"][0]["boxes"][0]["strategy"] == box
 
 
 # ---------------------------------------------------------------------------------------------

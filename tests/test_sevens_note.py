@@ -10,12 +10,16 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from simulator import layout as L
 from simulator.assessment.sections import sentence
 from simulator.cli import cli
 from simulator.exact import super_sevens
 from simulator.exact.sevens import PUBLISHED, SECONDARY, convention
-from simulator.report import sevens_convention
+from simulator.kernel import tables as K
+from simulator.report import sevens_convention, sevens_play_text
 from simulator.rules import Rules, rules_dict
+from simulator.strategy import stack
+from tests.helpers import make_strategy
 
 NZ_PAYS = "super_sevens_pays=[3,50,100,500,5000]"
 GAMES = {  # --set changes: decks, pays
@@ -130,3 +134,79 @@ def test_report_gives_the_same_note(tmp_path, game):
     assert result.exit_code == 0, result.output
     summary = (out / "report.md").read_text().split("## ")[1]
     assert sentence(want) in " ".join(summary.split())  # (a sentence of its own there)
+
+
+# The 7-7 play in words, as the engine plays it (`kernel.tables.Builder.decide`, the authority).
+ENGINE_WORDS = {K.A_STAND: "stand", K.A_HIT: "hit", K.A_DOUBLE: "double", K.A_SPLIT: "split",
+                K.A_SURRENDER: "surrender"}
+UPS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "A"]
+SEVENS_RULES = [Rules(double_on=d, max_hands=m, surrender=s)
+                for d in ("any", "hard", "9-11", "10-11") for m in (1, 3)
+                for s in ("none", "late", "early")]
+
+
+@pytest.mark.parametrize("rules", SEVENS_RULES, ids=lambda r: (
+    f"{r.double_on}-hands{r.max_hands}-{r.surrender}"))
+def test_the_7_7_play_in_words_is_the_engines(rules):
+    # simulate named the sevens row's code (D: "double", P: "split") where the rules allow no
+    # double on 14 (double_on = 10-11) or no split (max_hands = 1): the engine hits or stands,
+    # or plays the hard 14 row. Every sevens code against every hard 14 code, one up card each.
+    codes = [(c7, c14) for c7 in L.SEVENS_ACTIONS for c14 in L.HARD_ACTIONS]
+    for i in range(0, len(codes), len(UPS)):
+        cells = list(zip(UPS, codes[i:i + len(UPS)], strict=False))  # (the last: fewer)
+        ups_used = [up for up, _ in cells]
+        strat = make_strategy(
+            sevens={up: L.ACTION_NAMES[c7] for up, (c7, _) in cells},
+            hard={(14, up): L.ACTION_NAMES[c14] for up, (_, c14) in cells})
+        tables = stack([strat])
+        bld = K.Builder(rules.to_params(), tables, K.first_boxes(tables))
+        engine = {up: ENGINE_WORDS[bld.decide(0, 14, 0, 2, 1 if up == "A" else int(up), pair=7,
+                                              surrender=rules.surrender != "none", sevens=True)]
+                  for up in ups_used}
+        said = dict(zip(UPS, words_by_up(sevens_play_text(strat, rules)), strict=True))
+        assert {up: said[up] for up in ups_used} == engine, cells
+
+
+def words_by_up(text: str) -> list[str]:
+    """A play in words (``hit v 2-6, stand v 7-A``, ``hit every 7-7``), one word an up card."""
+    if text.endswith(" every 7-7"):
+        return [text.removesuffix(" every 7-7")] * len(UPS)
+    words = []
+    for part in text.split(", "):
+        word, ups = part.split(" v ")
+        first, _, last = ups.partition("-")
+        words += [word] * (UPS.index(last or first) - UPS.index(first) + 1)
+    return words
+
+
+SEVENS_ROW = "7,7    P   P   P   P   P   P   H   H   H   H"
+SEVENS_GAMES = {  # the sevens row written, --set: what the rules let it be
+    "D where no double on 14": ("D   D   D   D   D   Ds  Ds  Ds  Ds  Ds",
+                                ["--set", "double_on=10-11"], "hit v 2-6, stand v 7-A"),
+    "P where no split": ("P   P   P   P   P   P   P   P   P   P",
+                         ["--set", "max_hands=1"], "stand v 2-6, hit v 7-A"),
+}
+
+
+@pytest.mark.parametrize("game", SEVENS_GAMES)
+def test_simulate_and_exact_name_the_7_7_play_the_rules_allow(tmp_path, game):
+    # simulate said "double every 7-7" and "split every 7-7" in every format (exact and replay:
+    # hit or stand), the codes of the sevens row, not what the rules let them be.
+    row, changes, want = SEVENS_GAMES[game]
+    basic = run("strategy", "show", "basic").stdout
+    assert SEVENS_ROW in basic
+    path = tmp_path / "sevens.toml"
+    path.write_text(basic.replace(SEVENS_ROW, "7,7    " + row))
+    said = f"depends on the 7-7 play (14.4): {want};"
+    sim = ["simulate", "-q", "--rounds", "2000", "--chunk-rounds", "1000", "--strategy", path,
+           *changes]
+    exact = ["exact", "-q", "--strategy", path, *changes]
+    for args in (sim, exact):
+        table = run(*args)
+        assert table.exit_code == 0, table.output
+        assert said in table.stdout, table.stdout
+    doc = json.loads(run(*sim, "-f", "json").stdout)["results"]["super_sevens"]
+    assert doc["seven_seven_play"]["by_box"] == [want]
+    assert said in doc["seven_seven_play"]["note"]
+    rows = csv.DictReader(io.StringIO(run(*sim, "-f", "csv").stdout))
+    assert [said in r["value"] for r in rows if r["item"] == "super_sevens_7_7_play"] == [True]
