@@ -496,19 +496,42 @@ def validate(rules: Rules, source: str = "<rules>") -> Rules:
     return rules
 
 
+def _statement_start(lines: list[str], n: int) -> int:
+    """The line (from 1) where the statement ending on line ``n`` begins: ``n`` itself, or the
+    line opening the multi-line string or array that ends there (the nearest line above, among
+    the last 200 that could open a statement, from which the lines through ``n`` parse)."""
+    tried = 0
+    for s in range(n, 0, -1):
+        if not re.match(r"\s*([\w\"'.-][^=]*=|\[)", lines[s - 1]):
+            continue
+        try:
+            tomllib.loads("\n".join(lines[s - 1 : n]))
+            return s
+        except tomllib.TOMLDecodeError:
+            tried += 1
+            if tried == 200:
+                break
+    return n
+
+
 def toml_error_line(err: tomllib.TOMLDecodeError, text: str) -> str:
-    """One line saying where a TOML file is malformed (rule sets and strategy files share it)."""
+    """One line saying where a TOML file is malformed (rule sets and strategy files share it).
+    A key given twice is named, and the line where its second statement begins (tomllib gives
+    the line where a multi-line string or array given to it ends)."""
     msg = str(err).splitlines()[0] if str(err) else "invalid TOML"
     m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
     if m:
-        what, lines = msg[: m.start()].strip(), text.splitlines()
-        n = int(m.group(1))
+        what, lines = msg[: m.start()].strip(), text.split("\n")
+        n, column = int(m.group(1)), m.group(2)
+        twice = what.startswith(("Cannot overwrite", "Cannot declare")) and 0 < n <= len(lines)
+        if twice and (s := _statement_start(lines, n)) != n:
+            n, column = s, len(lines[s - 1]) - len(lines[s - 1].lstrip()) + 1
         src = lines[n - 1].strip() if 0 < n <= len(lines) else ""
-        if what.startswith(("Cannot overwrite", "Cannot declare")) and src:  # a key given twice
+        if twice and src:  # a key given twice
             head = re.fullmatch(r"\[+\s*([^\]]+?)\s*\]+.*", src)
             what = (f"'{head.group(1)}' given twice (as a table or a key)" if head else
                     f"key '{src.split('=')[0].strip()}' given twice")
-        return f"line {n}, column {m.group(2)}: not valid TOML: {what}"
+        return f"line {n}, column {column}: not valid TOML: {what}"
     m = re.search(r"\(at end of document\)", msg)
     if m:
         line = text.count("\n") + (0 if text.endswith("\n") else 1)

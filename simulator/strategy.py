@@ -136,10 +136,15 @@ def _parse_total_label(label: str, chart: str, lo: int, src: str) -> list[int]:
         )
     first = int(m.group(1))
     last = int(m.group(2)) if m.group(2) else first
-    if not lo <= first <= last <= 21:
+    if not (lo <= first <= 21 and lo <= last <= 21):
         raise StrategyError(
             f"{src}: chart '{chart}', row '{label}': out of range: allowed totals {lo}-21 "
             "(ranges low-high)"
+        )
+    if first > last:
+        raise StrategyError(
+            f"{src}: chart '{chart}', row '{label}': a reversed range: allowed low-high "
+            f"({last}-{first})"
         )
     return list(range(first, last + 1))
 
@@ -191,11 +196,10 @@ def _parse_chart(text, chart: str, src: str) -> dict:
                 raise StrategyError(
                     f"{src}: chart 'sevens', row '{_q(label)}': not the sevens row: allowed 7,7"
                 )
-        if len(cells) != len(COLUMNS):
-            missing = f", missing column {COLUMNS[len(cells)]}" if len(cells) < len(COLUMNS) else ""
+        if len(cells) != len(COLUMNS):  # (which cell is missing or extra cannot be told)
             raise StrategyError(
-                f"{src}: chart '{chart}', row {label}: {len(cells)} cells{missing}: needs one "
-                f"action for each dealer up card {' '.join(COLUMNS)}"
+                f"{src}: chart '{chart}', row {label}: {len(cells)} cells, needs {len(COLUMNS)}: "
+                f"one action for each dealer up card {' '.join(COLUMNS)}"
             )
         codes = []
         for col, cell in zip(COLUMNS, cells, strict=True):

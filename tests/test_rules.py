@@ -209,6 +209,23 @@ def test_malformed_toml_names_file_and_line(tmp_path):
     assert error_of(load_rules, path).endswith("'meta' given twice (as a table or a key)")
 
 
+def test_a_multi_line_value_given_twice_is_named_at_its_line(tmp_path):
+    # tomllib names the line where the second string ends: it was "line 6, column 8: not valid
+    # TOML: key 'line\"\"\"' given twice".
+    path = write(tmp_path, '[meta]\nname = "x"\ndescription = """first\nline"""\n'
+                           'description = """second\nline"""\n')
+    assert error_of(load_rules, path) == (f"{path}: line 5, column 1: not valid TOML: key "
+                                          "'description' given twice")
+    # a line inside the string that reads as a key is not taken for the statement
+    path = write(tmp_path, 'a = """x\n"""\n  a = """\nb = 1\n[t]\n"""\n')
+    assert error_of(load_rules, path) == (f"{path}: line 3, column 3: not valid TOML: key "
+                                          "'a' given twice")
+    path = write(tmp_path, "super_sevens_pays = [1, 2, 3, 4, 5]\nsuper_sevens_pays = [\n  1,\n"
+                           "  2, 3, 4, 5,\n]\n")
+    assert error_of(load_rules, path).startswith(f"{path}: line 2, column 1: not valid TOML: "
+                                                 "key 'super_sevens_pays' given twice")
+
+
 def test_missing_and_unreadable_files(tmp_path):
     missing = tmp_path / "nope.toml"
     assert error_of(load_rules, missing) == (

@@ -230,9 +230,18 @@ def test_missing_row():
 
 def test_missing_cell():
     msg = error_of(make({"hard": {"4-16": "H " * 9, "17-20": ALL["S"]}}))
-    assert msg == ("s.toml: chart 'hard', row 4-16: 9 cells, missing column A: needs one action "
-                   "for each dealer up card 2 3 4 5 6 7 8 9 10 A")
-    assert "11 cells" in error_of(make({"sevens": {"7,7": "H " * 11}}))
+    assert msg == ("s.toml: chart 'hard', row 4-16: 9 cells, needs 10: one action for each "
+                   "dealer up card 2 3 4 5 6 7 8 9 10 A")
+    assert "11 cells, needs 10: " in error_of(make({"sevens": {"7,7": "H " * 11}}))
+
+
+def test_a_short_row_names_no_column_it_cannot_tell():
+    # A cell dropped under 6 was called "missing column A": the count is all a row tells.
+    row = "H  H  S  S  S  H  H  H  H  H".split()
+    msg = error_of(make({"hard": {"4-11": ALL["H"], "12": " ".join(row[:4] + row[5:]),
+                                  "13-16": ALL["H"], "17-20": ALL["S"]}}))
+    assert msg == ("s.toml: chart 'hard', row 12: 9 cells, needs 10: one action for each "
+                   "dealer up card 2 3 4 5 6 7 8 9 10 A")
 
 
 def test_unknown_action():
@@ -281,6 +290,13 @@ def test_sevens_row_holds_the_surrender_codes():
     [
         ({"hard": {"3-16": ALL["H"], "17-20": ALL["S"]}},
          "chart 'hard', row '3-16': out of range: allowed totals 4-21"),
+        # (it was "out of range: allowed totals 4-21", both ends in range)
+        ({"hard": {"4-12": ALL["H"], "16-13": ALL["H"], "17-20": ALL["S"]}},
+         "chart 'hard', row '16-13': a reversed range: allowed low-high (13-16)"),
+        ({"soft": {"12-17": ALL["H"], "20-18": ALL["S"]}},
+         "chart 'soft', row '20-18': a reversed range: allowed low-high (18-20)"),
+        ({"hard": {"4-16": ALL["H"], "22-17": ALL["S"]}},
+         "chart 'hard', row '22-17': out of range: allowed totals 4-21"),
         ({"hard": {"4-16": ALL["H"], "16-20": ALL["S"]}}, "chart 'hard', row 16: given twice"),
         ({"hard": {"4-16": ALL["H"], "17-21": "S " * 9 + "H"}},
          "chart 'hard', row 21: 21 always stands (rule 12.1 (a)): allowed S only"),
@@ -335,6 +351,15 @@ def test_malformed_files(tmp_path):
                                "shipped strategy (basic, basic-super-sevens, "
                                "insurance-taker, mimic-dealer, never-bust) or the path of a .toml "
                                "strategy file")
+
+
+def test_a_chart_given_twice_is_named_at_its_second_line():
+    # tomllib points at the end of the second multi-line string, and the key was read from that
+    # line: "line 50, column 4: not valid TOML: key '\"\"\"' given twice".
+    text = make() + 'hard = """\n' + HEADER + "\n4-20 " + ALL["S"] + '\n"""\n'
+    line = text.splitlines().index('hard = """', text.splitlines().index('hard = """') + 1) + 1
+    assert error_of(text) == (f"s.toml: line {line}, column 1: not valid TOML: key 'hard' given "
+                              "twice")
 
 
 @settings(max_examples=200)
