@@ -284,6 +284,9 @@ assert sorted(getattr(L, n) for n in _SLOTS) == list(range(L.N_PARAMS)), "a P_* 
 
 DEFAULT_RULES_PATH = Path(__file__).resolve().parent.parent / "configs" / "nz1994.toml"
 META_KEYS = ("name", "description")  # the optional [meta] table of a rule file
+# A strategy file's charts (`simulator.strategy.CHARTS`), by which a strategy file given as a rule
+# file, or a rule file given as a strategy, is told.
+STRATEGY_CHARTS = ("hard", "soft", "pairs", "sevens")
 
 
 class RuleError(ValueError):
@@ -615,11 +618,12 @@ def read_text(path, kind: str, error=None, source=None, missing=None) -> str:
         raise error(f"{source}: line {line}: not valid UTF-8 text") from None
 
 
-def no_such_file(path, kind: str, shipped, what: str | None = None) -> str:
+def no_such_file(path, kind: str, shipped, what: str | None = None, toml: bool = True) -> str:
     """The line for a missing ``kind`` file ``path`` where a shipped one may be named instead:
-    what is allowed, the ``shipped`` names (of a ``what``, default ``kind``) or a .toml path."""
+    what is allowed, the ``shipped`` names (of a ``what``, default ``kind``) or a path (of a
+    .toml file, unless not ``toml``: a file of any name is read)."""
     return (f"{path}: no such {kind} file: allowed a shipped {what or kind} by name "
-            f"({', '.join(shipped)}) or the path of a .toml {kind} file")
+            f"({', '.join(shipped)}) or the path of a {'.toml ' if toml else ''}{kind} file")
 
 
 def read_toml(path, kind: str, error=None, missing=None) -> dict:
@@ -650,17 +654,30 @@ def load_rule_file(path=None) -> tuple[Rules, dict]:
     path = Path(DEFAULT_RULES_PATH if path is None else path)
     if not path.exists() or path.is_dir():
         names = ", ".join(shipped_rule_sets())
-        raise RuleError(f"{path}: a folder, not a rule file: allowed the path of a .toml rule file"
+        raise RuleError(f"{path}: a folder, not a rule file: allowed the path of a rule file"
                         f", or a shipped rule set by name ({names})" if path.exists() else
                         f"{path}: no such rule file (shipped ones, by name: {names})")
     return _rules_of(read_toml(path, "rule"), path)
 
 
+def not_a_rule_file(data: dict, path) -> str | None:
+    """The line for the table ``data`` of a file ``path`` given as a rule file that is another
+    kind of file, saying where it goes: a variant file (its ``[variant]`` table), a strategy file
+    (a chart and no rule key); else None."""
+    if isinstance(data.get("variant"), dict):
+        return (f"{path}: a variant file (a baseline and its changes), not a rule file: "
+                f"compare it with `bjsim compare --variant {path}`")
+    if any(k in data for k in STRATEGY_CHARTS) and not any(k in KIND for k in data):
+        return (f"{path}: a strategy file, not a rule file: give it to --strategy "
+                f"(`bjsim simulate --strategy {path}`)")
+    return None
+
+
 def _rules_of(data: dict, path: Path) -> tuple[Rules, dict]:
     """``(rules, meta)`` of the table ``data`` of the rule file ``path``, checked."""
-    if isinstance(data.get("variant"), dict):
-        raise RuleError(f"{path}: a variant file (a baseline and its changes), not a rule file: "
-                        f"compare it with `bjsim compare --variant {path}`")
+    other = not_a_rule_file(data, path)
+    if other:
+        raise RuleError(other)
     try:
         return rules_from_dict(data, str(path))
     except RecursionError:  # a value nested too deeply to print or check
@@ -671,13 +688,13 @@ def rule_file_problems(path, data: dict | None = None) -> list[str]:
     """Every problem of a rule file, one line each, in the words `load_rule_file` gives the first
     (empty: the file loads); for ``bjsim rules check``.
 
-    A file that is no table of keys (missing, not TOML, a variant file, nested too deeply) has its
-    one line. Otherwise: first each key's own problem in the file's key order (a wrong type or
-    value, an unknown key, a bad ``[meta]`` key), then each combination that cannot happen among
-    the keys that are themselves good (`_clashes`; a key not given is its NZ value), e.g.
-    ``r.toml: key 'decks' = 9 is out of range: allowed 1-8`` then ``r.toml: key 'resplit_aces' =
-    true needs at least 3 hands per box, but 'max_hands' = 1: ...``. ``data``: the file's
-    table, where it was read already (it is read and parsed once).
+    A file that is no table of keys (missing, not TOML, a variant or strategy file, nested too
+    deeply) has its one line. Otherwise: first each key's own problem in the file's key order (a
+    wrong type or value, an unknown key, a bad ``[meta]`` key), then each combination that cannot
+    happen among the keys that are themselves good (`_clashes`; a key not given is its NZ value),
+    e.g. ``r.toml: key 'decks' = 9 is out of range: allowed 1-8`` then ``r.toml: key
+    'resplit_aces' = true needs at least 3 hands per box, but 'max_hands' = 1: ...``. ``data``:
+    the file's table, where it was read already (it is read and parsed once).
     """
     try:
         if data is None:
@@ -692,7 +709,7 @@ def rule_file_problems(path, data: dict | None = None) -> list[str]:
         data = read_toml(path, "rule") if data is None else data
     except RuleError:
         return first
-    if isinstance(data.get("variant"), dict):
+    if not_a_rule_file(data, source):
         return first
     try:
         return dict_problems(data, source) or first

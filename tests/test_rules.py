@@ -16,6 +16,7 @@ from simulator.rules import (
     KEYS,
     KIND,
     RULE_NUMBER,
+    STRATEGY_CHARTS,
     RuleError,
     Rules,
     apply_overrides,
@@ -27,6 +28,7 @@ from simulator.rules import (
     rules_from_dict,
     validate,
 )
+from simulator.strategy import CHARTS, STRATEGY_DIR
 
 CONFIGS = sorted(DEFAULT_RULES_PATH.parent.glob("*.toml"))
 
@@ -354,8 +356,21 @@ def test_a_file_that_is_no_rule_table_has_one_problem(tmp_path):
     missing = tmp_path / "nope.toml"
     bad_toml = write(tmp_path, "decks = 9\npenetration = = 0.7\n")
     variant = write(tmp_path, 'decks = 9\n[variant]\nname = "x"\n', "v.toml")
-    for path in (missing, bad_toml, variant):
+    strategy = write(tmp_path, (STRATEGY_DIR / "basic.toml").read_text(), "s.toml")
+    for path in (missing, bad_toml, variant, strategy):
         assert rule_file_problems(path) == [error_of(load_rules, path)]
+
+
+def test_a_strategy_file_as_rules_points_to_strategy():
+    # It gave nine "unknown key" lines: "'hard': did you mean 'hole_card'?", "'sevens': did you
+    # mean 'super_sevens'?" ...
+    path = STRATEGY_DIR / "basic.toml"
+    said = (f"{path}: a strategy file, not a rule file: give it to --strategy (`bjsim simulate "
+            f"--strategy {path}`)")
+    assert error_of(load_rules, path) == said and rule_file_problems(path) == [said]
+    # a rule file with a key named as a chart is still a rule file, the key unknown
+    assert "unknown key 'hard'" in error_of(rules_from_dict, {"decks": 8, "hard": "x"}, "r.toml")
+    assert STRATEGY_CHARTS == CHARTS  # (one declaration)
 
 
 toml_values = st.sampled_from(["9", "0", "6", "1", "2", "true", "false", "0.8", "80", '"x"',

@@ -349,7 +349,7 @@ def test_malformed_files(tmp_path):
         load_strategy("bassic")
     assert str(info.value) == ("unknown strategy 'bassic': did you mean 'basic'? allowed a "
                                "shipped strategy (basic, basic-super-sevens, "
-                               "insurance-taker, mimic-dealer, never-bust) or the path of a .toml "
+                               "insurance-taker, mimic-dealer, never-bust) or the path of a "
                                "strategy file")
 
 
@@ -360,6 +360,35 @@ def test_a_chart_given_twice_is_named_at_its_second_line():
     line = text.splitlines().index('hard = """', text.splitlines().index('hard = """') + 1) + 1
     assert error_of(text) == (f"s.toml: line {line}, column 1: not valid TOML: key 'hard' given "
                               "twice")
+
+
+def test_a_rule_or_variant_file_as_a_strategy_says_where_it_goes():
+    # It said "unknown key 'decks': allowed name, description, ...".
+    assert error_of("decks = 2\n", "two.toml") == (
+        "two.toml: a rule file, not a strategy file: give it to --rules (`bjsim simulate --rules "
+        "two.toml`)")
+    assert "a rule file, not a strategy file" in error_of('[meta]\nname = "x"\n', "m.toml")
+    assert error_of('[variant]\nname = "x"\n[changes]\ndecks = 8\n', "v.toml") == (
+        "v.toml: a variant file (a baseline and its changes), not a strategy file: compare it "
+        "with `bjsim compare --variant v.toml`")
+    # a strategy file with a stray key is still a strategy file, its key unknown
+    assert "unknown key 'decks'" in error_of(make(head="decks = 2\n"))
+
+
+def test_an_existing_file_of_any_suffix_loads_by_its_path(tmp_path, monkeypatch):
+    # `--strategy mine.txt` said "unknown strategy 'mine.txt'" where ./mine.txt loaded.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.txt").write_text(make())
+    (tmp_path / "plain").write_text(make())
+    assert load_strategy("mine.txt").name == "t" and load_strategy("plain").name == "t"
+    (tmp_path / "basic").write_text(make())  # a shipped name is the shipped strategy
+    assert load_strategy("basic").name == "basic" and load_strategy("./basic").name == "t"
+    with pytest.raises(StrategyError, match=r"^unknown strategy 'nope\.txt': allowed a shipped "
+                       r"strategy \(basic, .*\) or the path of a strategy file$"):
+        load_strategy("nope.txt")
+    with pytest.raises(StrategyError, match=r"x/nope\.txt: no such strategy file: .* or the path "
+                       r"of a strategy file$"):
+        load_strategy("x/nope.txt")
 
 
 @settings(max_examples=200)
