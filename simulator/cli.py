@@ -287,21 +287,28 @@ def _resume_words(ctx, message: str) -> str:
     return message + (f" ({'; '.join(words)})" if words else "")
 
 
+# Options of one value that would drop a file given before them, and what to do instead.
+ONCE = {"strategy_name": "one strategy plays every box here; boxes of several strategies: "
+                         "bjsim simulate or compare",
+        "rules_path": "one rule set; change its keys with --set, or compare rule sets with "
+                      "bjsim compare --variant FILE"}
+
+
 def _refuse_repeated(command, args) -> None:
-    """Refuse ``--strategy`` given twice where it takes one strategy (exact, count, report):
-    click would keep the last silently, where simulate and compare take one a box
-    (``exact --strategy basic --strategy mimic-dealer`` evaluated mimic-dealer alone). Other
-    options of one value keep the last, as click does."""
+    """Refuse ``--strategy`` given twice where it takes one strategy (exact, count, report), and
+    ``--rules`` given twice: click would keep the last silently, where simulate and compare take
+    one strategy a box (``exact --strategy basic --strategy mimic-dealer`` evaluated mimic-dealer
+    alone; ``--rules two.toml --rules nz1994`` played nz1994). Other options of one value keep
+    the last, as click does."""
     args = list(args)
     args = args[: args.index("--")] if "--" in args else args
     for param in command.params:
-        if param.name != "strategy_name" or param.multiple:
+        if param.name not in ONCE or param.multiple:
             continue
         n = sum(a == o or a.startswith(o + "=") for a in args for o in param.opts)
         if n > 1:
-            raise BjsimError(f"{'/'.join(param.opts)} given {n} times: allowed once (one "
-                             "strategy plays every box here; boxes of several strategies: bjsim "
-                             "simulate or compare)")
+            raise BjsimError(f"{'/'.join(param.opts)} given {n} times: allowed once "
+                             f"({ONCE[param.name]})")
 
 
 def _refuse_same_file(ctx) -> None:
