@@ -972,11 +972,12 @@ def _load_rules(rules_path, overrides, boxes=None, super_sevens=None):
     """Rules from the file, then --set, then --boxes and --super-sevens; the file's meta; and the
     changes made to the file (`rules.changes_made`: ``key=value`` as a rule file writes it,
     leaving out a key set to the file's own value), which name the rules in every output."""
-    from simulator.rules import apply_overrides, changes_made, load_rule_file
+    from simulator.rules import apply_overrides, changes_made, load_rule_file, shown_rule_file
 
     _refuse_set_twice(overrides, boxes, super_sevens)
     file_rules, meta = load_rule_file(rules_path)
-    rules = apply_overrides(file_rules, list(overrides), source="--set")
+    rules = apply_overrides(file_rules, list(overrides), source="--set",
+                            base=shown_rule_file(rules_path))
     keys = [item.split("=", 1)[0].strip() for item in overrides]
     if boxes is not None:
         rules = apply_overrides(rules, [f"boxes={boxes}"], source="--boxes")

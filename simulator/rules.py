@@ -439,32 +439,47 @@ class Clash(NamedTuple):
 # key (double_after_split with max_hands = 1, dealer_blackjack_takes in the peek game, penetration
 # with shuffle = "every-round", the Super Sevens pays with super_sevens = false) are allowed: they
 # are documented in docs/rules-format.md as having no effect.
-def _clashes(r: Rules, source: str) -> list[Clash]:
-    """Every combination of ``r`` that cannot happen at a table, in the order they are checked."""
+def _whence(keys, source: str, origins: dict | None) -> tuple[str, dict]:
+    """Where a clash of ``keys`` came from: ``source``, and no word by each key; or, where
+    ``origins`` (key -> where it was set; ``source`` if not there) has the keys from different
+    places, each place (``r.toml and --set``) and each key's `` (place)``."""
+    where = {k: (origins or {}).get(k, source) for k in keys}
+    if len(set(where.values())) < 2:
+        return source, dict.fromkeys(keys, "")
+    return " and ".join(dict.fromkeys(where.values())), {k: f" ({w})" for k, w in where.items()}
+
+
+def _clashes(r: Rules, source: str, origins: dict | None = None) -> list[Clash]:
+    """Every combination of ``r`` that cannot happen at a table, in the order they are checked;
+    ``origins``: where each key was set, where not all in ``source`` (`_whence`)."""
     out = []
     if r.resplit_aces and r.max_hands < 3:
+        src, at = _whence(("resplit_aces", "max_hands"), source, origins)
         out.append(Clash(
             ("resplit_aces", "max_hands"),
-            f"{source}: key 'resplit_aces' = true needs at least 3 hands per box, but "
-            f"'max_hands' = {r.max_hands}: allowed resplit_aces = false, or max_hands 3-4",
+            f"{src}: key 'resplit_aces' = true{at['resplit_aces']} needs at least 3 hands per box, "
+            f"but 'max_hands' = {r.max_hands}{at['max_hands']}: allowed resplit_aces = false, or "
+            "max_hands 3-4",
         ))
     if r.hit_split_aces and r.max_hands < 2:
+        src, at = _whence(("hit_split_aces", "max_hands"), source, origins)
         out.append(Clash(
             ("hit_split_aces", "max_hands"),
-            f"{source}: key 'hit_split_aces' = true but 'max_hands' = 1 forbids every split: "
-            "allowed hit_split_aces = false, or max_hands 2-4",
+            f"{src}: key 'hit_split_aces' = true{at['hit_split_aces']} but 'max_hands' = "
+            f"1{at['max_hands']} forbids every split: allowed hit_split_aces = false, or "
+            "max_hands 2-4",
         ))
     return out
 
 
-def _check_combinations(r: Rules, source: str) -> None:
+def _check_combinations(r: Rules, source: str, origins: dict | None = None) -> None:
     """Raise the first of `_clashes`, if any."""
-    clashes = _clashes(r, source)
+    clashes = _clashes(r, source, origins)
     if clashes:
         raise RuleError(clashes[0].message)
 
 
-def validate(rules: Rules, source: str = "<rules>") -> Rules:
+def validate(rules: Rules, source: str = "<rules>", origins: dict | None = None) -> Rules:
     """Check every key of a rule set; return it with values normalized.
 
     Parameters
@@ -473,6 +488,9 @@ def validate(rules: Rules, source: str = "<rules>") -> Rules:
         The rule set to check (its fields may hold anything, e.g. from ``Rules(**user_dict)``).
     source : str
         Where the rules came from (a file name, ``--set``), the first word of any error.
+    origins : dict, optional
+        Where each key not from ``source`` came from (``{"resplit_aces": "r.toml"}``): a
+        combination of keys from different places names each place.
 
     Returns
     -------
@@ -495,7 +513,7 @@ def validate(rules: Rules, source: str = "<rules>") -> Rules:
         _check_value(key, value, source)
         changes[key] = value
     rules = rules.replace(**changes)
-    _check_combinations(rules, source)
+    _check_combinations(rules, source, origins)
     return rules
 
 
@@ -879,15 +897,22 @@ def parse_overrides(overrides: list[str], source: str = "--set") -> dict:
     return changes
 
 
-def apply_overrides(rules: Rules, overrides: list[str], source: str = "--set") -> Rules:
+def apply_overrides(rules: Rules, overrides: list[str], source: str = "--set",
+                    base: str | None = None) -> Rules:
     """Apply ``KEY=VALUE`` overrides (`parse_overrides`), validate and return the new rules.
+    ``base``: where ``rules`` came from (a rule file), named with the key it set in a
+    combination that cannot happen with a key the overrides set.
 
     Raises
     ------
     RuleError
-        ``--set: ...`` naming the override, the key and what is allowed.
+        ``--set: ...`` naming the override, the key and what is allowed; for a combination of an
+        override's key with one of ``base``'s, ``r.toml and --set: key 'resplit_aces' = true
+        (r.toml) needs ..., but 'max_hands' = 2 (--set): ...``.
     """
-    return validate(rules.replace(**parse_overrides(overrides, source)), source)
+    changes = parse_overrides(overrides, source)
+    origins = None if base is None else {k: base for k in KEYS if k not in changes}
+    return validate(rules.replace(**changes), source, origins)
 
 
 # ---------------------------------------------------------------------------------------------

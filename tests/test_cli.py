@@ -473,6 +473,17 @@ def test_a_strategy_file_of_any_suffix_plays(tmp_path, monkeypatch):
     assert mine == theirs
 
 
+def test_a_clash_of_the_rule_file_and_set_names_each_keys_place(tmp_path):
+    # It blamed --set for the file's key: "--set: key 'resplit_aces' = true needs ...".
+    path = tmp_path / "rsa.toml"
+    path.write_text("resplit_aces = true\nmax_hands = 4\n")
+    assert_user_error(run("simulate", "-q", "-n", "1000", "--rules", str(path), "--set",
+                          "max_hands=2"),
+                      f"Error: {path} and --set: key 'resplit_aces' = true ({path}) needs at least "
+                      "3 hands per box, but 'max_hands' = 2 (--set): allowed resplit_aces = false, "
+                      "or max_hands 3-4")
+
+
 def test_a_cut_that_lets_no_round_start_names_cut(tmp_path):
     path = tmp_path / "shoe.txt"
     path.write_text("Th 9c 7s 8d  As 5d Kh\n")

@@ -373,6 +373,21 @@ def test_a_strategy_file_as_rules_points_to_strategy():
     assert STRATEGY_CHARTS == CHARTS  # (one declaration)
 
 
+def test_a_clash_of_a_file_key_and_an_override_names_where_each_came_from():
+    # It blamed --set for the file's key: "--set: key 'resplit_aces' = true needs ...".
+    rules = validate(Rules(resplit_aces=True, max_hands=4))
+    assert error_of(apply_overrides, rules, ["max_hands=2"], "--set", "rsa.toml") == (
+        "rsa.toml and --set: key 'resplit_aces' = true (rsa.toml) needs at least 3 hands per "
+        "box, but 'max_hands' = 2 (--set): allowed resplit_aces = false, or max_hands 3-4")
+    rules = validate(Rules(max_hands=1))
+    assert error_of(apply_overrides, rules, ["hit_split_aces=1"], "--set", "mh.toml") == (
+        "--set and mh.toml: key 'hit_split_aces' = true (--set) but 'max_hands' = 1 (mh.toml) "
+        "forbids every split: allowed hit_split_aces = false, or max_hands 2-4")
+    # both keys from --set: --set alone, as before
+    assert error_of(apply_overrides, Rules(), ["max_hands=2", "resplit_aces=true"], "--set",
+                    "r.toml").startswith("--set: key 'resplit_aces' = true needs at least 3 ")
+
+
 toml_values = st.sampled_from(["9", "0", "6", "1", "2", "true", "false", "0.8", "80", '"x"',
                                '"Late"', '"late"', "[1, 2]", "[3, 50, 100, 500, 5000]", "-1"])
 
