@@ -1572,8 +1572,8 @@ def rules_check(files):
     )
 
     bad = 0
-    for path in map(shipped_rule_file, files):
-        said = ""
+    for given in files:
+        path, said = shipped_rule_file(given), ""
         try:
             if path and not os.path.exists(path):
                 raise RuleError(variants.no_such_rule_or_variant_file(path))
@@ -1591,8 +1591,9 @@ def rules_check(files):
             click.echo(f"Error: {_one_line(line)}", err=True)
         if problems:
             bad += 1
-        else:  # (a shipped file as configs/..., as every output names it)
-            click.echo(f"{shown_rule_file(path)}: ok" + (f" ({said})" if said else ""))
+        else:  # (as typed where it is found so, else a shipped one as configs/...)
+            shown = given if os.path.exists(given) else shown_rule_file(path)
+            click.echo(f"{shown}: ok" + (f" ({said})" if said else ""))
     if bad:
         raise click.exceptions.Exit(2)
 

@@ -484,6 +484,19 @@ def test_a_clash_of_the_rule_file_and_set_names_each_keys_place(tmp_path):
                       "or max_hands 3-4")
 
 
+def test_rules_check_echoes_a_file_as_typed(tmp_path, monkeypatch):
+    # An absolute path into the checkout was echoed as configs/variants/h17.toml, a path that is
+    # not there from the folder the user is in.
+    from simulator.rules import DEFAULT_RULES_PATH
+
+    monkeypatch.chdir(tmp_path)
+    h17 = str(DEFAULT_RULES_PATH.parent / "variants" / "h17.toml")
+    result = run("rules", "check", h17, "nz1994")
+    assert result.exit_code == 0
+    assert result.stdout == (f"{h17}: ok (a variant of configs/nz1994.toml: "
+                             "dealer_hits_soft_17=true)\nconfigs/nz1994.toml: ok\n")
+
+
 def test_a_cut_that_lets_no_round_start_names_cut(tmp_path):
     path = tmp_path / "shoe.txt"
     path.write_text("Th 9c 7s 8d  As 5d Kh\n")
