@@ -287,21 +287,28 @@ def _resume_words(ctx, message: str) -> str:
     return message + (f" ({'; '.join(words)})" if words else "")
 
 
+# Options of one value that would drop a file given before them, and what to do instead.
+ONCE = {"strategy_name": "one strategy plays every box here; boxes of several strategies: "
+                         "bjsim simulate or compare",
+        "rules_path": "one rule set; change its keys with --set, or compare rule sets with "
+                      "bjsim compare --variant FILE"}
+
+
 def _refuse_repeated(command, args) -> None:
-    """Refuse ``--strategy`` given twice where it takes one strategy (exact, count, report):
-    click would keep the last silently, where simulate and compare take one a box
-    (``exact --strategy basic --strategy mimic-dealer`` evaluated mimic-dealer alone). Other
-    options of one value keep the last, as click does."""
+    """Refuse ``--strategy`` given twice where it takes one strategy (exact, count, report), and
+    ``--rules`` given twice: click would keep the last silently, where simulate and compare take
+    one strategy a box (``exact --strategy basic --strategy mimic-dealer`` evaluated mimic-dealer
+    alone; ``--rules two.toml --rules nz1994`` played nz1994). Other options of one value keep
+    the last, as click does."""
     args = list(args)
     args = args[: args.index("--")] if "--" in args else args
     for param in command.params:
-        if param.name != "strategy_name" or param.multiple:
+        if param.name not in ONCE or param.multiple:
             continue
         n = sum(a == o or a.startswith(o + "=") for a in args for o in param.opts)
         if n > 1:
-            raise BjsimError(f"{'/'.join(param.opts)} given {n} times: allowed once (one "
-                             "strategy plays every box here; boxes of several strategies: bjsim "
-                             "simulate or compare)")
+            raise BjsimError(f"{'/'.join(param.opts)} given {n} times: allowed once "
+                             f"({ONCE[param.name]})")
 
 
 def _refuse_same_file(ctx) -> None:
@@ -965,11 +972,12 @@ def _load_rules(rules_path, overrides, boxes=None, super_sevens=None):
     """Rules from the file, then --set, then --boxes and --super-sevens; the file's meta; and the
     changes made to the file (`rules.changes_made`: ``key=value`` as a rule file writes it,
     leaving out a key set to the file's own value), which name the rules in every output."""
-    from simulator.rules import apply_overrides, changes_made, load_rule_file
+    from simulator.rules import apply_overrides, changes_made, load_rule_file, shown_rule_file
 
     _refuse_set_twice(overrides, boxes, super_sevens)
     file_rules, meta = load_rule_file(rules_path)
-    rules = apply_overrides(file_rules, list(overrides), source="--set")
+    rules = apply_overrides(file_rules, list(overrides), source="--set",
+                            base=shown_rule_file(rules_path))
     keys = [item.split("=", 1)[0].strip() for item in overrides]
     if boxes is not None:
         rules = apply_overrides(rules, [f"boxes={boxes}"], source="--boxes")
@@ -1598,8 +1606,8 @@ def rules_check(files):
     )
 
     bad = 0
-    for path in map(shipped_rule_file, files):
-        said = ""
+    for given in files:
+        path, said = shipped_rule_file(given), ""
         try:
             if path and not os.path.exists(path):
                 raise RuleError(variants.no_such_rule_or_variant_file(path))
@@ -1617,8 +1625,9 @@ def rules_check(files):
             click.echo(f"Error: {_one_line(line)}", err=True)
         if problems:
             bad += 1
-        else:  # (a shipped file as configs/..., as every output names it)
-            click.echo(f"{shown_rule_file(path)}: ok" + (f" ({said})" if said else ""))
+        else:  # (as typed where it is found so, else a shipped one as configs/...)
+            shown = given if os.path.exists(given) else shown_rule_file(path)
+            click.echo(f"{shown}: ok" + (f" ({said})" if said else ""))
     if bad:
         raise click.exceptions.Exit(2)
 

@@ -284,6 +284,9 @@ assert sorted(getattr(L, n) for n in _SLOTS) == list(range(L.N_PARAMS)), "a P_* 
 
 DEFAULT_RULES_PATH = Path(__file__).resolve().parent.parent / "configs" / "nz1994.toml"
 META_KEYS = ("name", "description")  # the optional [meta] table of a rule file
+# A strategy file's charts (`simulator.strategy.CHARTS`), by which a strategy file given as a rule
+# file, or a rule file given as a strategy, is told.
+STRATEGY_CHARTS = ("hard", "soft", "pairs", "sevens")
 
 
 class RuleError(ValueError):
@@ -436,32 +439,47 @@ class Clash(NamedTuple):
 # key (double_after_split with max_hands = 1, dealer_blackjack_takes in the peek game, penetration
 # with shuffle = "every-round", the Super Sevens pays with super_sevens = false) are allowed: they
 # are documented in docs/rules-format.md as having no effect.
-def _clashes(r: Rules, source: str) -> list[Clash]:
-    """Every combination of ``r`` that cannot happen at a table, in the order they are checked."""
+def _whence(keys, source: str, origins: dict | None) -> tuple[str, dict]:
+    """Where a clash of ``keys`` came from: ``source``, and no word by each key; or, where
+    ``origins`` (key -> where it was set; ``source`` if not there) has the keys from different
+    places, each place (``r.toml and --set``) and each key's `` (place)``."""
+    where = {k: (origins or {}).get(k, source) for k in keys}
+    if len(set(where.values())) < 2:
+        return source, dict.fromkeys(keys, "")
+    return " and ".join(dict.fromkeys(where.values())), {k: f" ({w})" for k, w in where.items()}
+
+
+def _clashes(r: Rules, source: str, origins: dict | None = None) -> list[Clash]:
+    """Every combination of ``r`` that cannot happen at a table, in the order they are checked;
+    ``origins``: where each key was set, where not all in ``source`` (`_whence`)."""
     out = []
     if r.resplit_aces and r.max_hands < 3:
+        src, at = _whence(("resplit_aces", "max_hands"), source, origins)
         out.append(Clash(
             ("resplit_aces", "max_hands"),
-            f"{source}: key 'resplit_aces' = true needs at least 3 hands per box, but "
-            f"'max_hands' = {r.max_hands}: allowed resplit_aces = false, or max_hands 3-4",
+            f"{src}: key 'resplit_aces' = true{at['resplit_aces']} needs at least 3 hands per box, "
+            f"but 'max_hands' = {r.max_hands}{at['max_hands']}: allowed resplit_aces = false, or "
+            "max_hands 3-4",
         ))
     if r.hit_split_aces and r.max_hands < 2:
+        src, at = _whence(("hit_split_aces", "max_hands"), source, origins)
         out.append(Clash(
             ("hit_split_aces", "max_hands"),
-            f"{source}: key 'hit_split_aces' = true but 'max_hands' = 1 forbids every split: "
-            "allowed hit_split_aces = false, or max_hands 2-4",
+            f"{src}: key 'hit_split_aces' = true{at['hit_split_aces']} but 'max_hands' = "
+            f"1{at['max_hands']} forbids every split: allowed hit_split_aces = false, or "
+            "max_hands 2-4",
         ))
     return out
 
 
-def _check_combinations(r: Rules, source: str) -> None:
+def _check_combinations(r: Rules, source: str, origins: dict | None = None) -> None:
     """Raise the first of `_clashes`, if any."""
-    clashes = _clashes(r, source)
+    clashes = _clashes(r, source, origins)
     if clashes:
         raise RuleError(clashes[0].message)
 
 
-def validate(rules: Rules, source: str = "<rules>") -> Rules:
+def validate(rules: Rules, source: str = "<rules>", origins: dict | None = None) -> Rules:
     """Check every key of a rule set; return it with values normalized.
 
     Parameters
@@ -470,6 +488,9 @@ def validate(rules: Rules, source: str = "<rules>") -> Rules:
         The rule set to check (its fields may hold anything, e.g. from ``Rules(**user_dict)``).
     source : str
         Where the rules came from (a file name, ``--set``), the first word of any error.
+    origins : dict, optional
+        Where each key not from ``source`` came from (``{"resplit_aces": "r.toml"}``): a
+        combination of keys from different places names each place.
 
     Returns
     -------
@@ -492,23 +513,46 @@ def validate(rules: Rules, source: str = "<rules>") -> Rules:
         _check_value(key, value, source)
         changes[key] = value
     rules = rules.replace(**changes)
-    _check_combinations(rules, source)
+    _check_combinations(rules, source, origins)
     return rules
 
 
+def _statement_start(lines: list[str], n: int) -> int:
+    """The line (from 1) where the statement ending on line ``n`` begins: ``n`` itself, or the
+    line opening the multi-line string or array that ends there (the nearest line above, among
+    the last 200 that could open a statement, from which the lines through ``n`` parse)."""
+    tried = 0
+    for s in range(n, 0, -1):
+        if not re.match(r"\s*([\w\"'.-][^=]*=|\[)", lines[s - 1]):
+            continue
+        try:
+            tomllib.loads("\n".join(lines[s - 1 : n]))
+            return s
+        except tomllib.TOMLDecodeError:
+            tried += 1
+            if tried == 200:
+                break
+    return n
+
+
 def toml_error_line(err: tomllib.TOMLDecodeError, text: str) -> str:
-    """One line saying where a TOML file is malformed (rule sets and strategy files share it)."""
+    """One line saying where a TOML file is malformed (rule sets and strategy files share it).
+    A key given twice is named, and the line where its second statement begins (tomllib gives
+    the line where a multi-line string or array given to it ends)."""
     msg = str(err).splitlines()[0] if str(err) else "invalid TOML"
     m = re.search(r"\(at line (\d+), column (\d+)\)", msg)
     if m:
-        what, lines = msg[: m.start()].strip(), text.splitlines()
-        n = int(m.group(1))
+        what, lines = msg[: m.start()].strip(), text.split("\n")
+        n, column = int(m.group(1)), m.group(2)
+        twice = what.startswith(("Cannot overwrite", "Cannot declare")) and 0 < n <= len(lines)
+        if twice and (s := _statement_start(lines, n)) != n:
+            n, column = s, len(lines[s - 1]) - len(lines[s - 1].lstrip()) + 1
         src = lines[n - 1].strip() if 0 < n <= len(lines) else ""
-        if what.startswith(("Cannot overwrite", "Cannot declare")) and src:  # a key given twice
+        if twice and src:  # a key given twice
             head = re.fullmatch(r"\[+\s*([^\]]+?)\s*\]+.*", src)
             what = (f"'{head.group(1)}' given twice (as a table or a key)" if head else
                     f"key '{src.split('=')[0].strip()}' given twice")
-        return f"line {n}, column {m.group(2)}: not valid TOML: {what}"
+        return f"line {n}, column {column}: not valid TOML: {what}"
     m = re.search(r"\(at end of document\)", msg)
     if m:
         line = text.count("\n") + (0 if text.endswith("\n") else 1)
@@ -592,11 +636,12 @@ def read_text(path, kind: str, error=None, source=None, missing=None) -> str:
         raise error(f"{source}: line {line}: not valid UTF-8 text") from None
 
 
-def no_such_file(path, kind: str, shipped, what: str | None = None) -> str:
+def no_such_file(path, kind: str, shipped, what: str | None = None, toml: bool = True) -> str:
     """The line for a missing ``kind`` file ``path`` where a shipped one may be named instead:
-    what is allowed, the ``shipped`` names (of a ``what``, default ``kind``) or a .toml path."""
+    what is allowed, the ``shipped`` names (of a ``what``, default ``kind``) or a path (of a
+    .toml file, unless not ``toml``: a file of any name is read)."""
     return (f"{path}: no such {kind} file: allowed a shipped {what or kind} by name "
-            f"({', '.join(shipped)}) or the path of a .toml {kind} file")
+            f"({', '.join(shipped)}) or the path of a {'.toml ' if toml else ''}{kind} file")
 
 
 def read_toml(path, kind: str, error=None, missing=None) -> dict:
@@ -627,17 +672,30 @@ def load_rule_file(path=None) -> tuple[Rules, dict]:
     path = Path(DEFAULT_RULES_PATH if path is None else path)
     if not path.exists() or path.is_dir():
         names = ", ".join(shipped_rule_sets())
-        raise RuleError(f"{path}: a folder, not a rule file: allowed the path of a .toml rule file"
+        raise RuleError(f"{path}: a folder, not a rule file: allowed the path of a rule file"
                         f", or a shipped rule set by name ({names})" if path.exists() else
                         f"{path}: no such rule file (shipped ones, by name: {names})")
     return _rules_of(read_toml(path, "rule"), path)
 
 
+def not_a_rule_file(data: dict, path) -> str | None:
+    """The line for the table ``data`` of a file ``path`` given as a rule file that is another
+    kind of file, saying where it goes: a variant file (its ``[variant]`` table), a strategy file
+    (a chart and no rule key); else None."""
+    if isinstance(data.get("variant"), dict):
+        return (f"{path}: a variant file (a baseline and its changes), not a rule file: "
+                f"compare it with `bjsim compare --variant {path}`")
+    if any(k in data for k in STRATEGY_CHARTS) and not any(k in KIND for k in data):
+        return (f"{path}: a strategy file, not a rule file: give it to --strategy "
+                f"(`bjsim simulate --strategy {path}`)")
+    return None
+
+
 def _rules_of(data: dict, path: Path) -> tuple[Rules, dict]:
     """``(rules, meta)`` of the table ``data`` of the rule file ``path``, checked."""
-    if isinstance(data.get("variant"), dict):
-        raise RuleError(f"{path}: a variant file (a baseline and its changes), not a rule file: "
-                        f"compare it with `bjsim compare --variant {path}`")
+    other = not_a_rule_file(data, path)
+    if other:
+        raise RuleError(other)
     try:
         return rules_from_dict(data, str(path))
     except RecursionError:  # a value nested too deeply to print or check
@@ -648,13 +706,13 @@ def rule_file_problems(path, data: dict | None = None) -> list[str]:
     """Every problem of a rule file, one line each, in the words `load_rule_file` gives the first
     (empty: the file loads); for ``bjsim rules check``.
 
-    A file that is no table of keys (missing, not TOML, a variant file, nested too deeply) has its
-    one line. Otherwise: first each key's own problem in the file's key order (a wrong type or
-    value, an unknown key, a bad ``[meta]`` key), then each combination that cannot happen among
-    the keys that are themselves good (`_clashes`; a key not given is its NZ value), e.g.
-    ``r.toml: key 'decks' = 9 is out of range: allowed 1-8`` then ``r.toml: key 'resplit_aces' =
-    true needs at least 3 hands per box, but 'max_hands' = 1: ...``. ``data``: the file's
-    table, where it was read already (it is read and parsed once).
+    A file that is no table of keys (missing, not TOML, a variant or strategy file, nested too
+    deeply) has its one line. Otherwise: first each key's own problem in the file's key order (a
+    wrong type or value, an unknown key, a bad ``[meta]`` key), then each combination that cannot
+    happen among the keys that are themselves good (`_clashes`; a key not given is its NZ value),
+    e.g. ``r.toml: key 'decks' = 9 is out of range: allowed 1-8`` then ``r.toml: key
+    'resplit_aces' = true needs at least 3 hands per box, but 'max_hands' = 1: ...``. ``data``:
+    the file's table, where it was read already (it is read and parsed once).
     """
     try:
         if data is None:
@@ -669,7 +727,7 @@ def rule_file_problems(path, data: dict | None = None) -> list[str]:
         data = read_toml(path, "rule") if data is None else data
     except RuleError:
         return first
-    if isinstance(data.get("variant"), dict):
+    if not_a_rule_file(data, source):
         return first
     try:
         return dict_problems(data, source) or first
@@ -839,15 +897,22 @@ def parse_overrides(overrides: list[str], source: str = "--set") -> dict:
     return changes
 
 
-def apply_overrides(rules: Rules, overrides: list[str], source: str = "--set") -> Rules:
+def apply_overrides(rules: Rules, overrides: list[str], source: str = "--set",
+                    base: str | None = None) -> Rules:
     """Apply ``KEY=VALUE`` overrides (`parse_overrides`), validate and return the new rules.
+    ``base``: where ``rules`` came from (a rule file), named with the key it set in a
+    combination that cannot happen with a key the overrides set.
 
     Raises
     ------
     RuleError
-        ``--set: ...`` naming the override, the key and what is allowed.
+        ``--set: ...`` naming the override, the key and what is allowed; for a combination of an
+        override's key with one of ``base``'s, ``r.toml and --set: key 'resplit_aces' = true
+        (r.toml) needs ..., but 'max_hands' = 2 (--set): ...``.
     """
-    return validate(rules.replace(**parse_overrides(overrides, source)), source)
+    changes = parse_overrides(overrides, source)
+    origins = None if base is None else {k: base for k in KEYS if k not in changes}
+    return validate(rules.replace(**changes), source, origins)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from simulator import layout as L
-from simulator.rules import no_such_file, read_text, toml_error_line
+from simulator.rules import KIND, STRATEGY_CHARTS, no_such_file, read_text, toml_error_line
 
 
 @dataclass(frozen=True, eq=False)
@@ -94,7 +94,7 @@ SEVENS_LABEL = "7,7"
 FILL_LOW = L.H
 FILL_21 = L.S
 
-CHARTS = ("hard", "soft", "pairs", "sevens")
+CHARTS = STRATEGY_CHARTS  # (declared with the rule keys: each kind of file tells the other)
 CHART_ACTIONS = {
     "hard": L.HARD_ACTIONS,
     "soft": L.HARD_ACTIONS,
@@ -136,10 +136,15 @@ def _parse_total_label(label: str, chart: str, lo: int, src: str) -> list[int]:
         )
     first = int(m.group(1))
     last = int(m.group(2)) if m.group(2) else first
-    if not lo <= first <= last <= 21:
+    if not (lo <= first <= 21 and lo <= last <= 21):
         raise StrategyError(
             f"{src}: chart '{chart}', row '{label}': out of range: allowed totals {lo}-21 "
             "(ranges low-high)"
+        )
+    if first > last:
+        raise StrategyError(
+            f"{src}: chart '{chart}', row '{label}': a reversed range: allowed low-high "
+            f"({last}-{first})"
         )
     return list(range(first, last + 1))
 
@@ -191,11 +196,10 @@ def _parse_chart(text, chart: str, src: str) -> dict:
                 raise StrategyError(
                     f"{src}: chart 'sevens', row '{_q(label)}': not the sevens row: allowed 7,7"
                 )
-        if len(cells) != len(COLUMNS):
-            missing = f", missing column {COLUMNS[len(cells)]}" if len(cells) < len(COLUMNS) else ""
+        if len(cells) != len(COLUMNS):  # (which cell is missing or extra cannot be told)
             raise StrategyError(
-                f"{src}: chart '{chart}', row {label}: {len(cells)} cells{missing}: needs one "
-                f"action for each dealer up card {' '.join(COLUMNS)}"
+                f"{src}: chart '{chart}', row {label}: {len(cells)} cells, needs {len(COLUMNS)}: "
+                f"one action for each dealer up card {' '.join(COLUMNS)}"
             )
         codes = []
         for col, cell in zip(COLUMNS, cells, strict=True):
@@ -252,6 +256,13 @@ def _check_text(data: dict, key: str, src: str, default: str) -> str:
 def strategy_from_dict(data: dict, source: str = "<strategy>", name: str = "") -> Strategy:
     """Build a `Strategy` from a parsed strategy file (a dict as read by tomllib)."""
     src = source
+    if not any(k in data for k in CHARTS):  # another kind of file: say where it goes
+        if isinstance(data.get("variant"), dict):
+            raise StrategyError(f"{src}: a variant file (a baseline and its changes), not a "
+                                f"strategy file: compare it with `bjsim compare --variant {src}`")
+        if any(k in KIND or k == "meta" for k in data):
+            raise StrategyError(f"{src}: a rule file, not a strategy file: give it to --rules "
+                                f"(`bjsim simulate --rules {src}`)")
     for key in data:
         if key not in FILE_KEYS:
             close = difflib.get_close_matches(str(key), FILE_KEYS, n=1, cutoff=0.6)
@@ -311,10 +322,13 @@ def list_strategies() -> list[str]:
     return sorted(p.stem for p in STRATEGY_DIR.glob("*.toml"))
 
 
-def looks_like_path(name_or_path) -> bool:
-    """Is ``name_or_path`` a file's path (a Path, a separator, ``.toml``), not a shipped name?"""
+def looks_like_path(name_or_path, folder=".") -> bool:
+    """Is ``name_or_path`` a file's path, not a shipped name: a Path, a separator, ``.toml``, or
+    a file in ``folder`` of any other name that no shipped strategy has (``mine.txt``)?"""
     text = str(name_or_path)
-    return isinstance(name_or_path, Path) or "/" in text or "\\" in text or text.endswith(".toml")
+    return (isinstance(name_or_path, Path) or "/" in text or "\\" in text
+            or text.endswith(".toml")
+            or text not in list_strategies() and (Path(folder) / text).is_file())
 
 
 def strategy_path(name_or_path) -> Path:
@@ -329,7 +343,7 @@ def strategy_path(name_or_path) -> Path:
             f"unknown strategy '{_q(text)}': "
             + (f"did you mean '{close[0]}'? " if close else "")
             + f"allowed a shipped strategy ({', '.join(list_strategies())}) or the path of a "
-            ".toml strategy file"
+            "strategy file"
         )
     return path
 
@@ -371,7 +385,7 @@ def load_strategy(name_or_path) -> Strategy:
     """
     path = strategy_path(name_or_path)
     text = read_text(path, "strategy", StrategyError,
-                     missing=no_such_file(path, "strategy", list_strategies()))
+                     missing=no_such_file(path, "strategy", list_strategies(), toml=False))
     return loads_strategy(text, str(path), name=path.stem)
 
 

@@ -189,14 +189,14 @@ def read_variant_file(path, problems: list | None = None, data: dict | None = No
     out = {k: v for k, v in head.items() if k in VARIANT_KEYS and isinstance(v, str)}
     out["changes"] = {k: v for k, v in changes.items() if k in KIND}
     out["baseline"] = (path.parent / out["baseline"]).resolve() if "baseline" in out else None
-    if "strategy" in out and looks_like_path(out["strategy"]):  # a file: beside this one
+    if "strategy" in out and looks_like_path(out["strategy"], path.parent):  # beside this one
         out["strategy"] = str(path.parent / out["strategy"])
     out.setdefault("name", path.stem)
     return out
 
 
 def _not_a_rule_file(path: Path) -> str:
-    return ("a folder, not a rule file: allowed the path of a .toml rule file" if path.is_dir()
+    return ("a folder, not a rule file: allowed the path of a rule file" if path.is_dir()
             else "no such rule file")
 
 

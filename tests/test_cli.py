@@ -446,6 +446,57 @@ def test_a_variant_file_as_rules_points_to_compare_variant():
                       "bjsim compare --variant configs/variants/h17.toml")
 
 
+def test_a_strategy_file_as_rules_and_a_rule_file_as_strategy_say_where_each_goes(tmp_path,
+                                                                                 monkeypatch):
+    # A strategy file in `rules check` gave nine "unknown key" lines ("'hard': did you mean
+    # 'hole_card'?"); a rule file as --strategy, "unknown key 'decks': allowed name, ...".
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "basic.toml").write_text(run("strategy", "show", "basic").stdout)
+    (tmp_path / "two.toml").write_text("decks = 2\n")
+    said = ("basic.toml: a strategy file, not a rule file: give it to --strategy (`bjsim "
+            "simulate --strategy basic.toml`)")
+    result = run("rules", "check", "basic.toml")
+    assert result.exit_code == 2 and result.stderr == f"Error: {said}\n"
+    assert_user_error(run("simulate", "-q", "-n", "1000", "--rules", "basic.toml"), said)
+    assert_user_error(run("simulate", "-q", "-n", "1000", "--strategy", "two.toml"),
+                      "two.toml: a rule file, not a strategy file: give it to --rules")
+
+
+def test_a_strategy_file_of_any_suffix_plays(tmp_path, monkeypatch):
+    # `--strategy mine.txt` said "unknown strategy 'mine.txt': allowed ... or the path of a .toml
+    # strategy file", where `./mine.txt` played.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.txt").write_text(run("strategy", "show", "never-bust").stdout)
+    args = ["simulate", *TINY, "--set", "decks=8", "-f", "json"]
+    mine, theirs = (json.loads(run(*args, "--strategy", s).stdout)["results"]["house_edge"]
+                    for s in ("mine.txt", "never-bust"))
+    assert mine == theirs
+
+
+def test_a_clash_of_the_rule_file_and_set_names_each_keys_place(tmp_path):
+    # It blamed --set for the file's key: "--set: key 'resplit_aces' = true needs ...".
+    path = tmp_path / "rsa.toml"
+    path.write_text("resplit_aces = true\nmax_hands = 4\n")
+    assert_user_error(run("simulate", "-q", "-n", "1000", "--rules", str(path), "--set",
+                          "max_hands=2"),
+                      f"Error: {path} and --set: key 'resplit_aces' = true ({path}) needs at least "
+                      "3 hands per box, but 'max_hands' = 2 (--set): allowed resplit_aces = false, "
+                      "or max_hands 3-4")
+
+
+def test_rules_check_echoes_a_file_as_typed(tmp_path, monkeypatch):
+    # An absolute path into the checkout was echoed as configs/variants/h17.toml, a path that is
+    # not there from the folder the user is in.
+    from simulator.rules import DEFAULT_RULES_PATH
+
+    monkeypatch.chdir(tmp_path)
+    h17 = str(DEFAULT_RULES_PATH.parent / "variants" / "h17.toml")
+    result = run("rules", "check", h17, "nz1994")
+    assert result.exit_code == 0
+    assert result.stdout == (f"{h17}: ok (a variant of configs/nz1994.toml: "
+                             "dealer_hits_soft_17=true)\nconfigs/nz1994.toml: ok\n")
+
+
 def test_a_cut_that_lets_no_round_start_names_cut(tmp_path):
     path = tmp_path / "shoe.txt"
     path.write_text("Th 9c 7s 8d  As 5d Kh\n")
@@ -459,7 +510,7 @@ def test_rules_check_reports_a_folder_and_checks_the_other_files(tmp_path):
     assert result.stdout.splitlines() == ["configs/nz1994.toml: ok"] * 2
     from simulator.rules import shipped_rule_sets
 
-    line = (f"Error: {tmp_path}: a folder, not a rule file: allowed the path of a .toml rule "
+    line = (f"Error: {tmp_path}: a folder, not a rule file: allowed the path of a rule "
             f"file, or a shipped rule set by name ({', '.join(shipped_rule_sets())})")
     assert result.stderr.splitlines() == [line]
     # --rules FOLDER: click's "Invalid value for '--rules': File '/tmp' is a directory." said
@@ -869,7 +920,7 @@ def test_rules_check_gives_every_problem_of_a_variant_file(tmp_path):
     assert "key 'variant.baseline' names" in lines[1] and "no such rule file" in lines[1]
     # a folder named as the baseline: said so, as --rules FOLDER does (it said "no such file")
     path.write_text('[variant]\nbaseline = "."\n[changes]\ndecks = 8\n')
-    folder = f"names {tmp_path}: a folder, not a rule file: allowed the path of a .toml rule file"
+    folder = f"names {tmp_path}: a folder, not a rule file: allowed the path of a rule file"
     (line,) = CliRunner().invoke(cli, ["rules", "check", str(path)]).stderr.strip().splitlines()
     assert line == f"Error: {path}: key 'variant.baseline' {folder}", line
     result = CliRunner().invoke(cli, ["compare", "--variant", str(path), "-n", "1000"])

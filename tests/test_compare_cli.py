@@ -101,6 +101,11 @@ def test_a_variant_files_strategy_file_is_found_beside_it(tmp_path, monkeypatch)
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["variants"][0]["label"] == "v"
     assert run("rules", "check", "sub/v.toml").exit_code == 0
+    # a strategy file of any name, as --strategy takes one: beside the variant file too
+    (sub / "mine.txt").write_text((ROOT / "strategies" / "mimic-dealer.toml").read_text())
+    (sub / "v.toml").write_text('[variant]\nstrategy = "mine.txt"\n')
+    result = run("rules", "check", "sub/v.toml")
+    assert result.exit_code == 0 and "strategy=sub/mine.txt" in result.stdout, result.output
 
 
 def test_table_names_the_pairing_and_each_variant():

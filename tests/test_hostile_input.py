@@ -518,6 +518,37 @@ def test_one_strategy_given_twice_is_refused(args, option):
     assert f"{option} given 2 times: allowed once" in line
 
 
+def _commands_taking(name, group=cli, path=()):
+    """Every command (as its words) with the option ``name``."""
+    for word, command in group.commands.items():
+        if hasattr(command, "commands"):
+            yield from _commands_taking(name, command, path + (word,))
+        elif any(p.name == name for p in command.params):
+            yield path + (word,)
+
+
+RULES_COMMANDS = sorted(_commands_taking("rules_path"))
+
+
+def test_every_command_of_the_rules_option_is_tried():
+    assert {("simulate",), ("exact",), ("compare",), ("report",), ("count",), ("replay",),
+            ("rules", "show"), ("strategy", "generate"), ("strategy", "indices")} <= set(
+        RULES_COMMANDS)
+
+
+@pytest.mark.parametrize("command", RULES_COMMANDS, ids=" ".join)
+def test_rules_given_twice_is_refused(command, tmp_path, monkeypatch):
+    # click kept the last silently: `simulate --rules two.toml --rules nz1994` played 6 decks and
+    # exited 0, as `--set decks=8 --set decks=8` and a second --strategy are refused.
+    monkeypatch.chdir(tmp_path)
+    Path("two.toml").write_text("decks = 2\n")
+    for args in (("--rules", "two.toml", "--rules", "nz1994"),
+                 ("--rules=two.toml", "--rules", "two.toml")):
+        line = is_one_line_error(invoke(*command, *args))
+        assert "--rules given 2 times: allowed once (one rule set; change its keys with --set" \
+            in line, line
+
+
 def test_options_that_may_repeat_still_do():
     result = invoke("simulate", "-n", "1000", "--boxes", "2", "--strategy", "basic", "--strategy",
                     "mimic-dealer", "--set", "decks=8", "--set", "penetration=0.7", "-q", "-q")

@@ -16,6 +16,7 @@ from simulator.rules import (
     KEYS,
     KIND,
     RULE_NUMBER,
+    STRATEGY_CHARTS,
     RuleError,
     Rules,
     apply_overrides,
@@ -27,6 +28,7 @@ from simulator.rules import (
     rules_from_dict,
     validate,
 )
+from simulator.strategy import CHARTS, STRATEGY_DIR
 
 CONFIGS = sorted(DEFAULT_RULES_PATH.parent.glob("*.toml"))
 
@@ -209,6 +211,23 @@ def test_malformed_toml_names_file_and_line(tmp_path):
     assert error_of(load_rules, path).endswith("'meta' given twice (as a table or a key)")
 
 
+def test_a_multi_line_value_given_twice_is_named_at_its_line(tmp_path):
+    # tomllib names the line where the second string ends: it was "line 6, column 8: not valid
+    # TOML: key 'line\"\"\"' given twice".
+    path = write(tmp_path, '[meta]\nname = "x"\ndescription = """first\nline"""\n'
+                           'description = """second\nline"""\n')
+    assert error_of(load_rules, path) == (f"{path}: line 5, column 1: not valid TOML: key "
+                                          "'description' given twice")
+    # a line inside the string that reads as a key is not taken for the statement
+    path = write(tmp_path, 'a = """x\n"""\n  a = """\nb = 1\n[t]\n"""\n')
+    assert error_of(load_rules, path) == (f"{path}: line 3, column 3: not valid TOML: key "
+                                          "'a' given twice")
+    path = write(tmp_path, "super_sevens_pays = [1, 2, 3, 4, 5]\nsuper_sevens_pays = [\n  1,\n"
+                           "  2, 3, 4, 5,\n]\n")
+    assert error_of(load_rules, path).startswith(f"{path}: line 2, column 1: not valid TOML: "
+                                                 "key 'super_sevens_pays' given twice")
+
+
 def test_missing_and_unreadable_files(tmp_path):
     missing = tmp_path / "nope.toml"
     assert error_of(load_rules, missing) == (
@@ -337,8 +356,36 @@ def test_a_file_that_is_no_rule_table_has_one_problem(tmp_path):
     missing = tmp_path / "nope.toml"
     bad_toml = write(tmp_path, "decks = 9\npenetration = = 0.7\n")
     variant = write(tmp_path, 'decks = 9\n[variant]\nname = "x"\n', "v.toml")
-    for path in (missing, bad_toml, variant):
+    strategy = write(tmp_path, (STRATEGY_DIR / "basic.toml").read_text(), "s.toml")
+    for path in (missing, bad_toml, variant, strategy):
         assert rule_file_problems(path) == [error_of(load_rules, path)]
+
+
+def test_a_strategy_file_as_rules_points_to_strategy():
+    # It gave nine "unknown key" lines: "'hard': did you mean 'hole_card'?", "'sevens': did you
+    # mean 'super_sevens'?" ...
+    path = STRATEGY_DIR / "basic.toml"
+    said = (f"{path}: a strategy file, not a rule file: give it to --strategy (`bjsim simulate "
+            f"--strategy {path}`)")
+    assert error_of(load_rules, path) == said and rule_file_problems(path) == [said]
+    # a rule file with a key named as a chart is still a rule file, the key unknown
+    assert "unknown key 'hard'" in error_of(rules_from_dict, {"decks": 8, "hard": "x"}, "r.toml")
+    assert STRATEGY_CHARTS == CHARTS  # (one declaration)
+
+
+def test_a_clash_of_a_file_key_and_an_override_names_where_each_came_from():
+    # It blamed --set for the file's key: "--set: key 'resplit_aces' = true needs ...".
+    rules = validate(Rules(resplit_aces=True, max_hands=4))
+    assert error_of(apply_overrides, rules, ["max_hands=2"], "--set", "rsa.toml") == (
+        "rsa.toml and --set: key 'resplit_aces' = true (rsa.toml) needs at least 3 hands per "
+        "box, but 'max_hands' = 2 (--set): allowed resplit_aces = false, or max_hands 3-4")
+    rules = validate(Rules(max_hands=1))
+    assert error_of(apply_overrides, rules, ["hit_split_aces=1"], "--set", "mh.toml") == (
+        "--set and mh.toml: key 'hit_split_aces' = true (--set) but 'max_hands' = 1 (mh.toml) "
+        "forbids every split: allowed hit_split_aces = false, or max_hands 2-4")
+    # both keys from --set: --set alone, as before
+    assert error_of(apply_overrides, Rules(), ["max_hands=2", "resplit_aces=true"], "--set",
+                    "r.toml").startswith("--set: key 'resplit_aces' = true needs at least 3 ")
 
 
 toml_values = st.sampled_from(["9", "0", "6", "1", "2", "true", "false", "0.8", "80", '"x"',

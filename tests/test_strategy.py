@@ -252,9 +252,18 @@ def test_missing_row():
 
 def test_missing_cell():
     msg = error_of(make({"hard": {"4-16": "H " * 9, "17-20": ALL["S"]}}))
-    assert msg == ("s.toml: chart 'hard', row 4-16: 9 cells, missing column A: needs one action "
-                   "for each dealer up card 2 3 4 5 6 7 8 9 10 A")
-    assert "11 cells" in error_of(make({"sevens": {"7,7": "H " * 11}}))
+    assert msg == ("s.toml: chart 'hard', row 4-16: 9 cells, needs 10: one action for each "
+                   "dealer up card 2 3 4 5 6 7 8 9 10 A")
+    assert "11 cells, needs 10: " in error_of(make({"sevens": {"7,7": "H " * 11}}))
+
+
+def test_a_short_row_names_no_column_it_cannot_tell():
+    # A cell dropped under 6 was called "missing column A": the count is all a row tells.
+    row = "H  H  S  S  S  H  H  H  H  H".split()
+    msg = error_of(make({"hard": {"4-11": ALL["H"], "12": " ".join(row[:4] + row[5:]),
+                                  "13-16": ALL["H"], "17-20": ALL["S"]}}))
+    assert msg == ("s.toml: chart 'hard', row 12: 9 cells, needs 10: one action for each "
+                   "dealer up card 2 3 4 5 6 7 8 9 10 A")
 
 
 def test_unknown_action():
@@ -303,6 +312,13 @@ def test_sevens_row_holds_the_surrender_codes():
     [
         ({"hard": {"3-16": ALL["H"], "17-20": ALL["S"]}},
          "chart 'hard', row '3-16': out of range: allowed totals 4-21"),
+        # (it was "out of range: allowed totals 4-21", both ends in range)
+        ({"hard": {"4-12": ALL["H"], "16-13": ALL["H"], "17-20": ALL["S"]}},
+         "chart 'hard', row '16-13': a reversed range: allowed low-high (13-16)"),
+        ({"soft": {"12-17": ALL["H"], "20-18": ALL["S"]}},
+         "chart 'soft', row '20-18': a reversed range: allowed low-high (18-20)"),
+        ({"hard": {"4-16": ALL["H"], "22-17": ALL["S"]}},
+         "chart 'hard', row '22-17': out of range: allowed totals 4-21"),
         ({"hard": {"4-16": ALL["H"], "16-20": ALL["S"]}}, "chart 'hard', row 16: given twice"),
         ({"hard": {"4-16": ALL["H"], "17-21": "S " * 9 + "H"}},
          "chart 'hard', row 21: 21 always stands (rule 12.1 (a)): allowed S only"),
@@ -355,8 +371,46 @@ def test_malformed_files(tmp_path):
         load_strategy("bassic")
     assert str(info.value) == ("unknown strategy 'bassic': did you mean 'basic'? allowed a "
                                "shipped strategy (basic, basic-super-sevens, "
-                               "insurance-taker, mimic-dealer, never-bust) or the path of a .toml "
+                               "insurance-taker, mimic-dealer, never-bust) or the path of a "
                                "strategy file")
+
+
+def test_a_chart_given_twice_is_named_at_its_second_line():
+    # tomllib points at the end of the second multi-line string, and the key was read from that
+    # line: "line 50, column 4: not valid TOML: key '\"\"\"' given twice".
+    text = make() + 'hard = """\n' + HEADER + "\n4-20 " + ALL["S"] + '\n"""\n'
+    line = text.splitlines().index('hard = """', text.splitlines().index('hard = """') + 1) + 1
+    assert error_of(text) == (f"s.toml: line {line}, column 1: not valid TOML: key 'hard' given "
+                              "twice")
+
+
+def test_a_rule_or_variant_file_as_a_strategy_says_where_it_goes():
+    # It said "unknown key 'decks': allowed name, description, ...".
+    assert error_of("decks = 2\n", "two.toml") == (
+        "two.toml: a rule file, not a strategy file: give it to --rules (`bjsim simulate --rules "
+        "two.toml`)")
+    assert "a rule file, not a strategy file" in error_of('[meta]\nname = "x"\n', "m.toml")
+    assert error_of('[variant]\nname = "x"\n[changes]\ndecks = 8\n', "v.toml") == (
+        "v.toml: a variant file (a baseline and its changes), not a strategy file: compare it "
+        "with `bjsim compare --variant v.toml`")
+    # a strategy file with a stray key is still a strategy file, its key unknown
+    assert "unknown key 'decks'" in error_of(make(head="decks = 2\n"))
+
+
+def test_an_existing_file_of_any_suffix_loads_by_its_path(tmp_path, monkeypatch):
+    # `--strategy mine.txt` said "unknown strategy 'mine.txt'" where ./mine.txt loaded.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.txt").write_text(make())
+    (tmp_path / "plain").write_text(make())
+    assert load_strategy("mine.txt").name == "t" and load_strategy("plain").name == "t"
+    (tmp_path / "basic").write_text(make())  # a shipped name is the shipped strategy
+    assert load_strategy("basic").name == "basic" and load_strategy("./basic").name == "t"
+    with pytest.raises(StrategyError, match=r"^unknown strategy 'nope\.txt': allowed a shipped "
+                       r"strategy \(basic, .*\) or the path of a strategy file$"):
+        load_strategy("nope.txt")
+    with pytest.raises(StrategyError, match=r"x/nope\.txt: no such strategy file: .* or the path "
+                       r"of a strategy file$"):
+        load_strategy("x/nope.txt")
 
 
 @settings(max_examples=200)
