@@ -180,7 +180,9 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     # order, then the last, not played (the start state). By box: st its state after the deal, nsp
     # a split box's hands (else 0), c1 and c2 its first two cards, line its Super Sevens line, insb
     # it insures, fam its strategies' family (a counter's, insured), declined it refused a split.
-    hs, todo, st, nsp, c1, c2, line, insb, fam, declined = box
+    # (Rows by index: unpacked, numba types them as arrays of any layout, slower to index.)
+    hs, todo, st, nsp, c1, c2 = box[0], box[1], box[2], box[3], box[4], box[5]
+    line, insb, fam, declined = box[6], box[7], box[8], box[9]
     for b in range(nb):
         line[b], insb[b] = -1, ins_flags[b]
     # lines: boxes moved from Super Sevens line (f), by strategy; by_round: this round's total
@@ -357,8 +359,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
         for b in range(nbr):
             if nsp[b] != 0:
                 bits = (T.X_INS_OFFERED | T.X_INS_TAKEN * (insb[b] != 0)) if uv == 1 else 0
-                main, ins = T.settle_box(scratch, box[0], b * MAX_HANDS, nsp[b], kind, total,
-                                         wager, o, bits, p, slot[b])  # (box[0]: hs, typed once)
+                main, ins = T.settle_box(scratch, hs, b * MAX_HANDS, nsp[b], kind, total, wager,
+                                         o, bits, p, slot[b])  # fmt: skip
                 tally += scratch
                 i = -1
                 nsp[b] = declined[b] = 0
