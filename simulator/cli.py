@@ -627,16 +627,22 @@ class AnyCaseChoice(click.Choice):
 
 
 class SeedType(click.ParamType):
-    """A random seed: a whole number, 0 or more (the root of the run's ``SeedSequence``)."""
+    """A random seed: a whole number, 0 or more (the root of the run's ``SeedSequence``), of any
+    size up to the digits Python reads as a number (`sys.get_int_max_str_digits`, 4300)."""
 
     name = "N"
 
     def convert(self, value, param, ctx):
+        text = str(value).strip()
         try:
-            n = value if isinstance(value, int) else int(str(value).strip())
+            n = value if isinstance(value, int) else int(text)
         except ValueError:
             n = -1
         if isinstance(n, bool) or n < 0:
+            most = sys.get_int_max_str_digits()
+            if most and text.isdigit() and len(text) > most:
+                self.fail(f"'{text[:20]}...' ({len(text)} digits) is not a seed: allowed a whole "
+                          f"number, 0 or more, of at most {most} digits, e.g. 1994", param, ctx)
             self.fail(f"{value!r} is not a seed: allowed a whole number, 0 or more, e.g. 1994",
                       param, ctx)
         return n

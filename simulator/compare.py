@@ -84,6 +84,10 @@ class Plan:
     exact: bool = True
     command: dict | None = None  # the command line's options, kept in the checkpoint (`cli`)
 
+    def __post_init__(self):
+        for name, lo in (("rounds", 0), ("seed", 0), ("chunk_rounds", 1)):  # as `run.Plan`'s
+            object.__setattr__(self, name, engine.whole(name, getattr(self, name), lo))
+
 
 # ---------------------------------------------------------------------------------------------
 # Pairing: the blocks of a chunk, every game of a chunk in one job

@@ -440,6 +440,27 @@ def test_a_bad_seed_says_what_a_seed_is(seed):
                       "allowed a whole number, 0 or more")
 
 
+def test_a_seed_of_more_digits_than_python_reads_says_so():
+    # it said "is not a seed: allowed a whole number, 0 or more" of a whole number, quoted whole
+    most = sys.get_int_max_str_digits()
+    assert_user_error(run("simulate", "--seed", "1" * (most + 1), "-q"), "--seed",
+                      f"'{'1' * 20}...' ({most + 1} digits) is not a seed",
+                      f"allowed a whole number, 0 or more, of at most {most} digits")
+
+
+@pytest.mark.parametrize("seed", [2**53 + 1, 2**64 - 1])
+@pytest.mark.parametrize("command", [["simulate"], ["compare", "--vary", "decks=8", "--no-exact"],
+                                     ["count"]], ids=lambda c: c[0])
+def test_a_seed_no_float_holds_is_played_and_reported_exactly(command, seed):
+    # 2**53 + 1 and 2**64 - 1 were refused, "seed = 9007199254740993: allowed a whole number
+    # >= 0", where 2**53 and 2**64 played
+    result = run(*command, "--rounds", "2000", "--chunk-rounds", "1000", "--seed", str(seed),
+                 "-q", "-f", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["run"]["seed"] == seed
+    assert f'"seed": {seed},' in result.stdout  # (as written, not through a float)
+
+
 def test_a_variant_file_as_rules_points_to_compare_variant():
     assert_user_error(run("simulate", "--rules", "configs/variants/h17.toml", "-q"),
                       "configs/variants/h17.toml", "a variant file",
