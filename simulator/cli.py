@@ -1462,7 +1462,7 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
                          for i in np.flatnonzero(copies > rules.decks)[:5])
         click.echo(f"bjsim: warning: the cards hold more of a card than {rules.decks} deck(s) "
                    f"do ({many}): played as given", err=True)
-    from simulator.report import files_text, rules_title, with_note
+    from simulator.report import files_text, rules_title, strategy_text, with_note
 
     files = {}
     if given is not None:
@@ -1512,7 +1512,7 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
         text = json.dumps(doc, indent=2) + "\n"
     else:
         head = (f"bjsim {__version__} replay: rules {rules_title(source)}; strategy "
-                f"{with_note(', '.join(dict.fromkeys(names)), label)}"
+                f"{with_note(strategy_text(list(names)), label)}"
                 + (f"; {files_text(files)}" if files else "") + f"; cards {where}")
         parts = [head] + [reference.format_round(r, i) for i, r in enumerate(results)]
         tail = (f"{len(results)} complete round(s) from {len(stacked)} card(s); "

@@ -255,6 +255,22 @@ def test_replay_json_run_records_the_cut(tmp_path):
     assert last["start"] + len(last["cards"]) == whole["cards"] == 10  # every card played
 
 
+def test_replay_names_each_boxs_strategy_in_box_order(tmp_path):
+    # three boxes read "strategy insurance-taker, basic": the names without repeats, not by box
+    path = tmp_path / "s7.txt"
+    path.write_text("As 7h 9d Ac Kd 7h 7c 7s 5c Th\n")
+    args = ["replay", "--cards", str(path), "--boxes", "3", "--strategy", "insurance-taker",
+            "--strategy", "basic", "--strategy", "insurance-taker"]
+    head = run(*args).stdout.splitlines()[0]
+    assert "; strategy box 1: insurance-taker, box 2: basic, box 3: insurance-taker; " in head
+    sim = run("simulate", *args[3:], "-n", "1000", "-q").stdout  # (as simulate names them)
+    assert "Strategy:  box 1: insurance-taker, box 2: basic, box 3: insurance-taker\n" in sim
+    assert json.loads(run(*args, "-f", "json").stdout)["strategy"] == [
+        "insurance-taker", "basic", "insurance-taker"]
+    one = run("replay", "--cards", str(path), "--boxes", "3", "--strategy", "basic")
+    assert "; strategy basic; " in one.stdout.splitlines()[0]
+
+
 def test_replay_bad_cards(tmp_path):
     path = tmp_path / "shoe.txt"
     path.write_text("Th 9c 1x 8d\n")
