@@ -20,6 +20,8 @@ from simulator.rules import read_text
 RANK_TOKENS = "A 2-9 T 10 J Q K"
 SUIT_TOKENS = "c d h s"
 _SEPARATORS = re.compile(r"[\s,]+")
+SEPARATED = "cards are separated by spaces, tabs, line breaks or commas"
+_RUN_TOGETHER = re.compile(r"(?:(?:10|[A2-9TJQK])[CDHS]){2,}", re.IGNORECASE)  # "AsKd"
 
 
 class CardError(ValueError):
@@ -43,13 +45,21 @@ def _card_code(token: str) -> int | None:
 
 
 def _why(token: str) -> str:
-    """Why a token is not a card (for the error message)."""
-    if len(token) < 2:
-        return f"a card is a rank ({RANK_TOKENS}) then a suit ({SUIT_TOKENS}), e.g. 7h"
-    rank, suit = token[:-1], token[-1]
-    if suit.lower() not in L.SUITS:
-        return f"suit '{_shown(suit)}' is not one of {SUIT_TOKENS}"
-    return f"rank '{_shown(rank)}' is not one of {RANK_TOKENS}"
+    """Why a token is not a card (for the error message): a character no card has that does not
+    separate cards (``Th;9c``); cards run together (``AsKd``); a rank or a suit that is not one,
+    where the token is a rank then a suit in form (``Xh``, ``7x``, ``11c``); else what a card is
+    (``7``, ``10``, ``7hh``)."""
+    odd = next((c for c in token if not c.isalnum() and not _SEPARATORS.match(c)), None)
+    if odd is not None:
+        return f"'{_shown(odd)}' is neither part of a card nor a separator: {SEPARATED}"
+    if _RUN_TOGETHER.fullmatch(token):
+        return f"cards run together: {SEPARATED}"
+    rank, suit = token[:-1], token[-1:]
+    if len(token) == 2 and token != "10" or len(token) > 2 and rank.isdigit():
+        if suit.lower() not in L.SUITS:
+            return f"suit '{_shown(suit)}' is not one of {SUIT_TOKENS}"
+        return f"rank '{_shown(rank)}' is not one of {RANK_TOKENS}"
+    return f"a card is a rank ({RANK_TOKENS}) then a suit ({SUIT_TOKENS}), e.g. 7h"
 
 
 def parse_card(token: str) -> int:

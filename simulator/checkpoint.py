@@ -409,6 +409,7 @@ class Writer:
         self.last = time.monotonic()
         self.writes = 0
         self.held = None  # the descriptor of the file locked (`hold`)
+        self.fresh = False  # the file is this run's own, not one resumed (`run.open_checkpoint`)
 
     def hold(self) -> bool:
         """Lock the checkpoint file now at ``path`` (``flock``, released when this process
@@ -433,6 +434,15 @@ class Writer:
         if self.held is not None:
             os.close(self.held)
             self.held = None
+
+    def remove(self) -> None:
+        """Remove the file written (where ``path`` is a link: the file it points to, the link
+        kept as it was) and let it go."""
+        try:
+            os.unlink(os.path.realpath(self.path))
+        except FileNotFoundError:
+            pass
+        self.release()
 
     def maybe(self, state) -> bool:
         """Write if ``every`` seconds have passed since the last write; True if it wrote."""

@@ -627,16 +627,22 @@ class AnyCaseChoice(click.Choice):
 
 
 class SeedType(click.ParamType):
-    """A random seed: a whole number, 0 or more (the root of the run's ``SeedSequence``)."""
+    """A random seed: a whole number, 0 or more (the root of the run's ``SeedSequence``), of any
+    size up to the digits Python reads as a number (`sys.get_int_max_str_digits`, 4300)."""
 
     name = "N"
 
     def convert(self, value, param, ctx):
+        text = str(value).strip()
         try:
-            n = value if isinstance(value, int) else int(str(value).strip())
+            n = value if isinstance(value, int) else int(text)
         except ValueError:
             n = -1
         if isinstance(n, bool) or n < 0:
+            most = sys.get_int_max_str_digits()
+            if most and text.isdigit() and len(text) > most:
+                self.fail(f"'{text[:20]}...' ({len(text)} digits) is not a seed: allowed a whole "
+                          f"number, 0 or more, of at most {most} digits, e.g. 1994", param, ctx)
             self.fail(f"{value!r} is not a seed: allowed a whole number, 0 or more, e.g. 1994",
                       param, ctx)
         return n
@@ -1456,7 +1462,7 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
                          for i in np.flatnonzero(copies > rules.decks)[:5])
         click.echo(f"bjsim: warning: the cards hold more of a card than {rules.decks} deck(s) "
                    f"do ({many}): played as given", err=True)
-    from simulator.report import files_text, rules_title, with_note
+    from simulator.report import files_text, rules_title, strategy_text, with_note
 
     files = {}
     if given is not None:
@@ -1506,7 +1512,7 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
         text = json.dumps(doc, indent=2) + "\n"
     else:
         head = (f"bjsim {__version__} replay: rules {rules_title(source)}; strategy "
-                f"{with_note(', '.join(dict.fromkeys(names)), label)}"
+                f"{with_note(strategy_text(list(names)), label)}"
                 + (f"; {files_text(files)}" if files else "") + f"; cards {where}")
         parts = [head] + [reference.format_round(r, i) for i, r in enumerate(results)]
         tail = (f"{len(results)} complete round(s) from {len(stacked)} card(s); "

@@ -84,6 +84,10 @@ class Plan:
     exact: bool = True
     command: dict | None = None  # the command line's options, kept in the checkpoint (`cli`)
 
+    def __post_init__(self):
+        for name, lo in (("rounds", 0), ("seed", 0), ("chunk_rounds", 1)):  # as `run.Plan`'s
+            object.__setattr__(self, name, engine.whole(name, getattr(self, name), lo))
+
 
 # ---------------------------------------------------------------------------------------------
 # Pairing: the blocks of a chunk, every game of a chunk in one job
@@ -796,16 +800,20 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
         writer = run.open_checkpoint(plan.checkpoint, plan.resume, identity(plan), state,
                                      plan.command)
     save = run.saver(writer, state)
-    save(now=True)
-    resumed = state.rounds_done
-    job = PlayVariants([g.rules.to_params() for g in plan.games],
-                       [engine.stack_tables(g.rules, list(g.strategies)) for g in plan.games],
-                       plan.seed, plan.rounds, plan.chunk_rounds, plan.pair_rounds,
-                       paired_slots(plan.games))
-    bar, compiling = run.compile_then_bar(
-        job, state.finished, plan.scheduler, quiet,
-        total=None if plan.precision is not None else plan.rounds, initial=resumed,
-        desc=f"compare {len(plan.games)} games")
+    try:
+        save(now=True)
+        resumed = state.rounds_done
+        job = PlayVariants([g.rules.to_params() for g in plan.games],
+                           [engine.stack_tables(g.rules, list(g.strategies)) for g in plan.games],
+                           plan.seed, plan.rounds, plan.chunk_rounds, plan.pair_rounds,
+                           paired_slots(plan.games))
+        bar, compiling = run.compile_then_bar(
+            job, state.finished, plan.scheduler, quiet,
+            total=None if plan.precision is not None else plan.rounds, initial=resumed,
+            desc=f"compare {len(plan.games)} games")
+    except BaseException:  # (a stop before the run: the checkpoint made holds no chunk)
+        save.release()
+        raise
     partial = compiling  # stopped while compiling: no chunk played, no bar drawn
     start = time.perf_counter()
     timing: dict = {}  # a Dask cluster's start-up, left out of the run's time

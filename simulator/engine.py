@@ -63,9 +63,10 @@ def stack_tables(rules, strategies) -> tuple:
 
 def whole(name: str, x, lo: int = 0) -> int:
     """``x`` as an int where it is a whole number of at least ``lo`` (an integral float too);
-    else a ValueError naming it and what is allowed (``rounds=1.5`` had played 1 round)."""
+    else a ValueError naming it and what is allowed (``rounds=1.5`` had played 1 round). ``x`` is
+    compared with its int exactly: an integer beyond 2**53, which no float holds, is whole."""
     try:
-        ok = not isinstance(x, (bool, str)) and float(x) == int(x) and int(x) >= lo
+        ok = not isinstance(x, (bool, np.bool_, str)) and x == int(x) and int(x) >= lo
     except (TypeError, ValueError, OverflowError):
         ok = False
     if not ok:

@@ -256,6 +256,7 @@ def open_checkpoint(path: str, resume: bool, ident: dict, state,
     if problem is not None:
         raise RunError(problem)
     writer = checkpoint.Writer(path, ident, command=command)
+    writer.fresh = not resume
     if resume and not writer.hold():  # (both would play its chunks and overwrite each other)
         raise RunError(f"--resume: checkpoint {path} is in use by another bjsim run: allowed "
                        "once that run has ended")
@@ -274,7 +275,10 @@ def saver(writer, state):
     report). The first save, before the run, refuses an unwritable file
     (`RunError`); later, a failed write (a full disk) does not stop the run: stderr says so
     once, the next saves try again, and ``save.failed`` holds the last failure (None once a
-    write succeeds), for the run's closing lines."""
+    write succeeds), for the run's closing lines. ``save.release()``, after the last save, lets
+    the file go, and removes one the run made (not one resumed) that holds no chunk (Ctrl-C, or
+    an error, before any chunk finished): the same command then starts afresh, where it was
+    refused (the file exists) though the file held nothing to carry on."""
     from tqdm import tqdm
 
     finished_before = state.finished  # a finished checkpoint resumed: nothing to write
@@ -297,8 +301,15 @@ def saver(writer, state):
         finally:
             save.tried = True
 
-    save.tried, save.failed = False, None
-    save.release = writer.release if writer is not None else lambda: None  # (after the last)
+    def release() -> None:
+        if writer is None:
+            return
+        if writer.fresh and writer.writes and not state.finished and not state.rounds_done:
+            writer.remove()
+        else:
+            writer.release()
+
+    save.tried, save.failed, save.release = False, None, release
     return save
 
 
@@ -353,14 +364,19 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
     kind = CountState if counting else engine.RunState
     state = kind(plan.rounds, plan.chunk_rounds, plan.precision)
     save = saver(_checkpoint_writer(plan, state), state)
-    save(now=True)  # a path that cannot be written fails now, not after an hour
-    resumed = int(state.total()[L.T_ROUNDS])
-    job = _counter(plan) if counting else None
-    bar, compiling = compile_then_bar(
-        job or chunks.PlayChunk(plan.rules.to_params(), engine.stack_tables(
-            plan.rules, list(plan.strategies)), plan.seed, plan.rounds, plan.chunk_rounds),
-        state.finished, plan.scheduler, quiet,
-        total=None if plan.precision is not None else plan.rounds, initial=resumed, desc="bjsim")
+    try:
+        save(now=True)  # a path that cannot be written fails now, not after an hour
+        resumed = int(state.total()[L.T_ROUNDS])
+        job = _counter(plan) if counting else None
+        bar, compiling = compile_then_bar(
+            job or chunks.PlayChunk(plan.rules.to_params(), engine.stack_tables(
+                plan.rules, list(plan.strategies)), plan.seed, plan.rounds, plan.chunk_rounds),
+            state.finished, plan.scheduler, quiet,
+            total=None if plan.precision is not None else plan.rounds, initial=resumed,
+            desc="bjsim")
+    except BaseException:  # (a stop before the run: the checkpoint made holds no chunk)
+        save.release()
+        raise
     partial = compiling  # stopped while compiling: no chunk played, no bar drawn
     start = time.perf_counter()
     timing: dict = {}  # a Dask cluster's start-up, left out of the run's time

@@ -44,6 +44,33 @@ def test_run_counts_are_whole_numbers_named_when_not(kw, words):
     assert engine.run(Rules(), BASIC, rounds=1000.0, seed=1)[L.T_ROUNDS] == 1000
 
 
+@pytest.mark.parametrize("seed", [2**53 + 1, 2**64 - 1, np.uint64(2**64 - 1), 2**64, 10**40])
+def test_a_seed_no_float_holds_is_whole_and_kept_exactly(seed):
+    # whole() tested float(x) == int(x): 2**53 + 1 and 2**64 - 1 were "not a whole number >= 0"
+    # (2**53 and 2**64, which a float holds, were played)
+    assert engine.whole("seed", seed) == int(seed) and type(engine.whole("seed", seed)) is int
+    plan = run.Plan(Rules(), (BASIC,), ("basic",), rounds=1000, seed=seed, chunk_rounds=1000,
+                    workers=1)
+    assert run.simulate(plan, quiet=True).meta["run"]["seed"] == int(seed)
+    games = (C.Game("nz", Rules(), (BASIC,), ("basic",)),
+             C.Game("h17", Rules(dealer_hits_soft_17=True), (BASIC,), ("basic",)))
+    paired = C.Plan(games, rounds=1000, seed=seed, chunk_rounds=1000, pair_rounds=50, workers=1,
+                    exact=False)
+    assert C.compare(paired, quiet=True).meta["run"]["seed"] == int(seed)
+
+
+@pytest.mark.parametrize("seed, words", [
+    (1.5, "seed = 1.5: allowed a whole number >= 0"),  # (played as seed 1, reported as 1.5)
+    (-1, "seed = -1: allowed a whole number >= 0"),  # (numpy's "expected non-negative integer")
+    ("7", "seed = '7': allowed a whole number >= 0"),
+])
+def test_a_compare_plans_seed_is_checked_as_a_runs_is(seed, words):
+    games = (C.Game("nz", Rules(), (BASIC,), ("basic",)),)
+    with pytest.raises(ValueError, match=words):
+        C.Plan(games, seed=seed)
+    assert C.Plan(games, seed=7.0).seed == 7
+
+
 def test_a_plan_made_in_code_is_checked_and_labelled_by_its_changes():
     with pytest.raises(ValueError, match="names: 'basic': allowed a tuple of 1 strategy names"):
         run.Plan(Rules(), (BASIC,), "basic")  # (the report named five strategies b, a, s, i, c)

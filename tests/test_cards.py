@@ -48,15 +48,48 @@ def test_case_insensitive(token):
         ("1c", "card '1c': rank '1' is not one of A 2-9 T 10 J Q K"),
         ("11c", "card '11c': rank '11' is not one of A 2-9 T 10 J Q K"),
         ("7x", "card '7x': suit 'x' is not one of c d h s"),
-        ("10", "card '10': suit '0' is not one of c d h s"),
+        ("10", "card '10': a card is a rank (A 2-9 T 10 J Q K) then a suit (c d h s), e.g. 7h"),
         ("7", "card '7': a card is a rank (A 2-9 T 10 J Q K) then a suit (c d h s), e.g. 7h"),
         ("", "card '': a card is a rank (A 2-9 T 10 J Q K) then a suit (c d h s), e.g. 7h"),
     ],
 )
 def test_bad_tokens(token, message):
+    # a lone 10 said "suit '0' is not one of c d h s": it is a rank, as a lone 7 is
     with pytest.raises(CardError) as info:
         parse_card(token)
     assert str(info.value) == message
+
+
+WHAT = "a card is a rank (A 2-9 T 10 J Q K) then a suit (c d h s), e.g. 7h"
+SEPARATED = "cards are separated by spaces, tabs, line breaks or commas"
+
+
+@pytest.mark.parametrize("text, card, message", [
+    # each said a rank or a suit was not one, of a token that is not a rank then a suit:
+    ("Th 9c 7s 8d As 5d Kh 7hh", 8, f"'7hh' is not a card: {WHAT}"),  # rank '7h' is not one
+    ("Th 9c 7s Kh7", 4, f"'Kh7' is not a card: {WHAT}"),  # suit '7' is not one
+    ("Th;9c 7s 8d", 1,  # rank 'Th;9' is not one
+     f"'Th;9c' is not a card: ';' is neither part of a card nor a separator: {SEPARATED}"),
+    ("Th 9c 7s 8d As 5d Kh\x00", 7,  # suit '\x00' is not one
+     f"'Kh\\x00' is not a card: '\\x00' is neither part of a card nor a separator: "
+     f"{SEPARATED}"),
+    ("7h|8d", 1, f"'7h|8d' is not a card: '|' is neither part of a card nor a separator: "
+     f"{SEPARATED}"),
+    ("As Kd7h", 2, f"'Kd7h' is not a card: cards run together: {SEPARATED}"),  # rank 'Kd7'
+    ("10h10d", 1, f"'10h10d' is not a card: cards run together: {SEPARATED}"),
+    # a rank then a suit in form: the one that is not, named
+    ("7h Xh", 2, "'Xh' is not a card: rank 'X' is not one of A 2-9 T 10 J Q K"),
+    ("7h 12c", 2, "'12c' is not a card: rank '12' is not one of A 2-9 T 10 J Q K"),
+    ("7h 10x", 2, "'10x' is not a card: suit 'x' is not one of c d h s"),
+])
+def test_a_token_that_is_not_a_rank_then_a_suit_says_what_a_card_is(text, card, message):
+    with pytest.raises(CardError) as info:
+        parse_cards(text + "\n", source="b.txt")
+    assert str(info.value) == f"b.txt: line 1, card {card}: {message}"
+
+
+def test_the_separators_the_message_names_are_the_ones_taken():
+    assert format_cards(parse_cards("7h 8d\t9c,Ts\nJh , Qd")) == "7h 8d 9c Ts Jh Qd"
 
 
 def test_parse_cards_separators_and_comments():

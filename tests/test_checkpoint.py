@@ -145,6 +145,26 @@ def test_resume_needs_only_the_checkpoint_the_options_of_the_run_are_kept_there(
     assert b["run"]["rules_name"] == "nz1994 (modified: decks=8, boxes=2)"
 
 
+def test_a_seed_no_float_holds_is_kept_in_the_checkpoint_and_resumed_exactly(tmp_path,
+                                                                            monkeypatch):
+    seed = str(2**64 - 1)  # (refused before it was kept: "allowed a whole number >= 0")
+    run = [*RUN, "--seed", seed]
+    whole = run_cli("simulate", *run)
+    assert whole.exit_code == 0, whole.output
+    path = str(tmp_path / "run.ckpt")
+    with monkeypatch.context() as mp:
+        mp.setattr(engine, "iter_chunks", interrupted_after(1))
+        assert run_cli("simulate", *run, "--workers", "1", "--checkpoint", path).exit_code == 130
+    saved = json.load(open(path))
+    assert saved["identity"]["seed"] == int(seed), saved["identity"]
+    resumed = run_cli("simulate", "--checkpoint", path, "--resume", "-q", "-f", "json")
+    assert resumed.exit_code == 0, resumed.output
+    a, b = json.loads(whole.stdout), json.loads(resumed.stdout)
+    assert 0 < b["timing"]["resumed_rounds"] < 12_000
+    assert a["results"] == b["results"] and a["run"] == b["run"]
+    assert b["run"]["seed"] == int(seed)
+
+
 def test_resume_of_a_set_spelt_otherwise_names_the_changes_as_the_rule_file_writes_them(
         tmp_path, monkeypatch):
     """A checkpoint keeps --set as typed (``dealer_hits_soft_17=no``, ``decks= 8``), as one

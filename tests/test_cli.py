@@ -255,6 +255,22 @@ def test_replay_json_run_records_the_cut(tmp_path):
     assert last["start"] + len(last["cards"]) == whole["cards"] == 10  # every card played
 
 
+def test_replay_names_each_boxs_strategy_in_box_order(tmp_path):
+    # three boxes read "strategy insurance-taker, basic": the names without repeats, not by box
+    path = tmp_path / "s7.txt"
+    path.write_text("As 7h 9d Ac Kd 7h 7c 7s 5c Th\n")
+    args = ["replay", "--cards", str(path), "--boxes", "3", "--strategy", "insurance-taker",
+            "--strategy", "basic", "--strategy", "insurance-taker"]
+    head = run(*args).stdout.splitlines()[0]
+    assert "; strategy box 1: insurance-taker, box 2: basic, box 3: insurance-taker; " in head
+    sim = run("simulate", *args[3:], "-n", "1000", "-q").stdout  # (as simulate names them)
+    assert "Strategy:  box 1: insurance-taker, box 2: basic, box 3: insurance-taker\n" in sim
+    assert json.loads(run(*args, "-f", "json").stdout)["strategy"] == [
+        "insurance-taker", "basic", "insurance-taker"]
+    one = run("replay", "--cards", str(path), "--boxes", "3", "--strategy", "basic")
+    assert "; strategy basic; " in one.stdout.splitlines()[0]
+
+
 def test_replay_bad_cards(tmp_path):
     path = tmp_path / "shoe.txt"
     path.write_text("Th 9c 1x 8d\n")
@@ -438,6 +454,27 @@ def test_a_key_set_twice_is_refused(command, args, words):
 def test_a_bad_seed_says_what_a_seed_is(seed):
     assert_user_error(run("simulate", "--seed", seed, "-q"), "--seed",
                       "allowed a whole number, 0 or more")
+
+
+def test_a_seed_of_more_digits_than_python_reads_says_so():
+    # it said "is not a seed: allowed a whole number, 0 or more" of a whole number, quoted whole
+    most = sys.get_int_max_str_digits()
+    assert_user_error(run("simulate", "--seed", "1" * (most + 1), "-q"), "--seed",
+                      f"'{'1' * 20}...' ({most + 1} digits) is not a seed",
+                      f"allowed a whole number, 0 or more, of at most {most} digits")
+
+
+@pytest.mark.parametrize("seed", [2**53 + 1, 2**64 - 1])
+@pytest.mark.parametrize("command", [["simulate"], ["compare", "--vary", "decks=8", "--no-exact"],
+                                     ["count"]], ids=lambda c: c[0])
+def test_a_seed_no_float_holds_is_played_and_reported_exactly(command, seed):
+    # 2**53 + 1 and 2**64 - 1 were refused, "seed = 9007199254740993: allowed a whole number
+    # >= 0", where 2**53 and 2**64 played
+    result = run(*command, "--rounds", "2000", "--chunk-rounds", "1000", "--seed", str(seed),
+                 "-q", "-f", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["run"]["seed"] == seed
+    assert f'"seed": {seed},' in result.stdout  # (as written, not through a float)
 
 
 def test_a_variant_file_as_rules_points_to_compare_variant():

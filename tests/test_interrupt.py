@@ -261,6 +261,67 @@ def test_ctrl_c_while_compare_compiles_says_what_simulate_says(monkeypatch):
         "bjsim: interrupted while compiling, before any chunk finished: nothing to report"]
 
 
+START = {"simulate": ["simulate"],
+         "compare": ["compare", "--vary", "decks=8", "--same-strategy", "--no-exact"],
+         "count": ["count", "--plan", "hi-lo-flat"]}
+
+
+@pytest.mark.parametrize("where", ["warm", "first chunk"])
+@pytest.mark.parametrize("command", list(START))
+def test_a_stop_before_any_chunk_leaves_no_checkpoint_in_the_way(monkeypatch, tmp_path, command,
+                                                                 where):
+    """Ctrl-C while the run started (the kernel loading, or its first chunk in play) said
+    "nothing to report" but left the checkpoint it had made, holding no chunk, and the same
+    command again was refused: "--checkpoint: e.ckpt exists: pass --resume". Now that file is
+    removed and the command runs again as given."""
+    from simulator import chunks, compare, engine
+
+    path = tmp_path / "e.ckpt"
+    args = [*START[command], "-n", "2000", "--chunk-rounds", "1000", "--seed", "4",
+            "--checkpoint", str(path), "-q"]
+    with monkeypatch.context() as mp:
+        if where == "warm":
+            for job in (chunks.PlayChunk, chunks.CountChunk, compare.PlayVariants):
+                _ctrl_c_in(mp, job, "warm")
+        else:
+            def no_chunk(state, chunks, *a, **k):  # (the first chunk in play: none finished)
+                made.append(path.exists())
+                chunks.close()
+                raise KeyboardInterrupt
+                yield
+
+            made = []
+            mp.setattr(engine, "_record", no_chunk)
+        stopped = CliRunner().invoke(cli, args)
+    assert stopped.exit_code == 130, stopped.output
+    assert stopped.stderr.strip().splitlines()[-1].endswith(
+        "before any chunk finished: nothing to report"), stopped.stderr
+    assert where == "warm" or made == [True]  # (the checkpoint was on disk when it stopped)
+    assert not path.exists() and os.listdir(tmp_path) == []
+    again = CliRunner().invoke(cli, args)
+    assert again.exit_code == 0, again.output
+    assert json.load(open(path))["finished"] is True
+
+
+def test_a_checkpoint_holding_no_chunk_is_removed_only_where_the_run_made_it(tmp_path):
+    """`run.saver`'s release: a file the run made with no chunk in it goes; one resumed (the
+    user's, named by --resume) stays as it was, and so does one holding a chunk."""
+    from simulator import checkpoint, engine, run
+
+    for fresh, chunk, kept in ((True, False, False), (False, False, True), (True, True, True)):
+        path = tmp_path / f"{fresh}-{chunk}.ckpt"
+        state = engine.RunState(2000, 1000)
+        if chunk:
+            state.add(0, [1000] + [0] * (len(state.zero()) - 1))
+        writer = checkpoint.Writer(str(path), {"seed": 1})
+        writer.fresh = fresh
+        save = run.saver(writer, state)
+        save(now=True)
+        save.release()
+        assert path.exists() is kept, (fresh, chunk)
+        assert writer.held is None
+
+
 def test_ctrl_c_between_click_steps_exits_130_not_aborted(monkeypatch):
     """A Ctrl-C after the command has run, as its context closes (outside the parts of click's
     ``main`` that `cli.MainGroup` wraps), is no ``Aborted!``, exit 1 either."""
