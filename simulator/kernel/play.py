@@ -275,6 +275,8 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 if (c1[b] >> 2) == L.SEVEN_RANK:
                     x2 = np.int64((c2[b] >> 2) == L.SEVEN_RANK)
                     line[b] = x2 * (SS_B + np.int64((c1[b] & 3) == (c2[b] & 3)))
+                    lines[slot[b], SS_F] -= 1  # (the box's tally row has it on (f))
+                    lines[slot[b], line[b]] += 1
         todo[n_play] = nb * MAX_HANDS
         if d_bj:  # 4. A peeked dealer blackjack ends the round before play.
             for b in range(nbr):
@@ -305,7 +307,9 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                                                               s1, s2, s3)  # fmt: skip
                         if (code >> 2) == L.SEVEN_RANK:  # (d), (e) if all three one suit
                             suited = line[b] == SS_C and (code & 3) == (c1[b] & 3)
+                            lines[slot[b], line[b]] -= 1
                             line[b] = SS_E if suited else SS_D
+                            lines[slot[b], line[b]] += 1
                         s = np.int64(trans[s * 10 + value(code) - 1])
                         if cx is not None and (flags[s] & M.INDEX) != 0:
                             s = np.int64(alt[s * nt + C.table_at(ci, ctab, tg, cs, shoe, ws,
@@ -374,9 +378,6 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 else:
                     counts[np.uint64(i)] += 1
             ss = ss_pay[line[b]] if ss_on else 0
-            if ss_on and line[b] != SS_F:  # 14: the box's tally row has it on (f)
-                lines[slot[b], SS_F] -= 1
-                lines[slot[b], line[b]] += 1  # (the lines' counts and sums: at the end)
             round_main += main
             round_ins += ins
             ssr += ss
