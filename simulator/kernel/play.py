@@ -257,7 +257,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 cs[C.CS_HID_TAG], cs[C.CS_HID_N] = tg[value(code) - 1], 1
         d_bj = peek and d_hard == 11 and d_ace != 0
         need = M.NEED2 | M.STOOD if p[L.P_DRAW_NO_LIVE] != 0 else 0  # what step 7 draws for
-        n_play = 0
+        n_play, ssr = 0, nbr * ss_pay[SS_F] if ss_on else 0  # ssr: the round's Super Sevens
         for b in range(nbr):
             s = np.int64(st[b])
             f = flags[np.uint64(s)]
@@ -277,6 +277,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     line[b] = x2 * (SS_B + np.int64((c1[b] & 3) == (c2[b] & 3)))
                     lines[slot[b], SS_F] -= 1  # (the box's tally row has it on (f))
                     lines[slot[b], line[b]] += 1
+                    ssr += ss_pay[line[b]] - ss_pay[SS_F]
         todo[n_play] = nb * MAX_HANDS
         if d_bj:  # 4. A peeked dealer blackjack ends the round before play.
             for b in range(nbr):
@@ -308,8 +309,10 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                         if (code >> 2) == L.SEVEN_RANK:  # (d), (e) if all three one suit
                             suited = line[b] == SS_C and (code & 3) == (c1[b] & 3)
                             lines[slot[b], line[b]] -= 1
+                            ssr -= ss_pay[line[b]]
                             line[b] = SS_E if suited else SS_D
                             lines[slot[b], line[b]] += 1
+                            ssr += ss_pay[line[b]]
                         s = np.int64(trans[s * 10 + value(code) - 1])
                         if cx is not None and (flags[s] & M.INDEX) != 0:
                             s = np.int64(alt[s * nt + C.table_at(ci, ctab, tg, cs, shoe, ws,
@@ -359,7 +362,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
             break
         drawn = ws[R.WS_BEFORE] + pos - ws[R.WS_ROUND_START]
         # 8. Settle, and add the round to the tally (or write its record).
-        round_main = round_ins = counted = ssr = np.int64(0)  # counted: the counter's net
+        round_main = round_ins = counted = np.int64(0)  # counted: the counter's net
         for b in range(nbr):
             if nsp[b] != 0:
                 bits = (T.X_INS_OFFERED | T.X_INS_TAKEN * (insb[b] != 0)) if uv == 1 else 0
@@ -377,10 +380,9 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                     T.write_box(out[r], b, rows[i], line[b], p)
                 else:
                     counts[np.uint64(i)] += 1
-            ss = ss_pay[line[b]] if ss_on else 0
             round_main += main
             round_ins += ins
-            ssr += ss
+            ss = ss_pay[line[b]] if ss_on and (multi or cx is not None) else 0
             if multi:
                 by_round[0, slot[b]] += main + ins
                 by_round[1, slot[b]] += ss
