@@ -1651,12 +1651,7 @@ def test_the_variant_notes_said_on_stderr_are_the_notes_sentences(tmp_path, monk
     assert notes == [f"the shipped variant {left[0]}"]
     two = [variants.VARIANTS_DIR / "h17.toml", variants.VARIANTS_DIR / "resplit-aces.toml"]
     monkeypatch.setattr(variants, "shipped", lambda: two)
-    monkeypatch.setattr(charts, "available", lambda: False)
-    monkeypatch.setattr(chromium, "find", lambda: None)
-    eight = Path("configs/nz1994-8deck.toml").resolve()
-    v = tmp_path / "v8h17.toml"
-    v.write_text(f'[variant]\nname = "h17-on-8"\nbaseline = "{eight}"\n[changes]\n'
-                 "dealer_hits_soft_17 = true\n")
+    v = _h17_on_8_decks(tmp_path, monkeypatch)
     for args in (["--set", "max_hands=2"], ["--variant", v]):
         result = run("report", *SMALL, *args, "-o", tmp_path / "r")
         assert result.exit_code == 0, result.output
@@ -1762,14 +1757,20 @@ def test_a_variant_named_that_cannot_apply_is_refused_before_any_run(tmp_path, m
     assert "warning" not in result.stderr and not (tmp_path / "out").exists()
 
 
-def test_a_variant_files_own_baseline_set_aside_is_said(tmp_path, monkeypatch):
-    # A file naming the 8-deck rules was compared with the report's 6-deck game, unsaid.
+def _h17_on_8_decks(tmp_path, monkeypatch) -> Path:
+    """A variant file of H17 on its own baseline, the 8-deck rules; no charts, no PDF."""
     monkeypatch.setattr(charts, "available", lambda: False)
     monkeypatch.setattr(chromium, "find", lambda: None)
     eight = Path("configs/nz1994-8deck.toml").resolve()
     v = tmp_path / "v8h17.toml"
     v.write_text(f'[variant]\nname = "h17-on-8"\nbaseline = "{eight}"\n[changes]\n'
                  "dealer_hits_soft_17 = true\n")
+    return v
+
+
+def test_a_variant_files_own_baseline_set_aside_is_said(tmp_path, monkeypatch):
+    # A file naming the 8-deck rules was compared with the report's 6-deck game, unsaid.
+    v = _h17_on_8_decks(tmp_path, monkeypatch)
     out = tmp_path / "r"
     result = run("report", *SMALL, "--variant", v, "-o", out)
     assert result.exit_code == 0, result.output
