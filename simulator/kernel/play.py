@@ -33,20 +33,23 @@ def _round_start(ws, pos, end, need_full, cut_at, n_cards):
 
 @njit(_nrt=False)
 def _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe):
-    """Bet the ``n`` rounds ``walk`` recorded (round ``i``'s running count ``rec[0, i]``, first
-    card ``rec[1, i]``, terminal ``rec[2, i + 1]``) by ``count.bet_table`` into ``walked``."""
+    """Bet the ``n`` rounds ``walk`` recorded (``rec[i]``: round ``i``'s running count, sevens
+    marked, above bit 24, its first card's place above bit 15 and, in ``rec[i + 1]``, its terminal
+    below: places < 512, 8 decks at most; states < 2**15) by ``count.bet_table`` into ``walked``."""
     ci, ctab, tg, ramp_v, ct, ev, walked, bt = cx
     seated, lo, top = cs[C.CS_SEATED], ci[C.CI_RC_LO], bt.shape[0] - 1
     exact = ss_on and ev.size > 0
     for i in range(n):
-        rc, sevens = C.running(rec[0, i])
-        left = end - rec[1, i]
+        w = rec[i]
+        rc, sevens = C.running(w >> 24)
+        at = (w >> 15) & 511
+        left = end - at
         a, b = np.uint64(min(max(left, 1), top)), np.uint64(rc - lo)
         x0, x1 = np.int64(bt[a, b, 0]), np.int64(bt[a, b, 1])
         x = x0 + seated * (x1 - x0)  # (both read: no round waits on the last one's lookup)
         seated = x & 1
-        seven = np.int64((shoe[np.uint64(rec[1, i])] >> 2) == L.SEVEN_RANK)
-        walked[np.uint64((x >> 7) + wtid[np.uint64(rec[2, i + 1])] * 2 + seven)] += 1
+        seven = np.int64((shoe[np.uint64(at)] >> 2) == L.SEVEN_RANK)
+        walked[np.uint64((x >> 7) + wtid[np.uint64(rec[i + 1] & 32767)] * 2 + seven)] += 1
         if exact:
             C.add_exact(ct, np.uint64((x >> 1) & 0x3F), ev, C.exact_at(left, sevens, decks), 1)
     cs[C.CS_SEATED] = seated
@@ -73,7 +76,7 @@ def walk(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at
         nt = walt.size // wflags.size
         C.count_now(ci, ctab, tg, cs, shoe, ws, pos, end)  # (the count's shuffles are the shoe's)
         rcp = cs[C.CS_RC]  # the running count (sevens marked), card by card
-        rec[0, 0], rec[1, 0] = rcp, pos
+        rec[0] = (rcp << 24) | (pos << 15)
     while n < room:
         if pos >= lim and (wflags[np.uint64(s)] & M.BOUNDARY) != 0:  # shuffle, or too few cards
             if cx is not None:
@@ -84,7 +87,7 @@ def walk(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at
             lim = min(cut_at, end - WALK_CARDS + 1)
             if cx is not None:
                 rcp = ci[C.CI_IRC] if ws[R.WS_SHUFFLES] != shuffles else rcp  # a fresh count
-                rec[0, 0], rec[1, 0] = rcp, pos
+                rec[0] = (rcp << 24) | (pos << 15)
             if end - pos < WALK_CARDS:
                 why = WALK_NEAR
                 break
@@ -101,7 +104,7 @@ def walk(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at
                 if (f & M.DECIDE) != 0:
                     break
                 j = np.uint64(n + 1)
-                rec[0, j], rec[1, j], rec[2, j] = rcp, pos, s  # the next round's start
+                rec[j] = (rcp << 24) | (pos << 15) | s  # the next round's start
             n += f & M.TERMINAL
             if (f & (M.W_EXIT | M.SS77)) != 0 or pos >= stop:
                 break
@@ -127,7 +130,7 @@ def walk(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at
             s = np.int64(walt[s * nt + cs[C.CS_FAM] * ci[C.CI_BANDS] + C.field(e, C.E_BAND)])
             wcounts[np.uint64(s)] += 1
             f = np.int64(wflags[np.uint64(s)])
-            rec[0, n + 1], rec[1, n + 1], rec[2, n + 1] = rcp, pos, s  # the next round's start
+            rec[n + 1] = (rcp << 24) | (pos << 15) | s  # the next round's start
             n += f & M.TERMINAL
         if (f & M.W_EXIT) != 0:  # left to the loop after its deal: its visits taken back
             t = start
@@ -142,8 +145,8 @@ def walk(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at
         _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe)
         cs[C.CS_SHUFFLES] = ws[R.WS_SHUFFLES]
         if why == WALK_EXIT:  # the bets of the round left to the loop, at the count at its start
-            cs[C.CS_RC], cs[C.CS_SEEN] = rec[0, n], rec[1, n]
-            C.round_start(ci, ctab, tg, ramp_v, cs, shoe, ws, rec[1, n], end, decks)
+            cs[C.CS_RC], cs[C.CS_SEEN] = rec[n] >> 24, (rec[n] >> 15) & 511
+            C.round_start(ci, ctab, tg, ramp_v, cs, shoe, ws, cs[C.CS_SEEN], end, decks)
         cs[C.CS_RC], cs[C.CS_SEEN] = rcp, pos
     return r + n, pos, end, s0, s1, s2, s3, why, s
 
@@ -154,7 +157,7 @@ def work_arrays(p):
     box's tally, Super Sevens lines and rounds by strategy, a counter's state and walk records."""
     return (np.zeros((10, p[L.P_BOXES] * MAX_HANDS + 1), np.int64), np.zeros(L.N_TALLY, np.int64),
             np.zeros((7, 6), np.int64), np.zeros((2, 7), np.int64), np.zeros(C.N_CS, np.int64),
-            np.zeros((3, 52 * p[L.P_DECKS] // 3 + 4), np.int64))  # fmt: skip
+            np.zeros(52 * p[L.P_DECKS] // 3 + 4, np.int64))  # fmt: skip
 
 
 @njit(_nrt=False)
