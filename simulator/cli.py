@@ -1968,10 +1968,7 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
         note = strategy_note(rules, name)
     else:  # the shipped basic under rules that may call for another chart: said, as simulate
         name, note = label, _chart_label(rules, [label], quiet, derive=True)
-    from simulator.report import files_text
-
-    fig = fig | {"strategy": (name if note is None else f"{name} ({note})")
-                 + (f"; {files_text(files)}" if files else "")}  # (as simulate's table)
+    fig = fig | {"strategy": name if note is None else f"{name} ({note})"}
     run_meta = source | {"strategy": name, "strategy_note": note, "play": fig["play"],
                          "seed": None, "partial": False} | (
         {"strategy_files": files} if files else {})
@@ -1981,8 +1978,12 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
         text = json.dumps(doc, indent=2, allow_nan=False) + "\n"
     elif fmt == "csv":
         text = exact_csv(fig, rules_dict(rules), run_meta)
-    else:
-        text = exact_table(fig, source["rules_name"], rules_dict(rules))
+    else:  # the table names the strategy's file after it, as simulate's table (json and csv:
+        # run.strategy_files)
+        from simulator.report import files_text
+
+        shown = fig["strategy"] + (f"; {files_text(files)}" if files else "")
+        text = exact_table(fig | {"strategy": shown}, source["rules_name"], rules_dict(rules))
     _emit(text, output)
 
 
