@@ -80,3 +80,13 @@ def test_readme_replay_json_run_row_lists_every_key_of_run(tmp_path):
     table = README.split("**`bjsim replay -f json`**", 1)[1]
     row = next(line for line in table.splitlines() if line.startswith("| `run` |"))
     assert [key for key in run if f"`{key}`" not in row] == []
+
+
+def test_the_compare_example_of_the_rule_effect_table_is_the_command_that_made_it():
+    """The compare section's example "the rule-effect table below" is the command the table's
+    own section says made it (it left out --rounds 20M, so it made another table)."""
+    example = next(line for line in section(SECTIONS["compare"]).splitlines()
+                   if line.endswith("# the rule-effect table below"))
+    command = example.split("#")[0].strip()
+    table = section("## What a rule is worth: the NZ rule-effect table")
+    assert command in table.splitlines(), (command, "not the table's command")
