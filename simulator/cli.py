@@ -2145,9 +2145,13 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     source = shown + "".join(f" --set {o}" for o in changes)
     games = cmp.build_games(rules, label, source, base_strats, asked, same_strategy, log, workers,
                             base_changes=changes)  # (labelled "nz1994 (modified: ...)")
+    # (the variants --all-variants asked for: named as shipped ones, not as a --variant given)
+    whole = {_as_named(ctx, v.source): "--all-variants: the shipped variant "
+             + variants.shipped_name(v.source) for v in from_files[len(variant_files):]}
     for game in games[1:]:  # (a shipped variant may be a baseline's own rules: not refused)
         if cmp.identical(games[0], game):
-            asked_as = game.source if game.source.startswith("--") else f"--variant {game.source}"
+            asked_as = (game.source if game.source.startswith("--") else
+                        whole.get(game.source, f"--variant {game.source}"))
             click.echo(f"bjsim: warning: {asked_as} '{game.label}' is the baseline's game (its "
                        "rules and strategy are the baseline's): its difference is 0", err=True)
     nz_chart = base_strats and _chart_label(rules, base_strats[1], quiet)  # --strategy basic
