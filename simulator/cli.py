@@ -1968,10 +1968,7 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
         note = strategy_note(rules, name)
     else:  # the shipped basic under rules that may call for another chart: said, as simulate
         name, note = label, _chart_label(rules, [label], quiet, derive=True)
-    from simulator.report import files_text
-
-    fig = fig | {"strategy": (name if note is None else f"{name} ({note})")
-                 + (f"; {files_text(files)}" if files else "")}  # (as simulate's table)
+    fig = fig | {"strategy": name if note is None else f"{name} ({note})"}
     run_meta = source | {"strategy": name, "strategy_note": note, "play": fig["play"],
                          "seed": None, "partial": False} | (
         {"strategy_files": files} if files else {})
@@ -1981,8 +1978,12 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
         text = json.dumps(doc, indent=2, allow_nan=False) + "\n"
     elif fmt == "csv":
         text = exact_csv(fig, rules_dict(rules), run_meta)
-    else:
-        text = exact_table(fig, source["rules_name"], rules_dict(rules))
+    else:  # the table names the strategy's file after it, as simulate's table (json and csv:
+        # run.strategy_files)
+        from simulator.report import files_text
+
+        shown = fig["strategy"] + (f"; {files_text(files)}" if files else "")
+        text = exact_table(fig | {"strategy": shown}, source["rules_name"], rules_dict(rules))
     _emit(text, output)
 
 
@@ -2144,9 +2145,13 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     source = shown + "".join(f" --set {o}" for o in changes)
     games = cmp.build_games(rules, label, source, base_strats, asked, same_strategy, log, workers,
                             base_changes=changes)  # (labelled "nz1994 (modified: ...)")
+    # (the variants --all-variants asked for: named as shipped ones, not as a --variant given)
+    whole = {_as_named(ctx, v.source): "--all-variants: the shipped variant "
+             + variants.shipped_name(v.source) for v in from_files[len(variant_files):]}
     for game in games[1:]:  # (a shipped variant may be a baseline's own rules: not refused)
         if cmp.identical(games[0], game):
-            asked_as = game.source if game.source.startswith("--") else f"--variant {game.source}"
+            asked_as = (game.source if game.source.startswith("--") else
+                        whole.get(game.source, f"--variant {game.source}"))
             click.echo(f"bjsim: warning: {asked_as} '{game.label}' is the baseline's game (its "
                        "rules and strategy are the baseline's): its difference is 0", err=True)
     nz_chart = base_strats and _chart_label(rules, base_strats[1], quiet)  # --strategy basic

@@ -314,12 +314,17 @@ def from_files(base, files, whole=()) -> tuple[list[Variant], list[str]]:
     return out, left
 
 
+def shipped_name(path) -> str:
+    """A variant file as the shipped ones are named (``variants/h17``, as ``--variant`` takes it
+    from any folder); a file elsewhere, by ``path``."""
+    return f"variants/{Path(path).stem}" if Path(path).parent == VARIANTS_DIR else str(path)
+
+
 def left_out_line(path, err: RuleError) -> str:
     """The line of a shipped variant file ``path`` left out for ``err``, its changes' problem
     over the baseline, without the file (named first) or the values its own keys allow."""
     why = str(err).removeprefix(f"{path} [changes]: ").split(": allowed ")[0]
-    name = f"variants/{Path(path).stem}" if Path(path).parent == VARIANTS_DIR else str(path)
-    return f"{name} is left out: its changes cannot apply to this baseline: {why}"
+    return f"{shipped_name(path)} is left out: its changes cannot apply to this baseline: {why}"
 
 
 def baselines_set_aside(rules_path, files, used: str) -> list[str]:

@@ -551,12 +551,20 @@ def test_all_variants_runs_every_shipped_file_against_nz():
     args = ["compare", "--all-variants", "--rounds", "640", "--chunk-rounds", "640",
             "--pair-rounds", "64", "--quiet", "--strategy", "basic", "--same-strategy",
             "--no-exact", "-f", "json"]
-    doc = json.loads(run(*args).stdout)
+    result = run(*args)
+    doc = json.loads(result.stdout)
     assert doc["baseline"]["label"] == "nz1994"
     assert [v["label"] for v in doc["variants"]] == [p.stem for p in variants.shipped()]
     same = next(v for v in doc["variants"] if v["label"] == "dbj-original-and-busted")
     assert same["difference"]["house_edge"] == {**same["difference"]["house_edge"],
                                                 "mean": 0.0, "se": 0.0}
+    # named as the shipped variant --all-variants asked for, not "--variant /.../configs/
+    # variants/dbj-original-and-busted.toml", an option not given (--variant FILE: above)
+    warned = [ln for ln in result.stderr.splitlines() if "warning" in ln]
+    assert warned == [
+        "bjsim: warning: --all-variants: the shipped variant variants/dbj-original-and-busted "
+        "'dbj-original-and-busted' is the baseline's game (its rules and strategy are the "
+        "baseline's): its difference is 0"], warned
 
 
 def test_a_withheld_super_sevens_interval_is_withheld_in_every_format():

@@ -109,6 +109,11 @@ def test_a_strategy_file_is_shown_by_its_own_name_in_every_format(tmp_path):
     exact = json.loads(run("exact", "-q", "--strategy", mine, "-f", "json").stdout)
     assert exact["run"]["strategy"] == "my-chart"
     assert exact["run"]["strategy_files"] == {"my-chart": mine}
+    # the name alone in its json's strategy fields (docs/exact.md), the path in run only: they
+    # said "my-chart; file my-chart: mine.toml"; its table names the file after the name
+    assert exact["strategy"] == exact["exact"]["strategy"] == "my-chart"
+    assert run("exact", "-q", "--strategy", mine).stdout.splitlines()[0] == (
+        f"Exact (combinatorial) figures: nz1994, strategy my-chart; file my-chart: {mine}")
     cmp = ["compare", *TINY, "--strategy", mine, "--vary-strategy", twin, "--no-exact"]
     doc = json.loads(run(*cmp, "-f", "json").stdout)
     assert doc["baseline"]["strategy"] == ["my-chart"] and doc["variants"][0]["strategy"] == [twin]

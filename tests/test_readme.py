@@ -1,15 +1,18 @@
 """README.md against the command line: each command's section lists every option its --help
 shows."""
 
+import json
 import re
 from pathlib import Path
 
 import click
 import pytest
+from click.testing import CliRunner
 
 from simulator.cli import cli
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
 
 # Each command (its words after ``bjsim``) and the heading of the README section that lists its
 # options; the section runs to the next heading of any level.
@@ -60,3 +63,30 @@ def test_readme_lists_every_option_of_the_command(name, command):
                for opt in (*param.opts, *param.secondary_opts)
                if not re.search(rf"(?<![\w-]){re.escape(opt)}(?![\w-])", text)]
     assert not missing, f"README's section for bjsim {name} does not list {', '.join(missing)}"
+
+
+def test_readme_replay_json_run_row_lists_every_key_of_run(tmp_path):
+    """The README's `bjsim replay -f json` table, its `run` row, names every key of replay's json
+    `run`, those a strategy file adds too (it left out `strategy_files`)."""
+    mine = tmp_path / "mine.toml"
+    mine.write_text((ROOT / "strategies" / "never-bust.toml").read_text()
+                    .replace('name = "never-bust"', 'name = "my-chart"'))
+    result = CliRunner().invoke(cli, ["replay", "--cards", str(ROOT / "tests" / "cards" /
+                                                                "gazette_tour.cards"),
+                                      "--strategy", str(mine), "-f", "json"],
+                                catch_exceptions=False)
+    run = json.loads(result.stdout)["run"]
+    assert run["strategy_files"] == {"my-chart": str(mine)}
+    table = README.split("**`bjsim replay -f json`**", 1)[1]
+    row = next(line for line in table.splitlines() if line.startswith("| `run` |"))
+    assert [key for key in run if f"`{key}`" not in row] == []
+
+
+def test_the_compare_example_of_the_rule_effect_table_is_the_command_that_made_it():
+    """The compare section's example "the rule-effect table below" is the command the table's
+    own section says made it (it left out --rounds 20M, so it made another table)."""
+    example = next(line for line in section(SECTIONS["compare"]).splitlines()
+                   if line.endswith("# the rule-effect table below"))
+    command = example.split("#")[0].strip()
+    table = section("## What a rule is worth: the NZ rule-effect table")
+    assert command in table.splitlines(), (command, "not the table's command")

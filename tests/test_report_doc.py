@@ -1705,6 +1705,10 @@ def test_a_strategy_file_and_the_rule_set_are_named_as_every_command_names_them(
     assert data["strategy"] == "my-chart" and list(data["simulation"]) == ["my-chart", "basic"]
     assert [r["strategy"] for r in data["choices"]] == ["my-chart", "basic"]
     assert data["simulation"]["my-chart"]["run"]["strategy_files"] == {"my-chart": str(mine)}
+    # its exact document as bjsim exact's: the name alone, the file in run.strategy_files
+    assert data["exact"]["my-chart"]["strategy"] == "my-chart"
+    assert data["exact"]["my-chart"]["exact"]["strategy"] == "my-chart"
+    assert data["exact"]["my-chart"]["run"]["strategy_files"] == {"my-chart": str(mine)}
     assert data["manifest"]["strategies"][0] == {
         "name": "my-chart", "file": str(mine),
         "sha256": hashlib.sha256(mine.read_bytes()).hexdigest()}

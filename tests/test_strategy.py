@@ -195,6 +195,9 @@ def test_a_strategy_file_is_shown_by_its_own_name_and_its_path_kept(tmp_path, mo
     monkeypatch.chdir(tmp_path)
     assert shown_names(["nameless.toml"], [load_strategy("nameless.toml")]) == (
         ["nameless"], {"nameless": "nameless.toml"})
+    # the file name without its suffix, whatever the suffix (docs/strategy-format.md)
+    (tmp_path / "noname.txt").write_text(basic.replace('name = "basic"\n', ""))
+    assert load_strategy("noname.txt").name == "noname"
 
 
 def test_format_conveniences():

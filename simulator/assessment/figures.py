@@ -45,7 +45,6 @@ from simulator.processes import processes_for
 from simulator.report import (
     SS_LINE_TEXT,
     document,
-    files_text,
     plays_by_up_text,
     sevens_convention,
 )
@@ -323,8 +322,7 @@ def _exact_doc(spec: Spec, strategy, name: str | None = None, files: dict | None
             "run": source | {"strategy": name, "strategy_note": note, "play": fig["play"],
                              "seed": None, "partial": False} | (
                 {"strategy_files": own} if own else {})}
-    shown = (name if note is None else f"{name} ({note})") + (
-        f"; {files_text(own)}" if own else "")  # (as bjsim exact's)
+    shown = name if note is None else f"{name} ({note})"  # (as bjsim exact's; files: run)
     return _plain(exact_json(fig | {"strategy": shown}, meta)), fig
 
 
