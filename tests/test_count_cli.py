@@ -538,6 +538,45 @@ def test_a_checkpointed_count_interrupted_and_resumed_is_the_uninterrupted_run(t
         assert "--checkpoint: not with --penetrations (even one)" in line, line
 
 
+INDEX_20_V_10 = ('name = "x"\ncount = "hi-lo"\n[[play]]\nchart = "hard"\nrow = "20"\nup = "10"\n'
+                 'below = "S"\nat_or_above = "H"\nindex = {}\n')
+
+
+def test_a_resume_refuses_index_plays_changed_and_reads_them_where_the_run_began(
+        tmp_path, monkeypatch):
+    """A plan's index file with another index (the same two actions, so the same strategy
+    tables) was resumed without a word, mixing chunks of two sets of plays; and its relative
+    path was read from the folder resumed in, so a resume from another folder failed or read
+    another file of that name. Now the plays are part of the run's identity, and the path is
+    read from the folder the run was started in (the working directory, as docs/counting.md
+    says)."""
+    from simulator import engine
+    from tests.helpers import interrupt_after_first_chunk
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir(), b.mkdir()
+    (a / "x.toml").write_text(INDEX_20_V_10.format(3))
+    (a / "plan.toml").write_text('count = "hi-lo"\nindices = "x.toml"\n[bet]\nbase = 1\n')
+    args = ["count", "--plan", "plan.toml", *TINY, "--workers", "1"]
+    monkeypatch.chdir(a)
+    whole = _json(*args)
+    whole.pop("timing")
+    with monkeypatch.context() as mp:
+        interrupt_after_first_chunk(mp, engine, "iter_job_chunks")
+        cut = invoke(*args, "--checkpoint", "run.ckpt")
+    assert cut.exit_code == 130, cut.output
+    (a / "x.toml").write_text(INDEX_20_V_10.format(-3))
+    line = is_one_line_error(invoke("count", "--resume", "run.ckpt", "-q"))
+    assert ("a checkpoint of a different run: the counting plan's index play hard 20 v 10 is "
+            '"S below 3, H at or above" there, "S below -3, H at or above" here') in line, line
+    (a / "x.toml").write_text(INDEX_20_V_10.format(3))
+    (b / "x.toml").write_text(INDEX_20_V_10.format(-3))  # (the same name, elsewhere)
+    monkeypatch.chdir(b)
+    again = _json("count", "--resume", "../a/run.ckpt", "-q")
+    assert again.pop("timing")["resumed_rounds"] > 0
+    assert again == whole
+
+
 def test_a_wonging_plan_with_boxes_by_count_adds_up():
     path = scratch("wong.toml", 'count = "hi-lo"\ndeck_estimation = "whole"\ntable_max = 4\n'
                    '[bet]\nbase = 1\nsteps = [[2, 4]]\n[wong]\nenter = 0\nleave = -1\n'
@@ -581,7 +620,33 @@ def test_a_bad_index_file_is_refused_before_the_run_in_one_line(tmp_path, fake_e
 def test_index_plays_made_for_another_count_are_refused(tmp_path, fake_engine):
     line = is_one_line_error(invoke("count", "--plan", _plan_file(tmp_path, "hi-lo-nz", "zen"),
                                     *TINY))
-    assert "for the count hi-lo, the plan counts zen" in line and not fake_engine
+    assert line.startswith(f"Error: --plan {tmp_path / 'plan.toml'}: key 'indices' = "
+                           '"hi-lo-nz": '), line
+    assert ("hi-lo-nz.toml: key 'count' = \"hi-lo\": the index plays are for the count hi-lo, "
+            "the plan counts zen: allowed index plays made for zen") in line and not fake_engine
+
+
+def test_an_index_file_for_another_count_is_named_with_its_key_and_an_unknown_count_so(
+        tmp_path, fake_engine, monkeypatch):
+    """A count mismatch named the index set's ``name`` (i, from i.toml), not the file and its
+    key, and a misspelt count (hilo) read as a mismatch. docs/counting.md: the plan's
+    ``indices`` first, then the file and the key."""
+    monkeypatch.chdir(tmp_path)
+    idx = Path("i.toml")
+    idx.write_text('name = "i"\ncount = "zen"\n[[play]]\nchart = "hard"\nrow = "16"\n'
+                   'up = "10"\nbelow = "H"\nat_or_above = "S"\nindex = 1\n')
+    plan = _plan_file(tmp_path, idx)
+    line = is_one_line_error(invoke("count", "--plan", plan, *TINY))
+    assert line == (f"Error: --plan {plan}: key 'indices' = \"{idx}\": {idx}: key 'count' = "
+                    '"zen": the index plays are for the count zen, the plan counts hi-lo: '
+                    "allowed index plays made for hi-lo"), line
+    idx.write_text(idx.read_text().replace("zen", "hilo"))
+    line = is_one_line_error(invoke("count", "--plan", plan, *TINY))
+    assert line == (f"Error: --plan {plan}: key 'indices' = \"{idx}\": {idx}: key 'count' = "
+                    '"hilo": no such count system: allowed a shipped count (hi-lo, hi-opt-ii, '
+                    "ko, omega-ii, sevens, zen) or a count file's name, the plan's count hi-lo "
+                    "for this plan"), line
+    assert not fake_engine
 
 
 def test_a_count_file_passing_for_a_shipped_count_is_refused(tmp_path, fake_engine):
@@ -635,8 +700,8 @@ def test_a_plan_file_is_named_as_given_not_by_its_name_key(tmp_path, fake_engine
     path = tmp_path / "ko.toml"
     path.write_text(text.replace('count = "hi-lo"', 'count = "ko"'))
     line = is_one_line_error(invoke("count", "--plan", path, *TINY))
-    assert line.startswith(f"Error: --plan {path}: its index plays hi-lo-nz are for the count "
-                           "hi-lo, the plan counts ko"), line
+    assert line.startswith(f"Error: --plan {path}: key 'indices' = \"hi-lo-nz\": "), line
+    assert "the index plays are for the count hi-lo, the plan counts ko" in line, line
     assert "--plan hi-lo-1-12" not in line and not fake_engine
     line = is_one_line_error(invoke("count", "--plan", path, "--no-super-sevens", *TINY))
     assert f"--plan {path}:" in line
@@ -731,3 +796,4 @@ def test_a_sweep_plays_no_control_run_its_rows_would_not_show(monkeypatch):
     assert [r["penetration"] for r in sweep["sweep"]] == [0.6, 0.8] and calls == []
     single = json.loads(invoke(*args).stdout)
     assert len(calls) == 1 and single["results"]["gain_over_basic"] is not None
+
