@@ -2527,6 +2527,10 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
                                         for s in overrides):
         raise BjsimError("--penetrations: not with --set penetration=P: each run of the sweep "
                          "plays its own penetration: allowed one of the two")
+    if any(s.split("=")[0].strip() == "super_sevens_bet" for s in overrides):
+        raise BjsimError("--set super_sevens_bet: bjsim count does not use it: the plan's "
+                         "[super_sevens] ramp sets the counter's Super Sevens stake by count "
+                         "(units): allowed a plan with its own [super_sevens]")
     rules, file_meta, sets = _load_rules(rules_path, overrides, boxes, super_sevens)
     games = count_runs.check(rules, plan, penetrations, given=plan_name)
     _plan_warnings(plan, [r for _, r in games])

@@ -797,3 +797,58 @@ def test_a_sweep_plays_no_control_run_its_rows_would_not_show(monkeypatch):
     single = json.loads(invoke(*args).stdout)
     assert len(calls) == 1 and single["results"]["gain_over_basic"] is not None
 
+
+KO_BOXES = ('name = "ko-test"\ncount = "ko"\ntable_max = 10\nbankroll = 400\n[bet]\nbase = 1\n'
+            'steps = [[-1, 2], [1, 5], [3, 10]]\n[wong]\nenter = -2\nleave = -6\n[boxes]\n'
+            'base = 1\nsteps = [[1, 2], [3, 3]]\n')
+
+
+def test_the_csv_by_count_keeps_every_figure_and_the_table_gives_the_boxes(tmp_path):
+    """csv's by_count rows lacked played_share, boxes_per_round_played and flat_boxes, which
+    json has ("json and csv keep every figure"); and with a [boxes] ramp the table's average bet
+    by count (all boxes together: 30.00 units with table_max 10) stood without the boxes."""
+    plan = tmp_path / "ko.toml"
+    plan.write_text(KO_BOXES)
+    args = ["count", "--plan", plan, "--boxes", "3", *TINY]
+    by = _json(*args)["results"]["by_count"]
+    rows = list(csv.reader(io.StringIO(invoke(*args, "-f", "csv").stdout)))
+    kept = {r[1] for r in rows if r[0] == "by_count"}
+    assert set(by[0]) - {"count", "label", "counts", "flat_se", "counter_se"} == kept
+    top = next(b for b in by if b["count"] >= 3 and b["played"])
+    assert top["average_bet"] == 30 and top["boxes_per_round_played"] == 3
+    table = invoke(*args).stdout
+    head = next(ln for ln in table.splitlines() if ln.startswith("running count"))
+    assert head.split()[-5:] == ["bet", "boxes", "counter", "adv.", "SE"], head
+    assert "avg bet: the initial bets of a round played, all its boxes together" in table
+    # a plan whose boxes do not change: no boxes column (nor a note of one left out)
+    assert "boxes" not in invoke("count", "--plan", "hi-lo-1-12", *TINY).stdout.split(
+        "By true count")[1].split("\n\n")[1]
+
+
+def test_the_sweep_table_gives_the_played_share_and_average_bet_of_a_wonging_ramp(tmp_path):
+    """The sweep's table and markdown never showed the share of rounds played (json's
+    played_share), which decides what a wonging plan's penetration is worth per round dealt,
+    nor the average bet."""
+    plan = tmp_path / "ko.toml"
+    plan.write_text(KO_BOXES)
+    args = ["count", "--plan", plan, "--boxes", "3", "--penetrations", "0.6,0.9", *TINY]
+    sweep = _json(*args)["sweep"]
+    for fmt in ("table", "markdown"):
+        text = invoke(*args, "-f", fmt).stdout
+        assert "played" in text.split("\n\n")[1] and "avg bet" in text.split("\n\n")[1], text
+        for r in sweep:
+            assert f"{100 * r['played_share']:.1f}%" in text and f"{r['average_bet']:.2f}" in text
+        assert "played: the share of rounds dealt the counter played (it wongs)" in text
+    flat = invoke("count", "--plan", "hi-lo-flat", "--penetrations", "0.6,0.9", *TINY).stdout
+    head = flat.split("\n\n")[1].splitlines()[0]
+    assert "played" not in head and "avg bet" not in head and "avg bet" not in flat, head
+
+
+def test_super_sevens_bet_is_refused_by_count_saying_the_plan_sets_the_stake(fake_engine):
+    """``--set super_sevens_bet=5`` was listed as a change and played at the plan's [super_sevens]
+    stake all the same."""
+    line = is_one_line_error(invoke("count", "--plan", "sevens-super-sevens", "--set",
+                                    "super_sevens_bet=5", *TINY))
+    assert ("--set super_sevens_bet: bjsim count does not use it: the plan's [super_sevens] ramp "
+            "sets the counter's Super Sevens stake by count (units)") in line, line
+    assert not fake_engine
