@@ -102,8 +102,16 @@ def _differs(saved: dict, current: dict) -> str | None:
             if isinstance(a, dict) and isinstance(b, dict):  # the first field that differs
                 field = next(k for k in sorted(set(a) | set(b), key=lambda k: (k != "name", k))
                              if a.get(k) != b.get(k))  # (a plan's name first: another plan)
+                if field not in a:  # (kept since the checkpoint was written)
+                    return (f"{name} {field} is not recorded there (a checkpoint of an earlier "
+                            f"bjsim), {_cut(b.get(field))} here: start the run again")
                 name, a, b = f"{name} {field}", a.get(field), b.get(field)
-                if key == "counting":
+                if isinstance(a, dict) and isinstance(b, dict):  # a plan's index plays: the one
+                    play = next(k for k in (*a, *b) if a.get(k) != b.get(k))  # that differs
+                    name = name.replace("index_plays", "index plays' count" if play == "count"
+                                        else f"index play {play}")
+                    a, b = (json.dumps(v.get(play, "none")) for v in (a, b))
+                elif key == "counting":
                     a, b = _plan_value(a), _plan_value(b)
             return f"{name} is {_cut(a)} there, {_cut(b)} here"
     if saved.get("strategies_sha256") != current.get("strategies_sha256"):

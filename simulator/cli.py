@@ -136,7 +136,8 @@ def _run_command(ctx) -> dict:
             options[param.name] = list(value) if isinstance(value, tuple) else value
             if kept != options[param.name]:
                 options[param.name], typed[param.name] = kept, options[param.name]
-    return {"name": ctx.command.name, "options": options, "typed": typed}
+    # the folder it runs in: a resume reads a plan's relative count and indices paths from it
+    return {"name": ctx.command.name, "options": options, "typed": typed, "cwd": os.getcwd()}
 
 
 STRATEGY_OPTIONS = ("strategy_names", "strategy_name", "choices", "vary_strategies")
@@ -200,7 +201,10 @@ def _fill_from_checkpoint(ctx) -> None:
         raise BjsimError(str(err)) from None
     if problem is not None:
         raise BjsimError(problem)
-    typed = (load(path).get("command") or {}).get("typed") or {}
+    command = load(path).get("command") or {}
+    typed = command.get("typed") or {}
+    if isinstance(command.get("cwd"), str):  # (a checkpoint of an earlier bjsim keeps none)
+        ctx.meta[STARTED] = command["cwd"]
     filled, replaced = ctx.meta.setdefault(RESUMED, ([], []))
     for param in ctx.command.params:
         if param.name not in saved or param.name in NOT_KEPT:
@@ -227,6 +231,7 @@ def _fill_from_checkpoint(ctx) -> None:
 
 RESUMED = "bjsim.resumed"  # ctx.meta: (options filled from the checkpoint, options given again)
 NAMED = "bjsim.named"  # ctx.meta: {a file kept by its absolute path: the name it was given}
+STARTED = "bjsim.started"  # ctx.meta: the folder a resumed run was started in, as kept there
 
 
 def _name_as(ctx, kept, typed) -> None:
@@ -2521,12 +2526,16 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         _emit(_count_list(fmt), output)
         return
     _check_checkpoint(checkpoint_path, resume)
-    plan = load_plan(plan_name)
+    plan = load_plan(plan_name, folder=ctx.meta.get(STARTED))  # (its paths: as first read)
     plan = dataclasses.replace(plan, source=_as_named(ctx, plan.source))
     if penetrations is not None and any(s.split("=")[0].strip() == "penetration"
                                         for s in overrides):
         raise BjsimError("--penetrations: not with --set penetration=P: each run of the sweep "
                          "plays its own penetration: allowed one of the two")
+    if any(s.split("=")[0].strip() == "super_sevens_bet" for s in overrides):
+        raise BjsimError("--set super_sevens_bet: bjsim count does not use it: the plan's "
+                         "[super_sevens] ramp sets the counter's Super Sevens stake by count "
+                         "(units): allowed a plan with its own [super_sevens]")
     rules, file_meta, sets = _load_rules(rules_path, overrides, boxes, super_sevens)
     games = count_runs.check(rules, plan, penetrations, given=plan_name)
     _plan_warnings(plan, [r for _, r in games])

@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from simulator import counting_report, run, stops
-from simulator.index_plays import load_indices
-from simulator.rules import apply_overrides
+from simulator.counting import list_counts
+from simulator.rules import apply_overrides, shown
 
 
 @dataclass
@@ -57,12 +57,16 @@ def check(rules, plan, penetrations=None, options=("--plan", "--penetrations"),
     if most > rules.boxes:
         raise ValueError(f"{opt_plan}: it plays up to {most} boxes, the rule set "
                          f"{rules.boxes}: allowed with --boxes {most} or more (rule 13)")
-    if plan.indices:  # the index file read now, not in the run's first chunk
-        plays = load_indices(plan.indices)
-        if plays.count and plays.count != plan.count.name:
-            raise ValueError(f"{opt_plan}: its index plays {plays.name} are for the "
-                             f"count {plays.count}, the plan counts {plan.count.name}: allowed "
-                             f"index plays made for {plan.count.name}")
+    plays = plan.plays  # (read with the plan, not in the run's first chunk)
+    if plays is not None and plays.count != plan.count.name:
+        where = f"{opt_plan}: key 'indices' = {shown(plan.indices)}: {plays.source}: key 'count'"
+        if plays.count not in list_counts():
+            raise ValueError(f"{where} = {shown(plays.count)}: no such count system: allowed "
+                             f"a shipped count ({', '.join(list_counts())}) or a count file's "
+                             f"name, the plan's count {plan.count.name} for this plan")
+        raise ValueError(f"{where} = {shown(plays.count)}: the index plays are for the count "
+                         f"{plays.count}, the plan counts {plan.count.name}: allowed index "
+                         f"plays made for {plan.count.name}")
     if penetrations is None:
         return [(None, rules)]
     if rules.shuffle != "cut-card":

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from simulator.index_plays import band_strategies, bands, load_indices
+from simulator.index_plays import band_strategies, bands
 from simulator.kernel.count import Counter
 from simulator.strategy import stack
 
@@ -50,7 +50,7 @@ def seven_seven_play(rules, strategies) -> tuple | None:
 def counter_seven_seven_play(rules, base, plan) -> tuple | None:
     """`seven_seven_play` of the strategies a counter playing ``base`` with ``plan``'s index
     plays has (`index_plays.band_strategies`; insurance changes no 7-7 play)."""
-    plays = load_indices(plan.indices) if plan is not None and plan.indices else None
+    plays = plan.plays if plan is not None else None
     return seven_seven_play(rules, band_strategies(base, plays, base.insurance))
 
 
@@ -79,7 +79,7 @@ def counter_strategies(rules, base, plan) -> tuple:
     """``(strategies, counter, insurance)``: `counter_for`'s, the strategies as Strategy objects
     (one a band of the count, then as many again taking insurance where the index plays insure
     by count; ``insurance``: whether the strategies without such a count take insurance)."""
-    plays = load_indices(plan.indices) if plan.indices else None
+    plays = plan.plays  # (read with the plan: `plans.load_plan`)
     ins = plays.insurance if plays is not None else None  # (N below its index, Y from it)
     if ins is None:
         strategies = band_strategies(base, plays, base.insurance)

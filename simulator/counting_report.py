@@ -929,7 +929,9 @@ def plan_words(p: dict, kind: str | None = None) -> str:
     indices = p["indices"]
     name = None if not indices else str(indices)
     words = None if name is None else INDEX_WORDS.get(name)
-    est = ESTIMATION_WORDS.get(p["deck_estimation"], p["deck_estimation"])
+    est = ("the running count decides (an unbalanced count: no deck estimate)"
+           if p.get("count_kind") == "running count"
+           else ESTIMATION_WORDS.get(p["deck_estimation"], p["deck_estimation"]))
     plays = "none" if name is None else f"{words} ({name})" if words else name
     return f"count {p['count']}{'' if kind is None else f' ({kind})'}, {est}; index plays: {plays}"
 
@@ -1060,10 +1062,18 @@ def _freq(x) -> str:
     return "<0.001%" if x and 100 * x < 0.0005 else _pct(x, 3, sign=False)
 
 
+def _boxes_vary(f: dict) -> bool:
+    """Whether the plan's boxes change with the count (a `[boxes]` ramp): its average bet by
+    count is then over more boxes at some counts, and the table gives the boxes beside it."""
+    return bool(f["plan"]["boxes"]["steps"])
+
+
 def _count_rows(f: dict) -> list[list[str]]:
+    boxes = _boxes_vary(f)
     return [[b["label"], _num(b["rounds"]), _freq(b["frequency"]),
              _pct(b["played_share"], 1, sign=False), _pct(b["flat_advantage"], 2),
              _pct(b["flat_se"], 2, sign=False), _num(b["average_bet"], 2),
+             *([_num(b["boxes_per_round_played"], 2)] if boxes else []),
              _pct(b["counter_advantage"], 2), _pct(b["counter_se"], 2, sign=False)]
             for b in f["by_count"]]
 
@@ -1253,10 +1263,14 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     out += _round_notes(f["per_round_played"])
     out += ["", f"By {kind} at the round's start (flat: 1 unit on every box dealt, the counter's "
             f"play; each SE the main game's, from the rounds' sums; {NO_SE}"
-            + (f"; {merged_text('rounds')}" if merged_tails(f["by_count"]) else "") + ")", ""]
+            + (f"; {merged_text('rounds')}" if merged_tails(f["by_count"]) else "")
+            + ("; avg bet: the initial bets of a round played, all its boxes together; boxes: "
+               "per round played" if _boxes_vary(f) else "") + ")", ""]
+    boxes = ["boxes"] if _boxes_vary(f) else []
     out += _pruned_grid(grid, [kind, "rounds", "frequency", "played", "flat adv.", "SE",
-                               "avg bet", "counter adv.", "SE"], _count_rows(f),
-                        "at every count", constant=True, names=COUNT_NAMES)
+                               "avg bet", *boxes, "counter adv.", "SE"], _count_rows(f),
+                        "at every count", constant=True,
+                        names=[*COUNT_NAMES[:7], *boxes, *COUNT_NAMES[7:]])
     ss = f["super_sevens"]
     if f["super_sevens_by_count"]:
         play = ss.get("exact_play")
@@ -1380,7 +1394,8 @@ def tidy_rows(f: dict) -> list[dict]:
         add("super_sevens", k, ss.get(k))
     for b in f["by_count"]:  # (an end row may hold several counts: its label)
         at = {"count": b["count"], "label": b["label"]}
-        for k in ("rounds", "frequency", "played", "average_bet"):
+        for k in ("rounds", "frequency", "played", "played_share", "average_bet",
+                  "boxes_per_round_played", "flat_boxes"):
             add("by_count", k, b[k], **at)
         add("by_count", "counter_advantage", b["counter_advantage"], **at, se=b["counter_se"])
         add("by_count", "flat_advantage", b["flat_advantage"], **at, se=b["flat_se"])
@@ -1441,8 +1456,8 @@ def render(f: dict, fmt: str, meta: dict | None = None) -> str:
 
 
 SWEEP_HEAD = ["penetration", "advantage", "SE", "95% interval", "with SS", "flat",
-              "gain (95%, paired)", "SD/round", "win/100 (95%)", "SCORE (95%)", "N0 (95%)",
-              "risk of ruin (95%)", "SS favourable"]
+              "gain (95%, paired)", "played", "avg bet", "SD/round", "win/100 (95%)",
+              "SCORE (95%)", "N0 (95%)", "risk of ruin (95%)", "SS favourable"]
 
 
 def _sweep_cells(r: dict) -> list[str]:
@@ -1450,6 +1465,7 @@ def _sweep_cells(r: dict) -> list[str]:
             _interval(r), _pct(r["advantage_with_super_sevens"]),
             _pct(r["flat_advantage"]),
             _gain95(r["gain_over_flat"], r["gain_over_flat_se"]),
+            _pct(r["played_share"], 1, sign=False), _num(r["average_bet"], 2),
             _num(r["sd_round"], 3), _pm95(r["win_per_100"], r["win_per_100_se"], 2),
             _span(r["score"], r.get("score_ci95_low"), r.get("score_ci95_high"), 1,
                   none=_no_edge(r)),
@@ -1499,11 +1515,21 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
                     f"{len(run.get('penetrations') or rows)} penetrations (the last one may be "
                     "cut short); not reproducible as it stands")
     out = [ln + "  " for ln in head] if markdown else head
-    why = _round_why(rows[0], rows[0].get("bankroll"), 9, 10, 11)
-    why |= {4: "no Super Sevens bet", 12: NO_FAVOURABLE}
-    cells = [_sweep_cells(r) for r in rows]
-    shown = {SWEEP_HEAD[c] for c in left_out(SWEEP_HEAD, cells, "in every row", why=why)[0]}
-    out += [""] + _pruned_grid(_markdown if markdown else _aligned, SWEEP_HEAD, cells,
+    # the share of rounds played where the plan wongs (what a penetration is worth per round
+    # dealt), the average bet where its bet or boxes change with the count
+    plan = meta.get("plan") or {}
+    cut = {"played"} if plan.get("wong") is None else set()
+    cut |= {"avg bet"} if not any((plan.get(k) or {}).get("steps") for k in ("bet", "boxes")) \
+        else set()
+    keep = [c for c, name in enumerate(SWEEP_HEAD) if name not in cut]
+    sweep_head = [SWEEP_HEAD[c] for c in keep]
+    cells = [[row[c] for c in keep] for row in (_sweep_cells(r) for r in rows)]
+    at = sweep_head.index
+    why = _round_why(rows[0], rows[0].get("bankroll"), at("SCORE (95%)"), at("N0 (95%)"),
+                     at("risk of ruin (95%)"))
+    why |= {at("with SS"): "no Super Sevens bet", at("SS favourable"): NO_FAVOURABLE}
+    shown = {sweep_head[c] for c in left_out(sweep_head, cells, "in every row", why=why)[0]}
+    out += [""] + _pruned_grid(_markdown if markdown else _aligned, sweep_head, cells,
                                "in every row", why=why)
     play = next((r.get("super_sevens_exact_play") for r in rows
                  if r.get("super_sevens_exact_play")), None)
@@ -1514,7 +1540,9 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
         ("flat", "flat: 1 unit on every box dealt (the counter's play)"),
         ("gain (95%, paired)", "gain: over flat" + (
             ", ± its 95% half-width, the same rounds paired"
-            if any(" ± " in r[SWEEP_HEAD.index("gain (95%, paired)")] for r in cells) else "")),
+            if any(" ± " in r[at("gain (95%, paired)")] for r in cells) else "")),
+        ("played", "played: the share of rounds dealt the counter played (it wongs)"),
+        ("avg bet", "avg bet: initial main bet per round played, units (every box)"),
         ("SD/round", _and([words for col, words in (
             ("SD/round", "SD"), ("win/100 (95%)", "win"), ("SCORE (95%)", "SCORE"),
             ("N0 (95%)", "N0"), ("risk of ruin (95%)", "the risk of ruin (of the bankroll above)"))

@@ -188,6 +188,17 @@ def load_indices(name_or_path) -> IndexSet:
     return IndexSet(name, count, out, description, str(path))
 
 
+def play_words(plays: IndexSet | None) -> dict | None:
+    """What a checkpoint keeps of index plays (`run`'s identity): the count they are for and
+    each play by its cell, in words (``{"count": "hi-lo", "hard 16 v 10": "H below 0, S at or
+    above"}``), so that a resume refuses plays changed and names the one; None for none."""
+    if plays is None:
+        return None
+    return {"count": plays.count} | {
+        "insurance" if q.chart == "insurance" else f"{q.chart} {q.row} v {q.up}":
+        f"{q.below} below {q.index:g}, {q.at_or_above} at or above" for q in plays.plays}
+
+
 SURRENDERS = ("Rh", "Rs", "Rp")
 
 

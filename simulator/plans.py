@@ -20,7 +20,7 @@ from simulator.counting import (
     load_count,
     start_counts,
 )
-from simulator.index_plays import INDEX_DIR, IndexFileError, list_indices, load_indices
+from simulator.index_plays import INDEX_DIR, IndexFileError, IndexSet, list_indices, load_indices
 from simulator.rules import _q, no_such_file, read_toml, shown
 
 PLAN_DIR = Path(__file__).resolve().parent.parent / "strategies" / "plans"
@@ -79,6 +79,7 @@ class CountingPlan:
     bankroll: float | None = None
     description: str = ""
     source: str = ""
+    plays: IndexSet | None = None  # the index plays ``indices`` names, read with the plan
 
     @property
     def count_kind(self) -> str:
@@ -155,8 +156,19 @@ def _ramp(src: str, key: str, value, low: int, high: int, default: int | None) -
     return Ramp(base, tuple(steps))
 
 
-def plan_from_dict(data: dict, source: str = "<plan>", name: str = "") -> CountingPlan:
-    """Build and check a counting plan from a TOML-like dict (``source`` names it in errors)."""
+def _is_path(value: str) -> bool:
+    """Whether a plan's ``count`` or ``indices`` names a file (else a shipped name)."""
+    return "/" in value or value.endswith(".toml")
+
+
+def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
+                   folder: str | None = None) -> CountingPlan:
+    """Build and check a counting plan from a TOML-like dict (``source`` names it in errors). A
+    relative path in ``count`` or ``indices`` is read from ``folder``: the working directory
+    where None, else the one a resumed run was started in."""
+    def read_from(value: str) -> str:
+        return str(Path(folder) / value) if folder is not None and _is_path(value) else value
+
     src = source
     if not isinstance(data, dict):
         raise PlanError(f"{src}: a counting plan must be a table of keys")
@@ -169,17 +181,17 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "") -> Counti
                             "system) and bet (the main bet by count)")
     count_name = _text(src, "count", data["count"])
     try:
-        count = load_count(count_name)
+        count = load_count(read_from(count_name))
     except CountError as err:
         raise PlanError(f"{src}: key 'count': {err}") from None
     resolution = _text(src, "deck_estimation", data.get("deck_estimation", "exact"))
     if resolution not in RESOLUTIONS:
         raise PlanError(f"{src}: key 'deck_estimation' = {shown(resolution)}: allowed "
                         + ", ".join(RESOLUTIONS))
-    indices = data.get("indices")
+    indices, plays = data.get("indices"), None
     if indices is not None:
         indices = _text(src, "indices", indices)
-        _check_indices(src, indices)
+        plays = _check_indices(src, read_from(indices), folder)
     table_min = _integer(src, "table_min", data.get("table_min", 1), 1, MAX_UNITS)
     table_max = _integer(src, "table_max", data.get("table_max", table_min), 1, MAX_UNITS)
     if table_max < table_min:
@@ -215,21 +227,25 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "") -> Counti
         indices=indices, bet=bet, super_sevens=super_sevens, boxes=boxes,
         wong_enter=wong_enter, wong_leave=wong_leave, table_min=table_min,
         table_max=table_max, bankroll=bankroll,
-        description=_text(src, "description", data.get("description", "")), source=src)
+        description=_text(src, "description", data.get("description", "")), source=src,
+        plays=plays)
 
 
-def _check_indices(src: str, indices: str) -> None:
-    """The index plays a plan names: a shipped set or a file, loaded and checked here, a bad
-    one refused as the plan's ``indices`` (`index_plays.load_indices`)."""
-    if "/" in indices or indices.endswith(".toml"):
+def _check_indices(src: str, indices: str, folder: str | None = None) -> IndexSet:
+    """The index plays a plan names: a shipped set or a file (a relative path read from
+    ``folder``, `plan_from_dict`), loaded and checked here, a bad one refused as the plan's
+    ``indices`` (`index_plays.load_indices`)."""
+    if _is_path(indices):
         if not Path(indices).exists():  # (a folder: load_indices says so)
+            where = ("the working directory, " + str(Path.cwd()) if folder is None else
+                     f"the folder the run was started in, {folder}")
             raise PlanError(f"{src}: key 'indices' = {shown(indices)}: no such index file "
-                            f"(a path is read from the working directory, {Path.cwd()})")
+                            f"(a path is read from {where})")
     elif not (INDEX_DIR / f"{indices}.toml").is_file():
         raise PlanError(f"{src}: key 'indices' = {shown(indices)}: allowed a shipped index "
                         f"set ({', '.join(list_indices())}) or the path of a .toml index file")
     try:
-        load_indices(indices)
+        return load_indices(indices)
     except IndexFileError as err:
         raise PlanError(f"{src}: key 'indices': {err}") from None
 
@@ -335,8 +351,9 @@ def plan_files(name_or_path) -> list[tuple[str, Path]]:
     return out
 
 
-def load_plan(name_or_path) -> CountingPlan:
-    """A counting plan by shipped name (``hi-lo-1-12``, ...) or from a TOML file."""
+def load_plan(name_or_path, folder: str | None = None) -> CountingPlan:
+    """A counting plan by shipped name (``hi-lo-1-12``, ...) or from a TOML file; ``folder``:
+    where a relative path in its ``count`` or ``indices`` is read from (`plan_from_dict`)."""
     path = plan_path(name_or_path)
     data = read_toml(path, "plan", PlanError, missing=no_such_file(path, "plan", list_plans()))
-    return plan_from_dict(data, str(path), name=path.stem)
+    return plan_from_dict(data, str(path), name=path.stem, folder=folder)

@@ -19,6 +19,7 @@ import numpy as np
 
 from simulator import __version__, checkpoint, chunks, distributed, engine, stops, tally
 from simulator import layout as L
+from simulator.index_plays import play_words
 from simulator.rules import KEYS, Rules, changes_made, load_rule_file, rules_dict, validate
 
 
@@ -182,7 +183,10 @@ def _checkpoint_writer(plan: Plan, state: engine.RunState):
     )
     if plan.counting is not None:  # its fields apart, so that a refusal names the one changed
         ident["counting"] = {f.name: repr(getattr(plan.counting, f.name))
-                             for f in dataclasses.fields(plan.counting)}
+                             for f in dataclasses.fields(plan.counting) if f.name != "plays"}
+        # the index plays themselves, not only the path that names them: a play's index changes
+        # no strategy table (tables_hash), only where the count switches between them
+        ident["counting"]["index_plays"] = play_words(plan.counting.plays)
         if plan.rules.super_sevens:  # the 7-7 play its exact Super Sevens sums are of
             ident["super_sevens_exact"] = _exact_play_words(plan)
     return open_checkpoint(plan.checkpoint, plan.resume, ident, state, plan.command)

@@ -109,7 +109,8 @@ def test_the_engines_counter_plays_as_the_reference_game(case, tmp_path):
     indices = _random_indices(tmp_path / "idx.toml", rng, count, 100 if base_name == "pairs"
                               else 40, pairs_only=base_name == "pairs")  # fmt: skip
     plan = SimpleNamespace(count=load_count(count), resolution=estimation, indices=indices,
-                           bet=_ramp(1), super_sevens=_ramp(0), boxes=_ramp(rules.boxes),
+                           plays=load_indices(indices), bet=_ramp(1), super_sevens=_ramp(0),
+                           boxes=_ramp(rules.boxes),
                            wong_enter=None, wong_leave=None)  # fmt: skip
     strategies, counter, insurance = counter_strategies(rules, base, plan)  # the engine's
     tables = (stack(strategies), counter, insurance)
@@ -195,6 +196,7 @@ def test_the_engines_counter_bets_as_the_reference_game(case, tmp_path):
         wong = ramps["wong"] or (None, None)
         plan = SimpleNamespace(
             count=system, resolution=estimation, indices=indices,
+            plays=load_indices(indices) if indices else None,
             **{k: SimpleNamespace(base=r[0], steps=r[1]) for k, r in ramps.items() if k != "wong"},
             wong_enter=wong[0], wong_leave=wong[1])  # fmt: skip
         strategies, counter, insurance = counter_strategies(rules, base, plan)
@@ -236,7 +238,8 @@ def test_a_counter_on_fewer_boxes_plays_the_whole_stacked_shoe():
     # deal every box.
     rules, base = NZ.replace(decks=1, boxes=4), load_strategy("basic")
     flat = SimpleNamespace(base=1, steps=())
-    plan = SimpleNamespace(count=load_count("hi-lo"), resolution="exact", indices=None, bet=flat,
+    plan = SimpleNamespace(count=load_count("hi-lo"), resolution="exact", indices=None,
+                           plays=None, bet=flat,
                            super_sevens=_ramp(0), boxes=flat, wong_enter=None, wong_leave=None)
     strategies, counter, insurance = counter_strategies(rules, base, plan)
     cards = np.arange(52)
@@ -271,6 +274,7 @@ def test_the_insurance_results_se_is_the_one_its_rounds_give(tmp_path):
                     'up = "A"\nbelow = "N"\nat_or_above = "Y"\nindex = 0\n')
     system, ramp = load_count("hi-lo"), (1, ((1.0, 2), (3.0, 5)))
     plan = SimpleNamespace(count=system, resolution="half", indices=str(path),
+                           plays=load_indices(path),
                            bet=SimpleNamespace(base=ramp[0], steps=ramp[1]), super_sevens=_ramp(0),
                            boxes=_ramp(3), wong_enter=-1.0, wong_leave=-2.0)  # fmt: skip
     strategies, counter, insurance = counter_strategies(rules, base, plan)

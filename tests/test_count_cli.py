@@ -538,6 +538,45 @@ def test_a_checkpointed_count_interrupted_and_resumed_is_the_uninterrupted_run(t
         assert "--checkpoint: not with --penetrations (even one)" in line, line
 
 
+INDEX_20_V_10 = ('name = "x"\ncount = "hi-lo"\n[[play]]\nchart = "hard"\nrow = "20"\nup = "10"\n'
+                 'below = "S"\nat_or_above = "H"\nindex = {}\n')
+
+
+def test_a_resume_refuses_index_plays_changed_and_reads_them_where_the_run_began(
+        tmp_path, monkeypatch):
+    """A plan's index file with another index (the same two actions, so the same strategy
+    tables) was resumed without a word, mixing chunks of two sets of plays; and its relative
+    path was read from the folder resumed in, so a resume from another folder failed or read
+    another file of that name. Now the plays are part of the run's identity, and the path is
+    read from the folder the run was started in (the working directory, as docs/counting.md
+    says)."""
+    from simulator import engine
+    from tests.helpers import interrupt_after_first_chunk
+
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir(), b.mkdir()
+    (a / "x.toml").write_text(INDEX_20_V_10.format(3))
+    (a / "plan.toml").write_text('count = "hi-lo"\nindices = "x.toml"\n[bet]\nbase = 1\n')
+    args = ["count", "--plan", "plan.toml", *TINY, "--workers", "1"]
+    monkeypatch.chdir(a)
+    whole = _json(*args)
+    whole.pop("timing")
+    with monkeypatch.context() as mp:
+        interrupt_after_first_chunk(mp, engine, "iter_job_chunks")
+        cut = invoke(*args, "--checkpoint", "run.ckpt")
+    assert cut.exit_code == 130, cut.output
+    (a / "x.toml").write_text(INDEX_20_V_10.format(-3))
+    line = is_one_line_error(invoke("count", "--resume", "run.ckpt", "-q"))
+    assert ("a checkpoint of a different run: the counting plan's index play hard 20 v 10 is "
+            '"S below 3, H at or above" there, "S below -3, H at or above" here') in line, line
+    (a / "x.toml").write_text(INDEX_20_V_10.format(3))
+    (b / "x.toml").write_text(INDEX_20_V_10.format(-3))  # (the same name, elsewhere)
+    monkeypatch.chdir(b)
+    again = _json("count", "--resume", "../a/run.ckpt", "-q")
+    assert again.pop("timing")["resumed_rounds"] > 0
+    assert again == whole
+
+
 def test_a_wonging_plan_with_boxes_by_count_adds_up():
     path = scratch("wong.toml", 'count = "hi-lo"\ndeck_estimation = "whole"\ntable_max = 4\n'
                    '[bet]\nbase = 1\nsteps = [[2, 4]]\n[wong]\nenter = 0\nleave = -1\n'
@@ -581,7 +620,33 @@ def test_a_bad_index_file_is_refused_before_the_run_in_one_line(tmp_path, fake_e
 def test_index_plays_made_for_another_count_are_refused(tmp_path, fake_engine):
     line = is_one_line_error(invoke("count", "--plan", _plan_file(tmp_path, "hi-lo-nz", "zen"),
                                     *TINY))
-    assert "for the count hi-lo, the plan counts zen" in line and not fake_engine
+    assert line.startswith(f"Error: --plan {tmp_path / 'plan.toml'}: key 'indices' = "
+                           '"hi-lo-nz": '), line
+    assert ("hi-lo-nz.toml: key 'count' = \"hi-lo\": the index plays are for the count hi-lo, "
+            "the plan counts zen: allowed index plays made for zen") in line and not fake_engine
+
+
+def test_an_index_file_for_another_count_is_named_with_its_key_and_an_unknown_count_so(
+        tmp_path, fake_engine, monkeypatch):
+    """A count mismatch named the index set's ``name`` (i, from i.toml), not the file and its
+    key, and a misspelt count (hilo) read as a mismatch. docs/counting.md: the plan's
+    ``indices`` first, then the file and the key."""
+    monkeypatch.chdir(tmp_path)
+    idx = Path("i.toml")
+    idx.write_text('name = "i"\ncount = "zen"\n[[play]]\nchart = "hard"\nrow = "16"\n'
+                   'up = "10"\nbelow = "H"\nat_or_above = "S"\nindex = 1\n')
+    plan = _plan_file(tmp_path, idx)
+    line = is_one_line_error(invoke("count", "--plan", plan, *TINY))
+    assert line == (f"Error: --plan {plan}: key 'indices' = \"{idx}\": {idx}: key 'count' = "
+                    '"zen": the index plays are for the count zen, the plan counts hi-lo: '
+                    "allowed index plays made for hi-lo"), line
+    idx.write_text(idx.read_text().replace("zen", "hilo"))
+    line = is_one_line_error(invoke("count", "--plan", plan, *TINY))
+    assert line == (f"Error: --plan {plan}: key 'indices' = \"{idx}\": {idx}: key 'count' = "
+                    '"hilo": no such count system: allowed a shipped count (hi-lo, hi-opt-ii, '
+                    "ko, omega-ii, sevens, zen) or a count file's name, the plan's count hi-lo "
+                    "for this plan"), line
+    assert not fake_engine
 
 
 def test_a_count_file_passing_for_a_shipped_count_is_refused(tmp_path, fake_engine):
@@ -635,8 +700,8 @@ def test_a_plan_file_is_named_as_given_not_by_its_name_key(tmp_path, fake_engine
     path = tmp_path / "ko.toml"
     path.write_text(text.replace('count = "hi-lo"', 'count = "ko"'))
     line = is_one_line_error(invoke("count", "--plan", path, *TINY))
-    assert line.startswith(f"Error: --plan {path}: its index plays hi-lo-nz are for the count "
-                           "hi-lo, the plan counts ko"), line
+    assert line.startswith(f"Error: --plan {path}: key 'indices' = \"hi-lo-nz\": "), line
+    assert "the index plays are for the count hi-lo, the plan counts ko" in line, line
     assert "--plan hi-lo-1-12" not in line and not fake_engine
     line = is_one_line_error(invoke("count", "--plan", path, "--no-super-sevens", *TINY))
     assert f"--plan {path}:" in line
@@ -731,3 +796,59 @@ def test_a_sweep_plays_no_control_run_its_rows_would_not_show(monkeypatch):
     assert [r["penetration"] for r in sweep["sweep"]] == [0.6, 0.8] and calls == []
     single = json.loads(invoke(*args).stdout)
     assert len(calls) == 1 and single["results"]["gain_over_basic"] is not None
+
+
+KO_BOXES = ('name = "ko-test"\ncount = "ko"\ntable_max = 10\nbankroll = 400\n[bet]\nbase = 1\n'
+            'steps = [[-1, 2], [1, 5], [3, 10]]\n[wong]\nenter = -2\nleave = -6\n[boxes]\n'
+            'base = 1\nsteps = [[1, 2], [3, 3]]\n')
+
+
+def test_the_csv_by_count_keeps_every_figure_and_the_table_gives_the_boxes(tmp_path):
+    """csv's by_count rows lacked played_share, boxes_per_round_played and flat_boxes, which
+    json has ("json and csv keep every figure"); and with a [boxes] ramp the table's average bet
+    by count (all boxes together: 30.00 units with table_max 10) stood without the boxes."""
+    plan = tmp_path / "ko.toml"
+    plan.write_text(KO_BOXES)
+    args = ["count", "--plan", plan, "--boxes", "3", *TINY]
+    by = _json(*args)["results"]["by_count"]
+    rows = list(csv.reader(io.StringIO(invoke(*args, "-f", "csv").stdout)))
+    kept = {r[1] for r in rows if r[0] == "by_count"}
+    assert set(by[0]) - {"count", "label", "counts", "flat_se", "counter_se"} == kept
+    top = next(b for b in by if b["count"] >= 3 and b["played"])
+    assert top["average_bet"] == 30 and top["boxes_per_round_played"] == 3
+    table = invoke(*args).stdout
+    head = next(ln for ln in table.splitlines() if ln.startswith("running count"))
+    assert head.split()[-5:] == ["bet", "boxes", "counter", "adv.", "SE"], head
+    assert "avg bet: the initial bets of a round played, all its boxes together" in table
+    # a plan whose boxes do not change: no boxes column (nor a note of one left out)
+    assert "boxes" not in invoke("count", "--plan", "hi-lo-1-12", *TINY).stdout.split(
+        "By true count")[1].split("\n\n")[1]
+
+
+def test_the_sweep_table_gives_the_played_share_and_average_bet_of_a_wonging_ramp(tmp_path):
+    """The sweep's table and markdown never showed the share of rounds played (json's
+    played_share), which decides what a wonging plan's penetration is worth per round dealt,
+    nor the average bet."""
+    plan = tmp_path / "ko.toml"
+    plan.write_text(KO_BOXES)
+    args = ["count", "--plan", plan, "--boxes", "3", "--penetrations", "0.6,0.9", *TINY]
+    sweep = _json(*args)["sweep"]
+    for fmt in ("table", "markdown"):
+        text = invoke(*args, "-f", fmt).stdout
+        assert "played" in text.split("\n\n")[1] and "avg bet" in text.split("\n\n")[1], text
+        for r in sweep:
+            assert f"{100 * r['played_share']:.1f}%" in text and f"{r['average_bet']:.2f}" in text
+        assert "played: the share of rounds dealt the counter played (it wongs)" in text
+    flat = invoke("count", "--plan", "hi-lo-flat", "--penetrations", "0.6,0.9", *TINY).stdout
+    head = flat.split("\n\n")[1].splitlines()[0]
+    assert "played" not in head and "avg bet" not in head and "avg bet" not in flat, head
+
+
+def test_super_sevens_bet_is_refused_by_count_saying_the_plan_sets_the_stake(fake_engine):
+    """``--set super_sevens_bet=5`` was listed as a change and played at the plan's [super_sevens]
+    stake all the same."""
+    line = is_one_line_error(invoke("count", "--plan", "sevens-super-sevens", "--set",
+                                    "super_sevens_bet=5", *TINY))
+    assert ("--set super_sevens_bet: bjsim count does not use it: the plan's [super_sevens] ramp "
+            "sets the counter's Super Sevens stake by count (units)") in line, line
+    assert not fake_engine

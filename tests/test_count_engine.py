@@ -16,6 +16,7 @@ from simulator import layout as L
 from simulator.chunks import chunk_state
 from simulator.counter import counter_for
 from simulator.counting import load_count
+from simulator.index_plays import load_indices
 from simulator.kernel import count as C
 from simulator.rules import Rules
 from simulator.strategy import load_strategy, stack
@@ -31,6 +32,7 @@ def plan(count="hi-lo", resolution="exact", indices=None, bet=None, ss=None, box
          enter=None, leave=None):  # fmt: skip
     """A counting plan with the fields ``counter_for`` reads (``plans.CountingPlan``'s)."""
     return SimpleNamespace(count=load_count(count), resolution=resolution, indices=indices,
+                           plays=load_indices(indices) if indices else None,
                            bet=bet or ramp(1), super_sevens=ss or ramp(0), boxes=boxes or ramp(1),
                            wong_enter=enter, wong_leave=leave)  # fmt: skip
 

@@ -1430,6 +1430,12 @@ def test_the_plan_is_told_in_plain_words():
     assert CR.plan_words(p, "true count") == (
         "count hi-lo (true count), the decks left estimated to the nearest half deck; index "
         "plays: the NZ Illustrious 18 (hi-lo-nz)")
+    # KO's running count is never divided: it said "the decks left counted exactly (cards
+    # left / 52)", the plan's default deck estimation, which it does not use
+    ko = p | {"count": "ko", "count_kind": "running count", "deck_estimation": "exact"}
+    assert CR.plan_words(ko, "running count") == (
+        "count ko (running count), the running count decides (an unbalanced count: no deck "
+        "estimate); index plays: the NZ Illustrious 18 (hi-lo-nz)")
 
 
 def test_left_out_rows_whose_labels_hold_and_are_named_apart():
