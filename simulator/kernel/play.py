@@ -377,7 +377,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
                 if out is not None:
                     T.write_box(out[r], b, scratch, line[b], p)
             else:
-                i = np.int64(fin[np.uint64(hs[b * MAX_HANDS])]) * T.N_OUTCOMES + o
+                i = np.int64(hs[b * MAX_HANDS]) * T.N_OUTCOMES + o  # (finals first)
                 main, ins = net[np.uint64(i)], insn[np.uint64(i)]
                 if out is not None:
                     T.write_box(out[r], b, rows[i], line[b], p)

@@ -208,11 +208,12 @@ def build(p, tables, bands: int = 0) -> Machine:
     """The machine for rules ``p`` and strategies ``tables`` (``strategy.stack``, one a box), or
     a counter's (``bands`` a family, then as many insured): ``INDEX`` state ``s`` under strategy
     ``j`` is ``alt[s * len(tables) + j]`` (walk: ``walt``). ``link``: an exit's or ``PAIR``'s state
-    to play on; ``fin``: a final state's index (else -1); ``peek``: a box's final state after a
-    peeked dealer blackjack; ``net``, ``ins``, ``rows`` (``tally.settle_box``) by ``fin *
-    N_OUTCOMES + o``; ``dstand[ace * 32 + hard]``: the dealer stands; ``sspay``: Super Sevens by
-    line; ``wtid``: a walk terminal's class (its net and wager), ``wclass`` each class's ``wrows``
-    row; ``slot``: each box's strategy's place in the tally (``layout.T_BY``)."""
+    to play on; ``fin``: a final state's index (else -1), final states being numbered first, so
+    that ``fin[s] == s``; ``peek``: a box's final state after a peeked dealer blackjack; ``net``,
+    ``ins``, ``rows`` (``tally.settle_box``) by ``fin * N_OUTCOMES + o``; ``dstand[ace * 32 +
+    hard]``: the dealer stands; ``sspay``: Super Sevens by line; ``wtid``: a walk terminal's class
+    (its net and wager), ``wclass`` each class's ``wrows`` row; ``slot``: each box's strategy's
+    place in the tally (``layout.T_BY``)."""
     box_si = first_boxes(tables)
     bld = Builder(p, tables, box_si, bands)
     for si in dict.fromkeys(box_si):
@@ -223,6 +224,13 @@ def build(p, tables, bands: int = 0) -> Machine:
     for key in bld.order:  # every state reachable from the starts, breadth first (order grows)
         if key[0] not in ("X", "SX", "I") and bld.info[key][0] == T.K_NONE:
             succ[key] = [bld.step(key, c) for c in range(1, 11)]
+    # Final states numbered first: a box's final state ``s`` is its settlement's row ``s * 8 + o``
+    new = sorted(range(len(bld.order)), key=lambda s: bld.info[bld.order[s]][0] == T.K_NONE)
+    ren = np.argsort(new)  # old number -> new
+    bld.order = [bld.order[s] for s in new]
+    bld.keys = {k: i for i, k in enumerate(bld.order)}
+    succ = {k: [int(ren[s]) for s in v] for k, v in succ.items()}
+    bld.alt = {k: [int(ren[s]) for s in v] for k, v in bld.alt.items()}
     n = len(bld.order)
     assert n < 2**15, n  # int16 states
     info = [bld.info[k] for k in bld.order]
@@ -239,6 +247,7 @@ def build(p, tables, bands: int = 0) -> Machine:
     link = np.array([-1 if i[5] is None else bld.keys[i[5]] for i in info], np.int32)
     peek = np.array([peeked(k) for k in bld.order], np.int32)
     finals = [s for s, i in enumerate(info) if i[0] != T.K_NONE]
+    assert finals == list(range(len(finals))), "final states first"
     fin = np.full(n, -1, np.int32)
     fin[finals] = np.arange(len(finals))
     rows = np.zeros((len(finals) * T.N_OUTCOMES, L.N_TALLY), np.int64)
