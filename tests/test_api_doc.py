@@ -34,41 +34,37 @@ def _module(name: str):
         return None
 
 
-def _closing(text: str, start: int) -> int:
-    """The index of the parenthesis closing the one at ``start`` (quotes skipped)."""
+def _scan(text: str, start: int = 0):
+    """Each ``(index, character, depth)`` of ``text`` from ``start``: ``depth`` the brackets open
+    after the character, None inside quotes (the quote marks included)."""
     depth, quote = 0, None
     for i in range(start, len(text)):
         c = text[i]
-        if quote:
-            quote = None if c == quote else quote
-        elif c in "\"'":
-            quote = c
-        elif c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-            if depth == 0:
-                return i
+        if quote or c in "\"'":
+            quote = None if c == quote else (quote or c)
+            yield i, c, None
+            continue
+        depth += (c in "([{") - (c in ")]}")
+        yield i, c, depth
+
+
+def _closing(text: str, start: int) -> int:
+    """The index of the parenthesis closing the one at ``start`` (quotes skipped)."""
+    for i, c, depth in _scan(text, start):
+        if depth == 0 and c in ")]}":
+            return i
     raise ValueError(f"unclosed parenthesis in {text!r}")
 
 
 def _split(params: str) -> list[str]:
     """``params`` split at the commas outside brackets and quotes."""
-    out, depth, quote, cur = [], 0, None, ""
-    for c in params:
-        if quote:
-            quote = None if c == quote else quote
-        elif c in "\"'":
-            quote = c
-        elif c in "([{":
-            depth += 1
-        elif c in ")]}":
-            depth -= 1
-        elif c == "," and depth == 0:
+    out, cur = [], ""
+    for _, c, depth in _scan(params):
+        if c == "," and depth == 0:
             out.append(cur.strip())
             cur = ""
-            continue
-        cur += c
+        else:
+            cur += c
     return [p for p in [*out, cur.strip()] if p]
 
 
