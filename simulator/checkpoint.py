@@ -111,6 +111,10 @@ def _differs(saved: dict, current: dict) -> str | None:
                     name = name.replace("index_plays", "index plays' count" if play == "count"
                                         else f"index play {play}")
                     a, b = (json.dumps(v.get(play, "none")) for v in (a, b))
+                elif field == "index_plays":  # plays on one side only
+                    name = name.replace("index_plays", "number of index plays")
+                    a, b = (("0" if v is None else f"{len(v) - 1} (for the count {v['count']})")
+                            for v in (a, b))
                 elif key == "counting":
                     a, b = _plan_value(a), _plan_value(b)
             return f"{name} is {_cut(a)} there, {_cut(b)} here"

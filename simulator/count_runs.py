@@ -61,9 +61,9 @@ def check(rules, plan, penetrations=None, options=("--plan", "--penetrations"),
     if plays is not None and plays.count != plan.count.name:
         where = f"{opt_plan}: key 'indices' = {shown(plan.indices)}: {plays.source}: key 'count'"
         if plays.count not in list_counts():
-            raise ValueError(f"{where} = {shown(plays.count)}: no such count system: allowed "
-                             f"a shipped count ({', '.join(list_counts())}) or a count file's "
-                             f"name, the plan's count {plan.count.name} for this plan")
+            raise ValueError(f"{where} = {shown(plays.count)}: neither a shipped count "
+                             f"({', '.join(list_counts())}) nor the plan's count: allowed index "
+                             f"plays made for {plan.count.name}")
         raise ValueError(f"{where} = {shown(plays.count)}: the index plays are for the count "
                          f"{plays.count}, the plan counts {plan.count.name}: allowed index "
                          f"plays made for {plan.count.name}")

@@ -575,6 +575,10 @@ def test_a_resume_refuses_index_plays_changed_and_reads_them_where_the_run_began
     again = _json("count", "--resume", "../a/run.ckpt", "-q")
     assert again.pop("timing")["resumed_rounds"] > 0
     assert again == whole
+    (a / "plan.toml").write_text('count = "hi-lo"\n[bet]\nbase = 1\n')  # plays on one side only
+    line = is_one_line_error(invoke("count", "--resume", "../a/run.ckpt", "-q"))
+    assert "the counting plan's number of index plays is 1 (for the count hi-lo) there, 0 here" \
+        in line, line
 
 
 def test_a_wonging_plan_with_boxes_by_count_adds_up():
@@ -643,9 +647,8 @@ def test_an_index_file_for_another_count_is_named_with_its_key_and_an_unknown_co
     idx.write_text(idx.read_text().replace("zen", "hilo"))
     line = is_one_line_error(invoke("count", "--plan", plan, *TINY))
     assert line == (f"Error: --plan {plan}: key 'indices' = \"{idx}\": {idx}: key 'count' = "
-                    '"hilo": no such count system: allowed a shipped count (hi-lo, hi-opt-ii, '
-                    "ko, omega-ii, sevens, zen) or a count file's name, the plan's count hi-lo "
-                    "for this plan"), line
+                    '"hilo": neither a shipped count (hi-lo, hi-opt-ii, ko, omega-ii, sevens, '
+                    "zen) nor the plan's count: allowed index plays made for hi-lo"), line
     assert not fake_engine
 
 

@@ -180,9 +180,10 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     box, scratch, lines, by_round, cs, rec = wk  # rec: a counter's walk's round records
     box[:], lines[:], by_round[:], cs[:] = 0, 0, 0, 0
     # Box b's hands' states: hs[b * MAX_HANDS + h]; todo[:n_play]: the hands to play this round in
-    # order, then the last, not played (the start state). By box: st its state after the deal, nsp
-    # a split box's hands (else 0), c1 and c2 its first two cards, line its Super Sevens line, insb
-    # it insures, fam its strategies' family (a counter's, insured), declined it refused a split.
+    # order, then the last, not played (its state 0, a final state: not PLAYER). By box: st its
+    # state after the deal, nsp a split box's hands (else 0), c1 and c2 its first two cards, line
+    # its Super Sevens line, insb it insures, fam its strategies' family (a counter's, insured),
+    # declined it refused a split.
     # (Rows by index: unpacked, numba types them as arrays of any layout, slower to index.)
     hs, todo, st, nsp, c1, c2 = box[0], box[1], box[2], box[3], box[4], box[5]
     line, insb, fam, declined = box[6], box[7], box[8], box[9]

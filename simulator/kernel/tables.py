@@ -247,7 +247,8 @@ def build(p, tables, bands: int = 0) -> Machine:
     link = np.array([-1 if i[5] is None else bld.keys[i[5]] for i in info], np.int32)
     peek = np.array([peeked(k) for k in bld.order], np.int32)
     finals = [s for s, i in enumerate(info) if i[0] != T.K_NONE]
-    assert finals == list(range(len(finals))), "final states first"
+    assert finals and finals == list(range(len(finals))), "final states first"  # (state 0 a
+    # final state: the round loop's hand after the last, never played, holds it)
     fin = np.full(n, -1, np.int32)
     fin[finals] = np.arange(len(finals))
     rows = np.zeros((len(finals) * T.N_OUTCOMES, L.N_TALLY), np.int64)
