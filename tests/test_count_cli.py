@@ -855,3 +855,15 @@ def test_super_sevens_bet_is_refused_by_count_saying_the_plan_sets_the_stake(fak
     assert ("--set super_sevens_bet: bjsim count does not use it: the plan's [super_sevens] ramp "
             "sets the counter's Super Sevens stake by count (units)") in line, line
     assert not fake_engine
+
+
+def test_the_table_names_every_rule_unlike_nz_from_a_rule_file(tmp_path):
+    # A rule file's 6:5 blackjack was in no line of count's head ("Rules: f.toml; 2 decks, ..."),
+    # where simulate's table lists every key unlike the NZ rules.
+    rules = tmp_path / "h65.toml"
+    rules.write_text("decks = 2\ndealer_hits_soft_17 = true\nblackjack_pays = 1.2\n")
+    result = invoke("count", "--plan", "hi-lo-flat", "--rules", rules, *TINY)
+    assert result.exit_code == 0, result.output
+    assert "Unlike NZ: decks=2, blackjack_pays=1.2, dealer_hits_soft_17=true" in result.stdout
+    plain = invoke("count", "--plan", "hi-lo-flat", "--set", "decks=2", *TINY)
+    assert plain.exit_code == 0 and "Unlike NZ" not in plain.stdout  # (--set's: in the title)
