@@ -643,3 +643,17 @@ def test_the_7_7_questions_changes_are_in_percentage_points():
     assert "main EV change, pp" in head and "combined, bet 1, pp" in head
     split = next(ln for ln in out.splitlines() if ln.startswith("split "))
     assert split.split()[2] == "-0.05384" and "%" not in split.split()[2:]
+
+
+def test_the_table_names_every_rule_unlike_nz_from_a_rule_file(tmp_path):
+    # A rule file's keys were named only where the derived chart's note named them (a 6:5
+    # blackjack with the NZ chart given: nowhere); the table now says them as simulate's does.
+    rules = tmp_path / "h65.toml"
+    rules.write_text("decks = 2\nblackjack_pays = 1.2\n")
+    result = run("exact", "--rules", str(rules), "--strategy", "basic")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    title = next(i for i, line in enumerate(lines) if line.startswith("Exact (combinatorial)"))
+    assert lines[title + 1] == "Unlike NZ: decks=2, blackjack_pays=1.2", lines
+    plain = run("exact", "--set", "decks=2", "--strategy", "basic")
+    assert plain.exit_code == 0 and "Unlike NZ" not in plain.output  # (the title names it)
