@@ -24,7 +24,7 @@ from simulator import layout as L
 from simulator.compare_report import _aligned, _markdown
 from simulator.counter import counter_seven_seven_play, counter_strategies, exact_plays
 from simulator.report import PER_UNIT_WAGERED, _cell, files_text, plays_by_up_text, with_note
-from simulator.rules import nz_changes
+from simulator.rules import unlike_nz_line
 from simulator.tally import (
     MIN_WINS,
     SS_LINES,
@@ -944,12 +944,11 @@ def _head(f: dict, meta: dict) -> list[str]:
     r = f["rules"]
     shoe = ("shuffle every round" if r.get("shuffle") == "every-round"
             else f"penetration {r['penetration']:g}")
-    unlike = nz_changes(meta["rules"]) if meta.get("rules") else []  # (as simulate's table)
+    unlike = unlike_nz_line(meta.get("rules") or {}, ", ".join(run.get("overrides") or ()))
     lines = [f"bjsim {meta.get('version', __version__)}: card counting, plan {p['name']}",
              f"Rules:     {title}; {r['decks']} decks, {shoe}, Super Sevens "
              f"{'on' if r['super_sevens'] else 'off'}",
-             *([f"Unlike NZ: {', '.join(unlike)}"]
-               if unlike and set(unlike) != set(run.get("overrides") or ()) else []),
+             *([unlike] if unlike else []),
              f"Plan:      {p['description'] or p['name']} ({plan_words(p)})",
              *([f"Note:      {run['indices_note']}"] if run.get("indices_note") else []),
              "Strategy:  " + with_note(", ".join(dict.fromkeys(meta.get("strategy") or ["?"])),

@@ -36,7 +36,7 @@ import pandas as pd
 
 from simulator import __version__
 from simulator.exact.sevens import convention, sevens_plays
-from simulator.rules import nz_changes
+from simulator.rules import unlike_nz_line
 from simulator.tally import MIN_WINS, Z95
 
 FORMATS = ("table", "csv", "json")
@@ -376,9 +376,9 @@ def _table(summary: dict, meta: dict) -> str:
     w(f"Rules:     {rules_title(run)}\n")
     if run.get("overrides"):
         w(f"Changed:   {', '.join(run['overrides'])}\n")
-    unlike = nz_changes(rules) if rules else []
-    if unlike and set(unlike) != set(run.get("overrides") or ()):  # (the file's changes too)
-        w(f"Unlike NZ: {', '.join(unlike)}\n")
+    unlike = unlike_nz_line(rules, ", ".join(run.get("overrides") or ()))  # (a file's too)
+    if unlike:
+        w(unlike + "\n")
     if rules:
         w(f"           {rules.get('decks')} decks, {rules.get('boxes')} box(es), "
           f"Super Sevens {'on' if rules.get('super_sevens') else 'off'}, "

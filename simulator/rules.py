@@ -1016,6 +1016,16 @@ def nz_changes(rules: dict) -> list[str]:
     return [f"{k}={_fmt(v)}" for k, v in rules.items() if k in nz and v != nz[k]]
 
 
+def unlike_nz_line(rules: dict, named: str = "") -> str | None:
+    """The tables' ``Unlike NZ: decks=2, ...`` line for ``rules`` (a `rules_dict`): every key
+    unlike the NZ rules (`nz_changes`); None where there is none, or where ``named`` (the text
+    beside it: a title, the command line's changes) already names each."""
+    unlike = nz_changes(rules) if rules else []
+    if not unlike or all(u in named for u in unlike):
+        return None
+    return f"Unlike NZ: {', '.join(unlike)}"
+
+
 def modified_name(name: str, changes) -> str:
     """A rule set's name with the command line's changes named: ``nz1994 (modified: decks=8)``;
     a name that already says so (a file `bjsim rules show` wrote) has the changes added to its

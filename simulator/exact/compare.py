@@ -611,11 +611,11 @@ def exact_table(fig: dict, title: str, rules: dict) -> str:
     else:
         sd = (f"SD per box-round                {fig['sd_box_round']:.4f}  (one box; a round of "
               f"{fig['boxes']} boxes: not computed)")
-    from simulator.rules import nz_changes
+    from simulator.rules import unlike_nz_line
 
-    unlike = nz_changes(rules)  # (as simulate's table; left out where the title names them)
+    unlike = unlike_nz_line(rules, title)
     out = [f"Exact (combinatorial) figures: {title}, strategy {fig['strategy']}",
-           *([f"Unlike NZ: {', '.join(unlike)}"] if not all(u in title for u in unlike) else []),
+           *([unlike] if unlike else []),
            *textwrap.wrap(f"play valued: {fig['play_note']}", 100),
            *textwrap.wrap(f"({basis(rules['decks'])}; method and approximations: docs/exact.md)",
                           100),
