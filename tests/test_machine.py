@@ -46,12 +46,12 @@ def _is(m, s, flag) -> bool:
 
 
 def _final(m, s) -> bool:
-    return m.fin[s] >= 0
+    return m.kind[s] != T.K_NONE
 
 
 def _net(m, s, outcome) -> int:
     assert _final(m, s)
-    return int(m.net[m.fin[s] * T.N_OUTCOMES + outcome])
+    return int(m.net[s * T.N_OUTCOMES + outcome])
 
 
 SPLITTER = make_strategy(pairs={"A": "P", "8": "P"}, hard={11: "D"})

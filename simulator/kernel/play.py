@@ -101,12 +101,9 @@ def walk(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at
             f = np.int64(wflags[np.uint64(s)])
             if cx is not None:
                 rcp += tg[v]
-                if (f & M.DECIDE) != 0:
-                    break
-                j = np.uint64(n + 1)
-                rec[j] = (rcp << 24) | (pos << 15) | s  # the next round's start
+                rec[np.uint64(n + 1)] = (rcp << 24) | (pos << 15) | s  # the next round's start
             n += f & M.TERMINAL
-            if (f & (M.W_EXIT | M.SS77)) != 0 or pos >= stop:
+            if (f & (M.W_EXIT | M.SS77 | M.DECIDE)) != 0 or pos >= stop:
                 break
         if cx is None and (f & M.SS77) != 0:  # 14: 7-7 walked on: (b), or (c) suited, moved
             mv = wcounts.size - len(M.MOVES)  # (the moves' states, in MOVES' order)
@@ -170,7 +167,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     record a round into ``out``. ``trace`` (tests): the rounds' cards, but a round's dealt partly
     from reshuffled discards. ``m``: ``tuple(tables.Machine)``; ``cx``: a counter's arrays, or
     None; ``ins_flags``: each box insures; ``wk``: ``work_arrays(p)``."""
-    (trans, flags, link, fin, kind, total, wager, peek_t, net, insn, rows, start, wtrans, wflags,
+    (trans, flags, link, kind, total, wager, peek_t, net, insn, rows, start, wtrans, wflags,
      _, alt, walt, wtid, _, d_stands, ss_pay, slot, deal) = m  # fmt: skip
     nb = p[L.P_BOXES]
     stacked = out is not None  # (``out is None``: the records' code left out when compiled)

@@ -192,7 +192,7 @@ class Builder:
 
 
 # The engine's tables (``build``), in the order the compiled functions take them.
-Machine = namedtuple("Machine", "trans flags link fin kind total wager peek net ins rows start "
+Machine = namedtuple("Machine", "trans flags link kind total wager peek net ins rows start "
                      "wtrans wflags wrows alt walt wtid wclass dstand sspay slot deal")  # fmt: skip
 
 
@@ -208,12 +208,11 @@ def build(p, tables, bands: int = 0) -> Machine:
     """The machine for rules ``p`` and strategies ``tables`` (``strategy.stack``, one a box), or
     a counter's (``bands`` a family, then as many insured): ``INDEX`` state ``s`` under strategy
     ``j`` is ``alt[s * len(tables) + j]`` (walk: ``walt``). ``link``: an exit's or ``PAIR``'s state
-    to play on; ``fin``: a final state's index (else -1), final states being numbered first, so
-    that ``fin[s] == s``; ``peek``: a box's final state after a peeked dealer blackjack; ``net``,
-    ``ins``, ``rows`` (``tally.settle_box``) by ``fin * N_OUTCOMES + o``; ``dstand[ace * 32 +
-    hard]``: the dealer stands; ``sspay``: Super Sevens by line; ``wtid``: a walk terminal's class
-    (its net and wager), ``wclass`` each class's ``wrows`` row; ``slot``: each box's strategy's
-    place in the tally (``layout.T_BY``)."""
+    to play on; ``peek``: a box's final state after a peeked dealer blackjack; ``net``, ``ins``,
+    ``rows`` (``tally.settle_box``) by ``s * N_OUTCOMES + o`` for final state ``s`` (final states
+    numbered first); ``dstand[ace * 32 + hard]``: the dealer stands; ``sspay``: Super Sevens by
+    line; ``wtid``: a walk terminal's class (its net and wager), ``wclass`` each class's ``wrows``
+    row; ``slot``: each box's strategy's place in the tally (``layout.T_BY``)."""
     box_si = first_boxes(tables)
     bld = Builder(p, tables, box_si, bands)
     for si in dict.fromkeys(box_si):
@@ -249,17 +248,15 @@ def build(p, tables, bands: int = 0) -> Machine:
     finals = [s for s, i in enumerate(info) if i[0] != T.K_NONE]
     assert finals and finals == list(range(len(finals))), "final states first"  # (state 0 a
     # final state: the round loop's hand after the last, never played, holds it)
-    fin = np.full(n, -1, np.int32)
-    fin[finals] = np.arange(len(finals))
     rows = np.zeros((len(finals) * T.N_OUTCOMES, L.N_TALLY), np.int64)
     net, ins = np.zeros((2, len(rows)), np.int64)
     for i in range(len(rows)):  # by (final state, outcome); its strategy's figures at its first box
-        s, o = finals[i // T.N_OUTCOMES], i % T.N_OUTCOMES
+        s, o = divmod(i, T.N_OUTCOMES)
         net[i], ins[i] = T.settle_box(rows[i], np.array([s]), 0, 1, kind, t, w, o, info[s][4], p,
                                      0 if bands else bld.order[s][1])  # fmt: skip
     slot = [0] * int(p[L.P_BOXES]) if bands else box_si  # a counter's boxes: the first's
     if not bands and len(box_si) == 1 or bands and p[L.P_BOXES] == 1 and p[L.P_HOLE] != L.HOLE_PEEK:
-        wtrans, wflags, wrows, walt = walk_tables(bld, p, trans, rows, net, ins, fin, peek)
+        wtrans, wflags, wrows, walt = walk_tables(bld, p, trans, rows, net, ins, peek)
     else:
         wtrans, wflags, walt = np.zeros(0, np.int16), np.zeros(0, np.int8), np.zeros(0, np.int16)
         wrows = np.zeros((0, L.N_TALLY), np.int64)
@@ -274,7 +271,7 @@ def build(p, tables, bands: int = 0) -> Machine:
     sums = [total(i % 32, i // 32) for i in range(64)]  # the dealer's (ace, hard sum)
     dstand = [T.dealer_stands.py_func(t, t != i % 32, bool(p[L.P_H17])) for i, t in enumerate(sums)]
     return Machine(trans=trans.reshape(-1).astype(np.int16), flags=flags.astype(np.int8),
-                   link=link, fin=fin, kind=kind, total=t, wager=w, peek=peek, net=net, ins=ins,
+                   link=link, kind=kind, total=t, wager=w, peek=peek, net=net, ins=ins,
                    rows=rows, start=start,
                    wtrans=wtrans, wflags=wflags, wrows=wrows,
                    alt=alternatives(bld, bld.alt, n if bands else 0), walt=walt, wtid=wtid,
@@ -291,7 +288,7 @@ def alternatives(bld, alt, n):
     return out.reshape(-1)
 
 
-def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
+def walk_tables(bld, p, trans, rows, net, ins, peek_t) -> tuple:
     """``(wtrans, wflags, wrows, walt)`` of the one-box round walk (``play.walk``): the hand's
     states, then the dealer's cards, to a terminal per (settlement, outcome), then the next round.
     ``wrows[s]``: what a visit to ``s`` adds to the tally. Peek: the hole card a step (``HOLE``),
@@ -392,7 +389,7 @@ def walk_tables(bld, p, trans, rows, net, ins, fin, peek_t) -> tuple:
             T.add_ss.py_func(row, 5, -1, -1, 0)
             row[[L.T_SS_RSUM, L.T_SS_RSQ]] += (pay_a + 1, pay_a * pay_a - 1)
         if k[0] == "T":  # the box's and the round's fields, Super Sevens (f) until (a) is seen
-            i = int(fin[rep[k[1]]]) * T.N_OUTCOMES + k[2]
+            i = rep[k[1]] * T.N_OUTCOMES + k[2]
             row += rows[i]
             T.add_round.py_func(row, 0, k[2], int(net[i]), int(ins[i]), -1 if p[L.P_SS] else 0)
     for k, c in on.items():  # a walked 7-7 is its link's state, its line moved in the walk
