@@ -251,7 +251,7 @@ def _withheld_ss(stats: dict) -> str | None:
     if not notes:
         return None
     return (f"{WITHHELD} no 95% interval; a difference resting on it has no interval, x var, "
-            f"se ratio or z either, and is not shown ({WITHHELD}): from a handful of big pays it "
+            f"se ratio, corr or z either, and is not shown ({WITHHELD}): from a handful of big pays it "
             "can lie far from the exact difference, even opposite in sign (csv and json keep it, "
             f"with its difference_interval_note): {'; '.join(notes)}.")
 
@@ -459,13 +459,13 @@ def _cells(f: dict, key: str, d: dict | None, ex: dict | None, has_exact: bool,
     else:
         ci = "-" if d["ci95_low"] is None else \
             f"[{_pct(d['ci95_low'], sign=True)}, {_pct(d['ci95_high'], sign=True)}]"
-        diff = _pct(d["mean"], sign=True)
+        diff, corr = _pct(d["mean"], sign=True), _num(d.get("correlation"), ".3f")
         if d.get("interval_note"):
             ci = WITHHELD
             if key == "super_sevens":
-                diff = WITHHELD
+                diff, corr = WITHHELD, "-"
         cells += [diff, ci, _num(d.get("variance_reduction"), ".1f"),
-                  _num(d.get("se_ratio"), ".2f"), _num(d.get("correlation"), ".3f")]
+                  _num(d.get("se_ratio"), ".2f"), corr]
     if has_exact:
         ex = ex or {}
         v = ex.get("house_edge") if key == "house_edge" else (

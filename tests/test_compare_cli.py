@@ -592,6 +592,8 @@ def test_a_withheld_super_sevens_interval_is_withheld_in_every_format():
         ss_part = out.split("Super Sevens (rule 14)")[1].split("Variants:")[0]
         assert "±" not in ss_part and "[" not in ss_part and ss_part.count("†") == 4
         assert bare not in ss_part, (fmt, ss_part)
+        corr = f"{d['correlation']:.3f}"  # nor the correlation of a difference not shown
+        assert corr not in ss_part.split("(baseline)")[1], (fmt, ss_part)
         assert "† no 95% interval" in out and "nz1994: too few rounds for a meaningful " \
             "interval" in out
         assert "is not shown (†)" in out and "even opposite in sign" in out
