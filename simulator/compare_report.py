@@ -251,9 +251,9 @@ def _withheld_ss(stats: dict) -> str | None:
     if not notes:
         return None
     return (f"{WITHHELD} no 95% interval; a difference resting on it has no interval, x var, "
-            f"se ratio, corr or z either, and is not shown ({WITHHELD}): from a handful of big pays it "
-            "can lie far from the exact difference, even opposite in sign (csv and json keep it, "
-            f"with its difference_interval_note): {'; '.join(notes)}.")
+            f"se ratio, corr or z either, and is not shown ({WITHHELD}): from a handful of big "
+            "pays it can lie far from the exact difference, even opposite in sign (csv and json "
+            f"keep it, with its difference_interval_note): {'; '.join(notes)}.")
 
 
 SHOE_BLOCKS = 1024  # blocks of fewer rounds hold few shoes: a cut-card question is diluted

@@ -799,3 +799,38 @@ def test_blocks_refuse_bad_input_naming_it(sizes, states, fields, words):
     tables = stack_for(NZ, [basic_strategy()])
     with pytest.raises(ValueError, match=words):
         K.simulate_blocks(NZ.to_params(), tables, sizes, states, fields)
+
+
+WORDS = [1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda p, t: K.simulate_chunk(p, t, 1.5, WORDS), "n_rounds = 1.5: allowed a whole number"),
+    (lambda p, t: K.simulate_chunk(p, t, "5", WORDS), "n_rounds = '5'"),
+    (lambda p, t: K.simulate_chunk(p, t, True, WORDS), "n_rounds = True"),
+    (lambda p, t: K.simulate_chunk(p, t, None, WORDS), "n_rounds = None"),
+    (lambda p, t: K.simulate_chunk(p, t, 5, [1.7, 2, 3, 4]), "state word = 1.7"),
+    (lambda p, t: K.simulate_chunk(p, t, 5, [-1, 2, 3, 4]), "state word = -1"),
+    (lambda p, t: K.simulate_chunk(p, t, 5, [2**64, 2, 3, 4]), f"state word = {2**64}"),
+    (lambda p, t: K.simulate_chunk(p, t, 5, "abcd"), "state word = 'abcd'"),
+    (lambda p, t: K.simulate_chunk(p.astype(float), t, 5, WORDS), r"params .*\(float64\)"),
+    (lambda p, t: K.simulate_blocks(p, t, [5.5], [WORDS], [0]), "n_rounds = 5.5"),
+    (lambda p, t: K.simulate_blocks(p, t, [5], [WORDS], ["rounds"]), "field = 'rounds'"),
+    (lambda p, t: K.deal_shoe(WORDS, 6.5), "decks = 6.5: allowed a whole number 1-8"),
+    (lambda p, t: K.play_stacked(list(range(20)), NZ, basic_strategy(), cut=2.5), "cut = 2.5"),
+])
+def test_the_kernel_refuses_a_fraction_or_a_non_number_naming_it(call, words):
+    """A fraction was cut to its whole part (1.5 rounds played 1, a state word 1.7 taken as 1,
+    6.5 decks dealt 6), and a negative, too large or non-numeric value raised numpy's or
+    Python's own error: each is a ValueError naming the argument and what is allowed."""
+    with pytest.raises(ValueError, match=words):
+        call(NZ.to_params(), stack_for(NZ, [basic_strategy()]))
+
+
+def test_the_kernel_takes_whole_numbers_of_any_type():
+    p, t = NZ.to_params(), stack_for(NZ, [basic_strategy()])
+    one = K.simulate_chunk(p, t, 50, WORDS)
+    assert np.array_equal(K.simulate_chunk(p, t, 50.0, np.array(WORDS, np.uint64)), one)
+    assert np.array_equal(K.simulate_chunk(p, t, np.int32(50), [float(w) for w in WORDS]), one)
+    assert K.simulate_chunk(p, t, 1, [2**64 - 1, 0, 0, 0])[L.T_ROUNDS] == 1
+    assert np.array_equal(K.deal_shoe(WORDS, 6.0), K.deal_shoe(WORDS, 6))

@@ -84,18 +84,24 @@ def _play_stacked(p, m, cx, ins_flags, cards, cut, out, each):
 
 
 def _in_range(name: str, x, lo: int, hi: float = np.inf) -> int:
-    """``x`` as an int, if ``lo <= x <= hi``; else a ValueError naming it."""
-    if isinstance(x, bool) or not lo <= int(x) <= hi:
+    """``x`` as an int, if a whole number (an integral float too) in ``lo..hi``; else a
+    ValueError naming it and what is allowed (``n_rounds = 1.5`` had played 1 round)."""
+    try:
+        ok = not isinstance(x, (bool, np.bool_, str)) and x == int(x) and lo <= int(x) <= hi
+    except (TypeError, ValueError, OverflowError):
+        ok = False
+    if not ok:
         allowed = f"{lo}-{hi}" if hi < np.inf else f">= {lo}"
-        raise ValueError(f"kernel: {name} = {x} is out of range: allowed {allowed}")
+        shown = x.item() if isinstance(x, np.generic) else x  # (1.5, not np.float64(1.5))
+        raise ValueError(f"kernel: {name} = {shown!r}: allowed a whole number {allowed}")
     return int(x)
 
 
 def _check_params(params) -> np.ndarray:
     p = np.ascontiguousarray(params, dtype=np.int64)
-    if p.shape != (L.N_PARAMS,):
-        raise ValueError(f"kernel: params has shape {p.shape}: expected ({L.N_PARAMS},) from "
-                         "Rules.to_params()")
+    if np.asarray(params).dtype.kind not in "iu" or p.shape != (L.N_PARAMS,):
+        raise ValueError(f"kernel: params has shape {p.shape} ({np.asarray(params).dtype}): "
+                         f"expected ({L.N_PARAMS},) whole numbers from Rules.to_params()")
     for name, key, hi in (("decks", L.P_DECKS, 8), ("boxes", L.P_BOXES, 7),
                           ("max_hands", L.P_MAX_HANDS, MAX_HANDS)):  # fmt: skip
         _in_range("params " + name, p[key], 1, hi)
@@ -120,7 +126,9 @@ def _check_tables(tables, boxes: int | None) -> tuple:
 
 
 def _check_state(state) -> np.ndarray:
-    if (rng := np.array(state, dtype=np.uint64).reshape(-1)).shape != (4,) or not rng.any():
+    words = np.array(state, dtype=object).reshape(-1)
+    rng = np.array([_in_range("state word", w, 0, 2**64 - 1) for w in words], np.uint64)
+    if rng.shape != (4,) or not rng.any():
         raise ValueError("kernel: state must be four uint64 words, not all zero")
     return rng
 
@@ -130,7 +138,7 @@ def _check_blocks(sizes, states) -> tuple:
     at a time costs more than a short block's rounds); else block by block, naming the fault."""
     try:
         n, s = np.asarray(sizes).reshape(-1), np.asarray(states)
-    except (TypeError, ValueError):  # (ragged: named below)
+    except (TypeError, ValueError, OverflowError):  # (ragged, too large: named below)
         n = s = np.zeros(0, bool)
     if (n.dtype.kind in "iu" and s.dtype.kind in "iu" and s.ndim == 2 and s.shape[1] == 4
             and (n.size == 0 or n.min() >= 0) and (s.size == 0 or s.min() >= 0)
