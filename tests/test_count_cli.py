@@ -857,6 +857,27 @@ def test_super_sevens_bet_is_refused_by_count_saying_the_plan_sets_the_stake(fak
     assert not fake_engine
 
 
+def test_a_rule_files_super_sevens_bet_is_refused_by_count_as_set_is(tmp_path, fake_engine):
+    """A rule file's ``super_sevens_bet = 2.0`` was named in the table's head ("Unlike NZ:
+    super_sevens_bet=2.0") and played at the plan's [super_sevens] stake all the same, where
+    ``--set super_sevens_bet`` is refused."""
+    rules = tmp_path / "ss2.toml"
+    rules.write_text("super_sevens = true\nsuper_sevens_bet = 2.0\n")
+    line = is_one_line_error(invoke("count", "--plan", "sevens-super-sevens", "--rules", rules,
+                                    *TINY))
+    assert line == (f"Error: --rules {rules}: key 'super_sevens_bet' = 2.0: bjsim count does "
+                    "not use it: the plan's [super_sevens] ramp sets the counter's Super Sevens "
+                    "stake by count (units): allowed a rule file with super_sevens_bet = 1.0 "
+                    "(its default) or without it"), line
+    assert "'super_sevens_bet' = 2.0" in is_one_line_error(
+        invoke("count", "--plan", "hi-lo-flat", "--rules", rules, *TINY))  # (whatever the plan)
+    assert not fake_engine
+    rules.write_text("super_sevens = true\nsuper_sevens_bet = 1.0\n")  # its default: played
+    result = invoke("count", "--plan", "sevens-super-sevens", "--rules", rules, *TINY)
+    assert result.exit_code == 0, result.output
+    assert len(fake_engine) == 1
+
+
 def test_the_table_names_every_rule_unlike_nz_from_a_rule_file(tmp_path):
     # A rule file's 6:5 blackjack was in no line of count's head ("Rules: f.toml; 2 decks, ..."),
     # where simulate's table lists every key unlike the NZ rules.

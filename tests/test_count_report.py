@@ -138,6 +138,34 @@ def test_report_count_errors_are_one_line_before_any_run(args, words, tmp_path, 
     assert words in line and not fake_engine
 
 
+def test_the_report_refuses_a_super_sevens_bet_its_counting_section_would_not_use(
+        tmp_path, monkeypatch, fake_engine):
+    """``--count`` with a rule file's ``super_sevens_bet = 2.0``, or ``--set
+    super_sevens_bet``, played the counting section at the plan's [super_sevens] stake, and the
+    manifest's ``bjsim count`` command with ``--set super_sevens_bet`` is refused by count: the
+    report refuses them with --count, as count does, before any run."""
+    from simulator import assessment
+
+    def compute(spec, say, quiet=False):
+        raise AssertionError("a run was started")
+
+    monkeypatch.setattr(assessment, "compute", compute)
+    rules = tmp_path / "ss2.toml"
+    rules.write_text("super_sevens = true\nsuper_sevens_bet = 2.0\n")
+    line = is_one_line_error(invoke("report", "--count", "hi-lo-flat", "--rules", rules, "-q",
+                                    "-o", tmp_path / "r"))
+    assert line == (f"Error: --rules {rules}: key 'super_sevens_bet' = 2.0: the counting "
+                    "section (--count, bjsim count) does not use it: the plan's [super_sevens] "
+                    "ramp sets the counter's Super Sevens stake by count (units): allowed a rule "
+                    "file with super_sevens_bet = 1.0 (its default) or without it, or the report "
+                    "without --count (its other sections use it)"), line
+    line = is_one_line_error(invoke("report", "--count", "hi-lo-flat", "--set",
+                                    "super_sevens_bet=2", "-q", "-o", tmp_path / "r"))
+    assert line.startswith("Error: --set super_sevens_bet: the counting section (--count, "
+                           "bjsim count) does not use it: the plan's [super_sevens] ramp"), line
+    assert not fake_engine and not (tmp_path / "r").exists()
+
+
 def test_the_report_takes_bjsim_counts_bankroll(monkeypatch, fake_engine):
     """--bankroll, as bjsim count's: without it a plan with no bankroll (hi-lo-flat) showed no
     risk of ruin in the report, whatever the user wanted. The section's figures are count's
