@@ -136,8 +136,10 @@ def _run_command(ctx) -> dict:
             options[param.name] = list(value) if isinstance(value, tuple) else value
             if kept != options[param.name]:
                 options[param.name], typed[param.name] = kept, options[param.name]
-    # the folder it runs in: a resume reads a plan's relative count and indices paths from it
-    return {"name": ctx.command.name, "options": options, "typed": typed, "cwd": os.getcwd()}
+    # the folder it was started in (kept by a resume): a resume reads a plan's relative count
+    # and indices paths from it
+    return {"name": ctx.command.name, "options": options, "typed": typed,
+            "cwd": ctx.meta.get(STARTED) or os.getcwd()}
 
 
 STRATEGY_OPTIONS = ("strategy_names", "strategy_name", "choices", "vary_strategies")
@@ -339,7 +341,7 @@ def _refuse_same_file(ctx) -> None:
         if param.name in WRITTEN or value is None:
             continue
         for x in value if isinstance(value, (tuple, list)) else (value,):
-            for path in _files_read(param.name, x):
+            for path in _files_read(param.name, x, ctx.meta.get(STARTED)):
                 hit = next((w for w in written if os.path.samefile(path, w)), None)
                 if hit is not None:
                     name = param.opts[0] if param.opts else param.name.upper()
@@ -347,10 +349,11 @@ def _refuse_same_file(ctx) -> None:
                                      "a file that is not one of the command's inputs")
 
 
-def _files_read(name: str, value) -> list:
+def _files_read(name: str, value, started: str | None = None) -> list:
     """The existing files an option's ``value`` makes the command read: a strategy or plan by
-    its file (a shipped name reads the shipped file), a variant file and the baseline it names;
-    else the value itself where it is a file."""
+    its file (a shipped name reads the shipped file; a plan's count and index files read from
+    ``started``, the folder a resumed run began in, as `plans.load_plan`), a variant file and
+    the baseline it names; else the value itself where it is a file."""
     from simulator import plans, strategy, variants
 
     if not isinstance(value, (str, os.PathLike)) or str(value) == "-":
@@ -360,7 +363,8 @@ def _files_read(name: str, value) -> list:
             value = strategy.strategy_path(value)
         elif name in ("plan_name", "count_plan"):
             value = plans.plan_path(value)
-            return [str(f) for f in [value, *plans.files_named(value)] if os.path.isfile(f)]
+            return [str(f) for f in [value, *plans.files_named(value, started)]
+                    if os.path.isfile(f)]
         out = [value]
         if name == "variant_files" and os.path.isfile(value):
             out.append(variants.baseline_of(value))

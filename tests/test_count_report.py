@@ -691,6 +691,36 @@ def test_the_manifest_pins_the_counting_plan_and_the_files_it_names(tmp_path):
             got[2]["sha256"]] in rows
 
 
+def test_the_manifest_hashes_the_files_the_plan_was_read_from(tmp_path, monkeypatch):
+    """From a working directory other than the plan's, the manifest names and hashes the count
+    and index files the run read (a relative path read from the working directory, of any
+    name), as the plan is loaded; with a folder, those of a run started there."""
+    import hashlib
+
+    from simulator.plans import files_named, load_plan, plan_files
+
+    root = Path(figures.DEFAULT_RULES_PATH).resolve().parent.parent
+    run, elsewhere = tmp_path / "run", tmp_path / "plans"
+    (run / "sub").mkdir(parents=True), elsewhere.mkdir()
+    (run / "hl.txt").write_text((root / "strategies/counts/hi-lo.toml").read_text())
+    (run / "sub" / "i.toml").write_text((root / "strategies/indices/hi-lo-nz.toml").read_text())
+    (elsewhere / "p.toml").write_text('count = "hl.txt"\nindices = "sub/i.toml"\n'
+                                      '[bet]\nbase = 1\n')
+    monkeypatch.chdir(run)
+    plan = "../plans/p.toml"
+    got = figures._count_files(plan)
+    assert [(x["what"], x["file"]) for x in got] == [
+        ("plan", plan), ("count system", "hl.txt"), ("index plays", "sub/i.toml")]
+    for x in got:
+        assert x["sha256"] == hashlib.sha256(Path(x["file"]).read_bytes()).hexdigest()
+    assert [p for _, p in load_plan(plan).files] == [Path(x["file"]) for x in got]
+    monkeypatch.chdir(elsewhere)  # (a resume from another folder: read where the run began)
+    assert plan_files("p.toml", str(run)) == [
+        ("plan", Path("p.toml")), ("count system", run / "hl.txt"),
+        ("index plays", run / "sub" / "i.toml")]
+    assert files_named("p.toml", str(run)) == [run / "hl.txt", run / "sub" / "i.toml"]
+
+
 def test_the_sweeps_super_sevens_favourable_column_says_by_which_7_7_play():
     """The report's sweep gave the share of rounds the Super Sevens bet favoured the player at
     each penetration without saying by which 7-7 play's exact return, as bjsim count's did."""
