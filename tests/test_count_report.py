@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import shlex
 from pathlib import Path
 
@@ -719,6 +720,68 @@ def test_the_manifest_hashes_the_files_the_plan_was_read_from(tmp_path, monkeypa
         ("plan", Path("p.toml")), ("count system", run / "hl.txt"),
         ("index plays", run / "sub" / "i.toml")]
     assert files_named("p.toml", str(run)) == [run / "hl.txt", run / "sub" / "i.toml"]
+
+
+WONG_BOXES = ('count = "hi-lo"\ndeck_estimation = "whole"\ntable_max = 4\n[bet]\nbase = 1\n'
+              'steps = [[2, 4]]\n[wong]\nenter = 0\nleave = -1\n[boxes]\nbase = 1\n'
+              'steps = [[2, 2]]\n')
+
+
+def test_the_section_gives_the_boxes_played_share_and_average_bet_bjsim_count_gives(tmp_path):
+    """bjsim count's table by count gives the boxes per round played beside the average bet
+    for a plan with a [boxes] ramp, and its sweep the share played (a wonging plan) and the
+    average bet (a bet or boxes ramp); the report's counting section had none of them. Its
+    tables now show each where count's does, with count's figures (the CSV keeps them all)."""
+    from simulator.assessment.output import _csv
+
+    plan = tmp_path / "wong.toml"
+    plan.write_text(WONG_BOXES)
+    spec = figures.Spec(Rules(boxes=2), seed=7, chunk_rounds=5000, count_plan=str(plan),
+                        count_rounds=20_000, count_penetrations=(0.6, 0.9))
+    data = {"strategy": "basic", "counting": figures.counting_figures(spec, print, True)}
+    sec = sections.counting(data)
+    md = render.to_markdown("t", [sec])
+    common = ["--plan", plan, "--boxes", "2", "--seed", "7", "--chunk-rounds", "5000",
+              "--rounds", "20000", "-q"]
+    text = invoke("count", *common).stdout
+    sweep = invoke("count", *common, "--penetrations", "0.6,0.9").stdout
+    tables = {b.name: b for b in sec.blocks if isinstance(b, sections.Table)}
+    by_count, pen = tables["counting_by_count"], tables["counting_penetration"]
+    head, rows = by_count.shown()
+    keys = [k for k, _, _ in head]
+    assert keys[keys.index("average_bet") + 1] == "boxes_per_round_played"
+    f = data["counting"]["figures"]
+    assert [r[keys.index("boxes_per_round_played")] for r in rows] == [
+        b["boxes_per_round_played"] for b in f["by_count"]]
+    for b in f["by_count"]:  # the same figures as count's table, row by row
+        if b["played"]:
+            cells = rf"\b{b['average_bet']:.2f} +{b['boxes_per_round_played']:.2f}\b"
+            assert any(ln.startswith(b["label"] + " ") and re.search(cells, ln)
+                       for ln in text.splitlines()), b
+    assert "counter's boxes per round played" in md
+    assert f"({f['boxes_per_round_played']:.2f} boxes)" in md
+    assert f"average bet {f['average_bet']:.2f} units a round played" in text
+    assert f"average bet {f['average_bet']:.2f} units a round played" in md
+    head, rows = pen.shown()
+    keys = [k for k, _, _ in head]
+    assert {"played_share", "average_bet"} <= set(keys)
+    for r, row in zip(data["counting"]["sweep"], rows, strict=True):
+        assert row[keys.index("played_share")] == r["played_share"] < 1
+        assert row[keys.index("average_bet")] == r["average_bet"] > 1
+        assert f"{100 * r['played_share']:.1f}%" in sweep and f"{r['average_bet']:.2f}" in sweep
+        assert f"| {100 * r['played_share']:.1f}% |" in md
+    assert "Played: the share of rounds dealt the counter played (it wongs)." in md
+    flat = figures.Spec(Rules(), seed=7, chunk_rounds=5000, count_plan="hi-lo-flat",
+                        count_rounds=20_000, count_penetrations=(0.6, 0.9))
+    data = {"strategy": "basic", "counting": figures.counting_figures(flat, print, True)}
+    tables = {b.name: b for b in sections.counting(data).blocks
+              if isinstance(b, sections.Table)}
+    for name, key in (("counting_by_count", "boxes_per_round_played"),
+                      ("counting_penetration", "played_share"),
+                      ("counting_penetration", "average_bet")):
+        assert key not in [k for k, _, _ in tables[name].shown()[0]], key  # (as count's)
+        _csv(tables[name], tmp_path / f"{name}.csv")
+        assert key in (tmp_path / f"{name}.csv").read_text().splitlines()[0], key
 
 
 def test_the_sweeps_super_sevens_favourable_column_says_by_which_7_7_play():
