@@ -136,8 +136,10 @@ def _run_command(ctx) -> dict:
             options[param.name] = list(value) if isinstance(value, tuple) else value
             if kept != options[param.name]:
                 options[param.name], typed[param.name] = kept, options[param.name]
-    # the folder it runs in: a resume reads a plan's relative count and indices paths from it
-    return {"name": ctx.command.name, "options": options, "typed": typed, "cwd": os.getcwd()}
+    # the folder it was started in (kept by a resume): a resume reads a plan's relative count
+    # and indices paths from it
+    return {"name": ctx.command.name, "options": options, "typed": typed,
+            "cwd": ctx.meta.get(STARTED) or os.getcwd()}
 
 
 STRATEGY_OPTIONS = ("strategy_names", "strategy_name", "choices", "vary_strategies")
@@ -339,7 +341,7 @@ def _refuse_same_file(ctx) -> None:
         if param.name in WRITTEN or value is None:
             continue
         for x in value if isinstance(value, (tuple, list)) else (value,):
-            for path in _files_read(param.name, x):
+            for path in _files_read(param.name, x, ctx.meta.get(STARTED)):
                 hit = next((w for w in written if os.path.samefile(path, w)), None)
                 if hit is not None:
                     name = param.opts[0] if param.opts else param.name.upper()
@@ -347,10 +349,11 @@ def _refuse_same_file(ctx) -> None:
                                      "a file that is not one of the command's inputs")
 
 
-def _files_read(name: str, value) -> list:
+def _files_read(name: str, value, started: str | None = None) -> list:
     """The existing files an option's ``value`` makes the command read: a strategy or plan by
-    its file (a shipped name reads the shipped file), a variant file and the baseline it names;
-    else the value itself where it is a file."""
+    its file (a shipped name reads the shipped file; a plan's count and index files read from
+    ``started``, the folder a resumed run began in, as `plans.load_plan`), a variant file and
+    the baseline it names; else the value itself where it is a file."""
     from simulator import plans, strategy, variants
 
     if not isinstance(value, (str, os.PathLike)) or str(value) == "-":
@@ -360,7 +363,8 @@ def _files_read(name: str, value) -> list:
             value = strategy.strategy_path(value)
         elif name in ("plan_name", "count_plan"):
             value = plans.plan_path(value)
-            return [str(f) for f in [value, *plans.files_named(value)] if os.path.isfile(f)]
+            return [str(f) for f in [value, *plans.files_named(value, started)]
+                    if os.path.isfile(f)]
         out = [value]
         if name == "variant_files" and os.path.isfile(value):
             out.append(variants.baseline_of(value))
@@ -2329,6 +2333,9 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         from simulator import count_runs
         from simulator.plans import load_plan
 
+        alone = "the report without --count (its other sections use it)"
+        _refuse_stake(overrides, "the counting section (--count, bjsim count)", alone, rules,
+                      rules_path, alone)
         plan = load_plan(count_plan)
         games = count_runs.check(rules, plan, count_penetrations,
                                  ("--count", "--count-penetrations"), given=count_plan)
@@ -2385,6 +2392,30 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
 
 # ---------------------------------------------------------------------------------------------
 # count
+
+
+PLAN_STAKE = ("the plan's [super_sevens] ramp sets the counter's Super Sevens stake by count "
+              "(units)")
+
+
+def _refuse_stake(overrides, user: str, instead: str, rules=None, rules_path=None,
+                  or_else: str = "") -> None:
+    """Refuse a rule-set ``super_sevens_bet`` that ``user`` (a command playing a counting plan)
+    would not use, the plan's ramp setting the stake (`PLAN_STAKE`): ``--set super_sevens_bet``
+    at any value (allowed ``instead``), and, given ``rules`` (loaded from ``rules_path``), a rule
+    file's at another value than its default (allowed the default, or ``or_else``)."""
+    from simulator.rules import DECLARED, shown, shown_rule_file
+
+    if any(s.split("=")[0].strip() == "super_sevens_bet" for s in overrides):
+        raise BjsimError(f"--set super_sevens_bet: {user} does not use it: {PLAN_STAKE}: "
+                         f"allowed {instead}")
+    default = DECLARED["super_sevens_bet"].default
+    if rules is not None and rules.super_sevens_bet != default:
+        raise BjsimError(f"--rules {shown_rule_file(rules_path)}: key 'super_sevens_bet' = "
+                         f"{shown(rules.super_sevens_bet)}: {user} does not use it: "
+                         f"{PLAN_STAKE}: allowed a rule file with super_sevens_bet = "
+                         f"{shown(default)} (its default) or without it"
+                         + (f", or {or_else}" if or_else else ""))
 
 
 def _plan_warnings(plan, games) -> None:
@@ -2532,11 +2563,9 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
                                         for s in overrides):
         raise BjsimError("--penetrations: not with --set penetration=P: each run of the sweep "
                          "plays its own penetration: allowed one of the two")
-    if any(s.split("=")[0].strip() == "super_sevens_bet" for s in overrides):
-        raise BjsimError("--set super_sevens_bet: bjsim count does not use it: the plan's "
-                         "[super_sevens] ramp sets the counter's Super Sevens stake by count "
-                         "(units): allowed a plan with its own [super_sevens]")
+    _refuse_stake(overrides, "bjsim count", "a plan with its own [super_sevens]")
     rules, file_meta, sets = _load_rules(rules_path, overrides, boxes, super_sevens)
+    _refuse_stake((), "bjsim count", "", rules, _as_named(ctx, rules_path))  # (a file's)
     games = count_runs.check(rules, plan, penetrations, given=plan_name)
     _plan_warnings(plan, [r for _, r in games])
     _check_chunk_rounds(rules, chunk_rounds, {"--rounds": rounds})

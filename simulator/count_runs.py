@@ -77,20 +77,18 @@ def check(rules, plan, penetrations=None, options=("--plan", "--penetrations"),
 
 
 def indices_note(rules, plan) -> str | None:
-    """Where ``plan`` plays shipped index plays (derived for the NZ rules) under rules that call
-    for another chart, a line saying so; else None."""
-    from pathlib import Path
-
+    """Where ``plan`` plays shipped index plays (derived for the NZ rules: the file it read,
+    `plans.CountingPlan.files`, is one of `strategies/indices/`) under rules that call for
+    another chart, a line saying so; else None."""
     from simulator.derived import chart_change
     from simulator.index_plays import INDEX_DIR
 
-    text = str(plan.indices or "")
-    shipped = text and not ("/" in text or text.endswith(".toml")) or (
-        text and Path(text).resolve().parent == INDEX_DIR.resolve())
+    path = dict(plan.files).get("index plays")
+    shipped = path is not None and path.resolve().parent == INDEX_DIR.resolve()
     changed = chart_change(rules)
     if not shipped or not changed:
         return None
-    return (f"the index plays {Path(text).stem} were derived for the NZ rules; these rules "
+    return (f"the index plays {path.stem} were derived for the NZ rules; these rules "
             f"differ ({changed}), which can move the indices: bjsim strategy indices derives "
             "them for these rules")
 

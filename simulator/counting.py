@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simulator.rules import _fmt, _q, no_such_file, read_toml, shown
+from simulator.rules import _fmt, _q, names_a_file, no_such_file, read_toml, shown
 
 COUNT_DIR = Path(__file__).resolve().parent.parent / "strategies" / "counts"
 VALUES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
@@ -120,16 +120,17 @@ def list_counts() -> list[str]:
 
 
 def load_count(name_or_path) -> CountSystem:
-    """A count system by shipped name (``hi-lo``, ``ko``, ``sevens``, ...) or from a TOML file."""
+    """A count system by shipped name (``hi-lo``, ``ko``, ``sevens``, ...) or from a TOML file
+    (of any name: `rules.names_a_file`)."""
     text = str(name_or_path)
-    if "/" in text or text.endswith(".toml"):
+    if names_a_file(name_or_path, list_counts()):
         path = Path(text)
     else:
         path = COUNT_DIR / f"{text}.toml"
         if not path.is_file():
             raise CountError(f"unknown count system '{text}': allowed "
-                             + ", ".join(list_counts()) + ", or the path of a .toml file")
-    missing = no_such_file(path, "count", list_counts(), what="count system")
+                             + ", ".join(list_counts()) + ", or the path of a count file")
+    missing = no_such_file(path, "count", list_counts(), what="count system", toml=False)
     data = read_toml(path, "count", CountError, missing=missing)
     count = count_from_dict(data, str(path), name=path.stem)
     if count.name in list_counts() and path.resolve() != (COUNT_DIR / f"{count.name}.toml"

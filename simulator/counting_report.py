@@ -1065,14 +1065,25 @@ def _freq(x) -> str:
     return "<0.001%" if x and 100 * x < 0.0005 else _pct(x, 3, sign=False)
 
 
-def _boxes_vary(f: dict) -> bool:
+def boxes_vary(f: dict) -> bool:
     """Whether the plan's boxes change with the count (a `[boxes]` ramp): its average bet by
-    count is then over more boxes at some counts, and the table gives the boxes beside it."""
+    count is then over more boxes at some counts, and the table by count (and the report's)
+    gives the boxes beside it."""
     return bool(f["plan"]["boxes"]["steps"])
 
 
+def sweep_columns_out(plan: dict) -> set[str]:
+    """The sweep's columns (row keys, `sweep_rows`) that say nothing for ``plan`` (`plan_dict`),
+    left out of its table (and the report's): the share of rounds played where the plan does
+    not wong, the average bet where neither its bet nor its boxes change with the count."""
+    out = set() if plan.get("wong") is not None else {"played_share"}
+    if not any((plan.get(k) or {}).get("steps") for k in ("bet", "boxes")):
+        out.add("average_bet")
+    return out
+
+
 def _count_rows(f: dict) -> list[list[str]]:
-    boxes = _boxes_vary(f)
+    boxes = boxes_vary(f)
     return [[b["label"], _num(b["rounds"]), _freq(b["frequency"]),
              _pct(b["played_share"], 1, sign=False), _pct(b["flat_advantage"], 2),
              _pct(b["flat_se"], 2, sign=False), _num(b["average_bet"], 2),
@@ -1268,8 +1279,8 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
             f"play; each SE the main game's, from the rounds' sums; {NO_SE}"
             + (f"; {merged_text('rounds')}" if merged_tails(f["by_count"]) else "")
             + ("; avg bet: the initial bets of a round played, all its boxes together; boxes: "
-               "per round played" if _boxes_vary(f) else "") + ")", ""]
-    boxes = ["boxes"] if _boxes_vary(f) else []
+               "per round played" if boxes_vary(f) else "") + ")", ""]
+    boxes = ["boxes"] if boxes_vary(f) else []
     out += _pruned_grid(grid, [kind, "rounds", "frequency", "played", "flat adv.", "SE",
                                "avg bet", *boxes, "counter adv.", "SE"], _count_rows(f),
                         "at every count", constant=True,
@@ -1520,10 +1531,8 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     out = [ln + "  " for ln in head] if markdown else head
     # the share of rounds played where the plan wongs (what a penetration is worth per round
     # dealt), the average bet where its bet or boxes change with the count
-    plan = meta.get("plan") or {}
-    cut = {"played"} if plan.get("wong") is None else set()
-    cut |= {"avg bet"} if not any((plan.get(k) or {}).get("steps") for k in ("bet", "boxes")) \
-        else set()
+    heads = {"played_share": "played", "average_bet": "avg bet"}
+    cut = {heads[k] for k in sweep_columns_out(meta.get("plan") or {})}
     keep = [c for c, name in enumerate(SWEEP_HEAD) if name not in cut]
     sweep_head = [SWEEP_HEAD[c] for c in keep]
     cells = [[row[c] for c in keep] for row in (_sweep_cells(r) for r in rows)]

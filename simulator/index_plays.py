@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from simulator import layout as L
-from simulator.rules import _q, read_toml, shown
+from simulator.rules import _q, names_a_file, read_toml, shown
 
 INDEX_DIR = Path(__file__).resolve().parent.parent / "strategies" / "indices"
 CHARTS = ("hard", "soft", "pairs", "insurance")
@@ -146,15 +146,16 @@ def _play(d, src: str, i: int) -> IndexPlay:
 
 
 def load_indices(name_or_path) -> IndexSet:
-    """An index file by shipped name (``hi-lo-nz``) or path."""
+    """An index file by shipped name (``hi-lo-nz``) or path (of any name:
+    `rules.names_a_file`)."""
     text = str(name_or_path)
-    if "/" in text or text.endswith(".toml"):
+    if names_a_file(name_or_path, list_indices()):
         path = Path(text)  # (missing, a folder, unreadable: one line from read_toml)
     else:
         path = INDEX_DIR / f"{text}.toml"
         if not path.is_file():
             raise IndexFileError(f"unknown index plays '{_q(text, 40)}': allowed "
-                                 + ", ".join(list_indices()) + ", or the path of a .toml file")
+                                 + ", ".join(list_indices()) + ", or the path of an index file")
     data = read_toml(path, "index", IndexFileError)
     for key in data:
         if key not in FILE_KEYS:

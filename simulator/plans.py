@@ -8,6 +8,7 @@ count. A bad file ends in one line (`PlanError`) naming the file, the key and wh
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,11 +18,12 @@ from simulator.counting import (
     RESOLUTIONS,
     CountError,
     CountSystem,
+    list_counts,
     load_count,
     start_counts,
 )
 from simulator.index_plays import INDEX_DIR, IndexFileError, IndexSet, list_indices, load_indices
-from simulator.rules import _q, no_such_file, read_toml, shown
+from simulator.rules import _q, names_a_file, no_such_file, read_toml, shown
 
 PLAN_DIR = Path(__file__).resolve().parent.parent / "strategies" / "plans"
 KEYS = ("name", "description", "count", "deck_estimation", "indices", "table_min", "table_max",
@@ -80,6 +82,7 @@ class CountingPlan:
     description: str = ""
     source: str = ""
     plays: IndexSet | None = None  # the index plays ``indices`` names, read with the plan
+    files: tuple[tuple[str, Path], ...] = ()  # (what, path) of each file read (`plan_files`)
 
     @property
     def count_kind(self) -> str:
@@ -156,18 +159,31 @@ def _ramp(src: str, key: str, value, low: int, high: int, default: int | None) -
     return Ramp(base, tuple(steps))
 
 
-def _is_path(value: str) -> bool:
-    """Whether a plan's ``count`` or ``indices`` names a file (else a shipped name)."""
-    return "/" in value or value.endswith(".toml")
+NAMED = {"count": ("count system", COUNT_DIR, list_counts),
+         "indices": ("index plays", INDEX_DIR, list_indices)}  # a plan's keys naming a file
+
+
+def _is_path(key: str, value: str, folder: str | None = None) -> bool:
+    """Whether a plan's ``count`` or ``indices`` names a file (`rules.names_a_file`, read from
+    ``folder``), else a shipped name."""
+    return names_a_file(value, NAMED[key][2](), "." if folder is None else folder)
+
+
+def named_file(key: str, value: str, folder: str | None = None) -> Path:
+    """The file a plan's ``count`` or ``indices`` names: a path (a relative one read from
+    ``folder``: the working directory where None, else the one a resumed run was started in),
+    or a shipped name's file (which may not exist)."""
+    if _is_path(key, value, folder):
+        return Path(value) if folder is None else Path(folder) / value
+    return NAMED[key][1] / f"{value}.toml"
 
 
 def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
                    folder: str | None = None) -> CountingPlan:
     """Build and check a counting plan from a TOML-like dict (``source`` names it in errors). A
-    relative path in ``count`` or ``indices`` is read from ``folder``: the working directory
-    where None, else the one a resumed run was started in."""
-    def read_from(value: str) -> str:
-        return str(Path(folder) / value) if folder is not None and _is_path(value) else value
+    relative path in ``count`` or ``indices`` is read from ``folder`` (`named_file`)."""
+    def read_from(key: str, value: str) -> str:
+        return str(named_file(key, value, folder)) if _is_path(key, value, folder) else value
 
     src = source
     if not isinstance(data, dict):
@@ -181,7 +197,7 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
                             "system) and bet (the main bet by count)")
     count_name = _text(src, "count", data["count"])
     try:
-        count = load_count(read_from(count_name))
+        count = load_count(read_from("count", count_name))
     except CountError as err:
         raise PlanError(f"{src}: key 'count': {err}") from None
     resolution = _text(src, "deck_estimation", data.get("deck_estimation", "exact"))
@@ -191,7 +207,7 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
     indices, plays = data.get("indices"), None
     if indices is not None:
         indices = _text(src, "indices", indices)
-        plays = _check_indices(src, read_from(indices), folder)
+        plays = _check_indices(src, read_from("indices", indices), folder)
     table_min = _integer(src, "table_min", data.get("table_min", 1), 1, MAX_UNITS)
     table_max = _integer(src, "table_max", data.get("table_max", table_min), 1, MAX_UNITS)
     if table_max < table_min:
@@ -228,14 +244,15 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
         wong_enter=wong_enter, wong_leave=wong_leave, table_min=table_min,
         table_max=table_max, bankroll=bankroll,
         description=_text(src, "description", data.get("description", "")), source=src,
-        plays=plays)
+        plays=plays, files=tuple((NAMED[k][0], named_file(k, data[k], folder))
+                                 for k in NAMED if data.get(k) is not None))
 
 
 def _check_indices(src: str, indices: str, folder: str | None = None) -> IndexSet:
     """The index plays a plan names: a shipped set or a file (a relative path read from
     ``folder``, `plan_from_dict`), loaded and checked here, a bad one refused as the plan's
     ``indices`` (`index_plays.load_indices`)."""
-    if _is_path(indices):
+    if _is_path("indices", indices):
         if not Path(indices).exists():  # (a folder: load_indices says so)
             where = ("the working directory, " + str(Path.cwd()) if folder is None else
                      f"the folder the run was started in, {folder}")
@@ -243,7 +260,7 @@ def _check_indices(src: str, indices: str, folder: str | None = None) -> IndexSe
                             f"(a path is read from {where})")
     elif not (INDEX_DIR / f"{indices}.toml").is_file():
         raise PlanError(f"{src}: key 'indices' = {shown(indices)}: allowed a shipped index "
-                        f"set ({', '.join(list_indices())}) or the path of a .toml index file")
+                        f"set ({', '.join(list_indices())}) or the path of an index file")
     try:
         return load_indices(indices)
     except IndexFileError as err:
@@ -312,48 +329,43 @@ def list_plans() -> list[str]:
 
 
 def plan_path(name_or_path) -> Path:
-    """The file of a shipped plan name, or the given path."""
+    """The file of a shipped plan name, or the given path (a file of any name:
+    `rules.names_a_file`)."""
     text = str(name_or_path)
-    if isinstance(name_or_path, Path) or "/" in text or "\\" in text or text.endswith(".toml"):
+    if names_a_file(name_or_path, list_plans()):
         return Path(text)
     path = PLAN_DIR / f"{text}.toml"
     if not path.is_file():
         raise PlanError(f"unknown counting plan '{_q(text, 40)}': allowed "
-                        + ", ".join(list_plans()) + ", or the path of a .toml plan file")
+                        + ", ".join(list_plans()) + ", or the path of a plan file")
     return path
 
 
-def files_named(path) -> list[Path]:
-    """The count system and index files a plan file names by path (none if it cannot be read:
-    loading it says why)."""
+def files_named(path, folder: str | None = None) -> list[Path]:
+    """The count system and index files a plan file names by path, read from ``folder`` as
+    `load_plan` reads them (none if it cannot be read: loading it says why)."""
     try:
         data = read_toml(Path(path), "plan", PlanError)
     except PlanError:
         return []
-    return [Path(v) for v in (data.get("count"), data.get("indices"))
-            if isinstance(v, str) and ("/" in v or v.endswith(".toml"))]
+    return [named_file(k, v, folder) for k, v in data.items()
+            if k in NAMED and isinstance(v, str) and v
+            and _is_path(k, v, folder)]
 
 
-def plan_files(name_or_path) -> list[tuple[str, Path]]:
+def plan_files(name_or_path, folder: str | None = None) -> list[tuple[str, Path]]:
     """The files a plan's figures depend on, ``(what, path)``: the plan file, then the count
-    system and the index plays it names (a shipped name as the file it loads, a path as given,
-    read from the working directory; no index plays, no entry), for the SHA-256 of each in the
+    system and the index plays it names, each the file `load_plan` reads (a shipped name's,
+    or a path read from ``folder``; no index plays, no entry), for the SHA-256 of each in the
     report's manifest."""
-    path = plan_path(name_or_path)
-    data = read_toml(path, "plan", PlanError, missing=no_such_file(path, "plan", list_plans()))
-    out = [("plan", path)]
-    for key, what, folder in (("count", "count system", COUNT_DIR),
-                              ("indices", "index plays", INDEX_DIR)):
-        v = data.get(key)
-        if isinstance(v, str) and v:
-            out.append((what, Path(v) if "/" in v or v.endswith(".toml")
-                        else folder / f"{v}.toml"))
-    return out
+    return list(load_plan(name_or_path, folder).files)
 
 
 def load_plan(name_or_path, folder: str | None = None) -> CountingPlan:
     """A counting plan by shipped name (``hi-lo-1-12``, ...) or from a TOML file; ``folder``:
     where a relative path in its ``count`` or ``indices`` is read from (`plan_from_dict`)."""
     path = plan_path(name_or_path)
-    data = read_toml(path, "plan", PlanError, missing=no_such_file(path, "plan", list_plans()))
-    return plan_from_dict(data, str(path), name=path.stem, folder=folder)
+    missing = no_such_file(path, "plan", list_plans(), toml=False)
+    data = read_toml(path, "plan", PlanError, missing=missing)
+    plan = plan_from_dict(data, str(path), name=path.stem, folder=folder)
+    return dataclasses.replace(plan, files=(("plan", path), *plan.files))

@@ -644,6 +644,16 @@ def no_such_file(path, kind: str, shipped, what: str | None = None, toml: bool =
             f"({', '.join(shipped)}) or the path of a {'.toml ' if toml else ''}{kind} file")
 
 
+def names_a_file(name_or_path, shipped, folder=".") -> bool:
+    """Does ``name_or_path`` name a file, not one of the ``shipped`` names: a Path, a
+    separator, ``.toml``, or a file in ``folder`` of any other name that is not shipped
+    (``mine.txt``)? A strategy, counting plan, count system or index set is found so."""
+    text = str(name_or_path)
+    return (isinstance(name_or_path, Path) or "/" in text or "\\" in text
+            or text.endswith(".toml")
+            or text not in shipped and (Path(folder) / text).is_file())
+
+
 def read_toml(path, kind: str, error=None, missing=None) -> dict:
     """The table of the TOML file ``path``, a ``kind`` file (``rule``, ``plan``, ``count``, ...):
     every way it cannot be read (`read_text`, not TOML, nested too deeply) is one line of

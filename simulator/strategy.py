@@ -17,7 +17,14 @@ from pathlib import Path
 import numpy as np
 
 from simulator import layout as L
-from simulator.rules import KIND, STRATEGY_CHARTS, no_such_file, read_text, toml_error_line
+from simulator.rules import (
+    KIND,
+    STRATEGY_CHARTS,
+    names_a_file,
+    no_such_file,
+    read_text,
+    toml_error_line,
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -325,10 +332,7 @@ def list_strategies() -> list[str]:
 def looks_like_path(name_or_path, folder=".") -> bool:
     """Is ``name_or_path`` a file's path, not a shipped name: a Path, a separator, ``.toml``, or
     a file in ``folder`` of any other name that no shipped strategy has (``mine.txt``)?"""
-    text = str(name_or_path)
-    return (isinstance(name_or_path, Path) or "/" in text or "\\" in text
-            or text.endswith(".toml")
-            or text not in list_strategies() and (Path(folder) / text).is_file())
+    return names_a_file(name_or_path, list_strategies(), folder)
 
 
 def strategy_path(name_or_path) -> Path:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import types
 from pathlib import Path
 
@@ -152,7 +153,7 @@ def test_a_missing_plan_strategy_or_count_file_says_what_is_allowed(tmp_path, fa
     plans = ", ".join(list_plans())
     line = is_one_line_error(invoke("count", "--plan", tmp_path / "my-plan.toml"))
     assert line == (f"Error: {tmp_path / 'my-plan.toml'}: no such plan file: allowed a shipped "
-                    f"plan by name ({plans}) or the path of a .toml plan file")
+                    f"plan by name ({plans}) or the path of a plan file")
     assert plans == "hi-lo-1-12, hi-lo-flat, sevens-super-sevens"
     line = is_one_line_error(invoke("count", "--strategy", tmp_path / "mine.toml"))
     assert "mine.toml: no such strategy file: allowed a shipped strategy by name (basic, " in line
@@ -161,7 +162,7 @@ def test_a_missing_plan_strategy_or_count_file_says_what_is_allowed(tmp_path, fa
     line = is_one_line_error(invoke("count", "--plan", plan))
     assert f"key 'count': {tmp_path / 'my-count.toml'}: no such count file: allowed a shipped " \
         "count system by name (hi-lo, hi-opt-ii, ko, omega-ii, sevens, zen) or the path of a " \
-        ".toml count file" in line
+        "count file" in line
     assert not fake_engine  # refused before any run
 
 
@@ -581,6 +582,70 @@ def test_a_resume_refuses_index_plays_changed_and_reads_them_where_the_run_began
         in line, line
 
 
+def test_a_resume_from_another_folder_reads_the_plans_files_where_the_run_began(
+        tmp_path, monkeypatch):
+    """The note on the shipped index plays and the refusal of -o naming an input read a plan's
+    relative paths from the folder resumed in, where the run reads them from the one it began
+    in: resumed from another folder, the note was dropped from the report, and -o could
+    overwrite the plan's count file."""
+    from simulator import engine
+    from tests.helpers import interrupt_after_first_chunk
+
+    a, b = tmp_path / "a", tmp_path / "b" / "deeper"  # (the relative path names another file)
+    a.mkdir(), b.mkdir(parents=True)
+    hi_lo = (ROOT / "strategies" / "counts" / "hi-lo.toml").read_text()
+    (a / "c.toml").write_text(hi_lo)
+    (b / "c.toml").write_text("not the run's count file\n")
+    shipped = os.path.relpath(ROOT / "strategies" / "indices" / "hi-lo-nz.toml", a)
+    (a / "plan.toml").write_text(f'count = "c.toml"\nindices = "{shipped}"\n[bet]\nbase = 1\n')
+    args = ["count", "--plan", "plan.toml", "--set", "dealer_hits_soft_17=true", *TINY,
+            "--workers", "1"]
+    monkeypatch.chdir(a)
+    whole = _json(*args)
+    whole.pop("timing")
+    assert whole["run"]["indices_note"].startswith("the index plays hi-lo-nz were derived")
+    with monkeypatch.context() as mp:
+        interrupt_after_first_chunk(mp, engine, "iter_job_chunks")
+        cut = invoke(*args, "--checkpoint", "run.ckpt")
+    assert cut.exit_code == 130, cut.output
+    monkeypatch.chdir(b)
+    line = is_one_line_error(invoke("count", "--resume", "../../a/run.ckpt", "-o",
+                                    "../../a/c.toml"))
+    assert "-o/--output" in line and "which --plan reads" in line, line
+    assert (a / "c.toml").read_text() == hi_lo
+    again = _json("count", "--resume", "../../a/run.ckpt", "-q")
+    assert again.pop("timing")["resumed_rounds"] > 0
+    assert again == whole
+    said = invoke("count", "--resume", "../../a/run.ckpt", "-o", "c.toml")  # (not an input here)
+    assert said.exit_code == 0, said.output
+    assert "bjsim: the index plays hi-lo-nz were derived for the NZ rules" in said.stderr
+
+
+def test_a_plan_count_or_index_file_of_any_suffix_loads(tmp_path, monkeypatch, fake_engine):
+    """``--plan mine.txt`` said "unknown counting plan 'mine.txt': allowed ..., or the path of a
+    .toml plan file" where ``./mine.txt`` played, and so did a plan's ``count`` and ``indices``:
+    now a file of any name is read, as a strategy file is, and the messages say so."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "hl.txt").write_text((ROOT / "strategies" / "counts" / "hi-lo.toml").read_text())
+    (tmp_path / "nz.txt").write_text(
+        (ROOT / "strategies" / "indices" / "hi-lo-nz.toml").read_text())
+    (tmp_path / "mine.txt").write_text('count = "hl.txt"\nindices = "nz.txt"\n[bet]\nbase = 1\n')
+    result = invoke("count", "--plan", "mine.txt", *TINY)
+    assert result.exit_code == 0, result.output
+    (plan,) = (p.counting for p in fake_engine)
+    assert plan.count.name == "hi-lo" and plan.plays.name == "hi-lo-nz"
+    assert plan.files == (("plan", Path("mine.txt")), ("count system", Path("hl.txt")),
+                          ("index plays", Path("nz.txt")))
+    line = is_one_line_error(invoke("count", "--plan", "nosuch.txt", *TINY))
+    assert line.endswith("sevens-super-sevens, or the path of a plan file"), line
+    for key, text in (("count", 'count = "nosuch.txt"\n'),
+                      ("indices", 'count = "hi-lo"\nindices = "nosuch.txt"\n')):
+        (tmp_path / "bad.txt").write_text(text + "[bet]\nbase = 1\n")
+        line = is_one_line_error(invoke("count", "--plan", "bad.txt", *TINY))
+        what = "a count" if key == "count" else "an index"
+        assert f"key '{key}'" in line and line.endswith(f"or the path of {what} file"), line
+
+
 def test_a_wonging_plan_with_boxes_by_count_adds_up():
     path = scratch("wong.toml", 'count = "hi-lo"\ndeck_estimation = "whole"\ntable_max = 4\n'
                    '[bet]\nbase = 1\nsteps = [[2, 4]]\n[wong]\nenter = 0\nleave = -1\n'
@@ -781,7 +846,9 @@ def test_shipped_index_plays_under_other_rules_say_they_were_derived_for_nz(tmp_
     own = tmp_path / "mine.toml"
     own.write_text(shipped.read_text())
     for indices, said in (("hi-lo-nz", True), (str(shipped), True), (str(own), False)):
-        note = count_runs.indices_note(h17_rules, types.SimpleNamespace(indices=indices))
+        path = tmp_path / "p.toml"
+        path.write_text(f'count = "hi-lo"\nindices = "{indices}"\n[bet]\nbase = 1\n')
+        note = count_runs.indices_note(h17_rules, load_plan(path))
         assert (note is not None) == said, indices
     assert count_runs.indices_note(Rules(), plan) is None
 
@@ -855,6 +922,27 @@ def test_super_sevens_bet_is_refused_by_count_saying_the_plan_sets_the_stake(fak
     assert ("--set super_sevens_bet: bjsim count does not use it: the plan's [super_sevens] ramp "
             "sets the counter's Super Sevens stake by count (units)") in line, line
     assert not fake_engine
+
+
+def test_a_rule_files_super_sevens_bet_is_refused_by_count_as_set_is(tmp_path, fake_engine):
+    """A rule file's ``super_sevens_bet = 2.0`` was named in the table's head ("Unlike NZ:
+    super_sevens_bet=2.0") and played at the plan's [super_sevens] stake all the same, where
+    ``--set super_sevens_bet`` is refused."""
+    rules = tmp_path / "ss2.toml"
+    rules.write_text("super_sevens = true\nsuper_sevens_bet = 2.0\n")
+    line = is_one_line_error(invoke("count", "--plan", "sevens-super-sevens", "--rules", rules,
+                                    *TINY))
+    assert line == (f"Error: --rules {rules}: key 'super_sevens_bet' = 2.0: bjsim count does "
+                    "not use it: the plan's [super_sevens] ramp sets the counter's Super Sevens "
+                    "stake by count (units): allowed a rule file with super_sevens_bet = 1.0 "
+                    "(its default) or without it"), line
+    assert "'super_sevens_bet' = 2.0" in is_one_line_error(
+        invoke("count", "--plan", "hi-lo-flat", "--rules", rules, *TINY))  # (whatever the plan)
+    assert not fake_engine
+    rules.write_text("super_sevens = true\nsuper_sevens_bet = 1.0\n")  # its default: played
+    result = invoke("count", "--plan", "sevens-super-sevens", "--rules", rules, *TINY)
+    assert result.exit_code == 0, result.output
+    assert len(fake_engine) == 1
 
 
 def test_the_table_names_every_rule_unlike_nz_from_a_rule_file(tmp_path):

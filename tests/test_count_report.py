@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import shlex
 from pathlib import Path
 
@@ -136,6 +137,34 @@ def test_score_n0_and_ruin_have_bjsim_counts_95_intervals(fake_engine):
 def test_report_count_errors_are_one_line_before_any_run(args, words, tmp_path, fake_engine):
     line = is_one_line_error(invoke("report", *args, "-o", tmp_path / "r"))
     assert words in line and not fake_engine
+
+
+def test_the_report_refuses_a_super_sevens_bet_its_counting_section_would_not_use(
+        tmp_path, monkeypatch, fake_engine):
+    """``--count`` with a rule file's ``super_sevens_bet = 2.0``, or ``--set
+    super_sevens_bet``, played the counting section at the plan's [super_sevens] stake, and the
+    manifest's ``bjsim count`` command with ``--set super_sevens_bet`` is refused by count: the
+    report refuses them with --count, as count does, before any run."""
+    from simulator import assessment
+
+    def compute(spec, say, quiet=False):
+        raise AssertionError("a run was started")
+
+    monkeypatch.setattr(assessment, "compute", compute)
+    rules = tmp_path / "ss2.toml"
+    rules.write_text("super_sevens = true\nsuper_sevens_bet = 2.0\n")
+    line = is_one_line_error(invoke("report", "--count", "hi-lo-flat", "--rules", rules, "-q",
+                                    "-o", tmp_path / "r"))
+    assert line == (f"Error: --rules {rules}: key 'super_sevens_bet' = 2.0: the counting "
+                    "section (--count, bjsim count) does not use it: the plan's [super_sevens] "
+                    "ramp sets the counter's Super Sevens stake by count (units): allowed a rule "
+                    "file with super_sevens_bet = 1.0 (its default) or without it, or the report "
+                    "without --count (its other sections use it)"), line
+    line = is_one_line_error(invoke("report", "--count", "hi-lo-flat", "--set",
+                                    "super_sevens_bet=2", "-q", "-o", tmp_path / "r"))
+    assert line.startswith("Error: --set super_sevens_bet: the counting section (--count, "
+                           "bjsim count) does not use it: the plan's [super_sevens] ramp"), line
+    assert not fake_engine and not (tmp_path / "r").exists()
 
 
 def test_the_report_takes_bjsim_counts_bankroll(monkeypatch, fake_engine):
@@ -661,6 +690,98 @@ def test_the_manifest_pins_the_counting_plan_and_the_files_it_names(tmp_path):
     rows = manifest({"manifest": m, "rules_label": "NZ"}).blocks[-1].rows
     assert ["counting index plays (strategies/indices/hi-lo-nz.toml) SHA-256",
             got[2]["sha256"]] in rows
+
+
+def test_the_manifest_hashes_the_files_the_plan_was_read_from(tmp_path, monkeypatch):
+    """From a working directory other than the plan's, the manifest names and hashes the count
+    and index files the run read (a relative path read from the working directory, of any
+    name), as the plan is loaded; with a folder, those of a run started there."""
+    import hashlib
+
+    from simulator.plans import files_named, load_plan, plan_files
+
+    root = Path(figures.DEFAULT_RULES_PATH).resolve().parent.parent
+    run, elsewhere = tmp_path / "run", tmp_path / "plans"
+    (run / "sub").mkdir(parents=True), elsewhere.mkdir()
+    (run / "hl.txt").write_text((root / "strategies/counts/hi-lo.toml").read_text())
+    (run / "sub" / "i.toml").write_text((root / "strategies/indices/hi-lo-nz.toml").read_text())
+    (elsewhere / "p.toml").write_text('count = "hl.txt"\nindices = "sub/i.toml"\n'
+                                      '[bet]\nbase = 1\n')
+    monkeypatch.chdir(run)
+    plan = "../plans/p.toml"
+    got = figures._count_files(plan)
+    assert [(x["what"], x["file"]) for x in got] == [
+        ("plan", plan), ("count system", "hl.txt"), ("index plays", "sub/i.toml")]
+    for x in got:
+        assert x["sha256"] == hashlib.sha256(Path(x["file"]).read_bytes()).hexdigest()
+    assert [p for _, p in load_plan(plan).files] == [Path(x["file"]) for x in got]
+    monkeypatch.chdir(elsewhere)  # (a resume from another folder: read where the run began)
+    assert plan_files("p.toml", str(run)) == [
+        ("plan", Path("p.toml")), ("count system", run / "hl.txt"),
+        ("index plays", run / "sub" / "i.toml")]
+    assert files_named("p.toml", str(run)) == [run / "hl.txt", run / "sub" / "i.toml"]
+
+
+WONG_BOXES = ('count = "hi-lo"\ndeck_estimation = "whole"\ntable_max = 4\n[bet]\nbase = 1\n'
+              'steps = [[2, 4]]\n[wong]\nenter = 0\nleave = -1\n[boxes]\nbase = 1\n'
+              'steps = [[2, 2]]\n')
+
+
+def test_the_section_gives_the_boxes_played_share_and_average_bet_bjsim_count_gives(tmp_path):
+    """bjsim count's table by count gives the boxes per round played beside the average bet
+    for a plan with a [boxes] ramp, and its sweep the share played (a wonging plan) and the
+    average bet (a bet or boxes ramp); the report's counting section had none of them. Its
+    tables now show each where count's does, with count's figures (the CSV keeps them all)."""
+    from simulator.assessment.output import _csv
+
+    plan = tmp_path / "wong.toml"
+    plan.write_text(WONG_BOXES)
+    spec = figures.Spec(Rules(boxes=2), seed=7, chunk_rounds=5000, count_plan=str(plan),
+                        count_rounds=20_000, count_penetrations=(0.6, 0.9))
+    data = {"strategy": "basic", "counting": figures.counting_figures(spec, print, True)}
+    sec = sections.counting(data)
+    md = render.to_markdown("t", [sec])
+    common = ["--plan", plan, "--boxes", "2", "--seed", "7", "--chunk-rounds", "5000",
+              "--rounds", "20000", "-q"]
+    text = invoke("count", *common).stdout
+    sweep = invoke("count", *common, "--penetrations", "0.6,0.9").stdout
+    tables = {b.name: b for b in sec.blocks if isinstance(b, sections.Table)}
+    by_count, pen = tables["counting_by_count"], tables["counting_penetration"]
+    head, rows = by_count.shown()
+    keys = [k for k, _, _ in head]
+    assert keys[keys.index("average_bet") + 1] == "boxes_per_round_played"
+    f = data["counting"]["figures"]
+    assert [r[keys.index("boxes_per_round_played")] for r in rows] == [
+        b["boxes_per_round_played"] for b in f["by_count"]]
+    for b in f["by_count"]:  # the same figures as count's table, row by row
+        if b["played"]:
+            cells = rf"\b{b['average_bet']:.2f} +{b['boxes_per_round_played']:.2f}\b"
+            assert any(ln.startswith(b["label"] + " ") and re.search(cells, ln)
+                       for ln in text.splitlines()), b
+    assert "counter's boxes per round played" in md
+    assert f"({f['boxes_per_round_played']:.2f} boxes)" in md
+    assert f"average bet {f['average_bet']:.2f} units a round played" in text
+    assert f"average bet {f['average_bet']:.2f} units a round played" in md
+    head, rows = pen.shown()
+    keys = [k for k, _, _ in head]
+    assert {"played_share", "average_bet"} <= set(keys)
+    for r, row in zip(data["counting"]["sweep"], rows, strict=True):
+        assert row[keys.index("played_share")] == r["played_share"] < 1
+        assert row[keys.index("average_bet")] == r["average_bet"] > 1
+        assert f"{100 * r['played_share']:.1f}%" in sweep and f"{r['average_bet']:.2f}" in sweep
+        assert f"| {100 * r['played_share']:.1f}% |" in md
+    assert "Played: the share of rounds dealt the counter played (it wongs)." in md
+    flat = figures.Spec(Rules(), seed=7, chunk_rounds=5000, count_plan="hi-lo-flat",
+                        count_rounds=20_000, count_penetrations=(0.6, 0.9))
+    data = {"strategy": "basic", "counting": figures.counting_figures(flat, print, True)}
+    tables = {b.name: b for b in sections.counting(data).blocks
+              if isinstance(b, sections.Table)}
+    for name, key in (("counting_by_count", "boxes_per_round_played"),
+                      ("counting_penetration", "played_share"),
+                      ("counting_penetration", "average_bet")):
+        assert key not in [k for k, _, _ in tables[name].shown()[0]], key  # (as count's)
+        _csv(tables[name], tmp_path / f"{name}.csv")
+        assert key in (tmp_path / f"{name}.csv").read_text().splitlines()[0], key
 
 
 def test_the_sweeps_super_sevens_favourable_column_says_by_which_7_7_play():

@@ -20,6 +20,7 @@ from simulator.counting_report import (
     NO_SS_BET,
     NOT_APPLICABLE,
     SEVENS_SCALING,
+    boxes_vary,
     gain_none,
     left_out,
     left_out_text,
@@ -29,6 +30,7 @@ from simulator.counting_report import (
     ruin_pct,
     sig3,
     ss_spread,
+    sweep_columns_out,
 )
 from simulator.exact.compare import CUT_CARD_MARK
 from simulator.report import PER_UNIT_WAGERED, precision_text
@@ -1017,7 +1019,8 @@ def counting(data: dict) -> Section | None:
         + (f"; wonging out below {p['wong']['leave']:g}, in at {p['wong']['enter']:g}"
            if p["wong"] else "")
         + f". Strategy {data['strategy']} where no index play applies. {f['rounds']:,} rounds "
-        f"dealt, {f['rounds_played']:,} played (the same seed as the main run). Advantage: the "
+        f"dealt, {f['rounds_played']:,} played (the same seed as the main run)"
+        + _average_bet_text(f) + ". Advantage: the "
         "counter's net per unit bet; flat: every box dealt at one unit, played as the counter "
         "plays (index plays included); the control run: the strategy alone at a flat bet, the "
         "same seed. Gain over the control run: "
@@ -1072,11 +1075,16 @@ def counting(data: dict) -> Section | None:
              ("flat_advantage", "player's flat advantage", "spct2"),
              ("flat_se", "flat advantage SE", "pct2"),
              ("average_bet", "counter's average bet", "num2"),
+             ("boxes_per_round_played", "counter's boxes per round played",
+              "num2" if boxes_vary(f) else CSV_ONLY),
              ("counter_advantage", "counter's advantage", "spct2"),
              ("counter_se", "counter's advantage SE", "pct2")]
     blocks += [f"By the {kind} at the round's start (each SE the main game's, from the "
                "rounds' sums: a round's boxes share the "
                f"dealer's cards). {sentence(NO_SE)}."
+               + (" The counter's average bet: the initial bets of a round played, all its "
+                  "boxes together, over the boxes per round played beside it (the plan's "
+                  "[boxes] changes them with the count)." if boxes_vary(f) else "")
                + (f" {sentence(merged_text('rounds'))}." if merged_tails(f["by_count"]) else ""),
                Table("counting_by_count", f"Frequency and the player's advantage by {kind}",
                      bcols,
@@ -1140,6 +1148,9 @@ def counting(data: dict) -> Section | None:
                  ("flat_advantage", "flat", "spct3"),
                  ("gain_over_flat", "gain over flat, pp", "spp3"),
                  ("gain_over_flat_se", "gain SE (paired), pp", "pp3"),
+                 *((k, label, CSV_ONLY if k in sweep_columns_out(p) else kind)
+                   for k, label, kind in (("played_share", "played", "pct1"),
+                                          ("average_bet", "counter's average bet", "num2"))),
                  ("sd_round", "SD per round", "num3"),
                  ("win_per_100", "win per 100 rounds", "num2"),
                  ("win_per_100_se", "win per 100 rounds SE", "num2"),
@@ -1149,8 +1160,13 @@ def counting(data: dict) -> Section | None:
             wcols += _with_ci95("risk_of_ruin", f"risk of ruin ({fmt(bankroll, 'num0')} units)",
                                 "ruin", "risk of ruin")
         wcols.append(("super_sevens_favourable_share", "Super Sevens favourable", "pct2"))
+        shown = {k for k, _, kind in wcols if kind != CSV_ONLY}
         blocks += ["The same plan and seed at each penetration (the share of the shoe dealt "
                    "before the cut card): what the cut card's place is worth to a counter."
+                   + (" Played: the share of rounds dealt the counter played (it wongs)."
+                      if "played_share" in shown else "")
+                   + (" The counter's average bet: the initial main bet per round played, in "
+                      "units, all its boxes together." if "average_bet" in shown else "")
                    + "".join(f" Super Sevens favourable: the share of rounds whose starting "
                              f"shoe gives the bet a positive return, by {play}."
                              for play in dict.fromkeys(
@@ -1173,6 +1189,17 @@ def counting(data: dict) -> Section | None:
                          wcols, [[_no_bound(r, k) for k, _, _ in wcols] for r in c["sweep"]])]
     _leave_out(blocks, f["per_round_played"], f["bankroll"])
     return Section("counting", "Card counting", blocks)
+
+
+def _average_bet_text(f: dict) -> str:
+    """The counter's average bet a round played, over how many boxes, and its Super Sevens
+    stake, as ``bjsim count`` says them; "" where no round was played."""
+    if f.get("average_bet") is None:
+        return ""
+    return (f"; the counter's average bet {fmt(f['average_bet'], 'num2')} units a round played "
+            f"({fmt(f['boxes_per_round_played'], 'num2')} boxes)"
+            + (f", and {fmt(f['average_super_sevens_bet'], 'num3')} units of Super Sevens"
+               if f.get("average_super_sevens_bet") else ""))
 
 
 def _leave_out(blocks: list, p: dict, bankroll) -> None:
