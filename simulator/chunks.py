@@ -14,6 +14,7 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
 import numpy as np
 
+from simulator.batches import chunk_moments
 from simulator.kernel import count_chunk, simulate_chunk
 from simulator.stops import DeferredStops
 
@@ -66,7 +67,8 @@ class PlayChunk:
 
 class CountChunk(PlayChunk):
     """The job of a counter (``bjsim count``): ``job(i) -> (i, n_rounds, payload)``, the payload
-    the chunk's tally then its counting tally, flattened (`kernel.count_chunk`)."""
+    the chunk's tally, its counting tally flattened (`kernel.count_chunk`), then the moments of
+    its sums that batch-means SEs need (`batches.chunk_moments`), in Python integers."""
 
     def __init__(self, params, tables, counter, insurance: bool, seed: int, rounds: int,
                  chunk_rounds: int):  # fmt: skip
@@ -77,7 +79,8 @@ class CountChunk(PlayChunk):
         n = chunk_size(i, self.rounds, self.chunk_rounds)
         tally, ct = count_chunk(self.params, self.tables, n, chunk_state(self.seed, i),
                                 self.counter, self.insurance)  # fmt: skip
-        return i, n, np.concatenate([tally, ct.ravel()])
+        return i, n, np.concatenate([tally.astype(object), ct.ravel().astype(object),
+                                     np.array(chunk_moments(ct), dtype=object)])
 
     def warm(self) -> None:
         count_chunk(self.params, self.tables, 0, chunk_state(self.seed, 0), self.counter,

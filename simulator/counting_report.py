@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from simulator import __version__, counting
+from simulator import __version__, batches, counting
 from simulator import layout as L
 from simulator.compare_report import _aligned, _markdown
 from simulator.counter import counter_seven_seven_play, counter_strategies, exact_plays
@@ -535,13 +535,15 @@ def flat_main(plan) -> bool:
 
 
 def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
-            control=None) -> dict:
+            control=None, moments=None) -> dict:
     """Every figure of the counter's run from its counting tally (JSON-ready; fractions, not
     percents; money in the plan's units; ``tally``: the fields summed over the
     counts). ``bankroll`` (units) overrides the plan's for the risk of ruin; ``strategy``: the
     one played, which decides whether and from how many bets a Super Sevens z-score can be
     given (`sevens_check`); ``control``: the tally of the strategy alone at a flat bet
-    (`count_runs`), for ``basic`` and ``gain_over_basic``."""
+    (`count_runs`), for ``basic`` and ``gain_over_basic``; ``moments``: the run's chunk moments
+    (`batches`), for the SEs of the shares played and favourable, the average bet and the boxes
+    by batch means over the chunks (None: those SEs are not given)."""
     c = _columns(ctally)
     tot = [sum(col) for col in c]
     u = L.UNIT
@@ -593,6 +595,11 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     favourable = _ratio(tot[L.C_SS_PLUS], rounds) if tot[L.C_SS_FLAT_BETS] else None
     if check["why_not"] is not None:  # (another play's: none beside the simulated return)
         ss_exact = ss_exact_se = favourable = None
+    chunks, chunk_note = chunk_count(moments)
+    seen = [i for i in range(L.N_TC) if c[L.C_ROUNDS][i]]
+
+    def chunk_se(value, se):  # (no SE of a figure that is not given)
+        return None if value is None or chunk_note is not None else se()
     ss_z, ss_note = _ss_z(ss_flat, ss_exact, check, ss_exact_se)
     ss_flat = _ss_interval(ss_flat, check, ss_exact_se)
     return {
@@ -602,8 +609,15 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
                   "shuffle": rules.shuffle, "super_sevens": rules.super_sevens},
         "rounds": rounds, "rounds_played": played,
         "played_share": _ratio(played, rounds),
+        "played_share_se": chunk_se(_ratio(played, rounds),
+                                    lambda: batches.run_se(moments, ctally, "played_share")),
         "boxes_per_round_played": _ratio(tot[L.C_BOXES], played),
+        "boxes_per_round_played_se": chunk_se(_ratio(tot[L.C_BOXES], played),
+                                              lambda: batches.boxes_se(moments, ctally, seen)),
         "average_bet": _ratio(bet, played),
+        "average_bet_se": chunk_se(_ratio(bet, played),
+                                   lambda: batches.run_se(moments, ctally, "average_bet")),
+        "chunks": chunks, "chunk_se_note": chunk_note,
         "average_super_sevens_bet": _ratio(ss_bet, played),
         "wagered_per_initial_bet": _ratio(wagered / u, bet),
         "insurance_per_initial_bet": insurance["mean"],
@@ -646,9 +660,11 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
             "by_count_note": check["by_count_note"],
             "favourable_rounds": None if favourable is None else tot[L.C_SS_PLUS],
             "favourable_share": favourable,
+            "favourable_share_se": chunk_se(favourable, lambda: batches.run_se(
+                moments, ctally, "favourable_share")),
             "by_count_chance": "full shoe" if sevens_density(plan) is None else "sevens left",
         },
-        "by_count": _by_count(c, rounds),
+        "by_count": _by_count(c, rounds, moments if chunk_note is None else None, ctally),
         "super_sevens_by_count": _ss_by_count(c, check, sevens_density(plan)),
         "tally": dict(zip(L.COUNT_NAMES, tot, strict=True)),
     }
@@ -659,15 +675,31 @@ def _z_house_edge(sim, exact, se):
     return None if sim is None or exact is None or not se else (exact - sim) / se
 
 
+def chunk_count(moments) -> tuple[int | None, str | None]:
+    """The chunks the batch-means SEs are over (`batches`), and None or why there are none."""
+    if moments is None:
+        return None, "no chunk moments kept with this tally"
+    k = batches.chunks_of(moments)
+    if k < batches.MIN_CHUNKS:
+        return k, (f"no SE from fewer than {batches.MIN_CHUNKS} chunks (the run has {k}): "
+                   "rounds of a shoe are correlated, so these SEs are from the spread between "
+                   "chunks, each a fresh shoe sequence; more rounds or a smaller --chunk-rounds "
+                   "give more")
+    return k, None
+
+
 MIN_SAMPLE = 30  # rounds (or bets) below which a count's SE is not given: too few to mean much
 NO_SE = "no SE from fewer than 30 rounds at a count, or from results without spread"
 
 
-def _by_count(c, rounds: int) -> list[dict]:
+def _by_count(c, rounds: int, moments=None, ctally=None) -> list[dict]:
     """Each bucket that saw a round (the ends merged until each holds `MIN_SAMPLE` rounds:
     `tail_groups`): its frequency, the flat advantage per box dealt at it and the counter's play
     there (each SE of the main game, from its rounds' sums: `_flat`); no SE from fewer than
-    `MIN_SAMPLE` rounds. ``counts``: the lowest and highest count the row holds."""
+    `MIN_SAMPLE` rounds. The boxes per round played have an SE by batch means over the chunks
+    (`batches.boxes_se`, from ``moments`` of the counting tally ``ctally``; none without them or
+    from fewer than `MIN_SAMPLE` rounds played). ``counts``: the lowest and highest count the
+    row holds."""
     out = []
     groups = tail_groups(c[L.C_ROUNDS])
     for k, group in enumerate(groups):
@@ -691,6 +723,8 @@ def _by_count(c, rounds: int) -> list[dict]:
             "flat_boxes": flat["n"], "flat_advantage": flat["mean"], "flat_se": flat["se"],
             "average_bet": _ratio(bet, played),
             "boxes_per_round_played": _ratio(add(L.C_BOXES), played),
+            "boxes_per_round_played_se": None if moments is None or played < MIN_SAMPLE
+            else batches.boxes_se(moments, ctally, group),
             "counter_advantage": counter["mean"], "counter_se": counter["se"],
         })
     return out
@@ -800,13 +834,16 @@ def sweep_rows(runs) -> list[dict]:
     for pen, f in runs:
         a, p = f["advantage"]["initial_bet"], f["per_round_played"]
         rows.append({"penetration": pen, "rounds": f["rounds"],
-                     "played_share": f["played_share"], "advantage": a["mean"], "se": a["se"],
+                     "played_share": f["played_share"],
+                     "played_share_se": f.get("played_share_se"),
+                     "advantage": a["mean"], "se": a["se"],
                      "ci95_low": a["ci95_low"], "ci95_high": a["ci95_high"],
                      "advantage_with_super_sevens":
                          f["advantage"]["initial_bet_with_super_sevens"]["mean"],
                      "flat_advantage": f["flat"]["mean"], "gain_over_flat": f["gain_over_flat"],
                      "gain_over_flat_se": f["gain_over_flat_se"],
-                     "average_bet": f["average_bet"], "sd_round": p["sd"],
+                     "average_bet": f["average_bet"],
+                     "average_bet_se": f.get("average_bet_se"), "sd_round": p["sd"],
                      "win_per_100": p["win_per_100"], "win_per_100_se": p["win_per_100_se"],
                      "score": p["score"], "score_se": p["score_se"],
                      "score_ci95_low": p["score_ci95_low"],
@@ -821,7 +858,10 @@ def sweep_rows(runs) -> list[dict]:
                      "no_edge_note": p["no_edge_note"],
                      "risk_of_ruin_note": p["risk_of_ruin_note"],
                      "super_sevens_favourable_share": f["super_sevens"]["favourable_share"],
-                     "super_sevens_exact_play": f["super_sevens"]["exact_play"]})
+                     "super_sevens_favourable_share_se":
+                         f["super_sevens"].get("favourable_share_se"),
+                     "super_sevens_exact_play": f["super_sevens"]["exact_play"],
+                     "chunks": f.get("chunks"), "chunk_se_note": f.get("chunk_se_note")})
     return rows
 
 
@@ -1087,7 +1127,8 @@ def _count_rows(f: dict) -> list[list[str]]:
     return [[b["label"], _num(b["rounds"]), _freq(b["frequency"]),
              _pct(b["played_share"], 1, sign=False), _pct(b["flat_advantage"], 2),
              _pct(b["flat_se"], 2, sign=False), _num(b["average_bet"], 2),
-             *([_num(b["boxes_per_round_played"], 2)] if boxes else []),
+             *([_num(b["boxes_per_round_played"], 2), _num(b.get("boxes_per_round_played_se"),
+                                                           3)] if boxes else []),
              _pct(b["counter_advantage"], 2), _pct(b["counter_se"], 2, sign=False)]
             for b in f["by_count"]]
 
@@ -1246,13 +1287,18 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
         gains = (f"Gain over the strategy alone at a flat bet (control run): {basic_gain}; over "
                  f"flat betting with the counter's play: {flat_gain}.")
     out += ["", f"{gains} Rounds played "
-            f"{_pct(f['played_share'], 1, sign=False)}; average bet {_num(f['average_bet'])} "
-            f"units a round played ({_num(f['boxes_per_round_played'])} boxes)"
+            f"{_se_text(_pct(f['played_share'], 1, sign=False), f.get('played_share_se'), 1)}; "
+            f"average bet {_se_text(_num(f['average_bet']) + ' units', f.get('average_bet_se'), 3)}"
+            f" a round played ({_num(f['boxes_per_round_played'])} boxes"
+            + ("" if not f.get("boxes_per_round_played_se") else
+               f", SE {_num(f['boxes_per_round_played_se'], 3)}") + ")"
             + (f", and {_num(f['average_super_sevens_bet'], 3)} units of Super Sevens"
                if f.get("average_super_sevens_bet") else "") + "; "
             + ("no bankroll given for the risk of ruin (--bankroll, or the plan's bankroll)."
                if f["bankroll"] is None else
-               f"bankroll for the risk of ruin: {_num(f['bankroll'], 0)} units."), ""]
+               f"bankroll for the risk of ruin: {_num(f['bankroll'], 0)} units.")]
+    out += [chunk_se_line(f.get("chunks"), f.get("chunk_se_note"),
+                          f["super_sevens"].get("favourable_share") is not None), ""]
     if f.get("insures") is False:
         out += ["Insurance: no insurance taken (neither the strategy nor the index plays "
                 "insure).", ""]
@@ -1279,12 +1325,16 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
             f"play; each SE the main game's, from the rounds' sums; {NO_SE}"
             + (f"; {merged_text('rounds')}" if merged_tails(f["by_count"]) else "")
             + ("; avg bet: the initial bets of a round played, all its boxes together; boxes: "
-               "per round played" if boxes_vary(f) else "") + ")", ""]
-    boxes = ["boxes"] if boxes_vary(f) else []
+               "per round played, its SE by batch means over the chunks, none from fewer than "
+               f"{MIN_SAMPLE} rounds played" if boxes_vary(f) else "") + ")", ""]
+    boxes = ["boxes", "SE"] if boxes_vary(f) else []
     out += _pruned_grid(grid, [kind, "rounds", "frequency", "played", "flat adv.", "SE",
                                "avg bet", *boxes, "counter adv.", "SE"], _count_rows(f),
                         "at every count", constant=True,
-                        names=[*COUNT_NAMES[:7], *boxes, *COUNT_NAMES[7:]])
+                        names=[*COUNT_NAMES[:7], *(["boxes", "boxes SE"] if boxes else []),
+                               *COUNT_NAMES[7:]],
+                        why={8: f"no SE: {f['chunk_se_note']}"} if boxes and f.get(
+                            "chunk_se_note") else None)
     ss = f["super_sevens"]
     if f["super_sevens_by_count"]:
         play = ss.get("exact_play")
@@ -1311,8 +1361,9 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                    + ("no z" if ss["z_house_edge"] is None else
                       f"z (of the house edge) {_z_num(ss['z_house_edge'])}") + "; by that "
                    "exact return (the cards and sevens left at the round's start) the bet "
-                   f"favoured the player in {_pct(ss['favourable_share'], 2, sign=False)} of "
-                   "rounds")
+                   "favoured the player in "
+                   f"{_se_text(_pct(ss['favourable_share'], 2, sign=False), ss.get('favourable_share_se'), 2)}"  # noqa: E501
+                   " of rounds")
                 + "; " + ("the counter never bet it." if not ss["counter_bets"] else
                           f"the counter bet it {ss['counter_bets']:,} units for a return of "
                           f"{_pct(ss['counter_return'])}.")]
@@ -1382,11 +1433,13 @@ def tidy_rows(f: dict) -> list[dict]:
                     lo=p.get(k + "_ci95_low"), hi=p.get(k + "_ci95_high"))
     for k in ("rounds", "rounds_played", "played_share", "boxes_per_round_played",
               "average_bet", "average_super_sevens_bet", "wagered_per_initial_bet",
-              "insurance_per_initial_bet", "bankroll"):  # (only insurance's with an SE)
-        add("counter", k, f[k], se=f.get(k + "_se"), lo=f.get(k + "_ci95_low"),
-            hi=f.get(k + "_ci95_high"))
+              "insurance_per_initial_bet", "bankroll"):  # (the shares, the average bet and
+        add("counter", k, f[k], se=f.get(k + "_se"), lo=f.get(k + "_ci95_low"),  # boxes: by
+            hi=f.get(k + "_ci95_high"))  # batch means; insurance's with an interval too)
     add("counter", "insurance_per_initial_bet_interval_note",
         f["insurance_per_initial_bet_interval_note"])
+    add("counter", "chunks", f.get("chunks"))
+    add("counter", "chunk_se_note", f.get("chunk_se_note"))
     ss = f["super_sevens"]
     # Each return's se: the exact one where the tally has it for the strategy's 7-7 play (the
     # one its interval and z are from, or would be where withheld), by count only where it is
@@ -1405,12 +1458,13 @@ def tidy_rows(f: dict) -> list[dict]:
     add("super_sevens", "sample_se", fl["se"])
     for k in ("exact", "exact_play", "why_not", "z_house_edge", "favourable_share",
               "counter_bets", "counter_return", "by_count_chance", "by_count_note"):
-        add("super_sevens", k, ss.get(k))
+        add("super_sevens", k, ss.get(k), se=ss.get(k + "_se") if k == "favourable_share"
+            else None)
     for b in f["by_count"]:  # (an end row may hold several counts: its label)
         at = {"count": b["count"], "label": b["label"]}
         for k in ("rounds", "frequency", "played", "played_share", "average_bet",
                   "boxes_per_round_played", "flat_boxes"):
-            add("by_count", k, b[k], **at)
+            add("by_count", k, b[k], **at, se=b.get(k + "_se"))
         add("by_count", "counter_advantage", b["counter_advantage"], **at, se=b["counter_se"])
         add("by_count", "flat_advantage", b["flat_advantage"], **at, se=b["flat_se"])
     for b in f["super_sevens_by_count"]:  # (an end row may hold several counts: its label)
@@ -1470,8 +1524,14 @@ def render(f: dict, fmt: str, meta: dict | None = None) -> str:
 
 
 SWEEP_HEAD = ["penetration", "advantage", "SE", "95% interval", "with SS", "flat",
-              "gain (95%, paired)", "played", "avg bet", "SD/round", "win/100 (95%)",
-              "SCORE (95%)", "N0 (95%)", "risk of ruin (95%)", "SS favourable"]
+              "gain (95%, paired)", "played", "SE", "avg bet", "SE", "SD/round",
+              "win/100 (95%)", "SCORE (95%)", "N0 (95%)", "risk of ruin (95%)", "SS favourable",
+              "SE"]
+# The sweep's columns as a note names them (its heads repeat "SE").
+SWEEP_NAMES = [*SWEEP_HEAD[:8], "played SE", "avg bet", "avg bet SE", *SWEEP_HEAD[11:17],
+               "SS favourable SE"]
+# The columns with an SE by batch means over the chunks (`batches`), by the sweep's names.
+CHUNK_SE_NAMES = ("played SE", "avg bet SE", "SS favourable SE")
 
 
 def _sweep_cells(r: dict) -> list[str]:
@@ -1479,14 +1539,44 @@ def _sweep_cells(r: dict) -> list[str]:
             _interval(r), _pct(r["advantage_with_super_sevens"]),
             _pct(r["flat_advantage"]),
             _gain95(r["gain_over_flat"], r["gain_over_flat_se"]),
-            _pct(r["played_share"], 1, sign=False), _num(r["average_bet"], 2),
-            _num(r["sd_round"], 3), _pm95(r["win_per_100"], r["win_per_100_se"], 2),
+            _pct(r["played_share"], 1, sign=False),
+            _pct(r.get("played_share_se"), 2, sign=False), _num(r["average_bet"], 2),
+            _num(r.get("average_bet_se"), 3), _num(r["sd_round"], 3),
+            _pm95(r["win_per_100"], r["win_per_100_se"], 2),
             _span(r["score"], r.get("score_ci95_low"), r.get("score_ci95_high"), 1,
                   none=_no_edge(r)),
             _span(r["n0"], r.get("n0_ci95_low"), r.get("n0_ci95_high"), 0, none=_no_edge(r)),
             _span(r.get("risk_of_ruin"), r.get("risk_of_ruin_ci95_low"),
                   r.get("risk_of_ruin_ci95_high"), fmt=ruin_pct),
-            _pct(r["super_sevens_favourable_share"], 2, sign=False)]
+            _pct(r["super_sevens_favourable_share"], 2, sign=False),
+            _pct(r.get("super_sevens_favourable_share_se"), 3, sign=False)]
+
+
+# What the SEs by batch means over the chunks are (`batches`), in the tables' notes.
+CHUNK_SE_WORDS = ("by batch means over the run's chunks, each a fresh shoe sequence of its own "
+                  "seed (rounds of a shoe are correlated: the count carries over, so a "
+                  "per-round SE would understate it)")
+
+
+def chunk_se_line(chunks, note, favourable: bool = False) -> str:
+    """The line on the SEs of the single run's rounds played, average bet and boxes (and with
+    ``favourable`` the Super Sevens favourable share): batch means over ``chunks`` chunks, or
+    why there are none (``note``, `chunk_count`)."""
+    what = _and(["rounds played", "average bet", "boxes",
+                 *(["the Super Sevens favourable share"] if favourable else [])])
+    if note is not None:
+        return f"{what[0].upper()}{what[1:]}: {note}."
+    return (f"SE of the {what}: {CHUNK_SE_WORDS} ({chunks:,} chunks); none shown where it is 0 "
+            "(a figure the plan fixes).")
+
+
+def _se_text(text: str, se, d: int = 2) -> str:
+    """``text (SE x)``, ``x`` as ``text`` shows its figure (a percent with ``%``, to ``d``
+    decimals), or ``text`` alone where there is no SE or it is 0 (the plan fixes the figure)."""
+    if not se:
+        return text
+    shown = _pct(se, d, sign=False) if text.endswith("%") else _num(se, d)
+    return f"{text} (SE {shown})"
 
 
 def _and(words: list[str]) -> str:
@@ -1531,18 +1621,24 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     out = [ln + "  " for ln in head] if markdown else head
     # the share of rounds played where the plan wongs (what a penetration is worth per round
     # dealt), the average bet where its bet or boxes change with the count
-    heads = {"played_share": "played", "average_bet": "avg bet"}
-    cut = {heads[k] for k in sweep_columns_out(meta.get("plan") or {})}
-    keep = [c for c, name in enumerate(SWEEP_HEAD) if name not in cut]
+    heads = {"played_share": ("played", "played SE"), "average_bet": ("avg bet", "avg bet SE")}
+    cut = {n for k in sweep_columns_out(meta.get("plan") or {}) for n in heads[k]}
+    keep = [c for c, name in enumerate(SWEEP_NAMES) if name not in cut]
     sweep_head = [SWEEP_HEAD[c] for c in keep]
+    names = [SWEEP_NAMES[c] for c in keep]
     cells = [[row[c] for c in keep] for row in (_sweep_cells(r) for r in rows)]
-    at = sweep_head.index
+    at = names.index
     why = _round_why(rows[0], rows[0].get("bankroll"), at("SCORE (95%)"), at("N0 (95%)"),
                      at("risk of ruin (95%)"))
-    why |= {at("with SS"): "no Super Sevens bet", at("SS favourable"): NO_FAVOURABLE}
-    shown = {sweep_head[c] for c in left_out(sweep_head, cells, "in every row", why=why)[0]}
+    why |= {at("with SS"): "no Super Sevens bet", at("SS favourable"): NO_FAVOURABLE,
+            at("SS favourable SE"): NO_FAVOURABLE}
+    notes = list(dict.fromkeys(r.get("chunk_se_note") for r in rows if r.get("chunk_se_note")))
+    why |= {at(n): f"no SE: {notes[0]}" for n in CHUNK_SE_NAMES if n in names and notes
+            and n != "SS favourable SE"}
+    shown = {names[c] for c in left_out(sweep_head, cells, "in every row", names=names,
+                                         why=why)[0]}
     out += [""] + _pruned_grid(_markdown if markdown else _aligned, sweep_head, cells,
-                               "in every row", why=why)
+                               "in every row", names=names, why=why)
     play = next((r.get("super_sevens_exact_play") for r in rows
                  if r.get("super_sevens_exact_play")), None)
     legend = [  # (each column's words, where the table shows it)
@@ -1563,6 +1659,12 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
         ("SS favourable", "SS favourable: the share of rounds whose starting shoe gives the "
          f"Super Sevens bet a positive return, by {play}")]
     out += ["", "; ".join(words for col, words in legend if col in shown) + "."]
+    by_chunks = [n.removesuffix(" SE") for n in CHUNK_SE_NAMES if n in shown]
+    if by_chunks:
+        chunks = list(dict.fromkeys(r.get("chunks") for r in rows))
+        out += [f"SE of {_and(by_chunks)}: {CHUNK_SE_WORDS} (over "
+                + _and([f"{k:,}" for k in chunks]) + " chunks"
+                + (" a penetration" if len(rows) > 1 else "") + ")."]
     if any(r.get("score_n0_ruin_note") for r in rows):
         out += [f"SCORE and N0 intervals are {MOVED_TOGETHER} where given."]
     out += no_edge_line(r.get("no_edge_note") for r in rows)

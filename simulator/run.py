@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simulator import __version__, checkpoint, chunks, distributed, engine, stops, tally
+from simulator import __version__, batches, checkpoint, chunks, distributed, engine, stops, tally
 from simulator import layout as L
 from simulator.index_plays import play_words
 from simulator.rules import KEYS, Rules, changes_made, load_rule_file, rules_dict, validate
@@ -98,6 +98,7 @@ class Result:
     exact_stopped: bool = False  # Ctrl-C while the exact figures were computed: none given
     stopped_after: int | None = None  # a stop signal noted after the last chunk (`stops`)
     stopped_compiling: bool = False  # Ctrl-C while the kernel compiled: no chunk, no bar drawn
+    moments: np.ndarray | None = None  # a counter's chunk moments, summed (`batches`)
 
     @property
     def nothing_played(self) -> bool:
@@ -106,10 +107,11 @@ class Result:
 
 
 class CountState(engine.RunState):
-    """`engine.RunState` of a counter: the payload is a chunk's tally then its counting tally."""
+    """`engine.RunState` of a counter: the payload is a chunk's tally, its counting tally, then
+    its moments for batch-means SEs (`batches.chunk_moments`)."""
 
     payload = "count"
-    size = L.N_TALLY + L.N_TC * L.N_COUNT
+    size = L.N_TALLY + L.N_TC * L.N_COUNT + batches.N_MOMENTS
 
     def zero(self) -> np.ndarray:
         return np.array([0] * self.size, dtype=object)
@@ -142,12 +144,21 @@ class CountState(engine.RunState):
             if any(not prefix_end <= i < self.n_chunks for i in idx if name != "prefix"):
                 raise ValueError(f"{name}: not a chunk of this run past the prefix")
             rounds = sum(chunk_size(i, self.rounds, self.chunk_rounds) for i in idx)
-            ct = np.array(values[L.N_TALLY:], dtype=object).reshape(L.N_TC, L.N_COUNT)
+            ct, moments = counted(values)
             if values[L.T_ROUNDS] != rounds or ct[:, L.C_ROUNDS].sum() != rounds or any(
-                    values[k] < 0 for k in _NONNEGATIVE):
+                    values[k] < 0 for k in _NONNEGATIVE) or batches.chunks_of(moments) != len(
+                    idx) or any(x < 0 for x in moments):
                 raise ValueError(f"{name}: rounds or counts that its chunks cannot give")
             out[name] = np.array(values, dtype=object)
         return out.pop("prefix"), {int(k.split()[1]): v for k, v in out.items()}
+
+
+def counted(payload) -> tuple[np.ndarray, np.ndarray]:
+    """A counter's payload (`CountState`) past its tally: the counting tally (N_TC x N_COUNT)
+    and the chunks' moments (`batches`)."""
+    values = np.asarray(payload, dtype=object)
+    end = L.N_TALLY + L.N_TC * L.N_COUNT
+    return values[L.N_TALLY:end].reshape(L.N_TC, L.N_COUNT), values[end:]
 
 
 # Counts (never negative) of the payload: the tally's counts and the counting tally's.
@@ -188,6 +199,7 @@ def _checkpoint_writer(plan: Plan, state: engine.RunState):
         # the index plays themselves, not only the path that names them: a play's index changes
         # no strategy table (tables_hash), only where the count switches between them
         ident["counting"]["index_plays"] = play_words(plan.counting.plays)
+        ident["payload"] = f"tally, counting tally, {batches.N_MOMENTS} chunk moments"
         if plan.rules.super_sevens:  # the 7-7 play its exact Super Sevens sums are of
             ident["super_sevens_exact"] = _exact_play_words(plan)
     return open_checkpoint(plan.checkpoint, plan.resume, ident, state, plan.command)
@@ -337,10 +349,10 @@ def _progress_text(state: engine.RunState, precision: float | None) -> str:
     the counter's advantage per initial bet; and the precision target."""
     total = state.total()
     if isinstance(state, CountState):
-        counted = total[L.N_TALLY:].reshape(L.N_TC, L.N_COUNT).sum(axis=0)
-        bet = int(counted[L.C_BET])
+        summed = counted(total)[0].sum(axis=0)
+        bet = int(summed[L.C_BET])
         text = "" if not bet else \
-            f"counter's advantage {100 * int(counted[L.C_NET]) / L.UNIT / bet:+.3f}%"
+            f"counter's advantage {100 * int(summed[L.C_NET]) / L.UNIT / bet:+.3f}%"
     else:
         he = tally.running_house_edge(total)
         text = "" if he is None else f"house edge {100 * he:.3f}%"
@@ -415,9 +427,9 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         startup = timing.get("startup")
         seconds = time.perf_counter() - start - (startup or 0.0)
         total = state.total()
-        counted = None
+        ctally = moments = None
         if counting:
-            total, counted = total[: L.N_TALLY], total[L.N_TALLY:].reshape(L.N_TC, L.N_COUNT)
+            (ctally, moments), total = counted(total), total[: L.N_TALLY]
         summary = tally.summarize(total, plan.rules, tally.ss_lines_possible(
             plan.strategies, plan.rules), plan.strategies, plan.names)
         meta = _meta(plan, state, total, partial, resumed, seconds, startup)
@@ -431,9 +443,10 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         summary.pop("exact", None)
         messages.append("bjsim: interrupted while the exact figures were computed: the report "
                         "is the whole run's, without them")
-        return Result(total, summary, meta, partial, messages, counted, exact_stopped=True)
-    return Result(total, summary, meta, partial, messages, counted, stopped_after=noted,
-                  stopped_compiling=compiling)
+        return Result(total, summary, meta, partial, messages, ctally, exact_stopped=True,
+                      moments=moments)
+    return Result(total, summary, meta, partial, messages, ctally, stopped_after=noted,
+                  stopped_compiling=compiling, moments=moments)
 
 
 def _add_exact(plan: Plan, summary: dict, say) -> None:

@@ -46,7 +46,8 @@ def fake_result(plan, rounds, partial=False):
                              "chunk_rounds": plan.chunk_rounds, "rounds_played": len(rounds)},
             "timing": {}}
     return types.SimpleNamespace(counting=tally_of(rounds), partial=partial, meta=meta,
-                                 messages=["bjsim: done"], tally=None, stopped_after=None)
+                                 messages=["bjsim: done"], tally=None, stopped_after=None,
+                                 moments=None)
 
 
 def invoke(*args):
@@ -883,7 +884,8 @@ def test_the_csv_by_count_keeps_every_figure_and_the_table_gives_the_boxes(tmp_p
     by = _json(*args)["results"]["by_count"]
     rows = list(csv.reader(io.StringIO(invoke(*args, "-f", "csv").stdout)))
     kept = {r[1] for r in rows if r[0] == "by_count"}
-    assert set(by[0]) - {"count", "label", "counts", "flat_se", "counter_se"} == kept
+    assert set(by[0]) - {"count", "label", "counts", "flat_se", "counter_se",
+                         "boxes_per_round_played_se"} == kept
     top = next(b for b in by if b["count"] >= 3 and b["played"])
     assert top["average_bet"] == 30 and top["boxes_per_round_played"] == 3
     table = invoke(*args).stdout

@@ -1514,7 +1514,8 @@ def test_the_sweep_legend_describes_the_columns_shown_and_the_7_7_play_of_ss_fav
                      strategy=load_strategy("basic"))
     assert off["super_sevens"]["favourable_share"] is None
     text = CR.render_sweep(CR.sweep_rows([(0.75, off)]), "table", META)
-    assert "SS favourable (no exact Super Sevens return" in text and "SS favourable:" not in text
+    assert ("SS favourable and SS favourable SE (no exact Super Sevens return" in text
+            and "SS favourable:" not in text)
 
 
 def test_a_head_says_95_percent_only_over_intervals():

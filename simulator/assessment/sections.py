@@ -1112,7 +1112,12 @@ def counting(data: dict) -> Section | None:
                f", beside the exact return of {ss['exact_play']}, from the cards and sevens left "
                "at each round's start (the sevens' suits and the other cards taken as any of the "
                "shoe's). By that exact return the bet favoured the player in "
-               f"{fmt(ss['favourable_share'], 'pct2')} of rounds {where}; {overall}, exact "
+               f"{fmt(ss['favourable_share'], 'pct2')}"
+               + (f" ({f['chunk_se_note']})" if f.get("chunk_se_note") else
+                  "" if not ss.get("favourable_share_se") else
+                  f" (SE {fmt(ss['favourable_share_se'], 'pct2')}, by batch means over the "
+                  f"run's {f['chunks']:,} chunks: rounds of a shoe are correlated)")
+               + f" of rounds {where}; {overall}, exact "
                f"(mean over the rounds' starting shoes) {fmt(ss['exact'], 'spct3')}, "
                f"{_z_text(ss['z_house_edge'])}"
                + ("" if ss["z_house_edge"] is None else " (of the house edge: the exact return "
@@ -1159,7 +1164,8 @@ def counting(data: dict) -> Section | None:
         if bankroll is not None:
             wcols += _with_ci95("risk_of_ruin", f"risk of ruin ({fmt(bankroll, 'num0')} units)",
                                 "ruin", "risk of ruin")
-        wcols.append(("super_sevens_favourable_share", "Super Sevens favourable", "pct2"))
+        wcols += [("super_sevens_favourable_share", "Super Sevens favourable", "pct2"),
+                  ("super_sevens_favourable_share_se", "Super Sevens favourable SE", "pct3")]
         shown = {k for k, _, kind in wcols if kind != CSV_ONLY}
         blocks += ["The same plan and seed at each penetration (the share of the shoe dealt "
                    "before the cut card): what the cut card's place is worth to a counter."
@@ -1168,7 +1174,9 @@ def counting(data: dict) -> Section | None:
                    + (" The counter's average bet: the initial main bet per round played, in "
                       "units, all its boxes together." if "average_bet" in shown else "")
                    + "".join(f" Super Sevens favourable: the share of rounds whose starting "
-                             f"shoe gives the bet a positive return, by {play}."
+                             f"shoe gives the bet a positive return, by {play}. Its SE: by "
+                             "batch means over each run's chunks (rounds of a shoe are "
+                             "correlated), none from fewer than 10."
                              for play in dict.fromkeys(
                                  r.get("super_sevens_exact_play") for r in c["sweep"]
                                  if r.get("super_sevens_favourable_share") is not None))
@@ -1187,7 +1195,8 @@ def counting(data: dict) -> Section | None:
                       f"{NO_EDGE}." if any(r.get("no_edge_note") for r in c["sweep"]) else ""),
                    Table("counting_penetration", "The counter's advantage by penetration",
                          wcols, [[_no_bound(r, k) for k, _, _ in wcols] for r in c["sweep"]])]
-    _leave_out(blocks, f["per_round_played"], f["bankroll"])
+    _leave_out(blocks, f["per_round_played"], f["bankroll"], next(
+        (r["chunk_se_note"] for r in c.get("sweep") or () if r.get("chunk_se_note")), None))
     return Section("counting", "Card counting", blocks)
 
 
@@ -1202,10 +1211,11 @@ def _average_bet_text(f: dict) -> str:
                if f.get("average_super_sevens_bet") else ""))
 
 
-def _leave_out(blocks: list, p: dict, bankroll) -> None:
+def _leave_out(blocks: list, p: dict, bankroll, chunk_note: str | None = None) -> None:
     """Leave out of the counting tables shown the columns and rows that say nothing
     (`_left_out`), each table's sentence added to the paragraph before it (or put there).
-    ``p``: the net per round played; ``bankroll``: the risk of ruin's."""
+    ``p``: the net per round played; ``bankroll``: the risk of ruin's; ``chunk_note``: why the
+    sweep's SEs by batch means are none (too few chunks), if so."""
     no_edge = f"{NOT_APPLICABLE}: no edge, as said above"
     ruin = ("no bankroll given" if bankroll is None else
             "not given where the counter bets Super Sevens, as said above"
@@ -1219,7 +1229,9 @@ def _leave_out(blocks: list, p: dict, bankroll) -> None:
            "counting_super_sevens": ("at every count", {"constant": True}),
            "counting_penetration": ("in every row", {"why": {
                "advantage_with_super_sevens": "no Super Sevens bet",
-               "super_sevens_favourable_share": NO_FAVOURABLE} | {
+               "super_sevens_favourable_share": NO_FAVOURABLE,
+               "super_sevens_favourable_share_se": f"no SE: {chunk_note}" if chunk_note
+               else NO_FAVOURABLE} | {
                k: w for k, w in why.items() if k == "risk_of_ruin"}})}
     for i, b in reversed(list(enumerate(blocks))):
         if not isinstance(b, Table) or b.name not in how:

@@ -1,0 +1,121 @@
+"""Standard errors by batch means over a counter's chunks (``bjsim count``).
+
+Rounds of one shoe are correlated: the count carries over from round to round, and with it
+whether the counter sits out, what it bets and how many boxes it plays. A chunk is a fresh shoe
+sequence with its own seed (`chunks.chunk_state`), so chunks are independent, and a ratio of
+sums over the run, ``r = sum Y / sum X``, has the delta-method SE over them
+
+    SE(r)^2 = k / (k - 1) * sum_i (Y_i - r X_i)^2 / (sum_i X_i)^2
+
+(``k`` chunks, ``Y_i``, ``X_i`` chunk ``i``'s sums), honest under any correlation within a
+chunk. The chunks' sums are in the counting tally; what the SE needs besides is their products,
+``sum_i X_i^2``, ``sum_i X_i Y_i`` and ``sum_i Y_i^2``, which each chunk adds to its payload
+(`chunk_moments`; Python integers, exact) and which a run sums as it sums the tallies.
+
+The ratios: the share of rounds played (played / rounds), the average bet (bet / rounds
+played), the share of rounds whose starting shoe favours the Super Sevens bet (ss_plus /
+rounds), and by count the boxes per round played (boxes / played), each count's on its own and
+summed from either end (the by-count table merges end rows, `counting_report.tail_groups`).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+
+from simulator import layout as L
+
+MIN_CHUNKS = 10  # chunks below which no SE is given: fewer spreads say too little of it
+
+# The run's ratios: (name, numerator field, denominator field) of the counting tally.
+RATIOS = (
+    ("played_share", L.C_PLAYED, L.C_ROUNDS),
+    ("average_bet", L.C_BET, L.C_PLAYED),
+    ("favourable_share", L.C_SS_PLUS, L.C_ROUNDS),
+)
+_FIELDS = (L.C_ROUNDS, L.C_PLAYED, L.C_BET, L.C_SS_PLUS)
+# The products kept of those fields (i <= j, indices into _FIELDS), after the chunk count.
+_PAIRS = tuple((i, j) for i in range(len(_FIELDS)) for j in range(i, len(_FIELDS)))
+# By count: boxes over rounds played, each count's (``row``), the counts from the low end up to
+# it (``low``) and from it to the high end (``high``); three products each (PP, PX, XX).
+BY_COUNT = ("row", "low", "high")
+N_RUN = 1 + len(_PAIRS)
+N_MOMENTS = N_RUN + len(BY_COUNT) * 3 * L.N_TC
+
+
+def chunk_moments(ct) -> list[int]:
+    """One chunk's moments from its counting tally ``ct`` (N_TC x N_COUNT): 1 (the chunk), the
+    products of its sums of rounds, rounds played, bets and favourable rounds, and by count the
+    products of its rounds played and boxes (each count's, and summed from either end)."""
+    t = np.asarray(ct).astype(object)
+    tot = t.sum(axis=0)
+    run = [int(tot[_FIELDS[i]]) * int(tot[_FIELDS[j]]) for i, j in _PAIRS]
+    played = [int(x) for x in t[:, L.C_PLAYED]]
+    boxes = [int(x) for x in t[:, L.C_BOXES]]
+    out = [1, *run]
+    for p, x in _sums(played, boxes):
+        out += [a * b for a, b in ((p, p), (p, x), (x, x))]
+    return out
+
+
+def _sums(played: list, boxes: list) -> list[tuple]:
+    """(played, boxes) of each count, then summed from the low end, then from the high end."""
+    low = np.cumsum(np.array([played, boxes], dtype=object), axis=1)
+    high = np.cumsum(np.array([played, boxes], dtype=object)[:, ::-1], axis=1)[:, ::-1]
+    return (
+        [*zip(played, boxes, strict=True)]
+        + [*zip(low[0], low[1], strict=True)]
+        + [*zip(high[0], high[1], strict=True)]
+    )
+
+
+def chunks_of(moments) -> int:
+    """How many chunks ``moments`` (summed `chunk_moments`) hold."""
+    return int(moments[0])
+
+
+def ratio_se(y: int, x: int, xx: int, xy: int, yy: int, k: int) -> float | None:
+    """The SE of ``y / x`` (sums over ``k`` chunks) from the chunks' ``sum X^2``, ``sum X Y`` and
+    ``sum Y^2`` by the delta method (the module docstring); None from fewer than `MIN_CHUNKS`
+    chunks or without an ``x``."""
+    if k < MIN_CHUNKS or not x:
+        return None
+    r = Fraction(y, x)
+    spread = yy - 2 * r * xy + r * r * xx  # sum of (Y_i - r X_i)^2
+    return math.sqrt(max(spread, 0) * k / (k - 1)) / x
+
+
+def _pair(i: int, j: int) -> int:
+    return 1 + _PAIRS.index((min(i, j), max(i, j)))
+
+
+def run_se(moments, ctally, name: str) -> float | None:
+    """The SE of the run's ratio ``name`` (`RATIOS`) from the summed ``moments`` and the
+    counting tally ``ctally``."""
+    num, den = next((n, d) for key, n, d in RATIOS if key == name)
+    tot = np.asarray(ctally).astype(object).sum(axis=0)
+    i, j = _FIELDS.index(den), _FIELDS.index(num)
+    m = [int(v) for v in moments]
+    return ratio_se(
+        int(tot[num]), int(tot[den]), m[_pair(i, i)], m[_pair(i, j)], m[_pair(j, j)], chunks_of(m)
+    )
+
+
+def boxes_se(moments, ctally, group: list[int]) -> float | None:
+    """The SE of the boxes per round played of the count rows ``group`` (consecutive, as
+    `counting_report.tail_groups` makes them: one row, or an end's rows, or every row seen)."""
+    t = np.asarray(ctally).astype(object)
+    played = int(sum(t[i, L.C_PLAYED] for i in group))
+    boxes = int(sum(t[i, L.C_BOXES] for i in group))
+    seen = [i for i in range(L.N_TC) if t[i, L.C_ROUNDS]]
+    if len(group) == 1:
+        kind, at = "row", group[0]
+    elif group[0] == seen[0]:  # the low end's rows (every row below them empty)
+        kind, at = "low", group[-1]
+    else:
+        kind, at = "high", group[0]
+    base = N_RUN + (BY_COUNT.index(kind) * L.N_TC + at) * 3
+    pp, px, xx = (int(moments[base + n]) for n in range(3))
+    return ratio_se(boxes, played, pp, px, xx, chunks_of(moments))

@@ -1,0 +1,283 @@
+"""SEs by batch means over a counter's chunks (simulator.batches): the share of rounds played,
+the average bet, the boxes per round played (overall and by count) and the share of rounds
+favourable to Super Sevens, against the spread of independent runs and in every format."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from simulator import batches, run
+from simulator import counting_report as CR
+from simulator import layout as L
+from simulator.cli import cli
+from simulator.plans import plan_from_dict
+from simulator.rules import Rules
+from simulator.strategy import load_strategy
+
+# Hi-Lo in at +1 and out below -1, bets 1 to 8 and 1 to 3 boxes, a box step at +2.5 so that the
+# boxes at +2 vary within the row: every figure with a batch-means SE varies between runs.
+WONG = {
+    "name": "wong-boxes",
+    "count": "hi-lo",
+    "deck_estimation": "half",
+    "table_max": 12,
+    "bet": {"base": 1, "steps": [[2, 2], [3, 4], [4.5, 8]]},
+    "boxes": {"base": 1, "steps": [[2.5, 2], [4, 3]]},
+    "wong": {"enter": 1, "leave": -1},
+}
+WONG_TOML = (
+    'name = "wong-boxes"\ncount = "hi-lo"\ndeck_estimation = "half"\ntable_max = 12\n'
+    "[bet]\nbase = 1\nsteps = [[2, 2], [3, 4], [4.5, 8]]\n[boxes]\nbase = 1\n"
+    "steps = [[2.5, 2], [4, 3]]\n[wong]\nenter = 1\nleave = -1\n"
+)
+
+
+def played(plan, rounds: int, chunk_rounds: int, seed: int):
+    """The figures of one seeded run of ``plan`` on the NZ rules with three boxes."""
+    rules, s = Rules().replace(boxes=3), load_strategy("basic")
+    res = run.simulate(
+        run.Plan(
+            rules,
+            (s,) * 3,
+            ("basic",) * 3,
+            rounds=rounds,
+            seed=seed,
+            chunk_rounds=chunk_rounds,
+            workers=2,
+            counting=plan,
+        ),
+        quiet=True,
+    )
+    return CR.figures(res.counting, plan, rules, strategy=s, moments=res.moments)
+
+
+def test_the_batch_mean_ses_match_the_spread_of_independent_runs():
+    """40 runs of 20,000 rounds in 20 chunks, seeds 0-39: for each figure, the SD over the runs
+    against the root mean square of the SEs the runs report. With 40 runs the SD's own relative
+    error is 1 / sqrt(2 x 39) = 0.11, so the ratio is held to 0.62-1.38 (3.4 of those); 400
+    seeds gave 0.92-1.04 (docs/counting.md). The rounds of a shoe are correlated: a binomial
+    SE of the share played, rounds taken as independent, is less than a third of the spread."""
+    plan = plan_from_dict(WONG)
+    figs = [played(plan, 20_000, 1_000, seed) for seed in range(40)]
+
+    def at_plus_2(f):
+        return next(b for b in f["by_count"] if b["label"] == "+2")
+
+    got = {
+        "played": [(f["played_share"], f["played_share_se"]) for f in figs],
+        "average bet": [(f["average_bet"], f["average_bet_se"]) for f in figs],
+        "boxes": [(f["boxes_per_round_played"], f["boxes_per_round_played_se"]) for f in figs],
+        "favourable": [
+            (f["super_sevens"]["favourable_share"], f["super_sevens"]["favourable_share_se"])
+            for f in figs
+        ],
+        "boxes at +2": [
+            (at_plus_2(f)["boxes_per_round_played"], at_plus_2(f)["boxes_per_round_played_se"])
+            for f in figs
+        ],
+    }
+    assert {f["chunks"] for f in figs} == {20} and not any(f["chunk_se_note"] for f in figs)
+    for name, pairs in got.items():
+        values, ses = zip(*pairs, strict=True)
+        ratio = np.std(values, ddof=1) / math.sqrt(np.mean(np.square(ses)))
+        assert 0.62 < ratio < 1.38, (name, ratio)
+    share = np.array([f["played_share"] for f in figs])
+    binomial = math.sqrt(share.mean() * (1 - share.mean()) / 20_000)
+    assert np.std(share, ddof=1) > 3 * binomial
+
+
+def chunk_tallies(k: int, seed: int = 5) -> list[np.ndarray]:
+    """``k`` random counting tallies (rounds, played, boxes, bets, favourable rounds by count),
+    as chunks give."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(k):
+        t = np.zeros((L.N_TC, L.N_COUNT), dtype=np.int64)
+        rows = rng.integers(20, 40, size=8)
+        for i in rows:
+            n = int(rng.integers(1, 50))
+            p = int(rng.integers(0, n + 1))
+            t[i, L.C_ROUNDS] += n
+            t[i, L.C_PLAYED] += p
+            t[i, L.C_BOXES] += p + int(rng.integers(0, p + 1))
+            t[i, L.C_BET] += p * int(rng.integers(1, 9))
+            t[i, L.C_SS_PLUS] += int(rng.integers(0, n + 1))
+        out.append(t)
+    return out
+
+
+def direct_se(ys, xs) -> float:
+    """The ratio's delta-method SE over chunks, from the chunks' own sums."""
+    ys, xs = np.array(ys, float), np.array(xs, float)
+    r = ys.sum() / xs.sum()
+    return math.sqrt(((ys - r * xs) ** 2).sum() * len(xs) / (len(xs) - 1)) / xs.sum()
+
+
+def test_the_summed_moments_give_the_ratio_se_of_the_chunks_own_sums():
+    """The moments summed over chunks give what the chunks' sums give, for every ratio, and
+    for the boxes of one count, of a low end merged, of a high end merged and of every count."""
+    parts = chunk_tallies(12)
+    total = sum(p.astype(object) for p in parts)
+    moments = sum(np.array(batches.chunk_moments(p), dtype=object) for p in parts)
+    assert batches.chunks_of(moments) == 12 and len(moments) == batches.N_MOMENTS
+    for name, num, den in batches.RATIOS:
+        want = direct_se([p[:, num].sum() for p in parts], [p[:, den].sum() for p in parts])
+        assert batches.run_se(moments, total, name) == pytest.approx(want, rel=1e-12), name
+    seen = [i for i in range(L.N_TC) if total[i, L.C_ROUNDS]]
+    for group in ([seen[3]], seen[:4], seen[-5:], seen):
+        want = direct_se(
+            [p[group, L.C_BOXES].sum() for p in parts], [p[group, L.C_PLAYED].sum() for p in parts]
+        )
+        assert batches.boxes_se(moments, total, group) == pytest.approx(want, rel=1e-12), group
+    few = sum(np.array(batches.chunk_moments(p), dtype=object) for p in parts[:9])
+    assert batches.run_se(few, sum(p.astype(object) for p in parts[:9]), "average_bet") is None
+
+
+def invoke(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args])
+
+
+TINY = ["--boxes", "3", "--rounds", "20000", "--seed", "3", "-q"]
+
+
+@pytest.fixture
+def wong_plan(tmp_path):
+    path = tmp_path / "wong.toml"
+    path.write_text(WONG_TOML)
+    return path
+
+
+def test_every_format_gives_the_batch_mean_ses(wong_plan):
+    args = ["count", "--plan", wong_plan, *TINY, "--chunk-rounds", "1000"]
+    out = invoke(*args, "-f", "json")
+    assert out.exit_code == 0, out.output
+    r = json.loads(out.stdout)["results"]
+    assert r["chunks"] == 20 and r["chunk_se_note"] is None
+    for key in ("played_share_se", "average_bet_se", "boxes_per_round_played_se"):
+        assert r[key] > 0, key
+    assert r["super_sevens"]["favourable_share_se"] > 0
+    plus2 = next(b for b in r["by_count"] if b["label"] == "+2")
+    assert plus2["boxes_per_round_played_se"] > 0
+    rows = list(csv.DictReader(io.StringIO(invoke(*args, "-f", "csv").stdout)))
+
+    def cell(section, item, label=None):
+        return next(
+            x
+            for x in rows
+            if (x["section"], x["item"]) == (section, item)
+            and (label is None or x["count_label"] == label)
+        )
+
+    assert float(cell("counter", "played_share")["se"]) == pytest.approx(r["played_share_se"])
+    assert float(cell("counter", "average_bet")["se"]) == pytest.approx(r["average_bet_se"])
+    assert float(cell("super_sevens", "favourable_share")["se"]) == pytest.approx(
+        r["super_sevens"]["favourable_share_se"]
+    )
+    assert float(cell("by_count", "boxes_per_round_played", "+2")["se"]) == pytest.approx(
+        plus2["boxes_per_round_played_se"]
+    )
+    assert cell("counter", "chunks")["value"] == "20"
+    for fmt in ("table", "markdown"):
+        text = invoke(*args, "-f", fmt).stdout
+        assert (
+            f"Rounds played {100 * r['played_share']:.1f}% (SE "
+            f"{100 * r['played_share_se']:.1f}%)" in text
+        )
+        assert f"(SE {r['average_bet_se']:.3f})" in text
+        assert f"boxes, SE {r['boxes_per_round_played_se']:.3f})" in text
+        assert f"(SE {100 * r['super_sevens']['favourable_share_se']:.2f}%) of rounds" in text
+        assert "by batch means over the run's chunks" in text and "(20 chunks)" in text
+        by_count = text.split("By true count")[1].split("Super Sevens by")[0]
+        assert f"{plus2['boxes_per_round_played_se']:.3f}" in by_count
+    sweep = args + ["--penetrations", "0.6,0.9"]
+    rows = json.loads(invoke(*sweep, "-f", "json").stdout)["sweep"]
+    for row in rows:
+        assert row["chunks"] == 20 and row["chunk_se_note"] is None
+        assert row["played_share_se"] > 0 and row["average_bet_se"] > 0
+        assert row["super_sevens_favourable_share_se"] > 0
+    swept = list(csv.DictReader(io.StringIO(invoke(*sweep, "-f", "csv").stdout)))
+    assert [float(x["played_share_se"]) for x in swept] == pytest.approx(
+        [x["played_share_se"] for x in rows]
+    )
+    for fmt in ("table", "markdown"):
+        text = invoke(*sweep, "-f", fmt).stdout
+        head = next(ln for ln in text.splitlines() if "penetration" in ln and "played" in ln)
+        assert head.count("SE") == 4, head  # the advantage's, played, avg bet, SS favourable
+        for row in rows:
+            assert f"{100 * row['played_share_se']:.2f}%" in text
+            assert f"{row['average_bet_se']:.3f}" in text
+            assert f"{100 * row['super_sevens_favourable_share_se']:.3f}%" in text
+        assert (
+            "SE of played, avg bet and SS favourable: by batch means over the run's chunks"
+        ) in text and "(over 20 chunks a penetration)" in text
+
+
+def test_fewer_than_ten_chunks_give_no_batch_mean_se_and_say_why(wong_plan):
+    args = ["count", "--plan", wong_plan, *TINY, "--chunk-rounds", "5000"]
+    r = json.loads(invoke(*args, "-f", "json").stdout)["results"]
+    assert r["chunks"] == 4 and r["chunk_se_note"].startswith(
+        "no SE from fewer than 10 chunks (the run has 4)"
+    )
+    assert r["played_share_se"] is r["average_bet_se"] is r["boxes_per_round_played_se"] is None
+    assert r["super_sevens"]["favourable_share_se"] is None
+    assert all(b["boxes_per_round_played_se"] is None for b in r["by_count"])
+    rows = list(csv.DictReader(io.StringIO(invoke(*args, "-f", "csv").stdout)))
+    note = next(x for x in rows if x["item"] == "chunk_se_note")
+    assert note["value"] == r["chunk_se_note"]
+    text = invoke(*args).stdout
+    assert f"{r['chunk_se_note']}." in text and "(SE " not in text
+    assert f"boxes SE (no SE: {r['chunk_se_note']})" in text
+    sweep = invoke(*args, "--penetrations", "0.6,0.9").stdout
+    assert f"played SE and avg bet SE (no SE: {r['chunk_se_note']})" in sweep
+
+
+def test_a_checkpoint_without_the_chunk_moments_is_refused_in_one_line(tmp_path):
+    """A checkpoint written before the chunks' moments were kept holds payloads without them:
+    resumed, its SEs would be of some chunks only. It is refused, naming what is missing."""
+    from simulator import checkpoint
+
+    path = tmp_path / "run.ckpt"
+    args = [
+        "count",
+        "--plan",
+        "hi-lo-flat",
+        "--rounds",
+        "2000",
+        "--chunk-rounds",
+        "1000",
+        "--seed",
+        "1",
+        "-q",
+        "--checkpoint",
+        path,
+    ]
+    assert invoke(*args).exit_code == 0
+    doc = json.loads(path.read_text())
+    del doc["identity"]["payload"]
+    doc["sha256"] = checkpoint.checksum(doc)
+    path.write_text(json.dumps(doc))
+    out = invoke("count", "--resume", path, "-q")
+    assert out.exit_code != 0 and out.output.count("\n") == 1, out.output
+    assert "payload is not recorded there (a checkpoint of an earlier bjsim)" in out.output
+
+
+def test_the_report_gives_the_favourable_shares_se_in_its_text_and_sweep():
+    from simulator.assessment import render, sections
+
+    f = played(plan_from_dict(WONG), 20_000, 1_000, 3)
+    se = f["super_sevens"]["favourable_share_se"]
+    sec = sections.counting({"strategy": "basic", "counting": {
+        "plan": "wong-boxes", "figures": f, "sweep": CR.sweep_rows([(0.75, f)])}})  # fmt: skip
+    md = render.to_markdown("t", [sec])
+    assert (f"(SE {100 * se:.2f}%, by batch means over the run's 20 chunks: rounds of a shoe "
+            "are correlated)") in md  # fmt: skip
+    head = next(ln for ln in md.splitlines() if ln.startswith("| penetration"))
+    assert "| Super Sevens favourable | Super Sevens favourable SE |" in head
+    assert f"{100 * se:.3f}%" in md.split(head)[1]
