@@ -20,6 +20,7 @@ import datetime
 import difflib
 import json
 import math
+import os
 import re
 import tomllib
 from collections.abc import Callable
@@ -809,6 +810,8 @@ def load_rules(path=None) -> Rules:
         One line naming the file: a missing file, malformed TOML (with its line), an unknown key
         (with the closest known key), a wrong type, a value out of range or a contradiction.
     """
+    if path is not None and not isinstance(path, (str, os.PathLike)):
+        raise RuleError(f"rules: {path!r} is not a path or a shipped rule set's name (a str)")
     return load_rule_file(None if path is None else shipped_rule_file(path))[0]
 
 
@@ -889,6 +892,9 @@ def parse_overrides(overrides: list[str], source: str = "--set") -> dict:
     RuleError
         ``--set: ...`` naming the override, the key and what is allowed.
     """
+    if isinstance(overrides, str) or not isinstance(overrides, (list, tuple)):
+        raise RuleError(f"{source}: overrides must be a list of KEY=VALUE strings, e.g. "
+                        f"['decks=8'], not a {type(overrides).__name__}: '{_q(overrides)}'")
     changes = {}
     for item in overrides:
         if not isinstance(item, str) or "=" not in item:

@@ -11,7 +11,7 @@ import pytest
 from simulator import compare as C
 from simulator import engine, reference, run
 from simulator import layout as L
-from simulator.rules import RuleError, Rules, load_rules
+from simulator.rules import RuleError, Rules, apply_overrides, load_rules
 from simulator.strategy import StrategyError, load_strategy, stack
 
 BASIC = load_strategy("basic")
@@ -28,6 +28,18 @@ def test_rules_made_in_code_are_checked_before_a_run(rules, words):
         engine.run(rules, BASIC, rounds=1000, seed=1)
     with pytest.raises(RuleError, match=words):
         run.Plan(rules, (BASIC,) * rules.boxes, ("basic",) * rules.boxes)
+
+
+@pytest.mark.parametrize("call, words", [
+    # a string was read item by item ("--set: 'd' is not KEY=VALUE"), None raised TypeError
+    (lambda: apply_overrides(Rules(), "decks=8"), "a list of KEY=VALUE strings.*not a str"),
+    (lambda: apply_overrides(Rules(), None), "a list of KEY=VALUE strings.*not a NoneType"),
+    (lambda: load_rules(5), "rules: 5 is not a path or a shipped rule set's name"),
+])
+def test_overrides_and_rule_files_of_the_wrong_type_are_rule_errors(call, words):
+    with pytest.raises(RuleError, match=words):
+        call()
+    assert apply_overrides(Rules(), ("decks=8",)).decks == 8
 
 
 @pytest.mark.parametrize("kw, words", [
