@@ -979,6 +979,18 @@ def _refuse_set_twice(overrides, boxes=None, super_sevens=None) -> None:
                              "of them")
 
 
+def _rule_origins(rules_path, overrides, boxes=None, super_sevens=None) -> dict:
+    """Where each key of `_load_rules`'s rules was set (`rules.origins_of`): the rule file as
+    outputs name it, --set, --boxes, --super-sevens; named in a combination of keys that cannot
+    happen, as by ``--vary`` over a key of the rule file."""
+    from simulator.rules import origins_of, shown_rule_file
+
+    return origins_of(shown_rule_file(rules_path),
+                      ("--set", [item.split("=", 1)[0].strip() for item in overrides]),
+                      ("--boxes", ["boxes"] if boxes is not None else []),
+                      ("--super-sevens", ["super_sevens"] if super_sevens is not None else []))
+
+
 def _load_rules(rules_path, overrides, boxes=None, super_sevens=None):
     """Rules from the file, then --set, then --boxes and --super-sevens; the file's meta; and the
     changes made to the file (`rules.changes_made`: ``key=value`` as a rule file writes it,
@@ -2120,12 +2132,13 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
             for line in variants.baselines_set_aside(rules_path, shipped, used):
                 click.echo(f"bjsim: warning: {line}", err=True)
     rules, file_meta, changes = _load_rules(base_file, overrides, boxes, super_sevens)
+    origins = _rule_origins(base_file, overrides, boxes, super_sevens)  # (named in a clash)
     base_strats, strats, given = None, [], []
     if strategy_names:
         strats, given = _load_strategies(strategy_names, rules.boxes)
-    from_files, left = variants.from_files(rules, files, whole=shipped)
+    from_files, left = variants.from_files(rules, files, whole=shipped, origins=origins)
     notes += [f"--all-variants: {line}" for line in left]
-    asked = ([variants.from_vary(rules, v) for v in vary]
+    asked = ([variants.from_vary(rules, v, origins) for v in vary]
              + [dataclasses.replace(v, source=_as_named(ctx, v.source)) for v in from_files])
     # the baseline's and --vary-strategy's named together: one name, one chart
     names, strategy_files = _shown_strategies(
@@ -2324,7 +2337,8 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     if not no_variants:  # a variant file that cannot apply: refused, or (a shipped one of the
         from simulator.assessment.figures import variant_notes  # default set) left out, before
         # any run, in the words of the variant table's note
-        _, _, notes = variant_notes(rules, rules_path, tuple(variant_files) or None)
+        _, _, notes = variant_notes(rules, rules_path, tuple(variant_files) or None,
+                                    _rule_origins(rules_path, overrides, boxes, super_sevens))
     if count_plan is not None:  # a plan the rules cannot play is refused before any run
         from simulator import count_runs
         from simulator.plans import load_plan

@@ -583,11 +583,13 @@ def _check_meta_key(mkey, mvalue, source: str) -> None:
         )
 
 
-def rules_from_dict(data: dict, source: str = "<rules>") -> tuple[Rules, dict]:
+def rules_from_dict(data: dict, source: str = "<rules>",
+                    origins: dict | None = None) -> tuple[Rules, dict]:
     """Build and validate a rule set from a TOML-like dict; return (rules, meta).
 
     Missing keys keep their NZ defaults. ``meta`` is the optional ``[meta]`` table
-    (``name``, ``description``; strings).
+    (``name``, ``description``; strings). ``origins``: where each key not from ``source`` was
+    set (`validate`).
     """
     if not isinstance(data, dict):
         raise RuleError(f"{source}: a rule set must be a table of keys")
@@ -603,7 +605,7 @@ def rules_from_dict(data: dict, source: str = "<rules>") -> tuple[Rules, dict]:
         if key not in KIND:
             raise unknown_key(key, source, KEYS + ("meta",))
         values[key] = _check_type(key, value, source)
-    rules = validate(Rules(**values), source)
+    rules = validate(Rules(**values), source, origins)
     return rules, meta
 
 
@@ -735,10 +737,12 @@ def rule_file_problems(path, data: dict | None = None) -> list[str]:
         return first
 
 
-def dict_problems(data: dict, source: str, base: dict | None = None) -> list[str]:
+def dict_problems(data: dict, source: str, base: dict | None = None,
+                  origins: dict | None = None) -> list[str]:
     """Every problem of a rule set's ``data`` (`rule_file_problems`), each key over ``base``
     (a rule set's keys; default the NZ set's): each key's own problem in ``data``'s order, then
-    each combination the good keys cannot make (`_clashes`)."""
+    each combination the good keys cannot make (`_clashes`; ``origins``: where each key of
+    ``base`` was set, `besides` ``data``'s keys)."""
     problems, good, bad = [], dict(base or {}), set()
     for key, value in data.items():
         try:
@@ -758,7 +762,7 @@ def dict_problems(data: dict, source: str, base: dict | None = None) -> list[str
         except RuleError as err:
             problems.append(str(err))
             bad.add(key)
-    return problems + [c.message for c in _clashes(Rules(**good), source)
+    return problems + [c.message for c in _clashes(Rules(**good), source, besides(origins, data))
                        if not bad & set(c.keys)]  # fmt: skip
 
 
@@ -898,10 +902,10 @@ def parse_overrides(overrides: list[str], source: str = "--set") -> dict:
 
 
 def apply_overrides(rules: Rules, overrides: list[str], source: str = "--set",
-                    base: str | None = None) -> Rules:
+                    base: str | dict | None = None) -> Rules:
     """Apply ``KEY=VALUE`` overrides (`parse_overrides`), validate and return the new rules.
-    ``base``: where ``rules`` came from (a rule file), named with the key it set in a
-    combination that cannot happen with a key the overrides set.
+    ``base``: where ``rules`` came from (a rule file; or, key by key, `origins_of`), named
+    with the key it set in a combination that cannot happen with a key the overrides set.
 
     Raises
     ------
@@ -911,8 +915,23 @@ def apply_overrides(rules: Rules, overrides: list[str], source: str = "--set",
         (r.toml) needs ..., but 'max_hands' = 2 (--set): ...``.
     """
     changes = parse_overrides(overrides, source)
-    origins = None if base is None else {k: base for k in KEYS if k not in changes}
-    return validate(rules.replace(**changes), source, origins)
+    origins = origins_of(base) if isinstance(base, str) else base
+    return validate(rules.replace(**changes), source, besides(origins, changes))
+
+
+def origins_of(base: str, *placed) -> dict:
+    """Where each key of a rule set was set, for `validate`'s ``origins``: ``base`` (the rule
+    file, as outputs name it), but for the keys of each ``(place, keys)`` in ``placed``, a later
+    one winning: ``origins_of("r.toml", ("--set", ["decks"]))``."""
+    out = dict.fromkeys(KEYS, base)
+    for place, keys in placed:
+        out.update((k, place) for k in keys if k in out)
+    return out
+
+
+def besides(origins: dict | None, keys) -> dict | None:
+    """``origins`` (`origins_of`) without ``keys``, the keys the source at hand sets over them."""
+    return None if origins is None else {k: w for k, w in origins.items() if k not in keys}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -941,9 +941,11 @@ def test_rules_check_gives_every_problem_of_a_variant_file(tmp_path):
     lines = result.stderr.strip().splitlines()
     said = ["key 'variant.colour' is not allowed", "unknown key 'h17' in [changes]",
             "[changes]: key 'decks' = 9 is out of range",
-            # a clash with the baseline's own key, as the variant would meet it
-            "[changes]: key 'resplit_aces' = true needs at least 3 hands per box, but "
-            "'max_hands' = 2", "key 'variant.strategy' = \"basik\": unknown strategy"]
+            # a clash with the baseline's own key, as the variant would meet it, naming where
+            # each key is (it named the variant alone, as if it set max_hands)
+            f"Error: {path} [changes] and {base}: key 'resplit_aces' = true ({path} [changes]) "
+            f"needs at least 3 hands per box, but 'max_hands' = 2 ({base}): allowed",
+            "key 'variant.strategy' = \"basik\": unknown strategy"]
     assert len(lines) == len(said) and all(ln.startswith("Error: ") for ln in lines), lines
     for line, words in zip(lines, said, strict=True):
         assert words in line, (words, line)
