@@ -1480,6 +1480,7 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
         click.echo(f"bjsim: warning: the cards hold more of a card than {rules.decks} deck(s) "
                    f"do ({many}): played as given", err=True)
     from simulator.report import files_text, rules_title, strategy_text, with_note
+    from simulator.rules import unlike_nz_line
 
     files = {}
     if given is not None:
@@ -1531,6 +1532,9 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
         head = (f"bjsim {__version__} replay: rules {rules_title(source)}; strategy "
                 f"{with_note(strategy_text(list(names)), label)}"
                 + (f"; {files_text(files)}" if files else "") + f"; cards {where}")
+        unlike = unlike_nz_line(rules_dict(rules), rules_title(source))  # (a file's keys too)
+        if unlike:
+            head += f"\n{unlike}"
         parts = [head] + [reference.format_round(r, i) for i, r in enumerate(results)]
         tail = (f"{len(results)} complete round(s) from {len(stacked)} card(s); "
                 f"{len(stacked) - used} card(s) left")
