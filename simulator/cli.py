@@ -1731,8 +1731,8 @@ def strategies_show(name, output):
 @_option("--name", default=None, metavar="NAME", callback=_a_name,
          help="The strategy's name. Default: basic (basic-super-sevens with "
          "--with-super-sevens, insurance-taker with --insurance), and under rules other than "
-         "the NZ ones the keys it is derived for that differ from them: basic (derived for "
-         "decks=2, dealer_hits_soft_17=true).")
+         "the NZ ones that name with the keys it is derived for that differ from them, in "
+         "short words (README): basic (2 decks, H17).")
 @_option("-o", "--output", type=OUTPUT_FILE, default=None,
          metavar="FILE", help="Write the strategy file to FILE instead of stdout.")
 @_option("-q", "--quiet", is_flag=True, help="No line on stderr while it derives.")
