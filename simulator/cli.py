@@ -983,6 +983,18 @@ def _refuse_set_twice(overrides, boxes=None, super_sevens=None) -> None:
                              "of them")
 
 
+def _rule_origins(rules_path, overrides, boxes=None, super_sevens=None) -> dict:
+    """Where each key of `_load_rules`'s rules was set (`rules.origins_of`): the rule file as
+    outputs name it, --set, --boxes, --super-sevens; named in a combination of keys that cannot
+    happen, as by ``--vary`` over a key of the rule file."""
+    from simulator.rules import origins_of, shown_rule_file
+
+    return origins_of(shown_rule_file(rules_path),
+                      ("--set", [item.split("=", 1)[0].strip() for item in overrides]),
+                      ("--boxes", ["boxes"] if boxes is not None else []),
+                      ("--super-sevens", ["super_sevens"] if super_sevens is not None else []))
+
+
 def _load_rules(rules_path, overrides, boxes=None, super_sevens=None):
     """Rules from the file, then --set, then --boxes and --super-sevens; the file's meta; and the
     changes made to the file (`rules.changes_made`: ``key=value`` as a rule file writes it,
@@ -1472,6 +1484,7 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
         click.echo(f"bjsim: warning: the cards hold more of a card than {rules.decks} deck(s) "
                    f"do ({many}): played as given", err=True)
     from simulator.report import files_text, rules_title, strategy_text, with_note
+    from simulator.rules import unlike_nz_line
 
     files = {}
     if given is not None:
@@ -1523,6 +1536,9 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
         head = (f"bjsim {__version__} replay: rules {rules_title(source)}; strategy "
                 f"{with_note(strategy_text(list(names)), label)}"
                 + (f"; {files_text(files)}" if files else "") + f"; cards {where}")
+        unlike = unlike_nz_line(rules_dict(rules), rules_title(source))  # (a file's keys too)
+        if unlike:
+            head += f"\n{unlike}"
         parts = [head] + [reference.format_round(r, i) for i, r in enumerate(results)]
         tail = (f"{len(results)} complete round(s) from {len(stacked)} card(s); "
                 f"{len(stacked) - used} card(s) left")
@@ -1719,8 +1735,8 @@ def strategies_show(name, output):
 @_option("--name", default=None, metavar="NAME", callback=_a_name,
          help="The strategy's name. Default: basic (basic-super-sevens with "
          "--with-super-sevens, insurance-taker with --insurance), and under rules other than "
-         "the NZ ones the keys it is derived for that differ from them: basic (derived for "
-         "decks=2, dealer_hits_soft_17=true).")
+         "the NZ ones that name with the keys it is derived for that differ from them, in "
+         "short words (README): basic (2 decks, H17).")
 @_option("-o", "--output", type=OUTPUT_FILE, default=None,
          metavar="FILE", help="Write the strategy file to FILE instead of stdout.")
 @_option("-q", "--quiet", is_flag=True, help="No line on stderr while it derives.")
@@ -2124,12 +2140,13 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
             for line in variants.baselines_set_aside(rules_path, shipped, used):
                 click.echo(f"bjsim: warning: {line}", err=True)
     rules, file_meta, changes = _load_rules(base_file, overrides, boxes, super_sevens)
+    origins = _rule_origins(base_file, overrides, boxes, super_sevens)  # (named in a clash)
     base_strats, strats, given = None, [], []
     if strategy_names:
         strats, given = _load_strategies(strategy_names, rules.boxes)
-    from_files, left = variants.from_files(rules, files, whole=shipped)
+    from_files, left = variants.from_files(rules, files, whole=shipped, origins=origins)
     notes += [f"--all-variants: {line}" for line in left]
-    asked = ([variants.from_vary(rules, v) for v in vary]
+    asked = ([variants.from_vary(rules, v, origins) for v in vary]
              + [dataclasses.replace(v, source=_as_named(ctx, v.source)) for v in from_files])
     # the baseline's and --vary-strategy's named together: one name, one chart
     names, strategy_files = _shown_strategies(
@@ -2328,7 +2345,8 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     if not no_variants:  # a variant file that cannot apply: refused, or (a shipped one of the
         from simulator.assessment.figures import variant_notes  # default set) left out, before
         # any run, in the words of the variant table's note
-        _, _, notes = variant_notes(rules, rules_path, tuple(variant_files) or None)
+        _, _, notes = variant_notes(rules, rules_path, tuple(variant_files) or None,
+                                    _rule_origins(rules_path, overrides, boxes, super_sevens))
     if count_plan is not None:  # a plan the rules cannot play is refused before any run
         from simulator import count_runs
         from simulator.plans import load_plan

@@ -30,7 +30,7 @@ from simulator.checkpoint import tables_hash
 from simulator.engine import stack_tables
 from simulator.exact.cache import UNSEEN, analyzer_hash, cache_dir, one_at_a_time, write_atomic
 from simulator.processes import map_spawned, processes_for
-from simulator.rules import rules_dict
+from simulator.rules import rules_dict, short_change
 from simulator.strategy import dumps_strategy, load_strategy
 
 DERIVED_BASIC = "basic (derived for these rules)"  # a derived strategy's name in every output
@@ -63,13 +63,14 @@ def generated_name(rules, with_super_sevens: bool = False, insurance: bool = Fal
     """The name `bjsim strategy generate` gives the strategy it derives for ``rules`` unless told
     another: the shipped strategy it is under the NZ rules (``basic``, ``basic-super-sevens``
     with ``with_super_sevens``, ``insurance-taker`` with ``insurance``), and under others that
-    name with the keys it was derived for that differ from them, as `DERIVED_BASIC` names a
-    derived chart in a run: ``basic (derived for decks=2, dealer_hits_soft_17=true)``. So no
-    other rules' chart goes by a shipped strategy's name."""
+    name with the keys it was derived for that differ from them, each in its short words
+    (`rules.short_change`), in brackets that keep them together in a list of names: ``basic (2
+    decks, double any 2, H17)``. So no other rules' chart goes by a shipped strategy's name, and
+    the name fits a table's column."""
     base = ("insurance-taker" if insurance else
             "basic-super-sevens" if with_super_sevens else "basic")
-    changed = chart_change(rules, CHART_KEYS + (SIDE_BET_KEYS if with_super_sevens else ()))
-    return f"{base} (derived for {changed})" if changed else base
+    changed = short_change(rules, CHART_KEYS + (SIDE_BET_KEYS if with_super_sevens else ()))
+    return f"{base} ({', '.join(changed)})" if changed else base
 
 
 def same_chart(a, b) -> bool:

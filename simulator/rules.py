@@ -50,6 +50,17 @@ def _plural(n: int, one: str, many: str) -> str:
     return one if n == 1 else many
 
 
+def _ratio(x: float) -> str:
+    """Pays as exact odds, ``6:5`` (the keys' steps make every value a fraction of tenths)."""
+    f = Fraction(x).limit_denominator(1000)
+    return f"{f.numerator}:{f.denominator}"
+
+
+def _number(x: float) -> str:
+    """A number as short as it is exact: ``2``, ``0.5``."""
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
 @dataclass(frozen=True)
 class Key:
     """The one declaration of a rule-set key: everything else about it is derived from here.
@@ -60,7 +71,8 @@ class Key:
     the NZ default comes from (`SOURCES`). ``allowed``: what it allows, in words (for errors);
     ``meaning``: one line for docs/rules-format.md; ``words(rules)``: the rule in plain words for
     ``bjsim rules show``. ``params``: the kernel's parameter slots (``layout.P_*`` names) and
-    ``encode(rules)``: their int values.
+    ``encode(rules)``: their int values. ``short(rules)``: the value in a few words, distinct for
+    each value, for the name of a strategy derived for the rules (`short_change`: ``H17``).
     """
 
     name: str
@@ -80,6 +92,7 @@ class Key:
     steps: int = 0
     step_error: str = ""
     range_words: str = ""
+    short: Callable | None = None
 
     def allows(self) -> str:
         """What the key allows, in words."""
@@ -104,7 +117,8 @@ DECLARATIONS: tuple[Key, ...] = (
     Key("decks", "int", 6, "3.1", "inferred", "52-card decks in the shoe (NZ: six to eight)",
         lambda r: f"The shoe holds {r.decks} {_plural(r.decks, 'deck', 'decks')} of 52 cards "
                   f"({52 * r.decks} cards)",
-        ("P_DECKS",), lambda r: r.decks, lo=1, hi=8),
+        ("P_DECKS",), lambda r: r.decks, lo=1, hi=8,
+        short=lambda r: f"{r.decks} {_plural(r.decks, 'deck', 'decks')}"),
     Key("penetration", "float", 0.75, "7.1", "inferred",
         "fraction of the shoe dealt before the cut card: the cut card sits after "
         "`round(penetration * 52 * decks)` cards",
@@ -125,13 +139,15 @@ DECLARATIONS: tuple[Key, ...] = (
         lambda r: "No hole card: the dealer's second card is dealt after every box has played"
                   if r.hole_card == "none" else
                   "The dealer takes a hole card and checks it for blackjack before the boxes play",
-        ("P_HOLE",), lambda r: HOLE_CARDS.index(r.hole_card), choices=HOLE_CARDS),
+        ("P_HOLE",), lambda r: HOLE_CARDS.index(r.hole_card), choices=HOLE_CARDS,
+        short=lambda r: "peek" if r.hole_card == "peek" else "no hole card"),
     Key("blackjack_pays", "float", 1.5, "8.2", "gazette",
         "a player blackjack wins this many wagers (1.5 = 3 to 2, 1.2 = 6 to 5)",
         lambda r: f"A player blackjack is paid {_odds(r.blackjack_pays)}",
         ("P_BJ_WIN",), lambda r: int(round(r.blackjack_pays * L.UNIT)),
         allowed="a number 1-3 in steps of 0.1 (1.5 = 3 to 2, 1.2 = 6 to 5)", lo=1.0, hi=3.0,
-        steps=L.UNIT, step_error="is not a whole number of tenths of the wager"),
+        steps=L.UNIT, step_error="is not a whole number of tenths of the wager",
+        short=lambda r: f"BJ pays {_ratio(r.blackjack_pays)}"),
     Key("insurance_pays", "float", 2.0, "9.5", "gazette",
         "odds paid on a winning insurance wager (stake: up to half the wager, 9.3; bjsim "
         "stakes half)",
@@ -140,7 +156,8 @@ DECLARATIONS: tuple[Key, ...] = (
         ("P_INS_WIN",), lambda r: int(round(r.insurance_pays * L.INSURANCE_STAKE)),
         allowed="a number above 0 up to 5 in steps of 0.2 (2 = 2 to 1)", lo=0.0, hi=5.0,
         lo_open=True, steps=L.INSURANCE_STAKE,
-        step_error="does not pay a whole number of tenths on a half-wager stake"),
+        step_error="does not pay a whole number of tenths on a half-wager stake",
+        short=lambda r: f"insurance pays {_ratio(r.insurance_pays)}"),
     Key("double_on", "choice", "hard", "10", "inferred",
         "which two-card hands may double: any; any hard total (no ace); hard 9-11; hard 10-11",
         lambda r: {
@@ -149,33 +166,39 @@ DECLARATIONS: tuple[Key, ...] = (
             "9-11": "The player may double down on a two-card hard 9, 10 or 11 only",
             "10-11": "The player may double down on a two-card hard 10 or 11 only",
         }[r.double_on],
-        ("P_DOUBLE_ON",), lambda r: DOUBLE_ON.index(r.double_on), choices=DOUBLE_ON),
+        ("P_DOUBLE_ON",), lambda r: DOUBLE_ON.index(r.double_on), choices=DOUBLE_ON,
+        short=lambda r: f"double {'any 2' if r.double_on == 'any' else r.double_on}"),
     Key("double_after_split", "bool", True, "10", "inferred", "doubling allowed on split hands",
         lambda r: "Doubling down is allowed after a split" if r.double_after_split
                   else "Doubling down is not allowed after a split",
-        ("P_DAS",), lambda r: int(r.double_after_split)),
+        ("P_DAS",), lambda r: int(r.double_after_split),
+        short=lambda r: "DAS" if r.double_after_split else "no DAS"),
     Key("max_hands", "int", 3, "11", "gazette",
         "most hands a box may hold after splits (1 = no splitting; NZ: split at most twice)",
         lambda r: "Pairs may not be split" if r.max_hands == 1 else
                   f"A box may split pairs into at most {r.max_hands} hands ({r.max_hands - 1} "
                   f"{_plural(r.max_hands - 1, 'split', 'splits')})",
-        ("P_MAX_HANDS",), lambda r: r.max_hands, lo=1, hi=4),
+        ("P_MAX_HANDS",), lambda r: r.max_hands, lo=1, hi=4,
+        short=lambda r: "no splits" if r.max_hands == 1 else f"split to {r.max_hands}"),
     Key("resplit_aces", "bool", False, "11 (b)", "gazette",
         "split aces may be split again (needs `max_hands` 3 or more)",
         lambda r: "Split aces may be split again" if r.resplit_aces
                   else "Aces may be split only once",
-        ("P_RSA",), lambda r: int(r.resplit_aces)),
+        ("P_RSA",), lambda r: int(r.resplit_aces),
+        short=lambda r: "RSA" if r.resplit_aces else "no RSA"),
     Key("hit_split_aces", "bool", False, "11 (b), 12.1 (c)", "gazette",
         "split aces may draw more than one card (needs `max_hands` 2 or more)",
         lambda r: "Split aces may draw further cards" if r.hit_split_aces
                   else "Each split ace gets one card only",
-        ("P_HSA",), lambda r: int(r.hit_split_aces)),
+        ("P_HSA",), lambda r: int(r.hit_split_aces),
+        short=lambda r: "HSA" if r.hit_split_aces else "no HSA"),
     Key("dealer_hits_soft_17", "bool", False, "12.3", "gazette",
         "true: dealer draws on soft 17 (H17); false: stands on all 17s (S17)",
         lambda r: "The dealer draws on soft 17 and stands on hard 17 and on 18 or more"
                   if r.dealer_hits_soft_17
                   else "The dealer draws to 17 and stands on all 17s, soft or hard",
-        ("P_H17",), lambda r: int(r.dealer_hits_soft_17)),
+        ("P_H17",), lambda r: int(r.dealer_hits_soft_17),
+        short=lambda r: "H17" if r.dealer_hits_soft_17 else "S17"),
     Key("dealer_draws_when_no_live_box", "bool", False, "12.4", "inferred",
         "true: the dealer completes the hand even when no box is left that it could affect",
         lambda r: "The dealer completes the hand even when no box is left to settle"
@@ -197,7 +220,9 @@ DECLARATIONS: tuple[Key, ...] = (
             ),
         }[r.dealer_blackjack_takes],
         ("P_DBJ",), lambda r: DEALER_BJ_TAKES.index(r.dealer_blackjack_takes),
-        choices=DEALER_BJ_TAKES),
+        choices=DEALER_BJ_TAKES,
+        short=lambda r: {"all": "BJ takes all", "original-and-busted": "OBBO",
+                         "original": "OBO"}[r.dealer_blackjack_takes]),
     Key("surrender", "choice", "none", "n/a", "inferred",
         "surrender half the wager on the first two cards: never; late, against a dealer "
         "blackjack the whole wager lost (peek: known before play; no hole card: its second card "
@@ -213,7 +238,8 @@ DECLARATIONS: tuple[Key, ...] = (
                 "Early surrender: give up half the wager before the dealer's blackjack is known"
             ),
         }[r.surrender],
-        ("P_SURRENDER",), lambda r: SURRENDERS.index(r.surrender), choices=SURRENDERS),
+        ("P_SURRENDER",), lambda r: SURRENDERS.index(r.surrender), choices=SURRENDERS,
+        short=lambda r: "no surrender" if r.surrender == "none" else f"{r.surrender} surrender"),
     Key("boxes", "int", 1, "13", "choice", "boxes played each round, each with its own strategy",
         lambda r: f"{r.boxes} {_plural(r.boxes, 'box', 'boxes')} in play each round, all played "
                   "by the simulation",
@@ -228,7 +254,8 @@ DECLARATIONS: tuple[Key, ...] = (
         lambda r: f"The Super Sevens wager is {r.super_sevens_bet:g} times the initial wager",
         (), lambda r: (), allowed="a number above 0 up to 1000 (the Super Sevens stake per "
                                   "initial wager)",
-        lo=0.0, hi=1000.0, lo_open=True, range_words="a number above 0 up to 1000"),
+        lo=0.0, hi=1000.0, lo_open=True, range_words="a number above 0 up to 1000",
+        short=lambda r: f"sevens bet {_number(r.super_sevens_bet)}"),
     Key("super_sevens_pays", "pays", (3, 50, 100, 500, 5000), "14.3", "gazette",
         "pays (to 1) of lines (a) a first seven, (b) two sevens, (c) two suited sevens, (d) three "
         "sevens, (e) three suited sevens",
@@ -239,7 +266,8 @@ DECLARATIONS: tuple[Key, ...] = (
         lambda r: tuple(r.super_sevens_pays),
         allowed="five whole numbers, each 1-1000000, for lines (a)-(e), e.g. [3, 50, 100, 500, "
         "5000]",
-        lo=1, hi=1_000_000),
+        lo=1, hi=1_000_000,
+        short=lambda r: "sevens pays " + "/".join(str(p) for p in r.super_sevens_pays)),
 )
 DECLARED = {k.name: k for k in DECLARATIONS}
 KEYS = tuple(DECLARED)
@@ -584,11 +612,13 @@ def _check_meta_key(mkey, mvalue, source: str) -> None:
         )
 
 
-def rules_from_dict(data: dict, source: str = "<rules>") -> tuple[Rules, dict]:
+def rules_from_dict(data: dict, source: str = "<rules>",
+                    origins: dict | None = None) -> tuple[Rules, dict]:
     """Build and validate a rule set from a TOML-like dict; return (rules, meta).
 
     Missing keys keep their NZ defaults. ``meta`` is the optional ``[meta]`` table
-    (``name``, ``description``; strings).
+    (``name``, ``description``; strings). ``origins``: where each key not from ``source`` was
+    set (`validate`).
     """
     if not isinstance(data, dict):
         raise RuleError(f"{source}: a rule set must be a table of keys")
@@ -604,7 +634,7 @@ def rules_from_dict(data: dict, source: str = "<rules>") -> tuple[Rules, dict]:
         if key not in KIND:
             raise unknown_key(key, source, KEYS + ("meta",))
         values[key] = _check_type(key, value, source)
-    rules = validate(Rules(**values), source)
+    rules = validate(Rules(**values), source, origins)
     return rules, meta
 
 
@@ -746,10 +776,12 @@ def rule_file_problems(path, data: dict | None = None) -> list[str]:
         return first
 
 
-def dict_problems(data: dict, source: str, base: dict | None = None) -> list[str]:
+def dict_problems(data: dict, source: str, base: dict | None = None,
+                  origins: dict | None = None) -> list[str]:
     """Every problem of a rule set's ``data`` (`rule_file_problems`), each key over ``base``
     (a rule set's keys; default the NZ set's): each key's own problem in ``data``'s order, then
-    each combination the good keys cannot make (`_clashes`)."""
+    each combination the good keys cannot make (`_clashes`; ``origins``: where each key of
+    ``base`` was set, `besides` ``data``'s keys)."""
     problems, good, bad = [], dict(base or {}), set()
     for key, value in data.items():
         try:
@@ -769,7 +801,7 @@ def dict_problems(data: dict, source: str, base: dict | None = None) -> list[str
         except RuleError as err:
             problems.append(str(err))
             bad.add(key)
-    return problems + [c.message for c in _clashes(Rules(**good), source)
+    return problems + [c.message for c in _clashes(Rules(**good), source, besides(origins, data))
                        if not bad & set(c.keys)]  # fmt: skip
 
 
@@ -914,10 +946,10 @@ def parse_overrides(overrides: list[str], source: str = "--set") -> dict:
 
 
 def apply_overrides(rules: Rules, overrides: list[str], source: str = "--set",
-                    base: str | None = None) -> Rules:
+                    base: str | dict | None = None) -> Rules:
     """Apply ``KEY=VALUE`` overrides (`parse_overrides`), validate and return the new rules.
-    ``base``: where ``rules`` came from (a rule file), named with the key it set in a
-    combination that cannot happen with a key the overrides set.
+    ``base``: where ``rules`` came from (a rule file; or, key by key, `origins_of`), named
+    with the key it set in a combination that cannot happen with a key the overrides set.
 
     Raises
     ------
@@ -927,8 +959,23 @@ def apply_overrides(rules: Rules, overrides: list[str], source: str = "--set",
         (r.toml) needs ..., but 'max_hands' = 2 (--set): ...``.
     """
     changes = parse_overrides(overrides, source)
-    origins = None if base is None else {k: base for k in KEYS if k not in changes}
-    return validate(rules.replace(**changes), source, origins)
+    origins = origins_of(base) if isinstance(base, str) else base
+    return validate(rules.replace(**changes), source, besides(origins, changes))
+
+
+def origins_of(base: str, *placed) -> dict:
+    """Where each key of a rule set was set, for `validate`'s ``origins``: ``base`` (the rule
+    file, as outputs name it), but for the keys of each ``(place, keys)`` in ``placed``, a later
+    one winning: ``origins_of("r.toml", ("--set", ["decks"]))``."""
+    out = dict.fromkeys(KEYS, base)
+    for place, keys in placed:
+        out.update((k, place) for k in keys if k in out)
+    return out
+
+
+def besides(origins: dict | None, keys) -> dict | None:
+    """``origins`` (`origins_of`) without ``keys``, the keys the source at hand sets over them."""
+    return None if origins is None else {k: w for k, w in origins.items() if k not in keys}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1030,6 +1077,14 @@ def nz_changes(rules: dict) -> list[str]:
     set's key order, whether a rule file or the command line made it."""
     nz = rules_dict(Rules())
     return [f"{k}={_fmt(v)}" for k, v in rules.items() if k in nz and v != nz[k]]
+
+
+def short_change(rules: Rules, keys) -> list[str]:
+    """Each of ``keys`` in which ``rules`` differ from the NZ rules (`Rules()`), in the rule
+    set's key order, as its declaration's ``short`` words: ``["1 deck", "H17"]``."""
+    nz = Rules()
+    return [DECLARED[k].short(rules) for k in KEYS
+            if k in keys and getattr(rules, k) != getattr(nz, k)]
 
 
 def unlike_nz_line(rules: dict, named: str = "") -> str | None:

@@ -27,8 +27,10 @@ from simulator.rules import (
     DEFAULT_RULES_PATH,
     KIND,
     RuleError,
+    besides,
     dict_problems,
     load_rule_file,
+    origins_of,
     parse_overrides,
     read_text,
     rules_dict,
@@ -110,10 +112,12 @@ def _label(values: dict) -> str:
     return ",".join(f"{k}={_fmt_value(values[k])}" for k in KIND if k in values)
 
 
-def from_vary(base, text: str) -> Variant:
-    """The variant of ``--vary KEY=VALUE[,KEY=VALUE...]``, labelled by `vary_label`."""
+def from_vary(base, text: str, origins: dict | None = None) -> Variant:
+    """The variant of ``--vary KEY=VALUE[,KEY=VALUE...]``, labelled by `vary_label`;
+    ``origins``: where each key of ``base`` was set (`rules.origins_of`), named in a combination
+    that cannot happen with a key ``text`` sets."""
     values = vary_values(text)  # (read once: its label and its rules)
-    rules = validate(base.replace(**values), f"--vary {text}")
+    rules = validate(base.replace(**values), f"--vary {text}", besides(origins, values))
     return Variant(_label(values), rules, changes_of(base, rules), "--vary", sets=tuple(values))
 
 
@@ -231,7 +235,9 @@ def check_variant_file(path, data: dict | None = None
     except (RuleError, RecursionError) as err:
         return problems + [str(err) if isinstance(err, RuleError) else
                            f"{path}: nested too deeply to be a variant file"], None, None
-    problems += dict_problems(v["changes"], f"{path} [changes]", rules_dict(base))
+    named = shown_rule_file(None if v["baseline"] is None else from_folder(v["baseline"]))
+    problems += dict_problems(v["changes"], f"{path} [changes]", rules_dict(base),
+                              origins_of(named))
     problem = _strategy_problem(path, v)
     if problem is not None:
         problems.append(problem)
@@ -257,9 +263,10 @@ def baseline_of(path) -> Path | None:
     return read_variant_file(path, data=data)["baseline"]
 
 
-def from_file(base, path) -> Variant:
+def from_file(base, path, origins: dict | None = None) -> Variant:
     """The variant of ``--variant FILE``: a variant file's changes applied to ``base``, or a
-    whole rule file."""
+    whole rule file; ``origins``: where each key of ``base`` was set (`rules.origins_of`),
+    named in a combination that cannot happen with a key the changes set."""
     path = _path(path)
     data = _read_toml(path)
     if not is_variant_file(data):
@@ -267,7 +274,7 @@ def from_file(base, path) -> Variant:
         return Variant(meta.get("name") or path.stem, rules, changes_of(base, rules), str(path),
                        description=meta.get("description", ""), sets=tuple(KIND))
     v = read_variant_file(path, data=data)
-    variant = _variant(base, path, v)
+    variant = _variant(base, path, v, origins)
     problem = _strategy_problem(path, v)
     if problem is not None:
         raise RuleError(problem)
@@ -286,9 +293,11 @@ def _strategy_problem(path, v: dict) -> str | None:
     return None
 
 
-def _variant(base, path, v: dict) -> Variant:
-    """The variant of a variant file's table ``v`` (`read_variant_file`) over ``base``."""
-    rules, _ = rules_from_dict({**rules_dict(base), **v["changes"]}, f"{path} [changes]")
+def _variant(base, path, v: dict, origins: dict | None = None) -> Variant:
+    """The variant of a variant file's table ``v`` (`read_variant_file`) over ``base``, whose
+    keys were set where ``origins`` says (`from_file`); a shipped file named as `shipped_name`."""
+    rules, _ = rules_from_dict({**rules_dict(base), **v["changes"]},
+                               f"{shipped_name(path)} [changes]", besides(origins, v["changes"]))
     changes = changes_of(base, rules)
     if v.get("strategy"):
         changes += (f"strategy={v['strategy']}",)
@@ -296,17 +305,19 @@ def _variant(base, path, v: dict) -> Variant:
                    v.get("description", ""), tuple(v["changes"]))
 
 
-def from_files(base, files, whole=()) -> tuple[list[Variant], list[str]]:
+def from_files(base, files, whole=(), origins: dict | None = None
+               ) -> tuple[list[Variant], list[str]]:
     """`from_file` of each of ``files`` over ``base``, in order, and a line for each left out: a
     file of ``whole`` (the shipped set asked for as a whole: ``--all-variants``, the report's
     default) whose changes cannot apply to ``base`` (with it, a combination that cannot happen
     at a table: resplit-aces where ``max_hands = 2``) is left out, the line naming it and why.
-    Any other file's problem raises, as a file the user named must apply."""
+    Any other file's problem raises, as a file the user named must apply, a combination with a
+    key of ``base`` naming where that key was set (``origins``, `from_file`)."""
     whole = {str(f) for f in whole}
     out, left = [], []
     for f in files:
         try:
-            out.append(from_file(base, f))
+            out.append(from_file(base, f, None if str(f) in whole else origins))
         except RuleError as err:
             if str(f) not in whole:
                 raise
@@ -323,7 +334,7 @@ def shipped_name(path) -> str:
 def left_out_line(path, err: RuleError) -> str:
     """The line of a shipped variant file ``path`` left out for ``err``, its changes' problem
     over the baseline, without the file (named first) or the values its own keys allow."""
-    why = str(err).removeprefix(f"{path} [changes]: ").split(": allowed ")[0]
+    why = str(err).removeprefix(f"{shipped_name(path)} [changes]: ").split(": allowed ")[0]
     return f"{shipped_name(path)} is left out: its changes cannot apply to this baseline: {why}"
 
 
@@ -416,5 +427,11 @@ def baseline_file(rules_path, files, start=None) -> str | None:
     problem = baseline_problem(named[found], shipped_rule_file(found))
     if problem is not None:
         raise RuleError(f"--variant {problem}")
-    rel = os.path.relpath(found, start)
-    return found if rel.startswith("..") else rel
+    return from_folder(found, start)
+
+
+def from_folder(path, start=None) -> str:
+    """The file ``path`` (absolute) by its path from the folder ``start`` (default this one)
+    where it is under it, else as it is."""
+    rel = os.path.relpath(path, start)
+    return str(path) if rel.startswith("..") else rel

@@ -941,9 +941,11 @@ def test_rules_check_gives_every_problem_of_a_variant_file(tmp_path):
     lines = result.stderr.strip().splitlines()
     said = ["key 'variant.colour' is not allowed", "unknown key 'h17' in [changes]",
             "[changes]: key 'decks' = 9 is out of range",
-            # a clash with the baseline's own key, as the variant would meet it
-            "[changes]: key 'resplit_aces' = true needs at least 3 hands per box, but "
-            "'max_hands' = 2", "key 'variant.strategy' = \"basik\": unknown strategy"]
+            # a clash with the baseline's own key, as the variant would meet it, naming where
+            # each key is (it named the variant alone, as if it set max_hands)
+            f"Error: {path} [changes] and {base}: key 'resplit_aces' = true ({path} [changes]) "
+            f"needs at least 3 hands per box, but 'max_hands' = 2 ({base}): allowed",
+            "key 'variant.strategy' = \"basik\": unknown strategy"]
     assert len(lines) == len(said) and all(ln.startswith("Error: ") for ln in lines), lines
     for line, words in zip(lines, said, strict=True):
         assert words in line, (words, line)
@@ -977,6 +979,23 @@ def test_rules_show_names_a_file_without_a_name_as_simulate_does(tmp_path, monke
     sim = run("simulate", *args, "-n", "1000", "-q", "-f", "json").stdout
     assert json.loads(sim)["run"]["rules_name"] == "d4.toml (modified: decks=2)"
     assert run("rules", "show", "--rules", "d4.toml").stdout.startswith("Rule set: d4.toml\n")
+
+
+def test_replay_names_every_rule_unlike_nz_as_the_other_tables(tmp_path, monkeypatch):
+    # The header named a rule file's keys only where the derived chart's note named them (a
+    # 6:5 blackjack with --strategy basic: nowhere); now simulate's, count's and exact's line.
+    monkeypatch.chdir(tmp_path)
+    cards = "s.txt"
+    (tmp_path / cards).write_text("4c 6h Jd 7h 9d 7s Ah As 2d Td\n")
+    (tmp_path / "h65.toml").write_text("decks = 2\nblackjack_pays = 1.2\n")
+    head = run("replay", "--cards", cards, "--rules", "h65.toml", "--strategy", "basic",
+               "--set", "penetration=0.5").stdout.split("\n\n")[0].splitlines()
+    assert head[0].startswith(f"bjsim {__version__} replay: rules h65.toml (modified: "
+                              "penetration=0.5)"), head
+    assert head[1:] == ["Unlike NZ: decks=2, penetration=0.5, blackjack_pays=1.2"], head
+    for args in ([], ["--set", "decks=2", "--set", "blackjack_pays=6:5"]):  # (the title names it)
+        out = run("replay", "--cards", cards, "--strategy", "basic", *args).stdout
+        assert len(out.split("\n\n")[0].splitlines()) == 1 and "Unlike NZ" not in out, out
 
 
 def test_replay_cites_rule_11_for_a_7_7_split_and_14_4_for_its_paid_bet(tmp_path):

@@ -796,10 +796,59 @@ def test_a_variant_named_that_cannot_apply_is_refused_before_any_round(monkeypat
     monkeypatch.setattr(cmp, "compare", no_run)
     monkeypatch.setattr(derived, "basic_for_all", no_run)
     args = ["compare", *TINY, "--set", "max_hands=2"]
-    assert_user_error(run(*args, "--variant", "variants/resplit-aces"), "resplit-aces.toml",
-                      "'resplit_aces' = true needs at least 3 hands per box")
+    assert_user_error(run(*args, "--variant", "variants/resplit-aces"),
+                      "variants/resplit-aces [changes] and --set: key 'resplit_aces' = true "
+                      "(variants/resplit-aces [changes]) needs at least 3 hands per box")
     assert_user_error(run(*args, "--all-variants", "--vary", "resplit_aces=true"),
                       "--vary resplit_aces=true", "needs at least 3 hands per box")
+
+
+RSA_NEEDS = "needs at least 3 hands per box, but 'max_hands' = 2"
+RSA_ALLOWED = ": allowed resplit_aces = false, or max_hands 3-4"
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--rules", "rsa.toml", "--vary", "max_hands=2"],
+     "rsa.toml and --vary max_hands=2: key 'resplit_aces' = true (rsa.toml) "
+     f"{RSA_NEEDS} (--vary max_hands=2)"),
+    (["--set", "resplit_aces=true", "--vary", "max_hands=2"],
+     f"--set and --vary max_hands=2: key 'resplit_aces' = true (--set) {RSA_NEEDS} "
+     "(--vary max_hands=2)"),
+    (["--rules", "mh2.toml", "--vary", "resplit_aces=true"],
+     "--vary resplit_aces=true and mh2.toml: key 'resplit_aces' = true (--vary "
+     f"resplit_aces=true) {RSA_NEEDS} (mh2.toml)"),
+    (["--set", "max_hands=2", "--variant", "rsa-v.toml"],
+     "rsa-v.toml [changes] and --set: key 'resplit_aces' = true (rsa-v.toml [changes]) "
+     f"{RSA_NEEDS} (--set)"),
+    (["--rules", "rsa.toml", "--variant", "mh2-v.toml"],
+     "rsa.toml and mh2-v.toml [changes]: key 'resplit_aces' = true (rsa.toml) "
+     f"{RSA_NEEDS} (mh2-v.toml [changes])"),
+    (["--variant", "v/rsa-mh2.toml"],  # (its own baseline, named from here)
+     "v/rsa.toml and v/rsa-mh2.toml [changes]: key 'resplit_aces' = true (v/rsa.toml) "
+     f"{RSA_NEEDS} (v/rsa-mh2.toml [changes])"),
+    (["--rules", "mh2.toml", "--vary", "hit_split_aces=true,max_hands=1"],  # one place: as was
+     "--vary hit_split_aces=true,max_hands=1: key 'hit_split_aces' = true but 'max_hands' = 1 "
+     "forbids every split: allowed hit_split_aces = false, or max_hands 2-4"),
+])
+def test_a_clash_of_a_variant_and_the_baseline_names_where_each_key_came_from(
+        tmp_path, monkeypatch, args, said):
+    # Each named one place: "--vary max_hands=2: key 'resplit_aces' = true needs at least 3
+    # hands per box, but 'max_hands' = 2" blamed --vary for the rule file's key.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "rsa.toml").write_text("resplit_aces = true\nmax_hands = 4\n")
+    (tmp_path / "mh2.toml").write_text("max_hands = 2\n")
+    (tmp_path / "rsa-v.toml").write_text("[changes]\nresplit_aces = true\n")
+    (tmp_path / "mh2-v.toml").write_text("[changes]\nmax_hands = 2\n")
+    (tmp_path / "v").mkdir()
+    (tmp_path / "v" / "rsa.toml").write_text("resplit_aces = true\n")
+    (tmp_path / "v" / "rsa-mh2.toml").write_text('[variant]\nbaseline = "rsa.toml"\n'
+                                                 "[changes]\nmax_hands = 2\n")
+    end = "" if "forbids" in said else RSA_ALLOWED
+    assert_user_error(run("compare", *TINY, *args), f"Error: {said}{end}")
+    if "--variant" in args[2:]:  # the report's variant table, as compare's (over --rules, --set)
+        assert_user_error(run("report", "--quiet", *args, "-o", str(tmp_path / "r")),
+                          f"Error: {said}{end}")
+        assert not (tmp_path / "r").exists()
 
 
 def test_a_cut_card_question_in_short_blocks_says_what_the_blocks_do_to_it():

@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from simulator.cli import cli
+from simulator.derived import CHART_KEYS, SIDE_BET_KEYS
 from simulator.rules import Rules, load_rules
 from simulator.strategy import load_strategy, loads_strategy, strategies_equal
 
@@ -117,7 +118,7 @@ def test_a_strategy_generated_for_other_rules_is_named_for_them():
     # then read "box 1 (basic)" for a chart of other rules.
     changes = ["--set", "decks=2", "--set", "dealer_hits_soft_17=true", "--set", "double_on=any"]
     made = loads_strategy(run("strategy", "generate", "-q", *changes).stdout)
-    assert made.name == "basic (derived for decks=2, double_on=any, dealer_hits_soft_17=true)"
+    assert made.name == "basic (2 decks, double any 2, H17)"
     assert loads_strategy(run("strategy", "generate", "-q", *changes, "--name", "mine").stdout
                           ).name == "mine"
     nz = loads_strategy(run("strategy", "generate", "-q", "--set", "penetration=0.5").stdout)
@@ -129,17 +130,58 @@ def test_a_strategy_generated_for_other_rules_is_named_for_them():
     ({}, True, False, "basic-super-sevens"),
     ({}, False, True, "insurance-taker"),
     ({"penetration": 0.5, "boxes": 3}, False, False, "basic"),  # not what the chart depends on
-    ({"surrender": "late"}, False, True, "insurance-taker (derived for surrender=late)"),
+    ({"surrender": "late"}, False, True, "insurance-taker (late surrender)"),
     ({"super_sevens_bet": 2.0}, False, False, "basic"),
     ({"super_sevens_bet": 2.0, "hole_card": "peek"}, True, False,
-     "basic-super-sevens (derived for hole_card=peek, super_sevens_bet=2.0)"),
+     "basic-super-sevens (peek, sevens bet 2)"),
     ({"super_sevens_pays": (3, 50, 100, 500, 1000)}, True, False,
-     "basic-super-sevens (derived for super_sevens_pays=3,50,100,500,1000)"),
+     "basic-super-sevens (sevens pays 3/50/100/500/1000)"),
+    # (it was 'basic (derived for decks=1, hole_card=peek, double_on=any, max_hands=4,
+    # dealer_blackjack_takes=original)': 96 characters in a table's column)
+    ({"decks": 1, "hole_card": "peek", "double_on": "any", "max_hands": 4,
+      "dealer_blackjack_takes": "original"}, False, False,
+     "basic (1 deck, peek, double any 2, split to 4, OBO)"),
+    ({"blackjack_pays": 1.2, "insurance_pays": 2.4, "dealer_hits_soft_17": True}, False, False,
+     "basic (BJ pays 6:5, insurance pays 12:5, H17)"),
 ])
 def test_generated_names(changes, with_super_sevens, insurance, name):
     from simulator.derived import generated_name
 
     assert generated_name(Rules(**changes), with_super_sevens, insurance) == name
+
+
+def _values(key) -> list:
+    """Values of ``key`` to tell apart: every choice, or a sweep of its range and steps."""
+    from simulator.rules import DECLARED
+
+    k = DECLARED[key]
+    if k.kind == "bool":
+        return [False, True]
+    if k.kind == "choice":
+        return list(k.choices)
+    if k.kind == "int":
+        return list(range(k.lo, k.hi + 1))
+    if k.kind == "pays":
+        return [(3, 50, 100, 500, 5000), (3, 50, 100, 500, 1000), (2, 50, 100, 500, 5000),
+                (35, 1, 100, 500, 5000)]
+    if k.steps:  # every value its steps allow
+        n = round(k.hi * k.steps)
+        return [i / k.steps for i in range(round(k.lo * k.steps) + k.lo_open, n + 1)]
+    return [0.5, 1.0, 2.0, 2.5, 1 / 3, 0.3333333333333333 + 1e-15, 1000.0]
+
+
+@pytest.mark.parametrize("key", CHART_KEYS + SIDE_BET_KEYS)
+def test_each_key_of_a_generated_name_has_short_words_one_for_each_value(key):
+    # A name is read by its words: two values of a key in one word would name two charts alike,
+    # and a comma in a word would read as two keys.
+    from simulator.rules import DECLARED
+
+    words = [DECLARED[key].short(Rules().replace(**{key: v})) for v in _values(key)]
+    assert len(set(words)) == len(words), words
+    assert all(w and "," not in w and len(w) <= 32 for w in words), words
+    readme = " ".join((Path(__file__).resolve().parent.parent / "README.md").read_text().split())
+    glossary = readme.split("The words: ")[1].split(". ")[0]  # (README names each key's words)
+    assert f"`{key}`" in glossary and any(f"`{w}`" in glossary for w in words), (key, words)
 
 
 def test_a_generated_file_names_the_options_given():

@@ -226,7 +226,7 @@ def test_replay_does_not_name_another_rules_chart_basic(tmp_path):
     shipped = tmp_path / "basic.toml"  # the shipped chart in a file: basic it is
     shipped.write_text(run("strategy", "show", "basic").stdout)
     for strategy, box in [
-            (made, "basic (derived for decks=2, double_on=any, dealer_hits_soft_17=true)"),
+            (made, "basic (2 decks, double any 2, H17)"),
             (old, f"{old}, not the shipped basic"), (shipped, "basic"), ("basic", "basic")]:
         args = ["replay", "--cards", str(cards), *changes, "--strategy", str(strategy)]
         text = run(*args).stdout

@@ -1756,8 +1756,9 @@ def test_a_variant_named_that_cannot_apply_is_refused_before_any_run(tmp_path, m
     result = run("report", "--set", "max_hands=2", "--variant", "variants/resplit-aces", "-o",
                  tmp_path / "out")
     assert result.exit_code == 2, result.output
-    assert ("resplit-aces.toml [changes]: key 'resplit_aces' = true needs at least 3 hands per "
-            "box, but 'max_hands' = 2") in result.stderr
+    assert ("Error: variants/resplit-aces [changes] and --set: key 'resplit_aces' = true "
+            "(variants/resplit-aces [changes]) needs at least 3 hands per box, but 'max_hands' = "
+            "2 (--set): allowed") in result.stderr  # (it named the variant alone)
     assert "warning" not in result.stderr and not (tmp_path / "out").exists()
 
 

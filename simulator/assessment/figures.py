@@ -902,18 +902,20 @@ def _variant_files(given) -> list[str]:
     return list(given)
 
 
-def variant_notes(rules, rules_file, given) -> tuple[list, list[str], list[str]]:
+def variant_notes(rules, rules_file, given, origins=None) -> tuple[list, list[str], list[str]]:
     """The rule variants the report compares with ``rules`` (`variants.from_files` of the
     variant files ``given``; None: every shipped one), the lines of the shipped ones left out
     (`variants.left_out_line`), and every note on them in the report's words, one a line: a
     shipped variant left out, its changes not applying to these rules; the baseline a variant
     file names, set aside for the report's rule file (``rules_file``). One function for what
     stderr says before any run and the variant table's note. A file given that cannot apply
-    raises (`rules.RuleError`)."""
+    raises (`rules.RuleError`), naming where each key of ``rules`` was set (``origins``,
+    `rules.origins_of`)."""
     from simulator import variants
 
     files = _variant_files(given)
-    asked, left = variants.from_files(rules, files, whole=files if given is None else ())
+    asked, left = variants.from_files(rules, files, whole=files if given is None else (),
+                                      origins=origins)
     aside = variants.baselines_set_aside(rules_file, () if given is None else files,
                                          f"the report's rule set, {shown_rule_file(rules_file)},")
     return asked, left, [f"the shipped variant {line}" for line in left] + aside
