@@ -2746,6 +2746,7 @@ def test_a_variant_of_no_effect_under_the_rules_says_so(tmp_path):
     md = (out / "report.md").read_text()
     assert (f"penetration-0.85: no effect under these rules ({why}), so its difference is 0 by "
             "the rules, not a rule measured to cost nothing.") in md
+    assert "penetration-0.85: no effect under these rules, so at 0." in md  # (the caption)
 
 
 @pytest.mark.parametrize("variants, says", [

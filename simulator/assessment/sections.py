@@ -982,7 +982,9 @@ def variants(data: dict) -> Section:
         data, "rule_effects", "Change in house edge of each variant, with its 95% interval "
         "(paired with this rule set) and the exact change."
         + _cut_card_text([r for r in v["rows"] if r["variant"] not in twins], names)
-        + _in_table_text(v["rows"], (data.get("against_nz") or {}).get("difference")))]
+        + _in_table_text(v["rows"], (data.get("against_nz") or {}).get("difference"))
+        + "".join(f" {r['variant']}: no effect under these rules, so at 0." for r in v["rows"]
+                  if r.get("no_effect") and r["variant"] not in twins))]
     games = [r for r in [v["baseline"], *v["rows"]]
              if r.get("ss_house_edge") is not None and r.get("ss_touched", True)]
     if len(games) > 1:
