@@ -448,7 +448,7 @@ def test_the_super_sevens_headline_interval_is_by_its_exact_sd(built):
     and says so; the wagers table keeps bjsim simulate's (by the simulated SD) and says both.
     This short run withholds it (too few rounds): no interval at all."""
     _, data, _ = built
-    said = "Super Sevens: the 95% interval by the exact SD per bet"
+    said = "Super Sevens: its SE, 95% interval and z"
     w = wager(data, "super_sevens")
     assert w["interval_note"] and w["half_width_exact_sd"] is None
     assert not any(said in str(b) for b in sections.wagers(data).blocks)
@@ -465,13 +465,19 @@ def test_the_super_sevens_headline_interval_is_by_its_exact_sd(built):
     shown = copy.deepcopy(data)
     shown["wagers"] = [ss if x["wager"] == "super_sevens" else x for x in shown["wagers"]]
     summary = next(b for b in sections.summary(shown).blocks if b.startswith("Super Sevens"))
+    pays = sections.big_pays_words(data["super_sevens_pays"])
     assert (f"simulated {100 * -ss['simulated']:.3f}% ± {100 * half:.3f}% (95%, by the exact SD "
-            f"per bet, {ss['exact_sd_bet']:.2f}: the simulated SD, {ss['sd_bet']:.2f}, rests "
-            f"on a handful of the biggest pays; {sections._sd_against_exact(ss)})") in summary
+            f"per bet, as in every table of this report, {ss['exact_sd_bet']:.2f}: the "
+            f"simulated SD, {ss['sd_bet']:.2f}, rests on {pays}; "
+            f"{sections._sd_against_exact(ss)})") in summary
+    # the wagers table gives the same interval, and simulate's beside it, said not to be it
     text = [b for b in sections.wagers(shown).blocks if said in str(b)]
-    assert text == [f"{said}, as the summary gives it, is {100 * ss['simulated']:.3f}% ± "
-                    f"{100 * half:.3f}%; the table's, by the simulated SD, as bjsim simulate "
-                    "prints it: ± 0.098%."]
+    assert text == [f"{said}, here, in the summary and in the player's choices, are by the "
+                    f"exact SD per bet, {ss['exact_sd_bet']:.2f}: {100 * ss['simulated']:.3f}% "
+                    f"± {100 * half:.3f}%, the more honest interval, as the simulated SD, "
+                    f"{ss['sd_bet']:.2f}, rests on {pays} and most often runs below the exact "
+                    "one. bjsim simulate prints the interval by the simulated SD, ± 0.098% (its "
+                    "SE is in the CSV file of the table): not this report's interval."]
 
 
 def test_volatility_with_several_boxes_counts_bets_in_rounds():
@@ -1794,9 +1800,10 @@ def test_why_no_insurance_wager_is_shown(tmp_path):
     result = run("report", "-q", "-n", "10", "--chunk-rounds", "5", "--no-variants", "-o", out)
     assert result.exit_code == 0, result.output
     data = json.loads((out / "report.json").read_text())
-    assert not any(w["wager"] == "insurance" for w in data["wagers"])
+    assert wager(data, "insurance")["exact_only"]  # (its exact return alone)
     assert data["insurance_missing"] == ("insurance-taker takes it, but its run of 10 rounds "
-                                         "made no insurance bet, so it is not shown")
+                                         "made no insurance bet, so it is not simulated: the "
+                                         "wagers table gives its exact return alone")
     assert f"Insurance: {data['insurance_missing']}." in (out / "report.md").read_text()
 
 
@@ -2653,7 +2660,8 @@ def test_the_super_sevens_sd_words_follow_the_figures(built):
     wagers = _section((built[0] / "report.md").read_text(), "Wagers")
     w = wager(built[1], "super_sevens")
     assert "far from the exact one" not in wagers
-    assert f"biggest pays ({sections._sd_against_exact(w)})" in wagers
+    assert (f"{sections.big_pays_words(built[1]['super_sevens_pays'])} "
+            f"({sections._sd_against_exact(w)})") in wagers
 
 
 def test_why_a_choices_super_sevens_has_no_interval_is_said_once(built):
@@ -2676,3 +2684,202 @@ def test_the_manifest_speaks_plainly_and_cites_one_source(built):
     assert "stacked mode" not in manifest and "kernel" not in manifest
     assert "webdelautomovil" not in md
     assert "Eliot Jacobson, 'Card Counting the Super Sevens Blackjack Side Bet'" in md
+
+
+# ---------------------------------------------------------------------------------------------
+# The regulator's second review: the figures and their wording
+
+
+def test_insurance_is_a_wager_of_the_report_even_where_no_strategy_takes_it(tmp_path, built):
+    # With --choice mimic-dealer no strategy took insurance and the report dropped the wager
+    # (rule 9) from the wagers and volatility tables: its exact return stands alone.
+    out = tmp_path / "r"
+    result = run("report", "-q", "-n", "2000", "--chunk-rounds", "1000", "--sample-rounds",
+                 "1000", "--choice", "mimic-dealer", "--no-variants", "-o", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "report.json").read_text())
+    ins = wager(data, "insurance")
+    exact = data["exact"]["basic"]["exact"]["insurance"]["per_unit_staked"]
+    assert ins["exact_only"] and ins["exact"] == exact and ins["simulated"] is None
+    assert ins["exact_sd_bet"] == figures.insurance_sd(exact, 2.0)
+    assert {r["wager"] for r in data["volatility"]} >= {"insurance"}
+    md = (out / "report.md").read_text()
+    assert f"| Insurance | unit staked | (exact only) | {100 * exact:+.4f}% | - |" in md
+    assert "no strategy in this report takes it, so it is not simulated: the wagers table " \
+        "gives its exact return alone" in md
+    assert "| Insurance | 100 |" in md
+    # the exact SD of a bet that wins 2 or loses 1 is what the insuring strategy's run shows
+    taken = wager(built[1], "insurance")
+    se_sd = taken["sd_bet"] / math.sqrt(2 * taken["bets"])  # (the SE of an SD, about)
+    assert abs(figures.insurance_sd(taken["exact"], 2.0) - taken["sd_bet"]) < 4 * se_sd
+    assert "exact_only" not in taken
+
+
+def test_a_variant_of_no_effect_under_the_rules_says_so(tmp_path):
+    # Under a peek, dbj-all read "+0.000 pp" as if the rule cost nothing: it has no effect,
+    # as bjsim rules show says (rules.no_effect), and the table says why.
+    from simulator.rules import no_effect
+    from simulator.variants import Variant
+
+    peek = Rules(hole_card="peek", dealer_blackjack_takes="original")
+    row = {"changes": "dealer_blackjack_takes=all"}
+    game = {"changes": ["dealer_blackjack_takes=all"]}
+    v = Variant("dbj-all", peek.replace(dealer_blackjack_takes="all"), ("x",), "",
+                sets=("dealer_blackjack_takes",))
+    why = no_effect(peek, "dealer_blackjack_takes")
+    got = figures._no_effect_here(row, game, v)
+    assert got["no_effect"] == why and got["changes"] == f"dealer_blackjack_takes=all " \
+        f"(no effect: {why})"
+    # with no hole card it has one
+    nz = Rules()
+    v = Variant("dbj-all", nz.replace(dealer_blackjack_takes="all"), ("x",), "",
+                sets=("dealer_blackjack_takes",))
+    assert figures._no_effect_here(row, game, v)["no_effect"] is None
+    # the penetration under a shuffle every round, in a report
+    out = tmp_path / "r"
+    result = run("report", *SMALL, "--set", "shuffle=every-round", "--variant",
+                 "variants/penetration-0.85", "-o", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "report.json").read_text())
+    (r,) = data["variants"]["rows"]
+    why = no_effect(Rules(shuffle="every-round"), "penetration")
+    assert r["no_effect"] == why and r["changes"].endswith(f"(no effect: {why})")
+    md = (out / "report.md").read_text()
+    assert (f"penetration-0.85: no effect under these rules ({why}), so its difference is 0 by "
+            "the rules, not a rule measured to cost nothing.") in md
+    assert "penetration-0.85: no effect under these rules, so at 0." in md  # (the caption)
+
+
+@pytest.mark.parametrize("variants, says", [
+    (None, "nothing in this report measures it (this report has no rule-variant table)"),
+    ({"available": True, "rows": [
+        {"variant": "shuffle-every-round", "changed_keys": [], "in_rule_set": True},
+        {"variant": "penetration-0.85", "changed_keys": ["penetration"],
+         "no_effect": "shuffle = every-round, no cut card"}]},
+     "nothing in this report measures it (no row of its rule-variant table changes it here)"),
+])
+def test_what_measures_a_departure_the_exact_figures_do_not_see_is_said_truly(variants, says):
+    # The summary said the variant table's penetration and shuffle rows measured the cost of
+    # a shuffle every round, with no such table (--no-variants), and where its shuffle row
+    # was "(none: the rule set has it already)".
+    a = figures.against_nz(Rules(shuffle="every-round"))
+    text = sections.against_nz_text(a, variants)
+    assert says in text
+    assert ("bjsim compare --vary shuffle=every-round measures, by simulation, what this "
+            "departure costs against the NZ game") in text
+    assert "penetration and shuffle rows measure" not in text
+    # a row that changes the key here measures a change of it
+    a = figures.against_nz(Rules(penetration=0.6))
+    rows = {"available": True, "rows": [{"variant": "penetration-0.85",
+                                         "changed_keys": ["penetration"]}]}
+    assert ("the rule-variant table's penetration-0.85 row measures a change of penetration "
+            "from this table, by simulation") in sections.against_nz_text(a, rows)
+    a = figures.against_nz(Rules(penetration=0.6, boxes=3, super_sevens=False))
+    assert a["measure_command"] == ("bjsim compare --set boxes=3 --set super_sevens=false "
+                                    "--vary penetration=0.6")
+
+
+def test_strategies_that_play_alike_under_the_rules_are_one_row_of_the_choices(tmp_path):
+    # Without Super Sevens, basic-super-sevens (its sevens row unused) was a row of its own
+    # with basic's figures, and counted twice among the z-scores.
+    off = Rules(super_sevens=False)
+    basic, hit77 = load_strategy("basic"), load_strategy("basic-super-sevens")
+    assert figures.plays_alike(off, basic, hit77)
+    assert not figures.plays_alike(Rules(), basic, hit77)
+    assert not figures.plays_alike(off, basic, load_strategy("insurance-taker"))
+    out = tmp_path / "r"
+    result = run("report", "-q", "-n", "2000", "--chunk-rounds", "1000", "--sample-rounds",
+                 "1000", "--no-super-sevens", "--no-variants", "--choice", "basic-super-sevens",
+                 "--choice", "mimic-dealer", "-o", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "report.json").read_text())
+    rows = {r["strategy"]: r for r in data["choices"]}
+    assert rows["basic-super-sevens"]["same_play_as"] == "basic"
+    assert rows["basic"]["same_play_as"] is None and rows["mimic-dealer"]["same_play_as"] is None
+    md = _section((out / "report.md").read_text(), "The effect of the player's choices")
+    assert "| basic (also basic-super-sevens) |" in md and "| basic-super-sevens |" not in md
+    assert "Of 2 z-scores" in md
+    assert "basic-super-sevens plays every hand as basic does under these rules" in md
+    with open(out / "csv" / "player_choices.csv", newline="") as fh:
+        assert [r["strategy"] for r in csv.DictReader(fh)] == list(rows)  # (a row each)
+
+
+def test_what_the_super_sevens_sd_rests_on_follows_the_lines_the_strategy_can_make():
+    # never-bust was said to rest "on a handful of the biggest pays" though it never takes a
+    # third card to 7-7, so it can make no line (d) or (e).
+    lines = [("a", 3, 0.07, 700), ("b", 50, 0.004, 420), ("c", 100, 0.0012, 118),
+             ("d", 500, 0.0, 0), ("e", 5000, 0.0, 0), ("f", -1, 0.92, 9000)]
+    pays = [{"line": k, "pays": p, "probability": q, "count": n} for k, p, q, n in lines]
+    words = sections.big_pays_words(pays)
+    assert words == ("its wins of the biggest pays it can make: 118 at 100 to 1 (line (c)) and "
+                     "420 at 50 to 1 (line (b)), in this run (its 7-7 play can make no line (d) "
+                     "or (e))")
+    assert "5000" not in words and "handful" not in words
+    pays[3] |= {"probability": 0.0002, "count": 21}
+    pays[4] |= {"probability": 0.00001, "count": 1}
+    assert sections.big_pays_words(pays) == (
+        "its wins of the biggest pays it can make: 1 at 5000 to 1 (line (e)) and 21 at 500 to 1 "
+        "(line (d)), in this run")
+
+
+def _headline(z: float, diff: float, se: float = 0.000357) -> dict:
+    return {"exact": -0.005191, "simulated": -0.005191 - diff, "se": se, "z": z,
+            "z_caveat": "z includes the cut-card effect"}
+
+
+def test_a_large_z_says_how_much_of_it_the_cut_card_effect_is():
+    # "z = +2.75" against the exact 0.5191% was explained only by "it includes the cut-card
+    # effect": the summary says how much of the difference that is and what z remains.
+    from simulator.exact.compare import cut_card_effect
+
+    rules = [{"key": "decks", "value": "6"}, {"key": "penetration", "value": "0.75"}]
+    diff = 0.000982
+    text = sections._z_less_cut_card(_headline(diff / 0.000357, diff), rules)
+    rest = diff - cut_card_effect(6)
+    z = rest / 0.000357
+    chance = 2 * (1 - __import__("statistics").NormalDist().cdf(z))
+    assert text == (f" The simulated house edge differs from the exact one by +{100 * diff:.4f} "
+                    f"pp; the cut-card effect accounts for about +{100 * cut_card_effect(6):.3f} "
+                    f"pp of it (bjsim's measurement with 6 decks at 75% penetration), and the "
+                    f"rest, +{100 * rest:.4f} pp, is a z of +{z:.2f}: chance alone gives one "
+                    f"that far from 0 in about one run in {1 / chance:,.0f}, with nothing wrong.")
+    # a small z, a shuffle every round (no caveat), and a z far beyond the effect
+    assert sections._z_less_cut_card(_headline(1.2, 0.0004), rules) == ""
+    assert sections._z_less_cut_card(_headline(2.75, diff) | {"z_caveat": None}, rules) == ""
+    far = sections._z_less_cut_card(_headline(8.0, 0.003), rules[:1] + [
+        {"key": "penetration", "value": "0.6"}])
+    assert "this table cuts at 60%, so it may differ" in far
+    assert "more than the cut-card effect and chance explain" in far
+
+
+def test_super_sevens_has_one_interval_in_every_table_and_sentence():
+    # The summary gave 23.110% ± 1.062% (by the exact SD) and the wagers and choices tables
+    # ± 1.050% (by the simulated SD) for the same figure: one interval, by the exact SD.
+    fig = {"mean": -0.2311, "se": 0.005358, "ci95_low": -0.2416, "ci95_high": -0.2206,
+           "interval_note": None, "house_edge": 0.2311, "bets": 10_000_000}
+    got = figures.by_exact_sd(fig, 17.14)
+    se = 17.14 / math.sqrt(10_000_000)
+    assert got["se"] == se and got["ci95_high"] == pytest.approx(-0.2311 + 1.959963984540054 * se)
+    assert figures.by_exact_sd(fig | {"interval_note": "too few"}, 17.14)["se"] == 0.005358
+    rules = load_rules()
+    from simulator.exact.compare import exact_figures
+
+    ex, _ = exact_figures(rules, load_strategy("basic"))
+    res = {"results": {"total": fig | {"mean": -0.006, "se": 0.00036, "sd_box_round": 1.13,
+                                       "sd_round": 1.13},
+                       "main": fig | {"mean": -0.006, "se": 0.00036, "sd_round": 1.13},
+                       "super_sevens": fig | {"sd_bet": 16.94, "sd_round": 16.94},
+                       "box_rounds": 10_000_000, "rounds": 10_000_000,
+                       "house_edge": {"mean": 0.006, "se": 0.00036, "ci95_low": 0.0053,
+                                      "ci95_high": 0.0067}}}
+    ss = figures._wagers(rules, "basic", res, ex, None)[-1]
+    choice = figures._choice_row("basic", load_strategy("basic"), res, ex, ex, rules)
+    half = 1.959963984540054 * ex["super_sevens"]["sd_bet"] / math.sqrt(10_000_000)
+    assert ss["ci95_high"] - ss["simulated"] == pytest.approx(half, rel=1e-12)
+    assert ss["half_width_exact_sd"] == pytest.approx(half, rel=1e-12)
+    assert choice["ss_ci95_high"] - choice["ss_simulated"] == pytest.approx(half, rel=1e-12)
+    assert ss["se_simulated_sd"] == 0.005358  # (simulate's, kept)
+    sevens = figures._sevens(rules, ex, {"basic": (res, load_strategy("basic"))},
+                             {"basic": (None, ex)})
+    own = next(r for r in sevens["rows"] if r["simulated_by"] == "basic")
+    assert own["se"] == ss["se"] == choice["ss_se"]  # the 7-7 table's too

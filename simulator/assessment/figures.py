@@ -53,6 +53,7 @@ from simulator.rules import (
     DEFAULT_RULES_PATH,
     Rules,
     describe,
+    no_effect,
     origin,
     rules_dict,
     shown_rule_file,
@@ -261,6 +262,10 @@ def against_nz(rules) -> dict | None:
            # which leave the main game's house edge as it is
            "main_changes": [c for c in changes if not c.startswith("super_sevens")],
            "side_changes": [c for c in changes if c.startswith("super_sevens")],
+           # the command that measures the unseen changes against the NZ game, by simulation
+           "measure_command": "bjsim compare" + "".join(
+               f" --set {set_form(c)}" for c in changes_of(Rules(), nz)) + " --vary "
+           + ",".join(set_form(c) for c in unseen) if unseen else None,
            "nz_house_edge": None, "house_edge": None,
            "difference": None, "nz_super_sevens_house_edge": None,
            "super_sevens_house_edge": None, "super_sevens_difference": None}
@@ -473,22 +478,71 @@ def _wagers(rules, name, res, fig, ins, caveat: str | None = None) -> list[dict]
             "insurance per unit staked).", ins_res["results"]["insurance"], ins_name, rules,
             caveat))
         out[-1]["rounds"] = ins_res["results"]["rounds"]
+    else:  # rule 9's wager is offered at the table all the same: its exact return
+        out.append(_exact_insurance(rules, fig, s["rounds"]))
     if rules.super_sevens:
         out.append(_wager(
             "super_sevens", "Super Sevens", "unit staked", fig["super_sevens"]["ev"],
             "Rule 14: exact enumeration of the box's first card, the dealer's up card, the box's "
             "second card and, when 7-7 is hit or doubled (14.3 (d), (e); split, the bet is paid "
             "at once: 14.4), its third card, suits included "
-            "(docs/exact.md step 8), with the strategy's 7-7 play.", s["super_sevens"], name,
-            rules, caveat))
+            "(docs/exact.md step 8), with the strategy's 7-7 play.",
+            by_exact_sd(s["super_sevens"], fig["super_sevens"]["sd_bet"]), name, rules, caveat))
         # its SD is exact too (a few big pays make the simulated one rough: 14.15 against 17.14),
-        # so the summary's 95% interval is by the exact SD (the table's stays simulate's)
+        # so its SE, 95% interval and z, in every table and sentence, are by the exact SD
+        # (`by_exact_sd`; simulate's, by the simulated SD, kept as ``*_simulated_sd``)
         w = out[-1]
         w["exact_sd_bet"] = fig["super_sevens"]["sd_bet"]
         w["rounds"] = s["rounds"]
-        w["half_width_exact_sd"] = (Z95 * w["exact_sd_bet"] / math.sqrt(w["bets"])
-                                    if w["bets"] and not w["interval_note"] else None)
+        w["half_width_exact_sd"] = (w["ci95_high"] - w["simulated"]
+                                    if w["ci95_high"] is not None else None)
+        for k in ("se", "ci95_low", "ci95_high"):
+            w[f"{k}_simulated_sd"] = s["super_sevens"][k]
     return out
+
+
+def insurance_sd(exact: float, pays: float) -> float:
+    """The exact SD per unit staked of insurance (rule 9) of exact return ``exact``: each bet wins
+    ``pays`` or loses 1, so with p = (exact + 1) / (pays + 1) its mean square is
+    pays^2 p + (1 - p), whatever P(ten) each hand had."""
+    p = (exact + 1) / (pays + 1)
+    return math.sqrt(pays * pays * p + (1 - p) - exact * exact)
+
+
+def _exact_insurance(rules, fig: dict, rounds: int) -> dict:
+    """Insurance's row where no strategy simulated takes it (``exact_only``): rule 9's wager is
+    offered at the table whatever a strategy does, so its exact return per unit staked is given
+    (bjsim exact's ``insurance.per_unit_staked``, the same for every strategy), with its exact
+    SD (`insurance_sd`) and no simulated figure."""
+    pays = rules.insurance_pays
+    exact = fig["insurance"]["per_unit_staked"]
+    return {
+        "wager": "insurance", "label": "Insurance", "per": "unit staked",
+        "strategy": "(exact only)", "exact_only": True, "exact": exact,
+        "derivation": f"Rule 9: up to half the wager (bjsim stakes half), paid {pays:g} to 1 "
+        "when the dealer's second card is ten-valued. Each hand offered it (the dealer's ace "
+        "up, the box's two cards not a blackjack, which is offered even money) wins with "
+        "P(ten) = the ten-valued cards unseen over the cards unseen (the box's two cards and "
+        "the dealer's ace out), averaged over those hands from a full shoe (bjsim exact: "
+        "insurance per unit staked, the same whichever strategy is named); its exact SD per "
+        f"unit staked from that return, as each bet wins {pays:g} or loses 1.",
+        "simulated": None, "se": None, "ci95_low": None, "ci95_high": None, "z": None,
+        "interval_note": None, "z_note": None, "z_caveat": None, "sd_bet": None,
+        "exact_sd_bet": insurance_sd(exact, pays), "sd_round": None, "bets": None,
+        "rounds": rounds}
+
+
+def by_exact_sd(fig: dict, exact_sd: float | None) -> dict:
+    """A simulated Super Sevens figure (simulate's: ``mean``, ``se``, ``ci95_*``, ``bets``,
+    and ``house_edge``) with its SE and 95% interval by the exact SD per bet, ``exact_sd /
+    sqrt(bets)``, rather than by the simulated SD, which rests on a few of the biggest pays and
+    most often runs below it: the report's one interval of the figure. Unchanged where the
+    interval is withheld (``interval_note``) or there is no exact SD."""
+    if fig.get("interval_note") or not exact_sd or not fig.get("bets") or fig["se"] is None:
+        return fig
+    se = exact_sd / math.sqrt(fig["bets"])
+    return fig | {"se": se, "ci95_low": fig["mean"] - Z95 * se,
+                  "ci95_high": fig["mean"] + Z95 * se}
 
 
 def _per_unit_wagered(main: dict) -> dict:
@@ -642,7 +696,10 @@ def _volatility(wagers: list[dict], ss_lines: dict | None = None, boxes: int = 1
     rows = []
     total = next(w for w in wagers if w["wager"] == "total")
     for w in wagers:
-        exact_sd = w.get("exact_sd_bet") if w["wager"] == "super_sevens" else None
+        exact_sd = (w.get("exact_sd_bet") if w["wager"] == "super_sevens" or
+                    w.get("exact_only") else None)
+        if w.get("exact_only") and boxes > 1:
+            continue  # (no SD per round of the boxes' insurance bets settled together)
         sd = exact_sd or w["sd_bet"]
         if w["exact"] is None or sd is None:
             continue
@@ -691,8 +748,10 @@ def _rule_value(line: str) -> str:
     return v if isinstance(v, str) else line.split(" = ", 1)[1]
 
 
-def _sevens(rules, fig, runs: dict) -> dict:
-    """The Super Sevens return under each 7-7 play (rule 14.4) and the published convention."""
+def _sevens(rules, fig, runs: dict, exacts: dict | None = None) -> dict:
+    """The Super Sevens return under each 7-7 play (rule 14.4) and the published convention;
+    a simulated figure's SE by its strategy's exact SD (``exacts``: {name: (doc, figures)};
+    `by_exact_sd`), as everywhere in the report."""
     q = fig["sevens_question"]
     own = q["strategy_plays"]
     by_up, p77 = q["by_up"], q["p_sevens"]
@@ -702,7 +761,8 @@ def _sevens(rules, fig, runs: dict) -> dict:
         ss = res["results"]["super_sevens"]
         key = tuple(sorted(sevens_plays(rules, strat).items()))
         if ss["bets"] and key not in simulated:
-            simulated[key] = (name, ss)
+            exact_ss = (exacts or {}).get(name, (None, {}))[1].get("super_sevens") or {}
+            simulated[key] = (name, by_exact_sd(ss, exact_ss.get("sd_bet")))
 
     def row(label, plays, ss_edge, d_main, combined):
         sim = simulated.get(tuple(sorted(plays.items())))
@@ -846,8 +906,10 @@ def _choice_row(name, strat, res, fig, main_fig, rules, assessed=None,
     """A strategy's row of the player's choices, its z as `_cut_card` gives it; ``assessed``:
     the report's strategy (`_describe`), ``caveat`` as for `_cut_card`."""
     s = res["results"]
-    he, ss = s["house_edge"], s["super_sevens"]
+    he = s["house_edge"]
     exact_ss = fig["super_sevens"]["house_edge"] if fig["super_sevens"] else None
+    # the Super Sevens interval by the exact SD, as the wagers table's (`by_exact_sd`)
+    ss = by_exact_sd(s["super_sevens"], (fig["super_sevens"] or {}).get("sd_bet"))
     desc = _describe(strat, rules, assessed)
     row = {"strategy": name, "description": desc, "exact": fig["house_edge"],
            "simulated": he["mean"], "se": he["se"], "ci95_low": he["ci95_low"],
@@ -859,6 +921,29 @@ def _choice_row(name, strat, res, fig, main_fig, rules, assessed=None,
            "ss_ci95_high": None if ss["ci95_low"] is None else -ss["ci95_low"],
            "ss_interval_note": ss.get("interval_note")}
     return _cut_card(row, rules, caveat)
+
+
+def plays_alike(rules, a, b) -> bool:
+    """Do strategies ``a`` and ``b`` play every hand alike under ``rules``: the same machine
+    the game is played by (`kernel.machine_for`: every decision, insurance and even money, and
+    the sevens row only where a Super Sevens bet is up), so that the same seed deals them the
+    same rounds to the same results (``basic-super-sevens`` is ``basic`` without Super Sevens)?"""
+    p = rules.to_params()
+    ta, tb = engine.stack_tables(rules, a), engine.stack_tables(rules, b)
+    return all(np.array_equal(x, y) for x, y in zip(ta[-1:], tb[-1:], strict=True)) and all(
+        np.array_equal(x, y) for x, y in zip(kernel.machine_for(p, ta), kernel.machine_for(p, tb),
+                                             strict=True))
+
+
+def _same_play(rules, rows: list[dict], strategies: dict) -> list[dict]:
+    """The choices' rows, each with ``same_play_as``: the first earlier row's strategy that
+    plays every hand alike under ``rules`` (`plays_alike`), whose figures it repeats; None."""
+    out = []
+    for r in rows:
+        twin = next((o["strategy"] for o in out if o["same_play_as"] is None and plays_alike(
+            rules, strategies[o["strategy"]], strategies[r["strategy"]])), None)
+        out.append(r | {"same_play_as": twin})
+    return out
 
 
 def _distribution(rules, strat, spec, summary, n) -> dict:
@@ -975,8 +1060,9 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
     doc = _plain(json.loads(compare_report.render_json(result.stats, result.meta)))
     by_label = {v.label: v for v in asked}
     base, *rows = _in_report_words(
-        [_variant_row(doc["baseline"])] + [_variant_row(v) | _in_rule_set(
-            v, by_label.get(v["label"]), spec.rules) for v in doc["variants"]],
+        [_variant_row(doc["baseline"])] + [_no_effect_here(_variant_row(v) | _in_rule_set(
+            v, by_label.get(v["label"]), spec.rules), v, by_label.get(v["label"]))
+            for v in doc["variants"]],
         result.stats["blocks"])
     shown = base["variant"] = shown_name(  # (--set: not the file's)
         label, [set_form(o) for o in spec.overrides])
@@ -1034,6 +1120,21 @@ def _in_rule_set(game: dict, variant, rules) -> dict:
     return {"in_rule_set": True, "nz_departure": ours} | ({"changes": (
         f"(none: the rule set has it already, in place of the NZ game's {', '.join(theirs)})")}
         if ours else {})
+
+
+def _no_effect_here(row: dict, game: dict, variant) -> dict:
+    """A variant row whose every change has no effect under its rules (`rules.no_effect`, as
+    ``bjsim rules show`` says it: dealer_blackjack_takes under a peek, the penetration with a
+    shuffle every round): ``no_effect`` says why, and its ``changes`` say so, so that its
+    difference of 0 is not read as a rule measured to cost nothing; None for any other row."""
+    keys = [c.split("=", 1)[0] for c in game["changes"]]
+    why = [no_effect(variant.rules, k) for k in keys] if variant is not None and keys and \
+        not variant.strategy else []
+    row = row | {"changed_keys": keys}
+    if not why or not all(why):
+        return row | {"no_effect": None}
+    said = "; ".join(dict.fromkeys(why))
+    return row | {"no_effect": said, "changes": f"{row['changes']} (no effect: {said})"}
 
 
 MORE_BLOCKS = "more rounds: --variant-rounds"  # (the report has no --pair-rounds)
@@ -1360,9 +1461,11 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
             break
     takers = [name for name, (_, strat) in runs.items() if strat.insurance]
     no_insurance = None if ins is not None else (
-        "no strategy in this report takes it, so it is not simulated" if not takers else
+        "no strategy in this report takes it, so it is not simulated: the wagers table gives "
+        "its exact return alone" if not takers else
         f"{takers[0]} takes it, but its run of {runs[takers[0]][0]['results']['rounds']:,} "
-        "rounds made no insurance bet, so it is not shown")
+        "rounds made no insurance bet, so it is not simulated: the wagers table gives its "
+        "exact return alone")
     summary = main_res["results"]
     caveat = table_caveat(rules, summary["total"]["sd_round"])
     wagers = _wagers(rules, shown, main_res, fig, ins, caveat)
@@ -1400,9 +1503,10 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
             plain=True),
         "volatility": _volatility(wagers, (fig.get("super_sevens") or {}).get("lines"),
                                   summary["boxes"]),
-        "sevens": _sevens(rules, fig, runs) if rules.super_sevens else None,
-        "choices": [_choice_row(n, runs[n][1], runs[n][0], exacts[n][1], fig, rules, main,
-                                caveat) for n in runs],
+        "sevens": _sevens(rules, fig, runs, exacts) if rules.super_sevens else None,
+        "choices": _same_play(rules, [_choice_row(n, runs[n][1], runs[n][0], exacts[n][1],
+                                                  fig, rules, main, caveat) for n in runs],
+                              {n: strat for n, (_, strat) in runs.items()}),
         # only where a key that decides the basic strategy's chart differs from the NZ rules'
         "choices_note": ("The shipped strategies were derived for configs/nz1994.toml; under "
                          f"these rules ({chart_change(rules)}) they are fixed charts, not the "

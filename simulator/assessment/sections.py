@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from statistics import NormalDist
 
 from simulator import DEFAULT_CHUNK_ROUNDS
 from simulator.assessment.figures import CONFIDENCES
@@ -32,7 +33,7 @@ from simulator.counting_report import (
     ss_spread,
     sweep_columns_out,
 )
-from simulator.exact.compare import CUT_CARD_MARK
+from simulator.exact.compare import CUT_CARD_MARK, cut_card_effect
 from simulator.report import PER_UNIT_WAGERED, precision_text
 from simulator.tally import MIN_WINS, Z95
 
@@ -182,13 +183,18 @@ def unsigned_columns(t: Table) -> list[str]:
     return out
 
 
-def _exact_sd_interval(w: dict) -> str:
-    """Super Sevens' 95% interval by its exact SD (the summary's), beside the table's by the
-    simulated one (bjsim simulate's)."""
-    return (f"{w['label']}: the 95% interval by the exact SD per bet, as the summary gives it, "
-            f"is {fmt(w['simulated'], 'pct3')} ± {fmt(w['half_width_exact_sd'], 'pct3')}; the "
-            f"table's, by the simulated SD, as bjsim simulate prints it: ± "
-            f"{fmt(Z95 * w['se'], 'pct3')}.")
+def _exact_sd_interval(w: dict, pays: list[dict] | None = None) -> str:
+    """Which SD Super Sevens' one SE, 95% interval and z are by (the exact one: `figures.
+    by_exact_sd`), in the report's every table and sentence, and bjsim simulate's beside it
+    (by the simulated SD), so that no reader takes the two for one interval."""
+    return (f"{w['label']}: its SE, 95% interval and z, here, in the summary and in the "
+            f"player's choices, are by the exact SD per bet, "
+            f"{fmt(w['exact_sd_bet'], 'num2')}: {fmt(w['simulated'], 'pct3')} ± "
+            f"{fmt(w['half_width_exact_sd'], 'pct3')}, the more honest interval, as the "
+            f"simulated SD, {fmt(w['sd_bet'], 'num2')}, rests on {big_pays_words(pays)} and "
+            "most often runs below the exact one. bjsim simulate prints the interval by the "
+            f"simulated SD, ± {fmt(Z95 * w['se_simulated_sd'], 'pct3')} (its SE is in the "
+            "CSV file of the table): not this report's interval.")
 
 
 def _chart(data: dict, name: str, caption: str) -> Chart:
@@ -243,9 +249,10 @@ def summary(data: dict) -> Section:
                     if tot.get("z_note") else
                     f"{_z_text(tot['z'])} (of the house edge, as every z of this report)"
                     + ("; it includes the cut-card effect, which the note under the wagers "
-                       "table sizes" if tot.get("z_caveat") else "")) + ".")
+                       "table sizes" if tot.get("z_caveat") else "")) + "."
+                + _z_less_cut_card(tot, data["rules"]))
     if data.get("against_nz"):
-        text.append(against_nz_text(data["against_nz"]))
+        text.append(against_nz_text(data["against_nz"], data.get("variants")))
     ss = _wager(data, "super_sevens")
     if ss is not None:
         rows = {r["label"]: r for r in data["sevens"]["rows"]}
@@ -254,9 +261,11 @@ def summary(data: dict) -> Section:
             f"Super Sevens house edge, per unit staked: exact {fmt(-ss['exact'], 'pct3')} with "
             f"the strategy's own 7-7 play; simulated {fmt(-ss['simulated'], 'pct3')}"
             + (_plus_minus(ss, 3) if not ss.get("half_width_exact_sd") else
-               f" ± {fmt(ss['half_width_exact_sd'], 'pct3')} (95%, by the exact SD per bet, "
+               f" ± {fmt(ss['half_width_exact_sd'], 'pct3')} (95%, by the exact SD per bet, as "
+               "in every table of this report, "
                f"{fmt(ss['exact_sd_bet'], 'num2')}: the simulated SD, "
-               f"{fmt(ss['sd_bet'], 'num2')}, rests on a handful of the biggest pays; "
+               f"{fmt(ss['sd_bet'], 'num2')}, rests on "
+               f"{big_pays_words(data.get('super_sevens_pays'))}; "
                f"{_sd_against_exact(ss)})") + ". "
             # hitting every 7-7 is named only where it is not the convention's figure (a peek)
             + (f"It is {fmt(hit['super_sevens_house_edge'], 'pct3')} if every 7-7 is hit. "
@@ -267,6 +276,52 @@ def summary(data: dict) -> Section:
 
 
 SD_CLOSE = 0.05  # a simulated SD within 5% of the exact one is close to it
+
+
+def big_pays_words(pays: list[dict] | None) -> str:
+    """What Super Sevens' simulated SD rests on, for the lines the strategy can make (the pay
+    table's, `figures._pay_table`): ``its wins of the biggest pays it can make: 84 at 5000 to 1
+    (line (e)) and 2,126 at 500 to 1 (line (d)), in this run``; lines its 7-7 play cannot make
+    (never-bust takes no third card to 7-7: no (d) or (e)) are named as such."""
+    if not pays:
+        return "its wins of the biggest pays"
+    wins = sorted((r for r in pays if r["pays"] > 0), key=lambda r: -r["pays"])
+    can = [r for r in wins if r["probability"] > 0]
+    cannot = [r["line"] for r in wins if r["probability"] <= 0]
+    top = " and ".join(f"{r['count']:,} at {r['pays']:g} to 1 (line ({r['line']}))"
+                       for r in can[:2])
+    return (f"its wins of the biggest pays it can make: {top}, in this run" + (
+        f" (its 7-7 play can make no line {' or '.join(f'({x})' for x in sorted(cannot))})"
+        if cannot else ""))
+
+
+Z_LARGE = 1.96  # a |z| from which the summary says how much of it the cut-card effect is
+
+
+def _z_less_cut_card(w: dict, rules: list[dict]) -> str:
+    """Where a z that holds the cut-card effect (``z_caveat``) is large (|z| >= `Z_LARGE`), how
+    much of the difference the effect accounts for (bjsim's measurement for the rules' decks,
+    `cut_card_effect`) and the z that remains, in plain words, with how often chance alone gives
+    a z that far from 0; "" elsewhere."""
+    if not w.get("z_caveat") or w.get("z") is None or abs(w["z"]) < Z_LARGE:
+        return ""
+    value = {r["key"]: r["value"] for r in rules}
+    decks, pen = int(value["decks"]), float(value["penetration"])
+    diff = w["exact"] - w["simulated"]  # simulated house edge less the exact one
+    effect = cut_card_effect(decks)
+    left = (diff - effect) / w["se"]
+    chance = 2 * (1 - NormalDist().cdf(abs(left)))
+    return (f" The simulated house edge differs from the exact one by {fmt(diff, 'spp4')}; "
+            f"the cut-card effect accounts for about {fmt(effect, 'spp3')} of it (bjsim's "
+            f"measurement with "
+            f"{decks} {'deck' if decks == 1 else 'decks'} at 75% penetration"
+            + ("" if pen == 0.75 else f"; this table cuts at {100 * pen:g}%, so it may differ")
+            + f"), and the rest, {fmt(diff - effect, 'spp4')}, is a z of {fmt(left, 'z')}: "
+            + ("chance alone gives one that far from 0 in about one run in "
+               f"{1 / chance:,.0f}, with nothing wrong" if chance > 0.001 else
+               "chance alone gives one that far from 0 in fewer than one run in 1,000: "
+               "more than the cut-card effect and chance explain")
+            + ".")
 
 
 def _sd_against_exact(w: dict) -> str:
@@ -296,17 +351,41 @@ def _cost_words(d: float) -> str:
             "leave the house edge as it is, together")
 
 
-def against_nz_text(a: dict) -> str:
+def _unseen_measured(a: dict, variants: dict | None) -> str:
+    """What in the report measures the departures the exact figures do not see (the
+    penetration, the shuffle), by simulation, and what measures them against the NZ game: the
+    rule-variant rows that change those keys here (not one the table has already, nor one of no
+    effect under its rules), or where none does, that nothing here does, and why."""
+    keys = {c.split("=", 1)[0] for c in a["unseen"]}
+    rows = [r for r in (variants or {}).get("rows", []) if r.get("changed_keys")
+            and set(r["changed_keys"]) <= keys and not r.get("in_rule_set")
+            and not r.get("no_effect")]
+    cost = "this departure costs" if len(a["unseen"]) == 1 else "these departures cost"
+    how = (f"{a['measure_command']} measures, by simulation, what {cost} against the NZ "
+           "game")
+    if rows:
+        names = ", ".join(r["variant"] for r in rows)
+        measure = "row measures" if len(rows) == 1 else "rows measure"
+        return (f"the rule-variant table's {names} {measure} a change of "
+                f"{', '.join(sorted(keys))} from this table, by simulation; {how}")
+    if not (variants or {}).get("available"):
+        why = "this report has no rule-variant table"
+    else:
+        why = "no row of its rule-variant table changes it here"
+    return f"nothing in this report measures it ({why}); {how}"
+
+
+def against_nz_text(a: dict, variants: dict | None = None) -> str:
     """The table's departures from the NZ game (`figures.against_nz`) and what they cost the
     player together: each game's exact house edge under its own basic strategy and the
-    difference (sign-aware); those the exact figures cannot see named apart."""
+    difference (sign-aware); those the exact figures cannot see named apart, with what measures
+    them (`_unseen_measured`, from the report's rule ``variants``)."""
     changes = ", ".join(a["changes"])
     unseen = ", ".join(a["unseen"])
     if a["difference"] is None:
         return (f"This table differs from the NZ game only in {changes}, which the exact "
                 "figures (a full shoe every round) do not see: no exact figure of what it costs "
-                "is given (the rule-variant table's penetration and shuffle rows measure such a "
-                "change by simulation).")
+                f"is given; {_unseen_measured(a, variants)}.")
     cost = _cost_words(a["difference"])
     main, side = a.get("main_changes", a["changes"]), a.get("side_changes", [])
     seen = ("exact, full shoe" + (f"; {unseen} not included: the exact figures do not see it"
@@ -414,7 +493,8 @@ def wagers(data: dict) -> Section:
             ("ci95_high", "95% CI high", "spct"),
             ("z", _z_column(data["wagers"], "z (of the house edge)"), "z"),
             ("sd_bet", "SD per bet", "num"), ("exact_sd_bet", "SD per bet (exact)", "num"),
-            ("sd_round", "SD per round", "num"), ("bets", "bets", "int")]
+            ("sd_round", "SD per round", "num"), ("bets", "bets", "int"),
+            ("se_simulated_sd", "SE by the simulated SD (bjsim simulate's)", CSV_ONLY)]
     t = Table("wagers", "Each wager's return to the player", cols,
               [[w["label"] if c == "wager" else w.get(c) for c, _, _ in cols]
                for w in data["wagers"]],
@@ -422,6 +502,8 @@ def wagers(data: dict) -> Section:
     ss = _has_sevens(data["wagers"])
     same = _same_main_row(t)
     ss_sd = _wager(data, "super_sevens") or {}
+    ins = _wager(data, "insurance")
+    ins_only = ins if ins and ins.get("exact_only") else None  # (`figures._exact_insurance`)
     blocks = [
         "Returns are to the player (the house edge is minus the return). Exact figures are "
         "combinatorial (bjsim exact); simulated ones come with their standard error (SE), 95% "
@@ -432,11 +514,17 @@ def wagers(data: dict) -> Section:
         "every round: for the main game with insurance its SD per initial wager (split "
         "rounds' SD approximated, docs/exact.md A3), which is also the main "
         "game's alone where the strategy takes no insurance"
-        + ("; for Super Sevens its SD per unit staked, whose simulated one rests on a handful "
-           f"of its biggest pays ({_sd_against_exact(ss_sd)})" if ss else "")
-        + ". The exact analyzer gives none for insurance alone, or for the main game alone "
-        "where insurance is taken ('-'). The volatility table uses the simulated SD"
-        + (" but for Super Sevens (below)." if ss else ".") + _boxes_sd_text(data)
+        + ("; for Super Sevens its SD per unit staked, whose simulated one rests on "
+           f"{big_pays_words(data.get('super_sevens_pays'))} ({_sd_against_exact(ss_sd)})"
+           if ss else "")
+        + ("; for insurance, which no strategy here simulates, its SD per unit staked from "
+           "its exact return, as each bet wins its pays or loses 1" if ins_only else "")
+        + ". The exact analyzer gives none for " + ("" if ins_only else "insurance alone, or "
+                                                    "for ")
+        + "the main game alone where insurance is taken ('-'). The volatility table uses the "
+        "simulated SD" + (" but for " + " and ".join(
+            ["insurance"] * bool(ins_only) + ["Super Sevens"] * ss) + " (below)."
+                          if ss or ins_only else ".") + _boxes_sd_text(data)
         + (" The main game alone (even money included) is not shown apart: the strategy takes "
            "no insurance, so its row would repeat the first in every figure (the CSV keeps it)."
            if same else ""), t,
@@ -445,15 +533,15 @@ def wagers(data: dict) -> Section:
                if not (same and w["wager"] == "main")]
     blocks += [f"{w['label']}: no 95% interval and no z: {w['interval_note']}."
                for w in data["wagers"] if w["interval_note"]]
-    blocks += [_exact_sd_interval(w) for w in data["wagers"] if w.get("half_width_exact_sd")
-               and w["se"]]
+    blocks += [_exact_sd_interval(w, data.get("super_sevens_pays")) for w in data["wagers"]
+               if w.get("half_width_exact_sd") and w.get("se_simulated_sd")]
     pw = data["main_per_unit_wagered"]
     blocks.append(f"Main game return {PER_UNIT_WAGERED}: {fmt(pw['mean'], 'spct3')} (95% CI "
                   f"{fmt(pw['ci95_low'], 'spct3')} to {fmt(pw['ci95_high'], 'spct3')}); "
                   f"{fmt(pw['wagered_per_initial'], 'num4')} units wagered per initial wager. "
                   "bjsim count's advantage of the same name is the same quantity.")
     blocks.append(even_money_text(data["even_money"]))
-    if not _wager(data, "insurance"):
+    if not ins or ins_only:
         blocks.append(f"Insurance: {data['insurance_missing']}.")
     blocks.append(_chart(data, "running_house_edge",
                          "The simulated house edge after each chunk of the run (chunks in "
@@ -699,8 +787,12 @@ def volatility(data: dict) -> Section:
         "being the volatility index." + _boxes_text(data["volatility"], ss) + " House edge: "
         f"exact; SD: simulated (the wagers table's SD per bet: the game as dealt{dealt}, where "
         "the exact SD beside it is for a full shoe every round with split rounds approximated)"
-        + (", but exact for Super Sevens, whose simulated SD rests on a handful of its biggest "
-           "pays" if ss else "")
+        + (", but exact for Super Sevens, whose simulated SD rests on "
+           f"{big_pays_words(data.get('super_sevens_pays'))}" if ss else "")
+        + (f"{', and' if ss else ', but exact'} for insurance, which no strategy here simulates "
+           "(each bet wins its pays or loses 1, so its exact return gives its SD)"
+           if any(r["wager"] == "insurance" and r["sd_source"] == "exact"
+                  for r in data["volatility"]) else "")
         + "; the volatility index below names the SD each wager's range uses."
         + (" Super Sevens' result is a handful of large pays, far from normal even over "
            f"100,000 bets ({_normal_reach(data['volatility'])}): its low and high are the "
@@ -795,13 +887,17 @@ def choices(data: dict) -> Section:
                  ("ss_simulated", "Super Sevens (simulated)", "pct3"), ("ss_se", "SE", "pct3"),
                  ("ss_ci95_low", "95% CI low", "pct3"), ("ss_ci95_high", "95% CI high", "pct3")]
     cols.append(("description", "what it does", "text"))
+    also = _same_play_names(data["choices"])
     t = Table("player_choices", "The player's choices: house edge by strategy", cols,
-              [[r.get(c) for c, _, _ in cols] for r in data["choices"]],
+              [[Withheld(r[c], also[r[c]]) if c == "strategy" and r[c] in also else r.get(c)
+                for c, _, _ in cols] for r in data["choices"]],
               {"exact": "exact_house_edge", "simulated": "simulated_house_edge",
                "ss_exact": "ss_exact_house_edge", "ss_simulated": "ss_simulated_house_edge",
-               "z": "z_house_edge"})
-    withheld = _withheld_by_note(data["choices"])
-    n_z = sum(r.get("z") is not None for r in data["choices"])
+               "z": "z_house_edge"},
+              {i for i, r in enumerate(data["choices"]) if r.get("same_play_as")})
+    distinct = [r for r in data["choices"] if not r.get("same_play_as")]
+    withheld = _withheld_by_note(distinct)
+    n_z = sum(r.get("z") is not None for r in distinct)
     many = ([f"Of {n_z} z-scores, about one in 20 is above 1.96 in size by chance alone with "
              f"nothing wrong ({n_z / 20:g} expected here); the strategies share the seed, so "
              "their z-scores tend to move together, and several can be large at once."]
@@ -810,16 +906,41 @@ def choices(data: dict) -> Section:
         "Each strategy plays the same number of rounds with the same seed; each simulated house "
         "edge, the main game's (with insurance, per initial wager)"
         + (" and Super Sevens' (per unit staked)" if ss else "")
-        + ", with its standard error and 95% confidence interval. Cost: how much the exact "
+        + ", with its standard error and 95% confidence interval"
+        + (" (Super Sevens' by the strategy's exact SD per bet, as the wagers table says)"
+           if ss else "") + ". Cost: how much the exact "
         "house edge rises against the report's strategy, in percentage points (pp; + the "
         "player loses more)."
         + (" The 7-7 question is in the section above." if ss else "")
-        + (f" {data['choices_note']}" if data["choices_note"] else ""), t,
-        *_z_notes(data["choices"], "strategy",
+        + (f" {data['choices_note']}" if data["choices_note"] else "")
+        + _same_play_text(data["choices"]), t,
+        *_z_notes(distinct, "strategy",
                   tuple(w["z_caveat"] for w in data.get("wagers", [])
                         if w.get("z_caveat"))), *many]
         + ([f"Super Sevens simulated with no SE or interval ('-'): {withheld}."]
            if withheld else []))
+
+
+def _same_play_names(rows: list[dict]) -> dict[str, str]:
+    """{strategy: its name with those of the later choices that play every hand as it does
+    under these rules (`figures.plays_alike`), ``basic (also basic-super-sevens)``}: the table
+    gives their figures, the same, once."""
+    also: dict[str, list[str]] = {}
+    for r in rows:
+        if r.get("same_play_as"):
+            also.setdefault(r["same_play_as"], []).append(r["strategy"])
+    return {k: f"{k} (also {', '.join(v)})" for k, v in also.items()}
+
+
+def _same_play_text(rows: list[dict]) -> str:
+    """The choices' word on strategies that play alike under these rules, given once."""
+    twins = [r for r in rows if r.get("same_play_as")]
+    if not twins:
+        return ""
+    return " " + " ".join(
+        f"{r['strategy']} plays every hand as {r['same_play_as']} does under these rules "
+        "(where they differ, no round of this game reaches), so the same seed gives it the same "
+        "figures: one row names both (the CSV keeps a row for each)." for r in twins)
 
 
 def _withheld_by_note(rows: list[dict]) -> str:
@@ -859,11 +980,13 @@ def variants(data: dict) -> Section:
               [[_variant_cell(r, c, names) for c, _, _ in cols] for r in every],
               {"exact": "exact_difference", "z": "z_house_edge"},  # (as compare's csv)
               {i for i, r in enumerate(every) if r["variant"] in twins})
-    blocks = [v["note"] + _twins_text(twins), t, _chart(
+    blocks = [v["note"] + _twins_text(twins) + _no_effect_text(v["rows"]), t, _chart(
         data, "rule_effects", "Change in house edge of each variant, with its 95% interval "
         "(paired with this rule set) and the exact change."
         + _cut_card_text([r for r in v["rows"] if r["variant"] not in twins], names)
-        + _in_table_text(v["rows"], (data.get("against_nz") or {}).get("difference")))]
+        + _in_table_text(v["rows"], (data.get("against_nz") or {}).get("difference"))
+        + "".join(f" {r['variant']}: no effect under these rules, so at 0." for r in v["rows"]
+                  if r.get("no_effect") and r["variant"] not in twins))]
     games = [r for r in [v["baseline"], *v["rows"]]
              if r.get("ss_house_edge") is not None and r.get("ss_touched", True)]
     if len(games) > 1:
@@ -931,6 +1054,21 @@ def _variant_cell(row: dict, key: str, names: dict[str, str]):
     if key == "variant" and row["variant"] in names:
         return Withheld(row["variant"], names[row["variant"]])
     return row.get(key)
+
+
+def _no_effect_text(rows: list[dict]) -> str:
+    """The variant note's word on the variants that change nothing under these rules
+    (`figures._no_effect_here`): their 0 is the rules', not a measured effect."""
+    by_why: dict[str, list[str]] = {}
+    for r in rows:
+        if r.get("no_effect"):
+            by_why.setdefault(r["no_effect"], []).append(r["variant"])
+    return "".join(
+        f" {', '.join(names)}: no effect under these rules ({why}), so "
+        + ("its difference is 0 by the rules, not a rule measured to cost nothing."
+           if len(names) == 1 else
+           "their differences are 0 by the rules, not rules measured to cost nothing.")
+        for why, names in by_why.items())
 
 
 def _twins_text(twins: set[str]) -> str:
