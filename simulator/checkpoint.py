@@ -158,15 +158,10 @@ def checksum(doc: dict) -> str:
     return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
-def save(path, ident: dict, state, command: dict | None = None) -> None:
-    """Write ``state`` (`engine.RunState`) with ``ident`` to ``path`` atomically; ``command``
-    (``{"name": ..., "options": {...}}``, from the command line) is kept beside them."""
-    doc = {
-        "format": FORMAT,
-        "version": FORMAT_VERSION,
-        "identity": ident,
-        "tally_names": list(L.TALLY_NAMES),
-        "count_names": list(L.COUNT_NAMES),
+def _state_doc(state) -> dict:
+    """``state`` (`engine.RunState`) as a checkpoint keeps it, with its rounds and whether it
+    is finished."""
+    return {
         "state": {
             "prefix_end": int(state.prefix_end),
             "prefix": [int(x) for x in state.prefix],
@@ -177,8 +172,34 @@ def save(path, ident: dict, state, command: dict | None = None) -> None:
         "finished": bool(state.finished),
         "written": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     }
+
+
+def save(path, ident: dict, state, command: dict | None = None) -> None:
+    """Write ``state`` (`engine.RunState`) with ``ident`` to ``path`` atomically; ``command``
+    (``{"name": ..., "options": {...}}``, from the command line) is kept beside them."""
+    doc = {
+        "format": FORMAT,
+        "version": FORMAT_VERSION,
+        "identity": ident,
+        "tally_names": list(L.TALLY_NAMES),
+        "count_names": list(L.COUNT_NAMES),
+        **_state_doc(state),
+    }
     if command is not None:
         doc["command"] = command
+    _write(path, doc)
+
+
+def save_part(path, base: dict, part: str, ident: dict, state) -> None:
+    """Write ``state`` of the run ``ident`` as the section ``part`` of the checkpoint ``base``
+    (the document as read: its own run's identity and state kept as they are) to ``path``
+    atomically: bjsim count's control run (``"control"``) beside the counter's run."""
+    doc = {k: v for k, v in base.items() if k != "sha256"}
+    doc[part] = {"identity": ident, **_state_doc(state)}
+    _write(path, doc)
+
+
+def _write(path, doc: dict) -> None:
     doc["sha256"] = checksum(doc)
     atomic.write(os.path.realpath(path), json.dumps(doc, indent=1) + "\n", mode=atomic.USER_MODE,
                  durable=True)  # (a link's file: the link, to a store elsewhere, kept)
@@ -223,10 +244,18 @@ def load(path) -> dict:
     return doc
 
 
-def resume(path, ident: dict, state) -> None:
+def resume(path, ident: dict, state, part: str | None = None) -> dict:
     """Load ``path`` into ``state`` (`engine.RunState`) after checking that it is a checkpoint of
-    the run ``ident``; else `CheckpointError` naming what differs."""
-    doc = load(path)
+    the run ``ident``; else `CheckpointError` naming what differs. With ``part`` (`save_part`),
+    the run is that section's: none there (a checkpoint written before it was) leaves ``state``
+    as it was, to start. Returns the document read."""
+    whole = doc = load(path)
+    if part is not None:
+        doc = whole.get(part)
+        if doc is None:
+            return whole
+        if not isinstance(doc, dict):
+            raise CheckpointError(f"checkpoint {path}: damaged {part} run")
     try:
         saved = doc.get("identity", {})
         if _kind(saved) != _kind(ident):
@@ -235,7 +264,9 @@ def resume(path, ident: dict, state) -> None:
     except (AttributeError, TypeError):
         raise CheckpointError(f"checkpoint {path}: damaged identity") from None
     if diff is not None:
-        raise CheckpointError(f"--resume: {path} is a checkpoint of a different run: {diff}")
+        what = ("is a checkpoint of a different run" if part is None else
+                f"holds a {part} run of a different game")
+        raise CheckpointError(f"--resume: {path} {what}: {diff}")
     try:
         s = doc["state"]
         prefix_end, stop = _whole(s["prefix_end"]), s.get("stop_chunk")
@@ -249,6 +280,7 @@ def resume(path, ident: dict, state) -> None:
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as err:
         raise CheckpointError(f"checkpoint {path}: damaged state: {_one_line(err)}") from None
     state.restore(prefix_end, prefix, extra, stop)
+    return whole
 
 
 def saved_options(path, name: str) -> dict:
@@ -411,10 +443,12 @@ class Writer:
     """Write a run's checkpoint at most every ``every`` seconds (`maybe`), or now (`write`)."""
 
     def __init__(self, path, ident: dict, every: float | None = None,
-                 command: dict | None = None):
+                 command: dict | None = None, part: str | None = None):
         self.path = path
         self.ident = ident
         self.command = command
+        self.part = part  # a section of the file (`save_part`), written into ``base``
+        self.base: dict | None = None  # the file as read, with ``part``
         if every is None:
             every = _every_from_environment()
         self.every = float(every)
@@ -464,7 +498,10 @@ class Writer:
         return True
 
     def write(self, state) -> None:
-        save(self.path, self.ident, state, self.command)
+        if self.part is None:
+            save(self.path, self.ident, state, self.command)
+        else:
+            save_part(self.path, self.base, self.part, self.ident, state)
         self.hold()  # (the file just renamed into place: a run resuming it meanwhile is refused)
         self.last = time.monotonic()
         self.writes += 1

@@ -2519,8 +2519,9 @@ def _count_list(fmt: str = "table") -> str:
          "penetration, e.g. 0.60,0.70,0.80,0.90.")
 @_option("--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False), default=None,
          metavar="FILE",
-         help="Record finished chunks in FILE (as simulate's); refuses an existing FILE "
-         "unless --resume. A single run only: not with --penetrations, even one value.")
+         help="Record finished chunks in FILE (as simulate's), the control run's too; "
+         "refuses an existing FILE unless --resume. A single run only: not with "
+         "--penetrations, even one value.")
 @resume_option("With --checkpoint: carry on the run recorded in FILE. The options of the "
                "run left out (--plan, rules, --strategy, --rounds, --seed, --chunk-rounds, "
                "--bankroll) are the ones kept in FILE; one given that changes the run is "
@@ -2620,7 +2621,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     with stops.held():  # a stop after the last chunk: the whole report all the same
         failed = _count_report(runs, plan, bankroll, penetrations, rules,
                                _as_named(ctx, rules_path), file_meta, sets, fmt, output)
-    _closing(ctx, [line for _, _, r in runs.runs for line in r.messages], runs.partial, failed)
+    _closing(ctx, runs.messages, runs.partial, failed)
 
 
 def _count_report(runs, plan, bankroll, penetrations, rules, rules_path, file_meta, sets, fmt,

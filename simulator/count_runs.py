@@ -18,7 +18,8 @@ class Runs:
     and the strategy played; ``controls``: each run's control, the tally of the strategy alone
     at a flat bet (the same seed and rounds, the plan's base boxes), or None where Ctrl-C came
     first (``stopped``) or in a sweep of penetrations (whose rows do not give it).
-    ``partial``: Ctrl-C cut a run or its control short, or stopped the sweep."""
+    ``partial``: Ctrl-C cut a run or its control short, or stopped the sweep. ``notes``: the
+    lines for stderr after the runs' own (a control cut short: what was kept)."""
 
     runs: list
     asked: int
@@ -26,6 +27,13 @@ class Runs:
     controls: list = field(default_factory=list)
     stopped: bool = False
     stopped_after: int | None = None  # a stop noted after the last run's end (`stops`)
+    notes: list = field(default_factory=list)
+
+    @property
+    def messages(self) -> list:
+        """The lines for stderr after the runs: each run's (`run.Result.messages`), then
+        ``notes``."""
+        return [line for _, _, r in self.runs for line in r.messages] + self.notes
 
     @property
     def nothing_played(self) -> bool:
@@ -101,7 +109,8 @@ def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chun
     (named ``name``) where no index play applies. ``say(text)``: a line before each run of a
     sweep. Ctrl-C stops the sweep: the runs finished, and the one cut short, are kept.
     ``checkpoint``, ``resume``, ``strategy_note``, ``strategy_files``, ``command``: as
-    `run.Plan`'s (the first two for a single game)."""
+    `run.Plan`'s (the first two for a single game, whose control run is kept in the same
+    checkpoint: `_control`)."""
     if checkpoint is not None and (len(games) != 1 or games[0][0] is not None):
         raise ValueError("--checkpoint: not with --penetrations (even one): allowed with a "
                          "single run at the rule set's penetration (--set penetration=P for "
@@ -126,14 +135,19 @@ def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chun
             break
         last = result
         if pen is None:  # the control (a sweep's rows give no gain over it: none is run)
+            control = None
             try:
                 stops.deliver(result.stopped_after)  # a stop after the run's end: no control
-                last = _control(rules, plan, strategy, name, rounds, seed, chunk_rounds, workers,
-                                quiet)  # fmt: skip
-                out.controls.append(last.tally)
-            except KeyboardInterrupt:  # in the control: the sweep stops here too
+                control = _control(rules, plan, strategy, name, rounds, seed, chunk_rounds,
+                                   workers, quiet, checkpoint)  # fmt: skip
+            except KeyboardInterrupt:  # before the control's first chunk started
+                pass
+            if control is None or control.partial:  # the sweep stops here too
                 out.stopped = True
+                out.notes = _control_stopped(control, rounds, checkpoint)
                 break
+            out.controls.append(control.tally)
+            last = control
         if i + 1 == len(games):
             out.stopped_after = last.stopped_after  # (the caller's: nothing is lost)
             break
@@ -145,18 +159,32 @@ def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chun
     return out
 
 
-def _control(rules, plan, strategy, name, rounds, seed, chunk_rounds, workers, quiet):
+def _control(rules, plan, strategy, name, rounds, seed, chunk_rounds, workers, quiet,
+             checkpoint=None):
     """The strategy alone, every box at one unit, no count: the game the counter is set
-    against (its `run.Result`). Ctrl-C in it raises KeyboardInterrupt, its finished chunks
-    dropped."""
+    against (its `run.Result`, ``partial`` where Ctrl-C cut it short). With ``checkpoint``
+    (the counter's, its run finished), its chunks are kept in that file's section
+    ``"control"`` and resumed from there."""
     boxes = max(1, plan.boxes.base)
     flat = rules.replace(boxes=boxes)
     game = run.Plan(flat, (strategy,) * boxes, (name,) * boxes, rounds=rounds, seed=seed,
-                    chunk_rounds=chunk_rounds, workers=workers)
-    result = run.simulate(game, quiet=quiet)
-    if result.partial:
-        raise KeyboardInterrupt
-    return result
+                    chunk_rounds=chunk_rounds, workers=workers, checkpoint=checkpoint,
+                    checkpoint_part=None if checkpoint is None else "control")
+    return run.simulate(game, quiet=quiet)
+
+
+def _control_stopped(control, rounds: int, checkpoint) -> list[str]:
+    """The stderr lines of a control run (`_control`) that Ctrl-C cut short (None: before its
+    first chunk): how far it got, and, with a checkpoint, that line of its closing lines
+    (`run.end_lines`, `run.with_save_failed`: the last) which says what the file keeps."""
+    done = 0 if control is None else control.meta["run"]["rounds_played"]
+    lines = [f"bjsim: interrupted in the control run (the strategy alone at a flat bet) after "
+             f"{done:,} of its {rounds:,} rounds: the report is the counter's whole run, "
+             "without the gain over the strategy alone"]
+    if checkpoint is not None:
+        lines.append(control.messages[-1] if control is not None and control.messages else
+                     f"{run.SAVED}{checkpoint}: carry on with --resume")
+    return lines
 
 
 def figures(runs: Runs, plan, bankroll=None) -> list:

@@ -52,6 +52,9 @@ class Plan:
     strategy_note: str | None = None  # what the report says of the strategy beside its name
     strategy_files: dict | None = None  # {name: path} of those read from a file (the metadata)
     command: dict | None = None  # the command line's options, kept in the checkpoint (`cli`)
+    # the section of ``checkpoint`` this run is kept in, beside the run that made the file
+    # (count's control run: "control"; resumed where there, else started afresh)
+    checkpoint_part: str | None = None
 
     def __post_init__(self):
         """Checked as the command line's options are (a Plan made in code too): ValueError
@@ -202,7 +205,8 @@ def _checkpoint_writer(plan: Plan, state: engine.RunState):
         ident["payload"] = f"tally, counting tally, {batches.N_MOMENTS} chunk moments"
         if plan.rules.super_sevens:  # the 7-7 play its exact Super Sevens sums are of
             ident["super_sevens_exact"] = _exact_play_words(plan)
-    return open_checkpoint(plan.checkpoint, plan.resume, ident, state, plan.command)
+    return open_checkpoint(plan.checkpoint, plan.resume, ident, state, plan.command,
+                           plan.checkpoint_part)
 
 
 def _exact_play_words(plan: Plan) -> str:
@@ -265,21 +269,24 @@ def checkpoint_problem(path: str, resume: bool) -> str | None:
 
 
 def open_checkpoint(path: str, resume: bool, ident: dict, state,
-                    command: dict | None = None) -> checkpoint.Writer:
+                    command: dict | None = None, part: str | None = None) -> checkpoint.Writer:
     """Load ``path`` into ``state`` (``resume``) or refuse a file in the way; the writer of the
     run ``ident`` (``simulate`` and ``compare``), which keeps ``command`` (the command line's
-    options: `checkpoint.save`) in the file."""
+    options: `checkpoint.save`) in the file. With ``part``, the run is that section of the
+    file another run made (`checkpoint.save_part`): resumed from it where there, whatever
+    ``resume``."""
+    resume = resume or part is not None
     problem = checkpoint_problem(path, resume)
     if problem is not None:
         raise RunError(problem)
-    writer = checkpoint.Writer(path, ident, command=command)
+    writer = checkpoint.Writer(path, ident, command=command, part=part)
     writer.fresh = not resume
     if resume and not writer.hold():  # (both would play its chunks and overwrite each other)
         raise RunError(f"--resume: checkpoint {path} is in use by another bjsim run: allowed "
                        "once that run has ended")
     if resume:
         try:
-            checkpoint.resume(path, ident, state)
+            writer.base = checkpoint.resume(path, ident, state, part)
         except BaseException:  # (refused: let it go at once, not when the writer is collected)
             writer.release()
             raise

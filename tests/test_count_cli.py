@@ -303,13 +303,18 @@ def test_ctrl_c_in_the_control_run_is_not_lost(monkeypatch, fake_engine, how):
             return fake_result(p, ROUNDS)
         if how == "raised":
             raise KeyboardInterrupt
-        return types.SimpleNamespace(partial=True, tally=None, stopped_after=None)
+        return types.SimpleNamespace(partial=True, tally=None, stopped_after=None,
+                                     meta={"run": {"rounds_played": 5000}}, messages=[])
 
     monkeypatch.setattr(run_mod, "simulate", simulate)
     result = invoke("count", *TINY)
     assert result.exit_code == 130, result.output
     assert "PARTIAL RESULT: interrupted in the control run" in result.stdout
     assert "Gain over the strategy alone" not in result.stdout
+    assert result.stderr.splitlines()[-1] == (  # (it said nothing: only the counter's lines)
+        f"bjsim: interrupted in the control run (the strategy alone at a flat bet) after "
+        f"{5000 if how == 'partial' else 0:,} of its 20,000 rounds: the report is the counter's "
+        "whole run, without the gain over the strategy alone")
     doc = json.loads(invoke("count", *TINY, "-f", "json").stdout)
     assert doc["run"]["partial"] is True and doc["run"]["control_interrupted"] is True
     assert doc["results"]["gain_over_basic"] is None and doc["results"]["basic"] is None
@@ -538,6 +543,100 @@ def test_a_checkpointed_count_interrupted_and_resumed_is_the_uninterrupted_run(t
     for args in (["--resume", ckpt], ["--checkpoint", ckpt, "--resume"]):
         line = is_one_line_error(invoke("count", *args, "--penetrations", "0.6"))
         assert "--checkpoint: not with --penetrations (even one)" in line, line
+
+
+def test_the_control_run_is_checkpointed_and_resumed_to_the_uninterrupted_report(tmp_path,
+                                                                                 monkeypatch):
+    """The control run (the strategy alone, for the gain over it) was kept in no checkpoint: a
+    Ctrl-C in it lost its chunks, saying nothing of what was kept, and every resume, even of a
+    finished checkpoint, played the whole control again. Its chunks are kept in the same file
+    (its section "control"), and a resume carries on whichever run was unfinished."""
+    from simulator import engine
+    from tests.helpers import interrupt_after_first_chunk
+
+    args = ["count", *TINY, "--workers", "1", "-f", "json"]
+    whole = _json(*args[:-2])
+    whole.pop("timing")
+    ckpt = tmp_path / "count.ckpt"
+    with monkeypatch.context() as mp:  # (iter_chunks plays the control only: the counter's is
+        interrupt_after_first_chunk(mp, engine, "iter_chunks")  # iter_job_chunks)
+        cut = invoke(*args, "--checkpoint", ckpt)
+    assert cut.exit_code == 130, cut.output
+    assert json.loads(cut.stdout)["run"]["control_interrupted"] is True
+    said = cut.stderr.strip().splitlines()
+    assert said[-2].startswith("bjsim: interrupted in the control run (the strategy alone at a "
+                               "flat bet) after ") and " of its 20,000 rounds" in said[-2], said
+    assert said[-1] == f"bjsim: finished chunks saved in {ckpt}: carry on with --resume", said
+    doc = json.loads(ckpt.read_text())
+    assert doc["finished"] is True and doc["rounds_done"] == 20_000
+    assert doc["control"]["finished"] is False and doc["control"]["rounds_done"] in (5000, 10_000)
+    again = invoke(*args, "--resume", ckpt)
+    assert again.exit_code == 0, again.output
+    doc = json.loads(again.stdout)
+    assert doc.pop("timing")["resumed_rounds"] == 20_000 and doc == whole
+    assert json.loads(ckpt.read_text())["control"]["finished"] is True
+    # finished: its report again, nothing played
+    with monkeypatch.context() as mp:
+        for name in ("iter_chunks", "iter_job_chunks"):
+            mp.setattr(engine, name, lambda *a, **k: pytest.fail("a chunk played"))
+        done = invoke(*args, "--resume", ckpt)
+    assert done.exit_code == 0, done.output
+    doc = json.loads(done.stdout)
+    assert doc.pop("timing")["resumed_rounds"] == 20_000 and doc == whole
+    # a checkpoint written before the control was kept in it: resumed, the control played
+    from simulator import checkpoint
+
+    old = json.loads(ckpt.read_text())
+    del old["control"]
+    old["sha256"] = checkpoint.checksum(old)
+    ckpt.write_text(json.dumps(old))
+    played = []
+    real = engine.iter_chunks
+    with monkeypatch.context() as mp:
+        mp.setattr(engine, "iter_chunks", lambda *a, **k: played.append(1) or real(*a, **k))
+        doc = _json(*args[:-2], "--resume", ckpt)
+    assert played and doc.pop("timing")["resumed_rounds"] == 20_000 and doc == whole
+    assert json.loads(ckpt.read_text())["control"]["finished"] is True
+    # a control run of another game (as another bjsim's control would be): refused, named
+    old = json.loads(ckpt.read_text())
+    old["control"]["identity"]["rules"]["boxes"] = 2
+    old["sha256"] = checkpoint.checksum(old)
+    ckpt.write_text(json.dumps(old))
+    line = is_one_line_error(invoke(*args, "--resume", ckpt))
+    assert f"--resume: {ckpt} holds a control run of a different game: rule 'boxes' is 2 " \
+           "there, 1 here" in line, line
+
+
+def test_a_stop_after_the_counters_run_keeps_it_for_the_control_to_play_on_resume(monkeypatch,
+                                                                                  tmp_path):
+    """A stop noted as the counter's run ended plays no control; stderr says so and that the
+    checkpoint carries on, and the resume plays the control alone."""
+    from simulator import engine, stops
+
+    args = ["count", *TINY, "--workers", "1", "-f", "json"]
+    ckpt = tmp_path / "count.ckpt"
+    real = stops.deliver
+
+    def deliver(noted):
+        monkeypatch.setattr(stops, "deliver", real)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(stops, "deliver", deliver)
+    cut = invoke(*args, "--checkpoint", ckpt)
+    assert cut.exit_code == 130, cut.output
+    assert cut.stderr.strip().splitlines()[-2:] == [
+        "bjsim: interrupted in the control run (the strategy alone at a flat bet) after 0 of "
+        "its 20,000 rounds: the report is the counter's whole run, without the gain over the "
+        "strategy alone", f"bjsim: finished chunks saved in {ckpt}: carry on with --resume"]
+    assert "control" not in json.loads(ckpt.read_text())
+    jobs, real_jobs = [], engine.iter_job_chunks
+    with monkeypatch.context() as mp:
+        mp.setattr(engine, "iter_job_chunks",
+                   lambda job, *a, **k: jobs.append(type(job).__name__) or real_jobs(job, *a, **k))
+        again = _json(*args[:-2], "--resume", ckpt)
+    assert jobs == ["PlayChunk"]  # the control's, not the counter's (CountChunk)
+    whole = _json(*args[:-2])
+    assert again.pop("timing") and whole.pop("timing") and again == whole
 
 
 INDEX_20_V_10 = ('name = "x"\ncount = "hi-lo"\n[[play]]\nchart = "hard"\nrow = "20"\nup = "10"\n'

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import select
 import signal
 import subprocess
 import sys
@@ -569,6 +570,57 @@ def test_a_stop_after_the_counters_last_chunk_skips_its_control(monkeypatch):
     run = json.loads(result.stdout)["run"]
     assert run["partial"] is True and run["control_interrupted"] is True
     assert run["rounds_played"] == 20000
+
+
+def said_until(proc: subprocess.Popen, text: str, timeout: float = 300) -> str:
+    """``proc``'s stderr read as it comes, until it holds ``text`` (or the process ends)."""
+    fd, got = proc.stderr.fileno(), b""
+    deadline = time.monotonic() + timeout
+    while text.encode() not in got and time.monotonic() < deadline:
+        if select.select([fd], [], [], 0.1)[0]:
+            more = os.read(fd, 65536)
+            if not more:
+                break
+            got += more
+    return got.decode(errors="replace")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_count_stopped_in_its_control_run_resumes_to_the_uninterrupted_report(tmp_path, sig):
+    """``bjsim count`` plays its control run (the strategy alone at a flat bet) after the
+    counter's: a Ctrl-C once its bar ("house edge") shows dropped its finished chunks, said
+    nothing on stderr of what was kept, and a resume played it all again. Now the checkpoint
+    keeps them, stderr says so, and the resume gives the uninterrupted report."""
+    args = ["count", "--rounds", "10M", "--chunk-rounds", "100k", "--seed", "13", "--workers",
+            "2", "-f", "json"]
+    whole = CliRunner().invoke(cli, [*args, "-q"])
+    assert whole.exit_code == 0, whole.output
+    path = tmp_path / "count.ckpt"
+    env = dict(os.environ, BJSIM_CHECKPOINT_EVERY="0.05", PYTHONPATH=str(ROOT),
+               PYTHONFAULTHANDLER="1")
+    proc = subprocess.Popen([sys.executable, "-m", "simulator", *args, "--checkpoint", str(path)],
+                            cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, preexec_fn=from_a_terminal)
+    before = said_until(proc, "house edge")  # the control's bar (the counter's: its advantage)
+    assert "house edge" in before and proc.poll() is None, before
+    proc.send_signal(sig)
+    out, err = finish(proc, 300)
+    err = before + err
+    assert proc.returncode == {signal.SIGINT: 130, signal.SIGTERM: 143}[sig], err
+    assert "Traceback" not in err
+    assert json.loads(out)["run"]["control_interrupted"] is True
+    saved = json.loads(path.read_text())
+    assert saved["finished"] is True and 0 < saved["control"]["rounds_done"] < 10_000_000
+    assert saved["control"]["finished"] is False
+    assert (f"bjsim: interrupted in the control run (the strategy alone at a flat bet) after "
+            f"{saved['control']['rounds_done']:,} of its 10,000,000 rounds") in err, err
+    assert f"bjsim: finished chunks saved in {path}: carry on with --resume" in err, err
+    again = CliRunner().invoke(cli, ["count", "--resume", str(path), "-q", "-f", "json"])
+    assert again.exit_code == 0, again.output
+    doc, want = json.loads(again.stdout), json.loads(whole.stdout)
+    assert doc.pop("timing")["resumed_rounds"] == 10_000_000
+    want.pop("timing")
+    assert doc == want
 
 
 def test_a_stop_after_a_reports_first_run_stops_the_report(monkeypatch, tmp_path):
