@@ -2316,10 +2316,10 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
                         | _run_rounds(precision, rounds, max_rounds)
                         | ({} if no_variants else {"--variant-rounds": variant_rounds})
                         | ({} if count_plan is None else {"--count-rounds": count_rounds}))
-    if count_plan is None and (count_penetrations is not None or bankroll is not None
-                               or ctx.get_parameter_source("count_rounds").name == "COMMANDLINE"):
-        raise BjsimError("--count-rounds, --count-penetrations, --bankroll: only with --count "
-                         "PLAN")
+    given = [f"--{name.replace('_', '-')}" for name in ("count_rounds", "count_penetrations",
+                                                         "bankroll") if _given(ctx, name)]
+    if count_plan is None and given:  # (the options given, not the others)
+        raise BjsimError(f"{', '.join(given)}: only with --count PLAN")
     notes = []  # (said on stderr once the options are checked; the report's note says them)
     if not no_variants:  # a variant file that cannot apply: refused, or (a shipped one of the
         from simulator.assessment.figures import variant_notes  # default set) left out, before

@@ -37,7 +37,7 @@ import pandas as pd
 from simulator import __version__
 from simulator.exact.sevens import convention, sevens_plays
 from simulator.rules import unlike_nz_line
-from simulator.tally import MIN_WINS, Z95
+from simulator.tally import MIN_WINS, SS_SUITED_SEVENS, Z95
 
 FORMATS = ("table", "csv", "json")
 
@@ -455,7 +455,16 @@ def _table(summary: dict, meta: dict) -> str:
         })
         w("\nSuper Sevens lines (rule 14), per bet\n")
         w(_grid(shown, left=("line", "cards")))
-        if lf["freq_se"].isna().any() and summary["super_sevens"]["bets"]:
+        decks = (meta.get("rules") or {}).get("decks")
+        never = {k: n for k, n in SS_SUITED_SEVENS.items() if decks is not None and decks < n}
+        if never:  # (no SE either, but not for want of deals)
+            shoe = ("one deck, which holds one seven" if decks == 1 else
+                    f"{decks} decks, which hold {decks} sevens")
+            w(f"  {', '.join(f'({k})' for k in never)}: cannot be dealt from {shoe} of each "
+              "suit: " + ", ".join(f"({k}) needs {n} sevens of one suit"
+                                   for k, n in never.items()) + "\n")
+        few = lf["freq_se"].isna() & ~lf["line"].isin(never)
+        if few.any() and summary["super_sevens"]["bets"]:
             w(f"  SE: none for a line of fewer than {MIN_WINS} deals (the normal approximation "
               "does not hold)\n")
 
