@@ -2253,7 +2253,11 @@ def test_the_title_names_the_game_and_counts_the_changes():
     assert nz == "New Zealand Gazette 1994 No. 112 blackjack"
     assert figures.game_name("nz1994-8deck", "The NZ 1994 rules with an eight-deck shoe (rule "
                              "3.1 allows six to eight decks)") == (
-        "The NZ 1994 rules with an eight-deck shoe")
+        "the NZ 1994 rules with an eight-deck shoe")  # (mid-sentence: "assessment of the NZ")
+    assert figures.game_name("x", "A table of mine") == "a table of mine"
+    assert figures.game_name("x", "An Auckland table") == "an Auckland table"
+    assert figures.game_name("Another table", None) == "Another table"  # (no article)
+    assert figures.game_name("A&B table", None) == "A&B table"
     assert figures.game_name("mine", None) == "mine"
     assert figures.game_name("single-deck-h17", "Single deck, H17, double any two, no DAS, "
                              "peek, resplit to 4 hands, 3 to 2, 60% penetration") == (

@@ -15,6 +15,7 @@ import hashlib
 import json
 import math
 import platform
+import re
 import shlex
 import sys
 import time
@@ -204,9 +205,13 @@ GAME_WORDS = 60  # the longest rule-file description taken as the game's name (`
 def game_name(name: str, description: str | None) -> str:
     """The game a rule file describes, as the report's title names it: its ``[meta]``
     description up to a colon or a bracket (``New Zealand Gazette 1994 No. 112 blackjack``),
-    where that is at most `GAME_WORDS` characters; else the rule set's name."""
+    where that is at most `GAME_WORDS` characters; else the rule set's name. Named
+    mid-sentence, its leading article is lowered: ``the NZ 1994 rules with an eight-deck
+    shoe``."""
     head = (description or "").split(":", 1)[0].split(" (", 1)[0].strip().rstrip(".")
-    return head if head and len(head) <= GAME_WORDS else name
+    game = head if head and len(head) <= GAME_WORDS else name
+    # (named mid-sentence, "assessment of the NZ 1994 rules ...": a leading article lowered)
+    return re.sub(r"^(The|An?) (?=\S)", lambda m: m.group(1).lower() + " ", game)
 
 
 def report_title(game: str, rules, overrides) -> str:
