@@ -149,6 +149,7 @@ def _figures_only(data: dict) -> dict:
     """report.json less what may differ between two builds: timings and the output folder."""
     d = copy.deepcopy(data)
     d["manifest"].pop("seconds")
+    d["manifest"].pop("written")  # (the date it was written)
     d["manifest"].pop("commands")
     for doc in d["simulation"].values():
         doc.pop("timing")
