@@ -404,7 +404,7 @@ def rules(data: dict) -> Section:
         + (" This rule set differs from the NZ one: gazette and inferred mark the keys it "
            "shares with the NZ game, not rules the Gazette approved for this table." if other
            else f" This rule set departs from the NZ values only within what the Gazette "
-           f"allows ({', '.join(within)}): it is a game the Gazette approves." if within
+           f"allows ({', '.join(within)})." if within
            else "")
         + _rules_cost(a), t])
 
