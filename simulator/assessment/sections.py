@@ -1278,8 +1278,8 @@ def csv_run(data: dict, name: str) -> dict:
     version, its source SHA-256, the rule set as every command names it, the seed, the rounds
     its figures are of (a rule-variant table's a game, a counting table's a run, the
     distribution's its sample's, else the main run's) and partial (false: an interrupted report
-    is not written). None for the manifest, which holds them all. A name the table has already
-    (counting's ``rounds`` at each count) is given with ``run_`` before it."""
+    is not written). None (an empty dict) for the manifest, which holds them all. A name the
+    table has already (counting's ``rounds`` at each count) is given with ``run_`` before it."""
     if name == "manifest":
         return {}
     m = data["manifest"]
