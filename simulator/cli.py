@@ -1583,7 +1583,15 @@ def rules_show(rules_path, overrides, boxes, super_sevens, fmt, output):
         bjsim rules show --rules configs/us-6deck-s17-das-peek.toml
         bjsim rules show --set decks=8 --format toml -o nz8.toml
     """
-    from simulator.rules import describe, dumps_rules, modified_meta, origin, shown_rule_file
+    from simulator.rules import (
+        describe,
+        dumps_rules,
+        modified_meta,
+        origin,
+        origin_legend,
+        origin_note,
+        shown_rule_file,
+    )
 
     r, meta, changes = _load_rules(rules_path, overrides, boxes, super_sevens)
     shown = shown_rule_file(rules_path)
@@ -1593,7 +1601,8 @@ def rules_show(rules_path, overrides, boxes, super_sevens, fmt, output):
     elif fmt == "json":
         text = json.dumps({"meta": meta, "rules": rules_dict(r)}, indent=2) + "\n"
     else:
-        rows = [(a, b, origin(r, b.split(" = ")[0]), c) for a, b, c in describe(r)]
+        rows = [(a, b, origin(r, b.split(" = ")[0]), c + origin_note(r, b.split(" = ")[0]))
+                for a, b, c in describe(r)]
         head = ("rule", "setting", "from", "in words")
         widths = [max(len(row[i]) for row in rows + [head]) for i in range(3)]
         name = meta.get("name") or shown
@@ -1601,10 +1610,7 @@ def rules_show(rules_path, overrides, boxes, super_sevens, fmt, output):
         lines = [f"Rule set: {title}", ""]
         lines += ["  ".join(f"{x:<{w}}" for x, w in zip(row[:3], widths, strict=True))
                   + "  " + row[3] for row in [head] + rows]
-        lines += ["", "from: gazette = the NZ value, as the Gazette text in hand gives it; "
-                  "inferred = the NZ value, from elsewhere than the Gazette (configs/nz1994.toml "
-                  "says where); choice = a setting of the simulation; changed = not the NZ "
-                  "value"]
+        lines += ["", f"from: {origin_legend()}"]
         text = "\n".join(lines) + "\n"
     _emit(text, output)
 
@@ -2337,10 +2343,10 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
                         | _run_rounds(precision, rounds, max_rounds)
                         | ({} if no_variants else {"--variant-rounds": variant_rounds})
                         | ({} if count_plan is None else {"--count-rounds": count_rounds}))
-    if count_plan is None and (count_penetrations is not None or bankroll is not None
-                               or ctx.get_parameter_source("count_rounds").name == "COMMANDLINE"):
-        raise BjsimError("--count-rounds, --count-penetrations, --bankroll: only with --count "
-                         "PLAN")
+    given = [f"--{name.replace('_', '-')}" for name in ("count_rounds", "count_penetrations",
+                                                         "bankroll") if _given(ctx, name)]
+    if count_plan is None and given:  # (the options given, not the others)
+        raise BjsimError(f"{', '.join(given)}: only with --count PLAN")
     notes = []  # (said on stderr once the options are checked; the report's note says them)
     if not no_variants:  # a variant file that cannot apply: refused, or (a shipped one of the
         from simulator.assessment.figures import variant_notes  # default set) left out, before

@@ -20,7 +20,8 @@ json renderings.
 Every format names the rules (with the command line's changes), the strategy, the seed and
 whether the result is partial: the table in its header (with every key unlike the NZ rules',
 `rules.nz_changes`), json in ``"run"``, csv in rows of the sections ``run`` and ``rules`` after
-the figures.
+the figures. json (``"source"``) and csv (``run`` rows) also name the code that made it
+(`source.provenance`: bjsim's source fingerprint and git commit).
 
 The json document keeps the two apart, so two runs with the same seed, rules, strategies and chunk
 size have identical ``"results"`` (and ``"run"``); only ``"timing"`` differs.
@@ -37,7 +38,8 @@ import pandas as pd
 from simulator import __version__
 from simulator.exact.sevens import convention, sevens_plays
 from simulator.rules import unlike_nz_line
-from simulator.tally import MIN_WINS, Z95
+from simulator.source import provenance
+from simulator.tally import MIN_WINS, SS_SUITED_SEVENS, Z95
 
 FORMATS = ("table", "csv", "json")
 
@@ -284,8 +286,9 @@ def _cell(v) -> str:
 
 
 def meta_rows(meta: dict) -> list[dict]:
-    """The csv's metadata rows: section ``run`` (bjsim version, rules name with the changes, rules
-    file, changes, strategy, seed, rounds, partial, ..., with ``--precision`` the items
+    """The csv's metadata rows: section ``run`` (bjsim version, its source as json's ``source``
+    (``source:sha256``, ``source:files``, ``source:git_commit``), rules name with the changes,
+    rules file, changes, strategy, seed, rounds, partial, ..., with ``--precision`` the items
     ``precision:target``, ``precision:max_rounds``, ``precision:half_width``, ``precision:met``
     and ``precision:stop_chunk`` of json's ``run.precision``) and section ``rules`` (every rule
     key)."""
@@ -293,6 +296,8 @@ def meta_rows(meta: dict) -> list[dict]:
     run.setdefault("strategy", meta.get("strategy"))
     rows = [{"section": "run", "item": "bjsim", "per": "", "value": meta.get("version",
                                                                            __version__)}]
+    rows += [{"section": "run", "item": f"source:{k}", "per": "", "value": _cell(v)}
+             for k, v in provenance().items()]  # (json's source, key by key)
     for k in RUN_ROWS:
         if k in run:
             rows.append({"section": "run", "item": k, "per": "", "value": _cell(run[k])})
@@ -455,7 +460,16 @@ def _table(summary: dict, meta: dict) -> str:
         })
         w("\nSuper Sevens lines (rule 14), per bet\n")
         w(_grid(shown, left=("line", "cards")))
-        if lf["freq_se"].isna().any() and summary["super_sevens"]["bets"]:
+        decks = (meta.get("rules") or {}).get("decks")
+        never = {k: n for k, n in SS_SUITED_SEVENS.items() if decks is not None and decks < n}
+        if never:  # (no SE either, but not for want of deals)
+            shoe = ("one deck, which holds one seven" if decks == 1 else
+                    f"{decks} decks, which hold {decks} sevens")
+            w(f"  {', '.join(f'({k})' for k in never)}: cannot be dealt from {shoe} of each "
+              "suit: " + ", ".join(f"({k}) needs {n} sevens of one suit"
+                                   for k, n in never.items()) + "\n")
+        few = lf["freq_se"].isna() & ~lf["line"].isin(never)
+        if few.any() and summary["super_sevens"]["bets"]:
             w(f"  SE: none for a line of fewer than {MIN_WINS} deals (the normal approximation "
               "does not hold)\n")
 
@@ -540,7 +554,8 @@ def _isnan(x) -> bool:
 
 
 def document(summary: dict, meta: dict) -> dict:
-    """The json document: bjsim version, rules, strategy, run, results, timing."""
+    """The json document: bjsim version, its source (`source.provenance`), rules, strategy, run,
+    results, timing."""
     note = meta.get("sevens_note")
     if note and summary["super_sevens"]["mean"] is not None:
         ss = summary["super_sevens"] | {"seven_seven_play": {
@@ -549,6 +564,7 @@ def document(summary: dict, meta: dict) -> dict:
     summary = summary | {"by_strategy": by_strategy(summary, meta.get("strategy"))}
     return {
         "bjsim": meta.get("version", __version__),
+        "source": provenance(),
         "rules": meta.get("rules", {}),
         "strategy": meta.get("strategy"),
         "run": meta.get("run", {}),

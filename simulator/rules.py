@@ -73,6 +73,8 @@ class Key:
     ``bjsim rules show``. ``params``: the kernel's parameter slots (``layout.P_*`` names) and
     ``encode(rules)``: their int values. ``short(rules)``: the value in a few words, distinct for
     each value, for the name of a strategy derived for the rules (`short_change`: ``H17``).
+    ``gazette_range``: where the Gazette itself allows a range of values, its ends (``decks``:
+    6-8, rule 3.1), and ``gazette_words`` it in words.
     """
 
     name: str
@@ -93,6 +95,21 @@ class Key:
     step_error: str = ""
     range_words: str = ""
     short: Callable | None = None
+    gazette_range: tuple | None = None
+    gazette_words: str = ""
+
+    def gazette_allows(self, code: str = "") -> str:
+        """What the Gazette allows of the key, in words: its range (``3.1: 6-8 decks``), the NZ
+        value alone (a key the Gazette text in hand sets: ``12.3: false only``, the value
+        between ``code`` marks), or nothing (an inferred key, whose Gazette text is not in
+        hand, or a choice)."""
+        if self.gazette_range is not None:
+            return f"{self.rule}: {self.gazette_words}"
+        if self.source == "gazette":
+            value = (",".join(map(str, self.default)) if self.kind == "pays"  # (as --set)
+                     else _fmt(self.default))
+            return f"{self.rule}: {code}{value}{code} only"
+        return ""
 
     def allows(self) -> str:
         """What the key allows, in words."""
@@ -117,7 +134,8 @@ DECLARATIONS: tuple[Key, ...] = (
     Key("decks", "int", 6, "3.1", "inferred", "52-card decks in the shoe (NZ: six to eight)",
         lambda r: f"The shoe holds {r.decks} {_plural(r.decks, 'deck', 'decks')} of 52 cards "
                   f"({52 * r.decks} cards)",
-        ("P_DECKS",), lambda r: r.decks, lo=1, hi=8,
+        ("P_DECKS",), lambda r: r.decks, lo=1, hi=8, gazette_range=(6, 8),
+        gazette_words="6-8 decks",
         short=lambda r: f"{r.decks} {_plural(r.decks, 'deck', 'decks')}"),
     Key("penetration", "float", 0.75, "7.1", "inferred",
         "fraction of the shoe dealt before the cut card: the cut card sits after "
@@ -1013,14 +1031,55 @@ def no_effect(rules: Rules, key: str) -> str | None:
     return None
 
 
+WITHIN_GAZETTE, OUTSIDE_GAZETTE, CHANGED = "within gazette", "outside gazette", "changed"
+# `origin`'s words for a value off the NZ default, as `bjsim rules show` and the report say them
+ORIGIN_WORDS = {
+    WITHIN_GAZETTE: "not the NZ value, but within the range the Gazette allows ("
+                    + "; ".join(k.gazette_allows() for k in DECLARATIONS if k.gazette_range)
+                    + ")",
+    OUTSIDE_GAZETTE: "a value the Gazette does not allow (one outside its range, or not the "
+                     "value the Gazette text in hand sets)",
+    CHANGED: "not the NZ value, of a rule whose Gazette text is not in hand",
+}
+
+
+def origin_legend(choice: str = "a setting of the simulation") -> str:
+    """What each word of `origin` means, as `bjsim rules show` and the report say it."""
+    return ("gazette = the NZ value, as the Gazette text in hand gives it; inferred = the NZ "
+            "value, from elsewhere than the Gazette (configs/nz1994.toml says where); choice = "
+            f"{choice}; " + "; ".join(f"{k} = {w}" for k, w in ORIGIN_WORDS.items()))
+
+
+def origin_note(rules: Rules, key: str) -> str:
+    """What the Gazette allows, after a value it allows in a range or does not allow (`origin`):
+    `` (within the Gazette's range, 3.1: 6-8 decks)``, `` (outside what the Gazette allows,
+    12.3: false only)``; else ""."""
+    where = origin(rules, key)
+    if where not in (WITHIN_GAZETTE, OUTSIDE_GAZETTE):
+        return ""
+    said = "within the Gazette's range" if where == WITHIN_GAZETTE else \
+        "outside what the Gazette allows"
+    return f" ({said}, {DECLARED[key].gazette_allows()})"
+
+
 def origin(rules: Rules, key: str) -> str:
     """Where a key's value comes from: its NZ default's source (``gazette``, ``inferred`` or
-    ``choice``) when the value is the default, else ``changed``; a choice (the boxes, the Super
-    Sevens bet: a setting, not a rule of the game) is ``choice`` whatever its value."""
+    ``choice``) when the value is the default; else `WITHIN_GAZETTE` where the Gazette allows a
+    range the value is in (``decks`` = 8: 3.1 allows six to eight decks), `OUTSIDE_GAZETTE`
+    where it is outside that range or the Gazette text in hand sets the value (``decks`` = 1,
+    ``dealer_hits_soft_17`` = true), `CHANGED` where that text is not in hand (an inferred
+    key). A choice (the boxes, the Super Sevens bet: a setting, not a rule of the game) is
+    ``choice`` whatever its value."""
     k = DECLARED[key]
     if k.source == "choice":
         return "choice"
-    return k.source if getattr(rules, key) == k.default else "changed"
+    value = getattr(rules, key)
+    if value == k.default:
+        return k.source
+    if k.gazette_range is not None:
+        lo, hi = k.gazette_range
+        return WITHIN_GAZETTE if lo <= value <= hi else OUTSIDE_GAZETTE
+    return OUTSIDE_GAZETTE if k.source == "gazette" else CHANGED
 
 
 def _range_text(k: Key) -> str:
@@ -1037,12 +1096,13 @@ def _range_text(k: Key) -> str:
 def keys_markdown() -> str:
     """The table of keys in docs/rules-format.md, made from the declarations (a test checks the
     docs hold exactly this)."""
-    rows = ["| key | type | allowed | default | rule | NZ value from | meaning |",
-            "|---|---|---|---|---|---|---|"]
+    rows = ["| key | type | allowed | default | rule | NZ value from | Gazette allows | meaning |",
+            "|---|---|---|---|---|---|---|---|"]
     for k in DECLARATIONS:
         default = _fmt(list(k.default) if k.kind == "pays" else k.default)
         rows.append(f"| `{k.name}` | {k.type_name()} | {_range_text(k)} | `{default}` | {k.rule} "
-                    f"| {k.source} | {k.meaning} |")
+                    f"| {k.source} | {k.gazette_allows('`').replace(k.rule + ': ', '') or '-'} "
+                    f"| {k.meaning} |")
     return "\n".join(rows) + "\n"
 
 

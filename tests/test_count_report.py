@@ -223,6 +223,12 @@ def test_a_report_with_a_counting_section_has_bjsim_counts_figures(tmp_path):
     assert data["counting"]["sweep"] == printed(commands["count_sweep"])["sweep"]
     for name in ("counting_advantage", "counting_by_count", "counting_penetration"):
         assert (tmp_path / "csv" / f"{name}.csv").is_file()
+        # each says what made it: the counting run's rounds (the table's own rounds at each
+        # count beside them, as run_rounds), the seed, the code
+        for row in csv.DictReader((tmp_path / "csv" / f"{name}.csv").open()):
+            rounds = row["run_rounds"] if "run_rounds" in row else row["rounds"]
+            assert (rounds, row["seed"], row["source_sha256"]) == (
+                "20000", "3", data["manifest"]["source_sha256"]), name
     assert "Card counting" in (tmp_path / "report.md").read_text()
 
 

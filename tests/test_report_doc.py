@@ -149,6 +149,7 @@ def _figures_only(data: dict) -> dict:
     """report.json less what may differ between two builds: timings and the output folder."""
     d = copy.deepcopy(data)
     d["manifest"].pop("seconds")
+    d["manifest"].pop("written")  # (the date it was written)
     d["manifest"].pop("commands")
     for doc in d["simulation"].values():
         doc.pop("timing")
@@ -2261,7 +2262,11 @@ def test_the_title_names_the_game_and_counts_the_changes():
     assert nz == "New Zealand Gazette 1994 No. 112 blackjack"
     assert figures.game_name("nz1994-8deck", "The NZ 1994 rules with an eight-deck shoe (rule "
                              "3.1 allows six to eight decks)") == (
-        "The NZ 1994 rules with an eight-deck shoe")
+        "the NZ 1994 rules with an eight-deck shoe")  # (mid-sentence: "assessment of the NZ")
+    assert figures.game_name("x", "A table of mine") == "a table of mine"
+    assert figures.game_name("x", "An Auckland table") == "an Auckland table"
+    assert figures.game_name("Another table", None) == "Another table"  # (no article)
+    assert figures.game_name("A&B table", None) == "A&B table"
     assert figures.game_name("mine", None) == "mine"
     assert figures.game_name("single-deck-h17", "Single deck, H17, double any two, no DAS, "
                              "peek, resplit to 4 hands, 3 to 2, 60% penetration") == (

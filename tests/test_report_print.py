@@ -83,6 +83,10 @@ def test_the_page_foot_cuts_a_long_title_at_a_clause_never_inside_a_bracket():
     assert len(title) > 100
     assert render._foot(title) == ("Mathematical assessment of New Zealand Gazette 1994 No. 112 "
                                    "blackjack, with 3 rules changed\u2026")
+    # Given the game as the title names it, its name is cut, not the changes and choices
+    game = "New Zealand Gazette 1994 No. 112 blackjack"
+    assert render._foot(title, game) == ("Mathematical assessment of New Zealand Gazette 1994 "
+                                         "No. 112…, with 3 rules changed (3 boxes)")
     long = "Mathematical assessment of " + "a very long game name " * 5 + "(with a bracket)"
     foot = render._foot(long)
     assert len(foot) <= 100 and foot.count("(") == foot.count(")") and foot.endswith("\u2026")

@@ -677,9 +677,10 @@ def test_origin_says_changed_for_a_value_off_the_nz_default():
     from simulator.rules import origin
 
     r = Rules(decks=8)
-    assert origin(r, "decks") == "changed"
+    assert origin(r, "decks") == "within gazette"  # (3.1: six to eight decks)
     assert origin(r, "hole_card") == "gazette" and origin(r, "boxes") == "choice"
     assert origin(r, "dealer_blackjack_takes") == "inferred"
+    assert origin(Rules(surrender="late"), "surrender") == "changed"  # (no Gazette text)
 
 
 def test_late_surrender_words_say_what_a_dealer_blackjack_takes_without_a_hole_card():

@@ -11,10 +11,12 @@ and nowhere else. With a counting plan, the counting section's runs are ``bjsim 
 from __future__ import annotations
 
 import dataclasses
+import datetime
 import hashlib
 import json
 import math
 import platform
+import re
 import shlex
 import sys
 import time
@@ -51,13 +53,16 @@ from simulator.report import (
 from simulator.rules import (
     DECLARATIONS,
     DEFAULT_RULES_PATH,
+    WITHIN_GAZETTE,
     Rules,
     describe,
     no_effect,
     origin,
+    origin_note,
     rules_dict,
     shown_rule_file,
 )
+from simulator.source import provenance
 from simulator.strategy import list_strategies, load_strategy, shown_names, strategy_path
 from simulator.tally import Z95, dealer_note
 from simulator.variants import changes_of
@@ -205,9 +210,13 @@ GAME_WORDS = 60  # the longest rule-file description taken as the game's name (`
 def game_name(name: str, description: str | None) -> str:
     """The game a rule file describes, as the report's title names it: its ``[meta]``
     description up to a colon or a bracket (``New Zealand Gazette 1994 No. 112 blackjack``),
-    where that is at most `GAME_WORDS` characters; else the rule set's name."""
+    where that is at most `GAME_WORDS` characters; else the rule set's name. Named
+    mid-sentence, its leading article is lowered: ``the NZ 1994 rules with an eight-deck
+    shoe``."""
     head = (description or "").split(":", 1)[0].split(" (", 1)[0].strip().rstrip(".")
-    return head if head and len(head) <= GAME_WORDS else name
+    game = head if head and len(head) <= GAME_WORDS else name
+    # (named mid-sentence, "assessment of the NZ 1994 rules ...": a leading article lowered)
+    return re.sub(r"^(The|An?) (?=\S)", lambda m: m.group(1).lower() + " ", game)
 
 
 def report_title(game: str, rules, overrides) -> str:
@@ -258,6 +267,10 @@ def against_nz(rules) -> dict | None:
         return None
     unseen = [c for c in changes if c.split("=", 1)[0] in UNSEEN]
     out = {"changes": changes, "unseen": unseen,
+           # each change the Gazette allows (a value in its range: decks=8), with its range
+           "within_gazette": {c: origin_note(rules, c.split("=", 1)[0]).strip(" ()")
+                              for c in changes
+                              if origin(rules, c.split("=", 1)[0]) == WITHIN_GAZETTE},
            # the changes of the main game, and those of the Super Sevens bet alone (its pays),
            # which leave the main game's house edge as it is
            "main_changes": [c for c in changes if not c.startswith("super_sevens")],
@@ -1069,6 +1082,7 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
     pairing = compare_report.pairing_text(doc["run"]["pair_rounds"], result.stats["blocks"],
                                           columns=False)
     return {"available": True, "baseline": base, "rows": rows, "document": doc, "reason": None,
+            "strategy_files": _derived_files(games[1:]),
             "note": (f"bjsim compare: {len(rows)} variant{'s' if len(rows) != 1 else ''} of "
                      f"{shown}, {spec.variant_rounds:,} rounds a game. The first row, {shown} "
                      "(baseline), is the rule set as the "
@@ -1158,6 +1172,31 @@ def _in_report_words(rows: list[dict], blocks: int) -> list[dict]:
         return rows
     return [r | {k: r[k].replace(theirs, ours) for k in ("ss_interval_note",) if r.get(k)}
             for r in rows]
+
+
+def _derived_files(games) -> list[dict]:
+    """The basic strategy files derived for the rule variants ``games`` (`compare.Game`) that
+    play one, as the manifest hashes the main run's: ``{"variant", "name", "file", "sha256"}``,
+    one a file (its first variant; the file is the derived strategy's cache file, named by the
+    rules, `derived.basic_path`). One not cached (a cache folder that cannot be written) has
+    ``file`` None and the SHA-256 of the strategy as its file would write it."""
+    from simulator import derived
+    from simulator.strategy import dumps_strategy
+
+    out, seen = [], set()
+    for g in games:
+        if DERIVED_BASIC not in g.names:
+            continue
+        path = derived.basic_path(g.rules)
+        key = str(path)
+        if key in seen:
+            continue
+        seen.add(key)
+        strat = g.strategies[list(g.names).index(DERIVED_BASIC)]
+        out.append({"variant": g.label, "name": DERIVED_BASIC} | (
+            {"file": key, "sha256": _sha256(path)} if path.is_file() else
+            {"file": None, "sha256": hashlib.sha256(dumps_strategy(strat).encode()).hexdigest()}))
+    return out
 
 
 def _variant_row(game: dict) -> dict:
@@ -1365,6 +1404,10 @@ def _manifest(spec: Spec, given: dict, played: int, seconds: float) -> dict:
     shown = shown_rule_file(spec.rules_file)
     return {
         "bjsim": __version__,
+        # which code: bjsim's source fingerprint and git commit (`source.provenance`)
+        **{f"source_{k}" if k != "git_commit" else k: v for k, v in provenance().items()},
+        # when (UTC, ISO 8601): the one figure of report.json that differs between two builds
+        "written": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "rules_file": shown, "rules_sha256": _sha256(rules_path),
         "overrides": [set_form(o) for o in spec.overrides],  # (as --set takes them)
         # the rule set's name as every command's output gives it (simulate's run.rules_name):
@@ -1486,7 +1529,8 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
         # (simulate's run.precision); None for a run of fixed length
         "precision": main_res["run"].get("precision"),
         "rules": [{"rule": r, "key": kv.split(" = ")[0], "value": _rule_value(kv),
-                   "from": origin(rules, kv.split(" = ")[0]), "words": w}
+                   "from": origin(rules, kv.split(" = ")[0]),
+                   "words": w + origin_note(rules, kv.split(" = ")[0])}
                   for r, kv, w in describe(rules)],
         # what the departures from the NZ game cost together (exact), or None: no departure
         "against_nz": against_nz(rules),
@@ -1526,6 +1570,7 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
     data["exact"] = {n: d for n, (d, _) in exacts.items()}
     data["manifest"] = _manifest(spec, {shown_of[g]: g for g in strategies}, played,
                                  time.perf_counter() - start)
+    data["manifest"]["variant_strategies"] = data["variants"].pop("strategy_files", None) or []
     return _plain(data)
 
 

@@ -20,12 +20,17 @@ from simulator import stops
 from simulator.assessment import charts, chromium, render, sections
 
 
-def _csv(table: sections.Table, path: Path) -> None:
+def _csv(table: sections.Table, path: Path, run: dict | None = None) -> None:
+    """``table`` as CSV, each row ending with the columns ``run`` (`sections.csv_run`)."""
+    run = run or {}
+    header = table.csv_header()
+    names = [k if k not in header else f"run_{k}" for k in run]
     with open(path, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f, lineterminator="\n")
-        w.writerow(table.csv_header())
+        w.writerow(header + names)
         w.writerows([["" if v is None else v.value if isinstance(v, sections.Withheld) else v
-                      for v in row] for row in table.rows])
+                      for v in row] + ["" if v is None else v for v in run.values()]
+                     for row in table.rows])
 
 
 # What a report folder holds: an earlier report's are replaced together. In the folders, only
@@ -115,14 +120,17 @@ def _write(data: dict, out: Path, say: Callable[[str], None]) -> dict:
     (out / "csv").mkdir(exist_ok=True)
     written = {}
     for t in sections.tables(secs):
-        _csv(t, out / "csv" / f"{t.name}.csv")
+        _csv(t, out / "csv" / f"{t.name}.csv", sections.csv_run(data, t.name))
         written[f"csv/{t.name}.csv"] = out / "csv" / f"{t.name}.csv"
     written.update({c["file"]: out / c["file"] for c in data["charts"].values() if "file" in c})
     data["files"] = sorted(w for w in written if "/" in w)
     (out / "report.json").write_text(json.dumps(data, indent=1, allow_nan=False) + "\n",
                                      encoding="utf-8")
-    (out / "report.md").write_text(render.to_markdown(data["title"], secs), encoding="utf-8")
-    (out / "report.html").write_text(render.to_html(data["title"], secs), encoding="utf-8")
+    head = sections.head_line(data)
+    (out / "report.md").write_text(render.to_markdown(data["title"], secs, head),
+                                   encoding="utf-8")
+    (out / "report.html").write_text(render.to_html(data["title"], secs, head=head),
+                                     encoding="utf-8")
     for name in ("report.json", "report.md", "report.html"):
         written[name] = out / name
     if chromium.find() is None:
@@ -132,7 +140,8 @@ def _write(data: dict, out: Path, say: Callable[[str], None]) -> dict:
         say("report.pdf (headless Chromium)")
         pdf, page = out / "report.pdf", out / "print.html"  # (the page printed: then removed)
         today = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d")
-        page.write_text(render.to_html(data["title"], secs, printed=today), encoding="utf-8")
+        page.write_text(render.to_html(data["title"], secs, printed=today,
+                                       game=data.get("game"), head=head), encoding="utf-8")
         try:
             res = chromium.print_pdf(page, pdf)
         finally:

@@ -57,13 +57,26 @@ def _css_string(text: str) -> str:
 FOOT_CHARS = 100  # the longest title the page foot holds on one line, beside the page number
 
 
-def _foot(title: str) -> str:
-    """The title as the printed page's foot gives it: whole up to `FOOT_CHARS`, else cut at a
-    clause (a bracketed tail, then a part after a comma) and marked, so that the foot stays one
-    line (a margin box does not clip) and never ends inside a bracket: ``Mathematical assessment
-    of ... blackjack, with 3 rules changed…``, not ``... changed (3…``."""
+NAME_CHARS = 24  # the fewest characters of the game's name a shortened foot keeps
+
+
+def _foot(title: str, game: str | None = None) -> str:
+    """The title as the printed page's foot gives it: whole up to `FOOT_CHARS`, so that the
+    foot stays one line (a margin box does not clip). Longer, the game's name (``game``, as the
+    title holds it) is cut at a word and marked, never the changes and choices after it, so
+    that a single page still says the rules were changed: ``Mathematical assessment of Sky
+    City Auckland main floor…, with 1 rule changed (2 boxes)``. Without the game in the title,
+    cut at a clause (a bracketed tail, then a part after a comma) and marked, never inside a
+    bracket."""
     if len(title) <= FOOT_CHARS:
         return title
+    if game and game in title:
+        head, tail = title.split(game, 1)
+        room = FOOT_CHARS - len(head) - len(tail) - 1
+        if room < NAME_CHARS:  # (many changes named: the words before the name go first)
+            head, room = "", FOOT_CHARS - len(tail) - 1
+        name = game[: max(room, NAME_CHARS) + 1].rsplit(" ", 1)[0] if len(game) > room else game
+        return head + (name.rstrip(",;: ") + "\u2026" if name != game else name) + tail
     cut = title
     while len(cut) > FOOT_CHARS - 1:
         if cut.endswith(")") and " (" in cut:
@@ -124,12 +137,15 @@ def _html_block(b, printing: bool = False) -> str:
     return f"<p>{e(str(b))}</p>"
 
 
-def to_html(title: str, sections: list[Section], printed: str | None = None) -> str:
-    """The page; ``printed`` (a date): the page report.pdf is printed from, with its title, that
-    date and page numbers in the margins and each CSV named rather than linked."""
+def to_html(title: str, sections: list[Section], printed: str | None = None,
+            game: str | None = None, head: str = "") -> str:
+    """The page; ``head``: a line under the title (`sections.head_line`: when the report was
+    written, by which code); ``printed`` (a date): the page report.pdf is printed from, with its
+    title (shortened in its ``game``'s name, `_foot`), that date and page numbers in the margins
+    and each CSV named rather than linked."""
     e = html.escape
     printing = printed is not None
-    css = CSS + (PRINT_CSS.format(title=_css_string(_foot(title)).replace("<", "\\3C "),
+    css = CSS + (PRINT_CSS.format(title=_css_string(_foot(title, game)).replace("<", "\\3C "),
                                   date=_css_string(printed)) if printing else "")
     nav = "".join(f'<li><a href="#{s.id}">{e(s.title)}</a></li>' for s in sections)
     parts = [f'<section id="{s.id}"><h2>{e(s.title)}</h2>'
@@ -137,29 +153,46 @@ def to_html(title: str, sections: list[Section], printed: str | None = None) -> 
              for s in sections]
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{e(title)}</title><style>{css}</style></head>\n<body>\n"
-            f"<h1>{e(title)}</h1>\n<nav><ol>{nav}</ol></nav>\n" + "\n".join(parts)
+            f"<h1>{e(title)}</h1>\n" + (f'<p class="head">{e(head)}</p>\n' if head else "")
+            + f"<nav><ol>{nav}</ol></nav>\n" + "\n".join(parts)
             + "\n</body></html>\n")
 
 
+# What Markdown would read as markup or HTML in the report's text (names, paths and strategy
+# names a user gave among it): a backslash, code, emphasis, the bracket that closes a link's
+# text ([x](y); a list, [3, 50], stays as it is), an underscore not inside a word
+# (dealer_hits_soft_17 stays as it is), and & and < as HTML would read them
+_MD_MARKUP = re.compile(r"[\\`*]|\](?=[(\[])|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
+
+
+def md_text(text: str) -> str:
+    """``text`` as Markdown shows it as written, as the HTML escapes it: ``A&B <casino>`` stays
+    ``A&B <casino>`` (not an HTML tag, which a viewer drops), ``*x*`` is no emphasis."""
+    text = _MD_MARKUP.sub(lambda m: "\\" + m.group(), text)
+    return text.replace("&", "&amp;").replace("<", "&lt;")
+
+
 def _md_cell(text: str) -> str:
-    return _indented(text).replace("|", "\\|").replace("\n", " ")
+    return md_text(_indented(text)).replace("|", "\\|").replace("\n", " ")
 
 
 def _md_block(b) -> str:
+    e = md_text
     if isinstance(b, Table):
         columns, shown = b.shown()
         head = "| " + " | ".join(_md_cell(label) for _, label, _ in columns) + " |"
         align = "|" + "|".join("---:" if _is_num(k) else "---" for _, _, k in columns) + "|"
         rows = ["| " + " | ".join(_md_cell(fmt(v, k)) for v, (_, _, k) in
                                   zip(r, columns, strict=True)) + " |" for r in shown]
-        return "\n".join([f"**{b.title}** ([CSV](csv/{b.name}.csv))", "", head, align, *rows])
+        return "\n".join([f"**{e(b.title)}** ([CSV](csv/{b.name}.csv))", "", head, align,
+                          *rows])
     if isinstance(b, Code):
         return f"```sh\n{b.text}\n```"
     if isinstance(b, Chart):
         if b.file is None:
-            return f"*Chart not drawn ({b.caption}): {b.missing}*"
-        return f"![{b.caption}]({b.file})\n\n*{b.caption}*"
-    return str(b)
+            return f"*Chart not drawn ({e(b.caption)}): {e(b.missing or '')}*"
+        return f"![{e(b.caption)}]({b.file})\n\n*{e(b.caption)}*"
+    return e(str(b))
 
 
 def _slug(heading: str) -> str:
@@ -167,11 +200,14 @@ def _slug(heading: str) -> str:
     return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
 
 
-def to_markdown(title: str, sections: list[Section]) -> str:
-    out = [f"# {title}", ""]
-    out += [f"{i}. [{s.title}](#{_slug(s.title)})" for i, s in enumerate(sections, 1)] + [""]
+def to_markdown(title: str, sections: list[Section], head: str = "") -> str:
+    """The report as Markdown, its text escaped (`md_text`) but for its commands; ``head``: a
+    line under the title, as `to_html`'s."""
+    e = md_text
+    out = [f"# {e(title)}", ""] + ([e(head), ""] if head else [])
+    out += [f"{i}. [{e(s.title)}](#{_slug(s.title)})" for i, s in enumerate(sections, 1)] + [""]
     for s in sections:
-        out += [f"## {s.title}", ""]
+        out += [f"## {e(s.title)}", ""]
         for b in s.blocks:
             out += [_md_block(b), ""]
     return "\n".join(out)

@@ -35,6 +35,8 @@ from simulator.counting_report import (
 )
 from simulator.exact.compare import CUT_CARD_MARK, cut_card_effect
 from simulator.report import PER_UNIT_WAGERED, precision_text
+from simulator.rules import CHANGED, OUTSIDE_GAZETTE, WITHIN_GAZETTE, origin_legend
+from simulator.source import NOT_GIT, PATTERNS
 from simulator.tally import MIN_WINS, Z95
 
 LABEL = {1: "A", 10: "10"}
@@ -380,7 +382,8 @@ def against_nz_text(a: dict, variants: dict | None = None) -> str:
     player together: each game's exact house edge under its own basic strategy and the
     difference (sign-aware); those the exact figures cannot see named apart, with what measures
     them (`_unseen_measured`, from the report's rule ``variants``)."""
-    changes = ", ".join(a["changes"])
+    within = a.get("within_gazette") or {}  # (a value in the Gazette's range: said so)
+    changes = ", ".join(c + (f" ({within[c]})" if c in within else "") for c in a["changes"])
     unseen = ", ".join(a["unseen"])
     if a["difference"] is None:
         return (f"This table differs from the NZ game only in {changes}, which the exact "
@@ -471,17 +474,18 @@ def rules(data: dict) -> Section:
     src = m["rules_file"] + (f", changed by {', '.join(changed)}" if changed else "") + (
         f", with the choice{'s' if len(chosen) > 1 else ''} {', '.join(chosen)}" if chosen
         else "")
-    other = any(r["from"] == "changed" for r in data["rules"])
+    other = any(r["from"] in (OUTSIDE_GAZETTE, CHANGED) for r in data["rules"])
+    within = [f"{r['key']} = {r['value']}" for r in data["rules"] if r["from"] == WITHIN_GAZETTE]
     a = data.get("against_nz")
     return Section("rules", "Rules", [
         f"Rule file {src}. Each key's Gazette rule (New Zealand Gazette 1994 No. 112; rule 7.1 "
-        "as amended in 1999); 'from' "
-        "says where the value comes from: gazette = the NZ value, as the Gazette text gives it; "
-        "inferred = the NZ value, from elsewhere than the Gazette (configs/nz1994.toml says "
-        "where); choice = a setting of the assessment, not a rule of the game, whatever its "
-        "value; changed = not the NZ value."
+        "as amended in 1999); 'from' says where the value comes from: "
+        + origin_legend("a setting of the assessment, not a rule of the game, whatever its "
+                        "value") + "."
         + (" This rule set differs from the NZ one: gazette and inferred mark the keys it "
            "shares with the NZ game, not rules the Gazette approved for this table." if other
+           else f" This rule set departs from the NZ values only within what the Gazette "
+           f"allows ({', '.join(within)})." if within
            else "")
         + _rules_cost(a), t])
 
@@ -1445,9 +1449,49 @@ def _ramp_text(r: dict) -> str:
         f"{u} from {c:+g}" for c, u in r["steps"])
 
 
+def csv_run(data: dict, name: str) -> dict:
+    """The columns a table's CSV file ends with, the same value on every row, so that the file
+    says alone what made it, as compare's csv does (its rounds, seed and partial): the bjsim
+    version, its source SHA-256, the rule set as every command names it, the seed, the rounds
+    its figures are of (a rule-variant table's a game, a counting table's a run, the
+    distribution's its sample's, else the main run's) and partial (false: an interrupted report
+    is not written). None (an empty dict) for the manifest, which holds them all. A name the
+    table has already (counting's ``rounds`` at each count) is given with ``run_`` before it."""
+    if name == "manifest":
+        return {}
+    m = data["manifest"]
+    rounds = (m["variant_rounds"] if name.startswith("rule_variants") else
+              m.get("count_rounds") if name.startswith("counting") else
+              m["sample_rounds"] if name == "distribution" else m["rounds_played"])
+    return {"bjsim": m["bjsim"], "source_sha256": m.get("source_sha256"),
+            "rules_name": m["rules_name"], "seed": m["seed"], "rounds": rounds,
+            "partial": "false"}
+
+
+def head_line(data: dict) -> str:
+    """The line under the report's title (HTML and Markdown; the PDF's page foot also gives the
+    date it was printed): when it was written (UTC, ISO 8601) and by which code, its version,
+    source SHA-256 (first 16 digits: the manifest gives it whole) and git commit."""
+    m = data["manifest"]
+    if not m.get("written"):
+        return ""
+    commit = m.get("git_commit") or NOT_GIT
+    return (f"Written {m['written']} (UTC) by bjsim {m['bjsim']}, source SHA-256 "
+            f"{m['source_sha256'][:16]}…, "
+            + (commit if commit == NOT_GIT else f"git commit {commit}")
+            + "; the Reproducibility section gives the whole manifest.")
+
+
+SOURCE_FILES = ", ".join(PATTERNS)  # what the source SHA-256 covers (`source.fingerprint`)
+
+
 def manifest(data: dict) -> Section:
     m = data["manifest"]
     rows = [["bjsim version", m["bjsim"]],
+            *([[f"bjsim source SHA-256 ({m['source_files']} files: {SOURCE_FILES})",
+                m["source_sha256"]], ["bjsim git commit", m["git_commit"]]]
+              if m.get("source_sha256") else []),
+            *([["written (UTC)", m["written"]]] if m.get("written") else []),
             *([["bjsim's folder (of the files named configs/... and strategies/...)",
                 m["bjsim_folder"]]] if m.get("bjsim_folder") else []),
             ["rule file", m["rules_file"]],
@@ -1456,6 +1500,9 @@ def manifest(data: dict) -> Section:
             ["rule set, as bjsim's commands name it", m["rules_name"]]]
     rows += [[f"strategy {s['name']} ({s['file']}) SHA-256", s["sha256"]]
              for s in m["strategies"]]
+    rows += [[f"rule variant {s['variant']}: strategy {s['name']} ("
+              f"{s['file'] or 'not cached: the SHA-256 of its text as a file would hold it'}) "
+              "SHA-256", s["sha256"]] for s in m.get("variant_strategies") or ()]
     asked = "rounds asked" if m["precision"] is None else "rounds at most (--max-rounds)"
     rows += [["seed", m["seed"]], [asked, m["rounds"]],
              ["rounds played", m["rounds_played"]],
@@ -1487,8 +1534,10 @@ def manifest(data: dict) -> Section:
     c = m["commands"]
     return Section("manifest", "Reproducibility", [
         "The figures depend on the rule file, the strategies, the seed, the rounds and the chunk "
-        "size, never on the number of threads or machines. This command rebuilds the whole "
-        "report to the same figures:", Code(c["report"]),
+        "size, never on the number of threads or machines; and on the code, which the source "
+        "SHA-256 names (the same files give the same hash on every machine; the version number "
+        "alone names no one state of the code). This command, run by the same code, rebuilds "
+        "the whole report to the same figures:", Code(c["report"]),
         "Each part alone: the main run, the exact figures"
         + (", the rule-variant comparison" if c.get("compare") else "")
         + (", the counting run" if c.get("count") else "")

@@ -1,0 +1,64 @@
+"""Which code made a set of figures: a fingerprint of bjsim's own source and shipped data, and the
+git commit where bjsim runs from a git checkout. For the reports' manifests only: it is no part
+of any cache key (every commit would invalidate the caches)."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent  # bjsim's folder: simulator/, configs/, strategies/
+# What a run reads of bjsim's own files: its code, the rule sets and the strategies, counting
+# systems, index files and plans it ships
+PATTERNS = ("simulator/**/*.py", "configs/**/*.toml", "strategies/**/*.toml")
+NOT_GIT = "not a git checkout"
+
+
+def source_files(root: Path = ROOT) -> list[str]:
+    """The files the fingerprint covers (`PATTERNS`), as paths relative to ``root`` written with
+    ``/``, sorted."""
+    return sorted({p.relative_to(root).as_posix() for pattern in PATTERNS
+                   for p in root.glob(pattern) if p.is_file()
+                   and "__pycache__" not in p.relative_to(root).parts})
+
+
+def fingerprint(root: Path = ROOT) -> str:
+    """SHA-256 over `source_files`, in their sorted order, each as its relative path, a NUL,
+    its length, a NUL and its bytes: the same files give the same hash on any machine, a
+    changed, added or removed file another."""
+    h = hashlib.sha256()
+    for rel in source_files(root):
+        data = (root / rel).read_bytes()
+        h.update(rel.encode() + b"\0" + str(len(data)).encode() + b"\0" + data)
+    return h.hexdigest()
+
+
+def git_commit(root: Path = ROOT) -> str:
+    """The commit checked out in ``root`` (with ``+ changes`` where its files differ from it),
+    or `NOT_GIT` where ``root`` is not a git checkout or git cannot be run."""
+    def git(*args) -> str | None:
+        try:
+            res = subprocess.run(["git", "-C", str(root), *args], capture_output=True,
+                                 text=True, timeout=20, check=False)
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return res.stdout.strip() if res.returncode == 0 else None
+
+    top = git("rev-parse", "--show-toplevel")
+    if not top or Path(top).resolve() != root.resolve():  # (bjsim inside another's checkout)
+        return NOT_GIT
+    commit = git("rev-parse", "HEAD")
+    if not commit:
+        return NOT_GIT
+    changed = git("status", "--porcelain", "--untracked-files=no", "--",
+                  *{pattern.split("/", 1)[0] for pattern in PATTERNS})
+    return commit + (" + changes not committed" if changed else "")
+
+
+@functools.cache
+def provenance() -> dict:
+    """``{"sha256", "files", "git_commit"}`` of this bjsim (`fingerprint`, how many files it
+    covers, `git_commit`), once a process."""
+    return {"sha256": fingerprint(), "files": len(source_files()), "git_commit": git_commit()}
