@@ -14,8 +14,10 @@ chunk. The chunks' sums are in the counting tally; what the SE needs besides is 
 
 The ratios: the share of rounds played (played / rounds), the average bet (bet / rounds
 played), the share of rounds whose starting shoe favours the Super Sevens bet (ss_plus /
-rounds), and by count the boxes per round played (boxes / played), each count's on its own and
-summed from either end (the by-count table merges end rows, `counting_report.tail_groups`).
+rounds), the counter's own Super Sevens return (its net over its units staked), and by count
+the boxes per round played (boxes / played) and the counter's Super Sevens return, each count's
+on its own and summed from either end (the by-count tables merge end rows,
+`counting_report.tail_groups`).
 """
 
 from __future__ import annotations
@@ -34,38 +36,53 @@ RATIOS = (
     ("played_share", L.C_PLAYED, L.C_ROUNDS),
     ("average_bet", L.C_BET, L.C_PLAYED),
     ("favourable_share", L.C_SS_PLUS, L.C_ROUNDS),
+    ("counter_super_sevens_return", L.C_SS_NET, L.C_SS_BET),
 )
-_FIELDS = (L.C_ROUNDS, L.C_PLAYED, L.C_BET, L.C_SS_PLUS)
+_FIELDS = (L.C_ROUNDS, L.C_PLAYED, L.C_BET, L.C_SS_PLUS, L.C_SS_BET, L.C_SS_NET)
 # The products kept of those fields (i <= j, indices into _FIELDS), after the chunk count.
 _PAIRS = tuple((i, j) for i in range(len(_FIELDS)) for j in range(i, len(_FIELDS)))
-# By count: boxes over rounds played, each count's (``row``), the counts from the low end up to
-# it (``low``) and from it to the high end (``high``); three products each (PP, PX, XX).
+# By count, ratios (name, numerator, denominator): each count's (``row``), the counts from the
+# low end up to it (``low``) and from it to the high end (``high``); three products each
+# (denominator squared, the two multiplied, numerator squared).
+COUNT_RATIOS = (("boxes", L.C_BOXES, L.C_PLAYED),
+                ("counter_super_sevens_return", L.C_SS_NET, L.C_SS_BET))
 BY_COUNT = ("row", "low", "high")
 N_RUN = 1 + len(_PAIRS)
-N_MOMENTS = N_RUN + len(BY_COUNT) * 3 * L.N_TC
+N_MOMENTS = N_RUN + len(COUNT_RATIOS) * len(BY_COUNT) * 3 * L.N_TC
+# The moments that are squares (never negative: a checkpoint's are checked), by index.
+SQUARES = (0, *(1 + k for k, (i, j) in enumerate(_PAIRS) if i == j), *(
+    N_RUN + 3 * k + n for k in range(len(COUNT_RATIOS) * len(BY_COUNT) * L.N_TC)
+    for n in (0, 2)))
 
 
 def chunk_moments(ct) -> list[int]:
     """One chunk's moments from its counting tally ``ct`` (N_TC x N_COUNT): 1 (the chunk), the
-    products of its sums of rounds, rounds played, bets and favourable rounds, and by count the
-    products of its rounds played and boxes (each count's, and summed from either end)."""
+    products of its sums of rounds, rounds played, bets, favourable rounds and the counter's
+    Super Sevens units staked and net, and by count the products of each `COUNT_RATIOS`
+    ratio's two sums (each count's, and summed from either end)."""
     t = np.asarray(ct).astype(object)
     tot = t.sum(axis=0)
     run = [int(tot[_FIELDS[i]]) * int(tot[_FIELDS[j]]) for i, j in _PAIRS]
-    played = [int(x) for x in t[:, L.C_PLAYED]]
-    boxes = [int(x) for x in t[:, L.C_BOXES]]
     out = [1, *run]
-    for p, x in _sums(played, boxes):
-        out += [a * b for a, b in ((p, p), (p, x), (x, x))]
+    for _, num, den in COUNT_RATIOS:
+        for p, x in _sums([int(v) for v in t[:, den]], [int(v) for v in t[:, num]]):
+            out += [a * b for a, b in ((p, p), (p, x), (x, x))]
     return out
 
 
-def _sums(played: list, boxes: list) -> list[tuple]:
-    """(played, boxes) of each count, then summed from the low end, then from the high end."""
-    low = np.cumsum(np.array([played, boxes], dtype=object), axis=1)
-    high = np.cumsum(np.array([played, boxes], dtype=object)[:, ::-1], axis=1)[:, ::-1]
+def valid(moments) -> bool:
+    """Whether summed chunk moments can be (a checkpoint's): every square at least 0."""
+    return len(moments) == N_MOMENTS and all(moments[i] >= 0 for i in SQUARES)
+
+
+def _sums(den: list, num: list) -> list[tuple]:
+    """(denominator, numerator) of each count, then summed from the low end, then from the
+    high end."""
+    both = np.array([den, num], dtype=object)
+    low = np.cumsum(both, axis=1)
+    high = np.cumsum(both[:, ::-1], axis=1)[:, ::-1]
     return (
-        [*zip(played, boxes, strict=True)]
+        [*zip(den, num, strict=True)]
         + [*zip(low[0], low[1], strict=True)]
         + [*zip(high[0], high[1], strict=True)]
     )
@@ -105,17 +122,26 @@ def run_se(moments, ctally, name: str) -> float | None:
 
 def boxes_se(moments, ctally, group: list[int]) -> float | None:
     """The SE of the boxes per round played of the count rows ``group`` (consecutive, as
-    `counting_report.tail_groups` makes them: one row, or an end's rows, or every row seen)."""
+    `counting_report.tail_groups` makes them from the rounds: one row, or an end's rows, or
+    every row seen)."""
+    return count_se(moments, ctally, group, "boxes", L.C_ROUNDS)
+
+
+def count_se(moments, ctally, group: list[int], name: str, seen_by: int) -> float | None:
+    """The SE of the `COUNT_RATIOS` ratio ``name`` over the count rows ``group`` (consecutive:
+    one row, or an end's rows, or every row seen, as `counting_report.tail_groups` makes them
+    of the tally's field ``seen_by``)."""
+    k, num, den = next((k, n, d) for k, (key, n, d) in enumerate(COUNT_RATIOS) if key == name)
     t = np.asarray(ctally).astype(object)
-    played = int(sum(t[i, L.C_PLAYED] for i in group))
-    boxes = int(sum(t[i, L.C_BOXES] for i in group))
-    seen = [i for i in range(L.N_TC) if t[i, L.C_ROUNDS]]
+    y = int(sum(t[i, num] for i in group))
+    x = int(sum(t[i, den] for i in group))
+    seen = [i for i in range(L.N_TC) if t[i, seen_by]]
     if len(group) == 1:
         kind, at = "row", group[0]
     elif group[0] == seen[0]:  # the low end's rows (every row below them empty)
         kind, at = "low", group[-1]
     else:
         kind, at = "high", group[0]
-    base = N_RUN + (BY_COUNT.index(kind) * L.N_TC + at) * 3
-    pp, px, xx = (int(moments[base + n]) for n in range(3))
-    return ratio_se(boxes, played, pp, px, xx, chunks_of(moments))
+    base = N_RUN + ((k * len(BY_COUNT) + BY_COUNT.index(kind)) * L.N_TC + at) * 3
+    xx, xy, yy = (int(moments[base + n]) for n in range(3))
+    return ratio_se(y, x, xx, xy, yy, chunks_of(moments))

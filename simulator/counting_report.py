@@ -129,7 +129,11 @@ def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
     # an interval with no edge in it gives SCORE and N0 none).
     ci = se is not None
     low, high = (mean - Z95 * se, mean + Z95 * se) if ci else (None, None)
-    ruin = ci and out["risk_of_ruin"] is not None
+    out["risk_of_ruin_interval_note"] = (_few_for_ruin(n, sd, bankroll, low, high)
+                                         if ci and out["risk_of_ruin"] is not None else None)
+    if out["risk_of_ruin_interval_note"] is not None:
+        out["risk_of_ruin_se"] = None
+    ruin = ci and out["risk_of_ruin"] is not None and out["risk_of_ruin_interval_note"] is None
     out |= {
         "score_ci95_low": (counting.score(low, sd) or 0.0) if ci and high > 0 else None,
         "score_ci95_high": counting.score(high, sd) if ci else None,
@@ -140,6 +144,28 @@ def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
         "score_n0_ruin_note": MOVED_TOGETHER if moved and ci else None,
     }
     return out
+
+
+def _few_for_ruin(n: int, sd: float, bankroll: float, low: float, high: float) -> str | None:
+    """Why the risk of ruin of ``bankroll`` units has no SE or interval over ``n`` rounds of SD
+    ``sd`` whose mean has the 95% interval ``low`` to ``high``, or None. The interval carries
+    the mean's through ``exp(-2 m B / s^2)``, whose exponent (0 without an edge) moves across it
+    by ``2 B (high - max(low, 0)) / s^2``: its ends are that power of e apart. Where it moves by
+    more than ``2 Z95`` (a factor of about 50), as an interval with an edge in it does over
+    fewer rounds than ``(B / s)^2``, those for the run's own result (SD ``s sqrt(n)``) to
+    spread as far as the bankroll, the bounds would be powers of ten apart, and an error of a
+    few percent in the SE, or in the SD held fixed, would move them by more: over 1,000 rounds
+    of the hi-lo plan with 1,000 units the exponent moved by 28 and the low end read 5e-11%."""
+    spread = 2 * bankroll * (high - max(low, 0.0)) / sd**2
+    if spread <= 2 * Z95:
+        return None
+    need = math.ceil((bankroll / sd) ** 2)
+    return (f"across the mean's 95% interval the formula's exponent 2 x mean x bankroll / SD^2 "
+            f"moves by {spread:,.1f}, more than the {2 * Z95:.1f} (a factor of 50 in the risk) it "
+            f"moves by over (bankroll / SD)^2 = {need:,} rounds: the {n:,} played are too few "
+            "for the run's own result to spread as far as the bankroll, and the interval's "
+            "bounds would be powers of ten apart, an error of a few percent in the SE, or in the "
+            "SD held fixed, moving them by more")
 
 
 def _advantage(net_units: float, bet: float, round_sd, played: int) -> dict:
@@ -602,6 +628,8 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         return None if value is None or chunk_note is not None else se()
     ss_z, ss_note = _ss_z(ss_flat, ss_exact, check, ss_exact_se)
     ss_flat = _ss_interval(ss_flat, check, ss_exact_se)
+    counter_ss = _counter_return(ss_net, ss_bet, few, chunk_note, lambda: batches.run_se(
+        moments, ctally, "counter_super_sevens_return"))
     return {
         "plan": plan_dict(plan),
         "count_kind": plan.count_kind,
@@ -649,7 +677,7 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         else AS_FLAT if as_flat else GAIN_SE_KIND["gain_over_basic"],
         "super_sevens": {
             "counter_bets": ss_bet, "counter_net": ss_net,
-            "counter_return": _ratio(ss_net, ss_bet),
+            **{f"counter_return{k}": v for k, v in counter_ss.items()},
             "flat": ss_flat, "exact": ss_exact, "exact_se": ss_exact_se,
             "z_house_edge": ss_z,
             "z_note": ss_note,
@@ -665,9 +693,25 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
             "by_count_chance": "full shoe" if sevens_density(plan) is None else "sevens left",
         },
         "by_count": _by_count(c, rounds, moments if chunk_note is None else None, ctally),
-        "super_sevens_by_count": _ss_by_count(c, check, sevens_density(plan)),
+        "super_sevens_by_count": _ss_by_count(c, check, sevens_density(plan), plan, moments,
+                                              ctally, chunk_note),
         "tally": dict(zip(L.COUNT_NAMES, tot, strict=True)),
     }
+
+
+def _counter_return(net: int, units: int, few: str | None, chunk_note: str | None,
+                    se) -> dict:
+    """The counter's own Super Sevens return, its net over its ``units`` staked (keys ``""``,
+    ``_se``, ``_ci95_low``, ``_ci95_high``, ``_interval_note``): the SE (``se()``) by batch
+    means over the chunks (`batches`: the stakes go with the count, which carries over within
+    a shoe), its 95% interval normal; both withheld where the bets are too few for the big pays
+    to be more than a handful (``few``, `_few_counter_wins`, the rule of every Super Sevens
+    interval) or the chunks too few (``chunk_note``)."""
+    mean = _ratio(net, units)
+    note = None if mean is None else few or chunk_note
+    fig = _figure(mean, se() if mean is not None and note is None else None)
+    return {"": mean, "_se": fig["se"], "_ci95_low": fig["ci95_low"],
+            "_ci95_high": fig["ci95_high"], "_interval_note": note}
 
 
 def _z_house_edge(sim, exact, se):
@@ -776,15 +820,21 @@ def merged_text(what: str) -> str:
 MERGED_TAILS = merged_text("bets")
 
 
-def _ss_by_count(c, check, density=None) -> list[dict]:
+def _ss_by_count(c, check, density=None, plan=None, moments=None, ctally=None,
+                 chunk_note: str | None = "no chunk moments kept with this tally") -> list[dict]:
     """Each bucket with a Super Sevens bet dealt (the ends merged until each holds
     `MIN_SAMPLE` bets: `tail_groups`): the simulated return per bet at one stake with its SE,
     the exact return of those bets from their rounds' start shoes, z (where enough bets were
     dealt: `_ss_z`, the lines' chances scaled by ``density`` of the row's lowest count,
     `sevens_density`, where the count tells the sevens left; else a full shoe's), how often the
     bet favoured the player there, and the counter's own bets. ``counts``: the lowest and
-    highest count the row holds."""
+    highest count the row holds. The counter's return there has an SE and 95% interval by
+    batch means over the chunks (``moments`` of the counting tally ``ctally``; none where
+    ``chunk_note`` says why), withheld from fewer than `MIN_SAMPLE` units staked or where its
+    bets (its units over ``plan``'s largest stake) are too few for the rarest line at the row's
+    count (`_too_few_bets`)."""
     out = []
+    top = max(plan.super_sevens.values()) if plan is not None else 1
     groups = tail_groups(c[L.C_SS_FLAT_BETS])
     for k, group in enumerate(groups):
         def add(field, g=group):
@@ -804,14 +854,22 @@ def _ss_by_count(c, check, density=None) -> list[dict]:
             note = check["by_count_note"]
         few = n < MIN_SAMPLE or not sim["sd"] or _too_few_bets(sim, check, at) is not None
         count, label = _group_label(group, k == 0, k == len(groups) - 1)
+        units = add(L.C_SS_BET)
+        bets = -(-units // max(top, 1))  # (the fewest its units can be)
+        counter_few = (f"fewer than {MIN_SAMPLE} units staked" if units < MIN_SAMPLE else
+                       _too_few_bets({"n": bets}, check, at))
+        counter = _counter_return(
+            add(L.C_SS_NET), units, counter_few, chunk_note,
+            lambda g=group: batches.count_se(moments, ctally, g, "counter_super_sevens_return",
+                                             L.C_SS_FLAT_BETS))
         out.append({  # (a sample SE from fewer bets than the rarest line's 30 wins runs low)
             "count": count, "label": label, "counts": _counts(group), "bets": n,
             "return": sim["mean"], "se": None if few else sim["se"],
             "exact": exact, "exact_se": exact_se,
             "z_house_edge": z, "z_note": note,
             "favourable_share": favourable,
-            "counter_bets": add(L.C_SS_BET),
-            "counter_return": _ratio(add(L.C_SS_NET), add(L.C_SS_BET)),
+            "counter_bets": units,
+            **{f"counter_return{k}": v for k, v in counter.items()},
         })
     return out
 
@@ -833,15 +891,20 @@ def sweep_rows(runs) -> list[dict]:
     rows = []
     for pen, f in runs:
         a, p = f["advantage"]["initial_bet"], f["per_round_played"]
+        ss = f["advantage"]["initial_bet_with_super_sevens"]  # (the single run's, as it is)
         rows.append({"penetration": pen, "rounds": f["rounds"],
                      "played_share": f["played_share"],
                      "played_share_se": f.get("played_share_se"),
                      "advantage": a["mean"], "se": a["se"],
                      "ci95_low": a["ci95_low"], "ci95_high": a["ci95_high"],
-                     "advantage_with_super_sevens":
-                         f["advantage"]["initial_bet_with_super_sevens"]["mean"],
+                     "advantage_with_super_sevens": ss["mean"],
+                     "advantage_with_super_sevens_se": ss["se"],
+                     "advantage_with_super_sevens_ci95_low": ss["ci95_low"],
+                     "advantage_with_super_sevens_ci95_high": ss["ci95_high"],
+                     "advantage_with_super_sevens_interval_note": ss["interval_note"],
                      "flat_advantage": f["flat"]["mean"], "gain_over_flat": f["gain_over_flat"],
                      "gain_over_flat_se": f["gain_over_flat_se"],
+                     "gain_over_flat_se_kind": f["gain_over_flat_se_kind"],
                      "average_bet": f["average_bet"],
                      "average_bet_se": f.get("average_bet_se"), "sd_round": p["sd"],
                      "win_per_100": p["win_per_100"], "win_per_100_se": p["win_per_100_se"],
@@ -853,6 +916,7 @@ def sweep_rows(runs) -> list[dict]:
                      "risk_of_ruin": p["risk_of_ruin"], "risk_of_ruin_se": p["risk_of_ruin_se"],
                      "risk_of_ruin_ci95_low": p["risk_of_ruin_ci95_low"],
                      "risk_of_ruin_ci95_high": p["risk_of_ruin_ci95_high"],
+                     "risk_of_ruin_interval_note": p.get("risk_of_ruin_interval_note"),
                      "per_round_interval_note": p["interval_note"],
                      "score_n0_ruin_note": p["score_n0_ruin_note"],
                      "no_edge_note": p["no_edge_note"],
@@ -1081,6 +1145,8 @@ def _round_notes(p: dict) -> list[str]:
     edge = ["", *no_edge_line([p.get("no_edge_note")])] if p.get("no_edge_note") else []
     ruin = ["", f"The risk of ruin is {p['risk_of_ruin_note']}."] if p.get(
         "risk_of_ruin_note") else []
+    ruin += ["", f"No SE or interval for the risk of ruin: {p['risk_of_ruin_interval_note']}."
+             ] if p.get("risk_of_ruin_interval_note") else []
     if p.get("interval_note"):  # (a risk of ruin not given at all: said apart)
         return ["", "No SE of the mean and no interval for the win per 100 rounds, SCORE"
                 + (" or N0" if ruin else ", N0 or the risk of ruin")
@@ -1366,7 +1432,7 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                    " of rounds")
                 + "; " + ("the counter never bet it." if not ss["counter_bets"] else
                           f"the counter bet it {ss['counter_bets']:,} units for a return of "
-                          f"{_pct(ss['counter_return'])}.")]
+                          f"{counter_return_text(ss)}.")]
         if meta.get("sevens_note"):  # as simulate's, exact's and report's
             out += [f"The Super Sevens return {meta['sevens_note']}."]
         if ss["why_not"] is None and (ss["exact_se"] is not None
@@ -1387,6 +1453,21 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                     + (f" By count: {ss['by_count_note']}; the SE by count is the sample's."
                        if ss.get("by_count_note") else "")]
     return "\n".join(out) + "\n"
+
+
+def counter_return_text(ss: dict) -> str:
+    """The counter's own Super Sevens return (``ss``: the figures' ``super_sevens``) with its SE
+    and 95% interval, by batch means over the chunks, or why it has none."""
+    mean = _pct(ss["counter_return"])
+    if ss.get("counter_return_se") is not None:
+        return (f"{mean} (SE {_pct(ss['counter_return_se'], sign=False)} by batch means over "
+                f"the chunks, 95% interval {_pct(ss['counter_return_ci95_low'])} to "
+                f"{_pct(ss['counter_return_ci95_high'])})")
+    note = ss.get("counter_return_interval_note")
+    if note is None:
+        return mean
+    # (the chunks' notes say "no SE ..." or "no chunk moments ..." themselves)
+    return f"{mean} ({note})" if note.startswith("no ") else f"{mean} (no SE or interval: {note})"
 
 
 def document(f: dict, meta: dict) -> dict:
@@ -1457,9 +1538,11 @@ def tidy_rows(f: dict) -> list[dict]:
     add("super_sevens", "exact_se", ss["exact_se"])
     add("super_sevens", "sample_se", fl["se"])
     for k in ("exact", "exact_play", "why_not", "z_house_edge", "favourable_share",
-              "counter_bets", "counter_return", "by_count_chance", "by_count_note"):
-        add("super_sevens", k, ss.get(k), se=ss.get(k + "_se") if k == "favourable_share"
-            else None)
+              "counter_bets", "counter_return", "counter_return_interval_note",
+              "by_count_chance", "by_count_note"):
+        add("super_sevens", k, ss.get(k), se=ss.get(k + "_se") if k in (
+            "favourable_share", "counter_return") else None, lo=ss.get(k + "_ci95_low"),
+            hi=ss.get(k + "_ci95_high"))
     for b in f["by_count"]:  # (an end row may hold several counts: its label)
         at = {"count": b["count"], "label": b["label"]}
         for k in ("rounds", "frequency", "played", "played_share", "average_bet",
@@ -1474,6 +1557,11 @@ def tidy_rows(f: dict) -> list[dict]:
         add("super_sevens_by_count", "return", b["return"], **at,  # (the table's)
             se=b["exact_se"] if _exact_ses(f) and b["exact_se"] is not None else b["se"])
         add("super_sevens_by_count", "sample_se", b["se"], **at)
+        add("super_sevens_by_count", "counter_return", b["counter_return"], **at,
+            se=b.get("counter_return_se"), lo=b.get("counter_return_ci95_low"),
+            hi=b.get("counter_return_ci95_high"))
+        add("super_sevens_by_count", "counter_return_interval_note",
+            b.get("counter_return_interval_note"), **at)
     return rows
 
 
@@ -1495,6 +1583,16 @@ def _csv(rows: list[dict], meta: dict) -> str:
     w = _CsvWriter(out, fieldnames=fields, lineterminator="\n")
     w.writeheader()
     w.writerows(rows)
+    _meta_rows(w, meta)
+    if meta.get("sevens_note") and any(r["section"] == "super_sevens_by_count" for r in rows):
+        w.writerow({"section": "run", "item": "super_sevens_7_7_play",
+                    "value": meta["sevens_note"]})
+    return out.getvalue()
+
+
+def _meta_rows(w, meta: dict, more: tuple = ()) -> None:
+    """The csv's run metadata (section ``run``): plan, strategy, the run's keys as json's
+    ``run`` has them, and ``more`` of them (the sweep's)."""
     run = meta.get("run", {})
     if meta.get("plan"):
         w.writerow({"section": "run", "item": "plan", "value": meta["plan"].get("name")})
@@ -1502,13 +1600,9 @@ def _csv(rows: list[dict], meta: dict) -> str:
         w.writerow({"section": "run", "item": "strategy",
                     "value": ", ".join(dict.fromkeys(meta["strategy"]))})
     for k in ("strategy_note", "indices_note", "rules_name", "rules_file", "seed", "rounds",
-              "chunk_rounds", "partial"):
+              "chunk_rounds", *more, "partial"):
         if k in run:
             w.writerow({"section": "run", "item": k, "value": run[k]})
-    if meta.get("sevens_note") and any(r["section"] == "super_sevens_by_count" for r in rows):
-        w.writerow({"section": "run", "item": "super_sevens_7_7_play",
-                    "value": meta["sevens_note"]})
-    return out.getvalue()
 
 
 def render(f: dict, fmt: str, meta: dict | None = None) -> str:
@@ -1523,20 +1617,23 @@ def render(f: dict, fmt: str, meta: dict | None = None) -> str:
     raise ValueError(f"format {fmt!r} is not known: allowed {', '.join(FORMATS)}")
 
 
-SWEEP_HEAD = ["penetration", "advantage", "SE", "95% interval", "with SS", "flat",
-              "gain (95%, paired)", "played", "SE", "avg bet", "SE", "SD/round",
-              "win/100 (95%)", "SCORE (95%)", "N0 (95%)", "risk of ruin (95%)", "SS favourable",
-              "SE"]
-# The sweep's columns as a note names them (its heads repeat "SE").
-SWEEP_NAMES = [*SWEEP_HEAD[:8], "played SE", "avg bet", "avg bet SE", *SWEEP_HEAD[11:17],
-               "SS favourable SE"]
+SWEEP_HEAD = ["penetration", "rounds", "advantage", "SE", "95% interval", "with SS", "SE",
+              "95% interval", "flat", "gain (95%, paired)", "played", "SE", "avg bet", "SE",
+              "SD/round", "win/100 (95%)", "SCORE (95%)", "N0 (95%)", "risk of ruin (95%)",
+              "SS favourable", "SE"]
+# The sweep's columns as a note names them (its heads repeat "SE" and "95% interval").
+SWEEP_NAMES = [*SWEEP_HEAD[:6], "with SS SE", "with SS 95% interval", *SWEEP_HEAD[8:11],
+               "played SE", "avg bet", "avg bet SE", *SWEEP_HEAD[14:20], "SS favourable SE"]
 # The columns with an SE by batch means over the chunks (`batches`), by the sweep's names.
 CHUNK_SE_NAMES = ("played SE", "avg bet SE", "SS favourable SE")
 
 
 def _sweep_cells(r: dict) -> list[str]:
-    return [f"{r['penetration']:.2f}", _pct(r["advantage"]), _pct(r["se"], sign=False),
-            _interval(r), _pct(r["advantage_with_super_sevens"]),
+    ss = {k: r.get("advantage_with_super_sevens" + k) for k in ("_ci95_low", "_ci95_high")}
+    return [f"{r['penetration']:.2f}", _num(r["rounds"]), _pct(r["advantage"]),
+            _pct(r["se"], sign=False), _interval(r), _pct(r["advantage_with_super_sevens"]),
+            _pct(r.get("advantage_with_super_sevens_se"), sign=False),
+            _interval({"ci95_low": ss["_ci95_low"], "ci95_high": ss["_ci95_high"]}),
             _pct(r["flat_advantage"]),
             _gain95(r["gain_over_flat"], r["gain_over_flat_se"]),
             _pct(r["played_share"], 1, sign=False),
@@ -1594,20 +1691,17 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
                "plan": meta.get("plan"), "sweep": rows, "timing": meta.get("timing", {})}
         return json.dumps(doc, indent=2, allow_nan=False) + "\n"
     if fmt == "csv":
-        out = io.StringIO()
-        w = _CsvWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-        return out.getvalue()
+        return _sweep_csv(rows, meta)
     if fmt not in ("table", "markdown"):
         raise ValueError(f"format {fmt!r} is not known: allowed {', '.join(FORMATS)}")
     markdown = fmt == "markdown"
     run = meta.get("run", {})
     plan = meta.get("plan") or {}
+    asked = run.get("rounds", rows[0]["rounds"])  # (a row cut short holds fewer)
     head = [f"bjsim {meta.get('version', __version__)}: card counting by penetration, plan "
             f"{plan.get('name', '?')}",
             f"Rules: {run.get('rules_name') or run.get('rules_file') or 'rules'}; "
-            f"{rows[0]['rounds']:,} rounds a penetration"
+            f"{asked:,} rounds a penetration"
             + (f"; seed {run['seed']} (the same for every penetration)" if "seed" in run else "")
             + ("; no bankroll given for the risk of ruin (--bankroll, or the plan's bankroll)"
                if rows[0].get("bankroll") is None else
@@ -1615,14 +1709,14 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     if run.get("indices_note"):
         head.append(f"Note: {run['indices_note']}")
     if run.get("partial"):
-        head.append(f"PARTIAL RESULT: interrupted after {len(rows)} of "
-                    f"{len(run.get('penetrations') or rows)} penetrations (the last one may be "
-                    "cut short); not reproducible as it stands")
+        head.append(partial_sweep_text(rows, run.get("penetrations") or [], asked,
+                                       run.get("cut_short", "rows")))
     out = [ln + "  " for ln in head] if markdown else head
     # the share of rounds played where the plan wongs (what a penetration is worth per round
     # dealt), the average bet where its bet or boxes change with the count
     heads = {"played_share": ("played", "played SE"), "average_bet": ("avg bet", "avg bet SE")}
     cut = {n for k in sweep_columns_out(meta.get("plan") or {}) for n in heads[k]}
+    cut |= {"rounds"} if all(r["rounds"] == asked for r in rows) else set()
     keep = [c for c, name in enumerate(SWEEP_NAMES) if name not in cut]
     sweep_head = [SWEEP_HEAD[c] for c in keep]
     names = [SWEEP_NAMES[c] for c in keep]
@@ -1632,9 +1726,14 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
                      at("risk of ruin (95%)"))
     why |= {at("with SS"): "no Super Sevens bet", at("SS favourable"): NO_FAVOURABLE,
             at("SS favourable SE"): NO_FAVOURABLE}
+    ss_notes = {r.get("advantage_with_super_sevens_interval_note") for r in rows}
+    why |= {at(n): "no Super Sevens bet" if ss_notes == {NO_SS_BET} else
+            "withheld at every penetration, as said below" for n in ("with SS SE",
+                                                                   "with SS 95% interval")}
     notes = list(dict.fromkeys(r.get("chunk_se_note") for r in rows if r.get("chunk_se_note")))
+    favourable = any(r.get("super_sevens_favourable_share") is not None for r in rows)
     why |= {at(n): f"no SE: {notes[0]}" for n in CHUNK_SE_NAMES if n in names and notes
-            and n != "SS favourable SE"}
+            and (n != "SS favourable SE" or favourable)}
     shown = {names[c] for c in left_out(sweep_head, cells, "in every row", names=names,
                                          why=why)[0]}
     out += [""] + _pruned_grid(_markdown if markdown else _aligned, sweep_head, cells,
@@ -1644,11 +1743,16 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     legend = [  # (each column's words, where the table shows it)
         ("advantage", "Advantage: per unit of initial main bet (main + insurance result), 95% "
          "interval"),
-        ("with SS", "with SS: Super Sevens bets and net included"),
+        ("rounds", "rounds: dealt at that penetration, where not the "
+         f"{asked:,} asked"),
+        ("with SS", "with SS: Super Sevens bets and net included"
+         + (", its SE and 95% interval" if "with SS SE" in shown else "")),
         ("flat", "flat: 1 unit on every box dealt (the counter's play)"),
         ("gain (95%, paired)", "gain: over flat" + (
             ", ± its 95% half-width, the same rounds paired"
-            if any(" ± " in r[at("gain (95%, paired)")] for r in cells) else "")),
+            if any(" ± " in r[at("gain (95%, paired)")] for r in cells) else "")
+         + (f", {GAIN_NONE_WORDS}" if any(r[at("gain (95%, paired)")] == "none"
+                                           for r in cells) else "")),
         ("played", "played: the share of rounds dealt the counter played (it wongs)"),
         ("avg bet", "avg bet: initial main bet per round played, units (every box)"),
         ("SD/round", _and([words for col, words in (
@@ -1670,7 +1774,68 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     out += no_edge_line(r.get("no_edge_note") for r in rows)
     if any(r.get("risk_of_ruin_note") for r in rows):
         out += [f"The risk of ruin is {RUIN_WITHHELD}."]
-    out += [f"At penetration {r['penetration']:.2f}: no interval for the win per 100 rounds, "
-            f"SCORE, N0 or the risk of ruin, {r['per_round_interval_note']}." for r in rows
-            if r.get("per_round_interval_note")]
+    for r in rows:
+        at_pen = f"At penetration {r['penetration']:.2f}:"
+        ss_note = r.get("advantage_with_super_sevens_interval_note")
+        if r.get("per_round_interval_note") and ss_note == r["per_round_interval_note"]:
+            out.append(f"{at_pen} no SE or interval for the advantage with SS, nor an interval "
+                       "for the win per 100 rounds, SCORE, N0 or the risk of ruin, "
+                       f"{ss_note}.")
+            continue
+        if ss_note and ss_note != NO_SS_BET:
+            out.append(f"{at_pen} no SE or interval for the advantage with SS, {ss_note}.")
+        if r.get("per_round_interval_note"):
+            out.append(f"{at_pen} no interval for the win per 100 rounds, SCORE, N0 or the risk "
+                       f"of ruin, {r['per_round_interval_note']}.")
+        if r.get("risk_of_ruin_interval_note"):
+            out.append(f"{at_pen} no SE or interval for the risk of ruin: "
+                       f"{r['risk_of_ruin_interval_note']}.")
     return "\n".join(out) + "\n"
+
+
+# A gain over flat of "none" in words (`SAME_BETS`), in the sweep's legend and the report's.
+GAIN_NONE_WORDS = ("none where the main bet is flat on every box dealt: the same bets as the "
+                   "flat figure, so no gain")
+
+
+def partial_sweep_text(rows: list[dict], penetrations: list, asked: int, cut="rows") -> str:
+    """The PARTIAL RESULT line of a sweep stopped by Ctrl-C: which penetration was cut short
+    (``cut``, json's ``run.cut_short``: None where Ctrl-C came between runs; by default a row
+    with fewer than the ``asked`` rounds) and after how many rounds, and which of
+    ``penetrations`` were not played."""
+    short = [r for r in rows if (r["rounds"] < asked if cut == "rows" else
+                                 r["penetration"] == cut)]
+    left = penetrations[len(rows):]
+    words = [f"interrupted at penetration {r['penetration']:.2f} after {r['rounds']:,} of "
+             f"{asked:,} rounds" for r in short] or [
+        f"interrupted after {len(rows)} of {len(penetrations) or len(rows)} penetrations, "
+        "each of those whole"]
+    if left:
+        words.append(f"{_and([f'{p:.2f}' for p in left])} not played")
+    return f"PARTIAL RESULT: {'; '.join(words)}; not reproducible as it stands"
+
+
+def _sweep_csv(rows: list[dict], meta: dict) -> str:
+    """The sweep as csv, as count's single run writes it: a row per figure and penetration
+    (``section, item, penetration, value, se, ci95_low, ci95_high``; section ``sweep``, each
+    figure's SE and interval in its row's ``se``, ``ci95_low``, ``ci95_high``), then the run's
+    metadata (section ``run``: plan, strategy, rules, seed, rounds, penetrations, partial,
+    cut_short) and the rule set (section ``rules``)."""
+    out = io.StringIO()
+    w = _CsvWriter(out, fieldnames=["section", "item", "penetration", "value", "se",
+                                    "ci95_low", "ci95_high"], lineterminator="\n")
+    w.writeheader()
+    for r in rows:
+        for k, v in r.items():
+            if k in ("penetration", "se", "ci95_low", "ci95_high") or k.endswith(
+                    ("_se", "_ci95_low", "_ci95_high")):  # (in their figure's row)
+                continue
+            base = "" if k == "advantage" else k
+            w.writerow({"section": "sweep", "item": k, "penetration": r["penetration"],
+                        "value": v, "se": r.get(f"{base}_se" if base else "se"),
+                        "ci95_low": r.get(f"{base}_ci95_low" if base else "ci95_low"),
+                        "ci95_high": r.get(f"{base}_ci95_high" if base else "ci95_high")})
+    _meta_rows(w, meta, ("overrides", "penetrations", "cut_short"))
+    for k, v in (meta.get("rules") or {}).items():
+        w.writerow({"section": "rules", "item": k, "value": v})
+    return out.getvalue()

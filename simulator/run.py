@@ -150,7 +150,7 @@ class CountState(engine.RunState):
             ct, moments = counted(values)
             if values[L.T_ROUNDS] != rounds or ct[:, L.C_ROUNDS].sum() != rounds or any(
                     values[k] < 0 for k in _NONNEGATIVE) or batches.chunks_of(moments) != len(
-                    idx) or any(x < 0 for x in moments):
+                    idx) or not batches.valid(moments):
                 raise ValueError(f"{name}: rounds or counts that its chunks cannot give")
             out[name] = np.array(values, dtype=object)
         return out.pop("prefix"), {int(k.split()[1]): v for k, v in out.items()}

@@ -109,6 +109,9 @@ def chunk_tallies(k: int, seed: int = 5) -> list[np.ndarray]:
             t[i, L.C_BOXES] += p + int(rng.integers(0, p + 1))
             t[i, L.C_BET] += p * int(rng.integers(1, 9))
             t[i, L.C_SS_PLUS] += int(rng.integers(0, n + 1))
+            ss = p * int(rng.integers(0, 3))  # (the counter's Super Sevens units, and net)
+            t[i, L.C_SS_BET] += ss
+            t[i, L.C_SS_NET] += int(rng.integers(-ss, 3 * ss + 1))
         out.append(t)
     return out
 
@@ -202,8 +205,9 @@ def test_every_format_gives_the_batch_mean_ses(wong_plan):
         assert row["chunks"] == 20 and row["chunk_se_note"] is None
         assert row["played_share_se"] > 0 and row["average_bet_se"] > 0
         assert row["super_sevens_favourable_share_se"] > 0
-    swept = list(csv.DictReader(io.StringIO(invoke(*sweep, "-f", "csv").stdout)))
-    assert [float(x["played_share_se"]) for x in swept] == pytest.approx(
+    swept = [x for x in csv.DictReader(io.StringIO(invoke(*sweep, "-f", "csv").stdout))
+             if x["item"] == "played_share"]
+    assert [float(x["se"]) for x in swept] == pytest.approx(
         [x["played_share_se"] for x in rows]
     )
     for fmt in ("table", "markdown"):
@@ -235,7 +239,8 @@ def test_fewer_than_ten_chunks_give_no_batch_mean_se_and_say_why(wong_plan):
     assert f"{r['chunk_se_note']}." in text and "(SE " not in text
     assert f"boxes SE (no SE: {r['chunk_se_note']})" in text
     sweep = invoke(*args, "--penetrations", "0.6,0.9").stdout
-    assert f"played SE and avg bet SE (no SE: {r['chunk_se_note']})" in sweep
+    # (the SS favourable share is given, so its SE is none for the same reason)
+    assert f"played SE and avg bet SE and SS favourable SE (no SE: {r['chunk_se_note']})" in sweep
 
 
 def test_a_checkpoint_without_the_chunk_moments_is_refused_in_one_line(tmp_path):

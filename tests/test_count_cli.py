@@ -235,17 +235,18 @@ def test_a_sweep_plays_one_run_per_penetration_on_the_same_seed(fake_engine, tmp
 def test_a_sweep_gives_the_risk_of_ruin_of_the_bankroll_used(monkeypatch):
     # --bankroll with --penetrations was taken and shown nowhere: each penetration's risk of
     # ruin is now the single run's for that bankroll (--bankroll, else the plan's). (Rounds
-    # without Super Sevens bets: with them no risk of ruin is given.)
+    # without Super Sevens bets: with them no risk of ruin is given; a bankroll their own
+    # spread reaches, for an interval: `counting_report._few_for_ruin`.)
     install_fake_engine(monkeypatch, MAIN_ROUNDS)
     pens = ["--penetrations", "0.6,0.9"]
-    single = _json("count", *TINY, "--bankroll", "500")
+    single = _json("count", *TINY, "--bankroll", "5")
     ruin = single["results"]["per_round_played"]
-    assert single["results"]["bankroll"] == 500
+    assert single["results"]["bankroll"] == 5
     assert single["results"]["plan"]["bankroll"] == 1000  # the plan as written
-    doc = _json("count", *pens, *TINY, "--bankroll", "500")
+    doc = _json("count", *pens, *TINY, "--bankroll", "5")
     assert doc["plan"]["bankroll"] == 1000
     for row in doc["sweep"]:
-        assert row["bankroll"] == 500
+        assert row["bankroll"] == 5
         for k in ("risk_of_ruin", "risk_of_ruin_ci95_low", "risk_of_ruin_ci95_high"):
             assert row[k] == ruin[k], k
     assert doc["rules"]["penetration"] is None  # each run's own: run.penetrations, the rows
@@ -253,11 +254,12 @@ def test_a_sweep_gives_the_risk_of_ruin_of_the_bankroll_used(monkeypatch):
     plans = _json("count", *pens, *TINY)
     assert {r["bankroll"] for r in plans["sweep"]} == {1000}
     assert plans["sweep"][0]["risk_of_ruin"] != ruin["risk_of_ruin"]
-    table = invoke("count", *pens, *TINY, "--bankroll", "500").stdout
-    assert "risk of ruin (95%)" in table and "bankroll for the risk of ruin: 500 units" in table
+    table = invoke("count", *pens, *TINY, "--bankroll", "5").stdout
+    assert "risk of ruin (95%)" in table and "bankroll for the risk of ruin: 5 units" in table
     rows = list(csv.DictReader(io.StringIO(
-        invoke("count", *pens, *TINY, "--bankroll", "500", "-f", "csv").stdout)))
-    assert [float(r["risk_of_ruin"]) for r in rows] == [ruin["risk_of_ruin"]] * 2
+        invoke("count", *pens, *TINY, "--bankroll", "5", "-f", "csv").stdout)))
+    assert [float(r["value"]) for r in rows if r["item"] == "risk_of_ruin"] == [
+        ruin["risk_of_ruin"]] * 2
 
 
 @pytest.mark.parametrize("partial, code", [(False, 0), (True, 130)])
@@ -280,7 +282,8 @@ def test_ctrl_c_prints_the_partial_result_with_exit_130(monkeypatch, fake_engine
     result = invoke("count", *TINY)
     assert result.exit_code == 130 and "PARTIAL RESULT" in result.stdout
     sweep = invoke("count", "--penetrations", "0.6,0.7,0.8", *TINY)
-    assert sweep.exit_code == 130 and "PARTIAL RESULT: interrupted after 1 of 3" in sweep.stdout
+    assert sweep.exit_code == 130 and ("PARTIAL RESULT: interrupted at penetration 0.60 after 6 "
+                                       "of 20,000 rounds; 0.70 and 0.80 not played") in sweep.stdout
 
     def interrupted(p, quiet=False):
         raise KeyboardInterrupt

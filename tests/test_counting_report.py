@@ -153,13 +153,16 @@ def test_win_score_n0_and_ruin_have_their_delta_method_se(fig):
     for key, f in (("score", lambda x: counting.score(x, s)), ("n0", lambda x: counting.n0(x, s))):
         slope = (f(m + h) - f(m - h)) / (2 * h)
         assert p[key + "_se"] == pytest.approx(abs(slope) * e, rel=1e-5), key
-    main = CR.figures(tally_of(MAIN_ROUNDS), load_plan("hi-lo-1-12"), Rules())["per_round_played"]
+    # (a bankroll the 4 rounds' own spread reaches: `_few_for_ruin`)
+    main = CR.figures(tally_of(MAIN_ROUNDS), load_plan("hi-lo-1-12"), Rules(), bankroll=5)[
+        "per_round_played"]
     mm, ms, me = main["mean"], main["sd"], main["se"]
-    slope = (counting.risk_of_ruin(mm + h, ms, 1000) - counting.risk_of_ruin(mm - h, ms, 1000)) / (
+    slope = (counting.risk_of_ruin(mm + h, ms, 5) - counting.risk_of_ruin(mm - h, ms, 5)) / (
         2 * h)
     assert main["risk_of_ruin_se"] == pytest.approx(abs(slope) * me, rel=1e-5)
     assert p["risk_of_ruin_se"] is None  # (Super Sevens in the nets: no risk of ruin)
-    loss = CR._per_round(-3 * U, 9 * U * U + 1, 4, 1000)  # no edge: no SE of SCORE, N0, ruin
+    loss = CR._per_round(-3 * U, 9 * U * U + 1, 4, 2)  # no edge: no SE of SCORE, N0, ruin (2 units:
+    # a bankroll the 4 rounds reach, `_few_for_ruin`)
     assert loss["win_per_100_se"] is not None
     assert (loss["score_se"], loss["n0_se"], loss["risk_of_ruin_se"]) == (None, None, None)
     # ... but the intervals, the mean's carried through each, whose upper end reaches an edge
@@ -172,7 +175,7 @@ def test_win_score_n0_and_ruin_have_their_delta_method_se(fig):
     assert loss["n0_ci95_low"] == pytest.approx(counting.n0(high, loss["sd"]))
     assert (loss["risk_of_ruin"], loss["risk_of_ruin_ci95_high"]) == (1.0, 1.0)
     assert loss["risk_of_ruin_ci95_low"] == pytest.approx(
-        counting.risk_of_ruin(high, loss["sd"], 1000))
+        counting.risk_of_ruin(high, loss["sd"], 2))
     assert CR._span(None, 12.0, None, 0, none="n/a") == "n/a (12 to no bound)"
     table = CR.render(fig, "table")
     assert f"{p['win_per_100']:,.2f} ± {1.959963984540054 * p['win_per_100_se']:,.2f}" in table
@@ -430,8 +433,9 @@ def test_figures_with_super_sevens_have_no_interval_from_too_few_expected_big_wi
             "full shoe's chance (more where the count leaves more sevens)") in CR.figures(
         tally_of(FLAT_ROUNDS) * 15_008 + tally_of(FLAT_ROUNDS[2:3]), plan, Rules())[
         "per_round_played"]["interval_note"]  # (0.48 to one decimal)
-    assert (f"At penetration 0.75: no interval for the win per 100 rounds, SCORE, N0 or the "
-            f"risk of ruin, {note}.") in CR.render_sweep(sweep, "table")
+    assert (f"At penetration 0.75: no SE or interval for the advantage with SS, nor an interval "
+            f"for the win per 100 rounds, SCORE, N0 or the risk of ruin, {note}."
+            ) in CR.render_sweep(sweep, "table")
     # Enough bets to expect 30 wins: every interval.
     enough = CR.figures(tally_of(FLAT_ROUNDS) * -(-need // 2), plan, Rules(), bankroll=1000)
     assert enough["advantage"]["initial_bet_with_super_sevens"]["ci95_low"] is not None
@@ -866,7 +870,8 @@ def test_the_penetration_sweep_puts_runs_side_by_side(fig):
     text = CR.render_sweep(rows, "table", meta)
     assert "0.60" in text and "0.90" in text and "+10.000%" in text and "SCORE" in text
     assert json.loads(CR.render_sweep(rows, "json", meta))["sweep"][1]["n0"] == rows[1]["n0"]
-    assert len(list(csv.DictReader(io.StringIO(CR.render_sweep(rows, "csv", meta))))) == 2
+    assert len([r for r in csv.DictReader(io.StringIO(CR.render_sweep(rows, "csv", meta)))
+                if r["item"] == "advantage"]) == 2
     assert "| penetration |" in CR.render_sweep(rows, "markdown", meta)
 
 
@@ -874,11 +879,11 @@ def test_the_sweep_gives_the_risk_of_ruin_of_the_bankroll_at_each_penetration():
     # It took --bankroll and showed no risk of ruin anywhere: now each penetration's, with the
     # single run's interval, in every format, for the bankroll the figures are of.
     plan = load_plan("hi-lo-1-12")
-    f = CR.figures(tally_of(MAIN_ROUNDS), plan, Rules(), bankroll=500)
+    f = CR.figures(tally_of(MAIN_ROUNDS), plan, Rules(), bankroll=5)  # (the 4 rounds reach it)
     p = f["per_round_played"]
     assert p["risk_of_ruin_ci95_low"] is not None  # (an interval to carry)
     (row,) = CR.sweep_rows([(0.75, f)])
-    assert row["bankroll"] == 500
+    assert row["bankroll"] == 5
     for k in ("risk_of_ruin", "risk_of_ruin_se", "risk_of_ruin_ci95_low",
               "risk_of_ruin_ci95_high"):
         assert row[k] == p[k], k
@@ -888,14 +893,16 @@ def test_the_sweep_gives_the_risk_of_ruin_of_the_bankroll_at_each_penetration():
     for fmt in ("table", "markdown"):
         text = CR.render_sweep([row], fmt, meta)
         assert "risk of ruin (95%)" in text and span in text, fmt
-        assert "bankroll for the risk of ruin: 500 units" in text, fmt
+        assert "bankroll for the risk of ruin: 5 units" in text, fmt
         assert span in CR.render(f, fmt, meta), fmt  # the single run's figure
     doc = json.loads(CR.render_sweep([row], "json", meta))
     assert doc["sweep"][0]["risk_of_ruin"] == p["risk_of_ruin"]
-    assert doc["sweep"][0]["bankroll"] == 500 and doc["plan"]["bankroll"] == 1000  # as written
-    (cells,) = csv.DictReader(io.StringIO(CR.render_sweep([row], "csv", meta)))
-    assert float(cells["risk_of_ruin"]) == p["risk_of_ruin"] and cells["bankroll"] == "500"
-    assert float(cells["risk_of_ruin_ci95_high"]) == p["risk_of_ruin_ci95_high"]
+    assert doc["sweep"][0]["bankroll"] == 5 and doc["plan"]["bankroll"] == 1000  # as written
+    cells = {r["item"]: r for r in csv.DictReader(io.StringIO(CR.render_sweep([row], "csv",
+                                                                               meta)))}
+    assert float(cells["risk_of_ruin"]["value"]) == p["risk_of_ruin"]
+    assert cells["bankroll"]["value"] == "5"
+    assert float(cells["risk_of_ruin"]["ci95_high"]) == p["risk_of_ruin_ci95_high"]
     # No bankroll anywhere: said, and no figure.
     g = CR.figures(tally_of(MAIN_ROUNDS), dataclasses.replace(plan, bankroll=None), Rules())
     (none,) = CR.sweep_rows([(0.75, g)])
@@ -939,7 +946,7 @@ def test_every_json_key_is_documented(fig):
 def test_every_plus_minus_is_labelled_and_no_interval_leaves_its_range():
     # The rounds' edge is under 2 SE: its interval reaches no edge, where SCORE is 0, the risk
     # of ruin 1 and N0 unbounded; a ± of one SE would have shown negative probabilities.
-    fig = CR.figures(tally_of(MAIN_ROUNDS), load_plan("hi-lo-1-12"), Rules(), bankroll=10)
+    fig = CR.figures(tally_of(MAIN_ROUNDS), load_plan("hi-lo-1-12"), Rules(), bankroll=8)
     p = fig["per_round_played"]
     assert p["score_ci95_low"] == 0 and p["risk_of_ruin_ci95_high"] == 1.0
     assert p["n0_ci95_high"] is None and p["n0_ci95_low"] == pytest.approx(
@@ -1314,7 +1321,8 @@ def test_score_and_n0_are_not_applicable_without_an_edge_in_every_format():
     assert sweep[0]["score"] is None and sweep[0]["no_edge_note"] == CR.NO_EDGE
     text = CR.render_sweep(sweep, "table", {"plan": {"name": "p"}})
     assert line in text and "0.0 (0.0 to 0.0)" not in text
-    assert list(csv.DictReader(io.StringIO(CR.render_sweep(sweep, "csv"))))[0]["score"] == ""
+    assert next(r for r in csv.DictReader(io.StringIO(CR.render_sweep(sweep, "csv")))
+                if r["item"] == "score")["value"] == ""
     # a mean below 0 whose interval reaches an edge: n/a, with the bounds the edge gives
     near = CR._per_round(-1, 9 * U * U, 4, None)
     assert near["score"] is None and near["score_ci95_low"] == 0.0 < near["score_ci95_high"]
@@ -1507,7 +1515,8 @@ def test_the_sweep_legend_describes_the_columns_shown_and_the_7_7_play_of_ss_fav
     assert row["super_sevens_exact_play"] == "the strategy's 7-7 play (split v 2-7, hit v 8-A)"
     for fmt in ("table", "markdown"):
         text = CR.render_sweep([row], fmt, META)
-        assert "with SS (no Super Sevens bet)" in text and "with SS:" not in text, fmt
+        assert ("with SS and with SS SE and with SS 95% interval (no Super Sevens bet)" in text
+                and "with SS:" not in text), fmt
         assert ("positive return, by the strategy's 7-7 play (split v 2-7, hit v 8-A)."
                 in text), fmt
     off = CR.figures(tally_of(MAIN_ROUNDS), load_plan("hi-lo-1-12"), Rules(super_sevens=False),

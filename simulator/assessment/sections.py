@@ -12,6 +12,7 @@ from simulator.assessment.figures import CONFIDENCES
 from simulator.counting_report import (
     ADVANTAGE_LABELS,
     AS_FLAT,
+    GAIN_NONE_WORDS,
     MERGED_TAILS,
     MOVED_TOGETHER,
     NO_EDGE,
@@ -20,6 +21,7 @@ from simulator.counting_report import (
     NO_SE,
     NO_SS_BET,
     NOT_APPLICABLE,
+    SAME_BETS,
     SEVENS_SCALING,
     boxes_vary,
     gain_none,
@@ -1198,6 +1200,9 @@ def counting(data: dict) -> Section | None:
            if f["per_round_played"].get("no_edge_note") else "")
         + (f" The risk of ruin is {f['per_round_played']['risk_of_ruin_note']}."
            if f["per_round_played"].get("risk_of_ruin_note") else "")
+        + (" The risk of ruin has no SE or interval: "
+           f"{f['per_round_played']['risk_of_ruin_interval_note']}."
+           if f["per_round_played"].get("risk_of_ruin_interval_note") else "")
         + " Method: docs/counting.md.",
         Table("counting_advantage", "The counter's advantage", cols, rows)]
     rcols = [("per", "per", "text"), ("rounds", "rounds", "int"), ("mean", "mean, units", "num4"),
@@ -1292,6 +1297,9 @@ def counting(data: dict) -> Section | None:
         wcols = [("penetration", "penetration", "num2"), ("advantage", "advantage", "spct3"),
                  ("se", "advantage SE", "pct3"),
                  ("advantage_with_super_sevens", "with Super Sevens", "spct3"),
+                 ("advantage_with_super_sevens_se", "with Super Sevens SE", "pct3"),
+                 *_with_ci95("advantage_with_super_sevens", "with Super Sevens",
+                             "spct3")[1:],
                  ("flat_advantage", "flat", "spct3"),
                  ("gain_over_flat", "gain over flat, pp", "spp3"),
                  ("gain_over_flat_se", "gain SE (paired), pp", "pp3"),
@@ -1324,11 +1332,13 @@ def counting(data: dict) -> Section | None:
                                  if r.get("super_sevens_favourable_share") is not None))
                    + ("" if bankroll is not None else " No risk of ruin: no bankroll given "
                       "(--bankroll, or the plan's bankroll).")
-                   + "".join(f" At penetration {r['penetration']:g} the win per 100 rounds, "
-                             "SCORE and N0 have no interval"
-                             + (", nor the risk of ruin" if r.get("risk_of_ruin") is not None
-                                else "") + f": {r['per_round_interval_note']}."
-                             for r in c["sweep"] if r.get("per_round_interval_note"))
+                   + "".join(_sweep_interval_notes(r) for r in c["sweep"])
+                   + "".join(f" At penetration {r['penetration']:g} the risk of ruin has no SE "
+                             f"or interval: {r['risk_of_ruin_interval_note']}."
+                             for r in c["sweep"] if r.get("risk_of_ruin_interval_note"))
+                   + (f" Gain over flat: {GAIN_NONE_WORDS} (its SE left out)."
+                      if any(r.get("gain_over_flat_se_kind") == SAME_BETS for r in c["sweep"])
+                      else "")
                    + (f" The risk of ruin is {c['sweep'][0]['risk_of_ruin_note']}."
                       if any(r.get("risk_of_ruin_note") for r in c["sweep"]) else "")
                    + (f" SCORE and N0 intervals are {MOVED_TOGETHER} where given."
@@ -1338,7 +1348,10 @@ def counting(data: dict) -> Section | None:
                    Table("counting_penetration", "The counter's advantage by penetration",
                          wcols, [[_no_bound(r, k) for k, _, _ in wcols] for r in c["sweep"]])]
     _leave_out(blocks, f["per_round_played"], f["bankroll"], next(
-        (r["chunk_se_note"] for r in c.get("sweep") or () if r.get("chunk_se_note")), None))
+        (r["chunk_se_note"] for r in c.get("sweep") or () if r.get("chunk_se_note")), None),
+        "no Super Sevens bet" if all(
+            r.get("advantage_with_super_sevens_interval_note") in (None, NO_SS_BET)
+            for r in c.get("sweep") or ()) else "withheld at every penetration, as said above")
     return Section("counting", "Card counting", blocks)
 
 
@@ -1353,11 +1366,30 @@ def _average_bet_text(f: dict) -> str:
                if f.get("average_super_sevens_bet") else ""))
 
 
-def _leave_out(blocks: list, p: dict, bankroll, chunk_note: str | None = None) -> None:
+def _sweep_interval_notes(r: dict) -> str:
+    """A sweep row's sentences on the intervals it withholds: the advantage with Super Sevens'
+    SE and interval, the win per 100 rounds', SCORE's, N0's (and the risk of ruin's) intervals,
+    one sentence where they share the reason (too few Super Sevens bets)."""
+    at = f" At penetration {r['penetration']:g}"
+    ss = r.get("advantage_with_super_sevens_interval_note")
+    ss = None if ss == NO_SS_BET else ss
+    per = r.get("per_round_interval_note")
+    ruin = ", nor the risk of ruin" if r.get("risk_of_ruin") is not None else ""
+    if ss is not None and ss == per:
+        return (f"{at} the advantage with Super Sevens has no SE or interval, and the win per "
+                f"100 rounds, SCORE and N0 no interval{ruin}: {ss}.")
+    return ((f"{at} the advantage with Super Sevens has no SE or interval: {ss}." if ss else "")
+            + (f"{at} the win per 100 rounds, SCORE and N0 have no interval{ruin}: {per}."
+               if per else ""))
+
+
+def _leave_out(blocks: list, p: dict, bankroll, chunk_note: str | None = None,
+               ss_why: str = "no Super Sevens bet") -> None:
     """Leave out of the counting tables shown the columns and rows that say nothing
     (`_left_out`), each table's sentence added to the paragraph before it (or put there).
     ``p``: the net per round played; ``bankroll``: the risk of ruin's; ``chunk_note``: why the
-    sweep's SEs by batch means are none (too few chunks), if so."""
+    sweep's SEs by batch means are none (too few chunks), if so; ``ss_why``: why its advantage
+    with Super Sevens has no SE or interval in any row."""
     no_edge = f"{NOT_APPLICABLE}: no edge, as said above"
     ruin = ("no bankroll given" if bankroll is None else
             "not given where the counter bets Super Sevens, as said above"
@@ -1371,6 +1403,10 @@ def _leave_out(blocks: list, p: dict, bankroll, chunk_note: str | None = None) -
            "counting_super_sevens": ("at every count", {"constant": True}),
            "counting_penetration": ("in every row", {"why": {
                "advantage_with_super_sevens": "no Super Sevens bet",
+               **dict.fromkeys(("advantage_with_super_sevens_se",
+                                "advantage_with_super_sevens_ci95_low",
+                                "advantage_with_super_sevens_ci95_high"), ss_why),
+               "gain_over_flat_se": "the gain is none, as said above",
                "super_sevens_favourable_share": NO_FAVOURABLE,
                "super_sevens_favourable_share_se": f"no SE: {chunk_note}" if chunk_note
                else NO_FAVOURABLE} | {
@@ -1435,6 +1471,9 @@ def _no_bound(fig: dict, key: str):
     in the CSV, as in bjsim count's)."""
     if key in ("score", "n0") and fig.get(key) is None and fig.get("no_edge_note"):
         return Withheld(None, NOT_APPLICABLE)
+    if key in ("gain_over_flat", "gain_over_flat_se") and fig.get(
+            "gain_over_flat_se_kind") == SAME_BETS:  # (the same bets: "none", as count says)
+        return Withheld(fig.get(key), "none" if key == "gain_over_flat" else "-")
     if key.endswith("_ci95_high") and fig.get(key) is None and fig.get(
             key.removesuffix("high") + "low") is not None:
         return "no bound"

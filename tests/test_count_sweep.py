@@ -1,0 +1,233 @@
+"""The penetration sweep's Super Sevens figures, its partial runs and its csv, the counter's own
+Super Sevens return's SE, and the risk of ruin's interval over too few rounds (a casino
+analyst's review of ``bjsim count``)."""
+
+import csv
+import io
+import json
+import math
+
+import numpy as np
+import pytest
+
+from simulator import batches, counting
+from simulator import counting_report as CR
+from simulator import layout as L
+from simulator import run as run_mod
+from simulator.assessment import render, sections
+from simulator.plans import load_plan
+from simulator.rules import Rules
+from tests.test_chunk_se import chunk_tallies, direct_se
+from tests.test_count_cli import fake_result, invoke
+from tests.test_counting_report import FLAT_ROUNDS, MAIN_ROUNDS, tally_of
+
+SEVENS = load_plan("sevens-super-sevens")
+NEED = math.ceil(30 / CR.rarest_line(Rules())[1])  # bets to expect 30 wins of line (e)
+
+
+def ss_chunks(scale: int) -> list:
+    """`chunk_tallies` times ``scale``, a Super Sevens bet dealt in every round."""
+    parts = [p * scale for p in chunk_tallies(12)]
+    for p in parts:
+        p[:, L.C_SS_FLAT_BETS] = p[:, L.C_ROUNDS]
+    return parts
+
+
+def csv_rows(text: str) -> list[dict]:
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def test_the_sweep_gives_the_advantage_with_super_sevens_its_se_and_interval_as_a_single_run():
+    # The sweep's "with SS" was a bare number in every format, where a single run at that
+    # penetration gave its SE and interval: now the same figures, withheld by the same rule.
+    enough = CR.figures(tally_of(FLAT_ROUNDS) * -(-NEED // 2), SEVENS, Rules())
+    single = enough["advantage"]["initial_bet_with_super_sevens"]
+    assert single["se"] is not None and single["interval_note"] is None
+    (row,) = CR.sweep_rows([(0.9, enough)])
+    for k in ("se", "ci95_low", "ci95_high", "interval_note"):
+        assert row[f"advantage_with_super_sevens_{k}"] == single[k], k
+    text = CR.render_sweep([row], "table", {"plan": CR.plan_dict(SEVENS)})
+    assert (f"{CR._pct(single['mean'])}  {CR._pct(single['se'], sign=False)}  "
+            f"{CR._pct(single['ci95_low'])} to {CR._pct(single['ci95_high'])}") in text
+    assert json.loads(CR.render_sweep([row], "json"))["sweep"][0][
+        "advantage_with_super_sevens_ci95_high"] == single["ci95_high"]
+    cell = next(r for r in csv_rows(CR.render_sweep([row], "csv"))
+                if r["item"] == "advantage_with_super_sevens")
+    assert (float(cell["se"]), float(cell["ci95_low"])) == (single["se"], single["ci95_low"])
+    # Too few bets for line (e): withheld, and said for that column and penetration.
+    few = CR.figures(tally_of(FLAT_ROUNDS) * ((NEED - 1) // 2), SEVENS, Rules())
+    note = few["advantage"]["initial_bet_with_super_sevens"]["interval_note"]
+    (row,) = CR.sweep_rows([(0.6, few)])
+    assert row["advantage_with_super_sevens_se"] is None
+    assert row["advantage_with_super_sevens_interval_note"] == note
+    text = CR.render_sweep([row], "table", {"plan": CR.plan_dict(SEVENS)})
+    assert "At penetration 0.60: no SE or interval for the advantage with SS" in text
+    assert note in text and "with SS SE and with SS 95% interval (withheld" in text
+
+
+def test_the_counters_super_sevens_return_has_a_batch_means_se_withheld_over_few_bets():
+    # "the counter bet it N units for a return of +42.773%", bare in every format: now its SE by
+    # batch means over the chunks (its stakes go with the count, which carries over in a shoe).
+    parts = ss_chunks(1_000_000)  # (enough bets for line (e), at a count too)
+    total = sum(p.astype(object) for p in parts)
+    moments = sum(np.array(batches.chunk_moments(p), dtype=object) for p in parts)
+    f = CR.figures(total, SEVENS, Rules(), moments=moments)
+    ss = f["super_sevens"]
+    want = direct_se([p[:, L.C_SS_NET].sum() for p in parts],
+                     [p[:, L.C_SS_BET].sum() for p in parts])
+    assert ss["counter_return"] == total[:, L.C_SS_NET].sum() / total[:, L.C_SS_BET].sum()
+    assert ss["counter_return_se"] == pytest.approx(want, rel=1e-12)
+    assert ss["counter_return_ci95_low"] == pytest.approx(ss["counter_return"] - 1.96 * want,
+                                                          rel=1e-3)
+    assert ss["counter_return_interval_note"] is None
+    row = f["super_sevens_by_count"][-1]  # (its count above 0: a full shoe's chance of (e))
+    group = [i for i in range(L.N_TC) if L.TC_MIN + i == row["count"]]
+    assert row["counter_return_se"] == pytest.approx(direct_se(
+        [p[group, L.C_SS_NET].sum() for p in parts],
+        [p[group, L.C_SS_BET].sum() for p in parts]), rel=1e-12)
+    text = CR.render(f, "table")
+    assert (f"for a return of {CR._pct(ss['counter_return'])} (SE "
+            f"{CR._pct(ss['counter_return_se'], sign=False)} by batch means") in text
+    doc = json.loads(CR.render(f, "json"))["results"]["super_sevens"]
+    assert doc["counter_return_se"] == ss["counter_return_se"]
+    cell = next(r for r in csv_rows(CR.render(f, "csv"))
+                if (r["section"], r["item"]) == ("super_sevens", "counter_return"))
+    assert float(cell["se"]) == ss["counter_return_se"]
+    # Too few of the counter's bets to expect 30 wins of line (e): the rule of the other
+    # Super Sevens intervals, in its words.
+    small = ss_chunks(10)
+    few = CR.figures(sum(p.astype(object) for p in small), SEVENS, Rules(), moments=sum(
+        np.array(batches.chunk_moments(p), dtype=object) for p in small))
+    fs = few["super_sevens"]
+    assert fs["counter_return_se"] is None and fs["counter_return_ci95_low"] is None
+    assert fs["counter_return_interval_note"] == few["advantage"][
+        "initial_bet_with_super_sevens"]["interval_note"]
+    assert f"(no SE or interval: {fs['counter_return_interval_note']})" in CR.render(few, "table")
+    assert all(b["counter_return_se"] is None for b in few["super_sevens_by_count"])
+
+
+def test_a_checkpoints_moments_may_hold_negative_products_but_no_negative_square():
+    # The counter's Super Sevens net can be below 0, so its products with the stakes can too.
+    moments = sum(np.array(batches.chunk_moments(p), dtype=object) for p in chunk_tallies(3))
+    assert batches.valid(moments)
+    bad = list(moments)
+    bad[batches.SQUARES[3]] = -1
+    assert not batches.valid(bad)
+
+
+@pytest.fixture
+def cut_in_second(monkeypatch):
+    """A fake engine: a sweep's second run (penetration 0.7) cut short by Ctrl-C, after half
+    of the first run's rounds."""
+    from tests.test_count_cli import install_fake_engine
+
+    install_fake_engine(monkeypatch)
+
+    def simulate(p, quiet=False):
+        if p.args[0].penetration == 0.7:
+            return fake_result(p, MAIN_ROUNDS[:3], partial=True)
+        return fake_result(p, MAIN_ROUNDS)
+
+    monkeypatch.setattr(run_mod, "simulate", simulate)
+
+
+def test_a_partial_sweep_names_the_penetration_cut_short_in_every_format(cut_in_second):
+    # The csv had one row and no `partial` anywhere, nor any run metadata; the table said "the
+    # last one may be cut short" and had no rounds column; the time lines named no penetration.
+    args = ["count", "--penetrations", "0.6,0.7,0.8", "--rounds", "6", "--chunk-rounds", "5000",
+            "--seed", "7", "-q"]
+    table = invoke(*args)
+    assert table.exit_code == 130, table.output
+    assert ("PARTIAL RESULT: interrupted at penetration 0.70 after 3 of 6 rounds; 0.80 not "
+            "played; not reproducible as it stands") in table.stdout
+    assert "6 rounds a penetration" in table.stdout
+    head = next(ln for ln in table.stdout.splitlines() if ln.startswith("penetration"))
+    assert head.split()[:2] == ["penetration", "rounds"]
+    assert next(ln for ln in table.stdout.splitlines() if ln.startswith("0.70")).split()[1] == "3"
+    assert "bjsim: penetration 0.6: done" in table.stderr
+    assert "bjsim: penetration 0.7: done" in table.stderr
+    out = invoke(*args, "-f", "csv")
+    assert out.exit_code == 130
+    rows = {(r["section"], r["item"]): r["value"] for r in csv_rows(out.stdout)}
+    assert rows[("run", "partial")] == "true" and rows[("run", "cut_short")] == "0.7"
+    assert rows[("run", "seed")] == "7" and rows[("run", "plan")] == "hi-lo-1-12"
+    assert rows[("run", "penetrations")] == "0.6; 0.7; 0.8" and ("rules", "decks") in rows
+    assert "run,partial,,true" in out.stdout
+    assert [r["value"] for r in csv_rows(out.stdout) if r["item"] == "rounds"][:2] == ["6", "3"]
+    doc = json.loads(invoke(*args, "-f", "json").stdout)
+    assert doc["run"]["cut_short"] == 0.7 and doc["run"]["partial"] is True
+
+
+def test_a_whole_sweeps_table_leaves_the_rounds_column_out_and_its_csv_says_not_partial():
+    rows = CR.sweep_rows([(0.6, CR.figures(tally_of(MAIN_ROUNDS), load_plan("hi-lo-1-12"),
+                                           Rules()))])
+    meta = {"run": {"rounds": 4 + 2, "seed": 7, "partial": False}, "plan": {"name": "p"}}
+    head = next(ln for ln in CR.render_sweep(rows, "table", meta).splitlines()
+                if ln.startswith("penetration"))
+    assert "rounds" not in head
+    assert "run,partial,,false" in CR.render_sweep(rows, "csv", meta)
+    # Ctrl-C between two runs: none cut short, each row whole.
+    text = CR.render_sweep(rows, "table", meta | {"run": meta["run"] | {
+        "partial": True, "penetrations": [0.6, 0.9], "cut_short": None}})
+    assert ("PARTIAL RESULT: interrupted after 1 of 2 penetrations, each of those whole; 0.90 "
+            "not played") in text
+
+
+def test_the_reports_sweep_says_none_for_the_gain_of_a_flat_main_bet_as_count_does():
+    # It showed "+0.000" and an SE of "0.000" in every row where bjsim count says none.
+    f = CR.figures(tally_of(FLAT_ROUNDS) * 100, SEVENS, Rules())
+    assert f["gain_over_flat_se_kind"] == CR.SAME_BETS
+    data = {"strategy": "basic-super-sevens",
+            "counting": {"plan": "sevens-super-sevens", "figures": f,
+                         "sweep": CR.sweep_rows([(0.6, f), (0.9, f)])}}
+    md = render.to_markdown("t", [sections.counting(data)])
+    table = md.split("The counter's advantage by penetration")[1]
+    row = next(ln for ln in table.splitlines() if ln.startswith("| 0.60"))
+    assert "| none |" in row and "0.000" not in row
+    assert f"Gain over flat: {CR.GAIN_NONE_WORDS}" in md
+    assert "gain SE (paired), pp (the gain is none, as said above)" in md
+    assert "none where the main bet is flat" in CR.render_sweep(
+        data["counting"]["sweep"], "table")
+
+
+def test_the_risk_of_ruin_has_no_interval_where_its_exponent_spans_more_than_a_factor_of_50():
+    # 1,000 rounds of the Hi-Lo plan with 1,000 units showed "100% (0.0000000000498% to 100%)":
+    # the exponent 2 m B / s^2 moved by 28 across the mean's interval. It may move by 2 x 1.96
+    # (a factor of 50), as an interval with an edge in it does over (B / s)^2 rounds.
+    sd, bankroll, z = 3.4, 1000, 1.959963984540054
+
+    def per_round(n, mean):  # (units; the sums in tenths)
+        return CR._per_round(round(mean * n * L.UNIT), round(
+            (sd**2 * (n - 1) / n + mean**2) * n * L.UNIT**2), n, bankroll)
+
+    withheld = [(1000, -0.0246), (1000, 0.01), (80_000, 0.01), (200_000, 0.01)]
+    for n, mean in withheld + [(400_000, 0.01), (2_000_000, 0.01), (80_000, -0.0246),
+                               (1000, -0.5)]:
+        p = per_round(n, mean)
+        low, high = p["mean"] - z * p["se"], p["mean"] + z * p["se"]
+        spread = 2 * bankroll * (high - max(low, 0)) / p["sd"] ** 2
+        given = spread <= 2 * z
+        assert p["se"] is not None and p["risk_of_ruin"] is not None
+        assert (p["risk_of_ruin_ci95_low"] is not None) == given, (n, mean)
+        assert (p["risk_of_ruin_interval_note"] is None) == given, (n, mean)
+        if given:
+            assert p["risk_of_ruin_ci95_low"] == pytest.approx(
+                counting.risk_of_ruin(high, p["sd"], bankroll))
+        assert given == ((n, mean) not in withheld), (n, mean)
+    assert per_round(1000, -0.5)["risk_of_ruin_ci95_low"] == 1.0  # (no edge in it: 100% to 100%)
+    assert per_round(80_000, -0.0246)["risk_of_ruin_ci95_low"] == 1.0
+    p = per_round(2_000_000, 0.01)
+    assert 0 < p["risk_of_ruin_ci95_low"] < p["risk_of_ruin"] < p["risk_of_ruin_ci95_high"] < 1
+    note = per_round(1000, -0.0246)["risk_of_ruin_interval_note"]
+    assert note.startswith("across the mean's 95% interval the formula's exponent 2 x mean x "
+                           "bankroll / SD^2 moves by ") and "the 1,000 played are too few" in note
+    fig = CR.figures(tally_of(MAIN_ROUNDS), load_plan("hi-lo-1-12"), Rules(), bankroll=1000)
+    p = fig["per_round_played"]
+    assert p["risk_of_ruin"] is not None and p["risk_of_ruin_ci95_low"] is None
+    assert p["risk_of_ruin_se"] is None
+    text = CR.render(fig, "table")
+    assert f"No SE or interval for the risk of ruin: {p['risk_of_ruin_interval_note']}." in text
+    sweep = CR.render_sweep(CR.sweep_rows([(0.9, fig)]), "table", {"plan": {"name": "p"}})
+    assert ("At penetration 0.90: no SE or interval for the risk of ruin: across the mean's"
+            in sweep)
+    assert f"{CR.ruin_pct(p['risk_of_ruin'])} (" not in sweep
