@@ -158,7 +158,9 @@ def _reason(err: BaseException, timeout: str) -> str:
     if any(isinstance(e, CommClosedError) for e in chain):
         return "not a Dask scheduler? it closed the connection"
     # (its text is Dask's or numpy's, of how the answer was misread: "Unable to allocate 3.07
-    # EiB for an array", read as a frame's length; the type of error is enough)
+    # EiB for an array", bytes read as a frame's length; the type of error is enough)
+    if isinstance(err, MemoryError):  # (not this machine's memory: a length no frame has)
+        return "not a Dask scheduler? its answer could not be read: a message of impossible size"
     return f"not a Dask scheduler? its answer could not be read: {type(err).__name__.strip('_')}"
 
 

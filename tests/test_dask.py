@@ -450,3 +450,33 @@ def test_a_stop_while_the_local_cluster_starts_leaves_no_traceback(tmp_path):
                           text=True, timeout=120)
     assert done.stdout == "stopped\n", done
     assert done.stderr == "", done.stderr
+
+
+def test_cli_compare_a_lost_cluster_gives_the_partial_report_and_one_error_line(monkeypatch):
+    lost = "--scheduler tcp://127.0.0.1:9: the Dask scheduler was lost (its connection closed)"
+
+    def failing(job, todo, scheduler, workers=None, timing=None, late=None, say=None):
+        yield job(next(todo))
+        raise D.ClusterError(lost)
+
+    monkeypatch.setattr(D, "iter_jobs", failing)
+    r = run_cli("compare", "--vary", "dealer_hits_soft_17=true", "--rounds", "3000",
+                "--chunk-rounds", "1000", "--no-exact", "-q", "-f", "json", "--scheduler",
+                "tcp://127.0.0.1:9")
+    assert r.exit_code == 1, r.output
+    assert json.loads(r.stdout)["run"]["partial"] is True
+    assert [ln for ln in r.stderr.splitlines() if ln.strip()] == [
+        f"Error: {lost}: partial result of 1,000 rounds per game"]
+
+
+def test_an_answer_misread_as_a_huge_frame_is_named_plainly():
+    # numpy's words reached the user: "cannot connect (not a Dask scheduler? Unable to allocate
+    # 3.07 EiB for an array with shape (3541774087847204864,) and data type uint8)"
+    class ArrayMemoryError(MemoryError):
+        pass
+
+    err = ArrayMemoryError("Unable to allocate 3.07 EiB for an array with shape (35417,)")
+    assert D._reason(err, "1s") == ("not a Dask scheduler? its answer could not be read: a "
+                                    "message of impossible size")
+    assert D._reason(ValueError("Maximum allowed dimension exceeded"), "1s") == (
+        "not a Dask scheduler? its answer could not be read: ValueError")
