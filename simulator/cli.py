@@ -54,17 +54,25 @@ def _interrupted() -> int:
     return 128 + int(_STOPPED_BY[0])
 
 
-def _nothing_to_report(ctx, compiling: bool = False) -> None:
+def _nothing_to_report(ctx, compiling: bool = False, failure: str | None = None) -> None:
     """A run stopped before any chunk finished: ``bjsim: interrupted before any chunk
     finished`` (``while compiling`` where it was, as stderr said; ``while starting`` where the
     kernel loaded from the cache) alone (not the run's lines of 0 rounds), no report (none is
-    written over an earlier one), exit 130."""
+    written over an earlier one), exit 130. The cluster's ``failure`` instead: one ``Error:``
+    line, exit `RUNNER_FAILED`."""
     from simulator.jit import compile_said
+
+    if failure is not None:
+        click.echo(f"Error: {failure}: no chunk finished: nothing to report", err=True)
+        ctx.exit(RUNNER_FAILED)
 
     when = ("while compiling, " if compile_said() else "while starting, ") if compiling else ""
     click.echo(f"bjsim: interrupted {when}before any chunk finished: nothing to report",
                err=True)
     ctx.exit(_interrupted())
+
+
+RUNNER_FAILED = 1  # a run its Dask cluster failed (not a user's mistake, as OutputError's)
 
 
 class BjsimError(click.ClickException):
@@ -945,11 +953,17 @@ def _emit_run(text: str, output: str | None) -> OutputError | None:
     return None
 
 
-def _closing(ctx, messages, partial: bool, failed: OutputError | None) -> None:
+def _closing(ctx, messages, partial: bool, failed: OutputError | None,
+             failure: str | None = None) -> None:
     """A run's closing lines on stderr, then the output's failure if any; exit 130 or 143 for a
-    stopped run (its checkpoint to carry on), else 1 for the failure."""
+    stopped run (its checkpoint to carry on), else 1 for the failure; `RUNNER_FAILED` for a
+    run its cluster's ``failure`` stopped (its ``Error:`` line among ``messages``)."""
     for line in messages:
         click.echo(line, err=True)
+    if failure is not None:
+        if failed is not None:
+            failed.show()
+        ctx.exit(RUNNER_FAILED)
     if failed is not None:
         failed.show()
         ctx.exit(_interrupted() if partial else failed.exit_code)
@@ -1323,8 +1337,9 @@ def main(argv=None):
 )
 @_option(
     "--workers", type=WholeRange(min=1), default=None,
-    help="Threads playing chunks at once (with --scheduler local: worker processes). Default: "
-    "every CPU. Does not change the result.",
+    help="Threads playing chunks at once (with --scheduler local: worker processes; with "
+    "--scheduler tcp://: not used, the cluster's workers play them). Default: every CPU. Does "
+    "not change the result.",
 )
 @_option(
     "--precision", type=FiniteRange(min=0, min_open=True, max=1), default=None,
@@ -1419,7 +1434,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         result = run.simulate(plan, quiet=quiet, say=None if quiet or not with_exact else (
             lambda text: click.echo(f"bjsim: {text}", err=True)))
         if result.nothing_played:
-            _nothing_to_report(ctx, result.stopped_compiling)
+            _nothing_to_report(ctx, result.stopped_compiling, result.failure)
         with stops.held():  # a stop after the last chunk: the whole report all the same
             failed = _emit_run(run.render(result, fmt), output)
     except KeyboardInterrupt:  # after the chunks (Ctrl-C in them gives a partial result)
@@ -1427,7 +1442,8 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         click.echo("bjsim: interrupted before the report was written"
                    + (saved if checkpoint_path else ""), err=True)
         ctx.exit(_interrupted())
-    _closing(ctx, result.messages, result.partial or result.exact_stopped, failed)
+    _closing(ctx, result.messages, result.partial or result.exact_stopped, failed,
+             result.failure)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -2062,8 +2078,9 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
          "cut card a block shorter than a shoe never reaches the cut card, and a block cuts "
          "its last shoe short (docs/compare.md).")
 @_option("--workers", type=WholeRange(min=1), default=None,
-         help="Threads (with --scheduler local: worker processes), and processes deriving "
-         "the basic strategies not yet cached. Default: every CPU.")
+         help="Threads (with --scheduler local: worker processes; with --scheduler tcp://: "
+         "the cluster's workers play the chunks), and processes deriving the basic strategies "
+         "not yet cached. Default: every CPU.")
 @_option("--precision", type=FiniteRange(min=0, min_open=True, max=1), default=None,
          metavar="HALF_WIDTH",
          help="Play whole chunks until every variant's house-edge difference (the whole "
@@ -2216,7 +2233,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
                     resume=resume, exact=not no_exact, command=_run_command(ctx))
     result = cmp.compare(plan, quiet=quiet, exact=exact)
     if result.nothing_played:
-        _nothing_to_report(ctx, result.stopped_compiling)
+        _nothing_to_report(ctx, result.stopped_compiling, result.failure)
     result.meta["notes"] = notes
     if strategy_files:  # (where a reader finds each strategy read from a file)
         result.meta["run"]["strategy_files"] = strategy_files
@@ -2224,7 +2241,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
         failed = _emit_run(compare_report.render(result.stats, result.meta, fmt), output)
         if plot_path is not None:
             compare_report.plot(result.stats, plot_path, result.partial)
-    _closing(ctx, result.messages, result.partial, failed)
+    _closing(ctx, result.messages, result.partial, failed, result.failure)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -24,7 +24,6 @@ import hashlib
 import itertools
 import math
 import operator
-import os
 import signal
 import time
 from dataclasses import dataclass, field
@@ -32,7 +31,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from simulator import __version__, derived, engine, run, stops, tally
+from simulator import __version__, derived, distributed, engine, run, stops, tally
 from simulator import layout as L
 from simulator.checkpoint import tables_hash, tally_problem
 from simulator.chunks import chunk_size
@@ -662,10 +661,12 @@ class Result:
     messages: list[str] = field(default_factory=list)
     stopped_after: int | None = None  # a stop signal noted after the last chunk (`stops`)
     stopped_compiling: bool = False  # Ctrl-C while the kernel compiled: no chunk, no bar drawn
+    failure: str | None = None  # the cluster failed the run (`distributed.ClusterError`)
 
     @property
     def nothing_played(self) -> bool:
-        """A stop came before any chunk finished: no round to report."""
+        """A stop (or the cluster's failure) came before any chunk finished: no round to
+        report."""
         return self.partial and self.stats["rounds"] == 0
 
 
@@ -815,10 +816,11 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
         save.release()
         raise
     partial = compiling  # stopped while compiling: no chunk played, no bar drawn
+    failure = None  # the cluster's (`distributed.ClusterError`): a partial result, as Ctrl-C's
     start = time.perf_counter()
     timing: dict = {}  # a Dask cluster's start-up, left out of the run's time
     chunks = engine.advance_job(state, job, plan.workers, scheduler=plan.scheduler,
-                                timing=timing)
+                                timing=timing, say=run.tell)
     try:
         for _chunk, n_rounds in () if partial else chunks:
             bar.set_postfix_str(_progress_text(state), refresh=False)
@@ -828,6 +830,8 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
     except KeyboardInterrupt:
         partial = True
         chunks.close()
+    except distributed.ClusterError as err:  # (the chunks finished by then are kept)
+        partial, failure = True, str(err)
     finally:
         with stops.held() as late:  # (a stop from here on is the caller's: nothing is lost)
             bar.close()
@@ -837,6 +841,7 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
         late.insert(0, signal.SIGINT)
     with stops.held() as later:  # (to the result: a stop here loses nothing)
         partial = partial and not state.finished  # a stop after the last chunk loses nothing
+        failure = failure if partial else None  # (the cluster's, after the last chunk: the same)
         seconds = time.perf_counter() - start - timing.get("startup", 0.0)
         payload = state.total()
         stats = statistics(payload, plan.games, exact)
@@ -849,7 +854,9 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
             "timing": {"seconds": seconds,
                        "game_rounds_per_second": (done - resumed) * len(plan.games) / seconds
                        if seconds > 0 else None,
-                       "workers": plan.workers or os.cpu_count(), "scheduler": plan.scheduler,
+                       "workers": run.timing_workers(plan.workers, plan.scheduler,
+                                                     timing.get("threads")),
+                       "scheduler": plan.scheduler,
                        "cluster_startup_seconds": timing.get("startup"),
                        "checkpoint": plan.checkpoint, "resumed_rounds": resumed},
         }
@@ -859,14 +866,15 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
                                         "met": bool(state.target_met),
                                         "stop_chunk": state.stop_chunk}
         result = Result(payload, stats, meta, partial,
-                        run.with_save_failed(_messages(plan, meta, partial, quiet, resumed),
-                                             save))
+                        run.with_save_failed(_messages(plan, meta, partial, quiet, resumed,
+                                                       failure), save), failure=failure)
     result.stopped_after = (late + later + [None])[0]
     result.stopped_compiling = compiling
     return result
 
 
-def _messages(plan: Plan, meta: dict, partial: bool, quiet: bool, resumed: int) -> list[str]:
+def _messages(plan: Plan, meta: dict, partial: bool, quiet: bool, resumed: int,
+              failure: str | None = None) -> list[str]:
     run_ = meta["run"]
     done, seconds = run_["rounds_played"], meta["timing"]["seconds"]
     out = [] if quiet else [
@@ -877,7 +885,7 @@ def _messages(plan: Plan, meta: dict, partial: bool, quiet: bool, resumed: int) 
         out.append(f"bjsim: only {run_['blocks']} paired blocks: no interval for the differences "
                    f"({MORE_BLOCKS})")
     return out + run.end_lines(run_.get("precision"), done, partial, plan.checkpoint,
-                           "widest half-width", "rounds per game", unit=" pp")
+                           "widest half-width", "rounds per game", unit=" pp", failure=failure)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -4,9 +4,11 @@ cluster) or ``--scheduler local`` (a `LocalCluster` of worker processes started 
 Each task is the same job the threads run (``simulator.chunks``): chunk ``i``, seeded from
 ``SeedSequence(seed, spawn_key=(i,))`` on the worker, returns its integer tally, so a cluster gives
 the same result, to the last digit, as a run on threads with the same seed. At most
-``IN_FLIGHT_PER_WORKER`` chunks per worker thread are in flight (`as_completed` with a window),
-chunk indices are generated lazily, and closing the generator (Ctrl-C) cancels the futures in
-flight.
+``IN_FLIGHT_PER_WORKER`` chunks per worker thread are in flight (a window that follows the
+workers joining or leaving the cluster), chunk indices are generated lazily, and closing the
+generator (Ctrl-C) keeps the chunks finished by then and cancels the other futures in flight.
+A failure of the cluster is one `ClusterError`, and Dask's own log lines and warnings stay off
+stderr meanwhile.
 
 Dask is optional: ``pip install 'bjsim[dask]'``. The workers of a remote cluster need bjsim (the
 same version) installed, since tasks run ``simulator.chunks.PlayChunk``.
@@ -22,8 +24,10 @@ import signal
 import threading
 import time
 import uuid
+import warnings
 from collections.abc import Iterator
 
+from simulator import stops
 from simulator.chunks import IN_FLIGHT_PER_WORKER, STOP_POLL, lookahead_for
 from simulator.stops import DeferredStops
 
@@ -74,18 +78,29 @@ def connect(scheduler: str, workers: int | None = None):
     address = check_address(scheduler)
     if address == "local":
         n = workers or os.cpu_count() or 1
-        cluster = None
-        try:
-            with _ctrl_c_ignored():
-                cluster = LocalCluster(
-                    n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None,
-                    silence_logs=logging.CRITICAL,
-                )
-            return Client(cluster), cluster
-        except BaseException:  # SIGTERM while it started, say
-            if cluster is not None:
+        with stops.held() as noted:  # a stop while it starts: once it has, it is closed
+            cluster = None
+            try:
+                with _ctrl_c_ignored(), _dask_quiet():
+                    cluster = LocalCluster(
+                        n_workers=n, threads_per_worker=1, processes=True,
+                        dashboard_address=None, silence_logs=logging.CRITICAL,
+                        # (no dashboard, but its HTTP server listens all the same: on a free
+                        # port, not on 8787 with a warning that it is taken)
+                        scheduler_kwargs={"dashboard_address": "127.0.0.1:0"},
+                    )
+                client = Client(cluster)
+            except BaseException:
+                if cluster is not None:
+                    with _dask_quiet():
+                        cluster.close()
+                raise
+        if noted:
+            with _dask_quiet():
+                client.close()
                 cluster.close()
-            raise
+            stops.deliver(noted)
+        return client, cluster
     return _client(address), None
 
 
@@ -128,7 +143,8 @@ def _close_late(made: concurrent.futures.Future) -> None:
 
 def _reason(err: BaseException, timeout: str) -> str:
     """Why a connection failed, in a few words: the socket's error (connection refused, ...), no
-    answer in time, or an answer that is not a Dask scheduler's."""
+    answer in time, or an answer that is not a Dask scheduler's (named by the type of error it
+    gave, never by its text)."""
     from distributed.comm import CommClosedError
 
     chain = [err]
@@ -141,8 +157,11 @@ def _reason(err: BaseException, timeout: str) -> str:
         return f"no answer in {timeout}"
     if any(isinstance(e, CommClosedError) for e in chain):
         return "not a Dask scheduler? it closed the connection"
-    text = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-    return f"not a Dask scheduler? {text}"
+    # (its text is Dask's or numpy's, of how the answer was misread: "Unable to allocate 3.07
+    # EiB for an array", bytes read as a frame's length; the type of error is enough)
+    if isinstance(err, MemoryError):  # (not this machine's memory: a length no frame has)
+        return "not a Dask scheduler? its answer could not be read: a message of impossible size"
+    return f"not a Dask scheduler? its answer could not be read: {type(err).__name__.strip('_')}"
 
 
 @contextlib.contextmanager
@@ -162,63 +181,182 @@ def _ctrl_c_ignored():
         signal.signal(signal.SIGINT, before)
 
 
+class ClusterError(RuntimeError):
+    """The cluster failed the run (its scheduler lost, a chunk whose workers all died): one line
+    for the command line, which reports the chunks that finished, as after Ctrl-C."""
+
+
+THREADS_POLL = 1.0  # seconds between looks at the cluster's worker threads (one round trip)
+
+
+def cluster_threads(client) -> int:
+    """The worker threads of the cluster (0: no worker), as its scheduler last said; asked at
+    most every `THREADS_POLL` seconds by `iter_jobs`."""
+    return int(client.scheduler_info(n_workers=0).get("total_threads", 0) or 0)
+
+
+@contextlib.contextmanager
+def _dask_quiet():
+    """Dask's log lines and warnings kept off stderr in the block (a worker lost, keys
+    rescheduled, the connection's retries): what matters to the user, `iter_jobs` says in
+    bjsim's words (`ClusterError`)."""
+    names = ["distributed", "tornado"] + [
+        name for name in logging.root.manager.loggerDict
+        if name.startswith(("distributed.", "tornado."))]
+    levels = {name: logging.getLogger(name).level for name in names}
+    for name in names:
+        logging.getLogger(name).setLevel(logging.CRITICAL + 1)
+    try:
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", module=r"(distributed|tornado)(\.|$)")
+            yield
+    finally:
+        for name, level in levels.items():
+            logging.getLogger(name).setLevel(level)
+
+
+def _failure(err: BaseException, scheduler: str, chunk: int | None = None) -> ClusterError | None:
+    """`ClusterError` for a Dask failure ``err`` (None for another error, a chunk's own)."""
+    from distributed.client import FutureCancelledError, FuturesCancelledError
+    from distributed.comm import CommClosedError
+    from distributed.scheduler import KilledWorker
+
+    where = f"--scheduler {scheduler}"
+    if isinstance(err, KilledWorker):
+        which = f"chunk {chunk}" if chunk is not None else "a chunk"
+        return ClusterError(f"{where}: {which} was being played by each of "
+                            f"{err.allowed_failures + 1} Dask workers in turn when it died "
+                            "(KilledWorker: out of memory? see the workers' logs)")
+    reasons = set()
+    if isinstance(err, FuturesCancelledError):
+        reasons = {group.reason for group in err.error_groups}
+    elif isinstance(err, FutureCancelledError):
+        reasons = {err.reason}
+    lost = "scheduler-connection-lost" in reasons or isinstance(err, (CommClosedError, OSError))
+    if lost or type(err).__name__ == "ClosedClientError":
+        return ClusterError(f"{where}: the Dask scheduler was lost (its connection closed)")
+    if reasons:
+        return ClusterError(f"{where}: the Dask cluster cancelled the chunks in flight "
+                            f"({', '.join(sorted(reasons))})")
+    return None
+
+
 def iter_jobs(
     job, todo: Iterator[int], scheduler: str, workers: int | None = None,
-    timing: dict | None = None,
+    timing: dict | None = None, late: list | None = None, say=None,
 ) -> Iterator[tuple]:
     """Run ``job(i)`` (picklable; ``simulator.chunks.PlayChunk`` or compare's) for the indices
     ``todo`` (increasing) on a Dask cluster; yield each result ``(i, n_rounds, payload)`` as it
-    finishes, with the in-flight window and lookahead of ``simulator.chunks.iter_jobs``.
-    ``timing["startup"]``: the seconds the cluster (or the connection) took to be ready, which
-    a run's speed leaves out."""
-    from distributed import wait
+    finishes, with the in-flight window and lookahead of ``simulator.chunks.iter_jobs``, the
+    window following the cluster's worker threads as workers join or leave (looked at every
+    `THREADS_POLL` seconds).
 
+    Closing the generator (or an exception, Ctrl-C) keeps the results of the chunks finished
+    by then in ``late``, as the threads' runner does, and cancels the others. A failure of the
+    cluster (its scheduler lost, a chunk that killed its workers) is a `ClusterError`, the
+    finished chunks kept likewise. ``timing["startup"]``: the seconds the cluster (or the
+    connection) took to be ready, which a run's speed leaves out; ``timing["threads"]``: the
+    most worker threads the cluster had. ``say(text)``: told once when the cluster has no
+    worker (the run waits for one)."""
     began = time.perf_counter()
     client, cluster = connect(scheduler, workers)
     if timing is not None:
         timing["startup"] = time.perf_counter() - began
+    try:
+        with _dask_quiet():
+            yield from _run(client, job, todo, scheduler, timing, late, say)
+    finally:
+        with _dask_quiet():
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+def _run(client, job, todo, scheduler, timing, late, say):
+    """`iter_jobs` on a connected ``client``."""
+    from distributed import wait
+
     pending: dict = {}  # key -> (future, chunk index)
     stops = DeferredStops()  # (as the threads' runner: a stop raised between chunks)
-    try:
-        threads = sum(client.nthreads().values()) or 1
+    run_id = uuid.uuid4().hex[:12]
+    upcoming = next(todo, None)
+    threads, looked, idle = 0, 0.0, False
+
+    def look():
+        nonlocal threads, looked, idle
+        threads, looked = cluster_threads(client), time.monotonic()
+        if timing is not None:
+            timing["threads"] = max(threads, timing.get("threads", 0))
+        if threads == 0 and not idle and say is not None:
+            say(f"the Dask cluster at {client.scheduler.address} has no worker: the run waits "
+                f"for one (dask worker {client.scheduler.address})")
+        idle = threads == 0
+
+    def fill():
+        nonlocal upcoming
         in_flight = max(2, IN_FLIGHT_PER_WORKER * threads)
         lookahead = lookahead_for(in_flight)
-        run_id = uuid.uuid4().hex[:12]
-        upcoming = next(todo, None)
+        while upcoming is not None and len(pending) < in_flight:
+            if pending and upcoming - min(i for _, i in pending.values()) >= lookahead:
+                return
+            future = client.submit(
+                job, upcoming, key=f"bjsim-chunk-{run_id}-{upcoming}", pure=False
+            )
+            pending[future.key] = (future, upcoming)
+            upcoming = next(todo, None)
 
-        def fill():
-            nonlocal upcoming
-            while upcoming is not None and len(pending) < in_flight:
-                if pending and upcoming - min(i for _, i in pending.values()) >= lookahead:
-                    return
-                future = client.submit(
-                    job, upcoming, key=f"bjsim-chunk-{run_id}-{upcoming}", pure=False
-                )
-                pending[future.key] = (future, upcoming)
-                upcoming = next(todo, None)
-
+    try:
+        look()
         fill()
         while pending:
             if stops.noted:
                 stops.deliver()
+            if time.monotonic() - looked >= THREADS_POLL:
+                look()
+                fill()
             try:
                 done = wait([f for f, _ in pending.values()], timeout=STOP_POLL,
                             return_when="FIRST_COMPLETED").done
             except TimeoutError:
                 continue
+            except Exception as err:  # noqa: BLE001 - Dask's, in one line
+                failed = _failure(err, scheduler)
+                if failed is None:
+                    raise
+                raise failed from None
             for future in sorted(done, key=lambda f: pending[f.key][1]):
-                del pending[future.key]
-                result = future.result()
+                chunk = pending.pop(future.key)[1]
+                try:
+                    result = future.result()
+                except Exception as err:  # noqa: BLE001 - Dask's, in one line; a chunk's own
+                    failed = _failure(err, scheduler, chunk)  # error as it is
+                    if failed is None:
+                        raise
+                    raise failed from None
                 future.release()
                 fill()
                 yield result
     finally:  # (a signal meanwhile is still noted, and handed on at the end)
         if pending:
-            try:
-                client.cancel([f for f, _ in pending.values()])
-            except Exception:  # noqa: BLE001 - the cluster may be gone already
-                pass
-        client.close()
-        if cluster is not None:
-            cluster.close()
+            _keep_finished(client, pending, late)
         stops.deliver()
+
+
+KEEP_WAIT = 10.0  # seconds, at most, to fetch the chunks finished when a run stops
+
+
+def _keep_finished(client, pending: dict, late: list | None) -> None:
+    """The results of the ``pending`` futures that have finished put in ``late`` (in index
+    order; fetched for at most `KEEP_WAIT` seconds), the others cancelled."""
+    finished = sorted((i, f) for f, i in pending.values() if f.status == "finished")
+    if late is not None:
+        deadline = time.monotonic() + KEEP_WAIT
+        for _, future in finished:
+            try:
+                late.append(future.result(timeout=max(0.1, deadline - time.monotonic())))
+            except Exception:  # noqa: BLE001 - lost with its worker, or the cluster gone
+                pass
+    try:
+        client.cancel([f for f, _ in pending.values()])
+    except Exception:  # noqa: BLE001 - the cluster may be gone already
+        pass

@@ -119,6 +119,7 @@ def iter_chunks(
     scheduler: str | None = None,
     late: list | None = None,
     timing: dict | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> Iterator[tuple[int, int, np.ndarray]]:
     """Run the chunks of a simulation; yield ``(chunk_index, n_rounds, tally)`` as each finishes
     (not necessarily in index order).
@@ -145,10 +146,14 @@ def iter_chunks(
         ``"tcp://host:port"``: an existing Dask distributed scheduler (`simulator.distributed`).
 
     late : list, optional
-        Where the chunks still running when the generator is closed (or Ctrl-C stops it) go as
-        they finish (on threads; on Dask they are cancelled).
+        Where the chunks finished when the generator is closed (or Ctrl-C stops it, or the
+        cluster fails) go: on threads those still running too, as they finish (a thread cannot
+        be stopped); on Dask those finished by then (the others are cancelled).
     timing : dict, optional
-        With ``scheduler``: ``timing["startup"]``, the seconds the cluster took to be ready.
+        With ``scheduler``: ``timing["startup"]``, the seconds the cluster took to be ready, and
+        ``timing["threads"]``, the most worker threads it had.
+    say : callable, optional
+        With ``scheduler``: ``say(text)`` is told when the cluster has no worker.
     """
     rounds, chunk_rounds, workers = _check_run(rounds, chunk_rounds, workers)
     rules = validate(rules, "rules")  # (a Rules built in code: played only as a file could say)
@@ -158,7 +163,7 @@ def iter_chunks(
     tables = stack_tables(rules, strategies)
     job = PlayChunk(params, tables, seed, rounds, chunk_rounds)
     yield from iter_job_chunks(job, chunk_count(rounds, chunk_rounds), workers, skip=skip,
-                               scheduler=scheduler, late=late, timing=timing)
+                               scheduler=scheduler, late=late, timing=timing, say=say)
 
 
 def iter_job_chunks(
@@ -170,10 +175,11 @@ def iter_job_chunks(
     scheduler: str | None = None,
     late: list | None = None,
     timing: dict | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> Iterator[tuple]:
     """Run ``job(i) -> (i, n_rounds, payload)`` for the chunks ``0..n_chunks-1`` not in ``skip``,
     on threads or (``scheduler``) a Dask cluster, as `iter_chunks` does for one rule set; yield
-    each result as it finishes (``late``, ``timing``: as `iter_chunks`). ``bjsim compare``
+    each result as it finishes (``late``, ``timing``, ``say``: as `iter_chunks`). ``bjsim compare``
     plays every variant of a chunk in one job."""
     workers = (os.cpu_count() or 1) if workers is None else int(workers)
     if workers < 1:
@@ -182,7 +188,8 @@ def iter_job_chunks(
         return
     todo = schedule(n_chunks, skip)
     if scheduler is not None:
-        yield from distributed.iter_jobs(job, todo, scheduler, workers=workers, timing=timing)
+        yield from distributed.iter_jobs(job, todo, scheduler, workers=workers, timing=timing,
+                                         late=late, say=say)
     else:
         yield from iter_jobs(job, todo, workers, late)
 
@@ -380,6 +387,7 @@ def advance(
     scheduler: str | None = None,
     on_chunk: Callable[[int, int, np.ndarray], None] | None = None,
     timing: dict | None = None,
+    say: Callable[[str], None] | None = None,
 ) -> Iterator[tuple[int, int]]:
     """Run the chunks ``state`` has not finished, recording each in ``state``; yield
     ``(chunk_index, n_rounds)`` after each, and stop once ``state.finished``.
@@ -387,8 +395,9 @@ def advance(
     ``on_chunk(chunk_index, n_rounds, tally)``, if given, sees each chunk's own tally as it
     arrives (any order; chunks past a precision stop too), e.g. to draw the running house edge.
 
-    Closing the generator (or an exception in the caller's loop, e.g. Ctrl-C) cancels what has not
-    started; ``state`` then holds every chunk that finished, ready for a checkpoint.
+    Closing the generator (or an exception in the caller's loop, e.g. Ctrl-C, or the cluster's
+    `distributed.ClusterError`) cancels what has not started; ``state`` then holds every chunk
+    that finished, ready for a checkpoint. ``timing``, ``say``: as `iter_chunks`.
 
     Examples
     --------
@@ -402,20 +411,21 @@ def advance(
     late: list = []
     yield from _record(state, iter_chunks(
         rules, strategies, state.rounds, seed, state.chunk_rounds, workers,
-        skip=state.skip(), scheduler=scheduler, late=late, timing=timing,
+        skip=state.skip(), scheduler=scheduler, late=late, timing=timing, say=say,
     ), on_chunk, late)
 
 
 def advance_job(state: RunState, job: Callable, workers=None, *,
-                scheduler: str | None = None,
-                timing: dict | None = None) -> Iterator[tuple[int, int]]:
+                scheduler: str | None = None, timing: dict | None = None,
+                say: Callable[[str], None] | None = None) -> Iterator[tuple[int, int]]:
     """`advance` for any ``job(i) -> (i, n_rounds, payload)`` whose payload ``state.add``
     takes (``bjsim compare``: every variant of chunk ``i``)."""
     if state.finished:
         return
     late: list = []
     yield from _record(state, iter_job_chunks(job, state.n_chunks, workers, skip=state.skip(),
-                                              scheduler=scheduler, late=late, timing=timing),
+                                              scheduler=scheduler, late=late, timing=timing,
+                                              say=say),
                        late=late)
 
 

@@ -102,10 +102,12 @@ class Result:
     stopped_after: int | None = None  # a stop signal noted after the last chunk (`stops`)
     stopped_compiling: bool = False  # Ctrl-C while the kernel compiled: no chunk, no bar drawn
     moments: np.ndarray | None = None  # a counter's chunk moments, summed (`batches`)
+    failure: str | None = None  # the cluster failed the run (`distributed.ClusterError`)
 
     @property
     def nothing_played(self) -> bool:
-        """A stop came before any chunk finished: no round to report."""
+        """A stop (or the cluster's failure) came before any chunk finished: no round to
+        report."""
         return self.partial and self.meta["run"]["rounds_played"] == 0
 
 
@@ -338,6 +340,7 @@ def saver(writer, state):
 
 
 SAVED = "bjsim: finished chunks saved in "  # (`end_lines`: where a stopped run carries on)
+KEPT = "; finished chunks saved in "  # (the same, at the end of a failed run's Error: line)
 
 
 def with_save_failed(lines: list[str], save) -> list[str]:
@@ -346,7 +349,7 @@ def with_save_failed(lines: list[str], save) -> list[str]:
     failed = getattr(save, "failed", None)
     if failed is None:
         return lines
-    return [ln for ln in lines if not ln.startswith(SAVED)] + [
+    return [ln.split(KEPT)[0] for ln in lines if not ln.startswith(SAVED)] + [
         f"bjsim: {failed}: the report has every chunk played, but the checkpoint holds only what "
         "an earlier save wrote (--resume carries on from there)"]
 
@@ -402,15 +405,16 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         save.release()
         raise
     partial = compiling  # stopped while compiling: no chunk played, no bar drawn
+    failure = None  # the cluster's (`distributed.ClusterError`): a partial result, as Ctrl-C's
     start = time.perf_counter()
     timing: dict = {}  # a Dask cluster's start-up, left out of the run's time
     if counting:
         played = engine.advance_job(state, job, plan.workers, scheduler=plan.scheduler,
-                                    timing=timing)
+                                    timing=timing, say=tell)
     else:
         played = engine.advance(
             state, plan.rules, list(plan.strategies), plan.seed, plan.workers,
-            scheduler=plan.scheduler, on_chunk=on_chunk, timing=timing,
+            scheduler=plan.scheduler, on_chunk=on_chunk, timing=timing, say=tell,
         )
     try:
         for _chunk, n_rounds in () if partial else played:
@@ -421,6 +425,8 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
     except KeyboardInterrupt:
         partial = True
         played.close()  # cancels the chunks that have not started
+    except distributed.ClusterError as err:  # (the chunks finished by then are kept)
+        partial, failure = True, str(err)
     finally:
         with stops.held() as late:  # (a stop from here on is the caller's: nothing is lost)
             bar.close()
@@ -431,6 +437,7 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
     with stops.held() as later:
         # A stop after the last chunk (or the precision target) loses nothing: not partial.
         partial = partial and not state.finished
+        failure = failure if partial else None  # (the cluster's, after the last chunk: the same)
         startup = timing.get("startup")
         seconds = time.perf_counter() - start - (startup or 0.0)
         total = state.total()
@@ -439,8 +446,10 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
             (ctally, moments), total = counted(total), total[: L.N_TALLY]
         summary = tally.summarize(total, plan.rules, tally.ss_lines_possible(
             plan.strategies, plan.rules), plan.strategies, plan.names)
-        meta = _meta(plan, state, total, partial, resumed, seconds, startup)
-        messages = with_save_failed(_messages(plan, meta, resumed, partial, quiet), save)
+        meta = _meta(plan, state, total, partial, resumed, seconds, startup,
+                     timing.get("threads"))
+        messages = with_save_failed(_messages(plan, meta, resumed, partial, quiet, failure),
+                                    save)
     noted = (late + later + [None])[0]
     try:
         if plan.exact:
@@ -453,7 +462,7 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         return Result(total, summary, meta, partial, messages, ctally, exact_stopped=True,
                       moments=moments)
     return Result(total, summary, meta, partial, messages, ctally, stopped_after=noted,
-                  stopped_compiling=compiling, moments=moments)
+                  stopped_compiling=compiling, moments=moments, failure=failure)
 
 
 def _add_exact(plan: Plan, summary: dict, say) -> None:
@@ -494,7 +503,9 @@ def _exact_of(entry: dict, plan: Plan, say=None) -> dict:
 
 
 def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float,
-          startup: float | None = None) -> dict:
+          startup: float | None = None, threads: int | None = None) -> dict:
+    """The report's metadata. ``threads``: a ``tcp://`` cluster's worker threads (the most it
+    had), its ``timing.workers``."""
     done = int(total[L.T_ROUNDS])
     meta = {
         "version": __version__,
@@ -513,7 +524,7 @@ def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float,
         "timing": {
             "seconds": seconds,
             "rounds_per_second": (done - resumed) / seconds if seconds > 0 else None,
-            "workers": plan.workers or os.cpu_count(),
+            "workers": timing_workers(plan.workers, plan.scheduler, threads),
             "scheduler": plan.scheduler,
             "cluster_startup_seconds": startup,  # (not in "seconds")
             "checkpoint": plan.checkpoint,
@@ -536,9 +547,10 @@ def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float,
     return meta
 
 
-def _messages(plan: Plan, meta: dict, resumed: int, partial: bool, quiet: bool) -> list[str]:
+def _messages(plan: Plan, meta: dict, resumed: int, partial: bool, quiet: bool,
+              failure: str | None = None) -> list[str]:
     """The lines for stderr after the run: its speed (unless ``quiet``), the precision target, an
-    interruption."""
+    interruption or the cluster's ``failure``."""
     done = meta["run"]["rounds_played"]
     seconds = meta["timing"]["seconds"]
     rate = meta["timing"]["rounds_per_second"] or 0
@@ -548,15 +560,18 @@ def _messages(plan: Plan, meta: dict, resumed: int, partial: bool, quiet: bool) 
         + (f", after {startup:.2f} s for the Dask cluster to be ready" if startup else "")
         + (f"; {resumed:,} more from {plan.checkpoint}" if resumed else "")
     ]
-    return out + end_lines(meta["run"].get("precision"), done, partial, plan.checkpoint)
+    return out + end_lines(meta["run"].get("precision"), done, partial, plan.checkpoint,
+                           failure=failure)
 
 
 def end_lines(precision: dict | None, done: int, partial: bool, checkpoint_path,
               half_width: str = "half-width", rounds: str = "rounds",
-              unit: str = "%") -> list[str]:
+              unit: str = "%", failure: str | None = None) -> list[str]:
     """The stderr lines on how a run ended: its precision target (``meta["run"]["precision"]``)
     met or not, or an interruption and where its chunks were saved. ``unit``: after the
-    percents (" pp" for a difference of house edges)."""
+    percents (" pp" for a difference of house edges). ``failure``: the cluster's, which
+    stopped the run (`distributed.ClusterError`): one ``Error:`` line in place of the
+    interruption's, saying what was kept."""
     out = []
     if precision is not None and not partial:
         p = precision
@@ -568,11 +583,33 @@ def end_lines(precision: dict | None, done: int, partial: bool, checkpoint_path,
         else:
             out.append(f"bjsim: precision target {target} NOT met: stopped at --max-rounds "
                        f"{p['max_rounds']:,} ({half_width} {hw})")
-    if partial:
+    if partial and failure is not None:
+        out.append(f"Error: {failure}: partial result of {done:,} {rounds}"
+                   + (f"{KEPT}{checkpoint_path}: carry on with --resume"
+                      if checkpoint_path is not None else ""))
+    elif partial:
         out.append(f"bjsim: interrupted: partial result of {done:,} {rounds}")
         if checkpoint_path is not None:
             out.append(f"{SAVED}{checkpoint_path}: carry on with --resume")
     return out
+
+
+def timing_workers(workers: int | None, scheduler: str | None, threads: int | None):
+    """A report's ``timing.workers``: the threads (with ``--scheduler local``: the worker
+    processes) asked for, else every CPU; on a ``tcp://`` cluster, its worker threads (the most
+    it had in the run; None before it was reached), ``--workers`` playing no part there."""
+    if scheduler is not None and scheduler != "local":
+        return threads
+    return workers or os.cpu_count()
+
+
+def tell(text: str) -> None:
+    """The runner's word (`distributed.iter_jobs`: a cluster with no worker) as a line on stderr
+    above the bar, with or without ``-q``, as a failed checkpoint write's: the run waits, and a
+    user must know why."""
+    from tqdm import tqdm
+
+    tqdm.write(f"bjsim: {text}", file=sys.stderr)
 
 
 def render(result: Result, fmt: str) -> str:
