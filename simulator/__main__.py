@@ -1,7 +1,5 @@
 """``python -m simulator`` and the installed ``bjsim`` script run the command line (``run``)."""
 
-import os
-import signal
 import sys
 
 
@@ -17,7 +15,10 @@ def run() -> None:
     (numba's and LLVM's, about a tenth of a second), in which a Ctrl-C or SIGTERM would end it
     by the signal; with a Dask cluster the teardown closes its processes, and a signal then ends
     the process at once with the command's exit code."""
-    try:
+    try:  # (every import here: a Ctrl-C at this module's top would be runpy's traceback)
+        import os
+        import signal
+
         from simulator.cli import main
     except KeyboardInterrupt:
         _interrupted()

@@ -641,3 +641,15 @@ def test_a_stop_after_a_reports_first_run_stops_the_report(monkeypatch, tmp_path
                                       "--no-variants", "-o", str(out)])
     assert result.exit_code == 143, result.output
     assert not (out / "report.json").exists()
+
+
+def test_the_entry_module_imports_in_its_guarded_block():
+    """``simulator.__main__`` imports nothing at its top that Python's start-up has not (``sys``):
+    an import there (``signal`` took one) was a window where Ctrl-C gave runpy's traceback, not
+    ``bjsim: interrupted``; each is made in ``run``'s block that turns Ctrl-C into exit 130."""
+    import ast
+
+    tree = ast.parse((ROOT / "simulator" / "__main__.py").read_text())
+    top = [a.name for node in tree.body if isinstance(node, ast.Import) for a in node.names]
+    top += [node.module for node in tree.body if isinstance(node, ast.ImportFrom)]
+    assert top == ["sys"], top
