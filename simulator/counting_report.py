@@ -1050,7 +1050,8 @@ def _head(f: dict, meta: dict) -> list[str]:
             else f"penetration {r['penetration']:g}")
     unlike = unlike_nz_line(meta.get("rules") or {}, ", ".join(run.get("overrides") or ()))
     lines = [f"bjsim {meta.get('version', __version__)}: card counting, plan {p['name']}",
-             f"Rules:     {title}; {r['decks']} decks, {shoe}, Super Sevens "
+             f"Rules:     {title}; {r['decks']} {'deck' if r['decks'] == 1 else 'decks'}, "
+             f"{shoe}, Super Sevens "
              f"{'on' if r['super_sevens'] else 'off'}",
              *([unlike] if unlike else []),
              f"Plan:      {p['description'] or p['name']} ({plan_words(p)})",

@@ -385,7 +385,9 @@ def _table(summary: dict, meta: dict) -> str:
     if unlike:
         w(unlike + "\n")
     if rules:
-        w(f"           {rules.get('decks')} decks, {rules.get('boxes')} box(es), "
+        decks, boxes = rules.get("decks"), rules.get("boxes")
+        w(f"           {decks} {'deck' if decks == 1 else 'decks'}, {boxes} "
+          f"{'box' if boxes == 1 else 'boxes'}, "
           f"Super Sevens {'on' if rules.get('super_sevens') else 'off'}, "
           f"hole card {rules.get('hole_card')}, blackjack pays {rules.get('blackjack_pays')}\n")
     note = run.get("strategy_note")

@@ -736,3 +736,13 @@ def test_simulate_exact_gives_an_even_return_as_a_house_edge_of_0_not_minus_0():
     assert edge["mean"] == 0 and math.copysign(1.0, edge["mean"]) == 1.0
     assert _house_edge({"mean": 0.25, "se": None})["mean"] == -0.25
     assert _house_edge({"mean": None})["mean"] is None
+
+
+def test_the_rules_line_counts_one_deck_and_one_box_in_the_singular():
+    """simulate's and count's rules lines said "1 decks, 1 box(es)"."""
+    out = run("simulate", "-n", "2000", "-q", "--set", "decks=1").output
+    assert "1 deck, 1 box, Super Sevens on" in out and "1 decks" not in out
+    assert "6 decks, 3 boxes," in run("simulate", "-n", "2000", "-q", "--boxes", "3").output
+    counted = run("count", "-n", "20000", "--chunk-rounds", "10000", "-q", "--set", "decks=1",
+                  "--set", "penetration=0.5").output
+    assert "; 1 deck, penetration 0.5" in counted and "1 decks" not in counted, counted
