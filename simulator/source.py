@@ -36,7 +36,8 @@ def fingerprint(root: Path = ROOT) -> str:
 
 
 def git_commit(root: Path = ROOT) -> str:
-    """The commit checked out in ``root`` (with ``+ changes`` where its files differ from it),
+    """The commit checked out in ``root`` (with ``+ changes`` where its files differ from it, or
+    one of `source_files` is not in it),
     or `NOT_GIT` where ``root`` is not a git checkout or git cannot be run."""
     def git(*args) -> str | None:
         try:
@@ -52,8 +53,8 @@ def git_commit(root: Path = ROOT) -> str:
     commit = git("rev-parse", "HEAD")
     if not commit:
         return NOT_GIT
-    changed = git("status", "--porcelain", "--untracked-files=no", "--",
-                  *{pattern.split("/", 1)[0] for pattern in PATTERNS})
+    changed = git("status", "--porcelain", "--untracked-files=all", "--",  # (a new file too)
+                  *(f":(glob){pattern}" for pattern in PATTERNS))
     return commit + (" + changes not committed" if changed else "")
 
 

@@ -84,6 +84,26 @@ def test_the_git_commit_says_when_there_is_no_checkout_or_no_git(tmp_path, monke
     assert source.git_commit(source.ROOT) == source.NOT_GIT
 
 
+def test_the_git_commit_says_changes_for_a_changed_or_an_untracked_source_file(tmp_path):
+    """An untracked file of the fingerprint's (a new module) changes the hash, so the commit is
+    said to have changes, as a changed one (``--untracked-files=no`` had missed it)."""
+    def git(*args):
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+
+    (tmp_path / "simulator").mkdir()
+    (tmp_path / "simulator" / "a.py").write_text("A = 1\n")
+    (tmp_path / "notes.txt").write_text("not a source file\n")
+    git("init", "-q")
+    git("add", "simulator/a.py")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "one")
+    assert not source.git_commit(tmp_path).endswith("changes not committed")  # (notes.txt: not)
+    (tmp_path / "simulator" / "b.py").write_text("B = 2\n")
+    assert source.git_commit(tmp_path).endswith(" + changes not committed")
+    (tmp_path / "simulator" / "b.py").unlink()
+    (tmp_path / "simulator" / "a.py").write_text("A = 2\n")
+    assert source.git_commit(tmp_path).endswith(" + changes not committed")
+
+
 def _head() -> str | None:
     res = subprocess.run(["git", "-C", str(source.ROOT), "rev-parse", "--show-toplevel", "HEAD"],
                          capture_output=True, text=True, check=False)
