@@ -2644,16 +2644,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     with stops.held():  # a stop after the last chunk: the whole report all the same
         failed = _count_report(runs, plan, bankroll, penetrations, rules,
                                _as_named(ctx, rules_path), file_meta, sets, fmt, output)
-    _closing(ctx, [_at_penetration(pen, line) for pen, _, r in runs.runs for line in r.messages]
-             + runs.notes, runs.partial, failed)
-
-
-def _at_penetration(pen, line: str) -> str:
-    """A run's stderr line (its time taken, an interruption) naming its penetration, in a
-    sweep: ``bjsim: penetration 0.7: 11,000,000 rounds in 1.62 s``."""
-    if pen is None or not line.startswith("bjsim: "):
-        return line
-    return f"bjsim: penetration {pen:g}: {line.removeprefix('bjsim: ')}"
+    _closing(ctx, runs.messages, runs.partial, failed)
 
 
 def _count_report(runs, plan, bankroll, penetrations, rules, rules_path, file_meta, sets, fmt,

@@ -68,7 +68,8 @@ def install_fake_engine(monkeypatch, rounds=ROUNDS) -> list:
 
     def simulate(p, quiet=False):
         if getattr(p, "counting", None) is None:
-            return types.SimpleNamespace(partial=False, tally=None, stopped_after=None)
+            return types.SimpleNamespace(partial=False, tally=None, stopped_after=None,
+                                         meta={"timing": {"resumed_rounds": 0}}, messages=[])
         return fake_result(p, rounds)
 
     monkeypatch.setattr(run_mod, "Plan", plan)
@@ -266,7 +267,8 @@ def test_a_sweep_gives_the_risk_of_ruin_of_the_bankroll_used(monkeypatch):
 def test_csv_writes_partial_lowercase_as_simulate_does(monkeypatch, fake_engine, partial, code):
     def simulate(p, quiet=False):  # (the control run whole)
         if getattr(p, "counting", None) is None:
-            return types.SimpleNamespace(partial=False, tally=None, stopped_after=None)
+            return types.SimpleNamespace(partial=False, tally=None, stopped_after=None,
+                                         meta={"timing": {"resumed_rounds": 0}}, messages=[])
         return fake_result(p, ROUNDS, partial=partial)
 
     monkeypatch.setattr(run_mod, "simulate", simulate)
@@ -573,11 +575,14 @@ def test_the_control_run_is_checkpointed_and_resumed_to_the_uninterrupted_report
     doc = json.loads(ckpt.read_text())
     assert doc["finished"] is True and doc["rounds_done"] == 20_000
     assert doc["control"]["finished"] is False and doc["control"]["rounds_done"] in (5000, 10_000)
-    again = invoke(*args, "--resume", ckpt)
+    again = invoke(*[a for a in args if a != "--quiet"], "--resume", ckpt)  # (its lines said)
     assert again.exit_code == 0, again.output
     doc = json.loads(again.stdout)
     assert doc.pop("timing")["resumed_rounds"] == 20_000 and doc == whole
     assert json.loads(ckpt.read_text())["control"]["finished"] is True
+    kept = 20_000 - int(said[-2].split(" after ")[1].split(" of ")[0].replace(",", ""))
+    assert f"bjsim: control run (the strategy alone at a flat bet): {kept:,} rounds in " in \
+        again.stderr and f"more from {ckpt}" in again.stderr, again.stderr  # (it said nothing)
     # finished: its report again, nothing played
     with monkeypatch.context() as mp:
         for name in ("iter_chunks", "iter_job_chunks"):
