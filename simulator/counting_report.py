@@ -1278,9 +1278,8 @@ def left_out_text(notes: list) -> str:
 
     def names(w):  # (labels holding "and" or commas quoted, so that two read as two; rows or
         if len(w) > 1 and any(" and " in x or "," in x for x in w):  # columns alike)
-            q = [f'"{x}"' for x in w]
-            return ", ".join(q[:-1]) + " and " + q[-1]
-        return " and ".join(w)
+            w = [f'"{x}"' for x in w]
+        return w[0] if len(w) == 1 else ", ".join(w[:-1]) + " and " + w[-1]
 
     return "; ".join(f"{names(w)} ({reason})" for reason, w in joined.items())
 
@@ -1400,7 +1399,7 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                         "at every count", constant=True,
                         names=[*COUNT_NAMES[:7], *(["boxes", "boxes SE"] if boxes else []),
                                *COUNT_NAMES[7:]],
-                        why={8: f"no SE: {f['chunk_se_note']}"} if boxes and f.get(
+                        why={8: f["chunk_se_note"]} if boxes and f.get(
                             "chunk_se_note") else None)
     ss = f["super_sevens"]
     if f["super_sevens_by_count"]:
@@ -1733,7 +1732,7 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
                                                                    "with SS 95% interval")}
     notes = list(dict.fromkeys(r.get("chunk_se_note") for r in rows if r.get("chunk_se_note")))
     favourable = any(r.get("super_sevens_favourable_share") is not None for r in rows)
-    why |= {at(n): f"no SE: {notes[0]}" for n in CHUNK_SE_NAMES if n in names and notes
+    why |= {at(n): notes[0] for n in CHUNK_SE_NAMES if n in names and notes
             and (n != "SS favourable SE" or favourable)}
     shown = {names[c] for c in left_out(sweep_head, cells, "in every row", names=names,
                                          why=why)[0]}

@@ -557,7 +557,7 @@ def test_the_report_shows_score_and_n0_as_not_applicable_without_an_edge(tmp_pat
         keys = [k for k, _, _ in columns]
         shown = [sections.fmt(v, kind) for v, (_, _, kind) in zip(rows[0], columns, strict=True)]
         if "score" not in keys:  # (n/a in every row: left out, the CSV keeps it)
-            assert "SCORE and SCORE 95% low and SCORE 95% high and N0" in md
+            assert "SCORE, SCORE 95% low, SCORE 95% high, N0, N0 95% low and N0 95% high" in md
             keys = [k for k, _, _ in table.columns]
             shown = [sections.fmt(v, "text" if kind == sections.CSV_ONLY else kind) for v, (
                 _, _, kind) in zip(table.rows[0], table.columns, strict=True)]
