@@ -35,7 +35,7 @@ from simulator.counting_report import (
     ss_spread,
     sweep_columns_out,
 )
-from simulator.exact.compare import CUT_CARD_MARK, cut_card_effect
+from simulator.exact.compare import CUT_CARD_MARK, cut_card_effect, cut_card_words
 from simulator.report import PER_UNIT_WAGERED, precision_text
 from simulator.rules import CHANGED, OUTSIDE_GAZETTE, WITHIN_GAZETTE, origin_legend
 from simulator.source import NOT_GIT, PATTERNS
@@ -304,8 +304,9 @@ Z_LARGE = 1.96  # a |z| from which the summary says how much of it the cut-card 
 
 def _z_less_cut_card(w: dict, rules: list[dict]) -> str:
     """Where a z that holds the cut-card effect (``z_caveat``) is large (|z| >= `Z_LARGE`), how
-    much of the difference the effect accounts for (bjsim's measurement for the rules' decks,
-    `cut_card_effect`) and the z that remains, in plain words, with how often chance alone gives
+    much of the difference the effect accounts for (`cut_card_effect`: bjsim's measurement for
+    the rules' decks where it made one, else the larger of the neighbouring ones, as
+    `cut_card_words` says) and the z that remains, in plain words, with how often chance alone gives
     a z that far from 0; "" elsewhere."""
     if not w.get("z_caveat") or w.get("z") is None or abs(w["z"]) < Z_LARGE:
         return ""
@@ -316,11 +317,9 @@ def _z_less_cut_card(w: dict, rules: list[dict]) -> str:
     left = (diff - effect) / w["se"]
     chance = 2 * (1 - NormalDist().cdf(abs(left)))
     return (f" The simulated house edge differs from the exact one by {fmt(diff, 'spp4')}; "
-            f"the cut-card effect accounts for about {fmt(effect, 'spp3')} of it (bjsim's "
-            f"measurement with "
-            f"{decks} {'deck' if decks == 1 else 'decks'} at 75% penetration"
-            + ("" if pen == 0.75 else f"; this table cuts at {100 * pen:g}%, so it may differ")
-            + f"), and the rest, {fmt(diff - effect, 'spp4')}, is a z of {fmt(left, 'z')}: "
+            f"{cut_card_words(decks)} accounts for about {fmt(effect, 'spp3')} of it"
+            + ("" if pen == 0.75 else f" (this table cuts at {100 * pen:g}%, so it may differ)")
+            + f", and the rest, {fmt(diff - effect, 'spp4')}, is a z of {fmt(left, 'z')}: "
             + ("chance alone gives one that far from 0 in about one run in "
                f"{1 / chance:,.0f}, with nothing wrong" if chance > 0.001 else
                "chance alone gives one that far from 0 in fewer than one run in 1,000: "
