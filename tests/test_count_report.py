@@ -805,3 +805,23 @@ def test_the_sweeps_super_sevens_favourable_column_says_by_which_7_7_play():
     md = render.to_markdown("t", [sec])
     assert ("Super Sevens favourable: the share of rounds whose starting shoe gives the bet a "
             "positive return, by the strategy's 7-7 play (split v 2-7, hit v 8-A).") in md
+
+
+def test_the_sweeps_favourable_se_left_out_for_too_few_chunks_says_the_note_alone():
+    """The sweep's Super Sevens favourable SE, left out where the runs have too few chunks,
+    read "no SE: no SE from fewer than 10 chunks ...": the note already begins "no SE"."""
+    from simulator import counting_report as CR
+    from simulator.plans import load_plan
+    from simulator.strategy import load_strategy
+    from tests.test_counting_report import ROUNDS, tally_of
+
+    f = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules(),
+                   strategy=load_strategy("basic"))
+    note = "no SE from fewer than 10 chunks (the run has 4): more rounds give more"
+    rows = [r | {"chunk_se_note": note} for r in CR.sweep_rows([(0.75, f)])]
+    assert rows[0]["super_sevens_favourable_share"] is not None
+    assert rows[0]["super_sevens_favourable_share_se"] is None
+    md = render.to_markdown("t", [sections.counting({"strategy": "basic", "counting": {
+        "plan": "hi-lo-1-12", "figures": f, "sweep": rows}})])
+    assert f"Super Sevens favourable SE ({note})" in md
+    assert "no SE: no SE" not in md

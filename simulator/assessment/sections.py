@@ -1407,7 +1407,7 @@ def _leave_out(blocks: list, p: dict, bankroll, chunk_note: str | None = None,
                                 "advantage_with_super_sevens_ci95_high"), ss_why),
                "gain_over_flat_se": "the gain is none, as said above",
                "super_sevens_favourable_share": NO_FAVOURABLE,
-               "super_sevens_favourable_share_se": f"no SE: {chunk_note}" if chunk_note
+               "super_sevens_favourable_share_se": chunk_note if chunk_note
                else NO_FAVOURABLE} | {
                k: w for k, w in why.items() if k == "risk_of_ruin"}})}
     for i, b in reversed(list(enumerate(blocks))):
