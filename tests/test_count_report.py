@@ -805,3 +805,85 @@ def test_the_sweeps_super_sevens_favourable_column_says_by_which_7_7_play():
     md = render.to_markdown("t", [sec])
     assert ("Super Sevens favourable: the share of rounds whose starting shoe gives the bet a "
             "positive return, by the strategy's 7-7 play (split v 2-7, hit v 8-A).") in md
+
+
+def test_the_sweeps_favourable_se_left_out_for_too_few_chunks_says_the_note_alone():
+    """The sweep's Super Sevens favourable SE, left out where the runs have too few chunks,
+    read "no SE: no SE from fewer than 10 chunks ...": the note already begins "no SE"."""
+    from simulator import counting_report as CR
+    from simulator.plans import load_plan
+    from simulator.strategy import load_strategy
+    from tests.test_counting_report import ROUNDS, tally_of
+
+    f = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules(),
+                   strategy=load_strategy("basic"))
+    note = "no SE from fewer than 10 chunks (the run has 4): more rounds give more"
+    rows = [r | {"chunk_se_note": note} for r in CR.sweep_rows([(0.75, f)])]
+    assert rows[0]["super_sevens_favourable_share"] is not None
+    assert rows[0]["super_sevens_favourable_share_se"] is None
+    md = render.to_markdown("t", [sections.counting({"strategy": "basic", "counting": {
+        "plan": "hi-lo-1-12", "figures": f, "sweep": rows}})])
+    assert f"Super Sevens favourable SE ({note})" in md
+    assert "no SE: no SE" not in md
+
+
+def test_the_section_gives_the_batch_means_ses_bjsim_count_gives(tmp_path):
+    """bjsim count gives the share played, the average bet and the boxes per round played
+    their SEs by batch means (and the boxes by count theirs); the report's counting section
+    gave the figures bare, in its text, its tables and its CSV. It now gives count's SEs in
+    count's words, and where the run has too few chunks says why there are none, once."""
+    from simulator.assessment.output import _csv
+
+    plan = tmp_path / "wong.toml"
+    plan.write_text(WONG_BOXES)
+    spec = figures.Spec(Rules(boxes=2), seed=7, chunk_rounds=2000, count_plan=str(plan),
+                        count_rounds=20_000, count_penetrations=(0.6, 0.9))
+    data = {"strategy": "basic", "counting": figures.counting_figures(spec, print, True)}
+    f, sweep = data["counting"]["figures"], data["counting"]["sweep"]
+    assert f["chunk_se_note"] is None and f["average_bet_se"] and f["played_share_se"]
+    sec = sections.counting(data)
+    md = render.to_markdown("t", [sec])
+    text = invoke("count", "--plan", plan, "--boxes", "2", "--seed", "7", "--chunk-rounds",
+                  "2000", "--rounds", "20000", "-q").stdout
+    bet = f"average bet {f['average_bet']:.2f} units (SE {f['average_bet_se']:.3f}) a round played"
+    played = f"{100 * f['played_share']:.1f}% (SE {100 * f['played_share_se']:.1f}%)"
+    boxes = (f"({f['boxes_per_round_played']:.2f} boxes, SE "
+             f"{f['boxes_per_round_played_se']:.3f})")
+    for words in (bet, played, boxes, "(10 chunks)"):
+        assert words in text and words in md, words
+    tables = {b.name: b for b in sec.blocks if isinstance(b, sections.Table)}
+    head, rows = tables["counting_by_count"].shown()
+    keys = [k for k, _, _ in head]
+    assert keys[keys.index("boxes_per_round_played") + 1] == "boxes_per_round_played_se"
+    assert [r[keys.index("boxes_per_round_played_se")] for r in rows] == [
+        b["boxes_per_round_played_se"] for b in f["by_count"]]
+    assert "counter's boxes per round played SE" in md
+    head, rows = tables["counting_penetration"].shown()
+    keys = [k for k, _, _ in head]
+    assert keys[keys.index("played_share") + 1] == "played_share_se"
+    assert keys[keys.index("average_bet") + 1] == "average_bet_se"
+    for r, row in zip(sweep, rows, strict=True):
+        assert row[keys.index("played_share_se")] == r["played_share_se"] > 0
+        assert row[keys.index("average_bet_se")] == r["average_bet_se"] > 0
+    assert "| counter's average bet | counter's average bet SE |" in md
+    _csv(tables["counting_penetration"], tmp_path / "pen.csv")
+    header = (tmp_path / "pen.csv").read_text().splitlines()[0].split(",")
+    assert {"played_share_se", "average_bet_se"} <= set(header)
+    _csv(tables["counting_by_count"], tmp_path / "by.csv")
+    assert "boxes_per_round_played_se" in (tmp_path / "by.csv").read_text().splitlines()[0]
+    # 4 chunks: no SE, said once in the text (as count's line), the columns left out for it
+    few = figures.Spec(Rules(boxes=2), seed=7, chunk_rounds=5000, count_plan=str(plan),
+                       count_rounds=20_000, count_penetrations=(0.6, 0.9))
+    data = {"strategy": "basic", "counting": figures.counting_figures(few, print, True)}
+    note = data["counting"]["figures"]["chunk_se_note"]
+    assert note.startswith("no SE from fewer than 10 chunks")
+    md = render.to_markdown("t", [sections.counting(data)])
+    assert (f"Rounds played, average bet, boxes and the Super Sevens favourable share: {note}."
+            in md)
+    assert "(SE " not in md.split("Advantage: the counter's")[0]
+    assert "favoured the player in" in md and "(no SE, as said above) of rounds" in md
+    assert "no SE: no SE" not in md
+    # (the sweep's runs: its left-out sentence says it once for its columns)
+    assert "played SE and counter's average bet SE and Super Sevens favourable SE " \
+        f"({note})" in md
+    assert md.count(note) == 2

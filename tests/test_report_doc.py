@@ -2835,7 +2835,7 @@ def _headline(z: float, diff: float, se: float = 0.000357) -> dict:
 def test_a_large_z_says_how_much_of_it_the_cut_card_effect_is():
     # "z = +2.75" against the exact 0.5191% was explained only by "it includes the cut-card
     # effect": the summary says how much of the difference that is and what z remains.
-    from simulator.exact.compare import cut_card_effect
+    from simulator.exact.compare import cut_card_effect, cut_card_words
 
     rules = [{"key": "decks", "value": "6"}, {"key": "penetration", "value": "0.75"}]
     diff = 0.000982
@@ -2844,8 +2844,8 @@ def test_a_large_z_says_how_much_of_it_the_cut_card_effect_is():
     z = rest / 0.000357
     chance = 2 * (1 - __import__("statistics").NormalDist().cdf(z))
     assert text == (f" The simulated house edge differs from the exact one by +{100 * diff:.4f} "
-                    f"pp; the cut-card effect accounts for about +{100 * cut_card_effect(6):.3f} "
-                    f"pp of it (bjsim's measurement with 6 decks at 75% penetration), and the "
+                    f"pp; {cut_card_words(6)} accounts for about "
+                    f"+{100 * cut_card_effect(6):.3f} pp of it, and the "
                     f"rest, +{100 * rest:.4f} pp, is a z of +{z:.2f}: chance alone gives one "
                     f"that far from 0 in about one run in {1 / chance:,.0f}, with nothing wrong.")
     # a small z, a shuffle every round (no caveat), and a z far beyond the effect
@@ -2855,6 +2855,14 @@ def test_a_large_z_says_how_much_of_it_the_cut_card_effect_is():
         {"key": "penetration", "value": "0.6"}])
     assert "this table cuts at 60%, so it may differ" in far
     assert "more than the cut-card effect and chance explain" in far
+    assert "as bjsim measured it" in text
+    # bjsim measured no 5-deck shoe: it said "bjsim's measurement with 5 decks"; the effect is
+    # the larger of the 4 and 6 decks' measurements, and the words say so (cut_card_words)
+    five = sections._z_less_cut_card(_headline(8.0, 0.003), [
+        {"key": "decks", "value": "5"}, {"key": "penetration", "value": "0.75"}])
+    assert "measurement with 5 decks" not in five and "as bjsim measured it" not in five
+    assert f"{cut_card_words(5)} accounts for about +{100 * cut_card_effect(5):.3f} pp" in five
+    assert "the larger of bjsim's measurements at 4 and 6 decks" in five
 
 
 def test_super_sevens_has_one_interval_in_every_table_and_sentence():

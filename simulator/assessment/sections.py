@@ -12,8 +12,10 @@ from simulator.assessment.figures import CONFIDENCES
 from simulator.counting_report import (
     ADVANTAGE_LABELS,
     AS_FLAT,
+    CHUNK_SE_WORDS,
     GAIN_NONE_WORDS,
     MERGED_TAILS,
+    MIN_SAMPLE,
     MOVED_TOGETHER,
     NO_EDGE,
     NO_FAVOURABLE,
@@ -23,7 +25,12 @@ from simulator.counting_report import (
     NOT_APPLICABLE,
     SAME_BETS,
     SEVENS_SCALING,
+    _and,
+    _num,
+    _pct,
+    _se_text,
     boxes_vary,
+    chunk_se_line,
     gain_none,
     left_out,
     left_out_text,
@@ -35,7 +42,7 @@ from simulator.counting_report import (
     ss_spread,
     sweep_columns_out,
 )
-from simulator.exact.compare import CUT_CARD_MARK, cut_card_effect
+from simulator.exact.compare import CUT_CARD_MARK, cut_card_effect, cut_card_words
 from simulator.report import PER_UNIT_WAGERED, precision_text
 from simulator.rules import CHANGED, OUTSIDE_GAZETTE, WITHIN_GAZETTE, origin_legend
 from simulator.source import NOT_GIT, PATTERNS
@@ -304,8 +311,9 @@ Z_LARGE = 1.96  # a |z| from which the summary says how much of it the cut-card 
 
 def _z_less_cut_card(w: dict, rules: list[dict]) -> str:
     """Where a z that holds the cut-card effect (``z_caveat``) is large (|z| >= `Z_LARGE`), how
-    much of the difference the effect accounts for (bjsim's measurement for the rules' decks,
-    `cut_card_effect`) and the z that remains, in plain words, with how often chance alone gives
+    much of the difference the effect accounts for (`cut_card_effect`: bjsim's measurement for
+    the rules' decks where it made one, else the larger of the neighbouring ones, as
+    `cut_card_words` says) and the z that remains, in plain words, with how often chance alone gives
     a z that far from 0; "" elsewhere."""
     if not w.get("z_caveat") or w.get("z") is None or abs(w["z"]) < Z_LARGE:
         return ""
@@ -316,11 +324,9 @@ def _z_less_cut_card(w: dict, rules: list[dict]) -> str:
     left = (diff - effect) / w["se"]
     chance = 2 * (1 - NormalDist().cdf(abs(left)))
     return (f" The simulated house edge differs from the exact one by {fmt(diff, 'spp4')}; "
-            f"the cut-card effect accounts for about {fmt(effect, 'spp3')} of it (bjsim's "
-            f"measurement with "
-            f"{decks} {'deck' if decks == 1 else 'decks'} at 75% penetration"
-            + ("" if pen == 0.75 else f"; this table cuts at {100 * pen:g}%, so it may differ")
-            + f"), and the rest, {fmt(diff - effect, 'spp4')}, is a z of {fmt(left, 'z')}: "
+            f"{cut_card_words(decks)} accounts for about {fmt(effect, 'spp3')} of it"
+            + ("" if pen == 0.75 else f" (this table cuts at {100 * pen:g}%, so it may differ)")
+            + f", and the rest, {fmt(diff - effect, 'spp4')}, is a z of {fmt(left, 'z')}: "
             + ("chance alone gives one that far from 0 in about one run in "
                f"{1 / chance:,.0f}, with nothing wrong" if chance > 0.001 else
                "chance alone gives one that far from 0 in fewer than one run in 1,000: "
@@ -1164,7 +1170,7 @@ def counting(data: dict) -> Section | None:
            if p["wong"] else "")
         + f". Strategy {data['strategy']} where no index play applies. {f['rounds']:,} rounds "
         f"dealt, {f['rounds_played']:,} played (the same seed as the main run)"
-        + _average_bet_text(f) + ". Advantage: the "
+        + _average_bet_text(f) + "." + _chunk_se_text(f) + " Advantage: the "
         "counter's net per unit bet; flat: every box dealt at one unit, played as the counter "
         "plays (index plays included); the control run: the strategy alone at a flat bet, the "
         "same seed. Gain over the control run: "
@@ -1224,6 +1230,8 @@ def counting(data: dict) -> Section | None:
              ("average_bet", "counter's average bet", "num2"),
              ("boxes_per_round_played", "counter's boxes per round played",
               "num2" if boxes_vary(f) else CSV_ONLY),
+             ("boxes_per_round_played_se", "counter's boxes per round played SE",
+              "num3" if boxes_vary(f) else CSV_ONLY),
              ("counter_advantage", "counter's advantage", "spct2"),
              ("counter_se", "counter's advantage SE", "pct2")]
     blocks += [f"By the {kind} at the round's start (each SE the main game's, from the "
@@ -1231,7 +1239,9 @@ def counting(data: dict) -> Section | None:
                f"dealer's cards). {sentence(NO_SE)}."
                + (" The counter's average bet: the initial bets of a round played, all its "
                   "boxes together, over the boxes per round played beside it (the plan's "
-                  "[boxes] changes them with the count)." if boxes_vary(f) else "")
+                  "[boxes] changes them with the count). The boxes' SE: "
+                  f"{CHUNK_SE_WORDS}, none from fewer than {MIN_SAMPLE} rounds played at a "
+                  "count." if boxes_vary(f) else "")
                + (f" {sentence(merged_text('rounds'))}." if merged_tails(f["by_count"]) else ""),
                Table("counting_by_count", f"Frequency and the player's advantage by {kind}",
                      bcols,
@@ -1260,7 +1270,7 @@ def counting(data: dict) -> Section | None:
                "at each round's start (the sevens' suits and the other cards taken as any of the "
                "shoe's). By that exact return the bet favoured the player in "
                f"{fmt(ss['favourable_share'], 'pct2')}"
-               + (f" ({f['chunk_se_note']})" if f.get("chunk_se_note") else
+               + (" (no SE, as said above)" if f.get("chunk_se_note") else
                   "" if not ss.get("favourable_share_se") else
                   f" (SE {fmt(ss['favourable_share_se'], 'pct2')}, by batch means over the "
                   f"run's {f['chunks']:,} chunks: rounds of a shoe are correlated)")
@@ -1303,9 +1313,13 @@ def counting(data: dict) -> Section | None:
                  ("flat_advantage", "flat", "spct3"),
                  ("gain_over_flat", "gain over flat, pp", "spp3"),
                  ("gain_over_flat_se", "gain SE (paired), pp", "pp3"),
-                 *((k, label, CSV_ONLY if k in sweep_columns_out(p) else kind)
-                   for k, label, kind in (("played_share", "played", "pct1"),
-                                          ("average_bet", "counter's average bet", "num2"))),
+                 *((k, label, CSV_ONLY if k.removesuffix("_se") in sweep_columns_out(p)
+                    else kind)  # (an SE shown with its figure)
+                   for k, label, kind in (
+                       ("played_share", "played", "pct1"),
+                       ("played_share_se", "played SE", "pct2"),
+                       ("average_bet", "counter's average bet", "num2"),
+                       ("average_bet_se", "counter's average bet SE", "num3"))),
                  ("sd_round", "SD per round", "num3"),
                  ("win_per_100", "win per 100 rounds", "num2"),
                  ("win_per_100_se", "win per 100 rounds SE", "num2"),
@@ -1317,12 +1331,18 @@ def counting(data: dict) -> Section | None:
         wcols += [("super_sevens_favourable_share", "Super Sevens favourable", "pct2"),
                   ("super_sevens_favourable_share_se", "Super Sevens favourable SE", "pct3")]
         shown = {k for k, _, kind in wcols if kind != CSV_ONLY}
+        by_chunks = [words for k, words in (("played_share_se", "the share played"),
+                                            ("average_bet_se", "the average bet"))
+                     if k in shown and any(r.get(k) for r in c["sweep"])]
+        by_chunks = [f"The SE{'s' if len(by_chunks) > 1 else ''} of {_and(by_chunks)}"
+                     ] if by_chunks else []
         blocks += ["The same plan and seed at each penetration (the share of the shoe dealt "
                    "before the cut card): what the cut card's place is worth to a counter."
                    + (" Played: the share of rounds dealt the counter played (it wongs)."
                       if "played_share" in shown else "")
                    + (" The counter's average bet: the initial main bet per round played, in "
                       "units, all its boxes together." if "average_bet" in shown else "")
+                   + "".join(f" {w}: {CHUNK_SE_WORDS}." for w in by_chunks)
                    + "".join(f" Super Sevens favourable: the share of rounds whose starting "
                              f"shoe gives the bet a positive return, by {play}. Its SE: by "
                              "batch means over each run's chunks (rounds of a shoe are "
@@ -1351,19 +1371,38 @@ def counting(data: dict) -> Section | None:
         (r["chunk_se_note"] for r in c.get("sweep") or () if r.get("chunk_se_note")), None),
         "no Super Sevens bet" if all(
             r.get("advantage_with_super_sevens_interval_note") in (None, NO_SS_BET)
-            for r in c.get("sweep") or ()) else "withheld at every penetration, as said above")
+            for r in c.get("sweep") or ()) else "withheld at every penetration, as said above",
+        f.get("chunk_se_note"))
     return Section("counting", "Card counting", blocks)
 
 
 def _average_bet_text(f: dict) -> str:
-    """The counter's average bet a round played, over how many boxes, and its Super Sevens
-    stake, as ``bjsim count`` says them; "" where no round was played."""
+    """The share of rounds played (where the counter wongs), the counter's average bet a round
+    played, over how many boxes, and its Super Sevens stake, with the SEs by batch means, as
+    ``bjsim count`` says them (`counting_report._se_text`); "" where no round was played."""
     if f.get("average_bet") is None:
         return ""
-    return (f"; the counter's average bet {fmt(f['average_bet'], 'num2')} units a round played "
-            f"({fmt(f['boxes_per_round_played'], 'num2')} boxes)"
+    boxes_se = f.get("boxes_per_round_played_se")
+    played = _pct(f.get("played_share"), 1, sign=False)
+    return ((f"; rounds played {_se_text(played, f.get('played_share_se'), 1)}"
+             if f.get("played_share") is not None and f["played_share"] < 1 else "")
+            + "; the counter's average bet "
+            f"{_se_text(_num(f['average_bet']) + ' units', f.get('average_bet_se'), 3)} a round "
+            f"played ({_num(f['boxes_per_round_played'])} boxes"
+            + ("" if not boxes_se else f", SE {_num(boxes_se, 3)}") + ")"
             + (f", and {fmt(f['average_super_sevens_bet'], 'num3')} units of Super Sevens"
                if f.get("average_super_sevens_bet") else ""))
+
+
+def _chunk_se_text(f: dict) -> str:
+    """``bjsim count``'s line on the SEs of the rounds played, the average bet and the boxes
+    (and the Super Sevens favourable share, where there is one; `counting_report.chunk_se_line`):
+    by batch means over how many chunks, or, once, why there are none (too few chunks); ""
+    where the figures hold neither (an older run's)."""
+    if f.get("chunk_se_note") is None and f.get("chunks") is None:
+        return ""
+    return " " + chunk_se_line(f.get("chunks"), f.get("chunk_se_note"), f.get(
+        "super_sevens", {}).get("favourable_share") is not None)
 
 
 def _sweep_interval_notes(r: dict) -> str:
@@ -1384,12 +1423,13 @@ def _sweep_interval_notes(r: dict) -> str:
 
 
 def _leave_out(blocks: list, p: dict, bankroll, chunk_note: str | None = None,
-               ss_why: str = "no Super Sevens bet") -> None:
+               ss_why: str = "no Super Sevens bet", count_note: str | None = None) -> None:
     """Leave out of the counting tables shown the columns and rows that say nothing
     (`_left_out`), each table's sentence added to the paragraph before it (or put there).
     ``p``: the net per round played; ``bankroll``: the risk of ruin's; ``chunk_note``: why the
     sweep's SEs by batch means are none (too few chunks), if so; ``ss_why``: why its advantage
-    with Super Sevens has no SE or interval in any row."""
+    with Super Sevens has no SE or interval in any row; ``count_note``: why the single run's
+    SEs by batch means (the boxes' by count) are none, if so."""
     no_edge = f"{NOT_APPLICABLE}: no edge, as said above"
     ruin = ("no bankroll given" if bankroll is None else
             "not given where the counter bets Super Sevens, as said above"
@@ -1399,7 +1439,8 @@ def _leave_out(blocks: list, p: dict, bankroll, chunk_note: str | None = None,
                              ("risk_of_ruin", ruin)) if w}
     how = {"counting_advantage": ("in every row", {"same_rows": True}),
            "counting_per_round": ("in every row", {"same_rows": True, "why": why}),
-           "counting_by_count": ("at every count", {"constant": True}),
+           "counting_by_count": ("at every count", {"constant": True, "why": {
+               "boxes_per_round_played_se": "no SE, as said above"} if count_note else {}}),
            "counting_super_sevens": ("at every count", {"constant": True}),
            "counting_penetration": ("in every row", {"why": {
                "advantage_with_super_sevens": "no Super Sevens bet",
@@ -1407,8 +1448,10 @@ def _leave_out(blocks: list, p: dict, bankroll, chunk_note: str | None = None,
                                 "advantage_with_super_sevens_ci95_low",
                                 "advantage_with_super_sevens_ci95_high"), ss_why),
                "gain_over_flat_se": "the gain is none, as said above",
+               **({"played_share_se": chunk_note, "average_bet_se": chunk_note}
+                  if chunk_note else {}),
                "super_sevens_favourable_share": NO_FAVOURABLE,
-               "super_sevens_favourable_share_se": f"no SE: {chunk_note}" if chunk_note
+               "super_sevens_favourable_share_se": chunk_note if chunk_note
                else NO_FAVOURABLE} | {
                k: w for k, w in why.items() if k == "risk_of_ruin"}})}
     for i, b in reversed(list(enumerate(blocks))):
