@@ -98,10 +98,14 @@ def _in_range(name: str, x, lo: int, hi: float = np.inf) -> int:
 
 
 def _check_params(params) -> np.ndarray:
-    p = np.ascontiguousarray(params, dtype=np.int64)
-    if np.asarray(params).dtype.kind not in "iu" or p.shape != (L.N_PARAMS,):
-        raise ValueError(f"kernel: params has shape {p.shape} ({np.asarray(params).dtype}): "
-                         f"expected ({L.N_PARAMS},) whole numbers from Rules.to_params()")
+    try:
+        a = np.asarray(params)
+    except (TypeError, ValueError):  # (ragged)
+        a = np.zeros(0, object)
+    if a.dtype.kind not in "iu" or a.shape != (L.N_PARAMS,):
+        raise ValueError(f"kernel: params has shape {a.shape} ({a.dtype}): expected "
+                         f"({L.N_PARAMS},) whole numbers from Rules.to_params()")
+    p = np.ascontiguousarray(a, dtype=np.int64)
     for name, key, hi in (("decks", L.P_DECKS, 8), ("boxes", L.P_BOXES, 7),
                           ("max_hands", L.P_MAX_HANDS, MAX_HANDS)):  # fmt: skip
         _in_range("params " + name, p[key], 1, hi)
