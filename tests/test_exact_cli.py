@@ -150,6 +150,14 @@ def test_generated_names(changes, with_super_sevens, insurance, name):
     assert generated_name(Rules(**changes), with_super_sevens, insurance) == name
 
 
+def test_a_generated_charts_description_counts_one_deck_in_the_singular():
+    """Its name said "basic (1 deck, H17)" and its description "1 decks" (final review)."""
+    from simulator.exact.analyze import _describe
+
+    assert _describe(Rules(decks=1)).startswith("Exact total-dependent basic strategy: 1 deck, ")
+    assert _describe(Rules()).startswith("Exact total-dependent basic strategy: 6 decks, ")
+
+
 def _values(key) -> list:
     """Values of ``key`` to tell apart: every choice, or a sweep of its range and steps."""
     from simulator.rules import DECLARED

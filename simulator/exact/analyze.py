@@ -436,7 +436,8 @@ def strategy_from_tables(rules, tables, with_super_sevens=False, name=None, insu
 
 
 def _describe(rules, with_super_sevens=False, insurance=False, worth=(False, False)):
-    text = (f"Exact total-dependent basic strategy: {rules.decks} decks, "
+    decks = f"{rules.decks} {'deck' if rules.decks == 1 else 'decks'}"
+    text = (f"Exact total-dependent basic strategy: {decks}, "
             f"{'H17' if rules.dealer_hits_soft_17 else 'S17'}, hole card {rules.hole_card}, "
             f"dealer blackjack takes {rules.dealer_blackjack_takes}, double {rules.double_on}, "
             f"DAS {str(rules.double_after_split).lower()}, max hands {rules.max_hands}, "
