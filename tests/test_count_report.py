@@ -884,6 +884,6 @@ def test_the_section_gives_the_batch_means_ses_bjsim_count_gives(tmp_path):
     assert "favoured the player in" in md and "(no SE, as said above) of rounds" in md
     assert "no SE: no SE" not in md
     # (the sweep's runs: its left-out sentence says it once for its columns)
-    assert "played SE and counter's average bet SE and Super Sevens favourable SE " \
+    assert "played SE, counter's average bet SE and Super Sevens favourable SE " \
         f"({note})" in md
     assert md.count(note) == 2
