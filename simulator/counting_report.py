@@ -24,7 +24,7 @@ from simulator import layout as L
 from simulator.compare_report import _aligned, _markdown
 from simulator.counter import counter_seven_seven_play, counter_strategies, exact_plays
 from simulator.report import PER_UNIT_WAGERED, _cell, files_text, plays_by_up_text, with_note
-from simulator.rules import unlike_nz_line
+from simulator.rules import plural, unlike_nz_line
 from simulator.tally import (
     MIN_WINS,
     SS_LINES,
@@ -1050,7 +1050,7 @@ def _head(f: dict, meta: dict) -> list[str]:
             else f"penetration {r['penetration']:g}")
     unlike = unlike_nz_line(meta.get("rules") or {}, ", ".join(run.get("overrides") or ()))
     lines = [f"bjsim {meta.get('version', __version__)}: card counting, plan {p['name']}",
-             f"Rules:     {title}; {r['decks']} {'deck' if r['decks'] == 1 else 'decks'}, "
+             f"Rules:     {title}; {r['decks']} {plural(r['decks'], 'deck', 'decks')}, "
              f"{shoe}, Super Sevens "
              f"{'on' if r['super_sevens'] else 'off'}",
              *([unlike] if unlike else []),

@@ -37,7 +37,7 @@ import pandas as pd
 
 from simulator import __version__
 from simulator.exact.sevens import convention, sevens_plays
-from simulator.rules import unlike_nz_line
+from simulator.rules import plural, unlike_nz_line
 from simulator.source import provenance
 from simulator.tally import MIN_WINS, SS_SUITED_SEVENS, Z95
 
@@ -386,8 +386,8 @@ def _table(summary: dict, meta: dict) -> str:
         w(unlike + "\n")
     if rules:
         decks, boxes = rules.get("decks"), rules.get("boxes")
-        w(f"           {decks} {'deck' if decks == 1 else 'decks'}, {boxes} "
-          f"{'box' if boxes == 1 else 'boxes'}, "
+        w(f"           {decks} {plural(decks, 'deck', 'decks')}, {boxes} "
+          f"{plural(boxes, 'box', 'boxes')}, "
           f"Super Sevens {'on' if rules.get('super_sevens') else 'off'}, "
           f"hole card {rules.get('hole_card')}, blackjack pays {rules.get('blackjack_pays')}\n")
     note = run.get("strategy_note")

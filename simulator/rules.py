@@ -46,7 +46,8 @@ def _odds(x: float) -> str:
     return f"{f.numerator} to {f.denominator}"
 
 
-def _plural(n: int, one: str, many: str) -> str:
+def plural(n: int, one: str, many: str) -> str:
+    """``one`` for 1 of a thing, else ``many``: ``f"{n} {plural(n, 'deck', 'decks')}"``."""
     return one if n == 1 else many
 
 
@@ -132,11 +133,11 @@ def _index(choices):
 
 DECLARATIONS: tuple[Key, ...] = (
     Key("decks", "int", 6, "3.1", "inferred", "52-card decks in the shoe (NZ: six to eight)",
-        lambda r: f"The shoe holds {r.decks} {_plural(r.decks, 'deck', 'decks')} of 52 cards "
+        lambda r: f"The shoe holds {r.decks} {plural(r.decks, 'deck', 'decks')} of 52 cards "
                   f"({52 * r.decks} cards)",
         ("P_DECKS",), lambda r: r.decks, lo=1, hi=8, gazette_range=(6, 8),
         gazette_words="6-8 decks",
-        short=lambda r: f"{r.decks} {_plural(r.decks, 'deck', 'decks')}"),
+        short=lambda r: f"{r.decks} {plural(r.decks, 'deck', 'decks')}"),
     Key("penetration", "float", 0.75, "7.1", "inferred",
         "fraction of the shoe dealt before the cut card: the cut card sits after "
         "`round(penetration * 52 * decks)` cards",
@@ -195,7 +196,7 @@ DECLARATIONS: tuple[Key, ...] = (
         "most hands a box may hold after splits (1 = no splitting; NZ: split at most twice)",
         lambda r: "Pairs may not be split" if r.max_hands == 1 else
                   f"A box may split pairs into at most {r.max_hands} hands ({r.max_hands - 1} "
-                  f"{_plural(r.max_hands - 1, 'split', 'splits')})",
+                  f"{plural(r.max_hands - 1, 'split', 'splits')})",
         ("P_MAX_HANDS",), lambda r: r.max_hands, lo=1, hi=4,
         short=lambda r: "no splits" if r.max_hands == 1 else f"split to {r.max_hands}"),
     Key("resplit_aces", "bool", False, "11 (b)", "gazette",
@@ -259,7 +260,7 @@ DECLARATIONS: tuple[Key, ...] = (
         ("P_SURRENDER",), lambda r: SURRENDERS.index(r.surrender), choices=SURRENDERS,
         short=lambda r: "no surrender" if r.surrender == "none" else f"{r.surrender} surrender"),
     Key("boxes", "int", 1, "13", "choice", "boxes played each round, each with its own strategy",
-        lambda r: f"{r.boxes} {_plural(r.boxes, 'box', 'boxes')} in play each round, all played "
+        lambda r: f"{r.boxes} {plural(r.boxes, 'box', 'boxes')} in play each round, all played "
                   "by the simulation",
         ("P_BOXES",), lambda r: r.boxes, lo=1, hi=7),
     Key("super_sevens", "bool", True, "14.1", "choice",

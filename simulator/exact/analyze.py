@@ -27,6 +27,7 @@ from simulator.exact.player import (
     hand_total,
 )
 from simulator.exact.shoe import full_shoe
+from simulator.rules import plural
 from simulator.strategy import Strategy
 
 UPS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)  # strategy column order
@@ -436,7 +437,7 @@ def strategy_from_tables(rules, tables, with_super_sevens=False, name=None, insu
 
 
 def _describe(rules, with_super_sevens=False, insurance=False, worth=(False, False)):
-    decks = f"{rules.decks} {'deck' if rules.decks == 1 else 'decks'}"
+    decks = f"{rules.decks} {plural(rules.decks, 'deck', 'decks')}"
     text = (f"Exact total-dependent basic strategy: {decks}, "
             f"{'H17' if rules.dealer_hits_soft_17 else 'S17'}, hole card {rules.hole_card}, "
             f"dealer blackjack takes {rules.dealer_blackjack_takes}, double {rules.double_on}, "

@@ -25,6 +25,7 @@ from simulator.exact.sevens import PLAYS, sevens_plays, super_sevens
 from simulator.exact.shoe import full_shoe
 from simulator.processes import map_spawned
 from simulator.report import sevens_note
+from simulator.rules import plural
 
 SIDE_BETS = (0.5, 1.0, 2.0)
 
@@ -319,7 +320,7 @@ def cut_card_words(decks: int) -> str:
            f"measurements at {max(x for x in d if x < decks)} and "
            f"{min(x for x in d if x > decks)} decks")
     return (f"the cut-card effect (about +{100 * cut_card_effect(decks):.2f} pp, percentage "
-            f"points, on the house edge with {decks} {'deck' if decks == 1 else 'decks'}, {how} "
+            f"points, on the house edge with {decks} {plural(decks, 'deck', 'decks')}, {how} "
             f"for basic strategy at 75% penetration{'; +0.12 pp with 1 deck' if decks > 2 else ''}"
             ")")
 
