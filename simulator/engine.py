@@ -39,6 +39,7 @@ from simulator.chunks import (  # noqa: F401 - chunk_state and chunk_size are pa
     lookahead_for,
     schedule,
 )
+from simulator.kernel import whole  # noqa: F401 - engine.whole is part of the API
 from simulator.rules import validate
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile (as simulator.tally)
@@ -59,19 +60,6 @@ def stack_tables(rules, strategies) -> tuple:
             "box"
         )
     return stack(strategies)
-
-
-def whole(name: str, x, lo: int = 0) -> int:
-    """``x`` as an int where it is a whole number of at least ``lo`` (an integral float too);
-    else a ValueError naming it and what is allowed (``rounds=1.5`` had played 1 round). ``x`` is
-    compared with its int exactly: an integer beyond 2**53, which no float holds, is whole."""
-    try:
-        ok = not isinstance(x, (bool, np.bool_, str)) and x == int(x) and int(x) >= lo
-    except (TypeError, ValueError, OverflowError):
-        ok = False
-    if not ok:
-        raise ValueError(f"{name} = {x!r}: allowed a whole number >= {lo}")
-    return int(x)
 
 
 def _check_run(rounds, chunk_rounds, workers) -> tuple[int, int, int]:

@@ -18,7 +18,7 @@ from simulator.kernel.tables import Machine, build
 from simulator.strategy import stack_for
 
 __all__ = ["simulate_chunk", "simulate_blocks", "count_chunk", "play_stacked", "deal_shoe",
-           "machine_for"]
+           "machine_for", "whole"]
 
 MACHINE_BYTES = 1 << 30  # the machines a process keeps, at most (the least recently used go)
 _MACHINES: dict = {}  # key -> machine, the most recently used last
@@ -84,8 +84,13 @@ def _play_stacked(p, m, cx, ins_flags, cards, cut, out, each):
 
 
 def _in_range(name: str, x, lo: int, hi: float = np.inf) -> int:
-    """``x`` as an int, if a whole number (an integral float too) in ``lo..hi``; else a
-    ValueError naming it and what is allowed (``n_rounds = 1.5`` had played 1 round)."""
+    return whole("kernel: " + name, x, lo, hi)
+
+
+def whole(name: str, x, lo: int = 0, hi: float = np.inf) -> int:
+    """``x`` as an int, if a whole number (an integral float too; an integer beyond 2**53,
+    which no float holds, compared exactly) in ``lo..hi``; else a ValueError naming it and
+    what is allowed (``rounds = 1.5`` had played 1 round)."""
     try:
         ok = not isinstance(x, (bool, np.bool_, str)) and x == int(x) and lo <= int(x) <= hi
     except (TypeError, ValueError, OverflowError):
@@ -93,7 +98,7 @@ def _in_range(name: str, x, lo: int, hi: float = np.inf) -> int:
     if not ok:
         allowed = f"{lo}-{hi}" if hi < np.inf else f">= {lo}"
         shown = x.item() if isinstance(x, np.generic) else x  # (1.5, not np.float64(1.5))
-        raise ValueError(f"kernel: {name} = {shown!r}: allowed a whole number {allowed}")
+        raise ValueError(f"{name} = {shown!r}: allowed a whole number {allowed}")
     return int(x)
 
 
