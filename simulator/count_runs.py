@@ -34,7 +34,8 @@ class Runs:
         """The lines for stderr after the runs: each run's (`run.Result.messages`; in a sweep
         naming its penetration: ``bjsim: penetration 0.7: 11,000,000 rounds in 1.62 s``), then
         ``notes``."""
-        return [_at(pen, line) for pen, _, r in self.runs for line in r.messages] + self.notes
+        return [_named(None if pen is None else f"penetration {pen:g}", line)
+                for pen, _, r in self.runs for line in r.messages] + self.notes
 
     @property
     def nothing_played(self) -> bool:
@@ -51,11 +52,11 @@ class Runs:
                 or any(r.partial for _, _, r in self.runs))
 
 
-def _at(pen, line: str, what: str = "penetration {pen:g}") -> str:
+def _named(what: str | None, line: str) -> str:
     """A run's stderr line (its time taken, an interruption) naming which run it is."""
-    if pen is None or not line.startswith("bjsim: "):
+    if what is None or not line.startswith("bjsim: "):
         return line
-    return f"bjsim: {what.format(pen=pen)}: {line.removeprefix('bjsim: ')}"
+    return f"bjsim: {what}: {line.removeprefix('bjsim: ')}"
 
 
 def check(rules, plan, penetrations=None, options=("--plan", "--penetrations"),
@@ -156,7 +157,7 @@ def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chun
                 break
             out.controls.append(control.tally)
             if control.meta["timing"]["resumed_rounds"]:  # played on from the checkpoint: said so
-                out.notes += [_at(True, line, "control run (the strategy alone at a flat bet)")
+                out.notes += [_named("control run (the strategy alone at a flat bet)", line)
                               for line in control.messages]
             last = control
         if i + 1 == len(games):
