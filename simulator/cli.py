@@ -26,6 +26,7 @@ from pathlib import Path
 import click
 
 from simulator import DEFAULT_CHUNK_ROUNDS, __version__, atomic
+from simulator.source import provenance
 
 DEFAULT_SEED = 1994  # the Gazette's year: every run is reproducible unless --seed says otherwise
 DEFAULT_ROUNDS = 10_000_000
@@ -1539,6 +1540,7 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
     if fmt == "json":
         doc = {
             "bjsim": __version__,
+            "source": provenance(),
             "rules": rules_dict(rules),
             "strategy": names,
             "run": run_meta,
@@ -1910,8 +1912,8 @@ def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bo
             _chart_label(rules, [name], quiet, derive=True))
     run_meta = source | {"strategy": name, "strategy_note": note, "seed": None, "partial": False}
     if fmt == "json":
-        doc = hands.hands_json(rows, {"bjsim": __version__, "rules": rules_dict(rules),
-                                      "run": run_meta}, rules)
+        doc = hands.hands_json(rows, {"bjsim": __version__, "source": provenance(),
+                                      "rules": rules_dict(rules), "run": run_meta}, rules)
         return json.dumps(doc, indent=2, allow_nan=False) + "\n"
     if fmt == "csv":
         return hands.hands_frame(rows, run_meta, rules).to_csv(index=False, float_format="%.10g",

@@ -26,6 +26,7 @@ from simulator.report import (
     with_note,
 )
 from simulator.rules import rules_dict
+from simulator.source import provenance
 from simulator.tally import Z95, house_edge_of
 
 FORMATS = ("table", "csv", "json", "markdown")
@@ -638,7 +639,8 @@ def render_json(stats: dict, meta: dict) -> str:
     base = stats["rows"][0]["game"]
     same = same_games(stats)
     main = same_main_games(stats, same)
-    doc = {"bjsim": meta["version"], "run": meta["run"], "timing": meta["timing"],
+    doc = {"bjsim": meta["version"], "source": provenance(), "run": meta["run"],
+           "timing": meta["timing"],
            "pairing": pairing_text(meta["run"]["pair_rounds"], stats["blocks"]),
            "shoe_note": next(iter(shoe_note(stats, meta["run"]["pair_rounds"])), None),
            "z_note": cut_card_note(stats),
@@ -664,7 +666,8 @@ def render(stats: dict, meta: dict, fmt: str) -> str:
             # precision
             rounds=run["rounds_played"], seed=run["seed"], partial=str(run["partial"]).lower(),
             precision_target=target.get("target"),
-            precision_met=None if met is None else str(met).lower())
+            precision_met=None if met is None else str(met).lower(),
+            source_sha256=provenance()["sha256"], git_commit=provenance()["git_commit"])
         df["value"] = df["value"].map(_csv_number)  # (numbers as the others: %.10g)
         return df.to_csv(index=False, float_format="%.10g")
     return render_text(stats, meta, markdown=fmt == "markdown")

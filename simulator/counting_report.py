@@ -25,6 +25,7 @@ from simulator.compare_report import _aligned, _markdown
 from simulator.counter import counter_seven_seven_play, counter_strategies, exact_plays
 from simulator.report import PER_UNIT_WAGERED, _cell, files_text, plays_by_up_text, with_note
 from simulator.rules import plural, unlike_nz_line
+from simulator.source import provenance
 from simulator.tally import (
     MIN_WINS,
     SS_LINES,
@@ -1476,7 +1477,8 @@ def document(f: dict, meta: dict) -> dict:
     if meta.get("sevens_note") and f["super_sevens_by_count"]:
         f = f | {"super_sevens": f["super_sevens"] | {"seven_seven_play": {
             "by_box": list(meta["sevens_play"]), "note": meta["sevens_note"]}}}
-    return {"bjsim": meta.get("version", __version__), "rules": meta.get("rules", {}),
+    return {"bjsim": meta.get("version", __version__), "source": provenance(),
+            "rules": meta.get("rules", {}),
             "strategy": meta.get("strategy"), "run": meta.get("run", {}), "results": f,
             "timing": meta.get("timing", {})}
 
@@ -1594,6 +1596,8 @@ def _meta_rows(w, meta: dict, more: tuple = ()) -> None:
     """The csv's run metadata (section ``run``): plan, strategy, the run's keys as json's
     ``run`` has them, and ``more`` of them (the sweep's)."""
     run = meta.get("run", {})
+    for k, v in provenance().items():  # (json's source, key by key, as simulate's csv)
+        w.writerow({"section": "run", "item": f"source:{k}", "value": v})
     if meta.get("plan"):
         w.writerow({"section": "run", "item": "plan", "value": meta["plan"].get("name")})
     if meta.get("strategy"):  # (every box plays one)
@@ -1686,7 +1690,8 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     SCORE, N0 and the risk of ruin at each penetration."""
     meta = meta or {}
     if fmt == "json":
-        doc = {"bjsim": meta.get("version", __version__), "rules": meta.get("rules", {}),
+        doc = {"bjsim": meta.get("version", __version__), "source": provenance(),
+               "rules": meta.get("rules", {}),
                "strategy": meta.get("strategy"), "run": meta.get("run", {}),
                "plan": meta.get("plan"), "sweep": rows, "timing": meta.get("timing", {})}
         return json.dumps(doc, indent=2, allow_nan=False) + "\n"

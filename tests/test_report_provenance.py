@@ -298,3 +298,29 @@ def test_the_report_does_not_call_a_game_in_the_gazettes_range_a_departure():
         "nz_house_edge": 0.0052, "within_gazette": {
             "decks=8": "within the Gazette's range, 3.1: 6-8 decks"}})
     assert "in decks=8 (within the Gazette's range, 3.1: 6-8 decks)." in text
+
+
+@pytest.mark.parametrize("args", [
+    ["compare", "--vary", "dealer_hits_soft_17=true", "--rounds", "2000", "-q"],
+    ["count", "--plan", "hi-lo-flat", "--rounds", "2000", "-q"],
+    ["count", "--plan", "hi-lo-flat", "--rounds", "2000", "-q", "--penetrations", "0.6,0.7"],
+    ["exact"], ["replay", "--cards", "CARDS"], ["exact", "--hands", "--up", "T"]])
+def test_every_json_and_csv_names_the_code_that_made_it(args, tmp_path):
+    # simulate's json and csv named bjsim's source (`source.provenance`); compare's, count's,
+    # exact's and replay's did not, so a figure kept from them could not be traced to its code
+    cards = tmp_path / "shoe.txt"
+    cards.write_text("Ah 9c Kd 5s Td 7h 7c 2d 9h 8s\n")
+    args = [str(cards) if a == "CARDS" else a for a in args]
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    assert doc["source"] == source.provenance()
+    res = run(*args, "-f", "csv")
+    if res.exit_code == 2:  # (a command without csv)
+        return
+    rows = list(csv.DictReader(io.StringIO(res.stdout)))
+    if "source_sha256" in rows[0]:  # (compare: the run on every row)
+        assert {r["source_sha256"] for r in rows} == {source.fingerprint()}
+        assert {r["git_commit"] for r in rows} == {source.provenance()["git_commit"]}
+    else:
+        run_rows = {r["item"]: r["value"] for r in rows if r["section"] == "run"}
+        assert run_rows["source:sha256"] == source.fingerprint()
+        assert run_rows["source:git_commit"] == source.provenance()["git_commit"]

@@ -26,6 +26,7 @@ from simulator.exact.shoe import full_shoe
 from simulator.processes import map_spawned
 from simulator.report import sevens_note
 from simulator.rules import plural
+from simulator.source import provenance
 
 SIDE_BETS = (0.5, 1.0, 2.0)
 
@@ -579,7 +580,7 @@ def exact_rows(fig: dict) -> list[tuple]:
 
 def exact_json(fig: dict, meta: dict) -> dict:
     """The json document of `bjsim exact`."""
-    doc = {"bjsim": meta.get("version"), "rules": meta.get("rules"),
+    doc = {"bjsim": meta.get("version"), "source": provenance(), "rules": meta.get("rules"),
            "strategy": fig["strategy"], "run": meta.get("run", {}),
            "exact": {"basis": basis(meta["rules"]["decks"])} | dict(fig)}
     q = fig.get("sevens_question")

@@ -118,16 +118,20 @@ def hands_table(rows: list[dict], title: str, strategy: str, rules) -> str:
 
 
 def hands_frame(rows: list[dict], run: dict, rules):
-    """The rows as a table (pandas), one column per play, the run's rules and strategy on
-    every row (csv)."""
+    """The rows as a table (pandas), one column per play, the run's rules and strategy and
+    bjsim's source (`source.provenance`) on every row (csv)."""
     import pandas as pd
+
+    from simulator.source import provenance
 
     return pd.DataFrame([{
         "up": up_label(r["up"]),
         "hand": hand_label(*r["hand"]), "chart_reads": kind_label(*r["hand"], rules),
         **{p: r["values"].get(p) for p in PLAYS}, "best": r["best"], "margin": r["margin"],
         "chart": r["chart"], "chart_cost": r["chart_cost"], "probability": r["probability"],
-        "rules_name": run.get("rules_name"), "strategy": run.get("strategy")} for r in rows])
+        "rules_name": run.get("rules_name"), "strategy": run.get("strategy"),
+        "source_sha256": provenance()["sha256"], "git_commit": provenance()["git_commit"]}
+        for r in rows])
 
 
 def hands_json(rows: list[dict], meta: dict, rules) -> dict:
