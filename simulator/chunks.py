@@ -15,7 +15,7 @@ from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 import numpy as np
 
 from simulator.batches import chunk_moments
-from simulator.kernel import count_chunk, simulate_chunk
+from simulator.kernel import count_chunk, simulate_chunk, whole
 from simulator.stops import DeferredStops
 
 IN_FLIGHT_PER_WORKER = 2
@@ -23,17 +23,20 @@ MIN_LOOKAHEAD = 64  # chunks started at most this far (or 4x the in-flight windo
 
 
 def chunk_state(seed: int, chunk: int) -> np.ndarray:
-    """The xoshiro256** state (four uint64) of chunk ``chunk`` of a run seeded with ``seed``."""
+    """The xoshiro256** state (four uint64) of chunk ``chunk`` of a run seeded with ``seed``
+    (whole numbers, 0 or more)."""
+    seed, chunk = whole("seed", seed), whole("chunk", chunk)
     return np.random.SeedSequence(seed, spawn_key=(chunk,)).generate_state(4, np.uint64)
 
 
 def chunk_count(rounds: int, chunk_rounds: int) -> int:
     """Number of chunks of a run of ``rounds`` rounds (the last one may be short)."""
-    return -(-int(rounds) // int(chunk_rounds))
+    return -(-whole("rounds", rounds) // whole("chunk_rounds", chunk_rounds, 1))
 
 
 def chunk_size(i: int, rounds: int, chunk_rounds: int) -> int:
-    """Rounds played by chunk ``i``."""
+    """Rounds played by chunk ``i`` (``0..chunk_count - 1``)."""
+    whole("chunk", i, 0, chunk_count(rounds, chunk_rounds) - 1)
     return min(chunk_rounds, rounds - i * chunk_rounds)
 
 

@@ -260,8 +260,8 @@ class RunState:
     """
 
     def __init__(self, rounds: int, chunk_rounds: int, precision: float | None = None):
-        self.rounds = int(rounds)
-        self.chunk_rounds = int(chunk_rounds)
+        self.rounds = whole("rounds", rounds)
+        self.chunk_rounds = whole("chunk_rounds", chunk_rounds, 1)
         self.precision = None if precision is None else float(precision)
         self.n_chunks = chunk_count(self.rounds, self.chunk_rounds)
         self.prefix_end = 0

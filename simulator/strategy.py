@@ -55,6 +55,8 @@ class Strategy:
 def stack(strategies: list[Strategy]):
     """Stack per-box strategies on a leading box axis: (hard, soft, pairs, sevens, flags), int8;
     each one's charts checked as a strategy file's are (a Strategy made in code too)."""
+    if len(strategies) == 0:
+        raise StrategyError("strategies: none given: allowed one or more, one a box")
     for s in strategies:
         if not isinstance(s, Strategy):
             raise StrategyError(f"strategies: {s!r:.40} is not a Strategy: allowed "

@@ -4,6 +4,7 @@ review as a programmer found rules, counts and strategies made in code played as
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import numpy as np
 import pytest
@@ -178,3 +179,20 @@ def test_machine_for_takes_any_sequence_of_tables_and_names_a_wrong_one():
     with pytest.raises(ValueError, match="kernel: table 'hard' has shape"):
         K.machine_for(p, [t[0] for t in tables])  # (no box axis)
 
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda: engine.chunk_state(1.5, 0), "seed = 1.5: allowed a whole number >= 0"),
+    (lambda: engine.chunk_state(1, -1), "chunk = -1: allowed a whole number >= 0"),
+    (lambda: engine.chunk_size(2, 10, 5), "chunk = 2: allowed a whole number 0-1"),
+    (lambda: engine.RunState(0, 0), "chunk_rounds = 0: allowed a whole number >= 1"),
+    (lambda: engine.RunState(1.5, 1), "rounds = 1.5: allowed a whole number >= 0"),
+    (lambda: stack([]), "strategies: none given"),
+])
+def test_the_runs_helpers_name_a_wrong_argument(call, words):
+    # SeedSequence's TypeError for a fractional seed, a negative chunk_size past the last chunk,
+    # a ZeroDivisionError for RunState(0, 0), RunState(1.5, ...) run as 1 round, numpy's "need
+    # at least one array to stack": each now names the argument and what is allowed
+    with pytest.raises(ValueError, match=re.escape(words)):
+        call()
+    assert engine.chunk_size(1, 10, 6) == 4 and engine.RunState(10, 6).n_chunks == 2
