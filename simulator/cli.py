@@ -1338,8 +1338,8 @@ def main(argv=None):
 )
 @_option(
     "--workers", type=WholeRange(min=1), default=None,
-    help="Threads playing chunks at once (with --scheduler local: worker processes; with "
-    "--scheduler tcp://: not used, the cluster's workers play them). Default: every CPU. Does "
+    help="Threads playing chunks at once (with --scheduler local: worker processes; refused with "
+    "--scheduler tcp://: the cluster's workers play them). Default: every CPU. Does "
     "not change the result.",
 )
 @_option(
@@ -1410,6 +1410,9 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
 
     scheduler = _check_run_options(ctx, precision, resume, checkpoint_path, scheduler,
                                    engine.MIN_TARGET_ROUNDS)
+    if scheduler not in (None, "local") and _given(ctx, "workers"):  # (taken, and not used)
+        raise BjsimError(f"--workers: not with --scheduler {scheduler}: the cluster's workers play "
+                         "the chunks, as many at once as their threads (dask worker --nthreads N)")
 
     rules, file_meta, changes = _load_rules(rules_path, overrides, boxes, super_sevens)
     _check_chunk_rounds(rules, chunk_rounds, _run_rounds(precision, rounds, max_rounds))

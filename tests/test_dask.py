@@ -120,6 +120,16 @@ def test_cli_scheduler_local_starts_its_own_cluster():
     assert json.loads(threads.stdout)["timing"]["cluster_startup_seconds"] is None
 
 
+def test_simulate_workers_with_a_tcp_scheduler_is_refused_before_connecting():
+    # --workers was accepted with a tcp:// scheduler and not used (the cluster's threads play;
+    # compare's --workers also sets the processes deriving strategies, so it stays there)
+    r = run_cli("simulate", *RUN, "--workers", "3", "--scheduler", "tcp://127.0.0.1:9")
+    assert r.exit_code == 2, r.output
+    assert r.stderr.strip().splitlines()[-1] == (
+        "Error: --workers: not with --scheduler tcp://127.0.0.1:9: the cluster's workers play "
+        "the chunks, as many at once as their threads (dask worker --nthreads N)")
+
+
 def test_unreachable_scheduler_is_one_line(monkeypatch):
     monkeypatch.setattr(D, "CONNECT_TIMEOUT", "1s")
     r = run_cli("simulate", *RUN, "--scheduler", "tcp://127.0.0.1:9")
