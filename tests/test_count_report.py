@@ -887,3 +887,21 @@ def test_the_section_gives_the_batch_means_ses_bjsim_count_gives(tmp_path):
     assert "played SE, counter's average bet SE and Super Sevens favourable SE " \
         f"({note})" in md
     assert md.count(note) == 2
+
+
+def test_the_section_gives_the_counters_own_super_sevens_return_as_bjsim_count_does():
+    # bjsim count says what the counter's own Super Sevens bets returned; the report's counting
+    # section gave only its stakes by count
+    from simulator.counting_report import counter_return_text
+
+    spec = figures.Spec(Rules(), seed=3, chunk_rounds=2000, count_plan="sevens-super-sevens",
+                        count_rounds=24000)
+    data = {"strategy": "basic", "counting": figures.counting_figures(spec, print, True)}
+    ss = data["counting"]["figures"]["super_sevens"]
+    assert ss["counter_bets"] > 0
+    said = (f"The counter bet it {ss['counter_bets']:,} units for a return of "
+            f"{counter_return_text(ss)}.")
+    assert said in render.to_markdown("t", [sections.counting(data)])
+    assert said[0].lower() + said[1:] in invoke(
+        "count", "--plan", "sevens-super-sevens", "--seed", 3, "--chunk-rounds", 2000,
+        "--rounds", 24000, "-q").stdout
