@@ -100,8 +100,13 @@ def compile_said() -> bool:
 
 
 def _say_compiling(name: str) -> None:
+    """``compiling(name)`` on a line of its own: a progress bar drawn is cleared and drawn again
+    below it (it began with a blank line on a first run, where no bar is drawn yet)."""
+    from tqdm import tqdm
+
     _said.add(name)
-    print("\n" + compiling(name), file=sys.stderr, flush=True)
+    tqdm.write(compiling(name), file=sys.stderr)
+    sys.stderr.flush()
 
 
 def warm(name: str, fn, *args) -> None:

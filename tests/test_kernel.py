@@ -7,6 +7,8 @@ of its distribution.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 from helpers import basic_strategy, box_view, deal, make_strategy, round_view, shoe
@@ -837,3 +839,18 @@ def test_the_kernel_takes_whole_numbers_of_any_type():
     assert np.array_equal(K.simulate_chunk(p, t, np.int32(50), [float(w) for w in WORDS]), one)
     assert K.simulate_chunk(p, t, 1, [2**64 - 1, 0, 0, 0])[L.T_ROUNDS] == 1
     assert np.array_equal(K.deal_shoe(WORDS, 6.0), K.deal_shoe(WORDS, 6))
+
+
+def test_the_compiling_line_stands_on_its_own_line_without_a_blank_one(capsys):
+    # a first run's stderr began with a blank line, then the compiling line
+    from tqdm import tqdm
+
+    from simulator import jit as J
+
+    J._say_compiling("simulate")
+    assert capsys.readouterr().err == J.compiling("simulate") + "\n"
+    with tqdm(total=10, file=sys.stderr, desc="bjsim", mininterval=0) as bar:
+        bar.update(3)
+        J._say_compiling("count")
+    lines = capsys.readouterr().err.replace("\r", "\n").splitlines()
+    assert J.compiling("count") in lines  # (not after the bar's text on its line)
