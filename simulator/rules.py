@@ -352,6 +352,8 @@ SOURCE = {k.name: k.source for k in DECLARATIONS}
 def _fmt(value) -> str:
     """A value written as in a TOML file (always one line): ``true``, ``"text"``, ``[1, 2]``,
     ``{n = 6}``, ``1979-05-27``."""
+    if isinstance(value, np.generic):  # (a numpy scalar given to validate: as its Python value)
+        value = value.item()
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
@@ -450,8 +452,9 @@ def _is_multiple(x: float, steps: int) -> bool:
     return abs(x * steps - round(x * steps)) < 1e-9
 
 
-def _check_value(key: str, value, source: str) -> None:
-    """Check the range, choice or step of one (type-checked) value against its declaration."""
+def _check_value(key: str, value, source: str, written: str | None = None) -> None:
+    """Check the range, choice or step of one (type-checked) value against its declaration;
+    ``written``: the value as the user wrote it, for the message (default: as checked)."""
     k = DECLARED[key]
     if k.kind == "bool":
         return
@@ -464,7 +467,7 @@ def _check_value(key: str, value, source: str) -> None:
                 + (f' (lower case: did you mean "{case}"?)' if case else "")
             )
         return
-    shown = value if k.kind == "int" else _fmt(value)
+    shown = written if written is not None else value if k.kind == "int" else _fmt(value)
     allowed = f"{k.lo}-{k.hi}" if k.kind == "int" else (k.range_words or k.allows())
     values = value if k.kind == "pays" else (value,)
     for v in values:
@@ -557,8 +560,9 @@ def validate(rules: Rules, source: str = "<rules>", origins: dict | None = None)
         raise RuleError(f"{source}: not a rule set ({type(rules).__name__})")
     changes = {}
     for key in KEYS:
-        value = _check_type(key, getattr(rules, key), source)
-        _check_value(key, value, source)
+        given = getattr(rules, key)
+        value = _check_type(key, given, source)
+        _check_value(key, value, source, _fmt(given))  # (0 quoted as 0, not 0.0)
         changes[key] = value
     rules = rules.replace(**changes)
     _check_combinations(rules, source, origins)
@@ -653,6 +657,7 @@ def rules_from_dict(data: dict, source: str = "<rules>",
         if key not in KIND:
             raise unknown_key(key, source, KEYS + ("meta",))
         values[key] = _check_type(key, value, source)
+        _check_value(key, values[key], source, _fmt(value))  # (the first problem in file order)
     rules = validate(Rules(**values), source, origins)
     return rules, meta
 
@@ -814,9 +819,9 @@ def dict_problems(data: dict, source: str, base: dict | None = None,
             elif key not in KIND:
                 raise unknown_key(key, source, KEYS + ("meta",))
             else:
-                value = _check_type(key, value, source)
-                _check_value(key, value, source)
-                good[key] = value
+                checked = _check_type(key, value, source)
+                _check_value(key, checked, source, _fmt(value))
+                good[key] = checked
         except RuleError as err:
             problems.append(str(err))
             bad.add(key)
@@ -882,10 +887,15 @@ def _parse_number(text: str) -> float:
     return float(Fraction(t)) if "/" in t else float(t)
 
 
+def _unquoted(text: str) -> str:
+    """An override's value stripped of spaces and of one pair of quotes around it."""
+    raw = text.strip()
+    return raw[1:-1] if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "\"'" else raw
+
+
 def _parse_override_value(key: str, text: str, source: str):
     kind = KIND[key]
-    raw = text.strip()
-    unq = raw[1:-1] if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "\"'" else raw
+    unq = _unquoted(text)
     try:
         if kind == "int":
             if not re.fullmatch(r"[+-]?\d+", unq):
@@ -959,7 +969,8 @@ def parse_overrides(overrides: list[str], source: str = "--set") -> dict:
                             "decks=8 --set penetration=0.8")
         value = _parse_override_value(key, text, source)
         value = _check_type(key, value, source)
-        _check_value(key, value, source)
+        written = _q(_unquoted(text)) if KIND[key] == "float" else None  # 0 as 0, 4/3 as 4/3
+        _check_value(key, value, source, written)
         changes[key] = value
     return changes
 

@@ -121,10 +121,10 @@ def test_out_of_range_message_is_exact(tmp_path):
         ("penetration = 0.05", ["'penetration'", "0.1-0.95"]),
         ("blackjack_pays = 0.5", ["'blackjack_pays' = 0.5", "out of range", "1-3"]),
         ("blackjack_pays = 1.25", ["'blackjack_pays' = 1.25", "tenths"]),
-        ("insurance_pays = 0", ["'insurance_pays'", "above 0 up to 5"]),
+        ("insurance_pays = 0", ["'insurance_pays' = 0 is", "above 0 up to 5"]),
         ("insurance_pays = 2.1", ["'insurance_pays' = 2.1", "steps of 0.2"]),
-        ("insurance_pays = 6", ["'insurance_pays' = 6.0", "out of range"]),
-        ("super_sevens_bet = 0", ["'super_sevens_bet' = 0.0", "above 0"]),
+        ("insurance_pays = 6", ["'insurance_pays' = 6 is", "out of range"]),
+        ("super_sevens_bet = 0", ["'super_sevens_bet' = 0 is", "above 0"]),
         ("super_sevens_bet = -1.5", ["'super_sevens_bet' = -1.5"]),
         ("super_sevens_pays = [3, 50, 0, 500, 5000]", ["'super_sevens_pays'", "each 1-1000000"]),
         ("super_sevens_pays = [3, 50, 100, 500, 1000001]", ["each 1-1000000"]),
@@ -136,6 +136,50 @@ def test_out_of_range(tmp_path, line, words):
     assert msg.startswith(f"{path}: key ")
     for w in words:
         assert w in msg
+
+
+def test_the_first_bad_key_in_the_files_order_is_named(tmp_path):
+    # A wrong type was named before a value out of range on an earlier line (every key's type
+    # was checked before any key's range).
+    path = write(tmp_path, "decks = 9\ndouble_after_split = 1\n")
+    assert error_of(load_rules, path) == f"{path}: key 'decks' = 9 is out of range: allowed 1-8"
+    assert error_of(load_rules, path) == rule_file_problems(path)[0]
+    path = write(tmp_path, "double_after_split = 1\ndecks = 9\n")
+    assert "'double_after_split' = 1 is not true or false" in error_of(load_rules, path)
+
+
+@pytest.mark.parametrize(
+    "line, shown",
+    [
+        ("insurance_pays = 0", "0 is out of range"),
+        ("super_sevens_bet = 0", "0 is out of range"),
+        ("insurance_pays = 6", "6 is out of range"),
+        ("blackjack_pays = 4", "4 is out of range"),
+        ("super_sevens_pays = [3, 50, 100, 500, 1e4]", "[3, 50, 100, 500, 10000.0] is not all"),
+    ],
+)
+def test_a_value_is_quoted_as_written_not_as_a_float(tmp_path, line, shown):
+    # An integer given to a number key was quoted as a float: 'insurance_pays' = 0.0.
+    path = write(tmp_path, line + "\n")
+    key = line.split(" =")[0]
+    assert error_of(load_rules, path).startswith(f"{path}: key '{key}' = {shown}")
+    assert rule_file_problems(path)[0].startswith(f"{path}: key '{key}' = {shown}")
+    if key != "super_sevens_pays":  # (validate, given a Rules directly)
+        value = tomllib.loads(line)[key]
+        assert error_of(validate, Rules(**{key: value})).startswith(
+            f"<rules>: key '{key}' = {shown}")
+
+
+@pytest.mark.parametrize(
+    "item, shown",
+    [("insurance_pays=0", "0 is out of range"), ("super_sevens_bet=0", "0 is out of range"),
+     ("blackjack_pays=4/3", "4/3 is not a whole number of tenths"),
+     ("penetration='80'", "80 is out of range"), ("decks=9", "9 is out of range")],
+)
+def test_an_override_is_quoted_as_written(item, shown):
+    # --set insurance_pays=0 said '= 0.0', --set blackjack_pays=4/3 '= 1.3333333333333333'.
+    key = item.split("=")[0]
+    assert error_of(apply_overrides, Rules(), [item]).startswith(f"--set: key '{key}' = {shown}")
 
 
 @pytest.mark.parametrize(
