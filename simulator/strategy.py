@@ -131,14 +131,24 @@ def _names(codes) -> str:
     return ", ".join(L.ACTION_NAMES[c] for c in codes)
 
 
+def _soft_total_of(label: str) -> str | None:
+    """The soft total of a row written as an ace and a card (``A,2``: ``13``, ``A,A``: ``12``,
+    ``A,2-A,5``: ``13-16``), or None."""
+    card = r"[Aa][,+/]?\s*(10|[1-9AaTtJjQqKk])"
+    m = re.fullmatch(rf"{card}(?:-{card})?", label.strip())
+    if not m:
+        return None
+    totals = [11 + (1 if c in "Aa" else 10 if c in "TtJjQqKk" else int(c))
+              for c in m.groups() if c]
+    return "-".join(map(str, totals))
+
+
 def _parse_total_label(label: str, chart: str, lo: int, src: str) -> list[int]:
     """Row totals of a hard or soft row label: ``"16"`` or a range ``"4-8"``."""
     m = re.fullmatch(r"(\d+)(?:-(\d+))?", label)
     if not m:
-        hint = ""
-        a = re.fullmatch(r"[Aa],(\d+)", label)
-        if chart == "soft" and a and 1 <= int(a.group(1)) <= 10:
-            hint = f" (write soft rows by total: {label} is soft {11 + int(a.group(1))})"
+        soft = _soft_total_of(label) if chart == "soft" else None
+        hint = f" (write soft rows by total: {_q(label)} is soft {soft})" if soft else ""
         raise StrategyError(
             f"{src}: chart '{chart}', row '{_q(label)}': not a row: allowed a total {lo}-21 "
             f"or a range such as {lo}-{lo + 4}{hint}"
@@ -277,6 +287,15 @@ def strategy_from_dict(data: dict, source: str = "<strategy>", name: str = "") -
             close = difflib.get_close_matches(str(key), FILE_KEYS, n=1, cutoff=0.6)
             hint = f"did you mean '{close[0]}'?" if close else "allowed " + ", ".join(FILE_KEYS)
             raise StrategyError(f"{src}: unknown key '{_q(key)}': {hint}")
+    table = next((k for k in data if k in CHARTS and isinstance(data[k], dict)), None)
+    if table:  # ([hard] takes every key after it: they would be named as missing)
+        took = f": [{table}] took the keys after it ({', '.join(map(_q, data[table]))})" \
+            if data[table] else ""
+        raise StrategyError(
+            f"{src}: key '{table}' must be a multi-line string chart, not a table{took}: "
+            f"allowed {table} = \"\"\" then a header line '{' '.join(COLUMNS)}' and one row per "
+            "line"
+        )
     missing = [k for k in REQUIRED_KEYS if k not in data]
     if missing:
         raise StrategyError(

@@ -327,6 +327,12 @@ def test_sevens_row_holds_the_surrender_codes():
          "chart 'hard', row 21: 21 always stands (rule 12.1 (a)): allowed S only"),
         ({"hard": {"four": ALL["H"]}}, "chart 'hard', row 'four': not a row"),
         ({"soft": {"A,2": ALL["H"]}}, "write soft rows by total: A,2 is soft 13"),
+        # (A,A, A,T and other ace-and-card forms had no hint)
+        ({"soft": {"A,A": ALL["H"]}}, "row 'A,A': not a row: allowed a total 12-21 or a range "
+                                      "such as 12-16 (write soft rows by total: A,A is soft 12)"),
+        ({"soft": {"a,t": ALL["S"]}}, "(write soft rows by total: a,t is soft 21)"),
+        ({"soft": {"A7": ALL["S"]}}, "(write soft rows by total: A7 is soft 18)"),
+        ({"soft": {"A,2-A,6": ALL["H"]}}, "(write soft rows by total: A,2-A,6 is soft 13-17)"),
         ({"pairs": {"8,9": ALL["N"]}}, "chart 'pairs', row '8,9': not a pair row: allowed A,A"),
         ({"pairs": GOOD["pairs"] | {"8,8 ": ALL["N"]}}, "row 8,8: given twice"),
         ({"sevens": {"8,8": ALL["H"]}}, "chart 'sevens', row '8,8': not the sevens row"),
@@ -343,6 +349,18 @@ def test_bad_header_and_empty_chart():
     assert "chart 'soft' is empty" in error_of(text)
     assert "key 'soft' must be a multi-line string chart" in error_of(
         make(drop=("soft",)) + "soft = 3\n")
+
+
+def test_a_chart_written_as_a_table_is_named():
+    # [hard] takes the charts after it: it said "missing keys soft, pairs, sevens".
+    text = ('name = "t"\ninsurance = false\neven_money = false\n[hard]\nx = 1\n'
+            'soft = "a"\npairs = "b"\nsevens = "c"\n')
+    assert error_of(text) == (
+        "s.toml: key 'hard' must be a multi-line string chart, not a table: [hard] took the keys "
+        "after it (x, soft, pairs, sevens): allowed hard = \"\"\" then a header line '2 3 4 5 6 7 "
+        "8 9 10 A' and one row per line")
+    text = make(drop=("soft",)) + "soft = {}\n"
+    assert "key 'soft' must be a multi-line string chart, not a table: allowed" in error_of(text)
 
 
 def test_bad_keys():
