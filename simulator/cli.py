@@ -1497,14 +1497,17 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
         stacked = cards_mod.parse_cards(sys.stdin.read(), source="<stdin>")
     else:
         stacked = cards_mod.read_cards(cards_path)
+    from simulator.report import files_text, rules_title, strategy_text, with_note
+    from simulator.rules import plural, unlike_nz_line
+
+    warnings = []  # (on stderr, and in the output: the text's head, json's warnings)
     codes, copies = np.unique(stacked, return_counts=True)
     if copies.size and copies.max() > rules.decks:  # played as given, but no shoe deals it
         many = ", ".join(f"{cards_mod.format_cards(codes[i:i + 1])} {copies[i]} times"
                          for i in np.flatnonzero(copies > rules.decks)[:5])
-        click.echo(f"bjsim: warning: the cards hold more of a card than {rules.decks} deck(s) "
-                   f"do ({many}): played as given", err=True)
-    from simulator.report import files_text, rules_title, strategy_text, with_note
-    from simulator.rules import unlike_nz_line
+        warnings.append(f"the cards hold more of a card than {rules.decks} "
+                        f"{plural(rules.decks, 'deck', 'decks')} do ({many}): played as given")
+        click.echo(f"bjsim: warning: {warnings[-1]}", err=True)
 
     files = {}
     if given is not None:
@@ -1517,8 +1520,9 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
         strategies, names, label = _default_strategies(rules, False, rules.boxes)
     unused = _shoe_keys_set(overrides)
     if unused:
-        click.echo(f"bjsim: warning: replay deals the cards as given, in order: {unused} not "
-                   "apply here (--cut stops play as a cut card would)", err=True)
+        warnings.append(f"replay deals the cards as given, in order: {unused} not apply here "
+                        "(--cut stops play as a cut card would)")
+        click.echo(f"bjsim: warning: {warnings[-1]}", err=True)
     results = reference.play_stacked(stacked, rules, strategies, cut=cut)
     used = sum(len(r.cards) for r in results)
     if not results:
@@ -1548,6 +1552,7 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
             "strategy": names,
             "run": run_meta,
             "cards": len(stacked),
+            "warnings": warnings,
             "rounds": [r.to_dict() for r in results],
             "incomplete_round": incomplete and incomplete | {
                 "cards": incomplete["cards"].split()},  # (a list, as each round's)
@@ -1560,6 +1565,7 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
         unlike = unlike_nz_line(rules_dict(rules), rules_title(source))  # (a file's keys too)
         if unlike:
             head += f"\n{unlike}"
+        head += "".join(f"\nWARNING: {line}" for line in warnings)
         parts = [head] + [reference.format_round(r, i) for i, r in enumerate(results)]
         tail = (f"{len(results)} complete round(s) from {len(stacked)} card(s); "
                 f"{len(stacked) - used} card(s) left")

@@ -992,7 +992,9 @@ def test_replay_names_every_rule_unlike_nz_as_the_other_tables(tmp_path, monkeyp
                "--set", "penetration=0.5").stdout.split("\n\n")[0].splitlines()
     assert head[0].startswith(f"bjsim {__version__} replay: rules h65.toml (modified: "
                               "penetration=0.5)"), head
-    assert head[1:] == ["Unlike NZ: decks=2, penetration=0.5, blackjack_pays=1.2"], head
+    assert head[1:] == ["Unlike NZ: decks=2, penetration=0.5, blackjack_pays=1.2",
+                        "WARNING: replay deals the cards as given, in order: penetration does "
+                        "not apply here (--cut stops play as a cut card would)"], head
     for args in ([], ["--set", "decks=2", "--set", "blackjack_pays=6:5"]):  # (the title names it)
         out = run("replay", "--cards", cards, "--strategy", "basic", *args).stdout
         assert len(out.split("\n\n")[0].splitlines()) == 1 and "Unlike NZ" not in out, out

@@ -612,11 +612,31 @@ def test_replay_warns_of_cards_no_shoe_of_its_decks_holds(tmp_path):
     path.write_text("As As As Ks Ks Ks Ks Ks 7h\n")
     one = run("replay", "--cards", str(path), "--set", "decks=1", "--strategy", "basic")
     assert one.exit_code == 0
-    assert ("bjsim: warning: the cards hold more of a card than 1 deck(s) do (As 3 times, Ks 5 "
-            "times): played as given") in one.stderr
+    said = "the cards hold more of a card than 1 deck do (As 3 times, Ks 5 times): played as given"
+    assert f"bjsim: warning: {said}" in one.stderr
     four = run("replay", "--cards", str(path), "--set", "decks=4", "--strategy", "basic")
-    assert "(Ks 5 times)" in four.stderr
+    assert "than 4 decks do (Ks 5 times)" in four.stderr
     assert "hold more" not in run("replay", "--cards", str(path)).stderr  # 6 decks hold them
+
+
+def test_replay_output_carries_its_warnings(tmp_path):
+    # The warning of cards no shoe holds was on stderr only: a saved text or json did not say
+    # it, and it said "1 deck(s)".
+    path = tmp_path / "cards.txt"
+    path.write_text("As As As As As As As 5h Ks 9c 7d Td\n")
+    said = "the cards hold more of a card than 6 decks do (As 7 times): played as given"
+    out = tmp_path / "out.txt"
+    result = run("replay", "--cards", str(path), "-o", str(out))
+    assert result.exit_code == 0 and f"bjsim: warning: {said}" in result.stderr
+    assert out.read_text().splitlines()[1] == f"WARNING: {said}"  # under the head line
+    doc = json.loads(run("replay", "--cards", str(path), "-f", "json", "--set",
+                         "penetration=0.5").stdout)
+    assert doc["warnings"] == [said, "replay deals the cards as given, in order: penetration "
+                                     "does not apply here (--cut stops play as a cut card would)"]
+    good = tmp_path / "good.txt"
+    good.write_text("7h 9c Td 7s 5d\n")
+    assert json.loads(run("replay", "--cards", str(good), "-f", "json").stdout)["warnings"] == []
+    assert "WARNING" not in run("replay", "--cards", str(good)).stdout
 
 
 def test_super_sevens_contributions_are_percent_in_the_table_as_in_exact():
