@@ -138,13 +138,13 @@ DECLARATIONS: tuple[Key, ...] = (
         ("P_DECKS",), lambda r: r.decks, lo=1, hi=8, gazette_range=(6, 8),
         gazette_words="6-8 decks",
         short=lambda r: f"{r.decks} {plural(r.decks, 'deck', 'decks')}"),
-    Key("penetration", "float", 0.75, "7.1", "inferred",
+    Key("penetration", "float", 0.75, "7.1 (1999)", "inferred",
         "fraction of the shoe dealt before the cut card: the cut card sits after "
         "`round(penetration * 52 * decks)` cards",
         lambda r: f"The cut card is placed after {r.cut} of {52 * r.decks} cards "
                   f"({r.penetration:.0%} of the shoe)",
         ("P_CUT",), lambda r: r.cut, allowed="a number 0.1-0.95", lo=0.1, hi=0.95),
-    Key("shuffle", "choice", "cut-card", "7.1", "inferred",
+    Key("shuffle", "choice", "cut-card", "7.1 (1999)", "inferred",
         "`cut-card`: shuffle when the cut card comes out (before the round if it is the round's "
         "first card, else after the round); `every-round`: a full shuffle before every round "
         "(ideal continuous shuffler)",

@@ -983,7 +983,7 @@ def test_csv_and_markdown_hold_the_json_figures(built):
         rules = {r["key"]: r["value"] for r in csv.DictReader(f)}
     assert (rules["shuffle"], rules["decks"], rules["super_sevens"]) == ("cut-card", "6", "true")
     assert rules["super_sevens_pays"] == "3,50,100,500,5000"  # (as --set takes it)
-    assert "7.1,shuffle,cut-card,inferred," in (out / "csv" / "rules.csv").read_text()
+    assert "7.1 (1999),shuffle,cut-card,inferred," in (out / "csv" / "rules.csv").read_text()
     md = (out / "report.md").read_text()
     html = (out / "report.html").read_text()
     he = fmt(-wager(data, "total")["exact"], "pct")

@@ -544,6 +544,19 @@ def test_describe_covers_every_key_in_order():
         assert words and "\n" not in words
 
 
+def test_the_shoe_keys_cite_rule_7_1_of_the_1999_amendment():
+    # They cited "7.1", the 1994 Gazette's rule; the cut card's rule is the 1999 amendment's.
+    from simulator.rules import keys_markdown
+
+    assert RULE_NUMBER["penetration"] == RULE_NUMBER["shuffle"] == "7.1 (1999)"
+    assert [r[0] for r in describe(Rules()) if r[1].startswith(("penetration", "shuffle"))] == [
+        "7.1 (1999)"] * 2
+    assert "| `\"cut-card\"` | 7.1 (1999) | inferred |" in keys_markdown()
+    out = CliRunner().invoke(cli, ["rules", "show"]).stdout
+    assert any(ln.startswith("7.1 (1999)") and "penetration = 0.75" in ln
+               for ln in out.splitlines())
+
+
 def test_describe_words_follow_the_values():
     rows = dict((r[1], r[2]) for r in describe(Rules(blackjack_pays=1.2, dealer_hits_soft_17=True,
                                                      hole_card="peek", max_hands=1)))
