@@ -1456,7 +1456,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
 
 @cli.command()
 @_option(
-    "--cards", "cards_path", required=True, type=click.Path(dir_okay=False, allow_dash=True),
+    "--cards", "cards_path", required=True, type=click.Path(allow_dash=True),  # (a folder: ours)
     metavar="FILE",
     help="Card file: tokens like 7h Kd As 10c in dealing order, # comments ('-' reads stdin).",
 )

@@ -1152,11 +1152,12 @@ def nz_changes(rules: dict) -> list[str]:
 
 
 def short_change(rules: Rules, keys) -> list[str]:
-    """Each of ``keys`` in which ``rules`` differ from the NZ rules (`Rules()`), in the rule
-    set's key order, as its declaration's ``short`` words: ``["1 deck", "H17"]``."""
+    """Each of ``keys`` in which ``rules`` differ from the NZ rules (`Rules()`) and that has an
+    effect under the others (`no_effect`), in the rule set's key order, as its declaration's
+    ``short`` words: ``["1 deck", "H17"]``."""
     nz = Rules()
     return [DECLARED[k].short(rules) for k in KEYS
-            if k in keys and getattr(rules, k) != getattr(nz, k)]
+            if k in keys and getattr(rules, k) != getattr(nz, k) and not no_effect(rules, k)]
 
 
 def unlike_nz_line(rules: dict, named: str = "") -> str | None:

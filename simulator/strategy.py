@@ -409,9 +409,10 @@ def load_strategy(name_or_path) -> Strategy:
         one not allowed in that chart.
     """
     path = strategy_path(name_or_path)
-    text = read_text(path, "strategy", StrategyError,
-                     missing=no_such_file(path, "strategy", list_strategies(), toml=False))
-    return loads_strategy(text, str(path), name=path.stem)
+    shown = str(name_or_path) if looks_like_path(name_or_path) else str(path)  # (./x as typed)
+    text = read_text(path, "strategy", StrategyError, source=shown,
+                     missing=no_such_file(shown, "strategy", list_strategies(), toml=False))
+    return loads_strategy(text, shown, name=path.stem)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -277,6 +277,27 @@ def test_replay_bad_cards(tmp_path):
     assert_user_error(run("replay", "--cards", str(path)), "1x")
 
 
+def test_replay_cards_a_folder_is_named_in_the_projects_words(tmp_path):
+    # It was click's "Invalid value for '--cards': File '...' is a directory."
+    folder = tmp_path / "somefolder"
+    folder.mkdir()
+    result = run("replay", "--cards", str(folder))
+    assert_user_error(result)
+    assert result.stderr == f"Error: {folder}: a folder, not a card file\n"
+
+
+def test_a_strategy_path_is_named_as_typed(tmp_path, monkeypatch):
+    # `strategy show ./nosuch` said "nosuch: no such strategy file".
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "folder").mkdir()
+    for args, said in ((["strategy", "show", "./nosuch"], "./nosuch: no such strategy file: "),
+                       (["simulate", "--strategy", "./nosuch"], "./nosuch: no such strategy "),
+                       (["strategy", "show", "./folder"], "./folder: a folder, not a strategy")):
+        result = run(*args)
+        assert_user_error(result)
+        assert result.stderr.startswith(f"Error: {said}"), result.stderr
+
+
 def test_ctrl_c_prints_the_partial_report(monkeypatch):
     from simulator import engine
 
@@ -860,7 +881,7 @@ def test_rules_check_gives_every_problem_of_a_rule_file(tmp_path):
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
     assert [ln.split(": ")[0] for ln in lines] == ["Error"] * 4
-    for said in ("unknown key 'h17'", "key 'decks' = 9", "key 'penetration' = 80.0",
+    for said in ("unknown key 'h17'", "key 'decks' = 9", "key 'penetration' = 80 ",
                  "key 'surrender' = \"Late\""):
         assert sum(said in ln for ln in lines) == 1, (said, lines)
     assert result.stdout.endswith("nz1994.toml: ok\n")  # the next file is still checked

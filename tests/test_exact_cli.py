@@ -137,10 +137,15 @@ def test_a_strategy_generated_for_other_rules_is_named_for_them():
     ({"super_sevens_pays": (3, 50, 100, 500, 1000)}, True, False,
      "basic-super-sevens (sevens pays 3/50/100/500/1000)"),
     # (it was 'basic (derived for decks=1, hole_card=peek, double_on=any, max_hands=4,
-    # dealer_blackjack_takes=original)': 96 characters in a table's column)
+    # dealer_blackjack_takes=original)': 96 characters in a table's column; OBO, which the peek
+    # game makes moot, was named too)
     ({"decks": 1, "hole_card": "peek", "double_on": "any", "max_hands": 4,
       "dealer_blackjack_takes": "original"}, False, False,
-     "basic (1 deck, peek, double any 2, split to 4, OBO)"),
+     "basic (1 deck, peek, double any 2, split to 4)"),
+    # keys with no effect under the others are left out (rules.no_effect)
+    ({"hole_card": "peek", "dealer_blackjack_takes": "all"}, False, False, "basic (peek)"),
+    ({"dealer_blackjack_takes": "all"}, False, False, "basic (BJ takes all)"),
+    ({"max_hands": 1, "double_after_split": False}, False, False, "basic (no splits)"),
     ({"blackjack_pays": 1.2, "insurance_pays": 2.4, "dealer_hits_soft_17": True}, False, False,
      "basic (BJ pays 6:5, insurance pays 12:5, H17)"),
 ])

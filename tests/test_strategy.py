@@ -432,6 +432,12 @@ def test_an_existing_file_of_any_suffix_loads_by_its_path(tmp_path, monkeypatch)
     with pytest.raises(StrategyError, match=r"x/nope\.txt: no such strategy file: .* or the path "
                        r"of a strategy file$"):
         load_strategy("x/nope.txt")
+    # a path is named as typed (./nope was named nope), in a file's own errors too
+    with pytest.raises(StrategyError, match=r"^\./nope: no such strategy file: "):
+        load_strategy("./nope")
+    (tmp_path / "bad.toml").write_text("name = 1\n")
+    with pytest.raises(StrategyError, match=r"^\./bad\.toml: "):
+        load_strategy("./bad.toml")
 
 
 @settings(max_examples=200)
