@@ -2896,3 +2896,26 @@ def test_super_sevens_has_one_interval_in_every_table_and_sentence():
                              {"basic": (None, ex)})
     own = next(r for r in sevens["rows"] if r["simulated_by"] == "basic")
     assert own["se"] == ss["se"] == choice["ss_se"]  # the 7-7 table's too
+
+
+@pytest.mark.parametrize("choices, words", [
+    (("insurance-taker",), "exact analysis of basic and 1 other strategy (the player's choices), "
+                           "side by side on 2 processes (bjsim exact)"),
+    (("insurance-taker", "never-bust"), "and 2 other strategies (the player's choices)")])
+def test_the_exact_step_counts_the_players_choices_in_words(choices, words):
+    # it read "the 1 player's choices"
+    from simulator.assessment.figures import Spec, compute
+    from simulator.rules import Rules
+
+    said = []
+
+    class Said(Exception):
+        pass
+
+    def say(msg):
+        said.append(msg)
+        raise Said
+
+    with pytest.raises(Said):
+        compute(Spec(Rules(), choices=choices, workers=2), say)
+    assert words in said[0]

@@ -59,6 +59,7 @@ from simulator.rules import (
     no_effect,
     origin,
     origin_note,
+    plural,
     rules_dict,
     shown_rule_file,
 )
@@ -1459,7 +1460,9 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
     shown_of, files = _shown_all(spec, strategies)
     shown = shown_of[spec.strategy]
     say(f"exact analysis of {shown}" + (
-        f" and the {len(strategies) - 1} player's choices, side by side on {n} processes"
+        f" and {len(strategies) - 1} other "
+        f"{plural(len(strategies) - 1, 'strategy', 'strategies')} (the player's choices), side "
+        f"by side on {n} processes"
         if n > 1 else "") + " (bjsim exact)")
     # (with the NZ game's and this table's basic strategy, where it departs from the NZ game:
     # `against_nz`)
