@@ -634,6 +634,8 @@ class _Round:
                     "strategy: dealer ace up",
                     "9.3",
                 )
+            else:  # (said as a declined even money is)
+                self.log(self.who(box), "declines insurance", "strategy: dealer ace up", "9")
 
     # the first decision of a two-card hand (used by early surrender and by play)
     def first_decision_code(self, box, hi) -> tuple[str, int, str]:

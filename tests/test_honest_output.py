@@ -766,3 +766,13 @@ def test_the_rules_line_counts_one_deck_and_one_box_in_the_singular():
     counted = run("count", "-n", "20000", "--chunk-rounds", "10000", "-q", "--set", "decks=1",
                   "--set", "penetration=0.5").output
     assert "; 1 deck, penetration 0.5" in counted and "1 decks" not in counted, counted
+
+
+def test_trace_says_a_declined_insurance_as_a_declined_even_money():
+    # replay showed "declines even money" but nothing of an insurance not taken
+    _, text = trace(deal(["7s As"], "Ah", then="2d Td"))
+    assert "box 1         declines insurance  (strategy: dealer ace up)  [9]" in text
+    _, text = trace(deal(["7s As"], "Ah", then="2d Td"), strategy=load_strategy("insurance-taker"))
+    assert "insures (0.5)" in text and "declines insurance" not in text
+    _, text = trace(deal(["7s As"], "9h", then="2d Td"))
+    assert "insurance" not in text  # (offered only under an ace)
