@@ -155,3 +155,16 @@ def test_early_surrender_and_a_split_the_rules_forbid_are_shown_as_played():
     assert box.table_choice(7, 7, box.options(7, 7, False), hit) == "hit"
     row = {r["hand"]: r for r in _up_rows((one, 2, load_strategy("basic-super-sevens")))}
     assert row[(7, 7)]["chart"] == "hit" and "split" not in row[(7, 7)]["values"]
+
+
+def test_the_table_says_what_a_dash_is():
+    # hard 5 against a 10 showed "-" under stand with no word of why (12.1 (d): it must draw)
+    from click.testing import CliRunner
+
+    from simulator.cli import cli
+
+    out = CliRunner().invoke(cli, ["exact", "--hands", "--up", "10", "-q"]).stdout
+    assert "(-: a play the rules do not allow on that hand: a stand on 11 or less, which must " \
+           "draw (12.1 (d))" in out
+    line = next(ln for ln in out.splitlines() if ln.startswith("2,3 "))
+    assert line.split()[3] == "-"  # (hand, chart reads "hard 5", then stand)

@@ -94,7 +94,10 @@ def hands_table(rows: list[dict], title: str, strategy: str, rules) -> str:
            f"(the box's expected net per initial wager, {given}every later decision at its best "
            "for the cards held; from a full shoe less the up card; docs/exact.md)",
            "(margin: the best play's value less the next best's; cost: the best play's less the "
-           "chart's, where the chart plays otherwise)"]
+           "chart's, where the chart plays otherwise)",
+           "(-: a play the rules do not allow on that hand: a stand on 11 or less, which must "
+           "draw (12.1 (d)); a double outside double_on; a split of no pair, or with "
+           "max_hands = 1; a surrender where surrender = none)"]
     head = (f"{'hand':<6}{'chart reads':<13}" + "".join(f"{p:>11}" for p in PLAYS)
             + f"  {'best':<10}{'margin':>9}  {'chart':<10}{'cost':>9}")
     for up in UP_ORDER:
