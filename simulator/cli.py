@@ -1925,7 +1925,7 @@ def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bo
                                       "rules": rules_dict(rules), "run": run_meta}, rules)
         return json.dumps(doc, indent=2, allow_nan=False) + "\n"
     if fmt == "csv":
-        return hands.hands_frame(rows, run_meta, rules).to_csv(index=False, float_format="%.10g",
+        return hands.hands_frame(rows, run_meta, rules).to_csv(index=False,  # (full precision)
                                                        lineterminator="\n")
     return hands.hands_table(rows, source["rules_name"], name if note is None else
                              f"{name} ({note})", rules)

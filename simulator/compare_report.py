@@ -307,12 +307,14 @@ def _cut_short(pair_rounds: int, per_shoe: float) -> float:
     return (pair_rounds % per_shoe) / pair_rounds if per_shoe <= pair_rounds else 1.0
 
 
-def cut_card_difference_z(decks: int) -> str:
+def cut_card_difference_z(decks: int, penetration: float | None = None) -> str:
     """What a difference's z holds where a game is dealt to a cut card, the effect given for
-    the baseline's ``decks`` (`cut_card_words`)."""
+    the baseline's ``decks`` (`cut_card_words`; at a baseline ``penetration`` where it is not
+    measured, that it is not)."""
     return ("z tests each simulated difference against the exact difference for a full shoe "
             f"every round: dealt to a cut card, each game's simulated figure holds "
-            f"{cut_card_words(decks)}, in part where blocks each start from a fresh shuffle, "
+            f"{cut_card_words(decks, penetration)}, in part where blocks each start from a "
+            "fresh shuffle, "
             "which the exact figures do not; with the same shoe it mostly cancels in the "
             "difference, but what is left of it is in z too, and can make |z| large over many "
             "rounds with nothing wrong")
@@ -324,7 +326,8 @@ def cut_card_note(stats: dict) -> str | None:
     if "exact" not in stats["rows"][0] or len(stats["rows"]) < 2 or all(
             r["game"].rules.shuffle == "every-round" for r in stats["rows"]):
         return None
-    return cut_card_difference_z(stats["rows"][0]["game"].rules.decks) + "."
+    base = stats["rows"][0]["game"].rules
+    return cut_card_difference_z(base.decks, base.penetration) + "."
 
 
 MANY_VARIANTS = 5  # more variants than this: the note on many comparisons

@@ -34,11 +34,11 @@ from simulator.tally import (
     _figure,
     _mean_sd,
     few_insurance_bets,
-    fewer,
     line_chances,
     ss_lines_dealable,
     ss_lines_possible,
     summarize,
+    wins_number,
 )
 
 FORMATS = ("table", "markdown", "json", "csv")
@@ -415,11 +415,11 @@ def _too_few_bets(sim: dict, check: dict, density: float | None = None) -> str |
     line, p = min(((k, c * sevens_factor(density, LINE_SEVENS[k], check))
                    for k, c in check["lines"]), key=lambda x: (x[1], x[0]))
     if sim["n"] * p < MIN_WINS:
-        wins = fewer(sim["n"] * p)
+        wins = wins_number(sim["n"] * p)
         depth = (f" among the {check['left_min']} cards left at the cut card" if density < 1
                  else "")
         return (f"fewer than {MIN_WINS} wins of line ({line}) expected in {sim['n']:,} bets "
-                f"(about {wins:,.1f}, its chance at {4 * density:.2f} sevens a deck{depth}: the "
+                f"(about {wins}, its chance at {4 * density:.2f} sevens a deck{depth}: the "
                 "fewest this count leaves, at most a full shoe's 4): too few for a normal "
                 "interval or z")
     return None
@@ -447,10 +447,11 @@ def _few_counter_wins(ss_bet: int, plan, rules, check: dict) -> str | None:
     n = -(-ss_bet // top)
     if n * rare[1] >= MIN_WINS:
         return None
-    bets = (f"the counter's {n:,} Super Sevens bets" if top == 1 else
+    bets = (f"the counter's {n:,} Super Sevens {plural(n, 'bet', 'bets')}" if top == 1 else
             f"the counter's Super Sevens bets (at least {n:,}: {ss_bet:,} units at up to {top})")
-    wins = fewer(n * rare[1])
-    return (f"about {wins:,.1f} wins of line ({rare[0]}) expected in {bets} at a full shoe's "
+    wins = wins_number(n * rare[1])
+    return (f"about {wins} win{'' if wins == '1.0' else 's'} of line ({rare[0]}) expected in "
+            f"{bets} at a full shoe's "
             f"chance (more where the count leaves more sevens), fewer than {MIN_WINS}: too few "
             "for a normal interval (the mean and SD are a handful of big pays)")
 

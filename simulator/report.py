@@ -229,7 +229,8 @@ def tidy_frame(summary: dict, strategy=None) -> pd.DataFrame:
         f = summary[key]
         sd = f.get("sd_box_round", f.get("sd_bet"))
         add("sd", key, "box_round" if "sd_box_round" in f else "bet", sd)
-        add("sd", key, "round", f.get("sd_round"))
+        if "sd_round" in f:  # (insurance has none: no row always empty)
+            add("sd", key, "round", f["sd_round"])
     m = summary["main"]
     lo, hi = _ci(m["mean_per_unit_wagered"], m["se_per_unit_wagered"])
     add("return", "main", "unit wagered on the main game", m["mean_per_unit_wagered"],
@@ -246,12 +247,14 @@ def tidy_frame(summary: dict, strategy=None) -> pd.DataFrame:
         lo, hi = _ci(v["rate"], v["se"], *{"hands_per_box_round": (1, math.inf),
                                            "splits": (0, math.inf)}.get(k, (0, 1)))
         add("frequency", k, v["per"], v["rate"], v["se"], lo, hi)
-    for e in by_strategy(summary, strategy):
-        for key, per in (("house_edge", "initial wager"), ("super_sevens", "unit staked")):
+    for e in by_strategy(summary, strategy):  # (each a house edge, and its section says so)
+        for key, section, per in (("house_edge", "by_strategy_house_edge", "initial wager"),
+                                  ("super_sevens", "by_strategy_super_sevens_house_edge",
+                                   "unit staked")):
             f = e[key]
             if f is not None:
                 edge, lo, hi = as_edge(key, f)
-                add(f"by_strategy_{key}", strategy_label(e), per, edge, f["se"], lo, hi)
+                add(section, strategy_label(e), per, edge, f["se"], lo, hi)
                 if f["interval_note"]:
                     add("note", f"{strategy_label(e)}: {key}", per, f["interval_note"])
     for k in ("rounds", "boxes", "box_rounds", "hands"):
@@ -263,6 +266,8 @@ def tidy_frame(summary: dict, strategy=None) -> pd.DataFrame:
             add("note", key, per, summary[key]["interval_note"])
     if summary.get("frequencies_note"):
         add("note", "frequencies", "se", summary["frequencies_note"])
+    if summary.get("splits_note"):
+        add("note", "frequencies", "splits", summary["splits_note"])
     if summary.get("dealer_note"):
         add("note", "frequencies", "dealer", summary["dealer_note"])
     return pd.DataFrame(rows)
@@ -485,6 +490,8 @@ def _table(summary: dict, meta: dict) -> str:
     w(_grid(shown, left=("event", "per")))
     if summary.get("frequencies_note"):
         w(f"  SE: {summary['frequencies_note']}\n")
+    if summary.get("splits_note"):
+        w(f"  SE: {summary['splits_note']}\n")
     if summary.get("dealer_note"):
         w(f"  {summary['dealer_note']}\n")
     shoe = summary["shoe"]

@@ -219,6 +219,18 @@ def _ratio(a, b):
     return None if a is None or b is None or b == 0 else a / b
 
 
+def splits_se_note(max_hands: int, plain: bool = False) -> str:
+    """Why ``splits`` and ``hands_per_box_round`` have no SE where a box can split more than
+    once (``max_hands`` above 2): a count a box-round, not a proportion, so no binomial SE, and
+    the tally keeps no sum of its squares for one of its own. ``plain``: the rows in words, not
+    by key (the report)."""
+    rows = "splits and hands played a box-round" if plain else "splits and hands_per_box_round"
+    cap = f"up to {max_hands} hands a box" if plain else f"max_hands = {max_hands}"
+    return (f"{rows}: no SE, as a box can split up to {max_hands - 1} times ({cap}), so they "
+            "count events a box-round, not a proportion (no binomial SE), and the tally keeps no "
+            "sum of their squares")
+
+
 def _rate(count: int, n: int) -> dict:
     if n <= 0:
         return {"count": count, "n": n, "rate": None, "se": None}
@@ -360,8 +372,8 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
     few_wins = rare_line = None
     if bets and rare and min(rare)[0] < MIN_WINS:
         expected, rare_line = min(rare)
-        few_wins = (f"about {_wins(fewer(expected))} of line ({rare_line}) paying "
-                    f"{lines[rare_line]['pays']} to 1 expected in {bets:,} bets, fewer than "
+        few_wins = (f"about {_wins(expected)} of line ({rare_line}) paying "
+                    f"{lines[rare_line]['pays']} to 1 expected in {_bets(bets)}, fewer than "
                     f"{MIN_WINS}")
     super_sevens = _too_short(_figure(ss_mean, ss_se), few_wins)
     super_sevens |= {
@@ -391,6 +403,11 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
     frequencies["dealer_not_finished"] = {"per": "round"} | _rate(rounds - finished, rounds)
     # Hands a box-round are one and its splits: the splits' SE (p(1 - p) of a mean above 1 is 0).
     frequencies["hands_per_box_round"]["se"] = frequencies["splits"]["se"]
+    splits_note = None
+    if int(rules.max_hands) > 2:  # a box splits up to max_hands - 1 times: no proportion
+        for k in ("splits", "hands_per_box_round"):
+            frequencies[k]["se"] = None
+        splits_note = splits_se_note(int(rules.max_hands))
     frequencies_note = None
     if boxes > 1:  # the boxes of a round share the dealer's cards; no per-round counts are kept
         for f in frequencies.values():
@@ -426,6 +443,7 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
                                     names is not None and len(set(names)) > 1),
         "frequencies": frequencies,
         "frequencies_note": frequencies_note,
+        "splits_note": splits_note,
         "dealer_note": dealer_note(rules, t[L.T_DEALER_BJ], rounds) if rounds > finished else None,
         "shoe": shoe,
         "tally": dict(zip(L.TALLY_NAMES, t, strict=True)),
@@ -433,9 +451,22 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
 
 
 def _wins(x: float) -> str:
-    """``1.7 wins``, ``1.0 win``: an expected number of wins in words."""
-    shown = f"{x:,.1f}"
-    return f"{shown} win" + ("" if shown == "1.0" else "s")
+    """``1.7 wins``, ``1.0 win``, ``0.00012 wins``: an expected number of wins in words (`fewer`;
+    below 0.1 to two significant figures: not ``0.0``)."""
+    return f"{wins_number(x)} win" + ("" if wins_number(x) == "1.0" else "s")
+
+
+def wins_number(x: float) -> str:
+    """An expected number of wins below `MIN_WINS`: to one decimal (`fewer`), or below 0.1 to
+    two significant figures (``0.00012``), never ``0.0`` for some."""
+    if x >= 0.1 or x <= 0:
+        return f"{fewer(x):,.1f}"
+    return np.format_float_positional(x, precision=2, unique=False, fractional=False, trim="-")
+
+
+def _bets(n: int) -> str:
+    """``1 bet``, ``3 bets``."""
+    return f"{n:,} bet" + ("" if n == 1 else "s")
 
 
 def dealer_note(rules, blackjacks: int, rounds: int, plain: bool = False) -> str:
@@ -516,8 +547,8 @@ def _by_strategy(t: list, lines: dict, dealable, possible: list, chances: list,
                         if v["pays"] > 3 and name in possible[k] and name in dealable]
             if expected and min(expected)[0] < MIN_WINS:
                 x, name = min(expected)
-                note = (f"about {_wins(fewer(x))} of line ({name}) expected in its "
-                        f"{n:,} bets, fewer than {MIN_WINS}")
+                note = (f"about {_wins(x)} of line ({name}) expected in its "
+                        f"{_bets(n)}, fewer than {MIN_WINS}")
             ss, sd, sd_round = _boxes_figure(f[L.BY_SS_SUM], f[L.BY_SS_SQ], f[L.BY_SS_RSQ],
                                              rounds, boxes, 1.0, note)
             entry["super_sevens"] = ss | {"house_edge": house_edge_of(ss["mean"]), "sd_bet": sd,

@@ -84,8 +84,13 @@ def test_the_three_formats_name_each_strategy_and_its_boxes(mixed):
              if r["section"] == "by_strategy_house_edge"}  # fmt: skip
     assert edges == {"basic (boxes 1, 3)": doc[0]["house_edge"]["mean"],
                      "mimic-dealer (box 2)": doc[1]["house_edge"]["mean"]}
-    ss = [r for r in rows if r["section"] == "by_strategy_super_sevens"]
+    # the section says its sign: a house edge, as by_strategy_house_edge (it was named
+    # by_strategy_super_sevens, beside return,super_sevens, a return)
+    ss = [r for r in rows if r["section"] == "by_strategy_super_sevens_house_edge"]
     assert [float(r["value"]) for r in ss] == [e["super_sevens"]["house_edge"] for e in doc]
+    assert [float(r["value"]) for r in ss] == [-e["super_sevens"]["mean"] for e in doc]
+    assert not [r for r in rows if r["section"] == "by_strategy_super_sevens"]
+    assert {r["per"] for r in ss} == {"unit staked"}
     # the box-rounds add up to the game's; the game's edge is their weighted mean
     assert sum(e["box_rounds"] for e in doc) == summary["box_rounds"]
     mean = sum(e["house_edge"]["mean"] * e["box_rounds"] for e in doc) / summary["box_rounds"]

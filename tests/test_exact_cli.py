@@ -59,7 +59,7 @@ def test_exact_table_and_csv_with_a_strategy():
     result = run("exact", "--strategy", "insurance-taker", "--no-super-sevens", "-f", "csv")
     assert result.exit_code == 0, result.output
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
-    got = {(r["section"], r["item"]): float(r["value"]) for r in rows if r["section"] != "run"}
+    got = {(r["section"], r["item"]): float(r["value"]) for r in rows if r["section"] == "return"}
     assert got[("return", "insurance")] < 0  # insurance costs the non-counter
     assert not any(r["section"] == "super_sevens" for r in rows)
 
@@ -613,6 +613,67 @@ def test_the_cut_card_effect_and_the_z_it_withholds_go_by_the_decks():
                                                                                    None)
 
 
+def test_super_sevens_z_gets_its_own_cut_card_caveat_not_the_main_games():
+    # With one deck and 4 million rounds the Super Sevens z carried the main game's caveat: "+0.12
+    # pp ... on the house edge", "+3.4 at 10 million rounds", "from about 4 million rounds on",
+    # numbers of the main game's effect and SE, not of Super Sevens (SE about 0.29%).
+    from simulator.exact import compare
+
+    rules = Rules(decks=1)
+    summary = {"house_edge": {"mean": 0.00157, "se": 0.000568},
+               "super_sevens": {"mean": -0.4425, "se": 0.0029},
+               "insurance": {"mean": -0.06, "se": 0.002}}
+    th = {"house_edge": 0.000074, "super_sevens": -0.4397}
+    got = compare.compare_with_simulation(summary, rules, [], th)
+    assert got["house_edge"]["z"] is None and "below 0.061%" in got["house_edge"]["z_note"]
+    for key, name in (("super_sevens_house_edge", "Super Sevens"),
+                      ("insurance_house_edge", "insurance")):
+        c = got[key]
+        assert c["z"] == pytest.approx(c["difference"] / c["se"]) and c["z_note"] is None
+        assert c["z_caveat"] == compare.unmeasured_caveat(rules, name)
+        assert c["z_caveat"].startswith(f"z of the {name} house edge tests the simulation")
+        assert f"the cut card's effect on {name}, which bjsim has not measured" in c["z_caveat"]
+        for main_games in ("0.12", "pp / SE", "10 million", "4 million", "on the house edge"):
+            assert main_games not in c["z_caveat"]
+        assert "--set shuffle=every-round" in c["z_caveat"]
+    # a tiny SE withholds no side wager's z: no measured effect says how far it moves it
+    tiny = summary | {"super_sevens": {"mean": -0.4425, "se": 0.0001}}
+    assert compare.compare_with_simulation(tiny, rules, [], th)[
+        "super_sevens_house_edge"]["z"] is not None
+    every = compare.compare_with_simulation(summary, rules.replace(shuffle="every-round"), [], th)
+    assert every["super_sevens_house_edge"]["z_caveat"] is None
+    text = compare.comparison_text(got)
+    assert f"{compare.CUT_CARD_MARK} z of the Super Sevens house edge tests" in text
+    assert text.count("+0.12 pp") == 1  # the house edge's note alone
+
+
+def test_the_cut_card_effect_measured_at_75_percent_sizes_no_other_penetration():
+    # At penetration 0.1 (about 1.24 rounds a shuffle with one deck) the house-edge z was
+    # withheld citing the effect "as bjsim measured it ... at 75% penetration".
+    from simulator.exact import compare
+
+    assert compare.effect_measured(0.75) and not compare.effect_measured(0.1)
+    low = Rules(decks=1, penetration=0.1)
+    z, note, caveat = compare.cut_card_z(low, 3.0, 0.0004)  # withheld at 75%: given here
+    assert z == 3.0 and note is None and caveat == compare.unmeasured_caveat(low)
+    assert compare.cut_card_caveat(low) == caveat
+    assert caveat.startswith("z tests the simulation, dealt to a cut card")
+    assert ("which bjsim has not measured at this penetration (10%; it measured it at 75% only)"
+            in caveat)
+    assert "0.12" not in caveat and "4 million" not in caveat
+    assert "--set shuffle=every-round" in caveat and "compare --vary shuffle=every-round" in caveat
+    assert "not measured" in compare.cut_card_words(1, 0.1) and "0.12" not in \
+        compare.cut_card_words(1, 0.1)
+    assert compare.cut_card_words(1, 0.75) == compare.cut_card_words(1)
+    from simulator.compare_report import cut_card_difference_z  # (compare's note, likewise)
+
+    assert "0.12" not in cut_card_difference_z(1, 0.1) and "not measured" in \
+        cut_card_difference_z(1, 0.1)
+    assert cut_card_difference_z(1, 0.75) == cut_card_difference_z(1)
+    out = run("simulate", *TINY, "--set", "decks=1", "--set", "penetration=0.1", "--exact").stdout
+    assert "at this penetration (10%" in out and "75% penetration" not in out
+
+
 def test_the_shipped_basic_under_other_rules_is_said_to_be_the_nz_chart():
     """As simulate, replay and count say it: the shipped basic is the NZ rules' chart, and the
     one derived for these rules differs (text on stdout and stderr, json's run.strategy_note)."""
@@ -677,7 +738,7 @@ def test_exact_says_whether_the_strategy_takes_even_money():
     assert json.loads(run(*six_five, "-f", "json").stdout)["exact"]["even_money_taken"] is True
     rows = {(r["section"], r["item"]): r for r in csv.DictReader(io.StringIO(
         run(*six_five, "-f", "csv").stdout))}
-    assert float(rows[("even_money", "taken")]["value"]) == 1.0
+    assert rows[("even_money", "taken")]["value"] == "true"  # (as the other csvs write a flag)
     assert "even money                      declined" in run("exact").stdout  # NZ basic
 
 
@@ -712,3 +773,76 @@ def test_the_table_names_every_rule_unlike_nz_from_a_rule_file(tmp_path):
     assert lines[title + 1] == "Unlike NZ: decks=2, blackjack_pays=1.2", lines
     plain = run("exact", "--set", "decks=2", "--strategy", "basic")
     assert plain.exit_code == 0 and "Unlike NZ" not in plain.output  # (the title names it)
+
+
+def test_exact_csv_holds_what_its_json_holds_at_full_precision_with_signs_and_flags():
+    # exact's csv had no rules rows and no Super Sevens contributions, rows meaningless for it
+    # (run,seed and run,partial), even money as 0.0, and its Super Sevens house edge per "bet"
+    # where simulate says "unit staked"; --hands' csv rounded to 10 significant digits.
+    doc = json.loads(run("exact", "-q", "-f", "json").stdout)
+    ex = doc["exact"]
+    rows = list(csv.DictReader(io.StringIO(run("exact", "-q", "-f", "csv").stdout)))
+    got = {(r["section"], r["item"], r["per"]): r["value"] for r in rows}
+    from simulator.report import _cell
+
+    assert {r["item"]: r["value"] for r in rows if r["section"] == "rules"} == {
+        k: _cell(v) for k, v in doc["rules"].items()}
+    assert ("run", "seed", "") not in got and ("run", "partial", "") not in got
+    assert got[("even_money", "taken", "strategy")] == "false"
+    assert got[("insurance", "taken", "strategy")] == "false"
+    assert float(got[("house_edge", "main+insurance", "initial wager")]) == ex["house_edge"]
+    assert float(got[("return", "total", "initial wager")]) == ex["ev"]
+    ss = ex["super_sevens"]
+    assert float(got[("super_sevens", "house_edge", "unit staked")]) == ss["house_edge"]
+    assert float(got[("return", "super_sevens", "unit staked")]) == ss["ev"] < 0
+    for k, line in ss["lines"].items():
+        assert float(got[("super_sevens_contribution", k, "bet")]) == line["contribution"]
+        assert float(got[("super_sevens_freq", k, "bet")]) == line["probability"]
+    for up, play in ss["plays"].items():
+        assert got[("super_sevens_play", f"7,7 v {up}", "7-7 hand")] == play
+    q = ex["sevens_question"]
+    for b, best in q["best"].items():
+        for up, play in best.items():
+            assert got[("sevens_best", f"bet={b}:7,7 v {up}", "7-7 hand")] == play
+    v = q["by_up"]["A"]["hit"]
+    assert float(got[("sevens_by_up", "7,7 v A:hit:super_sevens_return", "unit staked")]) == \
+        v["super_sevens"]
+    assert float(got[("sevens_by_up", "7,7 v A:hit:main_return", "7-7 hand")]) == v["main"]
+    # every money row says its sign, and no Super Sevens money is per "bet" but its lines'
+    for (sec, item, per), _ in got.items():
+        if sec in ("house_edge", "return", "super_sevens", "sevens_play", "sevens_by_up") and \
+                item != "sd":
+            assert any(w in f"{sec}:{item}" for w in ("house_edge", "return", "_change")), item
+        if per == "bet":
+            assert sec in ("super_sevens_freq", "super_sevens_contribution") or item == "sd"
+    # simulate's csv names the same figure with the same words
+    sim = list(csv.DictReader(io.StringIO(run("simulate", *TINY, "-f", "csv").stdout)))
+    assert any((r["section"], r["item"], r["per"]) == ("return", "super_sevens", "unit staked")
+               for r in sim)
+    # --hands: full precision, as the json
+    hands_json = json.loads(run("exact", "-q", "--hands", "--up", "6", "-f", "json").stdout)
+    hands_csv = list(csv.DictReader(io.StringIO(
+        run("exact", "-q", "--hands", "--up", "6", "-f", "csv").stdout)))
+    assert [float(r["hit"]) for r in hands_csv if r["hit"]] == [
+        h["values"]["hit"] for h in hands_json["hands"] if h["values"].get("hit") is not None]
+    assert [float(r["probability"]) for r in hands_csv] == [
+        h["probability"] for h in hands_json["hands"]]
+
+
+def test_every_block_of_the_comparison_lines_up_with_a_long_strategy_name():
+    # "basic-super-sevens (box 5)" widened its own block alone: its header and rows stood two
+    # columns right of the others'.
+    from simulator.exact import compare
+
+    fig = {"simulated": 0.002, "se": 0.003, "exact": 0.005, "difference": -0.003, "z": -1.0,
+           "z_note": None, "z_caveat": None}
+    cmp = {"house_edge": fig, "exact_note": "exact", "by_strategy": [
+        {"strategy": name, "house_edge": fig} for name in (
+            "basic (boxes 1, 2, 3, 4)", "basic-super-sevens (box 5)",
+            "a-much-longer-name (box 6)")]}
+    lines = compare.comparison_text(cmp).splitlines()
+    heads = [ln for ln in lines if ln.rstrip().endswith(" z")]
+    rows = [ln for ln in lines if ln.startswith("house edge ")]
+    assert len(heads) == len(rows) == 4
+    assert len({ln.index("simulated") for ln in heads}) == 1
+    assert len({len(ln) for ln in heads + rows}) == 1

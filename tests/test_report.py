@@ -86,3 +86,12 @@ def test_wagers_frame_rows(summary):
 def test_unknown_format_is_a_value_error(summary):
     with pytest.raises(ValueError, match="allowed table, csv, json"):
         render(summary, "xml", META)
+
+
+def test_csv_has_no_always_empty_round_sd_of_insurance(summary):
+    # `sd,insurance,round` was always empty (insurance keeps no SD per round; json has no such
+    # field): no row. The wagers that have one keep theirs.
+    rows = list(csv.DictReader(io.StringIO(render(summary, "csv", META))))
+    sd = {(r["item"], r["per"]) for r in rows if r["section"] == "sd"}
+    assert ("insurance", "round") not in sd and ("insurance", "bet") in sd
+    assert {("total", "round"), ("main", "round"), ("super_sevens", "round")} <= sd

@@ -2853,8 +2853,14 @@ def test_a_large_z_says_how_much_of_it_the_cut_card_effect_is():
     assert sections._z_less_cut_card(_headline(2.75, diff) | {"z_caveat": None}, rules) == ""
     far = sections._z_less_cut_card(_headline(8.0, 0.003), rules[:1] + [
         {"key": "penetration", "value": "0.6"}])
-    assert "this table cuts at 60%, so it may differ" in far
-    assert "more than the cut-card effect and chance explain" in far
+    # at 60% the 75% measurement sizes nothing (it said "so it may differ" and used it)
+    assert far == (" The simulated house edge differs from the exact one by +0.3000 pp, which "
+                   "holds the cut-card effect (its size at 60% penetration is not measured: "
+                   "bjsim measured it at 75% only): how much of it that accounts for is not "
+                   "known here (a shuffle before every round, as the exact value is dealt, has "
+                   "no cut-card effect).")
+    assert "more than the cut-card effect and chance explain" in sections._z_less_cut_card(
+        _headline(8.0, 0.003), rules)
     assert "as bjsim measured it" in text
     # bjsim measured no 5-deck shoe: it said "bjsim's measurement with 5 decks"; the effect is
     # the larger of the 4 and 6 decks' measurements, and the words say so (cut_card_words)
@@ -2919,3 +2925,24 @@ def test_the_exact_step_counts_the_players_choices_in_words(choices, words):
     with pytest.raises(Said):
         compute(Spec(Rules(), choices=choices, workers=2), say)
     assert words in said[0]
+
+
+def test_the_reports_side_wagers_carry_their_own_cut_card_caveat_not_the_tables():
+    # The report gave the Super Sevens and insurance z the main game's caveat (its effect, its
+    # SE), or the table's with several boxes: each now says its own effect is not measured.
+    from simulator.exact.compare import cut_card_caveat, unmeasured_caveat
+
+    one = Rules(decks=1, boxes=3)
+    for key, name in (("super_sevens", "Super Sevens"), ("insurance", "insurance")):
+        row = figures._cut_card({"wager": key, "z": 1.0, "se": 0.0001}, one, caveat="table's")
+        assert row["z"] == 1.0 and row["z_note"] is None
+        assert row["z_caveat"] == unmeasured_caveat(one, name, plain=True)
+        assert "0.12" not in row["z_caveat"] and "--set" not in row["z_caveat"]
+    main = figures._cut_card({"wager": "total", "z": 1.0, "se": 0.003}, one, caveat="table's")
+    assert main["z_caveat"] == "table's"
+    # at a penetration not measured, the main game's too, in plain words
+    low = Rules(penetration=0.5)
+    row = figures._cut_card({"wager": "total", "z": 1.0, "se": 0.0001}, low)
+    assert row["z"] == 1.0 and row["z_caveat"] == cut_card_caveat(low, plain=True)
+    assert "not measured at this penetration (50%" in row["z_caveat"]
+    assert "--set" not in row["z_caveat"]

@@ -388,3 +388,33 @@ def test_the_dealer_note_says_a_peek_sees_every_dealer_blackjack():
     assert "seen in 4.73% (SE 0.21%) of all rounds, and a dealer always" in nz
     assert "seen in 4.73% (SE 0.21%) of all rounds (the peek sees every one: this is its " \
         "chance), and a dealer always" in peek
+
+
+def test_splits_have_no_binomial_se_where_a_box_can_split_more_than_once():
+    # splits and hands_per_box_round had the binomial SE sqrt(p(1-p)/n), the same for both,
+    # though a box can split twice (max_hands = 3): a count, not a proportion. The tally keeps
+    # no sum of its squares, so no SE, and a note says why; where a box splits at most once
+    # (max_hands = 2) it is a proportion and keeps its binomial SE.
+    t = build_tally([[(10, None, None)]] * 100)
+    t[L.T_SPLITS], t[L.T_HANDS] = 7, 107
+    s = summarize(t, Rules(super_sevens=False))
+    for k in ("splits", "hands_per_box_round"):
+        assert s["frequencies"][k]["se"] is None and s["frequencies"][k]["rate"] is not None
+    assert s["splits_note"] == tally_module.splits_se_note(3)
+    assert "split up to 2 times (max_hands = 3)" in s["splits_note"]
+    once = summarize(t, Rules(super_sevens=False, max_hands=2))
+    assert once["splits_note"] is None
+    assert once["frequencies"]["splits"]["se"] == pytest.approx(math.sqrt(0.07 * 0.93 / 100))
+    assert once["frequencies"]["hands_per_box_round"]["se"] == once["frequencies"]["splits"]["se"]
+
+
+def test_a_few_wins_expected_are_shown_to_two_figures_and_one_bet_is_a_bet():
+    # "about 0.0 wins of line (e) ... expected in 1 bets"
+    t = build_tally([[(0, None, 5)]])
+    note = summarize(t, Rules())["super_sevens"]["interval_note"]
+    p_e = tally_module.line_chances(Rules(), None)[0]["e"]
+    assert f"about {np.format_float_positional(p_e, 2, False, False, trim='-')} wins" in note
+    assert "about 0.0 " not in note and "expected in 1 bet," in note
+    assert tally_module.wins_number(0.000123) == "0.00012"
+    assert tally_module.wins_number(0.5) == "0.5" and tally_module.wins_number(29.97) == "29.9"
+    assert tally_module._wins(1.0) == "1.0 win" and tally_module._wins(0.05) == "0.05 wins"

@@ -65,7 +65,7 @@ from simulator.rules import (
 )
 from simulator.source import provenance
 from simulator.strategy import list_strategies, load_strategy, shown_names, strategy_path
-from simulator.tally import Z95, dealer_note
+from simulator.tally import Z95, dealer_note, splits_se_note
 from simulator.variants import changes_of
 
 ROUND_COUNTS = (100, 1_000, 10_000, 100_000)  # the volatility table's columns
@@ -426,15 +426,21 @@ def _cut_card(row: dict, rules, caveat: str | None = None) -> dict:
     """``row`` with its z as every output gives it against a full-shoe exact value
     (`cut_card_z`): under a cut card with ``z_caveat`` (it includes the cut-card effect; this
     table's ``caveat`` where given, `table_caveat`), or withheld with ``z_note`` where its se is
-    below 0.01%."""
-    z, note, said = cut_card_z(rules, row["z"], row["se"])
-    return row | {"z": z, "z_note": note, "z_caveat": said and (caveat or said)}
+    below 0.01%; a side wager's (Super Sevens, insurance) with its own caveat, its cut-card
+    effect not measured (`unmeasured_caveat`), never this table's."""
+    side = SIDE_WAGERS.get(row.get("wager"))
+    z, note, said = cut_card_z(rules, row["z"], row["se"], wager=side, plain=True)
+    return row | {"z": z, "z_note": note, "z_caveat": said and (said if side else caveat or said)}
+
+
+SIDE_WAGERS = {"super_sevens": "Super Sevens", "insurance": "insurance"}  # (`_cut_card`)
 
 
 def table_caveat(rules, sd_round) -> str | None:
     """`cut_card_caveat` of a table of several boxes, by its simulated SD per round
     ``sd_round``; None with one box (the caveat as it is) or without an SD."""
-    return cut_card_caveat(rules, sd_round) if rules.boxes > 1 and sd_round else None
+    return (cut_card_caveat(rules, sd_round, plain=True) if rules.boxes > 1 and sd_round
+            else None)
 
 
 def _wager(key, label, per, exact, derivation, fig: dict, strategy: str, rules,
@@ -1544,6 +1550,8 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
         "super_sevens_pays": _pay_table(rules, fig, summary) if rules.super_sevens else None,
         "frequencies": _frequencies(summary, rules, main),
         "frequencies_note": summary.get("frequencies_note"),
+        # why splits have no SE, or None (in words)
+        "splits_note": summary.get("splits_note") and splits_se_note(rules.max_hands, plain=True),
         # simulate's note on the dealer's rows, in the report's words for them
         "dealer_note": summary.get("dealer_note") and dealer_note(
             rules, summary["frequencies"]["dealer_blackjack"]["count"], summary["rounds"],

@@ -43,7 +43,12 @@ from simulator.counting_report import (
     ss_spread,
     sweep_columns_out,
 )
-from simulator.exact.compare import CUT_CARD_MARK, cut_card_effect, cut_card_words
+from simulator.exact.compare import (
+    CUT_CARD_MARK,
+    cut_card_effect,
+    cut_card_words,
+    effect_measured,
+)
 from simulator.report import PER_UNIT_WAGERED, precision_text
 from simulator.rules import CHANGED, OUTSIDE_GAZETTE, WITHIN_GAZETTE, origin_legend
 from simulator.source import NOT_GIT, PATTERNS
@@ -260,8 +265,11 @@ def summary(data: dict) -> Section:
                     f"no z (of the house edge): {tot['z_note'].removeprefix('no z: ')}"
                     if tot.get("z_note") else
                     f"{_z_text(tot['z'])} (of the house edge, as every z of this report)"
-                    + ("; it includes the cut-card effect, which the note under the wagers "
-                       "table sizes" if tot.get("z_caveat") else "")) + "."
+                    + (("; it includes the cut-card effect, which the note under the wagers "
+                        "table sizes" if effect_measured(_penetration(data)) else
+                        "; it includes the cut-card effect, not measured at this penetration "
+                        "(the note under the wagers table)") if tot.get("z_caveat") else ""))
+                + "."
                 + _z_less_cut_card(tot, data["rules"]))
     if data.get("against_nz"):
         text.append(against_nz_text(data["against_nz"], data.get("variants")))
@@ -307,6 +315,11 @@ def big_pays_words(pays: list[dict] | None) -> str:
         if cannot else ""))
 
 
+def _penetration(data: dict) -> float:
+    """The report's rules' penetration."""
+    return float(next(r["value"] for r in data["rules"] if r["key"] == "penetration"))
+
+
 Z_LARGE = 1.96  # a |z| from which the summary says how much of it the cut-card effect is
 
 
@@ -315,18 +328,23 @@ def _z_less_cut_card(w: dict, rules: list[dict]) -> str:
     much of the difference the effect accounts for (`cut_card_effect`: bjsim's measurement for
     the rules' decks where it made one, else the larger of the neighbouring ones, as
     `cut_card_words` says) and the z that remains, in plain words, with how often chance alone gives
-    a z that far from 0; "" elsewhere."""
+    a z that far from 0; at a penetration where the effect is not measured (`effect_measured`),
+    only that it is not; "" elsewhere."""
     if not w.get("z_caveat") or w.get("z") is None or abs(w["z"]) < Z_LARGE:
         return ""
     value = {r["key"]: r["value"] for r in rules}
     decks, pen = int(value["decks"]), float(value["penetration"])
     diff = w["exact"] - w["simulated"]  # simulated house edge less the exact one
+    if not effect_measured(pen):
+        return (f" The simulated house edge differs from the exact one by {fmt(diff, 'spp4')}, "
+                f"which holds {cut_card_words(decks, pen)}: how much of it that accounts for "
+                "is not known here (a shuffle before every round, as the exact value is dealt, "
+                "has no cut-card effect).")
     effect = cut_card_effect(decks)
     left = (diff - effect) / w["se"]
     chance = 2 * (1 - NormalDist().cdf(abs(left)))
     return (f" The simulated house edge differs from the exact one by {fmt(diff, 'spp4')}; "
             f"{cut_card_words(decks)} accounts for about {fmt(effect, 'spp3')} of it"
-            + ("" if pen == 0.75 else f" (this table cuts at {100 * pen:g}%, so it may differ)")
             + f", and the rest, {fmt(diff - effect, 'spp4')}, is a z of {fmt(left, 'z')}: "
             + ("chance alone gives one that far from 0 in about one run in "
                f"{1 / chance:,.0f}, with nothing wrong" if chance > 0.001 else
@@ -679,6 +697,7 @@ def frequencies(data: dict) -> Section:
            f"{fmt(hands['rate'], 'num4')} a box-round (one and the splits' rate; the CSV keeps "
            "it as a row)." if hands else "")
         + (f" SE: {data['frequencies_note']}." if data.get("frequencies_note") else "")
+        + (f" SE: {data['splits_note']}." if data.get("splits_note") else "")
         + (f" {sentence(data['dealer_note'])}." if data.get("dealer_note") else "")
         + (" Left out of the table, with nothing to count: " + "; ".join(
             f"{', '.join(labels)} ({why})" for why, labels in empty.items())

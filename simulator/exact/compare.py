@@ -297,6 +297,7 @@ def theory(rules, strategies) -> dict:
 # card at 75%): simulated less exact, 4 x 10^8 rounds a deck count (SE 0.006%); six decks
 # 10^10 rounds (0.021%, README "Exact analysis"). A z against the exact figure holds it.
 CUT_CARD_MEASURED = {1: 0.00122, 2: 0.00063, 4: 0.00035, 6: 0.00021, 8: 0.00029}
+MEASURED_PENETRATION = 0.75  # the penetration of every figure of CUT_CARD_MEASURED
 CUT_CARD_MARK = "~"
 SD_ROUND = 1.15  # about the SD of one box's result a round (NZ game: 1.15 to 1.17)
 CUT_CARD_EFFECT = ("the cut-card effect (as bjsim measured it for basic strategy at 75% "
@@ -313,9 +314,13 @@ def cut_card_effect(decks: int) -> float:
     return max(m[max(d for d in m if d < decks)], m[min(d for d in m if d > decks)])
 
 
-def cut_card_words(decks: int) -> str:
+def cut_card_words(decks: int, penetration: float | None = None) -> str:
     """`CUT_CARD_EFFECT` for a shoe of ``decks`` decks, in percentage points (pp): a difference
-    of two house edges."""
+    of two house edges; with a ``penetration`` not the one measured (`effect_measured`), that
+    its size there is not measured."""
+    if penetration is not None and not effect_measured(penetration):
+        return (f"the cut-card effect (its size at {100 * penetration:g}% penetration is not "
+                f"measured: bjsim measured it at {100 * MEASURED_PENETRATION:g}% only)")
     d = sorted(CUT_CARD_MEASURED)
     how = ("as bjsim measured it" if decks in CUT_CARD_MEASURED else "the larger of bjsim's "
            f"measurements at {max(x for x in d if x < decks)} and "
@@ -324,6 +329,41 @@ def cut_card_words(decks: int) -> str:
             f"points, on the house edge with {decks} {plural(decks, 'deck', 'decks')}, {how} "
             f"for basic strategy at 75% penetration{'; +0.12 pp with 1 deck' if decks > 2 else ''}"
             ")")
+
+
+def effect_measured(penetration: float) -> bool:
+    """Is the cut-card effect measured at ``penetration`` (`MEASURED_PENETRATION`, the only
+    one `CUT_CARD_MEASURED` holds)? Elsewhere no z is withheld or sized by it."""
+    return math.isclose(float(penetration), MEASURED_PENETRATION)
+
+
+HOW_TO_MEASURE = ("with a shuffle before every round (--set shuffle=every-round), as the exact "
+                  "value is dealt, there is no cut-card effect, and z tests only whether the "
+                  "simulation agrees with the exact value; bjsim compare --vary "
+                  "shuffle=every-round measures the effect")
+# the same in plain words, for a document that names no options (the report)
+HOW_TO_MEASURE_PLAIN = ("with a shuffle before every round, as the exact value is dealt, there "
+                        "is no cut-card effect, and z tests only whether the simulation agrees "
+                        "with the exact value; the same game simulated both ways measures the "
+                        "effect")
+
+
+def unmeasured_caveat(rules, wager: str | None = None, plain: bool = False) -> str:
+    """What a z against a full-shoe exact figure holds under a cut card whose effect on it is
+    not measured (``z_caveat``): of ``wager`` (a side wager's house edge, as "Super Sevens",
+    named in the words), or of the main game's house edge at a penetration other than
+    `MEASURED_PENETRATION`. No figure sizes it. ``plain``: how to measure it in words, no
+    options (`HOW_TO_MEASURE_PLAIN`)."""
+    what = ("z" if wager is None else f"z of the {wager} house edge")
+    unmeasured = (f"the cut card's effect on {wager}, which bjsim has not measured"
+                  if wager is not None else
+                  f"the cut-card effect, which bjsim has not measured at this penetration "
+                  f"({100 * rules.penetration:g}%; it measured it at "
+                  f"{100 * MEASURED_PENETRATION:g}% only)")
+    return (f"{what} tests the simulation, dealt to a cut card, against the exact value for a "
+            f"full shoe every round, so it includes {unmeasured}: how far it moves z is not "
+            f"known here, and the more rounds, the more it moves z "
+            f"({HOW_TO_MEASURE_PLAIN if plain else HOW_TO_MEASURE})")
 
 
 def z_min_se(rules) -> float:
@@ -339,11 +379,16 @@ def basis(decks: int) -> str:
             f"higher by {cut_card_words(decks)}, which these figures leave out")
 
 
-def cut_card_caveat(rules, sd_round: float | None = None, boxes: int | None = None) -> str:
+def cut_card_caveat(rules, sd_round: float | None = None, boxes: int | None = None,
+                    plain: bool = False) -> str:
     """What a z against a full-shoe exact figure holds under a cut card (``z_caveat``): for one
     box, or given ``sd_round`` (the simulated SD per round of several boxes together) for the
     table's boxes, whose SE per initial wager is ``sd_round / boxes / sqrt(rounds)``; with
-    ``boxes`` for one strategy's boxes of the table (``rules`` then one box's), likewise."""
+    ``boxes`` for one strategy's boxes of the table (``rules`` then one box's), likewise. At a
+    penetration where the effect is not measured, `unmeasured_caveat` (``plain``: its words for
+    the report): no figure sizes it."""
+    if not effect_measured(rules.penetration):
+        return unmeasured_caveat(rules, plain=plain)
     e = cut_card_effect(rules.decks)
     n = int(rules.boxes if boxes is None else boxes)
     several = n > 1 and bool(sd_round)
@@ -377,8 +422,8 @@ def _rounds_words(n: float) -> str:
     return f"{lead * 10**digits // scale[1]:,} {scale[0]}".strip()
 
 
-def cut_card_z(rules, z, se, sd_round=None, boxes=None) -> tuple[float | None, str | None,
-                                                                   str | None]:
+def cut_card_z(rules, z, se, sd_round=None, boxes=None, wager: str | None = None,
+               plain: bool = False) -> tuple[float | None, str | None, str | None]:
     """A z against a full-shoe exact value, as every output gives it: ``(z, z_note,
     z_caveat)``. With ``shuffle = "every-round"`` the z as it is, no note and no caveat; under
     a cut card the z with the caveat `cut_card_caveat`, or, where ``se`` is below `z_min_se`
@@ -386,9 +431,14 @@ def cut_card_z(rules, z, se, sd_round=None, boxes=None) -> tuple[float | None, s
     and a note saying why: a z that large tests the cut-card effect, not the simulation, and
     the difference beside it says as much. ``sd_round``: the simulated SD per round of several
     boxes together, for a caveat of the table's boxes, or with ``boxes`` of a strategy's boxes
-    (`cut_card_caveat`)."""
+    (`cut_card_caveat`). ``wager``: a side wager's name ("Super Sevens", "insurance"), whose
+    cut-card effect is not measured: its z with `unmeasured_caveat`, never withheld; likewise
+    the main game's at a penetration where the effect is not measured (`effect_measured`);
+    ``plain``: its caveat in words, no options, for the report."""
     if rules.shuffle == "every-round" or z is None:
         return z, None, None
+    if wager is not None or not effect_measured(rules.penetration):
+        return z, None, unmeasured_caveat(rules, wager, plain)
     if se is not None and se < z_min_se(rules):
         return None, (f"no z: its SE ({100 * se:.4f}%) is below {100 * z_min_se(rules):.3f}%, "
                       f"where {cut_card_words(rules.decks)} would move z by 2 or more (the "
@@ -435,7 +485,8 @@ def compare_with_simulation(summary: dict, rules, strategies, th=None, boxes=Non
         else:  # (the house edge's caveat for the table's boxes, as the report gives it)
             table_sd = (summary.get("total") or {}).get("sd_round") if key == "house_edge" else None
             z, z_note, caveat = cut_card_z(rules, z, se, table_sd,
-                                           boxes if key == "house_edge" else None)
+                                           boxes if key == "house_edge" else None,
+                                           WAGERS.get(key))
         out[key] = {"simulated": mean, "se": se, "exact": exact, "difference": diff, "z": z,
                     "z_note": z_note, "z_caveat": caveat}
     out["exact_note"] = ("exact: full shoe every round" if rules.shuffle == "every-round" else
@@ -458,13 +509,14 @@ def _house_edge(fig: dict) -> dict:
 
 def comparison_text(cmp: dict) -> str:
     """The comparison as lines for the table report (with ``by_strategy``, each strategy's)."""
+    by_strategy = cmp.get("by_strategy", [])
+    width = max([26, *(len(by["strategy"]) + 2 for by in by_strategy)])  # every block alike
     lines = ["", "Exact (combinatorial) figures beside the simulated ones", "",
-             *_comparison_lines(cmp, "figure"),
+             *_comparison_lines(cmp, "figure", width),
              f"({cmp['exact_note']}; every figure a house edge, minus the return; z = "
              "difference / standard error, + where the simulated house edge is higher)"]
-    by_strategy = cmp.get("by_strategy", [])
     for by in by_strategy:
-        lines += ["", *_comparison_lines(by, by["strategy"])]
+        lines += ["", *_comparison_lines(by, by["strategy"], width)]
     caveats: dict = {}  # each caveat, once, with the blocks it is of (the strategies' by name)
     for title, c in [("the table", cmp), *[(by["strategy"], by) for by in by_strategy]]:
         for key in FIGURES:
@@ -476,10 +528,14 @@ def comparison_text(cmp: dict) -> str:
 
 
 FIGURES = ("house_edge", "super_sevens_house_edge", "insurance_house_edge")  # beside exact ones
+# the side wagers' figures, by the name their cut-card caveat gives them (`unmeasured_caveat`)
+WAGERS = {"super_sevens_house_edge": "Super Sevens", "insurance_house_edge": "insurance"}
 
 
-def _comparison_lines(cmp: dict, title: str) -> list[str]:
-    width = max(26, len(title) + 2)
+def _comparison_lines(cmp: dict, title: str, width: int = 26) -> list[str]:
+    """A block of the comparison: ``title`` and the figures' labels in a column of ``width``
+    (the same in every block, so that the columns line up)."""
+    width = max(width, len(title) + 2)
     lines = [f"{title:<{width}}{'simulated':>12}{'exact':>12}{'difference':>14}{'z':>8}"]
     labels = (("house_edge", "house edge"), ("super_sevens_house_edge", "Super Sevens house edge"),
               ("insurance_house_edge", "insurance house edge"))
@@ -541,25 +597,35 @@ def _pct(x, d=4):
 
 
 def exact_rows(fig: dict) -> list[tuple]:
-    """Tidy rows (section, item, per, value) of `exact_figures` (changes of the 7-7 plays per
-    box-round with several boxes, each box valued alone)."""
+    """Tidy rows (section, item, per, value) of `exact_figures`, every field of `exact_json`'s
+    ``exact`` (changes of the 7-7 plays per box-round with several boxes, each box valued
+    alone). Each money row says its sign as simulate's csv: a section or item ``house_edge``,
+    else a return (``return``, ``..._return``, ``..._change``); a flag is a bool, a play a
+    string."""
     per_round = "round" if fig.get("boxes", 1) == 1 else "box_round"  # (as simulate's csv)
     rows = [("house_edge", "main+insurance", "initial wager", fig["house_edge"]),
+            ("return", "total", "initial wager", fig["ev"]),
             ("return", "main", "initial wager", fig["main_ev"]),
             ("return", "insurance", "initial wager", fig["insurance"]["per_initial_wager"]),
             ("return", "insurance", "unit staked", fig["insurance"]["per_unit_staked"]),
-            ("even_money", "taken", "strategy", float(fig["even_money_taken"])),
+            ("insurance", "taken", "strategy", bool(fig["insurance"]["taken"])),
+            ("even_money", "taken", "strategy", bool(fig["even_money_taken"])),
             ("sd", "total", "round", fig["sd_round"]),
             ("sd", "total", "box_round", fig["sd_box_round"])]
     ss = fig.get("super_sevens")
     if ss:
-        rows += [("super_sevens", "house_edge", "bet", ss["house_edge"]),
+        rows += [("super_sevens", "house_edge", "unit staked", ss["house_edge"]),
+                 ("return", "super_sevens", "unit staked", ss["ev"]),
                  ("super_sevens", "sd", "bet", ss["sd_bet"])]
         for k, v in ss["lines"].items():
             rows.append(("super_sevens_freq", k, "bet", v["probability"]))
+        for k, v in ss["lines"].items():  # (as simulate's: the line's return per bet)
+            rows.append(("super_sevens_contribution", k, "bet", v["contribution"]))
+        for up, play in ss["plays"].items():
+            rows.append(("super_sevens_play", f"7,7 v {up}", "7-7 hand", play))
         q = fig["sevens_question"]
         for r in q["plays"]:
-            rows.append(("sevens_play", f"{r['play']}:super_sevens_house_edge", "bet",
+            rows.append(("sevens_play", f"{r['play']}:super_sevens_house_edge", "unit staked",
                          r["super_sevens_house_edge"]))
             rows.append(("sevens_play", f"{r['play']}:main_ev_change", per_round,
                          r["main_ev_change"]))
@@ -569,13 +635,28 @@ def exact_rows(fig: dict) -> list[tuple]:
         for up in UPS:
             for play, v in q["by_up"][up].items():
                 lab = UP_LABELS.get(up, str(up))
-                rows.append(("sevens_by_up", f"7,7 v {lab}:{play}:main", "7-7 hand", v["main"]))
-                rows.append(("sevens_by_up", f"7,7 v {lab}:{play}:super_sevens", "bet",
-                             v["super_sevens"]))
+                rows.append(("sevens_by_up", f"7,7 v {lab}:{play}:main_return", "7-7 hand",
+                             v["main"]))
+                rows.append(("sevens_by_up", f"7,7 v {lab}:{play}:super_sevens_return",
+                             "unit staked", v["super_sevens"]))
                 for bet, c in v["combined"].items():
-                    rows.append(("sevens_by_up", f"7,7 v {lab}:{play}:combined:bet={bet:g}",
-                                 "7-7 hand", c))
+                    rows.append(("sevens_by_up",
+                                 f"7,7 v {lab}:{play}:combined_return:bet={bet:g}", "7-7 hand", c))
+        for bet in SIDE_BETS:
+            for up in UPS:
+                rows.append(("sevens_best", f"bet={bet:g}:7,7 v {UP_LABELS.get(up, str(up))}",
+                             "7-7 hand", q["best"][bet][up]))
     return rows
+
+
+def _csv_value(v):
+    """A value of the csv: a float at full precision, a flag ``true``/``false`` as the other
+    csvs write it, a string as it is, None empty."""
+    if v is None or isinstance(v, str):
+        return v
+    if isinstance(v, (bool, np.bool_)):
+        return "true" if v else "false"
+    return float(v)
 
 
 def exact_json(fig: dict, meta: dict) -> dict:
@@ -682,19 +763,22 @@ def _own_plays_text(q: dict) -> str:
 
 
 def exact_csv(fig: dict, rules: dict, run: dict | None = None) -> str:
-    """The tidy csv of `bjsim exact` (section, item, per, value) under ``rules`` (a
-    `rules.rules_dict`), then the ``run`` rows (rules name with the changes, strategy, partial:
-    false) as `simulator.report.meta_rows`."""
+    """The tidy csv of `bjsim exact` (section, item, per, value: `exact_rows`) under ``rules``
+    (a `rules.rules_dict`), then the ``run`` rows (rules name with the changes, strategy; not
+    json's seed, null, and partial, false: nothing is simulated) and a ``rules`` row a key, as
+    `simulator.report.meta_rows`."""
     import pandas as pd
 
     from simulator.report import csv_text
 
-    frame = pd.DataFrame([(sec, item, per, None if v is None else float(v))
+    frame = pd.DataFrame([(sec, item, per, _csv_value(v))
                           for sec, item, per, v in exact_rows(fig)],
-                         columns=["section", "item", "per", "value"])
-    meta = {"run": (run or {}) | {"play": fig["play"], "play_note": fig["play_note"],
-                                  "basis": basis(rules["decks"])} | (
-        {"per_box_note": fig["per_box_note"]} if fig.get("per_box_note") else {})}
+                         columns=["section", "item", "per", "value"], dtype=object)
+    run = {k: v for k, v in (run or {}).items() if k not in ("seed", "partial")}  # (no run)
+    meta = {"run": run | {"play": fig["play"], "play_note": fig["play_note"],
+                          "basis": basis(rules["decks"])} | (
+        {"per_box_note": fig["per_box_note"]} if fig.get("per_box_note") else {}),
+            "rules": rules}
     if fig.get("sevens_question"):
         meta["sevens_play"] = [_own_plays_text(fig["sevens_question"])]
         meta["sevens_note"] = sevens_note(meta["sevens_play"], rules)
