@@ -19,6 +19,7 @@ from simulator.report import (
     _cell,
     as_edge,
     by_strategy,
+    chunks_text,
     files_text,
     precision_text,
     strategy_label,
@@ -149,8 +150,9 @@ def _head(stats: dict, meta: dict) -> list[str]:
     lines = [f"bjsim compare: {len(stats['rows']) - 1} variant(s) against the baseline "
              f"{base.label} ({base.source or 'rules'}), strategy {_strategy_text(base)}"
              + (f"; {files_text(run['strategy_files'])}" if run.get("strategy_files") else ""),
-             f"{stats['rounds']:,} rounds per game, seed {run['seed']}, chunks of "
-             f"{run['chunk_rounds']:,} rounds in blocks of {run['pair_rounds']:,}"
+             f"{stats['rounds']:,} rounds per game, seed {run['seed']}, "
+             f"{chunks_text(run['chunk_rounds'], run.get('rounds'))} in blocks of "
+             f"{run['pair_rounds']:,}"
              + ("  (PARTIAL: interrupted)" if run.get("partial") else "")]
     if run.get("precision"):
         lines.append("precision " + precision_text(

@@ -23,7 +23,14 @@ from simulator import __version__, batches, counting
 from simulator import layout as L
 from simulator.compare_report import _aligned, _markdown
 from simulator.counter import counter_seven_seven_play, counter_strategies, exact_plays
-from simulator.report import PER_UNIT_WAGERED, _cell, files_text, plays_by_up_text, with_note
+from simulator.report import (
+    PER_UNIT_WAGERED,
+    _cell,
+    chunks_text,
+    files_text,
+    plays_by_up_text,
+    with_note,
+)
 from simulator.rules import plural, unlike_nz_line
 from simulator.source import provenance
 from simulator.tally import (
@@ -1064,7 +1071,8 @@ def _head(f: dict, meta: dict) -> list[str]:
                if run.get("strategy_files") else []),
              f"Rounds:    {f['rounds']:,} dealt, {f['rounds_played']:,} played"
              + (f"; seed {run['seed']}" if "seed" in run else "")
-             + (f"; chunks of {run['chunk_rounds']:,} rounds" if "chunk_rounds" in run else "")]
+             + (f"; {chunks_text(run['chunk_rounds'], run.get('rounds'))}"
+                if "chunk_rounds" in run else "")]
     if run.get("control_interrupted"):
         lines.append("PARTIAL RESULT: interrupted in the control run (the strategy alone at a "
                      "flat bet): the counter's figures are whole, its gain over the control "

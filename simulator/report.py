@@ -317,6 +317,14 @@ def meta_rows(meta: dict) -> list[dict]:
     return rows
 
 
+def chunks_text(chunk_rounds: int, rounds: int | None) -> str:
+    """The header's words for the chunks of a run of ``rounds`` (asked; with a precision target
+    its cap): a chunk never holds more than the run, so one chunk is said as such."""
+    if rounds is not None and 0 < rounds <= chunk_rounds:
+        return f"one chunk of {rounds:,} rounds (--chunk-rounds {chunk_rounds:,})"
+    return f"chunks of {chunk_rounds:,} rounds"
+
+
 def csv_text(frame: pd.DataFrame, meta: dict) -> str:
     """``frame`` (tidy: section, item, per, value, ...) then `meta_rows` as csv."""
     extra = pd.DataFrame(meta_rows(meta), columns=list(frame.columns[:4]))
@@ -403,7 +411,7 @@ def _table(summary: dict, meta: dict) -> str:
     if "seed" in run:
         w(f"; seed {run['seed']}")
     if "chunk_rounds" in run:
-        w(f"; chunks of {run['chunk_rounds']:,} rounds")
+        w(f"; {chunks_text(run['chunk_rounds'], run.get('rounds'))}")
     w("\n")
     if run.get("partial"):
         w(f"PARTIAL RESULT: interrupted after {summary['rounds']:,} of {run.get('rounds', 0):,} "

@@ -777,3 +777,13 @@ def test_trace_says_a_declined_insurance_as_a_declined_even_money():
     assert "insures (0.5)" in text and "declines insurance" not in text
     _, text = trace(deal(["7s As"], "9h", then="2d Td"))
     assert "insurance" not in text  # (offered only under an ace)
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["count"],
+                                     ["compare", "--vary", "decks=8", "--no-exact"]])
+def test_the_header_never_says_a_chunk_holds_more_than_the_run(command):
+    # "1,000 rounds ...; chunks of 1,000,000 rounds": a chunk holds at most the run's rounds
+    small = run(*command, "--rounds", "1000", "-q").stdout
+    assert "one chunk of 1,000 rounds (--chunk-rounds " in small and "chunks of" not in small
+    many = run(*command, "--rounds", "3000", "--chunk-rounds", "1000", "-q").stdout
+    assert "chunks of 1,000 rounds" in many and "one chunk" not in many
