@@ -20,7 +20,15 @@ import numpy as np
 from simulator import __version__, batches, checkpoint, chunks, distributed, engine, stops, tally
 from simulator import layout as L
 from simulator.index_plays import play_words
-from simulator.rules import KEYS, Rules, changes_made, load_rule_file, rules_dict, validate
+from simulator.rules import (
+    KEYS,
+    Rules,
+    changes_made,
+    load_rule_file,
+    no_effect_changes,
+    rules_dict,
+    validate,
+)
 
 
 class RunError(ValueError):
@@ -507,11 +515,14 @@ def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float,
     """The report's metadata. ``threads``: a ``tcp://`` cluster's worker threads (the most it
     had), its ``timing.workers``."""
     done = int(total[L.T_ROUNDS])
+    # the changes of no effect under the other rules (`rules.no_effect`), and why
+    idle = no_effect_changes(plan.rules, plan.overrides)
     meta = {
         "version": __version__,
         "rules": rules_dict(plan.rules),
         "strategy": list(plan.names),
-        "run": rules_source(plan.rules_file, plan.rules_name, plan.overrides) | {
+        "run": rules_source(plan.rules_file, plan.rules_name, plan.overrides)
+        | ({"no_effect": idle} if idle else {}) | {
             "seed": plan.seed,
             "rounds": plan.rounds,
             "rounds_played": done,
