@@ -25,7 +25,7 @@ from pathlib import Path
 
 import click
 
-from simulator import DEFAULT_CHUNK_ROUNDS, __version__, atomic
+from simulator import DEFAULT_CHUNK_ROUNDS, __version__, atomic, stops
 from simulator.source import provenance
 
 DEFAULT_SEED = 1994  # the Gazette's year: every run is reproducible unless --seed says otherwise
@@ -466,7 +466,7 @@ def _interrupt_exits():
 
     def on_signal(signum, frame):  # SIGTERM (a scheduler's stop) as Ctrl-C: nothing is lost
         seen.append(signum)
-        if raised:
+        if raised and not stops.sent_again():  # (one sent again: the first, handed on)
             if len(raised) == 1:
                 raised.append(signum)
                 click.echo("\nbjsim: already stopping: the finished chunks are being kept and "
