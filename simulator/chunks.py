@@ -93,14 +93,23 @@ class CountChunk(PlayChunk):
 STOP_POLL = 0.1  # seconds between looks for a stop signal while chunks play
 
 
+def stopping_words(running: int) -> str:
+    """What a stop does to the chunks in play on threads (`iter_jobs`), said as it is taken."""
+    it = "it" if running == 1 else "them"
+    return (f"stopping: no new chunk starts; the {running:,} chunk{'s' if running > 1 else ''} "
+            f"in play {'is' if running == 1 else 'are'} being finished, to be kept (Ctrl-\\ "
+            f"quits at once, losing {it})")
+
+
 def iter_jobs(job: Callable, todo: Iterator[int], workers: int,
-              late: list | None = None) -> Iterator[tuple]:
+              late: list | None = None, say: Callable[[str], None] | None = None
+              ) -> Iterator[tuple]:
     """Run ``job(i)`` for the indices ``todo`` (increasing) on ``workers`` threads; yield each
     result as it finishes. At most ``IN_FLIGHT_PER_WORKER * workers`` jobs are in flight and none
     starts more than `lookahead_for` indices past the lowest unfinished one, so memory stays
     flat. Closing the generator (or an exception, Ctrl-C) cancels the jobs that have not
     started and waits for the running ones (a thread cannot be stopped): their results go into
-    ``late``, not lost."""
+    ``late``, not lost. ``say(text)``: told at once, on a stop, of the chunks it waits for."""
     in_flight = IN_FLIGHT_PER_WORKER * workers
     lookahead = lookahead_for(in_flight)
     upcoming = next(todo, None)
@@ -112,6 +121,9 @@ def iter_jobs(job: Callable, todo: Iterator[int], workers: int,
     try:
         while pending or upcoming is not None:
             if stops.noted:  # a Ctrl-C or SIGTERM since the last look: raised here
+                running = sum(f.running() for f in pending)
+                if running and say is not None and stops.stopping():  # (before a second
+                    say(stopping_words(running))  # signal's line; the wait may be long)
                 stops.deliver()
             while upcoming is not None and len(pending) < in_flight:
                 if pending and upcoming - min(pending.values()) >= lookahead:

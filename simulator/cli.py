@@ -25,7 +25,7 @@ from pathlib import Path
 
 import click
 
-from simulator import DEFAULT_CHUNK_ROUNDS, __version__, atomic
+from simulator import DEFAULT_CHUNK_ROUNDS, __version__, atomic, stops
 from simulator.source import provenance
 
 DEFAULT_SEED = 1994  # the Gazette's year: every run is reproducible unless --seed says otherwise
@@ -466,7 +466,7 @@ def _interrupt_exits():
 
     def on_signal(signum, frame):  # SIGTERM (a scheduler's stop) as Ctrl-C: nothing is lost
         seen.append(signum)
-        if raised:
+        if raised and not stops.sent_again():  # (one sent again: the first, handed on)
             if len(raised) == 1:
                 raised.append(signum)
                 click.echo("\nbjsim: already stopping: the finished chunks are being kept and "
@@ -1032,6 +1032,19 @@ def _load_rules(rules_path, overrides, boxes=None, super_sevens=None):
     return rules, meta or {}, changes_made(file_rules, rules, keys)
 
 
+def _no_effect_warnings(rules, overrides) -> None:
+    """A warning line for each --set key of no effect under the other keys of ``rules``
+    (`rules.no_effect`, as `bjsim rules show` marks it): taken, and changing no figure."""
+    from simulator.rules import _q, no_effect
+
+    for item in overrides:
+        key = item.split("=", 1)[0].strip()
+        why = no_effect(rules, key)
+        if why:
+            click.echo(f"bjsim: warning: --set {_q(item.strip())} has no effect under these "
+                       f"rules ({why}): every value of {key} gives the same figures", err=True)
+
+
 def _rules_source(rules_path, file_meta, changes) -> dict:
     """What every output says of its rules: the file, its name (with the changes) and the
     changes (as `simulator.run`'s report of a simulation)."""
@@ -1417,6 +1430,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
     rules, file_meta, changes = _load_rules(rules_path, overrides, boxes, super_sevens)
     _check_chunk_rounds(rules, chunk_rounds, _run_rounds(precision, rounds, max_rounds))
     _check_resumed_rules(checkpoint_path, resume, "simulate", rules)
+    _no_effect_warnings(rules, overrides)
     files = None
     if strategy_names:
         strategies, given = _load_strategies(strategy_names, rules.boxes)
@@ -2191,6 +2205,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
               for s, n in zip(vary_strategies, names[len(given):], strict=True)]
     for line in notes:  # (once every variant asked for is read: a mistake is said alone)
         click.echo(f"bjsim: warning: {line}", err=True)
+    _no_effect_warnings(rules, overrides)
     log = None if quiet else (lambda text: click.echo(f"bjsim: {text}", err=True))
     label = file_meta.get("name") or (os.path.splitext(os.path.basename(base_file))[0]
                                       if base_file else "nz1994")
@@ -2394,6 +2409,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         _plan_warnings(plan, [r for _, r in games])
     for line in notes:
         click.echo(f"bjsim: warning: {line}", err=True)
+    _no_effect_warnings(rules, overrides)
     given = strategy_name is not None
     if not given:
         strategy_name = _basic_of(rules, quiet)
@@ -2623,6 +2639,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     _plan_warnings(plan, [r for _, r in games])
     _check_chunk_rounds(rules, chunk_rounds, {"--rounds": rounds})
     _check_resumed_rules(checkpoint_path, resume, "count", rules)
+    _no_effect_warnings(rules, overrides)
     if rules.shuffle == "every-round" and not quiet:
         click.echo("bjsim: the rule set shuffles every round, so the count never builds: "
                    "every round is bet as at a fresh shoe and the counter cannot gain by its "

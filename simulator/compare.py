@@ -816,6 +816,7 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
         save.release()
         raise
     partial = compiling  # stopped while compiling: no chunk played, no bar drawn
+    stopped = False  # Ctrl-C while chunks played (the run may be whole all the same)
     failure = None  # the cluster's (`distributed.ClusterError`): a partial result, as Ctrl-C's
     start = time.perf_counter()
     timing: dict = {}  # a Dask cluster's start-up, left out of the run's time
@@ -828,7 +829,7 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
             save(now=False)
         bar.refresh()  # the last chunk's figures, whenever the bar last drew
     except KeyboardInterrupt:
-        partial = True
+        partial = stopped = True
         chunks.close()
     except distributed.ClusterError as err:  # (the chunks finished by then are kept)
         partial, failure = True, str(err)
@@ -867,7 +868,9 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
                                         "stop_chunk": state.stop_chunk}
         result = Result(payload, stats, meta, partial,
                         run.with_save_failed(_messages(plan, meta, partial, quiet, resumed,
-                                                       failure), save), failure=failure)
+                                                       failure), save)
+                        + ([run.STOPPED_WHOLE] if stopped and not partial else []),
+                        failure=failure)
     result.stopped_after = (late + later + [None])[0]
     result.stopped_compiling = compiling
     return result

@@ -26,7 +26,7 @@ from simulator.report import (
     strategy_text,
     with_note,
 )
-from simulator.rules import rules_dict
+from simulator.rules import marked_changes, no_effect_changes, rules_dict
 from simulator.source import provenance
 from simulator.tally import Z95, house_edge_of
 
@@ -207,7 +207,8 @@ def _legend(stats: dict, markdown: bool) -> list[str]:
     main = same_main_games(stats, same)
     for row in stats["rows"][1:]:
         game = row["game"]
-        changes = ", ".join(game.changes) or "(none)"
+        changes = ", ".join(marked_changes(game.changes, no_effect_changes(
+            game.rules, game.changes))) or "(none)"
         if game.changes:
             changes += same_text(same.get(game.label), main.get(game.label))
         item = (f"- **{game.label}**: {changes}; strategy {_strategy_text(game)}; "
@@ -611,7 +612,8 @@ def _game_json(row: dict, base) -> dict:
     edges), docs/compare.md."""
     game, s = row["game"], row["summary"]
     out = {"label": game.label, "source": game.source, "description": game.description,
-           "changes": list(game.changes), "strategy": list(game.names),
+           "changes": list(game.changes),
+           "no_effect": no_effect_changes(game.rules, game.changes), "strategy": list(game.names),
            "strategy_note": game.strategy_note, "rules": rules_dict(game.rules),
            "rounds": s["rounds"], "house_edge": s["house_edge"],
            "super_sevens": None if not game.rules.super_sevens else {

@@ -257,7 +257,8 @@ def iter_jobs(
     finished chunks kept likewise. ``timing["startup"]``: the seconds the cluster (or the
     connection) took to be ready, which a run's speed leaves out; ``timing["threads"]``: the
     most worker threads the cluster had. ``say(text)``: told once when the cluster has no
-    worker (the run waits for one)."""
+    worker (the run waits for one), and at once, on a stop, what it does to the chunks in
+    flight."""
     began = time.perf_counter()
     client, cluster = connect(scheduler, workers)
     if timing is not None:
@@ -310,6 +311,9 @@ def _run(client, job, todo, scheduler, timing, late, say):
         fill()
         while pending:
             if stops.noted:
+                if say is not None and stops.stopping():  # (the fetch may take up to KEEP_WAIT)
+                    say("stopping: no new chunk starts; the chunks finished on the cluster are "
+                        "being fetched, to be kept, and the others cancelled")
                 stops.deliver()
             if time.monotonic() - looked >= THREADS_POLL:
                 look()

@@ -141,7 +141,8 @@ def iter_chunks(
         With ``scheduler``: ``timing["startup"]``, the seconds the cluster took to be ready, and
         ``timing["threads"]``, the most worker threads it had.
     say : callable, optional
-        With ``scheduler``: ``say(text)`` is told when the cluster has no worker.
+        ``say(text)`` is told, at once, what a stop does to the chunks in play; with
+        ``scheduler``, also when the cluster has no worker.
     """
     rounds, chunk_rounds, workers = _check_run(rounds, chunk_rounds, workers)
     rules = validate(rules, "rules")  # (a Rules built in code: played only as a file could say)
@@ -179,7 +180,7 @@ def iter_job_chunks(
         yield from distributed.iter_jobs(job, todo, scheduler, workers=workers, timing=timing,
                                          late=late, say=say)
     else:
-        yield from iter_jobs(job, todo, workers, late)
+        yield from iter_jobs(job, todo, workers, late, say)
 
 
 def run(

@@ -37,7 +37,7 @@ import pandas as pd
 
 from simulator import __version__
 from simulator.exact.sevens import convention, sevens_plays
-from simulator.rules import plural, unlike_nz_line
+from simulator.rules import marked_changes, plural, unlike_nz_line
 from simulator.source import provenance
 from simulator.tally import MIN_WINS, SS_SUITED_SEVENS, Z95
 
@@ -273,9 +273,9 @@ def tidy_frame(summary: dict, strategy=None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-RUN_ROWS = ("rules_name", "rules_file", "overrides", "strategy", "strategy_files", "seed", "rounds",
-            "rounds_played", "chunk_rounds", "boxes", "partial", "per_box_note", "strategy_note",
-            "play", "play_note", "basis")
+RUN_ROWS = ("rules_name", "rules_file", "overrides", "no_effect", "strategy", "strategy_files",
+            "seed", "rounds", "rounds_played", "chunk_rounds", "boxes", "partial", "per_box_note",
+            "strategy_note", "play", "play_note", "basis")
 
 
 def _cell(v) -> str:
@@ -393,7 +393,8 @@ def _table(summary: dict, meta: dict) -> str:
     w(f"bjsim {meta.get('version', __version__)}: blackjack house edge\n")
     w(f"Rules:     {rules_title(run)}\n")
     if run.get("overrides"):
-        w(f"Changed:   {', '.join(run['overrides'])}\n")
+        marked = marked_changes(run["overrides"], run.get("no_effect") or {})
+        w(f"Changed:   {', '.join(marked)}\n")
     unlike = unlike_nz_line(rules, ", ".join(run.get("overrides") or ()))  # (a file's too)
     if unlike:
         w(unlike + "\n")

@@ -1043,6 +1043,21 @@ def no_effect(rules: Rules, key: str) -> str | None:
     return None
 
 
+def no_effect_changes(rules: Rules, changes) -> dict[str, str]:
+    """``{key: why}`` (`no_effect`) for each key of ``changes`` (``key=value``, as
+    `changes_made` writes them) that changes nothing under the other keys of ``rules``."""
+    keys = dict.fromkeys(c.split("=", 1)[0].strip() for c in changes)
+    return {k: why for k in keys if k in KIND and (why := no_effect(rules, k))}
+
+
+def marked_changes(changes, no_effects: dict) -> list[str]:
+    """``changes`` with each of no effect (``no_effects``: `no_effect_changes`) marked as
+    `bjsim rules show` marks it: ``penetration=0.5 (no effect: shuffle = every-round, no cut
+    card)``."""
+    return [c + (f" (no effect: {why})" if (why := no_effects.get(c.split("=", 1)[0].strip()))
+                 else "") for c in changes]
+
+
 WITHIN_GAZETTE, OUTSIDE_GAZETTE, CHANGED = "within gazette", "outside gazette", "changed"
 # `origin`'s words for a value off the NZ default, as `bjsim rules show` and the report say them
 ORIGIN_WORDS = {

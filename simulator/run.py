@@ -20,7 +20,15 @@ import numpy as np
 from simulator import __version__, batches, checkpoint, chunks, distributed, engine, stops, tally
 from simulator import layout as L
 from simulator.index_plays import play_words
-from simulator.rules import KEYS, Rules, changes_made, load_rule_file, rules_dict, validate
+from simulator.rules import (
+    KEYS,
+    Rules,
+    changes_made,
+    load_rule_file,
+    no_effect_changes,
+    rules_dict,
+    validate,
+)
 
 
 class RunError(ValueError):
@@ -339,6 +347,8 @@ def saver(writer, state):
     return save
 
 
+# A stop while chunks played, the chunks in play then finishing the run (`chunks.iter_jobs`)
+STOPPED_WHOLE = "bjsim: stopped after the last chunk finished: the run is whole, every round played"
 SAVED = "bjsim: finished chunks saved in "  # (`end_lines`: where a stopped run carries on)
 KEPT = "; finished chunks saved in "  # (the same, at the end of a failed run's Error: line)
 
@@ -405,6 +415,7 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         save.release()
         raise
     partial = compiling  # stopped while compiling: no chunk played, no bar drawn
+    stopped = False  # Ctrl-C while chunks played (the run may be whole all the same)
     failure = None  # the cluster's (`distributed.ClusterError`): a partial result, as Ctrl-C's
     start = time.perf_counter()
     timing: dict = {}  # a Dask cluster's start-up, left out of the run's time
@@ -423,7 +434,7 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
             save(now=False)
         bar.refresh()  # the last chunk's figures, whenever the bar last drew
     except KeyboardInterrupt:
-        partial = True
+        partial = stopped = True
         played.close()  # cancels the chunks that have not started
     except distributed.ClusterError as err:  # (the chunks finished by then are kept)
         partial, failure = True, str(err)
@@ -449,7 +460,7 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         meta = _meta(plan, state, total, partial, resumed, seconds, startup,
                      timing.get("threads"))
         messages = with_save_failed(_messages(plan, meta, resumed, partial, quiet, failure),
-                                    save)
+                                    save) + ([STOPPED_WHOLE] if stopped and not partial else [])
     noted = (late + later + [None])[0]
     try:
         if plan.exact:
@@ -507,11 +518,14 @@ def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float,
     """The report's metadata. ``threads``: a ``tcp://`` cluster's worker threads (the most it
     had), its ``timing.workers``."""
     done = int(total[L.T_ROUNDS])
+    # the changes of no effect under the other rules (`rules.no_effect`), and why
+    idle = no_effect_changes(plan.rules, plan.overrides)
     meta = {
         "version": __version__,
         "rules": rules_dict(plan.rules),
         "strategy": list(plan.names),
-        "run": rules_source(plan.rules_file, plan.rules_name, plan.overrides) | {
+        "run": rules_source(plan.rules_file, plan.rules_name, plan.overrides)
+        | ({"no_effect": idle} if idle else {}) | {
             "seed": plan.seed,
             "rounds": plan.rounds,
             "rounds_played": done,

@@ -27,6 +27,10 @@ class DeferredStops:
     def _note(self, signum, frame):
         self.noted.append((signum, frame))
 
+    def stopping(self) -> bool:
+        """Whether a noted signal stops the caller when delivered (its handler not ignoring it)."""
+        return any(self.previous.get(sig) not in (None, signal.SIG_IGN) for sig, _ in self.noted)
+
     def restore(self) -> None:
         """The handlers put back; what was noted is kept for `deliver`."""
         for sig, handler in self.previous.items():
@@ -68,10 +72,24 @@ def held():
         noted.extend(sig for sig, _ in deferred.noted)
 
 
+_AGAIN = [False]  # within `deliver`: the signal is one noted before, sent again
+
+
 def deliver(noted) -> None:
     """The first stop ``noted`` (a signal number, or `held`'s list; None or empty: none) sent
     again to the handlers now in place: a step of a longer job (the exact figures after a run,
     a count's control run, a report's next run) stops there as at the signal itself."""
     first = noted[0] if isinstance(noted, list) and noted else noted or None
     if first is not None:
-        signal.raise_signal(first)
+        _AGAIN[0] = True
+        try:
+            signal.raise_signal(first)  # (its Python handler runs before this returns)
+        finally:
+            _AGAIN[0] = False
+
+
+def sent_again() -> bool:
+    """Whether the signal being handled is a stop `deliver` sends again, not a new one: a
+    handler holding a second stop (the command's) takes it as the first, which a run caught
+    (the run whole all the same) and handed on to the next step."""
+    return _AGAIN[0]

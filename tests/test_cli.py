@@ -1164,3 +1164,46 @@ def test_one_box_given_two_strategies_is_told_once_is_allowed():
     assert result.exit_code == 2
     assert result.stderr.strip() == ("Error: --strategy: given 2 times for 1 box(es): allowed "
                                      "once (every box plays it)")
+
+
+@pytest.mark.parametrize("sets, change, why", [
+    (["hole_card=peek", "dealer_blackjack_takes=all"], 'dealer_blackjack_takes="all"',
+     "hole_card = peek, a dealer blackjack ends the round before any double or split"),
+    (["shuffle=every-round", "penetration=0.5"], "penetration=0.5",
+     "shuffle = every-round, no cut card"),
+])
+def test_a_set_key_of_no_effect_is_said_and_marked(sets, change, why):
+    # Taken silently: listed under Changed: as any change, and dealer_blackjack_takes=all named
+    # in the derived strategy's note as a reason for its chart; the figures were those without it.
+    key = change.split("=")[0]
+    args = [x for s in sets for x in ("--set", s)]
+    table = run("simulate", *TINY, *args)
+    assert table.exit_code == 0, table.output
+    assert table.stderr.splitlines() == [  # (with -q too, as exact's warning of the shoe)
+        f"bjsim: warning: --set {sets[1]} has no effect under these rules ({why}): every "
+        f"value of {key} gives the same figures"]
+    first = sets[0].replace("=", '="') + '"'  # (as a rule file writes it: hole_card="peek")
+    assert f"\nChanged:   {first}, {change} (no effect: {why})\n" in table.stdout
+    doc = json.loads(run("simulate", *TINY, *args, "-f", "json").stdout)
+    assert doc["run"]["no_effect"] == {key: why}
+    assert key not in (doc["run"]["strategy_note"] or "")  # (no reason for another chart)
+    alone = json.loads(run("simulate", *TINY, "--set", sets[0], "-f", "json").stdout)
+    assert "no_effect" not in alone["run"] and alone["results"] == doc["results"]
+    rows = list(csv.reader(io.StringIO(run("simulate", *TINY, *args, "-f", "csv").stdout)))
+    assert ["run", "no_effect", "", f"{key}: {why}"] in [r[:4] for r in rows]
+
+
+def test_a_report_says_a_set_key_of_no_effect_before_its_runs(tmp_path, monkeypatch):
+    # As simulate, compare and count say it (its rules table marks the key "no effect" too).
+    from simulator import assessment
+
+    def compute(*_a, **_k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(assessment, "compute", compute)
+    result = run("report", "-q", "--no-variants", "--set", "shuffle=every-round", "--set",
+                 "penetration=0.5", "-o", str(tmp_path / "out"))
+    assert result.exit_code == 130, result.output
+    assert result.stderr.splitlines()[0] == (
+        "bjsim: warning: --set penetration=0.5 has no effect under these rules (shuffle = "
+        "every-round, no cut card): every value of penetration gives the same figures")

@@ -1064,3 +1064,15 @@ def test_the_table_names_every_rule_unlike_nz_from_a_rule_file(tmp_path):
     assert "Unlike NZ: decks=2, blackjack_pays=1.2, dealer_hits_soft_17=true" in result.stdout
     plain = invoke("count", "--plan", "hi-lo-flat", "--set", "decks=2", *TINY)
     assert plain.exit_code == 0 and "Unlike NZ" not in plain.stdout  # (--set's: in the title)
+
+
+def test_a_set_key_of_no_effect_is_said_and_kept():
+    # --set penetration=0.5 under shuffle=every-round was taken silently.
+    why = "shuffle = every-round, no cut card"
+    result = invoke("count", *TINY, "--set", "shuffle=every-round", "--set", "penetration=0.5",
+                    "-f", "json")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == [
+        f"bjsim: warning: --set penetration=0.5 has no effect under these rules ({why}): every "
+        "value of penetration gives the same figures"]
+    assert json.loads(result.stdout)["run"]["no_effect"] == {"penetration": why}

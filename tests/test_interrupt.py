@@ -653,3 +653,53 @@ def test_the_entry_module_imports_in_its_guarded_block():
     top = [a.name for node in tree.body if isinstance(node, ast.Import) for a in node.names]
     top += [node.module for node in tree.body if isinstance(node, ast.ImportFrom)]
     assert top == ["sys"], top
+
+
+@pytest.mark.parametrize("command", ["simulate", "compare", "count"])
+def test_a_stop_in_the_last_chunk_is_said_at_once_and_the_whole_result_said_so(monkeypatch,
+                                                                             command):
+    """A Ctrl-C while the run's last chunk played was taken without a word: the chunk played
+    on to its end and the report, whole, said nothing of the stop. Stderr now says at once what
+    the stop does to the chunk in play, and at the end that the run is whole."""
+    import threading
+
+    from simulator import chunks, compare, run
+
+    said = threading.Event()
+    real_tell = run.tell
+
+    def tell(text):
+        real_tell(text)
+        if text.startswith("stopping: "):
+            said.set()
+
+    job = {"simulate": chunks.PlayChunk, "compare": compare.PlayVariants,
+           "count": chunks.CountChunk}[command]
+    real_job, early = job.__call__, []
+
+    def stopped(self, i):  # the only chunk: a stop while it plays, said before it ends
+        os.kill(os.getpid(), signal.SIGINT)
+        early.append(said.wait(10))
+        return real_job(self, i)
+
+    monkeypatch.setattr(run, "tell", tell)
+    monkeypatch.setattr(job, "__call__", stopped)
+    args = {"simulate": ["simulate"], "compare": ["compare", "--vary", "decks=8", "--no-exact",
+                                                  "--same-strategy"],
+            "count": ["count", "--plan", "hi-lo-flat"]}[command]
+    result = CliRunner().invoke(cli, [*args, "--rounds", "10000", "--chunk-rounds", "10000",
+                                      "--workers", "1", "-q", "-f", "json"])
+    assert early == [True], result.output
+    lines = result.stderr.splitlines()
+    assert lines[0] == ("bjsim: stopping: no new chunk starts; the 1 chunk in play is being "
+                        "finished, to be kept (Ctrl-\\ quits at once, losing it)")
+    doc = json.loads(result.stdout)
+    assert doc["run"]["rounds_played"] == 10000
+    if command == "count":  # the counter's run whole, its control (the next run) not played
+        # (the stop handed on to it was taken as a second one: "already stopping", the control
+        # played through)
+        assert result.exit_code == 130 and doc["run"]["control_interrupted"] is True
+        assert lines[1] == run.STOPPED_WHOLE and "in the control run" in lines[2]
+    else:
+        assert result.exit_code == 0 and doc["run"]["partial"] is False
+        assert lines[1:] == [run.STOPPED_WHOLE]
