@@ -570,6 +570,8 @@ def _messages(plan: Plan, meta: dict, resumed: int, partial: bool, quiet: bool,
     rate = meta["timing"]["rounds_per_second"] or 0
     startup = meta["timing"].get("cluster_startup_seconds")
     out = [] if quiet else [
+        f"bjsim: all {done:,} rounds from {plan.checkpoint}, none left to play (a finished run)"
+        if resumed and done == resumed else
         f"bjsim: {done - resumed:,} rounds in {seconds:.2f} s ({rate:,.0f} rounds/s)"
         + (f", after {startup:.2f} s for the Dask cluster to be ready" if startup else "")
         + (f"; {resumed:,} more from {plan.checkpoint}" if resumed else "")

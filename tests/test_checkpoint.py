@@ -686,3 +686,22 @@ def test_a_checkpoint_another_run_is_playing_is_not_resumed(tmp_path):
     again = CliRunner().invoke(cli, ["simulate", "--resume", str(ckpt), "-q", "-f", "json"])
     assert again.exit_code == 0 and json.loads(again.stdout)["results"] == json.loads(
         first.stdout)["results"]
+
+
+@pytest.mark.parametrize("command, games", [(["simulate"], ""),
+                                            (["compare", "--vary", "decks=8", "--no-exact"],
+                                             "2 games x "),
+                                            (["count"], "")])
+def test_resuming_a_finished_run_says_so_not_zero_rounds(tmp_path, command, games):
+    # it said "0 rounds in 0.00 s (0 rounds/s); 4,000 more from run.ckpt"
+    ckpt = tmp_path / "run.ckpt"
+    first = run_cli(*command, "--rounds", "4000", "--chunk-rounds", "2000", "-q",
+                    "--checkpoint", str(ckpt))
+    assert first.exit_code == 0, first.output
+    again = run_cli(*command, "--resume", str(ckpt), "-f", "json")
+    assert again.exit_code == 0, again.output
+    said = [ln for ln in again.stderr.replace("\r", "\n").splitlines() if ln.startswith("bjsim: ")
+            and "%|" not in ln]
+    assert said[0] == (f"bjsim: {games}all 4,000 rounds from {ckpt}, none left to play (a "
+                       "finished run)"), said
+    assert not any("0 rounds in" in ln for ln in said)
