@@ -11,6 +11,7 @@ import atexit
 import contextlib
 import csv
 import dataclasses
+import errno
 import functools
 import io
 import json
@@ -427,7 +428,7 @@ class MainGroup(OneLineGroup):
                 signal.signal(sig, handler)
 
     def make_context(self, info_name, args, parent=None, **extra):
-        with _interrupt_exits():
+        with _closed_pipe_ends(), _interrupt_exits():
             try:
                 return super().make_context(info_name, args, parent=parent, **extra)
             except BjsimError as err:  # a command's option before any command
@@ -437,20 +438,51 @@ class MainGroup(OneLineGroup):
                 raise
 
     def invoke(self, ctx):
-        with _interrupt_exits():
+        with _closed_pipe_ends(), _interrupt_exits():
             return super().invoke(ctx)
+
+
+CLOSED_PIPE = 128 + signal.SIGPIPE  # 141: the exit code of a program SIGPIPE ends (yes | head)
+
+
+@contextlib.contextmanager
+def _closed_pipe_ends():
+    """A closed pipe on stdout or stderr (``bjsim strategy list | head -1``: EPIPE) ends the
+    command quietly with exit code `CLOSED_PIPE`, as SIGPIPE ends a program that does not catch
+    it (Python ignores it): no line (click exited 1, in silence), no traceback, and no
+    "Exception ignored" at exit from flushing the closed pipe (it is sent to /dev/null). Other
+    unwritable stdout (a full disk) stays one line, exit 1 (`MainGroup.main`)."""
+    try:
+        yield
+    except OSError as err:
+        fd = _written_fd(err) if err.errno == errno.EPIPE else None
+        if fd not in (1, 2):
+            raise
+        try:  # (what is still buffered for it goes nowhere, not into an error at exit)
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, fd)
+            os.close(devnull)
+        except OSError:
+            pass
+        raise click.exceptions.Exit(CLOSED_PIPE) from None
 
 
 def _writing_stdout(err: OSError) -> bool:
     """Whether ``err`` was raised writing to stdout (`click.echo`'s ``file``: descriptor 1)."""
+    return _written_fd(err) == 1
+
+
+def _written_fd(err: OSError) -> int | None:
+    """The descriptor ``err`` was raised writing to, as `click.echo`'s ``file`` (None: another
+    error, or a stream with no descriptor)."""
     tb = err.__traceback__
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
     stream = None if tb is None else tb.tb_frame.f_locals.get("file")
     try:
-        return stream is not None and stream.fileno() == 1
+        return None if stream is None else stream.fileno()
     except (OSError, ValueError, AttributeError):
-        return False
+        return None
 
 
 @contextlib.contextmanager

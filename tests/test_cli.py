@@ -699,6 +699,22 @@ def test_a_full_stdout_is_one_line_for_every_command(args):
     assert done.stderr.strip() == "Error: stdout: cannot write: No space left on device"
 
 
+@pytest.mark.parametrize("args", [["strategy", "list"], ["rules", "show"], ["--help"],
+                                  ["simulate", "-q", "--rounds", "1000"]])
+def test_a_closed_pipe_ends_quietly_as_sigpipe_does(args):
+    # `bjsim strategy list | head -1` exited 1 (click's word for a closed pipe), without a line;
+    # a closed pipe ends a program as SIGPIPE does: quietly, exit code 128 + 13
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # (closed before a byte is written: every write is EPIPE)
+    try:
+        done = subprocess.run([sys.executable, "-m", "simulator", *args], stdout=write_end,
+                              stderr=subprocess.PIPE, text=True, timeout=300)
+    finally:
+        os.close(write_end)
+    said = [ln for ln in done.stderr.splitlines() if not ln.startswith("bjsim: compiling")]
+    assert done.returncode == 141 and said == [], done.stderr
+
+
 def test_a_run_of_the_nz_chart_under_other_rules_says_so(tmp_path, monkeypatch):
     # `--rules us-6deck-s17-das-peek` played the NZ chart (no soft doubles) without a word:
     # -0.547% against -0.436% with the US game's own basic strategy.
