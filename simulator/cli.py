@@ -226,7 +226,8 @@ def _fill_from_checkpoint(ctx) -> None:
             now = given_value(ctx, param.name) or ctx.params[param.name]
             now = list(now) if isinstance(now, tuple) else now
             if not _same_files(now, value):
-                replaced.append(param.opts[0])  # (given again, not as kept: refused if it differs)
+                replaced.append(_long_name(param))  # (given again, not as kept: refused if it
+                # differs)
             continue
         if param.name in typed and _same_files(typed[param.name], value):
             value = typed[param.name]  # as given, where it names the same files from here
@@ -238,7 +239,12 @@ def _fill_from_checkpoint(ctx) -> None:
             raise BjsimError(f"checkpoint {path}: an option kept there: "
                              f"{err.format_message()}") from None
         if ctx.params[param.name] != param.get_default(ctx) and value not in (None, False, []):
-            filled.append(param.opts[0])  # (kept there, not the default)
+            filled.append(_long_name(param))  # (kept there, not the default)
+
+
+def _long_name(param) -> str:
+    """An option named by its long form (``--rounds``, not ``-n``), as a message names it."""
+    return next((o for o in param.opts if o.startswith("--")), param.opts[0])
 
 
 RESUMED = "bjsim.resumed"  # ctx.meta: (options filled from the checkpoint, options given again)
