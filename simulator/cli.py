@@ -11,6 +11,7 @@ import atexit
 import contextlib
 import csv
 import dataclasses
+import errno
 import functools
 import io
 import json
@@ -110,6 +111,10 @@ class OneLineCommand(click.Command):
                 err.message, err.resume_words = _resume_words(ctx, err.message), True
             raise
 
+    def parse_args(self, ctx, args):
+        ctx.meta[TYPED] = list(args)  # (an option named as typed: `typed_option`)
+        return super().parse_args(ctx, args)
+
     def make_context(self, info_name, args, parent=None, **extra):
         _refuse_repeated(self, args)
         with _usage_error_as_one_line():
@@ -119,6 +124,22 @@ class OneLineCommand(click.Command):
             _fill_from_checkpoint(ctx)
         _refuse_same_file(ctx)
         return ctx
+
+
+TYPED = "bjsim.typed"  # ctx.meta: the command's arguments as given
+
+
+def typed_option(ctx, param) -> str:
+    """``param`` as the user wrote it (``-o`` or ``--output``, the last given: the one click
+    keeps), else by its long form (given by the environment, or filled from a checkpoint)."""
+    args = (ctx.meta.get(TYPED) or []) if ctx is not None else []
+    args = args[: args.index("--")] if "--" in args else args
+    named = None
+    for arg in args:
+        for opt in param.opts:
+            if arg == opt or arg.startswith(opt + "=" if opt.startswith("--") else opt):
+                named = opt
+    return named or _long_name(param)
 
 
 # Options a checkpoint does not keep: where and how the result is shown, what plays the chunks.
@@ -225,7 +246,8 @@ def _fill_from_checkpoint(ctx) -> None:
             now = given_value(ctx, param.name) or ctx.params[param.name]
             now = list(now) if isinstance(now, tuple) else now
             if not _same_files(now, value):
-                replaced.append(param.opts[0])  # (given again, not as kept: refused if it differs)
+                replaced.append(_long_name(param))  # (given again, not as kept: refused if it
+                # differs)
             continue
         if param.name in typed and _same_files(typed[param.name], value):
             value = typed[param.name]  # as given, where it names the same files from here
@@ -237,7 +259,12 @@ def _fill_from_checkpoint(ctx) -> None:
             raise BjsimError(f"checkpoint {path}: an option kept there: "
                              f"{err.format_message()}") from None
         if ctx.params[param.name] != param.get_default(ctx) and value not in (None, False, []):
-            filled.append(param.opts[0])  # (kept there, not the default)
+            filled.append(_long_name(param))  # (kept there, not the default)
+
+
+def _long_name(param) -> str:
+    """An option named by its long form (``--rounds``, not ``-n``), as a message names it."""
+    return next((o for o in param.opts if o.startswith("--")), param.opts[0])
 
 
 RESUMED = "bjsim.resumed"  # ctx.meta: (options filled from the checkpoint, options given again)
@@ -427,7 +454,7 @@ class MainGroup(OneLineGroup):
                 signal.signal(sig, handler)
 
     def make_context(self, info_name, args, parent=None, **extra):
-        with _interrupt_exits():
+        with _closed_pipe_ends(), _interrupt_exits():
             try:
                 return super().make_context(info_name, args, parent=parent, **extra)
             except BjsimError as err:  # a command's option before any command
@@ -437,20 +464,51 @@ class MainGroup(OneLineGroup):
                 raise
 
     def invoke(self, ctx):
-        with _interrupt_exits():
+        with _closed_pipe_ends(), _interrupt_exits():
             return super().invoke(ctx)
+
+
+CLOSED_PIPE = 128 + signal.SIGPIPE  # 141: the exit code of a program SIGPIPE ends (yes | head)
+
+
+@contextlib.contextmanager
+def _closed_pipe_ends():
+    """A closed pipe on stdout or stderr (``bjsim strategy list | head -1``: EPIPE) ends the
+    command quietly with exit code `CLOSED_PIPE`, as SIGPIPE ends a program that does not catch
+    it (Python ignores it): no line (click exited 1, in silence), no traceback, and no
+    "Exception ignored" at exit from flushing the closed pipe (it is sent to /dev/null). Other
+    unwritable stdout (a full disk) stays one line, exit 1 (`MainGroup.main`)."""
+    try:
+        yield
+    except OSError as err:
+        fd = _written_fd(err) if err.errno == errno.EPIPE else None
+        if fd not in (1, 2):
+            raise
+        try:  # (what is still buffered for it goes nowhere, not into an error at exit)
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, fd)
+            os.close(devnull)
+        except OSError:
+            pass
+        raise click.exceptions.Exit(CLOSED_PIPE) from None
 
 
 def _writing_stdout(err: OSError) -> bool:
     """Whether ``err`` was raised writing to stdout (`click.echo`'s ``file``: descriptor 1)."""
+    return _written_fd(err) == 1
+
+
+def _written_fd(err: OSError) -> int | None:
+    """The descriptor ``err`` was raised writing to, as `click.echo`'s ``file`` (None: another
+    error, or a stream with no descriptor)."""
     tb = err.__traceback__
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
     stream = None if tb is None else tb.tb_frame.f_locals.get("file")
     try:
-        return stream is not None and stream.fileno() == 1
+        return None if stream is None else stream.fileno()
     except (OSError, ValueError, AttributeError):
-        return False
+        return None
 
 
 @contextlib.contextmanager
@@ -728,10 +786,27 @@ def output_problem(path: str, folder: bool = False) -> str | None:
     return None
 
 
+# A test file (or folder) refused, in plain words; another error: `_refused`'s own words
+REFUSED = {errno.EACCES: "permission denied", errno.EPERM: "permission denied",
+           errno.EROFS: "a read-only file system", errno.ENOSPC: "no space left on its disk",
+           errno.EDQUOT: "its disk quota is used up"}
+
+
+def _refused(err: OSError) -> str:
+    """Why the system refused to make a test file or folder (``err``), in plain words: where
+    the folder exists, ``No such file or directory`` is the system's way of saying that nothing
+    is made there (``/proc``), not that a folder is missing."""
+    plain = REFUSED.get(err.errno)
+    if plain is not None:
+        return plain
+    return f"the system lets nothing be made there (trying: {err.strerror or err})"
+
+
 def folder_probe(path: str) -> str | None:
     """Why the folder ``path`` cannot be written, found by doing it: the folder (and any missing
     above it) is made and a temporary file written in it, then both removed again; None if it
-    worked. `output_problem` reads permissions, which a root user passes where the system still
+    worked, else ``cannot write in FOLDER: why`` (FOLDER the one where something could not be
+    made). `output_problem` reads permissions, which a root user passes where the system still
     refuses (``/proc/x``); this is for a command that would otherwise find out after its run."""
     made, target = [], os.path.abspath(path)
     while not os.path.isdir(target):
@@ -743,8 +818,8 @@ def folder_probe(path: str) -> str | None:
         with tempfile.NamedTemporaryFile(dir=path, prefix=".bjsim-probe-"):
             pass
     except OSError as err:
-        above = err.filename in made[1:]  # a folder above it could not be made
-        return f"cannot write{f' {err.filename}' if above else ''}: {err.strerror or err}"
+        where = os.path.dirname(err.filename) if err.filename in made else os.path.abspath(path)
+        return f"cannot write in {where}: {_refused(err)}"
     finally:
         for folder in made:
             with contextlib.suppress(OSError):
@@ -757,20 +832,31 @@ def file_probe(path: str) -> str | None:
     of the folder it goes in (a temporary file made there and removed, which a root user's
     permissions do not pass where the system refuses: ``/proc/x``). The file itself is neither
     created nor truncated."""
-    problem = output_problem(path)
+    return output_problem(path) or folder_probe(os.path.dirname(os.path.abspath(path)))
+
+
+def write_problem(path: str, folder: bool = False) -> str | None:
+    """Why ``path``, a file a command writes (with ``folder``, a folder: made if missing), cannot
+    be written, or None: the one check of every command's ``-o``, ``--plot`` and
+    ``--checkpoint`` (`file_probe`; a folder by `output_problem` and `folder_probe`), before any
+    round is played. Named as the refusal says it: `refuse_unwritable`."""
+    if folder:
+        return output_problem(path, True) or folder_probe(path)
+    return file_probe(path)
+
+
+def refuse_unwritable(option: str, path: str, folder: bool = False) -> None:
+    """`BjsimError` ``OPTION PATH: why`` (``-o /proc/x: cannot write in /proc: ...``) unless
+    ``path`` can be written (`write_problem`)."""
+    problem = write_problem(path, folder)
     if problem is not None:
-        return problem
-    folder = os.path.dirname(os.path.abspath(path))
-    problem = folder_probe(folder)
-    return None if problem is None else (
-        f"cannot write in {folder}: {problem.removeprefix('cannot write: ')}")
+        raise BjsimError(f"{option} {path}: {problem}" if path else f"{option}: {problem}")
 
 
 class OutputPath(click.ParamType):
     """A file (or with ``folder`` a folder) a command writes, checked when the options are read,
-    before any round is played (a file by `file_probe`, a folder by `output_problem`: the command
-    then probes it with `folder_probe`); ``formats()``: the suffixes allowed, or None for
-    any."""
+    before any round is played (`refuse_unwritable`, the option named as typed); ``formats()``:
+    the suffixes allowed, or None for any."""
 
     name = "path"
 
@@ -782,19 +868,18 @@ class OutputPath(click.ParamType):
         path = os.fspath(value)
         if path == "-" and not self.folder and param is not None and param.name == "output":
             return None  # stdout, as --cards - reads stdin
+        option = typed_option(ctx, param) if param is not None else "the output"
         if path == "-" and self.folder:
-            self.fail("-: a folder is written here, not stdout: name a folder (./- for one "
-                      "called '-')", param, ctx)
-        problem = output_problem(path, True) if self.folder else file_probe(path)
-        if problem is not None:
-            self.fail(f"{path}: {problem}" if path else problem, param, ctx)
+            raise BjsimError(f"{option} -: a folder is written here, not stdout: name a folder "
+                             "(./- for one called '-')")
         suffix = os.path.splitext(path)[1].lower().lstrip(".")
         allowed = self.formats() if self.formats is not None else None
-        if allowed is not None and suffix not in allowed:
+        if path and allowed is not None and suffix not in allowed:
             # no suffix is refused too: matplotlib would write FILE.png, a name never checked
             what = f"format '{suffix}' is not one" if suffix else "no suffix naming a format"
-            self.fail(f"{path}: {what} matplotlib writes: allowed "
-                      + ", ".join(f".{f}" for f in sorted(allowed)), param, ctx)
+            raise BjsimError(f"{option} {path}: {what} matplotlib writes: allowed "
+                             + ", ".join(f".{f}" for f in sorted(allowed)))
+        refuse_unwritable(option, path, self.folder)  # (the folder made and removed again)
         return path
 
 
@@ -1258,9 +1343,8 @@ def _check_checkpoint(path, resume: bool) -> None:
     problem = checkpoint_problem(path, resume)
     if problem is not None:
         raise BjsimError(problem)
-    problem = None if resume else file_probe(path)
-    if problem is not None:
-        raise BjsimError(f"--checkpoint {path}: {problem}" if path else f"--checkpoint: {problem}")
+    if not resume:
+        refuse_unwritable("--checkpoint", path)
 
 
 def _check_resumed_rules(path, resume: bool, kind: str, rules) -> None:
@@ -2374,9 +2458,6 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     from simulator.assessment.output import Written
 
     _check_run_options(ctx, precision, False, None, None, engine.MIN_TARGET_ROUNDS)
-    problem = folder_probe(out_dir)  # before any run, not after it
-    if problem is not None:
-        raise BjsimError(f"--output {out_dir}: {problem}")
     if no_variants and variant_files:
         raise BjsimError("--no-variants: not with --variant FILE")
     if no_variants and _given(ctx, "variant_rounds"):

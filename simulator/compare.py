@@ -821,7 +821,7 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
     start = time.perf_counter()
     timing: dict = {}  # a Dask cluster's start-up, left out of the run's time
     chunks = engine.advance_job(state, job, plan.workers, scheduler=plan.scheduler,
-                                timing=timing, say=run.tell)
+                                timing=timing, say=run.tell, ready=lambda: run.shown(bar))
     try:
         for _chunk, n_rounds in () if partial else chunks:
             bar.set_postfix_str(_progress_text(state), refresh=False)

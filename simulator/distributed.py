@@ -21,6 +21,7 @@ import contextlib
 import logging
 import os
 import signal
+import socket
 import threading
 import time
 import uuid
@@ -109,7 +110,9 @@ def _client(address: str):
     scheduler included) bounded by `CONNECT_TIMEOUT`; else `SchedulerError` (one line), whatever
     the failure: a service that is not a Dask scheduler may answer nothing, or bytes that Dask's
     protocol reads as a frame of exabytes. The client is made on a thread of its own, since a
-    read in the handshake has no timeout; one made after the wait is closed."""
+    read in the handshake has no timeout; one made after the wait is closed. A plain TCP
+    connection is tried first (`_unreachable`): a refused connection or an unknown host fails at
+    once, in the same words every time (Dask's own connect retries until its timeout)."""
     from dask.utils import parse_timedelta
     from distributed import Client
 
@@ -120,8 +123,14 @@ def _client(address: str):
     made: concurrent.futures.Future = concurrent.futures.Future()
 
     def make():
+        began = time.monotonic()
+        reason = _unreachable(address, seconds)
+        if reason is not None:
+            made.set_exception(cannot(reason))
+            return
+        left = max(1.0, seconds - (time.monotonic() - began))  # (the whole wait: at most 20 s)
         try:
-            made.set_result(Client(address, timeout=seconds))
+            made.set_result(Client(address, timeout=left))
         except Exception as err:  # noqa: BLE001 - in a few words, without Dask's frames
             made.set_exception(cannot(_reason(err, CONNECT_TIMEOUT)))
 
@@ -133,6 +142,32 @@ def _client(address: str):
     finally:  # gave up (no answer in time, Ctrl-C): a client made later is closed
         if not made.done():
             made.add_done_callback(_close_late)
+
+
+def _unreachable(address: str, seconds: float) -> str | None:
+    """Why no TCP connection can be made to the host and port of ``address`` (``tcp://``,
+    ``tls://``, ``ws://``, ``wss://``) within ``seconds``, in a few words: ``unknown host``,
+    ``connection refused``, the socket's other errors (``no route to host``), ``no answer in
+    20s``; None once a connection is made (it is closed at once: the scheduler notes a
+    connection closed before its handshake, at its log level info)."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    proto, location = parse_address(address)
+    if proto == "inproc":
+        return None
+    host, port = parse_host_port(location)
+    try:
+        with socket.create_connection((host, port), timeout=seconds):
+            return None
+    except socket.gaierror as err:  # (no such name, or no answer from the name service)
+        if err.errno == getattr(socket, "EAI_AGAIN", None):
+            return "unknown host: its name could not be looked up now (temporary failure)"
+        return "unknown host"
+    except TimeoutError:
+        return f"no answer in {CONNECT_TIMEOUT}"
+    except OSError as err:
+        text = err.strerror or type(err).__name__
+        return text[:1].lower() + text[1:]
 
 
 def _close_late(made: concurrent.futures.Future) -> None:
@@ -243,7 +278,7 @@ def _failure(err: BaseException, scheduler: str, chunk: int | None = None) -> Cl
 
 def iter_jobs(
     job, todo: Iterator[int], scheduler: str, workers: int | None = None,
-    timing: dict | None = None, late: list | None = None, say=None,
+    timing: dict | None = None, late: list | None = None, say=None, ready=None,
 ) -> Iterator[tuple]:
     """Run ``job(i)`` (picklable; ``simulator.chunks.PlayChunk`` or compare's) for the indices
     ``todo`` (increasing) on a Dask cluster; yield each result ``(i, n_rounds, payload)`` as it
@@ -258,12 +293,15 @@ def iter_jobs(
     connection) took to be ready, which a run's speed leaves out; ``timing["threads"]``: the
     most worker threads the cluster had. ``say(text)``: told once when the cluster has no
     worker (the run waits for one), and at once, on a stop, what it does to the chunks in
-    flight."""
+    flight. ``ready()``: called once connected (the local cluster started), before any chunk
+    is sent."""
     began = time.perf_counter()
     client, cluster = connect(scheduler, workers)
     if timing is not None:
         timing["startup"] = time.perf_counter() - began
     try:
+        if ready is not None:
+            ready()
         with _dask_quiet():
             yield from _run(client, job, todo, scheduler, timing, late, say)
     finally:

@@ -108,6 +108,7 @@ def iter_chunks(
     late: list | None = None,
     timing: dict | None = None,
     say: Callable[[str], None] | None = None,
+    ready: Callable[[], None] | None = None,
 ) -> Iterator[tuple[int, int, np.ndarray]]:
     """Run the chunks of a simulation; yield ``(chunk_index, n_rounds, tally)`` as each finishes
     (not necessarily in index order).
@@ -143,6 +144,9 @@ def iter_chunks(
     say : callable, optional
         ``say(text)`` is told, at once, what a stop does to the chunks in play; with
         ``scheduler``, also when the cluster has no worker.
+    ready : callable, optional
+        With ``scheduler``: ``ready()`` is called once the cluster is ready (connected, or the
+        local cluster started), before any chunk is sent (the command line's bar is drawn then).
     """
     rounds, chunk_rounds, workers = _check_run(rounds, chunk_rounds, workers)
     rules = validate(rules, "rules")  # (a Rules built in code: played only as a file could say)
@@ -152,7 +156,8 @@ def iter_chunks(
     tables = stack_tables(rules, strategies)
     job = PlayChunk(params, tables, seed, rounds, chunk_rounds)
     yield from iter_job_chunks(job, chunk_count(rounds, chunk_rounds), workers, skip=skip,
-                               scheduler=scheduler, late=late, timing=timing, say=say)
+                               scheduler=scheduler, late=late, timing=timing, say=say,
+                               ready=ready)
 
 
 def iter_job_chunks(
@@ -165,11 +170,12 @@ def iter_job_chunks(
     late: list | None = None,
     timing: dict | None = None,
     say: Callable[[str], None] | None = None,
+    ready: Callable[[], None] | None = None,
 ) -> Iterator[tuple]:
     """Run ``job(i) -> (i, n_rounds, payload)`` for the chunks ``0..n_chunks-1`` not in ``skip``,
     on threads or (``scheduler``) a Dask cluster, as `iter_chunks` does for one rule set; yield
-    each result as it finishes (``late``, ``timing``, ``say``: as `iter_chunks`). ``bjsim compare``
-    plays every variant of a chunk in one job."""
+    each result as it finishes (``late``, ``timing``, ``say``, ``ready``: as `iter_chunks`).
+    ``bjsim compare`` plays every variant of a chunk in one job."""
     workers = (os.cpu_count() or 1) if workers is None else int(workers)
     if workers < 1:
         raise ValueError(f"workers = {workers} is out of range: allowed >= 1")
@@ -178,7 +184,7 @@ def iter_job_chunks(
     todo = schedule(n_chunks, skip)
     if scheduler is not None:
         yield from distributed.iter_jobs(job, todo, scheduler, workers=workers, timing=timing,
-                                         late=late, say=say)
+                                         late=late, say=say, ready=ready)
     else:
         yield from iter_jobs(job, todo, workers, late, say)
 
@@ -377,6 +383,7 @@ def advance(
     on_chunk: Callable[[int, int, np.ndarray], None] | None = None,
     timing: dict | None = None,
     say: Callable[[str], None] | None = None,
+    ready: Callable[[], None] | None = None,
 ) -> Iterator[tuple[int, int]]:
     """Run the chunks ``state`` has not finished, recording each in ``state``; yield
     ``(chunk_index, n_rounds)`` after each, and stop once ``state.finished``.
@@ -386,7 +393,7 @@ def advance(
 
     Closing the generator (or an exception in the caller's loop, e.g. Ctrl-C, or the cluster's
     `distributed.ClusterError`) cancels what has not started; ``state`` then holds every chunk
-    that finished, ready for a checkpoint. ``timing``, ``say``: as `iter_chunks`.
+    that finished, ready for a checkpoint. ``timing``, ``say``, ``ready``: as `iter_chunks`.
 
     Examples
     --------
@@ -400,13 +407,14 @@ def advance(
     late: list = []
     yield from _record(state, iter_chunks(
         rules, strategies, state.rounds, seed, state.chunk_rounds, workers,
-        skip=state.skip(), scheduler=scheduler, late=late, timing=timing, say=say,
+        skip=state.skip(), scheduler=scheduler, late=late, timing=timing, say=say, ready=ready,
     ), on_chunk, late)
 
 
 def advance_job(state: RunState, job: Callable, workers=None, *,
                 scheduler: str | None = None, timing: dict | None = None,
-                say: Callable[[str], None] | None = None) -> Iterator[tuple[int, int]]:
+                say: Callable[[str], None] | None = None,
+                ready: Callable[[], None] | None = None) -> Iterator[tuple[int, int]]:
     """`advance` for any ``job(i) -> (i, n_rounds, payload)`` whose payload ``state.add``
     takes (``bjsim compare``: every variant of chunk ``i``)."""
     if state.finished:
@@ -414,7 +422,7 @@ def advance_job(state: RunState, job: Callable, workers=None, *,
     late: list = []
     yield from _record(state, iter_job_chunks(job, state.n_chunks, workers, skip=state.skip(),
                                               scheduler=scheduler, late=late, timing=timing,
-                                              say=say),
+                                              say=say, ready=ready),
                        late=late)
 
 

@@ -9,6 +9,7 @@ metadata of the report and ``--exact`` beside the figures. ``bjsim simulate`` pa
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import signal
 import sys
@@ -235,7 +236,8 @@ def compile_then_bar(job, finished: bool, scheduler: str | None, quiet: bool,
     """A first run's compile (``job.warm()``; not for a ``finished`` run, nor on a ``scheduler``'s
     cluster, which compiles its own: stderr says the cluster is awaited), before the bar and the
     clock start; then the run's progress bar (tqdm on stderr, ``options`` its total, initial and
-    desc), none drawn when ``quiet`` or when Ctrl-C stopped the compile. Returns ``(bar,
+    desc), none drawn when ``quiet`` or when Ctrl-C stopped the compile; on a ``scheduler``'s
+    cluster, not drawn until `shown` (the cluster ready: the runner's ``ready``). Returns ``(bar,
     stopped_compiling)``."""
     from tqdm import tqdm
 
@@ -249,9 +251,20 @@ def compile_then_bar(job, finished: bool, scheduler: str | None, quiet: bool,
                   f"{distributed.CONNECT_TIMEOUT})", file=sys.stderr, flush=True)
     except KeyboardInterrupt:
         compiling = True  # no chunk played: the caller says 'interrupted while compiling'
+    waits = scheduler is not None and not finished  # (a bar at 0% meanwhile: blanked, the
+    # Error line of a cluster that cannot be reached was on the bar's line)
     bar = tqdm(unit="round", unit_scale=True, file=sys.stderr, disable=quiet or compiling,
-               dynamic_ncols=True, leave=False, **options)
+               dynamic_ncols=True, leave=False, delay=math.inf if waits else 0, **options)
     return bar, compiling
+
+
+def shown(bar) -> None:
+    """Draw ``bar`` (`compile_then_bar`'s), held back until the cluster was ready; its clock
+    (the rate) from now."""
+    if not bar.disable and bar.delay:
+        bar.delay = 0
+        bar.unpause()
+        bar.refresh()
 
 
 def _counter(plan: Plan) -> chunks.CountChunk:
@@ -421,11 +434,12 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
     timing: dict = {}  # a Dask cluster's start-up, left out of the run's time
     if counting:
         played = engine.advance_job(state, job, plan.workers, scheduler=plan.scheduler,
-                                    timing=timing, say=tell)
+                                    timing=timing, say=tell, ready=lambda: shown(bar))
     else:
         played = engine.advance(
             state, plan.rules, list(plan.strategies), plan.seed, plan.workers,
             scheduler=plan.scheduler, on_chunk=on_chunk, timing=timing, say=tell,
+            ready=lambda: shown(bar),
         )
     try:
         for _chunk, n_rounds in () if partial else played:

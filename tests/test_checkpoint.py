@@ -337,6 +337,16 @@ def test_a_refused_resume_names_the_options_behind_it(tmp_path):
                       "checkpoint's)")
 
 
+def test_a_refused_resume_names_an_option_by_its_long_form(tmp_path):
+    # --rounds given again was named '-n' (its first spelling), where --seed was '--seed'
+    path = str(tmp_path / "run.ckpt")
+    assert run_cli("simulate", *RUN, "--checkpoint", path).exit_code == 0
+    for rounds in ("--rounds", "-n"):
+        refused = run_cli("simulate", "--resume", path, rounds, "24000", "--seed", "6", "-q")
+        assert_user_error(refused, "(given here in place of the checkpoint's: --rounds, --seed)")
+        assert "-n," not in refused.stderr
+
+
 def test_resume_file_is_checkpoint_file_resume(tmp_path):
     """``bjsim simulate --resume run.ckpt``: the file named by --resume itself."""
     path = str(tmp_path / "run.ckpt")

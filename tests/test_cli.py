@@ -1,6 +1,7 @@
 """The bjsim command line through click's CliRunner: help, version, seeded runs, formats, errors."""
 
 import csv
+import errno
 import io
 import json
 import os
@@ -386,17 +387,17 @@ NO_FOLDER = "/nonexistent_dir/x"
 
 
 @pytest.mark.parametrize("args, option", [
-    (["simulate", "-n", "400M", "-o", NO_FOLDER + ".txt"], "--output"),
-    (["count", "-n", "400M", "-o", NO_FOLDER + ".txt"], "--output"),
-    (["compare", "--vary", "decks=8", "-o", NO_FOLDER + ".txt"], "--output"),
+    (["simulate", "-n", "400M", "-o", NO_FOLDER + ".txt"], "-o"),
+    (["count", "-n", "400M", "-o", NO_FOLDER + ".txt"], "-o"),
+    (["compare", "--vary", "decks=8", "-o", NO_FOLDER + ".txt"], "-o"),
     (["compare", "--vary", "decks=8", "--plot", NO_FOLDER + ".png"], "--plot"),
     (["compare", "--vary", "decks=8", "--plot", "effects.txt"], "--plot"),
-    (["exact", "-o", NO_FOLDER + ".txt"], "--output"),
-    (["strategy", "show", "basic", "-o", NO_FOLDER + ".toml"], "--output"),
-    (["rules", "show", "-o", "/"], "--output"),
-    (["report", "-o", "/etc/hostname"], "--output"),
-    (["simulate", "-n", "400M", "-o", "/tmp/" + "a" * 300 + ".txt"], "--output"),  # name > 255
-    (["report", "-o", "/tmp/" + "b" * 300], "--output"),
+    (["exact", "--output", NO_FOLDER + ".txt"], "--output"),
+    (["strategy", "show", "basic", "-o", NO_FOLDER + ".toml"], "-o"),
+    (["rules", "show", "-o", "/"], "-o"),
+    (["report", "-o", "/etc/hostname"], "-o"),
+    (["simulate", "-n", "400M", "-o", "/tmp/" + "a" * 300 + ".txt"], "-o"),  # name > 255
+    (["report", "--output", "/tmp/" + "b" * 300], "--output"),
 ], ids=lambda a: " ".join(a)[:60] if isinstance(a, list) else a)
 def test_an_output_that_cannot_be_written_is_refused_before_any_round(monkeypatch, args, option):
     from simulator import compare, count_runs
@@ -409,7 +410,54 @@ def test_an_output_that_cannot_be_written_is_refused_before_any_round(monkeypatc
     for module, name in [(run_mod, "simulate"), (compare, "compare"), (count_runs, "play"),
                          (exact_compare, "exact_figures")]:
         monkeypatch.setattr(module, name, played)
-    assert_user_error(run(*args), option, args[-1])
+    assert_user_error(run(*args), f"Error: {option} {args[-1]}: ")  # (the option as typed)
+
+
+@pytest.mark.parametrize("args, option, folder", [
+    (["simulate", "-n", "400M", "-o", "{d}/x.txt"], "-o", False),
+    (["simulate", "-n", "400M", "--output={d}/x.txt"], "--output", False),
+    (["simulate", "-n", "400M", "--checkpoint", "{d}/x.ckpt"], "--checkpoint", False),
+    (["report", "-o", "{d}/x"], "-o", True),
+    (["report", "--output", "{d}/x/y"], "--output", True),
+    (["rules", "show", "-o", "{d}/x"], "-o", False),
+    (["compare", "--vary", "decks=8", "--plot", "{d}/x.png"], "--plot", False),
+    (["compare", "--vary", "decks=8", "--checkpoint", "{d}/x.ckpt"], "--checkpoint", False),
+], ids=lambda a: " ".join(a)[:40] if isinstance(a, list) else str(a))
+@pytest.mark.parametrize("code, why", [
+    # /proc: the folder is there, and still "No such file or directory" (it makes no file)
+    (errno.ENOENT, "the system lets nothing be made there (trying: No such file or directory)"),
+    (errno.EROFS, "a read-only file system"),
+])
+def test_an_output_the_system_refuses_is_one_wording_in_every_command(
+        monkeypatch, tmp_path, args, option, folder, code, why):
+    # -o /proc/x said "Invalid value for '-o' / '--output': /proc/x: cannot write in /proc: No
+    # such file or directory" (though /proc is there), --checkpoint "--checkpoint /proc/x.ckpt:
+    # cannot write in /proc: ...", report -o "--output /proc/x: cannot write: No such ..."
+    import tempfile
+
+    from simulator import compare, count_runs
+    from simulator import run as run_mod
+    from simulator.exact import compare as exact_compare
+
+    def refused(*_a, **_k):
+        raise OSError(code, os.strerror(code), _k.get("dir"))
+
+    def played(*_a, **_k):
+        raise AssertionError("a round was played before the output was checked")
+
+    for module, name in [(run_mod, "simulate"), (compare, "compare"), (count_runs, "play"),
+                         (exact_compare, "exact_figures")]:
+        monkeypatch.setattr(module, name, played)
+    monkeypatch.setattr(tempfile, "NamedTemporaryFile", refused)
+    if folder:  # (a folder that is made: refused where it is made)
+        monkeypatch.setattr(os, "mkdir", lambda path, *a, **k: refused(dir=path))
+    args = [a.format(d=tmp_path) for a in args]
+    path = args[-1].partition("=")[2] or args[-1]
+    args += ["-q"] if args[0] != "rules" else []
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"Error: {option} {path}: cannot write in {tmp_path}: {why}\n"
+    assert list(tmp_path.iterdir()) == []
 
 
 def _refused_at_once(monkeypatch, *args):
@@ -438,7 +486,7 @@ def test_a_report_folder_that_cannot_be_made_is_refused_before_the_run(
     elif not os.path.isdir(path.split("/bjsim-")[0]):
         pytest.skip(f"{where} does not exist on this system (not Linux); the case of a path "
                     "under a file runs everywhere")
-    assert_user_error(_refused_at_once(monkeypatch, "-o", path), "--output", path)
+    assert_user_error(_refused_at_once(monkeypatch, "-o", path), f"Error: -o {path}: cannot write")
 
 
 def test_the_folder_probe_leaves_nothing_behind(tmp_path, monkeypatch):
@@ -669,7 +717,7 @@ def test_an_output_that_cannot_be_written_loses_no_report(tmp_path, monkeypatch)
     (["replay", "--cards", ""], ["an empty path", "card file"]),
     (["compare", "--variant", ""], ["--variant", "an empty path", "variant file"]),
     (["report", "--variant", "", "-o", "unused"], ["--variant", "an empty path"]),
-    (["report", "--no-variants", "-o", "-"], ["--output", "not stdout", "./-"]),
+    (["report", "--no-variants", "-o", "-"], ["-o -:", "not stdout", "./-"]),
     (["strategy", "generate", "--name", ""], ["--name", "an empty name"]),
     (["strategy", "indices", "--name", " "], ["--name", "an empty name"]),
 ])
@@ -697,6 +745,22 @@ def test_a_full_stdout_is_one_line_for_every_command(args):
                               stderr=subprocess.PIPE, text=True, timeout=120)
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
     assert done.stderr.strip() == "Error: stdout: cannot write: No space left on device"
+
+
+@pytest.mark.parametrize("args", [["strategy", "list"], ["rules", "show"], ["--help"],
+                                  ["simulate", "-q", "--rounds", "1000"]])
+def test_a_closed_pipe_ends_quietly_as_sigpipe_does(args):
+    # `bjsim strategy list | head -1` exited 1 (click's word for a closed pipe), without a line;
+    # a closed pipe ends a program as SIGPIPE does: quietly, exit code 128 + 13
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # (closed before a byte is written: every write is EPIPE)
+    try:
+        done = subprocess.run([sys.executable, "-m", "simulator", *args], stdout=write_end,
+                              stderr=subprocess.PIPE, text=True, timeout=300)
+    finally:
+        os.close(write_end)
+    said = [ln for ln in done.stderr.splitlines() if not ln.startswith("bjsim: compiling")]
+    assert done.returncode == 141 and said == [], done.stderr
 
 
 def test_a_run_of_the_nz_chart_under_other_rules_says_so(tmp_path, monkeypatch):

@@ -109,6 +109,15 @@ def test_cli_scheduler_address_gives_the_threads_report(scheduler, monkeypatch):
     assert b["timing"]["workers"] == 2
 
 
+def test_the_bar_is_drawn_once_the_cluster_is_ready(scheduler):
+    loud = [a for a in RUN if a != "-q"]
+    r = run_cli("simulate", *loud, "--scheduler", scheduler)
+    assert r.exit_code == 0, r.output
+    waited, _, rest = r.stderr.partition("\n")
+    assert waited == f"bjsim: connecting to the Dask scheduler at {scheduler} (at most 20s)"
+    assert "8.00k/8.00k" in rest, r.stderr  # (drawn, once connected)
+
+
 def test_cli_scheduler_local_starts_its_own_cluster():
     threads = run_cli("simulate", *RUN)
     local = run_cli("simulate", *RUN, "--scheduler", "local", "--workers", "2")
@@ -143,6 +152,54 @@ def test_unreachable_scheduler_is_one_line(monkeypatch):
     assert loud.exit_code == 2
     assert loud.stderr.startswith("bjsim: connecting to the Dask scheduler at tcp://127.0.0.1:9 "
                                   "(at most 1s)\n")
+
+
+def a_closed_port() -> int:
+    """A local port nothing listens on (a connection to it is refused at once)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_a_refused_connection_fails_at_once_in_the_same_words():
+    # Dask's connect retried a refused connection until its 20 s timeout, then said either
+    # 'no answer in 20s' or 'connection refused' for the same address, run to run
+    address = f"tcp://127.0.0.1:{a_closed_port()}"
+    for _ in range(2):
+        began = time.monotonic()
+        r = run_cli("simulate", *RUN, "--scheduler", address)
+        assert time.monotonic() - began < 10
+        assert r.exit_code == 2, r.output
+        assert r.stderr == f"Error: --scheduler {address}: cannot connect (connection refused)\n"
+
+
+def test_an_unknown_host_is_named_so_at_once():
+    # tcp://nonexistent.invalid:8786 said 'no answer in 20s' after 20 s
+    began = time.monotonic()
+    r = run_cli("simulate", *RUN, "--scheduler", "tcp://nonexistent.invalid:8786")
+    assert time.monotonic() - began < 15
+    assert r.exit_code == 2, r.output
+    assert r.stderr.startswith("Error: --scheduler tcp://nonexistent.invalid:8786: cannot "
+                               "connect (unknown host"), r.stderr
+
+
+def test_a_host_that_does_not_answer_is_no_answer_in_the_timeout(monkeypatch):
+    def silent(address, timeout):
+        assert address == ("10.0.0.5", 8786) and timeout == 20
+        raise TimeoutError("timed out")
+
+    monkeypatch.setattr(socket, "create_connection", silent)
+    assert D._unreachable("tcp://10.0.0.5:8786", 20) == "no answer in 20s"
+
+
+def test_no_bar_is_drawn_before_the_cluster_is_ready():
+    # a 0% bar was drawn while connecting, and blanked: the Error line landed on its line
+    address = f"tcp://127.0.0.1:{a_closed_port()}"
+    loud = [a for a in RUN if a != "-q"]
+    r = run_cli("simulate", *loud, "--scheduler", address)
+    assert r.exit_code == 2, r.output
+    assert r.stderr == (f"bjsim: connecting to the Dask scheduler at {address} (at most 20s)\n"
+                        f"Error: --scheduler {address}: cannot connect (connection refused)\n")
 
 
 @contextlib.contextmanager
@@ -360,7 +417,8 @@ def test_cli_a_lost_cluster_gives_the_partial_report_and_one_error_line(tmp_path
     address = "tcp://127.0.0.1:9"
     lost = f"--scheduler {address}: the Dask scheduler was lost (its connection closed)"
 
-    def failing(job, todo, scheduler, workers=None, timing=None, late=None, say=None):
+    def failing(job, todo, scheduler, workers=None, timing=None, late=None, say=None,
+                ready=None):
         yield job(next(todo))
         late.append(job(next(todo)))
         raise D.ClusterError(lost)
@@ -384,7 +442,8 @@ def test_cli_a_lost_cluster_gives_the_partial_report_and_one_error_line(tmp_path
 def test_a_cluster_failure_before_any_chunk_is_one_line(monkeypatch):
     lost = "--scheduler tcp://127.0.0.1:9: the Dask scheduler was lost (its connection closed)"
 
-    def failing(job, todo, scheduler, workers=None, timing=None, late=None, say=None):
+    def failing(job, todo, scheduler, workers=None, timing=None, late=None, say=None,
+                ready=None):
         raise D.ClusterError(lost)
         yield
 
@@ -466,7 +525,8 @@ def test_a_stop_while_the_local_cluster_starts_leaves_no_traceback(tmp_path):
 def test_cli_compare_a_lost_cluster_gives_the_partial_report_and_one_error_line(monkeypatch):
     lost = "--scheduler tcp://127.0.0.1:9: the Dask scheduler was lost (its connection closed)"
 
-    def failing(job, todo, scheduler, workers=None, timing=None, late=None, say=None):
+    def failing(job, todo, scheduler, workers=None, timing=None, late=None, say=None,
+                ready=None):
         yield job(next(todo))
         raise D.ClusterError(lost)
 
