@@ -846,3 +846,22 @@ def test_every_block_of_the_comparison_lines_up_with_a_long_strategy_name():
     assert len(heads) == len(rows) == 4
     assert len({ln.index("simulated") for ln in heads}) == 1
     assert len({len(ln) for ln in heads + rows}) == 1
+
+
+def test_exacts_basis_sizes_the_cut_card_effect_only_at_the_penetration_it_was_measured_at():
+    # exact --set penetration=0.5 said "about +0.02 pp ... at 75% penetration" in its basis,
+    # where simulate --exact said the effect was not measured there
+    def out(fmt, *sets):
+        args = ["exact", "-q", "-f", fmt, *(w for s in sets for w in ("--set", s))]
+        return CliRunner().invoke(cli, args).stdout
+
+    for sets in ((), ("penetration=0.5",)):
+        doc = json.loads(out("json", *sets))["exact"]["basis"]
+        rows = {r["item"]: r["value"] for r in csv.DictReader(io.StringIO(out("csv", *sets)))
+                if r["section"] == "run"}
+        text = " ".join(out("table", *sets).split())
+        for said in (doc, rows["basis"], text):
+            if sets:
+                assert "its size at 50% penetration is not measured" in said and "+0.02" not in said
+            else:
+                assert "about +0.02 pp" in said and "not measured" not in said

@@ -372,11 +372,12 @@ def z_min_se(rules) -> float:
     return cut_card_effect(rules.decks) / 2
 
 
-def basis(decks: int) -> str:
-    """What the exact figures of a shoe of ``decks`` decks are for, in words."""
+def basis(decks: int, penetration: float | None = None) -> str:
+    """What the exact figures of a shoe of ``decks`` decks are for, in words (the cut-card
+    effect's size only at the ``penetration`` it was measured at: `cut_card_words`)."""
     return ("every round from a full shoe, as a shuffle every round deals it: the rules' "
             "penetration and shuffle do not enter; a game dealt to a cut card has a house edge "
-            f"higher by {cut_card_words(decks)}, which these figures leave out")
+            f"higher by {cut_card_words(decks, penetration)}, which these figures leave out")
 
 
 def cut_card_caveat(rules, sd_round: float | None = None, boxes: int | None = None,
@@ -663,7 +664,8 @@ def exact_json(fig: dict, meta: dict) -> dict:
     """The json document of `bjsim exact`."""
     doc = {"bjsim": meta.get("version"), "source": provenance(), "rules": meta.get("rules"),
            "strategy": fig["strategy"], "run": meta.get("run", {}),
-           "exact": {"basis": basis(meta["rules"]["decks"])} | dict(fig)}
+           "exact": {"basis": basis(meta["rules"]["decks"], meta["rules"].get("penetration"))}
+           | dict(fig)}
     q = fig.get("sevens_question")
     if q:
         plays = [_own_plays_text(q)]
@@ -700,7 +702,8 @@ def exact_table(fig: dict, title: str, rules: dict) -> str:
     out = [f"Exact (combinatorial) figures: {title}, strategy {fig['strategy']}",
            *([unlike] if unlike else []),
            *textwrap.wrap(f"play valued: {fig['play_note']}", 100),
-           *textwrap.wrap(f"({basis(rules['decks'])}; method and approximations: docs/exact.md)",
+           *textwrap.wrap(f"({basis(rules['decks'], rules.get('penetration'))}; method and "
+                          "approximations: docs/exact.md)",
                           100),
            *([f"({fig['per_box_note']})"] if fig["per_box_note"] else []), "",
            f"house edge (main + insurance)   {_pct(fig['house_edge'])}",
@@ -776,7 +779,7 @@ def exact_csv(fig: dict, rules: dict, run: dict | None = None) -> str:
                          columns=["section", "item", "per", "value"], dtype=object)
     run = {k: v for k, v in (run or {}).items() if k not in ("seed", "partial")}  # (no run)
     meta = {"run": run | {"play": fig["play"], "play_note": fig["play_note"],
-                          "basis": basis(rules["decks"])} | (
+                          "basis": basis(rules["decks"], rules.get("penetration"))} | (
         {"per_box_note": fig["per_box_note"]} if fig.get("per_box_note") else {}),
             "rules": rules}
     if fig.get("sevens_question"):
