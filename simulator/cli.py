@@ -1604,7 +1604,8 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
         many = ", ".join(f"{cards_mod.format_cards(codes[i:i + 1])} {copies[i]} times"
                          for i in np.flatnonzero(copies > rules.decks)[:5])
         warnings.append(f"the cards hold more of a card than {rules.decks} "
-                        f"{plural(rules.decks, 'deck', 'decks')} do ({many}): played as given")
+                        f"{plural(rules.decks, 'deck does', 'decks do')} ({many}): played as "
+                        "given")
         click.echo(f"bjsim: warning: {warnings[-1]}", err=True)
 
     files = {}
@@ -1665,8 +1666,10 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
             head += f"\n{unlike}"
         head += "".join(f"\nWARNING: {line}" for line in warnings)
         parts = [head] + [reference.format_round(r, i) for i, r in enumerate(results)]
-        tail = (f"{len(results)} complete round(s) from {len(stacked)} card(s); "
-                f"{len(stacked) - used} card(s) left")
+        left = len(stacked) - used
+        tail = (f"{len(results)} complete {plural(len(results), 'round', 'rounds')} from "
+                f"{len(stacked)} {plural(len(stacked), 'card', 'cards')}; {left} "
+                f"{plural(left, 'card', 'cards')} left")
         if cut is not None and cut <= used < len(stacked):
             tail += f" (no round starts once --cut {cut} cards are dealt)"
         if incomplete:

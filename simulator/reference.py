@@ -635,7 +635,7 @@ class _Round:
                     "9.3",
                 )
             else:  # (said as a declined even money is)
-                self.log(self.who(box), "declines insurance", "strategy: dealer ace up", "9")
+                self.log(self.who(box), "declines insurance", "strategy: dealer ace up", "9.1")
 
     # the first decision of a two-card hand (used by early surrender and by play)
     def first_decision_code(self, box, hi) -> tuple[str, int, str]:

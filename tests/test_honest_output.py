@@ -442,7 +442,7 @@ def test_replay_says_what_does_not_apply_and_where_cut_stopped_play(tmp_path):
     assert ("replay deals the cards as given, in order: penetration and shuffle do not apply "
             "here") in result.stderr
     assert result.stdout.rstrip().endswith(
-        "1 complete round(s) from 10 card(s); 5 card(s) left (no round starts once --cut 5 "
+        "1 complete round from 10 cards; 5 cards left (no round starts once --cut 5 "
         "cards are dealt)")
     plain = run("replay", "--cards", str(path))
     assert "warning" not in plain.stderr and "--cut" not in plain.stdout
@@ -613,7 +613,8 @@ def test_replay_warns_of_cards_no_shoe_of_its_decks_holds(tmp_path):
     path.write_text("As As As Ks Ks Ks Ks Ks 7h\n")
     one = run("replay", "--cards", str(path), "--set", "decks=1", "--strategy", "basic")
     assert one.exit_code == 0
-    said = "the cards hold more of a card than 1 deck do (As 3 times, Ks 5 times): played as given"
+    said = ("the cards hold more of a card than 1 deck does (As 3 times, Ks 5 times): played as "
+            "given")
     assert f"bjsim: warning: {said}" in one.stderr
     four = run("replay", "--cards", str(path), "--set", "decks=4", "--strategy", "basic")
     assert "than 4 decks do (Ks 5 times)" in four.stderr
@@ -772,7 +773,7 @@ def test_the_rules_line_counts_one_deck_and_one_box_in_the_singular():
 def test_trace_says_a_declined_insurance_as_a_declined_even_money():
     # replay showed "declines even money" but nothing of an insurance not taken
     _, text = trace(deal(["7s As"], "Ah", then="2d Td"))
-    assert "box 1         declines insurance  (strategy: dealer ace up)  [9]" in text
+    assert "box 1         declines insurance  (strategy: dealer ace up)  [9.1]" in text
     _, text = trace(deal(["7s As"], "Ah", then="2d Td"), strategy=load_strategy("insurance-taker"))
     assert "insures (0.5)" in text and "declines insurance" not in text
     _, text = trace(deal(["7s As"], "9h", then="2d Td"))
