@@ -36,7 +36,10 @@ def chunk_count(rounds: int, chunk_rounds: int) -> int:
 
 def chunk_size(i: int, rounds: int, chunk_rounds: int) -> int:
     """Rounds played by chunk ``i`` (``0..chunk_count - 1``)."""
-    whole("chunk", i, 0, chunk_count(rounds, chunk_rounds) - 1)
+    n = chunk_count(rounds, chunk_rounds)
+    if n == 0:
+        raise ValueError(f"chunk = {i!r}: a run of 0 rounds has no chunk")
+    whole("chunk", i, 0, n - 1)
     return min(chunk_rounds, rounds - i * chunk_rounds)
 
 

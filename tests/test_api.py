@@ -185,6 +185,7 @@ def test_machine_for_takes_any_sequence_of_tables_and_names_a_wrong_one():
     (lambda: engine.chunk_state(1.5, 0), "seed = 1.5: allowed a whole number >= 0"),
     (lambda: engine.chunk_state(1, -1), "chunk = -1: allowed a whole number >= 0"),
     (lambda: engine.chunk_size(2, 10, 5), "chunk = 2: allowed a whole number 0-1"),
+    (lambda: engine.chunk_size(0, 0, 5), "chunk = 0: a run of 0 rounds has no chunk"),
     (lambda: engine.RunState(0, 0), "chunk_rounds = 0: allowed a whole number >= 1"),
     (lambda: engine.RunState(1.5, 1), "rounds = 1.5: allowed a whole number >= 0"),
     (lambda: stack([]), "strategies: none given"),
