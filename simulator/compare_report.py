@@ -27,7 +27,7 @@ from simulator.report import (
     with_note,
 )
 from simulator.rules import marked_changes, no_effect_changes, rules_dict
-from simulator.source import provenance
+from simulator.source import provenance, provenance_columns
 from simulator.tally import Z95, house_edge_of
 
 FORMATS = ("table", "csv", "json", "markdown")
@@ -674,7 +674,7 @@ def render(stats: dict, meta: dict, fmt: str) -> str:
             rounds=run["rounds_played"], seed=run["seed"], partial=str(run["partial"]).lower(),
             precision_target=target.get("target"),
             precision_met=None if met is None else str(met).lower(),
-            source_sha256=provenance()["sha256"], git_commit=provenance()["git_commit"])
+            **provenance_columns())
         df["value"] = df["value"].map(_csv_number)  # (numbers as the others: %.10g)
         return df.to_csv(index=False, float_format="%.10g")
     return render_text(stats, meta, markdown=fmt == "markdown")

@@ -58,6 +58,12 @@ def git_commit(root: Path = ROOT) -> str:
     return commit + (" + changes not committed" if changed else "")
 
 
+def provenance_columns() -> dict:
+    """`provenance` as a csv's columns (the run on every row: compare's, exact --hands', the
+    report manifest's keys): ``source_sha256``, ``source_files``, ``git_commit``."""
+    return {k if k == "git_commit" else f"source_{k}": v for k, v in provenance().items()}
+
+
 @functools.cache
 def provenance() -> dict:
     """``{"sha256", "files", "git_commit"}`` of this bjsim (`fingerprint`, how many files it

@@ -63,7 +63,7 @@ from simulator.rules import (
     rules_dict,
     shown_rule_file,
 )
-from simulator.source import provenance
+from simulator.source import provenance_columns
 from simulator.strategy import list_strategies, load_strategy, shown_names, strategy_path
 from simulator.tally import Z95, dealer_note, splits_se_note
 from simulator.variants import changes_of
@@ -1412,7 +1412,7 @@ def _manifest(spec: Spec, given: dict, played: int, seconds: float) -> dict:
     return {
         "bjsim": __version__,
         # which code: bjsim's source fingerprint and git commit (`source.provenance`)
-        **{f"source_{k}" if k != "git_commit" else k: v for k, v in provenance().items()},
+        **provenance_columns(),
         # when (UTC, ISO 8601): the one figure of report.json that differs between two builds
         "written": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "rules_file": shown, "rules_sha256": _sha256(rules_path),

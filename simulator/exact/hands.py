@@ -125,7 +125,7 @@ def hands_frame(rows: list[dict], run: dict, rules):
     bjsim's source (`source.provenance`) on every row (csv)."""
     import pandas as pd
 
-    from simulator.source import provenance
+    from simulator.source import provenance_columns
 
     return pd.DataFrame([{
         "up": up_label(r["up"]),
@@ -133,7 +133,7 @@ def hands_frame(rows: list[dict], run: dict, rules):
         **{p: r["values"].get(p) for p in PLAYS}, "best": r["best"], "margin": r["margin"],
         "chart": r["chart"], "chart_cost": r["chart_cost"], "probability": r["probability"],
         "rules_name": run.get("rules_name"), "strategy": run.get("strategy"),
-        "source_sha256": provenance()["sha256"], "git_commit": provenance()["git_commit"]}
+        **provenance_columns()}
         for r in rows])
 
 
