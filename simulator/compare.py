@@ -881,8 +881,8 @@ def _messages(plan: Plan, meta: dict, partial: bool, quiet: bool, resumed: int,
     run_ = meta["run"]
     done, seconds = run_["rounds_played"], meta["timing"]["seconds"]
     out = [] if quiet else [
-        f"bjsim: {len(plan.games)} games x all {done:,} rounds from {plan.checkpoint}, none left "
-        "to play (a finished run)" if resumed and done == resumed else
+        run.finished_line(done, plan.checkpoint, f"{len(plan.games)} games x ")
+        if resumed and done == resumed else
         f"bjsim: {len(plan.games)} games x {done - resumed:,} rounds in {seconds:.2f} s "
         f"({meta['timing']['game_rounds_per_second'] or 0:,.0f} game-rounds/s)"
         + (f"; {resumed:,} more from {plan.checkpoint}" if resumed else "")]

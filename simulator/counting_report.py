@@ -40,12 +40,14 @@ from simulator.tally import (
     Z95,
     _figure,
     _mean_sd,
+    bets_words,
     few_insurance_bets,
     line_chances,
     ss_lines_dealable,
     ss_lines_possible,
     summarize,
     wins_number,
+    wins_words,
 )
 
 FORMATS = ("table", "markdown", "json", "csv")
@@ -454,11 +456,10 @@ def _few_counter_wins(ss_bet: int, plan, rules, check: dict) -> str | None:
     n = -(-ss_bet // top)
     if n * rare[1] >= MIN_WINS:
         return None
-    bets = (f"the counter's {n:,} Super Sevens {plural(n, 'bet', 'bets')}" if top == 1 else
+    bets = (f"the counter's {bets_words(n).replace(' bet', ' Super Sevens bet')}" if top == 1 else
             f"the counter's Super Sevens bets (at least {n:,}: {ss_bet:,} units at up to {top})")
-    wins = wins_number(n * rare[1])
-    return (f"about {wins} win{'' if wins == '1.0' else 's'} of line ({rare[0]}) expected in "
-            f"{bets} at a full shoe's "
+    return (f"about {wins_words(n * rare[1])} of line ({rare[0]}) expected in {bets} at a full "
+            "shoe's "
             f"chance (more where the count leaves more sevens), fewer than {MIN_WINS}: too few "
             "for a normal interval (the mean and SD are a handful of big pays)")
 
@@ -1440,9 +1441,7 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                    "favoured the player in "
                    f"{_se_text(_pct(ss['favourable_share'], 2, sign=False), ss.get('favourable_share_se'), 2)}"  # noqa: E501
                    " of rounds")
-                + "; " + ("the counter never bet it." if not ss["counter_bets"] else
-                          f"the counter bet it {ss['counter_bets']:,} units for a return of "
-                          f"{counter_return_text(ss)}.")]
+                + f"; {counter_bets_text(ss)}."]
         if meta.get("sevens_note"):  # as simulate's, exact's and report's
             out += [f"The Super Sevens return {meta['sevens_note']}."]
         if ss["why_not"] is None and (ss["exact_se"] is not None
@@ -1463,6 +1462,15 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                     + (f" By count: {ss['by_count_note']}; the SE by count is the sample's."
                        if ss.get("by_count_note") else "")]
     return "\n".join(out) + "\n"
+
+
+def counter_bets_text(ss: dict) -> str:
+    """What the counter staked on Super Sevens and its return (``ss``: the figures'
+    ``super_sevens``), in words: ``the counter bet it 3,454 units for a return of ...``."""
+    if not ss["counter_bets"]:
+        return "the counter never bet it"
+    return (f"the counter bet it {ss['counter_bets']:,} units for a return of "
+            f"{counter_return_text(ss)}")
 
 
 def counter_return_text(ss: dict) -> str:

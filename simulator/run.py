@@ -575,6 +575,13 @@ def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float,
     return meta
 
 
+def finished_line(done: int, checkpoint, games: str = "") -> str:
+    """stderr's line for a resumed run its checkpoint held whole (``games``: compare's ``2 games
+    x ``): no rounds played now, not ``0 rounds in 0.00 s``."""
+    return (f"bjsim: {games}all {done:,} rounds from {checkpoint}, none left to play (a finished "
+            "run)")
+
+
 def _messages(plan: Plan, meta: dict, resumed: int, partial: bool, quiet: bool,
               failure: str | None = None) -> list[str]:
     """The lines for stderr after the run: its speed (unless ``quiet``), the precision target, an
@@ -584,8 +591,7 @@ def _messages(plan: Plan, meta: dict, resumed: int, partial: bool, quiet: bool,
     rate = meta["timing"]["rounds_per_second"] or 0
     startup = meta["timing"].get("cluster_startup_seconds")
     out = [] if quiet else [
-        f"bjsim: all {done:,} rounds from {plan.checkpoint}, none left to play (a finished run)"
-        if resumed and done == resumed else
+        finished_line(done, plan.checkpoint) if resumed and done == resumed else
         f"bjsim: {done - resumed:,} rounds in {seconds:.2f} s ({rate:,.0f} rounds/s)"
         + (f", after {startup:.2f} s for the Dask cluster to be ready" if startup else "")
         + (f"; {resumed:,} more from {plan.checkpoint}" if resumed else "")

@@ -372,8 +372,8 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
     few_wins = rare_line = None
     if bets and rare and min(rare)[0] < MIN_WINS:
         expected, rare_line = min(rare)
-        few_wins = (f"about {_wins(expected)} of line ({rare_line}) paying "
-                    f"{lines[rare_line]['pays']} to 1 expected in {_bets(bets)}, fewer than "
+        few_wins = (f"about {wins_words(expected)} of line ({rare_line}) paying "
+                    f"{lines[rare_line]['pays']} to 1 expected in {bets_words(bets)}, fewer than "
                     f"{MIN_WINS}")
     super_sevens = _too_short(_figure(ss_mean, ss_se), few_wins)
     super_sevens |= {
@@ -450,7 +450,7 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
     }
 
 
-def _wins(x: float) -> str:
+def wins_words(x: float) -> str:
     """``1.7 wins``, ``1.0 win``, ``0.00012 wins``: an expected number of wins in words (`fewer`;
     below 0.1 to two significant figures: not ``0.0``)."""
     return f"{wins_number(x)} win" + ("" if wins_number(x) == "1.0" else "s")
@@ -464,7 +464,7 @@ def wins_number(x: float) -> str:
     return np.format_float_positional(x, precision=2, unique=False, fractional=False, trim="-")
 
 
-def _bets(n: int) -> str:
+def bets_words(n: int) -> str:
     """``1 bet``, ``3 bets``."""
     return f"{n:,} bet" + ("" if n == 1 else "s")
 
@@ -547,8 +547,8 @@ def _by_strategy(t: list, lines: dict, dealable, possible: list, chances: list,
                         if v["pays"] > 3 and name in possible[k] and name in dealable]
             if expected and min(expected)[0] < MIN_WINS:
                 x, name = min(expected)
-                note = (f"about {_wins(x)} of line ({name}) expected in its "
-                        f"{_bets(n)}, fewer than {MIN_WINS}")
+                note = (f"about {wins_words(x)} of line ({name}) expected in its "
+                        f"{bets_words(n)}, fewer than {MIN_WINS}")
             ss, sd, sd_round = _boxes_figure(f[L.BY_SS_SUM], f[L.BY_SS_SQ], f[L.BY_SS_RSQ],
                                              rounds, boxes, 1.0, note)
             entry["super_sevens"] = ss | {"house_edge": house_edge_of(ss["mean"]), "sd_bet": sd,

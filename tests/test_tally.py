@@ -417,4 +417,5 @@ def test_a_few_wins_expected_are_shown_to_two_figures_and_one_bet_is_a_bet():
     assert "about 0.0 " not in note and "expected in 1 bet," in note
     assert tally_module.wins_number(0.000123) == "0.00012"
     assert tally_module.wins_number(0.5) == "0.5" and tally_module.wins_number(29.97) == "29.9"
-    assert tally_module._wins(1.0) == "1.0 win" and tally_module._wins(0.05) == "0.05 wins"
+    assert tally_module.wins_words(1.0) == "1.0 win"
+    assert tally_module.wins_words(0.05) == "0.05 wins"

@@ -31,7 +31,7 @@ from simulator.counting_report import (
     _se_text,
     boxes_vary,
     chunk_se_line,
-    counter_return_text,
+    counter_bets_text,
     gain_none,
     left_out,
     left_out_text,
@@ -1317,9 +1317,7 @@ def counting(data: dict) -> Section | None:
             + (" Left out of the table, holding no value at any count: "
                + "; ".join(f"{cols} ({why})" for why, cols in _by_reason(out).items())
                + ". The CSV keeps every column." if out else "")
-            + (" The counter never bet it." if not ss["counter_bets"] else  # (as bjsim count)
-               f" The counter bet it {ss['counter_bets']:,} units for a return of "
-               f"{counter_return_text(ss)}."),
+            + f" {sentence(counter_bets_text(ss))}.",  # (as bjsim count's)
             Table("counting_super_sevens", f"Super Sevens return to the player by {kind}",
                   scols,
                   [[b[k] for k, _, _ in scols]
