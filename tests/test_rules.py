@@ -155,10 +155,12 @@ def test_the_first_bad_key_in_the_files_order_is_named(tmp_path):
         ("super_sevens_bet = 0", "0 is out of range"),
         ("insurance_pays = 6", "6 is out of range"),
         ("blackjack_pays = 4", "4 is out of range"),
+        # (1e4 is a float to TOML, as 1e4 is to Python: quoted as TOML gives it, the integers
+        # beside it as written)
         ("super_sevens_pays = [3, 50, 100, 500, 1e4]", "[3, 50, 100, 500, 10000.0] is not all"),
     ],
 )
-def test_a_value_is_quoted_as_written_not_as_a_float(tmp_path, line, shown):
+def test_a_value_is_quoted_as_toml_gives_it_not_made_a_float(tmp_path, line, shown):
     # An integer given to a number key was quoted as a float: 'insurance_pays' = 0.0.
     path = write(tmp_path, line + "\n")
     key = line.split(" =")[0]
