@@ -121,6 +121,7 @@ class OneLineCommand(click.Command):
             ctx = super().make_context(info_name, args, parent=parent, **extra)
         if not ctx.resilient_parsing:
             _resume_file(ctx)
+            _refuse_checkpoint_folder(ctx)
             _fill_from_checkpoint(ctx)
         _refuse_same_file(ctx)
         return ctx
@@ -213,6 +214,26 @@ def _resume_file(ctx) -> None:
         raise BjsimError(f"--resume {path} and --checkpoint {given}: two files: allowed one (the "
                          "checkpoint of the run to carry on)")
     ctx.params["checkpoint_path"] = path
+    ctx.meta[CHECKPOINT_NAMED] = typed_option(ctx, _param(ctx, "resume"))
+
+
+CHECKPOINT_NAMED = "bjsim.checkpoint_named"  # ctx.meta: --resume, where it named the file
+
+
+def _param(ctx, name: str):
+    """The command's option whose parameter is ``name``."""
+    return next(p for p in ctx.command.params if p.name == name)
+
+
+def _refuse_checkpoint_folder(ctx) -> None:
+    """A folder named as the checkpoint refused as every command refuses an output that is a
+    folder (`write_problem`'s words, the option as typed: ``--checkpoint run: cannot write: it
+    is a folder``, or ``--resume run: ...``), before it is read."""
+    path = ctx.params.get("checkpoint_path")
+    if not path or not os.path.isdir(path):
+        return  # (another path: `_check_checkpoint` and `checkpoint_problem` say what is wrong)
+    option = ctx.meta.get(CHECKPOINT_NAMED) or typed_option(ctx, _param(ctx, "checkpoint_path"))
+    raise BjsimError(f"{option} {path}: {output_problem(path)}")
 
 
 def _fill_from_checkpoint(ctx) -> None:
@@ -1457,7 +1478,7 @@ def main(argv=None):
     "uses a running scheduler. Same result as threads. Needs pip install 'bjsim[dask]'.",
 )
 @_option(
-    "--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False), default=None,
+    "--checkpoint", "checkpoint_path", type=click.Path(), default=None,
     metavar="FILE",
     help="Record finished chunks in FILE (atomically, at most every 5 s and at the end or on "
     "Ctrl-C). Refuses an existing FILE unless --resume.",
@@ -2203,7 +2224,7 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
          help="With --precision: the most rounds per game.")
 @_option("--scheduler", default=None, metavar="local|tcp://HOST:PORT",
          help="Run the chunks on a Dask cluster (pip install 'bjsim[dask]').")
-@_option("--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False), default=None,
+@_option("--checkpoint", "checkpoint_path", type=click.Path(), default=None,
          metavar="FILE", help="Record finished chunks in FILE; refuses an existing FILE "
          "unless --resume.")
 @resume_option("With --checkpoint: carry on the comparison there. The options of what it "
@@ -2651,7 +2672,7 @@ def _count_list(fmt: str = "table") -> str:
          help="A penetration sweep: one run per value (same seed), and a table of the "
          "counter's advantage, SD, SCORE, N0 and (with a bankroll) risk of ruin by "
          "penetration, e.g. 0.60,0.70,0.80,0.90.")
-@_option("--checkpoint", "checkpoint_path", type=click.Path(dir_okay=False), default=None,
+@_option("--checkpoint", "checkpoint_path", type=click.Path(), default=None,
          metavar="FILE",
          help="Record finished chunks in FILE (as simulate's), the control run's too; "
          "refuses an existing FILE unless --resume. A single run only: not with "

@@ -37,9 +37,8 @@ from simulator.checkpoint import tables_hash, tally_problem
 from simulator.chunks import chunk_size
 from simulator.kernel import machine_for, simulate_blocks
 from simulator.kernel.tables import Builder, first_boxes
-from simulator.rules import KEYS, Rules, modified_name, no_effect, rules_dict
+from simulator.rules import KEYS, modified_name, no_effect, rules_dict
 from simulator.strategy import load_strategy, shown_names
-from simulator.variants import changes_of
 
 DEFAULT_PAIR_ROUNDS = None  # one shoe of the comparison's games: `default_pair_rounds`
 PAIR_STEP = 16  # a default block is a multiple of this many rounds
@@ -907,10 +906,6 @@ def _basic(rules, made) -> tuple[tuple, tuple[str, ...]]:
     return (strat,) * rules.boxes, (strat.name,) * rules.boxes
 
 
-def _changed(rules) -> list[str]:
-    return list(changes_of(Rules(), rules))
-
-
 def build_games(base_rules, base_label: str, base_source: str, base_strategies,
                 variants, same_strategy: bool = False, log=None,
                 workers: int | None = None, base_changes=()) -> tuple[Game, ...]:
@@ -937,7 +932,8 @@ def build_games(base_rules, base_label: str, base_source: str, base_strategies,
 
     def say(todo, processes):
         if log is not None:
-            names = "; ".join(", ".join(_changed(r)) or "the baseline" for r in todo)
+            # (each as the chart it is derived for: `derived.chart_change`, no-effect keys out)
+            names = "; ".join(derived.chart_change(r) for r in todo)
             many = f"{len(todo)} rule sets on {processes} processes, " if processes > 1 else ""
             log(f"deriving the basic strategy for {names} (exact analyzer, {many}a few seconds "
                 "each; cached)")

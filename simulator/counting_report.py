@@ -1611,7 +1611,8 @@ def _csv(rows: list[dict], meta: dict) -> str:
 
 def _meta_rows(w, meta: dict, more: tuple = ()) -> None:
     """The csv's run metadata (section ``run``): plan, strategy, the run's keys as json's
-    ``run`` has them, and ``more`` of them (the sweep's)."""
+    ``run`` has them (``overrides`` and ``no_effect`` as simulate's csv writes them:
+    `report.meta_rows`), and ``more`` of them (the sweep's)."""
     run = meta.get("run", {})
     for k, v in provenance().items():  # (json's source, key by key, as simulate's csv)
         w.writerow({"section": "run", "item": f"source:{k}", "value": v})
@@ -1620,8 +1621,8 @@ def _meta_rows(w, meta: dict, more: tuple = ()) -> None:
     if meta.get("strategy"):  # (every box plays one)
         w.writerow({"section": "run", "item": "strategy",
                     "value": ", ".join(dict.fromkeys(meta["strategy"]))})
-    for k in ("strategy_note", "indices_note", "rules_name", "rules_file", "seed", "rounds",
-              "chunk_rounds", *more, "partial"):
+    for k in ("strategy_note", "indices_note", "rules_name", "rules_file", "overrides",
+              "no_effect", "seed", "rounds", "chunk_rounds", *more, "partial"):
         if k in run:
             w.writerow({"section": "run", "item": k, "value": run[k]})
 
@@ -1857,7 +1858,7 @@ def _sweep_csv(rows: list[dict], meta: dict) -> str:
                         "value": v, "se": r.get(f"{base}_se" if base else "se"),
                         "ci95_low": r.get(f"{base}_ci95_low" if base else "ci95_low"),
                         "ci95_high": r.get(f"{base}_ci95_high" if base else "ci95_high")})
-    _meta_rows(w, meta, ("overrides", "penetrations", "cut_short"))
+    _meta_rows(w, meta, ("penetrations", "cut_short"))
     for k, v in (meta.get("rules") or {}).items():
         w.writerow({"section": "rules", "item": k, "value": v})
     return out.getvalue()

@@ -980,6 +980,26 @@ def test_an_empty_output_path_is_named_as_such():
     assert_user_error(run("report", "-o", ""), "an empty path: name a folder")
 
 
+@pytest.mark.parametrize("command", [["simulate"], ["compare", "--vary", "decks=8"], ["count"]],
+                         ids=lambda c: c[0])
+def test_a_checkpoint_that_is_a_folder_is_refused_as_an_output_is(monkeypatch, tmp_path,
+                                                                  command):
+    """--checkpoint FOLDER got click's own words (Invalid value for '--checkpoint': File ...
+    is a directory) and --resume FOLDER checkpoint_problem's: every command refuses an output
+    that is a folder as -o does, the option as typed (README)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "somefolder").mkdir()
+    expected = run(*command, "-o", "somefolder")
+    assert expected.stderr == "Error: -o somefolder: cannot write: it is a folder\n"
+    for args, option in ((["--checkpoint", "somefolder"], "--checkpoint"),
+                         (["--checkpoint", "somefolder", "--resume"], "--checkpoint"),
+                         (["--resume", "somefolder"], "--resume"),
+                         (["--resume=somefolder"], "--resume")):
+        result = run(*command, *args)
+        assert result.exit_code == 2, result.output
+        assert result.stderr == f"Error: {option} somefolder: cannot write: it is a folder\n"
+
+
 @pytest.mark.parametrize("args", [
     ["simulate", "-o", "{path}"], ["simulate", "--checkpoint", "{path}"],
     ["compare", "--vary", "decks=8", "--plot", "{path}.png"], ["compare", "-o", "{path}"],

@@ -900,3 +900,28 @@ def test_a_variant_that_is_the_baseline_counts_among_the_differences_of_exactly_
                     quiet=True)
     assert compare_report._intervals(res.stats, zero=True)["house_edge"] == 2
     assert compare_report._intervals(res.stats, again=True)["house_edge"] == 0
+
+
+def test_the_deriving_line_names_the_chart_keys_without_those_of_no_effect(monkeypatch):
+    # compare --set hole_card=peek --set dealer_blackjack_takes=all --vary decks=8 said it was
+    # "deriving the basic strategy for decks=8, hole_card=peek, dealer_blackjack_takes=all"
+    # (every key changed, changes_of), though the same run warns dealer_blackjack_takes has no
+    # effect under peek: each rule set as derived.chart_change names it, as simulate's note.
+    from simulator import derived
+
+    said = []
+
+    class Stop(Exception):
+        pass
+
+    def basic_for_all(rules_list, workers=None, say=None, done=None):
+        say(rules_list, 1)
+        raise Stop
+
+    monkeypatch.setattr(derived, "basic_for_all", basic_for_all)
+    base = NZ.replace(hole_card="peek", dealer_blackjack_takes="all", penetration=0.5)
+    eight = variants.Variant("decks=8", base.replace(decks=8), ("decks=8",), "")
+    with pytest.raises(Stop):
+        C.build_games(base, "nz", "", None, [eight], log=said.append)
+    assert said == ["deriving the basic strategy for hole_card=peek; decks=8, hole_card=peek "
+                    "(exact analyzer, a few seconds each; cached)"]

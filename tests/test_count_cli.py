@@ -1076,3 +1076,23 @@ def test_a_set_key_of_no_effect_is_said_and_kept():
         f"bjsim: warning: --set penetration=0.5 has no effect under these rules ({why}): every "
         "value of penetration gives the same figures"]
     assert json.loads(result.stdout)["run"]["no_effect"] == {"penetration": why}
+
+
+def test_counts_csv_has_the_overrides_and_no_effect_rows_simulates_has():
+    # count's csv had no run,overrides row (but in a sweep) and no run,no_effect row, though
+    # its json has run.no_effect and simulate's csv has both rows: now as simulate's writes them.
+    rules = ["--set", "hole_card=peek", "--set", "dealer_blackjack_takes=all"]
+
+    def run_rows(*args):
+        result = invoke(*args, *TINY, *rules, "-f", "csv")
+        assert result.exit_code == 0, result.output
+        return {r["item"]: r["value"] for r in csv.DictReader(io.StringIO(result.stdout))
+                if r["section"] == "run" and r["item"] in ("overrides", "no_effect")}
+
+    simulate = run_rows("simulate")
+    assert simulate == {
+        "overrides": 'hole_card="peek"; dealer_blackjack_takes="all"',
+        "no_effect": "dealer_blackjack_takes: hole_card = peek, a dealer blackjack ends the "
+                     "round before any double or split"}
+    assert run_rows("count") == simulate
+    assert run_rows("count", "--penetrations", "0.6,0.7") == simulate

@@ -2946,3 +2946,20 @@ def test_the_reports_side_wagers_carry_their_own_cut_card_caveat_not_the_tables(
     assert row["z"] == 1.0 and row["z_caveat"] == cut_card_caveat(low, plain=True)
     assert "not measured at this penetration (50%" in row["z_caveat"]
     assert "--set" not in row["z_caveat"]
+
+
+def test_a_key_of_no_effect_is_no_departure_from_the_nz_game():
+    # report --set shuffle=every-round --set penetration=0.5: the summary said the table
+    # "differs from the NZ game only in penetration=0.5, shuffle=every-round" and suggested
+    # bjsim compare --vary penetration=0.5,shuffle=every-round, though its own rules table
+    # marks penetration "(no effect: shuffle = every-round, no cut card)".
+    a = figures.against_nz(Rules(shuffle="every-round", penetration=0.5))
+    assert a["changes"] == a["unseen"] == ["shuffle=every-round"]
+    assert a["measure_command"] == "bjsim compare --vary shuffle=every-round"
+    text = sections.against_nz_text(a, {"available": False})
+    assert text.startswith("This table differs from the NZ game only in shuffle=every-round, "
+                           "which the exact figures")
+    assert "penetration" not in text
+    # a table whose only departure has no effect plays the NZ game (no Super Sevens wager)
+    assert figures.against_nz(Rules(super_sevens=False,
+                                    super_sevens_pays=(3, 50, 100, 500, 2500))) is None

@@ -261,9 +261,10 @@ def against_nz(rules) -> dict | None:
     Sevens') of each game's own basic strategy (derived by the exact analyzer for it, a full
     shoe every round) with the difference; None where no such key differs. The penetration
     and the shuffle the exact figures do not see (``unseen``): with only they changed, no
-    figure."""
+    figure. A key of no effect under the other keys (`rules.no_effect`: the penetration with a
+    shuffle every round) is no departure, as the rules table marks it, nor in the command."""
     nz = nz_game(rules)
-    changes = list(changes_of(nz, rules))
+    changes = [c for c in changes_of(nz, rules) if not no_effect(rules, c.split("=", 1)[0])]
     if not changes:
         return None
     unseen = [c for c in changes if c.split("=", 1)[0] in UNSEEN]
