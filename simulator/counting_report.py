@@ -1205,8 +1205,9 @@ def _count_rows(f: dict) -> list[list[str]]:
     return [[b["label"], _num(b["rounds"]), _freq(b["frequency"]),
              _pct(b["played_share"], 1, sign=False), _pct(b["flat_advantage"], 2),
              _pct(b["flat_se"], 2, sign=False), _num(b["average_bet"], 2),
-             *([_num(b["boxes_per_round_played"], 2), _num(b.get("boxes_per_round_played_se"),
-                                                           3)] if boxes else []),
+             *([_num(b["boxes_per_round_played"], 2),
+                _num(b.get("boxes_per_round_played_se") or None, 3)] if boxes else []),  # (0:
+             # a figure the plan fixes, none shown)
              _pct(b["counter_advantage"], 2), _pct(b["counter_se"], 2, sign=False)]
             for b in f["by_count"]]
 
@@ -1659,8 +1660,8 @@ def _sweep_cells(r: dict) -> list[str]:
             _pct(r["flat_advantage"]),
             _gain95(r["gain_over_flat"], r["gain_over_flat_se"]),
             _pct(r["played_share"], 1, sign=False),
-            _pct(r.get("played_share_se"), 2, sign=False), _num(r["average_bet"], 2),
-            _num(r.get("average_bet_se"), 3), _num(r["sd_round"], 3),
+            _pct(r.get("played_share_se") or None, 2, sign=False), _num(r["average_bet"], 2),
+            _num(r.get("average_bet_se") or None, 3), _num(r["sd_round"], 3),
             _pm95(r["win_per_100"], r["win_per_100_se"], 2),
             _span(r["score"], r.get("score_ci95_low"), r.get("score_ci95_high"), 1,
                   none=_no_edge(r)),

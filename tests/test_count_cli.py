@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import os
+import re
 import types
 from pathlib import Path
 
@@ -1096,3 +1097,23 @@ def test_counts_csv_has_the_overrides_and_no_effect_rows_simulates_has():
                      "round before any double or split"}
     assert run_rows("count") == simulate
     assert run_rows("count", "--penetrations", "0.6,0.7") == simulate
+
+
+def test_an_se_the_plan_fixes_at_0_is_shown_as_none_in_the_tables(tmp_path):
+    # The boxes' SE read 0.000 at every count where the plan fixes the boxes, though the note
+    # under the table says none is shown where it is 0
+    path = tmp_path / "plan.toml"
+    path.write_text('name = "ko-rc"\ncount = "ko"\ntable_min = 5\ntable_max = 100\n[bet]\n'
+                    'base = 5\nsteps = [[-4, 10], [-2, 25], [0, 50], [2, 100]]\n[wong]\n'
+                    'enter = -6\nleave = -8\n[boxes]\nbase = 1\nsteps = [[0, 2], [2, 3]]\n')
+    args = ["--plan", path, "--boxes", 3, "--rounds", 40_000, "--chunk-rounds", 4000, "-q"]
+    for fmt in ("table", "markdown"):
+        out = invoke("count", *args, "-f", fmt).stdout
+        assert "none shown where it is 0" in out
+        assert not re.search(r"(^|[ |])0\.000( |\||$)", out, re.M), out
+    doc = json.loads(invoke("count", *args, "-f", "json").stdout)["results"]
+    assert {b["boxes_per_round_played_se"] for b in doc["by_count"]} <= {0.0, None}
+    from simulator.assessment.sections import fmt  # (the report's tables, likewise)
+
+    assert fmt(0.0, "se:num3") == "-" and fmt(0.0123, "se:num3") == "0.012"
+    assert fmt(0, "se:pct2") == "-" and fmt(None, "se:pct2") == "-"

@@ -150,6 +150,8 @@ def fmt(value, kind: str) -> str:
     """A raw value as the report prints it; ``-`` for a missing one or a `Withheld` one."""
     if value is None:
         return "-"
+    if kind.startswith("se:"):  # an SE of 0: a figure the plan fixes, none shown (as count's)
+        return "-" if value == 0 else fmt(value, kind[3:])
     if isinstance(value, Withheld):
         return value.shown
     if kind == "text" or isinstance(value, str):  # a word in a column of numbers: "no bound"
@@ -1251,7 +1253,7 @@ def counting(data: dict) -> Section | None:
              ("boxes_per_round_played", "counter's boxes per round played",
               "num2" if boxes_vary(f) else CSV_ONLY),
              ("boxes_per_round_played_se", "counter's boxes per round played SE",
-              "num3" if boxes_vary(f) else CSV_ONLY),
+              "se:num3" if boxes_vary(f) else CSV_ONLY),
              ("counter_advantage", "counter's advantage", "spct2"),
              ("counter_se", "counter's advantage SE", "pct2")]
     blocks += [f"By the {kind} at the round's start (each SE the main game's, from the "
@@ -1338,9 +1340,9 @@ def counting(data: dict) -> Section | None:
                     else kind)  # (an SE shown with its figure)
                    for k, label, kind in (
                        ("played_share", "played", "pct1"),
-                       ("played_share_se", "played SE", "pct2"),
+                       ("played_share_se", "played SE", "se:pct2"),
                        ("average_bet", "counter's average bet", "num2"),
-                       ("average_bet_se", "counter's average bet SE", "num3"))),
+                       ("average_bet_se", "counter's average bet SE", "se:num3"))),
                  ("sd_round", "SD per round", "num3"),
                  ("win_per_100", "win per 100 rounds", "num2"),
                  ("win_per_100_se", "win per 100 rounds SE", "num2"),
