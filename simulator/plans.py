@@ -111,9 +111,9 @@ def _number(src: str, key: str, value, low: float, high: float, above: bool = Fa
     return float(value) if isinstance(value, float) else value
 
 
-def _text(src: str, key: str, value) -> str:
+def _text(src: str, key: str, value, allowed: str = "a string") -> str:
     if not isinstance(value, str):
-        raise PlanError(f"{src}: key '{key}' is not a string: allowed a string")
+        raise PlanError(f"{src}: key '{key}' = {shown(value)} is not a string: allowed {allowed}")
     return value
 
 
@@ -200,7 +200,8 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
         count = load_count(read_from("count", count_name))
     except CountError as err:
         raise PlanError(f"{src}: key 'count': {err}") from None
-    resolution = _text(src, "deck_estimation", data.get("deck_estimation", "exact"))
+    resolution = _text(src, "deck_estimation", data.get("deck_estimation", "exact"),
+                       ", ".join(RESOLUTIONS))
     if resolution not in RESOLUTIONS:
         raise PlanError(f"{src}: key 'deck_estimation' = {shown(resolution)}: allowed "
                         + ", ".join(RESOLUTIONS))

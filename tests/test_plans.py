@@ -81,7 +81,10 @@ def _error(data: dict) -> str:
 @pytest.mark.parametrize("change, words", [
     ({"spread": 3}, "unknown key 'spread': allowed name, description, count"),
     ({"count": "hi-low"}, "key 'count': unknown count system 'hi-low': allowed hi-lo"),
-    ({"count": 3}, "key 'count' is not a string"),
+    ({"count": 3}, "key 'count' = 3 is not a string"),
+    # it said "is not a string: allowed a string", not which strings
+    ({"deck_estimation": 2}, "key 'deck_estimation' = 2 is not a string: allowed exact, half, "
+     "whole"),
     ({"deck_estimation": "quarter"}, "'deck_estimation' = \"quarter\": allowed exact, half, "
      "whole"),
     ({"indices": "nope"}, "'indices' = \"nope\": allowed a shipped index set (hi-lo-nz)"),
@@ -121,7 +124,7 @@ def _error(data: dict) -> str:
     ({"indices": "no/such.toml"}, "'indices' = \"no/such.toml\": no such index file (a path is "
      "read from the working directory, "),
     ({"bankroll": "lots"}, "'bankroll' = \"lots\": allowed a number"),
-    ({"description": 7}, "key 'description' is not a string"),
+    ({"description": 7}, "key 'description' = 7 is not a string"),
 ])
 def test_a_bad_plan_is_refused_in_one_line_naming_the_key(change, words):
     assert words in _error({k: v for k, v in (GOOD | change).items() if v is not None})
