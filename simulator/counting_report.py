@@ -1399,8 +1399,9 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     out += _pruned_grid(grid, ROUND_HEAD, _round_rows(f), "in every row", same_rows=True,
                         why=_round_why(p, f["bankroll"], 6, 7, 8))
     out += _round_notes(f["per_round_played"])
-    out += ["", f"By {kind} at the round's start (flat: 1 unit on every box dealt, the counter's "
-            f"play; each SE the main game's, from the rounds' sums; {NO_SE}"
+    out += ["", f"By {kind} at the round's start ({floored_words(kind)}flat: 1 unit on every "
+            "box dealt, the counter's play; each SE the main game's, from the rounds' sums; "
+            f"{NO_SE}"
             + (f"; {merged_text('rounds')}" if merged_tails(f["by_count"]) else "")
             + ("; avg bet: the initial bets of a round played, all its boxes together; boxes: "
                "per round played, its SE by batch means over the chunks, none from fewer than "
@@ -1676,6 +1677,13 @@ def _sweep_cells(r: dict) -> list[str]:
 CHUNK_SE_WORDS = ("by batch means over the run's chunks, each a fresh shoe sequence of its own "
                   "seed (rounds of a shoe are correlated: the count carries over, so a "
                   "per-round SE would understate it)")
+
+
+def floored_words(kind: str) -> str:
+    """What a row by true count holds (``kind``: the plan's ``count_kind``), ending ``; ``; ""
+    by the running count, a whole number."""
+    return ("each row the true count floored: +1 holds every count from +1 up to +2; "
+            if kind == "true count" else "")
 
 
 def chunk_se_line(chunks, note, favourable: bool = False) -> str:

@@ -1117,3 +1117,22 @@ def test_an_se_the_plan_fixes_at_0_is_shown_as_none_in_the_tables(tmp_path):
 
     assert fmt(0.0, "se:num3") == "-" and fmt(0.0123, "se:num3") == "0.012"
     assert fmt(0, "se:pct2") == "-" and fmt(None, "se:pct2") == "-"
+
+
+def test_the_table_by_count_says_its_true_count_rows_are_floored(tmp_path):
+    # row +1 holds true counts from +1 up to +2: said only in docs/counting.md
+    said = "each row the true count floored: +1 holds every count from +1 up to +2"
+    for fmt in ("table", "markdown"):
+        out = " ".join(invoke("count", "--plan", "hi-lo-flat", "--rounds", 4000, "-q", "-f",
+                              fmt).stdout.split())
+        assert said in out
+    path = tmp_path / "ko.toml"  # (by the running count, a whole number: nothing to floor)
+    path.write_text('count = "ko"\n[bet]\nbase = 1\n')
+    assert "floored" not in invoke("count", "--plan", path, "--rounds", 4000, "-q").stdout
+    from simulator.assessment import render, sections
+    from simulator.assessment.figures import Spec, counting_figures
+    from simulator.rules import Rules
+
+    data = {"strategy": "basic", "counting": counting_figures(
+        Spec(Rules(), count_plan="hi-lo-flat", count_rounds=4000), print, True)}
+    assert said in " ".join(render.to_markdown("t", [sections.counting(data)]).split())

@@ -32,6 +32,7 @@ from simulator.counting_report import (
     boxes_vary,
     chunk_se_line,
     counter_bets_text,
+    floored_words,
     gain_none,
     left_out,
     left_out_text,
@@ -1256,7 +1257,8 @@ def counting(data: dict) -> Section | None:
               "se:num3" if boxes_vary(f) else CSV_ONLY),
              ("counter_advantage", "counter's advantage", "spct2"),
              ("counter_se", "counter's advantage SE", "pct2")]
-    blocks += [f"By the {kind} at the round's start (each SE the main game's, from the "
+    blocks += [f"By the {kind} at the round's start ({floored_words(kind)}each SE the main "
+               "game's, from the "
                "rounds' sums: a round's boxes share the "
                f"dealer's cards). {sentence(NO_SE)}."
                + (" The counter's average bet: the initial bets of a round played, all its "
