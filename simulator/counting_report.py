@@ -646,6 +646,12 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         "rules": {"decks": rules.decks, "penetration": rules.penetration,
                   "shuffle": rules.shuffle, "super_sevens": rules.super_sevens},
         "rounds": rounds, "rounds_played": played,
+        "no_play_note": None if played or not rounds else (
+            "the counter played no round"
+            + ("" if plan.wong_enter is None else
+               f" (its wonging in at {plan.wong_enter:+g} was never reached)")
+            + ": the figures of its bets are empty; the flat figures (every box dealt at one "
+            "unit) stand"),
         "played_share": _ratio(played, rounds),
         "played_share_se": chunk_se(_ratio(played, rounds),
                                     lambda: batches.run_se(moments, ctally, "played_share")),
@@ -1348,6 +1354,8 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     kind = f["count_kind"]
     head = _head(f, meta)
     out = [ln + "  " for ln in head] if markdown else head
+    if f.get("no_play_note"):
+        out += ["", f"Note: {f['no_play_note']}."]
     out += ["", "The counter's advantage (units won per unit bet, 95% intervals)", ""]
     out += _pruned_grid(grid, ["advantage", "mean", "SE", "95% interval"], _summary_rows(f),
                         "in every row", same_rows=True)

@@ -1136,3 +1136,24 @@ def test_the_table_by_count_says_its_true_count_rows_are_floored(tmp_path):
     data = {"strategy": "basic", "counting": counting_figures(
         Spec(Rules(), count_plan="hi-lo-flat", count_rounds=4000), print, True)}
     assert said in " ".join(render.to_markdown("t", [sections.counting(data)]).split())
+
+
+def test_a_counter_that_plays_no_round_says_why_its_figures_are_empty(tmp_path):
+    # wonging in at +900: every figure of the counter's bets was null with no note saying why
+    path = tmp_path / "never.toml"
+    path.write_text('count = "hi-lo"\ntable_max = 8\n[bet]\nbase = 1\nsteps = [[2, 4]]\n'
+                    '[wong]\nenter = 900\nleave = -1\n')
+    said = ("the counter played no round (its wonging in at +900 was never reached): the "
+            "figures of its bets are empty; the flat figures (every box dealt at one unit) stand")
+    doc = json.loads(invoke("count", "--plan", path, "--rounds", 4000, "-q", "-f", "json").stdout)
+    assert doc["results"]["rounds_played"] == 0 and doc["results"]["no_play_note"] == said
+    assert f"Note: {said}." in invoke("count", "--plan", path, "--rounds", 4000, "-q").stdout
+    played = json.loads(invoke("count", "--rounds", 4000, "-q", "-f", "json").stdout)
+    assert played["results"]["no_play_note"] is None
+    from simulator.assessment import render, sections
+    from simulator.assessment.figures import Spec, counting_figures
+    from simulator.rules import Rules
+
+    data = {"strategy": "basic", "counting": counting_figures(
+        Spec(Rules(), count_plan=str(path), count_rounds=4000), print, True)}
+    assert f"Note: {said}." in " ".join(render.to_markdown("t", [sections.counting(data)]).split())

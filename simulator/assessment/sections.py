@@ -1206,6 +1206,7 @@ def counting(data: dict) -> Section | None:
         + (gain_none(f, "flat") or _gain_text(f["gain_over_flat"], f.get("gain_over_flat_se"),
                                               "paired, the same rounds")) + "."
         + (f" Note: {c['indices_note']}." if c.get("indices_note") else "")
+        + (f" Note: {f['no_play_note']}." if f.get("no_play_note") else "")
         + (f" The flat advantage's SE is {f['flat']['interval_note']}."
            if f["flat"].get("interval_note") else "")
         + (" The insurance result has no SE or interval: "
