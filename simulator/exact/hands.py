@@ -127,14 +127,14 @@ def hands_frame(rows: list[dict], run: dict, rules):
 
     from simulator.source import provenance_columns
 
+    run_columns = {"rules_name": run.get("rules_name"), "strategy": run.get("strategy"),
+                   **provenance_columns()}  # (the same on every row: made once)
     return pd.DataFrame([{
         "up": up_label(r["up"]),
         "hand": hand_label(*r["hand"]), "chart_reads": kind_label(*r["hand"], rules),
         **{p: r["values"].get(p) for p in PLAYS}, "best": r["best"], "margin": r["margin"],
         "chart": r["chart"], "chart_cost": r["chart_cost"], "probability": r["probability"],
-        "rules_name": run.get("rules_name"), "strategy": run.get("strategy"),
-        **provenance_columns()}
-        for r in rows])
+        **run_columns} for r in rows])
 
 
 def hands_json(rows: list[dict], meta: dict, rules) -> dict:
