@@ -505,11 +505,15 @@ SAME_ROUNDS = ("none: no index plays and a flat main bet, so the same rounds and
                "control run")
 AS_FLAT = ("paired: no index plays and fixed boxes, so the control run's rounds are the flat "
            "figure's and the gain over it is the gain over flat betting")
+NO_PLAY = "none: the counter played no round, so there is no gain and no SE"
 
 
 def gain_none(f: dict, over: str) -> str | None:
     """The words for a gain over ``flat`` or ``basic`` (the control) that is none, the bets or
-    rounds being the same (`SAME_BETS`, `SAME_ROUNDS`); None for a gain with an SE."""
+    rounds being the same (`SAME_BETS`, `SAME_ROUNDS`) or no round played (`NO_PLAY`); None
+    for a gain with an SE."""
+    if f.get(f"gain_over_{over}_se_kind") == NO_PLAY:
+        return "none (the counter played no round)"
     if over == "flat" and f["gain_over_flat_se_kind"] == SAME_BETS:
         return "none (a flat main bet: the same bets)"
     if over == "basic" and f.get("gain_over_basic_se_kind") == SAME_ROUNDS:
@@ -677,7 +681,9 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         "flat": flat,
         "gain_over_flat": 0.0 if same_bets else gain_flat,
         "gain_over_flat_se": 0.0 if same_bets else None if adv is None else _gain_se(tot),
-        "gain_over_flat_se_kind": SAME_BETS if same_bets else GAIN_SE_KIND["gain_over_flat"],
+        # (no round played: no gain, and no kind of SE for it, whatever a played run's would be)
+        "gain_over_flat_se_kind": NO_PLAY if not played else SAME_BETS if same_bets
+        else GAIN_SE_KIND["gain_over_flat"],
         "basic": basic,
         "gain_over_basic": 0.0 if same_rounds else None if adv is None or basic is None
         else gain_flat if as_flat else adv - basic["mean"],
@@ -689,8 +695,9 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         "gain_over_basic_se": 0.0 if same_rounds else _gain_se(tot) if as_flat
         else None if basic is None or None in (basic["se"], advantage["initial_bet"]["se"])
         else math.hypot(basic["se"], advantage["initial_bet"]["se"]),
-        "gain_over_basic_se_kind": None if basic is None else SAME_ROUNDS if same_rounds
-        else AS_FLAT if as_flat else GAIN_SE_KIND["gain_over_basic"],
+        "gain_over_basic_se_kind": None if basic is None else NO_PLAY if not played
+        else SAME_ROUNDS if same_rounds else AS_FLAT if as_flat
+        else GAIN_SE_KIND["gain_over_basic"],
         "super_sevens": {
             "counter_bets": ss_bet, "counter_net": ss_net,
             **{f"counter_return{k}": v for k, v in counter_ss.items()},
@@ -1366,7 +1373,7 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
         gains = ("Gain over the strategy alone at a flat bet (control run), the same as over "
                  f"flat betting with the counter's play (no index plays, fixed boxes: the same "
                  f"rounds): {flat_gain} of the initial bet.")
-    elif f.get("gain_over_basic") is not None:
+    elif f.get("gain_over_basic") is not None or gain_none(f, "basic"):
         basic_gain = gain_none(f, "basic") or (
             f"{_gain95(f['gain_over_basic'], f['gain_over_basic_se'], GAIN_OVER_BASIC_95)} of "
             "the initial bet")

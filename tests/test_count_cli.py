@@ -1119,6 +1119,27 @@ def test_an_se_the_plan_fixes_at_0_is_shown_as_none_in_the_tables(tmp_path):
     assert fmt(0, "se:pct2") == "-" and fmt(None, "se:pct2") == "-"
 
 
+def test_a_counter_that_plays_no_round_has_no_gain_and_no_kind_of_se(tmp_path):
+    # wonging in at +30, never reached: the json said the gain over the control run (null) had
+    # an SE of "the two runs taken as independent" and the gain over flat (null) a "paired"
+    # one, where the same plan played reads "paired: no index plays and fixed boxes"
+    path = tmp_path / "never.toml"
+    path.write_text('count = "hi-lo"\ntable_max = 4\n[bet]\nbase = 1\nsteps = [[2, 2]]\n'
+                    '[wong]\nenter = 30\nleave = -1\n')
+    doc = json.loads(invoke("count", "--plan", path, "--rounds", 4000, "-q", "-f", "json").stdout)
+    r = doc["results"]
+    assert r["rounds_played"] == 0 and r["basic"] is not None
+    said = "none: the counter played no round, so there is no gain and no SE"
+    assert r["gain_over_flat_se_kind"] == r["gain_over_basic_se_kind"] == said
+    assert r["gain_over_flat"] is r["gain_over_basic"] is r["gain_over_basic_se"] is None
+    rows = {row["item"]: row for row in csv.DictReader(io.StringIO(invoke(
+        "count", "--plan", path, "--rounds", 4000, "-q", "-f", "csv").stdout))}
+    assert rows["gain_over_basic_se_kind"]["value"] == said
+    assert ("control run): none (the counter played no round); over flat betting with the "
+            "counter's play: none (the counter played no round)") in invoke(
+        "count", "--plan", path, "--rounds", 4000, "-q").stdout
+
+
 def test_the_table_by_count_says_its_true_count_rows_are_floored(tmp_path):
     # row +1 holds true counts from +1 up to +2: said only in docs/counting.md
     said = "each row the true count floored: +1 holds every count from +1 up to +2"
