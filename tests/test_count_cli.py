@@ -890,6 +890,18 @@ def test_a_plan_file_is_named_as_given_not_by_its_name_key(tmp_path, fake_engine
     assert f"--count {boxes}: it plays up to 3 boxes" in report
 
 
+def test_a_running_count_step_off_its_whole_numbers_is_played_with_a_warning(tmp_path,
+                                                                            fake_engine):
+    # KO's running count is a whole number: a step at 2.5 is in effect from 3, silently
+    path = tmp_path / "ko.toml"
+    path.write_text('count = "ko"\ntable_max = 2\n[bet]\nbase = 1\nsteps = [[2.5, 2]]\n')
+    result = invoke("count", "--plan", path, *TINY)
+    assert result.exit_code == 0 and len(fake_engine) == 1, result.output
+    assert [ln for ln in result.stderr.splitlines() if "warning" in ln] == [
+        f"bjsim: warning: {path}: key 'bet.steps[0]' = [2.5, 2]: the running count (ko, "
+        "unbalanced) is a whole number, never 2.5, so the step is taken from +3"]
+
+
 def test_a_shuffle_every_round_is_played_with_a_warning_and_no_penetration(fake_engine):
     result = invoke("count", "--set", "shuffle=every-round", "--rounds", "20000",
                     "--chunk-rounds", "5000")
