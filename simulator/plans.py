@@ -82,6 +82,7 @@ class CountingPlan:
     description: str = ""
     source: str = ""
     plays: IndexSet | None = None  # the index plays ``indices`` names, read with the plan
+    keys: frozenset[str] = frozenset()  # the keys the file gives (a default left out is not)
     files: tuple[tuple[str, Path], ...] = ()  # (what, path) of each file read (`plan_files`)
 
     @property
@@ -246,7 +247,8 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
         table_max=table_max, bankroll=bankroll,
         description=_text(src, "description", data.get("description", "")), source=src,
         plays=plays, files=tuple((NAMED[k][0], named_file(k, data[k], folder))
-                                 for k in NAMED if data.get(k) is not None))
+                                 for k in NAMED if data.get(k) is not None),
+        keys=frozenset(data))
 
 
 def _check_indices(src: str, indices: str, folder: str | None = None) -> IndexSet:
@@ -285,8 +287,9 @@ def plan_warnings(plan: CountingPlan, games) -> list[str]:
     plan's file and key: a main or Super Sevens bet that falls as the count rises, a step that
     changes nothing, a step at a count no round of ``games`` (the rule sets it is played under)
     starts at, and a ``wong.enter`` no round starts at (`counting.start_counts`); for an
-    unbalanced count, a step, wonging count or index play at a count the running count never
-    equals (2.5: it acts as +3, `_off_grid`). (A shuffle
+    unbalanced count, a ``deck_estimation`` (no effect: there is no true count) and a step,
+    wonging count or index play at a count the running count never equals (2.5: it acts as
+    +3, `_off_grid`). (A shuffle
     every round starts every round at a fresh shoe's count, as the command line says: its
     steps are not named one by one, but a counter who never sits down is.)"""
     def top(rules_seq):
@@ -301,6 +304,11 @@ def plan_warnings(plan: CountingPlan, games) -> list[str]:
     dealt = top([r for r in games if r.shuffle == "cut-card"])  # (the count builds)
     off_grid, taken = _off_grid(plan, games)
     out = []
+    if not plan.count.balanced and "deck_estimation" in plan.keys:
+        out.append(f"{plan.source}: key 'deck_estimation' = {shown(plan.resolution)} has no "
+                   f"effect under this count ({plan.count.name} is unbalanced: the plan's counts "
+                   "are running counts, with no true count and no decks left to estimate): "
+                   "every value of deck_estimation gives the same figures")
     for key, (what, unit) in RAMP_WORDS.items():
         ramp = getattr(plan, key)
         before = ramp.base

@@ -900,6 +900,13 @@ def test_a_running_count_step_off_its_whole_numbers_is_played_with_a_warning(tmp
     assert [ln for ln in result.stderr.splitlines() if "warning" in ln] == [
         f"bjsim: warning: {path}: key 'bet.steps[0]' = [2.5, 2]: the running count (ko, "
         "unbalanced) is a whole number, never 2.5, so the step is taken from +3"]
+    # and a deck estimation, which a running count does not use, as a rule key of no effect
+    path.write_text('count = "ko"\ndeck_estimation = "whole"\n[bet]\nbase = 1\n')
+    result = invoke("count", "--plan", path, *TINY)
+    assert [ln for ln in result.stderr.splitlines() if "warning" in ln] == [
+        f"bjsim: warning: {path}: key 'deck_estimation' = \"whole\" has no effect under this "
+        "count (ko is unbalanced: the plan's counts are running counts, with no true count and no "
+        "decks left to estimate): every value of deck_estimation gives the same figures"]
 
 
 def test_a_shuffle_every_round_is_played_with_a_warning_and_no_penetration(fake_engine):

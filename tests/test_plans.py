@@ -281,6 +281,19 @@ def test_a_running_count_step_it_never_equals_is_warned_of_with_the_count_it_act
         "step is never taken"]
 
 
+def test_a_deck_estimation_under_a_running_count_is_warned_of_as_of_no_effect():
+    # KO decides by the running count: no true count, so no decks left to estimate; the key
+    # was taken without a word, as if it changed the play
+    said = ("plan.toml: key 'deck_estimation' = \"half\" has no effect under this count (ko is "
+            "unbalanced: the plan's counts are running counts, with no true count and no decks "
+            "left to estimate): every value of deck_estimation gives the same figures")
+    assert _warnings({"count": "ko", "deck_estimation": "half"}) == [said]
+    assert _warnings({"count": "ko", "deck_estimation": "exact"}) == [
+        said.replace('"half"', '"exact"')]
+    assert not _warnings({"count": "ko"})  # (not given: nothing to say)
+    assert not _warnings({"deck_estimation": "half"})  # (Hi-Lo: the true count's decks)
+
+
 def test_no_name_of_the_module_shadows_a_standard_library_module():
     # `plans.warnings` shadowed the `warnings` module in any code importing it by name (and
     # read as the module's in `from simulator.plans import *`): renamed `plan_warnings`.
