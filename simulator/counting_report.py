@@ -644,7 +644,7 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     ss_flat = _ss_interval(ss_flat, check, ss_exact_se)
     counter_ss = _counter_return(ss_net, ss_bet, few, chunk_note, lambda: batches.run_se(
         moments, ctally, "counter_super_sevens_return"))
-    return {
+    return _gain_intervals({
         "plan": plan_dict(plan),
         "count_kind": plan.count_kind,
         "rules": {"decks": rules.decks, "penetration": rules.penetration,
@@ -719,7 +719,20 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         "super_sevens_by_count": _ss_by_count(c, check, sevens_density(plan), plan, moments,
                                               ctally, chunk_note),
         "tally": dict(zip(L.COUNT_NAMES, tot, strict=True)),
-    }
+    })
+
+
+def _gain_intervals(f: dict) -> dict:
+    """``f`` (`figures`) with each gain's 95% interval from its SE, ``gain_over_*_ci95_low`` and
+    ``_high`` after its ``_se`` (null without an SE; 0 to 0 where the gain is none, SE 0)."""
+    out = {}
+    for k, v in f.items():
+        out[k] = v
+        if k in ("gain_over_flat_se", "gain_over_basic_se"):
+            ci = _figure(f[k.removesuffix("_se")], v)
+            out[k.replace("_se", "_ci95_low")] = ci["ci95_low"]
+            out[k.replace("_se", "_ci95_high")] = ci["ci95_high"]
+    return out
 
 
 def _counter_return(net: int, units: int, few: str | None, chunk_note: str | None,
@@ -927,6 +940,8 @@ def sweep_rows(runs) -> list[dict]:
                      "advantage_with_super_sevens_interval_note": ss["interval_note"],
                      "flat_advantage": f["flat"]["mean"], "gain_over_flat": f["gain_over_flat"],
                      "gain_over_flat_se": f["gain_over_flat_se"],
+                     "gain_over_flat_ci95_low": f.get("gain_over_flat_ci95_low"),
+                     "gain_over_flat_ci95_high": f.get("gain_over_flat_ci95_high"),
                      "gain_over_flat_se_kind": f["gain_over_flat_se_kind"],
                      "average_bet": f["average_bet"],
                      "average_bet_se": f.get("average_bet_se"), "sd_round": p["sd"],
@@ -1534,13 +1549,15 @@ def tidy_rows(f: dict) -> list[dict]:
         add("advantage", k + "_interval_note", a["interval_note"])
     fl = f["flat"]
     add("advantage", "flat", fl["mean"], se=fl["se"], lo=fl["ci95_low"], hi=fl["ci95_high"])
-    add("advantage", "gain_over_flat", f["gain_over_flat"], se=f["gain_over_flat_se"])
+    add("advantage", "gain_over_flat", f["gain_over_flat"], se=f["gain_over_flat_se"],
+        lo=f.get("gain_over_flat_ci95_low"), hi=f.get("gain_over_flat_ci95_high"))
     add("advantage", "gain_over_flat_se_kind", f["gain_over_flat_se_kind"])
     add("advantage", "flat_interval_note", fl["interval_note"])
     b = f.get("basic")
     if b is not None:
         add("advantage", "basic", b["mean"], se=b["se"], lo=b["ci95_low"], hi=b["ci95_high"])
-        add("advantage", "gain_over_basic", f["gain_over_basic"], se=f["gain_over_basic_se"])
+        add("advantage", "gain_over_basic", f["gain_over_basic"], se=f["gain_over_basic_se"],
+            lo=f.get("gain_over_basic_ci95_low"), hi=f.get("gain_over_basic_ci95_high"))
         add("advantage", "gain_over_basic_se_kind", f["gain_over_basic_se_kind"])
     for key in ("per_round_played", "per_round_watched"):
         p = f[key]
