@@ -95,6 +95,9 @@ NO_EDGE = ("not applicable without an edge (the mean net per round is not above 
 RUIN_WITHHELD = ("not given where the counter bets Super Sevens: its pays (up to thousands to 1) "
                  "make a round's net far from normal, and the diffusion formula exp(-2 m B / "
                  "s^2) would count their variance as risk, though they only ever win")
+# The SD per round (``sd_note``): a sample SD with no SE, which would need the fourth moment.
+SD_NO_SE = ("the sample SD of the net per round (n - 1 in the denominator), with no SE: its SE "
+            "needs the fourth moment of a round's net, which the tally does not keep")
 
 
 def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
@@ -115,6 +118,7 @@ def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
     edge = se is not None and mean > 0
     out = {
         "rounds": n, "mean": mean, "sd": sd, "se": se,
+        "sd_note": None if sd is None else SD_NO_SE,
         "win_per_100": None if mean is None else 100 * mean,
         "win_per_100_se": None if se is None else 100 * se,
         "interval_note": few if ok else None if mean is None else
@@ -945,6 +949,7 @@ def sweep_rows(runs) -> list[dict]:
                      "gain_over_flat_se_kind": f["gain_over_flat_se_kind"],
                      "average_bet": f["average_bet"],
                      "average_bet_se": f.get("average_bet_se"), "sd_round": p["sd"],
+                     "sd_round_note": p.get("sd_note"),
                      "win_per_100": p["win_per_100"], "win_per_100_se": p["win_per_100_se"],
                      "score": p["score"], "score_se": p["score_se"],
                      "score_ci95_low": p["score_ci95_low"],
