@@ -99,6 +99,24 @@ def test_list_names_every_shipped_plan_and_count():
     assert "the control" in result.stdout  # hi-lo-flat's description
 
 
+def test_list_names_every_shipped_index_set_as_it_names_the_plans_and_counts():
+    # the index sets a plan's 'indices' names (strategies/indices/) were not listed
+    from simulator.index_plays import list_indices, load_indices
+
+    assert list_indices() == ["hi-lo-nz"]
+    text = invoke("count", "--list").stdout
+    assert "Index sets (strategies/indices/, a plan's 'indices'):" in text
+    assert f"  hi-lo-nz  {load_indices('hi-lo-nz').description}" in text
+    doc = json.loads(invoke("count", "--list", "-f", "json").stdout)
+    assert doc["indices"] == [{"name": "hi-lo-nz", "description": load_indices(
+        "hi-lo-nz").description, "error": None}]
+    rows = list(csv.DictReader(io.StringIO(invoke("count", "--list", "-f", "csv").stdout)))
+    assert ("indices", "hi-lo-nz") in {(r["kind"], r["name"]) for r in rows}
+    assert {r["kind"] for r in rows} == {"plan", "count", "indices"}
+    md = invoke("count", "--list", "-f", "markdown").stdout
+    assert md.count("| name | description |") == 3 and "| `hi-lo-nz` | hi-lo index" in md
+
+
 def test_list_follows_the_format():
     doc = json.loads(invoke("count", "--list", "-f", "json").stdout)
     assert [p["name"] for p in doc["plans"]] == list_plans()
