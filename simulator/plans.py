@@ -82,8 +82,8 @@ class CountingPlan:
     description: str = ""
     source: str = ""
     plays: IndexSet | None = None  # the index plays ``indices`` names, read with the plan
-    keys: frozenset[str] = frozenset()  # the keys the file gives (a default left out is not)
     files: tuple[tuple[str, Path], ...] = ()  # (what, path) of each file read (`plan_files`)
+    keys: frozenset[str] = frozenset()  # the keys the file gives (a default left out is not)
 
     @property
     def count_kind(self) -> str:
