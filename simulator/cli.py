@@ -2601,10 +2601,12 @@ def _plan_warnings(plan, games) -> None:
 
 
 def _count_list(fmt: str = "table") -> str:
-    """The shipped counting plans and count systems with their descriptions, in ``fmt``:
-    ``table`` one a line, ``markdown`` two tables, ``json`` ``{"plans": [...], "counts":
-    [...]}``, ``csv`` one row each (``kind, name, description, error``)."""
+    """The shipped counting plans, count systems and index sets with their descriptions, in
+    ``fmt``: ``table`` one a line, ``markdown`` three tables, ``json`` ``{"plans": [...],
+    "counts": [...], "indices": [...]}``, ``csv`` one row each (``kind, name, description,
+    error``; kind ``plan``, ``count`` or ``indices``)."""
     from simulator.counting import list_counts, load_count
+    from simulator.index_plays import list_indices, load_indices
     from simulator.plans import list_plans, load_plan
 
     def entries(names, load):
@@ -2619,7 +2621,10 @@ def _count_list(fmt: str = "table") -> str:
     kinds = {"plans": ("Counting plans (strategies/plans/, --plan NAME):",
                        entries(list_plans(), load_plan)),
              "counts": ("Count systems (strategies/counts/, a plan's 'count'):",
-                        entries(list_counts(), load_count))}
+                        entries(list_counts(), load_count)),
+             "indices": ("Index sets (strategies/indices/, a plan's 'indices'):",
+                         entries(list_indices(), load_indices))}
+    kind = {"plans": "plan", "counts": "count", "indices": "indices"}  # (csv's kind)
     if fmt == "json":
         return json.dumps({k: v for k, (_, v) in kinds.items()}, indent=2) + "\n"
     if fmt == "csv":
@@ -2627,7 +2632,7 @@ def _count_list(fmt: str = "table") -> str:
         w = csv.DictWriter(out, fieldnames=["kind", "name", "description", "error"],
                            lineterminator="\n")
         w.writeheader()
-        w.writerows({"kind": k[:-1]} | e for k, (_, v) in kinds.items() for e in v)
+        w.writerows({"kind": kind[k]} | e for k, (_, v) in kinds.items() for e in v)
         return out.getvalue()
     blocks = []
     for title, v in kinds.values():
@@ -2682,8 +2687,8 @@ def _count_list(fmt: str = "table") -> str:
                "--bankroll) are the ones kept in FILE; one given that changes the run is "
                "refused.")
 @_option("--list", "list_only", is_flag=True,
-         help="List the shipped counting plans and count systems (in --format), and "
-         "stop. Takes no option but --format and --output.")
+         help="List the shipped counting plans, count systems and index sets (in "
+         "--format), and stop. Takes no option but --format and --output.")
 @output_options(["table", "json", "csv", "markdown"], "table")
 @_option("-q", "--quiet", is_flag=True,
          help="No progress bar on stderr, nor the line of the time taken, nor the lines "

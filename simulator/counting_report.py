@@ -95,6 +95,9 @@ NO_EDGE = ("not applicable without an edge (the mean net per round is not above 
 RUIN_WITHHELD = ("not given where the counter bets Super Sevens: its pays (up to thousands to 1) "
                  "make a round's net far from normal, and the diffusion formula exp(-2 m B / "
                  "s^2) would count their variance as risk, though they only ever win")
+# The SD per round (``sd_note``): a sample SD with no SE, which would need the fourth moment.
+SD_NO_SE = ("the sample SD of the net per round (n - 1 in the denominator), with no SE: its SE "
+            "needs the fourth moment of a round's net, which the tally does not keep")
 
 
 def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
@@ -115,6 +118,7 @@ def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
     edge = se is not None and mean > 0
     out = {
         "rounds": n, "mean": mean, "sd": sd, "se": se,
+        "sd_note": None if sd is None else SD_NO_SE,
         "win_per_100": None if mean is None else 100 * mean,
         "win_per_100_se": None if se is None else 100 * se,
         "interval_note": few if ok else None if mean is None else
@@ -505,11 +509,15 @@ SAME_ROUNDS = ("none: no index plays and a flat main bet, so the same rounds and
                "control run")
 AS_FLAT = ("paired: no index plays and fixed boxes, so the control run's rounds are the flat "
            "figure's and the gain over it is the gain over flat betting")
+NO_PLAY = "none: the counter played no round, so there is no gain and no SE"
 
 
 def gain_none(f: dict, over: str) -> str | None:
     """The words for a gain over ``flat`` or ``basic`` (the control) that is none, the bets or
-    rounds being the same (`SAME_BETS`, `SAME_ROUNDS`); None for a gain with an SE."""
+    rounds being the same (`SAME_BETS`, `SAME_ROUNDS`) or no round played (`NO_PLAY`); None
+    for a gain with an SE."""
+    if f.get(f"gain_over_{over}_se_kind") == NO_PLAY:
+        return "none (the counter played no round)"
     if over == "flat" and f["gain_over_flat_se_kind"] == SAME_BETS:
         return "none (a flat main bet: the same bets)"
     if over == "basic" and f.get("gain_over_basic_se_kind") == SAME_ROUNDS:
@@ -640,7 +648,7 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     ss_flat = _ss_interval(ss_flat, check, ss_exact_se)
     counter_ss = _counter_return(ss_net, ss_bet, few, chunk_note, lambda: batches.run_se(
         moments, ctally, "counter_super_sevens_return"))
-    return {
+    return _gain_intervals({
         "plan": plan_dict(plan),
         "count_kind": plan.count_kind,
         "rules": {"decks": rules.decks, "penetration": rules.penetration,
@@ -677,7 +685,9 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         "flat": flat,
         "gain_over_flat": 0.0 if same_bets else gain_flat,
         "gain_over_flat_se": 0.0 if same_bets else None if adv is None else _gain_se(tot),
-        "gain_over_flat_se_kind": SAME_BETS if same_bets else GAIN_SE_KIND["gain_over_flat"],
+        # (no round played: no gain, and no kind of SE for it, whatever a played run's would be)
+        "gain_over_flat_se_kind": NO_PLAY if not played else SAME_BETS if same_bets
+        else GAIN_SE_KIND["gain_over_flat"],
         "basic": basic,
         "gain_over_basic": 0.0 if same_rounds else None if adv is None or basic is None
         else gain_flat if as_flat else adv - basic["mean"],
@@ -689,8 +699,9 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         "gain_over_basic_se": 0.0 if same_rounds else _gain_se(tot) if as_flat
         else None if basic is None or None in (basic["se"], advantage["initial_bet"]["se"])
         else math.hypot(basic["se"], advantage["initial_bet"]["se"]),
-        "gain_over_basic_se_kind": None if basic is None else SAME_ROUNDS if same_rounds
-        else AS_FLAT if as_flat else GAIN_SE_KIND["gain_over_basic"],
+        "gain_over_basic_se_kind": None if basic is None else NO_PLAY if not played
+        else SAME_ROUNDS if same_rounds else AS_FLAT if as_flat
+        else GAIN_SE_KIND["gain_over_basic"],
         "super_sevens": {
             "counter_bets": ss_bet, "counter_net": ss_net,
             **{f"counter_return{k}": v for k, v in counter_ss.items()},
@@ -712,7 +723,20 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         "super_sevens_by_count": _ss_by_count(c, check, sevens_density(plan), plan, moments,
                                               ctally, chunk_note),
         "tally": dict(zip(L.COUNT_NAMES, tot, strict=True)),
-    }
+    })
+
+
+def _gain_intervals(f: dict) -> dict:
+    """``f`` (`figures`) with each gain's 95% interval from its SE, ``gain_over_*_ci95_low`` and
+    ``_high`` after its ``_se`` (null without an SE; 0 to 0 where the gain is none, SE 0)."""
+    out = {}
+    for k, v in f.items():
+        out[k] = v
+        if k in ("gain_over_flat_se", "gain_over_basic_se"):
+            ci = _figure(f[k.removesuffix("_se")], v)
+            out[k.replace("_se", "_ci95_low")] = ci["ci95_low"]
+            out[k.replace("_se", "_ci95_high")] = ci["ci95_high"]
+    return out
 
 
 def _counter_return(net: int, units: int, few: str | None, chunk_note: str | None,
@@ -920,9 +944,12 @@ def sweep_rows(runs) -> list[dict]:
                      "advantage_with_super_sevens_interval_note": ss["interval_note"],
                      "flat_advantage": f["flat"]["mean"], "gain_over_flat": f["gain_over_flat"],
                      "gain_over_flat_se": f["gain_over_flat_se"],
+                     "gain_over_flat_ci95_low": f.get("gain_over_flat_ci95_low"),
+                     "gain_over_flat_ci95_high": f.get("gain_over_flat_ci95_high"),
                      "gain_over_flat_se_kind": f["gain_over_flat_se_kind"],
                      "average_bet": f["average_bet"],
                      "average_bet_se": f.get("average_bet_se"), "sd_round": p["sd"],
+                     "sd_round_note": p.get("sd_note"),
                      "win_per_100": p["win_per_100"], "win_per_100_se": p["win_per_100_se"],
                      "score": p["score"], "score_se": p["score_se"],
                      "score_ci95_low": p["score_ci95_low"],
@@ -1366,7 +1393,7 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
         gains = ("Gain over the strategy alone at a flat bet (control run), the same as over "
                  f"flat betting with the counter's play (no index plays, fixed boxes: the same "
                  f"rounds): {flat_gain} of the initial bet.")
-    elif f.get("gain_over_basic") is not None:
+    elif f.get("gain_over_basic") is not None or gain_none(f, "basic"):
         basic_gain = gain_none(f, "basic") or (
             f"{_gain95(f['gain_over_basic'], f['gain_over_basic_se'], GAIN_OVER_BASIC_95)} of "
             "the initial bet")
@@ -1527,13 +1554,15 @@ def tidy_rows(f: dict) -> list[dict]:
         add("advantage", k + "_interval_note", a["interval_note"])
     fl = f["flat"]
     add("advantage", "flat", fl["mean"], se=fl["se"], lo=fl["ci95_low"], hi=fl["ci95_high"])
-    add("advantage", "gain_over_flat", f["gain_over_flat"], se=f["gain_over_flat_se"])
+    add("advantage", "gain_over_flat", f["gain_over_flat"], se=f["gain_over_flat_se"],
+        lo=f.get("gain_over_flat_ci95_low"), hi=f.get("gain_over_flat_ci95_high"))
     add("advantage", "gain_over_flat_se_kind", f["gain_over_flat_se_kind"])
     add("advantage", "flat_interval_note", fl["interval_note"])
     b = f.get("basic")
     if b is not None:
         add("advantage", "basic", b["mean"], se=b["se"], lo=b["ci95_low"], hi=b["ci95_high"])
-        add("advantage", "gain_over_basic", f["gain_over_basic"], se=f["gain_over_basic_se"])
+        add("advantage", "gain_over_basic", f["gain_over_basic"], se=f["gain_over_basic_se"],
+            lo=f.get("gain_over_basic_ci95_low"), hi=f.get("gain_over_basic_ci95_high"))
         add("advantage", "gain_over_basic_se_kind", f["gain_over_basic_se_kind"])
     for key in ("per_round_played", "per_round_watched"):
         p = f[key]

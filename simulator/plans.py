@@ -83,6 +83,7 @@ class CountingPlan:
     source: str = ""
     plays: IndexSet | None = None  # the index plays ``indices`` names, read with the plan
     files: tuple[tuple[str, Path], ...] = ()  # (what, path) of each file read (`plan_files`)
+    keys: frozenset[str] = frozenset()  # the keys the file gives (a default left out is not)
 
     @property
     def count_kind(self) -> str:
@@ -246,7 +247,8 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
         table_max=table_max, bankroll=bankroll,
         description=_text(src, "description", data.get("description", "")), source=src,
         plays=plays, files=tuple((NAMED[k][0], named_file(k, data[k], folder))
-                                 for k in NAMED if data.get(k) is not None))
+                                 for k in NAMED if data.get(k) is not None),
+        keys=frozenset(data))
 
 
 def _check_indices(src: str, indices: str, folder: str | None = None) -> IndexSet:
@@ -284,7 +286,10 @@ def plan_warnings(plan: CountingPlan, games) -> list[str]:
     a user may still mean (the command line prints each as a warning and plays on), naming the
     plan's file and key: a main or Super Sevens bet that falls as the count rises, a step that
     changes nothing, a step at a count no round of ``games`` (the rule sets it is played under)
-    starts at, and a ``wong.enter`` no round starts at (`counting.start_counts`). (A shuffle
+    starts at, and a ``wong.enter`` no round starts at (`counting.start_counts`); for an
+    unbalanced count, a ``deck_estimation`` (no effect: there is no true count) and a step,
+    wonging count or index play at a count the running count never equals (2.5: it acts as
+    +3, `_off_grid`). (A shuffle
     every round starts every round at a fresh shoe's count, as the command line says: its
     steps are not named one by one, but a counter who never sits down is.)"""
     def top(rules_seq):
@@ -297,7 +302,13 @@ def plan_warnings(plan: CountingPlan, games) -> list[str]:
                 f"most {most:+.4g})")
 
     dealt = top([r for r in games if r.shuffle == "cut-card"])  # (the count builds)
+    off_grid, taken = _off_grid(plan, games)
     out = []
+    if not plan.count.balanced and "deck_estimation" in plan.keys:
+        out.append(f"{plan.source}: key 'deck_estimation' = {shown(plan.resolution)} has no "
+                   f"effect under this count ({plan.count.name} is unbalanced: the plan's counts "
+                   "are running counts, with no true count and no decks left to estimate): "
+                   "every value of deck_estimation gives the same figures")
     for key, (what, unit) in RAMP_WORDS.items():
         ramp = getattr(plan, key)
         before = ramp.base
@@ -311,13 +322,61 @@ def plan_warnings(plan: CountingPlan, games) -> list[str]:
                            f"the count rises to {count:g}: a counter bets more as the count rises")
             if count > dealt:
                 out.append(f"{where}: {never(count, dealt)}, so the step is never taken")
+            elif (off := off_grid(count)) is not None:
+                nxt = ramp.steps[i + 1][0] if i + 1 < len(ramp.steps) else None
+                out.append(f"{where}: {off}, so the step is taken from {taken(count)}"
+                           + ("" if nxt is None or taken(nxt) != taken(count) else
+                              f", as is the next one ({nxt:g}): this step is never taken"))
             before = units
+    for i, q in enumerate(plan.plays.plays if plan.plays is not None else ()):
+        if (off := off_grid(q.index)) is not None:
+            out.append(f"{plan.source}: key 'indices' = {shown(plan.indices)}: play {i + 1} "
+                       f"({q.name}) index {q.index:g}: {off}, so the play changes at "
+                       f"{taken(q.index)}")
     most = top(games)
     if plan.wong_enter is not None and plan.wong_enter > most:
         out.append(f"{plan.source}: key 'wong.enter' = {plan.wong_enter:g}: "
                    f"{never(plan.wong_enter, most)}, so the counter, who begins each shoe "
                    "sitting out, never plays a round")
+    elif plan.wong_enter is not None and (off := off_grid(plan.wong_enter)) is not None:
+        out.append(f"{plan.source}: key 'wong.enter' = {plan.wong_enter:g}: {off}, so the "
+                   f"counter comes back at {taken(plan.wong_enter)} or above")
+    if plan.wong_leave is not None and (off := off_grid(plan.wong_leave)) is not None:
+        out.append(f"{plan.source}: key 'wong.leave' = {plan.wong_leave:g}: {off}, so the "
+                   f"counter sits out below {taken(plan.wong_leave)}")
     return out
+
+
+def _running_counts(count: CountSystem, games) -> tuple[int, set[int]]:
+    """What the running count of an unbalanced ``count`` can take in ``games``: a whole number,
+    its start (`CountSystem.initial_running_count`) plus a multiple of the tags' greatest
+    common divisor: ``(divisor, {start modulo it, a game each})`` (no games: ``{0}``)."""
+    step = math.gcd(*count.tags)
+    return step, {count.initial_running_count(r.decks) % step for r in games} or {0}
+
+
+def _off_grid(plan: CountingPlan, games):
+    """For a plan of an unbalanced count, ``(off_grid, taken)``: ``off_grid(c)`` says why a count
+    ``c`` the running count never equals acts as the next it can take (None where it can take
+    ``c``: always for a balanced count, whose true count takes any value), ``taken(c)`` that
+    count (several, one a game, joined by "or")."""
+    if plan.count.balanced:
+        return (lambda count: None), str
+    step, starts = _running_counts(plan.count, games)
+
+    def up(count: float) -> list[int]:  # the least count taken at or above ``count``, a game each
+        return sorted({s + step * math.ceil((count - s) / step) for s in starts})
+
+    def off_grid(count: float) -> str | None:
+        if up(count) == [count]:
+            return None
+        what = ("a whole number" if step == 1 else
+                " or ".join(f"{s:+d} plus a multiple of {step}" if s else
+                            f"a multiple of {step}" for s in sorted(starts)))
+        return (f"the running count ({plan.count.name}, unbalanced) is {what}, never "
+                f"{count:g}")
+
+    return off_grid, lambda count: " or ".join(f"{v:+d}" if v else "0" for v in up(count))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -99,6 +99,24 @@ def test_list_names_every_shipped_plan_and_count():
     assert "the control" in result.stdout  # hi-lo-flat's description
 
 
+def test_list_names_every_shipped_index_set_as_it_names_the_plans_and_counts():
+    # the index sets a plan's 'indices' names (strategies/indices/) were not listed
+    from simulator.index_plays import list_indices, load_indices
+
+    assert list_indices() == ["hi-lo-nz"]
+    text = invoke("count", "--list").stdout
+    assert "Index sets (strategies/indices/, a plan's 'indices'):" in text
+    assert f"  hi-lo-nz  {load_indices('hi-lo-nz').description}" in text
+    doc = json.loads(invoke("count", "--list", "-f", "json").stdout)
+    assert doc["indices"] == [{"name": "hi-lo-nz", "description": load_indices(
+        "hi-lo-nz").description, "error": None}]
+    rows = list(csv.DictReader(io.StringIO(invoke("count", "--list", "-f", "csv").stdout)))
+    assert ("indices", "hi-lo-nz") in {(r["kind"], r["name"]) for r in rows}
+    assert {r["kind"] for r in rows} == {"plan", "count", "indices"}
+    md = invoke("count", "--list", "-f", "markdown").stdout
+    assert md.count("| name | description |") == 3 and "| `hi-lo-nz` | hi-lo index" in md
+
+
 def test_list_follows_the_format():
     doc = json.loads(invoke("count", "--list", "-f", "json").stdout)
     assert [p["name"] for p in doc["plans"]] == list_plans()
@@ -890,6 +908,25 @@ def test_a_plan_file_is_named_as_given_not_by_its_name_key(tmp_path, fake_engine
     assert f"--count {boxes}: it plays up to 3 boxes" in report
 
 
+def test_a_running_count_step_off_its_whole_numbers_is_played_with_a_warning(tmp_path,
+                                                                            fake_engine):
+    # KO's running count is a whole number: a step at 2.5 is in effect from 3, silently
+    path = tmp_path / "ko.toml"
+    path.write_text('count = "ko"\ntable_max = 2\n[bet]\nbase = 1\nsteps = [[2.5, 2]]\n')
+    result = invoke("count", "--plan", path, *TINY)
+    assert result.exit_code == 0 and len(fake_engine) == 1, result.output
+    assert [ln for ln in result.stderr.splitlines() if "warning" in ln] == [
+        f"bjsim: warning: {path}: key 'bet.steps[0]' = [2.5, 2]: the running count (ko, "
+        "unbalanced) is a whole number, never 2.5, so the step is taken from +3"]
+    # and a deck estimation, which a running count does not use, as a rule key of no effect
+    path.write_text('count = "ko"\ndeck_estimation = "whole"\n[bet]\nbase = 1\n')
+    result = invoke("count", "--plan", path, *TINY)
+    assert [ln for ln in result.stderr.splitlines() if "warning" in ln] == [
+        f"bjsim: warning: {path}: key 'deck_estimation' = \"whole\" has no effect under this "
+        "count (ko is unbalanced: the plan's counts are running counts, with no true count and no "
+        "decks left to estimate): every value of deck_estimation gives the same figures"]
+
+
 def test_a_shuffle_every_round_is_played_with_a_warning_and_no_penetration(fake_engine):
     result = invoke("count", "--set", "shuffle=every-round", "--rounds", "20000",
                     "--chunk-rounds", "5000")
@@ -1117,6 +1154,27 @@ def test_an_se_the_plan_fixes_at_0_is_shown_as_none_in_the_tables(tmp_path):
 
     assert fmt(0.0, "se:num3") == "-" and fmt(0.0123, "se:num3") == "0.012"
     assert fmt(0, "se:pct2") == "-" and fmt(None, "se:pct2") == "-"
+
+
+def test_a_counter_that_plays_no_round_has_no_gain_and_no_kind_of_se(tmp_path):
+    # wonging in at +30, never reached: the json said the gain over the control run (null) had
+    # an SE of "the two runs taken as independent" and the gain over flat (null) a "paired"
+    # one, where the same plan played reads "paired: no index plays and fixed boxes"
+    path = tmp_path / "never.toml"
+    path.write_text('count = "hi-lo"\ntable_max = 4\n[bet]\nbase = 1\nsteps = [[2, 2]]\n'
+                    '[wong]\nenter = 30\nleave = -1\n')
+    doc = json.loads(invoke("count", "--plan", path, "--rounds", 4000, "-q", "-f", "json").stdout)
+    r = doc["results"]
+    assert r["rounds_played"] == 0 and r["basic"] is not None
+    said = "none: the counter played no round, so there is no gain and no SE"
+    assert r["gain_over_flat_se_kind"] == r["gain_over_basic_se_kind"] == said
+    assert r["gain_over_flat"] is r["gain_over_basic"] is r["gain_over_basic_se"] is None
+    rows = {row["item"]: row for row in csv.DictReader(io.StringIO(invoke(
+        "count", "--plan", path, "--rounds", 4000, "-q", "-f", "csv").stdout))}
+    assert rows["gain_over_basic_se_kind"]["value"] == said
+    assert ("control run): none (the counter played no round); over flat betting with the "
+            "counter's play: none (the counter played no round)") in invoke(
+        "count", "--plan", path, "--rounds", 4000, "-q").stdout
 
 
 def test_the_table_by_count_says_its_true_count_rows_are_floored(tmp_path):

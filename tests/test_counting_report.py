@@ -266,6 +266,44 @@ def test_the_gain_over_the_control_run_has_an_se_of_independent_runs():
     assert rows["gain_over_basic_se_kind"]["value"] == "the two runs taken as independent"
 
 
+def test_the_gains_csv_rows_and_json_carry_their_95_percent_intervals():
+    # csv gave the gains' SE and no interval, where the text gives each ± its 95% half-width
+    nets = [10, -10, 0, -10, 15] * 6
+    f = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules(),
+                   control=control_of([[x] for x in nets]))
+    rows = {r["item"]: r for r in csv.DictReader(io.StringIO(CR.render(f, "csv")))}
+    for over in ("flat", "basic"):
+        gain, se = f[f"gain_over_{over}"], f[f"gain_over_{over}_se"]
+        assert se > 0
+        lo, hi = gain - 1.959963984540054 * se, gain + 1.959963984540054 * se
+        assert (f[f"gain_over_{over}_ci95_low"], f[f"gain_over_{over}_ci95_high"]) == (
+            pytest.approx(lo), pytest.approx(hi))
+        row = rows[f"gain_over_{over}"]
+        assert (float(row["ci95_low"]), float(row["ci95_high"])) == (pytest.approx(lo),
+                                                                     pytest.approx(hi))
+    sweep = [r for r in csv.DictReader(io.StringIO(CR.render_sweep(
+        CR.sweep_rows([(0.75, f)]), "csv", META))) if r["item"] == "gain_over_flat"]
+    assert float(sweep[0]["ci95_low"]) == pytest.approx(f["gain_over_flat_ci95_low"])
+
+
+def test_the_sd_per_round_says_it_is_a_sample_sd_with_no_se():
+    # per_round_*.sd had no SE and no word of why (its SE needs the fourth moment)
+    f = CR.figures(tally_of(ROUNDS * 6), load_plan("hi-lo-1-12"), Rules())
+    for key in ("per_round_played", "per_round_watched"):
+        p = f[key]
+        assert p["sd"] > 0 and "sd_se" not in p
+        assert p["sd_note"] == CR.SD_NO_SE and "fourth moment" in p["sd_note"]
+        assert "sample SD" in p["sd_note"] and "no SE" in p["sd_note"]
+    rows = [r for r in csv.DictReader(io.StringIO(CR.render(f, "csv")))
+            if r["section"] == "per_round_played" and r["item"] in ("sd", "sd_note")]
+    assert [(r["item"], r["se"]) for r in rows] == [("sd", ""), ("sd_note", "")]
+    assert rows[1]["value"] == CR.SD_NO_SE
+    assert CR.sweep_rows([(0.75, f)])[0]["sd_round_note"] == CR.SD_NO_SE
+    # no SD (one round): no note
+    one = CR.figures(tally_of(ROUNDS[:1]), load_plan("hi-lo-1-12"), Rules())
+    assert one["per_round_played"]["sd"] is None and one["per_round_played"]["sd_note"] is None
+
+
 # A bet ramp without index plays on one box: the control plays the flat figure's very rounds.
 RAMP_ROUNDS = [
     {"count": 0, "bet": 1, "net": 10, "flat": [10]},

@@ -45,6 +45,75 @@ def test_a_stiff_total_is_valued_over_its_two_card_hands():
     assert X.find_index(Rules(), HI_LO.tags, (10, 3), 3, "hit", "stand") == -2
 
 
+def _half_deck_brute_force(a: int, b: int) -> tuple[float, float]:
+    """Stand and hit (then play on best) on a, b against a ten, from a 26-card half deck (two of
+    each A-9, eight tens) less the three cards, under the NZ rules (no hole card, S17, a
+    dealer blackjack takes the bet): every card order enumerated, apart from the analyzer."""
+    from functools import cache
+
+    def total(cards):
+        t = sum(cards)
+        return t + 10 if 1 in cards and t + 10 <= 21 else t
+
+    @cache
+    def dealer(comp, cards):  # {final: chance}: "bj", "bust" or 17-21
+        t = total(cards)
+        if len(cards) == 2 and t == 21:
+            return {"bj": 1.0}
+        if t > 21 or t >= 17:
+            return {"bust" if t > 21 else t: 1.0}
+        out, n = {}, sum(comp)
+        for v in (v for v in range(10) if comp[v]):
+            c = comp[:v] + (comp[v] - 1,) + comp[v + 1:]
+            for k, q in dealer(c, cards + (v + 1,)).items():
+                out[k] = out.get(k, 0.0) + comp[v] / n * q
+        return out
+
+    def stand(comp, t):
+        return sum(p * (-1 if k == "bj" else 1 if k == "bust" or t > k else -1 if t < k else 0)
+                   for k, p in dealer(comp, (10,)).items())
+
+    @cache
+    def hit(comp, cards):
+        n = sum(comp)
+        return sum(comp[v] / n * best(comp[:v] + (comp[v] - 1,) + comp[v + 1:], cards + (v + 1,))
+                   for v in range(10) if comp[v])
+
+    def best(comp, cards):
+        t = total(cards)
+        return -1.0 if t > 21 else max(stand(comp, t), hit(comp, cards))
+
+    comp = [2] * 9 + [7]  # (the ten up dealt)
+    comp[a - 1] -= 1
+    comp[b - 1] -= 1
+    return stand(tuple(comp), a + b), hit(tuple(comp), (a, b))
+
+
+def test_half_a_deck_left_16_v_10_crosses_above_15_v_10_by_card_removal():
+    # `bjsim strategy indices --decks-left 0.5` gives 16 v 10 at +7 and 15 v 10 at +3, the
+    # reverse of the usual order. Not a fault: 10,6 takes one of the half deck's two sixes (a
+    # card that busts 16), 10,5 one of its two fives (which makes 20 from 15), so hitting 10,6
+    # is worth more than hitting 10,5. The analyzer's values at a true count of 0 (whole cards:
+    # two of each value) are those of an enumeration of the 26 cards.
+    from simulator.exact.analyze import _Box
+    from simulator.exact.player import UpCard
+
+    shoe = X.depleted_shoe(0.5, HI_LO.tags, 0)
+    assert list(shoe) == [2] * 9 + [8]
+    for hand in ((10, 6), (7, 9), (10, 5), (6, 9), (7, 8)):
+        options = _Box(UpCard(Rules(), 10, None, shoe=shoe)).options(*sorted(hand))
+        stand, hit = _half_deck_brute_force(*hand)
+        assert float(options["stand"][0]) == pytest.approx(stand, abs=1e-9), hand
+        assert float(options["hit"][0]) == pytest.approx(hit, abs=1e-9), hand
+    assert _half_deck_brute_force(10, 6)[1] > _half_deck_brute_force(10, 5)[1]  # hit 16 > hit 15
+    x16 = X.crossing(Rules(), HI_LO.tags, (10, 6), 10, "hit", "stand", 0.5)
+    x15 = X.crossing(Rules(), HI_LO.tags, (10, 5), 10, "hit", "stand", 0.5)
+    assert round(x16, 2) == 7.08 and round(x15, 2) == 3.40
+    # three decks left: the usual order
+    assert X.crossing(Rules(), HI_LO.tags, (10, 6), 10, "hit", "stand", 3.0) < X.crossing(
+        Rules(), HI_LO.tags, (10, 5), 10, "hit", "stand", 3.0)
+
+
 def test_shipped_nz_index_file_is_well_formed():
     doc = tomllib.loads(SHIPPED.read_text())
     assert doc["count"] == "hi-lo" and len(doc["play"]) == len(X.ILLUSTRIOUS_18)

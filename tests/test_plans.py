@@ -246,6 +246,54 @@ def test_a_step_or_wonging_within_reach_is_not_warned_of():
     assert "never plays a round" in _warnings({"wong": {"enter": 1, "leave": 0}}, every)[0]
 
 
+def test_a_running_count_step_it_never_equals_is_warned_of_with_the_count_it_acts_at(tmp_path):
+    # KO: the running count is a whole number, so a step at 2.5 is in effect from 3; it was
+    # played so without a word. The same for wonging and an index play's index.
+    ko = {"count": "ko"}
+    said = "the running count (ko, unbalanced) is a whole number, never 2.5"
+    assert _warnings(ko | {"bet": {"base": 1, "steps": [[2.5, 2]]}, "table_max": 2}) == [
+        f"plan.toml: key 'bet.steps[0]' = [2.5, 2]: {said}, so the step is taken from +3"]
+    assert _warnings(ko | {"bet": {"base": 1, "steps": [[2.5, 2], [3, 4]]}}) == [
+        f"plan.toml: key 'bet.steps[0]' = [2.5, 2]: {said}, so the step is taken from +3, as is "
+        "the next one (3): this step is never taken"]
+    assert _warnings(ko | {"wong": {"enter": 1.5, "leave": -0.5}}) == [
+        "plan.toml: key 'wong.enter' = 1.5: the running count (ko, unbalanced) is a whole number, "
+        "never 1.5, so the counter comes back at +2 or above",
+        "plan.toml: key 'wong.leave' = -0.5: the running count (ko, unbalanced) is a whole "
+        "number, never -0.5, so the counter sits out below 0"]
+    path = tmp_path / "ko-16.toml"
+    path.write_text('count = "ko"\n[[play]]\nchart = "hard"\nrow = "16"\nup = "T"\n'
+                    'below = "H"\nat_or_above = "S"\nindex = 0.5\n')
+    [line] = _warnings(ko | {"indices": str(path)})
+    assert line.startswith("plan.toml: key 'indices' = ") and line.endswith(
+        ": play 1 (16 v 10) index 0.5: the running count (ko, unbalanced) is a whole number, "
+        "never 0.5, so the play changes at +1")
+    # whole counts under KO, and any count of a balanced count (a true count), say nothing
+    assert not _warnings(ko | {"bet": {"base": 1, "steps": [[2, 2], [4, 4]]}})
+    assert not _warnings({"bet": {"base": 1, "steps": [[2.5, 2], [4, 4]]}})
+    # a count whose tags are all even takes its start plus a multiple of 2
+    even = tmp_path / "even.toml"
+    even.write_text('tags = [-2, 2, 2, 2, 2, 2, 2, 0, 0, -2]\nirc_per_deck = -8\n'
+                    'irc_constant = 3\n')
+    assert _warnings({"count": str(even), "bet": {"base": 1, "steps": [[2, 2], [3, 4]]}}) == [
+        "plan.toml: key 'bet.steps[0]' = [2, 2]: the running count (even, unbalanced) is +1 plus "
+        "a multiple of 2, never 2, so the step is taken from +3, as is the next one (3): this "
+        "step is never taken"]
+
+
+def test_a_deck_estimation_under_a_running_count_is_warned_of_as_of_no_effect():
+    # KO decides by the running count: no true count, so no decks left to estimate; the key
+    # was taken without a word, as if it changed the play
+    said = ("plan.toml: key 'deck_estimation' = \"half\" has no effect under this count (ko is "
+            "unbalanced: the plan's counts are running counts, with no true count and no decks "
+            "left to estimate): every value of deck_estimation gives the same figures")
+    assert _warnings({"count": "ko", "deck_estimation": "half"}) == [said]
+    assert _warnings({"count": "ko", "deck_estimation": "exact"}) == [
+        said.replace('"half"', '"exact"')]
+    assert not _warnings({"count": "ko"})  # (not given: nothing to say)
+    assert not _warnings({"deck_estimation": "half"})  # (Hi-Lo: the true count's decks)
+
+
 def test_no_name_of_the_module_shadows_a_standard_library_module():
     # `plans.warnings` shadowed the `warnings` module in any code importing it by name (and
     # read as the module's in `from simulator.plans import *`): renamed `plan_warnings`.
