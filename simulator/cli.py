@@ -2730,9 +2730,9 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
                   if p.name not in ("list_only", "fmt", "output", "quiet")
                   and _given(ctx, p.name)]
         if others:
-            raise BjsimError(f"--list: lists the shipped plans and counts and plays nothing, so "
-                             f"{', '.join(others)} would be ignored: allowed with it only "
-                             f"--format and --output")
+            raise BjsimError(f"--list: lists the shipped plans, counts and index sets and plays "
+                             f"nothing, so {', '.join(others)} would be ignored: allowed with it "
+                             f"only --format and --output")
         _emit(_count_list(fmt), output)
         return
     _check_checkpoint(checkpoint_path, resume)
