@@ -1118,24 +1118,24 @@ def _rule_origins(rules_path, overrides, boxes=None, super_sevens=None) -> dict:
 
 def _load_rules(rules_path, overrides, boxes=None, super_sevens=None):
     """Rules from the file, then --set, then --boxes and --super-sevens; the file's meta; and the
-    changes made to the file (`rules.changes_made`: ``key=value`` as a rule file writes it,
-    leaving out a key set to the file's own value), which name the rules in every output."""
-    from simulator.rules import apply_overrides, changes_made, load_rule_file, shown_rule_file
+    changes made to the file (`rules.changes_written`: ``key=value``, the value as the user wrote
+    it, leaving out a key set to the file's own value), which every output lists (simulate's
+    ``Changed:``, ``run.overrides``) and names the rules by (`rules.modified_name`, each value
+    as a rule file writes it: one game, one name)."""
+    from simulator.rules import apply_overrides, changes_written, load_rule_file, shown_rule_file
 
     _refuse_set_twice(overrides, boxes, super_sevens)
     file_rules, meta = load_rule_file(rules_path)
     rules = apply_overrides(file_rules, list(overrides), source="--set",
                             base=shown_rule_file(rules_path))
-    keys = [item.split("=", 1)[0].strip() for item in overrides]
+    items = list(overrides)
     if boxes is not None:
         rules = apply_overrides(rules, [f"boxes={boxes}"], source="--boxes")
-        keys.append("boxes")
+        items.append(f"boxes={boxes}")
     if super_sevens is not None:
-        rules = apply_overrides(
-            rules, [f"super_sevens={'true' if super_sevens else 'false'}"], source="--super-sevens"
-        )
-        keys.append("super_sevens")
-    return rules, meta or {}, changes_made(file_rules, rules, keys)
+        items.append(f"super_sevens={'true' if super_sevens else 'false'}")
+        rules = apply_overrides(rules, items[-1:], source="--super-sevens")
+    return rules, meta or {}, changes_written(file_rules, rules, items)
 
 
 def _no_effect_warnings(rules, overrides) -> None:

@@ -1158,6 +1158,43 @@ def changes_made(file_rules: Rules, rules: Rules, keys) -> list[str]:
             if getattr(rules, k) != getattr(file_rules, k)]
 
 
+def as_written(key: str, text: str) -> str:
+    """The value ``text`` a user gave ``key`` (after ``--set KEY=``) as they wrote it, for a
+    list of changes: without the spaces and the one pair of quotes around it, and text (a key
+    of choices) in double quotes as a rule file writes it: ``2`` (not ``2.0``), ``6:5``,
+    ``yes``, ``"peek"`` for ``peek`` or ``'peek'``."""
+    value = _unquoted(text)
+    return _fmt(value) if KIND.get(key) == "str" else _q(value)
+
+
+def changes_written(file_rules: Rules, rules: Rules, items) -> list[str]:
+    """The changes ``items`` (``KEY=VALUE`` as ``--set`` takes them, in order; a later item of
+    a key wins) made to a rule file, as `changes_made` finds them (a key left at the file's
+    value is no change), each value as the user wrote it (`as_written`):
+    ``--set super_sevens_bet=2`` is ``super_sevens_bet=2`` where `changes_made` writes
+    ``super_sevens_bet=2.0``."""
+    said: dict = {}
+    for item in items:
+        key, text = item.split("=", 1)
+        said[key.strip()] = f"{key.strip()}={as_written(key.strip(), text)}"
+    return [c for k, c in said.items() if getattr(rules, k) != getattr(file_rules, k)]
+
+
+def canonical_change(change: str) -> str:
+    """A change ``key=value`` (as ``--set`` takes it) with its value as a rule file writes it
+    (`changes_made`): ``blackjack_pays=6:5`` -> ``blackjack_pays=1.2``, so that a game has one
+    name however its changes are spelt; ``change`` itself where it is no such change."""
+    key, sep, text = change.partition("=")
+    key = key.strip()
+    if not sep or key not in KIND:
+        return change
+    try:
+        value = parse_overrides([f"{key}={text}"], source="a change")[key]
+    except RuleError:
+        return change
+    return f"{key}={_fmt(value)}"
+
+
 def nz_changes(rules: dict) -> list[str]:
     """``key=value`` (as `changes_made` writes it) for every key in which ``rules`` (a
     `rules_dict`) differs from the NZ rule set (`Rules()`, configs/nz1994.toml), in the rule
@@ -1180,6 +1217,8 @@ def unlike_nz_line(rules: dict, named: str = "") -> str | None:
     unlike the NZ rules (`nz_changes`); None where there is none, or where ``named`` (the text
     beside it: a title, the command line's changes) already names each."""
     unlike = nz_changes(rules) if rules else []
+    named += "".join(", " + canonical_change(c)  # (a change as written: 6:5 names 1.2)
+                     for c in re.split(r",\s*(?=[A-Za-z_]\w*\s*=)", named))
     if not unlike or all(u in named for u in unlike):
         return None
     return f"Unlike NZ: {', '.join(unlike)}"
@@ -1188,8 +1227,9 @@ def unlike_nz_line(rules: dict, named: str = "") -> str | None:
 def modified_name(name: str, changes) -> str:
     """A rule set's name with the command line's changes named: ``nz1994 (modified: decks=8)``;
     a name that already says so (a file `bjsim rules show` wrote) has the changes added to its
-    list: ``nz1994 (modified: decks=8, boxes=7)``."""
-    changes = list(changes)
+    list: ``nz1994 (modified: decks=8, boxes=7)``. Each value is as a rule file writes it
+    (`canonical_change`), so that one game has one name however ``changes`` spell it."""
+    changes = [canonical_change(c) for c in changes]
     if not changes:
         return name
     before = re.fullmatch(r"(.*) \(modified: (.*)\)", name)
