@@ -1087,16 +1087,16 @@ def rules_dict(rules) -> dict:
 def _refuse_set_twice(overrides, boxes=None, super_sevens=None) -> None:
     """Refuse a key given twice: by two --set, or by --set and its own option (--boxes,
     --super-sevens)."""
-    from simulator.rules import _q  # (an item shown in one line, at most 80 characters)
+    from simulator.rules import _q, written_item  # (an item as every message quotes it)
 
     own = {"boxes": ("--boxes", boxes), "super_sevens": ("--super-sevens", super_sevens)}
     first: dict = {}
     for item in overrides:
         key = item.split("=", 1)[0].strip()
         if key in first:
-            raise BjsimError(f"--set {first[key]} and --set {_q(item.strip())}: both set "
+            raise BjsimError(f"--set {first[key]} and --set {written_item(item)}: both set "
                              f"'{_q(key)}': allowed one of them")
-        first[key] = _q(item.strip())
+        first[key] = written_item(item)
         option, value = own.get(key, (None, None))
         if value is not None:
             given = option if key != "super_sevens" or value else "--no-super-sevens"
@@ -1141,13 +1141,13 @@ def _load_rules(rules_path, overrides, boxes=None, super_sevens=None):
 def _no_effect_warnings(rules, overrides) -> None:
     """A warning line for each --set key of no effect under the other keys of ``rules``
     (`rules.no_effect`, as `bjsim rules show` marks it): taken, and changing no figure."""
-    from simulator.rules import _q, no_effect
+    from simulator.rules import no_effect, written_item
 
     for item in overrides:
         key = item.split("=", 1)[0].strip()
         why = no_effect(rules, key)
         if why:
-            click.echo(f"bjsim: warning: --set {_q(item.strip())} has no effect under these "
+            click.echo(f"bjsim: warning: --set {written_item(item)} has no effect under these "
                        f"rules ({why}): every value of {key} gives the same figures", err=True)
 
 

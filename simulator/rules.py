@@ -893,38 +893,55 @@ def _unquoted(text: str) -> str:
     return raw[1:-1] if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "\"'" else raw
 
 
+def _parse_text(kind: str, unq: str):
+    """The value ``unq`` (an override's text, `_unquoted`) reads as for a key of ``kind``;
+    ValueError (or ZeroDivisionError, OverflowError) where it reads as none."""
+    if kind == "int":
+        if not re.fullmatch(r"[+-]?\d+", unq):
+            raise ValueError
+        return int(unq)
+    if kind == "float":
+        value = _parse_number(unq)
+        if not math.isfinite(value):
+            raise ValueError
+        return value
+    if kind == "bool":
+        low = unq.lower()
+        if low in _TRUE:
+            return True
+        if low in _FALSE:
+            return False
+        raise ValueError
+    if kind == "str":
+        return unq
+    body = unq.strip()
+    for open_, close in ("[]", "()"):  # brackets in pairs, or none
+        if body[:1] == open_ or body[-1:] == close:
+            if body[:1] != open_ or body[-1:] != close:
+                raise ValueError
+            body = body[1:-1]
+    parts = [p for p in re.split(r"[\s,]+", body.strip()) if p]
+    if not all(re.fullmatch(r"[+-]?\d+", p) for p in parts):
+        raise ValueError
+    return tuple(int(p) for p in parts)
+
+
+def _reads_as_value(text: str) -> bool:
+    """True if ``text`` (`_unquoted`) reads as a number, true/false (also yes/no, on/off) or a
+    list of integers, as ``--set`` takes them; False for any other text."""
+    for kind in ("float", "bool", "pays"):
+        try:
+            if _parse_text(kind, text) != ():
+                return True
+        except (ValueError, ZeroDivisionError, OverflowError):
+            pass
+    return False
+
+
 def _parse_override_value(key: str, text: str, source: str):
     kind = KIND[key]
-    unq = _unquoted(text)
     try:
-        if kind == "int":
-            if not re.fullmatch(r"[+-]?\d+", unq):
-                raise ValueError
-            return int(unq)
-        if kind == "float":
-            value = _parse_number(unq)
-            if not math.isfinite(value):
-                raise ValueError
-            return value
-        if kind == "bool":
-            low = unq.lower()
-            if low in _TRUE:
-                return True
-            if low in _FALSE:
-                return False
-            raise ValueError
-        if kind == "str":
-            return unq
-        body = unq.strip()
-        for open_, close in ("[]", "()"):  # brackets in pairs, or none
-            if body[:1] == open_ or body[-1:] == close:
-                if body[:1] != open_ or body[-1:] != close:
-                    raise ValueError
-                body = body[1:-1]
-        parts = [p for p in re.split(r"[\s,]+", body.strip()) if p]
-        if not all(re.fullmatch(r"[+-]?\d+", p) for p in parts):
-            raise ValueError
-        return tuple(int(p) for p in parts)
+        return _parse_text(kind, _unquoted(text))
     except (ValueError, ZeroDivisionError, OverflowError):
         what = {
             "int": "not an integer",
@@ -935,7 +952,8 @@ def _parse_override_value(key: str, text: str, source: str):
         }[kind]
         also = " (also yes/no, on/off, 1/0)" if kind == "bool" else ""
         raise RuleError(
-            f"{source}: key '{key}' = '{_q(text)}' is {what}: allowed {_allowed(key)}{also}"
+            f"{source}: key '{key}' = {as_written(key, text)} is {what}: allowed "
+            f"{_allowed(key)}{also}"
         ) from None
 
 
@@ -1037,9 +1055,10 @@ def no_effect(rules: Rules, key: str) -> str | None:
     if not rules.super_sevens and key in ("super_sevens_bet", "super_sevens_pays"):
         return "super_sevens = false, no Super Sevens wager"
     if rules.hole_card == "peek" and key == "dealer_blackjack_takes":
-        return "hole_card = peek, a dealer blackjack ends the round before any double or split"
+        return ('hole_card = "peek", a dealer blackjack ends the round before any double or '
+                "split")
     if rules.shuffle == "every-round" and key == "penetration":
-        return "shuffle = every-round, no cut card"
+        return 'shuffle = "every-round", no cut card'
     return None
 
 
@@ -1052,7 +1071,7 @@ def no_effect_changes(rules: Rules, changes) -> dict[str, str]:
 
 def marked_changes(changes, no_effects: dict) -> list[str]:
     """``changes`` with each of no effect (``no_effects``: `no_effect_changes`) marked as
-    `bjsim rules show` marks it: ``penetration=0.5 (no effect: shuffle = every-round, no cut
+    `bjsim rules show` marks it: ``penetration=0.5 (no effect: shuffle = "every-round", no cut
     card)``."""
     return [c + (f" (no effect: {why})" if (why := no_effects.get(c.split("=", 1)[0].strip()))
                  else "") for c in changes]
@@ -1159,12 +1178,24 @@ def changes_made(file_rules: Rules, rules: Rules, keys) -> list[str]:
 
 
 def as_written(key: str, text: str) -> str:
-    """The value ``text`` a user gave ``key`` (after ``--set KEY=``) as they wrote it, for a
-    list of changes: without the spaces and the one pair of quotes around it, and text (a key
-    of choices) in double quotes as a rule file writes it: ``2`` (not ``2.0``), ``6:5``,
-    ``yes``, ``"peek"`` for ``peek`` or ``'peek'``."""
+    """The value ``text`` a user gave ``key`` (after ``--set KEY=``) as every message and list
+    of changes quotes it: as they wrote it, without the spaces and the one pair of quotes around
+    it, but text in double quotes as a rule file writes it, so that it can be typed again after
+    ``--set`` or in a rule file: ``2`` (not ``2.0``), ``6:5``, ``yes``; ``"peek"`` for ``peek``
+    or ``'peek'`` (a key of choices), ``"nine"`` (for a number: text that reads as no number,
+    true/false or list of integers)."""
     value = _unquoted(text)
-    return _fmt(value) if KIND.get(key) == "str" else _q(value)
+    if KIND.get(key) == "str" or not _reads_as_value(value):
+        return _q(_fmt(value))
+    return _q(value)
+
+
+def written_item(item) -> str:
+    """A ``--set`` item ``KEY=VALUE`` as every message quotes it: ``KEY=`` and the value as
+    `as_written` shows it (``hole_card="peek"``); an item of no known key as typed."""
+    key, sep, text = str(item).partition("=")
+    key = key.strip()
+    return f"{key}={as_written(key, text)}" if sep and key in KIND else _q(str(item).strip())
 
 
 def changes_written(file_rules: Rules, rules: Rules, items) -> list[str]:
@@ -1173,10 +1204,7 @@ def changes_written(file_rules: Rules, rules: Rules, items) -> list[str]:
     value is no change), each value as the user wrote it (`as_written`):
     ``--set super_sevens_bet=2`` is ``super_sevens_bet=2`` where `changes_made` writes
     ``super_sevens_bet=2.0``."""
-    said: dict = {}
-    for item in items:
-        key, text = item.split("=", 1)
-        said[key.strip()] = f"{key.strip()}={as_written(key.strip(), text)}"
+    said = {item.split("=", 1)[0].strip(): written_item(item) for item in items}
     return [c for k, c in said.items() if getattr(rules, k) != getattr(file_rules, k)]
 
 
