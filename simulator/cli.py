@@ -779,10 +779,9 @@ def output_problem(path: str, folder: bool = False) -> str | None:
         return "an empty path: name a " + ("folder" if folder else "file")
     target = os.path.abspath(path)
     if os.path.exists(target):
-        if folder and not os.path.isdir(target):
-            return "cannot write: it is a file, not a folder"
-        if not folder and os.path.isdir(target):
-            return "cannot write: it is a folder"
+        kind = atomic.kind_problem(target, folder)
+        if kind is not None:
+            return kind
         if not os.access(target, os.W_OK) or folder and not os.access(target, os.X_OK):
             return "cannot write: permission denied"
         return None
