@@ -12,6 +12,19 @@ os.umask(_UMASK)
 USER_MODE = 0o666 & ~_UMASK  # a file the user writes, as the shell would make it
 
 
+def kind_problem(path, folder: bool = False) -> str | None:
+    """Why what is at ``path`` cannot be written over by what a command writes there, a file
+    (with ``folder``: a folder), in the words every command refuses an output with (``-o``,
+    ``--checkpoint``, ``--resume``; `simulator.run.checkpoint_problem` too): ``cannot write: it
+    is a folder``, ``cannot write: it is a file, not a folder``; None where nothing is there or
+    it is of the kind written."""
+    if folder and os.path.exists(path) and not os.path.isdir(path):
+        return "cannot write: it is a file, not a folder"
+    if not folder and os.path.isdir(path):
+        return "cannot write: it is a folder"
+    return None
+
+
 def write(path, data: str | bytes, mode: int | None = None, durable: bool = False) -> None:
     """Write ``data`` (text as UTF-8) to ``path`` atomically, with permissions ``mode`` (None:
     0600, a file only the user reads) and, if ``durable``, on disk before the rename. Raises

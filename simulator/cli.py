@@ -779,10 +779,9 @@ def output_problem(path: str, folder: bool = False) -> str | None:
         return "an empty path: name a " + ("folder" if folder else "file")
     target = os.path.abspath(path)
     if os.path.exists(target):
-        if folder and not os.path.isdir(target):
-            return "cannot write: it is a file, not a folder"
-        if not folder and os.path.isdir(target):
-            return "cannot write: it is a folder"
+        kind = atomic.kind_problem(target, folder)
+        if kind is not None:
+            return kind
         if not os.access(target, os.W_OK) or folder and not os.access(target, os.X_OK):
             return "cannot write: permission denied"
         return None
@@ -1087,16 +1086,16 @@ def rules_dict(rules) -> dict:
 def _refuse_set_twice(overrides, boxes=None, super_sevens=None) -> None:
     """Refuse a key given twice: by two --set, or by --set and its own option (--boxes,
     --super-sevens)."""
-    from simulator.rules import _q  # (an item shown in one line, at most 80 characters)
+    from simulator.rules import _q, written_item  # (an item as every message quotes it)
 
     own = {"boxes": ("--boxes", boxes), "super_sevens": ("--super-sevens", super_sevens)}
     first: dict = {}
     for item in overrides:
         key = item.split("=", 1)[0].strip()
         if key in first:
-            raise BjsimError(f"--set {first[key]} and --set {_q(item.strip())}: both set "
+            raise BjsimError(f"--set {first[key]} and --set {written_item(item)}: both set "
                              f"'{_q(key)}': allowed one of them")
-        first[key] = _q(item.strip())
+        first[key] = written_item(item)
         option, value = own.get(key, (None, None))
         if value is not None:
             given = option if key != "super_sevens" or value else "--no-super-sevens"
@@ -1118,36 +1117,36 @@ def _rule_origins(rules_path, overrides, boxes=None, super_sevens=None) -> dict:
 
 def _load_rules(rules_path, overrides, boxes=None, super_sevens=None):
     """Rules from the file, then --set, then --boxes and --super-sevens; the file's meta; and the
-    changes made to the file (`rules.changes_made`: ``key=value`` as a rule file writes it,
-    leaving out a key set to the file's own value), which name the rules in every output."""
-    from simulator.rules import apply_overrides, changes_made, load_rule_file, shown_rule_file
+    changes made to the file (`rules.changes_written`: ``key=value``, the value as the user wrote
+    it, leaving out a key set to the file's own value), which every output lists (simulate's
+    ``Changed:``, ``run.overrides``) and names the rules by (`rules.modified_name`, each value
+    as a rule file writes it: one game, one name)."""
+    from simulator.rules import apply_overrides, changes_written, load_rule_file, shown_rule_file
 
     _refuse_set_twice(overrides, boxes, super_sevens)
     file_rules, meta = load_rule_file(rules_path)
     rules = apply_overrides(file_rules, list(overrides), source="--set",
                             base=shown_rule_file(rules_path))
-    keys = [item.split("=", 1)[0].strip() for item in overrides]
+    items = list(overrides)
     if boxes is not None:
         rules = apply_overrides(rules, [f"boxes={boxes}"], source="--boxes")
-        keys.append("boxes")
+        items.append(f"boxes={boxes}")
     if super_sevens is not None:
-        rules = apply_overrides(
-            rules, [f"super_sevens={'true' if super_sevens else 'false'}"], source="--super-sevens"
-        )
-        keys.append("super_sevens")
-    return rules, meta or {}, changes_made(file_rules, rules, keys)
+        items.append(f"super_sevens={'true' if super_sevens else 'false'}")
+        rules = apply_overrides(rules, items[-1:], source="--super-sevens")
+    return rules, meta or {}, changes_written(file_rules, rules, items)
 
 
 def _no_effect_warnings(rules, overrides) -> None:
     """A warning line for each --set key of no effect under the other keys of ``rules``
     (`rules.no_effect`, as `bjsim rules show` marks it): taken, and changing no figure."""
-    from simulator.rules import _q, no_effect
+    from simulator.rules import no_effect, written_item
 
     for item in overrides:
         key = item.split("=", 1)[0].strip()
         why = no_effect(rules, key)
         if why:
-            click.echo(f"bjsim: warning: --set {_q(item.strip())} has no effect under these "
+            click.echo(f"bjsim: warning: --set {written_item(item)} has no effect under these "
                        f"rules ({why}): every value of {key} gives the same figures", err=True)
 
 

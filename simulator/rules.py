@@ -893,38 +893,55 @@ def _unquoted(text: str) -> str:
     return raw[1:-1] if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "\"'" else raw
 
 
+def _parse_text(kind: str, unq: str):
+    """The value ``unq`` (an override's text, `_unquoted`) reads as for a key of ``kind``;
+    ValueError (or ZeroDivisionError, OverflowError) where it reads as none."""
+    if kind == "int":
+        if not re.fullmatch(r"[+-]?\d+", unq):
+            raise ValueError
+        return int(unq)
+    if kind == "float":
+        value = _parse_number(unq)
+        if not math.isfinite(value):
+            raise ValueError
+        return value
+    if kind == "bool":
+        low = unq.lower()
+        if low in _TRUE:
+            return True
+        if low in _FALSE:
+            return False
+        raise ValueError
+    if kind == "str":
+        return unq
+    body = unq.strip()
+    for open_, close in ("[]", "()"):  # brackets in pairs, or none
+        if body[:1] == open_ or body[-1:] == close:
+            if body[:1] != open_ or body[-1:] != close:
+                raise ValueError
+            body = body[1:-1]
+    parts = [p for p in re.split(r"[\s,]+", body.strip()) if p]
+    if not all(re.fullmatch(r"[+-]?\d+", p) for p in parts):
+        raise ValueError
+    return tuple(int(p) for p in parts)
+
+
+def _reads_as_value(text: str) -> bool:
+    """True if ``text`` (`_unquoted`) reads as a number, true/false (also yes/no, on/off) or a
+    list of integers, as ``--set`` takes them; False for any other text."""
+    for kind in ("float", "bool", "pays"):
+        try:
+            if _parse_text(kind, text) != ():
+                return True
+        except (ValueError, ZeroDivisionError, OverflowError):
+            pass
+    return False
+
+
 def _parse_override_value(key: str, text: str, source: str):
     kind = KIND[key]
-    unq = _unquoted(text)
     try:
-        if kind == "int":
-            if not re.fullmatch(r"[+-]?\d+", unq):
-                raise ValueError
-            return int(unq)
-        if kind == "float":
-            value = _parse_number(unq)
-            if not math.isfinite(value):
-                raise ValueError
-            return value
-        if kind == "bool":
-            low = unq.lower()
-            if low in _TRUE:
-                return True
-            if low in _FALSE:
-                return False
-            raise ValueError
-        if kind == "str":
-            return unq
-        body = unq.strip()
-        for open_, close in ("[]", "()"):  # brackets in pairs, or none
-            if body[:1] == open_ or body[-1:] == close:
-                if body[:1] != open_ or body[-1:] != close:
-                    raise ValueError
-                body = body[1:-1]
-        parts = [p for p in re.split(r"[\s,]+", body.strip()) if p]
-        if not all(re.fullmatch(r"[+-]?\d+", p) for p in parts):
-            raise ValueError
-        return tuple(int(p) for p in parts)
+        return _parse_text(kind, _unquoted(text))
     except (ValueError, ZeroDivisionError, OverflowError):
         what = {
             "int": "not an integer",
@@ -935,7 +952,8 @@ def _parse_override_value(key: str, text: str, source: str):
         }[kind]
         also = " (also yes/no, on/off, 1/0)" if kind == "bool" else ""
         raise RuleError(
-            f"{source}: key '{key}' = '{_q(text)}' is {what}: allowed {_allowed(key)}{also}"
+            f"{source}: key '{key}' = {as_written(key, text)} is {what}: allowed "
+            f"{_allowed(key)}{also}"
         ) from None
 
 
@@ -1037,9 +1055,10 @@ def no_effect(rules: Rules, key: str) -> str | None:
     if not rules.super_sevens and key in ("super_sevens_bet", "super_sevens_pays"):
         return "super_sevens = false, no Super Sevens wager"
     if rules.hole_card == "peek" and key == "dealer_blackjack_takes":
-        return "hole_card = peek, a dealer blackjack ends the round before any double or split"
+        return ('hole_card = "peek", a dealer blackjack ends the round before any double or '
+                "split")
     if rules.shuffle == "every-round" and key == "penetration":
-        return "shuffle = every-round, no cut card"
+        return 'shuffle = "every-round", no cut card'
     return None
 
 
@@ -1052,7 +1071,7 @@ def no_effect_changes(rules: Rules, changes) -> dict[str, str]:
 
 def marked_changes(changes, no_effects: dict) -> list[str]:
     """``changes`` with each of no effect (``no_effects``: `no_effect_changes`) marked as
-    `bjsim rules show` marks it: ``penetration=0.5 (no effect: shuffle = every-round, no cut
+    `bjsim rules show` marks it: ``penetration=0.5 (no effect: shuffle = "every-round", no cut
     card)``."""
     return [c + (f" (no effect: {why})" if (why := no_effects.get(c.split("=", 1)[0].strip()))
                  else "") for c in changes]
@@ -1158,6 +1177,52 @@ def changes_made(file_rules: Rules, rules: Rules, keys) -> list[str]:
             if getattr(rules, k) != getattr(file_rules, k)]
 
 
+def as_written(key: str, text: str) -> str:
+    """The value ``text`` a user gave ``key`` (after ``--set KEY=``) as every message and list
+    of changes quotes it: as they wrote it, without the spaces and the one pair of quotes around
+    it, but text in double quotes as a rule file writes it, so that it can be typed again after
+    ``--set`` or in a rule file: ``2`` (not ``2.0``), ``6:5``, ``yes``; ``"peek"`` for ``peek``
+    or ``'peek'`` (a key of choices), ``"nine"`` (for a number: text that reads as no number,
+    true/false or list of integers)."""
+    value = _unquoted(text)
+    if KIND.get(key) == "str" or not _reads_as_value(value):
+        return _q(_fmt(value))
+    return _q(value)
+
+
+def written_item(item) -> str:
+    """A ``--set`` item ``KEY=VALUE`` as every message quotes it: ``KEY=`` and the value as
+    `as_written` shows it (``hole_card="peek"``); an item of no known key as typed."""
+    key, sep, text = str(item).partition("=")
+    key = key.strip()
+    return f"{key}={as_written(key, text)}" if sep and key in KIND else _q(str(item).strip())
+
+
+def changes_written(file_rules: Rules, rules: Rules, items) -> list[str]:
+    """The changes ``items`` (``KEY=VALUE`` as ``--set`` takes them, in order; a later item of
+    a key wins) made to a rule file, as `changes_made` finds them (a key left at the file's
+    value is no change), each value as the user wrote it (`as_written`):
+    ``--set super_sevens_bet=2`` is ``super_sevens_bet=2`` where `changes_made` writes
+    ``super_sevens_bet=2.0``."""
+    said = {item.split("=", 1)[0].strip(): written_item(item) for item in items}
+    return [c for k, c in said.items() if getattr(rules, k) != getattr(file_rules, k)]
+
+
+def canonical_change(change: str) -> str:
+    """A change ``key=value`` (as ``--set`` takes it) with its value as a rule file writes it
+    (`changes_made`): ``blackjack_pays=6:5`` -> ``blackjack_pays=1.2``, so that a game has one
+    name however its changes are spelt; ``change`` itself where it is no such change."""
+    key, sep, text = change.partition("=")
+    key = key.strip()
+    if not sep or key not in KIND:
+        return change
+    try:
+        value = parse_overrides([f"{key}={text}"], source="a change")[key]
+    except RuleError:
+        return change
+    return f"{key}={_fmt(value)}"
+
+
 def nz_changes(rules: dict) -> list[str]:
     """``key=value`` (as `changes_made` writes it) for every key in which ``rules`` (a
     `rules_dict`) differs from the NZ rule set (`Rules()`, configs/nz1994.toml), in the rule
@@ -1180,6 +1245,8 @@ def unlike_nz_line(rules: dict, named: str = "") -> str | None:
     unlike the NZ rules (`nz_changes`); None where there is none, or where ``named`` (the text
     beside it: a title, the command line's changes) already names each."""
     unlike = nz_changes(rules) if rules else []
+    named += "".join(", " + canonical_change(c)  # (a change as written: 6:5 names 1.2)
+                     for c in re.split(r",\s*(?=[A-Za-z_]\w*\s*=)", named))
     if not unlike or all(u in named for u in unlike):
         return None
     return f"Unlike NZ: {', '.join(unlike)}"
@@ -1188,8 +1255,9 @@ def unlike_nz_line(rules: dict, named: str = "") -> str | None:
 def modified_name(name: str, changes) -> str:
     """A rule set's name with the command line's changes named: ``nz1994 (modified: decks=8)``;
     a name that already says so (a file `bjsim rules show` wrote) has the changes added to its
-    list: ``nz1994 (modified: decks=8, boxes=7)``."""
-    changes = list(changes)
+    list: ``nz1994 (modified: decks=8, boxes=7)``. Each value is as a rule file writes it
+    (`canonical_change`), so that one game has one name however ``changes`` spell it."""
+    changes = [canonical_change(c) for c in changes]
     if not changes:
         return name
     before = re.fullmatch(r"(.*) \(modified: (.*)\)", name)

@@ -18,7 +18,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simulator import __version__, batches, checkpoint, chunks, distributed, engine, stops, tally
+from simulator import (
+    __version__,
+    atomic,
+    batches,
+    checkpoint,
+    chunks,
+    distributed,
+    engine,
+    stops,
+    tally,
+)
 from simulator import layout as L
 from simulator.index_plays import play_words
 from simulator.rules import (
@@ -281,9 +291,12 @@ def checkpoint_problem(path: str, resume: bool) -> str | None:
     """Why ``path`` cannot be a run's checkpoint (``resume``: one to carry on), or None."""
     if not path:
         return "--checkpoint: an empty path: name a file"
+    folder = atomic.kind_problem(path)  # (in the words of the command line's -o and --checkpoint)
+    if folder is not None:
+        return f"--checkpoint {path}: {folder}"
     if os.path.exists(path) and not os.path.isfile(path):  # (a device read without end, a pipe)
-        return (f"--checkpoint: {path} is not a regular file: allowed the path of a checkpoint "
-                "file (a new one is made there)")
+        return (f"--checkpoint {path}: not a regular file (a device or a pipe): allowed the "
+                "path of a checkpoint file (a new one is made there)")
     if resume and not os.path.exists(path):
         return f"--resume: checkpoint {path} does not exist"
     if not resume and os.path.exists(path):

@@ -655,8 +655,9 @@ def test_a_checkpoint_that_is_not_a_regular_file_is_refused_before_it_is_read(tm
     for args in (["--resume", str(path)], ["--checkpoint", str(path)]):
         result = CliRunner().invoke(cli, ["simulate", "-n", "1000", "-q", *args])
         assert result.exit_code == 2, result.output
-        assert result.stderr == (f"Error: --checkpoint: {path} is not a regular file: allowed "
-                                 "the path of a checkpoint file (a new one is made there)\n")
+        assert result.stderr == (f"Error: --checkpoint {path}: not a regular file (a device or "
+                                 "a pipe): allowed the path of a checkpoint file (a new one is "
+                                 "made there)\n")
 
 
 def test_a_linked_checkpoint_is_kept_up_to_date_where_it_links(tmp_path, monkeypatch):

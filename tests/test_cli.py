@@ -509,7 +509,7 @@ def test_an_output_is_neither_created_nor_truncated_when_the_run_is_refused(tmp_
 @pytest.mark.parametrize("args, words", [
     (["--set", "boxes=3", "--boxes", "2"], ["--set boxes=3", "--boxes"]),
     (["--set", " super_sevens = true", "--no-super-sevens"],
-     ["--set super_sevens = true", "--no-super-sevens"]),
+     ["--set super_sevens=true", "--no-super-sevens"]),
     (["--super-sevens", "--set", "super_sevens=false"], ["--set super_sevens=false",
                                                          "--super-sevens"]),
     (["--set", "decks=6", "--set", "decks=8"], ["--set decks=6 and --set decks=8"]),
@@ -1252,9 +1252,9 @@ def test_one_box_given_two_strategies_is_told_once_is_allowed():
 
 @pytest.mark.parametrize("sets, change, why", [
     (["hole_card=peek", "dealer_blackjack_takes=all"], 'dealer_blackjack_takes="all"',
-     "hole_card = peek, a dealer blackjack ends the round before any double or split"),
+     'hole_card = "peek", a dealer blackjack ends the round before any double or split'),
     (["shuffle=every-round", "penetration=0.5"], "penetration=0.5",
-     "shuffle = every-round, no cut card"),
+     'shuffle = "every-round", no cut card'),
 ])
 def test_a_set_key_of_no_effect_is_said_and_marked(sets, change, why):
     # Taken silently: listed under Changed: as any change, and dealer_blackjack_takes=all named
@@ -1264,7 +1264,7 @@ def test_a_set_key_of_no_effect_is_said_and_marked(sets, change, why):
     table = run("simulate", *TINY, *args)
     assert table.exit_code == 0, table.output
     assert table.stderr.splitlines() == [  # (with -q too, as exact's warning of the shoe)
-        f"bjsim: warning: --set {sets[1]} has no effect under these rules ({why}): every "
+        f"bjsim: warning: --set {change} has no effect under these rules ({why}): every "
         f"value of {key} gives the same figures"]
     first = sets[0].replace("=", '="') + '"'  # (as a rule file writes it: hole_card="peek")
     assert f"\nChanged:   {first}, {change} (no effect: {why})\n" in table.stdout
@@ -1275,6 +1275,33 @@ def test_a_set_key_of_no_effect_is_said_and_marked(sets, change, why):
     assert "no_effect" not in alone["run"] and alone["results"] == doc["results"]
     rows = list(csv.reader(io.StringIO(run("simulate", *TINY, *args, "-f", "csv").stdout)))
     assert ["run", "no_effect", "", f"{key}: {why}"] in [r[:4] for r in rows]
+
+
+def test_a_value_the_user_gave_is_quoted_in_one_style_in_every_message(tmp_path):
+    """A value is quoted as a rule file writes it, text in double quotes, so it can be typed
+    again after --set or in a rule file: --set decks=nine was quoted 'nine' where the rule file's
+    decks = "nine" was "nine"; the no-effect reason said hole_card = peek and the warning
+    --set dealer_blackjack_takes=all beside Changed:'s and rules show's hole_card="peek"."""
+    path = tmp_path / "r.toml"
+    path.write_text('decks = "nine"\n')
+    said = "key 'decks' = \"nine\" is not an integer: allowed an integer 1-8"
+    assert_user_error(run("simulate", "--rules", str(path)), f"{path}: {said}")
+    assert_user_error(run("simulate", "--set", "decks=nine"), f"--set: {said}")
+    assert_user_error(run("rules", "show", "--set", "dealer_hits_soft_17=maybe"),
+                      "key 'dealer_hits_soft_17' = \"maybe\" is not true or false")
+    assert_user_error(run("rules", "show", "--set", "decks=6.5"), "key 'decks' = 6.5 is not")
+    sets = ["--set", "hole_card=peek", "--set", "dealer_blackjack_takes='all'"]
+    table = run("simulate", *TINY, *sets)
+    texts = [table.stdout.split("\nChanged:   ")[1].split("\n")[0], table.stderr,
+             run("rules", "show", *sets).stdout,
+             run("rules", "show", *sets, "--set", "hole_card=none").stderr]
+    for text in texts:
+        values = re.findall(r"(hole_card|dealer_blackjack_takes) ?= ?(\S+?)[,)\s]", text)
+        assert values and all(v.startswith('"') for _, v in values), (text, values)
+    assert "bjsim: warning: --set dealer_blackjack_takes=\"all\" has no effect under these " \
+           'rules (hole_card = "peek", a dealer' in table.stderr
+    assert "Error: --set hole_card=\"peek\" and --set hole_card=\"none\": both set " \
+           "'hole_card'" in texts[3]
 
 
 def test_a_report_says_a_set_key_of_no_effect_before_its_runs(tmp_path, monkeypatch):
@@ -1290,4 +1317,4 @@ def test_a_report_says_a_set_key_of_no_effect_before_its_runs(tmp_path, monkeypa
     assert result.exit_code == 130, result.output
     assert result.stderr.splitlines()[0] == (
         "bjsim: warning: --set penetration=0.5 has no effect under these rules (shuffle = "
-        "every-round, no cut card): every value of penetration gives the same figures")
+        '"every-round", no cut card): every value of penetration gives the same figures')

@@ -1068,14 +1068,14 @@ def test_a_table_of_several_strategies_is_named_box_by_box():
 
 def test_a_key_of_no_effect_is_said_and_marked_in_each_game():
     # Under a peek, --set dealer_blackjack_takes=all (and its --vary) were taken silently.
-    why = "hole_card = peek, a dealer blackjack ends the round before any double or split"
+    why = 'hole_card = "peek", a dealer blackjack ends the round before any double or split'
     args = [*TINY, "--set", "hole_card=peek", "--set", "dealer_blackjack_takes=all", "--vary",
             "dealer_blackjack_takes=original"]
     table = run("compare", *args)
     assert table.exit_code == 0, table.output
     assert table.stderr.splitlines() == [
-        f"bjsim: warning: --set dealer_blackjack_takes=all has no effect under these rules "
-        f"({why}): every value of dealer_blackjack_takes gives the same figures"]
+        f"bjsim: warning: --set dealer_blackjack_takes=\"all\" has no effect under these "
+        f"rules ({why}): every value of dealer_blackjack_takes gives the same figures"]
     assert f"  dealer_blackjack_takes=original: dealer_blackjack_takes=original (no effect: " \
            f"{why}); strategy" in table.stdout
     doc = json.loads(run("compare", *args, "-f", "json").stdout)

@@ -1106,7 +1106,7 @@ def test_the_table_names_every_rule_unlike_nz_from_a_rule_file(tmp_path):
 
 def test_a_set_key_of_no_effect_is_said_and_kept():
     # --set penetration=0.5 under shuffle=every-round was taken silently.
-    why = "shuffle = every-round, no cut card"
+    why = 'shuffle = "every-round", no cut card'
     result = invoke("count", *TINY, "--set", "shuffle=every-round", "--set", "penetration=0.5",
                     "-f", "json")
     assert result.exit_code == 0, result.output
@@ -1130,7 +1130,7 @@ def test_counts_csv_has_the_overrides_and_no_effect_rows_simulates_has():
     simulate = run_rows("simulate")
     assert simulate == {
         "overrides": 'hole_card="peek"; dealer_blackjack_takes="all"',
-        "no_effect": "dealer_blackjack_takes: hole_card = peek, a dealer blackjack ends the "
+        "no_effect": 'dealer_blackjack_takes: hole_card = "peek", a dealer blackjack ends the '
                      "round before any double or split"}
     assert run_rows("count") == simulate
     assert run_rows("count", "--penetrations", "0.6,0.7") == simulate

@@ -717,34 +717,71 @@ def test_compare_prints_an_even_house_edge_as_0_not_minus_0(fmt):
     assert _negative_zeros(fmt, result.stdout) == [], result.stdout
 
 
-@pytest.mark.parametrize("sets, name", [
-    (["dealer_hits_soft_17=no"], "nz1994"),
-    (["blackjack_pays=3:2", "decks=6"], "nz1994"),
-    (["dealer_hits_soft_17=yes"], "nz1994 (modified: dealer_hits_soft_17=true)"),
-    (["dealer_hits_soft_17=1"], "nz1994 (modified: dealer_hits_soft_17=true)"),
-    (["dealer_hits_soft_17=True"], "nz1994 (modified: dealer_hits_soft_17=true)"),
-    (["decks= 8", "blackjack_pays=6:5"], "nz1994 (modified: decks=8, blackjack_pays=1.2)"),
+@pytest.mark.parametrize("sets, name, said", [
+    (["dealer_hits_soft_17=no"], "nz1994", []),
+    (["blackjack_pays=3:2", "decks=6"], "nz1994", []),
+    (["dealer_hits_soft_17=yes"], "nz1994 (modified: dealer_hits_soft_17=true)",
+     ["dealer_hits_soft_17=yes"]),
+    (["dealer_hits_soft_17=1"], "nz1994 (modified: dealer_hits_soft_17=true)",
+     ["dealer_hits_soft_17=1"]),
+    (["dealer_hits_soft_17=True"], "nz1994 (modified: dealer_hits_soft_17=true)",
+     ["dealer_hits_soft_17=True"]),
+    (["decks= 8", "blackjack_pays=6:5"], "nz1994 (modified: decks=8, blackjack_pays=1.2)",
+     ["decks=8", "blackjack_pays=6:5"]),
     (["hole_card='peek'", "super_sevens_pays=3,50,100,500,1000"],
-     'nz1994 (modified: hole_card="peek", super_sevens_pays=[3, 50, 100, 500, 1000])'),
+     'nz1994 (modified: hole_card="peek", super_sevens_pays=[3, 50, 100, 500, 1000])',
+     ['hole_card="peek"', "super_sevens_pays=3,50,100,500,1000"]),
 ])
-def test_set_names_only_real_changes_as_the_rule_file_writes_them(sets, name):
+def test_set_names_only_real_changes_as_the_rule_file_writes_them(sets, name, said):
     """The rules' name heads a report: one game has one name however --set is spelt, and a
     --set of the file's own value is no modification (it read "nz1994 (modified:
-    dealer_hits_soft_17=no)")."""
+    dealer_hits_soft_17=no)"). The changes themselves (run.overrides) are listed as written."""
+    from simulator.rules import canonical_change
+
     args = [a for s in sets for a in ("--set", s)]
     doc = json.loads(run("simulate", "-q", "--rounds", "10", *args, "-f", "json").stdout)
     assert doc["run"]["rules_name"] == name
-    changes = name.partition(" (modified: ")[2][:-1]
-    assert ", ".join(doc["run"]["overrides"]) == changes
+    assert doc["run"]["overrides"] == said
     shown = json.loads(run("rules", "show", *args, "-f", "json").stdout)
     assert shown["meta"]["name"] == name
-    for change in doc["run"]["overrides"]:  # each as `rules show --format toml` writes it
-        key, value = change.split("=", 1)
+    for change in said:  # the name's values as `rules show --format toml` writes them
+        key, value = canonical_change(change).split("=", 1)
+        assert f"{key}={value}" in name
         assert f"{key} = {value}\n" in run("rules", "show", *args, "-f", "toml").stdout
     table = run("compare", "-q", "--rounds", "100", *args, "--vary-strategy", "mimic-dealer",
                 "--strategy", "basic", "--no-exact").stdout
-    assert "(configs/nz1994.toml" + "".join(f" --set {c}" for c in doc["run"]["overrides"]) \
-        + ")" in table
+    assert "(configs/nz1994.toml" + "".join(f" --set {c}" for c in said) + ")" in table
+
+
+def test_changes_are_listed_as_the_user_wrote_them_in_every_command():
+    """simulate's Changed: line, run.overrides (json, csv) and compare's baseline command line
+    quoted --set super_sevens_bet=2 as super_sevens_bet=2.0 and blackjack_pays=6:5 as 1.2 (as a
+    rule file writes them), where the no-effect warning quotes what was typed; the rules' name
+    keeps the rule file's spelling (one game, one name)."""
+    args = ["--set", "super_sevens_bet=2", "--set", "blackjack_pays=6:5", "--set",
+            "dealer_hits_soft_17=yes", "--set", "hole_card=peek", "--boxes", "2"]
+    said = ["super_sevens_bet=2", "blackjack_pays=6:5", "dealer_hits_soft_17=yes",
+            'hole_card="peek"', "boxes=2"]
+    name = ('nz1994 (modified: super_sevens_bet=2.0, blackjack_pays=1.2, '
+            'dealer_hits_soft_17=true, hole_card="peek", boxes=2)')
+    table = run("simulate", *TINY, *args).stdout
+    assert f"\nRules:     {name} (configs/nz1994.toml)\nChanged:   {', '.join(said)}\n" in table
+    assert "Unlike NZ:" not in table  # (every change is named, in the name)
+    doc = json.loads(run("simulate", *TINY, *args, "-f", "json").stdout)
+    assert doc["run"]["overrides"] == said and doc["run"]["rules_name"] == name
+    rows = run_section(csv_rows(run("simulate", *TINY, *args, "-f", "csv").stdout))
+    assert rows["overrides"] == "; ".join(said) and rows["rules_name"] == name
+    off = run("simulate", *TINY, "--set", "super_sevens_bet=2", "--no-super-sevens")
+    assert "\nChanged:   super_sevens_bet=2 (no effect: " in off.stdout
+    assert "--set super_sevens_bet=2 has no effect" in off.stderr
+    head = run("compare", *TINY, *args, "--vary-strategy", "mimic-dealer", "--strategy",
+               "basic", "--no-exact").stdout.splitlines()[0]
+    assert f"against the baseline {name} (configs/nz1994.toml --set " in head
+    assert "".join(f" --set {c}" for c in said) + ")" in head
+    count = json.loads(run("count", *TINY, *args[2:], "--plan", "hi-lo-flat", "-f",
+                           "json").stdout)  # (count takes its Super Sevens stake from the plan)
+    assert count["run"]["overrides"] == said[1:]
+    assert count["run"]["rules_name"] == name.replace("super_sevens_bet=2.0, ", "")
 
 
 def test_simulate_exact_gives_an_even_return_as_a_house_edge_of_0_not_minus_0():

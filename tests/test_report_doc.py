@@ -2952,7 +2952,7 @@ def test_a_key_of_no_effect_is_no_departure_from_the_nz_game():
     # report --set shuffle=every-round --set penetration=0.5: the summary said the table
     # "differs from the NZ game only in penetration=0.5, shuffle=every-round" and suggested
     # bjsim compare --vary penetration=0.5,shuffle=every-round, though its own rules table
-    # marks penetration "(no effect: shuffle = every-round, no cut card)".
+    # marks penetration '(no effect: shuffle = "every-round", no cut card)'.
     a = figures.against_nz(Rules(shuffle="every-round", penetration=0.5))
     assert a["changes"] == a["unseen"] == ["shuffle=every-round"]
     assert a["measure_command"] == "bjsim compare --vary shuffle=every-round"

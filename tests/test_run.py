@@ -54,6 +54,28 @@ def test_precision_target_is_reported_met_or_not():
     assert "NOT met" in unmet.messages[0]
 
 
+def test_a_checkpoint_that_is_a_folder_is_refused_in_the_command_lines_words(tmp_path):
+    """run.simulate refused a folder as its checkpoint with '--checkpoint: F is not a regular
+    file', where every command refuses it in -o's words, 'cannot write: it is a folder': one
+    wording, from one helper (atomic.kind_problem)."""
+    from click.testing import CliRunner
+
+    from simulator.cli import cli
+
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    said = f"--checkpoint {folder}: cannot write: it is a folder"
+    for resume in (False, True):
+        assert run.checkpoint_problem(str(folder), resume) == said
+        with pytest.raises(run.RunError) as refused:
+            run.simulate(_plan(checkpoint=str(folder), resume=resume), quiet=True)
+        assert str(refused.value) == said
+        args = ["simulate", "-n", "1000", "--checkpoint", str(folder)] + ["--resume"] * resume
+        assert CliRunner().invoke(cli, args).stderr == f"Error: {said}\n"
+    assert CliRunner().invoke(cli, ["simulate", "-o", str(folder)]).stderr == \
+        f"Error: -o {folder}: cannot write: it is a folder\n"
+
+
 def test_checkpoint_in_the_way_is_refused_and_resume_needs_the_file(tmp_path):
     path = tmp_path / "run.ckpt"
     first = run.simulate(_plan(checkpoint=str(path)), quiet=True)

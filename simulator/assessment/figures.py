@@ -55,6 +55,7 @@ from simulator.rules import (
     DEFAULT_RULES_PATH,
     WITHIN_GAZETTE,
     Rules,
+    canonical_change,
     describe,
     no_effect,
     origin,
@@ -167,8 +168,9 @@ def set_form(change: str) -> str:
     """A change ``key=value``, its value as a rule file writes it (every command's rule-set
     name: ``super_sevens_pays=[3, 50, 100, 500, 2500]``, ``hole_card="peek"``), in the form a
     user types after --set, which the report uses throughout: ``super_sevens_pays=3,50,100,
-    500,2500``, ``hole_card=peek``."""
-    key, value = change.split("=", 1)
+    500,2500``, ``hole_card=peek``; a change as the user wrote it (``blackjack_pays=6:5``) is
+    first written as a rule file writes it (`rules.canonical_change`: ``blackjack_pays=1.2``)."""
+    key, value = canonical_change(change).split("=", 1)
     try:
         (v,) = tomllib.loads(f"v = {value}").values()
     except tomllib.TOMLDecodeError:
