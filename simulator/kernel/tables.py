@@ -224,12 +224,11 @@ def build(p, tables, bands: int = 0) -> Machine:
         if key[0] not in ("X", "SX", "I") and bld.info[key][0] == T.K_NONE:
             succ[key] = [bld.step(key, c) for c in range(1, 11)]
     # Final states numbered first: a box's final state ``s`` is its settlement's row ``s * 8 + o``
-    new = sorted(range(len(bld.order)), key=lambda s: bld.info[bld.order[s]][0] == T.K_NONE)
-    ren = np.argsort(new)  # old number -> new
-    bld.order = [bld.order[s] for s in new]
+    old = bld.order
+    bld.order = sorted(old, key=lambda k: bld.info[k][0] == T.K_NONE)  # (stable)
     bld.keys = {k: i for i, k in enumerate(bld.order)}
-    succ = {k: [int(ren[s]) for s in v] for k, v in succ.items()}
-    bld.alt = {k: [int(ren[s]) for s in v] for k, v in bld.alt.items()}
+    succ = {k: [bld.keys[old[s]] for s in v] for k, v in succ.items()}
+    bld.alt = {k: [bld.keys[old[s]] for s in v] for k, v in bld.alt.items()}
     n = len(bld.order)
     assert n < 2**15, n  # int16 states
     info = [bld.info[k] for k in bld.order]
