@@ -83,10 +83,6 @@ def _play_stacked(p, m, cx, ins_flags, cards, cut, out, each):
     return n
 
 
-def _in_range(name: str, x, lo: int, hi: float = np.inf) -> int:
-    return whole("kernel: " + name, x, lo, hi)
-
-
 def whole(name: str, x, lo: int = 0, hi: float = np.inf) -> int:
     """``x`` as an int, if a whole number (an integral float too; an integer beyond 2**53,
     which no float holds, compared exactly) in ``lo..hi``; else a ValueError naming it and
@@ -113,7 +109,7 @@ def _check_params(params) -> np.ndarray:
     p = np.ascontiguousarray(a, dtype=np.int64)
     for name, key, hi in (("decks", L.P_DECKS, 8), ("boxes", L.P_BOXES, 7),
                           ("max_hands", L.P_MAX_HANDS, MAX_HANDS)):  # fmt: skip
-        _in_range("params " + name, p[key], 1, hi)
+        whole("kernel: params " + name, p[key], 1, hi)
     return p
 
 
@@ -136,7 +132,7 @@ def _check_tables(tables, boxes: int | None) -> tuple:
 
 def _check_state(state) -> np.ndarray:
     words = np.array(state, dtype=object).reshape(-1)
-    rng = np.array([_in_range("state word", w, 0, 2**64 - 1) for w in words], np.uint64)
+    rng = np.array([whole("kernel: state word", w, 0, 2**64 - 1) for w in words], np.uint64)
     if rng.shape != (4,) or not rng.any():
         raise ValueError("kernel: state must be four uint64 words, not all zero")
     return rng
@@ -153,7 +149,7 @@ def _check_blocks(sizes, states) -> tuple:
             and (n.size == 0 or n.min() >= 0) and (s.size == 0 or s.min() >= 0)
             and s.any(axis=1).all()):  # fmt: skip
         return n.astype(np.int64), np.ascontiguousarray(s, np.uint64)
-    return (np.array([_in_range("n_rounds", x, 0) for x in np.reshape(sizes, -1)], np.int64),
+    return (np.array([whole("kernel: n_rounds", x) for x in np.reshape(sizes, -1)], np.int64),
             np.array([_check_state(x) for x in states], np.uint64).reshape(-1, 4))
 
 
@@ -173,7 +169,7 @@ def machine_for(p, tables, bands: int = 0) -> Machine:
 def deal_shoe(state, decks: int) -> np.ndarray:
     """The card codes (int64) of a fresh shoe of ``decks`` decks in dealing order, shuffled as a
     chunk shuffles it from the xoshiro256** ``state`` (four uint64, not all zero; not modified)."""
-    return R.deal_shoe(_check_state(state), _in_range("decks", decks, 1, 8))
+    return R.deal_shoe(_check_state(state), whole("kernel: decks", decks, 1, 8))
 
 
 def _run(params, tables, sizes, states, fields=(), trace=None, counter=None, insurance=False):
@@ -184,7 +180,7 @@ def _run(params, tables, sizes, states, fields=(), trace=None, counter=None, ins
     sizes, states = _check_blocks(sizes, states)
     if states.shape[0] != sizes.size:
         raise ValueError(f"kernel: {sizes.size} blocks need a state each, got {states.shape[0]}")
-    fields = np.array([_in_range("field", f, 0, L.N_TALLY - 1) for f in fields], np.int64)
+    fields = np.array([whole("kernel: field", f, 0, L.N_TALLY - 1) for f in fields], np.int64)
     picked = (fields, *_picked(m.rows, fields), *_picked(m.wrows, fields))
     tally, out = np.zeros(L.N_TALLY, np.int64), np.zeros((sizes.size, fields.size), np.int64)
     trace = np.zeros(0, np.int8) if trace is None else trace  # (filled in place: no copy)
@@ -280,7 +276,7 @@ def play_stacked(cards, rules, strategies, cut=None, counter=None, shoes=False):
     fewest = 1 if counter is not None else boxes  # the boxes a round deals (a plan's: 1 up)
     each = 1 if c.ndim == 2 and not shoes else c.shape[-1] // (2 * fewest + 1) + 1  # a row's
     c = np.ascontiguousarray(np.atleast_2d(c), dtype=np.int8)
-    cut = c.shape[1] if cut is None else _in_range("cut", cut, 0)
+    cut = c.shape[1] if cut is None else whole("kernel: cut", cut)
     out = np.zeros((c.shape[0] * each, L.R_FIXED + boxes * L.R_BOX), np.int64)
     name = "stacked" if cx is None else "stacked count"
     warm(name, _play_stacked, p, tuple(m), cx, ins_flags, c, np.int64(0), out, np.int64(1))

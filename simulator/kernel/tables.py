@@ -117,12 +117,16 @@ class Builder:
         return self.state(key, kind, t, w, need | (NEED2 if taken else 0), bits)
 
     def after(self, si, a, hard, ace, u, w=L.UNIT):
-        """The state a decision leads to (a split is the caller's)."""
+        """The state a decision leads to (a split: its first hand's, the pair half the hard sum)."""
         if a in (A_HIT, A_DOUBLE):
             return self.state(("P" if a == A_HIT else "PD", si, hard, ace, u), flags=PLAYER)
+        if a == A_SPLIT:
+            return self.state(("SH", si, hard // 2, u), flags=PLAYER | SPLIT_HAND)
         if a == A_STAND:
             t = max(total(hard, ace), 16)
             return self.final(("D", si, t, w, u), T.K_STOOD, t, w, STOOD | NEED2)
+        if a == A_SURRENDER and self.p[L.P_SURRENDER] == L.SURRENDER_EARLY:
+            return self.final(("ES", si, u), T.K_ES, 0, w)
         if a == A_SURRENDER:
             return self.final(("LS", si, u), T.K_LS, 0, w, NEED2 * (u in self.late))
         assert a == A_BUST, a
@@ -140,15 +144,9 @@ class Builder:
             need = NEED2 | STOOD if u in self.late else 0
             return self.state(("BJ", si, u), T.K_BJ, 0, L.UNIT, need, bits)
         sevens = bool(self.p[L.P_SS]) and v1 == 7 and c == 7
-        rule = self.p[L.P_SURRENDER]
         a = self.decide(si, hard, ace, 2, u, pair=v1 if v1 == c else 0,
-                        surrender=rule != L.SURRENDER_NONE, sevens=sevens)
-        if a == A_SPLIT:
-            s = self.state(("SH", si, v1, u), flags=PLAYER | SPLIT_HAND)
-        elif a == A_SURRENDER and rule == L.SURRENDER_EARLY:
-            s = self.final(("ES", si, u), T.K_ES, 0, L.UNIT)
-        else:
-            s = self.after(si, a, hard, ace, u)
+                        surrender=self.p[L.P_SURRENDER] != L.SURRENDER_NONE, sevens=sevens)
+        s = self.after(si, a, hard, ace, u)
         if sevens or a == A_SPLIT:
             return self.state(("X", si, v1, self.order[s], u), flags=EXIT, link=self.order[s])
         return s
@@ -224,12 +222,11 @@ def build(p, tables, bands: int = 0) -> Machine:
         if key[0] not in ("X", "SX", "I") and bld.info[key][0] == T.K_NONE:
             succ[key] = [bld.step(key, c) for c in range(1, 11)]
     # Final states numbered first: a box's final state ``s`` is its settlement's row ``s * 8 + o``
-    new = sorted(range(len(bld.order)), key=lambda s: bld.info[bld.order[s]][0] == T.K_NONE)
-    ren = np.argsort(new)  # old number -> new
-    bld.order = [bld.order[s] for s in new]
+    old = bld.order
+    bld.order = sorted(old, key=lambda k: bld.info[k][0] == T.K_NONE)  # (stable)
     bld.keys = {k: i for i, k in enumerate(bld.order)}
-    succ = {k: [int(ren[s]) for s in v] for k, v in succ.items()}
-    bld.alt = {k: [int(ren[s]) for s in v] for k, v in bld.alt.items()}
+    succ = {k: [bld.keys[old[s]] for s in v] for k, v in succ.items()}
+    bld.alt = {k: [bld.keys[old[s]] for s in v] for k, v in bld.alt.items()}
     n = len(bld.order)
     assert n < 2**15, n  # int16 states
     info = [bld.info[k] for k in bld.order]
