@@ -468,8 +468,8 @@ def test_the_super_sevens_headline_interval_is_by_its_exact_sd(built):
     summary = next(b for b in sections.summary(shown).blocks if b.startswith("Super Sevens"))
     pays = sections.big_pays_words(data["super_sevens_pays"])
     assert (f"simulated {100 * -ss['simulated']:.3f}% ± {100 * half:.3f}% (95%, by the exact SD "
-            f"per bet, as in every table of this report, {ss['exact_sd_bet']:.2f}: the "
-            f"simulated SD, {ss['sd_bet']:.2f}, rests on {pays}; "
+            f"per bet, {ss['exact_sd_bet']:.2f}, as in the wagers table: the simulated SD, "
+            f"{ss['sd_bet']:.2f}, rests on {pays}; "
             f"{sections._sd_against_exact(ss)})") in summary
     # the wagers table gives the same interval, and simulate's beside it, said not to be it
     text = [b for b in sections.wagers(shown).blocks if said in str(b)]
@@ -1592,6 +1592,51 @@ def test_the_variant_table_of_a_changed_rule_set_names_it_and_its_unchanged_vari
     table = (out / "csv" / "rule_variants_super_sevens.csv").read_text()
     assert table.startswith("variant,changes,ss_house_edge,")
     assert [r["variant"] for r in csv.DictReader(io.StringIO(table))] == [shown, "decks-8"]
+
+
+def test_the_variant_super_sevens_intervals_are_by_each_games_exact_sd(tmp_path):
+    """The summary said its Super Sevens interval was by the exact SD "as in every table of this
+    report", but the rule-variant Super Sevens table gave each game's interval by its run's
+    simulated SD (the review: the baseline's 1.002% at 10 million bets, an SD of 16.17 against
+    the exact 17.14). Each game's 95% ± is by its own exact SD per bet, as bjsim exact gives it
+    for its rules and 7-7 play; compare's, by the simulated SD, is kept in the CSV; the note says
+    which SD each is by, and that a difference's interval is the paired blocks'."""
+    out = tmp_path / "r"
+    result = run("report", "-q", "-n", "4M", "--sample-rounds", "20000", "--choice", "basic",
+                 "--variant", "variants/decks-8", "--variant-rounds", "4M", "-o", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "report.json").read_text())
+    v = data["variants"]
+    doc = v["document"]
+    base, (decks,) = v["baseline"], v["rows"]
+    exact_sd = {"nz1994": 17.1379, "decks-8": 18.2634}  # bjsim exact, 6 and 8 decks, basic
+    for row, game in ((base, doc["baseline"]), (decks, doc["variants"][0])):
+        ss = game["super_sevens"]
+        assert ss["interval_note"] is None  # (4 million bets: an interval is given)
+        assert row["ss_exact_sd"] == pytest.approx(exact_sd[game["label"]], abs=1e-4)
+        assert row["ss_half_width"] == pytest.approx(
+            1.959963984540054 * row["ss_exact_sd"] / math.sqrt(ss["bets"]), rel=1e-12)
+        assert row["ss_half_width_simulated_sd"] == ss["ci95_high"] - ss["house_edge"]
+        assert row["ss_half_width"] != row["ss_half_width_simulated_sd"]
+        assert row["ss_sd_source"] == "exact"
+    # the baseline's SD is the wagers table's, as bjsim exact gives it
+    assert base["ss_exact_sd"] == pytest.approx(wager(data, "super_sevens")["exact_sd_bet"],
+                                                rel=1e-12)
+    md = (out / "report.md").read_text()
+    assert ("Each game's 95% ± is by its exact SD per bet (its own rules and 7-7 play), as the "
+            "wagers table's Super Sevens interval.") in md
+    assert "Each difference's interval is by the spread of the paired blocks" in md
+    assert f"| nz1994 | (baseline) | {fmt(base['ss_house_edge'], 'pct3')} | " \
+           f"{fmt(base['ss_half_width'], 'pct3')} |" in md
+    assert "as in every table of this report" not in md
+    assert "as in the wagers table, the player's choices and the rule variants:" in md
+    assert ("Each game's interval in the rule-variant Super Sevens table is by its own exact SD "
+            "per bet.") in md
+    with open(out / "csv" / "rule_variants_super_sevens.csv", newline="") as f:
+        rows = {r["variant"]: r for r in csv.DictReader(f)}
+    assert float(rows["decks-8"]["ss_half_width"]) == decks["ss_half_width"]
+    assert float(rows["decks-8"]["ss_half_width_simulated_sd"]) == \
+        decks["ss_half_width_simulated_sd"]
 
 
 @pytest.mark.parametrize("content, words", [

@@ -1082,8 +1082,10 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
                                        f"--rules {rules_file}"))
     doc = _plain(json.loads(compare_report.render_json(result.stats, result.meta)))
     by_label = {v.label: v for v in asked}
+    sds = {g.label: ss_exact_sd(g.rules, g.strategies) for g in games}
     base, *rows = _in_report_words(
-        [_variant_row(doc["baseline"])] + [_no_effect_here(_variant_row(v) | _in_rule_set(
+        [_variant_row(doc["baseline"], sds.get(doc["baseline"]["label"]))]
+        + [_no_effect_here(_variant_row(v, sds.get(v["label"])) | _in_rule_set(
             v, by_label.get(v["label"]), spec.rules), v, by_label.get(v["label"]))
             for v in doc["variants"]],
         result.stats["blocks"])
@@ -1209,10 +1211,24 @@ def _derived_files(games) -> list[dict]:
     return out
 
 
-def _variant_row(game: dict) -> dict:
+def ss_exact_sd(rules, strategies) -> float | None:
+    """The exact Super Sevens SD per unit staked of a game whose boxes play ``strategies`` (one
+    a box), as `bjsim exact` gives it (`exact.sevens.super_sevens`: the strategy's 7-7 play, a
+    full shoe every round); of boxes of several strategies, the SD of their bets pooled. None
+    where the game bets no Super Sevens."""
+    if not rules.super_sevens or not strategies:
+        return None
+    figs = [super_sevens(rules, s) for s in strategies]
+    mean = sum(f["ev"] for f in figs) / len(figs)
+    square = sum(f["sd"] ** 2 + f["ev"] ** 2 for f in figs) / len(figs)
+    return math.sqrt(max(square - mean * mean, 0.0))
+
+
+def _variant_row(game: dict, ss_sd: float | None = None) -> dict:
     """A row of the rule-variant table from a game of compare's json document: its house edge
     with the 95% half-width and its exact figure, and for a variant (not the baseline) the
-    paired difference from the baseline."""
+    paired difference from the baseline; ``ss_sd``: the game's exact Super Sevens SD per bet
+    (`ss_exact_sd`), which its Super Sevens interval is by."""
     from simulator.compare_report import same_text
 
     he, exact = game["house_edge"], game.get("exact") or {}
@@ -1236,19 +1252,29 @@ def _variant_row(game: dict) -> dict:
             "exact": d.get("exact"), "exact_scope": d.get("exact_scope"), "z": d.get("z"),
             # the earlier variant whose game it is (compare's same_game_as), or None
             "same_game_as": game.get("same_game_as"),
-            **_variant_sevens(game, exact, shown_exact)}
+            **_variant_sevens(game, exact, shown_exact, ss_sd)}
 
 
-def _variant_sevens(game: dict, exact: dict, shown_exact: bool) -> dict:
+def _variant_sevens(game: dict, exact: dict, shown_exact: bool,
+                    ss_sd: float | None = None) -> dict:
     """A variant row's Super Sevens fields (``ss_*``, house edges per unit staked; None where
-    the game has no Super Sevens): the simulated figure with its half-width, the exact one, and
-    the paired difference from the baseline with its interval and exact value."""
+    the game has no Super Sevens): the simulated figure with its half-width, by the game's
+    exact SD per bet ``ss_sd`` as every Super Sevens interval of the report (`by_exact_sd`;
+    compare's, by the simulated SD, kept as ``ss_half_width_simulated_sd``; ``ss_sd_source``
+    says which SD the half-width is by), the exact one, and the paired difference from the
+    baseline with its interval (the paired blocks', as compare's) and exact value."""
     ss = game.get("super_sevens")
     d = ((game.get("difference") or {}).get("super_sevens") or {}) if ss else {}
+    simulated = None if not ss or ss["ci95_high"] is None else ss["ci95_high"] - ss["house_edge"]
+    by_exact = None if simulated is None or not ss_sd or not ss.get("bets") else \
+        Z95 * ss_sd / math.sqrt(ss["bets"])
     return {"ss_touched": "difference" not in game or bool(game.get("super_sevens_touched")),
             "ss_house_edge": ss and ss["house_edge"],
-            "ss_half_width": None if not ss or ss["ci95_high"] is None else
-            ss["ci95_high"] - ss["house_edge"],
+            "ss_half_width": simulated if by_exact is None else by_exact,
+            "ss_half_width_simulated_sd": simulated,
+            "ss_exact_sd": ss_sd if ss else None,
+            "ss_sd_source": None if simulated is None else
+            "simulated" if by_exact is None else "exact",
             "ss_exact_house_edge": exact.get("super_sevens_house_edge") if ss and shown_exact
             else None,
             "ss_difference": d.get("mean"), "ss_ci95_low": d.get("ci95_low"),
