@@ -1083,3 +1083,67 @@ def test_a_key_of_no_effect_is_said_and_marked_in_each_game():
         "dealer_blackjack_takes": why}
     plain = json.loads(run("compare", *TINY, "--vary", "decks=8", "-f", "json").stdout)
     assert plain["baseline"]["no_effect"] == plain["variants"][0]["no_effect"] == {}
+
+
+
+def test_the_plot_draws_the_super_sevens_differences_beside_the_main_games(monkeypatch,
+                                                                            tmp_path):
+    # The plot drew the house-edge differences alone, under "house edge difference from the
+    # baseline": a cut of the Super Sevens pays (+2.17 pp, exact) showed as a point at 0. Where
+    # the table shows Super Sevens, a second panel draws its differences as the table gives
+    # them, and each panel's title names its wager; a variant that leaves the bet as it is has
+    # no point there, as it has no row in the table.
+    from simulator import compare_report
+
+    kept = {}
+    real = compare_report.figure
+
+    def keep(plt, stats, partial=False):
+        kept["fig"] = fig = real(plt, stats, partial)
+        return fig
+
+    monkeypatch.setattr(compare_report, "figure", keep)
+    pays = "super_sevens_pays=3,50,100,500,2500"
+    result = run("compare", "--rounds", "4M", "--chunk-rounds", "1M", "--seed", "3", "--quiet",
+                 "--strategy", "basic", "--same-strategy", "--vary", "dealer_hits_soft_17=true",
+                 "--vary", pays, "-f", "json", "--plot", str(tmp_path / "d.png"))
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    h17, cut = doc["variants"]
+    d = cut["difference"]["super_sevens"]
+    assert d["interval_note"] is None and d["exact"] == pytest.approx(0.02169, abs=1e-4)
+    main, side = kept["fig"].axes
+    assert main.get_title() == "Main game + insurance (per initial wager)"
+    assert side.get_title() == "Super Sevens, rule 14 (per unit staked)"
+    assert kept["fig"]._suptitle.get_text() == "nz1994: 4,000,000 rounds per game"
+    for ax in (main, side):
+        assert ax.get_xlabel().startswith("house edge difference from the baseline, percentage "
+                                          "points (pp)")
+    assert "no point: the variant leaves the Super Sevens bet as it is" in side.get_xlabel()
+
+    def drawn(ax, marker):
+        return [(x, y) for ln in ax.get_lines() if ln.get_marker() == marker
+                for x, y in zip(ln.get_xdata(), ln.get_ydata(), strict=True)]
+
+    # rows from the top: h17 at y = 1, the pays' cut at y = 0
+    assert drawn(side, "o") == [(pytest.approx(100 * d["mean"]), 0)]
+    assert drawn(side, "x") == [(pytest.approx(100 * d["exact"]), 0)]
+    he = h17["difference"]["house_edge"]
+    assert (pytest.approx(100 * he["mean"]), 1) in drawn(main, "o")
+
+
+def test_a_plot_of_the_main_game_alone_says_so_on_its_axis(tmp_path, monkeypatch):
+    # Where no variant touches Super Sevens the plot has one panel: its axis names the wager.
+    from simulator import compare_report
+
+    kept = {}
+    real = compare_report.figure
+    monkeypatch.setattr(compare_report, "figure",
+                        lambda plt, stats, partial=False: kept.setdefault(
+                            "fig", real(plt, stats, partial)))
+    result = run("compare", *TINY, "--vary", "dealer_hits_soft_17=true", "--plot",
+                 str(tmp_path / "d.png"))
+    assert result.exit_code == 0, result.output
+    (ax,) = kept["fig"].axes
+    assert ax.get_xlabel() == ("house edge difference from the baseline, percentage points "
+                               "(pp)\nmain game + insurance, per initial wager")
