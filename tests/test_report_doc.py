@@ -831,7 +831,8 @@ def test_sevens_changes_are_of_the_house_edge_as_the_choices_cost():
     # (per initial wager: the same with one box and three; it said "per round")
     assert labels["main_house_edge_change"] == ("main game: house edge change per initial "
                                                 "wager, pp")
-    assert labels["combined_1"] == "main game + side bet 1: house edge change, pp"
+    assert labels["combined_1"] == ("main game + side bet 1 (this table's): house edge "
+                                    "change, pp")
     row = next(r for r in t.rows if r[0] == "hit every 7-7")  # (the CSV's label)
     main, combined = row[keys.index("main_house_edge_change")], row[keys.index("combined_1")]
     assert cost > 0 and main == pytest.approx(cost, abs=1e-9)
@@ -845,6 +846,41 @@ def test_sevens_changes_are_of_the_house_edge_as_the_choices_cost():
     assert "combined_house_edge_change_1" in t.csv_header()
     assert "changes are in the house edge" in sec.blocks[0] and "+ means the player loses " \
         "more" in sec.blocks[0]
+
+
+def test_the_sevens_section_values_the_tables_own_side_bet():
+    """With --set super_sevens_bet=5 the 7-7 section valued side bets of 0.5, 1 and 2 only and
+    named "the best play with a side bet of 1 up": the table's own bet was never valued. Its
+    column is added, marked as the table's, the best play is for it, and the text says so."""
+    from simulator.exact.compare import exact_figures
+
+    rules = load_rules().replace(super_sevens_bet=5.0)
+    fig, _ = exact_figures(rules, load_strategy("basic"))
+    s = figures._sevens(rules, fig, {})
+    assert s["side_bets"] == ["0.5", "1", "2", "5"] and s["bet"] == 5
+    rows = {r["label"]: r for r in s["rows"]}
+    assert "the best play with a side bet of 5 up" in rows
+    assert "the best play with a side bet of 1 up" not in rows
+    own_ss = fig["super_sevens"]["house_edge"]
+    for r in s["rows"]:
+        if r["combined_change"] is None:  # (the published convention's row)
+            continue
+        d_ss = own_ss - r["super_sevens_house_edge"]  # the Super Sevens return's change
+        assert r["combined_change"]["5"] == pytest.approx(r["main_ev_change"] + 5 * d_ss,
+                                                          abs=1e-12)
+        assert r["combined_change"]["5"] - r["main_ev_change"] == pytest.approx(
+            5 * (r["combined_change"]["1"] - r["main_ev_change"]), abs=1e-12)
+    # hitting every 7-7 is the best play with 5 up, as with 1 (11.40% against 22.77%)
+    best = rows["the best play with a side bet of 5 up"]
+    assert best["plays"] == rows["hit every 7-7"]["plays"]
+    sec = sections.sevens({"sevens": s})
+    t = next(b for b in sec.blocks if isinstance(b, sections.Table))
+    labels = {k: label for k, label, _ in t.columns}
+    assert labels["combined_5"] == "main game + side bet 5 (this table's): house edge change, pp"
+    assert labels["combined_1"] == "main game + side bet 1: house edge change, pp"
+    assert "with a side bet of 0.5, 1, 2 or 5 times the main wager" in sec.blocks[0]
+    assert "This table's Super Sevens bet is 5 times the main wager." in sec.blocks[0]
+    assert "combined_house_edge_change_5" in t.csv_header()
 
 
 @pytest.mark.parametrize("name, peek, equal, says, never", [

@@ -778,7 +778,16 @@ def _sevens(rules, fig, runs: dict, exacts: dict | None = None) -> dict:
     q = fig["sevens_question"]
     own = q["strategy_plays"]
     by_up, p77 = q["by_up"], q["p_sevens"]
-    bet = rules.super_sevens_bet if rules.super_sevens_bet in SIDE_BETS else 1.0
+    # the side bets valued: bjsim exact's, and this table's own (super_sevens_bet) beside them
+    bet = float(rules.super_sevens_bet)
+    bets = sorted({*SIDE_BETS, bet})
+    own_edge = fig["super_sevens"]["house_edge"]
+
+    def combined(d_main: float, ss_edge: float, given: dict | None = None) -> dict:
+        """The change of the main game with each side bet: bjsim exact's where it gives it,
+        else main + bet x the Super Sevens change (its return's: the house edges' reversed)."""
+        return {f"{b:g}": (given or {}).get(b, d_main + b * (own_edge - ss_edge)) for b in bets}
+
     simulated = {}
     for name, (res, strat) in runs.items():
         ss = res["results"]["super_sevens"]
@@ -805,15 +814,20 @@ def _sevens(rules, fig, runs: dict, exacts: dict | None = None) -> dict:
         label = ("the strategy's own 7-7 play" if r["play"] == "strategy"
                  else f"{r['play']} every 7-7")
         rows.append(row(label, plays, r["super_sevens_house_edge"], r["main_ev_change"],
-                        {f"{b:g}": v for b, v in r["combined_change"].items()}))
-    best = q["best"][bet]
+                        combined(r["main_ev_change"], r["super_sevens_house_edge"],
+                                 r["combined_change"])))
+    # the best play for the main wager and this table's side bet (bjsim exact's, where it is
+    # one of its side bets; else each up card's play of the most main + bet x Super Sevens)
+    best = q["best"][bet] if bet in q["best"] else {
+        up: max(by_up[up], key=lambda k, u=up: by_up[u][k]["main"]
+                + bet * by_up[u][k]["super_sevens"]) for up in UPS}
     ss_best = super_sevens(rules, best)
     d_main = sum(p77[up] * (by_up[up][best[up]]["main"] - by_up[up][own[up]]["main"])
                  for up in UPS)
     d_ss = ss_best["ev"] - fig["super_sevens"]["ev"]
     rows.append(row(f"the best play with a side bet of {bet:g} up", best,
                     ss_best["house_edge"], d_main,
-                    {f"{b:g}": d_main + b * d_ss for b in SIDE_BETS}))
+                    {f"{b:g}": d_main + b * d_ss for b in bets}))
     published = super_sevens(rules, "hit", guaranteed_third=True)
     hit = super_sevens(rules, "hit")
     # a figure is published for these decks and pays (`sevens.PUBLISHED`), or ours alone
@@ -828,7 +842,6 @@ def _sevens(rules, fig, runs: dict, exacts: dict | None = None) -> dict:
                  "combined_house_edge_change": None, "simulated_by": None, "simulated": None,
                  "se": None})
     same = abs(published["house_edge"] - hit["house_edge"]) < 1e-12
-    own_edge = fig["super_sevens"]["house_edge"]
     own_is_published = abs(own_edge - published["house_edge"]) < 1e-12
     peeked = ("which no 7-7 play achieves here (a peeked dealer blackjack ends the round before "
               "the third card)")
@@ -861,7 +874,7 @@ def _sevens(rules, fig, runs: dict, exacts: dict | None = None) -> dict:
                "card is "
                "always dealt, " + ("which is exactly the return when every 7-7 is hit." if same
                                    else peeked + "."))
-    return {"rows": rows, "why": why, "side_bets": [f"{b:g}" for b in SIDE_BETS],
+    return {"rows": rows, "why": why, "side_bets": [f"{b:g}" for b in bets],
             "bet": bet, "published_equals_hit": same, "published_game": game,
             "convention_note": sevens_convention(rules_dict(rules)),
             "strategy_equals_published": own_is_published}

@@ -870,6 +870,7 @@ def sevens(data: dict) -> Section | None:
     if not s:
         return None
     bets = s["side_bets"]
+    own = f"{s['bet']:g}"  # this table's own side bet (super_sevens_bet), one of ``bets``
     cols = [("label", "label", CSV_ONLY), ("plays", "plays", CSV_ONLY),
             ("shown", "7-7 played", "text"),
             ("super_sevens_house_edge", "Super Sevens house edge (exact)", "pct3"),
@@ -877,7 +878,8 @@ def sevens(data: dict) -> Section | None:
             ("simulated_by", "simulated with", "text"),
             ("main_house_edge_change", "main game: house edge change per initial wager, pp",
              "spp3")]
-    cols += [(f"combined_{b}", f"main game + side bet {b}: house edge change, pp", "spp3")
+    cols += [(f"combined_{b}", f"main game + side bet {b}"
+              + (" (this table's)" if b == own else "") + ": house edge change, pp", "spp3")
              for b in bets]
     shown, same = _sevens_shown(s["rows"])
     rows = []
@@ -895,7 +897,8 @@ def sevens(data: dict) -> Section | None:
         "below. They are per round, as a "
         "share of the main wager: the main game's alone, and with a side bet of "
         f"{', '.join(bets[:-1])} or {bets[-1]} times the main wager, the main game's change + "
-        "side bet x the Super Sevens change. Split: a 7 dealt to a split 7 is split again as "
+        f"side bet x the Super Sevens change. This table's Super Sevens bet is {own} times the "
+        "main wager. Split: a 7 dealt to a split 7 is split again as "
         "the rules allow. A simulated figure is shown where one of the report's strategies "
         "plays 7-7 that way." + (" A play that is another row's too is given once, its row "
                                  "naming both (the CSV keeps a row for each)." if same else ""),
