@@ -417,7 +417,7 @@ def test_no_exact_difference_or_z_where_the_exact_analyzer_cannot_see_the_change
     args.remove("--no-exact")
     doc = json.loads(run(*args, "-f", "json").stdout)
     by = {v["label"]: v["difference"] for v in doc["variants"]}
-    for label in ("penetration=0.85", "shuffle=every-round"):
+    for label in ("penetration=0.85", 'shuffle="every-round"'):
         for key in ("house_edge", "super_sevens"):
             d = by[label][key]
             assert (d["exact_scope"], d["exact"], d["z"]) == ("none", None, None), (label, key)
@@ -511,7 +511,7 @@ def test_many_variants_say_how_many_intervals_miss_by_chance():
         assert said in run("compare", *TINY, *many, "-f", fmt).stdout, fmt
     doc = json.loads(run("compare", *TINY, *many, "-f", "json").stdout)
     assert doc["multiple_comparisons"] == said
-    same = next(v for v in doc["variants"] if v["label"] == "double_on=9-11")
+    same = next(v for v in doc["variants"] if v["label"] == 'double_on="9-11"')
     assert same["difference"]["house_edge"]["se"] == 0  # (plays as the NZ game: not counted)
     exact = [a for a in TINY if a != "--no-exact"]
     assert ("and about as many exact differences to fall outside their interval (|z| above "
@@ -536,7 +536,8 @@ def test_the_many_comparisons_note_counts_each_variant_that_plays_as_the_baselin
         "of variants that play every round as the baseline does: exactly 0, they cannot miss; "
         "each misses")
     zero = [v["label"] for v in doc["variants"] if v["difference"]["house_edge"]["se"] == 0]
-    assert zero == ["decks=6", "double_on=9-11", "dealer_blackjack_takes=original-and-busted"]
+    assert zero == ["decks=6", 'double_on="9-11"',
+                    'dealer_blackjack_takes="original-and-busted"']
     # a game given twice (not the baseline's) is still counted once, and said
     twice = json.loads(run("compare", *TINY, *many, "--vary", "dealer_hits_soft_17=true,decks=6",
                            "-f", "json").stdout)["multiple_comparisons"]
@@ -1076,7 +1077,7 @@ def test_a_key_of_no_effect_is_said_and_marked_in_each_game():
     assert table.stderr.splitlines() == [
         f"bjsim: warning: --set dealer_blackjack_takes=\"all\" has no effect under these "
         f"rules ({why}): every value of dealer_blackjack_takes gives the same figures"]
-    assert f"  dealer_blackjack_takes=original: dealer_blackjack_takes=original (no effect: " \
+    assert f'  dealer_blackjack_takes="original": dealer_blackjack_takes="original" (no effect: ' \
            f"{why}); strategy" in table.stdout
     doc = json.loads(run("compare", *args, "-f", "json").stdout)
     assert doc["baseline"]["no_effect"] == doc["variants"][0]["no_effect"] == {
@@ -1147,3 +1148,23 @@ def test_a_plot_of_the_main_game_alone_says_so_on_its_axis(tmp_path, monkeypatch
     (ax,) = kept["fig"].axes
     assert ax.get_xlabel() == ("house edge difference from the baseline, percentage points "
                                "(pp)\nmain game + insurance, per initial wager")
+
+
+def test_a_vary_label_is_the_change_as_simulate_names_the_rule_set():
+    # One rule set had two names: simulate and compare --set named it "nz1994 (modified:
+    # super_sevens_pays=[3, 50, 100, 500, 2500])", the --vary label read
+    # "super_sevens_pays=3,50,100,500,2500". Now the label, and the variant's changes, are the
+    # change as every command names the rule set.
+    for change in ("super_sevens_pays=3,50,100,500,2500", "hole_card=peek"):
+        sim = json.loads(run("simulate", "-n", "2000", "--chunk-rounds", "2000", "-q", "--strategy",
+                             "basic", "--set", change, "-f", "json").stdout)
+        name = sim["run"]["rules_name"]
+        assert name.startswith("nz1994 (modified: ") and name.endswith(")")
+        named = name[len("nz1994 (modified: "):-1]
+        doc = json.loads(run("compare", *TINY, "--vary", change, "-f", "json").stdout)
+        (v,) = doc["variants"]
+        assert v["label"] == named and v["changes"] == [named], (v["label"], named)
+        based = json.loads(run("compare", *TINY, "--set", change, "--vary", "decks=8", "-f",
+                               "json").stdout)
+        assert based["baseline"]["label"] == name
+    assert named == 'hole_card="peek"'

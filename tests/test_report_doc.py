@@ -848,6 +848,27 @@ def test_sevens_changes_are_of_the_house_edge_as_the_choices_cost():
         "more" in sec.blocks[0]
 
 
+def test_a_changed_rule_set_has_one_name_in_the_report_as_every_command_gives_it(tmp_path):
+    """The report named one rule set two ways: "nz1994 (modified: ..., super_sevens_pays=3,50,
+    100,500,2500)" in its rule-variant section, and "... super_sevens_pays=[3, 50, 100, 500,
+    2500])" in the manifest and every CSV file's rules_name, as simulate and compare name it.
+    Every name in it is now the commands' (the choices apart: ``choices: ...``)."""
+    out = tmp_path / "r"
+    result = run("report", "-q", "-n", "20000", "--sample-rounds", "10000", "--choice", "basic",
+                 "--set", "decks=8", "--set", "super_sevens_pays=3,50,100,500,2500",
+                 "--variant", "variants/h17", "--variant-rounds", "20000", "-o", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "report.json").read_text())
+    name = "nz1994 (modified: decks=8, super_sevens_pays=[3, 50, 100, 500, 2500])"
+    assert data["manifest"]["rules_name"] == name
+    assert data["rules_label"] == name == data["variants"]["baseline"]["variant"]
+    assert data["variants"]["document"]["baseline"]["label"] == name  # (as compare prints it)
+    md = (out / "report.md").read_text()
+    assert set(re.findall(r"nz1994 \(modified: [^)]*\)", md)) == {name}
+    with open(out / "csv" / "rule_variants.csv", newline="") as f:
+        assert {r["rules_name"] for r in csv.DictReader(f)} == {name}
+
+
 def test_the_sevens_section_values_the_tables_own_side_bet():
     """With --set super_sevens_bet=5 the 7-7 section valued side bets of 0.5, 1 and 2 only and
     named "the best play with a side bet of 1 up": the table's own bet was never valued. Its

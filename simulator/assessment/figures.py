@@ -167,9 +167,10 @@ def shown_name(name: str, overrides) -> str:
 def set_form(change: str) -> str:
     """A change ``key=value``, its value as a rule file writes it (every command's rule-set
     name: ``super_sevens_pays=[3, 50, 100, 500, 2500]``, ``hole_card="peek"``), in the form a
-    user types after --set, which the report uses throughout: ``super_sevens_pays=3,50,100,
-    500,2500``, ``hole_card=peek``; a change as the user wrote it (``blackjack_pays=6:5``) is
-    first written as a rule file writes it (`rules.canonical_change`: ``blackjack_pays=1.2``)."""
+    user types after --set, which the report's sentences and commands use (its rule-set names
+    are every command's): ``super_sevens_pays=3,50,100,500,2500``, ``hole_card=peek``; a change
+    as the user wrote it (``blackjack_pays=6:5``) is first written as a rule file writes it
+    (`rules.canonical_change`: ``blackjack_pays=1.2``)."""
     key, value = canonical_change(change).split("=", 1)
     try:
         (v,) = tomllib.loads(f"v = {value}").values()
@@ -266,7 +267,8 @@ def against_nz(rules) -> dict | None:
     figure. A key of no effect under the other keys (`rules.no_effect`: the penetration with a
     shuffle every round) is no departure, as the rules table marks it, nor in the command."""
     nz = nz_game(rules)
-    changes = [c for c in changes_of(nz, rules) if not no_effect(rules, c.split("=", 1)[0])]
+    changes = [set_form(c) for c in changes_of(nz, rules)  # (the report's words: as --set)
+               if not no_effect(rules, c.split("=", 1)[0])]
     if not changes:
         return None
     unseen = [c for c in changes if c.split("=", 1)[0] in UNSEEN]
@@ -1102,8 +1104,8 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
             v, by_label.get(v["label"]), spec.rules), v, by_label.get(v["label"]))
             for v in doc["variants"]],
         result.stats["blocks"])
-    shown = base["variant"] = shown_name(  # (--set: not the file's)
-        label, [set_form(o) for o in spec.overrides])
+    shown = base["variant"] = shown_name(  # (as every command names the rule set)
+        label, [canonical_change(o) for o in spec.overrides])
     pairing = compare_report.pairing_text(doc["run"]["pair_rounds"], result.stats["blocks"],
                                           columns=False)
     return {"available": True, "baseline": base, "rows": rows, "document": doc, "reason": None,
@@ -1570,8 +1572,8 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
         "game": game,  # (the rule file's description, else its name: `game_name`)
         # the command line's changes in the rules table's words ("" without): the summary's
         "changes_in_words": changes_words(rules, spec.overrides),
-        # the rule set's name, its changes as --set takes them (`set_form`)
-        "rules_label": shown_name(label, [set_form(o) for o in spec.overrides]),
+        # the rule set's name, each change as every command names it (`canonical_change`)
+        "rules_label": shown_name(label, [canonical_change(o) for o in spec.overrides]),
         "strategy": shown,
         "strategy_derived": _derived(spec),
         # what simulate says beside the strategy (its run.strategy_note), or None
