@@ -2663,6 +2663,24 @@ def test_the_super_sevens_pays_change_is_not_in_the_main_games_cost():
     assert "cost the player" not in sections.against_nz_text(pays)
 
 
+def test_a_change_of_the_pays_alone_is_not_said_to_come_with_other_changes():
+    # "Its change from the NZ game, super_sevens_pays=3,50,100,500,1000, changes the Super
+    # Sevens bet alone: ...: with the other changes it takes the Super Sevens house edge from
+    # 22.767% to 26.237%", where there was no other change. With none, the pays' change is
+    # said in a sentence of its own; with others, "with the other changes" stays.
+    pays = figures.against_nz(Rules(super_sevens_pays=(3, 50, 100, 500, 1000)))
+    text = sections._rules_cost(pays)
+    assert "other changes" not in text
+    assert (f" Its change from the NZ game, super_sevens_pays=3,50,100,500,1000, changes the "
+            f"Super Sevens bet alone: the main game's exact house edge is the NZ game's, "
+            f"{100 * pays['house_edge']:.4f}% (the summary says more). It takes the Super Sevens "
+            f"house edge from {100 * pays['nz_super_sevens_house_edge']:.3f}% to "
+            f"{100 * pays['super_sevens_house_edge']:.3f}%.") == text
+    both = figures.against_nz(Rules(decks=8, super_sevens_pays=(3, 50, 100, 500, 1000)))
+    assert "with the other changes it takes the Super Sevens house edge from" in \
+        sections._rules_cost(both)
+
+
 def test_hit_frequencies_are_in_plain_words_and_percent_and_leave_out_empty_rows(built):
     # Key names as labels and units (player_blackjack, per box_round, "dealer_* rows"), rates as
     # fractions (0.047284), and rows with nothing to count (surrenders where none is offered).

@@ -471,14 +471,15 @@ def _rules_cost(a: dict | None) -> str:
     if not side:
         return (f" Together its changes from the NZ game ({', '.join(a['changes'])}) "
                 f"{_cost_words(a['difference']).removesuffix(' together')} {edges}.")
-    ss = ("" if a.get("super_sevens_difference") is None else
-          f": with the other changes it takes the Super Sevens house edge from "
-          f"{fmt(a['nz_super_sevens_house_edge'], 'pct3')} to "
-          f"{fmt(a['super_sevens_house_edge'], 'pct3')}")
-    if not main:
+    edges_ss = ("" if a.get("super_sevens_difference") is None else
+                f"the Super Sevens house edge from {fmt(a['nz_super_sevens_house_edge'], 'pct3')}"
+                f" to {fmt(a['super_sevens_house_edge'], 'pct3')}")
+    ss = f": with the other changes it takes {edges_ss}" if edges_ss else ""
+    if not main:  # (no other change: the pays' alone, said in a sentence of its own)
         return (f" Its change from the NZ game, {', '.join(side)}, changes the Super Sevens bet "
                 f"alone: the main game's exact house edge is the NZ game's, "
-                f"{fmt(a['house_edge'], 'pct4')}{ss} (the summary says more).")
+                f"{fmt(a['house_edge'], 'pct4')} (the summary says more)."
+                + (f" It takes {edges_ss}." if edges_ss else ""))
     return (f" Together its changes of the main game ({', '.join(main)}) "
             f"{_cost_words(a['difference']).removesuffix(' together')} of the main game's "
             f"house edge {edges.removesuffix('; the summary says more)')}); its change of the "
