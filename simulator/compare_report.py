@@ -75,7 +75,8 @@ def frame(stats: dict, files: dict | None = None) -> pd.DataFrame:
     with its se and interval, its exact value (as a house edge: the game's, or with several
     strategies each one's one-box figure; empty without one), the paired difference, its se
     and interval, the independent
-    runs' se, the variance reduction, the correlation left, the exact difference, its scope
+    runs' se, the variance reduction and the se ratio (its square root, as the table gives
+    it), the correlation left, the exact difference, its scope
     and z; then why an interval is withheld (``interval_note`` of the figure,
     ``difference_interval_note``), or empty. After them each game's rules, a row a key
     (``figures_of`` ``rules``, ``figure`` ``rules.KEY`` as json's path, not to be taken for a
@@ -112,6 +113,7 @@ def frame(stats: dict, files: dict | None = None) -> pd.DataFrame:
                     "difference_ci95_high": d.get("ci95_high"),
                     "se_independent": d.get("se_independent"),
                     "variance_reduction": d.get("variance_reduction"),
+                    "se_ratio": d.get("se_ratio"),  # (the table's and json's, as they give it)
                     "correlation": d.get("correlation"), "exact_difference": d.get("exact"),
                     "exact_scope": d.get("exact_scope"), "z": d.get("z"),
                     "interval_note": f.get("interval_note"),

@@ -1168,3 +1168,21 @@ def test_a_vary_label_is_the_change_as_simulate_names_the_rule_set():
                                "json").stdout)
         assert based["baseline"]["label"] == name
     assert named == 'hole_card="peek"'
+
+
+def test_the_csv_holds_the_se_ratio_the_table_and_json_give():
+    # The table printed a "se ratio" column and json difference.house_edge.se_ratio, but the
+    # csv had no such column.
+    args = ["compare", *TINY, "--vary", "dealer_hits_soft_17=true"]
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    rows = list(csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout)))
+    d = doc["variants"][0]["difference"]["house_edge"]
+    row = next(r for r in rows if r["variant"] == "dealer_hits_soft_17=true"
+               and r["figure"] == "house_edge" and r["figures_of"] == "game")
+    assert d["se_ratio"] is not None
+    assert float(row["se_ratio"]) == pytest.approx(d["se_ratio"], rel=1e-9)
+    assert float(row["se_ratio"]) == pytest.approx(math.sqrt(float(row["variance_reduction"])),
+                                                   rel=1e-6)
+    assert f"{d['se_ratio']:.2f}" in run(*args).stdout  # (the table's column)
+    base = next(r for r in rows if r["variant"] == "nz1994" and r["figure"] == "house_edge")
+    assert base["se_ratio"] == ""  # (the baseline: no difference)
