@@ -75,7 +75,8 @@ def frame(stats: dict, files: dict | None = None) -> pd.DataFrame:
     with its se and interval, its exact value (as a house edge: the game's, or with several
     strategies each one's one-box figure; empty without one), the paired difference, its se
     and interval, the independent
-    runs' se, the variance reduction, the correlation left, the exact difference, its scope
+    runs' se, the variance reduction and the se ratio (its square root, as the table gives
+    it), the correlation left, the exact difference, its scope
     and z; then why an interval is withheld (``interval_note`` of the figure,
     ``difference_interval_note``), or empty. After them each game's rules, a row a key
     (``figures_of`` ``rules``, ``figure`` ``rules.KEY`` as json's path, not to be taken for a
@@ -112,6 +113,7 @@ def frame(stats: dict, files: dict | None = None) -> pd.DataFrame:
                     "difference_ci95_high": d.get("ci95_high"),
                     "se_independent": d.get("se_independent"),
                     "variance_reduction": d.get("variance_reduction"),
+                    "se_ratio": d.get("se_ratio"),  # (the table's and json's, as they give it)
                     "correlation": d.get("correlation"), "exact_difference": d.get("exact"),
                     "exact_scope": d.get("exact_scope"), "z": d.get("z"),
                     "interval_note": f.get("interval_note"),
@@ -694,7 +696,8 @@ def require_matplotlib():
 
 def plot(stats: dict, path: str, partial: bool = False) -> None:
     """Draw each variant's house-edge difference with its 95% interval, and the exact difference
-    where there is one, to ``path`` (PNG, PDF, SVG: by its extension); ``partial``: an
+    where there is one, to ``path`` (PNG, PDF, SVG: by its extension), and beside it, where the
+    table shows Super Sevens (`_sections`), each Super Sevens difference; ``partial``: an
     interrupted run's, said in the title."""
     plt = require_matplotlib()
     fig = figure(plt, stats, partial)
@@ -707,38 +710,74 @@ def plot(stats: dict, path: str, partial: bool = False) -> None:
 
 
 LEGEND_ROW = 0.25  # inches a line of the plot's legend takes, below the axes
+PLOT_AXIS = f"house edge difference from the baseline, percentage points ({PP})"
+PLOT_WAGERS = {"house_edge": "Main game + insurance (per initial wager)",
+               "super_sevens": "Super Sevens, rule 14 (per unit staked)"}
+SS_BLANK = "no point: the variant leaves the Super Sevens bet as it is"
 
 
 def figure(plt, stats: dict, partial: bool = False):
     """`plot`'s figure: an exact difference whose simulated one also holds the change of the
-    cut-card effect (``exact_scope`` "cut-card", the table's ``~``) drawn apart. The legend is
-    below the axes, outside them, in height added for it: inside, it covered points and
-    intervals (wherever "best" put it)."""
+    cut-card effect (``exact_scope`` "cut-card", the table's ``~``) drawn apart. Where the table
+    shows Super Sevens, a second panel draws the Super Sevens differences of the variants that
+    touch it, as the table gives them (no simulated point where the table withholds it, `†`).
+    The legend is below the axes, outside them, in height added for it: inside, it covered
+    points and intervals (wherever "best" put it)."""
     rows = [r for r in stats["rows"][1:] if r["difference"]["house_edge"]["mean"] is not None]
     labels = [r["game"].label for r in rows]
-    d = [r["difference"]["house_edge"] for r in rows]
     y = list(range(len(rows)))[::-1]
-    entries = 1 + len({x.get("exact_scope") == "cut-card" for x in d
+    base = stats["rows"][0]["game"]
+    keys = [k for k, _ in _sections(stats)]
+    diffs = {"house_edge": [r["difference"]["house_edge"] for r in rows]}
+    if "super_sevens" in keys:
+        diffs["super_sevens"] = [r["difference"].get("super_sevens")
+                                 if _touches_ss(base, r["game"]) else None for r in rows]
+    every = [x for d in diffs.values() for x in d if x is not None]
+    entries = 1 + len({x.get("exact_scope") == "cut-card" for x in every
                        if x.get("exact") is not None})  # (the legend's lines)
-    fig, ax = plt.subplots(figsize=(8, 0.35 * len(rows) + 1.5 + LEGEND_ROW * (entries + 1)),
-                           layout="constrained")
-    err = [Z95 * (x["se"] or 0) * 100 for x in d]  # (none where the table withholds it)
-    withheld = any(x["se"] is None for x in d)
-    handles = [ax.errorbar([100 * x["mean"] for x in d], y, xerr=err, fmt="o",
-                           color="tab:blue", capsize=3, label="simulated, 95% interval"
-                           + (" (where given)" if withheld else ""))]
-    for cut, marker, label in ((False, "x", "exact"), (True, "1", "exact, full shoe (~: the "
-                                                             "simulated also holds the cut-card "
-                                                             "effect)")):
-        ex = [(100 * x["exact"], yy) for x, yy in zip(d, y, strict=True)
-              if x.get("exact") is not None and (x.get("exact_scope") == "cut-card") == cut]
-        if ex:
-            handles += ax.plot([e[0] for e in ex], [e[1] for e in ex], marker,
-                               color="tab:red", label=label, zorder=3, markersize=8)
-    ax.axvline(0, color="grey", lw=0.8)
-    ax.set_yticks(y, labels)
-    ax.set_xlabel("house edge difference from the baseline, percentage points (pp)")
-    ax.set_title(f"{stats['rows'][0]['game'].label}: {stats['rounds']:,} rounds per game"
-                 + (" (partial: interrupted)" if partial else ""))
-    fig.legend(handles=handles, loc="outside lower center", fontsize="small", frameon=False)
+    fig, axes = plt.subplots(1, len(diffs), sharey=True, squeeze=False,
+                             figsize=(8 if len(diffs) == 1 else 13,
+                                      0.35 * len(rows) + 1.5 + LEGEND_ROW * (entries + 1)),
+                             layout="constrained")
+    # a simulated point where the table shows one: not a Super Sevens difference whose
+    # interval is withheld (the table's †), nor one of a variant that leaves the bet alone
+    sims = {key: [(x, yy) for x, yy in zip(d, y, strict=True) if x is not None and not (
+        key == "super_sevens" and x.get("interval_note"))] for key, d in diffs.items()}
+    withheld = any(x["se"] is None for sim in sims.values() for x, _ in sim) or sum(
+        map(len, sims.values())) < len(every)
+    label = "simulated, 95% interval" + (" (where given)" if withheld else "")
+    handles = {}
+    for ax, (key, d) in zip(axes[0], diffs.items(), strict=True):
+        sim = sims[key]
+        if sim:
+            handles.setdefault(label, ax.errorbar(
+                [100 * x["mean"] for x, _ in sim], [yy for _, yy in sim],
+                xerr=[Z95 * (x["se"] or 0) * 100 for x, _ in sim], fmt="o", color="tab:blue",
+                capsize=3, label=label))
+        for cut, marker, text in ((False, "x", "exact"), (True, "1", "exact, full shoe (~: the "
+                                                           "simulated also holds the cut-card "
+                                                           "effect)")):
+            ex = [(100 * x["exact"], yy) for x, yy in zip(d, y, strict=True)
+                  if x is not None and x.get("exact") is not None
+                  and (x.get("exact_scope") == "cut-card") == cut]
+            if ex:
+                (line,) = ax.plot([e[0] for e in ex], [e[1] for e in ex], marker,
+                                  color="tab:red", label=text, zorder=3, markersize=8)
+                handles.setdefault(text, line)
+        ax.axvline(0, color="grey", lw=0.8)
+        ax.margins(x=0.08)
+        if len(diffs) == 1:  # (the main game's alone: its axis says so)
+            ax.set_xlabel(f"{PLOT_AXIS}\n{PLOT_WAGERS[key].lower().replace(' (', ', ')[:-1]}")
+        else:
+            ax.set_title(PLOT_WAGERS[key], fontsize="medium")
+            ax.set_xlabel(PLOT_AXIS + (f"\n({SS_BLANK})" if any(x is None for x in d) else ""))
+    axes[0][0].set_yticks(y, labels)
+    title = (f"{base.label}: {stats['rounds']:,} rounds per game"
+             + (" (partial: interrupted)" if partial else ""))
+    if len(diffs) == 1:
+        axes[0][0].set_title(title)
+    else:
+        fig.suptitle(title)
+    fig.legend(handles=list(handles.values()), loc="outside lower center", fontsize="small",
+               frameon=False)
     return fig

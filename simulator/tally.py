@@ -450,6 +450,15 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
     }
 
 
+def pct_digits(se: float) -> int:
+    """The decimals of a percentage and its SE ``se`` (a fraction): the SE's two significant
+    figures, at least two decimals (``3.40% (SE 0.081%)``, ``3.4012% (SE 0.0013%)``), so that a
+    small SE never reads ``0.00%``."""
+    if not se > 0 or not math.isfinite(se):
+        return 2
+    return max(2, 1 - math.floor(math.log10(100 * se)))
+
+
 def wins_words(x: float) -> str:
     """``1.7 wins``, ``1.0 win``, ``0.00012 wins``: an expected number of wins in words (`fewer`;
     below 0.1 to two significant figures: not ``0.0``)."""
@@ -480,6 +489,7 @@ def dealer_note(rules, blackjacks: int, rounds: int, plain: bool = False) -> str
     full = 2 * a * ten / (n * (n - 1))
     seen = blackjacks / rounds
     se = math.sqrt(seen * (1 - seen) / rounds)  # binomial: at most one a round
+    digits = pct_digits(se)
     rows, unfinished, bj = (("the dealer's rows (dealer blackjack to dealer ends on 21) are",
                              "the row 'dealer's hand not completed', per round",
                              "the dealer blackjack row") if plain else
@@ -489,7 +499,7 @@ def dealer_note(rules, blackjacks: int, rounds: int, plain: bool = False) -> str
             "12.4: every box busted, a blackjack paid at once or surrendered), and those rounds "
             f"({unfinished}) are not a random sample of rounds, so "
             f"{bj} is not the dealer's chance of a blackjack: dealer blackjacks were "
-            f"seen in {100 * seen:.2f}% (SE {100 * se:.2f}%) of all rounds"
+            f"seen in {100 * seen:.{digits}f}% (SE {100 * se:.{digits}f}%) of all rounds"
             + (" (the peek sees every one: this is its chance)" if rules.hole_card == "peek"
                else "") + ", and a dealer always "
             f"drawing its second card from a full shoe of {int(rules.decks)} "

@@ -27,6 +27,7 @@ from simulator.rules import (
     DEFAULT_RULES_PATH,
     KIND,
     RuleError,
+    _fmt,
     besides,
     dict_problems,
     load_rule_file,
@@ -66,11 +67,9 @@ class Variant:
 
 
 def _fmt_value(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (list, tuple)):
-        return ",".join(str(v) for v in value)
-    return str(value)
+    """A value as a rule file writes it (`rules.canonical_change`), as every command's name of
+    a changed rule set gives it: ``[3, 50, 100, 500, 2500]``, ``"peek"``, ``true``."""
+    return _fmt(value)
 
 
 def changes_of(base, rules) -> tuple[str, ...]:

@@ -522,10 +522,10 @@ def test_vary_changes_the_keys_and_names_a_bad_one():
     (" penetration = .8 , decks=08", "decks=8,penetration=0.8"),
     ("decks=+8,penetration=4/5", "decks=8,penetration=0.8"),
     ("dealer_hits_soft_17=YES", "dealer_hits_soft_17=true"),
-    ("surrender='late'", "surrender=late"),
+    ("surrender='late'", 'surrender="late"'),
     ("blackjack_pays=6:5", "blackjack_pays=1.2"),
     ("insurance_pays=2", "insurance_pays=2.0"),
-    ("super_sevens_pays=[3, 50, 100, 500, 4000]", "super_sevens_pays=3,50,100,500,4000"),
+    ("super_sevens_pays=3,50,100,500,4000", "super_sevens_pays=[3, 50, 100, 500, 4000]"),
     ("decks=6", "decks=6"),  # the baseline's own value: no change, but the label says what
 ])
 def test_a_vary_label_is_its_keys_in_order_with_each_value_as_bjsim_writes_it(text, label):

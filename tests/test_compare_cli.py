@@ -417,7 +417,7 @@ def test_no_exact_difference_or_z_where_the_exact_analyzer_cannot_see_the_change
     args.remove("--no-exact")
     doc = json.loads(run(*args, "-f", "json").stdout)
     by = {v["label"]: v["difference"] for v in doc["variants"]}
-    for label in ("penetration=0.85", "shuffle=every-round"):
+    for label in ("penetration=0.85", 'shuffle="every-round"'):
         for key in ("house_edge", "super_sevens"):
             d = by[label][key]
             assert (d["exact_scope"], d["exact"], d["z"]) == ("none", None, None), (label, key)
@@ -511,7 +511,7 @@ def test_many_variants_say_how_many_intervals_miss_by_chance():
         assert said in run("compare", *TINY, *many, "-f", fmt).stdout, fmt
     doc = json.loads(run("compare", *TINY, *many, "-f", "json").stdout)
     assert doc["multiple_comparisons"] == said
-    same = next(v for v in doc["variants"] if v["label"] == "double_on=9-11")
+    same = next(v for v in doc["variants"] if v["label"] == 'double_on="9-11"')
     assert same["difference"]["house_edge"]["se"] == 0  # (plays as the NZ game: not counted)
     exact = [a for a in TINY if a != "--no-exact"]
     assert ("and about as many exact differences to fall outside their interval (|z| above "
@@ -536,7 +536,8 @@ def test_the_many_comparisons_note_counts_each_variant_that_plays_as_the_baselin
         "of variants that play every round as the baseline does: exactly 0, they cannot miss; "
         "each misses")
     zero = [v["label"] for v in doc["variants"] if v["difference"]["house_edge"]["se"] == 0]
-    assert zero == ["decks=6", "double_on=9-11", "dealer_blackjack_takes=original-and-busted"]
+    assert zero == ["decks=6", 'double_on="9-11"',
+                    'dealer_blackjack_takes="original-and-busted"']
     # a game given twice (not the baseline's) is still counted once, and said
     twice = json.loads(run("compare", *TINY, *many, "--vary", "dealer_hits_soft_17=true,decks=6",
                            "-f", "json").stdout)["multiple_comparisons"]
@@ -1076,10 +1077,112 @@ def test_a_key_of_no_effect_is_said_and_marked_in_each_game():
     assert table.stderr.splitlines() == [
         f"bjsim: warning: --set dealer_blackjack_takes=\"all\" has no effect under these "
         f"rules ({why}): every value of dealer_blackjack_takes gives the same figures"]
-    assert f"  dealer_blackjack_takes=original: dealer_blackjack_takes=original (no effect: " \
+    assert f'  dealer_blackjack_takes="original": dealer_blackjack_takes="original" (no effect: ' \
            f"{why}); strategy" in table.stdout
     doc = json.loads(run("compare", *args, "-f", "json").stdout)
     assert doc["baseline"]["no_effect"] == doc["variants"][0]["no_effect"] == {
         "dealer_blackjack_takes": why}
     plain = json.loads(run("compare", *TINY, "--vary", "decks=8", "-f", "json").stdout)
     assert plain["baseline"]["no_effect"] == plain["variants"][0]["no_effect"] == {}
+
+
+
+def test_the_plot_draws_the_super_sevens_differences_beside_the_main_games(monkeypatch,
+                                                                            tmp_path):
+    # The plot drew the house-edge differences alone, under "house edge difference from the
+    # baseline": a cut of the Super Sevens pays (+2.17 pp, exact) showed as a point at 0. Where
+    # the table shows Super Sevens, a second panel draws its differences as the table gives
+    # them, and each panel's title names its wager; a variant that leaves the bet as it is has
+    # no point there, as it has no row in the table.
+    from simulator import compare_report
+
+    kept = {}
+    real = compare_report.figure
+
+    def keep(plt, stats, partial=False):
+        kept["fig"] = fig = real(plt, stats, partial)
+        return fig
+
+    monkeypatch.setattr(compare_report, "figure", keep)
+    pays = "super_sevens_pays=3,50,100,500,2500"
+    result = run("compare", "--rounds", "4M", "--chunk-rounds", "1M", "--seed", "3", "--quiet",
+                 "--strategy", "basic", "--same-strategy", "--vary", "dealer_hits_soft_17=true",
+                 "--vary", pays, "-f", "json", "--plot", str(tmp_path / "d.png"))
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    h17, cut = doc["variants"]
+    d = cut["difference"]["super_sevens"]
+    assert d["interval_note"] is None and d["exact"] == pytest.approx(0.02169, abs=1e-4)
+    main, side = kept["fig"].axes
+    assert main.get_title() == "Main game + insurance (per initial wager)"
+    assert side.get_title() == "Super Sevens, rule 14 (per unit staked)"
+    assert kept["fig"]._suptitle.get_text() == "nz1994: 4,000,000 rounds per game"
+    for ax in (main, side):
+        assert ax.get_xlabel().startswith("house edge difference from the baseline, percentage "
+                                          "points (pp)")
+    assert "no point: the variant leaves the Super Sevens bet as it is" in side.get_xlabel()
+
+    def drawn(ax, marker):
+        return [(x, y) for ln in ax.get_lines() if ln.get_marker() == marker
+                for x, y in zip(ln.get_xdata(), ln.get_ydata(), strict=True)]
+
+    # rows from the top: h17 at y = 1, the pays' cut at y = 0
+    assert drawn(side, "o") == [(pytest.approx(100 * d["mean"]), 0)]
+    assert drawn(side, "x") == [(pytest.approx(100 * d["exact"]), 0)]
+    he = h17["difference"]["house_edge"]
+    assert (pytest.approx(100 * he["mean"]), 1) in drawn(main, "o")
+
+
+def test_a_plot_of_the_main_game_alone_says_so_on_its_axis(tmp_path, monkeypatch):
+    # Where no variant touches Super Sevens the plot has one panel: its axis names the wager.
+    from simulator import compare_report
+
+    kept = {}
+    real = compare_report.figure
+    monkeypatch.setattr(compare_report, "figure",
+                        lambda plt, stats, partial=False: kept.setdefault(
+                            "fig", real(plt, stats, partial)))
+    result = run("compare", *TINY, "--vary", "dealer_hits_soft_17=true", "--plot",
+                 str(tmp_path / "d.png"))
+    assert result.exit_code == 0, result.output
+    (ax,) = kept["fig"].axes
+    assert ax.get_xlabel() == ("house edge difference from the baseline, percentage points "
+                               "(pp)\nmain game + insurance, per initial wager")
+
+
+def test_a_vary_label_is_the_change_as_simulate_names_the_rule_set():
+    # One rule set had two names: simulate and compare --set named it "nz1994 (modified:
+    # super_sevens_pays=[3, 50, 100, 500, 2500])", the --vary label read
+    # "super_sevens_pays=3,50,100,500,2500". Now the label, and the variant's changes, are the
+    # change as every command names the rule set.
+    for change in ("super_sevens_pays=3,50,100,500,2500", "hole_card=peek"):
+        sim = json.loads(run("simulate", "-n", "2000", "--chunk-rounds", "2000", "-q", "--strategy",
+                             "basic", "--set", change, "-f", "json").stdout)
+        name = sim["run"]["rules_name"]
+        assert name.startswith("nz1994 (modified: ") and name.endswith(")")
+        named = name[len("nz1994 (modified: "):-1]
+        doc = json.loads(run("compare", *TINY, "--vary", change, "-f", "json").stdout)
+        (v,) = doc["variants"]
+        assert v["label"] == named and v["changes"] == [named], (v["label"], named)
+        based = json.loads(run("compare", *TINY, "--set", change, "--vary", "decks=8", "-f",
+                               "json").stdout)
+        assert based["baseline"]["label"] == name
+    assert named == 'hole_card="peek"'
+
+
+def test_the_csv_holds_the_se_ratio_the_table_and_json_give():
+    # The table printed a "se ratio" column and json difference.house_edge.se_ratio, but the
+    # csv had no such column.
+    args = ["compare", *TINY, "--vary", "dealer_hits_soft_17=true"]
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    rows = list(csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout)))
+    d = doc["variants"][0]["difference"]["house_edge"]
+    row = next(r for r in rows if r["variant"] == "dealer_hits_soft_17=true"
+               and r["figure"] == "house_edge" and r["figures_of"] == "game")
+    assert d["se_ratio"] is not None
+    assert float(row["se_ratio"]) == pytest.approx(d["se_ratio"], rel=1e-9)
+    assert float(row["se_ratio"]) == pytest.approx(math.sqrt(float(row["variance_reduction"])),
+                                                   rel=1e-6)
+    assert f"{d['se_ratio']:.2f}" in run(*args).stdout  # (the table's column)
+    base = next(r for r in rows if r["variant"] == "nz1994" and r["figure"] == "house_edge")
+    assert base["se_ratio"] == ""  # (the baseline: no difference)

@@ -468,8 +468,8 @@ def test_the_super_sevens_headline_interval_is_by_its_exact_sd(built):
     summary = next(b for b in sections.summary(shown).blocks if b.startswith("Super Sevens"))
     pays = sections.big_pays_words(data["super_sevens_pays"])
     assert (f"simulated {100 * -ss['simulated']:.3f}% ± {100 * half:.3f}% (95%, by the exact SD "
-            f"per bet, as in every table of this report, {ss['exact_sd_bet']:.2f}: the "
-            f"simulated SD, {ss['sd_bet']:.2f}, rests on {pays}; "
+            f"per bet, {ss['exact_sd_bet']:.2f}, as in the wagers table: the simulated SD, "
+            f"{ss['sd_bet']:.2f}, rests on {pays}; "
             f"{sections._sd_against_exact(ss)})") in summary
     # the wagers table gives the same interval, and simulate's beside it, said not to be it
     text = [b for b in sections.wagers(shown).blocks if said in str(b)]
@@ -831,7 +831,8 @@ def test_sevens_changes_are_of_the_house_edge_as_the_choices_cost():
     # (per initial wager: the same with one box and three; it said "per round")
     assert labels["main_house_edge_change"] == ("main game: house edge change per initial "
                                                 "wager, pp")
-    assert labels["combined_1"] == "main game + side bet 1: house edge change, pp"
+    assert labels["combined_1"] == ("main game + side bet 1 (this table's): house edge "
+                                    "change, pp")
     row = next(r for r in t.rows if r[0] == "hit every 7-7")  # (the CSV's label)
     main, combined = row[keys.index("main_house_edge_change")], row[keys.index("combined_1")]
     assert cost > 0 and main == pytest.approx(cost, abs=1e-9)
@@ -845,6 +846,62 @@ def test_sevens_changes_are_of_the_house_edge_as_the_choices_cost():
     assert "combined_house_edge_change_1" in t.csv_header()
     assert "changes are in the house edge" in sec.blocks[0] and "+ means the player loses " \
         "more" in sec.blocks[0]
+
+
+def test_a_changed_rule_set_has_one_name_in_the_report_as_every_command_gives_it(tmp_path):
+    """The report named one rule set two ways: "nz1994 (modified: ..., super_sevens_pays=3,50,
+    100,500,2500)" in its rule-variant section, and "... super_sevens_pays=[3, 50, 100, 500,
+    2500])" in the manifest and every CSV file's rules_name, as simulate and compare name it.
+    Every name in it is now the commands' (the choices apart: ``choices: ...``)."""
+    out = tmp_path / "r"
+    result = run("report", "-q", "-n", "20000", "--sample-rounds", "10000", "--choice", "basic",
+                 "--set", "decks=8", "--set", "super_sevens_pays=3,50,100,500,2500",
+                 "--variant", "variants/h17", "--variant-rounds", "20000", "-o", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "report.json").read_text())
+    name = "nz1994 (modified: decks=8, super_sevens_pays=[3, 50, 100, 500, 2500])"
+    assert data["manifest"]["rules_name"] == name
+    assert data["rules_label"] == name == data["variants"]["baseline"]["variant"]
+    assert data["variants"]["document"]["baseline"]["label"] == name  # (as compare prints it)
+    md = (out / "report.md").read_text()
+    assert set(re.findall(r"nz1994 \(modified: [^)]*\)", md)) == {name}
+    with open(out / "csv" / "rule_variants.csv", newline="") as f:
+        assert {r["rules_name"] for r in csv.DictReader(f)} == {name}
+
+
+def test_the_sevens_section_values_the_tables_own_side_bet():
+    """With --set super_sevens_bet=5 the 7-7 section valued side bets of 0.5, 1 and 2 only and
+    named "the best play with a side bet of 1 up": the table's own bet was never valued. Its
+    column is added, marked as the table's, the best play is for it, and the text says so."""
+    from simulator.exact.compare import exact_figures
+
+    rules = load_rules().replace(super_sevens_bet=5.0)
+    fig, _ = exact_figures(rules, load_strategy("basic"))
+    s = figures._sevens(rules, fig, {})
+    assert s["side_bets"] == ["0.5", "1", "2", "5"] and s["bet"] == 5
+    rows = {r["label"]: r for r in s["rows"]}
+    assert "the best play with a side bet of 5 up" in rows
+    assert "the best play with a side bet of 1 up" not in rows
+    own_ss = fig["super_sevens"]["house_edge"]
+    for r in s["rows"]:
+        if r["combined_change"] is None:  # (the published convention's row)
+            continue
+        d_ss = own_ss - r["super_sevens_house_edge"]  # the Super Sevens return's change
+        assert r["combined_change"]["5"] == pytest.approx(r["main_ev_change"] + 5 * d_ss,
+                                                          abs=1e-12)
+        assert r["combined_change"]["5"] - r["main_ev_change"] == pytest.approx(
+            5 * (r["combined_change"]["1"] - r["main_ev_change"]), abs=1e-12)
+    # hitting every 7-7 is the best play with 5 up, as with 1 (11.40% against 22.77%)
+    best = rows["the best play with a side bet of 5 up"]
+    assert best["plays"] == rows["hit every 7-7"]["plays"]
+    sec = sections.sevens({"sevens": s})
+    t = next(b for b in sec.blocks if isinstance(b, sections.Table))
+    labels = {k: label for k, label, _ in t.columns}
+    assert labels["combined_5"] == "main game + side bet 5 (this table's): house edge change, pp"
+    assert labels["combined_1"] == "main game + side bet 1: house edge change, pp"
+    assert "with a side bet of 0.5, 1, 2 or 5 times the main wager" in sec.blocks[0]
+    assert "This table's Super Sevens bet is 5 times the main wager." in sec.blocks[0]
+    assert "combined_house_edge_change_5" in t.csv_header()
 
 
 @pytest.mark.parametrize("name, peek, equal, says, never", [
@@ -1592,6 +1649,51 @@ def test_the_variant_table_of_a_changed_rule_set_names_it_and_its_unchanged_vari
     table = (out / "csv" / "rule_variants_super_sevens.csv").read_text()
     assert table.startswith("variant,changes,ss_house_edge,")
     assert [r["variant"] for r in csv.DictReader(io.StringIO(table))] == [shown, "decks-8"]
+
+
+def test_the_variant_super_sevens_intervals_are_by_each_games_exact_sd(tmp_path):
+    """The summary said its Super Sevens interval was by the exact SD "as in every table of this
+    report", but the rule-variant Super Sevens table gave each game's interval by its run's
+    simulated SD (the review: the baseline's 1.002% at 10 million bets, an SD of 16.17 against
+    the exact 17.14). Each game's 95% ± is by its own exact SD per bet, as bjsim exact gives it
+    for its rules and 7-7 play; compare's, by the simulated SD, is kept in the CSV; the note says
+    which SD each is by, and that a difference's interval is the paired blocks'."""
+    out = tmp_path / "r"
+    result = run("report", "-q", "-n", "4M", "--sample-rounds", "20000", "--choice", "basic",
+                 "--variant", "variants/decks-8", "--variant-rounds", "4M", "-o", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "report.json").read_text())
+    v = data["variants"]
+    doc = v["document"]
+    base, (decks,) = v["baseline"], v["rows"]
+    exact_sd = {"nz1994": 17.1379, "decks-8": 18.2634}  # bjsim exact, 6 and 8 decks, basic
+    for row, game in ((base, doc["baseline"]), (decks, doc["variants"][0])):
+        ss = game["super_sevens"]
+        assert ss["interval_note"] is None  # (4 million bets: an interval is given)
+        assert row["ss_exact_sd"] == pytest.approx(exact_sd[game["label"]], abs=1e-4)
+        assert row["ss_half_width"] == pytest.approx(
+            1.959963984540054 * row["ss_exact_sd"] / math.sqrt(ss["bets"]), rel=1e-12)
+        assert row["ss_half_width_simulated_sd"] == ss["ci95_high"] - ss["house_edge"]
+        assert row["ss_half_width"] != row["ss_half_width_simulated_sd"]
+        assert row["ss_sd_source"] == "exact"
+    # the baseline's SD is the wagers table's, as bjsim exact gives it
+    assert base["ss_exact_sd"] == pytest.approx(wager(data, "super_sevens")["exact_sd_bet"],
+                                                rel=1e-12)
+    md = (out / "report.md").read_text()
+    assert ("Each game's 95% ± is by its exact SD per bet (its own rules and 7-7 play), as the "
+            "wagers table's Super Sevens interval.") in md
+    assert "Each difference's interval is by the spread of the paired blocks" in md
+    assert f"| nz1994 | (baseline) | {fmt(base['ss_house_edge'], 'pct3')} | " \
+           f"{fmt(base['ss_half_width'], 'pct3')} |" in md
+    assert "as in every table of this report" not in md
+    assert "as in the wagers table, the player's choices and the rule variants:" in md
+    assert ("Each game's interval in the rule-variant Super Sevens table is by its own exact SD "
+            "per bet.") in md
+    with open(out / "csv" / "rule_variants_super_sevens.csv", newline="") as f:
+        rows = {r["variant"]: r for r in csv.DictReader(f)}
+    assert float(rows["decks-8"]["ss_half_width"]) == decks["ss_half_width"]
+    assert float(rows["decks-8"]["ss_half_width_simulated_sd"]) == \
+        decks["ss_half_width_simulated_sd"]
 
 
 @pytest.mark.parametrize("content, words", [
@@ -2559,6 +2661,24 @@ def test_the_super_sevens_pays_change_is_not_in_the_main_games_cost():
     assert pays["main_changes"] == [] and pays["difference"] == 0
     assert "changes the Super Sevens bet alone" in sections._rules_cost(pays)
     assert "cost the player" not in sections.against_nz_text(pays)
+
+
+def test_a_change_of_the_pays_alone_is_not_said_to_come_with_other_changes():
+    # "Its change from the NZ game, super_sevens_pays=3,50,100,500,1000, changes the Super
+    # Sevens bet alone: ...: with the other changes it takes the Super Sevens house edge from
+    # 22.767% to 26.237%", where there was no other change. With none, the pays' change is
+    # said in a sentence of its own; with others, "with the other changes" stays.
+    pays = figures.against_nz(Rules(super_sevens_pays=(3, 50, 100, 500, 1000)))
+    text = sections._rules_cost(pays)
+    assert "other changes" not in text
+    assert (f" Its change from the NZ game, super_sevens_pays=3,50,100,500,1000, changes the "
+            f"Super Sevens bet alone: the main game's exact house edge is the NZ game's, "
+            f"{100 * pays['house_edge']:.4f}% (the summary says more). It takes the Super Sevens "
+            f"house edge from {100 * pays['nz_super_sevens_house_edge']:.3f}% to "
+            f"{100 * pays['super_sevens_house_edge']:.3f}%.") == text
+    both = figures.against_nz(Rules(decks=8, super_sevens_pays=(3, 50, 100, 500, 1000)))
+    assert "with the other changes it takes the Super Sevens house edge from" in \
+        sections._rules_cost(both)
 
 
 def test_hit_frequencies_are_in_plain_words_and_percent_and_leave_out_empty_rows(built):

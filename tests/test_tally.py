@@ -338,12 +338,27 @@ def test_the_dealers_rows_are_rates_per_completed_dealer_hand_and_say_so():
         # the note says what the rows are not, with the per-round figures, where it matters
         assert (s["dealer_note"] is None) == draw
         p = f["dealer_blackjack"]["count"] / 50_000
-        seen = (f"seen in {100 * p:.2f}% (SE {100 * math.sqrt(p * (1 - p) / 50_000):.2f}%) of "
+        # (the SE, about 0.081%, to two significant figures, and the rate to as many decimals)
+        seen = (f"seen in {100 * p:.3f}% (SE {100 * math.sqrt(p * (1 - p) / 50_000):.3f}%) of "
                 "all rounds")
         assert ("rates per completed dealer hand, not per round" in text) != draw
         said = ("from a full shoe of 6 decks has a blackjack 4.75% of the time (2 × 24 aces × "
                 "96 tens / (312 × 311))")  # it read "has one in 4.75% (... / (312 x 311) cards)"
         assert (seen in text) != draw and (said in text) != draw
+
+
+@pytest.mark.parametrize("rounds, said", [
+    (200_000_000, "seen in 3.4000% (SE 0.0013%) of all rounds"),
+    (10_000_000, "seen in 3.4000% (SE 0.0057%) of all rounds"),
+    (100_000, "seen in 3.400% (SE 0.057%) of all rounds"),
+    (1_000, "seen in 3.40% (SE 0.57%) of all rounds"),
+])
+def test_the_dealer_blackjack_rate_per_round_gives_its_se_to_two_significant_figures(rounds,
+                                                                                   said):
+    # "dealer blackjacks were seen in 3.40% (SE 0.00%)" over 200 million rounds: an SE that
+    # reads as none. It is given to two significant figures, the rate to as many decimals.
+    note = tally_module.dealer_note(Rules(), round(0.034 * rounds), rounds)
+    assert said in note and "SE 0.00%" not in note
 
 
 @pytest.mark.parametrize("decks", [1, 6])

@@ -167,9 +167,10 @@ def shown_name(name: str, overrides) -> str:
 def set_form(change: str) -> str:
     """A change ``key=value``, its value as a rule file writes it (every command's rule-set
     name: ``super_sevens_pays=[3, 50, 100, 500, 2500]``, ``hole_card="peek"``), in the form a
-    user types after --set, which the report uses throughout: ``super_sevens_pays=3,50,100,
-    500,2500``, ``hole_card=peek``; a change as the user wrote it (``blackjack_pays=6:5``) is
-    first written as a rule file writes it (`rules.canonical_change`: ``blackjack_pays=1.2``)."""
+    user types after --set, which the report's sentences and commands use (its rule-set names
+    are every command's): ``super_sevens_pays=3,50,100,500,2500``, ``hole_card=peek``; a change
+    as the user wrote it (``blackjack_pays=6:5``) is first written as a rule file writes it
+    (`rules.canonical_change`: ``blackjack_pays=1.2``)."""
     key, value = canonical_change(change).split("=", 1)
     try:
         (v,) = tomllib.loads(f"v = {value}").values()
@@ -266,7 +267,8 @@ def against_nz(rules) -> dict | None:
     figure. A key of no effect under the other keys (`rules.no_effect`: the penetration with a
     shuffle every round) is no departure, as the rules table marks it, nor in the command."""
     nz = nz_game(rules)
-    changes = [c for c in changes_of(nz, rules) if not no_effect(rules, c.split("=", 1)[0])]
+    changes = [set_form(c) for c in changes_of(nz, rules)  # (the report's words: as --set)
+               if not no_effect(rules, c.split("=", 1)[0])]
     if not changes:
         return None
     unseen = [c for c in changes if c.split("=", 1)[0] in UNSEEN]
@@ -778,7 +780,16 @@ def _sevens(rules, fig, runs: dict, exacts: dict | None = None) -> dict:
     q = fig["sevens_question"]
     own = q["strategy_plays"]
     by_up, p77 = q["by_up"], q["p_sevens"]
-    bet = rules.super_sevens_bet if rules.super_sevens_bet in SIDE_BETS else 1.0
+    # the side bets valued: bjsim exact's, and this table's own (super_sevens_bet) beside them
+    bet = float(rules.super_sevens_bet)
+    bets = sorted({*SIDE_BETS, bet})
+    own_edge = fig["super_sevens"]["house_edge"]
+
+    def combined(d_main: float, ss_edge: float, given: dict | None = None) -> dict:
+        """The change of the main game with each side bet: bjsim exact's where it gives it,
+        else main + bet x the Super Sevens change (its return's: the house edges' reversed)."""
+        return {f"{b:g}": (given or {}).get(b, d_main + b * (own_edge - ss_edge)) for b in bets}
+
     simulated = {}
     for name, (res, strat) in runs.items():
         ss = res["results"]["super_sevens"]
@@ -805,15 +816,20 @@ def _sevens(rules, fig, runs: dict, exacts: dict | None = None) -> dict:
         label = ("the strategy's own 7-7 play" if r["play"] == "strategy"
                  else f"{r['play']} every 7-7")
         rows.append(row(label, plays, r["super_sevens_house_edge"], r["main_ev_change"],
-                        {f"{b:g}": v for b, v in r["combined_change"].items()}))
-    best = q["best"][bet]
+                        combined(r["main_ev_change"], r["super_sevens_house_edge"],
+                                 r["combined_change"])))
+    # the best play for the main wager and this table's side bet (bjsim exact's, where it is
+    # one of its side bets; else each up card's play of the most main + bet x Super Sevens)
+    best = q["best"][bet] if bet in q["best"] else {
+        up: max(by_up[up], key=lambda k, u=up: by_up[u][k]["main"]
+                + bet * by_up[u][k]["super_sevens"]) for up in UPS}
     ss_best = super_sevens(rules, best)
     d_main = sum(p77[up] * (by_up[up][best[up]]["main"] - by_up[up][own[up]]["main"])
                  for up in UPS)
     d_ss = ss_best["ev"] - fig["super_sevens"]["ev"]
     rows.append(row(f"the best play with a side bet of {bet:g} up", best,
                     ss_best["house_edge"], d_main,
-                    {f"{b:g}": d_main + b * d_ss for b in SIDE_BETS}))
+                    {f"{b:g}": d_main + b * d_ss for b in bets}))
     published = super_sevens(rules, "hit", guaranteed_third=True)
     hit = super_sevens(rules, "hit")
     # a figure is published for these decks and pays (`sevens.PUBLISHED`), or ours alone
@@ -828,7 +844,6 @@ def _sevens(rules, fig, runs: dict, exacts: dict | None = None) -> dict:
                  "combined_house_edge_change": None, "simulated_by": None, "simulated": None,
                  "se": None})
     same = abs(published["house_edge"] - hit["house_edge"]) < 1e-12
-    own_edge = fig["super_sevens"]["house_edge"]
     own_is_published = abs(own_edge - published["house_edge"]) < 1e-12
     peeked = ("which no 7-7 play achieves here (a peeked dealer blackjack ends the round before "
               "the third card)")
@@ -861,7 +876,7 @@ def _sevens(rules, fig, runs: dict, exacts: dict | None = None) -> dict:
                "card is "
                "always dealt, " + ("which is exactly the return when every 7-7 is hit." if same
                                    else peeked + "."))
-    return {"rows": rows, "why": why, "side_bets": [f"{b:g}" for b in SIDE_BETS],
+    return {"rows": rows, "why": why, "side_bets": [f"{b:g}" for b in bets],
             "bet": bet, "published_equals_hit": same, "published_game": game,
             "convention_note": sevens_convention(rules_dict(rules)),
             "strategy_equals_published": own_is_published}
@@ -1082,13 +1097,15 @@ def variant_effects(spec: Spec, say: Say, quiet: bool) -> dict:
                                        f"--rules {rules_file}"))
     doc = _plain(json.loads(compare_report.render_json(result.stats, result.meta)))
     by_label = {v.label: v for v in asked}
+    sds = {g.label: ss_exact_sd(g.rules, g.strategies) for g in games}
     base, *rows = _in_report_words(
-        [_variant_row(doc["baseline"])] + [_no_effect_here(_variant_row(v) | _in_rule_set(
+        [_variant_row(doc["baseline"], sds.get(doc["baseline"]["label"]))]
+        + [_no_effect_here(_variant_row(v, sds.get(v["label"])) | _in_rule_set(
             v, by_label.get(v["label"]), spec.rules), v, by_label.get(v["label"]))
             for v in doc["variants"]],
         result.stats["blocks"])
-    shown = base["variant"] = shown_name(  # (--set: not the file's)
-        label, [set_form(o) for o in spec.overrides])
+    shown = base["variant"] = shown_name(  # (as every command names the rule set)
+        label, [canonical_change(o) for o in spec.overrides])
     pairing = compare_report.pairing_text(doc["run"]["pair_rounds"], result.stats["blocks"],
                                           columns=False)
     return {"available": True, "baseline": base, "rows": rows, "document": doc, "reason": None,
@@ -1209,10 +1226,24 @@ def _derived_files(games) -> list[dict]:
     return out
 
 
-def _variant_row(game: dict) -> dict:
+def ss_exact_sd(rules, strategies) -> float | None:
+    """The exact Super Sevens SD per unit staked of a game whose boxes play ``strategies`` (one
+    a box), as `bjsim exact` gives it (`exact.sevens.super_sevens`: the strategy's 7-7 play, a
+    full shoe every round); of boxes of several strategies, the SD of their bets pooled. None
+    where the game bets no Super Sevens."""
+    if not rules.super_sevens or not strategies:
+        return None
+    figs = [super_sevens(rules, s) for s in strategies]
+    mean = sum(f["ev"] for f in figs) / len(figs)
+    square = sum(f["sd"] ** 2 + f["ev"] ** 2 for f in figs) / len(figs)
+    return math.sqrt(max(square - mean * mean, 0.0))
+
+
+def _variant_row(game: dict, ss_sd: float | None = None) -> dict:
     """A row of the rule-variant table from a game of compare's json document: its house edge
     with the 95% half-width and its exact figure, and for a variant (not the baseline) the
-    paired difference from the baseline."""
+    paired difference from the baseline; ``ss_sd``: the game's exact Super Sevens SD per bet
+    (`ss_exact_sd`), which its Super Sevens interval is by."""
     from simulator.compare_report import same_text
 
     he, exact = game["house_edge"], game.get("exact") or {}
@@ -1236,19 +1267,29 @@ def _variant_row(game: dict) -> dict:
             "exact": d.get("exact"), "exact_scope": d.get("exact_scope"), "z": d.get("z"),
             # the earlier variant whose game it is (compare's same_game_as), or None
             "same_game_as": game.get("same_game_as"),
-            **_variant_sevens(game, exact, shown_exact)}
+            **_variant_sevens(game, exact, shown_exact, ss_sd)}
 
 
-def _variant_sevens(game: dict, exact: dict, shown_exact: bool) -> dict:
+def _variant_sevens(game: dict, exact: dict, shown_exact: bool,
+                    ss_sd: float | None = None) -> dict:
     """A variant row's Super Sevens fields (``ss_*``, house edges per unit staked; None where
-    the game has no Super Sevens): the simulated figure with its half-width, the exact one, and
-    the paired difference from the baseline with its interval and exact value."""
+    the game has no Super Sevens): the simulated figure with its half-width, by the game's
+    exact SD per bet ``ss_sd`` as every Super Sevens interval of the report (`by_exact_sd`;
+    compare's, by the simulated SD, kept as ``ss_half_width_simulated_sd``; ``ss_sd_source``
+    says which SD the half-width is by), the exact one, and the paired difference from the
+    baseline with its interval (the paired blocks', as compare's) and exact value."""
     ss = game.get("super_sevens")
     d = ((game.get("difference") or {}).get("super_sevens") or {}) if ss else {}
+    simulated = None if not ss or ss["ci95_high"] is None else ss["ci95_high"] - ss["house_edge"]
+    by_exact = None if simulated is None or not ss_sd or not ss.get("bets") else \
+        Z95 * ss_sd / math.sqrt(ss["bets"])
     return {"ss_touched": "difference" not in game or bool(game.get("super_sevens_touched")),
             "ss_house_edge": ss and ss["house_edge"],
-            "ss_half_width": None if not ss or ss["ci95_high"] is None else
-            ss["ci95_high"] - ss["house_edge"],
+            "ss_half_width": simulated if by_exact is None else by_exact,
+            "ss_half_width_simulated_sd": simulated,
+            "ss_exact_sd": ss_sd if ss else None,
+            "ss_sd_source": None if simulated is None else
+            "simulated" if by_exact is None else "exact",
             "ss_exact_house_edge": exact.get("super_sevens_house_edge") if ss and shown_exact
             else None,
             "ss_difference": d.get("mean"), "ss_ci95_low": d.get("ci95_low"),
@@ -1531,8 +1572,8 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
         "game": game,  # (the rule file's description, else its name: `game_name`)
         # the command line's changes in the rules table's words ("" without): the summary's
         "changes_in_words": changes_words(rules, spec.overrides),
-        # the rule set's name, its changes as --set takes them (`set_form`)
-        "rules_label": shown_name(label, [set_form(o) for o in spec.overrides]),
+        # the rule set's name, each change as every command names it (`canonical_change`)
+        "rules_label": shown_name(label, [canonical_change(o) for o in spec.overrides]),
         "strategy": shown,
         "strategy_derived": _derived(spec),
         # what simulate says beside the strategy (its run.strategy_note), or None

@@ -203,7 +203,8 @@ def unsigned_columns(t: Table) -> list[str]:
     return out
 
 
-def _exact_sd_interval(w: dict, pays: list[dict] | None = None) -> str:
+def _exact_sd_interval(w: dict, pays: list[dict] | None = None,
+                       variant_table: bool = False) -> str:
     """Which SD Super Sevens' one SE, 95% interval and z are by (the exact one: `figures.
     by_exact_sd`), in the report's every table and sentence, and bjsim simulate's beside it
     (by the simulated SD), so that no reader takes the two for one interval."""
@@ -214,7 +215,19 @@ def _exact_sd_interval(w: dict, pays: list[dict] | None = None) -> str:
             f"simulated SD, {fmt(w['sd_bet'], 'num2')}, rests on {big_pays_words(pays)} and "
             "most often runs below the exact one. bjsim simulate prints the interval by the "
             f"simulated SD, ± {fmt(Z95 * w['se_simulated_sd'], 'pct3')} (its SE is in the "
-            "CSV file of the table): not this report's interval.")
+            "CSV file of the table): not this report's interval."
+            + (" Each game's interval in the rule-variant Super Sevens table is by its own "
+               "exact SD per bet." if variant_table else ""))
+
+
+def _ss_interval_tables(data: dict) -> str:
+    """The tables whose Super Sevens intervals are by the exact SD per bet, as the summary's."""
+    places = ["the wagers table"]
+    if any(r.get("ss_se") is not None for r in data.get("choices") or []):
+        places.append("the player's choices")
+    if _variant_ss_games(data.get("variants")):
+        places.append("the rule variants")
+    return places[0] if len(places) == 1 else ", ".join(places[:-1]) + " and " + places[-1]
 
 
 def _chart(data: dict, name: str, caption: str) -> Chart:
@@ -284,9 +297,9 @@ def summary(data: dict) -> Section:
             f"Super Sevens house edge, per unit staked: exact {fmt(-ss['exact'], 'pct3')} with "
             f"the strategy's own 7-7 play; simulated {fmt(-ss['simulated'], 'pct3')}"
             + (_plus_minus(ss, 3) if not ss.get("half_width_exact_sd") else
-               f" ± {fmt(ss['half_width_exact_sd'], 'pct3')} (95%, by the exact SD per bet, as "
-               "in every table of this report, "
-               f"{fmt(ss['exact_sd_bet'], 'num2')}: the simulated SD, "
+               f" ± {fmt(ss['half_width_exact_sd'], 'pct3')} (95%, by the exact SD per bet, "
+               f"{fmt(ss['exact_sd_bet'], 'num2')}, as in "
+               + _ss_interval_tables(data) + ": the simulated SD, "
                f"{fmt(ss['sd_bet'], 'num2')}, rests on "
                f"{big_pays_words(data.get('super_sevens_pays'))}; "
                f"{_sd_against_exact(ss)})") + ". "
@@ -458,14 +471,15 @@ def _rules_cost(a: dict | None) -> str:
     if not side:
         return (f" Together its changes from the NZ game ({', '.join(a['changes'])}) "
                 f"{_cost_words(a['difference']).removesuffix(' together')} {edges}.")
-    ss = ("" if a.get("super_sevens_difference") is None else
-          f": with the other changes it takes the Super Sevens house edge from "
-          f"{fmt(a['nz_super_sevens_house_edge'], 'pct3')} to "
-          f"{fmt(a['super_sevens_house_edge'], 'pct3')}")
-    if not main:
+    edges_ss = ("" if a.get("super_sevens_difference") is None else
+                f"the Super Sevens house edge from {fmt(a['nz_super_sevens_house_edge'], 'pct3')}"
+                f" to {fmt(a['super_sevens_house_edge'], 'pct3')}")
+    ss = f": with the other changes it takes {edges_ss}" if edges_ss else ""
+    if not main:  # (no other change: the pays' alone, said in a sentence of its own)
         return (f" Its change from the NZ game, {', '.join(side)}, changes the Super Sevens bet "
                 f"alone: the main game's exact house edge is the NZ game's, "
-                f"{fmt(a['house_edge'], 'pct4')}{ss} (the summary says more).")
+                f"{fmt(a['house_edge'], 'pct4')} (the summary says more)."
+                + (f" It takes {edges_ss}." if edges_ss else ""))
     return (f" Together its changes of the main game ({', '.join(main)}) "
             f"{_cost_words(a['difference']).removesuffix(' together')} of the main game's "
             f"house edge {edges.removesuffix('; the summary says more)')}); its change of the "
@@ -567,7 +581,9 @@ def wagers(data: dict) -> Section:
                if not (same and w["wager"] == "main")]
     blocks += [f"{w['label']}: no 95% interval and no z: {w['interval_note']}."
                for w in data["wagers"] if w["interval_note"]]
-    blocks += [_exact_sd_interval(w, data.get("super_sevens_pays")) for w in data["wagers"]
+    blocks += [_exact_sd_interval(w, data.get("super_sevens_pays"),
+                                  bool(_variant_ss_games(data.get("variants"))))
+               for w in data["wagers"]
                if w.get("half_width_exact_sd") and w.get("se_simulated_sd")]
     pw = data["main_per_unit_wagered"]
     blocks.append(f"Main game return {PER_UNIT_WAGERED}: {fmt(pw['mean'], 'spct3')} (95% CI "
@@ -855,6 +871,7 @@ def sevens(data: dict) -> Section | None:
     if not s:
         return None
     bets = s["side_bets"]
+    own = f"{s['bet']:g}"  # this table's own side bet (super_sevens_bet), one of ``bets``
     cols = [("label", "label", CSV_ONLY), ("plays", "plays", CSV_ONLY),
             ("shown", "7-7 played", "text"),
             ("super_sevens_house_edge", "Super Sevens house edge (exact)", "pct3"),
@@ -862,7 +879,8 @@ def sevens(data: dict) -> Section | None:
             ("simulated_by", "simulated with", "text"),
             ("main_house_edge_change", "main game: house edge change per initial wager, pp",
              "spp3")]
-    cols += [(f"combined_{b}", f"main game + side bet {b}: house edge change, pp", "spp3")
+    cols += [(f"combined_{b}", f"main game + side bet {b}"
+              + (" (this table's)" if b == own else "") + ": house edge change, pp", "spp3")
              for b in bets]
     shown, same = _sevens_shown(s["rows"])
     rows = []
@@ -880,7 +898,8 @@ def sevens(data: dict) -> Section | None:
         "below. They are per round, as a "
         "share of the main wager: the main game's alone, and with a side bet of "
         f"{', '.join(bets[:-1])} or {bets[-1]} times the main wager, the main game's change + "
-        "side bet x the Super Sevens change. Split: a 7 dealt to a split 7 is split again as "
+        f"side bet x the Super Sevens change. This table's Super Sevens bet is {own} times the "
+        "main wager. Split: a 7 dealt to a split 7 is split again as "
         "the rules allow. A simulated figure is shown where one of the report's strategies "
         "plays 7-7 that way." + (" A play that is another row's too is given once, its row "
                                  "naming both (the CSV keeps a row for each)." if same else ""),
@@ -1022,12 +1041,14 @@ def variants(data: dict) -> Section:
         + _in_table_text(v["rows"], (data.get("against_nz") or {}).get("difference"))
         + "".join(f" {r['variant']}: no effect under these rules, so at 0." for r in v["rows"]
                   if r.get("no_effect") and r["variant"] not in twins))]
-    games = [r for r in [v["baseline"], *v["rows"]]
-             if r.get("ss_house_edge") is not None and r.get("ss_touched", True)]
-    if len(games) > 1:
+    games = _variant_ss_games(v)
+    if games:
         scols = [("variant", "variant", "text"), ("changes", "changes", "text"),
                  ("ss_house_edge", "Super Sevens house edge", "pct3"),
                  ("ss_half_width", "95% ±", "pct3"),
+                 ("ss_half_width_simulated_sd", "95% ± by the simulated SD (bjsim compare's)",
+                  CSV_ONLY),
+                 ("ss_exact_sd", "SD per bet (exact)", CSV_ONLY),
                  ("ss_exact_house_edge", "Super Sevens house edge (exact)", "pct3"),
                  ("ss_difference", "Super Sevens house edge difference, pp", "spp3"),
                  ("ss_ci95_low", "95% CI low, pp", "spp3"),
@@ -1055,6 +1076,7 @@ def variants(data: dict) -> Section:
             "play, which decides whether a third card is dealt), as bjsim compare shows them: "
             "the simulated house edge, the exact one (the strategy's 7-7 play, a full shoe "
             "every round) and the difference from this rule set, paired as above. "
+            + _variant_ss_interval_words(games) + " "
             + (f"{withheld} of the {len(games)} simulated figures have no interval ('-'): "
                "their runs hold too few wins of the rare big lines for a standard error to "
                "mean much (docs/compare.md); the exact figures stand." if withheld else "")
@@ -1066,6 +1088,36 @@ def variants(data: dict) -> Section:
                "has no interval." if hidden else "") + empty,
             ss_table]
     return Section("variants", "Rule variants", blocks)
+
+
+def _variant_ss_games(v: dict | None) -> list[dict]:
+    """The rows of the rule-variant Super Sevens table (the baseline and each game whose Super
+    Sevens can differ from it), or [] where the report shows no such table."""
+    if not v or not v.get("available"):
+        return []
+    games = [r for r in [v["baseline"], *v["rows"]]
+             if r.get("ss_house_edge") is not None and r.get("ss_touched", True)]
+    return games if len(games) > 1 else []
+
+
+def _variant_ss_interval_words(games: list[dict]) -> str:
+    """The rule-variant Super Sevens table's word on which SD each game's 95% ± is by (the
+    game's exact SD per bet, as the wagers table's; the simulated one only where no exact SD is
+    known: ``ss_sd_source``), and that a difference's interval is the paired blocks'."""
+    simulated = [r["variant"] for r in games if r.get("ss_sd_source") == "simulated"]
+    exact = any(r.get("ss_sd_source") == "exact" for r in games)
+    words = []
+    if exact:
+        words.append("Each game's 95% ± is by its exact SD per bet (its own rules and 7-7 "
+                     "play), as the wagers table's Super Sevens interval. bjsim compare's, by "
+                     "the simulated SD, is kept in the CSV file of the table.")
+    if simulated:
+        words.append(f"The 95% ± of {', '.join(simulated)} is by the simulated SD, as bjsim "
+                     "compare gives it: no exact SD is known for "
+                     + ("its" if len(simulated) == 1 else "their") + " rules.")
+    words.append("Each difference's interval is by the spread of the paired blocks, as bjsim "
+                 "compare gives it.")
+    return " ".join(words)
 
 
 def same_game_names(rows: list[dict]) -> tuple[dict[str, str], set[str]]:
