@@ -103,7 +103,7 @@ def frame(stats: dict, files: dict | None = None) -> pd.DataFrame:
                 edge, lo, hi = as_edge(key, f)
                 x = ex.get("house_edge" if key == "house_edge" else "super_sevens_ev")
                 rows.append({
-                    "variant": game.label, "changes": " ".join(game.changes),
+                    "variant": game.label, "changes": "; ".join(game.changes),
                     "strategy": strategy_text(list(game.names)), "figures_of": of,
                     "figure": key, "value": edge, "se": f["se"], "ci95_low": lo,
                     "ci95_high": hi,
@@ -121,11 +121,11 @@ def frame(stats: dict, files: dict | None = None) -> pd.DataFrame:
                 })
     for row in stats["rows"]:  # (as simulate's csv: section rules, item the key)
         game = row["game"]
-        rows += [{"variant": game.label, "changes": " ".join(game.changes),
+        rows += [{"variant": game.label, "changes": "; ".join(game.changes),
                   "strategy": strategy_text(list(game.names)), "figures_of": "rules",
                   "figure": f"rules.{k}", "value": _cell(v)}
                  for k, v in rules_dict(game.rules).items()]
-        rows += [{"variant": game.label, "changes": " ".join(game.changes),  # (json's
+        rows += [{"variant": game.label, "changes": "; ".join(game.changes),  # (json's
                   "strategy": strategy_text(list(game.names)),  # run.strategy_files)
                   "figures_of": "strategy_file", "figure": name, "value": files[name]}
                  for name in dict.fromkeys(game.names) if name in (files or {})]

@@ -197,7 +197,7 @@ def test_a_changed_baseline_is_named_and_its_rules_given_in_every_format():
     assert doc["baseline"]["label"] == label
     assert doc["baseline"]["changes"] == ["decks=8", "dealer_hits_soft_17=true"]
     rows = list(csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout)))
-    assert (rows[0]["variant"], rows[0]["changes"]) == (label, "decks=8 dealer_hits_soft_17=true")
+    assert (rows[0]["variant"], rows[0]["changes"]) == (label, "decks=8; dealer_hits_soft_17=true")
     for game in (doc["baseline"], *doc["variants"]):  # each game's rules, as simulate's csv
         rules = {r["figure"]: r["value"] for r in rows
                  if r["variant"] == game["label"] and r["figures_of"] == "rules"}
@@ -1186,3 +1186,15 @@ def test_the_csv_holds_the_se_ratio_the_table_and_json_give():
     assert f"{d['se_ratio']:.2f}" in run(*args).stdout  # (the table's column)
     base = next(r for r in rows if r["variant"] == "nz1994" and r["figure"] == "house_edge")
     assert base["se_ratio"] == ""  # (the baseline: no difference)
+
+
+def test_csv_changes_split_back_into_the_changes_when_a_value_is_a_list():
+    """A list value holds ", " (super_sevens_pays=[3, 50, ...]): the csv's ``changes`` joins the
+    changes by "; ", so the cell splits back into json's ``changes`` (a space had joined them)."""
+    args = ["compare", *TINY, "--vary", "super_sevens_pays=3,50,100,500,2500,decks=8"]
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    rows = list(csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout)))
+    want = doc["variants"][0]["changes"]
+    assert len(want) == 2 and any(", " in c for c in want), want
+    cells = {r["changes"] for r in rows if r["variant"] == doc["variants"][0]["label"]}
+    assert cells and all(c.split("; ") == want for c in cells), (cells, want)
