@@ -257,6 +257,7 @@ def tidy_frame(summary: dict, strategy=None) -> pd.DataFrame:
                 add(section, strategy_label(e), per, edge, f["se"], lo, hi)
                 if f["interval_note"]:
                     add("note", f"{strategy_label(e)}: {key}", per, f["interval_note"])
+        add("by_strategy_count", f"{strategy_label(e)}: box_rounds", "run", e["box_rounds"])
     for k in ("rounds", "boxes", "box_rounds", "hands"):
         add("count", k, "run", summary[k])
     for k, v in summary["shoe"].items():

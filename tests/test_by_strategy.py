@@ -93,6 +93,11 @@ def test_the_three_formats_name_each_strategy_and_its_boxes(mixed):
     assert {r["per"] for r in ss} == {"unit staked"}
     # the box-rounds add up to the game's; the game's edge is their weighted mean
     assert sum(e["box_rounds"] for e in doc) == summary["box_rounds"]
+    # the csv gives each strategy's box-rounds, as the table and json (the SE's basis)
+    counts = {r["item"]: int(r["value"]) for r in rows if r["section"] == "by_strategy_count"}
+    assert counts == {"basic (boxes 1, 3): box_rounds": doc[0]["box_rounds"],
+                      "mimic-dealer (box 2): box_rounds": doc[1]["box_rounds"]}
+    assert {r["per"] for r in rows if r["section"] == "by_strategy_count"} == {"run"}
     mean = sum(e["house_edge"]["mean"] * e["box_rounds"] for e in doc) / summary["box_rounds"]
     assert mean == pytest.approx(summary["house_edge"]["mean"])
 
