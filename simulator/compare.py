@@ -31,9 +31,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from simulator import __version__, derived, distributed, engine, run, stops, tally
+from simulator import __version__, derived, distributed, engine, run, source, stops, tally
 from simulator import layout as L
-from simulator.checkpoint import tables_hash, tally_problem
+from simulator.checkpoint import CODE, tables_hash, tally_problem
 from simulator.chunks import chunk_size
 from simulator.kernel import machine_for, simulate_blocks
 from simulator.kernel.tables import Builder, first_boxes
@@ -680,6 +680,7 @@ def identity(plan: Plan) -> dict:
     by_name = [g.label for g in plan.games if len(set(_groups(g))) == 1 and len(set(g.names)) > 1]
     return {
         "bjsim": __version__,
+        CODE: source.sha256(),
         "kind": "compare",
         "games": [g.label for g in plan.games],  # (said first where they differ)
         "rules": {f"{i}:{g.label}.{k}": (list(v) if isinstance(v, tuple) else v)
