@@ -27,6 +27,7 @@ import numpy as np
 
 from simulator import __version__, atomic, engine, source
 from simulator import layout as L
+from simulator.strategy import tables_hash
 from simulator.tally import max_per_round
 
 FORMAT = "bjsim-checkpoint"
@@ -37,16 +38,6 @@ CODE = "source_sha256"  # an identity's key: the code that plays the run (`sourc
 
 class CheckpointError(ValueError):
     """A checkpoint that cannot be read, or belongs to a different run."""
-
-
-def tables_hash(tables) -> str:
-    """SHA-256 (hex) of stacked strategy tables (`strategy.stack`): shapes, dtypes and bytes."""
-    h = hashlib.sha256()
-    for a in tables:
-        a = np.ascontiguousarray(a)
-        h.update(f"{a.dtype.str}{a.shape};".encode())
-        h.update(a.tobytes())
-    return h.hexdigest()
 
 
 def identity(rules, tables, seed: int, chunk_rounds: int, rounds: int,

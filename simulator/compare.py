@@ -33,12 +33,12 @@ import numpy as np
 
 from simulator import __version__, derived, distributed, engine, run, source, stops, tally
 from simulator import layout as L
-from simulator.checkpoint import CODE, tables_hash, tally_problem
+from simulator.checkpoint import CODE, tally_problem
 from simulator.chunks import chunk_size
 from simulator.kernel import machine_for, simulate_blocks
 from simulator.kernel.tables import Builder, first_boxes
 from simulator.rules import KEYS, modified_name, no_effect, rules_dict
-from simulator.strategy import load_strategy, shown_names
+from simulator.strategy import load_strategy, shown_names, tables_hash
 
 DEFAULT_PAIR_ROUNDS = None  # one shoe of the comparison's games: `default_pair_rounds`
 PAIR_STEP = 16  # a default block is a multiple of this many rounds

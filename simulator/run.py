@@ -40,6 +40,7 @@ from simulator.rules import (
     rules_dict,
     validate,
 )
+from simulator.strategy import charts_sha256
 
 
 class RunError(ValueError):
@@ -553,6 +554,9 @@ def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float,
         "version": __version__,
         "rules": rules_dict(plan.rules),
         "strategy": list(plan.names),
+        # each box's charts as the engine plays them (`strategy.charts_sha256`): what a name or
+        # a file's path cannot say, an edited copy of a chart from the one before the edit
+        "strategy_sha256": [charts_sha256(s) for s in plan.strategies],
         "run": rules_source(plan.rules_file, plan.rules_name, plan.overrides)
         | ({"no_effect": idle} if idle else {}) | {
             "seed": plan.seed,
