@@ -856,7 +856,7 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
                        "game_rounds_per_second": (done - resumed) * len(plan.games) / seconds
                        if seconds > 0 else None,
                        "workers": run.timing_workers(plan.workers, plan.scheduler,
-                                                     timing.get("threads")),
+                                                     timing.get("threads"), done > resumed),
                        "scheduler": plan.scheduler,
                        "cluster_startup_seconds": timing.get("startup"),
                        "checkpoint": plan.checkpoint, "resumed_rounds": resumed},

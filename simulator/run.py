@@ -571,7 +571,7 @@ def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float,
         "timing": {
             "seconds": seconds,
             "rounds_per_second": (done - resumed) / seconds if seconds > 0 else None,
-            "workers": timing_workers(plan.workers, plan.scheduler, threads),
+            "workers": timing_workers(plan.workers, plan.scheduler, threads, done > resumed),
             "scheduler": plan.scheduler,
             "cluster_startup_seconds": startup,  # (not in "seconds")
             "checkpoint": plan.checkpoint,
@@ -649,10 +649,14 @@ def end_lines(precision: dict | None, done: int, partial: bool, checkpoint_path,
     return out
 
 
-def timing_workers(workers: int | None, scheduler: str | None, threads: int | None):
+def timing_workers(workers: int | None, scheduler: str | None, threads: int | None,
+                   played: bool = True):
     """A report's ``timing.workers``: the threads (with ``--scheduler local``: the worker
     processes) asked for, else every CPU; on a ``tcp://`` cluster, its worker threads (the most
-    it had in the run; None before it was reached), ``--workers`` playing no part there."""
+    it had in the run; None before it was reached), ``--workers`` playing no part there. None
+    where the run played no round (not ``played``: a finished checkpoint resumed)."""
+    if not played:
+        return None
     if scheduler is not None and scheduler != "local":
         return threads
     return workers or os.cpu_count()

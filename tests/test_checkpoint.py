@@ -772,3 +772,21 @@ def test_resuming_a_finished_run_says_so_not_zero_rounds(tmp_path, command, game
     assert said[0] == (f"bjsim: {games}all 4,000 rounds from {ckpt}, none left to play (a "
                        "finished run)"), said
     assert not any("0 rounds in" in ln for ln in said)
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["compare", "--vary", "decks=8", "--no-exact"],
+                                     ["count"]])
+def test_a_finished_checkpoint_resumed_gives_no_workers(tmp_path, command):
+    """README: ``timing.workers`` is null where the run played nothing there. A finished
+    checkpoint resumed gave every CPU's count, or --workers 1 with --workers 1, with no
+    round played."""
+    ckpt = tmp_path / "run.ckpt"
+    first = run_cli(*command, "--rounds", "4000", "--chunk-rounds", "2000", "-q", "-f", "json",
+                    "--workers", "2", "--checkpoint", str(ckpt))
+    assert first.exit_code == 0, first.output
+    assert json.loads(first.stdout)["timing"]["workers"] == 2
+    for workers in ([], ["--workers", "1"]):
+        again = run_cli(command[0], "--resume", str(ckpt), "-q", "-f", "json", *workers)
+        assert again.exit_code == 0, again.output
+        timing = json.loads(again.stdout)["timing"]
+        assert (timing["resumed_rounds"], timing["workers"]) == (4000, None), timing
