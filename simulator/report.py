@@ -321,6 +321,14 @@ def meta_rows(meta: dict) -> list[dict]:
     return rows
 
 
+def of_rounds(run: dict) -> str:
+    """The rounds a partial run was to play (json's ``run``), as its PARTIAL RESULT line says
+    them: with a precision target ``run.rounds`` is only the cap, ``at most N rounds
+    (--max-rounds)``, not the run's length (the target would have stopped it first)."""
+    rounds = f"{run.get('rounds', 0):,}"
+    return f"at most {rounds} rounds (--max-rounds)" if run.get("precision") else f"{rounds} rounds"
+
+
 def chunks_text(chunk_rounds: int, rounds: int | None) -> str:
     """The header's words for the chunks of a run of ``rounds`` (asked; with a precision target
     its cap): a chunk never holds more than the run, so one chunk is said as such."""
@@ -419,8 +427,8 @@ def _table(summary: dict, meta: dict) -> str:
         w(f"; {chunks_text(run['chunk_rounds'], run.get('rounds'))}")
     w("\n")
     if run.get("partial"):
-        w(f"PARTIAL RESULT: interrupted after {summary['rounds']:,} of {run.get('rounds', 0):,} "
-          "rounds; not reproducible as it stands\n")
+        w(f"PARTIAL RESULT: interrupted after {summary['rounds']:,} of {of_rounds(run)}; not "
+          "reproducible as it stands\n")
     elif "partial" in run:
         unmet = run.get("precision") and not run["precision"]["met"]
         w("Result:    complete" + (", precision target NOT met" if unmet else "") + "\n")
