@@ -1,10 +1,11 @@
 """Checkpoints: what a run has finished, on disk, so that ``--checkpoint FILE --resume`` carries on
 where an interrupted run stopped and gives exactly the uninterrupted result. A small JSON file:
-``identity`` (everything the result depends on), ``state`` (`engine.RunState`: the finished
-chunks' summed tally and the few past it), ``command`` (the command line's options of the run,
-which a resume takes where they are not given again) and ``sha256`` (of the rest); written
-atomically, at most every ``BJSIM_CHECKPOINT_EVERY`` seconds (default 5) and at the end.
-docs/design.md "Checkpoints" has the format and the checks a resume makes."""
+``identity`` (everything the result depends on, the code that plays it too), ``state``
+(`engine.RunState`: the finished chunks' summed tally and the few past it), ``command`` (the
+command line's options of the run, which a resume takes where they are not given again) and
+``sha256`` (of the rest); written atomically, at most every ``BJSIM_CHECKPOINT_EVERY`` seconds
+(default 5) and at the end. docs/design.md "Checkpoints" has the format and the checks a resume
+makes."""
 
 from __future__ import annotations
 
@@ -24,34 +25,28 @@ except ImportError:  # (not on Windows: no lock, two runs of one checkpoint not 
 
 import numpy as np
 
-from simulator import __version__, atomic, engine
+from simulator import __version__, atomic, engine, source
 from simulator import layout as L
+from simulator.strategy import tables_hash
 from simulator.tally import max_per_round
 
 FORMAT = "bjsim-checkpoint"
 FORMAT_VERSION = 2  # 2: with the sha256 checksum
 WRITE_EVERY_SECONDS = 5.0
+CODE = "source_sha256"  # an identity's key: the code that plays the run (`source.sha256`)
 
 
 class CheckpointError(ValueError):
     """A checkpoint that cannot be read, or belongs to a different run."""
 
 
-def tables_hash(tables) -> str:
-    """SHA-256 (hex) of stacked strategy tables (`strategy.stack`): shapes, dtypes and bytes."""
-    h = hashlib.sha256()
-    for a in tables:
-        a = np.ascontiguousarray(a)
-        h.update(f"{a.dtype.str}{a.shape};".encode())
-        h.update(a.tobytes())
-    return h.hexdigest()
-
-
 def identity(rules, tables, seed: int, chunk_rounds: int, rounds: int,
              precision: float | None = None) -> dict:
-    """Everything the result of a run depends on (see the module docstring)."""
+    """Everything the result of a run depends on (see the module docstring): the code that plays
+    it too (``source_sha256``, `source.sha256`)."""
     return {
         "bjsim": __version__,
+        CODE: source.sha256(),
         "rules": _rules(rules),
         "strategies_sha256": tables_hash(tables),
         "seed": int(seed),
@@ -71,14 +66,44 @@ def _kind(ident: dict) -> str:
     return ident.get("kind") or ("count" if "counting" in ident else "simulate")
 
 
+def _code_differs(saved: dict, current: dict) -> str | None:
+    """How the code that wrote a checkpoint (its identity ``saved``) differs from the code of
+    the run ``current`` (``source_sha256``, `source.sha256`), in words; None if it is the same.
+    A checkpoint without it (of a bjsim before it was kept) cannot be shown to be of this code."""
+    there, here = saved.get(CODE), current.get(CODE)
+    if there == here:
+        return None
+    was = (f"is {_cut(there, 70)} there" if there is not None else
+           "is not recorded there (a checkpoint of an earlier bjsim)")
+    return (f"it was written by other code: bjsim's source SHA-256 {was}, {here} here: resume "
+            "it with the code that wrote it, or start the run again without --resume (and "
+            "another --checkpoint file)")
+
+
+def code_problem(path) -> str | None:
+    """Why ``path`` cannot be resumed by this code: it was written by other code (its identity's
+    ``source_sha256``, or none), or None. `CheckpointError` for a file that is not a
+    checkpoint. A resume's check after the command's (`kind_problem`), before options are read
+    from it: the same refusal as `resume`'s."""
+    saved = load(path).get("identity")
+    if not isinstance(saved, dict):
+        raise CheckpointError(f"checkpoint {path}: damaged identity")
+    diff = _code_differs(saved, {CODE: source.sha256()})
+    return None if diff is None else f"--resume: {path} is a checkpoint of a different run: {diff}"
+
+
 def _differs(saved: dict, current: dict) -> str | None:
     """The first difference between two identities, in words; None if equal: the command, the
-    run's settings, a comparison's games, the rules (which also change the strategy tables'
-    shape, boxes, and a comparison's default pair_rounds), the other settings, the tables."""
+    code, the run's settings, a comparison's games, the rules (which also change the strategy
+    tables' shape, boxes, and a comparison's default pair_rounds), the other settings, the
+    tables."""
     if _kind(saved) != _kind(current):
         return (f"it is a checkpoint of bjsim {_kind(saved)}, not of bjsim {_kind(current)}")
+    code = _code_differs(saved, current)
+    if code is not None:
+        return code
     common = ("bjsim", "seed", "chunk_rounds", "rounds", "precision")
-    more = sorted((set(saved) | set(current)) - set(common) - {"rules", "strategies_sha256"})
+    more = sorted((set(saved) | set(current)) - set(common) - {"rules", "strategies_sha256", CODE})
     # the games, then their rules, before the settings a rule changes by default (pair_rounds)
     games = ["games"] if "games" in more else []
     for key in (*common, *games, "rules", *(k for k in more if k != "games")):

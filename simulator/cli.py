@@ -241,14 +241,21 @@ def _fill_from_checkpoint(ctx) -> None:
     (`_run_command`), read as if given again; an option given is kept, and the run's identity
     refuses it if it changes the run. A checkpoint of another command is refused first, before
     anything else is read or checked (its options fill nothing: compare would ask for a
-    variant); one of a bjsim that kept no options fills nothing."""
-    from simulator.checkpoint import CheckpointError, kind_problem, load, saved_options
+    variant), then one written by other code (its options may mean another run here); one of a
+    bjsim that kept no options fills nothing."""
+    from simulator.checkpoint import (
+        CheckpointError,
+        code_problem,
+        kind_problem,
+        load,
+        saved_options,
+    )
 
     path = ctx.params.get("checkpoint_path")
     if not ctx.params.get("resume") or not path or not os.path.isfile(path):
         return  # (the command says what is wrong)
     try:
-        problem = kind_problem(path, ctx.command.name)
+        problem = kind_problem(path, ctx.command.name) or code_problem(path)
         saved = saved_options(path, ctx.command.name)
     except CheckpointError as err:
         raise BjsimError(str(err)) from None

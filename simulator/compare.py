@@ -31,14 +31,14 @@ from fractions import Fraction
 
 import numpy as np
 
-from simulator import __version__, derived, distributed, engine, run, stops, tally
+from simulator import __version__, derived, distributed, engine, run, source, stops, tally
 from simulator import layout as L
-from simulator.checkpoint import tables_hash, tally_problem
+from simulator.checkpoint import CODE, tally_problem
 from simulator.chunks import chunk_size
 from simulator.kernel import machine_for, simulate_blocks
 from simulator.kernel.tables import Builder, first_boxes
 from simulator.rules import KEYS, modified_name, no_effect, rules_dict
-from simulator.strategy import load_strategy, shown_names
+from simulator.strategy import load_strategy, shown_names, tables_hash
 
 DEFAULT_PAIR_ROUNDS = None  # one shoe of the comparison's games: `default_pair_rounds`
 PAIR_STEP = 16  # a default block is a multiple of this many rounds
@@ -680,6 +680,7 @@ def identity(plan: Plan) -> dict:
     by_name = [g.label for g in plan.games if len(set(_groups(g))) == 1 and len(set(g.names)) > 1]
     return {
         "bjsim": __version__,
+        CODE: source.sha256(),
         "kind": "compare",
         "games": [g.label for g in plan.games],  # (said first where they differ)
         "rules": {f"{i}:{g.label}.{k}": (list(v) if isinstance(v, tuple) else v)
@@ -855,7 +856,7 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
                        "game_rounds_per_second": (done - resumed) * len(plan.games) / seconds
                        if seconds > 0 else None,
                        "workers": run.timing_workers(plan.workers, plan.scheduler,
-                                                     timing.get("threads")),
+                                                     timing.get("threads"), done > resumed),
                        "scheduler": plan.scheduler,
                        "cluster_startup_seconds": timing.get("startup"),
                        "checkpoint": plan.checkpoint, "resumed_rounds": resumed},

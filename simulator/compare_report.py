@@ -28,6 +28,7 @@ from simulator.report import (
 )
 from simulator.rules import marked_changes, no_effect_changes, rules_dict
 from simulator.source import provenance, provenance_columns
+from simulator.strategy import charts_sha256
 from simulator.tally import Z95, house_edge_of
 
 FORMATS = ("table", "csv", "json", "markdown")
@@ -81,7 +82,9 @@ def frame(stats: dict, files: dict | None = None) -> pd.DataFrame:
     ``difference_interval_note``), or empty. After them each game's rules, a row a key
     (``figures_of`` ``rules``, ``figure`` ``rules.KEY`` as json's path, not to be taken for a
     figure: ``rules.super_sevens``; ``value`` as `bjsim simulate`'s csv writes it), so that
-    every game, the baseline too, can be told from the csv alone; and where a game plays a
+    every game, the baseline too, can be told from the csv alone; each strategy's charts as
+    played (``figures_of`` ``strategy_sha256``, ``figure`` its name, ``value`` json's
+    ``strategy_sha256``: `strategy.charts_sha256`); and where a game plays a
     strategy read from a file (``files``: run.strategy_files), a row naming it (``figures_of``
     ``strategy_file``, ``figure`` its name, ``value`` its path)."""
     rows = []
@@ -125,6 +128,12 @@ def frame(stats: dict, files: dict | None = None) -> pd.DataFrame:
                   "strategy": strategy_text(list(game.names)), "figures_of": "rules",
                   "figure": f"rules.{k}", "value": _cell(v)}
                  for k, v in rules_dict(game.rules).items()]
+        rows += [{"variant": game.label, "changes": "; ".join(game.changes),  # (json's
+                  "strategy": strategy_text(list(game.names)),  # strategy_sha256)
+                  "figures_of": "strategy_sha256", "figure": name,
+                  "value": charts_sha256(strategy)}
+                 for name, strategy in dict(zip(game.names, game.strategies,
+                                                strict=True)).items()]
         rows += [{"variant": game.label, "changes": "; ".join(game.changes),  # (json's
                   "strategy": strategy_text(list(game.names)),  # run.strategy_files)
                   "figures_of": "strategy_file", "figure": name, "value": files[name]}
@@ -616,6 +625,8 @@ def _game_json(row: dict, base) -> dict:
     out = {"label": game.label, "source": game.source, "description": game.description,
            "changes": list(game.changes),
            "no_effect": no_effect_changes(game.rules, game.changes), "strategy": list(game.names),
+           # each box's charts as played (`strategy.charts_sha256`), as simulate's json gives them
+           "strategy_sha256": [charts_sha256(x) for x in game.strategies],
            "strategy_note": game.strategy_note, "rules": rules_dict(game.rules),
            "rounds": s["rounds"], "house_edge": s["house_edge"],
            "super_sevens": None if not game.rules.super_sevens else {

@@ -1526,14 +1526,16 @@ def counter_return_text(ss: dict) -> str:
 
 
 def document(f: dict, meta: dict) -> dict:
-    """The json document: bjsim version, rules, strategy, run, results (the figures), timing;
+    """The json document: bjsim version, rules, strategy (with ``strategy_sha256``, its charts as
+    played: `strategy.charts_sha256`), run, results (the figures), timing;
     ``results.super_sevens.seven_seven_play`` as simulate's."""
     if meta.get("sevens_note") and f["super_sevens_by_count"]:
         f = f | {"super_sevens": f["super_sevens"] | {"seven_seven_play": {
             "by_box": list(meta["sevens_play"]), "note": meta["sevens_note"]}}}
     return {"bjsim": meta.get("version", __version__), "source": provenance(),
             "rules": meta.get("rules", {}),
-            "strategy": meta.get("strategy"), "run": meta.get("run", {}), "results": f,
+            "strategy": meta.get("strategy"), "strategy_sha256": meta.get("strategy_sha256"),
+            "run": meta.get("run", {}), "results": f,
             "timing": meta.get("timing", {})}
 
 
@@ -1649,7 +1651,8 @@ def _csv(rows: list[dict], meta: dict) -> str:
 
 
 def _meta_rows(w, meta: dict, more: tuple = ()) -> None:
-    """The csv's run metadata (section ``run``): plan, strategy, the run's keys as json's
+    """The csv's run metadata (section ``run``): plan, strategy, its ``strategy_sha256``, the
+    run's keys as json's
     ``run`` has them (``overrides`` and ``no_effect`` as simulate's csv writes them:
     `report.meta_rows`), and ``more`` of them (the sweep's)."""
     run = meta.get("run", {})
@@ -1660,6 +1663,9 @@ def _meta_rows(w, meta: dict, more: tuple = ()) -> None:
     if meta.get("strategy"):  # (every box plays one)
         w.writerow({"section": "run", "item": "strategy",
                     "value": ", ".join(dict.fromkeys(meta["strategy"]))})
+    if meta.get("strategy_sha256"):  # (its charts as played: json's, once as the strategy)
+        w.writerow({"section": "run", "item": "strategy_sha256",
+                    "value": ", ".join(dict.fromkeys(meta["strategy_sha256"]))})
     for k in ("strategy_note", "indices_note", "rules_name", "rules_file", "overrides",
               "no_effect", "seed", "rounds", "chunk_rounds", *more, "partial"):
         if k in run:
@@ -1756,7 +1762,8 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     if fmt == "json":
         doc = {"bjsim": meta.get("version", __version__), "source": provenance(),
                "rules": meta.get("rules", {}),
-               "strategy": meta.get("strategy"), "run": meta.get("run", {}),
+               "strategy": meta.get("strategy"),
+               "strategy_sha256": meta.get("strategy_sha256"), "run": meta.get("run", {}),
                "plan": meta.get("plan"), "sweep": rows, "timing": meta.get("timing", {})}
         return json.dumps(doc, indent=2, allow_nan=False) + "\n"
     if fmt == "csv":

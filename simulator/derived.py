@@ -26,12 +26,11 @@ import json
 from pathlib import Path
 
 from simulator import __version__
-from simulator.checkpoint import tables_hash
 from simulator.engine import stack_tables
 from simulator.exact.cache import UNSEEN, analyzer_hash, cache_dir, one_at_a_time, write_atomic
 from simulator.processes import map_spawned, processes_for
 from simulator.rules import rules_dict, short_change
-from simulator.strategy import dumps_strategy, load_strategy
+from simulator.strategy import dumps_strategy, load_strategy, tables_hash
 
 DERIVED_BASIC = "basic (derived for these rules)"  # a derived strategy's name in every output
 BASELINE_BASIC = "basic (derived for the baseline's rules)"  # compare --same-strategy's variants

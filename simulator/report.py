@@ -274,7 +274,8 @@ def tidy_frame(summary: dict, strategy=None) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-RUN_ROWS = ("rules_name", "rules_file", "overrides", "no_effect", "strategy", "strategy_files",
+RUN_ROWS = ("rules_name", "rules_file", "overrides", "no_effect", "strategy", "strategy_sha256",
+            "strategy_files",
             "seed", "rounds", "rounds_played", "chunk_rounds", "boxes", "partial", "per_box_note",
             "strategy_note", "play", "play_note", "basis")
 
@@ -294,12 +295,14 @@ def _cell(v) -> str:
 def meta_rows(meta: dict) -> list[dict]:
     """The csv's metadata rows: section ``run`` (bjsim version, its source as json's ``source``
     (``source:sha256``, ``source:files``, ``source:git_commit``), rules name with the changes,
-    rules file, changes, strategy, seed, rounds, partial, ..., with ``--precision`` the items
-    ``precision:target``, ``precision:max_rounds``, ``precision:half_width``, ``precision:met``
-    and ``precision:stop_chunk`` of json's ``run.precision``) and section ``rules`` (every rule
-    key)."""
+    rules file, changes, strategy, ``strategy_sha256`` (json's), seed, rounds, partial, ...,
+    with ``--precision`` the items ``precision:target``, ``precision:max_rounds``,
+    ``precision:half_width``, ``precision:met`` and ``precision:stop_chunk`` of json's
+    ``run.precision``) and section ``rules`` (every rule key)."""
     run = dict(meta.get("run", {}))
     run.setdefault("strategy", meta.get("strategy"))
+    if "strategy_sha256" in meta:  # (json's, beside the strategy: one a box, as it)
+        run.setdefault("strategy_sha256", meta["strategy_sha256"])
     rows = [{"section": "run", "item": "bjsim", "per": "", "value": meta.get("version",
                                                                            __version__)}]
     rows += [{"section": "run", "item": f"source:{k}", "per": "", "value": _cell(v)}
@@ -316,6 +319,14 @@ def meta_rows(meta: dict) -> list[dict]:
     for k, v in meta.get("rules", {}).items():
         rows.append({"section": "rules", "item": k, "per": "", "value": _cell(v)})
     return rows
+
+
+def of_rounds(run: dict) -> str:
+    """The rounds a partial run was to play (json's ``run``), as its PARTIAL RESULT line says
+    them: with a precision target ``run.rounds`` is only the cap, ``at most N rounds
+    (--max-rounds)``, not the run's length (the target would have stopped it first)."""
+    rounds = f"{run.get('rounds', 0):,}"
+    return f"at most {rounds} rounds (--max-rounds)" if run.get("precision") else f"{rounds} rounds"
 
 
 def chunks_text(chunk_rounds: int, rounds: int | None) -> str:
@@ -416,8 +427,8 @@ def _table(summary: dict, meta: dict) -> str:
         w(f"; {chunks_text(run['chunk_rounds'], run.get('rounds'))}")
     w("\n")
     if run.get("partial"):
-        w(f"PARTIAL RESULT: interrupted after {summary['rounds']:,} of {run.get('rounds', 0):,} "
-          "rounds; not reproducible as it stands\n")
+        w(f"PARTIAL RESULT: interrupted after {summary['rounds']:,} of {of_rounds(run)}; not "
+          "reproducible as it stands\n")
     elif "partial" in run:
         unmet = run.get("precision") and not run["precision"]["met"]
         w("Result:    complete" + (", precision target NOT met" if unmet else "") + "\n")
@@ -573,8 +584,8 @@ def _isnan(x) -> bool:
 
 
 def document(summary: dict, meta: dict) -> dict:
-    """The json document: bjsim version, its source (`source.provenance`), rules, strategy, run,
-    results, timing."""
+    """The json document: bjsim version, its source (`source.provenance`), rules, strategy (and
+    each box's ``strategy_sha256``, `strategy.charts_sha256`), run, results, timing."""
     note = meta.get("sevens_note")
     if note and summary["super_sevens"]["mean"] is not None:
         ss = summary["super_sevens"] | {"seven_seven_play": {
@@ -586,6 +597,7 @@ def document(summary: dict, meta: dict) -> dict:
         "source": provenance(),
         "rules": meta.get("rules", {}),
         "strategy": meta.get("strategy"),
+        "strategy_sha256": meta.get("strategy_sha256"),
         "run": meta.get("run", {}),
         "results": summary,
         "timing": meta.get("timing", {}),

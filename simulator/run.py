@@ -40,6 +40,7 @@ from simulator.rules import (
     rules_dict,
     validate,
 )
+from simulator.strategy import charts_sha256
 
 
 class RunError(ValueError):
@@ -553,6 +554,9 @@ def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float,
         "version": __version__,
         "rules": rules_dict(plan.rules),
         "strategy": list(plan.names),
+        # each box's charts as the engine plays them (`strategy.charts_sha256`): what a name or
+        # a file's path cannot say, an edited copy of a chart from the one before the edit
+        "strategy_sha256": [charts_sha256(s) for s in plan.strategies],
         "run": rules_source(plan.rules_file, plan.rules_name, plan.overrides)
         | ({"no_effect": idle} if idle else {}) | {
             "seed": plan.seed,
@@ -567,7 +571,7 @@ def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float,
         "timing": {
             "seconds": seconds,
             "rounds_per_second": (done - resumed) / seconds if seconds > 0 else None,
-            "workers": timing_workers(plan.workers, plan.scheduler, threads),
+            "workers": timing_workers(plan.workers, plan.scheduler, threads, done > resumed),
             "scheduler": plan.scheduler,
             "cluster_startup_seconds": startup,  # (not in "seconds")
             "checkpoint": plan.checkpoint,
@@ -645,10 +649,14 @@ def end_lines(precision: dict | None, done: int, partial: bool, checkpoint_path,
     return out
 
 
-def timing_workers(workers: int | None, scheduler: str | None, threads: int | None):
+def timing_workers(workers: int | None, scheduler: str | None, threads: int | None,
+                   played: bool = True):
     """A report's ``timing.workers``: the threads (with ``--scheduler local``: the worker
     processes) asked for, else every CPU; on a ``tcp://`` cluster, its worker threads (the most
-    it had in the run; None before it was reached), ``--workers`` playing no part there."""
+    it had in the run; None before it was reached), ``--workers`` playing no part there. None
+    where the run played no round (not ``played``: a finished checkpoint resumed)."""
+    if not played:
+        return None
     if scheduler is not None and scheduler != "local":
         return threads
     return workers or os.cpu_count()

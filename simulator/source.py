@@ -1,6 +1,7 @@
 """Which code made a set of figures: a fingerprint of bjsim's own source and shipped data, and the
 git commit where bjsim runs from a git checkout. For the reports' manifests only: it is no part
-of any cache key (every commit would invalidate the caches)."""
+of any cache key (every commit would invalidate the caches), but part of a checkpoint's identity:
+a run is resumed only by the code that wrote its checkpoint."""
 
 from __future__ import annotations
 
@@ -65,7 +66,14 @@ def provenance_columns() -> dict:
 
 
 @functools.cache
+def sha256() -> str:
+    """`fingerprint` of this bjsim, once a process: the reports' ``source.sha256`` and a
+    checkpoint's ``identity.source_sha256``."""
+    return fingerprint()
+
+
+@functools.cache
 def provenance() -> dict:
-    """``{"sha256", "files", "git_commit"}`` of this bjsim (`fingerprint`, how many files it
+    """``{"sha256", "files", "git_commit"}`` of this bjsim (`sha256`, how many files it
     covers, `git_commit`), once a process."""
-    return {"sha256": fingerprint(), "files": len(source_files()), "git_commit": git_commit()}
+    return {"sha256": sha256(), "files": len(source_files()), "git_commit": git_commit()}

@@ -8,6 +8,7 @@ A strategy decides what the rules leave to the player: hit, stand, double, split
 from __future__ import annotations
 
 import difflib
+import hashlib
 import json
 import re
 import tomllib
@@ -75,6 +76,24 @@ def stack(strategies: list[Strategy]):
         np.ascontiguousarray(np.stack([s.sevens for s in strategies]).astype(np.int8)),
         np.ascontiguousarray(np.stack([s.flags for s in strategies]).astype(np.int8)),
     )
+
+
+def tables_hash(tables) -> str:
+    """SHA-256 (hex) of stacked strategy tables (`stack`): shapes, dtypes and bytes."""
+    h = hashlib.sha256()
+    for a in tables:
+        a = np.ascontiguousarray(a)
+        h.update(f"{a.dtype.str}{a.shape};".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def charts_sha256(strategy: Strategy) -> str:
+    """SHA-256 (hex) of ``strategy``'s charts as the engine plays them: `tables_hash` of its
+    `stack` alone (hard, soft, pairs, sevens, insurance and even money), so the same charts
+    give the same hash whatever the file's name, comments or layout, and a changed cell
+    another. Every output's ``strategy_sha256``."""
+    return tables_hash(stack([strategy]))
 
 
 def stack_for(rules, strategies) -> tuple:

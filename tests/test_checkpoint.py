@@ -475,6 +475,62 @@ def test_a_checkpoint_of_another_command_is_named_as_such_before_anything_else(
                       f"resume it with bjsim {saved} --resume {path}")
 
 
+OTHER_CODE = "0" * 64  # the source SHA-256 of code other than this (`source.sha256`)
+
+
+@pytest.mark.parametrize("command", ["simulate", "compare", "count"])
+def test_a_checkpoint_written_by_other_code_is_refused_by_every_command(
+        checkpoints, monkeypatch, command):
+    """A checkpoint resumed after the code changed (a pull between Ctrl-C and --resume) was
+    accepted: its chunks and the new code's made one result, reported whole under the new
+    code's source.sha256. Refused in one line naming both codes' SHA-256 and what to do; the
+    file left as it was."""
+    from simulator import source
+
+    path = checkpoints[command]
+    before = open(path, "rb").read()
+    there = source.fingerprint()
+    monkeypatch.setattr(source, "sha256", lambda: OTHER_CODE, raising=False)  # (code changed)
+    r = run_cli(command, "--resume", path)
+    assert_user_error(r, f"--resume: {path} is a checkpoint of a different run: it was written "
+                      f"by other code: bjsim's source SHA-256 is {there} there, {OTHER_CODE} here",
+                      "resume it with the code that wrote it, or start the run again without "
+                      "--resume")
+    assert len([ln for ln in r.stderr.splitlines() if ln.strip()]) == 1, r.stderr
+    assert open(path, "rb").read() == before
+
+
+def test_a_partial_run_is_not_carried_on_by_other_code(tmp_path, monkeypatch):
+    """The engine's own check (`checkpoint.resume`, as `run.simulate` and `compare.compare`
+    make it), not only the command line's: a run stopped part way by one code is not finished
+    by another."""
+    from simulator import source
+
+    path = tmp_path / "run.ckpt"
+    C.save(path, ident(), play(engine.RunState(12_000, 1000), stop_after=3))
+    monkeypatch.setattr(source, "sha256", lambda: OTHER_CODE, raising=False)
+    state = engine.RunState(12_000, 1000)
+    with pytest.raises(C.CheckpointError, match="written by other code: bjsim's source SHA-256 "
+                       f"is {source.fingerprint()} there, {OTHER_CODE} here"):
+        C.resume(path, ident(), state)
+    assert state.prefix_end == 0
+
+
+@pytest.mark.parametrize("command", ["simulate", "compare", "count"])
+def test_a_checkpoint_that_does_not_record_its_code_is_refused(checkpoints, tmp_path, command):
+    """One written before the identity kept the code's SHA-256 cannot be shown to be of this
+    code: refused the same way."""
+    path = tmp_path / f"{command}.ckpt"
+    doc = json.loads(open(checkpoints[command]).read())
+    doc["identity"].pop("source_sha256", None)
+    doc["sha256"] = C.checksum(doc)
+    path.write_text(json.dumps(doc))
+    assert_user_error(run_cli(command, "--resume", str(path)),
+                      f"{path} is a checkpoint of a different run: it was written by other "
+                      "code: bjsim's source SHA-256 is not recorded there (a checkpoint of an "
+                      "earlier bjsim)", "resume it with the code that wrote it")
+
+
 def test_precision_target_is_part_of_the_identity(tmp_path):
     path = tmp_path / "p.ckpt"
     C.save(path, ident(precision=0.01), engine.RunState(12_000, 1000, 0.01))
@@ -716,3 +772,21 @@ def test_resuming_a_finished_run_says_so_not_zero_rounds(tmp_path, command, game
     assert said[0] == (f"bjsim: {games}all 4,000 rounds from {ckpt}, none left to play (a "
                        "finished run)"), said
     assert not any("0 rounds in" in ln for ln in said)
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["compare", "--vary", "decks=8", "--no-exact"],
+                                     ["count"]])
+def test_a_finished_checkpoint_resumed_gives_no_workers(tmp_path, command):
+    """README: ``timing.workers`` is null where the run played nothing there. A finished
+    checkpoint resumed gave every CPU's count, or --workers 1 with --workers 1, with no
+    round played."""
+    ckpt = tmp_path / "run.ckpt"
+    first = run_cli(*command, "--rounds", "4000", "--chunk-rounds", "2000", "-q", "-f", "json",
+                    "--workers", "2", "--checkpoint", str(ckpt))
+    assert first.exit_code == 0, first.output
+    assert json.loads(first.stdout)["timing"]["workers"] == 2
+    for workers in ([], ["--workers", "1"]):
+        again = run_cli(command[0], "--resume", str(ckpt), "-q", "-f", "json", *workers)
+        assert again.exit_code == 0, again.output
+        timing = json.loads(again.stdout)["timing"]
+        assert (timing["resumed_rounds"], timing["workers"]) == (4000, None), timing

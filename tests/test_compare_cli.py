@@ -205,7 +205,8 @@ def test_a_changed_baseline_is_named_and_its_rules_given_in_every_format():
         if game is not doc["baseline"]:
             want["rules.blackjack_pays"] = "1.2"
         assert rules == want, game["label"]
-    figures = [r for r in rows if r["figures_of"] != "rules"]  # (the figures first)
+    figures = [r for r in rows if r["figures_of"] not in ("rules", "strategy_sha256")]  # (the
+    # figures first)
     assert rows[:len(figures)] == figures and {r["figure"] for r in figures} == {
         "house_edge", "super_sevens"}
     assert float(rows[0]["value"]) == pytest.approx(doc["baseline"]["house_edge"]["mean"])
@@ -330,7 +331,7 @@ def test_every_format_gives_each_strategys_figures_and_paired_differences():
         assert f"| dealer_hits_soft_17=true | {label} |" in md
     assert "House edge by strategy" in table and "**House edge by strategy" in md
     assert {r["figures_of"] for r in rows} == {"game", "basic (boxes 1, 3)",
-                                               "mimic-dealer (box 2)", "rules"}
+                                               "mimic-dealer (box 2)", "rules", "strategy_sha256"}
 
 
 def test_plot_writes_a_png(tmp_path):
@@ -426,7 +427,7 @@ def test_no_exact_difference_or_z_where_the_exact_analyzer_cannot_see_the_change
     assert eight["exact_scope"] == "cut-card" and eight["exact"] is not None
     rows = list(csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout)))
     blind = [r for r in rows if r["variant"] in ("penetration=0.85", "shuffle=every-round")
-             and r["figures_of"] != "rules"]
+             and r["figures_of"] not in ("rules", "strategy_sha256")]
     assert blind and {(r["exact_difference"], r["z"], r["exact_scope"]) for r in blind} == {
         ("", "", "none")}
     for fmt in ("table", "markdown"):

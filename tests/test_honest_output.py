@@ -155,6 +155,24 @@ def test_an_interrupted_csv_carries_the_partial_marker_seed_and_rules(monkeypatc
     assert "PARTIAL RESULT" in table
 
 
+def test_a_partial_precision_run_names_max_rounds_as_a_cap_not_the_runs_length(monkeypatch):
+    """Stopped before its target, a --precision run said "interrupted after 15,000 of 40,000
+    rounds", as if 40,000 were its length: that is only --max-rounds, which the target would
+    have stopped it short of. A run of fixed length names its rounds as before."""
+    _interrupt_after_first_chunk(monkeypatch)
+    args = ["simulate", "--chunk-rounds", "5000", "--workers", "1", "--seed", "7"]
+    capped = run(*args, "--precision", "0.00001", "--max-rounds", "40000")
+    assert capped.exit_code == 130, capped.output
+    line = next(ln for ln in capped.stdout.splitlines() if ln.startswith("PARTIAL RESULT"))
+    # (the chunks in play at the stop are kept too: how many finished varies)
+    assert re.fullmatch(r"PARTIAL RESULT: interrupted after \d+,000 of at most 40,000 rounds "
+                        r"\(--max-rounds\); not reproducible as it stands", line), line
+    fixed = run(*args, "--rounds", "40000")
+    assert fixed.exit_code == 130, fixed.output
+    assert re.search(r"\nPARTIAL RESULT: interrupted after \d+,000 of 40,000 rounds; not "
+                     r"reproducible as it stands\n", fixed.stdout), fixed.stdout
+
+
 def test_exact_names_the_changed_rules_in_every_format():
     args = ["exact", "--set", "decks=8", "--no-super-sevens", "--strategy", "basic"]
     name = "nz1994 (modified: decks=8, super_sevens=false)"

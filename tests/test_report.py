@@ -30,7 +30,8 @@ def summary():
 
 def test_json_document_keeps_results_apart_from_timing(summary):
     doc = json.loads(render(summary, "json", META))
-    assert set(doc) == {"bjsim", "source", "rules", "strategy", "run", "results", "timing"}
+    assert set(doc) == {"bjsim", "source", "rules", "strategy", "strategy_sha256", "run", "results",
+                        "timing"}
     assert doc["bjsim"] == __version__
     assert doc["results"] == summary
     assert doc["rules"]["decks"] == 6

@@ -30,7 +30,7 @@ from simulator.assessment import charts, chromium, figures, output, render, sect
 from simulator.assessment.sections import fmt
 from simulator.cli import cli
 from simulator.rules import Rules, load_rules
-from simulator.strategy import load_strategy
+from simulator.strategy import charts_sha256, load_strategy
 
 SEED = 11
 ARGS = ["--rounds", "60_000", "--chunk-rounds", "10_000", "--sample-rounds", "20_000",
@@ -1818,9 +1818,12 @@ def test_a_strategy_file_and_the_rule_set_are_named_as_every_command_names_them(
     assert data["exact"]["my-chart"]["strategy"] == "my-chart"
     assert data["exact"]["my-chart"]["exact"]["strategy"] == "my-chart"
     assert data["exact"]["my-chart"]["run"]["strategy_files"] == {"my-chart": str(mine)}
+    # (its charts as played: never-bust's, whose copy it is under another name)
+    charts = data["simulation"]["my-chart"]["strategy_sha256"][0]
+    assert charts == charts_sha256(load_strategy("never-bust"))
     assert data["manifest"]["strategies"][0] == {
         "name": "my-chart", "file": str(mine),
-        "sha256": hashlib.sha256(mine.read_bytes()).hexdigest()}
+        "sha256": hashlib.sha256(mine.read_bytes()).hexdigest(), "charts_sha256": charts}
     md = (out / "report.md").read_text()
     before, manifest = md.split("\n## Reproducibility")
     assert "Strategy played: my-chart;" in before and str(mine) not in before

@@ -15,8 +15,10 @@ from click.testing import CliRunner
 
 from simulator import source
 from simulator.assessment import output, render, sections
+from simulator.checkpoint import tables_hash
 from simulator.cli import cli
 from simulator.derived import DERIVED_BASIC
+from simulator.strategy import load_strategy, stack
 from tests.test_report_print import NEEDS_PRINTING
 
 
@@ -125,6 +127,50 @@ def test_simulate_json_and_csv_name_the_code_that_made_them():
     assert rows["source:git_commit"] == doc["source"]["git_commit"]
 
 
+@pytest.mark.parametrize("args", [
+    ["simulate", "--rounds", "2000"],
+    ["compare", "--vary", "decks=8", "--rounds", "2000", "--no-exact"],
+    ["count", "--plan", "hi-lo-flat", "--rounds", "2000"],
+    ["count", "--plan", "hi-lo-flat", "--rounds", "2000", "--penetrations", "0.6,0.7"]])
+def test_json_and_csv_tell_a_strategy_files_charts_from_an_edited_copys(args, tmp_path):
+    """A strategy file edited in one cell between two runs (hard 12 v 2 and 3: H to S) gave
+    the same rules, strategy, run and source in json and csv, only the figures differing:
+    nothing said which charts were played. Each strategy's charts as played
+    (`strategy.charts_sha256`) are in json's ``strategy_sha256`` and csv's run rows (compare:
+    each game's, a row a strategy); a copy unedited has the shipped chart's."""
+    def charts(name):  # the charts as the engine plays them, hashed as a checkpoint hashes them
+        return tables_hash(stack([load_strategy(name)]))
+
+    mine = tmp_path / "mine.toml"
+    basic = (source.ROOT / "strategies" / "basic.toml").read_text()
+    mine.write_text(basic.replace('name = "basic"', 'name = "mine"'))
+    common = [*args, "--strategy", mine, "-q"]
+
+    def outputs():
+        doc = json.loads(run(*common, "-f", "json").stdout)
+        res = run(*common, "-f", "csv")
+        assert res.exit_code == 0, res.output
+        rows = list(csv.DictReader(io.StringIO(res.stdout)))
+        if args[0] == "compare":
+            said = {g["label"]: g.get("strategy_sha256") for g in [doc["baseline"],
+                                                                   *doc["variants"]]}
+            in_csv = {r["variant"]: [r["value"]] for r in rows
+                      if r["figures_of"] == "strategy_sha256" and r["figure"] == "mine"}
+            assert in_csv == said
+            return {h for hashes in said.values() for h in hashes}
+        run_rows = {r["item"]: r["value"] for r in rows if r["section"] == "run"}
+        assert [run_rows.get("strategy_sha256")] == doc.get("strategy_sha256"), run_rows
+        return set(doc["strategy_sha256"])
+
+    shipped = json.loads(run("simulate", "--rounds", "1000", "-q", "-f", "json").stdout).get(
+        "strategy_sha256")
+    assert shipped == [charts("basic")]
+    assert outputs() == set(shipped)  # (the same charts, under another name and file)
+    mine.write_text(mine.read_text().replace("12     H   H   S", "12     S   S   S"))
+    edited = outputs()
+    assert edited == {charts(str(mine))} and edited != set(shipped)
+
+
 # ---------------------------------------------------------------------------------------------
 # One report of a rule file whose name holds Markdown's and HTML's characters, long enough to be
 # cut in the page foot, with a rule and a choice changed and a variant of its own derived chart
@@ -163,6 +209,12 @@ def test_every_format_names_the_code_and_the_variants_derived_charts(weird):
         assert m["source_sha256"] in text and m["git_commit"] in text
         assert derived["sha256"] in text
     assert any(k.startswith("rule variant decks-2: strategy") for k in manifest)
+    # each strategy's charts as played, as its simulation's json gives them
+    for s in m["strategies"]:
+        charts = data["simulation"][s["name"]]["strategy_sha256"]
+        assert s["charts_sha256"] == charts[0] and set(charts) == {charts[0]}
+        assert manifest[f"strategy {s['name']}: its charts as played, SHA-256"] == charts[0]
+        assert charts[0] in md and charts[0] in page
 
 
 def test_html_and_markdown_heads_give_the_date_written(weird):

@@ -65,7 +65,13 @@ from simulator.rules import (
     shown_rule_file,
 )
 from simulator.source import provenance_columns
-from simulator.strategy import list_strategies, load_strategy, shown_names, strategy_path
+from simulator.strategy import (
+    charts_sha256,
+    list_strategies,
+    load_strategy,
+    shown_names,
+    strategy_path,
+)
 from simulator.tally import Z95, dealer_note, splits_se_note
 from simulator.variants import changes_of
 
@@ -1446,9 +1452,11 @@ def _count_files(plan) -> list[dict] | None:
             for what, path in plan_files(plan)]
 
 
-def _manifest(spec: Spec, given: dict, played: int, seconds: float) -> dict:
+def _manifest(spec: Spec, given: dict, played: int, seconds: float,
+              charts: dict | None = None) -> dict:
     """The reproducibility manifest; ``given``: each strategy's name (`_shown_all`) -> the name or
-    file given (the report's own, where derived, its cache file)."""
+    file given (the report's own, where derived, its cache file); ``charts``: each one's name ->
+    its charts as played (`strategy.charts_sha256`, as simulate's json gives it)."""
     import numba
 
     rules_path = spec.rules_file or DEFAULT_RULES_PATH
@@ -1466,7 +1474,8 @@ def _manifest(spec: Spec, given: dict, played: int, seconds: float) -> dict:
         "rules_name": run.rules_source(spec.rules_file, spec.rules_name,
                                        spec.overrides)["rules_name"],
         "strategies": [{"name": n, "file": _shown_path(strategy_path(g)),
-                        "sha256": _sha256(strategy_path(g))} for n, g in given.items()],
+                        "sha256": _sha256(strategy_path(g)),
+                        "charts_sha256": (charts or {}).get(n)} for n, g in given.items()],
         "seed": spec.seed, "rounds": spec.rounds, "rounds_played": played,
         "precision": spec.precision, "chunk_rounds": spec.chunk_rounds,
         "sample_rounds": sample_size(spec, played), "sample_rounds_asked": spec.sample_rounds,
@@ -1624,7 +1633,8 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
     data["simulation"] = {n: r for n, (r, _) in runs.items()}
     data["exact"] = {n: d for n, (d, _) in exacts.items()}
     data["manifest"] = _manifest(spec, {shown_of[g]: g for g in strategies}, played,
-                                 time.perf_counter() - start)
+                                 time.perf_counter() - start,
+                                 {shown_of[g]: charts_sha256(s) for g, s in strategies.items()})
     data["manifest"]["variant_strategies"] = data["variants"].pop("strategy_files", None) or []
     return _plain(data)
 

@@ -1658,8 +1658,11 @@ def manifest(data: dict) -> Section:
             ["rule file SHA-256", m["rules_sha256"]],
             ["--set", ", ".join(m["overrides"]) or "none"],
             ["rule set, as bjsim's commands name it", m["rules_name"]]]
-    rows += [[f"strategy {s['name']} ({s['file']}) SHA-256", s["sha256"]]
-             for s in m["strategies"]]
+    for s in m["strategies"]:  # its file, and its charts as played (simulate's strategy_sha256)
+        rows.append([f"strategy {s['name']} ({s['file']}) SHA-256", s["sha256"]])
+        if s.get("charts_sha256"):
+            rows.append([f"strategy {s['name']}: its charts as played, SHA-256",
+                         s["charts_sha256"]])
     rows += [[f"rule variant {s['variant']}: strategy {s['name']} ("
               f"{s['file'] or 'not cached: the SHA-256 of its text as a file would hold it'}) "
               "SHA-256", s["sha256"]] for s in m.get("variant_strategies") or ()]
