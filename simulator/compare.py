@@ -854,7 +854,7 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
                     "blocks": stats["blocks"], "games": len(plan.games), "partial": partial},
             "timing": {"seconds": seconds,
                        "game_rounds_per_second": (done - resumed) * len(plan.games) / seconds
-                       if seconds > 0 else None,
+                       if seconds > 0 and done > resumed else None,
                        "workers": run.timing_workers(plan.workers, plan.scheduler,
                                                      timing.get("threads"), done > resumed),
                        "scheduler": plan.scheduler,

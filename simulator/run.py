@@ -570,7 +570,8 @@ def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float,
         } | ({"strategy_files": dict(plan.strategy_files)} if plan.strategy_files else {}),
         "timing": {
             "seconds": seconds,
-            "rounds_per_second": (done - resumed) / seconds if seconds > 0 else None,
+            "rounds_per_second": (done - resumed) / seconds if seconds > 0 and done > resumed
+            else None,  # (none played here: no speed)
             "workers": timing_workers(plan.workers, plan.scheduler, threads, done > resumed),
             "scheduler": plan.scheduler,
             "cluster_startup_seconds": startup,  # (not in "seconds")

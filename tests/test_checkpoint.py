@@ -790,3 +790,5 @@ def test_a_finished_checkpoint_resumed_gives_no_workers(tmp_path, command):
         assert again.exit_code == 0, again.output
         timing = json.loads(again.stdout)["timing"]
         assert (timing["resumed_rounds"], timing["workers"]) == (4000, None), timing
+        speed = "game_rounds_per_second" if command[0] == "compare" else "rounds_per_second"
+        assert timing[speed] is None, timing  # (it read 0.0: no round, no speed)
