@@ -1755,6 +1755,18 @@ def _and(words: list[str]) -> str:
     return " and ".join(filter(None, [", ".join(words[:-1]), *words[-1:]]))
 
 
+def sweep_note(rows: list[dict], favourable: str = "SS favourable") -> str:
+    """What every column of a sweep plays (the same plan, not re-tuned) and, where the rows have
+    a Super Sevens favourable share (named ``favourable``), that it is the side bet's own
+    exposure at each penetration."""
+    note = ("Every penetration plays the same plan unchanged: its thresholds, chosen at one "
+            "penetration, are not re-tuned for the others.")
+    if any(r.get("super_sevens_favourable_share") is not None for r in rows):
+        note += (f" The Super Sevens bet's own exposure at each penetration is {favourable}, "
+                 "the share of rounds where it favours the player, whatever the plan bets.")
+    return note
+
+
 def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     """The penetration sweep in ``fmt``: the counter's advantage (per unit of initial bet), SD,
     SCORE, N0 and the risk of ruin at each penetration."""
@@ -1763,7 +1775,9 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
         doc = {"bjsim": meta.get("version", __version__), "source": provenance(),
                "rules": meta.get("rules", {}),
                "strategy": meta.get("strategy"), "run": meta.get("run", {}),
-               "plan": meta.get("plan"), "sweep": rows, "timing": meta.get("timing", {})}
+               "plan": meta.get("plan"), "sweep": rows,
+               "sweep_note": sweep_note(rows, "super_sevens_favourable_share"),
+               "timing": meta.get("timing", {})}
         return json.dumps(doc, indent=2, allow_nan=False) + "\n"
     if fmt == "csv":
         return _sweep_csv(rows, meta)
@@ -1838,7 +1852,8 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
          "head says so)"),
         ("SS favourable", "SS favourable: the share of rounds whose starting shoe gives the "
          f"Super Sevens bet a positive return, by {play}")]
-    out += ["", "; ".join(words for col, words in legend if col in shown) + "."]
+    out += ["", "; ".join(words for col, words in legend if col in shown) + ".",
+            sweep_note(rows)]
     by_chunks = [n.removesuffix(" SE") for n in CHUNK_SE_NAMES if n in shown]
     if by_chunks:
         chunks = list(dict.fromkeys(r.get("chunks") for r in rows))

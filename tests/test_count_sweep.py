@@ -254,3 +254,19 @@ def test_the_sweeps_flat_column_has_its_se_and_interval_in_every_format_as_a_sin
     md = CR.render_sweep([row], "markdown", {"plan": {"name": "p"}})
     assert want.replace("  ", " | ") in md
     assert "flat: 1 unit on every box dealt (the counter's play), its SE and 95% interval" in md
+
+
+def test_the_sweep_says_every_penetration_plays_the_same_plan_and_where_the_exposure_is():
+    # The sevens plan's +8 is tuned for 75%: the sweep plays it unchanged at every penetration,
+    # which no format said; the side bet's own exposure is the favourable share.
+    fig = CR.figures(tally_of(FLAT_ROUNDS), SEVENS, Rules())
+    rows = CR.sweep_rows([(0.6, fig), (0.9, fig)])
+    assert rows[0]["super_sevens_favourable_share"] is not None
+    same = "Every penetration plays the same plan unchanged"
+    for fmt in ("table", "markdown"):
+        text = CR.render_sweep(rows, fmt, {"plan": CR.plan_dict(SEVENS)})
+        assert same in text and "exposure at each penetration is SS favourable" in text
+    note = json.loads(CR.render_sweep(rows, "json"))["sweep_note"]
+    assert same in note and "super_sevens_favourable_share" in note
+    bare = [r | {"super_sevens_favourable_share": None} for r in rows]
+    assert "exposure" not in CR.render_sweep(bare, "table", {"plan": {"name": "p"}})

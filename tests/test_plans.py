@@ -342,3 +342,27 @@ def test_a_hostile_plan_loads_as_written_or_is_refused_in_one_line(table):
     bet = table["bet"]
     assert plan.bet.base == bet.get("base") and len(plan.bet.steps) == len(bet.get("steps", []))
     json.dumps(plan.bet.steps)  # plain numbers
+
+
+@pytest.mark.parametrize("where", ["strategies/plans/sevens-super-sevens.toml",
+                                   "docs/counting.md"])
+def test_the_sevens_threshold_is_said_to_hold_at_75_percent_only(where):
+    # "+8 is positive at every depth a round can begin" held only at 75% penetration: the text
+    # now says what the same +8 does at 0.9 (bets that favour the house) and 0.6 (passes up
+    # favourable ones), with these figures.
+    from pathlib import Path
+
+    text = " ".join((Path(__file__).resolve().parent.parent / where).read_text()
+                    .replace("#", " ").split())
+    deep, shallow = Rules(penetration=0.9), Rules(penetration=0.6)
+    first_deep = 52 * deep.decks - (deep.cut - 1)
+    first_shallow = 52 * shallow.decks - (shallow.cut - 1)
+    assert (first_deep, first_shallow) == (32, 126)
+    assert _value(deep, 70, 8) < 0 < _value(deep, 71, 8)  # +8 negative below 71 cards
+    assert _value(deep, 32, 8) == pytest.approx(-0.249, abs=5e-4)
+    assert _value(shallow, 126, 6) == pytest.approx(0.028, abs=5e-4)
+    assert _value(shallow, 126, 5) < 0
+    assert "at 75%, and only there" in text
+    for words in ("as few as 32 cards left", "negative below 71 cards (-24.9% at 32)",
+                  "at least 126 cards left", "+6 (+2.8%) and +7 are already positive"):
+        assert words in text, words
