@@ -121,6 +121,10 @@ def _error(data: dict) -> str:
     ({"wong": {"enter": 1, "leave": -1, "back": 0}}, "unknown key 'wong.back'"),
     ({"bankroll": 0}, "'bankroll' = 0: allowed a number above 0, at most 1e+12"),
     ({"bankroll": -5}, "'bankroll' = -5: allowed a number above 0, at most 1e+12"),
+    ({"bankroll": 1e-9}, "'bankroll' = 1e-09 is below table_min = 1: allowed at least one "
+     "table-minimum bet, table_min to 1e+12 units"),
+    ({"table_min": 2, "bet": {"base": 2}, "bankroll": 1.5}, "'bankroll' = 1.5 is below "
+     "table_min = 2"),
     ({"indices": "no/such.toml"}, "'indices' = \"no/such.toml\": no such index file (a path is "
      "read from the working directory, "),
     ({"bankroll": "lots"}, "'bankroll' = \"lots\": allowed a number"),
