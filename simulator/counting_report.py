@@ -942,7 +942,10 @@ def sweep_rows(runs) -> list[dict]:
                      "advantage_with_super_sevens_ci95_low": ss["ci95_low"],
                      "advantage_with_super_sevens_ci95_high": ss["ci95_high"],
                      "advantage_with_super_sevens_interval_note": ss["interval_note"],
-                     "flat_advantage": f["flat"]["mean"], "gain_over_flat": f["gain_over_flat"],
+                     "flat_advantage": f["flat"]["mean"], "flat_advantage_se": f["flat"]["se"],
+                     "flat_advantage_ci95_low": f["flat"]["ci95_low"],
+                     "flat_advantage_ci95_high": f["flat"]["ci95_high"],
+                     "gain_over_flat": f["gain_over_flat"],
                      "gain_over_flat_se": f["gain_over_flat_se"],
                      "gain_over_flat_ci95_low": f.get("gain_over_flat_ci95_low"),
                      "gain_over_flat_ci95_high": f.get("gain_over_flat_ci95_high"),
@@ -1685,12 +1688,13 @@ def render(f: dict, fmt: str, meta: dict | None = None) -> str:
 
 
 SWEEP_HEAD = ["penetration", "rounds", "advantage", "SE", "95% interval", "with SS", "SE",
-              "95% interval", "flat", "gain (95%, paired)", "played", "SE", "avg bet", "SE",
-              "SD/round", "win/100 (95%)", "SCORE (95%)", "N0 (95%)", "risk of ruin (95%)",
-              "SS favourable", "SE"]
+              "95% interval", "flat", "SE", "95% interval", "gain (95%, paired)", "played", "SE",
+              "avg bet", "SE", "SD/round", "win/100 (95%)", "SCORE (95%)", "N0 (95%)",
+              "risk of ruin (95%)", "SS favourable", "SE"]
 # The sweep's columns as a note names them (its heads repeat "SE" and "95% interval").
-SWEEP_NAMES = [*SWEEP_HEAD[:6], "with SS SE", "with SS 95% interval", *SWEEP_HEAD[8:11],
-               "played SE", "avg bet", "avg bet SE", *SWEEP_HEAD[14:20], "SS favourable SE"]
+SWEEP_NAMES = [*SWEEP_HEAD[:6], "with SS SE", "with SS 95% interval", "flat", "flat SE",
+               "flat 95% interval", *SWEEP_HEAD[11:13], "played SE", "avg bet", "avg bet SE",
+               *SWEEP_HEAD[16:22], "SS favourable SE"]
 # The columns with an SE by batch means over the chunks (`batches`), by the sweep's names.
 CHUNK_SE_NAMES = ("played SE", "avg bet SE", "SS favourable SE")
 
@@ -1701,7 +1705,9 @@ def _sweep_cells(r: dict) -> list[str]:
             _pct(r["se"], sign=False), _interval(r), _pct(r["advantage_with_super_sevens"]),
             _pct(r.get("advantage_with_super_sevens_se"), sign=False),
             _interval({"ci95_low": ss["_ci95_low"], "ci95_high": ss["_ci95_high"]}),
-            _pct(r["flat_advantage"]),
+            _pct(r["flat_advantage"]), _pct(r.get("flat_advantage_se"), sign=False),
+            _interval({"ci95_low": r.get("flat_advantage_ci95_low"),
+                       "ci95_high": r.get("flat_advantage_ci95_high")}),
             _gain95(r["gain_over_flat"], r["gain_over_flat_se"]),
             _pct(r["played_share"], 1, sign=False),
             _pct(r.get("played_share_se") or None, 2, sign=False), _num(r["average_bet"], 2),
@@ -1755,6 +1761,18 @@ def _and(words: list[str]) -> str:
     return " and ".join(filter(None, [", ".join(words[:-1]), *words[-1:]]))
 
 
+def sweep_note(rows: list[dict], favourable: str = "SS favourable") -> str:
+    """What every column of a sweep plays (the same plan, not re-tuned) and, where the rows have
+    a Super Sevens favourable share (named ``favourable``), that it is the side bet's own
+    exposure at each penetration."""
+    note = ("Every penetration plays the same plan unchanged: its thresholds, chosen at one "
+            "penetration, are not re-tuned for the others.")
+    if any(r.get("super_sevens_favourable_share") is not None for r in rows):
+        note += (f" The Super Sevens bet's own exposure at each penetration is {favourable}, "
+                 "the share of rounds where it favours the player, whatever the plan bets.")
+    return note
+
+
 def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     """The penetration sweep in ``fmt``: the counter's advantage (per unit of initial bet), SD,
     SCORE, N0 and the risk of ruin at each penetration."""
@@ -1764,7 +1782,9 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
                "rules": meta.get("rules", {}),
                "strategy": meta.get("strategy"),
                "strategy_sha256": meta.get("strategy_sha256"), "run": meta.get("run", {}),
-               "plan": meta.get("plan"), "sweep": rows, "timing": meta.get("timing", {})}
+               "plan": meta.get("plan"), "sweep": rows,
+               "sweep_note": sweep_note(rows, "super_sevens_favourable_share"),
+               "timing": meta.get("timing", {})}
         return json.dumps(doc, indent=2, allow_nan=False) + "\n"
     if fmt == "csv":
         return _sweep_csv(rows, meta)
@@ -1823,7 +1843,8 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
          f"{asked:,} asked"),
         ("with SS", "with SS: Super Sevens bets and net included"
          + (", its SE and 95% interval" if "with SS SE" in shown else "")),
-        ("flat", "flat: 1 unit on every box dealt (the counter's play)"),
+        ("flat", "flat: 1 unit on every box dealt (the counter's play)"
+         + (", its SE and 95% interval" if "flat SE" in shown else "")),
         ("gain (95%, paired)", "gain: over flat" + (
             ", ± its 95% half-width, the same rounds paired"
             if any(" ± " in r[at("gain (95%, paired)")] for r in cells) else "")
@@ -1838,7 +1859,8 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
          "head says so)"),
         ("SS favourable", "SS favourable: the share of rounds whose starting shoe gives the "
          f"Super Sevens bet a positive return, by {play}")]
-    out += ["", "; ".join(words for col, words in legend if col in shown) + "."]
+    out += ["", "; ".join(words for col, words in legend if col in shown) + ".",
+            sweep_note(rows)]
     by_chunks = [n.removesuffix(" SE") for n in CHUNK_SE_NAMES if n in shown]
     if by_chunks:
         chunks = list(dict.fromkeys(r.get("chunks") for r in rows))

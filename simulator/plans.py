@@ -228,6 +228,10 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
     bankroll = data.get("bankroll")
     if bankroll is not None:
         bankroll = _number(src, "bankroll", bankroll, 0, MAX_BANKROLL, above=True)
+        if bankroll < table_min:  # (not one bet: the risk of ruin would be a meaningless 100%)
+            raise PlanError(f"{src}: key 'bankroll' = {shown(bankroll)} is below table_min = "
+                            f"{table_min}: allowed at least one table-minimum bet, table_min to "
+                            f"{MAX_BANKROLL:g} units")
     wong_enter = wong_leave = None
     if "wong" in data:
         wong = _table(src, "wong", data["wong"], WONG_KEYS)

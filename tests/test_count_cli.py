@@ -148,6 +148,10 @@ def test_list_refuses_the_options_it_would_ignore():
     (["--plan", "sevens-super-sevens", "--no-super-sevens"],
      "it bets Super Sevens, but the rule set's super_sevens is false"),
     (["--bankroll", "0"], "--bankroll"),
+    # below one table-minimum bet: the risk of ruin was a meaningless 100%
+    (["--bankroll", "1e-9"], "--bankroll: 1e-09 is below one table-minimum bet, the plan's "
+     "table_min of 1 unit: allowed at least 1, at most 1e+12 units"),
+    (["--bankroll", "0.999"], "--bankroll: 0.999 is below one table-minimum bet"),
     (["--bankroll", "nan"], "'--bankroll': 'nan' is not a number in the range 0<x<=1e+12."),
     (["--bankroll", "inf"], "'--bankroll': 'inf' is not a number in the range 0<x<=1e+12."),
     (["--bankroll", "abc"], "'--bankroll': 'abc' is not a number in the range 0<x<=1e+12."),

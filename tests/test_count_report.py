@@ -124,6 +124,8 @@ def test_score_n0_and_ruin_have_bjsim_counts_95_intervals(fake_engine):
     (["--count-penetrations", "0.6"], "only with --count PLAN"),
     (["--bankroll", "500"], "only with --count PLAN"),
     (["--count", "hi-lo-1-12", "--bankroll", "0"], "--bankroll"),
+    (["--count", "hi-lo-1-12", "--bankroll", "1e-9"], "--bankroll: 1e-09 is below one "
+     "table-minimum bet, the plan's table_min of 1 unit: allowed at least 1, at most 1e+12"),
     (["--count", "hi-lo-1-12", "--bankroll", "nan"],
      "'--bankroll': 'nan' is not a number in the range 0<x<=1e+12."),
     (["--count", "hi-lo-1-12", "--bankroll", "2e12"],

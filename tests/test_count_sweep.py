@@ -231,3 +231,42 @@ def test_the_risk_of_ruin_has_no_interval_where_its_exponent_spans_more_than_a_f
     assert ("At penetration 0.90: no SE or interval for the risk of ruin: across the mean's"
             in sweep)
     assert f"{CR.ruin_pct(p['risk_of_ruin'])} (" not in sweep
+
+
+def test_the_sweeps_flat_column_has_its_se_and_interval_in_every_format_as_a_single_run():
+    # The sweep's flat column (the control: basic strategy at a flat bet) was a bare number in
+    # every format, where a single run gave its SE and interval: now the single run's figures.
+    f = CR.figures(tally_of(MAIN_ROUNDS) * 20, load_plan("hi-lo-1-12"), Rules())
+    flat = f["flat"]
+    assert flat["se"] and flat["ci95_low"] is not None
+    (row,) = CR.sweep_rows([(0.6, f)])
+    for k in ("se", "ci95_low", "ci95_high"):
+        assert row[f"flat_advantage_{k}"] == flat[k], k
+    assert json.loads(CR.render_sweep([row], "json"))["sweep"][0][
+        "flat_advantage_se"] == flat["se"]
+    cell = next(r for r in csv_rows(CR.render_sweep([row], "csv"))
+                if r["item"] == "flat_advantage")
+    assert (float(cell["se"]), float(cell["ci95_low"]), float(cell["ci95_high"])) == (
+        flat["se"], flat["ci95_low"], flat["ci95_high"])
+    want = (f"{CR._pct(flat['mean'])}  {CR._pct(flat['se'], sign=False)}  "
+            f"{CR._pct(flat['ci95_low'])} to {CR._pct(flat['ci95_high'])}")
+    assert want in CR.render_sweep([row], "table", {"plan": {"name": "p"}})
+    md = CR.render_sweep([row], "markdown", {"plan": {"name": "p"}})
+    assert want.replace("  ", " | ") in md
+    assert "flat: 1 unit on every box dealt (the counter's play), its SE and 95% interval" in md
+
+
+def test_the_sweep_says_every_penetration_plays_the_same_plan_and_where_the_exposure_is():
+    # The sevens plan's +8 is tuned for 75%: the sweep plays it unchanged at every penetration,
+    # which no format said; the side bet's own exposure is the favourable share.
+    fig = CR.figures(tally_of(FLAT_ROUNDS), SEVENS, Rules())
+    rows = CR.sweep_rows([(0.6, fig), (0.9, fig)])
+    assert rows[0]["super_sevens_favourable_share"] is not None
+    same = "Every penetration plays the same plan unchanged"
+    for fmt in ("table", "markdown"):
+        text = CR.render_sweep(rows, fmt, {"plan": CR.plan_dict(SEVENS)})
+        assert same in text and "exposure at each penetration is SS favourable" in text
+    note = json.loads(CR.render_sweep(rows, "json"))["sweep_note"]
+    assert same in note and "super_sevens_favourable_share" in note
+    bare = [r | {"super_sevens_favourable_share": None} for r in rows]
+    assert "exposure" not in CR.render_sweep(bare, "table", {"plan": {"name": "p"}})

@@ -952,7 +952,8 @@ def test_the_sweep_legend_calls_the_flat_column_the_counters_play_as_the_single_
     single = CR.render(fig, "table", META)
     sweep = CR.render_sweep(CR.sweep_rows([(0.75, fig)]), "table", META)
     assert "flat 1 unit on every box dealt (the counter's play)" in single
-    assert "flat: 1 unit on every box dealt (the counter's play);" in sweep
+    assert ("flat: 1 unit on every box dealt (the counter's play), its SE and 95% interval;"
+            in sweep)
 
 
 @pytest.mark.parametrize("partial", [False, True])

@@ -121,6 +121,10 @@ def _error(data: dict) -> str:
     ({"wong": {"enter": 1, "leave": -1, "back": 0}}, "unknown key 'wong.back'"),
     ({"bankroll": 0}, "'bankroll' = 0: allowed a number above 0, at most 1e+12"),
     ({"bankroll": -5}, "'bankroll' = -5: allowed a number above 0, at most 1e+12"),
+    ({"bankroll": 1e-9}, "'bankroll' = 1e-09 is below table_min = 1: allowed at least one "
+     "table-minimum bet, table_min to 1e+12 units"),
+    ({"table_min": 2, "bet": {"base": 2}, "bankroll": 1.5}, "'bankroll' = 1.5 is below "
+     "table_min = 2"),
     ({"indices": "no/such.toml"}, "'indices' = \"no/such.toml\": no such index file (a path is "
      "read from the working directory, "),
     ({"bankroll": "lots"}, "'bankroll' = \"lots\": allowed a number"),
@@ -342,3 +346,27 @@ def test_a_hostile_plan_loads_as_written_or_is_refused_in_one_line(table):
     bet = table["bet"]
     assert plan.bet.base == bet.get("base") and len(plan.bet.steps) == len(bet.get("steps", []))
     json.dumps(plan.bet.steps)  # plain numbers
+
+
+@pytest.mark.parametrize("where", ["strategies/plans/sevens-super-sevens.toml",
+                                   "docs/counting.md"])
+def test_the_sevens_threshold_is_said_to_hold_at_75_percent_only(where):
+    # "+8 is positive at every depth a round can begin" held only at 75% penetration: the text
+    # now says what the same +8 does at 0.9 (bets that favour the house) and 0.6 (passes up
+    # favourable ones), with these figures.
+    from pathlib import Path
+
+    text = " ".join((Path(__file__).resolve().parent.parent / where).read_text()
+                    .replace("#", " ").split())
+    deep, shallow = Rules(penetration=0.9), Rules(penetration=0.6)
+    first_deep = 52 * deep.decks - (deep.cut - 1)
+    first_shallow = 52 * shallow.decks - (shallow.cut - 1)
+    assert (first_deep, first_shallow) == (32, 126)
+    assert _value(deep, 70, 8) < 0 < _value(deep, 71, 8)  # +8 negative below 71 cards
+    assert _value(deep, 32, 8) == pytest.approx(-0.249, abs=5e-4)
+    assert _value(shallow, 126, 6) == pytest.approx(0.028, abs=5e-4)
+    assert _value(shallow, 126, 5) < 0
+    assert "at 75%, and only there" in text
+    for words in ("as few as 32 cards left", "negative below 71 cards (-24.9% at 32)",
+                  "at least 126 cards left", "+6 (+2.8%) and +7 are already positive"):
+        assert words in text, words

@@ -1389,6 +1389,8 @@ def counting(data: dict) -> Section | None:
                  *_with_ci95("advantage_with_super_sevens", "with Super Sevens",
                              "spct3")[1:],
                  ("flat_advantage", "flat", "spct3"),
+                 ("flat_advantage_se", "flat SE", "pct3"),
+                 *_with_ci95("flat_advantage", "flat", "spct3")[1:],
                  ("gain_over_flat", "gain over flat, pp", "spp3"),
                  ("gain_over_flat_se", "gain SE (paired), pp", "pp3"),
                  *((k, label, CSV_ONLY if k.removesuffix("_se") in sweep_columns_out(p)
