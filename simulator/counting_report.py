@@ -12,10 +12,12 @@ docs/counting.md.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import math
 from fractions import Fraction
+from pathlib import Path
 
 import numpy as np
 
@@ -251,7 +253,17 @@ def plan_dict(plan) -> dict:
             "super_sevens": ramp(plan.super_sevens), "boxes": ramp(plan.boxes),
             "wong": None if plan.wong_enter is None else {"enter": plan.wong_enter,
                                                           "leave": plan.wong_leave},
-            "table_min": plan.table_min, "table_max": plan.table_max, "bankroll": plan.bankroll}
+            "table_min": plan.table_min, "table_max": plan.table_max, "bankroll": plan.bankroll,
+            "files": [{"what": what, "file": str(Path(path).resolve()), "sha256": _sha256(path)}
+                      for what, path in plan.files]}
+
+
+def _sha256(path) -> str | None:
+    """A file's SHA-256 (hex), or None where it can no longer be read."""
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
 
 
 # The sevens a Super Sevens line needs (rule 14: (a) one, (b) and (c) two, (d) and (e) three):
@@ -1663,6 +1675,9 @@ def _meta_rows(w, meta: dict, more: tuple = ()) -> None:
         w.writerow({"section": "run", "item": f"source:{k}", "value": v})
     if meta.get("plan"):
         w.writerow({"section": "run", "item": "plan", "value": meta["plan"].get("name")})
+        for f in meta["plan"].get("files", ()):  # (json's plan.files: what each file read holds)
+            w.writerow({"section": "run", "item": f"plan_file_sha256:{f['what']}",
+                        "value": f["sha256"]})
     if meta.get("strategy"):  # (every box plays one)
         w.writerow({"section": "run", "item": "strategy",
                     "value": ", ".join(dict.fromkeys(meta["strategy"]))})

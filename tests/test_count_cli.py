@@ -1219,3 +1219,33 @@ def test_a_counter_that_plays_no_round_says_why_its_figures_are_empty(tmp_path):
     data = {"strategy": "basic", "counting": counting_figures(
         Spec(Rules(), count_plan=str(path), count_rounds=4000), print, True)}
     assert f"Note: {said}." in " ".join(render.to_markdown("t", [sections.counting(data)]).split())
+
+
+def test_json_and_csv_name_each_file_the_plan_read_by_its_sha256(tmp_path):
+    """The plan, its count system and its index plays: an index file edited in place (its name
+    and path the same) gave the same json and csv but for the figures."""
+    import hashlib
+
+    idx = tmp_path / "mine.toml"
+    idx.write_text((ROOT / "strategies/indices/hi-lo-nz.toml").read_text())
+    plan = tmp_path / "plan.toml"
+    plan.write_text((ROOT / "strategies/plans/hi-lo-1-12.toml").read_text().replace(
+        'indices = "hi-lo-nz"', f'indices = "{idx}"'))
+
+    def files():
+        doc = json.loads(invoke("count", "--plan", plan, *TINY, "-f", "json").stdout)
+        rows = list(csv.DictReader(io.StringIO(invoke("count", "--plan", plan, *TINY,
+                                                      "-f", "csv").stdout)))
+        got = {f["what"]: (f["file"], f["sha256"]) for f in doc["results"]["plan"]["files"]}
+        assert {r["item"]: r["value"] for r in rows if r["item"].startswith("plan_file_sha256:")
+                } == {f"plan_file_sha256:{w}": h for w, (_, h) in got.items()}
+        return got
+
+    before = files()
+    assert set(before) == {"plan", "count system", "index plays"}
+    for what, (path, sha) in before.items():
+        assert sha == hashlib.sha256(Path(path).read_bytes()).hexdigest(), what
+    idx.write_text(idx.read_text() + "\n# edited\n")
+    after = files()
+    assert after["index plays"] != before["index plays"]
+    assert after["plan"] == before["plan"] and after["count system"] == before["count system"]
