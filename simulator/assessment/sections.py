@@ -43,6 +43,7 @@ from simulator.counting_report import (
     sig3,
     ss_spread,
     sweep_columns_out,
+    sweep_note,
 )
 from simulator.exact.compare import (
     CUT_CARD_MARK,
@@ -1417,7 +1418,8 @@ def counting(data: dict) -> Section | None:
         by_chunks = [f"The SE{'s' if len(by_chunks) > 1 else ''} of {_and(by_chunks)}"
                      ] if by_chunks else []
         blocks += ["The same plan and seed at each penetration (the share of the shoe dealt "
-                   "before the cut card): what the cut card's place is worth to a counter."
+                   "before the cut card): what the cut card's place is worth to a counter. "
+                   + sweep_note(c["sweep"], "Super Sevens favourable")
                    + (" Played: the share of rounds dealt the counter played (it wongs)."
                       if "played_share" in shown else "")
                    + (" The counter's average bet: the initial main bet per round played, in "
