@@ -2119,7 +2119,13 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
         bjsim exact --hands --up 10 --up A          # each play's value, hand by hand
     """
     from simulator.exact.cache import load_figures
-    from simulator.exact.compare import exact_csv, exact_figures, exact_json, exact_table
+    from simulator.exact.compare import (
+        exact_csv,
+        exact_figures,
+        exact_json,
+        exact_table,
+        valued_charts,
+    )
     from simulator.strategy import load_strategy
 
     if ups and not by_hand:
@@ -2168,12 +2174,13 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
     run_meta = source | {"strategy": name, "strategy_note": note, "play": fig["play"],
                          "seed": None, "partial": False} | (
         {"strategy_files": files} if files else {})
+    charts = valued_charts(theirs)
     if fmt == "json":
         doc = exact_json(fig, {"version": __version__, "rules": rules_dict(rules),
-                               "run": run_meta})
+                               "run": run_meta, "strategy_sha256": charts})
         text = json.dumps(doc, indent=2, allow_nan=False) + "\n"
     elif fmt == "csv":
-        text = exact_csv(fig, rules_dict(rules), run_meta)
+        text = exact_csv(fig, rules_dict(rules), run_meta, charts)
     else:  # the table names the strategy's file after it, as simulate's table (json and csv:
         # run.strategy_files)
         from simulator.report import files_text

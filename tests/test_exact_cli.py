@@ -865,3 +865,22 @@ def test_exacts_basis_sizes_the_cut_card_effect_only_at_the_penetration_it_was_m
                 assert "its size at 50% penetration is not measured" in said and "+0.02" not in said
             else:
                 assert "about +0.02 pp" in said and "not measured" not in said
+
+
+def test_exact_names_the_charts_it_valued_by_their_sha256_as_simulate_does():
+    """json and csv ``strategy_sha256``: the shipped basic, and a derived chart (peek) with the
+    hash simulate gives the same chart; none under --optimal (no chart). It had no hash: an
+    edited copy of a chart under the same name read the same but for the figures."""
+    def hashes(*args):
+        r = CliRunner().invoke(cli, [*args, "-q", "-f", "json"])
+        assert r.exit_code == 0, r.output
+        return json.loads(r.stdout)["strategy_sha256"]
+
+    nz = hashes("exact")
+    assert nz == hashes("simulate", "-n", "1000") and len(nz) == 1 and len(nz[0]) == 64
+    peek = hashes("exact", "--set", "hole_card=peek")
+    assert peek == hashes("simulate", "-n", "1000", "--set", "hole_card=peek") != nz
+    rows = list(csv.DictReader(io.StringIO(CliRunner().invoke(
+        cli, ["exact", "-q", "-f", "csv"]).stdout)))
+    assert [r["value"] for r in rows if r["item"] == "strategy_sha256"] == nz
+    assert hashes("exact", "--optimal") is None

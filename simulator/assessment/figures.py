@@ -41,6 +41,7 @@ from simulator.exact.compare import (
     exact_figures,
     exact_figures_all,
     exact_json,
+    valued_charts,
 )
 from simulator.exact.sevens import convention, sevens_plays, super_sevens
 from simulator.processes import processes_for
@@ -351,7 +352,7 @@ def _exact_doc(spec: Spec, strategy, name: str | None = None, files: dict | None
     meta = {"version": __version__, "rules": rules_dict(spec.rules),
             "run": source | {"strategy": name, "strategy_note": note, "play": fig["play"],
                              "seed": None, "partial": False} | (
-                {"strategy_files": own} if own else {})}
+                {"strategy_files": own} if own else {}), "strategy_sha256": valued_charts(strat)}
     shown = name if note is None else f"{name} ({note})"  # (as bjsim exact's; files: run)
     return _plain(exact_json(fig | {"strategy": shown}, meta)), fig
 

@@ -660,10 +660,19 @@ def _csv_value(v):
     return float(v)
 
 
+def valued_charts(strategy) -> list[str] | None:
+    """``strategy_sha256`` of the strategy `exact_figures` valued (as `simulate`'s, a list of
+    one: every box plays it), or None where it valued no chart (``--optimal``)."""
+    from simulator.strategy import charts_sha256
+
+    return None if strategy is None else [charts_sha256(strategy)]
+
+
 def exact_json(fig: dict, meta: dict) -> dict:
     """The json document of `bjsim exact`."""
     doc = {"bjsim": meta.get("version"), "source": provenance(), "rules": meta.get("rules"),
-           "strategy": fig["strategy"], "run": meta.get("run", {}),
+           "strategy": fig["strategy"], "strategy_sha256": meta.get("strategy_sha256"),
+           "run": meta.get("run", {}),
            "exact": {"basis": basis(meta["rules"]["decks"], meta["rules"].get("penetration"))}
            | dict(fig)}
     q = fig.get("sevens_question")
@@ -765,11 +774,11 @@ def _own_plays_text(q: dict) -> str:
     return plays_by_up_text([q["strategy_plays"][up] for up in (*range(2, 11), 1)])
 
 
-def exact_csv(fig: dict, rules: dict, run: dict | None = None) -> str:
+def exact_csv(fig: dict, rules: dict, run: dict | None = None, charts=None) -> str:
     """The tidy csv of `bjsim exact` (section, item, per, value: `exact_rows`) under ``rules``
-    (a `rules.rules_dict`), then the ``run`` rows (rules name with the changes, strategy; not
-    json's seed, null, and partial, false: nothing is simulated) and a ``rules`` row a key, as
-    `simulator.report.meta_rows`."""
+    (a `rules.rules_dict`), then the ``run`` rows (rules name with the changes, strategy, its
+    ``charts`` as json's ``strategy_sha256``; not json's seed, null, and partial, false: nothing
+    is simulated) and a ``rules`` row a key, as `simulator.report.meta_rows`."""
     import pandas as pd
 
     from simulator.report import csv_text
@@ -781,7 +790,7 @@ def exact_csv(fig: dict, rules: dict, run: dict | None = None) -> str:
     meta = {"run": run | {"play": fig["play"], "play_note": fig["play_note"],
                           "basis": basis(rules["decks"], rules.get("penetration"))} | (
         {"per_box_note": fig["per_box_note"]} if fig.get("per_box_note") else {}),
-            "rules": rules}
+            "rules": rules} | ({"strategy_sha256": charts} if charts else {})
     if fig.get("sevens_question"):
         meta["sevens_play"] = [_own_plays_text(fig["sevens_question"])]
         meta["sevens_note"] = sevens_note(meta["sevens_play"], rules)
