@@ -254,8 +254,7 @@ def plan_dict(plan) -> dict:
             "wong": None if plan.wong_enter is None else {"enter": plan.wong_enter,
                                                           "leave": plan.wong_leave},
             "table_min": plan.table_min, "table_max": plan.table_max, "bankroll": plan.bankroll,
-            "files": [{"what": what, "file": str(Path(path).resolve()), "sha256": _sha256(path)}
-                      for what, path in plan.files]}
+            "files": [{"what": what, "sha256": _sha256(path)} for what, path in plan.files]}
 
 
 def _sha256(path) -> str | None:

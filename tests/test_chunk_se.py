@@ -213,7 +213,7 @@ def test_every_format_gives_the_batch_mean_ses(wong_plan):
     for fmt in ("table", "markdown"):
         text = invoke(*sweep, "-f", fmt).stdout
         head = next(ln for ln in text.splitlines() if "penetration" in ln and "played" in ln)
-        assert head.count("SE") == 4, head  # the advantage's, played, avg bet, SS favourable
+        assert head.count("SE") == 5, head  # the advantage, flat, played, avg bet, SS favourable
         for row in rows:
             assert f"{100 * row['played_share_se']:.2f}%" in text
             assert f"{row['average_bet_se']:.3f}" in text
