@@ -2460,8 +2460,8 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
          "count --penetrations).")
 @_option("--bankroll", **BANKROLL,
          help="With --count: bankroll for the risk of ruin, in the plan's units (those of its "
-         "bets and table_min), at each penetration of a sweep too. Default: the plan's "
-         "'bankroll' (bjsim count --bankroll).")
+         "bets and table_min; at least one table_min bet), at each penetration of a sweep "
+         "too. Default: the plan's 'bankroll' (bjsim count --bankroll).")
 @_option("-o", "--output", "out_dir", required=True, metavar="DIR",
          type=OutputPath(folder=True),
          help="The folder to write (made if missing). An earlier report in it is "
@@ -2696,7 +2696,8 @@ def _count_list(fmt: str = "table") -> str:
          "result.")
 @_option("--bankroll", **BANKROLL,
          help="Bankroll for the risk of ruin, in the plan's units (those of its bets and "
-         "table_min), at each penetration of a sweep too. Default: the plan's 'bankroll'.")
+         "table_min; at least one table_min bet), at each penetration of a sweep too. "
+         "Default: the plan's 'bankroll'.")
 @_option("--penetrations", type=PenetrationsType(), default=None, metavar="P,P,...",
          help="A penetration sweep: one run per value (same seed), and a table of the "
          "counter's advantage, SD, SCORE, N0 and (with a bankroll) risk of ruin by "

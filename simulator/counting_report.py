@@ -12,12 +12,10 @@ docs/counting.md.
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import json
 import math
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 
@@ -25,6 +23,7 @@ from simulator import __version__, batches, counting
 from simulator import layout as L
 from simulator.compare_report import _aligned, _markdown
 from simulator.counter import counter_seven_seven_play, counter_strategies, exact_plays
+from simulator.plans import file_sha256
 from simulator.report import (
     PER_UNIT_WAGERED,
     _cell,
@@ -254,15 +253,9 @@ def plan_dict(plan) -> dict:
             "wong": None if plan.wong_enter is None else {"enter": plan.wong_enter,
                                                           "leave": plan.wong_leave},
             "table_min": plan.table_min, "table_max": plan.table_max, "bankroll": plan.bankroll,
-            "files": [{"what": what, "sha256": _sha256(path)} for what, path in plan.files]}
-
-
-def _sha256(path) -> str | None:
-    """A file's SHA-256 (hex), or None where it can no longer be read."""
-    try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    except OSError:
-        return None
+            "files": [{"what": what, "sha256": sha} for (what, _), sha in  # (as read)
+                      zip(plan.files, plan.sha256 or [file_sha256(p) for _, p in plan.files],
+                          strict=True)]}
 
 
 # The sevens a Super Sevens line needs (rule 14: (a) one, (b) and (c) two, (d) and (e) three):
@@ -1679,10 +1672,10 @@ def _meta_rows(w, meta: dict, more: tuple = ()) -> None:
                         "value": f["sha256"]})
     if meta.get("strategy"):  # (every box plays one)
         w.writerow({"section": "run", "item": "strategy",
-                    "value": ", ".join(dict.fromkeys(meta["strategy"]))})
+                    "value": "; ".join(dict.fromkeys(meta["strategy"]))})
     if meta.get("strategy_sha256"):  # (its charts as played: json's, once as the strategy)
         w.writerow({"section": "run", "item": "strategy_sha256",
-                    "value": ", ".join(dict.fromkeys(meta["strategy_sha256"]))})
+                    "value": "; ".join(dict.fromkeys(meta["strategy_sha256"]))})
     for k in ("strategy_note", "indices_note", "rules_name", "rules_file", "overrides",
               "no_effect", "seed", "rounds", "chunk_rounds", *more, "partial"):
         if k in run:

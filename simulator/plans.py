@@ -9,6 +9,7 @@ count. A bad file ends in one line (`PlanError`) naming the file, the key and wh
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -84,6 +85,7 @@ class CountingPlan:
     plays: IndexSet | None = None  # the index plays ``indices`` names, read with the plan
     files: tuple[tuple[str, Path], ...] = ()  # (what, path) of each file read (`plan_files`)
     keys: frozenset[str] = frozenset()  # the keys the file gives (a default left out is not)
+    sha256: tuple[str | None, ...] = ()  # each of ``files``' SHA-256 as read (`load_plan`)
 
     @property
     def count_kind(self) -> str:
@@ -230,8 +232,8 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
         bankroll = _number(src, "bankroll", bankroll, 0, MAX_BANKROLL, above=True)
         if bankroll < table_min:  # (not one bet: the risk of ruin would be a meaningless 100%)
             raise PlanError(f"{src}: key 'bankroll' = {shown(bankroll)} is below table_min = "
-                            f"{table_min}: allowed at least one table-minimum bet, table_min to "
-                            f"{MAX_BANKROLL:g} units")
+                            f"{table_min}: allowed at least one table-minimum bet, {table_min} "
+                            f"to {MAX_BANKROLL:g} units")
     wong_enter = wong_leave = None
     if "wong" in data:
         wong = _table(src, "wong", data["wong"], WONG_KEYS)
@@ -432,4 +434,13 @@ def load_plan(name_or_path, folder: str | None = None) -> CountingPlan:
     missing = no_such_file(path, "plan", list_plans(), toml=False)
     data = read_toml(path, "plan", PlanError, missing=missing)
     plan = plan_from_dict(data, str(path), name=path.stem, folder=folder)
-    return dataclasses.replace(plan, files=(("plan", path), *plan.files))
+    files = (("plan", path), *plan.files)
+    return dataclasses.replace(plan, files=files, sha256=tuple(file_sha256(p) for _, p in files))
+
+
+def file_sha256(path) -> str | None:
+    """A file's SHA-256 (hex), or None where it cannot be read."""
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None

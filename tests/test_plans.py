@@ -122,7 +122,7 @@ def _error(data: dict) -> str:
     ({"bankroll": 0}, "'bankroll' = 0: allowed a number above 0, at most 1e+12"),
     ({"bankroll": -5}, "'bankroll' = -5: allowed a number above 0, at most 1e+12"),
     ({"bankroll": 1e-9}, "'bankroll' = 1e-09 is below table_min = 1: allowed at least one "
-     "table-minimum bet, table_min to 1e+12 units"),
+     "table-minimum bet, 1 to 1e+12 units"),
     ({"table_min": 2, "bet": {"base": 2}, "bankroll": 1.5}, "'bankroll' = 1.5 is below "
      "table_min = 2"),
     ({"indices": "no/such.toml"}, "'indices' = \"no/such.toml\": no such index file (a path is "
@@ -370,3 +370,20 @@ def test_the_sevens_threshold_is_said_to_hold_at_75_percent_only(where):
     for words in ("as few as 32 cards left", "negative below 71 cards (-24.9% at 32)",
                   "at least 126 cards left", "+6 (+2.8%) and +7 are already positive"):
         assert words in text, words
+
+
+def test_a_plans_files_are_hashed_as_read_not_when_the_figures_are_written(tmp_path):
+    """plan.files' SHA-256 in count's json and csv is of the bytes the run played: a plan file
+    edited during a long run had been hashed as edited, when the figures were written."""
+    import hashlib
+
+    from simulator.counting_report import plan_dict
+    from simulator.plans import load_plan
+
+    path = tmp_path / "p.toml"
+    path.write_text('count = "hi-lo"\n[bet]\nbase = 1\n')
+    read = hashlib.sha256(path.read_bytes()).hexdigest()
+    plan = load_plan(str(path))
+    path.write_text('count = "hi-lo"\n[bet]\nbase = 1\n# edited while it ran\n')
+    files = plan_dict(plan)["files"]
+    assert files[0] == {"what": "plan", "sha256": read}, files
