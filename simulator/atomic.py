@@ -12,7 +12,7 @@ os.umask(_UMASK)
 USER_MODE = 0o666 & ~_UMASK  # a file the user writes, as the shell would make it
 
 
-def kind_problem(path, folder: bool = False) -> str | None:
+def target_problem(path, folder: bool = False) -> str | None:
     """Why what is at ``path`` cannot be written over by what a command writes there, a file
     (with ``folder``: a folder), in the words every command refuses an output with (``-o``,
     ``--checkpoint``, ``--resume``; `simulator.run.checkpoint_problem` too): ``cannot write: it

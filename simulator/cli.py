@@ -796,7 +796,7 @@ def output_problem(path: str, folder: bool = False) -> str | None:
         return "an empty path: name a " + ("folder" if folder else "file")
     target = os.path.abspath(path)
     if os.path.exists(target):
-        kind = atomic.kind_problem(target, folder)
+        kind = atomic.target_problem(target, folder)
         if kind is not None:
             return kind
         if not os.access(target, os.W_OK) or folder and not os.access(target, os.X_OK):

@@ -23,7 +23,6 @@ from simulator import __version__, batches, counting
 from simulator import layout as L
 from simulator.compare_report import _aligned, _markdown
 from simulator.counter import counter_seven_seven_play, counter_strategies, exact_plays
-from simulator.plans import file_sha256
 from simulator.report import (
     PER_UNIT_WAGERED,
     _cell,
@@ -33,7 +32,7 @@ from simulator.report import (
     with_note,
 )
 from simulator.rules import plural, unlike_nz_line
-from simulator.source import provenance
+from simulator.source import file_sha256, provenance
 from simulator.tally import (
     MIN_WINS,
     SS_LINES,

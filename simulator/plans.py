@@ -9,7 +9,6 @@ count. A bad file ends in one line (`PlanError`) naming the file, the key and wh
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +24,7 @@ from simulator.counting import (
 )
 from simulator.index_plays import INDEX_DIR, IndexFileError, IndexSet, list_indices, load_indices
 from simulator.rules import _q, names_a_file, no_such_file, read_toml, shown
+from simulator.source import file_sha256
 
 PLAN_DIR = Path(__file__).resolve().parent.parent / "strategies" / "plans"
 KEYS = ("name", "description", "count", "deck_estimation", "indices", "table_min", "table_max",
@@ -437,10 +437,3 @@ def load_plan(name_or_path, folder: str | None = None) -> CountingPlan:
     files = (("plan", path), *plan.files)
     return dataclasses.replace(plan, files=files, sha256=tuple(file_sha256(p) for _, p in files))
 
-
-def file_sha256(path) -> str | None:
-    """A file's SHA-256 (hex), or None where it cannot be read."""
-    try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    except OSError:
-        return None

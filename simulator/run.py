@@ -295,7 +295,7 @@ def checkpoint_problem(path: str, resume: bool) -> str | None:
     """Why ``path`` cannot be a run's checkpoint (``resume``: one to carry on), or None."""
     if not path:
         return "--checkpoint: an empty path: name a file"
-    folder = atomic.kind_problem(path)  # (in the words of the command line's -o and --checkpoint)
+    folder = atomic.target_problem(path)  # (in the words of the command line's -o and --checkpoint)
     if folder is not None:
         return f"--checkpoint {path}: {folder}"
     if os.path.exists(path) and not os.path.isfile(path):  # (a device read without end, a pipe)

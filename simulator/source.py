@@ -36,6 +36,14 @@ def fingerprint(root: Path = ROOT) -> str:
     return h.hexdigest()
 
 
+def file_sha256(path) -> str | None:
+    """A file's SHA-256 (hex), or None where it cannot be read (a manifest's, a plan's files)."""
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
 def git_commit(root: Path = ROOT) -> str:
     """The commit checked out in ``root`` (with ``+ changes`` where its files differ from it, or
     one of `source_files` is not in it),

@@ -66,16 +66,12 @@ class Variant:
     shown: str = ""  # the name the outputs show ``strategy`` by (`strategy.shown_names`)
 
 
-def _fmt_value(value) -> str:
-    """A value as a rule file writes it (`rules.canonical_change`), as every command's name of
-    a changed rule set gives it: ``[3, 50, 100, 500, 2500]``, ``"peek"``, ``true``."""
-    return _fmt(value)
 
 
 def changes_of(base, rules) -> tuple[str, ...]:
     """``key=value`` for every key in which ``rules`` differs from ``base``."""
     a, b = rules_dict(base), rules_dict(rules)
-    return tuple(f"{k}={_fmt_value(b[k])}" for k in b if a[k] != b[k])
+    return tuple(f"{k}={_fmt(b[k])}" for k in b if a[k] != b[k])
 
 
 def split_vary(text: str) -> list[str]:
@@ -108,7 +104,7 @@ def vary_label(text: str) -> str:
 
 
 def _label(values: dict) -> str:
-    return ",".join(f"{k}={_fmt_value(values[k])}" for k in KIND if k in values)
+    return ",".join(f"{k}={_fmt(values[k])}" for k in KIND if k in values)
 
 
 def from_vary(base, text: str, origins: dict | None = None) -> Variant:

@@ -57,7 +57,7 @@ def test_precision_target_is_reported_met_or_not():
 def test_a_checkpoint_that_is_a_folder_is_refused_in_the_command_lines_words(tmp_path):
     """run.simulate refused a folder as its checkpoint with '--checkpoint: F is not a regular
     file', where every command refuses it in -o's words, 'cannot write: it is a folder': one
-    wording, from one helper (atomic.kind_problem)."""
+    wording, from one helper (atomic.target_problem)."""
     from click.testing import CliRunner
 
     from simulator.cli import cli

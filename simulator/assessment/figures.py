@@ -65,7 +65,7 @@ from simulator.rules import (
     rules_dict,
     shown_rule_file,
 )
-from simulator.source import provenance_columns
+from simulator.source import file_sha256, provenance_columns
 from simulator.strategy import (
     charts_sha256,
     list_strategies,
@@ -127,8 +127,6 @@ def _plain(x):
     return json.loads(json.dumps(x, default=lambda v: v.item() if hasattr(v, "item") else str(v)))
 
 
-def _sha256(path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1228,7 +1226,7 @@ def _derived_files(games) -> list[dict]:
         seen.add(key)
         strat = g.strategies[list(g.names).index(DERIVED_BASIC)]
         out.append({"variant": g.label, "name": DERIVED_BASIC} | (
-            {"file": key, "sha256": _sha256(path)} if path.is_file() else
+            {"file": key, "sha256": file_sha256(path)} if path.is_file() else
             {"file": None, "sha256": hashlib.sha256(dumps_strategy(strat).encode()).hexdigest()}))
     return out
 
@@ -1449,7 +1447,7 @@ def _count_files(plan) -> list[dict] | None:
 
     if not plan:
         return None
-    return [{"what": what, "file": _shown_path(path), "sha256": _sha256(path)}
+    return [{"what": what, "file": _shown_path(path), "sha256": file_sha256(path)}
             for what, path in plan_files(plan)]
 
 
@@ -1468,14 +1466,14 @@ def _manifest(spec: Spec, given: dict, played: int, seconds: float,
         **provenance_columns(),
         # when (UTC, ISO 8601): the one figure of report.json that differs between two builds
         "written": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "rules_file": shown, "rules_sha256": _sha256(rules_path),
+        "rules_file": shown, "rules_sha256": file_sha256(rules_path),
         "overrides": [set_form(o) for o in spec.overrides],  # (as --set takes them)
         # the rule set's name as every command's output gives it (simulate's run.rules_name):
         # its changes as a rule file writes them, hole_card="peek", a line of a rule file
         "rules_name": run.rules_source(spec.rules_file, spec.rules_name,
                                        spec.overrides)["rules_name"],
         "strategies": [{"name": n, "file": _shown_path(strategy_path(g)),
-                        "sha256": _sha256(strategy_path(g)),
+                        "sha256": file_sha256(strategy_path(g)),
                         "charts_sha256": (charts or {}).get(n)} for n, g in given.items()],
         "seed": spec.seed, "rounds": spec.rounds, "rounds_played": played,
         "precision": spec.precision, "chunk_rounds": spec.chunk_rounds,
@@ -1483,7 +1481,7 @@ def _manifest(spec: Spec, given: dict, played: int, seconds: float,
         "sample_stream": f"numpy SeedSequence({spec.seed}, spawn_key=({SAMPLE_STREAM},)), dealt "
                          "by the simulation's own game code from shuffled full shoes",
         "variant_files": [_shown_path(f) for f in _variant_files(spec.variants)],
-        "variant_sha256": [_sha256(f) for f in _variant_files(spec.variants)],
+        "variant_sha256": [file_sha256(f) for f in _variant_files(spec.variants)],
         "variant_rounds": None if spec.variants == () else spec.variant_rounds,
         "count_plan": spec.count_plan,
         "count_rounds": spec.count_rounds if spec.count_plan else None,
