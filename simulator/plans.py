@@ -228,12 +228,13 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
     super_sevens = _ramp(src, "super_sevens", data.get("super_sevens"), 0, MAX_UNITS, 0)
     boxes = _ramp(src, "boxes", data.get("boxes"), 1, 7, 1)
     bankroll = data.get("bankroll")
-    if bankroll is not None:
-        bankroll = _number(src, "bankroll", bankroll, 0, MAX_BANKROLL, above=True)
-        if bankroll < table_min:  # (not one bet: the risk of ruin would be a meaningless 100%)
-            raise PlanError(f"{src}: key 'bankroll' = {shown(bankroll)} is below table_min = "
-                            f"{table_min}: allowed at least one table-minimum bet, {table_min} "
-                            f"to {MAX_BANKROLL:g} units")
+    if bankroll is not None:  # (below one bet the risk of ruin would be a meaningless 100%)
+        try:
+            bankroll = _number(src, "bankroll", bankroll, table_min, MAX_BANKROLL)
+        except PlanError:
+            raise PlanError(f"{src}: key 'bankroll' = {shown(bankroll)}: allowed a number "
+                            f"{table_min:g} to {MAX_BANKROLL:g} units, at least one "
+                            f"table-minimum bet (table_min = {table_min:g})") from None
     wong_enter = wong_leave = None
     if "wong" in data:
         wong = _table(src, "wong", data["wong"], WONG_KEYS)

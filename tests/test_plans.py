@@ -119,12 +119,16 @@ def _error(data: dict) -> str:
      "leave at or below enter"),
     ({"wong": {"enter": 1}}, "'wong.leave' is missing"),
     ({"wong": {"enter": 1, "leave": -1, "back": 0}}, "unknown key 'wong.back'"),
-    ({"bankroll": 0}, "'bankroll' = 0: allowed a number above 0, at most 1e+12"),
-    ({"bankroll": -5}, "'bankroll' = -5: allowed a number above 0, at most 1e+12"),
-    ({"bankroll": 1e-9}, "'bankroll' = 1e-09 is below table_min = 1: allowed at least one "
-     "table-minimum bet, 1 to 1e+12 units"),
-    ({"table_min": 2, "bet": {"base": 2}, "bankroll": 1.5}, "'bankroll' = 1.5 is below "
-     "table_min = 2"),
+    # one sentence for every bankroll refused: the least is one table-minimum bet (0 had said
+    # "above 0", 0.5 "at least one table-minimum bet")
+    ({"bankroll": 0}, "'bankroll' = 0: allowed a number 1 to 1e+12 units, at least one "
+     "table-minimum bet (table_min = 1)"),
+    ({"bankroll": -5}, "'bankroll' = -5: allowed a number 1 to 1e+12 units, at least one "
+     "table-minimum bet (table_min = 1)"),
+    ({"bankroll": 1e-9}, "'bankroll' = 1e-09: allowed a number 1 to 1e+12 units, at least one "
+     "table-minimum bet (table_min = 1)"),
+    ({"table_min": 2, "bet": {"base": 2}, "bankroll": 1.5}, "'bankroll' = 1.5: allowed a "
+     "number 2 to 1e+12 units, at least one table-minimum bet (table_min = 2)"),
     ({"indices": "no/such.toml"}, "'indices' = \"no/such.toml\": no such index file (a path is "
      "read from the working directory, "),
     ({"bankroll": "lots"}, "'bankroll' = \"lots\": allowed a number"),
