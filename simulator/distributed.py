@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import gc
 import logging
 import os
 import signal
@@ -131,8 +132,14 @@ def _client(address: str):
         left = max(1.0, seconds - (time.monotonic() - began))  # (the whole wait: at most 20 s)
         try:
             made.set_result(Client(address, timeout=left))
+            return
         except Exception as err:  # noqa: BLE001 - in a few words, without Dask's frames
-            made.set_exception(cannot(_reason(err, CONNECT_TIMEOUT)))
+            failed = cannot(_reason(err, CONNECT_TIMEOUT))
+        # The half-made client, held in a cycle by the error's frames, is collected here: left
+        # to the collector, its __del__ had closed it inside another client's start, which
+        # holds Dask's loop lock that its close takes: a deadlock (seen in the test suite).
+        gc.collect()
+        made.set_exception(failed)
 
     threading.Thread(target=make, name="bjsim-connect", daemon=True).start()
     try:  # (a little longer than Dask's own timeout, whose error says more)

@@ -553,3 +553,21 @@ def test_an_answer_misread_as_a_huge_frame_is_named_plainly():
                                     "message of impossible size")
     assert D._reason(ValueError("Maximum allowed dimension exceeded"), "1s") == (
         "not a Dask scheduler? its answer could not be read: ValueError")
+
+
+def test_a_failed_connection_leaves_no_half_made_client_for_the_collector():
+    """A client whose handshake failed was held in a reference cycle by its error's frames; the
+    collector later ran its __del__ (a close, which takes Dask's loop lock) inside another
+    client's start, which holds that lock: the test suite hung there. It is collected at once."""
+    import gc
+
+    from distributed import Client
+
+    gc.collect()  # (any left by other tests: closed here, not in the check below)
+    with not_a_scheduler(b"\xff" * 64) as address:
+        with pytest.raises(D.SchedulerError, match="not a Dask scheduler"):
+            D._client(address)
+        for t in threading.enumerate():
+            if t.name == "bjsim-connect":
+                t.join(timeout=30)
+    assert not [o for o in gc.get_objects() if isinstance(o, Client)]
