@@ -896,8 +896,8 @@ def _unquoted(text: str) -> str:
 def _parse_text(kind: str, unq: str):
     """The value ``unq`` (an override's text, `_unquoted`) reads as for a key of ``kind``;
     ValueError (or ZeroDivisionError, OverflowError) where it reads as none."""
-    if kind == "int":
-        if not re.fullmatch(r"[+-]?\d+", unq):
+    if kind == "int":  # (digits grouped by _ as TOML, and Python, write them: 1_000)
+        if not re.fullmatch(r"[+-]?\d+(?:_\d+)*", unq):
             raise ValueError
         return int(unq)
     if kind == "float":
@@ -921,7 +921,7 @@ def _parse_text(kind: str, unq: str):
                 raise ValueError
             body = body[1:-1]
     parts = [p for p in re.split(r"[\s,]+", body.strip()) if p]
-    if not all(re.fullmatch(r"[+-]?\d+", p) for p in parts):
+    if not all(re.fullmatch(r"[+-]?\d+(?:_\d+)*", p) for p in parts):
         raise ValueError
     return tuple(int(p) for p in parts)
 
@@ -962,7 +962,8 @@ def parse_overrides(overrides: list[str], source: str = "--set") -> dict:
     alone (a later item of a key wins): ``["decks=08", "penetration=4/5"]`` -> ``{"decks": 8,
     "penetration": 0.8}``.
 
-    Values: integers; numbers as decimals or fractions (``blackjack_pays=6/5``); booleans as
+    Values: integers (digits grouped by _ as in a rule file: ``1_000``); numbers as decimals
+    or fractions (``blackjack_pays=6/5``); booleans as
     ``true/false`` (also yes/no, on/off, 1/0); strings bare or quoted; ``super_sevens_pays`` as
     five integers separated by commas (``3,50,100,500,5000``; brackets allowed).
 

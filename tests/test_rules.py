@@ -484,6 +484,14 @@ def test_overrides_are_typed_by_key():
     assert apply_overrides(Rules(), ["blackjack_pays=6:5"]).blackjack_pays == 1.2
     assert apply_overrides(Rules(), ["super_sevens_pays=[3, 50, 100, 500, 5000]"]) == Rules()
     assert apply_overrides(Rules(), []) == Rules()
+    # Digits grouped by _ as a rule file (TOML) reads them: --set decks=1_0 had been "not an
+    # integer", where the file's decks = 1_0 was 10, out of range; numbers had taken it already.
+    assert apply_overrides(Rules(), ["decks=0_8", "super_sevens_pays=3,50,1_00,500,5_000"]) == (
+        Rules(decks=8))
+    assert error_of(apply_overrides, Rules(), ["decks=1_0"]) == (
+        "--set: key 'decks' = 10 is out of range: allowed 1-8")
+    for bad in ("decks=_8", "decks=8_", "decks=1__0"):  # (as TOML: between digits only)
+        assert "is not an integer" in error_of(apply_overrides, Rules(), [bad])
 
 
 @pytest.mark.parametrize(
