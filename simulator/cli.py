@@ -713,18 +713,24 @@ class CountType(click.ParamType):
 
 
 COUNT = CountType()
-BANKROLL = {"type": FiniteRange(min=0, min_open=True, max=1e12), "default": None,
-            "metavar": "UNITS"}  # count's and report's --bankroll
+BANKROLL = {"default": None, "metavar": "UNITS"}  # count's and report's --bankroll (`_bankroll`)
 
 
-def _check_bankroll(bankroll, plan) -> None:
-    """Refuse a --bankroll below the plan's one table-minimum bet (its risk of ruin would be a
-    meaningless 100%); 0, nan and inf the option's type refuses."""
-    if bankroll is not None and bankroll < plan.table_min:
-        raise BjsimError(
-            f"--bankroll: {bankroll:g} is below one table-minimum bet, the plan's table_min of "
-            f"{plan.table_min:g} unit{'s' * (plan.table_min != 1)}: allowed at least "
-            f"{plan.table_min:g}, at most {BANKROLL['type'].max:g} units")
+def _bankroll(text: str | None, plan) -> float | None:
+    """--bankroll as a number of units, refused in the plan's one sentence (`check_bankroll`)."""
+    from simulator.plans import PlanError, check_bankroll
+    from simulator.rules import _q
+
+    if text is None:
+        return None
+    try:
+        value, typed = float(text), _q(text.strip())  # (as typed: 2e12, not 2000000000000.0)
+    except ValueError:
+        value, typed = text, None
+    try:
+        return check_bankroll(value, plan.table_min, "--bankroll", typed)
+    except PlanError as e:
+        raise BjsimError(str(e)) from None
 
 
 class AnyCaseChoice(click.Choice):
@@ -2532,7 +2538,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         _refuse_stake(overrides, "the counting section (--count, bjsim count)", alone, rules,
                       rules_path, alone)
         plan = load_plan(count_plan)
-        _check_bankroll(bankroll, plan)
+        bankroll = _bankroll(bankroll, plan)
         games = count_runs.check(rules, plan, count_penetrations,
                                  ("--count", "--count-penetrations"), given=count_plan)
         _plan_warnings(plan, [r for _, r in games])
@@ -2763,7 +2769,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     _check_checkpoint(checkpoint_path, resume)
     plan = load_plan(plan_name, folder=ctx.meta.get(STARTED))  # (its paths: as first read)
     plan = dataclasses.replace(plan, source=_as_named(ctx, plan.source))
-    _check_bankroll(bankroll, plan)
+    bankroll = _bankroll(bankroll, plan)
     if penetrations is not None and any(s.split("=")[0].strip() == "penetration"
                                         for s in overrides):
         raise BjsimError("--penetrations: not with --set penetration=P: each run of the sweep "

@@ -23,6 +23,7 @@ from simulator import __version__, batches, counting
 from simulator import layout as L
 from simulator.compare_report import _aligned, _markdown
 from simulator.counter import counter_seven_seven_play, counter_strategies, exact_plays
+from simulator.plans import check_bankroll
 from simulator.report import (
     PER_UNIT_WAGERED,
     _cell,
@@ -598,6 +599,8 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     bet, ss_bet, wagered = tot[L.C_BET], tot[L.C_SS_BET], tot[L.C_WAGERED]
     net, ss_net = tot[L.C_NET], tot[L.C_SS_NET]
     round_net = net + u * ss_net  # tenths
+    if bankroll is not None:  # (as a plan's and --bankroll: one table-minimum bet at least)
+        bankroll = check_bankroll(bankroll, plan.table_min, "figures: bankroll")
     bankroll = plan.bankroll if bankroll is None else bankroll
     check = sevens_check(rules, strategy, plan)
     few = _few_counter_wins(ss_bet, plan, rules, check)

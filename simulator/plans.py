@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import numbers
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -112,6 +113,19 @@ def _number(src: str, key: str, value, low: float, high: float, above: bool = Fa
                         + (f"above {low:g}, at most {high:g}" if above else
                            f"{low:g} to {high:g}"))
     return float(value) if isinstance(value, float) else value
+
+
+def check_bankroll(value, table_min: float, where: str, typed: str | None = None) -> float:
+    """``value`` as a bankroll in units if a number from one table-minimum bet to
+    ``MAX_BANKROLL`` (below one bet the risk of ruin would be a meaningless 100%); else a
+    PlanError, one sentence whatever the fault, beginning ``where`` (``--bankroll``), the value
+    shown as ``typed`` if given."""
+    x = value if isinstance(value, numbers.Real) and not isinstance(value, bool) else math.nan
+    if not table_min <= x <= MAX_BANKROLL:  # (nan: never)
+        raise PlanError(f"{where} {typed or shown(value)}: allowed a number {table_min:g} to "
+                        f"{MAX_BANKROLL:g} units, at least one table-minimum bet (table_min = "
+                        f"{table_min:g})")
+    return float(x) if isinstance(x, float) else x
 
 
 def _text(src: str, key: str, value, allowed: str = "a string") -> str:
@@ -228,13 +242,8 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
     super_sevens = _ramp(src, "super_sevens", data.get("super_sevens"), 0, MAX_UNITS, 0)
     boxes = _ramp(src, "boxes", data.get("boxes"), 1, 7, 1)
     bankroll = data.get("bankroll")
-    if bankroll is not None:  # (below one bet the risk of ruin would be a meaningless 100%)
-        try:
-            bankroll = _number(src, "bankroll", bankroll, table_min, MAX_BANKROLL)
-        except PlanError:
-            raise PlanError(f"{src}: key 'bankroll' = {shown(bankroll)}: allowed a number "
-                            f"{table_min:g} to {MAX_BANKROLL:g} units, at least one "
-                            f"table-minimum bet (table_min = {table_min:g})") from None
+    if bankroll is not None:
+        bankroll = check_bankroll(bankroll, table_min, f"{src}: key 'bankroll' =")
     wong_enter = wong_leave = None
     if "wong" in data:
         wong = _table(src, "wong", data["wong"], WONG_KEYS)

@@ -142,6 +142,15 @@ def test_per_round_figures_score_n0_and_risk_of_ruin(fig):
         "per_round_played"]["risk_of_ruin"] is None  # no bankroll
 
 
+@pytest.mark.parametrize("bankroll", [0, 0.5, -5, float("nan"), float("inf"), 2e12, "10", True])
+def test_figures_refuse_a_bankroll_a_plan_or_the_cli_would(bankroll):
+    # The Python API had taken any bankroll (0.5: a risk of ruin of a meaningless 100%), where a
+    # plan file and --bankroll refuse it in one sentence.
+    with pytest.raises(ValueError, match=r"^figures: bankroll .*: allowed a number 1 to 1e\+12 "
+                       r"units, at least one table-minimum bet \(table_min = 1\)$"):
+        CR.figures(tally_of(MAIN_ROUNDS), load_plan("hi-lo-1-12"), Rules(), bankroll=bankroll)
+
+
 def test_win_score_n0_and_ruin_have_their_delta_method_se(fig):
     p = fig["per_round_played"]
     m, s = p["mean"], p["sd"]
