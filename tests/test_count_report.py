@@ -14,9 +14,10 @@ from click.testing import CliRunner
 
 from simulator.assessment import figures, render, sections
 from simulator.cli import cli
+from simulator.plans import load_plan
 from simulator.report import PER_UNIT_WAGERED
 from simulator.rules import Rules
-from tests.test_count_cli import install_fake_engine
+from tests.test_count_cli import BANKROLL_ALLOWED, install_fake_engine
 from tests.test_hostile_input import is_one_line_error
 
 
@@ -127,13 +128,10 @@ def test_score_n0_and_ruin_have_bjsim_counts_95_intervals(fake_engine):
     (["--count-rounds", "1000"], "only with --count PLAN"),
     (["--count-penetrations", "0.6"], "only with --count PLAN"),
     (["--bankroll", "500"], "only with --count PLAN"),
-    (["--count", "hi-lo-1-12", "--bankroll", "0"], "--bankroll"),
-    (["--count", "hi-lo-1-12", "--bankroll", "1e-9"], "--bankroll: 1e-09 is below one "
-     "table-minimum bet, the plan's table_min of 1 unit: allowed at least 1, at most 1e+12"),
-    (["--count", "hi-lo-1-12", "--bankroll", "nan"],
-     "'--bankroll': 'nan' is not a number in the range 0<x<=1e+12."),
-    (["--count", "hi-lo-1-12", "--bankroll", "2e12"],
-     "'--bankroll': 2000000000000.0 is not in the range"),
+    (["--count", "hi-lo-1-12", "--bankroll", "0"], "--bankroll 0: " + BANKROLL_ALLOWED),
+    (["--count", "hi-lo-1-12", "--bankroll", "1e-9"], "--bankroll 1e-9: " + BANKROLL_ALLOWED),
+    (["--count", "hi-lo-1-12", "--bankroll", "nan"], "--bankroll nan: " + BANKROLL_ALLOWED),
+    (["--count", "hi-lo-1-12", "--bankroll", "2e12"], "--bankroll 2e12: " + BANKROLL_ALLOWED),
     (["--count", "sevens-super-sevens", "--no-super-sevens"],
      "--count sevens-super-sevens: it bets Super Sevens"),
     (["--count", "hi-lo-1-12", "--count-penetrations", "0.6,2"], "--count-penetrations"),
@@ -676,7 +674,7 @@ def test_the_manifest_pins_the_counting_plan_and_the_files_it_names(tmp_path):
 
     from simulator.assessment.sections import manifest
 
-    got = figures._count_files("hi-lo-1-12")
+    got = figures._count_files(load_plan("hi-lo-1-12"))
     assert [(x["what"], x["file"]) for x in got] == [
         ("plan", "strategies/plans/hi-lo-1-12.toml"),
         ("count system", "strategies/counts/hi-lo.toml"),
@@ -689,7 +687,8 @@ def test_the_manifest_pins_the_counting_plan_and_the_files_it_names(tmp_path):
         'name = "hi-lo"', 'name = "my-count"'))
     plan = tmp_path / "p.toml"
     plan.write_text(f'count = "{count}"\n[bet]\nbase = 1\n')
-    assert [x["what"] for x in figures._count_files(str(plan))] == ["plan", "count system"]
+    got_own = figures._count_files(load_plan(str(plan)))
+    assert [x["what"] for x in got_own] == ["plan", "count system"]
     assert figures._count_files(None) is None
     m = {"bjsim": "0", "rules_file": "r", "rules_sha256": "x", "overrides": [],
          "rules_name": "NZ", "strategies": [],
@@ -721,7 +720,7 @@ def test_the_manifest_hashes_the_files_the_plan_was_read_from(tmp_path, monkeypa
                                       '[bet]\nbase = 1\n')
     monkeypatch.chdir(run)
     plan = "../plans/p.toml"
-    got = figures._count_files(plan)
+    got = figures._count_files(load_plan(plan))
     assert [(x["what"], x["file"]) for x in got] == [
         ("plan", plan), ("count system", "hl.txt"), ("index plays", "sub/i.toml")]
     for x in got:
@@ -914,3 +913,38 @@ def test_the_section_gives_the_counters_own_super_sevens_return_as_bjsim_count_d
     assert said[0].lower() + said[1:] in invoke(
         "count", "--plan", "sevens-super-sevens", "--seed", 3, "--chunk-rounds", 2000,
         "--rounds", 24000, "-q").stdout
+
+
+def test_a_plan_edited_while_the_report_runs_is_played_and_pinned_as_first_read(
+        tmp_path, monkeypatch):
+    # The manifest hashed the plan's files when it was written, after the runs, and the counting
+    # section read the plan again then: a plan edited mid-run was played and pinned as edited,
+    # where the report's start had checked the first one.
+    import hashlib
+
+    root = Path(figures.DEFAULT_RULES_PATH).resolve().parent.parent
+    path = tmp_path / "p.toml"
+    first = (root / "strategies/plans/hi-lo-flat.toml").read_text()
+    path.write_text(first)
+    edited = first.replace("table_max = 1", "table_max = 2").replace(
+        "base = 1", "base = 1\nsteps = [[1, 2]]")
+    assert load_plan(str(path)).bet != load_plan_text(tmp_path, edited).bet
+    simulate = figures.run.simulate
+
+    def edit_then_simulate(*a, **k):  # (the first run of the report: the plan edited before it)
+        path.write_text(edited)
+        return simulate(*a, **k)
+
+    monkeypatch.setattr(figures.run, "simulate", edit_then_simulate)
+    spec = figures.Spec(Rules(), rounds=4000, chunk_rounds=2000, choices=(), variants=(),
+                        sample_rounds=1000, count_plan=str(path), count_rounds=4000)
+    data = figures.compute(spec)
+    (pinned,) = [x for x in data["manifest"]["count_files"] if x["what"] == "plan"]
+    assert pinned["sha256"] == hashlib.sha256(first.encode()).hexdigest()
+    assert data["counting"]["figures"]["average_bet"] == 1  # the flat plan, as first read
+
+
+def load_plan_text(tmp_path, text):
+    other = tmp_path / "other.toml"
+    other.write_text(text)
+    return load_plan(str(other))

@@ -1307,14 +1307,14 @@ def _variant_sevens(game: dict, exact: dict, shown_exact: bool,
 # Card counting (bjsim count)
 
 
-def counting_figures(spec: Spec, say: Say, quiet: bool) -> dict:
-    """The counting section: ``bjsim count`` of ``spec.count_plan`` with the report's rules,
-    strategy and seed, ``spec.count_rounds`` rounds at the rules' penetration, and at each of
-    ``spec.count_penetrations`` when asked (`simulator.count_runs`)."""
+def counting_figures(spec: Spec, say: Say, quiet: bool, plan=None) -> dict:
+    """The counting section: ``bjsim count`` of ``plan`` (``spec.count_plan`` as read; None: read
+    now) with the report's rules, strategy and seed, ``spec.count_rounds`` rounds at the rules'
+    penetration, and at each of ``spec.count_penetrations`` when asked (`simulator.count_runs`)."""
     from simulator import count_runs, counting_report
     from simulator.plans import load_plan
 
-    plan = load_plan(spec.count_plan)
+    plan = load_plan(spec.count_plan) if plan is None else plan
     strategy = load_strategy(spec.strategy)
     kwargs = {"rounds": spec.count_rounds, "seed": spec.seed, "chunk_rounds": spec.chunk_rounds,
               "workers": spec.workers, "rules_file": spec.rules_file,
@@ -1441,24 +1441,31 @@ def sample_size(spec: Spec, played: int) -> int:
 
 def _count_files(plan) -> list[dict] | None:
     """The counting plan's file and the count system and index files it names, each
-    ``{"what", "file", "sha256"}`` (`plans.plan_files`), as the rule and strategy files are
-    given; None without a counting section."""
-    from simulator.plans import plan_files
-
-    if not plan:
+    ``{"what", "file", "sha256"}`` as read (`plans.load_plan`), as the rule and strategy files
+    are given; None without a counting section."""
+    if plan is None:
         return None
-    return [{"what": what, "file": _shown_path(path), "sha256": file_sha256(path)}
-            for what, path in plan_files(plan)]
+    return [{"what": what, "file": _shown_path(path), "sha256": sha}
+            for (what, path), sha in zip(plan.files, plan.sha256, strict=True)]
 
 
-def _manifest(spec: Spec, given: dict, played: int, seconds: float,
+def _hashed(spec: Spec, given: dict, plan) -> dict:
+    """The SHA-256 of every file the report reads, taken as it starts (the files read then),
+    not when it ends: ``given`` as `_manifest`'s, ``plan`` the counting plan as read, or None."""
+    return {"rules": file_sha256(spec.rules_file or DEFAULT_RULES_PATH),
+            "strategies": {n: file_sha256(strategy_path(g)) for n, g in given.items()},
+            "variants": [file_sha256(f) for f in _variant_files(spec.variants)],
+            "count": _count_files(plan)}
+
+
+def _manifest(spec: Spec, given: dict, played: int, seconds: float, hashed: dict,
               charts: dict | None = None) -> dict:
     """The reproducibility manifest; ``given``: each strategy's name (`_shown_all`) -> the name or
-    file given (the report's own, where derived, its cache file); ``charts``: each one's name ->
-    its charts as played (`strategy.charts_sha256`, as simulate's json gives it)."""
+    file given (the report's own, where derived, its cache file); ``hashed``: `_hashed`'s;
+    ``charts``: each one's name -> its charts as played (`strategy.charts_sha256`, as simulate's
+    json gives it)."""
     import numba
 
-    rules_path = spec.rules_file or DEFAULT_RULES_PATH
     shown = shown_rule_file(spec.rules_file)
     return {
         "bjsim": __version__,
@@ -1466,14 +1473,14 @@ def _manifest(spec: Spec, given: dict, played: int, seconds: float,
         **provenance_columns(),
         # when (UTC, ISO 8601): the one figure of report.json that differs between two builds
         "written": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "rules_file": shown, "rules_sha256": file_sha256(rules_path),
+        "rules_file": shown, "rules_sha256": hashed["rules"],
         "overrides": [set_form(o) for o in spec.overrides],  # (as --set takes them)
         # the rule set's name as every command's output gives it (simulate's run.rules_name):
         # its changes as a rule file writes them, hole_card="peek", a line of a rule file
         "rules_name": run.rules_source(spec.rules_file, spec.rules_name,
                                        spec.overrides)["rules_name"],
         "strategies": [{"name": n, "file": _shown_path(strategy_path(g)),
-                        "sha256": file_sha256(strategy_path(g)),
+                        "sha256": hashed["strategies"][n],
                         "charts_sha256": (charts or {}).get(n)} for n, g in given.items()],
         "seed": spec.seed, "rounds": spec.rounds, "rounds_played": played,
         "precision": spec.precision, "chunk_rounds": spec.chunk_rounds,
@@ -1481,13 +1488,13 @@ def _manifest(spec: Spec, given: dict, played: int, seconds: float,
         "sample_stream": f"numpy SeedSequence({spec.seed}, spawn_key=({SAMPLE_STREAM},)), dealt "
                          "by the simulation's own game code from shuffled full shoes",
         "variant_files": [_shown_path(f) for f in _variant_files(spec.variants)],
-        "variant_sha256": [file_sha256(f) for f in _variant_files(spec.variants)],
+        "variant_sha256": hashed["variants"],
         "variant_rounds": None if spec.variants == () else spec.variant_rounds,
         "count_plan": spec.count_plan,
         "count_rounds": spec.count_rounds if spec.count_plan else None,
         "count_penetrations": list(spec.count_penetrations or ()) or None,
         "count_bankroll": spec.count_bankroll if spec.count_plan else None,
-        "count_files": _count_files(spec.count_plan),
+        "count_files": hashed["count"],
         "bjsim_folder": str(Path(DEFAULT_RULES_PATH).resolve().parent.parent),
         "platform": platform.platform(), "machine": platform.machine(),
         "python": sys.version.split()[0], "numpy": np.__version__, "numba": numba.__version__,
@@ -1516,6 +1523,12 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
 
     n = processes_for(len(strategies), spec.workers)
     shown_of, files = _shown_all(spec, strategies)
+    plan = None
+    if spec.count_plan is not None:
+        from simulator.plans import load_plan
+
+        plan = load_plan(spec.count_plan)  # (read once, as its files are hashed)
+    hashed = _hashed(spec, {shown_of[g]: g for g in strategies}, plan)
     shown = shown_of[spec.strategy]
     say(f"exact analysis of {shown}" + (
         f" and {len(strategies) - 1} other "
@@ -1628,11 +1641,11 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
     if spec.variants != ():  # (--no-variants: none)
         say("rule-variant effects (bjsim compare)")
     data["variants"] = variant_effects(spec, say, quiet)
-    data["counting"] = None if spec.count_plan is None else counting_figures(spec, say, quiet)
+    data["counting"] = None if plan is None else counting_figures(spec, say, quiet, plan)
     data["simulation"] = {n: r for n, (r, _) in runs.items()}
     data["exact"] = {n: d for n, (d, _) in exacts.items()}
     data["manifest"] = _manifest(spec, {shown_of[g]: g for g in strategies}, played,
-                                 time.perf_counter() - start,
+                                 time.perf_counter() - start, hashed,
                                  {shown_of[g]: charts_sha256(s) for g, s in strategies.items()})
     data["manifest"]["variant_strategies"] = data["variants"].pop("strategy_files", None) or []
     return _plain(data)
