@@ -253,6 +253,7 @@ def plan_dict(plan) -> dict:
             "wong": None if plan.wong_enter is None else {"enter": plan.wong_enter,
                                                           "leave": plan.wong_leave},
             "table_min": plan.table_min, "table_max": plan.table_max, "bankroll": plan.bankroll,
+            "tuned_penetration": plan.tuned_penetration,
             "files": [{"what": what, "sha256": sha} for (what, _), sha in  # (as read)
                       zip(plan.files, plan.sha256 or [file_sha256(p) for _, p in plan.files],
                           strict=True)]}

@@ -29,7 +29,7 @@ from simulator.source import file_sha256
 
 PLAN_DIR = Path(__file__).resolve().parent.parent / "strategies" / "plans"
 KEYS = ("name", "description", "count", "deck_estimation", "indices", "table_min", "table_max",
-        "bankroll", "bet", "super_sevens", "wong", "boxes")
+        "bankroll", "tuned_penetration", "bet", "super_sevens", "wong", "boxes")
 RAMP_KEYS = ("base", "steps")
 WONG_KEYS = ("enter", "leave")
 MAX_UNITS = 10_000  # the largest bet, table limit or Super Sevens bet a plan may name (units)
@@ -81,6 +81,7 @@ class CountingPlan:
     table_min: int = 1
     table_max: int = 1
     bankroll: float | None = None
+    tuned_penetration: float | None = None  # the penetration its counts were chosen at
     description: str = ""
     source: str = ""
     plays: IndexSet | None = None  # the index plays ``indices`` names, read with the plan
@@ -244,6 +245,9 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
     bankroll = data.get("bankroll")
     if bankroll is not None:
         bankroll = check_bankroll(bankroll, table_min, f"{src}: key 'bankroll' =")
+    tuned = data.get("tuned_penetration")
+    if tuned is not None:  # (the rule key's range)
+        tuned = float(_number(src, "tuned_penetration", tuned, 0.1, 0.95))
     wong_enter = wong_leave = None
     if "wong" in data:
         wong = _table(src, "wong", data["wong"], WONG_KEYS)
@@ -260,7 +264,7 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
         name=_text(src, "name", data.get("name", name)), count=count, resolution=resolution,
         indices=indices, bet=bet, super_sevens=super_sevens, boxes=boxes,
         wong_enter=wong_enter, wong_leave=wong_leave, table_min=table_min,
-        table_max=table_max, bankroll=bankroll,
+        table_max=table_max, bankroll=bankroll, tuned_penetration=tuned,
         description=_text(src, "description", data.get("description", "")), source=src,
         plays=plays, files=tuple((NAMED[k][0], named_file(k, data[k], folder))
                                  for k in NAMED if data.get(k) is not None),
@@ -305,7 +309,8 @@ def plan_warnings(plan: CountingPlan, games) -> list[str]:
     starts at, and a ``wong.enter`` no round starts at (`counting.start_counts`); for an
     unbalanced count, a ``deck_estimation`` (no effect: there is no true count) and a step,
     wonging count or index play at a count the running count never equals (2.5: it acts as
-    +3, `_off_grid`). (A shuffle
+    +3, `_off_grid`); a game dealt to a cut card at a penetration other than the plan's
+    ``tuned_penetration``. (A shuffle
     every round starts every round at a fresh shoe's count, as the command line says: its
     steps are not named one by one, but a counter who never sits down is.)"""
     def top(rules_seq):
@@ -360,6 +365,14 @@ def plan_warnings(plan: CountingPlan, games) -> list[str]:
     if plan.wong_leave is not None and (off := off_grid(plan.wong_leave)) is not None:
         out.append(f"{plan.source}: key 'wong.leave' = {plan.wong_leave:g}: {off}, so the "
                    f"counter sits out below {taken(plan.wong_leave)}")
+    other = sorted({r.penetration for r in games if r.shuffle == "cut-card"
+                    and abs(r.penetration - (plan.tuned_penetration or r.penetration)) > 1e-9})
+    if other:
+        at = ", ".join(f"{p:g}" for p in other)
+        out.append(f"{plan.source}: key 'tuned_penetration' = {plan.tuned_penetration:g}: played "
+                   f"at penetration {at}: its counts were chosen at {plan.tuned_penetration:g} "
+                   "and are played unchanged, not re-tuned: the figures are this plan's as "
+                   "written, not a counter's best there")
     return out
 
 

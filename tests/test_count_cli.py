@@ -949,6 +949,18 @@ def test_a_shuffle_every_round_is_played_with_a_warning_and_no_penetration(fake_
     assert "never builds" not in invoke("count", *TINY[:-1]).stderr
 
 
+def test_the_sevens_plan_played_deeper_than_it_was_tuned_for_says_so(fake_engine):
+    sevens = ("--plan", "sevens-super-sevens", "--super-sevens", "--strategy",
+              "basic-super-sevens", *TINY)
+    assert "tuned_penetration" not in invoke("count", *sevens).stderr
+    deep = invoke("count", *sevens, "--set", "penetration=0.9")
+    assert deep.exit_code == 0
+    assert ("key 'tuned_penetration' = 0.75: played at penetration 0.9: its counts were chosen "
+            "at 0.75 and are played unchanged") in deep.stderr
+    sweep = invoke("count", *sevens, "--penetrations", "0.6,0.75")
+    assert "played at penetration 0.6: its counts" in sweep.stderr
+
+
 def test_more_boxes_than_the_plan_plays_is_said_on_stderr(fake_engine):
     result = invoke("count", "--boxes", "3", "--rounds", "20000", "--chunk-rounds", "5000")
     assert result.exit_code == 0

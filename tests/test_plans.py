@@ -132,6 +132,8 @@ def _error(data: dict) -> str:
     ({"indices": "no/such.toml"}, "'indices' = \"no/such.toml\": no such index file (a path is "
      "read from the working directory, "),
     ({"bankroll": "lots"}, "'bankroll' = \"lots\": allowed a number"),
+    ({"tuned_penetration": 0.99}, "'tuned_penetration' = 0.99: allowed a number 0.1 to 0.95"),
+    ({"tuned_penetration": "75%"}, "'tuned_penetration' = \"75%\": allowed a number 0.1 to"),
     ({"description": 7}, "key 'description' = 7 is not a string"),
 ])
 def test_a_bad_plan_is_refused_in_one_line_naming_the_key(change, words):
@@ -252,6 +254,25 @@ def test_a_step_or_wonging_within_reach_is_not_warned_of():
     every = Rules(shuffle="every-round")
     assert P.plan_warnings(P.load_plan("hi-lo-1-12"), [every]) == []
     assert "never plays a round" in _warnings({"wong": {"enter": 1, "leave": 0}}, every)[0]
+
+
+def test_a_plan_played_at_another_penetration_than_it_was_tuned_for_is_warned_of():
+    # The sevens plan's +8 favours the player at every depth a round can begin at 75% only; at
+    # 0.9 it bets where the bet favours the house: it was played at any penetration without a
+    # word, where its file's comment said so.
+    sevens = P.load_plan("sevens-super-sevens")
+    assert sevens.tuned_penetration == 0.75
+    assert P.plan_warnings(sevens, [Rules(), Rules(shuffle="every-round")]) == []
+    (line,) = P.plan_warnings(sevens, [Rules(penetration=0.9), Rules(penetration=0.6), Rules()])
+    assert line.endswith("sevens-super-sevens.toml: key 'tuned_penetration' = 0.75: played at "
+                         "penetration 0.6, 0.9: its counts were chosen at 0.75 and are played "
+                         "unchanged, not re-tuned: the figures are this plan's as written, not a "
+                         "counter's best there"), line
+    assert _warnings({"tuned_penetration": 0.8}) == [
+        "plan.toml: key 'tuned_penetration' = 0.8: played at penetration 0.75: its counts were "
+        "chosen at 0.8 and are played unchanged, not re-tuned: the figures are this plan's as "
+        "written, not a counter's best there"]
+    assert P.plan_warnings(P.load_plan("hi-lo-1-12"), [Rules(penetration=0.9)]) == []  # (none)
 
 
 def test_a_running_count_step_it_never_equals_is_warned_of_with_the_count_it_acts_at(tmp_path):
