@@ -1160,14 +1160,17 @@ def _load_rules(rules_path, overrides, boxes=None, super_sevens=None):
     return rules, meta or {}, changes_written(file_rules, rules, items)
 
 
-def _no_effect_warnings(rules, overrides) -> None:
+def _no_effect_warnings(rules, overrides, changes) -> None:
     """A warning line for each --set key of no effect under the other keys of ``rules``
-    (`rules.no_effect`, as `bjsim rules show` marks it): taken, and changing no figure."""
+    (`rules.no_effect`, as `bjsim rules show` marks it): taken, and changing no figure. A key
+    set to the rule file's own value is no change (not in ``changes``, `_load_rules`'), and
+    not warned of: it changes nothing whatever the other keys are."""
     from simulator.rules import no_effect, written_item
 
+    changed = {c.split("=", 1)[0].strip() for c in changes}
     for item in overrides:
         key = item.split("=", 1)[0].strip()
-        why = no_effect(rules, key)
+        why = key in changed and no_effect(rules, key)
         if why:
             click.echo(f"bjsim: warning: --set {written_item(item)} has no effect under these "
                        f"rules ({why}): every value of {key} gives the same figures", err=True)
@@ -1557,7 +1560,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
     rules, file_meta, changes = _load_rules(rules_path, overrides, boxes, super_sevens)
     _check_chunk_rounds(rules, chunk_rounds, _run_rounds(precision, rounds, max_rounds))
     _check_resumed_rules(checkpoint_path, resume, "simulate", rules)
-    _no_effect_warnings(rules, overrides)
+    _no_effect_warnings(rules, overrides, changes)
     files = None
     if strategy_names:
         strategies, given = _load_strategies(strategy_names, rules.boxes)
@@ -2248,7 +2251,8 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
          help="Play whole chunks until every variant's house-edge difference (the whole "
          "game's) has a 95% half-width of at most this (a fraction: 0.0005 = ±0.05 "
          "percentage points), "
-         "capped by --max-rounds; checked from 30 paired blocks and 1,000 rounds on.")
+         "capped by --max-rounds; checked from 30 paired blocks and 1,000 rounds on (a "
+         "--max-rounds short of 30 blocks is refused, naming the rounds they take).")
 @_option("--max-rounds", type=COUNT, default=1_000_000_000, show_default="1,000,000,000",
          help="With --precision: the most rounds per game.")
 @_option("--scheduler", default=None, metavar="local|tcp://HOST:PORT",
@@ -2342,7 +2346,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
               for s, n in zip(vary_strategies, names[len(given):], strict=True)]
     for line in notes:  # (once every variant asked for is read: a mistake is said alone)
         click.echo(f"bjsim: warning: {line}", err=True)
-    _no_effect_warnings(rules, overrides)
+    _no_effect_warnings(rules, overrides, changes)
     log = None if quiet else (lambda text: click.echo(f"bjsim: {text}", err=True))
     label = file_meta.get("name") or (os.path.splitext(os.path.basename(base_file))[0]
                                       if base_file else "nz1994")
@@ -2381,6 +2385,11 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
                                                                    "--pair-rounds"))
     if too_many is not None:
         raise BjsimError(too_many)
+    block = ("--pair-rounds" if pair_rounds else f"--chunk-rounds {chunk_rounds:,}"
+             if chunk_rounds < shoe_rounds else "the default: a shoe of every game")
+    too_few = precision is not None and cmp.too_few_blocks(most, chunk_rounds, blocks_of, block)
+    if too_few:  # (a target never checked: refused, as --max-rounds below 1,000 is)
+        raise BjsimError(too_few)
     if pair_rounds is None and chunk_rounds < shoe_rounds and log is not None:
         log(f"blocks of {chunk_rounds:,} rounds (--chunk-rounds), shorter than the "
             f"{shoe_rounds} that hold a shoe of every game: each block's shoe is cut short "
@@ -2544,7 +2553,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         _plan_warnings(plan, [r for _, r in games])
     for line in notes:
         click.echo(f"bjsim: warning: {line}", err=True)
-    _no_effect_warnings(rules, overrides)
+    _no_effect_warnings(rules, overrides, sets)
     given = strategy_name is not None
     if not given:
         strategy_name = _basic_of(rules, quiet)
@@ -2781,7 +2790,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     _plan_warnings(plan, [r for _, r in games])
     _check_chunk_rounds(rules, chunk_rounds, {"--rounds": rounds})
     _check_resumed_rules(checkpoint_path, resume, "count", rules)
-    _no_effect_warnings(rules, overrides)
+    _no_effect_warnings(rules, overrides, sets)
     if rules.shuffle == "every-round" and not quiet:
         click.echo("bjsim: the rule set shuffles every round, so the count never builds: "
                    "every round is bet as at a fresh shoe and the counter cannot gain by its "

@@ -37,7 +37,7 @@ from simulator.checkpoint import CODE, tally_problem
 from simulator.chunks import chunk_size
 from simulator.kernel import machine_for, simulate_blocks
 from simulator.kernel.tables import Builder, first_boxes
-from simulator.rules import KEYS, modified_name, no_effect, rules_dict
+from simulator.rules import KEYS, modified_name, no_effect, plural, rules_dict
 from simulator.strategy import load_strategy, shown_names, tables_hash
 
 DEFAULT_PAIR_ROUNDS = None  # one shoe of the comparison's games: `default_pair_rounds`
@@ -566,7 +566,13 @@ def _few_blocks(blocks: int, more: str = MORE_BLOCKS) -> str | None:
     more blocks, in its options."""
     if blocks >= MIN_BLOCKS:
         return None
-    return f"only {blocks} paired block(s), fewer than {MIN_BLOCKS}: too few for the se ({more})"
+    return (f"only {paired_blocks(blocks)}, fewer than {MIN_BLOCKS}: too few for the se "
+            f"({more})")
+
+
+def paired_blocks(n: int) -> str:
+    """``n`` paired blocks in words: ``1 paired block``, ``16 paired blocks``."""
+    return f"{n:,} paired {plural(n, 'block', 'blocks')}"
 
 
 def _add_figures(diff: dict, fig: dict, fig0: dict, rows: tuple, ex, base, game, same: dict,
@@ -766,6 +772,34 @@ def too_many_blocks(chunk_rounds: int, pair_rounds: int, rounds: int,
             + (", or larger blocks" if pair else ""))
 
 
+def rounds_for_blocks(blocks: int, chunk_rounds: int, pair_rounds: int) -> int:
+    """The fewest rounds a game plays in ``blocks`` paired blocks: each chunk of
+    ``chunk_rounds`` (the last one shorter) is cut into blocks of ``pair_rounds``, its last
+    block shorter, so a block begins at every ``pair_rounds``-th round of a chunk."""
+    per_chunk = -(-int(chunk_rounds) // int(pair_rounds))
+    chunks, more = divmod(int(blocks) - 1, per_chunk)  # whole chunks, then blocks begun after
+    return chunks * int(chunk_rounds) + more * int(pair_rounds) + 1
+
+
+def too_few_blocks(max_rounds: int, chunk_rounds: int, pair_rounds: int, block: str,
+                   options=("--max-rounds", "--pair-rounds")) -> str | None:
+    """Why a precision run capped at ``max_rounds`` rounds can never be judged: its chunks of
+    ``chunk_rounds`` cut into blocks of ``pair_rounds`` (``block``: why that size, in words)
+    reach fewer than `MIN_BLOCKS` paired blocks, from which a difference has an se; None if
+    they reach them. The line names the rounds `MIN_BLOCKS` blocks take (`rounds_for_blocks`)
+    and the ``options`` (the cap's, and the blocks' or None where the command has none)."""
+    least = rounds_for_blocks(MIN_BLOCKS, chunk_rounds, pair_rounds)
+    if int(max_rounds) >= least:
+        return None
+    cap, pair = options
+    whole, rest = divmod(int(max_rounds), int(chunk_rounds))
+    made = whole * -(-int(chunk_rounds) // int(pair_rounds)) + -(-rest // int(pair_rounds))
+    return (f"{cap} {int(max_rounds):,} makes {paired_blocks(made)} of {int(pair_rounds):,} "
+            f"rounds ({block}): a precision target is checked from {MIN_BLOCKS} paired blocks "
+            f"on, and {MIN_BLOCKS} take {least:,} rounds: allowed at least {least:,} with "
+            "--precision" + (f", or a smaller {pair}" if pair else ""))
+
+
 def default_pair_rounds(games) -> int:
     """The default block: the shortest multiple of `PAIR_STEP` rounds that holds a whole shoe
     (its mean length and 5%) of every game, so that each block plays its first shoe to the cut
@@ -887,7 +921,7 @@ def _messages(plan: Plan, meta: dict, partial: bool, quiet: bool, resumed: int,
         f"({meta['timing']['game_rounds_per_second'] or 0:,.0f} game-rounds/s)"
         + (f"; {resumed:,} more from {plan.checkpoint}" if resumed else "")]
     if run_["blocks"] < MIN_BLOCKS and not partial:
-        out.append(f"bjsim: only {run_['blocks']} paired blocks: no interval for the differences "
+        out.append(f"bjsim: only {paired_blocks(run_['blocks'])}: no interval for the differences "
                    f"({MORE_BLOCKS})")
     return out + run.end_lines(run_.get("precision"), done, partial, plan.checkpoint,
                            "widest half-width", "rounds per game", unit=" pp", failure=failure)

@@ -39,7 +39,7 @@ PAIRING_TEXT = (
     "of every game is dealt from a fresh shuffle with the same random stream, so games with the "
     "same decks see the same shoe until one takes a different number of cards (after that, and "
     "after the first reshuffle, their streams are no longer aligned). Differences, their "
-    "standard errors and intervals come from the {blocks:,} paired blocks"
+    "standard errors and intervals come from the {blocks}"
 )
 # compare's own columns, after PAIRING_TEXT ("; ..."; the report's table has x var alone)
 _PAIRING_COLUMNS = (
@@ -52,7 +52,9 @@ _PAIRING_COLUMNS = (
 def pairing_text(pair_rounds: int, blocks: int, columns: bool = True) -> str:
     """How the games are paired (`PAIRING_TEXT`), with ``columns`` compare's own columns
     explained (corr, x var, se ratio), else ending in a full stop."""
-    text = PAIRING_TEXT.format(pair=pair_rounds, blocks=blocks)
+    from simulator.compare import paired_blocks
+
+    text = PAIRING_TEXT.format(pair=pair_rounds, blocks=paired_blocks(blocks))
     return text + (_PAIRING_COLUMNS if columns else ".")
 
 

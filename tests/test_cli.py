@@ -1278,6 +1278,39 @@ def test_a_set_key_of_no_effect_is_said_and_marked(sets, change, why):
     assert ["run", "no_effect", "", f"{key}: {why}"] in [r[:4] for r in rows]
 
 
+def test_a_set_key_at_the_rule_files_own_value_is_no_change_and_not_said(tmp_path, monkeypatch):
+    # --set max_hands=2 --set resplit_aces=false warned "--set resplit_aces=false has no effect
+    # under these rules (max_hands = 2, a box splits once)" in simulate, compare and report,
+    # where false is the NZ file's own value: no change (not under Changed:, nor run.no_effect).
+    from simulator import assessment
+
+    sets = ["--set", "max_hands=2", "--set", "resplit_aces=false"]
+    table = run("simulate", *TINY, *sets)
+    assert table.exit_code == 0, table.output
+    assert table.stderr == "" and "\nChanged:   max_hands=2\n" in table.stdout
+    doc = json.loads(run("simulate", *TINY, *sets, "-f", "json").stdout)
+    assert "no_effect" not in doc["run"]
+    compared = run("compare", "--vary", "decks=8", "-n", "1000", "--chunk-rounds", "1000",
+                   "--pair-rounds", "50", "--strategy", "basic", "--same-strategy", "--no-exact",
+                   "-q", *sets)
+    assert compared.exit_code == 0, compared.output
+    assert "no effect" not in compared.stderr, compared.stderr
+
+    def compute(*_a, **_k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(assessment, "compute", compute)
+    reported = run("report", "-q", "--no-variants", *sets, "-o", str(tmp_path / "out"))
+    assert reported.exit_code == 130 and "no effect" not in reported.stderr, reported.stderr
+    # the same key set to another value of no effect is said, as before
+    other = run("simulate", *TINY, "--set", "max_hands=1", "--set", "resplit_aces=false",
+                "--set", "double_after_split=false")
+    assert other.stderr.splitlines() == [
+        "bjsim: warning: --set double_after_split=false has no effect under these rules "
+        "(max_hands = 1, pairs are not split): every value of double_after_split gives the same "
+        "figures"], other.stderr
+
+
 def test_a_value_the_user_gave_is_quoted_in_one_style_in_every_message(tmp_path):
     """A value is quoted as a rule file writes it, text in double quotes, so it can be typed
     again after --set or in a rule file: --set decks=nine was quoted 'nine' where the rule file's

@@ -728,7 +728,7 @@ def test_too_few_blocks_give_a_difference_no_se_or_interval():
                     quiet=True)
     d = few.stats["rows"][1]["difference"]["house_edge"]
     assert few.stats["blocks"] == 20 and d["se"] is None and d["ci95_low"] is None
-    assert "only 20 paired block(s)" in d["interval_note"]
+    assert "only 20 paired blocks, fewer than 30" in d["interval_note"]
     enough = C.compare(_plan(games, rounds=30 * 48, chunk_rounds=30 * 48, pair_rounds=48),
                        quiet=True)
     assert enough.stats["rows"][1]["difference"]["house_edge"]["se"] is not None

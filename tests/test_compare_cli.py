@@ -689,7 +689,24 @@ def test_too_few_blocks_are_said_in_the_table_and_markdown():
     for fmt in ("table", "markdown"):
         out = run(*args, "-f", fmt).stdout
         assert "no 95% interval, x var, se ratio or z for the differences: only 20 paired " \
-               "block(s)" in out, fmt
+               "blocks, fewer than 30" in out, fmt
+
+
+def test_one_paired_block_is_one_block_in_every_message():
+    # -n 1 said "only 1 paired blocks: no interval", "only 1 paired block(s)" and "from the 1
+    # paired blocks".
+    args = ["compare", "--vary", "decks=8", "-n", "1", "--strategy", "basic", "--same-strategy",
+            "--no-exact", "-q"]
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    assert ("bjsim: only 1 paired block: no interval for the differences (more rounds, or a "
+            "smaller --pair-rounds)") in result.stderr.splitlines()
+    assert "only 1 paired block, fewer than 30" in result.stdout
+    assert "intervals come from the 1 paired block;" in result.stdout
+    assert "blocks" not in result.stderr and "1 paired blocks" not in result.stdout
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    assert "only 1 paired block, fewer than 30" in doc["variants"][0]["difference"][
+        "house_edge"]["interval_note"]
 
 
 def test_blocks_cut_below_a_shoe_by_the_chunk_size_are_said():
@@ -786,6 +803,11 @@ def test_all_variants_leaves_out_a_shipped_variant_that_cannot_apply_saying_so(r
     assert [v["label"] for v in doc["variants"]] == [p.stem for p in variants.shipped()
                                                      if p.stem != left]
     assert said in run(*args).stdout
+    # the shipped variant of the baseline's own rules is said to be, as where none is left out
+    same = {"max_hands=2": "hands-2", "resplit_aces=true": "resplit-aces"}[rule]
+    assert (f"bjsim: warning: --all-variants: the shipped variant variants/{same} '{same}' is "
+            "the baseline's game (its rules and strategy are the baseline's): its difference "
+            "is 0\n") in result.stderr
 
 
 def test_a_variant_named_that_cannot_apply_is_refused_before_any_round(monkeypatch):
@@ -1035,6 +1057,38 @@ def test_a_strategy_file_varied_is_labelled_by_its_name(tmp_path):
     hog = str(tmp_path / "hog.toml")
     result = run("compare", "--vary-strategy", hog, "-n", "2000", "--no-exact", "-q", "-f", "json")
     assert [g["label"] for g in json.loads(result.stdout)["variants"]] == [f"strategy={hog}"]
+
+
+def test_a_max_rounds_short_of_30_paired_blocks_is_refused_before_any_round(monkeypatch):
+    # --precision 0.01 --max-rounds 1000 ran 16 blocks of 64 rounds, where no difference has an
+    # interval, and ended "NOT met ... (widest half-width -)" with exit 0: a target never checked.
+    from simulator import compare as cmp
+
+    played = cmp.compare
+    monkeypatch.setattr(cmp, "compare", lambda *a, **k: pytest.fail("a run was started"))
+    args = ["compare", "--vary", "decks=8", "--precision", "0.01", "--no-exact"]
+    assert_user_error(run(*args, "--max-rounds", "1000"),
+                      "--max-rounds 1,000 makes 16 paired blocks of 64 rounds (the default: a "
+                      "shoe of every game): a precision target is checked from 30 paired blocks "
+                      "on, and 30 take 1,857 rounds: allowed at least 1,857 with --precision, or "
+                      "a smaller --pair-rounds")
+    assert_user_error(run(*args, "--max-rounds", "1856"), "makes 29 paired blocks",
+                      "allowed at least 1,857")
+    # blocks of the chunk's rounds, and of --pair-rounds: the chunks count, each cut anew
+    assert_user_error(run(*args, "--max-rounds", "1000", "--chunk-rounds", "40"),
+                      "--max-rounds 1,000 makes 25 paired blocks of 40 rounds (--chunk-rounds "
+                      "40)", "allowed at least 1,161")
+    assert_user_error(run(*args, "--max-rounds", "1400", "--chunk-rounds", "100",
+                          "--pair-rounds", "64"),
+                      "--max-rounds 1,400 makes 28 paired blocks of 64 rounds (--pair-rounds)",
+                      "30 take 1,465 rounds")
+    assert cmp.rounds_for_blocks(30, 100, 64) == 1465  # 14 chunks of 2 blocks, 65 rounds more
+    assert cmp.too_few_blocks(1465, 100, 64, "") is None
+    # the least allowed reaches 30 blocks: the target is checked at its last round
+    monkeypatch.setattr(cmp, "compare", played)
+    result = run(*args, "--max-rounds", "1857", "-q", "--strategy", "basic", "--same-strategy")
+    assert result.exit_code == 0, result.output
+    assert "(widest half-width ±" in result.stderr and "paired block" not in result.stderr
 
 
 def test_a_chunk_of_too_many_blocks_is_refused_before_any_round():
