@@ -667,6 +667,29 @@ def test_a_strategy_file_of_its_own_is_removed_when_the_run_ends(tmp_path, monke
     assert list(temp.glob("bjsim-basic-*")) == []
 
 
+REPORT_SMALL = ("--rounds", "2000", "--chunk-rounds", "1000", "--sample-rounds", "1000",
+                "--choice", "basic", "--no-variants", "--workers", "1", "-q")
+
+
+def test_the_rules_own_basic_is_named_alike_with_a_cache_that_cannot_be_written(
+        tmp_path, monkeypatch):
+    # Without a writable cache the report said of the chart derived for 3 decks (the NZ one)
+    # "basic is the NZ rules' chart; these rules (decks=3) may call for another", where a
+    # writable cache, and simulate without one, say nothing.
+    monkeypatch.setattr(chromium, "find", lambda: None)  # (no PDF: not what is tested)
+    blocked = tmp_path / "afile"
+    blocked.write_text("")
+    for cache in (tmp_path / "cache", blocked / "cache"):  # (the last cannot be written)
+        monkeypatch.setenv("BJSIM_CACHE_DIR", str(cache))
+        out = tmp_path / f"rep-{cache.parent.name}"
+        result = run("report", "--set", "decks=3", *REPORT_SMALL, "-o", out)
+        assert result.exit_code == 0, result.output
+        data = json.loads((out / "report.json").read_text())
+        assert (data["strategy"], data["strategy_note"]) == ("basic", None), cache
+        assert data["simulation"]["basic"]["run"]["strategy_note"] is None
+        assert data["exact"]["basic"]["run"]["strategy_note"] is None
+
+
 # Sentences of the report about Super Sevens bets, each from another section
 SEVENS_PHRASES = ("per unit staked (insurance, Super Sevens)", "but for Super Sevens",
                   "per Super Sevens bet", "+359%", "but exact for Super Sevens",

@@ -134,16 +134,26 @@ def _plain(x):
 
 
 def _plan(spec: Spec, strategy, name: str, rounds: int, precision,
-          files: dict | None = None) -> run.Plan:
+          files: dict | None = None, note: str | None = None) -> run.Plan:
     """The run of ``strategy``, named ``name``, as simulate plays it (``files``: the report's
-    strategy files, `_shown_all`: its own, where it is one, in the run's metadata)."""
+    strategy files, `_shown_all`: its own, where it is one, in the run's metadata; ``note``:
+    the words beside it, `_notes`)."""
     boxes = spec.rules.boxes
     return run.Plan(
         spec.rules, (strategy,) * boxes, (name,) * boxes, rounds=rounds, seed=spec.seed,
         chunk_rounds=spec.chunk_rounds, workers=spec.workers, precision=precision,
         rules_file=spec.rules_file, rules_name=spec.rules_name, overrides=spec.overrides,
-        strategy_note=strategy_note(spec.rules, name), strategy_files=_own(files, name),
+        strategy_note=note, strategy_files=_own(files, name),
     )
+
+
+def _notes(rules, names) -> dict:
+    """``{name: the words beside it}`` for the strategies ``names`` (as shown) played under
+    ``rules``, as every command says them (`derived.strategy_note`), by the chart the exact
+    analyzer derives for ``rules`` (`exact_figures`, computed once: a cache that cannot be
+    written, or holds no strategy file, says the same)."""
+    theirs = exact_figures(rules, None)[1] if chart_change(rules) else None
+    return {n: strategy_note(rules, n, theirs) for n in names}
 
 
 def _own(files: dict | None, name: str) -> dict | None:
@@ -336,16 +346,15 @@ def _shown_all(spec: Spec, strategies: dict) -> tuple[dict, dict]:
     return dict(zip(given, names, strict=True)), files
 
 
-def _exact_doc(spec: Spec, strategy, name: str | None = None, files: dict | None = None):
+def _exact_doc(spec: Spec, strategy, name: str | None = None, files: dict | None = None,
+               note: str | None = None):
     """`bjsim exact --strategy NAME -f json`'s document, and the figures behind it; ``name``:
     the strategy's as the commands name it (`_shown_all`; a derived one's, `DERIVED_NAME`),
-    ``files``: where the report's strategy files are."""
+    ``files``: where the report's strategy files are, ``note``: the words beside it
+    (`_notes`: as exact says them)."""
     fig, strat = exact_figures(spec.rules, strategy)
     source = run.rules_source(spec.rules_file, spec.rules_name, spec.overrides)
     name = name or fig["strategy"]
-    # as exact says it: the shipped basic under rules that may call for another chart, or for
-    # which rules the rules' own basic (exact's default) was derived
-    note = strategy_note(spec.rules, name)
     own = _own(files, name)
     meta = {"version": __version__, "rules": rules_dict(spec.rules),
             "run": source | {"strategy": name, "strategy_note": note, "play": fig["play"],
@@ -1541,11 +1550,13 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
     exact_figures_all([(rules, s) for s in strategies.values()]
                       + ([(nz_game(rules), None), (rules, None)] if departs else []),
                       spec.workers)
-    exact_doc, fig = _exact_doc(spec, main, shown, files)
+    notes = _notes(rules, shown_of.values())
+    exact_doc, fig = _exact_doc(spec, main, shown, files, notes[shown])
 
     say(f"simulation of {shown} (bjsim simulate)")
     chunks: dict = {}
-    result = run.simulate(_plan(spec, main, shown, spec.rounds, spec.precision, files),
+    result = run.simulate(_plan(spec, main, shown, spec.rounds, spec.precision, files,
+                                notes[shown]),
                           quiet=quiet, on_chunk=lambda i, n, t: chunks.__setitem__(i, t.copy()))
     stops.deliver(result.stopped_after)  # (noted after the run's last chunk: it stops here)
     if result.partial:
@@ -1563,8 +1574,9 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
             continue
         name = shown_of[given]
         say(f"player's choice {name}: exact analysis and {played:,} rounds")
-        exacts[name] = _exact_doc(spec, strat, name, files)
-        res = run.simulate(_plan(spec, strat, name, played, None, files), quiet=quiet)
+        exacts[name] = _exact_doc(spec, strat, name, files, notes[name])
+        res = run.simulate(_plan(spec, strat, name, played, None, files, notes[name]),
+                           quiet=quiet)
         stops.deliver(res.stopped_after)
         if res.partial:
             raise KeyboardInterrupt
