@@ -690,6 +690,36 @@ def test_the_rules_own_basic_is_named_alike_with_a_cache_that_cannot_be_written(
         assert data["exact"]["basic"]["run"]["strategy_note"] is None
 
 
+def test_with_a_cache_that_cannot_be_written_the_manifest_names_no_file_of_the_run(
+        tmp_path, monkeypatch):
+    # The manifest named the derived strategy by /tmp/bjsim-basic-*.toml, the run's own file,
+    # gone when the command ends; and the shipped basic (a choice) "may call for another" chart,
+    # where the report had just derived it.
+    from simulator.exact.analyze import analyze
+    from simulator.rules import apply_overrides
+    from simulator.strategy import dumps_strategy
+
+    monkeypatch.setattr(chromium, "find", lambda: None)
+    blocked = tmp_path / "afile"
+    blocked.write_text("")
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(blocked / "cache"))
+    out = tmp_path / "rep"
+    result = run("report", "--set", "dealer_hits_soft_17=true", *REPORT_SMALL, "-o", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "report.json").read_text())
+    (own,) = [s for s in data["manifest"]["strategies"] if s["name"] == data["strategy"]]
+    strat = analyze(apply_overrides(load_rules(), ["dealer_hits_soft_17=true"]))["strategy"]
+    # as a rule variant's strategy not cached: no file, the SHA-256 of its text
+    assert own["file"] is None
+    assert own["sha256"] == hashlib.sha256(dumps_strategy(strat).encode()).hexdigest()
+    assert ("| strategy basic (derived for these rules) (not cached: the SHA-256 of its text as "
+            "a file would hold it) SHA-256 |") in (out / "report.md").read_text()
+    assert "bjsim-basic-" not in (out / "report.json").read_text()
+    assert data["simulation"]["basic"]["run"]["strategy_note"] == (
+        "basic is the NZ rules' chart; the one derived for these rules "
+        "(dealer_hits_soft_17=true) differs")
+
+
 # Sentences of the report about Super Sevens bets, each from another section
 SEVENS_PHRASES = ("per unit staked (insurance, Super Sevens)", "but for Super Sevens",
                   "per Super Sevens bet", "+359%", "but exact for Super Sevens",

@@ -1458,6 +1458,17 @@ def _count_files(plan) -> list[dict] | None:
             for (what, path), sha in zip(plan.files, plan.sha256, strict=True)]
 
 
+def _kept(spec: Spec, given: str) -> bool:
+    """Whether strategy ``given`` (a name or file) is a file kept after the report: not the
+    report's derived default played from a file of the run's own (a cache folder that cannot be
+    written), whose ``file`` the manifest gives as None, as a variant's not cached
+    (`_derived_files`): its SHA-256 is of its text as a file would hold it."""
+    from simulator import derived
+
+    return not (given == spec.strategy and _derived(spec)) or \
+        Path(given).resolve() == derived.basic_path(spec.rules).resolve()
+
+
 def _hashed(spec: Spec, given: dict, plan) -> dict:
     """The SHA-256 of every file the report reads, taken as it starts (the files read then),
     not when it ends: ``given`` as `_manifest`'s, ``plan`` the counting plan as read, or None."""
@@ -1470,9 +1481,9 @@ def _hashed(spec: Spec, given: dict, plan) -> dict:
 def _manifest(spec: Spec, given: dict, played: int, seconds: float, hashed: dict,
               charts: dict | None = None) -> dict:
     """The reproducibility manifest; ``given``: each strategy's name (`_shown_all`) -> the name or
-    file given (the report's own, where derived, its cache file); ``hashed``: `_hashed`'s;
-    ``charts``: each one's name -> its charts as played (`strategy.charts_sha256`, as simulate's
-    json gives it)."""
+    file given (the report's own, where derived, its cache file; `_kept`); ``hashed``:
+    `_hashed`'s; ``charts``: each one's name -> its charts as played (`strategy.charts_sha256`,
+    as simulate's json gives it)."""
     import numba
 
     shown = shown_rule_file(spec.rules_file)
@@ -1488,7 +1499,8 @@ def _manifest(spec: Spec, given: dict, played: int, seconds: float, hashed: dict
         # its changes as a rule file writes them, hole_card="peek", a line of a rule file
         "rules_name": run.rules_source(spec.rules_file, spec.rules_name,
                                        spec.overrides)["rules_name"],
-        "strategies": [{"name": n, "file": _shown_path(strategy_path(g)),
+        "strategies": [{"name": n, "file": _shown_path(strategy_path(g)) if _kept(spec, g)
+                        else None,
                         "sha256": hashed["strategies"][n],
                         "charts_sha256": (charts or {}).get(n)} for n, g in given.items()],
         "seed": spec.seed, "rounds": spec.rounds, "rounds_played": played,
