@@ -1184,24 +1184,29 @@ def _rules_source(rules_path, file_meta, changes) -> dict:
     return rules_source(rules_path, file_meta.get("name"), changes)
 
 
-def _nz_chart_note(rules, names) -> tuple[str, str] | None:
+def _nz_chart_note(rules, names, theirs=None) -> tuple[str, str] | None:
     """For a run playing the shipped ``basic`` (the NZ rules' chart) under rules that may call
     for another: the stderr note (which keys, and how to play theirs: the one compare derived
     and keeps, where it differs) and the words the report puts beside the strategy
-    (``run.strategy_note``). None where no chart key differs, or the derived chart is the same."""
+    (``run.strategy_note``, `derived.strategy_note` by ``theirs``, the chart derived for
+    ``rules``, else the cached one). None where no chart key differs, or the derived chart is
+    the same."""
     from simulator import derived
 
     changed = derived.chart_change(rules) if "basic" in names else ""
     if not changed:
         return None
-    theirs = derived.cached_basic(rules)
-    label = derived.nz_chart_words(rules, theirs)
+    theirs = theirs if theirs is not None else derived.cached_basic(rules)
+    label = derived.strategy_note(rules, "basic", theirs)
     if label is None:
         return None
     if theirs is not None:
+        path = derived.basic_path(rules)
+        how = (f"--strategy {path} plays it" if path.is_file() else "not kept (the cache "
+               "folder cannot be written): bjsim strategy generate with the same --rules/--set "
+               "and -o FILE writes it, for --strategy FILE")
         return (f"bjsim: strategy basic is the NZ rules' chart, and the one derived for these "
-                f"rules ({changed}) differs: --strategy {derived.basic_path(rules)} plays it",
-                label)
+                f"rules ({changed}) differs: {how}", label)
     return (f"bjsim: strategy basic is the NZ rules' chart; these rules ({changed}) may call for "
             "another: bjsim strategy generate with the same --rules/--set and -o FILE writes "
             "theirs, for --strategy FILE (exact and compare use theirs)", label)
@@ -1213,13 +1218,13 @@ def _chart_label(rules, names, quiet: bool, derive: bool = False) -> str | None:
     where the command's own work takes as long), so that the note says whether it differs."""
     from simulator import derived
 
-    if derive and "basic" in names and derived.chart_change(rules) and \
-            derived.cached_basic(rules) is None:
-        if not quiet:
+    theirs = None
+    if derive and "basic" in names and derived.chart_change(rules):
+        if not quiet and derived.cached_basic(rules) is None:
             click.echo("bjsim: deriving the basic strategy for these rules, to compare with "
                        "basic (exact analyzer, a few seconds; then cached)", err=True)
-        derived.basic_for(rules)
-    note, label = _nz_chart_note(rules, names) or (None, None)
+        theirs = derived.basic_for(rules)[0]
+    note, label = _nz_chart_note(rules, names, theirs) or (None, None)
     if note is not None and not quiet:
         click.echo(note, err=True)
     return label
@@ -1233,10 +1238,11 @@ def _basic_of(rules, quiet: bool) -> str:
     stderr."""
     import tempfile
 
+    from simulator.derived import rules_basic
     from simulator.strategy import dumps_strategy
 
     theirs, path = _derived_basic(rules, quiet)
-    if theirs is None:
+    if rules_basic(rules, theirs).name == "basic":
         return "basic"
     kept = ""
     if path is None:  # no cache folder to keep it in: a file of its own for this run
@@ -1253,8 +1259,8 @@ def _basic_of(rules, quiet: bool) -> str:
 
 def _derived_basic(rules, quiet: bool) -> tuple:
     """``(strategy, cache file or None)`` of the basic strategy derived for ``rules``
-    (`derived.basic_for`), said on stderr; ``(None, None)`` where it is the NZ rules' chart
-    (no chart key differs from the NZ rules, or the derived chart is the same)."""
+    (`derived.basic_for`), said on stderr where it is not the NZ rules' chart; ``(None, None)``
+    where no chart key differs from the NZ rules."""
     from simulator import derived
 
     changed = derived.chart_change(rules)
@@ -1266,9 +1272,7 @@ def _derived_basic(rules, quiet: bool) -> tuple:
         click.echo(f"bjsim: deriving the basic strategy for these rules{again} (exact analyzer, "
                    "a few seconds; then cached)", err=True)
     theirs, path = derived.basic_for(rules)
-    if derived.nz_chart_fits(rules, theirs):
-        return None, None
-    if not quiet:
+    if not quiet and not derived.nz_chart_fits(rules, theirs):
         where = path if path is not None else "not cached: the cache folder cannot be written"
         click.echo(f"bjsim: playing the basic strategy derived for these rules ({changed}; "
                    f"{where}); the shipped basic is the NZ rules' chart: --strategy basic",
@@ -1287,22 +1291,16 @@ def remove_temporary() -> None:
             os.unlink(TEMPORARY.pop())
 
 
-def _derived_note(rules) -> str:
-    from simulator.derived import derived_words
-
-    return derived_words(rules)
-
-
 def _default_strategies(rules, quiet: bool, boxes: int) -> tuple[list, list, str | None]:
     """The rules' basic strategy for every box where none is given: (strategies, names, note).
     The derived one is named ``DERIVED_BASIC`` in every output, the same on every machine and
     run (its cache file, said on stderr, is not)."""
-    from simulator.derived import rules_basic
+    from simulator.derived import rules_basic, strategy_note
 
     theirs, _ = _derived_basic(rules, quiet)
     strategy = rules_basic(rules, theirs)
     return ([strategy] * boxes, [strategy.name] * boxes,
-            None if theirs is None else _derived_note(rules))
+            strategy_note(rules, strategy.name, theirs))
 
 
 def _check_chunk_rounds(rules, chunk_rounds: int, runs: dict) -> None:
@@ -2050,7 +2048,8 @@ def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bo
     from simulator.exact import hands
     from simulator.exact.cache import load_hands, save_hands
 
-    chart = strat if strat is not None else derived.rules_basic(rules, derived.basic_for(rules)[0])
+    theirs = None if strat is not None else derived.basic_for(rules)[0]
+    chart = strat if strat is not None else derived.rules_basic(rules, theirs)
     kept = {up: load_hands(rules, chart, up) for up in (ups or hands.UP_ORDER)}
     todo = [up for up, rows in kept.items() if rows is None]
     if todo:
@@ -2064,7 +2063,7 @@ def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bo
             save_hands(rules, chart, up, kept[up])
     rows = [r for up in hands.UP_ORDER if up in kept for r in kept[up]]
     name = label or chart.name
-    note = (derived.strategy_note(rules, name) if strat is None else  # (as exact's figures)
+    note = (derived.strategy_note(rules, name, theirs) if strat is None else  # (as exact's)
             _chart_label(rules, [name], quiet, derive=True))
     run_meta = source | {"strategy": name, "strategy_note": note, "seed": None, "partial": False}
     if fmt == "json":
@@ -2176,7 +2175,7 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
         from simulator.derived import rules_basic, strategy_note
 
         name = rules_basic(rules, theirs).name
-        note = strategy_note(rules, name)
+        note = strategy_note(rules, name, theirs)
     else:  # the shipped basic under rules that may call for another chart: said, as simulate
         name, note = label, _chart_label(rules, [label], quiet, derive=True)
     fig = fig | {"strategy": name if note is None else f"{name} ({note})"}

@@ -122,13 +122,19 @@ def nz_chart_words(rules, theirs=None) -> str | None:
     return f"basic is the NZ rules' chart; the one derived for these rules ({changed}) differs"
 
 
-def strategy_note(rules, name: str) -> str | None:
+def strategy_note(rules, name: str, theirs=None) -> str | None:
     """The words beside strategy ``name`` played under ``rules`` (``run.strategy_note``): the
-    derived one's rules (`derived_words`), or for the shipped ``basic`` `nz_chart_words` by the
-    cached chart; else None."""
+    derived one's rules (`derived_words`), or for the shipped ``basic`` `nz_chart_words` by
+    ``theirs`` (the chart derived for ``rules``, where the command derived it), else by the
+    cached chart; else None. The rules' own basic (`rules_basic` of ``theirs``) is so named and
+    noted alike whatever the cache holds."""
     if name == DERIVED_BASIC:
         return derived_words(rules)
-    return nz_chart_words(rules, cached_basic(rules)) if name == "basic" else None
+    if name != "basic":
+        return None
+    if theirs is None and chart_change(rules):
+        theirs = cached_basic(rules)
+    return nz_chart_words(rules, theirs)
 
 
 def rules_key(rules) -> str:

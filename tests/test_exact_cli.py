@@ -706,6 +706,28 @@ def test_the_shipped_basic_under_rules_not_yet_derived_is_compared_with_theirs(t
     assert json.loads(eight.stdout)["run"]["strategy_note"] is None and eight.stderr == ""
 
 
+def test_the_rules_own_basic_is_named_alike_whatever_the_cache_holds(tmp_path, monkeypatch):
+    # With no strategy file in the cache, exact named the chart it derives for 3 decks (the NZ
+    # one) "basic (basic is the NZ rules' chart; these rules (decks=3) may call for another)",
+    # and plain "basic" once a simulate had kept the file there.
+    from simulator import derived
+
+    rules = Rules().replace(decks=3)
+    blocked = tmp_path / "afile"
+    blocked.write_text("")
+    kept = tmp_path / "kept"
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(kept))
+    derived.basic_for(rules)  # (the strategy file simulate keeps)
+    assert derived.basic_path(rules).is_file()
+    for cache in (tmp_path / "empty", kept, blocked / "cache"):  # (the last cannot be written)
+        monkeypatch.setenv("BJSIM_CACHE_DIR", str(cache))
+        doc = json.loads(run("exact", "--set", "decks=3", "-q", "-f", "json").stdout)
+        assert (doc["run"]["strategy"], doc["run"]["strategy_note"]) == ("basic", None), cache
+        assert doc["exact"]["strategy"] == "basic"
+        hands = run("exact", "--set", "decks=3", "-q", "--hands", "--up", "A", "-f", "json")
+        assert json.loads(hands.stdout)["run"]["strategy_note"] is None, cache
+
+
 def test_the_rules_own_basic_and_the_hands_table_carry_the_strategy_note_as_simulate():
     # exact's default under other rules had no note (simulate's run.strategy_note gives the
     # rules the chart was derived for), and --hands had no strategy_note key at all.

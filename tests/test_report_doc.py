@@ -667,6 +667,59 @@ def test_a_strategy_file_of_its_own_is_removed_when_the_run_ends(tmp_path, monke
     assert list(temp.glob("bjsim-basic-*")) == []
 
 
+REPORT_SMALL = ("--rounds", "2000", "--chunk-rounds", "1000", "--sample-rounds", "1000",
+                "--choice", "basic", "--no-variants", "--workers", "1", "-q")
+
+
+def test_the_rules_own_basic_is_named_alike_with_a_cache_that_cannot_be_written(
+        tmp_path, monkeypatch):
+    # Without a writable cache the report said of the chart derived for 3 decks (the NZ one)
+    # "basic is the NZ rules' chart; these rules (decks=3) may call for another", where a
+    # writable cache, and simulate without one, say nothing.
+    monkeypatch.setattr(chromium, "find", lambda: None)  # (no PDF: not what is tested)
+    blocked = tmp_path / "afile"
+    blocked.write_text("")
+    for cache in (tmp_path / "cache", blocked / "cache"):  # (the last cannot be written)
+        monkeypatch.setenv("BJSIM_CACHE_DIR", str(cache))
+        out = tmp_path / f"rep-{cache.parent.name}"
+        result = run("report", "--set", "decks=3", *REPORT_SMALL, "-o", out)
+        assert result.exit_code == 0, result.output
+        data = json.loads((out / "report.json").read_text())
+        assert (data["strategy"], data["strategy_note"]) == ("basic", None), cache
+        assert data["simulation"]["basic"]["run"]["strategy_note"] is None
+        assert data["exact"]["basic"]["run"]["strategy_note"] is None
+
+
+def test_with_a_cache_that_cannot_be_written_the_manifest_names_no_file_of_the_run(
+        tmp_path, monkeypatch):
+    # The manifest named the derived strategy by /tmp/bjsim-basic-*.toml, the run's own file,
+    # gone when the command ends; and the shipped basic (a choice) "may call for another" chart,
+    # where the report had just derived it.
+    from simulator.exact.analyze import analyze
+    from simulator.rules import apply_overrides
+    from simulator.strategy import dumps_strategy
+
+    monkeypatch.setattr(chromium, "find", lambda: None)
+    blocked = tmp_path / "afile"
+    blocked.write_text("")
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(blocked / "cache"))
+    out = tmp_path / "rep"
+    result = run("report", "--set", "dealer_hits_soft_17=true", *REPORT_SMALL, "-o", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "report.json").read_text())
+    (own,) = [s for s in data["manifest"]["strategies"] if s["name"] == data["strategy"]]
+    strat = analyze(apply_overrides(load_rules(), ["dealer_hits_soft_17=true"]))["strategy"]
+    # as a rule variant's strategy not cached: no file, the SHA-256 of its text
+    assert own["file"] is None
+    assert own["sha256"] == hashlib.sha256(dumps_strategy(strat).encode()).hexdigest()
+    assert ("| strategy basic (derived for these rules) (not cached: the SHA-256 of its text as "
+            "a file would hold it) SHA-256 |") in (out / "report.md").read_text()
+    assert "bjsim-basic-" not in (out / "report.json").read_text()
+    assert data["simulation"]["basic"]["run"]["strategy_note"] == (
+        "basic is the NZ rules' chart; the one derived for these rules "
+        "(dealer_hits_soft_17=true) differs")
+
+
 # Sentences of the report about Super Sevens bets, each from another section
 SEVENS_PHRASES = ("per unit staked (insurance, Super Sevens)", "but for Super Sevens",
                   "per Super Sevens bet", "+359%", "but exact for Super Sevens",

@@ -134,16 +134,26 @@ def _plain(x):
 
 
 def _plan(spec: Spec, strategy, name: str, rounds: int, precision,
-          files: dict | None = None) -> run.Plan:
+          files: dict | None = None, note: str | None = None) -> run.Plan:
     """The run of ``strategy``, named ``name``, as simulate plays it (``files``: the report's
-    strategy files, `_shown_all`: its own, where it is one, in the run's metadata)."""
+    strategy files, `_shown_all`: its own, where it is one, in the run's metadata; ``note``:
+    the words beside it, `_notes`)."""
     boxes = spec.rules.boxes
     return run.Plan(
         spec.rules, (strategy,) * boxes, (name,) * boxes, rounds=rounds, seed=spec.seed,
         chunk_rounds=spec.chunk_rounds, workers=spec.workers, precision=precision,
         rules_file=spec.rules_file, rules_name=spec.rules_name, overrides=spec.overrides,
-        strategy_note=strategy_note(spec.rules, name), strategy_files=_own(files, name),
+        strategy_note=note, strategy_files=_own(files, name),
     )
+
+
+def _notes(rules, names) -> dict:
+    """``{name: the words beside it}`` for the strategies ``names`` (as shown) played under
+    ``rules``, as every command says them (`derived.strategy_note`), by the chart the exact
+    analyzer derives for ``rules`` (`exact_figures`, computed once: a cache that cannot be
+    written, or holds no strategy file, says the same)."""
+    theirs = exact_figures(rules, None)[1] if chart_change(rules) else None
+    return {n: strategy_note(rules, n, theirs) for n in names}
 
 
 def _own(files: dict | None, name: str) -> dict | None:
@@ -336,16 +346,15 @@ def _shown_all(spec: Spec, strategies: dict) -> tuple[dict, dict]:
     return dict(zip(given, names, strict=True)), files
 
 
-def _exact_doc(spec: Spec, strategy, name: str | None = None, files: dict | None = None):
+def _exact_doc(spec: Spec, strategy, name: str | None = None, files: dict | None = None,
+               note: str | None = None):
     """`bjsim exact --strategy NAME -f json`'s document, and the figures behind it; ``name``:
     the strategy's as the commands name it (`_shown_all`; a derived one's, `DERIVED_NAME`),
-    ``files``: where the report's strategy files are."""
+    ``files``: where the report's strategy files are, ``note``: the words beside it
+    (`_notes`: as exact says them)."""
     fig, strat = exact_figures(spec.rules, strategy)
     source = run.rules_source(spec.rules_file, spec.rules_name, spec.overrides)
     name = name or fig["strategy"]
-    # as exact says it: the shipped basic under rules that may call for another chart, or for
-    # which rules the rules' own basic (exact's default) was derived
-    note = strategy_note(spec.rules, name)
     own = _own(files, name)
     meta = {"version": __version__, "rules": rules_dict(spec.rules),
             "run": source | {"strategy": name, "strategy_note": note, "play": fig["play"],
@@ -1449,6 +1458,17 @@ def _count_files(plan) -> list[dict] | None:
             for (what, path), sha in zip(plan.files, plan.sha256, strict=True)]
 
 
+def _kept(spec: Spec, given: str) -> bool:
+    """Whether strategy ``given`` (a name or file) is a file kept after the report: not the
+    report's derived default played from a file of the run's own (a cache folder that cannot be
+    written), whose ``file`` the manifest gives as None, as a variant's not cached
+    (`_derived_files`): its SHA-256 is of its text as a file would hold it."""
+    from simulator import derived
+
+    return not (given == spec.strategy and _derived(spec)) or \
+        Path(given).resolve() == derived.basic_path(spec.rules).resolve()
+
+
 def _hashed(spec: Spec, given: dict, plan) -> dict:
     """The SHA-256 of every file the report reads, taken as it starts (the files read then),
     not when it ends: ``given`` as `_manifest`'s, ``plan`` the counting plan as read, or None."""
@@ -1461,9 +1481,9 @@ def _hashed(spec: Spec, given: dict, plan) -> dict:
 def _manifest(spec: Spec, given: dict, played: int, seconds: float, hashed: dict,
               charts: dict | None = None) -> dict:
     """The reproducibility manifest; ``given``: each strategy's name (`_shown_all`) -> the name or
-    file given (the report's own, where derived, its cache file); ``hashed``: `_hashed`'s;
-    ``charts``: each one's name -> its charts as played (`strategy.charts_sha256`, as simulate's
-    json gives it)."""
+    file given (the report's own, where derived, its cache file; `_kept`); ``hashed``:
+    `_hashed`'s; ``charts``: each one's name -> its charts as played (`strategy.charts_sha256`,
+    as simulate's json gives it)."""
     import numba
 
     shown = shown_rule_file(spec.rules_file)
@@ -1479,7 +1499,8 @@ def _manifest(spec: Spec, given: dict, played: int, seconds: float, hashed: dict
         # its changes as a rule file writes them, hole_card="peek", a line of a rule file
         "rules_name": run.rules_source(spec.rules_file, spec.rules_name,
                                        spec.overrides)["rules_name"],
-        "strategies": [{"name": n, "file": _shown_path(strategy_path(g)),
+        "strategies": [{"name": n, "file": _shown_path(strategy_path(g)) if _kept(spec, g)
+                        else None,
                         "sha256": hashed["strategies"][n],
                         "charts_sha256": (charts or {}).get(n)} for n, g in given.items()],
         "seed": spec.seed, "rounds": spec.rounds, "rounds_played": played,
@@ -1541,11 +1562,13 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
     exact_figures_all([(rules, s) for s in strategies.values()]
                       + ([(nz_game(rules), None), (rules, None)] if departs else []),
                       spec.workers)
-    exact_doc, fig = _exact_doc(spec, main, shown, files)
+    notes = _notes(rules, shown_of.values())
+    exact_doc, fig = _exact_doc(spec, main, shown, files, notes[shown])
 
     say(f"simulation of {shown} (bjsim simulate)")
     chunks: dict = {}
-    result = run.simulate(_plan(spec, main, shown, spec.rounds, spec.precision, files),
+    result = run.simulate(_plan(spec, main, shown, spec.rounds, spec.precision, files,
+                                notes[shown]),
                           quiet=quiet, on_chunk=lambda i, n, t: chunks.__setitem__(i, t.copy()))
     stops.deliver(result.stopped_after)  # (noted after the run's last chunk: it stops here)
     if result.partial:
@@ -1563,8 +1586,9 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
             continue
         name = shown_of[given]
         say(f"player's choice {name}: exact analysis and {played:,} rounds")
-        exacts[name] = _exact_doc(spec, strat, name, files)
-        res = run.simulate(_plan(spec, strat, name, played, None, files), quiet=quiet)
+        exacts[name] = _exact_doc(spec, strat, name, files, notes[name])
+        res = run.simulate(_plan(spec, strat, name, played, None, files, notes[name]),
+                           quiet=quiet)
         stops.deliver(res.stopped_after)
         if res.partial:
             raise KeyboardInterrupt

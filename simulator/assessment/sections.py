@@ -1649,6 +1649,10 @@ def head_line(data: dict) -> str:
 SOURCE_FILES = ", ".join(PATTERNS)  # what the source SHA-256 covers (`source.fingerprint`)
 
 
+# a derived strategy's file in the manifest where the cache folder could not be written
+NOT_CACHED = "not cached: the SHA-256 of its text as a file would hold it"
+
+
 def manifest(data: dict) -> Section:
     m = data["manifest"]
     rows = [["bjsim version", m["bjsim"]],
@@ -1663,12 +1667,11 @@ def manifest(data: dict) -> Section:
             ["--set", ", ".join(m["overrides"]) or "none"],
             ["rule set, as bjsim's commands name it", m["rules_name"]]]
     for s in m["strategies"]:  # its file, and its charts as played (simulate's strategy_sha256)
-        rows.append([f"strategy {s['name']} ({s['file']}) SHA-256", s["sha256"]])
+        rows.append([f"strategy {s['name']} ({s['file'] or NOT_CACHED}) SHA-256", s["sha256"]])
         if s.get("charts_sha256"):
             rows.append([f"strategy {s['name']}: its charts as played, SHA-256",
                          s["charts_sha256"]])
-    rows += [[f"rule variant {s['variant']}: strategy {s['name']} ("
-              f"{s['file'] or 'not cached: the SHA-256 of its text as a file would hold it'}) "
+    rows += [[f"rule variant {s['variant']}: strategy {s['name']} ({s['file'] or NOT_CACHED}) "
               "SHA-256", s["sha256"]] for s in m.get("variant_strategies") or ()]
     asked = "rounds asked" if m["precision"] is None else "rounds at most (--max-rounds)"
     rows += [["seed", m["seed"]], [asked, m["rounds"]],
