@@ -38,7 +38,7 @@ from simulator.chunks import chunk_size
 from simulator.kernel import machine_for, simulate_blocks
 from simulator.kernel.tables import Builder, first_boxes
 from simulator.rules import KEYS, modified_name, no_effect, plural, rules_dict
-from simulator.strategy import load_strategy, shown_names, tables_hash
+from simulator.strategy import Strategy, load_strategy, shown_names, tables_hash
 
 DEFAULT_PAIR_ROUNDS = None  # one shoe of the comparison's games: `default_pair_rounds`
 PAIR_STEP = 16  # a default block is a multiple of this many rounds
@@ -83,8 +83,14 @@ class Plan:
     command: dict | None = None  # the command line's options, kept in the checkpoint (`cli`)
 
     def __post_init__(self):
-        for name, lo in (("rounds", 0), ("seed", 0), ("chunk_rounds", 1)):  # as `run.Plan`'s
-            object.__setattr__(self, name, engine.whole(name, getattr(self, name), lo))
+        if not isinstance(self.games, (tuple, list)) or not all(
+                isinstance(g, Game) for g in self.games):
+            raise ValueError(f"games = {self.games!r:.40}: allowed a tuple of Game "
+                             "(build_games), the baseline first")
+        object.__setattr__(self, "games", tuple(self.games))
+        run.check_shared(self)  # (rounds, seed, chunk_rounds, precision, checkpoint)
+        if (pair := self.pair_rounds) is not None:
+            object.__setattr__(self, "pair_rounds", engine.whole("pair_rounds", pair, 1))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -820,8 +826,6 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
     if plan.pair_rounds is None:
         plan = dataclasses.replace(
             plan, pair_rounds=min(default_pair_rounds(plan.games), plan.chunk_rounds))
-    if plan.pair_rounds < 1:
-        raise ValueError(f"pair_rounds = {plan.pair_rounds} is out of range: allowed >= 1")
     if (why := too_many_blocks(plan.chunk_rounds, plan.pair_rounds, plan.rounds)) is not None:
         raise ValueError(why)
     for game in plan.games:
@@ -941,6 +945,16 @@ def _basic(rules, made) -> tuple[tuple, tuple[str, ...]]:
     return (strat,) * rules.boxes, (strat.name,) * rules.boxes
 
 
+def _strategies_and_names(pair) -> bool:
+    """Whether ``pair`` is ``(strategies, names)``: as many Strategy as names, one or more."""
+    if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+        return False
+    strats, names = pair
+    return (isinstance(strats, (tuple, list)) and isinstance(names, (tuple, list))
+            and 0 < len(strats) == len(names) and all(isinstance(s, Strategy) for s in strats)
+            and all(isinstance(n, str) for n in names))
+
+
 def build_games(base_rules, base_label: str, base_source: str, base_strategies,
                 variants, same_strategy: bool = False, log=None,
                 workers: int | None = None, base_changes=()) -> tuple[Game, ...]:
@@ -958,6 +972,10 @@ def build_games(base_rules, base_label: str, base_source: str, base_strategies,
     derived are derived side by side on up to ``workers`` processes (`derived.basic_for_all`);
     ``log(text)`` names them first, in one line (slow once).
     """
+    if base_strategies is not None and not _strategies_and_names(base_strategies):
+        raise ValueError(f"base_strategies = {base_strategies!r:.40}: allowed None (the rules' "
+                         "basic strategy) or a pair (strategies, names): the Strategy of each box "
+                         "and its name")
     wanted = [base_rules] if base_strategies is None else []
     same_strategy = same_strategy or base_strategies is not None and set(base_strategies[1]) != {
         "basic"}  # (a chart of its own: a variant keeps it)

@@ -29,7 +29,7 @@ from simulator import __version__
 from simulator.engine import stack_tables
 from simulator.exact.cache import UNSEEN, analyzer_hash, cache_dir, one_at_a_time, write_atomic
 from simulator.processes import map_spawned, processes_for
-from simulator.rules import rules_dict, short_change
+from simulator.rules import rules_dict, short_change, validate
 from simulator.strategy import dumps_strategy, load_strategy, tables_hash
 
 DERIVED_BASIC = "basic (derived for these rules)"  # a derived strategy's name in every output
@@ -164,6 +164,7 @@ def cached_basic(rules):
 def basic_for(rules) -> tuple[object, Path | None]:
     """The basic strategy derived for ``rules`` (`simulator.exact.analyze`) and its cache file
     (None if the cache folder cannot be written). Its exact figures are cached on the way."""
+    rules = validate(rules, "rules")  # (as `simulator.exact.analyze` checks them)
     path, kept = basic_path(rules), cached_basic(rules)
     if kept is not None:
         return kept, path

@@ -179,6 +179,9 @@ def iter_job_chunks(
     workers = (os.cpu_count() or 1) if workers is None else int(workers)
     if workers < 1:
         raise ValueError(f"workers = {workers} is out of range: allowed >= 1")
+    if skip is not None and (not isinstance(skip, Container) or isinstance(skip, (str, bytes))):
+        raise ValueError(f"skip = {skip!r:.40}: allowed None or a container of chunk indices "
+                         "(a set of ints)")
     if n_chunks == 0:
         return
     todo = schedule(n_chunks, skip)
@@ -211,6 +214,9 @@ def run(
     >>> from simulator.rules import Rules
     >>> tally = run(Rules(), strategy, rounds=10_000_000, seed=1)  # doctest: +SKIP
     """
+    if progress is not None and not callable(progress):
+        raise ValueError(f"progress = {progress!r:.40}: allowed None or a function "
+                         "progress(n_rounds_done, tally_so_far)")
     total = T.run_total()
     done = 0
     chunks = iter_chunks(

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from simulator import layout as L
-from simulator.rules import Rules
+from simulator.rules import Rules, rule_set
 from simulator.strategy import Strategy
 
 __all__ = [
@@ -1359,6 +1359,7 @@ def play_stacked(cards, rules: Rules, strategies, cut: int | None = None,
     -------
     list of RoundResult, one per complete round.
     """
+    rule_set(rules, "rules")  # (its values as given: the tests push the game past their ranges)
     array = np.asarray(cards)
     if array.ndim != 1 or array.size and not np.issubdtype(array.dtype, np.integer):
         raise ValueError(f"cards: expected one shoe, a sequence of whole card codes, got shape "
@@ -1372,7 +1373,8 @@ def play_stacked(cards, rules: Rules, strategies, cut: int | None = None,
         raise ValueError(f"cut: {cut!r}: allowed a whole number of cards, 0 or more")
     if isinstance(strategies, Strategy):
         strategies = [strategies] * rules.boxes
-    if isinstance(strategies, str) or not all(isinstance(s, Strategy) for s in strategies):
+    if not isinstance(strategies, (list, tuple)) or not all(
+            isinstance(s, Strategy) for s in strategies):
         raise ValueError("strategies: a Strategy (load_strategy(NAME)) or one a box, not "
                          f"{strategies!r:.60}")
     strategies = list(strategies)

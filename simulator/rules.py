@@ -530,6 +530,15 @@ def _check_combinations(r: Rules, source: str, origins: dict | None = None) -> N
         raise RuleError(clashes[0].message)
 
 
+def rule_set(rules, source: str = "<rules>") -> Rules:
+    """``rules`` if it is a `Rules` (its values as given: `validate` checks them), else a
+    `RuleError` naming ``source`` and what is allowed."""
+    if not isinstance(rules, Rules):
+        raise RuleError(f"{source}: not a rule set ({type(rules).__name__}): allowed a Rules "
+                        "(load_rules(NAME or FILE), or Rules(KEY=VALUE, ...))")
+    return rules
+
+
 def validate(rules: Rules, source: str = "<rules>", origins: dict | None = None) -> Rules:
     """Check every key of a rule set; return it with values normalized.
 
@@ -556,8 +565,7 @@ def validate(rules: Rules, source: str = "<rules>", origins: dict | None = None)
         that cannot happen (``resplit_aces`` with fewer than 3 hands, ``hit_split_aces`` with no
         splits). The message is one line: ``SOURCE: key 'KEY' = VALUE is ...: allowed ...``.
     """
-    if not isinstance(rules, Rules):
-        raise RuleError(f"{source}: not a rule set ({type(rules).__name__})")
+    rule_set(rules, source)
     changes = {}
     for key in KEYS:
         given = getattr(rules, key)

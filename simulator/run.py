@@ -92,12 +92,7 @@ class Plan:
                 isinstance(x, str) for x in self.names):
             raise ValueError(f"names: {self.names!r:.60}: allowed a tuple of {n} strategy names, "
                              "one a box")
-        for name, lo in (("rounds", 0), ("seed", 0), ("chunk_rounds", 1)):
-            object.__setattr__(self, name, engine.whole(name, getattr(self, name), lo))
-        if self.precision is not None and not (isinstance(self.precision, (int, float))
-                                               and 0 < self.precision <= 1):
-            raise ValueError(f"precision = {self.precision!r}: allowed a number above 0 up to 1 "
-                             "(a fraction: 0.0005 is ±0.05%)")
+        check_shared(self)
         object.__setattr__(self, "rules", rules)
         object.__setattr__(self, "strategies", tuple(self.strategies))
         object.__setattr__(self, "names", tuple(self.names))
@@ -105,6 +100,21 @@ class Plan:
             object.__setattr__(self, "overrides", tuple(changes_made(Rules(), rules, KEYS)))
         if self.rules_file is None and self.rules_name is None:  # the NZ set's, as its file's
             object.__setattr__(self, "rules_name", load_rule_file()[1].get("name"))
+
+
+def check_shared(plan) -> None:
+    """Check the fields a `Plan` and a `simulator.compare.Plan` share, as the command line's
+    options are: whole ``rounds``, ``seed`` and ``chunk_rounds`` (set as ints), ``precision``
+    None or in (0, 1], ``checkpoint`` None or a path; else a ValueError naming the field."""
+    for name, lo in (("rounds", 0), ("seed", 0), ("chunk_rounds", 1)):
+        object.__setattr__(plan, name, engine.whole(name, getattr(plan, name), lo))
+    p = plan.precision
+    if p is not None and not (isinstance(p, (int, float)) and not isinstance(p, bool)
+                              and 0 < p <= 1):
+        raise ValueError(f"precision = {p!r}: allowed a number above 0 up to 1 "
+                         "(a fraction: 0.0005 is ±0.05%)")
+    if plan.checkpoint is not None and not isinstance(plan.checkpoint, (str, os.PathLike)):
+        raise ValueError(f"checkpoint = {plan.checkpoint!r:.40}: allowed None or a file's path")
 
 
 @dataclass

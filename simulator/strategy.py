@@ -53,22 +53,28 @@ class Strategy:
         return np.array([int(self.insurance), int(self.even_money)], dtype=np.int8)
 
 
+def checked(s, name: str = "strategies", allowed: str = "load_strategy(NAME or FILE)'s"):
+    """``s`` if it is a `Strategy` whose charts hold only the actions each allows (a strategy
+    made in code checked as a file's), else a `StrategyError` naming the argument ``name``."""
+    if not isinstance(s, Strategy):
+        raise StrategyError(f"{name}: {s!r:.40} is not a Strategy: allowed {allowed}")
+    for chart, actions in CHART_ACTIONS.items():
+        bad = sorted(set(np.unique(getattr(s, chart)).tolist()) - set(actions))
+        if bad:
+            shown = ", ".join(L.ACTION_NAMES[c] if 0 <= c < len(L.ACTION_NAMES) else str(c)
+                              for c in bad)
+            raise StrategyError(f"strategy '{s.name}': chart '{chart}' holds {shown}: "
+                                f"allowed {_names(actions)}")
+    return s
+
+
 def stack(strategies: list[Strategy]):
     """Stack per-box strategies on a leading box axis: (hard, soft, pairs, sevens, flags), int8;
     each one's charts checked as a strategy file's are (a Strategy made in code too)."""
     if len(strategies) == 0:
         raise StrategyError("strategies: none given: allowed one or more, one a box")
     for s in strategies:
-        if not isinstance(s, Strategy):
-            raise StrategyError(f"strategies: {s!r:.40} is not a Strategy: allowed "
-                                "load_strategy(NAME or FILE)'s")
-        for chart, allowed in CHART_ACTIONS.items():
-            bad = sorted(set(np.unique(getattr(s, chart)).tolist()) - set(allowed))
-            if bad:
-                shown = ", ".join(L.ACTION_NAMES[c] if 0 <= c < len(L.ACTION_NAMES) else str(c)
-                                  for c in bad)
-                raise StrategyError(f"strategy '{s.name}': chart '{chart}' holds {shown}: "
-                                    f"allowed {_names(allowed)}")
+        checked(s)
     return (
         np.ascontiguousarray(np.stack([s.hard for s in strategies]).astype(np.int8)),
         np.ascontiguousarray(np.stack([s.soft for s in strategies]).astype(np.int8)),

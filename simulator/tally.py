@@ -19,6 +19,7 @@ import numpy as np
 
 from simulator import layout as L
 from simulator.exact.sevens import sevens_plays, super_sevens
+from simulator.rules import validate
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 MIN_WINS = 30  # wins of each Super Sevens line above 3 to 1 before its interval means anything
@@ -274,7 +275,7 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
         hit (more wins of lines (d) and (e) than a strategy that splits some), so its note may
         differ from the command line's.
     """
-    t = [int(x) for x in _check(tally)]
+    t, rules = [int(x) for x in _check(tally)], validate(rules, "rules")
     rounds, box_rounds, hands = t[L.T_ROUNDS], t[L.T_BOX_ROUNDS], t[L.T_HANDS]
     boxes = box_rounds // rounds if rounds else int(rules.boxes)
     u = float(L.UNIT)

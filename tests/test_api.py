@@ -197,3 +197,196 @@ def test_the_runs_helpers_name_a_wrong_argument(call, words):
     with pytest.raises(ValueError, match=re.escape(words)):
         call()
     assert engine.chunk_size(1, 10, 6) == 4 and engine.RunState(10, 6).n_chunks == 2
+
+
+# Rules made in code that a rule file could not say: the exact API valued them as another game
+# ('false' as H17, "Early" as late surrender, "Peek" as no hole card, "9_11" as 10-11) or
+# crashed (a KeyError for "al", zip's "argument 2 is shorter" for one pay, a TypeError for "x").
+BAD_RULES = [{"dealer_hits_soft_17": "false"}, {"surrender": "Early"}, {"surrender": "yes"},
+             {"hole_card": "Peek"}, {"double_on": "9_11"}, {"decks": 6.5}, {"max_hands": 7},
+             {"dealer_blackjack_takes": "al"}, {"super_sevens_pays": [1]},
+             {"blackjack_pays": "x"}, {"boxes": 0}]
+
+
+def _exact_calls():
+    from simulator import derived, exact, tally
+    from simulator.exact.shoe import removed
+
+    return {
+        "analyze": lambda r: exact.analyze(r),
+        "analyze optimal": lambda r: exact.analyze(r, optimal=True),
+        "analyze strategy": lambda r: exact.analyze(r, BASIC),
+        "basic_strategy": lambda r: exact.basic_strategy(r),
+        "super_sevens": lambda r: exact.super_sevens(r, "hit"),
+        "dealer_probabilities": lambda r: exact.dealer_probabilities(r, removed(6, 10), 10),
+        "derived.basic_for": lambda r: derived.basic_for(r),
+        "tally.summarize": lambda r: tally.summarize(np.zeros(L.N_TALLY, np.int64), r),
+    }
+
+
+@pytest.mark.parametrize("name", list(_exact_calls()))
+@pytest.mark.parametrize("bad", BAD_RULES, ids=lambda bad: "{}={!r}".format(*next(iter(
+    bad.items()))))
+def test_the_exact_api_refuses_the_rules_a_run_refuses_in_the_same_words(name, bad,
+                                                                          monkeypatch, tmp_path):
+    rules = Rules(**bad)
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(tmp_path))  # (the old code derived and kept)
+    with pytest.raises(RuleError) as run_error:
+        engine.run(rules, BASIC, rounds=1000, seed=1)
+    with pytest.raises(RuleError) as its_error:
+        _exact_calls()[name](rules)
+    assert str(its_error.value) == str(run_error.value)
+    assert str(its_error.value).startswith("rules: key ")
+
+
+@pytest.mark.parametrize("call, words", [
+    # each had raised a TypeError, AttributeError or IndexError from inside the analyzer
+    (lambda X: X.analyze(None), "rules: not a rule set (NoneType): allowed a Rules"),
+    (lambda X: X.analyze("nz1994"), "rules: not a rule set (str): allowed a Rules"),
+    (lambda X: X.analyze(Rules(), "basic"),
+     "strategy: 'basic' is not a Strategy: allowed None (the rules' basic strategy) or "
+     "load_strategy(NAME or FILE)'s"),
+    (lambda X: X.analyze(Rules(), [BASIC]), "strategy: [Strategy(name='basic'"),
+    (lambda X: X.analyze(Rules(), BASIC, optimal="no"), "optimal = 'no': allowed True or False"),
+    (lambda X: X.basic_strategy(None), "rules: not a rule set (NoneType)"),
+    (lambda X: X.basic_strategy(Rules(), insurance="yes"),
+     "insurance = 'yes': allowed True or False"),
+    (lambda X: X.basic_strategy(Rules(), name=5), "name = 5: allowed None"),
+    (lambda X: X.super_sevens(None, "hit"), "rules: not a rule set (NoneType)"),
+    (lambda X: X.super_sevens(Rules(), None), "sevens_play = None: allowed a play (split, "),
+    (lambda X: X.super_sevens(Rules(), 5), "sevens_play = 5: allowed a play"),
+    (lambda X: X.super_sevens(Rules(), ["hit"] * 3), "sevens_play = ['hit', 'hit', 'hit']"),
+    (lambda X: X.super_sevens(Rules(), [99] * 10), "sevens_play = [99, 99"),
+    (lambda X: X.super_sevens(Rules(), {1: "hit"}), "sevens_play = {1: 'hit'}: allowed"),
+    (lambda X: X.super_sevens(Rules(), "hit", guaranteed_third=None),
+     "guaranteed_third = None: allowed True or False"),
+    (lambda X: X.dealer_probabilities(Rules(), [24] * 9 + [96], "A"),
+     "up = 'A': allowed a whole number 1-10"),
+    (lambda X: X.dealer_probabilities(Rules(), [24] * 9 + [96], 11),
+     "up = 11: allowed a whole number 1-10"),
+    (lambda X: X.dealer_probabilities(Rules(), None, 1),
+     "composition None: expected 10 non-negative counts"),
+    (lambda X: X.dealer_probabilities(None, [24] * 9 + [96], 1), "rules: not a rule set"),
+])
+def test_the_exact_api_names_an_argument_of_the_wrong_type(call, words):
+    from simulator import exact
+
+    with pytest.raises(ValueError, match=re.escape(words)):
+        call(exact)
+
+
+def test_the_exact_api_still_takes_each_form_its_arguments_have():
+    from simulator import exact
+
+    nz = Rules(dealer_hits_soft_17=np.bool_(False), blackjack_pays=1)  # (validated: 1.0)
+    row = exact.super_sevens(nz, BASIC.sevens)["ev"]
+    assert exact.super_sevens(nz, BASIC)["ev"] == row
+    assert exact.super_sevens(nz, dict.fromkeys(range(1, 11), "stand"))["ev"] == pytest.approx(
+        exact.super_sevens(nz, "stand")["ev"])
+    assert exact.super_sevens(nz, "hit", guaranteed_third=1)["ev"] == pytest.approx(
+        exact.super_sevens(nz, "hit", guaranteed_third=True)["ev"])
+    shoe = [24] * 9 + [95]
+    assert exact.dealer_probabilities(nz, shoe, np.int64(10), no_blackjack=np.bool_(True)) == \
+        exact.dealer_probabilities(nz, shoe, 10.0, no_blackjack=True)
+
+
+def test_derived_basic_for_names_a_rule_set_of_the_wrong_type():
+    from simulator import derived
+
+    with pytest.raises(RuleError, match=re.escape("rules: not a rule set (NoneType)")):
+        derived.basic_for(None)  # (dataclasses' "asdict() should be called on dataclass ...")
+
+
+@pytest.mark.parametrize("n", [2**63, np.uint64(2**63), 2**64 + 5, 2.0**63, -2**63])
+def test_the_kernel_refuses_a_round_count_int64_cannot_hold(n):
+    # 2**63 (a Python int or a uint64) was cast to int64 as -2**63 and returned an all-zero
+    # tally; 2**64 + 5 raised OverflowError
+    from simulator import kernel as K
+    from simulator.chunks import chunk_state
+
+    p, tables, state = Rules().to_params(), stack([BASIC]), chunk_state(1, 0)
+    allowed = f": allowed a whole number 0-{2**63 - 1}"
+    shown = repr(n.item() if isinstance(n, np.generic) else n)
+    with pytest.raises(ValueError, match=re.escape(f"kernel: n_rounds = {shown}{allowed}")):
+        K.simulate_chunk(p, tables, n, state)
+    with pytest.raises(ValueError, match="kernel: n_rounds = .*" + re.escape(allowed)):
+        K.simulate_blocks(p, tables, [10, n], [state, state], [L.T_ROUNDS])  # (shown as numpy
+        # reads the list: 2**63 beside 10 as a float)
+    assert K.simulate_chunk(p, tables, np.uint64(10), state)[L.T_ROUNDS] == 10
+
+
+def _games():
+    return (C.Game("nz", Rules(), (BASIC,), ("basic",)),
+            C.Game("h17", Rules(dealer_hits_soft_17=True), (BASIC,), ("basic",)))
+
+
+@pytest.mark.parametrize("call, words", [
+    # a TypeError after the rounds were played ('int' object is not callable)
+    (lambda: engine.run(Rules(), BASIC, 1000, 1, progress=5),
+     "progress = 5: allowed None or a function progress(n_rounds_done, tally_so_far)"),
+    # TypeError: argument of type 'int' is not iterable
+    (lambda: list(engine.iter_chunks(Rules(), BASIC, 1000, 1, skip=5)),
+     "skip = 5: allowed None or a container of chunk indices"),
+    (lambda: list(engine.iter_job_chunks(None, 3, 1, skip="02")), "skip = '02': allowed None"),
+    # TypeError: expected str, bytes or os.PathLike object, not int (when simulated)
+    (lambda: run.Plan(Rules(), (BASIC,), ("basic",), checkpoint=5),
+     "checkpoint = 5: allowed None or a file's path"),
+    (lambda: C.Plan(_games(), checkpoint=5), "checkpoint = 5: allowed None or a file's path"),
+    # accepted, and played in blocks of 2.5 rounds; precision 5 as run.Plan refuses it
+    (lambda: C.Plan(_games(), pair_rounds=2.5), "pair_rounds = 2.5: allowed a whole number >= 1"),
+    (lambda: C.Plan(_games(), pair_rounds=0), "pair_rounds = 0: allowed a whole number >= 1"),
+    (lambda: C.Plan(_games(), precision=5), "precision = 5: allowed a number above 0 up to 1"),
+    (lambda: run.Plan(Rules(), (BASIC,), ("basic",), precision=True), "precision = True"),
+    # TypeError: object of type 'NoneType' has no len()
+    (lambda: C.Plan(None), "games = None: allowed a tuple of Game (build_games)"),
+    (lambda: C.Plan(("nz",)), "games = ('nz',): allowed a tuple of Game"),
+])
+def test_run_and_compare_options_of_the_wrong_type_are_refused_up_front(call, words):
+    with pytest.raises(ValueError, match=re.escape(words)):
+        call()
+
+
+def test_a_compare_plan_keeps_its_games_and_a_whole_pair_rounds():
+    plan = C.Plan(list(_games()), pair_rounds=50.0, precision=0.5)
+    assert plan.games == _games() and plan.pair_rounds == 50 and type(plan.pair_rounds) is int
+    assert C.Plan(_games()).pair_rounds is None  # (compare's default: one shoe)
+
+
+@pytest.mark.parametrize("rules, words", [
+    (None, "rules: not a rule set (NoneType): allowed a Rules"),  # (AttributeError)
+    ("nz1994", "rules: not a rule set (str): allowed a Rules"),
+    (Rules(boxes=0), "rules: key 'boxes' = 0 is out of range: allowed 1-7"),  # (summarized)
+])
+def test_summarize_refuses_what_is_not_a_valid_rule_set(rules, words):
+    from simulator import tally
+
+    t = engine.run(Rules(), BASIC, rounds=1000, seed=1)
+    with pytest.raises(RuleError, match=re.escape(words)):
+        tally.summarize(t, rules)
+    assert tally.summarize(t, Rules())["rounds"] == 1000
+
+
+def test_the_reference_game_names_a_rule_set_or_strategies_of_the_wrong_type():
+    cards = np.arange(52)
+    with pytest.raises(RuleError, match=re.escape("rules: not a rule set (NoneType)")):
+        reference.play_stacked(cards, None, [BASIC])  # (AttributeError: no 'boxes')
+    with pytest.raises(ValueError, match="strategies: a Strategy .* not None"):
+        reference.play_stacked(cards, Rules(), None)  # (TypeError: not iterable)
+    # its values are taken as given (the tests play past the rules' ranges)
+    assert reference.play_stacked(cards, Rules(boxes=8), BASIC, cut=0) == []
+
+
+@pytest.mark.parametrize("base", [
+    BASIC,  # TypeError: 'Strategy' object is not iterable
+    (BASIC,),
+    ((BASIC,), "basic"),
+    ((BASIC,), ("basic", "again")),
+    (("basic",), ("basic",)),
+    ((), ()),
+])
+def test_build_games_takes_strategies_and_names_as_a_pair_or_names_the_argument(base):
+    with pytest.raises(ValueError, match=re.escape(
+            "allowed None (the rules' basic strategy) or a pair (strategies, names)")):
+        C.build_games(Rules(), "nz", "", base, [])
+    games = C.build_games(Rules(), "nz", "", ([BASIC], ["basic"]), [])
+    assert games[0].strategies == (BASIC,) and games[0].names == ("basic",)

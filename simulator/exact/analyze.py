@@ -26,9 +26,9 @@ from simulator.exact.player import (
     hand_of,
     hand_total,
 )
-from simulator.exact.shoe import full_shoe
-from simulator.rules import plural
-from simulator.strategy import Strategy
+from simulator.exact.shoe import flag, full_shoe
+from simulator.rules import plural, validate
+from simulator.strategy import Strategy, checked
 
 UPS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)  # strategy column order
 ANALYSES_KEPT = 8  # the analyses a process keeps (``remembered``), the least recently used go
@@ -403,6 +403,11 @@ def basic_strategy(rules, with_super_sevens: bool = False, name: str | None = No
     ``with_super_sevens``: the sevens row maximises main wager + side bet (see `derive`).
     The name, description and source are fixed texts, so a generated file is reproducible.
     """
+    rules = validate(rules, "rules")
+    with_super_sevens, insurance = flag("with_super_sevens", with_super_sevens), flag(
+        "insurance", insurance)
+    if name is not None and not isinstance(name, str):
+        raise ValueError(f"name = {name!r:.40}: allowed None (the usual name) or a text")
     tables, _ = derive(rules, with_super_sevens)
     return strategy_from_tables(rules, tables, with_super_sevens, name, insurance)
 
@@ -486,6 +491,11 @@ def analyze(rules, strategy=None, optimal: bool = False) -> dict:
         probability, the option values, the choice), ``super_sevens`` (or None). The process
         keeps its last ``ANALYSES_KEPT`` analyses: asked again, it returns a copy.
     """
+    rules = validate(rules, "rules")  # (a Rules built in code: valued only as a file could say)
+    if strategy is not None:
+        checked(strategy, "strategy", "None (the rules' basic strategy) or "
+                                      "load_strategy(NAME or FILE)'s")
+    optimal = flag("optimal", optimal)
     one = one_box(rules)  # (its figures are those of any boxes and cut card)
     return remembered(("analyze", one, None if optimal else strategy, optimal),
                       lambda: _analyze(one, strategy, optimal))

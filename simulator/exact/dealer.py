@@ -19,8 +19,10 @@ from functools import cache
 
 import numpy as np
 
-from simulator.exact.shoe import as_composition
+from simulator.exact.shoe import as_composition, flag
 from simulator.jit import njit
+from simulator.kernel import whole
+from simulator.rules import validate
 
 OUTCOMES = ("17", "18", "19", "20", "21", "bust", "blackjack")
 N_OUT = 7
@@ -143,10 +145,9 @@ def dealer_probabilities(rules, composition, up: int, no_blackjack: bool = False
     dict
         Keys ``"17"`` .. ``"21"``, ``"bust"``, ``"blackjack"`` (0 when conditioned).
     """
-    comp = as_composition(composition)
-    if not 1 <= up <= 10:
-        raise ValueError(f"up card value {up!r} is out of range: allowed 1-10")
-    p = dealer_vector(int(up), rules.dealer_hits_soft_17, comp)
+    rules, comp = validate(rules, "rules"), as_composition(composition)
+    up, no_blackjack = whole("up", up, 1, 10), flag("no_blackjack", no_blackjack)
+    p = dealer_vector(up, rules.dealer_hits_soft_17, comp)
     if no_blackjack:
         q = 1.0 - p[BJ]
         p = p / q if q > 0 else p * 0.0

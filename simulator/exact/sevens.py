@@ -14,7 +14,8 @@ import numpy as np
 
 from simulator import layout as L
 from simulator.exact.player import double_allowed_by_rule, hand_of, up_index
-from simulator.rules import Rules
+from simulator.exact.shoe import flag
+from simulator.rules import Rules, validate
 
 LINES = ("a", "b", "c", "d", "e", "f")
 PLAYS = ("split", "stand", "hit", "double", "surrender")
@@ -40,6 +41,16 @@ SECONDARY = {
 }
 
 
+def _is_row(x) -> bool:
+    """Whether ``x`` is a sevens row: 10 action codes (`layout.ACTION_NAMES`)."""
+    try:
+        a = np.asarray(x)
+    except (TypeError, ValueError):  # (ragged)
+        return False
+    return (a.shape == (L.N_UP,) and a.dtype.kind in "iu"
+            and 0 <= a.min() and a.max() < len(L.ACTION_NAMES))
+
+
 def sevens_plays(rules, sevens_play) -> dict:
     """Normalise a 7-7 play to {up value: 'split' | 'stand' | 'hit' | 'double' | 'surrender'}
     under the rules.
@@ -53,6 +64,11 @@ def sevens_plays(rules, sevens_play) -> dict:
     if hasattr(sevens_play, "sevens"):
         hard = sevens_play.hard
         sevens_play = sevens_play.sevens
+    if not (isinstance(sevens_play, str) or isinstance(sevens_play, dict)
+            and set(sevens_play) == set(range(1, 11)) or _is_row(sevens_play)):
+        raise ValueError(f"sevens_play = {sevens_play!r:.40}: allowed a play ({', '.join(PLAYS)}),"
+                         " a {up card value 1-10: play} dict, a sevens row of 10 action codes or "
+                         "a Strategy")
     can_double = double_allowed_by_rule(rules.double_on, hand_of(7, 7))
     surrender = rules.surrender != "none"
     out = {}
@@ -93,6 +109,8 @@ def super_sevens(rules, sevens_play="stand", guaranteed_third: bool = False) -> 
     Returns a dict: ``lines`` {line: {probability, pays, contribution}}, ``ev``, ``sd``,
     ``house_edge``, ``by_up`` {up: {play: conditional mean pay given 7-7 against that up card}}.
     """
+    rules = validate(rules, "rules")
+    guaranteed_third = flag("guaranteed_third", guaranteed_third)
     d = rules.decks
     pays = dict(zip("abcde", rules.super_sevens_pays, strict=True))
     pays["f"] = -1

@@ -1,4 +1,5 @@
-"""Shoe compositions by card value (index value - 1: aces at 0, ten-valued cards at 9), rule 3.1."""
+"""Shoe compositions by card value (index value - 1: aces at 0, ten-valued cards at 9), rule 3.1,
+and the exact API's checks of a composition and a yes-or-no argument."""
 
 from __future__ import annotations
 
@@ -16,7 +17,10 @@ def full_shoe(decks: int) -> np.ndarray:
 
 def as_composition(composition) -> np.ndarray:
     """Validate and cast a composition to int64[10]."""
-    comp = np.asarray(composition, dtype=np.int64)
+    try:
+        comp = np.asarray(composition, dtype=np.int64)
+    except (TypeError, ValueError, OverflowError):  # (None, text, ragged: refused below)
+        comp = np.zeros(0, np.int64)
     if comp.shape != (10,) or (comp < 0).any():
         raise ValueError(f"composition {composition!r}: expected 10 non-negative counts (A..10)")
     return np.ascontiguousarray(comp)
@@ -28,3 +32,11 @@ def removed(decks: int, *values: int) -> np.ndarray:
     for v in values:
         comp[v - 1] -= 1
     return comp
+
+
+def flag(name: str, value) -> bool:
+    """``value`` as a bool if it is one (or 0, 1), else a ValueError naming ``name``: a text
+    such as ``"no"`` is not taken as true."""
+    if isinstance(value, (bool, np.bool_, int, np.integer)) and value in (0, 1):
+        return bool(value)
+    raise ValueError(f"{name} = {value!r:.40}: allowed True or False")

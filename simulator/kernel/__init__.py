@@ -146,10 +146,10 @@ def _check_blocks(sizes, states) -> tuple:
     except (TypeError, ValueError, OverflowError):  # (ragged, too large: named below)
         n = s = np.zeros(0, bool)
     if (n.dtype.kind in "iu" and s.dtype.kind in "iu" and s.ndim == 2 and s.shape[1] == 4
-            and (n.size == 0 or n.min() >= 0) and (s.size == 0 or s.min() >= 0)
+            and (n.size == 0 or 0 <= n.min() <= n.max() < 2**63) and (s.size == 0 or s.min() >= 0)
             and s.any(axis=1).all()):  # fmt: skip
         return n.astype(np.int64), np.ascontiguousarray(s, np.uint64)
-    return (np.array([whole("kernel: n_rounds", x) for x in np.reshape(sizes, -1)], np.int64),
+    return (np.int64([whole("kernel: n_rounds", x, 0, 2**63 - 1) for x in np.reshape(sizes, -1)]),
             np.array([_check_state(x) for x in states], np.uint64).reshape(-1, 4))
 
 
