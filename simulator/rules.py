@@ -762,7 +762,7 @@ def load_rule_file(path=None) -> tuple[Rules, dict]:
 # The keys that tell each kind of bjsim file from the others (`wrong_kind`): keys of that kind's
 # files that no other kind's file has (a plan's [boxes] and [super_sevens] share a rule key's
 # name, so they tell neither). The plan, count and index keys are those of `simulator.plans`,
-# `simulator.counting` and `simulator.index_plays` (tests/test_rules.py checks them).
+# `simulator.counting` and `simulator.index_plays` (tests/test_file_kinds.py checks them).
 TELLING_KEYS = {
     "rule": (*(k for k in KIND if k not in ("boxes", "super_sevens")), "meta"),
     "strategy": (*STRATEGY_CHARTS, "insurance", "even_money"),
