@@ -102,9 +102,11 @@ def parse_cards(text: str, source: str = "<cards>") -> np.ndarray:
     return np.array(codes, dtype=np.int8)
 
 
-def read_cards(path) -> np.ndarray:
-    """Card codes (int8) from a card file (see `parse_cards`); errors name the file."""
-    return parse_cards(read_text(path, "card", CardError), source=str(path))
+def read_cards(path, source: str | None = None) -> np.ndarray:
+    """Card codes (int8) from a card file (see `parse_cards`); errors name the file, after
+    ``source`` where given (``--cards shoe.txt``: the option it was given to)."""
+    source = str(path) if source is None else source
+    return parse_cards(read_text(path, "card", CardError, source=source), source=source)
 
 
 def card_token(code: int) -> str:

@@ -1638,7 +1638,7 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
     if cards_path == "-":
         stacked = cards_mod.parse_cards(sys.stdin.read(), source="<stdin>")
     else:
-        stacked = cards_mod.read_cards(cards_path)
+        stacked = cards_mod.read_cards(cards_path, f"--cards {cards_path}".rstrip())
     from simulator.report import files_text, rules_title, strategy_text, with_note
     from simulator.rules import plural, unlike_nz_line
 
@@ -2210,7 +2210,7 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
          help="A variant: the baseline with these keys changed, e.g. --vary "
          "dealer_hits_soft_17=true or --vary decks=8,penetration=0.8. Repeatable: each "
          "occurrence is one variant.")
-@_option("--variant", "variant_files", multiple=True, type=click.Path(dir_okay=False),
+@_option("--variant", "variant_files", multiple=True, type=click.Path(),  # (a folder: ours)
          metavar="FILE", callback=_shipped,
          help="A variant from a file: a variant file naming its baseline and changes "
          "(configs/variants/, docs/compare.md; a shipped one also by name, e.g. "
@@ -2430,7 +2430,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
          help="A strategy set against --strategy under 'the player's choices'; "
          "repeatable. Default: every shipped strategy.")
 @_option("--variant", "variant_files", multiple=True, metavar="FILE",
-         type=click.Path(dir_okay=False), callback=_shipped,
+         type=click.Path(), callback=_shipped,  # (a folder: ours)
          help="A rule variant compared with the rule set (bjsim compare --variant FILE); "
          "repeatable. Default: every file in configs/variants/ (one that cannot apply to "
          "the rules left out, saying so).")

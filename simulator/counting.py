@@ -15,7 +15,16 @@ from pathlib import Path
 
 import numpy as np
 
-from simulator.rules import _fmt, _q, names_a_file, no_such_file, read_toml, shown
+from simulator.rules import (
+    _fmt,
+    _q,
+    did_you_mean,
+    names_a_file,
+    read_toml,
+    shipped_or_path,
+    shown,
+    wrong_kind,
+)
 
 COUNT_DIR = Path(__file__).resolve().parent.parent / "strategies" / "counts"
 VALUES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
@@ -56,9 +65,13 @@ def count_from_dict(data: dict, source: str = "<count>", name: str = "") -> Coun
     """Build and check a count system from a TOML-like dict."""
     if not isinstance(data, dict):
         raise CountError(f"{source}: a count system must be a table of keys")
+    other = wrong_kind(data, source, "count")
+    if other:
+        raise CountError(other)
     for key in data:
         if key not in KEYS:
-            raise CountError(f"{source}: unknown key '{_q(key, 40)}': allowed " + ", ".join(KEYS))
+            raise CountError(f"{source}: unknown key '{_q(key, 40)}': "
+                             + (did_you_mean(key, KEYS) or "allowed " + ", ".join(KEYS)))
     tags = data.get("tags")
     if tags is None:
         raise CountError(f"{source}: key 'tags' is missing: allowed a list of 10 integers, the "
@@ -130,8 +143,8 @@ def load_count(name_or_path) -> CountSystem:
         if not path.is_file():
             raise CountError(f"unknown count system '{text}': allowed "
                              + ", ".join(list_counts()) + ", or the path of a count file")
-    missing = no_such_file(path, "count", list_counts(), what="count system", toml=False)
-    data = read_toml(path, "count", CountError, missing=missing)
+    allowed = shipped_or_path("count", list_counts(), what="count system", toml=False)
+    data = read_toml(path, "count", CountError, allowed=allowed)
     count = count_from_dict(data, str(path), name=path.stem)
     if count.name in list_counts() and path.resolve() != (COUNT_DIR / f"{count.name}.toml"
                                                           ).resolve():

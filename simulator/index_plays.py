@@ -13,7 +13,15 @@ from pathlib import Path
 import numpy as np
 
 from simulator import layout as L
-from simulator.rules import _q, names_a_file, read_toml, shown
+from simulator.rules import (
+    _q,
+    did_you_mean,
+    names_a_file,
+    read_toml,
+    shipped_or_path,
+    shown,
+    wrong_kind,
+)
 
 INDEX_DIR = Path(__file__).resolve().parent.parent / "strategies" / "indices"
 CHARTS = ("hard", "soft", "pairs", "insurance")
@@ -93,8 +101,9 @@ def _play(d, src: str, i: int) -> IndexPlay:
         raise IndexFileError(f"{where}: not a table: allowed [[play]] tables")
     for key in d:
         if key not in PLAY_KEYS:
-            raise IndexFileError(f"{where}: unknown key '{_q(key, 40)}': allowed "
-                                 + ", ".join(PLAY_KEYS))
+            raise IndexFileError(f"{where}: unknown key '{_q(key, 40)}': "
+                                 + (did_you_mean(key, PLAY_KEYS) or "allowed "
+                                    + ", ".join(PLAY_KEYS)))
     for key in ("chart", "row", "up", "below", "at_or_above", "index"):
         if key not in d:
             raise IndexFileError(f"{where}: key '{key}' is missing")
@@ -156,11 +165,17 @@ def load_indices(name_or_path) -> IndexSet:
         if not path.is_file():
             raise IndexFileError(f"unknown index plays '{_q(text, 40)}': allowed "
                                  + ", ".join(list_indices()) + ", or the path of an index file")
-    data = read_toml(path, "index", IndexFileError)
+    data = read_toml(path, "index", IndexFileError,
+                     allowed=shipped_or_path("index", list_indices(), what="index set",
+                                             toml=False))
+    other = wrong_kind(data, path, "index")
+    if other:
+        raise IndexFileError(other)
     for key in data:
         if key not in FILE_KEYS:
-            raise IndexFileError(f"{path}: unknown key '{_q(key, 40)}': allowed "
-                                 + ", ".join(FILE_KEYS))
+            raise IndexFileError(f"{path}: unknown key '{_q(key, 40)}': "
+                                 + (did_you_mean(key, FILE_KEYS) or "allowed "
+                                    + ", ".join(FILE_KEYS)))
     if "count" not in data:
         raise IndexFileError(f"{path}: key 'count' is missing: the count system the indices "
                              "are for (as bjsim strategy indices writes it)")

@@ -24,7 +24,15 @@ from simulator.counting import (
     start_counts,
 )
 from simulator.index_plays import INDEX_DIR, IndexFileError, IndexSet, list_indices, load_indices
-from simulator.rules import _q, names_a_file, no_such_file, read_toml, shown
+from simulator.rules import (
+    _q,
+    did_you_mean,
+    names_a_file,
+    read_toml,
+    shipped_or_path,
+    shown,
+    wrong_kind,
+)
 from simulator.source import file_sha256
 
 PLAN_DIR = Path(__file__).resolve().parent.parent / "strategies" / "plans"
@@ -141,8 +149,9 @@ def _table(src: str, key: str, value, keys: tuple[str, ...]) -> dict:
                         + ", ".join(keys))
     for k in value:
         if k not in keys:
-            raise PlanError(f"{src}: unknown key '{_q(f'{key}.{k}', 40)}': allowed "
-                            + ", ".join(f"{key}.{x}" for x in keys))
+            raise PlanError(f"{src}: unknown key '{_q(f'{key}.{k}', 40)}': "
+                            + (did_you_mean(k, keys, key) or "allowed "
+                               + ", ".join(f"{key}.{x}" for x in keys)))
     return value
 
 
@@ -206,9 +215,13 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
     src = source
     if not isinstance(data, dict):
         raise PlanError(f"{src}: a counting plan must be a table of keys")
+    other = wrong_kind(data, src, "plan")
+    if other:
+        raise PlanError(other)
     for key in data:
         if key not in KEYS:
-            raise PlanError(f"{src}: unknown key '{_q(key, 40)}': allowed " + ", ".join(KEYS))
+            raise PlanError(f"{src}: unknown key '{_q(key, 40)}': "
+                            + (did_you_mean(key, KEYS) or "allowed " + ", ".join(KEYS)))
     for key in ("count", "bet"):
         if key not in data:
             raise PlanError(f"{src}: key '{key}' is missing: a plan needs count (a count "
@@ -454,8 +467,8 @@ def load_plan(name_or_path, folder: str | None = None) -> CountingPlan:
     """A counting plan by shipped name (``hi-lo-1-12``, ...) or from a TOML file; ``folder``:
     where a relative path in its ``count`` or ``indices`` is read from (`plan_from_dict`)."""
     path = plan_path(name_or_path)
-    missing = no_such_file(path, "plan", list_plans(), toml=False)
-    data = read_toml(path, "plan", PlanError, missing=missing)
+    data = read_toml(path, "plan", PlanError,
+                     allowed=shipped_or_path("plan", list_plans(), toml=False))
     plan = plan_from_dict(data, str(path), name=path.stem, folder=folder)
     files = (("plan", path), *plan.files)
     return dataclasses.replace(plan, files=files, sha256=tuple(file_sha256(p) for _, p in files))

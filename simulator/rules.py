@@ -395,11 +395,19 @@ KEY_WORDS = {"h17": "dealer_hits_soft_17", "s17": "dealer_hits_soft_17=false",
              "hands": "max_hands", "ss": "super_sevens", "deck": "decks"}
 
 
-def unknown_key(key, source: str, known=KEYS, where: str = "") -> RuleError:
+def did_you_mean(key, known, table: str = "") -> str | None:
+    """``did you mean 'KEY'?`` for an unknown ``key``: the word players use for it
+    (`KEY_WORDS`), else the closest of ``known`` (difflib); None where none is close. A key of
+    a ``table`` is matched by its own name and named with the table's (``wong.leave``). Every
+    file's loader says so of an unknown key: rule, strategy, variant, plan, count and index."""
     word = KEY_WORDS.get(str(key).lower())
     close = [word] if word and word.split("=")[0] in known else difflib.get_close_matches(
         str(key).lower(), known, n=1, cutoff=0.6)
-    hint = f"did you mean '{close[0]}'?" if close else "known keys: " + ", ".join(known)
+    return f"did you mean '{table + '.' if table else ''}{close[0]}'?" if close else None
+
+
+def unknown_key(key, source: str, known=KEYS, where: str = "") -> RuleError:
+    hint = did_you_mean(key, known) or "known keys: " + ", ".join(known)
     return RuleError(f"{source}: unknown key '{_q(key)}'{where}: {hint}")
 
 
@@ -675,11 +683,14 @@ def _a(word: str) -> str:
     return f"{'an' if word[:1] in 'aeiou' else 'a'} {word}"
 
 
-def read_text(path, kind: str, error=None, source=None, missing=None) -> str:
+def read_text(path, kind: str, error=None, source=None, missing=None,
+              allowed: str | None = None) -> str:
     """The text of the UTF-8 file ``path`` (a leading BOM, as Notepad writes, dropped), a
     ``kind`` file: every way it cannot be read (missing, a folder, unreadable, not UTF-8) is one
     line of ``error`` (default `RuleError`) starting with ``source`` (default the path);
-    ``missing``: the line for a missing file, if not the default."""
+    ``missing``: the line for a missing file, if not the default; ``allowed``: what may be
+    given instead (`shipped_or_path`), said after a folder, and after a missing file where
+    ``missing`` is None."""
     error = RuleError if error is None else error
     if str(path) == "":  # (Path("") would read as the folder ".")
         raise error(f"{source + ': ' if source else ''}an empty path: name {_a(kind)} file")
@@ -687,9 +698,9 @@ def read_text(path, kind: str, error=None, source=None, missing=None) -> str:
     try:
         raw = Path(path).read_bytes()
     except FileNotFoundError:
-        raise error(missing or f"{source}: no such {kind} file") from None
+        raise error(missing or f"{source}: no such {kind} file" + _then(allowed)) from None
     except IsADirectoryError:
-        raise error(f"{source}: a folder, not {_a(kind)} file") from None
+        raise error(f"{source}: a folder, not {_a(kind)} file" + _then(allowed)) from None
     except OSError as err:
         raise error(f"{source}: cannot read the {kind} file: {err.strerror or err}") from None
     try:
@@ -699,32 +710,37 @@ def read_text(path, kind: str, error=None, source=None, missing=None) -> str:
         raise error(f"{source}: line {line}: not valid UTF-8 text") from None
 
 
-def no_such_file(path, kind: str, shipped, what: str | None = None, toml: bool = True) -> str:
-    """The line for a missing ``kind`` file ``path`` where a shipped one may be named instead:
-    what is allowed, the ``shipped`` names (of a ``what``, default ``kind``) or a path (of a
-    .toml file, unless not ``toml``: a file of any name is read)."""
-    return (f"{path}: no such {kind} file: allowed a shipped {what or kind} by name "
-            f"({', '.join(shipped)}) or the path of a {'.toml ' if toml else ''}{kind} file")
+def _then(allowed: str | None) -> str:
+    return f": {allowed}" if allowed else ""
+
+
+def shipped_or_path(kind: str, shipped, what: str | None = None, toml: bool = True) -> str:
+    """What a ``kind`` file option allows, where a shipped one may be named instead: the
+    ``shipped`` names (of a ``what``, default ``kind``) or a path (of a .toml file, unless not
+    ``toml``: a file of any name is read)."""
+    return (f"allowed a shipped {what or kind} by name ({', '.join(shipped)}) or the path of "
+            f"{_a(('.toml ' if toml else '') + kind)} file")
 
 
 def names_a_file(name_or_path, shipped, folder=".") -> bool:
     """Does ``name_or_path`` name a file, not one of the ``shipped`` names: a Path, a
     separator, ``.toml``, or a file in ``folder`` of any other name that is not shipped
-    (``mine.txt``)? A strategy, counting plan, count system or index set is found so."""
+    (``mine.txt``; a folder of that name too, so that reading it says it is a folder)? A
+    strategy, counting plan, count system or index set is found so."""
     text = str(name_or_path)
     return (isinstance(name_or_path, Path) or "/" in text or "\\" in text
             or text.endswith(".toml")
-            or text not in shipped and (Path(folder) / text).is_file())
+            or text not in shipped and (Path(folder) / text).exists())
 
 
-def read_toml(path, kind: str, error=None, missing=None) -> dict:
+def read_toml(path, kind: str, error=None, missing=None, allowed: str | None = None) -> dict:
     """The table of the TOML file ``path``, a ``kind`` file (``rule``, ``plan``, ``count``, ...):
     every way it cannot be read (`read_text`, not TOML, nested too deeply) is one line of
-    ``error`` (default `RuleError`) naming the file; ``missing``: the line for a missing file,
-    if not the default."""
+    ``error`` (default `RuleError`) naming the file; ``missing``, ``allowed``: as
+    `read_text`'s."""
     error = RuleError if error is None else error
     source = str(path)
-    text = read_text(path, kind, error, missing=missing)
+    text = read_text(path, kind, error, missing=missing, allowed=allowed)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -751,22 +767,54 @@ def load_rule_file(path=None) -> tuple[Rules, dict]:
     return _rules_of(read_toml(path, "rule"), path)
 
 
-def not_a_rule_file(data: dict, path) -> str | None:
-    """The line for the table ``data`` of a file ``path`` given as a rule file that is another
-    kind of file, saying where it goes: a variant file (its ``[variant]`` table), a strategy file
-    (a chart and no rule key); else None."""
-    if isinstance(data.get("variant"), dict):
-        return (f"{path}: a variant file (a baseline and its changes), not a rule file: "
-                f"compare it with `bjsim compare --variant {path}`")
-    if any(k in data for k in STRATEGY_CHARTS) and not any(k in KIND for k in data):
-        return (f"{path}: a strategy file, not a rule file: give it to --strategy "
-                f"(`bjsim simulate --strategy {path}`)")
-    return None
+# The keys that tell each kind of bjsim file from the others (`wrong_kind`): keys of that kind's
+# files that no other kind's file has (a plan's [boxes] and [super_sevens] share a rule key's
+# name, so they tell neither). The plan, count and index keys are those of `simulator.plans`,
+# `simulator.counting` and `simulator.index_plays` (tests/test_file_kinds.py checks them).
+TELLING_KEYS = {
+    "rule": (*(k for k in KIND if k not in ("boxes", "super_sevens")), "meta"),
+    "strategy": (*STRATEGY_CHARTS, "insurance", "even_money"),
+    "variant": ("variant", "changes"),
+    "plan": ("bet", "wong", "deck_estimation", "indices", "table_min", "table_max", "bankroll",
+             "tuned_penetration"),
+    "count": ("tags", "irc_per_deck", "irc_constant"),
+    "index": ("play",),
+}
+# What each kind of file is, and where it goes, for `wrong_kind`'s line.
+_KIND_WORDS = {
+    "rule": ("", "give it to --rules (`bjsim simulate --rules {}`)"),
+    "strategy": ("", "give it to --strategy (`bjsim simulate --strategy {}`)"),
+    "variant": (" (a baseline and its changes)", "compare it with `bjsim compare --variant {}`"),
+    "plan": (" (a counter's bets by count)", "give it to --plan (`bjsim count --plan {}`)"),
+    "count": (" (a count system's tags)", "give it to --count (`bjsim strategy indices --count "
+              "{}`) or name it in a plan's count key"),
+    "index": (" (index plays)", "name it in a plan's indices key (`indices = \"{}\"`)"),
+}
+
+
+def wrong_kind(data, path, kind: str) -> str | None:
+    """The line for the table ``data`` of a file ``path`` given as a ``kind`` file (``rule``,
+    ``strategy``, ``variant``, ``plan``, ``count``, ``index``) that is another kind of file,
+    saying what it is and where it goes: it has none of the keys that tell a ``kind`` file
+    (`TELLING_KEYS`) and some of another kind's (the kind with most, where several have some),
+    or it has a ``[variant]`` table, which makes a variant file whatever else it holds; else
+    None (a ``kind`` file with a stray key has that key named unknown)."""
+    if not isinstance(data, dict):
+        return None
+    found = {other: sum(k in data for k in keys) for other, keys in TELLING_KEYS.items()
+             if other != kind}
+    other = max(found, key=found.get)
+    if kind != "variant" and isinstance(data.get("variant"), dict):
+        other = "variant"
+    elif not found[other] or any(k in data for k in TELLING_KEYS[kind]):
+        return None
+    what, where = _KIND_WORDS[other]
+    return f"{path}: {_a(other)} file{what}, not {_a(kind)} file: {where.format(path)}"
 
 
 def _rules_of(data: dict, path: Path) -> tuple[Rules, dict]:
     """``(rules, meta)`` of the table ``data`` of the rule file ``path``, checked."""
-    other = not_a_rule_file(data, path)
+    other = wrong_kind(data, path, "rule")
     if other:
         raise RuleError(other)
     try:
@@ -800,7 +848,7 @@ def rule_file_problems(path, data: dict | None = None) -> list[str]:
         data = read_toml(path, "rule") if data is None else data
     except RuleError:
         return first
-    if not_a_rule_file(data, source):
+    if wrong_kind(data, source, "rule"):
         return first
     try:
         return dict_problems(data, source) or first

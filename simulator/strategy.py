@@ -19,12 +19,13 @@ import numpy as np
 
 from simulator import layout as L
 from simulator.rules import (
-    KIND,
     STRATEGY_CHARTS,
+    did_you_mean,
     names_a_file,
-    no_such_file,
     read_text,
+    shipped_or_path,
     toml_error_line,
+    wrong_kind,
 )
 
 
@@ -300,17 +301,12 @@ def _check_text(data: dict, key: str, src: str, default: str) -> str:
 def strategy_from_dict(data: dict, source: str = "<strategy>", name: str = "") -> Strategy:
     """Build a `Strategy` from a parsed strategy file (a dict as read by tomllib)."""
     src = source
-    if not any(k in data for k in CHARTS):  # another kind of file: say where it goes
-        if isinstance(data.get("variant"), dict):
-            raise StrategyError(f"{src}: a variant file (a baseline and its changes), not a "
-                                f"strategy file: compare it with `bjsim compare --variant {src}`")
-        if any(k in KIND or k == "meta" for k in data):
-            raise StrategyError(f"{src}: a rule file, not a strategy file: give it to --rules "
-                                f"(`bjsim simulate --rules {src}`)")
+    other = wrong_kind(data, src, "strategy")  # another kind of file: say where it goes
+    if other:
+        raise StrategyError(other)
     for key in data:
         if key not in FILE_KEYS:
-            close = difflib.get_close_matches(str(key), FILE_KEYS, n=1, cutoff=0.6)
-            hint = f"did you mean '{close[0]}'?" if close else "allowed " + ", ".join(FILE_KEYS)
+            hint = did_you_mean(key, FILE_KEYS) or "allowed " + ", ".join(FILE_KEYS)
             raise StrategyError(f"{src}: unknown key '{_q(key)}': {hint}")
     table = next((k for k in data if k in CHARTS and isinstance(data[k], dict)), None)
     if table:  # ([hard] takes every key after it: they would be named as missing)
@@ -436,7 +432,7 @@ def load_strategy(name_or_path) -> Strategy:
     path = strategy_path(name_or_path)
     shown = str(name_or_path) if looks_like_path(name_or_path) else str(path)  # (./x as typed)
     text = read_text(path, "strategy", StrategyError, source=shown,
-                     missing=no_such_file(shown, "strategy", list_strategies(), toml=False))
+                     allowed=shipped_or_path("strategy", list_strategies(), toml=False))
     return loads_strategy(text, shown, name=path.stem)
 
 

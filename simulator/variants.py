@@ -30,6 +30,7 @@ from simulator.rules import (
     _fmt,
     besides,
     dict_problems,
+    did_you_mean,
     load_rule_file,
     origins_of,
     parse_overrides,
@@ -137,7 +138,9 @@ def _read_toml(path: Path) -> dict:
     src = str(path)
     names = ", ".join(f"variants/{f.stem}" for f in shipped())
     text = read_text(path, "variant", source=f"--variant {src}",
-                     missing=f"--variant {src}: no such file (shipped ones, by name: {names})")
+                     missing=f"--variant {src}: no such file (shipped ones, by name: {names})",
+                     allowed="allowed the path of a variant or rule file, or a shipped variant "
+                     f"as variants/NAME ({', '.join(f.stem for f in shipped())})")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -165,14 +168,16 @@ def read_variant_file(path, problems: list | None = None, data: dict | None = No
     for key in data:
         if key not in ("variant", "changes"):
             bad(f"{src}: key '{key}' is not allowed at the top of a variant file: "
-                "allowed [variant] and [changes]")
+                + (did_you_mean(key, ("variant", "changes")) or "allowed [variant] and [changes]"))
     head = data.get("variant", {})
     changes = data.get("changes", {})
     if not isinstance(head, dict) or not isinstance(changes, dict):
         raise RuleError(f"{src}: [variant] and [changes] must be tables")
     for key, value in head.items():
         if key not in VARIANT_KEYS:
-            bad(f"{src}: key 'variant.{key}' is not allowed: allowed " + ", ".join(VARIANT_KEYS))
+            bad(f"{src}: key 'variant.{key}' is not allowed: "
+                + (did_you_mean(key, VARIANT_KEYS, "variant")
+                   or "allowed " + ", ".join(VARIANT_KEYS)))
         elif not isinstance(value, str):
             bad(f"{src}: key 'variant.{key}' must be a string")
         elif key == "name" and (not value.strip() or not value.isprintable()):

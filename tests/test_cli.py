@@ -285,7 +285,19 @@ def test_replay_cards_a_folder_is_named_in_the_projects_words(tmp_path):
     folder.mkdir()
     result = run("replay", "--cards", str(folder))
     assert_user_error(result)
-    assert result.stderr == f"Error: {folder}: a folder, not a card file\n"
+    assert result.stderr == f"Error: --cards {folder}: a folder, not a card file\n"
+
+
+def test_a_card_file_that_cannot_be_read_names_cards(tmp_path):
+    # It said "Error: /nonexist: no such card file", where "--cards empty.txt: no cards, ..."
+    # named the option.
+    missing = tmp_path / "nonexist"
+    assert run("replay", "--cards", str(missing)).stderr == (
+        f"Error: --cards {missing}: no such card file\n")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("Th 9c 1x\n")
+    assert run("replay", "--cards", str(bad)).stderr.startswith(
+        f"Error: --cards {bad}: line 1, card 3: '1x' is not a card")
 
 
 def test_a_strategy_path_is_named_as_typed(tmp_path, monkeypatch):

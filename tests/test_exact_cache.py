@@ -86,3 +86,16 @@ def test_a_cache_folder_that_cannot_be_written_is_said_once(tmp_path, monkeypatc
     monkeypatch.setenv(cache.CACHE_ENV, str(ok))
     assert cache.write_atomic(cache.cache_dir() / "x.json", "{}")
     assert capsys.readouterr().err == ""
+
+
+def test_a_cache_folder_that_is_a_file_is_said_to_be_one(tmp_path, monkeypatch, capsys):
+    # It said "the cache folder somefile cannot be written (File exists)".
+    somefile = tmp_path / "somefile"
+    somefile.write_text("")
+    for folder, why in ((somefile, "it is a file, not a folder"),
+                        (somefile / "sub", f"{somefile}, above it, is a file, not a folder")):
+        monkeypatch.setenv(cache.CACHE_ENV, str(folder))
+        monkeypatch.setattr(cache, "_WARNED", [])
+        assert not cache.write_atomic(cache.cache_dir() / "x.json", "{}")
+        assert capsys.readouterr().err.startswith(
+            f"bjsim: the cache folder {folder} cannot be written ({why}): results are not kept")

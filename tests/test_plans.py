@@ -107,7 +107,8 @@ def _error(data: dict) -> str:
     ({"bet": {"base": 1, "steps": [[i, 2] for i in range(256)]}},
      "'bet.steps' has 256 steps: allowed at most 255"),
     ({"bet": {"steps": []}}, "'bet.base' is missing"),
-    ({"bet": {"base": 1, "step": []}}, "unknown key 'bet.step': allowed bet.base, bet.steps"),
+    ({"bet": {"base": 1, "step": []}}, "unknown key 'bet.step': did you mean 'bet.steps'?"),
+    ({"bet": {"base": 1, "ramp": []}}, "unknown key 'bet.ramp': allowed bet.base, bet.steps"),
     ({"bet": 1}, "key 'bet' is not a table"),
     ({"bet": {"base": True}}, "'bet.base' = true: allowed a whole number"),
     ({"super_sevens": {"base": -1}}, "'super_sevens.base' = -1: allowed a whole number 0 to"),
@@ -172,7 +173,8 @@ def test_a_folder_named_as_the_index_file_is_said_to_be_a_folder(tmp_path):
         folder = tmp_path / name
         folder.mkdir()
         assert _error(GOOD | {"indices": str(folder)}) == (
-            f"plan.toml: key 'indices': {folder}: a folder, not an index file")
+            f"plan.toml: key 'indices': {folder}: a folder, not an index file: allowed a shipped "
+            "index set by name (hi-lo-nz) or the path of an index file")
 
 
 def test_a_plan_needs_a_count_and_a_bet():

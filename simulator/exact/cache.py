@@ -64,9 +64,20 @@ def write_atomic(path: Path, data: str | bytes) -> bool:
         if not _WARNED:  # once a process: every later result is not kept either
             _WARNED.append(path)
             sys.stderr.write(f"bjsim: the cache folder {cache_dir()} cannot be written "
-                             f"({err.strerror or err}): results are not kept, and are worked "
-                             f"out again each run (set {CACHE_ENV} to a folder you can write)\n")
+                             f"({_why_not(cache_dir(), err)}): results are not kept, and are "
+                             f"worked out again each run (set {CACHE_ENV} to a folder you can "
+                             "write)\n")
         return False
+
+
+def _why_not(folder: Path, err: OSError) -> str:
+    """Why ``folder`` cannot be written, for the line: it, or a folder above it, is a file
+    (which the system calls "File exists" or "Not a directory"); else ``err``'s words."""
+    there = next((p for p in (folder, *folder.parents) if p.exists()), None)
+    if there is not None and not there.is_dir():
+        return ("it is a file, not a folder" if there == folder else
+                f"{there}, above it, is a file, not a folder")
+    return err.strerror or str(err)
 
 
 _WARNED: list = []
