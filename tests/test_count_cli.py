@@ -378,6 +378,18 @@ def test_the_flat_hi_lo_control_is_the_basic_strategy_result_for_the_same_seed()
     assert t["flat_net"] == basic["total_sum"] and t["round_sq"] == basic["round_total_sq"]
 
 
+def test_the_flat_control_gives_simulates_mean_to_the_last_digit():
+    # simulate divided by the rounds, then by 10 (tenths), count by 10 then the bets: the json
+    # said -0.0037427500000000004 against count's -0.00374275 for the same tally
+    args = ("-n", "2M", "--seed", "9", "--set", "surrender=late", "--set", "shuffle=every-round",
+            "--quiet")
+    main = _json("simulate", *args)["results"]["main"]
+    flat = _json("count", "--plan", "hi-lo-flat", *args)["results"]["advantage"]["initial_bet"]
+    keys = ("mean", "se", "ci95_low", "ci95_high")
+    assert [json.dumps(main[k]) for k in keys] == [json.dumps(flat[k]) for k in keys]
+    assert json.dumps(main["mean"]) == "-0.00374275"
+
+
 def test_per_unit_wagered_is_one_figure_with_one_label_in_simulate_and_count():
     # A flat plan without index plays is simulate's game for the same seed, round for round.
     # With a strategy that insures, the main game's result per unit wagered on it (insurance
