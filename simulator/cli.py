@@ -1257,11 +1257,10 @@ def _derived_basic(rules, quiet: bool) -> tuple:
     changed = derived.chart_change(rules)
     if not changed:
         return None, None
-    cached = derived.basic_path(rules)
-    if not quiet and derived.cached_basic(rules) is None:
-        again = f" (the cached {cached} does not load)" if cached.exists() else ""
-        click.echo(f"bjsim: deriving the basic strategy for these rules{again} (exact analyzer, "
-                   "a few seconds; then cached)", err=True)
+    if not quiet and derived.cached_basic(rules) is None:  # (a cache file not used: stderr
+        # says why as it is made again, `exact.cache.rejected`)
+        click.echo("bjsim: deriving the basic strategy for these rules (exact analyzer, a few "
+                   "seconds; then cached)", err=True)
     theirs, path = derived.basic_for(rules)
     if derived.nz_chart_fits(rules, theirs):
         return None, None
