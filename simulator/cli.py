@@ -2822,7 +2822,7 @@ def _count_report(runs, plan, bankroll, penetrations, rules, rules_path, file_me
     from simulator import count_runs, counting_report
 
     figs = count_runs.figures(runs, plan, bankroll)
-    meta = runs.runs[0][2].meta | {"plan": counting_report.plan_dict(plan)}
+    meta = runs.runs[0][2].meta | {"plan": counting_report.plan_dict(plan), "timing": runs.timing}
     # (stderr says it too, not with -q: every format keeps it)
     meta["run"] = meta["run"] | {"indices_note": count_runs.indices_note(rules, plan)}
     if penetrations is None:

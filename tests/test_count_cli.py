@@ -34,6 +34,11 @@ ROOT = Path(__file__).resolve().parents[1]
 TINY = ["--rounds", "20_000", "--chunk-rounds", "5000", "--seed", "7", "--quiet"]
 
 
+FAKE_TIMING = {"seconds": 1.0, "rounds_per_second": None, "workers": 2, "scheduler": None,
+               "cluster_startup_seconds": None, "checkpoint": None, "resumed_rounds": 0}
+FAKE_CONTROL = {"timing": FAKE_TIMING, "run": {"rounds_played": 0}}  # (a control run's meta)
+
+
 def fake_result(plan, rounds, partial=False):
     """What run.simulate gives for ``plan`` (as recorded by `fake_engine`) if its counting
     tally were that of ``rounds`` (tests/test_counting_report.py's `tally_of`)."""
@@ -45,7 +50,7 @@ def fake_result(plan, rounds, partial=False):
     meta = {"version": __version__, "rules": rules_dict(rules), "strategy": list(names),
             "run": source | {"seed": plan.seed, "rounds": plan.rounds, "partial": partial,
                              "chunk_rounds": plan.chunk_rounds, "rounds_played": len(rounds)},
-            "timing": {}}
+            "timing": dict(FAKE_TIMING)}
     return types.SimpleNamespace(counting=tally_of(rounds), partial=partial, meta=meta,
                                  messages=["bjsim: done"], tally=None, stopped_after=None,
                                  moments=None)
@@ -70,7 +75,7 @@ def install_fake_engine(monkeypatch, rounds=ROUNDS) -> list:
     def simulate(p, quiet=False):
         if getattr(p, "counting", None) is None:
             return types.SimpleNamespace(partial=False, tally=None, stopped_after=None,
-                                         meta={"timing": {"resumed_rounds": 0}}, messages=[])
+                                         meta=FAKE_CONTROL, messages=[])
         return fake_result(p, rounds)
 
     monkeypatch.setattr(run_mod, "Plan", plan)
@@ -297,7 +302,7 @@ def test_csv_writes_partial_lowercase_as_simulate_does(monkeypatch, fake_engine,
     def simulate(p, quiet=False):  # (the control run whole)
         if getattr(p, "counting", None) is None:
             return types.SimpleNamespace(partial=False, tally=None, stopped_after=None,
-                                         meta={"timing": {"resumed_rounds": 0}}, messages=[])
+                                         meta=FAKE_CONTROL, messages=[])
         return fake_result(p, ROUNDS, partial=partial)
 
     monkeypatch.setattr(run_mod, "simulate", simulate)
@@ -602,7 +607,9 @@ def test_the_control_run_is_checkpointed_and_resumed_to_the_uninterrupted_report
 
     args = ["count", *TINY, "--workers", "1", "-f", "json"]
     whole = _json(*args[:-2])
-    whole.pop("timing")
+    full = whole.pop("timing")  # (both runs': it was the counter's alone)
+    assert 0 < full["control_seconds"] < full["seconds"] and full["resumed_rounds"] == 0
+    assert full["rounds_per_second"] == pytest.approx(40_000 / full["seconds"])
     ckpt = tmp_path / "count.ckpt"
     with monkeypatch.context() as mp:  # (iter_chunks plays the control only: the counter's is
         interrupt_after_first_chunk(mp, engine, "iter_chunks")  # iter_job_chunks)
@@ -619,9 +626,12 @@ def test_the_control_run_is_checkpointed_and_resumed_to_the_uninterrupted_report
     again = invoke(*[a for a in args if a != "--quiet"], "--resume", ckpt)  # (its lines said)
     assert again.exit_code == 0, again.output
     doc = json.loads(again.stdout)
-    assert doc.pop("timing")["resumed_rounds"] == 20_000 and doc == whole
-    assert json.loads(ckpt.read_text())["control"]["finished"] is True
     kept = 20_000 - int(said[-2].split(" after ")[1].split(" of ")[0].replace(",", ""))
+    timing = doc.pop("timing")  # (it was the counter's run's: 0 s, none played, no workers)
+    assert timing["resumed_rounds"] == 40_000 - kept and doc == whole
+    assert timing["workers"] == 1 and 0 < timing["control_seconds"] <= timing["seconds"]
+    assert timing["rounds_per_second"] == pytest.approx(kept / timing["seconds"])
+    assert json.loads(ckpt.read_text())["control"]["finished"] is True
     assert f"bjsim: control run (the strategy alone at a flat bet): {kept:,} rounds in " in \
         again.stderr and f"more from {ckpt}" in again.stderr, again.stderr  # (it said nothing)
     # finished: its report again, nothing played
@@ -631,7 +641,9 @@ def test_the_control_run_is_checkpointed_and_resumed_to_the_uninterrupted_report
         done = invoke(*args, "--resume", ckpt)
     assert done.exit_code == 0, done.output
     doc = json.loads(done.stdout)
-    assert doc.pop("timing")["resumed_rounds"] == 20_000 and doc == whole
+    timing = doc.pop("timing")
+    assert timing["resumed_rounds"] == 40_000 and doc == whole
+    assert timing["rounds_per_second"] is None and timing["workers"] is None
     # a checkpoint written before the control was kept in it: resumed, the control played
     from simulator import checkpoint
 
