@@ -343,7 +343,8 @@ def test_ctrl_c_in_the_control_run_is_not_lost(monkeypatch, fake_engine, how):
         if how == "raised":
             raise KeyboardInterrupt
         return types.SimpleNamespace(partial=True, tally=None, stopped_after=None,
-                                     meta={"run": {"rounds_played": 5000}}, messages=[])
+                                     meta={"run": {"rounds_played": 5000},
+                                           "timing": FAKE_TIMING}, messages=[])
 
     monkeypatch.setattr(run_mod, "simulate", simulate)
     result = invoke("count", *TINY)
