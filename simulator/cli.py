@@ -1266,11 +1266,10 @@ def _derived_basic(rules, quiet: bool) -> tuple:
     changed = derived.chart_change(rules)
     if not changed:
         return None, None
-    cached = derived.basic_path(rules)
-    if not quiet and derived.cached_basic(rules) is None:
-        again = f" (the cached {cached} does not load)" if cached.exists() else ""
-        click.echo(f"bjsim: deriving the basic strategy for these rules{again} (exact analyzer, "
-                   "a few seconds; then cached)", err=True)
+    if not quiet and derived.cached_basic(rules) is None:  # (a cache file not used: stderr
+        # says why as it is made again, `exact.cache.rejected`)
+        click.echo("bjsim: deriving the basic strategy for these rules (exact analyzer, a few "
+                   "seconds; then cached)", err=True)
     theirs, path = derived.basic_for(rules)
     if not quiet and not derived.nz_chart_fits(rules, theirs):
         where = path if path is not None else "not cached: the cache folder cannot be written"
@@ -2831,7 +2830,7 @@ def _count_report(runs, plan, bankroll, penetrations, rules, rules_path, file_me
     from simulator import count_runs, counting_report
 
     figs = count_runs.figures(runs, plan, bankroll)
-    meta = runs.runs[0][2].meta | {"plan": counting_report.plan_dict(plan)}
+    meta = runs.runs[0][2].meta | {"plan": counting_report.plan_dict(plan), "timing": runs.timing}
     # (stderr says it too, not with -q: every format keeps it)
     meta["run"] = meta["run"] | {"indices_note": count_runs.indices_note(rules, plan)}
     if penetrations is None:

@@ -861,9 +861,9 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
     chunks = engine.advance_job(state, job, plan.workers, scheduler=plan.scheduler,
                                 timing=timing, say=run.tell, ready=lambda: run.shown(bar))
     try:
-        for _chunk, n_rounds in () if partial else chunks:
+        for _chunk, _rounds in () if partial else chunks:
             bar.set_postfix_str(_progress_text(state), refresh=False)
-            bar.update(int(n_rounds))
+            run.advance_bar(bar, state)
             save(now=False)
         bar.refresh()  # the last chunk's figures, whenever the bar last drew
     except KeyboardInterrupt:

@@ -28,6 +28,30 @@ class Runs:
     stopped: bool = False
     stopped_after: int | None = None  # a stop noted after the last run's end (`stops`)
     notes: list = field(default_factory=list)
+    control_metas: list = field(default_factory=list)  # each control run's meta (cut short too)
+
+    @property
+    def timing(self) -> dict:
+        """The json's ``timing``: of every run this invocation played, controls included
+        (`run.Result.meta`'s each): ``seconds`` and ``resumed_rounds`` summed,
+        ``rounds_per_second`` over the rounds played (not those resumed), ``control_seconds``
+        the controls' share of the seconds (null where none ran), ``workers`` null where no
+        round was played, ``cluster_startup_seconds`` summed; the rest the first run's."""
+        metas = [r.meta for _, _, r in self.runs] + self.control_metas
+        times = [m["timing"] for m in metas]
+        seconds = sum(t["seconds"] for t in times)
+        played = sum(m["run"]["rounds_played"] - m["timing"]["resumed_rounds"] for m in metas)
+        startups = [t["cluster_startup_seconds"] for t in times
+                    if t.get("cluster_startup_seconds") is not None]
+        return times[0] | {
+            "seconds": seconds,
+            "rounds_per_second": played / seconds if seconds > 0 and played > 0 else None,
+            "workers": next((t["workers"] for t in times if t["workers"] is not None), None),
+            "cluster_startup_seconds": sum(startups) if startups else None,
+            "resumed_rounds": sum(t["resumed_rounds"] for t in times),
+            "control_seconds": sum(m["timing"]["seconds"] for m in self.control_metas)
+            if self.control_metas else None,
+        }
 
     @property
     def messages(self) -> list:
@@ -151,6 +175,8 @@ def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chun
                                    workers, quiet, checkpoint)  # fmt: skip
             except KeyboardInterrupt:  # before the control's first chunk started
                 pass
+            if control is not None:
+                out.control_metas.append(control.meta)
             if control is None or control.partial:  # the sweep stops here too
                 out.stopped = True
                 out.notes = _control_stopped(control, rounds, checkpoint)

@@ -44,6 +44,7 @@ from simulator.tally import (
     bets_words,
     few_insurance_bets,
     line_chances,
+    per,
     ss_lines_dealable,
     ss_lines_possible,
     summarize,
@@ -183,10 +184,11 @@ def _few_for_ruin(n: int, sd: float, bankroll: float, low: float, high: float) -
             "SD held fixed, moving them by more")
 
 
-def _advantage(net_units: float, bet: float, round_sd, played: int) -> dict:
-    """Net per unit of ``bet`` with its 95% interval: the SE of the mean net per round played
-    over the mean bet per round (the bet's own variation adds terms of order advantage^2)."""
-    mean = _ratio(net_units, bet)
+def _advantage(net: float, bet: float, round_sd, played: int, scale: float = 1.0) -> dict:
+    """Net (over ``scale``: tenths for a net in tenths) per unit of ``bet`` with its 95%
+    interval: the SE of the mean net per round played over the mean bet per round (the bet's
+    own variation adds terms of order advantage^2). The mean is `tally.per`'s, as simulate's."""
+    mean = per(net, bet, scale) if bet else None
     se = None
     if mean is not None and round_sd is not None and played:
         se = round_sd * math.sqrt(played) / bet
@@ -613,12 +615,12 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     game = net - tot[L.C_INS_NET]  # the main game's result alone (`PER_UNIT_WAGERED`)
     game_sd = _mean_sd(game, tot[L.C_MAIN_ALONE_SQ], played, float(u))[1]
     ins_sd = _mean_sd(tot[L.C_INS_NET], tot[L.C_INS_SQ], played, float(u))[1]  # (by round)
-    insurance = _advantage(tot[L.C_INS_NET] / u, bet, ins_sd or None, played)  # (SD 0: no SE)
+    insurance = _advantage(tot[L.C_INS_NET], bet, ins_sd or None, played, u)  # (SD 0: no SE)
     insurance = _without_interval(insurance, _insurance_note(tot, plan, insurance["mean"],
                                                              insurance["se"]))
     short = "a standard error needs two rounds or more" if played < 2 else None  # (as simulate)
     advantage = {
-        "initial_bet": _without_interval(_advantage(net / u, bet, main_sd, played), short),
+        "initial_bet": _without_interval(_advantage(net, bet, main_sd, played, u), short),
         "initial_bet_with_super_sevens": _without_interval(
             _advantage(net / u + ss_net, bet + ss_bet, sd, played), few) if ss_bet else NONE_BET,
         "total_bet": _without_interval(_advantage(game / u, wagered / u, game_sd, played), short),
@@ -802,7 +804,7 @@ def _by_count(c, rounds: int, moments=None, ctally=None) -> list[dict]:
                      add(L.C_FLAT_RSQ), n)
         played, bet = add(L.C_PLAYED), add(L.C_BET)
         sd = _mean_sd(add(L.C_NET), add(L.C_MAIN_SQ), played, float(L.UNIT))[1]
-        counter = _advantage(add(L.C_NET) / L.UNIT, bet, sd, played)
+        counter = _advantage(add(L.C_NET), bet, sd, played, L.UNIT)
         if n < MIN_SAMPLE or not flat["sd"]:
             flat["se"] = None
         if played < MIN_SAMPLE or not sd:

@@ -11,10 +11,14 @@ exact figures, of the strategy tables (one per box):
 
 - ``$BJSIM_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/bjsim``, else ``~/.cache/bjsim``;
 - ``basic-<key>.toml``: the strategy file (`simulator.strategy.dumps_strategy`), loadable with
-  ``--strategy``; ``exact-<key>.json``: house edge and Super Sevens return;
+  ``--strategy``, its first line a SHA-256 of the rest (`simulator.exact.cache.sealed`);
+  ``exact-<key>.json``: house edge and Super Sevens return, with ``sha256`` (of the rest, as a
+  checkpoint's: `simulator.checkpoint.checksum`);
   ``figures-<key>.pickle``: every figure `bjsim exact` reports (`simulator.exact.cache`).
 
-Files are written atomically; a folder that cannot be written only means no caching. Several
+Files are written atomically; a folder that cannot be written only means no caching. A file
+that does not match its checksum (edited, damaged, or written before checksums) counts as not
+kept: it is made again, and stderr says so (`simulator.exact.cache.rejected`). Several
 rule sets not yet cached are derived side by side, one process each (`basic_for_all`,
 `simulator.processes`).
 """
@@ -26,11 +30,21 @@ import json
 from pathlib import Path
 
 from simulator import __version__
+from simulator.checkpoint import checksum
 from simulator.engine import stack_tables
-from simulator.exact.cache import UNSEEN, analyzer_hash, cache_dir, one_at_a_time, write_atomic
+from simulator.exact.cache import (
+    UNSEEN,
+    analyzer_hash,
+    cache_dir,
+    one_at_a_time,
+    rejected,
+    sealed,
+    unsealed,
+    write_atomic,
+)
 from simulator.processes import map_spawned, processes_for
 from simulator.rules import rules_dict, short_change, validate
-from simulator.strategy import dumps_strategy, load_strategy, tables_hash
+from simulator.strategy import dumps_strategy, load_strategy, loads_strategy, tables_hash
 
 DERIVED_BASIC = "basic (derived for these rules)"  # a derived strategy's name in every output
 BASELINE_BASIC = "basic (derived for the baseline's rules)"  # compare --same-strategy's variants
@@ -153,11 +167,16 @@ def basic_path(rules) -> Path:
 
 def cached_basic(rules):
     """The basic strategy derived for ``rules`` as its cache file holds it, or None (not derived
-    yet, or a file that does not load: derived again)."""
+    yet, or a file that does not match its checksum or does not load: derived again)."""
     path = basic_path(rules)
     try:
-        return load_strategy(path) if path.exists() else None
-    except (ValueError, OSError):
+        data = unsealed(path, path.read_bytes())
+    except OSError:  # (not derived yet)
+        return None
+    try:
+        return None if data is None else loads_strategy(data.decode(), str(path), path.stem)
+    except ValueError:  # (UnicodeDecodeError too)
+        rejected(path, "does not load")
         return None
 
 
@@ -185,7 +204,7 @@ def _derive(rules, path):
               f"# docs/exact.md); cache key {rules_key(rules)}, bjsim {__version__}.\n"
               f"# Rules (all but {', '.join(UNSEEN)}): "
               f"{json.dumps({k: v for k, v in rules_dict(rules).items() if k not in UNSEEN})}\n\n")
-    ok = write_atomic(path, header + dumps_strategy(strat))
+    ok = write_atomic(path, sealed(header + dumps_strategy(strat)))
     if ok:
         _write_exact(rules, [strat] * rules.boxes, figures)
     return strat, path if ok else None
@@ -224,7 +243,32 @@ def _exact_path(rules, strategies) -> Path:
 
 
 def _write_exact(rules, strategies, figures: dict) -> None:
-    write_atomic(_exact_path(rules, strategies), json.dumps(figures) + "\n")
+    write_atomic(_exact_path(rules, strategies),
+                 json.dumps(figures | {"sha256": checksum(figures)}) + "\n")
+
+
+def _cached_exact(path: Path) -> dict | None:
+    """The exact figures the file ``path`` holds, or None (not computed yet, or a file that
+    does not match its ``sha256`` or does not load: computed again)."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):
+        doc = None
+    keys = {"house_edge", "super_sevens_ev"}
+    if not isinstance(doc, dict) or not keys <= set(doc) <= keys | {"sha256"}:
+        rejected(path, "does not load")
+        return None
+    try:
+        ok = doc.get("sha256") == checksum(doc)
+    except (ValueError, TypeError):  # (a value JSON's checksum cannot hold: NaN)
+        ok = False
+    if not ok:
+        rejected(path, "does not match its sha256 checksum (edited, damaged or written by an "
+                       "older bjsim)")
+        return None
+    return {k: doc[k] for k in keys}
 
 
 def exact_for(rules, strategies, say=None) -> dict:
@@ -240,12 +284,9 @@ def exact_for(rules, strategies, say=None) -> dict:
 
         return box_mean([exact_for(one, [s], say) for s in strategies])
     path = _exact_path(rules, strategies)
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-        if set(doc) == {"house_edge", "super_sevens_ev"}:
-            return doc
-    except (OSError, ValueError):
-        pass
+    kept = _cached_exact(path)
+    if kept is not None:
+        return kept
     from simulator.exact.compare import theory
 
     if say is not None:

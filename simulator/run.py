@@ -282,6 +282,12 @@ def compile_then_bar(job, finished: bool, scheduler: str | None, quiet: bool,
     return bar, compiling
 
 
+def advance_bar(bar, state) -> None:
+    """``bar`` at the rounds ``state`` holds (`engine.RunState.rounds_done`): the chunks past a
+    precision stop, played but left out of the result, are taken off the bar too."""
+    bar.update(state.rounds_done - bar.n)
+
+
 def shown(bar) -> None:
     """Draw ``bar`` (`compile_then_bar`'s), held back until the cluster was ready; its clock
     (the rate) from now."""
@@ -469,9 +475,9 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
             ready=lambda: shown(bar),
         )
     try:
-        for _chunk, n_rounds in () if partial else played:
+        for _chunk, _rounds in () if partial else played:
             bar.set_postfix_str(_progress_text(state, plan.precision), refresh=False)
-            bar.update(int(n_rounds))
+            advance_bar(bar, state)
             save(now=False)
         bar.refresh()  # the last chunk's figures, whenever the bar last drew
     except KeyboardInterrupt:

@@ -151,12 +151,19 @@ def max_chunk_rounds(rules) -> int:
     return min(INT64_MAX // v for v in max_per_round(rules).values() if v > 0)  # (no splits: 0)
 
 
+def per(total: int, n: int, scale: float = 1.0) -> float:
+    """``total / n / scale`` in one division, of integers where ``scale`` is a whole number (money
+    in tenths of a unit), so correctly rounded: the same sums give the same float in every report
+    (simulate's mean and count's advantage of a flat bet, byte for byte)."""
+    return total / (n * int(scale)) if float(scale).is_integer() else total / n / scale
+
+
 def _mean_sd(total: int, sq: int, n: int, scale: float = 1.0):
     """Mean and sample standard deviation (ddof=1) of n values from their integer sum and sum
     of squares, each divided by ``scale``. None where undefined."""
     if n <= 0:
         return None, None
-    mean = total / n / scale
+    mean = per(total, n, scale)
     if n < 2:
         return mean, None
     num = n * sq - total * total  # exact: Python integers

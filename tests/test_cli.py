@@ -780,6 +780,7 @@ def test_a_run_of_the_nz_chart_under_other_rules_says_so(tmp_path, monkeypatch):
     # `--rules us-6deck-s17-das-peek` played the NZ chart (no soft doubles) without a word:
     # -0.547% against -0.436% with the US game's own basic strategy.
     from simulator import derived
+    from simulator.exact.cache import sealed
     from simulator.rules import load_rules
     from simulator.strategy import dumps_strategy, load_strategy
 
@@ -808,9 +809,9 @@ def test_a_run_of_the_nz_chart_under_other_rules_says_so(tmp_path, monkeypatch):
         "another")
     eight = load_rules().replace(decks=8)
     path = derived.basic_path(eight)
-    path.write_text(dumps_strategy(load_strategy("basic")))  # derived and the same: no note
+    path.write_bytes(sealed(dumps_strategy(load_strategy("basic"))))  # derived, the same: no note
     assert note("--set", "decks=8") == []
-    path.write_text(dumps_strategy(load_strategy("mimic-dealer")))  # (a stand-in that differs)
+    path.write_bytes(sealed(dumps_strategy(load_strategy("mimic-dealer"))))  # (one that differs)
     (line,) = note("--set", "decks=8")
     assert line.endswith(f"the one derived for these rules (decks=8) differs: --strategy {path} "
                          "plays it")
@@ -825,6 +826,7 @@ def test_simulate_count_and_replay_play_the_rules_own_basic_strategy_by_default(
     # simulate and count played the NZ chart under any rules unless told otherwise, where
     # compare, exact and report play the rules' own: the same rules gave two house edges.
     from simulator import derived
+    from simulator.exact.cache import sealed
     from simulator.rules import load_rules
     from simulator.strategy import dumps_strategy, load_strategy
 
@@ -833,7 +835,7 @@ def test_simulate_count_and_replay_play_the_rules_own_basic_strategy_by_default(
     path = derived.basic_path(eight)
     path.parent.mkdir(parents=True, exist_ok=True)
     stand_in = load_strategy("mimic-dealer")  # (a cached chart that differs from the NZ one)
-    path.write_text(dumps_strategy(stand_in))
+    path.write_bytes(sealed(dumps_strategy(stand_in)))
     said = "the exact analyzer's for decks=8; the shipped basic is the NZ rules' chart"
     named = "basic (derived for these rules)"  # (not its cache file: the same on every machine)
 
@@ -979,8 +981,9 @@ def test_a_damaged_cached_strategy_is_derived_again_and_stderr_says_so(tmp_path,
     result = run("simulate", *[a for a in TINY if a != "--quiet"], "--set",
                  "dealer_hits_soft_17=true")
     assert result.exit_code == 0, result.output
-    assert f"deriving the basic strategy for these rules (the cached {path} does not load)" \
-        in result.stderr
+    assert "bjsim: deriving the basic strategy for these rules (exact analyzer" in result.stderr
+    assert f"bjsim: the cached {path} has no sha256 checksum (damaged, or written by an older " \
+        "bjsim): made again\n" in result.stderr
     assert "sevens = " in path.read_text()  # derived and kept again
 
 

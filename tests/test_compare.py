@@ -18,7 +18,7 @@ from simulator import layout as L
 from simulator.chunks import PlayChunk, chunk_state
 from simulator.kernel import simulate_chunk
 from simulator.rules import RuleError, Rules
-from simulator.strategy import load_strategy
+from simulator.strategy import load_strategy, loads_strategy
 
 NZ = Rules()
 BASIC = load_strategy("basic")
@@ -694,6 +694,72 @@ def test_derived_strategy_and_exact_figures_are_cached_by_the_rules(tmp_path, mo
     assert derived.exact_for(NZ, [s2]) == {"house_edge": 0.005, "super_sevens_ev": -0.2}
     _, p3 = derived.basic_for(NZ.replace(decks=8))
     assert len(calls) == 2 and p3 != p1
+
+
+def test_an_edited_cache_file_is_made_again_and_stderr_says_so(tmp_path, monkeypatch, capsys):
+    """A cached derived chart and cached exact figures were played and printed as they were
+    edited (a hard 12 row all S: 0.370% -> 1.570%; a house edge: z = +22). Each file carries a
+    SHA-256 of its content: one that does not match it, or has none (an older bjsim's), counts
+    as not kept, is made again and stderr says so, once."""
+    import simulator.exact
+    import simulator.exact.compare
+    from simulator import derived
+    from simulator.exact import cache
+
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(tmp_path))
+    calls = []
+
+    def fake_analyze(rules, strategy=None):
+        calls.append("analyze")
+        return {"strategy": BASIC, "house_edge": 0.005, "super_sevens": {"ev": -0.2}}
+
+    def fake_theory(rules, strategies):
+        calls.append("theory")
+        return {"house_edge": 0.005, "super_sevens": -0.2}
+
+    monkeypatch.setattr(simulator.exact, "analyze", fake_analyze)
+    monkeypatch.setattr(simulator.exact.compare, "theory", fake_theory)
+    _, path = derived.basic_for(NZ)
+    (exact,) = tmp_path.glob("exact-*.json")
+    assert capsys.readouterr().err == "" and calls == ["analyze"]
+    text = path.read_text()
+    edited = text.replace("\n12     H   H   S", "\n12     S   S   S", 1)  # (a chart still)
+    assert edited != text and not np.array_equal(
+        loads_strategy(edited).hard, BASIC.hard)
+    path.write_text(edited)
+    assert derived.cached_basic(NZ) is None
+    strat, _ = derived.basic_for(NZ)
+    assert calls == ["analyze"] * 2 and path.read_text() == text
+    assert np.array_equal(strat.hard, BASIC.hard) and derived.cached_basic(NZ) is not None
+    assert capsys.readouterr().err == (f"bjsim: the cached {path} does not match its sha256 "
+                                       "checksum (edited or damaged): made again\n")
+    path.write_text(text.split("\n", 1)[1])  # (an older bjsim's: no checksum line)
+    derived.basic_for(NZ)
+    assert calls == ["analyze"] * 3 and path.read_text() == text
+    assert "has no sha256 checksum" in capsys.readouterr().err
+
+    figures = {"house_edge": 0.005, "super_sevens_ev": -0.2}
+    kept = exact.read_text()
+    assert derived.exact_for(NZ, [BASIC]) == figures and calls == ["analyze"] * 3
+    exact.write_text(kept.replace("0.005", "0.0123"))
+    assert derived.exact_for(NZ, [BASIC]) == figures and calls[-1] == "theory"
+    assert exact.read_text() == kept and capsys.readouterr().err == (
+        f"bjsim: the cached {exact} does not match its sha256 checksum (edited, damaged or "
+        "written by an older bjsim): made again\n")
+    exact.write_text(json.dumps(figures))  # (an older bjsim's: no sha256)
+    assert derived.exact_for(NZ, [BASIC]) == figures and len(calls) == 5
+    assert exact.read_text() == kept and "made again" in capsys.readouterr().err
+
+    cache.save_figures(NZ, BASIC, ({"house_edge": 0.005}, BASIC))  # bjsim exact's figures
+    pickled = cache.figures_path(NZ, BASIC)
+    raw = pickled.read_bytes()
+    assert cache.load_figures(NZ, BASIC)[0] == {"house_edge": 0.005}
+    pickled.write_bytes(raw[:-9] + bytes([raw[-9] ^ 1]) + raw[-8:])
+    assert cache.load_figures(NZ, BASIC) is None
+    cache.save_figures(NZ, BASIC, ({"house_edge": 0.005}, BASIC))
+    assert pickled.read_bytes() == raw and capsys.readouterr().err == (
+        f"bjsim: the cached {pickled} does not match its sha256 checksum (edited or damaged): "
+        "made again\n")
 
 
 def test_exact_figures_of_several_boxes_are_the_mean_of_their_one_box_figures(tmp_path,

@@ -378,15 +378,17 @@ def test_strategies_are_named_as_every_command_names_them(tmp_path, monkeypatch)
     no chart key differs: nothing derived); else ``basic (derived for these rules)``, with no
     machine's cache file in any format."""
     from simulator import derived
+    from simulator.exact.cache import sealed
     from simulator.rules import load_rules
     from simulator.strategy import dumps_strategy, load_strategy
 
     monkeypatch.setenv("BJSIM_CACHE_DIR", str(tmp_path))
     nz = load_rules()
     tmp_path.mkdir(exist_ok=True)
-    derived.basic_path(nz.replace(decks=8)).write_text(dumps_strategy(load_strategy("basic")))
+    derived.basic_path(nz.replace(decks=8)).write_bytes(sealed(dumps_strategy(load_strategy(
+        "basic"))))
     h17 = derived.basic_path(nz.replace(dealer_hits_soft_17=True))
-    h17.write_text(dumps_strategy(load_strategy("mimic-dealer")))  # (a chart that differs)
+    h17.write_bytes(sealed(dumps_strategy(load_strategy("mimic-dealer"))))  # (one that differs)
     args = ["compare", "--rounds", "2000", "--chunk-rounds", "1000", "--pair-rounds", "50",
             "--quiet", "--no-exact", "--vary", "decks=8", "--vary", "dealer_hits_soft_17=true",
             "--vary", "penetration=0.85"]

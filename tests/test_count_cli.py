@@ -34,6 +34,11 @@ ROOT = Path(__file__).resolve().parents[1]
 TINY = ["--rounds", "20_000", "--chunk-rounds", "5000", "--seed", "7", "--quiet"]
 
 
+FAKE_TIMING = {"seconds": 1.0, "rounds_per_second": None, "workers": 2, "scheduler": None,
+               "cluster_startup_seconds": None, "checkpoint": None, "resumed_rounds": 0}
+FAKE_CONTROL = {"timing": FAKE_TIMING, "run": {"rounds_played": 0}}  # (a control run's meta)
+
+
 def fake_result(plan, rounds, partial=False):
     """What run.simulate gives for ``plan`` (as recorded by `fake_engine`) if its counting
     tally were that of ``rounds`` (tests/test_counting_report.py's `tally_of`)."""
@@ -45,7 +50,7 @@ def fake_result(plan, rounds, partial=False):
     meta = {"version": __version__, "rules": rules_dict(rules), "strategy": list(names),
             "run": source | {"seed": plan.seed, "rounds": plan.rounds, "partial": partial,
                              "chunk_rounds": plan.chunk_rounds, "rounds_played": len(rounds)},
-            "timing": {}}
+            "timing": dict(FAKE_TIMING)}
     return types.SimpleNamespace(counting=tally_of(rounds), partial=partial, meta=meta,
                                  messages=["bjsim: done"], tally=None, stopped_after=None,
                                  moments=None)
@@ -70,7 +75,7 @@ def install_fake_engine(monkeypatch, rounds=ROUNDS) -> list:
     def simulate(p, quiet=False):
         if getattr(p, "counting", None) is None:
             return types.SimpleNamespace(partial=False, tally=None, stopped_after=None,
-                                         meta={"timing": {"resumed_rounds": 0}}, messages=[])
+                                         meta=FAKE_CONTROL, messages=[])
         return fake_result(p, rounds)
 
     monkeypatch.setattr(run_mod, "Plan", plan)
@@ -297,7 +302,7 @@ def test_csv_writes_partial_lowercase_as_simulate_does(monkeypatch, fake_engine,
     def simulate(p, quiet=False):  # (the control run whole)
         if getattr(p, "counting", None) is None:
             return types.SimpleNamespace(partial=False, tally=None, stopped_after=None,
-                                         meta={"timing": {"resumed_rounds": 0}}, messages=[])
+                                         meta=FAKE_CONTROL, messages=[])
         return fake_result(p, ROUNDS, partial=partial)
 
     monkeypatch.setattr(run_mod, "simulate", simulate)
@@ -338,7 +343,8 @@ def test_ctrl_c_in_the_control_run_is_not_lost(monkeypatch, fake_engine, how):
         if how == "raised":
             raise KeyboardInterrupt
         return types.SimpleNamespace(partial=True, tally=None, stopped_after=None,
-                                     meta={"run": {"rounds_played": 5000}}, messages=[])
+                                     meta={"run": {"rounds_played": 5000},
+                                           "timing": FAKE_TIMING}, messages=[])
 
     monkeypatch.setattr(run_mod, "simulate", simulate)
     result = invoke("count", *TINY)
@@ -376,6 +382,18 @@ def test_the_flat_hi_lo_control_is_the_basic_strategy_result_for_the_same_seed()
         basic["box_rounds"],) * 2
     assert t["net"] == basic["total_sum"] and t["wagered"] == basic["main_wagered"]
     assert t["flat_net"] == basic["total_sum"] and t["round_sq"] == basic["round_total_sq"]
+
+
+def test_the_flat_control_gives_simulates_mean_to_the_last_digit():
+    # simulate divided by the rounds, then by 10 (tenths), count by 10 then the bets: the json
+    # said -0.0037427500000000004 against count's -0.00374275 for the same tally
+    args = ("-n", "2M", "--seed", "9", "--set", "surrender=late", "--set", "shuffle=every-round",
+            "--quiet")
+    main = _json("simulate", *args)["results"]["main"]
+    flat = _json("count", "--plan", "hi-lo-flat", *args)["results"]["advantage"]["initial_bet"]
+    keys = ("mean", "se", "ci95_low", "ci95_high")
+    assert [json.dumps(main[k]) for k in keys] == [json.dumps(flat[k]) for k in keys]
+    assert json.dumps(main["mean"]) == "-0.00374275"
 
 
 def test_per_unit_wagered_is_one_figure_with_one_label_in_simulate_and_count():
@@ -590,7 +608,9 @@ def test_the_control_run_is_checkpointed_and_resumed_to_the_uninterrupted_report
 
     args = ["count", *TINY, "--workers", "1", "-f", "json"]
     whole = _json(*args[:-2])
-    whole.pop("timing")
+    full = whole.pop("timing")  # (both runs': it was the counter's alone)
+    assert 0 < full["control_seconds"] < full["seconds"] and full["resumed_rounds"] == 0
+    assert full["rounds_per_second"] == pytest.approx(40_000 / full["seconds"])
     ckpt = tmp_path / "count.ckpt"
     with monkeypatch.context() as mp:  # (iter_chunks plays the control only: the counter's is
         interrupt_after_first_chunk(mp, engine, "iter_chunks")  # iter_job_chunks)
@@ -607,9 +627,12 @@ def test_the_control_run_is_checkpointed_and_resumed_to_the_uninterrupted_report
     again = invoke(*[a for a in args if a != "--quiet"], "--resume", ckpt)  # (its lines said)
     assert again.exit_code == 0, again.output
     doc = json.loads(again.stdout)
-    assert doc.pop("timing")["resumed_rounds"] == 20_000 and doc == whole
-    assert json.loads(ckpt.read_text())["control"]["finished"] is True
     kept = 20_000 - int(said[-2].split(" after ")[1].split(" of ")[0].replace(",", ""))
+    timing = doc.pop("timing")  # (it was the counter's run's: 0 s, none played, no workers)
+    assert timing["resumed_rounds"] == 40_000 - kept and doc == whole
+    assert timing["workers"] == 1 and 0 < timing["control_seconds"] <= timing["seconds"]
+    assert timing["rounds_per_second"] == pytest.approx(kept / timing["seconds"])
+    assert json.loads(ckpt.read_text())["control"]["finished"] is True
     assert f"bjsim: control run (the strategy alone at a flat bet): {kept:,} rounds in " in \
         again.stderr and f"more from {ckpt}" in again.stderr, again.stderr  # (it said nothing)
     # finished: its report again, nothing played
@@ -619,7 +642,9 @@ def test_the_control_run_is_checkpointed_and_resumed_to_the_uninterrupted_report
         done = invoke(*args, "--resume", ckpt)
     assert done.exit_code == 0, done.output
     doc = json.loads(done.stdout)
-    assert doc.pop("timing")["resumed_rounds"] == 20_000 and doc == whole
+    timing = doc.pop("timing")
+    assert timing["resumed_rounds"] == 40_000 and doc == whole
+    assert timing["rounds_per_second"] is None and timing["workers"] is None
     # a checkpoint written before the control was kept in it: resumed, the control played
     from simulator import checkpoint
 

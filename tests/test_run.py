@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import signal
 import types
@@ -52,6 +53,28 @@ def test_precision_target_is_reported_met_or_not():
     unmet = run.simulate(_plan(rounds=2_000, precision=1e-6), quiet=True)
     assert unmet.meta["run"]["precision"]["met"] is False
     assert "NOT met" in unmet.messages[0]
+
+
+def test_the_progress_bar_ends_on_the_rounds_the_result_uses(monkeypatch):
+    # Chunks past a precision stop were counted on the bar (570k) though left out of the result
+    # (550,000). Here chunks 1 and 2 finish before chunk 0, which meets the target.
+    real_bar, bars = run.compile_then_bar, []
+
+    def kept_bar(*args, **kwargs):
+        bar, compiling = real_bar(*args, **kwargs)
+        bars.append(bar)
+        return bar, compiling
+
+    def late_first_chunk(state, rules, strategies, seed, workers, **kwargs):
+        first = list(itertools.islice(engine.iter_chunks(
+            rules, strategies, state.rounds, seed, state.chunk_rounds, 1), 3))
+        return engine._record(state, (c for c in (first[1], first[2], first[0])))
+
+    monkeypatch.setattr(run, "compile_then_bar", kept_bar)
+    monkeypatch.setattr(engine, "advance", late_first_chunk)
+    result = run.simulate(_plan(rounds=5_000, precision=0.9), quiet=False)
+    assert result.meta["run"]["precision"]["stop_chunk"] == 0
+    assert result.summary["rounds"] == 1_000 and bars[0].n == 1_000
 
 
 def test_a_checkpoint_that_is_a_folder_is_refused_in_the_command_lines_words(tmp_path):

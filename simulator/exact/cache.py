@@ -2,7 +2,9 @@
 source hash every key includes, atomic writes, and `bjsim exact`'s figures (``figures-<key>
 .pickle``, ``figures-optimal-<key>.pickle`` with ``--optimal``: Python pickles, in a folder only
 the user writes), each computed by one process at a time (`one_at_a_time`). `simulator.derived`
-keeps its derived strategies and house edges in the same folder."""
+keeps its derived strategies and house edges in the same folder. Every file carries a SHA-256
+of its content (`sealed`), checked when it is read: one edited, damaged or written before
+checksums counts as not kept (`rejected`), and is made again, which stderr says once."""
 
 from __future__ import annotations
 
@@ -53,12 +55,49 @@ def analyzer_hash() -> str:
     return h.hexdigest()
 
 
+SEAL = "# sha256 "  # a cache file's first line: this, then the SHA-256 (hex) of the rest
+
+
+def sealed(data: str | bytes) -> bytes:
+    """``data`` (text as UTF-8) after a first line holding its SHA-256 (`SEAL`): a comment in a
+    TOML file. `unsealed` gives it back."""
+    data = data.encode() if isinstance(data, str) else data
+    return f"{SEAL}{hashlib.sha256(data).hexdigest()}\n".encode() + data
+
+
+def unsealed(path: Path, raw: bytes) -> bytes | None:
+    """What `sealed` wrapped in ``raw`` (the file ``path``'s bytes), or None (`rejected`) where
+    the first line holds no checksum (written before checksums) or one the rest does not match
+    (edited or damaged)."""
+    head, _, data = raw.partition(b"\n")
+    if not head.startswith(SEAL.encode()):
+        rejected(path, "has no sha256 checksum (damaged, or written by an older bjsim)")
+        return None
+    if head[len(SEAL):] != hashlib.sha256(data).hexdigest().encode():
+        rejected(path, "does not match its sha256 checksum (edited or damaged)")
+        return None
+    return data
+
+
+def rejected(path: Path, why: str) -> None:
+    """The cache file ``path`` is not used (``why``: it does not match its checksum, or does not
+    load): counted as not kept; `write_atomic` says so on stderr when it is made again."""
+    _REJECTED[Path(path)] = why
+
+
+_REJECTED: dict = {}
+
+
 def write_atomic(path: Path, data: str | bytes) -> bool:
     """`atomic.write` to ``path`` (0600: a cache only the user reads), its folder made first;
-    False if it cannot be written (then nothing is kept)."""
+    False if it cannot be written (then nothing is kept). A file made again after it was
+    `rejected` is said once on stderr."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic.write(path, data)
+        why = _REJECTED.pop(Path(path), None)
+        if why is not None:
+            sys.stderr.write(f"bjsim: the cached {path} {why}: made again\n")
         return True
     except OSError as err:
         if not _WARNED:  # once a process: every later result is not kept either
@@ -111,17 +150,23 @@ def _path(kind: str, rules, strategy) -> Path:
 
 
 def _load(kind: str, rules, strategy):
+    path = _path(kind, rules, strategy)
     try:
-        with open(_path(kind, rules, strategy), "rb") as f:
-            return pickle.load(f)  # (a file bjsim wrote in the user's own cache folder)
-    except Exception:  # noqa: BLE001 (missing, damaged or from another numpy: compute again)
+        data = unsealed(path, path.read_bytes())
+    except OSError:  # (missing: computed)
+        return None
+    try:
+        return None if data is None else pickle.loads(data)  # (a file bjsim wrote and sealed
+        # in the user's own cache folder)
+    except Exception:  # noqa: BLE001 (damaged, or from another numpy: computed again)
+        rejected(path, "does not load")
         return None
 
 
 def _save(kind: str, rules, strategy, value) -> None:
-    """Kept atomically; a folder that cannot be written only means no caching."""
+    """Kept atomically (`sealed`); a folder that cannot be written only means no caching."""
     write_atomic(_path(kind, rules, strategy),
-                 pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+                 sealed(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)))
 
 
 def _figures_kind(optimal: bool) -> str:
