@@ -1201,10 +1201,10 @@ def _nz_chart_note(rules, names, theirs=None) -> tuple[str, str] | None:
     if label is None:
         return None
     if theirs is not None:
-        path = derived.basic_path(rules)
-        how = (f"--strategy {path} plays it" if path.is_file() else "not kept (the cache "
-               "folder cannot be written): bjsim strategy generate with the same --rules/--set "
-               "and -o FILE writes it, for --strategy FILE")
+        path = derived.kept_basic(rules)
+        how = (f"--strategy {path} plays it" if path is not None else "not kept in the "
+               "cache: bjsim strategy generate with the same --rules/--set and -o FILE writes "
+               "it, for --strategy FILE")
         return (f"bjsim: strategy basic is the NZ rules' chart, and the one derived for these "
                 f"rules ({changed}) differs: {how}", label)
     return (f"bjsim: strategy basic is the NZ rules' chart; these rules ({changed}) may call for "

@@ -165,6 +165,12 @@ def basic_path(rules) -> Path:
     return cache_dir() / f"basic-{rules_key(rules)}.toml"
 
 
+def kept_basic(rules) -> Path | None:
+    """``basic_path(rules)`` where it holds the derived chart (`cached_basic`: it matches its
+    checksum and loads), else None (not derived, not kept, or a file not to be used)."""
+    return basic_path(rules) if cached_basic(rules) is not None else None
+
+
 def cached_basic(rules):
     """The basic strategy derived for ``rules`` as its cache file holds it, or None (not derived
     yet, or a file that does not match its checksum or does not load: derived again)."""

@@ -25,6 +25,7 @@ from simulator.counting import (
 )
 from simulator.index_plays import INDEX_DIR, IndexFileError, IndexSet, list_indices, load_indices
 from simulator.rules import (
+    DECLARED,
     _q,
     did_you_mean,
     names_a_file,
@@ -260,7 +261,8 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
         bankroll = check_bankroll(bankroll, table_min, f"{src}: key 'bankroll' =")
     tuned = data.get("tuned_penetration")
     if tuned is not None:  # (the rule key's range)
-        tuned = float(_number(src, "tuned_penetration", tuned, 0.1, 0.95))
+        pen = DECLARED["penetration"]
+        tuned = float(_number(src, "tuned_penetration", tuned, pen.lo, pen.hi))
     wong_enter = wong_leave = None
     if "wong" in data:
         wong = _table(src, "wong", data["wong"], WONG_KEYS)

@@ -19,6 +19,16 @@ from pathlib import Path
 
 HEAD = struct.Struct("<Q")  # a message: its length, then the pickle
 WORKER = "BJSIM_WORKER"  # set in a worker's environment
+_NOTES: list = []  # a worker's lines for the user, sent back with its task's result
+
+
+def note(line: str) -> None:
+    """A line for the user on stderr: said here, or by a worker with its task's result (a
+    worker's own stderr is shown only if it fails)."""
+    if os.environ.get(WORKER):
+        _NOTES.append(line)
+    else:
+        sys.stderr.write(line + "\n")
 
 
 def map_spawned(fn, items, workers: int | None = None, done=None) -> list:
@@ -47,7 +57,9 @@ def map_spawned(fn, items, workers: int | None = None, done=None) -> list:
             if task is None:
                 return
             _send(proc.stdin, (fn, task[1]))
-            ok, value = _receive(proc.stdout)
+            ok, value, notes = _receive(proc.stdout)
+            for line in notes:
+                note(line)
             if not ok:
                 error, text = value
                 raise (error or RuntimeError("a worker process failed")) from WorkerError(text)
@@ -127,8 +139,9 @@ def _receive(stream):
 
 
 def _serve() -> None:
-    """A worker: tasks ``(fn, x)`` from stdin, ``(True, fn(x))`` or ``(False, (error or None if
-    it cannot be pickled, its traceback))`` to stdout, until stdin ends. Ctrl-C and SIGTERM are
+    """A worker: tasks ``(fn, x)`` from stdin, ``(True, fn(x), notes)`` or ``(False, (error or
+    None if it cannot be pickled, its traceback), notes)`` to stdout (``notes``: its `note`
+    lines), until stdin ends. Ctrl-C and SIGTERM are
     for the process that started it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     inp, out = sys.stdin.buffer, sys.stdout.buffer
@@ -146,8 +159,11 @@ def _serve() -> None:
             except Exception:  # noqa: BLE001
                 error = None
             result = (False, (error, traceback.format_exc()))
-        _send(out, result)
+        _send(out, (*result, _NOTES[:]))
+        _NOTES.clear()
 
 
-if __name__ == "__main__":
-    _serve()
+if __name__ == "__main__":  # (the module's own copy, whose `_NOTES` the tasks' `note` fills)
+    from simulator.processes import _serve as serve_here
+
+    serve_here()

@@ -318,3 +318,11 @@ def interrupt_after_first_chunk(monkeypatch, module, name: str) -> None:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(module, name, interrupted)
+
+
+def noting(x: str) -> str:
+    """A task for `processes.map_spawned` (tests): a `processes.note` line naming ``x``."""
+    from simulator import processes
+
+    processes.note(f"bjsim: noted {x}")
+    return x

@@ -18,7 +18,7 @@ from simulator import layout as L
 from simulator.chunks import PlayChunk, chunk_state
 from simulator.kernel import simulate_chunk
 from simulator.rules import RuleError, Rules
-from simulator.strategy import load_strategy, loads_strategy
+from simulator.strategy import dumps_strategy, load_strategy, loads_strategy
 
 NZ = Rules()
 BASIC = load_strategy("basic")
@@ -991,3 +991,50 @@ def test_the_deriving_line_names_the_chart_keys_without_those_of_no_effect(monke
         C.build_games(base, "nz", "", None, [eight], log=said.append)
     assert said == ["deriving the basic strategy for hole_card=peek; decks=8, hole_card=peek "
                     "(exact analyzer, a few seconds each; cached)"]
+
+
+def test_a_worker_processs_lines_for_the_user_are_said_by_the_process_that_started_it(capfd):
+    # compare derived two rule sets' charts on worker processes, whose stderr is shown only when
+    # one fails: a rejected cache file made again there was made again without the line saying so.
+    from simulator.processes import map_spawned
+    from tests.helpers import noting
+
+    assert map_spawned(noting, ["a", "b", "c"], workers=2) == ["a", "b", "c"]
+    err = capfd.readouterr().err
+    assert sorted(line for line in err.splitlines() if "noted" in line) == [
+        "bjsim: noted a", "bjsim: noted b", "bjsim: noted c"], err
+
+
+def test_a_cache_file_made_again_in_a_worker_is_noted_for_the_process_that_started_it(
+        tmp_path, monkeypatch, capsys):
+    from simulator import processes
+    from simulator.exact import cache
+
+    monkeypatch.setenv(processes.WORKER, "1")
+    monkeypatch.setattr(processes, "_NOTES", [])
+    path = tmp_path / "basic-x.toml"
+    cache.rejected(path, "does not match its sha256 checksum (edited or damaged)")
+    assert cache.write_atomic(path, cache.sealed("x = 1\n"))
+    assert capsys.readouterr().err == "" and processes._NOTES == [
+        f"bjsim: the cached {path} does not match its sha256 checksum (edited or damaged): "
+        "made again"]
+
+
+def test_a_rejected_cache_file_is_not_offered_to_play(tmp_path, monkeypatch):
+    # With a cache folder that cannot be written holding an edited chart, the note on stderr
+    # told the user "--strategy <that file> plays it": the file the cache had just rejected.
+    from simulator import cli, derived
+    from simulator.exact import cache
+    from tests.helpers import make_strategy
+
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(tmp_path))
+    rules = Rules(decks=2)
+    theirs = make_strategy(name="theirs")  # (a chart unlike the NZ one)
+    path = derived.basic_path(rules)
+    path.write_bytes(cache.sealed(dumps_strategy(theirs)))
+    assert derived.kept_basic(rules) == path
+    assert f"--strategy {path} plays it" in cli._nz_chart_note(rules, ["basic"], theirs)[0]
+    path.write_text(path.read_text().replace("# sha256 ", "# sha256 0", 1))  # (edited)
+    assert derived.kept_basic(rules) is None
+    note = cli._nz_chart_note(rules, ["basic"], theirs)[0]
+    assert str(path) not in note and "not kept in the cache: bjsim strategy generate" in note

@@ -393,7 +393,6 @@ def test_the_flat_control_gives_simulates_mean_to_the_last_digit():
     flat = _json("count", "--plan", "hi-lo-flat", *args)["results"]["advantage"]["initial_bet"]
     keys = ("mean", "se", "ci95_low", "ci95_high")
     assert [json.dumps(main[k]) for k in keys] == [json.dumps(flat[k]) for k in keys]
-    assert json.dumps(main["mean"]) == "-0.00374275"
 
 
 def test_per_unit_wagered_is_one_figure_with_one_label_in_simulate_and_count():

@@ -1228,14 +1228,13 @@ def _derived_files(games) -> list[dict]:
     for g in games:
         if DERIVED_BASIC not in g.names:
             continue
-        path = derived.basic_path(g.rules)
-        key = str(path)
+        path, key = derived.kept_basic(g.rules), str(derived.basic_path(g.rules))
         if key in seen:
             continue
         seen.add(key)
         strat = g.strategies[list(g.names).index(DERIVED_BASIC)]
         out.append({"variant": g.label, "name": DERIVED_BASIC} | (
-            {"file": key, "sha256": file_sha256(path)} if path.is_file() else
+            {"file": key, "sha256": file_sha256(path)} if path is not None else
             {"file": None, "sha256": hashlib.sha256(dumps_strategy(strat).encode()).hexdigest()}))
     return out
 

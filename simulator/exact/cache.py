@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from simulator import __version__, atomic
+from simulator.processes import note
 from simulator.rules import Rules, rules_dict
 
 try:
@@ -96,8 +97,8 @@ def write_atomic(path: Path, data: str | bytes) -> bool:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic.write(path, data)
         why = _REJECTED.pop(Path(path), None)
-        if why is not None:
-            sys.stderr.write(f"bjsim: the cached {path} {why}: made again\n")
+        if why is not None:  # (in a worker process, said by the process that started it)
+            note(f"bjsim: the cached {path} {why}: made again")
         return True
     except OSError as err:
         if not _WARNED:  # once a process: every later result is not kept either

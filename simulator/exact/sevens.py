@@ -64,7 +64,7 @@ def sevens_plays(rules, sevens_play) -> dict:
     if hasattr(sevens_play, "sevens"):
         hard = sevens_play.hard
         sevens_play = sevens_play.sevens
-    if not (isinstance(sevens_play, str) or isinstance(sevens_play, dict)
+    if not (isinstance(sevens_play, str) and sevens_play in PLAYS or isinstance(sevens_play, dict)
             and set(sevens_play) == set(range(1, 11)) or _is_row(sevens_play)):
         raise ValueError(f"sevens_play = {sevens_play!r:.40}: allowed a play ({', '.join(PLAYS)}),"
                          " a {up card value 1-10: play} dict, a sevens row of 10 action codes or "
