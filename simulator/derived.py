@@ -33,6 +33,8 @@ from simulator import __version__
 from simulator.checkpoint import checksum
 from simulator.engine import stack_tables
 from simulator.exact.cache import (
+    MISMATCH,
+    NO_SEAL,
     UNSEEN,
     analyzer_hash,
     cache_dir,
@@ -266,13 +268,15 @@ def _cached_exact(path: Path) -> dict | None:
     if not isinstance(doc, dict) or not keys <= set(doc) <= keys | {"sha256"}:
         rejected(path, "does not load")
         return None
+    if "sha256" not in doc:
+        rejected(path, NO_SEAL)
+        return None
     try:
-        ok = doc.get("sha256") == checksum(doc)
+        ok = doc["sha256"] == checksum(doc)
     except (ValueError, TypeError):  # (a value JSON's checksum cannot hold: NaN)
         ok = False
     if not ok:
-        rejected(path, "does not match its sha256 checksum (edited, damaged or written by an "
-                       "older bjsim)")
+        rejected(path, MISMATCH)
         return None
     return {k: doc[k] for k in keys}
 

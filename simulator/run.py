@@ -105,7 +105,8 @@ class Plan:
 def check_shared(plan) -> None:
     """Check the fields a `Plan` and a `simulator.compare.Plan` share, as the command line's
     options are: whole ``rounds``, ``seed`` and ``chunk_rounds`` (set as ints), ``precision``
-    None or in (0, 1], ``checkpoint`` None or a path; else a ValueError naming the field."""
+    None or in (0, 1], ``checkpoint`` None or a path, ``resume`` and ``exact`` True or False;
+    else a ValueError naming the field."""
     for name, lo in (("rounds", 0), ("seed", 0), ("chunk_rounds", 1)):
         object.__setattr__(plan, name, engine.whole(name, getattr(plan, name), lo))
     p = plan.precision
@@ -115,6 +116,10 @@ def check_shared(plan) -> None:
                          "(a fraction: 0.0005 is ±0.05%)")
     if plan.checkpoint is not None and not isinstance(plan.checkpoint, (str, os.PathLike)):
         raise ValueError(f"checkpoint = {plan.checkpoint!r:.40}: allowed None or a file's path")
+    for name in ("resume", "exact"):  # (a yes/no: "yes" or "no" had been taken as true)
+        v = getattr(plan, name)
+        if not (isinstance(v, (bool, np.bool_)) or isinstance(v, int) and v in (0, 1)):
+            raise ValueError(f"{name} = {v!r:.40}: allowed True or False")
 
 
 @dataclass

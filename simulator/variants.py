@@ -84,6 +84,9 @@ def split_vary(text: str) -> list[str]:
 def vary_values(text: str) -> dict:
     """The keys and values of ``--vary KEY=VALUE[,KEY=VALUE...]``, each typed and checked
     (`simulator.rules.parse_overrides`)."""
+    if not isinstance(text, str):  # (the API: None had been a TypeError)
+        raise RuleError(f"--vary {text!r:.40}: not text: give KEY=VALUE[,KEY=VALUE...], e.g. "
+                        "decks=8")
     items = split_vary(text)
     if not items:
         raise RuleError(f"--vary '{text}': give KEY=VALUE[,KEY=VALUE...], e.g. decks=8")

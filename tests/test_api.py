@@ -390,3 +390,24 @@ def test_build_games_takes_strategies_and_names_as_a_pair_or_names_the_argument(
         C.build_games(Rules(), "nz", "", base, [])
     games = C.build_games(Rules(), "nz", "", ([BASIC], ["basic"]), [])
     assert games[0].strategies == (BASIC,) and games[0].names == ("basic",)
+
+
+@pytest.mark.parametrize("field", ["resume", "exact"])
+@pytest.mark.parametrize("value", ["yes", "no", 2, None])
+def test_a_runs_yes_or_no_is_true_or_false(field, value):
+    # run.Plan(exact="no") had been taken as true (any truthy value asked for the exact figures).
+    from simulator import run
+    from simulator.rules import Rules
+    from simulator.strategy import load_strategy
+
+    with pytest.raises(ValueError, match=rf"^{field} = .*: allowed True or False$"):
+        run.Plan(Rules(), [load_strategy("basic")], ("basic",), rounds=1000, **{field: value})
+
+
+@pytest.mark.parametrize("text", [None, 8, ["decks=8"]])
+def test_a_vary_that_is_not_text_is_refused_naming_it(text):
+    from simulator import variants
+    from simulator.rules import Rules
+
+    with pytest.raises(ValueError, match=r"^--vary .*: not text: give KEY=VALUE"):
+        variants.from_vary(Rules(), text)

@@ -59,6 +59,11 @@ def analyzer_hash() -> str:
 SEAL = "# sha256 "  # a cache file's first line: this, then the SHA-256 (hex) of the rest
 
 
+# Why a cache file is not used, in every kind of cache file's words (`rejected`).
+NO_SEAL = "has no sha256 checksum (damaged, or written by an older bjsim)"
+MISMATCH = "does not match its sha256 checksum (edited or damaged)"
+
+
 def sealed(data: str | bytes) -> bytes:
     """``data`` (text as UTF-8) after a first line holding its SHA-256 (`SEAL`): a comment in a
     TOML file. `unsealed` gives it back."""
@@ -72,10 +77,10 @@ def unsealed(path: Path, raw: bytes) -> bytes | None:
     (edited or damaged)."""
     head, _, data = raw.partition(b"\n")
     if not head.startswith(SEAL.encode()):
-        rejected(path, "has no sha256 checksum (damaged, or written by an older bjsim)")
+        rejected(path, NO_SEAL)
         return None
     if head[len(SEAL):] != hashlib.sha256(data).hexdigest().encode():
-        rejected(path, "does not match its sha256 checksum (edited or damaged)")
+        rejected(path, MISMATCH)
         return None
     return data
 
