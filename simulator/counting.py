@@ -15,16 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simulator.rules import (
-    _fmt,
-    _q,
-    did_you_mean,
-    names_a_file,
-    read_toml,
-    shipped_or_path,
-    shown,
-    wrong_kind,
-)
+from simulator.rules import _fmt, check_keys, names_a_file, read_toml, shipped_or_path, shown
 
 COUNT_DIR = Path(__file__).resolve().parent.parent / "strategies" / "counts"
 VALUES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
@@ -65,13 +56,7 @@ def count_from_dict(data: dict, source: str = "<count>", name: str = "") -> Coun
     """Build and check a count system from a TOML-like dict."""
     if not isinstance(data, dict):
         raise CountError(f"{source}: a count system must be a table of keys")
-    other = wrong_kind(data, source, "count")
-    if other:
-        raise CountError(other)
-    for key in data:
-        if key not in KEYS:
-            raise CountError(f"{source}: unknown key '{_q(key, 40)}': "
-                             + (did_you_mean(key, KEYS) or "allowed " + ", ".join(KEYS)))
+    check_keys(data, KEYS, source, CountError, "count")
     tags = data.get("tags")
     if tags is None:
         raise CountError(f"{source}: key 'tags' is missing: allowed a list of 10 integers, the "

@@ -13,15 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from simulator import layout as L
-from simulator.rules import (
-    _q,
-    did_you_mean,
-    names_a_file,
-    read_toml,
-    shipped_or_path,
-    shown,
-    wrong_kind,
-)
+from simulator.rules import _q, check_keys, names_a_file, read_toml, shipped_or_path, shown
 
 INDEX_DIR = Path(__file__).resolve().parent.parent / "strategies" / "indices"
 CHARTS = ("hard", "soft", "pairs", "insurance")
@@ -99,11 +91,7 @@ def _play(d, src: str, i: int) -> IndexPlay:
     where = f"{src}: play {i + 1}"
     if not isinstance(d, dict):
         raise IndexFileError(f"{where}: not a table: allowed [[play]] tables")
-    for key in d:
-        if key not in PLAY_KEYS:
-            raise IndexFileError(f"{where}: unknown key '{_q(key, 40)}': "
-                                 + (did_you_mean(key, PLAY_KEYS) or "allowed "
-                                    + ", ".join(PLAY_KEYS)))
+    check_keys(d, PLAY_KEYS, where, IndexFileError)
     for key in ("chart", "row", "up", "below", "at_or_above", "index"):
         if key not in d:
             raise IndexFileError(f"{where}: key '{key}' is missing")
@@ -168,14 +156,7 @@ def load_indices(name_or_path) -> IndexSet:
     data = read_toml(path, "index", IndexFileError,
                      allowed=shipped_or_path("index", list_indices(), what="index set",
                                              toml=False))
-    other = wrong_kind(data, path, "index")
-    if other:
-        raise IndexFileError(other)
-    for key in data:
-        if key not in FILE_KEYS:
-            raise IndexFileError(f"{path}: unknown key '{_q(key, 40)}': "
-                                 + (did_you_mean(key, FILE_KEYS) or "allowed "
-                                    + ", ".join(FILE_KEYS)))
+    check_keys(data, FILE_KEYS, path, IndexFileError, "index")
     if "count" not in data:
         raise IndexFileError(f"{path}: key 'count' is missing: the count system the indices "
                              "are for (as bjsim strategy indices writes it)")

@@ -27,12 +27,11 @@ from simulator.index_plays import INDEX_DIR, IndexFileError, IndexSet, list_indi
 from simulator.rules import (
     DECLARED,
     _q,
-    did_you_mean,
+    check_keys,
     names_a_file,
     read_toml,
     shipped_or_path,
     shown,
-    wrong_kind,
 )
 from simulator.source import file_sha256
 
@@ -148,11 +147,7 @@ def _table(src: str, key: str, value, keys: tuple[str, ...]) -> dict:
     if not isinstance(value, dict):
         raise PlanError(f"{src}: key '{key}' is not a table: allowed a table of "
                         + ", ".join(keys))
-    for k in value:
-        if k not in keys:
-            raise PlanError(f"{src}: unknown key '{_q(f'{key}.{k}', 40)}': "
-                            + (did_you_mean(k, keys, key) or "allowed "
-                               + ", ".join(f"{key}.{x}" for x in keys)))
+    check_keys(value, keys, src, PlanError, table=key)
     return value
 
 
@@ -216,13 +211,7 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
     src = source
     if not isinstance(data, dict):
         raise PlanError(f"{src}: a counting plan must be a table of keys")
-    other = wrong_kind(data, src, "plan")
-    if other:
-        raise PlanError(other)
-    for key in data:
-        if key not in KEYS:
-            raise PlanError(f"{src}: unknown key '{_q(key, 40)}': "
-                            + (did_you_mean(key, KEYS) or "allowed " + ", ".join(KEYS)))
+    check_keys(data, KEYS, src, PlanError, "plan")
     for key in ("count", "bet"):
         if key not in data:
             raise PlanError(f"{src}: key '{key}' is missing: a plan needs count (a count "

@@ -812,6 +812,23 @@ def wrong_kind(data, path, kind: str) -> str | None:
     return f"{path}: {_a(other)} file{what}, not {_a(kind)} file: {where.format(path)}"
 
 
+def check_keys(data: dict, known, where, error, kind: str | None = None, table: str = "",
+               limit: int = 40) -> None:
+    """Refuse, as ``error(line)``, the table ``data`` of a file (``where`` begins the line): a
+    ``kind`` file that is another kind's (`wrong_kind`), or a key not in ``known``, with the
+    closest one (`did_you_mean`) or those allowed; a key of a ``table`` named with the table's
+    (``wong.leave``). The plan, count, index and strategy loaders' one check of their keys."""
+    other = wrong_kind(data, where, kind) if kind else None
+    if other:
+        raise error(other)
+    for key in data:
+        if key not in known:
+            name = f"{table}.{key}" if table else key
+            allowed = ", ".join(f"{table}.{k}" if table else k for k in known)
+            raise error(f"{where}: unknown key '{_q(name, limit)}': "
+                        + (did_you_mean(key, known, table) or "allowed " + allowed))
+
+
 def _rules_of(data: dict, path: Path) -> tuple[Rules, dict]:
     """``(rules, meta)`` of the table ``data`` of the rule file ``path``, checked."""
     other = wrong_kind(data, path, "rule")

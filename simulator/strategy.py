@@ -20,12 +20,11 @@ import numpy as np
 from simulator import layout as L
 from simulator.rules import (
     STRATEGY_CHARTS,
-    did_you_mean,
+    check_keys,
     names_a_file,
     read_text,
     shipped_or_path,
     toml_error_line,
-    wrong_kind,
 )
 
 
@@ -301,13 +300,7 @@ def _check_text(data: dict, key: str, src: str, default: str) -> str:
 def strategy_from_dict(data: dict, source: str = "<strategy>", name: str = "") -> Strategy:
     """Build a `Strategy` from a parsed strategy file (a dict as read by tomllib)."""
     src = source
-    other = wrong_kind(data, src, "strategy")  # another kind of file: say where it goes
-    if other:
-        raise StrategyError(other)
-    for key in data:
-        if key not in FILE_KEYS:
-            hint = did_you_mean(key, FILE_KEYS) or "allowed " + ", ".join(FILE_KEYS)
-            raise StrategyError(f"{src}: unknown key '{_q(key)}': {hint}")
+    check_keys(data, FILE_KEYS, src, StrategyError, "strategy", limit=80)
     table = next((k for k in data if k in CHARTS and isinstance(data[k], dict)), None)
     if table:  # ([hard] takes every key after it: they would be named as missing)
         took = f": [{table}] took the keys after it ({', '.join(map(_q, data[table]))})" \
