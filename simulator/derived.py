@@ -11,9 +11,8 @@ exact figures, of the strategy tables (one per box):
 
 - ``$BJSIM_CACHE_DIR`` if set, else ``$XDG_CACHE_HOME/bjsim``, else ``~/.cache/bjsim``;
 - ``basic-<key>.toml``: the strategy file (`simulator.strategy.dumps_strategy`), loadable with
-  ``--strategy``, its first line a SHA-256 of the rest (`simulator.exact.cache.sealed`);
-  ``exact-<key>.json``: house edge and Super Sevens return, with ``sha256`` (of the rest, as a
-  checkpoint's: `simulator.checkpoint.checksum`);
+  ``--strategy``; ``exact-<key>.json``: house edge and Super Sevens return; each file's first
+  line a SHA-256 of the rest (`simulator.exact.cache.sealed`);
   ``figures-<key>.pickle``: every figure `bjsim exact` reports (`simulator.exact.cache`).
 
 Files are written atomically; a folder that cannot be written only means no caching. A file
@@ -30,11 +29,8 @@ import json
 from pathlib import Path
 
 from simulator import __version__
-from simulator.checkpoint import checksum
 from simulator.engine import stack_tables
 from simulator.exact.cache import (
-    MISMATCH,
-    NO_SEAL,
     UNSEEN,
     analyzer_hash,
     cache_dir,
@@ -251,34 +247,27 @@ def _exact_path(rules, strategies) -> Path:
 
 
 def _write_exact(rules, strategies, figures: dict) -> None:
-    write_atomic(_exact_path(rules, strategies),
-                 json.dumps(figures | {"sha256": checksum(figures)}) + "\n")
+    write_atomic(_exact_path(rules, strategies), sealed(json.dumps(figures) + "\n"))
 
 
 def _cached_exact(path: Path) -> dict | None:
     """The exact figures the file ``path`` holds, or None (not computed yet, or a file that
-    does not match its ``sha256`` or does not load: computed again)."""
+    does not match its checksum or does not load: computed again)."""
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+        data = unsealed(path, path.read_bytes())
+    except OSError:  # (not computed yet)
         return None
-    except (OSError, ValueError):
+    if data is None:
+        return None
+    try:
+        doc = json.loads(data)
+    except ValueError:  # (UnicodeDecodeError too)
         doc = None
     keys = {"house_edge", "super_sevens_ev"}
-    if not isinstance(doc, dict) or not keys <= set(doc) <= keys | {"sha256"}:
+    if not isinstance(doc, dict) or set(doc) != keys:
         rejected(path, "does not load")
         return None
-    if "sha256" not in doc:
-        rejected(path, NO_SEAL)
-        return None
-    try:
-        ok = doc["sha256"] == checksum(doc)
-    except (ValueError, TypeError):  # (a value JSON's checksum cannot hold: NaN)
-        ok = False
-    if not ok:
-        rejected(path, MISMATCH)
-        return None
-    return {k: doc[k] for k in keys}
+    return doc
 
 
 def exact_for(rules, strategies, say=None) -> dict:
