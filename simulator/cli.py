@@ -1196,13 +1196,14 @@ def _nz_chart_note(rules, names, theirs=None) -> tuple[str, str] | None:
     changed = derived.chart_change(rules) if "basic" in names else ""
     if not changed:
         return None
-    theirs = theirs if theirs is not None else derived.cached_basic(rules)
+    cached = derived.cached_basic(rules)  # (None: not derived, not kept, or not to be used)
+    theirs = theirs if theirs is not None else cached
     label = derived.strategy_note(rules, "basic", theirs)
     if label is None:
         return None
     if theirs is not None:
-        path = derived.kept_basic(rules)
-        how = (f"--strategy {path} plays it" if path is not None else "not kept in the "
+        path = derived.basic_path(rules)
+        how = (f"--strategy {path} plays it" if cached is not None else "not kept in the "
                "cache: bjsim strategy generate with the same --rules/--set and -o FILE writes "
                "it, for --strategy FILE")
         return (f"bjsim: strategy basic is the NZ rules' chart, and the one derived for these "
