@@ -297,6 +297,16 @@ def test_derived_basic_for_names_a_rule_set_of_the_wrong_type():
         derived.basic_for(None)  # (dataclasses' "asdict() should be called on dataclass ...")
 
 
+@pytest.mark.parametrize("module", ["kernel", "reference"])
+@pytest.mark.parametrize("rules, kind", [(None, "NoneType"), ("nz1994", "str")])
+def test_the_stacked_functions_name_a_rule_set_of_the_wrong_type(module, rules, kind):
+    import importlib
+
+    play = importlib.import_module(f"simulator.{module}").play_stacked
+    with pytest.raises(RuleError, match=re.escape(f"rules: not a rule set ({kind})")):
+        play([0] * 20, rules, BASIC)  # (the engine's had raised AttributeError)
+
+
 @pytest.mark.parametrize("n", [2**63, np.uint64(2**63), 2**64 + 5, 2.0**63, -2**63])
 def test_the_kernel_refuses_a_round_count_int64_cannot_hold(n):
     # 2**63 (a Python int or a uint64) was cast to int64 as -2**63 and returned an all-zero

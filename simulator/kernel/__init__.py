@@ -15,6 +15,7 @@ from simulator.kernel import count as C
 from simulator.kernel import rng as R
 from simulator.kernel.play import MAX_HANDS, play_rounds, work_arrays
 from simulator.kernel.tables import Machine, build
+from simulator.rules import rule_set
 from simulator.strategy import stack_for
 
 __all__ = ["simulate_chunk", "simulate_blocks", "count_chunk", "play_stacked", "deal_shoe",
@@ -262,6 +263,7 @@ def play_stacked(cards, rules, strategies, cut=None, counter=None, shoes=False):
     play unreported. 2-D ``cards``: a round off each row, a fresh shoe, ``cut`` in each (with
     ``shoes``: each row as 1-D ``cards``). ``strategies``: one Strategy, or one a box;
     ``counter``: ``counter.counter_for``'s, playing every box, its counting tally returned too."""
+    rule_set(rules, "rules")  # (its values as given: the tests push the game past their ranges)
     tables, ctr, insurance = counter or (stack_for(rules, strategies), None, False)
     p, m, ins_flags = _game(rules.to_params(), tables, ctr, insurance)
     cx = None if ctr is None else ctr.arrays(int(p[L.P_DECKS]))
