@@ -759,12 +759,8 @@ def load_rule_file(path=None) -> tuple[Rules, dict]:
     if path is not None and str(path) == "":
         raise RuleError("an empty path: name a rule file (or a shipped one by name)")
     path = Path(DEFAULT_RULES_PATH if path is None else path)
-    if not path.exists() or path.is_dir():
-        names = ", ".join(shipped_rule_sets())
-        raise RuleError(f"{path}: a folder, not a rule file: allowed the path of a rule file"
-                        f", or a shipped rule set by name ({names})" if path.exists() else
-                        f"{path}: no such rule file (shipped ones, by name: {names})")
-    return _rules_of(read_toml(path, "rule"), path)
+    allowed = shipped_or_path("rule", shipped_rule_sets(), what="rule set", toml=False)
+    return _rules_of(read_toml(path, "rule", allowed=allowed), path)
 
 
 # The keys that tell each kind of bjsim file from the others (`wrong_kind`): keys of that kind's

@@ -139,11 +139,10 @@ def _path(path) -> Path:
 
 def _read_toml(path: Path) -> dict:
     src = str(path)
-    names = ", ".join(f"variants/{f.stem}" for f in shipped())
+    names = ", ".join(f.stem for f in shipped())
     text = read_text(path, "variant", source=f"--variant {src}",
-                     missing=f"--variant {src}: no such file (shipped ones, by name: {names})",
-                     allowed="allowed the path of a variant or rule file, or a shipped variant "
-                     f"as variants/NAME ({', '.join(f.stem for f in shipped())})")
+                     allowed=f"allowed a shipped variant as variants/NAME ({names}) or the path "
+                     "of a variant or rule file")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:

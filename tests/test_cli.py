@@ -629,8 +629,8 @@ def test_rules_check_reports_a_folder_and_checks_the_other_files(tmp_path):
     assert result.stdout.splitlines() == ["configs/nz1994.toml: ok"] * 2
     from simulator.rules import shipped_rule_sets
 
-    line = (f"Error: {tmp_path}: a folder, not a rule file: allowed the path of a rule "
-            f"file, or a shipped rule set by name ({', '.join(shipped_rule_sets())})")
+    line = (f"Error: {tmp_path}: a folder, not a rule file: allowed a shipped rule set by name "
+            f"({', '.join(shipped_rule_sets())}) or the path of a rule file")
     assert result.stderr.splitlines() == [line]
     # --rules FOLDER: click's "Invalid value for '--rules': File '/tmp' is a directory." said
     # nothing of what is allowed

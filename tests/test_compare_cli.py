@@ -44,7 +44,7 @@ def test_help_has_an_example_and_every_option_help():
     ([], ["no variant", "--vary"]),
     (["--vary", "deks=8"], ["deks"]),
     (["--vary", "decks=9"], ["decks", "1-8"]),
-    (["--variant", "nope.toml"], ["nope.toml", "no such file", "variants/h17"]),
+    (["--variant", "nope.toml"], ["nope.toml", "no such variant file", "variants/NAME", "h17"]),
     (["--vary-strategy", "nope"], ["nope"]),
     (["--vary", "decks=8", "--pair-rounds", "5000"], ["--pair-rounds", "--chunk-rounds"]),
     (["--vary", "decks=8", "--resume"], ["--resume", "--checkpoint"]),

@@ -70,8 +70,8 @@ def last_error_line(result) -> str:
     (["strategy", "indices", "--count", "adir"],
      "Error: adir: a folder, not a count file: allowed a shipped count system by name (hi-lo, "),
     (["compare", "--variant", "adir"],
-     "Error: --variant adir: a folder, not a variant file: allowed the path of a variant or "
-     "rule file, or a shipped variant as variants/NAME (bj-6-5, "),
+     "Error: --variant adir: a folder, not a variant file: allowed a shipped variant as "
+     "variants/NAME (bj-6-5, "),
     (["report", "--variant", "adir", "-o", "out"],
      "Error: --variant adir: a folder, not a variant file: allowed "),
 ], ids=lambda a: " ".join(a) if isinstance(a, list) else "")

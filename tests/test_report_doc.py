@@ -1750,7 +1750,7 @@ def test_the_variant_super_sevens_intervals_are_by_each_games_exact_sd(tmp_path)
 
 
 @pytest.mark.parametrize("content, words", [
-    (None, "--variant {path}: no such file"),
+    (None, "--variant {path}: no such variant file"),
     ('[variant]\nname = "bad"\n[changes]\ndecks = 99\n', "key 'decks' = 99 is out of range"),
 ])
 def test_a_bad_variant_file_is_refused_before_any_run(tmp_path, monkeypatch, content, words):

@@ -277,8 +277,8 @@ def test_a_multi_line_value_given_twice_is_named_at_its_line(tmp_path):
 def test_missing_and_unreadable_files(tmp_path):
     missing = tmp_path / "nope.toml"
     assert error_of(load_rules, missing) == (
-        f"{missing}: no such rule file (shipped ones, by name: nz1994, nz1994-8deck, "
-        "single-deck-h17, us-6deck-s17-das-peek)")
+        f"{missing}: no such rule file: allowed a shipped rule set by name (nz1994, "
+        "nz1994-8deck, single-deck-h17, us-6deck-s17-das-peek) or the path of a rule file")
     bad = tmp_path / "bin.toml"
     bad.write_bytes(b"decks = 6\n\xff\xfe\n")
     assert error_of(load_rules, bad) == f"{bad}: line 2: not valid UTF-8 text"
