@@ -16,6 +16,7 @@ import numpy as np
 
 from simulator.batches import chunk_moments
 from simulator.kernel import count_chunk, simulate_chunk, whole
+from simulator.layout import N_NETS
 from simulator.stops import DeferredStops
 
 IN_FLIGHT_PER_WORKER = 2
@@ -73,8 +74,9 @@ class PlayChunk:
 
 class CountChunk(PlayChunk):
     """The job of a counter (``bjsim count``): ``job(i) -> (i, n_rounds, payload)``, the payload
-    the chunk's tally, its counting tally flattened (`kernel.count_chunk`), then the moments of
-    its sums that batch-means SEs need (`batches.chunk_moments`), in Python integers."""
+    the chunk's tally, its counting tally flattened (`kernel.count_chunk`), the moments of its
+    sums that batch-means SEs need (`batches.chunk_moments`), then its rounds played by their
+    net (``layout.N_NETS``), in Python integers."""
 
     def __init__(self, params, tables, counter, insurance: bool, seed: int, rounds: int,
                  chunk_rounds: int):  # fmt: skip
@@ -83,10 +85,12 @@ class CountChunk(PlayChunk):
 
     def __call__(self, i: int) -> tuple[int, int, np.ndarray]:
         n = chunk_size(i, self.rounds, self.chunk_rounds)
+        nets = np.zeros(N_NETS, np.int64)
         tally, ct = count_chunk(self.params, self.tables, n, chunk_state(self.seed, i),
-                                self.counter, self.insurance)  # fmt: skip
+                                self.counter, self.insurance, nets=nets)  # fmt: skip
         return i, n, np.concatenate([tally.astype(object), ct.ravel().astype(object),
-                                     np.array(chunk_moments(ct), dtype=object)])
+                                     np.array(chunk_moments(ct), dtype=object),
+                                     nets.astype(object)])
 
     def warm(self) -> None:
         count_chunk(self.params, self.tables, 0, chunk_state(self.seed, 0), self.counter,

@@ -229,5 +229,5 @@ def figures(runs: Runs, plan, bankroll=None) -> list:
     """(penetration or None, `counting_report.figures`) of each run."""
     controls = runs.controls + [None] * (len(runs.runs) - len(runs.controls))
     return [(pen, counting_report.figures(r.counting, plan, rules, bankroll, runs.strategy,
-                                          control, r.moments))
+                                          control, r.moments, r.nets))
             for (pen, rules, r), control in zip(runs.runs, controls, strict=True)]

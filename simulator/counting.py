@@ -191,3 +191,52 @@ def risk_of_ruin(mean: float, sd: float, bankroll: float) -> float:
     if mean <= 0:
         return 1.0
     return math.exp(-2.0 * mean * bankroll / sd**2)
+
+
+def net_values() -> np.ndarray:
+    """The net per round (units) that each bin of a counter's nets (``layout.N_NETS``,
+    `kernel.count.net_bin`) stands for: its own net below ``NET_EXACT`` tenths either way, else
+    the middle of its bin (within 0.4% of every net in it)."""
+    from simulator import layout as L
+
+    exact = np.arange(1 - L.NET_EXACT, L.NET_EXACT, dtype=np.float64)
+    k = np.arange(L.NET_STEPS * L.NET_OCTAVES)
+    width = L.NET_EXACT / L.NET_STEPS
+    middle = (L.NET_EXACT + (k % L.NET_STEPS + 0.5) * width) * 2.0 ** (k // L.NET_STEPS)
+    return np.concatenate([exact, np.stack([middle, -middle], axis=1).reshape(-1)]) / L.UNIT
+
+
+def adjustment(nets, mean: float | None = None) -> float | None:
+    """Lundberg's adjustment coefficient of rounds whose nets (units) are distributed as the
+    counts ``nets`` (by bin, `net_values`), all moved alike to the ``mean`` given (the tally's,
+    exact where the bins are not; a mean at an end of its interval): the ``R > 0`` at which the
+    mean of ``exp(-R x)`` over the rounds is 1, so that ``exp(-R B)`` is the chance of ever
+    losing ``B`` units, the rounds independent (for normal rounds ``R = 2 m / s^2``, the
+    diffusion formula's). 0 without an edge (ruin certain), ``inf`` where no round loses; None
+    without a round."""
+    counts = np.asarray(nets, dtype=np.float64)
+    at = np.flatnonzero(counts)
+    if at.size == 0:
+        return None
+    x, p = net_values()[at], counts[at] / counts[at].sum()
+    x = x if mean is None else x + (mean - float(p @ x))
+    mean = float(p @ x)
+    if mean <= 0:
+        return 0.0
+    if x.min() >= 0:
+        return math.inf
+
+    def above(r):  # the mean of exp(-r x) above 1 (convex in r: below 1 from 0 to R, then above)
+        with np.errstate(over="ignore"):
+            return float(p @ np.expm1(-r * x)) > 0
+
+    high = 2 * mean / float(p @ (x - mean) ** 2)  # (the normal rounds' R)
+    while not above(high):
+        high *= 2
+    low = 0.0
+    for _ in range(200):  # bisection, to the last bits of a float
+        middle = (low + high) / 2
+        if not low < middle < high:
+            break
+        low, high = (low, middle) if above(middle) else (middle, high)
+    return low

@@ -88,7 +88,9 @@ def _ratio(a, b):
 # of ruin's 1.4 times.
 MOVED_TOGETHER = "conservative (the Super Sevens pays move the mean and SD together)"
 # The risk of ruin (the diffusion formula) needs near-normal round results; with Super Sevens in
-# the nets it is withheld: the pays add to the variance, never to a round's loss.
+# the nets it comes from their distribution (`counting.adjustment`), or where a tally has none
+# (a `figures` call without ``nets``) it is withheld: the pays add to the variance, never to a
+# round's loss.
 # SCORE and N0 where the mean net per round is not above 0 (``no_edge_note``): null, not 0 and
 # not a number of rounds, in every format.
 NO_EDGE = ("not applicable without an edge (the mean net per round is not above 0): SCORE, the "
@@ -97,13 +99,19 @@ NO_EDGE = ("not applicable without an edge (the mean net per round is not above 
 RUIN_WITHHELD = ("not given where the counter bets Super Sevens: its pays (up to thousands to 1) "
                  "make a round's net far from normal, and the diffusion formula exp(-2 m B / "
                  "s^2) would count their variance as risk, though they only ever win")
+RUIN_FROM_NETS = ("worked out from the distribution of a round's net, as the Super Sevens pays (up "
+                  "to thousands to 1) make it far from normal: exp(-R B), R the rate at which "
+                  "the mean of exp(-R x) over the rounds' nets x is 1 (for normal rounds R = "
+                  "2 m / s^2, the diffusion formula's), the rounds taken as independent as that "
+                  "formula takes them")
+RUIN_METHODS = {"diffusion": "exp(-2 m B / s^2)", "net distribution": RUIN_FROM_NETS}
 # The SD per round (``sd_note``): a sample SD with no SE, which would need the fourth moment.
 SD_NO_SE = ("the sample SD of the net per round (n - 1 in the denominator), with no SE: its SE "
             "needs the fourth moment of a round's net, which the tally does not keep")
 
 
 def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
-               moved: bool = False) -> dict:
+               moved: bool = False, nets=None) -> dict:
     """The counter's net per round (units; Super Sevens included) over ``n`` rounds: mean, SD,
     SE, win per 100 rounds, SCORE, N0 and the risk of ruin of ``bankroll`` units, each with its
     SE (``*_se``: from the mean's SE by the first-order delta method, the SD taken as known; for
@@ -111,13 +119,28 @@ def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
     95% interval. ``few``: why the rounds' Super Sevens bets are too few for any SE or interval
     (`_few_counter_wins`); the figures stand without them and ``interval_note`` says why.
     ``moved``: the nets hold Super Sevens results, so SCORE's and N0's SEs and intervals are
-    conservative (`MOVED_TOGETHER`, ``score_n0_ruin_note``) and the risk of ruin is not given
-    (`RUIN_WITHHELD`, ``risk_of_ruin_note``). Without an edge SCORE and N0 are None
-    (`NO_EDGE`, ``no_edge_note``); their intervals stand where the mean's reaches an edge."""
+    conservative (`MOVED_TOGETHER`, ``score_n0_ruin_note``) and the risk of ruin comes from the
+    distribution of the rounds' nets, ``nets`` (`counting.adjustment`; `RUIN_FROM_NETS`,
+    ``risk_of_ruin_method``), or without them is not given (`RUIN_WITHHELD`,
+    ``risk_of_ruin_note``). Without an edge SCORE and N0 are None (`NO_EDGE`,
+    ``no_edge_note``); their intervals stand where the mean's reaches an edge."""
     mean, sd = _mean_sd(net, sq, n, float(L.UNIT))
     ok = mean is not None and sd is not None and sd > 0
     se = sd / math.sqrt(n) if ok and few is None else None
     edge = se is not None and mean > 0
+    by_nets = moved and nets is not None and ok and bankroll is not None
+    if by_nets:  # the rounds not played (watched) at a net of 0
+        nets = np.array(nets, dtype=np.float64)
+        nets[L.NET_EXACT - 1] += n - nets.sum()
+
+    def exponent(m):  # the risk of ruin's, -log(ruin), at the mean net per round ``m``
+        if by_nets:  # (the rounds' nets moved to that mean)
+            return counting.adjustment(nets, m) * bankroll
+        return max(2.0 * m * bankroll / sd**2, 0.0)
+
+    def ruin(m):
+        return math.exp(-exponent(m))
+
     out = {
         "rounds": n, "mean": mean, "sd": sd, "se": se,
         "sd_note": None if sd is None else SD_NO_SE,
@@ -129,54 +152,62 @@ def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
         "score": counting.score(mean, sd) if ok else None,
         "n0": counting.n0(mean, sd) if ok else None,
         "no_edge_note": NO_EDGE if ok and mean <= 0 else None,
-        "risk_of_ruin": (counting.risk_of_ruin(mean, sd, bankroll)
-                         if ok and bankroll is not None and not moved else None),
-        "risk_of_ruin_note": RUIN_WITHHELD if moved and bankroll is not None else None,
+        "risk_of_ruin": (ruin(mean) if ok and bankroll is not None and (not moved or by_nets)
+                         else None),
+        "risk_of_ruin_note": RUIN_WITHHELD if moved and not by_nets and bankroll is not None
+        else None,
     }
+    out["risk_of_ruin_method"] = (None if out["risk_of_ruin"] is None else
+                                  "net distribution" if by_nets else "diffusion")
     # d SCORE / d mean = 2 SCORE / mean; d N0 / d mean = -2 N0 / mean;
-    # d ruin / d mean = -2 bankroll ruin / sd^2.
+    # d ruin / d mean = -2 bankroll ruin / sd^2 (from the nets: the mean moved by one SE each way)
     out["score_se"] = 2 * out["score"] * se / mean if edge else None
     out["n0_se"] = 2 * out["n0"] * se / mean if edge else None
-    out["risk_of_ruin_se"] = (2 * bankroll * out["risk_of_ruin"] * se / sd**2
-                              if edge and out["risk_of_ruin"] is not None else None)
+    out["risk_of_ruin_se"] = (None if not edge or out["risk_of_ruin"] is None else
+                              abs(ruin(mean - se) - ruin(mean + se)) / 2 if by_nets else
+                              2 * bankroll * out["risk_of_ruin"] * se / sd**2)
     # 95% intervals, with or without an edge: each figure is monotone in the mean, so the
     # mean's interval carried through it, which stays in the figure's range (where the
     # interval reaches no edge SCORE's low end 0, ruin's high end 1, N0 without a bound: None;
     # an interval with no edge in it gives SCORE and N0 none).
     ci = se is not None
     low, high = (mean - Z95 * se, mean + Z95 * se) if ci else (None, None)
-    out["risk_of_ruin_interval_note"] = (_few_for_ruin(n, sd, bankroll, low, high)
-                                         if ci and out["risk_of_ruin"] is not None else None)
+    given = ci and out["risk_of_ruin"] is not None
+    spread = exponent(high) - exponent(low) if given else 0.0
+    out["risk_of_ruin_interval_note"] = (_few_for_ruin(n, sd, bankroll, spread, by_nets)
+                                         if given and spread != 0 else None)
     if out["risk_of_ruin_interval_note"] is not None:
         out["risk_of_ruin_se"] = None
-    ruin = ci and out["risk_of_ruin"] is not None and out["risk_of_ruin_interval_note"] is None
+    interval = given and out["risk_of_ruin_interval_note"] is None
     out |= {
         "score_ci95_low": (counting.score(low, sd) or 0.0) if ci and high > 0 else None,
         "score_ci95_high": counting.score(high, sd) if ci else None,
         "n0_ci95_low": counting.n0(high, sd) if ci else None,
         "n0_ci95_high": counting.n0(low, sd) if ci else None,
-        "risk_of_ruin_ci95_low": counting.risk_of_ruin(high, sd, bankroll) if ruin else None,
-        "risk_of_ruin_ci95_high": counting.risk_of_ruin(low, sd, bankroll) if ruin else None,
+        "risk_of_ruin_ci95_low": ruin(high) if interval else None,
+        "risk_of_ruin_ci95_high": ruin(low) if interval else None,
         "score_n0_ruin_note": MOVED_TOGETHER if moved and ci else None,
     }
     return out
 
 
-def _few_for_ruin(n: int, sd: float, bankroll: float, low: float, high: float) -> str | None:
+def _few_for_ruin(n: int, sd: float, bankroll: float, spread: float,
+                  by_nets: bool = False) -> str | None:
     """Why the risk of ruin of ``bankroll`` units has no SE or interval over ``n`` rounds of SD
-    ``sd`` whose mean has the 95% interval ``low`` to ``high``, or None. The interval carries
-    the mean's through ``exp(-2 m B / s^2)``, whose exponent (0 without an edge) moves across it
-    by ``2 B (high - max(low, 0)) / s^2``: its ends are that power of e apart. Where it moves by
-    more than ``2 Z95`` (a factor of about 50), as an interval with an edge in it does over
-    fewer rounds than ``(B / s)^2``, those for the run's own result (SD ``s sqrt(n)``) to
-    spread as far as the bankroll, the bounds would be powers of ten apart, and an error of a
-    few percent in the SE, or in the SD held fixed, would move them by more: over 1,000 rounds
-    of the hi-lo plan with 1,000 units the exponent moved by 28 and the low end read 5e-11%."""
-    spread = 2 * bankroll * (high - max(low, 0.0)) / sd**2
+    ``sd``, or None. The interval carries the mean's through ``exp(-2 m B / s^2)`` (``by_nets``:
+    ``exp(-R B)``, `counting.adjustment`), whose exponent (0 without an edge) moves across it
+    by ``spread`` (``2 B (high - max(low, 0)) / s^2``; its ends are that power of e apart).
+    Where it moves by more than ``2 Z95`` (a factor of about 50), as an interval with an edge
+    in it does over fewer rounds than ``(B / s)^2``, those for the run's own result (SD
+    ``s sqrt(n)``) to spread as far as the bankroll, the bounds would be powers of ten apart,
+    and an error of a few percent in the SE, or in the SD held fixed, would move them by more:
+    over 1,000 rounds of the hi-lo plan with 1,000 units the exponent moved by 28 and the low
+    end read 5e-11%."""
     if spread <= 2 * Z95:
         return None
     need = math.ceil((bankroll / sd) ** 2)
-    return (f"across the mean's 95% interval the formula's exponent 2 x mean x bankroll / SD^2 "
+    exponent = "R x bankroll" if by_nets else "2 x mean x bankroll / SD^2"
+    return (f"across the mean's 95% interval the formula's exponent {exponent} "
             f"moves by {spread:,.1f}, more than the {2 * Z95:.1f} (a factor of 50 in the risk) it "
             f"moves by over (bankroll / SD)^2 = {need:,} rounds: the {n:,} played are too few "
             "for the run's own result to spread as far as the bankroll, and the interval's "
@@ -586,7 +617,7 @@ def flat_main(plan) -> bool:
 
 
 def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
-            control=None, moments=None) -> dict:
+            control=None, moments=None, nets=None) -> dict:
     """Every figure of the counter's run from its counting tally (JSON-ready; fractions, not
     percents; money in the plan's units; ``tally``: the fields summed over the
     counts). ``bankroll`` (units) overrides the plan's for the risk of ruin; ``strategy``: the
@@ -594,7 +625,9 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     given (`sevens_check`); ``control``: the tally of the strategy alone at a flat bet
     (`count_runs`), for ``basic`` and ``gain_over_basic``; ``moments``: the run's chunk moments
     (`batches`), for the SEs of the shares played and favourable, the average bet and the boxes
-    by batch means over the chunks (None: those SEs are not given)."""
+    by batch means over the chunks (None: those SEs are not given); ``nets``: the rounds played
+    by their net (``layout.N_NETS``), for the risk of ruin where Super Sevens pays are in them
+    (None: it is not given there)."""
     c = _columns(ctally)
     tot = [sum(col) for col in c]
     u = L.UNIT
@@ -608,8 +641,8 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     check = sevens_check(rules, strategy, plan)
     few = _few_counter_wins(ss_bet, plan, rules, check)
     moved = ss_bet > 0 and check["rare"] is not None  # (pays above 3 to 1 in the nets)
-    per_played = _per_round(round_net, tot[L.C_ROUND_SQ], played, bankroll, few, moved)
-    per_watched = _per_round(round_net, tot[L.C_ROUND_SQ], rounds, bankroll, few, moved)
+    per_played = _per_round(round_net, tot[L.C_ROUND_SQ], played, bankroll, few, moved, nets)
+    per_watched = _per_round(round_net, tot[L.C_ROUND_SQ], rounds, bankroll, few, moved, nets)
     sd = per_played["sd"]
     main_sd = _mean_sd(net, tot[L.C_MAIN_SQ], played, float(u))[1]  # (Super Sevens apart)
     game = net - tot[L.C_INS_NET]  # the main game's result alone (`PER_UNIT_WAGERED`)
@@ -976,6 +1009,7 @@ def sweep_rows(runs) -> list[dict]:
                      "score_n0_ruin_note": p["score_n0_ruin_note"],
                      "no_edge_note": p["no_edge_note"],
                      "risk_of_ruin_note": p["risk_of_ruin_note"],
+                     "risk_of_ruin_method": p["risk_of_ruin_method"],
                      "super_sevens_favourable_share": f["super_sevens"]["favourable_share"],
                      "super_sevens_favourable_share_se":
                          f["super_sevens"].get("favourable_share_se"),
@@ -1202,11 +1236,13 @@ def _round_notes(p: dict) -> list[str]:
     edge = ["", *no_edge_line([p.get("no_edge_note")])] if p.get("no_edge_note") else []
     ruin = ["", f"The risk of ruin is {p['risk_of_ruin_note']}."] if p.get(
         "risk_of_ruin_note") else []
+    ruin += ["", f"The risk of ruin is {RUIN_FROM_NETS}."] if p.get(
+        "risk_of_ruin_method") == "net distribution" else []
     ruin += ["", f"No SE or interval for the risk of ruin: {p['risk_of_ruin_interval_note']}."
              ] if p.get("risk_of_ruin_interval_note") else []
     if p.get("interval_note"):  # (a risk of ruin not given at all: said apart)
         return ["", "No SE of the mean and no interval for the win per 100 rounds, SCORE"
-                + (" or N0" if ruin else ", N0 or the risk of ruin")
+                + (" or N0" if p.get("risk_of_ruin_note") else ", N0 or the risk of ruin")
                 + f": {p['interval_note']}.", *edge, *ruin]
     out = edge
     if p.get("score_n0_ruin_note"):
@@ -1884,6 +1920,8 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     out += no_edge_line(r.get("no_edge_note") for r in rows)
     if any(r.get("risk_of_ruin_note") for r in rows):
         out += [f"The risk of ruin is {RUIN_WITHHELD}."]
+    if any(r.get("risk_of_ruin_method") == "net distribution" for r in rows):
+        out += [f"The risk of ruin is {RUIN_FROM_NETS}."]
     for r in rows:
         at_pen = f"At penetration {r['penetration']:.2f}:"
         ss_note = r.get("advantage_with_super_sevens_interval_note")

@@ -221,6 +221,11 @@ COUNT_NAMES = (
 N_COUNT = len(COUNT_NAMES)
 SS_EXACT_SCALE = 10**9
 SS_EXACT_SQ_SCALE = 10**6
+# The counter's nets: rounds played by their net (tenths, Super Sevens included), for the risk of
+# ruin from their distribution. A bin each below NET_EXACT either way; above it NET_STEPS bins of
+# equal width an octave, each sign (`kernel.count.net_bin`; `counting.net_values`).
+NET_EXACT, NET_STEPS, NET_OCTAVES = 1 << 12, 128, 52
+N_NETS = 2 * NET_EXACT - 1 + 2 * NET_STEPS * NET_OCTAVES
 (
     C_ROUNDS, C_PLAYED, C_BOXES, C_BET, C_WAGERED, C_NET, C_SS_BET, C_SS_NET, C_ROUND_SQ,
     C_FLAT_BOXES, C_FLAT_NET, C_FLAT_SQ, C_SS_FLAT_BETS, C_SS_FLAT_NET, C_SS_FLAT_SQ, C_SS_EXACT,

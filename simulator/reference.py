@@ -1411,7 +1411,8 @@ def records(results: list[RoundResult], boxes: int | None = None) -> np.ndarray:
     return out
 
 
-def counting_tally(results: list[RoundResult], rules: Rules, plays=None) -> np.ndarray:
+def counting_tally(results: list[RoundResult], rules: Rules, plays=None,
+                   nets=None) -> np.ndarray:
     """A counter's counting tally (``layout.COUNT_NAMES``, one row per count ``TC_MIN..TC_MAX``:
     the count before the deal, floored and clipped) of rounds played with ``Counting``: each
     round's boxes at one unit (flat, seated or not), at the counter's bets when seated, and the
@@ -1419,8 +1420,10 @@ def counting_tally(results: list[RoundResult], rules: Rules, plays=None) -> np.n
     dealt (docs/counting.md, "The figures and how each is computed"). Those moments are
     `exact.sevens`' own, as the engine's table of them is, for the 7-7 play ``plays`` (None: the
     published convention; `counter.exact_plays`): what they check is which shoe the engine
-    looks up (its cards and sevens left) and how often."""
+    looks up (its cards and sevens left) and how often. ``nets``: an int64 array of
+    ``layout.N_NETS`` each round played is added to, by its net (`kernel.count.net_bin`)."""
     from simulator.exact.sevens import moment_by_sevens_left
+    from simulator.kernel.count import net_bin
 
     ct = np.zeros((L.N_TC, L.N_COUNT), dtype=np.int64)
     for result in results:
@@ -1455,6 +1458,8 @@ def counting_tally(results: list[RoundResult], rules: Rules, plays=None) -> np.n
                     round_net += L.UNIT * box.ss_net * bets.super_sevens
         row[L.C_FLAT_RSQ] += flat_net**2
         if bets.seated:
+            if nets is not None:
+                nets[net_bin.py_func(round_net)] += 1
             row[L.C_PLAYED] += 1
             row[L.C_ROUND_SQ] += round_net**2
             row[L.C_MAIN_SQ] += main_net**2

@@ -137,6 +137,7 @@ class Result:
     stopped_after: int | None = None  # a stop signal noted after the last chunk (`stops`)
     stopped_compiling: bool = False  # Ctrl-C while the kernel compiled: no chunk, no bar drawn
     moments: np.ndarray | None = None  # a counter's chunk moments, summed (`batches`)
+    nets: np.ndarray | None = None  # a counter's rounds played by their net (`nets_of`)
     failure: str | None = None  # the cluster failed the run (`distributed.ClusterError`)
 
     @property
@@ -147,11 +148,12 @@ class Result:
 
 
 class CountState(engine.RunState):
-    """`engine.RunState` of a counter: the payload is a chunk's tally, its counting tally, then
-    its moments for batch-means SEs (`batches.chunk_moments`)."""
+    """`engine.RunState` of a counter: the payload is a chunk's tally, its counting tally, its
+    moments for batch-means SEs (`batches.chunk_moments`), then its rounds played by their net
+    (`chunks.CountChunk`)."""
 
     payload = "count"
-    size = L.N_TALLY + L.N_TC * L.N_COUNT + batches.N_MOMENTS
+    size = L.N_TALLY + L.N_TC * L.N_COUNT + batches.N_MOMENTS + L.N_NETS
 
     def zero(self) -> np.ndarray:
         return np.array([0] * self.size, dtype=object)
@@ -185,9 +187,11 @@ class CountState(engine.RunState):
                 raise ValueError(f"{name}: not a chunk of this run past the prefix")
             rounds = sum(chunk_size(i, self.rounds, self.chunk_rounds) for i in idx)
             ct, moments = counted(values)
+            nets = nets_of(values)
             if values[L.T_ROUNDS] != rounds or ct[:, L.C_ROUNDS].sum() != rounds or any(
                     values[k] < 0 for k in _NONNEGATIVE) or batches.chunks_of(moments) != len(
-                    idx) or not batches.valid(moments):
+                    idx) or not batches.valid(moments) or min(nets) < 0 or sum(
+                    nets) != ct[:, L.C_PLAYED].sum():
                 raise ValueError(f"{name}: rounds or counts that its chunks cannot give")
             out[name] = np.array(values, dtype=object)
         return out.pop("prefix"), {int(k.split()[1]): v for k, v in out.items()}
@@ -198,7 +202,13 @@ def counted(payload) -> tuple[np.ndarray, np.ndarray]:
     and the chunks' moments (`batches`)."""
     values = np.asarray(payload, dtype=object)
     end = L.N_TALLY + L.N_TC * L.N_COUNT
-    return values[L.N_TALLY:end].reshape(L.N_TC, L.N_COUNT), values[end:]
+    return (values[L.N_TALLY:end].reshape(L.N_TC, L.N_COUNT),
+            values[end:end + batches.N_MOMENTS])
+
+
+def nets_of(payload) -> np.ndarray:
+    """A counter's payload's last part: its rounds played by their net (``layout.N_NETS``)."""
+    return np.asarray(payload, dtype=object)[-L.N_NETS:]
 
 
 # Counts (never negative) of the payload: the tally's counts and the counting tally's.
@@ -242,7 +252,8 @@ def _checkpoint_writer(plan: Plan, state: engine.RunState):
         # the index plays themselves, not only the path that names them: a play's index changes
         # no strategy table (tables_hash), only where the count switches between them
         ident["counting"]["index_plays"] = play_words(plan.counting.plays)
-        ident["payload"] = f"tally, counting tally, {batches.N_MOMENTS} chunk moments"
+        ident["payload"] = (f"tally, counting tally, {batches.N_MOMENTS} chunk moments, "
+                            f"{L.N_NETS} nets")
         if plan.rules.super_sevens:  # the 7-7 play its exact Super Sevens sums are of
             ident["super_sevens_exact"] = _exact_play_words(plan)
     return open_checkpoint(plan.checkpoint, plan.resume, ident, state, plan.command,
@@ -504,9 +515,9 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         startup = timing.get("startup")
         seconds = time.perf_counter() - start - (startup or 0.0)
         total = state.total()
-        ctally = moments = None
+        ctally = moments = nets = None
         if counting:
-            (ctally, moments), total = counted(total), total[: L.N_TALLY]
+            (ctally, moments), nets, total = counted(total), nets_of(total), total[: L.N_TALLY]
         summary = tally.summarize(total, plan.rules, tally.ss_lines_possible(
             plan.strategies, plan.rules), plan.strategies, plan.names)
         meta = _meta(plan, state, total, partial, resumed, seconds, startup,
@@ -523,9 +534,9 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         messages.append("bjsim: interrupted while the exact figures were computed: the report "
                         "is the whole run's, without them")
         return Result(total, summary, meta, partial, messages, ctally, exact_stopped=True,
-                      moments=moments)
+                      moments=moments, nets=nets)
     return Result(total, summary, meta, partial, messages, ctally, stopped_after=noted,
-                  stopped_compiling=compiling, moments=moments, failure=failure)
+                  stopped_compiling=compiling, moments=moments, failure=failure, nets=nets)
 
 
 def _add_exact(plan: Plan, summary: dict, say) -> None:

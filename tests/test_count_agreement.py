@@ -59,14 +59,14 @@ def _random_indices(path, rng, count: str, plays: int = 40, pairs_only: bool = F
 
 
 
-def both_play(name, cards, rules, base, counter, counting):
+def both_play(name, cards, rules, base, counter, counting, nets=None):
     """The engine's count mode (``counter``: `counter.counter_strategies`' tables, counter and
     insurance) and the reference's ``counting`` play ``cards`` to a cut near the end: their
     records must be the same round for round (the first that differs is shown, with the
     reference's bets). Returns ``(records, the engine's counting tally, the reference's
-    rounds)``."""
+    rounds)``; the engine's nets added to ``nets``."""
     cut = len(cards) - 3 * rules.boxes - 12
-    got, tally = K.play_stacked(cards, rules, base, cut=cut, counter=counter)
+    got, tally = K.play_stacked(cards, rules, base, cut=cut, counter=counter, nets=nets)
     played = reference.play_stacked(cards, rules, base, cut=cut, counting=counting)
     want = reference.records(played, rules.boxes)
     assert got.shape == want.shape, (name, got.shape, want.shape)
@@ -190,7 +190,7 @@ def test_the_engines_counter_bets_as_the_reference_game(case, tmp_path):
     plays = load_indices(indices).plays if indices else ()
     n = 52 * rules.decks
     seen = {"watched": 0, "played": 0, "bets": set(), "boxes": set(), "ss": 0, "ties": 0,
-            "exact": 0}
+            "exact": 0, "nets": set()}
     for _ in range(shoes):
         ramps = _random_plan_ramps(rng, rules, centre, spread)
         wong = ramps["wong"] or (None, None)
@@ -205,10 +205,15 @@ def test_the_engines_counter_bets_as_the_reference_game(case, tmp_path):
             step={"exact": 0, "half": 26, "whole": 52}[estimation], true=bool(system.balanced),
             plays=plays, bet=ramps["bet"], super_sevens=ramps["super_sevens"],
             boxes=ramps["boxes"], wong=ramps["wong"])  # fmt: skip
+        got_nets, want_nets = np.zeros((2, L.N_NETS), np.int64)
         _, got_tally, played = both_play(name, rng.permutation(n) % L.N_CODES, rules, base,
-                                         (stack(strategies), counter, insurance), counting)
+                                         (stack(strategies), counter, insurance), counting,
+                                         got_nets)  # fmt: skip
         want_tally = reference.counting_tally(
-            played, rules, exact_plays(rules, seven_seven_play(rules, strategies)))
+            played, rules, exact_plays(rules, seven_seven_play(rules, strategies)), want_nets)
+        differ = np.flatnonzero(got_nets != want_nets)  # the rounds played by their net
+        assert differ.size == 0, (name, [(i, got_nets[i], want_nets[i]) for i in differ[:5]])
+        seen["nets"] |= set(np.flatnonzero(got_nets))
         for row, field in np.argwhere(got_tally != want_tally)[:1]:
             at = [r for r in played if np.floor(r.bets.count) == row + L.TC_MIN]
             pytest.fail(f"{name}: plan {ramps}: count row {row + L.TC_MIN}, "
@@ -229,6 +234,7 @@ def test_the_engines_counter_bets_as_the_reference_game(case, tmp_path):
     # counts, Super Sevens bets with the side bet on, and counts exactly at a step or wong count
     assert seen["watched"] >= 20 and seen["played"] >= 250 and len(seen["bets"]) >= 6, seen
     assert len(seen["boxes"]) >= min(rules.boxes, 3) and seen["ties"] >= 10, seen
+    assert len(seen["nets"]) >= 20, len(seen["nets"])  # (many nets: bets times results)
     assert seen["ss"] >= 20 and seen["exact"] == shoes or not rules.super_sevens, seen
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
 import re
 import types
@@ -53,7 +54,7 @@ def fake_result(plan, rounds, partial=False):
             "timing": dict(FAKE_TIMING)}
     return types.SimpleNamespace(counting=tally_of(rounds), partial=partial, meta=meta,
                                  messages=["bjsim: done"], tally=None, stopped_after=None,
-                                 moments=None)
+                                 moments=None, nets=None)
 
 
 def invoke(*args):
@@ -1291,3 +1292,26 @@ def test_json_and_csv_name_each_file_the_plan_read_by_its_sha256(tmp_path):
     after = files()
     assert after["index plays"] != before["index plays"]
     assert after["plan"] == before["plan"] and after["count system"] == before["count system"]
+
+
+def test_a_super_sevens_bettors_risk_of_ruin_comes_from_the_distribution_of_its_nets():
+    # It was withheld (the diffusion formula counts the big pays' variance as risk). The real
+    # engine: the sevens plan's rounds by their net give exp(-R B) with its interval, and the
+    # Hi-Lo plan's (no Super Sevens bets) keep the diffusion formula.
+    from simulator import counting_report as CR
+
+    args = ["--rounds", "3_000_000", "--chunk-rounds", "1_000_000", "--seed", "3", "--quiet"]
+    doc = _json("count", "--plan", "sevens-super-sevens", "--strategy", "basic-super-sevens",
+                *args, "--bankroll", "500")
+    p = doc["results"]["per_round_played"]
+    assert p["risk_of_ruin_method"] == "net distribution" and p["risk_of_ruin_note"] is None
+    mean, sd = p["mean"], p["sd"]
+    diffusion = math.exp(-2 * mean * 500 / sd**2)
+    assert 0 < p["risk_of_ruin"] < diffusion / 2, (p["risk_of_ruin"], diffusion)
+    text = invoke("count", "--plan", "sevens-super-sevens", "--strategy", "basic-super-sevens",
+                  *args, "--bankroll", "500").stdout
+    assert f"The risk of ruin is {CR.RUIN_FROM_NETS}." in text
+    assert "not given where the counter bets Super Sevens" not in text
+    hilo = _json("count", "--plan", "hi-lo-1-12", *args)["results"]["per_round_played"]
+    assert hilo["risk_of_ruin_method"] == "diffusion"
+    assert hilo["risk_of_ruin"] == math.exp(-2 * hilo["mean"] * 1000 / hilo["sd"] ** 2)

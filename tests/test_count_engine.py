@@ -408,10 +408,16 @@ def test_the_counted_walk_equals_the_round_loop(rules, counter):
     every round. The same seed gives the same tally and counting tally, field by field."""
     tables, ctr, ins = counter_for(rules, BASIC, counter)
     p = rules.to_params()
-    walked, ct_walked = K.count_chunk(p, tables, 6000, chunk_state(11, 2), ctr, ins)
+    nets_walked, nets_looped = np.zeros((2, L.N_NETS), np.int64)
+    walked, ct_walked = K.count_chunk(p, tables, 6000, chunk_state(11, 2), ctr, ins,
+                                      nets=nets_walked)
     trace = np.full(6000 * 60, -1, np.int8)
-    looped, ct_looped = K.count_chunk(p, tables, 6000, chunk_state(11, 2), ctr, ins, trace)
+    looped, ct_looped = K.count_chunk(p, tables, 6000, chunk_state(11, 2), ctr, ins, trace,
+                                      nets_looped)
     assert (trace >= 0).sum() > 6000 * 3
+    # the rounds played by their net: the walk's by terminal (``add_walked``), the loop's each
+    assert nets_walked.sum() == ct_walked[:, L.C_PLAYED].sum() > 0
+    assert (nets_walked == nets_looped).all() and np.count_nonzero(nets_walked) >= 5
     assert ct_walked[:, L.C_ROUNDS].sum() == 6000
     assert (walked == looped).all()
     differ = np.argwhere(ct_walked != ct_looped)

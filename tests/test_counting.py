@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -167,3 +168,86 @@ def test_score_n0_and_risk_of_ruin():
     assert C.risk_of_ruin(-0.005, 1.15, 10_000) == 1.0 and C.n0(-0.01, 1) is None
     # SCORE without an edge does not apply (it read 0, a figure), as N0
     assert C.score(-0.01, 1) is None and C.score(0.0, 1) is None
+
+
+# ---------------------------------------------------------------------------------------------
+# The risk of ruin from the distribution of a round's net (`adjustment`, the engine's nets)
+
+
+def _nets(pairs) -> np.ndarray:
+    """A counter's nets (``layout.N_NETS``) from ``(net in tenths, rounds)`` pairs."""
+    from simulator import layout as L
+    from simulator.kernel.count import net_bin
+
+    out = np.zeros(L.N_NETS, np.int64)
+    for x, n in pairs:
+        out[net_bin.py_func(x)] += n
+    return out
+
+
+def test_a_net_has_its_own_bin_below_409_units_and_its_bins_middle_within_0_4_percent_above():
+    from simulator import layout as L
+    from simulator.kernel.count import net_bin
+
+    values, bin_of = C.net_values(), net_bin.py_func
+    assert values.size == L.N_NETS
+    for x in (0, 1, -1, 15, -80, 4095, -4095):  # tenths: each its own bin, its value exact
+        assert values[bin_of(x)] * 10 == x
+    rng = np.random.default_rng(5)
+    big = np.concatenate([rng.integers(4096, 10**7, 2000), 10 ** np.arange(4, 19),
+                          2 ** np.arange(12, 63), 2 ** np.arange(13, 63) - 1])
+    for x in big:
+        for signed in (int(x), -int(x)):
+            i = bin_of(signed)
+            assert 2 * L.NET_EXACT - 1 <= i < L.N_NETS
+            assert abs(values[i] * 10 - signed) <= 0.0040 * abs(signed), signed
+            assert np.sign(values[i]) == np.sign(signed)
+    # bins in order of their nets, each side: a larger net never in a lower bin
+    ups = sorted(int(x) for x in big)
+    assert [bin_of(x) for x in ups] == sorted(bin_of(x) for x in ups)
+
+
+def test_the_adjustment_coefficient_gives_the_exact_ruin_of_a_two_point_walk():
+    # +1 with chance p, -1 with chance q: the chance of ever losing B units is (q / p)^B, and
+    # exp(-R) = q / p exactly (Lundberg's bound holds with equality: no overshoot)
+    for p, bankroll in ((0.6, 10), (0.51, 100), (0.9, 3)):
+        nets = _nets([(10, round(p * 1000)), (-10, round((1 - p) * 1000))])
+        assert math.exp(-C.adjustment(nets) * bankroll) == pytest.approx(
+            ((1 - p) / p) ** bankroll, rel=1e-9)
+    assert C.adjustment(_nets([(10, 1), (-10, 1)])) == 0.0  # no edge: ruin certain
+    assert C.adjustment(_nets([(10, 1), (0, 3)])) == math.inf  # no round loses
+    assert C.adjustment(_nets([])) is None
+    # the mean given moves every net alike: +1/-1 moved by +0.2 is +1.2/-0.8 at even chances
+    moved = C.adjustment(_nets([(10, 1), (-10, 1)]), mean=0.2)
+    assert 0.5 * math.exp(-1.2 * moved) + 0.5 * math.exp(0.8 * moved) == pytest.approx(1.0)
+
+
+def test_the_adjustment_coefficient_of_near_normal_rounds_is_the_diffusion_formulas():
+    # rounds of a discretized normal (tenths): R within 0.5% of 2 m / s^2
+    x = np.arange(-200, 201)
+    for m, s in ((1.0, 30.0), (0.3, 12.0)):
+        weights = np.exp(-0.5 * ((x - m) / s) ** 2)
+        nets = _nets(zip(x.tolist(), np.rint(weights * 1e9).astype(np.int64).tolist(),
+                         strict=True))
+        mean, var = (x @ weights) / weights.sum() / 10, ((x / 10) ** 2 @ weights) / weights.sum()
+        assert C.adjustment(nets) == pytest.approx(2 * mean / (var - mean**2), rel=0.005)
+
+
+def test_the_risk_of_ruin_from_the_nets_bounds_a_simulated_walk_with_rare_big_wins():
+    # A round like a Super Sevens bettor's: mostly -1 or +1, rarely a big win. Independent
+    # rounds simulated here (the test's own walk) are ruined in a share of walks between the
+    # bounds exp(-R (B + 1)) and exp(-R B), within 4 SEs of that share.
+    pairs = [(-10, 5200), (10, 4700), (500, 95), (5000, 5)]  # mean +0.675 units, SD 12.2
+    nets = _nets(pairs)
+    values = np.array([x / 10 for x, _ in pairs])
+    chances = np.array([n for _, n in pairs], float) / sum(n for _, n in pairs)
+    bankroll, walks, horizon = 10, 4000, 4000  # (a walk past 4,000 rounds: 2,700 units up)
+    r = C.adjustment(nets)
+    diffusion = math.exp(-2 * (chances @ values) * bankroll / (
+        chances @ values**2 - (chances @ values) ** 2))
+    rng = np.random.default_rng(2026)
+    steps = rng.choice(values, size=(walks, horizon), p=chances)
+    ruined = ((bankroll + np.cumsum(steps, axis=1)) <= 0).any(axis=1).mean()
+    se = math.sqrt(ruined * (1 - ruined) / walks)
+    assert math.exp(-r * (bankroll + 1)) - 4 * se <= ruined <= math.exp(-r * bankroll) + 4 * se
+    assert 0.33 < math.exp(-r * bankroll) < 0.37 and diffusion > 0.9  # (far above it)

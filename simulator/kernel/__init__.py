@@ -173,9 +173,10 @@ def deal_shoe(state, decks: int) -> np.ndarray:
     return R.deal_shoe(_check_state(state), whole("kernel: decks", decks, 1, 8))
 
 
-def _run(params, tables, sizes, states, fields=(), trace=None, counter=None, insurance=False):
+def _run(params, tables, sizes, states, fields=(), trace=None, counter=None, insurance=False,
+         nets=None):
     """``(tally, per_block, counting)``: ``_simulate`` of a game (``_game``), compiled first;
-    ``counting`` the ``counter``'s counting tally (or None)."""
+    ``counting`` the ``counter``'s counting tally (or None), its rounds' nets added to ``nets``."""
     p, m, ins_flags = _game(params, tables, counter, insurance)
     cx = None if counter is None else _count_arrays(counter, int(p[L.P_DECKS]), m.wclass.shape[0])
     sizes, states = _check_blocks(sizes, states)
@@ -200,6 +201,8 @@ def _run(params, tables, sizes, states, fields=(), trace=None, counter=None, ins
         tally += c[i] @ rows[i]
     if cx is not None and cx[6].size:
         C.add_walked(cx, p, m.wclass)
+    if nets is not None and cx is not None:
+        nets += cx[8]
     return tally, out, None if cx is None else cx[4]
 
 
@@ -236,33 +239,37 @@ def simulate_blocks(params, tables, sizes, states, fields) -> tuple:
 
 
 def count_chunk(params, tables, n_rounds: int, state, counter: C.Counter,
-                insurance: bool = False, trace=None) -> tuple:
+                insurance: bool = False, trace=None, nets=None) -> tuple:
     """``(tally, counting)``: ``simulate_chunk`` as ``counter`` plays (every box at one unit),
     and the counting tally (``COUNT_NAMES``). ``tables``: its strategies, one a band of the
     count, then as many insured if ``counter.insurance`` is set (``counter.counter_for``);
-    ``insurance``: whether the strategies without a count for it insure."""
-    tally, _, counting = _run(params, tables, [n_rounds], [state], (), trace, counter, insurance)
+    ``insurance``: whether the strategies without a count for it insure; ``nets``: an int64
+    array of ``N_NETS`` the rounds played are added to by their net (``count.net_bin``)."""
+    tally, _, counting = _run(params, tables, [n_rounds], [state], (), trace, counter, insurance,
+                              nets)
     return tally, counting
 
 
 def _count_arrays(counter: C.Counter, decks: int, classes: int) -> tuple:
-    """``counter.arrays(decks, classes)``, made once in a process; the tallies fresh each call."""
+    """``counter.arrays(decks, classes)``, made once in a process; the tallies (counting, walk
+    counts, nets) fresh each call."""
     key = (id(counter), decks, classes)  # (the counter kept with them: its id not reused)
     with _CACHES:
         if key not in _COUNTERS:
             if len(_COUNTERS) >= 32:
                 _COUNTERS.clear()
             _COUNTERS[key] = (counter, counter.arrays(decks, classes))
-        ci, ctab, tg, ramp_v, ct, ev, walked, bt = _COUNTERS[key][1]
-    return ci, ctab, tg, ramp_v, np.zeros_like(ct), ev, np.zeros_like(walked), bt
+        arrays = _COUNTERS[key][1]
+    return tuple(np.zeros_like(a) if i in (4, 6, 8) else a for i, a in enumerate(arrays))
 
 
-def play_stacked(cards, rules, strategies, cut=None, counter=None, shoes=False):
+def play_stacked(cards, rules, strategies, cut=None, counter=None, shoes=False, nets=None):
     """A record per complete round (int64, (rounds, R_FIXED + boxes * R_BOX)) off ``cards``
     (codes 0..51) in order while ``pos < cut`` (default: every card); a round short of cards ends
     play unreported. 2-D ``cards``: a round off each row, a fresh shoe, ``cut`` in each (with
     ``shoes``: each row as 1-D ``cards``). ``strategies``: one Strategy, or one a box;
-    ``counter``: ``counter.counter_for``'s, playing every box, its counting tally returned too."""
+    ``counter``: ``counter.counter_for``'s, playing every box, its counting tally returned too
+    (its rounds' nets added to ``nets``, as ``count_chunk``'s)."""
     rule_set(rules, "rules")  # (its values as given: the tests push the game past their ranges)
     tables, ctr, insurance = counter or (stack_for(rules, strategies), None, False)
     p, m, ins_flags = _game(rules.to_params(), tables, ctr, insurance)
@@ -283,4 +290,6 @@ def play_stacked(cards, rules, strategies, cut=None, counter=None, shoes=False):
     name = "stacked" if cx is None else "stacked count"
     warm(name, _play_stacked, p, tuple(m), cx, ins_flags, c, np.int64(0), out, np.int64(1))
     n = _play_stacked(p, tuple(m), cx, ins_flags, c, np.int64(cut), out, np.int64(each))
+    if nets is not None and cx is not None:
+        nets += cx[8]
     return out[:n].copy() if counter is None else (out[:n].copy(), cx[4])

@@ -78,8 +78,9 @@ class Counter:
         return ctab
 
     def arrays(self, decks: int, classes: int = 0) -> tuple:
-        """``play_rounds``' ``cx`` for ``decks`` decks: a fresh counting tally and walk counts
-        (``add_walked``) for ``classes`` terminal classes (``wtid``; none: the round loop bets)."""
+        """``play_rounds``' ``cx`` for ``decks`` decks: a fresh counting tally, walk counts
+        (``add_walked``) for ``classes`` terminal classes (``wtid``; none: the round loop bets)
+        and nets (``add_round``)."""
         width = max(len(r[0]) for r in self.ramps) + 2  # each ramp's values, the last repeated
         ramp_v = np.array([list(v) + [v[-1]] * (width - len(v)) for _, v in self.ramps], np.int64)
         main, ss = len(self.ramps[R_MAIN][0]) + 1, len(self.ramps[R_SS][0]) + 1
@@ -94,7 +95,7 @@ class Counter:
         return (ci, ctab, tags, ramp_v, np.zeros((L.N_TC, L.N_COUNT), np.int64),
                 np.rint(ev * scale).astype(np.int64),
                 np.zeros(2 * L.N_TC * ci[CI_LEVELS] * classes, np.int64),
-                bet_table(ctab, ci, classes))  # fmt: skip
+                bet_table(ctab, ci, classes), np.zeros(L.N_NETS, np.int64))  # fmt: skip
 
 
 def bet_table(ctab, ci, classes: int) -> np.ndarray:
@@ -219,12 +220,28 @@ def add_box(ct, row, seated, bet, ss_bet, main, ins, wagered, ss_pay, ss_on, n):
 
 
 @njit(inline="always")
-def add_round(ct, row, seated, net, bet, flat, flat_ins, n):
-    """``n`` rounds alike into the counting tally: ``net`` the counter's (tenths); ``flat`` its
-    boxes' net and ``flat_ins`` its insurance part at one unit (the counter's: ``bet`` times)."""
+def net_bin(x):
+    """The bin of ``layout``'s nets (N_NETS) of a round's net ``x`` (tenths): its own below
+    NET_EXACT either way, else NET_STEPS of each octave above it (integers alone: the same bins
+    on every machine)."""
+    a, e = abs(x), 0
+    if a < L.NET_EXACT:
+        return x + L.NET_EXACT - 1
+    while (a >> e) >= 2 * L.NET_EXACT and e < L.NET_OCTAVES - 1:
+        e += 1
+    k = e * L.NET_STEPS + min((a >> e) - L.NET_EXACT, L.NET_EXACT - 1) * L.NET_STEPS // L.NET_EXACT
+    return 2 * L.NET_EXACT - 1 + 2 * k + (x < 0)
+
+
+@njit(inline="always")
+def add_round(ct, nets, row, seated, net, bet, flat, flat_ins, n):
+    """``n`` rounds alike into the counting tally (and, played, ``nets``: `net_bin`): ``net``
+    the counter's (tenths); ``flat`` its boxes' net and ``flat_ins`` its insurance part at one
+    unit (the counter's: ``bet`` times)."""
     ct[row, L.C_ROUNDS] += n
     ct[row, L.C_FLAT_RSQ] += n * flat * flat
     if seated:
+        nets[np.uint64(net_bin(net))] += n
         ct[row, L.C_PLAYED] += n
         ct[row, L.C_ROUND_SQ] += n * net * net
         ct[row, L.C_MAIN_SQ] += n * bet * bet * flat * flat
@@ -238,7 +255,7 @@ def add_walked(cx, p, trows):
     """The walk's rounds into the counting tally: ``cx[6][((row * levels + level) * classes + t)
     * 2 + seven]`` at tally row ``row``, bets' level ``level``, terminal class ``t`` (tally row
     ``trows[t]``), the first card a seven or not."""
-    ci, ramp_v, ct, walked = cx[0], cx[3], cx[4], cx[6]
+    ci, ramp_v, ct, walked, nets = cx[0], cx[3], cx[4], cx[6], cx[8]
     ss_on, pay_a = p[L.P_SS] != 0, T.ss_net(0, p)
     levels, n_ss, n_term = ci[CI_LEVELS], ci[CI_SS_LEVELS], trows.shape[0]
     for i in range(walked.size):
@@ -253,4 +270,4 @@ def add_walked(cx, p, trows):
         ss = (pay_a if i % 2 else -1) if ss_on else 0
         net = add_box(ct, row, seated, bet, ss_bet, t[L.T_RTOTAL_SUM], t[L.T_RINS_SUM],
                       t[L.T_MAIN_WAGERED], ss, ss_on, n)  # fmt: skip
-        add_round(ct, row, seated, net, bet, t[L.T_RTOTAL_SUM], t[L.T_RINS_SUM], n)
+        add_round(ct, nets, row, seated, net, bet, t[L.T_RTOTAL_SUM], t[L.T_RINS_SUM], n)

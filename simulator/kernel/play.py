@@ -36,7 +36,7 @@ def _add_rounds(rec, n, cx, cs, wtid, end, decks, ss_on, shoe):
     """Bet the ``n`` rounds ``walk`` recorded (``rec[i]``: round ``i``'s running count, sevens
     marked, above bit 24, its first card's place above bit 15 and, in ``rec[i + 1]``, its terminal
     below: places < 512, 8 decks at most; states < 2**15) by ``count.bet_table`` into ``walked``."""
-    ci, ctab, tg, ramp_v, ct, ev, walked, bt = cx
+    ci, ctab, tg, ramp_v, ct, ev, walked, bt, nets = cx
     seated, lo, top = cs[C.CS_SEATED], ci[C.CI_RC_LO], bt.shape[0] - 1
     exact = ss_on and ev.size > 0
     for i in range(n):
@@ -72,7 +72,7 @@ def walk(wtrans, wflags, wcounts, wtid, walt, rec, shoe, ws, r, n_rounds, cut_at
     room = n_rounds - r  # rounds to play
     why = WALK_DONE
     if cx is not None:
-        ci, ctab, tg, ramp_v, ct, ev, walked, bt = cx
+        ci, ctab, tg, ramp_v, ct, ev, walked, bt, nets = cx
         nt = walt.size // wflags.size
         C.count_now(ci, ctab, tg, cs, shoe, ws, pos, end)  # (the count's shuffles are the shoe's)
         rcp = cs[C.CS_RC]  # the running count (sevens marked), card by card
@@ -194,7 +194,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
     nbr = nb  # boxes this round
     walking = not stacked and wtrans.size > 0 and trace.size == 0
     if cx is not None:  # (``cx is None``: the counter's code is left out when compiled)
-        ci, ctab, tg, ramp_v, ct, ev, walked, bt = cx
+        ci, ctab, tg, ramp_v, ct, ev, walked, bt, nets = cx
         nt = alt.size // flags.size  # the counter's strategies
         cs[C.CS_SHUFFLES] = -1
         walking = walking and walked.size > 0
@@ -394,7 +394,7 @@ def play_rounds(p, m, cx, ins_flags, shoe, ws, rng, n_rounds, cut, tally, counts
         if cx is not None:
             if ss_on and ev.size > 0:  # the round's start shoe's exact Super Sevens return
                 C.add_exact(ct, cs[C.CS_ROW], ev, cs[C.CS_SS_AT], nbr)
-            C.add_round(ct, cs[C.CS_ROW], cs[C.CS_SEATED], counted, cs[C.CS_BET],
+            C.add_round(ct, nets, cs[C.CS_ROW], cs[C.CS_SEATED], counted, cs[C.CS_BET],
                         round_main + round_ins, round_ins, 1)  # fmt: skip
         if multi:
             for k in range(7):
