@@ -85,7 +85,8 @@ def counter_strategies(rules, base, plan) -> tuple:
         strategies = band_strategies(base, plays, base.insurance)
     else:  # a second family, insured: a box takes it when the count says so, and even money
         # with it (8.3: at 3 to 2 and 2 to 1 even money is a blackjack insured, worth taking
-        # exactly when insurance is), or always where the rules' basic strategy takes it (6 to 5)
+        # exactly when insurance is), or always where the strategy played takes it (its
+        # even_money: the rules' basic strategy's under 6 to 5)
         strategies = [s for taken in (False, True) for s in band_strategies(
             dataclasses.replace(base, even_money=taken or base.even_money), plays, taken)]
     cs = plan.count
