@@ -442,16 +442,29 @@ def strategy_from_tables(rules, tables, with_super_sevens=False, name=None, insu
 
 
 def _describe(rules, with_super_sevens=False, insurance=False, worth=(False, False)):
+    """Every rule the chart was derived for in words (those the NZ rules' description leaves
+    out only where they differ from them; a key of no effect under these rules left out)."""
+    from simulator.rules import Rules, no_effect
+
+    nz = Rules()
     decks = f"{rules.decks} {plural(rules.decks, 'deck', 'decks')}"
+    takes = ("" if no_effect(rules, "dealer_blackjack_takes") else
+             f"dealer blackjack takes {rules.dealer_blackjack_takes}, ")
+    hsa = (f", hit split aces {str(rules.hit_split_aces).lower()}"
+           if rules.hit_split_aces != nz.hit_split_aces else "")
+    ins = (f", insurance pays {rules.insurance_pays:g}"
+           if rules.insurance_pays != nz.insurance_pays else "")
     text = (f"Exact total-dependent basic strategy: {decks}, "
             f"{'H17' if rules.dealer_hits_soft_17 else 'S17'}, hole card {rules.hole_card}, "
-            f"dealer blackjack takes {rules.dealer_blackjack_takes}, double {rules.double_on}, "
+            f"{takes}double {rules.double_on}, "
             f"DAS {str(rules.double_after_split).lower()}, max hands {rules.max_hands}, "
-            f"resplit aces {str(rules.resplit_aces).lower()}, surrender {rules.surrender}, "
-            f"blackjack pays {rules.blackjack_pays:g}.")
+            f"resplit aces {str(rules.resplit_aces).lower()}{hsa}, surrender {rules.surrender}, "
+            f"blackjack pays {rules.blackjack_pays:g}{ins}.")
     if with_super_sevens and rules.super_sevens:
+        pays = ("" if tuple(rules.super_sevens_pays) == tuple(nz.super_sevens_pays) else
+                f" (pays {'/'.join(f'{x:g}' for x in rules.super_sevens_pays)})")
         text += (f" Sevens row: best 7,7 play for the main wager plus a Super Sevens bet of "
-                 f"{rules.super_sevens_bet:g} times it.")
+                 f"{rules.super_sevens_bet:g} times it{pays}.")
     else:
         text += " Sevens row: the pair table's 7,7 play (main wager only)."
     key = ("taker" if worth == (False, False) else "every") if insurance else worth
