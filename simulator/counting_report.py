@@ -1695,6 +1695,7 @@ def _csv(rows: list[dict], meta: dict) -> str:
     if meta.get("sevens_note") and any(r["section"] == "super_sevens_by_count" for r in rows):
         w.writerow({"section": "run", "item": "super_sevens_7_7_play",
                     "value": meta["sevens_note"]})
+    _rules_rows(w, meta)
     return out.getvalue()
 
 
@@ -1721,6 +1722,13 @@ def _meta_rows(w, meta: dict, more: tuple = ()) -> None:
               "no_effect", "seed", "rounds", "chunk_rounds", *more, "partial"):
         if k in run:
             w.writerow({"section": "run", "item": k, "value": run[k]})
+
+
+def _rules_rows(w, meta: dict) -> None:
+    """The csv's rule set (section ``rules``): every key of json's ``rules``, as simulate's csv
+    writes them (`report.meta_rows`)."""
+    for k, v in (meta.get("rules") or {}).items():
+        w.writerow({"section": "rules", "item": k, "value": v})
 
 
 def render(f: dict, fmt: str, meta: dict | None = None) -> str:
@@ -1984,6 +1992,5 @@ def _sweep_csv(rows: list[dict], meta: dict) -> str:
                         "ci95_low": r.get(f"{base}_ci95_low" if base else "ci95_low"),
                         "ci95_high": r.get(f"{base}_ci95_high" if base else "ci95_high")})
     _meta_rows(w, meta, ("penetrations", "cut_short"))
-    for k, v in (meta.get("rules") or {}).items():
-        w.writerow({"section": "rules", "item": k, "value": v})
+    _rules_rows(w, meta)
     return out.getvalue()
