@@ -948,3 +948,19 @@ def load_plan_text(tmp_path, text):
     other = tmp_path / "other.toml"
     other.write_text(text)
     return load_plan(str(other))
+
+
+def test_a_plan_without_a_description_is_named_alone():
+    # A plan file with no description was said "Plan r12w: ." in the report.
+    from dataclasses import replace
+
+    from simulator import counting_report as CR
+    from tests.test_counting_report import ROUNDS, tally_of
+
+    for about, said in (("", "Plan hi-lo-1-12. "), ("Two boxes at +3.", "Plan hi-lo-1-12: Two "
+                                                    "boxes at +3. ")):
+        plan = replace(load_plan("hi-lo-1-12"), description=about)
+        f = CR.figures(tally_of(ROUNDS), plan, Rules())
+        md = render.to_markdown("t", [sections.counting({"strategy": "basic", "counting": {
+            "plan": plan.name, "figures": f, "sweep": CR.sweep_rows([(0.75, f)])}})])
+        assert said in md and ": ." not in md

@@ -1238,8 +1238,9 @@ def counting(data: dict) -> Section | None:
     if f.get("basic") is not None:
         rows.append(["the strategy alone, flat 1 unit (control run)"]
                     + [f["basic"][c] for c, _, _ in cols[1:]])
+    about = p["description"].rstrip(".")  # (none in a plan file without one: the name alone)
     blocks = [
-        f"Plan {p['name']}: {p['description'].rstrip('.')}. "
+        f"Plan {p['name']}{f': {about}' if about else ''}. "
         f"{sentence(plan_words(p, kind))}; "
         "main bet "
         f"{_ramp_text(p['bet'])}; Super Sevens {_ramp_text(p['super_sevens'])}"
