@@ -1073,6 +1073,12 @@ def sig3(x) -> str:
     return text
 
 
+def _se3(se) -> str:
+    """An SE to three significant figures (`sig3`: ``0.000411``, where three decimals wrote
+    ``0.000`` and read as a figure the plan fixes); ``-`` for none or 0 (the plan fixes it)."""
+    return sig3(se) if se else "-"
+
+
 def ruin_pct(x) -> str:
     """A risk of ruin (a fraction, as json keeps it) as a percentage to three significant
     figures (`sig3` of the percent): ``33.0%``, ``100%``, ``0.00123%``; a bare ``0.330`` beside
@@ -1287,8 +1293,7 @@ def _count_rows(f: dict) -> list[list[str]]:
              _pct(b["played_share"], 1, sign=False), _pct(b["flat_advantage"], 2),
              _pct(b["flat_se"], 2, sign=False), _num(b["average_bet"], 2),
              *([_num(b["boxes_per_round_played"], 2),
-                _num(b.get("boxes_per_round_played_se") or None, 3)] if boxes else []),  # (0:
-             # a figure the plan fixes, none shown)
+                _se3(b.get("boxes_per_round_played_se"))] if boxes else []),
              _pct(b["counter_advantage"], 2), _pct(b["counter_se"], 2, sign=False)]
             for b in f["by_count"]]
 
@@ -1452,7 +1457,7 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
             f"average bet {_se_text(_num(f['average_bet']) + ' units', f.get('average_bet_se'), 3)}"
             f" a round played ({_num(f['boxes_per_round_played'])} boxes"
             + ("" if not f.get("boxes_per_round_played_se") else
-               f", SE {_num(f['boxes_per_round_played_se'], 3)}") + ")"
+               f", SE {_se3(f['boxes_per_round_played_se'])}") + ")"
             + (f", and {_num(f['average_super_sevens_bet'], 3)} units of Super Sevens"
                if f.get("average_super_sevens_bet") else "") + "; "
             + ("no bankroll given for the risk of ruin (--bankroll, or the plan's bankroll)."
