@@ -1073,6 +1073,12 @@ def sig3(x) -> str:
     return text
 
 
+def _se3(se) -> str:
+    """An SE to three significant figures (`sig3`: ``0.000411``, where three decimals wrote
+    ``0.000`` and read as a figure the plan fixes); ``-`` for none or 0 (the plan fixes it)."""
+    return sig3(se) if se else "-"
+
+
 def ruin_pct(x) -> str:
     """A risk of ruin (a fraction, as json keeps it) as a percentage to three significant
     figures (`sig3` of the percent): ``33.0%``, ``100%``, ``0.00123%``; a bare ``0.330`` beside
@@ -1287,8 +1293,7 @@ def _count_rows(f: dict) -> list[list[str]]:
              _pct(b["played_share"], 1, sign=False), _pct(b["flat_advantage"], 2),
              _pct(b["flat_se"], 2, sign=False), _num(b["average_bet"], 2),
              *([_num(b["boxes_per_round_played"], 2),
-                _num(b.get("boxes_per_round_played_se") or None, 3)] if boxes else []),  # (0:
-             # a figure the plan fixes, none shown)
+                _se3(b.get("boxes_per_round_played_se"))] if boxes else []),
              _pct(b["counter_advantage"], 2), _pct(b["counter_se"], 2, sign=False)]
             for b in f["by_count"]]
 
@@ -1452,7 +1457,7 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
             f"average bet {_se_text(_num(f['average_bet']) + ' units', f.get('average_bet_se'), 3)}"
             f" a round played ({_num(f['boxes_per_round_played'])} boxes"
             + ("" if not f.get("boxes_per_round_played_se") else
-               f", SE {_num(f['boxes_per_round_played_se'], 3)}") + ")"
+               f", SE {_se3(f['boxes_per_round_played_se'])}") + ")"
             + (f", and {_num(f['average_super_sevens_bet'], 3)} units of Super Sevens"
                if f.get("average_super_sevens_bet") else "") + "; "
             + ("no bankroll given for the risk of ruin (--bankroll, or the plan's bankroll)."
@@ -1695,6 +1700,7 @@ def _csv(rows: list[dict], meta: dict) -> str:
     if meta.get("sevens_note") and any(r["section"] == "super_sevens_by_count" for r in rows):
         w.writerow({"section": "run", "item": "super_sevens_7_7_play",
                     "value": meta["sevens_note"]})
+    _rules_rows(w, meta)
     return out.getvalue()
 
 
@@ -1721,6 +1727,13 @@ def _meta_rows(w, meta: dict, more: tuple = ()) -> None:
               "no_effect", "seed", "rounds", "chunk_rounds", *more, "partial"):
         if k in run:
             w.writerow({"section": "run", "item": k, "value": run[k]})
+
+
+def _rules_rows(w, meta: dict) -> None:
+    """The csv's rule set (section ``rules``): every key of json's ``rules``, as simulate's csv
+    writes them (`report.meta_rows`)."""
+    for k, v in (meta.get("rules") or {}).items():
+        w.writerow({"section": "rules", "item": k, "value": v})
 
 
 def render(f: dict, fmt: str, meta: dict | None = None) -> str:
@@ -1984,6 +1997,5 @@ def _sweep_csv(rows: list[dict], meta: dict) -> str:
                         "ci95_low": r.get(f"{base}_ci95_low" if base else "ci95_low"),
                         "ci95_high": r.get(f"{base}_ci95_high" if base else "ci95_high")})
     _meta_rows(w, meta, ("penetrations", "cut_short"))
-    for k, v in (meta.get("rules") or {}).items():
-        w.writerow({"section": "rules", "item": k, "value": v})
+    _rules_rows(w, meta)
     return out.getvalue()

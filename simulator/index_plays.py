@@ -197,6 +197,8 @@ def play_words(plays: IndexSet | None) -> dict | None:
 
 
 SURRENDERS = ("Rh", "Rs", "Rp")
+# What each plays where the rules have no surrender (the engine's and the reference game's).
+SURRENDER_ELSE = {"Rh": "H", "Rs": "S", "Rp": "P"}
 
 
 def _set_cell(strategy, q: IndexPlay, action: str) -> dict:

@@ -194,11 +194,11 @@ def test_every_format_gives_the_batch_mean_ses(wong_plan):
             f"{100 * r['played_share_se']:.1f}%)" in text
         )
         assert f"(SE {r['average_bet_se']:.3f})" in text
-        assert f"boxes, SE {r['boxes_per_round_played_se']:.3f})" in text
+        assert f"boxes, SE {CR.sig3(r['boxes_per_round_played_se'])})" in text
         assert f"(SE {100 * r['super_sevens']['favourable_share_se']:.2f}%) of rounds" in text
         assert "by batch means over the run's chunks" in text and "(20 chunks)" in text
         by_count = text.split("By true count")[1].split("Super Sevens by")[0]
-        assert f"{plus2['boxes_per_round_played_se']:.3f}" in by_count
+        assert CR.sig3(plus2["boxes_per_round_played_se"]) in by_count
     sweep = args + ["--penetrations", "0.6,0.9"]
     rows = json.loads(invoke(*sweep, "-f", "json").stdout)["sweep"]
     for row in rows:

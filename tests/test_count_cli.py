@@ -962,6 +962,25 @@ def test_a_running_count_step_off_its_whole_numbers_is_played_with_a_warning(tmp
         "decks left to estimate): every value of deck_estimation gives the same figures"]
 
 
+def test_a_surrender_play_is_played_with_a_warning_under_rules_without_surrender(tmp_path,
+                                                                                fake_engine):
+    # H below +3 and Rh from it: H at every count under the NZ rules, which have no surrender;
+    # it ran without a word. Under rules with surrender it plays as written, without one.
+    idx = tmp_path / "sur.toml"
+    idx.write_text('count = "hi-lo"\n[[play]]\nchart = "hard"\nrow = "16"\nup = "T"\n'
+                   'below = "H"\nat_or_above = "Rh"\nindex = 3\n')
+    plan = tmp_path / "plan.toml"
+    plan.write_text(f'count = "hi-lo"\nindices = "{idx.as_posix()}"\n[bet]\nbase = 1\n')
+    result = invoke("count", "--plan", plan, *TINY)
+    assert result.exit_code == 0 and len(fake_engine) == 1, result.output
+    assert [ln for ln in result.stderr.splitlines() if "warning" in ln] == [
+        f'bjsim: warning: {idx}: play 1 (16 v 10): below = "H", at_or_above = "Rh": the rules '
+        'do not allow surrender (surrender = "none"), so it plays as H at every count']
+    result = invoke("count", "--plan", plan, "--set", "surrender=late", *TINY)
+    assert result.exit_code == 0, result.output
+    assert "warning" not in result.stderr
+
+
 def test_a_shuffle_every_round_is_played_with_a_warning_and_no_penetration(fake_engine):
     result = invoke("count", "--set", "shuffle=every-round", "--rounds", "20000",
                     "--chunk-rounds", "5000")

@@ -837,6 +837,7 @@ def test_the_section_gives_the_batch_means_ses_bjsim_count_gives(tmp_path):
     their SEs by batch means (and the boxes by count theirs); the report's counting section
     gave the figures bare, in its text, its tables and its CSV. It now gives count's SEs in
     count's words, and where the run has too few chunks says why there are none, once."""
+    from simulator import counting_report as CR
     from simulator.assessment.output import _csv
 
     plan = tmp_path / "wong.toml"
@@ -853,7 +854,7 @@ def test_the_section_gives_the_batch_means_ses_bjsim_count_gives(tmp_path):
     bet = f"average bet {f['average_bet']:.2f} units (SE {f['average_bet_se']:.3f}) a round played"
     played = f"{100 * f['played_share']:.1f}% (SE {100 * f['played_share_se']:.1f}%)"
     boxes = (f"({f['boxes_per_round_played']:.2f} boxes, SE "
-             f"{f['boxes_per_round_played_se']:.3f})")
+             f"{CR.sig3(f['boxes_per_round_played_se'])})")
     for words in (bet, played, boxes, "(10 chunks)"):
         assert words in text and words in md, words
     tables = {b.name: b for b in sec.blocks if isinstance(b, sections.Table)}
@@ -948,3 +949,36 @@ def load_plan_text(tmp_path, text):
     other = tmp_path / "other.toml"
     other.write_text(text)
     return load_plan(str(other))
+
+
+def test_a_plan_without_a_description_is_named_alone():
+    # A plan file with no description was said "Plan r12w: ." in the report.
+    from dataclasses import replace
+
+    from simulator import counting_report as CR
+    from tests.test_counting_report import ROUNDS, tally_of
+
+    for about, said in (("", "Plan hi-lo-1-12. "), ("Two boxes at +3.", "Plan hi-lo-1-12: Two "
+                                                    "boxes at +3. ")):
+        plan = replace(load_plan("hi-lo-1-12"), description=about)
+        f = CR.figures(tally_of(ROUNDS), plan, Rules())
+        md = render.to_markdown("t", [sections.counting({"strategy": "basic", "counting": {
+            "plan": plan.name, "figures": f, "sweep": CR.sweep_rows([(0.75, f)])}})])
+        assert said in md and ": ." not in md
+
+
+def test_a_small_boxes_se_is_shown_to_three_significant_figures_never_as_0_000():
+    # An SE of 0.000411 boxes was printed "SE 0.000", which reads as a figure the plan fixes.
+    from simulator import counting_report as CR
+    from tests.test_counting_report import ROUNDS, tally_of
+
+    f = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules())
+    f["plan"]["boxes"]["steps"] = [[3, 2]]  # (the boxes vary with the count)
+    f["boxes_per_round_played_se"] = 0.000411
+    for b in f["by_count"]:
+        b["boxes_per_round_played_se"] = 0.000411
+    md = render.to_markdown("t", [sections.counting({"strategy": "basic", "counting": {
+        "plan": "hi-lo-1-12", "figures": f, "sweep": CR.sweep_rows([(0.75, f)])}})])
+    for text in (CR.render(f, "table"), CR.render(f, "markdown"), md):
+        assert "boxes, SE 0.000411)" in text and "0.000)" not in text
+        assert text.count("0.000411") == 2 and "0.000 " not in text  # (and the table by count)

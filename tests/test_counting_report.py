@@ -906,6 +906,16 @@ def test_the_renderings_show_the_same_figures(fig):
         CR.render(fig, "xml", META)
 
 
+def test_the_single_runs_csv_gives_the_rule_set_as_the_sweeps_does(fig):
+    # The single run's csv had no section rules, where the sweep's and simulate's csv have it.
+    meta = META | {"rules": {"decks": 6, "surrender": "none", "super_sevens": True}}
+    single = [(r["item"], r["value"]) for r in csv.DictReader(io.StringIO(
+        CR.render(fig, "csv", meta))) if r["section"] == "rules"]
+    sweep = [(r["item"], r["value"]) for r in csv.DictReader(io.StringIO(CR.render_sweep(
+        CR.sweep_rows([(0.75, fig)]), "csv", meta))) if r["section"] == "rules"]
+    assert single == sweep == [("decks", "6"), ("surrender", "none"), ("super_sevens", "true")]
+
+
 def test_the_penetration_sweep_puts_runs_side_by_side(fig):
     other = CR.figures(tally_of(ROUNDS[:2]), load_plan("hi-lo-1-12"), Rules())
     rows = CR.sweep_rows([(0.6, other), (0.9, fig)])

@@ -414,3 +414,16 @@ def test_a_plans_files_are_hashed_as_read_not_when_the_figures_are_written(tmp_p
     path.write_text('count = "hi-lo"\n[bet]\nbase = 1\n# edited while it ran\n')
     files = plan_dict(plan)["files"]
     assert files[0] == {"what": "plan", "sha256": read}, files
+
+
+def test_a_surrender_play_the_same_at_every_count_without_surrender_is_warned_of(tmp_path):
+    # H below the index and Rh from it plays H at every count where the rules have no
+    # surrender (the NZ rules): it ran without a word. Kept, as it plays under rules with one.
+    path = tmp_path / "surrender.toml"
+    path.write_text('count = "hi-lo"\n[[play]]\nchart = "hard"\nrow = "16"\nup = "T"\n'
+                    'below = "H"\nat_or_above = "Rh"\nindex = 3\n[[play]]\nchart = "hard"\n'
+                    'row = "15"\nup = "T"\nbelow = "Rs"\nat_or_above = "H"\nindex = 2\n')
+    assert _warnings({"indices": str(path)}) == [
+        f"{path}: play 1 (16 v 10): below = \"H\", at_or_above = \"Rh\": the rules do not allow "
+        "surrender (surrender = \"none\"), so it plays as H at every count"]
+    assert _warnings({"indices": str(path)}, Rules(surrender="late")) == []

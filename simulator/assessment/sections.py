@@ -179,7 +179,8 @@ def fmt(value, kind: str) -> str:
         return f"{value:.10f}"
     if kind == "odds":  # "1 in N" of a probability p, given as N = 1 / p
         return f"{value:,.1f}" if value < 100 else f"{value:,.0f}"
-    if kind == "prob3":  # a probability estimated, to three significant figures, fixed notation
+    if kind == "prob3":  # a probability estimated (or an SE), to three significant figures, fixed
+        # notation
         return sig3(value)
     if kind == "ruin":  # a risk of ruin, a percentage to three significant figures
         return ruin_pct(value)
@@ -1238,8 +1239,9 @@ def counting(data: dict) -> Section | None:
     if f.get("basic") is not None:
         rows.append(["the strategy alone, flat 1 unit (control run)"]
                     + [f["basic"][c] for c, _, _ in cols[1:]])
+    about = p["description"].rstrip(".")  # (none in a plan file without one: the name alone)
     blocks = [
-        f"Plan {p['name']}: {p['description'].rstrip('.')}. "
+        f"Plan {p['name']}{f': {about}' if about else ''}. "
         f"{sentence(plan_words(p, kind))}; "
         "main bet "
         f"{_ramp_text(p['bet'])}; Super Sevens {_ramp_text(p['super_sevens'])}"
@@ -1311,7 +1313,7 @@ def counting(data: dict) -> Section | None:
              ("boxes_per_round_played", "counter's boxes per round played",
               "num2" if boxes_vary(f) else CSV_ONLY),
              ("boxes_per_round_played_se", "counter's boxes per round played SE",
-              "se:num3" if boxes_vary(f) else CSV_ONLY),
+              "se:prob3" if boxes_vary(f) else CSV_ONLY),  # (never 0.000 for some)
              ("counter_advantage", "counter's advantage", "spct2"),
              ("counter_se", "counter's advantage SE", "pct2")]
     blocks += [f"By the {kind} at the round's start ({floored_words(kind)}each SE the main "
@@ -1477,7 +1479,7 @@ def _average_bet_text(f: dict) -> str:
             + "; the counter's average bet "
             f"{_se_text(_num(f['average_bet']) + ' units', f.get('average_bet_se'), 3)} a round "
             f"played ({_num(f['boxes_per_round_played'])} boxes"
-            + ("" if not boxes_se else f", SE {_num(boxes_se, 3)}") + ")"
+            + ("" if not boxes_se else f", SE {sig3(boxes_se)}") + ")"
             + (f", and {fmt(f['average_super_sevens_bet'], 'num3')} units of Super Sevens"
                if f.get("average_super_sevens_bet") else ""))
 
