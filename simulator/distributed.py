@@ -375,8 +375,12 @@ def _run(client, job, todo, scheduler, timing, late, say):
                 raise failed from None
             for future in sorted(done, key=lambda f: pending[f.key][1]):
                 chunk = pending.pop(future.key)[1]
-                try:
-                    result = future.result()
+                try:  # (a wait with no end had held a stop back while a worker that died took
+                    # the result with it: Dask makes it again, here waited for as in play)
+                    result = future.result(timeout=FETCH_WAIT)
+                except TimeoutError:
+                    pending[future.key] = (future, chunk)
+                    continue
                 except Exception as err:  # noqa: BLE001 - Dask's, in one line; a chunk's own
                     failed = _failure(err, scheduler, chunk)  # error as it is
                     if failed is None:
@@ -392,6 +396,7 @@ def _run(client, job, todo, scheduler, timing, late, say):
 
 
 KEEP_WAIT = 10.0  # seconds, at most, to fetch the chunks finished when a run stops
+FETCH_WAIT = 5.0  # seconds a finished chunk's result is fetched for before it is waited on again
 
 
 def _keep_finished(client, pending: dict, late: list | None) -> None:

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+import types
 from pathlib import Path
 
 import numpy as np
@@ -571,3 +572,43 @@ def test_a_failed_connection_leaves_no_half_made_client_for_the_collector():
             if t.name == "bjsim-connect":
                 t.join(timeout=30)
     assert not [o for o in gc.get_objects() if isinstance(o, Client)]
+
+
+def test_a_result_lost_with_its_worker_is_waited_for_again_not_without_end(monkeypatch):
+    # A worker killed while its finished chunk was fetched: future.result() with no timeout
+    # waited for ever (the result to be made again, no worker left), a stop noted meanwhile
+    # never acted on. Now the fetch has a time limit and the chunk goes back to those in play.
+    import distributed
+
+    class Future:
+        def __init__(self, key, value, lost):
+            self.key, self.value, self.lost, self.status = key, value, lost, "finished"
+
+        def result(self, timeout=None):
+            assert timeout is not None, "a fetch with no time limit"
+            if self.lost:
+                self.lost -= 1
+                raise TimeoutError
+            return self.value
+
+        def release(self):
+            pass
+
+    class Client:
+        scheduler = types.SimpleNamespace(address="tcp://fake:1")
+
+        def submit(self, job, i, key, pure):
+            return Future(key, job(i), lost=3 if i == 1 else 0)
+
+        def cancel(self, futures):
+            pass
+
+    def wait(futures, timeout, return_when):
+        return types.SimpleNamespace(done={f for f in futures if f.status == "finished"})
+
+    monkeypatch.setattr(distributed, "wait", wait)
+    monkeypatch.setattr(D, "cluster_threads", lambda client: 1)
+    monkeypatch.setattr(D, "FETCH_WAIT", 0.01)
+    got = list(D._run(Client(), lambda i: (i, 1, i), iter(range(4)), "tcp://fake:1", None, None,
+                      None))
+    assert sorted(got) == [(i, 1, i) for i in range(4)]
