@@ -653,11 +653,27 @@ class _Round:
             # sevens row says P (or Rp, no surrender) where no split is possible: the hard table
             # decides
         elif self.split_possible(box, hi):
-            row = card_value(cards[0]) - 1
-            code = self.counted(box, hi, "pairs", _pair_row(cards[0]),
-                                int(strategy.pairs[row, col]))
-            return "pairs", code, f"pair of {_pair_name(cards[0])} v {up}"
+            return "pairs", self.pair_code(box, hi), f"pair of {_pair_name(cards[0])} v {up}"
+        elif is_pair(cards) and self.rules.surrender != "none" and self.pair_code(box, hi) == L.RP:
+            # Rp surrenders where surrender is allowed, whether or not the pair may be split
+            return "pairs", L.RP, f"pair of {_pair_name(cards[0])} v {up}"
         return self.table_code(box, hi)
+
+    def pair_code(self, box, hi) -> int:
+        """The pair table's cell for this pair (or a counter's index play there)."""
+        cards = box.hands[hi].cards
+        row = card_value(cards[0]) - 1
+        return self.counted(box, hi, "pairs", _pair_row(cards[0]),
+                            int(self.strategies[box.index].pairs[row, up_index(self.up)]))
+
+    def no_split_words(self, box, hi) -> str:
+        """``, no split possible (max_hands = 1)``: why a pair's ``Rp`` surrenders where
+        surrender is allowed though the pair may not be split ('' where it may be)."""
+        if self.split_possible(box, hi):
+            return ""
+        n = self.rules.max_hands
+        return f", no split possible (max_hands = {n})" if len(box.hands) >= n else (
+            ", no split possible")
 
     def table_code(self, box, hi) -> tuple[str, int, str]:
         hand = box.hands[hi]
@@ -702,11 +718,13 @@ class _Round:
             if code in (L.RH, L.RS, L.RP):
                 box.early_surrender = True
                 hand.surrendered = "early"
+                no_split = self.no_split_words(box, 0) if table == "pairs" else ""
                 self.settle_hand(
                     box,
                     0,
                     -L.INSURANCE_STAKE,
-                    f"strategy: {label} = {L.ACTION_NAMES[code]}; early surrender loses half",
+                    f"strategy: {label} = {L.ACTION_NAMES[code]}{no_split}; early surrender "
+                    "loses half",
                     "surrender = early",
                     what=f"surrenders early {units(-L.INSURANCE_STAKE)}",
                 )
@@ -887,6 +905,12 @@ class _Round:
                 if hand.surrendered:  # Rp: surrendered from the pair table
                     return
             elif is_pair(hand.cards):
+                if self.late_surrender_allowed(box, hi) and self.pair_code(box, hi) == L.RP:
+                    # Rp surrenders where surrender is allowed, whether or not a split may be
+                    label = f"pair of {_pair_name(hand.cards[0])} v {up_label(self.up)}"
+                    self.surrender_late(box, hi, f"strategy: {label} = Rp"
+                                        + self.no_split_words(box, hi))
+                    return
                 self.log(who, "may not split", *self.no_split_reason(box))
             if action is None:
                 table, code, label = self.table_code(box, hi)
@@ -965,9 +989,7 @@ class _Round:
         hand = box.hands[hi]
         who = self.who(box, hi)
         strategy = self.strategies[box.index]
-        row = card_value(hand.cards[0]) - 1
-        code = self.counted(box, hi, "pairs", _pair_row(hand.cards[0]),
-                            int(strategy.pairs[row, up_index(self.up)]))
+        code = self.pair_code(box, hi)
         label = f"pair of {_pair_name(hand.cards[0])} v {up_label(self.up)}"
         why = f"strategy: {label} = {L.ACTION_NAMES[code]}"
         if code == L.P:

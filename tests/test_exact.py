@@ -548,3 +548,34 @@ def test_exact_figures_of_several_games_are_made_side_by_side_as_here_and_kept(m
     figures, strategy = X.exact_figures(*pairs[1])
     assert repr(figures) == repr(here[0]) and strategy.name == "never-bust"
     assert X.exact_figures(*pairs[0])[0]["house_edge"] != figures["house_edge"]
+
+
+@pytest.mark.parametrize("surrender", ["late", "early"])
+@pytest.mark.parametrize("hole_card", ["none", "peek"])
+def test_rp_pair_surrenders_where_no_split_is_possible(surrender, hole_card):
+    """max_hands = 1: a pair cell ``Rp`` surrenders where surrender is allowed (as the kernel
+    and the reference game play it; the analyzer had read no pair cell, the hard or soft one
+    deciding); without surrender it is played from the hard or soft chart, as ``N``."""
+    from dataclasses import replace
+
+    rules = Rules(decks=2, max_hands=1, surrender=surrender, hole_card=hole_card,
+                  super_sevens=False)
+    base = analyze(rules)["strategy"]
+    hard, soft = base.hard.copy(), base.soft.copy()
+    for t in (hard, soft):  # no surrender but the pair cells' (hard 16 v 10 is Rh)
+        t[t == L.RH], t[t == L.RS] = L.H, L.S
+    base = replace(base, hard=hard, soft=soft)
+    pairs = base.pairs.copy()
+    for pv, ups in ((8, (8, 9)), (1, (8,)), (10, (8,))):  # 8,8 v 10 and A; A,A and T,T v 10
+        pairs[pv - 1, list(ups)] = L.RP
+    rp = replace(base, pairs=pairs)
+    res, plain = analyze(rules, rp), analyze(rules, base)
+    hands = {(h["up"], h["hand"]): h for h in res["hands"]}
+    old = {(h["up"], h["hand"]): h for h in plain["hands"]}
+    changed = [(10, (8, 8)), (1, (8, 8)), (10, (1, 1)), (10, (10, 10))]
+    assert all(hands[k]["choice"] == "surrender" != old[k]["choice"] for k in changed)
+    assert all(hands[k]["choice"] == old[k]["choice"] for k in hands if k not in changed)
+    moved = sum(old[k]["prob"] * (hands[k]["ev"] - old[k]["ev"]) for k in changed)
+    assert res["ev"] - plain["ev"] == pytest.approx(moved, abs=1e-12) and moved != 0
+    none = rules.replace(surrender="none")
+    assert analyze(none, rp)["ev"] == pytest.approx(analyze(none, base)["ev"], abs=1e-15)

@@ -383,6 +383,58 @@ def test_surrender_early_rp_only_in_its_own_cell(play):
     assert (b.main, b.hands, b.surrenders, b.pushes) == (0, 2, 0, 2)
 
 
+# Rp where no split is possible (max_hands = 1): it surrenders wherever surrender is allowed (the
+# pair chart is read for it though the pair may not be split), else the hard or soft chart plays
+@pytest.mark.parametrize(
+    "surrender, hole_card, c, n_cards",
+    [
+        # no-hole late surrender against a ten waits for the dealer's second card (7c: 17)
+        ("late", "none", deal(["8c 8d"], "Th", then="7c 5c"), 4),
+        ("early", "none", deal(["8c 8d"], "Th", then="7c 5c"), 3),  # no second card needed
+        ("late", "peek", deal(["8c 8d"], "Th", hole="7c", then="5c"), 4),
+        ("early", "peek", deal(["8c 8d"], "Th", hole="7c", then="5c"), 4),
+    ],
+)
+def test_surrender_rp_pair_where_no_split_is_possible(play, surrender, hole_card, c, n_cards):
+    # the old engines read no pair cell under max_hands = 1: hard 16 hit 5c (no-hole: 7c, bust)
+    rules = NZ.replace(max_hands=1, surrender=surrender, hole_card=hole_card)
+    r, (b,) = one_round(play(c, rules, RP8))
+    assert (r.cards, r.dealer_bj) == (n_cards, 0)
+    assert (b.main, b.surrenders, b.hands) == (-5, 1, 1)
+
+
+@pytest.mark.parametrize("pair, code", [("Ac Ad", "A"), ("Kc Qd", "10"), ("Tc Jd", "T")])
+@pytest.mark.parametrize("surrender", ["late", "early"])
+def test_surrender_rp_aces_and_tens_where_no_split_is_possible(play, pair, code, surrender):
+    # a pair of aces (soft 12: hit) and of tens (20: stand) under Rp v 9h, max_hands = 1:
+    # surrendered (-0.5) before any card; the dealer's second card is not needed (9 up)
+    rules = NZ.replace(max_hands=1, surrender=surrender)
+    r, (b,) = one_round(play(deal([pair], "9h", then="9c 8c 9d"), rules,
+                             make_strategy(pairs={code: "Rp"})))
+    assert (r.cards, b.main, b.surrenders, b.hands) == (3, -5, 1, 1)
+
+
+@pytest.mark.parametrize("code", ["Rp", "P", "Pd", "N"])
+def test_pair_cell_where_no_split_is_possible_without_surrender(play, code):
+    # max_hands = 1 and no surrender (or surrender, for P, Pd, N): 8c 8d is hard 16 from the hard
+    # chart (hit 5c: 21); dealer Th 7c = 17
+    for surrender in ("none", "late") if code != "Rp" else ("none",):
+        rules = NZ.replace(max_hands=1, surrender=surrender, double_after_split=False)
+        r, (b,) = one_round(play(deal(["8c 8d"], "Th", then="5c 7c"), rules,
+                                 make_strategy(pairs={"8": code})))
+        assert (r.cards, b.main, b.surrenders, b.hands, b.wins) == (5, 10, 0, 1, 1)
+
+
+@pytest.mark.parametrize("surrender", ["late", "early"])
+def test_reference_says_why_an_unsplittable_rp_pair_surrenders(surrender):
+    rules = NZ.replace(max_hands=1, surrender=surrender)
+    res = reference_round(deal(["8c 8d"], "Th", then="7c 5c"), rules, [RP8])
+    said = [e for e in res.events if e.rule == f"surrender = {surrender}"][0]
+    assert said.what.startswith("surrenders")
+    assert said.why.startswith("strategy: pair of 8s v 10 = Rp, no split possible (max_hands = 1);")
+    assert not any(e.what == "may not split" for e in res.events)
+
+
 @pytest.mark.parametrize(
     "surrender, hole_card, second, main, ins, surrenders",
     [

@@ -131,22 +131,18 @@ class _Box:
                 if "split" in opts:
                     return "split"
                 code = None  # no split allowed: the hard total's cell
-        elif a == b and "split" in opts:
+        elif a == b:  # the pair table: Rp surrenders where allowed, split or not (as the kernel)
             pc = int(tables.pairs[a - 1, ui])
-            if pc == L.P or (pc == L.PD and r.double_after_split):
-                return "split"
-            if pc == L.RP:
-                return "surrender" if _surrender_now(r) else "split"
+            if pc == L.RP and "surrender" in opts:
+                return "surrender"
+            if "split" in opts and (pc in (L.P, L.RP) or pc == L.PD and r.double_after_split):
+                return "split"  # (else, or no split allowed: the hard or soft cell)
         if code is None:
             code = uc.table_code(hand_of(a, b))
         if code in (L.RH, L.RS) and "surrender" in opts:
             return "surrender"
         return uc.choose({k: v for k, v in opts.items() if k in ("stand", "hit", "double")},
                          hand_of(a, b), code)
-
-
-def _surrender_now(r):
-    return r.surrender in ("late", "early")
 
 
 def _resplit(tables, p, ui, r):

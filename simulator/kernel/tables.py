@@ -76,12 +76,12 @@ class Builder:
             if code7 in (L.P, L.RP) and p[L.P_MAX_HANDS] > 1:
                 return A_SPLIT
             code = code if code7 in (L.P, L.RP) else code7  # (... the hard row: may not split)
-        elif pair and p[L.P_MAX_HANDS] > 1:
+        elif pair:  # the pair chart: Rp surrenders where allowed, split or not (design.md)
             cell = self.pairs[si, pair - 1, up]
-            if cell == L.P or (cell == L.PD and p[L.P_DAS]):
-                return A_SPLIT
-            if cell == L.RP:
-                return A_SURRENDER if surrender else A_SPLIT
+            if cell == L.RP and surrender:
+                return A_SURRENDER
+            if p[L.P_MAX_HANDS] > 1 and (cell in (L.P, L.RP) or cell == L.PD and p[L.P_DAS]):
+                return A_SPLIT  # (else, or no split possible: the hard or soft row)
         act = {  # the table's code as the rules allow; 12.1 (d): 11 or less that would stand draws
             L.H: A_HIT,
             L.D: A_DOUBLE if can_double else A_HIT,
