@@ -240,9 +240,10 @@ def cluster_threads(client) -> int:
 @contextlib.contextmanager
 def _dask_quiet():
     """Dask's log lines and warnings kept off stderr in the block (a worker lost, keys
-    rescheduled, the connection's retries): what matters to the user, `iter_jobs` says in
-    bjsim's words (`ClusterError`)."""
-    names = ["distributed", "tornado"] + [
+    rescheduled, the connection's retries, and asyncio's "Task exception was never retrieved"
+    for a fetch cut short by its time limit: Dask's ``AllExit``): what matters to the user,
+    `iter_jobs` says in bjsim's words (`ClusterError`)."""
+    names = ["distributed", "tornado", "asyncio"] + [
         name for name in logging.root.manager.loggerDict
         if name.startswith(("distributed.", "tornado."))]
     levels = {name: logging.getLogger(name).level for name in names}
