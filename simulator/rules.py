@@ -754,10 +754,18 @@ def shipped_rule_sets() -> list[str]:
     return sorted(f.stem for f in DEFAULT_RULES_PATH.parent.glob("*.toml"))
 
 
+def refuse_empty(name_or_path, kind: str, error=None) -> None:
+    """Refuse, as ``error(line)`` (default `RuleError`), an empty name or path of a ``kind`` file
+    that may be a shipped one by name (a rule set, strategy, plan, count system, index set):
+    ``Path("")`` would read as the folder ``.``."""
+    if name_or_path is not None and str(name_or_path) == "":
+        raise (RuleError if error is None else error)(
+            f"an empty path: name {_a(kind)} file (or a shipped one by name)")
+
+
 def load_rule_file(path=None) -> tuple[Rules, dict]:
     """Read, check and return ``(rules, meta)`` from a TOML rule file (None: the NZ set)."""
-    if path is not None and str(path) == "":
-        raise RuleError("an empty path: name a rule file (or a shipped one by name)")
+    refuse_empty(path, "rule")
     path = Path(DEFAULT_RULES_PATH if path is None else path)
     allowed = shipped_or_path("rule", shipped_rule_sets(), what="rule set", toml=False)
     return _rules_of(read_toml(path, "rule", allowed=allowed), path)

@@ -16,6 +16,7 @@ from helpers import interrupt_after_first_chunk
 
 from simulator import __version__
 from simulator.cli import CountType, cli
+from simulator.plans import PLAN_DIR
 
 TINY = ["--rounds", "20_000", "--chunk-rounds", "5000", "--seed", "7", "--quiet"]
 COMMANDS = [
@@ -728,6 +729,12 @@ def test_an_output_that_cannot_be_written_loses_no_report(tmp_path, monkeypatch)
     (["simulate", "--rules", ""], ["an empty path", "rule file"]),
     (["rules", "check", ""], ["an empty path", "rule file"]),
     (["replay", "--cards", ""], ["an empty path", "card file"]),
+    (["simulate", "--strategy", ""], ["an empty path: name a strategy file (or a shipped one"]),
+    (["replay", "--strategy", "", "--cards", "F"], ["an empty path: name a strategy file"]),
+    (["strategy", "show", ""], ["an empty path: name a strategy file (or a shipped one"]),
+    (["count", "--plan", ""], ["an empty path: name a plan file (or a shipped one by name)"]),
+    (["strategy", "indices", "--count", "", "-o", "unused"],
+     ["an empty path: name a count file (or a shipped one by name)"]),
     (["compare", "--variant", ""], ["--variant", "an empty path", "variant file"]),
     (["report", "--variant", "", "-o", "unused"], ["--variant", "an empty path"]),
     (["report", "--no-variants", "-o", "-"], ["-o -:", "not stdout", "./-"]),
@@ -742,6 +749,20 @@ def test_empty_paths_names_and_a_report_to_stdout_are_refused_saying_why(args, w
     line = [ln for ln in result.stderr.splitlines() if ln.strip()][-1]
     assert line.startswith("Error:") and all(w in line for w in words), line
     assert not (tmp_path / "-").exists() and not (tmp_path / "unused").exists()
+
+
+@pytest.mark.parametrize("key, kind", [("count", "count"), ("indices", "index")])
+def test_an_empty_count_or_index_path_in_a_plan_is_said_empty_not_a_folder(key, kind, tmp_path,
+                                                                           monkeypatch):
+    # Path("") is the folder ".": the plan's key was said to name a folder
+    monkeypatch.chdir(tmp_path)
+    plan = (PLAN_DIR / "hi-lo-1-12.toml").read_text().replace(
+        f'{key} = "', f'{key} = "" # "', 1)
+    (tmp_path / "p.toml").write_text(plan)
+    result = CliRunner().invoke(cli, ["count", "--plan", "p.toml", "-n", "1000"])
+    article = "an" if kind == "index" else "a"
+    assert_user_error(result, f"p.toml: key '{key}': an empty path: name {article} {kind} file "
+                      "(or a shipped one by name)")
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"),
