@@ -362,21 +362,32 @@ def _resume_words(ctx, message: str) -> str:
 ONCE = {"strategy_name": "one strategy plays every box here; boxes of several strategies: "
                          "bjsim simulate or compare",
         "rules_path": "one rule set; change its keys with --set, or compare rule sets with "
-                      "bjsim compare --variant FILE"}
+                      "bjsim compare --variant FILE",
+        "cards_path": "one shoe's cards; put them in one file",
+        "plan_name": "one counting plan; play another in a run of its own",
+        "count_plan": "one counting plan; play another in a report of its own",
+        "count_name": "one count system; derive another's index plays in a run of their own",
+        "output": "one file the results are written to",
+        "out_dir": "one folder the report is written to",
+        "checkpoint_path": "one checkpoint file",
+        "resume": "one run to carry on",
+        "plot_path": "one plot file"}
 
 
 def _refuse_repeated(command, args) -> None:
     """Refuse ``--strategy`` given twice where it takes one strategy (exact, count, report), and
-    ``--rules`` given twice: click would keep the last silently, where simulate and compare take
-    one strategy a box (``exact --strategy basic --strategy mimic-dealer`` evaluated mimic-dealer
-    alone; ``--rules two.toml --rules nz1994`` played nz1994). Other options of one value keep
-    the last, as click does."""
+    an option naming one file (`ONCE`: ``--rules``, ``--cards``, ``--plan``, ``-o``, ...) given
+    twice: click would keep the last silently, where simulate and compare take one strategy a
+    box (``exact --strategy basic --strategy mimic-dealer`` evaluated mimic-dealer alone;
+    ``--rules two.toml --rules nz1994`` played nz1994; ``replay --cards a --cards b`` played b).
+    Options of a number or a choice keep the last, as click does."""
     args = list(args)
     args = args[: args.index("--")] if "--" in args else args
     for param in command.params:
         if param.name not in ONCE or param.multiple:
             continue
-        n = sum(a == o or a.startswith(o + "=") for a in args for o in param.opts)
+        n = sum(a == o or a.startswith(o + "=") or len(o) == 2 and a.startswith(o)
+                for a in args for o in param.opts)  # (-oFILE: -o FILE)
         if n > 1:
             raise BjsimError(f"{'/'.join(param.opts)} given {n} times: allowed once "
                              f"({ONCE[param.name]})")
