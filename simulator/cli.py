@@ -2528,6 +2528,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     from simulator import engine
     from simulator.assessment import Spec, compute, write_report
     from simulator.assessment.output import Written
+    from simulator.rules import in_rule_order
 
     _check_run_options(ctx, precision, False, None, None, engine.MIN_TARGET_ROUNDS)
     if no_variants and variant_files:
@@ -2573,7 +2574,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         shown, _ = _shown_strategies(ctx, [strategy_name], [load_strategy(strategy_name)])
         _chart_label(rules, shown, quiet, derive=True)
     spec = Spec(rules, strategy=strategy_name, strategy_given=given, rules_file=rules_path,
-                rules_name=file_meta.get("name"), overrides=tuple(sets),
+                rules_name=file_meta.get("name"), overrides=tuple(in_rule_order(sets)),
                 rounds=max_rounds if precision is not None else rounds, precision=precision,
                 seed=seed, chunk_rounds=chunk_rounds, workers=workers,
                 sample_rounds=sample_rounds, choices=tuple(choices) if choices else None,

@@ -1334,7 +1334,8 @@ def modified_name(name: str, changes) -> str:
     """A rule set's name with the command line's changes named: ``nz1994 (modified: decks=8)``;
     a name that already says so (a file `bjsim rules show` wrote) has the changes added to its
     list: ``nz1994 (modified: decks=8, boxes=7)``. Each value is as a rule file writes it
-    (`canonical_change`), so that one game has one name however ``changes`` spell it."""
+    (`canonical_change`) and the changes are in the rule set's key order (`in_rule_order`), so
+    that one game has one name however ``changes`` spell and order it."""
     changes = [canonical_change(c) for c in changes]
     if not changes:
         return name
@@ -1343,7 +1344,17 @@ def modified_name(name: str, changes) -> str:
         done = {c.split("=", 1)[0]: c for c in before.group(2).split(", ")}
         name, changes = before.group(1), list((done | {c.split("=", 1)[0]: c
                                                       for c in changes}).values())
-    return f"{name} (modified: {', '.join(changes)})"
+    return f"{name} (modified: {', '.join(in_rule_order(changes))})"
+
+
+def in_rule_order(changes) -> list[str]:
+    """The changes ``key=value`` in the order of the rule set's keys (`KEYS`, as rule files,
+    `rules show` and compare's labels give them), whatever order they were typed in; a change
+    of no rule-set key after them, as given."""
+    def place(change: str) -> int:
+        key = change.split("=", 1)[0].strip()
+        return KEYS.index(key) if key in DECLARED else len(KEYS)
+    return sorted(changes, key=place)
 
 
 def modified_meta(meta: dict | None, changes, unnamed: str = "rules") -> dict | None:

@@ -765,6 +765,49 @@ def test_an_empty_count_or_index_path_in_a_plan_is_said_empty_not_a_folder(key, 
                       "(or a shipped one by name)")
 
 
+def test_one_game_has_one_name_in_every_order_of_its_changes():
+    # simulate --set blackjack_pays=1.2 --set decks=8 and --set decks=8 --set blackjack_pays=1.2
+    # named one game two ways; run.overrides still lists the changes as typed.
+    typed = [["--set", "blackjack_pays=6:5", "--set", "decks=8", "--boxes", "2"],
+             ["--boxes", "2", "--set", "decks=8", "--set", "blackjack_pays=1.2"]]
+    docs = [json.loads(run("simulate", *TINY, "-f", "json", *t).stdout) for t in typed]
+    assert {d["run"]["rules_name"] for d in docs} == {
+        "nz1994 (modified: decks=8, blackjack_pays=1.2, boxes=2)"}
+    assert docs[0]["run"]["overrides"] == ["blackjack_pays=6:5", "decks=8", "boxes=2"]
+    for t in typed:
+        meta = run("rules", "show", "-f", "json", *t)
+        assert json.loads(meta.stdout)["meta"]["name"] == (
+            "nz1994 (modified: decks=8, blackjack_pays=1.2, boxes=2)")
+    texts = [run("exact", *t).stdout for t in typed]
+    assert all("nz1994 (modified: decks=8, blackjack_pays=1.2, boxes=2)" in t for t in texts)
+
+
+def test_a_report_names_its_changes_in_the_rule_sets_order(tmp_path, monkeypatch):
+    # The report's label and commands are made from the Spec's overrides: in the order typed,
+    # `report --set penetration=0.8 --set decks=8` was "nz1994 (modified: penetration=0.8,
+    # decks=8)", the name no other command gives that game.
+    from simulator import assessment
+    from simulator.assessment.figures import shown_name
+
+    class Seen(Exception):
+        pass
+
+    specs = []
+
+    def compute(spec, *_a, **_k):
+        specs.append(spec)
+        raise Seen
+
+    monkeypatch.setattr(assessment, "compute", compute)
+    for typed in (["--set", "penetration=0.8", "--set", "decks=8"],
+                  ["--set", "decks=8", "--set", "penetration=0.8"]):
+        CliRunner().invoke(cli, ["report", "--no-variants", "-n", "1000", "-q", "-o",
+                                 str(tmp_path / "r"), *typed])
+    assert [s.overrides for s in specs] == [("decks=8", "penetration=0.8")] * 2
+    assert shown_name("nz1994", specs[0].overrides) == (
+        "nz1994 (modified: decks=8, penetration=0.8)")
+
+
 @pytest.mark.skipif(not os.path.exists("/dev/full"),
                     reason="needs /dev/full, the device that refuses every write (Linux only; "
                     "test_an_output_that_cannot_be_written_loses_no_report tests a failing "

@@ -775,3 +775,17 @@ def test_a_name_already_modified_has_the_new_changes_added_to_its_list():
     assert modified_name("nz1994 (modified: decks=8)", ["boxes=7", "decks=4"]) == (
         "nz1994 (modified: decks=4, boxes=7)")
     assert modified_name("nz1994 (modified: decks=8)", []) == "nz1994 (modified: decks=8)"
+
+
+def test_a_modified_name_gives_the_changes_in_the_rule_sets_order_however_typed():
+    # --set blackjack_pays=1.2 --set decks=8 named the game "nz1994 (modified: blackjack_pays=1.2,
+    # decks=8)", the other order "(modified: decks=8, blackjack_pays=1.2)": one game, two names.
+    from simulator.rules import KEYS, modified_name
+
+    name = "nz1994 (modified: decks=8, blackjack_pays=1.2)"
+    assert modified_name("nz1994", ["blackjack_pays=6:5", "decks=8"]) == name
+    assert modified_name("nz1994", ["decks=8", "blackjack_pays=1.2"]) == name
+    assert modified_name("nz1994 (modified: boxes=3)", ["penetration=0.8"]) == (
+        "nz1994 (modified: penetration=0.8, boxes=3)")
+    named = modified_name("x", [f"{k}=1" for k in KEYS[::-1]])  # (the order alone is checked)
+    assert [c.split("=")[0] for c in named[len("x (modified: "):-1].split(", ")] == list(KEYS)
