@@ -970,6 +970,10 @@ def _unquoted(text: str) -> str:
     return raw[1:-1] if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "\"'" else raw
 
 
+class _NotFinite(ValueError):
+    """A number that reads as a float but is infinite or NaN (``1e400``, ``inf``, ``nan``)."""
+
+
 def _parse_text(kind: str, unq: str):
     """The value ``unq`` (an override's text, `_unquoted`) reads as for a key of ``kind``;
     ValueError (or ZeroDivisionError, OverflowError) where it reads as none."""
@@ -978,9 +982,12 @@ def _parse_text(kind: str, unq: str):
             raise ValueError
         return int(unq)
     if kind == "float":
-        value = _parse_number(unq)
+        try:
+            value = _parse_number(unq)
+        except OverflowError:  # (a fraction beyond a float's range: 10**400/3)
+            raise _NotFinite from None
         if not math.isfinite(value):
-            raise ValueError
+            raise _NotFinite
         return value
     if kind == "bool":
         low = unq.lower()
@@ -1019,8 +1026,8 @@ def _parse_override_value(key: str, text: str, source: str):
     kind = KIND[key]
     try:
         return _parse_text(kind, _unquoted(text))
-    except (ValueError, ZeroDivisionError, OverflowError):
-        what = {
+    except (ValueError, ZeroDivisionError, OverflowError) as err:
+        what = "not a finite number" if isinstance(err, _NotFinite) else {
             "int": "not an integer",
             "float": "not a number (a decimal, or a fraction such as 6/5 or 6:5 with a "
                      "denominator above 0)",
