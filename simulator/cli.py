@@ -104,20 +104,38 @@ class OneLineCommand(click.Command):
     written files (`WRITTEN`) are distinct."""
 
     def invoke(self, ctx):
+        from simulator.rules import example_commands
+
         try:
-            return super().invoke(ctx)
+            with example_commands(self._examples(ctx)):
+                return super().invoke(ctx)
         except click.ClickException as err:
             if RESUMED in ctx.meta and not getattr(err, "resume_words", False):
                 err.message, err.resume_words = _resume_words(ctx, err.message), True
             raise
+
+    def _examples(self, ctx) -> dict:
+        """The command in use (``replay``, ``strategy indices``) for the kinds of file it takes
+        by --rules and --strategy, which a file of the wrong kind is told to go to
+        (`rules.example_commands`)."""
+        words, c = [], ctx
+        while c is not None and c.parent is not None:
+            words.append(c.info_name)
+            c = c.parent
+        command = " ".join(reversed(words or [ctx.info_name]))
+        return {kind: command for kind, option in (("rule", "--rules"), ("strategy", "--strategy"))
+                if any(option in p.opts for p in self.params)}
 
     def parse_args(self, ctx, args):
         ctx.meta[TYPED] = list(args)  # (an option named as typed: `typed_option`)
         return super().parse_args(ctx, args)
 
     def make_context(self, info_name, args, parent=None, **extra):
+        from simulator.rules import example_commands
+
         _refuse_repeated(self, args)
-        with _usage_error_as_one_line():
+        examples = self._examples(click.Context(self, info_name=info_name, parent=parent))
+        with _usage_error_as_one_line(), example_commands(examples):
             ctx = super().make_context(info_name, args, parent=parent, **extra)
         if not ctx.resilient_parsing:
             _resume_file(ctx)

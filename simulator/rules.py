@@ -15,6 +15,8 @@ allowed, e.g. ``configs/x.toml: key 'decks' = 9 is out of range: allowed 1-8``.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import datetime
 import difflib
@@ -784,16 +786,32 @@ TELLING_KEYS = {
     "count": ("tags", "irc_per_deck", "irc_constant"),
     "index": ("play",),
 }
-# What each kind of file is, and where it goes, for `wrong_kind`'s line.
+# What each kind of file is, and where it goes, for `wrong_kind`'s line ({command}: the
+# command in use where it takes that option, `example_commands`).
 _KIND_WORDS = {
-    "rule": ("", "give it to --rules (`bjsim simulate --rules {}`)"),
-    "strategy": ("", "give it to --strategy (`bjsim simulate --strategy {}`)"),
+    "rule": ("", "give it to --rules (`bjsim {command} --rules {}`)"),
+    "strategy": ("", "give it to --strategy (`bjsim {command} --strategy {}`)"),
     "variant": (" (a baseline and its changes)", "compare it with `bjsim compare --variant {}`"),
     "plan": (" (a counter's bets by count)", "give it to --plan (`bjsim count --plan {}`)"),
     "count": (" (a count system's tags)", "give it to --count (`bjsim strategy indices --count "
               "{}`) or name it in a plan's count key"),
     "index": (" (index plays)", "name it in a plan's indices key (`indices = \"{}\"`)"),
 }
+
+
+_EXAMPLES = contextvars.ContextVar("bjsim_example_commands", default=None)
+
+
+@contextlib.contextmanager
+def example_commands(commands: dict):
+    """Within it, `wrong_kind`'s line for a rule or strategy file names ``commands[kind]``
+    (``{"rule": "replay"}``: the command in use, which takes --rules) in its example, not
+    ``simulate``: ``give it to --rules (`bjsim replay --rules r1.toml`)``. The CLI sets it."""
+    token = _EXAMPLES.set(dict(commands))
+    try:
+        yield
+    finally:
+        _EXAMPLES.reset(token)
 
 
 def wrong_kind(data, path, kind: str) -> str | None:
@@ -813,7 +831,9 @@ def wrong_kind(data, path, kind: str) -> str | None:
     elif not found[other] or any(k in data for k in TELLING_KEYS[kind]):
         return None
     what, where = _KIND_WORDS[other]
-    return f"{path}: {_a(other)} file{what}, not {_a(kind)} file: {where.format(path)}"
+    command = (_EXAMPLES.get() or {}).get(other, "simulate")
+    return (f"{path}: {_a(other)} file{what}, not {_a(kind)} file: "
+            + where.format(path, command=command))
 
 
 def check_keys(data: dict, known, where, error, kind: str | None = None, table: str = "",
