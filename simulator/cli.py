@@ -104,20 +104,38 @@ class OneLineCommand(click.Command):
     written files (`WRITTEN`) are distinct."""
 
     def invoke(self, ctx):
+        from simulator.rules import example_commands
+
         try:
-            return super().invoke(ctx)
+            with example_commands(self._examples(ctx)):
+                return super().invoke(ctx)
         except click.ClickException as err:
             if RESUMED in ctx.meta and not getattr(err, "resume_words", False):
                 err.message, err.resume_words = _resume_words(ctx, err.message), True
             raise
+
+    def _examples(self, ctx) -> dict:
+        """The command in use (``replay``, ``strategy indices``) for the kinds of file it takes
+        by --rules and --strategy, which a file of the wrong kind is told to go to
+        (`rules.example_commands`)."""
+        words, c = [], ctx
+        while c is not None and c.parent is not None:
+            words.append(c.info_name)
+            c = c.parent
+        command = " ".join(reversed(words or [ctx.info_name]))
+        return {kind: command for kind, option in (("rule", "--rules"), ("strategy", "--strategy"))
+                if any(option in p.opts for p in self.params)}
 
     def parse_args(self, ctx, args):
         ctx.meta[TYPED] = list(args)  # (an option named as typed: `typed_option`)
         return super().parse_args(ctx, args)
 
     def make_context(self, info_name, args, parent=None, **extra):
+        from simulator.rules import example_commands
+
         _refuse_repeated(self, args)
-        with _usage_error_as_one_line():
+        examples = self._examples(click.Context(self, info_name=info_name, parent=parent))
+        with _usage_error_as_one_line(), example_commands(examples):
             ctx = super().make_context(info_name, args, parent=parent, **extra)
         if not ctx.resilient_parsing:
             _resume_file(ctx)
@@ -362,21 +380,32 @@ def _resume_words(ctx, message: str) -> str:
 ONCE = {"strategy_name": "one strategy plays every box here; boxes of several strategies: "
                          "bjsim simulate or compare",
         "rules_path": "one rule set; change its keys with --set, or compare rule sets with "
-                      "bjsim compare --variant FILE"}
+                      "bjsim compare --variant FILE",
+        "cards_path": "one shoe's cards; put them in one file",
+        "plan_name": "one counting plan; play another in a run of its own",
+        "count_plan": "one counting plan; play another in a report of its own",
+        "count_name": "one count system; derive another's index plays in a run of their own",
+        "output": "one file the results are written to",
+        "out_dir": "one folder the report is written to",
+        "checkpoint_path": "one checkpoint file",
+        "resume": "one run to carry on",
+        "plot_path": "one plot file"}
 
 
 def _refuse_repeated(command, args) -> None:
     """Refuse ``--strategy`` given twice where it takes one strategy (exact, count, report), and
-    ``--rules`` given twice: click would keep the last silently, where simulate and compare take
-    one strategy a box (``exact --strategy basic --strategy mimic-dealer`` evaluated mimic-dealer
-    alone; ``--rules two.toml --rules nz1994`` played nz1994). Other options of one value keep
-    the last, as click does."""
+    an option naming one file (`ONCE`: ``--rules``, ``--cards``, ``--plan``, ``-o``, ...) given
+    twice: click would keep the last silently, where simulate and compare take one strategy a
+    box (``exact --strategy basic --strategy mimic-dealer`` evaluated mimic-dealer alone;
+    ``--rules two.toml --rules nz1994`` played nz1994; ``replay --cards a --cards b`` played b).
+    Options of a number or a choice keep the last, as click does."""
     args = list(args)
     args = args[: args.index("--")] if "--" in args else args
     for param in command.params:
         if param.name not in ONCE or param.multiple:
             continue
-        n = sum(a == o or a.startswith(o + "=") for a in args for o in param.opts)
+        n = sum(a == o or a.startswith(o + "=") or len(o) == 2 and a.startswith(o)
+                for a in args for o in param.opts)  # (-oFILE: -o FILE)
         if n > 1:
             raise BjsimError(f"{'/'.join(param.opts)} given {n} times: allowed once "
                              f"({ONCE[param.name]})")
@@ -2517,6 +2546,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     from simulator import engine
     from simulator.assessment import Spec, compute, write_report
     from simulator.assessment.output import Written
+    from simulator.rules import in_rule_order
 
     _check_run_options(ctx, precision, False, None, None, engine.MIN_TARGET_ROUNDS)
     if no_variants and variant_files:
@@ -2562,7 +2592,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         shown, _ = _shown_strategies(ctx, [strategy_name], [load_strategy(strategy_name)])
         _chart_label(rules, shown, quiet, derive=True)
     spec = Spec(rules, strategy=strategy_name, strategy_given=given, rules_file=rules_path,
-                rules_name=file_meta.get("name"), overrides=tuple(sets),
+                rules_name=file_meta.get("name"), overrides=tuple(in_rule_order(sets)),
                 rounds=max_rounds if precision is not None else rounds, precision=precision,
                 seed=seed, chunk_rounds=chunk_rounds, workers=workers,
                 sample_rounds=sample_rounds, choices=tuple(choices) if choices else None,

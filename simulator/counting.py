@@ -15,7 +15,15 @@ from pathlib import Path
 
 import numpy as np
 
-from simulator.rules import _fmt, check_keys, names_a_file, read_toml, shipped_or_path, shown
+from simulator.rules import (
+    _fmt,
+    check_keys,
+    names_a_file,
+    read_toml,
+    refuse_empty,
+    shipped_or_path,
+    shown,
+)
 
 COUNT_DIR = Path(__file__).resolve().parent.parent / "strategies" / "counts"
 VALUES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
@@ -120,6 +128,7 @@ def list_counts() -> list[str]:
 def load_count(name_or_path) -> CountSystem:
     """A count system by shipped name (``hi-lo``, ``ko``, ``sevens``, ...) or from a TOML file
     (of any name: `rules.names_a_file`)."""
+    refuse_empty(name_or_path, "count", CountError)
     text = str(name_or_path)
     if names_a_file(name_or_path, list_counts()):
         path = Path(text)

@@ -13,7 +13,15 @@ from pathlib import Path
 import numpy as np
 
 from simulator import layout as L
-from simulator.rules import _q, check_keys, names_a_file, read_toml, shipped_or_path, shown
+from simulator.rules import (
+    _q,
+    check_keys,
+    names_a_file,
+    read_toml,
+    refuse_empty,
+    shipped_or_path,
+    shown,
+)
 
 INDEX_DIR = Path(__file__).resolve().parent.parent / "strategies" / "indices"
 CHARTS = ("hard", "soft", "pairs", "insurance")
@@ -145,6 +153,7 @@ def _play(d, src: str, i: int) -> IndexPlay:
 def load_indices(name_or_path) -> IndexSet:
     """An index file by shipped name (``hi-lo-nz``) or path (of any name:
     `rules.names_a_file`)."""
+    refuse_empty(name_or_path, "index", IndexFileError)
     text = str(name_or_path)
     if names_a_file(name_or_path, list_indices()):
         path = Path(text)  # (missing, a folder, unreadable: one line from read_toml)

@@ -37,6 +37,7 @@ from simulator.rules import (
     check_keys,
     names_a_file,
     read_toml,
+    refuse_empty,
     shipped_or_path,
     shown,
 )
@@ -213,7 +214,8 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
     """Build and check a counting plan from a TOML-like dict (``source`` names it in errors). A
     relative path in ``count`` or ``indices`` is read from ``folder`` (`named_file`)."""
     def read_from(key: str, value: str) -> str:
-        return str(named_file(key, value, folder)) if _is_path(key, value, folder) else value
+        return (str(named_file(key, value, folder)) if value and _is_path(key, value, folder)
+                else value)  # ("" is refused as empty by load_count or load_indices)
 
     src = source
     if not isinstance(data, dict):
@@ -452,6 +454,7 @@ def list_plans() -> list[str]:
 def plan_path(name_or_path) -> Path:
     """The file of a shipped plan name, or the given path (a file of any name:
     `rules.names_a_file`)."""
+    refuse_empty(name_or_path, "plan", PlanError)
     text = str(name_or_path)
     if names_a_file(name_or_path, list_plans()):
         return Path(text)

@@ -15,6 +15,8 @@ allowed, e.g. ``configs/x.toml: key 'decks' = 9 is out of range: allowed 1-8``.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import datetime
 import difflib
@@ -754,10 +756,18 @@ def shipped_rule_sets() -> list[str]:
     return sorted(f.stem for f in DEFAULT_RULES_PATH.parent.glob("*.toml"))
 
 
+def refuse_empty(name_or_path, kind: str, error=None) -> None:
+    """Refuse, as ``error(line)`` (default `RuleError`), an empty name or path of a ``kind`` file
+    that may be a shipped one by name (a rule set, strategy, plan, count system, index set):
+    ``Path("")`` would read as the folder ``.``."""
+    if name_or_path is not None and str(name_or_path) == "":
+        raise (RuleError if error is None else error)(
+            f"an empty path: name {_a(kind)} file (or a shipped one by name)")
+
+
 def load_rule_file(path=None) -> tuple[Rules, dict]:
     """Read, check and return ``(rules, meta)`` from a TOML rule file (None: the NZ set)."""
-    if path is not None and str(path) == "":
-        raise RuleError("an empty path: name a rule file (or a shipped one by name)")
+    refuse_empty(path, "rule")
     path = Path(DEFAULT_RULES_PATH if path is None else path)
     allowed = shipped_or_path("rule", shipped_rule_sets(), what="rule set", toml=False)
     return _rules_of(read_toml(path, "rule", allowed=allowed), path)
@@ -776,16 +786,32 @@ TELLING_KEYS = {
     "count": ("tags", "irc_per_deck", "irc_constant"),
     "index": ("play",),
 }
-# What each kind of file is, and where it goes, for `wrong_kind`'s line.
+# What each kind of file is, and where it goes, for `wrong_kind`'s line ({command}: the
+# command in use where it takes that option, `example_commands`).
 _KIND_WORDS = {
-    "rule": ("", "give it to --rules (`bjsim simulate --rules {}`)"),
-    "strategy": ("", "give it to --strategy (`bjsim simulate --strategy {}`)"),
+    "rule": ("", "give it to --rules (`bjsim {command} --rules {}`)"),
+    "strategy": ("", "give it to --strategy (`bjsim {command} --strategy {}`)"),
     "variant": (" (a baseline and its changes)", "compare it with `bjsim compare --variant {}`"),
     "plan": (" (a counter's bets by count)", "give it to --plan (`bjsim count --plan {}`)"),
     "count": (" (a count system's tags)", "give it to --count (`bjsim strategy indices --count "
               "{}`) or name it in a plan's count key"),
     "index": (" (index plays)", "name it in a plan's indices key (`indices = \"{}\"`)"),
 }
+
+
+_EXAMPLES = contextvars.ContextVar("bjsim_example_commands", default=None)
+
+
+@contextlib.contextmanager
+def example_commands(commands: dict):
+    """Within it, `wrong_kind`'s line for a rule or strategy file names ``commands[kind]``
+    (``{"rule": "replay"}``: the command in use, which takes --rules) in its example, not
+    ``simulate``: ``give it to --rules (`bjsim replay --rules r1.toml`)``. The CLI sets it."""
+    token = _EXAMPLES.set(dict(commands))
+    try:
+        yield
+    finally:
+        _EXAMPLES.reset(token)
 
 
 def wrong_kind(data, path, kind: str) -> str | None:
@@ -805,7 +831,9 @@ def wrong_kind(data, path, kind: str) -> str | None:
     elif not found[other] or any(k in data for k in TELLING_KEYS[kind]):
         return None
     what, where = _KIND_WORDS[other]
-    return f"{path}: {_a(other)} file{what}, not {_a(kind)} file: {where.format(path)}"
+    command = (_EXAMPLES.get() or {}).get(other, "simulate")
+    return (f"{path}: {_a(other)} file{what}, not {_a(kind)} file: "
+            + where.format(path, command=command))
 
 
 def check_keys(data: dict, known, where, error, kind: str | None = None, table: str = "",
@@ -962,6 +990,10 @@ def _unquoted(text: str) -> str:
     return raw[1:-1] if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "\"'" else raw
 
 
+class _NotFinite(ValueError):
+    """A number that reads as a float but is infinite or NaN (``1e400``, ``inf``, ``nan``)."""
+
+
 def _parse_text(kind: str, unq: str):
     """The value ``unq`` (an override's text, `_unquoted`) reads as for a key of ``kind``;
     ValueError (or ZeroDivisionError, OverflowError) where it reads as none."""
@@ -970,9 +1002,12 @@ def _parse_text(kind: str, unq: str):
             raise ValueError
         return int(unq)
     if kind == "float":
-        value = _parse_number(unq)
+        try:
+            value = _parse_number(unq)
+        except OverflowError:  # (a fraction beyond a float's range: 10**400/3)
+            raise _NotFinite from None
         if not math.isfinite(value):
-            raise ValueError
+            raise _NotFinite
         return value
     if kind == "bool":
         low = unq.lower()
@@ -1011,8 +1046,8 @@ def _parse_override_value(key: str, text: str, source: str):
     kind = KIND[key]
     try:
         return _parse_text(kind, _unquoted(text))
-    except (ValueError, ZeroDivisionError, OverflowError):
-        what = {
+    except (ValueError, ZeroDivisionError, OverflowError) as err:
+        what = "not a finite number" if isinstance(err, _NotFinite) else {
             "int": "not an integer",
             "float": "not a number (a decimal, or a fraction such as 6/5 or 6:5 with a "
                      "denominator above 0)",
@@ -1326,7 +1361,8 @@ def modified_name(name: str, changes) -> str:
     """A rule set's name with the command line's changes named: ``nz1994 (modified: decks=8)``;
     a name that already says so (a file `bjsim rules show` wrote) has the changes added to its
     list: ``nz1994 (modified: decks=8, boxes=7)``. Each value is as a rule file writes it
-    (`canonical_change`), so that one game has one name however ``changes`` spell it."""
+    (`canonical_change`) and the changes are in the rule set's key order (`in_rule_order`), so
+    that one game has one name however ``changes`` spell and order it."""
     changes = [canonical_change(c) for c in changes]
     if not changes:
         return name
@@ -1335,7 +1371,17 @@ def modified_name(name: str, changes) -> str:
         done = {c.split("=", 1)[0]: c for c in before.group(2).split(", ")}
         name, changes = before.group(1), list((done | {c.split("=", 1)[0]: c
                                                       for c in changes}).values())
-    return f"{name} (modified: {', '.join(changes)})"
+    return f"{name} (modified: {', '.join(in_rule_order(changes))})"
+
+
+def in_rule_order(changes) -> list[str]:
+    """The changes ``key=value`` in the order of the rule set's keys (`KEYS`, as rule files,
+    `rules show` and compare's labels give them), whatever order they were typed in; a change
+    of no rule-set key after them, as given."""
+    def place(change: str) -> int:
+        key = change.split("=", 1)[0].strip()
+        return KEYS.index(key) if key in DECLARED else len(KEYS)
+    return sorted(changes, key=place)
 
 
 def modified_meta(meta: dict | None, changes, unnamed: str = "rules") -> dict | None:

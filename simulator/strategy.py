@@ -23,6 +23,7 @@ from simulator.rules import (
     check_keys,
     names_a_file,
     read_text,
+    refuse_empty,
     shipped_or_path,
     toml_error_line,
 )
@@ -372,6 +373,7 @@ def looks_like_path(name_or_path, folder=".") -> bool:
 
 def strategy_path(name_or_path) -> Path:
     """The file of a shipped strategy name, or the given path."""
+    refuse_empty(name_or_path, "strategy", StrategyError)
     text = str(name_or_path)
     if looks_like_path(name_or_path):
         return Path(name_or_path)

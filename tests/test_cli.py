@@ -16,6 +16,7 @@ from helpers import interrupt_after_first_chunk
 
 from simulator import __version__
 from simulator.cli import CountType, cli
+from simulator.plans import PLAN_DIR
 
 TINY = ["--rounds", "20_000", "--chunk-rounds", "5000", "--seed", "7", "--quiet"]
 COMMANDS = [
@@ -728,6 +729,12 @@ def test_an_output_that_cannot_be_written_loses_no_report(tmp_path, monkeypatch)
     (["simulate", "--rules", ""], ["an empty path", "rule file"]),
     (["rules", "check", ""], ["an empty path", "rule file"]),
     (["replay", "--cards", ""], ["an empty path", "card file"]),
+    (["simulate", "--strategy", ""], ["an empty path: name a strategy file (or a shipped one"]),
+    (["replay", "--strategy", "", "--cards", "F"], ["an empty path: name a strategy file"]),
+    (["strategy", "show", ""], ["an empty path: name a strategy file (or a shipped one"]),
+    (["count", "--plan", ""], ["an empty path: name a plan file (or a shipped one by name)"]),
+    (["strategy", "indices", "--count", "", "-o", "unused"],
+     ["an empty path: name a count file (or a shipped one by name)"]),
     (["compare", "--variant", ""], ["--variant", "an empty path", "variant file"]),
     (["report", "--variant", "", "-o", "unused"], ["--variant", "an empty path"]),
     (["report", "--no-variants", "-o", "-"], ["-o -:", "not stdout", "./-"]),
@@ -742,6 +749,63 @@ def test_empty_paths_names_and_a_report_to_stdout_are_refused_saying_why(args, w
     line = [ln for ln in result.stderr.splitlines() if ln.strip()][-1]
     assert line.startswith("Error:") and all(w in line for w in words), line
     assert not (tmp_path / "-").exists() and not (tmp_path / "unused").exists()
+
+
+@pytest.mark.parametrize("key, kind", [("count", "count"), ("indices", "index")])
+def test_an_empty_count_or_index_path_in_a_plan_is_said_empty_not_a_folder(key, kind, tmp_path,
+                                                                           monkeypatch):
+    # Path("") is the folder ".": the plan's key was said to name a folder
+    monkeypatch.chdir(tmp_path)
+    plan = (PLAN_DIR / "hi-lo-1-12.toml").read_text().replace(
+        f'{key} = "', f'{key} = "" # "', 1)
+    (tmp_path / "p.toml").write_text(plan)
+    result = CliRunner().invoke(cli, ["count", "--plan", "p.toml", "-n", "1000"])
+    article = "an" if kind == "index" else "a"
+    assert_user_error(result, f"p.toml: key '{key}': an empty path: name {article} {kind} file "
+                      "(or a shipped one by name)")
+
+
+def test_one_game_has_one_name_in_every_order_of_its_changes():
+    # simulate --set blackjack_pays=1.2 --set decks=8 and --set decks=8 --set blackjack_pays=1.2
+    # named one game two ways; run.overrides still lists the changes as typed.
+    typed = [["--set", "blackjack_pays=6:5", "--set", "decks=8", "--boxes", "2"],
+             ["--boxes", "2", "--set", "decks=8", "--set", "blackjack_pays=1.2"]]
+    docs = [json.loads(run("simulate", *TINY, "-f", "json", *t).stdout) for t in typed]
+    assert {d["run"]["rules_name"] for d in docs} == {
+        "nz1994 (modified: decks=8, blackjack_pays=1.2, boxes=2)"}
+    assert docs[0]["run"]["overrides"] == ["blackjack_pays=6:5", "decks=8", "boxes=2"]
+    for t in typed:
+        meta = run("rules", "show", "-f", "json", *t)
+        assert json.loads(meta.stdout)["meta"]["name"] == (
+            "nz1994 (modified: decks=8, blackjack_pays=1.2, boxes=2)")
+    texts = [run("exact", *t).stdout for t in typed]
+    assert all("nz1994 (modified: decks=8, blackjack_pays=1.2, boxes=2)" in t for t in texts)
+
+
+def test_a_report_names_its_changes_in_the_rule_sets_order(tmp_path, monkeypatch):
+    # The report's label and commands are made from the Spec's overrides: in the order typed,
+    # `report --set penetration=0.8 --set decks=8` was "nz1994 (modified: penetration=0.8,
+    # decks=8)", the name no other command gives that game.
+    from simulator import assessment
+    from simulator.assessment.figures import shown_name
+
+    class Seen(Exception):
+        pass
+
+    specs = []
+
+    def compute(spec, *_a, **_k):
+        specs.append(spec)
+        raise Seen
+
+    monkeypatch.setattr(assessment, "compute", compute)
+    for typed in (["--set", "penetration=0.8", "--set", "decks=8"],
+                  ["--set", "decks=8", "--set", "penetration=0.8"]):
+        CliRunner().invoke(cli, ["report", "--no-variants", "-n", "1000", "-q", "-o",
+                                 str(tmp_path / "r"), *typed])
+    assert [s.overrides for s in specs] == [("decks=8", "penetration=0.8")] * 2
+    assert shown_name("nz1994", specs[0].overrides) == (
+        "nz1994 (modified: decks=8, penetration=0.8)")
 
 
 @pytest.mark.skipif(not os.path.exists("/dev/full"),

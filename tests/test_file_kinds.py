@@ -60,6 +60,35 @@ def last_error_line(result) -> str:
 
 
 @pytest.mark.parametrize("args, said", [
+    (["replay", "--strategy", str(SHIPPED["rule"]), "--cards", "F"],
+     f"give it to --rules (`bjsim replay --rules {SHIPPED['rule']}`)"),
+    (["replay", "--rules", str(SHIPPED["strategy"]), "--cards", "F"],
+     f"give it to --strategy (`bjsim replay --strategy {SHIPPED['strategy']}`)"),
+    (["exact", "--rules", str(SHIPPED["strategy"])],
+     f"give it to --strategy (`bjsim exact --strategy {SHIPPED['strategy']}`)"),
+    (["strategy", "indices", "--rules", str(SHIPPED["strategy"]), "-o", "unused"],
+     f"give it to --strategy (`bjsim simulate --strategy {SHIPPED['strategy']}`)"),
+    (["strategy", "generate", "--rules", str(SHIPPED["strategy"]), "-o", "unused"],
+     f"give it to --strategy (`bjsim simulate --strategy {SHIPPED['strategy']}`)"),
+    (["strategy", "show", str(SHIPPED["rule"])],
+     f"give it to --rules (`bjsim simulate --rules {SHIPPED['rule']}`)"),
+])
+def test_a_file_of_the_wrong_kind_is_told_the_command_in_use_where_it_takes_the_option(
+        args, said, tmp_path, monkeypatch):
+    # replay --strategy r1.toml (a rule file) said "give it to --rules (`bjsim simulate --rules
+    # r1.toml`)": the example names the command in use where it takes that option, else simulate
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    line = result.stderr.strip().splitlines()[-1]
+    assert line.startswith("Error: ") and line.endswith(said), line
+    assert not (tmp_path / "unused").exists()
+    # the library's line, outside a command, names simulate
+    assert error_of(LOADERS["strategy"], SHIPPED["rule"]).endswith(
+        f"(`bjsim simulate --rules {SHIPPED['rule']}`)")
+
+
+@pytest.mark.parametrize("args, said", [
     (["simulate", "--rules", "adir"], "Error: adir: a folder, not a rule file: allowed "),
     (["simulate", "--strategy", "adir"],
      "Error: adir: a folder, not a strategy file: allowed a shipped strategy by name (basic, "),
@@ -124,10 +153,10 @@ def test_each_kind_of_file_given_as_another_says_what_it_is_and_where_it_goes(ki
 @pytest.mark.parametrize("args, said", [
     (["count", "--plan", str(SHIPPED["strategy"])],
      f"Error: {SHIPPED['strategy']}: a strategy file, not a plan file: give it to --strategy "
-     f"(`bjsim simulate --strategy {SHIPPED['strategy']}`)"),
+     f"(`bjsim count --strategy {SHIPPED['strategy']}`)"),
     (["count", "--plan", str(SHIPPED["rule"])],
      f"Error: {SHIPPED['rule']}: a rule file, not a plan file: give it to --rules (`bjsim "
-     f"simulate --rules {SHIPPED['rule']}`)"),
+     f"count --rules {SHIPPED['rule']}`)"),
     (["strategy", "indices", "--count", str(SHIPPED["strategy"])],
      f"Error: {SHIPPED['strategy']}: a strategy file, not a count file: give it to --strategy "
      f"(`bjsim simulate --strategy {SHIPPED['strategy']}`)"),

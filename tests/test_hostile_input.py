@@ -549,6 +549,38 @@ def test_rules_given_twice_is_refused(command, tmp_path, monkeypatch):
             in line, line
 
 
+FILE_OPTIONS = {"cards_path": ("--cards", "a.txt", "b.txt"), "plan_name": ("--plan", "hi-lo-flat",
+                                                                        "hi-lo-1-12"),
+                "count_plan": ("--count", "hi-lo-flat", "hi-lo-1-12"),
+                "count_name": ("--count", "hi-lo", "zen"),
+                "output": ("-o", "o1", "o2"), "out_dir": ("-o", "o1", "o2"),
+                "checkpoint_path": ("--checkpoint", "c1", "c2"),
+                "resume": ("--resume", "c1", "c2"), "plot_path": ("--plot", "p1.png", "p2.png")}
+ONE_FILE = sorted((command, name) for name in FILE_OPTIONS for command in _commands_taking(name))
+
+
+def test_every_command_of_a_file_option_is_tried():
+    assert {(("replay",), "cards_path"), (("count",), "plan_name"), (("report",), "count_plan"),
+            (("compare",), "plot_path"), (("report",), "out_dir"), (("simulate",), "output"),
+            (("simulate",), "checkpoint_path"), (("count",), "resume")} <= set(ONE_FILE)
+
+
+@pytest.mark.parametrize("command, name", ONE_FILE, ids=lambda c: " ".join(c) if
+                         isinstance(c, tuple) else c)
+def test_an_option_naming_one_file_given_twice_is_refused(command, name, tmp_path, monkeypatch):
+    # click kept the last silently: `replay --cards a.txt --cards b.txt` played b.txt alone, and
+    # -o a -o b wrote b; refused as a second --rules is, before anything is read or written.
+    monkeypatch.chdir(tmp_path)
+    option, first, second = FILE_OPTIONS[name]
+    Path("a.txt").write_text("Th 6c 9d 7s\n")
+    Path("b.txt").write_text("Ah Kc 9d 7s\n")
+    for args in ((option, first, option, second), (f"{option}={first}", option, second)
+                 if option.startswith("--") else (f"{option}{first}", option, second)):
+        line = is_one_line_error(invoke(*command, *args))
+        assert line.startswith(f"Error: {option}") and "given 2 times: allowed once (one " in line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.txt", "b.txt"]
+
+
 def test_options_that_may_repeat_still_do():
     result = invoke("simulate", "-n", "1000", "--boxes", "2", "--strategy", "basic", "--strategy",
                     "mimic-dealer", "--set", "decks=8", "--set", "penetration=0.7", "-q", "-q")

@@ -2396,7 +2396,7 @@ def test_a_proposed_table_is_titled_short_by_its_game_and_its_label_kept_to_repr
              "rules changed")
     assert data["title"] == title and len(title.split()) <= 16 and len(title) <= 100
     assert "nz1994" not in title and "=" not in title
-    label = "nz1994 (modified: blackjack_pays=1.2, decks=8, dealer_hits_soft_17=true)"
+    label = "nz1994 (modified: decks=8, blackjack_pays=1.2, dealer_hits_soft_17=true)"
     assert data["rules_label"] == label == data["variants"]["baseline"]["variant"]
     md = (out / "report.md").read_text()
     assert md.startswith(f"# {title}\n")
@@ -2409,8 +2409,8 @@ def test_a_proposed_table_is_titled_short_by_its_game_and_its_label_kept_to_repr
     assert f"<title>{shown}</title>" in page and f"<h1>{shown}</h1>" in page
     printed = render.to_html(data["title"], sections.build(data), printed="2026-12-05")
     assert f'@bottom-left {{ content: "{title}"' in printed
-    for name in ("simulate", "report"):
-        assert "--set blackjack_pays=1.2 --set decks=8 --set dealer_hits_soft_17=true" in \
+    for name in ("simulate", "report"):  # (the changes in the rule set's key order)
+        assert "--set decks=8 --set blackjack_pays=1.2 --set dealer_hits_soft_17=true" in \
             data["manifest"]["commands"][name]
 
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from simulator import layout as L
 from simulator.cli import cli
 from simulator.rules import (
+    DECLARED,
     DEFAULT_RULES_PATH,
     KEYS,
     KIND,
@@ -522,10 +523,30 @@ def test_override_errors(item, message):
     assert error_of(apply_overrides, Rules(), [item]) == message
 
 
+@pytest.mark.parametrize("item", ["penetration=1e400", "penetration=nan", "penetration=-inf",
+                                  "blackjack_pays=inf", "insurance_pays=NaN",
+                                  "blackjack_pays=" + "1" + "0" * 400 + "/3"])
+def test_an_override_that_is_a_number_but_not_finite_is_said_so(item, tmp_path):
+    # 1e400 reads as a float, infinite: it was called "not a number (a decimal, or a fraction
+    # ...)", as if it were no number; a rule file's inf is "not a finite number" already.
+    key = item.split("=")[0]
+    message = error_of(apply_overrides, Rules(), [item])
+    assert message.startswith(f"--set: key '{key}' = ") and " is not a finite number: allowed " \
+        f"{DECLARED[key].allows()}" in message, message
+    assert "not a number" not in message
+    assert "is not a finite number: allowed a number" in error_of(
+        load_rules, write(tmp_path, f"{key} = {'nan' if 'nan' in item.lower() else 'inf'}\n"))
+
+
+def test_an_integer_key_given_an_infinite_number_is_not_an_integer():
+    for text in ("inf", "1e400", "nan"):
+        assert error_of(apply_overrides, Rules(), [f"decks={text}"]) == (
+            f"--set: key 'decks' = \"{text}\" is not an integer: allowed an integer 1-8")
+
+
 def test_override_errors_more():
     assert "not a number" in error_of(apply_overrides, Rules(), ["penetration=lots"])
     assert "not a number" in error_of(apply_overrides, Rules(), ["penetration=1/0"])
-    assert "not a number" in error_of(apply_overrides, Rules(), ["penetration=nan"])
     assert "tenths" in error_of(apply_overrides, Rules(), ["blackjack_pays=4/3"])
     assert "not a list of integers" in error_of(apply_overrides, Rules(), ["super_sevens_pays=a"])
     for unpaired in ("[3,50,100,500,5000", "3,50,100,500,5000]", "(3,50,100,500,5000]",
@@ -775,3 +796,17 @@ def test_a_name_already_modified_has_the_new_changes_added_to_its_list():
     assert modified_name("nz1994 (modified: decks=8)", ["boxes=7", "decks=4"]) == (
         "nz1994 (modified: decks=4, boxes=7)")
     assert modified_name("nz1994 (modified: decks=8)", []) == "nz1994 (modified: decks=8)"
+
+
+def test_a_modified_name_gives_the_changes_in_the_rule_sets_order_however_typed():
+    # --set blackjack_pays=1.2 --set decks=8 named the game "nz1994 (modified: blackjack_pays=1.2,
+    # decks=8)", the other order "(modified: decks=8, blackjack_pays=1.2)": one game, two names.
+    from simulator.rules import KEYS, modified_name
+
+    name = "nz1994 (modified: decks=8, blackjack_pays=1.2)"
+    assert modified_name("nz1994", ["blackjack_pays=6:5", "decks=8"]) == name
+    assert modified_name("nz1994", ["decks=8", "blackjack_pays=1.2"]) == name
+    assert modified_name("nz1994 (modified: boxes=3)", ["penetration=0.8"]) == (
+        "nz1994 (modified: penetration=0.8, boxes=3)")
+    named = modified_name("x", [f"{k}=1" for k in KEYS[::-1]])  # (the order alone is checked)
+    assert [c.split("=")[0] for c in named[len("x (modified: "):-1].split(", ")] == list(KEYS)
