@@ -85,9 +85,10 @@ def test_resume_with_a_precision_target_stops_at_the_same_chunk(tmp_path):
     assert np.array_equal(again.total(), whole.total())
 
 
-def interrupted_after(chunks: int):
-    """`engine.iter_chunks` stopped by a Ctrl-C after ``chunks`` chunks."""
-    real = engine.iter_chunks
+def interrupted_after(chunks: int, real=None):
+    """`engine.iter_chunks` (or ``real``: `engine.iter_job_chunks`) stopped by a Ctrl-C after
+    ``chunks`` chunks."""
+    real = engine.iter_chunks if real is None else real
 
     def interrupted(*args, **kwargs):
         gen = real(*args, **kwargs)
@@ -794,3 +795,38 @@ def test_a_finished_checkpoint_resumed_gives_no_workers(tmp_path, command):
         assert (timing["resumed_rounds"], timing["workers"]) == (4000 * both, None), timing
         speed = "game_rounds_per_second" if command[0] == "compare" else "rounds_per_second"
         assert timing[speed] is None, timing  # (it read 0.0: no round, no speed)
+
+
+@pytest.mark.parametrize("command, games", [(["simulate"], ""),
+                                            (["simulate", "--precision", "0.0001"], ""),
+                                            (["compare", "--vary", "decks=8", "--no-exact"],
+                                             "2 games x "),
+                                            (["count"], "")])
+def test_a_resumed_run_stopped_before_a_chunk_finished_is_not_said_finished(
+        tmp_path, monkeypatch, command, games):
+    # it said "all 4,000 rounds from run.ckpt, none left to play (a finished run)", then
+    # "interrupted: partial result of 4,000 rounds"
+    ckpt = tmp_path / "run.ckpt"
+    length = ["--max-rounds" if "--precision" in command else "--rounds", "12000"]
+    real = engine.iter_chunks, engine.iter_job_chunks
+
+    def stop_after(chunks):  # (count's counter and compare's games play by iter_job_chunks)
+        monkeypatch.setattr(engine, "iter_chunks", interrupted_after(chunks, real[0]))
+        monkeypatch.setattr(engine, "iter_job_chunks", interrupted_after(chunks, real[1]))
+
+    stop_after(2)
+    first = run_cli(*command, *length, "--chunk-rounds", "2000", "--workers", "1", "-q",
+                    "--checkpoint", str(ckpt))
+    assert first.exit_code == 130, first.output
+    kept = json.load(open(ckpt))["rounds_done"]
+    assert 0 < kept < 12000
+    stop_after(0)
+    again = run_cli(command[0], "--resume", str(ckpt), "--workers", "1", "-f", "json")
+    assert again.exit_code == 130, again.output
+    said = [ln for ln in again.stderr.replace("\r", "\n").splitlines() if ln.startswith("bjsim: ")
+            and "%|" not in ln]
+    assert not any("finished run" in ln or "none left" in ln for ln in said), said
+    assert any(ln.startswith(f"bjsim: {games}0 rounds in ") and ln.endswith(
+        f" s (stopped before a chunk finished); {kept:,} more from {ckpt}") for ln in said), said
+    assert f"bjsim: interrupted: partial result of {kept:,} rounds" in " ".join(said), said
+    assert json.load(open(ckpt))["rounds_done"] == kept
