@@ -102,7 +102,9 @@ def _differs(saved: dict, current: dict) -> str | None:
     code = _code_differs(saved, current)
     if code is not None:
         return code
-    common = ("bjsim", "seed", "chunk_rounds", "rounds", "precision")
+    # precision before rounds: with --precision given or left out, rounds is its cap (the
+    # default --max-rounds), not a length the user gave
+    common = ("bjsim", "seed", "chunk_rounds", "precision", "rounds")
     more = sorted((set(saved) | set(current)) - set(common) - {"rules", "strategies_sha256", CODE})
     # the games, then their rules, before the settings a rule changes by default (pair_rounds)
     games = ["games"] if "games" in more else []

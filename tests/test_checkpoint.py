@@ -380,6 +380,20 @@ def test_an_option_given_on_resume_that_changes_the_run_is_refused(tmp_path):
     assert run_cli("simulate", "--seed", "5", "--checkpoint", path, "--resume").exit_code == 0
 
 
+@pytest.mark.parametrize("command", [["simulate"], ["compare", "--vary", "decks=8", "--no-exact"]])
+def test_a_precision_given_on_resuming_a_fixed_length_run_is_named_not_its_cap(tmp_path,
+                                                                             command):
+    # it said "rounds (or --max-rounds) is 12000 there, 1000000000 here": the default cap of
+    # --precision, which the user did not give
+    path = str(tmp_path / "run.ckpt")
+    assert run_cli(*command, "--rounds", "4000", "--chunk-rounds", "2000", "-q",
+                   "--checkpoint", path).exit_code == 0
+    refused = run_cli(command[0], "--resume", path, "--precision", "0.001", "-q")
+    assert_user_error(refused, "different run", "precision is None there, 0.001 here",
+                      "(given here in place of the checkpoint's: --precision)")
+    assert "1000000000" not in refused.stderr
+
+
 def test_a_checkpoint_without_kept_options_needs_them_given_again(tmp_path):
     """One written before the options were kept: the options not given are the defaults, and
     the identity refuses them, naming the first that differs."""
