@@ -339,6 +339,29 @@ def test_a_refused_resume_names_the_options_behind_it(tmp_path):
                       "checkpoint's)")
 
 
+@pytest.mark.parametrize("command", ["simulate", "count"])
+def test_a_rule_given_again_in_its_other_form_is_taken_not_set_twice(tmp_path, command):
+    # a checkpoint made with --boxes 7, resumed with --set boxes=7, said "--set boxes=7 and
+    # --boxes: both set 'boxes': allowed one of them (--boxes: the checkpoint's)"
+    args = [command, "--rounds", "4000", "--chunk-rounds", "2000", "-q", "-f", "json"]
+    for made, again in [(["--boxes", "7"], ["--set", "boxes=7"]),
+                        (["--set", "boxes=7", "--set", "decks=8"], ["--boxes", "7"])]:
+        path = str(tmp_path / f"{made[0]}.ckpt")
+        whole = run_cli(*args, *made, "--checkpoint", path)
+        assert whole.exit_code == 0, whole.output
+        resumed = run_cli(command, "--resume", path, *again, "-q", "-f", "json")
+        assert resumed.exit_code == 0, resumed.output  # (decks=8 kept from the checkpoint)
+        assert json.loads(resumed.stdout)["results"] == json.loads(whole.stdout)["results"]
+    for made, again in [(["--set", "super_sevens=false"], ["--no-super-sevens"]),
+                        (["--no-super-sevens"], ["--set", "super_sevens=false"])]:
+        path = str(tmp_path / f"ss{made[0]}.ckpt")
+        assert run_cli(*args, *made, "--checkpoint", path).exit_code == 0
+        assert run_cli(command, "--resume", path, *again, "-q").exit_code == 0
+    # another value in the other form: refused by the rule that differs
+    assert_user_error(run_cli(command, "--resume", str(tmp_path / "--boxes.ckpt"), "--set",
+                              "boxes=5"), "different run", "rule 'boxes' is 7 there, 5 here")
+
+
 def test_a_refused_resume_names_an_option_by_its_long_form(tmp_path):
     # --rounds given again was named '-n' (its first spelling), where --seed was '--seed'
     path = str(tmp_path / "run.ckpt")
