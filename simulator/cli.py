@@ -281,7 +281,7 @@ def _fill_from_checkpoint(ctx) -> None:
             now = given_value(ctx, param.name) or ctx.params[param.name]
             now = list(now) if isinstance(now, tuple) else now
             if not _same_files(now, value):
-                replaced.append(_long_name(param))  # (given again, not as kept: refused if it
+                replaced.append(_long_name(param, now))  # (given again, not as kept: refused if it
                 # differs)
             continue
         if param.name in typed and _same_files(typed[param.name], value):
@@ -294,7 +294,8 @@ def _fill_from_checkpoint(ctx) -> None:
             raise BjsimError(f"checkpoint {path}: an option kept there: "
                              f"{err.format_message()}") from None
         if ctx.params[param.name] != param.get_default(ctx) and value not in (None, False, []):
-            filled.append(_long_name(param))  # (kept there, not the default)
+            filled.append(_long_name(param, ctx.params[param.name]))  # (kept there, not the
+            # default)
 
 
 OWN_OPTION_KEYS = ("boxes", "super_sevens")  # rule keys with an option of their own, as --set
@@ -315,9 +316,11 @@ def _keys_given(ctx) -> set:
     return keys
 
 
-def _long_name(param) -> str:
-    """An option named by its long form (``--rounds``, not ``-n``), as a message names it."""
-    return next((o for o in param.opts if o.startswith("--")), param.opts[0])
+def _long_name(param, value=None) -> str:
+    """An option named by its long form (``--rounds``, not ``-n``), as a message names it; a
+    flag's off form (``--no-super-sevens``) where its ``value`` is False."""
+    opts = param.secondary_opts if value is False and param.secondary_opts else param.opts
+    return next((o for o in opts if o.startswith("--")), opts[0])
 
 
 RESUMED = "bjsim.resumed"  # ctx.meta: (options filled from the checkpoint, options given again)

@@ -362,6 +362,15 @@ def test_a_rule_given_again_in_its_other_form_is_taken_not_set_twice(tmp_path, c
                               "boxes=5"), "different run", "rule 'boxes' is 7 there, 5 here")
 
 
+def test_a_refused_resume_names_a_flag_as_typed(tmp_path):
+    # --no-super-sevens given again was named '--super-sevens'
+    path = str(tmp_path / "run.ckpt")
+    assert run_cli("simulate", *RUN, "--checkpoint", path).exit_code == 0
+    assert_user_error(run_cli("simulate", "--resume", path, "--no-super-sevens"),
+                      "rule 'super_sevens' is true there, false here",
+                      "(given here in place of the checkpoint's: --no-super-sevens)")
+
+
 def test_a_refused_resume_names_an_option_by_its_long_form(tmp_path):
     # --rounds given again was named '-n' (its first spelling), where --seed was '--seed'
     path = str(tmp_path / "run.ckpt")
