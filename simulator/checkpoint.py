@@ -146,9 +146,10 @@ def _differs(saved: dict, current: dict) -> str | None:
                     a, b = _plan_value(a), _plan_value(b)
             return f"{name} is {_cut(a)} there, {_cut(b)} here"
     if saved.get("strategies_sha256") != current.get("strategies_sha256"):
-        return ("strategy tables differ (--strategy, or a counter's index plays; with no "
-                "--strategy, under rules that change the chart, the rules' own basic strategy is "
-                "played: --strategy basic plays the NZ chart)")
+        plays = ", or a counter's index plays" if _kind(current) == "count" else ""
+        return (f"strategy tables differ (--strategy{plays}; with no --strategy, under rules "
+                "that change the chart, the rules' own basic strategy is played: --strategy "
+                "basic plays the NZ chart)")
     return None
 
 

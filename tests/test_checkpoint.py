@@ -371,6 +371,22 @@ def test_a_refused_resume_names_a_flag_as_typed(tmp_path):
                       "(given here in place of the checkpoint's: --no-super-sevens)")
 
 
+@pytest.mark.parametrize("command", [["simulate"], ["compare", "--vary", "decks=8", "--no-exact"]])
+def test_other_strategy_tables_name_a_counters_index_plays_only_for_a_count(tmp_path, command):
+    # simulate and compare said "(--strategy, or a counter's index plays; ...)"
+    path = str(tmp_path / "run.ckpt")
+    assert run_cli(*command, "--rounds", "4000", "--chunk-rounds", "2000", "-q",
+                   "--checkpoint", path).exit_code == 0
+    refused = run_cli(command[0], "--resume", path, "--strategy", "mimic-dealer", "-q")
+    assert_user_error(refused, "different run", "strategy tables differ (--strategy; with no "
+                      "--strategy")
+    assert "counter" not in refused.stderr
+    # a count's: its index plays change the tables too
+    counting = {"counting": {"name": "hi-lo-1-12"}}
+    said = C._differs(ident() | counting, ident(strategy=load_strategy("mimic-dealer")) | counting)
+    assert said.startswith("strategy tables differ (--strategy, or a counter's index plays; ")
+
+
 def test_a_refused_resume_names_an_option_by_its_long_form(tmp_path):
     # --rounds given again was named '-n' (its first spelling), where --seed was '--seed'
     path = str(tmp_path / "run.ckpt")
