@@ -899,6 +899,8 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
                        "cluster_startup_seconds": timing.get("startup"),
                        "checkpoint": plan.checkpoint, "resumed_rounds": resumed},
         }
+        if failure is not None:  # (the table's words for the stop: not in json or csv)
+            meta["failure"] = failure
         if plan.precision is not None:
             meta["run"]["precision"] = {"target": plan.precision, "max_rounds": plan.rounds,
                                         "half_width": widest(payload, plan.games),

@@ -522,6 +522,8 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
             plan.strategies, plan.rules), plan.strategies, plan.names)
         meta = _meta(plan, state, total, partial, resumed, seconds, startup,
                      timing.get("threads"))
+        if failure is not None:  # (the table's words for the stop: not in json or csv)
+            meta["failure"] = failure
         messages = with_save_failed(_messages(plan, meta, resumed, partial, quiet, failure),
                                     save) + ([STOPPED_WHOLE] if stopped and not partial else [])
     noted = (late + later + [None])[0]
