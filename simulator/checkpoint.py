@@ -299,12 +299,13 @@ def resume(path, ident: dict, state, part: str | None = None) -> dict:
         s = doc["state"]
         prefix_end, stop = _whole(s["prefix_end"]), s.get("stop_chunk")
         stop = None if stop is None else _whole(stop)
+        chunks = _chunks(s["extra"])
         if state.payload == "tally":
-            extra = {int(i): _tally(t) for i, t in s["extra"].items()}
+            extra = {i: _tally(t) for i, t in chunks.items()}
             prefix = _tally(s["prefix"], bits=None)
             _check_state(state, prefix_end, prefix, extra, stop, ident["rules"])
         else:  # a state with a payload of its own reads and checks it (bjsim compare)
-            prefix, extra = state.read_checkpoint(prefix_end, s["prefix"], s["extra"], stop)
+            prefix, extra = state.read_checkpoint(prefix_end, s["prefix"], chunks, stop)
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as err:
         raise CheckpointError(f"checkpoint {path}: damaged state: {_one_line(err)}") from None
     state.restore(prefix_end, prefix, extra, stop)
@@ -360,6 +361,19 @@ def _one_line(err) -> str:
 
 def _shown(value) -> str:
     return " ".join(repr(value).split())[:60]
+
+
+def _chunks(extra) -> dict:
+    """A checkpoint's finished chunks past the prefix (``state.extra``: ``{"12": payload}``,
+    as `_state_doc` writes them) by their numbers; ValueError naming a key that is not one."""
+    if not isinstance(extra, dict):
+        raise ValueError(f"extra: {_shown(extra)}: allowed an object of finished chunks by "
+                         "their numbers ({\"12\": [...]})")
+    for key in extra:
+        if not (key.isascii() and key.isdigit() and str(int(key)) == key):
+            raise ValueError(f"extra: {_shown(key)} is not a chunk number: allowed a chunk's "
+                             "index, a whole number 0 or more (\"12\")")
+    return {int(key): t for key, t in extra.items()}
 
 
 def _whole(x) -> int:

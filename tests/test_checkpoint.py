@@ -625,6 +625,26 @@ def test_a_file_that_is_not_a_checkpoint_is_refused(tmp_path):
                       "not a bjsim checkpoint")
 
 
+@pytest.mark.parametrize("command", [["simulate"], ["compare", "--vary", "decks=8", "--no-exact"],
+                                     ["count"]])
+def test_a_damaged_chunk_number_is_said_in_bjsims_words(tmp_path, command):
+    # an edited chunk number said "damaged state: invalid literal for int() with base 10: 'x'"
+    path = tmp_path / "run.ckpt"
+    assert run_cli(*command, "--rounds", "4000", "--chunk-rounds", "2000", "-q",
+                   "--checkpoint", str(path)).exit_code == 0
+    doc = json.loads(path.read_text())
+    for extra, words in [({"x": [0]}, "extra: 'x' is not a chunk number: allowed a chunk's "
+                                      "index, a whole number 0 or more"),
+                         ({"-1": [0]}, "extra: '-1' is not a chunk number"),
+                         ([[0]], "extra: [[0]]: allowed an object of finished chunks")]:
+        doc["state"]["extra"] = extra
+        doc["sha256"] = C.checksum(doc)
+        path.write_text(json.dumps(doc, indent=1))
+        refused = run_cli(command[0], "--resume", str(path), "-q")
+        assert_user_error(refused, f"checkpoint {path}: damaged state: {words}")
+        assert "int()" not in refused.stderr
+
+
 def test_a_checkpoint_of_an_older_tally_layout_is_refused_saying_so(tmp_path):
     """A checkpoint written before the figures by strategy (``layout.T_BY``) were added."""
     path = tmp_path / "run.ckpt"
