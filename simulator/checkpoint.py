@@ -14,6 +14,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import re
 import shlex
 import time
 from types import SimpleNamespace
@@ -233,14 +234,27 @@ def _write(path, doc: dict) -> None:
                  durable=True)  # (a link's file: the link, to a store elsewhere, kept)
 
 
+# how every checkpoint `_write` makes begins: one that does, but is no JSON, is one damaged
+STARTS = re.compile(r'\s*\{\s*"format"\s*:\s*"' + re.escape(FORMAT) + '"')
+
+
 def load(path) -> dict:
     """Read a checkpoint file; `CheckpointError` (one line) if it is not one."""
+    text = ""
     try:
         with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
+            text = f.read()
+        doc = json.loads(text)
     except OSError as err:
         raise CheckpointError(f"checkpoint {path}: cannot read: {err.strerror or err}") from None
     except (ValueError, RecursionError) as err:  # UnicodeDecodeError is a ValueError
+        if isinstance(err, json.JSONDecodeError) and STARTS.match(text):
+            cut = not text.rstrip().endswith("}")
+            raise CheckpointError(
+                f"checkpoint {path}: a damaged bjsim checkpoint: "
+                + ("cut short" if cut else "not JSON")
+                + f" (line {err.lineno}, column {err.colno}): remove it and start the run "
+                "again") from None
         if isinstance(err, json.JSONDecodeError):
             why = f"not JSON (line {err.lineno}, column {err.colno})"
         elif isinstance(err, UnicodeError):

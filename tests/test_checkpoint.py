@@ -645,6 +645,20 @@ def test_a_damaged_chunk_number_is_said_in_bjsims_words(tmp_path, command):
         assert "int()" not in refused.stderr
 
 
+@pytest.mark.parametrize("command", [["simulate"], ["compare", "--vary", "decks=8", "--no-exact"],
+                                     ["count"]])
+def test_a_checkpoint_cut_short_is_said_to_be_one_damaged(tmp_path, command):
+    # it said "not a bjsim checkpoint: not JSON (line 45, column 1)"
+    path = tmp_path / "run.ckpt"
+    assert run_cli(*command, "--rounds", "4000", "--chunk-rounds", "2000", "-q",
+                   "--checkpoint", str(path)).exit_code == 0
+    whole = path.read_text()
+    path.write_text(whole[: len(whole) // 2])
+    assert_user_error(run_cli(command[0], "--resume", str(path), "-q"),
+                      f"checkpoint {path}: a damaged bjsim checkpoint: cut short (line ",
+                      "remove it and start the run again")
+
+
 def test_a_checkpoint_of_an_older_tally_layout_is_refused_saying_so(tmp_path):
     """A checkpoint written before the figures by strategy (``layout.T_BY``) were added."""
     path = tmp_path / "run.ckpt"
