@@ -14,6 +14,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import re
 import shlex
 import time
 from types import SimpleNamespace
@@ -102,7 +103,9 @@ def _differs(saved: dict, current: dict) -> str | None:
     code = _code_differs(saved, current)
     if code is not None:
         return code
-    common = ("bjsim", "seed", "chunk_rounds", "rounds", "precision")
+    # precision before rounds: with --precision given or left out, rounds is its cap (the
+    # default --max-rounds), not a length the user gave
+    common = ("bjsim", "seed", "chunk_rounds", "precision", "rounds")
     more = sorted((set(saved) | set(current)) - set(common) - {"rules", "strategies_sha256", CODE})
     # the games, then their rules, before the settings a rule changes by default (pair_rounds)
     games = ["games"] if "games" in more else []
@@ -144,9 +147,10 @@ def _differs(saved: dict, current: dict) -> str | None:
                     a, b = _plan_value(a), _plan_value(b)
             return f"{name} is {_cut(a)} there, {_cut(b)} here"
     if saved.get("strategies_sha256") != current.get("strategies_sha256"):
-        return ("strategy tables differ (--strategy, or a counter's index plays; with no "
-                "--strategy, under rules that change the chart, the rules' own basic strategy is "
-                "played: --strategy basic plays the NZ chart)")
+        plays = ", or a counter's index plays" if _kind(current) == "count" else ""
+        return (f"strategy tables differ (--strategy{plays}; with no --strategy, under rules "
+                "that change the chart, the rules' own basic strategy is played: --strategy "
+                "basic plays the NZ chart)")
     return None
 
 
@@ -230,14 +234,27 @@ def _write(path, doc: dict) -> None:
                  durable=True)  # (a link's file: the link, to a store elsewhere, kept)
 
 
+# how every checkpoint `_write` makes begins: one that does, but is no JSON, is one damaged
+STARTS = re.compile(r'\s*\{\s*"format"\s*:\s*"' + re.escape(FORMAT) + '"')
+
+
 def load(path) -> dict:
     """Read a checkpoint file; `CheckpointError` (one line) if it is not one."""
+    text = ""
     try:
         with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
+            text = f.read()
+        doc = json.loads(text)
     except OSError as err:
         raise CheckpointError(f"checkpoint {path}: cannot read: {err.strerror or err}") from None
     except (ValueError, RecursionError) as err:  # UnicodeDecodeError is a ValueError
+        if isinstance(err, json.JSONDecodeError) and STARTS.match(text):
+            cut = not text.rstrip().endswith("}")
+            raise CheckpointError(
+                f"checkpoint {path}: a damaged bjsim checkpoint: "
+                + ("cut short" if cut else "not JSON")
+                + f" (line {err.lineno}, column {err.colno}): remove it and start the run "
+                "again") from None
         if isinstance(err, json.JSONDecodeError):
             why = f"not JSON (line {err.lineno}, column {err.colno})"
         elif isinstance(err, UnicodeError):
@@ -296,12 +313,13 @@ def resume(path, ident: dict, state, part: str | None = None) -> dict:
         s = doc["state"]
         prefix_end, stop = _whole(s["prefix_end"]), s.get("stop_chunk")
         stop = None if stop is None else _whole(stop)
+        chunks = _chunks(s["extra"])
         if state.payload == "tally":
-            extra = {int(i): _tally(t) for i, t in s["extra"].items()}
+            extra = {i: _tally(t) for i, t in chunks.items()}
             prefix = _tally(s["prefix"], bits=None)
             _check_state(state, prefix_end, prefix, extra, stop, ident["rules"])
         else:  # a state with a payload of its own reads and checks it (bjsim compare)
-            prefix, extra = state.read_checkpoint(prefix_end, s["prefix"], s["extra"], stop)
+            prefix, extra = state.read_checkpoint(prefix_end, s["prefix"], chunks, stop)
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as err:
         raise CheckpointError(f"checkpoint {path}: damaged state: {_one_line(err)}") from None
     state.restore(prefix_end, prefix, extra, stop)
@@ -357,6 +375,19 @@ def _one_line(err) -> str:
 
 def _shown(value) -> str:
     return " ".join(repr(value).split())[:60]
+
+
+def _chunks(extra) -> dict:
+    """A checkpoint's finished chunks past the prefix (``state.extra``: ``{"12": payload}``,
+    as `_state_doc` writes them) by their numbers; ValueError naming a key that is not one."""
+    if not isinstance(extra, dict):
+        raise ValueError(f"extra: {_shown(extra)}: allowed an object of finished chunks by "
+                         "their numbers ({\"12\": [...]})")
+    for key in extra:
+        if not (key.isascii() and key.isdigit() and str(int(key)) == key):
+            raise ValueError(f"extra: {_shown(key)} is not a chunk number: allowed a chunk's "
+                             "index, a whole number 0 or more (\"12\")")
+    return {int(key): t for key, t in extra.items()}
 
 
 def _whole(x) -> int:

@@ -284,15 +284,22 @@ def _fill_from_checkpoint(ctx) -> None:
     if isinstance(command.get("cwd"), str):  # (a checkpoint of an earlier bjsim keeps none)
         ctx.meta[STARTED] = command["cwd"]
     filled, replaced = ctx.meta.setdefault(RESUMED, ([], []))
+    given_keys = _keys_given(ctx)
     for param in ctx.command.params:
         if param.name not in saved or param.name in NOT_KEPT:
             continue
         value = saved[param.name]
+        if not _given(ctx, param.name) and param.name in OWN_OPTION_KEYS and (
+                param.name in given_keys):
+            continue  # (its key given here by --set: that replaces it, as --boxes again would)
+        if not _given(ctx, param.name) and param.name == "overrides" and isinstance(value, list):
+            value = [v for v in value if not (isinstance(v, str) and _set_key(v) in given_keys
+                                              and _set_key(v) in OWN_OPTION_KEYS)]
         if _given(ctx, param.name):
             now = given_value(ctx, param.name) or ctx.params[param.name]
             now = list(now) if isinstance(now, tuple) else now
             if not _same_files(now, value):
-                replaced.append(_long_name(param))  # (given again, not as kept: refused if it
+                replaced.append(_long_name(param, now))  # (given again, not as kept: refused if it
                 # differs)
             continue
         if param.name in typed and _same_files(typed[param.name], value):
@@ -305,12 +312,33 @@ def _fill_from_checkpoint(ctx) -> None:
             raise BjsimError(f"checkpoint {path}: an option kept there: "
                              f"{err.format_message()}") from None
         if ctx.params[param.name] != param.get_default(ctx) and value not in (None, False, []):
-            filled.append(_long_name(param))  # (kept there, not the default)
+            filled.append(_long_name(param, ctx.params[param.name]))  # (kept there, not the
+            # default)
 
 
-def _long_name(param) -> str:
-    """An option named by its long form (``--rounds``, not ``-n``), as a message names it."""
-    return next((o for o in param.opts if o.startswith("--")), param.opts[0])
+OWN_OPTION_KEYS = ("boxes", "super_sevens")  # rule keys with an option of their own, as --set
+
+
+def _set_key(item: str) -> str:
+    """The rule key of a ``--set KEY=VALUE`` item, as `_refuse_set_twice` reads it."""
+    return item.split("=", 1)[0].strip()
+
+
+def _keys_given(ctx) -> set:
+    """The rule keys of `OWN_OPTION_KEYS` given on the command line by one form or the other
+    (``--set boxes=7`` or ``--boxes 7``): on ``--resume`` the checkpoint's setting of such a key
+    in the other form is replaced by it, not set twice (`_refuse_set_twice`)."""
+    keys = {k for k in OWN_OPTION_KEYS if k in ctx.params and _given(ctx, k)}
+    if "overrides" in ctx.params and _given(ctx, "overrides"):
+        keys |= {_set_key(v) for v in ctx.params["overrides"] or ()}
+    return keys
+
+
+def _long_name(param, value=None) -> str:
+    """An option named by its long form (``--rounds``, not ``-n``), as a message names it; a
+    flag's off form (``--no-super-sevens``) where its ``value`` is False."""
+    opts = param.secondary_opts if value is False and param.secondary_opts else param.opts
+    return next((o for o in opts if o.startswith("--")), opts[0])
 
 
 RESUMED = "bjsim.resumed"  # ctx.meta: (options filled from the checkpoint, options given again)

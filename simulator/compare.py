@@ -899,6 +899,8 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
                        "cluster_startup_seconds": timing.get("startup"),
                        "checkpoint": plan.checkpoint, "resumed_rounds": resumed},
         }
+        if failure is not None:  # (the table's words for the stop: not in json or csv)
+            meta["failure"] = failure
         if plan.precision is not None:
             meta["run"]["precision"] = {"target": plan.precision, "max_rounds": plan.rounds,
                                         "half_width": widest(payload, plan.games),
@@ -920,9 +922,10 @@ def _messages(plan: Plan, meta: dict, partial: bool, quiet: bool, resumed: int,
     done, seconds = run_["rounds_played"], meta["timing"]["seconds"]
     out = [] if quiet else [
         run.finished_line(done, plan.checkpoint, f"{len(plan.games)} games x ")
-        if resumed and done == resumed else
+        if resumed and done == resumed and not partial else
         f"bjsim: {len(plan.games)} games x {done - resumed:,} rounds in {seconds:.2f} s "
-        f"({meta['timing']['game_rounds_per_second'] or 0:,.0f} game-rounds/s)"
+        + (f"({meta['timing']['game_rounds_per_second'] or 0:,.0f} game-rounds/s)"
+           if done > resumed or not resumed else run.NO_CHUNK)
         + (f"; {resumed:,} more from {plan.checkpoint}" if resumed else "")]
     if run_["blocks"] < MIN_BLOCKS and not partial:
         out.append(f"bjsim: only {paired_blocks(run_['blocks'])}: no interval for the differences "

@@ -22,6 +22,7 @@ from simulator.report import (
     chunks_text,
     files_text,
     precision_text,
+    stopped_how,
     strategy_label,
     strategy_text,
     with_note,
@@ -166,7 +167,7 @@ def _head(stats: dict, meta: dict) -> list[str]:
              f"{stats['rounds']:,} rounds per game, seed {run['seed']}, "
              f"{chunks_text(run['chunk_rounds'], run.get('rounds'))} in blocks of "
              f"{run['pair_rounds']:,}"
-             + ("  (PARTIAL: interrupted)" if run.get("partial") else "")]
+             + (f"  (PARTIAL: {stopped_how(meta)})" if run.get("partial") else "")]
     if run.get("precision"):
         lines.append("precision " + precision_text(
             run["precision"], run.get("partial", False),

@@ -321,6 +321,13 @@ def meta_rows(meta: dict) -> list[dict]:
     return rows
 
 
+def stopped_how(meta: dict) -> str:
+    """How a partial run was stopped, as its PARTIAL RESULT line says it: ``interrupted``
+    (Ctrl-C, SIGTERM), or ``stopped by a cluster failure`` where the Dask cluster failed it
+    (``meta["failure"]``, `run.Result.failure`; stderr's ``Error:`` line says which)."""
+    return "stopped by a cluster failure" if meta.get("failure") else "interrupted"
+
+
 def of_rounds(run: dict) -> str:
     """The rounds a partial run was to play (json's ``run``), as its PARTIAL RESULT line says
     them: with a precision target ``run.rounds`` is only the cap, ``at most N rounds
@@ -427,8 +434,8 @@ def _table(summary: dict, meta: dict) -> str:
         w(f"; {chunks_text(run['chunk_rounds'], run.get('rounds'))}")
     w("\n")
     if run.get("partial"):
-        w(f"PARTIAL RESULT: interrupted after {summary['rounds']:,} of {of_rounds(run)}; not "
-          "reproducible as it stands\n")
+        w(f"PARTIAL RESULT: {stopped_how(meta)} after {summary['rounds']:,} of "
+          f"{of_rounds(run)}; not reproducible as it stands\n")
     elif "partial" in run:
         unmet = run.get("precision") and not run["precision"]["met"]
         w("Result:    complete" + (", precision target NOT met" if unmet else "") + "\n")

@@ -522,6 +522,8 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
             plan.strategies, plan.rules), plan.strategies, plan.names)
         meta = _meta(plan, state, total, partial, resumed, seconds, startup,
                      timing.get("threads"))
+        if failure is not None:  # (the table's words for the stop: not in json or csv)
+            meta["failure"] = failure
         messages = with_save_failed(_messages(plan, meta, resumed, partial, quiet, failure),
                                     save) + ([STOPPED_WHOLE] if stopped and not partial else [])
     noted = (late + later + [None])[0]
@@ -628,9 +630,15 @@ def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float,
     return meta
 
 
+# A resumed run stopped before a chunk finished, in place of a speed: its rounds are the
+# checkpoint's, and it is not finished (`finished_line` is for one that is)
+NO_CHUNK = "(stopped before a chunk finished)"
+
+
 def finished_line(done: int, checkpoint, games: str = "") -> str:
     """stderr's line for a resumed run its checkpoint held whole (``games``: compare's ``2 games
-    x ``): no rounds played now, not ``0 rounds in 0.00 s``."""
+    x ``): no rounds played now, not ``0 rounds in 0.00 s``. Not for a run stopped before a
+    chunk finished (partial: `NO_CHUNK`)."""
     return (f"bjsim: {games}all {done:,} rounds from {checkpoint}, none left to play (a finished "
             "run)")
 
@@ -644,8 +652,9 @@ def _messages(plan: Plan, meta: dict, resumed: int, partial: bool, quiet: bool,
     rate = meta["timing"]["rounds_per_second"] or 0
     startup = meta["timing"].get("cluster_startup_seconds")
     out = [] if quiet else [
-        finished_line(done, plan.checkpoint) if resumed and done == resumed else
-        f"bjsim: {done - resumed:,} rounds in {seconds:.2f} s ({rate:,.0f} rounds/s)"
+        finished_line(done, plan.checkpoint) if resumed and done == resumed and not partial else
+        f"bjsim: {done - resumed:,} rounds in {seconds:.2f} s "
+        + (f"({rate:,.0f} rounds/s)" if done > resumed or not resumed else NO_CHUNK)
         + (f", after {startup:.2f} s for the Dask cluster to be ready" if startup else "")
         + (f"; {resumed:,} more from {plan.checkpoint}" if resumed else "")
     ]

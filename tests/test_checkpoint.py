@@ -85,9 +85,10 @@ def test_resume_with_a_precision_target_stops_at_the_same_chunk(tmp_path):
     assert np.array_equal(again.total(), whole.total())
 
 
-def interrupted_after(chunks: int):
-    """`engine.iter_chunks` stopped by a Ctrl-C after ``chunks`` chunks."""
-    real = engine.iter_chunks
+def interrupted_after(chunks: int, real=None):
+    """`engine.iter_chunks` (or ``real``: `engine.iter_job_chunks`) stopped by a Ctrl-C after
+    ``chunks`` chunks."""
+    real = engine.iter_chunks if real is None else real
 
     def interrupted(*args, **kwargs):
         gen = real(*args, **kwargs)
@@ -338,6 +339,54 @@ def test_a_refused_resume_names_the_options_behind_it(tmp_path):
                       "checkpoint's)")
 
 
+@pytest.mark.parametrize("command", ["simulate", "count"])
+def test_a_rule_given_again_in_its_other_form_is_taken_not_set_twice(tmp_path, command):
+    # a checkpoint made with --boxes 7, resumed with --set boxes=7, said "--set boxes=7 and
+    # --boxes: both set 'boxes': allowed one of them (--boxes: the checkpoint's)"
+    args = [command, "--rounds", "4000", "--chunk-rounds", "2000", "-q", "-f", "json"]
+    for made, again in [(["--boxes", "7"], ["--set", "boxes=7"]),
+                        (["--set", "boxes=7", "--set", "decks=8"], ["--boxes", "7"])]:
+        path = str(tmp_path / f"{made[0]}.ckpt")
+        whole = run_cli(*args, *made, "--checkpoint", path)
+        assert whole.exit_code == 0, whole.output
+        resumed = run_cli(command, "--resume", path, *again, "-q", "-f", "json")
+        assert resumed.exit_code == 0, resumed.output  # (decks=8 kept from the checkpoint)
+        assert json.loads(resumed.stdout)["results"] == json.loads(whole.stdout)["results"]
+    for made, again in [(["--set", "super_sevens=false"], ["--no-super-sevens"]),
+                        (["--no-super-sevens"], ["--set", "super_sevens=false"])]:
+        path = str(tmp_path / f"ss{made[0]}.ckpt")
+        assert run_cli(*args, *made, "--checkpoint", path).exit_code == 0
+        assert run_cli(command, "--resume", path, *again, "-q").exit_code == 0
+    # another value in the other form: refused by the rule that differs
+    assert_user_error(run_cli(command, "--resume", str(tmp_path / "--boxes.ckpt"), "--set",
+                              "boxes=5"), "different run", "rule 'boxes' is 7 there, 5 here")
+
+
+def test_a_refused_resume_names_a_flag_as_typed(tmp_path):
+    # --no-super-sevens given again was named '--super-sevens'
+    path = str(tmp_path / "run.ckpt")
+    assert run_cli("simulate", *RUN, "--checkpoint", path).exit_code == 0
+    assert_user_error(run_cli("simulate", "--resume", path, "--no-super-sevens"),
+                      "rule 'super_sevens' is true there, false here",
+                      "(given here in place of the checkpoint's: --no-super-sevens)")
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["compare", "--vary", "decks=8", "--no-exact"]])
+def test_other_strategy_tables_name_a_counters_index_plays_only_for_a_count(tmp_path, command):
+    # simulate and compare said "(--strategy, or a counter's index plays; ...)"
+    path = str(tmp_path / "run.ckpt")
+    assert run_cli(*command, "--rounds", "4000", "--chunk-rounds", "2000", "-q",
+                   "--checkpoint", path).exit_code == 0
+    refused = run_cli(command[0], "--resume", path, "--strategy", "mimic-dealer", "-q")
+    assert_user_error(refused, "different run", "strategy tables differ (--strategy; with no "
+                      "--strategy")
+    assert "counter" not in refused.stderr
+    # a count's: its index plays change the tables too
+    counting = {"counting": {"name": "hi-lo-1-12"}}
+    said = C._differs(ident() | counting, ident(strategy=load_strategy("mimic-dealer")) | counting)
+    assert said.startswith("strategy tables differ (--strategy, or a counter's index plays; ")
+
+
 def test_a_refused_resume_names_an_option_by_its_long_form(tmp_path):
     # --rounds given again was named '-n' (its first spelling), where --seed was '--seed'
     path = str(tmp_path / "run.ckpt")
@@ -377,6 +426,20 @@ def test_an_option_given_on_resume_that_changes_the_run_is_refused(tmp_path):
                       "different run", "precision is None there, 0.01 here")
     # the same value given again is no change
     assert run_cli("simulate", "--seed", "5", "--checkpoint", path, "--resume").exit_code == 0
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["compare", "--vary", "decks=8", "--no-exact"]])
+def test_a_precision_given_on_resuming_a_fixed_length_run_is_named_not_its_cap(tmp_path,
+                                                                             command):
+    # it said "rounds (or --max-rounds) is 12000 there, 1000000000 here": the default cap of
+    # --precision, which the user did not give
+    path = str(tmp_path / "run.ckpt")
+    assert run_cli(*command, "--rounds", "4000", "--chunk-rounds", "2000", "-q",
+                   "--checkpoint", path).exit_code == 0
+    refused = run_cli(command[0], "--resume", path, "--precision", "0.001", "-q")
+    assert_user_error(refused, "different run", "precision is None there, 0.001 here",
+                      "(given here in place of the checkpoint's: --precision)")
+    assert "1000000000" not in refused.stderr
 
 
 def test_a_checkpoint_without_kept_options_needs_them_given_again(tmp_path):
@@ -560,6 +623,40 @@ def test_a_file_that_is_not_a_checkpoint_is_refused(tmp_path):
     bad.write_text('{"format": "something else"}')
     assert_user_error(run_cli("simulate", *RUN, "--checkpoint", str(bad), "--resume"),
                       "not a bjsim checkpoint")
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["compare", "--vary", "decks=8", "--no-exact"],
+                                     ["count"]])
+def test_a_damaged_chunk_number_is_said_in_bjsims_words(tmp_path, command):
+    # an edited chunk number said "damaged state: invalid literal for int() with base 10: 'x'"
+    path = tmp_path / "run.ckpt"
+    assert run_cli(*command, "--rounds", "4000", "--chunk-rounds", "2000", "-q",
+                   "--checkpoint", str(path)).exit_code == 0
+    doc = json.loads(path.read_text())
+    for extra, words in [({"x": [0]}, "extra: 'x' is not a chunk number: allowed a chunk's "
+                                      "index, a whole number 0 or more"),
+                         ({"-1": [0]}, "extra: '-1' is not a chunk number"),
+                         ([[0]], "extra: [[0]]: allowed an object of finished chunks")]:
+        doc["state"]["extra"] = extra
+        doc["sha256"] = C.checksum(doc)
+        path.write_text(json.dumps(doc, indent=1))
+        refused = run_cli(command[0], "--resume", str(path), "-q")
+        assert_user_error(refused, f"checkpoint {path}: damaged state: {words}")
+        assert "int()" not in refused.stderr
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["compare", "--vary", "decks=8", "--no-exact"],
+                                     ["count"]])
+def test_a_checkpoint_cut_short_is_said_to_be_one_damaged(tmp_path, command):
+    # it said "not a bjsim checkpoint: not JSON (line 45, column 1)"
+    path = tmp_path / "run.ckpt"
+    assert run_cli(*command, "--rounds", "4000", "--chunk-rounds", "2000", "-q",
+                   "--checkpoint", str(path)).exit_code == 0
+    whole = path.read_text()
+    path.write_text(whole[: len(whole) // 2])
+    assert_user_error(run_cli(command[0], "--resume", str(path), "-q"),
+                      f"checkpoint {path}: a damaged bjsim checkpoint: cut short (line ",
+                      "remove it and start the run again")
 
 
 def test_a_checkpoint_of_an_older_tally_layout_is_refused_saying_so(tmp_path):
@@ -794,3 +891,38 @@ def test_a_finished_checkpoint_resumed_gives_no_workers(tmp_path, command):
         assert (timing["resumed_rounds"], timing["workers"]) == (4000 * both, None), timing
         speed = "game_rounds_per_second" if command[0] == "compare" else "rounds_per_second"
         assert timing[speed] is None, timing  # (it read 0.0: no round, no speed)
+
+
+@pytest.mark.parametrize("command, games", [(["simulate"], ""),
+                                            (["simulate", "--precision", "0.0001"], ""),
+                                            (["compare", "--vary", "decks=8", "--no-exact"],
+                                             "2 games x "),
+                                            (["count"], "")])
+def test_a_resumed_run_stopped_before_a_chunk_finished_is_not_said_finished(
+        tmp_path, monkeypatch, command, games):
+    # it said "all 4,000 rounds from run.ckpt, none left to play (a finished run)", then
+    # "interrupted: partial result of 4,000 rounds"
+    ckpt = tmp_path / "run.ckpt"
+    length = ["--max-rounds" if "--precision" in command else "--rounds", "12000"]
+    real = engine.iter_chunks, engine.iter_job_chunks
+
+    def stop_after(chunks):  # (count's counter and compare's games play by iter_job_chunks)
+        monkeypatch.setattr(engine, "iter_chunks", interrupted_after(chunks, real[0]))
+        monkeypatch.setattr(engine, "iter_job_chunks", interrupted_after(chunks, real[1]))
+
+    stop_after(2)
+    first = run_cli(*command, *length, "--chunk-rounds", "2000", "--workers", "1", "-q",
+                    "--checkpoint", str(ckpt))
+    assert first.exit_code == 130, first.output
+    kept = json.load(open(ckpt))["rounds_done"]
+    assert 0 < kept < 12000
+    stop_after(0)
+    again = run_cli(command[0], "--resume", str(ckpt), "--workers", "1", "-f", "json")
+    assert again.exit_code == 130, again.output
+    said = [ln for ln in again.stderr.replace("\r", "\n").splitlines() if ln.startswith("bjsim: ")
+            and "%|" not in ln]
+    assert not any("finished run" in ln or "none left" in ln for ln in said), said
+    assert any(ln.startswith(f"bjsim: {games}0 rounds in ") and ln.endswith(
+        f" s (stopped before a chunk finished); {kept:,} more from {ckpt}") for ln in said), said
+    assert f"bjsim: interrupted: partial result of {kept:,} rounds" in " ".join(said), said
+    assert json.load(open(ckpt))["rounds_done"] == kept

@@ -612,3 +612,30 @@ def test_a_result_lost_with_its_worker_is_waited_for_again_not_without_end(monke
     got = list(D._run(Client(), lambda i: (i, 1, i), iter(range(4)), "tcp://fake:1", None, None,
                       None))
     assert sorted(got) == [(i, 1, i) for i in range(4)]
+
+
+@pytest.mark.parametrize("command", [["simulate", *RUN[:-2]],
+                                     ["compare", "--vary", "dealer_hits_soft_17=true", "--rounds",
+                                      "3000", "--chunk-rounds", "1000", "--no-exact", "-q"]])
+def test_a_lost_clusters_partial_table_says_the_failure_not_an_interruption(monkeypatch,
+                                                                            command):
+    # the table said "PARTIAL RESULT: interrupted after ..." of a run no one interrupted
+    lost = "--scheduler tcp://127.0.0.1:9: the Dask scheduler was lost (its connection closed)"
+
+    def failing(job, todo, scheduler, workers=None, timing=None, late=None, say=None,
+                ready=None):
+        yield job(next(todo))
+        raise D.ClusterError(lost)
+
+    monkeypatch.setattr(D, "iter_jobs", failing)
+    r = run_cli(*command, "-f", "table", "--scheduler", "tcp://127.0.0.1:9")
+    assert r.exit_code == 1, r.output
+    assert "interrupted" not in r.stdout, r.stdout
+    if command[0] == "simulate":
+        assert ("PARTIAL RESULT: stopped by a cluster failure after 500 of 8,000 rounds; "
+                "not reproducible as it stands") in r.stdout
+    else:
+        assert "(PARTIAL: stopped by a cluster failure)" in r.stdout
+    for fmt in ("json", "csv"):  # (their partial flag as it was: the failure is stderr's)
+        again = run_cli(*command, "-f", fmt, "--scheduler", "tcp://127.0.0.1:9")
+        assert "cluster failure" not in again.stdout
