@@ -124,7 +124,8 @@ class OneLineCommand(click.Command):
             c = c.parent
         command = " ".join(reversed(words or [ctx.info_name]))
         return {kind: command for kind, option in (("rule", "--rules"), ("strategy", "--strategy"))
-                if any(option in p.opts for p in self.params)}
+                if any(option in p.opts for p in self.params)
+                and not (command == "compare" and kind == "strategy")}  # (--vary-strategy there)
 
     def parse_args(self, ctx, args):
         ctx.meta[TYPED] = list(args)  # (an option named as typed: `typed_option`)
@@ -2468,7 +2469,10 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     with stops.held():  # a stop after the last chunk: the whole report all the same
         failed = _emit_run(compare_report.render(result.stats, result.meta, fmt), output)
         if plot_path is not None:
-            compare_report.plot(result.stats, plot_path, result.partial)
+            from simulator.report import stopped_how
+
+            compare_report.plot(result.stats, plot_path,
+                                result.partial and stopped_how(result.meta))
     _closing(ctx, result.messages, result.partial, failed, result.failure)
 
 

@@ -170,7 +170,7 @@ def _head(stats: dict, meta: dict) -> list[str]:
              + (f"  (PARTIAL: {stopped_how(meta)})" if run.get("partial") else "")]
     if run.get("precision"):
         lines.append("precision " + precision_text(
-            run["precision"], run.get("partial", False),
+            run["precision"], run.get("partial") and stopped_how(meta),
             of="widest 95% half-width of a house-edge difference", unit=f" {PP}"))
     return lines + [SIGNS]
 
@@ -708,11 +708,11 @@ def require_matplotlib():
     return plt
 
 
-def plot(stats: dict, path: str, partial: bool = False) -> None:
+def plot(stats: dict, path: str, partial: bool | str = False) -> None:
     """Draw each variant's house-edge difference with its 95% interval, and the exact difference
     where there is one, to ``path`` (PNG, PDF, SVG: by its extension), and beside it, where the
-    table shows Super Sevens (`_sections`), each Super Sevens difference; ``partial``: an
-    interrupted run's, said in the title."""
+    table shows Super Sevens (`_sections`), each Super Sevens difference; ``partial``: a stopped
+    run's (how it was stopped, `report.stopped_how`; True: interrupted), said in the title."""
     plt = require_matplotlib()
     fig = figure(plt, stats, partial)
     try:
@@ -787,7 +787,8 @@ def figure(plt, stats: dict, partial: bool = False):
             ax.set_xlabel(PLOT_AXIS + (f"\n({SS_BLANK})" if any(x is None for x in d) else ""))
     axes[0][0].set_yticks(y, labels)
     title = (f"{base.label}: {stats['rounds']:,} rounds per game"
-             + (" (partial: interrupted)" if partial else ""))
+             + (f" (partial: {partial if isinstance(partial, str) else 'interrupted'})"
+                if partial else ""))
     if len(diffs) == 1:
         axes[0][0].set_title(title)
     else:

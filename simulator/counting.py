@@ -18,9 +18,8 @@ import numpy as np
 from simulator.rules import (
     _fmt,
     check_keys,
-    names_a_file,
+    file_named,
     read_toml,
-    refuse_empty,
     shipped_or_path,
     shown,
 )
@@ -128,15 +127,7 @@ def list_counts() -> list[str]:
 def load_count(name_or_path) -> CountSystem:
     """A count system by shipped name (``hi-lo``, ``ko``, ``sevens``, ...) or from a TOML file
     (of any name: `rules.names_a_file`)."""
-    refuse_empty(name_or_path, "count", CountError)
-    text = str(name_or_path)
-    if names_a_file(name_or_path, list_counts()):
-        path = Path(text)
-    else:
-        path = COUNT_DIR / f"{text}.toml"
-        if not path.is_file():
-            raise CountError(f"unknown count system '{text}': allowed "
-                             + ", ".join(list_counts()) + ", or the path of a count file")
+    path = file_named(name_or_path, "count", list_counts(), COUNT_DIR, CountError, "count system")
     allowed = shipped_or_path("count", list_counts(), what="count system", toml=False)
     data = read_toml(path, "count", CountError, allowed=allowed)
     count = count_from_dict(data, str(path), name=path.stem)

@@ -205,11 +205,15 @@ def _few_for_ruin(n: int, sd: float, bankroll: float, spread: float,
     end read 5e-11%."""
     if spread <= 2 * Z95:
         return None
-    need = math.ceil((bankroll / sd) ** 2)
-    exponent = "R x bankroll" if by_nets else "2 x mean x bankroll / SD^2"
+    if by_nets:  # (R's spread falls as one over the square root of the rounds, as the mean's)
+        exponent = "R x bankroll"
+        need = f"about {math.ceil(n * (spread / (2 * Z95)) ** 2):,}"
+    else:
+        exponent = "2 x mean x bankroll / SD^2"
+        need = f"(bankroll / SD)^2 = {math.ceil((bankroll / sd) ** 2):,}"
     return (f"across the mean's 95% interval the formula's exponent {exponent} "
             f"moves by {spread:,.1f}, more than the {2 * Z95:.1f} (a factor of 50 in the risk) it "
-            f"moves by over (bankroll / SD)^2 = {need:,} rounds: the {n:,} played are too few "
+            f"moves by over {need} rounds: the {n:,} played are too few "
             "for the run's own result to spread as far as the bankroll, and the interval's "
             "bounds would be powers of ten apart, an error of a few percent in the SE, or in the "
             "SD held fixed, moving them by more")

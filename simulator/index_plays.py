@@ -14,11 +14,9 @@ import numpy as np
 
 from simulator import layout as L
 from simulator.rules import (
-    _q,
     check_keys,
-    names_a_file,
+    file_named,
     read_toml,
-    refuse_empty,
     shipped_or_path,
     shown,
 )
@@ -153,15 +151,8 @@ def _play(d, src: str, i: int) -> IndexPlay:
 def load_indices(name_or_path) -> IndexSet:
     """An index file by shipped name (``hi-lo-nz``) or path (of any name:
     `rules.names_a_file`)."""
-    refuse_empty(name_or_path, "index", IndexFileError)
-    text = str(name_or_path)
-    if names_a_file(name_or_path, list_indices()):
-        path = Path(text)  # (missing, a folder, unreadable: one line from read_toml)
-    else:
-        path = INDEX_DIR / f"{text}.toml"
-        if not path.is_file():
-            raise IndexFileError(f"unknown index plays '{_q(text, 40)}': allowed "
-                                 + ", ".join(list_indices()) + ", or the path of an index file")
+    path = file_named(name_or_path, "index", list_indices(), INDEX_DIR, IndexFileError,
+                      "index plays")
     data = read_toml(path, "index", IndexFileError,
                      allowed=shipped_or_path("index", list_indices(), what="index set",
                                              toml=False))

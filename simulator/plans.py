@@ -33,11 +33,10 @@ from simulator.index_plays import (
 )
 from simulator.rules import (
     DECLARED,
-    _q,
     check_keys,
+    file_named,
     names_a_file,
     read_toml,
-    refuse_empty,
     shipped_or_path,
     shown,
 )
@@ -454,15 +453,7 @@ def list_plans() -> list[str]:
 def plan_path(name_or_path) -> Path:
     """The file of a shipped plan name, or the given path (a file of any name:
     `rules.names_a_file`)."""
-    refuse_empty(name_or_path, "plan", PlanError)
-    text = str(name_or_path)
-    if names_a_file(name_or_path, list_plans()):
-        return Path(text)
-    path = PLAN_DIR / f"{text}.toml"
-    if not path.is_file():
-        raise PlanError(f"unknown counting plan '{_q(text, 40)}': allowed "
-                        + ", ".join(list_plans()) + ", or the path of a plan file")
-    return path
+    return file_named(name_or_path, "plan", list_plans(), PLAN_DIR, PlanError, "counting plan")
 
 
 def files_named(path, folder: str | None = None) -> list[Path]:

@@ -440,7 +440,8 @@ def _table(summary: dict, meta: dict) -> str:
         unmet = run.get("precision") and not run["precision"]["met"]
         w("Result:    complete" + (", precision target NOT met" if unmet else "") + "\n")
     if run.get("precision"):
-        w(f"Precision: {precision_text(run['precision'], run.get('partial', False))}\n")
+        how = run.get("partial") and stopped_how(meta)
+        w(f"Precision: {precision_text(run['precision'], how)}\n")
     he = summary["house_edge"]
     w("\n")
     if he["mean"] is None:
@@ -529,16 +530,18 @@ def _table(summary: dict, meta: dict) -> str:
     return out.getvalue()
 
 
-def precision_text(p: dict, partial: bool = False,
+def precision_text(p: dict, partial: bool | str = False,
                    of: str = "95% half-width of the house edge", unit: str = "%") -> str:
     """A ``--precision`` run's target, whether it was met and the half-width reached, in words
-    (``p``: json's ``run.precision``; ``of``: what the half-width is of; ``unit``: after the
-    percents, " pp" for a difference of house edges)."""
+    (``p``: json's ``run.precision``; ``partial``: the run was stopped, how (`stopped_how`; True:
+    ``interrupted``); ``of``: what the half-width is of; ``unit``: after the percents, " pp" for
+    a difference of house edges)."""
     target = f"target ±{100 * p['target']:.4f}{unit} ({of})"
     hw = "-" if p.get("half_width") is None else f"±{100 * p['half_width']:.4f}{unit}"
     if p["met"]:
         return f"{target} met: {hw}"
-    why = "interrupted" if partial else f"stopped at --max-rounds {p['max_rounds']:,}"
+    why = (partial if isinstance(partial, str) else "interrupted") if partial else \
+        f"stopped at --max-rounds {p['max_rounds']:,}"
     return f"{target} NOT met ({why}): {hw}"
 
 

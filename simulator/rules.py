@@ -765,6 +765,22 @@ def refuse_empty(name_or_path, kind: str, error=None) -> None:
             f"an empty path: name {_a(kind)} file (or a shipped one by name)")
 
 
+def file_named(name_or_path, kind: str, shipped, folder, error, words: str) -> Path:
+    """The file a ``kind`` file option names (a count system, index set or plan): the path
+    given (`names_a_file`), or a ``shipped`` one's by name (``folder/NAME.toml``); an empty
+    one, or a name neither shipped nor a file, one line of ``error`` (``words``: what the kind
+    is called there, ``unknown counting plan 'x': allowed ...``)."""
+    refuse_empty(name_or_path, kind, error)
+    text = str(name_or_path)
+    if names_a_file(name_or_path, shipped):
+        return Path(text)  # (missing, a folder, unreadable: one line from read_toml)
+    path = Path(folder) / f"{text}.toml"
+    if not path.is_file():
+        raise error(f"unknown {words} '{_q(text, 40)}': allowed " + ", ".join(shipped)
+                    + f", or the path of {_a(kind)} file")
+    return path
+
+
 def load_rule_file(path=None) -> tuple[Rules, dict]:
     """Read, check and return ``(rules, meta)`` from a TOML rule file (None: the NZ set)."""
     refuse_empty(path, "rule")

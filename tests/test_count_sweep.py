@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -270,3 +271,28 @@ def test_the_sweep_says_every_penetration_plays_the_same_plan_and_where_the_expo
     assert same in note and "super_sevens_favourable_share" in note
     bare = [r | {"super_sevens_favourable_share": None} for r in rows]
     assert "exposure" not in CR.render_sweep(bare, "table", {"plan": {"name": "p"}})
+
+
+def test_the_risk_of_ruin_from_the_nets_says_how_many_rounds_its_interval_needs():
+    # The nets' version quoted (bankroll / SD)^2 rounds, the diffusion formula's: 562,237 rounds
+    # "needed" where 1,843,646 had been played (a review). R's spread falls as one over the
+    # square root of the rounds: the rounds it needs are the played ones times its spread over
+    # 2 x 1.96, squared, more than those played whenever the interval is withheld.
+    from tests.test_counting import _nets
+
+    pairs = [(-10, 5200), (10, 4700), (500, 95), (5000, 5)]
+    withheld = []
+    for scale, bankroll in ((1, 200), (10, 200), (100, 50)):
+        nets = _nets([(x, k * scale) for x, k in pairs])
+        n = int(nets.sum())
+        net = sum(x * k * scale for x, k in pairs)  # tenths
+        sq = sum(x * x * k * scale for x, k in pairs)
+        p = CR._per_round(net, sq, n, bankroll, None, True, nets)
+        assert p["risk_of_ruin_method"] == "net distribution" and p["risk_of_ruin"] is not None
+        note = p["risk_of_ruin_interval_note"]
+        withheld.append(note is not None)
+        if note is None:
+            continue
+        need = int(re.search(r"moves by over about ([\d,]+) rounds", note)[1].replace(",", ""))
+        assert "R x bankroll" in note and need > n, note
+    assert withheld == [True, True, False]  # (10,000 and 100,000 rounds too few, a million not)

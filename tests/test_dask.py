@@ -639,3 +639,15 @@ def test_a_lost_clusters_partial_table_says_the_failure_not_an_interruption(monk
     for fmt in ("json", "csv"):  # (their partial flag as it was: the failure is stderr's)
         again = run_cli(*command, "-f", fmt, "--scheduler", "tcp://127.0.0.1:9")
         assert "cluster failure" not in again.stdout
+
+
+def test_a_precision_run_stopped_by_a_cluster_failure_is_not_said_interrupted():
+    # "Precision: ... NOT met (interrupted)" under "PARTIAL RESULT: stopped by a cluster failure"
+    from simulator.report import precision_text, stopped_how
+
+    p = {"target": 0.0001, "met": False, "half_width": 0.0005, "max_rounds": 10**9}
+    how = stopped_how({"failure": "--scheduler tcp://x:1: the Dask scheduler was lost"})
+    assert precision_text(p, how).endswith("NOT met (stopped by a cluster failure): ±0.0500%")
+    assert precision_text(p, stopped_how({})).endswith("NOT met (interrupted): ±0.0500%")
+    assert precision_text(p, True).endswith("NOT met (interrupted): ±0.0500%")
+    assert "(stopped at --max-rounds 1,000,000,000)" in precision_text(p, False)

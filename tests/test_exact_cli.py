@@ -181,6 +181,7 @@ def test_a_generated_charts_description_gives_every_rule_it_was_derived_for():
             if value != getattr(Rules(), key) and not no_effect(rules, key):
                 assert _describe(rules, True) != nz, (key, value)
     assert "dealer blackjack takes" not in _describe(Rules(hole_card="peek"))
+    assert "hit split aces" not in _describe(Rules(hit_split_aces=True, max_hands=1))
     assert "hit split aces true" in _describe(Rules(hit_split_aces=True))
     assert "pays 3/50/100/500/1000" in _describe(Rules(super_sevens_pays=[3, 50, 100, 500, 1000]),
                                                  True)

@@ -447,7 +447,8 @@ def _describe(rules, with_super_sevens=False, insurance=False, worth=(False, Fal
     takes = ("" if no_effect(rules, "dealer_blackjack_takes") else
              f"dealer blackjack takes {rules.dealer_blackjack_takes}, ")
     hsa = (f", hit split aces {str(rules.hit_split_aces).lower()}"
-           if rules.hit_split_aces != nz.hit_split_aces else "")
+           if rules.hit_split_aces != nz.hit_split_aces
+           and not no_effect(rules, "hit_split_aces") else "")
     ins = (f", insurance pays {rules.insurance_pays:g}"
            if rules.insurance_pays != nz.insurance_pays else "")
     text = (f"Exact total-dependent basic strategy: {decks}, "
