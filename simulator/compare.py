@@ -920,13 +920,10 @@ def _messages(plan: Plan, meta: dict, partial: bool, quiet: bool, resumed: int,
               failure: str | None = None) -> list[str]:
     run_ = meta["run"]
     done, seconds = run_["rounds_played"], meta["timing"]["seconds"]
-    out = [] if quiet else [
-        run.finished_line(done, plan.checkpoint, f"{len(plan.games)} games x ")
-        if resumed and done == resumed and not partial else
-        f"bjsim: {len(plan.games)} games x {done - resumed:,} rounds in {seconds:.2f} s "
-        + (f"({meta['timing']['game_rounds_per_second'] or 0:,.0f} game-rounds/s)"
-           if done > resumed or not resumed else run.NO_CHUNK)
-        + (f"; {resumed:,} more from {plan.checkpoint}" if resumed else "")]
+    out = [] if quiet else [run.rounds_line(
+        done, resumed, seconds,
+        f"({meta['timing']['game_rounds_per_second'] or 0:,.0f} game-rounds/s)",
+        plan.checkpoint, partial, f"{len(plan.games)} games x ")]
     if run_["blocks"] < MIN_BLOCKS and not partial:
         out.append(f"bjsim: only {paired_blocks(run_['blocks'])}: no interval for the differences "
                    f"({MORE_BLOCKS})")

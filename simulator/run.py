@@ -643,21 +643,28 @@ def finished_line(done: int, checkpoint, games: str = "") -> str:
             "run)")
 
 
+def rounds_line(done: int, resumed: int, seconds: float, speed: str, checkpoint, partial: bool,
+                games: str = "", startup: float | None = None) -> str:
+    """stderr's line for the rounds a run played now (``speed``: ``(N rounds/s)``, said where
+    it played a chunk), with the cluster's start-up and those resumed from ``checkpoint``; or
+    `finished_line` for a resumed run its checkpoint held whole (not one stopped before a
+    chunk finished, ``partial``)."""
+    if resumed and done == resumed and not partial:
+        return finished_line(done, checkpoint, games)
+    return (f"bjsim: {games}{done - resumed:,} rounds in {seconds:.2f} s "
+            + (speed if done > resumed or not resumed else NO_CHUNK)
+            + (f", after {startup:.2f} s for the Dask cluster to be ready" if startup else "")
+            + (f"; {resumed:,} more from {checkpoint}" if resumed else ""))
+
+
 def _messages(plan: Plan, meta: dict, resumed: int, partial: bool, quiet: bool,
               failure: str | None = None) -> list[str]:
     """The lines for stderr after the run: its speed (unless ``quiet``), the precision target, an
     interruption or the cluster's ``failure``."""
-    done = meta["run"]["rounds_played"]
-    seconds = meta["timing"]["seconds"]
-    rate = meta["timing"]["rounds_per_second"] or 0
-    startup = meta["timing"].get("cluster_startup_seconds")
-    out = [] if quiet else [
-        finished_line(done, plan.checkpoint) if resumed and done == resumed and not partial else
-        f"bjsim: {done - resumed:,} rounds in {seconds:.2f} s "
-        + (f"({rate:,.0f} rounds/s)" if done > resumed or not resumed else NO_CHUNK)
-        + (f", after {startup:.2f} s for the Dask cluster to be ready" if startup else "")
-        + (f"; {resumed:,} more from {plan.checkpoint}" if resumed else "")
-    ]
+    done, timing = meta["run"]["rounds_played"], meta["timing"]
+    out = [] if quiet else [rounds_line(
+        done, resumed, timing["seconds"], f"({timing['rounds_per_second'] or 0:,.0f} rounds/s)",
+        plan.checkpoint, partial, startup=timing.get("cluster_startup_seconds"))]
     return out + end_lines(meta["run"].get("precision"), done, partial, plan.checkpoint,
                            failure=failure)
 
