@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -625,13 +626,19 @@ def test_a_file_that_is_not_a_checkpoint_is_refused(tmp_path):
                       "not a bjsim checkpoint")
 
 
+def _checkpoint_of(tmp_path, command) -> Path:
+    """The checkpoint of a short finished run of ``command``."""
+    path = tmp_path / "run.ckpt"
+    assert run_cli(*command, "--rounds", "4000", "--chunk-rounds", "2000", "-q",
+                   "--checkpoint", str(path)).exit_code == 0
+    return path
+
+
 @pytest.mark.parametrize("command", [["simulate"], ["compare", "--vary", "decks=8", "--no-exact"],
                                      ["count"]])
 def test_a_damaged_chunk_number_is_said_in_bjsims_words(tmp_path, command):
     # an edited chunk number said "damaged state: invalid literal for int() with base 10: 'x'"
-    path = tmp_path / "run.ckpt"
-    assert run_cli(*command, "--rounds", "4000", "--chunk-rounds", "2000", "-q",
-                   "--checkpoint", str(path)).exit_code == 0
+    path = _checkpoint_of(tmp_path, command)
     doc = json.loads(path.read_text())
     for extra, words in [({"x": [0]}, "extra: 'x' is not a chunk number: allowed a chunk's "
                                       "index, a whole number 0 or more"),
@@ -649,9 +656,7 @@ def test_a_damaged_chunk_number_is_said_in_bjsims_words(tmp_path, command):
                                      ["count"]])
 def test_a_checkpoint_cut_short_is_said_to_be_one_damaged(tmp_path, command):
     # it said "not a bjsim checkpoint: not JSON (line 45, column 1)"
-    path = tmp_path / "run.ckpt"
-    assert run_cli(*command, "--rounds", "4000", "--chunk-rounds", "2000", "-q",
-                   "--checkpoint", str(path)).exit_code == 0
+    path = _checkpoint_of(tmp_path, command)
     whole = path.read_text()
     path.write_text(whole[: len(whole) // 2])
     assert_user_error(run_cli(command[0], "--resume", str(path), "-q"),

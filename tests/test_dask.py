@@ -525,7 +525,9 @@ def test_a_stop_while_the_local_cluster_starts_leaves_no_traceback(tmp_path):
     assert done.stderr == "", done.stderr
 
 
-def test_cli_compare_a_lost_cluster_gives_the_partial_report_and_one_error_line(monkeypatch):
+def _lost_after_one_chunk(monkeypatch) -> str:
+    """The Dask runner replaced by one whose scheduler is lost after its first chunk; the
+    failure's words."""
     lost = "--scheduler tcp://127.0.0.1:9: the Dask scheduler was lost (its connection closed)"
 
     def failing(job, todo, scheduler, workers=None, timing=None, late=None, say=None,
@@ -534,6 +536,11 @@ def test_cli_compare_a_lost_cluster_gives_the_partial_report_and_one_error_line(
         raise D.ClusterError(lost)
 
     monkeypatch.setattr(D, "iter_jobs", failing)
+    return lost
+
+
+def test_cli_compare_a_lost_cluster_gives_the_partial_report_and_one_error_line(monkeypatch):
+    lost = _lost_after_one_chunk(monkeypatch)
     r = run_cli("compare", "--vary", "dealer_hits_soft_17=true", "--rounds", "3000",
                 "--chunk-rounds", "1000", "--no-exact", "-q", "-f", "json", "--scheduler",
                 "tcp://127.0.0.1:9")
@@ -620,14 +627,7 @@ def test_a_result_lost_with_its_worker_is_waited_for_again_not_without_end(monke
 def test_a_lost_clusters_partial_table_says_the_failure_not_an_interruption(monkeypatch,
                                                                             command):
     # the table said "PARTIAL RESULT: interrupted after ..." of a run no one interrupted
-    lost = "--scheduler tcp://127.0.0.1:9: the Dask scheduler was lost (its connection closed)"
-
-    def failing(job, todo, scheduler, workers=None, timing=None, late=None, say=None,
-                ready=None):
-        yield job(next(todo))
-        raise D.ClusterError(lost)
-
-    monkeypatch.setattr(D, "iter_jobs", failing)
+    _lost_after_one_chunk(monkeypatch)
     r = run_cli(*command, "-f", "table", "--scheduler", "tcp://127.0.0.1:9")
     assert r.exit_code == 1, r.output
     assert "interrupted" not in r.stdout, r.stdout
