@@ -1775,8 +1775,8 @@ def _sweep_cells(r: dict) -> list[str]:
                        "ci95_high": r.get("flat_advantage_ci95_high")}),
             _gain95(r["gain_over_flat"], r["gain_over_flat_se"]),
             _pct(r["played_share"], 1, sign=False),
-            _pct(r.get("played_share_se") or None, 2, sign=False), _num(r["average_bet"], 2),
-            _num(r.get("average_bet_se") or None, 3), _num(r["sd_round"], 3),
+            _se_figure(r.get("played_share_se"), 2, pct=True), _num(r["average_bet"], 2),
+            _se_figure(r.get("average_bet_se"), 3), _num(r["sd_round"], 3),
             _pm95(r["win_per_100"], r["win_per_100_se"], 2),
             _span(r["score"], r.get("score_ci95_low"), r.get("score_ci95_high"), 1,
                   none=_no_edge(r)),
@@ -1814,11 +1814,23 @@ def chunk_se_line(chunks, note, favourable: bool = False) -> str:
 
 def _se_text(text: str, se, d: int = 2) -> str:
     """``text (SE x)``, ``x`` as ``text`` shows its figure (a percent with ``%``, to ``d``
-    decimals), or ``text`` alone where there is no SE or it is 0 (the plan fixes the figure)."""
+    decimals; an SE those would show as 0 to two significant figures), or ``text`` alone where
+    there is no SE or it is 0 (the plan fixes the figure)."""
     if not se:
         return text
-    shown = _pct(se, d, sign=False) if text.endswith("%") else _num(se, d)
+    shown = _se_figure(se, d, text.endswith("%"))
     return f"{text} (SE {shown})"
+
+
+def _se_figure(se, d: int, pct: bool = False) -> str:
+    """An SE to ``d`` decimals (of a percent, ``pct``), or to two significant figures where
+    those would show it as 0, which reads as a figure the plan fixes; ``-`` for none or 0."""
+    if not se:
+        return "-"
+    scaled = abs(se) * (100 if pct else 1)
+    if scaled < 0.5 * 10.0**-d:
+        d = 1 - math.floor(math.log10(scaled))
+    return _pct(se, d, sign=False) if pct else _num(se, d)
 
 
 def _and(words: list[str]) -> str:

@@ -1610,3 +1610,15 @@ def test_the_average_super_sevens_stake_is_beside_the_average_bet_in_every_forma
     assert float(row["value"]) == 0.5
     none = CR.figures(tally_of(MAIN_ROUNDS), load_plan("hi-lo-1-12"), Rules())
     assert "units of Super Sevens" not in CR.render(none, "table")
+
+
+def test_a_small_se_is_never_shown_as_0():
+    # The average bet's and the share played's SEs, to 3 and 1 decimals, read "(SE 0.000)" and
+    # "(SE 0.0%)" in long runs, as a figure the plan fixes reads (no SE): two significant
+    # figures there, in the sentences and the sweep's table.
+    assert CR._se_text("1.66 units", 0.000411, 3) == "1.66 units (SE 0.00041)"
+    assert CR._se_text("37.0%", 0.00001, 1) == "37.0% (SE 0.0010%)"
+    assert CR._se_text("1.66 units", 0.0123, 3) == "1.66 units (SE 0.012)"
+    assert CR._se_text("37.0%", 0.0023, 1) == "37.0% (SE 0.2%)"
+    assert CR._se_text("1.00 units", 0, 3) == "1.00 units"  # (fixed by the plan: no SE)
+    assert CR._se_figure(0.00004, 3) == "0.000040" and CR._se_figure(None, 2, pct=True) == "-"
