@@ -1276,12 +1276,13 @@ def _chart_label(rules, names, quiet: bool, derive: bool = False) -> str | None:
     strategy, or None. ``derive``: the rules' own chart derived first if not yet (a few seconds,
     where the command's own work takes as long), so that the note says whether it differs."""
     from simulator import derived
+    from simulator.exact.cache import then_kept
 
     theirs = None
     if derive and "basic" in names and derived.chart_change(rules):
         if not quiet and derived.cached_basic(rules) is None:
             click.echo("bjsim: deriving the basic strategy for these rules, to compare with "
-                       "basic (exact analyzer, a few seconds; then cached)", err=True)
+                       f"basic (exact analyzer, a few seconds; {then_kept()})", err=True)
         theirs = derived.basic_for(rules)[0]
     note, label = _nz_chart_note(rules, names, theirs) or (None, None)
     if note is not None and not quiet:
@@ -1327,8 +1328,10 @@ def _derived_basic(rules, quiet: bool) -> tuple:
         return None, None
     if not quiet and derived.cached_basic(rules) is None:  # (a cache file not used: stderr
         # says why as it is made again, `exact.cache.rejected`)
+        from simulator.exact.cache import then_kept
+
         click.echo("bjsim: deriving the basic strategy for these rules (exact analyzer, a few "
-                   "seconds; then cached)", err=True)
+                   f"seconds; {then_kept()})", err=True)
     theirs, path = derived.basic_for(rules)
     if not quiet and not derived.nz_chart_fits(rules, theirs):
         where = path if path is not None else "not cached: the cache folder cannot be written"

@@ -546,12 +546,14 @@ def _add_exact(plan: Plan, summary: dict, say) -> None:
     if plan.exact:  # the exact figures from the cache where it holds them (`derived`)
         from simulator import derived, report
         from simulator.exact import compare
+        from simulator.exact.cache import then_kept
 
         said = []
 
         def computing():  # once, and only for figures not in the cache
             if say is not None and not said:
-                said.append(say("exact figures by card removal (some seconds, then cached)"))
+                said.append(say("exact figures by card removal (some seconds, "
+                                f"{then_kept()})"))
 
         figures = derived.exact_for(plan.rules, plan.strategies, computing)
         th = {"house_edge": figures["house_edge"], "super_sevens": figures["super_sevens_ev"]}

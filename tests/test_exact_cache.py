@@ -99,3 +99,23 @@ def test_a_cache_folder_that_is_a_file_is_said_to_be_one(tmp_path, monkeypatch, 
         assert not cache.write_atomic(cache.cache_dir() / "x.json", "{}")
         assert capsys.readouterr().err.startswith(
             f"bjsim: the cache folder {folder} cannot be written ({why}): results are not kept")
+
+
+def test_a_slow_results_line_says_it_is_not_kept_where_the_cache_cannot_be_written(
+        tmp_path, monkeypatch):
+    # "deriving ... (exact analyzer, a few seconds; then cached)" under a cache folder that is a
+    # file, the next line saying nothing can be kept there
+    from click.testing import CliRunner
+
+    from simulator.cli import cli
+
+    somefile = tmp_path / "somefile"
+    somefile.write_text("")
+    monkeypatch.setattr(cache, "_WARNED", [])
+    for folder, said in ((somefile, "not kept: the cache folder cannot be written"),
+                         (tmp_path / "fresh", "then cached")):
+        monkeypatch.setenv(cache.CACHE_ENV, str(folder))
+        assert cache.then_kept() == said
+        result = CliRunner().invoke(cli, ["simulate", "--set", "decks=2", "-n", "2000"])
+        assert result.exit_code == 0, result.output
+        assert f"(exact analyzer, a few seconds; {said})" in result.stderr, result.stderr

@@ -15,6 +15,7 @@ import hashlib
 import os
 import pickle
 import sys
+import tempfile
 from pathlib import Path
 
 from simulator import __version__, atomic
@@ -83,6 +84,18 @@ def unsealed(path: Path, raw: bytes) -> bytes | None:
         rejected(path, MISMATCH)
         return None
     return data
+
+
+def then_kept() -> str:
+    """What a line announcing a slow result says of keeping it: ``then cached``, or where the
+    cache folder cannot be made or written (a file tried in it), that it is not kept."""
+    folder = cache_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=folder):
+            return "then cached"
+    except OSError:
+        return "not kept: the cache folder cannot be written"
 
 
 def rejected(path: Path, why: str) -> None:
