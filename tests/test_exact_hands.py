@@ -78,7 +78,7 @@ def test_json_spells_the_cards_as_the_rest_of_exacts_json():
     from simulator.exact.hands import UP_ORDER, hands_json
 
     row = {"values": {"stand": -0.5, "hit": -0.4}, "best": "hit", "margin": 0.1, "chart": "hit",
-           "chart_cost": 0.0, "probability": 0.001}
+           "chart_cost": 0.0, "probability": 0.001, "chart_reads": "soft 18"}
     rows = [row | {"up": up, "hand": hand} for up in UP_ORDER for hand in ((1, 7), (2, 10))]
     doc = hands_json(rows, {}, Rules())
     ups = [UP_LABELS.get(up, str(up)) for up in UP_ORDER]
@@ -90,12 +90,13 @@ def test_json_spells_the_cards_as_the_rest_of_exacts_json():
 def test_every_format_spells_a_ten_as_the_json_does():
     # The json's cards are 2..10 then A; the table's and csv's hands wrote a ten T ("2,T",
     # "T,T") and every format's chart_reads "pair Ts".
-    from simulator.exact.hands import hands_frame, hands_json, hands_table
+    from simulator.exact.hands import hands_frame, hands_json, hands_table, kind_label
 
     row = {"values": {"stand": -0.5, "hit": -0.4}, "best": "hit", "margin": 0.1, "chart": "hit",
            "chart_cost": 0.0, "probability": 0.001}
-    rows = [row | {"up": up, "hand": hand} for up in (10, 1) for hand in ((2, 10), (10, 10))]
     rules = Rules()
+    rows = [row | {"up": up, "hand": hand, "chart_reads": kind_label(*hand, rules)}
+            for up in (10, 1) for hand in ((2, 10), (10, 10))]
     doc = hands_json(rows, {}, rules)
     frame = hands_frame(rows, {}, rules)
     table = hands_table(rows, "nz1994", "basic", rules)
@@ -168,3 +169,24 @@ def test_the_table_says_what_a_dash_is():
            "draw (12.1 (d))" in out
     line = next(ln for ln in out.splitlines() if ln.startswith("2,3 "))
     assert line.split()[3] == "-"  # (hand, chart reads "hard 5", then stand)
+
+
+def test_an_rp_pair_that_surrenders_where_it_may_not_split_reads_its_pair_cell():
+    # max_hands = 1 and late surrender: 8,8 v 10 with Rp in the pairs chart surrenders (the
+    # pairs cell decides), but chart_reads said "hard 16" (a regulator's review)
+    import dataclasses
+
+    import numpy as np
+
+    from simulator import layout as L
+    from simulator.exact.hands import hand_values
+
+    basic = load_strategy("basic")
+    pairs = np.array(basic.pairs)
+    pairs[7, 8] = L.RP  # 8,8 v 10
+    rp = dataclasses.replace(basic, pairs=pairs)
+    for surrender, reads, play in (("late", "pair 8s", "surrender"), ("none", "hard 16", None)):
+        rules = Rules(max_hands=1, surrender=surrender)
+        row = next(r for r in hand_values(rules, rp, ups=(10,), workers=1) if r["hand"] == (8, 8))
+        assert row["chart_reads"] == reads
+        assert play is None or row["chart"] == play

@@ -3139,3 +3139,16 @@ def test_a_key_of_no_effect_is_no_departure_from_the_nz_game():
     # a table whose only departure has no effect plays the NZ game (no Super Sevens wager)
     assert figures.against_nz(Rules(super_sevens=False,
                                     super_sevens_pays=(3, 50, 100, 500, 2500))) is None
+
+
+def test_the_summary_says_the_two_7_7_figures_agree_where_they_do(built):
+    # With basic-super-sevens (a third card to every 7-7) the summary said the section "says
+    # why the two figures differ", and the section that they agree (a regulator's review).
+    _, data, _ = built
+    for equal, word in ((True, "agree."), (False, "differ.")):
+        shown = copy.deepcopy(data)
+        shown["sevens"]["strategy_equals_published"] = equal
+        block = next(b for b in sections.summary(shown).blocks
+                     if str(b).startswith("Super Sevens"))
+        assert block.endswith(f"The section Super Sevens and the 7-7 play says why the two "
+                              f"figures {word}"), block

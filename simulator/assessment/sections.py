@@ -310,7 +310,8 @@ def summary(data: dict) -> Section:
             + (f"It is {fmt(hit['super_sevens_house_edge'], 'pct3')} if every 7-7 is hit. "
                if hit and not data["sevens"]["published_equals_hit"] else "")
             + sentence(data["sevens"]["convention_note"]) + ". The section Super Sevens and "
-            "the 7-7 play says why the two figures differ.")
+            "the 7-7 play says why the two figures "
+            + ("agree." if data["sevens"].get("strategy_equals_published") else "differ."))
     return Section("summary", "Summary", text)
 
 

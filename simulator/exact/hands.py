@@ -5,8 +5,17 @@ takes there. docs/exact.md: "Hand by hand"."""
 
 from __future__ import annotations
 
+from simulator import layout as L
 from simulator.exact.analyze import _Box, _two_card_hands
-from simulator.exact.player import EV, Tables, UpCard, compile_here, hand_of, hand_total
+from simulator.exact.player import (
+    EV,
+    Tables,
+    UpCard,
+    compile_here,
+    hand_of,
+    hand_total,
+    up_index,
+)
 from simulator.exact.shoe import full_shoe
 from simulator.processes import map_spawned
 
@@ -25,12 +34,15 @@ def hand_label(a: int, b: int) -> str:
     return f"{up_label(a)},{up_label(b)}"
 
 
-def kind_label(a: int, b: int, rules=None) -> str:
+def kind_label(a: int, b: int, rules=None, pair_code=None) -> str:
     """What the chart reads for the hand: ``pair 8s`` (where ``rules`` allow a split, or none
-    given), ``sevens`` (7-7 under Super Sevens: the sevens row), ``soft 18``, ``hard 16``."""
+    given; or where they allow surrender and the pairs cell, ``pair_code``, is ``Rp``, which
+    surrenders where it may not split), ``sevens`` (7-7 under Super Sevens: the sevens row),
+    ``soft 18``, ``hard 16``."""
     if a == b == 7 and rules is not None and rules.super_sevens:
         return "sevens"
-    if a == b and (rules is None or rules.max_hands >= 2):
+    if a == b and (rules is None or rules.max_hands >= 2
+                   or pair_code == L.RP and rules.surrender != "none"):
         return f"pair {up_label(a)}s"
     total, soft = hand_total(hand_of(a, b))
     return f"{'soft' if soft else 'hard'} {total}"
@@ -71,7 +83,9 @@ def _up_rows(task) -> list[dict]:
             p *= 1 - pbj
         order = sorted(values, key=values.get, reverse=True)
         chart = chart_play.table_choice(a, b, values, tables)
-        rows.append({"up": up, "hand": (a, b), "probability": float(p_up * p),
+        cell = int(tables.pairs[a - 1, up_index(up)]) if a == b else None
+        rows.append({"up": up, "hand": (a, b), "chart_reads": kind_label(a, b, rules, cell),
+                     "probability": float(p_up * p),
                      "values": values, "best": order[0],
                      "margin": values[order[0]] - values[order[1]] if len(order) > 1 else None,
                      "chart": chart, "chart_cost": values[order[0]] - values[chart]})
@@ -109,7 +123,7 @@ def hands_table(rows: list[dict], title: str, strategy: str, rules) -> str:
             a, b = r["hand"]
             cost = f"{r['chart_cost']:9.6f}" if r["chart"] != r["best"] else ""
             margin = "" if r["margin"] is None else f"{r['margin']:9.6f}"
-            out.append(f"{hand_label(a, b):<6}{kind_label(a, b, rules):<13}"
+            out.append(f"{hand_label(a, b):<6}{r['chart_reads']:<13}"
                        + "".join(f"{_value(r['values'].get(p)):>11}" for p in PLAYS)
                        + f"  {r['best']:<10}{margin:>9}  {r['chart']:<10}{cost:>9}".rstrip())
     differ = [r for r in rows if r["chart"] != r["best"]]
@@ -131,7 +145,7 @@ def hands_frame(rows: list[dict], run: dict, rules):
                    **provenance_columns()}  # (the same on every row: made once)
     return pd.DataFrame([{
         "up": up_label(r["up"]),
-        "hand": hand_label(*r["hand"]), "chart_reads": kind_label(*r["hand"], rules),
+        "hand": hand_label(*r["hand"]), "chart_reads": r["chart_reads"],
         **{p: r["values"].get(p) for p in PLAYS}, "best": r["best"], "margin": r["margin"],
         "chart": r["chart"], "chart_cost": r["chart_cost"], "probability": r["probability"],
         **run_columns} for r in rows])
@@ -143,7 +157,7 @@ def hands_json(rows: list[dict], meta: dict, rules) -> dict:
     return meta | {"value_convention": _CONVENTION,
                    "given_no_dealer_blackjack": _conditioned(rules), "hands": [
         {"up": up_label(r["up"]), "hand": [up_label(c) for c in r["hand"]],
-         "chart_reads": kind_label(*r["hand"], rules), "values": r["values"], "best": r["best"],
+         "chart_reads": r["chart_reads"], "values": r["values"], "best": r["best"],
          "margin": r["margin"], "chart": r["chart"], "chart_cost": r["chart_cost"],
          "probability": r["probability"]} for r in rows]}
 
