@@ -117,6 +117,11 @@ def test_score_n0_and_ruin_have_bjsim_counts_95_intervals(fake_engine):
     sweep = next(b for b in sec.blocks if getattr(b, "name", "") == "counting_penetration")
     assert "score_ci95_low" in [k for k, _, _ in sweep.columns]
     assert "n0_se" not in [k for k, _, _ in sweep.columns]
+    # the advantage's own interval, as bjsim count --penetrations gives it (only the flat
+    # advantage's and the one with Super Sevens were there: a regulator's review)
+    keys = [k for k, _, _ in sweep.columns]
+    assert keys[keys.index("advantage"):keys.index("advantage") + 4] == [
+        "advantage", "se", "ci95_low", "ci95_high"]
     # the sweep says, as bjsim count --penetrations does, that each column plays one plan
     assert ("Every penetration plays the same plan unchanged: its thresholds, chosen at one "
             "penetration, are not re-tuned for the others. The Super Sevens bet's own exposure "

@@ -1391,6 +1391,8 @@ def counting(data: dict) -> Section | None:
     if c.get("sweep"):
         wcols = [("penetration", "penetration", "num2"), ("advantage", "advantage", "spct3"),
                  ("se", "advantage SE", "pct3"),
+                 ("ci95_low", "advantage 95% low", "spct3"),
+                 ("ci95_high", "advantage 95% high", "spct3"),
                  ("advantage_with_super_sevens", "with Super Sevens", "spct3"),
                  ("advantage_with_super_sevens_se", "with Super Sevens SE", "pct3"),
                  *_with_ci95("advantage_with_super_sevens", "with Super Sevens",
