@@ -1221,6 +1221,7 @@ def counting(data: dict) -> Section | None:
     f = c["figures"]
     p, kind = f["plan"], f["count_kind"]
     adv = f["advantage"]
+    ruin_given = f["per_round_played"].get("risk_of_ruin") is not None  # (a bankroll given)
     labels = (("initial_bet", "per unit of initial main bet (main + insurance result)"),
               ("initial_bet_with_super_sevens", "per unit of initial main bet and Super Sevens "
                "bet (main, insurance and Super Sevens result)"),
@@ -1269,16 +1270,20 @@ def counting(data: dict) -> Section | None:
         + (" The insurance result has no SE or interval: "
            f"{f['insurance_per_initial_bet_interval_note']}." if f.get("insures") is not False
            and f.get("insurance_per_initial_bet_interval_note") else "")
-        + " The SE of the win per 100 rounds is from the mean's; SCORE, N0 and the risk of ruin "
-        "have 95% intervals, the mean's carried through each, as bjsim count gives them (N0: no "
+        + " The SE of the win per 100 rounds is from the mean's; "
+        + _and(["SCORE", "N0"] + (["the risk of ruin"] if ruin_given else []))
+        + (" have" if not f["per_round_played"].get("interval_note") else " would have")
+        + " 95% intervals, the mean's carried through each, as bjsim count gives them (N0: no "
         "bound where the mean's interval reaches no edge)."
         + (" The advantages with Super Sevens have no figures: "
            f"{NO_SS_BET}." if adv["initial_bet_with_super_sevens"].get("interval_note")
            == NO_SS_BET else " With Super Sevens the advantages have no SE or interval: "
            f"{adv['initial_bet_with_super_sevens']['interval_note']}."
            if adv["initial_bet_with_super_sevens"].get("interval_note") else "")
-        + (" The net per round has no SE, and the win per 100 rounds, SCORE, N0 and the risk of "
-           f"ruin no interval: {f['per_round_played']['interval_note']}."
+        + (" The net per round has no SE, and "
+           + _and(["the win per 100 rounds", "SCORE", "N0"]
+                  + (["the risk of ruin"] if ruin_given else []))
+           + f" no interval: {f['per_round_played']['interval_note']}."
            if f["per_round_played"].get("interval_note") else "")
         + (" The intervals of SCORE and N0 are "
            f"{f['per_round_played']['score_n0_ruin_note']}."
