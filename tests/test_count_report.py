@@ -989,3 +989,15 @@ def test_a_small_boxes_se_is_shown_to_three_significant_figures_never_as_0_000()
     for text in (CR.render(f, "table"), CR.render(f, "markdown"), md):
         assert "boxes, SE 0.000411)" in text and "0.000)" not in text
         assert text.count("0.000411") == 2 and "0.000 " not in text  # (and the table by count)
+
+
+def test_the_reports_se_columns_are_numbers_and_never_show_a_small_se_as_0():
+    # "counter's average bet SE" (se:num3) was left-aligned in the markdown, as text, and an SE
+    # its decimals round to 0 read "0.000", as a figure the plan fixes (a regulator's review)
+    from simulator.assessment.render import _is_num
+
+    assert _is_num("se:num3") and _is_num("se:pct2") and not _is_num("text")
+    assert sections.fmt(0.000411, "se:num3") == "0.00041"
+    assert sections.fmt(0.00001, "se:pct2") == "0.0010%"
+    assert sections.fmt(0.0123, "se:num3") == "0.012" and sections.fmt(0, "se:num3") == "-"
+    assert sections.fmt(0.000411, "se:prob3") == sections.fmt(0.000411, "prob3")

@@ -46,7 +46,7 @@ NUMERIC = ("int", "pct", "spct", "spp", "pp", "num", "prob", "odds", "z", "freq"
 
 
 def _is_num(kind: str) -> bool:
-    return kind.startswith(NUMERIC)
+    return kind.removeprefix("se:").startswith(NUMERIC)
 
 
 def _css_string(text: str) -> str:

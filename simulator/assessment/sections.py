@@ -29,6 +29,7 @@ from simulator.counting_report import (
     _and,
     _num,
     _pct,
+    _se_figure,
     _se_text,
     boxes_vary,
     chunk_se_line,
@@ -154,7 +155,12 @@ def fmt(value, kind: str) -> str:
     if value is None:
         return "-"
     if kind.startswith("se:"):  # an SE of 0: a figure the plan fixes, none shown (as count's)
-        return "-" if value == 0 else fmt(value, kind[3:])
+        base = kind[3:]  # (one its decimals show as 0: to two significant figures, as count's)
+        d, pct = int(base[-1]) if base[-1].isdigit() else None, base.startswith("pct")
+        if (value and d is not None and base.startswith(("num", "pct"))
+                and abs(value) * (100 if pct else 1) < 0.5 * 10.0**-d):
+            return _se_figure(value, d, pct)
+        return "-" if value == 0 else fmt(value, base)
     if isinstance(value, Withheld):
         return value.shown
     if kind == "text" or isinstance(value, str):  # a word in a column of numbers: "no bound"
