@@ -324,6 +324,7 @@ def _run(client, job, todo, scheduler, timing, late, say):
     from distributed import wait
 
     pending: dict = {}  # key -> (future, chunk index)
+    tries: dict = {}  # key -> fetches of a finished chunk's result that ran out of time
     stops = DeferredStops()  # (as the threads' runner: a stop raised between chunks)
     run_id = uuid.uuid4().hex[:12]
     upcoming = next(todo, None)
@@ -377,10 +378,12 @@ def _run(client, job, todo, scheduler, timing, late, say):
             for future in sorted(done, key=lambda f: pending[f.key][1]):
                 chunk = pending.pop(future.key)[1]
                 try:  # (a wait with no end had held a stop back while a worker that died took
-                    # the result with it: Dask makes it again, here waited for as in play)
-                    result = future.result(timeout=FETCH_WAIT)
+                    # the result with it: Dask makes it again, here waited for as in play; each
+                    # try of a chunk twice as long, so that a slow transfer ends)
+                    result = future.result(timeout=FETCH_WAIT * 2 ** tries.get(future.key, 0))
                 except TimeoutError:
                     pending[future.key] = (future, chunk)
+                    tries[future.key] = tries.get(future.key, 0) + 1
                     continue
                 except Exception as err:  # noqa: BLE001 - Dask's, in one line; a chunk's own
                     failed = _failure(err, scheduler, chunk)  # error as it is
@@ -397,7 +400,7 @@ def _run(client, job, todo, scheduler, timing, late, say):
 
 
 KEEP_WAIT = 10.0  # seconds, at most, to fetch the chunks finished when a run stops
-FETCH_WAIT = 5.0  # seconds a finished chunk's result is fetched for before it is waited on again
+FETCH_WAIT = 5.0  # seconds a finished chunk's result is first fetched for (then 10, 20, ...)
 
 
 def _keep_finished(client, pending: dict, late: list | None) -> None:

@@ -593,6 +593,7 @@ def test_a_result_lost_with_its_worker_is_waited_for_again_not_without_end(monke
 
         def result(self, timeout=None):
             assert timeout is not None, "a fetch with no time limit"
+            waits.append((self.key, timeout))
             if self.lost:
                 self.lost -= 1
                 raise TimeoutError
@@ -616,9 +617,13 @@ def test_a_result_lost_with_its_worker_is_waited_for_again_not_without_end(monke
     monkeypatch.setattr(distributed, "wait", wait)
     monkeypatch.setattr(D, "cluster_threads", lambda client: 1)
     monkeypatch.setattr(D, "FETCH_WAIT", 0.01)
+    waits: list = []
     got = list(D._run(Client(), lambda i: (i, 1, i), iter(range(4)), "tcp://fake:1", None, None,
                       None))
     assert sorted(got) == [(i, 1, i) for i in range(4)]
+    # each try of the lost one twice as long (a slow transfer is not cut short for ever)
+    lost = [t for key, t in waits if key.endswith("-1")]
+    assert lost == pytest.approx([0.01, 0.02, 0.04, 0.08]), waits
 
 
 @pytest.mark.parametrize("command", [["simulate", *RUN[:-2]],
