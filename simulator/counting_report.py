@@ -104,7 +104,9 @@ RUIN_FROM_NETS = ("worked out from the distribution of a round's net, as the Sup
                   "the mean of exp(-R x) over the rounds' nets x is 1 (for normal rounds R = "
                   "2 m / s^2, the diffusion formula's), the rounds taken as independent as that "
                   "formula takes them")
-RUIN_METHODS = {"diffusion": "exp(-2 m B / s^2)", "net distribution": RUIN_FROM_NETS}
+RUIN_DIFFUSION = ("the diffusion formula's, exp(-2 m B / s^2): m and s the mean and SD of the net "
+                  "per round, B the bankroll, the rounds taken as independent and near normal")
+RUIN_METHODS = {"diffusion": RUIN_DIFFUSION, "net distribution": RUIN_FROM_NETS}
 # The SD per round (``sd_note``): a sample SD with no SE, which would need the fourth moment.
 SD_NO_SE = ("the sample SD of the net per round (n - 1 in the denominator), with no SE: its SE "
             "needs the fourth moment of a round's net, which the tally does not keep")
@@ -1235,6 +1237,13 @@ def _no_edge(p: dict) -> str:
     return NOT_APPLICABLE if p.get("no_edge_note") else "-"
 
 
+def ruin_method_lines(rows) -> list[str]:
+    """A line naming how the risk of ruin of ``rows`` (``risk_of_ruin_method``) is worked out,
+    for each method any of them has."""
+    return [f"The risk of ruin is {RUIN_METHODS[m]}."
+            for m in dict.fromkeys(r.get("risk_of_ruin_method") for r in rows) if m]
+
+
 def no_edge_line(notes) -> list[str]:
     """The line saying SCORE and N0 are n/a, where any of ``notes`` (``no_edge_note``) is."""
     return ([f"SCORE and N0: {NOT_APPLICABLE}, {NO_EDGE}."] if any(notes) else [])
@@ -1246,8 +1255,7 @@ def _round_notes(p: dict) -> list[str]:
     edge = ["", *no_edge_line([p.get("no_edge_note")])] if p.get("no_edge_note") else []
     ruin = ["", f"The risk of ruin is {p['risk_of_ruin_note']}."] if p.get(
         "risk_of_ruin_note") else []
-    ruin += ["", f"The risk of ruin is {RUIN_FROM_NETS}."] if p.get(
-        "risk_of_ruin_method") == "net distribution" else []
+    ruin += ["", *ruin_method_lines([p])] if p.get("risk_of_ruin_method") else []
     ruin += ["", f"No SE or interval for the risk of ruin: {p['risk_of_ruin_interval_note']}."
              ] if p.get("risk_of_ruin_interval_note") else []
     if p.get("interval_note"):  # (a risk of ruin not given at all: said apart)
@@ -1949,8 +1957,7 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     out += no_edge_line(r.get("no_edge_note") for r in rows)
     if any(r.get("risk_of_ruin_note") for r in rows):
         out += [f"The risk of ruin is {RUIN_WITHHELD}."]
-    if any(r.get("risk_of_ruin_method") == "net distribution" for r in rows):
-        out += [f"The risk of ruin is {RUIN_FROM_NETS}."]
+    out += ruin_method_lines(rows)
     for r in rows:
         at_pen = f"At penetration {r['penetration']:.2f}:"
         ss_note = r.get("advantage_with_super_sevens_interval_note")

@@ -1331,6 +1331,7 @@ def test_a_super_sevens_bettors_risk_of_ruin_comes_from_the_distribution_of_its_
                   *args, "--bankroll", "500").stdout
     assert f"The risk of ruin is {CR.RUIN_FROM_NETS}." in text
     assert "not given where the counter bets Super Sevens" not in text
+    assert CR.RUIN_DIFFUSION not in text
     hilo = _json("count", "--plan", "hi-lo-1-12", *args)["results"]["per_round_played"]
     assert hilo["risk_of_ruin_method"] == "diffusion"
     assert hilo["risk_of_ruin"] == math.exp(-2 * hilo["mean"] * 1000 / hilo["sd"] ** 2)

@@ -603,7 +603,9 @@ def test_the_penetration_table_gives_the_risk_of_ruin_where_a_bankroll_is_given(
         assert table.rows[0][keys.index(k)] == f["per_round_played"][k], k
     assert "risk of ruin (500 units)" in md and "risk of ruin 95% low" in md
     assert "No risk of ruin" not in text
-    _, text, table, _ = sweep_table(MAIN_ROUNDS, "hi-lo-flat", None)  # (no bankroll)
+    assert md.count(f"The risk of ruin is {CR.RUIN_DIFFUSION}.") == 2  # (the run's, the sweep's)
+    _, text, table, md = sweep_table(MAIN_ROUNDS, "hi-lo-flat", None)  # (no bankroll)
+    assert CR.RUIN_DIFFUSION not in md
     assert "risk_of_ruin" not in [k for k, _, _ in table.columns]
     assert "No risk of ruin: no bankroll given (--bankroll, or the plan's bankroll)." in text
     f, text, _, _ = sweep_table(ROUNDS * 100_000, "sevens-super-sevens", 500,

@@ -952,6 +952,10 @@ def test_the_sweep_gives_the_risk_of_ruin_of_the_bankroll_at_each_penetration():
         assert "risk of ruin (95%)" in text and span in text, fmt
         assert "bankroll for the risk of ruin: 5 units" in text, fmt
         assert span in CR.render(f, fmt, meta), fmt  # the single run's figure
+        # the method named, as json's risk_of_ruin_method (it had been only for the nets')
+        for out in (text, CR.render(f, fmt, meta)):
+            assert f"The risk of ruin is {CR.RUIN_DIFFUSION}." in out, fmt
+            assert CR.RUIN_FROM_NETS not in out, fmt
     doc = json.loads(CR.render_sweep([row], "json", meta))
     assert doc["sweep"][0]["risk_of_ruin"] == p["risk_of_ruin"]
     assert doc["sweep"][0]["bankroll"] == 5 and doc["plan"]["bankroll"] == 1000  # as written

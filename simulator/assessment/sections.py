@@ -23,7 +23,6 @@ from simulator.counting_report import (
     NO_SE,
     NO_SS_BET,
     NOT_APPLICABLE,
-    RUIN_FROM_NETS,
     SAME_BETS,
     SEVENS_SCALING,
     _and,
@@ -41,6 +40,7 @@ from simulator.counting_report import (
     merged_tails,
     merged_text,
     plan_words,
+    ruin_method_lines,
     ruin_pct,
     sig3,
     ss_spread,
@@ -1298,8 +1298,7 @@ def counting(data: dict) -> Section | None:
            if f["per_round_played"].get("no_edge_note") else "")
         + (f" The risk of ruin is {f['per_round_played']['risk_of_ruin_note']}."
            if f["per_round_played"].get("risk_of_ruin_note") else "")
-        + (f" The risk of ruin is {RUIN_FROM_NETS}." if f["per_round_played"].get(
-            "risk_of_ruin_method") == "net distribution" else "")
+        + "".join(" " + x for x in ruin_method_lines([f["per_round_played"]]))
         + (" The risk of ruin has no SE or interval: "
            f"{f['per_round_played']['risk_of_ruin_interval_note']}."
            if f["per_round_played"].get("risk_of_ruin_interval_note") else "")
@@ -1462,9 +1461,7 @@ def counting(data: dict) -> Section | None:
                       else "")
                    + (f" The risk of ruin is {c['sweep'][0]['risk_of_ruin_note']}."
                       if any(r.get("risk_of_ruin_note") for r in c["sweep"]) else "")
-                   + (f" The risk of ruin is {RUIN_FROM_NETS}." if any(
-                       r.get("risk_of_ruin_method") == "net distribution" for r in c["sweep"])
-                      else "")
+                   + "".join(" " + x for x in ruin_method_lines(c["sweep"]))
                    + (f" SCORE and N0 intervals are {MOVED_TOGETHER} where given."
                       if any(r.get("score_n0_ruin_note") for r in c["sweep"]) else "")
                    + (f" SCORE and N0: {NOT_APPLICABLE} where the counter has no edge, "
