@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -803,6 +804,10 @@ def test_the_7_7_questions_changes_are_in_percentage_points():
     out = run("exact", "-q").stdout
     head = next(ln for ln in out.splitlines() if ln.startswith("7-7 play"))
     assert "main EV change, pp" in head and "combined, bet 1, pp" in head
+    # each heading two spaces or more from the next ("main EV change, pp combined, bet 0.5, pp")
+    names = ["7-7 play", "SS house edge", "main EV change, pp", "combined, bet 0.5, pp",
+             "combined, bet 1, pp", "combined, bet 2, pp"]
+    assert re.split(r"\s{2,}", head.strip()) == names, head
     split = next(ln for ln in out.splitlines() if ln.startswith("split "))
     assert split.split()[2] == "-0.05384" and "%" not in split.split()[2:]
 

@@ -741,11 +741,11 @@ def exact_table(fig: dict, title: str, rules: dict) -> str:
     out += ["", "The 7-7 question: every 7-7 played one way", f"(the {whose} own row: {own})",
             "",
             f"{'7-7 play':<10}{'SS house edge':>15}{'main EV change, pp':>20}"
-            + "".join(f"{'combined, bet ' + format(b, 'g') + ', pp':>22}" for b in SIDE_BETS)]
+            + "".join(f"{'combined, bet ' + format(b, 'g') + ', pp':>24}" for b in SIDE_BETS)]
     for r in q["plays"]:
         out.append(f"{r['play']:<10}{_pct(r['super_sevens_house_edge'], 3):>15}"
                    f"{100 * r['main_ev_change']:>+20.5f}"
-                   + "".join(f"{100 * r['combined_change'][b]:>+22.5f}" for b in SIDE_BETS))
+                   + "".join(f"{100 * r['combined_change'][b]:>+24.5f}" for b in SIDE_BETS))
     out += [f"(changes {per_round} against the {whose} own 7-7 row, of the player's return, in "
             "percentage points (pp) of the main wager; combined = main + bet x side bet, per main "
             "wager; split: a 7 dealt to a split 7 split again as the rules allow)", "",
