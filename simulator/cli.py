@@ -2626,6 +2626,10 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
 
         shown, _ = _shown_strategies(ctx, [strategy_name], [load_strategy(strategy_name)])
         _chart_label(rules, shown, quiet, derive=True)
+    if count_plan is not None:
+        from simulator.strategy import load_strategy
+
+        _sevens_warnings(plan, [r for _, r in games], load_strategy(strategy_name))
     spec = Spec(rules, strategy=strategy_name, strategy_given=given, rules_file=rules_path,
                 rules_name=file_meta.get("name"), overrides=tuple(in_rule_order(sets)),
                 rounds=max_rounds if precision is not None else rounds, precision=precision,
@@ -2700,6 +2704,16 @@ def _plan_warnings(plan, games) -> None:
     from simulator.plans import plan_warnings
 
     for line in plan_warnings(plan, games):
+        click.echo(f"bjsim: warning: {line}", err=True)
+
+
+def _sevens_warnings(plan, games, strategy) -> None:
+    """A Super Sevens bet the plan makes at a count where, under these rules and ``strategy``'s
+    7-7 play, the house has the edge, or one it passes up where the player has it
+    (`counting_report.sevens_bet_warnings`): a warning line each, played as written."""
+    from simulator.counting_report import sevens_bet_warnings
+
+    for line in sevens_bet_warnings(plan, games, strategy):
         click.echo(f"bjsim: warning: {line}", err=True)
 
 
@@ -2874,6 +2888,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         strategy = load_strategy(strategy_name)
         (name,), files = _shown_strategies(ctx, [strategy_name], [strategy])
         label = _chart_label(rules, [name], quiet)
+    _sevens_warnings(plan, [r for _, r in games], strategy)
     runs = count_runs.play(
         games, plan, strategy, name, strategy_files=files or None, rounds=rounds, seed=seed,
         chunk_rounds=chunk_rounds, workers=workers, rules_file=_as_named(ctx, rules_path),

@@ -32,7 +32,7 @@ from simulator.report import (
     plays_by_up_text,
     with_note,
 )
-from simulator.rules import plural, unlike_nz_line
+from simulator.rules import plural, shown, unlike_nz_line
 from simulator.source import file_sha256, provenance
 from simulator.tally import (
     MIN_WINS,
@@ -415,6 +415,57 @@ def sevens_check(rules, strategy=None, plan=None) -> dict:
 
 # The exact return's play where the strategy plays the published convention.
 CONVENTION = "the published convention (a third card always dealt)"
+
+
+def sevens_bet_warnings(plan, games, strategy) -> list[str]:
+    """A line for each game (rule set) where ``plan``'s first Super Sevens bet, under a sevens
+    count with exact deck estimation (`sevens_density`), is made at a count where the bet's
+    exact return (`exact.sevens.value_by_sevens_left`, by ``strategy``'s 7-7 play) is below 0
+    at some depth a round starts at, or where one count below it the return is above 0 at every
+    depth: the plan's counts were chosen for other pays, another 7-7 play or another cut card,
+    and are played as written. None for a game shuffling every round (the count never builds)
+    or a strategy whose 7-7 play changes with the count."""
+    from simulator.exact.sevens import value_by_sevens_left
+
+    first = next(((i, c, u) for i, (c, u) in enumerate(plan.super_sevens.steps) if u > 0), None)
+    if sevens_density(plan) is None or plan.super_sevens.base > 0 or first is None:
+        return []
+    i, count, units = first
+    out = []
+    for rules in dict.fromkeys(games):
+        play = counter_seven_seven_play(rules, strategy, plan)
+        if not rules.super_sevens or rules.shuffle != "cut-card" or play is None:
+            continue
+        plays, decks = exact_plays(rules, play), rules.decks
+
+        def returns(t, rules=rules, plays=plays):  # (return, cards left) at a round's start
+            per = (4 + t / (13 * plan.count.tags[0])) / 52  # sevens a card at true count t
+            return [(value_by_sevens_left(rules, n, n * per, plays), n)
+                    for n in range(max(3, 52 * rules.decks - (rules.cut - 1)), 52 * rules.decks + 1)
+                    if n * per <= min(n, 4 * rules.decks)]  # fmt: skip
+
+        top = counting.start_counts(plan.count, plan.resolution, decks, rules.cut)[1]
+        whose = ("the published convention's 7-7 play (a third card always dealt)"
+                 if plays is None else f"the strategy's 7-7 play ({plays_text(plays)})")
+        where = (f"{plan.source}: key 'super_sevens.steps[{i}]' = {shown([count, units])}: at "
+                 f"{decks} decks, penetration {rules.penetration:g}, pays "
+                 f"{'/'.join(f'{x:g}' for x in rules.super_sevens_pays)} and {whose}")
+        low = min(returns(count), default=None)
+        if low is not None and low[0] < 0:
+            best = next((t for t in range(math.ceil(count), math.floor(top) + 1)
+                         if min(returns(t), default=(-1,))[0] > 0), None)
+            out.append(f"{where}, the bet's exact return at a sevens count of {count:+g} is "
+                       f"below 0 where a round can start ({_pct(low[0], 2)} at {low[1]} cards "
+                       "left): the plan bets where the house has the edge; "
+                       + (f"the return is above 0 at every depth from {best:+d}" if best is not
+                          None else "at no count a round starts at is it above 0 at every depth"))
+        below = min(returns(count - 1), default=None)
+        if below is not None and below[0] > 0:
+            out.append(f"{where}, the bet's exact return at a sevens count of {count - 1:+g}, "
+                       f"below the plan's first bet, is above 0 at every depth a round can start "
+                       f"(at least {_pct(below[0], 2)}, at {below[1]} cards left): the plan "
+                       "passes up bets that favour the player")
+    return out
 
 
 def _falling(x: float, k: int) -> float:

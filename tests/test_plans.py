@@ -427,3 +427,76 @@ def test_a_surrender_play_the_same_at_every_count_without_surrender_is_warned_of
         f"{path}: play 1 (16 v 10): below = \"H\", at_or_above = \"Rh\": the rules do not allow "
         "surrender (surrender = \"none\"), so it plays as H at every count"]
     assert _warnings({"indices": str(path)}, Rules(surrender="late")) == []
+
+
+def test_a_sevens_bet_where_the_house_has_the_edge_is_warned_of():
+    # A casino analyst's review: the sevens plan's +8, chosen for the NZ pays at 75% and a
+    # strategy hitting every 7-7, was played under other pays without a word. Now a warning
+    # names the game, the 7-7 play, the return at the plan's count and where it holds.
+    from simulator.counting_report import sevens_bet_warnings
+    from simulator.rules import apply_overrides
+    from simulator.strategy import load_strategy
+
+    plan, nz = P.load_plan("sevens-super-sevens"), Rules()
+    hits, basic = load_strategy("basic-super-sevens"), load_strategy("basic")
+    assert sevens_bet_warnings(plan, [nz], hits) == []  # the file's claim (above): none
+    assert sevens_bet_warnings(P.load_plan("hi-lo-1-12"), [nz], basic) == []  # no sevens count
+    low_pays = apply_overrides(nz, ["super_sevens_pays=3,40,80,400,4000"])
+    (line,) = sevens_bet_warnings(plan, [low_pays], hits)
+    at = min(value_by_sevens_left(low_pays, n, (4 + 8 / 13) * n / 52) for n in range(79, 313)
+             if (4 + 8 / 13) * n / 52 <= 24)
+    assert at < 0 and f"{100 * at:+.2f}% at 79 cards left" in line, line
+    assert "pays 3/40/80/400/4000" in line and "the house has the edge" in line
+    assert "a third card always dealt" in line  # (the convention: hits every 7-7)
+    best = int(line.rsplit("from ", 1)[1])
+    for t, sign in ((best, 1), (best - 1, -1)):  # (where a shoe can hold that many sevens)
+        got = [v for n in range(79, 313) if (v := _value(low_pays, n, t)) is not None]
+        assert sign * min(got) > 0, t
+    # The default basic strategy splits 7-7 against 2-7: worth less, and said by its play.
+    (line,) = sevens_bet_warnings(plan, [nz], basic)
+    assert "the strategy's 7-7 play (split v 2-7, hit v 8-A)" in line
+    assert "-9.73% at 79 cards left" in line, line
+    # The cut card moved: 0.9 bets where the house has the edge (-24.9% at 32 cards, the
+    # docs' figure), 0.6 passes up +7, above 0 at every depth from 126 cards.
+    deep, shallow = (apply_overrides(nz, [f"penetration={p}"]) for p in (0.9, 0.6))
+    (line,) = sevens_bet_warnings(plan, [deep], hits)
+    assert "-24.90% at 32 cards left" in line
+    (line,) = sevens_bet_warnings(plan, [shallow], hits)
+    assert "+7, below the plan's first bet" in line and "passes up" in line
+    assert f"{100 * _value(shallow, 126, 7):+.2f}%, at 126 cards left" in line
+    # A shuffle every round: the count never builds (said apart); nothing here.
+    every = apply_overrides(nz, ["shuffle=every-round"])
+    assert sevens_bet_warnings(plan, [every], basic) == []
+
+
+def test_count_warns_of_a_sevens_bet_the_rules_or_the_strategy_make_unfavourable(tmp_path):
+    from click.testing import CliRunner
+
+    from simulator.cli import cli
+
+    def warned(*args):
+        r = CliRunner().invoke(cli, ["count", "--plan", "sevens-super-sevens", "--rounds", "1000",
+                                     "-q", "-o", str(tmp_path / "out.txt"), *args])
+        assert r.exit_code == 0, r.output
+        return [ln for ln in r.stderr.splitlines() if "super_sevens.steps[0]" in ln]
+
+    assert warned("--strategy", "basic-super-sevens") == []
+    (line,) = warned()  # the default basic: split v 2-7
+    assert line.startswith("bjsim: warning: ") and "split v 2-7" in line
+
+
+def test_the_reports_counting_section_warns_of_it_too(tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    import simulator.assessment as A
+    from simulator.cli import cli
+
+    def stop(*args, **kwargs):  # (the warnings come before any run)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(A, "compute", stop)
+    for strategy, n in (("basic", 1), ("basic-super-sevens", 0)):
+        r = CliRunner().invoke(cli, ["report", "--count", "sevens-super-sevens", "--strategy",
+                                     strategy, "-o", str(tmp_path / "r"), "-q"])
+        said = [ln for ln in r.stderr.splitlines() if "super_sevens.steps[0]" in ln]
+        assert "interrupted" in r.stderr and len(said) == n, r.stderr
