@@ -517,6 +517,38 @@ def pairing_note(base: Game, game: Game) -> str:
     return drift
 
 
+SAME_MAIN = ("plays the baseline's main game identically on every shoe, the same cards and "
+             "decisions: only the Super Sevens differs (its main-game difference is exactly 0)")
+
+
+def precision_note(stats: dict) -> str | None:
+    """Where a variant's main game is the baseline's on every shoe (`same_game`: it changes the
+    Super Sevens only), what a ``--precision`` target, of the house-edge differences alone,
+    says of it: nothing; the line names each such variant and its Super Sevens difference's
+    state, its 95% interval or why it has none. None where every variant's main game
+    differs (or is the baseline's whole game)."""
+    parts = []
+    for row in stats["rows"][1:]:
+        same = row.get("same") or {}
+        if not same.get("house_edge") or same.get("super_sevens"):
+            continue
+        label, ss = row["game"].label, (row["difference"] or {}).get("super_sevens")
+        if ss is None or ss["mean"] is None:
+            parts.append(f"{label}: no Super Sevens difference (one game bets none)")
+        elif ss["ci95_low"] is not None:
+            parts.append(f"{label}: Super Sevens difference {100 * ss['mean']:+.3f} pp, 95% "
+                         f"interval [{100 * ss['ci95_low']:+.3f}, {100 * ss['ci95_high']:+.3f}] "
+                         f"pp (±{100 * Z95 * ss['se']:.4f} pp), not held to the target")
+        else:
+            parts.append(f"{label}: Super Sevens difference {100 * ss['mean']:+.3f} pp with no "
+                         f"interval yet ({ss['interval_note']})")
+    if not parts:
+        return None
+    return ("the target is of the main game's house-edge differences only; a variant that "
+            "changes only the Super Sevens has a main-game difference of exactly 0 and is not "
+            "measured by it: " + "; ".join(parts))
+
+
 def statistics(payload, games, exact: list | None = None) -> dict:
     """Everything a comparison reports: per game its summary (`tally.summarize`), its paired
     difference from the baseline (and by strategy, `differences`), the independent-runs
@@ -534,10 +566,12 @@ def statistics(payload, games, exact: list | None = None) -> dict:
                "pairing": None if g == 0 else pairing_note(games[0], game)}
         same = {k: g > 0 and same_game(games[0], game, k) for k in PAYS}  # on every shoe
         identical = g > 0 and (row["pairing"] == IDENTICAL or all(same.values()))
+        row["same"] = same
         if g > 0 and diffs[g]["house_edge"]["se"] == 0 and diffs[g]["house_edge"]["mean"] == 0:
             row["pairing"] = ("plays identically to the baseline: the same cards and decisions"
-                              if identical else "played identically to the baseline in these "
-                              "rounds: the same cards and decisions in every block")
+                              if identical else SAME_MAIN if same["house_edge"] else
+                              "played identically to the baseline in these rounds: the same "
+                              "cards and decisions in every block")
         if exact is not None:
             row["exact"] = exact[g]
         if g > 0:
@@ -545,13 +579,16 @@ def statistics(payload, games, exact: list | None = None) -> dict:
             ex = (row["exact"], base["exact"]) if exact is not None else None
             few = _few_blocks(int(payload[-2]))
             few = None if identical else few  # (exactly 0 however few the blocks)
+            lines = _pays_lines(payload, games, g) if same["house_edge"] else None
             _add_figures(diffs[g], summary, base["summary"], (base, row), ex, games[0], game,
-                         same, few)
+                         same, few, lines)
             for d in diffs[g].get("by_strategy") or []:
                 mine, theirs = (_strategy_entry(r["summary"], d) for r in (row, base))
                 ex_k = None if ex is None else tuple(_strategy_entry(e, d) for e in ex)
+                lines_k = None if lines is None else tuple(_strategy_entry(x, d) for x in lines)
                 if mine is not None and theirs is not None:
-                    _add_figures(d, mine, theirs, (base, row), ex_k, games[0], game, same, few)
+                    _add_figures(d, mine, theirs, (base, row), ex_k, games[0], game, same, few,
+                                 lines_k)
         rows.append(row)
     return {"rows": rows, "rounds": int(payload[L.T_ROUNDS]), "blocks": int(payload[-2])}
 
@@ -581,13 +618,32 @@ def paired_blocks(n: int) -> str:
     return f"{n:,} paired {plural(n, 'block', 'blocks')}"
 
 
+def _pays_lines(payload, games, g: int) -> tuple:
+    """Where game ``g`` plays the baseline's main game on every shoe (`same_game`: the same
+    cards and decisions, so the same Super Sevens lines come up on the same rounds), its Super
+    Sevens difference is each line's change of pay times that line's wins: it rests on the
+    lines whose pay differs, not on the rarest line either game can make. The baseline's and
+    the game's figures (`tally.summarize`) with their Super Sevens intervals judged by those
+    lines alone (a line above 3 to 1 in either game with fewer than `tally.MIN_WINS` wins
+    expected withholds it, as `tally.summarize` does)."""
+    v, base, game = len(games), games[0], games[g]
+    differ = {k for k, a, b in zip(tally.SS_LINES, base.rules.super_sevens_pays,
+                                   game.rules.super_sevens_pays, strict=False) if a != b}
+    return tuple(tally.summarize(
+        tally_of(payload, v, i), x.rules,
+        tuple(k for k in tally.ss_lines_possible(x.strategies, x.rules) if k in differ),
+        x.strategies, x.names) for i, x in ((0, base), (g, game)))
+
+
 def _add_figures(diff: dict, fig: dict, fig0: dict, rows: tuple, ex, base, game, same: dict,
-                 few=None) -> None:
+                 few=None, lines=None) -> None:
     """Beside each paired difference in ``diff`` (of the game's figures ``fig``, the baseline's
     ``fig0``): the independent runs' se and what pairing saves (`_add_independent`), the exact
     difference and z (``ex``: the game's and the baseline's exact figures, or None), and no
     interval where it rests on a withheld one or on ``few`` blocks (`_withhold`; ``same``:
-    `same_game` by figure)."""
+    `same_game` by figure). ``lines``: the baseline's and the game's figures judged by the
+    Super Sevens lines whose pay differs (`_pays_lines`), where the same lines come up on the
+    same rounds: the Super Sevens difference rests on those, not on ``fig0`` and ``fig``."""
     for key in ("house_edge", "super_sevens"):
         d = diff[key]
         if d is None:
@@ -597,8 +653,9 @@ def _add_figures(diff: dict, fig: dict, fig0: dict, rows: tuple, ex, base, game,
             _add_exact(d, key, ex, exact_scope(base.rules, game.rules, same_play(base, game)))
         else:  # (--no-exact: the same keys, null)
             d |= {"exact_scope": None, "exact": None, "z": None}
+        judged = lines if key == "super_sevens" and lines is not None else (fig0, fig)
         _withhold(d, [f"{r['game'].label}: {f[key]['interval_note']}"
-                      for r, f in zip(rows, (fig0, fig), strict=True)
+                      for r, f in zip(rows, judged, strict=True)
                       if f[key].get("interval_note")], same[key], few)
 
 
@@ -905,7 +962,8 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
             meta["run"]["precision"] = {"target": plan.precision, "max_rounds": plan.rounds,
                                         "half_width": widest(payload, plan.games),
                                         "met": bool(state.target_met),
-                                        "stop_chunk": state.stop_chunk}
+                                        "stop_chunk": state.stop_chunk,
+                                        "note": precision_note(stats)}
         result = Result(payload, stats, meta, partial,
                         run.with_save_failed(_messages(plan, meta, partial, quiet, resumed,
                                                        failure), save)
@@ -927,8 +985,10 @@ def _messages(plan: Plan, meta: dict, partial: bool, quiet: bool, resumed: int,
     if run_["blocks"] < MIN_BLOCKS and not partial:
         out.append(f"bjsim: only {paired_blocks(run_['blocks'])}: no interval for the differences "
                    f"({MORE_BLOCKS})")
-    return out + run.end_lines(run_.get("precision"), done, partial, plan.checkpoint,
-                           "widest half-width", "rounds per game", unit=" pp", failure=failure)
+    out += run.end_lines(run_.get("precision"), done, partial, plan.checkpoint,
+                         "widest half-width", "rounds per game", unit=" pp", failure=failure)
+    note = (run_.get("precision") or {}).get("note")
+    return out + ([f"bjsim: {note}"] if note and not partial else [])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -171,7 +171,8 @@ def _head(stats: dict, meta: dict) -> list[str]:
     if run.get("precision"):
         lines.append("precision " + precision_text(
             run["precision"], run.get("partial") and stopped_how(meta),
-            of="widest 95% half-width of a house-edge difference", unit=f" {PP}"))
+            of="widest 95% half-width of a house-edge difference", unit=f" {PP}")
+            + (f"; {run['precision']['note']}" if run["precision"].get("note") else ""))
     return lines + [SIGNS]
 
 
@@ -268,10 +269,18 @@ def _withheld_ss(stats: dict) -> str | None:
               (None, r["summary"]["super_sevens"].get("interval_note"))]  # (not the game's)
     if not notes:
         return None
+    pays = [r["game"].label for r in shown[1:] if (r.get("same") or {}).get("house_edge")
+            and (r["difference"] or {}).get("super_sevens")
+            and r["difference"]["super_sevens"]["ci95_low"] is not None]
+    pays = "" if not pays else (
+        f" ({', '.join(pays)} only {'pays' if len(pays) == 1 else 'pay'} Super Sevens lines "
+        "otherwise, with the same cards and 7-7 decisions as the baseline, so the same lines come "
+        "up on the same rounds: such a difference rests on the lines whose pay differs alone, "
+        "and has its interval where those are common)")
     return (f"{WITHHELD} no 95% interval; a difference resting on it has no interval, x var, "
             f"se ratio, corr or z either, and is not shown ({WITHHELD}): from a handful of big "
             "pays it can lie far from the exact difference, even opposite in sign (csv and json "
-            f"keep it, with its difference_interval_note): {'; '.join(notes)}.")
+            f"keep it, with its difference_interval_note){pays}: {'; '.join(notes)}.")
 
 
 SHOE_BLOCKS = 1024  # blocks of fewer rounds hold few shoes: a cut-card question is diluted
