@@ -2450,6 +2450,17 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     too_few = precision is not None and cmp.too_few_blocks(most, chunk_rounds, blocks_of, block)
     if too_few:  # (a target never checked: refused, as --max-rounds below 1,000 is)
         raise BjsimError(too_few)
+    least = precision is not None and cmp.cut_card_block(games)
+    if least and blocks_of < least:  # (a variant's difference 0 in every block: never met)
+        option = "--pair-rounds" if pair_rounds else "--chunk-rounds"
+        raise BjsimError(
+            f"{option} {blocks_of if pair_rounds else chunk_rounds:,}: no block of "
+            f"{blocks_of:,} rounds reaches the cut card, from which "
+            + ", ".join(g.label for g in games[1:] if cmp.cut_card_only(games[0], g))
+            + " differs from the baseline, so its difference is 0 in every block and a "
+            f"precision target is never met: allowed {option} {least:,} or more with "
+            f"--precision (the shortest shoe of {cmp.SHOE_PROBE_BLOCKS:,} fresh ones; "
+            f"the default, {shoe_rounds:,}, holds a shoe of every game)")
     if pair_rounds is None and chunk_rounds < shoe_rounds and log is not None:
         log(f"blocks of {chunk_rounds:,} rounds (--chunk-rounds), shorter than the "
             f"{shoe_rounds} that hold a shoe of every game: each block's shoe is cut short "

@@ -549,10 +549,13 @@ def precision_note(stats: dict) -> str | None:
             "measured by it: " + "; ".join(parts))
 
 
-def statistics(payload, games, exact: list | None = None) -> dict:
+def statistics(payload, games, exact: list | None = None, pair_rounds: int | None = None
+               ) -> dict:
     """Everything a comparison reports: per game its summary (`tally.summarize`), its paired
     difference from the baseline (and by strategy, `differences`), the independent-runs
-    standard error, the variance reduction, the exact figures and z-scores."""
+    standard error, the variance reduction, the exact figures and z-scores. ``pair_rounds``:
+    the blocks' rounds, where a variant differing only at the cut card is not measured in
+    blocks too short to reach it (`no_cut_card`)."""
     v = len(games)
     diffs = differences(payload, games, paired_slots(games))
     rows = []
@@ -580,15 +583,19 @@ def statistics(payload, games, exact: list | None = None) -> dict:
             few = _few_blocks(int(payload[-2]))
             few = None if identical else few  # (exactly 0 however few the blocks)
             lines = _pays_lines(payload, games, g) if same["house_edge"] else None
+            unreached = None
+            if pair_rounds and cut_card_only(games[0], game) and pair_rounds < (
+                    least := cut_card_block([games[0], game])):
+                unreached = no_cut_card(pair_rounds, least)
             _add_figures(diffs[g], summary, base["summary"], (base, row), ex, games[0], game,
-                         same, few, lines)
+                         same, few, lines, unreached)
             for d in diffs[g].get("by_strategy") or []:
                 mine, theirs = (_strategy_entry(r["summary"], d) for r in (row, base))
                 ex_k = None if ex is None else tuple(_strategy_entry(e, d) for e in ex)
                 lines_k = None if lines is None else tuple(_strategy_entry(x, d) for x in lines)
                 if mine is not None and theirs is not None:
                     _add_figures(d, mine, theirs, (base, row), ex_k, games[0], game, same, few,
-                                 lines_k)
+                                 lines_k, unreached)
         rows.append(row)
     return {"rows": rows, "rounds": int(payload[L.T_ROUNDS]), "blocks": int(payload[-2])}
 
@@ -636,14 +643,15 @@ def _pays_lines(payload, games, g: int) -> tuple:
 
 
 def _add_figures(diff: dict, fig: dict, fig0: dict, rows: tuple, ex, base, game, same: dict,
-                 few=None, lines=None) -> None:
+                 few=None, lines=None, unreached=None) -> None:
     """Beside each paired difference in ``diff`` (of the game's figures ``fig``, the baseline's
     ``fig0``): the independent runs' se and what pairing saves (`_add_independent`), the exact
     difference and z (``ex``: the game's and the baseline's exact figures, or None), and no
     interval where it rests on a withheld one or on ``few`` blocks (`_withhold`; ``same``:
     `same_game` by figure). ``lines``: the baseline's and the game's figures judged by the
     Super Sevens lines whose pay differs (`_pays_lines`), where the same lines come up on the
-    same rounds: the Super Sevens difference rests on those, not on ``fig0`` and ``fig``."""
+    same rounds: the Super Sevens difference rests on those, not on ``fig0`` and ``fig``.
+    ``unreached``: why an se of 0 is not measured where it is not `NOT_REACHED`'s."""
     for key in ("house_edge", "super_sevens"):
         d = diff[key]
         if d is None:
@@ -656,7 +664,7 @@ def _add_figures(diff: dict, fig: dict, fig0: dict, rows: tuple, ex, base, game,
         judged = lines if key == "super_sevens" and lines is not None else (fig0, fig)
         _withhold(d, [f"{r['game'].label}: {f[key]['interval_note']}"
                       for r, f in zip(rows, judged, strict=True)
-                      if f[key].get("interval_note")], same[key], few)
+                      if f[key].get("interval_note")], same[key], few, unreached)
 
 
 # The rule keys that pay a figure's wagers and change nothing else: a game that changes only
@@ -667,17 +675,19 @@ NOT_REACHED = ("every round played as in the baseline, but the rules or charts d
                "round reached yet: the difference is not measured (more rounds)")
 
 
-def _withhold(d: dict, notes: list[str], same: bool = False, few=None) -> None:
+def _withhold(d: dict, notes: list[str], same: bool = False, few=None, unreached=None
+              ) -> None:
     """A difference resting on a figure whose interval `tally.summarize` withholds (too few wins
     of a big Super Sevens line, in the variant or the baseline: ``notes``), on too few blocks
     (``few``), or with an se of 0 in a game not the baseline's (``same``, `same_game`: no round
     reached what it changes, `NOT_REACHED`) gets no se, interval, variance reduction, se ratio
     or z either: ``interval_note`` says why (None where they stand; the baseline's own game is
-    exactly 0 however few its blocks)."""
+    exactly 0 however few its blocks). ``unreached``: the words for an se of 0 in place of
+    `NOT_REACHED`'s (`no_cut_card`)."""
     if same and d.get("se") == 0 and d.get("mean") == 0:
         notes, few = [], None  # the same cards, decisions and pays: exactly 0
     elif d.get("se") == 0:
-        notes = notes + [NOT_REACHED]
+        notes = notes + [unreached or NOT_REACHED]
     notes = notes + ([few] if few else [])
     d["interval_note"] = "; ".join(notes) or None
     if notes:
@@ -815,6 +825,66 @@ def rounds_per_shoe(game: Game) -> float:
     return int(t[L.T_ROUNDS]) / max(int(t[L.T_SHUFFLES]), 1)
 
 
+SHOE_PROBE_BLOCKS = 2_000  # fresh shoes of a fixed seed whose shortest `shortest_shoe` gives
+
+
+@functools.lru_cache(maxsize=128)
+def shortest_shoe(game: Game) -> int:
+    """The fewest rounds after which ``game`` reshuffles at its cut card, from a fresh shuffle:
+    the shortest first shoe of `SHOE_PROBE_BLOCKS` fresh shoes of a fixed seed, so the least
+    block in which the cut card can come out (1 with a shuffle every round)."""
+    if game.rules.shuffle == "every-round":
+        return 1
+    params = game.rules.to_params()
+    tables = engine.stack_tables(game.rules, list(game.strategies))
+    states = block_states(0, 0, SHOE_PROBE_BLOCKS)
+
+    def reached(k):  # (a block's start is its first shuffle: one more, the cut card came out)
+        _, per_block = simulate_blocks(params, tables, [k] * SHOE_PROBE_BLOCKS, states,
+                                       [L.T_SHUFFLES])
+        return bool((per_block[:, 0] > 1).any())
+
+    lo, hi = 1, max(2, math.ceil(rounds_per_shoe(game)))
+    while not reached(hi):
+        lo, hi = hi, 2 * hi
+    while hi - lo > 1:  # (the first shoe is the same whatever the block's length: monotone)
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if reached(mid) else (mid, hi)
+    return hi
+
+
+def cut_card_only(base: Game, game: Game) -> bool:
+    """Whether ``game`` differs from the baseline only where a cut card comes out: both dealt
+    to a cut card, the same charts at the same boxes, and rules differing only in the
+    penetration or the cards a round uses (`CARDS_ONLY`). Until a block reaches a cut card
+    the two deal and play alike, so their difference is 0 in every block that does not."""
+    a, b = rules_dict(base.rules), rules_dict(game.rules)
+    return (base.rules.shuffle == game.rules.shuffle == "cut-card" and a != b
+            and all(a[k] == b[k] for k in a if k not in ("penetration", *CARDS_ONLY))
+            and _same_tables(base, game))
+
+
+def cut_card_block(games) -> int | None:
+    """The least block (rounds) in which every variant of ``games[1:]`` that differs only at
+    the cut card (`cut_card_only`) can differ from the baseline: the shorter of the two games'
+    `shortest_shoe`, the largest over such variants; None without such a variant."""
+    least = [min(shortest_shoe(games[0]), shortest_shoe(g)) for g in games[1:]
+             if cut_card_only(games[0], g)]
+    return max(least) if least else None
+
+
+def no_cut_card(pair_rounds: int, least: int, option: str = "--pair-rounds") -> str:
+    """Why a variant differing only at the cut card (`cut_card_only`) has no measured
+    difference in blocks of ``pair_rounds`` rounds, shorter than ``least`` (`cut_card_block`)."""
+    return (f"{NO_CUT_CARD} {pair_rounds:,} rounds reaches the cut card: the difference is not "
+            f"measured, and more rounds do not change that (a larger {option}: at least "
+            f"{least:,}, the shortest shoe of {SHOE_PROBE_BLOCKS:,} fresh ones)")
+
+
+NO_CUT_CARD = ("every round played as in the baseline: the games differ only from a cut card "
+               "on, and no block of")
+
+
 MAX_BLOCKS = 1 << 20  # blocks a chunk (each one's seed, size and figures held while it plays)
 
 
@@ -940,7 +1010,7 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
         failure = failure if partial else None  # (the cluster's, after the last chunk: the same)
         seconds = time.perf_counter() - start - timing.get("startup", 0.0)
         payload = state.total()
-        stats = statistics(payload, plan.games, exact)
+        stats = statistics(payload, plan.games, exact, plan.pair_rounds)
         done = stats["rounds"]
         meta = {
             "version": __version__,

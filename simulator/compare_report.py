@@ -240,13 +240,18 @@ def _withheld_note(stats: dict) -> str | None:
     """The footnote of `WITHHELD`: too few paired blocks for any difference's interval, the games
     whose rules differ where no round reached yet (`NOT_REACHED`), and each game whose Super
     Sevens interval is withheld, and why; None if none is (in a table that is shown)."""
-    from simulator.compare import NOT_REACHED, _few_blocks
+    from simulator.compare import NO_CUT_CARD, NOT_REACHED, _few_blocks
 
     few = _few_blocks(stats["blocks"]) if len(stats["rows"]) > 1 else None
     keys = [key for key, _ in _sections(stats)]
-    unmeasured = [r["game"].label for r in stats["rows"][1:] if any(
-        ((r["difference"] or {}).get(k) or {}).get("interval_note") == NOT_REACHED for k in keys)]
-    unmeasured = f"{WITHHELD} {', '.join(unmeasured)}: {NOT_REACHED}." if unmeasured else None
+    unmeasured: dict = {}  # the words -> the games (not reached yet; no block reaches a cut card)
+    for r in stats["rows"][1:]:
+        for k in keys:
+            note = ((r["difference"] or {}).get(k) or {}).get("interval_note") or ""
+            if note == NOT_REACHED or note.startswith(NO_CUT_CARD):
+                unmeasured.setdefault(note, []).append(r["game"].label)
+    unmeasured = " ".join(f"{WITHHELD} {', '.join(dict.fromkeys(labels))}: {note}."
+                          for note, labels in unmeasured.items()) or None
     ss_too = any(key == "super_sevens" for key, _ in _sections(stats))
     few = None if few is None else (f"{WITHHELD} no 95% interval, x var, se ratio or z for the "
                                     "differences" + (", and no Super Sevens difference shown "

@@ -273,6 +273,30 @@ def test_precision_of_a_super_sevens_only_variant_says_what_it_measured():
     assert res.meta["run"]["precision"]["note"] is None
 
 
+def test_a_cut_card_variant_in_blocks_too_short_for_a_cut_card_says_more_rounds_do_not_help():
+    # --vary penetration=0.6 --pair-rounds 16: no block reaches the cut card, so the difference
+    # is 0 in every block; the † note said "not measured (more rounds)", which never helps.
+    games = [_game("base"), _game("pen-0.6", NZ.replace(penetration=0.6))]
+    least = C.cut_card_block(games)
+    assert 16 < least <= 48 and least == C.shortest_shoe(games[1])  # the 0.6 shoe is shorter
+    assert C.cut_card_only(games[0], games[1])
+    assert not C.cut_card_only(games[0], _game("h17", NZ.replace(dealer_hits_soft_17=True)))
+    res = C.compare(_plan(games, rounds=4_000, chunk_rounds=1_000, pair_rounds=16), quiet=True)
+    d = res.stats["rows"][1]["difference"]["house_edge"]
+    assert d["mean"] == 0.0 and d["se"] is None
+    assert d["interval_note"] == C.no_cut_card(16, least)
+    assert "more rounds do not change that" in d["interval_note"]
+    assert f"a larger --pair-rounds: at least {least}" in d["interval_note"]
+    from simulator import compare_report
+
+    text = compare_report.render_text(res.stats, res.meta)
+    assert f"† pen-0.6: {C.no_cut_card(16, least)}." in text and "(more rounds)" not in text
+    # blocks that reach the cut card: measured
+    res = C.compare(_plan(games, rounds=4_000, chunk_rounds=1_000, pair_rounds=48), quiet=True)
+    d = res.stats["rows"][1]["difference"]["house_edge"]
+    assert d["se"] > 0 and d["interval_note"] is None
+
+
 def test_result_does_not_depend_on_workers():
     games = [_game("base"), _game("h17", NZ.replace(dealer_hits_soft_17=True))]
     one = C.compare(_plan(games, workers=1), quiet=True)
