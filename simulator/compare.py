@@ -517,6 +517,31 @@ def pairing_note(base: Game, game: Game) -> str:
     return drift
 
 
+def unused_note(base: Game, game: Game) -> str | None:
+    """Why a variant whose rules differ from the baseline's plays identically to it, where it
+    does: the chart played makes no play that the changed keys touch (surrender under a chart
+    with no ``R`` cell), so the change is worth exactly nothing to a player of this chart, and,
+    where the variant kept the baseline's chart (``--same-strategy``, a ``--strategy`` other
+    than ``basic``), not to a player who adapts to it. None where no key of effect differs."""
+    keys = [k for k in KEYS if getattr(base.rules, k) != getattr(game.rules, k)
+            and not no_effect(game.rules, k)]
+    if not keys:
+        return None
+    changes = [c for c in game.changes if c.split("=", 1)[0].strip() in keys] or keys
+    chart = " and ".join(dict.fromkeys(game.names))
+    kept = game.strategy_note == "the baseline's" or set(game.names) == {derived.BASELINE_BASIC}
+    own = not kept and set(game.names) <= {"basic", derived.DERIVED_BASIC}
+    them = "it" if len(changes) == 1 else "they"
+    return (f"the chart played ({chart}) makes no play that {', '.join(changes)} "
+            f"{'changes' if len(changes) == 1 else 'change'}, so {them} "
+            f"{'is' if len(changes) == 1 else 'are'} worth exactly nothing to a player of this "
+            "chart" + (", not to a player who adapts to the rule: without --same-strategy and "
+                       "--strategy (or with --strategy basic) each game plays the basic strategy "
+                       "of its own rules, with the exact difference for it" if kept else
+                       ", which is the basic strategy of the variant's rules: a player who "
+                       "adapts to the rule plays it too" if own else ""))
+
+
 SAME_MAIN = ("plays the baseline's main game identically on every shoe, the same cards and "
              "decisions: only the Super Sevens differs (its main-game difference is exactly 0)")
 
@@ -575,6 +600,7 @@ def statistics(payload, games, exact: list | None = None, pair_rounds: int | Non
                               if identical else SAME_MAIN if same["house_edge"] else
                               "played identically to the baseline in these rounds: the same "
                               "cards and decisions in every block")
+        row["note"] = unused_note(games[0], game) if g > 0 and identical else None
         if exact is not None:
             row["exact"] = exact[g]
         if g > 0:

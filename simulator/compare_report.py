@@ -124,6 +124,7 @@ def frame(stats: dict, files: dict | None = None) -> pd.DataFrame:
                     "exact_scope": d.get("exact_scope"), "z": d.get("z"),
                     "interval_note": f.get("interval_note"),
                     "difference_interval_note": d.get("interval_note"),
+                    "note": row.get("note") if of == "game" else None,
                 })
     for row in stats["rows"]:  # (as simulate's csv: section rules, item the key)
         game = row["game"]
@@ -226,9 +227,10 @@ def _legend(stats: dict, markdown: bool) -> list[str]:
             game.rules, game.changes))) or "(none)"
         if game.changes:
             changes += same_text(same.get(game.label), main.get(game.label))
+        pairing = row["pairing"] + (f": {row['note']}" if row.get("note") else "")
         item = (f"- **{game.label}**: {changes}; strategy {_strategy_text(game)}; "
-                f"{row['pairing']}" if markdown else
-                f"  {game.label}: {changes}; strategy {_strategy_text(game)}; {row['pairing']}")
+                f"{pairing}" if markdown else
+                f"  {game.label}: {changes}; strategy {_strategy_text(game)}; {pairing}")
         out.append(item)
     return out
 
@@ -419,8 +421,24 @@ def multiple_note(stats: dict) -> str | None:
                 "above 1.96)" if exact else "") + ".")
 
 
+def unused_rules_note(stats: dict) -> str | None:
+    """The footnote of the variants whose rules the chart played never reaches (their
+    ``note``, `compare.unused_note`): a difference of exactly 0 that is the chart's, not the
+    rule's worth to every player; None if none."""
+    rows = [r for r in stats["rows"][1:] if r.get("note")]
+    if not rows:
+        return None
+    labels = ", ".join(r["game"].label for r in rows)
+    one = len(rows) == 1
+    return (f"Worth nothing to the chart played, not to every player: {labels} "
+            f"{'plays' if one else 'play'} identically to the baseline, a difference of exactly "
+            f"0, because the chart {'it plays' if one else 'each plays'} makes no play "
+            f"{'its change touches' if one else 'their changes touch'} (Variants, above).")
+
+
 def _notes(stats: dict, has_exact: bool) -> list[str]:
-    notes = [n for n in (_withheld_note(stats), multiple_note(stats)) if n]
+    notes = [n for n in (unused_rules_note(stats), _withheld_note(stats), multiple_note(stats))
+             if n]
     if has_exact:
         notes.append("exact % = the exact analyzer's house edge of each game (a full shoe "
                      f"every round, docs/exact.md); exact diff ({PP}) = a variant's less the "
@@ -657,6 +675,8 @@ def _game_json(row: dict, base) -> dict:
         out["difference"] = d | {"by_strategy": d.get("by_strategy") and by_strategy(
             {"by_strategy": d["by_strategy"]}, list(game.names))}
         out["pairing"] = row["pairing"]
+        # why it plays identically to the baseline where its rules differ (`compare.unused_note`)
+        out["note"] = row.get("note")
         # whether its Super Sevens figure can differ from the baseline's (the tables show it)
         out["super_sevens_touched"] = bool(game.rules.super_sevens) and _touches_ss(base, game)
     return out

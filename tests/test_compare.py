@@ -297,6 +297,36 @@ def test_a_cut_card_variant_in_blocks_too_short_for_a_cut_card_says_more_rounds_
     assert d["se"] > 0 and d["interval_note"] is None
 
 
+def test_a_rule_the_chart_never_uses_says_why_it_is_worth_nothing():
+    # --same-strategy --vary surrender=late: "+0.000 [+0.000, +0.000]", exact +0.000, said only
+    # to "play identically to the baseline": read as "surrender costs the house nothing".
+    late = C.Game("late", NZ.replace(surrender="late"), (BASIC,), ("basic",),
+                  ('surrender="late"',), "--vary", "the baseline's")
+    own = C.Game("9-11", NZ.replace(double_on="9-11"), (BASIC,), ("basic",),
+                 ('double_on="9-11"',))
+    res = C.compare(_plan([_game("base"), late, own, _game("mimic", strategy=MIMIC)],
+                          rounds=2_000, chunk_rounds=1_000), quiet=True)
+    rows = res.stats["rows"]
+    assert rows[1]["difference"]["house_edge"]["se"] == 0.0
+    note = rows[1]["note"]
+    assert 'the chart played (basic) makes no play that surrender="late" changes' in note
+    assert "worth exactly nothing to a player of this chart, not to a player who adapts" in note
+    assert "without --same-strategy and --strategy" in note
+    assert "which is the basic strategy of the variant's rules" in rows[2]["note"]
+    assert rows[0].get("note") is None and rows[3]["note"] is None  # (another strategy: no)
+    from simulator import compare_report
+
+    text = compare_report.render_text(res.stats, res.meta)
+    assert (f"  late: surrender=\"late\"; strategy basic (the baseline's); plays identically to "
+            f"the baseline: the same cards and decisions: {note}") in text
+    assert "Worth nothing to the chart played, not to every player: late, 9-11 play" in text
+    doc = json.loads(compare_report.render_json(res.stats, res.meta))
+    assert doc["variants"][0]["note"] == note and doc["variants"][2]["note"] is None
+    frame = compare_report.frame(res.stats)
+    game_rows = frame[(frame.variant == "late") & (frame.figures_of == "game")]
+    assert set(game_rows["note"]) == {note}
+
+
 def test_result_does_not_depend_on_workers():
     games = [_game("base"), _game("h17", NZ.replace(dealer_hits_soft_17=True))]
     one = C.compare(_plan(games, workers=1), quiet=True)

@@ -78,6 +78,23 @@ def test_precision_with_blocks_too_short_for_a_cut_card_is_refused_before_any_ro
     assert ok.exit_code == 0 and "more rounds do not change that" in ok.stdout
 
 
+def test_a_fixed_chart_that_never_surrenders_says_surrender_is_worth_nothing_to_it():
+    # compare --strategy basic-super-sevens --vary surrender=late: +0.000 [+0.000, +0.000],
+    # described only as "plays identically to the baseline"
+    args = ["--rounds", "2000", "--chunk-rounds", "1000", "--seed", "3", "--quiet", "--no-exact",
+            "--strategy", "basic-super-sevens", "--vary", "surrender=late"]
+    doc = json.loads(run("compare", *args, "-f", "json").stdout)
+    note = doc["variants"][0]["note"]
+    assert note.startswith('the chart played (basic-super-sevens) makes no play that '
+                           'surrender="late" changes, so it is worth exactly nothing')
+    assert doc["baseline"].get("note") is None
+    rows = list(csv.DictReader(io.StringIO(run("compare", *args, "-f", "csv").stdout)))
+    assert {r["note"] for r in rows if r["figures_of"] == "game"
+            and r["variant"] == 'surrender="late"'} == {note}
+    text = run("compare", *args).stdout
+    assert note in text and "Worth nothing to the chart played" in text
+
+
 def test_variant_files_naming_different_baselines_need_rules(tmp_path):
     a, b = tmp_path / "a.toml", tmp_path / "b.toml"
     a.write_text('[variant]\nbaseline = "x.toml"\n[changes]\ndecks = 8\n')
