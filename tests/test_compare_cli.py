@@ -95,6 +95,15 @@ def test_a_fixed_chart_that_never_surrenders_says_surrender_is_worth_nothing_to_
     assert note in text and "Worth nothing to the chart played" in text
 
 
+@pytest.mark.parametrize("args", [["--vary", "--rounds", "1e5"], ["--vary", "--rounds"],
+                                  ["--vary", "decks=8", "--vary", "--seed", "3"]])
+def test_a_vary_value_that_is_an_option_names_vary(args):
+    # compare --vary --rounds 1e5 gave click's "Got unexpected extra argument (1e5)", naming
+    # neither --vary nor what it takes
+    assert_user_error(run("compare", *args), "'--vary'", "--rounds" if "--rounds" in args
+                      else "--seed", "an option, not a change: allowed KEY=VALUE")
+
+
 def test_variant_files_naming_different_baselines_need_rules(tmp_path):
     a, b = tmp_path / "a.toml", tmp_path / "b.toml"
     a.write_text('[variant]\nbaseline = "x.toml"\n[changes]\ndecks = 8\n')
