@@ -610,8 +610,9 @@ def statistics(payload, games, exact: list | None = None, pair_rounds: int | Non
             few = None if identical else few  # (exactly 0 however few the blocks)
             lines = _pays_lines(payload, games, g) if same["house_edge"] else None
             unreached = None
-            if pair_rounds and cut_card_only(games[0], game) and pair_rounds < (
-                    least := cut_card_block([games[0], game])):
+            if pair_rounds and cut_card_only(games[0], game) and pair_rounds < min(
+                    rounds_per_shoe(games[0]), rounds_per_shoe(game)) and pair_rounds < (
+                    least := cut_card_block([games[0], game])):  # (a shoe's mean first: cached)
                 unreached = no_cut_card(pair_rounds, least)
             _add_figures(diffs[g], summary, base["summary"], (base, row), ex, games[0], game,
                          same, few, lines, unreached)
