@@ -1082,9 +1082,10 @@ def _messages(plan: Plan, meta: dict, partial: bool, quiet: bool, resumed: int,
     if run_["blocks"] < MIN_BLOCKS and not partial:
         out.append(f"bjsim: only {paired_blocks(run_['blocks'])}: no interval for the differences "
                    f"({MORE_BLOCKS})")
-    out += run.end_lines(run_.get("precision"), done, partial, plan.checkpoint,
-                         "widest half-width", "rounds per game", unit=" pp", failure=failure)
     note = (run_.get("precision") or {}).get("note")
+    out += run.end_lines(run_.get("precision"), done, partial, plan.checkpoint,
+                         "widest main-game half-width" if note else "widest half-width",
+                         "rounds per game", unit=" pp", failure=failure)
     return out + ([f"bjsim: {note}"] if note and not partial else [])
 
 

@@ -262,6 +262,8 @@ def test_precision_of_a_super_sevens_only_variant_says_what_it_measured():
     assert "main game's house-edge differences only" in p["note"]
     assert "pays: Super Sevens difference" in p["note"] and "no interval yet" in p["note"]
     assert any("main game's house-edge differences only" in m for m in res.messages)
+    assert any("met after" in m and "(widest main-game half-width ±0.0000 pp)" in m
+               for m in res.messages)
     from simulator import compare_report
 
     text = compare_report.render_text(res.stats, res.meta)
