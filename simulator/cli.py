@@ -2484,7 +2484,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
             + " differs from the baseline, so its difference is 0 in every block and a "
             f"precision target is never met: allowed {option} {least:,} or more with "
             f"--precision (the shortest shoe of {cmp.SHOE_PROBE_BLOCKS:,} fresh ones; "
-            f"the default, {shoe_rounds:,}, holds a shoe of every game)")
+            f"the default block, {shoe_rounds:,} rounds, holds a shoe of every game)")
     if pair_rounds is None and chunk_rounds < shoe_rounds and log is not None:
         log(f"blocks of {chunk_rounds:,} rounds (--chunk-rounds), shorter than the "
             f"{shoe_rounds} that hold a shoe of every game: each block's shoe is cut short "
