@@ -829,9 +829,21 @@ class SeedType(click.ParamType):
 SEED = SeedType()
 
 
+class Typed(float):
+    """A number that keeps its text as typed (``typed``), for a message that quotes it."""
+
+    def __new__(cls, text: str):
+        out = super().__new__(cls, text)
+        out.typed = text.strip()
+        return out
+
+    def __reduce__(self):  # (pickled as the number and its text)
+        return Typed, (self.typed,)
+
+
 class PenetrationsType(click.ParamType):
     """Penetrations separated by commas, e.g. ``0.60,0.70,0.80,0.90`` (each checked against the
-    rule set's limits when the rules are loaded)."""
+    rule set's limits when the rules are loaded, and named there as typed: `Typed`)."""
 
     name = "P,P,..."
 
@@ -841,12 +853,13 @@ class PenetrationsType(click.ParamType):
         out = []
         for part in str(value).split(","):
             try:
-                p = float(part)
+                p = Typed(part)
             except ValueError:
                 self.fail(f"{part.strip()!r} is not a number: write fractions of the shoe "
                           "separated by commas, e.g. 0.60,0.70,0.80,0.90", param, ctx)
             if p in out:
-                self.fail(f"{p:g} is given twice: allowed each penetration once", param, ctx)
+                self.fail(f"{part.strip()} is given twice: allowed each penetration once",
+                          param, ctx)
             out.append(p)
         return tuple(out)
 
@@ -1022,6 +1035,17 @@ def _shipped(ctx, param, value):
     if isinstance(value, (tuple, list)):
         return tuple(shipped_rule_file(v) for v in value)
     return shipped_rule_file(value)
+
+
+def _vary_values(ctx, param, value):
+    """``--vary``'s values, refusing one that is an option (``--vary --rounds 1e5`` took
+    ``--rounds`` for the variant and left ``1e5`` over, which click named alone)."""
+    for v in value or ():
+        if v.startswith("--"):
+            raise click.BadParameter(
+                f"{v}: an option, not a change: allowed KEY=VALUE[,KEY=VALUE...] after each "
+                "--vary, e.g. --vary decks=8", ctx, param)
+    return value
 
 
 def given_value(ctx, name: str):
@@ -2268,7 +2292,7 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
 @strategy_option(default="the baseline rules' basic strategy: the shipped basic (the NZ "
                  "chart) where it is theirs, else the one the exact analyzer derives (cached)")
 @_option("--vary", "vary", multiple=True, metavar="KEY=VALUE[,KEY=VALUE...]",
-         help="A variant: the baseline with these keys changed, e.g. --vary "
+         callback=_vary_values, help="A variant: the baseline with these keys changed, e.g. --vary "
          "dealer_hits_soft_17=true or --vary decks=8,penetration=0.8. Repeatable: each "
          "occurrence is one variant.")
 @_option("--variant", "variant_files", multiple=True, type=click.Path(),  # (a folder: ours)
@@ -2450,6 +2474,17 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     too_few = precision is not None and cmp.too_few_blocks(most, chunk_rounds, blocks_of, block)
     if too_few:  # (a target never checked: refused, as --max-rounds below 1,000 is)
         raise BjsimError(too_few)
+    least = precision is not None and cmp.cut_card_block(games)
+    if least and blocks_of < least:  # (a variant's difference 0 in every block: never met)
+        option = "--pair-rounds" if pair_rounds else "--chunk-rounds"
+        raise BjsimError(
+            f"{option} {blocks_of if pair_rounds else chunk_rounds:,}: no block of "
+            f"{blocks_of:,} rounds reaches the cut card, from which "
+            + ", ".join(g.label for g in games[1:] if cmp.cut_card_only(games[0], g))
+            + " differs from the baseline, so its difference is 0 in every block and a "
+            f"precision target is never met: allowed {option} {least:,} or more with "
+            f"--precision (the shortest shoe of {cmp.SHOE_PROBE_BLOCKS:,} fresh ones; "
+            f"the default block, {shoe_rounds:,} rounds, holds a shoe of every game)")
     if pair_rounds is None and chunk_rounds < shoe_rounds and log is not None:
         log(f"blocks of {chunk_rounds:,} rounds (--chunk-rounds), shorter than the "
             f"{shoe_rounds} that hold a shoe of every game: each block's shoe is cut short "

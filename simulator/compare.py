@@ -517,10 +517,70 @@ def pairing_note(base: Game, game: Game) -> str:
     return drift
 
 
-def statistics(payload, games, exact: list | None = None) -> dict:
+def unused_note(base: Game, game: Game) -> str | None:
+    """Why a variant whose rules differ from the baseline's plays identically to it, where it
+    does: the chart played makes no play that the changed keys touch (surrender under a chart
+    with no ``R`` cell), so the change is worth exactly nothing to a player of this chart, and,
+    where the variant kept the baseline's chart (``--same-strategy``, a ``--strategy`` other
+    than ``basic``), not to a player who adapts to it. None where no key of effect differs."""
+    keys = [k for k in KEYS if getattr(base.rules, k) != getattr(game.rules, k)
+            and not no_effect(game.rules, k)]
+    if not keys:
+        return None
+    changes = [c for c in game.changes if c.split("=", 1)[0].strip() in keys] or keys
+    chart = " and ".join(dict.fromkeys(game.names))
+    kept = game.strategy_note == "the baseline's" or set(game.names) == {derived.BASELINE_BASIC}
+    own = not kept and set(game.names) <= {"basic", derived.DERIVED_BASIC}
+    them = "it" if len(changes) == 1 else "they"
+    return (f"the chart played ({chart}) makes no play that {', '.join(changes)} "
+            f"{'changes' if len(changes) == 1 else 'change'}, so {them} "
+            f"{'is' if len(changes) == 1 else 'are'} worth exactly nothing to a player of this "
+            "chart" + (", not to a player who adapts to the rule: without --same-strategy and "
+                       "--strategy (or with --strategy basic) each game plays the basic strategy "
+                       "of its own rules, with the exact difference for it" if kept else
+                       ", which is the basic strategy of the variant's rules: a player who "
+                       "adapts to the rule plays it too" if own else ""))
+
+
+SAME_MAIN = ("plays the baseline's main game identically on every shoe, the same cards and "
+             "decisions: only the Super Sevens differs (its main-game difference is exactly 0)")
+
+
+def precision_note(stats: dict) -> str | None:
+    """Where a variant's main game is the baseline's on every shoe (`same_game`: it changes the
+    Super Sevens only), what a ``--precision`` target, of the house-edge differences alone,
+    says of it: nothing; the line names each such variant and its Super Sevens difference's
+    state, its 95% interval or why it has none. None where every variant's main game
+    differs (or is the baseline's whole game)."""
+    parts = []
+    for row in stats["rows"][1:]:
+        same = row.get("same") or {}
+        if not same.get("house_edge") or same.get("super_sevens"):
+            continue
+        label, ss = row["game"].label, (row["difference"] or {}).get("super_sevens")
+        if ss is None or ss["mean"] is None:
+            parts.append(f"{label}: no Super Sevens difference (one game bets none)")
+        elif ss["ci95_low"] is not None:
+            parts.append(f"{label}: Super Sevens difference {100 * ss['mean']:+.3f} pp, 95% "
+                         f"interval [{100 * ss['ci95_low']:+.3f}, {100 * ss['ci95_high']:+.3f}] "
+                         f"pp (±{100 * Z95 * ss['se']:.4f} pp), not held to the target")
+        else:
+            parts.append(f"{label}: Super Sevens difference {100 * ss['mean']:+.3f} pp with no "
+                         f"interval yet ({ss['interval_note']})")
+    if not parts:
+        return None
+    return ("the target is of the main game's house-edge differences only; a variant that "
+            "changes only the Super Sevens has a main-game difference of exactly 0 and is not "
+            "measured by it: " + "; ".join(parts))
+
+
+def statistics(payload, games, exact: list | None = None, pair_rounds: int | None = None
+               ) -> dict:
     """Everything a comparison reports: per game its summary (`tally.summarize`), its paired
     difference from the baseline (and by strategy, `differences`), the independent-runs
-    standard error, the variance reduction, the exact figures and z-scores."""
+    standard error, the variance reduction, the exact figures and z-scores. ``pair_rounds``:
+    the blocks' rounds, where a variant differing only at the cut card is not measured in
+    blocks too short to reach it (`no_cut_card`)."""
     v = len(games)
     diffs = differences(payload, games, paired_slots(games))
     rows = []
@@ -534,10 +594,13 @@ def statistics(payload, games, exact: list | None = None) -> dict:
                "pairing": None if g == 0 else pairing_note(games[0], game)}
         same = {k: g > 0 and same_game(games[0], game, k) for k in PAYS}  # on every shoe
         identical = g > 0 and (row["pairing"] == IDENTICAL or all(same.values()))
+        row["same"] = same
         if g > 0 and diffs[g]["house_edge"]["se"] == 0 and diffs[g]["house_edge"]["mean"] == 0:
             row["pairing"] = ("plays identically to the baseline: the same cards and decisions"
-                              if identical else "played identically to the baseline in these "
-                              "rounds: the same cards and decisions in every block")
+                              if identical else SAME_MAIN if same["house_edge"] else
+                              "played identically to the baseline in these rounds: the same "
+                              "cards and decisions in every block")
+        row["note"] = unused_note(games[0], game) if g > 0 and identical else None
         if exact is not None:
             row["exact"] = exact[g]
         if g > 0:
@@ -545,13 +608,21 @@ def statistics(payload, games, exact: list | None = None) -> dict:
             ex = (row["exact"], base["exact"]) if exact is not None else None
             few = _few_blocks(int(payload[-2]))
             few = None if identical else few  # (exactly 0 however few the blocks)
+            lines = _pays_lines(payload, games, g) if same["house_edge"] else None
+            unreached = None
+            if pair_rounds and cut_card_only(games[0], game) and pair_rounds < min(
+                    rounds_per_shoe(games[0]), rounds_per_shoe(game)) and pair_rounds < (
+                    least := cut_card_block([games[0], game])):  # (a shoe's mean first: cached)
+                unreached = no_cut_card(pair_rounds, least)
             _add_figures(diffs[g], summary, base["summary"], (base, row), ex, games[0], game,
-                         same, few)
+                         same, few, lines, unreached)
             for d in diffs[g].get("by_strategy") or []:
                 mine, theirs = (_strategy_entry(r["summary"], d) for r in (row, base))
                 ex_k = None if ex is None else tuple(_strategy_entry(e, d) for e in ex)
+                lines_k = None if lines is None else tuple(_strategy_entry(x, d) for x in lines)
                 if mine is not None and theirs is not None:
-                    _add_figures(d, mine, theirs, (base, row), ex_k, games[0], game, same, few)
+                    _add_figures(d, mine, theirs, (base, row), ex_k, games[0], game, same, few,
+                                 lines_k, unreached)
         rows.append(row)
     return {"rows": rows, "rounds": int(payload[L.T_ROUNDS]), "blocks": int(payload[-2])}
 
@@ -581,13 +652,33 @@ def paired_blocks(n: int) -> str:
     return f"{n:,} paired {plural(n, 'block', 'blocks')}"
 
 
+def _pays_lines(payload, games, g: int) -> tuple:
+    """Where game ``g`` plays the baseline's main game on every shoe (`same_game`: the same
+    cards and decisions, so the same Super Sevens lines come up on the same rounds), its Super
+    Sevens difference is each line's change of pay times that line's wins: it rests on the
+    lines whose pay differs, not on the rarest line either game can make. The baseline's and
+    the game's figures (`tally.summarize`) with their Super Sevens intervals judged by those
+    lines alone (a line above 3 to 1 in either game with fewer than `tally.MIN_WINS` wins
+    expected withholds it, as `tally.summarize` does)."""
+    v, base, game = len(games), games[0], games[g]
+    differ = {k for k, a, b in zip(tally.SS_LINES, base.rules.super_sevens_pays,
+                                   game.rules.super_sevens_pays, strict=False) if a != b}
+    return tuple(tally.summarize(
+        tally_of(payload, v, i), x.rules,
+        tuple(k for k in tally.ss_lines_possible(x.strategies, x.rules) if k in differ),
+        x.strategies, x.names) for i, x in ((0, base), (g, game)))
+
+
 def _add_figures(diff: dict, fig: dict, fig0: dict, rows: tuple, ex, base, game, same: dict,
-                 few=None) -> None:
+                 few=None, lines=None, unreached=None) -> None:
     """Beside each paired difference in ``diff`` (of the game's figures ``fig``, the baseline's
     ``fig0``): the independent runs' se and what pairing saves (`_add_independent`), the exact
     difference and z (``ex``: the game's and the baseline's exact figures, or None), and no
     interval where it rests on a withheld one or on ``few`` blocks (`_withhold`; ``same``:
-    `same_game` by figure)."""
+    `same_game` by figure). ``lines``: the baseline's and the game's figures judged by the
+    Super Sevens lines whose pay differs (`_pays_lines`), where the same lines come up on the
+    same rounds: the Super Sevens difference rests on those, not on ``fig0`` and ``fig``.
+    ``unreached``: why an se of 0 is not measured where it is not `NOT_REACHED`'s."""
     for key in ("house_edge", "super_sevens"):
         d = diff[key]
         if d is None:
@@ -597,9 +688,10 @@ def _add_figures(diff: dict, fig: dict, fig0: dict, rows: tuple, ex, base, game,
             _add_exact(d, key, ex, exact_scope(base.rules, game.rules, same_play(base, game)))
         else:  # (--no-exact: the same keys, null)
             d |= {"exact_scope": None, "exact": None, "z": None}
+        judged = lines if key == "super_sevens" and lines is not None else (fig0, fig)
         _withhold(d, [f"{r['game'].label}: {f[key]['interval_note']}"
-                      for r, f in zip(rows, (fig0, fig), strict=True)
-                      if f[key].get("interval_note")], same[key], few)
+                      for r, f in zip(rows, judged, strict=True)
+                      if f[key].get("interval_note")], same[key], few, unreached)
 
 
 # The rule keys that pay a figure's wagers and change nothing else: a game that changes only
@@ -610,17 +702,19 @@ NOT_REACHED = ("every round played as in the baseline, but the rules or charts d
                "round reached yet: the difference is not measured (more rounds)")
 
 
-def _withhold(d: dict, notes: list[str], same: bool = False, few=None) -> None:
+def _withhold(d: dict, notes: list[str], same: bool = False, few=None, unreached=None
+              ) -> None:
     """A difference resting on a figure whose interval `tally.summarize` withholds (too few wins
     of a big Super Sevens line, in the variant or the baseline: ``notes``), on too few blocks
     (``few``), or with an se of 0 in a game not the baseline's (``same``, `same_game`: no round
     reached what it changes, `NOT_REACHED`) gets no se, interval, variance reduction, se ratio
     or z either: ``interval_note`` says why (None where they stand; the baseline's own game is
-    exactly 0 however few its blocks)."""
+    exactly 0 however few its blocks). ``unreached``: the words for an se of 0 in place of
+    `NOT_REACHED`'s (`no_cut_card`)."""
     if same and d.get("se") == 0 and d.get("mean") == 0:
         notes, few = [], None  # the same cards, decisions and pays: exactly 0
     elif d.get("se") == 0:
-        notes = notes + [NOT_REACHED]
+        notes = notes + [unreached or NOT_REACHED]
     notes = notes + ([few] if few else [])
     d["interval_note"] = "; ".join(notes) or None
     if notes:
@@ -758,6 +852,66 @@ def rounds_per_shoe(game: Game) -> float:
     return int(t[L.T_ROUNDS]) / max(int(t[L.T_SHUFFLES]), 1)
 
 
+SHOE_PROBE_BLOCKS = 2_000  # fresh shoes of a fixed seed whose shortest `shortest_shoe` gives
+
+
+@functools.lru_cache(maxsize=128)
+def shortest_shoe(game: Game) -> int:
+    """The fewest rounds after which ``game`` reshuffles at its cut card, from a fresh shuffle:
+    the shortest first shoe of `SHOE_PROBE_BLOCKS` fresh shoes of a fixed seed, so the least
+    block in which the cut card can come out (1 with a shuffle every round)."""
+    if game.rules.shuffle == "every-round":
+        return 1
+    params = game.rules.to_params()
+    tables = engine.stack_tables(game.rules, list(game.strategies))
+    states = block_states(0, 0, SHOE_PROBE_BLOCKS)
+
+    def reached(k):  # (a block's start is its first shuffle: one more, the cut card came out)
+        _, per_block = simulate_blocks(params, tables, [k] * SHOE_PROBE_BLOCKS, states,
+                                       [L.T_SHUFFLES])
+        return bool((per_block[:, 0] > 1).any())
+
+    lo, hi = 1, max(2, math.ceil(rounds_per_shoe(game)))
+    while not reached(hi):
+        lo, hi = hi, 2 * hi
+    while hi - lo > 1:  # (the first shoe is the same whatever the block's length: monotone)
+        mid = (lo + hi) // 2
+        lo, hi = (lo, mid) if reached(mid) else (mid, hi)
+    return hi
+
+
+def cut_card_only(base: Game, game: Game) -> bool:
+    """Whether ``game`` differs from the baseline only where a cut card comes out: both dealt
+    to a cut card, the same charts at the same boxes, and rules differing only in the
+    penetration or the cards a round uses (`CARDS_ONLY`). Until a block reaches a cut card
+    the two deal and play alike, so their difference is 0 in every block that does not."""
+    a, b = rules_dict(base.rules), rules_dict(game.rules)
+    return (base.rules.shuffle == game.rules.shuffle == "cut-card" and a != b
+            and all(a[k] == b[k] for k in a if k not in ("penetration", *CARDS_ONLY))
+            and _same_tables(base, game))
+
+
+def cut_card_block(games) -> int | None:
+    """The least block (rounds) in which every variant of ``games[1:]`` that differs only at
+    the cut card (`cut_card_only`) can differ from the baseline: the shorter of the two games'
+    `shortest_shoe`, the largest over such variants; None without such a variant."""
+    least = [min(shortest_shoe(games[0]), shortest_shoe(g)) for g in games[1:]
+             if cut_card_only(games[0], g)]
+    return max(least) if least else None
+
+
+def no_cut_card(pair_rounds: int, least: int, option: str = "--pair-rounds") -> str:
+    """Why a variant differing only at the cut card (`cut_card_only`) has no measured
+    difference in blocks of ``pair_rounds`` rounds, shorter than ``least`` (`cut_card_block`)."""
+    return (f"{NO_CUT_CARD} {pair_rounds:,} rounds reaches the cut card: the difference is not "
+            f"measured, and more rounds do not change that (a larger {option}: at least "
+            f"{least:,}, the shortest shoe of {SHOE_PROBE_BLOCKS:,} fresh ones)")
+
+
+NO_CUT_CARD = ("every round played as in the baseline: the games differ only from a cut card "
+               "on, and no block of")
+
+
 MAX_BLOCKS = 1 << 20  # blocks a chunk (each one's seed, size and figures held while it plays)
 
 
@@ -883,7 +1037,7 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
         failure = failure if partial else None  # (the cluster's, after the last chunk: the same)
         seconds = time.perf_counter() - start - timing.get("startup", 0.0)
         payload = state.total()
-        stats = statistics(payload, plan.games, exact)
+        stats = statistics(payload, plan.games, exact, plan.pair_rounds)
         done = stats["rounds"]
         meta = {
             "version": __version__,
@@ -905,7 +1059,8 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
             meta["run"]["precision"] = {"target": plan.precision, "max_rounds": plan.rounds,
                                         "half_width": widest(payload, plan.games),
                                         "met": bool(state.target_met),
-                                        "stop_chunk": state.stop_chunk}
+                                        "stop_chunk": state.stop_chunk,
+                                        "note": precision_note(stats)}
         result = Result(payload, stats, meta, partial,
                         run.with_save_failed(_messages(plan, meta, partial, quiet, resumed,
                                                        failure), save)
@@ -927,8 +1082,11 @@ def _messages(plan: Plan, meta: dict, partial: bool, quiet: bool, resumed: int,
     if run_["blocks"] < MIN_BLOCKS and not partial:
         out.append(f"bjsim: only {paired_blocks(run_['blocks'])}: no interval for the differences "
                    f"({MORE_BLOCKS})")
-    return out + run.end_lines(run_.get("precision"), done, partial, plan.checkpoint,
-                           "widest half-width", "rounds per game", unit=" pp", failure=failure)
+    note = (run_.get("precision") or {}).get("note")
+    out += run.end_lines(run_.get("precision"), done, partial, plan.checkpoint,
+                         "widest main-game half-width" if note else "widest half-width",
+                         "rounds per game", unit=" pp", failure=failure)
+    return out + ([f"bjsim: {note}"] if note and not partial else [])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -124,6 +124,7 @@ def frame(stats: dict, files: dict | None = None) -> pd.DataFrame:
                     "exact_scope": d.get("exact_scope"), "z": d.get("z"),
                     "interval_note": f.get("interval_note"),
                     "difference_interval_note": d.get("interval_note"),
+                    "note": row.get("note") if of == "game" else None,
                 })
     for row in stats["rows"]:  # (as simulate's csv: section rules, item the key)
         game = row["game"]
@@ -171,7 +172,8 @@ def _head(stats: dict, meta: dict) -> list[str]:
     if run.get("precision"):
         lines.append("precision " + precision_text(
             run["precision"], run.get("partial") and stopped_how(meta),
-            of="widest 95% half-width of a house-edge difference", unit=f" {PP}"))
+            of="widest 95% half-width of a house-edge difference", unit=f" {PP}")
+            + (f"; {run['precision']['note']}" if run["precision"].get("note") else ""))
     return lines + [SIGNS]
 
 
@@ -225,9 +227,10 @@ def _legend(stats: dict, markdown: bool) -> list[str]:
             game.rules, game.changes))) or "(none)"
         if game.changes:
             changes += same_text(same.get(game.label), main.get(game.label))
+        pairing = row["pairing"] + (f": {row['note']}" if row.get("note") else "")
         item = (f"- **{game.label}**: {changes}; strategy {_strategy_text(game)}; "
-                f"{row['pairing']}" if markdown else
-                f"  {game.label}: {changes}; strategy {_strategy_text(game)}; {row['pairing']}")
+                f"{pairing}" if markdown else
+                f"  {game.label}: {changes}; strategy {_strategy_text(game)}; {pairing}")
         out.append(item)
     return out
 
@@ -239,13 +242,18 @@ def _withheld_note(stats: dict) -> str | None:
     """The footnote of `WITHHELD`: too few paired blocks for any difference's interval, the games
     whose rules differ where no round reached yet (`NOT_REACHED`), and each game whose Super
     Sevens interval is withheld, and why; None if none is (in a table that is shown)."""
-    from simulator.compare import NOT_REACHED, _few_blocks
+    from simulator.compare import NO_CUT_CARD, NOT_REACHED, _few_blocks
 
     few = _few_blocks(stats["blocks"]) if len(stats["rows"]) > 1 else None
     keys = [key for key, _ in _sections(stats)]
-    unmeasured = [r["game"].label for r in stats["rows"][1:] if any(
-        ((r["difference"] or {}).get(k) or {}).get("interval_note") == NOT_REACHED for k in keys)]
-    unmeasured = f"{WITHHELD} {', '.join(unmeasured)}: {NOT_REACHED}." if unmeasured else None
+    unmeasured: dict = {}  # the words -> the games (not reached yet; no block reaches a cut card)
+    for r in stats["rows"][1:]:
+        for k in keys:
+            note = ((r["difference"] or {}).get(k) or {}).get("interval_note") or ""
+            if note == NOT_REACHED or note.startswith(NO_CUT_CARD):
+                unmeasured.setdefault(note, []).append(r["game"].label)
+    unmeasured = " ".join(f"{WITHHELD} {', '.join(dict.fromkeys(labels))}: {note}."
+                          for note, labels in unmeasured.items()) or None
     ss_too = any(key == "super_sevens" for key, _ in _sections(stats))
     few = None if few is None else (f"{WITHHELD} no 95% interval, x var, se ratio or z for the "
                                     "differences" + (", and no Super Sevens difference shown "
@@ -268,10 +276,18 @@ def _withheld_ss(stats: dict) -> str | None:
               (None, r["summary"]["super_sevens"].get("interval_note"))]  # (not the game's)
     if not notes:
         return None
+    pays = [r["game"].label for r in shown[1:] if (r.get("same") or {}).get("house_edge")
+            and (r["difference"] or {}).get("super_sevens")
+            and r["difference"]["super_sevens"]["ci95_low"] is not None]
+    pays = "" if not pays else (
+        f" ({', '.join(pays)} only {'pays' if len(pays) == 1 else 'pay'} Super Sevens lines "
+        "otherwise, with the same cards and 7-7 decisions as the baseline, so the same lines come "
+        "up on the same rounds: such a difference rests on the lines whose pay differs alone, "
+        "and has its interval where those are common)")
     return (f"{WITHHELD} no 95% interval; a difference resting on it has no interval, x var, "
             f"se ratio, corr or z either, and is not shown ({WITHHELD}): from a handful of big "
             "pays it can lie far from the exact difference, even opposite in sign (csv and json "
-            f"keep it, with its difference_interval_note): {'; '.join(notes)}.")
+            f"keep it, with its difference_interval_note){pays}: {'; '.join(notes)}.")
 
 
 SHOE_BLOCKS = 1024  # blocks of fewer rounds hold few shoes: a cut-card question is diluted
@@ -405,8 +421,24 @@ def multiple_note(stats: dict) -> str | None:
                 "above 1.96)" if exact else "") + ".")
 
 
+def unused_rules_note(stats: dict) -> str | None:
+    """The footnote of the variants whose rules the chart played never reaches (their
+    ``note``, `compare.unused_note`): a difference of exactly 0 that is the chart's, not the
+    rule's worth to every player; None if none."""
+    rows = [r for r in stats["rows"][1:] if r.get("note")]
+    if not rows:
+        return None
+    labels = ", ".join(r["game"].label for r in rows)
+    one = len(rows) == 1
+    return (f"Worth nothing to the chart played, not to every player: {labels} "
+            f"{'plays' if one else 'play'} identically to the baseline, a difference of exactly "
+            f"0, because the chart {'it plays' if one else 'each plays'} makes no play "
+            f"{'its change touches' if one else 'their changes touch'} (Variants, above).")
+
+
 def _notes(stats: dict, has_exact: bool) -> list[str]:
-    notes = [n for n in (_withheld_note(stats), multiple_note(stats)) if n]
+    notes = [n for n in (unused_rules_note(stats), _withheld_note(stats), multiple_note(stats))
+             if n]
     if has_exact:
         notes.append("exact % = the exact analyzer's house edge of each game (a full shoe "
                      f"every round, docs/exact.md); exact diff ({PP}) = a variant's less the "
@@ -643,6 +675,8 @@ def _game_json(row: dict, base) -> dict:
         out["difference"] = d | {"by_strategy": d.get("by_strategy") and by_strategy(
             {"by_strategy": d["by_strategy"]}, list(game.names))}
         out["pairing"] = row["pairing"]
+        # why it plays identically to the baseline where its rules differ (`compare.unused_note`)
+        out["note"] = row.get("note")
         # whether its Super Sevens figure can differ from the baseline's (the tables show it)
         out["super_sevens_touched"] = bool(game.rules.super_sevens) and _touches_ss(base, game)
     return out

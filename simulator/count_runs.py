@@ -111,10 +111,12 @@ def check(rules, plan, penetrations=None, options=("--plan", "--penetrations"),
     if penetrations is None:
         return [(None, rules)]
     if rules.shuffle != "cut-card":
-        raise ValueError(f"{opt_pen}: the rule set shuffles every round, so there is no "
-                         "penetration: allowed with shuffle = cut-card")
-    return [(p, apply_overrides(rules, [f"penetration={p!r}"], source=opt_pen))
-            for p in penetrations]
+        raise ValueError(f"{opt_pen}: the rule set shuffles every round (key 'shuffle' = "
+                         f"{shown(rules.shuffle)}), so there is no penetration: allowed with "
+                         f"shuffle = {shown('cut-card')}")
+    # (each as typed, where the command line kept it: `cli.PenetrationsType`'s `Typed`)
+    return [(p, apply_overrides(rules, [f"penetration={getattr(p, 'typed', repr(p))}"],
+                                source=opt_pen)) for p in penetrations]
 
 
 def indices_note(rules, plan) -> str | None:

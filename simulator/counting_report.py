@@ -1899,13 +1899,23 @@ def _and(words: list[str]) -> str:
 
 def sweep_note(rows: list[dict], favourable: str = "SS favourable") -> str:
     """What every column of a sweep plays (the same plan, not re-tuned) and, where the rows have
-    a Super Sevens favourable share (named ``favourable``), that it is the side bet's own
-    exposure at each penetration."""
+    a Super Sevens favourable share (named ``favourable``), that it is the side bet's exposure
+    at each penetration by the strategy's 7-7 play (the rows' ``super_sevens_exact_play``, as
+    the counting section names it), whatever the plan bets, and, where that play is not the
+    published convention's, the strategy that plays it."""
     note = ("Every penetration plays the same plan unchanged: its thresholds, chosen at one "
             "penetration, are not re-tuned for the others.")
-    if any(r.get("super_sevens_favourable_share") is not None for r in rows):
+    plays = list(dict.fromkeys(r.get("super_sevens_exact_play") for r in rows
+                               if r.get("super_sevens_favourable_share") is not None))
+    if plays:
         note += (f" The Super Sevens bet's own exposure at each penetration is {favourable}, "
-                 "the share of rounds where it favours the player, whatever the plan bets.")
+                 "the share of rounds where it favours the player by "
+                 + _and([p or "the strategy's 7-7 play" for p in plays]) + ", whatever the "
+                 "plan bets: it depends on that 7-7 play (a strategy that splits or stands on "
+                 "7-7 deals fewer third cards, and the bet favours the player no more often)")
+        note += ("." if plays == [CONVENTION] else
+                 f"; for {CONVENTION}, which a strategy hitting every 7-7 plays, run the sweep "
+                 "with --strategy basic-super-sevens.")
     return note
 
 

@@ -218,6 +218,117 @@ def test_a_changed_pay_with_no_win_of_it_yet_is_not_an_identical_game():
     assert res.stats["rows"][1]["difference"]["house_edge"]["se"] == 0.0  # the main game is
 
 
+def test_a_change_of_a_common_lines_pay_alone_has_an_interval_judged_by_that_line():
+    # Line (a) paid 2, not 3, the rest as the NZ game: 1M rounds gave +7.121 pp (exact +7.123)
+    # with no se, the table's † and a note that it rests on "a handful of big pays". The same
+    # cards and 7-7 decisions bring the same lines on the same rounds, so the difference is
+    # -1 x line (a)'s wins: judged by line (a), common, not by line (e) of both games.
+    from simulator import tally
+
+    games = [_game("base"), _game("a-2", NZ.replace(super_sevens_pays=(2, 50, 100, 500, 5000))),
+             _game("a-2,e-4000", NZ.replace(super_sevens_pays=(2, 50, 100, 500, 4000)))]
+    res = C.compare(_plan(games, rounds=200_000, chunk_rounds=100_000, pair_rounds=48, seed=3),
+                    quiet=True)
+    rows = res.stats["rows"]
+    assert rows[0]["summary"]["super_sevens"]["interval_note"]  # line (e): no interval of its own
+    d = rows[1]["difference"]["super_sevens"]
+    exact = tally.line_chances(NZ, [BASIC])[0]["a"]  # a house edge: one unit less a win of (a)
+    assert d["interval_note"] is None and d["se"] > 0
+    assert d["ci95_low"] <= exact <= d["ci95_high"]
+    assert abs(d["mean"] - exact) < 4 * d["se"]
+    assert rows[1]["pairing"] == C.SAME_MAIN
+    # line (e)'s pay changed too: the rarest line whose pay differs decides, as before
+    e = rows[2]["difference"]["super_sevens"]
+    assert e["se"] is None and "line (e) paying" in e["interval_note"]
+    # where the 7-7 play differs, the rarest line either game can make still decides
+    hit = load_strategy("basic-super-sevens")
+    other = C.Game("hit-77", NZ.replace(super_sevens_pays=(2, 50, 100, 500, 5000)),
+                   (hit,), (hit.name,))
+    res = C.compare(_plan([games[0], other], rounds=200_000, chunk_rounds=100_000,
+                          pair_rounds=48, seed=3), quiet=True)
+    d = res.stats["rows"][1]["difference"]["super_sevens"]
+    assert d["se"] is None and "line (e) paying 5000 to 1" in d["interval_note"]
+
+
+def test_precision_of_a_super_sevens_only_variant_says_what_it_measured():
+    # --vary super_sevens_pays=3,50,100,500,4000 --precision 0.001 stopped at 100k rounds with
+    # "precision target ... met: ±0.0000 pp": the main game's difference is exactly 0, and the
+    # Super Sevens difference, the figure asked about, had no interval.
+    games = [_game("base"), _game("pays", NZ.replace(super_sevens_pays=(3, 50, 100, 500, 4000)))]
+    res = C.compare(_plan(games, rounds=100_000, chunk_rounds=10_000, pair_rounds=48,
+                          precision=0.001), quiet=True)
+    p = res.meta["run"]["precision"]
+    assert p["met"] and p["half_width"] == 0.0
+    assert "main game's house-edge differences only" in p["note"]
+    assert "pays: Super Sevens difference" in p["note"] and "no interval yet" in p["note"]
+    assert any("main game's house-edge differences only" in m for m in res.messages)
+    assert any("met after" in m and "(widest main-game half-width ±0.0000 pp)" in m
+               for m in res.messages)
+    from simulator import compare_report
+
+    text = compare_report.render_text(res.stats, res.meta)
+    assert "met: ±0.0000 pp; the target is of the main game's" in text.splitlines()[2]
+    # a variant of the main game has no such note
+    h17 = _game("h17", NZ.replace(dealer_hits_soft_17=True))
+    res = C.compare(_plan([games[0], h17], rounds=2_000, chunk_rounds=1_000, pair_rounds=48,
+                          precision=0.5), quiet=True)
+    assert res.meta["run"]["precision"]["note"] is None
+
+
+def test_a_cut_card_variant_in_blocks_too_short_for_a_cut_card_says_more_rounds_do_not_help():
+    # --vary penetration=0.6 --pair-rounds 16: no block reaches the cut card, so the difference
+    # is 0 in every block; the † note said "not measured (more rounds)", which never helps.
+    games = [_game("base"), _game("pen-0.6", NZ.replace(penetration=0.6))]
+    least = C.cut_card_block(games)
+    assert 16 < least <= 48 and least == C.shortest_shoe(games[1])  # the 0.6 shoe is shorter
+    assert C.cut_card_only(games[0], games[1])
+    assert not C.cut_card_only(games[0], _game("h17", NZ.replace(dealer_hits_soft_17=True)))
+    res = C.compare(_plan(games, rounds=4_000, chunk_rounds=1_000, pair_rounds=16), quiet=True)
+    d = res.stats["rows"][1]["difference"]["house_edge"]
+    assert d["mean"] == 0.0 and d["se"] is None
+    assert d["interval_note"] == C.no_cut_card(16, least)
+    assert "more rounds do not change that" in d["interval_note"]
+    assert f"a larger --pair-rounds: at least {least}" in d["interval_note"]
+    from simulator import compare_report
+
+    text = compare_report.render_text(res.stats, res.meta)
+    assert f"† pen-0.6: {C.no_cut_card(16, least)}." in text and "(more rounds)" not in text
+    # blocks that reach the cut card: measured
+    res = C.compare(_plan(games, rounds=4_000, chunk_rounds=1_000, pair_rounds=48), quiet=True)
+    d = res.stats["rows"][1]["difference"]["house_edge"]
+    assert d["se"] > 0 and d["interval_note"] is None
+
+
+def test_a_rule_the_chart_never_uses_says_why_it_is_worth_nothing():
+    # --same-strategy --vary surrender=late: "+0.000 [+0.000, +0.000]", exact +0.000, said only
+    # to "play identically to the baseline": read as "surrender costs the house nothing".
+    late = C.Game("late", NZ.replace(surrender="late"), (BASIC,), ("basic",),
+                  ('surrender="late"',), "--vary", "the baseline's")
+    own = C.Game("9-11", NZ.replace(double_on="9-11"), (BASIC,), ("basic",),
+                 ('double_on="9-11"',))
+    res = C.compare(_plan([_game("base"), late, own, _game("mimic", strategy=MIMIC)],
+                          rounds=2_000, chunk_rounds=1_000), quiet=True)
+    rows = res.stats["rows"]
+    assert rows[1]["difference"]["house_edge"]["se"] == 0.0
+    note = rows[1]["note"]
+    assert 'the chart played (basic) makes no play that surrender="late" changes' in note
+    assert "worth exactly nothing to a player of this chart, not to a player who adapts" in note
+    assert "without --same-strategy and --strategy" in note
+    assert "which is the basic strategy of the variant's rules" in rows[2]["note"]
+    assert rows[0].get("note") is None and rows[3]["note"] is None  # (another strategy: no)
+    from simulator import compare_report
+
+    text = compare_report.render_text(res.stats, res.meta)
+    assert (f"  late: surrender=\"late\"; strategy basic (the baseline's); plays identically to "
+            f"the baseline: the same cards and decisions: {note}") in text
+    assert "Worth nothing to the chart played, not to every player: late, 9-11 play" in text
+    doc = json.loads(compare_report.render_json(res.stats, res.meta))
+    assert doc["variants"][0]["note"] == note and doc["variants"][2]["note"] is None
+    frame = compare_report.frame(res.stats)
+    game_rows = frame[(frame.variant == "late") & (frame.figures_of == "game")]
+    assert set(game_rows["note"]) == {note}
+
+
 def test_result_does_not_depend_on_workers():
     games = [_game("base"), _game("h17", NZ.replace(dealer_hits_soft_17=True))]
     one = C.compare(_plan(games, workers=1), quiet=True)

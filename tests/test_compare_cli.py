@@ -54,6 +54,56 @@ def test_mistakes_are_one_line_with_exit_code_2(args, words):
     assert_user_error(run("compare", *TINY, *args), *words)
 
 
+def test_precision_with_blocks_too_short_for_a_cut_card_is_refused_before_any_round():
+    # --vary penetration=0.6 --pair-rounds 16 --precision 0.002 ran to --max-rounds 2e6 and
+    # reported "NOT met": no block of 16 rounds reaches the cut card, so the penetration's
+    # difference is 0 in every block; only a larger --pair-rounds can help.
+    import re
+
+    args = ["--rounds", "4000", "--chunk-rounds", "2000", "--seed", "3", "--quiet", "--strategy",
+            "basic", "--same-strategy", "--no-exact", "--vary", "penetration=0.6", "--vary",
+            "dealer_hits_soft_17=true", "--precision", "0.002", "--max-rounds", "2e6"]
+    args.remove("--rounds"), args.remove("4000")
+    result = run("compare", *args, "--pair-rounds", "16")
+    assert_user_error(result, "--pair-rounds 16:", "penetration=0.6", "never met",
+                      "or more with --precision")
+    least = int(re.search(r"allowed --pair-rounds (\d+) or more", result.stderr).group(1))
+    assert 16 < least <= 48
+    assert_user_error(run("compare", *args, "--pair-rounds", str(least - 1)),
+                      f"allowed --pair-rounds {least} or more")
+    ok = run("compare", *args[:-2], "--max-rounds", "4000", "--pair-rounds", str(least))
+    assert ok.exit_code == 0, ok.stderr
+    # without --precision it runs (the table's note says why no interval)
+    ok = run("compare", *TINY, "--vary", "penetration=0.6", "--pair-rounds", "16")
+    assert ok.exit_code == 0 and "more rounds do not change that" in ok.stdout
+
+
+def test_a_fixed_chart_that_never_surrenders_says_surrender_is_worth_nothing_to_it():
+    # compare --strategy basic-super-sevens --vary surrender=late: +0.000 [+0.000, +0.000],
+    # described only as "plays identically to the baseline"
+    args = ["--rounds", "2000", "--chunk-rounds", "1000", "--seed", "3", "--quiet", "--no-exact",
+            "--strategy", "basic-super-sevens", "--vary", "surrender=late"]
+    doc = json.loads(run("compare", *args, "-f", "json").stdout)
+    note = doc["variants"][0]["note"]
+    assert note.startswith('the chart played (basic-super-sevens) makes no play that '
+                           'surrender="late" changes, so it is worth exactly nothing')
+    assert doc["baseline"].get("note") is None
+    rows = list(csv.DictReader(io.StringIO(run("compare", *args, "-f", "csv").stdout)))
+    assert {r["note"] for r in rows if r["figures_of"] == "game"
+            and r["variant"] == 'surrender="late"'} == {note}
+    text = run("compare", *args).stdout
+    assert note in text and "Worth nothing to the chart played" in text
+
+
+@pytest.mark.parametrize("args", [["--vary", "--rounds", "1e5"], ["--vary", "--rounds"],
+                                  ["--vary", "decks=8", "--vary", "--seed", "3"]])
+def test_a_vary_value_that_is_an_option_names_vary(args):
+    # compare --vary --rounds 1e5 gave click's "Got unexpected extra argument (1e5)", naming
+    # neither --vary nor what it takes
+    assert_user_error(run("compare", *args), "'--vary'", "--rounds" if "--rounds" in args
+                      else "--seed", "an option, not a change: allowed KEY=VALUE")
+
+
 def test_variant_files_naming_different_baselines_need_rules(tmp_path):
     a, b = tmp_path / "a.toml", tmp_path / "b.toml"
     a.write_text('[variant]\nbaseline = "x.toml"\n[changes]\ndecks = 8\n')

@@ -142,6 +142,24 @@ def test_list_refuses_the_options_it_would_ignore():
     assert invoke("count", "--list", "-q", "-f", "csv").exit_code == 0
 
 
+@pytest.mark.parametrize("args, words", [
+    # 60,70 was quoted as 60.0, not as typed
+    (["--penetrations", "60,70"], "--penetrations: key 'penetration' = 60 is out of range: "
+     "allowed a number 0.1-0.95 (a fraction: did you mean 0.6?)"),
+    (["--penetrations", "0.6,6e1"], "key 'penetration' = 6e1 is out of range"),
+    (["--penetrations", "0.6,0.60"], "0.60 is given twice"),
+    # the rule values quoted as every message quotes them: shuffle = cut-card was bare
+    (["--set", "shuffle=every-round", "--penetrations", "0.6,0.7"],
+     "--penetrations: the rule set shuffles every round (key 'shuffle' = \"every-round\"), so "
+     "there is no penetration: allowed with shuffle = \"cut-card\""),
+])
+def test_penetrations_mistakes_quote_the_values_as_typed(args, words):
+    result = invoke("count", *args)
+    assert result.exit_code == 2
+    lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Error:") and words in lines[0], lines
+
+
 # one sentence for every bankroll refused, by a plan and by --bankroll (`plans.check_bankroll`)
 BANKROLL_ALLOWED = ("allowed a number 1 to 1e+12 units, at least one table-minimum bet "
                     "(table_min = 1)")

@@ -273,6 +273,27 @@ def test_the_sweep_says_every_penetration_plays_the_same_plan_and_where_the_expo
     assert "exposure" not in CR.render_sweep(bare, "table", {"plan": {"name": "p"}})
 
 
+def test_the_sweeps_super_sevens_exposure_is_said_to_be_by_the_strategys_seven_seven_play():
+    # count --penetrations 0.60,0.70,0.80,0.90: "SS favourable" (12.75% at 0.75) was "the Super
+    # Sevens bet's own exposure ... whatever the plan bets"; it is by the strategy's 7-7 play
+    # (basic splits 7-7 against 2-7): a player hitting every 7-7 faces 26.75%.
+    args = ["count", "--penetrations", "0.6,0.75", "--rounds", "20000", "--chunk-rounds",
+            "10000", "-q"]
+    text = invoke(*args).stdout
+    assert ("own exposure at each penetration is SS favourable, the share of rounds where it "
+            "favours the player by the strategy's 7-7 play (split v 2-7, hit v 8-A), whatever "
+            "the plan bets: it depends on that 7-7 play") in " ".join(text.split())
+    assert ("for the published convention (a third card always dealt), which a strategy "
+            "hitting every 7-7 plays, run the sweep with --strategy basic-super-sevens.") in \
+        " ".join(text.split())
+    doc = json.loads(invoke(*args, "-f", "json").stdout)
+    assert "(split v 2-7, hit v 8-A)" in doc["sweep_note"]
+    hit = " ".join(invoke(*args, "--strategy", "basic-super-sevens").stdout.split())
+    assert "favours the player by the published convention (a third card always dealt), " \
+        "whatever the plan bets" in hit
+    assert "run the sweep with --strategy basic-super-sevens" not in hit
+
+
 def test_the_risk_of_ruin_from_the_nets_says_how_many_rounds_its_interval_needs():
     # The nets' version quoted (bankroll / SD)^2 rounds, the diffusion formula's: 562,237 rounds
     # "needed" where 1,843,646 had been played (a review). R's spread falls as one over the
