@@ -1443,13 +1443,10 @@ def counting(data: dict) -> Section | None:
                    + (" The counter's average bet: the initial main bet per round played, in "
                       "units, all its boxes together." if "average_bet" in shown else "")
                    + "".join(f" {w}: {CHUNK_SE_WORDS}." for w in by_chunks)
-                   + "".join(f" Super Sevens favourable: the share of rounds whose starting "
-                             f"shoe gives the bet a positive return, by {play}. Its SE: by "
-                             "batch means over each run's chunks (rounds of a shoe are "
-                             "correlated), none from fewer than 10."
-                             for play in dict.fromkeys(
-                                 r.get("super_sevens_exact_play") for r in c["sweep"]
-                                 if r.get("super_sevens_favourable_share") is not None))
+                   + (" The Super Sevens favourable share's SE: by batch means over each "
+                      "run's chunks (rounds of a shoe are correlated), none from fewer than 10."
+                      if any(r.get("super_sevens_favourable_share") is not None
+                             for r in c["sweep"]) else "")
                    + ("" if bankroll is not None else " No risk of ruin: no bankroll given "
                       "(--bankroll, or the plan's bankroll).")
                    + "".join(_sweep_interval_notes(r) for r in c["sweep"])
