@@ -2034,7 +2034,9 @@ KELLY_WORDS = ("Kelly bet = bankroll x fraction x smoothed advantage x boxes a r
                "within the plan's table limits, table_min where the smoothed advantage is not "
                "above 0")
 MAIN_ONLY = ("the main bet only: the plan's wonging, boxes and Super Sevens bets are kept as they "
-             "are, and the figures below are of the main + insurance net (Super Sevens apart)")
+             "are, and the figures are of the main + insurance net, Super Sevens apart")
+IN_SAMPLE = ("in-sample: the bets were chosen from these very rounds, so the figures flatter "
+             "them; the written plan played with another seed gives an out-of-sample figure")
 EXACT_WORDS = ("exact: the same seed, rules and plan but the [bet] deal and play the same rounds, "
                "and the plan's bet was one amount within each count row, as the optimal one is "
                "(steps at whole counts), so the counter's net is the sum over the rows of the "
@@ -2134,6 +2136,7 @@ def optimal_bets(ctally, plan, bankroll: float, fraction: float = 1.0) -> dict:
             "whole counts, or at a count the tally's end row holds with others), so there each "
             "count's net at one unit is taken at its average bet a box"),
         "smoothing_note": SMOOTHING, "kelly_note": KELLY_WORDS, "main_bet_note": MAIN_ONLY,
+        "in_sample_note": IN_SAMPLE,
         "limits_note": None if plan.table_max > plan.table_min else (
             f"the plan's table_max is its table_min, {plan.table_min} "
             f"{plural(plan.table_min, 'unit', 'units')}, so every bet is that: give the plan a "
@@ -2180,7 +2183,7 @@ def optimal_text(o: dict, kind: str, markdown: bool = False) -> list[str]:
                 [_ramp_row("the plan as played", o["as_played"]),
                  _ramp_row("the optimal bets" + (" (exact)" if o["exact"] else " (estimate)"),
                            o["predicted"])])
-    out += ["", f"The optimal bets' figures are {o['exact_note']}."]
+    out += ["", f"The optimal bets' figures are {o['exact_note']}; and {o['in_sample_note']}."]
     return out
 
 
@@ -2210,6 +2213,6 @@ def optimal_rows(o: dict) -> list[dict]:
             add(f"{key}:{k}", p[k], se=p["se"] if k == "mean" else p.get(k + "_se"),
                 lo=p.get(k + "_ci95_low"), hi=p.get(k + "_ci95_high"))
     for k in ("exact", "exact_note", "smoothing_note", "kelly_note", "main_bet_note",
-              "limits_note"):
+              "in_sample_note", "limits_note"):
         add(k, o[k])
     return rows
