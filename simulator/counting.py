@@ -1,5 +1,6 @@
-"""Card counting: count systems as data (``strategies/counts/*.toml``), the true count, and the
-advantage-player figures (SCORE, N0, risk of ruin).
+"""Card counting: count systems as data (``strategies/counts/*.toml``), the true count, the
+advantage-player figures (SCORE, N0, risk of ruin), and the pieces of the optimal (Kelly) bet by
+count: the advantage made non-decreasing (`isotonic`), the Kelly bet, and the bet played.
 
 A count system tags each card value A, 2, ..., 9, T (every ten-valued card alike); the running
 count is the sum of the tags of the cards seen, from ``irc_constant + irc_per_deck * decks``

@@ -5,8 +5,9 @@ their table, markdown, json and csv renderings (``bjsim count``, the report's co
 initial main bet and of all wagered on the main game with 95% intervals, the SD and win rate per
 round, SCORE, N0 and the risk of ruin (`simulator.counting`), the frequency of each count and the
 flat advantage at it, and the Super Sevens return by count against its exact value (rule 14).
-`sweep_rows` puts runs at several penetrations side by side. How each figure is computed:
-docs/counting.md.
+`sweep_rows` puts runs at several penetrations side by side. `optimal_bets` gives the Kelly main
+bet at each count, the ramp they make and what it would win over the same rounds (``bjsim count
+--optimal-bets``). How each figure is computed: docs/counting.md.
 """
 
 from __future__ import annotations

@@ -4,6 +4,7 @@ the boxes played by count (rule 13) and the table limits. docs/counting.md.
 
 For an unbalanced count every count in a plan is the running count; for a balanced one the true
 count. A bad file ends in one line (`PlanError`) naming the file, the key and what is allowed.
+`plan_toml` writes a plan back as a file, its ``[bet]`` replaced (``bjsim count --optimal-plan``).
 """
 
 from __future__ import annotations

@@ -260,7 +260,12 @@ def test_help_shows_an_optimal_bets_example():
     assert "e.g. 0.5 for half Kelly" in " ".join(out.split())
 
 
-@pytest.mark.parametrize("source, seed", [("flat", 11), ("hi-lo-1-12", 7)])
+WONGER = ('count = "hi-lo"\ndeck_estimation = "half"\ntable_max = 8\n[bet]\nbase = 1\n'
+          'steps = [[2, 2], [4, 4]]\n[wong]\nenter = 0\nleave = -1\n[boxes]\nbase = 1\n'
+          'steps = [[3, 2]]\n')
+
+
+@pytest.mark.parametrize("source, seed", [("flat", 11), ("hi-lo-1-12", 7), ("wonger", 7)])
 def test_the_optimal_plan_played_on_the_same_seed_wins_exactly_what_was_predicted(tmp_path,
                                                                                  source, seed):
     # the same seed, rules and plan but the [bet]: the same rounds dealt and played, so the
@@ -270,8 +275,12 @@ def test_the_optimal_plan_played_on_the_same_seed_wins_exactly_what_was_predicte
         plan = tmp_path / "flat.toml"
         plan.write_text((ROOT / "strategies" / "plans" / "hi-lo-flat.toml").read_text()
                         .replace("table_max = 1", "table_max = 12"))
+    if source == "wonger":  # wonging and boxes by count, kept as they are
+        plan = tmp_path / "wonger.toml"
+        plan.write_text(WONGER)
     written = tmp_path / "optimal.toml"
-    args = ("--rounds", "20_000", "--chunk-rounds", "5000", "--seed", seed, "--quiet")
+    args = ("--rounds", "20_000", "--chunk-rounds", "5000", "--seed", seed, "--quiet",
+            "--boxes", "2")
     first = _json("count", "--plan", plan, *args, "--optimal-bets", "--bankroll", "2000",
                   "--optimal-plan", written)["results"]
     o = first["optimal_bets"]
