@@ -2986,10 +2986,10 @@ def _count_report(runs, plan, bankroll, penetrations, rules, rules_path, file_me
     meta = runs.runs[0][2].meta | {"plan": counting_report.plan_dict(plan), "timing": runs.timing}
     # (stderr says it too, not with -q: every format keeps it)
     meta["run"] = meta["run"] | {"indices_note": count_runs.indices_note(rules, plan)}
+    failed = None  # (the optimal plan's file, where it cannot be written)
     if penetrations is None:
         if runs.stopped:  # the counter's run whole, its control cut short
             meta["run"] = meta["run"] | {"partial": True, "control_interrupted": True}
-        failed = None
         if optimal is not None:  # (its bankroll: --bankroll's, else the plan's)
             o = counting_report.optimal_bets(runs.runs[0][2].counting, plan,
                                              figs[0][1]["bankroll"], optimal["fraction"])
@@ -2997,7 +2997,6 @@ def _count_report(runs, plan, bankroll, penetrations, rules, rules_path, file_me
             if optimal["path"] is not None:
                 failed = _optimal_plan(optimal["path"], plan, o, meta)
         text = counting_report.render(figs[0][1], fmt, meta)
-        return _emit_run(text, output) or failed
     else:
         meta["run"] = meta["run"] | _rules_source(rules_path, file_meta, sets) | {
             "penetrations": list(penetrations), "partial": runs.partial,
@@ -3006,7 +3005,7 @@ def _count_report(runs, plan, bankroll, penetrations, rules, rules_path, file_me
         # each run its own penetration (its sweep row's; the list: run.penetrations)
         meta["rules"] = meta["rules"] | {"penetration": None}
         text = counting_report.render_sweep(counting_report.sweep_rows(figs), fmt, meta)
-    return _emit_run(text, output)
+    return _emit_run(text, output) or failed
 
 
 if __name__ == "__main__":  # pragma: no cover

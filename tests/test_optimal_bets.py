@@ -339,3 +339,23 @@ def test_a_resumed_checkpoint_gives_the_optimal_bets_of_the_run(tmp_path):
     assert invoke("count", *TINY, "--checkpoint", ckpt).exit_code == 0
     resumed = _json("count", "--resume", ckpt, "--quiet", "--optimal-bets")["results"]
     assert resumed["optimal_bets"] == whole
+
+
+def test_an_optimal_plan_the_disk_refuses_after_the_run_exits_1_with_the_report_kept(
+        tmp_path, monkeypatch, fake_engine):
+    from simulator import atomic
+
+    written = atomic.write
+    target = tmp_path / "opt.toml"
+
+    def write(path, text, **kw):
+        if str(path) == str(target.resolve()):
+            raise OSError(28, "No space left on device")
+        return written(path, text, **kw)
+
+    monkeypatch.setattr(atomic, "write", write)
+    result = invoke("count", "--optimal-bets", "--optimal-plan", target, "--quiet")
+    assert result.exit_code == 1, result.output
+    assert "Optimal main bets" in result.stdout
+    assert f"--optimal-plan {target}: cannot write: No space left on device" in result.stderr
+    assert not target.exists()
