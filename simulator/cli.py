@@ -2903,6 +2903,11 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         failed = _count_report(runs, plan, bankroll, penetrations, rules,
                                _as_named(ctx, rules_path), file_meta, sets, fmt, output,
                                optimal)
+    written = failed is None or not failed.message.startswith("--optimal-plan")
+    if optimal and optimal["path"] and written and not quiet:
+        click.echo(f"bjsim: the optimal plan is in {optimal['path']}: bjsim count --plan "
+                   f"{optimal['path']} plays it, on this run's rules, seed ({seed}) and chunk "
+                   "size the same rounds", err=True)
     _closing(ctx, runs.messages, runs.partial, failed)
 
 

@@ -2103,6 +2103,8 @@ def optimal_bets(ctally, plan, bankroll: float, fraction: float = 1.0) -> dict:
     steps = [[L.TC_MIN + g[0], r["bet"]]
              for g, r, before in zip(groups[1:], rows[1:], rows[:-1], strict=True)
              if r["bet"] != before["bet"]]
+    falls = [f"{r['label']} ({before['bet']} to {r['bet']})"
+             for r, before in zip(rows[1:], rows[:-1], strict=True) if r["bet"] < before["bet"]]
     # What the ramp makes over the same rounds: each count's net at one unit (its net over the
     # plan's bet there) times the new bet, exact where the plan's bet was one amount there.
     bet_of = {i: r["bet"] for g, r in zip(groups, rows, strict=True) for i in g}
@@ -2138,6 +2140,10 @@ def optimal_bets(ctally, plan, bankroll: float, fraction: float = 1.0) -> dict:
             "count's net at one unit is taken at its average bet a box"),
         "smoothing_note": SMOOTHING, "kelly_note": KELLY_WORDS, "main_bet_note": MAIN_ONLY,
         "in_sample_note": IN_SAMPLE,
+        "falls_note": None if not falls else (
+            f"the bet falls at {_and(falls)} units, where the row's variance is higher for its "
+            "smoothed advantage (a noisier row, or more boxes a round, whose results move "
+            "together): the Kelly bet there; a plan with it plays it so, with a warning"),
         "limits_note": None if plan.table_max > plan.table_min else (
             f"the plan's table_max is its table_min, {plan.table_min} "
             f"{plural(plan.table_min, 'unit', 'units')}, so every bet is that: give the plan a "
@@ -2175,8 +2181,8 @@ def optimal_text(o: dict, kind: str, markdown: bool = False) -> list[str]:
                   _num(r["kelly_bet"], 2), str(r["bet"])] for r in o["rows"]])
     out += ["", f"Advantage: per unit of initial bet at one unit on every box dealt (the counter's "
             f"play), as the table by count; {o['smoothing_note']}. {o['kelly_note']}."]
-    if o["limits_note"]:
-        out += ["", f"Note: {o['limits_note']}."]
+    for note in filter(None, (o["limits_note"], o["falls_note"])):
+        out += ["", f"Note: {note}."]
     out += ["", f"As a plan's [bet]: {ramp_text(o['bet'])}.", "",
             f"Over the same rounds ({o['main_bet_note']}):", ""]
     out += grid(["main bet", "avg bet", "advantage", "SD/round", "win/100 (95%)", "SCORE (95%)",
@@ -2214,6 +2220,6 @@ def optimal_rows(o: dict) -> list[dict]:
             add(f"{key}:{k}", p[k], se=p["se"] if k == "mean" else p.get(k + "_se"),
                 lo=p.get(k + "_ci95_low"), hi=p.get(k + "_ci95_high"))
     for k in ("exact", "exact_note", "smoothing_note", "kelly_note", "main_bet_note",
-              "in_sample_note", "limits_note"):
+              "in_sample_note", "limits_note", "falls_note"):
         add(k, o[k])
     return rows

@@ -123,6 +123,17 @@ def test_the_optimal_bets_of_a_hand_made_tally():
     assert p["advantage"] == pytest.approx(2300 / 10 / 1160)
     assert p["per_round_played"]["mean"] == pytest.approx(2300 / 10 / 160)
     assert o["as_played"]["net"] == 220 and o["as_played"]["main_sq"] == 4000 * 3 + 10000
+    assert o["falls_note"] is None
+
+
+def test_a_bet_that_falls_with_the_count_is_said():
+    noisy = HAND + rounds_at(4, [30] * 17 + [-30] * 13)  # +40%, but a variance of 9.1: bet 4
+    o = CR.optimal_bets(tally_of(noisy), flat_plan(), bankroll=100)
+    assert [r["bet"] for r in o["rows"]] == [1, 5, 11, 12, 4]
+    assert o["rows"][-1]["kelly_bet"] == pytest.approx(100 * 0.4 / (30 * 27000 - 120 ** 2)
+                                                       * 30 * 29 * 100)
+    assert o["falls_note"].startswith("the bet falls at +4 (12 to 4) units, where the row's ")
+    assert "Note: the bet falls at +4" in "\n".join(CR.optimal_text(o, "true count"))
 
 
 def test_half_kelly_halves_the_kelly_bets():
@@ -313,6 +324,8 @@ def test_every_format_has_the_section(tmp_path):
     table = invoke(*args).stdout
     assert "Optimal main bets (Kelly, bankroll 1,000 units, fraction 0.5" in table
     assert "As a plan's [bet]: base = 1" in table and "isotonic regression" in table
+    said = invoke("count", *TINY[:-1], "--optimal-bets", "--optimal-plan", tmp_path / "o.toml")
+    assert f"bjsim: the optimal plan is in {tmp_path / 'o.toml'}: bjsim count --plan" in said.stderr
     markdown = invoke(*args, "-f", "markdown").stdout
     assert "| true count | rounds | frequency | advantage | smoothed |" in markdown
     rows = list(csv.DictReader(io.StringIO(invoke(*args, "-f", "csv").stdout)))
@@ -358,4 +371,5 @@ def test_an_optimal_plan_the_disk_refuses_after_the_run_exits_1_with_the_report_
     assert result.exit_code == 1, result.output
     assert "Optimal main bets" in result.stdout
     assert f"--optimal-plan {target}: cannot write: No space left on device" in result.stderr
+    assert "the optimal plan is in" not in result.stderr
     assert not target.exists()
