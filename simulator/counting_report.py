@@ -2073,10 +2073,11 @@ def _ramp_figures(net, sq, bet, played: int, bankroll) -> dict:
 def optimal_bets(ctally, plan, bankroll: float, fraction: float = 1.0) -> dict:
     """The optimal (Kelly) main bet at each count row of the counting tally (the rows of
     ``by_count``, the ends merged: `tail_groups`), the ramp they make as a plan's ``[bet]``, and
-    the counter's figures under it over the same rounds, from the tally's own sums: the net and
-    its second moment of each count at one unit times the bet squared (``predicted``; ``exact``
-    where the plan played one bet a box within each count, `_bucket_bet`), beside the plan's own
-    (``as_played``). ``bankroll`` in units; ``fraction`` of Kelly (0.5: half Kelly)."""
+    the counter's figures under it over the same rounds, from the tally's own sums: each count's
+    net at one unit times its new bet, and its second moment times the bet squared
+    (``predicted``; ``exact`` where the plan played one bet a box within each count,
+    `_bucket_bet`), beside the plan's own (``as_played``). ``bankroll`` in units; ``fraction``
+    of Kelly (0.5: half Kelly)."""
     c = _columns(ctally)
     u = L.UNIT
     groups = tail_groups(c[L.C_ROUNDS])
