@@ -165,7 +165,8 @@ def typed_option(ctx, param) -> str:
 # Options a checkpoint does not keep: where and how the result is shown, what plays the chunks.
 # Every other option of a command with --checkpoint is part of what it plays (`_run_command`).
 NOT_KEPT = frozenset({"checkpoint_path", "resume", "output", "fmt", "quiet", "workers",
-                      "scheduler", "with_exact", "no_exact", "plot_path", "list_only"})
+                      "scheduler", "with_exact", "no_exact", "plot_path", "list_only",
+                      "optimal_bets", "kelly_fraction", "optimal_plan"})  # (count's: reports)
 
 
 def _run_command(ctx) -> dict:
@@ -2830,6 +2831,17 @@ def _count_list(fmt: str = "table") -> str:
          help="A penetration sweep: one run per value (same seed), and a table of the "
          "counter's advantage, SD, SCORE, N0 and (with a bankroll) risk of ruin by "
          "penetration, e.g. 0.60,0.70,0.80,0.90.")
+@_option("--optimal-bets", is_flag=True,
+         help="After the run, a section of the optimal (Kelly) main bet at each count, "
+         "bankroll x fraction x advantage / variance in whole units within the plan's table "
+         "limits, the ramp they make and what it would have won over the same rounds; needs "
+         "a bankroll (--bankroll or the plan's), e.g. --optimal-bets --bankroll 1000.")
+@_option("--kelly-fraction", "kelly_fraction", default=None, metavar="F",
+         help="With --optimal-bets: the fraction of the Kelly bet, above 0, at most 1, e.g. "
+         "0.5 for half Kelly. Default: 1 (full Kelly).")
+@_option("--optimal-plan", "optimal_plan", type=OUTPUT_FILE, default=None, metavar="FILE",
+         help="With --optimal-bets: also write the plan played with its [bet] replaced by the "
+         "optimal one to FILE (TOML, for --plan), e.g. --optimal-plan optimal.toml.")
 @_option("--checkpoint", "checkpoint_path", type=click.Path(), default=None,
          metavar="FILE",
          help="Record finished chunks in FILE (as simulate's), the control run's too; "
@@ -2850,8 +2862,8 @@ def _count_list(fmt: str = "table") -> str:
 @click.pass_context
 @user_errors
 def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_name, rounds,
-          seed, chunk_rounds, workers, bankroll, penetrations, checkpoint_path, resume,
-          list_only, fmt, output, quiet):
+          seed, chunk_rounds, workers, bankroll, penetrations, optimal_bets, kelly_fraction,
+          optimal_plan, checkpoint_path, resume, list_only, fmt, output, quiet):
     """What a card counter gains: play a counting plan and report its advantage.
 
     The counter keeps the plan's count, plays its index plays, bets by count (main wager and
@@ -2870,6 +2882,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         bjsim count --plan sevens-super-sevens --strategy basic-super-sevens
         bjsim count --penetrations 0.60,0.70,0.80,0.90 -f markdown
         bjsim count --plan my-plan.toml --bankroll 500 -f json -o counter.json
+        bjsim count --optimal-bets --bankroll 1000 --optimal-plan optimal.toml
         bjsim count --rounds 1e9 --checkpoint count.ckpt   # Ctrl-C, then:
         bjsim count --resume count.ckpt                    # the same run carried on
         bjsim count --list
@@ -2892,6 +2905,8 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     plan = load_plan(plan_name, folder=ctx.meta.get(STARTED))  # (its paths: as first read)
     plan = dataclasses.replace(plan, source=_as_named(ctx, plan.source))
     bankroll = _bankroll(bankroll, plan)
+    optimal = _optimal_options(ctx, plan, bankroll, penetrations, kelly_fraction, optimal_plan,
+                               output) if optimal_bets else _no_optimal(ctx)
     if penetrations is not None and any(s.split("=")[0].strip() == "penetration"
                                         for s in overrides):
         raise BjsimError("--penetrations: not with --set penetration=P: each run of the sweep "
@@ -2936,22 +2951,106 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         # (not a report of 0 rounds over -o's file)
     with stops.held():  # a stop after the last chunk: the whole report all the same
         failed = _count_report(runs, plan, bankroll, penetrations, rules,
-                               _as_named(ctx, rules_path), file_meta, sets, fmt, output)
+                               _as_named(ctx, rules_path), file_meta, sets, fmt, output,
+                               optimal)
+    written = failed is None or not failed.message.startswith("--optimal-plan")
+    if optimal and optimal["path"] and written and not quiet:
+        click.echo(f"bjsim: the optimal plan is in {optimal['path']}: bjsim count --plan "
+                   f"{optimal['path']} plays it, on this run's rules, seed ({seed}) and chunk "
+                   "size the same rounds", err=True)
     _closing(ctx, runs.messages, runs.partial, failed)
 
 
+def _no_optimal(ctx) -> None:
+    """``--kelly-fraction`` and ``--optimal-plan`` refused without ``--optimal-bets``."""
+    for name in ("kelly_fraction", "optimal_plan"):
+        if _given(ctx, name):
+            option = typed_option(ctx, _param(ctx, name))
+            raise BjsimError(f"{option}: only with --optimal-bets (the optimal main bets by "
+                             "count, whose Kelly fraction it is or whose plan it writes): "
+                             "allowed with --optimal-bets")
+
+
+def _optimal_options(ctx, plan, bankroll, penetrations, fraction, path, output) -> dict:
+    """``--optimal-bets``' options checked before any round is played: a bankroll (the Kelly
+    bet's), ``--kelly-fraction`` above 0 and at most 1, no sweep, and an ``--optimal-plan``
+    (already checked writable, as ``-o``) that is neither the plan played nor ``-o``'s file.
+    ``{"fraction", "path"}``."""
+    from simulator.rules import _q
+
+    if penetrations is not None:
+        raise BjsimError("--optimal-bets: not with --penetrations: the optimal bets are of one "
+                         "run: allowed with a single run (--set penetration=P for another)")
+    if bankroll is None and plan.bankroll is None:
+        raise BjsimError(f"--optimal-bets: needs a bankroll (the Kelly bet is bankroll x "
+                         f"fraction x advantage / variance), and the plan {plan.name} has none: "
+                         "allowed with --bankroll UNITS, or a plan with a bankroll key")
+    value = 1.0
+    if fraction is not None:
+        try:
+            value = float(fraction)
+        except ValueError:
+            value = math.nan
+        if not 0 < value <= 1:  # (nan: never)
+            raise BjsimError(f"--kelly-fraction {_q(fraction)}: allowed a number above 0, at "
+                             "most 1 (1 full Kelly, 0.5 half Kelly)")
+    if path is not None:
+        option = typed_option(ctx, _param(ctx, "optimal_plan"))
+        played = dict(plan.files).get("plan")
+        if played is not None and os.path.exists(path) and os.path.samefile(path, played):
+            raise BjsimError(f"{option} {path}: it is the plan played (--plan {plan.source}): "
+                             "allowed another file")
+        if output is not None and os.path.realpath(path) == os.path.realpath(output):
+            raise BjsimError(f"{option} {path}: it is -o's file too: allowed another file")
+    return {"fraction": value, "path": path}
+
+
+def _optimal_plan(path, plan, o: dict, meta: dict) -> OutputError | None:
+    """The plan played with its ``[bet]`` the optimal one (``o``: `counting_report.
+    optimal_bets`), its name and description saying from which run, written to ``path``; an
+    OutputError where it cannot be (a full disk, a folder made read-only since the check)."""
+    from simulator.plans import Ramp, plan_toml
+    from simulator.rules import shown_rule_file
+
+    run = meta.get("run", {})
+    rules = run.get("rules_name") or shown_rule_file(run.get("rules_file"))
+    if run.get("overrides"):
+        rules += " with " + ", ".join(run["overrides"])
+    text = plan_toml(
+        plan, Ramp(o["bet"]["base"], tuple((c, u) for c, u in o["bet"]["steps"])),
+        f"{plan.name}-optimal",
+        f"{plan.name} with optimal (Kelly) main bets derived by bjsim count --optimal-bets "
+        f"from its run: rules {rules}, {sum(r['rounds'] for r in o['rows']):,} rounds, seed "
+        f"{run.get('seed')}, bankroll "
+        f"{o['bankroll']:g} units, Kelly fraction {o['kelly_fraction']:g}; wonging, boxes and "
+        "Super Sevens as the plan's", o["bankroll"])
+    try:
+        atomic.write(os.path.realpath(path), text, mode=atomic.USER_MODE)
+    except OSError as err:
+        return OutputError(f"--optimal-plan {path}: cannot write: {err.strerror or err}")
+    return None
+
+
 def _count_report(runs, plan, bankroll, penetrations, rules, rules_path, file_meta, sets, fmt,
-                  output) -> OutputError | None:
-    """`bjsim count`'s report of ``runs`` written to ``output`` (`_emit_run`)."""
+                  output, optimal=None) -> OutputError | None:
+    """`bjsim count`'s report of ``runs`` written to ``output`` (`_emit_run`); with ``optimal``
+    (`_optimal_options`) its section of optimal bets, and the optimal plan written."""
     from simulator import count_runs, counting_report
 
     figs = count_runs.figures(runs, plan, bankroll)
     meta = runs.runs[0][2].meta | {"plan": counting_report.plan_dict(plan), "timing": runs.timing}
     # (stderr says it too, not with -q: every format keeps it)
     meta["run"] = meta["run"] | {"indices_note": count_runs.indices_note(rules, plan)}
+    failed = None  # (the optimal plan's file, where it cannot be written)
     if penetrations is None:
         if runs.stopped:  # the counter's run whole, its control cut short
             meta["run"] = meta["run"] | {"partial": True, "control_interrupted": True}
+        if optimal is not None:  # (its bankroll: --bankroll's, else the plan's)
+            o = counting_report.optimal_bets(runs.runs[0][2].counting, plan,
+                                             figs[0][1]["bankroll"], optimal["fraction"])
+            figs[0] = (figs[0][0], figs[0][1] | {"optimal_bets": o})
+            if optimal["path"] is not None:
+                failed = _optimal_plan(optimal["path"], plan, o, meta)
         text = counting_report.render(figs[0][1], fmt, meta)
     else:
         meta["run"] = meta["run"] | _rules_source(rules_path, file_meta, sets) | {
@@ -2961,7 +3060,7 @@ def _count_report(runs, plan, bankroll, penetrations, rules, rules_path, file_me
         # each run its own penetration (its sweep row's; the list: run.penetrations)
         meta["rules"] = meta["rules"] | {"penetration": None}
         text = counting_report.render_sweep(counting_report.sweep_rows(figs), fmt, meta)
-    return _emit_run(text, output)
+    return _emit_run(text, output) or failed
 
 
 if __name__ == "__main__":  # pragma: no cover

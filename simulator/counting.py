@@ -1,5 +1,6 @@
-"""Card counting: count systems as data (``strategies/counts/*.toml``), the true count, and the
-advantage-player figures (SCORE, N0, risk of ruin).
+"""Card counting: count systems as data (``strategies/counts/*.toml``), the true count, the
+advantage-player figures (SCORE, N0, risk of ruin), and the pieces of the optimal (Kelly) bet by
+count: the advantage made non-decreasing (`isotonic`), the Kelly bet, and the bet played.
 
 A count system tags each card value A, 2, ..., 9, T (every ten-valued card alike); the running
 count is the sum of the tags of the cards seen, from ``irc_constant + irc_per_deck * decks``
@@ -240,3 +241,45 @@ def adjustment(nets, mean: float | None = None) -> float | None:
             break
         low, high = (low, middle) if above(middle) else (middle, high)
     return low
+
+
+# ---------------------------------------------------------------------------------------------
+# Optimal (Kelly) bets by count, from the advantage and variance at each count (docs/counting.md,
+# "Optimal bets")
+
+
+def isotonic(values, weights) -> np.ndarray:
+    """The non-decreasing sequence nearest ``values`` in weighted least squares (``weights`` > 0):
+    pool adjacent violators, each pool the weighted mean of the values it holds."""
+    x = np.asarray(values, dtype=np.float64)
+    w = np.asarray(weights, dtype=np.float64)
+    if x.shape != w.shape or x.ndim != 1 or (w <= 0).any():
+        raise ValueError("isotonic: values and weights of one length, weights above 0")
+    means, sizes, spans = [], [], []  # the pools: weighted mean, total weight, values held
+    for v, u in zip(x, w, strict=True):
+        means.append(float(v))
+        sizes.append(float(u))
+        spans.append(1)
+        while len(means) > 1 and means[-2] > means[-1]:  # pool the last two
+            m, s, n = means.pop(), sizes.pop(), spans.pop()
+            total = sizes[-1] + s
+            means[-1] = (means[-1] * sizes[-1] + m * s) / total
+            sizes[-1], spans[-1] = total, spans[-1] + n
+    return np.repeat(means, spans)
+
+
+def kelly_bet(bankroll: float, fraction: float, mean: float, variance) -> float | None:
+    """The Kelly bet in units, ``bankroll x fraction x mean / variance`` (``mean`` and
+    ``variance`` of a round's net at one unit): the bet that maximises the bankroll's growth
+    (``fraction`` of it: 0.5 for half Kelly); None without an edge or a variance."""
+    if mean is None or mean <= 0 or not variance:
+        return None
+    return bankroll * fraction * mean / variance
+
+
+def bet_to_play(kelly: float | None, table_min: int, table_max: int) -> int:
+    """A Kelly bet (`kelly_bet`) as a bet a counter makes: a whole number of units (halves up),
+    within ``table_min..table_max``; ``table_min`` where there is none (no edge)."""
+    if kelly is None:
+        return table_min
+    return min(max(math.floor(kelly + 0.5), table_min), table_max)

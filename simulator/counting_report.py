@@ -5,8 +5,9 @@ their table, markdown, json and csv renderings (``bjsim count``, the report's co
 initial main bet and of all wagered on the main game with 95% intervals, the SD and win rate per
 round, SCORE, N0 and the risk of ruin (`simulator.counting`), the frequency of each count and the
 flat advantage at it, and the Super Sevens return by count against its exact value (rule 14).
-`sweep_rows` puts runs at several penetrations side by side. How each figure is computed:
-docs/counting.md.
+`sweep_rows` puts runs at several penetrations side by side. `optimal_bets` gives the Kelly main
+bet at each count, the ramp they make and what it would win over the same rounds (``bjsim count
+--optimal-bets``). How each figure is computed: docs/counting.md.
 """
 
 from __future__ import annotations
@@ -1802,12 +1803,14 @@ def _rules_rows(w, meta: dict) -> None:
 def render(f: dict, fmt: str, meta: dict | None = None) -> str:
     """``bjsim count``'s output in ``fmt`` (`FORMATS`)."""
     meta = meta or {}
+    optimal = f.get("optimal_bets")  # (``--optimal-bets``: a section of its own, at the end)
     if fmt in ("table", "markdown"):
-        return render_text(f, meta, markdown=fmt == "markdown")
+        return render_text(f, meta, markdown=fmt == "markdown") + ("" if optimal is None else (
+            "\n".join(optimal_text(optimal, f["count_kind"], fmt == "markdown")) + "\n"))
     if fmt == "json":
         return json.dumps(document(f, meta), indent=2, allow_nan=False) + "\n"
     if fmt == "csv":
-        return _csv(tidy_rows(f), meta)
+        return _csv(tidy_rows(f) + ([] if optimal is None else optimal_rows(optimal)), meta)
     raise ValueError(f"format {fmt!r} is not known: allowed {', '.join(FORMATS)}")
 
 
@@ -2083,3 +2086,209 @@ def _sweep_csv(rows: list[dict], meta: dict) -> str:
     _meta_rows(w, meta, ("penetrations", "cut_short"))
     _rules_rows(w, meta)
     return out.getvalue()
+
+
+# ---------------------------------------------------------------------------------------------
+# Optimal (Kelly) main bets by count (``bjsim count --optimal-bets``; docs/counting.md, "Optimal
+# bets"): the bet at each count row from the run's own sums, the ramp they make, and what it
+# would have won over the same rounds
+
+
+SMOOTHING = ("the advantage is made non-decreasing in the count by weighted isotonic regression "
+             "(pool adjacent violators, weights the rounds): the end rows hold few rounds, and "
+             "their noisy advantages would otherwise give nonsense bets")
+KELLY_WORDS = ("Kelly bet = bankroll x fraction x smoothed advantage x boxes a round / variance "
+               "of a round's net at one unit a box (the counter's play, insurance in, as the flat "
+               "figures); the bet is it rounded to a whole unit (the engine bets whole units) "
+               "within the plan's table limits, table_min where the smoothed advantage is not "
+               "above 0")
+MAIN_ONLY = ("the main bet only: the plan's wonging, boxes and Super Sevens bets are kept as they "
+             "are, and the figures are of the main + insurance net, Super Sevens apart")
+IN_SAMPLE = ("in-sample: the bets were chosen from these very rounds, so the figures flatter "
+             "them; the written plan played with another seed gives an out-of-sample figure")
+EXACT_WORDS = ("exact: the same seed, rules and plan but the [bet] deal and play the same rounds, "
+               "and the plan's bet was one amount within each count row, as the optimal one is "
+               "(steps at whole counts), so the counter's net is the sum over the rows of the "
+               "bet times the row's net at one unit (bjsim count --plan with the written plan "
+               "and the same seed gives these figures)")
+
+
+def _bucket_bet(ramp, i: int, balanced: bool) -> int | None:
+    """The bet ``ramp`` makes at every count of bucket ``i`` (the count floored; the ends clamped),
+    or None where it changes within them (a step at +2.5). For an unbalanced count, whose running
+    count is a whole number, a step acts from the whole count at or above it."""
+    low = -math.inf if i == 0 else L.TC_MIN + i
+    high = math.inf if i == L.N_TC - 1 else L.TC_MIN + i + 1
+    bet = ramp.base
+    for count, units in ramp.steps:
+        at = count if balanced else math.ceil(count)
+        if at <= low:
+            bet = units
+        elif at < high and units != bet:
+            return None
+    return bet
+
+
+def _ramp_figures(net, sq, bet, played: int, bankroll) -> dict:
+    """The counter's main + insurance figures from its (predicted) sums: ``net`` and ``main_sq``
+    (tenths x units), ``bet`` (units) over the ``played`` rounds; ``per_round_played`` as the
+    results' (`_per_round`)."""
+    return {"bet": bet, "net": net, "main_sq": sq, "average_bet": _ratio(bet, played),
+            "advantage": None if not bet else net / L.UNIT / bet,
+            "per_round_played": _per_round(net, sq, played, bankroll)}
+
+
+def optimal_bets(ctally, plan, bankroll: float, fraction: float = 1.0) -> dict:
+    """The optimal (Kelly) main bet at each count row of the counting tally (the rows of
+    ``by_count``, the ends merged: `tail_groups`), the ramp they make as a plan's ``[bet]``, and
+    the counter's figures under it over the same rounds, from the tally's own sums: each count's
+    net at one unit times its new bet, and its second moment times the bet squared
+    (``predicted``; ``exact`` where the plan played one bet a box within each count,
+    `_bucket_bet`), beside the plan's own (``as_played``). ``bankroll`` in units; ``fraction``
+    of Kelly (0.5: half Kelly)."""
+    c = _columns(ctally)
+    u = L.UNIT
+    groups = tail_groups(c[L.C_ROUNDS])
+    rounds = sum(c[L.C_ROUNDS])
+    rows = []
+    for k, group in enumerate(groups):
+        def add(field, g=group):
+            return sum(c[field][i] for i in g)
+
+        n, boxes, net, rsq = (add(L.C_ROUNDS), add(L.C_FLAT_BOXES), add(L.C_FLAT_NET),
+                              add(L.C_FLAT_RSQ))
+        count, label = _group_label(group, k == 0, k == len(groups) - 1)
+        rows.append({"count": count, "label": label, "counts": _counts(group), "rounds": n,
+                     "played": add(L.C_PLAYED), "frequency": n / rounds,
+                     "advantage": net / u / boxes, "boxes_per_round": boxes / n,
+                     "variance": None if n < 2 else max(n * rsq - net * net, 0)
+                     / (n * (n - 1)) / u**2})
+    smooth = counting.isotonic([r["advantage"] for r in rows], [r["rounds"] for r in rows])
+    for r, adv in zip(rows, smooth, strict=True):
+        kelly = counting.kelly_bet(bankroll, fraction, float(adv) * r["boxes_per_round"],
+                                   r["variance"])
+        r |= {"advantage_smoothed": float(adv), "kelly_bet": kelly,
+              "bet": counting.bet_to_play(kelly, plan.table_min, plan.table_max)}
+    steps = [[L.TC_MIN + g[0], r["bet"]]
+             for g, r, before in zip(groups[1:], rows[1:], rows[:-1], strict=True)
+             if r["bet"] != before["bet"]]
+    falls = [f"{r['label']} ({before['bet']} to {r['bet']})"
+             for r, before in zip(rows[1:], rows[:-1], strict=True) if r["bet"] < before["bet"]]
+    # What the ramp makes over the same rounds: each count's net at one unit (its net over the
+    # plan's bet there) times the new bet, exact where the plan's bet was one amount there.
+    bet_of = {i: r["bet"] for g, r in zip(groups, rows, strict=True) for i in g}
+    exact, off = True, None
+    new_bet = new_net = new_sq = Fraction(0)
+    for i in range(L.N_TC):
+        boxes, bet = c[L.C_BOXES][i], c[L.C_BET][i]
+        if not c[L.C_PLAYED][i]:
+            continue
+        was = _bucket_bet(plan.bet, i, plan.count.balanced)
+        if was is None or was * boxes != bet:
+            exact, off = False, off or bucket_label(i)
+            was = Fraction(bet, boxes)  # (its average bet a box)
+        scale = Fraction(bet_of[i]) / was
+        new_bet += bet_of[i] * boxes
+        new_net += scale * c[L.C_NET][i]
+        new_sq += scale * scale * c[L.C_MAIN_SQ][i]
+    whole = int if exact else float
+    played = sum(c[L.C_PLAYED])
+    return {
+        "bankroll": bankroll, "kelly_fraction": fraction,
+        "table_min": plan.table_min, "table_max": plan.table_max,
+        "rows": rows, "bet": {"base": rows[0]["bet"] if rows else plan.table_min,
+                              "steps": steps},
+        "as_played": _ramp_figures(sum(c[L.C_NET]), sum(c[L.C_MAIN_SQ]), sum(c[L.C_BET]),
+                                   played, bankroll),
+        "predicted": _ramp_figures(whole(new_net), whole(new_sq), int(new_bet), played,
+                                   bankroll),
+        "exact": exact,
+        "exact_note": EXACT_WORDS if exact else (
+            f"not exact: the plan's bet was not one amount within the {off} row (a step between "
+            "whole counts, or at a count the tally's end row holds with others), so there each "
+            "count's net at one unit is taken at its average bet a box"),
+        "smoothing_note": SMOOTHING, "kelly_note": KELLY_WORDS, "main_bet_note": MAIN_ONLY,
+        "in_sample_note": IN_SAMPLE,
+        "falls_note": None if not falls else (
+            f"the bet falls at {_and(falls)} units, where the row's variance is higher for its "
+            "smoothed advantage (a noisier row, or more boxes a round, whose results move "
+            "together): the Kelly bet there; a plan with it plays it so, with a warning"),
+        "limits_note": None if plan.table_max > plan.table_min else (
+            f"the plan's table_max is its table_min, {plan.table_min} "
+            f"{plural(plan.table_min, 'unit', 'units')}, so every bet is that: give the plan a "
+            "table_max for a spread"),
+    }
+
+
+def ramp_text(bet: dict) -> str:
+    """A ``[bet]`` ramp (``{"base", "steps"}``) as a plan file writes it."""
+    from simulator.rules import _fmt
+
+    return f"base = {bet['base']}" + (f", steps = {_fmt(bet['steps'])}" if bet["steps"] else "")
+
+
+def _ramp_row(label: str, r: dict) -> list[str]:
+    p = r["per_round_played"]
+    return [label, _num(r["average_bet"], 3), _pct(r["advantage"]), _num(p["sd"], 3),
+            _pm95(p["win_per_100"], p["win_per_100_se"], 2),
+            _span(p["score"], p["score_ci95_low"], p["score_ci95_high"], 1, none=_no_edge(p)),
+            _span(p["n0"], p["n0_ci95_low"], p["n0_ci95_high"], 0, none=_no_edge(p)),
+            _span(p["risk_of_ruin"], p["risk_of_ruin_ci95_low"], p["risk_of_ruin_ci95_high"],
+                  fmt=ruin_pct)]
+
+
+def optimal_text(o: dict, kind: str, markdown: bool = False) -> list[str]:
+    """The section "Optimal main bets" (`optimal_bets`) as text lines, or markdown."""
+    grid = _markdown if markdown else _aligned
+    out = ["", f"Optimal main bets (Kelly, bankroll {_num(o['bankroll'], 0)} units, fraction "
+           f"{o['kelly_fraction']:g}; table limits {o['table_min']} to {o['table_max']} units; "
+           f"{o['main_bet_note'].split(':')[0]})", ""]
+    out += grid([kind, "rounds", "frequency", "advantage", "smoothed", "variance", "Kelly bet",
+                 "bet"],
+                [[r["label"], _num(r["rounds"]), _freq(r["frequency"]), _pct(r["advantage"], 2),
+                  _pct(r["advantage_smoothed"], 2), _num(r["variance"], 3),
+                  _num(r["kelly_bet"], 2), str(r["bet"])] for r in o["rows"]])
+    out += ["", f"Advantage: per unit of initial bet at one unit on every box dealt (the counter's "
+            f"play), as the table by count; {o['smoothing_note']}. {o['kelly_note']}."]
+    for note in filter(None, (o["limits_note"], o["falls_note"])):
+        out += ["", f"Note: {note}."]
+    out += ["", f"As a plan's [bet]: {ramp_text(o['bet'])}.", "",
+            f"Over the same rounds ({o['main_bet_note']}):", ""]
+    out += grid(["main bet", "avg bet", "advantage", "SD/round", "win/100 (95%)", "SCORE (95%)",
+                 "N0 (95%)", "risk of ruin (95%)"],
+                [_ramp_row("the plan as played", o["as_played"]),
+                 _ramp_row("the optimal bets" + (" (exact)" if o["exact"] else " (estimate)"),
+                           o["predicted"])])
+    out += ["", f"The optimal bets' figures are {o['exact_note']}; and {o['in_sample_note']}."]
+    return out
+
+
+def optimal_rows(o: dict) -> list[dict]:
+    """The section as csv rows (section ``optimal_bets``), as `tidy_rows` writes the others."""
+    rows = []
+
+    def add(item, value, count=None, label=None, se=None, lo=None, hi=None):
+        rows.append({"section": "optimal_bets", "item": item, "count": count,
+                     "count_label": label, "value": value, "se": se, "ci95_low": lo,
+                     "ci95_high": hi})
+
+    for k in ("bankroll", "kelly_fraction", "table_min", "table_max"):
+        add(k, o[k])
+    for r in o["rows"]:
+        for k in ("rounds", "played", "frequency", "advantage", "advantage_smoothed",
+                  "boxes_per_round", "variance", "kelly_bet", "bet"):
+            add(k, r[k], r["count"], r["label"])
+    add("bet_base", o["bet"]["base"])
+    add("bet_steps", json.dumps(o["bet"]["steps"]))
+    for key in ("as_played", "predicted"):
+        fig = o[key]
+        for k in ("bet", "net", "main_sq", "average_bet", "advantage"):
+            add(f"{key}:{k}", fig[k])
+        p = fig["per_round_played"]
+        for k in ("mean", "sd", "win_per_100", "score", "n0", "risk_of_ruin"):
+            add(f"{key}:{k}", p[k], se=p["se"] if k == "mean" else p.get(k + "_se"),
+                lo=p.get(k + "_ci95_low"), hi=p.get(k + "_ci95_high"))
+    for k in ("exact", "exact_note", "smoothing_note", "kelly_note", "main_bet_note",
+              "in_sample_note", "limits_note", "falls_note"):
+        add(k, o[k])
+    return rows

@@ -4,6 +4,7 @@ the boxes played by count (rule 13) and the table limits. docs/counting.md.
 
 For an unbalanced count every count in a plan is the running count; for a balanced one the true
 count. A bad file ends in one line (`PlanError`) naming the file, the key and what is allowed.
+`plan_toml` writes a plan back as a file, its ``[bet]`` replaced (``bjsim count --optimal-plan``).
 """
 
 from __future__ import annotations
@@ -486,3 +487,40 @@ def load_plan(name_or_path, folder: str | None = None) -> CountingPlan:
     files = (("plan", path), *plan.files)
     return dataclasses.replace(plan, files=files, sha256=tuple(file_sha256(p) for _, p in files))
 
+
+
+def plan_toml(plan: CountingPlan, bet: Ramp, name: str, description: str,
+              bankroll: float | None = None) -> str:
+    """``plan`` as a plan file (TOML) with its ``[bet]`` replaced by ``bet``, named ``name`` and
+    described by ``description``; its ``bankroll`` replaced where one is given. The count and
+    index plays it read are named as shipped names, or by their absolute paths (read from any
+    folder); every other key as the plan has it (`load_plan` reads the file back as ``plan``
+    but for those)."""
+    from simulator.rules import _fmt
+
+    def named(what: str, folder: Path) -> str:
+        path = dict(plan.files)[what].resolve()
+        return path.stem if path.parent == folder.resolve() else str(path)
+
+    def ramp(key: str, r: Ramp) -> list[str]:
+        return ["", f"[{key}]", f"base = {r.base}",
+                *([f"steps = {_fmt([list(s) for s in r.steps])}"] if r.steps else [])]
+
+    keys = {"name": name, "description": description,
+            "count": named(NAMED["count"][0], COUNT_DIR),
+            "deck_estimation": plan.resolution  # (a KO plan without it: no warning of it)
+            if "deck_estimation" in plan.keys or plan.resolution != "exact" else None,
+            "indices": None if plan.indices is None else named(NAMED["indices"][0], INDEX_DIR),
+            "table_min": plan.table_min, "table_max": plan.table_max,
+            "bankroll": plan.bankroll if bankroll is None else bankroll,
+            "tuned_penetration": plan.tuned_penetration}
+    lines = [f"{k} = {_fmt(v)}" for k, v in keys.items() if v is not None]
+    lines += ramp("bet", bet)
+    if any(plan.super_sevens.values()):
+        lines += ramp("super_sevens", plan.super_sevens)
+    if plan.wong_enter is not None:
+        lines += ["", "[wong]", f"enter = {_fmt(plan.wong_enter)}",
+                  f"leave = {_fmt(plan.wong_leave)}"]
+    if plan.boxes.steps or plan.boxes.base != 1:
+        lines += ramp("boxes", plan.boxes)
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,375 @@
+"""``bjsim count --optimal-bets``: the isotonic advantage, the Kelly bet, its rounding and
+clamping from hand-made tallies; the refusals; the written plan; and the exact check: the
+optimal plan played on the same seed wins what the section predicted, to the last tenth."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simulator import counting
+from simulator import counting_report as CR
+from simulator import layout as L
+from simulator.plans import Ramp, load_plan, plan_toml
+from tests.test_count_cli import TINY, _json, install_fake_engine, invoke
+from tests.test_counting_report import tally_of
+from tests.test_hostile_input import is_one_line_error
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+# ---------------------------------------------------------------------------------------------
+# Isotonic regression (pool adjacent violators)
+
+
+def brute_isotonic(x, w):
+    """The non-decreasing fit by its other definition: at each i, max over a <= i of min over
+    b >= i of the weighted mean of x[a..b]."""
+    n = len(x)
+
+    def mean(a, b):
+        return sum(x[k] * w[k] for k in range(a, b + 1)) / sum(w[a:b + 1])
+
+    return [max(min(mean(a, b) for b in range(i, n)) for a in range(i + 1)) for i in range(n)]
+
+
+@pytest.mark.parametrize("x, w, want", [
+    ([1.0, 2.0, 3.0], [1, 1, 1], [1.0, 2.0, 3.0]),  # already non-decreasing: kept
+    ([3.0, 1.0], [1, 3], [1.5, 1.5]),  # pooled to the weighted mean (3 + 3) / 4
+    ([0.0, 2.0, 2.0, 1.0], [1, 1, 1, 1], [0.0, 5 / 3, 5 / 3, 5 / 3]),  # a tie pooled with a fall
+    ([2.0, 2.0, 2.0], [5, 1, 2], [2.0, 2.0, 2.0]),  # ties alone are no violation
+    ([-0.4], [7], [-0.4]),  # a single row
+    ([-0.01, -0.02, -0.05], [10, 20, 10], [-0.025] * 3),  # all negative, falling: one pool
+    ([-0.03, -0.02, -0.01], [1, 1, 1], [-0.03, -0.02, -0.01]),  # all negative, rising: kept
+])
+def test_isotonic_pools_adjacent_violators_to_their_weighted_mean(x, w, want):
+    got = counting.isotonic(x, w)
+    assert got == pytest.approx(want, abs=1e-15)
+    assert got == pytest.approx(brute_isotonic(x, w), abs=1e-15)
+    assert (np.diff(got) >= 0).all()
+
+
+def test_isotonic_agrees_with_its_definition_on_random_rows():
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        n = int(rng.integers(1, 9))
+        x = list(rng.normal(size=n).round(2))
+        w = list(rng.integers(1, 50, size=n))
+        assert counting.isotonic(x, w) == pytest.approx(brute_isotonic(x, w), abs=1e-12)
+
+
+def test_isotonic_refuses_weights_not_above_zero():
+    with pytest.raises(ValueError, match="weights above 0"):
+        counting.isotonic([1.0, 2.0], [1, 0])
+
+
+# ---------------------------------------------------------------------------------------------
+# The Kelly bet, rounded and clamped, from a hand-made tally
+
+
+@pytest.mark.parametrize("kelly, want", [(None, 2), (0.4, 2), (2.5, 3), (2.49, 2), (7.0, 7),
+                                         (11.5, 12), (99.0, 12)])
+def test_the_bet_is_the_kelly_bet_to_a_whole_unit_within_the_table(kelly, want):
+    assert counting.bet_to_play(kelly, 2, 12) == want
+
+
+def test_the_kelly_bet_needs_an_edge_and_a_variance():
+    assert counting.kelly_bet(1000, 0.5, 0.01, 1.25) == pytest.approx(4.0)
+    assert counting.kelly_bet(1000, 1, 0.0, 1.3) is None
+    assert counting.kelly_bet(1000, 1, -0.01, 1.3) is None
+    assert counting.kelly_bet(1000, 1, 0.01, 0.0) is None
+
+
+def rounds_at(count: int, nets: list[int]) -> list[dict]:
+    """One round a net (tenths), one box at one unit, the counter betting 1 unit."""
+    return [{"count": count, "bet": 1, "net": x, "flat": [x]} for x in nets]
+
+
+# -1: even (no edge); 0: 21 wins and 19 losses of 1 unit (+5%); +2: 20 wins of 2 units and 20
+# losses of 1 (+50%); +3: even again, a fall the isotonic fit pools with +2 (+25% each).
+HAND = (rounds_at(-1, [10] * 20 + [-10] * 20) + rounds_at(0, [10] * 21 + [-10] * 19)
+        + rounds_at(2, [20] * 20 + [-10] * 20) + rounds_at(3, [10] * 20 + [-10] * 20))
+
+
+def flat_plan(**changes):
+    return dataclasses.replace(load_plan("hi-lo-flat"), **({"table_max": 12} | changes))
+
+
+def test_the_optimal_bets_of_a_hand_made_tally():
+    o = CR.optimal_bets(tally_of(HAND), flat_plan(), bankroll=100)
+    rows = {r["count"]: r for r in o["rows"]}
+    assert [r["advantage"] for r in o["rows"]] == pytest.approx([0, 0.05, 0.5, 0])
+    assert [r["advantage_smoothed"] for r in o["rows"]] == pytest.approx([0, 0.05, 0.25, 0.25])
+    # the variance of a round's net at one unit (n - 1 in the denominator), in units^2
+    assert rows[0]["variance"] == pytest.approx((40 * 40 - 2 ** 2) / (40 * 39))
+    assert rows[2]["variance"] == pytest.approx((40 * 100 - 20 ** 2) / (40 * 39))
+    assert rows[-1]["kelly_bet"] is None and rows[-1]["bet"] == 1  # no edge: table_min
+    assert rows[0]["kelly_bet"] == pytest.approx(100 * 0.05 / rows[0]["variance"])  # 4.89
+    assert rows[2]["kelly_bet"] == pytest.approx(100 * 0.25 / rows[2]["variance"])  # 10.8
+    assert rows[3]["kelly_bet"] == pytest.approx(100 * 0.25 / rows[3]["variance"])  # 24.4
+    assert [r["bet"] for r in o["rows"]] == [1, 5, 11, 12]  # 12: the table's most
+    assert o["bet"] == {"base": 1, "steps": [[0, 5], [2, 11], [3, 12]]}
+    # over the same rounds: each row's net at one unit times its new bet, exactly
+    p = o["predicted"]
+    assert o["exact"] is True and "exact: the same seed" in o["exact_note"]
+    assert (p["net"], p["bet"]) == (1 * 0 + 5 * 20 + 11 * 200 + 12 * 0, 40 * (1 + 5 + 11 + 12))
+    assert p["main_sq"] == 1 * 4000 + 25 * 4000 + 121 * 10000 + 144 * 4000
+    assert p["advantage"] == pytest.approx(2300 / 10 / 1160)
+    assert p["per_round_played"]["mean"] == pytest.approx(2300 / 10 / 160)
+    assert o["as_played"]["net"] == 220 and o["as_played"]["main_sq"] == 4000 * 3 + 10000
+    assert o["falls_note"] is None
+
+
+def test_a_bet_that_falls_with_the_count_is_said():
+    noisy = HAND + rounds_at(4, [30] * 17 + [-30] * 13)  # +40%, but a variance of 9.1: bet 4
+    o = CR.optimal_bets(tally_of(noisy), flat_plan(), bankroll=100)
+    assert [r["bet"] for r in o["rows"]] == [1, 5, 11, 12, 4]
+    assert o["rows"][-1]["kelly_bet"] == pytest.approx(100 * 0.4 / (30 * 27000 - 120 ** 2)
+                                                       * 30 * 29 * 100)
+    assert o["falls_note"].startswith("the bet falls at +4 (12 to 4) units, where the row's ")
+    assert "Note: the bet falls at +4" in "\n".join(CR.optimal_text(o, "true count"))
+
+
+def test_half_kelly_halves_the_kelly_bets():
+    full = CR.optimal_bets(tally_of(HAND), flat_plan(), bankroll=100)
+    half = CR.optimal_bets(tally_of(HAND), flat_plan(), bankroll=100, fraction=0.5)
+    assert [r["bet"] for r in half["rows"]] == [1, 2, 5, 12]
+    for a, b in zip(full["rows"][1:], half["rows"][1:], strict=True):
+        assert b["kelly_bet"] == pytest.approx(a["kelly_bet"] / 2)
+
+
+def test_the_table_limits_clamp_the_bets_and_a_flat_table_says_so():
+    o = CR.optimal_bets(tally_of(HAND), flat_plan(table_min=2, table_max=8), bankroll=100)
+    assert [r["bet"] for r in o["rows"]] == [2, 5, 8, 8] and o["limits_note"] is None
+    flat = CR.optimal_bets(tally_of(HAND), load_plan("hi-lo-flat"), bankroll=100)
+    assert [r["bet"] for r in flat["rows"]] == [1] * 4 and flat["bet"]["steps"] == []
+    assert "table_max is its table_min, 1 unit" in flat["limits_note"]
+
+
+def test_a_sparse_end_row_is_merged_as_the_table_by_count_merges_it():
+    few = HAND + rounds_at(9, [10] * 3)  # 3 rounds at +9: merged into +3's row
+    o = CR.optimal_bets(tally_of(few), flat_plan(), bankroll=100)
+    assert [r["label"] for r in o["rows"]] == ["-1", "0", "+2", ">=+3"]
+    assert o["rows"][-1]["counts"] == [3, 9] and o["rows"][-1]["rounds"] == 43
+
+
+def test_a_bucket_bet_is_known_only_where_the_ramp_is_one_amount_across_it():
+    at = {c: c - L.TC_MIN for c in range(L.TC_MIN, L.TC_MAX + 1)}  # a count's bucket
+    half = Ramp(1, ((2.5, 2),))
+    assert [CR._bucket_bet(half, at[c], True) for c in (1, 2, 3)] == [1, None, 2]
+    # a running count is a whole number: the step acts from +3
+    assert [CR._bucket_bet(half, at[c], False) for c in (1, 2, 3)] == [1, 1, 2]
+    assert CR._bucket_bet(Ramp(1, ((-40, 2),)), 0, True) is None  # within the clamped end
+    assert CR._bucket_bet(Ramp(1, ((31, 2),)), L.N_TC - 1, True) is None
+    assert CR._bucket_bet(Ramp(1, ((30, 2),)), L.N_TC - 1, True) == 2
+    assert CR._bucket_bet(Ramp(1, ((-29, 2),)), 0, True) == 1
+
+
+def test_a_ramp_stepping_between_whole_counts_gives_no_exact_prediction():
+    plan = flat_plan(bet=Ramp(1, ((2.5, 2),)))
+    o = CR.optimal_bets(tally_of(HAND), plan, bankroll=100)
+    assert o["exact"] is False
+    assert o["exact_note"].startswith("not exact: the plan's bet was not one amount within "
+                                      "the +2 row")
+    text = "\n".join(CR.optimal_text(o, "true count"))
+    assert "the optimal bets (estimate)" in text and "(exact)" not in text
+
+
+# ---------------------------------------------------------------------------------------------
+# The written plan
+
+
+def test_the_written_plan_loads_and_round_trips(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # (the plan names its count file by a relative path)
+    source = tmp_path / "src.toml"
+    count = ROOT / "strategies" / "counts" / "ko.toml"
+    (tmp_path / "my-ko.toml").write_text(count.read_text().replace('name = "ko"', 'name = "my-ko"'))
+    source.write_text('name = "wonger"\ncount = "my-ko.toml"\ntable_min = 2\ntable_max = 20\n'
+                      'bankroll = 800\n[bet]\nbase = 2\nsteps = [[3, 4]]\n'
+                      '[super_sevens]\nbase = 0\nsteps = [[6, 1]]\n'
+                      '[wong]\nenter = 1\nleave = -1.5\n[boxes]\nbase = 1\nsteps = [[4, 2]]\n')
+    plan = load_plan(str(source))
+    bet = Ramp(2, ((1.0, 3), (5.0, 20)))
+    out = tmp_path / "elsewhere" / "opt.toml"
+    out.parent.mkdir()
+    out.write_text(plan_toml(plan, bet, "wonger-optimal", "derived", bankroll=900))
+    back = load_plan(str(out))
+    assert (back.name, back.description, back.bet, back.bankroll) == (
+        "wonger-optimal", "derived", bet, 900)
+    keep = ("count", "resolution", "indices", "super_sevens", "boxes", "wong_enter",
+            "wong_leave", "table_min", "table_max", "tuned_penetration")
+    assert {k: getattr(back, k) for k in keep} == {k: getattr(plan, k) for k in keep}
+    assert "deck_estimation" not in out.read_text()  # (a KO plan: it would warn of no effect)
+    shipped = load_plan("hi-lo-1-12")  # shipped names stay names
+    text = plan_toml(shipped, shipped.bet, "x", "y")
+    assert 'count = "hi-lo"' in text and 'indices = "hi-lo-nz"' in text
+    again = tmp_path / "again.toml"
+    again.write_text(text)
+    back = load_plan(str(again))
+    assert (back.name, back.description) == ("x", "y")
+    assert {k: getattr(back, k) for k in (*keep, "bet", "bankroll", "plays")} == {
+        k: getattr(shipped, k) for k in (*keep, "bet", "bankroll", "plays")}
+
+
+# ---------------------------------------------------------------------------------------------
+# The command line
+
+
+@pytest.fixture
+def fake_engine(monkeypatch):
+    return install_fake_engine(monkeypatch)
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--plan", "hi-lo-flat", "--optimal-bets"],
+     "--optimal-bets: needs a bankroll (the Kelly bet is bankroll x fraction x advantage / "
+     "variance), and the plan hi-lo-flat has none: allowed with --bankroll UNITS"),
+    (["--optimal-bets", "--kelly-fraction", "0"],
+     "--kelly-fraction 0: allowed a number above 0, at most 1"),
+    (["--optimal-bets", "--kelly-fraction", "1.5"], "--kelly-fraction 1.5: allowed"),
+    (["--optimal-bets", "--kelly-fraction", "-0.5"], "--kelly-fraction -0.5: allowed"),
+    (["--optimal-bets", "--kelly-fraction", "nan"], "--kelly-fraction nan: allowed"),
+    (["--optimal-bets", "--kelly-fraction", "half"], "--kelly-fraction half: allowed"),
+    (["--kelly-fraction", "0.5"], "--kelly-fraction: only with --optimal-bets"),
+    (["--optimal-plan", "o.toml"], "--optimal-plan: only with --optimal-bets"),
+    (["--optimal-bets", "--penetrations", "0.6,0.8"],
+     "--optimal-bets: not with --penetrations"),
+])
+def test_optimal_bets_refusals_are_one_line(args, words, fake_engine):
+    line = is_one_line_error(invoke("count", *args))
+    assert words in line, line
+    assert not fake_engine  # refused before any run
+
+
+def test_an_optimal_plan_that_cannot_be_written_or_is_the_plan_played_is_refused(tmp_path,
+                                                                                 fake_engine):
+    line = is_one_line_error(invoke("count", "--optimal-bets", "--optimal-plan", tmp_path))
+    assert line == f"Error: --optimal-plan {tmp_path}: cannot write: it is a folder"
+    line = is_one_line_error(invoke("count", "--optimal-bets", "--optimal-plan", "/proc/x.toml"))
+    assert line.startswith("Error: --optimal-plan /proc/x.toml: cannot write in /proc: ")
+    plan = tmp_path / "p.toml"
+    plan.write_text((ROOT / "strategies" / "plans" / "hi-lo-1-12.toml").read_text())
+    line = is_one_line_error(invoke("count", "--plan", plan, "--optimal-bets",
+                                    "--optimal-plan", plan))
+    assert line == (f"Error: --optimal-plan {plan}: it is the plan played (--plan {plan}): "
+                    "allowed another file")
+    line = is_one_line_error(invoke("count", "--optimal-bets", "--optimal-plan",
+                                    tmp_path / "o.txt", "-o", tmp_path / "o.txt"))
+    assert "it is -o's file too" in line
+    assert not fake_engine
+
+
+def test_help_shows_an_optimal_bets_example():
+    out = invoke("count", "--help").stdout
+    assert "bjsim count --optimal-bets --bankroll 1000 --optimal-plan optimal.toml" in out
+    assert "e.g. 0.5 for half Kelly" in " ".join(out.split())
+
+
+WONGER = ('count = "hi-lo"\ndeck_estimation = "half"\ntable_max = 8\n[bet]\nbase = 1\n'
+          'steps = [[2, 2], [4, 4]]\n[wong]\nenter = 0\nleave = -1\n[boxes]\nbase = 1\n'
+          'steps = [[3, 2]]\n')
+
+
+@pytest.mark.parametrize("source, seed", [("flat", 11), ("hi-lo-1-12", 7), ("wonger", 7)])
+def test_the_optimal_plan_played_on_the_same_seed_wins_exactly_what_was_predicted(tmp_path,
+                                                                                 source, seed):
+    # the same seed, rules and plan but the [bet]: the same rounds dealt and played, so the
+    # counter's net and its second moment are the rows' nets at one unit times the new bets
+    plan = "hi-lo-1-12"
+    if source == "flat":  # hi-lo-flat with a table to spread on (its own table_max is 1)
+        plan = tmp_path / "flat.toml"
+        plan.write_text((ROOT / "strategies" / "plans" / "hi-lo-flat.toml").read_text()
+                        .replace("table_max = 1", "table_max = 12"))
+    if source == "wonger":  # wonging and boxes by count, kept as they are
+        plan = tmp_path / "wonger.toml"
+        plan.write_text(WONGER)
+    written = tmp_path / "optimal.toml"
+    args = ("--rounds", "20_000", "--chunk-rounds", "5000", "--seed", seed, "--quiet",
+            "--boxes", "2")
+    first = _json("count", "--plan", plan, *args, "--optimal-bets", "--bankroll", "2000",
+                  "--optimal-plan", written)["results"]
+    o = first["optimal_bets"]
+    assert o["exact"] is True and o["bet"]["steps"]  # (a ramp: not the plan's own flat bet)
+    assert o["as_played"]["net"] == first["tally"]["net"]
+    again = _json("count", "--plan", written, *args)["results"]
+    t, p = again["tally"], o["predicted"]
+    assert (t["net"], t["main_sq"], t["bet"]) == (p["net"], p["main_sq"], p["bet"])
+    assert t["round_sq"] == p["main_sq"]  # (no Super Sevens bet: the round's net is the main's)
+    assert t["flat_net"] == first["tally"]["flat_net"]  # the same rounds
+    assert again["per_round_played"]["sd"] == p["per_round_played"]["sd"]
+    assert again["advantage"]["initial_bet"]["mean"] == pytest.approx(p["advantage"], rel=1e-12)
+    back = load_plan(str(written))
+    assert back.bet == Ramp(o["bet"]["base"], tuple(tuple(s) for s in o["bet"]["steps"]))
+    assert back.bankroll == 2000 and f"seed {seed}," in back.description
+
+
+def test_a_source_ramp_off_whole_counts_says_its_prediction_is_not_exact(tmp_path):
+    plan = tmp_path / "half.toml"
+    plan.write_text('count = "hi-lo"\ndeck_estimation = "half"\ntable_max = 12\n'
+                    "bankroll = 1000\n[bet]\nbase = 1\nsteps = [[1.5, 4]]\n")
+    out = invoke("count", "--plan", plan, *TINY, "--optimal-bets")
+    assert out.exit_code == 0, out.output
+    assert "the optimal bets (estimate)" in out.stdout
+    assert "not exact: the plan's bet was not one amount within the +1 row" in out.stdout
+
+
+def test_every_format_has_the_section(tmp_path):
+    args = ("count", *TINY, "--optimal-bets", "--kelly-fraction", "0.5")
+    table = invoke(*args).stdout
+    assert "Optimal main bets (Kelly, bankroll 1,000 units, fraction 0.5" in table
+    assert "As a plan's [bet]: base = 1" in table and "isotonic regression" in table
+    said = invoke("count", *TINY[:-1], "--optimal-bets", "--optimal-plan", tmp_path / "o.toml")
+    assert f"bjsim: the optimal plan is in {tmp_path / 'o.toml'}: bjsim count --plan" in said.stderr
+    markdown = invoke(*args, "-f", "markdown").stdout
+    assert "| true count | rounds | frequency | advantage | smoothed |" in markdown
+    rows = list(csv.DictReader(io.StringIO(invoke(*args, "-f", "csv").stdout)))
+    mine = {(r["item"], r["count"]): r for r in rows if r["section"] == "optimal_bets"}
+    assert mine[("kelly_fraction", "")]["value"] == "0.5"
+    assert mine[("bet", "0")]["count_label"] == "0"
+    assert json.loads(mine[("bet_steps", "")]["value"]) is not None
+    doc = json.loads(invoke(*args, "-f", "json").stdout)["results"]["optimal_bets"]
+    assert doc["kelly_fraction"] == 0.5 and doc["bankroll"] == 1000
+
+
+def test_every_optimal_bets_json_key_is_documented():
+    doc = (ROOT / "docs" / "counting.md").read_text()
+    schema = doc.split("## JSON output", 1)[1].split("\n## ", 1)[0]
+    o = CR.optimal_bets(tally_of(HAND), flat_plan(), bankroll=100)
+    keys = {"optimal_bets", *o, *o["rows"][0], *o["predicted"], *o["bet"]}
+    for key in keys:
+        assert f"`{key}`" in schema, key
+
+
+def test_a_resumed_checkpoint_gives_the_optimal_bets_of_the_run(tmp_path):
+    whole = _json("count", *TINY, "--optimal-bets")["results"]["optimal_bets"]
+    ckpt = tmp_path / "count.ckpt"
+    assert invoke("count", *TINY, "--checkpoint", ckpt).exit_code == 0
+    resumed = _json("count", "--resume", ckpt, "--quiet", "--optimal-bets")["results"]
+    assert resumed["optimal_bets"] == whole
+
+
+def test_an_optimal_plan_the_disk_refuses_after_the_run_exits_1_with_the_report_kept(
+        tmp_path, monkeypatch, fake_engine):
+    from simulator import atomic
+
+    written = atomic.write
+    target = tmp_path / "opt.toml"
+
+    def write(path, text, **kw):
+        if str(path) == str(target.resolve()):
+            raise OSError(28, "No space left on device")
+        return written(path, text, **kw)
+
+    monkeypatch.setattr(atomic, "write", write)
+    result = invoke("count", "--optimal-bets", "--optimal-plan", target, "--quiet")
+    assert result.exit_code == 1, result.output
+    assert "Optimal main bets" in result.stdout
+    assert f"--optimal-plan {target}: cannot write: No space left on device" in result.stderr
+    assert "the optimal plan is in" not in result.stderr
+    assert not target.exists()
