@@ -488,7 +488,6 @@ def load_plan(name_or_path, folder: str | None = None) -> CountingPlan:
     return dataclasses.replace(plan, files=files, sha256=tuple(file_sha256(p) for _, p in files))
 
 
-
 def plan_toml(plan: CountingPlan, bet: Ramp, name: str, description: str,
               bankroll: float | None = None) -> str:
     """``plan`` as a plan file (TOML) with its ``[bet]`` replaced by ``bet``, named ``name`` and
