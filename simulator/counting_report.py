@@ -425,13 +425,16 @@ def sevens_bet_warnings(plan, games, strategy) -> list[str]:
     at some depth a round starts at, or where one count below it the return is above 0 at every
     depth: the plan's counts were chosen for other pays, another 7-7 play or another cut card,
     and are played as written. None for a game shuffling every round (the count never builds)
-    or a strategy whose 7-7 play changes with the count."""
+    or a strategy whose 7-7 play changes with the count. A plan betting at every count (a
+    ``base`` above 0) is checked at a count of 0, a full shoe's density of sevens."""
     from simulator.exact.sevens import value_by_sevens_left
 
-    first = next(((i, c, u) for i, (c, u) in enumerate(plan.super_sevens.steps) if u > 0), None)
-    if sevens_density(plan) is None or plan.super_sevens.base > 0 or first is None:
+    ramp = plan.super_sevens
+    first = (("base", 0, ramp.base) if ramp.base > 0 else
+             next(((f"steps[{i}]", c, u) for i, (c, u) in enumerate(ramp.steps) if u > 0), None))
+    if sevens_density(plan) is None or first is None:
         return []
-    i, count, units = first
+    key, count, units = first
     out = []
     for rules in dict.fromkeys(games):
         play = counter_seven_seven_play(rules, strategy, plan)
@@ -448,8 +451,9 @@ def sevens_bet_warnings(plan, games, strategy) -> list[str]:
         top = counting.start_counts(plan.count, plan.resolution, decks, rules.cut)[1]
         whose = ("the published convention's 7-7 play (a third card always dealt)"
                  if plays is None else f"the strategy's 7-7 play ({plays_text(plays)})")
-        where = (f"{plan.source}: key 'super_sevens.steps[{i}]' = {shown([count, units])}: at "
-                 f"{decks} decks, penetration {rules.penetration:g}, pays "
+        where = (f"{plan.source}: key 'super_sevens.{key}' = "
+                 + (f"{units}, a bet at every count" if key == "base" else shown([count, units]))
+                 + f": at {decks} decks, penetration {rules.penetration:g}, pays "
                  f"{'/'.join(f'{x:g}' for x in rules.super_sevens_pays)} and {whose}")
         low = min(returns(count), default=None)
         if low is not None and low[0] < 0:
@@ -460,7 +464,7 @@ def sevens_bet_warnings(plan, games, strategy) -> list[str]:
                        "left): the plan bets where the house has the edge; "
                        + (f"the return is above 0 at every depth from {best:+d}" if best is not
                           None else "at no count a round starts at is it above 0 at every depth"))
-        below = min(returns(count - 1), default=None)
+        below = None if key == "base" else min(returns(count - 1), default=None)
         if below is not None and below[0] > 0:
             out.append(f"{where}, the bet's exact return at a sevens count of {count - 1:+g}, "
                        f"below the plan's first bet, is above 0 at every depth a round can start "

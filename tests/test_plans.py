@@ -500,3 +500,20 @@ def test_the_reports_counting_section_warns_of_it_too(tmp_path, monkeypatch):
                                      strategy, "-o", str(tmp_path / "r"), "-q"])
         said = [ln for ln in r.stderr.splitlines() if "super_sevens.steps[0]" in ln]
         assert "interrupted" in r.stderr and len(said) == n, r.stderr
+
+
+def test_a_sevens_plan_betting_at_every_count_is_warned_of_at_a_full_shoes_count(tmp_path):
+    # A review: [super_sevens] base = 1 bet at every count, the house's edge at most of them,
+    # without a word (the check looked at the first step only).
+    from simulator.counting_report import sevens_bet_warnings
+    from simulator.strategy import load_strategy
+
+    path = tmp_path / "every.toml"
+    path.write_text('count = "sevens"\n[bet]\nbase = 1\n[super_sevens]\nbase = 1\n'
+                    "steps = [[8, 2]]\n")
+    (line,) = sevens_bet_warnings(P.load_plan(str(path)), [Rules()],
+                                  load_strategy("basic-super-sevens"))
+    full = min(v for n in range(79, 313) if (v := _value(Rules(), n, 0)) is not None)
+    assert "key 'super_sevens.base' = 1, a bet at every count" in line
+    assert f"sevens count of +0 is below 0 where a round can start ({100 * full:+.2f}%" in line
+    assert "above 0 at every depth from +8" in line and "passes up" not in line
