@@ -163,7 +163,7 @@ def fmt(value, kind: str) -> str:
         return "-" if value == 0 else fmt(value, base)
     if isinstance(value, Withheld):
         return value.shown
-    if kind == "text" or isinstance(value, str):  # a word in a column of numbers: "no bound"
+    if kind == "text" or isinstance(value, str):  # a word: a text column's
         return str(value)
     if kind == "int":
         return f"{round(value):,}"
@@ -1611,8 +1611,8 @@ def _with_ci95(key: str, label: str, kind: str, name: str | None = None
 
 def _no_bound(fig: dict, key: str):
     """``fig[key]``; ``no bound`` for an interval's missing high end where its low end is there
-    (N0 where the mean's interval reaches no edge); SCORE and N0 without an edge ``n/a`` (empty
-    in the CSV, as in bjsim count's)."""
+    (N0 where the mean's interval reaches no edge); SCORE and N0 without an edge ``n/a``: both
+    empty in the CSV, as in bjsim count's, so that a column of numbers holds no word."""
     if key in ("score", "n0") and fig.get(key) is None and fig.get("no_edge_note"):
         return Withheld(None, NOT_APPLICABLE)
     if key in ("gain_over_flat", "gain_over_flat_se") and fig.get(
@@ -1620,7 +1620,7 @@ def _no_bound(fig: dict, key: str):
         return Withheld(fig.get(key), "none" if key == "gain_over_flat" else "-")
     if key.endswith("_ci95_high") and fig.get(key) is None and fig.get(
             key.removesuffix("high") + "low") is not None:
-        return "no bound"
+        return Withheld(None, "no bound")
     return fig.get(key)
 
 
