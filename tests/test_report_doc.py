@@ -1034,6 +1034,8 @@ def test_a_super_sevens_difference_without_its_interval_is_not_shown_bare(built,
     assert float(rows["decks-4"]["ss_difference"]) == -0.03122
     assert rows["decks-4"]["ss_interval_note"] == note
     assert float(rows["decks-4"]["ss_exact_difference"]) == 0.02924
+    # the difference's interval named as compare's csv names it (difference_ci95_low)
+    assert rows["decks-4"]["ss_difference_ci95_low"] == "" and "ss_ci95_low" not in rows["decks-4"]
 
 
 def test_variant_table_starts_with_the_comparisons_own_baseline(built):
@@ -1059,6 +1061,11 @@ def test_variant_table_starts_with_the_comparisons_own_baseline(built):
     assert float(rows[0]["house_edge"]) == base["house_edge"] and rows[0]["difference"] == ""
     # each column says what it holds, as compare's csv: the exact difference, not "exact"
     assert float(rows[1]["exact_difference"]) == row["exact"] and "exact" not in rows[1]
+    # the difference's interval named as compare's csv names it: ci95_low there (and in
+    # player_choices.csv) is the house edge's own interval, so that a script joining the two
+    # took the wrong one (a pipeline's review)
+    assert (float(rows[1]["difference_ci95_low"]), float(rows[1]["difference_ci95_high"])) == (
+        row["ci95_low"], row["ci95_high"]) and "ci95_low" not in rows[1]
     # its z is of the house edge (the simulated change less the exact one), labelled as such
     assert "z" not in rows[1] and float(rows[1]["z_house_edge"]) == pytest.approx(
         (row["difference"] - row["exact"]) / row["se"])

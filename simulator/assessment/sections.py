@@ -1042,7 +1042,9 @@ def variants(data: dict) -> Section:
     t = Table("rule_variants", "The effect of each rule variant on the house edge (the first "
               "row: the comparison's own run of the rule set)", cols,
               [[_variant_cell(r, c, names) for c, _, _ in cols] for r in every],
-              {"exact": "exact_difference", "z": "z_house_edge"},  # (as compare's csv)
+              # (as compare's csv names them: ci95_* there is of the house edge itself)
+              {"exact": "exact_difference", "ci95_low": "difference_ci95_low",
+               "ci95_high": "difference_ci95_high", "z": "z_house_edge"},
               {i for i, r in enumerate(every) if r["variant"] in twins})
     blocks = [v["note"] + _twins_text(twins) + _no_effect_text(v["rows"]), t, _chart(
         data, "rule_effects", "Change in house edge of each variant, with its 95% interval "
@@ -1074,7 +1076,8 @@ def variants(data: dict) -> Section:
             "house edge", scols,
             [[Withheld(r[c]) if c == "ss_difference" and _ss_difference_withheld(r)
               else _variant_cell(r, c, names) for c, _, _ in scols] for r in games],
-            {"ss_exact": "ss_exact_difference"},
+            {"ss_exact": "ss_exact_difference", "ss_ci95_low": "ss_difference_ci95_low",
+             "ss_ci95_high": "ss_difference_ci95_high"},
             {i for i, r in enumerate(games) if r["variant"] in twins})
         no_interval = "no interval: too few wins of the rare big lines, as said above"
         empty = _left_out(ss_table, "in every row", why={
