@@ -1096,10 +1096,20 @@ def test_csv_and_markdown_hold_the_json_figures(built):
             v = w.get(key)  # (the exact SD per bet: none for insurance)
             assert (r[head] == "" if v is None else float(r[head]) == v), key
     assert [r["wager"] for r in rows if not r["exact_sd_bet"]] == ["Insurance"]
+    md_rules = (out / "report.md").read_text()
     with open(out / "csv" / "rules.csv", newline="") as f:  # plain values, no TOML quotes
         rules = {r["key"]: r["value"] for r in csv.DictReader(f)}
     assert (rules["shuffle"], rules["decks"], rules["super_sevens"]) == ("cut-card", "6", "true")
-    assert rules["super_sevens_pays"] == "3,50,100,500,5000"  # (as --set takes it)
+    # as simulate's, compare's, count's and exact's csv write it (it was "3,50,100,500,5000",
+    # as --set takes it: the table's form), and json keeps each value's type (it held strings)
+    assert rules["super_sevens_pays"] == "3; 50; 100; 500; 5000"
+    typed = {r["key"]: r["value"] for r in data["rules"]}
+    assert typed["decks"] == 6 and typed["super_sevens"] is True
+    assert typed["super_sevens_pays"] == [3, 50, 100, 500, 5000] == data["simulation"][
+        data["strategy"]]["rules"]["super_sevens_pays"]
+    assert typed["penetration"] == 0.75 and typed["shuffle"] == "cut-card"
+    assert ("| 14.3 | super_sevens_pays | 3,50,100,500,5000 |" in md_rules
+            and "| 12.3 | dealer_hits_soft_17 | false |" in md_rules), md_rules
     assert "7.1 (1999),shuffle,cut-card,inferred," in (out / "csv" / "rules.csv").read_text()
     md = (out / "report.md").read_text()
     html = (out / "report.html").read_text()

@@ -163,6 +163,10 @@ def fmt(value, kind: str) -> str:
         return "-" if value == 0 else fmt(value, base)
     if isinstance(value, Withheld):
         return value.shown
+    if isinstance(value, bool):  # (a rule's value: as its file and the csv write it)
+        return "true" if value else "false"
+    if isinstance(value, list):  # (a rule's list: as --set takes it, the report's one form)
+        return ",".join(str(x) for x in value)
     if kind == "text" or isinstance(value, str):  # a word: a text column's
         return str(value)
     if kind == "int":
@@ -529,7 +533,8 @@ def rules(data: dict) -> Section:
         f", with the choice{'s' if len(chosen) > 1 else ''} {', '.join(chosen)}" if chosen
         else "")
     other = any(r["from"] in (OUTSIDE_GAZETTE, CHANGED) for r in data["rules"])
-    within = [f"{r['key']} = {r['value']}" for r in data["rules"] if r["from"] == WITHIN_GAZETTE]
+    within = [f"{r['key']} = {fmt(r['value'], 'text')}" for r in data["rules"]
+              if r["from"] == WITHIN_GAZETTE]
     a = data.get("against_nz")
     return Section("rules", "Rules", [
         f"Rule file {src}. Each key's Gazette rule (New Zealand Gazette 1994 No. 112; rule 7.1 "
