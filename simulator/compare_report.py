@@ -146,10 +146,11 @@ def frame(stats: dict, files: dict | None = None) -> pd.DataFrame:
 
 def _csv_number(x):
     """A cell of a column holding numbers and words (``value``: the rules' too) as the csv writes
-    a number (``%.10g``), a word as it is, nothing for none."""
+    a number (at full precision: its repr, as every command's csv), a word as it is, nothing for
+    none."""
     if x is None or isinstance(x, float) and math.isnan(x):
         return None
-    return format(x, ".10g") if isinstance(x, float) else x
+    return repr(float(x)) if isinstance(x, float) else x
 
 
 SIGNS = ("difference = the variant's house edge less the baseline's, in percentage points (pp) "
@@ -691,8 +692,8 @@ def render(stats: dict, meta: dict, fmt: str) -> str:
             precision_target=target.get("target"),
             precision_met=None if met is None else str(met).lower(),
             **provenance_columns())
-        df["value"] = df["value"].map(_csv_number)  # (numbers as the others: %.10g)
-        return df.to_csv(index=False, float_format="%.10g")
+        df["value"] = df["value"].map(_csv_number)  # (numbers as the others: full precision)
+        return df.to_csv(index=False)
     return render_text(stats, meta, markdown=fmt == "markdown")
 
 

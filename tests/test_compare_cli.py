@@ -146,6 +146,13 @@ def test_csv_json_and_markdown_agree():
     he = next(r for r in rows if r["variant"] == "decks=8" and r["figure"] == "house_edge")
     assert float(he["difference"]) == pytest.approx(v["difference"]["house_edge"]["mean"])
     assert float(he["difference_se"]) == pytest.approx(v["difference"]["house_edge"]["se"])
+    # at full precision, as every command's csv: it was rounded to 10 significant digits
+    # (se 0.002528369232 against json's 0.0025283692319615554: a pipeline's review)
+    for key, col in (("mean", "value"), ("se", "se"), ("ci95_low", "ci95_low")):
+        assert float(he[col]) == v["house_edge"][key], key
+    for key in ("se", "ci95_low", "ci95_high", "variance_reduction", "correlation"):
+        assert float(he[f"difference_{key}" if key.startswith(("se", "ci")) else key]) == v[
+            "difference"]["house_edge"][key], key
     assert "| decks=8 |" in md and f"{100 * v['difference']['house_edge']['mean']:+.3f}" in md
     assert {r["exact_value"] for r in rows} == {""}  # --no-exact
     no_exact = doc["variants"][0]["difference"]  # the documented keys, null (they were missing)
