@@ -27,7 +27,7 @@ from simulator.report import (
     strategy_text,
     with_note,
 )
-from simulator.rules import marked_changes, no_effect_changes, rules_dict
+from simulator.rules import marked_changes, no_effect_changes, rules_dict, shown_rule_file
 from simulator.source import provenance, provenance_columns
 from simulator.strategy import charts_sha256
 from simulator.tally import Z95, house_edge_of
@@ -626,7 +626,8 @@ def _game_json(row: dict, base) -> dict:
     """A game of the json document: every money figure a house edge (or a difference of house
     edges), docs/compare.md."""
     game, s = row["game"], row["summary"]
-    out = {"label": game.label, "source": game.source, "description": game.description,
+    out = {"label": game.label,  # (a shipped file named as the baseline's: configs/...)
+           "source": shown_rule_file(game.source), "description": game.description,
            "changes": list(game.changes),
            "no_effect": no_effect_changes(game.rules, game.changes), "strategy": list(game.names),
            # each box's charts as played (`strategy.charts_sha256`), as simulate's json gives them

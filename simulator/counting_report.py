@@ -32,7 +32,7 @@ from simulator.report import (
     plays_by_up_text,
     with_note,
 )
-from simulator.rules import plural, unlike_nz_line
+from simulator.rules import plural, shown_rule_file, unlike_nz_line
 from simulator.source import file_sha256, provenance
 from simulator.tally import (
     MIN_WINS,
@@ -285,7 +285,8 @@ def plan_dict(plan) -> dict:
     def ramp(r):
         return {"base": r.base, "steps": [list(s) for s in r.steps]}
 
-    return {"name": plan.name, "description": plan.description, "source": plan.source,
+    return {"name": plan.name, "description": plan.description,  # (a shipped one as the
+            "source": shown_rule_file(plan.source),  # rules: strategies/plans/NAME.toml)
             "count": plan.count.name, "count_kind": plan.count_kind,
             "deck_estimation": plan.resolution, "indices": plan.indices, "bet": ramp(plan.bet),
             "super_sevens": ramp(plan.super_sevens), "boxes": ramp(plan.boxes),

@@ -1262,3 +1262,16 @@ def test_csv_changes_split_back_into_the_changes_when_a_value_is_a_list():
     assert len(want) == 2 and any(", " in c for c in want), want
     cells = {r["changes"] for r in rows if r["variant"] == doc["variants"][0]["label"]}
     assert cells and all(c.split("; ") == want for c in cells), (cells, want)
+
+
+def test_a_shipped_variant_is_named_as_the_baselines_rule_file_is(tmp_path, monkeypatch):
+    """A shipped variant given by name (variants/h17) was named by its absolute path in json's
+    ``source``, where the baseline's is configs/nz1994.toml (a pipeline's review): it is named
+    relative to bjsim's folder, as shipped rule sets are; a path the user typed stays as typed."""
+    own = tmp_path / "mine.toml"
+    own.write_text('[variant]\nname = "mine"\n\n[changes]\ndealer_hits_soft_17 = true\n')
+    monkeypatch.chdir(tmp_path)
+    doc = json.loads(run("compare", *TINY, "--variant", "variants/h17", "--variant",
+                         "mine.toml", "-f", "json").stdout)
+    assert doc["baseline"]["source"] == "configs/nz1994.toml"
+    assert [v["source"] for v in doc["variants"]] == ["configs/variants/h17.toml", "mine.toml"]
