@@ -1,6 +1,39 @@
 """``python -m simulator`` and the installed ``bjsim`` script run the command line (``run``)."""
 
+import io
 import sys
+
+
+class _WholeWrites(io.BufferedWriter):
+    """stdout's buffer, whose ``write`` writes all it is given or raises. A pipe whose reader
+    goes while a write larger than its buffer (64 KB) waits takes part of it and returns the
+    count; `io.BufferedWriter` returns that count, which `io.TextIOWrapper` drops, so that the
+    rest was lost in silence and the command ended 0. Here the rest is written, which raises
+    the closed pipe's `BrokenPipeError` (`cli._closed_pipe_ends`: exit code 141)."""
+
+    def write(self, data) -> int:
+        view = memoryview(data).cast("B")
+        done = 0
+        while done < len(view):
+            took = super().write(view[done:])
+            if not took:  # (a blocking descriptor takes a byte or raises: never 0)
+                raise BlockingIOError(0, "stdout took nothing", done)
+            done += took
+        return done
+
+
+def _whole_stdout(stream):
+    """``stream`` (stdout) writing whole (`_WholeWrites`), its encoding and buffering kept; as
+    it is where it has no descriptor (a test's)."""
+    try:
+        fd = stream.fileno()
+        stream.flush()
+    except (AttributeError, OSError, ValueError):
+        return stream
+    return io.TextIOWrapper(_WholeWrites(io.FileIO(fd, "w", closefd=False)),
+                            encoding=stream.encoding, errors=stream.errors,
+                            line_buffering=stream.line_buffering,
+                            write_through=getattr(stream, "write_through", False))
 
 
 def _interrupted() -> None:
@@ -22,6 +55,7 @@ def run() -> None:
         from simulator.cli import main
     except KeyboardInterrupt:
         _interrupted()
+    sys.stdout = _whole_stdout(sys.stdout)
     done = []
 
     def end(code: int) -> None:
@@ -31,7 +65,9 @@ def run() -> None:
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
-            except Exception:  # noqa: BLE001 (a closed pipe, or a flush under way)
+            except BrokenPipeError:  # (what was left of the output not written: as SIGPIPE)
+                code = code or 128 + signal.SIGPIPE
+            except Exception:  # noqa: BLE001 (a flush under way)
                 pass
         os._exit(code)
 
