@@ -1275,3 +1275,11 @@ def test_a_shipped_variant_is_named_as_the_baselines_rule_file_is(tmp_path, monk
                          "mine.toml", "-f", "json").stdout)
     assert doc["baseline"]["source"] == "configs/nz1994.toml"
     assert [v["source"] for v in doc["variants"]] == ["configs/variants/h17.toml", "mine.toml"]
+
+
+def test_docs_compare_names_every_key_of_the_json_and_its_timing():
+    # timing.game_rounds_per_second was in no doc (a pipeline's review)
+    doc = json.loads(run("compare", *TINY, "--vary", "decks=8", "-f", "json").stdout)
+    text = (Path(__file__).resolve().parent.parent / "docs" / "compare.md").read_text()
+    for key in [*doc, *doc["run"], *doc["timing"]]:
+        assert f"`{key}`" in text, key
