@@ -632,7 +632,8 @@ def _game_json(row: dict, base) -> dict:
            "no_effect": no_effect_changes(game.rules, game.changes), "strategy": list(game.names),
            # each box's charts as played (`strategy.charts_sha256`), as simulate's json gives them
            "strategy_sha256": [charts_sha256(x) for x in game.strategies],
-           "strategy_note": game.strategy_note, "rules": rules_dict(game.rules),
+           "strategy_note": game.strategy_note or None,  # (null for none, as simulate's)
+           "rules": rules_dict(game.rules),
            "rounds": s["rounds"], "house_edge": s["house_edge"],
            "super_sevens": None if not game.rules.super_sevens else {
                k: v for k, v in _ss_edge(s["super_sevens"]).items()

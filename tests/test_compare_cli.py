@@ -942,7 +942,9 @@ def test_the_shipped_basic_under_other_rules_is_said_to_be_the_nz_chart():
     assert "strategy basic (basic is the NZ rules' chart" in run(*args, "-q").stdout
     nz = json.loads(run("compare", "--strategy", "basic", "--vary", "decks=2", *TINY[:8],
                         "--no-exact", "-q", "-f", "json").stdout)
-    assert nz["baseline"]["strategy_note"] == ""  # the NZ rules: their own chart
+    # the NZ rules: their own chart, no note: null, as simulate's run.strategy_note (it was "")
+    assert nz["baseline"]["strategy_note"] is None
+    assert [v["strategy_note"] for v in nz["variants"]] == [None]
 
 
 def test_more_boxes_than_the_per_box_strategies_is_refused_in_words():
