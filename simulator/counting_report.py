@@ -788,6 +788,9 @@ def _gain_intervals(f: dict) -> dict:
     return out
 
 
+NO_COUNTER_BET = "no bet: the counter staked nothing on Super Sevens"  # (its return's note)
+
+
 def _counter_return(net: int, units: int, few: str | None, chunk_note: str | None,
                     se) -> dict:
     """The counter's own Super Sevens return, its net over its ``units`` staked (keys ``""``,
@@ -797,7 +800,7 @@ def _counter_return(net: int, units: int, few: str | None, chunk_note: str | Non
     to be more than a handful (``few``, `_few_counter_wins`, the rule of every Super Sevens
     interval) or the chunks too few (``chunk_note``)."""
     mean = _ratio(net, units)
-    note = None if mean is None else few or chunk_note
+    note = NO_COUNTER_BET if mean is None else few or chunk_note
     fig = _figure(mean, se() if mean is not None and note is None else None)
     return {"": mean, "_se": fig["se"], "_ci95_low": fig["ci95_low"],
             "_ci95_high": fig["ci95_high"], "_interval_note": note}
