@@ -1,39 +1,6 @@
 """``python -m simulator`` and the installed ``bjsim`` script run the command line (``run``)."""
 
-import io
 import sys
-
-
-class _WholeWrites(io.BufferedWriter):
-    """stdout's buffer, whose ``write`` writes all it is given or raises. A pipe whose reader
-    goes while a write larger than its buffer (64 KB) waits takes part of it and returns the
-    count; `io.BufferedWriter` returns that count, which `io.TextIOWrapper` drops, so that the
-    rest was lost in silence and the command ended 0. Here the rest is written, which raises
-    the closed pipe's `BrokenPipeError` (`cli._closed_pipe_ends`: exit code 141)."""
-
-    def write(self, data) -> int:
-        view = memoryview(data).cast("B")
-        done = 0
-        while done < len(view):
-            took = super().write(view[done:])
-            if not took:  # (a blocking descriptor takes a byte or raises: never 0)
-                raise BlockingIOError(0, "stdout took nothing", done)
-            done += took
-        return done
-
-
-def _whole_stdout(stream):
-    """``stream`` (stdout) writing whole (`_WholeWrites`), its encoding and buffering kept; as
-    it is where it has no descriptor (a test's)."""
-    try:
-        fd = stream.fileno()
-        stream.flush()
-    except (AttributeError, OSError, ValueError):
-        return stream
-    return io.TextIOWrapper(_WholeWrites(io.FileIO(fd, "w", closefd=False)),
-                            encoding=stream.encoding, errors=stream.errors,
-                            line_buffering=stream.line_buffering,
-                            write_through=getattr(stream, "write_through", False))
 
 
 def _interrupted() -> None:
@@ -53,9 +20,10 @@ def run() -> None:
         import signal
 
         from simulator.cli import main
+        from simulator.streams import whole_stdout
     except KeyboardInterrupt:
         _interrupted()
-    sys.stdout = _whole_stdout(sys.stdout)
+    sys.stdout = whole_stdout(sys.stdout)  # (a closed pipe: 141 however large the output)
     done = []
 
     def end(code: int) -> None:
