@@ -402,9 +402,9 @@ def test_strategies_are_named_as_every_command_names_them(tmp_path, monkeypatch)
     doc = json.loads(run(*args, "-f", "json").stdout)
     named = {g["label"]: (g["strategy"], g["strategy_note"])
              for g in [doc["baseline"], *doc["variants"]]}
-    assert named == {"nz1994": (["basic"], ""), "decks=8": (["basic"], ""),
-                     "dealer_hits_soft_17=true": ([derived.DERIVED_BASIC], ""),
-                     "penetration=0.85": (["basic"], "")}
+    assert named == {"nz1994": (["basic"], None), "decks=8": (["basic"], None),
+                     "dealer_hits_soft_17=true": ([derived.DERIVED_BASIC], None),
+                     "penetration=0.85": (["basic"], None)}
     assert sorted(tmp_path.glob("basic-*.toml")) == sorted([derived.basic_path(
         nz.replace(decks=8)), h17])  # nothing derived for the NZ chart's rules
     # the cached chart is the one played: the same figures as mimic-dealer's under H17
