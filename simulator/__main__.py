@@ -20,8 +20,10 @@ def run() -> None:
         import signal
 
         from simulator.cli import main
+        from simulator.streams import whole_stdout
     except KeyboardInterrupt:
         _interrupted()
+    sys.stdout = whole_stdout(sys.stdout)  # (a closed pipe: 141 however large the output)
     done = []
 
     def end(code: int) -> None:
@@ -31,7 +33,9 @@ def run() -> None:
         for stream in (sys.stdout, sys.stderr):
             try:
                 stream.flush()
-            except Exception:  # noqa: BLE001 (a closed pipe, or a flush under way)
+            except BrokenPipeError:  # (what was left of the output not written: as SIGPIPE)
+                code = code or 128 + signal.SIGPIPE
+            except Exception:  # noqa: BLE001 (a flush under way)
                 pass
         os._exit(code)
 

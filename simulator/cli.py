@@ -586,12 +586,12 @@ def _writing_stdout(err: OSError) -> bool:
 
 
 def _written_fd(err: OSError) -> int | None:
-    """The descriptor ``err`` was raised writing to, as `click.echo`'s ``file`` (None: another
-    error, or a stream with no descriptor)."""
-    tb = err.__traceback__
-    while tb is not None and tb.tb_next is not None:
+    """The descriptor ``err`` was raised writing to, as `click.echo`'s ``file``, the innermost
+    frame's that has one (None: another error, or a stream with no descriptor)."""
+    tb, stream = err.__traceback__, None
+    while tb is not None:
+        stream = tb.tb_frame.f_locals.get("file", stream)
         tb = tb.tb_next
-    stream = None if tb is None else tb.tb_frame.f_locals.get("file")
     try:
         return None if stream is None else stream.fileno()
     except (OSError, ValueError, AttributeError):

@@ -27,7 +27,7 @@ from simulator.report import (
     strategy_text,
     with_note,
 )
-from simulator.rules import marked_changes, no_effect_changes, rules_dict
+from simulator.rules import marked_changes, no_effect_changes, rules_dict, shown_rule_file
 from simulator.source import provenance, provenance_columns
 from simulator.strategy import charts_sha256
 from simulator.tally import Z95, house_edge_of
@@ -147,10 +147,11 @@ def frame(stats: dict, files: dict | None = None) -> pd.DataFrame:
 
 def _csv_number(x):
     """A cell of a column holding numbers and words (``value``: the rules' too) as the csv writes
-    a number (``%.10g``), a word as it is, nothing for none."""
+    a number (at full precision: its repr, as every command's csv), a word as it is, nothing for
+    none."""
     if x is None or isinstance(x, float) and math.isnan(x):
         return None
-    return format(x, ".10g") if isinstance(x, float) else x
+    return repr(float(x)) if isinstance(x, float) else x
 
 
 SIGNS = ("difference = the variant's house edge less the baseline's, in percentage points (pp) "
@@ -657,12 +658,14 @@ def _game_json(row: dict, base) -> dict:
     """A game of the json document: every money figure a house edge (or a difference of house
     edges), docs/compare.md."""
     game, s = row["game"], row["summary"]
-    out = {"label": game.label, "source": game.source, "description": game.description,
+    out = {"label": game.label,  # (a shipped file named as the baseline's: configs/...)
+           "source": shown_rule_file(game.source), "description": game.description,
            "changes": list(game.changes),
            "no_effect": no_effect_changes(game.rules, game.changes), "strategy": list(game.names),
            # each box's charts as played (`strategy.charts_sha256`), as simulate's json gives them
            "strategy_sha256": [charts_sha256(x) for x in game.strategies],
-           "strategy_note": game.strategy_note, "rules": rules_dict(game.rules),
+           "strategy_note": game.strategy_note or None,  # (null for none, as simulate's)
+           "rules": rules_dict(game.rules),
            "rounds": s["rounds"], "house_edge": s["house_edge"],
            "super_sevens": None if not game.rules.super_sevens else {
                k: v for k, v in _ss_edge(s["super_sevens"]).items()
@@ -725,8 +728,8 @@ def render(stats: dict, meta: dict, fmt: str) -> str:
             precision_target=target.get("target"),
             precision_met=None if met is None else str(met).lower(),
             **provenance_columns())
-        df["value"] = df["value"].map(_csv_number)  # (numbers as the others: %.10g)
-        return df.to_csv(index=False, float_format="%.10g")
+        df["value"] = df["value"].map(_csv_number)  # (numbers as the others: full precision)
+        return df.to_csv(index=False)
     return render_text(stats, meta, markdown=fmt == "markdown")
 
 

@@ -33,7 +33,7 @@ from simulator.report import (
     plays_by_up_text,
     with_note,
 )
-from simulator.rules import plural, shown, unlike_nz_line
+from simulator.rules import plural, shown, shown_rule_file, unlike_nz_line
 from simulator.source import file_sha256, provenance
 from simulator.tally import (
     MIN_WINS,
@@ -286,7 +286,8 @@ def plan_dict(plan) -> dict:
     def ramp(r):
         return {"base": r.base, "steps": [list(s) for s in r.steps]}
 
-    return {"name": plan.name, "description": plan.description, "source": plan.source,
+    return {"name": plan.name, "description": plan.description,  # (a shipped one as the
+            "source": shown_rule_file(plan.source),  # rules: strategies/plans/NAME.toml)
             "count": plan.count.name, "count_kind": plan.count_kind,
             "deck_estimation": plan.resolution, "indices": plan.indices, "bet": ramp(plan.bet),
             "super_sevens": ramp(plan.super_sevens), "boxes": ramp(plan.boxes),
@@ -843,6 +844,9 @@ def _gain_intervals(f: dict) -> dict:
     return out
 
 
+NO_COUNTER_BET = "no bet: the counter staked nothing on Super Sevens"  # (its return's note)
+
+
 def _counter_return(net: int, units: int, few: str | None, chunk_note: str | None,
                     se) -> dict:
     """The counter's own Super Sevens return, its net over its ``units`` staked (keys ``""``,
@@ -852,7 +856,7 @@ def _counter_return(net: int, units: int, few: str | None, chunk_note: str | Non
     to be more than a handful (``few``, `_few_counter_wins`, the rule of every Super Sevens
     interval) or the chunks too few (``chunk_note``)."""
     mean = _ratio(net, units)
-    note = None if mean is None else few or chunk_note
+    note = NO_COUNTER_BET if mean is None else few or chunk_note
     fig = _figure(mean, se() if mean is not None and note is None else None)
     return {"": mean, "_se": fig["se"], "_ci95_low": fig["ci95_low"],
             "_ci95_high": fig["ci95_high"], "_interval_note": note}

@@ -39,7 +39,7 @@ from simulator import __version__
 from simulator.exact.sevens import convention, sevens_plays
 from simulator.rules import marked_changes, plural, unlike_nz_line
 from simulator.source import provenance
-from simulator.tally import MIN_WINS, SS_SUITED_SEVENS, Z95
+from simulator.tally import MIN_WINS, NO_INSURANCE, SS_SUITED_SEVENS, Z95
 
 FORMATS = ("table", "csv", "json")
 
@@ -571,7 +571,7 @@ def _by_strategy_table(entries: list[dict]) -> str:
 
 
 def _ci_text(low, high, note) -> str:
-    if isinstance(note, str):
+    if isinstance(note, str) and note != NO_INSURANCE:  # (no bet at all: "-", as its figures)
         return "too few to say"
     return "-" if _pct(low) == "-" else f"{_pct(low)} to {_pct(high)}"
 
@@ -597,10 +597,9 @@ def document(summary: dict, meta: dict) -> dict:
     """The json document: bjsim version, its source (`source.provenance`), rules, strategy (and
     each box's ``strategy_sha256``, `strategy.charts_sha256`), run, results, timing."""
     note = meta.get("sevens_note")
-    if note and summary["super_sevens"]["mean"] is not None:
-        ss = summary["super_sevens"] | {"seven_seven_play": {
-            "by_box": list(meta["sevens_play"]), "note": note}}
-        summary = summary | {"super_sevens": ss}
+    summary = summary | {"super_sevens": summary["super_sevens"] | {"seven_seven_play": {
+        "by_box": list(meta["sevens_play"]), "note": note}
+        if note and summary["super_sevens"]["mean"] is not None else None}}  # (null: no bet)
     summary = summary | {"by_strategy": by_strategy(summary, meta.get("strategy"))}
     return {
         "bjsim": meta.get("version", __version__),

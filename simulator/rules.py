@@ -957,16 +957,17 @@ def shipped_rule_file(path) -> str:
 
 
 def shown_rule_file(path) -> str:
-    """How outputs name the rule file ``path`` (None: the default): a shipped one as
-    ``configs/...``, the name that finds it from any folder (``shipped_rule_file``); any other
-    as given."""
+    """How outputs name the rule file ``path`` (None: the default), or any shipped file (a
+    variant, a counting plan): a shipped one relative to bjsim's folder, ``configs/...`` or
+    ``strategies/...``, the name that finds it from any folder (``shipped_rule_file``); any
+    other as given."""
     if path is None:
         path = DEFAULT_RULES_PATH
     try:
         rel = Path(path).resolve().relative_to(DEFAULT_RULES_PATH.parent.parent)
     except (ValueError, OSError):
         return str(path)
-    return rel.as_posix() if rel.parts[:1] == ("configs",) else str(path)
+    return rel.as_posix() if rel.parts[:1] in (("configs",), ("strategies",)) else str(path)
 
 
 def load_rules(path=None) -> Rules:

@@ -576,8 +576,9 @@ def _exact_of(entry: dict, plan: Plan, say=None) -> dict:
     cmp = compare.compare_with_simulation(  # (its SD per round: of its boxes together)
         {"house_edge": entry["house_edge"], "super_sevens": entry["super_sevens"] or {},
          "total": entry["house_edge"]}, one, [strategy], th, entry["boxes"])
-    cmp.pop("exact_note")
-    return {"strategy": report.strategy_label(entry)} | cmp
+    cmp.pop("exact_note")  # (named as in results.by_strategy, to join them; label: the table's)
+    return {"strategy": entry["strategy"], "box_numbers": entry["box_numbers"],
+            "label": report.strategy_label(entry)} | cmp
 
 
 def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float,

@@ -185,6 +185,7 @@ def _figure(mean, se) -> dict:
 
 
 TOO_FEW = "too few rounds for a meaningful interval"  # an interval_note's start (`_too_short`)
+NO_INSURANCE = "no insurance taken: no bet to measure"  # insurance's, where no box insured
 
 
 def _too_short(figure: dict, note: str | None) -> dict:
@@ -339,7 +340,8 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
             _, ins_sd_round = _mean_sd(t[L.T_RINS_SUM], t[L.T_RINS_SQ], rounds)
             if ins_sd_round is not None:
                 ins_se = ins_sd_round * math.sqrt(rounds) / taken / stake
-    insurance = _too_short(_figure(ins_mean, ins_se), few_insurance_bets(won, lost, boxes)) | {
+    insurance = _too_short(_figure(ins_mean, ins_se), few_insurance_bets(won, lost, boxes)) | (
+        {"interval_note": NO_INSURANCE} if not taken else {}) | {
         "sd_bet": ins_sd,
         "bets": taken,
         # with several boxes the SE treats the number of insurance bets as fixed (not a full

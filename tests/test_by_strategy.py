@@ -198,7 +198,12 @@ def test_simulate_exact_sets_each_strategy_beside_its_own_exact_figures():
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     cmp = doc["results"]["exact"]["by_strategy"]
-    assert [c["strategy"] for c in cmp] == ["basic (boxes 1, 3)", "mimic-dealer (box 2)"]
+    # named as results.by_strategy names them, so that the two join (it was "basic (boxes 1,
+    # 3)" beside "basic": a pipeline's review); the table's name apart, as label
+    assert [c["strategy"] for c in cmp] == [b["strategy"] for b in doc["results"][
+        "by_strategy"]] == ["basic", "mimic-dealer"]
+    assert [c["box_numbers"] for c in cmp] == [[1, 3], [2]]
+    assert [c["label"] for c in cmp] == ["basic (boxes 1, 3)", "mimic-dealer (box 2)"]
     for c, by in zip(cmp, doc["results"]["by_strategy"], strict=True):
         he = c["house_edge"]
         assert he["simulated"] == by["house_edge"]["mean"] and he["se"] == by["house_edge"]["se"]

@@ -840,6 +840,19 @@ def test_a_closed_pipe_ends_quietly_as_sigpipe_does(args):
     assert done.returncode == 141 and said == [], done.stderr
 
 
+def test_a_pipe_closed_during_a_large_output_ends_as_sigpipe_does():
+    # `bjsim exact --hands -q -f csv | head -1` (135 KB) exited 0: the write larger than the
+    # pipe's 64 KB buffer was taken in part when the reader went, and the rest dropped in
+    # silence (io.BufferedWriter returns the count, io.TextIOWrapper ignores it). A reader
+    # that takes 10 bytes and closes: the rest of the output cannot go, exit code 141
+    done = subprocess.Popen([sys.executable, "-m", "simulator", "exact", "--hands", "-q", "-f",
+                             "csv"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert len(done.stdout.read(10)) == 10
+    done.stdout.close()
+    said = done.stderr.read().decode()
+    assert done.wait(timeout=300) == 141 and said == "", said
+
+
 def test_a_run_of_the_nz_chart_under_other_rules_says_so(tmp_path, monkeypatch):
     # `--rules us-6deck-s17-das-peek` played the NZ chart (no soft doubles) without a word:
     # -0.547% against -0.436% with the US game's own basic strategy.

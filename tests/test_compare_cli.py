@@ -196,6 +196,13 @@ def test_csv_json_and_markdown_agree():
     he = next(r for r in rows if r["variant"] == "decks=8" and r["figure"] == "house_edge")
     assert float(he["difference"]) == pytest.approx(v["difference"]["house_edge"]["mean"])
     assert float(he["difference_se"]) == pytest.approx(v["difference"]["house_edge"]["se"])
+    # at full precision, as every command's csv: it was rounded to 10 significant digits
+    # (se 0.002528369232 against json's 0.0025283692319615554: a pipeline's review)
+    for key, col in (("mean", "value"), ("se", "se"), ("ci95_low", "ci95_low")):
+        assert float(he[col]) == v["house_edge"][key], key
+    for key in ("se", "ci95_low", "ci95_high", "variance_reduction", "correlation"):
+        assert float(he[f"difference_{key}" if key.startswith(("se", "ci")) else key]) == v[
+            "difference"]["house_edge"][key], key
     assert "| decks=8 |" in md and f"{100 * v['difference']['house_edge']['mean']:+.3f}" in md
     assert {r["exact_value"] for r in rows} == {""}  # --no-exact
     no_exact = doc["variants"][0]["difference"]  # the documented keys, null (they were missing)
@@ -445,9 +452,9 @@ def test_strategies_are_named_as_every_command_names_them(tmp_path, monkeypatch)
     doc = json.loads(run(*args, "-f", "json").stdout)
     named = {g["label"]: (g["strategy"], g["strategy_note"])
              for g in [doc["baseline"], *doc["variants"]]}
-    assert named == {"nz1994": (["basic"], ""), "decks=8": (["basic"], ""),
-                     "dealer_hits_soft_17=true": ([derived.DERIVED_BASIC], ""),
-                     "penetration=0.85": (["basic"], "")}
+    assert named == {"nz1994": (["basic"], None), "decks=8": (["basic"], None),
+                     "dealer_hits_soft_17=true": ([derived.DERIVED_BASIC], None),
+                     "penetration=0.85": (["basic"], None)}
     assert sorted(tmp_path.glob("basic-*.toml")) == sorted([derived.basic_path(
         nz.replace(decks=8)), h17])  # nothing derived for the NZ chart's rules
     # the cached chart is the one played: the same figures as mimic-dealer's under H17
@@ -985,7 +992,9 @@ def test_the_shipped_basic_under_other_rules_is_said_to_be_the_nz_chart():
     assert "strategy basic (basic is the NZ rules' chart" in run(*args, "-q").stdout
     nz = json.loads(run("compare", "--strategy", "basic", "--vary", "decks=2", *TINY[:8],
                         "--no-exact", "-q", "-f", "json").stdout)
-    assert nz["baseline"]["strategy_note"] == ""  # the NZ rules: their own chart
+    # the NZ rules: their own chart, no note: null, as simulate's run.strategy_note (it was "")
+    assert nz["baseline"]["strategy_note"] is None
+    assert [v["strategy_note"] for v in nz["variants"]] == [None]
 
 
 def test_more_boxes_than_the_per_box_strategies_is_refused_in_words():
@@ -1305,3 +1314,24 @@ def test_csv_changes_split_back_into_the_changes_when_a_value_is_a_list():
     assert len(want) == 2 and any(", " in c for c in want), want
     cells = {r["changes"] for r in rows if r["variant"] == doc["variants"][0]["label"]}
     assert cells and all(c.split("; ") == want for c in cells), (cells, want)
+
+
+def test_a_shipped_variant_is_named_as_the_baselines_rule_file_is(tmp_path, monkeypatch):
+    """A shipped variant given by name (variants/h17) was named by its absolute path in json's
+    ``source``, where the baseline's is configs/nz1994.toml (a pipeline's review): it is named
+    relative to bjsim's folder, as shipped rule sets are; a path the user typed stays as typed."""
+    own = tmp_path / "mine.toml"
+    own.write_text('[variant]\nname = "mine"\n\n[changes]\ndealer_hits_soft_17 = true\n')
+    monkeypatch.chdir(tmp_path)
+    doc = json.loads(run("compare", *TINY, "--variant", "variants/h17", "--variant",
+                         "mine.toml", "-f", "json").stdout)
+    assert doc["baseline"]["source"] == "configs/nz1994.toml"
+    assert [v["source"] for v in doc["variants"]] == ["configs/variants/h17.toml", "mine.toml"]
+
+
+def test_docs_compare_names_every_key_of_the_json_and_its_timing():
+    # timing.game_rounds_per_second was in no doc (a pipeline's review)
+    doc = json.loads(run("compare", *TINY, "--vary", "decks=8", "-f", "json").stdout)
+    text = (Path(__file__).resolve().parent.parent / "docs" / "compare.md").read_text()
+    for key in [*doc, *doc["run"], *doc["timing"]]:
+        assert f"`{key}`" in text, key

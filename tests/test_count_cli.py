@@ -1353,3 +1353,14 @@ def test_a_super_sevens_bettors_risk_of_ruin_comes_from_the_distribution_of_its_
     hilo = _json("count", "--plan", "hi-lo-1-12", *args)["results"]["per_round_played"]
     assert hilo["risk_of_ruin_method"] == "diffusion"
     assert hilo["risk_of_ruin"] == math.exp(-2 * hilo["mean"] * 1000 / hilo["sd"] ** 2)
+
+
+def test_a_shipped_plan_is_named_as_a_shipped_rule_set_is(monkeypatch):
+    """count's json named a shipped plan by its absolute path (results.plan.source), where the
+    rules are configs/nz1994.toml (a pipeline's review): relative to bjsim's folder."""
+    install_fake_engine(monkeypatch)
+    result = invoke("count", "--plan", "hi-lo-1-12", *TINY, "-f", "json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["results"]["plan"]["source"] == "strategies/plans/hi-lo-1-12.toml"
+    assert doc["run"]["rules_file"] == "configs/nz1994.toml"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from simulator.assessment import figures, render, sections
+from simulator.assessment import figures, output, render, sections
 from simulator.cli import cli
 from simulator.plans import load_plan
 from simulator.report import PER_UNIT_WAGERED
@@ -91,7 +91,7 @@ def test_the_section_renders_every_table(fake_engine):
     assert sections.counting({"counting": None}) is None
 
 
-def test_score_n0_and_ruin_have_bjsim_counts_95_intervals(fake_engine):
+def test_score_n0_and_ruin_have_bjsim_counts_95_intervals(fake_engine, tmp_path):
     """SCORE, N0 and the risk of ruin with the 95% intervals ``bjsim count`` gives (an SE read
     as ± would leave their range), N0 rounded as count rounds it, the risk of ruin to three
     significant figures; in the penetration sweep too."""
@@ -114,6 +114,14 @@ def test_score_n0_and_ruin_have_bjsim_counts_95_intervals(fake_engine):
         assert keys[keys.index(k) + 1: keys.index(k) + 3] == [k + "_ci95_low", k + "_ci95_high"]
     md = render.to_markdown("t", [sec])
     assert "| 17.0 | 0.3 | 59.4 | 58,663 | 16,835 | no bound | 6.61% | 0.627% | 69.6% |" in md
+    # the CSV keeps numbers only: N0's missing high end is empty, as in bjsim count -f csv (it
+    # held the words "no bound", so that pandas read the column as text: a pipeline's review)
+    path = tmp_path / "per_round.csv"
+    output._csv(table, path)
+    with open(path, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert [r["n0_ci95_high"] for r in rows] == ["", ""]
+    assert float(rows[0]["n0_ci95_low"]) == 16835.02
     sweep = next(b for b in sec.blocks if getattr(b, "name", "") == "counting_penetration")
     assert "score_ci95_low" in [k for k, _, _ in sweep.columns]
     assert "n0_se" not in [k for k, _, _ in sweep.columns]

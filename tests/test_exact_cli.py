@@ -888,7 +888,7 @@ def test_every_block_of_the_comparison_lines_up_with_a_long_strategy_name():
     fig = {"simulated": 0.002, "se": 0.003, "exact": 0.005, "difference": -0.003, "z": -1.0,
            "z_note": None, "z_caveat": None}
     cmp = {"house_edge": fig, "exact_note": "exact", "by_strategy": [
-        {"strategy": name, "house_edge": fig} for name in (
+        {"strategy": name.split(" (")[0], "label": name, "house_edge": fig} for name in (
             "basic (boxes 1, 2, 3, 4)", "basic-super-sevens (box 5)",
             "a-much-longer-name (box 6)")]}
     lines = compare.comparison_text(cmp).splitlines()

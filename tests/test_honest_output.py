@@ -275,6 +275,29 @@ def test_the_super_sevens_figure_names_the_7_7_play_and_what_the_published_figur
     assert "depends on the 7-7 play (14.4): split v 2-7, hit v 8-A" in exact
 
 
+def test_a_figure_with_no_bet_says_why_it_has_no_interval_and_keeps_every_key():
+    """basic takes no insurance: its insurance had se and interval null with interval_note null,
+    against README's "null, or why there is no interval"; --no-super-sevens left out
+    seven_seven_play, which README's table lists; count's counter_return_interval_note was null
+    where the counter bets nothing on Super Sevens (a pipeline's review)."""
+    doc = json.loads(run("simulate", *TINY, "-f", "json").stdout)["results"]
+    ins = doc["insurance"]
+    assert ins["bets"] == 0 and ins["mean"] is None and ins["ci95_low"] is None
+    assert ins["interval_note"] == "no insurance taken: no bet to measure"
+    row = next(ln for ln in run("simulate", *TINY).stdout.splitlines()
+               if ln.strip().startswith("Insurance "))
+    assert "too few to say" not in row  # (no bet: "-", as before)
+    rows = csv_rows(run("simulate", *TINY, "-f", "csv").stdout)
+    assert any(r["section"] == "note" and r["item"] == "insurance" for r in rows)
+    off = json.loads(run("simulate", *TINY, "--no-super-sevens", "-f", "json").stdout)
+    assert off["results"]["super_sevens"]["seven_seven_play"] is None
+    count = json.loads(run("count", "--rounds", "20_000", "--chunk-rounds", "5000", "--seed",
+                           "7", "--quiet", "-f", "json").stdout)["results"]["super_sevens"]
+    assert count["counter_bets"] == 0 and count["counter_return"] is None
+    assert count["counter_return_interval_note"] == (
+        "no bet: the counter staked nothing on Super Sevens")
+
+
 def test_a_run_too_short_says_so_instead_of_an_interval():
     doc = json.loads(run("simulate", *TINY, "-f", "json").stdout)
     ss = doc["results"]["super_sevens"]

@@ -1034,6 +1034,8 @@ def test_a_super_sevens_difference_without_its_interval_is_not_shown_bare(built,
     assert float(rows["decks-4"]["ss_difference"]) == -0.03122
     assert rows["decks-4"]["ss_interval_note"] == note
     assert float(rows["decks-4"]["ss_exact_difference"]) == 0.02924
+    # the difference's interval named as compare's csv names it (difference_ci95_low)
+    assert rows["decks-4"]["ss_difference_ci95_low"] == "" and "ss_ci95_low" not in rows["decks-4"]
 
 
 def test_variant_table_starts_with_the_comparisons_own_baseline(built):
@@ -1059,6 +1061,11 @@ def test_variant_table_starts_with_the_comparisons_own_baseline(built):
     assert float(rows[0]["house_edge"]) == base["house_edge"] and rows[0]["difference"] == ""
     # each column says what it holds, as compare's csv: the exact difference, not "exact"
     assert float(rows[1]["exact_difference"]) == row["exact"] and "exact" not in rows[1]
+    # the difference's interval named as compare's csv names it: ci95_low there (and in
+    # player_choices.csv) is the house edge's own interval, so that a script joining the two
+    # took the wrong one (a pipeline's review)
+    assert (float(rows[1]["difference_ci95_low"]), float(rows[1]["difference_ci95_high"])) == (
+        row["ci95_low"], row["ci95_high"]) and "ci95_low" not in rows[1]
     # its z is of the house edge (the simulated change less the exact one), labelled as such
     assert "z" not in rows[1] and float(rows[1]["z_house_edge"]) == pytest.approx(
         (row["difference"] - row["exact"]) / row["se"])
@@ -1089,10 +1096,20 @@ def test_csv_and_markdown_hold_the_json_figures(built):
             v = w.get(key)  # (the exact SD per bet: none for insurance)
             assert (r[head] == "" if v is None else float(r[head]) == v), key
     assert [r["wager"] for r in rows if not r["exact_sd_bet"]] == ["Insurance"]
+    md_rules = (out / "report.md").read_text()
     with open(out / "csv" / "rules.csv", newline="") as f:  # plain values, no TOML quotes
         rules = {r["key"]: r["value"] for r in csv.DictReader(f)}
     assert (rules["shuffle"], rules["decks"], rules["super_sevens"]) == ("cut-card", "6", "true")
-    assert rules["super_sevens_pays"] == "3,50,100,500,5000"  # (as --set takes it)
+    # as simulate's, compare's, count's and exact's csv write it (it was "3,50,100,500,5000",
+    # as --set takes it: the table's form), and json keeps each value's type (it held strings)
+    assert rules["super_sevens_pays"] == "3; 50; 100; 500; 5000"
+    typed = {r["key"]: r["value"] for r in data["rules"]}
+    assert typed["decks"] == 6 and typed["super_sevens"] is True
+    assert typed["super_sevens_pays"] == [3, 50, 100, 500, 5000] == data["simulation"][
+        data["strategy"]]["rules"]["super_sevens_pays"]
+    assert typed["penetration"] == 0.75 and typed["shuffle"] == "cut-card"
+    assert ("| 14.3 | super_sevens_pays | 3,50,100,500,5000 |" in md_rules
+            and "| 12.3 | dealer_hits_soft_17 | false |" in md_rules), md_rules
     assert "7.1 (1999),shuffle,cut-card,inferred," in (out / "csv" / "rules.csv").read_text()
     md = (out / "report.md").read_text()
     html = (out / "report.html").read_text()

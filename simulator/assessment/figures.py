@@ -776,15 +776,12 @@ def plays_text(plays: dict) -> str:
     return plays_by_up_text([plays[up] for up in (*range(2, 11), 1)])
 
 
-def _rule_value(line: str) -> str:
-    """The value of a rule file's ``key = value`` line as the rules table gives it: a string
-    without its TOML quotes (``cut-card``), a list as --set takes it (``3,50,100,500,5000``),
-    any other value as the file writes it."""
-    value = tomllib.loads(line)
-    (v,) = value.values()
-    if isinstance(v, list):  # (as --set takes it, the report's one form: `set_form`)
-        return ",".join(str(x) for x in v)
-    return v if isinstance(v, str) else line.split(" = ", 1)[1]
+def _rule_value(line: str):
+    """The value of a rule file's ``key = value`` line with its type, as every command's json
+    gives the rules: a number, ``true``, a string, a list (``[3, 50, 100, 500, 5000]``); the
+    rules table writes it as the file does (`sections.fmt`)."""
+    (v,) = tomllib.loads(line).values()
+    return v
 
 
 def _sevens(rules, fig, runs: dict, exacts: dict | None = None) -> dict:
@@ -1269,7 +1266,7 @@ def _variant_row(game: dict, ss_sd: float | None = None) -> dict:
                 game.get("same_game_as"), game.get("same_main_game_as"))
                 if game["changes"] else ""),
             # "the baseline's" (its strategy played under the variant's rules), else the names
-            "strategy": game["strategy_note"].split(",")[0] or ", ".join(
+            "strategy": (game["strategy_note"] or "").split(",")[0] or ", ".join(
                 sorted(set(game["strategy"]))),
             "house_edge": he["mean"],
             "house_edge_half_width": None if he["ci95_high"] is None else

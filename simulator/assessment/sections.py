@@ -163,7 +163,11 @@ def fmt(value, kind: str) -> str:
         return "-" if value == 0 else fmt(value, base)
     if isinstance(value, Withheld):
         return value.shown
-    if kind == "text" or isinstance(value, str):  # a word in a column of numbers: "no bound"
+    if isinstance(value, bool):  # (a rule's value: as its file and the csv write it)
+        return "true" if value else "false"
+    if isinstance(value, list):  # (a rule's list: as --set takes it, the report's one form)
+        return ",".join(str(x) for x in value)
+    if kind == "text" or isinstance(value, str):  # a word: a text column's
         return str(value)
     if kind == "int":
         return f"{round(value):,}"
@@ -529,7 +533,8 @@ def rules(data: dict) -> Section:
         f", with the choice{'s' if len(chosen) > 1 else ''} {', '.join(chosen)}" if chosen
         else "")
     other = any(r["from"] in (OUTSIDE_GAZETTE, CHANGED) for r in data["rules"])
-    within = [f"{r['key']} = {r['value']}" for r in data["rules"] if r["from"] == WITHIN_GAZETTE]
+    within = [f"{r['key']} = {fmt(r['value'], 'text')}" for r in data["rules"]
+              if r["from"] == WITHIN_GAZETTE]
     a = data.get("against_nz")
     return Section("rules", "Rules", [
         f"Rule file {src}. Each key's Gazette rule (New Zealand Gazette 1994 No. 112; rule 7.1 "
@@ -1042,7 +1047,9 @@ def variants(data: dict) -> Section:
     t = Table("rule_variants", "The effect of each rule variant on the house edge (the first "
               "row: the comparison's own run of the rule set)", cols,
               [[_variant_cell(r, c, names) for c, _, _ in cols] for r in every],
-              {"exact": "exact_difference", "z": "z_house_edge"},  # (as compare's csv)
+              # (as compare's csv names them: ci95_* there is of the house edge itself)
+              {"exact": "exact_difference", "ci95_low": "difference_ci95_low",
+               "ci95_high": "difference_ci95_high", "z": "z_house_edge"},
               {i for i, r in enumerate(every) if r["variant"] in twins})
     blocks = [v["note"] + _twins_text(twins) + _no_effect_text(v["rows"]), t, _chart(
         data, "rule_effects", "Change in house edge of each variant, with its 95% interval "
@@ -1074,7 +1081,8 @@ def variants(data: dict) -> Section:
             "house edge", scols,
             [[Withheld(r[c]) if c == "ss_difference" and _ss_difference_withheld(r)
               else _variant_cell(r, c, names) for c, _, _ in scols] for r in games],
-            {"ss_exact": "ss_exact_difference"},
+            {"ss_exact": "ss_exact_difference", "ss_ci95_low": "ss_difference_ci95_low",
+             "ss_ci95_high": "ss_difference_ci95_high"},
             {i for i, r in enumerate(games) if r["variant"] in twins})
         no_interval = "no interval: too few wins of the rare big lines, as said above"
         empty = _left_out(ss_table, "in every row", why={
@@ -1608,8 +1616,8 @@ def _with_ci95(key: str, label: str, kind: str, name: str | None = None
 
 def _no_bound(fig: dict, key: str):
     """``fig[key]``; ``no bound`` for an interval's missing high end where its low end is there
-    (N0 where the mean's interval reaches no edge); SCORE and N0 without an edge ``n/a`` (empty
-    in the CSV, as in bjsim count's)."""
+    (N0 where the mean's interval reaches no edge); SCORE and N0 without an edge ``n/a``: both
+    empty in the CSV, as in bjsim count's, so that a column of numbers holds no word."""
     if key in ("score", "n0") and fig.get(key) is None and fig.get("no_edge_note"):
         return Withheld(None, NOT_APPLICABLE)
     if key in ("gain_over_flat", "gain_over_flat_se") and fig.get(
@@ -1617,7 +1625,7 @@ def _no_bound(fig: dict, key: str):
         return Withheld(fig.get(key), "none" if key == "gain_over_flat" else "-")
     if key.endswith("_ci95_high") and fig.get(key) is None and fig.get(
             key.removesuffix("high") + "low") is not None:
-        return "no bound"
+        return Withheld(None, "no bound")
     return fig.get(key)
 
 

@@ -511,15 +511,15 @@ def _house_edge(fig: dict) -> dict:
 def comparison_text(cmp: dict) -> str:
     """The comparison as lines for the table report (with ``by_strategy``, each strategy's)."""
     by_strategy = cmp.get("by_strategy", [])
-    width = max([26, *(len(by["strategy"]) + 2 for by in by_strategy)])  # every block alike
+    width = max([26, *(len(by["label"]) + 2 for by in by_strategy)])  # every block alike
     lines = ["", "Exact (combinatorial) figures beside the simulated ones", "",
              *_comparison_lines(cmp, "figure", width),
              f"({cmp['exact_note']}; every figure a house edge, minus the return; z = "
              "difference / standard error, + where the simulated house edge is higher)"]
     for by in by_strategy:
-        lines += ["", *_comparison_lines(by, by["strategy"], width)]
+        lines += ["", *_comparison_lines(by, by["label"], width)]
     caveats: dict = {}  # each caveat, once, with the blocks it is of (the strategies' by name)
-    for title, c in [("the table", cmp), *[(by["strategy"], by) for by in by_strategy]]:
+    for title, c in [("the table", cmp), *[(by["label"], by) for by in by_strategy]]:
         for key in FIGURES:
             if (c.get(key) or {}).get("z_caveat"):
                 caveats.setdefault(c[key]["z_caveat"], {})[title] = None
@@ -558,7 +558,7 @@ def _comparison_lines(cmp: dict, title: str, width: int = 26) -> list[str]:
 def comparison_csv(cmp: dict) -> str:
     """The comparison as rows of the tidy csv (section, item, per, value, se, ...)."""
     rows = []
-    for prefix, c_all in [("", cmp)] + [(f"{by['strategy']}: ", by)
+    for prefix, c_all in [("", cmp)] + [(f"{by['label']}: ", by)
                                         for by in cmp.get("by_strategy", [])]:
         for key in FIGURES:
             c = c_all.get(key)
