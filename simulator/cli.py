@@ -96,7 +96,7 @@ def _usage_error_as_one_line():
         raise BjsimError(err.format_message()) from None
 
 
-WRITTEN = ("output", "plot_path", "checkpoint_path")  # options naming a file a command writes
+WRITTEN = ("output", "plot_path", "checkpoint_path", "optimal_plan")  # files a command writes
 
 
 class OneLineCommand(click.Command):
@@ -2841,7 +2841,8 @@ def _count_list(fmt: str = "table") -> str:
          "0.5 for half Kelly. Default: 1 (full Kelly).")
 @_option("--optimal-plan", "optimal_plan", type=OUTPUT_FILE, default=None, metavar="FILE",
          help="With --optimal-bets: also write the plan played with its [bet] replaced by the "
-         "optimal one to FILE (TOML, for --plan), e.g. --optimal-plan optimal.toml.")
+         "optimal one to FILE (TOML, for --plan): not a file the run reads or writes, nor -; "
+         "e.g. --optimal-plan optimal.toml.")
 @_option("--checkpoint", "checkpoint_path", type=click.Path(), default=None,
          metavar="FILE",
          help="Record finished chunks in FILE (as simulate's), the control run's too; "
@@ -2905,8 +2906,8 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     plan = load_plan(plan_name, folder=ctx.meta.get(STARTED))  # (its paths: as first read)
     plan = dataclasses.replace(plan, source=_as_named(ctx, plan.source))
     bankroll = _bankroll(bankroll, plan)
-    optimal = _optimal_options(ctx, plan, bankroll, penetrations, kelly_fraction, optimal_plan,
-                               output) if optimal_bets else _no_optimal(ctx)
+    optimal = (_optimal_options(ctx, plan, bankroll, penetrations, kelly_fraction, optimal_plan)
+               if optimal_bets else _no_optimal(ctx))
     if penetrations is not None and any(s.split("=")[0].strip() == "penetration"
                                         for s in overrides):
         raise BjsimError("--penetrations: not with --set penetration=P: each run of the sweep "
@@ -2971,10 +2972,11 @@ def _no_optimal(ctx) -> None:
                              "allowed with --optimal-bets")
 
 
-def _optimal_options(ctx, plan, bankroll, penetrations, fraction, path, output) -> dict:
+def _optimal_options(ctx, plan, bankroll, penetrations, fraction, path) -> dict:
     """``--optimal-bets``' options checked before any round is played: a bankroll (the Kelly
     bet's), ``--kelly-fraction`` above 0 and at most 1, no sweep, and an ``--optimal-plan``
-    (already checked writable, as ``-o``) that is neither the plan played nor ``-o``'s file.
+    that is a file, not ``-`` (already checked writable, and refused where it is a file the run
+    reads or another option writes, as ``-o`` is: `WRITTEN`, `_refuse_same_file`).
     ``{"fraction", "path"}``."""
     from simulator.rules import _q
 
@@ -2994,14 +2996,10 @@ def _optimal_options(ctx, plan, bankroll, penetrations, fraction, path, output) 
         if not 0 < value <= 1:  # (nan: never)
             raise BjsimError(f"--kelly-fraction {_q(fraction)}: allowed a number above 0, at "
                              "most 1 (1 full Kelly, 0.5 half Kelly)")
-    if path is not None:
-        option = typed_option(ctx, _param(ctx, "optimal_plan"))
-        played = dict(plan.files).get("plan")
-        if played is not None and os.path.exists(path) and os.path.samefile(path, played):
-            raise BjsimError(f"{option} {path}: it is the plan played (--plan {plan.source}): "
-                             "allowed another file")
-        if output is not None and os.path.realpath(path) == os.path.realpath(output):
-            raise BjsimError(f"{option} {path}: it is -o's file too: allowed another file")
+    if path == "-":  # (a file that is the run's input or -o's: `_refuse_same_file`, as -o's)
+        raise BjsimError(f"{typed_option(ctx, _param(ctx, 'optimal_plan'))} -: the plan is "
+                         "written to a file, not stdout (the report's): allowed a file name "
+                         "(./- for one called '-')")
     return {"fraction": value, "path": path}
 
 

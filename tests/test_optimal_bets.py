@@ -257,12 +257,41 @@ def test_an_optimal_plan_that_cannot_be_written_or_is_the_plan_played_is_refused
     plan.write_text((ROOT / "strategies" / "plans" / "hi-lo-1-12.toml").read_text())
     line = is_one_line_error(invoke("count", "--plan", plan, "--optimal-bets",
                                     "--optimal-plan", plan))
-    assert line == (f"Error: --optimal-plan {plan}: it is the plan played (--plan {plan}): "
-                    "allowed another file")
+    assert line == (f"Error: --optimal-plan names {plan}, which --plan reads: allowed a file "
+                    "that is not one of the command's inputs")
     line = is_one_line_error(invoke("count", "--optimal-bets", "--optimal-plan",
                                     tmp_path / "o.txt", "-o", tmp_path / "o.txt"))
-    assert "it is -o's file too" in line
+    assert line == (f"Error: --optimal-plan and -o/--output: both name {tmp_path / 'o.txt'}: "
+                    "allowed a different file for each")
     assert not fake_engine
+
+
+def test_an_optimal_plan_is_refused_where_o_is_refused(tmp_path, fake_engine):
+    # the run's inputs and its checkpoint: written over, the run could not be repeated or resumed
+    rules = tmp_path / "rules.toml"
+    rules.write_text((ROOT / "configs" / "nz1994.toml").read_text())
+    strategy = tmp_path / "chart.toml"
+    strategy.write_text((ROOT / "strategies" / "basic.toml").read_text())
+    (tmp_path / "myko.toml").write_text((ROOT / "strategies" / "counts" / "ko.toml").read_text()
+                                        .replace('name = "ko"', 'name = "myko"'))
+    plan = tmp_path / "kop.toml"
+    plan.write_text(f'count = "{tmp_path / "myko.toml"}"\ntable_max = 8\nbankroll = 500\n'
+                    "[bet]\nbase = 1\nsteps = [[3, 4]]\n")
+    ckpt = tmp_path / "run.ckpt"
+    for args, file, reader in [(("--rules", rules), rules, "--rules"),
+                               (("--strategy", strategy), strategy, "--strategy"),
+                               (("--plan", plan), tmp_path / "myko.toml", "--plan")]:
+        line = is_one_line_error(invoke("count", *args, "--optimal-bets", "--optimal-plan", file))
+        assert line == (f"Error: --optimal-plan names {file}, which {reader} reads: allowed a "
+                        "file that is not one of the command's inputs"), line
+    line = is_one_line_error(invoke("count", "--checkpoint", ckpt, "--optimal-bets",
+                                    "--optimal-plan", ckpt))
+    assert line == (f"Error: --optimal-plan and --checkpoint: both name {ckpt}: allowed a "
+                    "different file for each")
+    line = is_one_line_error(invoke("count", "--optimal-bets", "--optimal-plan", "-"))
+    assert line == ("Error: --optimal-plan -: the plan is written to a file, not stdout (the "
+                    "report's): allowed a file name (./- for one called '-')")
+    assert not fake_engine and not (tmp_path / "-").exists()
 
 
 def test_help_shows_an_optimal_bets_example():
