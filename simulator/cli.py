@@ -2974,7 +2974,8 @@ def _no_optimal(ctx) -> None:
 
 def _optimal_options(ctx, plan, bankroll, penetrations, fraction, path) -> dict:
     """``--optimal-bets``' options checked before any round is played: a bankroll (the Kelly
-    bet's), ``--kelly-fraction`` above 0 and at most 1, no sweep, and an ``--optimal-plan``
+    bet's), a plan betting no Super Sevens (their stakes would come from the same bankroll),
+    ``--kelly-fraction`` above 0 and at most 1, no sweep, and an ``--optimal-plan``
     that is a file, not ``-`` (already checked writable, and refused where it is a file the run
     reads or another option writes, as ``-o`` is: `WRITTEN`, `_refuse_same_file`).
     ``{"fraction", "path"}``."""
@@ -2983,6 +2984,12 @@ def _optimal_options(ctx, plan, bankroll, penetrations, fraction, path) -> dict:
     if penetrations is not None:
         raise BjsimError("--optimal-bets: not with --penetrations: the optimal bets are of one "
                          "run: allowed with a single run (--set penetration=P for another)")
+    if any(plan.super_sevens.values()):
+        raise BjsimError(f"--optimal-bets: not with a plan that bets Super Sevens (the plan "
+                         f"{plan.name} does, by its [super_sevens]): its stakes come from the same "
+                         "bankroll, and the optimal main bets here are of a counter betting the "
+                         "main wager only: allowed a plan whose [super_sevens] bets nothing at "
+                         "every count, or that has no [super_sevens] table")
     if bankroll is None and plan.bankroll is None:
         raise BjsimError(f"--optimal-bets: needs a bankroll (the Kelly bet is bankroll x "
                          f"fraction x advantage / variance), and the plan {plan.name} has none: "
@@ -3020,8 +3027,8 @@ def _optimal_plan(path, plan, o: dict, meta: dict) -> OutputError | None:
         f"{plan.name} with optimal (Kelly) main bets derived by bjsim count --optimal-bets "
         f"from its run: rules {rules}, {sum(r['rounds'] for r in o['rows']):,} rounds, seed "
         f"{run.get('seed')}, bankroll "
-        f"{o['bankroll']:g} units, Kelly fraction {o['kelly_fraction']:g}; wonging, boxes and "
-        "Super Sevens as the plan's", o["bankroll"])
+        f"{o['bankroll']:g} units, Kelly fraction {o['kelly_fraction']:g}; wonging and boxes as "
+        "the plan's", o["bankroll"])
     try:
         atomic.write(os.path.realpath(path), text, mode=atomic.USER_MODE)
     except OSError as err:

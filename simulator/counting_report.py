@@ -2102,8 +2102,9 @@ KELLY_WORDS = ("Kelly bet = bankroll x fraction x smoothed advantage x boxes a r
                "figures); the bet is it rounded to a whole unit (the engine bets whole units) "
                "within the plan's table limits, table_min where the smoothed advantage is not "
                "above 0")
-MAIN_ONLY = ("the main bet only: the plan's wonging, boxes and Super Sevens bets are kept as they "
-             "are, and the figures are of the main + insurance net, Super Sevens apart")
+MAIN_ONLY = ("the main bet only: the plan's wonging and boxes are kept as they are, and the "
+             "figures are of the main + insurance net (a plan betting Super Sevens is refused: "
+             "its stakes come from the same bankroll)")
 IN_SAMPLE = ("in-sample: the bets were chosen from these very rounds, so the figures flatter "
              "them; the written plan played with another seed gives an out-of-sample figure")
 EXACT_WORDS = ("exact: the same seed, rules and plan but the [bet] deal and play the same rounds, "

@@ -294,6 +294,33 @@ def test_an_optimal_plan_is_refused_where_o_is_refused(tmp_path, fake_engine):
     assert not fake_engine and not (tmp_path / "-").exists()
 
 
+SS_WORDS = ("its stakes come from the same bankroll, and the optimal main bets here are of a "
+            "counter betting the main wager only: allowed a plan whose [super_sevens] bets "
+            "nothing at every count, or that has no [super_sevens] table")
+
+
+def test_a_plan_betting_super_sevens_is_refused(tmp_path, fake_engine):
+    line = is_one_line_error(invoke("count", "--plan", "sevens-super-sevens", "--strategy",
+                                    "basic-super-sevens", "--optimal-bets", "--bankroll", "500"))
+    assert line == ("Error: --optimal-bets: not with a plan that bets Super Sevens (the plan "
+                    f"sevens-super-sevens does, by its [super_sevens]): {SS_WORDS}")
+    ramp = tmp_path / "ramp.toml"  # a Hi-Lo plan betting Super Sevens from +4 only
+    ramp.write_text('count = "hi-lo"\ntable_max = 8\nbankroll = 500\n[bet]\nbase = 1\n'
+                    "[super_sevens]\nbase = 0\nsteps = [[4, 1]]\n")
+    line = is_one_line_error(invoke("count", "--plan", ramp, "--optimal-bets"))
+    assert line.startswith("Error: --optimal-bets: not with a plan that bets Super Sevens")
+    assert not fake_engine
+
+
+def test_a_plan_whose_super_sevens_table_bets_nothing_is_allowed(tmp_path):
+    nothing = tmp_path / "nothing.toml"
+    nothing.write_text('count = "hi-lo"\ntable_max = 8\nbankroll = 500\n[bet]\nbase = 1\n'
+                       "steps = [[2, 4]]\n[super_sevens]\nbase = 0\n")
+    out = invoke("count", "--plan", nothing, *TINY, "--optimal-bets")
+    assert out.exit_code == 0, out.output
+    assert "Optimal main bets" in out.stdout
+
+
 def test_help_shows_an_optimal_bets_example():
     out = invoke("count", "--help").stdout
     assert "bjsim count --optimal-bets --bankroll 1000 --optimal-plan optimal.toml" in out
