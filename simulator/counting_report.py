@@ -2103,10 +2103,11 @@ KELLY_WORDS = ("Kelly bet = bankroll x fraction x smoothed advantage x boxes a r
                "within the plan's table limits, table_min where the smoothed advantage is not "
                "above 0")
 MAIN_ONLY = ("the main bet only: the plan's wonging and boxes are kept as they are, and the "
-             "figures are of the main + insurance net (a plan betting Super Sevens is refused: "
-             "its stakes come from the same bankroll)")
+             "figures are of the main + insurance net")
 IN_SAMPLE = ("in-sample: the bets were chosen from these very rounds, so the figures flatter "
-             "them; the written plan played with another seed gives an out-of-sample figure")
+             "them, and their 95% intervals (the rounds' own spread, as the run's) do not allow "
+             "for the bets having been chosen from the same rounds; the written plan played "
+             "with another seed gives an out-of-sample figure")
 EXACT_WORDS = ("exact: the same seed, rules and plan but the [bet] deal and play the same rounds, "
                "and the plan's bet was one amount within each count row, as the optimal one is "
                "(steps at whole counts), so the counter's net is the sum over the rows of the "
@@ -2255,13 +2256,32 @@ def optimal_text(o: dict, kind: str, markdown: bool = False) -> list[str]:
         out += ["", f"Note: {note}."]
     out += ["", f"As a plan's [bet]: {ramp_text(o['bet'])}.", "",
             f"Over the same rounds ({o['main_bet_note']}):", ""]
-    out += grid(["main bet", "avg bet", "advantage", "SD/round", "win/100 (95%)", "SCORE (95%)",
-                 "N0 (95%)", "risk of ruin (95%)"],
-                [_ramp_row("the plan as played", o["as_played"]),
-                 _ramp_row("the optimal bets" + (" (exact)" if o["exact"] else " (estimate)"),
-                           o["predicted"])])
+    ramps = [("the plan as played", o["as_played"]),
+             ("the optimal bets" + (" (exact)" if o["exact"] else " (estimate)"), o["predicted"])]
+    cells = [_ramp_row(label, r) for label, r in ramps]
+    head = ["main bet", "avg bet", "advantage", "SD/round", "win/100 (95%)", "SCORE (95%)",
+            "N0 (95%)", "risk of ruin (95%)"]
+    out += grid([_as_shown(h, [row[j] for row in cells]) for j, h in enumerate(head)], cells)
+    out += _ramp_notes([(label, r["per_round_played"]) for label, r in ramps])
     out += ["", f"The optimal bets' figures are {o['exact_note']}; and {o['in_sample_note']}."]
     return out
+
+
+def _ramp_notes(rows: list[tuple[str, dict]]) -> list[str]:
+    """The lines under the section's table of the two ramps (``rows``: each row's label and
+    ``per_round_played``), as the net per round's table has them (`_round_notes`): where SCORE
+    and N0 do not apply, how the risk of ruin is worked out, and why a row has no SE or interval
+    (of the risk of ruin alone, or of every figure)."""
+    ps = [p for _, p in rows]
+    out = [*no_edge_line([p.get("no_edge_note") for p in ps]), *ruin_method_lines(ps)]
+    for label, p in rows:
+        if p.get("interval_note"):
+            out.append(f"No SE of the mean and no interval for the win per 100 rounds, SCORE, N0 "
+                       f"or the risk of ruin of {label}: {p['interval_note']}.")
+        elif p.get("risk_of_ruin_interval_note"):
+            out.append(f"No SE or interval for the risk of ruin of {label}: "
+                       f"{p['risk_of_ruin_interval_note']}.")
+    return [line for x in out for line in ("", x)]
 
 
 def optimal_rows(o: dict) -> list[dict]:
@@ -2289,6 +2309,9 @@ def optimal_rows(o: dict) -> list[dict]:
         for k in ("mean", "sd", "win_per_100", "score", "n0", "risk_of_ruin"):
             add(f"{key}:{k}", p[k], se=p["se"] if k == "mean" else p.get(k + "_se"),
                 lo=p.get(k + "_ci95_low"), hi=p.get(k + "_ci95_high"))
+        for k in ("interval_note", "no_edge_note", "risk_of_ruin_method",
+                  "risk_of_ruin_interval_note"):
+            add(f"{key}:{k}", p[k])
     for k in ("exact", "exact_note", "smoothing_note", "kelly_note", "main_bet_note",
               "in_sample_note", "limits_note", "falls_note"):
         add(k, o[k])

@@ -152,6 +152,28 @@ def test_the_table_limits_clamp_the_bets_and_a_flat_table_says_so():
     assert "table_max is its table_min, 1 unit" in flat["limits_note"]
 
 
+def test_a_withheld_risk_of_ruin_interval_is_labelled_and_said_as_the_main_tables():
+    # 160 rounds and a 100-unit bankroll: too few rounds for the risk of ruin's interval
+    o = CR.optimal_bets(tally_of(HAND), flat_plan(), bankroll=100)
+    for key in ("as_played", "predicted"):
+        assert o[key]["per_round_played"]["risk_of_ruin_interval_note"] is not None
+    lines = CR.optimal_text(o, "true count")
+    head = next(x for x in lines if x.startswith("main bet"))
+    assert head.rstrip().endswith("risk of ruin") and "risk of ruin (95%)" not in head
+    text = "\n".join(lines)
+    for label in ("the plan as played", "the optimal bets (exact)"):
+        assert f"No SE or interval for the risk of ruin of {label}: across the mean's" in text
+    assert "The risk of ruin is the diffusion formula's" in text
+    assert "do not allow for the bets having been chosen from the same rounds" in text
+    # a bankroll of 5 units: the interval given, the head labelled
+    o = CR.optimal_bets(tally_of(HAND), flat_plan(), bankroll=5)
+    head = next(x for x in CR.optimal_text(o, "true count") if x.startswith("main bet"))
+    assert head.rstrip().endswith("risk of ruin (95%)")
+    notes = {r["item"]: r["value"] for r in CR.optimal_rows(
+        CR.optimal_bets(tally_of(HAND), flat_plan(), bankroll=100))}
+    assert notes["predicted:risk_of_ruin_interval_note"].startswith("across the mean's")
+
+
 def test_a_sparse_end_row_is_merged_as_the_table_by_count_merges_it():
     few = HAND + rounds_at(9, [10] * 3)  # 3 rounds at +9: merged into +3's row
     o = CR.optimal_bets(tally_of(few), flat_plan(), bankroll=100)
