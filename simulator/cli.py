@@ -2833,7 +2833,8 @@ def _count_list(fmt: str = "table") -> str:
          "penetration, e.g. 0.60,0.70,0.80,0.90.")
 @_option("--optimal-bets", is_flag=True,
          help="After the run, a section of the optimal (Kelly) main bet at each count, "
-         "bankroll x fraction x advantage / variance in whole units within the plan's table "
+         "bankroll x fraction x advantage x boxes a round / variance of a round's net at one "
+         "unit a box, in whole units within the plan's table "
          "limits, the ramp they make and what it would have won over the same rounds; needs "
          "a bankroll (--bankroll or the plan's), e.g. --optimal-bets --bankroll 1000.")
 @_option("--kelly-fraction", "kelly_fraction", default=None, metavar="F",
@@ -2992,8 +2993,9 @@ def _optimal_options(ctx, plan, bankroll, penetrations, fraction, path) -> dict:
                          "every count, or that has no [super_sevens] table")
     if bankroll is None and plan.bankroll is None:
         raise BjsimError(f"--optimal-bets: needs a bankroll (the Kelly bet is bankroll x "
-                         f"fraction x advantage / variance), and the plan {plan.name} has none: "
-                         "allowed with --bankroll UNITS, or a plan with a bankroll key")
+                         "fraction x advantage x boxes a round / variance), and the plan "
+                         f"{plan.name} has none: allowed with --bankroll UNITS, or a plan with "
+                         "a bankroll key")
     value = 1.0
     if fraction is not None:
         try:
@@ -3021,10 +3023,13 @@ def _optimal_plan(path, plan, o: dict, meta: dict) -> OutputError | None:
     rules = run.get("rules_name") or shown_rule_file(run.get("rules_file"))
     if run.get("overrides"):
         rules += " with " + ", ".join(run["overrides"])
+    what = ("with optimal (Kelly) main bets" if o["no_edge_note"] is None else
+            f"at the table minimum at every count ({o['no_edge_note'].split(', so ')[0]} in the "
+            "run, so Kelly bets nothing)")
     text = plan_toml(
         plan, Ramp(o["bet"]["base"], tuple((c, u) for c, u in o["bet"]["steps"])),
-        f"{plan.name}-optimal",
-        f"{plan.name} with optimal (Kelly) main bets derived by bjsim count --optimal-bets "
+        f"{plan.name}-optimal" if o["no_edge_note"] is None else f"{plan.name}-table-min",
+        f"{plan.name} {what}, derived by bjsim count --optimal-bets "
         f"from its run: rules {rules}, {sum(r['rounds'] for r in o['rows']):,} rounds, seed "
         f"{run.get('seed')}, bankroll "
         f"{o['bankroll']:g} units, Kelly fraction {o['kelly_fraction']:g}; wonging and boxes as "

@@ -2109,10 +2109,11 @@ IN_SAMPLE = ("in-sample: the bets were chosen from these very rounds, so the fig
              "for the bets having been chosen from the same rounds; the written plan played "
              "with another seed gives an out-of-sample figure")
 EXACT_WORDS = ("exact: the same seed, rules and plan but the [bet] deal and play the same rounds, "
-               "and the plan's bet was one amount within each count row, as the optimal one is "
-               "(steps at whole counts), so the counter's net is the sum over the rows of the "
-               "bet times the row's net at one unit (bjsim count --plan with the written plan "
-               "and the same seed gives these figures)")
+               "and the plan's bet was one amount a box at each count the tally keeps (the count "
+               "floored: a flat bet, or steps at whole counts), as the optimal one is, so the "
+               "counter's net is the sum over the counts of the bet times the count's net at one "
+               "unit (bjsim count --plan with the written plan and the same seed gives these "
+               "figures)")
 
 
 def _bucket_bet(ramp, i: int, balanced: bool) -> int | None:
@@ -2195,6 +2196,7 @@ def optimal_bets(ctally, plan, bankroll: float, fraction: float = 1.0) -> dict:
         new_sq += scale * scale * c[L.C_MAIN_SQ][i]
     whole = int if exact else float
     played = sum(c[L.C_PLAYED])
+    edge = any(r["kelly_bet"] is not None for r in rows)
     return {
         "bankroll": bankroll, "kelly_fraction": fraction,
         "table_min": plan.table_min, "table_max": plan.table_max,
@@ -2206,15 +2208,19 @@ def optimal_bets(ctally, plan, bankroll: float, fraction: float = 1.0) -> dict:
                                    bankroll),
         "exact": exact,
         "exact_note": EXACT_WORDS if exact else (
-            f"not exact: the plan's bet was not one amount within the {off} row (a step between "
-            "whole counts, or at a count the tally's end row holds with others), so there each "
-            "count's net at one unit is taken at its average bet a box"),
+            f"not exact: the plan's bet was not one amount a box at the count {off} (a step "
+            "between whole counts, or at a count the tally's end holds with others), so there "
+            "the net at one unit is taken at its average bet a box"),
         "smoothing_note": SMOOTHING, "kelly_note": KELLY_WORDS, "main_bet_note": MAIN_ONLY,
         "in_sample_note": IN_SAMPLE,
         "falls_note": None if not falls else (
             f"the bet falls at {_and(falls)} units, where the row's variance is higher for its "
             "smoothed advantage (a noisier row, or more boxes a round, whose results move "
             "together): the Kelly bet there; a plan with it plays it so, with a warning"),
+        "no_edge_note": None if edge else (
+            "no count has an edge (the smoothed advantage is not above 0 at any count), so "
+            f"Kelly bets nothing and the ramp is the table minimum, {plan.table_min} "
+            f"{plural(plan.table_min, 'unit', 'units')}, at every count"),
         "limits_note": None if plan.table_max > plan.table_min else (
             f"the plan's table_max is its table_min, {plan.table_min} "
             f"{plural(plan.table_min, 'unit', 'units')}, so every bet is that: give the plan a "
@@ -2252,18 +2258,20 @@ def optimal_text(o: dict, kind: str, markdown: bool = False) -> list[str]:
                   _num(r["kelly_bet"], 2), str(r["bet"])] for r in o["rows"]])
     out += ["", f"Advantage: per unit of initial bet at one unit on every box dealt (the counter's "
             f"play), as the table by count; {o['smoothing_note']}. {o['kelly_note']}."]
-    for note in filter(None, (o["limits_note"], o["falls_note"])):
+    for note in filter(None, (o["no_edge_note"], o["limits_note"], o["falls_note"])):
         out += ["", f"Note: {note}."]
     out += ["", f"As a plan's [bet]: {ramp_text(o['bet'])}.", "",
             f"Over the same rounds ({o['main_bet_note']}):", ""]
+    optimal = "the table minimum, no edge" if o["no_edge_note"] else "the optimal bets"
     ramps = [("the plan as played", o["as_played"]),
-             ("the optimal bets" + (" (exact)" if o["exact"] else " (estimate)"), o["predicted"])]
+             (optimal + (" (exact)" if o["exact"] else " (estimate)"), o["predicted"])]
     cells = [_ramp_row(label, r) for label, r in ramps]
     head = ["main bet", "avg bet", "advantage", "SD/round", "win/100 (95%)", "SCORE (95%)",
             "N0 (95%)", "risk of ruin (95%)"]
     out += grid([_as_shown(h, [row[j] for row in cells]) for j, h in enumerate(head)], cells)
     out += _ramp_notes([(label, r["per_round_played"]) for label, r in ramps])
-    out += ["", f"The optimal bets' figures are {o['exact_note']}; and {o['in_sample_note']}."]
+    whose = "The table minimum's" if o["no_edge_note"] else "The optimal bets'"
+    out += ["", f"{whose} figures are {o['exact_note']}; and {o['in_sample_note']}."]
     return out
 
 
@@ -2313,6 +2321,6 @@ def optimal_rows(o: dict) -> list[dict]:
                   "risk_of_ruin_interval_note"):
             add(f"{key}:{k}", p[k])
     for k in ("exact", "exact_note", "smoothing_note", "kelly_note", "main_bet_note",
-              "in_sample_note", "limits_note", "falls_note"):
+              "in_sample_note", "no_edge_note", "limits_note", "falls_note"):
         add(k, o[k])
     return rows

@@ -118,6 +118,7 @@ def test_the_optimal_bets_of_a_hand_made_tally():
     # over the same rounds: each row's net at one unit times its new bet, exactly
     p = o["predicted"]
     assert o["exact"] is True and "exact: the same seed" in o["exact_note"]
+    assert "one amount a box at each count the tally keeps" in o["exact_note"]
     assert (p["net"], p["bet"]) == (1 * 0 + 5 * 20 + 11 * 200 + 12 * 0, 40 * (1 + 5 + 11 + 12))
     assert p["main_sq"] == 1 * 4000 + 25 * 4000 + 121 * 10000 + 144 * 4000
     assert p["advantage"] == pytest.approx(2300 / 10 / 1160)
@@ -174,6 +175,34 @@ def test_a_withheld_risk_of_ruin_interval_is_labelled_and_said_as_the_main_table
     assert notes["predicted:risk_of_ruin_interval_note"].startswith("across the mean's")
 
 
+# no count with an edge: every row even or losing
+NO_EDGE = (rounds_at(-1, [10] * 15 + [-10] * 25) + rounds_at(0, [10] * 19 + [-10] * 21)
+           + rounds_at(1, [10] * 20 + [-10] * 20))
+
+
+def test_where_no_count_has_an_edge_the_section_says_kelly_bets_nothing(tmp_path):
+    from simulator.cli import _optimal_plan
+
+    o = CR.optimal_bets(tally_of(NO_EDGE), flat_plan(table_min=2), bankroll=100)
+    assert [r["kelly_bet"] for r in o["rows"]] == [None] * 3
+    assert o["bet"] == {"base": 2, "steps": []}
+    assert o["no_edge_note"] == ("no count has an edge (the smoothed advantage is not above 0 "
+                                 "at any count), so Kelly bets nothing and the ramp is the "
+                                 "table minimum, 2 units, at every count")
+    text = "\n".join(CR.optimal_text(o, "true count"))
+    assert f"Note: {o['no_edge_note']}." in text
+    assert "the table minimum, no edge (exact)" in text and "the optimal bets (" not in text
+    assert CR.optimal_bets(tally_of(HAND), flat_plan(), bankroll=100)["no_edge_note"] is None
+    path = tmp_path / "p.toml"
+    meta = {"run": {"rules_name": "nz1994", "seed": 3, "overrides": []}}
+    assert _optimal_plan(str(path), flat_plan(table_min=2), o, meta) is None
+    back = load_plan(str(path))
+    assert back.name == "hi-lo-flat-table-min" and back.bet == Ramp(2, ())
+    assert back.description.startswith("hi-lo-flat at the table minimum at every count (no "
+                                       "count has an edge (the smoothed advantage is not above "
+                                       "0 at any count) in the run, so Kelly bets nothing)")
+
+
 def test_a_sparse_end_row_is_merged_as_the_table_by_count_merges_it():
     few = HAND + rounds_at(9, [10] * 3)  # 3 rounds at +9: merged into +3's row
     o = CR.optimal_bets(tally_of(few), flat_plan(), bankroll=100)
@@ -197,8 +226,8 @@ def test_a_ramp_stepping_between_whole_counts_gives_no_exact_prediction():
     plan = flat_plan(bet=Ramp(1, ((2.5, 2),)))
     o = CR.optimal_bets(tally_of(HAND), plan, bankroll=100)
     assert o["exact"] is False
-    assert o["exact_note"].startswith("not exact: the plan's bet was not one amount within "
-                                      "the +2 row")
+    assert o["exact_note"].startswith("not exact: the plan's bet was not one amount a box at "
+                                      "the count +2 (a step between whole counts")
     text = "\n".join(CR.optimal_text(o, "true count"))
     assert "the optimal bets (estimate)" in text and "(exact)" not in text
 
@@ -250,8 +279,9 @@ def fake_engine(monkeypatch):
 
 @pytest.mark.parametrize("args, words", [
     (["--plan", "hi-lo-flat", "--optimal-bets"],
-     "--optimal-bets: needs a bankroll (the Kelly bet is bankroll x fraction x advantage / "
-     "variance), and the plan hi-lo-flat has none: allowed with --bankroll UNITS"),
+     "--optimal-bets: needs a bankroll (the Kelly bet is bankroll x fraction x advantage x "
+     "boxes a round / variance), and the plan hi-lo-flat has none: allowed with --bankroll "
+     "UNITS"),
     (["--optimal-bets", "--kelly-fraction", "0"],
      "--kelly-fraction 0: allowed a number above 0, at most 1"),
     (["--optimal-bets", "--kelly-fraction", "1.5"], "--kelly-fraction 1.5: allowed"),
@@ -347,6 +377,10 @@ def test_help_shows_an_optimal_bets_example():
     out = invoke("count", "--help").stdout
     assert "bjsim count --optimal-bets --bankroll 1000 --optimal-plan optimal.toml" in out
     assert "e.g. 0.5 for half Kelly" in " ".join(out.split())
+    # the Kelly bet's formula as the docs give it (B x F x a_s x k / v), the boxes in
+    words = "bankroll x fraction x advantage x boxes a round / variance of a round's net"
+    assert words in " ".join(out.split())
+    assert words in (ROOT / "README.md").read_text()
 
 
 WONGER = ('count = "hi-lo"\ndeck_estimation = "half"\ntable_max = 8\n[bet]\nbase = 1\n'
@@ -393,8 +427,8 @@ def test_a_source_ramp_off_whole_counts_says_its_prediction_is_not_exact(tmp_pat
                     "bankroll = 1000\n[bet]\nbase = 1\nsteps = [[1.5, 4]]\n")
     out = invoke("count", "--plan", plan, *TINY, "--optimal-bets")
     assert out.exit_code == 0, out.output
-    assert "the optimal bets (estimate)" in out.stdout
-    assert "not exact: the plan's bet was not one amount within the +1 row" in out.stdout
+    assert "the table minimum, no edge (estimate)" in out.stdout  # (no edge over these rounds)
+    assert "not exact: the plan's bet was not one amount a box at the count +1" in out.stdout
 
 
 def test_every_format_has_the_section(tmp_path):
