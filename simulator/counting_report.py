@@ -2094,14 +2094,25 @@ def _sweep_csv(rows: list[dict], meta: dict) -> str:
 # would have won over the same rounds
 
 
-SMOOTHING = ("the advantage is made non-decreasing in the count by weighted isotonic regression "
-             "(pool adjacent violators, weights the rounds): the end rows hold few rounds, and "
-             "their noisy advantages would otherwise give nonsense bets")
+# The fewest rounds an end row of the optimal bets holds (`optimal_bets`): over 10,000 rounds a
+# row's advantage has an SE of about 1.1% (a round's SD at one unit about 1.15 units), where an
+# end count's few hundred rounds give one of 5% to 20%, more than the edge the bets follow.
+END_ROUNDS = 10_000
+SMOOTHING = (f"the end rows are pooled inward until each holds at least {END_ROUNDS:,} rounds (its "
+             "advantage's SE then about 1.1%, a round's SD at one unit being about 1.15 units; "
+             "an end count's few hundred rounds give one of 5% to 20%), and the advantage is "
+             "then made non-decreasing in the count by weighted isotonic regression (pool "
+             "adjacent violators, weights the rounds): noisy rows would otherwise give nonsense "
+             "bets")
+HELD = ("the bet to play is non-decreasing in the count: each row's at least the one below it "
+        "(the running maximum of the rounded Kelly bets), though a row's variance, higher for "
+        "its smoothed advantage (sampling noise, or more boxes a round, whose results move "
+        "together), can make its Kelly bet less")
 KELLY_WORDS = ("Kelly bet = bankroll x fraction x smoothed advantage x boxes a round / variance "
                "of a round's net at one unit a box (the counter's play, insurance in, as the flat "
                "figures); the bet is it rounded to a whole unit (the engine bets whole units) "
                "within the plan's table limits, table_min where the smoothed advantage is not "
-               "above 0")
+               "above 0, and " + HELD)
 MAIN_ONLY = ("the main bet only: the plan's wonging and boxes are kept as they are, and the "
              "figures are of the main + insurance net")
 IN_SAMPLE = ("in-sample: the bets were chosen from these very rounds, so the figures flatter "
@@ -2141,9 +2152,11 @@ def _ramp_figures(net, sq, bet, played: int, bankroll) -> dict:
             "per_round_played": _per_round(net, sq, played, bankroll)}
 
 
-def optimal_bets(ctally, plan, bankroll: float, fraction: float = 1.0) -> dict:
+def optimal_bets(ctally, plan, bankroll: float, fraction: float = 1.0,
+                 end_rounds: int = END_ROUNDS) -> dict:
     """The optimal (Kelly) main bet at each count row of the counting tally (the rows of
-    ``by_count``, the ends merged: `tail_groups`), the ramp they make as a plan's ``[bet]``, and
+    ``by_count``, the ends merged until each holds ``end_rounds`` rounds: `tail_groups`), non-
+    decreasing in the count (the running maximum), the ramp they make as a plan's ``[bet]``, and
     the counter's figures under it over the same rounds, from the tally's own sums: each count's
     net at one unit times its new bet, and its second moment times the bet squared
     (``predicted``; ``exact`` where the plan played one bet a box within each count,
@@ -2151,7 +2164,7 @@ def optimal_bets(ctally, plan, bankroll: float, fraction: float = 1.0) -> dict:
     of Kelly (0.5: half Kelly)."""
     c = _columns(ctally)
     u = L.UNIT
-    groups = tail_groups(c[L.C_ROUNDS])
+    groups = tail_groups(c[L.C_ROUNDS], end_rounds)
     rounds = sum(c[L.C_ROUNDS])
     rows = []
     for k, group in enumerate(groups):
@@ -2167,16 +2180,18 @@ def optimal_bets(ctally, plan, bankroll: float, fraction: float = 1.0) -> dict:
                      "variance": None if n < 2 else max(n * rsq - net * net, 0)
                      / (n * (n - 1)) / u**2})
     smooth = counting.isotonic([r["advantage"] for r in rows], [r["rounds"] for r in rows])
+    held, below = [], plan.table_min
     for r, adv in zip(rows, smooth, strict=True):
         kelly = counting.kelly_bet(bankroll, fraction, float(adv) * r["boxes_per_round"],
                                    r["variance"])
-        r |= {"advantage_smoothed": float(adv), "kelly_bet": kelly,
-              "bet": counting.bet_to_play(kelly, plan.table_min, plan.table_max)}
+        bet = counting.bet_to_play(kelly, plan.table_min, plan.table_max)
+        if bet < below:  # (the running maximum: never less than the row below)
+            held.append(f"{r['label']} ({bet} held at {below})")
+        below = max(bet, below)
+        r |= {"advantage_smoothed": float(adv), "kelly_bet": kelly, "bet": below}
     steps = [[L.TC_MIN + g[0], r["bet"]]
              for g, r, before in zip(groups[1:], rows[1:], rows[:-1], strict=True)
              if r["bet"] != before["bet"]]
-    falls = [f"{r['label']} ({before['bet']} to {r['bet']})"
-             for r, before in zip(rows[1:], rows[:-1], strict=True) if r["bet"] < before["bet"]]
     # What the ramp makes over the same rounds: each count's net at one unit (its net over the
     # plan's bet there) times the new bet, exact where the plan's bet was one amount there.
     bet_of = {i: r["bet"] for g, r in zip(groups, rows, strict=True) for i in g}
@@ -2213,10 +2228,11 @@ def optimal_bets(ctally, plan, bankroll: float, fraction: float = 1.0) -> dict:
             "the net at one unit is taken at its average bet a box"),
         "smoothing_note": SMOOTHING, "kelly_note": KELLY_WORDS, "main_bet_note": MAIN_ONLY,
         "in_sample_note": IN_SAMPLE,
-        "falls_note": None if not falls else (
-            f"the bet falls at {_and(falls)} units, where the row's variance is higher for its "
-            "smoothed advantage (a noisier row, or more boxes a round, whose results move "
-            "together): the Kelly bet there; a plan with it plays it so, with a warning"),
+        "held_note": None if not held else (
+            f"the rounded Kelly bet is below the row before's at {_and(held)} units, where the "
+            "row's variance is higher for its smoothed advantage (sampling noise, or more boxes "
+            "a round, whose results move together): the bet is held at the row before's, the "
+            "running maximum"),
         "no_edge_note": None if edge else (
             "no count has an edge (the smoothed advantage is not above 0 at any count), so "
             f"Kelly bets nothing and the ramp is the table minimum, {plan.table_min} "
@@ -2258,7 +2274,7 @@ def optimal_text(o: dict, kind: str, markdown: bool = False) -> list[str]:
                   _num(r["kelly_bet"], 2), str(r["bet"])] for r in o["rows"]])
     out += ["", f"Advantage: per unit of initial bet at one unit on every box dealt (the counter's "
             f"play), as the table by count; {o['smoothing_note']}. {o['kelly_note']}."]
-    for note in filter(None, (o["no_edge_note"], o["limits_note"], o["falls_note"])):
+    for note in filter(None, (o["no_edge_note"], o["limits_note"], o["held_note"])):
         out += ["", f"Note: {note}."]
     out += ["", f"As a plan's [bet]: {ramp_text(o['bet'])}.", "",
             f"Over the same rounds ({o['main_bet_note']}):", ""]
@@ -2321,6 +2337,6 @@ def optimal_rows(o: dict) -> list[dict]:
                   "risk_of_ruin_interval_note"):
             add(f"{key}:{k}", p[k])
     for k in ("exact", "exact_note", "smoothing_note", "kelly_note", "main_bet_note",
-              "in_sample_note", "no_edge_note", "limits_note", "falls_note"):
+              "in_sample_note", "no_edge_note", "limits_note", "held_note"):
         add(k, o[k])
     return rows

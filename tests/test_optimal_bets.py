@@ -101,8 +101,14 @@ def flat_plan(**changes):
     return dataclasses.replace(load_plan("hi-lo-flat"), **({"table_max": 12} | changes))
 
 
+def optimal(tally, plan, **kw):
+    """`optimal_bets` of a hand-made tally of a few rounds a count: its end rows pooled to 30
+    rounds (the by-count table's), not to the 10,000 of a run (`END_ROUNDS`)."""
+    return CR.optimal_bets(tally, plan, **({"end_rounds": 30} | kw))
+
+
 def test_the_optimal_bets_of_a_hand_made_tally():
-    o = CR.optimal_bets(tally_of(HAND), flat_plan(), bankroll=100)
+    o = optimal(tally_of(HAND), flat_plan(), bankroll=100)
     rows = {r["count"]: r for r in o["rows"]}
     assert [r["advantage"] for r in o["rows"]] == pytest.approx([0, 0.05, 0.5, 0])
     assert [r["advantage_smoothed"] for r in o["rows"]] == pytest.approx([0, 0.05, 0.25, 0.25])
@@ -124,38 +130,75 @@ def test_the_optimal_bets_of_a_hand_made_tally():
     assert p["advantage"] == pytest.approx(2300 / 10 / 1160)
     assert p["per_round_played"]["mean"] == pytest.approx(2300 / 10 / 160)
     assert o["as_played"]["net"] == 220 and o["as_played"]["main_sq"] == 4000 * 3 + 10000
-    assert o["falls_note"] is None
+    assert o["held_note"] is None
 
 
-def test_a_bet_that_falls_with_the_count_is_said():
-    noisy = HAND + rounds_at(4, [30] * 17 + [-30] * 13)  # +40%, but a variance of 9.1: bet 4
-    o = CR.optimal_bets(tally_of(noisy), flat_plan(), bankroll=100)
-    assert [r["bet"] for r in o["rows"]] == [1, 5, 11, 12, 4]
+def test_a_bet_below_the_row_before_is_held_at_its_bet_the_running_maximum():
+    noisy = HAND + rounds_at(4, [30] * 17 + [-30] * 13)  # +40%, but a variance of 9.1: Kelly 4
+    o = optimal(tally_of(noisy), flat_plan(), bankroll=100)
     assert o["rows"][-1]["kelly_bet"] == pytest.approx(100 * 0.4 / (30 * 27000 - 120 ** 2)
                                                        * 30 * 29 * 100)
-    assert o["falls_note"].startswith("the bet falls at +4 (12 to 4) units, where the row's ")
-    assert "Note: the bet falls at +4" in "\n".join(CR.optimal_text(o, "true count"))
+    assert [r["bet"] for r in o["rows"]] == [1, 5, 11, 12, 12]  # 4 held at 12
+    assert o["bet"]["steps"] == [[0, 5], [2, 11], [3, 12]]
+    assert o["held_note"].startswith("the rounded Kelly bet is below the row before's at +4 (4 "
+                                     "held at 12) units, where the row's variance is higher")
+    text = "\n".join(CR.optimal_text(o, "true count"))
+    assert "Note: the rounded Kelly bet is below the row before's at +4" in text
+    assert "the bet to play is non-decreasing in the count" in text
+
+
+def test_a_zigzag_of_kelly_bets_from_noisy_variances_is_made_non_decreasing():
+    # the Kelly bets 4, 2, 8, 4 (a row's variance up, then down): played as 4, 4, 8, 8
+    t = tally_of(rounds_at(1, [10] * 55 + [-10] * 45) + rounds_at(2, [20] * 55 + [-20] * 45)
+                 + rounds_at(3, [10] * 60 + [-10] * 40) + rounds_at(4, [20] * 60 + [-20] * 40))
+    o = optimal(t, flat_plan(table_max=20), bankroll=40)
+    assert [r["variance"] for r in o["rows"]] == pytest.approx([1, 4, 96 / 99, 384 / 99])
+    assert [r["kelly_bet"] for r in o["rows"]] == pytest.approx([4, 2, 8.25, 4.125])
+    assert [r["bet"] for r in o["rows"]] == [4, 4, 8, 8]
+    assert o["bet"] == {"base": 4, "steps": [[3, 8]]}
+    assert "+2 (2 held at 4) and +4 (4 held at 8) units" in o["held_note"]
+
+
+def test_the_end_rows_are_pooled_inward_to_ten_thousand_rounds_before_the_fit():
+    # an 18-round +3 reading +44% and a 5,000-round +2: pooled with +1 into ">=+1"
+    t = (tally_of(rounds_at(-1, [10] * 50 + [-10] * 50)) * 200
+         + tally_of(rounds_at(0, [10] * 51 + [-10] * 49)) * 200
+         + tally_of(rounds_at(1, [10] * 52 + [-10] * 48)) * 200
+         + tally_of(rounds_at(2, [10] * 53 + [-10] * 47)) * 50
+         + tally_of(rounds_at(3, [10] * 13 + [-10] * 5)))
+    assert CR.END_ROUNDS == 10_000
+    o = CR.optimal_bets(t, flat_plan(table_max=40), bankroll=300)
+    assert [r["label"] for r in o["rows"]] == ["-1", "0", ">=+1"]
+    top = o["rows"][-1]
+    assert top["counts"] == [1, 3] and top["rounds"] == 25_018
+    assert top["advantage"] == pytest.approx((800 + 300 + 8) / 25_018)
+    assert top["bet"] == round(300 * top["advantage"] / top["variance"]) == 13
+    # unpooled, the 18 rounds at +3 alone (+44%) would bet the table's most
+    assert optimal(t, flat_plan(table_max=40), bankroll=300, end_rounds=1)["bet"] == {
+        "base": 1, "steps": [[0, 6], [1, 12], [2, 18], [3, 40]]}
+    assert "pooled inward until each holds at least 10,000 rounds" in o["smoothing_note"]
+    assert "10,000 rounds" in "\n".join(CR.optimal_text(o, "true count"))
 
 
 def test_half_kelly_halves_the_kelly_bets():
-    full = CR.optimal_bets(tally_of(HAND), flat_plan(), bankroll=100)
-    half = CR.optimal_bets(tally_of(HAND), flat_plan(), bankroll=100, fraction=0.5)
+    full = optimal(tally_of(HAND), flat_plan(), bankroll=100)
+    half = optimal(tally_of(HAND), flat_plan(), bankroll=100, fraction=0.5)
     assert [r["bet"] for r in half["rows"]] == [1, 2, 5, 12]
     for a, b in zip(full["rows"][1:], half["rows"][1:], strict=True):
         assert b["kelly_bet"] == pytest.approx(a["kelly_bet"] / 2)
 
 
 def test_the_table_limits_clamp_the_bets_and_a_flat_table_says_so():
-    o = CR.optimal_bets(tally_of(HAND), flat_plan(table_min=2, table_max=8), bankroll=100)
+    o = optimal(tally_of(HAND), flat_plan(table_min=2, table_max=8), bankroll=100)
     assert [r["bet"] for r in o["rows"]] == [2, 5, 8, 8] and o["limits_note"] is None
-    flat = CR.optimal_bets(tally_of(HAND), load_plan("hi-lo-flat"), bankroll=100)
+    flat = optimal(tally_of(HAND), load_plan("hi-lo-flat"), bankroll=100)
     assert [r["bet"] for r in flat["rows"]] == [1] * 4 and flat["bet"]["steps"] == []
     assert "table_max is its table_min, 1 unit" in flat["limits_note"]
 
 
 def test_a_withheld_risk_of_ruin_interval_is_labelled_and_said_as_the_main_tables():
     # 160 rounds and a 100-unit bankroll: too few rounds for the risk of ruin's interval
-    o = CR.optimal_bets(tally_of(HAND), flat_plan(), bankroll=100)
+    o = optimal(tally_of(HAND), flat_plan(), bankroll=100)
     for key in ("as_played", "predicted"):
         assert o[key]["per_round_played"]["risk_of_ruin_interval_note"] is not None
     lines = CR.optimal_text(o, "true count")
@@ -167,11 +210,11 @@ def test_a_withheld_risk_of_ruin_interval_is_labelled_and_said_as_the_main_table
     assert "The risk of ruin is the diffusion formula's" in text
     assert "do not allow for the bets having been chosen from the same rounds" in text
     # a bankroll of 5 units: the interval given, the head labelled
-    o = CR.optimal_bets(tally_of(HAND), flat_plan(), bankroll=5)
+    o = optimal(tally_of(HAND), flat_plan(), bankroll=5)
     head = next(x for x in CR.optimal_text(o, "true count") if x.startswith("main bet"))
     assert head.rstrip().endswith("risk of ruin (95%)")
     notes = {r["item"]: r["value"] for r in CR.optimal_rows(
-        CR.optimal_bets(tally_of(HAND), flat_plan(), bankroll=100))}
+        optimal(tally_of(HAND), flat_plan(), bankroll=100))}
     assert notes["predicted:risk_of_ruin_interval_note"].startswith("across the mean's")
 
 
@@ -183,7 +226,7 @@ NO_EDGE = (rounds_at(-1, [10] * 15 + [-10] * 25) + rounds_at(0, [10] * 19 + [-10
 def test_where_no_count_has_an_edge_the_section_says_kelly_bets_nothing(tmp_path):
     from simulator.cli import _optimal_plan
 
-    o = CR.optimal_bets(tally_of(NO_EDGE), flat_plan(table_min=2), bankroll=100)
+    o = optimal(tally_of(NO_EDGE), flat_plan(table_min=2), bankroll=100)
     assert [r["kelly_bet"] for r in o["rows"]] == [None] * 3
     assert o["bet"] == {"base": 2, "steps": []}
     assert o["no_edge_note"] == ("no count has an edge (the smoothed advantage is not above 0 "
@@ -192,7 +235,7 @@ def test_where_no_count_has_an_edge_the_section_says_kelly_bets_nothing(tmp_path
     text = "\n".join(CR.optimal_text(o, "true count"))
     assert f"Note: {o['no_edge_note']}." in text
     assert "the table minimum, no edge (exact)" in text and "the optimal bets (" not in text
-    assert CR.optimal_bets(tally_of(HAND), flat_plan(), bankroll=100)["no_edge_note"] is None
+    assert optimal(tally_of(HAND), flat_plan(), bankroll=100)["no_edge_note"] is None
     path = tmp_path / "p.toml"
     meta = {"run": {"rules_name": "nz1994", "seed": 3, "overrides": []}}
     assert _optimal_plan(str(path), flat_plan(table_min=2), o, meta) is None
@@ -205,7 +248,7 @@ def test_where_no_count_has_an_edge_the_section_says_kelly_bets_nothing(tmp_path
 
 def test_a_sparse_end_row_is_merged_as_the_table_by_count_merges_it():
     few = HAND + rounds_at(9, [10] * 3)  # 3 rounds at +9: merged into +3's row
-    o = CR.optimal_bets(tally_of(few), flat_plan(), bankroll=100)
+    o = optimal(tally_of(few), flat_plan(), bankroll=100)
     assert [r["label"] for r in o["rows"]] == ["-1", "0", "+2", ">=+3"]
     assert o["rows"][-1]["counts"] == [3, 9] and o["rows"][-1]["rounds"] == 43
 
@@ -224,7 +267,7 @@ def test_a_bucket_bet_is_known_only_where_the_ramp_is_one_amount_across_it():
 
 def test_a_ramp_stepping_between_whole_counts_gives_no_exact_prediction():
     plan = flat_plan(bet=Ramp(1, ((2.5, 2),)))
-    o = CR.optimal_bets(tally_of(HAND), plan, bankroll=100)
+    o = optimal(tally_of(HAND), plan, bankroll=100)
     assert o["exact"] is False
     assert o["exact_note"].startswith("not exact: the plan's bet was not one amount a box at "
                                       "the count +2 (a step between whole counts")
@@ -402,7 +445,7 @@ def test_the_optimal_plan_played_on_the_same_seed_wins_exactly_what_was_predicte
         plan = tmp_path / "wonger.toml"
         plan.write_text(WONGER)
     written = tmp_path / "optimal.toml"
-    args = ("--rounds", "20_000", "--chunk-rounds", "5000", "--seed", seed, "--quiet",
+    args = ("--rounds", "100_000", "--chunk-rounds", "5000", "--seed", seed, "--quiet",
             "--boxes", "2")
     first = _json("count", "--plan", plan, *args, "--optimal-bets", "--bankroll", "2000",
                   "--optimal-plan", written)["results"]
@@ -443,7 +486,8 @@ def test_every_format_has_the_section(tmp_path):
     rows = list(csv.DictReader(io.StringIO(invoke(*args, "-f", "csv").stdout)))
     mine = {(r["item"], r["count"]): r for r in rows if r["section"] == "optimal_bets"}
     assert mine[("kelly_fraction", "")]["value"] == "0.5"
-    assert mine[("bet", "0")]["count_label"] == "0"
+    bets = [r for (item, _), r in mine.items() if item == "bet"]
+    assert bets and all(r["count_label"] for r in bets)
     assert json.loads(mine[("bet_steps", "")]["value"]) is not None
     doc = json.loads(invoke(*args, "-f", "json").stdout)["results"]["optimal_bets"]
     assert doc["kelly_fraction"] == 0.5 and doc["bankroll"] == 1000
@@ -452,7 +496,7 @@ def test_every_format_has_the_section(tmp_path):
 def test_every_optimal_bets_json_key_is_documented():
     doc = (ROOT / "docs" / "counting.md").read_text()
     schema = doc.split("## JSON output", 1)[1].split("\n## ", 1)[0]
-    o = CR.optimal_bets(tally_of(HAND), flat_plan(), bankroll=100)
+    o = optimal(tally_of(HAND), flat_plan(), bankroll=100)
     keys = {"optimal_bets", *o, *o["rows"][0], *o["predicted"], *o["bet"]}
     for key in keys:
         assert f"`{key}`" in schema, key
