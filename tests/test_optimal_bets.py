@@ -237,13 +237,15 @@ def test_where_no_count_has_an_edge_the_section_says_kelly_bets_nothing(tmp_path
     assert "the table minimum, no edge (exact)" in text and "the optimal bets (" not in text
     assert optimal(tally_of(HAND), flat_plan(), bankroll=100)["no_edge_note"] is None
     path = tmp_path / "p.toml"
-    meta = {"run": {"rules_name": "nz1994", "seed": 3, "overrides": []}}
-    assert _optimal_plan(str(path), flat_plan(table_min=2), o, meta) is None
+    replay = {"replay_words": "rules nz1994, seed 3", "replay_args": ["--seed", "3"]}
+    assert _optimal_plan(str(path), flat_plan(table_min=2), o, {"run": {}}, replay) is None
     back = load_plan(str(path))
     assert back.name == "hi-lo-flat-table-min" and back.bet == Ramp(2, ())
-    assert back.description.startswith("hi-lo-flat at the table minimum at every count (no "
-                                       "count has an edge (the smoothed advantage is not above "
-                                       "0 at any count) in the run, so Kelly bets nothing)")
+    assert back.description.startswith("hi-lo-flat at the table minimum at every count: no "
+                                       "count had an edge in the run (the smoothed advantage "
+                                       "not above 0 at any), so Kelly bets nothing, derived by "
+                                       "bjsim count --optimal-bets from its run: rules nz1994, "
+                                       "seed 3, bankroll 100 units")
 
 
 def test_a_sparse_end_row_is_merged_as_the_table_by_count_merges_it():
@@ -464,6 +466,55 @@ def test_the_optimal_plan_played_on_the_same_seed_wins_exactly_what_was_predicte
     assert back.bankroll == 2000 and f"seed {seed}," in back.description
 
 
+def test_the_written_plans_description_and_stderr_give_the_command_that_replays_the_run(
+        tmp_path, monkeypatch):
+    # a wonging plan, chunks not the default (a chunk starts from a fresh shoe, sitting out)
+    # and rule overrides: the command in the description plays the very rounds again
+    import shlex
+
+    plan = tmp_path / "wonger.toml"
+    plan.write_text(WONGER)
+    written = tmp_path / "optimal.toml"
+    run = invoke("count", "--plan", plan, "--set", "boxes=2", "--set", "penetration=0.7",
+                 "--rounds", "100_000", "--chunk-rounds", "2500", "--seed", "5",
+                 "--optimal-bets", "--bankroll", "2000", "--optimal-plan", written, "-f", "json")
+    assert run.exit_code == 0, run.output
+    o = json.loads(run.stdout)["results"]["optimal_bets"]
+    description = load_plan(str(written)).description
+    assert ("from its run: rules nz1994 with boxes=2, penetration=0.7, strategy the rules' basic "
+            "strategy (the default), seed 5, chunks of 2,500 rounds, 100,000 rounds, bankroll "
+            "2000 units, Kelly fraction 1;") in description
+    assert "modified" not in description
+    command = description.split("To play it on the run's rounds: ", 1)[1]
+    assert command == ("bjsim count --plan <this file> --rules configs/nz1994.toml --set boxes=2 "
+                       "--set penetration=0.7 --seed 5 --chunk-rounds 2500 --rounds 100000")
+    said = command.replace("<this file>", shlex.quote(str(written)))
+    assert f"to play it on this run's rounds: {said}" in " ".join(run.stderr.split())
+    monkeypatch.chdir(tmp_path.parent)  # (from another folder)
+    args = shlex.split(said)[2:]
+    again = _json("count", *args, "--quiet")["results"]
+    t, p = again["tally"], o["predicted"]
+    assert (t["net"], t["main_sq"], t["bet"]) == (p["net"], p["main_sq"], p["bet"])
+    assert again["per_round_played"]["sd"] == p["per_round_played"]["sd"]
+    strategy = tmp_path / "chart.toml"  # a --strategy file: named by its absolute path
+    strategy.write_text((ROOT / "strategies" / "basic.toml").read_text())
+    assert invoke("count", "--plan", plan, "--boxes", "2", "--strategy", strategy, *TINY,
+                  "--optimal-bets", "--bankroll", "500", "--optimal-plan", written).exit_code == 0
+    assert (f"rules nz1994 with boxes=2, strategy {strategy}, seed 7, chunks of 5,000 rounds"
+            in load_plan(str(written)).description)
+    assert f"--set boxes=2 --strategy {strategy} --seed 7" in load_plan(str(written)).description
+
+
+def test_a_replay_of_a_run_stopped_short_says_it_plays_every_round_asked():
+    from simulator.cli import _replay_partial
+
+    assert _replay_partial({"partial": False, "rounds": 10, "rounds_played": 10}) == ""
+    assert _replay_partial({"partial": True, "control_interrupted": True}) == ""
+    assert _replay_partial({"partial": True, "rounds": 2_000_000, "rounds_played": 500_000}) == (
+        " (this run was stopped after 500,000 of its 2,000,000 rounds: the replay plays them "
+        "all, so its figures are not this run's)")
+
+
 def test_a_source_ramp_off_whole_counts_says_its_prediction_is_not_exact(tmp_path):
     plan = tmp_path / "half.toml"
     plan.write_text('count = "hi-lo"\ndeck_estimation = "half"\ntable_max = 12\n'
@@ -480,7 +531,9 @@ def test_every_format_has_the_section(tmp_path):
     assert "Optimal main bets (Kelly, bankroll 1,000 units, fraction 0.5" in table
     assert "As a plan's [bet]: base = 1" in table and "isotonic regression" in table
     said = invoke("count", *TINY[:-1], "--optimal-bets", "--optimal-plan", tmp_path / "o.toml")
-    assert f"bjsim: the optimal plan is in {tmp_path / 'o.toml'}: bjsim count --plan" in said.stderr
+    assert (f"bjsim: the optimal plan is in {tmp_path / 'o.toml'}; to play it on this run's "
+            f"rounds: bjsim count --plan {tmp_path / 'o.toml'} --rules configs/nz1994.toml "
+            "--seed 7 --chunk-rounds 5000 --rounds 20000") in " ".join(said.stderr.split())
     markdown = invoke(*args, "-f", "markdown").stdout
     assert "| true count | rounds | frequency | advantage | smoothed |" in markdown
     rows = list(csv.DictReader(io.StringIO(invoke(*args, "-f", "csv").stdout)))
