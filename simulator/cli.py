@@ -18,6 +18,7 @@ import json
 import math
 import os
 import re
+import shlex
 import signal
 import sys
 import tempfile
@@ -96,7 +97,7 @@ def _usage_error_as_one_line():
         raise BjsimError(err.format_message()) from None
 
 
-WRITTEN = ("output", "plot_path", "checkpoint_path")  # options naming a file a command writes
+WRITTEN = ("output", "plot_path", "checkpoint_path", "optimal_plan")  # files a command writes
 
 
 class OneLineCommand(click.Command):
@@ -2833,7 +2834,8 @@ def _count_list(fmt: str = "table") -> str:
          "penetration, e.g. 0.60,0.70,0.80,0.90.")
 @_option("--optimal-bets", is_flag=True,
          help="After the run, a section of the optimal (Kelly) main bet at each count, "
-         "bankroll x fraction x advantage / variance in whole units within the plan's table "
+         "bankroll x fraction x advantage x boxes a round / variance of a round's net at one "
+         "unit a box, in whole units within the plan's table "
          "limits, the ramp they make and what it would have won over the same rounds; needs "
          "a bankroll (--bankroll or the plan's), e.g. --optimal-bets --bankroll 1000.")
 @_option("--kelly-fraction", "kelly_fraction", default=None, metavar="F",
@@ -2841,7 +2843,8 @@ def _count_list(fmt: str = "table") -> str:
          "0.5 for half Kelly. Default: 1 (full Kelly).")
 @_option("--optimal-plan", "optimal_plan", type=OUTPUT_FILE, default=None, metavar="FILE",
          help="With --optimal-bets: also write the plan played with its [bet] replaced by the "
-         "optimal one to FILE (TOML, for --plan), e.g. --optimal-plan optimal.toml.")
+         "optimal one to FILE (TOML, for --plan): not a file the run reads or writes, nor -; "
+         "e.g. --optimal-plan optimal.toml.")
 @_option("--checkpoint", "checkpoint_path", type=click.Path(), default=None,
          metavar="FILE",
          help="Record finished chunks in FILE (as simulate's), the control run's too; "
@@ -2905,8 +2908,8 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     plan = load_plan(plan_name, folder=ctx.meta.get(STARTED))  # (its paths: as first read)
     plan = dataclasses.replace(plan, source=_as_named(ctx, plan.source))
     bankroll = _bankroll(bankroll, plan)
-    optimal = _optimal_options(ctx, plan, bankroll, penetrations, kelly_fraction, optimal_plan,
-                               output) if optimal_bets else _no_optimal(ctx)
+    optimal = (_optimal_options(ctx, plan, bankroll, penetrations, kelly_fraction, optimal_plan)
+               if optimal_bets else _no_optimal(ctx))
     if penetrations is not None and any(s.split("=")[0].strip() == "penetration"
                                         for s in overrides):
         raise BjsimError("--penetrations: not with --set penetration=P: each run of the sweep "
@@ -2939,6 +2942,9 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         (name,), files = _shown_strategies(ctx, [strategy_name], [strategy])
         label = _chart_label(rules, [name], quiet)
     _sevens_warnings(plan, [r for _, r in games], strategy)
+    if optimal and optimal["path"]:  # (what the written plan's replay needs, from any folder)
+        optimal |= _replay(rules_path, file_meta, sets, strategy_name, seed, chunk_rounds,
+                           rounds)
     runs = count_runs.play(
         games, plan, strategy, name, strategy_files=files or None, rounds=rounds, seed=seed,
         chunk_rounds=chunk_rounds, workers=workers, rules_file=_as_named(ctx, rules_path),
@@ -2955,10 +2961,45 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
                                optimal)
     written = failed is None or not failed.message.startswith("--optimal-plan")
     if optimal and optimal["path"] and written and not quiet:
-        click.echo(f"bjsim: the optimal plan is in {optimal['path']}: bjsim count --plan "
-                   f"{optimal['path']} plays it, on this run's rules, seed ({seed}) and chunk "
-                   "size the same rounds", err=True)
+        click.echo(f"bjsim: the optimal plan is in {optimal['path']}; to play it on this "
+                   f"run's rounds: {replay_command(optimal, shlex.quote(optimal['path']))}"
+                   + _replay_partial(runs.runs[0][2].meta["run"]), err=True)
     _closing(ctx, runs.messages, runs.partial, failed)
+
+
+def _replay(rules_path, file_meta, sets, strategy_name, seed, chunk_rounds, rounds) -> dict:
+    """What replays a run with the optimal plan (`_optimal_plan`): ``replay_words``, the run in
+    words (the rules as named once with their overrides once, the strategy, seed, chunk size and
+    rounds), and ``replay_args``, its options for ``bjsim count`` (files as a checkpoint keeps
+    them, `_kept_file`: read from any folder), the plan's left to the caller."""
+    from simulator.rules import shown_rule_file
+
+    rules_file = _kept_file(rules_path) if rules_path else shown_rule_file(None)
+    strategy = None if strategy_name is None else _kept_file(strategy_name, "strategy_name")
+    name = file_meta.get("name") or rules_file
+    if os.path.isabs(rules_file):  # (a file of the user's: where it is, beside its name)
+        name = rules_file if name == rules_file else f"{name} ({rules_file})"
+    chart = strategy or "the rules' basic strategy (the default)"
+    words = (f"rules {name}" + (f" with {', '.join(sets)}" if sets else "")
+             + f", strategy {chart}, seed {seed}, chunks of {chunk_rounds:,} rounds, "
+             f"{rounds:,} rounds")
+    args = ["--rules", rules_file, *(x for s in sets for x in ("--set", s)),
+            *(["--strategy", strategy] if strategy else []), "--seed", str(seed),
+            "--chunk-rounds", str(chunk_rounds), "--rounds", str(rounds)]
+    return {"replay_words": words, "replay_args": args}
+
+
+def replay_command(optimal: dict, plan: str) -> str:
+    """The command that plays the optimal plan ``plan`` on the run's rounds (`_replay`)."""
+    return " ".join(["bjsim count --plan", plan, *map(shlex.quote, optimal["replay_args"])])
+
+
+def _replay_partial(run: dict) -> str:
+    """Where the counter's run was stopped short: that the replay plays every round asked."""
+    if not run.get("partial") or run.get("control_interrupted"):
+        return ""
+    return (f" (this run was stopped after {run['rounds_played']:,} of its {run['rounds']:,} "
+            "rounds: the replay plays them all, so its figures are not this run's)")
 
 
 def _no_optimal(ctx) -> None:
@@ -2971,20 +3012,29 @@ def _no_optimal(ctx) -> None:
                              "allowed with --optimal-bets")
 
 
-def _optimal_options(ctx, plan, bankroll, penetrations, fraction, path, output) -> dict:
+def _optimal_options(ctx, plan, bankroll, penetrations, fraction, path) -> dict:
     """``--optimal-bets``' options checked before any round is played: a bankroll (the Kelly
-    bet's), ``--kelly-fraction`` above 0 and at most 1, no sweep, and an ``--optimal-plan``
-    (already checked writable, as ``-o``) that is neither the plan played nor ``-o``'s file.
+    bet's), a plan betting no Super Sevens (their stakes would come from the same bankroll),
+    ``--kelly-fraction`` above 0 and at most 1, no sweep, and an ``--optimal-plan``
+    that is a file, not ``-`` (already checked writable, and refused where it is a file the run
+    reads or another option writes, as ``-o`` is: `WRITTEN`, `_refuse_same_file`).
     ``{"fraction", "path"}``."""
     from simulator.rules import _q
 
     if penetrations is not None:
         raise BjsimError("--optimal-bets: not with --penetrations: the optimal bets are of one "
                          "run: allowed with a single run (--set penetration=P for another)")
+    if any(plan.super_sevens.values()):
+        raise BjsimError(f"--optimal-bets: not with a plan that bets Super Sevens (the plan "
+                         f"{plan.name} does, by its [super_sevens]): its stakes come from the same "
+                         "bankroll, and the optimal main bets here are of a counter betting the "
+                         "main wager only: allowed a plan whose [super_sevens] bets nothing at "
+                         "every count, or that has no [super_sevens] table")
     if bankroll is None and plan.bankroll is None:
         raise BjsimError(f"--optimal-bets: needs a bankroll (the Kelly bet is bankroll x "
-                         f"fraction x advantage / variance), and the plan {plan.name} has none: "
-                         "allowed with --bankroll UNITS, or a plan with a bankroll key")
+                         "fraction x advantage x boxes a round / variance), and the plan "
+                         f"{plan.name} has none: allowed with --bankroll UNITS, or a plan with "
+                         "a bankroll key")
     value = 1.0
     if fraction is not None:
         try:
@@ -2994,36 +3044,31 @@ def _optimal_options(ctx, plan, bankroll, penetrations, fraction, path, output) 
         if not 0 < value <= 1:  # (nan: never)
             raise BjsimError(f"--kelly-fraction {_q(fraction)}: allowed a number above 0, at "
                              "most 1 (1 full Kelly, 0.5 half Kelly)")
-    if path is not None:
-        option = typed_option(ctx, _param(ctx, "optimal_plan"))
-        played = dict(plan.files).get("plan")
-        if played is not None and os.path.exists(path) and os.path.samefile(path, played):
-            raise BjsimError(f"{option} {path}: it is the plan played (--plan {plan.source}): "
-                             "allowed another file")
-        if output is not None and os.path.realpath(path) == os.path.realpath(output):
-            raise BjsimError(f"{option} {path}: it is -o's file too: allowed another file")
+    if path == "-":  # (a file that is the run's input or -o's: `_refuse_same_file`, as -o's)
+        raise BjsimError(f"{typed_option(ctx, _param(ctx, 'optimal_plan'))} -: the plan is "
+                         "written to a file, not stdout (the report's): allowed a file name "
+                         "(./- for one called '-')")
     return {"fraction": value, "path": path}
 
 
-def _optimal_plan(path, plan, o: dict, meta: dict) -> OutputError | None:
+def _optimal_plan(path, plan, o: dict, meta: dict, optimal: dict) -> OutputError | None:
     """The plan played with its ``[bet]`` the optimal one (``o``: `counting_report.
-    optimal_bets`), its name and description saying from which run, written to ``path``; an
-    OutputError where it cannot be (a full disk, a folder made read-only since the check)."""
+    optimal_bets`), its name and description saying from which run and the command that
+    replays it (``optimal``: `_replay`'s), written to ``path``; an OutputError where it cannot
+    be (a full disk, a folder made read-only since the check)."""
     from simulator.plans import Ramp, plan_toml
-    from simulator.rules import shown_rule_file
 
-    run = meta.get("run", {})
-    rules = run.get("rules_name") or shown_rule_file(run.get("rules_file"))
-    if run.get("overrides"):
-        rules += " with " + ", ".join(run["overrides"])
+    what = ("with optimal (Kelly) main bets" if o["no_edge_note"] is None else
+            "at the table minimum at every count: no count had an edge in the run (the smoothed "
+            "advantage not above 0 at any), so Kelly bets nothing")
     text = plan_toml(
         plan, Ramp(o["bet"]["base"], tuple((c, u) for c, u in o["bet"]["steps"])),
-        f"{plan.name}-optimal",
-        f"{plan.name} with optimal (Kelly) main bets derived by bjsim count --optimal-bets "
-        f"from its run: rules {rules}, {sum(r['rounds'] for r in o['rows']):,} rounds, seed "
-        f"{run.get('seed')}, bankroll "
-        f"{o['bankroll']:g} units, Kelly fraction {o['kelly_fraction']:g}; wonging, boxes and "
-        "Super Sevens as the plan's", o["bankroll"])
+        f"{plan.name}-optimal" if o["no_edge_note"] is None else f"{plan.name}-table-min",
+        f"{plan.name} {what}, derived by bjsim count --optimal-bets from its run: "
+        f"{optimal['replay_words']}, bankroll {o['bankroll']:g} units, Kelly fraction "
+        f"{o['kelly_fraction']:g}; wonging and boxes as the plan's. To play it on the run's "
+        f"rounds: {replay_command(optimal, '<this file>')}" + _replay_partial(meta.get("run", {})),
+        o["bankroll"])
     try:
         atomic.write(os.path.realpath(path), text, mode=atomic.USER_MODE)
     except OSError as err:
@@ -3050,7 +3095,7 @@ def _count_report(runs, plan, bankroll, penetrations, rules, rules_path, file_me
                                              figs[0][1]["bankroll"], optimal["fraction"])
             figs[0] = (figs[0][0], figs[0][1] | {"optimal_bets": o})
             if optimal["path"] is not None:
-                failed = _optimal_plan(optimal["path"], plan, o, meta)
+                failed = _optimal_plan(optimal["path"], plan, o, meta, optimal)
         text = counting_report.render(figs[0][1], fmt, meta)
     else:
         meta["run"] = meta["run"] | _rules_source(rules_path, file_meta, sets) | {

@@ -2102,23 +2102,37 @@ def _sweep_csv(rows: list[dict], meta: dict) -> str:
 # would have won over the same rounds
 
 
-SMOOTHING = ("the advantage is made non-decreasing in the count by weighted isotonic regression "
-             "(pool adjacent violators, weights the rounds): the end rows hold few rounds, and "
-             "their noisy advantages would otherwise give nonsense bets")
+# The fewest rounds an end row of the optimal bets holds (`optimal_bets`): over 10,000 rounds a
+# row's advantage has an SE of about 1.1% (a round's SD at one unit about 1.15 units), where an
+# end count's few hundred rounds give one of 5% to 20%, more than the edge the bets follow.
+END_ROUNDS = 10_000
+SMOOTHING = (f"the end rows are pooled inward until each holds at least {END_ROUNDS:,} rounds (its "
+             "advantage's SE then about 1.1%, a round's SD at one unit being about 1.15 units; "
+             "an end count's few hundred rounds give one of 5% to 20%), and the advantage is "
+             "then made non-decreasing in the count by weighted isotonic regression (pool "
+             "adjacent violators, weights the rounds): noisy rows would otherwise give nonsense "
+             "bets")
+HELD = ("the bet to play is non-decreasing in the count: each row's at least the one below it "
+        "(the running maximum of the rounded Kelly bets), though a row's variance, higher for "
+        "its smoothed advantage (sampling noise, or more boxes a round, whose results move "
+        "together), can make its Kelly bet less")
 KELLY_WORDS = ("Kelly bet = bankroll x fraction x smoothed advantage x boxes a round / variance "
                "of a round's net at one unit a box (the counter's play, insurance in, as the flat "
                "figures); the bet is it rounded to a whole unit (the engine bets whole units) "
                "within the plan's table limits, table_min where the smoothed advantage is not "
-               "above 0")
-MAIN_ONLY = ("the main bet only: the plan's wonging, boxes and Super Sevens bets are kept as they "
-             "are, and the figures are of the main + insurance net, Super Sevens apart")
+               "above 0, and " + HELD)
+MAIN_ONLY = ("the main bet only: the plan's wonging and boxes are kept as they are, and the "
+             "figures are of the main + insurance net")
 IN_SAMPLE = ("in-sample: the bets were chosen from these very rounds, so the figures flatter "
-             "them; the written plan played with another seed gives an out-of-sample figure")
+             "them, and their 95% intervals (the rounds' own spread, as the run's) do not allow "
+             "for the bets having been chosen from the same rounds; the written plan played "
+             "with another seed gives an out-of-sample figure")
 EXACT_WORDS = ("exact: the same seed, rules and plan but the [bet] deal and play the same rounds, "
-               "and the plan's bet was one amount within each count row, as the optimal one is "
-               "(steps at whole counts), so the counter's net is the sum over the rows of the "
-               "bet times the row's net at one unit (bjsim count --plan with the written plan "
-               "and the same seed gives these figures)")
+               "and the plan's bet was one amount a box at each count the tally keeps (the count "
+               "floored: a flat bet, or steps at whole counts), as the optimal one is, so the "
+               "counter's net is the sum over the counts of the bet times the count's net at one "
+               "unit (bjsim count --plan with the written plan and the same seed gives these "
+               "figures)")
 
 
 def _bucket_bet(ramp, i: int, balanced: bool) -> int | None:
@@ -2146,9 +2160,11 @@ def _ramp_figures(net, sq, bet, played: int, bankroll) -> dict:
             "per_round_played": _per_round(net, sq, played, bankroll)}
 
 
-def optimal_bets(ctally, plan, bankroll: float, fraction: float = 1.0) -> dict:
+def optimal_bets(ctally, plan, bankroll: float, fraction: float = 1.0,
+                 end_rounds: int = END_ROUNDS) -> dict:
     """The optimal (Kelly) main bet at each count row of the counting tally (the rows of
-    ``by_count``, the ends merged: `tail_groups`), the ramp they make as a plan's ``[bet]``, and
+    ``by_count``, the ends merged until each holds ``end_rounds`` rounds: `tail_groups`), non-
+    decreasing in the count (the running maximum), the ramp they make as a plan's ``[bet]``, and
     the counter's figures under it over the same rounds, from the tally's own sums: each count's
     net at one unit times its new bet, and its second moment times the bet squared
     (``predicted``; ``exact`` where the plan played one bet a box within each count,
@@ -2156,7 +2172,7 @@ def optimal_bets(ctally, plan, bankroll: float, fraction: float = 1.0) -> dict:
     of Kelly (0.5: half Kelly)."""
     c = _columns(ctally)
     u = L.UNIT
-    groups = tail_groups(c[L.C_ROUNDS])
+    groups = tail_groups(c[L.C_ROUNDS], end_rounds)
     rounds = sum(c[L.C_ROUNDS])
     rows = []
     for k, group in enumerate(groups):
@@ -2172,16 +2188,18 @@ def optimal_bets(ctally, plan, bankroll: float, fraction: float = 1.0) -> dict:
                      "variance": None if n < 2 else max(n * rsq - net * net, 0)
                      / (n * (n - 1)) / u**2})
     smooth = counting.isotonic([r["advantage"] for r in rows], [r["rounds"] for r in rows])
+    held, below = [], plan.table_min
     for r, adv in zip(rows, smooth, strict=True):
         kelly = counting.kelly_bet(bankroll, fraction, float(adv) * r["boxes_per_round"],
                                    r["variance"])
-        r |= {"advantage_smoothed": float(adv), "kelly_bet": kelly,
-              "bet": counting.bet_to_play(kelly, plan.table_min, plan.table_max)}
+        bet = counting.bet_to_play(kelly, plan.table_min, plan.table_max)
+        if bet < below:  # (the running maximum: never less than the row below)
+            held.append(f"{r['label']} ({bet} held at {below})")
+        below = max(bet, below)
+        r |= {"advantage_smoothed": float(adv), "kelly_bet": kelly, "bet": below}
     steps = [[L.TC_MIN + g[0], r["bet"]]
              for g, r, before in zip(groups[1:], rows[1:], rows[:-1], strict=True)
              if r["bet"] != before["bet"]]
-    falls = [f"{r['label']} ({before['bet']} to {r['bet']})"
-             for r, before in zip(rows[1:], rows[:-1], strict=True) if r["bet"] < before["bet"]]
     # What the ramp makes over the same rounds: each count's net at one unit (its net over the
     # plan's bet there) times the new bet, exact where the plan's bet was one amount there.
     bet_of = {i: r["bet"] for g, r in zip(groups, rows, strict=True) for i in g}
@@ -2201,6 +2219,7 @@ def optimal_bets(ctally, plan, bankroll: float, fraction: float = 1.0) -> dict:
         new_sq += scale * scale * c[L.C_MAIN_SQ][i]
     whole = int if exact else float
     played = sum(c[L.C_PLAYED])
+    edge = any(r["kelly_bet"] is not None for r in rows)
     return {
         "bankroll": bankroll, "kelly_fraction": fraction,
         "table_min": plan.table_min, "table_max": plan.table_max,
@@ -2212,15 +2231,20 @@ def optimal_bets(ctally, plan, bankroll: float, fraction: float = 1.0) -> dict:
                                    bankroll),
         "exact": exact,
         "exact_note": EXACT_WORDS if exact else (
-            f"not exact: the plan's bet was not one amount within the {off} row (a step between "
-            "whole counts, or at a count the tally's end row holds with others), so there each "
-            "count's net at one unit is taken at its average bet a box"),
+            f"not exact: the plan's bet was not one amount a box at the count {off} (a step "
+            "between whole counts, or at a count the tally's end holds with others), so there "
+            "the net at one unit is taken at its average bet a box"),
         "smoothing_note": SMOOTHING, "kelly_note": KELLY_WORDS, "main_bet_note": MAIN_ONLY,
         "in_sample_note": IN_SAMPLE,
-        "falls_note": None if not falls else (
-            f"the bet falls at {_and(falls)} units, where the row's variance is higher for its "
-            "smoothed advantage (a noisier row, or more boxes a round, whose results move "
-            "together): the Kelly bet there; a plan with it plays it so, with a warning"),
+        "held_note": None if not held else (
+            f"the rounded Kelly bet is below the row before's at {_and(held)} units, where the "
+            "row's variance is higher for its smoothed advantage (sampling noise, or more boxes "
+            "a round, whose results move together): the bet is held at the row before's, the "
+            "running maximum"),
+        "no_edge_note": None if edge else (
+            "no count has an edge (the smoothed advantage is not above 0 at any count), so "
+            f"Kelly bets nothing and the ramp is the table minimum, {plan.table_min} "
+            f"{plural(plan.table_min, 'unit', 'units')}, at every count"),
         "limits_note": None if plan.table_max > plan.table_min else (
             f"the plan's table_max is its table_min, {plan.table_min} "
             f"{plural(plan.table_min, 'unit', 'units')}, so every bet is that: give the plan a "
@@ -2258,17 +2282,38 @@ def optimal_text(o: dict, kind: str, markdown: bool = False) -> list[str]:
                   _num(r["kelly_bet"], 2), str(r["bet"])] for r in o["rows"]])
     out += ["", f"Advantage: per unit of initial bet at one unit on every box dealt (the counter's "
             f"play), as the table by count; {o['smoothing_note']}. {o['kelly_note']}."]
-    for note in filter(None, (o["limits_note"], o["falls_note"])):
+    for note in filter(None, (o["no_edge_note"], o["limits_note"], o["held_note"])):
         out += ["", f"Note: {note}."]
     out += ["", f"As a plan's [bet]: {ramp_text(o['bet'])}.", "",
             f"Over the same rounds ({o['main_bet_note']}):", ""]
-    out += grid(["main bet", "avg bet", "advantage", "SD/round", "win/100 (95%)", "SCORE (95%)",
-                 "N0 (95%)", "risk of ruin (95%)"],
-                [_ramp_row("the plan as played", o["as_played"]),
-                 _ramp_row("the optimal bets" + (" (exact)" if o["exact"] else " (estimate)"),
-                           o["predicted"])])
-    out += ["", f"The optimal bets' figures are {o['exact_note']}; and {o['in_sample_note']}."]
+    optimal = "the table minimum, no edge" if o["no_edge_note"] else "the optimal bets"
+    ramps = [("the plan as played", o["as_played"]),
+             (optimal + (" (exact)" if o["exact"] else " (estimate)"), o["predicted"])]
+    cells = [_ramp_row(label, r) for label, r in ramps]
+    head = ["main bet", "avg bet", "advantage", "SD/round", "win/100 (95%)", "SCORE (95%)",
+            "N0 (95%)", "risk of ruin (95%)"]
+    out += grid([_as_shown(h, [row[j] for row in cells]) for j, h in enumerate(head)], cells)
+    out += _ramp_notes([(label, r["per_round_played"]) for label, r in ramps])
+    whose = "The table minimum's" if o["no_edge_note"] else "The optimal bets'"
+    out += ["", f"{whose} figures are {o['exact_note']}; and {o['in_sample_note']}."]
     return out
+
+
+def _ramp_notes(rows: list[tuple[str, dict]]) -> list[str]:
+    """The lines under the section's table of the two ramps (``rows``: each row's label and
+    ``per_round_played``), as the net per round's table has them (`_round_notes`): where SCORE
+    and N0 do not apply, how the risk of ruin is worked out, and why a row has no SE or interval
+    (of the risk of ruin alone, or of every figure)."""
+    ps = [p for _, p in rows]
+    out = [*no_edge_line([p.get("no_edge_note") for p in ps]), *ruin_method_lines(ps)]
+    for label, p in rows:
+        if p.get("interval_note"):
+            out.append(f"No SE of the mean and no interval for the win per 100 rounds, SCORE, N0 "
+                       f"or the risk of ruin of {label}: {p['interval_note']}.")
+        elif p.get("risk_of_ruin_interval_note"):
+            out.append(f"No SE or interval for the risk of ruin of {label}: "
+                       f"{p['risk_of_ruin_interval_note']}.")
+    return [line for x in out for line in ("", x)]
 
 
 def optimal_rows(o: dict) -> list[dict]:
@@ -2296,7 +2341,10 @@ def optimal_rows(o: dict) -> list[dict]:
         for k in ("mean", "sd", "win_per_100", "score", "n0", "risk_of_ruin"):
             add(f"{key}:{k}", p[k], se=p["se"] if k == "mean" else p.get(k + "_se"),
                 lo=p.get(k + "_ci95_low"), hi=p.get(k + "_ci95_high"))
+        for k in ("interval_note", "no_edge_note", "risk_of_ruin_method",
+                  "risk_of_ruin_interval_note"):
+            add(f"{key}:{k}", p[k])
     for k in ("exact", "exact_note", "smoothing_note", "kelly_note", "main_bet_note",
-              "in_sample_note", "limits_note", "falls_note"):
+              "in_sample_note", "no_edge_note", "limits_note", "held_note"):
         add(k, o[k])
     return rows

@@ -101,8 +101,14 @@ def flat_plan(**changes):
     return dataclasses.replace(load_plan("hi-lo-flat"), **({"table_max": 12} | changes))
 
 
+def optimal(tally, plan, **kw):
+    """`optimal_bets` of a hand-made tally of a few rounds a count: its end rows pooled to 30
+    rounds (the by-count table's), not to the 10,000 of a run (`END_ROUNDS`)."""
+    return CR.optimal_bets(tally, plan, **({"end_rounds": 30} | kw))
+
+
 def test_the_optimal_bets_of_a_hand_made_tally():
-    o = CR.optimal_bets(tally_of(HAND), flat_plan(), bankroll=100)
+    o = optimal(tally_of(HAND), flat_plan(), bankroll=100)
     rows = {r["count"]: r for r in o["rows"]}
     assert [r["advantage"] for r in o["rows"]] == pytest.approx([0, 0.05, 0.5, 0])
     assert [r["advantage_smoothed"] for r in o["rows"]] == pytest.approx([0, 0.05, 0.25, 0.25])
@@ -118,43 +124,133 @@ def test_the_optimal_bets_of_a_hand_made_tally():
     # over the same rounds: each row's net at one unit times its new bet, exactly
     p = o["predicted"]
     assert o["exact"] is True and "exact: the same seed" in o["exact_note"]
+    assert "one amount a box at each count the tally keeps" in o["exact_note"]
     assert (p["net"], p["bet"]) == (1 * 0 + 5 * 20 + 11 * 200 + 12 * 0, 40 * (1 + 5 + 11 + 12))
     assert p["main_sq"] == 1 * 4000 + 25 * 4000 + 121 * 10000 + 144 * 4000
     assert p["advantage"] == pytest.approx(2300 / 10 / 1160)
     assert p["per_round_played"]["mean"] == pytest.approx(2300 / 10 / 160)
     assert o["as_played"]["net"] == 220 and o["as_played"]["main_sq"] == 4000 * 3 + 10000
-    assert o["falls_note"] is None
+    assert o["held_note"] is None
 
 
-def test_a_bet_that_falls_with_the_count_is_said():
-    noisy = HAND + rounds_at(4, [30] * 17 + [-30] * 13)  # +40%, but a variance of 9.1: bet 4
-    o = CR.optimal_bets(tally_of(noisy), flat_plan(), bankroll=100)
-    assert [r["bet"] for r in o["rows"]] == [1, 5, 11, 12, 4]
+def test_a_bet_below_the_row_before_is_held_at_its_bet_the_running_maximum():
+    noisy = HAND + rounds_at(4, [30] * 17 + [-30] * 13)  # +40%, but a variance of 9.1: Kelly 4
+    o = optimal(tally_of(noisy), flat_plan(), bankroll=100)
     assert o["rows"][-1]["kelly_bet"] == pytest.approx(100 * 0.4 / (30 * 27000 - 120 ** 2)
                                                        * 30 * 29 * 100)
-    assert o["falls_note"].startswith("the bet falls at +4 (12 to 4) units, where the row's ")
-    assert "Note: the bet falls at +4" in "\n".join(CR.optimal_text(o, "true count"))
+    assert [r["bet"] for r in o["rows"]] == [1, 5, 11, 12, 12]  # 4 held at 12
+    assert o["bet"]["steps"] == [[0, 5], [2, 11], [3, 12]]
+    assert o["held_note"].startswith("the rounded Kelly bet is below the row before's at +4 (4 "
+                                     "held at 12) units, where the row's variance is higher")
+    text = "\n".join(CR.optimal_text(o, "true count"))
+    assert "Note: the rounded Kelly bet is below the row before's at +4" in text
+    assert "the bet to play is non-decreasing in the count" in text
+
+
+def test_a_zigzag_of_kelly_bets_from_noisy_variances_is_made_non_decreasing():
+    # the Kelly bets 4, 2, 8, 4 (a row's variance up, then down): played as 4, 4, 8, 8
+    t = tally_of(rounds_at(1, [10] * 55 + [-10] * 45) + rounds_at(2, [20] * 55 + [-20] * 45)
+                 + rounds_at(3, [10] * 60 + [-10] * 40) + rounds_at(4, [20] * 60 + [-20] * 40))
+    o = optimal(t, flat_plan(table_max=20), bankroll=40)
+    assert [r["variance"] for r in o["rows"]] == pytest.approx([1, 4, 96 / 99, 384 / 99])
+    assert [r["kelly_bet"] for r in o["rows"]] == pytest.approx([4, 2, 8.25, 4.125])
+    assert [r["bet"] for r in o["rows"]] == [4, 4, 8, 8]
+    assert o["bet"] == {"base": 4, "steps": [[3, 8]]}
+    assert "+2 (2 held at 4) and +4 (4 held at 8) units" in o["held_note"]
+
+
+def test_the_end_rows_are_pooled_inward_to_ten_thousand_rounds_before_the_fit():
+    # an 18-round +3 reading +44% and a 5,000-round +2: pooled with +1 into ">=+1"
+    t = (tally_of(rounds_at(-1, [10] * 50 + [-10] * 50)) * 200
+         + tally_of(rounds_at(0, [10] * 51 + [-10] * 49)) * 200
+         + tally_of(rounds_at(1, [10] * 52 + [-10] * 48)) * 200
+         + tally_of(rounds_at(2, [10] * 53 + [-10] * 47)) * 50
+         + tally_of(rounds_at(3, [10] * 13 + [-10] * 5)))
+    assert CR.END_ROUNDS == 10_000
+    o = CR.optimal_bets(t, flat_plan(table_max=40), bankroll=300)
+    assert [r["label"] for r in o["rows"]] == ["-1", "0", ">=+1"]
+    top = o["rows"][-1]
+    assert top["counts"] == [1, 3] and top["rounds"] == 25_018
+    assert top["advantage"] == pytest.approx((800 + 300 + 8) / 25_018)
+    assert top["bet"] == round(300 * top["advantage"] / top["variance"]) == 13
+    # unpooled, the 18 rounds at +3 alone (+44%) would bet the table's most
+    assert optimal(t, flat_plan(table_max=40), bankroll=300, end_rounds=1)["bet"] == {
+        "base": 1, "steps": [[0, 6], [1, 12], [2, 18], [3, 40]]}
+    assert "pooled inward until each holds at least 10,000 rounds" in o["smoothing_note"]
+    assert "10,000 rounds" in "\n".join(CR.optimal_text(o, "true count"))
 
 
 def test_half_kelly_halves_the_kelly_bets():
-    full = CR.optimal_bets(tally_of(HAND), flat_plan(), bankroll=100)
-    half = CR.optimal_bets(tally_of(HAND), flat_plan(), bankroll=100, fraction=0.5)
+    full = optimal(tally_of(HAND), flat_plan(), bankroll=100)
+    half = optimal(tally_of(HAND), flat_plan(), bankroll=100, fraction=0.5)
     assert [r["bet"] for r in half["rows"]] == [1, 2, 5, 12]
     for a, b in zip(full["rows"][1:], half["rows"][1:], strict=True):
         assert b["kelly_bet"] == pytest.approx(a["kelly_bet"] / 2)
 
 
 def test_the_table_limits_clamp_the_bets_and_a_flat_table_says_so():
-    o = CR.optimal_bets(tally_of(HAND), flat_plan(table_min=2, table_max=8), bankroll=100)
+    o = optimal(tally_of(HAND), flat_plan(table_min=2, table_max=8), bankroll=100)
     assert [r["bet"] for r in o["rows"]] == [2, 5, 8, 8] and o["limits_note"] is None
-    flat = CR.optimal_bets(tally_of(HAND), load_plan("hi-lo-flat"), bankroll=100)
+    flat = optimal(tally_of(HAND), load_plan("hi-lo-flat"), bankroll=100)
     assert [r["bet"] for r in flat["rows"]] == [1] * 4 and flat["bet"]["steps"] == []
     assert "table_max is its table_min, 1 unit" in flat["limits_note"]
 
 
+def test_a_withheld_risk_of_ruin_interval_is_labelled_and_said_as_the_main_tables():
+    # 160 rounds and a 100-unit bankroll: too few rounds for the risk of ruin's interval
+    o = optimal(tally_of(HAND), flat_plan(), bankroll=100)
+    for key in ("as_played", "predicted"):
+        assert o[key]["per_round_played"]["risk_of_ruin_interval_note"] is not None
+    lines = CR.optimal_text(o, "true count")
+    head = next(x for x in lines if x.startswith("main bet"))
+    assert head.rstrip().endswith("risk of ruin") and "risk of ruin (95%)" not in head
+    text = "\n".join(lines)
+    for label in ("the plan as played", "the optimal bets (exact)"):
+        assert f"No SE or interval for the risk of ruin of {label}: across the mean's" in text
+    assert "The risk of ruin is the diffusion formula's" in text
+    assert "do not allow for the bets having been chosen from the same rounds" in text
+    # a bankroll of 5 units: the interval given, the head labelled
+    o = optimal(tally_of(HAND), flat_plan(), bankroll=5)
+    head = next(x for x in CR.optimal_text(o, "true count") if x.startswith("main bet"))
+    assert head.rstrip().endswith("risk of ruin (95%)")
+    notes = {r["item"]: r["value"] for r in CR.optimal_rows(
+        optimal(tally_of(HAND), flat_plan(), bankroll=100))}
+    assert notes["predicted:risk_of_ruin_interval_note"].startswith("across the mean's")
+
+
+# no count with an edge: every row even or losing
+NO_EDGE = (rounds_at(-1, [10] * 15 + [-10] * 25) + rounds_at(0, [10] * 19 + [-10] * 21)
+           + rounds_at(1, [10] * 20 + [-10] * 20))
+
+
+def test_where_no_count_has_an_edge_the_section_says_kelly_bets_nothing(tmp_path):
+    from simulator.cli import _optimal_plan
+
+    o = optimal(tally_of(NO_EDGE), flat_plan(table_min=2), bankroll=100)
+    assert [r["kelly_bet"] for r in o["rows"]] == [None] * 3
+    assert o["bet"] == {"base": 2, "steps": []}
+    assert o["no_edge_note"] == ("no count has an edge (the smoothed advantage is not above 0 "
+                                 "at any count), so Kelly bets nothing and the ramp is the "
+                                 "table minimum, 2 units, at every count")
+    text = "\n".join(CR.optimal_text(o, "true count"))
+    assert f"Note: {o['no_edge_note']}." in text
+    assert "the table minimum, no edge (exact)" in text and "the optimal bets (" not in text
+    assert optimal(tally_of(HAND), flat_plan(), bankroll=100)["no_edge_note"] is None
+    path = tmp_path / "p.toml"
+    replay = {"replay_words": "rules nz1994, seed 3", "replay_args": ["--seed", "3"]}
+    assert _optimal_plan(str(path), flat_plan(table_min=2), o, {"run": {}}, replay) is None
+    back = load_plan(str(path))
+    assert back.name == "hi-lo-flat-table-min" and back.bet == Ramp(2, ())
+    assert back.description.startswith("hi-lo-flat at the table minimum at every count: no "
+                                       "count had an edge in the run (the smoothed advantage "
+                                       "not above 0 at any), so Kelly bets nothing, derived by "
+                                       "bjsim count --optimal-bets from its run: rules nz1994, "
+                                       "seed 3, bankroll 100 units")
+
+
 def test_a_sparse_end_row_is_merged_as_the_table_by_count_merges_it():
     few = HAND + rounds_at(9, [10] * 3)  # 3 rounds at +9: merged into +3's row
-    o = CR.optimal_bets(tally_of(few), flat_plan(), bankroll=100)
+    o = optimal(tally_of(few), flat_plan(), bankroll=100)
     assert [r["label"] for r in o["rows"]] == ["-1", "0", "+2", ">=+3"]
     assert o["rows"][-1]["counts"] == [3, 9] and o["rows"][-1]["rounds"] == 43
 
@@ -173,10 +269,10 @@ def test_a_bucket_bet_is_known_only_where_the_ramp_is_one_amount_across_it():
 
 def test_a_ramp_stepping_between_whole_counts_gives_no_exact_prediction():
     plan = flat_plan(bet=Ramp(1, ((2.5, 2),)))
-    o = CR.optimal_bets(tally_of(HAND), plan, bankroll=100)
+    o = optimal(tally_of(HAND), plan, bankroll=100)
     assert o["exact"] is False
-    assert o["exact_note"].startswith("not exact: the plan's bet was not one amount within "
-                                      "the +2 row")
+    assert o["exact_note"].startswith("not exact: the plan's bet was not one amount a box at "
+                                      "the count +2 (a step between whole counts")
     text = "\n".join(CR.optimal_text(o, "true count"))
     assert "the optimal bets (estimate)" in text and "(exact)" not in text
 
@@ -228,8 +324,9 @@ def fake_engine(monkeypatch):
 
 @pytest.mark.parametrize("args, words", [
     (["--plan", "hi-lo-flat", "--optimal-bets"],
-     "--optimal-bets: needs a bankroll (the Kelly bet is bankroll x fraction x advantage / "
-     "variance), and the plan hi-lo-flat has none: allowed with --bankroll UNITS"),
+     "--optimal-bets: needs a bankroll (the Kelly bet is bankroll x fraction x advantage x "
+     "boxes a round / variance), and the plan hi-lo-flat has none: allowed with --bankroll "
+     "UNITS"),
     (["--optimal-bets", "--kelly-fraction", "0"],
      "--kelly-fraction 0: allowed a number above 0, at most 1"),
     (["--optimal-bets", "--kelly-fraction", "1.5"], "--kelly-fraction 1.5: allowed"),
@@ -257,18 +354,78 @@ def test_an_optimal_plan_that_cannot_be_written_or_is_the_plan_played_is_refused
     plan.write_text((ROOT / "strategies" / "plans" / "hi-lo-1-12.toml").read_text())
     line = is_one_line_error(invoke("count", "--plan", plan, "--optimal-bets",
                                     "--optimal-plan", plan))
-    assert line == (f"Error: --optimal-plan {plan}: it is the plan played (--plan {plan}): "
-                    "allowed another file")
+    assert line == (f"Error: --optimal-plan names {plan}, which --plan reads: allowed a file "
+                    "that is not one of the command's inputs")
     line = is_one_line_error(invoke("count", "--optimal-bets", "--optimal-plan",
                                     tmp_path / "o.txt", "-o", tmp_path / "o.txt"))
-    assert "it is -o's file too" in line
+    assert line == (f"Error: --optimal-plan and -o/--output: both name {tmp_path / 'o.txt'}: "
+                    "allowed a different file for each")
     assert not fake_engine
+
+
+def test_an_optimal_plan_is_refused_where_o_is_refused(tmp_path, fake_engine):
+    # the run's inputs and its checkpoint: written over, the run could not be repeated or resumed
+    rules = tmp_path / "rules.toml"
+    rules.write_text((ROOT / "configs" / "nz1994.toml").read_text())
+    strategy = tmp_path / "chart.toml"
+    strategy.write_text((ROOT / "strategies" / "basic.toml").read_text())
+    (tmp_path / "myko.toml").write_text((ROOT / "strategies" / "counts" / "ko.toml").read_text()
+                                        .replace('name = "ko"', 'name = "myko"'))
+    plan = tmp_path / "kop.toml"
+    plan.write_text(f'count = "{tmp_path / "myko.toml"}"\ntable_max = 8\nbankroll = 500\n'
+                    "[bet]\nbase = 1\nsteps = [[3, 4]]\n")
+    ckpt = tmp_path / "run.ckpt"
+    for args, file, reader in [(("--rules", rules), rules, "--rules"),
+                               (("--strategy", strategy), strategy, "--strategy"),
+                               (("--plan", plan), tmp_path / "myko.toml", "--plan")]:
+        line = is_one_line_error(invoke("count", *args, "--optimal-bets", "--optimal-plan", file))
+        assert line == (f"Error: --optimal-plan names {file}, which {reader} reads: allowed a "
+                        "file that is not one of the command's inputs"), line
+    line = is_one_line_error(invoke("count", "--checkpoint", ckpt, "--optimal-bets",
+                                    "--optimal-plan", ckpt))
+    assert line == (f"Error: --optimal-plan and --checkpoint: both name {ckpt}: allowed a "
+                    "different file for each")
+    line = is_one_line_error(invoke("count", "--optimal-bets", "--optimal-plan", "-"))
+    assert line == ("Error: --optimal-plan -: the plan is written to a file, not stdout (the "
+                    "report's): allowed a file name (./- for one called '-')")
+    assert not fake_engine and not (tmp_path / "-").exists()
+
+
+SS_WORDS = ("its stakes come from the same bankroll, and the optimal main bets here are of a "
+            "counter betting the main wager only: allowed a plan whose [super_sevens] bets "
+            "nothing at every count, or that has no [super_sevens] table")
+
+
+def test_a_plan_betting_super_sevens_is_refused(tmp_path, fake_engine):
+    line = is_one_line_error(invoke("count", "--plan", "sevens-super-sevens", "--strategy",
+                                    "basic-super-sevens", "--optimal-bets", "--bankroll", "500"))
+    assert line == ("Error: --optimal-bets: not with a plan that bets Super Sevens (the plan "
+                    f"sevens-super-sevens does, by its [super_sevens]): {SS_WORDS}")
+    ramp = tmp_path / "ramp.toml"  # a Hi-Lo plan betting Super Sevens from +4 only
+    ramp.write_text('count = "hi-lo"\ntable_max = 8\nbankroll = 500\n[bet]\nbase = 1\n'
+                    "[super_sevens]\nbase = 0\nsteps = [[4, 1]]\n")
+    line = is_one_line_error(invoke("count", "--plan", ramp, "--optimal-bets"))
+    assert line.startswith("Error: --optimal-bets: not with a plan that bets Super Sevens")
+    assert not fake_engine
+
+
+def test_a_plan_whose_super_sevens_table_bets_nothing_is_allowed(tmp_path):
+    nothing = tmp_path / "nothing.toml"
+    nothing.write_text('count = "hi-lo"\ntable_max = 8\nbankroll = 500\n[bet]\nbase = 1\n'
+                       "steps = [[2, 4]]\n[super_sevens]\nbase = 0\n")
+    out = invoke("count", "--plan", nothing, *TINY, "--optimal-bets")
+    assert out.exit_code == 0, out.output
+    assert "Optimal main bets" in out.stdout
 
 
 def test_help_shows_an_optimal_bets_example():
     out = invoke("count", "--help").stdout
     assert "bjsim count --optimal-bets --bankroll 1000 --optimal-plan optimal.toml" in out
     assert "e.g. 0.5 for half Kelly" in " ".join(out.split())
+    # the Kelly bet's formula as the docs give it (B x F x a_s x k / v), the boxes in
+    words = "bankroll x fraction x advantage x boxes a round / variance of a round's net"
+    assert words in " ".join(out.split())
+    assert words in (ROOT / "README.md").read_text()
 
 
 WONGER = ('count = "hi-lo"\ndeck_estimation = "half"\ntable_max = 8\n[bet]\nbase = 1\n'
@@ -290,7 +447,7 @@ def test_the_optimal_plan_played_on_the_same_seed_wins_exactly_what_was_predicte
         plan = tmp_path / "wonger.toml"
         plan.write_text(WONGER)
     written = tmp_path / "optimal.toml"
-    args = ("--rounds", "20_000", "--chunk-rounds", "5000", "--seed", seed, "--quiet",
+    args = ("--rounds", "100_000", "--chunk-rounds", "5000", "--seed", seed, "--quiet",
             "--boxes", "2")
     first = _json("count", "--plan", plan, *args, "--optimal-bets", "--bankroll", "2000",
                   "--optimal-plan", written)["results"]
@@ -309,14 +466,63 @@ def test_the_optimal_plan_played_on_the_same_seed_wins_exactly_what_was_predicte
     assert back.bankroll == 2000 and f"seed {seed}," in back.description
 
 
+def test_the_written_plans_description_and_stderr_give_the_command_that_replays_the_run(
+        tmp_path, monkeypatch):
+    # a wonging plan, chunks not the default (a chunk starts from a fresh shoe, sitting out)
+    # and rule overrides: the command in the description plays the very rounds again
+    import shlex
+
+    plan = tmp_path / "wonger.toml"
+    plan.write_text(WONGER)
+    written = tmp_path / "optimal.toml"
+    run = invoke("count", "--plan", plan, "--set", "boxes=2", "--set", "penetration=0.7",
+                 "--rounds", "100_000", "--chunk-rounds", "2500", "--seed", "5",
+                 "--optimal-bets", "--bankroll", "2000", "--optimal-plan", written, "-f", "json")
+    assert run.exit_code == 0, run.output
+    o = json.loads(run.stdout)["results"]["optimal_bets"]
+    description = load_plan(str(written)).description
+    assert ("from its run: rules nz1994 with boxes=2, penetration=0.7, strategy the rules' basic "
+            "strategy (the default), seed 5, chunks of 2,500 rounds, 100,000 rounds, bankroll "
+            "2000 units, Kelly fraction 1;") in description
+    assert "modified" not in description
+    command = description.split("To play it on the run's rounds: ", 1)[1]
+    assert command == ("bjsim count --plan <this file> --rules configs/nz1994.toml --set boxes=2 "
+                       "--set penetration=0.7 --seed 5 --chunk-rounds 2500 --rounds 100000")
+    said = command.replace("<this file>", shlex.quote(str(written)))
+    assert f"to play it on this run's rounds: {said}" in " ".join(run.stderr.split())
+    monkeypatch.chdir(tmp_path.parent)  # (from another folder)
+    args = shlex.split(said)[2:]
+    again = _json("count", *args, "--quiet")["results"]
+    t, p = again["tally"], o["predicted"]
+    assert (t["net"], t["main_sq"], t["bet"]) == (p["net"], p["main_sq"], p["bet"])
+    assert again["per_round_played"]["sd"] == p["per_round_played"]["sd"]
+    strategy = tmp_path / "chart.toml"  # a --strategy file: named by its absolute path
+    strategy.write_text((ROOT / "strategies" / "basic.toml").read_text())
+    assert invoke("count", "--plan", plan, "--boxes", "2", "--strategy", strategy, *TINY,
+                  "--optimal-bets", "--bankroll", "500", "--optimal-plan", written).exit_code == 0
+    assert (f"rules nz1994 with boxes=2, strategy {strategy}, seed 7, chunks of 5,000 rounds"
+            in load_plan(str(written)).description)
+    assert f"--set boxes=2 --strategy {strategy} --seed 7" in load_plan(str(written)).description
+
+
+def test_a_replay_of_a_run_stopped_short_says_it_plays_every_round_asked():
+    from simulator.cli import _replay_partial
+
+    assert _replay_partial({"partial": False, "rounds": 10, "rounds_played": 10}) == ""
+    assert _replay_partial({"partial": True, "control_interrupted": True}) == ""
+    assert _replay_partial({"partial": True, "rounds": 2_000_000, "rounds_played": 500_000}) == (
+        " (this run was stopped after 500,000 of its 2,000,000 rounds: the replay plays them "
+        "all, so its figures are not this run's)")
+
+
 def test_a_source_ramp_off_whole_counts_says_its_prediction_is_not_exact(tmp_path):
     plan = tmp_path / "half.toml"
     plan.write_text('count = "hi-lo"\ndeck_estimation = "half"\ntable_max = 12\n'
                     "bankroll = 1000\n[bet]\nbase = 1\nsteps = [[1.5, 4]]\n")
     out = invoke("count", "--plan", plan, *TINY, "--optimal-bets")
     assert out.exit_code == 0, out.output
-    assert "the optimal bets (estimate)" in out.stdout
-    assert "not exact: the plan's bet was not one amount within the +1 row" in out.stdout
+    assert "the table minimum, no edge (estimate)" in out.stdout  # (no edge over these rounds)
+    assert "not exact: the plan's bet was not one amount a box at the count +1" in out.stdout
 
 
 def test_every_format_has_the_section(tmp_path):
@@ -325,13 +531,16 @@ def test_every_format_has_the_section(tmp_path):
     assert "Optimal main bets (Kelly, bankroll 1,000 units, fraction 0.5" in table
     assert "As a plan's [bet]: base = 1" in table and "isotonic regression" in table
     said = invoke("count", *TINY[:-1], "--optimal-bets", "--optimal-plan", tmp_path / "o.toml")
-    assert f"bjsim: the optimal plan is in {tmp_path / 'o.toml'}: bjsim count --plan" in said.stderr
+    assert (f"bjsim: the optimal plan is in {tmp_path / 'o.toml'}; to play it on this run's "
+            f"rounds: bjsim count --plan {tmp_path / 'o.toml'} --rules configs/nz1994.toml "
+            "--seed 7 --chunk-rounds 5000 --rounds 20000") in " ".join(said.stderr.split())
     markdown = invoke(*args, "-f", "markdown").stdout
     assert "| true count | rounds | frequency | advantage | smoothed |" in markdown
     rows = list(csv.DictReader(io.StringIO(invoke(*args, "-f", "csv").stdout)))
     mine = {(r["item"], r["count"]): r for r in rows if r["section"] == "optimal_bets"}
     assert mine[("kelly_fraction", "")]["value"] == "0.5"
-    assert mine[("bet", "0")]["count_label"] == "0"
+    bets = [r for (item, _), r in mine.items() if item == "bet"]
+    assert bets and all(r["count_label"] for r in bets)
     assert json.loads(mine[("bet_steps", "")]["value"]) is not None
     doc = json.loads(invoke(*args, "-f", "json").stdout)["results"]["optimal_bets"]
     assert doc["kelly_fraction"] == 0.5 and doc["bankroll"] == 1000
@@ -340,7 +549,7 @@ def test_every_format_has_the_section(tmp_path):
 def test_every_optimal_bets_json_key_is_documented():
     doc = (ROOT / "docs" / "counting.md").read_text()
     schema = doc.split("## JSON output", 1)[1].split("\n## ", 1)[0]
-    o = CR.optimal_bets(tally_of(HAND), flat_plan(), bankroll=100)
+    o = optimal(tally_of(HAND), flat_plan(), bankroll=100)
     keys = {"optimal_bets", *o, *o["rows"][0], *o["predicted"], *o["bet"]}
     for key in keys:
         assert f"`{key}`" in schema, key
