@@ -444,8 +444,10 @@ def _refuse_repeated(command, args) -> None:
 
 def _refuse_same_file(ctx) -> None:
     """Refuse two options naming the same file to write (-o the --checkpoint: the report would
-    overwrite the checkpoint), and a file to write that the command reads (-o the --rules file,
-    a strategy or the cards: the run could not be repeated)."""
+    overwrite the checkpoint), a file to write other than -o's that is standard output (the
+    report would be overwritten), and a file to write that the command reads (-o the --rules
+    file, a strategy, a plan's count file or the cards; the NZ rules and the shipped basic where
+    --rules or --strategy is left out: the run could not be repeated)."""
     seen = {}
     for param in ctx.command.params:
         path = ctx.params.get(param.name) if param.name in WRITTEN else None
@@ -456,21 +458,48 @@ def _refuse_same_file(ctx) -> None:
         if key in seen:
             raise BjsimError(f"{seen[key]} and {option}: both name {path}: allowed a different "
                              "file for each")
+        if param.name != "output" and path != "-" and _is_stdout(key):
+            raise BjsimError(f"{option} {path}: it is the command's standard output: allowed a "
+                             "file (the report goes to stdout, or to -o's file)")
         seen[key] = option
     written = {path: option for path, option in seen.items() if os.path.isfile(path)}
     if not written:
         return
     for param in ctx.command.params:
         value = ctx.params.get(param.name)
-        if param.name in WRITTEN or value is None:
+        if param.name in WRITTEN:
             continue
-        for x in value if isinstance(value, (tuple, list)) else (value,):
+        given = value not in (None, ())
+        if not given:  # (the file read by default: the NZ rules, the shipped basic)
+            value = _default_read(param.name)
+        for x in () if value is None else value if isinstance(value, (tuple, list)) else (value,):
             for path in _files_read(param.name, x, ctx.meta.get(STARTED)):
                 hit = next((w for w in written if os.path.samefile(path, w)), None)
                 if hit is not None:
                     name = param.opts[0] if param.opts else param.name.upper()
-                    raise BjsimError(f"{written[hit]} names {path}, which {name} reads: allowed "
-                                     "a file that is not one of the command's inputs")
+                    raise BjsimError(f"{written[hit]} names {path}, which {name} reads"
+                                     + ("" if given else " (left out: its default)")
+                                     + ": allowed a file that is not one of the command's "
+                                     "inputs")
+
+
+def _default_read(name: str):
+    """The value of a file an option left out reads: the NZ rule set, the shipped basic strategy
+    (the default under the NZ rules' chart keys; a derived one is kept in the cache); else
+    None."""
+    from simulator.rules import DEFAULT_RULES_PATH
+
+    return {"rules_path": str(DEFAULT_RULES_PATH), "strategy_name": "basic",
+            "strategy_names": ("basic",)}.get(name)
+
+
+def _is_stdout(path: str) -> bool:
+    """Whether ``path`` is the file standard output writes to (``/dev/stdout``, or the file
+    stdout was sent to)."""
+    try:
+        return os.path.samestat(os.stat(path), os.fstat(sys.stdout.fileno()))
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def _files_read(name: str, value, started: str | None = None) -> list:
@@ -485,10 +514,8 @@ def _files_read(name: str, value, started: str | None = None) -> list:
     try:
         if name in ("strategy_names", "strategy_name", "choices", "vary_strategies"):
             value = strategy.strategy_path(value)
-        elif name in ("plan_name", "count_plan"):
-            value = plans.plan_path(value)
-            return [str(f) for f in [value, *plans.files_named(value, started)]
-                    if os.path.isfile(f)]
+        elif name in ("plan_name", "count_plan"):  # (its count and index files, shipped too)
+            return [str(f) for _, f in plans.plan_files(value, started) if os.path.isfile(f)]
         out = [value]
         if name == "variant_files" and os.path.isfile(value):
             out.append(variants.baseline_of(value))

@@ -582,3 +582,44 @@ def test_an_optimal_plan_the_disk_refuses_after_the_run_exits_1_with_the_report_
     assert f"--optimal-plan {target}: cannot write: No space left on device" in result.stderr
     assert "the optimal plan is in" not in result.stderr
     assert not target.exists()
+
+
+def test_a_shipped_file_a_run_reads_by_default_is_never_written_over(fake_engine):
+    # A review: --optimal-plan (and -o) named the shipped count file, the default rules or the
+    # shipped basic, none given on the command line, and wrote over them: the next run failed.
+    shipped = {p: p.read_bytes() for p in (
+        ROOT / "strategies" / "counts" / "hi-lo.toml", ROOT / "strategies" / "indices" /
+        "hi-lo-nz.toml", ROOT / "strategies" / "plans" / "hi-lo-1-12.toml",
+        ROOT / "configs" / "nz1994.toml", ROOT / "strategies" / "basic.toml")}
+    try:
+        for path, reader in zip(shipped, ["--plan"] * 3 + ["--rules", "--strategy"],
+                                strict=True):
+            for option in ("--optimal-plan", "-o"):
+                line = is_one_line_error(invoke("count", "--optimal-bets", option, path))
+                shown = "-o/--output" if option == "-o" else option
+                left_out = "" if reader == "--plan" else " (left out: its default)"
+                assert line == (f"Error: {shown} names {path}, which {reader} reads{left_out}: "
+                                "allowed a file that is not one of the command's inputs"), line
+    finally:
+        for path, data in shipped.items():
+            if path.read_bytes() != data:
+                path.write_bytes(data)
+    assert not fake_engine
+
+
+@pytest.mark.skipif(not Path("/dev/stdout").exists(), reason="/dev/stdout: Linux and macOS")
+def test_a_file_written_that_is_standard_output_is_refused(tmp_path):
+    # --optimal-plan /dev/stdout with stdout sent to a file: the plan was renamed over the report.
+    import subprocess
+    import sys
+
+    out = tmp_path / "report.txt"
+    with out.open("w") as stdout:
+        r = subprocess.run([sys.executable, "-m", "simulator", "count", "--rounds", "10",
+                            "--optimal-bets", "--optimal-plan", "/dev/stdout"], stdout=stdout,
+                           stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=300)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.strip() == ("Error: --optimal-plan /dev/stdout: it is the command's standard "
+                                "output: allowed a file (the report goes to stdout, or to -o's "
+                                "file)"), r.stderr
+    assert out.read_text() == ""
