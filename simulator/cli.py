@@ -3081,10 +3081,14 @@ def _optimal_options(ctx, plan, bankroll, penetrations, fraction, path) -> dict:
 def _optimal_plan(path, plan, o: dict, meta: dict, optimal: dict) -> OutputError | None:
     """The plan played with its ``[bet]`` the optimal one (``o``: `counting_report.
     optimal_bets`), its name and description saying from which run and the command that
-    replays it (``optimal``: `_replay`'s), written to ``path``; an OutputError where it cannot
-    be (a full disk, a folder made read-only since the check)."""
+    replays it (``optimal``: `_replay`'s), its ``tuned_penetration`` the run's, written to
+    ``path``; an OutputError where it cannot be (a full disk, a folder made read-only since the
+    check)."""
     from simulator.plans import Ramp, plan_toml
 
+    rules = meta.get("rules", {})  # (the bets are the run's penetration's: tuned there)
+    plan = dataclasses.replace(plan, tuned_penetration=rules.get("penetration") if rules.get(
+        "shuffle") == "cut-card" else None)
     what = ("with optimal (Kelly) main bets" if o["no_edge_note"] is None else
             "at the table minimum at every count: no count had an edge in the run (the smoothed "
             "advantage not above 0 at any), so Kelly bets nothing")

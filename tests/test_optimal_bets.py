@@ -623,3 +623,18 @@ def test_a_file_written_that_is_standard_output_is_refused(tmp_path):
                                 "output: allowed a file (the report goes to stdout, or to -o's "
                                 "file)"), r.stderr
     assert out.read_text() == ""
+
+
+def test_the_written_plan_is_tuned_at_the_runs_penetration(tmp_path):
+    # A review: a plan tuned at 0.75, its optimal bets derived at 0.9, was written with 0.75,
+    # and played at 0.9 warned that its counts were not a counter's best there.
+    plan = tmp_path / "tp.toml"
+    plan.write_text('count = "hi-lo"\ntable_max = 12\nbankroll = 1000\n'
+                    'tuned_penetration = 0.75\n[bet]\nbase = 1\nsteps = [[2, 4]]\n')
+    for sets, tuned in ((("--set", "penetration=0.9"), 0.9),
+                        (("--set", "shuffle=every-round"), None)):
+        out = tmp_path / "opt.toml"
+        r = invoke("count", "--plan", plan, *sets, *TINY, "--optimal-bets", "--optimal-plan",
+                   out)
+        assert r.exit_code == 0, r.output
+        assert load_plan(str(out)).tuned_penetration == tuned
