@@ -33,7 +33,7 @@ from simulator.report import (
     plays_by_up_text,
     with_note,
 )
-from simulator.rules import plural, shown, shown_rule_file, unlike_nz_line
+from simulator.rules import _fmt, plural, shown, shown_rule_file, unlike_nz_line
 from simulator.source import file_sha256, provenance
 from simulator.tally import (
     MIN_WINS,
@@ -460,7 +460,8 @@ def sevens_bet_warnings(plan, games, strategy) -> list[str]:
         if low is not None and low[0] < 0:
             best = next((t for t in range(math.ceil(count), math.floor(top) + 1)
                          if min(returns(t), default=(-1,))[0] > 0), None)
-            out.append(f"{where}, the bet's exact return at a sevens count of {count:+g} is "
+            out.append(f"{where}, the bet's exact return at a sevens count of "
+                       f"{f'{count:+g}' if count else '0'} is "
                        f"below 0 where a round can start ({_pct(low[0], 2)} at {low[1]} cards "
                        "left): the plan bets where the house has the edge; "
                        + (f"the return is above 0 at every depth from {best:+d}" if best is not
@@ -2106,9 +2107,9 @@ def _sweep_csv(rows: list[dict], meta: dict) -> str:
 # row's advantage has an SE of about 1.1% (a round's SD at one unit about 1.15 units), where an
 # end count's few hundred rounds give one of 5% to 20%, more than the edge the bets follow.
 END_ROUNDS = 10_000
-SMOOTHING = (f"the end rows are pooled inward until each holds at least {END_ROUNDS:,} rounds (its "
-             "advantage's SE then about 1.1%, a round's SD at one unit being about 1.15 units; "
-             "an end count's few hundred rounds give one of 5% to 20%), and the advantage is "
+SMOOTHING = (f"the end rows are pooled inward until each holds at least {END_ROUNDS:,} rounds (an "
+             "end count's few hundred rounds leave its advantage an SE of several percent, more "
+             "than the edge the bets follow), and the advantage is "
              "then made non-decreasing in the count by weighted isotonic regression (pool "
              "adjacent violators, weights the rounds): noisy rows would otherwise give nonsense "
              "bets")
@@ -2152,7 +2153,7 @@ def _bucket_bet(ramp, i: int, balanced: bool) -> int | None:
 
 
 def _ramp_figures(net, sq, bet, played: int, bankroll) -> dict:
-    """The counter's main + insurance figures from its (predicted) sums: ``net`` and ``main_sq``
+    """The counter's main + insurance figures from its (predicted) sums: ``net`` and ``sq``
     (tenths x units), ``bet`` (units) over the ``played`` rounds; ``per_round_played`` as the
     results' (`_per_round`)."""
     return {"bet": bet, "net": net, "main_sq": sq, "average_bet": _ratio(bet, played),
@@ -2254,8 +2255,6 @@ def optimal_bets(ctally, plan, bankroll: float, fraction: float = 1.0,
 
 def ramp_text(bet: dict) -> str:
     """A ``[bet]`` ramp (``{"base", "steps"}``) as a plan file writes it."""
-    from simulator.rules import _fmt
-
     return f"base = {bet['base']}" + (f", steps = {_fmt(bet['steps'])}" if bet["steps"] else "")
 
 
@@ -2273,7 +2272,10 @@ def optimal_text(o: dict, kind: str, markdown: bool = False) -> list[str]:
     """The section "Optimal main bets" (`optimal_bets`) as text lines, or markdown."""
     grid = _markdown if markdown else _aligned
     out = ["", f"Optimal main bets (Kelly, bankroll {_num(o['bankroll'], 0)} units, fraction "
-           f"{o['kelly_fraction']:g}; table limits {o['table_min']} to {o['table_max']} units; "
+           f"{o['kelly_fraction']:g}; table limits "
+           + (f"{o['table_min']} unit{'s' * (o['table_min'] != 1)}"
+              if o["table_min"] == o["table_max"] else
+              f"{o['table_min']} to {o['table_max']} units") + "; "
            f"{o['main_bet_note'].split(':')[0]})", ""]
     out += grid([kind, "rounds", "frequency", "advantage", "smoothed", "variance", "Kelly bet",
                  "bet"],

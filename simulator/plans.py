@@ -34,6 +34,7 @@ from simulator.index_plays import (
 )
 from simulator.rules import (
     DECLARED,
+    _fmt,
     check_keys,
     file_named,
     names_a_file,
@@ -495,8 +496,6 @@ def plan_toml(plan: CountingPlan, bet: Ramp, name: str, description: str,
     index plays it read are named as shipped names, or by their absolute paths (read from any
     folder); every other key as the plan has it (`load_plan` reads the file back as ``plan``
     but for those)."""
-    from simulator.rules import _fmt
-
     def named(what: str, folder: Path) -> str:
         path = dict(plan.files)[what].resolve()
         return path.stem if path.parent == folder.resolve() else str(path)

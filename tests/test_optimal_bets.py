@@ -194,6 +194,8 @@ def test_the_table_limits_clamp_the_bets_and_a_flat_table_says_so():
     flat = optimal(tally_of(HAND), load_plan("hi-lo-flat"), bankroll=100)
     assert [r["bet"] for r in flat["rows"]] == [1] * 4 and flat["bet"]["steps"] == []
     assert "table_max is its table_min, 1 unit" in flat["limits_note"]
+    heads = [CR.optimal_text(x, "true count")[1] for x in (o, flat)]  # ("1 to 1 units")
+    assert "table limits 2 to 8 units;" in heads[0] and "table limits 1 unit;" in heads[1]
 
 
 def test_a_withheld_risk_of_ruin_interval_is_labelled_and_said_as_the_main_tables():

@@ -515,5 +515,5 @@ def test_a_sevens_plan_betting_at_every_count_is_warned_of_at_a_full_shoes_count
                                   load_strategy("basic-super-sevens"))
     full = min(v for n in range(79, 313) if (v := _value(Rules(), n, 0)) is not None)
     assert "key 'super_sevens.base' = 1, a bet at every count" in line
-    assert f"sevens count of +0 is below 0 where a round can start ({100 * full:+.2f}%" in line
+    assert f"sevens count of 0 is below 0 where a round can start ({100 * full:+.2f}%" in line
     assert "above 0 at every depth from +8" in line and "passes up" not in line
