@@ -27,8 +27,8 @@ from simulator.counter import counter_seven_seven_play, counter_strategies, exac
 from simulator.plans import check_bankroll
 from simulator.report import (
     PER_UNIT_WAGERED,
-    _cell,
     chunks_text,
+    csv_cell,
     files_text,
     plays_by_up_text,
     with_note,
@@ -1756,7 +1756,7 @@ class _CsvWriter(csv.DictWriter):
     ``true`` and ``false``, None empty."""
 
     def writerow(self, row):
-        return super().writerow({k: _cell(v) for k, v in row.items()})
+        return super().writerow({k: csv_cell(v) for k, v in row.items()})
 
     def writerows(self, rows):
         for row in rows:

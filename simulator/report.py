@@ -280,15 +280,15 @@ RUN_ROWS = ("rules_name", "rules_file", "overrides", "no_effect", "strategy", "s
             "strategy_note", "play", "play_note", "basis")
 
 
-def _cell(v) -> str:
+def csv_cell(v) -> str:
     if v is None:
         return ""
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, (list, tuple)):
-        return "; ".join(_cell(x) for x in v)
+        return "; ".join(csv_cell(x) for x in v)
     if isinstance(v, dict):  # (strategy_files: each name, then its file)
-        return "; ".join(f"{k}: {_cell(x)}" for k, x in v.items())
+        return "; ".join(f"{k}: {csv_cell(x)}" for k, x in v.items())
     return str(v)
 
 
@@ -305,19 +305,19 @@ def meta_rows(meta: dict) -> list[dict]:
         run.setdefault("strategy_sha256", meta["strategy_sha256"])
     rows = [{"section": "run", "item": "bjsim", "per": "", "value": meta.get("version",
                                                                            __version__)}]
-    rows += [{"section": "run", "item": f"source:{k}", "per": "", "value": _cell(v)}
+    rows += [{"section": "run", "item": f"source:{k}", "per": "", "value": csv_cell(v)}
              for k, v in provenance().items()]  # (json's source, key by key)
     for k in RUN_ROWS:
         if k in run:
-            rows.append({"section": "run", "item": k, "per": "", "value": _cell(run[k])})
+            rows.append({"section": "run", "item": k, "per": "", "value": csv_cell(run[k])})
     for k, v in (run.get("precision") or {}).items():  # json's run.precision, key by key
-        rows.append({"section": "run", "item": f"precision:{k}", "per": "", "value": _cell(v)})
+        rows.append({"section": "run", "item": f"precision:{k}", "per": "", "value": csv_cell(v)})
     note = meta.get("sevens_note")
     if note:
         rows.append({"section": "run", "item": "super_sevens_7_7_play", "per": "",
                      "value": note})
     for k, v in meta.get("rules", {}).items():
-        rows.append({"section": "rules", "item": k, "per": "", "value": _cell(v)})
+        rows.append({"section": "rules", "item": k, "per": "", "value": csv_cell(v)})
     return rows
 
 

@@ -18,24 +18,24 @@ from pathlib import Path
 
 from simulator import stops
 from simulator.assessment import charts, chromium, render, sections
-from simulator.report import _cell as report_cell
+from simulator.report import csv_cell as report_cell
 
 
 def _csv(table: sections.Table, path: Path, run: dict | None = None) -> None:
     """``table`` as CSV, each row ending with the columns ``run`` (`sections.csv_run`); a value
-    as `bjsim simulate`'s csv writes it (`report._cell`: ``true``, a list ``3; 50; 100``)."""
+    as `bjsim simulate`'s csv writes it (`report.csv_cell`: ``true``, a list ``3; 50; 100``)."""
     run = run or {}
     header = table.csv_header()
     names = [k if k not in header else f"run_{k}" for k in run]
     with open(path, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(header + names)
-        w.writerows([[_cell(v.value if isinstance(v, sections.Withheld) else v) for v in row]
+        w.writerows([[csv_cell(v.value if isinstance(v, sections.Withheld) else v) for v in row]
                      + ["" if v is None else v for v in run.values()] for row in table.rows])
 
 
-def _cell(v):
-    """A CSV cell: a number as it is (full precision), else as `report._cell` writes it."""
+def csv_cell(v):
+    """A CSV cell: a number as it is (full precision), else as `report.csv_cell` writes it."""
     return v if isinstance(v, (int, float)) and not isinstance(v, bool) else report_cell(v)
 
 
