@@ -16,10 +16,10 @@ import pandas as pd
 
 from simulator.exact.compare import cut_card_words
 from simulator.report import (
-    _cell,
     as_edge,
     by_strategy,
     chunks_text,
+    csv_cell,
     files_text,
     precision_text,
     stopped_how,
@@ -130,7 +130,7 @@ def frame(stats: dict, files: dict | None = None) -> pd.DataFrame:
         game = row["game"]
         rows += [{"variant": game.label, "changes": "; ".join(game.changes),
                   "strategy": strategy_text(list(game.names)), "figures_of": "rules",
-                  "figure": f"rules.{k}", "value": _cell(v)}
+                  "figure": f"rules.{k}", "value": csv_cell(v)}
                  for k, v in rules_dict(game.rules).items()]
         rows += [{"variant": game.label, "changes": "; ".join(game.changes),  # (json's
                   "strategy": strategy_text(list(game.names)),  # strategy_sha256)

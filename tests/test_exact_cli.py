@@ -834,10 +834,10 @@ def test_exact_csv_holds_what_its_json_holds_at_full_precision_with_signs_and_fl
     ex = doc["exact"]
     rows = list(csv.DictReader(io.StringIO(run("exact", "-q", "-f", "csv").stdout)))
     got = {(r["section"], r["item"], r["per"]): r["value"] for r in rows}
-    from simulator.report import _cell
+    from simulator.report import csv_cell
 
     assert {r["item"]: r["value"] for r in rows if r["section"] == "rules"} == {
-        k: _cell(v) for k, v in doc["rules"].items()}
+        k: csv_cell(v) for k, v in doc["rules"].items()}
     assert ("run", "seed", "") not in got and ("run", "partial", "") not in got
     assert got[("even_money", "taken", "strategy")] == "false"
     assert got[("insurance", "taken", "strategy")] == "false"
