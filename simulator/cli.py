@@ -2479,11 +2479,13 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     least = precision is not None and cmp.cut_card_block(games)
     if least and blocks_of < least:  # (a variant's difference 0 in every block: never met)
         option = "--pair-rounds" if pair_rounds else "--chunk-rounds"
+        short = [g.label for g in cmp.short_of_cut_card(games, blocks_of)]  # (not all of them)
         raise BjsimError(
             f"{option} {blocks_of if pair_rounds else chunk_rounds:,}: no block of "
-            f"{blocks_of:,} rounds reaches the cut card, from which "
-            + ", ".join(g.label for g in games[1:] if cmp.cut_card_only(games[0], g))
-            + " differs from the baseline, so its difference is 0 in every block and a "
+            f"{blocks_of:,} rounds reaches the cut card, from which " + ", ".join(short)
+            + (" differs from the baseline, so its difference is" if len(short) == 1 else
+               " differ from the baseline, so their differences are")
+            + " 0 in every block and a "
             f"precision target is never met: allowed {option} {least:,} or more with "
             f"--precision (the shortest shoe of {cmp.SHOE_PROBE_BLOCKS:,} fresh ones; "
             f"the default block, {shoe_rounds:,} rounds, holds a shoe of every game)")

@@ -900,6 +900,14 @@ def cut_card_block(games) -> int | None:
     return max(least) if least else None
 
 
+def short_of_cut_card(games, block: int) -> list:
+    """The variants of ``games[1:]`` that differ from the baseline only at the cut card
+    (`cut_card_only`) and in no block of ``block`` rounds: ``block`` is shorter than the
+    shorter of the two games' `shortest_shoe` (`cut_card_block`, the largest of those)."""
+    return [g for g in games[1:] if cut_card_only(games[0], g)
+            and block < min(shortest_shoe(games[0]), shortest_shoe(g))]
+
+
 def no_cut_card(pair_rounds: int, least: int, option: str = "--pair-rounds") -> str:
     """Why a variant differing only at the cut card (`cut_card_only`) has no measured
     difference in blocks of ``pair_rounds`` rounds, shorter than ``least`` (`cut_card_block`)."""

@@ -78,6 +78,23 @@ def test_precision_with_blocks_too_short_for_a_cut_card_is_refused_before_any_ro
     assert ok.exit_code == 0 and "more rounds do not change that" in ok.stdout
 
 
+def test_precision_refused_for_short_blocks_names_only_the_variants_they_do_not_reach():
+    # --vary penetration=0.6 --vary penetration=0.9 --pair-rounds 34 --precision 0.002 named
+    # both, "from which penetration=0.6, penetration=0.9 differs", though 0.6's shortest shoe
+    # (33 rounds) fits a block of 34: only 0.9's is longer
+    args = ["--chunk-rounds", "2000", "--max-rounds", "4000", "--seed", "3", "--quiet",
+            "--strategy", "basic", "--same-strategy", "--no-exact", "--vary", "penetration=0.6",
+            "--vary", "penetration=0.9", "--precision", "0.002"]
+    result = run("compare", *args, "--pair-rounds", "34")
+    assert_user_error(result, "from which penetration=0.9 differs from the baseline, so its "
+                      "difference is 0 in every block")
+    assert "penetration=0.6" not in result.stderr
+    # blocks shorter than both: both named, in the plural
+    assert_user_error(run("compare", *args, "--pair-rounds", "16"),
+                      "from which penetration=0.6, penetration=0.9 differ from the baseline, "
+                      "so their differences are 0 in every block")
+
+
 def test_a_fixed_chart_that_never_surrenders_says_surrender_is_worth_nothing_to_it():
     # compare --strategy basic-super-sevens --vary surrender=late: +0.000 [+0.000, +0.000],
     # described only as "plays identically to the baseline"
