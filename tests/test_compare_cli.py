@@ -95,6 +95,24 @@ def test_precision_refused_for_short_blocks_names_only_the_variants_they_do_not_
                       "so their differences are 0 in every block")
 
 
+def test_the_cut_card_note_of_chunks_as_blocks_names_chunk_rounds():
+    # compare --vary penetration=0.6 --chunk-rounds 16 --rounds 1e4 said "a larger
+    # --pair-rounds: at least 33", and --pair-rounds 33 is refused as larger than the chunk:
+    # without --pair-rounds the block is the chunk
+    import re
+
+    args = ["--rounds", "4000", "--seed", "3", "--quiet", "--strategy", "basic",
+            "--same-strategy", "--no-exact", "--vary", "penetration=0.6"]
+    text = run("compare", *args, "--chunk-rounds", "16").stdout
+    assert "no block of 16 rounds reaches the cut card" in text
+    assert "a larger --pair-rounds" not in text
+    least = int(re.search(r"a larger --chunk-rounds: at least (\d+)", text).group(1))
+    assert 16 < least <= 48
+    # the advice is taken: chunks (so blocks) of that many rounds can reach the cut card
+    ok = run("compare", *args, "--chunk-rounds", str(least))
+    assert ok.exit_code == 0 and "more rounds do not change that" not in ok.stdout, ok.stderr
+
+
 def test_a_fixed_chart_that_never_surrenders_says_surrender_is_worth_nothing_to_it():
     # compare --strategy basic-super-sevens --vary surrender=late: +0.000 [+0.000, +0.000],
     # described only as "plays identically to the baseline"
