@@ -1040,13 +1040,16 @@ def _shipped(ctx, param, value):
 
 
 def _vary_values(ctx, param, value):
-    """``--vary``'s values, refusing one that is an option (``--vary --rounds 1e5`` took
-    ``--rounds`` for the variant and left ``1e5`` over, which click named alone)."""
+    """``--vary``'s values, refusing one that is an option (``--vary --rounds 1e5`` or
+    ``--vary -n 1e5`` took the option for the variant and left ``1e5`` over, which click named
+    alone): any that starts with ``-`` and holds no ``=`` (``-1`` too: not a change), and any
+    ``--``. A change's value is after its ``=`` (``--vary penetration=-1``): untouched."""
     for v in value or ():
-        if v.startswith("--"):
+        if v.startswith("--") or (v.startswith("-") and "=" not in v):
+            what = "an option, not a change" if v.lstrip("-")[:1].isalpha() else "not a change"
             raise click.BadParameter(
-                f"{v}: an option, not a change: allowed KEY=VALUE[,KEY=VALUE...] after each "
-                "--vary, e.g. --vary decks=8", ctx, param)
+                f"{v}: {what}: allowed KEY=VALUE[,KEY=VALUE...] after each --vary, e.g. "
+                "--vary decks=8", ctx, param)
     return value
 
 

@@ -130,13 +130,28 @@ def test_a_fixed_chart_that_never_surrenders_says_surrender_is_worth_nothing_to_
     assert note in text and "Worth nothing to the chart played" in text
 
 
-@pytest.mark.parametrize("args", [["--vary", "--rounds", "1e5"], ["--vary", "--rounds"],
-                                  ["--vary", "decks=8", "--vary", "--seed", "3"]])
-def test_a_vary_value_that_is_an_option_names_vary(args):
-    # compare --vary --rounds 1e5 gave click's "Got unexpected extra argument (1e5)", naming
-    # neither --vary nor what it takes
-    assert_user_error(run("compare", *args), "'--vary'", "--rounds" if "--rounds" in args
-                      else "--seed", "an option, not a change: allowed KEY=VALUE")
+@pytest.mark.parametrize("args, option", [
+    (["--vary", "--rounds", "1e5"], "--rounds"), (["--vary", "--rounds"], "--rounds"),
+    (["--vary", "decks=8", "--vary", "--seed", "3"], "--seed"),
+    (["--vary", "-n", "1e5"], "-n"), (["--vary", "-o", "x.txt"], "-o"),
+    (["--vary", "-f", "json"], "-f"), (["--vary", "decks=8", "--vary", "-q"], "-q"),
+])
+def test_a_vary_value_that_is_an_option_names_vary(args, option):
+    # compare --vary --rounds 1e5, and --vary -n 1e5 (-o x.txt, -f json), gave click's "Got
+    # unexpected extra argument (1e5)", naming neither --vary nor what it takes
+    assert_user_error(run("compare", *args), f"'--vary': {option}: an option, not a change: "
+                      "allowed KEY=VALUE[,KEY=VALUE...]")
+
+
+def test_a_vary_value_starting_with_a_dash_and_no_key_is_not_a_change():
+    assert_user_error(run("compare", "--vary", "-1", "0.5"),
+                      "'--vary': -1: not a change: allowed KEY=VALUE[,KEY=VALUE...]")
+
+
+def test_a_vary_change_with_a_negative_value_is_checked_as_a_change():
+    # (a value after "=" starting with "-" is not an option: the rule set's check refuses it)
+    assert_user_error(run("compare", *TINY, "--vary", "penetration=-1"),
+                      "--vary penetration=-1", "'penetration' = -1 is out of range")
 
 
 def test_variant_files_naming_different_baselines_need_rules(tmp_path):
