@@ -1067,13 +1067,16 @@ def _shipped(ctx, param, value):
 
 
 def _vary_values(ctx, param, value):
-    """``--vary``'s values, refusing one that is an option (``--vary --rounds 1e5`` took
-    ``--rounds`` for the variant and left ``1e5`` over, which click named alone)."""
+    """``--vary``'s values, refusing one that is an option (``--vary --rounds 1e5`` or
+    ``--vary -n 1e5`` took the option for the variant and left ``1e5`` over, which click named
+    alone): any that starts with ``-`` and holds no ``=`` (``-1`` too: not a change), and any
+    ``--``. A change's value is after its ``=`` (``--vary penetration=-1``): untouched."""
     for v in value or ():
-        if v.startswith("--"):
+        if v.startswith("--") or (v.startswith("-") and "=" not in v):
+            what = "an option, not a change" if v.lstrip("-")[:1].isalpha() else "not a change"
             raise click.BadParameter(
-                f"{v}: an option, not a change: allowed KEY=VALUE[,KEY=VALUE...] after each "
-                "--vary, e.g. --vary decks=8", ctx, param)
+                f"{v}: {what}: allowed KEY=VALUE[,KEY=VALUE...] after each --vary, e.g. "
+                "--vary decks=8", ctx, param)
     return value
 
 
@@ -2506,11 +2509,13 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     least = precision is not None and cmp.cut_card_block(games)
     if least and blocks_of < least:  # (a variant's difference 0 in every block: never met)
         option = "--pair-rounds" if pair_rounds else "--chunk-rounds"
+        short = [g.label for g in cmp.short_of_cut_card(games, blocks_of)]  # (not all of them)
         raise BjsimError(
             f"{option} {blocks_of if pair_rounds else chunk_rounds:,}: no block of "
-            f"{blocks_of:,} rounds reaches the cut card, from which "
-            + ", ".join(g.label for g in games[1:] if cmp.cut_card_only(games[0], g))
-            + " differs from the baseline, so its difference is 0 in every block and a "
+            f"{blocks_of:,} rounds reaches the cut card, from which " + ", ".join(short)
+            + (" differs from the baseline, so its difference is" if len(short) == 1 else
+               " differ from the baseline, so their differences are")
+            + " 0 in every block and a "
             f"precision target is never met: allowed {option} {least:,} or more with "
             f"--precision (the shortest shoe of {cmp.SHOE_PROBE_BLOCKS:,} fresh ones; "
             f"the default block, {shoe_rounds:,} rounds, holds a shoe of every game)")

@@ -574,13 +574,14 @@ def precision_note(stats: dict) -> str | None:
             "measured by it: " + "; ".join(parts))
 
 
-def statistics(payload, games, exact: list | None = None, pair_rounds: int | None = None
-               ) -> dict:
+def statistics(payload, games, exact: list | None = None, pair_rounds: int | None = None,
+               block_option: str = "--pair-rounds") -> dict:
     """Everything a comparison reports: per game its summary (`tally.summarize`), its paired
     difference from the baseline (and by strategy, `differences`), the independent-runs
     standard error, the variance reduction, the exact figures and z-scores. ``pair_rounds``:
     the blocks' rounds, where a variant differing only at the cut card is not measured in
-    blocks too short to reach it (`no_cut_card`)."""
+    blocks too short to reach it (`no_cut_card`, naming ``block_option``: the option that set
+    the blocks, ``--chunk-rounds`` where a chunk shorter than the default block is one)."""
     v = len(games)
     diffs = differences(payload, games, paired_slots(games))
     rows = []
@@ -613,7 +614,7 @@ def statistics(payload, games, exact: list | None = None, pair_rounds: int | Non
             if pair_rounds and cut_card_only(games[0], game) and pair_rounds < min(
                     rounds_per_shoe(games[0]), rounds_per_shoe(game)) and pair_rounds < (
                     least := cut_card_block([games[0], game])):  # (a shoe's mean first: cached)
-                unreached = no_cut_card(pair_rounds, least)
+                unreached = no_cut_card(pair_rounds, least, block_option)
             _add_figures(diffs[g], summary, base["summary"], (base, row), ex, games[0], game,
                          same, few, lines, unreached)
             for d in diffs[g].get("by_strategy") or []:
@@ -900,6 +901,14 @@ def cut_card_block(games) -> int | None:
     return max(least) if least else None
 
 
+def short_of_cut_card(games, block: int) -> list:
+    """The variants of ``games[1:]`` that differ from the baseline only at the cut card
+    (`cut_card_only`) and in no block of ``block`` rounds: ``block`` is shorter than the
+    shorter of the two games' `shortest_shoe` (`cut_card_block`, the largest of those)."""
+    return [g for g in games[1:] if cut_card_only(games[0], g)
+            and block < min(shortest_shoe(games[0]), shortest_shoe(g))]
+
+
 def no_cut_card(pair_rounds: int, least: int, option: str = "--pair-rounds") -> str:
     """Why a variant differing only at the cut card (`cut_card_only`) has no measured
     difference in blocks of ``pair_rounds`` rounds, shorter than ``least`` (`cut_card_block`)."""
@@ -977,7 +986,8 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
     if len(plan.games) < 2:
         raise ValueError("compare: give at least one variant (--vary, --variant, "
                          "--vary-strategy or --all-variants)")
-    if plan.pair_rounds is None:
+    block_option = "--pair-rounds" if plan.pair_rounds is not None else "--chunk-rounds"
+    if plan.pair_rounds is None:  # (a block is then the default, or a shorter chunk)
         plan = dataclasses.replace(
             plan, pair_rounds=min(default_pair_rounds(plan.games), plan.chunk_rounds))
     if (why := too_many_blocks(plan.chunk_rounds, plan.pair_rounds, plan.rounds)) is not None:
@@ -1037,7 +1047,7 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
         failure = failure if partial else None  # (the cluster's, after the last chunk: the same)
         seconds = time.perf_counter() - start - timing.get("startup", 0.0)
         payload = state.total()
-        stats = statistics(payload, plan.games, exact, plan.pair_rounds)
+        stats = statistics(payload, plan.games, exact, plan.pair_rounds, block_option)
         done = stats["rounds"]
         meta = {
             "version": __version__,

@@ -240,9 +240,13 @@ WITHHELD = "†"  # marks an interval withheld (too few wins of a big Super Seve
 
 
 def _withheld_note(stats: dict) -> str | None:
-    """The footnote of `WITHHELD`: too few paired blocks for any difference's interval, the games
-    whose rules differ where no round reached yet (`NOT_REACHED`), and each game whose Super
-    Sevens interval is withheld, and why; None if none is (in a table that is shown)."""
+    """The footnote of `WITHHELD`, one sentence for each reason an interval is withheld: too
+    few paired blocks for any difference's interval; the games whose difference is not
+    measured, grouped by why: their rules or charts differ where no round reached yet
+    (`NOT_REACHED`), or they differ only at the cut card and no block reaches it
+    (`no_cut_card`, naming the least block); and each game whose Super Sevens interval is
+    withheld, and why (`_withheld_ss`). None if no interval is withheld (in a table that is
+    shown)."""
     from simulator.compare import NO_CUT_CARD, NOT_REACHED, _few_blocks
 
     few = _few_blocks(stats["blocks"]) if len(stats["rows"]) > 1 else None

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import math
+import re
 import sys
 from pathlib import Path
 
@@ -58,24 +59,57 @@ def test_precision_with_blocks_too_short_for_a_cut_card_is_refused_before_any_ro
     # --vary penetration=0.6 --pair-rounds 16 --precision 0.002 ran to --max-rounds 2e6 and
     # reported "NOT met": no block of 16 rounds reaches the cut card, so the penetration's
     # difference is 0 in every block; only a larger --pair-rounds can help.
-    import re
-
-    args = ["--rounds", "4000", "--chunk-rounds", "2000", "--seed", "3", "--quiet", "--strategy",
-            "basic", "--same-strategy", "--no-exact", "--vary", "penetration=0.6", "--vary",
-            "dealer_hits_soft_17=true", "--precision", "0.002", "--max-rounds", "2e6"]
-    args.remove("--rounds"), args.remove("4000")
-    result = run("compare", *args, "--pair-rounds", "16")
-    assert_user_error(result, "--pair-rounds 16:", "penetration=0.6", "never met",
-                      "or more with --precision")
+    # (dealer_hits_soft_17 differs in every round: measured in any block, never named)
+    args = ["--chunk-rounds", "2000", "--seed", "3", "--quiet", "--strategy", "basic",
+            "--same-strategy", "--no-exact", "--vary", "penetration=0.6", "--vary",
+            "dealer_hits_soft_17=true", "--precision", "0.002"]
+    result = run("compare", *args, "--max-rounds", "2e6", "--pair-rounds", "16")
+    assert_user_error(result, "--pair-rounds 16:", "from which penetration=0.6 differs",
+                      "never met", "or more with --precision")
+    assert "dealer_hits_soft_17" not in result.stderr
     least = int(re.search(r"allowed --pair-rounds (\d+) or more", result.stderr).group(1))
     assert 16 < least <= 48
-    assert_user_error(run("compare", *args, "--pair-rounds", str(least - 1)),
-                      f"allowed --pair-rounds {least} or more")
-    ok = run("compare", *args[:-2], "--max-rounds", "4000", "--pair-rounds", str(least))
+    # the least it allows is the least: one round fewer is refused, that many is played
+    assert_user_error(run("compare", *args, "--max-rounds", "2e6", "--pair-rounds",
+                          str(least - 1)), f"allowed --pair-rounds {least} or more")
+    ok = run("compare", *args, "--max-rounds", "4000", "--pair-rounds", str(least))
     assert ok.exit_code == 0, ok.stderr
     # without --precision it runs (the table's note says why no interval)
     ok = run("compare", *TINY, "--vary", "penetration=0.6", "--pair-rounds", "16")
     assert ok.exit_code == 0 and "more rounds do not change that" in ok.stdout
+
+
+def test_precision_refused_for_short_blocks_names_only_the_variants_they_do_not_reach():
+    # --vary penetration=0.6 --vary penetration=0.9 --pair-rounds 34 --precision 0.002 named
+    # both, "from which penetration=0.6, penetration=0.9 differs", though 0.6's shortest shoe
+    # (33 rounds) fits a block of 34: only 0.9's is longer
+    args = ["--chunk-rounds", "2000", "--max-rounds", "4000", "--seed", "3", "--quiet",
+            "--strategy", "basic", "--same-strategy", "--no-exact", "--vary", "penetration=0.6",
+            "--vary", "penetration=0.9", "--precision", "0.002"]
+    result = run("compare", *args, "--pair-rounds", "34")
+    assert_user_error(result, "from which penetration=0.9 differs from the baseline, so its "
+                      "difference is 0 in every block")
+    assert "penetration=0.6" not in result.stderr
+    # blocks shorter than both: both named, in the plural
+    assert_user_error(run("compare", *args, "--pair-rounds", "16"),
+                      "from which penetration=0.6, penetration=0.9 differ from the baseline, "
+                      "so their differences are 0 in every block")
+
+
+def test_the_cut_card_note_of_chunks_as_blocks_names_chunk_rounds():
+    # compare --vary penetration=0.6 --chunk-rounds 16 --rounds 1e4 said "a larger
+    # --pair-rounds: at least 33", and --pair-rounds 33 is refused as larger than the chunk:
+    # without --pair-rounds the block is the chunk
+    args = ["--rounds", "4000", "--seed", "3", "--quiet", "--strategy", "basic",
+            "--same-strategy", "--no-exact", "--vary", "penetration=0.6"]
+    text = run("compare", *args, "--chunk-rounds", "16").stdout
+    assert "no block of 16 rounds reaches the cut card" in text
+    assert "a larger --pair-rounds" not in text
+    least = int(re.search(r"a larger --chunk-rounds: at least (\d+)", text).group(1))
+    assert 16 < least <= 48
+    # the advice is taken: chunks (so blocks) of that many rounds can reach the cut card
+    ok = run("compare", *args, "--chunk-rounds", str(least))
+    assert ok.exit_code == 0 and "more rounds do not change that" not in ok.stdout, ok.stderr
 
 
 def test_a_fixed_chart_that_never_surrenders_says_surrender_is_worth_nothing_to_it():
@@ -95,13 +129,28 @@ def test_a_fixed_chart_that_never_surrenders_says_surrender_is_worth_nothing_to_
     assert note in text and "Worth nothing to the chart played" in text
 
 
-@pytest.mark.parametrize("args", [["--vary", "--rounds", "1e5"], ["--vary", "--rounds"],
-                                  ["--vary", "decks=8", "--vary", "--seed", "3"]])
-def test_a_vary_value_that_is_an_option_names_vary(args):
-    # compare --vary --rounds 1e5 gave click's "Got unexpected extra argument (1e5)", naming
-    # neither --vary nor what it takes
-    assert_user_error(run("compare", *args), "'--vary'", "--rounds" if "--rounds" in args
-                      else "--seed", "an option, not a change: allowed KEY=VALUE")
+@pytest.mark.parametrize("args, option", [
+    (["--vary", "--rounds", "1e5"], "--rounds"), (["--vary", "--rounds"], "--rounds"),
+    (["--vary", "decks=8", "--vary", "--seed", "3"], "--seed"),
+    (["--vary", "-n", "1e5"], "-n"), (["--vary", "-o", "x.txt"], "-o"),
+    (["--vary", "-f", "json"], "-f"), (["--vary", "decks=8", "--vary", "-q"], "-q"),
+])
+def test_a_vary_value_that_is_an_option_names_vary(args, option):
+    # compare --vary --rounds 1e5, and --vary -n 1e5 (-o x.txt, -f json), gave click's "Got
+    # unexpected extra argument (1e5)", naming neither --vary nor what it takes
+    assert_user_error(run("compare", *args), f"'--vary': {option}: an option, not a change: "
+                      "allowed KEY=VALUE[,KEY=VALUE...]")
+
+
+def test_a_vary_value_starting_with_a_dash_and_no_key_is_not_a_change():
+    assert_user_error(run("compare", "--vary", "-1", "0.5"),
+                      "'--vary': -1: not a change: allowed KEY=VALUE[,KEY=VALUE...]")
+
+
+def test_a_vary_change_with_a_negative_value_is_checked_as_a_change():
+    # (a value after "=" starting with "-" is not an option: the rule set's check refuses it)
+    assert_user_error(run("compare", *TINY, "--vary", "penetration=-1"),
+                      "--vary penetration=-1", "'penetration' = -1 is out of range")
 
 
 def test_variant_files_naming_different_baselines_need_rules(tmp_path):
