@@ -469,14 +469,17 @@ def _refuse_same_file(ctx) -> None:
         value = ctx.params.get(param.name)
         if param.name in WRITTEN:
             continue
-        given = value not in (None, ())
-        if not given:  # (the file read by default: the NZ rules, the shipped basic)
+        given = value not in (None, ()) and ctx.get_parameter_source(param.name) not in (
+            click.core.ParameterSource.DEFAULT, click.core.ParameterSource.DEFAULT_MAP)
+        if value in (None, ()):  # (the file read by default: the NZ rules, the shipped basic)
             value = _default_read(param.name)
+        kind = "shown" if (ctx.command.name, param.name) == ("show", "name") else param.name
         for x in () if value is None else value if isinstance(value, (tuple, list)) else (value,):
-            for path in _files_read(param.name, x, ctx.meta.get(STARTED)):
+            for path in _files_read(kind, x, ctx.meta.get(STARTED)):
                 hit = next((w for w in written if os.path.samefile(path, w)), None)
                 if hit is not None:
-                    name = param.opts[0] if param.opts else param.name.upper()
+                    name = (param.metavar if isinstance(param, click.Argument) and param.metavar
+                            else param.opts[0] if param.opts else param.name.upper())
                     raise BjsimError(f"{written[hit]} names {path}, which {name} reads"
                                      + ("" if given else " (left out: its default)")
                                      + ": allowed a file that is not one of the command's "
@@ -512,8 +515,14 @@ def _files_read(name: str, value, started: str | None = None) -> list:
     if not isinstance(value, (str, os.PathLike)) or str(value) == "-":
         return []
     try:
-        if name in ("strategy_names", "strategy_name", "choices", "vary_strategies"):
+        if name in ("strategy_names", "strategy_name", "choices", "vary_strategies", "shown"):
             value = strategy.strategy_path(value)
+        elif name == "count_name":  # (a count system by its shipped name, or a file)
+            from simulator.counting import COUNT_DIR, CountError, list_counts
+            from simulator.rules import file_named
+
+            value = file_named(value, "count", list_counts(), COUNT_DIR, CountError,
+                               "count system")
         elif name in ("plan_name", "count_plan"):  # (its count and index files, shipped too)
             return [str(f) for _, f in plans.plan_files(value, started) if os.path.isfile(f)]
         out = [value]
@@ -3080,6 +3089,10 @@ def _optimal_options(ctx, plan, bankroll, penetrations, fraction, path) -> dict:
         raise BjsimError(f"{typed_option(ctx, _param(ctx, 'optimal_plan'))} -: the plan is "
                          "written to a file, not stdout (the report's): allowed a file name "
                          "(./- for one called '-')")
+    if path is not None and os.path.exists(path) and not os.path.isfile(path):
+        raise BjsimError(f"{typed_option(ctx, _param(ctx, 'optimal_plan'))} {path}: not a "
+                         "regular file (a device, a pipe, the terminal), which the plan would "
+                         "replace: allowed a file")
     return {"fraction": value, "path": path}
 
 

@@ -625,7 +625,8 @@ def statistics(payload, games, exact: list | None = None, pair_rounds: int | Non
                     _add_figures(d, mine, theirs, (base, row), ex_k, games[0], game, same, few,
                                  lines_k, unreached)
         rows.append(row)
-    return {"rows": rows, "rounds": int(payload[L.T_ROUNDS]), "blocks": int(payload[-2])}
+    return {"rows": rows, "rounds": int(payload[L.T_ROUNDS]), "blocks": int(payload[-2]),
+            "block_option": block_option}
 
 
 def _strategy_entry(figures: dict | None, d: dict) -> dict | None:

@@ -336,8 +336,14 @@ def shoe_note(stats: dict, pair_rounds: int, option: bool = True) -> list[str]:
             + ("" if not widths else (", well inside" if small else ", not small beside")
                + f" the 95% interval{'s' if len(widths) != 1 else ''} of "
                + f"±{100 * min(widths):.3f} pp{' or more' if len(widths) > 1 else ''}")
-            + ("; blocks of many shoes (--pair-rounds 4096; docs/compare.md) remove it, but pair "
-               "less and widen the intervals." if option else ".")]
+            + (f"; blocks of many shoes ({SHOE_BLOCKS_ADVICE[stats.get('block_option')]}; "
+               "docs/compare.md) remove it, but pair less and widen the intervals." if option
+               else ".")]
+
+
+# Blocks of many shoes, by the option that set the blocks: a chunk shorter than the block is one.
+SHOE_BLOCKS_ADVICE = {None: "--pair-rounds 4096", "--pair-rounds": "--pair-rounds 4096",
+                      "--chunk-rounds": "--pair-rounds 4096 with --chunk-rounds 4096 or more"}
 
 
 def _cut_short(pair_rounds: int, per_shoe: float) -> float:

@@ -1384,3 +1384,12 @@ def test_docs_compare_names_every_key_of_the_json_and_its_timing():
     text = (Path(__file__).resolve().parent.parent / "docs" / "compare.md").read_text()
     for key in [*doc, *doc["run"], *doc["timing"]]:
         assert f"`{key}`" in text, key
+
+
+def test_the_cut_card_note_of_chunks_as_blocks_advises_both_options():
+    # A review: with --chunk-rounds 16 the note advised --pair-rounds 4096 alone, which is then
+    # refused as larger than --chunk-rounds.
+    text = run("compare", "--vary", "penetration=0.6", "--chunk-rounds", "16", "--rounds", "4000",
+               "--no-exact", "-q").stdout
+    assert ("blocks of many shoes (--pair-rounds 4096 with --chunk-rounds 4096 or more; "
+            "docs/compare.md)") in text, text

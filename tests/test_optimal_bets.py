@@ -599,7 +599,7 @@ def test_a_shipped_file_a_run_reads_by_default_is_never_written_over(fake_engine
             for option in ("--optimal-plan", "-o"):
                 line = is_one_line_error(invoke("count", "--optimal-bets", option, path))
                 shown = "-o/--output" if option == "-o" else option
-                left_out = "" if reader == "--plan" else " (left out: its default)"
+                left_out = " (left out: its default)"
                 assert line == (f"Error: {shown} names {path}, which {reader} reads{left_out}: "
                                 "allowed a file that is not one of the command's inputs"), line
     finally:
@@ -640,3 +640,43 @@ def test_the_written_plan_is_tuned_at_the_runs_penetration(tmp_path):
                    out)
         assert r.exit_code == 0, r.output
         assert load_plan(str(out)).tuned_penetration == tuned
+
+
+@pytest.mark.skipif(not Path("/dev/null").exists(), reason="/dev/null: Linux and macOS")
+def test_an_optimal_plan_that_is_not_a_regular_file_is_refused(tmp_path, fake_engine):
+    # A review: the plan, written to a temporary file renamed over its path, replaced a device
+    # or a named pipe (/dev/stdout into a pipe too) with a regular file.
+    import os
+
+    fifo = tmp_path / "ff"
+    os.mkfifo(fifo)
+    for path in (fifo, "/dev/null"):
+        line = is_one_line_error(invoke("count", "--optimal-bets", "--optimal-plan", path))
+        assert line == (f"Error: --optimal-plan {path}: not a regular file (a device, a pipe, "
+                        "the terminal), which the plan would replace: allowed a file"), line
+    assert fifo.exists() and not fifo.is_file() and not fake_engine
+
+
+def test_a_file_read_by_a_shipped_name_or_an_argument_is_never_written_over(fake_engine):
+    # A review: strategy indices -o the count file it reads (--count left out) and strategy
+    # show basic -o strategies/basic.toml were not refused; count -o a file its default plan
+    # reads said "which --plan reads" without saying --plan was left out.
+    count = ROOT / "strategies" / "counts" / "hi-lo.toml"
+    basic = ROOT / "strategies" / "basic.toml"
+    kept = {p: p.read_bytes() for p in (count, basic)}
+    try:
+        for args, path, reader in ((("strategy", "indices", "-q"), count, "--count"),
+                                   (("strategy", "indices", "--count", "hi-lo", "-q"), count,
+                                    "--count"),
+                                   (("strategy", "show", "basic"), basic, "NAME|FILE"),
+                                   (("count", "-q"), count, "--plan")):
+            line = is_one_line_error(invoke(*args, "-o", path))
+            left_out = " (left out: its default)" if "hi-lo" not in args and reader != (
+                "NAME|FILE") else ""
+            assert line == (f"Error: -o/--output names {path}, which {reader} reads{left_out}: "
+                            "allowed a file that is not one of the command's inputs"), line
+    finally:
+        for path, data in kept.items():
+            if path.read_bytes() != data:
+                path.write_bytes(data)
+    assert not fake_engine
