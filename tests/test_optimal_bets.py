@@ -4,6 +4,7 @@ optimal plan played on the same seed wins what the section predicted, to the las
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import dataclasses
 import io
@@ -589,24 +590,31 @@ def test_an_optimal_plan_the_disk_refuses_after_the_run_exits_1_with_the_report_
 def test_a_shipped_file_a_run_reads_by_default_is_never_written_over(fake_engine):
     # A review: --optimal-plan (and -o) named the shipped count file, the default rules or the
     # shipped basic, none given on the command line, and wrote over them: the next run failed.
-    shipped = {p: p.read_bytes() for p in (
-        ROOT / "strategies" / "counts" / "hi-lo.toml", ROOT / "strategies" / "indices" /
-        "hi-lo-nz.toml", ROOT / "strategies" / "plans" / "hi-lo-1-12.toml",
-        ROOT / "configs" / "nz1994.toml", ROOT / "strategies" / "basic.toml")}
-    try:
+    shipped = (ROOT / "strategies" / "counts" / "hi-lo.toml", ROOT / "strategies" / "indices" /
+               "hi-lo-nz.toml", ROOT / "strategies" / "plans" / "hi-lo-1-12.toml",
+               ROOT / "configs" / "nz1994.toml", ROOT / "strategies" / "basic.toml")
+    with restored(*shipped):
         for path, reader in zip(shipped, ["--plan"] * 3 + ["--rules", "--strategy"],
                                 strict=True):
             for option in ("--optimal-plan", "-o"):
                 line = is_one_line_error(invoke("count", "--optimal-bets", option, path))
                 shown = "-o/--output" if option == "-o" else option
-                left_out = " (left out: its default)"
-                assert line == (f"Error: {shown} names {path}, which {reader} reads{left_out}: "
-                                "allowed a file that is not one of the command's inputs"), line
+                assert line == (f"Error: {shown} names {path}, which {reader} reads (left out: "
+                                "its default): allowed a file that is not one of the command's "
+                                "inputs"), line
+    assert not fake_engine
+
+
+@contextlib.contextmanager
+def restored(*paths):
+    """The files ``paths`` as they were, whatever a test that should not write them did."""
+    kept = {p: p.read_bytes() for p in paths}
+    try:
+        yield
     finally:
-        for path, data in shipped.items():
+        for path, data in kept.items():
             if path.read_bytes() != data:
                 path.write_bytes(data)
-    assert not fake_engine
 
 
 @pytest.mark.skipif(not Path("/dev/stdout").exists(), reason="/dev/stdout: Linux and macOS")
@@ -663,8 +671,7 @@ def test_a_file_read_by_a_shipped_name_or_an_argument_is_never_written_over(fake
     # reads said "which --plan reads" without saying --plan was left out.
     count = ROOT / "strategies" / "counts" / "hi-lo.toml"
     basic = ROOT / "strategies" / "basic.toml"
-    kept = {p: p.read_bytes() for p in (count, basic)}
-    try:
+    with restored(count, basic):
         for args, path, reader in ((("strategy", "indices", "-q"), count, "--count"),
                                    (("strategy", "indices", "--count", "hi-lo", "-q"), count,
                                     "--count"),
@@ -675,8 +682,4 @@ def test_a_file_read_by_a_shipped_name_or_an_argument_is_never_written_over(fake
                 "NAME|FILE") else ""
             assert line == (f"Error: -o/--output names {path}, which {reader} reads{left_out}: "
                             "allowed a file that is not one of the command's inputs"), line
-    finally:
-        for path, data in kept.items():
-            if path.read_bytes() != data:
-                path.write_bytes(data)
     assert not fake_engine
