@@ -2970,11 +2970,9 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
     note = count_runs.indices_note(rules, plan)
     if note is not None and not quiet:
         click.echo(f"bjsim: {note}", err=True)
-    most = max(plan.boxes.values())
-    if rules.boxes > most and not quiet:
-        click.echo(f"bjsim: the plan plays {most} box{'es' if most > 1 else ''} a round at most "
-                   f"(its [boxes] table); the rule set's {rules.boxes} is only the most it may",
-                   err=True)  # fmt: skip
+    note = count_runs.boxes_note(rules, plan)
+    if note is not None and not quiet:
+        click.echo(f"bjsim: {note}", err=True)
     files = None
     if strategy_name is None:
         (strategy,), (name,), label = _default_strategies(rules, quiet, 1)
@@ -3134,7 +3132,8 @@ def _count_report(runs, plan, bankroll, penetrations, rules, rules_path, file_me
     figs = count_runs.figures(runs, plan, bankroll)
     meta = runs.runs[0][2].meta | {"plan": counting_report.plan_dict(plan), "timing": runs.timing}
     # (stderr says it too, not with -q: every format keeps it)
-    meta["run"] = meta["run"] | {"indices_note": count_runs.indices_note(rules, plan)}
+    meta["run"] = meta["run"] | {"indices_note": count_runs.indices_note(rules, plan),
+                                 "boxes_note": count_runs.boxes_note(rules, plan)}
     failed = None  # (the optimal plan's file, where it cannot be written)
     if penetrations is None:
         if runs.stopped:  # the counter's run whole, its control cut short

@@ -136,6 +136,17 @@ def indices_note(rules, plan) -> str | None:
             "them for these rules")
 
 
+def boxes_note(rules, plan) -> str | None:
+    """Where the table has more boxes (``rules.boxes``, `--boxes`) than ``plan``'s ``[boxes]``
+    ever plays, a line saying the plan decides (the figures are its boxes', not the table's);
+    else None."""
+    most = max(plan.boxes.values())
+    if rules.boxes <= most:
+        return None
+    return (f"the plan plays {most} box{'es' if most > 1 else ''} a round at most (its [boxes] "
+            f"table); the rule set's {rules.boxes} is only the most it may")
+
+
 def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chunk_rounds: int,
          workers=None, rules_file=None, rules_name=None, overrides=(), quiet=False,
          say=None, checkpoint=None, resume=False, strategy_note=None, strategy_files=None,

@@ -1217,7 +1217,7 @@ def _head(f: dict, meta: dict) -> list[str]:
              f"{'on' if r['super_sevens'] else 'off'}",
              *([unlike] if unlike else []),
              f"Plan:      {p['description'] or p['name']} ({plan_words(p)})",
-             *([f"Note:      {run['indices_note']}"] if run.get("indices_note") else []),
+             *[f"Note:      {run[k]}" for k in ("indices_note", "boxes_note") if run.get(k)],
              "Strategy:  " + with_note(", ".join(dict.fromkeys(meta.get("strategy") or ["?"])),
                                        run.get("strategy_note")),
              *([f"           {files_text(run['strategy_files'])}"]
@@ -1796,8 +1796,8 @@ def _meta_rows(w, meta: dict, more: tuple = ()) -> None:
     if meta.get("strategy_sha256"):  # (its charts as played: json's, once as the strategy)
         w.writerow({"section": "run", "item": "strategy_sha256",
                     "value": "; ".join(dict.fromkeys(meta["strategy_sha256"]))})
-    for k in ("strategy_note", "indices_note", "rules_name", "rules_file", "overrides",
-              "no_effect", "seed", "rounds", "chunk_rounds", *more, "partial"):
+    for k in ("strategy_note", "indices_note", "boxes_note", "rules_name", "rules_file",
+              "overrides", "no_effect", "seed", "rounds", "chunk_rounds", *more, "partial"):
         if k in run:
             w.writerow({"section": "run", "item": k, "value": run[k]})
 
@@ -1960,8 +1960,7 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
             + ("; no bankroll given for the risk of ruin (--bankroll, or the plan's bankroll)"
                if rows[0].get("bankroll") is None else
                f"; bankroll for the risk of ruin: {_num(rows[0]['bankroll'], 0)} units")]
-    if run.get("indices_note"):
-        head.append(f"Note: {run['indices_note']}")
+    head += [f"Note: {run[k]}" for k in ("indices_note", "boxes_note") if run.get(k)]
     if run.get("partial"):
         head.append(partial_sweep_text(rows, run.get("penetrations") or [], asked,
                                        run.get("cut_short", "rows")))

@@ -1364,3 +1364,19 @@ def test_a_shipped_plan_is_named_as_a_shipped_rule_set_is(monkeypatch):
     doc = json.loads(result.stdout)
     assert doc["results"]["plan"]["source"] == "strategies/plans/hi-lo-1-12.toml"
     assert doc["run"]["rules_file"] == "configs/nz1994.toml"
+
+
+def test_a_table_with_more_boxes_than_the_plan_plays_says_so_in_every_format():
+    # A casino analyst's review: count --boxes 3 with a one-box plan gave the one-box figures
+    # under "modified: boxes=3", the plan's limit said on stderr alone (not with -q, not in json).
+    words = ("the plan plays 1 box a round at most (its [boxes] table); the rule set's 3 is only "
+             "the most it may")
+    assert _json("count", *TINY, "--boxes", "3")["run"]["boxes_note"] == words
+    assert _json("count", *TINY)["run"]["boxes_note"] is None
+    text = invoke("count", *TINY, "--boxes", "3").stdout
+    assert f"Note:      {words}" in text
+    rows = list(csv.DictReader(io.StringIO(invoke("count", *TINY, "--boxes", "3", "-f",
+                                                  "csv").stdout)))
+    assert {r["item"]: r["value"] for r in rows}["boxes_note"] == words
+    sweep = invoke("count", *TINY, "--boxes", "3", "--penetrations", "0.6,0.9").stdout
+    assert f"Note: {words}" in sweep
