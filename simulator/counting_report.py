@@ -2187,6 +2187,9 @@ def optimal_bets(ctally, plan, bankroll: float, fraction: float = 1.0,
                      "advantage": net / u / boxes, "boxes_per_round": boxes / n,
                      "variance": None if n < 2 else max(n * rsq - net * net, 0)
                      / (n * (n - 1)) / u**2})
+        v = rows[-1]["variance"]  # the advantage's SE: the mean net a round's, a box's share
+        rows[-1]["advantage_se"] = (None if not v or n < MIN_SAMPLE else  # (as `_by_count`)
+                                    math.sqrt(v / n) * n / boxes)
     smooth = counting.isotonic([r["advantage"] for r in rows], [r["rounds"] for r in rows])
     held, below = [], plan.table_min
     for r, adv in zip(rows, smooth, strict=True):
@@ -2276,13 +2279,16 @@ def optimal_text(o: dict, kind: str, markdown: bool = False) -> list[str]:
               if o["table_min"] == o["table_max"] else
               f"{o['table_min']} to {o['table_max']} units") + "; "
            f"{o['main_bet_note'].split(':')[0]})", ""]
-    out += grid([kind, "rounds", "frequency", "advantage", "smoothed", "variance", "Kelly bet",
-                 "bet"],
+    out += grid([kind, "rounds", "frequency", "advantage", "advantage SE", "smoothed",
+                 "variance", "Kelly bet", "bet"],
                 [[r["label"], _num(r["rounds"]), _freq(r["frequency"]), _pct(r["advantage"], 2),
-                  _pct(r["advantage_smoothed"], 2), _num(r["variance"], 3),
+                  _pct(r["advantage_se"], 2, sign=False), _pct(r["advantage_smoothed"], 2),
+                  _num(r["variance"], 3),
                   _num(r["kelly_bet"], 2), str(r["bet"])] for r in o["rows"]])
     out += ["", f"Advantage: per unit of initial bet at one unit on every box dealt (the counter's "
-            f"play), as the table by count; {o['smoothing_note']}. {o['kelly_note']}."]
+            f"play), as the table by count, with its SE (from the rounds' sums); "
+            f"{o['smoothing_note']}. {o['kelly_note']}. The smoothed advantage and the Kelly "
+            "bet are the fit's, of the advantages and their rounds: no SE of their own."]
     for note in filter(None, (o["no_edge_note"], o["limits_note"], o["held_note"])):
         out += ["", f"Note: {note}."]
     out += ["", f"As a plan's [bet]: {ramp_text(o['bet'])}.", "",
@@ -2331,7 +2337,8 @@ def optimal_rows(o: dict) -> list[dict]:
     for r in o["rows"]:
         for k in ("rounds", "played", "frequency", "advantage", "advantage_smoothed",
                   "boxes_per_round", "variance", "kelly_bet", "bet"):
-            add(k, r[k], r["count"], r["label"])
+            add(k, r[k], r["count"], r["label"], se=r["advantage_se"] if k == "advantage"
+                else None)
     add("bet_base", o["bet"]["base"])
     add("bet_steps", json.dumps(o["bet"]["steps"]))
     for key in ("as_played", "predicted"):

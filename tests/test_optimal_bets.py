@@ -18,6 +18,7 @@ from simulator import counting
 from simulator import counting_report as CR
 from simulator import layout as L
 from simulator.plans import Ramp, load_plan, plan_toml
+from simulator.rules import Rules
 from tests.test_count_cli import TINY, _json, install_fake_engine, invoke
 from tests.test_counting_report import tally_of
 from tests.test_hostile_input import is_one_line_error
@@ -117,6 +118,13 @@ def test_the_optimal_bets_of_a_hand_made_tally():
     assert rows[0]["variance"] == pytest.approx((40 * 40 - 2 ** 2) / (40 * 39))
     assert rows[2]["variance"] == pytest.approx((40 * 100 - 20 ** 2) / (40 * 39))
     assert rows[-1]["kelly_bet"] is None and rows[-1]["bet"] == 1  # no edge: table_min
+    # each advantage with its SE, the table by count's (its flat advantage's) for the same rows
+    by_count = CR.figures(tally_of(HAND), flat_plan(), Rules())["by_count"]
+    assert [r["label"] for r in o["rows"]] == [b["label"] for b in by_count]
+    for r, b in zip(o["rows"], by_count, strict=True):
+        assert r["advantage"] == pytest.approx(b["flat_advantage"])
+        assert r["advantage_se"] == pytest.approx(b["flat_se"]), r["label"]
+    assert "advantage SE" in CR.optimal_text(o, "true count")[3]
     assert rows[0]["kelly_bet"] == pytest.approx(100 * 0.05 / rows[0]["variance"])  # 4.89
     assert rows[2]["kelly_bet"] == pytest.approx(100 * 0.25 / rows[2]["variance"])  # 10.8
     assert rows[3]["kelly_bet"] == pytest.approx(100 * 0.25 / rows[3]["variance"])  # 24.4
@@ -538,7 +546,7 @@ def test_every_format_has_the_section(tmp_path):
             f"rounds: bjsim count --plan {tmp_path / 'o.toml'} --rules configs/nz1994.toml "
             "--seed 7 --chunk-rounds 5000 --rounds 20000") in " ".join(said.stderr.split())
     markdown = invoke(*args, "-f", "markdown").stdout
-    assert "| true count | rounds | frequency | advantage | smoothed |" in markdown
+    assert "| true count | rounds | frequency | advantage | advantage SE | smoothed |" in markdown
     rows = list(csv.DictReader(io.StringIO(invoke(*args, "-f", "csv").stdout)))
     mine = {(r["item"], r["count"]): r for r in rows if r["section"] == "optimal_bets"}
     assert mine[("kelly_fraction", "")]["value"] == "0.5"
