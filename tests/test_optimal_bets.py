@@ -9,6 +9,7 @@ import csv
 import dataclasses
 import io
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -625,7 +626,9 @@ def restored(*paths):
                 path.write_bytes(data)
 
 
-@pytest.mark.skipif(not Path("/dev/stdout").exists(), reason="/dev/stdout: Linux and macOS")
+@pytest.mark.skipif(not Path("/dev/stdout").exists(),
+                    reason="needs /dev/stdout, the path of a process's standard output, which "
+                    "Linux and macOS have and Windows has not")
 def test_a_file_written_that_is_standard_output_is_refused(tmp_path):
     # --optimal-plan /dev/stdout with stdout sent to a file: the plan was renamed over the report.
     import subprocess
@@ -658,12 +661,12 @@ def test_the_written_plan_is_tuned_at_the_runs_penetration(tmp_path):
         assert load_plan(str(out)).tuned_penetration == tuned
 
 
-@pytest.mark.skipif(not Path("/dev/null").exists(), reason="/dev/null: Linux and macOS")
+@pytest.mark.skipif(not hasattr(os, "mkfifo") or not Path("/dev/null").exists(),
+                    reason="needs a named pipe (os.mkfifo) and /dev/null, which Linux and "
+                    "macOS have and Windows has not")
 def test_an_optimal_plan_that_is_not_a_regular_file_is_refused(tmp_path, fake_engine):
     # A review: the plan, written to a temporary file renamed over its path, replaced a device
     # or a named pipe (/dev/stdout into a pipe too) with a regular file.
-    import os
-
     fifo = tmp_path / "ff"
     os.mkfifo(fifo)
     for path in (fifo, "/dev/null"):
