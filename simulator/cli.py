@@ -148,6 +148,7 @@ class OneLineCommand(click.Command):
 
 
 TYPED = "bjsim.typed"  # ctx.meta: the command's arguments as given
+KEPT = "bjsim.kept"  # ctx.meta: the options filled from the checkpoint (--resume)
 
 
 def typed_option(ctx, param) -> str:
@@ -314,6 +315,7 @@ def _fill_from_checkpoint(ctx) -> None:
         except click.BadParameter as err:
             raise BjsimError(f"checkpoint {path}: an option kept there: "
                              f"{err.format_message()}") from None
+        ctx.meta.setdefault(KEPT, set()).add(param.name)
         if ctx.params[param.name] != param.get_default(ctx) and value not in (None, False, []):
             filled.append(_long_name(param, ctx.params[param.name]))  # (kept there, not the
             # default)
@@ -453,24 +455,25 @@ def _refuse_same_file(ctx) -> None:
         path = ctx.params.get(param.name) if param.name in WRITTEN else None
         if path is None:
             continue
-        option = "/".join(param.opts)
+        option = typed_option(ctx, param)
         key = os.path.realpath(path)
         if key in seen:
-            raise BjsimError(f"{seen[key]} and {option}: both name {path}: allowed a different "
+            raise BjsimError(f"{seen[key][0]} and {option}: both name {path}: allowed a different "
                              "file for each")
         if param.name != "output" and path != "-" and _is_stdout(key):
             raise BjsimError(f"{option} {path}: it is the command's standard output: allowed a "
                              "file (the report goes to stdout, or to -o's file)")
-        seen[key] = option
-    written = {path: option for path, option in seen.items() if os.path.isfile(path)}
+        seen[key] = option, path
+    written = {key: named for key, named in seen.items() if os.path.isfile(key)}
     if not written:
         return
     for param in ctx.command.params:
         value = ctx.params.get(param.name)
         if param.name in WRITTEN:
             continue
-        given = value not in (None, ()) and ctx.get_parameter_source(param.name) not in (
+        given = value not in (None, ()) and (ctx.get_parameter_source(param.name) not in (
             click.core.ParameterSource.DEFAULT, click.core.ParameterSource.DEFAULT_MAP)
+            or param.name in ctx.meta.get(KEPT, ()))  # (the checkpoint's: said so after)
         if value in (None, ()):  # (the file read by default: the NZ rules, the shipped basic)
             value = _default_read(param.name)
         kind = "shown" if (ctx.command.name, param.name) == ("show", "name") else param.name
@@ -480,7 +483,7 @@ def _refuse_same_file(ctx) -> None:
                 if hit is not None:
                     name = (param.metavar if isinstance(param, click.Argument) and param.metavar
                             else param.opts[0] if param.opts else param.name.upper())
-                    raise BjsimError(f"{written[hit]} names {path}, which {name} reads"
+                    raise BjsimError(f"{' '.join(written[hit])}: {name} reads it"
                                      + ("" if given else " (left out: its default)")
                                      + ": allowed a file that is not one of the command's "
                                      "inputs")

@@ -274,9 +274,9 @@ def test_the_sweep_says_every_penetration_plays_the_same_plan_and_where_the_expo
 
 
 def test_the_sweeps_super_sevens_exposure_is_said_to_be_by_the_strategys_seven_seven_play():
-    # count --penetrations 0.60,0.70,0.80,0.90: "SS favourable" (12.75% at 0.75) was "the Super
+    # count --penetrations 0.60,0.70,0.80,0.90: "SS favourable" (12.8% at 0.75) was "the Super
     # Sevens bet's own exposure ... whatever the plan bets"; it is by the strategy's 7-7 play
-    # (basic splits 7-7 against 2-7): a player hitting every 7-7 faces 26.75%.
+    # (basic splits 7-7 against 2-7): a player hitting every 7-7 faces 26.4%.
     args = ["count", "--penetrations", "0.6,0.75", "--rounds", "20000", "--chunk-rounds",
             "10000", "-q"]
     text = invoke(*args).stdout

@@ -366,11 +366,11 @@ def test_an_optimal_plan_that_cannot_be_written_or_is_the_plan_played_is_refused
     plan.write_text((ROOT / "strategies" / "plans" / "hi-lo-1-12.toml").read_text())
     line = is_one_line_error(invoke("count", "--plan", plan, "--optimal-bets",
                                     "--optimal-plan", plan))
-    assert line == (f"Error: --optimal-plan names {plan}, which --plan reads: allowed a file "
+    assert line == (f"Error: --optimal-plan {plan}: --plan reads it: allowed a file "
                     "that is not one of the command's inputs")
     line = is_one_line_error(invoke("count", "--optimal-bets", "--optimal-plan",
                                     tmp_path / "o.txt", "-o", tmp_path / "o.txt"))
-    assert line == (f"Error: --optimal-plan and -o/--output: both name {tmp_path / 'o.txt'}: "
+    assert line == (f"Error: --optimal-plan and -o: both name {tmp_path / 'o.txt'}: "
                     "allowed a different file for each")
     assert not fake_engine
 
@@ -391,7 +391,7 @@ def test_an_optimal_plan_is_refused_where_o_is_refused(tmp_path, fake_engine):
                                (("--strategy", strategy), strategy, "--strategy"),
                                (("--plan", plan), tmp_path / "myko.toml", "--plan")]:
         line = is_one_line_error(invoke("count", *args, "--optimal-bets", "--optimal-plan", file))
-        assert line == (f"Error: --optimal-plan names {file}, which {reader} reads: allowed a "
+        assert line == (f"Error: --optimal-plan {file}: {reader} reads it: allowed a "
                         "file that is not one of the command's inputs"), line
     line = is_one_line_error(invoke("count", "--checkpoint", ckpt, "--optimal-bets",
                                     "--optimal-plan", ckpt))
@@ -607,8 +607,7 @@ def test_a_shipped_file_a_run_reads_by_default_is_never_written_over(fake_engine
                                 strict=True):
             for option in ("--optimal-plan", "-o"):
                 line = is_one_line_error(invoke("count", "--optimal-bets", option, path))
-                shown = "-o/--output" if option == "-o" else option
-                assert line == (f"Error: {shown} names {path}, which {reader} reads (left out: "
+                assert line == (f"Error: {option} {path}: {reader} reads it (left out: "
                                 "its default): allowed a file that is not one of the command's "
                                 "inputs"), line
     assert not fake_engine
@@ -691,6 +690,6 @@ def test_a_file_read_by_a_shipped_name_or_an_argument_is_never_written_over(fake
             line = is_one_line_error(invoke(*args, "-o", path))
             left_out = " (left out: its default)" if "hi-lo" not in args and reader != (
                 "NAME|FILE") else ""
-            assert line == (f"Error: -o/--output names {path}, which {reader} reads{left_out}: "
+            assert line == (f"Error: -o {path}: {reader} reads it{left_out}: "
                             "allowed a file that is not one of the command's inputs"), line
     assert not fake_engine
