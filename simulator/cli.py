@@ -1711,8 +1711,9 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
             failed = _emit_run(run.render(result, fmt), output)
     except KeyboardInterrupt:  # after the chunks (Ctrl-C in them gives a partial result)
         saved = f": carry on with --resume --checkpoint {checkpoint_path}"
+        kept = checkpoint_path is not None and os.path.isfile(checkpoint_path)  # (none: no hint)
         click.echo("bjsim: interrupted before the report was written"
-                   + (saved if checkpoint_path else ""), err=True)
+                   + (saved if kept else ""), err=True)
         ctx.exit(_interrupted())
     _closing(ctx, result.messages, result.partial or result.exact_stopped, failed,
              result.failure)
