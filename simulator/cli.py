@@ -915,7 +915,7 @@ def output_problem(path: str, folder: bool = False) -> str | None:
         if kind is not None:
             return kind
         if not os.access(target, os.W_OK) or folder and not os.access(target, os.X_OK):
-            return "cannot write: permission denied"
+            return f"cannot write: {_denied(target)}"
         return None
     parent = os.path.dirname(target)
     if folder:
@@ -926,7 +926,7 @@ def output_problem(path: str, folder: bool = False) -> str | None:
     if not os.path.isdir(parent):
         return f"cannot write: {parent} is not a folder"
     if not os.access(parent, os.W_OK | os.X_OK):
-        return f"cannot write in {parent}: permission denied"
+        return f"cannot write in {parent}: {_denied(parent)}"
     try:
         longest = os.pathconf(parent, "PC_NAME_MAX")
     except (OSError, ValueError, AttributeError):
@@ -936,6 +936,17 @@ def output_problem(path: str, folder: bool = False) -> str | None:
             return (f"cannot write: a name of {len(os.fsencode(name))} bytes ({name[:20]}...): "
                     f"allowed at most {longest} in {parent}")
     return None
+
+
+def _denied(path: str) -> str:
+    """Why `os.access` found ``path`` not writable, in `REFUSED`'s words: ``a read-only file
+    system`` where it is on one (os.access's EROFS, which a bool does not say), else
+    ``permission denied``."""
+    try:
+        read_only = bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # (no statvfs on Windows)
+        read_only = False
+    return REFUSED[errno.EROFS if read_only else errno.EACCES]
 
 
 # A test file (or folder) refused, in plain words; another error: `_refused`'s own words
@@ -1498,11 +1509,12 @@ def _given(ctx, name: str) -> bool:
     )
 
 
-def _check_checkpoint(path, resume: bool) -> None:
+def _check_checkpoint(ctx, path, resume: bool) -> None:
     """--checkpoint's file refused when the options are read, before any work (compare derives
-    strategies first): one in the way without --resume, none with it, or a new one whose folder
-    cannot be written (a resumed one is read before it is written: a finished one in a
-    read-only folder still gives its report)."""
+    strategies first): one in the way without --resume, none with it, or one whose folder
+    cannot be written, named by the option as typed (``--resume FILE`` too): a new one, or one
+    resumed that the run will write (a finished one in a read-only folder is only read, and
+    still gives its report)."""
     from simulator.run import checkpoint_problem
 
     if resume and path is None:
@@ -1513,8 +1525,27 @@ def _check_checkpoint(path, resume: bool) -> None:
     problem = checkpoint_problem(path, resume)
     if problem is not None:
         raise BjsimError(problem)
+    option = ctx.meta.get(CHECKPOINT_NAMED) or typed_option(ctx, _param(ctx, "checkpoint_path"))
     if not resume:
-        refuse_unwritable("--checkpoint", path)
+        refuse_unwritable(option, path)
+    elif _carried_on(path):  # (atomic writes: a file made in its folder, renamed over it)
+        problem = folder_probe(os.path.dirname(os.path.realpath(path)))
+        if problem is not None:
+            raise BjsimError(f"{option} {path}: {problem}")
+
+
+def _carried_on(path) -> bool:
+    """Will a resume of the checkpoint ``path`` write it: a run (or count's control run) not
+    finished? False for one that cannot be read (the resume says why)."""
+    from simulator.checkpoint import CheckpointError, load
+
+    try:
+        doc = load(path)
+    except CheckpointError:
+        return False
+    control = doc.get("control")  # (count's: written once the counter's run has finished)
+    return not doc.get("finished") or "counting" in (doc.get("identity") or {}) and not (
+        isinstance(control, dict) and control.get("finished"))
 
 
 def _check_resumed_rules(path, resume: bool, kind: str, rules) -> None:
@@ -1543,7 +1574,7 @@ def _check_run_options(ctx, precision, resume, checkpoint_path, scheduler,
             "--rounds: not with --precision, which plays until the target is met: cap it with "
             "--max-rounds"
         )
-    _check_checkpoint(checkpoint_path, resume)
+    _check_checkpoint(ctx, checkpoint_path, resume)
     if scheduler is not None:
         from simulator import distributed
 
@@ -2946,7 +2977,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
                              f"only --format and --output")
         _emit(_count_list(fmt), output)
         return
-    _check_checkpoint(checkpoint_path, resume)
+    _check_checkpoint(ctx, checkpoint_path, resume)
     plan = load_plan(plan_name, folder=ctx.meta.get(STARTED))  # (its paths: as first read)
     plan = dataclasses.replace(plan, source=_as_named(ctx, plan.source))
     bankroll = _bankroll(bankroll, plan)

@@ -931,3 +931,74 @@ def test_a_resumed_run_stopped_before_a_chunk_finished_is_not_said_finished(
         f" s (stopped before a chunk finished); {kept:,} more from {ckpt}") for ln in said), said
     assert f"bjsim: interrupted: partial result of {kept:,} rounds" in " ".join(said), said
     assert json.load(open(ckpt))["rounds_done"] == kept
+
+
+def _read_only(monkeypatch, folder: Path) -> None:
+    """``folder`` as on a file system mounted read-only: os.access refuses it (EROFS, which its
+    bool does not say), statvfs says so, and a file made in it is refused."""
+    import tempfile
+
+    real_access, real_statvfs, real_temp = os.access, os.statvfs, tempfile.NamedTemporaryFile
+
+    def ours(path) -> bool:
+        return os.path.abspath(os.fspath(path)).startswith(str(folder))
+
+    def statvfs(path):
+        got = real_statvfs(path)
+        if not ours(path):
+            return got
+        return os.statvfs_result((*got[:8], got.f_flag | os.ST_RDONLY, *got[9:]))
+
+    def temp(*a, **k):
+        if ours(k.get("dir", "")):
+            raise OSError(30, "Read-only file system", k.get("dir"))
+        return real_temp(*a, **k)
+
+    monkeypatch.setattr(os, "access", lambda p, mode, **k: not (
+        ours(p) and mode & os.W_OK) and real_access(p, mode, **k))
+    monkeypatch.setattr(os, "statvfs", statvfs)
+    monkeypatch.setattr(tempfile, "NamedTemporaryFile", temp)
+
+
+@pytest.mark.parametrize("args, option", [
+    (["simulate", *RUN, "--checkpoint", "{d}/x.ckpt"], "--checkpoint"),
+    (["simulate", *RUN, "-o", "{d}/x.txt"], "-o"),
+    (["simulate", *RUN, "-o", "{d}/old.txt"], "-o"),  # (a file there: 'cannot write: ...')
+    (["count", "--rounds", "4000", "--checkpoint", "{d}/x.ckpt"], "--checkpoint"),
+    (["compare", "--vary", "decks=8", "--checkpoint", "{d}/x.ckpt"], "--checkpoint"),
+])
+def test_a_read_only_file_system_is_named_as_such_not_permission_denied(tmp_path, monkeypatch,
+                                                                        args, option):
+    # it said "cannot write in DIR: permission denied" (os.access's EROFS taken for EACCES)
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    (folder / "old.txt").write_text("kept\n")
+    args = [a.format(d=folder) for a in args]
+    _read_only(monkeypatch, folder)
+    result = run_cli(*args)
+    where = "cannot write: " if "old" in args[-1] else f"cannot write in {folder}: "
+    assert_user_error(result, f"Error: {option} {args[-1]}: {where}a read-only file system")
+    assert "permission denied" not in result.stderr
+
+
+@pytest.mark.parametrize("given", [["--resume", "{p}"], ["--resume={p}"],
+                                   ["--checkpoint", "{p}", "--resume"]])
+def test_a_resume_in_a_read_only_folder_names_the_option_as_typed(tmp_path, monkeypatch, given):
+    # --resume FILE on a read-only mount said "Error: --checkpoint FILE: cannot write:
+    # Read-only file system" (the first save's OSError, after the strategy was derived)
+    path = tmp_path / "ro" / "r.ckpt"
+    path.parent.mkdir()
+    monkeypatch.setattr(engine, "iter_chunks", interrupted_after(2))
+    assert run_cli("simulate", *RUN, "--workers", "1", "--checkpoint", str(path)).exit_code == 130
+    monkeypatch.undo()
+    _read_only(monkeypatch, path.parent)
+    given = [g.format(p=path) for g in given]
+    option = "--checkpoint" if "--checkpoint" in given else "--resume"
+    assert_user_error(run_cli("simulate", *given, "-q"),
+                      f"Error: {option} {path}: cannot write in {path.parent}: a read-only file "
+                      "system")
+    # a finished run is only read: its report all the same
+    monkeypatch.undo()
+    assert run_cli("simulate", "--resume", str(path), "-q").exit_code == 0
+    _read_only(monkeypatch, path.parent)
+    assert run_cli("simulate", "--resume", str(path), "-q").exit_code == 0
