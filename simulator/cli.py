@@ -1191,7 +1191,7 @@ def _emit(text: str, output: str | None) -> None:
                 atomic.write(os.path.realpath(output), text, mode=atomic.USER_MODE)
             return
         except OSError as err:
-            failed = f"--output {output}: cannot write: {err.strerror or err}"
+            failed = f"{_typed_output()} {output}: cannot write: {err.strerror or err}"
     else:
         failed = None
     try:
@@ -1203,6 +1203,14 @@ def _emit(text: str, output: str | None) -> None:
                           + (f" (nor {failed})" if failed else "")) from None
     if failed:
         raise OutputError(f"{failed}: the report is on stdout instead")
+
+
+def _typed_output(name: str = "output") -> str:
+    """The running command's output option (parameter ``name``) as typed (``-o`` or
+    ``--output``: `typed_option`)."""
+    ctx = click.get_current_context(silent=True)
+    param = next((p for p in ctx.command.params if p.name == name), None) if ctx else None
+    return "--output" if param is None else typed_option(ctx, param)
 
 
 def _emit_run(text: str, output: str | None) -> OutputError | None:
@@ -2773,8 +2781,8 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
             with contextlib.suppress(OSError):
                 folder.rmdir()
         if isinstance(err, OSError):  # (the disk filled since the probe: not the user's doing)
-            raise OutputError(f"--output {out_dir}: cannot write: {err.strerror or err}: "
-                              f"{out_dir} is as it was") from None
+            raise OutputError(f"{_typed_output('out_dir')} {out_dir}: cannot write: "
+                              f"{err.strerror or err}: {out_dir} is as it was") from None
         click.echo(f"bjsim report: interrupted while writing: {out_dir} is as it was",
                    err=True)
         ctx.exit(_interrupted())
