@@ -558,6 +558,18 @@ class Writer:
             save(self.path, self.ident, state, self.command)
         else:
             save_part(self.path, self.base, self.part, self.ident, state)
-        self.hold()  # (the file just renamed into place: a run resuming it meanwhile is refused)
+        held = self.hold()  # (the file just renamed into place: a run resuming it meanwhile is
+        # refused)
+        if held and not self.writes:  # (no other run writes it: a temporary file is a leftover)
+            self._remove_leftovers()
         self.last = time.monotonic()
         self.writes += 1
+
+    def _remove_leftovers(self) -> None:
+        """Remove the temporary files an earlier write of this checkpoint left (a run killed
+        with ``kill -9`` as it saved: `atomic.leftovers`), once this run holds the file."""
+        for tmp in atomic.leftovers(os.path.realpath(self.path)):
+            try:
+                os.unlink(tmp)
+            except OSError:  # (gone already, or a folder that cannot be written: kept)
+                pass

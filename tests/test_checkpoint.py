@@ -1002,3 +1002,19 @@ def test_a_resume_in_a_read_only_folder_names_the_option_as_typed(tmp_path, monk
     assert run_cli("simulate", "--resume", str(path), "-q").exit_code == 0
     _read_only(monkeypatch, path.parent)
     assert run_cli("simulate", "--resume", str(path), "-q").exit_code == 0
+
+
+def test_a_temporary_file_a_killed_run_left_is_removed_by_the_next_save(tmp_path, monkeypatch):
+    # kill -9 as a checkpoint was saved left a.ckpt.XXXXXXXX.tmp beside it, and a resume run to
+    # its end left it there; others' files (another checkpoint's, a name not ours) are kept
+    path = tmp_path / "a.ckpt"
+    monkeypatch.setattr(engine, "iter_chunks", interrupted_after(2))
+    assert run_cli("simulate", *RUN, "--workers", "1", "--checkpoint", str(path)).exit_code == 130
+    monkeypatch.undo()
+    left = ["a.ckpt.k2x_9qzt.tmp", "a.ckpt.0abcdefg.tmp"]
+    kept = ["b.ckpt.k2x_9qzt.tmp", "a.ckpt.mine.tmp", "a.ckpt.k2x_9qzt.tmp.bak"]
+    for name in left + kept:
+        (tmp_path / name).write_text('{ "format": "bjsim-checkpoint"')
+    assert sorted(os.path.basename(p) for p in atomic.leftovers(path)) == sorted(left)
+    assert run_cli("simulate", "--resume", str(path), "-q").exit_code == 0
+    assert sorted(os.listdir(tmp_path)) == sorted(["a.ckpt", *kept])
