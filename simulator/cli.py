@@ -305,6 +305,7 @@ def _fill_from_checkpoint(ctx) -> None:
                 replaced.append(_long_name(param, now))  # (given again, not as kept: refused if it
                 # differs)
             continue
+        _refuse_kept_file_gone(path, param, value)
         if param.name in typed and _same_files(typed[param.name], value):
             value = typed[param.name]  # as given, where it names the same files from here
         elif param.name in typed:  # (read where kept, named as given)
@@ -317,6 +318,20 @@ def _fill_from_checkpoint(ctx) -> None:
         if ctx.params[param.name] != param.get_default(ctx) and value not in (None, False, []):
             filled.append(_long_name(param, ctx.params[param.name]))  # (kept there, not the
             # default)
+
+
+def _refuse_kept_file_gone(path, param, value) -> None:
+    """A file an option of the checkpoint ``path`` names (``value``: kept by its absolute path,
+    `_kept_file`) that is no longer there, refused saying it is the checkpoint's and that the
+    option given again on the resume names its new place; where it was said as the option's
+    own refusal (``no such strategy file``), as if the user had typed that path."""
+    option = _long_name(param)
+    for kept in value if isinstance(value, list) else [value]:
+        if isinstance(kept, str) and os.path.isabs(kept) and not os.path.exists(kept):
+            raise BjsimError(
+                f"checkpoint {path}: {option} {kept}, as the run was started (kept there): no "
+                f"such file now: give its new place on the resume, {option} NEWPATH (the same "
+                "file: the run's identity checks what it holds)")
 
 
 OWN_OPTION_KEYS = ("boxes", "super_sevens")  # rule keys with an option of their own, as --set

@@ -1018,3 +1018,29 @@ def test_a_temporary_file_a_killed_run_left_is_removed_by_the_next_save(tmp_path
     assert sorted(os.path.basename(p) for p in atomic.leftovers(path)) == sorted(left)
     assert run_cli("simulate", "--resume", str(path), "-q").exit_code == 0
     assert sorted(os.listdir(tmp_path)) == sorted(["a.ckpt", *kept])
+
+
+def test_a_file_the_checkpoint_names_that_is_gone_says_so_and_how_to_resume(tmp_path,
+                                                                            monkeypatch):
+    # a strategy file moved since said "Error: /x/mystrat.toml: no such strategy file: allowed
+    # a shipped strategy by name ...", as if typed on the resume (a rule file likewise)
+    old, new = tmp_path / "x", tmp_path / "y"
+    old.mkdir()
+    (old / "mystrat.toml").write_text(dumps_strategy(BASIC))
+    (old / "myrules.toml").write_text(DEFAULT_RULES_PATH.read_text())
+    path = tmp_path / "ms.ckpt"
+    monkeypatch.setattr(engine, "iter_chunks", interrupted_after(2))
+    assert run_cli("simulate", *RUN, "--workers", "1", "--checkpoint", str(path), "--strategy",
+                   str(old / "mystrat.toml"), "--rules", str(old / "myrules.toml")
+                   ).exit_code == 130
+    monkeypatch.undo()
+    old.rename(new)
+    given = []
+    for option, name in (("--rules", "myrules.toml"), ("--strategy", "mystrat.toml")):
+        refused = run_cli("simulate", "--resume", str(path), "-q", *given)
+        assert_user_error(refused, f"Error: checkpoint {path}: {option} {old / name}, as the run "
+                          "was started (kept there): no such file now: give its new place on "
+                          f"the resume, {option} NEWPATH")
+        assert "no such strategy file" not in refused.stderr
+        given += [option, str(new / name)]
+    assert run_cli("simulate", "--resume", str(path), "-q", *given).exit_code == 0
