@@ -1044,3 +1044,23 @@ def test_a_file_the_checkpoint_names_that_is_gone_says_so_and_how_to_resume(tmp_
         assert "no such strategy file" not in refused.stderr
         given += [option, str(new / name)]
     assert run_cli("simulate", "--resume", str(path), "-q", *given).exit_code == 0
+
+
+def test_a_checkpoint_cut_short_in_its_opening_is_said_to_be_one_damaged(tmp_path):
+    # cut to 30 bytes ('{ "format": "bjsim-checkpo') it said "not a bjsim checkpoint: not JSON
+    # (line 2, column 12)"; from 40 bytes on, "a damaged bjsim checkpoint: cut short"
+    whole = tmp_path / "whole.ckpt"
+    C.save(whole, ident(), play(engine.RunState(12_000, 1000), stop_after=1))
+    data = whole.read_bytes()
+    cut = tmp_path / "cut.ckpt"
+    for n in range(1, 60):
+        cut.write_bytes(data[:n])
+        with pytest.raises(C.CheckpointError) as err:
+            C.load(cut)
+        damaged = n >= data.index(b'"') + 2  # (from '{"f' on: '{' alone opens any JSON object)
+        assert (f"checkpoint {cut}: a damaged bjsim checkpoint: cut short (line " if damaged else
+                f"checkpoint {cut}: not a bjsim checkpoint: not JSON") in str(err.value), n
+    cut.write_bytes(data[:30])
+    assert_user_error(run_cli("simulate", "--resume", str(cut), "-q"),
+                      f"checkpoint {cut}: a damaged bjsim checkpoint: cut short (line 2, column ",
+                      "remove it and start the run again")
