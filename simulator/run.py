@@ -75,6 +75,7 @@ class Plan:
     # the section of ``checkpoint`` this run is kept in, beside the run that made the file
     # (count's control run: "control"; resumed where there, else started afresh)
     checkpoint_part: str | None = None
+    bar: str = "bjsim"  # the progress bar's label (count's: which of its runs it is)
 
     def __post_init__(self):
         """Checked as the command line's options are (a Plan made in code too): ValueError
@@ -490,7 +491,7 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
                     plan.chunk_rounds),
                 state.finished, plan.scheduler, quiet,
                 total=None if plan.precision is not None else plan.rounds, initial=resumed,
-                desc="bjsim")
+                desc=plan.bar)
     except KeyboardInterrupt:  # before the first chunk: as a stop while compiling, said so
         starting = True
     except BaseException:  # (an error before the run: the checkpoint made holds no chunk)

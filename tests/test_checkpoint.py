@@ -861,7 +861,7 @@ def test_a_checkpoint_another_run_is_playing_is_not_resumed(tmp_path):
 @pytest.mark.parametrize("command, games", [(["simulate"], ""),
                                             (["compare", "--vary", "decks=8", "--no-exact"],
                                              "2 games x "),
-                                            (["count"], "")])
+                                            (["count"], "counter's run: ")])
 def test_resuming_a_finished_run_says_so_not_zero_rounds(tmp_path, command, games):
     # it said "0 rounds in 0.00 s (0 rounds/s); 4,000 more from run.ckpt"
     ckpt = tmp_path / "run.ckpt"
