@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import tempfile
 
 _UMASK = os.umask(0o022)  # the process's umask, read once (setting it is the only way to read it)
@@ -23,6 +24,20 @@ def target_problem(path, folder: bool = False) -> str | None:
     if not folder and os.path.isdir(path):
         return "cannot write: it is a folder"
     return None
+
+
+def leftovers(path) -> list[str]:
+    """The temporary files `write` makes for ``path`` (``NAME.XXXXXXXX.tmp`` beside it, as
+    `tempfile.mkstemp` names them) that are there now: one a killed process left (a failed
+    write removes its own), or one another process is writing."""
+    path = os.path.abspath(os.fspath(path))
+    folder, name = os.path.split(path)
+    made = re.compile(re.escape(name) + r"\.[a-z0-9_]{8}\.tmp")
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    return [os.path.join(folder, n) for n in names if made.fullmatch(n)]
 
 
 def write(path, data: str | bytes, mode: int | None = None, durable: bool = False) -> None:

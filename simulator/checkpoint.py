@@ -234,8 +234,18 @@ def _write(path, doc: dict) -> None:
                  durable=True)  # (a link's file: the link, to a store elsewhere, kept)
 
 
-# how every checkpoint `_write` makes begins: one that does, but is no JSON, is one damaged
-STARTS = re.compile(r'\s*\{\s*"format"\s*:\s*"' + re.escape(FORMAT) + '"')
+# how every checkpoint `_write` makes begins, whitespace aside: a file that does, or is cut
+# short in it (from its first key's first letter on: '{' alone opens any JSON object), but is no
+# JSON, is one damaged (`begins_as_one`)
+OPENING = '{"format":"' + FORMAT + '"'
+LEAST_OPENING = 3  # '{"f'
+
+
+def begins_as_one(text: str) -> bool:
+    """Does ``text`` begin as every checkpoint does (`OPENING`), or is it the start of that
+    opening, cut short in it from ``{"f`` on?"""
+    head = re.sub(r"\s+", "", text[: 4 * len(OPENING)])  # (no whitespace in the opening's strings)
+    return head.startswith(OPENING) or (len(head) >= LEAST_OPENING and OPENING.startswith(head))
 
 
 def load(path) -> dict:
@@ -248,7 +258,7 @@ def load(path) -> dict:
     except OSError as err:
         raise CheckpointError(f"checkpoint {path}: cannot read: {err.strerror or err}") from None
     except (ValueError, RecursionError) as err:  # UnicodeDecodeError is a ValueError
-        if isinstance(err, json.JSONDecodeError) and STARTS.match(text):
+        if isinstance(err, json.JSONDecodeError) and begins_as_one(text):
             cut = not text.rstrip().endswith("}")
             raise CheckpointError(
                 f"checkpoint {path}: a damaged bjsim checkpoint: "
@@ -558,6 +568,18 @@ class Writer:
             save(self.path, self.ident, state, self.command)
         else:
             save_part(self.path, self.base, self.part, self.ident, state)
-        self.hold()  # (the file just renamed into place: a run resuming it meanwhile is refused)
+        held = self.hold()  # (the file just renamed into place: a run resuming it meanwhile is
+        # refused)
+        if held and not self.writes:  # (no other run writes it: a temporary file is a leftover)
+            self._remove_leftovers()
         self.last = time.monotonic()
         self.writes += 1
+
+    def _remove_leftovers(self) -> None:
+        """Remove the temporary files an earlier write of this checkpoint left (a run killed
+        with ``kill -9`` as it saved: `atomic.leftovers`), once this run holds the file."""
+        for tmp in atomic.leftovers(os.path.realpath(self.path)):
+            try:
+                os.unlink(tmp)
+            except OSError:  # (gone already, or a folder that cannot be written: kept)
+                pass

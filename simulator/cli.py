@@ -306,6 +306,7 @@ def _fill_from_checkpoint(ctx) -> None:
                 replaced.append(_long_name(param, now))  # (given again, not as kept: refused if it
                 # differs)
             continue
+        _refuse_kept_file_gone(path, param, value)
         if param.name in typed and _same_files(typed[param.name], value):
             value = typed[param.name]  # as given, where it names the same files from here
         elif param.name in typed:  # (read where kept, named as given)
@@ -319,6 +320,20 @@ def _fill_from_checkpoint(ctx) -> None:
         if ctx.params[param.name] != param.get_default(ctx) and value not in (None, False, []):
             filled.append(_long_name(param, ctx.params[param.name]))  # (kept there, not the
             # default)
+
+
+def _refuse_kept_file_gone(path, param, value) -> None:
+    """A file an option of the checkpoint ``path`` names (``value``: kept by its absolute path,
+    `_kept_file`) that is no longer there, refused saying it is the checkpoint's and that the
+    option given again on the resume names its new place; where it was said as the option's
+    own refusal (``no such strategy file``), as if the user had typed that path."""
+    option = _long_name(param)
+    for kept in value if isinstance(value, list) else [value]:
+        if isinstance(kept, str) and os.path.isabs(kept) and not os.path.exists(kept):
+            raise BjsimError(
+                f"checkpoint {path}: {option} {kept}, as the run was started (kept there): no "
+                f"such file now: give its new place on the resume, {option} NEWPATH (the same "
+                "file: the run's identity checks what it holds)")
 
 
 OWN_OPTION_KEYS = ("boxes", "super_sevens")  # rule keys with an option of their own, as --set
@@ -918,7 +933,7 @@ def output_problem(path: str, folder: bool = False) -> str | None:
         if kind is not None:
             return kind
         if not os.access(target, os.W_OK) or folder and not os.access(target, os.X_OK):
-            return "cannot write: permission denied"
+            return f"cannot write: {_denied(target)}"
         return None
     parent = os.path.dirname(target)
     if folder:
@@ -929,7 +944,7 @@ def output_problem(path: str, folder: bool = False) -> str | None:
     if not os.path.isdir(parent):
         return f"cannot write: {parent} is not a folder"
     if not os.access(parent, os.W_OK | os.X_OK):
-        return f"cannot write in {parent}: permission denied"
+        return f"cannot write in {parent}: {_denied(parent)}"
     try:
         longest = os.pathconf(parent, "PC_NAME_MAX")
     except (OSError, ValueError, AttributeError):
@@ -939,6 +954,17 @@ def output_problem(path: str, folder: bool = False) -> str | None:
             return (f"cannot write: a name of {len(os.fsencode(name))} bytes ({name[:20]}...): "
                     f"allowed at most {longest} in {parent}")
     return None
+
+
+def _denied(path: str) -> str:
+    """Why `os.access` found ``path`` not writable, in `REFUSED`'s words: ``a read-only file
+    system`` where it is on one (os.access's EROFS, which a bool does not say), else
+    ``permission denied``."""
+    try:
+        read_only = bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # (no statvfs on Windows)
+        read_only = False
+    return REFUSED[errno.EROFS if read_only else errno.EACCES]
 
 
 # A test file (or folder) refused, in plain words; another error: `_refused`'s own words
@@ -1183,7 +1209,7 @@ def _emit(text: str, output: str | None) -> None:
                 atomic.write(os.path.realpath(output), text, mode=atomic.USER_MODE)
             return
         except OSError as err:
-            failed = f"--output {output}: cannot write: {err.strerror or err}"
+            failed = f"{_typed_output()} {output}: cannot write: {err.strerror or err}"
     else:
         failed = None
     try:
@@ -1195,6 +1221,14 @@ def _emit(text: str, output: str | None) -> None:
                           + (f" (nor {failed})" if failed else "")) from None
     if failed:
         raise OutputError(f"{failed}: the report is on stdout instead")
+
+
+def _typed_output(name: str = "output") -> str:
+    """The running command's output option (parameter ``name``) as typed (``-o`` or
+    ``--output``: `typed_option`)."""
+    ctx = click.get_current_context(silent=True)
+    param = next((p for p in ctx.command.params if p.name == name), None) if ctx else None
+    return "--output" if param is None else typed_option(ctx, param)
 
 
 def _emit_run(text: str, output: str | None) -> OutputError | None:
@@ -1501,11 +1535,12 @@ def _given(ctx, name: str) -> bool:
     )
 
 
-def _check_checkpoint(path, resume: bool) -> None:
+def _check_checkpoint(ctx, path, resume: bool) -> None:
     """--checkpoint's file refused when the options are read, before any work (compare derives
-    strategies first): one in the way without --resume, none with it, or a new one whose folder
-    cannot be written (a resumed one is read before it is written: a finished one in a
-    read-only folder still gives its report)."""
+    strategies first): one in the way without --resume, none with it, or one whose folder
+    cannot be written, named by the option as typed (``--resume FILE`` too): a new one, or one
+    resumed that the run will write (a finished one in a read-only folder is only read, and
+    still gives its report)."""
     from simulator.run import checkpoint_problem
 
     if resume and path is None:
@@ -1516,8 +1551,27 @@ def _check_checkpoint(path, resume: bool) -> None:
     problem = checkpoint_problem(path, resume)
     if problem is not None:
         raise BjsimError(problem)
+    option = ctx.meta.get(CHECKPOINT_NAMED) or typed_option(ctx, _param(ctx, "checkpoint_path"))
     if not resume:
-        refuse_unwritable("--checkpoint", path)
+        refuse_unwritable(option, path)
+    elif _carried_on(path):  # (atomic writes: a file made in its folder, renamed over it)
+        problem = folder_probe(os.path.dirname(os.path.realpath(path)))
+        if problem is not None:
+            raise BjsimError(f"{option} {path}: {problem}")
+
+
+def _carried_on(path) -> bool:
+    """Will a resume of the checkpoint ``path`` write it: a run (or count's control run) not
+    finished? False for one that cannot be read (the resume says why)."""
+    from simulator.checkpoint import CheckpointError, load
+
+    try:
+        doc = load(path)
+    except CheckpointError:
+        return False
+    control = doc.get("control")  # (count's: written once the counter's run has finished)
+    return not doc.get("finished") or "counting" in (doc.get("identity") or {}) and not (
+        isinstance(control, dict) and control.get("finished"))
 
 
 def _check_resumed_rules(path, resume: bool, kind: str, rules) -> None:
@@ -1546,7 +1600,7 @@ def _check_run_options(ctx, precision, resume, checkpoint_path, scheduler,
             "--rounds: not with --precision, which plays until the target is met: cap it with "
             "--max-rounds"
         )
-    _check_checkpoint(checkpoint_path, resume)
+    _check_checkpoint(ctx, checkpoint_path, resume)
     if scheduler is not None:
         from simulator import distributed
 
@@ -1714,8 +1768,9 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
             failed = _emit_run(run.render(result, fmt), output)
     except KeyboardInterrupt:  # after the chunks (Ctrl-C in them gives a partial result)
         saved = f": carry on with --resume --checkpoint {checkpoint_path}"
+        kept = checkpoint_path is not None and os.path.isfile(checkpoint_path)  # (none: no hint)
         click.echo("bjsim: interrupted before the report was written"
-                   + (saved if checkpoint_path else ""), err=True)
+                   + (saved if kept else ""), err=True)
         ctx.exit(_interrupted())
     _closing(ctx, result.messages, result.partial or result.exact_stopped, failed,
              result.failure)
@@ -2744,8 +2799,8 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
             with contextlib.suppress(OSError):
                 folder.rmdir()
         if isinstance(err, OSError):  # (the disk filled since the probe: not the user's doing)
-            raise OutputError(f"--output {out_dir}: cannot write: {err.strerror or err}: "
-                              f"{out_dir} is as it was") from None
+            raise OutputError(f"{_typed_output('out_dir')} {out_dir}: cannot write: "
+                              f"{err.strerror or err}: {out_dir} is as it was") from None
         click.echo(f"bjsim report: interrupted while writing: {out_dir} is as it was",
                    err=True)
         ctx.exit(_interrupted())
@@ -2948,7 +3003,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
                              f"only --format and --output")
         _emit(_count_list(fmt), output)
         return
-    _check_checkpoint(checkpoint_path, resume)
+    _check_checkpoint(ctx, checkpoint_path, resume)
     plan = load_plan(plan_name, folder=ctx.meta.get(STARTED))  # (its paths: as first read)
     plan = dataclasses.replace(plan, source=_as_named(ctx, plan.source))
     bankroll = _bankroll(bankroll, plan)

@@ -999,25 +999,37 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
         exact = exact_figures(plan.games)
     state = PairedState(plan.rounds, plan.chunk_rounds, plan.precision, plan.games,
                         plan.pair_rounds)
-    writer = None
-    if plan.checkpoint is not None:
-        writer = run.open_checkpoint(plan.checkpoint, plan.resume, identity(plan), state,
-                                     plan.command)
-    save = run.saver(writer, state)
+    writer, starting = None, False  # starting: Ctrl-C before the first chunk started
     try:
-        save(now=True)
-        resumed = state.rounds_done
-        job = PlayVariants([g.rules.to_params() for g in plan.games],
-                           [engine.stack_tables(g.rules, list(g.strategies)) for g in plan.games],
-                           plan.seed, plan.rounds, plan.chunk_rounds, plan.pair_rounds,
-                           paired_slots(plan.games))
-        bar, compiling = run.compile_then_bar(
-            job, state.finished, plan.scheduler, quiet,
-            total=None if plan.precision is not None else plan.rounds, initial=resumed,
-            desc=f"compare {len(plan.games)} games")
-    except BaseException:  # (a stop before the run: the checkpoint made holds no chunk)
+        if plan.checkpoint is not None:
+            writer = run.open_checkpoint(plan.checkpoint, plan.resume, identity(plan), state,
+                                         plan.command)
+    except KeyboardInterrupt:  # (the tables stacked, the checkpoint read: none of it kept)
+        starting = True
+        state = PairedState(plan.rounds, plan.chunk_rounds, plan.precision, plan.games,
+                            plan.pair_rounds)
+    save = run.saver(writer, state)
+    resumed = state.rounds_done
+    job = None
+    try:
+        if not starting:
+            save(now=True)
+            job = PlayVariants([g.rules.to_params() for g in plan.games],
+                               [engine.stack_tables(g.rules, list(g.strategies))
+                                for g in plan.games],
+                               plan.seed, plan.rounds, plan.chunk_rounds, plan.pair_rounds,
+                               paired_slots(plan.games))
+            bar, compiling = run.compile_then_bar(
+                job, state.finished, plan.scheduler, quiet,
+                total=None if plan.precision is not None else plan.rounds, initial=resumed,
+                desc=f"compare {len(plan.games)} games")
+    except KeyboardInterrupt:  # before the first chunk: as a stop while compiling, said so
+        starting = True
+    except BaseException:  # (an error before the run: the checkpoint made holds no chunk)
         save.release()
         raise
+    if starting:
+        bar, compiling = run.not_started()
     partial = compiling  # stopped while compiling: no chunk played, no bar drawn
     stopped = False  # Ctrl-C while chunks played (the run may be whole all the same)
     failure = None  # the cluster's (`distributed.ClusterError`): a partial result, as Ctrl-C's

@@ -11,6 +11,9 @@ from simulator import counting_report, run, stops
 from simulator.counting import list_counts
 from simulator.rules import apply_overrides, shown
 
+COUNTER = "counter's run"  # a single run's name beside its control's, in stderr and its bar
+CONTROL = "control run (the strategy alone at a flat bet)"
+
 
 @dataclass
 class Runs:
@@ -58,7 +61,8 @@ class Runs:
         """The lines for stderr after the runs: each run's (`run.Result.messages`; in a sweep
         naming its penetration: ``bjsim: penetration 0.7: 11,000,000 rounds in 1.62 s``), then
         ``notes``."""
-        return [_named(None if pen is None else f"penetration {pen:g}", line)
+        counter = COUNTER if self.control_metas else None  # (beside its control's lines)
+        return [_named(counter if pen is None else f"penetration {pen:g}", line)
                 for pen, _, r in self.runs for line in r.messages] + self.notes
 
     @property
@@ -171,7 +175,7 @@ def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chun
                         rules_file=rules_file, rules_name=rules_name, overrides=changes,
                         checkpoint=checkpoint, resume=resume, counting=plan,
                         strategy_note=strategy_note, strategy_files=strategy_files,
-                        command=command)
+                        command=command, bar="bjsim" if pen is not None else f"bjsim: {COUNTER}")
         try:
             result = run.simulate(game, quiet=quiet)
         except KeyboardInterrupt:  # before any chunk started: nothing of this run to show
@@ -195,9 +199,7 @@ def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chun
                 out.notes = _control_stopped(control, rounds, checkpoint)
                 break
             out.controls.append(control.tally)
-            if control.meta["timing"]["resumed_rounds"]:  # played on from the checkpoint: said so
-                out.notes += [_named("control run (the strategy alone at a flat bet)", line)
-                              for line in control.messages]
+            out.notes += [_named(CONTROL, line) for line in control.messages]  # (its time)
             last = control
         if i + 1 == len(games):
             out.stopped_after = last.stopped_after  # (the caller's: nothing is lost)
@@ -220,7 +222,8 @@ def _control(rules, plan, strategy, name, rounds, seed, chunk_rounds, workers, q
     flat = rules.replace(boxes=boxes)
     game = run.Plan(flat, (strategy,) * boxes, (name,) * boxes, rounds=rounds, seed=seed,
                     chunk_rounds=chunk_rounds, workers=workers, checkpoint=checkpoint,
-                    checkpoint_part=None if checkpoint is None else "control")
+                    checkpoint_part=None if checkpoint is None else "control",
+                    bar=f"bjsim: control run (flat {name})")
     return run.simulate(game, quiet=quiet)
 
 
@@ -229,7 +232,7 @@ def _control_stopped(control, rounds: int, checkpoint) -> list[str]:
     first chunk): how far it got, and, with a checkpoint, that line of its closing lines
     (`run.end_lines`, `run.with_save_failed`: the last) which says what the file keeps."""
     done = 0 if control is None else control.meta["run"]["rounds_played"]
-    lines = [f"bjsim: interrupted in the control run (the strategy alone at a flat bet) after "
+    lines = [f"bjsim: interrupted in the {CONTROL} after "
              f"{done:,} of its {rounds:,} rounds: the report is the counter's whole run, "
              "without the gain over the strategy alone"]
     if checkpoint is not None:

@@ -75,6 +75,7 @@ class Plan:
     # the section of ``checkpoint`` this run is kept in, beside the run that made the file
     # (count's control run: "control"; resumed where there, else started afresh)
     checkpoint_part: str | None = None
+    bar: str = "bjsim"  # the progress bar's label (count's: which of its runs it is)
 
     def __post_init__(self):
         """Checked as the command line's options are (a Plan made in code too): ValueError
@@ -298,6 +299,16 @@ def compile_then_bar(job, finished: bool, scheduler: str | None, quiet: bool,
     return bar, compiling
 
 
+def not_started() -> tuple:
+    """``(bar, stopped_compiling)`` of a run Ctrl-C stopped while it started (the tables
+    stacked, the checkpoint first written, the kernel loaded), as `compile_then_bar`'s of one
+    stopped while compiling: no bar drawn, no chunk played; the caller says 'interrupted while
+    starting' and removes the checkpoint the run made (it holds no chunk)."""
+    from tqdm import tqdm
+
+    return tqdm(disable=True), True
+
+
 def advance_bar(bar, state) -> None:
     """``bar`` at the rounds ``state`` holds (`engine.RunState.rounds_done`): the chunks past a
     precision stop, played but left out of the result, are taken off the bar too."""
@@ -462,20 +473,32 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
     counting = plan.counting is not None
     kind = CountState if counting else engine.RunState
     state = kind(plan.rounds, plan.chunk_rounds, plan.precision)
-    save = saver(_checkpoint_writer(plan, state), state)
+    writer, starting = None, False  # starting: Ctrl-C before the first chunk started
     try:
-        save(now=True)  # a path that cannot be written fails now, not after an hour
-        resumed = int(state.total()[L.T_ROUNDS])
-        job = _counter(plan) if counting else None
-        bar, compiling = compile_then_bar(
-            job or chunks.PlayChunk(plan.rules.to_params(), engine.stack_tables(
-                plan.rules, list(plan.strategies)), plan.seed, plan.rounds, plan.chunk_rounds),
-            state.finished, plan.scheduler, quiet,
-            total=None if plan.precision is not None else plan.rounds, initial=resumed,
-            desc="bjsim")
-    except BaseException:  # (a stop before the run: the checkpoint made holds no chunk)
+        writer = _checkpoint_writer(plan, state)
+    except KeyboardInterrupt:  # (the tables stacked, the checkpoint read: none of it kept)
+        state, starting = kind(plan.rounds, plan.chunk_rounds, plan.precision), True
+    save = saver(writer, state)
+    resumed = int(state.total()[L.T_ROUNDS])
+    job = None
+    try:
+        if not starting:
+            save(now=True)  # a path that cannot be written fails now, not after an hour
+            job = _counter(plan) if counting else None
+            bar, compiling = compile_then_bar(
+                job or chunks.PlayChunk(plan.rules.to_params(), engine.stack_tables(
+                    plan.rules, list(plan.strategies)), plan.seed, plan.rounds,
+                    plan.chunk_rounds),
+                state.finished, plan.scheduler, quiet,
+                total=None if plan.precision is not None else plan.rounds, initial=resumed,
+                desc=plan.bar)
+    except KeyboardInterrupt:  # before the first chunk: as a stop while compiling, said so
+        starting = True
+    except BaseException:  # (an error before the run: the checkpoint made holds no chunk)
         save.release()
         raise
+    if starting:
+        bar, compiling = not_started()
     partial = compiling  # stopped while compiling: no chunk played, no bar drawn
     stopped = False  # Ctrl-C while chunks played (the run may be whole all the same)
     failure = None  # the cluster's (`distributed.ClusterError`): a partial result, as Ctrl-C's

@@ -861,7 +861,7 @@ def test_a_checkpoint_another_run_is_playing_is_not_resumed(tmp_path):
 @pytest.mark.parametrize("command, games", [(["simulate"], ""),
                                             (["compare", "--vary", "decks=8", "--no-exact"],
                                              "2 games x "),
-                                            (["count"], "")])
+                                            (["count"], "counter's run: ")])
 def test_resuming_a_finished_run_says_so_not_zero_rounds(tmp_path, command, games):
     # it said "0 rounds in 0.00 s (0 rounds/s); 4,000 more from run.ckpt"
     ckpt = tmp_path / "run.ckpt"
@@ -931,3 +931,136 @@ def test_a_resumed_run_stopped_before_a_chunk_finished_is_not_said_finished(
         f" s (stopped before a chunk finished); {kept:,} more from {ckpt}") for ln in said), said
     assert f"bjsim: interrupted: partial result of {kept:,} rounds" in " ".join(said), said
     assert json.load(open(ckpt))["rounds_done"] == kept
+
+
+def _read_only(monkeypatch, folder: Path) -> None:
+    """``folder`` as on a file system mounted read-only: os.access refuses it (EROFS, which its
+    bool does not say), statvfs says so, and a file made in it is refused."""
+    import tempfile
+
+    real_access, real_statvfs, real_temp = os.access, os.statvfs, tempfile.NamedTemporaryFile
+
+    def ours(path) -> bool:
+        return os.path.abspath(os.fspath(path)).startswith(str(folder))
+
+    def statvfs(path):
+        got = real_statvfs(path)
+        if not ours(path):
+            return got
+        return os.statvfs_result((*got[:8], got.f_flag | os.ST_RDONLY, *got[9:]))
+
+    def temp(*a, **k):
+        if ours(k.get("dir", "")):
+            raise OSError(30, "Read-only file system", k.get("dir"))
+        return real_temp(*a, **k)
+
+    monkeypatch.setattr(os, "access", lambda p, mode, **k: not (
+        ours(p) and mode & os.W_OK) and real_access(p, mode, **k))
+    monkeypatch.setattr(os, "statvfs", statvfs)
+    monkeypatch.setattr(tempfile, "NamedTemporaryFile", temp)
+
+
+@pytest.mark.parametrize("args, option", [
+    (["simulate", *RUN, "--checkpoint", "{d}/x.ckpt"], "--checkpoint"),
+    (["simulate", *RUN, "-o", "{d}/x.txt"], "-o"),
+    (["simulate", *RUN, "-o", "{d}/old.txt"], "-o"),  # (a file there: 'cannot write: ...')
+    (["count", "--rounds", "4000", "--checkpoint", "{d}/x.ckpt"], "--checkpoint"),
+    (["compare", "--vary", "decks=8", "--checkpoint", "{d}/x.ckpt"], "--checkpoint"),
+])
+def test_a_read_only_file_system_is_named_as_such_not_permission_denied(tmp_path, monkeypatch,
+                                                                        args, option):
+    # it said "cannot write in DIR: permission denied" (os.access's EROFS taken for EACCES)
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    (folder / "old.txt").write_text("kept\n")
+    args = [a.format(d=folder) for a in args]
+    _read_only(monkeypatch, folder)
+    result = run_cli(*args)
+    where = "cannot write: " if "old" in args[-1] else f"cannot write in {folder}: "
+    assert_user_error(result, f"Error: {option} {args[-1]}: {where}a read-only file system")
+    assert "permission denied" not in result.stderr
+
+
+@pytest.mark.parametrize("given", [["--resume", "{p}"], ["--resume={p}"],
+                                   ["--checkpoint", "{p}", "--resume"]])
+def test_a_resume_in_a_read_only_folder_names_the_option_as_typed(tmp_path, monkeypatch, given):
+    # --resume FILE on a read-only mount said "Error: --checkpoint FILE: cannot write:
+    # Read-only file system" (the first save's OSError, after the strategy was derived)
+    path = tmp_path / "ro" / "r.ckpt"
+    path.parent.mkdir()
+    monkeypatch.setattr(engine, "iter_chunks", interrupted_after(2))
+    assert run_cli("simulate", *RUN, "--workers", "1", "--checkpoint", str(path)).exit_code == 130
+    monkeypatch.undo()
+    _read_only(monkeypatch, path.parent)
+    given = [g.format(p=path) for g in given]
+    option = "--checkpoint" if "--checkpoint" in given else "--resume"
+    assert_user_error(run_cli("simulate", *given, "-q"),
+                      f"Error: {option} {path}: cannot write in {path.parent}: a read-only file "
+                      "system")
+    # a finished run is only read: its report all the same
+    monkeypatch.undo()
+    assert run_cli("simulate", "--resume", str(path), "-q").exit_code == 0
+    _read_only(monkeypatch, path.parent)
+    assert run_cli("simulate", "--resume", str(path), "-q").exit_code == 0
+
+
+def test_a_temporary_file_a_killed_run_left_is_removed_by_the_next_save(tmp_path, monkeypatch):
+    # kill -9 as a checkpoint was saved left a.ckpt.XXXXXXXX.tmp beside it, and a resume run to
+    # its end left it there; others' files (another checkpoint's, a name not ours) are kept
+    path = tmp_path / "a.ckpt"
+    monkeypatch.setattr(engine, "iter_chunks", interrupted_after(2))
+    assert run_cli("simulate", *RUN, "--workers", "1", "--checkpoint", str(path)).exit_code == 130
+    monkeypatch.undo()
+    left = ["a.ckpt.k2x_9qzt.tmp", "a.ckpt.0abcdefg.tmp"]
+    kept = ["b.ckpt.k2x_9qzt.tmp", "a.ckpt.mine.tmp", "a.ckpt.k2x_9qzt.tmp.bak"]
+    for name in left + kept:
+        (tmp_path / name).write_text('{ "format": "bjsim-checkpoint"')
+    assert sorted(os.path.basename(p) for p in atomic.leftovers(path)) == sorted(left)
+    assert run_cli("simulate", "--resume", str(path), "-q").exit_code == 0
+    assert sorted(os.listdir(tmp_path)) == sorted(["a.ckpt", *kept])
+
+
+def test_a_file_the_checkpoint_names_that_is_gone_says_so_and_how_to_resume(tmp_path,
+                                                                            monkeypatch):
+    # a strategy file moved since said "Error: /x/mystrat.toml: no such strategy file: allowed
+    # a shipped strategy by name ...", as if typed on the resume (a rule file likewise)
+    old, new = tmp_path / "x", tmp_path / "y"
+    old.mkdir()
+    (old / "mystrat.toml").write_text(dumps_strategy(BASIC))
+    (old / "myrules.toml").write_text(DEFAULT_RULES_PATH.read_text())
+    path = tmp_path / "ms.ckpt"
+    monkeypatch.setattr(engine, "iter_chunks", interrupted_after(2))
+    assert run_cli("simulate", *RUN, "--workers", "1", "--checkpoint", str(path), "--strategy",
+                   str(old / "mystrat.toml"), "--rules", str(old / "myrules.toml")
+                   ).exit_code == 130
+    monkeypatch.undo()
+    old.rename(new)
+    given = []
+    for option, name in (("--rules", "myrules.toml"), ("--strategy", "mystrat.toml")):
+        refused = run_cli("simulate", "--resume", str(path), "-q", *given)
+        assert_user_error(refused, f"Error: checkpoint {path}: {option} {old / name}, as the run "
+                          "was started (kept there): no such file now: give its new place on "
+                          f"the resume, {option} NEWPATH")
+        assert "no such strategy file" not in refused.stderr
+        given += [option, str(new / name)]
+    assert run_cli("simulate", "--resume", str(path), "-q", *given).exit_code == 0
+
+
+def test_a_checkpoint_cut_short_in_its_opening_is_said_to_be_one_damaged(tmp_path):
+    # cut to 30 bytes ('{ "format": "bjsim-checkpo') it said "not a bjsim checkpoint: not JSON
+    # (line 2, column 12)"; from 40 bytes on, "a damaged bjsim checkpoint: cut short"
+    whole = tmp_path / "whole.ckpt"
+    C.save(whole, ident(), play(engine.RunState(12_000, 1000), stop_after=1))
+    data = whole.read_bytes()
+    cut = tmp_path / "cut.ckpt"
+    for n in range(1, 60):
+        cut.write_bytes(data[:n])
+        with pytest.raises(C.CheckpointError) as err:
+            C.load(cut)
+        damaged = n >= data.index(b'"') + 2  # (from '{"f' on: '{' alone opens any JSON object)
+        assert (f"checkpoint {cut}: a damaged bjsim checkpoint: cut short (line " if damaged else
+                f"checkpoint {cut}: not a bjsim checkpoint: not JSON") in str(err.value), n
+    cut.write_bytes(data[:30])
+    assert_user_error(run_cli("simulate", "--resume", str(cut), "-q"),
+                      f"checkpoint {cut}: a damaged bjsim checkpoint: cut short (line 2, column ",
+                      "remove it and start the run again")

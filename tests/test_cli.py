@@ -707,11 +707,12 @@ def test_an_output_that_cannot_be_written_loses_no_report(tmp_path, monkeypatch)
         return real_write(path, *a, **k)
 
     monkeypatch.setattr(atomic, "write", write)
-    result = run("simulate", *TINY, "-o", target)
-    assert result.exit_code == 1
-    assert result.stdout.startswith("bjsim ") and "HOUSE EDGE" in result.stdout
-    assert result.stderr.strip() == (f"Error: --output {target}: cannot write: No space left on "
-                                     "device: the report is on stdout instead")
+    for option in ("-o", "--output"):  # (named as typed: it said --output for -o)
+        result = run("simulate", *TINY, option, target)
+        assert result.exit_code == 1
+        assert result.stdout.startswith("bjsim ") and "HOUSE EDGE" in result.stdout
+        assert result.stderr.strip() == (f"Error: {option} {target}: cannot write: No space "
+                                         "left on device: the report is on stdout instead")
     real_echo = click.echo
 
     def echo(message=None, *args, err=False, **kwargs):
@@ -1322,7 +1323,7 @@ def test_a_stopped_run_whose_output_fails_still_says_where_to_carry_on(tmp_path,
     lines = result.stderr.splitlines()
     assert any(ln.startswith("bjsim: finished chunks saved in") and "--resume" in ln
                for ln in lines), lines
-    assert lines[-1].startswith(f"Error: --output {target}: cannot write: No space left on "
+    assert lines[-1].startswith(f"Error: -o {target}: cannot write: No space left on "
                                 "device: the report is on stdout instead")
     assert json.loads(result.stdout)["run"]["partial"] is True
 

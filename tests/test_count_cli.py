@@ -1382,3 +1382,22 @@ def test_a_table_with_more_boxes_than_the_plan_plays_says_so_in_every_format():
     assert {r["item"]: r["value"] for r in rows}["boxes_note"] == words
     sweep = invoke("count", *TINY, "--boxes", "3", "--penetrations", "0.6,0.9").stdout
     assert f"Note: {words}" in sweep
+
+
+def test_the_counters_run_and_its_control_each_have_a_named_bar_and_time(monkeypatch):
+    # count drew a "bjsim" bar to 100% for the counter's run, then a second "bjsim" bar from 0%
+    # for the control run, nothing saying which; the one time said was the counter's run's
+    bars = []
+    real = run_mod.compile_then_bar
+
+    def named(*args, **options):
+        bars.append(options["desc"])
+        return real(*args, **options)
+
+    monkeypatch.setattr(run_mod, "compile_then_bar", named)
+    result = CliRunner().invoke(cli, ["count", "-n", "4000", "--chunk-rounds", "2000"])
+    assert result.exit_code == 0, result.output
+    assert bars == ["bjsim: counter's run", "bjsim: control run (flat basic)"]
+    said = [ln for ln in result.stderr.replace("\r", "\n").splitlines() if " rounds in " in ln]
+    assert [ln.split(": 4,000 rounds in ")[0] for ln in said] == [
+        "bjsim: counter's run", "bjsim: control run (the strategy alone at a flat bet)"], said

@@ -304,6 +304,36 @@ def test_a_stop_before_any_chunk_leaves_no_checkpoint_in_the_way(monkeypatch, tm
     assert json.load(open(path))["finished"] is True
 
 
+@pytest.mark.parametrize("where", ["identity", "set-up", "set-up, no checkpoint"])
+@pytest.mark.parametrize("command", list(START))
+def test_a_stop_while_the_run_starts_says_so_without_a_resume_hint(monkeypatch, tmp_path,
+                                                                   command, where):
+    """Ctrl-C after the kernel had loaded but before the first chunk started (the tables
+    stacked for the checkpoint's identity, the job made) said 'interrupted before the report
+    was written' (simulate: with 'carry on with --resume --checkpoint F', no F left; compare:
+    'interrupted' alone; count: no 'while starting'), where a stop while starting says
+    'nothing to report' (a review)."""
+    from simulator import compare, engine, jit, run
+
+    monkeypatch.setattr(jit, "_said", set())  # (the kernel loaded from the cache)
+    if where == "identity":  # (the tables for the checkpoint's identity)
+        _ctrl_c_in(monkeypatch, *((compare, "identity") if command == "compare" else
+                                  (engine, "stack_tables")))
+    else:
+        _ctrl_c_in(monkeypatch, run, "compile_then_bar")
+    path = tmp_path / "s.ckpt"
+    args = [*START[command], "-n", "2000", "--chunk-rounds", "1000", "-q"]
+    if "no checkpoint" not in where:
+        args += ["--checkpoint", str(path)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 130, result.output
+    assert "Traceback" not in result.output and result.stdout == ""
+    said = result.stderr.strip().splitlines()  # (a cold cache: compare's probe compiles first)
+    assert said[-1] == ("bjsim: interrupted while " + ("compiling" if jit.compile_said() else
+                        "starting") + ", before any chunk finished: nothing to report"), said
+    assert "--resume" not in result.stderr and os.listdir(tmp_path) == []
+
+
 def test_a_checkpoint_holding_no_chunk_is_removed_only_where_the_run_made_it(tmp_path):
     """`run.saver`'s release: a file the run made with no chunk in it goes; one resumed (the
     user's, named by --resume) stays as it was, and so does one holding a chunk."""

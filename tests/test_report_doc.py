@@ -2532,8 +2532,8 @@ def test_a_report_that_cannot_be_written_exits_1_and_leaves_no_folder_it_made(tm
     out = tmp_path / "new" / "sub"
     result = run("report", "-q", "-o", out)
     assert result.exit_code == 1, result.output
-    assert result.stderr.strip() == (f"Error: --output {out}: cannot write: No space left on "
-                                     f"device: {out} is as it was")
+    assert result.stderr.strip() == (f"Error: -o {out}: cannot write: No space left on "
+                                     f"device: {out} is as it was")  # (as typed: -o)
     assert not (tmp_path / "new").exists()
 
     def stopped(data, out_dir, say):
