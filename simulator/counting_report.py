@@ -753,7 +753,7 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     ss_z, ss_note = _ss_z(ss_flat, ss_exact, check, ss_exact_se)
     ss_flat = _ss_interval(ss_flat, check, ss_exact_se)
     counter_ss = _counter_return(ss_net, ss_bet, few, chunk_note, lambda: batches.run_se(
-        moments, ctally, "counter_super_sevens_return"))
+        moments, ctally, "counter_super_sevens_return"), chunks)
     return _gain_intervals({
         "plan": plan_dict(plan),
         "count_kind": plan.count_kind,
@@ -849,16 +849,18 @@ NO_COUNTER_BET = "no bet: the counter staked nothing on Super Sevens"  # (its re
 
 
 def _counter_return(net: int, units: int, few: str | None, chunk_note: str | None,
-                    se) -> dict:
+                    se, chunks: int | None) -> dict:
     """The counter's own Super Sevens return, its net over its ``units`` staked (keys ``""``,
     ``_se``, ``_ci95_low``, ``_ci95_high``, ``_interval_note``): the SE (``se()``) by batch
     means over the chunks (`batches`: the stakes go with the count, which carries over within
-    a shoe), its 95% interval normal; both withheld where the bets are too few for the big pays
-    to be more than a handful (``few``, `_few_counter_wins`, the rule of every Super Sevens
+    a shoe), its 95% interval Student's t over the ``chunks`` (`tally.t95`: 2.26 SEs each way
+    from 10 chunks, where 1.96 had held 92%); both withheld where the bets are too few for the
+    big pays to be more than a handful (``few``, `_few_counter_wins`, the rule of every Super Sevens
     interval) or the chunks too few (``chunk_note``)."""
     mean = _ratio(net, units)
     note = NO_COUNTER_BET if mean is None else few or chunk_note
-    fig = _figure(mean, se() if mean is not None and note is None else None)
+    fig = _figure(mean, se() if mean is not None and note is None else None,
+                  None if chunks is None else chunks - 1)
     return {"": mean, "_se": fig["se"], "_ci95_low": fig["ci95_low"],
             "_ci95_high": fig["ci95_high"], "_interval_note": note}
 
@@ -1010,7 +1012,8 @@ def _ss_by_count(c, check, density=None, plan=None, moments=None, ctally=None,
         counter = _counter_return(
             add(L.C_SS_NET), units, counter_few, chunk_note,
             lambda g=group: batches.count_se(moments, ctally, g, "counter_super_sevens_return",
-                                             L.C_SS_FLAT_BETS))
+                                             L.C_SS_FLAT_BETS),
+            None if moments is None else batches.chunks_of(moments))
         out.append({  # (a sample SE from fewer bets than the rarest line's 30 wins runs low)
             "count": count, "label": label, "counts": _counts(group), "bets": n,
             "return": sim["mean"], "se": None if few else sim["se"],

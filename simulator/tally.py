@@ -177,11 +177,31 @@ def house_edge_of(ret):
     return None if ret is None else 0.0 - ret
 
 
-def _figure(mean, se) -> dict:
-    """mean, se and the 95% confidence interval (normal approximation)."""
+def _figure(mean, se, df: int | None = None) -> dict:
+    """mean, se and the 95% confidence interval: normal, or Student's t with ``df`` degrees of
+    freedom (an SE from the spread of ``df + 1`` batches: `t95`)."""
     if mean is None or se is None:
         return {"mean": mean, "se": se, "ci95_low": None, "ci95_high": None}
-    return {"mean": mean, "se": se, "ci95_low": mean - Z95 * se, "ci95_high": mean + Z95 * se}
+    q = Z95 if df is None else t95(df)
+    return {"mean": mean, "se": se, "ci95_low": mean - q * se, "ci95_high": mean + q * se}
+
+
+@functools.cache
+def t95(df: int) -> float:
+    """The two-sided 95% quantile of Student's t with ``df`` >= 1 degrees of freedom: where its
+    distribution function reaches 0.975, by bisection on Simpson's rule over the density."""
+    c = math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(df * math.pi)
+
+    def above_median(t: float) -> float:  # P(0 < T < t)
+        x = np.linspace(0.0, t, 4001)
+        y = c * (1 + x * x / df) ** (-(df + 1) / 2)
+        return (x[1] / 3) * (y[0] + 4 * y[1:-1:2].sum() + 2 * y[2:-1:2].sum() + y[-1])
+
+    lo, hi = Z95, 13.0  # (1 degree of freedom: 12.706)
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if above_median(mid) < 0.475 else (lo, mid)
+    return (lo + hi) / 2
 
 
 TOO_FEW = "too few rounds for a meaningful interval"  # an interval_note's start (`_too_short`)

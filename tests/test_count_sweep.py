@@ -11,7 +11,7 @@ import re
 import numpy as np
 import pytest
 
-from simulator import batches, counting
+from simulator import batches, counting, tally
 from simulator import counting_report as CR
 from simulator import layout as L
 from simulator import run as run_mod
@@ -78,14 +78,20 @@ def test_the_counters_super_sevens_return_has_a_batch_means_se_withheld_over_few
                      [p[:, L.C_SS_BET].sum() for p in parts])
     assert ss["counter_return"] == total[:, L.C_SS_NET].sum() / total[:, L.C_SS_BET].sum()
     assert ss["counter_return_se"] == pytest.approx(want, rel=1e-12)
-    assert ss["counter_return_ci95_low"] == pytest.approx(ss["counter_return"] - 1.96 * want,
-                                                          rel=1e-3)
+    # Its interval Student's t over the 12 chunks (2.201 SEs each way), not normal: a review's
+    # 300 seeds of 10 chunks held 92% within 1.96 SEs, as t with 9 degrees of freedom predicts.
+    assert len(parts) == 12
+    for end, sign in (("low", -1), ("high", 1)):
+        assert ss[f"counter_return_ci95_{end}"] == pytest.approx(
+            ss["counter_return"] + sign * 2.200985 * want, rel=1e-6)
     assert ss["counter_return_interval_note"] is None
     row = f["super_sevens_by_count"][-1]  # (its count above 0: a full shoe's chance of (e))
     group = [i for i in range(L.N_TC) if L.TC_MIN + i == row["count"]]
     assert row["counter_return_se"] == pytest.approx(direct_se(
         [p[group, L.C_SS_NET].sum() for p in parts],
         [p[group, L.C_SS_BET].sum() for p in parts]), rel=1e-12)
+    assert row["counter_return_ci95_high"] - row["counter_return"] == pytest.approx(
+        2.200985 * row["counter_return_se"], rel=1e-6)
     text = CR.render(f, "table")
     assert (f"for a return of {CR._pct(ss['counter_return'])} (SE "
             f"{CR._pct(ss['counter_return_se'], sign=False)} by batch means") in text
@@ -105,6 +111,14 @@ def test_the_counters_super_sevens_return_has_a_batch_means_se_withheld_over_few
         "initial_bet_with_super_sevens"]["interval_note"]
     assert f"(no SE or interval: {fs['counter_return_interval_note']})" in CR.render(few, "table")
     assert all(b["counter_return_se"] is None for b in few["super_sevens_by_count"])
+
+
+@pytest.mark.parametrize("df, quantile", [(1, 12.7062), (2, 4.3027), (4, 2.7764), (9, 2.2622),
+                                           (11, 2.2010), (19, 2.0930), (29, 2.0452),
+                                           (120, 1.9799), (10**6, 1.9600)])
+def test_t95_is_students_two_sided_95_percent_quantile(df, quantile):
+    # (the values of any table of Student's t, e.g. NIST/SEMATECH e-Handbook 1.3.6.7.2)
+    assert tally.t95(df) == pytest.approx(quantile, abs=6e-5)
 
 
 def test_a_checkpoints_moments_may_hold_negative_products_but_no_negative_square():
