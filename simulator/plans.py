@@ -26,9 +26,9 @@ from simulator.counting import (
 )
 from simulator.index_plays import (
     INDEX_DIR,
-    SURRENDER_ELSE,
     IndexFileError,
     IndexSet,
+    alike_under,
     list_indices,
     load_indices,
 )
@@ -323,8 +323,8 @@ def plan_warnings(plan: CountingPlan, games) -> list[str]:
     starts at, and a ``wong.enter`` no round starts at (`counting.start_counts`); for an
     unbalanced count, a ``deck_estimation`` (no effect: there is no true count) and a step,
     wonging count or index play at a count the running count never equals (2.5: it acts as
-    +3, `_off_grid`); an index play the same at every count under rules without surrender
-    (`_unsurrendered`); a game dealt to a cut card at a penetration other than the plan's
+    +3, `_off_grid`); an index play whose two actions play alike at every count under the rules
+    (`_alike`); a game dealt to a cut card at a penetration other than the plan's
     ``tuned_penetration``. (A shuffle
     every round starts every round at a fresh shoe's count, as the command line says: its
     steps are not named one by one, but a counter who never sits down is.)"""
@@ -369,7 +369,7 @@ def plan_warnings(plan: CountingPlan, games) -> list[str]:
             out.append(f"{plan.source}: key 'indices' = {shown(plan.indices)}: play {i + 1} "
                        f"({q.name}) index {q.index:g}: {off}, so the play changes at "
                        f"{taken(q.index)}")
-    out += _unsurrendered(plan, games)
+    out += _alike(plan, games)
     most = top(games)
     if plan.wong_enter is not None and plan.wong_enter > most:
         out.append(f"{plan.source}: key 'wong.enter' = {plan.wong_enter:g}: "
@@ -392,22 +392,17 @@ def plan_warnings(plan: CountingPlan, games) -> list[str]:
     return out
 
 
-def _unsurrendered(plan: CountingPlan, games) -> list[str]:
-    """A line for each index play of ``plan`` that plays one action at every count where some
-    of ``games`` has no surrender: a surrender (``Rh``, ``Rs``, ``Rp``) on one side is played
-    as its fallback (H, S, P), which the other side plays too (H below, Rh from the index).
-    The loader refuses a play the same at every count; this one is kept, as it plays under
-    rules with surrender."""
-    if plan.plays is None or all(r.surrender != "none" for r in games):
-        return []
+def _alike(plan: CountingPlan, games) -> list[str]:
+    """A line for each index play of ``plan`` whose two actions play alike at every count under
+    some of ``games`` (`index_plays.alike_under`: ``H`` below and ``Rh`` from the index without
+    surrender, ``D`` and ``H`` on a soft total under ``double_on = "hard"``, ``Pd`` and ``N``
+    without double after split). The loader refuses a play the same at every count as written;
+    this one is kept, as it plays under other rules."""
     out = []
-    for i, q in enumerate(plan.plays.plays):
-        below, above = (SURRENDER_ELSE.get(a, a) for a in (q.below, q.at_or_above))
-        if below == above:
+    for i, q in enumerate(plan.plays.plays if plan.plays is not None else ()):
+        for why in dict.fromkeys(filter(None, (alike_under(q, r) for r in games))):
             out.append(f"{plan.plays.source}: play {i + 1} ({q.name}): below = "
-                       f"{shown(q.below)}, at_or_above = {shown(q.at_or_above)}: the rules do "
-                       f"not allow surrender (surrender = \"none\"), so it plays as {below} at "
-                       "every count")
+                       f"{shown(q.below)}, at_or_above = {shown(q.at_or_above)}: {why}")
     return out
 
 

@@ -429,6 +429,55 @@ def test_a_surrender_play_the_same_at_every_count_without_surrender_is_warned_of
     assert _warnings({"indices": str(path)}, Rules(surrender="late")) == []
 
 
+def _play(chart, row, up, below, above):
+    return (f'[[play]]\nchart = "{chart}"\nrow = "{row}"\nup = "{up}"\nbelow = "{below}"\n'
+            f'at_or_above = "{above}"\nindex = 1\n')
+
+
+@pytest.mark.parametrize("play, rules, why", [
+    (("soft", 17, 3, "H", "D"), {}, 'the rules do not allow a double on soft 17 (double_on = '
+     '"hard"), so it plays as H at every count'),
+    (("soft", 18, 3, "Ds", "S"), {"double_on": "10-11"}, 'the rules do not allow a double on '
+     'soft 18 (double_on = "10-11"), so it plays as S at every count'),
+    (("hard", 9, 3, "H", "D"), {"double_on": "10-11"}, 'the rules do not allow a double on hard '
+     '9 (double_on = "10-11"), so it plays as H at every count'),
+    (("pairs", "4,4", 5, "N", "Pd"), {"double_after_split": False}, "the rules do not allow a "
+     "double after a split (double_after_split = false), so it plays as N at every count"),
+    (("pairs", "8,8", 10, "N", "P"), {"max_hands": 1}, "the rules do not allow a split "
+     "(max_hands = 1), so it plays as N at every count"),
+    (("pairs", "8,8", 10, "P", "Rp"), {}, 'the rules do not allow surrender (surrender = '
+     '"none"), so it plays as P at every count'),
+    (("hard", 10, 10, "H", "S"), {}, "a hand of 11 or less must draw (rule 12.1 (d)), so it "
+     "plays as H at every count"),
+    (("hard", 11, 10, "D", "Ds"), {}, "a hand of 11 or less must draw (rule 12.1 (d)), so the "
+     "two play alike at every count"),
+])
+def test_an_index_play_whose_actions_play_alike_under_the_rules_is_warned_of(tmp_path, play,
+                                                                            rules, why):
+    # A review: soft 17 v 3 H/D under double_on = "hard" (a soft D is a hit) and 4,4 v 5 N/Pd
+    # without double after split ran without a word; only a surrender code was warned of.
+    path = tmp_path / "alike.toml"
+    path.write_text('count = "hi-lo"\n' + _play(*play))
+    name = f"{play[1]} v {'10' if play[2] == 10 else play[2]}"
+    assert _warnings({"indices": str(path)}, Rules(**rules)) == [
+        f'{path}: play 1 ({name}): below = "{play[3]}", at_or_above = "{play[4]}": {why}']
+
+
+@pytest.mark.parametrize("play, rules", [
+    (("soft", 17, 3, "H", "D"), {"double_on": "any"}),
+    (("hard", 9, 3, "H", "D"), {"double_on": "9-11"}),
+    (("pairs", "4,4", 5, "N", "Pd"), {}),
+    (("pairs", "8,8", 10, "P", "Rp"), {"surrender": "late"}),
+    (("hard", 12, 2, "H", "S"), {}),
+    (("hard", 16, 10, "H", "Rh"), {"surrender": "early"}),
+])
+def test_an_index_play_whose_actions_differ_under_the_rules_is_not_warned_of(tmp_path, play,
+                                                                            rules):
+    path = tmp_path / "differ.toml"
+    path.write_text('count = "hi-lo"\n' + _play(*play))
+    assert _warnings({"indices": str(path)}, Rules(**rules)) == []
+
+
 def test_a_sevens_bet_where_the_house_has_the_edge_is_warned_of():
     # A casino analyst's review: the sevens plan's +8, chosen for the NZ pays at 75% and a
     # strategy hitting every 7-7, was played under other pays without a word. Now a warning
