@@ -19,6 +19,7 @@ import numpy as np
 from simulator.rules import (
     _fmt,
     check_keys,
+    checked_name,
     file_named,
     read_toml,
     shipped_or_path,
@@ -80,8 +81,11 @@ def count_from_dict(data: dict, source: str = "<count>", name: str = "") -> Coun
     out = {}
     for key in ("name", "description", "source"):
         value = data.get(key, name if key == "name" else "")
+        if key == "name" and "name" in data:
+            checked_name(value, source, "name", CountError)
         if not isinstance(value, str):
-            raise CountError(f"{source}: key '{key}' is not a string: allowed a string")
+            raise CountError(f"{source}: key '{key}' = {shown(value)} is not a string: allowed "
+                             "a string")
         out[key] = value
     for key in ("irc_per_deck", "irc_constant"):
         value = data.get(key, 0)

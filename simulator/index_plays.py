@@ -15,6 +15,7 @@ import numpy as np
 from simulator import layout as L
 from simulator.rules import (
     check_keys,
+    checked_name,
     file_named,
     read_toml,
     shipped_or_path,
@@ -144,7 +145,8 @@ def _play(d, src: str, i: int) -> IndexPlay:
                              "actions" + (" (to insure at every count: the strategy's insurance = "
                                           "true)" if chart == "insurance" else " (to play one "
                                           "action at every count: the strategy's chart)"))
-    name = _text(where, "name", d.get("name", f"{row} v {up}"), "a name for the play")
+    name = (checked_name(d["name"], where, "name", IndexFileError) if "name" in d
+            else f"{row} v {up}")
     return IndexPlay(name, chart, row, up, below, above, float(index))
 
 
@@ -162,7 +164,8 @@ def load_indices(name_or_path) -> IndexSet:
                              "are for (as bjsim strategy indices writes it)")
     count = _text(str(path), "count", data["count"], "the name of the count system the "
                   "indices are for")
-    name = _text(str(path), "name", data.get("name", path.stem), "a name")
+    name = (checked_name(data["name"], str(path), "name", IndexFileError) if "name" in data
+            else path.stem)
     description, _ = (_text(str(path), key, data.get(key, ""), "a string", empty=True)
                       for key in ("description", "source"))
     plays = data.get("play", [])

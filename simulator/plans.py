@@ -36,6 +36,7 @@ from simulator.rules import (
     DECLARED,
     _fmt,
     check_keys,
+    checked_name,
     file_named,
     names_a_file,
     read_toml,
@@ -275,7 +276,8 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
             raise PlanError(f"{src}: key 'wong.leave' = {wong_leave:g} is above wong.enter = "
                             f"{wong_enter:g}: allowed leave at or below enter")
     return CountingPlan(
-        name=_text(src, "name", data.get("name", name)), count=count, resolution=resolution,
+        name=checked_name(data["name"], src, "name", PlanError) if "name" in data else name,
+        count=count, resolution=resolution,
         indices=indices, bet=bet, super_sevens=super_sevens, boxes=boxes,
         wong_enter=wong_enter, wong_leave=wong_leave, table_min=table_min,
         table_max=table_max, bankroll=bankroll, tuned_penetration=tuned,

@@ -408,6 +408,22 @@ def did_you_mean(key, known, table: str = "") -> str | None:
     return f"did you mean '{table + '.' if table else ''}{close[0]}'?" if close else None
 
 
+NAME_ALLOWED = "a name: printable text, not empty, on one line"
+
+
+def checked_name(value, where: str, key: str, error=None) -> str:
+    """``value`` where it can name what a file holds (a rule set, strategy, count system, plan,
+    index set or variant: one rule for every kind): a string, not blank, of printable characters
+    (a line break or control character would split the header it is shown in); else ``error``
+    (`RuleError`) naming ``where``, the ``key`` and the value as written."""
+    why = ("is not a string" if not isinstance(value, str) else "is empty" if not value.strip()
+           else "holds a line break or control character" if not value.isprintable() else None)
+    if why:
+        raise (error or RuleError)(f"{where}: key '{key}' = {shown(value)} {why}: allowed "
+                                   f"{NAME_ALLOWED}")
+    return value
+
+
 def unknown_key(key, source: str, known=KEYS, where: str = "") -> RuleError:
     hint = did_you_mean(key, known) or "known keys: " + ", ".join(known)
     return RuleError(f"{source}: unknown key '{_q(key)}'{where}: {hint}")
@@ -647,6 +663,8 @@ def _check_meta_key(mkey, mvalue, source: str) -> None:
                 "[meta] only name, description; put rule keys before [meta]"
             )
         raise unknown_key(mkey, source, META_KEYS, where=" in [meta]")
+    if mkey == "name":
+        checked_name(mvalue, source, "meta.name")
     if not isinstance(mvalue, str):
         raise RuleError(
             f"{source}: key 'meta.{mkey}' = {_fmt(mvalue)} is not a string: allowed a string"

@@ -29,6 +29,7 @@ from simulator.rules import (
     RuleError,
     _fmt,
     besides,
+    checked_name,
     dict_problems,
     did_you_mean,
     load_rule_file,
@@ -49,6 +50,9 @@ from simulator.strategy import load_strategy, looks_like_path, shown_names
 
 VARIANTS_DIR = DEFAULT_RULES_PATH.parent / "variants"
 VARIANT_KEYS = ("name", "description", "baseline", "strategy")
+VARIANT_TEXT = {"description": "a string", "baseline": "the path of a rule file (beside this one)",
+                "strategy": "a shipped strategy's name or the path of a strategy file (beside "
+                "this one)"}
 
 
 @dataclass(frozen=True)
@@ -180,11 +184,14 @@ def read_variant_file(path, problems: list | None = None, data: dict | None = No
             bad(f"{src}: key 'variant.{key}' is not allowed: "
                 + (did_you_mean(key, VARIANT_KEYS, "variant")
                    or "allowed " + ", ".join(VARIANT_KEYS)))
+        elif key == "name":
+            try:
+                checked_name(value, src, "variant.name")
+            except RuleError as err:
+                bad(f"{err} (it names the variant's row)")
         elif not isinstance(value, str):
-            bad(f"{src}: key 'variant.{key}' must be a string")
-        elif key == "name" and (not value.strip() or not value.isprintable()):
-            bad(f"{src}: key 'variant.name' = {shown(value)}: allowed a label of printable "
-                "characters, not empty (it names the variant's row)")
+            bad(f"{src}: key 'variant.{key}' = {shown(value)} is not a string: allowed "
+                + VARIANT_TEXT[key])
     for key in changes:
         if key not in KIND:
             bad(str(unknown_key(key, src, where=" in [changes] (not a rule-set key)")))

@@ -963,7 +963,8 @@ def test_rules_check_checks_a_variant_file_against_its_baseline(tmp_path):
             "key 'variant.strategy' = \"basik\": unknown strategy 'basik': did you mean "
             "'basic'?",
         '[variant]\nname = " "\n[changes]\ndecks = 8\n':
-            "key 'variant.name' = \" \": allowed a label of printable characters, not empty",
+            "key 'variant.name' = \" \" is empty: allowed a name: printable text, not empty, on "
+            "one line (it names the variant's row)",
         '[variant]\nname = "x"\n[changes]\ndecks = 9\n': "key 'decks' = 9 is out of range",
     }
     for i, (text, said) in enumerate(cases.items()):
@@ -1153,7 +1154,7 @@ def test_rules_check_gives_every_problem_of_a_variant_file(tmp_path):
                                  ).stderr.strip().splitlines()
     path.write_text('[variant]\nbaseline = "gone.toml"\nname = 3\n[changes]\ndecks = 9\n')
     lines = CliRunner().invoke(cli, ["rules", "check", str(path)]).stderr.strip().splitlines()
-    assert len(lines) == 2 and "'variant.name' must be a string" in lines[0], lines
+    assert len(lines) == 2 and "'variant.name' = 3 is not a string" in lines[0], lines
     assert "key 'variant.baseline' names" in lines[1] and "no such rule file" in lines[1]
     # a folder named as the baseline: said so, as --rules FOLDER does (it said "no such file")
     path.write_text('[variant]\nbaseline = "."\n[changes]\ndecks = 8\n')

@@ -69,7 +69,9 @@ def test_decks_remaining_by_resolution(cards, resolution, want):
     ({"tags": [1000] * 10}, "-100 to 100"),
     ({"tags": [1] * 10, "colour": "red"}, "unknown key 'colour'"),
     ({"tags": [1] * 10, "irc_constant": 1.5}, "key 'irc_constant'"),
-    ({"tags": [1] * 10, "name": 3}, "key 'name' is not a string"),
+    ({"tags": [1] * 10, "name": 3}, "key 'name' = 3 is not a string: allowed a name"),
+    ({"tags": [1] * 10, "description": 3}, "key 'description' = 3 is not a string: allowed a "
+     "string"),
     # shown as TOML writes them, not as Python's True and 1.5 in a repr cut at 40 characters
     ({"tags": [True] * 10}, "key 'tags' = \\[true, true, true"),
     ({"tags": [1] * 10, "irc_constant": {"n": 6}}, "key 'irc_constant' = {n = 6} is not an "),

@@ -233,3 +233,51 @@ def test_an_unknown_key_like_none_says_what_is_allowed():
         "p.toml: unknown key 'zzz': allowed " + ", ".join(plans.KEYS))
     assert error_of(counting.count_from_dict, {"tags": [1] * 10, "zzz": 1}, "c.toml") == (
         "c.toml: unknown key 'zzz': allowed " + ", ".join(counting.KEYS))
+
+
+# ---------------------------------------------------------------------------------------------
+# A name: one rule for every kind of file
+
+
+def _named(kind: str, name: str) -> tuple[str, str]:
+    """A file of ``kind`` whose name is ``name`` (TOML), and the key that names it."""
+    if kind in ("rule", "strategy", "index"):  # (the shipped file, its first name replaced)
+        text = SHIPPED[kind].read_text().replace(f'name = "{SHIPPED[kind].stem}"',
+                                                 f"name = {name}", 1)
+        return text, "meta.name" if kind == "rule" else "name"
+    return {"plan": f'name = {name}\ncount = "hi-lo"\n[bet]\nbase = 1\n',
+            "count": f"name = {name}\ntags = [-1, 1, 1, 1, 1, 1, 0, 0, 0, -1]\n"}[kind], "name"
+
+
+@pytest.mark.parametrize("kind", LOADERS)
+@pytest.mark.parametrize("name, why", [
+    ('""', "is empty"), ('"  "', "is empty"), (r'"a,b \"q\"\nnl"', "holds a line break"),
+    (r'"tab\there"', "holds a line break or control character"), ("5", "is not a string")])
+def test_a_name_empty_or_of_two_lines_is_refused_in_every_kind_of_file(tmp_path, kind, name,
+                                                                       why):
+    # A review: an empty name was refused in an index file alone; a plan's, count's, strategy's
+    # and rule file's was taken (the header then read "Plan:       (count hi-lo" and "count , the
+    # decks left"), and a plan's name with a line break split the text header in two lines.
+    text, key = _named(kind, name)
+    path = tmp_path / f"{kind}.toml"
+    path.write_text(text)
+    said = error_of(LOADERS[kind], str(path))
+    assert f"key '{key}' = " in said and f" {why}" in said, said
+    assert said.endswith(f"allowed {rules.NAME_ALLOWED}"), said
+
+
+@pytest.mark.parametrize("kind", LOADERS)
+def test_a_name_of_printable_text_is_taken_in_every_kind_of_file(tmp_path, kind):
+    text, _ = _named(kind, '"my file, \\"mine\\""')
+    path = tmp_path / f"{kind}.toml"
+    path.write_text(text)
+    LOADERS[kind](str(path))
+
+
+def test_a_variant_name_follows_the_same_rule(tmp_path):
+    path = tmp_path / "v.toml"
+    path.write_text('[variant]\nname = "a\\nb"\n[changes]\ndecks = 8\n')
+    problems = []
+    variants.read_variant_file(path, problems)
+    assert problems == [f"{path}: key 'variant.name' = \"a\\nb\" holds a line break or control "
+                        f"character: allowed {rules.NAME_ALLOWED} (it names the variant's row)"]
