@@ -475,6 +475,33 @@ def plan_files(name_or_path, folder: str | None = None) -> list[tuple[str, Path]
     return list(load_plan(name_or_path, folder).files)
 
 
+# What a plan plays, by the key that says it (a plan named as a shipped plan must play as it).
+PLAYED = {"count": lambda p: (p.count.name, p.count.tags, p.count.irc_per_deck,
+                              p.count.irc_constant),
+          "deck_estimation": lambda p: p.resolution,
+          "indices": lambda p: p.plays and (p.plays.count, p.plays.plays),
+          **{key: (lambda k: lambda p: getattr(p, k))(key)
+             for key in ("bet", "super_sevens", "boxes", "table_min", "table_max", "bankroll",
+                         "tuned_penetration")},
+          "wong": lambda p: (p.wong_enter, p.wong_leave)}
+
+
+def _not_passing_for_a_shipped_plan(plan: CountingPlan, source: str, named: bool) -> None:
+    """A plan file named as a shipped plan (by its ``name``, or by its file name where it has
+    none: ``named`` False) must play as that plan, as a count file named as a shipped count
+    must be that count: reports know a plan by its name (and show the shipped one's
+    description)."""
+    shipped = load_plan(plan.name)
+    differ = [key for key, of in PLAYED.items() if of(plan) != of(shipped)]
+    if differ:
+        raise PlanError(f"{source}: name = {_fmt(plan.name)}"
+                        + ("" if named else " (the file's name: it has no 'name' key)")
+                        + f" names the shipped plan {plan.name}, but its "
+                        + ", ".join(differ) + f" {'differ' if len(differ) > 1 else 'differs'} "
+                        f"from {plan.name}'s: allowed another name for another plan (reports "
+                        "know a plan by its name)")
+
+
 def load_plan(name_or_path, folder: str | None = None) -> CountingPlan:
     """A counting plan by shipped name (``hi-lo-1-12``, ...) or from a TOML file; ``folder``:
     where a relative path in its ``count`` or ``indices`` is read from (`plan_from_dict`)."""
@@ -482,6 +509,8 @@ def load_plan(name_or_path, folder: str | None = None) -> CountingPlan:
     data = read_toml(path, "plan", PlanError,
                      allowed=shipped_or_path("plan", list_plans(), toml=False))
     plan = plan_from_dict(data, str(path), name=path.stem, folder=folder)
+    if plan.name in list_plans() and path.resolve() != plan_path(plan.name).resolve():
+        _not_passing_for_a_shipped_plan(plan, str(path), "name" in data)
     files = (("plan", path), *plan.files)
     return dataclasses.replace(plan, files=files, sha256=tuple(file_sha256(p) for _, p in files))
 

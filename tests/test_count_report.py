@@ -945,7 +945,8 @@ def test_a_plan_edited_while_the_report_runs_is_played_and_pinned_as_first_read(
 
     root = Path(figures.DEFAULT_RULES_PATH).resolve().parent.parent
     path = tmp_path / "p.toml"
-    first = (root / "strategies/plans/hi-lo-flat.toml").read_text()
+    first = (root / "strategies/plans/hi-lo-flat.toml").read_text().replace(
+        'name = "hi-lo-flat"', 'name = "p"')  # (a shipped plan's name: it must play as it)
     path.write_text(first)
     edited = first.replace("table_max = 1", "table_max = 2").replace(
         "base = 1", "base = 1\nsteps = [[1, 2]]")

@@ -566,3 +566,37 @@ def test_a_sevens_plan_betting_at_every_count_is_warned_of_at_a_full_shoes_count
     assert "key 'super_sevens.base' = 1, a bet at every count" in line
     assert f"sevens count of 0 is below 0 where a round can start ({100 * full:+.2f}%" in line
     assert "above 0 at every depth from +8" in line and "passes up" not in line
+
+
+def test_a_plan_file_named_as_a_shipped_plan_must_play_as_it(tmp_path):
+    # A review: docs/counting.md's own example, named hi-lo-1-12, wongs, spreads to two boxes
+    # and bets Super Sevens, yet ran as "plan hi-lo-1-12" with the shipped plan's description.
+    # A count file named as a shipped count with other tags is refused; a plan is now too.
+    shipped = P.plan_path("hi-lo-1-12")
+    copy = tmp_path / "copy.toml"
+    copy.write_text(shipped.read_text().replace('description = "', 'description = "mine: '))
+    assert P.load_plan(str(copy)).name == "hi-lo-1-12"  # (the same play: taken)
+    other = tmp_path / "other.toml"
+    other.write_text(shipped.read_text() + "\n[wong]\nenter = 1\nleave = -1\n")
+    with pytest.raises(P.PlanError) as err:
+        P.load_plan(str(other))
+    assert str(err.value) == (
+        f"{other}: name = \"hi-lo-1-12\" names the shipped plan hi-lo-1-12, but its wong differs "
+        "from hi-lo-1-12's: allowed another name for another plan (reports know a plan by its "
+        "name)")
+    unnamed = tmp_path / "hi-lo-flat.toml"
+    unnamed.write_text('count = "hi-lo"\ntable_max = 2\n[bet]\nbase = 1\nsteps = [[2, 2]]\n')
+    with pytest.raises(P.PlanError) as err:
+        P.load_plan(str(unnamed))
+    assert "name = \"hi-lo-flat\" (the file's name: it has no 'name' key) names the shipped " \
+        "plan hi-lo-flat, but its " in str(err.value)
+
+
+def test_the_docs_plan_example_loads_under_a_name_of_its_own(tmp_path):
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "counting.md").read_text()
+    text = doc.split("## Counting plans", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "ex.toml").write_text(text)
+    plan = P.load_plan(str(tmp_path / "ex.toml"))
+    assert plan.name not in P.list_plans() and plan.wong_enter == 1
