@@ -106,6 +106,7 @@ class CountingPlan:
     files: tuple[tuple[str, Path], ...] = ()  # (what, path) of each file read (`plan_files`)
     keys: frozenset[str] = frozenset()  # the keys the file gives (a default left out is not)
     sha256: tuple[str | None, ...] = ()  # each of ``files``' SHA-256 as read (`load_plan`)
+    count_file: str = ""  # ``count`` as written: a shipped count's name or a path
 
     @property
     def count_kind(self) -> str:
@@ -282,8 +283,9 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
         wong_enter=wong_enter, wong_leave=wong_leave, table_min=table_min,
         table_max=table_max, bankroll=bankroll, tuned_penetration=tuned,
         description=_text(src, "description", data.get("description", "")), source=src,
-        plays=plays, files=tuple((NAMED[k][0], named_file(k, data[k], folder))
-                                 for k in NAMED if data.get(k) is not None),
+        plays=plays, count_file=count_name,
+        files=tuple((NAMED[k][0], named_file(k, data[k], folder))
+                    for k in NAMED if data.get(k) is not None),
         keys=frozenset(data))
 
 

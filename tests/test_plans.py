@@ -600,3 +600,21 @@ def test_the_docs_plan_example_loads_under_a_name_of_its_own(tmp_path):
     (tmp_path / "ex.toml").write_text(text)
     plan = P.load_plan(str(tmp_path / "ex.toml"))
     assert plan.name not in P.list_plans() and plan.wong_enter == 1
+
+
+def test_the_json_plan_names_the_count_file_as_written_and_the_count_by_name(tmp_path,
+                                                                              monkeypatch):
+    # A review: json plan.count was the count's name (myhilo) where the plan named its file,
+    # though docs/counting.md says the plan is as written, its count file named by `count`.
+    from simulator.counting_report import plan_dict, plan_words
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cnt.toml").write_text('name = "myhilo"\ntags = [-1, 1, 1, 1, 1, 1, 0, 0, 0, '
+                                       '-1]\n')
+    (tmp_path / "p.toml").write_text('count = "cnt.toml"\n[bet]\nbase = 1\n')
+    p = plan_dict(P.load_plan("p.toml"))
+    assert (p["count"], p["count_name"]) == ("cnt.toml", "myhilo")
+    assert plan_words(p).startswith("count myhilo (cnt.toml), ")
+    p = plan_dict(P.load_plan("hi-lo-1-12"))
+    assert (p["count"], p["count_name"]) == ("hi-lo", "hi-lo")
+    assert plan_words(p).startswith("count hi-lo, ")
