@@ -195,6 +195,7 @@ def _ramp(src: str, key: str, value, low: int, high: int, default: int | None) -
 
 NAMED = {"count": ("count system", COUNT_DIR, list_counts),
          "indices": ("index plays", INDEX_DIR, list_indices)}  # a plan's keys naming a file
+FILE_WORD = {"count": ("count", "count system"), "indices": ("index", "index set")}
 
 
 def _is_path(key: str, value: str, folder: str | None = None) -> bool:
@@ -210,6 +211,26 @@ def named_file(key: str, value: str, folder: str | None = None) -> Path:
     if _is_path(key, value, folder):
         return Path(value) if folder is None else Path(folder) / value
     return NAMED[key][1] / f"{value}.toml"
+
+
+def _no_such_file(src: str, key: str, written: str, folder: str | None) -> None:
+    """Refuse a plan's ``count`` or ``indices`` path (as ``written``) that names no file, saying
+    which folder a relative one was read from (`named_file`) and, where the plan's own folder
+    holds a file of that name, how to name it."""
+    read = named_file(key, written, folder)
+    if read.exists():  # (a folder: the loader says so)
+        return
+    where = ("the working directory, " + str(Path.cwd()) if folder is None else
+             f"the folder the run was started in, {folder}")
+    beside = Path(src).parent / written
+    hint = ("" if not beside.is_file() else
+            f"; the plan's folder holds {beside}: {key} = {_fmt(beside.as_posix())}")
+    word, what = FILE_WORD[key]
+    raise PlanError(f"{src}: key '{key}' = {shown(written, 200)}: no such {word} file"
+                    + ("" if Path(written).is_absolute() else
+                       f" (a relative path is read from {where}, not the plan's folder{hint})")
+                    + f": allowed a shipped {what} by name ({', '.join(NAMED[key][2]())}) or "
+                    f"the path of {'an' if word == 'index' else 'a'} {word} file")
 
 
 def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
@@ -228,7 +249,10 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
         if key not in data:
             raise PlanError(f"{src}: key '{key}' is missing: a plan needs count (a count "
                             "system) and bet (the main bet by count)")
-    count_name = _text(src, "count", data["count"])
+    count_name = _text(src, "count", data["count"], "a shipped count system's name ("
+                       + ", ".join(list_counts()) + ") or the path of a count file")
+    if count_name and _is_path("count", count_name, folder):
+        _no_such_file(src, "count", count_name, folder)
     try:
         count = load_count(read_from("count", count_name))
     except CountError as err:
@@ -240,8 +264,9 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
                         + ", ".join(RESOLUTIONS))
     indices, plays = data.get("indices"), None
     if indices is not None:
-        indices = _text(src, "indices", indices)
-        plays = _check_indices(src, read_from("indices", indices), folder)
+        indices = _text(src, "indices", indices, "a shipped index set ("
+                        + ", ".join(list_indices()) + ") or the path of an index file")
+        plays = _check_indices(src, indices, folder)
     table_min = _integer(src, "table_min", data.get("table_min", 1), 1, MAX_UNITS)
     table_max = _integer(src, "table_max", data.get("table_max", table_min), 1, MAX_UNITS)
     if table_max < table_min:
@@ -293,13 +318,10 @@ def _check_indices(src: str, indices: str, folder: str | None = None) -> IndexSe
     """The index plays a plan names: a shipped set or a file (a relative path read from
     ``folder``, `plan_from_dict`), loaded and checked here, a bad one refused as the plan's
     ``indices`` (`index_plays.load_indices`)."""
-    if _is_path("indices", indices):
-        if not Path(indices).exists():  # (a folder: load_indices says so)
-            where = ("the working directory, " + str(Path.cwd()) if folder is None else
-                     f"the folder the run was started in, {folder}")
-            raise PlanError(f"{src}: key 'indices' = {shown(indices)}: no such index file "
-                            f"(a path is read from {where})")
-    elif not (INDEX_DIR / f"{indices}.toml").is_file():
+    if indices and _is_path("indices", indices, folder):
+        _no_such_file(src, "indices", indices, folder)
+        indices = str(named_file("indices", indices, folder))
+    elif indices and not (INDEX_DIR / f"{indices}.toml").is_file():  # ("": load_indices says)
         raise PlanError(f"{src}: key 'indices' = {shown(indices)}: allowed a shipped index "
                         f"set ({', '.join(list_indices())}) or the path of an index file")
     try:

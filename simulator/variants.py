@@ -198,7 +198,8 @@ def read_variant_file(path, problems: list | None = None, data: dict | None = No
     if not changes and "strategy" not in head:
         bad(f"{src}: [changes] is empty: allowed at least one rule-set key in it, or "
             "variant.strategy" if "changes" in data else
-            f"{src}: a variant file needs [changes] or variant.strategy")
+            f"{src}: no [changes] and no variant.strategy: allowed a [changes] table of "
+            "rule-set keys, or variant.strategy, or both (a variant changes something)")
     out = {k: v for k, v in head.items() if k in VARIANT_KEYS and isinstance(v, str)}
     out["changes"] = {k: v for k, v in changes.items() if k in KIND}
     out["baseline"] = (path.parent / out["baseline"]).resolve() if "baseline" in out else None
@@ -210,7 +211,8 @@ def read_variant_file(path, problems: list | None = None, data: dict | None = No
 
 def _not_a_rule_file(path: Path) -> str:
     return ("a folder, not a rule file: allowed the path of a rule file" if path.is_dir()
-            else "no such rule file")
+            else "no such rule file: allowed the path of a rule file, relative to the variant "
+            "file's folder")
 
 
 def baseline_problem(path, baseline) -> str | None:

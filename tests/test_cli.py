@@ -966,6 +966,14 @@ def test_rules_check_checks_a_variant_file_against_its_baseline(tmp_path):
             "key 'variant.name' = \" \" is empty: allowed a name: printable text, not empty, on "
             "one line (it names the variant's row)",
         '[variant]\nname = "x"\n[changes]\ndecks = 9\n': "key 'decks' = 9 is out of range",
+        # (a review: these said nothing of what is allowed, nor the value)
+        '[variant]\nname = "x"\nbaseline = "nosuch.toml"\n[changes]\ndecks = 8\n':
+            "nosuch.toml: no such rule file: allowed the path of a rule file, relative to the "
+            "variant file's folder",
+        '[variant]\nname = "x"\n': "no [changes] and no variant.strategy: allowed a [changes] "
+            "table of rule-set keys, or variant.strategy, or both",
+        '[variant]\nname = "x"\nstrategy = 5\n[changes]\ndecks = 8\n': "key 'variant.strategy' "
+            "= 5 is not a string: allowed a shipped strategy's name or the path of a strategy file",
     }
     for i, (text, said) in enumerate(cases.items()):
         path = tmp_path / f"v{i}.toml"
@@ -1252,8 +1260,9 @@ def test_an_empty_changes_table_is_called_empty(tmp_path):
                 ).stderr.strip().splitlines()
     assert lines == [f"Error: {tmp_path / 'e.toml'}: [changes] is empty: allowed at least one "
                      "rule-set key in it, or variant.strategy",
-                     f"Error: {tmp_path / 'n.toml'}: a variant file needs [changes] or "
-                     "variant.strategy"]
+                     f"Error: {tmp_path / 'n.toml'}: no [changes] and no variant.strategy: "
+                     "allowed a [changes] table of rule-set keys, or variant.strategy, or both "
+                     "(a variant changes something)"]
 
 
 def test_an_output_that_fails_to_be_written_leaves_the_earlier_file_whole(tmp_path,

@@ -215,9 +215,9 @@ def test_a_missing_plan_strategy_or_count_file_says_what_is_allowed(tmp_path, fa
     assert line.endswith(") or the path of a strategy file")  # (of any name)
     plan = scratch("plan.toml", f'count = "{tmp_path / "my-count.toml"}"\n[bet]\nbase = 1\n')
     line = is_one_line_error(invoke("count", "--plan", plan))
-    assert f"key 'count': {tmp_path / 'my-count.toml'}: no such count file: allowed a shipped " \
-        "count system by name (hi-lo, hi-opt-ii, ko, omega-ii, sevens, zen) or the path of a " \
-        "count file" in line
+    assert f"key 'count' = \"{tmp_path / 'my-count.toml'}\": no such count file: allowed a " \
+        "shipped count system by name (hi-lo, hi-opt-ii, ko, omega-ii, sevens, zen) or the " \
+        "path of a count file" in line
     assert not fake_engine  # refused before any run
 
 

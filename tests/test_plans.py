@@ -130,8 +130,8 @@ def _error(data: dict) -> str:
      "table-minimum bet (table_min = 1)"),
     ({"table_min": 2, "bet": {"base": 2}, "bankroll": 1.5}, "'bankroll' = 1.5: allowed a "
      "number 2 to 1e+12 units, at least one table-minimum bet (table_min = 2)"),
-    ({"indices": "no/such.toml"}, "'indices' = \"no/such.toml\": no such index file (a path is "
-     "read from the working directory, "),
+    ({"indices": "no/such.toml"}, "'indices' = \"no/such.toml\": no such index file (a relative "
+     "path is read from the working directory, "),
     ({"bankroll": "lots"}, "'bankroll' = \"lots\": allowed a number"),
     ({"tuned_penetration": 0.99}, "'tuned_penetration' = 0.99: allowed a number 0.1 to 0.95"),
     ({"tuned_penetration": "75%"}, "'tuned_penetration' = \"75%\": allowed a number 0.1 to"),
@@ -618,3 +618,37 @@ def test_the_json_plan_names_the_count_file_as_written_and_the_count_by_name(tmp
     p = plan_dict(P.load_plan("hi-lo-1-12"))
     assert (p["count"], p["count_name"]) == ("hi-lo", "hi-lo")
     assert plan_words(p).startswith("count hi-lo, ")
+
+
+def test_a_count_or_index_path_missing_says_where_it_was_read_and_names_the_file_beside(
+        tmp_path, monkeypatch):
+    # A review: count = "cnt.toml", with cnt.toml beside the plan, said "key 'count': cnt.toml:
+    # no such count file", not where it looked (the working directory, not the plan's folder).
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "cnt.toml").write_text("tags = [-1, 1, 1, 1, 1, 1, 0, 0, 0, -1]\n")
+    (tmp_path / "c" / "p.toml").write_text('count = "cnt.toml"\n[bet]\nbase = 1\n')
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(P.PlanError) as err:
+        P.load_plan("c/p.toml")
+    assert str(err.value) == (
+        f"c/p.toml: key 'count' = \"cnt.toml\": no such count file (a relative path is read from "
+        f"the working directory, {tmp_path}, not the plan's folder; the plan's folder holds "
+        "c/cnt.toml: count = \"c/cnt.toml\"): allowed a shipped count system by name (hi-lo, "
+        "hi-opt-ii, ko, omega-ii, sevens, zen) or the path of a count file")
+    (tmp_path / "c" / "p.toml").write_text('count = "hi-lo"\nindices = "i.toml"\n[bet]\nbase = 1\n')
+    with pytest.raises(P.PlanError) as err:
+        P.load_plan("c/p.toml")
+    assert "no such index file (a relative path is read from the working directory, " \
+        f"{tmp_path}, not the plan's folder): allowed a shipped index set by name" in str(err.value)
+
+
+@pytest.mark.parametrize("key, value, allowed", [
+    ("count", {"name": "hi-lo"}, "a shipped count system's name (hi-lo, hi-opt-ii, ko, "
+     "omega-ii, sevens, zen) or the path of a count file"),
+    ("indices", 5, "a shipped index set (hi-lo-nz) or the path of an index file"),
+])
+def test_a_count_or_indices_not_a_string_says_what_is_allowed(key, value, allowed):
+    # A review: count = {name = "hi-lo"} said "is not a string: allowed a string"
+    with pytest.raises(P.PlanError) as err:
+        P.plan_from_dict(GOOD | {key: value}, "p.toml")
+    assert str(err.value).endswith(f"is not a string: allowed {allowed}"), str(err.value)
