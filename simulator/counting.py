@@ -90,8 +90,10 @@ def count_from_dict(data: dict, source: str = "<count>", name: str = "") -> Coun
     for key in ("irc_per_deck", "irc_constant"):
         value = data.get(key, 0)
         if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 10_000:
-            raise CountError(f"{source}: key '{key}' = {shown(value)} is not an integer: "
-                             "allowed an integer -10000 to 10000")
+            why = "is out of range" if isinstance(value, int) and not isinstance(
+                value, bool) else "is not an integer"
+            raise CountError(f"{source}: key '{key}' = {shown(value)} {why}: allowed an "
+                             "integer -10000 to 10000")
         out[key] = value
     count = CountSystem(tags=tuple(tags), **out)
     if not count.balanced and "irc_per_deck" not in data and "irc_constant" not in data:

@@ -68,7 +68,10 @@ def test_decks_remaining_by_resolution(cards, resolution, want):
     ({"tags": [0] * 10}, "not all zero"),
     ({"tags": [1000] * 10}, "-100 to 100"),
     ({"tags": [1] * 10, "colour": "red"}, "unknown key 'colour'"),
-    ({"tags": [1] * 10, "irc_constant": 1.5}, "key 'irc_constant'"),
+    ({"tags": [1] * 10, "irc_constant": 1.5}, "key 'irc_constant' = 1.5 is not an integer"),
+    # (a review: "= 20000 is not an integer", where rule files say "is out of range")
+    ({"tags": [1] * 10, "irc_per_deck": 20000}, "key 'irc_per_deck' = 20000 is out of range: "
+     "allowed an integer -10000 to 10000"),
     ({"tags": [1] * 10, "name": 3}, "key 'name' = 3 is not a string: allowed a name"),
     ({"tags": [1] * 10, "description": 3}, "key 'description' = 3 is not a string: allowed a "
      "string"),
