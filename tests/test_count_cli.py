@@ -1176,8 +1176,20 @@ def test_a_rule_files_super_sevens_bet_is_refused_by_count_as_set_is(tmp_path, f
                                     *TINY))
     assert line == (f"Error: --rules {rules}: key 'super_sevens_bet' = 2.0: bjsim count does "
                     "not use it: the plan's [super_sevens] ramp sets the counter's Super Sevens "
-                    "stake by count (units): allowed a rule file with super_sevens_bet = 1.0 "
-                    "(its default) or without it"), line
+                    "stake by count (units): allowed a rule file with super_sevens_bet = 1 "
+                    "(its default) or without it, or the side bet off (super_sevens = false, "
+                    "--no-super-sevens)"), line
+    # a review: its value was said as 2.0 where the file wrote 2 (values are quoted as written),
+    # and refused with the side bet off, where the key has no effect (docs/rules-format.md)
+    rules.write_text("super_sevens = true\nsuper_sevens_bet = 2\n")
+    assert "'super_sevens_bet' = 2: bjsim count" in is_one_line_error(
+        invoke("count", "--plan", "hi-lo-flat", "--rules", rules, *TINY))
+    assert not fake_engine
+    result = invoke("count", "--plan", "hi-lo-flat", "--rules", rules, "--no-super-sevens",
+                    *TINY)
+    assert result.exit_code == 0 and len(fake_engine) == 1, result.output
+    fake_engine.clear()
+    rules.write_text("super_sevens = true\nsuper_sevens_bet = 2.0\n")
     assert "'super_sevens_bet' = 2.0" in is_one_line_error(
         invoke("count", "--plan", "hi-lo-flat", "--rules", rules, *TINY))  # (whatever the plan)
     assert not fake_engine
