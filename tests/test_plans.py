@@ -652,3 +652,25 @@ def test_a_count_or_indices_not_a_string_says_what_is_allowed(key, value, allowe
     with pytest.raises(P.PlanError) as err:
         P.plan_from_dict(GOOD | {key: value}, "p.toml")
     assert str(err.value).endswith(f"is not a string: allowed {allowed}"), str(err.value)
+
+
+def test_the_plan_limits_are_the_ones_docs_counting_md_states():
+    # A review: the limits were enforced but not documented (and the docs spoke of "thousands of
+    # bet levels" as if one ramp could hold them, where a ramp holds at most 255 steps).
+    import math
+    from pathlib import Path
+
+    doc = " ".join((Path(__file__).resolve().parent.parent / "docs" / "counting.md").read_text()
+                   .split())
+    assert (f"`table_min`, `table_max` and every main bet 1 to {P.MAX_UNITS:,} units, a Super "
+            f"Sevens bet 0 to {P.MAX_UNITS:,} units, boxes 1 to 7, every count of a step and of "
+            f"`wong` -{P.MAX_COUNT:,.0f} to {P.MAX_COUNT:,.0f}, `bankroll` up to "
+            f"1e{math.log10(P.MAX_BANKROLL):.0f} units, and at most {P.MAX_STEPS} steps a "
+            "ramp") in doc
+    with pytest.raises(P.PlanError, match="allowed a whole number 1 to 10,000"):
+        P.plan_from_dict(GOOD | {"table_max": P.MAX_UNITS + 1}, "p.toml")
+    with pytest.raises(P.PlanError, match=f"allowed at most {P.MAX_STEPS}"):
+        P.plan_from_dict(GOOD | {"table_max": 300, "bet": {"base": 1, "steps": [
+            [i, i + 2] for i in range(P.MAX_STEPS + 1)]}}, "p.toml")
+    with pytest.raises(P.PlanError, match="wong.enter"):
+        P.plan_from_dict(GOOD | {"wong": {"enter": P.MAX_COUNT + 1, "leave": 0}}, "p.toml")
