@@ -621,6 +621,21 @@ def _statement_start(lines: list[str], n: int) -> int:
     return n
 
 
+def _value_as_table(key: str, before: list[str]) -> str | None:
+    """Why dotted ``key`` (``decks.x``) cannot be set where one of ``before`` (the lines above)
+    gave a part of it a value (``decks = 6``): that part is then a value, not a table; None
+    where none did (the key was given twice)."""
+    parts = [p.strip() for p in key.split(".")]
+    for i in range(len(parts) - 1, 0, -1):
+        prefix = r"\s*\.\s*".join(map(re.escape, parts[:i]))
+        for k in range(len(before), 0, -1):
+            if re.match(rf"\s*{prefix}\s*=", before[k - 1]):
+                return (f"key '{_q(key)}' sets a key inside '{_q('.'.join(parts[:i]))}', which "
+                        f"line {k} gives a value ({_q(before[k - 1].strip(), 40)}): allowed a "
+                        "key or a table of keys, not both")
+    return None
+
+
 def toml_error_line(err: tomllib.TOMLDecodeError, text: str) -> str:
     """One line saying where a TOML file is malformed (rule sets and strategy files share it).
     A key given twice is named, and the line where its second statement begins (tomllib gives
@@ -636,8 +651,9 @@ def toml_error_line(err: tomllib.TOMLDecodeError, text: str) -> str:
         src = lines[n - 1].strip() if 0 < n <= len(lines) else ""
         if twice and src:  # a key given twice
             head = re.fullmatch(r"\[+\s*([^\]]+?)\s*\]+.*", src)
+            key = src.split("=")[0].strip()
             what = (f"'{head.group(1)}' given twice (as a table or a key)" if head else
-                    f"key '{src.split('=')[0].strip()}' given twice")
+                    _value_as_table(key, lines[: n - 1]) or f"key '{key}' given twice")
         return f"line {n}, column {column}: not valid TOML: {what}"
     m = re.search(r"\(at end of document\)", msg)
     if m:

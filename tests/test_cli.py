@@ -242,6 +242,16 @@ def test_replay_text_and_json(tmp_path):
     assert len(one["rounds"]) == 1
 
 
+def test_replay_quotes_a_text_value_of_the_rules(tmp_path):
+    # a review: "double not allowed here (double_on = 10-11)", where messages quote text
+    path = tmp_path / "shoe.txt"
+    path.write_text("5c 3h 4d 9s Tc 8c 7h 6d 5s\n")  # hard 9 v 3: basic doubles
+    result = run("replay", "--cards", str(path), "--strategy", "basic", "--set",
+                 "double_on=10-11")
+    assert 'hard 9 v 3 = D, double not allowed here (double_on = "10-11"), so hit' in \
+        result.stdout, result.output
+
+
 def test_replay_json_run_records_the_cut(tmp_path):
     # README "JSON output": with cards left and no incomplete round, run.cut says why play stopped.
     path = tmp_path / "cards.txt"
