@@ -37,6 +37,7 @@ from simulator.rules import (
     _fmt,
     check_keys,
     checked_name,
+    closest_name,
     file_named,
     names_a_file,
     read_toml,
@@ -258,10 +259,12 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
     except CountError as err:
         raise PlanError(f"{src}: key 'count': {err}") from None
     resolution = _text(src, "deck_estimation", data.get("deck_estimation", "exact"),
-                       ", ".join(RESOLUTIONS))
+                       ", ".join(f'"{r}"' for r in RESOLUTIONS))
     if resolution not in RESOLUTIONS:
-        raise PlanError(f"{src}: key 'deck_estimation' = {shown(resolution)}: allowed "
-                        + ", ".join(RESOLUTIONS))
+        case = resolution.lower() if resolution.lower() in RESOLUTIONS else None
+        raise PlanError(f"{src}: key 'deck_estimation' = {shown(resolution)} is not a choice: "
+                        "allowed " + ", ".join(f'"{r}"' for r in RESOLUTIONS)
+                        + (f' (lower case: did you mean "{case}"?)' if case else ""))
     indices, plays = data.get("indices"), None
     if indices is not None:
         indices = _text(src, "indices", indices, "a shipped index set ("
@@ -322,8 +325,9 @@ def _check_indices(src: str, indices: str, folder: str | None = None) -> IndexSe
         _no_such_file(src, "indices", indices, folder)
         indices = str(named_file("indices", indices, folder))
     elif indices and not (INDEX_DIR / f"{indices}.toml").is_file():  # ("": load_indices says)
-        raise PlanError(f"{src}: key 'indices' = {shown(indices)}: allowed a shipped index "
-                        f"set ({', '.join(list_indices())}) or the path of an index file")
+        raise PlanError(f"{src}: key 'indices' = {shown(indices)}: "
+                        f"{closest_name(indices, list_indices())}allowed a shipped index set "
+                        f"({', '.join(list_indices())}) or the path of an index file")
     try:
         return load_indices(indices)
     except IndexFileError as err:

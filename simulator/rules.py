@@ -424,6 +424,18 @@ def checked_name(value, where: str, key: str, error=None) -> str:
     return value
 
 
+def closest_name(text, shipped) -> str:
+    """``did you mean 'NAME'? `` where ``text``, a name typed for a shipped file (a plan, count
+    system, index set, rule set; no folder in it, ``.toml`` dropped), is close to one of
+    ``shipped`` (difflib, as `did_you_mean` for keys); else ""."""
+    text = str(text)
+    if "/" in text or "\\" in text:
+        return ""
+    text = text.removesuffix(".toml").lower()
+    close = difflib.get_close_matches(text, list(shipped), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'? " if close else ""
+
+
 def unknown_key(key, source: str, known=KEYS, where: str = "") -> RuleError:
     hint = did_you_mean(key, known) or "known keys: " + ", ".join(known)
     return RuleError(f"{source}: unknown key '{_q(key)}'{where}: {hint}")
@@ -810,7 +822,8 @@ def file_named(name_or_path, kind: str, shipped, folder, error, words: str) -> P
         return Path(text)  # (missing, a folder, unreadable: one line from read_toml)
     path = Path(folder) / f"{text}.toml"
     if not path.is_file():
-        raise error(f"unknown {words} '{_q(text, 40)}': allowed " + ", ".join(shipped)
+        raise error(f"unknown {words} '{_q(text, 40)}': {closest_name(text, shipped)}allowed "
+                    + ", ".join(shipped)
                     + f", or the path of {_a(kind)} file")
     return path
 
@@ -820,6 +833,9 @@ def load_rule_file(path=None) -> tuple[Rules, dict]:
     refuse_empty(path, "rule")
     path = Path(DEFAULT_RULES_PATH if path is None else path)
     allowed = shipped_or_path("rule", shipped_rule_sets(), what="rule set", toml=False)
+    if not path.exists():
+        allowed = closest_name(path.as_posix() if path.parent != Path(".") else path.name,
+                               shipped_rule_sets()) + allowed
     return _rules_of(read_toml(path, "rule", allowed=allowed), path)
 
 

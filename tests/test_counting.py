@@ -140,7 +140,9 @@ def test_a_balanced_count_with_a_starting_count_is_refused_naming_the_keys():
 
 
 def test_unknown_and_malformed_count_files(tmp_path):
-    with pytest.raises(C.CountError, match="unknown count system 'hilo': allowed .*hi-lo"):
+    with pytest.raises(C.CountError,
+                       match="unknown count system 'hilo': did you mean 'hi-lo'\\? allowed "
+                             ".*hi-lo"):
         C.load_count("hilo")
     bad = tmp_path / "bad.toml"
     bad.write_text("tags = [1, 2")

@@ -281,3 +281,30 @@ def test_a_variant_name_follows_the_same_rule(tmp_path):
     variants.read_variant_file(path, problems)
     assert problems == [f"{path}: key 'variant.name' = \"a\\nb\" holds a line break or control "
                         f"character: allowed {rules.NAME_ALLOWED} (it names the variant's row)"]
+
+
+@pytest.mark.parametrize("load, name, close", [
+    (plans.load_plan, "hi-lo-flt", "hi-lo-flat"),
+    (counting.load_count, "zne", "zen"),
+    (counting.load_count, "hilo", "hi-lo"),
+    (index_plays.load_indices, "hi-lo-n", "hi-lo-nz"),
+    (rules.load_rule_file, "nz1995", "nz1994"),
+])
+def test_a_misspelt_shipped_name_suggests_the_closest_in_every_kind(load, name, close):
+    # A review: only a strategy (bassic) was told "did you mean 'basic'?"; a plan, count, index
+    # set or rule set name was not
+    assert f"'{name}': did you mean '{close}'? allowed " in error_of(load, name) or \
+        f"{name}: no such rule file: did you mean '{close}'? allowed " in error_of(load, name)
+
+
+def test_a_plans_misspelt_count_indices_and_deck_estimation_are_told_the_closest():
+    said = error_of(plans.plan_from_dict, {"count": "hilo", "bet": {"base": 1}}, "p.toml")
+    assert "unknown count system 'hilo': did you mean 'hi-lo'? allowed" in said
+    said = error_of(plans.plan_from_dict, {"count": "hi-lo", "indices": "hi-lo-n",
+                                           "bet": {"base": 1}}, "p.toml")
+    assert "key 'indices' = \"hi-lo-n\": did you mean 'hi-lo-nz'? allowed" in said
+    # choices quoted and a case hint, as a rule file's (it said "allowed exact, half, whole")
+    said = error_of(plans.plan_from_dict, {"count": "hi-lo", "deck_estimation": "Half",
+                                           "bet": {"base": 1}}, "p.toml")
+    assert said == ('p.toml: key \'deck_estimation\' = "Half" is not a choice: allowed "exact", '
+                    '"half", "whole" (lower case: did you mean "half"?)')

@@ -80,13 +80,14 @@ def _error(data: dict) -> str:
 
 @pytest.mark.parametrize("change, words", [
     ({"spread": 3}, "unknown key 'spread': allowed name, description, count"),
-    ({"count": "hi-low"}, "key 'count': unknown count system 'hi-low': allowed hi-lo"),
+    ({"count": "hi-low"}, "key 'count': unknown count system 'hi-low': did you mean "
+     "'hi-lo'? allowed hi-lo"),
     ({"count": 3}, "key 'count' = 3 is not a string"),
     # it said "is not a string: allowed a string", not which strings
-    ({"deck_estimation": 2}, "key 'deck_estimation' = 2 is not a string: allowed exact, half, "
-     "whole"),
-    ({"deck_estimation": "quarter"}, "'deck_estimation' = \"quarter\": allowed exact, half, "
-     "whole"),
+    ({"deck_estimation": 2}, "key 'deck_estimation' = 2 is not a string: allowed \"exact\", "
+     "\"half\", \"whole\""),
+    ({"deck_estimation": "quarter"}, "'deck_estimation' = \"quarter\" is not a choice: allowed "
+     "\"exact\", \"half\", \"whole\""),
     ({"indices": "nope"}, "'indices' = \"nope\": allowed a shipped index set (hi-lo-nz)"),
     ({"table_min": 0}, "'table_min' = 0: allowed a whole number 1 to"),
     ({"table_max": 2.5}, "'table_max' = 2.5: allowed a whole number"),
@@ -143,7 +144,8 @@ def test_a_bad_plan_is_refused_in_one_line_naming_the_key(change, words):
 
 @pytest.mark.parametrize("change, words", [
     # shown as TOML writes them, not as Python's True, {'n': 6}, datetime.date(...), 'Half'
-    ({"deck_estimation": "Half"}, "key 'deck_estimation' = \"Half\": allowed exact, half, whole"),
+    ({"deck_estimation": "Half"}, "key 'deck_estimation' = \"Half\" is not a choice: allowed "
+     "\"exact\", \"half\", \"whole\" (lower case: did you mean \"half\"?)"),
     ({"bet": {"base": True}}, "key 'bet.base' = true: allowed a whole number 1 to 10,000"),
     ({"bet": {"base": {"n": 6}}}, "key 'bet.base' = {n = 6}: allowed a whole number 1 to"),
     ({"table_max": datetime.date(1979, 5, 27)}, "key 'table_max' = 1979-05-27: allowed a whole"),
@@ -203,8 +205,9 @@ def test_bad_files_are_refused_in_one_line(tmp_path):
         with pytest.raises(P.PlanError) as err:
             P.load_plan(path)
         assert str(err.value).startswith(str(path)) and "\n" not in str(err.value), name
-    with pytest.raises(P.PlanError, match="unknown counting plan 'hi-low': allowed hi-lo-1-12, "
-                       "hi-lo-flat, sevens-super-sevens, or the path"):
+    with pytest.raises(P.PlanError, match="unknown counting plan 'hi-low': did you mean "
+                       "'hi-lo-flat'\\? allowed hi-lo-1-12, hi-lo-flat, sevens-super-sevens, or "
+                       "the path"):
         P.load_plan("hi-low")
 
 
