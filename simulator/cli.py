@@ -2135,7 +2135,12 @@ def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, dec
     if not quiet and system.balanced:  # (an unbalanced count is refused in one line)
         click.echo("bjsim: valuing the index plays by card removal on shoes depleted to each true "
                    "count (some seconds)", err=True)
-    plays = derive_indices(rules, system, decks_left=depth)
+    try:
+        plays = derive_indices(rules, system, decks_left=depth)
+    except ValueError as err:
+        if system.balanced:
+            raise
+        raise BjsimError(f"--count {count_name}: {err}") from None  # (the option named)
     missing = [p["name"] for p in plays if p["index"] is None]
     if missing and not quiet:
         top = scan_top(system.tags)

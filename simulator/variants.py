@@ -181,9 +181,9 @@ def read_variant_file(path, problems: list | None = None, data: dict | None = No
         raise RuleError(f"{src}: [variant] and [changes] must be tables")
     for key, value in head.items():
         if key not in VARIANT_KEYS:
-            bad(f"{src}: key 'variant.{key}' is not allowed: "
+            bad(f"{src}: unknown key 'variant.{key}': "  # (as every loader says it)
                 + (did_you_mean(key, VARIANT_KEYS, "variant")
-                   or "allowed " + ", ".join(VARIANT_KEYS)))
+                   or "allowed " + ", ".join(f"variant.{k}" for k in VARIANT_KEYS)))
         elif key == "name":
             try:
                 checked_name(value, src, "variant.name")

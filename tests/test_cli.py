@@ -1156,7 +1156,7 @@ def test_rules_check_gives_every_problem_of_a_variant_file(tmp_path):
     result = CliRunner().invoke(cli, ["rules", "check", str(path), "variants/h17"])
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
-    said = ["key 'variant.colour' is not allowed", "unknown key 'h17' in [changes]",
+    said = ["unknown key 'variant.colour': allowed variant.name,", "unknown key 'h17' in [changes]",
             "[changes]: key 'decks' = 9 is out of range",
             # a clash with the baseline's own key, as the variant would meet it, naming where
             # each key is (it named the variant alone, as if it set max_hands)

@@ -220,7 +220,7 @@ def test_an_unknown_key_suggests_the_closest_in_every_kind_of_file(tmp_path):
     variant = tmp_path / "v.toml"
     variant.write_text('[variant]\nnme = "x"\n[changes]\ndecks = 2\n')
     assert error_of(variants.read_variant_file, variant) == (
-        f"{variant}: key 'variant.nme' is not allowed: did you mean 'variant.name'?")
+        f"{variant}: unknown key 'variant.nme': did you mean 'variant.name'?")
     variant.write_text('[variant]\nname = "x"\n[change]\ndecks = 2\n')
     assert error_of(variants.read_variant_file, variant).startswith(
         f"{variant}: key 'change' is not allowed at the top of a variant file: did you mean "

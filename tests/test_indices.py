@@ -188,7 +188,9 @@ def test_super_sevens_by_sevens_left_against_enumeration(n, s):
 
 
 @pytest.mark.parametrize("args, words", [
-    (["--count", "ko"], "count 'ko' is unbalanced: index plays are derived for balanced counts "
+    # (a review: it did not name --count, the option given)
+    (["--count", "ko"], "Error: --count ko: count 'ko' is unbalanced: index plays are derived "
+                        "for balanced counts "
                           "(true counts): allowed hi-lo, hi-opt-ii, omega-ii, sevens, zen, or a "
                           "balanced count file"),
     (["--count", "hilo"], "unknown count system 'hilo'"),
