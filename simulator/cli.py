@@ -2193,7 +2193,12 @@ def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, dec
     if not quiet and system.balanced:  # (an unbalanced count is refused in one line)
         click.echo("bjsim: valuing the index plays by card removal on shoes depleted to each true "
                    "count (some seconds)", err=True)
-    plays = derive_indices(rules, system, decks_left=depth)
+    try:
+        plays = derive_indices(rules, system, decks_left=depth)
+    except ValueError as err:
+        if system.balanced:
+            raise
+        raise BjsimError(f"--count {count_name}: {err}") from None  # (the option named)
     missing = [p["name"] for p in plays if p["index"] is None]
     if missing and not quiet:
         top = scan_top(system.tags)
@@ -2815,22 +2820,34 @@ PLAN_STAKE = ("the plan's [super_sevens] ramp sets the counter's Super Sevens st
 
 
 def _refuse_stake(overrides, user: str, instead: str, rules=None, rules_path=None,
-                  or_else: str = "") -> None:
+                  or_else: str = "", file=None) -> None:
     """Refuse a rule-set ``super_sevens_bet`` that ``user`` (a command playing a counting plan)
     would not use, the plan's ramp setting the stake (`PLAN_STAKE`): ``--set super_sevens_bet``
     at any value (allowed ``instead``), and, given ``rules`` (loaded from ``rules_path``), a rule
-    file's at another value than its default (allowed the default, or ``or_else``)."""
-    from simulator.rules import DECLARED, shown, shown_rule_file
+    file's at another value than its default where the side bet is played (allowed the default,
+    or ``or_else``; with the side bet off the key has no effect), its value as the file
+    (``file``, else ``rules_path``) writes it (``2``, ``2.0``)."""
+    from simulator.rules import (
+        DECLARED,
+        DEFAULT_RULES_PATH,
+        _fmt,
+        _number,
+        read_toml,
+        shown_rule_file,
+    )
 
     if any(s.split("=")[0].strip() == "super_sevens_bet" for s in overrides):
         raise BjsimError(f"--set super_sevens_bet: {user} does not use it: {PLAN_STAKE}: "
                          f"allowed {instead}")
     default = DECLARED["super_sevens_bet"].default
-    if rules is not None and rules.super_sevens_bet != default:
+    if rules is not None and rules.super_sevens and rules.super_sevens_bet != default:
+        written = read_toml(Path(file or rules_path or DEFAULT_RULES_PATH), "rule").get(
+            "super_sevens_bet", rules.super_sevens_bet)
         raise BjsimError(f"--rules {shown_rule_file(rules_path)}: key 'super_sevens_bet' = "
-                         f"{shown(rules.super_sevens_bet)}: {user} does not use it: "
+                         f"{_fmt(written)}: {user} does not use it: "
                          f"{PLAN_STAKE}: allowed a rule file with super_sevens_bet = "
-                         f"{shown(default)} (its default) or without it"
+                         f"{_number(default)} (its default) or without it, or the side bet off"
+                         " (super_sevens = false, --no-super-sevens)"
                          + (f", or {or_else}" if or_else else ""))
 
 
@@ -3015,7 +3032,8 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
                          "plays its own penetration: allowed one of the two")
     _refuse_stake(overrides, "bjsim count", "a plan with its own [super_sevens]")
     rules, file_meta, sets = _load_rules(rules_path, overrides, boxes, super_sevens)
-    _refuse_stake((), "bjsim count", "", rules, _as_named(ctx, rules_path))  # (a file's)
+    _refuse_stake((), "bjsim count", "", rules, _as_named(ctx, rules_path),  # (a file's)
+                  file=rules_path)
     games = count_runs.check(rules, plan, penetrations, given=plan_name)
     _plan_warnings(plan, [r for _, r in games])
     _check_chunk_rounds(rules, chunk_rounds, {"--rounds": rounds})

@@ -19,6 +19,7 @@ import numpy as np
 from simulator.rules import (
     _fmt,
     check_keys,
+    checked_name,
     file_named,
     read_toml,
     shipped_or_path,
@@ -80,14 +81,19 @@ def count_from_dict(data: dict, source: str = "<count>", name: str = "") -> Coun
     out = {}
     for key in ("name", "description", "source"):
         value = data.get(key, name if key == "name" else "")
+        if key == "name" and "name" in data:
+            checked_name(value, source, "name", CountError)
         if not isinstance(value, str):
-            raise CountError(f"{source}: key '{key}' is not a string: allowed a string")
+            raise CountError(f"{source}: key '{key}' = {shown(value)} is not a string: allowed "
+                             "a string")
         out[key] = value
     for key in ("irc_per_deck", "irc_constant"):
         value = data.get(key, 0)
         if isinstance(value, bool) or not isinstance(value, int) or abs(value) > 10_000:
-            raise CountError(f"{source}: key '{key}' = {shown(value)} is not an integer: "
-                             "allowed an integer -10000 to 10000")
+            why = "is out of range" if isinstance(value, int) and not isinstance(
+                value, bool) else "is not an integer"
+            raise CountError(f"{source}: key '{key}' = {shown(value)} {why}: allowed an "
+                             "integer -10000 to 10000")
         out[key] = value
     count = CountSystem(tags=tuple(tags), **out)
     if not count.balanced and "irc_per_deck" not in data and "irc_constant" not in data:

@@ -288,7 +288,8 @@ def plan_dict(plan) -> dict:
 
     return {"name": plan.name, "description": plan.description,  # (a shipped one as the
             "source": shown_rule_file(plan.source),  # rules: strategies/plans/NAME.toml)
-            "count": plan.count.name, "count_kind": plan.count_kind,
+            "count": plan.count_file or plan.count.name, "count_name": plan.count.name,
+            "count_kind": plan.count_kind,
             "deck_estimation": plan.resolution, "indices": plan.indices, "bet": ramp(plan.bet),
             "super_sevens": ramp(plan.super_sevens), "boxes": ramp(plan.boxes),
             "wong": None if plan.wong_enter is None else {"enter": plan.wong_enter,
@@ -1195,7 +1196,8 @@ INDEX_WORDS = {"hi-lo-nz": "the NZ Illustrious 18"}
 def plan_words(p: dict, kind: str | None = None) -> str:
     """A plan's count (with ``kind``: ``true count``), deck estimation and index plays
     (`plan_dict`) in plain words: ``count hi-lo, the decks left estimated to the nearest half
-    deck; index plays: the NZ Illustrious 18 (hi-lo-nz)``."""
+    deck; index plays: the NZ Illustrious 18 (hi-lo-nz)``; a count file by its name and the
+    file as the plan names it (``count myhilo (c/cnt.toml)``)."""
     indices = p["indices"]
     name = None if not indices else str(indices)
     words = None if name is None else INDEX_WORDS.get(name)
@@ -1203,7 +1205,9 @@ def plan_words(p: dict, kind: str | None = None) -> str:
            if p.get("count_kind") == "running count"
            else ESTIMATION_WORDS.get(p["deck_estimation"], p["deck_estimation"]))
     plays = "none" if name is None else f"{words} ({name})" if words else name
-    return f"count {p['count']}{'' if kind is None else f' ({kind})'}, {est}; index plays: {plays}"
+    count = p.get("count_name") or p["count"]  # (its file beside it where the plan named one)
+    count += f" ({p['count']})" if p["count"] != count else ""
+    return f"count {count}{'' if kind is None else f' ({kind})'}, {est}; index plays: {plays}"
 
 
 def _head(f: dict, meta: dict) -> list[str]:

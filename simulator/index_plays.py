@@ -15,6 +15,7 @@ import numpy as np
 from simulator import layout as L
 from simulator.rules import (
     check_keys,
+    checked_name,
     file_named,
     read_toml,
     shipped_or_path,
@@ -144,7 +145,8 @@ def _play(d, src: str, i: int) -> IndexPlay:
                              "actions" + (" (to insure at every count: the strategy's insurance = "
                                           "true)" if chart == "insurance" else " (to play one "
                                           "action at every count: the strategy's chart)"))
-    name = _text(where, "name", d.get("name", f"{row} v {up}"), "a name for the play")
+    name = (checked_name(d["name"], where, "name", IndexFileError) if "name" in d
+            else f"{row} v {up}")
     return IndexPlay(name, chart, row, up, below, above, float(index))
 
 
@@ -162,7 +164,8 @@ def load_indices(name_or_path) -> IndexSet:
                              "are for (as bjsim strategy indices writes it)")
     count = _text(str(path), "count", data["count"], "the name of the count system the "
                   "indices are for")
-    name = _text(str(path), "name", data.get("name", path.stem), "a name")
+    name = (checked_name(data["name"], str(path), "name", IndexFileError) if "name" in data
+            else path.stem)
     description, _ = (_text(str(path), key, data.get(key, ""), "a string", empty=True)
                       for key in ("description", "source"))
     plays = data.get("play", [])
@@ -197,8 +200,69 @@ def play_words(plays: IndexSet | None) -> dict | None:
 
 
 SURRENDERS = ("Rh", "Rs", "Rp")
-# What each plays where the rules have no surrender (the engine's and the reference game's).
-SURRENDER_ELSE = {"Rh": "H", "Rs": "S", "Rp": "P"}
+
+
+def _double_here(q: IndexPlay, rules) -> bool:
+    """May a two-card hand of the row of play ``q`` (hard or soft) double under ``rules``
+    (`reference.can_double`: ``double_on``)?"""
+    if rules.double_on == "any":
+        return True
+    lo, hi = {"hard": (4, 20), "9-11": (9, 11), "10-11": (10, 11)}[rules.double_on]
+    return q.chart == "hard" and lo <= int(q.row) <= hi
+
+
+def _as_played(q: IndexPlay, code: str, rules) -> tuple:
+    """What ``code`` in the cell of play ``q`` does under ``rules``, hand by hand (the first two
+    cards, two cards after a split, three cards or more): "D" double, "R" surrender, "P" split,
+    else the action played instead (`reference.Game.decide`, `pair_decision`)."""
+    surrender = rules.surrender != "none"
+    if q.chart == "insurance":
+        return (code,)
+    if q.chart == "pairs":
+        split = rules.max_hands > 1
+        first = {"P": "P" if split else "N", "Pd": "P" if split and rules.double_after_split
+                 else "N", "Rp": "R" if surrender else "P" if split else "N", "N": "N"}[code]
+        later = {"Rp": "P" if split else "N"}.get(code, first)
+        return first, later
+    double = _double_here(q, rules)
+    low = q.chart == "hard" and int(q.row) <= 11  # (11 or less must draw: rule 12.1 (d))
+
+    def plain(a: str) -> str:
+        return "H" if a == "S" and low else a
+
+    fallback = {"D": "H", "Ds": "S", "Rh": "H", "Rs": "S"}.get(code, code)
+    first = ("D" if double else plain(fallback)) if code in ("D", "Ds") else (
+        "R" if surrender else plain(fallback)) if code in ("Rh", "Rs") else plain(code)
+    split = ("D" if double and rules.double_after_split else plain(fallback)
+             ) if code in ("D", "Ds") else plain(fallback)
+    return first, split, plain(fallback)
+
+
+def alike_under(q: IndexPlay, rules) -> str | None:
+    """Why play ``q``'s two actions play alike at every count under ``rules`` (a double the rules
+    do not allow is a hit or a stand, a surrender a hit, stand or split, ``Pd`` without double
+    after split ``N``, a stand on 11 or less a hit), in words ending "so it plays as H at every
+    count"; None where they differ somewhere. The loader refuses a play the same at every count
+    as written; this one is kept, as it plays under other rules."""
+    below, above = (_as_played(q, a, rules) for a in (q.below, q.at_or_above))
+    if below != above:
+        return None
+    codes = {q.below, q.at_or_above}
+    why = []
+    if codes & {"D", "Ds"} and not _double_here(q, rules):
+        why.append(f"do not allow a double on {q.chart} {q.row} (double_on = "
+                   f"{shown(rules.double_on)})")
+    if codes & {"Pd"} and not rules.double_after_split:
+        why.append("do not allow a double after a split (double_after_split = false)")
+    if codes & {"P", "Pd", "Rp"} and rules.max_hands == 1:
+        why.append("do not allow a split (max_hands = 1)")
+    if codes & set(SURRENDERS) and rules.surrender == "none":
+        why.append('do not allow surrender (surrender = "none")')
+    words = "the rules " + " and ".join(why) if why else ""
+    if q.chart == "hard" and int(q.row) <= 11 and codes & {"S", "Ds", "Rs"}:
+        words += (", and " if words else "") + "a hand of 11 or less must draw (rule 12.1 (d))"
+    what = f"it plays as {below[0]}" if len(set(below)) == 1 else "the two play alike"
+    return f"{words}, so {what} at every count"
 
 
 def _set_cell(strategy, q: IndexPlay, action: str) -> dict:

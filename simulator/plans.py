@@ -26,9 +26,9 @@ from simulator.counting import (
 )
 from simulator.index_plays import (
     INDEX_DIR,
-    SURRENDER_ELSE,
     IndexFileError,
     IndexSet,
+    alike_under,
     list_indices,
     load_indices,
 )
@@ -36,6 +36,8 @@ from simulator.rules import (
     DECLARED,
     _fmt,
     check_keys,
+    checked_name,
+    closest_name,
     file_named,
     names_a_file,
     read_toml,
@@ -105,6 +107,7 @@ class CountingPlan:
     files: tuple[tuple[str, Path], ...] = ()  # (what, path) of each file read (`plan_files`)
     keys: frozenset[str] = frozenset()  # the keys the file gives (a default left out is not)
     sha256: tuple[str | None, ...] = ()  # each of ``files``' SHA-256 as read (`load_plan`)
+    count_file: str = ""  # ``count`` as written: a shipped count's name or a path
 
     @property
     def count_kind(self) -> str:
@@ -193,6 +196,7 @@ def _ramp(src: str, key: str, value, low: int, high: int, default: int | None) -
 
 NAMED = {"count": ("count system", COUNT_DIR, list_counts),
          "indices": ("index plays", INDEX_DIR, list_indices)}  # a plan's keys naming a file
+FILE_WORD = {"count": ("count", "count system"), "indices": ("index", "index set")}
 
 
 def _is_path(key: str, value: str, folder: str | None = None) -> bool:
@@ -208,6 +212,26 @@ def named_file(key: str, value: str, folder: str | None = None) -> Path:
     if _is_path(key, value, folder):
         return Path(value) if folder is None else Path(folder) / value
     return NAMED[key][1] / f"{value}.toml"
+
+
+def _no_such_file(src: str, key: str, written: str, folder: str | None) -> None:
+    """Refuse a plan's ``count`` or ``indices`` path (as ``written``) that names no file, saying
+    which folder a relative one was read from (`named_file`) and, where the plan's own folder
+    holds a file of that name, how to name it."""
+    read = named_file(key, written, folder)
+    if read.exists():  # (a folder: the loader says so)
+        return
+    where = ("the working directory, " + str(Path.cwd()) if folder is None else
+             f"the folder the run was started in, {folder}")
+    beside = Path(src).parent / written
+    hint = ("" if not beside.is_file() else
+            f"; the plan's folder holds {beside}: {key} = {_fmt(beside.as_posix())}")
+    word, what = FILE_WORD[key]
+    raise PlanError(f"{src}: key '{key}' = {shown(written, 200)}: no such {word} file"
+                    + ("" if Path(written).is_absolute() else
+                       f" (a relative path is read from {where}, not the plan's folder{hint})")
+                    + f": allowed a shipped {what} by name ({', '.join(NAMED[key][2]())}) or "
+                    f"the path of {'an' if word == 'index' else 'a'} {word} file")
 
 
 def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
@@ -226,20 +250,26 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
         if key not in data:
             raise PlanError(f"{src}: key '{key}' is missing: a plan needs count (a count "
                             "system) and bet (the main bet by count)")
-    count_name = _text(src, "count", data["count"])
+    count_name = _text(src, "count", data["count"], "a shipped count system's name ("
+                       + ", ".join(list_counts()) + ") or the path of a count file")
+    if count_name and _is_path("count", count_name, folder):
+        _no_such_file(src, "count", count_name, folder)
     try:
         count = load_count(read_from("count", count_name))
     except CountError as err:
         raise PlanError(f"{src}: key 'count': {err}") from None
     resolution = _text(src, "deck_estimation", data.get("deck_estimation", "exact"),
-                       ", ".join(RESOLUTIONS))
+                       ", ".join(f'"{r}"' for r in RESOLUTIONS))
     if resolution not in RESOLUTIONS:
-        raise PlanError(f"{src}: key 'deck_estimation' = {shown(resolution)}: allowed "
-                        + ", ".join(RESOLUTIONS))
+        case = resolution.lower() if resolution.lower() in RESOLUTIONS else None
+        raise PlanError(f"{src}: key 'deck_estimation' = {shown(resolution)} is not a choice: "
+                        "allowed " + ", ".join(f'"{r}"' for r in RESOLUTIONS)
+                        + (f' (lower case: did you mean "{case}"?)' if case else ""))
     indices, plays = data.get("indices"), None
     if indices is not None:
-        indices = _text(src, "indices", indices)
-        plays = _check_indices(src, read_from("indices", indices), folder)
+        indices = _text(src, "indices", indices, "a shipped index set ("
+                        + ", ".join(list_indices()) + ") or the path of an index file")
+        plays = _check_indices(src, indices, folder)
     table_min = _integer(src, "table_min", data.get("table_min", 1), 1, MAX_UNITS)
     table_max = _integer(src, "table_max", data.get("table_max", table_min), 1, MAX_UNITS)
     if table_max < table_min:
@@ -275,13 +305,15 @@ def plan_from_dict(data: dict, source: str = "<plan>", name: str = "",
             raise PlanError(f"{src}: key 'wong.leave' = {wong_leave:g} is above wong.enter = "
                             f"{wong_enter:g}: allowed leave at or below enter")
     return CountingPlan(
-        name=_text(src, "name", data.get("name", name)), count=count, resolution=resolution,
+        name=checked_name(data["name"], src, "name", PlanError) if "name" in data else name,
+        count=count, resolution=resolution,
         indices=indices, bet=bet, super_sevens=super_sevens, boxes=boxes,
         wong_enter=wong_enter, wong_leave=wong_leave, table_min=table_min,
         table_max=table_max, bankroll=bankroll, tuned_penetration=tuned,
         description=_text(src, "description", data.get("description", "")), source=src,
-        plays=plays, files=tuple((NAMED[k][0], named_file(k, data[k], folder))
-                                 for k in NAMED if data.get(k) is not None),
+        plays=plays, count_file=count_name,
+        files=tuple((NAMED[k][0], named_file(k, data[k], folder))
+                    for k in NAMED if data.get(k) is not None),
         keys=frozenset(data))
 
 
@@ -289,15 +321,13 @@ def _check_indices(src: str, indices: str, folder: str | None = None) -> IndexSe
     """The index plays a plan names: a shipped set or a file (a relative path read from
     ``folder``, `plan_from_dict`), loaded and checked here, a bad one refused as the plan's
     ``indices`` (`index_plays.load_indices`)."""
-    if _is_path("indices", indices):
-        if not Path(indices).exists():  # (a folder: load_indices says so)
-            where = ("the working directory, " + str(Path.cwd()) if folder is None else
-                     f"the folder the run was started in, {folder}")
-            raise PlanError(f"{src}: key 'indices' = {shown(indices)}: no such index file "
-                            f"(a path is read from {where})")
-    elif not (INDEX_DIR / f"{indices}.toml").is_file():
-        raise PlanError(f"{src}: key 'indices' = {shown(indices)}: allowed a shipped index "
-                        f"set ({', '.join(list_indices())}) or the path of an index file")
+    if indices and _is_path("indices", indices, folder):
+        _no_such_file(src, "indices", indices, folder)
+        indices = str(named_file("indices", indices, folder))
+    elif indices and not (INDEX_DIR / f"{indices}.toml").is_file():  # ("": load_indices says)
+        raise PlanError(f"{src}: key 'indices' = {shown(indices)}: "
+                        f"{closest_name(indices, list_indices())}allowed a shipped index set "
+                        f"({', '.join(list_indices())}) or the path of an index file")
     try:
         return load_indices(indices)
     except IndexFileError as err:
@@ -323,8 +353,8 @@ def plan_warnings(plan: CountingPlan, games) -> list[str]:
     starts at, and a ``wong.enter`` no round starts at (`counting.start_counts`); for an
     unbalanced count, a ``deck_estimation`` (no effect: there is no true count) and a step,
     wonging count or index play at a count the running count never equals (2.5: it acts as
-    +3, `_off_grid`); an index play the same at every count under rules without surrender
-    (`_unsurrendered`); a game dealt to a cut card at a penetration other than the plan's
+    +3, `_off_grid`); an index play whose two actions play alike at every count under the rules
+    (`_alike`); a game dealt to a cut card at a penetration other than the plan's
     ``tuned_penetration``. (A shuffle
     every round starts every round at a fresh shoe's count, as the command line says: its
     steps are not named one by one, but a counter who never sits down is.)"""
@@ -369,7 +399,7 @@ def plan_warnings(plan: CountingPlan, games) -> list[str]:
             out.append(f"{plan.source}: key 'indices' = {shown(plan.indices)}: play {i + 1} "
                        f"({q.name}) index {q.index:g}: {off}, so the play changes at "
                        f"{taken(q.index)}")
-    out += _unsurrendered(plan, games)
+    out += _alike(plan, games)
     most = top(games)
     if plan.wong_enter is not None and plan.wong_enter > most:
         out.append(f"{plan.source}: key 'wong.enter' = {plan.wong_enter:g}: "
@@ -392,22 +422,17 @@ def plan_warnings(plan: CountingPlan, games) -> list[str]:
     return out
 
 
-def _unsurrendered(plan: CountingPlan, games) -> list[str]:
-    """A line for each index play of ``plan`` that plays one action at every count where some
-    of ``games`` has no surrender: a surrender (``Rh``, ``Rs``, ``Rp``) on one side is played
-    as its fallback (H, S, P), which the other side plays too (H below, Rh from the index).
-    The loader refuses a play the same at every count; this one is kept, as it plays under
-    rules with surrender."""
-    if plan.plays is None or all(r.surrender != "none" for r in games):
-        return []
+def _alike(plan: CountingPlan, games) -> list[str]:
+    """A line for each index play of ``plan`` whose two actions play alike at every count under
+    some of ``games`` (`index_plays.alike_under`: ``H`` below and ``Rh`` from the index without
+    surrender, ``D`` and ``H`` on a soft total under ``double_on = "hard"``, ``Pd`` and ``N``
+    without double after split). The loader refuses a play the same at every count as written;
+    this one is kept, as it plays under other rules."""
     out = []
-    for i, q in enumerate(plan.plays.plays):
-        below, above = (SURRENDER_ELSE.get(a, a) for a in (q.below, q.at_or_above))
-        if below == above:
+    for i, q in enumerate(plan.plays.plays if plan.plays is not None else ()):
+        for why in dict.fromkeys(filter(None, (alike_under(q, r) for r in games))):
             out.append(f"{plan.plays.source}: play {i + 1} ({q.name}): below = "
-                       f"{shown(q.below)}, at_or_above = {shown(q.at_or_above)}: the rules do "
-                       f"not allow surrender (surrender = \"none\"), so it plays as {below} at "
-                       "every count")
+                       f"{shown(q.below)}, at_or_above = {shown(q.at_or_above)}: {why}")
     return out
 
 
@@ -478,6 +503,33 @@ def plan_files(name_or_path, folder: str | None = None) -> list[tuple[str, Path]
     return list(load_plan(name_or_path, folder).files)
 
 
+# What a plan plays, by the key that says it (a plan named as a shipped plan must play as it).
+PLAYED = {"count": lambda p: (p.count.name, p.count.tags, p.count.irc_per_deck,
+                              p.count.irc_constant),
+          "deck_estimation": lambda p: p.resolution,
+          "indices": lambda p: p.plays and (p.plays.count, p.plays.plays),
+          **{key: (lambda k: lambda p: getattr(p, k))(key)
+             for key in ("bet", "super_sevens", "boxes", "table_min", "table_max", "bankroll",
+                         "tuned_penetration")},
+          "wong": lambda p: (p.wong_enter, p.wong_leave)}
+
+
+def _not_passing_for_a_shipped_plan(plan: CountingPlan, source: str, named: bool) -> None:
+    """A plan file named as a shipped plan (by its ``name``, or by its file name where it has
+    none: ``named`` False) must play as that plan, as a count file named as a shipped count
+    must be that count: reports know a plan by its name (and show the shipped one's
+    description)."""
+    shipped = load_plan(plan.name)
+    differ = [key for key, of in PLAYED.items() if of(plan) != of(shipped)]
+    if differ:
+        raise PlanError(f"{source}: name = {_fmt(plan.name)}"
+                        + ("" if named else " (the file's name: it has no 'name' key)")
+                        + f" names the shipped plan {plan.name}, but its "
+                        + ", ".join(differ) + f" {'differ' if len(differ) > 1 else 'differs'} "
+                        f"from {plan.name}'s: allowed another name for another plan (reports "
+                        "know a plan by its name)")
+
+
 def load_plan(name_or_path, folder: str | None = None) -> CountingPlan:
     """A counting plan by shipped name (``hi-lo-1-12``, ...) or from a TOML file; ``folder``:
     where a relative path in its ``count`` or ``indices`` is read from (`plan_from_dict`)."""
@@ -485,6 +537,8 @@ def load_plan(name_or_path, folder: str | None = None) -> CountingPlan:
     data = read_toml(path, "plan", PlanError,
                      allowed=shipped_or_path("plan", list_plans(), toml=False))
     plan = plan_from_dict(data, str(path), name=path.stem, folder=folder)
+    if plan.name in list_plans() and path.resolve() != plan_path(plan.name).resolve():
+        _not_passing_for_a_shipped_plan(plan, str(path), "name" in data)
     files = (("plan", path), *plan.files)
     return dataclasses.replace(plan, files=files, sha256=tuple(file_sha256(p) for _, p in files))
 

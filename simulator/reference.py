@@ -978,7 +978,7 @@ class _Round:
             return "more than two cards"
         if hand.split_hand and not self.rules.double_after_split:
             return "no double after split"
-        return f"double_on = {self.rules.double_on}"
+        return f'double_on = "{self.rules.double_on}"'  # (text quoted, as a rule file writes it)
 
     def pair_decision(self, box, hi) -> bool:
         """The pair table decides a splittable pair; True if the hand was split.

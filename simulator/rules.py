@@ -408,6 +408,34 @@ def did_you_mean(key, known, table: str = "") -> str | None:
     return f"did you mean '{table + '.' if table else ''}{close[0]}'?" if close else None
 
 
+NAME_ALLOWED = "a name: printable text, not empty, on one line"
+
+
+def checked_name(value, where: str, key: str, error=None) -> str:
+    """``value`` where it can name what a file holds (a rule set, strategy, count system, plan,
+    index set or variant: one rule for every kind): a string, not blank, of printable characters
+    (a line break or control character would split the header it is shown in); else ``error``
+    (`RuleError`) naming ``where``, the ``key`` and the value as written."""
+    why = ("is not a string" if not isinstance(value, str) else "is empty" if not value.strip()
+           else "holds a line break or control character" if not value.isprintable() else None)
+    if why:
+        raise (error or RuleError)(f"{where}: key '{key}' = {shown(value)} {why}: allowed "
+                                   f"{NAME_ALLOWED}")
+    return value
+
+
+def closest_name(text, shipped) -> str:
+    """``did you mean 'NAME'? `` where ``text``, a name typed for a shipped file (a plan, count
+    system, index set, rule set; no folder in it, ``.toml`` dropped), is close to one of
+    ``shipped`` (difflib, as `did_you_mean` for keys); else ""."""
+    text = str(text)
+    if "/" in text or "\\" in text:
+        return ""
+    text = text.removesuffix(".toml").lower()
+    close = difflib.get_close_matches(text, list(shipped), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'? " if close else ""
+
+
 def unknown_key(key, source: str, known=KEYS, where: str = "") -> RuleError:
     hint = did_you_mean(key, known) or "known keys: " + ", ".join(known)
     return RuleError(f"{source}: unknown key '{_q(key)}'{where}: {hint}")
@@ -605,6 +633,21 @@ def _statement_start(lines: list[str], n: int) -> int:
     return n
 
 
+def _value_as_table(key: str, before: list[str]) -> str | None:
+    """Why dotted ``key`` (``decks.x``) cannot be set where one of ``before`` (the lines above)
+    gave a part of it a value (``decks = 6``): that part is then a value, not a table; None
+    where none did (the key was given twice)."""
+    parts = [p.strip() for p in key.split(".")]
+    for i in range(len(parts) - 1, 0, -1):
+        prefix = r"\s*\.\s*".join(map(re.escape, parts[:i]))
+        for k in range(len(before), 0, -1):
+            if re.match(rf"\s*{prefix}\s*=", before[k - 1]):
+                return (f"key '{_q(key)}' sets a key inside '{_q('.'.join(parts[:i]))}', which "
+                        f"line {k} gives a value ({_q(before[k - 1].strip(), 40)}): allowed a "
+                        "key or a table of keys, not both")
+    return None
+
+
 def toml_error_line(err: tomllib.TOMLDecodeError, text: str) -> str:
     """One line saying where a TOML file is malformed (rule sets and strategy files share it).
     A key given twice is named, and the line where its second statement begins (tomllib gives
@@ -620,8 +663,9 @@ def toml_error_line(err: tomllib.TOMLDecodeError, text: str) -> str:
         src = lines[n - 1].strip() if 0 < n <= len(lines) else ""
         if twice and src:  # a key given twice
             head = re.fullmatch(r"\[+\s*([^\]]+?)\s*\]+.*", src)
+            key = src.split("=")[0].strip()
             what = (f"'{head.group(1)}' given twice (as a table or a key)" if head else
-                    f"key '{src.split('=')[0].strip()}' given twice")
+                    _value_as_table(key, lines[: n - 1]) or f"key '{key}' given twice")
         return f"line {n}, column {column}: not valid TOML: {what}"
     m = re.search(r"\(at end of document\)", msg)
     if m:
@@ -647,6 +691,8 @@ def _check_meta_key(mkey, mvalue, source: str) -> None:
                 "[meta] only name, description; put rule keys before [meta]"
             )
         raise unknown_key(mkey, source, META_KEYS, where=" in [meta]")
+    if mkey == "name":
+        checked_name(mvalue, source, "meta.name")
     if not isinstance(mvalue, str):
         raise RuleError(
             f"{source}: key 'meta.{mkey}' = {_fmt(mvalue)} is not a string: allowed a string"
@@ -776,7 +822,8 @@ def file_named(name_or_path, kind: str, shipped, folder, error, words: str) -> P
         return Path(text)  # (missing, a folder, unreadable: one line from read_toml)
     path = Path(folder) / f"{text}.toml"
     if not path.is_file():
-        raise error(f"unknown {words} '{_q(text, 40)}': allowed " + ", ".join(shipped)
+        raise error(f"unknown {words} '{_q(text, 40)}': {closest_name(text, shipped)}allowed "
+                    + ", ".join(shipped)
                     + f", or the path of {_a(kind)} file")
     return path
 
@@ -786,6 +833,9 @@ def load_rule_file(path=None) -> tuple[Rules, dict]:
     refuse_empty(path, "rule")
     path = Path(DEFAULT_RULES_PATH if path is None else path)
     allowed = shipped_or_path("rule", shipped_rule_sets(), what="rule set", toml=False)
+    if not path.exists():
+        allowed = closest_name(path.as_posix() if path.parent != Path(".") else path.name,
+                               shipped_rule_sets()) + allowed
     return _rules_of(read_toml(path, "rule", allowed=allowed), path)
 
 

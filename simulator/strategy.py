@@ -21,10 +21,12 @@ from simulator import layout as L
 from simulator.rules import (
     STRATEGY_CHARTS,
     check_keys,
+    checked_name,
     names_a_file,
     read_text,
     refuse_empty,
     shipped_or_path,
+    shown,
     toml_error_line,
 )
 
@@ -210,8 +212,8 @@ def _parse_chart(text, chart: str, src: str) -> dict:
     """Parse one chart string into {row key: [10 codes]}; row keys are totals or pair indices."""
     if not isinstance(text, str):
         raise StrategyError(
-            f"{src}: key '{chart}' must be a multi-line string chart: a header line "
-            f"'{' '.join(COLUMNS)}' then one row per line"
+            f"{src}: key '{chart}' = {shown(text)} is not a string: allowed a multi-line "
+            f"string chart: a header line '{' '.join(COLUMNS)}' then one row per line"
         )
     allowed = CHART_ACTIONS[chart]
     rows: dict = {}
@@ -262,8 +264,8 @@ def _parse_chart(text, chart: str, src: str) -> dict:
             codes.append(code)
         for key in keys:
             if key in rows:
-                shown = PAIR_LABELS[key] if chart in ("pairs", "sevens") else key
-                raise StrategyError(f"{src}: chart '{chart}', row {shown}: given twice")
+                label = PAIR_LABELS[key] if chart in ("pairs", "sevens") else key
+                raise StrategyError(f"{src}: chart '{chart}', row {label}: given twice")
             rows[key] = codes
     if not header_seen:
         raise StrategyError(
@@ -294,7 +296,8 @@ def _total_table(rows: dict, chart: str, needed: range, src: str) -> np.ndarray:
 def _check_text(data: dict, key: str, src: str, default: str) -> str:
     value = data.get(key, default)
     if not isinstance(value, str):
-        raise StrategyError(f"{src}: key '{key}' must be a string")
+        raise StrategyError(f"{src}: key '{key}' = {shown(value)} is not a string: allowed "
+                            "a string")
     return value
 
 
@@ -337,7 +340,7 @@ def strategy_from_dict(data: dict, source: str = "<strategy>", name: str = "") -
         raise StrategyError(f"{src}: chart 'sevens': missing row 7,7")
     sevens = np.array(next(iter(sevens_rows.values())), dtype=np.int8)
     return Strategy(
-        name=_check_text(data, "name", src, name),
+        name=checked_name(data["name"], src, "name", StrategyError) if "name" in data else name,
         hard=hard,
         soft=soft,
         pairs=pairs,

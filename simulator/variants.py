@@ -29,6 +29,7 @@ from simulator.rules import (
     RuleError,
     _fmt,
     besides,
+    checked_name,
     dict_problems,
     did_you_mean,
     load_rule_file,
@@ -49,6 +50,9 @@ from simulator.strategy import load_strategy, looks_like_path, shown_names
 
 VARIANTS_DIR = DEFAULT_RULES_PATH.parent / "variants"
 VARIANT_KEYS = ("name", "description", "baseline", "strategy")
+VARIANT_TEXT = {"description": "a string", "baseline": "the path of a rule file (beside this one)",
+                "strategy": "a shipped strategy's name or the path of a strategy file (beside "
+                "this one)"}
 
 
 @dataclass(frozen=True)
@@ -177,21 +181,25 @@ def read_variant_file(path, problems: list | None = None, data: dict | None = No
         raise RuleError(f"{src}: [variant] and [changes] must be tables")
     for key, value in head.items():
         if key not in VARIANT_KEYS:
-            bad(f"{src}: key 'variant.{key}' is not allowed: "
+            bad(f"{src}: unknown key 'variant.{key}': "  # (as every loader says it)
                 + (did_you_mean(key, VARIANT_KEYS, "variant")
-                   or "allowed " + ", ".join(VARIANT_KEYS)))
+                   or "allowed " + ", ".join(f"variant.{k}" for k in VARIANT_KEYS)))
+        elif key == "name":
+            try:
+                checked_name(value, src, "variant.name")
+            except RuleError as err:
+                bad(f"{err} (it names the variant's row)")
         elif not isinstance(value, str):
-            bad(f"{src}: key 'variant.{key}' must be a string")
-        elif key == "name" and (not value.strip() or not value.isprintable()):
-            bad(f"{src}: key 'variant.name' = {shown(value)}: allowed a label of printable "
-                "characters, not empty (it names the variant's row)")
+            bad(f"{src}: key 'variant.{key}' = {shown(value)} is not a string: allowed "
+                + VARIANT_TEXT[key])
     for key in changes:
         if key not in KIND:
             bad(str(unknown_key(key, src, where=" in [changes] (not a rule-set key)")))
     if not changes and "strategy" not in head:
         bad(f"{src}: [changes] is empty: allowed at least one rule-set key in it, or "
             "variant.strategy" if "changes" in data else
-            f"{src}: a variant file needs [changes] or variant.strategy")
+            f"{src}: no [changes] and no variant.strategy: allowed a [changes] table of "
+            "rule-set keys, or variant.strategy, or both (a variant changes something)")
     out = {k: v for k, v in head.items() if k in VARIANT_KEYS and isinstance(v, str)}
     out["changes"] = {k: v for k, v in changes.items() if k in KIND}
     out["baseline"] = (path.parent / out["baseline"]).resolve() if "baseline" in out else None
@@ -203,7 +211,8 @@ def read_variant_file(path, problems: list | None = None, data: dict | None = No
 
 def _not_a_rule_file(path: Path) -> str:
     return ("a folder, not a rule file: allowed the path of a rule file" if path.is_dir()
-            else "no such rule file")
+            else "no such rule file: allowed the path of a rule file, relative to the variant "
+            "file's folder")
 
 
 def baseline_problem(path, baseline) -> str | None:

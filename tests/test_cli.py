@@ -242,6 +242,16 @@ def test_replay_text_and_json(tmp_path):
     assert len(one["rounds"]) == 1
 
 
+def test_replay_quotes_a_text_value_of_the_rules(tmp_path):
+    # a review: "double not allowed here (double_on = 10-11)", where messages quote text
+    path = tmp_path / "shoe.txt"
+    path.write_text("5c 3h 4d 9s Tc 8c 7h 6d 5s\n")  # hard 9 v 3: basic doubles
+    result = run("replay", "--cards", str(path), "--strategy", "basic", "--set",
+                 "double_on=10-11")
+    assert 'hard 9 v 3 = D, double not allowed here (double_on = "10-11"), so hit' in \
+        result.stdout, result.output
+
+
 def test_replay_json_run_records_the_cut(tmp_path):
     # README "JSON output": with cards left and no incomplete round, run.cut says why play stopped.
     path = tmp_path / "cards.txt"
@@ -964,8 +974,17 @@ def test_rules_check_checks_a_variant_file_against_its_baseline(tmp_path):
             "key 'variant.strategy' = \"basik\": unknown strategy 'basik': did you mean "
             "'basic'?",
         '[variant]\nname = " "\n[changes]\ndecks = 8\n':
-            "key 'variant.name' = \" \": allowed a label of printable characters, not empty",
+            "key 'variant.name' = \" \" is empty: allowed a name: printable text, not empty, on "
+            "one line (it names the variant's row)",
         '[variant]\nname = "x"\n[changes]\ndecks = 9\n': "key 'decks' = 9 is out of range",
+        # (a review: these said nothing of what is allowed, nor the value)
+        '[variant]\nname = "x"\nbaseline = "nosuch.toml"\n[changes]\ndecks = 8\n':
+            "nosuch.toml: no such rule file: allowed the path of a rule file, relative to the "
+            "variant file's folder",
+        '[variant]\nname = "x"\n': "no [changes] and no variant.strategy: allowed a [changes] "
+            "table of rule-set keys, or variant.strategy, or both",
+        '[variant]\nname = "x"\nstrategy = 5\n[changes]\ndecks = 8\n': "key 'variant.strategy' "
+            "= 5 is not a string: allowed a shipped strategy's name or the path of a strategy file",
     }
     for i, (text, said) in enumerate(cases.items()):
         path = tmp_path / f"v{i}.toml"
@@ -1138,7 +1157,7 @@ def test_rules_check_gives_every_problem_of_a_variant_file(tmp_path):
     result = CliRunner().invoke(cli, ["rules", "check", str(path), "variants/h17"])
     assert result.exit_code == 2
     lines = result.stderr.strip().splitlines()
-    said = ["key 'variant.colour' is not allowed", "unknown key 'h17' in [changes]",
+    said = ["unknown key 'variant.colour': allowed variant.name,", "unknown key 'h17' in [changes]",
             "[changes]: key 'decks' = 9 is out of range",
             # a clash with the baseline's own key, as the variant would meet it, naming where
             # each key is (it named the variant alone, as if it set max_hands)
@@ -1154,7 +1173,7 @@ def test_rules_check_gives_every_problem_of_a_variant_file(tmp_path):
                                  ).stderr.strip().splitlines()
     path.write_text('[variant]\nbaseline = "gone.toml"\nname = 3\n[changes]\ndecks = 9\n')
     lines = CliRunner().invoke(cli, ["rules", "check", str(path)]).stderr.strip().splitlines()
-    assert len(lines) == 2 and "'variant.name' must be a string" in lines[0], lines
+    assert len(lines) == 2 and "'variant.name' = 3 is not a string" in lines[0], lines
     assert "key 'variant.baseline' names" in lines[1] and "no such rule file" in lines[1]
     # a folder named as the baseline: said so, as --rules FOLDER does (it said "no such file")
     path.write_text('[variant]\nbaseline = "."\n[changes]\ndecks = 8\n')
@@ -1252,8 +1271,9 @@ def test_an_empty_changes_table_is_called_empty(tmp_path):
                 ).stderr.strip().splitlines()
     assert lines == [f"Error: {tmp_path / 'e.toml'}: [changes] is empty: allowed at least one "
                      "rule-set key in it, or variant.strategy",
-                     f"Error: {tmp_path / 'n.toml'}: a variant file needs [changes] or "
-                     "variant.strategy"]
+                     f"Error: {tmp_path / 'n.toml'}: no [changes] and no variant.strategy: "
+                     "allowed a [changes] table of rule-set keys, or variant.strategy, or both "
+                     "(a variant changes something)"]
 
 
 def test_an_output_that_fails_to_be_written_leaves_the_earlier_file_whole(tmp_path,

@@ -689,7 +689,7 @@ def test_variant_file_mistakes_are_one_line(tmp_path):
     with pytest.raises(RuleError, match="variant.naem"):
         variants.from_file(NZ, bad)
     bad.write_text('[variant]\nname = "x"\n')
-    with pytest.raises(RuleError, match="needs \\[changes\\]"):
+    with pytest.raises(RuleError, match="no \\[changes\\] and no variant.strategy: allowed"):
         variants.from_file(NZ, bad)
 
 

@@ -175,7 +175,8 @@ def test_the_report_refuses_a_super_sevens_bet_its_counting_section_would_not_us
     assert line == (f"Error: --rules {rules}: key 'super_sevens_bet' = 2.0: the counting "
                     "section (--count, bjsim count) does not use it: the plan's [super_sevens] "
                     "ramp sets the counter's Super Sevens stake by count (units): allowed a rule "
-                    "file with super_sevens_bet = 1.0 (its default) or without it, or the report "
+                    "file with super_sevens_bet = 1 (its default) or without it, or the side bet "
+                    "off (super_sevens = false, --no-super-sevens), or the report "
                     "without --count (its other sections use it)"), line
     line = is_one_line_error(invoke("report", "--count", "hi-lo-flat", "--set",
                                     "super_sevens_bet=2", "-q", "-o", tmp_path / "r"))
@@ -945,7 +946,8 @@ def test_a_plan_edited_while_the_report_runs_is_played_and_pinned_as_first_read(
 
     root = Path(figures.DEFAULT_RULES_PATH).resolve().parent.parent
     path = tmp_path / "p.toml"
-    first = (root / "strategies/plans/hi-lo-flat.toml").read_text()
+    first = (root / "strategies/plans/hi-lo-flat.toml").read_text().replace(
+        'name = "hi-lo-flat"', 'name = "p"')  # (a shipped plan's name: it must play as it)
     path.write_text(first)
     edited = first.replace("table_max = 1", "table_max = 2").replace(
         "base = 1", "base = 1\nsteps = [[1, 2]]")

@@ -1502,7 +1502,8 @@ def test_the_plan_is_told_in_plain_words():
         "plays: the NZ Illustrious 18 (hi-lo-nz)")
     # KO's running count is never divided: it said "the decks left counted exactly (cards
     # left / 52)", the plan's default deck estimation, which it does not use
-    ko = p | {"count": "ko", "count_kind": "running count", "deck_estimation": "exact"}
+    ko = p | {"count": "ko", "count_name": "ko", "count_kind": "running count",
+              "deck_estimation": "exact"}
     assert CR.plan_words(ko, "running count") == (
         "count ko (running count), the running count decides (an unbalanced count: no deck "
         "estimate); index plays: the NZ Illustrious 18 (hi-lo-nz)")

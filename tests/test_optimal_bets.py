@@ -454,7 +454,8 @@ def test_the_optimal_plan_played_on_the_same_seed_wins_exactly_what_was_predicte
     if source == "flat":  # hi-lo-flat with a table to spread on (its own table_max is 1)
         plan = tmp_path / "flat.toml"
         plan.write_text((ROOT / "strategies" / "plans" / "hi-lo-flat.toml").read_text()
-                        .replace("table_max = 1", "table_max = 12"))
+                        .replace("table_max = 1", "table_max = 12")
+                        .replace('name = "hi-lo-flat"', 'name = "flat"'))
     if source == "wonger":  # wonging and boxes by count, kept as they are
         plan = tmp_path / "wonger.toml"
         plan.write_text(WONGER)

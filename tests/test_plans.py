@@ -80,13 +80,14 @@ def _error(data: dict) -> str:
 
 @pytest.mark.parametrize("change, words", [
     ({"spread": 3}, "unknown key 'spread': allowed name, description, count"),
-    ({"count": "hi-low"}, "key 'count': unknown count system 'hi-low': allowed hi-lo"),
+    ({"count": "hi-low"}, "key 'count': unknown count system 'hi-low': did you mean "
+     "'hi-lo'? allowed hi-lo"),
     ({"count": 3}, "key 'count' = 3 is not a string"),
     # it said "is not a string: allowed a string", not which strings
-    ({"deck_estimation": 2}, "key 'deck_estimation' = 2 is not a string: allowed exact, half, "
-     "whole"),
-    ({"deck_estimation": "quarter"}, "'deck_estimation' = \"quarter\": allowed exact, half, "
-     "whole"),
+    ({"deck_estimation": 2}, "key 'deck_estimation' = 2 is not a string: allowed \"exact\", "
+     "\"half\", \"whole\""),
+    ({"deck_estimation": "quarter"}, "'deck_estimation' = \"quarter\" is not a choice: allowed "
+     "\"exact\", \"half\", \"whole\""),
     ({"indices": "nope"}, "'indices' = \"nope\": allowed a shipped index set (hi-lo-nz)"),
     ({"table_min": 0}, "'table_min' = 0: allowed a whole number 1 to"),
     ({"table_max": 2.5}, "'table_max' = 2.5: allowed a whole number"),
@@ -130,8 +131,8 @@ def _error(data: dict) -> str:
      "table-minimum bet (table_min = 1)"),
     ({"table_min": 2, "bet": {"base": 2}, "bankroll": 1.5}, "'bankroll' = 1.5: allowed a "
      "number 2 to 1e+12 units, at least one table-minimum bet (table_min = 2)"),
-    ({"indices": "no/such.toml"}, "'indices' = \"no/such.toml\": no such index file (a path is "
-     "read from the working directory, "),
+    ({"indices": "no/such.toml"}, "'indices' = \"no/such.toml\": no such index file (a relative "
+     "path is read from the working directory, "),
     ({"bankroll": "lots"}, "'bankroll' = \"lots\": allowed a number"),
     ({"tuned_penetration": 0.99}, "'tuned_penetration' = 0.99: allowed a number 0.1 to 0.95"),
     ({"tuned_penetration": "75%"}, "'tuned_penetration' = \"75%\": allowed a number 0.1 to"),
@@ -143,7 +144,8 @@ def test_a_bad_plan_is_refused_in_one_line_naming_the_key(change, words):
 
 @pytest.mark.parametrize("change, words", [
     # shown as TOML writes them, not as Python's True, {'n': 6}, datetime.date(...), 'Half'
-    ({"deck_estimation": "Half"}, "key 'deck_estimation' = \"Half\": allowed exact, half, whole"),
+    ({"deck_estimation": "Half"}, "key 'deck_estimation' = \"Half\" is not a choice: allowed "
+     "\"exact\", \"half\", \"whole\" (lower case: did you mean \"half\"?)"),
     ({"bet": {"base": True}}, "key 'bet.base' = true: allowed a whole number 1 to 10,000"),
     ({"bet": {"base": {"n": 6}}}, "key 'bet.base' = {n = 6}: allowed a whole number 1 to"),
     ({"table_max": datetime.date(1979, 5, 27)}, "key 'table_max' = 1979-05-27: allowed a whole"),
@@ -203,8 +205,9 @@ def test_bad_files_are_refused_in_one_line(tmp_path):
         with pytest.raises(P.PlanError) as err:
             P.load_plan(path)
         assert str(err.value).startswith(str(path)) and "\n" not in str(err.value), name
-    with pytest.raises(P.PlanError, match="unknown counting plan 'hi-low': allowed hi-lo-1-12, "
-                       "hi-lo-flat, sevens-super-sevens, or the path"):
+    with pytest.raises(P.PlanError, match="unknown counting plan 'hi-low': did you mean "
+                       "'hi-lo-flat'\\? allowed hi-lo-1-12, hi-lo-flat, sevens-super-sevens, or "
+                       "the path"):
         P.load_plan("hi-low")
 
 
@@ -429,6 +432,55 @@ def test_a_surrender_play_the_same_at_every_count_without_surrender_is_warned_of
     assert _warnings({"indices": str(path)}, Rules(surrender="late")) == []
 
 
+def _play(chart, row, up, below, above):
+    return (f'[[play]]\nchart = "{chart}"\nrow = "{row}"\nup = "{up}"\nbelow = "{below}"\n'
+            f'at_or_above = "{above}"\nindex = 1\n')
+
+
+@pytest.mark.parametrize("play, rules, why", [
+    (("soft", 17, 3, "H", "D"), {}, 'the rules do not allow a double on soft 17 (double_on = '
+     '"hard"), so it plays as H at every count'),
+    (("soft", 18, 3, "Ds", "S"), {"double_on": "10-11"}, 'the rules do not allow a double on '
+     'soft 18 (double_on = "10-11"), so it plays as S at every count'),
+    (("hard", 9, 3, "H", "D"), {"double_on": "10-11"}, 'the rules do not allow a double on hard '
+     '9 (double_on = "10-11"), so it plays as H at every count'),
+    (("pairs", "4,4", 5, "N", "Pd"), {"double_after_split": False}, "the rules do not allow a "
+     "double after a split (double_after_split = false), so it plays as N at every count"),
+    (("pairs", "8,8", 10, "N", "P"), {"max_hands": 1}, "the rules do not allow a split "
+     "(max_hands = 1), so it plays as N at every count"),
+    (("pairs", "8,8", 10, "P", "Rp"), {}, 'the rules do not allow surrender (surrender = '
+     '"none"), so it plays as P at every count'),
+    (("hard", 10, 10, "H", "S"), {}, "a hand of 11 or less must draw (rule 12.1 (d)), so it "
+     "plays as H at every count"),
+    (("hard", 11, 10, "D", "Ds"), {}, "a hand of 11 or less must draw (rule 12.1 (d)), so the "
+     "two play alike at every count"),
+])
+def test_an_index_play_whose_actions_play_alike_under_the_rules_is_warned_of(tmp_path, play,
+                                                                            rules, why):
+    # A review: soft 17 v 3 H/D under double_on = "hard" (a soft D is a hit) and 4,4 v 5 N/Pd
+    # without double after split ran without a word; only a surrender code was warned of.
+    path = tmp_path / "alike.toml"
+    path.write_text('count = "hi-lo"\n' + _play(*play))
+    name = f"{play[1]} v {'10' if play[2] == 10 else play[2]}"
+    assert _warnings({"indices": str(path)}, Rules(**rules)) == [
+        f'{path}: play 1 ({name}): below = "{play[3]}", at_or_above = "{play[4]}": {why}']
+
+
+@pytest.mark.parametrize("play, rules", [
+    (("soft", 17, 3, "H", "D"), {"double_on": "any"}),
+    (("hard", 9, 3, "H", "D"), {"double_on": "9-11"}),
+    (("pairs", "4,4", 5, "N", "Pd"), {}),
+    (("pairs", "8,8", 10, "P", "Rp"), {"surrender": "late"}),
+    (("hard", 12, 2, "H", "S"), {}),
+    (("hard", 16, 10, "H", "Rh"), {"surrender": "early"}),
+])
+def test_an_index_play_whose_actions_differ_under_the_rules_is_not_warned_of(tmp_path, play,
+                                                                            rules):
+    path = tmp_path / "differ.toml"
+    path.write_text('count = "hi-lo"\n' + _play(*play))
+    assert _warnings({"indices": str(path)}, Rules(**rules)) == []
+
+
 def test_a_sevens_bet_where_the_house_has_the_edge_is_warned_of():
     # A casino analyst's review: the sevens plan's +8, chosen for the NZ pays at 75% and a
     # strategy hitting every 7-7, was played under other pays without a word. Now a warning
@@ -517,3 +569,111 @@ def test_a_sevens_plan_betting_at_every_count_is_warned_of_at_a_full_shoes_count
     assert "key 'super_sevens.base' = 1, a bet at every count" in line
     assert f"sevens count of 0 is below 0 where a round can start ({100 * full:+.2f}%" in line
     assert "above 0 at every depth from +8" in line and "passes up" not in line
+
+
+def test_a_plan_file_named_as_a_shipped_plan_must_play_as_it(tmp_path):
+    # A review: docs/counting.md's own example, named hi-lo-1-12, wongs, spreads to two boxes
+    # and bets Super Sevens, yet ran as "plan hi-lo-1-12" with the shipped plan's description.
+    # A count file named as a shipped count with other tags is refused; a plan is now too.
+    shipped = P.plan_path("hi-lo-1-12")
+    copy = tmp_path / "copy.toml"
+    copy.write_text(shipped.read_text().replace('description = "', 'description = "mine: '))
+    assert P.load_plan(str(copy)).name == "hi-lo-1-12"  # (the same play: taken)
+    other = tmp_path / "other.toml"
+    other.write_text(shipped.read_text() + "\n[wong]\nenter = 1\nleave = -1\n")
+    with pytest.raises(P.PlanError) as err:
+        P.load_plan(str(other))
+    assert str(err.value) == (
+        f"{other}: name = \"hi-lo-1-12\" names the shipped plan hi-lo-1-12, but its wong differs "
+        "from hi-lo-1-12's: allowed another name for another plan (reports know a plan by its "
+        "name)")
+    unnamed = tmp_path / "hi-lo-flat.toml"
+    unnamed.write_text('count = "hi-lo"\ntable_max = 2\n[bet]\nbase = 1\nsteps = [[2, 2]]\n')
+    with pytest.raises(P.PlanError) as err:
+        P.load_plan(str(unnamed))
+    assert "name = \"hi-lo-flat\" (the file's name: it has no 'name' key) names the shipped " \
+        "plan hi-lo-flat, but its " in str(err.value)
+
+
+def test_the_docs_plan_example_loads_under_a_name_of_its_own(tmp_path):
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "counting.md").read_text()
+    text = doc.split("## Counting plans", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "ex.toml").write_text(text)
+    plan = P.load_plan(str(tmp_path / "ex.toml"))
+    assert plan.name not in P.list_plans() and plan.wong_enter == 1
+
+
+def test_the_json_plan_names_the_count_file_as_written_and_the_count_by_name(tmp_path,
+                                                                              monkeypatch):
+    # A review: json plan.count was the count's name (myhilo) where the plan named its file,
+    # though docs/counting.md says the plan is as written, its count file named by `count`.
+    from simulator.counting_report import plan_dict, plan_words
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cnt.toml").write_text('name = "myhilo"\ntags = [-1, 1, 1, 1, 1, 1, 0, 0, 0, '
+                                       '-1]\n')
+    (tmp_path / "p.toml").write_text('count = "cnt.toml"\n[bet]\nbase = 1\n')
+    p = plan_dict(P.load_plan("p.toml"))
+    assert (p["count"], p["count_name"]) == ("cnt.toml", "myhilo")
+    assert plan_words(p).startswith("count myhilo (cnt.toml), ")
+    p = plan_dict(P.load_plan("hi-lo-1-12"))
+    assert (p["count"], p["count_name"]) == ("hi-lo", "hi-lo")
+    assert plan_words(p).startswith("count hi-lo, ")
+
+
+def test_a_count_or_index_path_missing_says_where_it_was_read_and_names_the_file_beside(
+        tmp_path, monkeypatch):
+    # A review: count = "cnt.toml", with cnt.toml beside the plan, said "key 'count': cnt.toml:
+    # no such count file", not where it looked (the working directory, not the plan's folder).
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "cnt.toml").write_text("tags = [-1, 1, 1, 1, 1, 1, 0, 0, 0, -1]\n")
+    (tmp_path / "c" / "p.toml").write_text('count = "cnt.toml"\n[bet]\nbase = 1\n')
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(P.PlanError) as err:
+        P.load_plan("c/p.toml")
+    assert str(err.value) == (
+        f"c/p.toml: key 'count' = \"cnt.toml\": no such count file (a relative path is read from "
+        f"the working directory, {tmp_path}, not the plan's folder; the plan's folder holds "
+        "c/cnt.toml: count = \"c/cnt.toml\"): allowed a shipped count system by name (hi-lo, "
+        "hi-opt-ii, ko, omega-ii, sevens, zen) or the path of a count file")
+    (tmp_path / "c" / "p.toml").write_text('count = "hi-lo"\nindices = "i.toml"\n[bet]\nbase = 1\n')
+    with pytest.raises(P.PlanError) as err:
+        P.load_plan("c/p.toml")
+    assert "no such index file (a relative path is read from the working directory, " \
+        f"{tmp_path}, not the plan's folder): allowed a shipped index set by name" in str(err.value)
+
+
+@pytest.mark.parametrize("key, value, allowed", [
+    ("count", {"name": "hi-lo"}, "a shipped count system's name (hi-lo, hi-opt-ii, ko, "
+     "omega-ii, sevens, zen) or the path of a count file"),
+    ("indices", 5, "a shipped index set (hi-lo-nz) or the path of an index file"),
+])
+def test_a_count_or_indices_not_a_string_says_what_is_allowed(key, value, allowed):
+    # A review: count = {name = "hi-lo"} said "is not a string: allowed a string"
+    with pytest.raises(P.PlanError) as err:
+        P.plan_from_dict(GOOD | {key: value}, "p.toml")
+    assert str(err.value).endswith(f"is not a string: allowed {allowed}"), str(err.value)
+
+
+def test_the_plan_limits_are_the_ones_docs_counting_md_states():
+    # A review: the limits were enforced but not documented (and the docs spoke of "thousands of
+    # bet levels" as if one ramp could hold them, where a ramp holds at most 255 steps).
+    import math
+    from pathlib import Path
+
+    doc = " ".join((Path(__file__).resolve().parent.parent / "docs" / "counting.md").read_text()
+                   .split())
+    assert (f"`table_min`, `table_max` and every main bet 1 to {P.MAX_UNITS:,} units, a Super "
+            f"Sevens bet 0 to {P.MAX_UNITS:,} units, boxes 1 to 7, every count of a step and of "
+            f"`wong` -{P.MAX_COUNT:,.0f} to {P.MAX_COUNT:,.0f}, `bankroll` up to "
+            f"1e{math.log10(P.MAX_BANKROLL):.0f} units, and at most {P.MAX_STEPS} steps a "
+            "ramp") in doc
+    with pytest.raises(P.PlanError, match="allowed a whole number 1 to 10,000"):
+        P.plan_from_dict(GOOD | {"table_max": P.MAX_UNITS + 1}, "p.toml")
+    with pytest.raises(P.PlanError, match=f"allowed at most {P.MAX_STEPS}"):
+        P.plan_from_dict(GOOD | {"table_max": 300, "bet": {"base": 1, "steps": [
+            [i, i + 2] for i in range(P.MAX_STEPS + 1)]}}, "p.toml")
+    with pytest.raises(P.PlanError, match="wong.enter"):
+        P.plan_from_dict(GOOD | {"wong": {"enter": P.MAX_COUNT + 1, "leave": 0}}, "p.toml")

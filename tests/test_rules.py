@@ -256,6 +256,11 @@ def test_malformed_toml_names_file_and_line(tmp_path):
                                           "'decks' given twice")
     path = write(tmp_path, '[meta]\nname = "a"\n  [ meta ]  # again\n')
     assert error_of(load_rules, path).endswith("'meta' given twice (as a table or a key)")
+    # a review: decks.x after decks = 6 was "key 'decks.x' given twice", given once
+    path = write(tmp_path, "decks = 6\ndecks.x = 1\n")
+    assert error_of(load_rules, path) == (
+        f"{path}: line 2, column 12: not valid TOML: key 'decks.x' sets a key inside 'decks', "
+        "which line 1 gives a value (decks = 6): allowed a key or a table of keys, not both")
 
 
 def test_a_multi_line_value_given_twice_is_named_at_its_line(tmp_path):

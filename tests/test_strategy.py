@@ -216,7 +216,7 @@ def test_format_conveniences():
 def test_dumps_is_canonical_and_exact():
     s = loads_strategy(make({"hard": {"4-10": ALL["H"], "11": "Ds " * 9 + "Rh",
                                       "12-20": ALL["S"]}}))
-    s = Strategy(name="x\ny", hard=s.hard, soft=s.soft, pairs=s.pairs, sevens=s.sevens,
+    s = Strategy(name="x 'y' \"z\"", hard=s.hard, soft=s.soft, pairs=s.pairs, sevens=s.sevens,
                  description="a 'quoted' \"text\"\nwith two lines\n", source="tab\there '''")
     text = dumps_strategy(s)
     assert strategies_equal(loads_strategy(text), s)
@@ -347,7 +347,7 @@ def test_bad_header_and_empty_chart():
     assert "chart 'hard': the first line must name the dealer's up cards" in error_of(text)
     text = make(drop=("soft",)) + 'soft = """\n# nothing\n"""\n'
     assert "chart 'soft' is empty" in error_of(text)
-    assert "key 'soft' must be a multi-line string chart" in error_of(
+    assert "key 'soft' = 3 is not a string: allowed a multi-line string chart" in error_of(
         make(drop=("soft",)) + "soft = 3\n")
 
 
@@ -373,8 +373,11 @@ def test_bad_keys():
             "booleans, unquoted)") in error_of(make(head='insurance = "no"\neven_money = false\n'))
     assert "key 'even_money' = 1 is not true or false" in error_of(
         make(head='insurance = false\neven_money = 1\n'))
-    assert "key 'name' must be a string" in error_of(
+    assert "key 'name' = 1 is not a string: allowed a name" in error_of(
         make(head="name = 1\ninsurance = false\neven_money = false\n"))
+    # a review: "key 'description' must be a string", without the value or what is allowed
+    assert "key 'description' = 5 is not a string: allowed a string" in error_of(
+        make(head="description = 5\ninsurance = false\neven_money = false\n"))
 
 
 def test_malformed_files(tmp_path):
