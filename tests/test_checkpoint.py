@@ -737,7 +737,7 @@ def test_output_the_same_file_as_the_checkpoint_is_refused_before_the_run(tmp_pa
     path = tmp_path / "run.ckpt"
     other = tmp_path / "." / "run.ckpt"
     assert_user_error(run_cli("simulate", *RUN, "--checkpoint", str(path), "-o", str(other)),
-                      "--checkpoint", "--output", "different file")
+                      "--checkpoint and -o:", "different file")  # (-o as typed)
     assert not path.exists()
 
 

@@ -497,7 +497,7 @@ def test_output_over_an_input_file_is_refused_and_the_input_kept(tmp_path, comma
     path = tmp_path / name
     path.write_text(text)
     line = is_one_line_error(invoke(*command, option, path, "-o", tmp_path / "." / name))
-    assert "-o/--output" in line and option in line and "input" in line
+    assert line.startswith("Error: -o ") and option in line and "input" in line  # (as typed)
     assert path.read_text() == text
     other = tmp_path / "out.txt"
     assert invoke(*command, option, path, "-o", other).exit_code == 0 and other.exists()
