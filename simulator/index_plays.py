@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from simulator import layout as L
+from simulator.reference import can_double
 from simulator.rules import (
     check_keys,
     checked_name,
@@ -203,12 +204,11 @@ SURRENDERS = ("Rh", "Rs", "Rp")
 
 
 def _double_here(q: IndexPlay, rules) -> bool:
-    """May a two-card hand of the row of play ``q`` (hard or soft) double under ``rules``
-    (`reference.can_double`: ``double_on``)?"""
-    if rules.double_on == "any":
-        return True
-    lo, hi = {"hard": (4, 20), "9-11": (9, 11), "10-11": (10, 11)}[rules.double_on]
-    return q.chart == "hard" and lo <= int(q.row) <= hi
+    """May a two-card hand of the row of play ``q`` (hard or soft: an ace and the rest) double
+    under ``rules`` (`reference.can_double`)?"""
+    r = int(q.row)
+    values = (1, r - 11) if q.chart == "soft" else (2, r - 2) if r <= 12 else (10, r - 10)
+    return can_double([4 * (v - 1) for v in values], False, False, rules)
 
 
 def _as_played(q: IndexPlay, code: str, rules) -> tuple:
@@ -254,6 +254,8 @@ def alike_under(q: IndexPlay, rules) -> str | None:
                    f"{shown(rules.double_on)})")
     if codes & {"Pd"} and not rules.double_after_split:
         why.append("do not allow a double after a split (double_after_split = false)")
+    if codes == {"P", "Pd"} and rules.double_after_split:
+        why.append("allow a double after a split, where Pd is P (double_after_split = true)")
     if codes & {"P", "Pd", "Rp"} and rules.max_hands == 1:
         why.append("do not allow a split (max_hands = 1)")
     if codes & set(SURRENDERS) and rules.surrender == "none":
@@ -262,7 +264,7 @@ def alike_under(q: IndexPlay, rules) -> str | None:
     if q.chart == "hard" and int(q.row) <= 11 and codes & {"S", "Ds", "Rs"}:
         words += (", and " if words else "") + "a hand of 11 or less must draw (rule 12.1 (d))"
     what = f"it plays as {below[0]}" if len(set(below)) == 1 else "the two play alike"
-    return f"{words}, so {what} at every count"
+    return f"{words or 'the two actions are one play under these rules'}, so {what} at every count"
 
 
 def _set_cell(strategy, q: IndexPlay, action: str) -> dict:

@@ -641,6 +641,8 @@ def _value_as_table(key: str, before: list[str]) -> str | None:
     for i in range(len(parts) - 1, 0, -1):
         prefix = r"\s*\.\s*".join(map(re.escape, parts[:i]))
         for k in range(len(before), 0, -1):
+            if re.match(r"\s*\[", before[k - 1]):  # (a table's header: its keys are its own)
+                break
             if re.match(rf"\s*{prefix}\s*=", before[k - 1]):
                 return (f"key '{_q(key)}' sets a key inside '{_q('.'.join(parts[:i]))}', which "
                         f"line {k} gives a value ({_q(before[k - 1].strip(), 40)}): allowed a "

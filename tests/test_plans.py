@@ -454,6 +454,11 @@ def _play(chart, row, up, below, above):
      "plays as H at every count"),
     (("hard", 11, 10, "D", "Ds"), {}, "a hand of 11 or less must draw (rule 12.1 (d)), so the "
      "two play alike at every count"),
+    # (a last read: P/Pd under double after split was warned of with no reason, ": , so")
+    (("pairs", "8,8", 10, "P", "Pd"), {}, "the rules allow a double after a split, where Pd is "
+     "P (double_after_split = true), so it plays as P at every count"),
+    (("soft", 13, 5, "H", "D"), {"double_on": "9-11"}, 'the rules do not allow a double on soft '
+     '13 (double_on = "9-11"), so it plays as H at every count'),
 ])
 def test_an_index_play_whose_actions_play_alike_under_the_rules_is_warned_of(tmp_path, play,
                                                                             rules, why):
@@ -473,6 +478,9 @@ def test_an_index_play_whose_actions_play_alike_under_the_rules_is_warned_of(tmp
     (("pairs", "8,8", 10, "P", "Rp"), {"surrender": "late"}),
     (("hard", 12, 2, "H", "S"), {}),
     (("hard", 16, 10, "H", "Rh"), {"surrender": "early"}),
+    (("soft", 13, 5, "H", "D"), {"double_on": "any"}),
+    (("hard", 20, 6, "S", "D"), {}),
+    (("hard", 4, 6, "H", "D"), {}),
 ])
 def test_an_index_play_whose_actions_differ_under_the_rules_is_not_warned_of(tmp_path, play,
                                                                             rules):

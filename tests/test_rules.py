@@ -261,6 +261,10 @@ def test_malformed_toml_names_file_and_line(tmp_path):
     assert error_of(load_rules, path) == (
         f"{path}: line 2, column 12: not valid TOML: key 'decks.x' sets a key inside 'decks', "
         "which line 1 gives a value (decks = 6): allowed a key or a table of keys, not both")
+    # a last read: a key of that name in another table above was blamed (base = 1 in [bet])
+    path = write(tmp_path, "[bet]\nbase = 1\n[super_sevens]\nbase.x = 1\nbase.x = 2\n")
+    assert error_of(load_rules, path) == (f"{path}: line 5, column 11: not valid TOML: key "
+                                          "'base.x' given twice")
 
 
 def test_a_multi_line_value_given_twice_is_named_at_its_line(tmp_path):
