@@ -61,8 +61,7 @@ class Runs:
         """The lines for stderr after the runs: each run's (`run.Result.messages`; in a sweep
         naming its penetration: ``bjsim: penetration 0.7: 11,000,000 rounds in 1.62 s``), then
         ``notes``."""
-        counter = COUNTER if self.control_metas else None  # (beside its control's lines)
-        return [_named(counter if pen is None else f"penetration {pen:g}", line)
+        return [_named(COUNTER if pen is None else f"penetration {pen:g}", line)  # (its bar's)
                 for pen, _, r in self.runs for line in r.messages] + self.notes
 
     @property
@@ -223,7 +222,7 @@ def _control(rules, plan, strategy, name, rounds, seed, chunk_rounds, workers, q
     game = run.Plan(flat, (strategy,) * boxes, (name,) * boxes, rounds=rounds, seed=seed,
                     chunk_rounds=chunk_rounds, workers=workers, checkpoint=checkpoint,
                     checkpoint_part=None if checkpoint is None else "control",
-                    bar=f"bjsim: control run (flat {name})")
+                    bar=f"bjsim: {CONTROL}")  # (its stderr lines' name too)
     return run.simulate(game, quiet=quiet)
 
 

@@ -902,7 +902,7 @@ def test_a_finished_checkpoint_resumed_gives_no_workers(tmp_path, command):
                                             (["simulate", "--precision", "0.0001"], ""),
                                             (["compare", "--vary", "decks=8", "--no-exact"],
                                              "2 games x "),
-                                            (["count"], "")])
+                                            (["count"], "counter's run: ")])
 def test_a_resumed_run_stopped_before_a_chunk_finished_is_not_said_finished(
         tmp_path, monkeypatch, command, games):
     # it said "all 4,000 rounds from run.ckpt, none left to play (a finished run)", then
@@ -929,7 +929,7 @@ def test_a_resumed_run_stopped_before_a_chunk_finished_is_not_said_finished(
     assert not any("finished run" in ln or "none left" in ln for ln in said), said
     assert any(ln.startswith(f"bjsim: {games}0 rounds in ") and ln.endswith(
         f" s (stopped before a chunk finished); {kept:,} more from {ckpt}") for ln in said), said
-    assert f"bjsim: interrupted: partial result of {kept:,} rounds" in " ".join(said), said
+    assert f"interrupted: partial result of {kept:,} rounds" in " ".join(said), said
     assert json.load(open(ckpt))["rounds_done"] == kept
 
 

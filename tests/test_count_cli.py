@@ -1420,7 +1420,8 @@ def test_the_counters_run_and_its_control_each_have_a_named_bar_and_time(monkeyp
     monkeypatch.setattr(run_mod, "compile_then_bar", named)
     result = CliRunner().invoke(cli, ["count", "-n", "4000", "--chunk-rounds", "2000"])
     assert result.exit_code == 0, result.output
-    assert bars == ["bjsim: counter's run", "bjsim: control run (flat basic)"]
+    assert bars == ["bjsim: counter's run", "bjsim: control run (the strategy alone at a flat "
+                    "bet)"]  # (as stderr names them: a last read)
     said = [ln for ln in result.stderr.replace("\r", "\n").splitlines() if " rounds in " in ln]
     assert [ln.split(": 4,000 rounds in ")[0] for ln in said] == [
         "bjsim: counter's run", "bjsim: control run (the strategy alone at a flat bet)"], said

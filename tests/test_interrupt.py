@@ -731,7 +731,8 @@ def test_a_stop_in_the_last_chunk_is_said_at_once_and_the_whole_result_said_so(m
         # (the stop handed on to it was taken as a second one: "already stopping", the control
         # played through)
         assert result.exit_code == 130 and doc["run"]["control_interrupted"] is True
-        assert lines[1] == run.STOPPED_WHOLE and "in the control run" in lines[2]
+        assert lines[1] == "bjsim: counter's run: " + run.STOPPED_WHOLE.removeprefix("bjsim: ")
+        assert "in the control run" in lines[2]  # (each run named, as its bar is)
     else:
         assert result.exit_code == 0 and doc["run"]["partial"] is False
         assert lines[1:] == [run.STOPPED_WHOLE]
