@@ -235,15 +235,15 @@ def _write(path, doc: dict) -> None:
 
 
 # how every checkpoint `_write` makes begins, whitespace aside: a file that does, or is cut
-# short in it (from its first key's first letter on: '{' alone opens any JSON object), but is no
-# JSON, is one damaged (`begins_as_one`)
+# short in it (from the first letters of its format's value on: '{"f' could open another
+# program's file), but is no JSON, is one damaged (`begins_as_one`)
 OPENING = '{"format":"' + FORMAT + '"'
-LEAST_OPENING = 3  # '{"f'
+LEAST_OPENING = len('{"format":"bj')
 
 
 def begins_as_one(text: str) -> bool:
     """Does ``text`` begin as every checkpoint does (`OPENING`), or is it the start of that
-    opening, cut short in it from ``{"f`` on?"""
+    opening, cut short in it from ``{"format":"bj`` on?"""
     head = re.sub(r"\s+", "", text[: 4 * len(OPENING)])  # (no whitespace in the opening's strings)
     return head.startswith(OPENING) or (len(head) >= LEAST_OPENING and OPENING.startswith(head))
 

@@ -2181,16 +2181,11 @@ def strategy_indices(rules_path, overrides, boxes, super_sevens, count_name, dec
         bjsim strategy indices -o strategies/indices/hi-lo-nz.toml --name hi-lo-nz
         bjsim strategy indices --count zen --rules configs/us-6deck-s17-das-peek.toml
     """
-    from simulator.counting import CountError, load_count
+    from simulator.counting import load_count
     from simulator.exact.indices import derive_indices, dumps_indices, scan_top
 
     rules, meta, _ = _load_rules(rules_path, overrides, boxes, super_sevens)
-    try:
-        system = load_count(count_name)
-    except CountError as err:  # (the option named, as an unbalanced count's refusal names it)
-        said = str(err)
-        raise BjsimError(f"--count {said}" if said.startswith(count_name)
-                         else f"--count {count_name}: {said}") from None
+    system = load_count(count_name)
     depth = rules.decks / 2 if decks_left is None else decks_left
     if depth > rules.decks:
         raise BjsimError(f"--decks-left {depth:g}: allowed at most the shoe's {rules.decks} "

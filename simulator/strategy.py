@@ -7,7 +7,6 @@ A strategy decides what the rules leave to the player: hit, stand, double, split
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import json
 import re
@@ -22,6 +21,7 @@ from simulator.rules import (
     STRATEGY_CHARTS,
     check_keys,
     checked_name,
+    closest_name,
     names_a_file,
     read_text,
     refuse_empty,
@@ -382,12 +382,10 @@ def strategy_path(name_or_path) -> Path:
         return Path(name_or_path)
     path = STRATEGY_DIR / f"{text}.toml"
     if not path.is_file():
-        close = difflib.get_close_matches(text.lower(), list_strategies(), n=1, cutoff=0.6)
+        shipped = list_strategies()
         raise StrategyError(
-            f"unknown strategy '{_q(text)}': "
-            + (f"did you mean '{close[0]}'? " if close else "")
-            + f"allowed a shipped strategy ({', '.join(list_strategies())}) or the path of a "
-            "strategy file"
+            f"unknown strategy '{_q(text)}': {closest_name(text, shipped)}allowed a shipped "
+            f"strategy ({', '.join(shipped)}) or the path of a strategy file"
         )
     return path
 
