@@ -1341,7 +1341,7 @@ def test_a_stopped_run_whose_output_fails_still_says_where_to_carry_on(tmp_path,
                  "-f", "json", "--checkpoint", str(ckpt), "-o", target)  # (not done at once)
     assert result.exit_code == 130, result.output
     lines = result.stderr.splitlines()
-    assert any(ln.startswith("bjsim: finished chunks saved in") and "--resume" in ln
+    assert any(ln.startswith("bjsim: ") and "finished chunks saved in" in ln and "--resume" in ln
                for ln in lines), lines
     assert lines[-1].startswith(f"Error: -o {target}: cannot write: No space left on "
                                 "device: the report is on stdout instead")
