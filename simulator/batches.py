@@ -18,6 +18,16 @@ rounds), the counter's own Super Sevens return (its net over its units staked), 
 the boxes per round played (boxes / played) and the counter's Super Sevens return, each count's
 on its own and summed from either end (the by-count tables merge end rows,
 `counting_report.tail_groups`).
+
+And the figures with Super Sevens of a plan whose Super Sevens stake goes with the count
+(`counting_report.ss_stake_varies`): the advantages with Super Sevens (the round's whole net
+over the initial bets and Super Sevens units, or over all wagered and those units) and the net
+per round played and watched. Their ratios are of linear combinations of fields (`WHOLE`), so
+the products kept after the by-count ones are those of the round's whole net (tenths: main
+game and insurance, plus the Super Sevens net times ``layout.UNIT``) and the total wagered
+(tenths) with every run field and each other, after a count of the chunks they hold
+(`whole_chunks`: where it falls short of the run's, as it would in a run resumed from payloads
+without them, those SEs are not given).
 """
 
 from __future__ import annotations
@@ -48,11 +58,30 @@ COUNT_RATIOS = (("boxes", L.C_BOXES, L.C_PLAYED),
                 ("counter_super_sevens_return", L.C_SS_NET, L.C_SS_BET))
 BY_COUNT = ("row", "low", "high")
 N_RUN = 1 + len(_PAIRS)
-N_MOMENTS = N_RUN + len(COUNT_RATIOS) * len(BY_COUNT) * 3 * L.N_TC
+# The whole-net moments (after the by-count ones): the chunk count they hold, then the products
+# of the run fields extended by the round's whole net and the total wagered (`_WHOLE_FIELDS`),
+# each pair with one of those two in it.
+_WHOLE_FIELDS = (*_FIELDS, "round_net", L.C_WAGERED)
+_ROUND_NET, _WAGERED = len(_FIELDS), len(_FIELDS) + 1
+_WHOLE_PAIRS = tuple((i, j) for j in (_ROUND_NET, _WAGERED) for i in range(j + 1))
+N_WHOLE = N_RUN + len(COUNT_RATIOS) * len(BY_COUNT) * 3 * L.N_TC  # (its chunk count's index)
+N_MOMENTS = N_WHOLE + 1 + len(_WHOLE_PAIRS)
 # The moments that are squares (never negative: a checkpoint's are checked), by index.
 SQUARES = (0, *(1 + k for k, (i, j) in enumerate(_PAIRS) if i == j), *(
     N_RUN + 3 * k + n for k in range(len(COUNT_RATIOS) * len(BY_COUNT) * L.N_TC)
-    for n in (0, 2)))
+    for n in (0, 2)), N_WHOLE, *(N_WHOLE + 1 + k for k, (i, j) in enumerate(_WHOLE_PAIRS)
+                                 if i == j))
+# The ratios of the figures with Super Sevens (`whole_se`), in tenths over tenths: (name,
+# numerator, denominator), each a linear combination {field index into _WHOLE_FIELDS: weight}.
+_RN, _RND, _PLD, _BT, _SSB = (_ROUND_NET, _FIELDS.index(L.C_ROUNDS),
+                              _FIELDS.index(L.C_PLAYED), _FIELDS.index(L.C_BET),
+                              _FIELDS.index(L.C_SS_BET))
+WHOLE = (
+    ("initial_bet_with_super_sevens", {_RN: 1}, {_BT: L.UNIT, _SSB: L.UNIT}),
+    ("total_bet_with_super_sevens", {_RN: 1}, {_WAGERED: 1, _SSB: L.UNIT}),
+    ("per_round_played", {_RN: 1}, {_PLD: L.UNIT}),
+    ("per_round_watched", {_RN: 1}, {_RND: L.UNIT}),
+)
 
 
 def chunk_moments(ct) -> list[int]:
@@ -67,7 +96,15 @@ def chunk_moments(ct) -> list[int]:
     for _, num, den in COUNT_RATIOS:
         for p, x in _sums([int(v) for v in t[:, den]], [int(v) for v in t[:, num]]):
             out += [a * b for a, b in ((p, p), (p, x), (x, x))]
-    return out
+    whole = _whole_sums(tot)
+    return out + [1, *(whole[i] * whole[j] for i, j in _WHOLE_PAIRS)]
+
+
+def _whole_sums(tot) -> list[int]:
+    """The run fields (`_WHOLE_FIELDS`) of a counting tally's column sums ``tot``: those of
+    `_FIELDS`, the round's whole net (tenths) and the total wagered (tenths)."""
+    return [*(int(tot[f]) for f in _FIELDS), int(tot[L.C_NET]) + L.UNIT * int(tot[L.C_SS_NET]),
+            int(tot[L.C_WAGERED])]
 
 
 def valid(moments) -> bool:
@@ -91,6 +128,40 @@ def _sums(den: list, num: list) -> list[tuple]:
 def chunks_of(moments) -> int:
     """How many chunks ``moments`` (summed `chunk_moments`) hold."""
     return int(moments[0])
+
+
+def whole_chunks(moments) -> int:
+    """How many chunks the whole-net moments of ``moments`` hold (`WHOLE`)."""
+    return int(moments[N_WHOLE])
+
+
+def _whole_product(m: list[int], i: int, j: int) -> int:
+    """The chunks' summed product of `_WHOLE_FIELDS` ``i`` and ``j``, from ``m`` (moments)."""
+    i, j = min(i, j), max(i, j)
+    if j < len(_FIELDS):
+        return m[_pair(i, j)]
+    return m[N_WHOLE + 1 + _WHOLE_PAIRS.index((i, j))]
+
+
+def whole_se(moments, ctally, name: str) -> float | None:
+    """The SE (units) of the figure with Super Sevens ``name`` (`WHOLE`) by batch means over
+    the chunks, from the summed ``moments`` and the counting tally ``ctally``; None from fewer
+    than `MIN_CHUNKS` chunks or where the whole-net moments hold fewer chunks than the run."""
+    m = [int(v) for v in moments]
+    k = chunks_of(m)
+    if whole_chunks(m) != k:
+        return None
+    ys, xs = next((y, x) for key, y, x in WHOLE if key == name)
+    tot = _whole_sums(np.asarray(ctally).astype(object).sum(axis=0))
+
+    def total(c):
+        return sum(w * tot[f] for f, w in c.items())
+
+    def product(a, b):
+        return sum(wa * wb * _whole_product(m, f, g) for f, wa in a.items()
+                   for g, wb in b.items())
+
+    return ratio_se(total(ys), total(xs), product(xs, xs), product(xs, ys), product(ys, ys), k)
 
 
 def ratio_se(y: int, x: int, xx: int, xy: int, yy: int, k: int) -> float | None:

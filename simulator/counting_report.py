@@ -49,6 +49,7 @@ from simulator.tally import (
     ss_lines_dealable,
     ss_lines_possible,
     summarize,
+    t95,
     wins_number,
     wins_words,
 )
@@ -114,7 +115,7 @@ SD_NO_SE = ("the sample SD of the net per round (n - 1 in the denominator), with
 
 
 def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
-               moved: bool = False, nets=None) -> dict:
+               moved: bool = False, nets=None, batch: tuple | None = None) -> dict:
     """The counter's net per round (units; Super Sevens included) over ``n`` rounds: mean, SD,
     SE, win per 100 rounds, SCORE, N0 and the risk of ruin of ``bankroll`` units, each with its
     SE (``*_se``: from the mean's SE by the first-order delta method, the SD taken as known; for
@@ -126,10 +127,19 @@ def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
     distribution of the rounds' nets, ``nets`` (`counting.adjustment`; `RUIN_FROM_NETS`,
     ``risk_of_ruin_method``), or without them is not given (`RUIN_WITHHELD`,
     ``risk_of_ruin_note``). Without an edge SCORE and N0 are None (`NO_EDGE`,
-    ``no_edge_note``); their intervals stand where the mean's reaches an edge."""
+    ``no_edge_note``); their intervals stand where the mean's reaches an edge. ``batch``: the
+    mean's SE by batch means over the chunks, its degrees of freedom and why it is none (a
+    plan whose Super Sevens stake goes with the count: `ss_stake_varies`, `batches.whole_se`),
+    for the SE from the rounds taken as independent; every interval is then Student's t
+    (``se_kind`` says which)."""
     mean, sd = _mean_sd(net, sq, n, float(L.UNIT))
     ok = mean is not None and sd is not None and sd > 0
     se = sd / math.sqrt(n) if ok and few is None else None
+    q = Z95
+    if batch is not None and se is not None:
+        se, df, why = batch
+        few = few or why
+        q = Z95 if se is None else t95(df)
     edge = se is not None and mean > 0
     by_nets = moved and nets is not None and ok and bankroll is not None
     if by_nets:  # the rounds not played (watched) at a net of 0
@@ -146,6 +156,7 @@ def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
 
     out = {
         "rounds": n, "mean": mean, "sd": sd, "se": se,
+        "se_kind": None if mean is None else BATCH_SE if batch is not None else ROUNDS_SE,
         "sd_note": None if sd is None else SD_NO_SE,
         "win_per_100": None if mean is None else 100 * mean,
         "win_per_100_se": None if se is None else 100 * se,
@@ -174,7 +185,7 @@ def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
     # interval reaches no edge SCORE's low end 0, ruin's high end 1, N0 without a bound: None;
     # an interval with no edge in it gives SCORE and N0 none).
     ci = se is not None
-    low, high = (mean - Z95 * se, mean + Z95 * se) if ci else (None, None)
+    low, high = (mean - q * se, mean + q * se) if ci else (None, None)
     given = ci and out["risk_of_ruin"] is not None
     spread = exponent(high) - exponent(low) if given else 0.0
     out["risk_of_ruin_interval_note"] = (_few_for_ruin(n, sd, bankroll, spread, by_nets)
@@ -183,6 +194,8 @@ def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
         out["risk_of_ruin_se"] = None
     interval = given and out["risk_of_ruin_interval_note"] is None
     out |= {
+        "win_per_100_ci95_low": 100 * low if ci else None,
+        "win_per_100_ci95_high": 100 * high if ci else None,
         "score_ci95_low": (counting.score(low, sd) or 0.0) if ci and high > 0 else None,
         "score_ci95_high": counting.score(high, sd) if ci else None,
         "n0_ci95_low": counting.n0(high, sd) if ci else None,
@@ -192,6 +205,28 @@ def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
         "score_n0_ruin_note": MOVED_TOGETHER if moved and ci else None,
     }
     return out
+
+
+# What the SEs of the figures with Super Sevens are (their ``se_kind``): from the second moment
+# of a round's whole net, the rounds taken as independent, or, where the plan's Super Sevens
+# stake goes with the count (`ss_stake_varies`), by batch means over the chunks.
+ROUNDS_SE = "rounds taken as independent"
+BATCH_SE = ("batch means over the chunks (the Super Sevens stake goes with the count, and the "
+            "rounds' results move together within a shoe)")
+NO_WHOLE_MOMENTS = ("no SE: the plan's Super Sevens stake goes with the count, so this SE is by "
+                    "batch means over the chunks, and the chunk moments of the round's whole net "
+                    "are not kept for every chunk of this run")
+
+
+def ss_stake_varies(plan) -> bool:
+    """Whether the plan's Super Sevens stake is not one fixed stake in every round dealt: it
+    bets Super Sevens and its Super Sevens ramp or its boxes take more than one value, or it
+    wongs (no stake in the rounds it sits out). Then the figures with Super Sevens have SEs by
+    batch means over the chunks (`batches.whole_se`): stakes and return can rise together in a
+    shoe rich in what the bet needs, and the rounds' results move together within a shoe."""
+    ss = set(plan.super_sevens.values())
+    return any(ss) and (len(ss) > 1 or len(set(plan.boxes.values())) > 1
+                        or plan.wong_enter is not None)
 
 
 def _few_for_ruin(n: int, sd: float, bankroll: float, spread: float,
@@ -231,6 +266,33 @@ def _advantage(net: float, bet: float, round_sd, played: int, scale: float = 1.0
     if mean is not None and round_sd is not None and played:
         se = round_sd * math.sqrt(played) / bet
     return _figure(mean, se) | {"interval_note": None}
+
+
+def _whole_se(moments, ctally, chunk_note: str | None):
+    """For a plan whose Super Sevens stake goes with the count (`ss_stake_varies`): the figure
+    with Super Sevens ``name`` (`batches.WHOLE`) -> (its SE by batch means over the chunks, the
+    degrees of freedom, why the SE is none: ``chunk_note``, `chunk_count`, or the whole-net
+    moments short of some chunks, `NO_WHOLE_MOMENTS`)."""
+    def whole(name: str) -> tuple:
+        if chunk_note is not None:
+            return None, None, chunk_note
+        k = batches.chunks_of(moments)
+        if batches.whole_chunks(moments) != k:
+            return None, None, NO_WHOLE_MOMENTS
+        return batches.whole_se(moments, ctally, name), k - 1, None
+    return whole
+
+
+def _by_batches(fig: dict, whole, name: str) -> dict:
+    """An advantage with Super Sevens (`_advantage`) with its ``se_kind``: where ``whole``
+    (`_whole_se`; None: the rounds taken as independent) is given, its SE by batch means over
+    the chunks and its interval Student's t, or none where ``whole`` says why."""
+    if whole is None:
+        return fig | {"se_kind": ROUNDS_SE}
+    if fig["mean"] is None or fig["se"] is None:
+        return fig | {"se_kind": BATCH_SE}
+    se, df, why = whole(name)
+    return _figure(fig["mean"], se, df) | {"interval_note": why, "se_kind": BATCH_SE}
 
 
 def _without_interval(fig: dict, note: str | None) -> dict:
@@ -646,7 +708,7 @@ def control_is_flat(plan, tot: list, control) -> bool:
 # the rows without, or add only insurance to the main game's per unit wagered).
 NO_SS_BET = "the counter bet no Super Sevens"
 NONE_BET = {"mean": None, "se": None, "ci95_low": None, "ci95_high": None,
-            "interval_note": NO_SS_BET}
+            "interval_note": NO_SS_BET, "se_kind": None}
 
 
 def _insurance_note(tot: list[int], plan, mean, se) -> str | None:
@@ -706,8 +768,12 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     check = sevens_check(rules, strategy, plan)
     few = _few_counter_wins(ss_bet, plan, rules, check)
     moved = ss_bet > 0 and check["rare"] is not None  # (pays above 3 to 1 in the nets)
-    per_played = _per_round(round_net, tot[L.C_ROUND_SQ], played, bankroll, few, moved, nets)
-    per_watched = _per_round(round_net, tot[L.C_ROUND_SQ], rounds, bankroll, few, moved, nets)
+    chunks, chunk_note = chunk_count(moments)
+    whole = _whole_se(moments, ctally, chunk_note) if ss_bet and ss_stake_varies(plan) else None
+    per_played = _per_round(round_net, tot[L.C_ROUND_SQ], played, bankroll, few, moved, nets,
+                            None if whole is None else whole("per_round_played"))
+    per_watched = _per_round(round_net, tot[L.C_ROUND_SQ], rounds, bankroll, few, moved, nets,
+                             None if whole is None else whole("per_round_watched"))
     sd = per_played["sd"]
     main_sd = _mean_sd(net, tot[L.C_MAIN_SQ], played, float(u))[1]  # (Super Sevens apart)
     game = net - tot[L.C_INS_NET]  # the main game's result alone (`PER_UNIT_WAGERED`)
@@ -719,12 +785,13 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     short = "a standard error needs two rounds or more" if played < 2 else None  # (as simulate)
     advantage = {
         "initial_bet": _without_interval(_advantage(net, bet, main_sd, played, u), short),
-        "initial_bet_with_super_sevens": _without_interval(
-            _advantage(net / u + ss_net, bet + ss_bet, sd, played), few) if ss_bet else NONE_BET,
+        "initial_bet_with_super_sevens": _without_interval(_by_batches(
+            _advantage(net / u + ss_net, bet + ss_bet, sd, played), whole,
+            "initial_bet_with_super_sevens"), few) if ss_bet else NONE_BET,
         "total_bet": _without_interval(_advantage(game / u, wagered / u, game_sd, played), short),
-        "total_bet_with_super_sevens": _without_interval(
-            _advantage(round_net / u, wagered / u + ss_bet, sd, played), few) if ss_bet
-        else NONE_BET,
+        "total_bet_with_super_sevens": _without_interval(_by_batches(
+            _advantage(round_net / u, wagered / u + ss_bet, sd, played), whole,
+            "total_bet_with_super_sevens"), few) if ss_bet else NONE_BET,
     }
     flat = _flat(tot[L.C_FLAT_NET], tot[L.C_FLAT_SQ], tot[L.C_FLAT_BOXES], float(u),
                  tot[L.C_FLAT_RSQ], rounds)
@@ -746,7 +813,6 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     favourable = _ratio(tot[L.C_SS_PLUS], rounds) if tot[L.C_SS_FLAT_BETS] else None
     if check["why_not"] is not None:  # (another play's: none beside the simulated return)
         ss_exact = ss_exact_se = favourable = None
-    chunks, chunk_note = chunk_count(moments)
     seen = [i for i in range(L.N_TC) if c[L.C_ROUNDS][i]]
 
     def chunk_se(value, se):  # (no SE of a figure that is not given)
@@ -1067,6 +1133,9 @@ def sweep_rows(runs) -> list[dict]:
                      "average_bet_se": f.get("average_bet_se"), "sd_round": p["sd"],
                      "sd_round_note": p.get("sd_note"),
                      "win_per_100": p["win_per_100"], "win_per_100_se": p["win_per_100_se"],
+                     "win_per_100_ci95_low": p["win_per_100_ci95_low"],
+                     "win_per_100_ci95_high": p["win_per_100_ci95_high"],
+                     "per_round_se_kind": p["se_kind"],
                      "score": p["score"], "score_se": p["score_se"],
                      "score_ci95_low": p["score_ci95_low"],
                      "score_ci95_high": p["score_ci95_high"], "n0": p["n0"],
@@ -1112,9 +1181,12 @@ def _z_num(z) -> str:
     return "-" if z is None else f"{z:+.2f}"
 
 
-def _pm95(x, se, d: int = 2) -> str:
-    """``x ± h`` (as ``_num``), ``h`` the 95% half-width ``Z95 se``; ``x`` alone without an SE."""
-    return _num(x, d) if se is None or x is None else f"{_num(x, d)} ± {_num(Z95 * se, d)}"
+def _pm95(x, se, d: int = 2, low=None, high=None) -> str:
+    """``x ± h`` (as ``_num``), ``h`` the 95% half-width: of the interval ``low`` to ``high``
+    where given (Student's t for an SE by batch means), else ``Z95 se``; ``x`` alone without an
+    SE."""
+    h = None if se is None else Z95 * se if low is None else (high - low) / 2
+    return _num(x, d) if h is None or x is None else f"{_num(x, d)} ± {_num(h, d)}"
 
 
 NOT_APPLICABLE = "n/a"  # SCORE and N0 without an edge (`NO_EDGE`)
@@ -1291,7 +1363,9 @@ def _round_rows(f: dict) -> list[list[str]]:
                        ("per_round_watched", "per round watched")):
         p = f[key]
         out.append([label, _num(p["rounds"]), _num(p["mean"], 4), _num(p["se"], 4),
-                    _num(p["sd"], 3), _pm95(p["win_per_100"], p["win_per_100_se"], 2),
+                    _num(p["sd"], 3),
+                    _pm95(p["win_per_100"], p["win_per_100_se"], 2, p.get("win_per_100_ci95_low"),
+                          p.get("win_per_100_ci95_high")),
                     _span(p["score"], p["score_ci95_low"], p["score_ci95_high"], 1,
                           none=_no_edge(p)),
                     _span(p["n0"], p["n0_ci95_low"], p["n0_ci95_high"], 0, none=_no_edge(p)),
@@ -1563,6 +1637,9 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
         out += [f"With Super Sevens: no figures, {NO_SS_BET}.", ""]
     elif ss_note:
         out += [f"With Super Sevens: no SE or interval, {ss_note}.", ""]
+    whole = whole_se_line(f)
+    if whole:
+        out += [whole, ""]
     p = f["per_round_played"]
     out += _pruned_grid(grid, ROUND_HEAD, _round_rows(f), "in every row", same_rows=True,
                         why=_round_why(p, f["bankroll"], 6, 7, 8))
@@ -1687,6 +1764,8 @@ def tidy_rows(f: dict) -> list[dict]:
     for k, a in f["advantage"].items():
         add("advantage", k, a["mean"], se=a["se"], lo=a["ci95_low"], hi=a["ci95_high"])
         add("advantage", k + "_interval_note", a["interval_note"])
+        if a.get("se_kind"):  # (the figures with Super Sevens: what their SE is)
+            add("advantage", k + "_se_kind", a["se_kind"])
     fl = f["flat"]
     add("advantage", "flat", fl["mean"], se=fl["se"], lo=fl["ci95_low"], hi=fl["ci95_high"])
     add("advantage", "gain_over_flat", f["gain_over_flat"], se=f["gain_over_flat_se"],
@@ -1855,7 +1934,8 @@ def _sweep_cells(r: dict) -> list[str]:
             _pct(r["played_share"], 1, sign=False),
             _se_figure(r.get("played_share_se"), 2, pct=True), _num(r["average_bet"], 2),
             _se_figure(r.get("average_bet_se"), 3), _num(r["sd_round"], 3),
-            _pm95(r["win_per_100"], r["win_per_100_se"], 2),
+            _pm95(r["win_per_100"], r["win_per_100_se"], 2, r.get("win_per_100_ci95_low"),
+                  r.get("win_per_100_ci95_high")),
             _span(r["score"], r.get("score_ci95_low"), r.get("score_ci95_high"), 1,
                   none=_no_edge(r)),
             _span(r["n0"], r.get("n0_ci95_low"), r.get("n0_ci95_high"), 0, none=_no_edge(r)),
@@ -1876,6 +1956,21 @@ def floored_words(kind: str) -> str:
     by the running count, a whole number."""
     return ("each row the true count floored: +1 holds every count from +1 up to +2; "
             if kind == "true count" else "")
+
+
+def whole_se_line(f: dict) -> str | None:
+    """Where the plan's Super Sevens stake goes with the count (`ss_stake_varies`), the line
+    saying that the figures with Super Sevens have SEs by batch means over the chunks and
+    Student's t intervals; None otherwise or where they have no SE (their notes say why)."""
+    p = f["per_round_played"]
+    if p.get("se_kind") != BATCH_SE or p["se"] is None:
+        return None
+    return ("SE of the figures with Super Sevens (the advantages with Super Sevens and the net "
+            "per round, and from it the win per 100 rounds, SCORE, N0 and the risk of ruin): by "
+            "batch means over the run's chunks, the plan's Super Sevens stake going with the "
+            "count (its stakes and return rise together where the shoe favours the bet, so the "
+            f"rounds' results move together within a shoe); 95% intervals Student's t over "
+            f"{f['chunks']:,} chunks ({t95(f['chunks'] - 1):.2f} SEs each way).")
 
 
 def chunk_se_line(chunks, note, favourable: bool = False) -> str:
@@ -2270,7 +2365,8 @@ def ramp_text(bet: dict) -> str:
 def _ramp_row(label: str, r: dict) -> list[str]:
     p = r["per_round_played"]
     return [label, _num(r["average_bet"], 3), _pct(r["advantage"]), _num(p["sd"], 3),
-            _pm95(p["win_per_100"], p["win_per_100_se"], 2),
+            _pm95(p["win_per_100"], p["win_per_100_se"], 2, p.get("win_per_100_ci95_low"),
+                  p.get("win_per_100_ci95_high")),
             _span(p["score"], p["score_ci95_low"], p["score_ci95_high"], 1, none=_no_edge(p)),
             _span(p["n0"], p["n0_ci95_low"], p["n0_ci95_high"], 0, none=_no_edge(p)),
             _span(p["risk_of_ruin"], p["risk_of_ruin_ci95_low"], p["risk_of_ruin_ci95_high"],

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from simulator import batches, run
+from simulator import batches, counting, run
 from simulator import counting_report as CR
 from simulator import layout as L
 from simulator.cli import cli
@@ -286,3 +286,165 @@ def test_the_report_gives_the_favourable_shares_se_in_its_text_and_sweep():
     head = next(ln for ln in md.splitlines() if ln.startswith("| penetration"))
     assert "| Super Sevens favourable | Super Sevens favourable SE |" in head
     assert f"{100 * se:.3f}%" in md.split(head)[1]
+
+
+def whole_tallies(k: int, seed: int = 7) -> list[np.ndarray]:
+    """`chunk_tallies` with a main net, total wagered and round second moment in each row, as a
+    counter's chunks give them (tenths)."""
+    rng = np.random.default_rng(seed)
+    parts = chunk_tallies(k, seed)
+    for t in parts:
+        for i in np.nonzero(t[:, L.C_ROUNDS])[0]:
+            bet = int(t[i, L.C_BET])
+            t[i, L.C_NET] = int(rng.integers(-L.UNIT * bet, L.UNIT * bet + 1))
+            t[i, L.C_WAGERED] = L.UNIT * bet + int(rng.integers(0, L.UNIT * bet + 1))
+            t[i, L.C_ROUND_SQ] = 400 * L.UNIT * L.UNIT * (bet + int(t[i, L.C_SS_BET]) + 1)
+    return parts
+
+
+def summed_moments(parts):
+    return sum(np.array(batches.chunk_moments(p), dtype=object) for p in parts)
+
+
+def test_the_figures_with_super_sevens_have_the_batch_mean_se_of_the_chunks_own_sums():
+    """The whole-net moments give each figure with Super Sevens the delta-method SE of the
+    chunks' own sums (the round's whole net, tenths, over the stakes it is a return on)."""
+    parts = whole_tallies(12)
+    total = sum(p.astype(object) for p in parts)
+    moments = summed_moments(parts)
+    assert len(moments) == batches.N_MOMENTS and batches.valid(moments)
+    assert batches.whole_chunks(moments) == batches.chunks_of(moments) == 12
+
+    def col(field):
+        return [int(p[:, field].sum()) for p in parts]
+
+    whole = [n + L.UNIT * s for n, s in zip(col(L.C_NET), col(L.C_SS_NET), strict=True)]
+    u = L.UNIT
+    stakes = {
+        "initial_bet_with_super_sevens": [u * (b + s) for b, s in
+                                          zip(col(L.C_BET), col(L.C_SS_BET), strict=True)],
+        "total_bet_with_super_sevens": [w + u * s for w, s in
+                                        zip(col(L.C_WAGERED), col(L.C_SS_BET), strict=True)],
+        "per_round_played": [u * p for p in col(L.C_PLAYED)],
+        "per_round_watched": [u * n for n in col(L.C_ROUNDS)],
+    }
+    for name, xs in stakes.items():
+        want = direct_se(whole, xs)
+        assert batches.whole_se(moments, total, name) == pytest.approx(want, rel=1e-12), name
+    # whole-net moments of some chunks only (a run resumed from payloads without them): none
+    short = moments.copy()
+    short[batches.N_WHOLE] -= 1
+    assert batches.whole_se(short, total, "per_round_played") is None
+    assert batches.whole_se(summed_moments(parts[:9]), sum(p.astype(object) for p in parts[:9]),
+                            "per_round_played") is None
+
+
+PAYS_3 = Rules().replace(super_sevens=True, super_sevens_pays=(3, 3, 3, 3, 3))  # (no rare line)
+
+
+def test_a_plan_betting_super_sevens_by_the_count_gives_those_figures_batch_mean_ses():
+    """The sevens plan: the advantages with Super Sevens and the net per round take the SE by
+    batch means and a Student's t interval over chunks - 1 degrees of freedom, and the win per
+    100 rounds, SCORE, N0 and the risk of ruin follow from it."""
+    from simulator.plans import load_plan
+    from simulator.tally import t95
+
+    plan = load_plan("sevens-super-sevens")
+    parts = whole_tallies(12)
+    total = sum(p.astype(object) for p in parts)
+    moments = summed_moments(parts)
+    assert CR.ss_stake_varies(plan)
+    f = CR.figures(total, plan, PAYS_3, bankroll=1000, moments=moments)
+    q = t95(11)
+    for name in ("initial_bet_with_super_sevens", "total_bet_with_super_sevens"):
+        a = f["advantage"][name]
+        assert a["se_kind"] == CR.BATCH_SE and a["interval_note"] is None
+        assert a["se"] == pytest.approx(batches.whole_se(moments, total, name), rel=1e-12)
+        assert (a["ci95_low"], a["ci95_high"]) == pytest.approx(
+            (a["mean"] - q * a["se"], a["mean"] + q * a["se"]), rel=1e-12)
+    for name in ("per_round_played", "per_round_watched"):
+        p = f[name]
+        se = batches.whole_se(moments, total, name)
+        assert p["se_kind"] == CR.BATCH_SE and p["se"] == pytest.approx(se, rel=1e-12)
+        assert p["se"] != pytest.approx(p["sd"] / math.sqrt(p["rounds"]), rel=1e-3)
+        assert p["win_per_100_se"] == pytest.approx(100 * se, rel=1e-12)
+        assert (p["win_per_100_ci95_low"], p["win_per_100_ci95_high"]) == pytest.approx(
+            (100 * (p["mean"] - q * se), 100 * (p["mean"] + q * se)), rel=1e-12)
+        low, high = p["mean"] - q * se, p["mean"] + q * se
+        if p["score_ci95_high"] is not None:
+            assert p["score_ci95_high"] == pytest.approx(counting.score(high, p["sd"]))
+        if p["n0_ci95_low"] is not None:
+            assert p["n0_ci95_low"] == pytest.approx(counting.n0(high, p["sd"]))
+        assert low < p["mean"] < high
+    # from fewer than 10 chunks none, saying why
+    few = CR.figures(sum(p.astype(object) for p in parts[:9]), plan, PAYS_3,
+                     moments=summed_moments(parts[:9]))
+    for fig in (few["advantage"]["initial_bet_with_super_sevens"], few["per_round_played"]):
+        assert fig["se"] is None and fig["interval_note"] == few["chunk_se_note"]
+    assert few["per_round_played"]["win_per_100_ci95_low"] is None
+    # without moments (a tally alone) none either, saying why
+    alone = CR.figures(total, plan, PAYS_3)
+    assert alone["per_round_played"]["se"] is None
+    assert alone["per_round_played"]["interval_note"] == "no chunk moments kept with this tally"
+
+
+def test_a_plan_with_a_fixed_super_sevens_stake_keeps_its_ses_bit_for_bit():
+    """Hi-Lo betting 1 to 8 with a fixed Super Sevens unit a round (and a plan betting none):
+    the SEs from a round's whole net, the rounds taken as independent, and normal intervals,
+    as before, with or without the chunk moments."""
+    from simulator.tally import Z95, _mean_sd
+
+    fixed = plan_from_dict({**{k: v for k, v in WONG.items() if k not in ("wong", "boxes")},
+                            "name": "hi-lo-ss", "super_sevens": {"base": 1}})
+    assert not CR.ss_stake_varies(fixed) and not CR.ss_stake_varies(plan_from_dict(WONG))
+    assert CR.ss_stake_varies(plan_from_dict({**WONG, "super_sevens": {"base": 1}}))  # (wongs)
+    parts = whole_tallies(12)
+    total = sum(p.astype(object) for p in parts)
+    tot = [int(x) for x in total.sum(axis=0)]
+    f = CR.figures(total, fixed, PAYS_3, moments=summed_moments(parts))
+    whole = tot[L.C_NET] + L.UNIT * tot[L.C_SS_NET]
+    played = tot[L.C_PLAYED]
+    mean, sd = _mean_sd(whole, tot[L.C_ROUND_SQ], played, float(L.UNIT))
+    p = f["per_round_played"]
+    assert p["se_kind"] == CR.ROUNDS_SE
+    assert p["se"] == sd / math.sqrt(played)  # (bit for bit)
+    assert p["win_per_100_ci95_low"] == 100 * (mean - Z95 * p["se"])
+    a = f["advantage"]["initial_bet_with_super_sevens"]
+    assert a["se_kind"] == CR.ROUNDS_SE
+    assert a["se"] == sd * math.sqrt(played) / (tot[L.C_BET] + tot[L.C_SS_BET])
+    assert a["ci95_high"] == a["mean"] + Z95 * a["se"]
+    # the same figures without the moments: nothing of these depends on them
+    alone = CR.figures(total, fixed, PAYS_3)
+    assert alone["per_round_played"] == p
+    assert alone["advantage"] == f["advantage"]
+
+
+def test_a_checkpoint_with_the_moments_of_before_is_refused_in_one_line(tmp_path):
+    """A checkpoint of a bjsim before the whole-net moments (its chunks' moments 16 fewer) is
+    refused, naming the payload it holds: resumed, the figures with Super Sevens of a plan
+    betting them by the count would have no SE (their moments of some chunks only), and its code
+    is other code anyway (`checkpoint._code_differs`)."""
+    from simulator import checkpoint
+
+    path = tmp_path / "run.ckpt"
+    args = ["count", "--plan", "hi-lo-flat", "--rounds", "2000", "--chunk-rounds", "1000",
+            "--seed", "1", "-q", "--checkpoint", path]
+    assert invoke(*args).exit_code == 0
+    doc = json.loads(path.read_text())
+    start = L.N_TALLY + L.N_TC * L.N_COUNT + batches.N_WHOLE
+    old = batches.N_WHOLE  # (the moments before: all but the whole-net ones)
+
+    def before(values):
+        return values[:start] + values[start + batches.N_MOMENTS - old:]
+
+    state = doc["state"]
+    state["prefix"] = before(state["prefix"])
+    state["extra"] = {k: before(v) for k, v in state["extra"].items()}
+    ident = doc["identity"]
+    assert f"{batches.N_MOMENTS} chunk moments" in ident["payload"]
+    ident["payload"] = ident["payload"].replace(f"{batches.N_MOMENTS} chunk", f"{old} chunk")
+    doc["sha256"] = checkpoint.checksum(doc)
+    path.write_text(json.dumps(doc))
+    out = invoke("count", "--resume", path, "-q")
+    assert out.exit_code != 0 and out.output.count("\n") == 1, out.output
+    assert f"{old} chunk moments" in out.output and f"{batches.N_MOMENTS} chunk" in out.output

@@ -306,10 +306,11 @@ def test_the_section_withholds_the_super_sevens_intervals_bjsim_count_withholds(
 def test_the_section_says_score_n0_and_ruin_intervals_are_conservative_with_super_sevens():
     from simulator import counting_report as CR
     from simulator.plans import load_plan
-    from tests.test_counting_report import FLAT_ROUNDS, tally_of
+    from tests.test_counting_report import FLAT_ROUNDS, in_chunks, tally_of
 
-    f = CR.figures(tally_of(FLAT_ROUNDS) * 1_000_000, load_plan("sevens-super-sevens"), Rules(),
-                   bankroll=1000)
+    total, moments = in_chunks(tally_of(FLAT_ROUNDS), 1_000_000)
+    f = CR.figures(total, load_plan("sevens-super-sevens"), Rules(), bankroll=1000,
+                   moments=moments)
     assert f["per_round_played"]["score_ci95_low"] is not None
     data = {"strategy": "basic-super-sevens",
             "counting": {"plan": "sevens-super-sevens", "figures": f,

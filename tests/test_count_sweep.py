@@ -20,7 +20,7 @@ from simulator.plans import load_plan
 from simulator.rules import Rules
 from tests.test_chunk_se import chunk_tallies, direct_se
 from tests.test_count_cli import fake_result, invoke
-from tests.test_counting_report import FLAT_ROUNDS, MAIN_ROUNDS, tally_of
+from tests.test_counting_report import FLAT_ROUNDS, MAIN_ROUNDS, in_chunks, tally_of
 
 SEVENS = load_plan("sevens-super-sevens")
 NEED = math.ceil(30 / CR.rarest_line(Rules())[1])  # bets to expect 30 wins of line (e)
@@ -41,7 +41,8 @@ def csv_rows(text: str) -> list[dict]:
 def test_the_sweep_gives_the_advantage_with_super_sevens_its_se_and_interval_as_a_single_run():
     # The sweep's "with SS" was a bare number in every format, where a single run at that
     # penetration gave its SE and interval: now the same figures, withheld by the same rule.
-    enough = CR.figures(tally_of(FLAT_ROUNDS) * -(-NEED // 2), SEVENS, Rules())
+    total, moments = in_chunks(tally_of(FLAT_ROUNDS), -(-NEED // 2))  # (ten chunks' moments:
+    enough = CR.figures(total, SEVENS, Rules(), moments=moments)  # the plan's SS stake varies)
     single = enough["advantage"]["initial_bet_with_super_sevens"]
     assert single["se"] is not None and single["interval_note"] is None
     (row,) = CR.sweep_rows([(0.9, enough)])

@@ -13,7 +13,7 @@ import statistics
 import numpy as np
 import pytest
 
-from simulator import counting
+from simulator import batches, counting
 from simulator import counting_report as CR
 from simulator import layout as L
 from simulator.plans import Ramp, load_plan
@@ -23,6 +23,14 @@ from simulator.strategy import load_strategy
 from tests.helpers import make_strategy
 
 U = L.UNIT
+
+
+def in_chunks(tally, times: int, k: int = 10) -> tuple:
+    """``tally`` times ``times`` as ``k`` chunks give it: the sum, and the chunks' summed moments
+    (`batches.chunk_moments`; the chunks alike, so an SE by batch means of 0), for a plan whose
+    Super Sevens stake goes with the count (its figures with Super Sevens have SEs only so)."""
+    chunks = [tally * (times // k + (i < times % k)) for i in range(k)]
+    return sum(chunks), sum(np.array(batches.chunk_moments(c), dtype=object) for c in chunks)
 
 
 def tally_of(rounds: list[dict]) -> np.ndarray:
@@ -483,8 +491,12 @@ def test_figures_with_super_sevens_have_no_interval_from_too_few_expected_big_wi
     assert (f"At penetration 0.75: no SE or interval for the advantage with SS, nor an interval "
             f"for the win per 100 rounds, SCORE, N0 or the risk of ruin, {note}."
             ) in CR.render_sweep(sweep, "table")
-    # Enough bets to expect 30 wins: every interval.
-    enough = CR.figures(tally_of(FLAT_ROUNDS) * -(-need // 2), plan, Rules(), bankroll=1000)
+    # Enough bets to expect 30 wins: every interval. (The plan's Super Sevens stake goes with
+    # the count, so its SEs are by batch means: ten chunks' moments, alike, so an SE of 0.)
+    total, moments = in_chunks(tally_of(FLAT_ROUNDS), -(-need // 2))
+    enough = CR.figures(total, plan, Rules(), bankroll=1000, moments=moments)
+    assert CR.figures(total, plan, Rules())["per_round_played"]["interval_note"] == (
+        "no chunk moments kept with this tally")
     assert enough["advantage"]["initial_bet_with_super_sevens"]["ci95_low"] is not None
     assert enough["per_round_played"]["interval_note"] is None
     assert enough["per_round_played"]["score_ci95_low"] is not None
@@ -504,7 +516,8 @@ def test_score_n0_and_ruin_intervals_say_they_are_conservative_with_super_sevens
     # rounds of the sevens plan: the pays move the mean and SD together). Every format says so.
     plan = load_plan("sevens-super-sevens")
     need = math.ceil(30 / CR.rarest_line(Rules())[1])
-    f = CR.figures(tally_of(FLAT_ROUNDS) * -(-need // 2), plan, Rules(), bankroll=1000)
+    total, moments = in_chunks(tally_of(FLAT_ROUNDS), -(-need // 2))
+    f = CR.figures(total, plan, Rules(), bankroll=1000, moments=moments)
     p = f["per_round_played"]
     assert p["score_ci95_low"] is not None and p["interval_note"] is None
     assert p["score_n0_ruin_note"] == f["per_round_watched"]["score_n0_ruin_note"] == (
