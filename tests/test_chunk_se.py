@@ -376,6 +376,15 @@ def test_a_plan_betting_super_sevens_by_the_count_gives_those_figures_batch_mean
         if p["n0_ci95_low"] is not None:
             assert p["n0_ci95_low"] == pytest.approx(counting.n0(high, p["sd"]))
         assert low < p["mean"] < high
+    # the report's counting section says so, as count's text does (it said nothing of it)
+    from simulator.assessment import render, sections
+
+    md = " ".join(render.to_markdown("t", [sections.counting(
+        {"strategy": "basic-super-sevens", "counting": {"figures": f}})]).split())
+    assert ("SE of the figures with Super Sevens (the advantages with Super Sevens and the net "
+            "per round, and from it the win per 100 rounds, SCORE, N0 and the risk of ruin): by "
+            "batch means over the run's chunks") in md
+    assert "95% intervals Student's t over 12 chunks (2.20 SEs each way)." in md
     # from fewer than 10 chunks none, saying why
     few = CR.figures(sum(p.astype(object) for p in parts[:9]), plan, PAYS_3,
                      moments=summed_moments(parts[:9]))
