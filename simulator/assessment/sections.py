@@ -1285,7 +1285,7 @@ def counting(data: dict) -> Section | None:
         + (" The insurance result has no SE or interval: "
            f"{f['insurance_per_initial_bet_interval_note']}." if f.get("insures") is not False
            and f.get("insurance_per_initial_bet_interval_note") else "")
-        + (" " + whole_se_line(f) if whole_se_line(f) else "")
+        + "".join(" " + x for x in [whole_se_line(f)] if x)
         + " The SE of the win per 100 rounds is from the mean's; "
         + _and(["SCORE", "N0"] + (["the risk of ruin"] if ruin_given else []))
         + (" have" if not f["per_round_played"].get("interval_note") else " would have")
