@@ -188,7 +188,8 @@ def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
     low, high = (mean - q * se, mean + q * se) if ci else (None, None)
     given = ci and out["risk_of_ruin"] is not None
     spread = exponent(high) - exponent(low) if given else 0.0
-    out["risk_of_ruin_interval_note"] = (_few_for_ruin(n, sd, bankroll, spread, by_nets)
+    out["risk_of_ruin_interval_note"] = (_few_for_ruin(n, sd, bankroll, spread, by_nets,
+                                                       batch is not None)
                                          if given and spread != 0 else None)
     if out["risk_of_ruin_interval_note"] is not None:
         out["risk_of_ruin_se"] = None
@@ -230,7 +231,7 @@ def ss_stake_varies(plan) -> bool:
 
 
 def _few_for_ruin(n: int, sd: float, bankroll: float, spread: float,
-                  by_nets: bool = False) -> str | None:
+                  by_nets: bool = False, batch: bool = False) -> str | None:
     """Why the risk of ruin of ``bankroll`` units has no SE or interval over ``n`` rounds of SD
     ``sd``, or None. The interval carries the mean's through ``exp(-2 m B / s^2)`` (``by_nets``:
     ``exp(-R B)``, `counting.adjustment`), whose exponent (0 without an edge) moves across it
@@ -240,14 +241,15 @@ def _few_for_ruin(n: int, sd: float, bankroll: float, spread: float,
     ``s sqrt(n)``) to spread as far as the bankroll, the bounds would be powers of ten apart,
     and an error of a few percent in the SE, or in the SD held fixed, would move them by more:
     over 1,000 rounds of the hi-lo plan with 1,000 units the exponent moved by 28 and the low
-    end read 5e-11%."""
+    end read 5e-11%. With ``batch`` (the mean's SE by batch means, its interval t) the rounds
+    it needs are the played ones scaled by the spread, as from the nets, not ``(B / s)^2``."""
     if spread <= 2 * Z95:
         return None
-    if by_nets:  # (R's spread falls as one over the square root of the rounds, as the mean's)
-        exponent = "R x bankroll"
+    exponent = "R x bankroll" if by_nets else "2 x mean x bankroll / SD^2"
+    if by_nets or batch:  # (the spread falls as one over the square root of the rounds, as the
+        # mean's SE: from the rounds' nets, or by batch means with a t quantile)
         need = f"about {math.ceil(n * (spread / (2 * Z95)) ** 2):,}"
     else:
-        exponent = "2 x mean x bankroll / SD^2"
         need = f"(bankroll / SD)^2 = {math.ceil((bankroll / sd) ** 2):,}"
     return (f"across the mean's 95% interval the formula's exponent {exponent} "
             f"moves by {spread:,.1f}, more than the {2 * Z95:.1f} (a factor of 50 in the risk) it "

@@ -457,3 +457,17 @@ def test_a_checkpoint_with_the_moments_of_before_is_refused_in_one_line(tmp_path
     out = invoke("count", "--resume", path, "-q")
     assert out.exit_code != 0 and out.output.count("\n") == 1, out.output
     assert f"{old} chunk moments" in out.output and f"{batches.N_MOMENTS} chunk" in out.output
+
+
+def test_a_withheld_risk_of_ruin_with_a_batch_means_se_names_the_rounds_it_would_need():
+    # A last read: with the mean's SE by batch means (1.18 x SD / sqrt(n), a t quantile) the
+    # note said "(bankroll / SD)^2 = 640,000 rounds: the 1,000,000 played are too few", which
+    # holds only for SD / sqrt(n) and 1.96; the rounds needed scale with the spread itself.
+    n, sd = 10**6, 3.0
+    net, sq = round(0.0005 * n * L.UNIT), round((sd**2 + 0.0005**2) * n * L.UNIT**2)
+    p = CR._per_round(net, sq, n, 2400, batch=(1.18 * sd / 1000, 9, None))
+    note = p["risk_of_ruin_interval_note"]
+    assert note is not None and "(bankroll / SD)^2" not in note
+    said = note.split("over about ")[1].split(" rounds: the 1,000,000 played are too few")
+    assert len(said) == 2, note
+    assert int(said[0].replace(",", "")) > n  # (the note's own claim holds: more than played)
