@@ -26,8 +26,8 @@ per round played and watched. Their ratios are of linear combinations of fields 
 the products kept after the by-count ones are those of the round's whole net (tenths: main
 game and insurance, plus the Super Sevens net times ``layout.UNIT``) and the total wagered
 (tenths) with every run field and each other, after a count of the chunks they hold
-(`whole_chunks`: where it falls short of the run's, as it would in a run resumed from payloads
-without them, those SEs are not given).
+(`whole_chunks`: a checkpoint whose count differs from the run's is refused as damaged,
+`valid`; moments summed otherwise that fall short give those SEs none).
 """
 
 from __future__ import annotations
@@ -108,8 +108,10 @@ def _whole_sums(tot) -> list[int]:
 
 
 def valid(moments) -> bool:
-    """Whether summed chunk moments can be (a checkpoint's): every square at least 0."""
-    return len(moments) == N_MOMENTS and all(moments[i] >= 0 for i in SQUARES)
+    """Whether summed chunk moments can be (a checkpoint's): every square at least 0, and the
+    whole-net moments of as many chunks as the rest (`whole_chunks`)."""
+    return (len(moments) == N_MOMENTS and all(moments[i] >= 0 for i in SQUARES)
+            and moments[N_WHOLE] == moments[0])
 
 
 def _sums(den: list, num: list) -> list[tuple]:

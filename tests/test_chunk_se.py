@@ -331,10 +331,12 @@ def test_the_figures_with_super_sevens_have_the_batch_mean_se_of_the_chunks_own_
     for name, xs in stakes.items():
         want = direct_se(whole, xs)
         assert batches.whole_se(moments, total, name) == pytest.approx(want, rel=1e-12), name
-    # whole-net moments of some chunks only (a run resumed from payloads without them): none
+    # whole-net moments of some chunks only: none; and no checkpoint may hold such (a last
+    # read: a damaged one was taken, its SEs then silently none)
     short = moments.copy()
     short[batches.N_WHOLE] -= 1
     assert batches.whole_se(short, total, "per_round_played") is None
+    assert batches.valid(moments) and not batches.valid(short)
     assert batches.whole_se(summed_moments(parts[:9]), sum(p.astype(object) for p in parts[:9]),
                             "per_round_played") is None
 
