@@ -176,19 +176,29 @@ def trees(rules, policy):
     return _kept_trees(("trees", one_box(rules), rows), lambda: _ups(rules, policy))
 
 
-def evaluate(rules, policy, ups=None, ss_value=None):
+def evaluate(rules, policy, ups=None, ss_value=None, shoe=None):
     """Expected return, SD per round and the per-hand option table under ``policy``.
 
     ``policy``: a `Tables` (the kernel's semantics) or None (composition-dependent optimal play,
     the combinatorial analyzers' convention; no insurance, even money where it gains).
+    ``shoe``: None, the full shoe of ``rules.decks``; else the composition the round is dealt
+    from (counts by value, A..T; may be fractional), its up cards' trees made for it unless
+    ``ups`` gives them (`simulator.exact.removal`).
     """
-    ups = ups or trees(rules, policy)
-    shoe = full_shoe(rules.decks)
+    if shoe is None:
+        ups = ups or trees(rules, policy)
+        shoe = full_shoe(rules.decks)
+    else:
+        shoe = np.array(shoe, dtype=np.float64)
+        ups = ups or {up: UpCard(rules, up, policy, shoe=shoe) for up in range(1, 11)
+                      if shoe[up - 1] > 0}
     n = shoe.sum()
     ev = ex2 = ins_ev = 0.0
     hands = []
     for up in range(1, 11):
         pu = shoe[up - 1] / n
+        if pu == 0:  # (no card of that value left to be the up card)
+            continue
         uc = ups[up]
         box = _Box(uc)
         comp = shoe.copy()

@@ -111,23 +111,41 @@ def super_sevens(rules, sevens_play="stand", guaranteed_third: bool = False) -> 
     """
     rules = validate(rules, "rules")
     guaranteed_third = flag("guaranteed_third", guaranteed_third)
-    d = rules.decks
+    return _by_types(rules, sevens_plays(rules, sevens_play), guaranteed_third,
+                     shoe_by_type(rules.decks))
+
+
+NONSEVEN = (1, 2, 3, 4, 5, 6, 8, 9, 10)  # the values of types 4..12 (`shoe_by_type`)
+
+
+def shoe_by_type(decks: int, removed: int | None = None) -> np.ndarray:
+    """The full shoe by type, as `super_sevens` deals it: sevens of suit 0..3 (types 0..3), then
+    the values A..10 other than 7 (types 4..12); ``removed``: less one card of that value (a
+    seven of suit 0: by the suits' symmetry, the same figures as any other suit's)."""
+    counts = np.array([decks] * 4 + [(16 * decks if v == 10 else 4 * decks) for v in NONSEVEN],
+                      dtype=float)
+    if removed is not None:
+        counts[0 if removed == 7 else 4 + NONSEVEN.index(removed)] -= 1
+    return counts
+
+
+def _by_types(rules, plays: dict, guaranteed_third: bool, counts: np.ndarray) -> dict:
+    """`super_sevens` dealt from ``counts`` (`shoe_by_type`), the 7-7 plays by up card given."""
     pays = dict(zip("abcde", rules.super_sevens_pays, strict=True))
     pays["f"] = -1
-    plays = sevens_plays(rules, sevens_play)
-    # shoe by type: sevens of suit 0..3 (types 0..3), then non-seven values A..10 (types 4..12)
-    nonseven = [v for v in range(1, 11) if v != 7]
-    counts = np.array([d] * 4 + [(16 * d if v == 10 else 4 * d) for v in nonseven], dtype=float)
     n = counts.sum()
-    value = [7] * 4 + nonseven
+    sevens = counts[:4].sum()
+    value = [7] * 4 + list(NONSEVEN)
     prob = dict.fromkeys(LINES, 0.0)
-    p7 = 4 * d / n
+    p7 = sevens / n
     prob["f"] = 1 - p7
-    prob["a"] = p7 * (1 - (4 * d - 1) / (n - 1))
+    prob["a"] = p7 * (1 - (sevens - 1) / (n - 1))
     valued = PLAYS if rules.surrender != "none" else PLAYS[:-1]
     by_up = {up: {k: [0.0, 0.0] for k in valued} for up in range(1, 11)}  # pay-weighted, weight
     peek = rules.hole_card == "peek"
     for s1 in range(4):
+        if counts[s1] == 0:
+            continue
         c = counts.copy()
         pr1 = c[s1] / n
         c[s1] -= 1
