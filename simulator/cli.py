@@ -2266,6 +2266,62 @@ def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bo
                              f"{name} ({note})", rules)
 
 
+def _exact_removal(rules, strat, label, files: dict, source: dict, count_names, optimal: bool,
+                   fmt: str, quiet: bool) -> str:
+    """`bjsim exact --removal` in ``fmt``: `exact.removal.effects_of_removal`, cached, and the
+    correlations of the counts ``count_names`` (default: every shipped one)."""
+    from simulator import derived
+    from simulator.counting import list_counts, load_count
+    from simulator.exact import removal
+    from simulator.exact.cache import load_removal, save_removal
+    from simulator.exact.compare import OPTIMAL_NAME
+
+    systems = []
+    for c in count_names or list_counts():
+        s = load_count(c)
+        if all((s.name, s.tags) != (t.name, t.tags) for t in systems):  # (once each)
+            systems.append(s)
+    if optimal:
+        chart, name, note = None, OPTIMAL_NAME, None
+    elif strat is None:  # the rules' basic strategy, named as `bjsim exact` names it
+        theirs = derived.basic_for(rules)[0]
+        chart = derived.rules_basic(rules, theirs)
+        name, note = chart.name, derived.strategy_note(rules, chart.name, theirs)
+    else:
+        chart, name = strat, label
+        note = _chart_label(rules, [label], quiet, derive=True)
+    effects = load_removal(rules, chart, optimal)
+    if effects is None:
+        if not quiet:
+            click.echo("bjsim: effects of removal: the game valued from the full shoe and from "
+                       "it less one card of each value (some seconds of CPU on every core; "
+                       "--optimal about a minute; then kept)", err=True)
+        effects = removal.effects_of_removal(rules, chart, optimal)
+        save_removal(rules, chart, effects, optimal)
+    shown = name if note is None else f"{name} ({note})"
+    run_meta = source | {"strategy": name, "strategy_note": note, "play": effects["play"],
+                         "seed": None, "partial": False} | (
+        {"strategy_files": files} if files else {})
+    if fmt == "json":
+        doc = {"bjsim": __version__, "source": provenance(), "rules": rules_dict(rules),
+               "run": run_meta, "removal": removal.removal_json(effects, systems, shown)}
+        return json.dumps(doc, indent=2, allow_nan=False) + "\n"
+    if fmt == "csv":
+        import pandas as pd
+
+        from simulator.report import csv_cell, csv_text
+
+        frame = pd.DataFrame([(a, b, c, csv_cell(v) if v is None else float(v))
+                              for a, b, c, v in removal.removal_rows(effects, systems)],
+                             columns=["section", "item", "per", "value"], dtype=object)
+        return csv_text(frame, {"run": run_meta, "rules": rules_dict(rules)})
+    if files:
+        from simulator.report import files_text
+
+        shown += f"; {files_text(files)}"
+    return removal.removal_table(effects, systems, source["rules_name"], shown)
+
+
 def _shoe_keys_set(overrides) -> str:
     """The shoe's keys (penetration, shuffle) a --set changes, as "penetration does" or
     "penetration and shuffle do", or "" for none: for the commands they do not apply to."""
@@ -2292,11 +2348,19 @@ def _shoe_keys_set(overrides) -> str:
 @_option("--up", "ups", multiple=True, type=AnyCaseChoice(UP_CHOICES, UP_SHOWN),
          metavar="CARD", help=f"With --hands: only this dealer up card ({UP_SHOWN}; "
          "repeatable).")
+@_option("--removal", is_flag=True,
+         help="Instead: the effect of removal of each card value (the change of the main "
+         "game's, insurance's and Super Sevens' return when one card is taken out of the full "
+         "shoe, the play held fixed) and each count's betting, insurance and Super Sevens "
+         "correlations. Not with --hands.")
+@_option("--count", "count_names", multiple=True, metavar="NAME|FILE",
+         help="With --removal: a count system to correlate, a shipped one "
+         "(strategies/counts/) or a file (repeatable). Default: every shipped count.")
 @output_options(["table", "csv", "json"], "table")
 @_option("-q", "--quiet", is_flag=True, help="No line on stderr while it computes.")
 @user_errors
-def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by_hand, ups, fmt,
-          output, quiet):
+def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by_hand, ups,
+          removal, count_names, fmt, output, quiet):
     """Theoretical (combinatorial) figures of a rule set and strategy, no simulation.
 
     The house edge (main game and insurance), the Super Sevens house edge line by line, and the
@@ -2314,6 +2378,7 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
         bjsim exact --strategy basic-super-sevens
         bjsim exact --set decks=8 --format json -o nz8-exact.json
         bjsim exact --hands --up 10 --up A          # each play's value, hand by hand
+        bjsim exact --removal --count hi-lo --count my-count.toml
     """
     from simulator.exact.cache import load_figures
     from simulator.exact.compare import (
@@ -2327,6 +2392,11 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
 
     if ups and not by_hand:
         raise BjsimError("--up: only with --hands (the up cards of its table)")
+    if count_names and not removal:
+        raise BjsimError("--count: only with --removal (the counts it correlates with the "
+                         "effects of removal)")
+    if removal and by_hand:
+        raise BjsimError("--removal: not with --hands: each is a table of its own; ask for one")
     if optimal and (strategy_name or by_hand):
         raise BjsimError(f"--optimal: not with {'--strategy' if strategy_name else '--hands'}: "
                          "optimal play follows no chart" + (
@@ -2345,6 +2415,10 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
                  "shuffles every round, as these figures assume")
         click.echo(f"bjsim: warning: exact values every round from a full shoe: {unused} not "
                    f"change its figures (bjsim simulate under these rules {dealt})", err=True)
+    if removal:
+        _emit(_exact_removal(rules, strat, label, files, source, count_names, optimal, fmt,
+                             quiet), output)
+        return
     if by_hand:
         cards = [min(UP_CHOICES.index(u.upper()) + 1, 10) for u in ups]  # (T: 10)
         _emit(_exact_hands(rules, strat, source | ({"strategy_files": files} if files else {}),

@@ -217,3 +217,18 @@ def load_hands(rules, strategy, up: int):
 
 def save_hands(rules, strategy, up: int, rows) -> None:
     _save(f"hands{up}", rules, strategy, rows)
+
+
+def _removal_kind(optimal: bool) -> str:
+    return "removal-optimal" if optimal else "removal"
+
+
+def load_removal(rules, strategy, optimal: bool = False):
+    """The cached ``removal.effects_of_removal(rules, strategy, optimal)``, or None."""
+    hit = _load(_removal_kind(optimal), rules, None if optimal else strategy)
+    return hit if isinstance(hit, dict) and isinstance(hit.get("eor"), dict) else None
+
+
+def save_removal(rules, strategy, effects, optimal: bool = False) -> None:
+    """Keep ``removal.effects_of_removal(rules, strategy, optimal)`` for the next run."""
+    _save(_removal_kind(optimal), rules, None if optimal else strategy, effects)

@@ -131,3 +131,110 @@ def correlations(effects: dict, tags) -> dict:
     `effects_of_removal` (None where the rules have no Super Sevens)."""
     return {g: (None if effects["eor"][g] is None else correlation(tags, effects["eor"][g]))
             for g in GAMES}
+
+
+# ---------------------------------------------------------------------------------------------
+# Output: `bjsim exact --removal` (docs/exact.md, "Effects of removal")
+
+GAME_WORDS = {"main": "main game", "insurance": "insurance", "super_sevens": "Super Sevens"}
+PER = {"main": "per initial wager", "insurance": "per unit staked",
+       "super_sevens": "per unit bet"}
+CORRELATION_KEYS = {"main": "betting", "insurance": "insurance", "super_sevens": "super_sevens"}
+METHOD = ("one card of each value removed from the rule set's full shoe: EoR = the return from "
+          "the shoe less that card minus the full shoe's")
+SEVENS_SUITS = ("Super Sevens: a seven removed is of one suit (the other sevens all there; by the "
+                "suits' symmetry any suit gives the same figure), the 7-7 play by up card held "
+                "fixed (rule 14.4)")
+INSURANCE_BASIS = ("insurance: every dealer ace, the player's cards unseen (a blackjack's even "
+                   "money is the same bet), so its EoRs are a pure function of the ten density")
+CORRELATION_NOTE = ("Pearson's r over the 13 ranks A, 2, ..., 9, T, J, Q, K, each ten-valued rank "
+                    "carrying the ten's tag and EoR")
+NO_EFFICIENCY = ("playing efficiency is not given: it needs each play's gain from the count's "
+                 "index plays at every depth, not the EoRs of the whole game (docs/exact.md)")
+
+
+def count_rows(effects: dict, systems) -> list[dict]:
+    """One row per count system: name, tags, balanced and its correlations (`correlations`)."""
+    return [{"count": s.name, "tags": list(s.tags), "balanced": bool(s.balanced)}
+            | {CORRELATION_KEYS[g]: r for g, r in correlations(effects, s.tags).items()}
+            for s in systems]
+
+
+def removal_json(effects: dict, systems, strategy: str) -> dict:
+    """The ``removal`` part of `bjsim exact --removal -f json` (fractions, unrounded)."""
+    games = [g for g in GAMES if effects["eor"][g] is not None]
+    return {
+        "play": effects["play"], "strategy": strategy, "decks": effects["decks"],
+        "cards": int(full_shoe(effects["decks"]).sum()),
+        "method": METHOD, "insurance_basis": INSURANCE_BASIS,
+        "sevens_basis": SEVENS_SUITS if "super_sevens" in games else None,
+        "sevens_plays": (None if effects["sevens_plays"] is None else
+                         {("A" if up == 1 else str(up)): effects["sevens_plays"][up]
+                          for up in (*range(2, 11), 1)}),
+        "per": {g: PER[g] for g in games},
+        "full_shoe": {g: effects["full"][g] for g in games},
+        "effects": {v: {g: float(effects["eor"][g][i]) for g in games}
+                    for i, v in enumerate(VALUES)},
+        "deck_sum": {g: effects["deck_sum"][g] for g in games},
+        "correlation": CORRELATION_NOTE,
+        "counts": count_rows(effects, systems),
+        "playing_efficiency": None, "playing_efficiency_note": NO_EFFICIENCY,
+    }
+
+
+def removal_rows(effects: dict, systems) -> list[tuple]:
+    """Tidy rows (section, item, per, value) of `removal_json`'s figures, for the csv."""
+    games = [g for g in GAMES if effects["eor"][g] is not None]
+    rows = [("full_shoe", g, PER[g], effects["full"][g]) for g in games]
+    rows += [("effect", f"{v}:{g}", PER[g], float(effects["eor"][g][i]))
+             for i, v in enumerate(VALUES) for g in games]
+    rows += [("deck_sum", g, PER[g], effects["deck_sum"][g]) for g in games]
+    for row in count_rows(effects, systems):
+        rows += [("correlation", f"{row['count']}:{CORRELATION_KEYS[g]}", "r",
+                  row[CORRELATION_KEYS[g]]) for g in games]
+    return rows
+
+
+def _r(x) -> str:
+    return "-" if x is None else f"{x:+.3f}"
+
+
+def removal_table(effects: dict, systems, title: str, strategy: str) -> str:
+    """The people's table of `bjsim exact --removal`: EoRs in % per card removed."""
+    import textwrap
+
+    games = [g for g in GAMES if effects["eor"][g] is not None]
+    d = effects["decks"]
+    held = ("composition-dependent optimal play, re-optimised for each shoe" if
+            effects["play"] == "optimal" else f"strategy {strategy}, its chart held fixed")
+    out = [f"Effects of removal: {title}",
+           *textwrap.wrap(f"play: {held}; shoe: {d} deck{'s' if d > 1 else ''} "
+                          f"({int(full_shoe(d).sum())} cards); {METHOD}", 100), ""]
+    out.append(f"{'card':<11}" + "".join(f"{GAME_WORDS[g]:>15}" for g in games))
+    out.append(f"{'full shoe':<11}" + "".join(
+        f"{100 * effects['full'][g]:>+14.4f}%" for g in games))
+    for i, v in enumerate(VALUES):
+        out.append(f"{v:<11}" + "".join(f"{100 * effects['eor'][g][i]:>+15.4f}" for g in games))
+    out.append(f"{'deck sum':<11}" + "".join(
+        f"{100 * effects['deck_sum'][g]:>+15.4f}" for g in games))
+    out += textwrap.wrap(
+        "(full shoe: the return in % of the wager, " + ", ".join(
+            f"{GAME_WORDS[g]} {PER[g]}" for g in games) + "; each card: the change of that "
+        "return, in percentage points, when one card of that value is removed; deck sum: the "
+        "changes weighted by one deck's cards, 4 of A-9 and 16 tens, near zero)", 100)
+    out += textwrap.wrap(f"({INSURANCE_BASIS})", 100)
+    if "super_sevens" in games:
+        plays = effects["sevens_plays"]
+        out += textwrap.wrap(f"({SEVENS_SUITS}: " + " ".join(
+            f"{'A' if up == 1 else up}:{plays[up]}" for up in (*range(2, 11), 1)) + ")", 100)
+    rows = count_rows(effects, systems)
+    width = max([16] + [len(r["count"]) + 2 for r in rows])
+    out += ["", *textwrap.wrap(f"Count correlations ({CORRELATION_NOTE})", 100), "",
+            f"{'count':<{width}}{'balanced':>9}" + "".join(
+                f"{w:>15}" for w in ("betting (BC)", "insurance (IC)", "Super Sevens")[
+                    :len(games)])]
+    for row in rows:
+        out.append(f"{row['count']:<{width}}{'yes' if row['balanced'] else 'no':>9}" + "".join(
+            f"{_r(row[CORRELATION_KEYS[g]]):>15}" for g in games))
+    out += textwrap.wrap(f"({NO_EFFICIENCY})", 100)
+    return "\n".join(out) + "\n"
