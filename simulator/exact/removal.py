@@ -46,10 +46,17 @@ def _main_return(task) -> float:
     return float(evaluate(rules, policy, shoe=shoe)[0]["ev"])
 
 
-def _sevens_return(rules, plays, removed) -> float:
-    from simulator.exact.sevens import _by_types, shoe_by_type
+def sevens_effects(rules, sevens_play) -> tuple[float, np.ndarray]:
+    """Super Sevens' return per unit bet from the full shoe and its 10 EoRs (A..T), the 7-7
+    play by up card held fixed (``sevens_play`` as `sevens.super_sevens` takes it; rule 14.4).
+    A seven removed is of one suit, the other sevens all there (by the suits' symmetry any
+    suit gives the same figure)."""
+    from simulator.exact.sevens import _by_types, sevens_plays, shoe_by_type
 
-    return float(_by_types(rules, plays, False, shoe_by_type(rules.decks, removed))["ev"])
+    plays = sevens_plays(rules, sevens_play)
+    ss = [float(_by_types(rules, plays, False, shoe_by_type(rules.decks, v))["ev"])
+          for v in (None, *range(1, 11))]
+    return ss[0], np.subtract(ss[1:], ss[0])
 
 
 def effects_of_removal(rules, strategy=None, optimal: bool = False,
@@ -108,11 +115,8 @@ def effects_of_removal(rules, strategy=None, optimal: bool = False,
            "strategy": strat, "sevens_plays": None, "decks": rules.decks,
            "play": "optimal" if optimal else "chart"}
     if rules.super_sevens:
-        by_up = sevens_plays(rules, plays)
-        ss = [_sevens_return(rules, by_up, v) for v in (None, *range(1, 11))]
-        out["full"]["super_sevens"] = ss[0]
-        out["eor"]["super_sevens"] = np.subtract(ss[1:], ss[0])
-        out["sevens_plays"] = by_up
+        out["full"]["super_sevens"], out["eor"]["super_sevens"] = sevens_effects(rules, plays)
+        out["sevens_plays"] = sevens_plays(rules, plays)
     out["deck_sum"] = {g: (None if e is None else float(DECK @ e)) for g, e in out["eor"].items()}
     return out
 
