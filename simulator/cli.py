@@ -2294,8 +2294,8 @@ def _exact_removal(rules, strat, label, files: dict, source: dict, count_names, 
     if effects is None:
         if not quiet:
             click.echo("bjsim: effects of removal: the game valued from the full shoe and from "
-                       "it less one card of each value (some seconds of CPU on every core; "
-                       "--optimal about a minute; then kept)", err=True)
+                       "it less one card of each value (about 10 s of CPU, --optimal about 35 "
+                       "s, on every core; then kept)", err=True)
         effects = removal.effects_of_removal(rules, chart, optimal)
         save_removal(rules, chart, effects, optimal)
     shown = name if note is None else f"{name} ({note})"

@@ -199,8 +199,14 @@ def removal_rows(effects: dict, systems) -> list[tuple]:
     return rows
 
 
+def _signed(x, digits: int) -> str:
+    """``x`` with its sign, or unsigned where it rounds to zero (not ``-0.000``)."""
+    text = f"{x:+.{digits}f}"
+    return text[1:] if not text.strip("+-0.") else text
+
+
 def _r(x) -> str:
-    return "-" if x is None else f"{x:+.3f}"
+    return "-" if x is None else _signed(x, 3)
 
 
 def removal_table(effects: dict, systems, title: str, strategy: str) -> str:
@@ -218,14 +224,17 @@ def removal_table(effects: dict, systems, title: str, strategy: str) -> str:
     out.append(f"{'full shoe':<11}" + "".join(
         f"{100 * effects['full'][g]:>+14.4f}%" for g in games))
     for i, v in enumerate(VALUES):
-        out.append(f"{v:<11}" + "".join(f"{100 * effects['eor'][g][i]:>+15.4f}" for g in games))
+        out.append(f"{v:<11}" + "".join(f"{_signed(100 * effects['eor'][g][i], 4):>15}"
+                                        for g in games))
     out.append(f"{'deck sum':<11}" + "".join(
-        f"{100 * effects['deck_sum'][g]:>+15.4f}" for g in games))
+        f"{_signed(100 * effects['deck_sum'][g], 4):>15}" for g in games))
     out += textwrap.wrap(
         "(full shoe: the return in % of the wager, " + ", ".join(
             f"{GAME_WORDS[g]} {PER[g]}" for g in games) + "; each card: the change of that "
         "return, in percentage points, when one card of that value is removed; deck sum: the "
-        "changes weighted by one deck's cards, 4 of A-9 and 16 tens, near zero)", 100)
+        "changes weighted by one deck's cards, 4 of A-9 and 16 tens: near zero for a fixed "
+        "play, insurance's +48/((N-1)(N-2)) as its dealer's ace is out, and positive for "
+        "re-optimised play, each shoe's own best play gaining)", 100)
     out += textwrap.wrap(f"({INSURANCE_BASIS})", 100)
     if "super_sevens" in games:
         plays = effects["sevens_plays"]
