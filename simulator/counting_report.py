@@ -1967,12 +1967,31 @@ def whole_se_line(f: dict) -> str | None:
     p = f["per_round_played"]
     if p.get("se_kind") != BATCH_SE or p["se"] is None:
         return None
+    return _whole_se_words([f["chunks"]])
+
+
+def sweep_whole_se_line(rows: list[dict]) -> str | None:
+    """`whole_se_line` for a sweep's ``rows``: said where some penetration's figures with Super
+    Sevens have SEs by batch means (``per_round_se_kind``), over the chunks of those rows."""
+    chunks = [r["chunks"] for r in rows if r.get("per_round_se_kind") == BATCH_SE
+              and (r.get("win_per_100_se") is not None
+                   or r.get("advantage_with_super_sevens_se") is not None)]
+    if not chunks:
+        return None
+    return _whole_se_words(chunks, " a penetration" if len(rows) > 1 else "")
+
+
+def _whole_se_words(chunks: list[int], each: str = "") -> str:
+    """The line of `whole_se_line`, its intervals Student's t over each of ``chunks`` (``each``:
+    the words after them, `` a penetration`` in a sweep)."""
+    chunks = list(dict.fromkeys(chunks))
     return ("SE of the figures with Super Sevens (the advantages with Super Sevens and the net "
             "per round, and from it the win per 100 rounds, SCORE, N0 and the risk of ruin): by "
             "batch means over the run's chunks, the plan's Super Sevens stake going with the "
             "count (its stakes and return rise together where the shoe favours the bet, so the "
-            f"rounds' results move together within a shoe); 95% intervals Student's t over "
-            f"{f['chunks']:,} chunks ({t95(f['chunks'] - 1):.2f} SEs each way).")
+            "rounds' results move together within a shoe); 95% intervals Student's t over "
+            + _and([f"{k:,}" for k in chunks]) + f" chunks{each} ("
+            + _and([f"{t95(k - 1):.2f}" for k in chunks]) + " SEs each way).")
 
 
 def chunk_se_line(chunks, note, favourable: bool = False) -> str:
@@ -2128,6 +2147,7 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
         out += [f"SE of {_and(by_chunks)}: {CHUNK_SE_WORDS} (over "
                 + _and([f"{k:,}" for k in chunks]) + " chunks"
                 + (" a penetration" if len(rows) > 1 else "") + ")."]
+    out += [x for x in [sweep_whole_se_line(rows)] if x]
     if any(r.get("score_n0_ruin_note") for r in rows):
         out += [f"SCORE and N0 intervals are {MOVED_TOGETHER} where given."]
     out += no_edge_line(r.get("no_edge_note") for r in rows)
