@@ -884,7 +884,7 @@ def test_a_run_of_the_nz_chart_under_other_rules_says_so(tmp_path, monkeypatch):
     assert note() == [] and note("--set", "penetration=0.8") == []
     assert note("--set", "decks=8", "--strategy", "mimic-dealer") == []
     (line,) = note("--set", "decks=8", "--set", "surrender=late")
-    assert "these rules (decks=8, surrender=late) may call for another: bjsim strategy " \
+    assert 'these rules (decks=8, surrender="late") may call for another: bjsim strategy ' \
         "generate" in line
 
     def label(*args):  # what every format says beside the strategy
@@ -893,7 +893,7 @@ def test_a_run_of_the_nz_chart_under_other_rules_says_so(tmp_path, monkeypatch):
         return doc["run"]["strategy_note"]
 
     assert label("--set", "decks=8", "--set", "surrender=late") == (
-        "basic is the NZ rules' chart; these rules (decks=8, surrender=late) may call for "
+        "basic is the NZ rules' chart; these rules (decks=8, surrender=\"late\") may call for "
         "another")
     eight = load_rules().replace(decks=8)
     path = derived.basic_path(eight)
@@ -1218,6 +1218,31 @@ def test_replay_names_every_rule_unlike_nz_as_the_other_tables(tmp_path, monkeyp
         assert len(out.split("\n\n")[0].splitlines()) == 1 and "Unlike NZ" not in out, out
 
 
+def test_the_unlike_nz_line_shows_a_whole_number_as_a_file_writes_it(tmp_path, monkeypatch):
+    # A rule file writing super_sevens_bet = 2 read "Unlike NZ: super_sevens_bet=2.0".
+    from simulator.rules import load_rules, rules_dict, unlike_nz_line
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ss2.toml").write_text("super_sevens_bet = 2\nblackjack_pays = 1.2\n")
+    out = run("simulate", "--rules", "ss2.toml", "-n", "1000", "-q").stdout.splitlines()
+    assert "Unlike NZ: blackjack_pays=1.2, super_sevens_bet=2" in out, out
+    rules = rules_dict(load_rules().replace(super_sevens_bet=2.0, penetration=0.5))
+    assert unlike_nz_line(rules) == "Unlike NZ: penetration=0.5, super_sevens_bet=2"
+    assert unlike_nz_line(rules, "super_sevens_bet=2, penetration=0.5") is None
+
+
+def test_the_derived_strategys_note_quotes_a_text_value_as_a_rule_file_does():
+    # It read "the exact analyzer's for double_on=10-11", where the Changed: line and every
+    # message quote a text value: double_on="10-11".
+    from simulator import derived
+    from simulator.rules import load_rules
+
+    rules = load_rules().replace(double_on="10-11", surrender="late", decks=8)
+    assert derived.chart_change(rules) == 'decks=8, double_on="10-11", surrender="late"'
+    assert derived.derived_words(rules).startswith(
+        'the exact analyzer\'s for decks=8, double_on="10-11", surrender="late"; ')
+
+
 def test_replay_cites_rule_11_for_a_7_7_split_and_14_4_for_its_paid_bet(tmp_path):
     # Under Super Sevens the split itself was cited [14.4], which is the bet's payment only.
     cards = tmp_path / "s.txt"
@@ -1261,7 +1286,7 @@ def test_a_variant_files_bad_baseline_is_named_by_the_variant_file(tmp_path, mon
     for name, line in zip(("a.toml", "b.toml"), lines, strict=True):
         result = run("compare", "--variant", name, "-n", "1000", "-q")
         assert result.exit_code == 2
-        assert result.stderr == line.replace("Error: ", "Error: --variant ") + "\n"
+        assert result.stderr == line + "\n"  # (the file first, as rules check says it)
 
 
 def test_an_empty_changes_table_is_called_empty(tmp_path):

@@ -169,7 +169,7 @@ def test_a_variant_files_bad_strategy_or_baseline_names_the_file_and_key(tmp_pat
                       f'{v}: key \'variant.strategy\' = "nosuch": unknown strategy \'nosuch\'')
     v.write_text('[variant]\nbaseline = "x.toml"\n[changes]\ndecks = 8\n')
     assert_user_error(run("compare", *TINY, "--variant", str(v)),
-                      f"--variant {v}: key 'baseline' names {tmp_path / 'x.toml'}: no such rule "
+                      f"{v}: key 'variant.baseline' names {tmp_path / 'x.toml'}: no such rule "
                       "file")
 
 
