@@ -1342,6 +1342,44 @@ def test_an_output_that_fails_to_be_written_leaves_the_earlier_file_whole(tmp_pa
     assert link.is_symlink() and json.loads(out.read_text())["results"]["rounds"] == 1000
 
 
+@pytest.mark.parametrize("command, name", [(["simulate"], "iter_chunks"),
+                                           (["compare", "--vary", "decks=8"], "advance_job"),
+                                           (["count"], "advance_job")])
+@pytest.mark.parametrize("named", [["--resume", "c.ckpt"], ["--checkpoint", "c.ckpt",
+                                                            "--resume"]])
+def test_a_checkpoint_save_that_fails_mid_run_names_the_file_as_typed(tmp_path, monkeypatch,
+                                                                      command, name, named):
+    # A full disk mid-run of --resume c.ckpt said "--checkpoint c.ckpt: cannot write", an
+    # option not typed; the file is named by the option that named it, as every other
+    # checkpoint message names it.
+    from simulator import checkpoint, engine
+
+    monkeypatch.chdir(tmp_path)
+    args = [*command, "-n", "4000", "--chunk-rounds", "1000", "--workers", "1", "-q"]
+    interrupt_after_first_chunk(monkeypatch, engine, name)
+    assert run(*args, "--checkpoint", "c.ckpt").exit_code == 130
+    monkeypatch.undo()
+    monkeypatch.chdir(tmp_path)
+    real, calls = checkpoint.Writer.write, []
+
+    def write(self, state):  # the run's first save (before it) written, then a full disk
+        if self.part is None:  # (count's control run, kept in its own section, not failed)
+            calls.append(1)
+            if len(calls) > 1:
+                raise OSError(errno.ENOSPC, "No space left on device")
+        real(self, state)
+
+    monkeypatch.setattr(checkpoint.Writer, "write", write)
+    monkeypatch.setenv("BJSIM_CHECKPOINT_EVERY", "0")
+    result = run(*command, *named, "--workers", "1")
+    assert result.exit_code == 0, result.output
+    option = named[0]
+    said = f"{option} c.ckpt: cannot write: No space left on device"
+    assert f"bjsim: {said}: the run goes on" in result.stderr, result.stderr
+    assert f"{said}: the report has every chunk played" in result.stderr  # (count's: its run's)
+    assert ("--checkpoint" in result.stderr) == (option == "--checkpoint")
+
+
 @pytest.mark.parametrize("command", [["simulate"], ["compare", "--vary", "decks=8"], ["count"]])
 def test_a_stopped_run_whose_output_fails_still_says_where_to_carry_on(tmp_path, monkeypatch,
                                                                        command):
