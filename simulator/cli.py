@@ -242,6 +242,12 @@ def _resume_file(ctx) -> None:
 CHECKPOINT_NAMED = "bjsim.checkpoint_named"  # ctx.meta: --resume, where it named the file
 
 
+def checkpoint_option(ctx) -> str:
+    """The option that named the checkpoint file, as typed: ``--resume`` where ``--resume FILE``
+    named it, else ``--checkpoint`` (or its abbreviation)."""
+    return ctx.meta.get(CHECKPOINT_NAMED) or typed_option(ctx, _param(ctx, "checkpoint_path"))
+
+
 def _param(ctx, name: str):
     """The command's option whose parameter is ``name``."""
     return next(p for p in ctx.command.params if p.name == name)
@@ -254,7 +260,7 @@ def _refuse_checkpoint_folder(ctx) -> None:
     path = ctx.params.get("checkpoint_path")
     if not path or not os.path.isdir(path):
         return  # (another path: `_check_checkpoint` and `checkpoint_problem` say what is wrong)
-    option = ctx.meta.get(CHECKPOINT_NAMED) or typed_option(ctx, _param(ctx, "checkpoint_path"))
+    option = checkpoint_option(ctx)
     raise BjsimError(f"{option} {path}: {output_problem(path)}")
 
 
@@ -1551,7 +1557,7 @@ def _check_checkpoint(ctx, path, resume: bool) -> None:
     problem = checkpoint_problem(path, resume)
     if problem is not None:
         raise BjsimError(problem)
-    option = ctx.meta.get(CHECKPOINT_NAMED) or typed_option(ctx, _param(ctx, "checkpoint_path"))
+    option = checkpoint_option(ctx)
     if not resume:
         refuse_unwritable(option, path)
     elif _carried_on(path):  # (atomic writes: a file made in its folder, renamed over it)
@@ -1754,7 +1760,7 @@ def simulate(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, ro
         rounds=max_rounds if precision is not None else rounds, seed=seed,
         chunk_rounds=chunk_rounds, workers=workers, precision=precision, scheduler=scheduler,
         checkpoint=checkpoint_path, resume=resume, exact=with_exact,
-        rules_file=_as_named(ctx, rules_path),
+        checkpoint_option=checkpoint_option(ctx), rules_file=_as_named(ctx, rules_path),
         rules_name=file_meta.get("name"),
         overrides=tuple(changes), strategy_note=label,
         command=_run_command(ctx),
@@ -2677,7 +2683,8 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     plan = cmp.Plan(games, rounds=max_rounds if precision is not None else rounds, seed=seed,
                     chunk_rounds=chunk_rounds, pair_rounds=pair_rounds, workers=workers,
                     precision=precision, scheduler=scheduler, checkpoint=checkpoint_path,
-                    resume=resume, exact=not no_exact, command=_run_command(ctx))
+                    resume=resume, exact=not no_exact, command=_run_command(ctx),
+                    checkpoint_option=checkpoint_option(ctx))
     result = cmp.compare(plan, quiet=quiet, exact=exact)
     if result.nothing_played:
         _nothing_to_report(ctx, result.stopped_compiling, result.failure)
@@ -3140,7 +3147,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         rules_name=file_meta.get("name"), overrides=sets, quiet=quiet,
         say=None if quiet else (lambda text: click.echo(f"bjsim: {text}", err=True)),
         checkpoint=checkpoint_path, resume=resume, strategy_note=label,
-        command=_run_command(ctx))
+        command=_run_command(ctx), checkpoint_option=checkpoint_option(ctx))
     if runs.nothing_played:
         _nothing_to_report(ctx, runs.stopped_compiling)
         # (not a report of 0 rounds over -o's file)

@@ -80,6 +80,7 @@ class Plan:
     checkpoint: str | None = None
     resume: bool = False
     exact: bool = True
+    checkpoint_option: str = "--checkpoint"  # the option that named ``checkpoint`` (--resume)
     command: dict | None = None  # the command line's options, kept in the checkpoint (`cli`)
 
     def __post_init__(self):
@@ -1008,7 +1009,7 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
         starting = True
         state = PairedState(plan.rounds, plan.chunk_rounds, plan.precision, plan.games,
                             plan.pair_rounds)
-    save = run.saver(writer, state)
+    save = run.saver(writer, state, plan.checkpoint_option)
     resumed = state.rounds_done
     job = None
     try:

@@ -153,13 +153,13 @@ def boxes_note(rules, plan) -> str | None:
 def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chunk_rounds: int,
          workers=None, rules_file=None, rules_name=None, overrides=(), quiet=False,
          say=None, checkpoint=None, resume=False, strategy_note=None, strategy_files=None,
-         command=None) -> Runs:
+         command=None, checkpoint_option="--checkpoint") -> Runs:
     """Play ``plan`` once for each of ``games`` (from `check`), every box playing ``strategy``
     (named ``name``) where no index play applies. ``say(text)``: a line before each run of a
     sweep. Ctrl-C stops the sweep: the runs finished, and the one cut short, are kept.
-    ``checkpoint``, ``resume``, ``strategy_note``, ``strategy_files``, ``command``: as
-    `run.Plan`'s (the first two for a single game, whose control run is kept in the same
-    checkpoint: `_control`)."""
+    ``checkpoint``, ``resume``, ``strategy_note``, ``strategy_files``, ``command``,
+    ``checkpoint_option``: as `run.Plan`'s (the first two for a single game, whose control
+    run is kept in the same checkpoint: `_control`)."""
     if checkpoint is not None and (len(games) != 1 or games[0][0] is not None):
         raise ValueError("--checkpoint: not with --penetrations (even one): allowed with a "
                          "single run at the rule set's penetration (--set penetration=P for "
@@ -173,6 +173,7 @@ def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chun
                         seed=seed, chunk_rounds=chunk_rounds, workers=workers,
                         rules_file=rules_file, rules_name=rules_name, overrides=changes,
                         checkpoint=checkpoint, resume=resume, counting=plan,
+                        checkpoint_option=checkpoint_option,
                         strategy_note=strategy_note, strategy_files=strategy_files,
                         command=command, bar="bjsim" if pen is not None else f"bjsim: {COUNTER}")
         try:
@@ -188,7 +189,7 @@ def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chun
             try:
                 stops.deliver(result.stopped_after)  # a stop after the run's end: no control
                 control = _control(rules, plan, strategy, name, rounds, seed, chunk_rounds,
-                                   workers, quiet, checkpoint)  # fmt: skip
+                                   workers, quiet, checkpoint, checkpoint_option)  # fmt: skip
             except KeyboardInterrupt:  # before the control's first chunk started
                 pass
             if control is not None:
@@ -212,7 +213,7 @@ def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chun
 
 
 def _control(rules, plan, strategy, name, rounds, seed, chunk_rounds, workers, quiet,
-             checkpoint=None):
+             checkpoint=None, checkpoint_option="--checkpoint"):
     """The strategy alone, every box at one unit, no count: the game the counter is set
     against (its `run.Result`, ``partial`` where Ctrl-C cut it short). With ``checkpoint``
     (the counter's, its run finished), its chunks are kept in that file's section
@@ -222,6 +223,7 @@ def _control(rules, plan, strategy, name, rounds, seed, chunk_rounds, workers, q
     game = run.Plan(flat, (strategy,) * boxes, (name,) * boxes, rounds=rounds, seed=seed,
                     chunk_rounds=chunk_rounds, workers=workers, checkpoint=checkpoint,
                     checkpoint_part=None if checkpoint is None else "control",
+                    checkpoint_option=checkpoint_option,
                     bar=f"bjsim: {CONTROL}")  # (its stderr lines' name too)
     return run.simulate(game, quiet=quiet)
 

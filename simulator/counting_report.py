@@ -161,8 +161,7 @@ def _per_round(net: int, sq: int, n: int, bankroll, few: str | None = None,
         "win_per_100": None if mean is None else 100 * mean,
         "win_per_100_se": None if se is None else 100 * se,
         "interval_note": few if ok else None if mean is None else
-        "a standard error needs two rounds or more" if n < 2 else
-        "the results have no spread (SD 0)",
+        ONE_ROUND if n < 2 else NO_SPREAD,
         "score": counting.score(mean, sd) if ok else None,
         "n0": counting.n0(mean, sd) if ok else None,
         "no_edge_note": NO_EDGE if ok and mean <= 0 else None,
@@ -217,6 +216,12 @@ BATCH_SE = ("batch means over the chunks (the Super Sevens stake goes with the c
 NO_WHOLE_MOMENTS = ("no SE: the plan's Super Sevens stake goes with the count, so this SE is by "
                     "batch means over the chunks, and the chunk moments of the round's whole net "
                     "are not kept for every chunk of this run")
+# Why an SE by batch means is none where the tally came without its chunks' moments
+# (`chunk_count`, ``chunk_se_note``; `figures` without ``moments``).
+NO_CHUNK_MOMENTS = "no chunk moments kept with this tally"
+# Why a figure over the rounds played has no SE: one round, or results all alike.
+ONE_ROUND = "a standard error needs two rounds or more"
+NO_SPREAD = "the results have no spread (SD 0)"
 
 
 def ss_stake_varies(plan) -> bool:
@@ -711,6 +716,10 @@ def control_is_flat(plan, tot: list, control) -> bool:
 NO_SS_BET = "the counter bet no Super Sevens"
 NONE_BET = {"mean": None, "se": None, "ci95_low": None, "ci95_high": None,
             "interval_note": NO_SS_BET, "se_kind": None}
+# The fixed notes an advantage's or a net per round's ``interval_note`` can be; besides them
+# `_few_counter_wins`' and `chunk_count`'s, which name the run's numbers. docs/counting.md
+# lists each (tests/test_counting_report.py checks it).
+INTERVAL_NOTES = (ONE_ROUND, NO_SPREAD, NO_CHUNK_MOMENTS, NO_WHOLE_MOMENTS, NO_SS_BET)
 
 
 def _insurance_note(tot: list[int], plan, mean, se) -> str | None:
@@ -722,13 +731,13 @@ def _insurance_note(tot: list[int], plan, mean, se) -> str | None:
     if mean is None:
         return None
     if tot[L.C_PLAYED] < 2:
-        return "a standard error needs two rounds or more"
+        return ONE_ROUND
     if not won + lost:
         return "no insurance bet in the rounds played"
     few = few_insurance_bets(won, lost, max(plan.boxes.values()))
     if few is not None:
         return f"{TOO_FEW}: {few}"
-    return None if se is not None else "the results have no spread (SD 0)"
+    return None if se is not None else NO_SPREAD
 
 
 def _insures(rules, strategy, plan) -> bool | None:
@@ -784,7 +793,7 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     insurance = _advantage(tot[L.C_INS_NET], bet, ins_sd or None, played, u)  # (SD 0: no SE)
     insurance = _without_interval(insurance, _insurance_note(tot, plan, insurance["mean"],
                                                              insurance["se"]))
-    short = "a standard error needs two rounds or more" if played < 2 else None  # (as simulate)
+    short = ONE_ROUND if played < 2 else None  # (as simulate)
     advantage = {
         "initial_bet": _without_interval(_advantage(net, bet, main_sd, played, u), short),
         "initial_bet_with_super_sevens": _without_interval(_by_batches(
@@ -942,7 +951,7 @@ def _z_house_edge(sim, exact, se):
 def chunk_count(moments) -> tuple[int | None, str | None]:
     """The chunks the batch-means SEs are over (`batches`), and None or why there are none."""
     if moments is None:
-        return None, "no chunk moments kept with this tally"
+        return None, NO_CHUNK_MOMENTS
     k = batches.chunks_of(moments)
     if k < batches.MIN_CHUNKS:
         return k, (f"no SE from fewer than {batches.MIN_CHUNKS} chunks (the run has {k}): "
@@ -1041,7 +1050,7 @@ MERGED_TAILS = merged_text("bets")
 
 
 def _ss_by_count(c, check, density=None, plan=None, moments=None, ctally=None,
-                 chunk_note: str | None = "no chunk moments kept with this tally") -> list[dict]:
+                 chunk_note: str | None = NO_CHUNK_MOMENTS) -> list[dict]:
     """Each bucket with a Super Sevens bet dealt (the ends merged until each holds
     `MIN_SAMPLE` bets: `tail_groups`): the simulated return per bet at one stake with its SE,
     the exact return of those bets from their rounds' start shoes, z (where enough bets were
@@ -1967,12 +1976,31 @@ def whole_se_line(f: dict) -> str | None:
     p = f["per_round_played"]
     if p.get("se_kind") != BATCH_SE or p["se"] is None:
         return None
+    return _whole_se_words([f["chunks"]])
+
+
+def sweep_whole_se_line(rows: list[dict]) -> str | None:
+    """`whole_se_line` for a sweep's ``rows``: said where some penetration's figures with Super
+    Sevens have SEs by batch means (``per_round_se_kind``), over the chunks of those rows."""
+    chunks = [r["chunks"] for r in rows if r.get("per_round_se_kind") == BATCH_SE
+              and (r.get("win_per_100_se") is not None
+                   or r.get("advantage_with_super_sevens_se") is not None)]
+    if not chunks:
+        return None
+    return _whole_se_words(chunks, " a penetration" if len(rows) > 1 else "")
+
+
+def _whole_se_words(chunks: list[int], each: str = "") -> str:
+    """The line of `whole_se_line`, its intervals Student's t over each of ``chunks`` (``each``:
+    the words after them, `` a penetration`` in a sweep)."""
+    chunks = list(dict.fromkeys(chunks))
     return ("SE of the figures with Super Sevens (the advantages with Super Sevens and the net "
             "per round, and from it the win per 100 rounds, SCORE, N0 and the risk of ruin): by "
             "batch means over the run's chunks, the plan's Super Sevens stake going with the "
             "count (its stakes and return rise together where the shoe favours the bet, so the "
-            f"rounds' results move together within a shoe); 95% intervals Student's t over "
-            f"{f['chunks']:,} chunks ({t95(f['chunks'] - 1):.2f} SEs each way).")
+            "rounds' results move together within a shoe); 95% intervals Student's t over "
+            + _and([f"{k:,}" for k in chunks]) + f" chunks{each} ("
+            + _and([f"{t95(k - 1):.2f}" for k in chunks]) + " SEs each way).")
 
 
 def chunk_se_line(chunks, note, favourable: bool = False) -> str:
@@ -2128,6 +2156,7 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
         out += [f"SE of {_and(by_chunks)}: {CHUNK_SE_WORDS} (over "
                 + _and([f"{k:,}" for k in chunks]) + " chunks"
                 + (" a penetration" if len(rows) > 1 else "") + ")."]
+    out += [x for x in [sweep_whole_se_line(rows)] if x]
     if any(r.get("score_n0_ruin_note") for r in rows):
         out += [f"SCORE and N0 intervals are {MOVED_TOGETHER} where given."]
     out += no_edge_line(r.get("no_edge_note") for r in rows)

@@ -59,16 +59,13 @@ SIDE_BET_KEYS = ("super_sevens_pays", "super_sevens_bet")
 
 def chart_change(rules, keys=CHART_KEYS) -> str:
     """The ``keys`` (the chart keys) in which ``rules`` differ from the NZ rules, as
-    ``key=value`` words, each value as ``--set`` takes it ("" where none does); a key of no
-    effect under the other rules (`rules.no_effect`) is no reason for another chart."""
-    from simulator.rules import Rules, no_effect
-
-    def value(v):
-        return (str(v).lower() if isinstance(v, bool) else
-                ",".join(str(x) for x in v) if isinstance(v, (list, tuple)) else str(v))
+    ``key=value`` words, each value as a rule file writes it (``double_on="10-11"``, as the
+    ``Changed:`` line shows it; "" where none differs); a key of no effect under the other rules
+    (`rules.no_effect`) is no reason for another chart."""
+    from simulator.rules import Rules, _fmt, no_effect
 
     nz, here = rules_dict(Rules()), rules_dict(rules)
-    return ", ".join(f"{k}={value(here[k])}" for k in keys
+    return ", ".join(f"{k}={_fmt(here[k])}" for k in keys
                      if here[k] != nz[k] and not no_effect(rules, k))
 
 

@@ -437,7 +437,7 @@ def closest_name(text, shipped) -> str:
 
 
 def unknown_key(key, source: str, known=KEYS, where: str = "") -> RuleError:
-    hint = did_you_mean(key, known) or "known keys: " + ", ".join(known)
+    hint = did_you_mean(key, known) or "allowed " + ", ".join(known)
     return RuleError(f"{source}: unknown key '{_q(key)}'{where}: {hint}")
 
 
@@ -1423,7 +1423,10 @@ def unlike_nz_line(rules: dict, named: str = "") -> str | None:
                      for c in re.split(r",\s*(?=[A-Za-z_]\w*\s*=)", named))
     if not unlike or all(u in named for u in unlike):
         return None
-    return f"Unlike NZ: {', '.join(unlike)}"
+    nz = rules_dict(Rules())  # (each value as a file may write it: a whole number 2, not 2.0)
+    return "Unlike NZ: " + ", ".join(
+        f"{k}={_fmt(int(v) if isinstance(v, float) and v.is_integer() else v)}"
+        for k, v in rules.items() if k in nz and v != nz[k])
 
 
 def modified_name(name: str, changes) -> str:

@@ -65,6 +65,7 @@ class Plan:
     checkpoint: str | None = None
     resume: bool = False
     exact: bool = False
+    checkpoint_option: str = "--checkpoint"  # the option that named ``checkpoint`` (--resume)
     rules_file: str | None = None
     rules_name: str | None = None
     overrides: tuple[str, ...] = ()
@@ -377,7 +378,7 @@ def open_checkpoint(path: str, resume: bool, ident: dict, state,
     return writer
 
 
-def saver(writer, state):
+def saver(writer, state, option: str = "--checkpoint"):
     """``save(now)``: write ``state`` through ``writer`` (None: no checkpoint) now, or if its
     interval has passed (a finished run resumed: never, so a read-only one still gives its
     report). The first save, before the run, refuses an unwritable file
@@ -386,7 +387,8 @@ def saver(writer, state):
     write succeeds), for the run's closing lines. ``save.release()``, after the last save, lets
     the file go, and removes one the run made (not one resumed) that holds no chunk (Ctrl-C, or
     an error, before any chunk finished): the same command then starts afresh, where it was
-    refused (the file exists) though the file held nothing to carry on."""
+    refused (the file exists) though the file held nothing to carry on. A failed write names
+    the file by the ``option`` that named it, as typed (``--resume FILE``)."""
     from tqdm import tqdm
 
     finished_before = state.finished  # a finished checkpoint resumed: nothing to write
@@ -397,7 +399,7 @@ def saver(writer, state):
         try:
             writer.write(state) if now else writer.maybe(state)
         except OSError as err:
-            text = f"--checkpoint {writer.path}: cannot write: {err.strerror or err}"
+            text = f"{option} {writer.path}: cannot write: {err.strerror or err}"
             if not save.tried:
                 raise RunError(text) from None
             if save.failed is None:
@@ -479,7 +481,7 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
         writer = _checkpoint_writer(plan, state)
     except KeyboardInterrupt:  # (the tables stacked, the checkpoint read: none of it kept)
         state, starting = kind(plan.rounds, plan.chunk_rounds, plan.precision), True
-    save = saver(writer, state)
+    save = saver(writer, state, plan.checkpoint_option)
     resumed = int(state.total()[L.T_ROUNDS])
     job = None
     try:

@@ -144,13 +144,13 @@ def _path(path) -> Path:
 def _read_toml(path: Path) -> dict:
     src = str(path)
     names = ", ".join(f.stem for f in shipped())
-    text = read_text(path, "variant", source=f"--variant {src}",
+    text = read_text(path, "variant", source=src,
                      allowed=f"allowed a shipped variant as variants/NAME ({names}) or the path "
                      "of a variant or rule file")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise RuleError(f"--variant {src}: {toml_error_line(err, text)}") from None
+        raise RuleError(f"{src}: {toml_error_line(err, text)}") from None
 
 
 def is_variant_file(data: dict) -> bool:
@@ -433,11 +433,11 @@ def baseline_file(rules_path, files, start=None) -> str | None:
     if found is None:
         return None
     if not Path(shipped_rule_file(found)).is_file():
-        raise RuleError(f"--variant {named[found]}: key 'baseline' names {found}: "
+        raise RuleError(f"{named[found]}: key 'variant.baseline' names {found}: "
                         f"{_not_a_rule_file(Path(shipped_rule_file(found)))}")
     problem = baseline_problem(named[found], shipped_rule_file(found))
     if problem is not None:
-        raise RuleError(f"--variant {problem}")
+        raise RuleError(problem)
     return from_folder(found, start)
 
 

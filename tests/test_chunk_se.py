@@ -399,6 +399,39 @@ def test_a_plan_betting_super_sevens_by_the_count_gives_those_figures_batch_mean
     assert alone["per_round_played"]["interval_note"] == "no chunk moments kept with this tally"
 
 
+def test_a_sweep_says_its_figures_with_super_sevens_have_batch_mean_ses():
+    """A sweep of the sevens plan: its table and markdown say, in the single run's words, that
+    the figures with Super Sevens have SEs by batch means and t intervals (json said it by
+    ``per_round_se_kind``; the text said nothing), as the report's sweep does; a plan with a
+    fixed Super Sevens stake says nothing of it."""
+    from simulator.assessment import render, sections
+    from simulator.plans import load_plan
+
+    plan = load_plan("sevens-super-sevens")
+    parts = whole_tallies(12)
+    total = sum(p.astype(object) for p in parts)
+    f = CR.figures(total, plan, PAYS_3, bankroll=1000, moments=summed_moments(parts))
+    line = CR.whole_se_line(f)
+    assert line and "95% intervals Student's t over 12 chunks (2.20 SEs each way)." in line
+    rows = CR.sweep_rows([(0.7, f), (0.8, f)])
+    assert {r["per_round_se_kind"] for r in rows} == {CR.BATCH_SE}
+    each = line.replace("12 chunks", "12 chunks a penetration")
+    for fmt in ("table", "markdown"):
+        out = " ".join(CR.render_sweep(rows, fmt, {"plan": {"name": "s"}}).split())
+        assert each in out, fmt
+    one = " ".join(CR.render_sweep(rows[:1], "table", {"plan": {"name": "s"}}).split())
+    assert line in one
+    md = " ".join(render.to_markdown("t", [sections.counting({
+        "strategy": "basic-super-sevens", "counting": {"figures": f, "sweep": rows}})]).split())
+    assert md.count(each) == 1
+    fixed = plan_from_dict({**{k: v for k, v in WONG.items() if k not in ("wong", "boxes")},
+                            "name": "hi-lo-ss", "super_sevens": {"base": 1}})
+    g = CR.figures(total, fixed, PAYS_3, moments=summed_moments(parts))
+    rows = CR.sweep_rows([(0.7, g), (0.8, g)])
+    assert "by batch means over the run's chunks, the plan's Super Sevens stake" not in (
+        CR.render_sweep(rows, "table", {"plan": {"name": "s"}}))
+
+
 def test_a_plan_with_a_fixed_super_sevens_stake_keeps_its_ses_bit_for_bit():
     """Hi-Lo betting 1 to 8 with a fixed Super Sevens unit a round (and a plan betting none):
     the SEs from a round's whole net, the rounds taken as independent, and normal intervals,

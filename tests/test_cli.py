@@ -884,7 +884,7 @@ def test_a_run_of_the_nz_chart_under_other_rules_says_so(tmp_path, monkeypatch):
     assert note() == [] and note("--set", "penetration=0.8") == []
     assert note("--set", "decks=8", "--strategy", "mimic-dealer") == []
     (line,) = note("--set", "decks=8", "--set", "surrender=late")
-    assert "these rules (decks=8, surrender=late) may call for another: bjsim strategy " \
+    assert 'these rules (decks=8, surrender="late") may call for another: bjsim strategy ' \
         "generate" in line
 
     def label(*args):  # what every format says beside the strategy
@@ -893,7 +893,7 @@ def test_a_run_of_the_nz_chart_under_other_rules_says_so(tmp_path, monkeypatch):
         return doc["run"]["strategy_note"]
 
     assert label("--set", "decks=8", "--set", "surrender=late") == (
-        "basic is the NZ rules' chart; these rules (decks=8, surrender=late) may call for "
+        "basic is the NZ rules' chart; these rules (decks=8, surrender=\"late\") may call for "
         "another")
     eight = load_rules().replace(decks=8)
     path = derived.basic_path(eight)
@@ -1218,6 +1218,31 @@ def test_replay_names_every_rule_unlike_nz_as_the_other_tables(tmp_path, monkeyp
         assert len(out.split("\n\n")[0].splitlines()) == 1 and "Unlike NZ" not in out, out
 
 
+def test_the_unlike_nz_line_shows_a_whole_number_as_a_file_writes_it(tmp_path, monkeypatch):
+    # A rule file writing super_sevens_bet = 2 read "Unlike NZ: super_sevens_bet=2.0".
+    from simulator.rules import load_rules, rules_dict, unlike_nz_line
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ss2.toml").write_text("super_sevens_bet = 2\nblackjack_pays = 1.2\n")
+    out = run("simulate", "--rules", "ss2.toml", "-n", "1000", "-q").stdout.splitlines()
+    assert "Unlike NZ: blackjack_pays=1.2, super_sevens_bet=2" in out, out
+    rules = rules_dict(load_rules().replace(super_sevens_bet=2.0, penetration=0.5))
+    assert unlike_nz_line(rules) == "Unlike NZ: penetration=0.5, super_sevens_bet=2"
+    assert unlike_nz_line(rules, "super_sevens_bet=2, penetration=0.5") is None
+
+
+def test_the_derived_strategys_note_quotes_a_text_value_as_a_rule_file_does():
+    # It read "the exact analyzer's for double_on=10-11", where the Changed: line and every
+    # message quote a text value: double_on="10-11".
+    from simulator import derived
+    from simulator.rules import load_rules
+
+    rules = load_rules().replace(double_on="10-11", surrender="late", decks=8)
+    assert derived.chart_change(rules) == 'decks=8, double_on="10-11", surrender="late"'
+    assert derived.derived_words(rules).startswith(
+        'the exact analyzer\'s for decks=8, double_on="10-11", surrender="late"; ')
+
+
 def test_replay_cites_rule_11_for_a_7_7_split_and_14_4_for_its_paid_bet(tmp_path):
     # Under Super Sevens the split itself was cited [14.4], which is the bet's payment only.
     cards = tmp_path / "s.txt"
@@ -1261,7 +1286,7 @@ def test_a_variant_files_bad_baseline_is_named_by_the_variant_file(tmp_path, mon
     for name, line in zip(("a.toml", "b.toml"), lines, strict=True):
         result = run("compare", "--variant", name, "-n", "1000", "-q")
         assert result.exit_code == 2
-        assert result.stderr == line.replace("Error: ", "Error: --variant ") + "\n"
+        assert result.stderr == line + "\n"  # (the file first, as rules check says it)
 
 
 def test_an_empty_changes_table_is_called_empty(tmp_path):
@@ -1315,6 +1340,44 @@ def test_an_output_that_fails_to_be_written_leaves_the_earlier_file_whole(tmp_pa
     link.symlink_to(out)
     assert run("simulate", "-n", "1000", "-q", "-f", "json", "-o", str(link)).exit_code == 0
     assert link.is_symlink() and json.loads(out.read_text())["results"]["rounds"] == 1000
+
+
+@pytest.mark.parametrize("command, name", [(["simulate"], "iter_chunks"),
+                                           (["compare", "--vary", "decks=8"], "advance_job"),
+                                           (["count"], "advance_job")])
+@pytest.mark.parametrize("named", [["--resume", "c.ckpt"], ["--checkpoint", "c.ckpt",
+                                                            "--resume"]])
+def test_a_checkpoint_save_that_fails_mid_run_names_the_file_as_typed(tmp_path, monkeypatch,
+                                                                      command, name, named):
+    # A full disk mid-run of --resume c.ckpt said "--checkpoint c.ckpt: cannot write", an
+    # option not typed; the file is named by the option that named it, as every other
+    # checkpoint message names it.
+    from simulator import checkpoint, engine
+
+    monkeypatch.chdir(tmp_path)
+    args = [*command, "-n", "4000", "--chunk-rounds", "1000", "--workers", "1", "-q"]
+    interrupt_after_first_chunk(monkeypatch, engine, name)
+    assert run(*args, "--checkpoint", "c.ckpt").exit_code == 130
+    monkeypatch.undo()
+    monkeypatch.chdir(tmp_path)
+    real, calls = checkpoint.Writer.write, []
+
+    def write(self, state):  # the run's first save (before it) written, then a full disk
+        if self.part is None:  # (count's control run, kept in its own section, not failed)
+            calls.append(1)
+            if len(calls) > 1:
+                raise OSError(errno.ENOSPC, "No space left on device")
+        real(self, state)
+
+    monkeypatch.setattr(checkpoint.Writer, "write", write)
+    monkeypatch.setenv("BJSIM_CHECKPOINT_EVERY", "0")
+    result = run(*command, *named, "--workers", "1")
+    assert result.exit_code == 0, result.output
+    option = named[0]
+    said = f"{option} c.ckpt: cannot write: No space left on device"
+    assert f"bjsim: {said}: the run goes on" in result.stderr, result.stderr
+    assert f"{said}: the report has every chunk played" in result.stderr  # (count's: its run's)
+    assert ("--checkpoint" in result.stderr) == (option == "--checkpoint")
 
 
 @pytest.mark.parametrize("command", [["simulate"], ["compare", "--vary", "decks=8"], ["count"]])

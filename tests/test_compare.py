@@ -1102,7 +1102,7 @@ def test_the_deriving_line_names_the_chart_keys_without_those_of_no_effect(monke
     eight = variants.Variant("decks=8", base.replace(decks=8), ("decks=8",), "")
     with pytest.raises(Stop):
         C.build_games(base, "nz", "", None, [eight], log=said.append)
-    assert said == ["deriving the basic strategy for hole_card=peek; decks=8, hole_card=peek "
+    assert said == ['deriving the basic strategy for hole_card="peek"; decks=8, hole_card="peek" '
                     "(exact analyzer, a few seconds each; cached)"]
 
 

@@ -169,7 +169,7 @@ def test_a_variant_files_bad_strategy_or_baseline_names_the_file_and_key(tmp_pat
                       f'{v}: key \'variant.strategy\' = "nosuch": unknown strategy \'nosuch\'')
     v.write_text('[variant]\nbaseline = "x.toml"\n[changes]\ndecks = 8\n')
     assert_user_error(run("compare", *TINY, "--variant", str(v)),
-                      f"--variant {v}: key 'baseline' names {tmp_path / 'x.toml'}: no such rule "
+                      f"{v}: key 'variant.baseline' names {tmp_path / 'x.toml'}: no such rule "
                       "file")
 
 
@@ -1384,6 +1384,22 @@ def test_docs_compare_names_every_key_of_the_json_and_its_timing():
     text = (Path(__file__).resolve().parent.parent / "docs" / "compare.md").read_text()
     for key in [*doc, *doc["run"], *doc["timing"]]:
         assert f"`{key}`" in text, key
+
+
+def test_docs_compare_defines_the_csvs_z_as_the_csv_gives_it():
+    # The csv's and json's `z` were listed with no word of what they are (the report's csv
+    # defines its `z_house_edge`, the same kind of figure).
+    text = " ".join((Path(__file__).resolve().parent.parent / "docs" / "compare.md").read_text()
+                    .split())
+    assert "`z` (`(difference - exact_difference) / difference_se`: a z of the difference" in text
+    assert "`z` (`(mean - exact) / se`, the csv's `z`;" in text
+    exact = [a for a in TINY if a != "--no-exact"]  # (z needs the exact figures)
+    rows = [r for r in csv.DictReader(io.StringIO(run("compare", *exact, "--vary", "decks=8",
+                                                      "-f", "csv").stdout)) if r.get("z")]
+    assert rows
+    for r in rows:
+        assert float(r["z"]) == pytest.approx(
+            (float(r["difference"]) - float(r["exact_difference"])) / float(r["difference_se"]))
 
 
 def test_the_cut_card_note_of_chunks_as_blocks_advises_both_options():

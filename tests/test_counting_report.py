@@ -1640,3 +1640,59 @@ def test_a_small_se_is_never_shown_as_0():
     assert CR._se_text("37.0%", 0.0023, 1) == "37.0% (SE 0.2%)"
     assert CR._se_text("1.00 units", 0, 3) == "1.00 units"  # (fixed by the plan: no SE)
     assert CR._se_figure(0.00004, 3) == "0.000040" and CR._se_figure(None, 2, pct=True) == "-"
+
+
+def _doc_row(doc: str, start: str) -> str:
+    return next(ln for ln in doc.splitlines() if ln.startswith(start))
+
+
+def _documented(note: str, row: str) -> bool:
+    """Whether ``note`` is one of ``row``'s quoted notes: word for word, or one with ``...``
+    (the rest of it) and its numbers the run's own."""
+    import re
+
+    for quoted in re.findall(r"`([^`]+)`", row):
+        parts = re.split(r"(\.\.\.|\d[\d,]*(?:\.\d+)?)", quoted)
+        pattern = "".join(".*" if p == "..." else r"[\d,.]+" if p[:1].isdigit() else re.escape(p)
+                          for p in parts)
+        if re.fullmatch(pattern, note):
+            return True
+    return False
+
+
+def test_docs_list_every_interval_note_the_advantages_and_net_per_round_can_give():
+    """docs/counting.md's json rows of the advantages and the net per round list every
+    ``interval_note`` the code gives them: each fixed note (`INTERVAL_NOTES`) and each the runs
+    below give (the docs left out `no chunk moments kept with this tally` and the whole net's)."""
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[1] / "docs" / "counting.md").read_text()
+    rows = {"advantage": _doc_row(doc, "| `advantage.initial_bet`"),
+            "per_round": _doc_row(doc, "| `per_round_played`")}
+    sevens, hi_lo = load_plan("sevens-super-sevens"), load_plan("hi-lo-1-12")
+    pays3 = Rules().replace(super_sevens=True, super_sevens_pays=(3, 3, 3, 3, 3))
+    tally = tally_of(FLAT_ROUNDS)
+    total, moments = in_chunks(tally, 40)
+    short = moments.copy()
+    short[batches.N_WHOLE] -= 1  # (the whole net's moments short of a chunk)
+    four, four_moments = in_chunks(tally, 40, k=4)
+    runs = [CR.figures(tally, sevens, Rules()),  # too few Super Sevens bets
+            CR.figures(total, sevens, pays3),  # no moments
+            CR.figures(four, sevens, pays3, moments=four_moments),  # too few chunks
+            CR.figures(total, sevens, pays3, moments=short),
+            CR.figures(tally_of(FLAT_ROUNDS[:1]), hi_lo, Rules()),  # one round, no bet
+            CR.figures(tally_of(FLAT_ROUNDS[:1] * 2), hi_lo, Rules())]  # no spread
+    given = {(k, a["interval_note"]) for f in runs for k, a in f["advantage"].items()
+             if a["interval_note"]}
+    given |= {(k, f[k]["interval_note"]) for f in runs
+              for k in ("per_round_played", "per_round_watched") if f[k]["interval_note"]}
+    notes = {n for _, n in given}
+    assert set(CR.INTERVAL_NOTES) <= notes  # (every fixed note given by a run here)
+    assert any(n.startswith("about ") for n in notes)
+    assert any(n.startswith("no SE from fewer than 10 chunks") for n in notes)
+    for k, note in given:
+        row = rows["per_round" if k.startswith("per_round") else "advantage"]
+        assert _documented(note, row), (k, note)
+    for note in CR.INTERVAL_NOTES:
+        assert any(_documented(note, row) for row in rows.values()), note
+    assert _documented(CR.NO_CHUNK_MOMENTS, _doc_row(doc, "| `chunk_se_note`"))

@@ -726,7 +726,7 @@ def test_the_shipped_basic_under_rules_not_yet_derived_is_compared_with_theirs(t
         late.stderr
     assert json.loads(late.stdout)["run"]["strategy_note"] == (
         "basic is the NZ rules' chart; the one derived for these rules (decks=3, "
-        "surrender=late) differs")
+        'surrender="late") differs')
     eight = run(*args, "-q", "--set", "decks=8")  # derived, and the NZ chart: no note
     assert json.loads(eight.stdout)["run"]["strategy_note"] is None and eight.stderr == ""
 

@@ -99,10 +99,10 @@ def test_a_file_of_the_wrong_kind_is_told_the_command_in_use_where_it_takes_the_
     (["strategy", "indices", "--count", "adir"],
      "Error: adir: a folder, not a count file: allowed a shipped count system by name (hi-lo, "),
     (["compare", "--variant", "adir"],
-     "Error: --variant adir: a folder, not a variant file: allowed a shipped variant as "
+     "Error: adir: a folder, not a variant file: allowed a shipped variant as "
      "variants/NAME (bj-6-5, "),
     (["report", "--variant", "adir", "-o", "out"],
-     "Error: --variant adir: a folder, not a variant file: allowed "),
+     "Error: adir: a folder, not a variant file: allowed "),
 ], ids=lambda a: " ".join(a) if isinstance(a, list) else "")
 def test_a_folder_named_as_an_input_file_is_said_to_be_a_folder(args, said, tmp_path,
                                                                 monkeypatch):

@@ -596,7 +596,7 @@ def test_under_other_rules_the_report_plays_their_basic_strategy_by_default(tmp_
     assert sim["results"] == command_json(
         data["manifest"]["commands"]["simulate"] + f" --strategy {path}", "--quiet")["results"]
     assert ("Strategy played: the basic strategy derived for these rules (the exact analyzer's "
-            "for dealer_hits_soft_17=true, surrender=late; the shipped basic is the NZ rules' "
+            'for dealer_hits_soft_17=true, surrender="late"; the shipped basic is the NZ rules\' '
             "chart);") in (out / "report.md").read_text()
     # the NZ rules keep the shipped basic, said nowhere
     plain = run("report", "--rounds", "20_000", "--chunk-rounds", "10_000", "--sample-rounds",
@@ -1767,7 +1767,7 @@ def test_the_variant_super_sevens_intervals_are_by_each_games_exact_sd(tmp_path)
 
 
 @pytest.mark.parametrize("content, words", [
-    (None, "--variant {path}: no such variant file"),
+    (None, "{path}: no such variant file"),
     ('[variant]\nname = "bad"\n[changes]\ndecks = 99\n', "key 'decks' = 99 is out of range"),
 ])
 def test_a_bad_variant_file_is_refused_before_any_run(tmp_path, monkeypatch, content, words):

@@ -234,7 +234,7 @@ def test_unknown_key_suggests_the_closest(tmp_path):
     msg = error_of(load_rules, write(tmp_path, "dealer_hits_soft17 = true\n"))
     assert "did you mean 'dealer_hits_soft_17'?" in msg
     msg = error_of(load_rules, write(tmp_path, "zzz = 1\n"))
-    assert "unknown key 'zzz'" in msg and "known keys: decks, penetration" in msg
+    assert "unknown key 'zzz'" in msg and "allowed decks, penetration" in msg
 
 
 def test_meta_table(tmp_path):

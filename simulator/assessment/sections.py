@@ -46,6 +46,7 @@ from simulator.counting_report import (
     ss_spread,
     sweep_columns_out,
     sweep_note,
+    sweep_whole_se_line,
     whole_se_line,
 )
 from simulator.exact.compare import (
@@ -1469,6 +1470,7 @@ def counting(data: dict) -> Section | None:
                    + (f" The risk of ruin is {c['sweep'][0]['risk_of_ruin_note']}."
                       if any(r.get("risk_of_ruin_note") for r in c["sweep"]) else "")
                    + "".join(" " + x for x in ruin_method_lines(c["sweep"]))
+                   + "".join(" " + x for x in [sweep_whole_se_line(c["sweep"])] if x)
                    + (f" SCORE and N0 intervals are {MOVED_TOGETHER} where given."
                       if any(r.get("score_n0_ruin_note") for r in c["sweep"]) else "")
                    + (f" SCORE and N0: {NOT_APPLICABLE} where the counter has no edge, "
