@@ -294,15 +294,18 @@ def theory(rules, strategies) -> dict:
 
 # The cut-card effect: a shoe dealt to a cut card has a higher house edge than the full-shoe
 # exact figure. Measured by bjsim (basic strategy, one box, the NZ rules with these decks, cut
-# card at 75%): simulated less exact, 4 x 10^8 rounds a deck count (SE 0.006%); six decks
-# 10^10 rounds (0.021%, README "Exact analysis"). A z against the exact figure holds it.
-CUT_CARD_MEASURED = {1: 0.00122, 2: 0.00063, 4: 0.00035, 6: 0.00021, 8: 0.00029}
+# card at 75%): simulated less exact, 4 x 10^9 rounds a deck count (seed 4545, SE 0.0018%); six
+# decks 10^10 rounds (0.021%, SE 0.0011%, README "Exact analysis"). A z against the exact figure
+# holds it.
+CUT_CARD_MEASURED = {1: 0.00122, 2: 0.00067, 4: 0.00033, 6: 0.00021, 8: 0.00017}
+CUT_CARD_SE = 0.00002  # about the SE of each measurement, rounded up
 MEASURED_PENETRATION = 0.75  # the penetration of every figure of CUT_CARD_MEASURED
 CUT_CARD_MARK = "~"
 SD_ROUND = 1.15  # about the SD of one box's result a round (NZ game: 1.15 to 1.17)
 CUT_CARD_EFFECT = ("the cut-card effect (as bjsim measured it for basic strategy at 75% "
-                   "penetration: about +0.02 pp on the house edge with 6 decks, +0.035 pp with 4, "
-                   "+0.06 pp with 2, +0.12 pp with 1; pp: percentage points)")
+                   "penetration: about +0.02 pp on the house edge with 6 decks, +0.017 pp with 8, "
+                   "+0.033 pp with 4, +0.067 pp with 2, +0.12 pp with 1, each to an SE of about "
+                   "0.002 pp; pp: percentage points)")
 
 
 def cut_card_effect(decks: int) -> float:
@@ -325,10 +328,10 @@ def cut_card_words(decks: int, penetration: float | None = None) -> str:
     how = ("as bjsim measured it" if decks in CUT_CARD_MEASURED else "the larger of bjsim's "
            f"measurements at {max(x for x in d if x < decks)} and "
            f"{min(x for x in d if x > decks)} decks")
-    return (f"the cut-card effect (about +{100 * cut_card_effect(decks):.2f} pp, percentage "
+    return (f"the cut-card effect (about +{100 * cut_card_effect(decks):.3f} pp, percentage "
             f"points, on the house edge with {decks} {plural(decks, 'deck', 'decks')}, {how} "
-            f"for basic strategy at 75% penetration{'; +0.12 pp with 1 deck' if decks > 2 else ''}"
-            ")")
+            f"for basic strategy at 75% penetration to an SE of about {100 * CUT_CARD_SE:.3f} pp"
+            f"{'; +0.122 pp with 1 deck' if decks > 2 else ''})")
 
 
 def effect_measured(penetration: float) -> bool:
