@@ -173,3 +173,15 @@ def test_a_tiny_run_gives_insurance_its_exact_sd_and_a_count_of_0_no_se(tiny):
     for r in zero:
         line = next(x for x in md.splitlines() if x.startswith(f"| {r['label']} |"))
         assert re.search(r"\| - \|$", line), line
+
+
+# 6. The Super Sevens variant note said "1 of the 8 simulated figures" under a table of 7 rows
+# (decks-8 and super-sevens-8-decks, one game, one row).
+
+def test_the_super_sevens_variant_note_counts_the_rows_the_table_shows():
+    games = [{"variant": f"v{i}", "ss_half_width": None if i == 0 else 0.01} for i in range(8)]
+    text = sections._ss_withheld_text(games, {"v7"})
+    assert text.startswith("1 of the 7 simulated figures have no interval ('-'), a game given "
+                           "twice counted once:")
+    assert sections._ss_withheld_text(games, set()).startswith("1 of the 8 simulated figures")
+    assert sections._ss_withheld_text(games[1:], set()) == ""

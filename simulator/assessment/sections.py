@@ -1171,8 +1171,6 @@ def variants(data: dict) -> Section:
                  ("ss_ci95_high", "95% CI high, pp", "spp3"),
                  ("ss_exact", "exact Super Sevens house edge difference, pp", "spp3"),
                  ("ss_interval_note", "why no interval", CSV_ONLY)]
-        withheld = sum(r["ss_half_width"] is None for r in games
-                       if r["variant"] not in twins)
         hidden = [r["variant"] for r in games if _ss_difference_withheld(r)
                   and r["variant"] not in twins]
         ss_table = Table(
@@ -1194,9 +1192,7 @@ def variants(data: dict) -> Section:
             "the simulated house edge, the exact one (the strategy's 7-7 play, a full shoe "
             "every round) and the difference from this rule set, paired as above. "
             + _variant_ss_interval_words(games) + " "
-            + (f"{withheld} of the {len(games)} simulated figures have no interval ('-'): "
-               "their runs hold too few wins of the rare big lines for a standard error to "
-               "mean much (docs/compare.md); the exact figures stand." if withheld else "")
+            + _ss_withheld_text(games, twins)
             + (f" The simulated difference of {', '.join(hidden)} rests on such a figure (its "
                "own or this rule set's) or on too few paired blocks, so it has no interval and "
                "is not shown either ('-'): from a handful of big pays it can lie far from the "
@@ -1205,6 +1201,20 @@ def variants(data: dict) -> Section:
                "has no interval." if hidden else "") + empty,
             ss_table]
     return Section("variants", "Rule variants", blocks)
+
+
+def _ss_withheld_text(games: list[dict], twins: set[str]) -> str:
+    """How many of the rule-variant Super Sevens table's simulated figures have no interval, out
+    of the rows the table shows: a game given twice (``twins``, `same_game_names`) is one row,
+    so counted once, as the main table's note counts it."""
+    shown = [r for r in games if r["variant"] not in twins]
+    withheld = sum(r["ss_half_width"] is None for r in shown)
+    if not withheld:
+        return ""
+    return (f"{withheld} of the {len(shown)} simulated figures have no interval ('-')"
+            + (", a game given twice counted once" if len(shown) < len(games) else "")
+            + ": their runs hold too few wins of the rare big lines for a standard error to "
+            "mean much (docs/compare.md); the exact figures stand.")
 
 
 def _variant_ss_games(v: dict | None) -> list[dict]:
