@@ -185,3 +185,20 @@ def test_the_super_sevens_variant_note_counts_the_rows_the_table_shows():
                            "twice counted once:")
     assert sections._ss_withheld_text(games, set()).startswith("1 of the 8 simulated figures")
     assert sections._ss_withheld_text(games[1:], set()) == ""
+
+
+# 8. report --rules a variant file was told `bjsim compare --variant ...` though report takes
+# --variant; report --variant a strategy file was told "not a rule file".
+
+def test_a_file_of_the_wrong_kind_for_report_is_told_reports_own_options(tmp_path):
+    result = run("report", "--rules", "configs/variants/h17.toml", "-o", tmp_path / "a")
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines()[-1] == (
+        "Error: configs/variants/h17.toml: a variant file (a baseline and its changes), not a "
+        "rule file: give it to --variant (`bjsim report --variant configs/variants/h17.toml`)")
+    result = run("report", "--variant", "strategies/basic.toml", "-o", tmp_path / "b")
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines()[-1] == (
+        "Error: strategies/basic.toml: a strategy file, not a variant file: give it to "
+        "--strategy (`bjsim report --strategy strategies/basic.toml`)")
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
