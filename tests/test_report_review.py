@@ -202,3 +202,47 @@ def test_a_file_of_the_wrong_kind_for_report_is_told_reports_own_options(tmp_pat
         "Error: strategies/basic.toml: a strategy file, not a variant file: give it to "
         "--strategy (`bjsim report --strategy strategies/basic.toml`)")
     assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+# 9. Ctrl-C during a report said the chunks in play were "being finished, to be kept (Ctrl-\
+# quits at once, losing them)", then "interrupted: no report written": nothing is kept.
+
+def test_ctrl_c_during_a_report_says_at_once_that_nothing_is_kept(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "simulator", "report", "--rounds", "400M", "--chunk-rounds", "5M",
+         "--no-variants", "--choice", "basic", "-q", "-o", str(tmp_path / "out")],
+        stderr=subprocess.PIPE, text=True, cwd=root,
+        env=dict(os.environ, PYTHONPATH=str(root)),
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    err = ""
+    deadline = time.monotonic() + 240
+    while "simulation of" not in err and time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        if not line:
+            break
+        err += line
+    time.sleep(1.0)  # (the main run's chunks in play)
+    proc.send_signal(signal.SIGINT)
+    err += proc.stderr.read()
+    assert proc.wait(timeout=240) == 130, err
+    assert "to be kept" not in err and "losing them" not in err, err
+    assert "nothing is kept: no report is written" in err, err
+    assert err.rstrip().endswith("bjsim report: interrupted: no report written")
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_stop_words_say_what_a_stop_keeps():
+    from simulator.chunks import nothing_kept, stop_keeps, stopping_words
+
+    assert stop_keeps() and "to be kept" in stopping_words(2)
+    with nothing_kept():
+        assert not stop_keeps()
+        assert "to be kept" not in stopping_words(2) and "nothing is kept" in stopping_words(2)
