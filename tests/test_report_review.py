@@ -246,3 +246,26 @@ def test_the_stop_words_say_what_a_stop_keeps():
     with nothing_kept():
         assert not stop_keeps()
         assert "to be kept" not in stopping_words(2) and "nothing is kept" in stopping_words(2)
+
+
+# 10. BJSIM_CHROMIUM=/nonexistent said "Chromium not found (install chromium, or name it in
+# BJSIM_CHROMIUM)", though it was named there.
+
+@pytest.mark.parametrize("named, why", [
+    ("/nonexistent", "no such file"), ("no-such-browser-here", "not found on the PATH"),
+    ("/tmp", "a folder, not an executable")])
+def test_a_bad_bjsim_chromium_is_named_with_what_is_wrong(named, why, monkeypatch):
+    from simulator.assessment import chromium
+    monkeypatch.setenv("BJSIM_CHROMIUM", named)
+    assert chromium.find() is None  # (not passed over for one on the PATH)
+    assert chromium.missing().startswith(f"BJSIM_CHROMIUM={named}: {why} (")
+
+
+def test_a_report_with_a_bad_bjsim_chromium_says_which_path(tmp_path, monkeypatch, tiny):
+    from simulator.assessment import output
+    monkeypatch.setenv("BJSIM_CHROMIUM", "/nonexistent")
+    said = []
+    written = output.write_report(json.loads(json.dumps(tiny[1])), tmp_path, said.append)
+    assert "report.pdf" not in written
+    assert any(s.startswith("report.pdf not written: BJSIM_CHROMIUM=/nonexistent: no such file")
+               for s in said), said
