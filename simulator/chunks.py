@@ -9,6 +9,8 @@ jobs on threads; ``simulator.distributed.iter_jobs`` on Dask.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 from collections.abc import Callable, Container, Iterator
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
@@ -100,12 +102,35 @@ class CountChunk(PlayChunk):
 STOP_POLL = 0.1  # seconds between looks for a stop signal while chunks play
 
 
+_KEPT = contextvars.ContextVar("bjsim_stop_keeps", default=True)
+
+
+@contextlib.contextmanager
+def nothing_kept():
+    """Within it a stop keeps nothing (`bjsim report`: a stopped report is not written), and
+    the stop's lines say so (`stopping_words`, `stop_keeps`), not that the chunks are kept."""
+    token = _KEPT.set(False)
+    try:
+        yield
+    finally:
+        _KEPT.reset(token)
+
+
+def stop_keeps() -> bool:
+    """Does a stop keep the chunks finished (a partial result), or nothing (`nothing_kept`)?"""
+    return _KEPT.get()
+
+
 def stopping_words(running: int) -> str:
     """What a stop does to the chunks in play on threads (`iter_jobs`), said as it is taken."""
     it = "it" if running == 1 else "them"
-    return (f"stopping: no new chunk starts; the {running:,} chunk{'s' if running > 1 else ''} "
-            f"in play {'is' if running == 1 else 'are'} being finished, to be kept (Ctrl-\\ "
-            f"quits at once, losing {it})")
+    chunks = (f"the {running:,} chunk{'s' if running > 1 else ''} in play "
+              f"{'is' if running == 1 else 'are'} being finished")
+    if not stop_keeps():  # (a running chunk cannot be stopped: it ends, then nothing is kept)
+        return (f"stopping: no new chunk starts; {chunks}, as a running chunk cannot be "
+                "stopped, and nothing is kept: no report is written (Ctrl-\\ quits at once)")
+    return (f"stopping: no new chunk starts; {chunks}, to be kept (Ctrl-\\ quits at once, "
+            f"losing {it})")
 
 
 def iter_jobs(job: Callable, todo: Iterator[int], workers: int,

@@ -117,14 +117,15 @@ class OneLineCommand(click.Command):
 
     def _examples(self, ctx) -> dict:
         """The command in use (``replay``, ``strategy indices``) for the kinds of file it takes
-        by --rules and --strategy, which a file of the wrong kind is told to go to
+        by --rules, --strategy and --variant, which a file of the wrong kind is told to go to
         (`rules.example_commands`)."""
         words, c = [], ctx
         while c is not None and c.parent is not None:
             words.append(c.info_name)
             c = c.parent
         command = " ".join(reversed(words or [ctx.info_name]))
-        return {kind: command for kind, option in (("rule", "--rules"), ("strategy", "--strategy"))
+        return {kind: command for kind, option in (("rule", "--rules"), ("strategy", "--strategy"),
+                                                   ("variant", "--variant"))
                 if any(option in p.opts for p in self.params)
                 and not (command == "compare" and kind == "strategy")}  # (--vary-strategy there)
 
@@ -675,8 +676,12 @@ def _interrupt_exits():
         if raised and not stops.sent_again():  # (one sent again: the first, handed on)
             if len(raised) == 1:
                 raised.append(signum)
+                from simulator.chunks import stop_keeps
+
                 click.echo("\nbjsim: already stopping: the finished chunks are being kept and "
-                           "reported (Ctrl-\\ quits at once, losing them)", err=True)
+                           "reported (Ctrl-\\ quits at once, losing them)" if stop_keeps() else
+                           "\nbjsim: already stopping: nothing is kept, no report is written "
+                           "(Ctrl-\\ quits at once)", err=True)
             return
         raised.append(signum)
         _STOPPED_BY[0] = signum
@@ -2868,8 +2873,11 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
     def say(msg: str) -> None:
         click.echo(f"bjsim report [{time.perf_counter() - start:6.1f} s] {msg}", err=True)
 
+    from simulator.chunks import nothing_kept
+
     try:
-        data = compute(spec, say, quiet=quiet)
+        with nothing_kept():  # (a stop's lines say nothing is kept: no report is written)
+            data = compute(spec, say, quiet=quiet)
     except KeyboardInterrupt:
         click.echo("bjsim report: interrupted: no report written", err=True)
         ctx.exit(_interrupted())

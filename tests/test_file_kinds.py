@@ -30,7 +30,7 @@ LOADERS = {  # the loader of each kind a user gives by option or plan key
 GOES = {  # where each kind's line says it goes
     "rule": "give it to --rules (`bjsim simulate --rules ",
     "strategy": "give it to --strategy (`bjsim simulate --strategy ",
-    "variant": "compare it with `bjsim compare --variant ",
+    "variant": "give it to --variant (`bjsim compare --variant ",
     "plan": "give it to --plan (`bjsim count --plan ",
     "count": "give it to --count (`bjsim strategy indices --count ",
     "index": "name it in a plan's indices key (`indices = \"",

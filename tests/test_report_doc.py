@@ -133,7 +133,9 @@ def test_manifest_names_hashes_and_the_rebuild_command(built):
                  ("--sample-rounds", "20000"), ("--choice", "insurance-taker")):
         assert cmd[cmd.index(a) + 1] == b
     page = html.unescape(re.sub(r"<[^>]+>", "", (out / "report.html").read_text()))
-    assert m["commands"]["report"] in page  # (each word of a command in a span of its own)
+    # (each word of a command in a span of its own; a long one broken at its options with a
+    # shell line continuation: render.shell_lines)
+    assert m["commands"]["report"] in page.replace(" \\\n    ", " ")
     md = (out / "report.md").read_text()  # the rendered manifest holds them too
     assert f"rule variant configs/variants/h17.toml SHA-256 | {m['variant_sha256'][0]}" in md
     assert m["commands"]["choices"]["insurance-taker"] in md
@@ -247,7 +249,8 @@ def test_the_summary_and_the_wagers_table_give_one_z_of_the_house_edge(built):
     out, data, _ = built
     md = (out / "report.md").read_text()
     tot = wager(data, "total")
-    said = re.search(r"simulated [^;]*?, z = ([+-]\d+\.\d\d) \(of the house edge", md).group(1)
+    said = re.search(r"simulated [^;]*?; exact for a full shoe every round, [^;]*?; "
+                     r"z = ([+-]\d+\.\d\d) \(of the house edge", md).group(1)
     row = next(ln for ln in md.splitlines() if ln.startswith("| Main game and insurance |"))
     head = next(ln for ln in md.splitlines() if ln.startswith("| wager | per | strategy |"))
     cells = dict(zip(head.split("|"), row.split("|"), strict=True))
@@ -296,8 +299,8 @@ def test_z_against_the_full_shoe_figure_says_it_holds_the_cut_card_effect(built)
     assert "valued alone" not in text  # one box; with two, the exact figure says what it is
     for r in shown["rules"]:
         r["value"] = "2" if r["key"] == "boxes" else r["value"]
-    assert "(a full shoe every round; each of the 2 boxes valued alone, without the others' " \
-        "cards: docs/exact.md, A5)" in sections.summary(shown).blocks[2]
+    assert "exact for a full shoe every round (each of the 2 boxes valued alone, without the " \
+        "others' cards: docs/exact.md, A5), which leaves out" in sections.summary(shown).blocks[2]
     every = figures._wager("total", "Main game and insurance", "initial wager", -0.00519, "",
                            fig, "basic", rules.replace(shuffle="every-round"))
     assert every["z"] == pytest.approx((-0.00519 + 0.0054) / 0.000036)  # of the house edge
@@ -608,7 +611,10 @@ def test_under_other_rules_the_report_plays_their_basic_strategy_by_default(tmp_
     assert (f"chunks of 10,000 rounds (bjsim {__version__}): bjsim simulate with the same "
             "seed and --chunk-rounds 10,000 plays the same rounds (its default chunks, of "
             "1,000,000, deal another sample).") in md.replace("\n", " ")
-    assert "per initial wager: exact 0.5191% (a full shoe every round); simulated" in md
+    assert ("per initial wager, of this table as dealt, to the cut card (rule 7.1 (1999)): "
+            "simulated ") in md
+    assert "; exact for a full shoe every round, which leaves out the cut-card effect: " \
+        "0.5191%; z = " in md
     assert "strategy derived" not in plain.stderr
 
 
@@ -760,7 +766,12 @@ def test_a_changed_pay_table_is_named_by_its_pays_and_not_called_published(tmp_p
     assert result.exit_code == 0, result.output
     md = (out / "report.md").read_text()
     summary, sevens = md.split("## ")[1], _section(md, "Super Sevens and the 7-7 play")
-    assert "the 500 and 2500 pays of three sevens" in sevens and "5000" not in summary + sevens
+    # (the Gazette's pays named only as what it allows, beside the departure, as in the rules
+    # table: "outside what the Gazette allows, 14.3: 3,50,100,500,5000 only")
+    allows = "(outside what the Gazette allows, 14.3: 3,50,100,500,5000 only)"
+    assert summary.count(allows) == 2  # (the first sentence's and the departures')
+    assert "the 500 and 2500 pays of three sevens" in sevens
+    assert "5000" not in summary.replace(allows, "") + sevens
     assert "pays 3/50/100/500/2500); no published figure is cited for them" in summary
     assert "published for them:" not in summary and "the convention's figure assumes" in sevens
     nz = (built[0] / "report.md").read_text()
@@ -2388,12 +2399,13 @@ def test_the_title_names_choices_apart_from_changes():
 def test_the_title_says_the_changes_in_the_rules_tables_words():
     rules = Rules(decks=8, blackjack_pays=1.2, boxes=3)
     assert figures.reader_name("nz1994", rules, ["blackjack_pays=1.2", "decks=8", "boxes=3"]) == (
-        "nz1994, changed: the shoe holds 8 decks of 52 cards (416 cards); a player blackjack is "
-        "paid 6 to 5 (with the choice: 3 boxes in play each round, all played by the "
-        "simulation)")
+        "nz1994, changed from the NZ game: the shoe holds 8 decks of 52 cards (416 cards) "
+        "(within the Gazette's range, 3.1: 6-8 decks); a player blackjack is paid 6 to 5 "
+        "(outside what the Gazette allows, 8.2: 1.5 only) (with the choice: 3 boxes in play "
+        "each round, all played by the simulation)")
     assert figures.reader_name("nz1994", Rules(super_sevens_pays=(3, 50, 100, 500, 1000)),
                                ["super_sevens_pays=[3, 50, 100, 500, 1000]"]).startswith(
-        "nz1994, changed: Super Sevens pays 3 to 1")  # (a name stays as written)
+        "nz1994, changed from the NZ game: Super Sevens pays 3 to 1")  # (a name as written)
     assert figures.reader_name("nz1994", Rules(boxes=2, super_sevens=False),
                                ["super_sevens=false", "boxes=2"]) == (
         "nz1994 (with the choices: 2 boxes in play each round, all played by the simulation; "
@@ -2417,10 +2429,12 @@ def test_a_proposed_table_is_titled_short_by_its_game_and_its_label_kept_to_repr
     assert data["rules_label"] == label == data["variants"]["baseline"]["variant"]
     md = (out / "report.md").read_text()
     assert md.startswith(f"# {title}\n")
-    words = ("the shoe holds 8 decks of 52 cards (416 cards); a player blackjack is paid 6 to 5; "
-             "the dealer draws on soft 17 and stands on hard 17 and on 18 or more")
+    words = ("the shoe holds 8 decks of 52 cards (416 cards) (within the Gazette's range, 3.1: "
+             "6-8 decks); a player blackjack is paid 6 to 5 (outside what the Gazette allows, "
+             "8.2: 1.5 only); the dealer draws on soft 17 and stands on hard 17 and on 18 or "
+             "more (outside what the Gazette allows, 12.3: false only)")
     assert (f"The game assessed: New Zealand Gazette 1994 No. 112 blackjack (rule file "
-            f"configs/nz1994.toml), changed: {words}.") in _section(md, "Summary")
+            f"configs/nz1994.toml), changed from the NZ game: {words}.") in _section(md, "Summary")
     assert f"| rule set, as bjsim's commands name it | {label} |" in md
     page, shown = (out / "report.html").read_text(), html.escape(title)
     assert f"<title>{shown}</title>" in page and f"<h1>{shown}</h1>" in page

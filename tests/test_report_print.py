@@ -92,3 +92,53 @@ def test_the_page_foot_cuts_a_long_title_at_a_clause_never_inside_a_bracket():
     assert len(foot) <= 100 and foot.count("(") == foot.count(")") and foot.endswith("\u2026")
     one = "A" + " word (in brackets" * 10 + ")"
     assert render._foot(one).count("(") == render._foot(one).count(")")
+
+
+LONG = ("bjsim report --rules 'configs/my table.toml' --set hole_card=peek --set "
+        "super_sevens_pays=3,50,100,500,2500 --variant-rounds 10000000 --rounds 10000000 "
+        "--seed 1994 --chunk-rounds 100000 --sample-rounds 1000000 -o /tmp/a-folder/report")
+
+
+def test_a_long_command_is_broken_at_its_options_with_a_line_continuation():
+    """The review pasted a command from report.pdf: it was wrapped mid-command ("... --chunk-rounds
+    100000 -f" / "json") and the first line failed. Long commands are broken between options,
+    each line but the last ending with a shell line continuation, in a block that does not
+    wrap."""
+    text = render.shell_lines(LONG)
+    lines = text.split("\n")
+    assert len(lines) > 1 and all(x.endswith(" \\") for x in lines[:-1])
+    assert all(len(x) <= render.CODE_CHARS for x in lines)
+    assert all(x.startswith("    -") for x in lines[1:])  # (each line starts at an option)
+    assert text.replace(" \\\n    ", " ") == LONG  # (the same words, the quotes kept)
+    assert render.shell_lines("bjsim exact -f json") == "bjsim exact -f json"
+    assert "white-space: pre;" in render.CSS and "pre-wrap" not in render.CSS
+
+
+@NEEDS_PRINTING
+def test_every_printed_command_pasted_into_a_shell_is_the_command(tmp_path):
+    """Read back from the PDF with ``pdftotext -raw`` (as the review did), the commands parse in
+    bash and give the words of the commands printed."""
+    import shlex
+    cmds = [LONG, "bjsim simulate --seed 1994 --chunk-rounds 100000 --strategy insurance-taker "
+            "--rounds 10000000 -f json"]
+    page, pdf = tmp_path / "print.html", tmp_path / "print.pdf"
+    page.write_text(render.to_html("T", [sections.Section("s", "S", [sections.Code(
+        "\n".join(cmds))])], printed="2026-12-05"), encoding="utf-8")
+    res = chromium.print_pdf(page, pdf)
+    assert pdf.is_file(), res.stderr[-2000:]
+    text = subprocess.run(["pdftotext", "-raw", str(pdf), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    start = text.index("bjsim report")
+    got, line = [], ""
+    for x in text[start:].splitlines():
+        line += x
+        if x.endswith("\\"):
+            line = line[:-1]
+            continue
+        got.append(line)
+        line = ""
+        if len(got) == len(cmds):
+            break
+    assert [shlex.split(g) for g in got] == [shlex.split(c) for c in cmds]
+    script = "\n".join(text[start:].splitlines()[:len(render.shell_lines(LONG).split("\n"))])
+    assert subprocess.run(["bash", "-n"], input=script, text=True).returncode == 0

@@ -415,8 +415,8 @@ def test_a_rule_or_variant_file_as_a_strategy_says_where_it_goes():
         "two.toml`)")
     assert "a rule file, not a strategy file" in error_of('[meta]\nname = "x"\n', "m.toml")
     assert error_of('[variant]\nname = "x"\n[changes]\ndecks = 8\n', "v.toml") == (
-        "v.toml: a variant file (a baseline and its changes), not a strategy file: compare it "
-        "with `bjsim compare --variant v.toml`")
+        "v.toml: a variant file (a baseline and its changes), not a strategy file: give it to "
+        "--variant (`bjsim compare --variant v.toml`)")
     # a strategy file with a stray key is still a strategy file, its key unknown
     assert "unknown key 'decks'" in error_of(make(head="decks = 2\n"))
 

@@ -1,6 +1,7 @@
 """Headless Chromium, where it is installed: print a page to PDF, or take a screenshot of it.
 
-``BJSIM_CHROMIUM`` names the browser's executable; otherwise the first of `NAMES` on the PATH.
+``BJSIM_CHROMIUM`` names the browser's executable (one it names that is not there is said so,
+`missing`, not passed over); otherwise the first of `NAMES` on the PATH.
 Each call runs a fresh browser with a throwaway profile and no network services of its own.
 """
 
@@ -31,12 +32,33 @@ def find() -> str | None:
     return next((p for p in map(shutil.which, NAMES) if p), None)
 
 
+def missing() -> str | None:
+    """Why no Chromium is found (`find`), in words, or None where one is. A ``BJSIM_CHROMIUM``
+    that names no executable is named as set, with why (``BJSIM_CHROMIUM=/nonexistent: no such
+    file``), and not passed over for one on the PATH: the user named that browser."""
+    if find() is not None:
+        return None
+    named = os.environ.get("BJSIM_CHROMIUM")
+    if not named:
+        return "Chromium not found (install chromium, or name it in BJSIM_CHROMIUM)"
+    path = Path(named).expanduser()
+    if os.sep not in named:
+        why = "not found on the PATH"
+    elif not path.exists():
+        why = "no such file"
+    elif path.is_dir():
+        why = "a folder, not an executable"
+    else:
+        why = "not executable"
+    return (f"BJSIM_CHROMIUM={named}: {why} (name Chromium's executable there, or unset it to use "
+            f"{' or '.join(NAMES[:2])} from the PATH)")
+
+
 def run(page: Path, *args: str, exe: str | None = None) -> subprocess.CompletedProcess:
     """Run headless Chromium on the local file ``page`` with ``args``; its output, as text."""
     exe = exe or find()
     if exe is None:
-        raise FileNotFoundError("Chromium not found: install it (e.g. apt-get install chromium) "
-                                "or name it in BJSIM_CHROMIUM")
+        raise FileNotFoundError(missing())
     with _profile() as profile:
         cmd = [exe, *FLAGS, f"--user-data-dir={profile}", *args, Path(page).resolve().as_uri()]
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -37,6 +37,7 @@ from simulator.exact.cache import UNSEEN
 from simulator.exact.compare import (
     SIDE_BETS,
     cut_card_caveat,
+    cut_card_effect,
     cut_card_z,
     exact_figures,
     exact_figures_all,
@@ -52,8 +53,10 @@ from simulator.report import (
     sevens_convention,
 )
 from simulator.rules import (
+    CHANGED,
     DECLARATIONS,
     DEFAULT_RULES_PATH,
+    OUTSIDE_GAZETTE,
     WITHIN_GAZETTE,
     Rules,
     canonical_change,
@@ -199,26 +202,37 @@ def set_form(change: str) -> str:
 
 
 def reader_name(name: str, rules, overrides) -> str:
-    """A rule set's name with the command line's changes in the words of the rules table
-    (`changes_words`): ``nz1994, changed: the shoe holds 8 decks of 52 cards (416 cards) (with
-    the choice: 3 boxes in play each round, all played by the simulation)``. `shown_name` is
+    """A rule set's name with its departures from the NZ game in the words of the rules table
+    (`changes_words`): ``nz1994, changed from the NZ game: the shoe holds 8 decks of 52 cards
+    (416 cards) (within the Gazette's range, 3.1: 6-8 decks) (with the choice: 3 boxes in play
+    each round, all played by the simulation)``. `shown_name` is
     the label every command prints."""
     return name + changes_words(rules, overrides)
 
 
+def departures(rules) -> list[str]:
+    """The keys of ``rules`` that depart from the NZ game, as the rules table marks them (its
+    ``from``: within gazette, outside gazette or changed; `rules.origin`), in its order, whether
+    the rule file or the command line set them; the choices (`CHOICE_KEYS`) are none. A key of
+    no effect under the other keys is one (the table marks it so, and says why)."""
+    return [k.name for k in DECLARATIONS
+            if origin(rules, k.name) in (WITHIN_GAZETTE, OUTSIDE_GAZETTE, CHANGED)]
+
+
 def changes_words(rules, overrides) -> str:
-    """The command line's changes in the words of the rules table (its ``in words`` column),
-    in the table's order, the choices (`CHOICE_KEYS`) apart: ``, changed: the shoe holds 8
-    decks of 52 cards (416 cards) (with the choice: 3 boxes in play each round, all played by
-    the simulation)``, as the summary gives them after the game; empty without changes."""
+    """The departures from the NZ game (`departures`: the rule file's and the command line's)
+    in the words of the rules table (its ``in words`` column, with what the Gazette allows and
+    any "no effect"), in the table's order, and the command line's choices (`CHOICE_KEYS`)
+    apart: ``, changed from the NZ game: the shoe holds 8 decks of 52 cards (416 cards) (within
+    the Gazette's range, 3.1: 6-8 decks) (with the choice: 3 boxes in play each round, all
+    played by the simulation)``, as the summary gives them after the game; empty without
+    either."""
     keys = {o.split("=", 1)[0].strip() for o in overrides}
-
-    def said(choice: bool) -> list[str]:
-        return [_in_line(k.words(rules)) for k in DECLARATIONS
-                if k.name in keys and (k.source == "choice") == choice]
-
-    changed, chosen = said(False), said(True)
-    return ((f", changed: {'; '.join(changed)}" if changed else "")
+    words = {r[1].split(" = ")[0]: r[2] for r in describe(rules)}
+    changed = [_in_line(words[k]) + origin_note(rules, k) for k in departures(rules)]
+    chosen = [_in_line(k.words(rules)) for k in DECLARATIONS
+              if k.name in keys and k.source == "choice"]
+    return ((f", changed from the NZ game: {'; '.join(changed)}" if changed else "")
             + (f" (with the choice{'s' if len(chosen) > 1 else ''}: {'; '.join(chosen)})"
                if chosen else ""))
 
@@ -239,14 +253,14 @@ def game_name(name: str, description: str | None) -> str:
 
 
 def report_title(game: str, rules, overrides) -> str:
-    """The report's title: the game, and how many of its rules the command line changes, each
-    change in words in the summary and the rules section (`reader_name`), with the choices
-    (`CHOICE_KEYS`) that differ briefly: ``Mathematical assessment of New Zealand Gazette 1994
-    No. 112 blackjack, with 3 rules changed (3 boxes)``; short enough for the page foot."""
+    """The report's title: the game, and how many of its rules depart from the NZ game
+    (`departures`: the rule file's and the command line's, as the rules table marks them), each
+    in words in the summary's first sentence (`changes_words`), with the command line's choices
+    (`CHOICE_KEYS`) briefly: ``Mathematical assessment of New Zealand Gazette 1994 No. 112
+    blackjack, with 3 rules changed (3 boxes)``; short enough for the page foot."""
     keys = list(dict.fromkeys(o.split("=", 1)[0].strip() for o in overrides))
-    changed = [k for k in keys if k not in CHOICE_KEYS]
     chosen = [_choice_words(k, rules) for k in keys if k in CHOICE_KEYS]
-    n = len(changed)
+    n = len(departures(rules))
     return (f"Mathematical assessment of {game}"
             + (f", with {n} rule{'s' if n > 1 else ''} changed" if n else "")
             + (f" ({', '.join(chosen)})" if chosen else ""))
@@ -292,6 +306,12 @@ def against_nz(rules) -> dict | None:
            "within_gazette": {c: origin_note(rules, c.split("=", 1)[0]).strip(" ()")
                               for c in changes
                               if origin(rules, c.split("=", 1)[0]) == WITHIN_GAZETTE},
+           # each change the Gazette does not allow, with its clause and what it allows
+           # (dealer_hits_soft_17=true: "12.3: false only"), as the rules table says it
+           "outside_gazette": {c: origin_note(rules, c.split("=", 1)[0]).strip(" ()")
+                               .removeprefix("outside what the Gazette allows, ")
+                               for c in changes
+                               if origin(rules, c.split("=", 1)[0]) == OUTSIDE_GAZETTE},
            # the changes of the main game, and those of the Super Sevens bet alone (its pays),
            # which leave the main game's house edge as it is
            "main_changes": [c for c in changes if not c.startswith("super_sevens")],
@@ -716,7 +736,21 @@ def _round_sd(w: dict, boxes: int) -> tuple[float | None, float | None]:
     return w["se"] * w["bets"] / math.sqrt(w["rounds"]), per_round
 
 
-def _volatility(wagers: list[dict], ss_lines: dict | None = None, boxes: int = 1) -> list[dict]:
+def _edge_of(w: dict, rules) -> tuple[float, str]:
+    """(house edge, its source) a volatility row is centred on and its expected casino win
+    taken from: for the main game (with and without insurance), dealt to a cut card (rule 7.1
+    (1999)), the simulated one, the game as dealt, where the run measured it more closely than
+    the cut-card effect it holds (its 95% half-width at most `cut_card_effect` for the decks):
+    ``"simulated"``; else the exact one, a full shoe every round: ``"exact"``."""
+    if (rules is not None and rules.shuffle == "cut-card" and w["wager"] in ("total", "main")
+            and w.get("simulated") is not None and w.get("ci95_high") is not None
+            and w["ci95_high"] - w["simulated"] <= cut_card_effect(rules.decks)):
+        return -w["simulated"], "simulated"
+    return -w["exact"], "exact"
+
+
+def _volatility(wagers: list[dict], ss_lines: dict | None = None, boxes: int = 1,
+                rules=None) -> list[dict]:
     """The casino's result over N bets at each confidence (the PAR sheet's volatility index):
     house edge +- z SD / sqrt(N) per bet (its ``per``: an initial wager, or for insurance and
     Super Sevens a unit staked), from the exact house edge and the SD per bet: exact for Super
@@ -737,7 +771,13 @@ def _volatility(wagers: list[dict], ss_lines: dict | None = None, boxes: int = 1
     for w in wagers:
         exact_sd = (w.get("exact_sd_bet") if w["wager"] == "super_sevens" or
                     w.get("exact_only") else None)
-        if w.get("exact_only") and boxes > 1:
+        # insurance simulated from too few bets for an interval (its SE withheld): its SD too
+        # rests on them (6 bets of a 100-round run), so the exact one, as where none is simulated
+        few = (w["wager"] == "insurance" and not w.get("exact_only") and w.get("se") is None
+               and w.get("exact") is not None and rules is not None)
+        if few:
+            exact_sd = insurance_sd(w["exact"], rules.insurance_pays)
+        if (w.get("exact_only") or few) and boxes > 1:
             continue  # (no SD per round of the boxes' insurance bets settled together)
         sd = exact_sd or w["sd_bet"]
         if w["exact"] is None or sd is None:
@@ -745,12 +785,16 @@ def _volatility(wagers: list[dict], ss_lines: dict | None = None, boxes: int = 1
         if w["wager"] == "main" and (w["exact"], w["sd_bet"]) == (total["exact"],
                                                                   total["sd_bet"]):
             continue  # no insurance taken: the main game is the total
-        edge = -w["exact"]
+        edge, edge_source = _edge_of(w, rules)
         sd_round, per_round = _round_sd(w, boxes)
         for n in ROUND_COUNTS:
             row = {"wager": w["wager"], "label": w["label"], "per": w["per"], "bets": n,
                    "house_edge": edge, "sd_bet": sd, "expected_win": n * edge,
+                   # the house edge's: the simulated one (the game as dealt) or the exact one
+                   "edge_source": edge_source, "exact_house_edge": -w["exact"],
                    "sd_source": "exact" if exact_sd else "simulated",
+                   # insurance's exact SD taken as its simulated bets are too few
+                   "sd_few_bets": w.get("bets") if few else None,
                    "range_source": "drawn" if w["wager"] == "super_sevens" else "normal",
                    "boxes": boxes, "sd_round": sd_round, "bets_per_round": per_round,
                    "sd_range": sd if sd_round is None else sd_round / math.sqrt(per_round)}
@@ -1642,7 +1686,7 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
             rules, summary["frequencies"]["dealer_blackjack"]["count"], summary["rounds"],
             plain=True),
         "volatility": _volatility(wagers, (fig.get("super_sevens") or {}).get("lines"),
-                                  summary["boxes"]),
+                                  summary["boxes"], rules),
         "sevens": _sevens(rules, fig, runs, exacts) if rules.super_sevens else None,
         "choices": _same_play(rules, [_choice_row(n, runs[n][1], runs[n][0], exacts[n][1],
                                                   fig, rules, main, caveat) for n in runs],

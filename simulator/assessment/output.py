@@ -140,8 +140,7 @@ def _write(data: dict, out: Path, say: Callable[[str], None]) -> dict:
     for name in ("report.json", "report.md", "report.html"):
         written[name] = out / name
     if chromium.find() is None:
-        say("report.pdf not written: Chromium not found (install chromium, or name it in "
-            "BJSIM_CHROMIUM)")
+        say(f"report.pdf not written: {chromium.missing()}")
     else:
         say("report.pdf (headless Chromium)")
         pdf, page = out / "report.pdf", out / "print.html"  # (the page printed: then removed)

@@ -18,7 +18,7 @@ caption { text-align: left; font-weight: 600; padding: .3em 0; }
 th, td { border: 1px solid #c8c8c8; padding: .25em .5em; vertical-align: top; }
 th { background: #eef3f8; text-align: left; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-pre { background: #f4f4f4; padding: .6em; overflow-x: auto; white-space: pre-wrap; }
+pre { background: #f4f4f4; padding: .6em; overflow-x: auto; white-space: pre; }
 figure { margin: 1em 0; } figcaption { font-size: 13px; color: #444; }
 img { max-width: 100%; height: auto; border: 1px solid #ddd; }
 nav ol { columns: 2; } .missing { color: #a33; }
@@ -29,7 +29,7 @@ nav ol { columns: 2; } .missing { color: #a33; }
                tr, figure { break-inside: avoid; }
                thead { display: table-header-group; break-after: avoid; }
                tbody tr:nth-child(-n+3) { break-before: avoid; }
-               pre { orphans: 3; widows: 3; }
+               pre { orphans: 3; widows: 3; font-size: 8.5px; overflow: visible; }
                table { font-size: 8px; width: 100%; } th, td { padding: .15em .3em; }
                .wide { overflow: visible; } }
 """
@@ -118,9 +118,46 @@ def _indented(text: str) -> str:
 
 
 def _code(text: str) -> str:
-    """A command, each word kept whole where the line wraps (``--penetrations`` broke after
-    its hyphens)."""
+    """Commands, each word kept whole (``--penetrations`` broke after its hyphens), each command
+    longer than `CODE_CHARS` broken at its options' boundaries with a shell line continuation
+    (`shell_lines`): the block does not wrap, so every line pasted into a shell runs as
+    printed."""
+    text = "\n".join(shell_lines(line) for line in text.split("\n"))
     return re.sub(r"\S+", lambda m: f'<span class="w">{html.escape(m.group())}</span>', text)
+
+
+CODE_CHARS = 88  # the longest line of a command block, to fit the printed page (A4, 8.5px type)
+# a shell word: unquoted characters and quoted strings, as a shell reads them
+SHELL_WORD = re.compile(r"""(?:[^\s'"\\]|\\.|'[^']*'|"(?:\\.|[^"\\])*")+""")
+
+
+def shell_lines(command: str, width: int = CODE_CHARS) -> str:
+    """``command`` as it is where it fits ``width`` characters; else broken between options (a
+    word starting with ``-`` begins a new group with the values after it), each line but the
+    last ending with `` \\``, a shell line continuation, and the next indented: ``bjsim report
+    --rounds 1000 \\`` then ``    -o out``. A group longer than a line stays whole."""
+    if len(command) <= width:
+        return command
+    words = SHELL_WORD.findall(command)
+    if " ".join(words) != command.strip():  # (not plain words: kept as it is)
+        return command
+    groups: list[list[str]] = []
+    for w in words:  # (an option starts a group; its values, and the command's words, join one)
+        if not groups or w.startswith("-"):
+            groups.append([w])
+        else:
+            groups[-1].append(w)
+    lines: list[str] = []
+    line = ""
+    for g in (" ".join(g) for g in groups):
+        indent = "    " if lines else ""
+        if line and len(f"{indent}{line} {g} \\") > width:
+            lines.append(line)
+            line = g
+        else:
+            line = f"{line} {g}" if line else g
+    lines.append(line)
+    return " \\\n".join(lines[:1] + ["    " + x for x in lines[1:]])
 
 
 def _html_block(b, printing: bool = False) -> str:

@@ -289,19 +289,29 @@ def summary(data: dict) -> Section:
     boxes = int(next(r["value"] for r in data["rules"] if r["key"] == "boxes"))
     alone = (f"; each of the {boxes} boxes valued alone, without the others' cards: docs/exact.md,"
              " A5" if boxes > 1 else "")
-    text.append(f"House edge of the main game (with insurance where the strategy takes it), "
-                f"per initial wager: exact "
-                f"{fmt(-tot['exact'], 'pct')} (a full shoe every round{alone}); simulated "
-                f"{fmt(-tot['simulated'], 'pct')}{_plus_minus(tot, 4)}, " + (
-                    f"no z (of the house edge): {tot['z_note'].removeprefix('no z: ')}"
-                    if tot.get("z_note") else
-                    f"{_z_text(tot['z'])} (of the house edge, as every z of this report)"
-                    + (("; it includes the cut-card effect, which the note under the wagers "
-                        "table sizes" if effect_measured(_penetration(data)) else
-                        "; it includes the cut-card effect, not measured at this penetration "
-                        "(the note under the wagers table)") if tot.get("z_caveat") else ""))
-                + "."
-                + _z_less_cut_card(tot, data["rules"]))
+    shuffle = {r["key"]: r["value"] for r in data["rules"]}.get("shuffle")
+    z = (f"no z (of the house edge): {tot['z_note'].removeprefix('no z: ')}"
+         if tot.get("z_note") else
+         f"{_z_text(tot['z'])} (of the house edge, as every z of this report)"
+         + (("; it includes the cut-card effect, which the note under the wagers table sizes"
+             if effect_measured(_penetration(data)) else
+             "; it includes the cut-card effect, not measured at this penetration (the note "
+             "under the wagers table)") if tot.get("z_caveat") else ""))
+    if shuffle == "cut-card":  # (the game as dealt is the simulated one: rule 7.1 (1999))
+        text.append("House edge of the main game (with insurance where the strategy takes it), "
+                    "per initial wager, of this table as dealt, to the cut card (rule 7.1 "
+                    f"(1999)): simulated {fmt(-tot['simulated'], 'pct')}{_plus_minus(tot, 4)}; "
+                    f"exact for a full shoe every round{f' ({alone[2:]})' if alone else ''}, "
+                    "which leaves out the cut-card "
+                    f"effect: {fmt(-tot['exact'], 'pct')}; {z}."
+                    + _z_less_cut_card(tot, data["rules"]))
+    else:
+        text.append(f"House edge of the main game (with insurance where the strategy takes it), "
+                    f"per initial wager: exact {fmt(-tot['exact'], 'pct')} (a full shoe every "
+                    f"round, as this table is dealt{alone}); simulated "
+                    f"{fmt(-tot['simulated'], 'pct')}{_plus_minus(tot, 4)}, {z}."
+                    + _z_less_cut_card(tot, data["rules"]))
+    text.append(player_edge_text(data))
     if data.get("against_nz"):
         text.append(against_nz_text(data["against_nz"], data.get("variants")))
     ss = _wager(data, "super_sevens")
@@ -324,7 +334,47 @@ def summary(data: dict) -> Section:
             + sentence(data["sevens"]["convention_note"]) + ". The section Super Sevens and "
             "the 7-7 play says why the two figures "
             + ("agree." if data["sevens"].get("strategy_equals_published") else "differ."))
-    return Section("summary", "Summary", text)
+    return Section("summary", "Summary", [t for t in text if t])
+
+
+def player_edge_text(data: dict) -> str:
+    """Where the player, playing the strategy, has the edge in the main game (with the
+    insurance it takes): its exact house edge below 0, or the simulated one's 95% interval
+    wholly below 0: a plain sentence saying so, that the casino loses on average, and which
+    wager gives it (the main game, insurance); "" elsewhere. Insurance that returns more than it
+    costs is named too where the strategy does not take it."""
+    tot, main, ins = (_wager(data, k) for k in ("total", "main", "insurance"))
+    exact_edge = tot["exact"] is not None and tot["exact"] > 0
+    sim_edge = tot["ci95_low"] is not None and tot["ci95_low"] > 0
+    ins_gains = ins is not None and ins.get("exact") is not None and ins["exact"] > 0
+    if not exact_edge and not sim_edge:
+        if not ins_gains:
+            return ""
+        return (f"Insurance returns the player {fmt(ins['exact'], 'spct3')} per unit staked "
+                "(exact): the player who takes it has the edge on that wager, and the casino "
+                "loses on it on average; the strategy played here does not take it.")
+    how = (f"exact {fmt(-tot['exact'], 'pct')}" if exact_edge else "") + (
+        (" and " if exact_edge else "") + "the simulated house edge's 95% interval, "
+        f"{fmt(-tot['ci95_high'], 'pct')} to {fmt(-tot['ci95_low'], 'pct')}, wholly below 0"
+        if sim_edge else "")
+    if not exact_edge:
+        how += f" (exact, for a full shoe every round: {fmt(-tot['exact'], 'pct')})"
+    main_gains = main is not None and main["exact"] is not None and main["exact"] > 0
+    taken = ins is not None and not ins.get("exact_only") and (
+        main is None or main["exact"] != tot["exact"])
+    if ins_gains and taken and not main_gains:
+        which = ("The insurance wager gives the player the edge: it returns "
+                 f"{fmt(ins['exact'], 'spct3')} per unit staked (exact), and the strategy takes "
+                 "it, while the main game alone keeps a house edge of "
+                 f"{fmt(-main['exact'], 'pct')} (exact).")
+    else:
+        which = ("The main game itself gives the player the edge"
+                 + (f"; insurance too returns {fmt(ins['exact'], 'spct3')} per unit staked "
+                    "(exact)" + ("" if taken else ", though the strategy does not take it")
+                    if ins_gains else "") + ".")
+    return ("The player has the edge at this table: playing this strategy, the player wins and "
+            "the casino loses on average, as the house edge of the main game (with the "
+            f"insurance the strategy takes) is below 0 ({how}). " + which)
 
 
 SD_CLOSE = 0.05  # a simulated SD within 5% of the exact one is close to it
@@ -442,7 +492,10 @@ def against_nz_text(a: dict, variants: dict | None = None) -> str:
     difference (sign-aware); those the exact figures cannot see named apart, with what measures
     them (`_unseen_measured`, from the report's rule ``variants``)."""
     within = a.get("within_gazette") or {}  # (a value in the Gazette's range: said so)
-    changes = ", ".join(c + (f" ({within[c]})" if c in within else "") for c in a["changes"])
+    outside = a.get("outside_gazette") or {}  # (a value the Gazette does not allow: its clause)
+    changes = ", ".join(c + (f" ({within[c]})" if c in within else
+                             f" (outside what the Gazette allows, {outside[c]})" if c in outside
+                             else "") for c in a["changes"])
     unseen = ", ".join(a["unseen"])
     if a["difference"] is None:
         return (f"This table differs from the NZ game only in {changes}, which the exact "
@@ -704,8 +757,11 @@ def frequencies(data: dict) -> Section:
             ("n", "out of", "int"), ("rate", "rate", "pct4"), ("se", "SE", "pct4")]
     rows = data["frequencies"]
     t = Table("hit_frequencies", "Hit frequencies", cols,
-              [[r.get(c) for c, _, _ in cols] for r in rows],
+              # (a count of 0 has no SE: a binomial SE of 0 from no event says nothing)
+              [[None if c == "se" and r.get("count") == 0 else r.get(c) for c, _, _ in cols]
+               for r in rows],
               {"label": "event_words", "per_words": "per_words"})
+    zero = [r["label"] for r in rows if r.get("count") == 0 and not r.get("left_out")]
     hands = next((r for r in rows if r["event"] == "hands_per_box_round"), None)
     empty: dict[str, list[str]] = {}
     for i, r in enumerate(rows):
@@ -734,6 +790,8 @@ def frequencies(data: dict) -> Section:
            "it as a row)." if hands else "")
         + (f" SE: {data['frequencies_note']}." if data.get("frequencies_note") else "")
         + (f" SE: {data['splits_note']}." if data.get("splits_note") else "")
+        + (f" SE: none ('-') for a count of 0 ({', '.join(zero)}): no event seen gives no "
+           "interval, as every figure of the report without one." if zero else "")
         + (f" {sentence(data['dealer_note'])}." if data.get("dealer_note") else "")
         + (" Left out of the table, with nothing to count: " + "; ".join(
             f"{', '.join(labels)} ({why})" for why, labels in empty.items())
@@ -848,20 +906,30 @@ def volatility(data: dict) -> Section:
                       + ", ".join(f"{fmt(r[f'vi_{round(100 * c)}'], 'num3')} at "
                                   f"{round(100 * c)}%" for c in CONFIDENCES))
     ss = _has_sevens(data["volatility"])
+    below = list(dict.fromkeys(r["label"] for r in data["volatility"] if r["house_edge"] < 0))
+    few = next((r for r in data["volatility"] if r["wager"] == "insurance"
+                and r.get("sd_few_bets") is not None), None)
     return Section("volatility", "Volatility: the casino's result over many bets", [
         f"Over N bets the casino's result per bet ({per}; doubles and splits put more than the "
         "initial wager at stake) lies between house edge - VI / sqrt(N) and house edge + "
         "VI / sqrt(N) with the stated confidence (normal approximation), VI = z x SD per bet "
-        "being the volatility index." + _boxes_text(data["volatility"], ss) + " House edge: "
-        f"exact; SD: simulated (the wagers table's SD per bet: the game as dealt{dealt}, where "
+        "being the volatility index." + _boxes_text(data["volatility"], ss)
+        + _edge_source_text(data) + " SD: "
+        f"simulated (the wagers table's SD per bet: the game as dealt{dealt}, where "
         "the exact SD beside it is for a full shoe every round with split rounds approximated)"
         + (", but exact for Super Sevens, whose simulated SD rests on "
            f"{big_pays_words(data.get('super_sevens_pays'))}" if ss else "")
         + (f"{', and' if ss else ', but exact'} for insurance, which no strategy here simulates "
            "(each bet wins its pays or loses 1, so its exact return gives its SD)"
            if any(r["wager"] == "insurance" and r["sd_source"] == "exact"
-                  for r in data["volatility"]) else "")
+                  and not r.get("sd_few_bets") for r in data["volatility"]) else "")
+        + (f"{', and' if ss else ', but exact'} for insurance, whose simulated bets, "
+           f"{few['sd_few_bets']:,}, are too few for an interval, so too few for its SD (each "
+           "bet wins its pays or loses 1, so its exact return gives its SD)" if few else "")
         + "; the volatility index below names the SD each wager's range uses."
+        + (" A negative house edge and expected casino win (" + ", ".join(below) + ") means "
+           "the player has the edge on that wager: the casino loses on average, as the summary "
+           "says." if below else "")
         + (" Super Sevens' result is a handful of large pays, far from normal even over "
            f"100,000 bets ({_normal_reach(data['volatility'])}): its low and high are the "
            "central range of 400,000 "
@@ -869,6 +937,36 @@ def volatility(data: dict) -> Section:
            "within about 0.07 percentage points at 95%), and its VI only for comparison with "
            "other games' volatility indexes." if ss else ""),
         t, "Volatility index: " + "; ".join(vi) + "."])
+
+
+def _edge_source_text(data: dict) -> str:
+    """The volatility note's word on the house edge its rows are centred on and its expected
+    casino win is of (`figures._edge_of`): the main game's simulated one, the game as dealt to
+    the cut card, where the run measured it more closely than the cut-card effect, else the
+    exact one, a full shoe every round, saying why."""
+    rows = data["volatility"]
+    main = next((r for r in rows if r["wager"] in ("total", "main")), None)
+    if main is None or "edge_source" not in main:
+        return " House edge: exact."
+    shuffle = {r["key"]: r["value"] for r in data.get("rules", [])}.get("shuffle")
+    tot = _wager(data, "total") if data.get("wagers") else None
+    sim = ("" if tot is None or tot.get("ci95_high") is None else
+           f" ({fmt(-tot['simulated'], 'pct4')} ± "
+           f"{fmt(tot['ci95_high'] - tot['simulated'], 'pct4')}, the summary's)")
+    decks = int({r["key"]: r["value"] for r in data.get("rules", [])}.get("decks", 6))
+    size = f"about +{100 * cut_card_effect(decks):.2f} pp with {decks} " + (
+        "deck" if decks == 1 else "decks")
+    said = " House edge, and the expected casino win (N x house edge): "
+    if main["edge_source"] == "simulated":
+        return (f"{said}for the main game the simulated one, of the game as dealt to the cut "
+                f"card{sim}, as this run measures it more closely than the cut-card effect "
+                f"({size}); exact for the other wagers.")
+    if shuffle != "cut-card":
+        return f"{said}exact, a full shoe every round, as this table is dealt."
+    return (f"{said}exact, a full shoe every round. The game as dealt to the cut card runs "
+            f"higher by the cut-card effect ({size}); its simulated house edge{sim} would be "
+            "used for the main game, but this run measures it less closely than that effect, "
+            "so the exact one is the nearer figure here.")
 
 
 def _normal_reach(rows: list[dict]) -> str:
@@ -1074,8 +1172,6 @@ def variants(data: dict) -> Section:
                  ("ss_ci95_high", "95% CI high, pp", "spp3"),
                  ("ss_exact", "exact Super Sevens house edge difference, pp", "spp3"),
                  ("ss_interval_note", "why no interval", CSV_ONLY)]
-        withheld = sum(r["ss_half_width"] is None for r in games
-                       if r["variant"] not in twins)
         hidden = [r["variant"] for r in games if _ss_difference_withheld(r)
                   and r["variant"] not in twins]
         ss_table = Table(
@@ -1097,9 +1193,7 @@ def variants(data: dict) -> Section:
             "the simulated house edge, the exact one (the strategy's 7-7 play, a full shoe "
             "every round) and the difference from this rule set, paired as above. "
             + _variant_ss_interval_words(games) + " "
-            + (f"{withheld} of the {len(games)} simulated figures have no interval ('-'): "
-               "their runs hold too few wins of the rare big lines for a standard error to "
-               "mean much (docs/compare.md); the exact figures stand." if withheld else "")
+            + _ss_withheld_text(games, twins)
             + (f" The simulated difference of {', '.join(hidden)} rests on such a figure (its "
                "own or this rule set's) or on too few paired blocks, so it has no interval and "
                "is not shown either ('-'): from a handful of big pays it can lie far from the "
@@ -1108,6 +1202,20 @@ def variants(data: dict) -> Section:
                "has no interval." if hidden else "") + empty,
             ss_table]
     return Section("variants", "Rule variants", blocks)
+
+
+def _ss_withheld_text(games: list[dict], twins: set[str]) -> str:
+    """How many of the rule-variant Super Sevens table's simulated figures have no interval, out
+    of the rows the table shows: a game given twice (``twins``, `same_game_names`) is one row,
+    so counted once, as the main table's note counts it."""
+    shown = [r for r in games if r["variant"] not in twins]
+    withheld = sum(r["ss_half_width"] is None for r in shown)
+    if not withheld:
+        return ""
+    return (f"{withheld} of the {len(shown)} simulated figures have no interval ('-')"
+            + (", a game given twice counted once" if len(shown) < len(games) else "")
+            + ": their runs hold too few wins of the rare big lines for a standard error to "
+            "mean much (docs/compare.md); the exact figures stand.")
 
 
 def _variant_ss_games(v: dict | None) -> list[dict]:

@@ -1,0 +1,271 @@
+"""The assessment report after a regulator's review (2026-12-06): each test names the defect it
+guards against, as the reviewer found it."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from simulator.assessment import figures, sections
+from simulator.cli import cli
+from simulator.rules import Rules, describe
+
+
+def run(*args):
+    return CliRunner().invoke(cli, [str(a) for a in args], catch_exceptions=False)
+
+
+def _section(md: str, title: str) -> str:
+    start = md.index(f"## {title}")
+    end = md.find("\n## ", start + 1)
+    return md[start:end if end > 0 else None]
+
+
+def _wagers(total, main, ins, ins_exact_only=False):
+    """The wagers rows `sections.player_edge_text` reads: returns to the player."""
+    def row(key, exact, sim=None, half=None):
+        return {"wager": key, "exact": exact, "simulated": sim,
+                "ci95_low": None if half is None else sim - half,
+                "ci95_high": None if half is None else sim + half}
+    ins_row = row("insurance", ins) | {"exact_only": ins_exact_only}
+    return {"wagers": [row("total", *total), row("main", *main), ins_row]}
+
+
+# 1. A table where the player has the edge (early surrender: exact -0.1184%) was not said to be.
+
+def test_a_table_where_the_player_has_the_edge_says_so_in_plain_words():
+    nz = _wagers((-0.00519, -0.0054, 0.0007), (-0.00519, -0.0054, 0.0007), -0.0738, True)
+    assert sections.player_edge_text(nz) == ""
+    early = _wagers((0.001184, 0.000998, 0.0021), (0.001184, 0.000998, 0.0021), -0.0738, True)
+    text = sections.player_edge_text(early)
+    assert text.startswith("The player has the edge at this table")
+    assert "the casino loses on average" in text and "(exact -0.1184%)" in text
+    assert "The main game itself gives the player the edge." in text
+    # exact edge to the house, but the simulated interval wholly on the player's side
+    sim = _wagers((-0.0001, 0.004, 0.001), (-0.0001, 0.004, 0.001), -0.0738, True)
+    assert "wholly below 0" in sections.player_edge_text(sim)
+    # insurance paying 3 to 1, taken by the strategy: the wager that gives the edge is named
+    ins3 = _wagers((0.00343, 0.0044, 0.0022), (-0.00519, -0.0043, 0.0022), 0.23496)
+    text = sections.player_edge_text(ins3)
+    assert "The insurance wager gives the player the edge: it returns +23.496% per unit " \
+        "staked (exact), and the strategy takes it, while the main game alone keeps a house " \
+        "edge of 0.5190% (exact)." in text
+    # insurance that gains, not taken: named all the same
+    untaken = _wagers((-0.00519, -0.0054, 0.0007), (-0.00519, -0.0054, 0.0007), 0.23496, True)
+    assert "the player who takes it has the edge on that wager" in \
+        sections.player_edge_text(untaken)
+
+
+# 2, 3. The departures the Gazette does not allow were not named in the summary; the title
+# counted the command line's changes, not the departures (a rule file's own missed), and the
+# first sentence dropped the rules table's "(no effect: ...)".
+
+CASINO = Rules(decks=8, dealer_hits_soft_17=True, super_sevens_pays=(3, 50, 100, 500, 2500))
+PEEK = Rules(hole_card="peek", dealer_blackjack_takes="all")
+
+
+def test_the_summary_names_each_departure_the_gazette_does_not_allow_with_its_clause():
+    text = sections.against_nz_text(figures.against_nz(CASINO))
+    assert "decks=8 (within the Gazette's range, 3.1: 6-8 decks)" in text
+    assert "dealer_hits_soft_17=true (outside what the Gazette allows, 12.3: false only)" in text
+    assert ("super_sevens_pays=3,50,100,500,2500 (outside what the Gazette allows, 14.3: "
+            "3,50,100,500,5000 only)") in text
+    peek = sections.against_nz_text(figures.against_nz(PEEK))
+    assert 'hole_card=peek (outside what the Gazette allows, 8.2, 9.1: "none" only)' in peek
+
+
+def test_the_title_and_first_sentence_count_the_departures_as_the_rules_table_marks_them():
+    game = "Casino X table 4"
+    # the rule file sets the pays; the command line decks and H17: three departures
+    assert figures.report_title(game, CASINO, ["decks=8", "dealer_hits_soft_17=true"]) == (
+        f"Mathematical assessment of {game}, with 3 rules changed")
+    words = figures.changes_words(CASINO, ["decks=8", "dealer_hits_soft_17=true"])
+    table = {kv.split(" = ")[0]: w for _, kv, w in describe(CASINO)}
+    assert words.count("; ") == 2 and words.startswith(", changed from the NZ game: the shoe")
+    assert "(outside what the Gazette allows, 12.3: false only)" in words
+    assert table["super_sevens_pays"][1:] in words  # (the rule file's own, in the table's words)
+    assert figures.report_title(game, PEEK, ["hole_card=peek",
+                                             "dealer_blackjack_takes=all"]).endswith(
+        "with 2 rules changed")
+    words = figures.changes_words(PEEK, ["hole_card=peek", "dealer_blackjack_takes=all"])
+    assert ('(no effect: hole_card = "peek", a dealer blackjack ends the round before any '
+            "double or split)") in words
+    assert figures.report_title(game, Rules(boxes=3), ["boxes=3"]) == (
+        f"Mathematical assessment of {game} (3 boxes)")
+
+
+# 4. The headline house edge was the full-shoe exact figure, not the game as dealt.
+
+def _volatility_total(sim, half):
+    return {"wager": "total", "label": "Main game and insurance", "per": "initial wager",
+            "exact": -0.005191, "simulated": sim, "ci95_low": sim - half,
+            "ci95_high": sim + half, "sd_bet": 1.13, "sd_round": 1.13, "exact_sd_bet": 1.13,
+            "se": half / 1.96, "bets": 10, "rounds": 10}
+
+
+def test_the_expected_casino_win_is_of_the_game_as_dealt_where_the_run_measured_it():
+    close = figures._volatility([_volatility_total(-0.005406, 0.000011)], None, 1, Rules())
+    assert {r["edge_source"] for r in close} == {"simulated"}
+    assert close[0]["house_edge"] == 0.005406 and close[0]["expected_win"] == 100 * 0.005406
+    wide = figures._volatility([_volatility_total(-0.0054, 0.0007)], None, 1, Rules())
+    assert {r["edge_source"] for r in wide} == {"exact"} and wide[0]["house_edge"] == 0.005191
+    every = figures._volatility([_volatility_total(-0.005191, 0.000011)], None, 1,
+                                Rules(shuffle="every-round"))
+    assert every[0]["edge_source"] == "exact"  # (dealt as the exact figure is)
+
+
+# 7. A tiny run's volatility used insurance's SD from 6 bets; a count of 0 showed an SE of 0.
+
+def test_insurance_simulated_from_too_few_bets_takes_its_exact_sd_in_the_volatility_table():
+    ins = {"wager": "insurance", "label": "Insurance", "per": "unit staked",
+           "exact": -0.07378, "simulated": 0.5, "se": None, "ci95_low": None,
+           "ci95_high": None, "sd_bet": 1.6432, "sd_round": None, "bets": 6, "rounds": 100,
+           "interval_note": "too few"}
+    rows = figures._volatility([_volatility_total(-0.145, 0.22), ins], None, 1, Rules())
+    r = next(r for r in rows if r["wager"] == "insurance")
+    assert r["sd_source"] == "exact" and r["sd_few_bets"] == 6
+    assert r["sd_bet"] == pytest.approx(figures.insurance_sd(-0.07378, 2.0))
+
+
+@pytest.fixture(scope="module")
+def early(tmp_path_factory):
+    out = tmp_path_factory.mktemp("early")
+    result = run("report", "--set", "surrender=early", "--rounds", "20_000", "--chunk-rounds",
+                 "10_000", "--sample-rounds", "10_000", "--choice", "basic", "--no-variants",
+                 "-q", "-o", out)
+    assert result.exit_code == 0, result.output
+    return out, json.loads((out / "report.json").read_text())
+
+
+def test_an_early_surrender_report_says_the_player_has_the_edge_and_the_game_as_dealt(early):
+    out, data = early
+    summary = _section((out / "report.md").read_text(), "Summary")
+    assert "The player has the edge at this table" in summary
+    assert "per initial wager, of this table as dealt, to the cut card (rule 7.1 (1999)): " \
+        "simulated " in summary
+    assert "exact for a full shoe every round, which leaves out the cut-card effect: " \
+        "-0.1184%" in summary
+    vol = _section((out / "report.md").read_text(), "Volatility")
+    assert "means the player has the edge on that wager: the casino loses on average" in vol
+    assert "House edge, and the expected casino win (N x house edge): exact" in vol
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    out = tmp_path_factory.mktemp("tiny")
+    result = run("report", "--rounds", "100", "--choice", "insurance-taker", "--no-variants",
+                 "-q", "-o", out)
+    assert result.exit_code == 0, result.output
+    return out, json.loads((out / "report.json").read_text())
+
+
+def test_a_tiny_run_gives_insurance_its_exact_sd_and_a_count_of_0_no_se(tiny):
+    out, data = tiny
+    md = (out / "report.md").read_text()
+    ins = next(r for r in data["volatility"] if r["wager"] == "insurance")
+    assert ins["sd_source"] == "exact" and ins["sd_few_bets"] is not None
+    assert "for insurance, whose simulated bets" in _section(md, "Volatility")
+    zero = [r for r in data["frequencies"] if r["count"] == 0 and not r.get("left_out")]
+    assert zero, "the tiny run has a count of 0 to show"
+    for r in zero:
+        line = next(x for x in md.splitlines() if x.startswith(f"| {r['label']} |"))
+        assert re.search(r"\| - \|$", line), line
+
+
+# 6. The Super Sevens variant note said "1 of the 8 simulated figures" under a table of 7 rows
+# (decks-8 and super-sevens-8-decks, one game, one row).
+
+def test_the_super_sevens_variant_note_counts_the_rows_the_table_shows():
+    games = [{"variant": f"v{i}", "ss_half_width": None if i == 0 else 0.01} for i in range(8)]
+    text = sections._ss_withheld_text(games, {"v7"})
+    assert text.startswith("1 of the 7 simulated figures have no interval ('-'), a game given "
+                           "twice counted once:")
+    assert sections._ss_withheld_text(games, set()).startswith("1 of the 8 simulated figures")
+    assert sections._ss_withheld_text(games[1:], set()) == ""
+
+
+# 8. report --rules a variant file was told `bjsim compare --variant ...` though report takes
+# --variant; report --variant a strategy file was told "not a rule file".
+
+def test_a_file_of_the_wrong_kind_for_report_is_told_reports_own_options(tmp_path):
+    result = run("report", "--rules", "configs/variants/h17.toml", "-o", tmp_path / "a")
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines()[-1] == (
+        "Error: configs/variants/h17.toml: a variant file (a baseline and its changes), not a "
+        "rule file: give it to --variant (`bjsim report --variant configs/variants/h17.toml`)")
+    result = run("report", "--variant", "strategies/basic.toml", "-o", tmp_path / "b")
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines()[-1] == (
+        "Error: strategies/basic.toml: a strategy file, not a variant file: give it to "
+        "--strategy (`bjsim report --strategy strategies/basic.toml`)")
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+# 9. Ctrl-C during a report said the chunks in play were "being finished, to be kept (Ctrl-\
+# quits at once, losing them)", then "interrupted: no report written": nothing is kept.
+
+def test_ctrl_c_during_a_report_says_at_once_that_nothing_is_kept(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "simulator", "report", "--rounds", "400M", "--chunk-rounds", "5M",
+         "--no-variants", "--choice", "basic", "-q", "-o", str(tmp_path / "out")],
+        stderr=subprocess.PIPE, text=True, cwd=root,
+        env=dict(os.environ, PYTHONPATH=str(root)),
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    err = ""
+    deadline = time.monotonic() + 240
+    while "simulation of" not in err and time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        if not line:
+            break
+        err += line
+    time.sleep(1.0)  # (the main run's chunks in play)
+    proc.send_signal(signal.SIGINT)
+    err += proc.stderr.read()
+    assert proc.wait(timeout=240) == 130, err
+    assert "to be kept" not in err and "losing them" not in err, err
+    assert "nothing is kept: no report is written" in err, err
+    assert err.rstrip().endswith("bjsim report: interrupted: no report written")
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_stop_words_say_what_a_stop_keeps():
+    from simulator.chunks import nothing_kept, stop_keeps, stopping_words
+
+    assert stop_keeps() and "to be kept" in stopping_words(2)
+    with nothing_kept():
+        assert not stop_keeps()
+        assert "to be kept" not in stopping_words(2) and "nothing is kept" in stopping_words(2)
+
+
+# 10. BJSIM_CHROMIUM=/nonexistent said "Chromium not found (install chromium, or name it in
+# BJSIM_CHROMIUM)", though it was named there.
+
+@pytest.mark.parametrize("named, why", [
+    ("/nonexistent", "no such file"), ("no-such-browser-here", "not found on the PATH"),
+    ("/tmp", "a folder, not an executable")])
+def test_a_bad_bjsim_chromium_is_named_with_what_is_wrong(named, why, monkeypatch):
+    from simulator.assessment import chromium
+    monkeypatch.setenv("BJSIM_CHROMIUM", named)
+    assert chromium.find() is None  # (not passed over for one on the PATH)
+    assert chromium.missing().startswith(f"BJSIM_CHROMIUM={named}: {why} (")
+
+
+def test_a_report_with_a_bad_bjsim_chromium_says_which_path(tmp_path, monkeypatch, tiny):
+    from simulator.assessment import output
+    monkeypatch.setenv("BJSIM_CHROMIUM", "/nonexistent")
+    said = []
+    written = output.write_report(json.loads(json.dumps(tiny[1])), tmp_path, said.append)
+    assert "report.pdf" not in written
+    assert any(s.startswith("report.pdf not written: BJSIM_CHROMIUM=/nonexistent: no such file")
+               for s in said), said
