@@ -100,6 +100,11 @@ def _usage_error_as_one_line():
 WRITTEN = ("output", "plot_path", "checkpoint_path", "optimal_plan")  # files a command writes
 
 
+# The commands whose --count takes a count system's file, as a count file given elsewhere is told
+# to go to them (`rules.example_commands`): exact's only with --removal
+COUNT_TAKERS = {"strategy indices": "strategy indices", "exact": "exact --removal"}
+
+
 class OneLineCommand(click.Command):
     """A click command whose usage errors are one line (`_usage_error_as_one_line`), and whose
     written files (`WRITTEN`) are distinct."""
@@ -117,8 +122,8 @@ class OneLineCommand(click.Command):
 
     def _examples(self, ctx) -> dict:
         """The command in use (``replay``, ``strategy indices``) for the kinds of file it takes
-        by --rules and --strategy, which a file of the wrong kind is told to go to
-        (`rules.example_commands`)."""
+        by --rules, --strategy and a count system's --count (`COUNT_TAKERS`), which a file of
+        the wrong kind is told to go to (`rules.example_commands`)."""
         words, c = [], ctx
         while c is not None and c.parent is not None:
             words.append(c.info_name)
@@ -126,7 +131,8 @@ class OneLineCommand(click.Command):
         command = " ".join(reversed(words or [ctx.info_name]))
         return {kind: command for kind, option in (("rule", "--rules"), ("strategy", "--strategy"))
                 if any(option in p.opts for p in self.params)
-                and not (command == "compare" and kind == "strategy")}  # (--vary-strategy there)
+                and not (command == "compare" and kind == "strategy")} | (  # (--vary-strategy)
+            {"count": COUNT_TAKERS[command]} if command in COUNT_TAKERS else {})
 
     def parse_args(self, ctx, args):
         ctx.meta[TYPED] = list(args)  # (an option named as typed: `typed_option`)
