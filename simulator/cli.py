@@ -2286,7 +2286,7 @@ def _exact_removal(rules, strat, label, files: dict, source: dict, count_names, 
     from simulator.counting import list_counts, load_count
     from simulator.exact import removal
     from simulator.exact.cache import load_removal, save_removal
-    from simulator.exact.compare import OPTIMAL_NAME
+    from simulator.exact.compare import OPTIMAL_NAME, per_box_note
 
     systems = []
     for c in count_names or list_counts():
@@ -2310,10 +2310,15 @@ def _exact_removal(rules, strat, label, files: dict, source: dict, count_names, 
                        "s, on every core; then kept)", err=True)
         effects = removal.effects_of_removal(rules, chart, optimal)
         save_removal(rules, chart, effects, optimal)
+    boxes_note = per_box_note(rules.boxes)  # (as `bjsim exact` says it)
+    effects = effects | {"per_box_note": boxes_note, "sevens_depleted": (
+        None if effects["sevens_plays"] is None else
+        removal.sevens_depleted(rules, effects["sevens_plays"]))}
     shown = name if note is None else f"{name} ({note})"
     run_meta = source | {"strategy": name, "strategy_note": note, "play": effects["play"],
                          "seed": None, "partial": False} | (
-        {"strategy_files": files} if files else {})
+        {"strategy_files": files} if files else {}) | (
+        {"boxes": rules.boxes, "per_box_note": boxes_note} if boxes_note else {})
     if fmt == "json":
         doc = {"bjsim": __version__, "source": provenance(), "rules": rules_dict(rules),
                "run": run_meta, "removal": removal.removal_json(effects, systems, shown)}
@@ -2323,7 +2328,8 @@ def _exact_removal(rules, strat, label, files: dict, source: dict, count_names, 
 
         from simulator.report import csv_cell, csv_text
 
-        frame = pd.DataFrame([(a, b, c, csv_cell(v) if v is None else float(v))
+        frame = pd.DataFrame([(a, b, c, csv_cell(v) if v is None else
+                               v if isinstance(v, (str, int)) else float(v))
                               for a, b, c, v in removal.removal_rows(effects, systems)],
                              columns=["section", "item", "per", "value"], dtype=object)
         return csv_text(frame, {"run": run_meta, "rules": rules_dict(rules)})
