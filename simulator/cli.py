@@ -100,6 +100,11 @@ def _usage_error_as_one_line():
 WRITTEN = ("output", "plot_path", "checkpoint_path", "optimal_plan")  # files a command writes
 
 
+# The commands whose --count takes a count system's file, as a count file given elsewhere is told
+# to go to them (`rules.example_commands`): exact's only with --removal
+COUNT_TAKERS = {"strategy indices": "strategy indices", "exact": "exact --removal"}
+
+
 class OneLineCommand(click.Command):
     """A click command whose usage errors are one line (`_usage_error_as_one_line`), and whose
     written files (`WRITTEN`) are distinct."""
@@ -117,8 +122,8 @@ class OneLineCommand(click.Command):
 
     def _examples(self, ctx) -> dict:
         """The command in use (``replay``, ``strategy indices``) for the kinds of file it takes
-        by --rules, --strategy and --variant, which a file of the wrong kind is told to go to
-        (`rules.example_commands`)."""
+        by --rules, --strategy, --variant and a count system's --count (`COUNT_TAKERS`), which a
+        file of the wrong kind is told to go to (`rules.example_commands`)."""
         words, c = [], ctx
         while c is not None and c.parent is not None:
             words.append(c.info_name)
@@ -127,7 +132,8 @@ class OneLineCommand(click.Command):
         return {kind: command for kind, option in (("rule", "--rules"), ("strategy", "--strategy"),
                                                    ("variant", "--variant"))
                 if any(option in p.opts for p in self.params)
-                and not (command == "compare" and kind == "strategy")}  # (--vary-strategy there)
+                and not (command == "compare" and kind == "strategy")} | (  # (--vary-strategy)
+            {"count": COUNT_TAKERS[command]} if command in COUNT_TAKERS else {})
 
     def parse_args(self, ctx, args):
         ctx.meta[TYPED] = list(args)  # (an option named as typed: `typed_option`)
@@ -2285,7 +2291,7 @@ def _exact_removal(rules, strat, label, files: dict, source: dict, count_names, 
     from simulator.counting import list_counts, load_count
     from simulator.exact import removal
     from simulator.exact.cache import load_removal, save_removal
-    from simulator.exact.compare import OPTIMAL_NAME
+    from simulator.exact.compare import OPTIMAL_NAME, per_box_note
 
     systems = []
     for c in count_names or list_counts():
@@ -2309,10 +2315,15 @@ def _exact_removal(rules, strat, label, files: dict, source: dict, count_names, 
                        "s, on every core; then kept)", err=True)
         effects = removal.effects_of_removal(rules, chart, optimal)
         save_removal(rules, chart, effects, optimal)
+    boxes_note = per_box_note(rules.boxes)  # (as `bjsim exact` says it)
+    effects = effects | {"per_box_note": boxes_note, "sevens_depleted": (
+        None if effects["sevens_plays"] is None else
+        removal.sevens_depleted(rules, effects["sevens_plays"]))}
     shown = name if note is None else f"{name} ({note})"
     run_meta = source | {"strategy": name, "strategy_note": note, "play": effects["play"],
                          "seed": None, "partial": False} | (
-        {"strategy_files": files} if files else {})
+        {"strategy_files": files} if files else {}) | (
+        {"boxes": rules.boxes, "per_box_note": boxes_note} if boxes_note else {})
     if fmt == "json":
         doc = {"bjsim": __version__, "source": provenance(), "rules": rules_dict(rules),
                "run": run_meta, "removal": removal.removal_json(effects, systems, shown)}
@@ -2322,7 +2333,8 @@ def _exact_removal(rules, strat, label, files: dict, source: dict, count_names, 
 
         from simulator.report import csv_cell, csv_text
 
-        frame = pd.DataFrame([(a, b, c, csv_cell(v) if v is None else float(v))
+        frame = pd.DataFrame([(a, b, c, csv_cell(v) if v is None else
+                               v if isinstance(v, (str, int)) else float(v))
                               for a, b, c, v in removal.removal_rows(effects, systems)],
                              columns=["section", "item", "per", "value"], dtype=object)
         return csv_text(frame, {"run": run_meta, "rules": rules_dict(rules)})

@@ -862,21 +862,22 @@ _KIND_WORDS = {
     "variant": (" (a baseline and its changes)", "give it to --variant (`bjsim {command} --variant "
                 "{}`)"),
     "plan": (" (a counter's bets by count)", "give it to --plan (`bjsim count --plan {}`)"),
-    "count": (" (a count system's tags)", "give it to --count (`bjsim strategy indices --count "
-              "{}`) or name it in a plan's count key"),
+    "count": (" (a count system's tags)", "give it to --count (`bjsim {command} --count {}`) or "
+              "name it in a plan's count key"),
     "index": (" (index plays)", "name it in a plan's indices key (`indices = \"{}\"`)"),
 }
 
 
+_DEFAULT_COMMAND = {"count": "strategy indices", "variant": "compare"}  # (else simulate)
 _EXAMPLES = contextvars.ContextVar("bjsim_example_commands", default=None)
 
 
 @contextlib.contextmanager
 def example_commands(commands: dict):
-    """Within it, `wrong_kind`'s line for a rule, strategy or variant file names
+    """Within it, `wrong_kind`'s line for a rule, strategy, variant or count file names
     ``commands[kind]`` (``{"rule": "replay"}``: the command in use, which takes --rules) in its
-    example, not ``simulate`` (for a variant file, ``compare``): ``give it to --rules (`bjsim
-    replay --rules r1.toml`)``. The CLI sets it."""
+    example, not ``_DEFAULT_COMMAND``'s (else ``simulate``): ``give it to --rules (`bjsim replay
+    --rules r1.toml`)``. The CLI sets it."""
     token = _EXAMPLES.set(dict(commands))
     try:
         yield
@@ -901,7 +902,7 @@ def wrong_kind(data, path, kind: str) -> str | None:
     elif not found[other] or any(k in data for k in TELLING_KEYS[kind]):
         return None
     what, where = _KIND_WORDS[other]
-    command = (_EXAMPLES.get() or {}).get(other, "compare" if other == "variant" else "simulate")
+    command = (_EXAMPLES.get() or {}).get(other, _DEFAULT_COMMAND.get(other, "simulate"))
     return (f"{path}: {_a(other)} file{what}, not {_a(kind)} file: "
             + where.format(path, command=command))
 

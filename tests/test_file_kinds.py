@@ -72,6 +72,16 @@ def last_error_line(result) -> str:
      f"give it to --strategy (`bjsim simulate --strategy {SHIPPED['strategy']}`)"),
     (["strategy", "show", str(SHIPPED["rule"])],
      f"give it to --rules (`bjsim simulate --rules {SHIPPED['rule']}`)"),
+    # a count file: exact takes one by --count with --removal; elsewhere strategy indices does
+    (["exact", "--removal", "--strategy", str(SHIPPED["count"])],
+     f"give it to --count (`bjsim exact --removal --count {SHIPPED['count']}`) or name it in a "
+     "plan's count key"),
+    (["strategy", "show", str(SHIPPED["count"])],
+     f"give it to --count (`bjsim strategy indices --count {SHIPPED['count']}`) or name it in "
+     "a plan's count key"),
+    (["simulate", "--strategy", str(SHIPPED["count"])],
+     f"give it to --count (`bjsim strategy indices --count {SHIPPED['count']}`) or name it in "
+     "a plan's count key"),
 ])
 def test_a_file_of_the_wrong_kind_is_told_the_command_in_use_where_it_takes_the_option(
         args, said, tmp_path, monkeypatch):

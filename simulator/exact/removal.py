@@ -59,6 +59,52 @@ def sevens_effects(rules, sevens_play) -> tuple[float, np.ndarray]:
     return ss[0], np.subtract(ss[1:], ss[0])
 
 
+def sevens_depleted(rules, sevens_play, out=(48, 96)) -> dict:
+    """Super Sevens' exact return from shoes poorer in non-sevens, against the EoRs' linear
+    estimate: the EoRs are first-order, and the bet's return climbs much faster than linearly
+    as sevens get denser (its 3-seven lines).
+
+    Each shoe is the rule set's full shoe less ``k`` non-sevens in proportion to their numbers
+    (every seven there), for each ``k`` of ``out`` that leaves at least a deck's worth of
+    non-sevens; exact: `sevens._by_types` on that shoe, the 7-7 play by up card held fixed
+    (``sevens_play`` as `sevens_effects` takes it); linear: the full shoe's return plus each
+    removed card's EoR. ``break_even``: the ``k`` (non-sevens out in proportion, fractional)
+    where each turns positive, None if not before a deck's worth of non-sevens is left.
+
+    Returns
+    -------
+    dict
+        ``shoes`` [{``non_sevens_out``, ``cards``, ``sevens``, ``exact``, ``linear``}] (returns
+        per unit bet, fractions), ``break_even`` {``exact``, ``linear``}.
+    """
+    from simulator.exact.sevens import _by_types, sevens_plays, shoe_by_type
+
+    plays = sevens_plays(rules, sevens_play)
+    full, eor = sevens_effects(rules, plays)
+    base = shoe_by_type(rules.decks)
+    others = base[4:].sum()  # 48 a deck
+    slope = float(DECK @ eor - 4 * eor[6]) / 48  # a non-seven's EoR, in proportion
+
+    def exact(k: float) -> float:
+        counts = base.copy()
+        counts[4:] *= 1 - k / others
+        return float(_by_types(rules, plays, False, counts)["ev"])
+
+    most = others - 48  # (a deck's worth of non-sevens left)
+    shoes = [{"non_sevens_out": int(k), "cards": int(base.sum() - k), "sevens": int(base[:4].sum()),
+              "exact": exact(k), "linear": full + k * slope} for k in out if k <= most]
+    even = {"exact": None, "linear": None}
+    if full < 0 < exact(most):
+        lo, hi = 0.0, float(most)
+        while hi - lo > 1e-6:
+            mid = (lo + hi) / 2
+            lo, hi = (mid, hi) if exact(mid) < 0 else (lo, mid)
+        even["exact"] = hi
+    if slope > 0 and -full / slope <= most:
+        even["linear"] = -full / slope
+    return {"shoes": shoes, "break_even": even}
+
+
 def effects_of_removal(rules, strategy=None, optimal: bool = False,
                        workers: int | None = None) -> dict:
     """The effect of removing one card of each value from the full shoe, play held fixed.
@@ -153,15 +199,51 @@ INSURANCE_BASIS = ("insurance: every dealer ace, the player's cards unseen (a bl
                    "money is the same bet), so its EoRs are a pure function of the ten density")
 CORRELATION_NOTE = ("Pearson's r over the 13 ranks A, 2, ..., 9, T, J, Q, K, each ten-valued rank "
                     "carrying the ten's tag and EoR")
+UNDEFINED = ("r undefined: the count's tags are the same for every card, so they do not vary with "
+             "the EoRs")
+
+
+def rich_sevens_note(depleted: dict) -> str:
+    """What `sevens_depleted`'s figures say: the Super Sevens EoRs understate the gain of a
+    shoe rich in sevens."""
+    shoes = depleted["shoes"]
+    even = depleted["break_even"]
+    text = ("Super Sevens: the EoRs are first-order, good near a full shoe; the bet's return "
+            "climbs much faster than linearly as sevens get denser (the 3-seven lines), so they "
+            "understate the gain of a shoe rich in sevens")
+    if shoes:
+        text += ("; valued exactly, the full shoe less non-sevens in proportion (every seven "
+                 "there): " + ", ".join(
+                     f"{s['non_sevens_out']} out ({s['cards']} cards, {s['sevens']} sevens) "
+                     f"{100 * s['exact']:+.2f}% against {100 * s['linear']:+.2f}% by the EoRs"
+                     for s in shoes))
+    if even["exact"] is not None:
+        text += (f"; it turns positive after about {even['exact']:.0f} non-sevens out" + (
+            f", not the {even['linear']:.0f} the EoRs give" if even["linear"] is not None
+            else ""))
+    return text + (". For the real exposure: the exact values by the sevens left "
+                   "(docs/counting.md, Super Sevens by the sevens left) and "
+                   "`bjsim count --plan sevens-super-sevens`")
+
+
 NO_EFFICIENCY = ("playing efficiency is not given: it needs each play's gain from the count's "
                  "index plays at every depth, not the EoRs of the whole game (docs/exact.md)")
 
 
 def count_rows(effects: dict, systems) -> list[dict]:
-    """One row per count system: name, tags, balanced and its correlations (`correlations`)."""
+    """One row per count system: name, tags, balanced, its correlations (`correlations`) and
+    ``note``: why they are None (`UNDEFINED`: tags all equal), else None."""
     return [{"count": s.name, "tags": list(s.tags), "balanced": bool(s.balanced)}
             | {CORRELATION_KEYS[g]: r for g, r in correlations(effects, s.tags).items()}
+            | {"note": UNDEFINED if len(set(s.tags)) == 1 else None}
             for s in systems]
+
+
+def _sevens_plays_by_up(effects: dict) -> dict | None:
+    """The 7-7 play held fixed by up card shown (2..10, A), or None."""
+    plays = effects["sevens_plays"]
+    return None if plays is None else {("A" if up == 1 else str(up)): plays[up]
+                                       for up in (*range(2, 11), 1)}
 
 
 def removal_json(effects: dict, systems, strategy: str) -> dict:
@@ -172,9 +254,10 @@ def removal_json(effects: dict, systems, strategy: str) -> dict:
         "cards": int(full_shoe(effects["decks"]).sum()),
         "method": METHOD, "insurance_basis": INSURANCE_BASIS,
         "sevens_basis": SEVENS_SUITS if "super_sevens" in games else None,
-        "sevens_plays": (None if effects["sevens_plays"] is None else
-                         {("A" if up == 1 else str(up)): effects["sevens_plays"][up]
-                          for up in (*range(2, 11), 1)}),
+        "sevens_plays": _sevens_plays_by_up(effects),
+        "sevens_depleted": (None if effects.get("sevens_depleted") is None else
+                            effects["sevens_depleted"] | {
+                                "note": rich_sevens_note(effects["sevens_depleted"])}),
         "per": {g: PER[g] for g in games},
         "full_shoe": {g: effects["full"][g] for g in games},
         "effects": {v: {g: float(effects["eor"][g][i]) for g in games}
@@ -189,13 +272,27 @@ def removal_json(effects: dict, systems, strategy: str) -> dict:
 def removal_rows(effects: dict, systems) -> list[tuple]:
     """Tidy rows (section, item, per, value) of `removal_json`'s figures, for the csv."""
     games = [g for g in GAMES if effects["eor"][g] is not None]
-    rows = [("full_shoe", g, PER[g], effects["full"][g]) for g in games]
+    rows = [("shoe", "decks", "", effects["decks"]),
+            ("shoe", "cards", "", int(full_shoe(effects["decks"]).sum()))]
+    rows += [("sevens_play", up, "7-7 play held fixed", play)
+             for up, play in (_sevens_plays_by_up(effects) or {}).items()]
+    rows += [("full_shoe", g, PER[g], effects["full"][g]) for g in games]
     rows += [("effect", f"{v}:{g}", PER[g], float(effects["eor"][g][i]))
              for i, v in enumerate(VALUES) for g in games]
     rows += [("deck_sum", g, PER[g], effects["deck_sum"][g]) for g in games]
+    depleted = effects.get("sevens_depleted")
+    if depleted is not None:
+        for s in depleted["shoes"]:
+            rows += [("sevens_depleted", f"{s['non_sevens_out']}:{k}", PER["super_sevens"],
+                      s[k]) for k in ("exact", "linear")]
+        rows += [("sevens_depleted", f"break_even:{k}", "non-sevens out", v)
+                 for k, v in depleted["break_even"].items()]
+        rows.append(("note", "sevens_depleted", "", rich_sevens_note(depleted)))
     for row in count_rows(effects, systems):
         rows += [("correlation", f"{row['count']}:{CORRELATION_KEYS[g]}", "r",
                   row[CORRELATION_KEYS[g]]) for g in games]
+        if row["note"]:
+            rows.append(("note", row["count"], "r", row["note"]))
     return rows
 
 
@@ -219,7 +316,10 @@ def removal_table(effects: dict, systems, title: str, strategy: str) -> str:
             effects["play"] == "optimal" else f"strategy {strategy}, its chart held fixed")
     out = [f"Effects of removal: {title}",
            *textwrap.wrap(f"play: {held}; shoe: {d} deck{'s' if d > 1 else ''} "
-                          f"({int(full_shoe(d).sum())} cards); {METHOD}", 100), ""]
+                          f"({int(full_shoe(d).sum())} cards); {METHOD}", 100)]
+    if effects.get("per_box_note"):
+        out += textwrap.wrap(f"({effects['per_box_note']})", 100)
+    out.append("")
     out.append(f"{'card':<11}" + "".join(f"{GAME_WORDS[g]:>15}" for g in games))
     out.append(f"{'full shoe':<11}" + "".join(
         f"{100 * effects['full'][g]:>+14.4f}%" for g in games))
@@ -233,13 +333,16 @@ def removal_table(effects: dict, systems, title: str, strategy: str) -> str:
             f"{GAME_WORDS[g]} {PER[g]}" for g in games) + "; each card: the change of that "
         "return, in percentage points, when one card of that value is removed; deck sum: the "
         "changes weighted by one deck's cards, 4 of A-9 and 16 tens: near zero for a fixed "
-        "play, insurance's +48/((N-1)(N-2)) as its dealer's ace is out, and positive for "
-        "re-optimised play, each shoe's own best play gaining)", 100)
+        "play, insurance's 16 (insurance_pays + 1) / ((N - 1)(N - 2)) of a shoe of N cards as "
+        "its dealer's ace is out, and positive for re-optimised play, each shoe's own best play "
+        "gaining)", 100)
     out += textwrap.wrap(f"({INSURANCE_BASIS})", 100)
     if "super_sevens" in games:
         plays = effects["sevens_plays"]
         out += textwrap.wrap(f"({SEVENS_SUITS}: " + " ".join(
             f"{'A' if up == 1 else up}:{plays[up]}" for up in (*range(2, 11), 1)) + ")", 100)
+    if effects.get("sevens_depleted") is not None:
+        out += textwrap.wrap(f"({rich_sevens_note(effects['sevens_depleted'])})", 100)
     rows = count_rows(effects, systems)
     width = max([16] + [len(r["count"]) + 2 for r in rows])
     out += ["", *textwrap.wrap(f"Count correlations ({CORRELATION_NOTE})", 100), "",
@@ -249,5 +352,8 @@ def removal_table(effects: dict, systems, title: str, strategy: str) -> str:
     for row in rows:
         out.append(f"{row['count']:<{width}}{'yes' if row['balanced'] else 'no':>9}" + "".join(
             f"{_r(row[CORRELATION_KEYS[g]]):>15}" for g in games))
+    undefined = [row["count"] for row in rows if row["note"]]
+    if undefined:
+        out += textwrap.wrap(f"(-: {UNDEFINED}: {', '.join(undefined)})", 100)
     out += textwrap.wrap(f"({NO_EFFICIENCY})", 100)
     return "\n".join(out) + "\n"
