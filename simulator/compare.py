@@ -627,7 +627,7 @@ def statistics(payload, games, exact: list | None = None, pair_rounds: int | Non
                                  lines_k, unreached)
         rows.append(row)
     return {"rows": rows, "rounds": int(payload[L.T_ROUNDS]), "blocks": int(payload[-2]),
-            "block_option": block_option}
+            "block_option": block_option, "pair_rounds": pair_rounds}
 
 
 def _strategy_entry(figures: dict | None, d: dict) -> dict | None:

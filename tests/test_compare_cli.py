@@ -1000,7 +1000,7 @@ def test_a_cut_card_question_in_short_blocks_says_what_the_blocks_do_to_it():
     assert 0.05 < short < 0.5
     assert (f"(up to {100 * short:.0f}% of a game's rounds here), where the cut card plays no "
             f"part, so a difference holds up to {100 * short:.0f}% less of the change in the "
-            "cut-card effect (an effect of about +0.021 pp on the house edge in all with 6 decks): "
+            "cut-card effect (an effect of about +0.021 pp with 6 decks on the house edge in all): "
             f"a shift of about {100 * short * 0.00021:.4f} pp, ") in text
     assert "blocks of many shoes (--pair-rounds 4096; docs/compare.md) remove it" in text
     assert "decks=8:" not in text.split("question of the cut card")[0].splitlines()[-1]
@@ -1013,6 +1013,35 @@ def test_a_cut_card_question_in_short_blocks_says_what_the_blocks_do_to_it():
     # no cut card in either game: no question of one
     every = run(*args, "--set", "shuffle=every-round").stdout
     assert "question of the cut card" not in every
+
+
+def test_blocks_that_never_reach_a_games_cut_card_say_so_with_its_decks_effect():
+    # 8-deck shoes at 75% last 54 rounds or more from a fresh shuffle (the NZ 6-deck ones 41):
+    # in blocks of 48 no 8-deck game reaches its cut card, so a penetration change does nothing
+    # and no 8-deck figure holds the cut-card effect; the notes said the opposite, at 6 decks
+    args = ["compare", "--rounds", "4000", "--chunk-rounds", "2000", "--pair-rounds", "48",
+            "--seed", "3", "-q", "--vary", "decks=8", "--vary", "decks=8,penetration=0.8"]
+    text = run(*args).stdout
+    assert ("decks=8, decks=8,penetration=0.8: no block of 48 rounds, each from a fresh shuffle, "
+            "reaches their cut card") in text
+    assert "holds none of the cut-card effect (about +0.017 pp with 8 decks)" in text
+    assert "a question of the cut card" not in text  # (not "well inside" for a total loss)
+    assert "also holds the change of the cut-card effect" not in text
+    assert "holds none of their own cut-card effect, only the baseline's" in text
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    assert doc["shoe_note"] is None
+    assert "+0.017 pp with 8 decks" in doc["unreached_cut_card_note"]
+    # the baseline short of its cut card too (41): no cut-card effect in the difference, no ~
+    short = run(*[a if a != "48" else "32" for a in args]).stdout
+    assert "nz1994, decks=8, decks=8,penetration=0.8: no block of 32 rounds" in short
+    assert "+0.021 pp with 6 decks, +0.017 pp with 8 decks" in short
+    rows = [ln for ln in short.splitlines() if ln.startswith("decks=8 ")]
+    assert rows and "~" not in rows[0]
+    assert "~ marks" not in short
+    # blocks that reach every cut card: no such note
+    reach = run(*[a if a != "48" else "128" for a in args])
+    assert "reaches their cut card" not in reach.stdout
+    assert "also holds the change of the cut-card effect" in reach.stdout
 
 
 def test_a_variant_that_only_turns_super_sevens_on_says_whose_main_game_it_is():
