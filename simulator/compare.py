@@ -518,6 +518,9 @@ def pairing_note(base: Game, game: Game) -> str:
     return drift
 
 
+STAKE_KEYS = ("super_sevens_bet",)  # the side bet's stake: no play changes, the take a round does
+
+
 def unused_note(base: Game, game: Game) -> str | None:
     """Why a variant whose rules differ from the baseline's plays identically to it, where it
     does: the chart played makes no play that the changed keys touch (surrender under a chart
@@ -525,8 +528,8 @@ def unused_note(base: Game, game: Game) -> str | None:
     where the variant kept the baseline's chart (``--same-strategy``, a ``--strategy`` other
     than ``basic``), not to a player who adapts to it. None where no key of effect differs."""
     keys = [k for k in KEYS if getattr(base.rules, k) != getattr(game.rules, k)
-            and not no_effect(game.rules, k)]
-    if not keys:
+            and not no_effect(game.rules, k) and k not in STAKE_KEYS]
+    if not keys:  # (a stake changes no play, and is worth something: `compare_report.stake_note`)
         return None
     changes = [c for c in game.changes if c.split("=", 1)[0].strip() in keys] or keys
     chart = " and ".join(dict.fromkeys(game.names))

@@ -113,6 +113,10 @@ def frame(stats: dict, files: dict | None = None) -> pd.DataFrame:
                     "strategy": strategy_text(list(game.names)), "figures_of": of,
                     "figure": key, "value": edge, "se": f["se"], "ci95_low": lo,
                     "ci95_high": hi,
+                    # Super Sevens: the house's take a box-round in initial wagers (the house
+                    # edge per unit staked times the stake, super_sevens_bet)
+                    "per_initial_wager": None if key == "house_edge" else (
+                        edge * game.rules.super_sevens_bet),
                     "exact_value": None if x is None else x if key == "house_edge" else -x,
                     "difference": d.get("mean"),
                     "difference_se": d.get("se"), "difference_ci95_low": d.get("ci95_low"),
@@ -282,6 +286,7 @@ def _withheld_ss(stats: dict) -> str | None:
     if not notes:
         return None
     pays = [r["game"].label for r in shown[1:] if (r.get("same") or {}).get("house_edge")
+            and not r["same"].get("super_sevens")  # (a stake alone: the same pays, exactly 0)
             and (r["difference"] or {}).get("super_sevens")
             and r["difference"]["super_sevens"]["ci95_low"] is not None]
     pays = "" if not pays else (
@@ -514,7 +519,8 @@ def unused_rules_note(stats: dict) -> str | None:
 
 
 def _notes(stats: dict, has_exact: bool) -> list[str]:
-    notes = [n for n in (unused_rules_note(stats), _withheld_note(stats), multiple_note(stats))
+    notes = [n for n in (unused_rules_note(stats), stake_note(stats), _withheld_note(stats),
+                         multiple_note(stats))
              if n]
     if has_exact:
         notes.append("exact % = the exact analyzer's house edge of each game (a full shoe "
@@ -657,7 +663,9 @@ def _markdown(headers, rows) -> list[str]:
     return out
 
 
-SS_KEYS = ("decks", "hole_card", "super_sevens_pays")  # what the Super Sevens return depends on
+# what the Super Sevens figures depend on: its return per unit staked, and the stake (its take
+# a round, in initial wagers)
+SS_KEYS = ("decks", "hole_card", "super_sevens_pays", "super_sevens_bet")
 
 
 def _shown(stats: dict, key: str, game) -> bool:
@@ -669,8 +677,9 @@ def _shown(stats: dict, key: str, game) -> bool:
 
 
 def _touches_ss(base, game) -> bool:
-    """Whether ``game``'s Super Sevens figure can differ from the baseline's: a rule it depends
-    on changed, or the 7-7 play (which decides whether a third card is dealt) of a strategy at
+    """Whether ``game``'s Super Sevens figures can differ from the baseline's: a rule they
+    depend on changed (the stake, ``super_sevens_bet``, changes the house's take a round, not
+    the house edge per unit staked), or the 7-7 play (which decides whether a third card is dealt) of a strategy at
     its boxes, whether by a changed strategy or by rules that change its play (no split with
     ``max_hands = 1``, a surrender)."""
     if any(getattr(base.rules, k) != getattr(game.rules, k) for k in SS_KEYS):
@@ -738,6 +747,47 @@ def _ss_edge(f: dict | None) -> dict | None:
         "ci95_low": lo, "ci95_high": hi}
 
 
+def stake_note(stats: dict) -> str | None:
+    """Where a variant's Super Sevens stake (``super_sevens_bet``, in initial wagers) is not the
+    baseline's: the house edge per unit staked is the table's, and the house's take on the side
+    bet a box-round, in initial wagers, is that times the stake (the exact one beside it); None
+    where no variant changes the stake."""
+    base = stats["rows"][0]
+    b = base["game"].rules
+    if not b.super_sevens:
+        return None
+    def take(row):  # (the simulated and the exact take a box-round, in initial wagers)
+        r, s = row["game"].rules, row["summary"]["super_sevens"]
+        ev = (row.get("exact") or {}).get("super_sevens_ev")
+        return s["house_edge"] * r.super_sevens_bet, None if ev is None else (
+            -ev * r.super_sevens_bet)
+    parts = []
+    for row in stats["rows"][1:]:
+        r = row["game"].rules
+        if not r.super_sevens or r.super_sevens_bet == b.super_sevens_bet:
+            continue
+        (sim, ex), (sim0, ex0) = take(row), take(base)
+        same = (row.get("same") or {}).get("super_sevens") or (
+            (row["difference"] or {}).get("super_sevens") or {}).get("se") == 0 and (
+            row["difference"] or {})["super_sevens"].get("mean") == 0
+        per_unit = (f"at the same house edge per unit staked "
+                    f"({_pct(row['summary']['super_sevens']['house_edge'])}%)" if same else
+                    f"at a house edge per unit staked of "
+                    f"{_pct(row['summary']['super_sevens']['house_edge'])}% (the baseline's "
+                    f"{_pct(base['summary']['super_sevens']['house_edge'])}%)")
+        exact = "" if ex is None or ex0 is None else f", exact {ex0:.3f} to {ex:.3f}"
+        parts.append(f"{row['game'].label} stakes {r.super_sevens_bet:g} initial wager"
+                     f"{'s' if r.super_sevens_bet != 1 else ''} on Super Sevens a box-round, the "
+                     f"baseline {b.super_sevens_bet:g}, {per_unit}: the house's take on the side "
+                     f"bet a box-round goes from {sim0:.3f} to {sim:.3f} initial wagers (the "
+                     f"house edge per unit staked times the stake{exact})")
+    if not parts:
+        return None
+    return ("Super Sevens stake (super_sevens_bet): " + "; ".join(parts)
+            + ". A stake changes no play and no house edge per unit staked: the house's take "
+            "a round grows with it (json super_sevens.per_initial_wager, csv per_initial_wager).")
+
+
 def _exact_edges(ex: dict | None) -> dict | None:
     """A game's exact figures (`compare.exact_figures`) as json gives them: house edges, the
     Super Sevens one (``super_sevens_house_edge``) minus the analyzer's return."""
@@ -768,7 +818,10 @@ def _game_json(row: dict, base) -> dict:
            "rounds": s["rounds"], "house_edge": s["house_edge"],
            "super_sevens": None if not game.rules.super_sevens else {
                k: v for k, v in _ss_edge(s["super_sevens"]).items()
-               if k in ("house_edge", "se", "ci95_low", "ci95_high", "interval_note", "bets")},
+               if k in ("house_edge", "se", "ci95_low", "ci95_high", "interval_note", "bets")}
+           | {"stake": game.rules.super_sevens_bet,  # (in initial wagers, a box-round)
+              # the house's take a box-round, in initial wagers: the house edge times the stake
+              "per_initial_wager": s["super_sevens"]["house_edge"] * game.rules.super_sevens_bet},
            "by_strategy": [e | {"super_sevens": _ss_edge(e.get("super_sevens"))}
                            for e in by_strategy(s, list(game.names))],  # each's figures
            "exact": _exact_edges(row.get("exact"))}
@@ -804,6 +857,7 @@ def render_json(stats: dict, meta: dict) -> str:
            "shoe_note": next(iter(shoe_note(stats, meta["run"]["pair_rounds"])), None),
            "unreached_cut_card_note": unreached_note(stats, meta["run"]["pair_rounds"]),
            "z_note": cut_card_note(stats),
+           "stake_note": stake_note(stats),
            "multiple_comparisons": multiple_note(stats),
            # what the command line said of the variants asked for: left out, baselines set aside
            "notes": list(meta.get("notes", ())),

@@ -1044,6 +1044,34 @@ def test_blocks_that_never_reach_a_games_cut_card_say_so_with_its_decks_effect()
     assert "also holds the change of the cut-card effect" in reach.stdout
 
 
+def test_a_super_sevens_stake_change_shows_the_side_bet_and_the_house_take_a_round():
+    # super_sevens_bet=2 changes no play and no house edge per unit staked, but doubles the
+    # house's take on the side bet a round: it was "worth exactly nothing" with no Super Sevens
+    # table and super_sevens_touched false
+    args = ["compare", *TINY, "--vary", "super_sevens_bet=2"]
+    text = run(*args).stdout
+    assert "worth exactly nothing" not in text and "Worth nothing" not in text
+    table = text.split("Super Sevens (rule 14) house edge, per unit staked")[1].split("\n\n")[1]
+    assert "super_sevens_bet=2.0" in table
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    base, v = doc["baseline"], doc["variants"][0]
+    assert v["super_sevens_touched"] and v["note"] is None
+    edge = base["super_sevens"]["house_edge"]
+    assert v["super_sevens"]["house_edge"] == edge  # (the same cards: per unit, the same)
+    assert (base["super_sevens"]["stake"], v["super_sevens"]["stake"]) == (1.0, 2.0)
+    assert v["super_sevens"]["per_initial_wager"] == pytest.approx(2 * edge)
+    said = (f"the house's take on the side bet a box-round goes from {edge:.3f} to "
+            f"{2 * edge:.3f} initial wagers")
+    assert said in text and said in doc["stake_note"]
+    assert doc["stake_note"] in text
+    assert doc["stake_note"] in run(*args, "-f", "markdown").stdout
+    rows = list(csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout)))
+    ss = {r["variant"]: r for r in rows if r["figure"] == "super_sevens"
+          and r["figures_of"] == "game"}
+    assert float(ss["super_sevens_bet=2.0"]["per_initial_wager"]) == pytest.approx(2 * edge)
+    assert float(ss["nz1994"]["per_initial_wager"]) == pytest.approx(edge)
+
+
 def test_a_variant_that_only_turns_super_sevens_on_says_whose_main_game_it_is():
     # Under rules without Super Sevens no table shows that bet, so super-sevens-8-decks printed
     # decks-8's row again with nothing said; now its changes name whose main game it plays
