@@ -117,16 +117,17 @@ class OneLineCommand(click.Command):
 
     def _examples(self, ctx) -> dict:
         """The command in use (``replay``, ``strategy indices``) for the kinds of file it takes
-        by --rules and --strategy, which a file of the wrong kind is told to go to
-        (`rules.example_commands`)."""
+        by --rules and --strategy, which a file of the wrong kind is told to go to, and under
+        ``vary-strategy`` where it takes --vary-strategy, which a strategy file given to
+        --variant is told (`rules.example_commands`)."""
         words, c = [], ctx
         while c is not None and c.parent is not None:
             words.append(c.info_name)
             c = c.parent
         command = " ".join(reversed(words or [ctx.info_name]))
-        return {kind: command for kind, option in (("rule", "--rules"), ("strategy", "--strategy"))
-                if any(option in p.opts for p in self.params)
-                and not (command == "compare" and kind == "strategy")}  # (--vary-strategy there)
+        return {kind: command for kind, option in (("rule", "--rules"), ("strategy", "--strategy"),
+                                                   ("vary-strategy", "--vary-strategy"))
+                if any(option in p.opts for p in self.params)}
 
     def parse_args(self, ctx, args):
         ctx.meta[TYPED] = list(args)  # (an option named as typed: `typed_option`)

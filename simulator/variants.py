@@ -45,6 +45,7 @@ from simulator.rules import (
     toml_error_line,
     unknown_key,
     validate,
+    wrong_kind,
 )
 from simulator.strategy import load_strategy, looks_like_path, shown_names
 
@@ -281,6 +282,10 @@ def from_file(base, path, origins: dict | None = None) -> Variant:
     path = _path(path)
     data = _read_toml(path)
     if not is_variant_file(data):
+        # (neither a variant file nor a rule file, which --variant takes too: said as given to
+        # --variant, "a strategy file, not a variant file", not as given to --rules)
+        if wrong_kind(data, path, "rule") and (other := wrong_kind(data, path, "variant")):
+            raise RuleError(other)
         rules, meta = load_rule_file(path)
         return Variant(meta.get("name") or path.stem, rules, changes_of(base, rules), str(path),
                        description=meta.get("description", ""), sets=tuple(KIND))
