@@ -715,7 +715,8 @@ def _withhold(d: dict, notes: list[str], same: bool = False, few=None, unreached
     (``few``), or with an se of 0 in a game not the baseline's (``same``, `same_game`: no round
     reached what it changes, `NOT_REACHED`) gets no se, interval, variance reduction, se ratio
     or z either: ``interval_note`` says why (None where they stand; the baseline's own game is
-    exactly 0 however few its blocks). ``unreached``: the words for an se of 0 in place of
+    exactly 0 however few its blocks); with too few blocks, no correlation either (from 2 it is
+    -1 or +1). ``unreached``: the words for an se of 0 in place of
     `NOT_REACHED`'s (`no_cut_card`)."""
     if same and d.get("se") == 0 and d.get("mean") == 0:
         notes, few = [], None  # the same cards, decisions and pays: exactly 0
@@ -726,6 +727,8 @@ def _withhold(d: dict, notes: list[str], same: bool = False, few=None, unreached
     if notes:
         d |= {"se": None, "ci95_low": None, "ci95_high": None, "variance_reduction": None,
               "se_ratio": None}
+        if few:  # (a correlation of a few blocks says nothing: of 2 it is -1 or +1)
+            d["correlation"] = None
         if "z" in d:
             d["z"] = None
 

@@ -264,9 +264,10 @@ def _withheld_note(stats: dict) -> str | None:
     unmeasured = " ".join(f"{WITHHELD} {', '.join(dict.fromkeys(labels))}: {note}."
                           for note, labels in unmeasured.items()) or None
     ss_too = any(key == "super_sevens" for key, _ in _sections(stats))
-    few = None if few is None else (f"{WITHHELD} no 95% interval, x var, se ratio or z for the "
-                                    "differences" + (", and no Super Sevens difference shown "
-                                                     "(csv and json keep it)" if ss_too else "")
+    few = None if few is None else (f"{WITHHELD} no 95% interval, x var, se ratio, corr or z "
+                                    "for the differences"
+                                    + (", and no Super Sevens difference shown (csv and json "
+                                       "keep it)" if ss_too else "")
                                     + f": {few}.")
     ss = _withheld_ss(stats)
     return " ".join(n for n in (few, unmeasured, ss) if n) or None
@@ -605,8 +606,9 @@ def _cells(f: dict, key: str, d: dict | None, ex: dict | None, has_exact: bool,
     """A figure ``f`` (as a house edge, with its 95% half-width) and its paired difference
     ``d`` from the baseline (None: the baseline's row, or with ``baseline`` False a figure not
     paired); with ``has_exact`` the exact house edge (``ex``: the exact figures), the exact
-    difference and z (``tilde`` False: no `~`, `_unmarked`). A Super Sevens difference whose interval is withheld is not shown either
-    (`WITHHELD`; csv and json keep it with its note): resting on a handful of big pays, it can
+    difference and z (``tilde`` False: no `~`, `_unmarked`). A Super Sevens difference whose
+    interval is withheld is not shown either (`WITHHELD`; csv and json keep it with its note):
+    resting on a handful of big pays, it can
     lie far from the exact difference, even opposite in sign."""
     mean = f["mean"] if key == "house_edge" else f["house_edge"]
     hw_text = WITHHELD if f.get("interval_note") else \
@@ -679,9 +681,9 @@ def _shown(stats: dict, key: str, game) -> bool:
 def _touches_ss(base, game) -> bool:
     """Whether ``game``'s Super Sevens figures can differ from the baseline's: a rule they
     depend on changed (the stake, ``super_sevens_bet``, changes the house's take a round, not
-    the house edge per unit staked), or the 7-7 play (which decides whether a third card is dealt) of a strategy at
-    its boxes, whether by a changed strategy or by rules that change its play (no split with
-    ``max_hands = 1``, a surrender)."""
+    the house edge per unit staked), or the 7-7 play (which decides whether a third card is
+    dealt) of a strategy at its boxes, whether by a changed strategy or by rules that change its
+    play (no split with ``max_hands = 1``, a surrender)."""
     if any(getattr(base.rules, k) != getattr(game.rules, k) for k in SS_KEYS):
         return True
     a, b = _sevens_plays(base), _sevens_plays(game)

@@ -796,8 +796,30 @@ def test_too_few_blocks_are_said_in_the_table_and_markdown():
             "--no-super-sevens", "--vary", "decks=8"]
     for fmt in ("table", "markdown"):
         out = run(*args, "-f", fmt).stdout
-        assert "no 95% interval, x var, se ratio or z for the differences: only 20 paired " \
-               "blocks, fewer than 30" in out, fmt
+        assert "no 95% interval, x var, se ratio, corr or z for the differences: only 20 " \
+               "paired blocks, fewer than 30" in out, fmt
+
+
+def test_no_correlation_from_too_few_blocks_in_any_format():
+    # 100 rounds, 2 paired blocks: the table showed corr -1.000 (two points always give -1 or
+    # +1) where its footnote said no interval, x var, se ratio or z was given from 2 blocks
+    args = ["compare", "--rounds", "100", "--quiet", "--vary", "decks=8"]
+    out = run(*args).stdout
+    row = next(ln for ln in out.splitlines() if ln.startswith("decks=8 "))
+    head = next(ln for ln in out.splitlines() if ln.startswith("variant "))
+    at = head.index("corr") + len("corr")  # (right-aligned under its header)
+    assert row[:at].split()[-1] == "-", row
+    assert "only 2 paired blocks" in out
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    diff = doc["variants"][0]["difference"]
+    assert diff["house_edge"]["correlation"] is None
+    assert diff["super_sevens"]["correlation"] is None
+    rows = list(csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout)))
+    assert all(r["correlation"] == "" for r in rows
+               if r["variant"] == "decks=8" and r["figures_of"] == "game")
+    md = run(*args, "-f", "markdown").stdout
+    assert "-1.000" not in md and "1.000" not in next(
+        ln for ln in md.splitlines() if ln.startswith("| decks=8 "))
 
 
 def test_one_paired_block_is_one_block_in_every_message():
