@@ -275,6 +275,15 @@ def baseline_of(path) -> Path | None:
     return read_variant_file(path, data=data)["baseline"]
 
 
+def misspelt_header(data: dict) -> str | None:
+    """A table of ``data`` (a file given to --variant with no ``[variant]`` or ``[changes]``,
+    read as a whole rule file) whose name is no rule-file key and is close to ``variant`` or
+    ``changes`` (`rules.did_you_mean`): ``[chnages]``, a variant file's header misspelt, said
+    as such rather than as an unknown rule key with every rule key listed; else None."""
+    return next((k for k, v in data.items() if isinstance(v, dict) and k not in KIND
+                 and k != "meta" and did_you_mean(k, ("variant", "changes"))), None)
+
+
 def from_file(base, path, origins: dict | None = None) -> Variant:
     """The variant of ``--variant FILE``: a variant file's changes applied to ``base``, or a
     whole rule file; ``origins``: where each key of ``base`` was set (`rules.origins_of`),
@@ -286,6 +295,10 @@ def from_file(base, path, origins: dict | None = None) -> Variant:
         # --variant, "a strategy file, not a variant file", not as given to --rules)
         if wrong_kind(data, path, "rule") and (other := wrong_kind(data, path, "variant")):
             raise RuleError(other)
+        misspelt = misspelt_header(data)
+        if misspelt is not None:
+            raise RuleError(f"{path}: unknown key '{misspelt}': "
+                            + did_you_mean(misspelt, ("variant", "changes")))
         rules, meta = load_rule_file(path)
         return Variant(meta.get("name") or path.stem, rules, changes_of(base, rules), str(path),
                        description=meta.get("description", ""), sets=tuple(KIND))

@@ -188,6 +188,20 @@ def test_each_game_has_a_label_of_its_own(tmp_path, monkeypatch):
         assert_user_error(run("compare", *TINY, "--variant", str(fake)), "variant.name")
 
 
+@pytest.mark.parametrize("text, said", [
+    ("[chnages]\ndecks = 8\n", "unknown key 'chnages': did you mean 'changes'?"),
+    ('[varaint]\nbaseline = "x.toml"\n', "unknown key 'varaint': did you mean 'variant'?"),
+])
+def test_a_misspelt_variant_file_header_is_told_the_closest_one(text, said, tmp_path,
+                                                                 monkeypatch):
+    # with no [variant] or [changes] the file was read as a whole rule file: "unknown key
+    # 'chnages': allowed decks, penetration, ..." with no did-you-mean, where '[change]' beside
+    # a [variant] had "did you mean 'changes'?"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "v.toml").write_text(text)
+    assert_user_error(run("compare", *TINY, "--variant", "v.toml"), f"Error: v.toml: {said}")
+
+
 def test_a_variant_files_strategy_file_is_found_beside_it(tmp_path, monkeypatch):
     # It was read from the current folder (and the baseline from the file's own): the same
     # file worked from its folder and not from another.
