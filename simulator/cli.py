@@ -2584,7 +2584,8 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     if not (vary or files or vary_strategies):
         raise BjsimError("compare: no variant: give --vary KEY=VALUE, --variant FILE, "
                          "--vary-strategy NAME or --all-variants")
-    again = variants.twice(vary, files, vary_strategies)
+    again = variants.twice(vary, files, vary_strategies,  # (each file named as typed)
+                           list(given_value(ctx, "variant_files") or ()))
     if again is not None:
         raise BjsimError(f"compare: {again}" + (" (--all-variants asks for every shipped one)"
                                                if all_variants and "--variant " in again else ""))

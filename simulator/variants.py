@@ -382,12 +382,16 @@ def baselines_set_aside(rules_path, files, used: str) -> list[str]:
             for named, by in aside.items()]
 
 
-def twice(vary, files, strategies) -> str | None:
+def twice(vary, files, strategies, shown=None) -> str | None:
     """The first variant asked for twice (the same ``--vary`` label, variant file or strategy),
-    as an error's words; None if none is."""
+    as an error's words; None if none is. ``shown``: each of ``files`` as the user typed it
+    (``variants/h17``, which ``files`` holds as the shipped file's absolute path), else a
+    shipped file by its shipped name (`shipped_name`) and any other as given."""
     seen: dict = {}
+    shown = list(shown or ())
+    shown += [shipped_name(f) for f in files[len(shown):]]
     asked = ([("--vary", v, vary_label(v)) for v in vary]
-             + [("--variant", f, os.path.realpath(f)) for f in files]
+             + [("--variant", s, os.path.realpath(f)) for f, s in zip(files, shown, strict=True)]
              + [("--vary-strategy", s, s) for s in strategies])
     for opt, text, key in asked:
         if (opt, key) in seen:
