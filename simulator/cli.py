@@ -123,16 +123,18 @@ class OneLineCommand(click.Command):
     def _examples(self, ctx) -> dict:
         """The command in use (``replay``, ``strategy indices``) for the kinds of file it takes
         by --rules, --strategy, --variant and a count system's --count (`COUNT_TAKERS`), which a
-        file of the wrong kind is told to go to (`rules.example_commands`)."""
+        file of the wrong kind is told to go to, and under ``vary-strategy`` where it takes
+        --vary-strategy, which a strategy file given to --variant is told
+        (`rules.example_commands`)."""
         words, c = [], ctx
         while c is not None and c.parent is not None:
             words.append(c.info_name)
             c = c.parent
         command = " ".join(reversed(words or [ctx.info_name]))
         return {kind: command for kind, option in (("rule", "--rules"), ("strategy", "--strategy"),
-                                                   ("variant", "--variant"))
-                if any(option in p.opts for p in self.params)
-                and not (command == "compare" and kind == "strategy")} | (  # (--vary-strategy)
+                                                   ("variant", "--variant"),
+                                                   ("vary-strategy", "--vary-strategy"))
+                if any(option in p.opts for p in self.params)} | (
             {"count": COUNT_TAKERS[command]} if command in COUNT_TAKERS else {})
 
     def parse_args(self, ctx, args):
@@ -2600,7 +2602,8 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     if not (vary or files or vary_strategies):
         raise BjsimError("compare: no variant: give --vary KEY=VALUE, --variant FILE, "
                          "--vary-strategy NAME or --all-variants")
-    again = variants.twice(vary, files, vary_strategies)
+    again = variants.twice(vary, files, vary_strategies,  # (each file named as typed)
+                           list(given_value(ctx, "variant_files") or ()))
     if again is not None:
         raise BjsimError(f"compare: {again}" + (" (--all-variants asks for every shipped one)"
                                                if all_variants and "--variant " in again else ""))

@@ -518,6 +518,9 @@ def pairing_note(base: Game, game: Game) -> str:
     return drift
 
 
+STAKE_KEYS = ("super_sevens_bet",)  # the side bet's stake: no play changes, the take a round does
+
+
 def unused_note(base: Game, game: Game) -> str | None:
     """Why a variant whose rules differ from the baseline's plays identically to it, where it
     does: the chart played makes no play that the changed keys touch (surrender under a chart
@@ -525,8 +528,8 @@ def unused_note(base: Game, game: Game) -> str | None:
     where the variant kept the baseline's chart (``--same-strategy``, a ``--strategy`` other
     than ``basic``), not to a player who adapts to it. None where no key of effect differs."""
     keys = [k for k in KEYS if getattr(base.rules, k) != getattr(game.rules, k)
-            and not no_effect(game.rules, k)]
-    if not keys:
+            and not no_effect(game.rules, k) and k not in STAKE_KEYS]
+    if not keys:  # (a stake changes no play, and is worth something: `compare_report.stake_note`)
         return None
     changes = [c for c in game.changes if c.split("=", 1)[0].strip() in keys] or keys
     chart = " and ".join(dict.fromkeys(game.names))
@@ -627,7 +630,7 @@ def statistics(payload, games, exact: list | None = None, pair_rounds: int | Non
                                  lines_k, unreached)
         rows.append(row)
     return {"rows": rows, "rounds": int(payload[L.T_ROUNDS]), "blocks": int(payload[-2]),
-            "block_option": block_option}
+            "block_option": block_option, "pair_rounds": pair_rounds}
 
 
 def _strategy_entry(figures: dict | None, d: dict) -> dict | None:
@@ -712,7 +715,8 @@ def _withhold(d: dict, notes: list[str], same: bool = False, few=None, unreached
     (``few``), or with an se of 0 in a game not the baseline's (``same``, `same_game`: no round
     reached what it changes, `NOT_REACHED`) gets no se, interval, variance reduction, se ratio
     or z either: ``interval_note`` says why (None where they stand; the baseline's own game is
-    exactly 0 however few its blocks). ``unreached``: the words for an se of 0 in place of
+    exactly 0 however few its blocks); with too few blocks, no correlation either (from 2 it is
+    -1 or +1). ``unreached``: the words for an se of 0 in place of
     `NOT_REACHED`'s (`no_cut_card`)."""
     if same and d.get("se") == 0 and d.get("mean") == 0:
         notes, few = [], None  # the same cards, decisions and pays: exactly 0
@@ -723,6 +727,8 @@ def _withhold(d: dict, notes: list[str], same: bool = False, few=None, unreached
     if notes:
         d |= {"se": None, "ci95_low": None, "ci95_high": None, "variance_reduction": None,
               "se_ratio": None}
+        if few:  # (a correlation of a few blocks says nothing: of 2 it is -1 or +1)
+            d["correlation"] = None
         if "z" in d:
             d["z"] = None
 

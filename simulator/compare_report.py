@@ -113,6 +113,10 @@ def frame(stats: dict, files: dict | None = None) -> pd.DataFrame:
                     "strategy": strategy_text(list(game.names)), "figures_of": of,
                     "figure": key, "value": edge, "se": f["se"], "ci95_low": lo,
                     "ci95_high": hi,
+                    # Super Sevens: the house's take a box-round in initial wagers (the house
+                    # edge per unit staked times the stake, super_sevens_bet)
+                    "per_initial_wager": None if key == "house_edge" else (
+                        edge * game.rules.super_sevens_bet),
                     "exact_value": None if x is None else x if key == "house_edge" else -x,
                     "difference": d.get("mean"),
                     "difference_se": d.get("se"), "difference_ci95_low": d.get("ci95_low"),
@@ -260,9 +264,10 @@ def _withheld_note(stats: dict) -> str | None:
     unmeasured = " ".join(f"{WITHHELD} {', '.join(dict.fromkeys(labels))}: {note}."
                           for note, labels in unmeasured.items()) or None
     ss_too = any(key == "super_sevens" for key, _ in _sections(stats))
-    few = None if few is None else (f"{WITHHELD} no 95% interval, x var, se ratio or z for the "
-                                    "differences" + (", and no Super Sevens difference shown "
-                                                     "(csv and json keep it)" if ss_too else "")
+    few = None if few is None else (f"{WITHHELD} no 95% interval, x var, se ratio, corr or z "
+                                    "for the differences"
+                                    + (", and no Super Sevens difference shown (csv and json "
+                                       "keep it)" if ss_too else "")
                                     + f": {few}.")
     ss = _withheld_ss(stats)
     return " ".join(n for n in (few, unmeasured, ss) if n) or None
@@ -282,6 +287,7 @@ def _withheld_ss(stats: dict) -> str | None:
     if not notes:
         return None
     pays = [r["game"].label for r in shown[1:] if (r.get("same") or {}).get("house_edge")
+            and not r["same"].get("super_sevens")  # (a stake alone: the same pays, exactly 0)
             and (r["difference"] or {}).get("super_sevens")
             and r["difference"]["super_sevens"]["ci95_low"] is not None]
     pays = "" if not pays else (
@@ -316,13 +322,14 @@ def shoe_note(stats: dict, pair_rounds: int, option: bool = True) -> list[str]:
     from simulator.exact.compare import cut_card_effect
 
     games = [r["game"] for r in stats["rows"]]
-    asked = cut_card_questions(games)
+    never = unreached_games(stats, pair_rounds)  # (`unreached_note` says what they lose)
+    asked = [g for g in cut_card_questions(games) if g not in never]
     if not asked or pair_rounds >= SHOE_BLOCKS:
         return []
-    short = max(_cut_short(pair_rounds, rounds_per_shoe(g)) for g in [games[0], *asked]
-                if g.rules.shuffle == "cut-card")
-    decks = games[0].rules.decks
-    shift = short * cut_card_effect(decks)
+    played = [g for g in [games[0], *asked] if g.rules.shuffle == "cut-card" and g not in never]
+    shift = max(_cut_short(pair_rounds, rounds_per_shoe(g)) * cut_card_effect(g.rules.decks)
+                for g in played)
+    short = max(_cut_short(pair_rounds, rounds_per_shoe(g)) for g in played)
     widths = [Z95 * d["house_edge"]["se"] for r in stats["rows"][1:] if r["game"] in asked
               and (d := r["difference"] or {}).get("house_edge") and d["house_edge"]["se"]]
     small = bool(widths) and shift < min(widths) / 4
@@ -330,9 +337,8 @@ def shoe_note(stats: dict, pair_rounds: int, option: bool = True) -> list[str]:
             f"blocks of {pair_rounds:,} rounds, each from a fresh shuffle: a block's last shoe "
             f"is cut short (up to {100 * short:.0f}% of a game's rounds here), where the cut card "
             f"plays no part, so a difference holds up to {100 * short:.0f}% less of the change "
-            "in the cut-card effect (an effect of about "
-            f"+{100 * cut_card_effect(decks):.3f} pp on the house edge in all with {decks} "
-            f"deck{'s' if decks != 1 else ''}): a shift of about {100 * shift:.4f} pp"
+            f"in the cut-card effect (an effect of about {_effects(played)} on the house edge "
+            f"in all): a shift of about {100 * shift:.4f} pp"
             + ("" if not widths else (", well inside" if small else ", not small beside")
                + f" the 95% interval{'s' if len(widths) != 1 else ''} of "
                + f"±{100 * min(widths):.3f} pp{' or more' if len(widths) > 1 else ''}")
@@ -344,6 +350,72 @@ def shoe_note(stats: dict, pair_rounds: int, option: bool = True) -> list[str]:
 # Blocks of many shoes, by the option that set the blocks: a chunk shorter than the block is one.
 SHOE_BLOCKS_ADVICE = {None: "--pair-rounds 4096", "--pair-rounds": "--pair-rounds 4096",
                       "--chunk-rounds": "--pair-rounds 4096 with --chunk-rounds 4096 or more"}
+
+
+def _effects(games) -> str:
+    """The measured cut-card effect of each deck count of ``games``, in words: "+0.017 pp with
+    8 decks"."""
+    from simulator.exact.compare import cut_card_effect
+
+    decks = sorted({g.rules.decks for g in games})
+    return ", ".join(f"+{100 * cut_card_effect(d):.3f} pp with {d} deck{'s' if d != 1 else ''}"
+                     for d in decks)
+
+
+def unreached_games(stats: dict, pair_rounds: int | None) -> list:
+    """The games of ``stats`` (the baseline too) dealt to a cut card whose blocks of
+    ``pair_rounds`` rounds never reach it: shorter than the game's shortest first shoe
+    (`compare.shortest_shoe`, 2,000 fresh shoes of a fixed seed)."""
+    from simulator.compare import rounds_per_shoe, shortest_shoe
+
+    if not pair_rounds:
+        return []
+    return [r["game"] for r in stats["rows"] if r["game"].rules.shuffle == "cut-card"
+            and pair_rounds < rounds_per_shoe(r["game"])  # (the mean first: cached, cheap)
+            and pair_rounds < shortest_shoe(r["game"])]
+
+
+def _unmarked(stats: dict, pair_rounds: int | None) -> set:
+    """The labels of the variants whose exact difference loses its `~`: neither it nor the
+    baseline reaches its cut card in any block (`unreached_games`), so the simulated difference
+    holds no cut-card effect at all."""
+    never = unreached_games(stats, pair_rounds)
+    if not never or stats["rows"][0]["game"] not in never:
+        return set()
+    return {g.label for g in never[1:]}
+
+
+def unreached_note(stats: dict, pair_rounds: int | None, option: bool = True) -> str | None:
+    """Where a game's blocks never reach its cut card (`unreached_games`): its simulated
+    figures hold none of the cut-card effect (the effect sized for its decks), a change of
+    penetration alone changes nothing in it, and what its difference holds; None where every
+    game reaches its cut card. ``option``: name compare's --pair-rounds."""
+    from simulator.compare import SHOE_PROBE_BLOCKS, shortest_shoe
+
+    never = unreached_games(stats, pair_rounds)
+    if not never:
+        return None
+    one = len(never) == 1
+    base = stats["rows"][0]["game"]
+    labels = ", ".join(g.label for g in never)
+    least = ", ".join(f"{g.label} {shortest_shoe(g):,}" for g in never)
+    text = (f"{labels}: no block of {pair_rounds:,} rounds, each from a fresh shuffle, reaches "
+            f"{'its' if one else 'their'} cut card (the shortest first shoe of "
+            f"{SHOE_PROBE_BLOCKS:,} fresh ones, in rounds: {least}), so "
+            f"{'its' if one else 'their'} simulated house edge holds none of the cut-card "
+            f"effect (about {_effects(never)}), and a change of the penetration alone changes "
+            "nothing in it")
+    variants = [g for g in never if g is not base]
+    if variants and base in never:
+        marked = [r["game"].label for r in stats["rows"][1:] if r["game"] in variants and (
+            r["difference"] or {}).get("house_edge", {}).get("exact_scope") == "cut-card"]
+        text += (f"; with the baseline's blocks short of its cut card too, the difference of "
+                 f"{', '.join(g.label for g in variants)} holds no cut-card effect"
+                 + (f", so the exact difference of {', '.join(marked)} has no ~" if marked
+                    else ""))
+    advice = SHOE_BLOCKS_ADVICE[stats.get("block_option")]
+    return text + (f"; blocks of many shoes ({advice}; docs/compare.md) play the cut card, but "
+                   "pair less and widen the intervals." if option else ".")
 
 
 def _cut_short(pair_rounds: int, per_shoe: float) -> float:
@@ -448,7 +520,8 @@ def unused_rules_note(stats: dict) -> str | None:
 
 
 def _notes(stats: dict, has_exact: bool) -> list[str]:
-    notes = [n for n in (unused_rules_note(stats), _withheld_note(stats), multiple_note(stats))
+    notes = [n for n in (unused_rules_note(stats), stake_note(stats), _withheld_note(stats),
+                         multiple_note(stats))
              if n]
     if has_exact:
         notes.append("exact % = the exact analyzer's house edge of each game (a full shoe "
@@ -456,12 +529,31 @@ def _notes(stats: dict, has_exact: bool) -> list[str]:
                      "baseline's, in percentage points; z = (simulated difference - exact "
                      "difference) / se of the paired difference.")
         notes += [n for n in (cut_card_note(stats),) if n]
+        unmarked = _unmarked(stats, stats.get("pair_rounds"))
+        never = {g.label for g in unreached_games(stats, stats.get("pair_rounds"))}
         scopes = {(r["difference"] or {}).get("house_edge", {}).get("exact_scope")
-                  for r in stats["rows"][1:]}
-        if "cut-card" in scopes:
+                  for r in stats["rows"][1:] if r["game"].label not in unmarked}
+        tilde = [r["game"].label for r in stats["rows"][1:] if r["game"].label in never
+                 and (r["difference"] or {}).get("house_edge", {}).get("exact_scope")
+                 == "cut-card" and r["game"].label not in unmarked]
+        played = [r for r in stats["rows"][1:] if r["game"].label not in never
+                  and (r["difference"] or {}).get("house_edge", {}).get("exact_scope")
+                  == "cut-card"]
+        own = ("" if not tilde else
+               f"{', '.join(tilde)}, whose blocks never reach "
+               f"{'its' if len(tilde) == 1 else 'their'} cut card, holds none of "
+               f"{'its' if len(tilde) == 1 else 'their'} own cut-card effect, only the "
+               "baseline's, with its sign turned (as far as the baseline's blocks reach its "
+               "cut card)")
+        if "cut-card" in scopes and played:
             notes.append("~ marks the decks, penetration, shuffle or boxes changed with a cut "
                          "card: the simulated difference also holds the change of the cut-card "
-                         "effect, which the exact one (a full shoe every round) does not.")
+                         "effect, which the exact one (a full shoe every round) does not"
+                         + (f"; that of {own}" if own else "") + ".")
+        elif "cut-card" in scopes:
+            notes.append("~ marks the decks, penetration, shuffle or boxes changed with a cut "
+                         f"card: the simulated difference of {own}, which the exact one (a full "
+                         "shoe every round) does not.")
         if "none" in scopes:
             notes.append(f"{NOT_SEEN}: no exact difference or z where only the penetration, the "
                          "shuffle, the boxes or whether the dealer draws with no live box change "
@@ -475,6 +567,7 @@ NOT_SEEN = "n/a"  # the exact column of a change the exact analyzer does not see
 
 def _table_rows(stats: dict, key: str, has_exact: bool) -> list[list[str]]:
     rows = []
+    unmarked = _unmarked(stats, stats.get("pair_rounds"))
     for row in stats["rows"]:
         game, s = row["game"], row["summary"]
         if not _shown(stats, key, game):
@@ -482,13 +575,15 @@ def _table_rows(stats: dict, key: str, has_exact: bool) -> list[list[str]]:
         d = (row["difference"] or {}).get(key)
         if row["difference"] is not None and d is None:
             continue
-        rows.append([game.label, *_cells(s[key], key, d, row.get("exact"), has_exact)])
+        rows.append([game.label, *_cells(s[key], key, d, row.get("exact"), has_exact,
+                                         tilde=game.label not in unmarked)])
     return rows
 
 
 def _strategy_rows(stats: dict, key: str, has_exact: bool) -> list[list[str]]:
     """The rows of the by-strategy table: each game's strategies' figures, and where they are
     paired with the baseline's (`compare.differences`' ``by_strategy``) their differences."""
+    unmarked = _unmarked(stats, stats.get("pair_rounds"))
     rows = []
     for row in stats["rows"]:
         game = row["game"]
@@ -502,17 +597,18 @@ def _strategy_rows(stats: dict, key: str, has_exact: bool) -> list[list[str]]:
             d = paired.get(e["first_box"], {}).get(key)
             rows.append([game.label, strategy_label(e),
                          *_cells(e[key], key, d, exact.get(e["first_box"]), has_exact,
-                                 row["difference"] is None)])
+                                 row["difference"] is None, game.label not in unmarked)])
     return rows
 
 
 def _cells(f: dict, key: str, d: dict | None, ex: dict | None, has_exact: bool,
-           baseline: bool = True) -> list[str]:
+           baseline: bool = True, tilde: bool = True) -> list[str]:
     """A figure ``f`` (as a house edge, with its 95% half-width) and its paired difference
     ``d`` from the baseline (None: the baseline's row, or with ``baseline`` False a figure not
     paired); with ``has_exact`` the exact house edge (``ex``: the exact figures), the exact
-    difference and z. A Super Sevens difference whose interval is withheld is not shown either
-    (`WITHHELD`; csv and json keep it with its note): resting on a handful of big pays, it can
+    difference and z (``tilde`` False: no `~`, `_unmarked`). A Super Sevens difference whose
+    interval is withheld is not shown either (`WITHHELD`; csv and json keep it with its note):
+    resting on a handful of big pays, it can
     lie far from the exact difference, even opposite in sign."""
     mean = f["mean"] if key == "house_edge" else f["house_edge"]
     hw_text = WITHHELD if f.get("interval_note") else \
@@ -539,7 +635,7 @@ def _cells(f: dict, key: str, d: dict | None, ex: dict | None, has_exact: bool,
         elif d.get("exact_scope") == "none":
             cells += [NOT_SEEN, NOT_SEEN, "-"]
         else:
-            mark = "~" if d.get("exact_scope") == "cut-card" else ""
+            mark = "~" if d.get("exact_scope") == "cut-card" and tilde else ""
             cells += [_pct(v), mark + _pct(d.get("exact"), sign=True), _num(d.get("z"), "+.2f")]
     return cells
 
@@ -569,7 +665,9 @@ def _markdown(headers, rows) -> list[str]:
     return out
 
 
-SS_KEYS = ("decks", "hole_card", "super_sevens_pays")  # what the Super Sevens return depends on
+# what the Super Sevens figures depend on: its return per unit staked, and the stake (its take
+# a round, in initial wagers)
+SS_KEYS = ("decks", "hole_card", "super_sevens_pays", "super_sevens_bet")
 
 
 def _shown(stats: dict, key: str, game) -> bool:
@@ -581,10 +679,11 @@ def _shown(stats: dict, key: str, game) -> bool:
 
 
 def _touches_ss(base, game) -> bool:
-    """Whether ``game``'s Super Sevens figure can differ from the baseline's: a rule it depends
-    on changed, or the 7-7 play (which decides whether a third card is dealt) of a strategy at
-    its boxes, whether by a changed strategy or by rules that change its play (no split with
-    ``max_hands = 1``, a surrender)."""
+    """Whether ``game``'s Super Sevens figures can differ from the baseline's: a rule they
+    depend on changed (the stake, ``super_sevens_bet``, changes the house's take a round, not
+    the house edge per unit staked), or the 7-7 play (which decides whether a third card is
+    dealt) of a strategy at its boxes, whether by a changed strategy or by rules that change its
+    play (no split with ``max_hands = 1``, a surrender)."""
     if any(getattr(base.rules, k) != getattr(game.rules, k) for k in SS_KEYS):
         return True
     a, b = _sevens_plays(base), _sevens_plays(game)
@@ -632,6 +731,7 @@ def render_text(stats: dict, meta: dict, markdown: bool = False) -> str:
     out += ["", "Variants:", *(["" ] if markdown else []), *_legend(stats, markdown)]
     notes = [pairing_text(meta["run"]["pair_rounds"], stats["blocks"]),
              *_notes(stats, has_exact), *shoe_note(stats, meta["run"]["pair_rounds"]),
+             *filter(None, [unreached_note(stats, meta["run"]["pair_rounds"])]),
              *meta.get("notes", ())]
     for note in notes:
         out += ["", note] if markdown or note is notes[0] else [note]
@@ -647,6 +747,47 @@ def _ss_edge(f: dict | None) -> dict | None:
     edge, lo, hi = as_edge("super_sevens", f)
     return {"house_edge": edge} | {k: v for k, v in f.items() if k != "mean"} | {
         "ci95_low": lo, "ci95_high": hi}
+
+
+def stake_note(stats: dict) -> str | None:
+    """Where a variant's Super Sevens stake (``super_sevens_bet``, in initial wagers) is not the
+    baseline's: the house edge per unit staked is the table's, and the house's take on the side
+    bet a box-round, in initial wagers, is that times the stake (the exact one beside it); None
+    where no variant changes the stake."""
+    base = stats["rows"][0]
+    b = base["game"].rules
+    if not b.super_sevens:
+        return None
+    def take(row):  # (the simulated and the exact take a box-round, in initial wagers)
+        r, s = row["game"].rules, row["summary"]["super_sevens"]
+        ev = (row.get("exact") or {}).get("super_sevens_ev")
+        return s["house_edge"] * r.super_sevens_bet, None if ev is None else (
+            -ev * r.super_sevens_bet)
+    parts = []
+    for row in stats["rows"][1:]:
+        r = row["game"].rules
+        if not r.super_sevens or r.super_sevens_bet == b.super_sevens_bet:
+            continue
+        (sim, ex), (sim0, ex0) = take(row), take(base)
+        same = (row.get("same") or {}).get("super_sevens") or (
+            (row["difference"] or {}).get("super_sevens") or {}).get("se") == 0 and (
+            row["difference"] or {})["super_sevens"].get("mean") == 0
+        per_unit = (f"at the same house edge per unit staked "
+                    f"({_pct(row['summary']['super_sevens']['house_edge'])}%)" if same else
+                    f"at a house edge per unit staked of "
+                    f"{_pct(row['summary']['super_sevens']['house_edge'])}% (the baseline's "
+                    f"{_pct(base['summary']['super_sevens']['house_edge'])}%)")
+        exact = "" if ex is None or ex0 is None else f", exact {ex0:.3f} to {ex:.3f}"
+        parts.append(f"{row['game'].label} stakes {r.super_sevens_bet:g} initial wager"
+                     f"{'s' if r.super_sevens_bet != 1 else ''} on Super Sevens a box-round, the "
+                     f"baseline {b.super_sevens_bet:g}, {per_unit}: the house's take on the side "
+                     f"bet a box-round goes from {sim0:.3f} to {sim:.3f} initial wagers (the "
+                     f"house edge per unit staked times the stake{exact})")
+    if not parts:
+        return None
+    return ("Super Sevens stake (super_sevens_bet): " + "; ".join(parts)
+            + ". A stake changes no play and no house edge per unit staked: the house's take "
+            "a round grows with it (json super_sevens.per_initial_wager, csv per_initial_wager).")
 
 
 def _exact_edges(ex: dict | None) -> dict | None:
@@ -679,7 +820,10 @@ def _game_json(row: dict, base) -> dict:
            "rounds": s["rounds"], "house_edge": s["house_edge"],
            "super_sevens": None if not game.rules.super_sevens else {
                k: v for k, v in _ss_edge(s["super_sevens"]).items()
-               if k in ("house_edge", "se", "ci95_low", "ci95_high", "interval_note", "bets")},
+               if k in ("house_edge", "se", "ci95_low", "ci95_high", "interval_note", "bets")}
+           | {"stake": game.rules.super_sevens_bet,  # (in initial wagers, a box-round)
+              # the house's take a box-round, in initial wagers: the house edge times the stake
+              "per_initial_wager": s["super_sevens"]["house_edge"] * game.rules.super_sevens_bet},
            "by_strategy": [e | {"super_sevens": _ss_edge(e.get("super_sevens"))}
                            for e in by_strategy(s, list(game.names))],  # each's figures
            "exact": _exact_edges(row.get("exact"))}
@@ -713,7 +857,9 @@ def render_json(stats: dict, meta: dict) -> str:
            "timing": meta["timing"],
            "pairing": pairing_text(meta["run"]["pair_rounds"], stats["blocks"]),
            "shoe_note": next(iter(shoe_note(stats, meta["run"]["pair_rounds"])), None),
+           "unreached_cut_card_note": unreached_note(stats, meta["run"]["pair_rounds"]),
            "z_note": cut_card_note(stats),
+           "stake_note": stake_note(stats),
            "multiple_comparisons": multiple_note(stats),
            # what the command line said of the variants asked for: left out, baselines set aside
            "notes": list(meta.get("notes", ())),

@@ -903,6 +903,9 @@ def wrong_kind(data, path, kind: str) -> str | None:
         return None
     what, where = _KIND_WORDS[other]
     command = (_EXAMPLES.get() or {}).get(other, _DEFAULT_COMMAND.get(other, "simulate"))
+    vary = (_EXAMPLES.get() or {}).get("vary-strategy")
+    if kind == "variant" and other == "strategy" and vary:  # (a variant of the strategy alone)
+        where, command = "give it to --vary-strategy (`bjsim {command} --vary-strategy {}`)", vary
     return (f"{path}: {_a(other)} file{what}, not {_a(kind)} file: "
             + where.format(path, command=command))
 

@@ -275,6 +275,15 @@ def baseline_of(path) -> Path | None:
     return read_variant_file(path, data=data)["baseline"]
 
 
+def misspelt_header(data: dict) -> str | None:
+    """A table of ``data`` (a file given to --variant with no ``[variant]`` or ``[changes]``,
+    read as a whole rule file) whose name is no rule-file key and is close to ``variant`` or
+    ``changes`` (`rules.did_you_mean`): ``[chnages]``, a variant file's header misspelt, said
+    as such rather than as an unknown rule key with every rule key listed; else None."""
+    return next((k for k, v in data.items() if isinstance(v, dict) and k not in KIND
+                 and k != "meta" and did_you_mean(k, ("variant", "changes"))), None)
+
+
 def from_file(base, path, origins: dict | None = None) -> Variant:
     """The variant of ``--variant FILE``: a variant file's changes applied to ``base``, or a
     whole rule file; ``origins``: where each key of ``base`` was set (`rules.origins_of`),
@@ -286,6 +295,10 @@ def from_file(base, path, origins: dict | None = None) -> Variant:
         # --variant, "a strategy file, not a variant file", not as given to --rules)
         if wrong_kind(data, path, "rule") and (other := wrong_kind(data, path, "variant")):
             raise RuleError(other)
+        misspelt = misspelt_header(data)
+        if misspelt is not None:
+            raise RuleError(f"{path}: unknown key '{misspelt}': "
+                            + did_you_mean(misspelt, ("variant", "changes")))
         rules, meta = load_rule_file(path)
         return Variant(meta.get("name") or path.stem, rules, changes_of(base, rules), str(path),
                        description=meta.get("description", ""), sets=tuple(KIND))
@@ -369,12 +382,16 @@ def baselines_set_aside(rules_path, files, used: str) -> list[str]:
             for named, by in aside.items()]
 
 
-def twice(vary, files, strategies) -> str | None:
+def twice(vary, files, strategies, shown=None) -> str | None:
     """The first variant asked for twice (the same ``--vary`` label, variant file or strategy),
-    as an error's words; None if none is."""
+    as an error's words; None if none is. ``shown``: each of ``files`` as the user typed it
+    (``variants/h17``, which ``files`` holds as the shipped file's absolute path), else a
+    shipped file by its shipped name (`shipped_name`) and any other as given."""
     seen: dict = {}
+    shown = list(shown or ())
+    shown += [shipped_name(f) for f in files[len(shown):]]
     asked = ([("--vary", v, vary_label(v)) for v in vary]
-             + [("--variant", f, os.path.realpath(f)) for f in files]
+             + [("--variant", s, os.path.realpath(f)) for f, s in zip(files, shown, strict=True)]
              + [("--vary-strategy", s, s) for s in strategies])
     for opt, text, key in asked:
         if (opt, key) in seen:

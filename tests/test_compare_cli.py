@@ -188,6 +188,20 @@ def test_each_game_has_a_label_of_its_own(tmp_path, monkeypatch):
         assert_user_error(run("compare", *TINY, "--variant", str(fake)), "variant.name")
 
 
+@pytest.mark.parametrize("text, said", [
+    ("[chnages]\ndecks = 8\n", "unknown key 'chnages': did you mean 'changes'?"),
+    ('[varaint]\nbaseline = "x.toml"\n', "unknown key 'varaint': did you mean 'variant'?"),
+])
+def test_a_misspelt_variant_file_header_is_told_the_closest_one(text, said, tmp_path,
+                                                                 monkeypatch):
+    # with no [variant] or [changes] the file was read as a whole rule file: "unknown key
+    # 'chnages': allowed decks, penetration, ..." with no did-you-mean, where '[change]' beside
+    # a [variant] had "did you mean 'changes'?"
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "v.toml").write_text(text)
+    assert_user_error(run("compare", *TINY, "--variant", "v.toml"), f"Error: v.toml: {said}")
+
+
 def test_a_variant_files_strategy_file_is_found_beside_it(tmp_path, monkeypatch):
     # It was read from the current folder (and the baseline from the file's own): the same
     # file worked from its folder and not from another.
@@ -796,8 +810,30 @@ def test_too_few_blocks_are_said_in_the_table_and_markdown():
             "--no-super-sevens", "--vary", "decks=8"]
     for fmt in ("table", "markdown"):
         out = run(*args, "-f", fmt).stdout
-        assert "no 95% interval, x var, se ratio or z for the differences: only 20 paired " \
-               "blocks, fewer than 30" in out, fmt
+        assert "no 95% interval, x var, se ratio, corr or z for the differences: only 20 " \
+               "paired blocks, fewer than 30" in out, fmt
+
+
+def test_no_correlation_from_too_few_blocks_in_any_format():
+    # 100 rounds, 2 paired blocks: the table showed corr -1.000 (two points always give -1 or
+    # +1) where its footnote said no interval, x var, se ratio or z was given from 2 blocks
+    args = ["compare", "--rounds", "100", "--quiet", "--vary", "decks=8"]
+    out = run(*args).stdout
+    row = next(ln for ln in out.splitlines() if ln.startswith("decks=8 "))
+    head = next(ln for ln in out.splitlines() if ln.startswith("variant "))
+    at = head.index("corr") + len("corr")  # (right-aligned under its header)
+    assert row[:at].split()[-1] == "-", row
+    assert "only 2 paired blocks" in out
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    diff = doc["variants"][0]["difference"]
+    assert diff["house_edge"]["correlation"] is None
+    assert diff["super_sevens"]["correlation"] is None
+    rows = list(csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout)))
+    assert all(r["correlation"] == "" for r in rows
+               if r["variant"] == "decks=8" and r["figures_of"] == "game")
+    md = run(*args, "-f", "markdown").stdout
+    assert "-1.000" not in md and "1.000" not in next(
+        ln for ln in md.splitlines() if ln.startswith("| decks=8 "))
 
 
 def test_one_paired_block_is_one_block_in_every_message():
@@ -1000,7 +1036,7 @@ def test_a_cut_card_question_in_short_blocks_says_what_the_blocks_do_to_it():
     assert 0.05 < short < 0.5
     assert (f"(up to {100 * short:.0f}% of a game's rounds here), where the cut card plays no "
             f"part, so a difference holds up to {100 * short:.0f}% less of the change in the "
-            "cut-card effect (an effect of about +0.021 pp on the house edge in all with 6 decks): "
+            "cut-card effect (an effect of about +0.021 pp with 6 decks on the house edge in all): "
             f"a shift of about {100 * short * 0.00021:.4f} pp, ") in text
     assert "blocks of many shoes (--pair-rounds 4096; docs/compare.md) remove it" in text
     assert "decks=8:" not in text.split("question of the cut card")[0].splitlines()[-1]
@@ -1013,6 +1049,63 @@ def test_a_cut_card_question_in_short_blocks_says_what_the_blocks_do_to_it():
     # no cut card in either game: no question of one
     every = run(*args, "--set", "shuffle=every-round").stdout
     assert "question of the cut card" not in every
+
+
+def test_blocks_that_never_reach_a_games_cut_card_say_so_with_its_decks_effect():
+    # 8-deck shoes at 75% last 54 rounds or more from a fresh shuffle (the NZ 6-deck ones 41):
+    # in blocks of 48 no 8-deck game reaches its cut card, so a penetration change does nothing
+    # and no 8-deck figure holds the cut-card effect; the notes said the opposite, at 6 decks
+    args = ["compare", "--rounds", "4000", "--chunk-rounds", "2000", "--pair-rounds", "48",
+            "--seed", "3", "-q", "--vary", "decks=8", "--vary", "decks=8,penetration=0.8"]
+    text = run(*args).stdout
+    assert ("decks=8, decks=8,penetration=0.8: no block of 48 rounds, each from a fresh shuffle, "
+            "reaches their cut card") in text
+    assert "holds none of the cut-card effect (about +0.017 pp with 8 decks)" in text
+    assert "a question of the cut card" not in text  # (not "well inside" for a total loss)
+    assert "also holds the change of the cut-card effect" not in text
+    assert "holds none of their own cut-card effect, only the baseline's" in text
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    assert doc["shoe_note"] is None
+    assert "+0.017 pp with 8 decks" in doc["unreached_cut_card_note"]
+    # the baseline short of its cut card too (41): no cut-card effect in the difference, no ~
+    short = run(*[a if a != "48" else "32" for a in args]).stdout
+    assert "nz1994, decks=8, decks=8,penetration=0.8: no block of 32 rounds" in short
+    assert "+0.021 pp with 6 decks, +0.017 pp with 8 decks" in short
+    rows = [ln for ln in short.splitlines() if ln.startswith("decks=8 ")]
+    assert rows and "~" not in rows[0]
+    assert "~ marks" not in short
+    # blocks that reach every cut card: no such note
+    reach = run(*[a if a != "48" else "128" for a in args])
+    assert "reaches their cut card" not in reach.stdout
+    assert "also holds the change of the cut-card effect" in reach.stdout
+
+
+def test_a_super_sevens_stake_change_shows_the_side_bet_and_the_house_take_a_round():
+    # super_sevens_bet=2 changes no play and no house edge per unit staked, but doubles the
+    # house's take on the side bet a round: it was "worth exactly nothing" with no Super Sevens
+    # table and super_sevens_touched false
+    args = ["compare", *TINY, "--vary", "super_sevens_bet=2"]
+    text = run(*args).stdout
+    assert "worth exactly nothing" not in text and "Worth nothing" not in text
+    table = text.split("Super Sevens (rule 14) house edge, per unit staked")[1].split("\n\n")[1]
+    assert "super_sevens_bet=2.0" in table
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    base, v = doc["baseline"], doc["variants"][0]
+    assert v["super_sevens_touched"] and v["note"] is None
+    edge = base["super_sevens"]["house_edge"]
+    assert v["super_sevens"]["house_edge"] == edge  # (the same cards: per unit, the same)
+    assert (base["super_sevens"]["stake"], v["super_sevens"]["stake"]) == (1.0, 2.0)
+    assert v["super_sevens"]["per_initial_wager"] == pytest.approx(2 * edge)
+    said = (f"the house's take on the side bet a box-round goes from {edge:.3f} to "
+            f"{2 * edge:.3f} initial wagers")
+    assert said in text and said in doc["stake_note"]
+    assert doc["stake_note"] in text
+    assert doc["stake_note"] in run(*args, "-f", "markdown").stdout
+    rows = list(csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout)))
+    ss = {r["variant"]: r for r in rows if r["figure"] == "super_sevens"
+          and r["figures_of"] == "game"}
+    assert float(ss["super_sevens_bet=2.0"]["per_initial_wager"]) == pytest.approx(2 * edge)
+    assert float(ss["nz1994"]["per_initial_wager"]) == pytest.approx(edge)
 
 
 def test_a_variant_that_only_turns_super_sevens_on_says_whose_main_game_it_is():

@@ -82,6 +82,15 @@ def last_error_line(result) -> str:
     (["simulate", "--strategy", str(SHIPPED["count"])],
      f"give it to --count (`bjsim strategy indices --count {SHIPPED['count']}`) or name it in "
      "a plan's count key"),
+    # compare takes --strategy (a strategy file as --rules said `bjsim simulate --strategy`);
+    # a strategy file as --variant is a variant of the strategy alone: --vary-strategy (it was
+    # "not a rule file: give it to --strategy (`bjsim simulate ...`)")
+    (["compare", "--rules", str(SHIPPED["strategy"]), "--vary", "decks=8"],
+     f"a strategy file, not a rule file: give it to --strategy (`bjsim compare --strategy "
+     f"{SHIPPED['strategy']}`)"),
+    (["compare", "--variant", str(SHIPPED["strategy"])],
+     f"a strategy file, not a variant file: give it to --vary-strategy (`bjsim compare "
+     f"--vary-strategy {SHIPPED['strategy']}`)"),
 ])
 def test_a_file_of_the_wrong_kind_is_told_the_command_in_use_where_it_takes_the_option(
         args, said, tmp_path, monkeypatch):

@@ -633,6 +633,11 @@ def test_a_variant_with_an_empty_item_is_refused_as_such(vary):
      "--vary-strategy 'never-bust' is asked for twice"),
     (("--variant", Path(__file__).resolve().parent.parent / "configs" / "variants" / "h17.toml",
       "--all-variants"), "--all-variants asks for every shipped one"),
+    # a shipped variant named as typed, not by the absolute path it was found at
+    (("--variant", "variants/h17", "--variant", "variants/h17"),
+     "Error: compare: --variant 'variants/h17' is asked for twice: allowed each variant once"),
+    (("--variant", "variants/h17", "--variant", "configs/variants/h17.toml"),
+     "--variant 'configs/variants/h17.toml' (the same as 'variants/h17') is asked for twice"),
 ])
 def test_a_variant_asked_for_twice_is_refused(args, words):
     # The same variant twice played it twice, two rows of one game under one label.
