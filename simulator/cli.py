@@ -1567,10 +1567,10 @@ def _check_checkpoint(ctx, path, resume: bool) -> None:
                          "--resume FILE")
     if path is None:
         return
-    problem = checkpoint_problem(path, resume)
+    option = checkpoint_option(ctx)
+    problem = checkpoint_problem(path, resume, option)
     if problem is not None:
         raise BjsimError(problem)
-    option = checkpoint_option(ctx)
     if not resume:
         refuse_unwritable(option, path)
     elif _carried_on(path):  # (atomic writes: a file made in its folder, renamed over it)
