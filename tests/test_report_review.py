@@ -117,6 +117,20 @@ def test_the_expected_casino_win_is_of_the_game_as_dealt_where_the_run_measured_
     assert every[0]["edge_source"] == "exact"  # (dealt as the exact figure is)
 
 
+def test_the_volatility_notes_cut_card_effect_has_the_places_of_the_summary_and_compare():
+    # It said "about +0.02 pp with 8 decks" for 0.017 (two places) where
+    # exact.compare.cut_card_words, the summary and compare give three.
+    from simulator.exact.compare import cut_card_effect
+
+    for decks in (6, 8):
+        size = f"+{100 * cut_card_effect(decks):.3f} pp with {decks} decks"
+        rules = [{"key": "decks", "value": decks}, {"key": "shuffle", "value": "cut-card"}]
+        for source in ("simulated", "exact"):
+            data = {"volatility": [{"wager": "total", "edge_source": source}], "rules": rules}
+            assert f"(about {size})" in sections._edge_source_text(data)
+    assert "+0.017 pp with 8 decks" in size
+
+
 # 7. A tiny run's volatility used insurance's SD from 6 bets; a count of 0 showed an SE of 0.
 
 def test_insurance_simulated_from_too_few_bets_takes_its_exact_sd_in_the_volatility_table():
