@@ -264,10 +264,13 @@ def _withheld_note(stats: dict) -> str | None:
     unmeasured = " ".join(f"{WITHHELD} {', '.join(dict.fromkeys(labels))}: {note}."
                           for note, labels in unmeasured.items()) or None
     ss_too = any(key == "super_sevens" for key, _ in _sections(stats))
+    zero = _exactly_zero(stats)
     few = None if few is None else (f"{WITHHELD} no 95% interval, x var, se ratio, corr or z "
                                     "for the differences"
                                     + (", and no Super Sevens difference shown (csv and json "
                                        "keep it)" if ss_too else "")
+                                    + ("" if not zero else
+                                       f", but for {_zero_words(zero, 'for a table')}")
                                     + f": {few}.")
     ss = _withheld_ss(stats)
     return " ".join(n for n in (few, unmeasured, ss) if n) or None
@@ -295,10 +298,35 @@ def _withheld_ss(stats: dict) -> str | None:
         "otherwise, with the same cards and 7-7 decisions as the baseline, so the same lines come "
         "up on the same rounds: such a difference rests on the lines whose pay differs alone, "
         "and has its interval where those are common)")
+    zero = _exactly_zero(stats, "super_sevens")
+    zero = "" if not zero else f" (but for {_zero_words(zero, 'in Super Sevens')})"
     return (f"{WITHHELD} no 95% interval; a difference resting on it has no interval, x var, "
-            f"se ratio, corr or z either, and is not shown ({WITHHELD}): from a handful of big "
-            "pays it can lie far from the exact difference, even opposite in sign (csv and json "
-            f"keep it, with its difference_interval_note){pays}: {'; '.join(notes)}.")
+            f"se ratio, corr or z either, and is not shown ({WITHHELD}){zero}: from a handful of "
+            "big pays it can lie far from the exact difference, even opposite in sign (csv and "
+            f"json keep it, with its difference_interval_note){pays}: {'; '.join(notes)}.")
+
+
+def _exactly_zero(stats: dict, key: str | None = None) -> list[str]:
+    """The labels of the variants whose difference of ``key`` (of any table's, where None) is
+    exactly 0 by construction, shown with its interval of [0, 0] however few the wins or the
+    blocks (`compare._withhold`): they play the baseline's game for that figure on every round
+    (`compare.same_game`), as a change of the Super Sevens stake alone does."""
+    keys = [k for k, _ in _sections(stats)] if key is None else [key]
+    return list(dict.fromkeys(
+        r["game"].label for r in stats["rows"][1:] for k in keys
+        if _shown(stats, k, r["game"]) and (r.get("same") or {}).get(k)
+        and (d := (r["difference"] or {}).get(k)) is not None and d.get("se") == 0
+        and d.get("mean") == 0 and d.get("interval_note") is None))
+
+
+def _zero_words(labels: list[str], where: str) -> str:
+    """`_exactly_zero`'s variants in the `WITHHELD` footnote's words: they play the baseline's
+    game ``where`` (``"in Super Sevens"``), and their difference there is shown."""
+    one = len(labels) == 1
+    return (f"{', '.join(labels)}, which {'plays' if one else 'play'} the baseline's game "
+            f"{where} on every round, with the same cards, decisions and pays per unit staked: "
+            f"{'its' if one else 'their'} difference there is exactly 0 by construction, shown "
+            f"with {'its' if one else 'their'} interval [+0.000, +0.000] and corr")
 
 
 SHOE_BLOCKS = 1024  # blocks of fewer rounds hold few shoes: a cut-card question is diluted

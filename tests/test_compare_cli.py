@@ -1108,6 +1108,27 @@ def test_a_super_sevens_stake_change_shows_the_side_bet_and_the_house_take_a_rou
     assert float(ss["nz1994"]["per_initial_wager"]) == pytest.approx(edge)
 
 
+def test_a_stake_only_row_shown_under_a_withheld_super_sevens_interval_is_exempted_by_the_note():
+    # The row of super_sevens_bet=2 showed "+0.000 [+0.000, +0.000]" and corr 1.000 under a
+    # footnote that said a difference resting on a withheld interval has none and is not shown:
+    # it plays the baseline's Super Sevens exactly, so its difference is 0 by construction.
+    for pair in ("50", "500"):  # (80 paired blocks, then 8: too few for any interval)
+        args = ["compare", *[a if a != "50" else pair for a in TINY], "--vary",
+                "super_sevens_bet=2"]
+        out = run(*args).stdout
+        table = out.split("Super Sevens (rule 14) house edge, per unit staked")[1]
+        row = next(ln for ln in table.splitlines() if ln.startswith("super_sevens_bet=2"))
+        assert "+0.000   [+0.000, +0.000]" in row
+        exempt = ("super_sevens_bet=2.0, which plays the baseline's game {} on every round, "
+                  "with the same cards, decisions and pays per unit staked: its difference "
+                  "there is exactly 0 by construction, shown with its interval [+0.000, "
+                  "+0.000] and corr")
+        assert ("is not shown (†) (but for " + exempt.format("in Super Sevens") + ")") in out
+        assert (pair == "500") == ("differences, and no Super Sevens difference shown (csv "
+                                   "and json keep it), but for " + exempt.format("for a table")
+                                   + ": only 8 paired blocks" in out)
+
+
 def test_a_variant_that_only_turns_super_sevens_on_says_whose_main_game_it_is():
     # Under rules without Super Sevens no table shows that bet, so super-sevens-8-decks printed
     # decks-8's row again with nothing said; now its changes name whose main game it plays
