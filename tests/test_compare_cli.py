@@ -1088,7 +1088,7 @@ def test_a_super_sevens_stake_change_shows_the_side_bet_and_the_house_take_a_rou
     text = run(*args).stdout
     assert "worth exactly nothing" not in text and "Worth nothing" not in text
     table = text.split("Super Sevens (rule 14) house edge, per unit staked")[1].split("\n\n")[1]
-    assert "super_sevens_bet=2.0" in table
+    assert "super_sevens_bet=2" in table
     doc = json.loads(run(*args, "-f", "json").stdout)
     base, v = doc["baseline"], doc["variants"][0]
     assert v["super_sevens_touched"] and v["note"] is None
@@ -1106,7 +1106,7 @@ def test_a_super_sevens_stake_change_shows_the_side_bet_and_the_house_take_a_rou
     rows = list(csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout)))
     ss = {r["variant"]: r for r in rows if r["figure"] == "super_sevens"
           and r["figures_of"] == "game"}
-    assert float(ss["super_sevens_bet=2.0"]["per_initial_wager"]) == pytest.approx(2 * edge)
+    assert float(ss["super_sevens_bet=2"]["per_initial_wager"]) == pytest.approx(2 * edge)
     assert float(ss["nz1994"]["per_initial_wager"]) == pytest.approx(edge)
 
 
@@ -1121,7 +1121,7 @@ def test_a_stake_only_row_shown_under_a_withheld_super_sevens_interval_is_exempt
         table = out.split("Super Sevens (rule 14) house edge, per unit staked")[1]
         row = next(ln for ln in table.splitlines() if ln.startswith("super_sevens_bet=2"))
         assert "+0.000   [+0.000, +0.000]" in row
-        exempt = ("super_sevens_bet=2.0, which plays the baseline's game {} on every round, "
+        exempt = ("super_sevens_bet=2, which plays the baseline's game {} on every round, "
                   "with the same cards, decisions and pays per unit staked: its difference "
                   "there is exactly 0 by construction, shown with its interval [+0.000, "
                   "+0.000] and corr")
