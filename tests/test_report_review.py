@@ -273,6 +273,11 @@ def test_a_bad_bjsim_chromium_is_named_with_what_is_wrong(named, why, monkeypatc
     monkeypatch.setenv("BJSIM_CHROMIUM", named)
     assert chromium.find() is None  # (not passed over for one on the PATH)
     assert chromium.missing().startswith(f"BJSIM_CHROMIUM={named}: {why} (")
+    # it named chromium or chromium-browser alone, where find() tries every one of NAMES
+    assert chromium.missing().endswith(
+        "or unset it to use the first of chromium, chromium-browser, google-chrome or "
+        "google-chrome-stable on the PATH)")
+    assert all(name in chromium.missing() for name in chromium.NAMES)
 
 
 def test_a_report_with_a_bad_bjsim_chromium_says_which_path(tmp_path, monkeypatch, tiny):
