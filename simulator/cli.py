@@ -113,29 +113,35 @@ class OneLineCommand(click.Command):
         from simulator.rules import example_commands
 
         try:
-            with example_commands(self._examples(ctx)):
+            with example_commands(self._examples(ctx, ctx.meta.get(TYPED) or ())):
                 return super().invoke(ctx)
         except click.ClickException as err:
             if RESUMED in ctx.meta and not getattr(err, "resume_words", False):
                 err.message, err.resume_words = _resume_words(ctx, err.message), True
             raise
 
-    def _examples(self, ctx) -> dict:
+    def _examples(self, ctx, args=()) -> dict:
         """The command in use (``replay``, ``strategy indices``) for the kinds of file it takes
         by --rules, --strategy, --variant and a count system's --count (`COUNT_TAKERS`), which a
         file of the wrong kind is told to go to, and under ``vary-strategy`` where it takes
         --vary-strategy, which a strategy file given to --variant is told
-        (`rules.example_commands`)."""
+        (`rules.example_commands`). In the mode that takes --count (``exact --removal``, its
+        flag among the command line's ``args``), every kind's example keeps the mode."""
         words, c = [], ctx
         while c is not None and c.parent is not None:
             words.append(c.info_name)
             c = c.parent
         command = " ".join(reversed(words or [ctx.info_name]))
-        return {kind: command for kind, option in (("rule", "--rules"), ("strategy", "--strategy"),
-                                                   ("variant", "--variant"),
-                                                   ("vary-strategy", "--vary-strategy"))
+        counting = COUNT_TAKERS.get(command)
+        args = list(args)
+        args = args[: args.index("--")] if "--" in args else args
+        shown = (counting if counting is not None
+                 and all(flag in args for flag in counting[len(command):].split()) else command)
+        return {kind: shown for kind, option in (("rule", "--rules"), ("strategy", "--strategy"),
+                                                 ("variant", "--variant"),
+                                                 ("vary-strategy", "--vary-strategy"))
                 if any(option in p.opts for p in self.params)} | (
-            {"count": COUNT_TAKERS[command]} if command in COUNT_TAKERS else {})
+            {"count": counting} if counting is not None else {})
 
     def parse_args(self, ctx, args):
         ctx.meta[TYPED] = list(args)  # (an option named as typed: `typed_option`)
@@ -145,7 +151,7 @@ class OneLineCommand(click.Command):
         from simulator.rules import example_commands
 
         _refuse_repeated(self, args)
-        examples = self._examples(click.Context(self, info_name=info_name, parent=parent))
+        examples = self._examples(click.Context(self, info_name=info_name, parent=parent), args)
         with _usage_error_as_one_line(), example_commands(examples):
             ctx = super().make_context(info_name, args, parent=parent, **extra)
         if not ctx.resilient_parsing:
@@ -1567,10 +1573,10 @@ def _check_checkpoint(ctx, path, resume: bool) -> None:
                          "--resume FILE")
     if path is None:
         return
-    problem = checkpoint_problem(path, resume)
+    option = checkpoint_option(ctx)
+    problem = checkpoint_problem(path, resume, option)
     if problem is not None:
         raise BjsimError(problem)
-    option = checkpoint_option(ctx)
     if not resume:
         refuse_unwritable(option, path)
     elif _carried_on(path):  # (atomic writes: a file made in its folder, renamed over it)

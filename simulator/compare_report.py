@@ -264,10 +264,13 @@ def _withheld_note(stats: dict) -> str | None:
     unmeasured = " ".join(f"{WITHHELD} {', '.join(dict.fromkeys(labels))}: {note}."
                           for note, labels in unmeasured.items()) or None
     ss_too = any(key == "super_sevens" for key, _ in _sections(stats))
+    zero = _exactly_zero(stats)
     few = None if few is None else (f"{WITHHELD} no 95% interval, x var, se ratio, corr or z "
                                     "for the differences"
                                     + (", and no Super Sevens difference shown (csv and json "
                                        "keep it)" if ss_too else "")
+                                    + ("" if not zero else
+                                       f", but for {_zero_words(zero, 'for a table')}")
                                     + f": {few}.")
     ss = _withheld_ss(stats)
     return " ".join(n for n in (few, unmeasured, ss) if n) or None
@@ -295,10 +298,35 @@ def _withheld_ss(stats: dict) -> str | None:
         "otherwise, with the same cards and 7-7 decisions as the baseline, so the same lines come "
         "up on the same rounds: such a difference rests on the lines whose pay differs alone, "
         "and has its interval where those are common)")
+    zero = _exactly_zero(stats, "super_sevens")
+    zero = "" if not zero else f" (but for {_zero_words(zero, 'in Super Sevens')})"
     return (f"{WITHHELD} no 95% interval; a difference resting on it has no interval, x var, "
-            f"se ratio, corr or z either, and is not shown ({WITHHELD}): from a handful of big "
-            "pays it can lie far from the exact difference, even opposite in sign (csv and json "
-            f"keep it, with its difference_interval_note){pays}: {'; '.join(notes)}.")
+            f"se ratio, corr or z either, and is not shown ({WITHHELD}){zero}: from a handful of "
+            "big pays it can lie far from the exact difference, even opposite in sign (csv and "
+            f"json keep it, with its difference_interval_note){pays}: {'; '.join(notes)}.")
+
+
+def _exactly_zero(stats: dict, key: str | None = None) -> list[str]:
+    """The labels of the variants whose difference of ``key`` (of any table's, where None) is
+    exactly 0 by construction, shown with its interval of [0, 0] however few the wins or the
+    blocks (`compare._withhold`): they play the baseline's game for that figure on every round
+    (`compare.same_game`), as a change of the Super Sevens stake alone does."""
+    keys = [k for k, _ in _sections(stats)] if key is None else [key]
+    return list(dict.fromkeys(
+        r["game"].label for r in stats["rows"][1:] for k in keys
+        if _shown(stats, k, r["game"]) and (r.get("same") or {}).get(k)
+        and (d := (r["difference"] or {}).get(k)) is not None and d.get("se") == 0
+        and d.get("mean") == 0 and d.get("interval_note") is None))
+
+
+def _zero_words(labels: list[str], where: str) -> str:
+    """`_exactly_zero`'s variants in the `WITHHELD` footnote's words: they play the baseline's
+    game ``where`` (``"in Super Sevens"``), and their difference there is shown."""
+    one = len(labels) == 1
+    return (f"{', '.join(labels)}, which {'plays' if one else 'play'} the baseline's game "
+            f"{where} on every round, with the same cards, decisions and pays per unit staked: "
+            f"{'its' if one else 'their'} difference there is exactly 0 by construction, shown "
+            f"with {'its' if one else 'their'} interval [+0.000, +0.000] and corr")
 
 
 SHOE_BLOCKS = 1024  # blocks of fewer rounds hold few shoes: a cut-card question is diluted
@@ -751,38 +779,49 @@ def _ss_edge(f: dict | None) -> dict | None:
 
 def stake_note(stats: dict) -> str | None:
     """Where a variant's Super Sevens stake (``super_sevens_bet``, in initial wagers) is not the
-    baseline's: the house edge per unit staked is the table's, and the house's take on the side
-    bet a box-round, in initial wagers, is that times the stake (the exact one beside it); None
-    where no variant changes the stake."""
+    baseline's: the house edge per unit staked, and the house's take on the side bet a
+    box-round, in initial wagers, that times the stake. The exact figures lead where there are
+    any (the simulated beside them, unless the table withholds an interval they rest on, its
+    `WITHHELD`); with none (``--no-exact``), the simulated, said to have no interval where the
+    table withholds it. None where no variant changes the stake."""
     base = stats["rows"][0]
     b = base["game"].rules
     if not b.super_sevens:
         return None
-    def take(row):  # (the simulated and the exact take a box-round, in initial wagers)
-        r, s = row["game"].rules, row["summary"]["super_sevens"]
+    def edges(row):  # (the simulated and the exact house edge per unit staked; is it withheld?)
+        s = row["summary"]["super_sevens"]
         ev = (row.get("exact") or {}).get("super_sevens_ev")
-        return s["house_edge"] * r.super_sevens_bet, None if ev is None else (
-            -ev * r.super_sevens_bet)
+        return s["house_edge"], house_edge_of(ev), s.get("interval_note") is not None
     parts = []
     for row in stats["rows"][1:]:
         r = row["game"].rules
         if not r.super_sevens or r.super_sevens_bet == b.super_sevens_bet:
             continue
-        (sim, ex), (sim0, ex0) = take(row), take(base)
+        (sim, ex, held), (sim0, ex0, held0) = edges(row), edges(base)
         same = (row.get("same") or {}).get("super_sevens") or (
             (row["difference"] or {}).get("super_sevens") or {}).get("se") == 0 and (
             row["difference"] or {})["super_sevens"].get("mean") == 0
-        per_unit = (f"at the same house edge per unit staked "
-                    f"({_pct(row['summary']['super_sevens']['house_edge'])}%)" if same else
-                    f"at a house edge per unit staked of "
-                    f"{_pct(row['summary']['super_sevens']['house_edge'])}% (the baseline's "
-                    f"{_pct(base['summary']['super_sevens']['house_edge'])}%)")
-        exact = "" if ex is None or ex0 is None else f", exact {ex0:.3f} to {ex:.3f}"
+        exact = ex is not None and ex0 is not None
+        lead, lead0, beside, beside0 = (ex, ex0, sim, sim0) if exact else (sim, sim0, None, None)
+        if held or held0:  # (the table's †: no simulated figure beside the exact one)
+            beside = beside0 = None
+        what = "exact" if exact else (f"simulated, with no 95% interval ({WITHHELD}): too few "
+                                      "rounds for one" if held or held0 else "simulated")
+        per_unit = (f"at the same house edge per unit staked ({_pct(lead)}% {what}"
+                    + ("" if beside is None else f", {_pct(beside)}% simulated") + ")" if same
+                    else f"at a house edge per unit staked of {_pct(lead)}% (the baseline's "
+                    f"{_pct(lead0)}%, {what}"
+                    + ("" if beside is None else
+                       f"; simulated {_pct(beside)}% and {_pct(beside0)}%") + ")")
+        takes = ("" if beside is None else f"; simulated {beside0 * b.super_sevens_bet:.3f} to "
+                 f"{beside * r.super_sevens_bet:.3f}")
         parts.append(f"{row['game'].label} stakes {r.super_sevens_bet:g} initial wager"
                      f"{'s' if r.super_sevens_bet != 1 else ''} on Super Sevens a box-round, the "
                      f"baseline {b.super_sevens_bet:g}, {per_unit}: the house's take on the side "
-                     f"bet a box-round goes from {sim0:.3f} to {sim:.3f} initial wagers (the "
-                     f"house edge per unit staked times the stake{exact})")
+                     f"bet a box-round goes from {lead0 * b.super_sevens_bet:.3f} to "
+                     f"{lead * r.super_sevens_bet:.3f} initial wagers ("
+                     f"{'exact' if exact else 'simulated'}: the house edge per unit staked times "
+                     f"the stake{takes})")
     if not parts:
         return None
     return ("Super Sevens stake (super_sevens_bet): " + "; ".join(parts)

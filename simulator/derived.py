@@ -62,10 +62,10 @@ def chart_change(rules, keys=CHART_KEYS) -> str:
     ``key=value`` words, each value as a rule file writes it (``double_on="10-11"``, as the
     ``Changed:`` line shows it; "" where none differs); a key of no effect under the other rules
     (`rules.no_effect`) is no reason for another chart."""
-    from simulator.rules import Rules, _fmt, no_effect
+    from simulator.rules import Rules, no_effect, rule_change
 
     nz, here = rules_dict(Rules()), rules_dict(rules)
-    return ", ".join(f"{k}={_fmt(here[k])}" for k in keys
+    return ", ".join(rule_change(k, here[k]) for k in keys
                      if here[k] != nz[k] and not no_effect(rules, k))
 
 

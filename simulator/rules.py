@@ -374,6 +374,15 @@ def _fmt_key(key) -> str:
     return key if re.fullmatch(r"[A-Za-z0-9_-]+", str(key)) else json.dumps(str(key))
 
 
+def rule_change(key: str, value) -> str:
+    """``key=value`` with the value as a rule file writes it (`_fmt`), a whole-number float as
+    a whole number (``super_sevens_bet=2``, not ``2.0``: a float key reads either): every list
+    of changes, rule-set name and variant label writes a change so."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    return f"{key}={_number(value) if isinstance(value, float) else _fmt(value)}"
+
+
 def shown(value, limit: int = 40) -> str:
     """A user's value for a one-line message: as TOML writes it (`_fmt`), made safe and cut to
     ``limit`` characters (`_q`)."""
@@ -1351,9 +1360,9 @@ def dumps_rules(rules: Rules, meta: dict | None = None) -> str:
 def changes_made(file_rules: Rules, rules: Rules, keys) -> list[str]:
     """The changes the command line made to a rule file, as ``key=value`` for each of ``keys``
     (in their order) whose value in ``rules`` is not the file's (``file_rules``), the value as
-    `dumps_rules` writes it: ``--set blackjack_pays=6:5`` is ``blackjack_pays=1.2``, and
-    ``--set decks=6`` on a 6-deck file no change."""
-    return [f"{k}={_fmt(getattr(rules, k))}" for k in dict.fromkeys(keys)
+    a rule file writes it (`rule_change`): ``--set blackjack_pays=6:5`` is
+    ``blackjack_pays=1.2``, and ``--set decks=6`` on a 6-deck file no change."""
+    return [rule_change(k, getattr(rules, k)) for k in dict.fromkeys(keys)
             if getattr(rules, k) != getattr(file_rules, k)]
 
 
@@ -1382,8 +1391,8 @@ def changes_written(file_rules: Rules, rules: Rules, items) -> list[str]:
     """The changes ``items`` (``KEY=VALUE`` as ``--set`` takes them, in order; a later item of
     a key wins) made to a rule file, as `changes_made` finds them (a key left at the file's
     value is no change), each value as the user wrote it (`as_written`):
-    ``--set super_sevens_bet=2`` is ``super_sevens_bet=2`` where `changes_made` writes
-    ``super_sevens_bet=2.0``."""
+    ``--set blackjack_pays=6:5`` is ``blackjack_pays=6:5`` where `changes_made` writes
+    ``blackjack_pays=1.2``."""
     said = {item.split("=", 1)[0].strip(): written_item(item) for item in items}
     return [c for k, c in said.items() if getattr(rules, k) != getattr(file_rules, k)]
 
@@ -1400,7 +1409,7 @@ def canonical_change(change: str) -> str:
         value = parse_overrides([f"{key}={text}"], source="a change")[key]
     except RuleError:
         return change
-    return f"{key}={_fmt(value)}"
+    return rule_change(key, value)
 
 
 def nz_changes(rules: dict) -> list[str]:
@@ -1408,7 +1417,7 @@ def nz_changes(rules: dict) -> list[str]:
     `rules_dict`) differs from the NZ rule set (`Rules()`, configs/nz1994.toml), in the rule
     set's key order, whether a rule file or the command line made it."""
     nz = rules_dict(Rules())
-    return [f"{k}={_fmt(v)}" for k, v in rules.items() if k in nz and v != nz[k]]
+    return [rule_change(k, v) for k, v in rules.items() if k in nz and v != nz[k]]
 
 
 def short_change(rules: Rules, keys) -> list[str]:
@@ -1429,10 +1438,7 @@ def unlike_nz_line(rules: dict, named: str = "") -> str | None:
                      for c in re.split(r",\s*(?=[A-Za-z_]\w*\s*=)", named))
     if not unlike or all(u in named for u in unlike):
         return None
-    nz = rules_dict(Rules())  # (each value as a file may write it: a whole number 2, not 2.0)
-    return "Unlike NZ: " + ", ".join(
-        f"{k}={_fmt(int(v) if isinstance(v, float) and v.is_integer() else v)}"
-        for k, v in rules.items() if k in nz and v != nz[k])
+    return "Unlike NZ: " + ", ".join(unlike)
 
 
 def modified_name(name: str, changes) -> str:

@@ -336,20 +336,23 @@ def _counter(plan: Plan) -> chunks.CountChunk:
                              plan.rounds, plan.chunk_rounds)  # fmt: skip
 
 
-def checkpoint_problem(path: str, resume: bool) -> str | None:
-    """Why ``path`` cannot be a run's checkpoint (``resume``: one to carry on), or None."""
+def checkpoint_problem(path: str, resume: bool, option: str = "--checkpoint") -> str | None:
+    """Why ``path`` cannot be a run's checkpoint (``resume``: one to carry on), or None, named
+    by ``option``: the option that named the file as typed (`cli.checkpoint_option`: ``--resume``
+    where ``--resume FILE`` did)."""
     if not path:
-        return "--checkpoint: an empty path: name a file"
+        return f"{option}: an empty path: name a file"
     folder = atomic.target_problem(path)  # (in the words of the command line's -o and --checkpoint)
     if folder is not None:
-        return f"--checkpoint {path}: {folder}"
+        return f"{option} {path}: {folder}"
     if os.path.exists(path) and not os.path.isfile(path):  # (a device read without end, a pipe)
-        return (f"--checkpoint {path}: not a regular file (a device or a pipe): allowed the "
-                "path of a checkpoint file (a new one is made there)")
+        allowed = ("the path of an existing checkpoint file (the run to carry on)" if resume
+                   else "the path of a checkpoint file (a new one is made there)")
+        return f"{option} {path}: not a regular file (a device or a pipe): allowed {allowed}"
     if resume and not os.path.exists(path):
         return f"--resume: checkpoint {path} does not exist"
     if not resume and os.path.exists(path):
-        return f"--checkpoint: {path} exists: pass --resume to carry on with it, or remove it"
+        return f"{option}: {path} exists: pass --resume to carry on with it, or remove it"
     return None
 
 

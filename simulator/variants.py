@@ -27,7 +27,6 @@ from simulator.rules import (
     DEFAULT_RULES_PATH,
     KIND,
     RuleError,
-    _fmt,
     besides,
     checked_name,
     dict_problems,
@@ -36,6 +35,7 @@ from simulator.rules import (
     origins_of,
     parse_overrides,
     read_text,
+    rule_change,
     rules_dict,
     rules_from_dict,
     shipped_rule_file,
@@ -77,7 +77,7 @@ class Variant:
 def changes_of(base, rules) -> tuple[str, ...]:
     """``key=value`` for every key in which ``rules`` differs from ``base``."""
     a, b = rules_dict(base), rules_dict(rules)
-    return tuple(f"{k}={_fmt(b[k])}" for k in b if a[k] != b[k])
+    return tuple(rule_change(k, b[k]) for k in b if a[k] != b[k])
 
 
 def split_vary(text: str) -> list[str]:
@@ -113,7 +113,7 @@ def vary_label(text: str) -> str:
 
 
 def _label(values: dict) -> str:
-    return ",".join(f"{k}={_fmt(values[k])}" for k in KIND if k in values)
+    return ",".join(rule_change(k, values[k]) for k in KIND if k in values)
 
 
 def from_vary(base, text: str, origins: dict | None = None) -> Variant:

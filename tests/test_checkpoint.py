@@ -808,15 +808,21 @@ def test_a_checkpoint_that_is_not_a_regular_file_is_refused_before_it_is_read(tm
     # --resume /dev/full read without end until the kernel killed bjsim; a FIFO hung; and
     # --checkpoint /dev/null told root to remove /dev/null. (The suite runs where POSIX does:
     # /dev/null and /dev/zero are there, as os.mkfifo and the interrupt tests' signals are.)
+    # Named by the option as typed (--resume FILE said --checkpoint), and what is allowed for
+    # a resume is a checkpoint to carry on, not a path where a new one is made.
     if path == "FIFO":
         path = tmp_path / "ff.ckpt"
         os.mkfifo(path)
-    for args in (["--resume", str(path)], ["--checkpoint", str(path)]):
+    fresh = "the path of a checkpoint file (a new one is made there)"
+    resumed = "the path of an existing checkpoint file (the run to carry on)"
+    for args, option, allowed in ((["--resume", str(path)], "--resume", resumed),
+                                  (["--checkpoint", str(path), "--resume"], "--checkpoint",
+                                   resumed),
+                                  (["--checkpoint", str(path)], "--checkpoint", fresh)):
         result = CliRunner().invoke(cli, ["simulate", "-n", "1000", "-q", *args])
         assert result.exit_code == 2, result.output
-        assert result.stderr == (f"Error: --checkpoint {path}: not a regular file (a device or "
-                                 "a pipe): allowed the path of a checkpoint file (a new one is "
-                                 "made there)\n")
+        assert result.stderr == (f"Error: {option} {path}: not a regular file (a device or "
+                                 f"a pipe): allowed {allowed}\n")
 
 
 def test_a_linked_checkpoint_is_kept_up_to_date_where_it_links(tmp_path, monkeypatch):

@@ -1231,6 +1231,26 @@ def test_the_unlike_nz_line_shows_a_whole_number_as_a_file_writes_it(tmp_path, m
     assert unlike_nz_line(rules, "super_sevens_bet=2, penetration=0.5") is None
 
 
+def test_every_name_of_a_change_shows_a_whole_number_as_a_file_writes_it():
+    # "2, not 2.0" reached only the Unlike NZ line: exact's title read "nz1994 (modified:
+    # super_sevens_bet=2.0)", the report's Rules section "with the choice
+    # super_sevens_bet=2.0" and compare's label super_sevens_bet=2.0.
+    from simulator.assessment.figures import set_form
+    from simulator.rules import Rules, canonical_change, changes_made, nz_changes, rules_dict
+    from simulator.variants import from_vary, vary_label
+
+    title = run("exact", "--set", "super_sevens_bet=2").stdout.splitlines()[0]
+    assert title.endswith("nz1994 (modified: super_sevens_bet=2), strategy basic"), title
+    rules = Rules(super_sevens_bet=2.0, insurance_pays=3.0)
+    assert nz_changes(rules_dict(rules)) == ["insurance_pays=3", "super_sevens_bet=2"]
+    assert changes_made(Rules(), rules, ["super_sevens_bet"]) == ["super_sevens_bet=2"]
+    assert canonical_change("super_sevens_bet=2.0") == "super_sevens_bet=2"
+    assert set_form("super_sevens_bet=2.0") == "super_sevens_bet=2"  # (the report's)
+    assert vary_label("super_sevens_bet=2.0") == "super_sevens_bet=2"
+    assert from_vary(Rules(), "super_sevens_bet=2").changes == ("super_sevens_bet=2",)
+    assert canonical_change("blackjack_pays=6:5") == "blackjack_pays=1.2"  # (not a whole one)
+
+
 def test_the_derived_strategys_note_quotes_a_text_value_as_a_rule_file_does():
     # It read "the exact analyzer's for double_on=10-11", where the Changed: line and every
     # message quote a text value: double_on="10-11".

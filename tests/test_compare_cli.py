@@ -1088,7 +1088,7 @@ def test_a_super_sevens_stake_change_shows_the_side_bet_and_the_house_take_a_rou
     text = run(*args).stdout
     assert "worth exactly nothing" not in text and "Worth nothing" not in text
     table = text.split("Super Sevens (rule 14) house edge, per unit staked")[1].split("\n\n")[1]
-    assert "super_sevens_bet=2.0" in table
+    assert "super_sevens_bet=2" in table
     doc = json.loads(run(*args, "-f", "json").stdout)
     base, v = doc["baseline"], doc["variants"][0]
     assert v["super_sevens_touched"] and v["note"] is None
@@ -1097,15 +1097,64 @@ def test_a_super_sevens_stake_change_shows_the_side_bet_and_the_house_take_a_rou
     assert (base["super_sevens"]["stake"], v["super_sevens"]["stake"]) == (1.0, 2.0)
     assert v["super_sevens"]["per_initial_wager"] == pytest.approx(2 * edge)
     said = (f"the house's take on the side bet a box-round goes from {edge:.3f} to "
-            f"{2 * edge:.3f} initial wagers")
-    assert said in text and said in doc["stake_note"]
+            f"{2 * edge:.3f} initial wagers (simulated: ")  # (--no-exact: the simulated alone,
+    assert said in text and said in doc["stake_note"]   # its interval withheld, said so)
+    assert (f"({100 * edge:.3f}% simulated, with no 95% interval (†): too few rounds for one)"
+            in text)
     assert doc["stake_note"] in text
     assert doc["stake_note"] in run(*args, "-f", "markdown").stdout
     rows = list(csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout)))
     ss = {r["variant"]: r for r in rows if r["figure"] == "super_sevens"
           and r["figures_of"] == "game"}
-    assert float(ss["super_sevens_bet=2.0"]["per_initial_wager"]) == pytest.approx(2 * edge)
+    assert float(ss["super_sevens_bet=2"]["per_initial_wager"]) == pytest.approx(2 * edge)
     assert float(ss["nz1994"]["per_initial_wager"]) == pytest.approx(edge)
+
+
+def test_a_stake_only_row_shown_under_a_withheld_super_sevens_interval_is_exempted_by_the_note():
+    # The row of super_sevens_bet=2 showed "+0.000 [+0.000, +0.000]" and corr 1.000 under a
+    # footnote that said a difference resting on a withheld interval has none and is not shown:
+    # it plays the baseline's Super Sevens exactly, so its difference is 0 by construction.
+    for pair in ("50", "500"):  # (80 paired blocks, then 8: too few for any interval)
+        args = ["compare", *[a if a != "50" else pair for a in TINY], "--vary",
+                "super_sevens_bet=2"]
+        out = run(*args).stdout
+        table = out.split("Super Sevens (rule 14) house edge, per unit staked")[1]
+        row = next(ln for ln in table.splitlines() if ln.startswith("super_sevens_bet=2"))
+        assert "+0.000   [+0.000, +0.000]" in row
+        exempt = ("super_sevens_bet=2, which plays the baseline's game {} on every round, "
+                  "with the same cards, decisions and pays per unit staked: its difference "
+                  "there is exactly 0 by construction, shown with its interval [+0.000, "
+                  "+0.000] and corr")
+        assert ("is not shown (†) (but for " + exempt.format("in Super Sevens") + ")") in out
+        assert (pair == "500") == ("differences, and no Super Sevens difference shown (csv "
+                                   "and json keep it), but for " + exempt.format("for a table")
+                                   + ": only 8 paired blocks" in out)
+
+
+def test_the_stake_note_leads_with_the_exact_take_and_the_simulated_only_where_not_withheld():
+    # At 100,000 rounds the note led with the simulated take ("goes from 0.298 to 0.596 ...
+    # (exact 0.228 to 0.455)", "the same house edge per unit staked (29.788%)") where the table
+    # marks the simulated Super Sevens figure † (too few rounds for an interval).
+    args = ["compare", *[a for a in TINY if a != "--no-exact"], "--vary", "super_sevens_bet=2"]
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    ex = doc["baseline"]["exact"]["super_sevens_house_edge"]
+    sim = doc["baseline"]["super_sevens"]
+    assert sim["ci95_low"] is None  # (†)
+    assert (f"at the same house edge per unit staked ({100 * ex:.3f}% exact): the house's take on "
+            f"the side bet a box-round goes from {ex:.3f} to {2 * ex:.3f} initial wagers (exact: "
+            "the house edge per unit staked times the stake)") in doc["stake_note"]
+    assert f"{sim['house_edge']:.3f}" not in doc["stake_note"]
+    # where the table gives the simulated figure an interval, it stands beside the exact one
+    swap = {"basic": "never-bust", "4000": "100000", "2000": "50000"}  # (no 7-7-7: no (e))
+    args = [swap.get(a, a) for a in args]
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    ex = doc["baseline"]["exact"]["super_sevens_house_edge"]
+    sim = doc["baseline"]["super_sevens"]
+    assert sim["ci95_low"] is not None
+    assert (f"({100 * ex:.3f}% exact, {100 * sim['house_edge']:.3f}% simulated): the house's "
+            f"take on the side bet a box-round goes from {ex:.3f} to {2 * ex:.3f} initial wagers "
+            "(exact: the house edge per unit staked times the stake; simulated "
+            f"{sim['house_edge']:.3f} to {2 * sim['house_edge']:.3f})") in doc["stake_note"]
 
 
 def test_a_variant_that_only_turns_super_sevens_on_says_whose_main_game_it_is():

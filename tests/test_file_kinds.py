@@ -76,6 +76,14 @@ def last_error_line(result) -> str:
     (["exact", "--removal", "--strategy", str(SHIPPED["count"])],
      f"give it to --count (`bjsim exact --removal --count {SHIPPED['count']}`) or name it in a "
      "plan's count key"),
+    # under --removal the rule and strategy hints keep the mode, as the count one does (they
+    # said `bjsim exact --strategy ...`, `bjsim exact --rules ...`)
+    (["exact", "--removal", "--count", str(SHIPPED["strategy"])],
+     f"give it to --strategy (`bjsim exact --removal --strategy {SHIPPED['strategy']}`)"),
+    (["exact", "--removal", "--strategy", str(SHIPPED["rule"])],
+     f"give it to --rules (`bjsim exact --removal --rules {SHIPPED['rule']}`)"),
+    (["exact", "--rules", str(SHIPPED["strategy"]), "--removal"],
+     f"give it to --strategy (`bjsim exact --removal --strategy {SHIPPED['strategy']}`)"),
     (["strategy", "show", str(SHIPPED["count"])],
      f"give it to --count (`bjsim strategy indices --count {SHIPPED['count']}`) or name it in "
      "a plan's count key"),

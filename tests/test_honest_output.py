@@ -804,7 +804,7 @@ def test_changes_are_listed_as_the_user_wrote_them_in_every_command():
     said = ["super_sevens_bet=2", "blackjack_pays=6:5", "dealer_hits_soft_17=yes",
             'hole_card="peek"', "boxes=2"]
     name = ('nz1994 (modified: hole_card="peek", blackjack_pays=1.2, dealer_hits_soft_17=true, '
-            'boxes=2, super_sevens_bet=2.0)')
+            'boxes=2, super_sevens_bet=2)')
     table = run("simulate", *TINY, *args).stdout
     assert f"\nRules:     {name} (configs/nz1994.toml)\nChanged:   {', '.join(said)}\n" in table
     assert "Unlike NZ:" not in table  # (every change is named, in the name)
@@ -822,7 +822,7 @@ def test_changes_are_listed_as_the_user_wrote_them_in_every_command():
     count = json.loads(run("count", *TINY, *args[2:], "--plan", "hi-lo-flat", "-f",
                            "json").stdout)  # (count takes its Super Sevens stake from the plan)
     assert count["run"]["overrides"] == said[1:]
-    assert count["run"]["rules_name"] == name.replace(", super_sevens_bet=2.0", "")
+    assert count["run"]["rules_name"] == name.replace(", super_sevens_bet=2", "")
 
 
 def test_simulate_exact_gives_an_even_return_as_a_house_edge_of_0_not_minus_0():

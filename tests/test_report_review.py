@@ -117,6 +117,20 @@ def test_the_expected_casino_win_is_of_the_game_as_dealt_where_the_run_measured_
     assert every[0]["edge_source"] == "exact"  # (dealt as the exact figure is)
 
 
+def test_the_volatility_notes_cut_card_effect_has_the_places_of_the_summary_and_compare():
+    # It said "about +0.02 pp with 8 decks" for 0.017 (two places) where
+    # exact.compare.cut_card_words, the summary and compare give three.
+    from simulator.exact.compare import cut_card_effect
+
+    for decks in (6, 8):
+        size = f"+{100 * cut_card_effect(decks):.3f} pp with {decks} decks"
+        rules = [{"key": "decks", "value": decks}, {"key": "shuffle", "value": "cut-card"}]
+        for source in ("simulated", "exact"):
+            data = {"volatility": [{"wager": "total", "edge_source": source}], "rules": rules}
+            assert f"(about {size})" in sections._edge_source_text(data)
+    assert "+0.017 pp with 8 decks" in size
+
+
 # 7. A tiny run's volatility used insurance's SD from 6 bets; a count of 0 showed an SE of 0.
 
 def test_insurance_simulated_from_too_few_bets_takes_its_exact_sd_in_the_volatility_table():
@@ -259,6 +273,11 @@ def test_a_bad_bjsim_chromium_is_named_with_what_is_wrong(named, why, monkeypatc
     monkeypatch.setenv("BJSIM_CHROMIUM", named)
     assert chromium.find() is None  # (not passed over for one on the PATH)
     assert chromium.missing().startswith(f"BJSIM_CHROMIUM={named}: {why} (")
+    # it named chromium or chromium-browser alone, where find() tries every one of NAMES
+    assert chromium.missing().endswith(
+        "or unset it to use the first of chromium, chromium-browser, google-chrome or "
+        "google-chrome-stable on the PATH)")
+    assert all(name in chromium.missing() for name in chromium.NAMES)
 
 
 def test_a_report_with_a_bad_bjsim_chromium_says_which_path(tmp_path, monkeypatch, tiny):

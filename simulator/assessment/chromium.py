@@ -51,7 +51,7 @@ def missing() -> str | None:
     else:
         why = "not executable"
     return (f"BJSIM_CHROMIUM={named}: {why} (name Chromium's executable there, or unset it to use "
-            f"{' or '.join(NAMES[:2])} from the PATH)")
+            f"the first of {', '.join(NAMES[:-1])} or {NAMES[-1]} on the PATH)")
 
 
 def run(page: Path, *args: str, exe: str | None = None) -> subprocess.CompletedProcess:

@@ -954,7 +954,7 @@ def _edge_source_text(data: dict) -> str:
            f" ({fmt(-tot['simulated'], 'pct4')} ± "
            f"{fmt(tot['ci95_high'] - tot['simulated'], 'pct4')}, the summary's)")
     decks = int({r["key"]: r["value"] for r in data.get("rules", [])}.get("decks", 6))
-    size = f"about +{100 * cut_card_effect(decks):.2f} pp with {decks} " + (
+    size = f"about +{100 * cut_card_effect(decks):.3f} pp with {decks} " + (
         "deck" if decks == 1 else "decks")
     said = " House edge, and the expected casino win (N x house edge): "
     if main["edge_source"] == "simulated":
