@@ -303,8 +303,8 @@ MEASURED_PENETRATION = 0.75  # the penetration of every figure of CUT_CARD_MEASU
 CUT_CARD_MARK = "~"
 SD_ROUND = 1.15  # about the SD of one box's result a round (NZ game: 1.15 to 1.17)
 CUT_CARD_EFFECT = ("the cut-card effect (as bjsim measured it for basic strategy at 75% "
-                   "penetration: about +0.02 pp on the house edge with 6 decks, +0.017 pp with 8, "
-                   "+0.033 pp with 4, +0.067 pp with 2, +0.12 pp with 1, each to an SE of about "
+                   "penetration: about +0.021 pp on the house edge with 6 decks, +0.017 pp with 8, "
+                   "+0.033 pp with 4, +0.067 pp with 2, +0.122 pp with 1, each to an SE of about "
                    "0.002 pp; pp: percentage points)")
 
 
