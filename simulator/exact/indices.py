@@ -13,9 +13,8 @@ import numpy as np
 
 from simulator.exact.analyze import _Box, _row_hands
 from simulator.exact.player import UpCard, compile_here, hand_of, hand_total
+from simulator.exact.shoe import DECK
 from simulator.processes import map_spawned
-
-DECK = np.array([4] * 9 + [16], dtype=np.float64)  # one deck by value, A..T
 
 # The Illustrious 18 (Don Schlesinger, Blackjack Attack, 3rd ed., Hi-Lo, multi-deck S17 peek):
 # (name, hand, up card, action below the index, action at or above it, published index).

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.exact.shoe import flag, full_shoe
+from simulator.exact.shoe import DECK, flag, full_shoe
 from simulator.rules import validate
 from simulator.strategy import checked
 
 VALUES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")  # EoR order, index value - 1
 GAMES = ("main", "insurance", "super_sevens")
-DECK = np.array([4] * 9 + [16], dtype=np.float64)  # one deck by value, A..T
 
 
 def ranks(by_value) -> np.ndarray:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+DECK = np.array([4] * 9 + [16], dtype=np.float64)  # one deck by value, A..T
+
 
 def full_shoe(decks: int) -> np.ndarray:
     """Cards by value in ``decks`` full decks: 4 per deck of each of A..9, 16 ten-valued."""
