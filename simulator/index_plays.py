@@ -140,6 +140,11 @@ def _play(d, src: str, i: int) -> IndexPlay:
     if chart in ("hard", "soft") and int(row) == 21:
         raise IndexFileError(f"{where}: row 21 stands at every count (rule 12.1 (a)), so no play "
                              f"changes it: allowed a total {lo}-20")
+    if chart == "hard" and int(row) <= 11 and "S" in (below, above):
+        key = "below" if below == "S" else "at_or_above"
+        raise IndexFileError(f"{where}: {key} = \"S\" on hard {row}: a hand of 11 or less must "
+                             "draw (rule 12.1 (d)), so it would play as H under every rule set: "
+                             "allowed H, D, Ds, Rh or Rs there")
     if below == above:
         raise IndexFileError(f"{where}: below = at_or_above = {shown(below)}: the play is the "
                              "same at every count, so it changes nothing: allowed two different "

@@ -915,6 +915,9 @@ def wrong_kind(data, path, kind: str) -> str | None:
     vary = (_EXAMPLES.get() or {}).get("vary-strategy")
     if kind == "variant" and other == "strategy" and vary:  # (a variant of the strategy alone)
         where, command = "give it to --vary-strategy (`bjsim {command} --vary-strategy {}`)", vary
+    if kind == "plan" and other == "count":  # (`bjsim count` has no --count: the plan's key first)
+        where = ("name it in a plan's count key (`count = \"{0}\"`), or give it to --count of "
+                 "`bjsim {command} --count {0}`")
     return (f"{path}: {_a(other)} file{what}, not {_a(kind)} file: "
             + where.format(path, command=command))
 

@@ -174,7 +174,9 @@ def test_each_kind_of_file_given_as_another_says_what_it_is_and_where_it_goes(ki
     said = error_of(LOADERS[kind], path)
     a = "an" if kind == "index" else "a"
     assert said.startswith(f"{path}: {'an' if other == 'index' else 'a'} {other} file"), said
-    assert f", not {a} {kind} file: {GOES[other]}{path}" in said, said
+    goes = GOES[other] if (kind, other) != ("plan", "count") else (
+        "name it in a plan's count key (`count = \"")  # (`bjsim count` has no --count)
+    assert f", not {a} {kind} file: {goes}{path}" in said, said
 
 
 @pytest.mark.parametrize("args, said", [
@@ -190,7 +192,12 @@ def test_each_kind_of_file_given_as_another_says_what_it_is_and_where_it_goes(ki
     (["simulate", "--strategy", str(SHIPPED["plan"])],
      f"Error: {SHIPPED['plan']}: a plan file (a counter's bets by count), not a strategy file: "
      f"give it to --plan (`bjsim count --plan {SHIPPED['plan']}`)"),
-], ids=["plan-strategy", "plan-rule", "count-strategy", "strategy-plan"])
+    # a review: a count file as a plan led with "give it to --count", which `bjsim count` has not
+    (["count", "--plan", str(SHIPPED["count"])],
+     f"Error: {SHIPPED['count']}: a count file (a count system's tags), not a plan file: name it "
+     f"in a plan's count key (`count = \"{SHIPPED['count']}\"`), or give it to --count of `bjsim "
+     f"strategy indices --count {SHIPPED['count']}`"),
+], ids=["plan-strategy", "plan-rule", "count-strategy", "strategy-plan", "plan-count"])
 def test_the_command_line_names_a_file_given_to_the_wrong_option(args, said):
     assert last_error_line(run(*args)) == said
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from simulator import plans as P
 from simulator.exact.sevens import value_by_sevens_left
+from simulator.index_plays import IndexFileError, load_indices
 from simulator.rules import Rules
 from tests.test_hostile_input import SETTINGS, scratch, toml_text, values
 
@@ -450,8 +451,6 @@ def _play(chart, row, up, below, above):
      "(max_hands = 1), so it plays as N at every count"),
     (("pairs", "8,8", 10, "P", "Rp"), {}, 'the rules do not allow surrender (surrender = '
      '"none"), so it plays as P at every count'),
-    (("hard", 10, 10, "H", "S"), {}, "a hand of 11 or less must draw (rule 12.1 (d)), so it "
-     "plays as H at every count"),
     (("hard", 11, 10, "D", "Ds"), {}, "a hand of 11 or less must draw (rule 12.1 (d)), so the "
      "two play alike at every count"),
     # (a last read: P/Pd under double after split was warned of with no reason, ": , so")
@@ -469,6 +468,20 @@ def test_an_index_play_whose_actions_play_alike_under_the_rules_is_warned_of(tmp
     name = f"{play[1]} v {'10' if play[2] == 10 else play[2]}"
     assert _warnings({"indices": str(path)}, Rules(**rules)) == [
         f'{path}: play 1 ({name}): below = "{play[3]}", at_or_above = "{play[4]}": {why}']
+
+
+@pytest.mark.parametrize("play, key", [(("hard", 10, 10, "H", "S"), "at_or_above"),
+                                       (("hard", 10, 5, "S", "D"), "below")])
+def test_an_index_play_standing_on_hard_11_or_less_is_refused(tmp_path, play, key):
+    # A review: S below D on hard 10 v 5 ran as H below D without a word (rule 12.1 (d) makes
+    # every hard 11 or less draw, under every rule set, so S there can never be played)
+    path = tmp_path / "stand.toml"
+    path.write_text('count = "hi-lo"\n' + _play(*play))
+    with pytest.raises(IndexFileError) as e:
+        load_indices(path)
+    assert str(e.value) == (
+        f'{path}: play 1: {key} = "S" on hard 10: a hand of 11 or less must draw (rule 12.1 '
+        '(d)), so it would play as H under every rule set: allowed H, D, Ds, Rh or Rs there')
 
 
 @pytest.mark.parametrize("play, rules", [
