@@ -394,6 +394,8 @@ def plan_warnings(plan: CountingPlan, games) -> list[str]:
                            + ("" if nxt is None or taken(nxt) != taken(count) else
                               f", as is the next one ({nxt:g}): this step is never taken"))
             before = units
+    if plan.super_sevens.steps and any(r.super_sevens for r in games):
+        out += _blind_to_sevens(plan)
     for i, q in enumerate(plan.plays.plays if plan.plays is not None else ()):
         if (off := off_grid(q.index)) is not None:
             out.append(f"{plan.source}: key 'indices' = {shown(plan.indices)}: play {i + 1} "
@@ -420,6 +422,24 @@ def plan_warnings(plan: CountingPlan, games) -> list[str]:
                    "and are played unchanged, not re-tuned: the figures are this plan's as "
                    "written, not a counter's best there")
     return out
+
+
+def _blind_to_sevens(plan: CountingPlan) -> list[str]:
+    """A line where ``plan``'s Super Sevens bet steps with a count that tells little of the
+    sevens left, on which alone the side bet's return turns: its tags' correlation with a
+    seven's removal (Pearson over the 13 ranks, `removal.correlation`) below 0.5."""
+    from simulator.exact.removal import correlation
+
+    r = correlation(plan.count.tags, [0, 0, 0, 0, 0, 0, -1, 0, 0, 0])
+    if r is not None and r >= 0.5:
+        return []
+    said = "none: its tags are the same for every card" if r is None else f"{r:+.2f}"
+    return [f"{plan.source}: key 'super_sevens.steps' = {shown(plan.super_sevens.steps)}: the "
+            f"Super Sevens bet steps with the {plan.count.name} count, which tells little of the "
+            f"sevens left, on which the side bet's return turns (the count's correlation with a "
+            f"seven's removal: {said}; the sevens count's +1.00): its Super Sevens bets follow "
+            "the count, hardly the bet's return (`bjsim exact --removal --count "
+            f"{plan.count.name}`: its Super Sevens correlation)"]
 
 
 def _alike(plan: CountingPlan, games) -> list[str]:

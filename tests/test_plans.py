@@ -220,7 +220,8 @@ def _warnings(change: dict, rules=None) -> list[str]:
     ({"table_max": 8, "bet": {"base": 1, "steps": [[2, 4], [3, 2]]}},
      "key 'bet.steps[1]' = [3, 2]: the bet falls from 4 to 2 units as the count rises to 3: a "
      "counter bets more as the count rises"),
-    ({"table_max": 1, "bet": {"base": 1}, "super_sevens": {"base": 0, "steps": [[3, 2], [4, 1]]}},
+    ({"table_max": 1, "bet": {"base": 1}, "count": "sevens",
+      "super_sevens": {"base": 0, "steps": [[3, 2], [4, 1]]}},
      "key 'super_sevens.steps[1]' = [4, 1]: the Super Sevens bet falls from 2 to 1 unit as the "
      "count rises to 4"),
     ({"bet": {"base": 1, "steps": [[2, 4], [3, 4]]}},
@@ -228,7 +229,8 @@ def _warnings(change: dict, rules=None) -> list[str]:
      "nothing"),
     ({"bet": {"base": 1, "steps": [[2.5, 1]]}},
      "key 'bet.steps[0]' = [2.5, 1]: 1 unit at this count and below it too"),
-    ({"super_sevens": {"base": 0, "steps": [[1, 0]]}}, "key 'super_sevens.steps[0]' = [1, 0]: 0 "
+    ({"count": "sevens", "super_sevens": {"base": 0, "steps": [[1, 0]]}},
+     "key 'super_sevens.steps[0]' = [1, 0]: 0 "
      "units at this count and below it too"),
     ({"boxes": {"base": 2, "steps": [[1, 2]]}}, "key 'boxes.steps[0]' = [1, 2]: 2 boxes at this "
      "count and below it too"),
@@ -245,6 +247,22 @@ def _warnings(change: dict, rules=None) -> list[str]:
 ])
 def test_a_plan_that_is_odd_but_may_be_meant_is_warned_of_naming_the_key(change, words):
     assert [f"plan.toml: {words}" in line for line in _warnings(change)] == [True]
+
+
+@pytest.mark.parametrize("count, r", [("hi-lo", "+0.00"), ("ko", "-0.29"), ("zen", "-0.18")])
+def test_a_super_sevens_ramp_on_a_count_blind_to_the_sevens_is_warned_of(count, r):
+    # A review: a Hi-Lo plan stepping its Super Sevens bet ran without a word, though Hi-Lo's
+    # tag for a seven is that of an eight (its Super Sevens correlation +0.02)
+    change = {"count": count, "super_sevens": {"base": 0, "steps": [[3, 1]]}}
+    assert _warnings(change) == [
+        f"plan.toml: key 'super_sevens.steps' = [[3, 1]]: the Super Sevens bet steps with the "
+        f"{count} count, which tells little of the sevens left, on which the side bet's return "
+        f"turns (the count's correlation with a seven's removal: {r}; the sevens count's "
+        f"+1.00): its Super Sevens bets follow the count, hardly the bet's return (`bjsim exact "
+        f"--removal --count {count}`: its Super Sevens correlation)"]
+    assert _warnings(change, Rules(super_sevens=False)) == []  # (no side bet: no such line)
+    assert _warnings({"count": count, "super_sevens": {"base": 1}}) == []  # (no steps)
+    assert _warnings(change | {"count": "sevens"}) == []
 
 
 def test_a_step_or_wonging_within_reach_is_not_warned_of():
