@@ -960,6 +960,9 @@ def output_problem(path: str, folder: bool = False) -> str | None:
         if not os.access(target, os.W_OK) or folder and not os.access(target, os.X_OK):
             return f"cannot write: {_denied(target)}"
         return None
+    if not folder and path.endswith(("/", os.sep)):  # (a folder's path: its file not named)
+        return (f"cannot write: a path ending in {path[-1]} names a folder (no folder "
+                f"{target}): name a file")
     parent = os.path.dirname(target)
     if folder:
         while not os.path.exists(parent) and os.path.dirname(parent) != parent:

@@ -1114,6 +1114,21 @@ def test_a_checkpoint_that_is_a_folder_is_refused_as_an_output_is(monkeypatch, t
 
 
 @pytest.mark.parametrize("args", [
+    ["simulate", "-o", "nodir/"], ["simulate", "--checkpoint", "nodir/"], ["exact", "-o", "nodir/"],
+    ["rules", "show", "-o", "nodir/"], ["strategy", "show", "basic", "-o", "nodir/"]],
+    ids=lambda a: "-".join(a[:-1]))
+def test_a_file_path_ending_in_a_slash_is_refused_not_written_as_a_file(monkeypatch, tmp_path,
+                                                                        args):
+    """A review: `-o nodir/` (no such folder) wrote a file named nodir."""
+    monkeypatch.chdir(tmp_path)
+    result = run(*args, *(["-n", "1000"] if args[0] == "simulate" else []))
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (f"Error: {args[-2]} nodir/: cannot write: a path ending in / names "
+                             f"a folder (no folder {tmp_path / 'nodir'}): name a file\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("args", [
     ["simulate", "-o", "{path}"], ["simulate", "--checkpoint", "{path}"],
     ["compare", "--vary", "decks=8", "--plot", "{path}.png"], ["compare", "-o", "{path}"],
     ["count", "-o", "{path}"], ["count", "--checkpoint", "{path}"], ["exact", "-o", "{path}"]])
