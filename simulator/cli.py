@@ -1294,6 +1294,25 @@ def rules_dict(rules) -> dict:
     return as_dict(rules)
 
 
+def _refuse_twice_in_report(ctx, variant_files, choices) -> None:
+    """A variant file or a choice given twice, named as typed (``compare`` refuses the same; the
+    report's rows and its manifest's commands need each once)."""
+    from simulator import variants
+
+    again = variants.twice((), list(variant_files), (),
+                           list(given_value(ctx, "variant_files") or ()))
+    if again is not None:
+        raise BjsimError(f"report: {again}")
+    seen: dict = {}
+    for c in choices or ():
+        key = os.path.realpath(c) if os.path.isfile(c) else c
+        if key in seen:
+            same = f"'{c}'" if seen[key] == c else f"'{c}' (the same as '{seen[key]}')"
+            raise BjsimError(f"report: --choice {same} is asked for twice: allowed each choice "
+                             "once")
+        seen[key] = c
+
+
 def _refuse_set_twice(overrides, boxes=None, super_sevens=None) -> None:
     """Refuse a key given twice: by two --set, or by --set and its own option (--boxes,
     --super-sevens)."""
@@ -2839,6 +2858,7 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         raise BjsimError("--no-variants: not with --variant FILE")
     if no_variants and _given(ctx, "variant_rounds"):
         raise BjsimError("--variant-rounds: not with --no-variants, which plays no rule variant")
+    _refuse_twice_in_report(ctx, variant_files, choices)
     rules, file_meta, sets = _load_rules(rules_path, overrides, boxes, super_sevens)
     _check_chunk_rounds(rules, chunk_rounds, {"--rounds": rounds}  # (the choices' runs)
                         | _run_rounds(precision, rounds, max_rounds)

@@ -3183,3 +3183,29 @@ def test_the_summary_says_the_two_7_7_figures_agree_where_they_do(built):
                      if str(b).startswith("Super Sevens"))
         assert block.endswith(f"The section Super Sevens and the 7-7 play says why the two "
                               f"figures {word}"), block
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--variant", "variants/h17", "--variant", "variants/h17"],
+     "report: --variant 'variants/h17' is asked for twice: allowed each variant once"),
+    (["--variant", "variants/h17", "--variant", "{root}/configs/variants/h17.toml"],
+     "report: --variant '{root}/configs/variants/h17.toml' (the same as 'variants/h17') is "
+     "asked for twice: allowed each variant once"),
+    (["--choice", "mimic-dealer", "--choice", "mimic-dealer"],
+     "report: --choice 'mimic-dealer' is asked for twice: allowed each choice once"),
+])
+def test_a_variant_or_choice_given_twice_is_refused_before_any_run(tmp_path, monkeypatch,
+                                                                     args, words):
+    # A review: the same --variant twice made two rows and a manifest whose compare command
+    # failed ("is asked for twice"); --choice twice was merged without a word.
+    from simulator import assessment
+
+    def no_run(*a, **k):
+        raise AssertionError("a run was started")
+
+    monkeypatch.setattr(assessment, "compute", no_run)
+    root = Path(__file__).resolve().parent.parent
+    result = run("report", *[a.format(root=root) for a in args], "-o", tmp_path / "out")
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"Error: {words.format(root=root)}\n"
+    assert not (tmp_path / "out").exists()
