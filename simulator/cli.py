@@ -2956,7 +2956,8 @@ def _refuse_stake(overrides, user: str, instead: str, rules=None, rules_path=Non
                   or_else: str = "", file=None) -> None:
     """Refuse a rule-set ``super_sevens_bet`` that ``user`` (a command playing a counting plan)
     would not use, the plan's ramp setting the stake (`PLAN_STAKE`): ``--set super_sevens_bet``
-    at any value (allowed ``instead``), and, given ``rules`` (loaded from ``rules_path``), a rule
+    at any value where the side bet is played (allowed ``instead``; ``rules`` None: taken as
+    played), and, given ``rules`` (loaded from ``rules_path``), a rule
     file's at another value than its default where the side bet is played (allowed the default,
     or ``or_else``; with the side bet off the key has no effect), its value as the file
     (``file``, else ``rules_path``) writes it (``2``, ``2.0``)."""
@@ -2969,7 +2970,8 @@ def _refuse_stake(overrides, user: str, instead: str, rules=None, rules_path=Non
         shown_rule_file,
     )
 
-    if any(s.split("=")[0].strip() == "super_sevens_bet" for s in overrides):
+    if (rules is None or rules.super_sevens) and any(
+            s.split("=")[0].strip() == "super_sevens_bet" for s in overrides):
         raise BjsimError(f"--set super_sevens_bet: {user} does not use it: {PLAN_STAKE}: "
                          f"allowed {instead}")
     default = DECLARED["super_sevens_bet"].default
@@ -3163,10 +3165,10 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
                                         for s in overrides):
         raise BjsimError("--penetrations: not with --set penetration=P: each run of the sweep "
                          "plays its own penetration: allowed one of the two")
-    _refuse_stake(overrides, "bjsim count", "a plan with its own [super_sevens]")
     rules, file_meta, sets = _load_rules(rules_path, overrides, boxes, super_sevens)
-    _refuse_stake((), "bjsim count", "", rules, _as_named(ctx, rules_path),  # (a file's)
-                  file=rules_path)
+    _refuse_stake(overrides, "bjsim count", "the stake by count in the plan's [super_sevens], not "
+                  "by --set, or the side bet off (--no-super-sevens)", rules,
+                  _as_named(ctx, rules_path), file=rules_path)
     games = count_runs.check(rules, plan, penetrations, given=plan_name)
     _plan_warnings(plan, [r for _, r in games])
     _check_chunk_rounds(rules, chunk_rounds, {"--rounds": rounds})

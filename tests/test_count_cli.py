@@ -1163,9 +1163,19 @@ def test_super_sevens_bet_is_refused_by_count_saying_the_plan_sets_the_stake(fak
     stake all the same."""
     line = is_one_line_error(invoke("count", "--plan", "sevens-super-sevens", "--set",
                                     "super_sevens_bet=5", *TINY))
-    assert ("--set super_sevens_bet: bjsim count does not use it: the plan's [super_sevens] ramp "
-            "sets the counter's Super Sevens stake by count (units)") in line, line
+    assert line == ("Error: --set super_sevens_bet: bjsim count does not use it: the plan's "
+                    "[super_sevens] ramp sets the counter's Super Sevens stake by count (units): "
+                    "allowed the stake by count in the plan's [super_sevens], not by --set, or "
+                    "the side bet off (--no-super-sevens)"), line
     assert not fake_engine
+    # a review: refused with the side bet off too, where the key has no effect (as a rule
+    # file's is taken: docs/rules-format.md), and it said "allowed a plan with its own
+    # [super_sevens]", which the sevens plan, refused so, has
+    for off in (["--no-super-sevens"], ["--set", "super_sevens=false"]):
+        result = invoke("count", "--plan", "hi-lo-flat", "--set", "super_sevens_bet=2", *off,
+                        *TINY)
+        assert result.exit_code == 0 and len(fake_engine) == 1, result.output
+        fake_engine.clear()
 
 
 def test_a_rule_files_super_sevens_bet_is_refused_by_count_as_set_is(tmp_path, fake_engine):
