@@ -960,6 +960,8 @@ PLOT_AXIS = f"house edge difference from the baseline, percentage points ({PP})"
 PLOT_WAGERS = {"house_edge": "Main game + insurance (per initial wager)",
                "super_sevens": "Super Sevens, rule 14 (per unit staked)"}
 SS_BLANK = "no point: the variant leaves the Super Sevens bet as it is"
+SS_EXACT_ALONE = ("the exact mark alone: the simulated difference withheld, too few wins of a "
+                  "big line (the table's †)")
 
 
 def figure(plt, stats: dict, partial: bool = False):
@@ -1016,7 +1018,11 @@ def figure(plt, stats: dict, partial: bool = False):
             ax.set_xlabel(f"{PLOT_AXIS}\n{PLOT_WAGERS[key].lower().replace(' (', ', ')[:-1]}")
         else:
             ax.set_title(PLOT_WAGERS[key], fontsize="medium")
-            ax.set_xlabel(PLOT_AXIS + (f"\n({SS_BLANK})" if any(x is None for x in d) else ""))
+            why = [w for w, shown in (
+                (SS_BLANK, any(x is None for x in d)),
+                (SS_EXACT_ALONE, any(x is not None and x.get("interval_note") for x in d)))
+                if shown and key == "super_sevens"]
+            ax.set_xlabel(PLOT_AXIS + "".join(f"\n({w})" for w in why))
     axes[0][0].set_yticks(y, labels)
     title = (f"{base.label}: {stats['rounds']:,} rounds per game"
              + (f" (partial: {partial if isinstance(partial, str) else 'interrupted'})"

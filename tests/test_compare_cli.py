@@ -1394,6 +1394,37 @@ def test_a_key_of_no_effect_is_said_and_marked_in_each_game():
 
 
 
+def test_the_plot_says_why_a_super_sevens_difference_has_its_exact_mark_alone(monkeypatch,
+                                                                            tmp_path):
+    # A review: at 1M rounds decks=4's Super Sevens difference is withheld (the table's †),
+    # drawn as its exact mark alone, and the axis gave only "no point: the variant leaves the
+    # Super Sevens bet as it is", which is not why
+    from simulator import compare_report
+
+    kept = {}
+    real = compare_report.figure
+
+    def keep(plt, stats, partial=False):
+        kept["fig"] = fig = real(plt, stats, partial)
+        return fig
+
+    monkeypatch.setattr(compare_report, "figure", keep)
+    args = ["compare", "--rounds", "1M", "--seed", "3", "--quiet", "--strategy", "basic",
+            "--same-strategy", "--vary", "decks=4", "-f", "json"]
+    result = run(*args, "--plot", str(tmp_path / "d.png"))
+    assert result.exit_code == 0, result.output
+    (v,) = json.loads(result.stdout)["variants"]
+    assert v["difference"]["super_sevens"]["interval_note"]
+    side = kept["fig"].axes[1]
+    assert side.get_xlabel().endswith("\n(the exact mark alone: the simulated difference "
+                                      "withheld, too few wins of a big line (the table's †))")
+    assert "leaves the Super Sevens bet" not in side.get_xlabel()
+    result = run(*args, "--vary", "dealer_hits_soft_17=true", "--plot", str(tmp_path / "e.png"))
+    assert result.exit_code == 0, result.output
+    assert kept["fig"].axes[1].get_xlabel().endswith(
+        "\n(no point: the variant leaves the Super Sevens bet as it is)\n(the exact mark "
+        "alone: the simulated difference withheld, too few wins of a big line (the table's †))")
+
 def test_the_plot_draws_the_super_sevens_differences_beside_the_main_games(monkeypatch,
                                                                             tmp_path):
     # The plot drew the house-edge differences alone, under "house edge difference from the
