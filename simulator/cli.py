@@ -2640,7 +2640,8 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
     notes = []  # (said on stderr, and in the output's notes)
     if rules_path is not None:  # baselines the variant files name, set aside
         used = f"--rules {shown_rule_file(_as_named(ctx, rules_path))}"
-        notes += variants.baselines_set_aside(rules_path, variant_files, used)  # the user's
+        notes += variants.baselines_set_aside(  # the user's, named as typed
+            rules_path, variant_files, used, list(given_value(ctx, "variant_files") or ()))
         if not quiet:  # (the shipped ones, made to apply to any baseline: not a note)
             for line in variants.baselines_set_aside(rules_path, shipped, used):
                 click.echo(f"bjsim: warning: {line}", err=True)

@@ -367,16 +367,19 @@ def left_out_line(path, err: RuleError) -> str:
     return f"{shipped_name(path)} is left out: its changes cannot apply to this baseline: {why}"
 
 
-def baselines_set_aside(rules_path, files, used: str) -> list[str]:
+def baselines_set_aside(rules_path, files, used: str, shown=None) -> list[str]:
     """A line for each baseline other than ``rules_path`` (None: the NZ rule set) that variant
     files ``files`` name, set aside: their changes are applied to ``rules_path`` (``used``: its
-    words). It names ``used``, the baseline named and the file (or how many)."""
+    words). It names ``used``, the baseline named and the file (or how many): as typed
+    (``shown``, one for each of ``files``), else a shipped one by its shipped name."""
     given = Path(shipped_rule_file(rules_path or DEFAULT_RULES_PATH)).resolve()
     aside: dict = {}
-    for f in files:
+    names = (list(shown) if shown and len(shown) == len(files) else
+             [shipped_name(f) for f in files])
+    for f, name in zip(files, names, strict=True):
         named = baseline_of(f)
         if named is not None and Path(shipped_rule_file(named)).resolve() != given:
-            aside.setdefault(shown_rule_file(str(named)), []).append(f)
+            aside.setdefault(shown_rule_file(str(named)), []).append(name)
     return [f"{used} is the baseline, not {named}, which "
             f"{by[0] + ' names' if len(by) == 1 else f'{len(by)} variant files name'}"
             for named, by in aside.items()]

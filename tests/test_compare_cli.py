@@ -901,6 +901,10 @@ def test_rules_given_set_aside_a_baseline_a_variant_file_names_and_say_so(tmp_pa
     assert both.count("warning") == 1 and "which 2 variant files name" in both
     assert "warning" not in run(*args).stderr  # its own baseline
     assert "warning" not in run(*args, "--rules", "nz1994-8deck").stderr
+    # a review: a shipped variant given by name was named by its absolute path
+    shipped = run("compare", *TINY[:-1], "--variant", "variants/h17", "--rules", "nz1994-8deck")
+    assert ("warning: --rules configs/nz1994-8deck.toml is the baseline, not configs/nz1994.toml, "
+            "which variants/h17 names\n") in shipped.stderr
 
 
 def test_a_variant_files_baseline_set_aside_is_said_under_quiet_and_in_the_notes(tmp_path):
