@@ -50,6 +50,10 @@ def _random_indices(path, rng, count: str, plays: int = 40, pairs_only: bool = F
     for chart, row, up in sorted(cells):
         actions = ("P", "N") if pairs_only else ("P", "N", "Pd") if chart == "pairs" else HARD
         below, above = rng.choice(actions, 2, replace=False)
+        if chart == "hard" and int(row) <= 11:  # (a plain S there is refused, rule 12.1 (d):
+            # the draw it forces is reached by Ds's and Rs's stand instead)
+            below, above = (("Rs" if other == "Ds" else "Ds") if a == "S" else a
+                            for a, other in ((below, above), (above, below)))
         index = rng.choice([-1, -0.5, 0, 0.5, 1]) if pairs_only else rng.integers(-3, 4) + \
             rng.choice([0, 0.5])
         lines += ["[[play]]", f'chart = "{chart}"', f'row = "{row}"', f'up = "{up}"',

@@ -258,7 +258,8 @@ def test_an_index_file_with_more_counts_than_bands_the_engine_holds_is_refused(t
     cells = [(chart, str(t), up) for chart, low in (("hard", 4), ("soft", 12))
              for t in range(low, 21) for up in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "A")]
     plays = "".join(f'[[play]]\nchart = "{c}"\nrow = "{r}"\nup = "{u}"\nbelow = "H"\n'
-                    f'at_or_above = "S"\nindex = {i / 10}\n\n'
+                    f'at_or_above = "{"D" if c == "hard" and int(r) <= 11 else "S"}"\n'
+                    f'index = {i / 10}\n\n'  # (no S on hard 11 or less: rule 12.1 (d))
                     for i, (c, r, u) in enumerate(cells[:MAX_INDEX_COUNTS + 1]))
     bad = tmp_path / "many.toml"
     bad.write_text('name = "many"\ncount = "hi-lo"\n\n' + plays)
