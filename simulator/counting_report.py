@@ -806,6 +806,8 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     }
     flat = _flat(tot[L.C_FLAT_NET], tot[L.C_FLAT_SQ], tot[L.C_FLAT_BOXES], float(u),
                  tot[L.C_FLAT_RSQ], rounds)
+    if flat["mean"] is not None and flat["se"] is None and rounds < 2:  # (as the advantages)
+        flat["interval_note"] = ONE_ROUND
     basic = None if control is None else _control(control, rules)
     adv = advantage["initial_bet"]["mean"]
     same_bets = (flat_main(plan) and adv is not None and flat["se"] is not None and played > 0

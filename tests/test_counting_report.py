@@ -1361,6 +1361,9 @@ def test_one_round_says_why_the_advantage_has_no_interval_and_equal_bets_gain_ex
         assert one["advantage"][key]["interval_note"] == "a standard error needs two rounds or more"
     assert "interval per unit of initial main bet: none (a standard error needs two rounds" in (
         CR.render(one, "table", {}))
+    # (a last session's list: flat betting's own figure had a null SE and a null note)
+    assert one["flat"]["se"] is None
+    assert one["flat"]["interval_note"] == "a standard error needs two rounds or more"
     # a ramp plan whose rounds all came at one unit: the gain over flat is 0 exactly, not a
     # rounding residue printed as -0.000% (the sums as fractions)
     for nets in ([-20, -40, -20], [-80, 10, -10, 0, 10, -10, 0, -10, 10, 0, -75]):
