@@ -1677,7 +1677,8 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
         play = ss.get("exact_play")
         exact_what = ("" if play is None else f"exact: the return of {play} from the cards and "
                       "sevens left at each round's start; ")
-        out += ["", f"Super Sevens by {kind} (return per unit staked; {exact_what}"
+        out += ["", f"Super Sevens by {kind} (return per unit staked; bets: a unit on every box "
+                f"dealt at the count, whether the counter staked it or not; {exact_what}"
                 f"no sample SE from fewer than 30 bets at a count, from fewer than 30 wins of the "
                 "rarest line above 3 to 1 expected, or from results without spread"
                 + (f"; {MERGED_TAILS}" if merged_tails(f["super_sevens_by_count"]) else "")
