@@ -841,7 +841,7 @@ class _Round:
                     self.bust_waits.add((box.index, hi))
                     self.log(who, f"busts with {total}",
                              "the wager waits for the dealer's second card: a dealer blackjack "
-                             "returns it", "12.2; dealer_blackjack_takes = original")
+                             "returns it", "dealer_blackjack_takes = original, not 12.2")
                     return
                 self.settle_hand(
                     box,

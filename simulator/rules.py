@@ -77,7 +77,10 @@ class Key:
     ``encode(rules)``: their int values. ``short(rules)``: the value in a few words, distinct for
     each value, for the name of a strategy derived for the rules (`short_change`: ``H17``).
     ``gazette_range``: where the Gazette itself allows a range of values, its ends (``decks``:
-    6-8, rule 3.1), and ``gazette_words`` it in words.
+    6-8, rule 3.1), and ``gazette_words`` it in words. ``gazette_refuses``: values of a key whose
+    own rule is not in hand that Gazette text in hand still rules out (``gazette_words`` saying
+    why: ``dealer_blackjack_takes = "original"`` returns busted wagers, where 12.2 loses a bust
+    at once).
     """
 
     name: str
@@ -100,12 +103,17 @@ class Key:
     short: Callable | None = None
     gazette_range: tuple | None = None
     gazette_words: str = ""
+    gazette_refuses: tuple = ()
 
     def gazette_allows(self, code: str = "") -> str:
         """What the Gazette allows of the key, in words: its range (``3.1: 6-8 decks``), the NZ
         value alone (a key the Gazette text in hand sets: ``12.3: false only``, the value
         between ``code`` marks), or nothing (an inferred key, whose Gazette text is not in
         hand, or a choice)."""
+        if self.gazette_refuses:
+            allowed = " or ".join(f'{code}"{c}"{code}' for c in self.choices
+                                  if c not in self.gazette_refuses)
+            return f"{self.rule}: {allowed}, {self.gazette_words}"
         if self.gazette_range is not None:
             return f"{self.rule}: {self.gazette_words}"
         if self.source == "gazette":
@@ -241,7 +249,8 @@ DECLARATIONS: tuple[Key, ...] = (
             ),
         }[r.dealer_blackjack_takes],
         ("P_DBJ",), lambda r: DEALER_BJ_TAKES.index(r.dealer_blackjack_takes),
-        choices=DEALER_BJ_TAKES,
+        choices=DEALER_BJ_TAKES, gazette_refuses=("original",),
+        gazette_words="as 12.2 loses a bust at once",
         short=lambda r: {"all": "BJ takes all", "original-and-busted": "OBBO",
                          "original": "OBO"}[r.dealer_blackjack_takes]),
     Key("surrender", "choice", "none", "n/a", "inferred",
@@ -1275,8 +1284,8 @@ ORIGIN_WORDS = {
     WITHIN_GAZETTE: "not the NZ value, but within the range the Gazette allows ("
                     + "; ".join(k.gazette_allows() for k in DECLARATIONS if k.gazette_range)
                     + ")",
-    OUTSIDE_GAZETTE: "a value the Gazette does not allow (one outside its range, or not the "
-                     "value the Gazette text in hand sets)",
+    OUTSIDE_GAZETTE: "a value the Gazette does not allow (one outside its range, not the "
+                     "value the Gazette text in hand sets, or one that text rules out)",
     CHANGED: "not the NZ value, of a rule whose Gazette text is not in hand",
 }
 
@@ -1305,15 +1314,17 @@ def origin(rules: Rules, key: str) -> str:
     ``choice``) when the value is the default; else `WITHIN_GAZETTE` where the Gazette allows a
     range the value is in (``decks`` = 8: 3.1 allows six to eight decks), `OUTSIDE_GAZETTE`
     where it is outside that range or the Gazette text in hand sets the value (``decks`` = 1,
-    ``dealer_hits_soft_17`` = true), `CHANGED` where that text is not in hand (an inferred
-    key). A choice (the boxes, the Super Sevens bet: a setting, not a rule of the game) is
-    ``choice`` whatever its value."""
+    ``dealer_hits_soft_17`` = true) or rules it out (``gazette_refuses``), `CHANGED` where that
+    text is not in hand (an inferred key). A choice (the boxes, the Super Sevens bet: a
+    setting, not a rule of the game) is ``choice`` whatever its value."""
     k = DECLARED[key]
     if k.source == "choice":
         return "choice"
     value = getattr(rules, key)
     if value == k.default:
         return k.source
+    if value in k.gazette_refuses:
+        return OUTSIDE_GAZETTE
     if k.gazette_range is not None:
         lo, hi = k.gazette_range
         return WITHIN_GAZETTE if lo <= value <= hi else OUTSIDE_GAZETTE

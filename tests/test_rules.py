@@ -10,6 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from simulator import layout as L
+from simulator import reference
+from simulator.cards import parse_cards
 from simulator.cli import cli
 from simulator.rules import (
     DECLARED,
@@ -29,7 +31,7 @@ from simulator.rules import (
     rules_from_dict,
     validate,
 )
-from simulator.strategy import CHARTS, STRATEGY_DIR
+from simulator.strategy import CHARTS, STRATEGY_DIR, load_strategy
 
 CONFIGS = sorted(DEFAULT_RULES_PATH.parent.glob("*.toml"))
 
@@ -779,6 +781,24 @@ def test_origin_says_changed_for_a_value_off_the_nz_default():
     assert origin(r, "hole_card") == "gazette" and origin(r, "boxes") == "choice"
     assert origin(r, "dealer_blackjack_takes") == "inferred"
     assert origin(Rules(surrender="late"), "surrender") == "changed"  # (no Gazette text)
+
+
+def test_a_dealer_blackjack_returning_busted_wagers_is_outside_the_gazette():
+    # A review (a regulator's auditor): "original" returns busted wagers, where 12.2 (in hand)
+    # loses a bust at once and collects its wagers, but it was labelled "changed" (a rule whose
+    # text is not in hand), and replay cited 12.2 for the bust that waits
+    from simulator.rules import origin, origin_note
+
+    assert origin(Rules(dealer_blackjack_takes="all"), "dealer_blackjack_takes") == "changed"
+    r = Rules(dealer_blackjack_takes="original")
+    assert origin(r, "dealer_blackjack_takes") == "outside gazette"
+    assert origin_note(r, "dealer_blackjack_takes") == (
+        ' (outside what the Gazette allows, 4.1, 12.2: "all" or "original-and-busted", as 12.2 '
+        "loses a bust at once)")
+    played = reference.play_stacked(parse_cards("8h Td 8c 5s Th 6d Kh Ah 9c 9c 9c 9c"), r,
+                                    load_strategy("basic"), cut=1)
+    waits = [e for e in played[0].events if "the wager waits" in e.why]
+    assert waits and {e.rule for e in waits} == {"dealer_blackjack_takes = original, not 12.2"}
 
 
 def test_late_surrender_words_say_what_a_dealer_blackjack_takes_without_a_hole_card():
