@@ -160,6 +160,7 @@ TALLY_NAMES = (
     "round_main_sq",
     "round_ins_sum",  # sum over rounds of the round's B_INS over all boxes
     "round_ins_sq",
+    "refills",  # rounds the shoe ran out in: the discards shuffled mid-round (among "shuffles")
 )
 # Then the same box-round figures per strategy: ``strategyK_*`` over the boxes that play box K's
 # strategy, K the first such box (the boxes of one strategy share them; a counter's are box 1's);
@@ -180,7 +181,7 @@ N_TALLY = len(TALLY_NAMES)
     T_SURRENDERS, T_DEALER_BJ, T_DEALER_BUST, T_DEALER_17, T_DEALER_18, T_DEALER_19, T_DEALER_20,
     T_DEALER_21, T_SS_BETS, T_SS_A, T_SS_B, T_SS_C, T_SS_D, T_SS_E, T_SS_F, T_SS_SUM, T_SS_SQ,
     T_SS_RSUM, T_SS_RSQ, T_MAIN_WAGERED, T_SHUFFLES, T_CARDS_DEALT, T_RMAIN_SUM, T_RMAIN_SQ,
-    T_RINS_SUM, T_RINS_SQ,
+    T_RINS_SUM, T_RINS_SQ, T_REFILLS,
 ) = range(T_BY)
 
 # ---------------------------------------------------------------------------------------------

@@ -526,8 +526,17 @@ def _table(summary: dict, meta: dict) -> str:
     shoe = summary["shoe"]
     w(f"\nShoe: {shoe['shuffles']:,} shuffles, {_num(shoe['cards_per_round'], 2)} cards per round, "
       f"{_num(shoe['rounds_per_shuffle'], 2)} rounds per shuffle\n")
+    if shoe.get("refills"):
+        w(f"  {refill_text(shoe['refills'])}\n")
     # timing is left out on purpose: the same run prints the same table, byte for byte
     return out.getvalue()
+
+
+def refill_text(refills: int) -> str:
+    """The shoe line's note of ``refills`` rounds the shoe ran out in (`tally.summarize`)."""
+    return (f"{refills:,} of the shuffles came mid-round: the shoe ran out in a round, and its "
+            "discards were shuffled and dealt on (too few cards behind the cut card for the "
+            "boxes; a lower penetration or fewer boxes avoids it)")
 
 
 def precision_text(p: dict, partial: bool | str = False,

@@ -135,7 +135,7 @@ def max_per_round(rules) -> dict[str, int]:
         "doubles": b * h, "splits": b * (h - 1), "busts": b * h, "surrenders": b * h,
         "ss_bets": b * ss, "ss_sum": b * s, "ss_sq": b * s * s,
         "ss_round_sum": b * s, "ss_round_sq": (b * s) ** 2,
-        "main_wagered": b * 2 * u * h, "shuffles": cards, "cards_dealt": cards,
+        "main_wagered": b * 2 * u * h, "shuffles": cards, "cards_dealt": cards, "refills": cards,
         "round_main_sum": b * m, "round_main_sq": (b * m) ** 2,
         "round_ins_sum": b * i, "round_ins_sq": (b * i) ** 2,
     }
@@ -455,6 +455,7 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
         "cards_dealt": t[L.T_CARDS_DEALT],
         "cards_per_round": _ratio(t[L.T_CARDS_DEALT], rounds),
         "rounds_per_shuffle": _ratio(rounds, t[L.T_SHUFFLES]),
+        "refills": t[L.T_REFILLS],
     }
 
     return {

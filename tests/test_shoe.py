@@ -199,6 +199,31 @@ def test_rounds_per_shoe_match_the_reference_games_at_the_penetration(penetratio
     assert abs(kern.mean() - later.mean()) > 4 * se
 
 
+def test_rounds_the_shoe_runs_out_in_are_counted_as_the_reference_game_finds_them():
+    # A review: at penetration 0.95 with 7 boxes a quarter of 6-deck shoes ran out mid-round,
+    # their discards shuffled and dealt on, counted among the shuffles and said nowhere. The
+    # kernel's share of shoes that do, refills / (shuffles - refills) (a refill's shoe is
+    # shuffled twice: mid-round and before the next round), against the reference game's share
+    # of shoes whose last round, begun before the cut card, is incomplete: within 4 SEs.
+    rules = dataclasses.replace(Rules(), boxes=7, penetration=0.95)
+    strategy = load_strategy("basic")
+    params, tables = rules.to_params(), engine.stack_tables(rules, strategy)
+    t = sum(kernel.simulate_chunk(params, tables, 50_000, engine.chunk_state(41, i))
+            for i in range(4))
+    share = t[L.T_REFILLS] / (t[L.T_SHUFFLES] - t[L.T_REFILLS])
+    ran_out = []
+    for i in range(600):
+        dealt = kernel.deal_shoe(engine.chunk_state(42, i), rules.decks)
+        last = reference.play_stacked(dealt, rules, [strategy] * 7, cut=rules.cut)[-1]
+        ran_out.append(last.start + len(last.cards) < rules.cut)
+    ref = np.mean(ran_out)
+    se = math.sqrt(ref * (1 - ref) / len(ran_out) + share * (1 - share) / (
+        t[L.T_SHUFFLES] - t[L.T_REFILLS]))
+    assert 0.1 < ref < 0.5 and abs(share - ref) < 4 * se, (share, ref, se)
+    one = kernel.simulate_chunk(Rules().to_params(), engine.stack_tables(Rules(), strategy),
+                                100_000, engine.chunk_state(41, 0))
+    assert one[L.T_REFILLS] == 0 and one[L.T_SHUFFLES] > 0  # (one box, 78 cards behind the cut)
+
 # ---------------------------------------------------------------------------------------------
 # The random streams of different chunks
 

@@ -58,6 +58,7 @@ def _simulate(p, m, cx, ins_flags, sizes, states, picked, tally, counts, wcounts
         if ws[R.WS_FAIL] != 0:
             return 1
         block[L.T_SHUFFLES] += ws[R.WS_SHUFFLES]
+        block[L.T_REFILLS] += ws[R.WS_REFILLS]
         tally += block
         for k in range(fields.size):
             out[j, k] = block[fields[k]]

@@ -21,7 +21,8 @@ WS_FAIL = 1  # 1: ran out of cards (stacked: incomplete round; simulation: no di
 WS_SHUFFLES = 2  # shuffles made
 WS_BEFORE = 3  # cards of this round dealt before a mid-round reshuffle of the discards
 WS_NEED_FULL = 4  # 1: the next round starts with a full shuffle
-N_WS = 5
+WS_REFILLS = 5  # mid-round shuffles of the discards (among WS_SHUFFLES)
+N_WS = 6
 
 
 @njit(inline="always")
@@ -81,6 +82,7 @@ def refill(ws, stacked, pos, n_cards):
     end = ws[WS_ROUND_START]
     ws[WS_ROUND_START] = 0
     ws[WS_SHUFFLES] += 1
+    ws[WS_REFILLS] += 1
     ws[WS_NEED_FULL] = 1
     return 0, end
 
