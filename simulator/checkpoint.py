@@ -174,8 +174,8 @@ def _plan_value(text):
 
 
 def _cut(value, most: int = 120) -> str:
-    """``value`` as text, cut to ``most`` characters."""
-    text = str(value)
+    """``value`` as text on one line (its line breaks as "; "), cut to ``most`` characters."""
+    text = "; ".join(str(value).splitlines())
     return text if len(text) <= most else text[: most - 3] + "..."
 
 

@@ -432,6 +432,8 @@ def test_a_hand_edited_tally_is_refused_by_its_checksum_not_a_traceback(saved):
     ({}, ["--no-super-sevens"], "rule 'super_sevens' is true there, false here"),
     ({"kind": "compare"}, [], "is a checkpoint of bjsim compare, not of bjsim simulate"),
     ({"counting": {"count": "hi-lo"}}, [], "a checkpoint of bjsim count, not of bjsim simulate"),
+    # (hypothesis: a line break in the code's recorded hash made the refusal two lines)
+    ({"source_sha256": "ab\ncd"}, [], "source SHA-256 is ab; cd there"),
 ])
 def test_a_checkpoint_of_another_run_version_or_strategy_is_refused(saved, change, extra, words):
     raw, _ = saved
