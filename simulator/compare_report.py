@@ -695,7 +695,7 @@ def _markdown(headers, rows) -> list[str]:
 
 # what the Super Sevens figures depend on: its return per unit staked, and the stake (its take
 # a round, in initial wagers)
-SS_KEYS = ("decks", "hole_card", "super_sevens_pays", "super_sevens_bet")
+SS_KEYS = ("decks", "hole_card", "super_sevens_pays", "super_sevens_bet", "penetration", "shuffle")
 
 
 def _shown(stats: dict, key: str, game) -> bool:

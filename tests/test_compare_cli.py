@@ -1586,3 +1586,22 @@ def test_the_cut_card_note_of_chunks_as_blocks_advises_both_options():
                "--no-exact", "-q").stdout
     assert ("blocks of many shoes (--pair-rounds 4096 with --chunk-rounds 4096 or more; "
             "docs/compare.md)") in text, text
+
+
+@pytest.mark.parametrize("change, touched", [
+    ({"penetration": 0.5}, True), ({"shuffle": "every-round"}, True), ({"decks": 8}, True),
+    ({"dealer_hits_soft_17": True}, False), ({"boxes": 3}, False)])
+def test_the_cut_card_touches_the_super_sevens_table(change, touched):
+    # A review (a casino analyst): penetration and shuffle variants had no Super Sevens row in
+    # the table and markdown, though the cut-card effect moves the side bet's return too and
+    # `simulate --exact`'s note sends the user to `compare --vary shuffle=every-round` for it
+    from simulator.compare import Game
+    from simulator.compare_report import _touches_ss
+    from simulator.rules import Rules
+    from simulator.strategy import load_strategy
+
+    basic = load_strategy("basic")
+    base = Game("nz", Rules(), (basic,), ("basic",))
+    game = Rules().replace(**change)
+    assert _touches_ss(base, Game("v", game, (basic,) * game.boxes, ("basic",) * game.boxes)) \
+        == touched
