@@ -102,7 +102,9 @@ def sevens_convention(rules: dict) -> str:
     how = ("hit every 7-7, as the basic-super-sevens strategy" if rules["hole_card"] == "none"
            else "which no 7-7 play gives with a peek")
     said = (f"published for them: {_pct(c['published'], 2)} house edge ({c['source']})"
-            if c["published"] is not None else "no published figure is cited for them")
+            if c["published"] is not None else "no published figure is cited for them" + (
+                " (a secondary source's, which this figure reproduces, is in docs/exact.md; "
+                "none from an authoritative one)" if c.get("secondary") else ""))
     return (f"the published figures' convention, a third card always dealt ({how}), gives "
             f"{_pct(c['house_edge'])} house edge (full shoe) for these rules ({decks} "
             f"deck{'s' if decks != 1 else ''}, pays {pays}); {said}")

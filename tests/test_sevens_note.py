@@ -60,6 +60,11 @@ def test_the_convention_is_computed_and_named_published_only_where_it_is(game):
         assert "11.400%" in text and "11.40% house edge (Eliot Jacobson" in text
     if game == "8 decks":  # 9.01% only by a secondary source: not cited, nor 6 decks' 11.40%
         assert "9.008%" in text and "9.01%" not in text and "11.40" not in text
+        # (a review: "no published figure" read as denying the docs' 9.01%: it says where it is)
+        assert ("no published figure is cited for them (a secondary source's, which this figure "
+                "reproduces, is in docs/exact.md; none from an authoritative one)") in text
+    if game in ("1 deck", "changed pays"):
+        assert "secondary" not in text
     if game in ("1 deck", "changed pays"):
         assert "11.40" not in text and "no published figure is cited" in text
 

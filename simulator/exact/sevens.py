@@ -225,12 +225,14 @@ def _next_seven(c, s1, s2):
 def convention(decks: int, pays) -> dict:
     """The convention's Super Sevens house edge for ``decks`` and ``pays`` (lines (a)-(e)), the
     only keys it depends on, and the figure published for exactly those, if any:
-    ``house_edge``, ``published`` (None, or the figure as published) and ``source``."""
+    ``house_edge``, ``published`` (None, or the figure as published), ``source`` and
+    ``secondary`` (whether only a secondary source, not cited, gives one: `SECONDARY`)."""
     pays = tuple(pays)
     edge = super_sevens(Rules(decks=int(decks), super_sevens_pays=pays), "hit",
                         guaranteed_third=True)["house_edge"]
     published, source = PUBLISHED.get((int(decks), pays), (None, None))
-    return {"house_edge": float(edge), "published": published, "source": source}
+    return {"house_edge": float(edge), "published": published, "source": source,
+            "secondary": (int(decks), pays) in SECONDARY}
 
 
 def value_by_sevens_left(rules, cards_left: int, sevens_left: int, plays=None) -> float:
