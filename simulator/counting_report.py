@@ -1333,10 +1333,12 @@ def _head(f: dict, meta: dict) -> list[str]:
 # `bjsim simulate` gives it (`PER_UNIT_WAGERED`); with Super Sevens, their bets and result added.
 ADVANTAGE_LABELS = (
     ("initial_bet", "per unit of initial main bet (main + insurance result)"),
-    ("initial_bet_with_super_sevens", "  with Super Sevens (bets and result)"),
+    ("initial_bet_with_super_sevens", "  with Super Sevens (per unit of initial main and Super "
+                                      "Sevens bets; both results)"),
     ("total_bet", PER_UNIT_WAGERED),
     ("total_bet_with_super_sevens",
-     "  with Super Sevens (bets and result; insurance in, unlike the row above)"),
+     "  with Super Sevens (per unit wagered on both; both results, insurance in, unlike the row "
+     "above)"),
 )
 
 

@@ -902,7 +902,9 @@ def test_the_renderings_show_the_same_figures(fig):
     assert "By true count" in text and "Super Sevens by true count" in text
     md = CR.render(fig, "markdown", META)
     assert "| advantage | mean | SE | 95% interval |" in md and "+10.000%" in md
-    assert "| ↳ with Super Sevens (bets and result) |" in md  # (markdown drops leading spaces)
+    # (markdown drops leading spaces; a review read "(bets and result)" as per unit of main bet)
+    assert ("| ↳ with Super Sevens (per unit of initial main and Super Sevens bets; both results) "
+            "|") in md
     # its exact Super Sevens figure is the published convention's, not the strategy's 7-7 play
     assert "starting shoes (published convention)" in text
     assert "|   " not in md
