@@ -933,6 +933,10 @@ class PenetrationsType(click.ParamType):
             return value
         out = []
         for part in str(value).split(","):
+            if not part.strip():  # ("0.6, 0.7": the shell splits the list at the space)
+                self.fail(f"{str(value)!r} has an empty value between or after its commas: write "
+                          "the penetrations with no spaces, e.g. 0.60,0.70,0.80,0.90 (a space "
+                          "after a comma ends the option's value), or quote them", param, ctx)
             try:
                 p = Typed(part)
             except ValueError:
