@@ -1167,6 +1167,11 @@ def sweep_rows(runs) -> list[dict]:
                      "super_sevens_favourable_share_se":
                          f["super_sevens"].get("favourable_share_se"),
                      "super_sevens_exact_play": f["super_sevens"]["exact_play"],
+                     # the counter's own Super Sevens bets: what the house loses on the side bet
+                     "super_sevens_counter_bets": f["super_sevens"]["counter_bets"],
+                     **{f"super_sevens_counter_return{k}": f["super_sevens"].get(
+                         f"counter_return{k}") for k in ("", "_se", "_ci95_low", "_ci95_high",
+                                                          "_interval_note")},
                      "chunks": f.get("chunks"), "chunk_se_note": f.get("chunk_se_note")})
     return rows
 
@@ -1928,11 +1933,12 @@ def render(f: dict, fmt: str, meta: dict | None = None) -> str:
 SWEEP_HEAD = ["penetration", "rounds", "advantage", "SE", "95% interval", "with SS", "SE",
               "95% interval", "flat", "SE", "95% interval", "gain (95%, paired)", "played", "SE",
               "avg bet", "SE", "SD/round", "win/100 (95%)", "SCORE (95%)", "N0 (95%)",
-              "risk of ruin (95%)", "SS favourable", "SE"]
+              "risk of ruin (95%)", "SS favourable", "SE", "SS staked/round",
+              "counter SS return (95%)"]
 # The sweep's columns as a note names them (its heads repeat "SE" and "95% interval").
 SWEEP_NAMES = [*SWEEP_HEAD[:6], "with SS SE", "with SS 95% interval", "flat", "flat SE",
                "flat 95% interval", *SWEEP_HEAD[11:13], "played SE", "avg bet", "avg bet SE",
-               *SWEEP_HEAD[16:22], "SS favourable SE"]
+               *SWEEP_HEAD[16:22], "SS favourable SE", *SWEEP_HEAD[23:]]
 # The columns with an SE by batch means over the chunks (`batches`), by the sweep's names.
 CHUNK_SE_NAMES = ("played SE", "avg bet SE", "SS favourable SE")
 
@@ -1958,7 +1964,12 @@ def _sweep_cells(r: dict) -> list[str]:
             _span(r.get("risk_of_ruin"), r.get("risk_of_ruin_ci95_low"),
                   r.get("risk_of_ruin_ci95_high"), fmt=ruin_pct),
             _pct(r["super_sevens_favourable_share"], 2, sign=False),
-            _pct(r.get("super_sevens_favourable_share_se"), 3, sign=False)]
+            _pct(r.get("super_sevens_favourable_share_se"), 3, sign=False),
+            _num(None if not r.get("super_sevens_counter_bets") else
+                 r["super_sevens_counter_bets"] / r["rounds"], 3),
+            "-" if r.get("super_sevens_counter_return") is None else _span(
+                r["super_sevens_counter_return"], r.get("super_sevens_counter_return_ci95_low"),
+                r.get("super_sevens_counter_return_ci95_high"), fmt=_pct)]
 
 
 # What the SEs by batch means over the chunks are (`batches`), in the tables' notes.
@@ -2115,7 +2126,8 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     why = _round_why(rows[0], rows[0].get("bankroll"), at("SCORE (95%)"), at("N0 (95%)"),
                      at("risk of ruin (95%)"))
     why |= {at("with SS"): "no Super Sevens bet", at("SS favourable"): NO_FAVOURABLE,
-            at("SS favourable SE"): NO_FAVOURABLE}
+            at("SS favourable SE"): NO_FAVOURABLE, at("SS staked/round"): "no Super Sevens bet",
+            at("counter SS return (95%)"): "no Super Sevens bet"}
     ss_notes = {r.get("advantage_with_super_sevens_interval_note") for r in rows}
     why |= {at(n): "no Super Sevens bet" if ss_notes == {NO_SS_BET} else
             "withheld at every penetration, as said below" for n in ("with SS SE",
@@ -2152,7 +2164,12 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
             if col in shown]) + " per round played, in units (with 95% intervals where the "
          "head says so)"),
         ("SS favourable", "SS favourable: the share of rounds whose starting shoe gives the "
-         f"Super Sevens bet a positive return, by {play}")]
+         f"Super Sevens bet a positive return, by {play}"),
+        ("SS staked/round", "SS staked/round: the counter's Super Sevens units staked per round "
+         "dealt"),
+        ("counter SS return (95%)", "counter SS return: its Super Sevens net over those units, "
+         "what it takes from the house on the side bet (with a 95% interval where its bets are "
+         "enough, by batch means over the chunks)")]
     out += ["", "; ".join(words for col, words in legend if col in shown) + ".",
             sweep_note(rows)]
     by_chunks = [n.removesuffix(" SE") for n in CHUNK_SE_NAMES if n in shown]

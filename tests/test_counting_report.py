@@ -1596,10 +1596,21 @@ def test_the_sweep_legend_describes_the_columns_shown_and_the_7_7_play_of_ss_fav
     assert row["super_sevens_exact_play"] == "the strategy's 7-7 play (split v 2-7, hit v 8-A)"
     for fmt in ("table", "markdown"):
         text = CR.render_sweep([row], fmt, META)
-        assert ("with SS, with SS SE and with SS 95% interval (no Super Sevens bet)" in text
-                and "with SS:" not in text), fmt
+        assert ("with SS, with SS SE, with SS 95% interval, SS staked/round and counter SS "
+                "return (95%) (no Super Sevens bet)" in text and "with SS:" not in text), fmt
         assert ("positive return, by the strategy's 7-7 play (split v 2-7, hit v 8-A)."
                 in text), fmt
+    # a review (a casino analyst): the sevens counter's own Super Sevens stake and return at
+    # each penetration, what the house loses on the side bet there, were left out of the sweep
+    bets = [r | {"ss_flat": [-1], "ss_bet": 2, "ss_net": 6} for r in MAIN_ROUNDS]
+    g = CR.figures(tally_of(bets), load_plan("sevens-super-sevens"), Rules(),
+                   strategy=load_strategy("basic"))
+    (row,) = CR.sweep_rows([(0.75, g)])
+    assert row["super_sevens_counter_bets"] == g["super_sevens"]["counter_bets"] > 0
+    assert row["super_sevens_counter_return"] == g["super_sevens"]["counter_return"] == 3.0
+    text = CR.render_sweep([row], "table", META)
+    assert "SS staked/round  counter SS return" in text and "+300.000%" in text
+    assert "counter SS return: its Super Sevens net over those units" in text
     off = CR.figures(tally_of(MAIN_ROUNDS), load_plan("hi-lo-1-12"), Rules(super_sevens=False),
                      strategy=load_strategy("basic"))
     assert off["super_sevens"]["favourable_share"] is None
