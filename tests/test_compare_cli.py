@@ -1397,12 +1397,8 @@ def test_a_key_of_no_effect_is_said_and_marked_in_each_game():
     assert plain["baseline"]["no_effect"] == plain["variants"][0]["no_effect"] == {}
 
 
-
-def test_the_plot_says_why_a_super_sevens_difference_has_its_exact_mark_alone(monkeypatch,
-                                                                            tmp_path):
-    # A review: at 1M rounds decks=4's Super Sevens difference is withheld (the table's †),
-    # drawn as its exact mark alone, and the axis gave only "no point: the variant leaves the
-    # Super Sevens bet as it is", which is not why
+def _kept_figure(monkeypatch) -> dict:
+    """``kept["fig"]``: the figure the next ``--plot`` draws (`compare_report.figure`'s)."""
     from simulator import compare_report
 
     kept = {}
@@ -1413,6 +1409,15 @@ def test_the_plot_says_why_a_super_sevens_difference_has_its_exact_mark_alone(mo
         return fig
 
     monkeypatch.setattr(compare_report, "figure", keep)
+    return kept
+
+
+def test_the_plot_says_why_a_super_sevens_difference_has_its_exact_mark_alone(monkeypatch,
+                                                                            tmp_path):
+    # A review: at 1M rounds decks=4's Super Sevens difference is withheld (the table's †),
+    # drawn as its exact mark alone, and the axis gave only "no point: the variant leaves the
+    # Super Sevens bet as it is", which is not why
+    kept = _kept_figure(monkeypatch)
     args = ["compare", "--rounds", "1M", "--seed", "3", "--quiet", "--strategy", "basic",
             "--same-strategy", "--vary", "decks=4", "-f", "json"]
     result = run(*args, "--plot", str(tmp_path / "d.png"))
@@ -1429,6 +1434,7 @@ def test_the_plot_says_why_a_super_sevens_difference_has_its_exact_mark_alone(mo
         "\n(no point: the variant leaves the Super Sevens bet as it is)\n(the exact mark "
         "alone: the simulated difference withheld, too few wins of a big line (the table's †))")
 
+
 def test_the_plot_draws_the_super_sevens_differences_beside_the_main_games(monkeypatch,
                                                                             tmp_path):
     # The plot drew the house-edge differences alone, under "house edge difference from the
@@ -1436,16 +1442,7 @@ def test_the_plot_draws_the_super_sevens_differences_beside_the_main_games(monke
     # the table shows Super Sevens, a second panel draws its differences as the table gives
     # them, and each panel's title names its wager; a variant that leaves the bet as it is has
     # no point there, as it has no row in the table.
-    from simulator import compare_report
-
-    kept = {}
-    real = compare_report.figure
-
-    def keep(plt, stats, partial=False):
-        kept["fig"] = fig = real(plt, stats, partial)
-        return fig
-
-    monkeypatch.setattr(compare_report, "figure", keep)
+    kept = _kept_figure(monkeypatch)
     pays = "super_sevens_pays=3,50,100,500,2500"
     result = run("compare", "--rounds", "4M", "--chunk-rounds", "1M", "--seed", "3", "--quiet",
                  "--strategy", "basic", "--same-strategy", "--vary", "dealer_hits_soft_17=true",
