@@ -858,7 +858,7 @@ def rounds_per_shoe(game: Game) -> float:
     params = game.rules.to_params()
     tables = engine.stack_tables(game.rules, list(game.strategies))
     t, _ = simulate_blocks(params, tables, [SHOE_PROBE_ROUNDS], [engine.chunk_state(0, 0)], [])
-    return int(t[L.T_ROUNDS]) / max(int(t[L.T_SHUFFLES]), 1)
+    return int(t[L.T_ROUNDS]) / max(int(t[L.T_SHUFFLES]) - int(t[L.T_REFILLS]), 1)
 
 
 SHOE_PROBE_BLOCKS = 2_000  # fresh shoes of a fixed seed whose shortest `shortest_shoe` gives

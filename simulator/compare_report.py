@@ -960,8 +960,8 @@ PLOT_AXIS = f"house edge difference from the baseline, percentage points ({PP})"
 PLOT_WAGERS = {"house_edge": "Main game + insurance (per initial wager)",
                "super_sevens": "Super Sevens, rule 14 (per unit staked)"}
 SS_BLANK = "no point: the variant leaves the Super Sevens bet as it is"
-SS_EXACT_ALONE = ("the exact mark alone: the simulated difference withheld, too few wins of a "
-                  "big line (the table's †)")
+SS_EXACT_ALONE = "exact mark alone: the simulated difference withheld (the table's †)"
+SS_NONE_HELD = "no point: the simulated difference withheld (†), and no exact one"
 
 
 def figure(plt, stats: dict, partial: bool = False):
@@ -1018,9 +1018,11 @@ def figure(plt, stats: dict, partial: bool = False):
             ax.set_xlabel(f"{PLOT_AXIS}\n{PLOT_WAGERS[key].lower().replace(' (', ', ')[:-1]}")
         else:
             ax.set_title(PLOT_WAGERS[key], fontsize="medium")
+            held = [x for x in d if x is not None and x.get("interval_note")]
             why = [w for w, shown in (
                 (SS_BLANK, any(x is None for x in d)),
-                (SS_EXACT_ALONE, any(x is not None and x.get("interval_note") for x in d)))
+                (SS_EXACT_ALONE, any(x.get("exact") is not None for x in held)),
+                (SS_NONE_HELD, any(x.get("exact") is None for x in held)))
                 if shown and key == "super_sevens"]
             ax.set_xlabel(PLOT_AXIS + "".join(f"\n({w})" for w in why))
     axes[0][0].set_yticks(y, labels)

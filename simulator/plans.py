@@ -426,8 +426,9 @@ def plan_warnings(plan: CountingPlan, games) -> list[str]:
 
 def _blind_to_sevens(plan: CountingPlan) -> list[str]:
     """A line where ``plan``'s Super Sevens bet steps with a count that tells little of the
-    sevens left, on which alone the side bet's return turns: its tags' correlation with a
-    seven's removal (Pearson over the 13 ranks, `removal.correlation`) below 0.5."""
+    sevens left, on which alone the side bet's return turns: its tags' correlation with the
+    seven's alone (Pearson over the 13 ranks, `removal.correlation`, against 1 for the seven and
+    0 for the others) below 0.5."""
     from simulator.exact.removal import correlation
 
     r = correlation(plan.count.tags, [0, 0, 0, 0, 0, 0, -1, 0, 0, 0])
@@ -436,10 +437,11 @@ def _blind_to_sevens(plan: CountingPlan) -> list[str]:
     said = "none: its tags are the same for every card" if r is None else f"{r:+.2f}"
     return [f"{plan.source}: key 'super_sevens.steps' = {shown(plan.super_sevens.steps)}: the "
             f"Super Sevens bet steps with the {plan.count.name} count, which tells little of the "
-            f"sevens left, on which the side bet's return turns (the count's correlation with a "
-            f"seven's removal: {said}; the sevens count's +1.00): its Super Sevens bets follow "
-            "the count, hardly the bet's return (`bjsim exact --removal --count "
-            f"{plan.count.name}`: its Super Sevens correlation)"]
+            f"sevens left, on which the side bet's return turns (its tags' correlation with the "
+            f"seven's alone, each rank against whether it is a seven: {said}; the sevens "
+            "count's +1.00): its Super Sevens bets follow the count, hardly the bet's return "
+            f"(`bjsim exact --removal --count {plan.count.name}` gives its correlation with the "
+            "side bet's effects of removal)"]
 
 
 def _alike(plan: CountingPlan, games) -> list[str]:

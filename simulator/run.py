@@ -215,7 +215,7 @@ def nets_of(payload) -> np.ndarray:
 
 # Counts (never negative) of the payload: the tally's counts and the counting tally's.
 _NONNEGATIVE = frozenset(
-    [L.T_ROUNDS, L.T_BOX_ROUNDS, L.T_HANDS, L.T_CARDS_DEALT, L.T_SHUFFLES]
+    [L.T_ROUNDS, L.T_BOX_ROUNDS, L.T_HANDS, L.T_CARDS_DEALT, L.T_SHUFFLES, L.T_REFILLS]
     + [L.N_TALLY + r * L.N_COUNT + f for r in range(L.N_TC)
        for f in (L.C_ROUNDS, L.C_PLAYED, L.C_BOXES, L.C_BET, L.C_FLAT_BOXES, L.C_SS_FLAT_BETS,
                  L.C_ROUND_SQ, L.C_FLAT_SQ, L.C_SS_FLAT_SQ, L.C_SS_PLUS, L.C_FLAT_RSQ,

@@ -1425,14 +1425,20 @@ def test_the_plot_says_why_a_super_sevens_difference_has_its_exact_mark_alone(mo
     (v,) = json.loads(result.stdout)["variants"]
     assert v["difference"]["super_sevens"]["interval_note"]
     side = kept["fig"].axes[1]
-    assert side.get_xlabel().endswith("\n(the exact mark alone: the simulated difference "
-                                      "withheld, too few wins of a big line (the table's †))")
+    assert side.get_xlabel().endswith("\n(exact mark alone: the simulated difference withheld "
+                                      "(the table's †))")
     assert "leaves the Super Sevens bet" not in side.get_xlabel()
     result = run(*args, "--vary", "dealer_hits_soft_17=true", "--plot", str(tmp_path / "e.png"))
     assert result.exit_code == 0, result.output
     assert kept["fig"].axes[1].get_xlabel().endswith(
-        "\n(no point: the variant leaves the Super Sevens bet as it is)\n(the exact mark "
-        "alone: the simulated difference withheld, too few wins of a big line (the table's †))")
+        "\n(no point: the variant leaves the Super Sevens bet as it is)\n(exact mark alone: the "
+        "simulated difference withheld (the table's †))")
+    # (a last read: with no exact figure, --no-exact or a penetration's, nothing is drawn)
+    result = run(*args, "--no-exact", "--plot", str(tmp_path / "f.png"))
+    assert result.exit_code == 0, result.output
+    assert kept["fig"].axes[1].get_xlabel().endswith(
+        "\n(no point: the simulated difference withheld (†), and no exact one)")
+    assert "exact mark alone" not in kept["fig"].axes[1].get_xlabel()
 
 
 def test_the_plot_draws_the_super_sevens_differences_beside_the_main_games(monkeypatch,

@@ -252,14 +252,16 @@ def test_a_plan_that_is_odd_but_may_be_meant_is_warned_of_naming_the_key(change,
 @pytest.mark.parametrize("count, r", [("hi-lo", "+0.00"), ("ko", "-0.29"), ("zen", "-0.18")])
 def test_a_super_sevens_ramp_on_a_count_blind_to_the_sevens_is_warned_of(count, r):
     # A review: a Hi-Lo plan stepping its Super Sevens bet ran without a word, though Hi-Lo's
-    # tag for a seven is that of an eight (its Super Sevens correlation +0.02)
+    # tag for a seven is that of an eight (its correlation with the side bet's EoRs +0.02;
+    # with the seven alone, the figure the warning gives, +0.00)
     change = {"count": count, "super_sevens": {"base": 0, "steps": [[3, 1]]}}
     assert _warnings(change) == [
         f"plan.toml: key 'super_sevens.steps' = [[3, 1]]: the Super Sevens bet steps with the "
         f"{count} count, which tells little of the sevens left, on which the side bet's return "
-        f"turns (the count's correlation with a seven's removal: {r}; the sevens count's "
-        f"+1.00): its Super Sevens bets follow the count, hardly the bet's return (`bjsim exact "
-        f"--removal --count {count}`: its Super Sevens correlation)"]
+        f"turns (its tags' correlation with the seven's alone, each rank against whether it is "
+        f"a seven: {r}; the sevens count's +1.00): its Super Sevens bets follow the count, "
+        f"hardly the bet's return (`bjsim exact --removal --count {count}` gives its "
+        "correlation with the side bet's effects of removal)"]
     assert _warnings(change, Rules(super_sevens=False)) == []  # (no side bet: no such line)
     assert _warnings({"count": count, "super_sevens": {"base": 1}}) == []  # (no steps)
     assert _warnings(change | {"count": "sevens"}) == []
