@@ -932,6 +932,9 @@ class PenetrationsType(click.ParamType):
         if isinstance(value, tuple):
             return value
         out = []
+        if not str(value).strip():
+            self.fail("an empty value: write fractions of the shoe separated by commas, e.g. "
+                      "0.60,0.70,0.80,0.90", param, ctx)
         for part in str(value).split(","):
             if not part.strip():  # ("0.6, 0.7": the shell splits the list at the space)
                 self.fail(f"{str(value)!r} has an empty value between or after its commas: write "
@@ -1307,9 +1310,12 @@ def _refuse_twice_in_report(ctx, variant_files, choices) -> None:
                            list(given_value(ctx, "variant_files") or ()))
     if again is not None:
         raise BjsimError(f"report: {again}")
+    from simulator.strategy import STRATEGY_DIR
+
     seen: dict = {}
     for c in choices or ():
-        key = os.path.realpath(c) if os.path.isfile(c) else c
+        shipped = STRATEGY_DIR / f"{c}.toml"  # (a shipped one by name: its file)
+        key = os.path.realpath(c if os.path.isfile(c) else shipped if shipped.is_file() else c)
         if key in seen:
             same = f"'{c}'" if seen[key] == c else f"'{c}' (the same as '{seen[key]}')"
             raise BjsimError(f"report: --choice {same} is asked for twice: allowed each choice "

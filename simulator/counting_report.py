@@ -2147,7 +2147,7 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
          "interval"),
         ("rounds", "rounds: dealt at that penetration, where not the "
          f"{asked:,} asked"),
-        ("with SS", "with SS: Super Sevens bets and net included"
+        ("with SS", "with SS: per unit of initial main and Super Sevens bets, both results"
          + (", its SE and 95% interval" if "with SS SE" in shown else "")),
         ("flat", "flat: 1 unit on every box dealt (the counter's play)"
          + (", its SE and 95% interval" if "flat SE" in shown else "")),

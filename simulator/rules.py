@@ -108,8 +108,8 @@ class Key:
     def gazette_allows(self, code: str = "") -> str:
         """What the Gazette allows of the key, in words: its range (``3.1: 6-8 decks``), the NZ
         value alone (a key the Gazette text in hand sets: ``12.3: false only``, the value
-        between ``code`` marks), or nothing (an inferred key, whose Gazette text is not in
-        hand, or a choice)."""
+        between ``code`` marks), the values other text in hand leaves (``gazette_refuses``), or
+        nothing (an inferred key, whose Gazette text is not in hand, or a choice)."""
         if self.gazette_refuses:
             allowed = " or ".join(f'{code}"{c}"{code}' for c in self.choices
                                   if c not in self.gazette_refuses)

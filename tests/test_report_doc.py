@@ -3196,6 +3196,9 @@ def test_the_summary_says_the_two_7_7_figures_agree_where_they_do(built):
      "asked for twice: allowed each variant once"),
     (["--choice", "mimic-dealer", "--choice", "mimic-dealer"],
      "report: --choice 'mimic-dealer' is asked for twice: allowed each choice once"),
+    (["--choice", "mimic-dealer", "--choice", "{root}/strategies/mimic-dealer.toml"],
+     "report: --choice '{root}/strategies/mimic-dealer.toml' (the same as 'mimic-dealer') is "
+     "asked for twice: allowed each choice once"),
 ])
 def test_a_variant_or_choice_given_twice_is_refused_before_any_run(tmp_path, monkeypatch,
                                                                      args, words):

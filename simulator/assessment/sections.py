@@ -1548,6 +1548,10 @@ def counting(data: dict) -> Section | None:
                                 "ruin", "risk of ruin")
         wcols += [("super_sevens_favourable_share", "Super Sevens favourable", "pct2"),
                   ("super_sevens_favourable_share_se", "Super Sevens favourable SE", "pct3")]
+        if any(r.get("super_sevens_counter_bets") for r in c["sweep"]):  # (as bjsim count's)
+            wcols += [("super_sevens_counter_bets", "counter's Super Sevens units staked", "int"),
+                      *_with_ci95("super_sevens_counter_return", "counter's Super Sevens return",
+                                  "spct3")]
         shown = {k for k, _, kind in wcols if kind != CSV_ONLY}
         by_chunks = [words for k, words in (("played_share_se", "the share played"),
                                             ("average_bet_se", "the average bet"))
