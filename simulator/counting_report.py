@@ -2188,13 +2188,18 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     for r in rows:
         at_pen = f"At penetration {r['penetration']:.2f}:"
         ss_note = r.get("advantage_with_super_sevens_interval_note")
+        counter = (r.get("super_sevens_counter_return_interval_note")
+                   if r.get("super_sevens_counter_bets") else None)  # (its own SS return's)
+        also = " or the counter's SS return" if counter and counter == ss_note else ""
+        if counter and counter != ss_note:
+            out.append(f"{at_pen} no interval for the counter's SS return, {counter}.")
         if r.get("per_round_interval_note") and ss_note == r["per_round_interval_note"]:
-            out.append(f"{at_pen} no SE or interval for the advantage with SS, nor an interval "
-                       "for the win per 100 rounds, SCORE, N0 or the risk of ruin, "
+            out.append(f"{at_pen} no SE or interval for the advantage with SS{also}, nor an "
+                       "interval for the win per 100 rounds, SCORE, N0 or the risk of ruin, "
                        f"{ss_note}.")
             continue
         if ss_note and ss_note != NO_SS_BET:
-            out.append(f"{at_pen} no SE or interval for the advantage with SS, {ss_note}.")
+            out.append(f"{at_pen} no SE or interval for the advantage with SS{also}, {ss_note}.")
         if r.get("per_round_interval_note"):
             out.append(f"{at_pen} no interval for the win per 100 rounds, SCORE, N0 or the risk "
                        f"of ruin, {r['per_round_interval_note']}.")
