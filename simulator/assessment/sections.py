@@ -55,7 +55,7 @@ from simulator.exact.compare import (
     cut_card_words,
     effect_measured,
 )
-from simulator.report import PER_UNIT_WAGERED, precision_text
+from simulator.report import PER_UNIT_WAGERED, precision_text, refill_text
 from simulator.rules import CHANGED, OUTSIDE_GAZETTE, WITHIN_GAZETTE, origin_legend
 from simulator.source import NOT_GIT, PATTERNS
 from simulator.tally import MIN_WINS, Z95
@@ -305,6 +305,10 @@ def summary(data: dict) -> Section:
                     "which leaves out the cut-card "
                     f"effect: {fmt(-tot['exact'], 'pct')}; {z}."
                     + _z_less_cut_card(tot, data["rules"]))
+        shoe = (((data.get("simulation") or {}).get(data.get("strategy")) or {}).get(
+            "results") or {}).get("shoe") or {}
+        if shoe.get("refills"):  # (as simulate's shoe line says it)
+            text.append(f"In the main run {refill_text(shoe['refills'])}.")
     else:
         text.append(f"House edge of the main game (with insurance where the strategy takes it), "
                     f"per initial wager: exact {fmt(-tot['exact'], 'pct')} (a full shoe every "
