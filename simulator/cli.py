@@ -1306,21 +1306,12 @@ def _refuse_twice_in_report(ctx, variant_files, choices) -> None:
     report's rows and its manifest's commands need each once)."""
     from simulator import variants
 
-    again = variants.twice((), list(variant_files), (),
-                           list(given_value(ctx, "variant_files") or ()))
+    again = (variants.twice((), list(variant_files), (),
+                            list(given_value(ctx, "variant_files") or ()))
+             or variants.twice((), [], list(choices or ()), strategy_option="--choice",
+                               what="choice"))
     if again is not None:
         raise BjsimError(f"report: {again}")
-    from simulator.strategy import STRATEGY_DIR
-
-    seen: dict = {}
-    for c in choices or ():
-        shipped = STRATEGY_DIR / f"{c}.toml"  # (a shipped one by name: its file)
-        key = os.path.realpath(c if os.path.isfile(c) else shipped if shipped.is_file() else c)
-        if key in seen:
-            same = f"'{c}'" if seen[key] == c else f"'{c}' (the same as '{seen[key]}')"
-            raise BjsimError(f"report: --choice {same} is asked for twice: allowed each choice "
-                             "once")
-        seen[key] = c
 
 
 def _refuse_set_twice(overrides, boxes=None, super_sevens=None) -> None:

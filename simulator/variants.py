@@ -47,7 +47,7 @@ from simulator.rules import (
     validate,
     wrong_kind,
 )
-from simulator.strategy import load_strategy, looks_like_path, shown_names
+from simulator.strategy import STRATEGY_DIR, load_strategy, looks_like_path, shown_names
 
 VARIANTS_DIR = DEFAULT_RULES_PATH.parent / "variants"
 VARIANT_KEYS = ("name", "description", "baseline", "strategy")
@@ -385,22 +385,29 @@ def baselines_set_aside(rules_path, files, used: str, shown=None) -> list[str]:
             for named, by in aside.items()]
 
 
-def twice(vary, files, strategies, shown=None) -> str | None:
-    """The first variant asked for twice (the same ``--vary`` label, variant file or strategy),
-    as an error's words; None if none is. ``shown``: each of ``files`` as the user typed it
-    (``variants/h17``, which ``files`` holds as the shipped file's absolute path), else a
-    shipped file by its shipped name (`shipped_name`) and any other as given."""
+def twice(vary, files, strategies, shown=None, strategy_option: str = "--vary-strategy",
+          what: str = "variant") -> str | None:
+    """The first variant asked for twice (the same ``--vary`` label, variant file or strategy:
+    a shipped one by name or by its file), as an error's words (``allowed each {what} once``);
+    None if none is. ``shown``: each of ``files`` as the user typed it (``variants/h17``, which
+    ``files`` holds as the shipped file's absolute path), else a shipped file by its shipped
+    name (`shipped_name`) and any other as given. ``strategy_option``: the option that gave
+    ``strategies`` (``bjsim report``'s ``--choice``)."""
+    def strategy_file(s):
+        shipped = STRATEGY_DIR / f"{s}.toml"
+        return os.path.realpath(s if os.path.isfile(s) else shipped if shipped.is_file() else s)
+
     seen: dict = {}
     shown = list(shown or ())
     shown += [shipped_name(f) for f in files[len(shown):]]
     asked = ([("--vary", v, vary_label(v)) for v in vary]
              + [("--variant", s, os.path.realpath(f)) for f, s in zip(files, shown, strict=True)]
-             + [("--vary-strategy", s, s) for s in strategies])
+             + [(strategy_option, s, strategy_file(s)) for s in strategies])
     for opt, text, key in asked:
         if (opt, key) in seen:
             first = seen[(opt, key)]
             same = f"'{text}'" if first == text else f"'{text}' (the same as '{first}')"
-            return f"{opt} {same} is asked for twice: allowed each variant once"
+            return f"{opt} {same} is asked for twice: allowed each {what} once"
         seen[(opt, key)] = text
     return None
 

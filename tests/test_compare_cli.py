@@ -1608,3 +1608,13 @@ def test_the_cut_card_touches_the_super_sevens_table(change, touched):
     game = Rules().replace(**change)
     assert _touches_ss(base, Game("v", game, (basic,) * game.boxes, ("basic",) * game.boxes)) \
         == touched
+
+
+def test_a_strategy_varied_twice_by_name_and_by_file_is_refused():
+    # A last read: report --choice caught a shipped name and its file as the same; compare's
+    # --vary-strategy, which shares the check (variants.twice), did not
+    file = ROOT / "strategies" / "mimic-dealer.toml"
+    assert_user_error(run("compare", *TINY, "--vary-strategy", "mimic-dealer", "--vary-strategy",
+                          str(file)),
+                      f"--vary-strategy '{file}' (the same as 'mimic-dealer') is asked for twice: "
+                      "allowed each variant once")
