@@ -286,10 +286,10 @@ def summary(data: dict) -> Section:
             + "."]
     if data.get("precision"):  # as simulate's "Precision:" line
         text.append(f"Precision: {precision_text(data['precision'])}.")
-    boxes = int(next(r["value"] for r in data["rules"] if r["key"] == "boxes"))
+    boxes = int(_rule(data, "boxes"))
     alone = (f"; each of the {boxes} boxes valued alone, without the others' cards: docs/exact.md,"
              " A5" if boxes > 1 else "")
-    shuffle = {r["key"]: r["value"] for r in data["rules"]}.get("shuffle")
+    shuffle = _rule(data, "shuffle")
     z = (f"no z (of the house edge): {tot['z_note'].removeprefix('no z: ')}"
          if tot.get("z_note") else
          f"{_z_text(tot['z'])} (of the house edge, as every z of this report)"
@@ -401,9 +401,14 @@ def big_pays_words(pays: list[dict] | None) -> str:
         if cannot else ""))
 
 
+def _rule(data: dict, key: str, default=None):
+    """The value of rule-set key ``key`` in the report's rules table, or ``default``."""
+    return next((r["value"] for r in data.get("rules", []) if r["key"] == key), default)
+
+
 def _penetration(data: dict) -> float:
     """The report's rules' penetration."""
-    return float(next(r["value"] for r in data["rules"] if r["key"] == "penetration"))
+    return float(_rule(data, "penetration"))
 
 
 Z_LARGE = 1.96  # a |z| from which the summary says how much of it the cut-card effect is
@@ -692,7 +697,7 @@ def _same_main_row(t: Table) -> bool:
 def _boxes_sd_text(data: dict) -> str:
     """The wagers table's word, with several boxes, on its SD per bet against the SD per round
     the volatility section ranges the main game by; empty with one box."""
-    boxes = int(next((r["value"] for r in data.get("rules", []) if r["key"] == "boxes"), 1))
+    boxes = int(_rule(data, "boxes", 1))
     tot = _wager(data, "total")
     if boxes <= 1 or not tot or not tot.get("sd_round"):
         return ""
@@ -894,7 +899,7 @@ def volatility(data: dict) -> Section:
         p = round(100 * c)
         cols += [(f"low_{p}", f"{p}% low", "spct2"), (f"high_{p}", f"{p}% high", "spct2")]
     per = _per_bet(data["volatility"])
-    shuffle = {r["key"]: r["value"] for r in data.get("rules", [])}.get("shuffle")
+    shuffle = _rule(data, "shuffle")
     dealt = {"cut-card": ", to the cut card", "every-round": ", a fresh shoe every round"}.get(
         shuffle, "")
     boxes = max((r.get("boxes") or 1 for r in data["volatility"]), default=1)
@@ -952,12 +957,12 @@ def _edge_source_text(data: dict) -> str:
     main = next((r for r in rows if r["wager"] in ("total", "main")), None)
     if main is None or "edge_source" not in main:
         return " House edge: exact."
-    shuffle = {r["key"]: r["value"] for r in data.get("rules", [])}.get("shuffle")
+    shuffle = _rule(data, "shuffle")
     tot = _wager(data, "total") if data.get("wagers") else None
     sim = ("" if tot is None or tot.get("ci95_high") is None else
            f" ({fmt(-tot['simulated'], 'pct4')} ± "
            f"{fmt(tot['ci95_high'] - tot['simulated'], 'pct4')}, the summary's)")
-    decks = int({r["key"]: r["value"] for r in data.get("rules", [])}.get("decks", 6))
+    decks = int(_rule(data, "decks", 6))
     size = f"about +{100 * cut_card_effect(decks):.3f} pp with {decks} " + (
         "deck" if decks == 1 else "decks")
     said = " House edge, and the expected casino win (N x house edge): "
