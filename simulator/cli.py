@@ -2764,12 +2764,12 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
          "cached), as compare's baseline plays.")
 @_option("--choice", "choices", multiple=True, metavar="NAME|FILE",
          help="A strategy set against --strategy under 'the player's choices'; "
-         "repeatable. Default: every shipped strategy.")
+         "repeatable, each once. Default: every shipped strategy.")
 @_option("--variant", "variant_files", multiple=True, metavar="FILE",
          type=click.Path(), callback=_shipped,  # (a folder: ours)
          help="A rule variant compared with the rule set (bjsim compare --variant FILE); "
-         "repeatable. Default: every file in configs/variants/ (one that cannot apply to "
-         "the rules left out, saying so).")
+         "repeatable, each once. Default: every file in configs/variants/ (one that cannot "
+         "apply to the rules left out, saying so).")
 @_option("--no-variants", is_flag=True, help="Leave out the rule-variant comparison (not "
          "with --variant or --variant-rounds).")
 @_option("--variant-rounds", type=COUNT, default=10_000_000, show_default="10,000,000",
@@ -3083,8 +3083,9 @@ def _count_list(fmt: str = "table") -> str:
          "Default: the plan's 'bankroll'.")
 @_option("--penetrations", type=PenetrationsType(), default=None, metavar="P,P,...",
          help="A penetration sweep: one run per value (same seed), and a table of the "
-         "counter's advantage, SD, SCORE, N0 and (with a bankroll) risk of ruin by "
-         "penetration, e.g. 0.60,0.70,0.80,0.90.")
+         "counter's advantage, SD, SCORE, N0, (with a bankroll) risk of ruin and (where "
+         "it bets Super Sevens) its stake and return on the side bet by penetration, e.g. "
+         "0.60,0.70,0.80,0.90.")
 @_option("--optimal-bets", is_flag=True,
          help="After the run, a section of the optimal (Kelly) main bet at each count, "
          "bankroll x fraction x advantage x boxes a round / variance of a round's net at one "
