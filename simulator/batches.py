@@ -14,7 +14,8 @@ chunk. The chunks' sums are in the counting tally; what the SE needs besides is 
 
 The ratios: the share of rounds played (played / rounds), the average bet (bet / rounds
 played), the share of rounds whose starting shoe favours the Super Sevens bet (ss_plus /
-rounds), the counter's own Super Sevens return (its net over its units staked), and by count
+rounds), the counter's own Super Sevens return (its net over its units staked), its Super
+Sevens units staked per round played and per round dealt, and by count
 the boxes per round played (boxes / played) and the counter's Super Sevens return, each count's
 on its own and summed from either end (the by-count tables merge end rows,
 `counting_report.tail_groups`).
@@ -47,6 +48,8 @@ RATIOS = (
     ("average_bet", L.C_BET, L.C_PLAYED),
     ("favourable_share", L.C_SS_PLUS, L.C_ROUNDS),
     ("counter_super_sevens_return", L.C_SS_NET, L.C_SS_BET),
+    ("average_super_sevens_bet", L.C_SS_BET, L.C_PLAYED),
+    ("super_sevens_staked_per_round", L.C_SS_BET, L.C_ROUNDS),
 )
 _FIELDS = (L.C_ROUNDS, L.C_PLAYED, L.C_BET, L.C_SS_PLUS, L.C_SS_BET, L.C_SS_NET)
 # The products kept of those fields (i <= j, indices into _FIELDS), after the chunk count.

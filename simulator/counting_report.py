@@ -857,6 +857,8 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
                                    lambda: batches.run_se(moments, ctally, "average_bet")),
         "chunks": chunks, "chunk_se_note": chunk_note,
         "average_super_sevens_bet": _ratio(ss_bet, played),
+        "average_super_sevens_bet_se": chunk_se(_ratio(ss_bet, played) or None, lambda: (
+            batches.run_se(moments, ctally, "average_super_sevens_bet"))),
         "wagered_per_initial_bet": _ratio(wagered / u, bet),
         "insurance_per_initial_bet": insurance["mean"],
         "insurance_per_initial_bet_se": insurance["se"],
@@ -890,6 +892,9 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         else GAIN_SE_KIND["gain_over_basic"],
         "super_sevens": {
             "counter_bets": ss_bet, "counter_net": ss_net,
+            "counter_bets_per_round": _ratio(ss_bet, rounds) or None,
+            "counter_bets_per_round_se": chunk_se(_ratio(ss_bet, rounds) or None, lambda: (
+                batches.run_se(moments, ctally, "super_sevens_staked_per_round"))),
             **{f"counter_return{k}": v for k, v in counter_ss.items()},
             "flat": ss_flat, "exact": ss_exact, "exact_se": ss_exact_se,
             "z_house_edge": ss_z,
@@ -1169,6 +1174,8 @@ def sweep_rows(runs) -> list[dict]:
                      "super_sevens_exact_play": f["super_sevens"]["exact_play"],
                      # the counter's own Super Sevens bets: what the house loses on the side bet
                      "super_sevens_counter_bets": f["super_sevens"]["counter_bets"],
+                     **{f"super_sevens_counter_bets_per_round{k}": f["super_sevens"].get(
+                         f"counter_bets_per_round{k}") for k in ("", "_se")},
                      **{f"super_sevens_counter_return{k}": f["super_sevens"].get(
                          f"counter_return{k}") for k in ("", "_se", "_ci95_low", "_ci95_high",
                                                           "_interval_note")},
@@ -1632,7 +1639,8 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
             f" a round played ({_num(f['boxes_per_round_played'])} boxes"
             + ("" if not f.get("boxes_per_round_played_se") else
                f", SE {_se3(f['boxes_per_round_played_se'])}") + ")"
-            + (f", and {_num(f['average_super_sevens_bet'], 3)} units of Super Sevens"
+            + (", and " + _se_text(f"{_num(f['average_super_sevens_bet'], 3)} units",
+                                   f.get("average_super_sevens_bet_se"), 3) + " of Super Sevens"
                if f.get("average_super_sevens_bet") else "") + "; "
             + ("no bankroll given for the risk of ruin (--bankroll, or the plan's bankroll)."
                if f["bankroll"] is None else
@@ -1933,14 +1941,15 @@ def render(f: dict, fmt: str, meta: dict | None = None) -> str:
 SWEEP_HEAD = ["penetration", "rounds", "advantage", "SE", "95% interval", "with SS", "SE",
               "95% interval", "flat", "SE", "95% interval", "gain (95%, paired)", "played", "SE",
               "avg bet", "SE", "SD/round", "win/100 (95%)", "SCORE (95%)", "N0 (95%)",
-              "risk of ruin (95%)", "SS favourable", "SE", "SS staked/round",
+              "risk of ruin (95%)", "SS favourable", "SE", "SS staked/round", "SE",
               "counter SS return (95%)"]
 # The sweep's columns as a note names them (its heads repeat "SE" and "95% interval").
 SWEEP_NAMES = [*SWEEP_HEAD[:6], "with SS SE", "with SS 95% interval", "flat", "flat SE",
                "flat 95% interval", *SWEEP_HEAD[11:13], "played SE", "avg bet", "avg bet SE",
-               *SWEEP_HEAD[16:22], "SS favourable SE", *SWEEP_HEAD[23:]]
+               *SWEEP_HEAD[16:22], "SS favourable SE", SWEEP_HEAD[23], "SS staked/round SE",
+               *SWEEP_HEAD[25:]]
 # The columns with an SE by batch means over the chunks (`batches`), by the sweep's names.
-CHUNK_SE_NAMES = ("played SE", "avg bet SE", "SS favourable SE")
+CHUNK_SE_NAMES = ("played SE", "avg bet SE", "SS favourable SE", "SS staked/round SE")
 
 
 def _sweep_cells(r: dict) -> list[str]:
@@ -1965,8 +1974,8 @@ def _sweep_cells(r: dict) -> list[str]:
                   r.get("risk_of_ruin_ci95_high"), fmt=ruin_pct),
             _pct(r["super_sevens_favourable_share"], 2, sign=False),
             _pct(r.get("super_sevens_favourable_share_se"), 3, sign=False),
-            _num(None if not r.get("super_sevens_counter_bets") else
-                 r["super_sevens_counter_bets"] / r["rounds"], 3),
+            _num(r.get("super_sevens_counter_bets_per_round"), 3),
+            _se_figure(r.get("super_sevens_counter_bets_per_round_se"), 4),
             "-" if r.get("super_sevens_counter_return") is None else _span(
                 r["super_sevens_counter_return"], r.get("super_sevens_counter_return_ci95_low"),
                 r.get("super_sevens_counter_return_ci95_high"), fmt=_pct)]
@@ -2125,8 +2134,10 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     at = names.index
     why = _round_why(rows[0], rows[0].get("bankroll"), at("SCORE (95%)"), at("N0 (95%)"),
                      at("risk of ruin (95%)"))
+    staked = any(r.get("super_sevens_counter_bets") for r in rows)
     why |= {at("with SS"): "no Super Sevens bet", at("SS favourable"): NO_FAVOURABLE,
             at("SS favourable SE"): NO_FAVOURABLE, at("SS staked/round"): "no Super Sevens bet",
+            at("SS staked/round SE"): "the plan fixes it" if staked else "no Super Sevens bet",
             at("counter SS return (95%)"): "no Super Sevens bet"}
     ss_notes = {r.get("advantage_with_super_sevens_interval_note") for r in rows}
     why |= {at(n): "no Super Sevens bet" if ss_notes == {NO_SS_BET} else
@@ -2135,7 +2146,7 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     notes = list(dict.fromkeys(r.get("chunk_se_note") for r in rows if r.get("chunk_se_note")))
     favourable = any(r.get("super_sevens_favourable_share") is not None for r in rows)
     why |= {at(n): notes[0] for n in CHUNK_SE_NAMES if n in names and notes
-            and (n != "SS favourable SE" or favourable)}
+            and (n != "SS favourable SE" or favourable) and (n != "SS staked/round SE" or staked)}
     shown = {names[c] for c in left_out(sweep_head, cells, "in every row", names=names,
                                          why=why)[0]}
     out += [""] + _pruned_grid(_markdown if markdown else _aligned, sweep_head, cells,

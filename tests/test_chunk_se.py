@@ -1,6 +1,7 @@
 """SEs by batch means over a counter's chunks (simulator.batches): the share of rounds played,
-the average bet, the boxes per round played (overall and by count) and the share of rounds
-favourable to Super Sevens, against the spread of independent runs and in every format."""
+the average bet, the boxes per round played (overall and by count), the share of rounds
+favourable to Super Sevens and the counter's Super Sevens units a round played and dealt,
+against the spread of independent runs and in every format."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import csv
 import io
 import json
 import math
+import re
 
 import numpy as np
 import pytest
@@ -63,8 +65,10 @@ def test_the_batch_mean_ses_match_the_spread_of_independent_runs():
     against the root mean square of the SEs the runs report. With 40 runs the SD's own relative
     error is 1 / sqrt(2 x 39) = 0.11, so the ratio is held to 0.62-1.38 (3.4 of those); 400
     seeds gave 0.92-1.04 (docs/counting.md). The rounds of a shoe are correlated: a binomial
-    SE of the share played, rounds taken as independent, is less than a third of the spread."""
-    plan = plan_from_dict(WONG)
+    SE of the share played, rounds taken as independent, is less than a third of the spread.
+    The plan stakes Super Sevens by the count too (1 unit, 2 from +2: it changes no card), so
+    that its units staked per round played and dealt vary with the wonging, boxes and count."""
+    plan = plan_from_dict({**WONG, "super_sevens": {"base": 1, "steps": [[2, 2]]}})
     figs = [played(plan, 20_000, 1_000, seed) for seed in range(40)]
 
     def at_plus_2(f):
@@ -77,6 +81,13 @@ def test_the_batch_mean_ses_match_the_spread_of_independent_runs():
         "favourable": [
             (f["super_sevens"]["favourable_share"], f["super_sevens"]["favourable_share_se"])
             for f in figs
+        ],
+        "SS units a round played": [
+            (f["average_super_sevens_bet"], f["average_super_sevens_bet_se"]) for f in figs
+        ],
+        "SS units a round dealt": [
+            (f["super_sevens"]["counter_bets_per_round"],
+             f["super_sevens"]["counter_bets_per_round_se"]) for f in figs
         ],
         "boxes at +2": [
             (at_plus_2(f)["boxes_per_round_played"], at_plus_2(f)["boxes_per_round_played_se"])
@@ -506,3 +517,53 @@ def test_a_withheld_risk_of_ruin_with_a_batch_means_se_names_the_rounds_it_would
     said = note.split("over about ")[1].split(" rounds: the 1,000,000 played are too few")
     assert len(said) == 2, note
     assert int(said[0].replace(",", "")) > n  # (the note's own claim holds: more than played)
+
+
+def test_the_counters_super_sevens_units_a_round_have_a_batch_mean_se_in_count_and_report():
+    """The sevens plan's Super Sevens units staked a round played and a round dealt: the SE of
+    the chunks' own sums, in count's text (the run and the sweep) and the report's sweep (it
+    had none: a single run's average stake is no more fixed than its average bet). A stake the
+    plan fixes (a unit every round dealt) has an SE of 0, and the sweep says the plan fixes it."""
+    from simulator.assessment import render, sections
+    from simulator.plans import load_plan
+
+    parts = whole_tallies(12)
+    total = sum(p.astype(object) for p in parts)
+    plan = load_plan("sevens-super-sevens")
+    f = CR.figures(total, plan, PAYS_3, moments=summed_moments(parts))
+
+    def col(field):
+        return [int(p[:, field].sum()) for p in parts]
+
+    played_se = direct_se(col(L.C_SS_BET), col(L.C_PLAYED))
+    dealt_se = direct_se(col(L.C_SS_BET), col(L.C_ROUNDS))
+    ss = f["super_sevens"]
+    assert f["average_super_sevens_bet_se"] == pytest.approx(played_se, rel=1e-12)
+    assert ss["counter_bets_per_round"] == sum(col(L.C_SS_BET)) / sum(col(L.C_ROUNDS))
+    assert ss["counter_bets_per_round_se"] == pytest.approx(dealt_se, rel=1e-12)
+    text = " ".join(CR.render(f, "table").split())
+    assert f"{f['average_super_sevens_bet']:.3f} units (SE {played_se:.3f}) of Super Sevens" in text
+    rows = CR.sweep_rows([(0.7, f), (0.8, f)])
+    assert rows[0]["super_sevens_counter_bets_per_round_se"] == ss["counter_bets_per_round_se"]
+    sweep = CR.render_sweep(rows, "table", {"plan": {"name": "s"}})
+    head = next(ln for ln in sweep.splitlines() if ln.startswith("penetration"))
+    assert re.search(r"SS staked/round +SE +counter SS return", head), head
+    assert f"{ss['counter_bets_per_round']:.3f}  {dealt_se:.4f}" in sweep.split(head)[1]
+    assert "SE of SS staked/round: by batch means over the run's chunks" in sweep
+    md = render.to_markdown("t", [sections.counting({
+        "strategy": "basic-super-sevens", "counting": {"plan": "s", "figures": f,
+                                                        "sweep": rows}})])
+    mhead = next(ln for ln in md.splitlines() if ln.startswith("| penetration"))
+    assert ("| counter's Super Sevens units a round dealt | counter's Super Sevens units a "
+            "round dealt SE |") in mhead
+    assert "the counter's Super Sevens units a round dealt:" in " ".join(md.split())
+    # a unit on every round dealt: fixed, so no SE, and the sweep says why
+    for p in parts:
+        p[:, L.C_SS_BET] = p[:, L.C_ROUNDS]
+    fixed = sum(p.astype(object) for p in parts)
+    g = CR.figures(fixed, plan, PAYS_3, moments=summed_moments(parts))
+    assert g["super_sevens"]["counter_bets_per_round"] == 1
+    assert g["super_sevens"]["counter_bets_per_round_se"] == 0
+    sweep = " ".join(CR.render_sweep(CR.sweep_rows([(0.7, g), (0.8, g)]), "table",
+                                     {"plan": {"name": "s"}}).split())
+    assert "SS staked/round SE (the plan fixes it)" in sweep

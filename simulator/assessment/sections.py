@@ -1559,11 +1559,17 @@ def counting(data: dict) -> Section | None:
                   ("super_sevens_favourable_share_se", "Super Sevens favourable SE", "pct3")]
         if any(r.get("super_sevens_counter_bets") for r in c["sweep"]):  # (as bjsim count's)
             wcols += [("super_sevens_counter_bets", "counter's Super Sevens units staked", "int"),
+                      ("super_sevens_counter_bets_per_round",
+                       "counter's Super Sevens units a round dealt", "num3"),
+                      ("super_sevens_counter_bets_per_round_se",
+                       "counter's Super Sevens units a round dealt SE", "se:num3"),
                       *_with_ci95("super_sevens_counter_return", "counter's Super Sevens return",
                                   "spct3")]
         shown = {k for k, _, kind in wcols if kind != CSV_ONLY}
-        by_chunks = [words for k, words in (("played_share_se", "the share played"),
-                                            ("average_bet_se", "the average bet"))
+        by_chunks = [words for k, words in (
+            ("played_share_se", "the share played"), ("average_bet_se", "the average bet"),
+            ("super_sevens_counter_bets_per_round_se",
+             "the counter's Super Sevens units a round dealt"))
                      if k in shown and any(r.get(k) for r in c["sweep"])]
         by_chunks = [f"The SE{'s' if len(by_chunks) > 1 else ''} of {_and(by_chunks)}"
                      ] if by_chunks else []
