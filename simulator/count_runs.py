@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from simulator import counting_report, run, stops
+from simulator import layout as L
 from simulator.counting import list_counts
 from simulator.rules import apply_overrides, shown
 
@@ -242,9 +243,16 @@ def _control_stopped(control, rounds: int, checkpoint) -> list[str]:
     return lines
 
 
+def shoe(tally) -> dict | None:
+    """A run's shuffles and, of them, the refills (the shoe ran out mid-round) from its tally
+    (None: none kept)."""
+    return None if tally is None else {"shuffles": int(tally[L.T_SHUFFLES]),
+                                       "refills": int(tally[L.T_REFILLS])}
+
+
 def figures(runs: Runs, plan, bankroll=None) -> list:
     """(penetration or None, `counting_report.figures`) of each run."""
     controls = runs.controls + [None] * (len(runs.runs) - len(runs.controls))
     return [(pen, counting_report.figures(r.counting, plan, rules, bankroll, runs.strategy,
-                                          control, r.moments, r.nets))
+                                          control, r.moments, r.nets, shoe(r.tally)))
             for (pen, rules, r), control in zip(runs.runs, controls, strict=True)]

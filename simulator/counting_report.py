@@ -755,7 +755,7 @@ def flat_main(plan) -> bool:
 
 
 def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
-            control=None, moments=None, nets=None) -> dict:
+            control=None, moments=None, nets=None, shoe=None) -> dict:
     """Every figure of the counter's run from its counting tally (JSON-ready; fractions, not
     percents; money in the plan's units; ``tally``: the fields summed over the
     counts). ``bankroll`` (units) overrides the plan's for the risk of ruin; ``strategy``: the
@@ -765,7 +765,8 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     (`batches`), for the SEs of the shares played and favourable, the average bet and the boxes
     by batch means over the chunks (None: those SEs are not given); ``nets``: the rounds played
     by their net (``layout.N_NETS``), for the risk of ruin where Super Sevens pays are in them
-    (None: it is not given there)."""
+    (None: it is not given there); ``shoe``: the run's ``shuffles`` and ``refills`` (its tally's,
+    `tally.summarize`), kept as ``shoe`` (None: not known)."""
     c = _columns(ctally)
     tot = [sum(col) for col in c]
     u = L.UNIT
@@ -839,7 +840,7 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         "count_kind": plan.count_kind,
         "rules": {"decks": rules.decks, "penetration": rules.penetration,
                   "shuffle": rules.shuffle, "super_sevens": rules.super_sevens},
-        "rounds": rounds, "rounds_played": played,
+        "rounds": rounds, "rounds_played": played, "shoe": shoe,
         "no_play_note": None if played or not rounds else (
             "the counter played no round"
             + ("" if plan.wong_enter is None else
@@ -1179,7 +1180,9 @@ def sweep_rows(runs) -> list[dict]:
                      **{f"super_sevens_counter_return{k}": f["super_sevens"].get(
                          f"counter_return{k}") for k in ("", "_se", "_ci95_low", "_ci95_high",
                                                           "_interval_note")},
-                     "chunks": f.get("chunks"), "chunk_se_note": f.get("chunk_se_note")})
+                     "chunks": f.get("chunks"), "chunk_se_note": f.get("chunk_se_note"),
+                     "shuffles": (f.get("shoe") or {}).get("shuffles"),
+                     "refills": (f.get("shoe") or {}).get("refills")})
     return rows
 
 
@@ -1609,6 +1612,16 @@ def ss_spread(ss: dict) -> str:
             f"{fl['interval_se']} SE {_pct(se, sign=False)})")
 
 
+def refill_words(shoe: dict) -> str:
+    """What a counter's run's ``shoe`` (`figures`) says where the shoe ran out mid-round."""
+    n = shoe["refills"]
+    return (f"the shoe ran out in {n:,} {plural(n, 'round', 'rounds')} ({n:,} of "
+            f"its {shoe['shuffles']:,} shuffles came mid-round): the discards were shuffled and "
+            "dealt on, the count going on from the round's cards already dealt (not in the new "
+            "shoe); too few cards behind the cut card for the boxes (a lower penetration or "
+            "fewer boxes avoids it)")
+
+
 def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     """The figures as aligned text, or as markdown tables."""
     grid = _markdown if markdown else _aligned
@@ -1617,6 +1630,8 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
     out = [ln + "  " for ln in head] if markdown else head
     if f.get("no_play_note"):
         out += ["", f"Note: {f['no_play_note']}."]
+    if (f.get("shoe") or {}).get("refills"):
+        out += ["", f"Note: {refill_words(f['shoe'])}."]
     out += ["", "The counter's advantage (units won per unit bet, 95% intervals)", ""]
     out += _pruned_grid(grid, ["advantage", "mean", "SE", "95% interval"], _summary_rows(f),
                         "in every row", same_rows=True)
@@ -1821,6 +1836,8 @@ def tidy_rows(f: dict) -> list[dict]:
     add("counter", "insurance_per_initial_bet_interval_note",
         f["insurance_per_initial_bet_interval_note"])
     add("counter", "chunks", f.get("chunks"))
+    for k, v in (f.get("shoe") or {}).items():  # (the shuffles, and those made mid-round)
+        add("shoe", k, v)
     add("counter", "chunk_se_note", f.get("chunk_se_note"))
     ss = f["super_sevens"]
     # Each return's se: the exact one where the tally has it for the strategy's 7-7 play (the
@@ -2198,6 +2215,8 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     out += ruin_method_lines(rows)
     for r in rows:
         at_pen = f"At penetration {r['penetration']:.2f}:"
+        if r.get("refills"):
+            out.append(f"{at_pen} {refill_words(r)}.")
         ss_note = r.get("advantage_with_super_sevens_interval_note")
         counter = (r.get("super_sevens_counter_return_interval_note")
                    if r.get("super_sevens_counter_bets") else None)  # (its own SS return's)

@@ -1438,3 +1438,39 @@ def test_the_counters_run_and_its_control_each_have_a_named_bar_and_time(monkeyp
     said = [ln for ln in result.stderr.replace("\r", "\n").splitlines() if " rounds in " in ln]
     assert [ln.split(": 4,000 rounds in ")[0] for ln in said] == [
         "bjsim: counter's run", "bjsim: control run (the strategy alone at a flat bet)"], said
+
+
+def test_a_shoe_that_runs_out_mid_round_is_said_by_count_its_sweep_and_json(tmp_path):
+    """Seven boxes dealt to penetration 0.95: the shoe runs out in some rounds (as simulate's
+    shoe line says); count said nothing of it. Its text, json (``shoe``), csv and the sweep's
+    note at that penetration (not at 0.75) say how many."""
+    path = tmp_path / "seven.toml"
+    path.write_text('name = "seven"\ncount = "hi-lo"\ntable_max = 10\n[bet]\nbase = 1\n'
+                    "[boxes]\nbase = 7\n")
+    args = ("count", "--plan", path, "--boxes", "7", "--rounds", "20000", "--seed", "3", "-q")
+    doc = json.loads(invoke(*args, "--set", "penetration=0.95", "-f", "json").stdout)
+    shoe = doc["results"]["shoe"]
+    assert 0 < shoe["refills"] < shoe["shuffles"], shoe
+    text = invoke(*args, "--set", "penetration=0.95").stdout
+    assert (f"Note: the shoe ran out in {shoe['refills']:,} rounds ({shoe['refills']:,} of its "
+            f"{shoe['shuffles']:,} shuffles came mid-round): the discards were shuffled and "
+            "dealt on, the count going on from the round's cards already dealt") in text
+    rows = list(csv.DictReader(io.StringIO(invoke(*args, "--set", "penetration=0.95", "-f",
+                                                  "csv").stdout)))
+    assert {r["item"]: r["value"] for r in rows if r["section"] == "shoe"} == {
+        "shuffles": str(shoe["shuffles"]), "refills": str(shoe["refills"])}
+    assert "ran out" not in invoke(*args).stdout  # (0.75: none)
+    sweep = invoke(*args, "--penetrations", "0.75,0.95")
+    assert sweep.exit_code == 0, sweep.output
+    notes = [ln for ln in sweep.stdout.splitlines() if "the shoe ran out in" in ln]
+    assert len(notes) == 1 and notes[0].startswith("At penetration 0.95: the shoe ran out in")
+    row = json.loads(invoke(*args, "--penetrations", "0.75,0.95", "-f", "json").stdout)
+    assert [r["refills"] == 0 for r in row["sweep"]] == [True, False], row
+    # the report's counting section says it too, of the run and of the sweep's row
+    from simulator.assessment import render, sections
+
+    md = " ".join(render.to_markdown("t", [sections.counting({"strategy": "basic", "counting": {
+        "plan": "seven", "figures": doc["results"], "sweep": row["sweep"]}})]).split())
+    assert f"Note: the shoe ran out in {shoe['refills']:,} rounds" in md
+    assert md.count("At penetration 0.95 the shoe ran out in") == 1
+    assert "At penetration 0.75 the shoe ran out" not in md

@@ -495,3 +495,35 @@ def test_a_whole_true_count_is_exact_in_the_engine_and_the_reference():
     assert (e >> C.E_RAMP) & 0xFF == 1  # the step at +13
     ref = Counting(tags=tuple(counter.tags), irc=0, step=0, true=True, plays=())
     assert ref.true_count(23, 92) == 13.0
+
+
+def test_after_a_mid_round_refill_the_count_goes_on_from_the_rounds_cards_on_the_table():
+    """The shoe ran out in a round (`rng.refill`): the discards, positions 0..end-1, are the new
+    shoe, and the round's cards dealt before it (end..end+before-1) are on the table, not in it.
+    The count starts over from the initial running count and those cards, then counts the new
+    shoe's as dealt, with the new shoe's cards left."""
+    from simulator.kernel import rng as R
+
+    for count in ("hi-lo", "ko", "sevens"):
+        _, counter, _ = counter_for(Rules(), BASIC, plan(count))
+        ci, ctab, tg, _, _ = counter.arrays(6)[:5]
+        shoe = R.fresh_shoe(6)
+        shoe[:312] = np.random.default_rng(5).permutation(shoe[:312])
+        shoe[[1, 283]] = 24, 25  # (two sevens among the cards counted: the sevens marks too)
+        end, before, pos = 280, 9, 4  # (the round began at 280; 9 of its cards, then 4 new)
+        ws = np.zeros(R.N_WS, np.int64)
+        ws[R.WS_SHUFFLES], ws[R.WS_BEFORE], ws[R.WS_REFILLS] = 3, before, 1
+        cs = np.zeros(C.N_CS, np.int64)
+        cs[C.CS_SHUFFLES], cs[C.CS_RC], cs[C.CS_SEEN] = 2, 12345, 285  # (before the refill)
+
+        def tag(code, tg=tg):
+            return int(tg[min(code // 4 + 1, 10) - 1])
+
+        said = C.count_now(ci, ctab, tg, cs, shoe, ws, pos, end)
+        want = counter.irc + sum(tag(c) for c in shoe[end:end + before]) + sum(
+            tag(c) for c in shoe[:pos])
+        assert cs[C.CS_RC] == want and cs[C.CS_SEEN] == pos and cs[C.CS_SHUFFLES] == 3, count
+        rc, sevens = C.running.py_func(want)
+        assert sevens == sum(min(c // 4 + 1, 10) == 7 for c in [*shoe[end:end + before],
+                                                              *shoe[:pos]]) > 0, count
+        assert said == ctab[end - pos, rc - ci[C.CI_RC_LO]], count  # (left: the new shoe's)

@@ -40,6 +40,7 @@ from simulator.counting_report import (
     merged_tails,
     merged_text,
     plan_words,
+    refill_words,
     ruin_method_lines,
     ruin_pct,
     sig3,
@@ -1398,6 +1399,7 @@ def counting(data: dict) -> Section | None:
                                               "paired, the same rounds")) + "."
         + (f" Note: {c['indices_note']}." if c.get("indices_note") else "")
         + (f" Note: {f['no_play_note']}." if f.get("no_play_note") else "")
+        + (f" Note: {refill_words(f['shoe'])}." if (f.get("shoe") or {}).get("refills") else "")
         + (f" The flat advantage's SE is {f['flat']['interval_note']}."
            if f["flat"].get("interval_note") else "")
         + (" The insurance result has no SE or interval: "
@@ -1588,6 +1590,8 @@ def counting(data: dict) -> Section | None:
                    + ("" if bankroll is not None else " No risk of ruin: no bankroll given "
                       "(--bankroll, or the plan's bankroll).")
                    + "".join(_sweep_interval_notes(r) for r in c["sweep"])
+                   + "".join(f" At penetration {r['penetration']:g} {refill_words(r)}."
+                             for r in c["sweep"] if r.get("refills"))
                    + "".join(f" At penetration {r['penetration']:g} the risk of ruin has no SE "
                              f"or interval: {r['risk_of_ruin_interval_note']}."
                              for r in c["sweep"] if r.get("risk_of_ruin_interval_note"))
