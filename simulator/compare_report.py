@@ -22,6 +22,7 @@ from simulator.report import (
     csv_cell,
     files_text,
     precision_text,
+    sevens_player_edge,
     stopped_how,
     strategy_label,
     strategy_text,
@@ -146,6 +147,12 @@ def frame(stats: dict, files: dict | None = None) -> pd.DataFrame:
                   "strategy": strategy_text(list(game.names)),  # run.strategy_files)
                   "figures_of": "strategy_file", "figure": name, "value": files[name]}
                  for name in dict.fromkeys(game.names) if name in (files or {})]
+        edge = sevens_player_edge(rules_dict(game.rules)) if game.rules.super_sevens else None
+        if edge:  # (json's super_sevens.player_edge: the warning in note)
+            rows.append({"variant": game.label, "changes": "; ".join(game.changes),
+                         "strategy": strategy_text(list(game.names)),
+                         "figures_of": "super_sevens_player_edge", "figure": edge["play"],
+                         "value": edge["house_edge"], "note": edge["note"]})
     return pd.DataFrame(rows)
 
 
@@ -760,7 +767,7 @@ def render_text(stats: dict, meta: dict, markdown: bool = False) -> str:
     notes = [pairing_text(meta["run"]["pair_rounds"], stats["blocks"]),
              *_notes(stats, has_exact), *shoe_note(stats, meta["run"]["pair_rounds"]),
              *filter(None, [unreached_note(stats, meta["run"]["pair_rounds"])]),
-             *meta.get("notes", ())]
+             *player_edge_notes(stats), *meta.get("notes", ())]
     for note in notes:
         out += ["", note] if markdown or note is notes[0] else [note]
     return "\n".join(out) + "\n"
@@ -775,6 +782,18 @@ def _ss_edge(f: dict | None) -> dict | None:
     edge, lo, hi = as_edge("super_sevens", f)
     return {"house_edge": edge} | {k: v for k, v in f.items() if k != "mean"} | {
         "ci95_low": lo, "ci95_high": hi}
+
+
+def player_edge_notes(stats: dict) -> list[str]:
+    """A warning for each game (the baseline and the variants, by label) whose Super Sevens pays
+    give a player who hits every 7-7 the edge on the side bet (`report.sevens_player_edge`)."""
+    out = []
+    for row in stats["rows"]:
+        rules = row["game"].rules
+        edge = sevens_player_edge(rules_dict(rules)) if rules.super_sevens else None
+        if edge:
+            out.append(f"WARNING: {row['game'].label}: {edge['note']}.")
+    return out
 
 
 def stake_note(stats: dict) -> str | None:
@@ -862,7 +881,9 @@ def _game_json(row: dict, base) -> dict:
                if k in ("house_edge", "se", "ci95_low", "ci95_high", "interval_note", "bets")}
            | {"stake": game.rules.super_sevens_bet,  # (in initial wagers, a box-round)
               # the house's take a box-round, in initial wagers: the house edge times the stake
-              "per_initial_wager": s["super_sevens"]["house_edge"] * game.rules.super_sevens_bet},
+              "per_initial_wager": s["super_sevens"]["house_edge"] * game.rules.super_sevens_bet,
+              # where a player who hits every 7-7 has the edge on it (as simulate's)
+              "player_edge": sevens_player_edge(rules_dict(game.rules))},
            "by_strategy": [e | {"super_sevens": _ss_edge(e.get("super_sevens"))}
                            for e in by_strategy(s, list(game.names))],  # each's figures
            "exact": _exact_edges(row.get("exact"))}

@@ -1735,6 +1735,8 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                 + f"; {counter_bets_text(ss)}."]
         if meta.get("sevens_note"):  # as simulate's, exact's and report's
             out += [f"The Super Sevens return {meta['sevens_note']}."]
+        if meta.get("sevens_player_edge"):
+            out += [f"WARNING: {meta['sevens_player_edge']['note']}."]
         if ss["why_not"] is None and (ss["exact_se"] is not None
                                       or ss["rarest_line"] is not None):
             r = ss["rarest_line"]
@@ -1786,6 +1788,8 @@ def document(f: dict, meta: dict) -> dict:
     if meta.get("sevens_note") and f["super_sevens_by_count"]:
         f = f | {"super_sevens": f["super_sevens"] | {"seven_seven_play": {
             "by_box": list(meta["sevens_play"]), "note": meta["sevens_note"]}}}
+    f = f | {"super_sevens": f["super_sevens"] | {  # (as simulate's)
+        "player_edge": meta.get("sevens_player_edge")}}
     return {"bjsim": meta.get("version", __version__), "source": provenance(),
             "rules": meta.get("rules", {}),
             "strategy": meta.get("strategy"), "strategy_sha256": meta.get("strategy_sha256"),
@@ -1905,6 +1909,8 @@ def _csv(rows: list[dict], meta: dict) -> str:
     if meta.get("sevens_note") and any(r["section"] == "super_sevens_by_count" for r in rows):
         w.writerow({"section": "run", "item": "super_sevens_7_7_play",
                     "value": meta["sevens_note"]})
+    for k, v in (meta.get("sevens_player_edge") or {}).items():  # (as simulate's)
+        w.writerow({"section": "run", "item": f"super_sevens_player_edge:{k}", "value": v})
     _rules_rows(w, meta)
     return out.getvalue()
 

@@ -12,10 +12,10 @@ json renderings.
     ``rules_file``, ``partial`` (true when interrupted), ...
 ``timing``
     what it does not depend on: ``seconds``, ``rounds_per_second``, ``workers``
-``sevens_play``, ``sevens_note``
+``sevens_play``, ``sevens_note``, ``sevens_player_edge``
     optional: each box's 7-7 play with a Super Sevens bet up (`sevens_play_text` of its
-    strategy under the rules), which the Super Sevens figure depends on (rule 14.4), and
-    `sevens_note` of them
+    strategy under the rules), which the Super Sevens figure depends on (rule 14.4),
+    `sevens_note` of them, and `sevens_player_edge` of the rules
 
 Every format names the rules (with the command line's changes), the strategy, the seed and
 whether the result is partial: the table in its header (with every key unlike the NZ rules',
@@ -29,6 +29,7 @@ size have identical ``"results"`` (and ``"run"``); only ``"timing"`` differs.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import math
@@ -36,8 +37,8 @@ import math
 import pandas as pd
 
 from simulator import __version__
-from simulator.exact.sevens import convention, sevens_plays
-from simulator.rules import marked_changes, plural, unlike_nz_line
+from simulator.exact.sevens import convention, sevens_plays, super_sevens
+from simulator.rules import Rules, marked_changes, plural, unlike_nz_line
 from simulator.source import provenance
 from simulator.tally import MIN_WINS, NO_INSURANCE, SS_SUITED_SEVENS, Z95
 
@@ -108,6 +109,23 @@ def sevens_convention(rules: dict) -> str:
     return (f"the published figures' convention, a third card always dealt ({how}), gives "
             f"{_pct(c['house_edge'])} house edge (full shoe) for these rules ({decks} "
             f"deck{'s' if decks != 1 else ''}, pays {pays}); {said}")
+
+
+def sevens_player_edge(rules: dict) -> dict | None:
+    """Where the Super Sevens bet favours a player who plays for it under ``rules`` (a
+    `rules.rules_dict`, the side bet on): the house edge of hitting every 7-7, which takes a
+    third card wherever the round goes on (no 7-7 play gives the bet more), below 0: ``{"play",
+    "house_edge", "note"}`` (``note``: the warning in words); else None."""
+    fields = {f.name for f in dataclasses.fields(Rules)}
+    r = Rules(**{k: tuple(v) if isinstance(v, list) else v for k, v in rules.items()
+                 if k in fields})
+    edge = float(super_sevens(r, "hit")["house_edge"])
+    if edge >= 0:
+        return None
+    return {"play": "hit every 7-7", "house_edge": edge, "note": (
+        f"these pays give the player the edge on the side bet: hitting every 7-7 (a third card "
+        f"wherever the round goes on, the most any 7-7 play gives the bet) makes its house edge "
+        f"{_pct(edge)}, {_pct(-edge)} a unit staked to the player")}
 
 
 def sevens_note(plays, rules: dict) -> str | None:
@@ -318,6 +336,10 @@ def meta_rows(meta: dict) -> list[dict]:
     if note:
         rows.append({"section": "run", "item": "super_sevens_7_7_play", "per": "",
                      "value": note})
+    edge = meta.get("sevens_player_edge")
+    if edge:  # (the warning, and the house edge of the play that gives the player the edge)
+        rows += [{"section": "run", "item": f"super_sevens_player_edge:{k}", "per": "",
+                  "value": csv_cell(edge[k])} for k in ("play", "house_edge", "note")]
     for k, v in meta.get("rules", {}).items():
         rows.append({"section": "rules", "item": k, "per": "", "value": csv_cell(v)})
     return rows
@@ -465,6 +487,8 @@ def _table(summary: dict, meta: dict) -> str:
         note = meta.get("sevens_note")
         if note:
             w(f"  {note}\n")
+        if meta.get("sevens_player_edge"):
+            w(f"  WARNING: {meta['sevens_player_edge']['note']}\n")
 
     wf = wagers_frame(summary)
     shown = pd.DataFrame({
@@ -610,7 +634,8 @@ def document(summary: dict, meta: dict) -> dict:
     note = meta.get("sevens_note")
     summary = summary | {"super_sevens": summary["super_sevens"] | {"seven_seven_play": {
         "by_box": list(meta["sevens_play"]), "note": note}
-        if note and summary["super_sevens"]["mean"] is not None else None}}  # (null: no bet)
+        if note and summary["super_sevens"]["mean"] is not None else None,
+        "player_edge": meta.get("sevens_player_edge")}}  # (null: no bet, or none)
     summary = summary | {"by_strategy": by_strategy(summary, meta.get("strategy"))}
     return {
         "bjsim": meta.get("version", __version__),

@@ -647,10 +647,11 @@ def _meta(plan: Plan, state, total, partial: bool, resumed: int, seconds: float,
         },
     }
     if plan.rules.super_sevens:
-        from simulator.report import sevens_note, sevens_play_text
+        from simulator.report import sevens_note, sevens_play_text, sevens_player_edge
 
         meta["sevens_play"] = [sevens_play_text(s, plan.rules) for s in plan.strategies]
         meta["sevens_note"] = sevens_note(meta["sevens_play"], meta["rules"])
+        meta["sevens_player_edge"] = sevens_player_edge(meta["rules"])
     if plan.precision is not None:
         meta["run"]["precision"] = {
             "target": plan.precision,

@@ -215,3 +215,87 @@ def test_simulate_and_exact_name_the_7_7_play_the_rules_allow(tmp_path, game):
     assert said in doc["seven_seven_play"]["note"]
     rows = csv.DictReader(io.StringIO(run(*sim, "-f", "csv").stdout))
     assert [said in r["value"] for r in rows if r["item"] == "super_sevens_7_7_play"] == [True]
+
+
+# Pays under which a player who hits every 7-7 has the edge on the side bet (a designer's
+# candidate table: 8 decks, 5/40/80/400/10000, -4.121% so played), and the NZ game's, which
+# give none (+11.400% hit, +22.767% with basic's own 7-7 play).
+EDGE = ["--set", "decks=8", "--set", "super_sevens_pays=5,40,80,400,10000"]
+PLAYS = ("split", "stand", "hit", "double")
+
+
+@pytest.mark.parametrize("rules", [
+    Rules(decks=8, super_sevens_pays=(5, 40, 80, 400, 10000)),
+    Rules(decks=8, super_sevens_pays=(5, 40, 80, 400, 10000), hole_card="peek"),
+    Rules(decks=1, super_sevens_pays=(4, 40, 80, 400, 8000)),
+    Rules(), Rules(hole_card="peek")], ids=["8-decks", "8-peek", "1-deck", "nz", "nz-peek"])
+def test_the_player_edge_is_the_lowest_house_edge_of_any_7_7_play(rules):
+    """`sevens_player_edge`: the house edge of hitting every 7-7, the lowest of any 7-7 play
+    (a third card wherever the round goes on), given where it is below 0 and only there."""
+    from simulator.report import sevens_player_edge
+
+    edges = {p: super_sevens(rules, p)["house_edge"] for p in PLAYS}
+    edge = sevens_player_edge(rules_dict(rules))
+    assert edges["hit"] == min(edges.values())
+    if edges["hit"] >= 0:
+        assert edge is None
+    else:
+        assert edge["play"] == "hit every 7-7" and edge["house_edge"] == edges["hit"]
+        assert f"makes its house edge {100 * edges['hit']:.3f}%" in edge["note"]
+
+
+def test_every_command_warns_where_the_pays_give_a_player_the_edge(tmp_path):
+    """A designer's table whose headline figure (the strategy's own 7-7 play: +10.8%) hides a
+    player edge for whoever hits every 7-7 (-4.121%): simulate, exact, count and compare say so
+    in every format, and nothing is said of the NZ pays (a review: nothing said it at all)."""
+    from simulator.report import sevens_player_edge
+
+    edge = sevens_player_edge(rules_dict(Rules(decks=8, super_sevens_pays=(5, 40, 80, 400,
+                                                                           10000))))
+    assert edge is not None and edge["house_edge"] == pytest.approx(-0.04120831, abs=1e-8)
+    warning = f"WARNING: {edge['note']}"
+    small = ["-q", "--rounds", "4000", "--chunk-rounds", "2000"]
+    for cmd, extra, where in (("simulate", small, ("results",)), ("exact", ["-q"], ("exact",)),
+                              ("count", small, ("results",))):
+        for changes, warned in ((EDGE, True), ([], False)):
+            text = run(cmd, *extra, *changes).stdout
+            assert (warning in text) is warned, (cmd, changes)
+            doc = json.loads(run(cmd, *extra, *changes, "-f", "json").stdout)
+            got = doc[where[0]]["super_sevens"]["player_edge"]
+            assert got == (edge if warned else None), (cmd, changes)
+            rows = list(csv.DictReader(io.StringIO(run(cmd, *extra, *changes, "-f",
+                                                       "csv").stdout)))
+            kept = {r["item"]: r["value"] for r in rows
+                    if r["item"].startswith("super_sevens_player_edge:")}
+            assert kept == ({"super_sevens_player_edge:play": "hit every 7-7",
+                             "super_sevens_player_edge:house_edge": str(edge["house_edge"]),
+                             "super_sevens_player_edge:note": edge["note"]}
+                            if warned else {}), (cmd, changes)
+    args = ["compare", *small, "--no-exact", "--vary",
+            "decks=8,super_sevens_pays=5,40,80,400,10000"]
+    text = run(*args).stdout
+    assert f"WARNING: decks=8,super_sevens_pays=[5, 40, 80, 400, 10000]: {edge['note']}." in text
+    assert text.count("WARNING:") == 1  # (not the baseline's, the NZ pays)
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    assert doc["baseline"]["super_sevens"]["player_edge"] is None
+    assert doc["variants"][0]["super_sevens"]["player_edge"] == edge
+    rows = [r for r in csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout))
+            if r["figures_of"] == "super_sevens_player_edge"]
+    assert [(r["variant"], r["figure"], float(r["value"]), r["note"]) for r in rows] == [
+        ("decks=8,super_sevens_pays=[5, 40, 80, 400, 10000]", "hit every 7-7",
+         edge["house_edge"], edge["note"])]
+
+
+def test_the_report_warns_where_the_pays_give_a_player_the_edge(tmp_path):
+    from simulator.report import sevens_player_edge
+
+    edge = sevens_player_edge(rules_dict(rules_of(EDGE)))
+    out = tmp_path / "rep"
+    result = run("report", *EDGE, "--rounds", "20_000", "--chunk-rounds", "10_000",
+                 "--sample-rounds", "10_000", "--choice", "basic", "--no-variants", "--quiet",
+                 "-o", out)
+    assert result.exit_code == 0, result.output
+    summary = " ".join((out / "report.md").read_text().split("## ")[1].split())
+    assert (f"Warning: {edge['note']}, and the casino loses on the side bet on average to a "
+            "player who does so.") in summary
+    assert json.loads((out / "report.json").read_text())["sevens"]["player_edge"] == edge

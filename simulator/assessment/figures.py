@@ -51,6 +51,7 @@ from simulator.report import (
     document,
     plays_by_up_text,
     sevens_convention,
+    sevens_player_edge,
 )
 from simulator.rules import (
     CHANGED,
@@ -934,6 +935,7 @@ def _sevens(rules, fig, runs: dict, exacts: dict | None = None) -> dict:
     return {"rows": rows, "why": why, "side_bets": [f"{b:g}" for b in bets],
             "bet": bet, "published_equals_hit": same, "published_game": game,
             "convention_note": sevens_convention(rules_dict(rules)),
+            "player_edge": sevens_player_edge(rules_dict(rules)),
             "strategy_equals_published": own_is_published}
 
 

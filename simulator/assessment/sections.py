@@ -339,6 +339,9 @@ def summary(data: dict) -> Section:
             + sentence(data["sevens"]["convention_note"]) + ". The section Super Sevens and "
             "the 7-7 play says why the two figures "
             + ("agree." if data["sevens"].get("strategy_equals_published") else "differ."))
+        if data["sevens"].get("player_edge"):  # (a player who plays for the side bet wins)
+            text.append(f"Warning: {data['sevens']['player_edge']['note']}, and the casino "
+                        "loses on the side bet on average to a player who does so.")
     return Section("summary", "Summary", [t for t in text if t])
 
 

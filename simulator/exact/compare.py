@@ -24,7 +24,7 @@ from simulator.exact.player import EV, UpCard, compile_here
 from simulator.exact.sevens import PLAYS, sevens_plays, super_sevens
 from simulator.exact.shoe import full_shoe
 from simulator.processes import map_spawned
-from simulator.report import sevens_note
+from simulator.report import sevens_note, sevens_player_edge
 from simulator.rules import plural
 from simulator.source import provenance
 
@@ -682,7 +682,8 @@ def exact_json(fig: dict, meta: dict) -> dict:
     if q:
         plays = [_own_plays_text(q)]
         doc["exact"]["super_sevens"] = dict(fig["super_sevens"]) | {"seven_seven_play": {
-            "by_box": plays, "note": sevens_note(plays, meta["rules"])}}
+            "by_box": plays, "note": sevens_note(plays, meta["rules"])},
+            "player_edge": sevens_player_edge(meta["rules"])}
         doc["exact"]["sevens_question"] = {
             "by_up": {UP_LABELS.get(up, str(up)): {
                 play: {"main": v["main"], "super_sevens": v["super_sevens"],
@@ -734,7 +735,8 @@ def exact_table(fig: dict, title: str, rules: dict) -> str:
     q = fig["sevens_question"]
     out += ["", f"Super Sevens house edge         {_pct(ss['house_edge'])}  per unit staked "
             f"(SD {ss['sd_bet']:.2f})",
-            "  " + sevens_note([_own_plays_text(q)], rules), "",
+            "  " + sevens_note([_own_plays_text(q)], rules),
+            *[f"  WARNING: {edge['note']}" for edge in [sevens_player_edge(rules)] if edge], "",
             "line  probability    pays  contribution"]
     for k, v in ss["lines"].items():
         out.append(f"({k})  {v['probability']:>11.8f}  {v['pays']:>6}  {_pct(v['contribution'])}")
@@ -797,6 +799,7 @@ def exact_csv(fig: dict, rules: dict, run: dict | None = None, charts=None) -> s
     if fig.get("sevens_question"):
         meta["sevens_play"] = [_own_plays_text(fig["sevens_question"])]
         meta["sevens_note"] = sevens_note(meta["sevens_play"], rules)
+        meta["sevens_player_edge"] = sevens_player_edge(rules)
     return csv_text(frame, meta)
 
 
