@@ -526,10 +526,13 @@ def _check_value(key: str, value, source: str, written: str | None = None) -> No
     shown = written if written is not None else value if k.kind == "int" else _fmt(value)
     allowed = f"{k.lo}-{k.hi}" if k.kind == "int" else (k.range_words or k.allows())
     values = value if k.kind == "pays" else (value,)
-    for v in values:
+    for i, v in enumerate(values):
         if v > k.hi or v < k.lo or (k.lo_open and v == k.lo):
             pct = (k.kind == "float" and k.hi <= 1 < v <= 100 and k.lo <= v / 100 <= k.hi)
-            raise RuleError(f"{source}: key '{key}' = {shown} is out of range: allowed {allowed}"
+            item = (f" (line ({'abcde'[i]})'s {v})" if k.kind == "pays" and len(values) == 5
+                    else f" (its {v})" if k.kind == "pays" else "")
+            raise RuleError(f"{source}: key '{key}' = {shown} is out of range{item}: allowed "
+                            f"{allowed}"
                             + (f" (a fraction: did you mean {v / 100:g}?)" if pct else ""))
     if k.steps and not _is_multiple(value, k.steps):
         raise RuleError(f"{source}: key '{key}' = {shown} {k.step_error}: allowed {k.allows()}")
@@ -1090,6 +1093,10 @@ class _NotFinite(ValueError):
     """A number that reads as a float but is infinite or NaN (``1e400``, ``inf``, ``nan``)."""
 
 
+class _EmptyItem(ValueError):
+    """A list with an item left out: two commas together, or one at an end (``3,,100``)."""
+
+
 def _parse_text(kind: str, unq: str):
     """The value ``unq`` (an override's text, `_unquoted`) reads as for a key of ``kind``;
     ValueError (or ZeroDivisionError, OverflowError) where it reads as none."""
@@ -1120,7 +1127,10 @@ def _parse_text(kind: str, unq: str):
             if body[:1] != open_ or body[-1:] != close:
                 raise ValueError
             body = body[1:-1]
-    parts = [p for p in re.split(r"[\s,]+", body.strip()) if p]
+    body = body.strip()
+    parts = re.split(r"\s*,\s*", body) if "," in body else body.split()
+    if "" in parts:  # (two commas together, or one at an end: an item left out)
+        raise _EmptyItem
     if not all(re.fullmatch(r"[+-]?\d+(?:_\d+)*", p) for p in parts):
         raise ValueError
     return tuple(int(p) for p in parts)
@@ -1143,7 +1153,9 @@ def _parse_override_value(key: str, text: str, source: str):
     try:
         return _parse_text(kind, _unquoted(text))
     except (ValueError, ZeroDivisionError, OverflowError) as err:
-        what = "not a finite number" if isinstance(err, _NotFinite) else {
+        what = "not a finite number" if isinstance(err, _NotFinite) else (
+            "a list with an item left out (two commas together, or one at an end)"
+        ) if isinstance(err, _EmptyItem) else {
             "int": "not an integer",
             "float": "not a number (a decimal, or a fraction such as 6/5 or 6:5 with a "
                      "denominator above 0)",
@@ -1165,7 +1177,8 @@ def parse_overrides(overrides: list[str], source: str = "--set") -> dict:
     Values: integers (digits grouped by _ as in a rule file: ``1_000``); numbers as decimals
     or fractions (``blackjack_pays=6/5``); booleans as
     ``true/false`` (also yes/no, on/off, 1/0); strings bare or quoted; ``super_sevens_pays`` as
-    five integers separated by commas (``3,50,100,500,5000``; brackets allowed).
+    five integers separated by commas (``3,50,100,500,5000``; brackets allowed) or, with no
+    comma, by spaces; an item left out (``3,,100``) is refused.
 
     Raises
     ------

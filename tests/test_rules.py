@@ -839,3 +839,29 @@ def test_a_modified_name_gives_the_changes_in_the_rule_sets_order_however_typed(
         "nz1994 (modified: penetration=0.8, boxes=3)")
     named = modified_name("x", [f"{k}=1" for k in KEYS[::-1]])  # (the order alone is checked)
     assert [c.split("=")[0] for c in named[len("x (modified: "):-1].split(", ")] == list(KEYS)
+
+
+@pytest.mark.parametrize("text", ["3,,100,500,5000", ",3,50,100,500,5000", "3,50,100,500,5000,",
+                                  "[3,50,100,500,5000,]", "3, ,50,100,500"])
+def test_a_pays_list_with_an_item_left_out_is_refused_as_typed(text):
+    # A side-bet designer's review: '3,,100,500,5000' read as the four numbers [3, 100, 500,
+    # 5000] (the message quoting what was not typed), and a comma at an end was dropped.
+    message = error_of(apply_overrides, Rules(), [f"super_sevens_pays={text}"])
+    assert message.startswith(f"--set: key 'super_sevens_pays' = \"{text}\" is a list with an "
+                              "item left out (two commas together, or one at an end): allowed "
+                              "five whole numbers"), message
+
+
+@pytest.mark.parametrize("text, line, pay", [("-3,50,100,500,5000", "a", -3),
+                                             ("3,50,100,500,0", "e", 0),
+                                             ("3,50,2000000,500,5000", "c", 2000000)])
+def test_a_pay_out_of_range_is_named_by_its_line(text, line, pay):
+    message = error_of(apply_overrides, Rules(), [f"super_sevens_pays={text}"])
+    assert f"is out of range (line ({line})'s {pay}): allowed five whole numbers" in message
+
+
+@pytest.mark.parametrize("text", ["3 50 100 500 5000", "[3, 50, 100, 500, 5000]",
+                                  "3 , 50,100 ,500,5000"])
+def test_a_pays_list_by_spaces_or_commas_with_spaces_is_read(text):
+    rules = apply_overrides(Rules(), [f"super_sevens_pays={text}"])
+    assert rules.super_sevens_pays == (3, 50, 100, 500, 5000)
