@@ -1253,8 +1253,10 @@ def _se3(se) -> str:
 def ruin_pct(x) -> str:
     """A risk of ruin (a fraction, as json keeps it) as a percentage to three significant
     figures (`sig3` of the percent): ``33.0%``, ``100%``, ``0.00123%``; a bare ``0.330`` beside
-    columns of percents read as 0.33%."""
-    return f"{sig3(100 * x)}%"
+    columns of percents read as 0.33%. Below a millionth of a percent, in powers of ten
+    (``6.31e-83%``: fixed notation wrote 80 zeros)."""
+    pct = 100 * x
+    return f"{pct:.2e}%" if 0 < pct < 1e-6 else f"{sig3(pct)}%"
 
 
 

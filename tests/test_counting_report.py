@@ -1506,7 +1506,8 @@ def test_left_out_keeps_what_one_row_can_agree_on_by_chance():
 
 
 @pytest.mark.parametrize("x, text", [(0.330, "33.0%"), (0.133, "13.3%"), (1.0, "100%"),
-                                     (0.0000123, "0.00123%"), (0.0, "0%")])
+                                     (0.0000123, "0.00123%"), (0.0, "0%"),
+                                     (1.23e-8, "0.00000123%"), (6.31e-85, "6.31e-83%")])
 def test_a_risk_of_ruin_is_printed_as_a_percentage(x, text):
     # "risk of ruin (500 units) 0.330 | 0.133 | 0.823" beside columns of percents read as 0.33%.
     assert CR.ruin_pct(x) == text
