@@ -287,7 +287,16 @@ def test_cli_removal_every_format(cli_runs):
     assert "bjsim count --plan sevens-super-sevens" in flat
     rows = list(csv.DictReader(io.StringIO(cli_runs["csv"].stdout)))
     effects = {r["item"]: float(r["value"]) for r in rows if r["section"] == "effect"}
-    assert len(effects) == 30 and effects["5:main"] > 0 > effects["T:main"]
+    assert len(effects) == 30 and effects["5:main"] > 0 > effects["10:main"]
+    # a ten is "10", as exact's up-card keys; per in simulate's and exact's csv words
+    assert not any(k.startswith("T:") for k in effects)
+    assert {(r["item"].split(":")[-1], r["per"]) for r in rows if r["section"] in (
+        "full_shoe", "effect", "deck_sum")} == {("main", "initial wager"),
+                                                ("insurance", "unit staked"),
+                                                ("super_sevens", "unit staked")}
+    assert {r["per"] for r in rows if r["section"] == "sevens_depleted"} == {
+        "unit staked", "non-sevens out"}
+    assert re.search(r"^10\s+-0\.\d{4}\s+", table, re.M) and not re.search(r"^T\s", table, re.M)
     assert any(r["section"] == "run" and r["item"] == "strategy" and r["value"] == "basic"
                for r in rows)
     # the shoe and the 7-7 play held fixed, as the other formats say them
@@ -300,7 +309,7 @@ def test_cli_removal_every_format(cli_runs):
     doc = json.loads(cli_runs["json"].stdout)
     rem = doc["removal"]
     assert rem["decks"] == 6 and rem["play"] == "chart" and rem["strategy"] == "basic"
-    assert list(rem["effects"]) == list("A23456789T")
+    assert list(rem["effects"]) == [*"A23456789", "10"]
     hi_lo = next(c for c in rem["counts"] if c["count"] == "hi-lo")
     assert hi_lo["insurance"] == pytest.approx(correlation(hi_lo["tags"], [4] * 9 + [-9]))
     assert effects["5:main"] == rem["effects"]["5"]["main"]
