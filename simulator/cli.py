@@ -2322,7 +2322,7 @@ def _exact_removal(rules, strat, label, files: dict, source: dict, count_names, 
     from simulator.counting import list_counts, load_count
     from simulator.exact import removal
     from simulator.exact.cache import load_removal, save_removal
-    from simulator.exact.compare import OPTIMAL_NAME, per_box_note
+    from simulator.exact.compare import OPTIMAL_NAME, csv_run, per_box_note
 
     systems = []
     for c in count_names or list_counts():
@@ -2368,7 +2368,7 @@ def _exact_removal(rules, strat, label, files: dict, source: dict, count_names, 
                                v if isinstance(v, (str, int)) else float(v))
                               for a, b, c, v in removal.removal_rows(effects, systems)],
                              columns=["section", "item", "per", "value"], dtype=object)
-        return csv_text(frame, {"run": run_meta, "rules": rules_dict(rules)})
+        return csv_text(frame, {"run": csv_run(run_meta), "rules": rules_dict(rules)})
     if files:
         from simulator.report import files_text
 

@@ -299,6 +299,8 @@ def test_cli_removal_every_format(cli_runs):
     assert re.search(r"^10\s+-0\.\d{4}\s+", table, re.M) and not re.search(r"^T\s", table, re.M)
     assert any(r["section"] == "run" and r["item"] == "strategy" and r["value"] == "basic"
                for r in rows)
+    # the run rows as plain exact's csv: not seed and partial, nothing is simulated
+    assert not [r for r in rows if r["section"] == "run" and r["item"] in ("seed", "partial")]
     # the shoe and the 7-7 play held fixed, as the other formats say them
     cells = {(r["section"], r["item"]): r["value"] for r in rows}
     assert cells[("shoe", "decks")] == "6" and cells[("shoe", "cards")] == "312"
