@@ -26,7 +26,7 @@ from simulator.exact.removal import (
 )
 from simulator.exact.shoe import full_shoe, removed
 from simulator.rules import load_rules
-from simulator.strategy import load_strategy
+from simulator.strategy import charts_sha256, load_strategy
 
 ROOT = Path(__file__).resolve().parent.parent
 NZ = load_rules(ROOT / "configs" / "nz1994.toml")
@@ -299,6 +299,12 @@ def test_cli_removal_every_format(cli_runs):
     assert re.search(r"^10\s+-0\.\d{4}\s+", table, re.M) and not re.search(r"^T\s", table, re.M)
     assert any(r["section"] == "run" and r["item"] == "strategy" and r["value"] == "basic"
                for r in rows)
+    # the chart held fixed by its sha256, as exact's csv and json (before run) give it
+    basic = [charts_sha256(load_strategy("basic"))]
+    assert [r["value"] for r in rows if r["item"] == "strategy_sha256"] == basic
+    assert json.loads(cli_runs["json"].stdout)["strategy_sha256"] == basic
+    assert list(json.loads(cli_runs["json"].stdout))[:5] == [
+        "bjsim", "source", "rules", "strategy_sha256", "run"]
     # the run rows as plain exact's csv: not seed and partial, nothing is simulated
     assert not [r for r in rows if r["section"] == "run" and r["item"] in ("seed", "partial")]
     # the shoe and the 7-7 play held fixed, as the other formats say them
