@@ -1873,6 +1873,7 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
         stacked = cards_mod.read_cards(cards_path, f"--cards {cards_path}".rstrip())
     from simulator.report import files_text, rules_title, strategy_text, with_note
     from simulator.rules import plural, unlike_nz_line
+    from simulator.strategy import charts_sha256
 
     warnings = []  # (on stderr, and in the output: the text's head, json's warnings)
     codes, copies = np.unique(stacked, return_counts=True)
@@ -1925,6 +1926,7 @@ def replay(cards_path, rules_path, overrides, boxes, super_sevens, strategy_name
             "source": provenance(),
             "rules": rules_dict(rules),
             "strategy": names,
+            "strategy_sha256": [charts_sha256(s) for s in strategies],  # (as simulate's)
             "run": run_meta,
             "cards": len(stacked),
             "warnings": warnings,
@@ -2284,6 +2286,7 @@ def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bo
     from simulator import derived
     from simulator.exact import hands
     from simulator.exact.cache import load_hands, save_hands
+    from simulator.exact.compare import valued_charts
 
     theirs = None if strat is not None else derived.basic_for(rules)[0]
     chart = strat if strat is not None else derived.rules_basic(rules, theirs)
@@ -2303,13 +2306,15 @@ def _exact_hands(rules, strat, source: dict, ups: list[int], fmt: str, quiet: bo
     note = (derived.strategy_note(rules, name, theirs) if strat is None else  # (as exact's)
             _chart_label(rules, [name], quiet, derive=True))
     run_meta = source | {"strategy": name, "strategy_note": note, "seed": None, "partial": False}
+    charts = valued_charts(chart)  # (as exact's: the chart valued)
     if fmt == "json":
         doc = hands.hands_json(rows, {"bjsim": __version__, "source": provenance(),
-                                      "rules": rules_dict(rules), "run": run_meta}, rules)
+                                      "rules": rules_dict(rules), "strategy_sha256": charts,
+                                      "run": run_meta}, rules)
         return json.dumps(doc, indent=2, allow_nan=False) + "\n"
     if fmt == "csv":
-        return hands.hands_frame(rows, run_meta, rules).to_csv(index=False,  # (full precision)
-                                                       lineterminator="\n")
+        return hands.hands_frame(rows, run_meta, rules, charts).to_csv(
+            index=False, lineterminator="\n")  # (full precision)
     return hands.hands_table(rows, source["rules_name"], name if note is None else
                              f"{name} ({note})", rules)
 
@@ -2322,7 +2327,7 @@ def _exact_removal(rules, strat, label, files: dict, source: dict, count_names, 
     from simulator.counting import list_counts, load_count
     from simulator.exact import removal
     from simulator.exact.cache import load_removal, save_removal
-    from simulator.exact.compare import OPTIMAL_NAME, per_box_note
+    from simulator.exact.compare import OPTIMAL_NAME, csv_run, per_box_note, valued_charts
 
     systems = []
     for c in count_names or list_counts():
@@ -2355,9 +2360,11 @@ def _exact_removal(rules, strat, label, files: dict, source: dict, count_names, 
                          "seed": None, "partial": False} | (
         {"strategy_files": files} if files else {}) | (
         {"boxes": rules.boxes, "per_box_note": boxes_note} if boxes_note else {})
+    charts = valued_charts(chart)  # (as exact's: None with --optimal, no chart)
     if fmt == "json":
         doc = {"bjsim": __version__, "source": provenance(), "rules": rules_dict(rules),
-               "run": run_meta, "removal": removal.removal_json(effects, systems, shown)}
+               "strategy_sha256": charts, "run": run_meta,
+               "removal": removal.removal_json(effects, systems, shown)}
         return json.dumps(doc, indent=2, allow_nan=False) + "\n"
     if fmt == "csv":
         import pandas as pd
@@ -2368,7 +2375,8 @@ def _exact_removal(rules, strat, label, files: dict, source: dict, count_names, 
                                v if isinstance(v, (str, int)) else float(v))
                               for a, b, c, v in removal.removal_rows(effects, systems)],
                              columns=["section", "item", "per", "value"], dtype=object)
-        return csv_text(frame, {"run": run_meta, "rules": rules_dict(rules)})
+        return csv_text(frame, {"run": csv_run(run_meta), "rules": rules_dict(rules)} | (
+            {"strategy_sha256": charts} if charts else {}))  # (as exact's csv)
     if files:
         from simulator.report import files_text
 

@@ -938,12 +938,14 @@ def render(stats: dict, meta: dict, fmt: str) -> str:
         run, target = meta["run"], meta["run"].get("precision") or {}
         met = target.get("met")  # (true and false as simulate's csv writes them)
         files = run.get("strategy_files")
-        df = frame(stats, files).assign(  # the run on every row: rounds, seed, interrupted,
-            # precision
-            rounds=run["rounds_played"], seed=run["seed"], partial=str(run["partial"]).lower(),
+        df = frame(stats, files).assign(  # the run on every row: what reproduces it (rounds
+            # asked, seed, chunk and block sizes, precision target, version), what it played
+            rounds=run["rounds_played"], rounds_asked=run["rounds"], seed=run["seed"],
+            chunk_rounds=run["chunk_rounds"], pair_rounds=run["pair_rounds"],
+            partial=str(run["partial"]).lower(),
             precision_target=target.get("target"),
             precision_met=None if met is None else str(met).lower(),
-            **provenance_columns())
+            bjsim=meta["version"], **provenance_columns())
         df["value"] = df["value"].map(_csv_number)  # (numbers as the others: full precision)
         return df.to_csv(index=False)
     return render_text(stats, meta, markdown=fmt == "markdown")

@@ -1918,11 +1918,13 @@ def _csv(rows: list[dict], meta: dict) -> str:
 
 
 def _meta_rows(w, meta: dict, more: tuple = ()) -> None:
-    """The csv's run metadata (section ``run``): plan, strategy, its ``strategy_sha256``, the
-    run's keys as json's
-    ``run`` has them (``overrides`` and ``no_effect`` as simulate's csv writes them:
-    `report.meta_rows`), and ``more`` of them (the sweep's)."""
+    """The csv's run metadata (section ``run``): bjsim's version and source, plan, strategy,
+    its ``strategy_sha256``, the run's keys as json's ``run`` has them (``overrides`` and
+    ``no_effect`` as simulate's csv writes them: `report.meta_rows`), and ``more`` of them (the
+    sweep's)."""
     run = meta.get("run", {})
+    w.writerow({"section": "run", "item": "bjsim",  # (json's bjsim, first as simulate's csv)
+                "value": meta.get("version", __version__)})
     for k, v in provenance().items():  # (json's source, key by key, as simulate's csv)
         w.writerow({"section": "run", "item": f"source:{k}", "value": v})
     if meta.get("plan"):

@@ -1563,3 +1563,17 @@ def test_a_report_says_a_set_key_of_no_effect_before_its_runs(tmp_path, monkeypa
     assert result.stderr.splitlines()[0] == (
         "bjsim: warning: --set penetration=0.5 has no effect under these rules (shuffle = "
         '"every-round", no cut card): every value of penetration gives the same figures')
+
+
+def test_replay_json_names_each_boxs_charts_by_their_sha256_as_simulate(tmp_path):
+    """A review: replay's json had no ``strategy_sha256``, where simulate's, count's, exact's and
+    compare's carry it: one a box, beside ``strategy``, the hash simulate gives the same chart."""
+    path = tmp_path / "shoe.txt"
+    path.write_text(CARDS)
+    args = ["--boxes", "2", "--strategy", "basic", "--strategy", "mimic-dealer", "-f", "json"]
+    doc = json.loads(run("replay", "--cards", str(path), *args).stdout)
+    sim = json.loads(run("simulate", "-n", "1000", "-q", *args).stdout)
+    assert doc["strategy"] == ["basic", "mimic-dealer"]
+    assert doc["strategy_sha256"] == sim["strategy_sha256"]
+    assert len(set(sim["strategy_sha256"])) == 2
+    assert list(doc).index("strategy_sha256") == list(doc).index("strategy") + 1

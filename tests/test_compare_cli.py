@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from simulator import __version__
 from simulator.cli import cli
 
 # the baseline's strategy for every game, no exact figures: no derivation, a second or two
@@ -377,6 +378,22 @@ def test_csv_says_whether_a_precision_target_was_met():
     rows = list(csv.DictReader(io.StringIO(run(*args, "csv").stdout)))
     assert doc["run"]["precision"]["met"] is True
     assert {(r["precision_target"], r["precision_met"]) for r in rows} == {("0.5", "true")}
+
+
+def test_csv_holds_what_reproduces_the_run_as_json_run_does():
+    """A review: the csv had no bjsim version, nor chunk_rounds and pair_rounds, on which the
+    results depend, so it could not reproduce its run. Each is on every row, as json's."""
+    tiny = [a for a in TINY if a not in ("--rounds", "4000")]
+    args = ["compare", *tiny, "--max-rounds", "6000", "--vary", "decks=8", "--precision", "0.5",
+            "-f"]
+    doc = json.loads(run(*args, "json").stdout)
+    rows = list(csv.DictReader(io.StringIO(run(*args, "csv").stdout)))
+    keys = ("bjsim", "rounds_asked", "seed", "chunk_rounds", "pair_rounds")
+    assert {tuple(r[k] for k in keys) for r in rows} == {
+        (doc["bjsim"], "6000", "3", "2000", "50")}
+    assert doc["run"]["rounds"] == 6000 and doc["run"]["chunk_rounds"] == 2000
+    assert doc["run"]["pair_rounds"] == 50 and doc["bjsim"] == __version__
+    assert {r["rounds"] for r in rows} == {str(doc["run"]["rounds_played"])}
 
 
 def test_json_gives_each_strategy_of_a_game_of_several():

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from simulator import __version__
 from simulator import run as run_mod
 from simulator.cli import cli
 from simulator.plans import list_plans
@@ -1256,6 +1257,20 @@ def test_counts_csv_has_the_overrides_and_no_effect_rows_simulates_has():
                      "round before any double or split"}
     assert run_rows("count") == simulate
     assert run_rows("count", "--penetrations", "0.6,0.7") == simulate
+
+
+def test_counts_csv_has_the_version_row_simulates_has():
+    # a review: count's csv had no run,bjsim row, where simulate's, exact's and the report's
+    # csvs carry the version: now first of the run rows, as simulate's, in a sweep too
+    def run_rows(*args):
+        result = invoke(*args, *TINY, "-f", "csv")
+        assert result.exit_code == 0, result.output
+        return [r for r in csv.DictReader(io.StringIO(result.stdout)) if r["section"] == "run"]
+
+    for args in (["simulate"], ["count"], ["count", "--penetrations", "0.6,0.7"]):
+        rows = run_rows(*args)
+        assert (rows[0]["item"], rows[0]["value"]) == ("bjsim", __version__), args
+        assert [r["item"] for r in rows].count("bjsim") == 1
 
 
 def test_an_se_the_plan_fixes_at_0_is_shown_as_none_in_the_tables(tmp_path):

@@ -938,3 +938,16 @@ def test_exact_names_the_charts_it_valued_by_their_sha256_as_simulate_does():
         cli, ["exact", "-q", "-f", "csv"]).stdout)))
     assert [r["value"] for r in rows if r["item"] == "strategy_sha256"] == nz
     assert hashes("exact", "--optimal") is None
+
+
+def test_exact_hands_names_the_chart_it_valued_by_its_sha256_as_exact_does():
+    """A review: ``exact --hands`` had no ``strategy_sha256`` in json or csv. json: before
+    ``run`` as exact's (a list of one), the hash simulate gives the same chart; csv: a column."""
+    mimic = ["--strategy", "mimic-dealer"]
+    sim = json.loads(run("simulate", "-n", "1000", "-q", "-f", "json", *mimic).stdout)
+    doc = json.loads(run("exact", "--hands", "--up", "6", "-q", "-f", "json", *mimic).stdout)
+    assert doc["strategy_sha256"] == sim["strategy_sha256"]
+    assert list(doc)[:5] == ["bjsim", "source", "rules", "strategy_sha256", "run"]
+    rows = list(csv.DictReader(io.StringIO(run("exact", "--hands", "--up", "6", "-q", "-f", "csv",
+                                                *mimic).stdout)))
+    assert rows and {r["strategy_sha256"] for r in rows} == set(sim["strategy_sha256"])

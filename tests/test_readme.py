@@ -82,6 +82,26 @@ def test_readme_replay_json_run_row_lists_every_key_of_run(tmp_path):
     assert [key for key in run if f"`{key}`" not in row] == []
 
 
+def test_readme_replay_json_table_lists_every_key_and_says_true_of_simulates_run(tmp_path):
+    """Every top-level key of replay's json has a row of the README's table (it left out
+    ``strategy_sha256``), and the `run` row's keys said to be "as `simulate`'s" are keys of
+    simulate's `run` (it said so of `strategy`, which simulate's `run` has not)."""
+    cards = str(ROOT / "tests" / "cards" / "gazette_tour.cards")
+    mine = tmp_path / "mine.toml"
+    mine.write_text((ROOT / "strategies" / "never-bust.toml").read_text()
+                    .replace('name = "never-bust"', 'name = "my-chart"'))
+    doc = json.loads(CliRunner().invoke(cli, ["replay", "--cards", cards, "--strategy",
+                                              str(mine), "-f", "json"]).stdout)
+    sim = json.loads(CliRunner().invoke(cli, ["simulate", "-n", "1000", "-q", "--strategy",
+                                              str(mine), "-f", "json"]).stdout)
+    table = README.split("**`bjsim replay -f json`**", 1)[1].split("\n\n")[1]
+    rows = [re.findall(r"`(\w+)`", line.split(" | ")[0]) for line in table.splitlines()]
+    assert set(doc) == {k for keys in rows for k in keys}
+    row = next(line for line in table.splitlines() if line.startswith("| `run` |"))
+    said = row.split(" | ", 1)[1].split("(as `simulate`'s)")[0]
+    assert [k for k in re.findall(r"`(\w+)`", said) if k not in sim["run"]] == []
+
+
 def test_the_compare_example_of_the_rule_effect_table_is_the_command_that_made_it():
     """The compare section's example "the rule-effect table below" is the command the table's
     own section says made it (it left out --rounds 20M, so it made another table)."""

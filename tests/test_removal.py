@@ -26,7 +26,7 @@ from simulator.exact.removal import (
 )
 from simulator.exact.shoe import full_shoe, removed
 from simulator.rules import load_rules
-from simulator.strategy import load_strategy
+from simulator.strategy import charts_sha256, load_strategy
 
 ROOT = Path(__file__).resolve().parent.parent
 NZ = load_rules(ROOT / "configs" / "nz1994.toml")
@@ -287,9 +287,26 @@ def test_cli_removal_every_format(cli_runs):
     assert "bjsim count --plan sevens-super-sevens" in flat
     rows = list(csv.DictReader(io.StringIO(cli_runs["csv"].stdout)))
     effects = {r["item"]: float(r["value"]) for r in rows if r["section"] == "effect"}
-    assert len(effects) == 30 and effects["5:main"] > 0 > effects["T:main"]
+    assert len(effects) == 30 and effects["5:main"] > 0 > effects["10:main"]
+    # a ten is "10", as exact's up-card keys; per in simulate's and exact's csv words
+    assert not any(k.startswith("T:") for k in effects)
+    assert {(r["item"].split(":")[-1], r["per"]) for r in rows if r["section"] in (
+        "full_shoe", "effect", "deck_sum")} == {("main", "initial wager"),
+                                                ("insurance", "unit staked"),
+                                                ("super_sevens", "unit staked")}
+    assert {r["per"] for r in rows if r["section"] == "sevens_depleted"} == {
+        "unit staked", "non-sevens out"}
+    assert re.search(r"^10\s+-0\.\d{4}\s+", table, re.M) and not re.search(r"^T\s", table, re.M)
     assert any(r["section"] == "run" and r["item"] == "strategy" and r["value"] == "basic"
                for r in rows)
+    # the chart held fixed by its sha256, as exact's csv and json (before run) give it
+    basic = [charts_sha256(load_strategy("basic"))]
+    assert [r["value"] for r in rows if r["item"] == "strategy_sha256"] == basic
+    assert json.loads(cli_runs["json"].stdout)["strategy_sha256"] == basic
+    assert list(json.loads(cli_runs["json"].stdout))[:5] == [
+        "bjsim", "source", "rules", "strategy_sha256", "run"]
+    # the run rows as plain exact's csv: not seed and partial, nothing is simulated
+    assert not [r for r in rows if r["section"] == "run" and r["item"] in ("seed", "partial")]
     # the shoe and the 7-7 play held fixed, as the other formats say them
     cells = {(r["section"], r["item"]): r["value"] for r in rows}
     assert cells[("shoe", "decks")] == "6" and cells[("shoe", "cards")] == "312"
@@ -300,7 +317,7 @@ def test_cli_removal_every_format(cli_runs):
     doc = json.loads(cli_runs["json"].stdout)
     rem = doc["removal"]
     assert rem["decks"] == 6 and rem["play"] == "chart" and rem["strategy"] == "basic"
-    assert list(rem["effects"]) == list("A23456789T")
+    assert list(rem["effects"]) == [*"A23456789", "10"]
     hi_lo = next(c for c in rem["counts"] if c["count"] == "hi-lo")
     assert hi_lo["insurance"] == pytest.approx(correlation(hi_lo["tags"], [4] * 9 + [-9]))
     assert effects["5:main"] == rem["effects"]["5"]["main"]

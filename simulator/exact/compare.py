@@ -779,6 +779,12 @@ def _own_plays_text(q: dict) -> str:
     return plays_by_up_text([q["strategy_plays"][up] for up in (*range(2, 11), 1)])
 
 
+def csv_run(run: dict) -> dict:
+    """The ``run`` of an exact csv: json's without ``seed`` (null) and ``partial`` (false),
+    which say nothing where nothing is simulated."""
+    return {k: v for k, v in run.items() if k not in ("seed", "partial")}
+
+
 def exact_csv(fig: dict, rules: dict, run: dict | None = None, charts=None) -> str:
     """The tidy csv of `bjsim exact` (section, item, per, value: `exact_rows`) under ``rules``
     (a `rules.rules_dict`), then the ``run`` rows (rules name with the changes, strategy, its
@@ -791,7 +797,7 @@ def exact_csv(fig: dict, rules: dict, run: dict | None = None, charts=None) -> s
     frame = pd.DataFrame([(sec, item, per, _csv_value(v))
                           for sec, item, per, v in exact_rows(fig)],
                          columns=["section", "item", "per", "value"], dtype=object)
-    run = {k: v for k, v in (run or {}).items() if k not in ("seed", "partial")}  # (no run)
+    run = csv_run(run or {})
     meta = {"run": run | {"play": fig["play"], "play_note": fig["play_note"],
                           "basis": basis(rules["decks"], rules.get("penetration"))} | (
         {"per_box_note": fig["per_box_note"]} if fig.get("per_box_note") else {}),

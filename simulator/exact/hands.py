@@ -134,14 +134,16 @@ def hands_table(rows: list[dict], title: str, strategy: str, rules) -> str:
     return "\n".join(out) + "\n"
 
 
-def hands_frame(rows: list[dict], run: dict, rules):
-    """The rows as a table (pandas), one column per play, the run's rules and strategy and
-    bjsim's source (`source.provenance`) on every row (csv)."""
+def hands_frame(rows: list[dict], run: dict, rules, charts=None):
+    """The rows as a table (pandas), one column per play, the run's rules and strategy, its
+    ``charts`` (json's ``strategy_sha256``, a list of one) and bjsim's source
+    (`source.provenance`) on every row (csv)."""
     import pandas as pd
 
     from simulator.source import provenance_columns
 
     run_columns = {"rules_name": run.get("rules_name"), "strategy": run.get("strategy"),
+                   "strategy_sha256": "; ".join(charts or []),
                    **provenance_columns()}  # (the same on every row: made once)
     return pd.DataFrame([{
         "up": up_label(r["up"]),

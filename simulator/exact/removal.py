@@ -14,7 +14,8 @@ from simulator.exact.shoe import DECK, flag, full_shoe
 from simulator.rules import validate
 from simulator.strategy import checked
 
-VALUES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")  # EoR order, index value - 1
+VALUES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10")  # EoR order, index value - 1: a
+# ten is "10", as exact's up-card keys (the ranks' T, J, Q, K all carry it)
 GAMES = ("main", "insurance", "super_sevens")
 
 
@@ -188,6 +189,8 @@ def correlations(effects: dict, tags) -> dict:
 GAME_WORDS = {"main": "main game", "insurance": "insurance", "super_sevens": "Super Sevens"}
 PER = {"main": "per initial wager", "insurance": "per unit staked",
        "super_sevens": "per unit bet"}
+CSV_PER = {"main": "initial wager", "insurance": "unit staked",  # (the csv's per: as simulate's
+           "super_sevens": "unit staked"}  # and exact's)
 CORRELATION_KEYS = {"main": "betting", "insurance": "insurance", "super_sevens": "super_sevens"}
 METHOD = ("one card of each value removed from the rule set's full shoe: EoR = the return from "
           "the shoe less that card minus the full shoe's")
@@ -275,14 +278,14 @@ def removal_rows(effects: dict, systems) -> list[tuple]:
             ("shoe", "cards", "", int(full_shoe(effects["decks"]).sum()))]
     rows += [("sevens_play", up, "7-7 play held fixed", play)
              for up, play in (_sevens_plays_by_up(effects) or {}).items()]
-    rows += [("full_shoe", g, PER[g], effects["full"][g]) for g in games]
-    rows += [("effect", f"{v}:{g}", PER[g], float(effects["eor"][g][i]))
+    rows += [("full_shoe", g, CSV_PER[g], effects["full"][g]) for g in games]
+    rows += [("effect", f"{v}:{g}", CSV_PER[g], float(effects["eor"][g][i]))
              for i, v in enumerate(VALUES) for g in games]
-    rows += [("deck_sum", g, PER[g], effects["deck_sum"][g]) for g in games]
+    rows += [("deck_sum", g, CSV_PER[g], effects["deck_sum"][g]) for g in games]
     depleted = effects.get("sevens_depleted")
     if depleted is not None:
         for s in depleted["shoes"]:
-            rows += [("sevens_depleted", f"{s['non_sevens_out']}:{k}", PER["super_sevens"],
+            rows += [("sevens_depleted", f"{s['non_sevens_out']}:{k}", CSV_PER["super_sevens"],
                       s[k]) for k in ("exact", "linear")]
         rows += [("sevens_depleted", f"break_even:{k}", "non-sevens out", v)
                  for k, v in depleted["break_even"].items()]
