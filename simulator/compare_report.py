@@ -873,7 +873,8 @@ def _game_json(row: dict, base) -> dict:
            "no_effect": no_effect_changes(game.rules, game.changes), "strategy": list(game.names),
            # each box's charts as played (`strategy.charts_sha256`), as simulate's json gives them
            "strategy_sha256": [charts_sha256(x) for x in game.strategies],
-           "strategy_note": game.strategy_note or None,  # (null for none, as simulate's)
+           "strategy_note": game.strategy_note or _derived_note(game),  # (null for none, as
+           # simulate's)
            "rules": rules_dict(game.rules),
            "rounds": s["rounds"], "house_edge": s["house_edge"],
            "super_sevens": None if not game.rules.super_sevens else {
@@ -897,6 +898,16 @@ def _game_json(row: dict, base) -> dict:
         # whether its Super Sevens figure can differ from the baseline's (the tables show it)
         out["super_sevens_touched"] = bool(game.rules.super_sevens) and _touches_ss(base, game)
     return out
+
+
+def _derived_note(game) -> str | None:
+    """What `bjsim simulate` says beside ``game``'s strategy where it plays one strategy by
+    name (`derived.strategy_note`: a chart derived for its rules, or the shipped basic under
+    rules that call for another); None for none, or for several."""
+    from simulator import derived
+
+    names = set(game.names)
+    return derived.strategy_note(game.rules, next(iter(names))) if len(names) == 1 else None
 
 
 def _finite(x):

@@ -1638,3 +1638,20 @@ def test_a_strategy_varied_twice_by_name_and_by_file_is_refused():
                           str(file)),
                       f"--vary-strategy '{file}' (the same as 'mimic-dealer') is asked for twice: "
                       "allowed each variant once")
+
+
+def test_a_derived_strategy_has_simulates_strategy_note_in_the_json():
+    """A scripting user's review: compare's json gave strategy_note null for a game playing the
+    chart derived for its rules, where docs/compare.md says it is simulate's run.strategy_note
+    (and simulate's names the derived chart's rules)."""
+    small = ["--rounds", "4000", "--chunk-rounds", "2000", "--pair-rounds", "50", "--quiet"]
+    doc = json.loads(run("compare", *small, "--set", "dealer_hits_soft_17=true", "--vary",
+                         "decks=8", "--no-exact", "-f", "json").stdout)
+    sim = json.loads(run("simulate", "--set", "dealer_hits_soft_17=true", "--rounds", "1000",
+                         "-q", "-f", "json").stdout)
+    note = sim["run"]["strategy_note"]
+    assert note and doc["baseline"]["strategy_note"] == note
+    assert doc["variants"][0]["strategy_note"].startswith(
+        "the exact analyzer's for decks=8, dealer_hits_soft_17=true")
+    plain = json.loads(run("compare", *TINY, "--vary", "decks=8", "-f", "json").stdout)
+    assert plain["baseline"]["strategy_note"] is None  # (the shipped basic under its own rules)
