@@ -288,3 +288,16 @@ def test_a_report_with_a_bad_bjsim_chromium_says_which_path(tmp_path, monkeypatc
     assert "report.pdf" not in written
     assert any(s.startswith("report.pdf not written: BJSIM_CHROMIUM=/nonexistent: no such file")
                for s in said), said
+
+
+def test_the_variants_super_sevens_table_names_every_change_that_puts_a_game_in_it():
+    # A side-bet designer's review: the sentence over the table named decks, hole card, pays
+    # and the 7-7 play, while the table (compare's SS_KEYS) holds penetration and shuffle
+    # variants too.
+    from simulator.assessment.sections import SS_CHANGES
+    from simulator.compare_report import SS_KEYS
+
+    words = {"decks": "decks", "hole_card": "hole card", "super_sevens_pays": "pays",
+             "super_sevens_bet": "stake", "penetration": "penetration", "shuffle": "shuffle"}
+    assert set(words) == set(SS_KEYS)
+    assert all(w in SS_CHANGES for w in words.values()) and "7-7 play" in SS_CHANGES

@@ -345,6 +345,12 @@ def summary(data: dict) -> Section:
     return Section("summary", "Summary", [t for t in text if t])
 
 
+# The changes that move the Super Sevens figures (`compare_report.SS_KEYS`), in words.
+SS_CHANGES = ("a change of decks, hole card, pays or stake, of the penetration or shuffle, whose "
+              "cut-card effect moves the side bet too, or of the 7-7 play, which decides "
+              "whether a third card is dealt")
+
+
 def player_edge_text(data: dict) -> str:
     """Where the player, playing the strategy, has the edge in the main game (with the
     insurance it takes): its exact house edge below 0, or the simulated one's 95% interval
@@ -1201,8 +1207,7 @@ def variants(data: dict) -> Section:
             "said above", "ss_ci95_low": no_interval, "ss_ci95_high": no_interval})
         blocks += [
             "Super Sevens (rule 14), per unit staked, in each game whose Super Sevens can "
-            "differ from this rule set's (a change of decks, hole card or pays, or of the 7-7 "
-            "play, which decides whether a third card is dealt), as bjsim compare shows them: "
+            f"differ from this rule set's ({SS_CHANGES}), as bjsim compare shows them: "
             "the simulated house edge, the exact one (the strategy's 7-7 play, a full shoe "
             "every round) and the difference from this rule set, paired as above. "
             + _variant_ss_interval_words(games) + " "
