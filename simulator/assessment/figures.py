@@ -77,7 +77,7 @@ from simulator.strategy import (
     shown_names,
     strategy_path,
 )
-from simulator.tally import Z95, dealer_note, splits_se_note
+from simulator.tally import Z95, dealer_note, house_edge_of, per, splits_se_note
 from simulator.variants import changes_of
 
 ROUND_COUNTS = (100, 1_000, 10_000, 100_000)  # the volatility table's columns
@@ -395,7 +395,8 @@ def _running(chunks: dict, rounds_played: int, total) -> dict:
         acc += chunks[i]
         box_rounds = int(acc[L.T_BOX_ROUNDS])
         out["rounds"].append(int(acc[L.T_ROUNDS]))
-        out["house_edge"].append(-int(acc[L.T_TOTAL_SUM]) / box_rounds / L.UNIT)
+        out["house_edge"].append(house_edge_of(per(int(acc[L.T_TOTAL_SUM]), box_rounds,
+                                                   L.UNIT)))  # (simulate's figure, bit for bit)
         out["half_width"].append(engine.half_width(acc))
     if not np.array_equal(acc, total):
         raise RuntimeError("report: the chunks seen do not add up to the run's tally")
