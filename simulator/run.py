@@ -296,9 +296,77 @@ def compile_then_bar(job, finished: bool, scheduler: str | None, quiet: bool,
         compiling = True  # no chunk played: the caller says 'interrupted while compiling'
     waits = scheduler is not None and not finished  # (a bar at 0% meanwhile: blanked, the
     # Error line of a cluster that cannot be reached was on the bar's line)
-    bar = tqdm(unit="round", unit_scale=True, file=sys.stderr, disable=quiet or compiling,
+    kind = tqdm if terminal() else _line_bar()
+    bar = kind(unit="round", unit_scale=True, file=sys.stderr, disable=quiet or compiling,
                dynamic_ncols=True, leave=False, delay=math.inf if waits else 0, **options)
     return bar, compiling
+
+
+LINE_EVERY = 60.0  # seconds between the progress lines where stderr is not a terminal
+EVERY_VAR = "BJSIM_PROGRESS_SECONDS"  # (the environment's choice of them)
+
+
+def line_every() -> float:
+    """Seconds between progress lines where stderr is not a terminal: `EVERY_VAR` where set to
+    a number 0 or more, else `LINE_EVERY` (a warning where it is set to anything else)."""
+    text = os.environ.get(EVERY_VAR)
+    if text is None:
+        return LINE_EVERY
+    try:
+        every = float(text)
+    except ValueError:
+        every = -1.0
+    if not (math.isfinite(every) and every >= 0):
+        print(f"bjsim: warning: {EVERY_VAR}={text!r} is not a number of seconds, 0 or more: "
+              f"{LINE_EVERY:g} used", file=sys.stderr)
+        return LINE_EVERY
+    return every
+
+
+def terminal() -> bool:
+    """Whether stderr is a terminal, where the progress bar redraws itself in place."""
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):  # (no stderr, or a closed one)
+        return False
+
+
+def _line_bar():
+    """The progress bar for a stderr that is a file or a pipe (a log: no carriage returns): a
+    line of its own every `line_every` seconds, none for a shorter run, and a last one as it
+    closes where any was written."""
+    from tqdm import tqdm
+
+    class LineBar(tqdm):
+        def __init__(self, *args, **kwargs):
+            self._lines_at = None  # (the bar's rounds at the last line written)
+            self._every = line_every()
+            super().__init__(*args, bar_format="{desc}: {percentage:3.0f}% {n_fmt}/{total_fmt} "
+                             "rounds [{elapsed}<{remaining}, {rate_fmt}{postfix}]", **kwargs)
+
+        def clear(self, nolock=False):  # (tqdm.write's: nothing drawn in place to clear)
+            pass
+
+        def display(self, msg=None, pos=None):
+            if msg is not None:  # (close's clearing: nothing to clear)
+                return False
+            now, start = self._time(), getattr(self, "start_t", None)  # (none while it starts)
+            if start is None or now - max(start, getattr(self, "_line_time", start)) < self._every:
+                return True
+            self._line(now)
+            return True
+
+        def _line(self, now):
+            self.fp.write(f"{self}\n")
+            self.fp.flush()
+            self._line_time, self._lines_at = now, self.n
+
+        def close(self):
+            if not self.disable and self._lines_at is not None and self._lines_at != self.n:
+                self._line(self._time())
+            super().close()
+
+    return LineBar
 
 
 def not_started() -> tuple:

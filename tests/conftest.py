@@ -3,6 +3,8 @@
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
@@ -19,3 +21,12 @@ def pytest_xdist_auto_num_workers(config):
     if args and all("::" in a for a in args):
         return 0
     return None
+
+
+@pytest.fixture
+def terminal_bar(monkeypatch):
+    """The progress bar as on a terminal (redrawn in place with carriage returns), where the
+    test's stderr is not one: a file or pipe gets a line a minute instead (`run.terminal`)."""
+    from simulator import run
+
+    monkeypatch.setattr(run, "terminal", lambda: True)

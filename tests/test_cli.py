@@ -1577,3 +1577,28 @@ def test_replay_json_names_each_boxs_charts_by_their_sha256_as_simulate(tmp_path
     assert doc["strategy_sha256"] == sim["strategy_sha256"]
     assert len(set(sim["strategy_sha256"])) == 2
     assert list(doc).index("strategy_sha256") == list(doc).index("strategy") + 1
+
+
+def test_a_stderr_that_is_not_a_terminal_gets_progress_lines_without_carriage_returns(
+        monkeypatch):
+    """A scripting user's review: stderr sent to a file held tqdm's redraws (carriage returns,
+    a line of spaces) between its lines, and -q dropped the useful lines with them. A file or
+    pipe gets a plain line every `run.LINE_EVERY` seconds (none for a shorter run) and a last
+    one as the bar closes (BJSIM_PROGRESS_SECONDS sets the seconds); a terminal keeps the bar."""
+    from simulator import run as R
+
+    quiet = run("simulate", *TINY[:-1])
+    assert "\r" not in quiet.stderr and "%" not in quiet.stderr  # (a short run: no line)
+    assert "rounds/s" in quiet.stderr  # (the line of the time taken stays)
+    monkeypatch.setenv("BJSIM_PROGRESS_SECONDS", "0")
+    lines = run("simulate", *TINY[:-1], "--chunk-rounds", "1000").stderr
+    assert "\r" not in lines
+    bars = [ln for ln in lines.splitlines() if re.match(r"bjsim: +\d+% ", ln)]
+    assert bars and bars[-1].startswith("bjsim: 100% ") and "house edge" in bars[-1]
+    assert all(" rounds [" in b for b in bars), bars
+    monkeypatch.setenv("BJSIM_PROGRESS_SECONDS", "soon")
+    said = run("simulate", *TINY[:-1]).stderr
+    assert ("bjsim: warning: BJSIM_PROGRESS_SECONDS='soon' is not a number of seconds, 0 or "
+            "more: 60 used") in said and "%" not in said
+    monkeypatch.setattr(R, "terminal", lambda: True)
+    assert "\r" in run("simulate", *TINY[:-1]).stderr  # (a terminal: redrawn in place)

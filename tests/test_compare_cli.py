@@ -533,7 +533,8 @@ def test_strategies_are_named_as_every_command_names_them(tmp_path, monkeypatch)
     named = {g["label"]: (g["strategy"], g["strategy_note"])
              for g in [doc["baseline"], *doc["variants"]]}
     assert named == {"nz1994": (["basic"], None), "decks=8": (["basic"], None),
-                     "dealer_hits_soft_17=true": ([derived.DERIVED_BASIC], None),
+                     "dealer_hits_soft_17=true": ([derived.DERIVED_BASIC], derived.derived_words(
+                         nz.replace(dealer_hits_soft_17=True))),  # (simulate's note)
                      "penetration=0.85": (["basic"], None)}
     assert sorted(tmp_path.glob("basic-*.toml")) == sorted([derived.basic_path(
         nz.replace(decks=8)), h17])  # nothing derived for the NZ chart's rules
@@ -802,7 +803,7 @@ def _last_bar(stderr: str, word: str) -> str:
     return [part for part in stderr.split("\r") if word in part][-1]
 
 
-def test_the_bar_ends_on_the_final_difference():
+def test_the_bar_ends_on_the_final_difference(terminal_bar):
     args = [a for a in TINY if a != "--quiet"]
     result = run("compare", "--vary", "dealer_hits_soft_17=true", *args, "-f", "json")
     diff = json.loads(result.stdout)["variants"][0]["difference"]["house_edge"]
@@ -810,7 +811,7 @@ def test_the_bar_ends_on_the_final_difference():
                                                                                   "100%")
 
 
-def test_with_a_precision_target_the_bar_ends_on_the_widest_half_width_met():
+def test_with_a_precision_target_the_bar_ends_on_the_widest_half_width_met(terminal_bar):
     args = [a for a in TINY if a not in ("--quiet", "--rounds", "4000")]
     result = run("compare", "--vary", "dealer_hits_soft_17=true", *args, "--precision", "0.01",
                  "--max-rounds", "40000", "-f", "json")
@@ -1206,7 +1207,9 @@ def test_the_shipped_basic_under_other_rules_is_said_to_be_the_nz_chart():
                         "--no-exact", "-q", "-f", "json").stdout)
     # the NZ rules: their own chart, no note: null, as simulate's run.strategy_note (it was "")
     assert nz["baseline"]["strategy_note"] is None
-    assert [v["strategy_note"] for v in nz["variants"]] == [None]
+    # its variant plays the chart derived for decks=2, noted as simulate notes it
+    assert [v["strategy_note"] for v in nz["variants"]] == [
+        "the exact analyzer's for decks=2; the shipped basic is the NZ rules' chart"]
 
 
 def test_more_boxes_than_the_per_box_strategies_is_refused_in_words():

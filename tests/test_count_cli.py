@@ -1046,7 +1046,7 @@ def test_more_boxes_than_the_plan_plays_is_said_on_stderr(fake_engine):
     assert "the plan plays 1 box a round at most" in result.stderr
 
 
-def test_the_bar_shows_the_counters_advantage_as_it_ends():
+def test_the_bar_shows_the_counters_advantage_as_it_ends(terminal_bar):
     result = invoke("count", *[a for a in TINY if a != "--quiet"], "-f", "json")
     advantage = json.loads(result.stdout)["results"]["advantage"]["initial_bet"]["mean"]
     bar = [part for part in result.stderr.split("\r") if "counter's advantage" in part][-1]

@@ -627,7 +627,7 @@ def test_a_count_stopped_in_its_control_run_resumes_to_the_uninterrupted_report(
     assert whole.exit_code == 0, whole.output
     path = tmp_path / "count.ckpt"
     env = dict(os.environ, BJSIM_CHECKPOINT_EVERY="0.05", PYTHONPATH=str(ROOT),
-               PYTHONFAULTHANDLER="1")
+               PYTHONFAULTHANDLER="1", BJSIM_PROGRESS_SECONDS="0")  # (a bar line each redraw)
     proc = subprocess.Popen([sys.executable, "-m", "simulator", *args, "--checkpoint", str(path)],
                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, preexec_fn=from_a_terminal)
