@@ -532,8 +532,9 @@ def _table(summary: dict, meta: dict) -> str:
                                    for k, n in never.items()) + "\n")
         few = lf["freq_se"].isna() & ~lf["line"].isin(never)
         if few.any() and summary["super_sevens"]["bets"]:
-            w(f"  SE: none for a line of fewer than {MIN_WINS} deals (the normal approximation "
-              "does not hold)\n")
+            w(f"  SE: none for a line of fewer than {MIN_WINS} deals expected (the bets x its "
+              "exact chance under the 7-7 play, not the deals seen): the normal approximation "
+              "does not hold\n")
 
     ff = frequencies_frame(summary)
     shown = pd.DataFrame({

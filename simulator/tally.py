@@ -378,10 +378,19 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
     if bets and ss_round_sd is not None:
         ss_se = ss_round_sd / math.sqrt(rounds) / (bets / rounds)
     pays = list(rules.super_sevens_pays) + [-1]
+    dealable = ss_lines_dealable(rules)
+    chances = line_chances(rules, strategies)
+    by_slot = [t[L.T_BY + k * L.N_BY + L.BY_BOX_ROUNDS] for k in range(len(chances))]
+    if strategies is None or not sum(by_slot):
+        by_slot = [bets] + [0] * (len(chances) - 1)
+    expected = {k: sum(n * c[k] for n, c in zip(by_slot, chances, strict=True))
+                for k in SS_LINES}  # (each line's deals expected in the run)
     lines = {}
     for name, idx, pay in zip(SS_LINES, SS_LINE_TALLY, pays, strict=True):
         r = _rate(t[idx], bets)
-        se = r["se"] if r["count"] >= MIN_WINS else None  # (few counts: no normal interval)
+        # no normal interval from few deals: as the house edge's, by the deals expected, not
+        # those seen (a lucky run's line would have one where an unlucky one's has none)
+        se = r["se"] if expected[name] >= MIN_WINS and r["count"] else None
         lines[name] = {
             "pays": int(pay),
             "count": r["count"],
@@ -390,13 +399,7 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
             "contribution": None if r["rate"] is None else pay * r["rate"],
             "contribution_se": None if se is None else abs(pay) * se,
         }
-    dealable = ss_lines_dealable(rules)
-    chances = line_chances(rules, strategies)
-    by_slot = [t[L.T_BY + k * L.N_BY + L.BY_BOX_ROUNDS] for k in range(len(chances))]
-    if strategies is None or not sum(by_slot):
-        by_slot = [bets] + [0] * (len(chances) - 1)
-    rare = [(sum(n * c[k] for n, c in zip(by_slot, chances, strict=True)), k)
-            for k, v in lines.items()
+    rare = [(expected[k], k) for k, v in lines.items()
             if v["pays"] > 3 and k in ss_lines_possible and k in dealable]
     rare = [x for x in rare if x[0] > 0]
     few_wins = rare_line = None

@@ -857,7 +857,8 @@ def test_super_sevens_pay_table_gives_each_simulated_frequency_its_se(built, sim
         cells = f"| {fmt(row['freq'], 'prob')} | {fmt(se, 'prob')} | "
         assert cells in md, cells
     assert any(lines[k]["freq_se"] is None for k in lines)  # (60,000 rounds: lines d and e)
-    assert "a line of fewer than 30 deals in the run has none ('-')" in md
+    assert ("a line of fewer than 30 deals expected in the run (the bets x its probability, not "
+            "the deals seen) has none ('-')") in " ".join(md.split())
 
 
 def test_sevens_section_has_every_play_and_the_published_convention(built):

@@ -1313,8 +1313,9 @@ def _variant_row(game: dict, ss_sd: float | None = None) -> dict:
                 game.get("same_game_as"), game.get("same_main_game_as"))
                 if game["changes"] else ""),
             # "the baseline's" (its strategy played under the variant's rules), else the names
-            "strategy": (game["strategy_note"] or "").split(",")[0] or ", ".join(
-                sorted(set(game["strategy"]))),
+            # (a note of what a derived chart is derived for stays in compare's json)
+            "strategy": "the baseline's" if game["strategy_note"] == "the baseline's" else
+            ", ".join(sorted(set(game["strategy"]))),
             "house_edge": he["mean"],
             "house_edge_half_width": None if he["ci95_high"] is None else
             he["ci95_high"] - he["mean"],

@@ -766,8 +766,9 @@ def pay_table(data: dict) -> Section | None:
         f"Their sum, the return, is {fmt(total, 'spct')}. The simulated frequency comes with "
         "its binomial standard error (SE), as bjsim simulate gives it; the simulated "
         "contribution's SE is |pays| x that SE"
-        + (f"; a line of fewer than {MIN_WINS} deals in the run has none ('-'): the normal "
-           "approximation does not hold" if no_se else "") + ".", t])
+        + (f"; a line of fewer than {MIN_WINS} deals expected in the run (the bets x its "
+           "probability, not the deals seen) has none ('-'): the normal approximation does not "
+           "hold" if no_se else "") + ".", t])
 
 
 def frequencies(data: dict) -> Section:
