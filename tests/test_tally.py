@@ -198,6 +198,27 @@ def test_the_super_sevens_interval_waits_for_the_wins_expected_not_those_seen():
             assert shown or f"expected in {bets:,} bets" in ss["interval_note"]
 
 
+def test_a_lines_frequency_se_waits_for_the_deals_expected_not_those_seen():
+    """As the interval: a line's SE by its deals expected (the bets x its exact chance), so a
+    lucky run's 40 deals of (e) give none below 30 expected and an unlucky run's 20 give one
+    from 30 expected (a review: the SE went by the deals seen, against README's rule)."""
+    rules = Rules(boxes=1)
+    p_e = tally_module.line_chances(rules, None)[0]["e"]
+    need = math.ceil(30 / p_e)
+    for bets, shown in ((need - 1, False), (need, True)):
+        for wins in (20, 40):
+            t = build_tally([[(0, None, 4)]] * wins + [[(0, None, 5)]])
+            t[L.T_ROUNDS] = t[L.T_BOX_ROUNDS] = t[L.T_SS_BETS] = bets
+            t[L.T_SS_F] = bets - wins
+            e = summarize(t, rules)["super_sevens"]["lines"]["e"]
+            assert e["count"] == wins
+            assert (e["freq_se"] is not None) == shown, (bets, wins)
+            if shown:
+                assert e["freq_se"] == pytest.approx(math.sqrt(wins / bets * (1 - wins / bets)
+                                                               / bets))
+                assert e["contribution_se"] == pytest.approx(5000 * e["freq_se"])
+
+
 def test_zero_counts_give_none_without_warnings():
     rounds = [[(10, None, None)], [(-10, None, None)]]
     with warnings.catch_warnings():
