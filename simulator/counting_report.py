@@ -798,15 +798,16 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     insurance = _without_interval(insurance, _insurance_note(tot, plan, insurance["mean"],
                                                              insurance["se"]))
     short = ONE_ROUND if played < 2 else _too_few(played)  # (as simulate)
+    ss_few = few or _too_few(played)  # (the Super Sevens bets' rule, then the rounds')
     advantage = {
         "initial_bet": _without_interval(_advantage(net, bet, main_sd, played, u), short),
         "initial_bet_with_super_sevens": _without_interval(_by_batches(
             _advantage(net / u + ss_net, bet + ss_bet, sd, played), whole,
-            "initial_bet_with_super_sevens"), few) if ss_bet else NONE_BET,
+            "initial_bet_with_super_sevens"), ss_few) if ss_bet else NONE_BET,
         "total_bet": _without_interval(_advantage(game / u, wagered / u, game_sd, played), short),
         "total_bet_with_super_sevens": _without_interval(_by_batches(
             _advantage(round_net / u, wagered / u + ss_bet, sd, played), whole,
-            "total_bet_with_super_sevens"), few) if ss_bet else NONE_BET,
+            "total_bet_with_super_sevens"), ss_few) if ss_bet else NONE_BET,
     }
     flat = _flat(tot[L.C_FLAT_NET], tot[L.C_FLAT_SQ], tot[L.C_FLAT_BOXES], float(u),
                  tot[L.C_FLAT_RSQ], rounds)
@@ -890,7 +891,8 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         # drift off the control's within a shoe, so their errors are close to independent (30
         # seeds: correlation -0.26, not significant). The SE takes them as independent; it is
         # no upper bound.
-        "gain_over_basic_se": 0.0 if same_rounds else _gain_se(tot) if as_flat
+        "gain_over_basic_se": 0.0 if same_rounds else None if as_flat and _too_few(rounds)
+        else _gain_se(tot) if as_flat
         else None if basic is None or None in (basic["se"], advantage["initial_bet"]["se"])
         else math.hypot(basic["se"], advantage["initial_bet"]["se"]),
         "gain_over_basic_se_kind": None if basic is None else NO_PLAY if not played
