@@ -40,6 +40,7 @@ from simulator.tally import (
     SS_LINES,
     TOO_FEW,
     Z95,
+    _few_rounds,
     _figure,
     _mean_sd,
     bets_words,
@@ -782,9 +783,11 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     moved = ss_bet > 0 and check["rare"] is not None  # (pays above 3 to 1 in the nets)
     chunks, chunk_note = chunk_count(moments)
     whole = _whole_se(moments, ctally, chunk_note) if ss_bet and ss_stake_varies(plan) else None
-    per_played = _per_round(round_net, tot[L.C_ROUND_SQ], played, bankroll, few, moved, nets,
+    per_played = _per_round(round_net, tot[L.C_ROUND_SQ], played, bankroll,
+                            few or _too_few(played), moved, nets,
                             None if whole is None else whole("per_round_played"))
-    per_watched = _per_round(round_net, tot[L.C_ROUND_SQ], rounds, bankroll, few, moved, nets,
+    per_watched = _per_round(round_net, tot[L.C_ROUND_SQ], rounds, bankroll,
+                             few or _too_few(rounds), moved, nets,
                              None if whole is None else whole("per_round_watched"))
     sd = per_played["sd"]
     main_sd = _mean_sd(net, tot[L.C_MAIN_SQ], played, float(u))[1]  # (Super Sevens apart)
@@ -794,21 +797,23 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
     insurance = _advantage(tot[L.C_INS_NET], bet, ins_sd or None, played, u)  # (SD 0: no SE)
     insurance = _without_interval(insurance, _insurance_note(tot, plan, insurance["mean"],
                                                              insurance["se"]))
-    short = ONE_ROUND if played < 2 else None  # (as simulate)
+    short = ONE_ROUND if played < 2 else _too_few(played)  # (as simulate)
+    ss_few = few or _too_few(played)  # (the Super Sevens bets' rule, then the rounds')
     advantage = {
         "initial_bet": _without_interval(_advantage(net, bet, main_sd, played, u), short),
         "initial_bet_with_super_sevens": _without_interval(_by_batches(
             _advantage(net / u + ss_net, bet + ss_bet, sd, played), whole,
-            "initial_bet_with_super_sevens"), few) if ss_bet else NONE_BET,
+            "initial_bet_with_super_sevens"), ss_few) if ss_bet else NONE_BET,
         "total_bet": _without_interval(_advantage(game / u, wagered / u, game_sd, played), short),
         "total_bet_with_super_sevens": _without_interval(_by_batches(
             _advantage(round_net / u, wagered / u + ss_bet, sd, played), whole,
-            "total_bet_with_super_sevens"), few) if ss_bet else NONE_BET,
+            "total_bet_with_super_sevens"), ss_few) if ss_bet else NONE_BET,
     }
     flat = _flat(tot[L.C_FLAT_NET], tot[L.C_FLAT_SQ], tot[L.C_FLAT_BOXES], float(u),
                  tot[L.C_FLAT_RSQ], rounds)
     if flat["mean"] is not None and flat["se"] is None and rounds < 2:  # (as the advantages)
         flat["interval_note"] = ONE_ROUND
+    flat = _without_interval(flat, _too_few(rounds))
     basic = None if control is None else _control(control, rules)
     adv = advantage["initial_bet"]["mean"]
     same_bets = (flat_main(plan) and adv is not None and flat["se"] is not None and played > 0
@@ -873,7 +878,8 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         "per_round_watched": per_watched,
         "flat": flat,
         "gain_over_flat": 0.0 if same_bets else gain_flat,
-        "gain_over_flat_se": 0.0 if same_bets else None if adv is None else _gain_se(tot),
+        "gain_over_flat_se": 0.0 if same_bets else None if adv is None or _too_few(rounds)
+        else _gain_se(tot),
         # (no round played: no gain, and no kind of SE for it, whatever a played run's would be)
         "gain_over_flat_se_kind": NO_PLAY if not played else SAME_BETS if same_bets
         else GAIN_SE_KIND["gain_over_flat"],
@@ -885,7 +891,8 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
         # drift off the control's within a shoe, so their errors are close to independent (30
         # seeds: correlation -0.26, not significant). The SE takes them as independent; it is
         # no upper bound.
-        "gain_over_basic_se": 0.0 if same_rounds else _gain_se(tot) if as_flat
+        "gain_over_basic_se": 0.0 if same_rounds else None if as_flat and _too_few(rounds)
+        else _gain_se(tot) if as_flat
         else None if basic is None or None in (basic["se"], advantage["initial_bet"]["se"])
         else math.hypot(basic["se"], advantage["initial_bet"]["se"]),
         "gain_over_basic_se_kind": None if basic is None else NO_PLAY if not played
@@ -916,6 +923,13 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
                                               ctally, chunk_note),
         "tally": dict(zip(L.COUNT_NAMES, tot, strict=True)),
     })
+
+
+def _too_few(rounds: int) -> str | None:
+    """Why figures over ``rounds`` (2 to 29) have no SE or interval, as simulate's
+    (`tally.MIN_ROUNDS`: a normal interval covers too seldom there); else None."""
+    short = _few_rounds(rounds)
+    return None if short is None else f"{TOO_FEW}: {short}"
 
 
 def _gain_intervals(f: dict) -> dict:

@@ -327,7 +327,8 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
     else:
         _, main_sd_round = _mean_sd(t[L.T_RMAIN_SUM], t[L.T_RMAIN_SQ], rounds, u)
     main_se = None if main_sd_round is None else main_sd_round / math.sqrt(rounds) / boxes
-    main = _too_short(_figure(main_mean, main_se), short) | {
+    main = _too_short(_figure(main_mean, main_se), short)
+    main |= {
         "sd_box_round": main_sd,
         "sd_round": main_sd_round,
         "se_exact": True,
@@ -336,7 +337,8 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
         # splits; its SE the main game's scaled by initial over all wagered (the wagers' own
         # variation left out), as `bjsim count`'s ``total_bet``
         "mean_per_unit_wagered": _ratio(t[L.T_MAIN_SUM], t[L.T_MAIN_WAGERED]),
-        "se_per_unit_wagered": None if main_se is None or not t[L.T_MAIN_WAGERED]
+        "se_per_unit_wagered": None if main["se"] is None or not t[L.T_MAIN_WAGERED]  # (none
+        # where the main game's own is withheld: too few rounds)
         else main_se * box_rounds * u / t[L.T_MAIN_WAGERED],
     }
 

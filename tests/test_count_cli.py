@@ -22,7 +22,7 @@ from simulator import run as run_mod
 from simulator.cli import cli
 from simulator.plans import list_plans
 from simulator.report import PER_UNIT_WAGERED
-from tests.test_counting_report import MAIN_ROUNDS, ROUNDS, tally_of
+from tests.test_counting_report import MAIN_MANY, ROUNDS, tally_of
 from tests.test_hostile_input import (
     SETTINGS,
     is_one_line_error,
@@ -294,8 +294,9 @@ def test_a_sweep_gives_the_risk_of_ruin_of_the_bankroll_used(monkeypatch):
     # --bankroll with --penetrations was taken and shown nowhere: each penetration's risk of
     # ruin is now the single run's for that bankroll (--bankroll, else the plan's). (Rounds
     # without Super Sevens bets: with them no risk of ruin is given; a bankroll their own
-    # spread reaches, for an interval: `counting_report._few_for_ruin`.)
-    install_fake_engine(monkeypatch, MAIN_ROUNDS)
+    # spread reaches, for an interval: `counting_report._few_for_ruin`; 32 played, as fewer
+    # than 30 give no interval.)
+    install_fake_engine(monkeypatch, MAIN_MANY)
     pens = ["--penetrations", "0.6,0.9"]
     single = _json("count", *TINY, "--bankroll", "5")
     ruin = single["results"]["per_round_played"]
@@ -1489,3 +1490,32 @@ def test_a_shoe_that_runs_out_mid_round_is_said_by_count_its_sweep_and_json(tmp_
     assert f"Note: the shoe ran out in {shoe['refills']:,} rounds" in md
     assert md.count("At penetration 0.95 the shoe ran out in") == 1
     assert "At penetration 0.75 the shoe ran out" not in md
+
+
+def test_count_from_fewer_than_30_rounds_gives_no_se_or_interval_as_simulate():
+    # `count --rounds 2` gave SE 1.0 and ± 1.96 intervals (advantage, flat, win per 100 rounds,
+    # SCORE, N0, the gain over flat) where simulate withholds its house edge's: now none, saying
+    # why; from 30 rounds every one (seed 3: the 2 rounds' nets differ, so not for want of spread)
+    args = ["count", "--rounds", "2", "--seed", "3", "--quiet"]
+    note = "too few rounds for a meaningful interval: 2 rounds, fewer than 30"
+    f = _json(*args)["results"]
+    p = f["per_round_played"]
+    assert p["sd"] > 0 and p["interval_note"] == note
+    assert [k for k in p if k.endswith(("se", "_ci95_low", "_ci95_high")) and p[k] is not None
+            ] == []
+    for fig in (f["advantage"]["initial_bet"], f["advantage"]["total_bet"], f["flat"]):
+        assert fig["mean"] is not None and (fig["se"], fig["ci95_low"]) == (None, None)
+        assert fig["interval_note"] == note
+    for over in ("flat", "basic"):
+        assert f[f"gain_over_{over}"] is not None and f[f"gain_over_{over}_se"] is None
+        assert f[f"gain_over_{over}_ci95_low"] is None
+    text = invoke(*args).stdout
+    assert "±" not in text and "(95%, paired)" not in text
+    assert "(no interval: too few rounds)" in text
+    assert f"the win per 100 rounds, SCORE, N0 or the risk of ruin: {note}." in text
+    enough = _json("count", "--rounds", "30", "--seed", "3", "--quiet")["results"]
+    assert enough["per_round_played"]["interval_note"] is None
+    for fig in (enough["advantage"]["initial_bet"], enough["advantage"]["total_bet"],
+                enough["flat"], enough["per_round_played"]):
+        assert fig["se"] is not None
+    assert enough["gain_over_flat_se"] is not None

@@ -479,12 +479,13 @@ def test_the_insurance_results_interval_is_withheld_in_the_report_as_bjsim_count
 
     rounds = [{"count": 0, "bet": 1, "net": 0, "ins": 10, "flat": [0]},
               {"count": 3, "bet": 4, "net": -60, "ins": -20, "flat": [-15]},
-              {"count": -1, "bet": 1, "net": 10, "flat": [10]}] * 4
+              {"count": -1, "bet": 1, "net": 10, "flat": [10]}] * 10  # (30 rounds: the
+    # other figures' SEs and intervals)
     f = CR.figures(tally_of(rounds), load_plan("hi-lo-1-12"), Rules(),
                    strategy=load_strategy("basic"))
     ins = "insurance_per_initial_bet"
     note = f[ins + "_interval_note"]
-    assert note == ("too few rounds for a meaningful interval: 4 winning insurance bet(s), fewer "
+    assert note == ("too few rounds for a meaningful interval: 10 winning insurance bet(s), fewer "
                     "than 30") and f[ins + "_se"] is None
     sec = sections.counting({"strategy": "basic", "counting": {
         "plan": "hi-lo-1-12", "figures": f, "sweep": CR.sweep_rows([(0.75, f)])}})

@@ -20,7 +20,7 @@ from simulator.plans import load_plan
 from simulator.rules import Rules
 from tests.test_chunk_se import chunk_tallies, direct_se
 from tests.test_count_cli import fake_result, invoke
-from tests.test_counting_report import FLAT_ROUNDS, MAIN_ROUNDS, in_chunks, tally_of
+from tests.test_counting_report import FLAT_ROUNDS, MAIN_MANY, MAIN_ROUNDS, in_chunks, tally_of
 
 SEVENS = load_plan("sevens-super-sevens")
 NEED = math.ceil(30 / CR.rarest_line(Rules())[1])  # bets to expect 30 wins of line (e)
@@ -239,7 +239,7 @@ def test_the_risk_of_ruin_has_no_interval_where_its_exponent_spans_more_than_a_f
     note = per_round(1000, -0.0246)["risk_of_ruin_interval_note"]
     assert note.startswith("across the mean's 95% interval the formula's exponent 2 x mean x "
                            "bankroll / SD^2 moves by ") and "the 1,000 played are too few" in note
-    fig = CR.figures(tally_of(MAIN_ROUNDS), load_plan("hi-lo-1-12"), Rules(), bankroll=1000)
+    fig = CR.figures(tally_of(MAIN_MANY), load_plan("hi-lo-1-12"), Rules(), bankroll=1000)
     p = fig["per_round_played"]
     assert p["risk_of_ruin"] is not None and p["risk_of_ruin_ci95_low"] is None
     assert p["risk_of_ruin_se"] is None

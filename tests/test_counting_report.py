@@ -88,19 +88,30 @@ ROUNDS = [
 # The same rounds without their Super Sevens bets: a risk of ruin is given only without them.
 MAIN_ROUNDS = [{k: v for k, v in r.items() if not k.startswith("ss")} for r in ROUNDS]
 
+# Each of them 8 times over: 32 rounds played of 48 dealt, enough for the SEs and intervals
+# (from fewer than 30 rounds `bjsim count` gives none, as simulate: `tally.MIN_ROUNDS`).
+TIMES = 8
+MANY = ROUNDS * TIMES
+MAIN_MANY = MAIN_ROUNDS * TIMES
+
 
 @pytest.fixture
 def fig():
     return CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules())
 
 
-def played_nets() -> list[float]:
+@pytest.fixture
+def many():
+    return CR.figures(tally_of(MANY), load_plan("hi-lo-1-12"), Rules())
+
+
+def played_nets(rounds: list[dict]) -> list[float]:
     """Each played round's net in units, Super Sevens included."""
-    return [(r["net"] + U * r.get("ss_net", 0)) / U for r in ROUNDS if r.get("played", True)]
+    return [(r["net"] + U * r.get("ss_net", 0)) / U for r in rounds if r.get("played", True)]
 
 
-def test_advantage_per_unit_of_initial_and_total_bet(fig):
-    a = fig["advantage"]
+def test_advantage_per_unit_of_initial_and_total_bet(many):
+    a = many["advantage"]
     # main + insurance: (1 - 2 + 6 - 4) units on 10 units of initial bet, 11 units wagered
     assert a["initial_bet"]["mean"] == pytest.approx(1 / 10)
     assert a["total_bet"]["mean"] == pytest.approx(1 / 11)
@@ -108,13 +119,14 @@ def test_advantage_per_unit_of_initial_and_total_bet(fig):
     assert a["initial_bet_with_super_sevens"]["mean"] == pytest.approx(3 / 12)
     assert a["total_bet_with_super_sevens"]["mean"] == pytest.approx(3 / 13)
     # SE: the SD of the net per round played, over the mean bet per round played, / sqrt(n)
-    sd = statistics.stdev(played_nets())
-    assert a["initial_bet_with_super_sevens"]["se"] == pytest.approx(sd / math.sqrt(4) / 3)
+    n = 4 * TIMES  # rounds played
+    sd = statistics.stdev(played_nets(MANY))
+    assert a["initial_bet_with_super_sevens"]["se"] == pytest.approx(sd / math.sqrt(n) / 3)
     # the main game's own SE (main_sq: its SD per round without the Super Sevens results), and
     # per unit wagered the same scaled by the bets over the wagers
-    main = statistics.stdev([r["net"] / U for r in ROUNDS if r.get("played", True)])
-    assert a["initial_bet"]["se"] == pytest.approx(main / math.sqrt(4) / (10 / 4))
-    assert a["total_bet"]["se"] == pytest.approx(main / math.sqrt(4) / (11 / 4))
+    main = statistics.stdev([r["net"] / U for r in MANY if r.get("played", True)])
+    assert a["initial_bet"]["se"] == pytest.approx(main / math.sqrt(n) / (10 / 4))
+    assert a["total_bet"]["se"] == pytest.approx(main / math.sqrt(n) / (11 / 4))
     lo, hi = a["initial_bet"]["ci95_low"], a["initial_bet"]["ci95_high"]
     assert (lo + hi) / 2 == pytest.approx(0.1) and hi - lo == pytest.approx(
         2 * 1.959963984540054 * a["initial_bet"]["se"])
@@ -123,7 +135,7 @@ def test_advantage_per_unit_of_initial_and_total_bet(fig):
 
 
 def test_per_round_figures_score_n0_and_risk_of_ruin(fig):
-    nets = played_nets()
+    nets = played_nets(ROUNDS)
     watched = nets + [0.0, 0.0]
     p, w = fig["per_round_played"], fig["per_round_watched"]
     assert (p["rounds"], w["rounds"]) == (4, 6)
@@ -159,10 +171,10 @@ def test_figures_refuse_a_bankroll_a_plan_or_the_cli_would(bankroll):
         CR.figures(tally_of(MAIN_ROUNDS), load_plan("hi-lo-1-12"), Rules(), bankroll=bankroll)
 
 
-def test_win_score_n0_and_ruin_have_their_delta_method_se(fig):
-    p = fig["per_round_played"]
+def test_win_score_n0_and_ruin_have_their_delta_method_se(many):
+    p = many["per_round_played"]
     m, s = p["mean"], p["sd"]
-    e = statistics.stdev(played_nets()) / math.sqrt(4)  # the mean's SE
+    e = statistics.stdev(played_nets(MANY)) / math.sqrt(4 * TIMES)  # the mean's SE
     assert p["se"] == pytest.approx(e)
     assert p["win_per_100_se"] == pytest.approx(100 * e)
     # Each figure moved by the mean's SE, to first order: f(m + e) - f(m) ~ f'(m) e.
@@ -170,8 +182,8 @@ def test_win_score_n0_and_ruin_have_their_delta_method_se(fig):
     for key, f in (("score", lambda x: counting.score(x, s)), ("n0", lambda x: counting.n0(x, s))):
         slope = (f(m + h) - f(m - h)) / (2 * h)
         assert p[key + "_se"] == pytest.approx(abs(slope) * e, rel=1e-5), key
-    # (a bankroll the 4 rounds' own spread reaches: `_few_for_ruin`)
-    main = CR.figures(tally_of(MAIN_ROUNDS), load_plan("hi-lo-1-12"), Rules(), bankroll=5)[
+    # (a bankroll the 32 rounds' own spread reaches: `_few_for_ruin`)
+    main = CR.figures(tally_of(MAIN_MANY), load_plan("hi-lo-1-12"), Rules(), bankroll=5)[
         "per_round_played"]
     mm, ms, me = main["mean"], main["sd"], main["se"]
     slope = (counting.risk_of_ruin(mm + h, ms, 5) - counting.risk_of_ruin(mm - h, ms, 5)) / (
@@ -194,23 +206,26 @@ def test_win_score_n0_and_ruin_have_their_delta_method_se(fig):
     assert loss["risk_of_ruin_ci95_low"] == pytest.approx(
         counting.risk_of_ruin(high, loss["sd"], 2))
     assert CR._span(None, 12.0, None, 0, none="n/a") == "n/a (12 to no bound)"
-    table = CR.render(fig, "table")
+    table = CR.render(many, "table")
     assert f"{p['win_per_100']:,.2f} ± {1.959963984540054 * p['win_per_100_se']:,.2f}" in table
 
 
-def test_counter_bets_and_flat_play(fig):
-    assert (fig["rounds"], fig["rounds_played"], fig["played_share"]) == (6, 4, 4 / 6)
+def test_counter_bets_and_flat_play(many):
+    fig = many
+    n = 6 * TIMES  # rounds dealt
+    assert (fig["rounds"], fig["rounds_played"], fig["played_share"]) == (n, 4 * TIMES, 4 / 6)
     assert fig["average_bet"] == pytest.approx(10 / 4)
     assert fig["average_super_sevens_bet"] == pytest.approx(2 / 4)
     assert fig["wagered_per_initial_bet"] == pytest.approx(11 / 10)
-    flat = [x / U for r in ROUNDS for x in r["flat"]]  # 1, -2, 1, -1, 1.5, -1
+    flat = [x / U for r in MANY for x in r["flat"]]  # 1, -2, 1, -1, 1.5, -1, ...
     assert fig["flat"]["mean"] == pytest.approx(statistics.mean(flat))
-    assert fig["flat"]["se"] == pytest.approx(statistics.stdev(flat) / math.sqrt(6))
+    assert fig["flat"]["se"] == pytest.approx(statistics.stdev(flat) / math.sqrt(n))
     assert fig["gain_over_flat"] == pytest.approx(0.1 - statistics.mean(flat))
     # the same rounds paired: each round's counter's main net per unit of all bets less its
     # flat net per box dealt (a watched round bets 0), their SD times sqrt(rounds)
-    d = [r.get("net", 0) / U / 10 - sum(r["flat"]) / U / 6 for r in ROUNDS]
-    assert fig["gain_over_flat_se"] == pytest.approx(statistics.stdev(d) * math.sqrt(6))
+    bets, boxes = 10 * TIMES, 6 * TIMES
+    d = [r.get("net", 0) / U / bets - sum(r["flat"]) / U / boxes for r in MANY]
+    assert fig["gain_over_flat_se"] == pytest.approx(statistics.stdev(d) * math.sqrt(n))
     assert fig["gain_over_flat_se"] < math.hypot(fig["flat"]["se"],
                                                  fig["advantage"]["initial_bet"]["se"])
 
@@ -262,7 +277,7 @@ def control_of(rounds: list[list[int]]) -> np.ndarray:
 
 def test_the_gain_over_the_control_run_has_an_se_of_independent_runs():
     nets = [10, -10, 0, -10, 15] * 6  # a box a round, tenths (30 rounds: an interval)
-    f = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules(),
+    f = CR.figures(tally_of(MANY), load_plan("hi-lo-1-12"), Rules(),
                    control=control_of([[x] for x in nets]))
     basic_se = statistics.stdev([x / U for x in nets]) / math.sqrt(len(nets))
     assert f["basic"]["mean"] == pytest.approx(statistics.mean(nets) / U)
@@ -286,7 +301,7 @@ def test_the_gain_over_the_control_run_has_an_se_of_independent_runs():
 def test_the_gains_csv_rows_and_json_carry_their_95_percent_intervals():
     # csv gave the gains' SE and no interval, where the text gives each ± its 95% half-width
     nets = [10, -10, 0, -10, 15] * 6
-    f = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules(),
+    f = CR.figures(tally_of(MANY), load_plan("hi-lo-1-12"), Rules(),
                    control=control_of([[x] for x in nets]))
     rows = {r["item"]: r for r in csv.DictReader(io.StringIO(CR.render(f, "csv")))}
     for over in ("flat", "basic"):
@@ -382,14 +397,16 @@ FLAT_ROUNDS = [
 def test_a_flat_main_bet_makes_the_flat_bets_and_with_no_index_plays_the_controls():
     plan = load_plan("sevens-super-sevens")
     assert CR.flat_main(plan) and plan.indices is None
-    main = [r["net"] for r in FLAT_ROUNDS]
-    f = CR.figures(tally_of(FLAT_ROUNDS), plan, Rules(), control=control_of([[x] for x in main]))
-    flat_se = statistics.stdev([x / U for x in main]) / 2
+    rounds = FLAT_ROUNDS * 8  # (32 rounds: SEs and intervals)
+    main = [r["net"] for r in rounds]
+    f = CR.figures(tally_of(rounds), plan, Rules(), control=control_of([[x] for x in main]))
+    flat_se = statistics.stdev([x / U for x in main]) / math.sqrt(len(rounds))
     a = f["advantage"]["initial_bet"]
     assert a["mean"] == pytest.approx(-5 / 40) == f["flat"]["mean"]
     # the main game's own SE (the flat one), not the round's whole net's with Super Sevens
     assert a["se"] == pytest.approx(flat_se) and a["interval_note"] is None
-    whole = statistics.stdev([(r["net"] + U * r.get("ss_net", 0)) / U for r in FLAT_ROUNDS]) / 2
+    whole = statistics.stdev([(r["net"] + U * r.get("ss_net", 0)) / U for r in rounds]) / (
+        math.sqrt(len(rounds)))
     assert whole > 10 * flat_se
     assert (f["gain_over_flat"], f["gain_over_flat_se"]) == (0.0, 0.0)
     assert (f["gain_over_basic"], f["gain_over_basic_se"]) == (0.0, 0.0)
@@ -404,13 +421,13 @@ def test_a_flat_main_bet_makes_the_flat_bets_and_with_no_index_plays_the_control
     assert "so conservative" not in table  # the by-count table's SE is the flat one's
     # index plays: the same bets as flat, but not the control's rounds
     indexed = dataclasses.replace(plan, indices="hi-lo-nz")
-    g = CR.figures(tally_of(FLAT_ROUNDS), indexed, Rules(), control=control_of([[x] for x in main]))
+    g = CR.figures(tally_of(rounds), indexed, Rules(), control=control_of([[x] for x in main]))
     assert g["gain_over_flat_se_kind"] == CR.SAME_BETS
     assert g["gain_over_basic_se_kind"] == "the two runs taken as independent"
     # a ramp: not flat
     ramped = dataclasses.replace(plan, bet=Ramp(1, ((2.0, 4),)))
     assert not CR.flat_main(ramped)
-    h = CR.figures(tally_of(FLAT_ROUNDS), ramped, Rules(), control=control_of([[x] for x in main]))
+    h = CR.figures(tally_of(rounds), ramped, Rules(), control=control_of([[x] for x in main]))
     assert h["gain_over_flat_se_kind"] == CR.GAIN_SE_KIND["gain_over_flat"]
     # (these rounds all bet 1 unit: paired, the same bets, so no gain and no SE)
     assert h["gain_over_flat"] == 0 and h["gain_over_flat_se"] == pytest.approx(0, abs=1e-12)
@@ -434,10 +451,10 @@ def test_the_advantage_per_unit_wagered_has_the_main_games_se_not_the_super_seve
     assert w["interval_note"] is None and w["ci95_high"] == pytest.approx(
         w["mean"] + 1.959963984540054 * w["se"])
     # Without Super Sevens bets it is what it was: the round's SD over the mean wager.
-    g = CR.figures(tally_of(ROUNDS[:4] * 10), load_plan("hi-lo-1-12"), Rules())
-    nets = [r["net"] / U for r in ROUNDS[:4] * 10 if r.get("played", True)]
+    g = CR.figures(tally_of(ROUNDS[:4] * 16), load_plan("hi-lo-1-12"), Rules())  # (32 played)
+    nets = [r["net"] / U for r in ROUNDS[:4] * 16 if r.get("played", True)]
     assert g["advantage"]["total_bet"]["se"] == pytest.approx(
-        statistics.stdev(nets) * math.sqrt(20) / 30)
+        statistics.stdev(nets) * math.sqrt(32) / 48)  # (3 units wagered in every 2 played)
 
 
 def test_figures_with_super_sevens_have_no_interval_from_too_few_expected_big_wins():
@@ -506,7 +523,7 @@ def test_figures_with_super_sevens_have_no_interval_from_too_few_expected_big_wi
     g = CR.figures(tally_of(FLAT_ROUNDS) * -(-need // 2), two, Rules())
     assert f"at least {-(-need // 2):,}: " in g["per_round_played"]["interval_note"]
     # A plan that never bets Super Sevens keeps its intervals whatever the tally.
-    h = CR.figures(tally_of(FLAT_ROUNDS), load_plan("hi-lo-flat"), Rules())
+    h = CR.figures(tally_of(FLAT_ROUNDS * 8), load_plan("hi-lo-flat"), Rules())
     assert h["per_round_played"]["interval_note"] is None and h["per_round_played"]["se"]
 
 
@@ -605,8 +622,8 @@ def test_the_flat_se_with_several_boxes_a_round_is_the_rounds_own():
     assert f["by_count"][0]["flat_se"] == pytest.approx(f["flat"]["se"])
     table = CR.render(f, "table")
     assert "Flat: its SE" not in table and "from the rounds' sums" in table
-    one = CR.figures(tally_of(ROUNDS), load_plan("hi-lo-1-12"), Rules())
-    flat = [x / U for r in ROUNDS for x in r["flat"]]
+    one = CR.figures(tally_of(MANY), load_plan("hi-lo-1-12"), Rules())
+    flat = [x / U for r in MANY for x in r["flat"]]
     assert one["flat"]["se"] == pytest.approx(statistics.stdev(flat) / math.sqrt(len(flat)))
 
 
@@ -895,7 +912,8 @@ META = {"run": {"rules_name": "nz1994", "seed": 7, "chunk_rounds": 10, "partial"
         "strategy": ["basic"], "rules": {"decks": 6}, "timing": {"seconds": 1.0}}
 
 
-def test_the_renderings_show_the_same_figures(fig):
+def test_the_renderings_show_the_same_figures(many):
+    fig = many  # (32 rounds played: SEs and intervals)
     text = CR.render(fig, "table", META)
     assert "plan hi-lo-1-12" in text and "seed 7" in text and "+10.000%" in text
     assert "+25.000%" in text  # with Super Sevens
@@ -909,13 +927,15 @@ def test_the_renderings_show_the_same_figures(fig):
     assert "starting shoes (published convention)" in text
     assert "|   " not in md
     doc = json.loads(CR.render(fig, "json", META))
-    assert doc["results"] == json.loads(json.dumps(fig)) and doc["run"]["seed"] == 7
+    edge = {"super_sevens": fig["super_sevens"] | {"player_edge": None}}  # (as simulate's; the
+    # meta names no edge)
+    assert doc["results"] == json.loads(json.dumps(fig | edge)) and doc["run"]["seed"] == 7
     rows = list(csv.DictReader(io.StringIO(CR.render(fig, "csv", META))))
     first = rows[0]
     assert (first["section"], first["item"]) == ("advantage", "initial_bet")
     assert float(first["value"]) == pytest.approx(0.1)
     by = [r for r in rows if r["section"] == "by_count" and r["item"] == "flat_advantage"]
-    assert [r["count_label"] for r in by] == ["0 to +3"]  # (4 and 2 rounds: one row)
+    assert [r["count_label"] for r in by] == ["0 to +3"]  # (32 and 16 rounds: one row)
     assert any(r["section"] == "run" and r["item"] == "seed" and r["value"] == "7" for r in rows)
     with pytest.raises(ValueError, match="allowed table, markdown, json, csv"):
         CR.render(fig, "xml", META)
@@ -951,7 +971,7 @@ def test_the_sweep_gives_the_risk_of_ruin_of_the_bankroll_at_each_penetration():
     # It took --bankroll and showed no risk of ruin anywhere: now each penetration's, with the
     # single run's interval, in every format, for the bankroll the figures are of.
     plan = load_plan("hi-lo-1-12")
-    f = CR.figures(tally_of(MAIN_ROUNDS), plan, Rules(), bankroll=5)  # (the 4 rounds reach it)
+    f = CR.figures(tally_of(MAIN_MANY), plan, Rules(), bankroll=5)  # (the 32 rounds reach it)
     p = f["per_round_played"]
     assert p["risk_of_ruin_ci95_low"] is not None  # (an interval to carry)
     (row,) = CR.sweep_rows([(0.75, f)])
@@ -986,9 +1006,9 @@ def test_the_sweep_gives_the_risk_of_ruin_of_the_bankroll_at_each_penetration():
     assert "no bankroll given for the risk of ruin" in CR.render_sweep([none], "table", meta)
 
 
-def test_the_sweep_legend_calls_the_flat_column_the_counters_play_as_the_single_run(fig):
-    single = CR.render(fig, "table", META)
-    sweep = CR.render_sweep(CR.sweep_rows([(0.75, fig)]), "table", META)
+def test_the_sweep_legend_calls_the_flat_column_the_counters_play_as_the_single_run(many):
+    single = CR.render(many, "table", META)
+    sweep = CR.render_sweep(CR.sweep_rows([(0.75, many)]), "table", META)
     assert "flat 1 unit on every box dealt (the counter's play)" in single
     assert ("flat: 1 unit on every box dealt (the counter's play), its SE and 95% interval;"
             in sweep)
@@ -1023,7 +1043,8 @@ def test_every_json_key_is_documented(fig):
 def test_every_plus_minus_is_labelled_and_no_interval_leaves_its_range():
     # The rounds' edge is under 2 SE: its interval reaches no edge, where SCORE is 0, the risk
     # of ruin 1 and N0 unbounded; a ± of one SE would have shown negative probabilities.
-    fig = CR.figures(tally_of(MAIN_ROUNDS), load_plan("hi-lo-1-12"), Rules(), bankroll=8)
+    # (32 rounds: a bankroll of 16 units, for a risk of ruin's SE above it and an interval)
+    fig = CR.figures(tally_of(MAIN_MANY), load_plan("hi-lo-1-12"), Rules(), bankroll=16)
     p = fig["per_round_played"]
     assert p["score_ci95_low"] == 0 and p["risk_of_ruin_ci95_high"] == 1.0
     assert p["n0_ci95_high"] is None and p["n0_ci95_low"] == pytest.approx(
@@ -1149,14 +1170,14 @@ def test_the_advantage_per_unit_wagered_is_the_main_games_result_without_insuran
     # `bjsim simulate` gives ``main.mean_per_unit_wagered``; insurance apart: +0.5 units on 2.
     rounds = [{"count": 0, "bet": 1, "net": 0, "ins": 10, "flat": [0]},
               {"count": 0, "bet": 1, "wagered": 20, "net": -25, "ins": -5, "flat": [-25]}]
-    f = CR.figures(tally_of(rounds * 3), load_plan("hi-lo-flat"), Rules())
+    f = CR.figures(tally_of(rounds * 15), load_plan("hi-lo-flat"), Rules())  # (30 rounds)
     a = f["advantage"]
     assert a["initial_bet"]["mean"] == pytest.approx(-2.5 / 2)
     assert a["total_bet"]["mean"] == pytest.approx(-3 / 3)
     assert f["insurance_per_initial_bet"] == pytest.approx(0.5 / 2)
     # its SE: the SD of the round's main result without insurance, over the mean wagered a round
-    game = [-1, -2] * 3
-    assert a["total_bet"]["se"] == pytest.approx(statistics.stdev(game) / math.sqrt(6) / 1.5)
+    game = [-1, -2] * 15
+    assert a["total_bet"]["se"] == pytest.approx(statistics.stdev(game) / math.sqrt(30) / 1.5)
     assert a["total_bet_with_super_sevens"]["mean"] is None  # no Super Sevens bet
     table = CR.render(f, "table")
     assert PER_UNIT_WAGERED in table and "Insurance result per unit of initial main bet: +25.000%" \
@@ -1367,8 +1388,8 @@ def test_one_round_says_why_the_advantage_has_no_interval_and_equal_bets_gain_ex
     assert one["flat"]["se"] is None
     assert one["flat"]["interval_note"] == "a standard error needs two rounds or more"
     # a ramp plan whose rounds all came at one unit: the gain over flat is 0 exactly, not a
-    # rounding residue printed as -0.000% (the sums as fractions)
-    for nets in ([-20, -40, -20], [-80, 10, -10, 0, 10, -10, 0, -10, 10, 0, -75]):
+    # rounding residue printed as -0.000% (the sums as fractions; 30 and 33 rounds, for an SE)
+    for nets in ([-20, -40, -20] * 10, [-80, 10, -10, 0, 10, -10, 0, -10, 10, 0, -75] * 3):
         f = CR.figures(tally_of([{"count": 0, "bet": 1, "net": x, "flat": [x]} for x in nets]),
                        plan, Rules())
         assert f["gain_over_flat"] == 0.0 and f["gain_over_flat_se"] == 0.0
@@ -1635,7 +1656,7 @@ def test_a_head_says_95_percent_only_over_intervals():
             head = next(ln for ln in text.splitlines() if "win/100" in ln)
             for name in ("win/100", "SCORE", "N0"):
                 assert name in head and f"{name} (95%" not in head, head
-    with_ci = CR.figures(tally_of(MAIN_ROUNDS), load_plan("hi-lo-1-12"), Rules())
+    with_ci = CR.figures(tally_of(MAIN_MANY), load_plan("hi-lo-1-12"), Rules())
     assert "win/100 (95%)" in CR.render(with_ci, "table")
 
 
@@ -1717,3 +1738,61 @@ def test_docs_list_every_interval_note_the_advantages_and_net_per_round_can_give
     for note in CR.INTERVAL_NOTES:
         assert any(_documented(note, row) for row in rows.values()), note
     assert _documented(CR.NO_CHUNK_MOMENTS, _doc_row(doc, "| `chunk_se_note`"))
+
+
+@pytest.mark.parametrize("n", [2, 29, 30])
+def test_fewer_than_30_rounds_give_no_se_or_interval_as_simulate(n):
+    # `bjsim count --rounds 2` gave SE 1.0 and ± 1.96 intervals (the advantages, flat, the win
+    # per 100 rounds, SCORE, N0, the gain over flat) where simulate withholds its house edge's
+    # below 30 rounds (`tally.MIN_ROUNDS`: a normal interval covers too seldom there).
+    withheld = n < 30
+    note = f"too few rounds for a meaningful interval: {n} rounds, fewer than 30"
+    # the rounds played, one at +3 (with a Super Sevens bet) in every two
+    played = [ROUNDS[0], ROUNDS[4], ROUNDS[1], ROUNDS[5]]
+    control = control_of([[x] for x in [10, -10, 0, -10, 15] * 6])  # (30 rounds: its SE)
+    ss = CR.figures(tally_of((played * 8)[:n]), load_plan("hi-lo-1-12"), Rules(), control=control)
+    main = [MAIN_ROUNDS[i] for i in (0, 4, 1, 5)]
+    plain = CR.figures(tally_of((main * 8)[:n]), load_plan("hi-lo-1-12"), Rules(), bankroll=5,
+                       control=control)
+    # a ramp without index plays: the control's rounds are the flat figure's (the gain over it
+    # the gain over flat, paired)
+    ramp = dataclasses.replace(load_plan("hi-lo-flat"), bet=Ramp(1, ((1.0, 2), (3.0, 4))))
+    rounds = ([RAMP_ROUNDS[i] for i in (0, 2, 1, 3, 4)] * 6)[:n]  # (an edge from 2 rounds)
+    as_flat = CR.figures(tally_of(rounds), ramp, Rules(),
+                         control=control_of([r["flat"] for r in rounds]))
+    assert as_flat["gain_over_basic_se_kind"] == CR.AS_FLAT
+    for f in (ss, plain, as_flat):
+        assert f["rounds"] == f["rounds_played"] == n
+        figs = [f["flat"], *(a for a in f["advantage"].values() if a["mean"] is not None)]
+        assert len(figs) == (5 if f is ss else 3)
+        for fig in figs:
+            assert fig["mean"] is not None
+            assert [fig[k] is None for k in ("se", "ci95_low", "ci95_high")] == [withheld] * 3
+            assert fig["interval_note"] == (note if withheld else None)
+        for key in ("per_round_played", "per_round_watched"):
+            p = f[key]
+            assert None not in (p["mean"], p["sd"], p["win_per_100"], p["score"], p["n0"])
+            assert p["interval_note"] == (note if withheld else None)
+            given = {k for k in p if k.endswith(("se", "_ci95_low", "_ci95_high"))
+                     and p[k] is not None}
+            ruin = {"risk_of_ruin_se", "risk_of_ruin_ci95_low", "risk_of_ruin_ci95_high"}
+            # (N0's high end none: the mean's interval reaches no edge)
+            assert given == set() if withheld else given == {
+                "se", "win_per_100_se", "score_se", "n0_se", "win_per_100_ci95_low",
+                "win_per_100_ci95_high", "score_ci95_low", "score_ci95_high", "n0_ci95_low",
+                *(ruin if f is plain else ())}, (key, given)
+        for over in ("flat", "basic"):
+            assert f[f"gain_over_{over}"] is not None
+            assert [f[f"gain_over_{over}{k}"] is None for k in ("_se", "_ci95_low", "_ci95_high")
+                    ] == [withheld] * 3, over
+        for fmt in ("table", "markdown"):
+            text = CR.render(f, fmt)
+            assert ("(95%, paired)" not in text) == withheld
+            assert ("+0.000% (no interval: too few rounds)" in text
+                    or "% (no interval: too few rounds) of the initial bet" in text) == withheld
+            figures = "SCORE or N0" if f is ss else "SCORE, N0 or the risk of ruin"  # (where
+            # the risk of ruin is withheld, said apart)
+            assert (f"No SE of the mean and no interval for the win per 100 rounds, {figures}: "
+                    f"{note}." in text) == withheld, fmt
+    assert plain["per_round_played"]["risk_of_ruin"] is not None
+    assert ss["per_round_played"]["risk_of_ruin_note"] == CR.RUIN_WITHHELD

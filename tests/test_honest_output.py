@@ -319,6 +319,22 @@ def test_a_run_too_short_says_so_instead_of_an_interval():
     assert "(95%)" not in line and "(no interval: too few rounds)" in line
 
 
+def test_simulate_from_2_rounds_gives_no_se_per_unit_wagered_beside_no_main_se():
+    # simulate --rounds 2 withheld main.se and gave main.se_per_unit_wagered (the same SE scaled)
+    main = json.loads(run("simulate", "-q", "--rounds", "2", "--seed", "3", "-f", "json").stdout)[
+        "results"]["main"]
+    assert main["se"] is None and main["mean_per_unit_wagered"] is not None
+    assert main["se_per_unit_wagered"] is None
+    assert main["interval_note"] == ("too few rounds for a meaningful interval: 2 rounds, fewer "
+                                     "than 30")
+    line = next(ln for ln in run("simulate", "-q", "--rounds", "2", "--seed", "3").stdout
+                .splitlines() if "Return per unit wagered" in ln)
+    assert "±" not in line and "(no interval: too few rounds)" in line
+    enough = json.loads(run("simulate", "-q", "--rounds", "30", "--seed", "3", "-f", "json")
+                        .stdout)["results"]["main"]
+    assert enough["se"] is not None and enough["se_per_unit_wagered"] is not None
+
+
 def test_enough_bets_to_expect_30_wins_of_every_line_give_an_interval():
     """The interval waits for the bets that expect 30 wins of the rarest line, (e) in six
     decks (bets x its exact chance), whatever wins this run happened to hold."""

@@ -33,9 +33,10 @@ def test_json_document_keeps_results_apart_from_timing(summary):
     assert set(doc) == {"bjsim", "source", "rules", "strategy", "strategy_sha256", "run", "results",
                         "timing"}
     assert doc["bjsim"] == __version__
-    # (seven_seven_play null: META has no sevens_note, as a run without Super Sevens)
+    # (seven_seven_play and player_edge null: META has no sevens_note nor sevens_player_edge,
+    # as a run without Super Sevens)
     assert doc["results"] == summary | {"super_sevens": summary["super_sevens"] | {
-        "seven_seven_play": None}}
+        "seven_seven_play": None, "player_edge": None}}
     assert doc["rules"]["decks"] == 6
     assert doc["rules"]["super_sevens_pays"] == [3, 50, 100, 500, 5000]
     assert doc["run"]["seed"] == 7 and doc["timing"]["seconds"] == 0.5

@@ -107,6 +107,21 @@ def test_the_house_edge_has_no_interval_from_fewer_than_30_rounds():
                     "rounds, fewer than 30") if withheld else f["interval_note"] is None
 
 
+def test_the_main_games_se_per_unit_wagered_is_withheld_where_its_se_is():
+    # simulate --rounds 2 gave main.se null and main.se_per_unit_wagered an SE: the same SE,
+    # scaled by initial over all wagered, so withheld with it (and the report's interval)
+    from simulator.assessment.figures import _per_unit_wagered
+
+    pair = [[(10, None, None)], [(-10, None, None)]]
+    for n, withheld in ((2, True), (29, True), (30, False)):
+        main = summarize(build_tally((pair * 15)[:n]), Rules(boxes=1, super_sevens=False))["main"]
+        assert main["mean_per_unit_wagered"] is not None
+        assert (main["se"] is None) == (main["se_per_unit_wagered"] is None) == withheld, n
+        report = _per_unit_wagered(main)
+        assert (report["se"], report["ci95_low"] is None) == (main["se_per_unit_wagered"],
+                                                              withheld), n
+
+
 def test_boxes_in_one_round_are_correlated():
     # two boxes that always have the same result: the round total carries all the variance, so
     # the standard error is that of one box per round, not of independent box-rounds
