@@ -443,6 +443,9 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
         for k in ("splits", "hands_per_box_round"):
             frequencies[k]["se"] = None
         splits_note = splits_se_note(int(rules.max_hands))
+    for f in frequencies.values():  # (as the house edge's: no normal interval from so few)
+        if f["n"] < MIN_ROUNDS:
+            f["se"] = None
     frequencies_note = None
     if boxes > 1:  # the boxes of a round share the dealer's cards; no per-round counts are kept
         for f in frequencies.values():

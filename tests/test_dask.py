@@ -110,7 +110,7 @@ def test_cli_scheduler_address_gives_the_threads_report(scheduler, monkeypatch):
     assert b["timing"]["workers"] == 2
 
 
-def test_the_bar_is_drawn_once_the_cluster_is_ready(scheduler):
+def test_the_bar_is_drawn_once_the_cluster_is_ready(scheduler, terminal_bar):
     loud = [a for a in RUN if a != "-q"]
     r = run_cli("simulate", *loud, "--scheduler", scheduler)
     assert r.exit_code == 0, r.output

@@ -234,6 +234,15 @@ def test_a_lines_frequency_se_waits_for_the_deals_expected_not_those_seen():
                 assert e["contribution_se"] == pytest.approx(5000 * e["freq_se"])
 
 
+def test_a_frequency_over_fewer_than_30_has_no_se():
+    # A review: 'wins' over one round had SE 0 and a 0-to-0 interval in the csv.
+    few = summarize(build_tally([[(10, None, None)]] * 29), Rules(boxes=1))["frequencies"]
+    assert few["wins"]["n"] == 29 and few["wins"]["se"] is None
+    enough = summarize(build_tally([[(10, None, None)]] * 15 + [[(-10, None, None)]] * 15),
+                       Rules(boxes=1))["frequencies"]
+    assert enough["wins"]["se"] == pytest.approx(math.sqrt(0.25 / 30))
+
+
 def test_zero_counts_give_none_without_warnings():
     rounds = [[(10, None, None)], [(-10, None, None)]]
     with warnings.catch_warnings():
