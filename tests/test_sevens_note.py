@@ -128,17 +128,23 @@ def test_count_gives_the_same_note(game):
     assert [r["value"] for r in rows if r["item"] == "super_sevens_7_7_play"][0].endswith(want)
 
 
-@pytest.mark.parametrize("game", ["8 decks", "changed pays"])
-def test_report_gives_the_same_note(tmp_path, game):
-    changes = GAMES[game]
-    want = sevens_convention(rules_dict(rules_of(changes)))
-    out = tmp_path / "rep"
+def report_summary(out, changes) -> tuple[str, dict]:
+    """A small report of the game ``changes`` make, in ``out``: its summary's words, one space
+    apart, and report.json."""
     result = run("report", *changes, "--rounds", "20_000", "--chunk-rounds", "10_000",
                  "--sample-rounds", "10_000", "--choice", "basic", "--no-variants", "--quiet",
                  "-o", out)
     assert result.exit_code == 0, result.output
-    summary = (out / "report.md").read_text().split("## ")[1]
-    assert sentence(want) in " ".join(summary.split())  # (a sentence of its own there)
+    summary = " ".join((out / "report.md").read_text().split("## ")[1].split())
+    return summary, json.loads((out / "report.json").read_text())
+
+
+@pytest.mark.parametrize("game", ["8 decks", "changed pays"])
+def test_report_gives_the_same_note(tmp_path, game):
+    changes = GAMES[game]
+    want = sevens_convention(rules_dict(rules_of(changes)))
+    summary, _ = report_summary(tmp_path / "rep", changes)
+    assert sentence(want) in summary  # (a sentence of its own there)
 
 
 # The 7-7 play in words, as the engine plays it (`kernel.tables.Builder.decide`, the authority).
@@ -290,12 +296,7 @@ def test_the_report_warns_where_the_pays_give_a_player_the_edge(tmp_path):
     from simulator.report import sevens_player_edge
 
     edge = sevens_player_edge(rules_dict(rules_of(EDGE)))
-    out = tmp_path / "rep"
-    result = run("report", *EDGE, "--rounds", "20_000", "--chunk-rounds", "10_000",
-                 "--sample-rounds", "10_000", "--choice", "basic", "--no-variants", "--quiet",
-                 "-o", out)
-    assert result.exit_code == 0, result.output
-    summary = " ".join((out / "report.md").read_text().split("## ")[1].split())
+    summary, data = report_summary(tmp_path / "rep", EDGE)
     assert (f"Warning: {edge['note']}, and the casino loses on the side bet on average to a "
             "player who does so.") in summary
-    assert json.loads((out / "report.json").read_text())["sevens"]["player_edge"] == edge
+    assert data["sevens"]["player_edge"] == edge
