@@ -287,6 +287,8 @@ def tidy_frame(summary: dict, strategy=None) -> pd.DataFrame:
             add("note", key, per, summary[key]["interval_note"])
     if summary.get("frequencies_note"):
         add("note", "frequencies", "se", summary["frequencies_note"])
+    if summary.get("few_events_note"):
+        add("note", "frequencies", "few_events", summary["few_events_note"])
     if summary.get("splits_note"):
         add("note", "frequencies", "splits", summary["splits_note"])
     if summary.get("dealer_note"):
@@ -546,6 +548,8 @@ def _table(summary: dict, meta: dict) -> str:
     w(_grid(shown, left=("event", "per")))
     if summary.get("frequencies_note"):
         w(f"  SE: {summary['frequencies_note']}\n")
+    if summary.get("few_events_note"):
+        w(f"  SE: {summary['few_events_note']}\n")
     if summary.get("splits_note"):
         w(f"  SE: {summary['splits_note']}\n")
     if summary.get("dealer_note"):

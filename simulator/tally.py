@@ -443,9 +443,12 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
         for k in ("splits", "hands_per_box_round"):
             frequencies[k]["se"] = None
         splits_note = splits_se_note(int(rules.max_hands))
-    for f in frequencies.values():  # (as the house edge's: no normal interval from so few)
-        if f["n"] < MIN_ROUNDS:
-            f["se"] = None
+    few = [k for k, f in frequencies.items() if f["n"] and few_events(k, f["count"], f["n"])]
+    for k in few:  # (no normal interval from so few events)
+        frequencies[k]["se"] = None
+    few_events_note = None if not few else (
+        f"none where fewer than {MIN_WINS} events were seen, or, of a proportion, fewer than "
+        f"{MIN_WINS} not ({', '.join(few)}): the normal approximation does not hold")
     frequencies_note = None
     if boxes > 1:  # the boxes of a round share the dealer's cards; no per-round counts are kept
         for f in frequencies.values():
@@ -482,6 +485,7 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
                                     names is not None and len(set(names)) > 1),
         "frequencies": frequencies,
         "frequencies_note": frequencies_note,
+        "few_events_note": few_events_note,
         "splits_note": splits_note,
         "dealer_note": dealer_note(rules, t[L.T_DEALER_BJ], rounds) if rounds > finished else None,
         "shoe": shoe,
@@ -517,6 +521,18 @@ def bets_words(n: int) -> str:
     return f"{n:,} bet" + ("" if n == 1 else "s")
 
 
+# Frequencies that count events a unit can hold more than one of (no proportion: no complement).
+MANY_A_UNIT = ("splits", "hands_per_box_round")
+
+
+def few_events(key: str, count: int, n: int) -> bool:
+    """Whether the frequency ``key``, ``count`` events in ``n``, is too few for a normal interval
+    (none given): fewer than `MIN_WINS` events, or of a proportion fewer than that not events,
+    as the Super Sevens lines' and insurance's rule (2 doubles in 34 hands gave 0.059 ± 0.079,
+    and a count of 0 an SE of 0)."""
+    return count < MIN_WINS or (key not in MANY_A_UNIT and n - count < MIN_WINS)
+
+
 def dealer_note(rules, blackjacks: int, rounds: int, plain: bool = False) -> str:
     """What the dealer's rows (dealer_*) are over, said where some round left the dealer's hand
     unfinished (rule 12.4), with the two per-round figures a reader may want instead: the
@@ -528,7 +544,8 @@ def dealer_note(rules, blackjacks: int, rounds: int, plain: bool = False) -> str
     full = 2 * a * ten / (n * (n - 1))
     seen = blackjacks / rounds
     se = math.sqrt(seen * (1 - seen) / rounds)  # binomial: at most one a round
-    digits = pct_digits(se)
+    few = few_events("dealer_blackjack", blackjacks, rounds)
+    digits = 2 if few or not se else pct_digits(se)
     rows, unfinished, bj = (("the dealer's rows (dealer blackjack to dealer ends on 21) are",
                              "the row 'dealer's hand not completed', per round",
                              "the dealer blackjack row") if plain else
@@ -538,7 +555,9 @@ def dealer_note(rules, blackjacks: int, rounds: int, plain: bool = False) -> str
             "12.4: every box busted, a blackjack paid at once or surrendered), and those rounds "
             f"({unfinished}) are not a random sample of rounds, so "
             f"{bj} is not the dealer's chance of a blackjack: dealer blackjacks were "
-            f"seen in {100 * seen:.{digits}f}% (SE {100 * se:.{digits}f}%) of all rounds"
+            f"seen in {100 * seen:.{digits}f}% ("
+            + (f"no SE: {blackjacks:,} seen, fewer than {MIN_WINS}" if few else
+               f"SE {100 * se:.{digits}f}%") + ") of all rounds"
             + (" (the peek sees every one: this is its chance)" if rules.hole_card == "peek"
                else "") + ", and a dealer always "
             f"drawing its second card from a full shoe of {int(rules.decks)} "

@@ -3250,3 +3250,24 @@ def test_the_running_house_edge_is_simulates_figure_bit_for_bit():
     chunk[L.T_TOTAL_SUM], chunk[L.T_TOTAL_SQ] = -24_525, 1_000_000_000
     r = _running({0: chunk, 1: chunk}, 1_000_000, chunk * 2)
     assert r["house_edge"] == [house_edge_of(per(-24_525, 500_000, L.UNIT)), 0.004905]
+
+
+def test_the_hit_frequencies_withhold_the_se_of_few_events_as_simulate_does(built):
+    # A statistics review: simulate gave 2 doubles in 34 hands an SE and a count of 0 an SE of
+    # 0, where the report gave none for a count of 0 alone: one rule now (tally.few_events).
+    import copy
+
+    from simulator.assessment import render, sections
+
+    _, data, _ = built
+    data = copy.deepcopy(data)
+    doubles = next(r for r in data["frequencies"] if r["event"] == "doubles")
+    doubles["count"], doubles["rate"] = 2, 2 / doubles["n"]  # (as a 29-round run's)
+    md = render.to_markdown("t", [sections.frequencies(data)])
+    assert ("SE: none ('-') where fewer than 30 events were seen, or, of a proportion, fewer "
+            f"than 30 not ({doubles['label']}): the normal approximation does not hold.") in (
+                " ".join(md.split()))
+    row = next(ln for ln in md.splitlines() if ln.startswith(f"| {doubles['label']} |"))
+    assert row.split("|")[-2].strip() == "-"  # (its SE)
+    assert "fewer than 30 events" not in render.to_markdown("t", [sections.frequencies(
+        built[1])])  # (60,000 rounds: every row enough)

@@ -90,8 +90,11 @@ def test_one_box_mean_sd_se_ci():
     assert s["main"]["se_exact"] is True
     assert s["main"]["wagered_per_initial"] == pytest.approx(1.0)
     assert s["frequencies"]["wins"]["rate"] == pytest.approx(0.5)
-    assert s["frequencies"]["wins"]["se"] == pytest.approx(math.sqrt(0.25 / 32))
+    assert s["frequencies"]["wins"]["se"] is None  # (16 wins: too few events for an SE)
     assert s["frequencies"]["wins"]["per"] == "hand"
+    s4 = summarize(build_tally([[(10, None, None)], [(-10, None, None)], [(15, None, None)],
+                                [(-10, None, None)]] * 32), Rules(boxes=1))
+    assert s4["frequencies"]["wins"]["se"] == pytest.approx(math.sqrt(0.25 / 128))
 
 
 def test_the_house_edge_has_no_interval_from_fewer_than_30_rounds():
@@ -234,13 +237,30 @@ def test_a_lines_frequency_se_waits_for_the_deals_expected_not_those_seen():
                 assert e["contribution_se"] == pytest.approx(5000 * e["freq_se"])
 
 
-def test_a_frequency_over_fewer_than_30_has_no_se():
-    # A review: 'wins' over one round had SE 0 and a 0-to-0 interval in the csv.
-    few = summarize(build_tally([[(10, None, None)]] * 29), Rules(boxes=1))["frequencies"]
-    assert few["wins"]["n"] == 29 and few["wins"]["se"] is None
-    enough = summarize(build_tally([[(10, None, None)]] * 15 + [[(-10, None, None)]] * 15),
-                       Rules(boxes=1))["frequencies"]
-    assert enough["wins"]["se"] == pytest.approx(math.sqrt(0.25 / 30))
+def test_a_frequency_of_fewer_than_30_events_or_non_events_has_no_se():
+    # Reviews: 'wins' over one round had SE 0 and a 0-to-0 interval in the csv; 2 doubles in 34
+    # hands 0.059 +- 0.079; a count of 0 an SE of 0. The rule of the Super Sevens lines and
+    # insurance: 30 events, and of a proportion 30 not, before a normal interval.
+    def wins(w, lose):
+        s = summarize(build_tally([[(10, None, None)]] * w + [[(-10, None, None)]] * lose),
+                      Rules(boxes=1))
+        return s["frequencies"]["wins"], s["few_events_note"]
+
+    for w, lose, shown in ((29, 100, False), (30, 100, True), (100, 29, False),
+                           (100, 30, True), (1, 0, False)):
+        f, note = wins(w, lose)
+        assert (f["se"] is not None) == shown, (w, lose)
+        assert ("wins" in note) != shown, note
+        if shown:
+            p = w / (w + lose)
+            assert f["se"] == pytest.approx(math.sqrt(p * (1 - p) / (w + lose)))
+    assert "none where fewer than 30 events were seen, or, of a proportion, fewer than 30 not" in (
+        wins(1, 0)[1])
+    # splits count events a box-round (no proportion): only their own count decides
+    t = build_tally([[(10, None, None)]] * 40)
+    t[L.T_SPLITS], t[L.T_HANDS] = 30, 70
+    f = summarize(t, Rules(max_hands=2, super_sevens=False))["frequencies"]
+    assert f["splits"]["se"] is not None and f["hands_per_box_round"]["se"] == f["splits"]["se"]
 
 
 def test_zero_counts_give_none_without_warnings():
@@ -315,22 +335,22 @@ def test_frequencies_of_several_boxes_give_an_se_only_where_it_is_a_bound():
     # a rate per box-round takes the bound sqrt(boxes) x binomial (Var of a sum of B boxes <= B x
     # the sum of their variances); a rate per hand or per offer has no SE; one per round keeps
     # its own. One box: binomial SEs, no note.
-    rounds = [[(10, 10, None), (-10, -5, None), (0, None, None)]] * 40
+    rounds = [[(10, 10, None), (-10, -5, None), (0, None, None)]] * 120
     t = build_tally(rounds)
-    t[L.T_DEALER_BUST], t[L.T_DEALER_17] = 10, 20  # (10 rounds left the dealer unfinished)
+    t[L.T_DEALER_BUST], t[L.T_DEALER_17] = 30, 60  # (30 rounds left the dealer unfinished)
     s = summarize(t, Rules(boxes=3, super_sevens=False))
     f = s["frequencies"]
-    n = 120
+    n = 360
     p = f["insurance_offered"]["rate"]
     assert p == pytest.approx(2 / 3)
     assert f["insurance_offered"]["se"] == pytest.approx(math.sqrt(p * (1 - p) / n) * math.sqrt(3))
     assert f["wins"]["se"] is None and f["insurance_won"]["se"] is None
     assert f["dealer_bust"]["per"] == "completed_dealer_hand"  # (one a round, as per round)
-    assert f["dealer_bust"]["se"] == pytest.approx(math.sqrt(1 / 3 * 2 / 3 / 30))
-    assert f["dealer_not_finished"]["se"] == pytest.approx(math.sqrt(0.25 * 0.75 / 40))
+    assert f["dealer_bust"]["se"] == pytest.approx(math.sqrt(1 / 3 * 2 / 3 / 90))
+    assert f["dealer_not_finished"]["se"] == pytest.approx(math.sqrt(0.25 * 0.75 / 120))
     assert "3 boxes of a round share the dealer's cards" in s["frequencies_note"]
-    one = summarize(build_tally([[b] for b in rounds[0]] * 40), Rules(boxes=1,
-                                                                      super_sevens=False))
+    one = summarize(build_tally([[b] for b in rounds[0]] * 120), Rules(boxes=1,
+                                                                       super_sevens=False))
     assert one["frequencies_note"] is None and one["frequencies"]["wins"]["se"] is not None
 
 
@@ -397,6 +417,9 @@ def test_the_dealers_rows_are_rates_per_completed_dealer_hand_and_say_so():
     (10_000_000, "seen in 3.4000% (SE 0.0057%) of all rounds"),
     (100_000, "seen in 3.400% (SE 0.057%) of all rounds"),
     (1_000, "seen in 3.40% (SE 0.57%) of all rounds"),
+    # 29 seen (a review: 0 in 29 rounds read "0.00% (SE 0.00%)")
+    (853, "seen in 3.40% (no SE: 29 seen, fewer than 30) of all rounds"),
+    (29, "seen in 3.45% (no SE: 1 seen, fewer than 30) of all rounds"),
 ])
 def test_the_dealer_blackjack_rate_per_round_gives_its_se_to_two_significant_figures(rounds,
                                                                                    said):
@@ -455,8 +478,8 @@ def test_splits_have_no_binomial_se_where_a_box_can_split_more_than_once():
     # though a box can split twice (max_hands = 3): a count, not a proportion. The tally keeps
     # no sum of its squares, so no SE, and a note says why; where a box splits at most once
     # (max_hands = 2) it is a proportion and keeps its binomial SE.
-    t = build_tally([[(10, None, None)]] * 100)
-    t[L.T_SPLITS], t[L.T_HANDS] = 7, 107
+    t = build_tally([[(10, None, None)]] * 1000)
+    t[L.T_SPLITS], t[L.T_HANDS] = 70, 1070
     s = summarize(t, Rules(super_sevens=False))
     for k in ("splits", "hands_per_box_round"):
         assert s["frequencies"][k]["se"] is None and s["frequencies"][k]["rate"] is not None
@@ -464,7 +487,7 @@ def test_splits_have_no_binomial_se_where_a_box_can_split_more_than_once():
     assert "split up to 2 times (max_hands = 3)" in s["splits_note"]
     once = summarize(t, Rules(super_sevens=False, max_hands=2))
     assert once["splits_note"] is None
-    assert once["frequencies"]["splits"]["se"] == pytest.approx(math.sqrt(0.07 * 0.93 / 100))
+    assert once["frequencies"]["splits"]["se"] == pytest.approx(math.sqrt(0.07 * 0.93 / 1000))
     assert once["frequencies"]["hands_per_box_round"]["se"] == once["frequencies"]["splits"]["se"]
 
 

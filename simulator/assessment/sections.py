@@ -59,7 +59,7 @@ from simulator.exact.compare import (
 from simulator.report import PER_UNIT_WAGERED, precision_text, refill_text
 from simulator.rules import CHANGED, OUTSIDE_GAZETTE, WITHIN_GAZETTE, origin_legend
 from simulator.source import NOT_GIT, PATTERNS
-from simulator.tally import MIN_WINS, Z95
+from simulator.tally import MIN_WINS, Z95, few_events
 
 LABEL = {1: "A", 10: "10"}
 
@@ -776,13 +776,16 @@ def frequencies(data: dict) -> Section:
             ("label", "event", "text"), ("per_words", "per", "text"), ("count", "count", "int"),
             ("n", "out of", "int"), ("rate", "rate", "pct4"), ("se", "SE", "pct4")]
     rows = data["frequencies"]
-    t = Table("hit_frequencies", "Hit frequencies", cols,
-              # (a count of 0 has no SE: a binomial SE of 0 from no event says nothing)
-              [[None if c == "se" and r.get("count") == 0 else r.get(c) for c, _, _ in cols]
-               for r in rows],
-              {"label": "event_words", "per_words": "per_words"})
     zero = [r["label"] for r in rows if r.get("count") == 0 and not r.get("left_out")]
     hands = next((r for r in rows if r["event"] == "hands_per_box_round"), None)
+    few = [r["label"] for r in rows if not r.get("left_out") and r.get("n") and r is not hands
+           and few_events(r["event"], r["count"], r["n"])]  # (simulate's rule: no SE there)
+    t = Table("hit_frequencies", "Hit frequencies", cols,
+              # (a count of 0, or too few events, has no SE: a binomial SE of 0 from no event
+              # says nothing)
+              [[None if c == "se" and (r.get("count") == 0 or r["label"] in few) else r.get(c)
+                for c, _, _ in cols] for r in rows],
+              {"label": "event_words", "per_words": "per_words"})
     empty: dict[str, list[str]] = {}
     for i, r in enumerate(rows):
         if r is hands or r.get("left_out"):
@@ -811,7 +814,10 @@ def frequencies(data: dict) -> Section:
         + (f" SE: {data['frequencies_note']}." if data.get("frequencies_note") else "")
         + (f" SE: {data['splits_note']}." if data.get("splits_note") else "")
         + (f" SE: none ('-') for a count of 0 ({', '.join(zero)}): no event seen gives no "
-           "interval, as every figure of the report without one." if zero else "")
+           "interval, as every figure of the report without one." if zero and not few else "")
+        + (f" SE: none ('-') where fewer than {MIN_WINS} events were seen, or, of a "
+           f"proportion, fewer than {MIN_WINS} not ({', '.join(few)}): the normal "
+           "approximation does not hold." if few else "")
         + (f" {sentence(data['dealer_note'])}." if data.get("dealer_note") else "")
         + (" Left out of the table, with nothing to count: " + "; ".join(
             f"{', '.join(labels)} ({why})" for why, labels in empty.items())
