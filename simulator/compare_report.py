@@ -280,7 +280,14 @@ def _withheld_note(stats: dict) -> str | None:
                                        f", but for {_zero_words(zero, 'for a table')}")
                                     + f": {few}.")
     ss = _withheld_ss(stats)
-    return " ".join(n for n in (few, unmeasured, ss) if n) or None
+    own: dict = {}  # a game's own house edge without an interval (too few rounds), by why
+    for r in stats["rows"]:
+        note = r["summary"]["house_edge"].get("interval_note")
+        if note:
+            own.setdefault(note, []).append(r["game"].label)
+    own = " ".join(f"{WITHHELD} no 95% interval for the house edge of {', '.join(labels)}: "
+                   f"{note}." for note, labels in own.items()) or None
+    return " ".join(n for n in (own, few, unmeasured, ss) if n) or None
 
 
 def _withheld_ss(stats: dict) -> str | None:

@@ -1658,3 +1658,14 @@ def test_a_derived_strategy_has_simulates_strategy_note_in_the_json():
         "the exact analyzer's for decks=8, dealer_hits_soft_17=true")
     plain = json.loads(run("compare", *TINY, "--vary", "decks=8", "-f", "json").stdout)
     assert plain["baseline"]["strategy_note"] is None  # (the shipped basic under its own rules)
+
+
+def test_a_games_own_house_edge_without_an_interval_is_explained_under_the_table():
+    # A statistics review: at 20 rounds each game's house edge showed † with only the paired
+    # blocks' reason under the table; why the game's own interval is missing was in json alone.
+    small = ["--rounds", "20", "--quiet", "--no-exact", "--strategy", "basic", "--same-strategy"]
+    text = " ".join(run("compare", "--vary", "dealer_hits_soft_17=true", *small).stdout.split())
+    assert ("† no 95% interval for the house edge of nz1994, dealer_hits_soft_17=true: too few "
+            "rounds for a meaningful interval: 20 rounds, fewer than 30.") in text
+    assert "for the house edge of" not in run("compare", "--vary", "dealer_hits_soft_17=true",
+                                              *TINY).stdout
