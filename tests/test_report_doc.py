@@ -3271,3 +3271,26 @@ def test_the_hit_frequencies_withhold_the_se_of_few_events_as_simulate_does(buil
     assert row.split("|")[-2].strip() == "-"  # (its SE)
     assert "fewer than 30 events" not in render.to_markdown("t", [sections.frequencies(
         built[1])])  # (60,000 rounds: every row enough)
+
+
+def test_a_report_of_fewer_than_30_rounds_gives_no_se_and_says_why(tmp_path):
+    # A statistics review of a 29-round report: the main game's return per unit wagered had no
+    # interval and no reason; the sampled mean had an SE the run's own mean was denied; the
+    # volatility ranges rested on the SD of 29 rounds.
+    out = tmp_path / "rep"
+    result = run("report", "--rounds", "29", "--sample-rounds", "29", "--choice", "basic",
+                 "--no-variants", "--quiet", "-o", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads((out / "report.json").read_text())
+    md = " ".join((out / "report.md").read_text().split())
+    pw = data["main_per_unit_wagered"]
+    assert pw["se"] is None and pw["interval_note"].endswith("29 rounds, fewer than 30")
+    assert f"(no interval: {pw['interval_note']})" in md
+    m = data["distribution"]["main"]
+    assert m["mean_se"] is None and m["run_mean_se"] is None
+    assert "from fewer than 30 rounds none ('-'), as the house edge has none there." in md
+    total = wager(data, "total")
+    main = [r for r in data["volatility"] if r["wager"] == "total"]
+    assert main and all(r["sd_source"] == "exact" and r["sd_few_rounds"] for r in main)
+    assert all(r["sd_bet"] == total["exact_sd_bet"] for r in main)
+    assert "the main game's too: from fewer than 30 rounds" in md

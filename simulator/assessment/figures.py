@@ -77,7 +77,7 @@ from simulator.strategy import (
     shown_names,
     strategy_path,
 )
-from simulator.tally import Z95, dealer_note, house_edge_of, per, splits_se_note
+from simulator.tally import MIN_ROUNDS, Z95, dealer_note, house_edge_of, per, splits_se_note
 from simulator.variants import changes_of
 
 ROUND_COUNTS = (100, 1_000, 10_000, 100_000)  # the volatility table's columns
@@ -613,6 +613,8 @@ def _per_unit_wagered(main: dict) -> dict:
     ok = mean is not None and se is not None
     return {"mean": mean, "se": se, "ci95_low": mean - Z95 * se if ok else None,
             "ci95_high": mean + Z95 * se if ok else None,
+            # (why none, as simulate says it: the main game's own, too few rounds)
+            "interval_note": None if ok or mean is None else main.get("interval_note"),
             "wagered_per_initial": main["wagered_per_initial"]}
 
 
@@ -779,6 +781,10 @@ def _volatility(wagers: list[dict], ss_lines: dict | None = None, boxes: int = 1
                and w.get("exact") is not None and rules is not None)
         if few:
             exact_sd = insurance_sd(w["exact"], rules.insurance_pays)
+        short = (w["wager"] in ("total", "main") and w.get("se") is None  # (fewer than 30
+                 and w.get("exact_sd_bet") is not None)  # rounds: no SE, and no SD to trust)
+        if short:
+            exact_sd = w["exact_sd_bet"]
         if (w.get("exact_only") or few) and boxes > 1:
             continue  # (no SD per round of the boxes' insurance bets settled together)
         sd = exact_sd or w["sd_bet"]
@@ -795,6 +801,7 @@ def _volatility(wagers: list[dict], ss_lines: dict | None = None, boxes: int = 1
                    # the house edge's: the simulated one (the game as dealt) or the exact one
                    "edge_source": edge_source, "exact_house_edge": -w["exact"],
                    "sd_source": "exact" if exact_sd else "simulated",
+                   "sd_few_rounds": short,
                    # insurance's exact SD taken as its simulated bets are too few
                    "sd_few_bets": w.get("bets") if few else None,
                    "range_source": "drawn" if w["wager"] == "super_sevens" else "normal",
@@ -1050,7 +1057,8 @@ def _distribution(rules, strat, spec, summary, n) -> dict:
         "rounds": int(n), "values": v.tolist(), "counts": c.tolist(),
         "mean": float(values.mean()) if n else None, "sd": sd,
         # the means' SEs: SD / sqrt(rounds), each round taken as one draw (as the run's SE)
-        "mean_se": None if sd is None else sd / math.sqrt(n),
+        "mean_se": None if sd is None or n < MIN_ROUNDS else sd / math.sqrt(n),  # (as the
+        # run's: none from fewer than 30 rounds)
         "run_mean": summary["total"]["mean"] * summary["boxes"],
         "run_mean_se": None if summary["total"]["se"] is None else
         summary["total"]["se"] * summary["boxes"],

@@ -59,7 +59,7 @@ from simulator.exact.compare import (
 from simulator.report import PER_UNIT_WAGERED, precision_text, refill_text
 from simulator.rules import CHANGED, OUTSIDE_GAZETTE, WITHIN_GAZETTE, origin_legend
 from simulator.source import NOT_GIT, PATTERNS
-from simulator.tally import MIN_WINS, Z95, few_events
+from simulator.tally import MIN_ROUNDS, MIN_WINS, Z95, few_events
 
 LABEL = {1: "A", 10: "10"}
 
@@ -675,8 +675,10 @@ def wagers(data: dict) -> Section:
                for w in data["wagers"]
                if w.get("half_width_exact_sd") and w.get("se_simulated_sd")]
     pw = data["main_per_unit_wagered"]
-    blocks.append(f"Main game return {PER_UNIT_WAGERED}: {fmt(pw['mean'], 'spct3')} (95% CI "
-                  f"{fmt(pw['ci95_low'], 'spct3')} to {fmt(pw['ci95_high'], 'spct3')}); "
+    blocks.append(f"Main game return {PER_UNIT_WAGERED}: {fmt(pw['mean'], 'spct3')} ("
+                  + (f"no interval: {pw['interval_note']}" if pw.get("interval_note") else
+                     f"95% CI {fmt(pw['ci95_low'], 'spct3')} to {fmt(pw['ci95_high'], 'spct3')}")
+                  + "); "
                   f"{fmt(pw['wagered_per_initial'], 'num4')} units wagered per initial wager. "
                   "bjsim count's advantage of the same name is the same quantity.")
     blocks.append(even_money_text(data["even_money"]))
@@ -828,7 +830,9 @@ def frequencies(data: dict) -> Section:
         f"{fmt(m['sd'], 'num4')}; the run's {fmt(m['run_mean'], 'num4')} (SE "
         f"{fmt(m.get('run_mean_se'), 'num4')}) and {fmt(m['run_sd'], 'num4')}, in initial "
         "wagers. Each mean's SE is its SD / sqrt(rounds), a round taken as one draw (an SD is "
-        "shown without one, as in every table of the report).", dist]
+        "shown without one, as in every table of the report)"
+        + (f"; from fewer than {MIN_ROUNDS} rounds none ('-'), as the house edge has none there"
+           if None in (m.get("mean_se"), m.get("run_mean_se")) else "") + ".", dist]
     if d.get("super_sevens"):
         blocks.append(f"Super Sevens per bet: from {d['super_sevens']['source']}.")
     blocks.append(_chart(data, "distribution", "Distribution of the net result per round "
@@ -952,6 +956,9 @@ def volatility(data: dict) -> Section:
         + (f"{', and' if ss else ', but exact'} for insurance, whose simulated bets, "
            f"{few['sd_few_bets']:,}, are too few for an interval, so too few for its SD (each "
            "bet wins its pays or loses 1, so its exact return gives its SD)" if few else "")
+        + (" (the main game's too: from fewer than 30 rounds, with no SE, the simulated SD "
+           "says too little, so the exact one)" if any(r.get("sd_few_rounds")
+                                                        for r in data["volatility"]) else "")
         + "; the volatility index below names the SD each wager's range uses."
         + (" A negative house edge and expected casino win (" + ", ".join(below) + ") means "
            "the player has the edge on that wager: the casino loses on average, as the summary "
