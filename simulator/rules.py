@@ -1127,10 +1127,10 @@ def _parse_text(kind: str, unq: str):
             if body[:1] != open_ or body[-1:] != close:
                 raise ValueError
             body = body[1:-1]
-    body = body.strip()
-    parts = re.split(r"\s*,\s*", body) if "," in body else body.split()
-    if "" in parts:  # (two commas together, or one at an end: an item left out)
-        raise _EmptyItem
+    chunks = [c.strip() for c in body.split(",")]
+    if len(chunks) > 1 and "" in chunks:  # (two commas together, or one at an end: an item
+        raise _EmptyItem  # left out)
+    parts = [p for c in chunks for p in c.split()]  # (spaces separate too)
     if not all(re.fullmatch(r"[+-]?\d+(?:_\d+)*", p) for p in parts):
         raise ValueError
     return tuple(int(p) for p in parts)
@@ -1177,8 +1177,8 @@ def parse_overrides(overrides: list[str], source: str = "--set") -> dict:
     Values: integers (digits grouped by _ as in a rule file: ``1_000``); numbers as decimals
     or fractions (``blackjack_pays=6/5``); booleans as
     ``true/false`` (also yes/no, on/off, 1/0); strings bare or quoted; ``super_sevens_pays`` as
-    five integers separated by commas (``3,50,100,500,5000``; brackets allowed) or, with no
-    comma, by spaces; an item left out (``3,,100``) is refused.
+    five integers separated by commas (``3,50,100,500,5000``; brackets allowed) or spaces;
+    an item left out (``3,,100``) is refused.
 
     Raises
     ------

@@ -861,7 +861,7 @@ def test_a_pay_out_of_range_is_named_by_its_line(text, line, pay):
 
 
 @pytest.mark.parametrize("text", ["3 50 100 500 5000", "[3, 50, 100, 500, 5000]",
-                                  "3 , 50,100 ,500,5000"])
+                                  "3 , 50,100 ,500,5000", "3 50,100,500,5000"])
 def test_a_pays_list_by_spaces_or_commas_with_spaces_is_read(text):
     rules = apply_overrides(Rules(), [f"super_sevens_pays={text}"])
     assert rules.super_sevens_pays == (3, 50, 100, 500, 5000)
