@@ -308,19 +308,25 @@ EVERY_VAR = "BJSIM_PROGRESS_SECONDS"  # (the environment's choice of them)
 
 def line_every() -> float:
     """Seconds between progress lines where stderr is not a terminal: `EVERY_VAR` where set to
-    a number 0 or more, else `LINE_EVERY` (a warning where it is set to anything else)."""
-    text = os.environ.get(EVERY_VAR)
-    if text is None:
+    a number 0 or more, else (unset or empty, as ``BJSIM_CHECKPOINT_EVERY``) `LINE_EVERY`; set
+    to anything else, a warning, once a process (a sweep draws a bar a run)."""
+    text = os.environ.get(EVERY_VAR, "").strip()
+    if not text:
         return LINE_EVERY
     try:
         every = float(text)
     except ValueError:
         every = -1.0
     if not (math.isfinite(every) and every >= 0):
-        print(f"bjsim: warning: {EVERY_VAR}={text!r} is not a number of seconds, 0 or more: "
-              f"{LINE_EVERY:g} used", file=sys.stderr)
+        if text not in _WARNED:
+            _WARNED.add(text)
+            print(f"bjsim: warning: {EVERY_VAR}={text!r} is not a number of seconds, 0 or "
+                  f"more: {LINE_EVERY:g} used", file=sys.stderr)
         return LINE_EVERY
     return every
+
+
+_WARNED: set = set()  # (the values of EVERY_VAR warned of)
 
 
 def terminal() -> bool:
@@ -340,7 +346,8 @@ def _line_bar():
     class LineBar(tqdm):
         def __init__(self, *args, **kwargs):
             self._lines_at = None  # (the bar's rounds at the last line written)
-            self._every = line_every()
+            self._every = LINE_EVERY if kwargs.get("disable") else line_every()  # (-q: no
+            # bar, no word of its interval)
             super().__init__(*args, bar_format="{desc}: {percentage:3.0f}% {n_fmt}/{total_fmt} "
                              "rounds [{elapsed}<{remaining}, {rate_fmt}{postfix}]", **kwargs)
 

@@ -1600,5 +1600,13 @@ def test_a_stderr_that_is_not_a_terminal_gets_progress_lines_without_carriage_re
     said = run("simulate", *TINY[:-1]).stderr
     assert ("bjsim: warning: BJSIM_PROGRESS_SECONDS='soon' is not a number of seconds, 0 or "
             "more: 60 used") in said and "%" not in said
+    # once a process (a sweep draws a bar a penetration), and not at all with -q (no bar)
+    monkeypatch.setattr(R, "_WARNED", set())
+    sweep = run("count", "--rounds", "2000", "--penetrations", "0.6,0.7,0.8").stderr
+    assert sweep.count("BJSIM_PROGRESS_SECONDS") == 1, sweep
+    monkeypatch.setattr(R, "_WARNED", set())
+    assert "BJSIM_PROGRESS_SECONDS" not in run("simulate", *TINY).stderr
+    monkeypatch.setenv("BJSIM_PROGRESS_SECONDS", " ")  # (empty: unset, as the checkpoint's)
+    assert "warning" not in run("simulate", *TINY[:-1]).stderr
     monkeypatch.setattr(R, "terminal", lambda: True)
     assert "\r" in run("simulate", *TINY[:-1]).stderr  # (a terminal: redrawn in place)
