@@ -27,7 +27,6 @@ from simulator.rules import (
 )
 
 COUNT_DIR = Path(__file__).resolve().parent.parent / "strategies" / "counts"
-VALUES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
 RESOLUTIONS = {"exact": 0.0, "half": 0.5, "whole": 1.0}  # deck-estimation step, in decks
 KEYS = ("name", "description", "source", "tags", "irc_per_deck", "irc_constant")
 MAX_TAG = 100

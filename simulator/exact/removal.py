@@ -2,7 +2,7 @@
 
 The EoR of a card value is the change in a wager's expected return when one card of that value
 is taken out of the rule set's full shoe, the play held fixed: the main game per initial wager,
-insurance per unit staked, Super Sevens per unit bet. A count's betting, insurance and Super
+insurance per unit staked, Super Sevens per unit staked. A count's betting, insurance and Super
 Sevens correlations are Pearson's r over the 13 ranks between its tags and those EoRs.
 """
 
@@ -188,9 +188,8 @@ def correlations(effects: dict, tags) -> dict:
 
 GAME_WORDS = {"main": "main game", "insurance": "insurance", "super_sevens": "Super Sevens"}
 PER = {"main": "per initial wager", "insurance": "per unit staked",
-       "super_sevens": "per unit bet"}
-CSV_PER = {"main": "initial wager", "insurance": "unit staked",  # (the csv's per: as simulate's
-           "super_sevens": "unit staked"}  # and exact's)
+       "super_sevens": "per unit staked"}
+CSV_PER = {g: per.removeprefix("per ") for g, per in PER.items()}  # (as simulate's and exact's)
 CORRELATION_KEYS = {"main": "betting", "insurance": "insurance", "super_sevens": "super_sevens"}
 METHOD = ("one card of each value removed from the rule set's full shoe: EoR = the return from "
           "the shoe less that card minus the full shoe's")
