@@ -771,10 +771,10 @@ def render_text(stats: dict, meta: dict, markdown: bool = False) -> str:
         out += ["", f"**{title}**" if markdown else title, ""]
         out += _markdown(headers, rows) if markdown else _aligned(headers, rows)
     out += ["", "Variants:", *(["" ] if markdown else []), *_legend(stats, markdown)]
-    notes = [pairing_text(meta["run"]["pair_rounds"], stats["blocks"]),
+    notes = [*player_edge_notes(stats), pairing_text(meta["run"]["pair_rounds"], stats["blocks"]),
              *_notes(stats, has_exact), *shoe_note(stats, meta["run"]["pair_rounds"]),
              *filter(None, [unreached_note(stats, meta["run"]["pair_rounds"])]),
-             *player_edge_notes(stats), *meta.get("notes", ())]
+             *meta.get("notes", ())]
     for note in notes:
         out += ["", note] if markdown or note is notes[0] else [note]
     return "\n".join(out) + "\n"
@@ -792,15 +792,16 @@ def _ss_edge(f: dict | None) -> dict | None:
 
 
 def player_edge_notes(stats: dict) -> list[str]:
-    """A warning for each game (the baseline and the variants, by label) whose Super Sevens pays
-    give a player who hits every 7-7 the edge on the side bet (`report.sevens_player_edge`)."""
-    out = []
+    """A warning of the games (the baseline and the variants, by label) whose Super Sevens pays
+    give a player who hits every 7-7 the edge on the side bet (`report.sevens_player_edge`), one
+    for the games of the same warning, first among the notes."""
+    games: dict[str, list[str]] = {}  # the warning -> the games it is of (the same pays: one)
     for row in stats["rows"]:
         rules = row["game"].rules
         edge = sevens_player_edge(rules_dict(rules)) if rules.super_sevens else None
         if edge:
-            out.append(f"WARNING: {row['game'].label}: {edge['note']}.")
-    return out
+            games.setdefault(edge["note"], []).append(row["game"].label)
+    return [f"WARNING: {', '.join(labels)}: {note}." for note, labels in games.items()]
 
 
 def stake_note(stats: dict) -> str | None:

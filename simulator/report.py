@@ -490,7 +490,7 @@ def _table(summary: dict, meta: dict) -> str:
         if note:
             w(f"  {note}\n")
         if meta.get("sevens_player_edge"):
-            w(f"  WARNING: {meta['sevens_player_edge']['note']}\n")
+            w(f"  WARNING: {meta['sevens_player_edge']['note']}.\n")
 
     wf = wagers_frame(summary)
     shown = pd.DataFrame({

@@ -736,7 +736,7 @@ def exact_table(fig: dict, title: str, rules: dict) -> str:
     out += ["", f"Super Sevens house edge         {_pct(ss['house_edge'])}  per unit staked "
             f"(SD {ss['sd_bet']:.2f})",
             "  " + sevens_note([_own_plays_text(q)], rules),
-            *[f"  WARNING: {edge['note']}" for edge in [sevens_player_edge(rules)] if edge], "",
+            *[f"  WARNING: {edge['note']}." for edge in [sevens_player_edge(rules)] if edge], "",
             "line  probability    pays  contribution"]
     for k, v in ss["lines"].items():
         out.append(f"({k})  {v['probability']:>11.8f}  {v['pays']:>6}  {_pct(v['contribution'])}")
