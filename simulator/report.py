@@ -542,7 +542,10 @@ def _table(summary: dict, meta: dict) -> str:
     shown = pd.DataFrame({
         "event": ff["event"], "per": ff["per"].str.replace("_", " "),
         "count": ff["count"].map(lambda c: f"{int(c):,}"),
-        "rate": ff["rate"].map(lambda x: _num(x, 5)), "SE": ff["se"].map(lambda x: _num(x, 5)),
+        "rate": ff["rate"].map(lambda x: _num(x, 5)),
+        # (several boxes: an upper bound per box-round, as the note under the table says)
+        "SE bound" if summary.get("frequencies_note") else "SE": ff["se"].map(
+            lambda x: _num(x, 5)),
     })
     w("\nFrequencies\n")
     w(_grid(shown, left=("event", "per")))

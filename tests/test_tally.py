@@ -502,3 +502,18 @@ def test_a_few_wins_expected_are_shown_to_two_figures_and_one_bet_is_a_bet():
     assert tally_module.wins_number(0.5) == "0.5" and tally_module.wins_number(29.97) == "29.9"
     assert tally_module.wins_words(1.0) == "1.0 win"
     assert tally_module.wins_words(0.05) == "0.05 wins"
+
+
+def test_several_boxes_head_the_frequencies_se_column_as_a_bound():
+    # A statistics review: with 7 boxes the column headed "SE" held the bound sqrt(7) x binomial
+    # (3.5 times the spread over seeds), said only in a note under the table.
+    from simulator.report import render
+
+    rounds = [[(10, 10, None), (-10, -5, None), (0, None, None)]] * 120
+    three = render(summarize(build_tally(rounds), Rules(boxes=3, super_sevens=False)), "table")
+    head = next(ln for ln in three.splitlines() if ln.strip().startswith("event"))
+    assert head.rstrip().endswith("SE bound")
+    one = render(summarize(build_tally([[b] for b in rounds[0]] * 120),
+                           Rules(boxes=1, super_sevens=False)), "table")
+    head = next(ln for ln in one.splitlines() if ln.strip().startswith("event"))
+    assert head.rstrip().endswith("  SE")
