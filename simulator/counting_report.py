@@ -813,11 +813,13 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
                  tot[L.C_FLAT_RSQ], rounds)
     if flat["mean"] is not None and flat["se"] is None and rounds < 2:  # (as the advantages)
         flat["interval_note"] = ONE_ROUND
-    flat = _without_interval(flat, _too_few(rounds))
     basic = None if control is None else _control(control, rules)
     adv = advantage["initial_bet"]["mean"]
-    same_bets = (flat_main(plan) and adv is not None and flat["se"] is not None and played > 0
+    # (from the means, not the SE, which too few rounds withhold: the same bets at any rounds)
+    same_bets = (flat_main(plan) and adv is not None and flat["mean"] is not None
+                 and played > 0
                  and math.isclose(adv, flat["mean"], rel_tol=1e-9, abs_tol=1e-15))
+    flat = _without_interval(flat, _too_few(rounds))
     same_rounds = (same_bets and basic is not None and plan.indices is None
                    and math.isclose(adv, basic["mean"], rel_tol=1e-9, abs_tol=1e-15))
     as_flat = not same_rounds and adv is not None and control_is_flat(plan, tot, control)

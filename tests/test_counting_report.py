@@ -1796,3 +1796,24 @@ def test_fewer_than_30_rounds_give_no_se_or_interval_as_simulate(n):
                     f"{note}." in text) == withheld, fmt
     assert plain["per_round_played"]["risk_of_ruin"] is not None
     assert ss["per_round_played"]["risk_of_ruin_note"] == CR.RUIN_WITHHELD
+
+
+@pytest.mark.parametrize("n", [29, 30])
+def test_a_flat_main_bet_is_the_same_bets_at_any_rounds(n):
+    # `bjsim count --plan hi-lo-flat --rounds 29` said "Gain ...: +0.000% (no interval: too few
+    # rounds)" where 30 rounds said "none (... the same rounds and bets)": the flat figure's SE,
+    # withheld below 30 rounds, decided whether the bets were the same. The same bets are the
+    # same at any number of rounds: the gains are none, of one kind, at 29 rounds as at 30.
+    rounds = ([{"count": c, "bet": 1, "net": x, "flat": [x]}
+               for c, x in ((0, 10), (1, -10), (0, 0), (-1, -10), (2, 15))] * 6)[:n]
+    f = CR.figures(tally_of(rounds), load_plan("hi-lo-flat"), Rules(),
+                   control=control_of([r["flat"] for r in rounds]))
+    assert (f["flat"]["se"] is None) == (n < 30)
+    assert (f["gain_over_flat"], f["gain_over_flat_se"], f["gain_over_flat_se_kind"]) == (
+        0.0, 0.0, CR.SAME_BETS)
+    assert (f["gain_over_basic"], f["gain_over_basic_se"], f["gain_over_basic_se_kind"]) == (
+        0.0, 0.0, CR.SAME_ROUNDS)
+    text = CR.render(f, "table")
+    assert ("none (no index plays and a flat main bet: the same rounds and bets); over flat "
+            "betting with the counter's play: none (a flat main bet: the same bets)") in text
+    assert "no interval: too few rounds" not in text
