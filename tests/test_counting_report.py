@@ -1817,3 +1817,22 @@ def test_a_flat_main_bet_is_the_same_bets_at_any_rounds(n):
     assert ("none (no index plays and a flat main bet: the same rounds and bets); over flat "
             "betting with the counter's play: none (a flat main bet: the same bets)") in text
     assert "no interval: too few rounds" not in text
+
+
+@pytest.mark.parametrize("n", [29, 40])
+def test_no_super_sevens_bet_by_the_counter_is_not_too_few_of_them(n):
+    # `bjsim count --plan sevens-super-sevens --rounds 29`, whose counter never reached its +8,
+    # gave "about 0.0 wins of line (e) expected in the counter's 0 Super Sevens bets" as the
+    # reason for no interval, not the too few rounds, and at 30 rounds or more withheld the net
+    # per round's SE though no Super Sevens pay was in the nets.
+    rounds = ([{**r, "ss_flat": [-1]} for r in FLAT_ROUNDS[:2]] * 20)[:n]
+    plan = load_plan("sevens-super-sevens")
+    assert CR._few_counter_wins(0, plan, Rules(), CR.sevens_check(Rules(), plan=plan)) is None
+    f = CR.figures(tally_of(rounds), plan, Rules())
+    assert f["super_sevens"]["counter_bets"] == 0
+    note = f"too few rounds for a meaningful interval: {n} rounds, fewer than 30"
+    for key in ("per_round_played", "per_round_watched"):
+        p = f[key]
+        assert p["interval_note"] == (note if n < 30 else None)
+        assert (p["se"] is None) == (n < 30)
+    assert "the counter's 0 Super Sevens bets" not in CR.render(f, "table")
