@@ -1878,11 +1878,11 @@ def tidy_rows(f: dict) -> list[dict]:
     add("super_sevens", "exact_se", ss["exact_se"])
     add("super_sevens", "sample_se", fl["se"])
     for k in ("exact", "exact_play", "why_not", "z_house_edge", "favourable_share",
-              "counter_bets", "counter_return", "counter_return_interval_note",
-              "by_count_chance", "by_count_note"):
+              "counter_bets", "counter_bets_per_round", "counter_return",
+              "counter_return_interval_note", "by_count_chance", "by_count_note"):
         add("super_sevens", k, ss.get(k), se=ss.get(k + "_se") if k in (
-            "favourable_share", "counter_return") else None, lo=ss.get(k + "_ci95_low"),
-            hi=ss.get(k + "_ci95_high"))
+            "favourable_share", "counter_bets_per_round", "counter_return") else None,
+            lo=ss.get(k + "_ci95_low"), hi=ss.get(k + "_ci95_high"))
     for b in f["by_count"]:  # (an end row may hold several counts: its label)
         at = {"count": b["count"], "label": b["label"]}
         for k in ("rounds", "frequency", "played", "played_share", "average_bet",

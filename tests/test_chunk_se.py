@@ -543,6 +543,11 @@ def test_the_counters_super_sevens_units_a_round_have_a_batch_mean_se_in_count_a
     assert ss["counter_bets_per_round_se"] == pytest.approx(dealt_se, rel=1e-12)
     text = " ".join(CR.render(f, "table").split())
     assert f"{f['average_super_sevens_bet']:.3f} units (SE {played_se:.3f}) of Super Sevens" in text
+    # the single run's csv, as its json and the sweep's csv (it had neither the units a round
+    # dealt nor their SE)
+    kept = {r["item"]: r for r in CR.tidy_rows(f) if r["section"] == "super_sevens"}
+    assert (kept["counter_bets_per_round"]["value"], kept["counter_bets_per_round"]["se"]) == (
+        ss["counter_bets_per_round"], ss["counter_bets_per_round_se"])
     rows = CR.sweep_rows([(0.7, f), (0.8, f)])
     assert rows[0]["super_sevens_counter_bets_per_round_se"] == ss["counter_bets_per_round_se"]
     sweep = CR.render_sweep(rows, "table", {"plan": {"name": "s"}})
