@@ -1679,7 +1679,8 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                if f["bankroll"] is None else
                f"bankroll for the risk of ruin: {_num(f['bankroll'], 0)} units.")]
     out += [chunk_se_line(f.get("chunks"), f.get("chunk_se_note"),
-                          f["super_sevens"].get("favourable_share") is not None), ""]
+                          f["super_sevens"].get("favourable_share") is not None,
+                          bool(f.get("average_super_sevens_bet"))), ""]
     if f.get("insures") is False:
         out += ["Insurance: no insurance taken (neither the strategy nor the index plays "
                 "insure).", ""]
@@ -2071,11 +2072,13 @@ def _whole_se_words(chunks: list[int], each: str = "") -> str:
             + _and([f"{t95(k - 1):.2f}" for k in chunks]) + " SEs each way).")
 
 
-def chunk_se_line(chunks, note, favourable: bool = False) -> str:
-    """The line on the SEs of the single run's rounds played, average bet and boxes (and with
+def chunk_se_line(chunks, note, favourable: bool = False, units: bool = False) -> str:
+    """The line on the SEs of the single run's rounds played, average bet and boxes (with
+    ``units``, where the counter bet Super Sevens, its Super Sevens units a round played; with
     ``favourable`` the Super Sevens favourable share): batch means over ``chunks`` chunks, or
     why there are none (``note``, `chunk_count`)."""
     what = _and(["rounds played", "average bet", "boxes",
+                 *(["the counter's Super Sevens units a round played"] if units else []),
                  *(["the Super Sevens favourable share"] if favourable else [])])
     if note is not None:
         return f"{what[0].upper()}{what[1:]}: {note}."
