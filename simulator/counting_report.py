@@ -2017,7 +2017,7 @@ def _sweep_cells(r: dict) -> list[str]:
             _span(r.get("risk_of_ruin"), r.get("risk_of_ruin_ci95_low"),
                   r.get("risk_of_ruin_ci95_high"), fmt=ruin_pct),
             _pct(r["super_sevens_favourable_share"], 2, sign=False),
-            _pct(r.get("super_sevens_favourable_share_se"), 3, sign=False),
+            _se_figure(r.get("super_sevens_favourable_share_se"), 3, pct=True),
             _num(r.get("super_sevens_counter_bets_per_round"), 3),
             _se_figure(r.get("super_sevens_counter_bets_per_round_se"), 4),
             "-" if r.get("super_sevens_counter_return") is None else _span(
@@ -2181,8 +2181,12 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     why = _round_why(rows[0], rows[0].get("bankroll"), at("SCORE (95%)"), at("N0 (95%)"),
                      at("risk of ruin (95%)"))
     staked = any(r.get("super_sevens_counter_bets") for r in rows)
+    shares = [r.get("super_sevens_favourable_share") for r in rows]
+    fixed = ("SE 0: the same share in every chunk" + (", no round favoured the bet"
+                                                      if not any(shares) else ""))
     why |= {at("with SS"): "no Super Sevens bet", at("SS favourable"): NO_FAVOURABLE,
-            at("SS favourable SE"): NO_FAVOURABLE, at("SS staked/round"): "no Super Sevens bet",
+            at("SS favourable SE"): NO_FAVOURABLE if all(x is None for x in shares) else fixed,
+            at("SS staked/round"): "no Super Sevens bet",
             at("SS staked/round SE"): "the plan fixes it" if staked else "no Super Sevens bet",
             at("counter SS return (95%)"): "no Super Sevens bet"}
     ss_notes = {r.get("advantage_with_super_sevens_interval_note") for r in rows}

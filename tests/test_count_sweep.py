@@ -334,3 +334,25 @@ def test_the_risk_of_ruin_from_the_nets_says_how_many_rounds_its_interval_needs(
         need = int(re.search(r"moves by over about ([\d,]+) rounds", note)[1].replace(",", ""))
         assert "R x bankroll" in note and need > n, note
     assert withheld == [True, True, False]  # (10,000 and 100,000 rounds too few, a million not)
+
+
+def test_the_sweeps_super_sevens_favourable_se_of_0_is_shown_as_none_as_the_other_ses():
+    # pays 3,3,3,3,3: no round's shoe favours the bet, so the share is 0.00% in every chunk and
+    # its SE 0; the sweep printed "SS favourable 0.00%  SE 0.000%" where docs/counting.md says an
+    # SE of 0 is shown as none in the table and markdown (`_se_figure`, as the other SE columns).
+    from tests.test_counting_report import MANY
+
+    f = CR.figures(tally_of(MANY), load_plan("hi-lo-1-12"), Rules())
+    rows = CR.sweep_rows([(0.7, f), (0.8, f)])
+    for r in rows:
+        r |= {"super_sevens_favourable_share": 0.0, "super_sevens_favourable_share_se": 0.0,
+              "chunk_se_note": None, "chunks": 10}
+    for fmt in ("table", "markdown"):
+        text = CR.render_sweep(rows, fmt, {"plan": {"name": "s"}})
+        assert not re.search(r"(?<![\d.])0\.000%", text), fmt
+        assert ("SS favourable SE (SE 0: the same share in every chunk, no round favoured the "
+                "bet)") in text, fmt
+    # a small SE to two significant figures, as the other SE columns (not 0.000%)
+    rows[0]["super_sevens_favourable_share_se"] = 2.5e-6
+    cells = CR._sweep_cells(rows[0])
+    assert cells[CR.SWEEP_NAMES.index("SS favourable SE")] == "0.00025%"
