@@ -1151,6 +1151,7 @@ def sweep_rows(runs) -> list[dict]:
                      "played_share_se": f.get("played_share_se"),
                      "advantage": a["mean"], "se": a["se"],
                      "ci95_low": a["ci95_low"], "ci95_high": a["ci95_high"],
+                     "interval_note": a["interval_note"],
                      "advantage_with_super_sevens": ss["mean"],
                      "advantage_with_super_sevens_se": ss["se"],
                      "advantage_with_super_sevens_ci95_low": ss["ci95_low"],
@@ -1159,6 +1160,7 @@ def sweep_rows(runs) -> list[dict]:
                      "flat_advantage": f["flat"]["mean"], "flat_advantage_se": f["flat"]["se"],
                      "flat_advantage_ci95_low": f["flat"]["ci95_low"],
                      "flat_advantage_ci95_high": f["flat"]["ci95_high"],
+                     "flat_advantage_interval_note": f["flat"]["interval_note"],
                      "gain_over_flat": f["gain_over_flat"],
                      "gain_over_flat_se": f["gain_over_flat_se"],
                      "gain_over_flat_ci95_low": f.get("gain_over_flat_ci95_low"),
@@ -2193,6 +2195,10 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     why |= {at(n): "no Super Sevens bet" if ss_notes == {NO_SS_BET} else
             "withheld at every penetration, as said below" for n in ("with SS SE",
                                                                    "with SS 95% interval")}
+    for key, cols in (("interval_note", ("SE", "95% interval")),
+                      ("flat_advantage_interval_note", ("flat SE", "flat 95% interval"))):
+        few = _every_too_few([r.get(key) for r in rows])
+        why |= {at(n): few for n in cols if few and n in names}
     notes = list(dict.fromkeys(r.get("chunk_se_note") for r in rows if r.get("chunk_se_note")))
     favourable = any(r.get("super_sevens_favourable_share") is not None for r in rows)
     why |= {at(n): notes[0] for n in CHUNK_SE_NAMES if n in names and notes
@@ -2270,6 +2276,15 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
             out.append(f"{at_pen} no SE or interval for the risk of ruin: "
                        f"{r['risk_of_ruin_interval_note']}.")
     return "\n".join(out) + "\n"
+
+
+def _every_too_few(notes: list) -> str | None:
+    """Where every row's interval note (``notes``) is too few rounds (`_too_few`), the reason a
+    sweep's column of SEs or intervals is empty: the note itself where the rows share it (the
+    same rounds), else its first words; None otherwise."""
+    if not notes or not all(n and n.startswith(TOO_FEW) for n in notes):
+        return None
+    return notes[0] if len(set(notes)) == 1 else TOO_FEW
 
 
 # A gain over flat of "none" in words (`SAME_BETS`), in the sweep's legend and the report's.

@@ -356,3 +356,26 @@ def test_the_sweeps_super_sevens_favourable_se_of_0_is_shown_as_none_as_the_othe
     rows[0]["super_sevens_favourable_share_se"] = 2.5e-6
     cells = CR._sweep_cells(rows[0])
     assert cells[CR.SWEEP_NAMES.index("SS favourable SE")] == "0.00025%"
+
+
+def test_a_sweep_of_too_few_rounds_says_so_for_its_empty_se_and_interval_columns():
+    # `bjsim count --rounds 29 --penetrations 0.6,0.9` left the advantage's and the flat
+    # figure's SE and 95% interval out "(no value in any row)", not saying why: too few rounds.
+    def figs(n):
+        rounds = [{"count": c, "bet": 1 + (c > 0), "net": x, "flat": [x]}
+                  for c, x in ((0, 10), (1, -10), (0, 0), (-1, -10), (2, 15))] * 6
+        return CR.figures(tally_of(rounds[:n]), load_plan("hi-lo-1-12"), Rules())
+
+    note = "too few rounds for a meaningful interval: 29 rounds, fewer than 30"
+    rows = CR.sweep_rows([(0.6, figs(29)), (0.9, figs(29))])
+    assert {(r["interval_note"], r["flat_advantage_interval_note"]) for r in rows} == {
+        (note, note)}
+    mixed = CR.sweep_rows([(0.6, figs(29)), (0.9, figs(20))])
+    for fmt in ("table", "markdown"):
+        text = " ".join(CR.render_sweep(rows, fmt, {"plan": {"name": "s"}}).split())
+        assert f"SE, 95% interval, flat SE and flat 95% interval ({note})" in text, fmt
+        assert "(no value in any row)" not in text, fmt
+        # rows of different rounds: the reason's first words
+        text = " ".join(CR.render_sweep(mixed, fmt, {"plan": {"name": "s"}}).split())
+        assert ("SE, 95% interval, flat SE and flat 95% interval (too few rounds for a "
+                "meaningful interval)") in text, fmt
