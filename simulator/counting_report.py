@@ -1927,13 +1927,20 @@ def _csv(rows: list[dict], meta: dict) -> str:
     w.writeheader()
     w.writerows(rows)
     _meta_rows(w, meta)
-    if meta.get("sevens_note") and any(r["section"] == "super_sevens_by_count" for r in rows):
+    _sevens_rows(w, meta, any(r["section"] == "super_sevens_by_count" for r in rows))
+    _rules_rows(w, meta)
+    return out.getvalue()
+
+
+def _sevens_rows(w, meta: dict, dealt: bool = True) -> None:
+    """The csv's Super Sevens note and warning (section ``run``), as simulate's: the 7-7 play
+    its figures depend on (where a Super Sevens bet was ``dealt``) and, where the pays give a
+    player who hits every 7-7 the edge, ``super_sevens_player_edge:*``."""
+    if meta.get("sevens_note") and dealt:
         w.writerow({"section": "run", "item": "super_sevens_7_7_play",
                     "value": meta["sevens_note"]})
     for k, v in (meta.get("sevens_player_edge") or {}).items():  # (as simulate's)
         w.writerow({"section": "run", "item": f"super_sevens_player_edge:{k}", "value": v})
-    _rules_rows(w, meta)
-    return out.getvalue()
 
 
 def _meta_rows(w, meta: dict, more: tuple = ()) -> None:
@@ -2147,6 +2154,10 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
                "strategy_sha256": meta.get("strategy_sha256"), "run": meta.get("run", {}),
                "plan": meta.get("plan"), "sweep": rows,
                "sweep_note": sweep_note(rows, "super_sevens_favourable_share"),
+               # (as the single run's super_sevens.seven_seven_play and .player_edge)
+               "seven_seven_play": None if not meta.get("sevens_note") else {
+                   "by_box": list(meta["sevens_play"]), "note": meta["sevens_note"]},
+               "player_edge": meta.get("sevens_player_edge"),
                "timing": meta.get("timing", {})}
         return json.dumps(doc, indent=2, allow_nan=False) + "\n"
     if fmt == "csv":
@@ -2239,6 +2250,10 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
          "enough, by batch means over the chunks)")]
     out += ["", "; ".join(words for col, words in legend if col in shown) + ".",
             sweep_note(rows)]
+    if meta.get("sevens_note"):  # (as the single run's, under its Super Sevens figures)
+        out += [f"The Super Sevens return {meta['sevens_note']}."]
+    if meta.get("sevens_player_edge"):
+        out += [f"WARNING: {meta['sevens_player_edge']['note']}."]
     by_chunks = [n.removesuffix(" SE") for n in CHUNK_SE_NAMES if n in shown]
     if by_chunks:
         chunks = list(dict.fromkeys(r.get("chunks") for r in rows))
@@ -2330,6 +2345,7 @@ def _sweep_csv(rows: list[dict], meta: dict) -> str:
                         "ci95_low": r.get(f"{base}_ci95_low" if base else "ci95_low"),
                         "ci95_high": r.get(f"{base}_ci95_high" if base else "ci95_high")})
     _meta_rows(w, meta, ("penetrations", "cut_short"))
+    _sevens_rows(w, meta)
     _rules_rows(w, meta)
     return out.getvalue()
 
