@@ -625,9 +625,9 @@ def _few_counter_wins(ss_bet: int, plan, rules, check: dict) -> str | None:
     (`_too_few_bets`). Its bets are counted as its units over the ramp's largest stake, the
     fewest they can be. Over the sevens plan's 200,000 rounds (30,017 bets, 0.5 wins of line (e)
     expected) the "95%" interval of the advantage with Super Sevens held the true value in 83%
-    of 400 runs."""
+    of 400 runs. None too where the counter staked nothing on it (no pay of it in the nets)."""
     rare = check["rare"]
-    if rare is None or not bets_super_sevens(plan, rules):
+    if rare is None or not ss_bet or not bets_super_sevens(plan, rules):
         return None
     top = max(plan.super_sevens.values())
     n = -(-ss_bet // top)
@@ -813,11 +813,13 @@ def figures(ctally, plan, rules, bankroll: float | None = None, strategy=None,
                  tot[L.C_FLAT_RSQ], rounds)
     if flat["mean"] is not None and flat["se"] is None and rounds < 2:  # (as the advantages)
         flat["interval_note"] = ONE_ROUND
-    flat = _without_interval(flat, _too_few(rounds))
     basic = None if control is None else _control(control, rules)
     adv = advantage["initial_bet"]["mean"]
-    same_bets = (flat_main(plan) and adv is not None and flat["se"] is not None and played > 0
+    # (from the means, not the SE, which too few rounds withhold: the same bets at any rounds)
+    same_bets = (flat_main(plan) and adv is not None and flat["mean"] is not None
+                 and played > 0
                  and math.isclose(adv, flat["mean"], rel_tol=1e-9, abs_tol=1e-15))
+    flat = _without_interval(flat, _too_few(rounds))
     same_rounds = (same_bets and basic is not None and plan.indices is None
                    and math.isclose(adv, basic["mean"], rel_tol=1e-9, abs_tol=1e-15))
     as_flat = not same_rounds and adv is not None and control_is_flat(plan, tot, control)
@@ -1149,6 +1151,7 @@ def sweep_rows(runs) -> list[dict]:
                      "played_share_se": f.get("played_share_se"),
                      "advantage": a["mean"], "se": a["se"],
                      "ci95_low": a["ci95_low"], "ci95_high": a["ci95_high"],
+                     "interval_note": a["interval_note"],
                      "advantage_with_super_sevens": ss["mean"],
                      "advantage_with_super_sevens_se": ss["se"],
                      "advantage_with_super_sevens_ci95_low": ss["ci95_low"],
@@ -1157,6 +1160,7 @@ def sweep_rows(runs) -> list[dict]:
                      "flat_advantage": f["flat"]["mean"], "flat_advantage_se": f["flat"]["se"],
                      "flat_advantage_ci95_low": f["flat"]["ci95_low"],
                      "flat_advantage_ci95_high": f["flat"]["ci95_high"],
+                     "flat_advantage_interval_note": f["flat"]["interval_note"],
                      "gain_over_flat": f["gain_over_flat"],
                      "gain_over_flat_se": f["gain_over_flat_se"],
                      "gain_over_flat_ci95_low": f.get("gain_over_flat_ci95_low"),
@@ -1677,7 +1681,8 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                if f["bankroll"] is None else
                f"bankroll for the risk of ruin: {_num(f['bankroll'], 0)} units.")]
     out += [chunk_se_line(f.get("chunks"), f.get("chunk_se_note"),
-                          f["super_sevens"].get("favourable_share") is not None), ""]
+                          f["super_sevens"].get("favourable_share") is not None,
+                          bool(f.get("average_super_sevens_bet"))), ""]
     if f.get("insures") is False:
         out += ["Insurance: no insurance taken (neither the strategy nor the index plays "
                 "insure).", ""]
@@ -1876,11 +1881,11 @@ def tidy_rows(f: dict) -> list[dict]:
     add("super_sevens", "exact_se", ss["exact_se"])
     add("super_sevens", "sample_se", fl["se"])
     for k in ("exact", "exact_play", "why_not", "z_house_edge", "favourable_share",
-              "counter_bets", "counter_return", "counter_return_interval_note",
-              "by_count_chance", "by_count_note"):
+              "counter_bets", "counter_bets_per_round", "counter_return",
+              "counter_return_interval_note", "by_count_chance", "by_count_note"):
         add("super_sevens", k, ss.get(k), se=ss.get(k + "_se") if k in (
-            "favourable_share", "counter_return") else None, lo=ss.get(k + "_ci95_low"),
-            hi=ss.get(k + "_ci95_high"))
+            "favourable_share", "counter_bets_per_round", "counter_return") else None,
+            lo=ss.get(k + "_ci95_low"), hi=ss.get(k + "_ci95_high"))
     for b in f["by_count"]:  # (an end row may hold several counts: its label)
         at = {"count": b["count"], "label": b["label"]}
         for k in ("rounds", "frequency", "played", "played_share", "average_bet",
@@ -1922,13 +1927,20 @@ def _csv(rows: list[dict], meta: dict) -> str:
     w.writeheader()
     w.writerows(rows)
     _meta_rows(w, meta)
-    if meta.get("sevens_note") and any(r["section"] == "super_sevens_by_count" for r in rows):
+    _sevens_rows(w, meta, any(r["section"] == "super_sevens_by_count" for r in rows))
+    _rules_rows(w, meta)
+    return out.getvalue()
+
+
+def _sevens_rows(w, meta: dict, dealt: bool = True) -> None:
+    """The csv's Super Sevens note and warning (section ``run``), as simulate's: the 7-7 play
+    its figures depend on (where a Super Sevens bet was ``dealt``) and, where the pays give a
+    player who hits every 7-7 the edge, ``super_sevens_player_edge:*``."""
+    if meta.get("sevens_note") and dealt:
         w.writerow({"section": "run", "item": "super_sevens_7_7_play",
                     "value": meta["sevens_note"]})
     for k, v in (meta.get("sevens_player_edge") or {}).items():  # (as simulate's)
         w.writerow({"section": "run", "item": f"super_sevens_player_edge:{k}", "value": v})
-    _rules_rows(w, meta)
-    return out.getvalue()
 
 
 def _meta_rows(w, meta: dict, more: tuple = ()) -> None:
@@ -2014,7 +2026,7 @@ def _sweep_cells(r: dict) -> list[str]:
             _span(r.get("risk_of_ruin"), r.get("risk_of_ruin_ci95_low"),
                   r.get("risk_of_ruin_ci95_high"), fmt=ruin_pct),
             _pct(r["super_sevens_favourable_share"], 2, sign=False),
-            _pct(r.get("super_sevens_favourable_share_se"), 3, sign=False),
+            _se_figure(r.get("super_sevens_favourable_share_se"), 3, pct=True),
             _num(r.get("super_sevens_counter_bets_per_round"), 3),
             _se_figure(r.get("super_sevens_counter_bets_per_round_se"), 4),
             "-" if r.get("super_sevens_counter_return") is None else _span(
@@ -2069,11 +2081,13 @@ def _whole_se_words(chunks: list[int], each: str = "") -> str:
             + _and([f"{t95(k - 1):.2f}" for k in chunks]) + " SEs each way).")
 
 
-def chunk_se_line(chunks, note, favourable: bool = False) -> str:
-    """The line on the SEs of the single run's rounds played, average bet and boxes (and with
+def chunk_se_line(chunks, note, favourable: bool = False, units: bool = False) -> str:
+    """The line on the SEs of the single run's rounds played, average bet and boxes (with
+    ``units``, where the counter bet Super Sevens, its Super Sevens units a round played; with
     ``favourable`` the Super Sevens favourable share): batch means over ``chunks`` chunks, or
     why there are none (``note``, `chunk_count`)."""
     what = _and(["rounds played", "average bet", "boxes",
+                 *(["the counter's Super Sevens units a round played"] if units else []),
                  *(["the Super Sevens favourable share"] if favourable else [])])
     if note is not None:
         return f"{what[0].upper()}{what[1:]}: {note}."
@@ -2140,6 +2154,10 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
                "strategy_sha256": meta.get("strategy_sha256"), "run": meta.get("run", {}),
                "plan": meta.get("plan"), "sweep": rows,
                "sweep_note": sweep_note(rows, "super_sevens_favourable_share"),
+               # (as the single run's super_sevens.seven_seven_play and .player_edge)
+               "seven_seven_play": None if not meta.get("sevens_note") else {
+                   "by_box": list(meta["sevens_play"]), "note": meta["sevens_note"]},
+               "player_edge": meta.get("sevens_player_edge"),
                "timing": meta.get("timing", {})}
         return json.dumps(doc, indent=2, allow_nan=False) + "\n"
     if fmt == "csv":
@@ -2176,14 +2194,22 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
     why = _round_why(rows[0], rows[0].get("bankroll"), at("SCORE (95%)"), at("N0 (95%)"),
                      at("risk of ruin (95%)"))
     staked = any(r.get("super_sevens_counter_bets") for r in rows)
+    shares = [r.get("super_sevens_favourable_share") for r in rows]
+    fixed = ("SE 0: the same share in every chunk" + (", no round favoured the bet"
+                                                      if not any(shares) else ""))
     why |= {at("with SS"): "no Super Sevens bet", at("SS favourable"): NO_FAVOURABLE,
-            at("SS favourable SE"): NO_FAVOURABLE, at("SS staked/round"): "no Super Sevens bet",
+            at("SS favourable SE"): NO_FAVOURABLE if all(x is None for x in shares) else fixed,
+            at("SS staked/round"): "no Super Sevens bet",
             at("SS staked/round SE"): "the plan fixes it" if staked else "no Super Sevens bet",
             at("counter SS return (95%)"): "no Super Sevens bet"}
     ss_notes = {r.get("advantage_with_super_sevens_interval_note") for r in rows}
     why |= {at(n): "no Super Sevens bet" if ss_notes == {NO_SS_BET} else
             "withheld at every penetration, as said below" for n in ("with SS SE",
                                                                    "with SS 95% interval")}
+    for key, cols in (("interval_note", ("SE", "95% interval")),
+                      ("flat_advantage_interval_note", ("flat SE", "flat 95% interval"))):
+        few = _every_too_few([r.get(key) for r in rows])
+        why |= {at(n): few for n in cols if few and n in names}
     notes = list(dict.fromkeys(r.get("chunk_se_note") for r in rows if r.get("chunk_se_note")))
     favourable = any(r.get("super_sevens_favourable_share") is not None for r in rows)
     why |= {at(n): notes[0] for n in CHUNK_SE_NAMES if n in names and notes
@@ -2224,6 +2250,10 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
          "enough, by batch means over the chunks)")]
     out += ["", "; ".join(words for col, words in legend if col in shown) + ".",
             sweep_note(rows)]
+    if meta.get("sevens_note"):  # (as the single run's, under its Super Sevens figures)
+        out += [f"The Super Sevens return {meta['sevens_note']}."]
+    if meta.get("sevens_player_edge"):
+        out += [f"WARNING: {meta['sevens_player_edge']['note']}."]
     by_chunks = [n.removesuffix(" SE") for n in CHUNK_SE_NAMES if n in shown]
     if by_chunks:
         chunks = list(dict.fromkeys(r.get("chunks") for r in rows))
@@ -2261,6 +2291,15 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
             out.append(f"{at_pen} no SE or interval for the risk of ruin: "
                        f"{r['risk_of_ruin_interval_note']}.")
     return "\n".join(out) + "\n"
+
+
+def _every_too_few(notes: list) -> str | None:
+    """Where every row's interval note (``notes``) is too few rounds (`_too_few`), the reason a
+    sweep's column of SEs or intervals is empty: the note itself where the rows share it (the
+    same rounds), else its first words; None otherwise."""
+    if not notes or not all(n and n.startswith(TOO_FEW) for n in notes):
+        return None
+    return notes[0] if len(set(notes)) == 1 else TOO_FEW
 
 
 # A gain over flat of "none" in words (`SAME_BETS`), in the sweep's legend and the report's.
@@ -2306,6 +2345,7 @@ def _sweep_csv(rows: list[dict], meta: dict) -> str:
                         "ci95_low": r.get(f"{base}_ci95_low" if base else "ci95_low"),
                         "ci95_high": r.get(f"{base}_ci95_high" if base else "ci95_high")})
     _meta_rows(w, meta, ("penetrations", "cut_short"))
+    _sevens_rows(w, meta)
     _rules_rows(w, meta)
     return out.getvalue()
 

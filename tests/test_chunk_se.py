@@ -543,6 +543,11 @@ def test_the_counters_super_sevens_units_a_round_have_a_batch_mean_se_in_count_a
     assert ss["counter_bets_per_round_se"] == pytest.approx(dealt_se, rel=1e-12)
     text = " ".join(CR.render(f, "table").split())
     assert f"{f['average_super_sevens_bet']:.3f} units (SE {played_se:.3f}) of Super Sevens" in text
+    # the single run's csv, as its json and the sweep's csv (it had neither the units a round
+    # dealt nor their SE)
+    kept = {r["item"]: r for r in CR.tidy_rows(f) if r["section"] == "super_sevens"}
+    assert (kept["counter_bets_per_round"]["value"], kept["counter_bets_per_round"]["se"]) == (
+        ss["counter_bets_per_round"], ss["counter_bets_per_round_se"])
     rows = CR.sweep_rows([(0.7, f), (0.8, f)])
     assert rows[0]["super_sevens_counter_bets_per_round_se"] == ss["counter_bets_per_round_se"]
     sweep = CR.render_sweep(rows, "table", {"plan": {"name": "s"}})
@@ -557,6 +562,23 @@ def test_the_counters_super_sevens_units_a_round_have_a_batch_mean_se_in_count_a
     assert ("| counter's Super Sevens units a round dealt | counter's Super Sevens units a "
             "round dealt SE |") in mhead
     assert "the counter's Super Sevens units a round dealt:" in " ".join(md.split())
+    # the report's sentence on the single run gives the units a round played their SE, as
+    # count's text does, and both name them among the SEs by batch means (neither did)
+    flat_md = " ".join(md.split())
+    assert f"{f['average_super_sevens_bet']:.3f} units (SE {played_se:.3f}) of Super Sevens" \
+        in flat_md
+    assert ss["favourable_share"] is None  # (these tallies hold none)
+    units = "boxes and the counter's Super Sevens units a round played"
+    assert f"SE of the rounds played, average bet, {units}: by batch means" in text
+    assert f"SE of the rounds played, average bet, {units}: by batch means" in flat_md
+    few = whole_tallies(4)
+    h = CR.figures(sum(p.astype(object) for p in few), plan, PAYS_3,
+                   moments=summed_moments(few))
+    assert h["average_super_sevens_bet"] and h["average_super_sevens_bet_se"] is None
+    said = f"Rounds played, average bet, {units}: {h['chunk_se_note']}."
+    assert said in " ".join(CR.render(h, "table").split())
+    assert said in " ".join(render.to_markdown("t", [sections.counting({
+        "strategy": "basic-super-sevens", "counting": {"plan": "s", "figures": h}})]).split())
     # a unit on every round dealt: fixed, so no SE, and the sweep says why
     for p in parts:
         p[:, L.C_SS_BET] = p[:, L.C_ROUNDS]

@@ -334,3 +334,48 @@ def test_the_risk_of_ruin_from_the_nets_says_how_many_rounds_its_interval_needs(
         need = int(re.search(r"moves by over about ([\d,]+) rounds", note)[1].replace(",", ""))
         assert "R x bankroll" in note and need > n, note
     assert withheld == [True, True, False]  # (10,000 and 100,000 rounds too few, a million not)
+
+
+def test_the_sweeps_super_sevens_favourable_se_of_0_is_shown_as_none_as_the_other_ses():
+    # pays 3,3,3,3,3: no round's shoe favours the bet, so the share is 0.00% in every chunk and
+    # its SE 0; the sweep printed "SS favourable 0.00%  SE 0.000%" where docs/counting.md says an
+    # SE of 0 is shown as none in the table and markdown (`_se_figure`, as the other SE columns).
+    from tests.test_counting_report import MANY
+
+    f = CR.figures(tally_of(MANY), load_plan("hi-lo-1-12"), Rules())
+    rows = CR.sweep_rows([(0.7, f), (0.8, f)])
+    for r in rows:
+        r |= {"super_sevens_favourable_share": 0.0, "super_sevens_favourable_share_se": 0.0,
+              "chunk_se_note": None, "chunks": 10}
+    for fmt in ("table", "markdown"):
+        text = CR.render_sweep(rows, fmt, {"plan": {"name": "s"}})
+        assert not re.search(r"(?<![\d.])0\.000%", text), fmt
+        assert ("SS favourable SE (SE 0: the same share in every chunk, no round favoured the "
+                "bet)") in text, fmt
+    # a small SE to two significant figures, as the other SE columns (not 0.000%)
+    rows[0]["super_sevens_favourable_share_se"] = 2.5e-6
+    cells = CR._sweep_cells(rows[0])
+    assert cells[CR.SWEEP_NAMES.index("SS favourable SE")] == "0.00025%"
+
+
+def test_a_sweep_of_too_few_rounds_says_so_for_its_empty_se_and_interval_columns():
+    # `bjsim count --rounds 29 --penetrations 0.6,0.9` left the advantage's and the flat
+    # figure's SE and 95% interval out "(no value in any row)", not saying why: too few rounds.
+    def figs(n):
+        rounds = [{"count": c, "bet": 1 + (c > 0), "net": x, "flat": [x]}
+                  for c, x in ((0, 10), (1, -10), (0, 0), (-1, -10), (2, 15))] * 6
+        return CR.figures(tally_of(rounds[:n]), load_plan("hi-lo-1-12"), Rules())
+
+    note = "too few rounds for a meaningful interval: 29 rounds, fewer than 30"
+    rows = CR.sweep_rows([(0.6, figs(29)), (0.9, figs(29))])
+    assert {(r["interval_note"], r["flat_advantage_interval_note"]) for r in rows} == {
+        (note, note)}
+    mixed = CR.sweep_rows([(0.6, figs(29)), (0.9, figs(20))])
+    for fmt in ("table", "markdown"):
+        text = " ".join(CR.render_sweep(rows, fmt, {"plan": {"name": "s"}}).split())
+        assert f"SE, 95% interval, flat SE and flat 95% interval ({note})" in text, fmt
+        assert "(no value in any row)" not in text, fmt
+        # rows of different rounds: the reason's first words
+        text = " ".join(CR.render_sweep(mixed, fmt, {"plan": {"name": "s"}}).split())
+        assert ("SE, 95% interval, flat SE and flat 95% interval (too few rounds for a "
+                "meaningful interval)") in text, fmt

@@ -1796,3 +1796,43 @@ def test_fewer_than_30_rounds_give_no_se_or_interval_as_simulate(n):
                     f"{note}." in text) == withheld, fmt
     assert plain["per_round_played"]["risk_of_ruin"] is not None
     assert ss["per_round_played"]["risk_of_ruin_note"] == CR.RUIN_WITHHELD
+
+
+@pytest.mark.parametrize("n", [29, 30])
+def test_a_flat_main_bet_is_the_same_bets_at_any_rounds(n):
+    # `bjsim count --plan hi-lo-flat --rounds 29` said "Gain ...: +0.000% (no interval: too few
+    # rounds)" where 30 rounds said "none (... the same rounds and bets)": the flat figure's SE,
+    # withheld below 30 rounds, decided whether the bets were the same. The same bets are the
+    # same at any number of rounds: the gains are none, of one kind, at 29 rounds as at 30.
+    rounds = ([{"count": c, "bet": 1, "net": x, "flat": [x]}
+               for c, x in ((0, 10), (1, -10), (0, 0), (-1, -10), (2, 15))] * 6)[:n]
+    f = CR.figures(tally_of(rounds), load_plan("hi-lo-flat"), Rules(),
+                   control=control_of([r["flat"] for r in rounds]))
+    assert (f["flat"]["se"] is None) == (n < 30)
+    assert (f["gain_over_flat"], f["gain_over_flat_se"], f["gain_over_flat_se_kind"]) == (
+        0.0, 0.0, CR.SAME_BETS)
+    assert (f["gain_over_basic"], f["gain_over_basic_se"], f["gain_over_basic_se_kind"]) == (
+        0.0, 0.0, CR.SAME_ROUNDS)
+    text = CR.render(f, "table")
+    assert ("none (no index plays and a flat main bet: the same rounds and bets); over flat "
+            "betting with the counter's play: none (a flat main bet: the same bets)") in text
+    assert "no interval: too few rounds" not in text
+
+
+@pytest.mark.parametrize("n", [29, 40])
+def test_no_super_sevens_bet_by_the_counter_is_not_too_few_of_them(n):
+    # `bjsim count --plan sevens-super-sevens --rounds 29`, whose counter never reached its +8,
+    # gave "about 0.0 wins of line (e) expected in the counter's 0 Super Sevens bets" as the
+    # reason for no interval, not the too few rounds, and at 30 rounds or more withheld the net
+    # per round's SE though no Super Sevens pay was in the nets.
+    rounds = ([{**r, "ss_flat": [-1]} for r in FLAT_ROUNDS[:2]] * 20)[:n]
+    plan = load_plan("sevens-super-sevens")
+    assert CR._few_counter_wins(0, plan, Rules(), CR.sevens_check(Rules(), plan=plan)) is None
+    f = CR.figures(tally_of(rounds), plan, Rules())
+    assert f["super_sevens"]["counter_bets"] == 0
+    note = f"too few rounds for a meaningful interval: {n} rounds, fewer than 30"
+    for key in ("per_round_played", "per_round_watched"):
+        p = f[key]
+        assert p["interval_note"] == (note if n < 30 else None)
+        assert (p["se"] is None) == (n < 30)
+    assert "the counter's 0 Super Sevens bets" not in CR.render(f, "table")

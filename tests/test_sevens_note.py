@@ -128,6 +128,21 @@ def test_count_gives_the_same_note(game):
     assert [r["value"] for r in rows if r["item"] == "super_sevens_7_7_play"][0].endswith(want)
 
 
+def test_counts_sweep_gives_the_same_note():
+    # the sweep (--penetrations) gave no Super Sevens note in any format
+    changes = GAMES["changed pays"]
+    want = sevens_convention(rules_dict(rules_of(changes)))
+    args = ["count", "-q", "--rounds", "2000", "--penetrations", "0.6,0.9", *changes]
+    assert "The Super Sevens return depends on the 7-7 play (14.4): " in run(*args).stdout
+    assert f"{want}." in run(*args).stdout
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    assert doc["seven_seven_play"]["note"].endswith(want)
+    rows = list(csv.DictReader(io.StringIO(run(*args, "-f", "csv").stdout)))
+    assert [r["value"] for r in rows if r["item"] == "super_sevens_7_7_play"][0].endswith(want)
+    off = json.loads(run(*args, "--no-super-sevens", "-f", "json").stdout)
+    assert off["seven_seven_play"] is None and off["player_edge"] is None
+
+
 def report_summary(out, changes) -> tuple[str, dict]:
     """A small report of the game ``changes`` make, in ``out``: its summary's words, one space
     apart, and report.json."""
@@ -252,8 +267,9 @@ def test_the_player_edge_is_the_lowest_house_edge_of_any_7_7_play(rules):
 
 def test_every_command_warns_where_the_pays_give_a_player_the_edge(tmp_path):
     """A designer's table whose headline figure (the strategy's own 7-7 play: +10.8%) hides a
-    player edge for whoever hits every 7-7 (-4.121%): simulate, exact, count and compare say so
-    in every format, and nothing is said of the NZ pays (a review: nothing said it at all)."""
+    player edge for whoever hits every 7-7 (-4.121%): simulate, exact, count (its sweep too,
+    which said nothing) and compare say so in every format, and nothing is said of the NZ pays
+    (a review: nothing said it at all)."""
     from simulator.report import sevens_player_edge
 
     edge = sevens_player_edge(rules_dict(Rules(decks=8, super_sevens_pays=(5, 40, 80, 400,
@@ -261,13 +277,15 @@ def test_every_command_warns_where_the_pays_give_a_player_the_edge(tmp_path):
     assert edge is not None and edge["house_edge"] == pytest.approx(-0.04120831, abs=1e-8)
     warning = f"WARNING: {edge['note']}"
     small = ["-q", "--rounds", "4000", "--chunk-rounds", "2000"]
+    sweep = [*small, "--penetrations", "0.6,0.9"]
     for cmd, extra, where in (("simulate", small, ("results",)), ("exact", ["-q"], ("exact",)),
-                              ("count", small, ("results",))):
+                              ("count", small, ("results",)), ("count", sweep, ())):
         for changes, warned in ((EDGE, True), ([], False)):
             text = run(cmd, *extra, *changes).stdout
             assert (warning in text) is warned, (cmd, changes)
             doc = json.loads(run(cmd, *extra, *changes, "-f", "json").stdout)
-            got = doc[where[0]]["super_sevens"]["player_edge"]
+            # (the sweep's: a top-level key beside its sweep_note)
+            got = doc[where[0]]["super_sevens"]["player_edge"] if where else doc["player_edge"]
             assert got == (edge if warned else None), (cmd, changes)
             rows = list(csv.DictReader(io.StringIO(run(cmd, *extra, *changes, "-f",
                                                        "csv").stdout)))

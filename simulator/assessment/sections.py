@@ -1653,19 +1653,22 @@ def _average_bet_text(f: dict) -> str:
             f"{_se_text(_num(f['average_bet']) + ' units', f.get('average_bet_se'), 3)} a round "
             f"played ({_num(f['boxes_per_round_played'])} boxes"
             + ("" if not boxes_se else f", SE {sig3(boxes_se)}") + ")"
-            + (f", and {fmt(f['average_super_sevens_bet'], 'num3')} units of Super Sevens"
+            + (", and " + _se_text(f"{_num(f['average_super_sevens_bet'], 3)} units",
+                                   f.get("average_super_sevens_bet_se"), 3) + " of Super Sevens"
                if f.get("average_super_sevens_bet") else ""))
 
 
 def _chunk_se_text(f: dict) -> str:
     """``bjsim count``'s line on the SEs of the rounds played, the average bet and the boxes
-    (and the Super Sevens favourable share, where there is one; `counting_report.chunk_se_line`):
+    (and the counter's Super Sevens units a round played, where it bet Super Sevens, and the
+    Super Sevens favourable share, where there is one; `counting_report.chunk_se_line`):
     by batch means over how many chunks, or, once, why there are none (too few chunks); ""
     where the figures hold neither (an older run's)."""
     if f.get("chunk_se_note") is None and f.get("chunks") is None:
         return ""
     return " " + chunk_se_line(f.get("chunks"), f.get("chunk_se_note"), f.get(
-        "super_sevens", {}).get("favourable_share") is not None)
+        "super_sevens", {}).get("favourable_share") is not None,
+        bool(f.get("average_super_sevens_bet")))
 
 
 def _sweep_interval_notes(r: dict) -> str:
