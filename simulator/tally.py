@@ -436,19 +436,10 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
     # The rounds whose dealer drew no further (12.4: no box left for the cards to decide); its
     # blackjacks there are not seen.
     frequencies["dealer_not_finished"] = {"per": "round"} | _rate(rounds - finished, rounds)
-    # Hands a box-round are one and its splits: the splits' SE (p(1 - p) of a mean above 1 is 0).
-    frequencies["hands_per_box_round"]["se"] = frequencies["splits"]["se"]
     splits_note = None
     if int(rules.max_hands) > 2:  # a box splits up to max_hands - 1 times: no proportion
-        for k in ("splits", "hands_per_box_round"):
-            frequencies[k]["se"] = None
+        frequencies["splits"]["se"] = None
         splits_note = splits_se_note(int(rules.max_hands))
-    few = [k for k, f in frequencies.items() if f["n"] and few_events(k, f["count"], f["n"])]
-    for k in few:  # (no normal interval from so few events)
-        frequencies[k]["se"] = None
-    few_events_note = None if not few else (
-        f"none where fewer than {MIN_WINS} events were seen, or, of a proportion, fewer than "
-        f"{MIN_WINS} not ({', '.join(few)}): the normal approximation does not hold")
     frequencies_note = None
     if boxes > 1:  # the boxes of a round share the dealer's cards; no per-round counts are kept
         for f in frequencies.values():
@@ -460,6 +451,16 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
                             f"box-round is an upper bound (the binomial one x sqrt({boxes})); "
                             "per hand, insurance or even-money bet there is none (per-round "
                             "counts are not kept)")
+    # (those with an SE still: too few events for one, said once, beside the other notes)
+    few = [k for k, f in frequencies.items() if f["se"] is not None and k != HANDS
+           and few_events(k, f["count"], f["n"])]
+    for k in few:  # (no normal interval from so few events)
+        frequencies[k]["se"] = None
+    few_events_note = None if not few else (
+        f"none where fewer than {MIN_WINS} events were seen, or, of a proportion, fewer than "
+        f"{MIN_WINS} not ({', '.join(few)}): the normal approximation does not hold")
+    # Hands a box-round are one and its splits: the splits' SE (p(1 - p) of a mean above 1 is 0).
+    frequencies[HANDS]["se"] = frequencies["splits"]["se"]
 
     shoe = {
         "shuffles": t[L.T_SHUFFLES],
@@ -486,6 +487,7 @@ def summarize(tally, rules, ss_lines_possible=SS_LINES, strategies=None, names=N
         "frequencies": frequencies,
         "frequencies_note": frequencies_note,
         "few_events_note": few_events_note,
+        "few_events": few,  # (the frequencies it names)
         "splits_note": splits_note,
         "dealer_note": dealer_note(rules, t[L.T_DEALER_BJ], rounds) if rounds > finished else None,
         "shoe": shoe,
@@ -521,8 +523,10 @@ def bets_words(n: int) -> str:
     return f"{n:,} bet" + ("" if n == 1 else "s")
 
 
-# Frequencies that count events a unit can hold more than one of (no proportion: no complement).
-MANY_A_UNIT = ("splits", "hands_per_box_round")
+HANDS = "hands_per_box_round"  # (one a box-round and its splits: the splits' SE)
+# Frequencies that count events a unit can hold more than one of (no proportion: no complement;
+# splits a proportion only where a box splits once, max_hands = 2: taken as a count alike).
+MANY_A_UNIT = ("splits", HANDS)
 
 
 def few_events(key: str, count: int, n: int) -> bool:

@@ -3254,7 +3254,7 @@ def test_the_running_house_edge_is_simulates_figure_bit_for_bit():
 
 def test_the_hit_frequencies_withhold_the_se_of_few_events_as_simulate_does(built):
     # A statistics review: simulate gave 2 doubles in 34 hands an SE and a count of 0 an SE of
-    # 0, where the report gave none for a count of 0 alone: one rule now (tally.few_events).
+    # 0, where the report gave none for a count of 0 alone: the report names simulate's rows.
     import copy
 
     from simulator.assessment import render, sections
@@ -3262,7 +3262,8 @@ def test_the_hit_frequencies_withhold_the_se_of_few_events_as_simulate_does(buil
     _, data, _ = built
     data = copy.deepcopy(data)
     doubles = next(r for r in data["frequencies"] if r["event"] == "doubles")
-    doubles["count"], doubles["rate"] = 2, 2 / doubles["n"]  # (as a 29-round run's)
+    doubles["count"], doubles["rate"] = 2, 2 / doubles["n"]  # (as a 29-round run's, which
+    data["few_events"] = ["doubles"]  # simulate's summary names: tally.few_events)
     md = render.to_markdown("t", [sections.frequencies(data)])
     assert ("SE: none ('-') where fewer than 30 events were seen, or, of a proportion, fewer "
             f"than 30 not ({doubles['label']}): the normal approximation does not hold.") in (
@@ -3293,4 +3294,16 @@ def test_a_report_of_fewer_than_30_rounds_gives_no_se_and_says_why(tmp_path):
     main = [r for r in data["volatility"] if r["wager"] == "total"]
     assert main and all(r["sd_source"] == "exact" and r["sd_few_rounds"] for r in main)
     assert all(r["sd_bet"] == total["exact_sd_bet"] for r in main)
-    assert "the main game's too: from fewer than 30 rounds" in md
+    assert (f"and exact for {total['label']} too: from fewer than 30 rounds, with no SE, the "
+            "simulated SD says too little") in md
+    # (a last read) an insurance-taker's main game alone has no exact SD: it keeps the simulated
+    # one and is not said to be exact; several boxes range by the SD per round: simulated too
+    for extra in (["--strategy", "insurance-taker"], ["--boxes", "3"]):
+        out = tmp_path / extra[-1]
+        result = run("report", "--rounds", "29", "--sample-rounds", "29", "--no-variants",
+                     "--quiet", "-o", out, *extra)
+        assert result.exit_code == 0, result.output
+        vol = json.loads((out / "report.json").read_text())["volatility"]
+        exact = {r["wager"] for r in vol if r["sd_few_rounds"]}
+        assert exact == ({"total"} if extra[0] == "--strategy" else set()), (extra, exact)
+        assert all(r["sd_source"] == "simulated" for r in vol if r["wager"] == "main")

@@ -256,11 +256,20 @@ def test_a_frequency_of_fewer_than_30_events_or_non_events_has_no_se():
             assert f["se"] == pytest.approx(math.sqrt(p * (1 - p) / (w + lose)))
     assert "none where fewer than 30 events were seen, or, of a proportion, fewer than 30 not" in (
         wins(1, 0)[1])
-    # splits count events a box-round (no proportion): only their own count decides
+    # splits: only their own count decides, and hands a box-round (one and the splits) follow
+    # them (a last read: 5 splits in 200 box-rounds had none, their 205 hands the splits' SE)
     t = build_tally([[(10, None, None)]] * 40)
     t[L.T_SPLITS], t[L.T_HANDS] = 30, 70
     f = summarize(t, Rules(max_hands=2, super_sevens=False))["frequencies"]
     assert f["splits"]["se"] is not None and f["hands_per_box_round"]["se"] == f["splits"]["se"]
+    t[L.T_SPLITS], t[L.T_HANDS] = 5, 45
+    s = summarize(t, Rules(max_hands=2, super_sevens=False))
+    assert s["frequencies"]["splits"]["se"] is None
+    assert s["frequencies"]["hands_per_box_round"]["se"] is None
+    assert " splits," in s["few_events_note"] and "hands_per_box_round" not in s["few_events_note"]
+    # a row without an SE for another reason is not named again (max_hands 3: splits_note)
+    s = summarize(t, Rules(super_sevens=False))
+    assert s["splits_note"] and "splits" not in (s["few_events_note"] or "")
 
 
 def test_zero_counts_give_none_without_warnings():

@@ -782,7 +782,8 @@ def _volatility(wagers: list[dict], ss_lines: dict | None = None, boxes: int = 1
         if few:
             exact_sd = insurance_sd(w["exact"], rules.insurance_pays)
         short = (w["wager"] in ("total", "main") and w.get("se") is None  # (fewer than 30
-                 and w.get("exact_sd_bet") is not None)  # rounds: no SE, and no SD to trust)
+                 and w.get("exact_sd_bet") is not None  # rounds: no SE, and no SD to trust;
+                 and boxes == 1)  # several boxes: their ranges are of the SD per round)
         if short:
             exact_sd = w["exact_sd_bet"]
         if (w.get("exact_only") or few) and boxes > 1:
@@ -1691,6 +1692,7 @@ def compute(spec: Spec, say: Say = lambda _msg: None, quiet: bool = False) -> di
         "super_sevens_pays": _pay_table(rules, fig, summary) if rules.super_sevens else None,
         "frequencies": _frequencies(summary, rules, main),
         "frequencies_note": summary.get("frequencies_note"),
+        "few_events": summary.get("few_events") or [],  # (simulate's: no SE, too few events)
         # why splits have no SE, or None (in words)
         "splits_note": summary.get("splits_note") and splits_se_note(rules.max_hands, plain=True),
         # simulate's note on the dealer's rows, in the report's words for them

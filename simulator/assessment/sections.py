@@ -59,7 +59,7 @@ from simulator.exact.compare import (
 from simulator.report import PER_UNIT_WAGERED, precision_text, refill_text
 from simulator.rules import CHANGED, OUTSIDE_GAZETTE, WITHIN_GAZETTE, origin_legend
 from simulator.source import NOT_GIT, PATTERNS
-from simulator.tally import MIN_ROUNDS, MIN_WINS, Z95, few_events
+from simulator.tally import MIN_ROUNDS, MIN_WINS, Z95
 
 LABEL = {1: "A", 10: "10"}
 
@@ -780,8 +780,8 @@ def frequencies(data: dict) -> Section:
     rows = data["frequencies"]
     zero = [r["label"] for r in rows if r.get("count") == 0 and not r.get("left_out")]
     hands = next((r for r in rows if r["event"] == "hands_per_box_round"), None)
-    few = [r["label"] for r in rows if not r.get("left_out") and r.get("n") and r is not hands
-           and few_events(r["event"], r["count"], r["n"])]  # (simulate's rule: no SE there)
+    few = [r["label"] for r in rows if not r.get("left_out")
+           and r["event"] in data.get("few_events", ())]  # (simulate's: no SE there)
     t = Table("hit_frequencies", "Hit frequencies", cols,
               # (a count of 0, or too few events, has no SE: a binomial SE of 0 from no event
               # says nothing)
@@ -956,9 +956,9 @@ def volatility(data: dict) -> Section:
         + (f"{', and' if ss else ', but exact'} for insurance, whose simulated bets, "
            f"{few['sd_few_bets']:,}, are too few for an interval, so too few for its SD (each "
            "bet wins its pays or loses 1, so its exact return gives its SD)" if few else "")
-        + (" (the main game's too: from fewer than 30 rounds, with no SE, the simulated SD "
-           "says too little, so the exact one)" if any(r.get("sd_few_rounds")
-                                                        for r in data["volatility"]) else "")
+        + (f", and exact for {_and(list(dict.fromkeys(r['label'] for r in data['volatility'] if r.get('sd_few_rounds'))))} "  # noqa: E501
+           "too: from fewer than 30 rounds, with no SE, the simulated SD says too little"
+           if any(r.get("sd_few_rounds") for r in data["volatility"]) else "")
         + "; the volatility index below names the SD each wager's range uses."
         + (" A negative house edge and expected casino win (" + ", ".join(below) + ") means "
            "the player has the edge on that wager: the casino loses on average, as the summary "
