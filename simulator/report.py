@@ -543,9 +543,10 @@ def _table(summary: dict, meta: dict) -> str:
         "event": ff["event"], "per": ff["per"].str.replace("_", " "),
         "count": ff["count"].map(lambda c: f"{int(c):,}"),
         "rate": ff["rate"].map(lambda x: _num(x, 5)),
-        # (several boxes: an upper bound per box-round, as the note under the table says)
-        "SE bound" if summary.get("frequencies_note") else "SE": ff["se"].map(
-            lambda x: _num(x, 5)),
+        # (several boxes: an upper bound per box-round, "<=", as the note under the table says)
+        "SE": [("<=" if summary.get("frequencies_note") and per == "box_round" and x == x
+                and x is not None else "") + _num(x, 5) for x, per in zip(ff["se"], ff["per"],
+                                                                          strict=True)],
     })
     w("\nFrequencies\n")
     w(_grid(shown, left=("event", "per")))
