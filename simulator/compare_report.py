@@ -285,8 +285,8 @@ def _withheld_note(stats: dict) -> str | None:
         note = r["summary"]["house_edge"].get("interval_note")
         if note:
             own.setdefault(note, []).append(r["game"].label)
-    own = " ".join(f"{WITHHELD} no 95% interval for the house edge of {', '.join(labels)}: "
-                   f"{note}." for note, labels in own.items()) or None
+    own = " ".join(f"{WITHHELD} no 95% interval for the house edge of {'; '.join(labels)}: "
+                   f"{note}." for note, labels in own.items()) or None  # (labels hold commas)
     return " ".join(n for n in (own, few, unmeasured, ss) if n) or None
 
 
@@ -801,7 +801,8 @@ def player_edge_notes(stats: dict) -> list[str]:
         edge = sevens_player_edge(rules_dict(rules)) if rules.super_sevens else None
         if edge:
             games.setdefault(edge["note"], []).append(row["game"].label)
-    return [f"WARNING: {', '.join(labels)}: {note}." for note, labels in games.items()]
+    return [f"WARNING: {'; '.join(labels)}: {note}." for note, labels in games.items()]  # (a
+    # label may hold commas)
 
 
 def stake_note(stats: dict) -> str | None:

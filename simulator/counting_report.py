@@ -1756,8 +1756,8 @@ def render_text(f: dict, meta: dict, markdown: bool = False) -> str:
                 + f"; {counter_bets_text(ss)}."]
         if meta.get("sevens_note"):  # as simulate's, exact's and report's
             out += [f"The Super Sevens return {meta['sevens_note']}."]
-        if meta.get("sevens_player_edge"):
-            out += [f"WARNING: {meta['sevens_player_edge']['note']}."]
+        if meta.get("sevens_player_edge"):  # (a paragraph of its own, in markdown too)
+            out += ["", f"WARNING: {meta['sevens_player_edge']['note']}.", ""]
         if ss["why_not"] is None and (ss["exact_se"] is not None
                                       or ss["rarest_line"] is not None):
             r = ss["rarest_line"]
@@ -2252,8 +2252,8 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
             sweep_note(rows)]
     if meta.get("sevens_note"):  # (as the single run's, under its Super Sevens figures)
         out += [f"The Super Sevens return {meta['sevens_note']}."]
-    if meta.get("sevens_player_edge"):
-        out += [f"WARNING: {meta['sevens_player_edge']['note']}."]
+    if meta.get("sevens_player_edge"):  # (a paragraph of its own, in markdown too)
+        out += ["", f"WARNING: {meta['sevens_player_edge']['note']}.", ""]
     by_chunks = [n.removesuffix(" SE") for n in CHUNK_SE_NAMES if n in shown]
     if by_chunks:
         chunks = list(dict.fromkeys(r.get("chunks") for r in rows))

@@ -560,7 +560,9 @@ def dealer_note(rules, blackjacks: int, rounds: int, plain: bool = False) -> str
             f"({unfinished}) are not a random sample of rounds, so "
             f"{bj} is not the dealer's chance of a blackjack: dealer blackjacks were "
             f"seen in {100 * seen:.{digits}f}% ("
-            + (f"no SE: {blackjacks:,} seen, fewer than {MIN_WINS}" if few else
+            + ((f"no SE: {blackjacks:,} seen, fewer than {MIN_WINS}" if blackjacks < MIN_WINS
+                else f"no SE: {rounds - blackjacks:,} rounds without one, fewer than "
+                f"{MIN_WINS}") if few else
                f"SE {100 * se:.{digits}f}%") + ") of all rounds"
             + (" (the peek sees every one: this is its chance)" if rules.hole_card == "peek"
                else "") + ", and a dealer always "

@@ -1665,7 +1665,7 @@ def test_a_games_own_house_edge_without_an_interval_is_explained_under_the_table
     # blocks' reason under the table; why the game's own interval is missing was in json alone.
     small = ["--rounds", "20", "--quiet", "--no-exact", "--strategy", "basic", "--same-strategy"]
     text = " ".join(run("compare", "--vary", "dealer_hits_soft_17=true", *small).stdout.split())
-    assert ("† no 95% interval for the house edge of nz1994, dealer_hits_soft_17=true: too few "
+    assert ("† no 95% interval for the house edge of nz1994; dealer_hits_soft_17=true: too few "
             "rounds for a meaningful interval: 20 rounds, fewer than 30.") in text
     assert "for the house edge of" not in run("compare", "--vary", "dealer_hits_soft_17=true",
                                               *TINY).stdout

@@ -47,7 +47,7 @@ def _main_return(task) -> float:
 
 
 def sevens_effects(rules, sevens_play) -> tuple[float, np.ndarray]:
-    """Super Sevens' return per unit bet from the full shoe and its 10 EoRs (A..T), the 7-7
+    """Super Sevens' return per unit staked from the full shoe and its 10 EoRs (A..T), the 7-7
     play by up card held fixed (``sevens_play`` as `sevens.super_sevens` takes it; rule 14.4).
     A seven removed is of one suit, the other sevens all there (by the suits' symmetry any
     suit gives the same figure)."""
@@ -75,7 +75,7 @@ def sevens_depleted(rules, sevens_play, out=(48, 96)) -> dict:
     -------
     dict
         ``shoes`` [{``non_sevens_out``, ``cards``, ``sevens``, ``exact``, ``linear``}] (returns
-        per unit bet, fractions), ``break_even`` {``exact``, ``linear``}.
+        per unit staked, fractions), ``break_even`` {``exact``, ``linear``}.
     """
     from simulator.exact.sevens import _by_types, sevens_plays, shoe_by_type
 
