@@ -379,3 +379,11 @@ def test_a_sweep_of_too_few_rounds_says_so_for_its_empty_se_and_interval_columns
         text = " ".join(CR.render_sweep(mixed, fmt, {"plan": {"name": "s"}}).split())
         assert ("SE, 95% interval, flat SE and flat 95% interval (too few rounds for a "
                 "meaningful interval)") in text, fmt
+    # the report's sweep says it too (a last read: "(no value in any row)")
+    from simulator.assessment import render, sections
+
+    f = figs(29)
+    md = " ".join(render.to_markdown("t", [sections.counting({"strategy": "basic", "counting": {
+        "plan": "hi-lo-1-12", "figures": f, "sweep": rows}})]).split())
+    assert ("advantage SE, advantage 95% low, advantage 95% high, flat SE, flat 95% low and "
+            f"flat 95% high ({note})") in md

@@ -26,6 +26,7 @@ from simulator.counting_report import (
     SAME_BETS,
     SEVENS_SCALING,
     _and,
+    _every_too_few,
     _num,
     _pct,
     _se_figure,
@@ -1635,7 +1636,7 @@ def counting(data: dict) -> Section | None:
         "no Super Sevens bet" if all(
             r.get("advantage_with_super_sevens_interval_note") in (None, NO_SS_BET)
             for r in c.get("sweep") or ()) else "withheld at every penetration, as said above",
-        f.get("chunk_se_note"))
+        f.get("chunk_se_note"), _sweep_too_few(c.get("sweep") or []))
     return Section("counting", "Card counting", blocks)
 
 
@@ -1688,14 +1689,28 @@ def _sweep_interval_notes(r: dict) -> str:
                if per else ""))
 
 
+def _sweep_too_few(rows: list[dict]) -> dict:
+    """The sweep's SE and interval columns empty in every row for too few rounds, with why
+    (`counting_report._every_too_few`, as bjsim count's sweep says it)."""
+    out = {}
+    for fig, cols in (("", ("se", "ci95_low", "ci95_high")),
+                      ("flat_advantage_", ("flat_advantage_se", "flat_advantage_ci95_low",
+                                           "flat_advantage_ci95_high"))):
+        why = _every_too_few([r.get(fig + "interval_note") for r in rows])
+        out |= dict.fromkeys(cols, why) if why else {}
+    return out
+
+
 def _leave_out(blocks: list, p: dict, bankroll, chunk_note: str | None = None,
-               ss_why: str = "no Super Sevens bet", count_note: str | None = None) -> None:
+               ss_why: str = "no Super Sevens bet", count_note: str | None = None,
+               too_few: dict | None = None) -> None:
     """Leave out of the counting tables shown the columns and rows that say nothing
     (`_left_out`), each table's sentence added to the paragraph before it (or put there).
     ``p``: the net per round played; ``bankroll``: the risk of ruin's; ``chunk_note``: why the
     sweep's SEs by batch means are none (too few chunks), if so; ``ss_why``: why its advantage
     with Super Sevens has no SE or interval in any row; ``count_note``: why the single run's
-    SEs by batch means (the boxes' by count) are none, if so."""
+    SEs by batch means (the boxes' by count) are none, if so; ``too_few``: the sweep's columns
+    empty for too few rounds, with why (`_sweep_too_few`)."""
     no_edge = f"{NOT_APPLICABLE}: no edge, as said above"
     ruin = ("no bankroll given" if bankroll is None else
             "not given where the counter bets Super Sevens, as said above"
@@ -1719,7 +1734,7 @@ def _leave_out(blocks: list, p: dict, bankroll, chunk_note: str | None = None,
                "super_sevens_favourable_share": NO_FAVOURABLE,
                "super_sevens_favourable_share_se": chunk_note if chunk_note
                else NO_FAVOURABLE} | {
-               k: w for k, w in why.items() if k == "risk_of_ruin"}})}
+               k: w for k, w in why.items() if k == "risk_of_ruin"} | (too_few or {})})}
     for i, b in reversed(list(enumerate(blocks))):
         if not isinstance(b, Table) or b.name not in how:
             continue
