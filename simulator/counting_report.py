@@ -2294,11 +2294,11 @@ def render_sweep(rows: list[dict], fmt: str, meta: dict | None = None) -> str:
 
 
 def _every_too_few(notes: list) -> str | None:
-    """Where every row's interval note (``notes``) is too few rounds (`_too_few`), the reason a
-    sweep's column of SEs or intervals is empty: the note itself where the rows share it (the
-    same rounds), else its first words; None otherwise."""
-    if not notes or not all(n and n.startswith(TOO_FEW) for n in notes):
-        return None
+    """Where every row's interval note (``notes``) is too few rounds (`_too_few`, or one round),
+    the reason a sweep's column of SEs or intervals is empty: the note itself where the rows
+    share it (the same rounds), else the first words of too few rounds; None otherwise."""
+    if not notes or not all(n and (n.startswith(TOO_FEW) or n == ONE_ROUND) for n in notes):
+        return None  # (one round: no SE at all, `ONE_ROUND`)
     return notes[0] if len(set(notes)) == 1 else TOO_FEW
 
 

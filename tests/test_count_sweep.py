@@ -379,6 +379,10 @@ def test_a_sweep_of_too_few_rounds_says_so_for_its_empty_se_and_interval_columns
         text = " ".join(CR.render_sweep(mixed, fmt, {"plan": {"name": "s"}}).split())
         assert ("SE, 95% interval, flat SE and flat 95% interval (too few rounds for a "
                 "meaningful interval)") in text, fmt
+    # one round: its own note (a last read: "(no value in any row)" there too)
+    one = CR.sweep_rows([(0.6, figs(1)), (0.9, figs(1))])
+    assert (f"SE, 95% interval, flat SE and flat 95% interval ({CR.ONE_ROUND})" in " ".join(
+        CR.render_sweep(one, "table", {"plan": {"name": "s"}}).split()))
     # the report's sweep says it too (a last read: "(no value in any row)")
     from simulator.assessment import render, sections
 
