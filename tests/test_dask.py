@@ -309,9 +309,10 @@ def test_a_stop_with_scheduler_local_ends_its_workers_without_a_traceback(tmp_pa
     root = Path(__file__).resolve().parents[1]
     cmd = [sys.executable, "-m", "simulator", "simulate", "--scheduler", "local", "--workers",
            "2", "--rounds", "1e10", "--chunk-rounds", "1e6"]
-    proc = subprocess.Popen(cmd, cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(root)),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    proc = subprocess.Popen(cmd, cwd=tmp_path, env=dict(os.environ, PYTHONPATH=str(root),
+                                                        BJSIM_PROGRESS_SECONDS="0"),  # (a bar
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,  # line
+                            start_new_session=True)  # a redraw: stderr is a pipe here)
     err: list[str] = []
     reader = threading.Thread(target=lambda: err.extend(iter(lambda: proc.stderr.read(1), "")))
     reader.start()
