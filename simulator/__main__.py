@@ -5,6 +5,15 @@ import sys
 
 def _interrupted() -> None:
     sys.stderr.write("\nbjsim: interrupted\n")
+    before = sys.unraisablehook
+
+    def quiet(unraisable):  # a compile cut short left LLVM objects half made, whose finalizers
+        # (llvmlite's ObjectRef.__del__) printed "Exception ignored ... Traceback" in the
+        # teardown after this line
+        if not str(getattr(unraisable.object, "__module__", "")).startswith("llvmlite"):
+            before(unraisable)
+
+    sys.unraisablehook = quiet
     sys.exit(130)
 
 
