@@ -12,13 +12,9 @@ chunk. The chunks' sums are in the counting tally; what the SE needs besides is 
 ``sum_i X_i^2``, ``sum_i X_i Y_i`` and ``sum_i Y_i^2``, which each chunk adds to its payload
 (`chunk_moments`; Python integers, exact) and which a run sums as it sums the tallies.
 
-The ratios: the share of rounds played (played / rounds), the average bet (bet / rounds
-played), the share of rounds whose starting shoe favours the Super Sevens bet (ss_plus /
-rounds), the counter's own Super Sevens return (its net over its units staked), its Super
-Sevens units staked per round played and per round dealt, and by count
-the boxes per round played (boxes / played) and the counter's Super Sevens return, each count's
-on its own and summed from either end (the by-count tables merge end rows,
-`counting_report.tail_groups`).
+The ratios: `RATIOS` (the shares played and favourable, the average bet, the counter's Super
+Sevens return and units a round) and `COUNT_RATIOS` by count, each count's on its own and summed
+from either end (the by-count tables merge end rows, `counting_report.tail_groups`).
 
 And the figures with Super Sevens of a plan whose Super Sevens stake goes with the count
 (`counting_report.ss_stake_varies`): the advantages with Super Sevens (the round's whole net
