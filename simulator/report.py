@@ -30,6 +30,7 @@ size have identical ``"results"`` (and ``"run"``); only ``"timing"`` differs.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import io
 import json
 import math
@@ -117,15 +118,21 @@ def sevens_player_edge(rules: dict) -> dict | None:
     third card wherever the round goes on (no 7-7 play gives the bet more), below 0: ``{"play",
     "house_edge", "note"}`` (``note``: the warning in words); else None."""
     fields = {f.name for f in dataclasses.fields(Rules)}
-    r = Rules(**{k: tuple(v) if isinstance(v, list) else v for k, v in rules.items()
-                 if k in fields})
-    edge = float(super_sevens(r, "hit")["house_edge"])
+    edge = _hit_edge(Rules(**{k: tuple(v) if isinstance(v, list) else v
+                              for k, v in rules.items() if k in fields}))
     if edge >= 0:
         return None
     return {"play": "hit every 7-7", "house_edge": edge, "note": (
         f"these pays give the player the edge on the side bet: hitting every 7-7 (a third card "
         f"wherever the round goes on, the most any 7-7 play gives the bet) makes its house edge "
         f"{_pct(edge)}, {_pct(-edge)} a unit staked to the player")}
+
+
+@functools.lru_cache(maxsize=64)
+def _hit_edge(rules: Rules) -> float:
+    """The exact Super Sevens house edge of hitting every 7-7 under ``rules`` (each format and
+    each game of a comparison asks again)."""
+    return float(super_sevens(rules, "hit")["house_edge"])
 
 
 def sevens_note(plays, rules: dict) -> str | None:
