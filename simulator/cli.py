@@ -2023,7 +2023,11 @@ def rules_show(rules_path, overrides, boxes, super_sevens, fmt, output):
 
 @rules.command("check")
 @click.argument("files", nargs=-1, required=True, type=click.Path())
-def rules_check(files):
+@_option("-f", "--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+         show_default=True, help="Output format: text ('ok' lines on stdout, problems on "
+         "stderr) or json on stdout ({\"files\": [{\"file\", \"ok\", \"problems\", "
+         "\"variant_of\", \"changes\"}]}).")
+def rules_check(files, fmt):
     """Check rule files and variant files: 'ok' for each good one, else its problems.
 
     A bad file's problems are all listed, one line each: every key's wrong type or value and
@@ -2031,13 +2035,14 @@ def rules_check(files):
     together (a variant file's changes over its baseline). A shipped rule set may be named as
     --rules takes it (nz1994-8deck). A variant file (bjsim compare --variant) is checked against
     the baseline it names (else the NZ rule set): its changes, and the strategy it names. Exit
-    code 2 if any file has a problem (a folder, or a missing file, is one).
+    code 2 if any file has a problem (a folder, or a missing file, is one), in either format.
 
     \b
     Examples:
         bjsim rules check configs/*.toml
         bjsim rules check my-casino.toml nz1994
         bjsim rules check configs/variants/*.toml
+        bjsim rules check -f json my-casino.toml
     """
     from simulator import variants
     from simulator.rules import (
@@ -2048,9 +2053,9 @@ def rules_check(files):
         shown_rule_file,
     )
 
-    bad = 0
+    bad, checked = 0, []
     for given in files:
-        path, said = shipped_rule_file(given), ""
+        path, said, named, v = shipped_rule_file(given), "", None, None
         try:
             if path and not os.path.exists(path):
                 raise RuleError(variants.no_such_rule_or_variant_file(path))
@@ -2064,13 +2069,22 @@ def rules_check(files):
                 problems = rule_file_problems(path, data)  # every one, a line each
         except ValueError as err:
             problems = [str(err)]  # a file that cannot be read
+        bad += bool(problems)
+        # (as typed where it is found so, else a shipped one as configs/...)
+        shown = given if os.path.exists(given) or not path else shown_rule_file(path)
+        if fmt == "json":
+            checked.append({
+                "file": shown, "ok": not problems, "problems": [_one_line(x) for x in problems],
+                "variant_of": None if v is None else shown_rule_file(
+                    None if named is None else str(named)),
+                "changes": None if v is None else list(v.changes)})
+            continue
         for line in problems:
             click.echo(f"Error: {_one_line(line)}", err=True)
-        if problems:
-            bad += 1
-        else:  # (as typed where it is found so, else a shipped one as configs/...)
-            shown = given if os.path.exists(given) else shown_rule_file(path)
+        if not problems:
             click.echo(f"{shown}: ok" + (f" ({said})" if said else ""))
+    if fmt == "json":
+        _emit(json.dumps({"files": checked}, indent=2) + "\n", None)
     if bad:
         raise click.exceptions.Exit(2)
 
@@ -2092,25 +2106,46 @@ def strategy():
 
 
 @strategy.command("list")
+@output_options(["table", "json", "csv"], "table")
 @user_errors
-def strategies_list():
+def strategies_list(fmt, output):
     """List the shipped strategies with their descriptions.
 
-    \b
-    Example:
-        bjsim strategy list
-    """
-    from simulator.strategy import list_strategies, load_strategy
+    json is {"strategies": [{"name", "description", "strategy_sha256", "error"}]} (the hash of
+    the charts as the other commands' outputs give it; "error" why a file does not load), csv
+    a row each with those columns.
 
-    names = list_strategies()
-    width = max((len(n) for n in names), default=0)
-    for name in names:
+    \b
+    Examples:
+        bjsim strategy list
+        bjsim strategy list -f json
+    """
+    from simulator.strategy import charts_sha256, list_strategies, load_strategy
+
+    rows = []
+    for name in list_strategies():
         try:
-            desc = load_strategy(name).description.strip().splitlines()
-            desc = desc[0] if desc else ""
+            s = load_strategy(name)
+            rows.append({"name": name, "description": s.description.strip(),
+                         "strategy_sha256": charts_sha256(s), "error": None})
         except ValueError as err:
-            desc = f"(does not load: {_one_line(err)})"
-        click.echo(f"{name:<{width}}  {desc}".rstrip())
+            rows.append({"name": name, "description": None, "strategy_sha256": None,
+                         "error": _one_line(err)})
+    if fmt == "json":
+        text = json.dumps({"strategies": rows}, indent=2) + "\n"
+    elif fmt == "csv":
+        out = io.StringIO()
+        w = csv.DictWriter(out, fieldnames=list(rows[0]) if rows else ["name"],
+                           lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+        text = out.getvalue()
+    else:
+        width = max((len(r["name"]) for r in rows), default=0)
+        text = "".join(f"{r['name']:<{width}}  " + (
+            (r["description"].splitlines() or [""])[0] if r["error"] is None
+            else f"(does not load: {r['error']})").rstrip() + "\n" for r in rows)
+    _emit(text, output)
 
 
 @strategy.command("show")

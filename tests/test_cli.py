@@ -994,6 +994,44 @@ def test_rules_check_checks_a_variant_file_against_its_baseline(tmp_path):
         assert len(bad.stderr.strip().splitlines()) == 1
 
 
+def test_rules_check_json_gives_each_file_its_problems_and_changes(tmp_path):
+    # `rules check` had only its text: a script checking a folder of casino files parsed the
+    # "Error:" lines of stderr. json on stdout, a file an entry, in the order given; exit 2 still
+    bad = tmp_path / "bad.toml"
+    bad.write_text("decks = 9\nfoo = 1\n")
+    args = ["rules", "check", "-f", "json", str(bad), "nz1994", "configs/variants/h17.toml"]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2 and result.stderr == ""
+    files = json.loads(result.stdout)["files"]
+    assert [f["file"] for f in files] == [str(bad), "configs/nz1994.toml",
+                                          "configs/variants/h17.toml"]
+    assert [f["ok"] for f in files] == [False, True, True]
+    assert len(files[0]["problems"]) == 2 and "'decks' = 9" in files[0]["problems"][0]
+    assert "unknown key 'foo'" in files[0]["problems"][1]
+    assert files[1]["problems"] == [] and files[1]["variant_of"] is None
+    assert files[2]["variant_of"] == "configs/nz1994.toml"
+    assert files[2]["changes"] == ["dealer_hits_soft_17=true"]
+    good = CliRunner().invoke(cli, ["rules", "check", "--format", "json", "nz1994"])
+    assert good.exit_code == 0 and json.loads(good.stdout)["files"][0]["ok"] is True
+
+
+def test_strategy_list_json_and_csv_give_each_strategy_and_its_hash(tmp_path):
+    from simulator.strategy import charts_sha256, list_strategies, load_strategy
+
+    doc = json.loads(run("strategy", "list", "-f", "json").stdout)["strategies"]
+    assert [d["name"] for d in doc] == list_strategies()
+    for d in doc:
+        s = load_strategy(d["name"])
+        assert d["description"] == s.description.strip() and d["error"] is None
+        assert d["strategy_sha256"] == charts_sha256(s)
+    rows = list(csv.DictReader(io.StringIO(run("strategy", "list", "-f", "csv").stdout)))
+    assert [r["name"] for r in rows] == [d["name"] for d in doc]
+    assert rows[0]["strategy_sha256"] == doc[0]["strategy_sha256"]
+    path = tmp_path / "list.json"
+    assert run("strategy", "list", "-f", "json", "-o", str(path)).stdout == ""
+    assert json.loads(path.read_text())["strategies"] == doc
+
+
 @pytest.mark.parametrize("path, files", [
     ("configs/variants/h17.toml", {"h17.toml": 1, "nz1994.toml": 1}),
     ("configs/variants/us-peek.toml", {"us-peek.toml": 1, "nz1994.toml": 1}),
