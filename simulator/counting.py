@@ -179,9 +179,11 @@ def start_counts(count: CountSystem, resolution: str, decks: int, starts: int) -
 
 
 def score(mean: float, sd: float) -> float | None:
-    """SCORE (Schlesinger): the expected win per 100 rounds, in units, of optimal (Kelly) bets
-    with a bankroll of 10,000 units: ``10**6 * (mean / sd)**2``; None without an edge, where it
-    does not apply (the square would read a loss as a win; Kelly bets nothing), as `n0`."""
+    """SCORE: the expected win per 100 rounds, in units, of these bets scaled to a bankroll of
+    10,000 units as Kelly scales them (times ``10**4 * mean / sd**2``): ``10**6 * (mean /
+    sd)**2`` (Schlesinger's SCORE is that of the optimal bets, the highest any ramp has); None
+    without an edge, where it does not apply (the square would read a loss as a win; Kelly bets
+    nothing), as `n0`."""
     return 1e6 * (mean / sd) ** 2 if mean > 0 and sd > 0 else None
 
 

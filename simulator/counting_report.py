@@ -97,8 +97,8 @@ MOVED_TOGETHER = "conservative (the Super Sevens pays move the mean and SD toget
 # SCORE and N0 where the mean net per round is not above 0 (``no_edge_note``): null, not 0 and
 # not a number of rounds, in every format.
 NO_EDGE = ("not applicable without an edge (the mean net per round is not above 0): SCORE, the "
-           "win per 100 rounds of optimal (Kelly) bets with a 10,000-unit bankroll, and N0, the "
-           "rounds for the win to reach one SD, assume the counter wins")
+           "win per 100 rounds of the bets scaled as Kelly would to a 10,000-unit bankroll, and "
+           "N0, the rounds for the win to reach one SD, assume the counter wins")
 RUIN_WITHHELD = ("not given where the counter bets Super Sevens: its pays (up to thousands to 1) "
                  "make a round's net far from normal, and the diffusion formula exp(-2 m B / "
                  "s^2) would count their variance as risk, though they only ever win")

@@ -119,7 +119,17 @@ def test_shipped_nz_index_file_is_well_formed():
     assert doc["count"] == "hi-lo" and len(doc["play"]) == len(X.ILLUSTRIOUS_18)
     for play in doc["play"]:
         assert play["chart"] in ("hard", "soft", "pairs", "insurance")
-        assert isinstance(play["index"], int) and abs(play["index"] - play["crossing"]) <= 0.5
+        assert isinstance(play["index"], int) and play["index"] == X.index_of(play["crossing"])
+        # at a true count of exactly 0 the play is the better one there (the crossing's side)
+        assert (play["index"] <= 0) == (play["crossing"] <= 0), play
+
+
+def test_an_index_is_the_nearest_count_but_keeps_count_zero_on_the_crossings_side():
+    # 11 v A crosses at +0.41 in the NZ game and 9 v 2 at +0.07: rounded to 0, the counter
+    # doubled them at a true count of exactly 0 (off the top of every shoe, and at every running
+    # count of 0: about a fifth of rounds), where hitting is the better play and the chart's
+    assert [X.index_of(x) for x in (0.407, 0.067, 0.5, 1.317, 2.5, 4.961)] == [1, 1, 1, 1, 3, 5]
+    assert [X.index_of(x) for x in (0.0, -0.193, -0.5, -1.023, -2.495)] == [0, 0, 0, -1, -2]
 
 
 @pytest.mark.slow

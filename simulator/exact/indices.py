@@ -97,15 +97,22 @@ def _crossing_of(task) -> float | None:
     return crossing(*task)
 
 
+def index_of(x: float) -> int:
+    """The index of a crossing ``x``: the nearest integer, but +1 for a crossing above 0 that
+    would round to 0, so that at a true count of exactly 0 (a full shoe, and every running count
+    of 0) the play is the better one there, ``low``."""
+    return max(int(np.floor(x + 0.5)), 1) if x > 0 else int(np.floor(x + 0.5))
+
+
 def find_index(rules, tags, hand, up: int, low: str, high: str, decks_left: float = 3.0,
                counts=range(-10, 11)) -> int | None:
-    """The index: `crossing` rounded to the nearest integer (play ``high`` at a true count at
-    or above it); None if ``high`` never becomes better in the scan, and the scan's lowest
-    count if it is better throughout."""
+    """The index: `index_of` the `crossing` (play ``high`` at a true count at or above it);
+    None if ``high`` never becomes better in the scan, and the scan's lowest count if it is
+    better throughout."""
     x = crossing(rules, tags, hand, up, low, high, decks_left, counts)
     if x is None:
         return None
-    return min(counts) if x == float("-inf") else int(np.floor(x + 0.5))
+    return min(counts) if x == float("-inf") else index_of(x)
 
 
 CODES = {"stand": "S", "hit": "H", "double": "D", "split": "P", "insurance": "Y",
@@ -169,7 +176,7 @@ def derive_indices(rules, system, plays=ILLUSTRIOUS_18, decks_left: float | None
         out.append({  # (a pair not split is N: the total's chart then plays it)
             "name": name, "chart": chart, "row": row, "up": col, "below": code[low],
             "at_or_above": code[high],
-            "index": None if x is None else (-99 if x == float("-inf") else int(np.floor(x + 0.5))),
+            "index": None if x is None else (-99 if x == float("-inf") else index_of(x)),
             "crossing": None if x is None or x == float("-inf") else round(float(x), 3),
             "published_hi_lo_s17_peek": published,
         })
