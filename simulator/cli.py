@@ -179,11 +179,13 @@ def typed_option(ctx, param) -> str:
     return named or _long_name(param)
 
 
-# Options a checkpoint does not keep: where and how the result is shown, what plays the chunks.
-# Every other option of a command with --checkpoint is part of what it plays (`_run_command`).
+# Options a checkpoint does not keep: where and in what format the result is shown (a file
+# written, -f, -q), what plays the chunks. Every other option of a command with --checkpoint is
+# part of what it plays or of what its result holds (simulate's --exact, compare's --no-exact,
+# count's --optimal-bets and --kelly-fraction: a resume gives the uninterrupted run's figures),
+# kept (`_run_command`).
 NOT_KEPT = frozenset({"checkpoint_path", "resume", "output", "fmt", "quiet", "workers",
-                      "scheduler", "with_exact", "no_exact", "plot_path", "list_only",
-                      "optimal_bets", "kelly_fraction", "optimal_plan"})  # (count's: reports)
+                      "scheduler", "plot_path", "list_only", "optimal_plan"})
 
 
 def _run_command(ctx) -> dict:
@@ -1740,8 +1742,8 @@ def main(argv=None):
 @resume_option(
     "With --checkpoint: carry on the run recorded in FILE, to exactly the uninterrupted "
     "result. The options of the run left out (--rules, --set, --boxes, --super-sevens, "
-    "--strategy, --rounds, --seed, --chunk-rounds, --precision, --max-rounds) are the ones kept "
-    "in FILE; one given that changes the run is refused.",
+    "--strategy, --rounds, --seed, --chunk-rounds, --precision, --max-rounds, --exact) are the "
+    "ones kept in FILE; one given that changes the run is refused.",
 )
 @output_options(["table", "csv", "json"], "table")
 @_option("-q", "--quiet", is_flag=True,
@@ -2621,8 +2623,8 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
          "unless --resume.")
 @resume_option("With --checkpoint: carry on the comparison there. The options of what it "
                "plays left out (baseline, variants, strategies, rounds, seed, chunk and pair "
-               "sizes, precision, max rounds) are the ones kept in FILE; one given that changes "
-               "it is refused.")
+               "sizes, precision, max rounds), and --no-exact, are the ones kept in FILE; one "
+               "given that changes it is refused.")
 @_option("--no-exact", "no_exact", is_flag=True,
          help="Leave out the exact differences (computed once per game, a few seconds, "
          "cached).")
@@ -3149,8 +3151,8 @@ def _count_list(fmt: str = "table") -> str:
          "--penetrations, even one value.")
 @resume_option("With --checkpoint: carry on the run recorded in FILE. The options of the "
                "run left out (--plan, rules, --strategy, --rounds, --seed, --chunk-rounds, "
-               "--bankroll) are the ones kept in FILE; one given that changes the run is "
-               "refused.")
+               "--bankroll, --optimal-bets, --kelly-fraction) are the ones kept in FILE; one "
+               "given that changes the run is refused.")
 @_option("--list", "list_only", is_flag=True,
          help="List the shipped counting plans, count systems and index sets (in "
          "--format), and stop. Takes no option but --format and --output.")
