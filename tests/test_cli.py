@@ -1648,3 +1648,43 @@ def test_a_stderr_that_is_not_a_terminal_gets_progress_lines_without_carriage_re
     assert "warning" not in run("simulate", *TINY[:-1]).stderr
     monkeypatch.setattr(R, "terminal", lambda: True)
     assert "\r" in run("simulate", *TINY[:-1]).stderr  # (a terminal: redrawn in place)
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["count"],
+                                     ["compare", "--vary", "decks=8", "--no-exact"]])
+def test_the_last_progress_line_is_written_once(monkeypatch, command):
+    """A review: with BJSIM_PROGRESS_SECONDS=0 a log ended on the last line twice (`bjsim: 100%
+    2.00M/2.00M rounds [...]`, count's `counter's run: 100% ...`): the runner's redraw after
+    its last chunk wrote the line the chunk had. (No least time between redraws: a line every
+    chunk, as TQDM_MININTERVAL=0 gives.)"""
+    from simulator import run as R
+
+    line_bar = R._line_bar
+
+    def every_redraw():
+        kind = line_bar()
+        return lambda *a, **k: kind(*a, **{**k, "mininterval": 0})
+
+    monkeypatch.setenv("BJSIM_PROGRESS_SECONDS", "0")
+    monkeypatch.setattr(R, "_line_bar", every_redraw)
+    err = run(*command, *TINY[:-1], "--workers", "1").stderr
+    bars = [ln for ln in err.splitlines() if re.search(r" +\d+% \S+ rounds \[", ln)]
+    ends = [ln for ln in bars if "100% " in ln]
+    assert len(bars) == 4 * len(ends) and ends, err  # (count: its control run's bar too)
+    assert len(set(bars)) == len(bars), err  # (no line twice)
+
+
+def test_the_last_progress_line_is_written_where_the_last_interval_line_was_not_the_end(
+        monkeypatch):
+    from simulator import run as R
+
+    monkeypatch.setenv("BJSIM_PROGRESS_SECONDS", "0")
+    out = io.StringIO()
+    bar = R._line_bar()(total=3, file=out, leave=False, mininterval=0, desc="bjsim")
+    bar.update(1)  # (an interval of 0: a line)
+    bar._every = 1000.0
+    bar.update(2)  # (within the interval: none)
+    bar.refresh()
+    bar.close()
+    assert [ln.split(" [")[0] for ln in out.getvalue().splitlines()] == [
+        "bjsim:  33% 1/3 rounds", "bjsim: 100% 3/3 rounds"]
