@@ -740,8 +740,9 @@ def test_an_output_that_cannot_be_written_loses_no_report(tmp_path, monkeypatch)
     (["simulate", "--rules", ""], ["an empty path", "rule file"]),
     (["rules", "check", ""], ["an empty path", "rule file"]),
     (["replay", "--cards", ""], ["an empty path", "card file"]),
-    (["simulate", "--strategy", ""], ["an empty path: name a strategy file (or a shipped one"]),
-    (["replay", "--strategy", "", "--cards", "F"], ["an empty path: name a strategy file"]),
+    (["simulate", "--strategy", ""],
+     ["--strategy: an empty path: name a strategy file (or a shipped one"]),
+    (["replay", "--strategy", "", "--cards", "F"], ["--strategy: an empty path: name a strategy"]),
     (["strategy", "show", ""], ["an empty path: name a strategy file (or a shipped one"]),
     (["count", "--plan", ""], ["an empty path: name a plan file (or a shipped one by name)"]),
     (["strategy", "indices", "--count", "", "-o", "unused"],
@@ -760,6 +761,34 @@ def test_empty_paths_names_and_a_report_to_stdout_are_refused_saying_why(args, w
     line = [ln for ln in result.stderr.splitlines() if ln.strip()][-1]
     assert line.startswith("Error:") and all(w in line for w in words), line
     assert not (tmp_path / "-").exists() and not (tmp_path / "unused").exists()
+
+
+@pytest.mark.parametrize("args, option, name", [
+    (["simulate", "--strategy", "nonexistent"], "--strategy", "nonexistent"),
+    (["simulate", "--boxes", "2", "--strategy", "basic", "--strategy=nope"], "--strategy", "nope"),
+    (["replay", "--cards", "F", "--strategy", "nope"], "--strategy", "nope"),
+    (["compare", "--vary-strategy", "nosuch"], "--vary-strategy", "nosuch"),
+    (["compare", "--strategy", "nosuch", "--vary-strategy", "mimic-dealer"], "--strategy",
+     "nosuch"),
+    (["exact", "--strategy", "nope"], "--strategy", "nope"),
+    (["report", "--strategy", "nope", "-o", "unused"], "--strategy", "nope"),
+    (["report", "--choice", "basic", "--choice", "nope", "-o", "unused"], "--choice", "nope"),
+    (["count", "--strategy", "nope"], "--strategy", "nope"),
+])
+def test_an_unknown_strategy_names_the_option_that_gave_it(args, option, name, tmp_path,
+                                                           monkeypatch):
+    """A review: `compare --vary-strategy nosuch` said "unknown strategy 'nosuch'" alone, where
+    --strategy takes one too: the option and the value as typed come first, as --cards's and
+    --vary's refusals (a variant file's or a plan's strategy names its file and key already)."""
+    from simulator.strategy import list_strategies
+
+    monkeypatch.chdir(tmp_path)  # (nothing made in the checkout, should one be accepted)
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert result.stderr.splitlines() == [
+        f"Error: {option} {name}: unknown strategy '{name}': allowed a shipped strategy "
+        f"({', '.join(list_strategies())}) or the path of a strategy file"]
+    assert not (tmp_path / "unused").exists()
 
 
 @pytest.mark.parametrize("key, kind", [("count", "count"), ("indices", "index")])
