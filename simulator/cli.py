@@ -179,11 +179,13 @@ def typed_option(ctx, param) -> str:
     return named or _long_name(param)
 
 
-# Options a checkpoint does not keep: where and how the result is shown, what plays the chunks.
-# Every other option of a command with --checkpoint is part of what it plays (`_run_command`).
+# Options a checkpoint does not keep: where and in what format the result is shown (a file
+# written, -f, -q), what plays the chunks. Every other option of a command with --checkpoint is
+# part of what it plays or of what its result holds (simulate's --exact, compare's --no-exact,
+# count's --optimal-bets and --kelly-fraction: a resume gives the uninterrupted run's figures),
+# kept (`_run_command`).
 NOT_KEPT = frozenset({"checkpoint_path", "resume", "output", "fmt", "quiet", "workers",
-                      "scheduler", "with_exact", "no_exact", "plot_path", "list_only",
-                      "optimal_bets", "kelly_fraction", "optimal_plan"})  # (count's: reports)
+                      "scheduler", "plot_path", "list_only", "optimal_plan"})
 
 
 def _run_command(ctx) -> dict:
@@ -1196,10 +1198,28 @@ RULES_BASIC = ("the rules' basic strategy: basic (the NZ chart) under the NZ rul
                "else the one the exact analyzer derives for them (cached; stderr names its file)")
 
 
+def _strategy_named(ctx, param, value):
+    """A strategy option's value (--strategy, --vary-strategy, --choice; one or several): each
+    that names no strategy (empty, or neither a shipped name nor a file: `strategy_path`)
+    refused naming the option and the value as typed, as --cards and --vary name theirs (compare
+    takes one by --strategy and by --vary-strategy: ``unknown strategy 'x'`` alone said neither).
+    """
+    from simulator.strategy import StrategyError, strategy_path
+
+    for name in (value,) if isinstance(value, str) else value or ():
+        try:
+            strategy_path(name)
+        except StrategyError as err:
+            option = typed_option(ctx, param)
+            raise BjsimError(f"{option} {name}: {err}" if name else f"{option}: {err}") from None
+    return value
+
+
 def strategy_option(func=None, *, default=RULES_BASIC):
     def decorate(f):
         return _option(
             "--strategy", "strategy_names", multiple=True, metavar="NAME|FILE",
+            callback=_strategy_named,
             help="Strategy: a shipped name (see `bjsim strategy list`) or a TOML file "
             "(docs/strategy-format.md). Give it once for every box, or once per box in box "
             f"order. Default: {default}.",
@@ -1740,8 +1760,8 @@ def main(argv=None):
 @resume_option(
     "With --checkpoint: carry on the run recorded in FILE, to exactly the uninterrupted "
     "result. The options of the run left out (--rules, --set, --boxes, --super-sevens, "
-    "--strategy, --rounds, --seed, --chunk-rounds, --precision, --max-rounds) are the ones kept "
-    "in FILE; one given that changes the run is refused.",
+    "--strategy, --rounds, --seed, --chunk-rounds, --precision, --max-rounds, --exact) are the "
+    "ones kept in FILE; one given that changes the run is refused.",
 )
 @output_options(["table", "csv", "json"], "table")
 @_option("-q", "--quiet", is_flag=True,
@@ -2430,6 +2450,7 @@ def _shoe_keys_set(overrides) -> str:
 @cli.command()
 @rules_options
 @_option("--strategy", "strategy_name", default=None, metavar="NAME|FILE",
+         callback=_strategy_named,
          help="Strategy to evaluate: a shipped name or a TOML file. Default: the basic "
          "strategy derived for the rule set (as `bjsim strategy generate`).")
 @_option("--optimal", is_flag=True,
@@ -2576,6 +2597,7 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
          "(configs/variants/, docs/compare.md; a shipped one also by name, e.g. "
          "variants/h17) or a whole rule file. Repeatable.")
 @_option("--vary-strategy", "vary_strategies", multiple=True, metavar="NAME|FILE",
+         callback=_strategy_named,
          help="A variant with the baseline's rules and another strategy (its price), e.g. "
          "mimic-dealer. Repeatable.")
 @_option("--all-variants", is_flag=True,
@@ -2621,8 +2643,8 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
          "unless --resume.")
 @resume_option("With --checkpoint: carry on the comparison there. The options of what it "
                "plays left out (baseline, variants, strategies, rounds, seed, chunk and pair "
-               "sizes, precision, max rounds) are the ones kept in FILE; one given that changes "
-               "it is refused.")
+               "sizes, precision, max rounds), and --no-exact, are the ones kept in FILE; one "
+               "given that changes it is refused.")
 @_option("--no-exact", "no_exact", is_flag=True,
          help="Leave out the exact differences (computed once per game, a few seconds, "
          "cached).")
@@ -2801,11 +2823,12 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
 @cli.command()
 @rules_options
 @_option("--strategy", "strategy_name", default=None, metavar="NAME|FILE",
+         callback=_strategy_named,
          help="The strategy assessed (every box plays it): a shipped name or a TOML file. "
          "Default: the basic strategy of the rules: the shipped basic for the NZ rules' "
          "chart, else the one derived for them (exact analyzer, a few seconds once, then "
          "cached), as compare's baseline plays.")
-@_option("--choice", "choices", multiple=True, metavar="NAME|FILE",
+@_option("--choice", "choices", multiple=True, metavar="NAME|FILE", callback=_strategy_named,
          help="A strategy set against --strategy under 'the player's choices'; "
          "repeatable, each once. Default: every shipped strategy.")
 @_option("--variant", "variant_files", multiple=True, metavar="FILE",
@@ -3106,6 +3129,7 @@ def _count_list(fmt: str = "table") -> str:
 @rules_options(boxes="The most boxes the table has, 1-7 (the rule-set key 'boxes'; rule 13): "
                "the plan's [boxes] decides how many the counter plays, up to it.")
 @_option("--strategy", "strategy_name", default=None, metavar="NAME|FILE",
+         callback=_strategy_named,
          help="The chart the counter plays where no index play applies (every box). "
          f"Default: {RULES_BASIC}.")
 @_option("-n", "--rounds", type=COUNT, default=DEFAULT_ROUNDS, show_default="10,000,000",
@@ -3149,8 +3173,8 @@ def _count_list(fmt: str = "table") -> str:
          "--penetrations, even one value.")
 @resume_option("With --checkpoint: carry on the run recorded in FILE. The options of the "
                "run left out (--plan, rules, --strategy, --rounds, --seed, --chunk-rounds, "
-               "--bankroll) are the ones kept in FILE; one given that changes the run is "
-               "refused.")
+               "--bankroll, --optimal-bets, --kelly-fraction) are the ones kept in FILE; one "
+               "given that changes the run is refused.")
 @_option("--list", "list_only", is_flag=True,
          help="List the shipped counting plans, count systems and index sets (in "
          "--format), and stop. Takes no option but --format and --output.")

@@ -340,12 +340,14 @@ def terminal() -> bool:
 def _line_bar():
     """The progress bar for a stderr that is a file or a pipe (a log: no carriage returns): a
     line of its own every `line_every` seconds, none for a shorter run, and a last one as it
-    closes where any was written."""
+    closes where any was written and the last did not show the end. A redraw showing the
+    rounds and figures of the last line (the runner's after its last chunk) writes none until
+    `LINE_EVERY` has passed: with ``BJSIM_PROGRESS_SECONDS=0`` the last line came twice."""
     from tqdm import tqdm
 
     class LineBar(tqdm):
         def __init__(self, *args, **kwargs):
-            self._lines_at = None  # (the bar's rounds at the last line written)
+            self._last = None  # (the rounds and figures of the last line written)
             self._every = LINE_EVERY if kwargs.get("disable") else line_every()  # (-q: no
             # bar, no word of its interval)
             super().__init__(*args, bar_format="{desc}: {percentage:3.0f}% {n_fmt}/{total_fmt} "
@@ -358,18 +360,24 @@ def _line_bar():
             if msg is not None:  # (close's clearing: nothing to clear)
                 return False
             now, start = self._time(), getattr(self, "start_t", None)  # (none while it starts)
-            if start is None or now - max(start, getattr(self, "_line_time", start)) < self._every:
+            if start is None:
+                return True
+            since = now - max(start, getattr(self, "_line_time", start))
+            if since < self._every or (self._shows() == self._last and since < LINE_EVERY):
                 return True
             self._line(now)
             return True
 
+        def _shows(self):
+            return self.n, self.postfix
+
         def _line(self, now):
             self.fp.write(f"{self}\n")
             self.fp.flush()
-            self._line_time, self._lines_at = now, self.n
+            self._line_time, self._last = now, self._shows()
 
         def close(self):
-            if not self.disable and self._lines_at is not None and self._lines_at != self.n:
+            if not self.disable and self._last is not None and self._last != self._shows():
                 self._line(self._time())
             super().close()
 

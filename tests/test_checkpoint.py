@@ -295,6 +295,40 @@ def test_a_resume_from_another_folder_names_the_files_as_the_run_was_started(
         assert got == expected
 
 
+@pytest.mark.parametrize(("command", "chunks"), [
+    (["simulate", "--exact"], "iter_chunks"),
+    (["compare", "--vary", "decks=8", "--no-exact"], "iter_job_chunks"),
+    (["count", "--optimal-bets", "--kelly-fraction", "0.5"], "iter_job_chunks"),
+])
+def test_a_resume_keeps_the_options_of_what_the_result_holds(tmp_path, monkeypatch, command,
+                                                              chunks):
+    """A review: compare --no-exact stopped by Ctrl-C (exit 130) and resumed by --resume FILE
+    alone printed the exact columns, having computed them: not the uninterrupted run's output.
+    simulate --exact left its exact figures out so, and count --optimal-bets its section (and
+    the --kelly-fraction with it). The checkpoint keeps them; given again, they agree."""
+    from tests.helpers import interrupt_after_first_chunk
+
+    path = str(tmp_path / "run.ckpt")
+    args = [*command, "--rounds", "20000", "--chunk-rounds", "5000", "--seed", "3",
+            "--workers", "1", "-q", "-f", "json"]
+    whole = run_cli(*args)
+    assert whole.exit_code == 0, whole.output
+    expected = json.loads(whole.stdout)
+    expected.pop("timing")
+    interrupt_after_first_chunk(monkeypatch, engine, chunks)
+    assert run_cli(*args, "--checkpoint", path).exit_code == 130
+    monkeypatch.undo()
+    saved = json.load(open(path))["command"]["options"]
+    assert all(saved[n] in (True, "0.5") for n in ("with_exact", "no_exact", "optimal_bets",
+                                                   "kelly_fraction") if n in saved)
+    for again in ([], command[-2:] if command[0] == "count" else command[-1:]):
+        resumed = run_cli(command[0], "--resume", path, *again, "-q", "-f", "json")
+        assert resumed.exit_code == 0, resumed.output
+        got = json.loads(resumed.stdout)
+        got.pop("timing")
+        assert got == expected, again
+
+
 def test_a_resumed_compare_names_its_variant_files_baseline_as_the_run_was_started(
         tmp_path, monkeypatch):
     """A compare whose baseline is the one its variant file names (no --rules) named it by its

@@ -740,8 +740,9 @@ def test_an_output_that_cannot_be_written_loses_no_report(tmp_path, monkeypatch)
     (["simulate", "--rules", ""], ["an empty path", "rule file"]),
     (["rules", "check", ""], ["an empty path", "rule file"]),
     (["replay", "--cards", ""], ["an empty path", "card file"]),
-    (["simulate", "--strategy", ""], ["an empty path: name a strategy file (or a shipped one"]),
-    (["replay", "--strategy", "", "--cards", "F"], ["an empty path: name a strategy file"]),
+    (["simulate", "--strategy", ""],
+     ["--strategy: an empty path: name a strategy file (or a shipped one"]),
+    (["replay", "--strategy", "", "--cards", "F"], ["--strategy: an empty path: name a strategy"]),
     (["strategy", "show", ""], ["an empty path: name a strategy file (or a shipped one"]),
     (["count", "--plan", ""], ["an empty path: name a plan file (or a shipped one by name)"]),
     (["strategy", "indices", "--count", "", "-o", "unused"],
@@ -760,6 +761,34 @@ def test_empty_paths_names_and_a_report_to_stdout_are_refused_saying_why(args, w
     line = [ln for ln in result.stderr.splitlines() if ln.strip()][-1]
     assert line.startswith("Error:") and all(w in line for w in words), line
     assert not (tmp_path / "-").exists() and not (tmp_path / "unused").exists()
+
+
+@pytest.mark.parametrize("args, option, name", [
+    (["simulate", "--strategy", "nonexistent"], "--strategy", "nonexistent"),
+    (["simulate", "--boxes", "2", "--strategy", "basic", "--strategy=nope"], "--strategy", "nope"),
+    (["replay", "--cards", "F", "--strategy", "nope"], "--strategy", "nope"),
+    (["compare", "--vary-strategy", "nosuch"], "--vary-strategy", "nosuch"),
+    (["compare", "--strategy", "nosuch", "--vary-strategy", "mimic-dealer"], "--strategy",
+     "nosuch"),
+    (["exact", "--strategy", "nope"], "--strategy", "nope"),
+    (["report", "--strategy", "nope", "-o", "unused"], "--strategy", "nope"),
+    (["report", "--choice", "basic", "--choice", "nope", "-o", "unused"], "--choice", "nope"),
+    (["count", "--strategy", "nope"], "--strategy", "nope"),
+])
+def test_an_unknown_strategy_names_the_option_that_gave_it(args, option, name, tmp_path,
+                                                           monkeypatch):
+    """A review: `compare --vary-strategy nosuch` said "unknown strategy 'nosuch'" alone, where
+    --strategy takes one too: the option and the value as typed come first, as --cards's and
+    --vary's refusals (a variant file's or a plan's strategy names its file and key already)."""
+    from simulator.strategy import list_strategies
+
+    monkeypatch.chdir(tmp_path)  # (nothing made in the checkout, should one be accepted)
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert result.stderr.splitlines() == [
+        f"Error: {option} {name}: unknown strategy '{name}': allowed a shipped strategy "
+        f"({', '.join(list_strategies())}) or the path of a strategy file"]
+    assert not (tmp_path / "unused").exists()
 
 
 @pytest.mark.parametrize("key, kind", [("count", "count"), ("indices", "index")])
@@ -1648,3 +1677,43 @@ def test_a_stderr_that_is_not_a_terminal_gets_progress_lines_without_carriage_re
     assert "warning" not in run("simulate", *TINY[:-1]).stderr
     monkeypatch.setattr(R, "terminal", lambda: True)
     assert "\r" in run("simulate", *TINY[:-1]).stderr  # (a terminal: redrawn in place)
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["count"],
+                                     ["compare", "--vary", "decks=8", "--no-exact"]])
+def test_the_last_progress_line_is_written_once(monkeypatch, command):
+    """A review: with BJSIM_PROGRESS_SECONDS=0 a log ended on the last line twice (`bjsim: 100%
+    2.00M/2.00M rounds [...]`, count's `counter's run: 100% ...`): the runner's redraw after
+    its last chunk wrote the line the chunk had. (No least time between redraws: a line every
+    chunk, as TQDM_MININTERVAL=0 gives.)"""
+    from simulator import run as R
+
+    line_bar = R._line_bar
+
+    def every_redraw():
+        kind = line_bar()
+        return lambda *a, **k: kind(*a, **{**k, "mininterval": 0})
+
+    monkeypatch.setenv("BJSIM_PROGRESS_SECONDS", "0")
+    monkeypatch.setattr(R, "_line_bar", every_redraw)
+    err = run(*command, *TINY[:-1], "--workers", "1").stderr
+    bars = [ln for ln in err.splitlines() if re.search(r" +\d+% \S+ rounds \[", ln)]
+    ends = [ln for ln in bars if "100% " in ln]
+    assert len(bars) == 4 * len(ends) and ends, err  # (count: its control run's bar too)
+    assert len(set(bars)) == len(bars), err  # (no line twice)
+
+
+def test_the_last_progress_line_is_written_where_the_last_interval_line_was_not_the_end(
+        monkeypatch):
+    from simulator import run as R
+
+    monkeypatch.setenv("BJSIM_PROGRESS_SECONDS", "0")
+    out = io.StringIO()
+    bar = R._line_bar()(total=3, file=out, leave=False, mininterval=0, desc="bjsim")
+    bar.update(1)  # (an interval of 0: a line)
+    bar._every = 1000.0
+    bar.update(2)  # (within the interval: none)
+    bar.refresh()
+    bar.close()
+    assert [ln.split(" [")[0] for ln in out.getvalue().splitlines()] == [
+        "bjsim:  33% 1/3 rounds", "bjsim: 100% 3/3 rounds"]

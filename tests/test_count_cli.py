@@ -191,7 +191,7 @@ BANKROLL_ALLOWED = ("allowed a number 1 to 1e+12 units, at least one table-minim
     (["--bankroll", "abc"], '--bankroll "abc": ' + BANKROLL_ALLOWED),
     (["--workers", "abc"], "'--workers': 'abc' is not a whole number in the range x>=1."),
     (["--bankroll", "2e12"], "--bankroll 2e12: " + BANKROLL_ALLOWED),
-    (["--strategy", "nope"], "unknown strategy 'nope'"),
+    (["--strategy", "nope"], "Error: --strategy nope: unknown strategy 'nope': allowed"),
     (["--set", "decks=99"], "decks"),
     (["-f", "xml"], "'xml' is not one of"),
     (["--resume"], "--resume: needs --checkpoint FILE"),

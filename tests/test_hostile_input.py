@@ -688,7 +688,7 @@ def test_files_written_with_a_byte_order_mark_are_read():
 
 
 @pytest.mark.parametrize("args, hint", [
-    (["--strategy", "basik"], "unknown strategy 'basik': did you mean 'basic'?"),
+    (["--strategy", "basik"], "--strategy basik: unknown strategy 'basik': did you mean 'basic'?"),
     (["--set", "penetration=80"], "(a fraction: did you mean 0.8?)"),
     (["--set", "surrender=Late"], '(lower case: did you mean "late"?)'),
     (["--set", "H17=true"], "unknown key 'H17': did you mean 'dealer_hits_soft_17'?"),
