@@ -9,8 +9,10 @@ a relative change.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import os
 
 import pandas as pd
 
@@ -983,6 +985,28 @@ def require_matplotlib():
     return plt
 
 
+# A plot's file the same bytes for the same run (as a PNG is): no date written, fixed SVG ids.
+_DATELESS = {".pdf": {"CreationDate": None}, ".svg": {"Date": None}}
+
+
+@contextlib.contextmanager
+def _no_date(path: str):
+    """PostScript takes its date from ``SOURCE_DATE_EPOCH`` alone: set (to 0) while it is
+    written."""
+    if os.path.splitext(path)[1].lower() not in (".ps", ".eps"):
+        yield
+        return
+    old = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = "0"
+    try:
+        yield
+    finally:
+        if old is None:
+            del os.environ["SOURCE_DATE_EPOCH"]
+        else:
+            os.environ["SOURCE_DATE_EPOCH"] = old
+
+
 def plot(stats: dict, path: str, partial: bool | str = False) -> None:
     """Draw each variant's house-edge difference with its 95% interval, and the exact difference
     where there is one, to ``path`` (PNG, PDF, SVG: by its extension), and beside it, where the
@@ -991,7 +1015,8 @@ def plot(stats: dict, path: str, partial: bool | str = False) -> None:
     plt = require_matplotlib()
     fig = figure(plt, stats, partial)
     try:
-        fig.savefig(path)
+        with plt.rc_context({"svg.hashsalt": "bjsim"}), _no_date(path):
+            fig.savefig(path, metadata=_DATELESS.get(os.path.splitext(path)[1].lower()))
     except OSError as err_:
         raise ValueError(f"--plot {path}: cannot write: {err_.strerror or err_}") from None
     finally:

@@ -1955,6 +1955,8 @@ def _meta_rows(w, meta: dict, more: tuple = ()) -> None:
         w.writerow({"section": "run", "item": f"source:{k}", "value": v})
     if meta.get("plan"):
         w.writerow({"section": "run", "item": "plan", "value": meta["plan"].get("name")})
+        if meta["plan"].get("source"):  # (json's plan.source: the file it was read from)
+            w.writerow({"section": "run", "item": "plan_source", "value": meta["plan"]["source"]})
         for f in meta["plan"].get("files", ()):  # (json's plan.files: what each file read holds)
             w.writerow({"section": "run", "item": f"plan_file_sha256:{f['what']}",
                         "value": f["sha256"]})
@@ -1964,9 +1966,10 @@ def _meta_rows(w, meta: dict, more: tuple = ()) -> None:
     if meta.get("strategy_sha256"):  # (its charts as played: json's, once as the strategy)
         w.writerow({"section": "run", "item": "strategy_sha256",
                     "value": "; ".join(dict.fromkeys(meta["strategy_sha256"]))})
-    for k in ("strategy_note", "indices_note", "boxes_note", "rules_name", "rules_file",
-              "overrides", "no_effect", "seed", "rounds", "chunk_rounds", *more, "partial"):
-        if k in run:
+    for k in ("strategy_files", "strategy_note", "indices_note", "boxes_note", "rules_name",
+              "rules_file", "overrides", "no_effect", "seed", "rounds", "chunk_rounds", *more,
+              "partial"):
+        if k in run:  # (strategy_files: json's dict, written as simulate's csv writes it)
             w.writerow({"section": "run", "item": k, "value": run[k]})
 
 

@@ -1355,6 +1355,25 @@ def test_a_counter_that_plays_no_round_says_why_its_figures_are_empty(tmp_path):
     assert f"Note: {said}." in " ".join(render.to_markdown("t", [sections.counting(data)]).split())
 
 
+@pytest.mark.parametrize("sweep", [[], ["--penetrations", "0.6,0.8"]])
+def test_csv_names_the_plan_and_strategy_files_read(tmp_path, monkeypatch, sweep):
+    # A reviewer: count's csv said plan "mine" and strategy "mybasic" with their hashes, but not
+    # the files they came from (json has plan.source and run.strategy_files; simulate's csv its
+    # strategy_files row), so neither name could re-run it
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.toml").write_text((ROOT / "strategies/plans/hi-lo-1-12.toml").read_text()
+                                        .replace('name = "hi-lo-1-12"', 'name = "mine"'))
+    (tmp_path / "mys.toml").write_text((ROOT / "strategies/basic.toml").read_text()
+                                       .replace('name = "basic"', 'name = "mybasic"'))
+    args = ("count", "--plan", "mine.toml", "--strategy", "mys.toml", *TINY, *sweep)
+    rows = list(csv.DictReader(io.StringIO(invoke(*args, "-f", "csv").stdout)))
+    run = {r["item"]: r["value"] for r in rows if r["section"] == "run"}
+    assert run["plan"] == "mine" and run["plan_source"] == "mine.toml"
+    assert run["strategy"] == "mybasic" and run["strategy_files"] == "mybasic: mys.toml"
+    assert json.loads(invoke(*args, "-f", "json").stdout)["run"]["strategy_files"] == {
+        "mybasic": "mys.toml"}
+
+
 def test_json_and_csv_name_each_file_the_plan_read_by_its_sha256(tmp_path):
     """The plan, its count system and its index plays: an index file edited in place (its name
     and path the same) gave the same json and csv but for the figures."""
