@@ -87,6 +87,9 @@ def parse_cards(text: str, source: str = "<cards>") -> np.ndarray:
     CardError
         ``SOURCE: line 3, card 2: 'Zh' is not a card: rank 'Z' is not one of A 2-9 T 10 J Q K``.
     """
+    if not isinstance(text, str):  # (an AttributeError for None)
+        raise CardError(f"{source}: {text!r:.40} is not text: allowed a string of card tokens "
+                        "such as '7h Kd As'")
     codes = []
     for lineno, line in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
         line = line.split("#", 1)[0]

@@ -1160,10 +1160,21 @@ def build_games(base_rules, base_label: str, base_source: str, base_strategies,
     derived are derived side by side on up to ``workers`` processes (`derived.basic_for_all`);
     ``log(text)`` names them first, in one line (slow once).
     """
+    from simulator.rules import rule_set
+    from simulator.strategy import checked
+    from simulator.variants import Variant
+
+    rule_set(base_rules, "base_rules")  # (dataclasses' TypeError for a dict)
     if base_strategies is not None and not _strategies_and_names(base_strategies):
         raise ValueError(f"base_strategies = {base_strategies!r:.40}: allowed None (the rules' "
                          "basic strategy) or a pair (strategies, names): the Strategy of each box "
                          "and its name")
+    for s in base_strategies[0] if base_strategies is not None else ():
+        checked(s, "base_strategies")
+    if not isinstance(variants, (list, tuple)) or not all(isinstance(v, Variant)
+                                                          for v in variants):
+        raise ValueError(f"variants = {variants!r:.40}: allowed a list of Variant "
+                         "(variants.from_vary, from_file, from_strategy), or [] for none")
     wanted = [base_rules] if base_strategies is None else []
     same_strategy = same_strategy or base_strategies is not None and set(base_strategies[1]) != {
         "basic"}  # (a chart of its own: a variant keeps it)

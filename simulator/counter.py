@@ -12,7 +12,8 @@ import numpy as np
 
 from simulator.index_plays import band_strategies, bands
 from simulator.kernel.count import Counter
-from simulator.strategy import stack
+from simulator.rules import rule_set
+from simulator.strategy import checked, stack
 
 STEPS = {"exact": 0, "half": 26, "whole": 52}  # the deck estimate's step, in cards
 
@@ -79,6 +80,8 @@ def counter_strategies(rules, base, plan) -> tuple:
     """``(strategies, counter, insurance)``: `counter_for`'s, the strategies as Strategy objects
     (one a band of the count, then as many again taking insurance where the index plays insure
     by count; ``insurance``: whether the strategies without such a count take insurance)."""
+    rule_set(rules, "rules")  # (an AttributeError for a dict)
+    checked(base, "base")
     plays = plan.plays  # (read with the plan: `plans.load_plan`)
     ins = plays.insurance if plays is not None else None  # (N below its index, Y from it)
     if ins is None:

@@ -20,6 +20,7 @@ import contextvars
 import dataclasses
 import datetime
 import difflib
+import functools
 import json
 import math
 import os
@@ -334,6 +335,20 @@ Rules = dataclasses.make_dataclass(
                           "defaults are the NZ 1994 game."},
     frozen=True,
 )
+_dataclass_init = Rules.__init__
+
+
+@functools.wraps(_dataclass_init)
+def _init(self, *args, **kwargs):
+    """The dataclass's ``__init__``, an unknown key refused as a rule file's is (``Rules(foo=1)``,
+    ``rules.replace(foo=1)``: dataclasses' TypeError)."""
+    for key in kwargs:
+        if key not in DECLARED:
+            raise unknown_key(key, "rules")
+    _dataclass_init(self, *args, **kwargs)
+
+
+Rules.__init__ = _init
 _SLOTS = [name for k in DECLARATIONS for name in k.params]
 assert sorted(getattr(L, n) for n in _SLOTS) == list(range(L.N_PARAMS)), "a P_* slot undeclared"
 
@@ -1220,6 +1235,7 @@ def apply_overrides(rules: Rules, overrides: list[str], source: str = "--set",
         override's key with one of ``base``'s, ``r.toml and --set: key 'resplit_aces' = true
         (r.toml) needs ..., but 'max_hands' = 2 (--set): ...``.
     """
+    rule_set(rules, "rules")  # (an AttributeError for None)
     changes = parse_overrides(overrides, source)
     origins = origins_of(base) if isinstance(base, str) else base
     return validate(rules.replace(**changes), source, besides(origins, changes))
@@ -1253,8 +1269,9 @@ def describe(rules: Rules) -> list[tuple[str, str, str]]:
 
     ``"n/a"`` marks a key with no Gazette rule (surrender). Example:
     ``("12.3", "dealer_hits_soft_17 = false", "The dealer draws to 17 and stands on all 17s,
-    soft or hard")``.
+    soft or hard")``. ``rules`` is checked first (`validate`), as a run checks it.
     """
+    rules = validate(rules, "rules")  # (99 decks had been described as 5148 cards)
     return [(k.rule, f"{k.name} = {_fmt(getattr(rules, k.name))}", k.words(rules)
              + (f" (no effect: {why})" if (why := no_effect(rules, k.name)) else ""))
             for k in DECLARATIONS]

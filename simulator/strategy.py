@@ -57,16 +57,30 @@ class Strategy:
 
 
 def checked(s, name: str = "strategies", allowed: str = "load_strategy(NAME or FILE)'s"):
-    """``s`` if it is a `Strategy` whose charts hold only the actions each allows (a strategy
-    made in code checked as a file's), else a `StrategyError` naming the argument ``name``."""
+    """``s`` if it is a `Strategy` as a strategy file makes one (a strategy made in code checked
+    as a file's): text for its name, description and source, True or False for insurance and
+    even money, each chart an integer array of its shape holding only the actions it allows;
+    else a `StrategyError` naming the argument ``name``, or the strategy and its field."""
     if not isinstance(s, Strategy):
         raise StrategyError(f"{name}: {s!r:.40} is not a Strategy: allowed {allowed}")
+    where = f"strategy '{_q(s.name)}'"
+    for field, kinds in FIELD_TYPES.items():  # (insurance = "no" had been taken as True)
+        if not isinstance(getattr(s, field), kinds):
+            raise StrategyError(f"{where}: field '{field}' = {getattr(s, field)!r:.40}: allowed "
+                                + ("text" if kinds is str else "True or False"))
     for chart, actions in CHART_ACTIONS.items():
-        bad = sorted(set(np.unique(getattr(s, chart)).tolist()) - set(actions))
+        table = getattr(s, chart)
+        if (not isinstance(table, np.ndarray) or table.dtype.kind not in "iu"
+                or table.shape != CHART_SHAPES[chart]):  # (1.5 had been played as a cell index)
+            got = (f"has shape {table.shape} ({table.dtype})" if isinstance(table, np.ndarray)
+                   else f"is a {type(table).__name__}")
+            raise StrategyError(f"{where}: chart '{chart}' {got}: allowed an integer numpy "
+                                f"array of shape {CHART_SHAPES[chart]} of action codes")
+        bad = sorted(set(np.unique(table).tolist()) - set(actions))
         if bad:
             shown = ", ".join(L.ACTION_NAMES[c] if 0 <= c < len(L.ACTION_NAMES) else str(c)
                               for c in bad)
-            raise StrategyError(f"strategy '{s.name}': chart '{chart}' holds {shown}: "
+            raise StrategyError(f"{where}: chart '{chart}' holds {shown}: "
                                 f"allowed {_names(actions)}")
     return s
 
@@ -138,6 +152,10 @@ CHART_ACTIONS = {
     "pairs": L.PAIR_ACTIONS,
     "sevens": L.SEVENS_ACTIONS,
 }
+CHART_SHAPES = {"hard": (L.N_TOTALS, L.N_UP), "soft": (L.N_TOTALS, L.N_UP),
+                "pairs": (L.N_PAIRS, L.N_UP), "sevens": (L.N_UP,)}
+FIELD_TYPES = {"name": str, "description": str, "source": str,
+               "insurance": (bool, np.bool_), "even_money": (bool, np.bool_)}
 FILE_KEYS = ("name", "description", "source", "insurance", "even_money") + CHARTS
 REQUIRED_KEYS = ("insurance", "even_money") + CHARTS
 _CODE_OF = {name.lower(): code for name, code in L.ACTION_CODES.items()}
@@ -469,9 +487,7 @@ def _dump_totals(table: np.ndarray, rows: range) -> str:
 
 def _check_tables(s: Strategy) -> None:
     """Raise StrategyError if the tables hold something the file format cannot say."""
-    shapes = {"hard": (L.N_TOTALS, L.N_UP), "soft": (L.N_TOTALS, L.N_UP),
-              "pairs": (L.N_PAIRS, L.N_UP), "sevens": (L.N_UP,)}
-    for chart, shape in shapes.items():
+    for chart, shape in CHART_SHAPES.items():
         table = np.asarray(getattr(s, chart))
         if table.shape != shape:
             raise StrategyError(f"strategy '{s.name}': table '{chart}' has shape {table.shape}, "

@@ -36,6 +36,7 @@ from simulator.rules import (
     parse_overrides,
     read_text,
     rule_change,
+    rule_set,
     rules_dict,
     rules_from_dict,
     shipped_rule_file,
@@ -120,6 +121,7 @@ def from_vary(base, text: str, origins: dict | None = None) -> Variant:
     """The variant of ``--vary KEY=VALUE[,KEY=VALUE...]``, labelled by `vary_label`;
     ``origins``: where each key of ``base`` was set (`rules.origins_of`), named in a combination
     that cannot happen with a key ``text`` sets."""
+    rule_set(base, "base")  # (an AttributeError for a dict)
     values = vary_values(text)  # (read once: its label and its rules)
     rules = validate(base.replace(**values), f"--vary {text}", besides(origins, values))
     return Variant(_label(values), rules, changes_of(base, rules), "--vary", sets=tuple(values))
@@ -130,6 +132,7 @@ def from_strategy(base, name: str, shown: str | None = None) -> Variant:
     labelled by the name the outputs show it by (``shown``, else `strategy.shown_names`': a
     file's ``name``, by default its file name; a file named as a shipped strategy, by its path:
     it may be another chart)."""
+    rule_set(base, "base")
     label = shown or shown_names([name], [load_strategy(name)])[0][0]
     return Variant(f"strategy={label}", base, (f"strategy={label}",), "--vary-strategy", name,
                    shown=label)
@@ -288,6 +291,7 @@ def from_file(base, path, origins: dict | None = None) -> Variant:
     """The variant of ``--variant FILE``: a variant file's changes applied to ``base``, or a
     whole rule file; ``origins``: where each key of ``base`` was set (`rules.origins_of`),
     named in a combination that cannot happen with a key the changes set."""
+    rule_set(base, "base")
     path = _path(path)
     data = _read_toml(path)
     if not is_variant_file(data):
@@ -342,6 +346,10 @@ def from_files(base, files, whole=(), origins: dict | None = None
     at a table: resplit-aces where ``max_hands = 2``) is left out, the line naming it and why.
     Any other file's problem raises, as a file the user named must apply, a combination with a
     key of ``base`` naming where that key was set (``origins``, `from_file`)."""
+    rule_set(base, "base")  # (not left out with each file of ``whole``)
+    if not isinstance(files, (list, tuple)):  # (a path had been read letter by letter)
+        raise RuleError(f"files = {files!r:.40}: allowed a list of the paths of variant or "
+                        "rule files (--variant's)")
     whole = {str(f) for f in whole}
     out, left = [], []
     for f in files:

@@ -118,6 +118,138 @@ def test_a_strategy_made_in_code_with_an_action_its_chart_does_not_allow_is_refu
         engine.run(Rules(), "basic", rounds=1000, seed=1)
 
 
+# Strategies made in code that no strategy file could make: exact.analyze valued insurance "no"
+# as taken (0.0079, not 0.0052), engine.run raised "invalid literal for int()", a chart of 1.5s
+# or None a TypeError, a short chart an IndexError inside the analyzer.
+BAD_STRATEGIES = {
+    "insurance": (dataclasses.replace(BASIC, insurance="no"),
+                  "strategy 'basic': field 'insurance' = 'no': allowed True or False"),
+    "even_money": (dataclasses.replace(BASIC, even_money=None),
+                   "strategy 'basic': field 'even_money' = None: allowed True or False"),
+    "name": (dataclasses.replace(BASIC, name=5), "strategy '5': field 'name' = 5: allowed text"),
+    "hard": (dataclasses.replace(BASIC, hard=BASIC.hard.astype(float) + 0.5),
+             "strategy 'basic': chart 'hard' has shape (22, 10) (float64): allowed an integer "
+             "numpy array of shape (22, 10) of action codes"),
+    "short hard": (dataclasses.replace(BASIC, hard=BASIC.hard[:-1]),
+                   "chart 'hard' has shape (21, 10) (int8): allowed an integer numpy array of "
+                   "shape (22, 10)"),
+    "sevens": (dataclasses.replace(BASIC, sevens=None),
+               "strategy 'basic': chart 'sevens' is a NoneType: allowed an integer numpy array "
+               "of shape (10,)"),
+    "short sevens": (dataclasses.replace(BASIC, sevens=BASIC.sevens[:-1]),
+                     "chart 'sevens' has shape (9,) (int8): allowed"),
+    "pairs": (dataclasses.replace(BASIC, pairs=BASIC.pairs.tolist()),
+              "chart 'pairs' is a list: allowed an integer numpy array of shape (10, 10)"),
+}
+
+
+def _strategy_entries():
+    from simulator import counter, exact, plans
+    from simulator.exact import compare as X
+
+    plan = plans.load_plan("hi-lo-flat")
+    return {
+        "stack": lambda s: stack([s]),
+        "engine.run": lambda s: engine.run(Rules(), s, rounds=1000, seed=1),
+        "analyze": lambda s: exact.analyze(Rules(), s),
+        "super_sevens": lambda s: exact.super_sevens(Rules(), s),
+        "exact_figures": lambda s: X.exact_figures(Rules(), s),
+        "exact_figures_all": lambda s: X.exact_figures_all([(Rules(), s)]),
+        "build_games": lambda s: C.build_games(Rules(), "nz", "", ((s,), ("mine",)), []),
+        "counter_for": lambda s: counter.counter_for(Rules(), s, plan),
+    }
+
+
+@pytest.mark.parametrize("entry", list(_strategy_entries()))
+@pytest.mark.parametrize("bad", list(BAD_STRATEGIES))
+def test_a_strategy_made_in_code_is_checked_field_by_field_wherever_it_enters(entry, bad,
+                                                                            monkeypatch, tmp_path):
+    monkeypatch.setenv("BJSIM_CACHE_DIR", str(tmp_path))  # (nothing kept of a refused one)
+    strategy, words = BAD_STRATEGIES[bad]
+    with pytest.raises(StrategyError, match=re.escape(words)) as error:
+        _strategy_entries()[entry](strategy)
+    assert "\n" not in str(error.value)
+
+
+def test_a_strategy_made_in_code_of_other_integer_charts_is_taken():
+    from simulator import exact
+
+    wide = dataclasses.replace(BASIC, hard=BASIC.hard.astype(np.int64), insurance=np.bool_(True))
+    assert stack([wide])[0].tolist() == stack([dataclasses.replace(BASIC, insurance=True)])[0]\
+        .tolist()
+    assert exact.analyze(Rules(), dataclasses.replace(BASIC, insurance=False))["house_edge"] == \
+        pytest.approx(0.005191, abs=5e-7)
+
+
+def _entries_of_the_wrong_type():
+    from simulator import cards, counter, plans, variants
+    from simulator.rules import describe
+
+    plan, nz = plans.load_plan("hi-lo-flat"), {"decks": 6}
+    dealt = "not a rule set (dict): allowed a Rules (load_rules(NAME or FILE), or Rules("
+    return [
+        # AttributeError, TypeError (dataclasses.asdict), AttributeError, ... each
+        (lambda: variants.from_vary(nz, "decks=8"), "base: " + dealt),
+        (lambda: variants.from_file(nz, "configs/variants/h17.toml"), "base: " + dealt),
+        (lambda: variants.from_strategy(nz, "basic"), "base: " + dealt),
+        (lambda: variants.from_files(nz, []), "base: " + dealt),
+        (lambda: variants.from_files(Rules(), "configs/variants/h17.toml"),  # (read by letter)
+         "files = 'configs/variants/h17.toml': allowed a list of the paths of variant or rule "
+         "files"),
+        (lambda: C.build_games(nz, "nz", "", None, []), "base_rules: " + dealt),
+        (lambda: C.build_games(Rules(), "nz", "", None, variants.from_vary(Rules(), "decks=8")),
+         "variants = Variant(label='decks=8', rules=Rules(dec: allowed a list of Variant "
+         "(variants.from_vary, from_file, from_strategy), or [] for none"),
+        (lambda: C.build_games(Rules(), "nz", "", None, ["decks=8"]),
+         "variants = ['decks=8']: allowed a list of Variant"),
+        (lambda: counter.counter_for(nz, BASIC, plan), "rules: " + dealt),
+        (lambda: apply_overrides(None, ["decks=8"]), "rules: not a rule set (NoneType)"),
+        (lambda: describe(nz), "rules: " + dealt),
+        (lambda: describe(Rules().replace(decks=99)),  # ("99 decks (5148 cards)")
+         "rules: key 'decks' = 99 is out of range: allowed 1-8"),
+        (lambda: cards.parse_cards(None),
+         "<cards>: None is not text: allowed a string of card tokens such as '7h Kd As'"),
+        # the dataclass's "got an unexpected keyword argument 'foo'"
+        (lambda: Rules(foo=1), "rules: unknown key 'foo': allowed decks, penetration, "),
+        (lambda: Rules().replace(deck=8), "rules: unknown key 'deck': did you mean 'decks'?"),
+        (lambda: dataclasses.replace(Rules(), dek=8), "rules: unknown key 'dek': did you mean"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(len(_entries_of_the_wrong_type())))
+def test_the_entries_name_an_argument_of_the_wrong_type_in_one_line(case):
+    call, words = _entries_of_the_wrong_type()[case]
+    with pytest.raises(ValueError, match=re.escape(words)) as error:
+        call()
+    assert "\n" not in str(error.value)
+
+
+def test_rules_take_their_keys_as_ever_and_describe_a_valid_set():
+    from simulator.rules import describe
+
+    assert Rules(decks=8).replace(boxes=2) == Rules(boxes=2, decks=8)
+    assert describe(Rules(decks=8))[0][1] == "decks = 8"
+
+
+@pytest.mark.parametrize("kw, words", [
+    # numpy's broadcast error, naming nothing
+    ({"nets": np.zeros(5, np.int64)}, "kernel: nets (int64 (5,)): expected an int64 numpy array "
+     f"of N_NETS ({L.N_NETS}), added to in place"),
+    ({"nets": [0] * L.N_NETS}, "kernel: nets (list): expected an int64 numpy array"),  # (kept 0)
+    ({"insurance": "no"}, "kernel: insurance = 'no': allowed True or False"),  # (int("no"))
+])
+def test_count_chunk_names_a_wrong_nets_or_insurance(kw, words):
+    from simulator import kernel as K
+    from simulator import plans
+    from simulator.chunks import chunk_state
+    from simulator.counter import counter_for
+
+    tables, counter, insurance = counter_for(Rules(), BASIC, plans.load_plan("hi-lo-flat"))
+    args = {"insurance": insurance} | kw
+    with pytest.raises(ValueError, match=re.escape(words)):
+        K.count_chunk(Rules().to_params(), tables, 100, chunk_state(1, 0), counter, **args)
+
+
 def test_compare_plan_exact_gives_the_exact_figures():
     # Plan.exact (True by default) was read nowhere: exact None for every game
     games = (C.Game("nz", Rules(), (BASIC,), ("basic",)),
@@ -257,7 +389,12 @@ def test_the_exact_api_refuses_the_rules_a_run_refuses_in_the_same_words(name, b
     (lambda X: X.super_sevens(Rules(), 5), "sevens_play = 5: allowed a play"),
     (lambda X: X.super_sevens(Rules(), ["hit"] * 3), "sevens_play = ['hit', 'hit', 'hit']"),
     (lambda X: X.super_sevens(Rules(), [99] * 10), "sevens_play = [99, 99"),
-    (lambda X: X.super_sevens(Rules(), {1: "hit"}), "sevens_play = {1: 'hit'}: allowed"),
+    # a dict short of up cards was refused as if a dict were not allowed at all
+    (lambda X: X.super_sevens(Rules(), {1: "hit", 2: "split"}), "sevens_play = {1: 'hit', 2: "
+     "'split'}: no play for up cards 3, 4, 5, 6, 7, 8, 9, 10: allowed a dict of a play for each "
+     "of the ten up card values 1-10 (1 the ace)"),
+    (lambda X: X.super_sevens(Rules(), {"A": "hit"} | {up: "hit" for up in range(2, 11)}),
+     "'A' is not an up card value, no play for up card 1: allowed a dict"),
     (lambda X: X.super_sevens(Rules(), "hit", guaranteed_third=None),
      "guaranteed_third = None: allowed True or False"),
     (lambda X: X.dealer_probabilities(Rules(), [24] * 9 + [96], "A"),
@@ -265,14 +402,27 @@ def test_the_exact_api_refuses_the_rules_a_run_refuses_in_the_same_words(name, b
     (lambda X: X.dealer_probabilities(Rules(), [24] * 9 + [96], 11),
      "up = 11: allowed a whole number 1-10"),
     (lambda X: X.dealer_probabilities(Rules(), None, 1),
-     "composition None: expected 10 non-negative counts"),
+     "composition None: allowed 10 whole counts >= 0, the cards left by value A..10"),
+    # 4.5 was read as 4; an empty shoe valued as all 0; a 2-D array's repr over several lines
+    (lambda X: X.dealer_probabilities(Rules(), [4.5] * 10, 1),
+     "composition [4.5, 4.5, 4.5, 4.5, 4.5, 4.5, 4.5, 4.5, 4.5, 4.5]: allowed 10 whole counts"),
+    (lambda X: X.dealer_probabilities(Rules(), [0] * 10, 1),
+     "composition [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]: a dealer's hand from up card 1 can run out of "
+     "its 0 cards: allowed 10 whole counts >= 0, the cards left by value A..10, enough to finish "
+     "every dealer hand (12 or more always are)"),
+    (lambda X: X.dealer_probabilities(Rules(), np.full((2, 10), 24), 1),
+     "composition array([[24, 24, 24, 24, 24, 24, 24, 24, 24, 24], [24, 24, 24: allowed 10 "),
+    (lambda X: X.dealer_probabilities(Rules(), [0] * 9 + [5], 1, no_blackjack=True),
+     "no_blackjack = True: composition [0, 0, 0, 0, 0, 0, 0, 0, 0, 5] gives up card 1 a "
+     "blackjack every time: allowed False"),
     (lambda X: X.dealer_probabilities(None, [24] * 9 + [96], 1), "rules: not a rule set"),
 ])
 def test_the_exact_api_names_an_argument_of_the_wrong_type(call, words):
     from simulator import exact
 
-    with pytest.raises(ValueError, match=re.escape(words)):
+    with pytest.raises(ValueError, match=re.escape(words)) as error:
         call(exact)
+    assert "\n" not in str(error.value)
 
 
 def test_the_exact_api_still_takes_each_form_its_arguments_have():
@@ -287,7 +437,10 @@ def test_the_exact_api_still_takes_each_form_its_arguments_have():
         exact.super_sevens(nz, "hit", guaranteed_third=True)["ev"])
     shoe = [24] * 9 + [95]
     assert exact.dealer_probabilities(nz, shoe, np.int64(10), no_blackjack=np.bool_(True)) == \
-        exact.dealer_probabilities(nz, shoe, 10.0, no_blackjack=True)
+        exact.dealer_probabilities(nz, shoe, 10.0, no_blackjack=True) == \
+        exact.dealer_probabilities(nz, np.array(shoe, float), 10, no_blackjack=True)
+    # a shoe too short for some hands but not for this one's: five tens under a ten
+    assert exact.dealer_probabilities(nz, [0] * 9 + [5], 10)["20"] == 1.0
 
 
 def test_derived_basic_for_names_a_rule_set_of_the_wrong_type():

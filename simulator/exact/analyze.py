@@ -31,6 +31,7 @@ from simulator.rules import plural, validate
 from simulator.strategy import Strategy, checked
 
 UPS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)  # strategy column order
+STRATEGY_ALLOWED = "None (the rules' basic strategy) or load_strategy(NAME or FILE)'s"
 ANALYSES_KEPT = 8  # the analyses a process keeps (``remembered``), the least recently used go
 _ANALYSES: dict = {}
 TREES_KEPT = 4  # the hand trees a process keeps (``trees``, ``derive``)
@@ -513,8 +514,7 @@ def analyze(rules, strategy=None, optimal: bool = False) -> dict:
     """
     rules = validate(rules, "rules")  # (a Rules built in code: valued only as a file could say)
     if strategy is not None:
-        checked(strategy, "strategy", "None (the rules' basic strategy) or "
-                                      "load_strategy(NAME or FILE)'s")
+        checked(strategy, "strategy", STRATEGY_ALLOWED)
     optimal = flag("optimal", optimal)
     one = one_box(rules)  # (its figures are those of any boxes and cut card)
     return remembered(("analyze", one, None if optimal else strategy, optimal),

@@ -19,7 +19,15 @@ import textwrap
 import numpy as np
 
 from simulator.exact import cache
-from simulator.exact.analyze import UPS, _Box, _two_card_hands, analyze, kept, remembered
+from simulator.exact.analyze import (
+    STRATEGY_ALLOWED,
+    UPS,
+    _Box,
+    _two_card_hands,
+    analyze,
+    kept,
+    remembered,
+)
 from simulator.exact.player import EV, UpCard, compile_here
 from simulator.exact.sevens import PLAYS, sevens_plays, super_sevens
 from simulator.exact.shoe import full_shoe
@@ -27,6 +35,7 @@ from simulator.processes import map_spawned
 from simulator.report import sevens_note, sevens_player_edge
 from simulator.rules import plural
 from simulator.source import provenance
+from simulator.strategy import checked
 
 SIDE_BETS = (0.5, 1.0, 2.0)
 
@@ -121,6 +130,8 @@ def exact_figures(rules, strategy=None, optimal: bool = False) -> tuple:
     strategy: ``strategy`` is not read, and None is returned for it)."""
     one = cache.one_box(rules)
     strategy = None if optimal else strategy
+    if strategy is not None:
+        checked(strategy, "strategy", STRATEGY_ALLOWED)  # (insurance "no" had been taken)
 
     def compute():
         hit = cache.load_figures(one, strategy, optimal)
@@ -149,6 +160,8 @@ def exact_figures_all(pairs, workers: int | None = None) -> int:
     that follow; returns how many were computed."""
     todo, asked = [], {}
     for r, s in pairs:  # (strategies hold arrays: told apart by their pickles)
+        if s is not None:
+            checked(s, "strategy", STRATEGY_ALLOWED)
         asked.setdefault(pickle.dumps((cache.one_box(r), s)), (cache.one_box(r), s))
     for r, s in asked.values():
         if kept(("exact", r, s)):

@@ -19,7 +19,7 @@ from functools import cache
 
 import numpy as np
 
-from simulator.exact.shoe import as_composition, flag
+from simulator.exact.shoe import COMPOSITION_ALLOWED, as_composition, flag
 from simulator.jit import njit
 from simulator.kernel import whole
 from simulator.rules import validate
@@ -27,6 +27,7 @@ from simulator.rules import validate
 OUTCOMES = ("17", "18", "19", "20", "21", "bust", "blackjack")
 N_OUT = 7
 BUST, BJ = 5, 6
+MOST_DRAWN = 12  # the most cards a dealer's hand draws after its up card (hole card included)
 
 
 def _dealer_stops(hard: int, has_ace: bool, h17: bool) -> tuple[bool, int]:
@@ -134,11 +135,13 @@ def dealer_probabilities(rules, composition, up: int, no_blackjack: bool = False
         Only ``dealer_hits_soft_17`` is read.
     composition : sequence of 10 ints
         Cards left in the shoe by value (index 0 = aces .. 9 = ten-valued), the up card already
-        removed.
+        removed: whole counts >= 0, enough that no dealer hand runs out of them (else a
+        ValueError; ``MOST_DRAWN`` cards always are).
     up : int
         The up card's value.
     no_blackjack : bool
-        Condition on the dealer not having blackjack (the peek game after the peek).
+        Condition on the dealer not having blackjack (the peek game after the peek); refused
+        where the composition gives the up card a blackjack every time.
 
     Returns
     -------
@@ -148,8 +151,15 @@ def dealer_probabilities(rules, composition, up: int, no_blackjack: bool = False
     rules, comp = validate(rules, "rules"), as_composition(composition)
     up, no_blackjack = whole("up", up, 1, 10), flag("no_blackjack", no_blackjack)
     p = dealer_vector(up, rules.dealer_hits_soft_17, comp)
+    if abs(p.sum() - 1.0) > 1e-9:  # (an empty shoe's had been all 0)
+        raise ValueError(f"composition {comp.tolist()}: a dealer's hand from up card {up} can "
+                         f"run out of its {comp.sum()} cards: {COMPOSITION_ALLOWED}, enough to "
+                         f"finish every dealer hand ({MOST_DRAWN} or more always are)")
     if no_blackjack:
         q = 1.0 - p[BJ]
-        p = p / q if q > 0 else p * 0.0
+        if q <= 0:
+            raise ValueError(f"no_blackjack = True: composition {comp.tolist()} gives up card "
+                             f"{up} a blackjack every time: allowed False, or cards that do not")
+        p = p / q
         p[BJ] = 0.0
     return dict(zip(OUTCOMES, (float(x) for x in p), strict=True))

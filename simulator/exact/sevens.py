@@ -16,6 +16,7 @@ from simulator import layout as L
 from simulator.exact.player import double_allowed_by_rule, hand_of, up_index
 from simulator.exact.shoe import flag
 from simulator.rules import Rules, validate
+from simulator.strategy import Strategy, checked
 
 LINES = ("a", "b", "c", "d", "e", "f")
 PLAYS = ("split", "stand", "hit", "double", "surrender")
@@ -61,11 +62,21 @@ def sevens_plays(rules, sevens_play) -> dict:
     ``Rs`` and ``Rp`` surrender where the rules allow it, else hit, stand and split.
     """
     hard = None
+    if isinstance(sevens_play, Strategy):
+        checked(sevens_play, "sevens_play")  # (a Strategy made in code, as a run checks it)
     if hasattr(sevens_play, "sevens"):
         hard = sevens_play.hard
         sevens_play = sevens_play.sevens
+    if isinstance(sevens_play, dict) and set(sevens_play) != set(range(1, 11)):
+        missing = [up for up in range(1, 11) if up not in sevens_play]
+        other = [up for up in sevens_play if up not in range(1, 11)]
+        why = [f"{other[0]!r:.20} is not an up card value"] if other else []
+        why += [f"no play for up card{'s' if len(missing) > 1 else ''} "
+                f"{', '.join(map(str, missing))}"] if missing else []
+        raise ValueError(f"sevens_play = {sevens_play!r:.40}: {', '.join(why)}: allowed a dict "
+                         "of a play for each of the ten up card values 1-10 (1 the ace)")
     if not (isinstance(sevens_play, str) and sevens_play in PLAYS or isinstance(sevens_play, dict)
-            and set(sevens_play) == set(range(1, 11)) or _is_row(sevens_play)):
+            or _is_row(sevens_play)):
         raise ValueError(f"sevens_play = {sevens_play!r:.40}: allowed a play ({', '.join(PLAYS)}),"
                          " a {up card value 1-10: play} dict, a sevens row of 10 action codes or "
                          "a Strategy")

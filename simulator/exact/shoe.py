@@ -17,15 +17,21 @@ def full_shoe(decks: int) -> np.ndarray:
     return comp
 
 
+COMPOSITION_ALLOWED = "allowed 10 whole counts >= 0, the cards left by value A..10"
+
+
 def as_composition(composition) -> np.ndarray:
-    """Validate and cast a composition to int64[10]."""
+    """Validate and cast a composition to int64[10]: ten whole counts >= 0 (integral floats
+    taken), else a one-line ValueError naming ``composition``."""
     try:
-        comp = np.asarray(composition, dtype=np.int64)
-    except (TypeError, ValueError, OverflowError):  # (None, text, ragged: refused below)
-        comp = np.zeros(0, np.int64)
-    if comp.shape != (10,) or (comp < 0).any():
-        raise ValueError(f"composition {composition!r}: expected 10 non-negative counts (A..10)")
-    return np.ascontiguousarray(comp)
+        a = np.asarray(composition)
+    except (TypeError, ValueError):  # (ragged: refused below)
+        a = np.zeros(0)
+    if not (a.shape == (10,) and a.dtype.kind in "iuf" and np.isfinite(a).all()
+            and (0 <= a).all() and (a < 2**53).all() and (a == np.floor(a)).all()):
+        shown = " ".join(repr(composition).split())  # (a 2-D array's repr on one line)
+        raise ValueError(f"composition {shown:.60}: {COMPOSITION_ALLOWED}")  # (4.5 read as 4)
+    return np.ascontiguousarray(a, dtype=np.int64)
 
 
 def removed(decks: int, *values: int) -> np.ndarray:

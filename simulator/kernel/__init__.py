@@ -178,7 +178,7 @@ def _run(params, tables, sizes, states, fields=(), trace=None, counter=None, ins
          nets=None):
     """``(tally, per_block, counting)``: ``_simulate`` of a game (``_game``), compiled first;
     ``counting`` the ``counter``'s counting tally (or None), its rounds' nets added to ``nets``."""
-    p, m, ins_flags = _game(params, tables, counter, insurance)
+    p, m, ins_flags = _game(params, tables, counter, insurance, nets)
     cx = None if counter is None else _count_arrays(counter, int(p[L.P_DECKS]), m.wclass.shape[0])
     sizes, states = _check_blocks(sizes, states)
     if states.shape[0] != sizes.size:
@@ -214,13 +214,20 @@ def _picked(rows, fields) -> tuple:
     return at, np.ascontiguousarray(sub[at])
 
 
-def _game(params, tables, counter=None, insurance=False) -> tuple:
+def _game(params, tables, counter=None, insurance=False, nets=None) -> tuple:
     """``(p, machine, ins_flags)``, checked: rules and one strategy a box, or a ``counter``'s
-    strategies and whether those without a count insure (``count_chunk``)."""
+    strategies, whether those without a count insure and its ``nets`` (``count_chunk``)."""
     p = _check_params(params)
     if counter is None:
         tables = _check_tables(tables, int(p[L.P_BOXES]))
         return p, machine_for(p, tables), tables[4][:, 0].astype(np.int64)
+    if insurance not in (0, 1):  # (int("no")'s message)
+        raise ValueError(f"kernel: insurance = {insurance!r:.40}: allowed True or False")
+    if nets is not None and (not isinstance(nets, np.ndarray) or nets.dtype != np.int64
+                             or nets.shape != (L.N_NETS,)):  # (a list had not been added to)
+        got = f"{nets.dtype} {nets.shape}" if isinstance(nets, np.ndarray) else type(nets).__name__
+        raise ValueError(f"kernel: nets ({got}): expected an int64 numpy array of N_NETS "
+                         f"({L.N_NETS}), added to in place")
     n_bands = counter.bands.size + 1
     tables = _check_tables(tables, n_bands * (2 if counter.insurance is not None else 1))
     return p, machine_for(p, tables, n_bands), np.full(int(p[L.P_BOXES]), int(insurance), np.int64)
@@ -273,7 +280,7 @@ def play_stacked(cards, rules, strategies, cut=None, counter=None, shoes=False, 
     (its rounds' nets added to ``nets``, as ``count_chunk``'s)."""
     rule_set(rules, "rules")  # (its values as given: the tests push the game past their ranges)
     tables, ctr, insurance = counter or (stack_for(rules, strategies), None, False)
-    p, m, ins_flags = _game(rules.to_params(), tables, ctr, insurance)
+    p, m, ins_flags = _game(rules.to_params(), tables, ctr, insurance, nets)
     cx = None if ctr is None else ctr.arrays(int(p[L.P_DECKS]))
     boxes = int(p[L.P_BOXES])
     c = np.asarray(cards)
