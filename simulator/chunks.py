@@ -141,7 +141,10 @@ def iter_jobs(job: Callable, todo: Iterator[int], workers: int,
     starts more than `lookahead_for` indices past the lowest unfinished one, so memory stays
     flat. Closing the generator (or an exception, Ctrl-C) cancels the jobs that have not
     started and waits for the running ones (a thread cannot be stopped): their results go into
-    ``late``, not lost. ``say(text)``: told at once, on a stop, of the chunks it waits for."""
+    ``late``, not lost. ``say(text)``: told at once, on a stop, of the chunks it waits for.
+    While jobs play a stop is noted and raised between them (`DeferredStops`); while the
+    generator is suspended at a yield, the caller's handlers are in place (`stops.holding`
+    keeps the deferral there)."""
     in_flight = IN_FLIGHT_PER_WORKER * workers
     lookahead = lookahead_for(in_flight)
     upcoming = next(todo, None)
@@ -164,8 +167,14 @@ def iter_jobs(job: Callable, todo: Iterator[int], workers: int,
                 upcoming = next(todo, None)
             done, _ = wait(pending, timeout=STOP_POLL, return_when=FIRST_COMPLETED)
             for future in sorted(done, key=pending.__getitem__):
+                result = future.result()
+                if not stops.pause():  # a stop noted: raised above, the chunk left in pending
+                    break  # (kept in ``late``, or yielded next where the stop stops nothing)
                 del pending[future]
-                yield future.result()
+                try:
+                    yield result  # (the caller's handlers meanwhile: `DeferredStops.pause`)
+                finally:
+                    stops.resume()
     finally:  # (a signal meanwhile is still noted, and handed on at the end)
         for future in pending:
             future.cancel()

@@ -92,6 +92,9 @@ class Plan:
         run.check_shared(self)  # (rounds, seed, chunk_rounds, precision, checkpoint)
         if (pair := self.pair_rounds) is not None:
             object.__setattr__(self, "pair_rounds", engine.whole("pair_rounds", pair, 1))
+            if self.pair_rounds > self.chunk_rounds:  # (blocks of the chunk had been played)
+                raise ValueError(f"pair_rounds = {self.pair_rounds} is larger than chunk_rounds "
+                                 f"= {self.chunk_rounds}: allowed at most the chunk")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1045,10 +1048,11 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
     chunks = engine.advance_job(state, job, plan.workers, scheduler=plan.scheduler,
                                 timing=timing, say=run.tell, ready=lambda: run.shown(bar))
     try:
-        for _chunk, _rounds in () if partial else chunks:
-            bar.set_postfix_str(_progress_text(state), refresh=False)
-            run.advance_bar(bar, state)
-            save(now=False)
+        with stops.holding():  # (a stop raised where the engine looks, between chunks)
+            for _chunk, _rounds in () if partial else chunks:
+                bar.set_postfix_str(_progress_text(state), refresh=False)
+                run.advance_bar(bar, state)
+                save(now=False)
         bar.refresh()  # the last chunk's figures, whenever the bar last drew
     except KeyboardInterrupt:
         partial = stopped = True

@@ -5,12 +5,14 @@ Each run is `run.simulate` of a `run.Plan` with ``counting`` set; figures: `coun
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from simulator import counting_report, run, stops
 from simulator import layout as L
 from simulator.counting import list_counts
-from simulator.rules import apply_overrides, shown
+from simulator.plans import CountingPlan, PlanError
+from simulator.rules import apply_overrides, shown, validate
 
 COUNTER = "counter's run"  # a single run's name beside its control's, in stderr and its bar
 CONTROL = "control run (the strategy alone at a flat bet)"
@@ -92,8 +94,15 @@ def check(rules, plan, penetrations=None, options=("--plan", "--penetrations"),
     """The rules of each run, (penetration or None, rules); a ValueError (one line, naming the
     ``options`` of the plan and the penetrations, and the plan as the user ``given`` it, a name
     or a path: by default its name) for a plan the rule set cannot play or a penetration it
-    does not allow."""
+    does not allow. ``rules`` are checked as a run's (`rules.validate`), ``plan`` is a loaded
+    plan (`loaded`), ``penetrations`` None or a sequence of numbers (not a text)."""
+    rules = validate(rules, "rules")  # (a Rules built in code: played only as a file could say)
+    loaded(plan)
     opt_pen = options[1]
+    if penetrations is not None and (isinstance(penetrations, (str, bytes))
+                                     or not isinstance(penetrations, Iterable)):
+        raise ValueError(f"{opt_pen}: {penetrations!r:.40} is not a sequence of numbers: "
+                         "allowed a penetration a run, as (0.6, 0.7)")
     opt_plan = f"{options[0]} {plan.name if given is None else given}"
     if any(plan.super_sevens.values()) and not rules.super_sevens:
         raise ValueError(f"{opt_plan}: it bets Super Sevens, but the rule set's "
@@ -121,6 +130,15 @@ def check(rules, plan, penetrations=None, options=("--plan", "--penetrations"),
     # (each as typed, where the command line kept it: `cli.PenetrationsType`'s `Typed`)
     return [(p, apply_overrides(rules, [f"penetration={getattr(p, 'typed', repr(p))}"],
                                 source=opt_pen)) for p in penetrations]
+
+
+def loaded(plan, name: str = "plan") -> CountingPlan:
+    """``plan`` if it is a `plans.CountingPlan`, else a `plans.PlanError` naming the argument
+    ``name`` and how to load one (a plan's name had raised AttributeError)."""
+    if not isinstance(plan, CountingPlan):
+        raise PlanError(f"{name}: {plan!r:.40} is not a counting plan: allowed "
+                        "plans.load_plan(NAME or FILE)'s")
+    return plan
 
 
 def indices_note(rules, plan) -> str | None:
@@ -161,6 +179,7 @@ def play(games: list, plan, strategy, name: str, *, rounds: int, seed: int, chun
     ``checkpoint``, ``resume``, ``strategy_note``, ``strategy_files``, ``command``,
     ``checkpoint_option``: as `run.Plan`'s (the first two for a single game, whose control
     run is kept in the same checkpoint: `_control`)."""
+    loaded(plan)
     if checkpoint is not None and (len(games) != 1 or games[0][0] is not None):
         raise ValueError("--checkpoint: not with --penetrations (even one): allowed with a "
                          "single run at the rule set's penetration (--set penetration=P for "

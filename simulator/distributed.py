@@ -390,9 +390,15 @@ def _run(client, job, todo, scheduler, timing, late, say):
                     if failed is None:
                         raise
                     raise failed from None
-                future.release()
                 fill()
-                yield result
+                if not stops.pause():  # a stop noted: raised above, the chunk left in play
+                    pending[future.key] = (future, chunk)  # (kept, `_keep_finished`)
+                    break
+                future.release()
+                try:
+                    yield result  # (the caller's handlers meanwhile: `DeferredStops.pause`)
+                finally:
+                    stops.resume()
     finally:  # (a signal meanwhile is still noted, and handed on at the end)
         if pending:
             _keep_finished(client, pending, late)

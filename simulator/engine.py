@@ -26,7 +26,7 @@ from collections.abc import Callable, Container, Iterator
 
 import numpy as np
 
-from simulator import DEFAULT_CHUNK_ROUNDS, distributed
+from simulator import DEFAULT_CHUNK_ROUNDS, distributed, stops
 from simulator import layout as L
 from simulator import tally as T
 from simulator.chunks import (  # noqa: F401 - chunk_state and chunk_size are part of the API
@@ -111,7 +111,8 @@ def iter_chunks(
     ready: Callable[[], None] | None = None,
 ) -> Iterator[tuple[int, int, np.ndarray]]:
     """Run the chunks of a simulation; yield ``(chunk_index, n_rounds, tally)`` as each finishes
-    (not necessarily in index order).
+    (not necessarily in index order). While chunks play, Ctrl-C is raised between them; while
+    the generator is suspended at a yield, it is the caller's (`chunks.iter_jobs`).
 
     Parameters
     ----------
@@ -223,11 +224,12 @@ def run(
         rules, strategies, rounds, seed, chunk_rounds, workers, scheduler=scheduler
     )
     try:
-        for _, n, tally in chunks:
-            T.add_into(total, tally)
-            done += n
-            if progress is not None:
-                progress(done, total.copy())
+        with stops.holding():  # (a stop in ``progress`` raised between chunks, as while they play)
+            for _, n, tally in chunks:
+                T.add_into(total, tally)
+                done += n
+                if progress is not None:
+                    progress(done, total.copy())
     finally:
         chunks.close()
     return total
@@ -436,13 +438,26 @@ def _record(state: RunState, chunks, on_chunk=None, late=()) -> Iterator[tuple[i
     """Add each finished chunk of ``chunks`` to ``state`` (showing it to ``on_chunk`` first);
     stop once it is finished. Stopped early (closed, or Ctrl-C), the chunks that were running
     and finished meanwhile (``late``, filled by ``chunks`` as it closes) are added too: the
-    stop waited for them, so they are kept."""
+    stop waited for them, so they are kept. A stop is raised between chunks, as ``chunks``
+    raises it, not in the middle of recording one; while this generator is suspended at a
+    yield the caller's handlers are in place (`stops.DeferredStops.pause`)."""
     try:
-        for i, n, payload in chunks:
-            if on_chunk is not None:
-                on_chunk(i, n, payload)
-            finished = state.add(i, payload)
-            yield i, n
+        while True:
+            with stops.holding():  # (the deferral of ``chunks`` over its yield to here)
+                got = next(chunks, None)
+                if got is None:
+                    break
+                i, n, payload = got
+                if on_chunk is not None:
+                    on_chunk(i, n, payload)
+                finished = state.add(i, payload)
+            deferred = stops.running()  # (that of ``chunks``)
+            if deferred is None or deferred.pause():  # (else a stop noted: raised next)
+                try:
+                    yield i, n
+                finally:
+                    if deferred is not None:
+                        deferred.resume()
             if finished:
                 break
     finally:

@@ -107,8 +107,9 @@ class Plan:
 def check_shared(plan) -> None:
     """Check the fields a `Plan` and a `simulator.compare.Plan` share, as the command line's
     options are: whole ``rounds``, ``seed`` and ``chunk_rounds`` (set as ints), ``precision``
-    None or in (0, 1], ``checkpoint`` None or a path, ``resume`` and ``exact`` True or False;
-    else a ValueError naming the field."""
+    None or in (0, 1], with a precision ``rounds`` (its cap, ``--max-rounds``) at least
+    `engine.MIN_TARGET_ROUNDS`, ``checkpoint`` None or a path, ``resume`` and ``exact`` True or
+    False; else a ValueError naming the field."""
     for name, lo in (("rounds", 0), ("seed", 0), ("chunk_rounds", 1)):
         object.__setattr__(plan, name, engine.whole(name, getattr(plan, name), lo))
     p = plan.precision
@@ -116,6 +117,10 @@ def check_shared(plan) -> None:
                               and 0 < p <= 1):
         raise ValueError(f"precision = {p!r}: allowed a number above 0 up to 1 "
                          "(a fraction: 0.0005 is ±0.05%)")
+    least = engine.MIN_TARGET_ROUNDS  # (the run had stopped at its cap, the target NOT met)
+    if p is not None and plan.rounds < least:
+        raise ValueError(f"rounds = {plan.rounds}: a precision target is judged from {least:,} "
+                         f"rounds on: allowed at least {least:,} with precision = {p!r}")
     if plan.checkpoint is not None and not isinstance(plan.checkpoint, (str, os.PathLike)):
         raise ValueError(f"checkpoint = {plan.checkpoint!r:.40}: allowed None or a file's path")
     for name in ("resume", "exact"):  # (a yes/no: "yes" or "no" had been taken as true)
@@ -282,8 +287,6 @@ def compile_then_bar(job, finished: bool, scheduler: str | None, quiet: bool,
     desc), none drawn when ``quiet`` or when Ctrl-C stopped the compile; on a ``scheduler``'s
     cluster, not drawn until `shown` (the cluster ready: the runner's ``ready``). Returns ``(bar,
     stopped_compiling)``."""
-    from tqdm import tqdm
-
     compiling = False
     try:
         if not finished and scheduler is None:
@@ -296,7 +299,7 @@ def compile_then_bar(job, finished: bool, scheduler: str | None, quiet: bool,
         compiling = True  # no chunk played: the caller says 'interrupted while compiling'
     waits = scheduler is not None and not finished  # (a bar at 0% meanwhile: blanked, the
     # Error line of a cluster that cannot be reached was on the bar's line)
-    kind = tqdm if terminal() else _line_bar()
+    kind = _bar_kinds()[0] if terminal() else _line_bar()
     bar = kind(unit="round", unit_scale=True, file=sys.stderr, disable=quiet or compiling,
                dynamic_ncols=True, leave=False, delay=math.inf if waits else 0, **options)
     return bar, compiling
@@ -343,9 +346,28 @@ def _line_bar():
     closes where any was written and the last did not show the end. A redraw showing the
     rounds and figures of the last line (the runner's after its last chunk) writes none until
     `LINE_EVERY` has passed: with ``BJSIM_PROGRESS_SECONDS=0`` the last line came twice."""
+    return _bar_kinds()[1]
+
+
+_BARS: list = []  # (`_bar_kinds`'s two classes, made once)
+
+
+def _bar_kinds() -> tuple:
+    """The progress bar classes, ``(Bar, LineBar)``, made once a process: tqdm's bar, and
+    `_line_bar`'s, without tqdm's monitor thread (``monitor_interval = 0``). Each tqdm class
+    starts its own, and a disabled bar (``-q``) never stops it: a class made a run left a
+    thread a run behind (``run.simulate`` in a loop, a notebook). The monitor redraws a bar
+    left waiting on more updates than came; a runner's bar draws at every chunk (the rounds
+    tqdm waits for, from the rounds between past draws, are at most a chunk's) and once more
+    after the last."""
+    if _BARS:
+        return _BARS[0]
     from tqdm import tqdm
 
-    class LineBar(tqdm):
+    class Bar(tqdm):
+        monitor_interval = 0  # (tqdm's documented switch: no monitor thread)
+
+    class LineBar(Bar):
         def __init__(self, *args, **kwargs):
             self._last = None  # (the rounds and figures of the last line written)
             self._every = LINE_EVERY if kwargs.get("disable") else line_every()  # (-q: no
@@ -381,7 +403,8 @@ def _line_bar():
                 self._line(self._time())
             super().close()
 
-    return LineBar
+    _BARS.append((Bar, LineBar))
+    return _BARS[0]
 
 
 def not_started() -> tuple:
@@ -389,9 +412,7 @@ def not_started() -> tuple:
     stacked, the checkpoint first written, the kernel loaded), as `compile_then_bar`'s of one
     stopped while compiling: no bar drawn, no chunk played; the caller says 'interrupted while
     starting' and removes the checkpoint the run made (it holds no chunk)."""
-    from tqdm import tqdm
-
-    return tqdm(disable=True), True
+    return _bar_kinds()[0](disable=True), True
 
 
 def advance_bar(bar, state) -> None:
@@ -603,10 +624,11 @@ def simulate(plan: Plan, quiet: bool = False, on_chunk=None, say=None) -> Result
             ready=lambda: shown(bar),
         )
     try:
-        for _chunk, _rounds in () if partial else played:
-            bar.set_postfix_str(_progress_text(state, plan.precision), refresh=False)
-            advance_bar(bar, state)
-            save(now=False)
+        with stops.holding():  # (a stop raised where the engine looks, between chunks)
+            for _chunk, _rounds in () if partial else played:
+                bar.set_postfix_str(_progress_text(state, plan.precision), refresh=False)
+                advance_bar(bar, state)
+                save(now=False)
         bar.refresh()  # the last chunk's figures, whenever the bar last drew
     except KeyboardInterrupt:
         partial = stopped = True

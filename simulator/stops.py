@@ -1,10 +1,13 @@
 """Ctrl-C and SIGTERM noted, not raised where they land, and delivered at a point of the
 caller's choosing: between chunks (a stop raised inside ``concurrent.futures`` could leave its
-locks held), and from the last chunk to the written report (a stop there loses nothing)."""
+locks held), and from the last chunk to the written report (a stop there loses nothing). A
+generator of chunks suspended at a yield leaves the caller's handlers in place (`pause`), but
+for the library's own code it yields to (`holding`)."""
 
 from __future__ import annotations
 
 import signal
+import threading
 from contextlib import contextmanager
 
 
@@ -19,6 +22,7 @@ class DeferredStops:
 
     def __init__(self):
         self.noted: list = []
+        self.paused: dict | None = None  # (the caller's handlers, while `pause`d)
         try:
             self.previous = {sig: signal.signal(sig, self._note) for sig in self.SIGNALS}
         except ValueError:  # not the main thread
@@ -30,6 +34,35 @@ class DeferredStops:
     def stopping(self) -> bool:
         """Whether a noted signal stops the caller when delivered (its handler not ignoring it)."""
         return any(self.previous.get(sig) not in (None, signal.SIG_IGN) for sig, _ in self.noted)
+
+    def pause(self) -> bool:
+        """Before the generator holding this deferral yields: the caller's handlers put back,
+        so that a stop while it is suspended is the caller's, raised at once (a notebook that
+        keeps a generator of chunks stays interruptible); `resume` puts this deferral back as
+        it resumes. False, and nothing changed, where a stop is noted: the generator raises it
+        (`deliver`) rather than yield. Within `holding`, True: the deferral stays over the
+        yield, and a stop noted is raised as the generator resumes."""
+        if _HOLDING[0] or not self.previous:
+            return True
+        if self.noted:
+            return False
+        self.paused = dict(self.previous)
+        self.restore()
+        if self.noted:  # (noted as the handlers went back)
+            self.resume()
+            return False
+        return True
+
+    def resume(self) -> None:
+        """After `pause`, as the generator resumes (or is closed): this deferral in place again,
+        in front of the handlers the caller has now (main thread only; a generator closed on
+        another thread leaves signals as they are)."""
+        handlers, self.paused = self.paused, None
+        if handlers:
+            try:
+                self.previous = {sig: signal.signal(sig, self._note) for sig in handlers}
+            except ValueError:  # not the main thread
+                self.previous = {}
 
     def restore(self) -> None:
         """The handlers put back; what was noted is kept for `deliver`."""
@@ -57,6 +90,29 @@ class DeferredStops:
                 stop = stop or err
         if stop is not None:
             raise stop
+
+
+_HOLDING = [0]  # `holding` blocks open on the main thread
+
+
+@contextmanager
+def holding():
+    """Within it, a generator of chunks keeps its deferral over its yields (`pause`): the code
+    it yields to is the library's own (a runner's loop, `engine.advance`'s bookkeeping, the
+    progress callback of `engine.run`), where a stop is raised as the generator resumes, as
+    while a chunk plays, not wherever it lands. (Main thread only.)"""
+    main = threading.current_thread() is threading.main_thread()
+    _HOLDING[0] += main
+    try:
+        yield
+    finally:
+        _HOLDING[0] -= main
+
+
+def running() -> DeferredStops | None:
+    """The deferral whose handler SIGINT has now (a generator's of chunks, running), if any."""
+    owner = getattr(signal.getsignal(signal.SIGINT), "__self__", None)
+    return owner if isinstance(owner, DeferredStops) else None
 
 
 @contextmanager

@@ -499,6 +499,14 @@ def _games():
     (lambda: C.Plan(_games(), pair_rounds=2.5), "pair_rounds = 2.5: allowed a whole number >= 1"),
     (lambda: C.Plan(_games(), pair_rounds=0), "pair_rounds = 0: allowed a whole number >= 1"),
     (lambda: C.Plan(_games(), precision=5), "precision = 5: allowed a number above 0 up to 1"),
+    # played in blocks of the chunk, the report saying blocks of 5000 (the CLI refuses it)
+    (lambda: C.Plan(_games(), rounds=100_000, chunk_rounds=1000, pair_rounds=5000),
+     "pair_rounds = 5000 is larger than chunk_rounds = 1000: allowed at most the chunk"),
+    # played, and reported "NOT met: stopped at --max-rounds 500" (the CLI refuses it)
+    (lambda: run.Plan(Rules(), (BASIC,), ("basic",), rounds=500, precision=0.01),
+     "rounds = 500: a precision target is judged from 1,000 rounds on: allowed at least 1,000 "
+     "with precision = 0.01"),
+    (lambda: C.Plan(_games(), rounds=500, precision=0.01), "rounds = 500: a precision target"),
     (lambda: run.Plan(Rules(), (BASIC,), ("basic",), precision=True), "precision = True"),
     # TypeError: object of type 'NoneType' has no len()
     (lambda: C.Plan(None), "games = None: allowed a tuple of Game (build_games)"),
@@ -513,6 +521,9 @@ def test_a_compare_plan_keeps_its_games_and_a_whole_pair_rounds():
     plan = C.Plan(list(_games()), pair_rounds=50.0, precision=0.5)
     assert plan.games == _games() and plan.pair_rounds == 50 and type(plan.pair_rounds) is int
     assert C.Plan(_games()).pair_rounds is None  # (compare's default: one shoe)
+    assert C.Plan(_games(), chunk_rounds=1000, pair_rounds=1000).pair_rounds == 1000  # (a block
+    # the whole chunk)
+    assert run.Plan(Rules(), (BASIC,), ("basic",), rounds=1000, precision=0.01).rounds == 1000
 
 
 @pytest.mark.parametrize("rules, words", [
@@ -574,3 +585,32 @@ def test_a_vary_that_is_not_text_is_refused_naming_it(text):
 
     with pytest.raises(ValueError, match=r"^--vary .*: not text: give KEY=VALUE"):
         variants.from_vary(Rules(), text)
+
+
+def test_count_runs_checks_its_rules_plan_and_penetrations_as_the_other_entry_points():
+    # A review: check returned games with rules a run refuses (play refused them later), walked
+    # a text of penetrations character by character ("key 'penetration' = 0 is out of range"),
+    # and a rule set or a plan of the wrong type raised AttributeError.
+    from simulator import count_runs
+    from simulator.plans import PlanError, load_plan
+
+    plan = load_plan("hi-lo-1-12")
+    with pytest.raises(RuleError, match=re.escape(
+            "rules: key 'hole_card' = \"Peek\" is not a choice: allowed \"none\", \"peek\"")):
+        count_runs.check(Rules().replace(hole_card="Peek"), plan)
+    with pytest.raises(RuleError, match=re.escape("rules: not a rule set (dict): allowed a Rules")):
+        count_runs.check({"decks": 6}, plan)
+    for pens in ("0.6,0.7", 0.7):
+        with pytest.raises(ValueError, match=re.escape(
+                f"--penetrations: {pens!r} is not a sequence of numbers: allowed a penetration "
+                "a run, as (0.6, 0.7)")):
+            count_runs.check(Rules(), plan, pens)
+    named = ("plan: 'hi-lo-1-12' is not a counting plan: allowed plans.load_plan(NAME or "
+             "FILE)'s")
+    with pytest.raises(PlanError, match=re.escape(named)):
+        count_runs.check(Rules(), "hi-lo-1-12")
+    with pytest.raises(PlanError, match=re.escape(named)):
+        count_runs.play([(None, Rules())], "hi-lo-1-12", BASIC, "basic", rounds=1000, seed=1,
+                        chunk_rounds=1000)
+    games = count_runs.check(Rules(), plan, [0.6, 0.7])
+    assert [(p, r.penetration) for p, r in games] == [(0.6, 0.6), (0.7, 0.7)]

@@ -381,6 +381,34 @@ def test_a_stop_keeps_the_chunks_the_cluster_finished():
     assert got == [1] and {1, 2, 3, 4} <= held, held
 
 
+def test_a_generator_on_the_cluster_suspended_at_a_yield_leaves_a_stop_to_its_caller():
+    # As on threads (test_run): the handler that notes a stop stayed in place while the
+    # generator waited on its caller, so Ctrl-C was not raised until it went on.
+    class Job:
+        def __call__(self, i):
+            return i, 1, None
+
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with threads_cluster() as cluster:
+            jobs = D.iter_jobs(Job(), iter(range(3)), cluster.scheduler_address)
+            try:
+                got = [next(jobs)]
+                assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+                began = time.monotonic()
+                with pytest.raises(KeyboardInterrupt):
+                    os.kill(os.getpid(), signal.SIGINT)
+                    time.sleep(2.0)
+                assert time.monotonic() - began < 1.0  # (at once, in the caller)
+                got += list(jobs)  # (the generator goes on)
+            finally:
+                jobs.close()
+            assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert sorted(i for i, _, _ in got) == [0, 1, 2]
+
+
 def test_a_lost_scheduler_is_one_error_and_keeps_what_finished(capfd):
     # It was Dask's FuturesCancelledError (scheduler-connection-lost), 40 lines of traceback and
     # Dask's log lines of its reconnection.
