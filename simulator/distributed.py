@@ -394,11 +394,11 @@ def _run(client, job, todo, scheduler, timing, late, say):
                 if not stops.pause():  # a stop noted: raised above, the chunk left in play
                     pending[future.key] = (future, chunk)  # (kept, `_keep_finished`)
                     break
-                future.release()
                 try:
                     yield result  # (the caller's handlers meanwhile: `DeferredStops.pause`)
-                finally:
+                finally:  # (released with the deferral back: a stop meanwhile is noted)
                     stops.resume()
+                    future.release()
     finally:  # (a signal meanwhile is still noted, and handed on at the end)
         if pending:
             _keep_finished(client, pending, late)

@@ -357,9 +357,8 @@ def _bar_kinds() -> tuple:
     `_line_bar`'s, without tqdm's monitor thread (``monitor_interval = 0``). Each tqdm class
     starts its own, and a disabled bar (``-q``) never stops it: a class made a run left a
     thread a run behind (``run.simulate`` in a loop, a notebook). The monitor redraws a bar
-    left waiting on more updates than came; a runner's bar draws at every chunk (the rounds
-    tqdm waits for, from the rounds between past draws, are at most a chunk's) and once more
-    after the last."""
+    whose last update came too soon after a draw to be drawn; a runner's bar is drawn at every
+    chunk instead (`advance_bar`) and once more after the last."""
     if _BARS:
         return _BARS[0]
     from tqdm import tqdm
@@ -398,8 +397,9 @@ def _bar_kinds() -> tuple:
             self.fp.flush()
             self._line_time, self._last = now, self._shows()
 
-        def close(self):
-            if not self.disable and self._last is not None and self._last != self._shows():
+        def close(self):  # (no ``disable`` nor ``_last`` where Ctrl-C came inside ``__init__``)
+            last = getattr(self, "_last", None)
+            if not getattr(self, "disable", True) and last not in (None, self._shows()):
                 self._line(self._time())
             super().close()
 
@@ -417,8 +417,13 @@ def not_started() -> tuple:
 
 def advance_bar(bar, state) -> None:
     """``bar`` at the rounds ``state`` holds (`engine.RunState.rounds_done`): the chunks past a
-    precision stop, played but left out of the result, are taken off the bar too."""
+    precision stop, played but left out of the result, are taken off the bar too. Drawn: an
+    update within tqdm's interval of its last draw (two chunks ending together) is not, and
+    without tqdm's monitor thread (`_bar_kinds`) it would wait for the next chunk."""
     bar.update(state.rounds_done - bar.n)
+    if not bar.disable and not bar.delay and bar.last_print_n != bar.n:
+        bar.refresh()  # (as tqdm's own draw: the rounds and time it was drawn at kept)
+        bar.last_print_n, bar.last_print_t = bar.n, bar._time()
 
 
 def shown(bar) -> None:

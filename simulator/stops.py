@@ -42,7 +42,8 @@ class DeferredStops:
         it resumes. False, and nothing changed, where a stop is noted: the generator raises it
         (`deliver`) rather than yield. Within `holding`, True: the deferral stays over the
         yield, and a stop noted is raised as the generator resumes."""
-        if _HOLDING[0] or not self.previous:
+        if _HOLDING[0] or not self.previous or (
+                threading.current_thread() is not threading.main_thread()):
             return True
         if self.noted:
             return False
@@ -110,7 +111,10 @@ def holding():
 
 
 def running() -> DeferredStops | None:
-    """The deferral whose handler SIGINT has now (a generator's of chunks, running), if any."""
+    """The deferral whose handler SIGINT has now (a generator's of chunks, running), if any; on
+    another thread than the main one, None (the main thread's deferral is not this run's)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
     owner = getattr(signal.getsignal(signal.SIGINT), "__self__", None)
     return owner if isinstance(owner, DeferredStops) else None
 

@@ -356,3 +356,57 @@ def test_no_thread_outlives_a_run(monkeypatch, tty):
         count_runs.play(count_runs.check(NZ, plan), plan, BASIC, "basic", rounds=2_000,
                         seed=3, chunk_rounds=1_000, workers=1, quiet=quiet)
     assert threading.active_count() == before, [t.name for t in threading.enumerate()]
+
+
+def test_a_run_on_another_thread_while_the_main_thread_holds_a_generator_of_chunks():
+    # A review: a thread's engine.advance took the main thread's deferral (stops.running reads
+    # the process's SIGINT handler) and paused it from the thread: "ValueError: signal only
+    # works in main thread", or, with a stop noted there, its chunks silently not yielded
+    import threading
+
+    held = engine.iter_chunks(NZ, BASIC, 4_000, 1, 1_000, 1)
+    next(held)  # (the main thread's generator suspended at its yield, its deferral paused)
+    out: list = []
+
+    def other():
+        try:
+            state = engine.RunState(3_000, 1_000)
+            for _ in engine.advance(state, NZ, BASIC, 2, 1):
+                pass
+            out.append(state.total())
+        except BaseException as err:  # noqa: BLE001 - the test reports it
+            out.append(err)
+
+    with engine.stops.held():  # (the main thread inside a deferral while the thread runs)
+        thread = threading.Thread(target=other)
+        thread.start()
+        thread.join()
+    held.close()
+    assert len(out) == 1 and isinstance(out[0], np.ndarray), out
+    assert np.array_equal(out[0], engine.run(NZ, BASIC, 3_000, 2, 1_000, 1))
+
+
+def test_a_bar_shows_each_chunk_though_two_end_together(monkeypatch):
+    # Without tqdm's monitor thread (a review's fix of a thread a run left behind) an update
+    # within tqdm's interval of its last draw, as two chunks ending together, was not drawn, and
+    # the bar stayed a chunk behind until the next chunk, however long
+    import io
+    import time
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setenv(run.EVERY_VAR, "0")  # (a line a draw where stderr is a log)
+    for kind in run._bar_kinds():
+        out = Tty()
+        bar = kind(total=3_000_000, file=out, unit="round", unit_scale=True, leave=True,
+                   mininterval=5)
+        time.sleep(0.05)
+        for done in (1_000_000, 2_000_000):  # (the second within 5 s of the first's draw)
+            run.advance_bar(bar, types.SimpleNamespace(rounds_done=done))
+        drawn = out.getvalue().replace("\r", "\n").strip().splitlines()
+        assert drawn and "2.00M/3.00M" in drawn[-1], (kind, out.getvalue())
+        bar.close()
+    line = run._line_bar().__new__(run._line_bar())  # (Ctrl-C inside __init__: no error)
+    line.close()
