@@ -2075,16 +2075,17 @@ def rules_check(files, fmt):
 
     bad, checked = 0, []
     for given in files:
-        path, said, named, v = shipped_rule_file(given), "", None, None
+        path, said, of, changes = shipped_rule_file(given), "", None, None
         try:
             if path and not os.path.exists(path):
                 raise RuleError(variants.no_such_rule_or_variant_file(path))
             data = read_toml(path, "rule") if os.path.isfile(path) else None  # (read once)
             if data is not None and variants.is_variant_file(data):
-                problems, named, v = variants.check_variant_file(path, data)  # a line each
+                # (the baseline it names and its changes, as far as they could be read)
+                problems, named, v, changes = variants.check_variant_file(path, data)
+                of = shown_rule_file(None if named is None else str(named))
                 if v is not None:
-                    said = (f"a variant of {shown_rule_file(None if named is None else str(named))}"
-                            f": {', '.join(v.changes) or 'no change'}")
+                    said = f"a variant of {of}: {', '.join(v.changes) or 'no change'}"
             else:
                 problems = rule_file_problems(path, data)  # every one, a line each
         except ValueError as err:
@@ -2095,9 +2096,7 @@ def rules_check(files, fmt):
         if fmt == "json":
             checked.append({
                 "file": shown, "ok": not problems, "problems": [_one_line(x) for x in problems],
-                "variant_of": None if v is None else shown_rule_file(
-                    None if named is None else str(named)),
-                "changes": None if v is None else list(v.changes)})
+                "variant_of": of, "changes": None if changes is None else list(changes)})
             continue
         for line in problems:
             click.echo(f"Error: {_one_line(line)}", err=True)
