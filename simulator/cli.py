@@ -2623,7 +2623,8 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
          "fresh shuffle. Smaller pairs more rounds (smaller standard errors of the "
          "differences) and costs about 1.2 us a block and game beyond its rounds; under a "
          "cut card a block shorter than a shoe never reaches the cut card, and a block cuts "
-         "its last shoe short (docs/compare.md).")
+         "its last shoe short (docs/compare.md). At most --chunk-rounds and --rounds "
+         "(--max-rounds with --precision).")
 @_option("--workers", type=WholeRange(min=1), default=None,
          help="Threads (with --scheduler local: worker processes; with --scheduler tcp://: "
          "the cluster's workers play the chunks), and processes deriving the basic strategies "
@@ -2688,9 +2689,13 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
 
     scheduler = _check_run_options(ctx, precision, resume, checkpoint_path, scheduler,
                                    engine.MIN_TARGET_ROUNDS)
-    if pair_rounds is not None and pair_rounds > chunk_rounds:
-        raise BjsimError(f"--pair-rounds {pair_rounds:,} is larger than --chunk-rounds "
-                         f"{chunk_rounds:,}: allowed at most the chunk")
+    # (a block larger than a chunk or the run had been played as the chunk, the report saying
+    # blocks of --pair-rounds: the smaller limit named)
+    ((option, most),) = _run_rounds(precision, rounds, max_rounds).items()
+    limit = min((chunk_rounds, "--chunk-rounds", "the chunk"), (most, option, "the rounds"))
+    if pair_rounds is not None and pair_rounds > limit[0]:
+        raise BjsimError(f"--pair-rounds {pair_rounds:,} is larger than {limit[1]} "
+                         f"{limit[0]:,}: allowed at most {limit[2]}")
     if plot_path is not None:
         compare_report.require_matplotlib()  # before the run, not after it
     files = list(variant_files) + ([str(p) for p in variants.shipped()] if all_variants else [])

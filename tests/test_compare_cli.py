@@ -59,6 +59,24 @@ def test_mistakes_are_one_line_with_exit_code_2(args, words):
     assert_user_error(run("compare", *TINY, *args), *words)
 
 
+def test_a_pair_size_larger_than_the_rounds_is_refused_as_one_larger_than_the_chunk():
+    # --rounds 1000 --pair-rounds 5000 played one block of 1,000 rounds, the report saying
+    # "in blocks of 5,000"; --pair-rounds larger than --chunk-rounds was refused already. The
+    # smaller of the two is named; with --precision the rounds are --max-rounds
+    args = ["compare", "--vary", "decks=8", "--no-exact", "-q"]
+    assert_user_error(run(*args, "--rounds", "1000", "--pair-rounds", "5000"),
+                      "--pair-rounds 5,000 is larger than --rounds 1,000: allowed at most the "
+                      "rounds")
+    assert_user_error(run(*args, "--rounds", "1000", "--chunk-rounds", "2000", "--pair-rounds",
+                          "5000"), "larger than --rounds 1,000")
+    assert_user_error(run(*args, "--rounds", "10000", "--chunk-rounds", "1000", "--pair-rounds",
+                          "5000"), "larger than --chunk-rounds 1,000: allowed at most the chunk")
+    assert_user_error(run(*args, "--precision", "0.01", "--max-rounds", "2000", "--pair-rounds",
+                          "5000"), "--pair-rounds 5,000 is larger than --max-rounds 2,000")
+    ok = run(*args, "--rounds", "1000", "--pair-rounds", "1000")  # (as many: one block)
+    assert ok.exit_code == 0 and "in blocks of 1,000" in ok.stdout, ok.output
+
+
 def test_precision_with_blocks_too_short_for_a_cut_card_is_refused_before_any_round():
     # --vary penetration=0.6 --pair-rounds 16 --precision 0.002 ran to --max-rounds 2e6 and
     # reported "NOT met": no block of 16 rounds reaches the cut card, so the penetration's
