@@ -1761,7 +1761,9 @@ def main(argv=None):
     "With --checkpoint: carry on the run recorded in FILE, to exactly the uninterrupted "
     "result. The options of the run left out (--rules, --set, --boxes, --super-sevens, "
     "--strategy, --rounds, --seed, --chunk-rounds, --precision, --max-rounds, --exact) are the "
-    "ones kept in FILE; one given that changes the run is refused.",
+    "ones kept in FILE; one given that changes what is played is refused, but --exact given "
+    "for a run made without it is taken (the exact figures added to the result), and kept in "
+    "FILE it cannot be dropped.",
 )
 @output_options(["table", "csv", "json"], "table")
 @_option("-q", "--quiet", is_flag=True,
@@ -2646,7 +2648,9 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
 @resume_option("With --checkpoint: carry on the comparison there. The options of what it "
                "plays left out (baseline, variants, strategies, rounds, seed, chunk and pair "
                "sizes, precision, max rounds), and --no-exact, are the ones kept in FILE; one "
-               "given that changes it is refused.")
+               "given that changes what it plays is refused, but --no-exact given for a "
+               "comparison made without it is taken (the exact differences left out of the "
+               "result), and kept in FILE it cannot be dropped.")
 @_option("--no-exact", "no_exact", is_flag=True,
          help="Leave out the exact differences (computed once per game, a few seconds, "
          "cached).")
@@ -3180,7 +3184,9 @@ def _count_list(fmt: str = "table") -> str:
 @resume_option("With --checkpoint: carry on the run recorded in FILE. The options of the "
                "run left out (--plan, rules, --strategy, --rounds, --seed, --chunk-rounds, "
                "--bankroll, --optimal-bets, --kelly-fraction) are the ones kept in FILE; one "
-               "given that changes the run is refused.")
+               "given that changes the run is refused, but --optimal-bets and --kelly-fraction "
+               "given are taken (the optimal bets added to the result, at that fraction), and "
+               "--optimal-bets kept in FILE cannot be dropped.")
 @_option("--list", "list_only", is_flag=True,
          help="List the shipped counting plans, count systems and index sets (in "
          "--format), and stop. Takes no option but --format and --output.")
