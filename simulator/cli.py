@@ -1761,7 +1761,9 @@ def main(argv=None):
     "With --checkpoint: carry on the run recorded in FILE, to exactly the uninterrupted "
     "result. The options of the run left out (--rules, --set, --boxes, --super-sevens, "
     "--strategy, --rounds, --seed, --chunk-rounds, --precision, --max-rounds, --exact) are the "
-    "ones kept in FILE; one given that changes the run is refused.",
+    "ones kept in FILE; one given that changes what is played is refused, but --exact given "
+    "for a run made without it is taken (the exact figures added to the result), and kept in "
+    "FILE it cannot be dropped.",
 )
 @output_options(["table", "csv", "json"], "table")
 @_option("-q", "--quiet", is_flag=True,
@@ -2075,16 +2077,17 @@ def rules_check(files, fmt):
 
     bad, checked = 0, []
     for given in files:
-        path, said, named, v = shipped_rule_file(given), "", None, None
+        path, said, of, changes = shipped_rule_file(given), "", None, None
         try:
             if path and not os.path.exists(path):
                 raise RuleError(variants.no_such_rule_or_variant_file(path))
             data = read_toml(path, "rule") if os.path.isfile(path) else None  # (read once)
             if data is not None and variants.is_variant_file(data):
-                problems, named, v = variants.check_variant_file(path, data)  # a line each
+                # (the baseline it names and its changes, as far as they could be read)
+                problems, named, v, changes = variants.check_variant_file(path, data)
+                of = shown_rule_file(None if named is None else str(named))
                 if v is not None:
-                    said = (f"a variant of {shown_rule_file(None if named is None else str(named))}"
-                            f": {', '.join(v.changes) or 'no change'}")
+                    said = f"a variant of {of}: {', '.join(v.changes) or 'no change'}"
             else:
                 problems = rule_file_problems(path, data)  # every one, a line each
         except ValueError as err:
@@ -2095,9 +2098,7 @@ def rules_check(files, fmt):
         if fmt == "json":
             checked.append({
                 "file": shown, "ok": not problems, "problems": [_one_line(x) for x in problems],
-                "variant_of": None if v is None else shown_rule_file(
-                    None if named is None else str(named)),
-                "changes": None if v is None else list(v.changes)})
+                "variant_of": of, "changes": None if changes is None else list(changes)})
             continue
         for line in problems:
             click.echo(f"Error: {_one_line(line)}", err=True)
@@ -2624,7 +2625,8 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
          "fresh shuffle. Smaller pairs more rounds (smaller standard errors of the "
          "differences) and costs about 1.2 us a block and game beyond its rounds; under a "
          "cut card a block shorter than a shoe never reaches the cut card, and a block cuts "
-         "its last shoe short (docs/compare.md).")
+         "its last shoe short (docs/compare.md). At most --chunk-rounds and --rounds "
+         "(--max-rounds with --precision).")
 @_option("--workers", type=WholeRange(min=1), default=None,
          help="Threads (with --scheduler local: worker processes; with --scheduler tcp://: "
          "the cluster's workers play the chunks), and processes deriving the basic strategies "
@@ -2646,7 +2648,9 @@ def exact(rules_path, overrides, boxes, super_sevens, strategy_name, optimal, by
 @resume_option("With --checkpoint: carry on the comparison there. The options of what it "
                "plays left out (baseline, variants, strategies, rounds, seed, chunk and pair "
                "sizes, precision, max rounds), and --no-exact, are the ones kept in FILE; one "
-               "given that changes it is refused.")
+               "given that changes what it plays is refused, but --no-exact given for a "
+               "comparison made without it is taken (the exact differences left out of the "
+               "result), and kept in FILE it cannot be dropped.")
 @_option("--no-exact", "no_exact", is_flag=True,
          help="Leave out the exact differences (computed once per game, a few seconds, "
          "cached).")
@@ -2689,9 +2693,13 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
 
     scheduler = _check_run_options(ctx, precision, resume, checkpoint_path, scheduler,
                                    engine.MIN_TARGET_ROUNDS)
-    if pair_rounds is not None and pair_rounds > chunk_rounds:
-        raise BjsimError(f"--pair-rounds {pair_rounds:,} is larger than --chunk-rounds "
-                         f"{chunk_rounds:,}: allowed at most the chunk")
+    # (a block larger than a chunk or the run had been played as the chunk, the report saying
+    # blocks of --pair-rounds: the smaller limit named)
+    ((option, most),) = _run_rounds(precision, rounds, max_rounds).items()
+    limit = min((chunk_rounds, "--chunk-rounds", "the chunk"), (most, option, "the rounds"))
+    if pair_rounds is not None and pair_rounds > limit[0]:
+        raise BjsimError(f"--pair-rounds {pair_rounds:,} is larger than {limit[1]} "
+                         f"{limit[0]:,}: allowed at most {limit[2]}")
     if plot_path is not None:
         compare_report.require_matplotlib()  # before the run, not after it
     files = list(variant_files) + ([str(p) for p in variants.shipped()] if all_variants else [])
@@ -3176,7 +3184,9 @@ def _count_list(fmt: str = "table") -> str:
 @resume_option("With --checkpoint: carry on the run recorded in FILE. The options of the "
                "run left out (--plan, rules, --strategy, --rounds, --seed, --chunk-rounds, "
                "--bankroll, --optimal-bets, --kelly-fraction) are the ones kept in FILE; one "
-               "given that changes the run is refused.")
+               "given that changes the run is refused, but --optimal-bets and --kelly-fraction "
+               "given are taken (the optimal bets added to the result, at that fraction), and "
+               "--optimal-bets kept in FILE cannot be dropped.")
 @_option("--list", "list_only", is_flag=True,
          help="List the shipped counting plans, count systems and index sets (in "
          "--format), and stop. Takes no option but --format and --output.")

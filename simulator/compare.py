@@ -92,9 +92,13 @@ class Plan:
         run.check_shared(self)  # (rounds, seed, chunk_rounds, precision, checkpoint)
         if (pair := self.pair_rounds) is not None:
             object.__setattr__(self, "pair_rounds", engine.whole("pair_rounds", pair, 1))
-            if self.pair_rounds > self.chunk_rounds:  # (blocks of the chunk had been played)
-                raise ValueError(f"pair_rounds = {self.pair_rounds} is larger than chunk_rounds "
-                                 f"= {self.chunk_rounds}: allowed at most the chunk")
+            # (blocks of the chunk, or of the run, had been played, the report saying blocks
+            # of pair_rounds: the smaller limit named; rounds = 0 plays no block)
+            limit = min((self.chunk_rounds, "chunk_rounds", "the chunk"),
+                        (self.rounds or self.chunk_rounds, "rounds", "the rounds"))
+            if self.pair_rounds > limit[0]:
+                raise ValueError(f"pair_rounds = {self.pair_rounds} is larger than {limit[1]} "
+                                 f"= {limit[0]}: allowed at most {limit[2]}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -998,9 +1002,11 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
         raise ValueError("compare: give at least one variant (--vary, --variant, "
                          "--vary-strategy or --all-variants)")
     block_option = "--pair-rounds" if plan.pair_rounds is not None else "--chunk-rounds"
-    if plan.pair_rounds is None:  # (a block is then the default, or a shorter chunk)
-        plan = dataclasses.replace(
-            plan, pair_rounds=min(default_pair_rounds(plan.games), plan.chunk_rounds))
+    if plan.pair_rounds is None:  # (a block is then the default, or a shorter chunk; on a
+        # copy, not checked against the rounds as a given pair size is: -n 1 plays one block)
+        plan = dataclasses.replace(plan)
+        object.__setattr__(plan, "pair_rounds",
+                           min(default_pair_rounds(plan.games), plan.chunk_rounds))
     if (why := too_many_blocks(plan.chunk_rounds, plan.pair_rounds, plan.rounds)) is not None:
         raise ValueError(why)
     for game in plan.games:

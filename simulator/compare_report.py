@@ -10,6 +10,7 @@ a relative change.
 from __future__ import annotations
 
 import contextlib
+import gzip
 import json
 import math
 import os
@@ -985,8 +986,20 @@ def require_matplotlib():
     return plt
 
 
-# A plot's file the same bytes for the same run (as a PNG is): no date written, fixed SVG ids.
-_DATELESS = {".pdf": {"CreationDate": None}, ".svg": {"Date": None}}
+# A plot's file the same bytes for the same run (as a PNG is): no date written, fixed SVG ids
+# (an .svgz's gzip header without its time too: `_save`).
+_DATELESS = {".pdf": {"CreationDate": None}, ".svg": {"Date": None}, ".svgz": {"Date": None}}
+
+
+def _save(fig, path: str) -> None:
+    """``fig`` to ``path`` by its suffix, dateless (`_DATELESS`): an .svgz gzipped here with the
+    time 0 in its header, where matplotlib writes the time of writing."""
+    suffix = os.path.splitext(path)[1].lower()
+    if suffix != ".svgz":
+        fig.savefig(path, metadata=_DATELESS.get(suffix))
+        return
+    with open(path, "wb") as fh, gzip.GzipFile(mode="wb", fileobj=fh, mtime=0) as gz:
+        fig.savefig(gz, format="svg", metadata=_DATELESS[suffix])
 
 
 @contextlib.contextmanager
@@ -1014,11 +1027,16 @@ def plot(stats: dict, path: str, partial: bool | str = False) -> None:
     run's (how it was stopped, `report.stopped_how`; True: interrupted), said in the title."""
     plt = require_matplotlib()
     fig = figure(plt, stats, partial)
+    new = not os.path.lexists(path)
     try:
         with plt.rc_context({"svg.hashsalt": "bjsim"}), _no_date(path):
-            fig.savefig(path, metadata=_DATELESS.get(os.path.splitext(path)[1].lower()))
-    except OSError as err_:
-        raise ValueError(f"--plot {path}: cannot write: {err_.strerror or err_}") from None
+            _save(fig, path)
+    except Exception as err_:  # (matplotlib's writer: .pgf's RuntimeError with no LaTeX, ...)
+        if new and os.path.isfile(path):
+            os.remove(path)  # (a part written: not left as if it were the plot)
+        why = (err_.strerror or str(err_)) if isinstance(err_, OSError) else str(err_)
+        why = why.strip().splitlines()[0] if why.strip() else type(err_).__name__
+        raise ValueError(f"--plot {path}: cannot write: {why}") from None
     finally:
         plt.close(fig)
 

@@ -233,13 +233,15 @@ def baseline_problem(path, baseline) -> str | None:
 
 
 def check_variant_file(path, data: dict | None = None
-                       ) -> tuple[list[str], Path | None, Variant | None]:
+                       ) -> tuple[list[str], Path | None, Variant | None, tuple[str, ...] | None]:
     """Every problem of a variant file, one line each (empty: it loads), for ``bjsim rules
     check``: its own keys', then its changes' over its baseline (`rules.dict_problems`), then
     its strategy's; a file that cannot be read, or a baseline that cannot, has its one line.
-    With them the baseline it names (None: the NZ rule set, or not read) and, where there is no
-    problem, the `Variant` over it. ``data``: the file's table, where it was read already; the
-    file is read and parsed once, its baseline once."""
+    With them the baseline it names, problems or not (None: the NZ rule set, where it names
+    none as text), where there is no problem the `Variant` over it, and its changes over the
+    baseline (``key=value`` as `Variant.changes`, a good file's those) where the baseline and
+    the ``[changes]`` table could be read, else None. ``data``: the file's table, where it was
+    read already; the file is read and parsed once, its baseline once."""
     problems: list[str] = []
     try:
         v = read_variant_file(path, problems, data)
@@ -249,14 +251,41 @@ def check_variant_file(path, data: dict | None = None
         base = _baseline_rules(path, v["baseline"])
     except (RuleError, RecursionError) as err:
         return problems + [str(err) if isinstance(err, RuleError) else
-                           f"{path}: nested too deeply to be a variant file"], None, None
+                           f"{path}: nested too deeply to be a variant file"
+                           ], _named_baseline(path, data), None, None
     named = shown_rule_file(None if v["baseline"] is None else from_folder(v["baseline"]))
     problems += dict_problems(v["changes"], f"{path} [changes]", rules_dict(base),
                               origins_of(named))
     problem = _strategy_problem(path, v)
     if problem is not None:
         problems.append(problem)
-    return problems, v["baseline"], None if problems else _variant(base, path, v)
+    if not problems:
+        variant = _variant(base, path, v)
+        return problems, v["baseline"], variant, variant.changes
+    return problems, v["baseline"], None, _written_changes(base, v)
+
+
+def _named_baseline(path, data: dict | None) -> Path | None:
+    """The baseline a variant file's table ``data`` names as text, resolved from its folder as
+    `read_variant_file` does, where that could not read the file (None: none named so)."""
+    head = data.get("variant") if isinstance(data, dict) else None
+    baseline = head.get("baseline") if isinstance(head, dict) else None
+    return (_path(path).parent / baseline).resolve() if isinstance(baseline, str) else None
+
+
+def _written_changes(base, v: dict) -> tuple[str, ...] | None:
+    """The changes of a variant file with problems over its baseline ``base``: ``key=value``
+    for each rule-set key of its ``[changes]`` whose value is not the baseline's, good or not,
+    in the order of `changes_of`, then the strategy it names; None where a value is nested too
+    deeply to be written."""
+    old = rules_dict(base)
+    try:
+        out = tuple(rule_change(k, v["changes"][k]) for k in old if k in v["changes"]
+                    and not (v["changes"][k] == old[k]
+                             and isinstance(v["changes"][k], bool) == isinstance(old[k], bool)))
+    except RecursionError:
+        return None
+    return out + ((f"strategy={v['strategy']}",) if v.get("strategy") else ())
 
 
 def _baseline_rules(path, baseline):

@@ -502,6 +502,11 @@ def _games():
     # played in blocks of the chunk, the report saying blocks of 5000 (the CLI refuses it)
     (lambda: C.Plan(_games(), rounds=100_000, chunk_rounds=1000, pair_rounds=5000),
      "pair_rounds = 5000 is larger than chunk_rounds = 1000: allowed at most the chunk"),
+    # played as one block of 1000, the report saying blocks of 5000 (the CLI refuses it)
+    (lambda: C.Plan(_games(), rounds=1000, pair_rounds=5000),
+     "pair_rounds = 5000 is larger than rounds = 1000: allowed at most the rounds"),
+    (lambda: C.Plan(_games(), rounds=2000, precision=0.01, pair_rounds=5000),
+     "pair_rounds = 5000 is larger than rounds = 2000"),
     # played, and reported "NOT met: stopped at --max-rounds 500" (the CLI refuses it)
     (lambda: run.Plan(Rules(), (BASIC,), ("basic",), rounds=500, precision=0.01),
      "rounds = 500: a precision target is judged from 1,000 rounds on: allowed at least 1,000 "

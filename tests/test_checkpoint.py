@@ -329,6 +329,40 @@ def test_a_resume_keeps_the_options_of_what_the_result_holds(tmp_path, monkeypat
         assert got == expected, again
 
 
+@pytest.mark.parametrize(("command", "flags", "chunks", "said"), [
+    (["simulate"], ["--exact"], "iter_chunks",
+     "--exact given for a run made without it is taken"),
+    (["compare", "--vary", "decks=8"], ["--no-exact"], "iter_job_chunks",
+     "--no-exact given for a comparison made without it is taken"),
+    (["count"], ["--optimal-bets", "--kelly-fraction", "0.5"], "iter_job_chunks",
+     "--optimal-bets and --kelly-fraction given are taken"),
+])
+def test_a_flag_of_what_the_result_holds_given_on_a_resume_is_taken(tmp_path, monkeypatch,
+                                                                    command, flags, chunks, said):
+    """The --resume help said such a flag (kept in FILE) "given that changes the run is
+    refused": given on the resume of a run made without it, it is taken, the result the one of
+    an uninterrupted run made with it; the help says so."""
+    from tests.helpers import interrupt_after_first_chunk
+
+    path = str(tmp_path / "run.ckpt")
+    args = [*command, "--rounds", "20000", "--chunk-rounds", "5000", "--seed", "3",
+            "--workers", "1", "-q", "-f", "json"]
+    whole = run_cli(*args, *flags)
+    assert whole.exit_code == 0, whole.output
+    expected = json.loads(whole.stdout)
+    expected.pop("timing")
+    interrupt_after_first_chunk(monkeypatch, engine, chunks)
+    assert run_cli(*args, "--checkpoint", path).exit_code == 130
+    monkeypatch.undo()
+    resumed = run_cli(command[0], "--resume", path, *flags, "-q", "-f", "json")
+    assert resumed.exit_code == 0, resumed.output
+    got = json.loads(resumed.stdout)
+    got.pop("timing")
+    assert got == expected
+    text = " ".join(run_cli(command[0], "--help").stdout.split())
+    assert said in text and "kept in FILE" in text and "cannot be dropped" in text, text
+
+
 def test_a_resumed_compare_names_its_variant_files_baseline_as_the_run_was_started(
         tmp_path, monkeypatch):
     """A compare whose baseline is the one its variant file names (no --rules) named it by its

@@ -1044,6 +1044,33 @@ def test_rules_check_json_gives_each_file_its_problems_and_changes(tmp_path):
     assert good.exit_code == 0 and json.loads(good.stdout)["files"][0]["ok"] is True
 
 
+def test_rules_check_json_names_a_bad_variant_files_baseline_and_changes(tmp_path):
+    # A variant file with a problem gave "variant_of": null, "changes": null, as a rule file
+    # does: a script could not tell a broken variant from a broken rule file.
+    path = tmp_path / "v.toml"
+    base = os.path.abspath("configs/nz1994-8deck.toml")
+    path.write_text(f'[variant]\nname = "x"\nbaseline = "{base}"\n[changes]\ndecks = 99\n'
+                    'surrender = "none"\nhole_card = "peek"\n')
+    nz = tmp_path / "nz.toml"  # (no baseline named: the NZ rule set)
+    nz.write_text('[variant]\nname = "y"\nstrategy = "basic"\n[changes]\ndecks = "four"\n')
+    gone = tmp_path / "gone.toml"
+    gone.write_text('[variant]\nbaseline = "nope.toml"\n[changes]\ndecks = 4\n')
+    rule = tmp_path / "rule.toml"
+    rule.write_text("decks = 99\n")
+    result = CliRunner().invoke(cli, ["rules", "check", "-f", "json"]
+                                + [str(p) for p in (path, nz, gone, rule)])
+    assert result.exit_code == 2 and result.stderr == ""
+    files = json.loads(result.stdout)["files"]
+    assert [f["ok"] for f in files] == [False] * 4
+    assert files[0]["variant_of"] == "configs/nz1994-8deck.toml"
+    # (surrender = "none" is the baseline's: left out, as in a good file's changes)
+    assert files[0]["changes"] == ["decks=99", 'hole_card="peek"']
+    assert files[1]["variant_of"] == "configs/nz1994.toml"
+    assert files[1]["changes"] == ['decks="four"', "strategy=basic"]
+    assert files[2]["variant_of"] == str(tmp_path / "nope.toml") and files[2]["changes"] is None
+    assert files[3]["variant_of"] is None and files[3]["changes"] is None
+
+
 def test_strategy_list_json_and_csv_give_each_strategy_and_its_hash(tmp_path):
     from simulator.strategy import charts_sha256, list_strategies, load_strategy
 

@@ -59,6 +59,24 @@ def test_mistakes_are_one_line_with_exit_code_2(args, words):
     assert_user_error(run("compare", *TINY, *args), *words)
 
 
+def test_a_pair_size_larger_than_the_rounds_is_refused_as_one_larger_than_the_chunk():
+    # --rounds 1000 --pair-rounds 5000 played one block of 1,000 rounds, the report saying
+    # "in blocks of 5,000"; --pair-rounds larger than --chunk-rounds was refused already. The
+    # smaller of the two is named; with --precision the rounds are --max-rounds
+    args = ["compare", "--vary", "decks=8", "--no-exact", "-q"]
+    assert_user_error(run(*args, "--rounds", "1000", "--pair-rounds", "5000"),
+                      "--pair-rounds 5,000 is larger than --rounds 1,000: allowed at most the "
+                      "rounds")
+    assert_user_error(run(*args, "--rounds", "1000", "--chunk-rounds", "2000", "--pair-rounds",
+                          "5000"), "larger than --rounds 1,000")
+    assert_user_error(run(*args, "--rounds", "10000", "--chunk-rounds", "1000", "--pair-rounds",
+                          "5000"), "larger than --chunk-rounds 1,000: allowed at most the chunk")
+    assert_user_error(run(*args, "--precision", "0.01", "--max-rounds", "2000", "--pair-rounds",
+                          "5000"), "--pair-rounds 5,000 is larger than --max-rounds 2,000")
+    ok = run(*args, "--rounds", "1000", "--pair-rounds", "1000")  # (as many: one block)
+    assert ok.exit_code == 0 and "in blocks of 1,000" in ok.stdout, ok.output
+
+
 def test_precision_with_blocks_too_short_for_a_cut_card_is_refused_before_any_round():
     # --vary penetration=0.6 --pair-rounds 16 --precision 0.002 ran to --max-rounds 2e6 and
     # reported "NOT met": no block of 16 rounds reaches the cut card, so the penetration's
@@ -481,10 +499,11 @@ def test_plot_writes_a_png(tmp_path):
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-@pytest.mark.parametrize("suffix", ["pdf", "svg", "eps"])
+@pytest.mark.parametrize("suffix", ["pdf", "svg", "eps", "svgz"])
 def test_a_plot_is_the_same_bytes_each_time(tmp_path, monkeypatch, suffix):
     # Two runs alike gave the same PNG, but a PDF carried its /CreationDate and an SVG its date
-    # and random element ids: a plot filed with a result could not be checked by its hash
+    # and random element ids: a plot filed with a result could not be checked by its hash (an
+    # .svgz its SVG date and its gzip header's time)
     from simulator import compare_report
 
     monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
@@ -509,6 +528,31 @@ def test_plot_needs_a_suffix_matplotlib_writes(tmp_path, name):
     result = run("compare", *TINY, "--vary", "decks=8", "--plot", str(path))
     assert_user_error(result, "--plot", str(path), ".png", ".pdf", ".svg")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_plot_matplotlib_cannot_write_is_one_line(tmp_path, monkeypatch):
+    # --plot x.pgf with no LaTeX installed ended in a traceback (RuntimeError: 'xelatex' not
+    # found) after the whole run: any error of matplotlib's writer is said as an OSError is
+    import shutil
+
+    from matplotlib.figure import Figure
+
+    if not any(shutil.which(tex) for tex in ("xelatex", "pdflatex", "lualatex")):
+        path = tmp_path / "x.pgf"
+        result = run("compare", *TINY, "--vary", "decks=8", "--plot", str(path))
+        assert_user_error(result, f"--plot {path}: cannot write: 'xelatex' not found")
+        assert list(tmp_path.iterdir()) == []
+
+    def fails(self, fname, **_k):
+        with open(fname, "w") as f:
+            f.write("<svg")  # (a part written, then the writer's error: not left behind)
+        raise RuntimeError("the writer failed\nsecond line")
+
+    monkeypatch.setattr(Figure, "savefig", fails)
+    path = tmp_path / "y.svg"
+    result = run("compare", *TINY, "--vary", "decks=8", "--plot", str(path))
+    assert_user_error(result, f"--plot {path}: cannot write: the writer failed")
+    assert "second line" not in result.stderr and not path.exists()
 
 
 def test_plot_without_matplotlib_is_one_line(monkeypatch):
