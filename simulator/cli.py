@@ -3005,7 +3005,8 @@ def report(ctx, rules_path, overrides, boxes, super_sevens, strategy_name, choic
         ctx.exit(_interrupted())
     new = [p for p in (Path(out_dir), *Path(out_dir).resolve().parents) if not p.exists()]
     try:
-        written = write_report(data, out_dir, say)
+        with nothing_kept():  # (a second Ctrl-C as it writes: its line says nothing is kept)
+            written = write_report(data, out_dir, say)
     except Written:
         click.echo(f"bjsim report: interrupted as the report was put in place: {out_dir} holds "
                    "it whole", err=True)

@@ -2556,6 +2556,11 @@ def test_a_report_that_cannot_be_written_exits_1_and_leaves_no_folder_it_made(tm
     assert not (tmp_path / "new").exists()
 
     def stopped(data, out_dir, say):
+        from simulator.chunks import stop_keeps
+
+        # (a second Ctrl-C as the PDF was written said "the finished chunks are being kept and
+        # reported": a stopped report keeps nothing)
+        assert not stop_keeps()
         Path(out_dir).mkdir(parents=True, exist_ok=True)
         raise KeyboardInterrupt
 
