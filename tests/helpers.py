@@ -326,3 +326,28 @@ def noting(x: str) -> str:
 
     processes.note(f"bjsim: noted {x}")
     return x
+
+
+def ctrl_c_reaches_the_caller(chunks) -> list:
+    """Take ``chunks``' first item, check that while the generator is suspended at its yield
+    SIGINT is the caller's (Python's default handler, set by the caller) and a Ctrl-C is raised
+    in the caller at once, then take the rest; closes ``chunks``. Returns every item."""
+    import os
+    import signal
+    import time
+
+    import pytest
+
+    try:
+        got = [next(chunks)]
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        began = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(2.0)
+        assert time.monotonic() - began < 1.0  # (at once, in the caller)
+        got += list(chunks)  # (the generator goes on)
+    finally:
+        chunks.close()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    return got

@@ -295,6 +295,23 @@ def test_a_resume_from_another_folder_names_the_files_as_the_run_was_started(
         assert got == expected
 
 
+def _whole_then_stopped(monkeypatch, command, flags, chunks: str, path: str) -> dict:
+    """The json (timing aside) of ``command`` run whole with ``flags``, then the same run
+    without them stopped after its first chunk (exit 130) with its checkpoint at ``path``."""
+    from tests.helpers import interrupt_after_first_chunk
+
+    args = [*command, "--rounds", "20000", "--chunk-rounds", "5000", "--seed", "3",
+            "--workers", "1", "-q", "-f", "json"]
+    whole = run_cli(*args, *flags)
+    assert whole.exit_code == 0, whole.output
+    expected = json.loads(whole.stdout)
+    expected.pop("timing")
+    interrupt_after_first_chunk(monkeypatch, engine, chunks)
+    assert run_cli(*args, "--checkpoint", path).exit_code == 130
+    monkeypatch.undo()
+    return expected
+
+
 @pytest.mark.parametrize(("command", "chunks"), [
     (["simulate", "--exact"], "iter_chunks"),
     (["compare", "--vary", "decks=8", "--no-exact"], "iter_job_chunks"),
@@ -306,18 +323,8 @@ def test_a_resume_keeps_the_options_of_what_the_result_holds(tmp_path, monkeypat
     alone printed the exact columns, having computed them: not the uninterrupted run's output.
     simulate --exact left its exact figures out so, and count --optimal-bets its section (and
     the --kelly-fraction with it). The checkpoint keeps them; given again, they agree."""
-    from tests.helpers import interrupt_after_first_chunk
-
     path = str(tmp_path / "run.ckpt")
-    args = [*command, "--rounds", "20000", "--chunk-rounds", "5000", "--seed", "3",
-            "--workers", "1", "-q", "-f", "json"]
-    whole = run_cli(*args)
-    assert whole.exit_code == 0, whole.output
-    expected = json.loads(whole.stdout)
-    expected.pop("timing")
-    interrupt_after_first_chunk(monkeypatch, engine, chunks)
-    assert run_cli(*args, "--checkpoint", path).exit_code == 130
-    monkeypatch.undo()
+    expected = _whole_then_stopped(monkeypatch, command, (), chunks, path)
     saved = json.load(open(path))["command"]["options"]
     assert all(saved[n] in (True, "0.5") for n in ("with_exact", "no_exact", "optimal_bets",
                                                    "kelly_fraction") if n in saved)
@@ -342,18 +349,8 @@ def test_a_flag_of_what_the_result_holds_given_on_a_resume_is_taken(tmp_path, mo
     """The --resume help said such a flag (kept in FILE) "given that changes the run is
     refused": given on the resume of a run made without it, it is taken, the result the one of
     an uninterrupted run made with it; the help says so."""
-    from tests.helpers import interrupt_after_first_chunk
-
     path = str(tmp_path / "run.ckpt")
-    args = [*command, "--rounds", "20000", "--chunk-rounds", "5000", "--seed", "3",
-            "--workers", "1", "-q", "-f", "json"]
-    whole = run_cli(*args, *flags)
-    assert whole.exit_code == 0, whole.output
-    expected = json.loads(whole.stdout)
-    expected.pop("timing")
-    interrupt_after_first_chunk(monkeypatch, engine, chunks)
-    assert run_cli(*args, "--checkpoint", path).exit_code == 130
-    monkeypatch.undo()
+    expected = _whole_then_stopped(monkeypatch, command, flags, chunks, path)
     resumed = run_cli(command[0], "--resume", path, *flags, "-q", "-f", "json")
     assert resumed.exit_code == 0, resumed.output
     got = json.loads(resumed.stdout)

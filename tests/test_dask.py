@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from helpers import ctrl_c_reaches_the_caller
 
 from simulator import distributed as D
 from simulator import engine
@@ -391,19 +392,8 @@ def test_a_generator_on_the_cluster_suspended_at_a_yield_leaves_a_stop_to_its_ca
     before = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         with threads_cluster() as cluster:
-            jobs = D.iter_jobs(Job(), iter(range(3)), cluster.scheduler_address)
-            try:
-                got = [next(jobs)]
-                assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
-                began = time.monotonic()
-                with pytest.raises(KeyboardInterrupt):
-                    os.kill(os.getpid(), signal.SIGINT)
-                    time.sleep(2.0)
-                assert time.monotonic() - began < 1.0  # (at once, in the caller)
-                got += list(jobs)  # (the generator goes on)
-            finally:
-                jobs.close()
-            assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+            got = ctrl_c_reaches_the_caller(
+                D.iter_jobs(Job(), iter(range(3)), cluster.scheduler_address))
     finally:
         signal.signal(signal.SIGINT, before)
     assert sorted(i for i, _, _ in got) == [0, 1, 2]

@@ -10,7 +10,7 @@ import types
 
 import numpy as np
 import pytest
-from helpers import interrupt_after_first_chunk
+from helpers import ctrl_c_reaches_the_caller, interrupt_after_first_chunk
 
 from simulator import engine, run
 from simulator import layout as L
@@ -280,8 +280,6 @@ def test_a_generator_of_chunks_suspended_at_a_yield_leaves_a_stop_to_its_caller(
     # place while the generator waited on its caller, the stop raised only as it went on (or
     # as "Exception ignored" as it was collected). While it waits, the caller's handler is in
     # place; as it goes on, the runner's again.
-    import os
-    import time
 
     from simulator.chunks import iter_jobs
 
@@ -292,19 +290,7 @@ def test_a_generator_of_chunks_suspended_at_a_yield_leaves_a_stop_to_its_caller(
         "iter_jobs": lambda: iter_jobs(lambda i: (i, 1_000, None), iter(range(3)), 1),
     }[kind]
     with _ctrl_c_raises():
-        chunks = make()
-        try:
-            got = [next(chunks)]
-            assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
-            began = time.monotonic()
-            with pytest.raises(KeyboardInterrupt):
-                os.kill(os.getpid(), signal.SIGINT)
-                time.sleep(2.0)
-            assert time.monotonic() - began < 1.0  # (at once, in the caller)
-            got += list(chunks)  # (the generator goes on)
-        finally:
-            chunks.close()
-        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        got = ctrl_c_reaches_the_caller(make())
     assert sorted(c[0] for c in got) == [0, 1, 2] and all(c[1] == 1_000 for c in got)
     assert kind != "advance" or state.finished and state.rounds_done == 3_000
 
