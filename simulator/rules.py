@@ -495,7 +495,10 @@ def _check_type(key: str, value, source: str):
     if kind == "float":
         if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
             raise _type_error(key, value, source, "not a number")
-        value = float(value)
+        try:
+            value = float(value)
+        except OverflowError:  # (an integer beyond any float: 1 and 400 zeros)
+            raise _type_error(key, value, source, "out of range") from None
         if not math.isfinite(value):
             raise _type_error(key, value, source, "not a finite number")
         return value

@@ -139,6 +139,15 @@ def test_a_hostile_rule_file_runs_as_written_or_is_refused_in_one_line(table):
                 assert same_value(value, loaded[key]), (key, value, loaded[key])
 
 
+@pytest.mark.parametrize("key", ["penetration", "blackjack_pays", "insurance_pays"])
+def test_an_integer_beyond_any_float_is_out_of_range_in_one_line(key):
+    # The CI's hypothesis draw: penetration = 1 and 400 zeros raised OverflowError (exit 1,
+    # 'int too large to convert to float') where a number key took an integer as a float
+    path = scratch("rules.toml", f"{key} = 1{'0' * 400}\n")
+    line = is_one_line_error(invoke("rules", "show", "--rules", path))
+    assert f"key '{key}' = 1000" in line and "is out of range: allowed" in line
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.binary(max_size=300))
 def test_binary_garbage_as_a_rule_or_strategy_file_is_refused_in_one_line(data):
