@@ -811,10 +811,11 @@ class CountType(click.ParamType):
 
     def convert(self, value, param, ctx):
         n = value if isinstance(value, int) else self.parse(str(value), param, ctx)
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
         if n < 1:
-            self.fail(f"{value!r} must be at least 1 (a whole number of rounds)", param, ctx)
+            self.fail(f"{shown} must be at least 1 (a whole number of rounds)", param, ctx)
         if n > MAX_ROUNDS:
-            self.fail(f"{value!r} is more than the most allowed, {MAX_ROUNDS:,} (10^15) rounds",
+            self.fail(f"{shown} is more than the most allowed, {MAX_ROUNDS:,} (10^15) rounds",
                       param, ctx)
         return n
 
@@ -3225,7 +3226,7 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         bjsim count --list
     """
     from simulator import count_runs, stops
-    from simulator.plans import load_plan
+    from simulator.plans import PlanError, load_plan
     from simulator.strategy import load_strategy
 
     if list_only:
@@ -3239,7 +3240,12 @@ def count(ctx, plan_name, rules_path, overrides, boxes, super_sevens, strategy_n
         _emit(_count_list(fmt), output)
         return
     _check_checkpoint(ctx, checkpoint_path, resume)
-    plan = load_plan(plan_name, folder=ctx.meta.get(STARTED))  # (its paths: as first read)
+    try:
+        plan = load_plan(plan_name, folder=ctx.meta.get(STARTED))  # (its paths: as first read)
+    except PlanError as err:  # (a name no plan has: the option first, as --strategy's)
+        if not str(err).startswith("unknown "):
+            raise
+        raise BjsimError(f"--plan {plan_name}: {err}") from None
     plan = dataclasses.replace(plan, source=_as_named(ctx, plan.source))
     bankroll = _bankroll(bankroll, plan)
     optimal = (_optimal_options(ctx, plan, bankroll, penetrations, kelly_fraction, optimal_plan)

@@ -479,9 +479,13 @@ def _allowed(key: str) -> str:
     return DECLARED[key].allows()
 
 
+def _short(shown: str) -> str:
+    """A value as an error line quotes it: at most 80 characters (400 digits had been quoted)."""
+    return shown if len(shown) <= 80 else shown[:77] + "..."
+
+
 def _type_error(key: str, value, source: str, what: str) -> RuleError:
-    shown = _fmt(value)
-    shown = shown if len(shown) <= 80 else shown[:77] + "..."
+    shown = _short(_fmt(value))
     return RuleError(f"{source}: key '{key}' = {shown} is {what}: allowed {_allowed(key)}")
 
 
@@ -541,7 +545,8 @@ def _check_value(key: str, value, source: str, written: str | None = None) -> No
                 + (f' (lower case: did you mean "{case}"?)' if case else "")
             )
         return
-    shown = written if written is not None else value if k.kind == "int" else _fmt(value)
+    shown = _short(str(written if written is not None else value if k.kind == "int" else
+                       _fmt(value)))
     allowed = f"{k.lo}-{k.hi}" if k.kind == "int" else (k.range_words or k.allows())
     values = value if k.kind == "pays" else (value,)
     for i, v in enumerate(values):
@@ -1171,7 +1176,9 @@ def _parse_override_value(key: str, text: str, source: str):
     try:
         return _parse_text(kind, _unquoted(text))
     except (ValueError, ZeroDivisionError, OverflowError) as err:
-        what = "not a finite number" if isinstance(err, _NotFinite) else (
+        whole = _unquoted(text).strip().lstrip("+-").replace("_", "").isdigit()
+        what = ("out of range" if whole else "not a finite number") if isinstance(
+            err, _NotFinite) else (
             "a list with an item left out (two commas together, or one at an end)"
         ) if isinstance(err, _EmptyItem) else {
             "int": "not an integer",
@@ -1182,7 +1189,7 @@ def _parse_override_value(key: str, text: str, source: str):
         }[kind]
         also = " (also yes/no, on/off, 1/0)" if kind == "bool" else ""
         raise RuleError(
-            f"{source}: key '{key}' = {as_written(key, text)} is {what}: allowed "
+            f"{source}: key '{key}' = {_short(as_written(key, text))} is {what}: allowed "
             f"{_allowed(key)}{also}"
         ) from None
 

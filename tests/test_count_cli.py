@@ -167,7 +167,8 @@ BANKROLL_ALLOWED = ("allowed a number 1 to 1e+12 units, at least one table-minim
 
 
 @pytest.mark.parametrize("args, words", [
-    (["--plan", "nope"], "unknown counting plan 'nope': allowed hi-lo-1-12"),
+    # (the option first, as --strategy's: a new user's review)
+    (["--plan", "nope"], "Error: --plan nope: unknown counting plan 'nope': allowed hi-lo-1-12"),
     (["--penetrations", "0.6,x"], "'x' is not a number"),
     # a review: "0.6, 0.7" (the shell splits it) said only "'' is not a number"
     (["--penetrations", "0.6,", "0.7"], "'0.6,' has an empty value between or after its commas: "

@@ -148,6 +148,20 @@ def test_an_integer_beyond_any_float_is_out_of_range_in_one_line(key):
     assert f"key '{key}' = 1000" in line and "is out of range: allowed" in line
 
 
+@pytest.mark.parametrize(("args", "said"), [
+    (["--set", "penetration=1" + "0" * 400], "--set: key 'penetration' = 1000"),
+    (["--set", "decks=1" + "0" * 400], "--set: key 'decks' = 1000"),
+    (["--rounds", "1" + "0" * 400], "'--rounds': '1000"),
+])
+def test_a_value_of_400_digits_is_quoted_short_and_out_of_range(args, said):
+    # A new user's review: --set quoted all 401 digits (a rule file cuts a value at 80
+    # characters), and called an integer beyond any float "not a finite number" where a rule
+    # file says "out of range"; --rounds quoted them all too
+    line = is_one_line_error(invoke("simulate", *args))
+    assert said in line and "..." in line and len(line) < 250, line
+    assert "out of range" in line or "more than the most allowed" in line
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.binary(max_size=300))
 def test_binary_garbage_as_a_rule_or_strategy_file_is_refused_in_one_line(data):
