@@ -1132,14 +1132,52 @@ def _shipped(ctx, param, value):
     shipped one it names (`rules.shipped_rule_file`), so that ``--rules nz1994-8deck`` and
     ``--rules configs/nz1994-8deck.toml`` work from any folder. The value as given is kept for
     the commands a report writes (`given_value`)."""
-    from simulator.rules import shipped_rule_file
+    from simulator import variants
+    from simulator.rules import load_rule_file, shipped_rule_file
 
     if value is None:
         return None
     ctx.meta[f"bjsim.given.{param.name}"] = value
     if isinstance(value, (tuple, list)):
-        return tuple(shipped_rule_file(v) for v in value)
+        files = tuple(shipped_rule_file(v) for v in value)
+        for f in files:
+            _named_if_missing(ctx, param, f, variants.baseline_of)
+        return files
+    _named_if_missing(ctx, param, shipped_rule_file(value), load_rule_file)
     return shipped_rule_file(value)
+
+
+def _named_if_missing(ctx, param, path, load) -> None:
+    """A file option's ``path`` that is no file (missing, or a folder) refused by its loader
+    ``load``'s own line after the option as typed (``--rules nosuch: no such rule file: ...``),
+    as a shipped name's refusal is; nothing is read (a pipe or /dev/stdin is read once, by the
+    command)."""
+    if os.path.exists(path) and not os.path.isdir(path):
+        return
+    try:
+        load(path)
+    except ValueError as err:  # (RuleError, StrategyError, PlanError, CountError)
+        said, read = str(err), str(Path(path))  # (the path as typed: a Path reads ./x as x)
+        said = str(path) + said[len(read):] if said.startswith(read + ":") else said
+        raise BjsimError(f"{typed_option(ctx, param)} {said}") from None
+
+
+def _plan_or_count_named(ctx, param, value):
+    """A counting plan's or a count system's option (--plan, --count; one or several): a name no
+    shipped one has, and a path that is no file, refused naming the option first, as
+    `_strategy_named` refuses a strategy's."""
+    from simulator.counting import count_path, load_count
+    from simulator.plans import load_plan, plan_path
+
+    plan = param.name in ("plan_name", "count_plan")
+    for name in (value,) if isinstance(value, str) else value or ():
+        try:
+            path = plan_path(name) if plan else count_path(name)
+        except ValueError as err:
+            raise BjsimError(f"{typed_option(ctx, param)} {name}: {err}") from None
+        if not path.is_file():  # (a path as given: ``./x`` is ``x`` to a Path)
+            _named_if_missing(ctx, param, name, load_plan if plan else load_count)
+    return value
 
 
 def _vary_values(ctx, param, value):
@@ -1205,7 +1243,7 @@ def _strategy_named(ctx, param, value):
     refused naming the option and the value as typed, as --cards and --vary name theirs (compare
     takes one by --strategy and by --vary-strategy: ``unknown strategy 'x'`` alone said neither).
     """
-    from simulator.strategy import StrategyError, strategy_path
+    from simulator.strategy import StrategyError, load_strategy, looks_like_path, strategy_path
 
     for name in (value,) if isinstance(value, str) else value or ():
         try:
@@ -1213,6 +1251,8 @@ def _strategy_named(ctx, param, value):
         except StrategyError as err:
             option = typed_option(ctx, param)
             raise BjsimError(f"{option} {name}: {err}" if name else f"{option}: {err}") from None
+        if looks_like_path(name):
+            _named_if_missing(ctx, param, name, load_strategy)
     return value
 
 
@@ -2262,6 +2302,7 @@ def _rules_words(rules_path, overrides, boxes, super_sevens) -> str:
 @strategy.command("indices")
 @rules_options
 @_option("--count", "count_name", default="hi-lo", show_default=True, metavar="NAME|FILE",
+         callback=_plan_or_count_named,
          help="A balanced count system: a shipped one (strategies/counts/) or a file.")
 @_option("--decks-left", type=FiniteRange(0.5, 8), default=None, metavar="D",
          help="The depth the plays are valued at, in decks left. Default: half the shoe.")
@@ -2476,6 +2517,7 @@ def _shoe_keys_set(overrides) -> str:
          "shoe, the play held fixed) and each count's betting, insurance and Super Sevens "
          "correlations. Not with --hands.")
 @_option("--count", "count_names", multiple=True, metavar="NAME|FILE",
+         callback=_plan_or_count_named,
          help="With --removal: a count system to correlate, a shipped one "
          "(strategies/counts/) or a file (repeatable). Default: every shipped count.")
 @output_options(["table", "csv", "json"], "table")
@@ -2877,6 +2919,7 @@ def compare(ctx, rules_path, overrides, boxes, super_sevens, strategy_names, var
          "strategies and the variants' basic strategies not yet cached. Default: every CPU. "
          "Does not change a figure.")
 @_option("--count", "count_plan", default=None, metavar="PLAN|FILE",
+         callback=_plan_or_count_named,
          help="Add a card-counting section: this counting plan (bjsim count --list) "
          "played with the report's rules, strategy and seed.")
 @_option("--count-rounds", type=COUNT, default=1_000_000, show_default="1,000,000",
@@ -3135,7 +3178,7 @@ def _count_list(fmt: str = "table") -> str:
 
 @cli.command()
 @_option("--plan", "plan_name", default="hi-lo-1-12", show_default=True,
-         metavar="NAME|FILE",
+         metavar="NAME|FILE", callback=_plan_or_count_named,
          help="The counting plan: a shipped name (see --list) or a TOML file "
          "(docs/counting.md): count, deck estimation, index plays, bets by count.")
 @rules_options(boxes="The most boxes the table has, 1-7 (the rule-set key 'boxes'; rule 13): "

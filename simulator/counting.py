@@ -130,10 +130,15 @@ def list_counts() -> list[str]:
     return sorted(p.stem for p in COUNT_DIR.glob("*.toml"))
 
 
+def count_path(name_or_path) -> Path:
+    """The file of a shipped count system's name, or the given path (`rules.names_a_file`)."""
+    return file_named(name_or_path, "count", list_counts(), COUNT_DIR, CountError, "count system")
+
+
 def load_count(name_or_path) -> CountSystem:
     """A count system by shipped name (``hi-lo``, ``ko``, ``sevens``, ...) or from a TOML file
     (of any name: `rules.names_a_file`)."""
-    path = file_named(name_or_path, "count", list_counts(), COUNT_DIR, CountError, "count system")
+    path = count_path(name_or_path)
     allowed = shipped_or_path("count", list_counts(), what="count system", toml=False)
     data = read_toml(path, "count", CountError, allowed=allowed)
     count = count_from_dict(data, str(path), name=path.stem)

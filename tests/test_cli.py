@@ -312,11 +312,19 @@ def test_a_card_file_that_cannot_be_read_names_cards(tmp_path):
 
 
 def test_a_strategy_path_is_named_as_typed(tmp_path, monkeypatch):
-    # `strategy show ./nosuch` said "nosuch: no such strategy file".
+    # `strategy show ./nosuch` said "nosuch: no such strategy file"; an option's file that is
+    # none then said it without the option (`--plan nosuch`, a name, named it), a count's and a
+    # plan's as "nosuch".
     monkeypatch.chdir(tmp_path)
     (tmp_path / "folder").mkdir()
     for args, said in ((["strategy", "show", "./nosuch"], "./nosuch: no such strategy file: "),
-                       (["simulate", "--strategy", "./nosuch"], "./nosuch: no such strategy "),
+                       (["simulate", "--strategy", "./nosuch"],
+                        "--strategy ./nosuch: no such strategy "),
+                       (["simulate", "--rules", "./nosuch"], "--rules ./nosuch: no such rule "),
+                       (["count", "--plan", "./nosuch"], "--plan ./nosuch: no such plan "),
+                       (["strategy", "indices", "--count", "./nosuch"],
+                        "--count ./nosuch: no such count file"),
+                       (["compare", "--variant=./nosuch"], "--variant ./nosuch: no such var"),
                        (["strategy", "show", "./folder"], "./folder: a folder, not a strategy")):
         result = run(*args)
         assert_user_error(result)
@@ -647,7 +655,8 @@ def test_rules_check_reports_a_folder_and_checks_the_other_files(tmp_path):
     # nothing of what is allowed
     for command in (["simulate"], ["compare", "--vary", "decks=8"], ["exact"]):
         refused = run(*command, "--rules", str(tmp_path), "-q")
-        assert refused.exit_code == 2 and refused.stderr == line + "\n", refused.stderr
+        assert refused.exit_code == 2, refused.stderr
+        assert refused.stderr == line.replace("Error: ", "Error: --rules ") + "\n", refused.stderr
 
 
 def test_shipped_rule_sets_and_variants_are_found_from_any_folder(tmp_path, monkeypatch):

@@ -209,11 +209,12 @@ def test_bad_input_is_one_line(args, words, fake_engine):
 
 def test_a_missing_plan_strategy_or_count_file_says_what_is_allowed(tmp_path, fake_engine):
     # `--plan my-plan.toml` with no such file said "my-plan.toml: no such plan file" alone;
-    # now it names the shipped plans and the path form, as an unknown plan name does.
+    # now it names the shipped plans and the path form, as an unknown plan name does, after
+    # the option (as `--plan nosuch` names it).
     plans = ", ".join(list_plans())
     line = is_one_line_error(invoke("count", "--plan", tmp_path / "my-plan.toml"))
-    assert line == (f"Error: {tmp_path / 'my-plan.toml'}: no such plan file: allowed a shipped "
-                    f"plan by name ({plans}) or the path of a plan file")
+    assert line == (f"Error: --plan {tmp_path / 'my-plan.toml'}: no such plan file: allowed a "
+                    f"shipped plan by name ({plans}) or the path of a plan file")
     assert plans == "hi-lo-1-12, hi-lo-flat, sevens-super-sevens"
     line = is_one_line_error(invoke("count", "--strategy", tmp_path / "mine.toml"))
     assert "mine.toml: no such strategy file: allowed a shipped strategy by name (basic, " in line

@@ -116,26 +116,32 @@ def test_a_file_of_the_wrong_kind_is_told_the_command_in_use_where_it_takes_the_
 
 
 @pytest.mark.parametrize("args, said", [
-    (["simulate", "--rules", "adir"], "Error: adir: a folder, not a rule file: allowed "),
+    (["simulate", "--rules", "adir"], "Error: --rules adir: a folder, not a rule file: allowed "),
     (["simulate", "--strategy", "adir"],
-     "Error: adir: a folder, not a strategy file: allowed a shipped strategy by name (basic, "),
+     "Error: --strategy adir: a folder, not a strategy file: allowed a shipped strategy by name "
+     "(basic, "),
     (["strategy", "show", "adir"], "Error: adir: a folder, not a strategy file: allowed "),
-    (["exact", "--strategy", "adir"], "Error: adir: a folder, not a strategy file: allowed "),
+    (["exact", "--strategy", "adir"],
+     "Error: --strategy adir: a folder, not a strategy file: allowed "),
     (["count", "--plan", "adir"],
-     "Error: adir: a folder, not a plan file: allowed a shipped plan by name (hi-lo-1-12, "),
+     "Error: --plan adir: a folder, not a plan file: allowed a shipped plan by name (hi-lo-1-12, "),
     (["strategy", "indices", "--count", "adir"],
-     "Error: adir: a folder, not a count file: allowed a shipped count system by name (hi-lo, "),
+     "Error: --count adir: a folder, not a count file: allowed a shipped count system by name "
+     "(hi-lo, "),
+    (["exact", "--removal", "--count", "adir"], "Error: --count adir: a folder, not a count "),
     (["compare", "--variant", "adir"],
-     "Error: adir: a folder, not a variant file: allowed a shipped variant as "
+     "Error: --variant adir: a folder, not a variant file: allowed a shipped variant as "
      "variants/NAME (bj-6-5, "),
     (["report", "--variant", "adir", "-o", "out"],
-     "Error: adir: a folder, not a variant file: allowed "),
+     "Error: --variant adir: a folder, not a variant file: allowed "),
+    (["report", "--count", "adir", "-o", "out"], "Error: --count adir: a folder, not a plan "),
 ], ids=lambda a: " ".join(a) if isinstance(a, list) else "")
 def test_a_folder_named_as_an_input_file_is_said_to_be_a_folder(args, said, tmp_path,
                                                                 monkeypatch):
     # --strategy adir said "unknown strategy 'adir'" (./adir: "a folder, not a strategy file"),
     # --plan "unknown counting plan", --count "unknown count system", and --variant click's
-    # "Invalid value for '--variant': File 'adir' is a directory."
+    # "Invalid value for '--variant': File 'adir' is a directory."; an option's folder then
+    # said "adir: a folder, ..." without the option (a command's argument has none to name)
     monkeypatch.chdir(tmp_path)
     (tmp_path / "adir").mkdir()
     assert last_error_line(run(*args)).startswith(said)
