@@ -625,6 +625,47 @@ def test_the_penetration_table_gives_the_risk_of_ruin_where_a_bankroll_is_given(
     assert f"The risk of ruin is {CR.RUIN_WITHHELD}." in text
 
 
+def sweep_section(plan="hi-lo-1-12", bankroll=500, strategy=None):
+    """The counting section of a report with a penetration sweep (0.60 and 0.90, each the
+    hand-made tally of tests/test_counting_report.py), and its penetration table."""
+    from simulator import counting_report as CR
+    from simulator.plans import load_plan
+    from simulator.strategy import load_strategy
+    from tests.test_counting_report import MAIN_ROUNDS, ROUNDS, tally_of
+
+    rounds = MAIN_ROUNDS if strategy is None else ROUNDS * 100_000
+    f = CR.figures(tally_of(rounds), load_plan(plan), Rules(), bankroll,
+                   strategy and load_strategy(strategy))
+    sec = sections.counting({"strategy": "basic", "counting": {
+        "plan": plan, "figures": f, "sweep": CR.sweep_rows([(0.6, f), (0.9, f)])}})
+    return sec, next(b for b in sec.blocks if getattr(b, "name", "") == "counting_penetration")
+
+
+def test_the_penetration_table_is_shown_in_parts_each_narrow_enough_to_print():
+    """The penetration table, 25 columns with a bankroll, was one HTML table wider than an A4
+    page: Chromium printed every page of report.pdf at about 76% (its body type 7.0 pt, not
+    9.2). The HTML shows it in parts of at most 12 columns, each led by the penetration, every
+    column once, in order; the CSV and Markdown keep the one table."""
+    sec, table = sweep_section("sevens-super-sevens", 500, "basic-super-sevens")
+    columns, rows = table.shown()
+    assert len(columns) > 16  # (the case: too wide for one printed table)
+    parts = table.parts()
+    assert len(parts) > 1 and all(len(c) <= 12 for c, _ in parts), [len(c) for c, _ in parts]
+    assert all(c[0] == columns[0] and [r[0] for r in p] == [r[0] for r in rows]
+               for c, p in parts)
+    assert [c for cols, _ in parts for c in cols[1:]] == columns[1:]
+    assert [v for _, p in parts for v in p[0][1:]] == rows[0][1:]
+    page = render.to_html("t", [sec])
+    ids = re.findall(r'<table id="t-(counting_penetration[-\d]*)"><caption>([^<]*)',
+                     page.replace("&#x27;", "'"))
+    assert ids == [("counting_penetration", "The counter's advantage by penetration ")] + [
+        (f"counting_penetration-{n}", "The counter's advantage by penetration (continued) ")
+        for n in range(2, len(parts) + 1)]
+    md = render.to_markdown("t", [sec])
+    head = next(ln for ln in md.splitlines() if ln.startswith("| penetration |"))
+    assert head.count("|") == len(columns) + 1  # (one table)
+
+
 def test_the_reports_super_sevens_table_merges_the_counts_of_few_bets_into_the_tails():
     """As bjsim count's: a count at either end with fewer than 30 bets merged into the next one
     inward, in the table and its CSV, the paragraph saying so."""

@@ -142,3 +142,32 @@ def test_every_printed_command_pasted_into_a_shell_is_the_command(tmp_path):
     assert [shlex.split(g) for g in got] == [shlex.split(c) for c in cmds]
     script = "\n".join(text[start:].splitlines()[:len(render.shell_lines(LONG).split("\n"))])
     assert subprocess.run(["bash", "-n"], input=script, text=True).returncode == 0
+
+
+def _word_heights(pdf, word) -> list[float]:
+    """The heights (pt) of ``word`` on the printed pages, by ``pdftotext -bbox``."""
+    xml = subprocess.run(["pdftotext", "-bbox", str(pdf), "-"], capture_output=True,
+                         text=True, check=True).stdout
+    return [float(b) - float(a) for a, b in re.findall(
+        rf'<word xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">{word}</word>', xml)]
+
+
+@NEEDS_PRINTING
+def test_a_counting_sections_penetration_table_prints_every_page_at_full_size(tmp_path):
+    """The penetration table (25 columns) was wider than the A4 page, and Chromium printed the
+    whole report smaller to fit it: body type 7.0 pt against 9.2. Printed in parts, the text
+    beside it is the size it is without it."""
+    from tests.test_count_report import sweep_section
+
+    sec, _ = sweep_section("sevens-super-sevens", 500, "basic-super-sevens")
+    heights = []
+    for blocks in (["Filler words here " * 50], ["Filler words here " * 50, *sec.blocks]):
+        page, pdf = tmp_path / "print.html", tmp_path / "print.pdf"
+        page.write_text(render.to_html("Title", [sections.Section("s", "S", blocks)],
+                                       printed="2026-12-05"), encoding="utf-8")
+        res = chromium.print_pdf(page, pdf)
+        assert pdf.is_file(), res.stderr[-2000:]
+        heights.append(_word_heights(pdf, "Filler"))
+    alone, beside = heights
+    assert alone and beside and max(alone) - min(alone) < 0.01
+    assert min(beside) > 0.98 * alone[0], (alone[0], min(beside))

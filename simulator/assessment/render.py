@@ -93,21 +93,26 @@ def _foot(title: str, game: str | None = None) -> str:
 
 
 def _html_table(t: Table, printing: bool = False) -> str:
+    """``t`` as one HTML table, or as one for each of its `Table.parts` (the first named by the
+    table's id and title, the others ``-2``, ``-3``, ... and "(continued)")."""
     e = html.escape
-    columns, rows = t.shown()
-    head = "".join(f"<th>{e(label)}</th>" for _, label, _ in columns)
-    body = []
-    for row in rows:
-        cells = "".join(
-            f'<td class="n">{e(fmt(v, k))}</td>' if _is_num(k) else
-            f"<td>{e(_indented(fmt(v, k)))}</td>" for v, (_, _, k) in zip(row, columns,
-                                                                         strict=True))
-        body.append(f"<tr>{cells}</tr>")
     # printed, the CSV's name (a link would name the folder it was printed in)
     csv = (f"csv/{e(t.name)}.csv" if printing else f'<a href="csv/{e(t.name)}.csv">CSV</a>')
-    return (f'<div class="wide"><table id="t-{e(t.name)}"><caption>{e(t.title)} '
-            f'<small>({csv})</small></caption>'
-            f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>")
+    tables = []
+    for n, (columns, rows) in enumerate(t.parts(), 1):
+        head = "".join(f"<th>{e(label)}</th>" for _, label, _ in columns)
+        body = []
+        for row in rows:
+            cells = "".join(
+                f'<td class="n">{e(fmt(v, k))}</td>' if _is_num(k) else
+                f"<td>{e(_indented(fmt(v, k)))}</td>" for v, (_, _, k) in zip(row, columns,
+                                                                             strict=True))
+            body.append(f"<tr>{cells}</tr>")
+        tables.append(f'<table id="t-{e(t.name)}{f"-{n}" if n > 1 else ""}"><caption>'
+                      f'{e(t.title)}{" (continued)" if n > 1 else ""} <small>({csv})</small>'
+                      f"</caption><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
+                      "</table>")
+    return f'<div class="wide">{"".join(tables)}</div>'
 
 
 def _indented(text: str) -> str:

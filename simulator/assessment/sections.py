@@ -76,6 +76,7 @@ class Table:
     rows: list[list]
     csv_names: dict = field(default_factory=dict)  # a key's CSV header where it is not the key
     csv_rows: set = field(default_factory=set)  # indices of rows in the CSV only
+    breaks: tuple = ()  # keys a part of the HTML table starts at (`parts`): one too wide to print
 
     def csv_header(self) -> list[str]:
         return [self.csv_names.get(key, key) for key, _, _ in self.columns]
@@ -87,6 +88,18 @@ class Table:
         return ([self.columns[i] for i in keep],
                 [[row[i] for i in keep] for r, row in enumerate(self.rows)
                  if r not in self.csv_rows])
+
+    def parts(self) -> list[tuple[list[tuple[str, str, str]], list[list]]]:
+        """`shown` cut before each key of ``breaks`` into tables of their own, each led by the
+        first column (the row's label): a table of 25 columns, wider than the printed page,
+        made Chromium print every page smaller. Parts with nothing beside the label left out (a
+        table of one column is one part)."""
+        columns, rows = self.shown()
+        cuts = [0] + [i for i, (key, _, _) in enumerate(columns) if i and key in self.breaks]
+        spans = [range(a or 1, b) for a, b in zip(cuts, [*cuts[1:], len(columns)], strict=True)]
+        return [([columns[0], *(columns[i] for i in span)],
+                 [[row[0], *(row[i] for i in span)] for row in rows])
+                for span in spans if span] or [(columns, rows)]
 
 
 def _left_out(table: Table, every: str, why=None, **kw) -> str:
@@ -1630,7 +1643,9 @@ def counting(data: dict) -> Section | None:
                    + (f" SCORE and N0: {NOT_APPLICABLE} where the counter has no edge, "
                       f"{NO_EDGE}." if any(r.get("no_edge_note") for r in c["sweep"]) else ""),
                    Table("counting_penetration", "The counter's advantage by penetration",
-                         wcols, [[_no_bound(r, k) for k, _, _ in wcols] for r in c["sweep"]])]
+                         wcols, [[_no_bound(r, k) for k, _, _ in wcols] for r in c["sweep"]],
+                         breaks=("flat_advantage", "sd_round", "n0",
+                                 "super_sevens_favourable_share"))]
     _leave_out(blocks, f["per_round_played"], f["bankroll"], next(
         (r["chunk_se_note"] for r in c.get("sweep") or () if r.get("chunk_se_note")), None),
         "no Super Sevens bet" if all(
