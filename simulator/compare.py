@@ -1002,11 +1002,11 @@ def compare(plan: Plan, quiet: bool = False, exact: list | None = None) -> Resul
         raise ValueError("compare: give at least one variant (--vary, --variant, "
                          "--vary-strategy or --all-variants)")
     block_option = "--pair-rounds" if plan.pair_rounds is not None else "--chunk-rounds"
-    if plan.pair_rounds is None:  # (a block is then the default, or a shorter chunk; on a
-        # copy, not checked against the rounds as a given pair size is: -n 1 plays one block)
+    if plan.pair_rounds is None:  # (a block is then the default, or a shorter chunk or run,
+        # the one block it plays; on a copy: -n 1 plays one block of 1 round)
         plan = dataclasses.replace(plan)
-        object.__setattr__(plan, "pair_rounds",
-                           min(default_pair_rounds(plan.games), plan.chunk_rounds))
+        object.__setattr__(plan, "pair_rounds", min(default_pair_rounds(plan.games),
+                                                    plan.chunk_rounds, plan.rounds or math.inf))
     if (why := too_many_blocks(plan.chunk_rounds, plan.pair_rounds, plan.rounds)) is not None:
         raise ValueError(why)
     for game in plan.games:

@@ -77,6 +77,19 @@ def test_a_pair_size_larger_than_the_rounds_is_refused_as_one_larger_than_the_ch
     assert ok.exit_code == 0 and "in blocks of 1,000" in ok.stdout, ok.output
 
 
+def test_a_run_shorter_than_the_default_block_names_the_one_block_it_plays():
+    # --rounds 10 said "in blocks of 48" (json pair_rounds 48), its one block 10 rounds, as
+    # a --chunk-rounds 10 already said "in blocks of 10"; the figures are the same (block 0)
+    args = ["compare", "--vary", "dealer_hits_soft_17=true", "--no-exact", "-q", "-f", "json"]
+    docs = [json.loads(run(*args, "--rounds", "10", *more).stdout)
+            for more in ([], ["--pair-rounds", "10"])]
+    assert [(d["run"]["pair_rounds"], d["run"]["blocks"]) for d in docs] == [(10, 1)] * 2
+    assert [(d["baseline"], d["variants"]) for d in docs[:1]] == [
+        (d["baseline"], d["variants"]) for d in docs[1:]]
+    assert "in blocks of 10\n" in run(*args[:-2], "--rounds", "10").stdout
+    assert json.loads(run(*args, "--rounds", "1000").stdout)["run"]["pair_rounds"] == 48
+
+
 def test_precision_with_blocks_too_short_for_a_cut_card_is_refused_before_any_round():
     # --vary penetration=0.6 --pair-rounds 16 --precision 0.002 ran to --max-rounds 2e6 and
     # reported "NOT met": no block of 16 rounds reaches the cut card, so the penetration's
