@@ -240,8 +240,7 @@ def _legend(stats: dict, markdown: bool) -> list[str]:
         game = row["game"]
         changes = ", ".join(marked_changes(game.changes, no_effect_changes(
             game.rules, game.changes))) or "(none)"
-        if game.changes:
-            changes += same_text(same.get(game.label), main.get(game.label))
+        changes += same_text(same.get(game.label), main.get(game.label))
         pairing = row["pairing"] + (f": {row['note']}" if row.get("note") else "")
         item = (f"- **{game.label}**: {changes}; strategy {_strategy_text(game)}; "
                 f"{pairing}" if markdown else

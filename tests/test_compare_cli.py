@@ -863,6 +863,14 @@ def test_a_variant_that_is_the_same_game_as_another_says_so():
     rows = {v["label"]: _variant_row(v)["changes"] for v in doc["variants"]}
     assert rows["super-sevens-8-decks"] == "decks=8 (the same game as decks-8)"
     assert rows["decks-8"] == "decks=8"
+    # a variant that changes nothing (the rule set's own value) is the baseline's game: json
+    # said so, the table's "decks=6: (none);" did not (a strategy=basic beside it did)
+    args = [*args[:9], "--vary", "decks=6", "--vary-strategy", "basic"]
+    doc = json.loads(run(*args, "-f", "json").stdout)
+    assert [v["same_game_as"] for v in doc["variants"]] == ["nz1994"] * 2
+    out = run(*args).stdout
+    assert "decks=6: (none) (the same game as nz1994);" in out
+    assert "strategy=basic: strategy=basic (the same game as nz1994);" in out
 
 
 def test_precision_result_is_in_the_table_head():
