@@ -2221,6 +2221,28 @@ def test_variants_a_proposed_table_already_plays_are_marked_in_its_table_and_cha
             "points together (exact: the summary).") in md
 
 
+def test_a_variant_the_table_plays_already_but_of_no_effect_there_is_no_departure():
+    """Under the US peek game dbj-original (the table's own dealer_blackjack_takes) was named
+    among the table's departures from the NZ game "worth 0.1135 percentage points together",
+    where the summary leaves that key out (no effect under a peek): its row says it has no
+    effect here, and the caption does not count it a departure."""
+    from simulator import variants
+    from simulator.rules import load_rules, shipped_rule_file
+
+    rules = load_rules(shipped_rule_file("us-6deck-s17-das-peek"))
+    rows = [{"variant": name} | figures._in_rule_set(
+        {"changes": []}, variants.from_file(rules, shipped_rule_file(f"variants/{name}")), rules)
+        for name in ("dbj-original", "double-any")]
+    assert [r["nz_departure"] for r in rows] == [[], ["double_on=\"any\""]]
+    assert rows[0]["changes"] == (
+        "(none: the rule set has it already, in place of the NZ game's dealer_blackjack_takes="
+        "\"original-and-busted\"; dealer_blackjack_takes: no effect here: hole_card = \"peek\", "
+        "a dealer blackjack ends the round before any double or split)")
+    caption = sections._in_table_text(rows, 0.001)
+    assert "dbj-original, double-any, rules this table already has" in caption
+    assert "; double-any is among its departures from the NZ game" in caption
+
+
 def test_a_tables_own_derived_chart_leaves_each_rule_variant_its_own_basic_strategy(proposed):
     """The report passed its derived chart to compare as a fixed strategy, which every variant
     then kept: late surrender on this table was worth +0.000% (the chart has no surrender)."""

@@ -63,6 +63,7 @@ from simulator.rules import (
     canonical_change,
     describe,
     no_effect,
+    no_effect_changes,
     origin,
     origin_note,
     plural,
@@ -1225,8 +1226,11 @@ def _in_rule_set(game: dict, variant, rules) -> dict:
     nz = nz_game(rules)
     ours = [c for c in changes_of(nz, rules) if c.split("=", 1)[0] in keys]
     theirs = [c for c in changes_of(rules, nz) if c.split("=", 1)[0] in keys]
-    return {"in_rule_set": True, "nz_departure": ours} | ({"changes": (
-        f"(none: the rule set has it already, in place of the NZ game's {', '.join(theirs)})")}
+    idle = no_effect_changes(rules, ours)  # (not departures: the summary's cost leaves them out)
+    return {"in_rule_set": True, "nz_departure": [
+        c for c in ours if c.split("=", 1)[0] not in idle]} | ({"changes": (
+            f"(none: the rule set has it already, in place of the NZ game's {', '.join(theirs)}"
+            + "".join(f"; {k}: no effect here: {why}" for k, why in idle.items()) + ")")}
         if ours else {})
 
 
